@@ -1,0 +1,96 @@
+"""The games the companion knows, and lazy access to each game's parts.
+
+A game is a subpackage `companion/games/<package>/` with, as it grows:
+- `rules.py`     the pure engine, exposing `ENGINE` (see `base.GameEngine`)
+- `commands.py`  CLI tools, exposing `VERBS: dict[str, Callable[[list[str]], int]]`
+- `live.py`      what the live loop needs at the table, exposing `make_table_game(settings)`
+Parts are imported only on use, so a pure engine never drags in OpenCV or FastAPI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from companion.errors import UserError
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    title: str
+    package: str
+    min_players: int
+    max_players: int
+
+    def module(self, part: str) -> ModuleType | None:
+        """Import `companion.games.<package>.<part>` if the game has that part."""
+        name = f"companion.games.{self.package}.{part}"
+        try:
+            if importlib.util.find_spec(name) is None:
+                return None
+        except ModuleNotFoundError:
+            return None
+        return importlib.import_module(name)
+
+
+GAMES: dict[str, GameInfo] = {
+    g.id: g
+    for g in (
+        GameInfo("looking-glass", "Reflections in the Looking Glass", "looking_glass", 2, 2),
+        GameInfo("mirror-mansion", "Mirror Mansion", "mirror_mansion", 2, 4),
+        GameInfo("reflecto", "Reflecto", "reflecto", 1, 4),
+        GameInfo("onirim-mirrors", "Onirim Mirrors", "onirim_mirrors", 1, 2),
+        GameInfo("queen-alice", "Queen Alice", "queen_alice", 1, 1),
+    )
+}
+
+
+def get_game(game_id: str) -> GameInfo:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UserError(f"unknown game {game_id!r} (known: {', '.join(GAMES)})") from None
+
+
+def engine(game_id: str) -> Any:
+    """The rules engine of a game, or a UserError if the game has none yet."""
+    rules = get_game(game_id).module("rules")
+    if rules is None:
+        raise UserError(f"game {game_id!r} has no rules engine yet")
+    return rules.ENGINE
+
+
+def engines() -> dict[str, Any]:
+    """Every game that has a rules engine, for conformance tests and the game picker."""
+    found = {}
+    for gid, info in GAMES.items():
+        rules = info.module("rules")
+        if rules is not None:
+            found[gid] = rules.ENGINE
+    return found
+
+
+def games_with_command(verb: str) -> list[str]:
+    names = []
+    for gid, info in GAMES.items():
+        commands = info.module("commands")
+        if commands is not None and verb in commands.VERBS:
+            names.append(gid)
+    return names
+
+
+def game_commands(game_id: str, verb: str) -> Callable[[list[str]], int]:
+    info = get_game(game_id)
+    commands = info.module("commands")
+    if commands is None or verb not in commands.VERBS:
+        have = games_with_command(verb)
+        raise UserError(
+            f"`{verb}` is not available for {game_id!r}"
+            + (f" (available for: {', '.join(have)})" if have else "")
+        )
+    return commands.VERBS[verb]

@@ -1,0 +1,192 @@
+"""What real photographs of a table have and clean renders lack.
+
+Each function takes and returns a BGR uint8 image and draws its randomness from the
+`numpy.random.Generator` it is given, so a scene is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+TABLE_KINDS = ("plain", "wood", "cloth", "pattern")
+
+
+def _smooth_noise(shape: tuple[int, int], rng: np.random.Generator, scale: int) -> np.ndarray:
+    """Low-frequency noise in [0, 1], `scale` pixels per blob."""
+    h, w = shape
+    small = rng.random((max(2, h // scale + 2), max(2, w // scale + 2))).astype(np.float32)
+    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(big, 0.0, 1.0)
+
+
+def table_texture(
+    width: int, height: int, rng: np.random.Generator, kind: str | None = None
+) -> np.ndarray:
+    """A table surface: plain, wood grain, woven cloth or a printed pattern."""
+    kind = kind or str(rng.choice(TABLE_KINDS))
+    base = rng.uniform(60, 200, size=3)
+    if kind == "plain":
+        img = np.empty((height, width, 3), np.float32)
+        img[:] = base
+        img += (_smooth_noise((height, width), rng, 80)[..., None] - 0.5) * 20
+    elif kind == "wood":
+        y = np.arange(height, dtype=np.float32)[:, None]
+        warp = _smooth_noise((height, width), rng, 120) * rng.uniform(20, 60)
+        freq = rng.uniform(0.05, 0.15)
+        grain = 0.5 + 0.5 * np.sin((y + warp) * freq)
+        wood = np.array([40, 90, 150], np.float32) * rng.uniform(0.7, 1.2)
+        img = wood * (0.75 + 0.35 * grain[..., None])
+        img += (rng.random((height, width, 1)).astype(np.float32) - 0.5) * 12
+    elif kind == "cloth":
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        period = rng.uniform(3, 7)
+        weave = 0.5 + 0.25 * (np.sin(x * 2 * math.pi / period) + np.sin(y * 2 * math.pi / period))
+        img = base * (0.8 + 0.3 * weave[..., None])
+    elif kind == "pattern":
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        cell = rng.uniform(25, 70)
+        checks = ((x // cell + y // cell) % 2)[..., None]
+        other = rng.uniform(60, 200, size=3)
+        img = base * (1 - checks) + other * checks
+        img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.0)
+    else:
+        raise ValueError(f"unknown table kind {kind!r} (known: {', '.join(TABLE_KINDS)})")
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def uneven_light(img: np.ndarray, rng: np.random.Generator, strength: float = 0.35) -> np.ndarray:
+    """Light that falls off across the table, as from a lamp to one side."""
+    h, w = img.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = (np.cos(angle) * x / w + np.sin(angle) * y / h)
+    ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
+    gain = 1.0 - strength * rng.uniform(0.3, 1.0) * ramp
+    gain *= 0.9 + 0.2 * _smooth_noise((h, w), rng, 200)
+    return np.clip(img.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def glare(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    center: tuple[float, float] | None = None,
+    radius: float | None = None,
+    strength: float = 0.6,
+) -> np.ndarray:
+    """A bright soft spot, as a lamp reflected in a glossy card or a mirror."""
+    h, w = img.shape[:2]
+    cx, cy = center if center is not None else (rng.uniform(0, w), rng.uniform(0, h))
+    r = radius if radius is not None else rng.uniform(0.03, 0.08) * w
+    y, x = np.ogrid[0:h, 0:w]
+    blob = np.exp(-(((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r))).astype(np.float32)
+    out = img.astype(np.float32)
+    out += (255 - out) * (strength * blob)[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def soft_shadow(img: np.ndarray, rng: np.random.Generator, darkness: float = 0.35) -> np.ndarray:
+    """A blurred dark ellipse, as the shadow of a head or an arm."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    center = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    axes = (int(rng.uniform(0.1, 0.3) * w), int(rng.uniform(0.08, 0.2) * h))
+    cv2.ellipse(mask, center, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(3.0, axes[0] * 0.3))
+    gain = 1.0 - darkness * mask
+    return np.clip(img.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def sensor_noise(img: np.ndarray, rng: np.random.Generator, sigma: float = 4.0) -> np.ndarray:
+    noise = rng.normal(0.0, sigma, img.shape).astype(np.float32)
+    return np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+def blur(img: np.ndarray, rng: np.random.Generator, sigma: float = 1.0) -> np.ndarray:
+    """Mild defocus, or motion blur when the generator says so."""
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(img, (0, 0), sigma)
+    length = max(3, round(sigma * 4) | 1)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    kernel /= max(1e-6, float(kernel.sum()))
+    return cv2.filter2D(img, -1, kernel)
+
+
+def jpeg(img: np.ndarray, quality: int = 80) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def hand(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    reach: tuple[float, float] | None = None,
+    edge: str | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """An arm reaching from an image edge to `reach`, shaded like skin or a sleeve.
+
+    Returns the image and the mask of the pixels the arm covers (for ground truth).
+    """
+    h, w = img.shape[:2]
+    reach = reach if reach is not None else (rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h)
+    edge = edge or str(rng.choice(["top", "bottom", "left", "right"]))
+    start = {
+        "top": (rng.uniform(0.2, 0.8) * w, -0.1 * h),
+        "bottom": (rng.uniform(0.2, 0.8) * w, 1.1 * h),
+        "left": (-0.1 * w, rng.uniform(0.2, 0.8) * h),
+        "right": (1.1 * w, rng.uniform(0.2, 0.8) * h),
+    }[edge]
+    width = rng.uniform(0.06, 0.1) * w
+    d = np.array(reach) - np.array(start)
+    n = np.array([-d[1], d[0]]) / max(1e-6, float(np.linalg.norm(d)))
+    arm = np.array([
+        np.array(start) + n * width * 0.6,
+        np.array(reach) + n * width * 0.5,
+        np.array(reach) - n * width * 0.5,
+        np.array(start) - n * width * 0.6,
+    ])
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, arm.astype(np.int32), 255)
+    cv2.circle(mask, (int(reach[0]), int(reach[1])), int(width * 0.7), 255, -1)
+    skins = [(120, 160, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90), (150, 110, 80)]
+    color = np.array(skins[int(rng.integers(len(skins)))], np.float32)
+    shade = 0.75 + 0.35 * _smooth_noise((h, w), rng, 60)
+    layer = color * shade[..., None]
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 2.0)[..., None]
+    out = img.astype(np.float32) * (1 - soft) + layer * soft
+    return np.clip(out, 0, 255).astype(np.uint8), mask
+
+
+def photograph(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    light: bool = True,
+    glare_spots: int = 0,
+    shadow: bool = False,
+    noise_sigma: float = 3.0,
+    blur_sigma: float = 0.0,
+    jpeg_quality: int | None = 85,
+) -> np.ndarray:
+    """The usual chain, in the order a camera adds them."""
+    out = img
+    if light:
+        out = uneven_light(out, rng)
+    if shadow:
+        out = soft_shadow(out, rng)
+    for _ in range(glare_spots):
+        out = glare(out, rng)
+    if blur_sigma > 0:
+        out = blur(out, rng, blur_sigma)
+    if noise_sigma > 0:
+        out = sensor_noise(out, rng, noise_sigma)
+    if jpeg_quality is not None:
+        out = jpeg(out, jpeg_quality)
+    return out

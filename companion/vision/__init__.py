@@ -1,0 +1,1 @@
+"""Game-independent seeing: markers, registration, calibration, card finding, stability."""

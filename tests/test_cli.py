@@ -1,0 +1,32 @@
+"""The command's shell: help, unknown commands and game dispatch errors are one line."""
+
+import subprocess
+import sys
+
+from companion.cli import GAME_COMMANDS, PLATFORM_COMMANDS, main
+
+
+def test_help_lists_every_subcommand(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in [*PLATFORM_COMMANDS, *GAME_COMMANDS]:
+        assert name in out
+
+
+def test_unknown_command_is_one_line_error(capsys):
+    assert main(["frobnicate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown command 'frobnicate'" in err[0]
+
+
+def test_unknown_game_is_one_line_error(capsys):
+    assert main(["score", "chess", "x.json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown game 'chess'" in err[0]
+
+
+def test_module_entry_point_runs():
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "--version"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("companion ")

@@ -1,0 +1,38 @@
+"""Settings: a typo or a wrong type in a config file is a one-line error, not a default."""
+
+import pytest
+
+from companion.config import load_settings
+from companion.errors import UserError
+
+
+def test_defaults_and_precedence(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('game = "mirror-mansion"\n[camera]\nsource = "opencv:0"\nfps = 5\n')
+    env = {"COMPANION_CAMERA__FPS": "7.5"}
+    s = load_settings(cfg, {"web.port": 9000}, environ=env)
+    assert s.game == "mirror-mansion"
+    assert s.camera.source == "opencv:0"
+    assert s.camera.fps == 7.5  # environment beats the file
+    assert s.web.port == 9000  # flags beat everything
+    assert s.web.host == "127.0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[camera]\nsorce = 'sim'\n", "unknown setting 'camera.sorce'"),
+        ("[web]\nport = 'eighty'\n", "setting 'web.port'"),
+        ("this is = not toml [", "is not valid TOML"),
+    ],
+)
+def test_bad_config_files_are_named(tmp_path, text, message):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(text)
+    with pytest.raises(UserError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_settings(cfg, environ={})
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(UserError, match="config file not found"):
+        load_settings(tmp_path / "nope.toml", environ={})
