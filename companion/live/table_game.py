@@ -1,0 +1,203 @@
+"""The contract between the live service and one game played at the table.
+
+A game plugs into the live loop and the dashboard with one module,
+`companion/games/<package>/live.py`, found through
+`companion.games.get_game(game_id).module("live")`. That module exposes:
+
+    def make_table_game(settings: Settings, session: Session) -> TableGame
+        Required. Called when a session of this game starts or is resumed. Raise
+        `UserError` for bad options or a wrong number of seats (the dashboard answers 400
+        with the message). `session.options` holds the variant/options JSON the players
+        chose, `session.seats` the seat names (seat numbers are list indices, 0-based).
+
+    def router() -> fastapi.APIRouter
+        Optional. Built once per app and mounted under `/api/games/<game-id>`. Handlers
+        reach the live service through `companion.web.deps` (`get_runtime`) and the auth
+        dependencies in `companion.web.auth` (`require_admin`, `seat_of_request`,
+        `require_actor`). A handler that changes the game goes through
+        `runtime.correct(payload, seat)` (or `runtime.submit`), never by mutating the game:
+        every change is an event in the store first.
+
+    PANEL_JS: pathlib.Path
+        Optional. An ES module served at `/static/games/<game-id>.js` that exports
+        `mount(el, api)`; the dashboard imports it and lets it fill the game's panel.
+        (Without PANEL_JS, `companion/web/static/games/<game-id>.js` is used if present.)
+        `api` gives the panel: `api.seat` (number or null), `api.state()` (latest
+        `/api/state` JSON), `api.get(path)`, `api.post(path, body)` (token attached),
+        `api.onState(fn)` (called with the new state after every event) and
+        `api.correct(payload)` (POST /api/corrections).
+
+How the platform drives a `TableGame` (event sourcing):
+
+    frame ─▶ perceive(frame, registration) ─▶ Observation          (perception thread, no lock)
+          ─▶ annotate(image, registration, observation) ─▶ image   (perception thread, no lock)
+          ─▶ update(observation, now) ─▶ [EventDraft]               (under the game lock)
+          ─▶ store.append(draft)  (committed)  ─▶ apply_event(event) ─▶ broadcast over SSE
+
+- `update` and `correct` DECIDE: they return drafts and may change only the tracker's own
+  working memory (stability windows, the last observation). They must not change what
+  `view` shows: the game's state changes only in `apply_event`, which the platform calls
+  after each draft is committed, live and on replay alike. Hence a restart that replays
+  the stored events rebuilds exactly the state the players last saw.
+- `apply_event` sees every event of the session in order, including the platform's own
+  (`session.started`, payload = the session JSON); ignore kinds you do not know.
+- Drafts from one `update`/`correct` call are committed and applied in order, so a later
+  draft may rely on an earlier one having been applied.
+- All methods but `perceive` and `annotate` are called under one lock, never two at once.
+  `perceive` and `annotate` run in the perception thread concurrently with `view` and
+  `correct`: they may read settings and models, not the mutable game state.
+- When the camera is unsure, do not guess: put None/"unknown" with a low confidence in the
+  observation, keep the tracker waiting, and if it stays unsure, emit a `question` event
+  (see `question_draft`) and list it in `questions()` until it is answered.
+- Hidden information: a draft private to a seat has `visibility="seat:N"` and only seat N
+  receives it; `view(seat)` must not contain another seat's secrets, and `view(None)`
+  (spectators, the admin) holds only public information.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from companion.store import PUBLIC, Event, Session, seat_visibility
+
+if TYPE_CHECKING:
+    from companion.camera import Frame
+    from companion.vision.registration import Registration
+
+__all__ = [
+    "PUBLIC",
+    "Event",
+    "EventDraft",
+    "Observation",
+    "Question",
+    "Scene",
+    "Session",
+    "TableGame",
+    "question_draft",
+]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the perceiver saw in one frame: JSON-able data and how sure it is.
+
+    `confidence` is 0..1 for the observation as a whole; per-item confidences belong in
+    `data`. Unknown things are None in `data`, never a guess.
+    """
+
+    data: dict[str, Any] = field(default_factory=dict)
+    confidence: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"confidence": self.confidence, "data": self.data}
+
+
+@dataclass(frozen=True)
+class EventDraft:
+    """An event the game wants recorded; the store gives it a sequence number and time.
+
+    `snapshot=True` keeps the current annotated frame as `snapshots/<session>/<seq>.jpg`
+    (for "what did the camera see when it scored this round").
+    """
+
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    visibility: str = PUBLIC
+    snapshot: bool = False
+
+    @classmethod
+    def private(
+        cls, seat: int, kind: str, payload: dict[str, Any], snapshot: bool = False
+    ) -> EventDraft:
+        """A draft only `seat` will ever receive."""
+        return cls(kind, payload, seat_visibility(seat), snapshot)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question the tracker asks the players instead of guessing.
+
+    `choices` are the answers offered as buttons: each {"label": str, "value": JSON}.
+    The dashboard posts `{"question": id, "answer": value}` to /api/corrections, which the
+    platform hands to `correct(payload, seat)`. `seat` None: anyone at the table may answer;
+    a number: the question is about that seat's hidden cards and only it sees and answers it.
+    """
+
+    id: str
+    text: str
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "choices": self.choices, "seat": self.seat}
+
+
+QUESTION_KIND = "question"
+ANSWER_KIND = "answer"
+
+
+def question_draft(question: Question) -> EventDraft:
+    """The event that records a question asked (public, or private to the seat asked)."""
+    vis = PUBLIC if question.seat is None else seat_visibility(question.seat)
+    return EventDraft(QUESTION_KIND, question.to_json(), vis)
+
+
+class Scene(Protocol):
+    """A simulated table for the `sim` camera: a picture and its ground truth at time t."""
+
+    def frame(self, t: float) -> tuple[np.ndarray, Any]: ...
+
+
+@runtime_checkable
+class TableGame(Protocol):
+    """One game session at the table, as the live loop and the web app see it."""
+
+    game_id: str
+
+    def sim_scene(self, seed: int) -> Scene | None:
+        """This game's scene for the `sim` camera; None: the platform's demo table."""
+        ...
+
+    def perceive(self, frame: Frame, registration: Registration) -> Observation:
+        """Read one frame (perception thread). `registration.ok` False: the table is not
+        located; return a low-confidence observation rather than raising."""
+        ...
+
+    def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        """Tracker + engine step: observations stable long enough become drafts."""
+        ...
+
+    def apply_event(self, event: Event) -> None:
+        """Advance the state by one committed event (live and on replay)."""
+        ...
+
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        """A manual correction or an answer from the dashboard (`seat` None: the admin or
+        the local user). Raise `UserError` for bad input (400) and `IllegalAction` for a
+        move the rules forbid (409); nothing is recorded then."""
+        ...
+
+    def questions(self, seat: int | None) -> list[Question]:
+        """Open questions this seat may see and answer (None: only the public ones)."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON for one seat's dashboard (None: spectator/admin, public only)."""
+        ...
+
+    def annotate(
+        self, image: np.ndarray, registration: Registration, observation: Observation
+    ) -> np.ndarray:
+        """Draw the game's overlay on the camera image for the MJPEG stream (may draw in
+        place and return `image`). The platform has already drawn markers and the table."""
+        ...
+
+
+def panel_path(live_module: Any) -> Path | None:
+    """The panel ES module a game's live.py declares, if any."""
+    path = getattr(live_module, "PANEL_JS", None)
+    return Path(path) if path else None
