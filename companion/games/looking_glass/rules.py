@@ -1,0 +1,492 @@
+"""The rules engine of Reflections in the Looking Glass, with the Brawlers mini expansion.
+
+A match: `Setup` (chance: shuffled layout stack, random first player of round one), then
+rounds until a player has won `target` rounds (3). Each round starts with a `Deal` (chance),
+then 14 `Pick`s alternating from the round's starting player (who alternates each round).
+A pick takes a completely uncovered card from either half; the other player receives its
+reflection. When the Looking Glass is empty, hands join the piles, the larger absolute score
+wins the round (a tie goes to the starting player) and the winner takes the layout card.
+
+Options: `brawlers` (bool, default False) and `target` (round wins for the match, 1-3).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.base import CHANCE, IllegalAction
+from companion.games.looking_glass import actions as A
+from companion.games.looking_glass.actions import Action, Deal, Hands, Pick, Reveal, Setup
+from companion.games.looking_glass.deck import BRAWLERS, Deck, load_deck
+from companion.games.looking_glass.layout import Layout, load_layouts
+from companion.games.looking_glass.scoring import HAND_SIZE, round_winner, score
+
+REMOVED = {False: 4, True: 6}
+"""Cards removed per round without and with the Brawlers in play."""
+
+
+@dataclass(frozen=True)
+class Round:
+    layout: str
+    starter: int
+    brawler_draw: str | None
+    brawlers: bool  # the Lion and the Unicorn are in this round's deck
+    cards: tuple[tuple[str, ...], tuple[str, ...]]  # half -> cell -> card id, as dealt
+    hands: Hands | None
+    removed: tuple[str, ...] | None
+    taken: int = 0  # bitmask of cells taken (a cell is taken in both halves at once)
+    piles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # in the order received
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    layout: str
+    starter: int
+    totals: tuple[int, int]
+    winner: int
+
+
+@dataclass(frozen=True)
+class LookingGlassState:
+    brawlers: bool
+    target: int
+    stack: tuple[str, ...] = ()  # layout cards still face down, top first
+    first_player: int | None = None  # of round one; None before the set-up
+    round: Round | None = None
+    results: tuple[RoundResult, ...] = ()
+
+
+def settle_brawlers(layout: Layout, cards: list[list[str]]) -> None:
+    """Move any Brawler out of the top row, in place.
+
+    "Top row" is the outermost row of a half: the last one dealt, on top of the others
+    and completely uncovered at the start, so a Brawler there could be taken on the first
+    turn. A Brawler found there (half A then half B, left to right) is switched with the
+    card "in the same spot 2 rows down", i.e. two rows further in toward the centre line,
+    at the same column or else the nearest column (the left one on a tie); if the other
+    Brawler is in that spot, it is switched with the reflection of that spot instead.
+    """
+    last = len(layout.rows) - 1
+    for half in (0, 1):
+        for cell in layout.top_row:
+            if cards[half][cell] not in BRAWLERS:
+                continue
+            target = layout.closest_in_row(last - 2, layout.cells[cell].col)
+            th = half if cards[half][target] not in BRAWLERS else 1 - half
+            cards[half][cell], cards[th][target] = cards[th][target], cards[half][cell]
+
+
+class LookingGlassEngine:
+    game_id = "looking-glass"
+
+    def __init__(self, deck: Deck | None = None, layouts: dict[str, Layout] | None = None):
+        self._deck = deck
+        self._layouts = layouts
+
+    @property
+    def deck(self) -> Deck:
+        if self._deck is None:
+            self._deck = load_deck()
+        return self._deck
+
+    @property
+    def layouts(self) -> dict[str, Layout]:
+        if self._layouts is None:
+            self._layouts = load_layouts()
+        return self._layouts
+
+    def layout(self, layout_id: str) -> Layout:
+        return self.layouts[layout_id]
+
+    # -- protocol -----------------------------------------------------------------------
+    def new_game(self, players: int = 2, options: dict[str, Any] | None = None):
+        if players != 2:
+            raise ValueError(f"Reflections in the Looking Glass is for 2 players, not {players}")
+        opts = dict(options or {})
+        unknown = set(opts) - {"brawlers", "target"}
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (brawlers, target)")
+        brawlers = opts.get("brawlers", False)
+        target = opts.get("target", 3)
+        if not isinstance(brawlers, bool):
+            raise ValueError("option brawlers must be true or false")
+        most = (len(self.layouts) + 1) // 2
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= most:
+            raise ValueError(f"option target must be a whole number of round wins, 1 to {most}")
+        return LookingGlassState(brawlers=brawlers, target=target)
+
+    def phase(self, state: LookingGlassState) -> str:
+        """setup, deal, pick, reveal, or over (the match is decided)."""
+        if state.first_player is None:
+            return "setup"
+        if self.is_terminal(state):
+            return "over"
+        r = state.round
+        if r is None:
+            return "deal"
+        if r.taken != self.layout(r.layout).full_mask:
+            return "pick"
+        return "reveal" if r.hands is None else "deal"
+
+    def current_player(self, state: LookingGlassState) -> int | None:
+        phase = self.phase(state)
+        if phase == "over":
+            return None
+        if phase == "pick":
+            r = state.round
+            return r.starter if r.taken.bit_count() % 2 == 0 else 1 - r.starter
+        return CHANCE
+
+    def round_wins(self, state: LookingGlassState) -> list[int]:
+        wins = [0, 0]
+        for res in state.results:
+            wins[res.winner] += 1
+        return wins
+
+    def is_terminal(self, state: LookingGlassState) -> bool:
+        return max(self.round_wins(state)) >= state.target
+
+    def scores(self, state: LookingGlassState) -> list[float]:
+        """Rounds won per seat (the layout cards taken)."""
+        return [float(w) for w in self.round_wins(state)]
+
+    def legal_actions(self, state: LookingGlassState) -> list[Pick]:
+        if self.phase(state) != "pick":
+            return []
+        r = state.round
+        lay = self.layout(r.layout)
+        seat = self.current_player(state)
+        free = lay.free_cells(r.taken)
+        return [Pick(seat, lay.name_of(h, c)) for h in (0, 1) for c in free]
+
+    def next_starter(self, state: LookingGlassState) -> int:
+        return state.first_player if len(state.results) % 2 == 0 else 1 - state.first_player
+
+    def sample_chance(self, state: LookingGlassState, rng: random.Random) -> Action:
+        phase = self.phase(state)
+        if phase == "setup":
+            stack = sorted(self.layouts)
+            rng.shuffle(stack)
+            return Setup(tuple(stack), rng.randrange(2))
+        if phase == "deal":
+            return self._sample_deal(state, rng)
+        if phase == "reveal":
+            r = state.round
+            unseen = self._unseen_after_glass(r)
+            pool = [c for c in unseen.elements() if c not in BRAWLERS]
+            rng.shuffle(pool)
+            return Reveal.of([pool[:HAND_SIZE], pool[HAND_SIZE : 2 * HAND_SIZE]])
+        raise ValueError(f"no chance action in phase {phase}")
+
+    def _sample_deal(self, state: LookingGlassState, rng: random.Random) -> Deal:
+        """The rulebook's procedure, including the Brawlers' tournament method."""
+        deck = self.deck
+        lay = self.layout(state.stack[0])
+        draw = None
+        in_play = False
+        if state.brawlers:
+            normal = deck.cards(False)
+            rng.shuffle(normal)
+            draw = normal[rng.randrange(len(normal))]
+            in_play = draw not in deck.banned_by
+        cards = deck.cards(in_play)
+        rng.shuffle(cards)
+        it = iter(cards)
+        grid: list[list[str]] = [[""] * len(lay.cells) for _ in (0, 1)]
+        for row in range(len(lay.rows)):  # from the inside of each half outward
+            for half in (0, 1):
+                for cell, c in enumerate(lay.cells):
+                    if c.row == row:
+                        grid[half][cell] = next(it)
+        if in_play:
+            settle_brawlers(lay, grid)
+        hands: list[list[str]] = [[], []]
+        removed: list[str] = []
+        seat = self.next_starter(state)
+        for card in it:
+            if card in BRAWLERS or len(hands[seat]) == HAND_SIZE:
+                removed.append(card)
+                continue
+            hands[seat].append(card)
+            if len(hands[1 - seat]) < HAND_SIZE:
+                seat = 1 - seat
+        glass = {lay.name_of(h, c): grid[h][c] for h in (0, 1) for c in range(len(lay.cells))}
+        return Deal.of(glass, hands, removed, draw)
+
+    def apply(self, state: LookingGlassState, action: Action) -> LookingGlassState:
+        phase = self.phase(state)
+        if isinstance(action, Pick):
+            return self._apply_pick(state, phase, action)
+        if isinstance(action, Deal):
+            if phase != "deal":
+                raise IllegalAction("a deal only starts a round", f"the match is in phase {phase}")
+            return self._apply_deal(state, action)
+        if isinstance(action, Setup):
+            if phase != "setup":
+                raise IllegalAction("the set-up happens once", f"the match is in phase {phase}")
+            if sorted(action.layouts) != sorted(self.layouts):
+                raise IllegalAction(
+                    "the layout stack holds every layout card once",
+                    f"got {list(action.layouts)}, have {sorted(self.layouts)}",
+                )
+            if action.first_player not in (0, 1):
+                raise IllegalAction("the first player is seat 0 or 1", str(action.first_player))
+            return replace(state, stack=action.layouts, first_player=action.first_player)
+        if isinstance(action, Reveal):
+            if phase != "reveal":
+                raise IllegalAction(
+                    "hands are revealed only after a deal without them, once the Looking "
+                    "Glass is empty",
+                    f"the match is in phase {phase}",
+                )
+            r = state.round
+            self._check_hands(action.hands, self._unseen_after_glass(r))
+            return self._finish_round(state, replace(r, hands=action.hands))
+        raise IllegalAction("not a Looking Glass action", repr(action))
+
+    # -- rules --------------------------------------------------------------------------
+    def _apply_pick(self, state: LookingGlassState, phase: str, action: Pick):
+        if phase != "pick":
+            raise IllegalAction("cards are picked only during a round", f"phase is {phase}")
+        seat = self.current_player(state)
+        if action.seat != seat:
+            raise IllegalAction("players alternate turns", f"it is seat {seat}'s turn")
+        r = state.round
+        lay = self.layout(r.layout)
+        try:
+            half, cell = lay.locate(action.position)
+        except ValueError as exc:
+            raise IllegalAction("a pick names a position of the layout", str(exc)) from None
+        if (r.taken >> cell) & 1:
+            raise IllegalAction("a card can be taken once", f"{action.position} is already taken")
+        if lay.cover_masks[cell] & ~r.taken:
+            over = [lay.name_of(half, j) for j in lay.covered_by[cell] if not (r.taken >> j) & 1]
+            raise IllegalAction(
+                "only completely uncovered cards may be taken",
+                f"{action.position} lies under {', '.join(over)}",
+            )
+        piles = list(r.piles)
+        piles[seat] = (*piles[seat], r.cards[half][cell])
+        piles[1 - seat] = (*piles[1 - seat], r.cards[1 - half][cell])
+        r = replace(r, taken=r.taken | (1 << cell), piles=(piles[0], piles[1]))
+        if r.taken == lay.full_mask and r.hands is not None:
+            return self._finish_round(state, r)
+        return replace(state, round=r)
+
+    def _finish_round(self, state: LookingGlassState, r: Round) -> LookingGlassState:
+        totals = self.round_totals(r)
+        res = RoundResult(r.layout, r.starter, totals, round_winner(totals, r.starter))
+        return replace(state, round=r, results=(*state.results, res))
+
+    def round_totals(self, r: Round) -> tuple[int, int]:
+        """Both players' scores with hands joined to piles (hands must be known)."""
+        t = [score(Counter(r.piles[s]) + Counter(r.hands[s]), self.deck).total for s in (0, 1)]
+        return (t[0], t[1])
+
+    def _unseen_after_glass(self, r: Round) -> Counter[str]:
+        """Cards of the round's deck not in the Looking Glass (hands + removed pile)."""
+        left = self.deck.copies(r.brawlers)
+        left.subtract(c for half in r.cards for c in half)
+        return +left
+
+    def _check_hands(self, hands: Hands, available: Counter[str]) -> None:
+        for seat, h in enumerate(hands):
+            if len(h) != HAND_SIZE:
+                raise IllegalAction(
+                    f"each player is dealt {HAND_SIZE} cards", f"hand {seat} has {len(h)}"
+                )
+            brawler = [c for c in h if c in BRAWLERS]
+            if brawler:
+                raise IllegalAction(
+                    "the Brawlers are never dealt to a player", f"hand {seat} holds {brawler[0]}"
+                )
+        excess = Counter(hands[0]) + Counter(hands[1]) - available
+        if excess:
+            raise IllegalAction(
+                "a deal uses the deck's cards once each",
+                f"more {', '.join(sorted(excess))} than the deck has left",
+            )
+
+    def _apply_deal(self, state: LookingGlassState, deal: Deal) -> LookingGlassState:
+        deck = self.deck
+        lay = self.layout(state.stack[0])
+        draw = deal.brawler_draw
+        if state.brawlers:
+            if draw not in deck.normal_ids:
+                raise IllegalAction(
+                    "with the Brawlers, a card of the normal deck is drawn to decide on them",
+                    f"brawler_draw is {draw!r}",
+                )
+            in_play = draw not in deck.banned_by
+        else:
+            if draw is not None:
+                raise IllegalAction("no Brawler draw without the Brawlers", repr(draw))
+            in_play = False
+        glass = deal.glass_map()
+        names = set(lay.position_names)
+        if set(glass) != names:
+            missing, extra = sorted(names - set(glass)), sorted(set(glass) - names)
+            raise IllegalAction(
+                f"the deal fills every position of layout {lay.id!r} and no other",
+                f"missing {missing[:3]}" if missing else f"unknown {extra[:3]}",
+            )
+        unknown = sorted(set(glass.values()) - set(deck.ids))
+        if unknown:
+            raise IllegalAction("cards come from the deck", f"unknown card id {unknown[0]!r}")
+        copies = deck.copies(in_play)
+        over = Counter(glass.values()) - copies
+        if over:
+            raise IllegalAction(
+                "a deal uses the deck's cards once each",
+                f"too many {', '.join(sorted(over))} in the Looking Glass"
+                + ("" if in_play else " (the Brawlers are not in play)"),
+            )
+        for name in (lay.name_of(h, c) for h in (0, 1) for c in lay.top_row):
+            if glass[name] in BRAWLERS:
+                raise IllegalAction(
+                    "the Brawlers never start in the top row",
+                    f"{glass[name]} at {name} (switch it two rows down)",
+                )
+        if (deal.hands is None) != (deal.removed is None):
+            raise IllegalAction(
+                "hands and the removed pile are recorded together or not at all", ""
+            )
+        if deal.hands is not None:
+            rest = copies - Counter(glass.values())
+            self._check_hands(deal.hands, rest)
+            rest = rest - Counter(deal.hands[0]) - Counter(deal.hands[1])
+            if Counter(deal.removed) != rest:
+                raise IllegalAction(
+                    f"the removed pile holds the other {REMOVED[in_play]} cards",
+                    f"expected {sorted(rest.elements())}, got {list(deal.removed)}",
+                )
+        cards = tuple(
+            tuple(glass[lay.name_of(h, c)] for c in range(len(lay.cells))) for h in (0, 1)
+        )
+        r = Round(
+            layout=lay.id,
+            starter=self.next_starter(state),
+            brawler_draw=draw,
+            brawlers=in_play,
+            cards=(cards[0], cards[1]),
+            hands=deal.hands,
+            removed=deal.removed,
+        )
+        return replace(state, stack=state.stack[1:], round=r)
+
+    # -- views and JSON -----------------------------------------------------------------
+    def view(self, state: LookingGlassState, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see: never the other hand during a round, never the removed pile,
+        never the order of the face-down layout stack. Hands are public once a round is over
+        (they join the score piles)."""
+        phase = self.phase(state)
+        out: dict[str, Any] = {
+            "game": self.game_id,
+            "seat": seat,
+            "options": {"brawlers": state.brawlers, "target": state.target},
+            "phase": phase,
+            "to_move": self.current_player(state) if phase == "pick" else None,
+            "first_player": state.first_player,
+            "layouts_left": len(state.stack),
+            "round_wins": self.round_wins(state),
+            "results": [_result_json(x) for x in state.results],
+            "round": None,
+        }
+        r = state.round
+        if r is not None:
+            lay = self.layout(r.layout)
+            done = r.taken == lay.full_mask and r.hands is not None
+            rv: dict[str, Any] = {
+                "number": len(state.results) + (0 if done else 1),
+                "layout": r.layout,
+                "starter": r.starter,
+                "brawler_draw": r.brawler_draw,
+                "brawlers_in_play": r.brawlers,
+                "glass": {
+                    lay.name_of(h, c): r.cards[h][c]
+                    for h in (0, 1)
+                    for c in range(len(lay.cells))
+                    if not (r.taken >> c) & 1
+                },
+                "free": [p.position for p in self.legal_actions(state)],
+                "piles": [list(p) for p in r.piles],
+                "removed_count": REMOVED[r.brawlers],
+                "hand": None,
+                "hands": None,
+            }
+            if done:
+                rv["hands"] = [list(h) for h in r.hands]
+            elif seat is not None and r.hands is not None:
+                rv["hand"] = list(r.hands[seat])
+            out["round"] = rv
+        return out
+
+    def state_to_json(self, state: LookingGlassState) -> dict[str, Any]:
+        r = state.round
+        return {
+            "brawlers": state.brawlers,
+            "target": state.target,
+            "stack": list(state.stack),
+            "first_player": state.first_player,
+            "results": [_result_json(x) for x in state.results],
+            "round": None
+            if r is None
+            else {
+                "layout": r.layout,
+                "starter": r.starter,
+                "brawler_draw": r.brawler_draw,
+                "brawlers": r.brawlers,
+                "cards": [list(h) for h in r.cards],
+                "hands": None if r.hands is None else [list(h) for h in r.hands],
+                "removed": None if r.removed is None else list(r.removed),
+                "taken": r.taken,
+                "piles": [list(p) for p in r.piles],
+            },
+        }
+
+    def state_from_json(self, data: dict[str, Any]) -> LookingGlassState:
+        try:
+            rd = data["round"]
+            r = None
+            if rd is not None:
+                cards, piles = rd["cards"], rd["piles"]
+                r = Round(
+                    layout=rd["layout"],
+                    starter=rd["starter"],
+                    brawler_draw=rd["brawler_draw"],
+                    brawlers=rd["brawlers"],
+                    cards=(tuple(cards[0]), tuple(cards[1])),
+                    hands=None if rd["hands"] is None else A._hands(rd["hands"]),
+                    removed=None if rd["removed"] is None else tuple(rd["removed"]),
+                    taken=int(rd["taken"]),
+                    piles=(tuple(piles[0]), tuple(piles[1])),
+                )
+            return LookingGlassState(
+                brawlers=bool(data["brawlers"]),
+                target=int(data["target"]),
+                stack=tuple(data["stack"]),
+                first_player=data["first_player"],
+                round=r,
+                results=tuple(
+                    RoundResult(x["layout"], x["starter"], tuple(x["totals"]), x["winner"])
+                    for x in data["results"]
+                ),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed Looking Glass state ({exc!r})") from None
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return A.action_to_json(action)
+
+    def action_from_json(self, data: dict[str, Any]) -> Action:
+        return A.action_from_json(data)
+
+
+def _result_json(x: RoundResult) -> dict[str, Any]:
+    return {"layout": x.layout, "starter": x.starter, "totals": list(x.totals), "winner": x.winner}
+
+
+ENGINE = LookingGlassEngine()
