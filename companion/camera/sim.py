@@ -1,0 +1,55 @@
+"""The simulated camera: a scene photographed at a steady frame rate, with ground truth."""
+
+from __future__ import annotations
+
+import time
+
+from companion.camera.base import CameraError, Frame, FrameSource, Scene
+
+
+class Pacer:
+    """Sleeps so frames leave at `fps`; a slow frame does not make the next ones rush."""
+
+    def __init__(self, fps: float) -> None:
+        self.period = 1.0 / fps
+        self._next: float | None = None
+
+    def wait(self) -> float:
+        now = time.monotonic()
+        if self._next is None or now - self._next > self.period:
+            self._next = now  # first frame, or fell behind: restart the clock
+        elif self._next > now:
+            time.sleep(self._next - now)
+        stamp = time.monotonic()
+        self._next += self.period
+        return stamp
+
+
+class SimSource(FrameSource):
+    """Frame i shows the scene at t = i / fps, so a run is reproducible from its seed."""
+
+    def __init__(self, scene: Scene, fps: float) -> None:
+        self.scene = scene
+        self.fps = float(fps)
+        self._pacer = Pacer(self.fps)
+        self._index = 0
+        self._open = False
+
+    def open(self) -> None:
+        self._open = True
+        self._pacer = Pacer(self.fps)
+
+    def read(self) -> Frame:
+        if not self._open:
+            raise CameraError("sim camera is not open")
+        image, truth = self.scene.frame(self._index / self.fps)
+        stamp = self._pacer.wait()
+        frame = Frame(image=image, timestamp=stamp, index=self._index, truth=truth)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        self._open = False
+
+    def describe(self) -> str:
+        return f"sim {type(self.scene).__name__} @{self.fps:g}fps"
