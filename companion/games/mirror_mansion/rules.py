@@ -1,0 +1,688 @@
+"""Mirror Mansion rules: one turn is window swap, die, (name), (door), swaps, guesses, look, award.
+
+The state holds the whole truth (card positions, guesses); the look is not taken on trust
+but computed from the light path, so the companion can tell before anyone looks whether the
+player will see the sought motif, and checks the drops the table hands out. Positions are
+board coordinates throughout; in the masters' variant the box's turn on the table is state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.games.base import CHANCE, IllegalAction
+from companion.games.mirror_mansion.actions import (
+    Action,
+    Award,
+    EndSwaps,
+    Guess,
+    Look,
+    Name,
+    PlaceDoor,
+    Roll,
+    Setup,
+    Swap,
+    SwapWindow,
+    TurnBox,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell, load_board
+from companion.games.mirror_mansion.optics import (
+    BoardState,
+    Door,
+    Mirror,
+    Trace,
+    in_line_mirrors,
+    trace,
+)
+from companion.games.mirror_mansion.state_json import (
+    board_state_from_json,
+    board_state_to_json,
+)
+
+# The rules an action can break, as IllegalAction.rule.
+RULE_TURN_ORDER = "not this player's move now"
+RULE_PHASE = "not the time for this move"
+RULE_SETUP = "the set-up places every card once and the box's mirrors in free crossings"
+RULE_DIE = "the die shows 1 to 6"
+RULE_WINDOW_SWAP = "swap the window card with another castle card"
+RULE_BOX = "the box may be turned only in the masters' variant, once when the window card is swapped and once when looking"
+RULE_NAME = "the neighbour names one of the ten motifs in Victor's thought bubbles"
+RULE_DOOR_IN_LINE = "the door may not be placed in line with the window card"
+RULE_FREE_SLOT = "a piece goes into a free slot; a crossing holds at most one piece"
+RULE_BAD_SLOT = "a slot is '/' or '\\' in a crossing of the grid, and a mirror faces one of its slot's two sides"
+RULE_NO_PIECE = "swap a piece that is on the board"
+RULE_NO_CHANGE = "a swap moves a piece to another slot or turns a mirror"
+RULE_MAX_SWAPS = "at most three swaps per turn"
+RULE_DOOR_SWAPS = "at most two of the three swaps may move the door"
+RULE_NO_SWAP = "swap at least once"
+RULE_MIRROR_SWAP = "swap at least one mirror"
+RULE_IN_LINE = "at least one mirror must end in a slot in line with the window card"
+RULE_FIRST_ROUND = "no guesses in the first round"
+RULE_ACTIVE_GUESS = "the player whose turn it is does not guess"
+RULE_ONE_GUESS = "each other player guesses once"
+RULE_PULL = "pull a card only when the sought motif was seen, and never the window card"
+RULE_DROPS = "take exactly the drops earned"
+
+SETUP, WINDOW, ROLL, NAME, DOOR, SWAPS, GUESS, LOOK, AWARD, OVER = (
+    "setup",
+    "window",
+    "roll",
+    "name",
+    "door",
+    "swaps",
+    "guess",
+    "look",
+    "award",
+    "over",
+)
+
+_OPTION_KEYS = {"door", "two_sided", "masters", "target", "max_turns", "no_peeking"}
+
+
+@dataclass(frozen=True)
+class Options:
+    door: bool = False
+    two_sided: bool = False
+    masters: bool = False
+    target: int | None = None  # None: the rulebook's number for the player count
+    max_turns: int | None = None  # an agreed limit (and a cap for random playouts)
+    no_peeking: frozenset[int] = frozenset()  # seats whose view hides the prediction
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "door": self.door,
+            "two_sided": self.two_sided,
+            "masters": self.masters,
+            "target": self.target,
+            "max_turns": self.max_turns,
+            "no_peeking": sorted(self.no_peeking),
+        }
+
+
+def parse_options(raw: dict[str, Any] | None, players: int, board: Board) -> Options:
+    raw = dict(raw or {})
+    unknown = set(raw) - _OPTION_KEYS
+    if unknown:
+        raise ValueError(f"unknown option(s) {sorted(unknown)} (known: {sorted(_OPTION_KEYS)})")
+    for key in ("door", "two_sided", "masters"):
+        if not isinstance(raw.get(key, False), bool):
+            raise ValueError(f"option {key!r} must be true or false")
+    target = raw.get("target")
+    if target == "agreed":
+        target = board.agreed_drop_target
+    if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
+        raise ValueError("option 'target' must be a positive number of drops or \"agreed\"")
+    max_turns = raw.get("max_turns")
+    if max_turns is not None and (
+        not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
+    ):
+        raise ValueError("option 'max_turns' must be a positive integer")
+    seats = raw.get("no_peeking", [])
+    if not isinstance(seats, list | tuple | set | frozenset) or not all(
+        isinstance(s, int) and 0 <= s < players for s in seats
+    ):
+        raise ValueError(f"option 'no_peeking' must list seats 0..{players - 1}")
+    return Options(
+        door=raw.get("door", False),
+        two_sided=raw.get("two_sided", False),
+        masters=raw.get("masters", False),
+        target=target,
+        max_turns=max_turns,
+        no_peeking=frozenset(seats),
+    )
+
+
+@dataclass(frozen=True)
+class LookResult:
+    """What the eye saw through the window, computed from the light path."""
+
+    seen: str | None  # card position, or None when stopped
+    motif: str | None
+    blocked_by: str | None
+    found: bool  # the sought motif was seen
+    pulled: str | None
+
+
+@dataclass(frozen=True)
+class MirrorMansionState:
+    players: int
+    options: Options
+    target: int
+    phase: str = SETUP
+    board: BoardState | None = None  # None until the set-up
+    victor: int = 0  # movement field index
+    turn: int = 0  # turns started so far, minus one; the active seat is turn % players
+    sought: str | None = None
+    swaps: tuple[Swap, ...] = ()
+    door_swaps: int = 0
+    guesses: tuple[bool | None, ...] = ()
+    look: LookResult | None = None
+    drops: tuple[int, ...] = ()
+    box_quarter_turns: int = 0
+    box_turned: bool = False  # already turned in the current window or look phase
+    history: tuple[dict[str, Any], ...] = field(default=())  # finished turns, public
+
+    @property
+    def active(self) -> int:
+        return self.turn % self.players
+
+    @property
+    def neighbour(self) -> int:
+        """The left-hand neighbour: play is clockwise, so the next seat."""
+        return (self.active + 1) % self.players
+
+    @property
+    def first_round(self) -> bool:
+        return self.turn < self.players
+
+    @property
+    def mirror_swaps(self) -> int:
+        return len(self.swaps) - self.door_swaps
+
+
+def _require(ok: bool, rule: str, detail: str = "") -> None:
+    if not ok:
+        raise IllegalAction(rule, detail)
+
+
+class MirrorMansionEngine:
+    game_id = "mirror-mansion"
+
+    def __init__(self, board: Board | None = None) -> None:
+        self._board = board
+
+    @property
+    def board(self) -> Board:
+        return self._board or load_board()
+
+    # --- protocol ---------------------------------------------------------------------
+
+    def new_game(
+        self, players: int, options: dict[str, Any] | None = None
+    ) -> MirrorMansionState:
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise ValueError("Mirror Mansion is for 2 to 4 players")
+        opts = parse_options(options, players, self.board)
+        target = opts.target or self.board.drop_target[players]
+        return MirrorMansionState(
+            players=players,
+            options=opts,
+            target=target,
+            guesses=(None,) * players,
+            drops=(0,) * players,
+        )
+
+    def current_player(self, state: MirrorMansionState) -> int | None:
+        if state.phase in (SETUP, ROLL):
+            return CHANCE
+        if state.phase in (NAME, DOOR):
+            return state.neighbour
+        if state.phase == GUESS:
+            return self._pending_guessers(state)[0]
+        if state.phase == OVER:
+            return None
+        return state.active
+
+    def is_terminal(self, state: MirrorMansionState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: MirrorMansionState) -> list[float]:
+        return [float(d) for d in state.drops]
+
+    def winners(self, state: MirrorMansionState) -> list[int]:
+        """Seats sharing the most drops once the game is over (ties share the win)."""
+        if state.phase != OVER:
+            return []
+        best = max(state.drops)
+        return [s for s, d in enumerate(state.drops) if d == best]
+
+    def legal_actions(self, state: MirrorMansionState) -> list[Action]:
+        b = self.board
+        candidates: list[Action]
+        if state.phase == WINDOW:
+            candidates = [SwapWindow(p) for p in b.positions]
+            candidates += [TurnBox(q) for q in (1, 2, 3)]
+        elif state.phase == NAME:
+            candidates = [Name(m) for m in b.motifs]
+        elif state.phase == DOOR:
+            candidates = [PlaceDoor(cell, slot) for cell in b.cells for slot in SLOTS]
+        elif state.phase == SWAPS:
+            candidates = [*self._swap_candidates(state), EndSwaps()]
+        elif state.phase == GUESS:
+            seat = self._pending_guessers(state)[0]
+            candidates = [Guess(seat, True), Guess(seat, False)]
+        elif state.phase == LOOK:
+            candidates = [Look(None), *(Look(p) for p in b.positions)]
+            candidates += [TurnBox(q) for q in (1, 2, 3)]
+        elif state.phase == AWARD:
+            candidates = [Award(self.earned(state))]
+        else:
+            return []
+        return [a for a in candidates if self._is_legal(state, a)]
+
+    def sample_chance(self, state: MirrorMansionState, rng: random.Random) -> Action:
+        b = self.board
+        if state.phase == SETUP:
+            cards = [*b.cards, b.window_card]
+            rng.shuffle(cards)
+            cells = rng.sample(list(b.cells), b.mirrors)
+            mirrors = []
+            for cell in cells:
+                slot = rng.choice(SLOTS)
+                mirrors.append(Mirror(cell, slot, rng.choice(FACINGS[slot])))
+            return Setup(
+                tuple(sorted(zip(b.positions, cards, strict=True))),
+                tuple(sorted(mirrors)),
+                rng.randrange(len(b.fields)),
+            )
+        if state.phase == ROLL:
+            return Roll(rng.randint(1, b.die_sides))
+        raise ValueError(f"no chance move in phase {state.phase!r}")
+
+    def apply(self, state: MirrorMansionState, action: Action) -> MirrorMansionState:
+        handler = {
+            Setup: self._setup,
+            SwapWindow: self._swap_window,
+            TurnBox: self._turn_box,
+            Roll: self._roll,
+            Name: self._name,
+            PlaceDoor: self._place_door,
+            Swap: self._swap,
+            EndSwaps: self._end_swaps,
+            Guess: self._guess,
+            Look: self._look,
+            Award: self._award,
+        }.get(type(action))
+        if handler is None:
+            raise IllegalAction(RULE_PHASE, f"not a Mirror Mansion action: {action!r}")
+        return handler(state, action)  # type: ignore[operator]
+
+    # --- what the eye will see ----------------------------------------------------------
+
+    def prediction(self, state: MirrorMansionState) -> Trace | None:
+        """The view through the window as the board stands now (None before the set-up)."""
+        return None if state.board is None else trace(state.board, self.board)
+
+    def earned(self, state: MirrorMansionState) -> tuple[int, ...]:
+        """The drops each seat gains (or gives back) for the look just made."""
+        look = state.look
+        if look is None:
+            return (0,) * state.players
+        earned = [0] * state.players
+        p = state.active
+        if look.found:
+            earned[p] += 1
+            if look.pulled is not None and self._card(state, look.pulled) == state.sought:
+                earned[p] += 1
+        elif look.motif == self.board.garlic and state.drops[p] > 0:
+            earned[p] -= 1
+        for seat, guess in enumerate(state.guesses):
+            if guess is not None and guess == look.found:
+                earned[seat] += 1
+        return tuple(earned)
+
+    # --- the moves ----------------------------------------------------------------------
+
+    def _is_legal(self, state: MirrorMansionState, action: Action) -> bool:
+        try:
+            self.apply(state, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _phase(self, state: MirrorMansionState, *phases: str) -> None:
+        _require(state.phase in phases, RULE_PHASE, f"the game is at {state.phase!r}")
+
+    def _card(self, state: MirrorMansionState, position: str) -> str | None:
+        assert state.board is not None
+        return state.board.cards.get(position)
+
+    def _setup(self, state: MirrorMansionState, action: Setup) -> MirrorMansionState:
+        self._phase(state, SETUP)
+        b = self.board
+        cards = action.card_map()
+        _require(
+            sorted(cards) == sorted(b.positions)
+            and sorted(cards.values()) == sorted([*b.cards, b.window_card]),
+            RULE_SETUP,
+            "every position gets exactly one of the twelve castle cards",
+        )
+        _require(
+            len(action.mirrors) == b.mirrors,
+            RULE_SETUP,
+            f"the box has {b.mirrors} mirrors, the set-up places {len(action.mirrors)}",
+        )
+        _require(0 <= action.victor < len(b.fields), RULE_SETUP, "Victor stands on a field")
+        window = next(p for p, c in cards.items() if c == b.window_card)
+        board = BoardState(
+            mirrors=action.mirrors,
+            window=window,
+            two_sided=state.options.two_sided,
+            cards={p: c for p, c in cards.items() if p != window},
+        )
+        problems = board.problems(b)
+        _require(not problems, RULE_SETUP, "; ".join(problems))
+        return replace(state, phase=WINDOW, board=board, victor=action.victor)
+
+    def _swap_window(self, state: MirrorMansionState, action: SwapWindow) -> MirrorMansionState:
+        self._phase(state, WINDOW)
+        assert state.board is not None
+        old = state.board.window
+        _require(
+            self.board.is_position(action.position) and action.position != old,
+            RULE_WINDOW_SWAP,
+            f"{action.position!r} is not another card position",
+        )
+        cards = dict(state.board.cards)
+        motif = cards.pop(action.position)
+        cards[old] = motif
+        board = replace(state.board, window=action.position, cards=cards)
+        return replace(state, phase=ROLL, board=board, box_turned=False)
+
+    def _turn_box(self, state: MirrorMansionState, action: TurnBox) -> MirrorMansionState:
+        _require(state.options.masters, RULE_BOX, "the masters' variant is not on")
+        self._phase(state, WINDOW, LOOK)
+        _require(not state.box_turned, RULE_BOX, "already turned in this step")
+        _require(action.quarter_turns in (1, 2, 3), RULE_BOX, "turn by 1, 2 or 3 quarter turns")
+        return replace(
+            state,
+            box_quarter_turns=(state.box_quarter_turns + action.quarter_turns) % 4,
+            box_turned=True,
+        )
+
+    def _roll(self, state: MirrorMansionState, action: Roll) -> MirrorMansionState:
+        self._phase(state, ROLL)
+        _require(1 <= action.value <= self.board.die_sides, RULE_DIE, f"got {action.value}")
+        victor = (state.victor + action.value) % len(self.board.fields)
+        thought = self.board.field_thought(victor)
+        if thought is None:
+            return replace(state, phase=NAME, victor=victor, sought=None)
+        return replace(state, phase=self._after_sought(state), victor=victor, sought=thought)
+
+    def _after_sought(self, state: MirrorMansionState) -> str:
+        return DOOR if state.options.door else SWAPS
+
+    def _name(self, state: MirrorMansionState, action: Name) -> MirrorMansionState:
+        self._phase(state, NAME)
+        _require(action.motif in self.board.motifs, RULE_NAME, f"{action.motif!r}")
+        return replace(state, phase=self._after_sought(state), sought=action.motif)
+
+    def _check_slot(self, cell: Cell, slot: str, facing: str | None, is_door: bool) -> None:
+        ok = cell in self.board.cells and slot in SLOTS
+        ok = ok and (facing is None if is_door else facing in FACINGS[slot])
+        _require(ok, RULE_BAD_SLOT, f"{list(cell)} {slot!r} {facing!r}")
+
+    def _place_door(self, state: MirrorMansionState, action: PlaceDoor) -> MirrorMansionState:
+        self._phase(state, DOOR)
+        assert state.board is not None
+        self._check_slot(action.cell, action.slot, None, is_door=True)
+        taken = {m.cell for m in state.board.mirrors}  # the door itself is lifted first
+        _require(action.cell not in taken, RULE_FREE_SLOT, f"a mirror is in {list(action.cell)}")
+        _require(
+            action.cell not in self.board.in_line(state.board.window),
+            RULE_DOOR_IN_LINE,
+            f"{list(action.cell)} is in line with {state.board.window}",
+        )
+        board = replace(state.board, door=Door(action.cell, action.slot))
+        return replace(state, phase=SWAPS, board=board)
+
+    def _swap(self, state: MirrorMansionState, action: Swap) -> MirrorMansionState:
+        self._phase(state, SWAPS)
+        board = state.board
+        assert board is not None
+        b = self.board
+        _require(len(state.swaps) < b.max_swaps, RULE_MAX_SWAPS)
+        mirror = next((m for m in board.mirrors if m.cell == action.source), None)
+        door = board.door if board.door and board.door.cell == action.source else None
+        _require(mirror is not None or door is not None, RULE_NO_PIECE, f"{list(action.source)}")
+        self._check_slot(action.target, action.slot, action.facing, is_door=door is not None)
+        if door is not None:
+            _require(state.door_swaps < b.max_door_swaps, RULE_DOOR_SWAPS)
+            _require(
+                (action.target, action.slot) != (door.cell, door.slot),
+                RULE_NO_CHANGE,
+                "the door has no face to turn",
+            )
+        else:
+            assert mirror is not None
+            _require(
+                (action.target, action.slot, action.facing)
+                != (mirror.cell, mirror.slot, mirror.facing),
+                RULE_NO_CHANGE,
+            )
+        occupied = set(board.pieces()) - {action.source}
+        _require(action.target not in occupied, RULE_FREE_SLOT, f"{list(action.target)} is taken")
+        if door is not None:
+            new_board = replace(board, door=Door(action.target, action.slot))
+        else:
+            assert mirror is not None and action.facing is not None
+            moved = Mirror(action.target, action.slot, action.facing)
+            new_board = replace(
+                board, mirrors=tuple(moved if m == mirror else m for m in board.mirrors)
+            )
+        new = replace(
+            state,
+            board=new_board,
+            swaps=(*state.swaps, action),
+            door_swaps=state.door_swaps + (door is not None),
+        )
+        if len(new.swaps) == b.max_swaps:
+            self._check_end(new)  # no swap left to repair the rule, so refuse it now
+        return new
+
+    def _check_end(self, state: MirrorMansionState) -> None:
+        assert state.board is not None
+        _require(len(state.swaps) > 0, RULE_NO_SWAP)
+        _require(state.mirror_swaps > 0, RULE_MIRROR_SWAP)
+        _require(
+            bool(in_line_mirrors(state.board, self.board)),
+            RULE_IN_LINE,
+            f"no mirror in line with {state.board.window}",
+        )
+
+    def _end_swaps(self, state: MirrorMansionState, action: EndSwaps) -> MirrorMansionState:
+        self._phase(state, SWAPS)
+        self._check_end(state)
+        if state.first_round:
+            return replace(state, phase=LOOK, box_turned=False)
+        return replace(state, phase=GUESS)
+
+    def _pending_guessers(self, state: MirrorMansionState) -> list[int]:
+        order = [(state.active + k) % state.players for k in range(1, state.players)]
+        return [s for s in order if state.guesses[s] is None]
+
+    def _guess(self, state: MirrorMansionState, action: Guess) -> MirrorMansionState:
+        _require(not state.first_round, RULE_FIRST_ROUND)
+        _require(action.seat != state.active, RULE_ACTIVE_GUESS)
+        self._phase(state, GUESS)
+        _require(
+            action.seat in self._pending_guessers(state), RULE_ONE_GUESS, f"seat {action.seat}"
+        )
+        guesses = list(state.guesses)
+        guesses[action.seat] = action.jubilant
+        new = replace(state, guesses=tuple(guesses))
+        if not self._pending_guessers(new):
+            new = replace(new, phase=LOOK, box_turned=False)
+        return new
+
+    def _look(self, state: MirrorMansionState, action: Look) -> MirrorMansionState:
+        self._phase(state, LOOK)
+        assert state.board is not None
+        seen = trace(state.board, self.board)
+        found = seen.seen is not None and seen.motif == state.sought
+        if found:
+            _require(
+                action.pulled is not None
+                and self.board.is_position(action.pulled)
+                and action.pulled != state.board.window,
+                RULE_PULL,
+                "name the castle card pulled",
+            )
+        else:
+            _require(action.pulled is None, RULE_PULL, "the sought motif was not seen")
+        look = LookResult(seen.seen, seen.motif, seen.blocked_by, found, action.pulled)
+        return replace(state, phase=AWARD, look=look)
+
+    def _award(self, state: MirrorMansionState, action: Award) -> MirrorMansionState:
+        self._phase(state, AWARD)
+        earned = self.earned(state)
+        _require(
+            action.drops == earned,
+            RULE_DROPS,
+            f"earned {list(earned)}, taken {list(action.drops)}",
+        )
+        drops = tuple(d + e for d, e in zip(state.drops, earned, strict=True))
+        record = {
+            "turn": state.turn,
+            "seat": state.active,
+            "sought": state.sought,
+            "look": _look_json(state.look),
+            "guesses": list(state.guesses),
+            "drops": list(earned),
+        }
+        new = replace(state, drops=drops, history=(*state.history, record))
+        over = max(drops) >= state.target or (
+            state.options.max_turns is not None and state.turn + 1 >= state.options.max_turns
+        )
+        if over:
+            return replace(new, phase=OVER)
+        return replace(
+            new,
+            phase=WINDOW,
+            turn=state.turn + 1,
+            sought=None,
+            swaps=(),
+            door_swaps=0,
+            guesses=(None,) * state.players,
+            look=None,
+            box_turned=False,
+        )
+
+    def _swap_candidates(self, state: MirrorMansionState) -> list[Swap]:
+        assert state.board is not None
+        out = []
+        sources: list[tuple[Cell, bool]] = [(m.cell, False) for m in state.board.mirrors]
+        if state.board.door is not None:
+            sources.append((state.board.door.cell, True))
+        for source, is_door in sources:
+            for cell in self.board.cells:
+                for slot in SLOTS:
+                    for facing in (None,) if is_door else FACINGS[slot]:
+                        out.append(Swap(source, cell, slot, facing))
+        return out
+
+    # --- views and JSON -----------------------------------------------------------------
+
+    def view(self, state: MirrorMansionState, seat: int | None) -> dict[str, Any]:
+        revealed = state.phase in (LOOK, AWARD) and not state.first_round
+        guesses = []
+        for s, g in enumerate(state.guesses):
+            entry: dict[str, Any] = {"seat": s, "placed": g is not None}
+            if g is not None and (revealed or s == seat):
+                entry["jubilant"] = g
+            guesses.append(entry)
+        out: dict[str, Any] = {
+            "game": self.game_id,
+            "players": state.players,
+            "options": state.options.to_json() | {"no_peeking": None},
+            "target": state.target,
+            "phase": state.phase,
+            "turn": state.turn,
+            "round": state.turn // state.players + 1,
+            "active": state.active,
+            "current_player": self.current_player(state),
+            "drops": list(state.drops),
+            "victor_field": state.victor,
+            "sought": state.sought,
+            "swaps_made": len(state.swaps),
+            "board": None if state.board is None else board_state_to_json(state.board),
+            "box_quarter_turns": state.box_quarter_turns,
+            "guesses": guesses,
+            "look": _look_json(state.look),
+            "history": list(state.history),
+            "winners": self.winners(state),
+        }
+        if seat is not None and 0 <= seat < state.players:
+            out["seat"] = seat
+            out["no_peeking"] = seat in state.options.no_peeking
+        if state.board is not None and not (seat is not None and seat in state.options.no_peeking):
+            pred = trace(state.board, self.board)
+            out["prediction"] = pred.to_json() | {
+                "finds_sought": state.sought is not None and pred.motif == state.sought
+            }
+        return out
+
+    def state_to_json(self, state: MirrorMansionState) -> dict[str, Any]:
+        return {
+            "players": state.players,
+            "options": state.options.to_json(),
+            "target": state.target,
+            "phase": state.phase,
+            "board": None if state.board is None else board_state_to_json(state.board),
+            "victor": state.victor,
+            "turn": state.turn,
+            "sought": state.sought,
+            "swaps": [action_to_json(s) for s in state.swaps],
+            "door_swaps": state.door_swaps,
+            "guesses": list(state.guesses),
+            "look": _look_json(state.look),
+            "drops": list(state.drops),
+            "box_quarter_turns": state.box_quarter_turns,
+            "box_turned": state.box_turned,
+            "history": list(state.history),
+        }
+
+    def state_from_json(self, data: dict[str, Any]) -> MirrorMansionState:
+        try:
+            players = int(data["players"])
+            opts = parse_options(data["options"], players, self.board)
+            board = data["board"]
+            look = data["look"]
+            swaps = tuple(action_from_json(s) for s in data["swaps"])
+            if not all(isinstance(s, Swap) for s in swaps):
+                raise ValueError("'swaps' holds only swaps")
+            return MirrorMansionState(
+                players=players,
+                options=opts,
+                target=int(data["target"]),
+                phase=str(data["phase"]),
+                board=None if board is None else board_state_from_json(board, self.board),
+                victor=int(data["victor"]),
+                turn=int(data["turn"]),
+                sought=data["sought"],
+                swaps=swaps,  # type: ignore[arg-type]
+                door_swaps=int(data["door_swaps"]),
+                guesses=tuple(data["guesses"]),
+                look=None if look is None else LookResult(**look),
+                drops=tuple(int(d) for d in data["drops"]),
+                box_quarter_turns=int(data["box_quarter_turns"]),
+                box_turned=bool(data["box_turned"]),
+                history=tuple(data["history"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a Mirror Mansion state: {exc!r}") from None
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return action_to_json(action)
+
+    def action_from_json(self, data: dict[str, Any]) -> Action:
+        return action_from_json(data)
+
+
+def _look_json(look: LookResult | None) -> dict[str, Any] | None:
+    if look is None:
+        return None
+    return {
+        "seen": look.seen,
+        "motif": look.motif,
+        "blocked_by": look.blocked_by,
+        "found": look.found,
+        "pulled": look.pulled,
+    }
+
+
+ENGINE = MirrorMansionEngine()
