@@ -21,6 +21,19 @@ def image_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
 
 
+def read_image(path: str | Path) -> np.ndarray:
+    """One photo as BGR, or a one-line UserError (CameraError) naming what is wrong with it."""
+    path = Path(path)
+    if not path.exists():
+        raise CameraError(f"image not found: {path}")
+    if path.is_dir():
+        raise CameraError(f"{path} is a folder, not an image")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CameraError(f"{path} is not an image OpenCV can read")
+    return image
+
+
 class ReplaySource(FrameSource):
     """A folder of images sorted by name, or a video file, at `fps`, looping or once."""
 

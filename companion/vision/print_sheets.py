@@ -1,0 +1,210 @@
+"""Printable A4 sheets at true scale (300 dpi): corner markers, the ChArUco board, stickers.
+
+Black-and-white sheets are written as 1-bit images (lossless CCITT in the PDF), so marker
+edges print sharp; the colour sticker sheet is RGB. Every sheet carries a 50 mm scale bar
+to check with a ruler that the printer did not "fit to page".
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.config import TableSettings
+from companion.paths import models_dir
+from companion.vision.calibration import (
+    BOARD_FIRST_ID,
+    BOARD_MARKER_MM,
+    BOARD_SQUARE_MM,
+    BOARD_SQUARES,
+    charuco_board,
+)
+from companion.vision.markers import marker_image
+
+DPI = 300
+A4_MM = (210.0, 297.0)
+MARGIN_MM = 12.0
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+DOT_COLOURS: dict[str, tuple[tuple[int, int, int], str]] = {
+    # name: (print RGB, what it marks)
+    "green": ((0, 166, 81), "mirrors: on the top edge, next to the reflective face"),
+    "magenta": ((236, 0, 140), "the window card: on top"),
+    "orange": ((247, 148, 29), "the door: on top"),
+}
+
+
+def mm(value: float) -> int:
+    return round(value * DPI / 25.4)
+
+
+def _font(size_mm: float) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=mm(size_mm))
+
+
+def _page(landscape: bool = False) -> Image.Image:
+    w, h = A4_MM[::-1] if landscape else A4_MM
+    return Image.new("RGB", (mm(w), mm(h)), "white")
+
+
+def _scale_bar(page: Image.Image, x_mm: float, y_mm: float) -> None:
+    draw = ImageDraw.Draw(page)
+    x0, x1, y = mm(x_mm), mm(x_mm + 50), mm(y_mm)
+    draw.line([(x0, y), (x1, y)], fill="black", width=mm(0.4))
+    for x in (x0, x1):
+        draw.line([(x, y - mm(2)), (x, y + mm(2))], fill="black", width=mm(0.4))
+    draw.text((x1 + mm(3), y - mm(2)), "50 mm: measure this; print at 100 %, not 'fit to page'",
+              fill="black", font=_font(3))
+
+
+def _paste_marker(page: Image.Image, marker_id: int, x_mm: float, y_mm: float,
+                  side_mm: float) -> None:
+    """Top-left of the black square at (x_mm, y_mm): a true-scale marker."""
+    side = mm(side_mm)
+    page.paste(Image.fromarray(marker_image(marker_id, side)).convert("RGB"),
+               (mm(x_mm), mm(y_mm)))
+
+
+@dataclass(frozen=True)
+class Sheet:
+    name: str
+    pages: list[Image.Image]
+    bilevel: bool
+
+
+def table_marker_sheet(table: TableSettings) -> Sheet:
+    """The four corner markers with their place on the table, as many per page as fit."""
+    side = table.marker_size_mm
+    q = side / 4  # white quiet zone kept around each marker, inside the cut line
+    cell_w, cell_h = side + 2 * q + 14, side + 2 * q + 22
+    cols = max(1, int((A4_MM[0] - 2 * MARGIN_MM) // cell_w))
+    rows = max(1, int((A4_MM[1] - 2 * MARGIN_MM - 40) // cell_h))
+    pages: list[Image.Image] = []
+    for i, (mid, where) in enumerate(zip(table.corner_ids, CORNER_NAMES, strict=True)):
+        slot = i % (cols * rows)
+        if slot == 0:
+            pages.append(_page())
+            draw = ImageDraw.Draw(pages[-1])
+            draw.text((mm(MARGIN_MM), mm(MARGIN_MM)),
+                      f"Table corner markers: ArUco {table.marker_dictionary}, "
+                      f"{side:g} mm", fill="black", font=_font(5))
+            draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)),
+                      f"Centres {table.width_mm:g} mm apart across, {table.height_mm:g} mm "
+                      "down. Cut on the thin line; the arrow points to the table's far (top) edge.",
+                      fill="black", font=_font(3.2))
+            _scale_bar(pages[-1], MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
+        page = pages[-1]
+        x = MARGIN_MM + q + 4 + (slot % cols) * cell_w
+        y = MARGIN_MM + 24 + q + (slot // cols) * cell_h
+        _paste_marker(page, mid, x, y, side)
+        draw = ImageDraw.Draw(page)
+        draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
+                       outline="black", width=1)
+        tip_x, tip_y = x + side / 2, y - q - 5
+        draw.polygon([(mm(tip_x), mm(tip_y)), (mm(tip_x - 2.5), mm(tip_y + 4)),
+                      (mm(tip_x + 2.5), mm(tip_y + 4))], fill="black")
+        draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner", fill="black",
+                  font=_font(3.5))
+    return Sheet("table-markers", pages, bilevel=True)
+
+
+def charuco_sheet() -> Sheet:
+    """The lens calibration board on a landscape page."""
+    board = charuco_board()
+    cols, rows = BOARD_SQUARES
+    w_mm, h_mm = cols * BOARD_SQUARE_MM, rows * BOARD_SQUARE_MM
+    art = board.generateImage((mm(w_mm), mm(h_mm)), marginSize=0, borderBits=1)
+    page = _page(landscape=True)
+    x0, y0 = (297.0 - w_mm) / 2, 22.0
+    page.paste(Image.fromarray(art).convert("RGB"), (mm(x0), mm(y0)))
+    draw = ImageDraw.Draw(page)
+    n = cols * rows // 2
+    draw.text((mm(x0), mm(8)),
+              f"ChArUco board {cols}x{rows}: squares {BOARD_SQUARE_MM:g} mm, markers "
+              f"{BOARD_MARKER_MM:g} mm, DICT_4X4_50 ids {BOARD_FIRST_ID}-{BOARD_FIRST_ID + n - 1}."
+              " Glue it flat on card.", fill="black", font=_font(3.5))
+    _scale_bar(page, x0, y0 + h_mm + 9)
+    return Sheet("charuco-board", [page], bilevel=True)
+
+
+def _mirror_mansion_kit() -> tuple[list[int], float, float]:
+    """Sticker marker ids, their side and the dot diameter, from the game's board model."""
+    path = models_dir() / "mirror-mansion" / "board.toml"
+    ids, side, dot = [10, 11, 12, 13], 30.0, 8.0
+    if path.exists():
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        markers = data.get("markers", {})
+        side = float(markers.get("side_mm", side))
+        found = [v["id"] for k, v in markers.items() if isinstance(v, dict) and "id" in v]
+        ids = sorted(int(i) for i in found) or ids
+        dot = float(data.get("pieces", {}).get("dot_diameter_mm", dot))
+    return ids, side, dot
+
+
+def mirror_mansion_sheet() -> Sheet:
+    """Mirror Mansion's board markers and the coloured dots for mirrors, window and door."""
+    ids, side, dot = _mirror_mansion_kit()
+    page = _page()
+    draw = ImageDraw.Draw(page)
+    draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), "Mirror Mansion sticker sheet", fill="black",
+              font=_font(5))
+    y = MARGIN_MM + 14
+    for i, mid in enumerate(ids):
+        x = MARGIN_MM + 8 + i * (side + 16)
+        _paste_marker(page, mid, x, y, side)
+        draw.text((mm(x), mm(y + side + 2)), f"id {mid}", fill="black", font=_font(3.5))
+    draw.text((mm(MARGIN_MM), mm(y + side + 9)),
+              "Board corners, clockwise from the north-west; arrow side north.",
+              fill="black", font=_font(3.2))
+    y += side + 22
+    per_row = int((A4_MM[0] - 2 * MARGIN_MM) // (dot + 5))
+    for name, (rgb, use) in DOT_COLOURS.items():
+        draw.text((mm(MARGIN_MM), mm(y)), f"{name} ({dot:g} mm): {use}", fill="black",
+                  font=_font(3.5))
+        y += 7
+        for row in range(2):
+            for k in range(per_row):
+                cx = MARGIN_MM + dot / 2 + k * (dot + 5)
+                cy = y + dot / 2 + row * (dot + 4)
+                draw.ellipse([mm(cx - dot / 2), mm(cy - dot / 2), mm(cx + dot / 2),
+                              mm(cy + dot / 2)], fill=rgb)
+        y += 2 * (dot + 4) + 6
+    _scale_bar(page, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
+    return Sheet("mirror-mansion-stickers", [page], bilevel=False)
+
+
+def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
+    """`<name>.pdf` (all pages) and `<name>.png` (or `<name>-N.png` per page)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pages = [p.convert("L").point(lambda v: 255 if v >= 128 else 0).convert("1")
+             if sheet.bilevel else p for p in sheet.pages]
+    pdf = out_dir / f"{sheet.name}.pdf"
+    options = {} if sheet.bilevel else {"quality": 95}
+    pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:], **options)
+    written = [pdf]
+    for i, page in enumerate(pages, 1):
+        png = out_dir / (f"{sheet.name}.png" if len(pages) == 1 else f"{sheet.name}-{i}.png")
+        page.save(png, dpi=(DPI, DPI), optimize=True)
+        written.append(png)
+    return written
+
+
+def all_sheets(table: TableSettings) -> list[Sheet]:
+    return [table_marker_sheet(table), charuco_sheet(), mirror_mansion_sheet()]
+
+
+def measure_marker_mm(png: Path, marker_id: int) -> float:
+    """Side of a marker on a written sheet in mm (how the tests check true scale)."""
+    from companion.vision.markers import detect_markers
+
+    img = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    found = detect_markers(img)
+    if marker_id not in found:
+        raise ValueError(f"marker {marker_id} not on {png.name}")
+    c = found[marker_id].corners
+    side_px = float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+    return side_px * 25.4 / DPI
