@@ -1,0 +1,148 @@
+"""Play many rounds between computer players through the engine and summarise them.
+
+Each round is a one-round match (`target=1`), so the layout and the first player are drawn
+by the engine's own chance actions; the two player kinds swap seats every round.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.base import CHANCE
+from companion.games.looking_glass.actions import Deal
+from companion.games.looking_glass.deck import BRAWLERS
+from companion.games.looking_glass.hint import DEFAULT_SAMPLES
+from companion.games.looking_glass.players import make_player
+from companion.games.looking_glass.rules import ENGINE
+
+Z95 = 1.959964
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class RoundRecord:
+    layout: str
+    starter: int
+    kinds: tuple[str, str]  # kind at seat 0, seat 1
+    totals: tuple[int, int]
+    winner: int
+    brawlers_in_glass: int
+    self_linked: int
+
+
+@dataclass
+class Summary:
+    rounds: int
+    kinds: tuple[str, str]
+    brawlers: bool
+    seconds: float
+    records: list[RoundRecord] = field(repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.rounds
+        recs = self.records
+        absolute = [abs(t) for r in recs for t in r.totals]
+        linked = [r.self_linked for r in recs]
+        first_wins = sum(r.winner == r.starter for r in recs)
+        a = self.kinds[0]
+        a_wins = (
+            sum(r.kinds[r.winner] == a for r in recs) if self.kinds[0] != self.kinds[1] else None
+        )
+        out: dict[str, Any] = {
+            "rounds": n,
+            "players": list(self.kinds),
+            "brawlers": self.brawlers,
+            "seconds": round(self.seconds, 3),
+            "brawlers_in_glass": {
+                str(k): v / n for k, v in sorted(Counter(r.brawlers_in_glass for r in recs).items())
+            },
+            "self_linked_pairs": {
+                "mean": statistics.fmean(linked),
+                "stdev": statistics.pstdev(linked),
+                "distribution": {str(k): v / n for k, v in sorted(Counter(linked).items())},
+            },
+            "absolute_score": {
+                "mean": statistics.fmean(absolute),
+                "stdev": statistics.pstdev(absolute),
+            },
+            "first_player_win_rate": _rate(first_wins, n),
+        }
+        if a_wins is not None:
+            out["win_rate"] = {"player": a, "against": self.kinds[1], **_rate(a_wins, n)}
+        else:
+            out["win_rate"] = None
+        return out
+
+
+def _rate(k: int, n: int) -> dict[str, float]:
+    lo, hi = wilson(k, n)
+    return {"rate": k / n, "ci95": [lo, hi], "wins": k}
+
+
+def play_round(
+    kinds: tuple[str, str],
+    rng: random.Random,
+    brawlers: bool,
+    players: dict[str, Any],
+) -> RoundRecord:
+    state = ENGINE.new_game(2, {"brawlers": brawlers, "target": 1})
+    deal: Deal | None = None
+    while not ENGINE.is_terminal(state):
+        seat = ENGINE.current_player(state)
+        if seat == CHANCE:
+            action = ENGINE.sample_chance(state, rng)
+            if isinstance(action, Deal):
+                deal = action
+        else:
+            action = players[kinds[seat]](state, seat, rng)
+        state = ENGINE.apply(state, action)
+    assert deal is not None
+    glass = deal.glass_map()
+    lay = ENGINE.layout(state.round.layout)
+    res = state.results[-1]
+    return RoundRecord(
+        layout=res.layout,
+        starter=res.starter,
+        kinds=kinds,
+        totals=res.totals,
+        winner=res.winner,
+        brawlers_in_glass=sum(c in BRAWLERS for c in glass.values()),
+        self_linked=sum(
+            glass[lay.name_of(0, i)] == glass[lay.name_of(1, i)] for i in range(len(lay.cells))
+        ),
+    )
+
+
+def simulate(
+    rounds: int,
+    kinds: tuple[str, str] = ("random", "random"),
+    brawlers: bool = False,
+    seed: int = 0,
+    hint_samples: int = DEFAULT_SAMPLES,
+) -> Summary:
+    if rounds < 1:
+        raise ValueError("rounds must be at least 1")
+    rng = random.Random(seed)
+    players = {k: make_player(k, hint_samples) for k in set(kinds)}
+    start = time.perf_counter()
+    records = []
+    for r in range(rounds):
+        seats = kinds if r % 2 == 0 else (kinds[1], kinds[0])
+        records.append(play_round(seats, rng, brawlers, players))
+    return Summary(rounds, kinds, brawlers, time.perf_counter() - start, records)
