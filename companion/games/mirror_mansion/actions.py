@@ -78,7 +78,7 @@ class Swap:
 
 @dataclass(frozen=True)
 class EndSwaps:
-    """"Tippt mal!": the player is done swapping."""
+    """ "Tippt mal!": the player is done swapping."""
 
 
 @dataclass(frozen=True)

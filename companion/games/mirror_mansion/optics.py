@@ -84,15 +84,18 @@ def mirror_code(slot: str, facing: str) -> int:
     return 1 + ORIENTATION[(slot, facing)]
 
 
+_CODE_PIECES: dict[int, tuple[str, str, str | None]] = {
+    **{1 + q: ("mirror", slot, facing) for (slot, facing), q in ORIENTATION.items()},
+    **{code: ("door", slot, None) for slot, code in DOOR_CODES.items()},
+}
+
+
 def code_piece(code: int) -> tuple[str, str, str | None]:
     """("mirror" | "door", slot, facing or None) for a non-empty code."""
-    if code in MIRROR_CODES:
-        for (slot, facing), q in ORIENTATION.items():
-            if q == code - 1:
-                return ("mirror", slot, facing)
-    if code in DOOR_CODES.values():
-        return ("door", "/" if code == 5 else "\\", None)
-    raise ValueError(f"not a piece code: {code}")
+    try:
+        return _CODE_PIECES[code]
+    except KeyError:
+        raise ValueError(f"not a piece code: {code}") from None
 
 
 @dataclass(frozen=True, order=True)

@@ -49,11 +49,17 @@ RULE_PHASE = "not the time for this move"
 RULE_SETUP = "the set-up places every card once and the box's mirrors in free crossings"
 RULE_DIE = "the die shows 1 to 6"
 RULE_WINDOW_SWAP = "swap the window card with another castle card"
-RULE_BOX = "the box may be turned only in the masters' variant, once when the window card is swapped and once when looking"
+RULE_BOX = (
+    "the box may be turned only in the masters' variant,"
+    " once when the window card is swapped and once when looking"
+)
 RULE_NAME = "the neighbour names one of the ten motifs in Victor's thought bubbles"
 RULE_DOOR_IN_LINE = "the door may not be placed in line with the window card"
 RULE_FREE_SLOT = "a piece goes into a free slot; a crossing holds at most one piece"
-RULE_BAD_SLOT = "a slot is '/' or '\\' in a crossing of the grid, and a mirror faces one of its slot's two sides"
+RULE_BAD_SLOT = (
+    "a slot is '/' or '\\' in a crossing of the grid,"
+    " and a mirror faces one of its slot's two sides"
+)
 RULE_NO_PIECE = "swap a piece that is on the board"
 RULE_NO_CHANGE = "a swap moves a piece to another slot or turns a mirror"
 RULE_MAX_SWAPS = "at most three swaps per turn"
@@ -114,7 +120,9 @@ def parse_options(raw: dict[str, Any] | None, players: int, board: Board) -> Opt
     target = raw.get("target")
     if target == "agreed":
         target = board.agreed_drop_target
-    if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
+    if target is not None and (
+        not isinstance(target, int) or isinstance(target, bool) or target < 1
+    ):
         raise ValueError("option 'target' must be a positive number of drops or \"agreed\"")
     max_turns = raw.get("max_turns")
     if max_turns is not None and (
@@ -201,9 +209,7 @@ class MirrorMansionEngine:
 
     # --- protocol ---------------------------------------------------------------------
 
-    def new_game(
-        self, players: int, options: dict[str, Any] | None = None
-    ) -> MirrorMansionState:
+    def new_game(self, players: int, options: dict[str, Any] | None = None) -> MirrorMansionState:
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError("Mirror Mansion is for 2 to 4 players")
         opts = parse_options(options, players, self.board)
@@ -588,7 +594,7 @@ class MirrorMansionEngine:
         out: dict[str, Any] = {
             "game": self.game_id,
             "players": state.players,
-            "options": state.options.to_json() | {"no_peeking": None},
+            "options": state.options.to_json(),
             "target": state.target,
             "phase": state.phase,
             "turn": state.turn,
