@@ -283,7 +283,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="MM",
         help="extra border seen on every side (corner markers, slack); default 40",
     )
-    p.add_argument("--card", type=float, default=63.0, metavar="MM", help="card width; 63")
+    p.add_argument(
+        "--card",
+        type=float,
+        default=63.0,
+        metavar="MM",
+        help="width of the smallest thing to read (a card, a sticker dot); default 63",
+    )
     p.add_argument(
         "--card-px", type=float, default=80.0, metavar="PX", help="card width wanted; 80"
     )
@@ -427,16 +433,16 @@ def _text(p: dict) -> str:
         lines.append(f"px/mm at the centre: {c['across']:.2f} across, {c['along']:.2f} along")
         lines.append(f"px/mm at the far edge: {f['across']:.2f} across, {f['along']:.2f} along")
         lines.append(
-            f"a {card['width_mm']:g} mm card: {card['px_centre']:.0f} px at the centre, "
+            f"a card {card['width_mm']:g} mm wide: {card['px_centre']:.0f} px at the centre, "
             f"{card['px_far_edge']:.0f} px at the far edge"
         )
     else:
         lines.append(f"px/mm: {min(c['across'], c['along']):.2f} everywhere on the table")
-        lines.append(f"a {card['width_mm']:g} mm card: {card['px_centre']:.0f} px wide")
+        lines.append(f"a card {card['width_mm']:g} mm wide: {card['px_centre']:.0f} px")
     if card["max_height_mm"] is None and (p["area_mm"] is not None or not tilted):
         lines.append(
             f"no mount gives a card {card['wanted_px']:g} px here: use a higher resolution "
-            "or a narrower lens"
+            "or a smaller area or margin"
         )
     elif card["max_height_mm"] is not None:
         lines.append(

@@ -131,7 +131,7 @@ def test_text_output_names_height_and_card_pixels(capsys: pytest.CaptureFixture[
     assert cli_main(["rig", "--area", "600x450"]) == 0
     text = capsys.readouterr().out
     assert "minimum mount height: 709 mm" in text
-    assert "a 63 mm card: 114 px wide" in text
+    assert "a card 63 mm wide: 114 px" in text
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -155,3 +158,47 @@ def test_launcher_passes_config_only_when_present(
     argv = run_launcher(prefix, tmp_path)
     assert argv[argv.index("--config") + 1] == str(tmp_path / "conf" / "config.toml")
     assert argv[:1] == ["serve"] and argv[-2:] == ["--port", PORT]
+
+
+def test_launcher_starts_the_real_service_with_the_units_arguments(
+    rendered: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The unit's command line, end to end: the launcher runs `companion serve` from this
+    checkout (as the editable install would) with --host 0.0.0.0, the state directory
+    systemd would make and the config file; the first start writes the admin link there,
+    which is what install.sh tells the user to read."""
+    _, prefix = rendered
+    venv_bin = prefix / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    companion = venv_bin / "companion"
+    companion.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m companion "$@"\n')
+    companion.chmod(0o755)
+    conf, state = tmp_path / "conf", tmp_path / "state"
+    conf.mkdir()
+    (conf / "config.toml").write_text('[camera]\nsource = "sim"\n')
+    env = dict(os.environ, STATE_DIRECTORY=str(state), CONFIGURATION_DIRECTORY=str(conf))
+    proc = subprocess.Popen(
+        [str(prefix / "bin" / "companion-serve"), "--port", "0"],
+        cwd=repo_dir(),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    link = state / "admin-link.txt"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None and not link.exists():
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()[0]
+        assert link.exists(), "no admin link after 60 s"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = link.read_text()
+    assert "token=" in text
