@@ -128,8 +128,12 @@ run install -d -m 0755 "$PREFIX" "$PREFIX/bin"
 if [[ $SRC_ROOT -ef $PREFIX/src ]]; then
     say "(running from $PREFIX/src itself: nothing to copy)"
 else
-    run rsync -a --delete --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ \
-        --exclude='*.egg-info/' --exclude=/benchmarks/results/ "$SRC_ROOT/" "$PREFIX/src/"
+    # root-owned and world-readable: the service user reads the code and cannot change it.
+    # (Excluded paths are also kept on the receiving side, so the editable install's
+    # egg-info survives an upgrade.)
+    run rsync -a --delete --no-owner --no-group --chmod=Dgo+rx,Fgo+r,go-w \
+        --exclude=.git/ --exclude=.venv/ --exclude=__pycache__/ --exclude='*.egg-info/' \
+        --exclude=/benchmarks/results/ "$SRC_ROOT/" "$PREFIX/src/"
 fi
 printf 'installed from %s\n' "$SRC_ROOT" | write_file "$PREFIX/$MARKER" 0644
 
@@ -164,6 +168,9 @@ run "$PREFIX/venv/bin/pip" install --disable-pip-version-check \
     --only-binary=numpy,opencv-python-headless \
     -c "$PREFIX/src/deploy/constraints-pi.txt" -c "$PREFIX/constraints-system.txt" \
     -e "$PREFIX/src"
+
+# The service user cannot write bytecode next to the code: compile it once here.
+run "$venv_python" -m compileall -q "$PREFIX/src/companion"
 
 step "check that picamera2, the apt numpy and OpenCV's ArucoDetector import together"
 run "$venv_python" -c "import numpy, cv2, picamera2; \
