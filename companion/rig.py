@@ -272,8 +272,18 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=sorted(PRESETS),
         help="camera preset (published field of view); default cm3",
     )
-    p.add_argument("--hfov", type=float, metavar="DEG", help="horizontal field of this image")
-    p.add_argument("--vfov", type=float, metavar="DEG", help="vertical field of this image")
+    p.add_argument(
+        "--hfov",
+        type=float,
+        metavar="DEG",
+        help="horizontal field of view of this image (overrides --camera)",
+    )
+    p.add_argument(
+        "--vfov",
+        type=float,
+        metavar="DEG",
+        help="vertical field of view of this image (overrides --camera)",
+    )
     p.add_argument("--resolution", default="1280x960", metavar="WxH", help="default 1280x960")
     p.add_argument("--tilt", type=float, default=0.0, metavar="DEG", help="from straight down")
     p.add_argument(
