@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +75,12 @@ class Board:
 
     # --- board coordinates -------------------------------------------------------------
 
-    @property
+    @cached_property
     def positions(self) -> tuple[str, ...]:
         """The twelve castle-card positions, N0..N2, E0..E2, S0..S2, W0..W2."""
         return tuple(f"{side}{i}" for side in SIDES for i in range(self.size))
 
-    @property
+    @cached_property
     def cells(self) -> tuple[Cell, ...]:
         return tuple((r, c) for r in range(self.size) for c in range(self.size))
 

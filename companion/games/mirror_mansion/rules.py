@@ -9,7 +9,7 @@ board coordinates throughout; in the masters' variant the box's turn on the tabl
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
@@ -172,7 +172,7 @@ class MirrorMansionState:
     drops: tuple[int, ...] = ()
     box_quarter_turns: int = 0
     box_turned: bool = False  # already turned in the current window or look phase
-    history: tuple[dict[str, Any], ...] = field(default=())  # finished turns, public
+    last_turn: dict[str, Any] | None = None  # what the previous turn brought, public
 
     @property
     def active(self) -> int:
@@ -205,7 +205,10 @@ class MirrorMansionEngine:
 
     @property
     def board(self) -> Board:
-        return self._board or load_board()
+        """The board model, read once on first use (the engine is created at import)."""
+        if self._board is None:
+            self._board = load_board()
+        return self._board
 
     # --- protocol ---------------------------------------------------------------------
 
@@ -436,7 +439,9 @@ class MirrorMansionEngine:
         board = replace(state.board, door=Door(action.cell, action.slot))
         return replace(state, phase=SWAPS, board=board)
 
-    def _swap(self, state: MirrorMansionState, action: Swap) -> MirrorMansionState:
+    def _swapped_board(self, state: MirrorMansionState, action: Swap) -> tuple[BoardState, bool]:
+        """The board after a swap and whether it moved the door; raises if the swap is illegal
+        on its own (the end-of-swaps rules are checked by the caller)."""
         self._phase(state, SWAPS)
         board = state.board
         assert board is not None
@@ -460,23 +465,32 @@ class MirrorMansionEngine:
                 != (mirror.cell, mirror.slot, mirror.facing),
                 RULE_NO_CHANGE,
             )
-        occupied = set(board.pieces()) - {action.source}
-        _require(action.target not in occupied, RULE_FREE_SLOT, f"{list(action.target)} is taken")
+        _require(
+            action.target == action.source
+            or (
+                all(m.cell != action.target for m in board.mirrors)
+                and (board.door is None or board.door.cell != action.target)
+            ),
+            RULE_FREE_SLOT,
+            f"{list(action.target)} is taken",
+        )
         if door is not None:
-            new_board = replace(board, door=Door(action.target, action.slot))
-        else:
-            assert mirror is not None and action.facing is not None
-            moved = Mirror(action.target, action.slot, action.facing)
-            new_board = replace(
-                board, mirrors=tuple(moved if m == mirror else m for m in board.mirrors)
-            )
+            return replace(board, door=Door(action.target, action.slot)), True
+        assert mirror is not None and action.facing is not None
+        moved = Mirror(action.target, action.slot, action.facing)
+        return replace(
+            board, mirrors=tuple(moved if m == mirror else m for m in board.mirrors)
+        ), False
+
+    def _swap(self, state: MirrorMansionState, action: Swap) -> MirrorMansionState:
+        new_board, moved_door = self._swapped_board(state, action)
         new = replace(
             state,
             board=new_board,
             swaps=(*state.swaps, action),
-            door_swaps=state.door_swaps + (door is not None),
+            door_swaps=state.door_swaps + moved_door,
         )
-        if len(new.swaps) == b.max_swaps:
+        if len(new.swaps) == self.board.max_swaps:
             self._check_end(new)  # no swap left to repair the rule, so refuse it now
         return new
 
@@ -550,7 +564,7 @@ class MirrorMansionEngine:
             "guesses": list(state.guesses),
             "drops": list(earned),
         }
-        new = replace(state, drops=drops, history=(*state.history, record))
+        new = replace(state, drops=drops, last_turn=record)
         over = max(drops) >= state.target or (
             state.options.max_turns is not None and state.turn + 1 >= state.options.max_turns
         )
@@ -609,7 +623,7 @@ class MirrorMansionEngine:
             "box_quarter_turns": state.box_quarter_turns,
             "guesses": guesses,
             "look": _look_json(state.look),
-            "history": list(state.history),
+            "last_turn": state.last_turn,
             "winners": self.winners(state),
         }
         if seat is not None and 0 <= seat < state.players:
@@ -639,7 +653,7 @@ class MirrorMansionEngine:
             "drops": list(state.drops),
             "box_quarter_turns": state.box_quarter_turns,
             "box_turned": state.box_turned,
-            "history": list(state.history),
+            "last_turn": state.last_turn,
         }
 
     def state_from_json(self, data: dict[str, Any]) -> MirrorMansionState:
@@ -667,7 +681,7 @@ class MirrorMansionEngine:
                 drops=tuple(int(d) for d in data["drops"]),
                 box_quarter_turns=int(data["box_quarter_turns"]),
                 box_turned=bool(data["box_turned"]),
-                history=tuple(data["history"]),
+                last_turn=data["last_turn"],
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a Mirror Mansion state: {exc!r}") from None
