@@ -174,9 +174,12 @@ def leaf_values(
             for c in group:
                 code = code * 5 + x[:, c]
             base += table[code]
-        f = (x[:, t.lion] > 0).astype(np.int64) | ((x[:, t.unicorn] > 0) * 2)
-        neg, zero, pos = (t.bonus[f, k][:, None].astype(np.int16) for k in range(3))
-        scores.append(base + np.where(base > 0, pos, np.where(base < 0, neg, zero)))
+        # a Brawler may come from the graph (x) or be held already (h: received earlier)
+        lion = (x[:, t.lion][:, None] + h[None, :, t.lion]) > 0
+        unicorn = (x[:, t.unicorn][:, None] + h[None, :, t.unicorn]) > 0
+        flags = lion.astype(np.int8) | (unicorn.astype(np.int8) << 1)
+        bonus = t.bonus.astype(np.int16)[flags, np.sign(base) + 1]
+        scores.append(base + bonus)
     a0, a1 = np.abs(scores[0]), np.abs(scores[1])
     win0 = (a0 > a1) | ((a0 == a1) & (starter == 0))
     return (2 * (a0 - a1) + np.where(win0, 1, -1)).astype(np.int8)  # |value| <= 2*22+1
