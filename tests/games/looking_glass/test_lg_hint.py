@@ -38,7 +38,10 @@ def brute_force(state) -> int:
     return max(values) if ENGINE.current_player(state) == 0 else min(values)
 
 
-@pytest.mark.parametrize(("seed", "brawlers"), [(1, False), (2, True), (3, False), (8, True), (13, True), (21, True), (34, True)])
+@pytest.mark.parametrize(
+    ("seed", "brawlers"),
+    [(1, False), (2, True), (3, False), (8, True), (13, True), (21, True), (34, True)],
+)
 def test_solver_matches_brute_force_with_known_hands(seed: int, brawlers: bool) -> None:
     state = advance(seed, picks=10, brawlers=brawlers)
     r = state.round
@@ -46,8 +49,7 @@ def test_solver_matches_brute_force_with_known_hands(seed: int, brawlers: bool) 
     t = tables(load_deck())
     idx = {c: i for i, c in enumerate(t.ids)}
     cards = tuple(
-        tuple(-1 if (r.taken >> c) & 1 else idx[r.cards[h][c]] for c in range(14))
-        for h in (0, 1)
+        tuple(-1 if (r.taken >> c) & 1 else idx[r.cards[h][c]] for c in range(14)) for h in (0, 1)
     )
     g = build(lay, cards, ENGINE.current_player(state), r.taken)
     held = [Counter(r.piles[s]) + Counter(r.hands[s]) for s in (0, 1)]
