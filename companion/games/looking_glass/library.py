@@ -1,0 +1,136 @@
+"""The card library: what `teach` learned about the user's own deck, and how cards are matched.
+
+For each card id the library keeps the rectified UPPER half of the face (the part a covered
+card still shows), as a small Lab patch, plus the card's measured shape: its aspect and the
+width of its light border. The reader finds card *interiors* (the art inside the border), so
+the border width is what turns an interior back into the whole card.
+
+Stored as one `.npz` file (arrays + a JSON header), default `<data dir>/looking-glass/cards.npz`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+
+CARD_W_MM = 63.0
+"""Width of a poker card; everything else is measured relative to it by `teach`."""
+PATCH_W, PATCH_H = 48, 30
+"""Canonical upper-half patch, in pixels."""
+SEARCH_PX = 3
+"""A read patch is cut this much larger on every side and the template slid inside it,
+so a card found a millimetre or two off still matches."""
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class CardShape:
+    height_mm: float = 88.0
+    border_mm: float = 4.0
+
+    @property
+    def width_mm(self) -> float:
+        return CARD_W_MM
+
+    def patch_region(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) card mm of the upper-half patch: inside the border, above the
+        part the next row may cover (half the height, less a few mm of dealing slack)."""
+        b = self.border_mm
+        return (b + 1.0, b + 1.0, CARD_W_MM - b - 1.0, self.height_mm / 2 - 4.0)
+
+
+def default_library_path(data_dir: Path) -> Path:
+    return Path(data_dir) / "looking-glass" / "cards.npz"
+
+
+def descriptor(patch_bgr: np.ndarray) -> np.ndarray:
+    """A patch as float32 Lab, each channel zero-mean unit-variance (gain- and offset-free).
+
+    Chroma channels carry most of what tells two faces apart, so they are weighted up."""
+    lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.GaussianBlur(lab, (3, 3), 0.7)
+    mean = lab.reshape(-1, 3).mean(axis=0)
+    std = lab.reshape(-1, 3).std(axis=0)
+    # A flat channel (grey art) has no structure; do not blow its noise up.
+    std = np.maximum(std, 6.0)
+    z = (lab - mean) / std
+    return (z * np.array([0.8, 1.1, 1.1], np.float32)).astype(np.float32)
+
+
+@dataclass
+class Library:
+    ids: list[str]
+    templates: np.ndarray
+    """(n, PATCH_H, PATCH_W, 3) descriptors."""
+    patches: np.ndarray
+    """(n, PATCH_H, PATCH_W, 3) uint8 BGR, for the dashboard and for humans."""
+    shape: CardShape
+    _flat: np.ndarray | None = field(default=None, repr=False)
+
+    def save(self, path: Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = {
+            "format": FORMAT,
+            "ids": self.ids,
+            "height_mm": self.shape.height_mm,
+            "border_mm": self.shape.border_mm,
+        }
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, header=np.array(json.dumps(header)), templates=self.templates,
+                            patches=self.patches)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Library:
+        path = Path(path)
+        if not path.is_file():
+            raise UserError(
+                f"card library not found: {path} (teach your deck first: "
+                "`companion teach looking-glass DIR`)"
+            )
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                templates = data["templates"].astype(np.float32)
+                patches = data["patches"].astype(np.uint8)
+        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+            raise UserError(f"{path}: not a card library ({exc})") from None
+        if header.get("format") != FORMAT or templates.shape[1:] != (PATCH_H, PATCH_W, 3):
+            raise UserError(f"{path}: card library of an unknown format; teach again")
+        shape = CardShape(float(header["height_mm"]), float(header["border_mm"]))
+        return cls(list(header["ids"]), templates, patches, shape)
+
+    def match(self, window: np.ndarray) -> np.ndarray:
+        """Best normalised correlation of every template at every shift inside a search window
+        descriptor (n scores). One matrix product: shifted crops × templates."""
+        if self._flat is None:
+            flat = self.templates.reshape(len(self.ids), -1)
+            self._flat = np.ascontiguousarray(
+                (flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))).T)
+        m = SEARCH_PX
+        crops = np.stack([
+            window[dy : dy + PATCH_H, dx : dx + PATCH_W].reshape(-1)
+            for dy in range(0, 2 * m + 1) for dx in range(0, 2 * m + 1)
+        ])
+        crops /= np.maximum(1e-6, np.linalg.norm(crops, axis=1, keepdims=True))
+        # cv2.gemm, not numpy: a BLAS thread pool on a busy Pi costs more than the product.
+        return cv2.gemm(crops, self._flat, 1.0, None, 0.0).max(axis=0)
+
+    def similar_pairs(self, threshold: float = 0.75) -> list[tuple[str, str, float]]:
+        """Pairs of cards whose upper halves are too alike to be told apart reliably."""
+        flat = self.templates.reshape(len(self.ids), -1)
+        norm = flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))
+        sim = norm @ norm.T
+        out = []
+        for i in range(len(self.ids)):
+            for j in range(i + 1, len(self.ids)):
+                if sim[i, j] >= threshold:
+                    out.append((self.ids[i], self.ids[j], float(sim[i, j])))
+        return out

@@ -1,0 +1,510 @@
+"""Reading the Looking Glass from one photograph: which card lies where, and which are covered.
+
+How (all geometry on a copy downscaled to <= 960 px wide, patches from the full image):
+
+1. Light frame. A card's light border is the brightest, least saturated thing near it, so
+   pixels close to the local white level form a mask of borders; the art of each card is a
+   hole in it. A covered card's hole is its upper half (the next row's border closes it), an
+   uncovered card's hole is its whole interior. Holes are fitted with rectangles.
+2. Card axis and size. All cards of the glass lie along one axis; the side that has the same
+   length in every hole is the card's width (the other side is either a full or a half height).
+3. Table plane. With >= 3 corner markers the platform's registration gives image -> mm.
+   Without, the plane is recovered from the cards themselves: image area per mm^2 grows with
+   the cube of the plane's projective denominator (fitted from the holes' areas), and the
+   remaining affine part makes every card interior a rectangle of the taught size.
+4. Centre line. Picks take a card and its reflection together, so the glass is always
+   mirror-symmetric: the centre line is the line about which most cards have a partner.
+   Cards without a partner (score piles, stray cards) are not in the glass.
+5. Each card's top faces the centre line, which fixes its orientation; its whole face follows
+   from the interior and the taught border. Its upper half is cut out, rectified and matched
+   against the taught templates; a weak or ambiguous match is reported as `card: null`.
+6. Covered: a card of the next row out lies on its lower half (or its hole is a half).
+   Rows and columns come from the distances to the centre line, in half-card units; they name
+   positions like the layout files do and identify the layout card when it is unambiguous.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.looking_glass.layout import Layout, TableGeometry, load_layouts
+from companion.games.looking_glass.library import (
+    CARD_W_MM,
+    PATCH_H,
+    PATCH_W,
+    SEARCH_PX,
+    Library,
+    descriptor,
+)
+from companion.vision.markers import detect_markers
+
+PROC_WIDTH = 960
+CONFIDENCE_THRESHOLD = 0.35
+"""Below this a card is reported as null; chosen in benchmarks/looking_glass_vision.py."""
+GAP_MM = TableGeometry().gap
+NEIGHBOUR_MM = 75.0
+"""A glass card lies within this of another (centre to centre); score piles lie further."""
+
+
+@dataclass
+class Hole:
+    corners: np.ndarray  # 4×2, processing-image px, as minAreaRect gives them
+    area: float  # px
+    fill: float
+
+
+@dataclass
+class SeenCard:
+    card: str | None
+    confidence: float
+    center: np.ndarray  # full-image px
+    quad: np.ndarray  # 4×2 full-image px: TL, TR, BR, BL from the card's own top
+    covered: bool
+    half: int  # 0: the half on the + side of the axis, 1: the other
+    row: int
+    col: int
+    center_mm: np.ndarray
+    scores: dict[str, float] = field(default_factory=dict)
+    full_hole: bool = False
+
+    @property
+    def position(self) -> str:
+        return f"{'AB'[self.half]}-r{self.row}-c{self.col}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "center": [round(float(self.center[0]), 1), round(float(self.center[1]), 1)],
+            "covered": bool(self.covered),
+            "confidence": round(float(self.confidence), 3),
+            "position": self.position,
+        }
+
+
+@dataclass
+class Reading:
+    cards: list[SeenCard]
+    layout: str | None
+    warnings: list[str]
+    H_mm_from_image: np.ndarray | None = None
+    axis: np.ndarray | None = None
+    centre_t: float = 0.0
+    via_markers: bool = False
+
+    def to_json(self, image: str) -> dict[str, Any]:
+        return {
+            "image": image,
+            "cards": [c.to_json() for c in self.cards],
+            "layout": self.layout,
+            "warnings": self.warnings,
+        }
+
+
+# -- 1. holes -----------------------------------------------------------------------------
+def white_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels near the local white level and unsaturated: card borders (and pale table)."""
+    b, g, r = cv2.split(small)
+    mn = cv2.min(cv2.min(b, g), r)
+    mx = cv2.max(cv2.max(b, g), r)
+    h, w = mn.shape
+    tiny = cv2.resize(mn, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    level = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    level = cv2.blur(level, (7, 7))
+    level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
+    mn16 = mn.astype(np.int16)
+    bright = mn16 * 100 >= level.astype(np.int16) * 76
+    grey = (mx.astype(np.int16) - mn16) * 100 <= mx.astype(np.int16) * 24 + 1200
+    return bright & grey & (mn > 45)
+
+
+def find_holes(small: np.ndarray, max_frac: float = 0.08) -> list[Hole]:
+    """Card interiors: non-white components, not touching the edge, about rectangular."""
+    white = white_mask(small)
+    # Erode by a pixel: a gap between two covering cards must not join two interiors.
+    holes = cv2.erode((~white).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    h, w = holes.shape
+    amin, amax = 500, max_frac * h * w
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < amin or area > amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue
+        roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cnt = max(contours, key=cv2.contourArea) + np.array([x, y])
+        rect = cv2.minAreaRect(cnt.astype(np.float32))
+        rw, rh = rect[1]
+        if rw < 8 or rh < 8:
+            continue
+        fill = float(area) / (rw * rh)
+        rect = (rect[0], (rw + 4, rh + 4), rect[2])
+        if fill < 0.62:
+            continue
+        out.append(Hole(cv2.boxPoints(rect).astype(np.float64), float(area), fill))
+    return out
+
+
+# -- 2./3. axis, size and the table plane ----------------------------------------------------
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return c[1] - c[0], c[2] - c[1]
+
+
+def _dominant_angle(holes: list[Hole]) -> float:
+    """Direction of card sides modulo 90°, weighted by hole area."""
+    z = 0j
+    for hl in holes:
+        e1, _ = _sides(hl.corners)
+        z += hl.area * complex(math.cos(4 * math.atan2(e1[1], e1[0])),
+                               math.sin(4 * math.atan2(e1[1], e1[0])))
+    return math.atan2(z.imag, z.real) / 4
+
+
+@dataclass
+class Oriented:
+    hole: Hole
+    centre: np.ndarray
+    width_vec: np.ndarray
+    height_vec: np.ndarray
+
+
+def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list[Oriented]:
+    """Split each hole's sides into width and height, for cards whose width lies at the angle."""
+    u = np.array([math.cos(width_angle), math.sin(width_angle)])
+    out = []
+    for hl in holes:
+        e1, e2 = _sides(hl.corners)
+        c1 = abs(float(e1 @ u)) / max(1e-6, float(np.linalg.norm(e1)))
+        c2 = abs(float(e2 @ u)) / max(1e-6, float(np.linalg.norm(e2)))
+        wv, hv = (e1, e2) if c1 >= c2 else (e2, e1)
+        if max(c1, c2) < math.cos(math.radians(tol_deg)):
+            continue
+        out.append(Oriented(hl, hl.corners.mean(axis=0), wv, hv))
+    return out
+
+
+def _width_spread(items: list[Oriented]) -> float:
+    if len(items) < 2:
+        return 1.0
+    logs = np.log([max(1e-6, float(np.linalg.norm(o.width_vec))) for o in items])
+    return float(np.median(np.abs(logs - np.median(logs))))
+
+
+def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
+    """Image (processing px) -> table mm, up to a rotation and shift, from card interiors."""
+    shape = lib.shape
+    wi = CARD_W_MM - 2 * shape.border_mm
+    hi_full = shape.height_mm - 2 * shape.border_mm
+    hi_half = shape.height_mm / 2 - shape.border_mm
+    if len(items) < 3:
+        return None
+    widths = np.array([np.linalg.norm(o.width_vec) for o in items])
+    heights = np.array([np.linalg.norm(o.height_vec) for o in items])
+    k = widths / wi
+    full = heights / k > (hi_full + hi_half) / 2
+    hx = np.where(full, hi_full, hi_half)
+    pts = np.array([o.centre for o in items])
+    # Projective part: area scale ~ (m . p)^3.
+    J = (widths * heights) / (wi * hx)
+    w3 = np.cbrt(J)
+    A = np.hstack([pts, np.ones((len(pts), 1))])
+    m = np.array([0.0, 0.0, float(np.median(w3))])
+    if len(items) >= 8:
+        weights = np.where(full, 1.0, 0.6)
+        for _ in range(3):
+            sol, *_ = np.linalg.lstsq(A * weights[:, None], w3 * weights, rcond=None)
+            resid = np.abs(A @ sol - w3) / np.median(w3)
+            weights = np.where(full, 1.0, 0.6) / (1 + (resid / 0.04) ** 2)
+        m = sol
+    if np.any(A @ m <= 0):
+        m = np.array([0.0, 0.0, float(np.median(w3))])
+    P = np.array([[1, 0, 0], [0, 1, 0], [m[0], m[1], m[2]]])
+    # Affine part: M = A^T A with e_w^T M e_w = wi^2, e_w^T M e_h = 0, e_h^T M e_h = hx^2.
+    rows, rhs = [], []
+    for o, h_mm, is_full in zip(items, hx, full, strict=True):
+        c = o.centre
+        ew = _apply(P, np.array([c - o.width_vec / 2, c + o.width_vec / 2]))
+        eh = _apply(P, np.array([c - o.height_vec / 2, c + o.height_vec / 2]))
+        a, b = ew[1] - ew[0], eh[1] - eh[0]
+        rows.append([a[0] ** 2, 2 * a[0] * a[1], a[1] ** 2])
+        rhs.append(wi**2)
+        wt = 2.0
+        rows.append([wt * a[0] * b[0], wt * (a[0] * b[1] + a[1] * b[0]), wt * a[1] * b[1]])
+        rhs.append(0.0)
+        wt = 0.7 if is_full else 0.3
+        rows.append([wt * b[0] ** 2, wt * 2 * b[0] * b[1], wt * b[1] ** 2])
+        rhs.append(wt * h_mm**2)
+    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    M = np.array([[sol[0], sol[1]], [sol[1], sol[2]]])
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        s = float(np.median(k)) * float(np.median(A @ m))
+        L = np.eye(2) / s
+    Aff = np.eye(3)
+    Aff[:2, :2] = L.T
+    return Aff @ P
+
+
+# -- 4. the centre line ----------------------------------------------------------------------
+def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray
+                ) -> tuple[float, np.ndarray]:
+    """The centre line's offset along `axis`, and each card's mirror partner (-1: none)."""
+    lateral = np.array([-axis[1], axis[0]])
+    t = pos @ axis
+    s = pos @ lateral
+    n = len(pos)
+    tol_s, tol_t = 0.3 * CARD_W_MM, 14.0
+    mids = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if abs(s[i] - s[j]) < tol_s and abs(t[i] - t[j]) > 10 and full[i] == full[j]:
+                mids.append((t[i] + t[j]) / 2)
+    partner = -np.ones(n, int)
+    if not mids:
+        return float(np.median(t)) if n else 0.0, partner
+    mids_arr = np.array(sorted(mids))
+    counts = [int(np.sum(np.abs(mids_arr - m) < tol_t / 2)) for m in mids_arr]
+    best = int(np.argmax(counts))
+    c = float(np.median(mids_arr[np.abs(mids_arr - mids_arr[best]) < tol_t / 2]))
+    # One-to-one partners, closest first.
+    cand = []
+    for i in range(n):
+        for j in range(n):
+            if t[i] - c > 0 > t[j] - c:
+                err = abs((t[i] - c) + (t[j] - c)) / tol_t + abs(s[i] - s[j]) / tol_s
+                if err < 1.0:
+                    cand.append((err, i, j))
+    for _, i, j in sorted(cand):
+        if partner[i] < 0 and partner[j] < 0:
+            partner[i], partner[j] = j, i
+    # A card whose reflection is hidden (a hand, a glare) still belongs to the glass if it
+    # lies next to cards that do have partners; score piles lie further off.
+    core = partner >= 0
+    if core.any():
+        for i in np.nonzero(~core)[0]:
+            near = np.linalg.norm(pos[core] - pos[i], axis=1).min()
+            if near < NEIGHBOUR_MM and abs(t[i] - c) > 10:
+                partner[i] = i
+    return c, partner
+
+
+# -- the reader ------------------------------------------------------------------------------
+class Reader:
+    """Reads photographs with one card library. Keeps no state between images."""
+
+    def __init__(self, library: Library, *, use_markers: bool = True,
+                 threshold: float = CONFIDENCE_THRESHOLD,
+                 layouts: dict[str, Layout] | None = None) -> None:
+        self.lib = library
+        self.use_markers = use_markers
+        self.threshold = threshold
+        self.layouts = load_layouts() if layouts is None else layouts
+
+    def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
+        """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
+        h, w = image.shape[:2]
+        sc = min(1.0, PROC_WIDTH / w)
+        small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
+                                                   interpolation=cv2.INTER_AREA)
+        S = np.diag([sc, sc, 1.0])
+        H_small = None
+        via_markers = False
+        if H_mm_from_image is not None:
+            H_small = H_mm_from_image @ np.linalg.inv(S)
+            via_markers = True
+        elif self.use_markers:
+            H_small = self._marker_plane(small)
+            via_markers = H_small is not None
+        holes = find_holes(small)
+        warnings: list[str] = []
+        if not holes:
+            return Reading([], None, warnings)
+        phi = _dominant_angle(holes)
+        options = [orient(holes, phi), orient(holes, phi + math.pi / 2)]
+        spreads = [_width_spread(o) for o in options]
+        order = [0, 1] if spreads[0] <= spreads[1] else [1, 0]
+        best: Reading | None = None
+        for rank, k in enumerate(order):
+            if rank == 1 and spreads[order[1]] > spreads[order[0]] + 0.05:
+                break  # the other axis is clearly wrong: card widths would disagree
+            r = self._read_axis(image, sc, options[k], H_small, via_markers)
+            if best is None or _quality(r) > _quality(best):
+                best = r
+        assert best is not None
+        best.warnings.extend(warnings)
+        return best
+
+    def _marker_plane(self, small: np.ndarray) -> np.ndarray | None:
+        from companion.vision.registration import TableRegistrar
+
+        markers = detect_markers(small)
+        if len(markers) < 3:
+            return None
+        return TableRegistrar().homography(markers)
+
+    def _read_axis(self, image: np.ndarray, sc: float, items: list[Oriented],
+                   H_small: np.ndarray | None, via_markers: bool) -> Reading:
+        shape = self.lib.shape
+        W, Hc, b = CARD_W_MM, shape.height_mm, shape.border_mm
+        wi, hi_full, hi_half = W - 2 * b, Hc - 2 * b, Hc / 2 - b
+        if H_small is None:
+            H_small = plane_from_cards(items, self.lib)
+            if H_small is None:
+                return Reading([], None, [])
+        # Everything in mm from here on.
+        cards_mm = []
+        for o in items:
+            quad = _apply(H_small, o.hole.corners)
+            e1, e2 = _sides(quad)
+            wv_img = o.width_vec
+            # The mm side that corresponds to the image width side.
+            d1 = abs(float(np.dot(e1, _apply_vec(H_small, o.centre, wv_img))))
+            d2 = abs(float(np.dot(e2, _apply_vec(H_small, o.centre, wv_img))))
+            wv, hv = (e1, e2) if d1 / np.linalg.norm(e1) >= d2 / np.linalg.norm(e2) else (e2, e1)
+            wl, hl = float(np.linalg.norm(wv)), float(np.linalg.norm(hv))
+            if not (0.75 * wi < wl < 1.3 * wi) or not (0.6 * hi_half < hl < 1.2 * hi_full):
+                continue
+            cards_mm.append((o, quad.mean(axis=0), wv / wl, hv / hl, hl))
+        if len(cards_mm) < 2:
+            return Reading([], None, [])
+        # Glass axis = mean height direction (mod 180°).
+        z = sum(complex(math.cos(2 * math.atan2(h[1], h[0])), math.sin(2 * math.atan2(h[1], h[0])))
+                for _, _, _, h, _ in cards_mm)
+        ang = math.atan2(z.imag, z.real) / 2
+        axis = np.array([math.cos(ang), math.sin(ang)])
+        pos = np.array([c for _, c, _, _, _ in cards_mm])
+        full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
+        c_t, partner = centre_line(pos, axis, full)
+        H_inv = np.linalg.inv(H_small)
+        lateral = np.array([-axis[1], axis[0]])
+        seen: list[SeenCard] = []
+        for idx, (_o, centre, _wv, hv, hl) in enumerate(cards_mm):
+            if partner[idx] < 0:
+                continue
+            side = 1.0 if centre @ axis > c_t else -1.0
+            d = hv if float(hv @ axis) * side > 0 else -hv  # down the card: away from the line
+            r = np.array([d[1], -d[0]])
+            top = centre - d * hl / 2
+            tl = top - b * d - (W / 2) * r
+            quad_mm = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
+            cmm = top + (Hc / 2 - b) * d
+            quad_img = _apply(H_inv, quad_mm) / sc
+            cen_img = _apply(H_inv, cmm[None])[0] / sc
+            t_abs = abs(float(cmm @ axis) - c_t)
+            row = max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
+            seen.append(SeenCard(None, 0.0, cen_img, quad_img, hl < (hi_full + hi_half) / 2,
+                                 0 if side > 0 else 1, row, 0, cmm,
+                                 full_hole=bool(hl > (hi_full + hi_half) / 2)))
+            seen[-1].scores = {"_s": float(cmm @ lateral), "_t": t_abs}
+            self._identify(image, seen[-1], H_inv, sc, tl, r, d)
+        _coverage(seen, W, Hc)
+        layout = self._columns(seen)
+        seen.sort(key=lambda c: (c.half, c.row, c.col))
+        return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
+
+    def _identify(self, image: np.ndarray, card: SeenCard, H_inv: np.ndarray, sc: float,
+                  tl: np.ndarray, r: np.ndarray, d: np.ndarray) -> None:
+        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
+        H_img_from_card = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv @ C
+        window = cut_window(image, H_img_from_card, self.lib)
+        scores = self.lib.match(descriptor(window))
+        order = np.argsort(-scores)
+        s1 = float(scores[order[0]])
+        s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
+        conf = confidence(s1, s2)
+        card.scores.update({cid: float(s) for cid, s in zip(self.lib.ids, scores, strict=True)})
+        card.confidence = conf
+        card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
+
+    def _columns(self, seen: list[SeenCard]) -> str | None:
+        """Columns in half-card widths, numbered like the layout card they match (if one does)."""
+        if not seen:
+            return None
+        s = np.array([c.scores["_s"] for c in seen]) / (CARD_W_MM / 2)
+        phase = np.angle(np.mean(np.exp(2j * np.pi * s))) / (2 * np.pi)
+        cols = np.round(s - phase).astype(int)
+        cols -= cols.min()
+        for c, col in zip(seen, cols, strict=True):
+            c.col = int(col)
+        observed = {(c.half, c.row, c.col) for c in seen}
+        fits = []
+        for lid, lay in self.layouts.items():
+            cells = {(cell.row, cell.col) for cell in lay.cells}
+            for shift in range(-12, 13):
+                moved = {(h, r, col + shift) for h, r, col in observed}
+                if all((r, col) in cells for _, r, col in moved):
+                    fits.append((lid, shift))
+        if len({lid for lid, _ in fits}) != 1:
+            return None
+        lid, shift = fits[0]
+        if len({sh for _, sh in fits}) != 1:
+            return None
+        for c in seen:
+            c.col += shift
+        return lid
+
+
+def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
+               margin: int = SEARCH_PX) -> np.ndarray:
+    """The upper-half patch of a card, `margin` px larger on every side, rectified.
+
+    `H_img_from_card` maps card mm (origin at the card's top-left, y down the card) to image
+    px. Sampled at twice the patch resolution and averaged down, so no aliasing."""
+    x0, y0, x1, y1 = lib.shape.patch_region()
+    m, up = margin, 2
+    sx, sy = (x1 - x0) / PATCH_W, (y1 - y0) / PATCH_H
+    P = np.array([[sx / up, 0, x0 - m * sx + sx / (2 * up)],
+                  [0, sy / up, y0 - m * sy + sy / (2 * up)], [0, 0, 1]])
+    size = ((PATCH_W + 2 * m) * up, (PATCH_H + 2 * m) * up)
+    big = cv2.warpPerspective(image, H_img_from_card @ P, size,
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
+
+
+def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
+    p = _apply(H, np.array([at - vec / 2, at + vec / 2]))
+    return p[1] - p[0]
+
+
+def confidence(best: float, second: float) -> float:
+    """How sure a match is: a clear margin over the runner-up and a good score of its own."""
+    margin = np.clip((best - second) / 0.25, 0.0, 1.0)
+    level = np.clip((best - 0.35) / 0.35, 0.0, 1.0)
+    return float(margin * level)
+
+
+def _coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
+    """A card is covered when a card of a row further out lies on its lower half."""
+    for c in seen:
+        if c.covered:
+            continue
+        s0, t0 = c.scores["_s"], c.scores["_t"]
+        for o in seen:
+            if o is c or o.half != c.half:
+                continue
+            s1, t1 = o.scores["_s"], o.scores["_t"]
+            if t1 < t0 + 0.25 * Hc:
+                continue
+            ov_s = max(0.0, W - abs(s1 - s0))
+            ov_t = max(0.0, min(t0 + Hc / 2, t1 + Hc / 2) - max(t0, t1 - Hc / 2))
+            if ov_s * ov_t > 0.12 * W * Hc / 2:
+                c.covered = True
+                break
+
+
+def _quality(r: Reading) -> float:
+    if not r.cards:
+        return 0.0
+    return sum(max(c.confidence, 0.05) for c in r.cards)

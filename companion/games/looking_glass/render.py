@@ -1,0 +1,528 @@
+"""Synthetic photographs of a Looking Glass table, with exact ground truth.
+
+The renderer lays cards out in table millimetres from the engine's layout geometry (with the
+few millimetres and degrees of a deal by hand), then draws each card straight into the
+camera image through the plane homography of `companion.sim.camera.VirtualCamera`: a card
+costs a warp of its own bounding box, not of the whole frame, so a round of frames renders
+quickly. Light, glare, shadow, noise, blur and JPEG come from `companion.sim.effects`.
+
+Ground truth has the shape of `companion read looking-glass --json`, plus a `truth` object
+with the conditions and every card's position name.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.config import TableSettings
+from companion.games.looking_glass.art import (
+    CARD_H_MM,
+    CARD_W_MM,
+    FACE_PX_PER_MM,
+    CardArt,
+    draw_deck,
+    scan,
+)
+from companion.games.looking_glass.deck import load_deck
+from companion.games.looking_glass.layout import (
+    CARDS_PER_HALF,
+    Layout,
+    TableGeometry,
+    load_layouts,
+    placements,
+)
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+from companion.vision.markers import marker_image
+
+MIN_CARD_PX = 84.0
+"""Smallest card width in a render, a little above the 80 px the reader is specified for."""
+
+
+# -- what lies on the table ----------------------------------------------------------------
+@dataclass
+class CardPose:
+    """A card on the table: centre in table mm and the direction of its top edge."""
+
+    card: str
+    x: float
+    y: float
+    rotation_deg: float
+    sleeve: bool = False
+
+    def corners(self, w: float = CARD_W_MM, h: float = CARD_H_MM) -> np.ndarray:
+        a = math.radians(self.rotation_deg)
+        ca, sa = math.cos(a), math.sin(a)
+        local = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+        return np.array([(self.x + u * ca - v * sa, self.y + u * sa + v * ca) for u, v in local])
+
+    def table_from_card(self, px_per_mm: float) -> np.ndarray:
+        """3×3 map from face-image pixels to table mm."""
+        a = math.radians(self.rotation_deg)
+        ca, sa = math.cos(a), math.sin(a)
+        s = 1.0 / px_per_mm
+        to_local = np.array([[s, 0, -CARD_W_MM / 2], [0, s, -CARD_H_MM / 2], [0, 0, 1]])
+        rot = np.array([[ca, -sa, self.x], [sa, ca, self.y], [0, 0, 1]])
+        return rot @ to_local
+
+
+@dataclass
+class Table:
+    """One moment of a round: the glass (position -> pose), both score piles, the glass frame."""
+
+    layout: Layout
+    layout_known: bool
+    glass: dict[str, CardPose]
+    piles: list[Counter[str]] = field(default_factory=lambda: [Counter(), Counter()])
+    glass_angle_deg: float = 0.0
+    """Rotation of the Looking Glass on the table (table mm frame = glass frame rotated)."""
+
+    def covered(self, name: str) -> bool:
+        half, cell = self.layout.locate(name)
+        return any(
+            self.layout.name_of(half, j) in self.glass for j in self.layout.covered_by[cell]
+        )
+
+    def free_positions(self) -> list[str]:
+        return [n for n in self.glass if not self.covered(n)]
+
+
+def random_layout(rng: np.random.Generator) -> Layout:
+    """A valid layout card nobody printed: rows of cards, each row on the lower half of the last."""
+    for _ in range(200):
+        rows: list[list[int]] = []
+        left = int(rng.integers(0, 3))
+        first = int(rng.integers(3, 7))
+        rows.append([left + 2 * k for k in range(first)])
+        total = first
+        while total < CARDS_PER_HALF:
+            prev = rows[-1]
+            lo, hi = min(prev) - 1, max(prev) + 1
+            shift = int(rng.choice([-1, 0, 1]))
+            n = int(rng.integers(max(1, len(prev) - 2), len(prev) + 2))
+            n = min(n, CARDS_PER_HALF - total)
+            start = max(lo, min(prev) + shift)
+            row = [start + 2 * k for k in range(n)]
+            row = [c for c in row if c >= 0 and any(abs(c - u) < 2 for u in prev) and c <= hi]
+            if not row:
+                break
+            rows.append(row)
+            total += len(row)
+        if total == CARDS_PER_HALF and 3 <= len(rows) <= 6 and max(max(r) for r in rows) <= 12:
+            return Layout("unnamed", "Unnamed", tuple(tuple(r) for r in rows))
+    return load_layouts()["pyramid"]
+
+
+def deal_table(
+    rng: np.random.Generator,
+    layout: Layout,
+    *,
+    brawlers: bool,
+    jitter_mm: float = 1.5,
+    jitter_deg: float = 1.5,
+    sleeves: bool = False,
+    layout_known: bool = True,
+    glass: dict[str, str] | None = None,
+) -> Table:
+    """Cards dealt by hand onto `layout`, a few millimetres and degrees off."""
+    if glass is None:
+        cards = load_deck().cards(brawlers)
+        order = rng.permutation(len(cards))
+        ids = [cards[i] for i in order][: 2 * CARDS_PER_HALF]
+        glass = dict(zip(layout.position_names, ids, strict=True))
+    poses = {}
+    for name, p in placements(layout, TableGeometry()).items():
+        dx, dy = np.clip(rng.normal(0, jitter_mm, 2), -4, 4)
+        da = float(np.clip(rng.normal(0, jitter_deg), -4, 4))
+        poses[name] = CardPose(glass[name], p.x + dx, p.y + dy, p.rotation_deg + da, sleeves)
+    return Table(layout, layout_known, poses, glass_angle_deg=0.0)
+
+
+def take(table: Table, name: str, seat: int) -> None:
+    """Seat `seat` takes the card at `name`; the other seat takes its reflection."""
+    other = table.layout.reflection(name)
+    table.piles[seat][table.glass.pop(name).card] += 1
+    table.piles[1 - seat][table.glass.pop(other).card] += 1
+
+
+# -- camera and conditions -----------------------------------------------------------------
+@dataclass
+class Conditions:
+    width: int = 1280
+    height: int = 960
+    tilt_deg: float = 0.0
+    yaw_deg: float = 0.0
+    glass_angle_deg: float = 0.0
+    card_px: float = 100.0
+    """Target card width in pixels at the glass centre."""
+    table_kind: str = "plain"
+    markers: bool = True
+    light: bool = True
+    glare: bool = False
+    shadow: bool = False
+    noise_sigma: float = 3.0
+    blur_sigma: float = 0.0
+    jpeg_quality: int | None = 85
+    sleeves: bool = False
+    hand: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def sample_conditions(rng: np.random.Generator) -> Conditions:
+    """A point in the space the reader is specified for (tilt <= 25°, any rotation, ...)."""
+    size = [(1280, 960)] * 6 + [(1600, 1200), (1920, 1440)]
+    w, h = size[int(rng.integers(len(size)))]
+    return Conditions(
+        width=w,
+        height=h,
+        tilt_deg=float(rng.choice([0.0, rng.uniform(0, 25)])),
+        yaw_deg=float(rng.uniform(0, 360)),
+        glass_angle_deg=float(rng.uniform(0, 360)),
+        card_px=float(rng.uniform(MIN_CARD_PX, 120)) * w / 1280,
+        table_kind=str(rng.choice(effects.TABLE_KINDS)),
+        markers=bool(rng.random() < 0.5),
+        light=bool(rng.random() < 0.8),
+        glare=bool(rng.random() < 0.3),
+        shadow=bool(rng.random() < 0.3),
+        noise_sigma=float(rng.uniform(1, 6)),
+        blur_sigma=float(rng.choice([0.0, rng.uniform(0.5, 1.3)])),
+        jpeg_quality=int(rng.integers(60, 95)) if rng.random() < 0.8 else None,
+        sleeves=bool(rng.random() < 0.3),
+        hand=bool(rng.random() < 0.2),
+    )
+
+
+def _glass_to_table(angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def choose_camera(table: Table, cond: Conditions) -> tuple[VirtualCamera, np.ndarray]:
+    """A camera that sees the whole glass with cards at least MIN_CARD_PX wide.
+
+    Returns the camera and H_image_from_glass (glass mm -> image px)."""
+    G = _glass_to_table(cond.glass_angle_deg)
+    corners = np.vstack([_apply(G, p.corners()) for p in table.glass.values()])
+    centre = corners.mean(axis=0)
+    tilt = cond.tilt_deg
+    f = (cond.width / 2) / math.tan(math.radians(66.0) / 2)
+    scale = cond.card_px / CARD_W_MM
+    for _ in range(40):
+        cam = VirtualCamera.looking_at(
+            (float(centre[0]), float(centre[1])),
+            f / scale,
+            tilt_deg=tilt,
+            yaw_deg=cond.yaw_deg,
+            width=cond.width,
+            height=cond.height,
+        )
+        H = cam.plane_homography() @ G
+        img = _apply(H, np.vstack([p.corners() for p in table.glass.values()]))
+        widths = np.linalg.norm(img[1::4] - img[0::4], axis=1)
+        margin = 0.03 * cond.width
+        inside = (
+            img[:, 0].min() > margin
+            and img[:, 1].min() > margin
+            and img[:, 0].max() < cond.width - margin
+            and img[:, 1].max() < cond.height - margin
+        )
+        if widths.min() < MIN_CARD_PX * cond.width / 1280 * 0.98:
+            scale *= 1.04
+            continue
+        if inside:
+            return cam, H
+        scale *= 0.97
+        if scale * CARD_W_MM < MIN_CARD_PX * cond.width / 1280:
+            tilt *= 0.8  # a steep camera cannot fit this glass: lean it less
+            scale = cond.card_px / CARD_W_MM
+    return cam, H
+
+
+# -- drawing -------------------------------------------------------------------------------
+class Painter:
+    """Draws cards of one deck's art into images of one camera, with cached resampled faces."""
+
+    def __init__(self, art: dict[str, CardArt], H_image_from_glass: np.ndarray, card_px: float):
+        self.H = H_image_from_glass
+        self.faces: dict[str, np.ndarray] = {}
+        self.face_ppm = FACE_PX_PER_MM
+        target = max(2.0, 2.0 * card_px / CARD_W_MM)
+        if target < FACE_PX_PER_MM:
+            k = target / FACE_PX_PER_MM
+            self.face_ppm = FACE_PX_PER_MM * k
+            for cid, a in art.items():
+                self.faces[cid] = cv2.resize(a.face, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        else:
+            self.faces = {cid: a.face for cid, a in art.items()}
+
+    def card(self, img: np.ndarray, pose: CardPose) -> None:
+        face = self.faces[pose.card]
+        Hc = self.H @ pose.table_from_card(self.face_ppm)
+        h, w = face.shape[:2]
+        pad = 2
+        src = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]], float)
+        quad = _apply(Hc, src)
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        H_img, W_img = img.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W_img, x1), min(H_img, y1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ Hc
+        size = (int(x1 - x0), int(y1 - y0))
+        if pose.sleeve:
+            face = cv2.copyMakeBorder(face, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(235, 235, 235))
+            T = T @ np.array([[1, 0, -4], [0, 1, -4], [0, 0, 1]], float)
+        warped = cv2.warpPerspective(face, T, size, flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), T, size,
+                                   flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+        if pose.sleeve:
+            mask *= 0.97
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        img[y0:y1, x0:x1] = (roi * (1 - mask) + warped.astype(np.float32) * mask).astype(np.uint8)
+
+    def marker(self, img: np.ndarray, marker_id: int, centre_mm: np.ndarray, side_mm: float,
+               H_image_from_table: np.ndarray) -> None:
+        px = 120
+        m = marker_image(marker_id, px)
+        m = cv2.copyMakeBorder(m, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+        m = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
+        s = side_mm / px
+        T = np.array([[s, 0, centre_mm[0] - side_mm / 2 - 20 * s],
+                      [0, s, centre_mm[1] - side_mm / 2 - 20 * s], [0, 0, 1]])
+        Hm = H_image_from_table @ T
+        warped = cv2.warpPerspective(m, Hm, (img.shape[1], img.shape[0]), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full(m.shape[:2], 255, np.uint8), Hm,
+                                   (img.shape[1], img.shape[0]))
+        img[mask > 128] = warped[mask > 128]
+
+
+def pile_poses(table: Table) -> list[CardPose]:
+    """Each player's stacks, beside the glass at their own end, in the rulebook's 5×2 grid.
+
+    Player A sits beyond half A (y > 0) and keeps her piles to the left of the glass as the
+    camera sees it; player B's lie point-symmetric, so no pile is the mirror image of another.
+    """
+    deck = load_deck()
+    xs = [p.x for p in placements(table.layout).values()]
+    edge = max(abs(min(xs)), abs(max(xs))) + CARD_W_MM / 2 + 45
+    out = []
+    for seat, pile in enumerate(table.piles):
+        sign = 1 if seat == 0 else -1
+        for k, cid in enumerate(deck.ids):
+            n = pile.get(cid, 0)
+            if not n:
+                continue
+            c = deck.character(cid)
+            row = 0 if c.team == "sun" else 1
+            col = deck.normal_ids.index(cid) % 5 if c.team != "brawler" else 5
+            gx = edge + CARD_W_MM / 2 + row * (CARD_W_MM + 6)
+            gy = 20 + CARD_H_MM / 2 + col * (CARD_H_MM * 0.55)
+            for j in range(n):
+                out.append(CardPose(cid, -sign * (gx + 2 * j), sign * (gy + 3 * j),
+                                    0.0 if seat == 0 else 180.0))
+            del k
+    return out
+
+
+class TableCamera:
+    """A fixed camera, table and light over one table: renders any moment of a round."""
+
+    def __init__(self, art: dict[str, CardArt], table: Table, cond: Conditions, seed: int):
+        self.art = art
+        self.cond = cond
+        self.seed = seed
+        rng = np.random.default_rng([seed, 1])
+        self.cam, self.H = choose_camera(table, cond)
+        self.G = _glass_to_table(cond.glass_angle_deg)
+        self.H_image_from_table = self.cam.plane_homography()
+        self.painter = Painter(art, self.H, cond.card_px)
+        self.background = self._background(table, rng)
+
+    def _background(self, table: Table, rng: np.random.Generator) -> np.ndarray:
+        c = self.cond
+        ppm = max(0.8, c.card_px / CARD_W_MM * 0.9)
+        span = 1.6 * max(c.width, c.height) / (c.card_px / CARD_W_MM)
+        tex = effects.table_texture(int(span * ppm), int(span * ppm), rng, c.table_kind)
+        centre = np.linalg.inv(self.H_image_from_table) @ np.array([c.width / 2, c.height / 2, 1])
+        centre = centre[:2] / centre[2]
+        img = self.cam.render_plane(tex, ppm, (centre[0] - span / 2, centre[1] - span / 2))
+        if c.markers:
+            t = TableSettings()
+            # Corner markers around the glass, as the platform's registration expects them.
+            origin = centre - np.array([t.width_mm / 2, t.height_mm / 2])
+            for mid, (mx, my) in zip(t.corner_ids, [(0, 0), (t.width_mm, 0),
+                                                    (t.width_mm, t.height_mm), (0, t.height_mm)],
+                                     strict=True):
+                self.painter.marker(img, mid, origin + np.array([mx, my]), t.marker_size_mm,
+                                    self.H_image_from_table)
+        return img
+
+    def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
+        return _apply(self.H, pts)
+
+    def render(
+        self,
+        table: Table,
+        frame_seed: int,
+        *,
+        hand_reach: tuple[float, float] | None = None,
+        hand: bool | None = None,
+        blur_sigma: float | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        c = self.cond
+        img = self.background.copy()
+        order = sorted(table.glass, key=lambda n: (table.layout.locate(n)[1], n))
+        for pose in pile_poses(table):
+            self.painter.card(img, replace(pose, sleeve=c.sleeves))
+        for name in order:
+            self.painter.card(img, table.glass[name])
+        fixed = np.random.default_rng([self.seed, 2])
+        if c.light:
+            img = effects.uneven_light(img, fixed)
+        if c.shadow:
+            img = effects.soft_shadow(img, fixed)
+        if c.glare:
+            img = effects.glare(img, fixed)
+        frng = np.random.default_rng([self.seed, 3, frame_seed])
+        hand_mask = None
+        if hand if hand is not None else c.hand:
+            img, hand_mask = effects.hand(img, frng, reach=hand_reach)
+        bs = c.blur_sigma if blur_sigma is None else blur_sigma
+        if bs > 0:
+            img = effects.blur(img, frng, bs)
+        if c.noise_sigma > 0:
+            img = effects.sensor_noise(img, frng, c.noise_sigma)
+        if c.jpeg_quality is not None:
+            img = effects.jpeg(img, c.jpeg_quality)
+        return img, self.truth(table, hand_mask)
+
+    def truth(self, table: Table, hand_mask: np.ndarray | None) -> dict[str, Any]:
+        cards = []
+        for name, pose in sorted(table.glass.items()):
+            centre = self.image_from_glass(np.array([[pose.x, pose.y]]))[0]
+            quad = self.image_from_glass(pose.corners())
+            upper = np.array([quad[0], quad[1], (quad[1] + quad[2]) / 2, (quad[0] + quad[3]) / 2])
+            occluded = False
+            if hand_mask is not None:
+                m = np.zeros(hand_mask.shape, np.uint8)
+                cv2.fillConvexPoly(m, upper.astype(np.int32), 1)
+                area = max(1, int(m.sum()))
+                occluded = bool((hand_mask[m > 0] > 0).sum() > 0.1 * area)
+            cards.append({
+                "card": pose.card,
+                "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
+                "covered": table.covered(name),
+                "confidence": 1.0,
+                "position": name,
+                "occluded": occluded,
+                "quad": [[round(float(v), 1) for v in q] for q in quad],
+            })
+        return {
+            "cards": cards,
+            "layout": table.layout.id if table.layout_known else None,
+            "warnings": [],
+            "truth": {
+                "conditions": self.cond.to_json(),
+                "piles": [dict(p) for p in table.piles],
+                "rows": [list(r) for r in table.layout.rows],
+            },
+        }
+
+
+# -- whole scenes --------------------------------------------------------------------------
+def scene_table(rng: np.random.Generator, sleeves: bool) -> Table:
+    """A fresh deal (a third of scenes) or a position some picks into a round."""
+    layouts = load_layouts()
+    if rng.random() < 0.2:
+        layout, known = random_layout(rng), False
+    else:
+        layout, known = layouts[str(rng.choice(sorted(layouts)))], True
+    table = deal_table(rng, layout, brawlers=bool(rng.random() < 0.5), sleeves=sleeves,
+                       layout_known=known)
+    picks = 0 if rng.random() < 0.35 else int(rng.integers(1, CARDS_PER_HALF))
+    for k in range(picks):
+        free = table.free_positions()
+        if not free:
+            break
+        take(table, str(rng.choice(sorted(free))), k % 2)
+    return table
+
+
+def render_scene(seed: int, index: int, art: dict[str, CardArt]) -> tuple[np.ndarray, dict]:
+    rng = np.random.default_rng([seed, 11, index])
+    cond = sample_conditions(rng)
+    table = scene_table(rng, cond.sleeves)
+    camera = TableCamera(art, table, cond, seed * 100003 + index)
+    reach = None
+    if cond.hand:
+        pts = camera.image_from_glass(np.array([[p.x, p.y] for p in table.glass.values()]))
+        reach = tuple(pts[int(rng.integers(len(pts)))])
+    return camera.render(table, 0, hand_reach=reach)
+
+
+def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A card lying upright anywhere on a table (or, sometimes, a tight scan)."""
+    if rng.random() < 0.25:
+        return scan(face, rng)
+    w, h = 1280, 960
+    tex = effects.table_texture(w, h, rng)
+    px = rng.uniform(2.2, 4.0)  # card width 140..250 px
+    ang = math.radians(rng.uniform(-12, 12))
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.35, 0.65) * h
+    s = px / FACE_PX_PER_MM
+    A = np.array([[s * math.cos(ang), -s * math.sin(ang), 0],
+                  [s * math.sin(ang), s * math.cos(ang), 0], [0, 0, 1]])
+    fh, fw = face.shape[:2]
+    A[:2, 2] = np.array([cx, cy]) - A[:2, :2] @ np.array([fw / 2, fh / 2])
+    P = np.eye(3)
+    P[2, :2] = rng.normal(0, 0.00012, 2)
+    M = P @ A
+    M /= M[2, 2]
+    warped = cv2.warpPerspective(face, M, (w, h), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), M, (w, h))
+    img = np.where(mask[..., None] > 127, warped, tex)
+    return effects.photograph(img, rng, glare_spots=int(rng.random() < 0.2), noise_sigma=2.5)
+
+
+def render_set(seed: int, count: int, out_dir, *, brawlers: bool = True) -> list[str]:
+    """Write DIR/NNNN.jpg + .json and DIR/teach/<id>.png; returns the image paths."""
+    from pathlib import Path
+
+    out = Path(out_dir)
+    (out / "teach").mkdir(parents=True, exist_ok=True)
+    deck = load_deck()
+    ids = deck.ids if brawlers else deck.normal_ids
+    art = draw_deck(ids, seed)
+    rng = np.random.default_rng([seed, 5])
+    for cid in ids:
+        cv2.imwrite(str(out / "teach" / f"{cid}.png"), teach_photo(art[cid].face, rng))
+    paths = []
+    import json
+
+    for i in range(count):
+        img, truth = render_scene(seed, i, art)
+        path = out / f"{i:04d}.jpg"
+        cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        truth["image"] = str(path)
+        (out / f"{i:04d}.json").write_text(json.dumps(truth, indent=1))
+        paths.append(str(path))
+    return paths
+
+
+def python_rng(seed: int) -> random.Random:
+    return random.Random(seed)

@@ -1,0 +1,216 @@
+"""Teaching the companion the user's own deck: one photo per card id -> the card library.
+
+A photo shows one card face up and upright, lying anywhere on a table or as a tight scan.
+The card is found the way the reader finds cards (its art is a hole in the light border), so
+what is stored matches what the reader will cut out at the table. The border width and the
+card's aspect are measured here, once, from the photos, not assumed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from companion.games.looking_glass.library import (
+    CARD_W_MM,
+    PATCH_H,
+    PATCH_W,
+    SEARCH_PX,
+    CardShape,
+    Library,
+    descriptor,
+)
+from companion.games.looking_glass.read import cut_window, find_holes
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+PAD = 40
+SIMILAR = 0.75
+"""Upper halves that correlate this well are flagged as hard to tell apart."""
+
+
+class TeachError(UserError):
+    """A teach photo the companion cannot use; the message says why."""
+
+
+@dataclass
+class FoundCard:
+    interior: np.ndarray
+    """4×2 interior corners (padded image px): TL, TR, BR, BL, upright."""
+    outer: np.ndarray
+    border_frac: float
+    """Border width / card width, measured; NaN when the border cannot be told from the table."""
+
+
+def _order_upright(box: np.ndarray) -> np.ndarray:
+    """Corners TL, TR, BR, BL of an upright-ish portrait rectangle."""
+    c = box.mean(axis=0)
+    e = [box[(i + 1) % 4] - box[i] for i in range(4)]
+    long_i = int(np.argmax([np.linalg.norm(v) for v in e]))
+    down = e[long_i] / np.linalg.norm(e[long_i])
+    if down[1] < 0:
+        down = -down
+    right = np.array([down[1], -down[0]])
+    local = [(float((p - c) @ right), float((p - c) @ down)) for p in box]
+    tl = min(range(4), key=lambda i: local[i][0] + local[i][1])
+    tr = min(range(4), key=lambda i: -local[i][0] + local[i][1])
+    br = max(range(4), key=lambda i: local[i][0] + local[i][1])
+    bl = max(range(4), key=lambda i: -local[i][0] + local[i][1])
+    return box[[tl, tr, br, bl]]
+
+
+def _border(img: np.ndarray, q: np.ndarray) -> float:
+    """Border width in px: how far outward from the interior the border colour continues."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = img.shape[:2]
+    width = float(np.linalg.norm(q[1] - q[0]))
+    reach = int(max(6, 0.16 * width))
+    centre = q.mean(axis=0)
+    found = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        edge = b - a
+        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
+        if normal @ ((a + b) / 2 - centre) < 0:
+            normal = -normal
+        for f in np.linspace(0.2, 0.8, 7):
+            p0 = a + f * edge
+            prof = []
+            for k in range(reach):
+                x, y = p0 + normal * (k + 1)
+                if not (0 <= x < w - 1 and 0 <= y < h - 1):
+                    break
+                prof.append(lab[int(round(y)), int(round(x))])
+            if len(prof) < 6:
+                continue
+            prof_a = np.array(prof)
+            ref = np.median(prof_a[1:4], axis=0)
+            dist = np.linalg.norm(prof_a - ref, axis=1)
+            out = np.nonzero(dist[3:] > 28)[0]
+            if len(out):
+                found.append(out[0] + 3 + 0.5)
+    if len(found) < 8:
+        return math.nan
+    return float(np.median(found))
+
+
+def find_card(image: np.ndarray) -> FoundCard:
+    """The one card in a teach photo; TeachError if there is none or more than one."""
+    padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
+                                value=(45, 45, 45))
+    h, w = padded.shape[:2]
+    sc = min(1.0, 960 / w)
+    small = cv2.resize(padded, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    holes = find_holes(small, max_frac=0.9)
+    big = [hl for hl in holes if hl.fill > 0.7 and hl.area > 0.01 * small.shape[0] * small.shape[1]]
+    cards = []
+    for hl in big:
+        sides = sorted(np.linalg.norm(hl.corners[(i + 1) % 4] - hl.corners[i]) for i in range(2))
+        if 1.15 < sides[1] / sides[0] < 1.9:
+            cards.append(hl)
+    if not cards:
+        raise TeachError("no card found (is the whole card in view, face up, with its border?)")
+    cards.sort(key=lambda hl: -hl.area)
+    if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
+        raise TeachError(f"{len(cards)} cards found; show exactly one card per photo")
+    interior = _order_upright(cards[0].corners / sc)
+    bw = _border(padded, interior)
+    iw = float(np.linalg.norm(interior[1] - interior[0]))
+    if math.isnan(bw):
+        frac = math.nan
+        bw = 4.0 / (CARD_W_MM - 8.0) * iw
+    else:
+        frac = bw / (iw + 2 * bw)
+    right = (interior[1] - interior[0]) / iw
+    down = (interior[3] - interior[0]) / float(np.linalg.norm(interior[3] - interior[0]))
+    outer = np.array([interior[0] - bw * (right + down), interior[1] + bw * (right - down),
+                      interior[2] + bw * (right + down), interior[3] + bw * (down - right)])
+    return FoundCard(interior - PAD, outer - PAD, frac)
+
+
+def learn_card(image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: Library
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(descriptor, BGR patch) of a found card's upper half."""
+    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm], [0, shape.height_mm]],
+                   np.float32)
+    H = cv2.getPerspectiveTransform(src, found.outer.astype(np.float32))
+    window = cut_window(image, H, lib_stub)
+    m = SEARCH_PX
+    patch = window[m : m + PATCH_H, m : m + PATCH_W]
+    return descriptor(window)[m : m + PATCH_H, m : m + PATCH_W].copy(), patch.copy()
+
+
+def read_image(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise UserError(f"image not found: {path}")
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise UserError(f"not an image (or unreadable): {path}")
+    return img
+
+
+def teach(photos: dict[str, Path]) -> tuple[Library, list[str]]:
+    """A library from one photo per card id; returns it and warnings for the user."""
+    images = {cid: read_image(p) for cid, p in photos.items()}
+    found = {}
+    for cid, img in images.items():
+        try:
+            found[cid] = find_card(img)
+        except TeachError as exc:
+            raise TeachError(f"{photos[cid]}: {exc}") from None
+    # The card's shape, measured across all photos.
+    fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
+    frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
+    ids = sorted(images)
+    for f in found.values():
+        # One border for all cards: re-derive each outer quad from its interior.
+        i = f.interior
+        iw = float(np.linalg.norm(i[1] - i[0]))
+        bw = frac * iw / (1 - 2 * frac)
+        right = (i[1] - i[0]) / iw
+        down = (i[3] - i[0]) / float(np.linalg.norm(i[3] - i[0]))
+        f.outer = np.array([i[0] - bw * (right + down), i[1] + bw * (right - down),
+                            i[2] + bw * (right + down), i[3] + bw * (down - right)])
+    aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0]) / np.linalg.norm(f.outer[1] - f.outer[0]))
+               for f in found.values()]
+    shape = CardShape(height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
+                      border_mm=round(frac * CARD_W_MM, 2))
+    warnings = []
+    if not fracs:
+        warnings.append("could not measure the card border (table as light as the border?); "
+                        f"assuming {shape.border_mm} mm")
+    if abs(shape.height_mm - 88.0) > 6:
+        warnings.append(f"cards measure {CARD_W_MM:g}×{shape.height_mm:g} mm, not 63×88")
+    stub = Library(ids, np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
+                   np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
+    templates, patches = [], []
+    for cid in ids:
+        f = found[cid]
+        t, p = learn_card(images[cid], f, shape, stub)
+        templates.append(t)
+        patches.append(p)
+    lib = Library(ids, np.array(templates, np.float32), np.array(patches, np.uint8), shape)
+    for a, b, s in lib.similar_pairs(SIMILAR):
+        warnings.append(f"{a} and {b} look alike in their upper halves (similarity {s:.2f}); "
+                        "the camera may not tell them apart when covered")
+    return lib, warnings
+
+
+def photos_in(folder: Path, known_ids: tuple[str, ...]) -> dict[str, Path]:
+    """`<card-id>.png|.jpg` files of a teach folder; UserError for unknown or missing ids."""
+    if not folder.is_dir():
+        raise UserError(f"not a folder: {folder}")
+    photos: dict[str, Path] = {}
+    for p in sorted(folder.iterdir()):
+        if p.suffix.lower() not in IMAGE_SUFFIXES or not p.is_file():
+            continue
+        if p.stem not in known_ids:
+            raise UserError(f"{p.name}: unknown card id {p.stem!r} (known: {', '.join(known_ids)})")
+        if p.stem in photos:
+            raise UserError(f"two photos of {p.stem!r} in {folder}")
+        photos[p.stem] = p
+    return photos
