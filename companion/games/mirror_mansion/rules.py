@@ -262,8 +262,10 @@ class MirrorMansionEngine:
         elif state.phase == SWAPS:
             candidates = [*self._swap_candidates(state), EndSwaps()]
         elif state.phase == GUESS:
-            seat = self._pending_guessers(state)[0]
-            candidates = [Guess(seat, True), Guess(seat, False)]
+            # Guesses are simultaneous at the table: every seat still to guess may, in any
+            # order; current_player names the first of them.
+            pending = self._pending_guessers(state)
+            candidates = [Guess(seat, j) for seat in pending for j in (True, False)]
         elif state.phase == LOOK:
             candidates = [Look(None), *(Look(p) for p in b.positions)]
             candidates += [TurnBox(q) for q in (1, 2, 3)]
@@ -394,7 +396,7 @@ class MirrorMansionEngine:
 
     def _turn_box(self, state: MirrorMansionState, action: TurnBox) -> MirrorMansionState:
         _require(state.options.masters, RULE_BOX, "the masters' variant is not on")
-        self._phase(state, WINDOW, LOOK)
+        _require(state.phase in (WINDOW, LOOK), RULE_BOX, f"the game is at {state.phase!r}")
         _require(not state.box_turned, RULE_BOX, "already turned in this step")
         _require(action.quarter_turns in (1, 2, 3), RULE_BOX, "turn by 1, 2 or 3 quarter turns")
         return replace(
