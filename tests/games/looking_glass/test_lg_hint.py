@@ -9,8 +9,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from conftest import dealt
-from test_lg_properties import reshuffle_secrets
+from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
 from companion.games.looking_glass.deck import load_deck

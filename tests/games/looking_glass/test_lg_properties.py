@@ -7,27 +7,13 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from conftest import dealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
 from companion.games.looking_glass.deck import BRAWLERS
 from companion.games.looking_glass.rules import ENGINE
-
-
-def reshuffle_secrets(state, seats: tuple[int, ...], rng: random.Random):
-    """The same public position with different hands for `seats` (and removed pile)."""
-    r = state.round
-    hands = [list(h) for h in r.hands]
-    pool = [c for s in seats for c in hands[s]] + list(r.removed)
-    dealable = [c for c in pool if c not in BRAWLERS]
-    rng.shuffle(dealable)
-    for s in seats:
-        hands[s], dealable = dealable[:4], dealable[4:]
-    removed = dealable + [c for c in pool if c in BRAWLERS]
-    new_hands = (tuple(sorted(hands[0])), tuple(sorted(hands[1])))
-    return replace(state, round=replace(r, hands=new_hands, removed=tuple(sorted(removed))))
 
 
 def view_json(state, seat) -> str:

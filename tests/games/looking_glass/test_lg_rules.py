@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from conftest import dealt, finish_round
+from lg_helpers import dealt, finish_round
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.conformance import check_engine

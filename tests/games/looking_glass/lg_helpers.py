@@ -1,12 +1,12 @@
-"""Helpers shared by the Looking Glass tests: states at the start of a round."""
+"""Helpers shared by the Looking Glass tests (a plain module: conftest names clash)."""
 
 from __future__ import annotations
 
 import random
-
-import pytest
+from dataclasses import replace
 
 from companion.games.base import CHANCE
+from companion.games.looking_glass.deck import BRAWLERS
 from companion.games.looking_glass.rules import ENGINE
 
 
@@ -29,6 +29,15 @@ def finish_round(state, rng: random.Random):
     return state
 
 
-@pytest.fixture
-def engine():
-    return ENGINE
+def reshuffle_secrets(state, seats: tuple[int, ...], rng: random.Random):
+    """The same public position with different hands for `seats` (and removed pile)."""
+    r = state.round
+    hands = [list(h) for h in r.hands]
+    pool = [c for s in seats for c in hands[s]] + list(r.removed)
+    dealable = [c for c in pool if c not in BRAWLERS]
+    rng.shuffle(dealable)
+    for s in seats:
+        hands[s], dealable = dealable[:4], dealable[4:]
+    removed = dealable + [c for c in pool if c in BRAWLERS]
+    new_hands = (tuple(sorted(hands[0])), tuple(sorted(hands[1])))
+    return replace(state, round=replace(r, hands=new_hands, removed=tuple(sorted(removed))))
