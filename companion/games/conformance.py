@@ -79,7 +79,7 @@ def check_engine(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     max_actions: int = 5_000,
-    try_all_legal: int = 24,
+    try_all_legal: int = 8,
 ) -> Report:
     """Play `games` random games; raise ConformanceError on the first broken invariant."""
     rng = random.Random(seed)
