@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -239,7 +238,3 @@ VERBS: dict[str, Callable[[list[str]], int]] = {
     "simulate": simulate_main,
     "solve": solve_main,
 }
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(score_main(sys.argv[1:]))

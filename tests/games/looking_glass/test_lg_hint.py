@@ -98,6 +98,19 @@ def test_exact_hint_averages_brute_force_over_every_other_hand() -> None:
         assert p.margin == pytest.approx(expected[p.position])
 
 
+def test_hint_works_when_the_table_deal_has_no_hands() -> None:
+    """A camera-recorded deal without hands: the hint guesses both hands."""
+    state = dealt(6)
+    r = state.round
+    lay = ENGINE.layout(r.layout)
+    glass = {lay.name_of(h, c): r.cards[h][c] for h in (0, 1) for c in range(14)}
+    blind = replace(state, round=replace(r, hands=None, removed=None))
+    assert ENGINE.view(blind, 0)["round"]["glass"] == glass
+    h = hint(blind, ENGINE.current_player(blind), samples=8)
+    assert not h.exact and h.determinizations == 8
+    assert {p.position for p in h.picks} == {a.position for a in ENGINE.legal_actions(blind)}
+
+
 def test_hint_players_beat_random_players() -> None:
     summary = simulate(16, ("hint", "random"), seed=3).to_json()
     assert summary["win_rate"]["wins"] >= 12
