@@ -245,3 +245,38 @@ def test_a_deal_without_hands_is_revealed_at_the_end() -> None:
 def test_brawler_games_conform() -> None:
     report = check_engine(ENGINE, 2, games=3, seed=11, options={"brawlers": True})
     assert report.illegal_checked > 0
+
+
+def _deals(n: int, brawlers: bool, seed: int):
+    rng = random.Random(seed)
+    state = ENGINE.apply(
+        ENGINE.new_game(2, {"brawlers": brawlers}),
+        Setup(("pyramid", "wall", "fan", "diamond", "terrace"), 0),
+    )
+    for _ in range(n):
+        yield ENGINE.sample_chance(state, rng)
+
+
+def test_brawler_frequencies_match_the_closed_form() -> None:
+    """Banned with probability 8/40; otherwise 28 of the 42 cards go to the glass."""
+    n = 5000
+    counts = Counter(sum(c in BRAWLERS for c in d.glass_map().values()) for d in _deals(n, True, 3))
+    kept = 1 - 8 / 40
+    expected = {
+        0: 8 / 40 + kept * (14 * 13) / (42 * 41),
+        2: kept * (28 * 27) / (42 * 41),
+    }
+    expected[1] = 1 - expected[0] - expected[2]
+    for k, p in expected.items():
+        assert counts[k] / n == pytest.approx(p, abs=0.025), (k, counts[k] / n, p)
+
+
+def test_self_linked_pairs_average_fourteen_times_three_in_thirty_nine() -> None:
+    """A cell and its reflection hold two random cards of 40: same character w.p. 3/39."""
+    lay = ENGINE.layout("pyramid")
+    n = 4000
+    linked = [
+        sum(g[lay.name_of(0, i)] == g[lay.name_of(1, i)] for i in range(14))
+        for g in (d.glass_map() for d in _deals(n, False, 4))
+    ]
+    assert sum(linked) / n == pytest.approx(14 * 3 / 39, abs=0.05)
