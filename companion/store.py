@@ -63,6 +63,12 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
 
 
+def new_session_id(now: float | None = None) -> str:
+    """Sortable by start time, unique without coordination: `20261130-105200-a1b2c3`."""
+    now = time.time() if now is None else now
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime(now)) + "-" + secrets.token_hex(3)
+
+
 def seat_visibility(seat: int) -> str:
     return f"seat:{seat}"
 
@@ -167,11 +173,17 @@ class Store:
     # sessions -------------------------------------------------------------------------
 
     def create_session(
-        self, game: str, options: dict[str, Any], seats: list[str], *, end_open: bool = True
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[str],
+        *,
+        session_id: str | None = None,
+        end_open: bool = True,
     ) -> Session:
         """A new session; the sessions still open are ended first (one table, one game)."""
         now = time.time()
-        sid = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now)) + "-" + secrets.token_hex(3)
+        sid = session_id or new_session_id(now)
         with self._lock, self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
             if end_open:

@@ -69,7 +69,9 @@ if TYPE_CHECKING:
     from companion.vision.registration import Registration
 
 __all__ = [
+    "ANSWER_KIND",
     "PUBLIC",
+    "QUESTION_KIND",
     "Event",
     "EventDraft",
     "Observation",

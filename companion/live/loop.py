@@ -1,0 +1,417 @@
+"""The live loop: capture → registration → the game's perceiver → tracker/engine → store → viewers.
+
+One `Runtime` per process. Capture runs in the camera's own thread (`CaptureThread`, one-slot
+buffer); perception runs in this module's perception thread, never on the web server's event
+loop. The web app only reads (`health`, `state`, the newest JPEG) and asks for changes
+through `correct`, `submit` and `start_session`, which commit to the store before anything
+is shown: every change to a game is an event appended first, then applied, then announced.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion import __version__
+from companion.config import Settings
+from companion.errors import UserError
+from companion.games import get_game
+from companion.live.demo_game import DemoTableGame
+from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
+from companion.live.pubsub import Latest
+from companion.live.table_game import EventDraft, Observation, Question, TableGame
+from companion.store import PUBLIC, Event, Session, Store, new_session_id
+
+log = logging.getLogger(__name__)
+
+SESSION_STARTED = "session.started"
+STREAM_MAX_WIDTH = 960
+"""The annotated view is scaled down to this width: phones do not need more, Wi-Fi is slow."""
+
+TableGameFactory = Callable[[Settings, Session], TableGame]
+
+
+def load_table_game(settings: Settings, session: Session) -> TableGame:
+    """The game's own `live.make_table_game`, or the platform's demo when it has none."""
+    live = get_game(session.game).module("live")
+    if live is None:
+        return DemoTableGame(session.game, session)
+    return live.make_table_game(settings, session)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What SSE viewers wait for: the active session and its last committed event."""
+
+    session_id: str
+    last_seq: int
+
+
+class RateMeter:
+    """Events per second and durations over a short sliding window, for /api/health."""
+
+    def __init__(self, window_s: float = 3.0, keep: int = 60) -> None:
+        self.window_s = window_s
+        self._stamps: deque[float] = deque()
+        self._durations: deque[float] = deque(maxlen=keep)
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def add(self, duration_s: float, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self.count += 1
+            self._stamps.append(now)
+            self._durations.append(duration_s)
+            while self._stamps and now - self._stamps[0] > self.window_s:
+                self._stamps.popleft()
+
+    def fps(self) -> float:
+        now = time.monotonic()
+        with self._lock:
+            while self._stamps and now - self._stamps[0] > self.window_s:
+                self._stamps.popleft()
+            if len(self._stamps) < 2:
+                return 0.0
+            return (len(self._stamps) - 1) / max(1e-6, self._stamps[-1] - self._stamps[0])
+
+    def median_ms(self) -> float | None:
+        with self._lock:
+            return 1000 * statistics.median(self._durations) if self._durations else None
+
+
+class Runtime:
+    """The live service of one table: the camera, the active session and its game.
+
+    `source_factory` replaces the camera source (tests: a `replay:` folder or a source that
+    fails on purpose); `table_game_factory` replaces how a session's game is built (default:
+    the game's `live.py`, else the demo).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        source_factory: Callable[[], Any] | None = None,
+        table_game_factory: TableGameFactory | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store or Store(settings.data_dir)
+        self.started_at = time.monotonic()
+        self.frames: Latest[bytes] = Latest()
+        self.changes: Latest[Changes] = Latest()
+        self.perception = RateMeter()
+        self.game_errors = 0
+        self.last_game_error: str | None = None
+        self.markers_seen: list[int] = []
+        self.registered = False
+        self._make_game = table_game_factory or load_table_game
+        self._source_factory = source_factory
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._capture: Any = None
+        self._thread: threading.Thread | None = None
+        self._registrar: Any = None
+        self.session, self.game = self._resume_or_start()
+
+    # -- sessions --------------------------------------------------------------------
+
+    def _resume_or_start(self) -> tuple[Session, TableGame]:
+        """Resume the open session of the configured game by replaying its events."""
+        open_session = self.store.open_session()
+        if open_session is not None and open_session.game == self.settings.game:
+            game = self._make_game(self.settings, open_session)
+            events = self.store.events(open_session.id)
+            for event in events:
+                self._apply(game, event)
+            self.changes.set(Changes(open_session.id, events[-1].seq if events else 0))
+            log.info("resumed session %s (%s)", open_session.id, open_session.game)
+            return open_session, game
+        info = get_game(self.settings.game)
+        seats = [f"Seat {i + 1}" for i in range(info.min_players)]
+        return self._new_session(self.settings.game, {}, seats)
+
+    def _new_session(
+        self, game_id: str, options: dict[str, Any], seats: list[str]
+    ) -> tuple[Session, TableGame]:
+        info = get_game(game_id)
+        if not info.min_players <= len(seats) <= info.max_players:
+            raise UserError(
+                f"{game_id} is played by {info.min_players}-{info.max_players} players, "
+                f"not {len(seats)}"
+            )
+        if len(set(seats)) != len(seats) or not all(s.strip() for s in seats):
+            raise UserError("seat names must be non-empty and different")
+        draft = Session(new_session_id(), game_id, dict(options), list(seats), time.time())
+        game = self._make_game(self.settings, draft)  # raises UserError for bad options
+        session = self.store.create_session(game_id, options, seats, session_id=draft.id)
+        event = self.store.append(session.id, SESSION_STARTED, session.to_json())
+        self._apply(game, event)
+        self.changes.set(Changes(session.id, event.seq))
+        return session, game
+
+    def start_session(
+        self, game_id: str, options: dict[str, Any] | None = None, seats: list[str] | None = None
+    ) -> Session:
+        """End the current session and start a new one (the table has one game at a time)."""
+        info = get_game(game_id)
+        seats = seats if seats is not None else [f"Seat {i + 1}" for i in range(info.min_players)]
+        with self._lock:
+            old_scene = self._has_own_scene()
+            self.session, self.game = self._new_session(game_id, options or {}, seats)
+            restart = old_scene or self._has_own_scene()
+        if restart and self._capture is not None and self._is_sim():
+            self._restart_capture()
+        return self.session
+
+    # -- changes from the web app -------------------------------------------------------
+
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[Event]:
+        """Forward a correction or an answer to the game and commit what it decides."""
+        with self._lock:
+            drafts = self.game.correct(payload, seat)
+            return self._commit(drafts)
+
+    def submit(self, drafts: list[EventDraft]) -> list[Event]:
+        """Commit drafts a game's own router built (under the game lock)."""
+        with self._lock:
+            return self._commit(drafts)
+
+    def _commit(self, drafts: list[EventDraft]) -> list[Event]:
+        """Append each draft (committed), then apply it; announce once all are in."""
+        events = []
+        for draft in drafts:
+            if not isinstance(draft, EventDraft):
+                raise TypeError(f"a game returned {type(draft).__name__}, not an EventDraft")
+            jpeg = self.frames.get()[1] if draft.snapshot else None
+            event = self.store.append(
+                self.session.id, draft.kind, draft.payload, draft.visibility, jpeg
+            )
+            self._apply(self.game, event)
+            events.append(event)
+        if events:
+            self.changes.set(Changes(self.session.id, events[-1].seq))
+        return events
+
+    def _apply(self, game: TableGame, event: Event) -> None:
+        try:
+            game.apply_event(event)
+        except Exception as exc:  # a game bug must not stop the table; it shows in health
+            self._game_error("apply_event", exc)
+
+    def _game_error(self, where: str, exc: BaseException) -> None:
+        self.game_errors += 1
+        self.last_game_error = f"{where}: {type(exc).__name__}: {exc}"
+        log.exception("game %s failed in %s", self.session.game, where)
+
+    # -- reads for the web app ------------------------------------------------------------
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        with self._lock:
+            session, game = self.session, self.game
+            last = self.changes.get()[1]
+            return {
+                "session": session.to_json(),
+                "seat": seat,
+                "last_seq": last.last_seq if last and last.session_id == session.id else 0,
+                "view": game.view(seat),
+            }
+
+    def questions(self, seat: int | None) -> list[Question]:
+        with self._lock:
+            return list(self.game.questions(seat))
+
+    def events_for(self, seat: int | None, after_seq: int = 0, limit: int | None = None
+                   ) -> list[Event]:
+        """The active session's events this seat may see, after `after_seq`."""
+        events = self.store.events(self.session.id, after_seq)
+        visible = [e for e in events if e.visible_to(seat)]
+        return visible[:limit] if limit is not None else visible
+
+    def health(self) -> dict[str, Any]:
+        camera = self._capture.status() if self._capture is not None else None
+        cam = (
+            {
+                "state": camera.state,
+                "fps": camera.fps,
+                "frames": camera.frames,
+                "errors": camera.errors,
+                "last_error": camera.last_error,
+                "since_s": round(time.monotonic() - camera.since, 1),
+                "source": camera.source,
+            }
+            if camera is not None
+            else {"state": "stopped", "fps": 0.0, "frames": 0, "errors": 0, "last_error": None,
+                  "since_s": 0.0, "source": self.settings.camera.source}
+        )
+        ms = self.perception.median_ms()
+        return {
+            "status": "ok" if cam["state"] == "ok" else cam["state"],
+            "version": __version__,
+            "uptime_s": round(time.monotonic() - self.started_at, 1),
+            "camera": cam,
+            "perception": {
+                "fps": round(self.perception.fps(), 2),
+                "ms": None if ms is None else round(ms, 1),
+                "frames": self.perception.count,
+            },
+            "table": {"registered": self.registered, "markers_seen": list(self.markers_seen)},
+            "game": {
+                "id": self.session.game,
+                "session": self.session.id,
+                "errors": self.game_errors,
+                "last_error": self.last_game_error,
+            },
+        }
+
+    # -- the camera and the perception thread -------------------------------------------
+
+    def _is_sim(self) -> bool:
+        return self._source_factory is None and self.settings.camera.source.strip() == "sim"
+
+    def _has_own_scene(self) -> bool:
+        try:
+            return self.game.sim_scene(self.settings.camera.seed) is not None
+        except Exception:
+            return False
+
+    def _open_source(self) -> Any:
+        if self._source_factory is not None:
+            return self._source_factory()
+        from companion.camera import open_source
+
+        scene = None
+        if self._is_sim():
+            scene = self.game.sim_scene(self.settings.camera.seed)
+        return open_source(
+            self.settings.camera.source,
+            self.settings.camera,
+            scene_factory=(lambda: scene) if scene is not None else None,
+            table=self.settings.table,
+        )
+
+    def _new_capture(self) -> Any:
+        from companion.camera import CaptureThread
+
+        return CaptureThread(self._open_source, name="table").start()
+
+    def _restart_capture(self) -> None:
+        old, self._capture = self._capture, self._new_capture()
+        if old is not None:
+            old.stop()
+
+    def check_camera(self) -> None:
+        """Open and close the source once, so `serve` can say "camera absent" in one line."""
+        source = self._open_source()
+        try:
+            source.open()
+        finally:
+            source.close()
+
+    def start(self) -> Runtime:
+        self._registrar = _registrar(self.settings)
+        self._capture = self._new_capture()
+        self._thread = threading.Thread(target=self._run, name="perception", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._capture is not None:
+            self._capture.stop()
+        if self._thread is not None:
+            self._thread.join(5.0)
+        self.frames.close()
+        self.changes.close()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        capture, last_index = None, -1
+        while not self._stop.is_set():
+            if self._capture is not capture:
+                capture, last_index = self._capture, -1
+            frame = capture.wait_for_frame(last_index, timeout=0.5)
+            if frame is None:
+                if capture.status().state == "stopped":
+                    self._stop.wait(0.2)  # a replay that ended, or a swap in progress
+                continue
+            last_index = frame.index
+            try:
+                self.process(frame)
+            except Exception as exc:  # one bad frame must not end the loop
+                self._game_error("frame", exc)
+
+    def process(self, frame: Any) -> list[Event]:
+        """One frame through registration, the game and the store; returns new events."""
+        t0 = time.perf_counter()
+        from companion.vision.markers import detect_markers
+
+        markers = detect_markers(frame.image, self.settings.table.marker_dictionary)
+        registration = self._registrar.register(frame.image, markers=markers)
+        game = self.game
+        try:
+            observation = game.perceive(frame, registration)
+        except Exception as exc:
+            self._game_error("perceive", exc)
+            observation = Observation({"error": str(exc)}, 0.0)
+        self.markers_seen = list(registration.markers_seen)
+        self.registered = bool(registration.ok)
+        self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
+        self.perception.add(time.perf_counter() - t0)
+        with self._lock:
+            if game is not self.game:  # a new session started while we looked
+                return []
+            try:
+                drafts = game.update(observation, time.time())
+            except Exception as exc:
+                self._game_error("update", exc)
+                return []
+            return self._commit(drafts)
+
+    def _annotate(
+        self, image: np.ndarray, markers: dict[int, Any], registration: Any, game: TableGame,
+        observation: Observation,
+    ) -> bytes:
+        view = image.copy()
+        draw_markers(view, markers, tuple(self.settings.table.corner_ids))
+        draw_table(view, registration)
+        try:
+            view = game.annotate(view, registration, observation)
+        except Exception as exc:
+            self._game_error("annotate", exc)
+        ok = registration.ok and not registration.held
+        seen = len(registration.markers_seen)
+        status = f"{self.session.game}  markers {seen}/4  conf {observation.confidence:.2f}"
+        draw_status(view, status, ok)
+        if view.shape[1] > STREAM_MAX_WIDTH:
+            scale = STREAM_MAX_WIDTH / view.shape[1]
+            view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        return encode_jpeg(view)
+
+
+def _registrar(settings: Settings) -> Any:
+    from companion.vision.registration import TableRegistrar
+
+    try:
+        from companion.vision.registration import registrar_for
+
+        return registrar_for(settings)
+    except (ImportError, UserError, OSError, ValueError) as exc:
+        log.warning("no saved calibration used: %s", exc)
+        return TableRegistrar(settings.table)
+
+
+__all__ = ["PUBLIC", "Changes", "Runtime", "load_table_game"]

@@ -1,0 +1,59 @@
+"""The platform's part of the annotated view: markers, the table outline, a status line.
+
+Drawn once per frame by the perception thread; the game draws its own overlay after this.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+GREEN = (60, 200, 60)
+AMBER = (0, 170, 255)
+RED = (40, 40, 230)
+WHITE = (255, 255, 255)
+
+
+def draw_markers(image: np.ndarray, markers: dict[int, Any], corner_ids: tuple[int, ...]) -> None:
+    """Outline every marker: corner markers green, others amber, with their ids."""
+    for mid, marker in markers.items():
+        pts = np.asarray(marker.corners, dtype=np.float32).reshape(-1, 1, 2)
+        color = GREEN if mid in corner_ids else AMBER
+        cv2.polylines(image, [pts.astype(np.int32)], True, color, 2, cv2.LINE_AA)
+        x, y = np.asarray(marker.corners, dtype=np.float32).mean(axis=0)
+        cv2.putText(
+            image, str(mid), (int(x) - 8, int(y) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, color, 2
+        )
+
+
+def draw_table(image: np.ndarray, registration: Any) -> None:
+    """The play area's outline where the registration puts it (amber while held)."""
+    if not getattr(registration, "ok", False):
+        return
+    w, h = registration.size_mm
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    px = np.asarray(registration.table_to_image(corners), dtype=np.float32)
+    if not np.all(np.isfinite(px)):
+        return
+    color = AMBER if registration.held else GREEN
+    cv2.polylines(image, [px.reshape(-1, 1, 2).astype(np.int32)], True, color, 2, cv2.LINE_AA)
+
+
+def draw_status(image: np.ndarray, text: str, ok: bool) -> None:
+    """One line in the top-left corner, on a dark band so it reads on any table."""
+    scale = max(0.5, image.shape[1] / 1600)
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    cv2.rectangle(image, (0, 0), (tw + 16, th + base + 12), (0, 0, 0), -1)
+    cv2.putText(
+        image, text, (8, th + 6), cv2.FONT_HERSHEY_SIMPLEX, scale, GREEN if ok else RED, 1,
+        cv2.LINE_AA,
+    )
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 80) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return buf.tobytes()

@@ -1,0 +1,69 @@
+"""`create_app(settings, runtime=None)`: the FastAPI app of the live service.
+
+Given a runtime, the app serves it and leaves its start and stop to the caller (tests,
+`companion serve`); without one it builds a `Runtime` from the settings and runs it for the
+app's lifetime. Games with a `live.router()` get it mounted under `/api/games/<game-id>`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from companion import __version__
+from companion.config import Settings
+from companion.games import GAMES
+from companion.live.loop import Runtime
+from companion.web import errors, static_files
+from companion.web.auth import Auth
+from companion.web.routes import corrections, events, health, session, stream
+
+log = logging.getLogger(__name__)
+
+
+def _game_routers(app: FastAPI) -> None:
+    for gid, info in GAMES.items():
+        live = info.module("live")
+        make_router = getattr(live, "router", None) if live is not None else None
+        if make_router is None:
+            continue
+        router = make_router()
+        if router is not None:
+            app.include_router(router, prefix=f"/api/games/{gid}", tags=[f"game {gid}"])
+
+
+def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
+    owned = runtime is None
+    rt = runtime if runtime is not None else Runtime(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if owned and not rt.running:
+            rt.start()
+        try:
+            yield
+        finally:
+            if owned:
+                rt.stop()
+
+    app = FastAPI(
+        title="companion",
+        version=__version__,
+        description="The live service of a camera over a games table: health, the annotated "
+        "camera view, sessions, events (SSE), questions and corrections.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.runtime = rt
+    app.state.auth = Auth(settings, rt.store)
+    errors.install(app)
+    for module in (health, session, events, stream, corrections):
+        app.include_router(module.router)
+    _game_routers(app)
+    app.include_router(static_files.router)
+    app.mount("/static", StaticFiles(directory=static_files.STATIC_DIR), name="static")
+    return app

@@ -1,0 +1,1 @@
+"""One APIRouter per area; each module holds its request and response schemas."""

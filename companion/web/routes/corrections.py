@@ -1,0 +1,50 @@
+"""Questions the tracker asks, and the corrections and answers that players send back.
+
+A correction is a JSON object whose shape the active game defines (an answer is
+`{"question": id, "answer": value}`); the runtime hands it to the game's `correct` and
+commits what the game decides before anyone sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from pydantic import BaseModel
+
+from companion.web.auth import Caller, CallerDep, require_actor
+from companion.web.deps import RuntimeDep
+from companion.web.routes.events import EventOut
+
+router = APIRouter(prefix="/api", tags=["corrections"])
+
+
+class QuestionOut(BaseModel):
+    id: str
+    text: str
+    choices: list[dict[str, Any]]
+    """Each {"label": str, "value": JSON}: post the value back as the answer."""
+    seat: int | None
+
+
+class CorrectionResult(BaseModel):
+    events: list[EventOut]
+    """The events recorded (private ones only appear for their own seat)."""
+
+
+@router.get("/questions", response_model=list[QuestionOut])
+def questions(runtime: RuntimeDep, who: CallerDep) -> list[QuestionOut]:
+    return [QuestionOut(**q.to_json()) for q in runtime.questions(who.seat)]
+
+
+@router.post("/corrections", response_model=CorrectionResult)
+def corrections(
+    payload: Annotated[dict[str, Any], Body(examples=[{"question": "q1", "answer": "yes"}])],
+    runtime: RuntimeDep,
+    who: Annotated[Caller, Depends(require_actor)],
+) -> CorrectionResult:
+    """Forward a correction or an answer to the active game (400 if it refuses)."""
+    events = runtime.correct(payload, who.seat)
+    return CorrectionResult(
+        events=[EventOut(**e.to_json()) for e in events if e.visible_to(who.seat)]
+    )

@@ -1,0 +1,56 @@
+"""`GET /api/health`: is the camera up, how fast is perception, does the table register."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from companion.web.deps import RuntimeDep
+
+router = APIRouter(prefix="/api", tags=["health"])
+
+
+class CameraHealth(BaseModel):
+    state: str
+    """starting, ok, reconnecting or stopped."""
+    fps: float
+    frames: int
+    errors: int
+    last_error: str | None
+    since_s: float
+    """Seconds in the current state."""
+    source: str
+
+
+class PerceptionHealth(BaseModel):
+    fps: float
+    ms: float | None
+    """Median milliseconds per frame (registration + the game's perceiver + overlay)."""
+    frames: int
+
+
+class TableHealth(BaseModel):
+    registered: bool
+    markers_seen: list[int]
+
+
+class GameHealth(BaseModel):
+    id: str
+    session: str
+    errors: int
+    last_error: str | None
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    uptime_s: float
+    camera: CameraHealth
+    perception: PerceptionHealth
+    table: TableHealth
+    game: GameHealth
+
+
+@router.get("/health", response_model=Health)
+def health(runtime: RuntimeDep) -> Health:
+    return Health.model_validate(runtime.health())

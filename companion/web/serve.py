@@ -1,0 +1,130 @@
+"""`companion serve`: the camera, the live loop and the dashboard in one process.
+
+The port is bound before anything starts, so "port in use" and "camera absent" are one
+line each and exit 2, never a traceback from deep inside uvicorn or a driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import logging
+import socket
+import sys
+from pathlib import Path
+from types import FrameType
+
+import uvicorn
+
+from companion.config import load_settings
+from companion.errors import UserError
+from companion.games import get_game
+from companion.live.loop import Runtime
+from companion.web.app import create_app
+from companion.web.auth import is_loopback_host, public_base_url, write_admin_link
+
+GRACEFUL_S = 2
+"""Open MJPEG/SSE streams get this long to finish on Ctrl-C before they are cut."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="companion serve",
+        description="Run the live service: camera, perception, store and the web dashboard.",
+    )
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
+    p.add_argument("--port", type=int, help="TCP port (default 8000; 0 picks a free one)")
+    p.add_argument("--camera", help="sim, replay:PATH, opencv:N, opencv:/dev/videoN or picamera2")
+    p.add_argument("--game", help="the game at the table (default from the config: looking-glass)")
+    p.add_argument("--data-dir", type=Path, help="where the store, snapshots and tokens live")
+    p.add_argument("--config", type=Path, help="a TOML settings file")
+    p.add_argument("--fps", type=float, help="camera frames per second")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what the service does")
+    return p
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """Bind now so a taken port is a clear error before the camera is touched."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise UserError(f"port {port} is in use; choose another with --port") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise UserError(f"no permission to use port {port}; choose one above 1024") from None
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    settings = load_settings(
+        args.config,
+        {
+            "web.host": args.host,
+            "web.port": args.port,
+            "camera.source": args.camera,
+            "camera.fps": args.fps,
+            "game": args.game,
+            "data_dir": args.data_dir,
+        },
+    )
+    get_game(settings.game)
+    sock = bind_socket(settings.web.host, settings.web.port)
+    port = sock.getsockname()[1]
+
+    runtime = Runtime(settings)
+    try:
+        runtime.check_camera()
+    except UserError as exc:
+        sock.close()
+        raise UserError(f"camera {settings.camera.source!r}: {exc}") from None
+    runtime.start()
+    try:
+        app = create_app(settings, runtime)
+        if is_loopback_host(settings.web.host):
+            host = settings.web.host if ":" not in settings.web.host else f"[{settings.web.host}]"
+            print(f"companion: serving {settings.game} on http://{host}:{port}/", flush=True)
+        else:
+            link = write_admin_link(settings, runtime.store, port)
+            print(f"companion: serving {settings.game} on {public_base_url(settings, port)}/",
+                  flush=True)
+            print(f"companion: admin link (keep it private): {link}", flush=True)
+            print(f"companion: also saved to {settings.data_dir / 'admin-link.txt'}", flush=True)
+        server = _Server(
+            uvicorn.Config(
+                app, log_level="info" if args.verbose else "warning",
+                timeout_graceful_shutdown=GRACEFUL_S, access_log=args.verbose,
+            ),
+            runtime,
+        )
+        server.run(sockets=[sock])
+    finally:
+        runtime.stop()
+        sock.close()
+    print("companion: stopped", file=sys.stderr, flush=True)
+    return 0
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending the runtime's streams as soon as a stop is asked for, so
+    open MJPEG and SSE viewers do not hold Ctrl-C up."""
+
+    def __init__(self, config: uvicorn.Config, runtime: Runtime) -> None:
+        super().__init__(config)
+        self.runtime = runtime
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self.runtime.frames.close()
+        self.runtime.changes.close()
