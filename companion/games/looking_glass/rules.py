@@ -20,12 +20,15 @@ from typing import Any
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.looking_glass import actions as A
 from companion.games.looking_glass.actions import Action, Deal, Hands, Pick, Reveal, Setup
+from companion.games.looking_glass.deal import (
+    REMOVED,
+    check_deal,
+    check_hands,
+    sample_deal,
+)
 from companion.games.looking_glass.deck import BRAWLERS, Deck, load_deck
 from companion.games.looking_glass.layout import Layout, load_layouts
 from companion.games.looking_glass.scoring import HAND_SIZE, round_winner, score
-
-REMOVED = {False: 4, True: 6}
-"""Cards removed per round without and with the Brawlers in play."""
 
 
 @dataclass(frozen=True)
@@ -57,26 +60,6 @@ class LookingGlassState:
     first_player: int | None = None  # of round one; None before the set-up
     round: Round | None = None
     results: tuple[RoundResult, ...] = ()
-
-
-def settle_brawlers(layout: Layout, cards: list[list[str]]) -> None:
-    """Move any Brawler out of the top row, in place.
-
-    "Top row" is the outermost row of a half: the last one dealt, on top of the others
-    and completely uncovered at the start, so a Brawler there could be taken on the first
-    turn. A Brawler found there (half A then half B, left to right) is switched with the
-    card "in the same spot 2 rows down", i.e. two rows further in toward the centre line,
-    at the same column or else the nearest column (the left one on a tie); if the other
-    Brawler is in that spot, it is switched with the reflection of that spot instead.
-    """
-    last = len(layout.rows) - 1
-    for half in (0, 1):
-        for cell in layout.top_row:
-            if cards[half][cell] not in BRAWLERS:
-                continue
-            target = layout.closest_in_row(last - 2, layout.cells[cell].col)
-            th = half if cards[half][target] not in BRAWLERS else 1 - half
-            cards[half][cell], cards[th][target] = cards[th][target], cards[half][cell]
 
 
 class LookingGlassEngine:
@@ -182,39 +165,8 @@ class LookingGlassEngine:
         raise ValueError(f"no chance action in phase {phase}")
 
     def _sample_deal(self, state: LookingGlassState, rng: random.Random) -> Deal:
-        """The rulebook's procedure, including the Brawlers' tournament method."""
-        deck = self.deck
         lay = self.layout(state.stack[0])
-        draw = None
-        in_play = False
-        if state.brawlers:
-            normal = deck.cards(False)
-            rng.shuffle(normal)
-            draw = normal[rng.randrange(len(normal))]
-            in_play = draw not in deck.banned_by
-        cards = deck.cards(in_play)
-        rng.shuffle(cards)
-        it = iter(cards)
-        grid: list[list[str]] = [[""] * len(lay.cells) for _ in (0, 1)]
-        for row in range(len(lay.rows)):  # from the inside of each half outward
-            for half in (0, 1):
-                for cell, c in enumerate(lay.cells):
-                    if c.row == row:
-                        grid[half][cell] = next(it)
-        if in_play:
-            settle_brawlers(lay, grid)
-        hands: list[list[str]] = [[], []]
-        removed: list[str] = []
-        seat = self.next_starter(state)
-        for card in it:
-            if card in BRAWLERS or len(hands[seat]) == HAND_SIZE:
-                removed.append(card)
-                continue
-            hands[seat].append(card)
-            if len(hands[1 - seat]) < HAND_SIZE:
-                seat = 1 - seat
-        glass = {lay.name_of(h, c): grid[h][c] for h in (0, 1) for c in range(len(lay.cells))}
-        return Deal.of(glass, hands, removed, draw)
+        return sample_deal(self.deck, lay, state.brawlers, self.next_starter(state), rng)
 
     def apply(self, state: LookingGlassState, action: Action) -> LookingGlassState:
         phase = self.phase(state)
@@ -243,7 +195,7 @@ class LookingGlassEngine:
                     f"the match is in phase {phase}",
                 )
             r = state.round
-            self._check_hands(action.hands, self._unseen_after_glass(r))
+            check_hands(action.hands, self._unseen_after_glass(r))
             return self._finish_round(state, replace(r, hands=action.hands))
         raise IllegalAction("not a Looking Glass action", repr(action))
 
@@ -292,86 +244,15 @@ class LookingGlassEngine:
         left.subtract(c for half in r.cards for c in half)
         return +left
 
-    def _check_hands(self, hands: Hands, available: Counter[str]) -> None:
-        for seat, h in enumerate(hands):
-            if len(h) != HAND_SIZE:
-                raise IllegalAction(
-                    f"each player is dealt {HAND_SIZE} cards", f"hand {seat} has {len(h)}"
-                )
-            brawler = [c for c in h if c in BRAWLERS]
-            if brawler:
-                raise IllegalAction(
-                    "the Brawlers are never dealt to a player", f"hand {seat} holds {brawler[0]}"
-                )
-        excess = Counter(hands[0]) + Counter(hands[1]) - available
-        if excess:
-            raise IllegalAction(
-                "a deal uses the deck's cards once each",
-                f"more {', '.join(sorted(excess))} than the deck has left",
-            )
-
     def _apply_deal(self, state: LookingGlassState, deal: Deal) -> LookingGlassState:
-        deck = self.deck
         lay = self.layout(state.stack[0])
-        draw = deal.brawler_draw
-        if state.brawlers:
-            if draw not in deck.normal_ids:
-                raise IllegalAction(
-                    "with the Brawlers, a card of the normal deck is drawn to decide on them",
-                    f"brawler_draw is {draw!r}",
-                )
-            in_play = draw not in deck.banned_by
-        else:
-            if draw is not None:
-                raise IllegalAction("no Brawler draw without the Brawlers", repr(draw))
-            in_play = False
-        glass = deal.glass_map()
-        names = set(lay.position_names)
-        if set(glass) != names:
-            missing, extra = sorted(names - set(glass)), sorted(set(glass) - names)
-            raise IllegalAction(
-                f"the deal fills every position of layout {lay.id!r} and no other",
-                f"missing {missing[:3]}" if missing else f"unknown {extra[:3]}",
-            )
-        unknown = sorted(set(glass.values()) - set(deck.ids))
-        if unknown:
-            raise IllegalAction("cards come from the deck", f"unknown card id {unknown[0]!r}")
-        copies = deck.copies(in_play)
-        over = Counter(glass.values()) - copies
-        if over:
-            raise IllegalAction(
-                "a deal uses the deck's cards once each",
-                f"too many {', '.join(sorted(over))} in the Looking Glass"
-                + ("" if in_play else " (the Brawlers are not in play)"),
-            )
-        for name in (lay.name_of(h, c) for h in (0, 1) for c in lay.top_row):
-            if glass[name] in BRAWLERS:
-                raise IllegalAction(
-                    "the Brawlers never start in the top row",
-                    f"{glass[name]} at {name} (switch it two rows down)",
-                )
-        if (deal.hands is None) != (deal.removed is None):
-            raise IllegalAction(
-                "hands and the removed pile are recorded together or not at all", ""
-            )
-        if deal.hands is not None:
-            rest = copies - Counter(glass.values())
-            self._check_hands(deal.hands, rest)
-            rest = rest - Counter(deal.hands[0]) - Counter(deal.hands[1])
-            if Counter(deal.removed) != rest:
-                raise IllegalAction(
-                    f"the removed pile holds the other {REMOVED[in_play]} cards",
-                    f"expected {sorted(rest.elements())}, got {list(deal.removed)}",
-                )
-        cards = tuple(
-            tuple(glass[lay.name_of(h, c)] for c in range(len(lay.cells))) for h in (0, 1)
-        )
+        in_play, cards = check_deal(self.deck, lay, state.brawlers, deal)
         r = Round(
             layout=lay.id,
             starter=self.next_starter(state),
-            brawler_draw=draw,
+            brawler_draw=deal.brawler_draw,
             brawlers=in_play,
-            cards=(cards[0], cards[1]),
+            cards=cards,
             hands=deal.hands,
             removed=deal.removed,
         )

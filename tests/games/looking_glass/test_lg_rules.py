@@ -12,8 +12,9 @@ from lg_helpers import dealt, finish_round
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.conformance import check_engine
 from companion.games.looking_glass.actions import Deal, Pick, Reveal, Setup
+from companion.games.looking_glass.deal import settle_brawlers
 from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.rules import ENGINE, settle_brawlers
+from companion.games.looking_glass.rules import ENGINE
 
 
 def deal_of(state) -> Deal:
