@@ -1,0 +1,233 @@
+// The dashboard shell: status, camera view, event log, questions, new game, the game's panel.
+// Everything it shows comes from the server's views; hidden information never reaches a
+// page that may not see it, because the server never sends it.
+
+import { ApiError, get, post, seatParam, token, withAuth } from "./api.js";
+import { LiveView } from "./live-view.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { health: null, state: null, games: [], panelGame: null, stateListeners: [] };
+
+function toast(text) {
+  const el = $("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+function showHealth(h) {
+  state.health = h;
+  const cam = $("st-camera");
+  cam.textContent = h.camera.state;
+  cam.dataset.state = h.camera.state;
+  cam.title = h.camera.last_error || h.camera.source;
+  $("st-fps").textContent = h.perception.fps.toFixed(1);
+  $("st-markers").textContent = `${h.table.markers_seen.length}/4${h.table.registered ? "" : " (no table)"}`;
+  $("st-ms").textContent = h.perception.ms === null ? "–" : `${Math.round(h.perception.ms)} ms`;
+}
+
+function describe(ev) {
+  const p = ev.payload || {};
+  if (ev.kind === "session.started") return `new ${p.game} game: ${(p.seats || []).join(", ")}`;
+  if (ev.kind === "question") return p.text;
+  if (p.text) return p.text;
+  const short = JSON.stringify(p);
+  return short.length > 120 ? `${short.slice(0, 117)}…` : short;
+}
+
+function addEvent(ev) {
+  const li = document.createElement("li");
+  li.value = ev.seq;
+  li.dataset.seq = ev.seq;
+  const kind = document.createElement("span");
+  kind.className = "kind";
+  kind.textContent = ev.kind;
+  const time = new Date(ev.ts * 1000).toLocaleTimeString();
+  li.append(kind, ` ${time} — ${describe(ev)}`);
+  if (ev.visibility !== "public") {
+    li.classList.add("private");
+    li.title = "only you see this";
+  }
+  if (ev.snapshot) {
+    const a = document.createElement("a");
+    a.href = withAuth(ev.snapshot);
+    a.target = "_blank";
+    a.textContent = " [picture]";
+    li.append(a);
+  }
+  const log = $("log");
+  if (!log.querySelector(`li[data-seq="${ev.seq}"]`)) log.prepend(li);
+}
+
+async function loadHistory() {
+  $("log").replaceChildren();
+  for (const ev of await get("/api/history")) addEvent(ev);
+}
+
+async function loadQuestions() {
+  const qs = await get("/api/questions");
+  const list = $("questions");
+  list.replaceChildren();
+  for (const q of qs) {
+    const li = document.createElement("li");
+    li.append(q.text);
+    const choices = document.createElement("div");
+    choices.className = "choices";
+    for (const c of q.choices) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = c.label;
+      b.addEventListener("click", async () => {
+        try {
+          await post("/api/corrections", { question: q.id, answer: c.value });
+        } catch (err) {
+          toast(err.message);
+        }
+      });
+      choices.append(b);
+    }
+    li.append(choices);
+    list.append(li);
+  }
+  $("questions-card").hidden = qs.length === 0;
+}
+
+async function loadState() {
+  const s = await get("/api/state");
+  state.state = s;
+  const game = state.games.find((g) => g.id === s.session.game);
+  $("game-title").textContent = game ? game.title : s.session.game;
+  const seatName = s.seat === null ? null : s.session.seats[s.seat];
+  $("who").textContent = s.seat === null ? (s.role === "spectator" ? "watching" : s.role)
+    : `seat ${s.seat + 1}: ${seatName}`;
+  $("admin-card").hidden = !(s.role === "local" || s.role === "admin");
+  await mountPanel(s);
+  for (const fn of state.stateListeners) fn(s);
+  return s;
+}
+
+const panelApi = {
+  get seat() { return state.state ? state.state.seat : null; },
+  state: () => state.state,
+  get,
+  post,
+  correct: (payload) => post("/api/corrections", payload),
+  onState: (fn) => { state.stateListeners.push(fn); },
+};
+
+async function mountPanel(s) {
+  const gid = s.session.game;
+  if (state.panelGame === `${s.session.id}`) return;
+  state.panelGame = `${s.session.id}`;
+  state.stateListeners = [];
+  const el = $("panel");
+  el.replaceChildren();
+  const game = state.games.find((g) => g.id === gid);
+  $("panel-title").textContent = game ? game.title : gid;
+  if (game && game.panel) {
+    try {
+      const mod = await import(`/static/games/${gid}.js`);
+      await mod.mount(el, panelApi);
+      return;
+    } catch (err) {
+      el.textContent = `The ${gid} panel failed to load: ${err.message}`;
+      return;
+    }
+  }
+  const note = document.createElement("p");
+  note.className = "muted";
+  note.textContent = "This game's table view is coming. The camera, markers and events already work.";
+  const pre = document.createElement("pre");
+  pre.className = "view-json";
+  const show = (st) => { pre.textContent = JSON.stringify(st.view, null, 2); };
+  show(s);
+  state.stateListeners.push(show);
+  el.append(note, pre);
+}
+
+async function loadGames() {
+  state.games = await get("/api/games");
+  const select = $("game-select");
+  select.replaceChildren();
+  for (const g of state.games) {
+    const opt = document.createElement("option");
+    opt.value = g.id;
+    opt.textContent = `${g.title} (${g.min_players}–${g.max_players})${g.table ? "" : " · demo view"}`;
+    select.append(opt);
+  }
+}
+
+function showLinks(links) {
+  const list = $("links");
+  list.replaceChildren();
+  for (const l of links) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = l.url;
+    a.textContent = `${l.name}: ${l.url}`;
+    li.append(a);
+    list.append(li);
+  }
+  $("links-box").hidden = links.length === 0;
+}
+
+function setupAdmin() {
+  $("new-game").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("new-game-error").textContent = "";
+    const names = $("seat-names").value.split(",").map((s) => s.trim()).filter(Boolean);
+    const body = { game: $("game-select").value };
+    if (names.length) body.seats = names;
+    try {
+      const res = await post("/api/session", body);
+      showLinks(res.links);
+      toast(`new ${res.session.game} game started`);
+    } catch (err) {
+      $("new-game-error").textContent = err.message;
+    }
+  });
+  $("show-links").addEventListener("click", async () => {
+    try { showLinks(await get("/api/session/links")); } catch (err) { toast(err.message); }
+  });
+}
+
+function connectEvents() {
+  const source = new EventSource(withAuth("/api/events"));
+  source.addEventListener("status", (e) => showHealth(JSON.parse(e.data)));
+  source.addEventListener("event", async (e) => {
+    addEvent(JSON.parse(e.data));
+    await Promise.all([loadState(), loadQuestions()]).catch((err) => toast(err.message));
+  });
+  source.addEventListener("session", async () => {
+    await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
+  });
+  source.onerror = () => {
+    const cam = $("st-camera");
+    cam.textContent = "server unreachable";
+    cam.dataset.state = "stopped";
+  };
+}
+
+async function main() {
+  new LiveView($("live"), $("view-mode"), $("toggle-mode"),
+    () => (state.health ? state.health.camera.fps : 0));
+  setupAdmin();
+  try {
+    await loadGames();
+    showHealth(await get("/api/health"));
+    await loadState();
+    await Promise.all([loadHistory(), loadQuestions()]);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      toast(`${err.message}${token ? "" : " (open your link again)"}`);
+    } else {
+      toast(err.message);
+    }
+  }
+  connectEvents();
+  document.body.dataset.ready = "1";
+}
+
+if (seatParam !== null) document.documentElement.dataset.seat = seatParam;
+main();

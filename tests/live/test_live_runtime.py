@@ -1,0 +1,99 @@
+"""The live loop on the real sim camera: perception, events, questions, faults, resume."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from conftest import wait_for
+
+from companion.live.example_game import make_table_game
+from companion.live.loop import Runtime
+from companion.store import Store
+
+
+def kinds(runtime: Runtime) -> list[str]:
+    return [e.kind for e in runtime.store.events(runtime.session.id)]
+
+
+def test_sim_frames_become_events_and_an_annotated_jpeg(settings):
+    rt = Runtime(settings, table_game_factory=make_table_game).start()
+    try:
+        wait_for(lambda: "table.markers" in kinds(rt))
+        health = rt.health()
+        assert health["camera"]["state"] == "ok"
+        assert health["table"] == {"registered": True, "markers_seen": [0, 1, 2, 3]}
+        assert health["perception"]["frames"] >= 3
+        assert health["perception"]["ms"] > 0
+        event = rt.store.events(rt.session.id)[-1]
+        assert event.payload == {"markers": [0, 1, 2, 3]}
+        assert rt.store.snapshot_file(event).stat().st_size > 1000  # the picture was kept
+        _, jpeg = rt.frames.get()
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape[:2] == (360, 480)
+        assert rt.state(None)["view"]["markers"] == [0, 1, 2, 3]
+    finally:
+        rt.stop()
+
+
+def test_unsure_camera_asks_and_the_answer_is_recorded(settings, blank_source):
+    rt = Runtime(settings, source_factory=blank_source, table_game_factory=make_table_game).start()
+    try:
+        questions = wait_for(lambda: rt.questions(None))
+        assert questions[0].id == "table-hidden"
+        assert rt.health()["table"]["registered"] is False
+        events = rt.correct({"question": "table-hidden", "answer": "wait"}, None)
+        assert [e.kind for e in events] == ["answer"]
+        assert rt.questions(None) == []
+        assert rt.state(None)["view"]["answers"] == {"table-hidden": "wait"}
+        # committed before it was applied and shown: it is in the store
+        assert rt.store.events(rt.session.id)[-1] == events[0]
+    finally:
+        rt.stop()
+
+
+def test_camera_lost_mid_stream_recovers_and_keeps_every_event(settings, flaky_factory):
+    factory = flaky_factory(fail_after=8)
+    rt = Runtime(settings, source_factory=factory, table_game_factory=make_table_game)
+    rt.start()
+    try:
+        wait_for(lambda: rt.health()["camera"]["errors"] >= 1)
+        assert rt.health()["camera"]["last_error"] == "camera unplugged (test)"
+        note = rt.correct({"note": "during the outage"}, None)  # the loop still serves changes
+        wait_for(lambda: factory.state["opens"] >= 2 and rt.health()["camera"]["state"] == "ok")
+        frames_before = rt.perception.count
+        wait_for(lambda: rt.perception.count > frames_before + 3)  # perception goes on
+        stored = rt.store.events(rt.session.id)
+        assert [e.kind for e in stored][:1] == ["session.started"]
+        assert note[0] in stored
+        assert "table.markers" in [e.kind for e in stored]
+    finally:
+        rt.stop()
+
+
+def test_restart_replays_the_session_to_the_same_state(settings):
+    first = Runtime(settings, table_game_factory=make_table_game)
+    session = first.start_session("reflecto", {}, ["Ann", "Bob"])
+    first.correct({"note": "hello"}, 0)
+    first.correct({"memo": "my secret plan"}, 1)
+    before = {seat: first.state(seat)["view"] for seat in (None, 0, 1)}
+    assert before[1]["memos"] == ["my secret plan"]
+    assert before[0]["memos"] == [] and before[None]["memos"] == []
+    first.store.close()
+
+    second = Runtime(settings, store=Store(settings.data_dir), table_game_factory=make_table_game)
+    assert second.session.id == session.id
+    assert {seat: second.state(seat)["view"] for seat in (None, 0, 1)} == before
+    assert second.state(None)["last_seq"] == 3
+
+
+def test_a_new_game_at_the_table_ends_the_old_session(settings):
+    rt = Runtime(settings, table_game_factory=make_table_game)
+    old = rt.session
+    new = rt.start_session("queen-alice", {}, ["Alice"])
+    assert new.id != old.id and rt.session == new
+    assert rt.store.session(old.id).ended is not None
+    assert kinds(rt) == ["session.started"]
+    # a restart configured for another game starts fresh instead of resuming
+    settings.game = "reflecto"
+    again = Runtime(settings, table_game_factory=make_table_game)
+    assert again.session.game == "reflecto" and again.session.id != new.id
