@@ -80,8 +80,9 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], lines: list[str]) -> N
 
 
 def _camera_frames(spec: str, settings: Settings, limit_s: float) -> Iterator[np.ndarray]:
-    """Frames from a camera until it ends (a replay) or `limit_s` passes."""
-    source = open_source(spec, settings.camera, table=settings.table)
+    """Frames from a camera until it ends or `limit_s` passes; a replay plays once."""
+    camera = settings.camera.model_copy(update={"loop": False})
+    source = open_source(spec, camera, table=settings.table)
     deadline = time.monotonic() + limit_s
     with source:
         while time.monotonic() < deadline:

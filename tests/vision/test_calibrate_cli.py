@@ -1,0 +1,112 @@
+"""`companion calibrate print` and `companion calibrate table`, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main as cli_main
+from companion.config import TableSettings, load_settings
+from companion.sim.demo_table import DemoTableScene, corner_centres_mm
+from companion.vision.calibration import BOARD_SQUARE_MM, detect_board, load_table_homography
+from companion.vision.print_sheets import DPI, measure_marker_mm
+from companion.vision.registration import registrar_for
+
+
+def test_print_writes_true_scale_sheets(tmp_path, capsys):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[table]\nmarker_size_mm = 50\n")
+    out = tmp_path / "sheets"
+    assert cli_main(["calibrate", "print", "--out", str(out), "--config", str(cfg),
+                     "--json"]) == 0
+    files = {p.name for p in out.iterdir()}
+    for name in ("table-markers", "charuco-board", "mirror-mansion-stickers"):
+        assert f"{name}.pdf" in files and f"{name}.png" in files
+        assert (out / f"{name}.pdf").read_bytes().startswith(b"%PDF")
+    assert len(json.loads(capsys.readouterr().out)["files"]) == 6
+    for mid in range(4):
+        assert measure_marker_mm(out / "table-markers.png", mid) == pytest.approx(50, abs=0.3)
+    for mid in (10, 11, 12, 13):
+        assert measure_marker_mm(out / "mirror-mansion-stickers.png", mid) == pytest.approx(
+            30, abs=0.3)
+    board = detect_board(cv2.imread(str(out / "charuco-board.png")))
+    assert board is not None and len(board.image_points) == 24  # every inner corner
+    step_px = np.linalg.norm(board.image_points[1] - board.image_points[0])
+    assert step_px * 25.4 / DPI == pytest.approx(BOARD_SQUARE_MM, abs=0.2)
+
+
+def test_sticker_dots_are_8_mm(tmp_path):
+    assert cli_main(["calibrate", "print", "--out", str(tmp_path)]) == 0
+    img = cv2.imread(str(tmp_path / "mirror-mansion-stickers.png"))
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    for lo, hi in [((40, 120, 80), (90, 255, 255)), ((140, 120, 80), (175, 255, 255)),
+                   ((5, 120, 80), (25, 255, 255))]:
+        mask = cv2.inRange(hsv, np.array(lo), np.array(hi))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        widths = stats[1:, cv2.CC_STAT_WIDTH] * 25.4 / DPI
+        assert n - 1 >= 10
+        assert np.median(widths) == pytest.approx(8.0, abs=0.2)
+
+
+@pytest.fixture(scope="module")
+def table_photo(tmp_path_factory):
+    scene = DemoTableScene(TableSettings(), seed=2, hands=False)
+    image, truth = scene.frame(0.0)
+    path = tmp_path_factory.mktemp("photo") / "table.jpg"
+    cv2.imwrite(str(path), image)
+    return path, scene, truth
+
+
+def test_table_saves_the_homography(tmp_path, table_photo, capsys):
+    path, scene, _ = table_photo
+    assert cli_main(["calibrate", "table", "--image", str(path), "--data-dir", str(tmp_path),
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["markers_seen"] == [0, 1, 2, 3]
+    assert out["camera_px_per_mm"] == pytest.approx(scene.camera.px_per_mm_at((300, 225)),
+                                                    rel=0.05)
+    H = load_table_homography(tmp_path)
+    pts = np.array([*corner_centres_mm(TableSettings()).values(), (300.0, 225.0)])
+    px = scene.camera.project(pts)
+    mapped = cv2.perspectiveTransform(px.reshape(-1, 1, 2), H).reshape(-1, 2)
+    assert np.abs(mapped - pts).max() < 1.5
+    # The live registrar starts from it before any marker is seen.
+    settings = load_settings(overrides={"data_dir": tmp_path}, environ={})
+    held = registrar_for(settings).register(np.zeros((960, 1280, 3), np.uint8))
+    assert held.ok and held.held
+
+
+def test_table_text_output_from_the_sim_camera(tmp_path, capsys):
+    assert cli_main(["calibrate", "table", "--camera", "sim", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "corner markers seen: 0, 1, 2, 3" in out and "camera px per table mm" in out
+    assert (tmp_path / "calibration" / "table.json").exists()
+
+
+def test_table_names_the_missing_markers(tmp_path, table_photo, capsys):
+    path, _, truth = table_photo
+    image = cv2.imread(str(path))
+    for mid in (1, 2):
+        x, y = truth["markers_px"][mid]
+        cv2.circle(image, (round(x), round(y)), 45, (90, 130, 190), -1)
+    covered = tmp_path / "covered.png"
+    cv2.imwrite(str(covered), image)
+    assert cli_main(["calibrate", "table", "--image", str(covered), "--data-dir",
+                     str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "corner marker(s) 1, 2 not seen (seen: 0, 3)" in err and err.count("\n") == 1
+    assert load_table_homography(tmp_path) is None
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda p: p / "missing.jpg", "image not found"),
+    (lambda p: (p / "notes.jpg").write_text("hello") and p / "notes.jpg", "is not an image"),
+])
+def test_table_bad_image_is_one_line_exit_2(tmp_path, capsys, make, message):
+    assert cli_main(["calibrate", "table", "--image", str(make(tmp_path)), "--data-dir",
+                     str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
