@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -101,42 +102,44 @@ def build(
     free_of: dict[int, list[int]] = {}
     for level in range(n):
         mover = first_mover if level % 2 == 0 else 1 - first_mover
-        cur = codes[level]
+        cur = codes[level]  # sorted, so the states of one mask are contiguous
         masks = cur >> _MASK_SHIFT
-        order = np.argsort(masks, kind="stable")
-        um, starts = np.unique(masks[order], return_index=True)
-        bounds = [*starts.tolist(), len(order)]
-        par, code, mv = [], [], []
-        for u, m in enumerate(um.tolist()):
-            sel = order[bounds[u] : bounds[u + 1]]
-            base = cur[sel]
+        cuts = [0, *(np.flatnonzero(np.diff(masks)) + 1).tolist(), len(cur)]
+        blocks = []  # (first state, last state + 1, slot column, move) per code block
+        code = []
+        width = 0
+        for lo, hi in pairwise(cuts):
+            m = int(masks[lo])
             free = free_of.get(m)
             if free is None:
                 free = free_of[m] = layout.free_cells(m)
+            col = 0
             for i in free:
                 for half in (0, 1) if a[i] != b[i] else (0,):
                     mine, theirs = (a[i], b[i]) if half == 0 else (b[i], a[i])
                     got0 = mine if mover == 0 else theirs
-                    par.append(sel)
-                    code.append(base + ((1 << i) << _MASK_SHIFT) + pow5[got0])
-                    mv.append(np.full(len(sel), i * 2 + half, dtype=np.int16))
-        p = np.concatenate(par)
-        c = np.concatenate(code)
-        v = np.concatenate(mv)
-        nxt, child = np.unique(c, return_inverse=True)
-        by_parent = np.argsort(p, kind="stable")
-        p, child, v = p[by_parent], child[by_parent], v[by_parent]
-        degree = np.bincount(p, minlength=len(cur))
-        first = np.concatenate([[0], np.cumsum(degree)[:-1]])
-        col = np.arange(len(p)) - np.repeat(first, degree)
-        sl = np.full((len(cur), int(degree.max())), len(nxt), dtype=np.int32)
-        sm = np.full(sl.shape, -1, dtype=np.int16)
-        sl[p, col] = child
-        sm[p, col] = v
+                    code.append(cur[lo:hi] + (((1 << i) << _MASK_SHIFT) + pow5[got0]))
+                    blocks.append((lo, hi, col, i * 2 + half))
+                    col += 1
+            width = max(width, col)
+        nxt, child = np.unique(np.concatenate(code), return_inverse=True)
+        sl = np.full((len(cur), width), len(nxt), dtype=np.int32)
+        sm = np.full((len(cur), width), -1, dtype=np.int16)
+        at = 0
+        for lo, hi, col, move in blocks:
+            sl[lo:hi, col] = child[at : at + hi - lo]
+            sm[lo:hi, col] = move
+            at += hi - lo
         slots.append(sl)
         slot_moves.append(sm)
         codes.append(nxt)
     return RoundGraph(layout, cards, first_mover, taken, codes, slots, slot_moves)
+
+
+@lru_cache(maxsize=4)
+def _combos(n: int) -> np.ndarray:
+    """Every vector of n stack sizes 0-4, in base-5 order (row k has code k)."""
+    return np.array(list(np.ndindex(*(5,) * n)), dtype=np.int64)
 
 
 def leaf_values(
@@ -166,7 +169,7 @@ def leaf_values(
         # world), then one gather per group instead of one per character.
         base = np.zeros((len(keys), len(h)), dtype=np.int16)
         for group in groups:
-            combos = np.array(list(np.ndindex(*(5,) * len(group))), dtype=np.int64)
+            combos = _combos(len(group))
             table = np.zeros((len(combos), len(h)), dtype=np.int16)
             for k, c in enumerate(group):
                 table += t.points[c][combos[:, k][:, None] + h[None, :, c]].astype(np.int16)
