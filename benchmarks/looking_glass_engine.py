@@ -120,8 +120,17 @@ def main() -> int:
 
     for opponent in ("greedy", "random"):
         log(f"hint vs {opponent}: {args.hint_rounds} rounds ...")
+        t0 = time.perf_counter()
+
+        def tick(done: int, t0: float = t0) -> None:
+            log(f"  {done} rounds, {time.perf_counter() - t0:.0f} s")
+
         r = simulate(
-            args.hint_rounds, ("hint", opponent), seed=args.seed, hint_samples=args.hint_samples
+            args.hint_rounds,
+            ("hint", opponent),
+            seed=args.seed,
+            hint_samples=args.hint_samples,
+            progress=tick,
         ).to_json()
         out[f"hint_vs_{opponent}"] = {
             "rounds": r["rounds"],

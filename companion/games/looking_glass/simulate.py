@@ -11,6 +11,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +136,9 @@ def simulate(
     brawlers: bool = False,
     seed: int = 0,
     hint_samples: int = DEFAULT_SAMPLES,
+    progress: Callable[[int], None] | None = None,
 ) -> Summary:
+    """Play `rounds` rounds; `progress(done)` is called every 100 rounds if given."""
     if rounds < 1:
         raise ValueError("rounds must be at least 1")
     rng = random.Random(seed)
@@ -145,4 +148,6 @@ def simulate(
     for r in range(rounds):
         seats = kinds if r % 2 == 0 else (kinds[1], kinds[0])
         records.append(play_round(seats, rng, brawlers, players))
+        if progress is not None and (r + 1) % 100 == 0:
+            progress(r + 1)
     return Summary(rounds, kinds, brawlers, time.perf_counter() - start, records)
