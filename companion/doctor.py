@@ -60,10 +60,13 @@ def grab(spec: str | None, settings: Settings, n: int = FRAMES) -> tuple[list[np
     return images, fps
 
 
-def check_light(gray: np.ndarray) -> Check:
+def check_light(image: np.ndarray) -> Check:
+    """Brightness from the grey picture; clipping from any channel (a red card burns out first)."""
+    gray = to_gray(image)
     mean = float(gray.mean())
     p1, p50, p99 = (float(v) for v in np.percentile(gray, [1, 50, 99]))
-    clipped = float((gray >= CLIPPED_LEVEL).mean())
+    peak = image.max(axis=2) if image.ndim == 3 else image
+    clipped = float((peak >= CLIPPED_LEVEL).mean())
     stats = f"mean {mean:.0f}, 1/50/99th percentile {p1:.0f}/{p50:.0f}/{p99:.0f}, " \
             f"{clipped:.1%} clipped"
     if mean < TOO_DARK_MEAN:
@@ -157,7 +160,7 @@ def run_checks(spec: str | None, settings: Settings) -> list[Check]:
     checks = [Check("camera", "OK", f"{name} delivers {w}x{h}{rate} "
                     f"({len(images)} frames in {time.monotonic() - started:.1f} s)")]
     gray = to_gray(image)
-    checks.append(check_light(gray))
+    checks.append(check_light(image))
     seen: set[int] = set()
     for img in images:
         seen |= set(detect_markers(img, settings.table.marker_dictionary))
