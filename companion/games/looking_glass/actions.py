@@ -28,6 +28,7 @@ class Deal:
     hands: Hands | None = None  # None: dealt face down and not (yet) known
     removed: tuple[str, ...] | None = None
     brawler_draw: str | None = None  # the card drawn to decide on the Brawlers, if used
+    layout: str | None = None  # the layout card turned up; None: the top of the stack
 
     @classmethod
     def of(
@@ -36,6 +37,7 @@ class Deal:
         hands: Iterable[Iterable[str]] | None = None,
         removed: Iterable[str] | None = None,
         brawler_draw: str | None = None,
+        layout: str | None = None,
     ) -> Deal:
         """A deal in canonical form (positions sorted, hands and removed pile sorted)."""
         return cls(
@@ -43,6 +45,7 @@ class Deal:
             hands=None if hands is None else _hands(hands),
             removed=None if removed is None else tuple(sorted(removed)),
             brawler_draw=brawler_draw,
+            layout=layout,
         )
 
     def glass_map(self) -> dict[str, str]:
@@ -88,6 +91,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
             "hands": None if action.hands is None else [list(h) for h in action.hands],
             "removed": None if action.removed is None else list(action.removed),
             "brawler_draw": action.brawler_draw,
+            "layout": action.layout,
         }
     if isinstance(action, Pick):
         return {"type": "pick", "seat": action.seat, "position": action.position}
@@ -130,7 +134,10 @@ def action_from_json(data: Any) -> Action:
             draw = data.get("brawler_draw")
             if draw is not None and not isinstance(draw, str):
                 raise ValueError("brawler_draw must be a card id or null")
-            return Deal.of(glass, hands, removed, draw)
+            layout = data.get("layout")
+            if layout is not None and not isinstance(layout, str):
+                raise ValueError("layout must be a layout id or null")
+            return Deal.of(glass, hands, removed, draw, layout)
         if kind == "pick":
             seat, pos = data["seat"], data["position"]
             if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(pos, str):

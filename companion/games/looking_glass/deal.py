@@ -76,7 +76,7 @@ def sample_deal(deck: Deck, lay: Layout, brawlers: bool, starter: int, rng: rand
         if len(hands[1 - seat]) < HAND_SIZE:
             seat = 1 - seat
     glass = {lay.name_of(h, c): grid[h][c] for h in (0, 1) for c in range(len(lay.cells))}
-    return Deal.of(glass, hands, removed, draw)
+    return Deal.of(glass, hands, removed, draw, lay.id)
 
 
 def check_hands(hands: Hands, available: Counter[str]) -> None:

@@ -245,7 +245,15 @@ class LookingGlassEngine:
         return +left
 
     def _apply_deal(self, state: LookingGlassState, deal: Deal) -> LookingGlassState:
-        lay = self.layout(state.stack[0])
+        """A deal names its layout card (a camera reads it off the table) or takes the top
+        of the stack; either way the card must still be in the stack."""
+        layout_id = deal.layout or state.stack[0]
+        if layout_id not in state.stack:
+            raise IllegalAction(
+                "each layout card is played once per match",
+                f"{layout_id!r} is not in the stack {sorted(state.stack)}",
+            )
+        lay = self.layout(layout_id)
         in_play, cards = check_deal(self.deck, lay, state.brawlers, deal)
         r = Round(
             layout=lay.id,
@@ -256,7 +264,8 @@ class LookingGlassEngine:
             hands=deal.hands,
             removed=deal.removed,
         )
-        return replace(state, stack=state.stack[1:], round=r)
+        stack = tuple(x for x in state.stack if x != layout_id)
+        return replace(state, stack=stack, round=r)
 
     # -- views and JSON -----------------------------------------------------------------
     def view(self, state: LookingGlassState, seat: int | None) -> dict[str, Any]:

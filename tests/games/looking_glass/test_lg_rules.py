@@ -281,3 +281,18 @@ def test_self_linked_pairs_average_fourteen_times_three_in_thirty_nine() -> None
         for g in (d.glass_map() for d in _deals(n, False, 4))
     ]
     assert sum(linked) / n == pytest.approx(14 * 3 / 39, abs=0.05)
+
+
+def test_a_deal_may_name_the_layout_card_turned_up() -> None:
+    """At a real table the stack order is unknown: the camera reads the card turned up."""
+    s = dealt(12)
+    pre = before_deal(s)
+    good = deal_of(s)
+    other = next(x for x in pre.stack if x != s.round.layout)
+    named = replace(good, layout=s.round.layout)
+    after = ENGINE.apply(replace(pre, stack=(other, *[x for x in pre.stack if x != other])), named)
+    assert after.round.layout == s.round.layout
+    assert s.round.layout not in after.stack and other in after.stack
+    with pytest.raises(IllegalAction, match="played once per match"):
+        ENGINE.apply(replace(pre, stack=(other,)), named)
+    assert ENGINE.action_from_json(ENGINE.action_to_json(named)) == named
