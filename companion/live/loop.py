@@ -42,10 +42,17 @@ TableGameFactory = Callable[[Settings, Session], TableGame]
 
 def load_table_game(settings: Settings, session: Session) -> TableGame:
     """The game's own `live.make_table_game`, or the platform's demo when it has none."""
-    live = get_game(session.game).module("live")
-    if live is None:
-        return DemoTableGame(session.game, session)
-    return live.make_table_game(settings, session)
+    info = get_game(session.game)
+    live = info.module("live")
+    if live is not None:
+        return live.make_table_game(settings, session)
+    rules = info.module("rules")
+    if rules is not None:  # no table view yet, but its engine can still refuse bad options
+        try:
+            rules.ENGINE.new_game(len(session.seats), dict(session.options))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise UserError(f"{session.game}: {exc}") from None
+    return DemoTableGame(session.game, session)
 
 
 @dataclass(frozen=True)

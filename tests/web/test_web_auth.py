@@ -1,0 +1,80 @@
+"""Bound beyond loopback: tokens for changes, seat links for private views, clear 4xx."""
+
+from __future__ import annotations
+
+import stat
+
+from fastapi.testclient import TestClient
+
+from companion.web.auth import ADMIN_LINK_FILE, write_admin_link
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_changes_need_a_token_and_reads_do_not(lan):
+    client, _, admin = lan
+    assert client.get("/api/health").status_code == 200
+    state = client.get("/api/state").json()
+    assert state["role"] == "spectator" and state["seat"] is None
+    res = client.post("/api/session", json={"game": "reflecto"})
+    assert res.status_code == 401 and "admin link" in res.json()["detail"]
+    wrong = client.post("/api/session", json={"game": "reflecto"}, headers=bearer("guess"))
+    assert wrong.status_code == 401 and "unknown token" in wrong.json()["detail"]
+    assert client.get("/api/state?token=guess").status_code == 401
+    assert client.post("/api/corrections", json={"note": "x"}).status_code == 401
+    assert client.get("/api/session/links").status_code == 401
+    ok = client.post("/api/session", json={"game": "reflecto"}, headers=bearer(admin))
+    assert ok.status_code == 201
+    assert client.get("/api/state", headers=bearer(admin)).json()["role"] == "admin"
+    # ?seat= is a loopback convenience only: it shows a spectator nothing private
+    assert client.get("/api/state?seat=0").json()["seat"] is None
+
+
+def test_seat_links_give_each_seat_its_own_private_view_and_actions(lan):
+    client, _, admin = lan
+    res = client.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
+                      headers=bearer(admin))
+    links = res.json()["links"]
+    assert [link["name"] for link in links] == ["Ann", "Bob"]
+    ann, bob = links[0]["token"], links[1]["token"]
+    assert links[0]["url"].endswith(f"/?token={ann}") and ann != bob
+
+    assert client.post("/api/corrections", json={"memo": "I hold the Queen"},
+                       headers=bearer(ann)).status_code == 200
+    assert client.get(f"/api/state?token={ann}").json()["view"]["memos"] == ["I hold the Queen"]
+    for who in ({"Authorization": f"Bearer {bob}"}, bearer(admin), {}):
+        text = client.get("/api/state", headers=who).text
+        text += client.get("/api/history", headers=who).text
+        assert "Queen" not in text  # not even in the JSON
+    assert "Queen" in client.get("/api/history", headers=bearer(ann)).text
+
+    # a seat may act for itself, never as the admin
+    forbidden = client.post("/api/session", json={"game": "reflecto"}, headers=bearer(bob))
+    assert forbidden.status_code == 403 and "admin link" in forbidden.json()["detail"]
+    # a new game makes the old seat links stale
+    client.post("/api/session", json={"game": "reflecto"}, headers=bearer(admin))
+    stale = client.get("/api/state", headers=bearer(ann))
+    assert stale.status_code == 401 and "earlier game" in stale.json()["detail"]
+
+
+def test_opening_a_link_sets_a_cookie_that_authorises_later_requests(lan):
+    client, _, admin = lan
+    page = client.get(f"/?token={admin}")
+    assert page.status_code == 200
+    assert "companion_token" in page.headers["set-cookie"]
+    assert "httponly" in page.headers["set-cookie"].lower()
+    assert client.get("/api/state").json()["role"] == "admin"  # the cookie, no header
+    assert client.post("/api/session", json={"game": "reflecto"}).status_code == 201
+    fresh = TestClient(client.app)
+    assert "set-cookie" not in fresh.get("/?token=guess").headers
+
+
+def test_admin_link_file_is_private(lan, tmp_path):
+    _, runtime, admin = lan
+    link = write_admin_link(runtime.settings, runtime.store, 8123)
+    assert link.endswith(f":8123/?token={admin}") and link.startswith("http://")
+    path = runtime.settings.data_dir / ADMIN_LINK_FILE
+    assert path.read_text().strip() == link
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
