@@ -14,7 +14,7 @@ from companion.games.base import CHANCE, IllegalAction
 from companion.games.looking_glass.hint import DEFAULT_SAMPLES, hint
 from companion.games.looking_glass.players import KINDS
 from companion.games.looking_glass.rules import ENGINE
-from companion.games.looking_glass.scoring import check_collections, round_winner, score
+from companion.games.looking_glass.scoring import check_collections, score_round
 from companion.games.looking_glass.simulate import simulate
 
 GAME = "looking-glass"
@@ -93,16 +93,12 @@ def score_main(argv: list[str]) -> int:
         piles.append(_counts(pl["pile"], f"player {seat} pile"))
         hands.append(_counts(pl.get("hand", {}), f"player {seat} hand"))
     collections = check_collections(piles, hands, finished=not args.partial)
-    scores = [score(c) for c in collections]
-    totals = [s.total for s in scores]
-    winner = round_winner(totals, first)
+    result = score_round(collections, first)
+    scores = result.scores
+    totals = [x.total for x in scores]
+    winner = result.winner
     if args.json:
-        out = {
-            "players": [s.to_json() for s in scores],
-            "first": first,
-            "winner": winner,
-        }
-        print(json.dumps(out, indent=2))
+        print(json.dumps(result.to_json(), indent=2))
         return 0
     for seat, s in enumerate(scores):
         parts = [f"{st.card_id} x{st.count} {st.points:+d}" for st in s.stacks]

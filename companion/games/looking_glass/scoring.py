@@ -79,6 +79,28 @@ def round_winner(totals: Sequence[int], first: int) -> int:
     return 0 if a > b else 1
 
 
+@dataclass(frozen=True)
+class RoundScore:
+    scores: tuple[Score, Score]
+    first: int
+    winner: int
+
+    def to_json(self) -> dict:
+        return {
+            "players": [s.to_json() for s in self.scores],
+            "first": self.first,
+            "winner": self.winner,
+        }
+
+
+def score_round(
+    collections: Sequence[Mapping[str, int]], first: int, deck: Deck | None = None
+) -> RoundScore:
+    """Both players' scores (piles and hands together) and the round's winner."""
+    a, b = (score(c, deck) for c in collections)
+    return RoundScore((a, b), first, round_winner([a.total, b.total], first))
+
+
 def check_collections(
     piles: Sequence[Mapping[str, int]],
     hands: Sequence[Mapping[str, int]],

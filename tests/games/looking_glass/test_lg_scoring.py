@@ -11,6 +11,7 @@ from companion.games.looking_glass.scoring import (
     check_collections,
     round_winner,
     score,
+    score_round,
 )
 
 SUN = ["caterpillar", "mad-hatter", "mock-turtle", "queen-of-hearts", "walrus-carpenter"]
@@ -89,6 +90,10 @@ def test_the_larger_absolute_score_wins_and_a_tie_goes_to_the_first_player() -> 
     assert round_winner([2, -6], first=0) == 1
     assert round_winner([4, -4], first=0) == 0
     assert round_winner([4, -4], first=1) == 1
+    result = score_round([{"dodo": 3}, {"caterpillar": 3}], first=1)
+    assert [s.total for s in result.scores] == [-3, 3]
+    assert result.winner == 1
+    assert result.to_json()["players"][0]["stacks"] == {"dodo": {"count": 3, "points": -3}}
 
 
 def test_check_collections_rejects_impossible_counts() -> None:
