@@ -102,6 +102,7 @@ async function loadState() {
   $("who").textContent = s.seat === null ? (s.role === "spectator" ? "watching" : s.role)
     : `seat ${s.seat + 1}: ${seatName}`;
   $("admin-card").hidden = !(s.role === "local" || s.role === "admin");
+  if (game) $("game-select").value = game.id;
   await mountPanel(s);
   for (const fn of state.stateListeners) fn(s);
   return s;
@@ -140,10 +141,12 @@ async function mountPanel(s) {
   note.textContent = "This game's table view is coming. The camera, markers and events already work.";
   const pre = document.createElement("pre");
   pre.className = "view-json";
+  el.append(note);
+  if (s.view.panel === "demo") return; // the platform's demo: nothing more to show
   const show = (st) => { pre.textContent = JSON.stringify(st.view, null, 2); };
   show(s);
   state.stateListeners.push(show);
-  el.append(note, pre);
+  el.append(pre);
 }
 
 async function loadGames() {

@@ -1,0 +1,82 @@
+"""Start the real `companion serve` (or a real server process) and stop it afterwards."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL_CAMERA = {"COMPANION_CAMERA__WIDTH": "640", "COMPANION_CAMERA__HEIGHT": "480"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ServerProcess:
+    proc: subprocess.Popen
+    base: str
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 10) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError(f"server did not stop within {timeout} s of {sig!r}") from None
+        return self.proc.returncode
+
+    def output(self) -> tuple[str, str]:
+        out, err = self.proc.communicate(timeout=5)
+        return out, err
+
+
+@contextmanager
+def run_server(argv: list[str], port: int, timeout: float = 30) -> Iterator[ServerProcess]:
+    """Run `python <argv>` and wait until /api/health answers on `port`."""
+    env = {**os.environ, **SMALL_CAMERA, "PYTHONUNBUFFERED": "1"}
+    env.pop("COMPANION_DATA_DIR", None)
+    proc = subprocess.Popen(
+        [sys.executable, *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )
+    server = ServerProcess(proc, f"http://127.0.0.1:{port}")
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                out, err = proc.communicate()
+                raise AssertionError(f"server exited with {proc.returncode}: {err or out}")
+            try:
+                if httpx.get(f"{server.base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("server did not answer /api/health in time")
+            time.sleep(0.1)
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def serve_argv(data_dir: Path, port: int, *extra: str) -> list[str]:
+    return ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data_dir),
+            "--game", "reflecto", "--fps", "8", *extra]

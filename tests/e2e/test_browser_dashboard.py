@@ -1,0 +1,94 @@
+"""The dashboard in real headless Chromium against the real server, phone-sized."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import REPO, free_port, run_server, serve_argv
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SIGNATURE_JS = """img => {
+  const c = document.createElement('canvas'); c.width = 64; c.height = 48;
+  const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0, 64, 48);
+  const d = ctx.getImageData(0, 0, 64, 48).data; let s = 0;
+  for (let i = 0; i < d.length; i++) s = (s * 31 + d[i]) >>> 0;
+  return [img.naturalWidth, s];
+}"""
+
+
+@pytest.fixture
+def browser():
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: run `make browser` to install it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.mark.browser
+def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
+    port = free_port()
+    with run_server(serve_argv(tmp_path / "data", port), port) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=15000)
+
+        # status bar filled from /api/health and SSE
+        page.wait_for_function(
+            "document.getElementById('st-camera').textContent === 'ok'", timeout=15000
+        )
+        page.wait_for_function(
+            "document.getElementById('st-markers').textContent.startsWith('4/4')", timeout=15000
+        )
+        assert page.text_content("#st-ms").endswith("ms")
+        assert float(page.text_content("#st-fps")) > 0
+
+        # the live image is decoded and changes (MJPEG, or stills after the fallback)
+        img = page.locator("#live")
+        page.wait_for_function("document.getElementById('live').naturalWidth > 0", timeout=15000)
+        first = img.evaluate(SIGNATURE_JS)
+        page.wait_for_timeout(1200)
+        second = img.evaluate(SIGNATURE_JS)
+        assert first[0] == 640 and second[0] == 640
+        assert first[1] != second[1], "the camera view did not change"
+
+        # the game picker starts a new game; the event log shows it from SSE
+        page.select_option("#game-select", "queen-alice")
+        page.fill("#seat-names", "Alice")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#log li:has-text('new queen-alice game')", timeout=10000)
+        page.wait_for_function(
+            "document.getElementById('game-title').textContent === 'Queen Alice'", timeout=10000
+        )
+        assert "coming" in page.text_content("#panel")
+        # portrait phone: nothing wider than the screen
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+        artifacts = REPO / "artifacts"
+        artifacts.mkdir(exist_ok=True)
+        page.screenshot(path=str(artifacts / "dashboard.png"), full_page=True)
+
+        # browsers that show only an MJPEG stream's first frame get refreshed stills
+        page.goto(server.base + "/?view=stills")
+        page.wait_for_function(
+            "document.getElementById('live').src.includes('/api/snapshot.jpg')", timeout=15000
+        )
+        src = page.get_attribute("#live", "src")
+        page.wait_for_function(f"document.getElementById('live').src !== {src!r}", timeout=10000)
+        assert page.text_content("#view-mode") == "stills"
+        assert page.evaluate("document.getElementById('live').naturalWidth") == 640
+        assert not errors, errors
+        server.stop()
