@@ -28,7 +28,7 @@ from companion.games.looking_glass.deal import (
 )
 from companion.games.looking_glass.deck import BRAWLERS, Deck, load_deck
 from companion.games.looking_glass.layout import Layout, load_layouts
-from companion.games.looking_glass.scoring import HAND_SIZE, round_winner, score
+from companion.games.looking_glass.scoring import HAND_SIZE, RoundScore, score_round
 
 
 @dataclass(frozen=True)
@@ -229,14 +229,19 @@ class LookingGlassEngine:
         return replace(state, round=r)
 
     def _finish_round(self, state: LookingGlassState, r: Round) -> LookingGlassState:
-        totals = self.round_totals(r)
-        res = RoundResult(r.layout, r.starter, totals, round_winner(totals, r.starter))
+        result = self.round_score(r)
+        totals = (result.scores[0].total, result.scores[1].total)
+        res = RoundResult(r.layout, r.starter, totals, result.winner)
         return replace(state, round=r, results=(*state.results, res))
 
+    def round_score(self, r: Round) -> RoundScore:
+        """The round scored with hands joined to piles (hands must be known)."""
+        held = [Counter(r.piles[s]) + Counter(r.hands[s]) for s in (0, 1)]
+        return score_round(held, r.starter, self.deck)
+
     def round_totals(self, r: Round) -> tuple[int, int]:
-        """Both players' scores with hands joined to piles (hands must be known)."""
-        t = [score(Counter(r.piles[s]) + Counter(r.hands[s]), self.deck).total for s in (0, 1)]
-        return (t[0], t[1])
+        a, b = self.round_score(r).scores
+        return (a.total, b.total)
 
     def _unseen_after_glass(self, r: Round) -> Counter[str]:
         """Cards of the round's deck not in the Looking Glass (hands + removed pile)."""
