@@ -69,8 +69,25 @@ class Registration:
     margin_mm: float = 0.0
     size_mm: tuple[float, float] = (0.0, 0.0)
     """Play area (width, height) between the marker centres."""
+    residual_mm: float | None = None
+    """RMS distance, in table mm, between the used marker corners and where H puts them."""
+    rejected: list[int] = field(default_factory=list)
+    """Corner markers seen but left out because their corners disagree with the others."""
+    markers: dict[int, Marker] = field(default_factory=dict, repr=False)
+    """Every marker found in the frame, any id, in camera pixels: games reuse the detection."""
     camera_matrix: np.ndarray | None = field(default=None, repr=False)
     dist_coeffs: np.ndarray | None = field(default=None, repr=False)
+
+    def summary(self) -> dict[str, object]:
+        """What a status line or the dashboard shows about the registration (JSON-ready)."""
+        return {
+            "ok": self.ok,
+            "held": self.held,
+            "markers_seen": list(self.markers_seen),
+            "rejected": list(self.rejected),
+            "residual_mm": None if self.residual_mm is None else round(self.residual_mm, 3),
+            "px_per_mm": self.px_per_mm,
+        }
 
     def image_to_table(self, px: np.ndarray | list | tuple) -> np.ndarray:
         """N×2 camera-image pixels (as captured) to N×2 table mm."""
@@ -105,6 +122,14 @@ class Registration:
         return _as_points(px) / self.px_per_mm - self.margin_mm
 
 
+@dataclass(frozen=True)
+class _Fit:
+    H: np.ndarray
+    ids: list[int]
+    residual_mm: float
+    rejected: list[int]
+
+
 class TableRegistrar:
     """Registers frame after frame, following the markers and holding when they are hidden.
 
@@ -123,9 +148,13 @@ class TableRegistrar:
         margin_mm: float | None = None,
         undistort_image: bool = False,
         H_table_from_image: np.ndarray | None = None,
+        max_residual_mm: float | None = None,
     ) -> None:
         self.table = table_settings or TableSettings()
         t = self.table
+        self.max_residual_mm = float(0.25 * t.marker_size_mm if max_residual_mm is None
+                                     else max_residual_mm)
+        """A marker whose corners miss by more than this (RMS) is left out of the fit."""
         self.margin_mm = float(t.marker_size_mm if margin_mm is None else margin_mm)
         self.px_per_mm = float(t.px_per_mm)
         self.camera_matrix = None if camera_matrix is None else np.asarray(camera_matrix, float)
@@ -175,14 +204,38 @@ class TableRegistrar:
 
     def homography(self, markers: dict[int, Marker]) -> np.ndarray | None:
         """Image px (undistorted) → table mm from the corner markers seen, or None if < 3."""
+        fit = self.fit(markers)
+        return None if fit is None else fit.H
+
+    def fit(self, markers: dict[int, Marker]) -> _Fit | None:
+        """The homography from the corner markers, leaving out any whose corners disagree.
+
+        A marker printed at another size (or a stray marker with a corner id) drags the
+        least-squares fit, and its corners then sit far from where the others put them: the
+        worst such marker is dropped while three or more remain. (A marker merely slid along
+        the table cannot be told this way: a homography fits any four centres.)
+        """
         ids = [mid for mid in self.table.corner_ids if mid in markers]
-        if len(ids) < MIN_MARKERS:
-            return None
         if self.camera_matrix is not None:
             markers = {
                 mid: Marker(mid, self._undistort(markers[mid].corners.astype(np.float64)))
                 for mid in ids
             }
+        rejected: list[int] = []
+        while len(ids) >= MIN_MARKERS:
+            fitted = self._fit_ids(markers, ids)
+            if fitted is None:
+                return None
+            H, per_marker = fitted
+            worst = int(np.argmax(per_marker))
+            if per_marker[worst] <= self.max_residual_mm:
+                rms = float(np.sqrt(np.mean(np.square(per_marker))))
+                return _Fit(H, ids, rms, rejected)
+            rejected.append(ids.pop(worst))
+        return None
+
+    def _fit_ids(self, markers: dict[int, Marker], ids: list[int]
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
         img_c = np.array([markers[mid].center for mid in ids], np.float64)
         mm_c = np.array([self.centres_mm[mid] for mid in ids], np.float64)
         if len(ids) == 4:
@@ -194,9 +247,11 @@ class TableRegistrar:
         src = np.vstack([upright[mid] for mid in ids]).astype(np.float64)
         dst = np.vstack([self.corners_mm[mid] for mid in ids])
         H, _ = cv2.findHomography(src, dst, 0)
-        if H is None or not np.all(np.isfinite(H)):
+        if H is None or not np.all(np.isfinite(H)) or abs(H[2, 2]) < 1e-12:
             return None
-        return H / H[2, 2]
+        H = H / H[2, 2]
+        err = np.linalg.norm(_apply(H, src) - dst, axis=1).reshape(len(ids), 4)
+        return H, np.sqrt(np.mean(np.square(err), axis=1))
 
     # -- per frame -------------------------------------------------------------------
 
@@ -231,16 +286,18 @@ class TableRegistrar:
         if markers is None:
             markers = detect_markers(image, self.table.marker_dictionary)
         seen = sorted(mid for mid in markers if mid in self.centres_mm)
-        H = self.homography(markers)
+        fit = self.fit(markers)
         held = False
-        if H is None:
+        if fit is None:
             H, held = self._last_good, self._last_good is not None
         else:
-            self._last_good = H
+            H = self._last_good = fit.H
+        rejected = [] if fit is None else sorted(fit.rejected)
         if H is None:
             return Registration(None, self.px_per_mm, None, None, seen, False, False,
                                 self.margin_mm, (self.table.width_mm, self.table.height_mm),
-                                self.camera_matrix, self.dist_coeffs)
+                                rejected=rejected, markers=markers,
+                                camera_matrix=self.camera_matrix, dist_coeffs=self.dist_coeffs)
         src = image
         if self.undistort_image:
             src = self._undistorted_image(image)
@@ -256,6 +313,9 @@ class TableRegistrar:
             ok=True,
             margin_mm=self.margin_mm,
             size_mm=(self.table.width_mm, self.table.height_mm),
+            residual_mm=None if fit is None else fit.residual_mm,
+            rejected=rejected,
+            markers=markers,
             camera_matrix=self.camera_matrix,
             dist_coeffs=self.dist_coeffs,
         )

@@ -8,7 +8,12 @@ import pytest
 
 from companion.config import TableSettings, load_settings
 from companion.sim import effects
-from companion.sim.demo_table import corner_centres_mm, overhead_camera, table_canvas
+from companion.sim.demo_table import (
+    corner_centres_mm,
+    draw_marker,
+    overhead_camera,
+    table_canvas,
+)
 from companion.vision.calibration import Intrinsics, save_intrinsics, save_table
 from companion.vision.markers import detect_markers
 from companion.vision.registration import TableRegistrar, registrar_for
@@ -174,3 +179,26 @@ def test_registrar_for_uses_saved_calibration(tmp_path, canvas):
     reg = registrar.register(np.zeros((960, 1280, 3), np.uint8))  # no markers in sight
     assert reg.ok and reg.held
     assert_accurate(reg, camera)
+
+
+def test_a_marker_printed_at_the_wrong_size_is_left_out(canvas):
+    """A homography fits any four centres, but not a marker whose corners are off-scale."""
+    img, origin = canvas
+    wrong = img.copy()
+    draw_marker(wrong, 2, (TABLE.width_mm, TABLE.height_mm), 64.0, 2.0, origin)
+    camera = overhead_camera(TABLE, tilt_deg=10, yaw_deg=-20, fill=0.7)
+    reg = TableRegistrar(TABLE).register(photo((wrong, origin), camera))
+    assert reg.markers_seen == [0, 1, 2, 3] and reg.rejected == [2]
+    assert reg.residual_mm < 1.0
+    assert_accurate(reg, camera)
+    assert reg.summary()["rejected"] == [2]
+
+
+def test_markers_of_other_ids_are_passed_on(canvas):
+    camera = overhead_camera(TABLE, fill=0.7)
+    image = photo(canvas, camera)
+    reg = TableRegistrar(TABLE).register(image)
+    assert set(reg.markers) == {0, 1, 2, 3}
+    reused = TableRegistrar(TABLE).register(image, markers=reg.markers)
+    assert np.allclose(reused.H_table_from_image, reg.H_table_from_image)
+    assert reg.residual_mm < 0.5
