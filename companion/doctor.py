@@ -17,7 +17,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from companion.camera.base import CameraError, open_source
+from companion.camera.base import CameraError, FrameSource, open_source
 from companion.config import Settings, load_settings
 from companion.vision.calibration import load_intrinsics
 from companion.vision.markers import detect_markers, to_gray
@@ -46,9 +46,8 @@ class Check:
     fix: str = ""
 
 
-def grab(spec: str | None, settings: Settings, n: int = FRAMES) -> tuple[list[np.ndarray], float]:
+def grab(source: FrameSource, n: int = FRAMES) -> tuple[list[np.ndarray], float]:
     """A few frames and the rate they came at (0 when only one frame)."""
-    source = open_source(spec, settings.camera, table=settings.table)
     images, stamps = [], []
     with source:
         for _ in range(n):
@@ -148,12 +147,14 @@ def check_intrinsics(settings: Settings, size: tuple[int, int]) -> Check:
 
 def run_checks(spec: str | None, settings: Settings) -> list[Check]:
     name = spec or settings.camera.source
+    source = open_source(spec, settings.camera, table=settings.table)  # bad spec: exit 2
     try:
         started = time.monotonic()
-        images, fps = grab(spec, settings)
+        images, fps = grab(source)
     except CameraError as exc:
-        return [Check("camera", "FAIL", str(exc),
-                      "check the cable and that no other program uses the camera")]
+        fix = ("check the path" if name.startswith("replay:") else
+               "check the cable and that no other program uses the camera")
+        return [Check("camera", "FAIL", str(exc), fix)]
     image = images[-1]
     h, w = image.shape[:2]
     rate = f", {fps:.1f} fps" if fps else ""

@@ -108,3 +108,9 @@ def test_absent_camera_fails_cleanly(tmp_path, capsys):
     assert code == 1
     assert out.strip() == ("FAIL  camera: camera opencv:57 not found or busy -> check the cable "
                            "and that no other program uses the camera")
+
+
+def test_unknown_camera_spec_is_a_usage_error(tmp_path, capsys):
+    code = cli_main(["doctor", "--camera", "webcam", "--data-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "unknown camera 'webcam'" in err and err.count("\n") == 1
