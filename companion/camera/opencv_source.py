@@ -28,6 +28,8 @@ class OpenCVSource(FrameSource):
         self.settings = settings
         self._cap: cv2.VideoCapture | None = None
         self._index = 0
+        self._size: tuple[int, int] | None = None
+        """What the device actually delivers: cameras round to the modes they have."""
 
     @property
     def spec(self) -> str:
@@ -43,6 +45,9 @@ class OpenCVSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"camera {self.spec} not found or busy")
+        if isinstance(self.device, int):
+            # Most USB cameras reach 1280×960 at 10+ fps only as MJPG over USB 2.
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, s.width)
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, s.height)
         cap.set(cv2.CAP_PROP_FPS, s.fps)
@@ -52,6 +57,8 @@ class OpenCVSource(FrameSource):
             cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
             cap.set(cv2.CAP_PROP_EXPOSURE, max(1.0, s.exposure_us / 100.0))
         self._cap = cap
+        self._size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                      int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
 
     def read(self) -> Frame:
         if self._cap is None:
@@ -72,4 +79,5 @@ class OpenCVSource(FrameSource):
 
     def describe(self) -> str:
         s = self.settings
-        return f"{self.spec} {s.width}x{s.height}@{s.fps:g}fps"
+        w, h = self._size or (s.width, s.height)
+        return f"{self.spec} {w}x{h}@{s.fps:g}fps"
