@@ -16,7 +16,7 @@ class HueRange(BaseModel):
     hue_min: int = Field(ge=0, le=179)
     hue_max: int = Field(ge=0, le=179)
     """When hue_max < hue_min the range wraps through red (e.g. 170..10)."""
-    sat_min: int = Field(90, ge=0, le=255)
+    sat_min: int = Field(70, ge=0, le=255)
     val_min: int = Field(60, ge=0, le=255)
 
 
@@ -28,9 +28,9 @@ class StickerSettings(BaseModel):
     window_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=140, hue_max=172))
     """Magenta, on top of the window card."""
     door_dot: HueRange = Field(
-        default_factory=lambda: HueRange(hue_min=4, hue_max=22, sat_min=150, val_min=90)
+        default_factory=lambda: HueRange(hue_min=3, hue_max=17, sat_min=100, val_min=120)
     )
-    """Orange, on top of the door (saturated: skin shares its hue, not its saturation)."""
+    """Orange, on top of the door (skin shares its hue: the reader also checks the blob's size)."""
     door_height_mm: float = Field(25.0, gt=0, le=100)
     """The door's top above the board; the board model gives mirrors' and cards' heights."""
     min_confidence: float = Field(0.5, ge=0, le=1)

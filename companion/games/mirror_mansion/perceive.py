@@ -1,0 +1,352 @@
+"""Read the box from one photograph: which slots hold mirrors, which way they face, where the
+window card and the door are.
+
+From above a standing mirror is little more than its top edge, and its face shows whatever
+it reflects, so we read the sticker kit, not the reflections. The corner markers give the
+camera pose (`pose.py`); with it the image is resampled on the plane of the mirrors' tops
+(and on the plane of the cards' and the door's tops), where every top edge and dot sits at
+its nominal board position whatever the tilt. On those small top-down images, per crossing:
+
+- the green dot: its centroid lands near one of four spots, one per (slot, facing);
+- the top edge's bar along each diagonal: a bright, unsaturated ridge against the board on
+  the side away from the camera (the side toward it may show the mirror's own face);
+- the orange dot on the door's top plane.
+
+The slot is the best joint hypothesis of dot and bar; a bar with no dot is a mirror whose
+facing we do not know (null, and the dashboard asks). The window is the card position whose
+top carries the magenta dot, if one clearly does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell
+from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
+from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, HueRange, StickerSettings
+from companion.vision.markers import detect_markers
+
+PX_PER_MM = 3.0
+"""Scale of the top-plane resamplings: finer than any camera we meet sees the board."""
+DOT_MIN_FILL = 0.3
+"""A dot counts when this share of its area shows its colour (glints and blur eat the rest)."""
+BAR_MIN = 0.45
+"""Bar score above which a slot holds something even when no dot is seen."""
+DOT_SPOT_FILL = 0.45
+"""A mirror's dot is there when this share of its expected spot is green."""
+
+
+@dataclass(frozen=True)
+class TopPlane:
+    """The photograph resampled on the plane `height_mm` above the board, over `origin`+size."""
+
+    bgr: np.ndarray
+    hsv: np.ndarray
+    gray: np.ndarray
+    origin_mm: tuple[float, float]
+
+    def px(self, xy: np.ndarray) -> np.ndarray:
+        return (np.asarray(xy, np.float64) - self.origin_mm) * PX_PER_MM
+
+
+def top_plane(
+    image: np.ndarray,
+    pose: BoardPose,
+    height_mm: float,
+    lo_mm: tuple[float, float],
+    hi_mm: tuple[float, float],
+) -> TopPlane:
+    to_mm = np.array([[1 / PX_PER_MM, 0, lo_mm[0]], [0, 1 / PX_PER_MM, lo_mm[1]], [0, 0, 1]])
+    H = pose.plane_homography(height_mm) @ to_mm
+    size = (round((hi_mm[0] - lo_mm[0]) * PX_PER_MM), round((hi_mm[1] - lo_mm[1]) * PX_PER_MM))
+    warped = cv2.warpPerspective(
+        image,
+        H,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
+    return TopPlane(
+        warped,
+        cv2.cvtColor(warped, cv2.COLOR_BGR2HSV),
+        cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY),
+        lo_mm,
+    )
+
+
+def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    if r.hue_min <= r.hue_max:
+        hue = (h >= r.hue_min) & (h <= r.hue_max)
+    else:
+        hue = (h >= r.hue_min) | (h <= r.hue_max)
+    return hue & (s >= r.sat_min) & (v >= r.val_min)
+
+
+def _disc_window(plane: TopPlane, centre_mm: tuple[float, float], radius_mm: float):
+    """Slices and a disc mask around a point of the plane."""
+    cx, cy = plane.px(np.array(centre_mm))
+    r = radius_mm * PX_PER_MM
+    h, w = plane.gray.shape
+    x0, x1 = max(0, int(cx - r)), min(w, int(cx + r) + 1)
+    y0, y1 = max(0, int(cy - r)), min(h, int(cy + r) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+    return (slice(y0, y1), slice(x0, x1)), disc, xx, yy
+
+
+@dataclass(frozen=True)
+class DotSeen:
+    fill: float
+    """Coloured area over a whole dot's area."""
+    centre_mm: tuple[float, float] | None
+
+
+@lru_cache(maxsize=8)
+def _disc_kernel(k: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+def find_dot(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
+             search_mm: float, dot_area_mm2: float) -> DotSeen:
+    """The dot-sized blob of a colour near a point, if there is one.
+
+    A blob much larger than a dot (a hand, a patch of board in the sticker's colour) or one
+    running off the search window is not a dot: colour alone cannot tell a glare-bleached
+    orange sticker from skin, but size and shape can.
+    """
+    sl, disc, _, _ = _disc_window(plane, centre_mm, search_mm + 3)
+    hit = (mask[sl] & disc).astype(np.uint8)
+    if not hit.any():
+        return DotSeen(0.0, None)
+    # Opening with a disc half a dot across cuts the dot loose from thin streaks of its
+    # colour (a reflection in the mirror's face, a blurred edge) and drops specks.
+    k = max(3, round(0.45 * math.sqrt(4 * dot_area_mm2 / math.pi) * PX_PER_MM) | 1)
+    hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, _disc_kernel(k))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(hit, connectivity=8)
+    expected = dot_area_mm2 * PX_PER_MM * PX_PER_MM
+    best: tuple[float, tuple[float, float]] | None = None
+    cx, cy = plane.px(np.array(centre_mm))
+    rim = (cx - sl[1].start, cy - sl[0].start, (search_mm + 2) * PX_PER_MM)
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area < 0.15 * expected or area > 3.0 * expected:
+            continue
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        limit = 2.2 * math.sqrt(4 * expected / math.pi)
+        if bw > limit or bh > limit:
+            continue
+        x = (float(cents[i, 0]) + sl[1].start) / PX_PER_MM + plane.origin_mm[0]
+        y = (float(cents[i, 1]) + sl[0].start) / PX_PER_MM + plane.origin_mm[1]
+        if math.hypot(x - centre_mm[0], y - centre_mm[1]) > search_mm:
+            continue
+        # A blob reaching the rim of the window goes on beyond it: not a dot.
+        ys, xs = np.nonzero(labels == i)
+        if float(np.max((xs - rim[0]) ** 2 + (ys - rim[1]) ** 2)) > rim[2] ** 2:
+            continue
+        if best is None or area > best[0]:
+            best = (area, (x, y))
+    if best is None:
+        return DotSeen(0.0, None)
+    return DotSeen(min(1.0, best[0] / expected), best[1])
+
+
+def _sample(img: np.ndarray, pts_px: np.ndarray) -> np.ndarray:
+    """Nearest-pixel values at many points (outside the image: NaN)."""
+    h, w = img.shape[:2]
+    x = np.round(pts_px[..., 0]).astype(int)
+    y = np.round(pts_px[..., 1]).astype(int)
+    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    out = np.full(x.shape, np.nan, np.float32)
+    out[ok] = img[y[ok], x[ok]]
+    return out
+
+
+def bar_score(
+    plane: TopPlane,
+    board: Board,
+    cell: Cell,
+    slot: str,
+    nadir: np.ndarray,
+    length_mm: float,
+    skip_mm: float,
+) -> float:
+    """How much a bright, unsaturated top edge runs along the slot, against the board beyond.
+
+    Per step along the slot: the ridge's brightness over the board's just beyond it, on the
+    side away from the camera (toward the camera a mirror may show its own face). Steps with
+    a saturated ridge (the yellow insert seen through an empty slot) count as no bar; the
+    median over the steps ignores glints, guide lines and the dot.
+    """
+    c = np.array(board.crossing_mm(cell))
+    u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
+    n = np.array([-u[1], u[0]])
+    side = 1.0 if float(n @ (c - nadir)) >= 0 else -1.0
+    half = length_mm / 2 - 3
+    t = np.arange(-half, half + 0.01, 1.0)
+    t = t[np.abs(t) > skip_mm]
+    along = c + t[:, None] * u
+    ridge = np.stack([along + k * n for k in (-0.6, 0.0, 0.6)], axis=1)
+    beyond = np.stack([along + side * k * n for k in (4.0, 5.0, 6.0)], axis=1)
+    g_r = np.nanmean(_sample(plane.gray, plane.px(ridge)), axis=1)
+    g_b = np.nanmean(_sample(plane.gray, plane.px(beyond)), axis=1)
+    s_r = np.nanmean(_sample(plane.hsv[..., 1], plane.px(ridge)), axis=1)
+    ratio = (g_r - g_b) / np.maximum(g_b, 25.0)
+    ratio = np.where(s_r > 110, 0.0, ratio)
+    ratio = ratio[np.isfinite(ratio)]
+    if len(ratio) < 4:
+        return 0.0
+    return float(np.median(ratio))
+
+
+def disc_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
+              radius_mm: float) -> float:
+    """The share of a small disc of the plane that shows the colour."""
+    sl, disc, _, _ = _disc_window(plane, centre_mm, radius_mm)
+    total = int(disc.sum())
+    return float((mask[sl] & disc).sum()) / total if total else 0.0
+
+
+def read_crossing(
+    board: Board,
+    cell: Cell,
+    mirror_plane: TopPlane,
+    door_plane: TopPlane,
+    nadir: np.ndarray,
+    green: np.ndarray,
+    orange: np.ndarray,
+    stickers: StickerSettings,
+) -> tuple[MirrorSeen | DoorSeen | None, str | None]:
+    """What stands in one crossing, and a warning when the answer is unsure."""
+    r = board.dot_diameter_mm / 2
+    area = math.pi * r * r
+    o = find_dot(door_plane, orange, board.crossing_mm(cell), r + 3, area)
+    skip = board.dot_offset_mm + r + 1
+    if o.fill >= DOT_MIN_FILL:
+        bars = {s: bar_score(door_plane, board, cell, s, nadir, board.door_length_mm, r + 1)
+                for s in SLOTS}
+        slot = max(bars, key=bars.__getitem__)
+        return DoorSeen(cell, slot), None
+    bars = {s: bar_score(mirror_plane, board, cell, s, nadir, board.mirror_length_mm, skip)
+            for s in SLOTS}
+    # Each (slot, facing) puts the dot in its own spot: how much of each spot is green.
+    fills = {(s, f): disc_fill(mirror_plane, green, board.dot_mm(cell, f), r - 1)
+             for s in SLOTS for f in FACINGS[s]}
+    scores = {k: v + 0.25 * math.tanh(2 * (bars[k[0]] - bars[_other(k[0])]))
+              for k, v in fills.items()}
+    ranked = sorted(scores, key=lambda k: -scores[k])
+    (slot, facing), runner = ranked[0], ranked[1]
+    if fills[(slot, facing)] >= DOT_SPOT_FILL:
+        margin = scores[(slot, facing)] - scores[runner]
+        conf = max(0.0, min(1.0, 1.5 * margin + 0.3 * fills[(slot, facing)]))
+        if conf < stickers.min_confidence:
+            return (MirrorSeen(cell, slot, None, conf),
+                    f"mirror at {list(cell)}: facing unsure, please confirm")
+        return MirrorSeen(cell, slot, facing, conf), None
+    slot = max(bars, key=bars.__getitem__)
+    if bars[slot] >= BAR_MIN:
+        conf = max(0.0, min(0.49, bars[slot] - bars[_other(slot)]))
+        return (
+            MirrorSeen(cell, slot, None, conf),
+            f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?",
+        )
+    return None, None
+
+
+def _other(slot: str) -> str:
+    return SLOTS[1 - SLOTS.index(slot)]
+
+
+def read_window(
+    board: Board, card_plane: TopPlane, magenta: np.ndarray
+) -> tuple[str | None, str | None]:
+    r = board.dot_diameter_mm / 2
+    area = math.pi * r * r
+    fills = {
+        p: find_dot(card_plane, magenta, board.card_mm(p), r + 2.5, area).fill
+        for p in board.positions
+    }
+    ranked = sorted(fills.items(), key=lambda kv: -kv[1])
+    (best, f1), (_, f2) = ranked[0], ranked[1]
+    if f1 >= DOT_MIN_FILL and f1 >= 2.5 * f2:
+        return best, None
+    if f1 < DOT_MIN_FILL:
+        return None, "window card not seen (its magenta dot is hidden?)"
+    return None, "two card tops look like the window: please confirm"
+
+
+def read_box(
+    image: np.ndarray,
+    board: Board,
+    stickers: StickerSettings = DEFAULT_STICKERS,
+    calibration: Calibration | None = None,
+    markers: dict | None = None,
+) -> BoxState:
+    """One photograph to a `BoxState`; `seen=False` (and nothing else) with too few markers."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("need a BGR colour image")
+    found = detect_markers(image) if markers is None else markers
+    h, w = image.shape[:2]
+    if calibration is not None:
+        image = cv2.undistort(image, calibration.K, calibration.dist)
+        calibration = Calibration(calibration.K, np.zeros(5))
+    pose = estimate_pose(found, board, (w, h), calibration)
+    if pose is None:
+        seen = sorted(i for i in found if i in {m.id for m in board.markers})
+        ids = [m.id for m in board.markers]
+        return BoxState(
+            seen=False,
+            warnings=(
+                f"only {len(seen)} of the board's corner markers {ids} visible {seen}: "
+                "need at least 3 to read the board",
+            ),
+        )
+    return read_with_pose(image, board, pose, stickers)
+
+
+def read_with_pose(
+    image: np.ndarray, board: Board, pose: BoardPose, stickers: StickerSettings = DEFAULT_STICKERS
+) -> BoxState:
+    xs, ys = board.crossing_x_mm, board.crossing_y_mm
+    reach = board.mirror_length_mm / 2 + 8
+    lo = (min(xs) - reach, min(ys) - reach)
+    hi = (max(xs) + reach, max(ys) + reach)
+    mirror_plane = top_plane(image, pose, board.mirror_height_mm, lo, hi)
+    card_lo = (board.card_line_mm["W"] - 10, board.card_line_mm["N"] - 10)
+    card_hi = (board.card_line_mm["E"] + 10, board.card_line_mm["S"] + 10)
+    card_plane = top_plane(image, pose, board.card_height_mm, card_lo, card_hi)
+    if abs(stickers.door_height_mm - board.card_height_mm) < 1e-6:
+        door_plane = card_plane
+    else:
+        door_plane = top_plane(image, pose, stickers.door_height_mm, lo, hi)
+    green = colour_mask(mirror_plane.hsv, stickers.mirror_dot)
+    orange = colour_mask(door_plane.hsv, stickers.door_dot)
+    magenta = colour_mask(card_plane.hsv, stickers.window_dot)
+    nadir = pose.camera_centre[:2]
+    mirrors: list[MirrorSeen] = []
+    door: DoorSeen | None = None
+    warnings: list[str] = []
+    if len(pose.markers) < len(board.markers):
+        missing = sorted({m.id for m in board.markers} - set(pose.markers))
+        warnings.append(f"corner marker(s) {missing} hidden: read from the other three")
+    for cell in board.cells:
+        piece, warning = read_crossing(
+            board, cell, mirror_plane, door_plane, nadir, green, orange, stickers
+        )
+        if isinstance(piece, MirrorSeen):
+            mirrors.append(piece)
+        elif isinstance(piece, DoorSeen):
+            door = piece
+        if warning:
+            warnings.append(warning)
+    window, warning = read_window(board, card_plane, magenta)
+    if warning:
+        warnings.append(warning)
+    return BoxState(tuple(mirrors), window, door, tuple(warnings))

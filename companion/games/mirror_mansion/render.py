@@ -1,0 +1,748 @@
+"""Synthetic photographs of the Mirror Mansion box, with the ground truth of what stands where.
+
+The board is printed art (paper grain, stone floor, corridors, light-ray guide lines, the
+slots that show the yellow insert through, Victor's movement fields and the four corner
+markers), photographed with the shared `VirtualCamera`. Everything that stands up (castle
+cards, mirrors, the door, Victor) is a solid drawn face by face at its true height, far faces
+first, so under tilt a mirror is a shiny strip whose top edge is displaced from its slot
+exactly as in a real photograph. Then come the loose things that must not confuse the
+reader (blue drops, the die, hands) and what a camera adds (uneven light, glints, noise,
+blur, JPEG). The answer key is the `BoxState` the reader should print.
+
+Sizes that only matter for the look (how wide a card is, how thick a mirror) are here;
+sizes the reader relies on come from the board model and the sticker settings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.board import Board, Cell
+from companion.games.mirror_mansion.scene import BoxState, random_box
+from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+from companion.vision.markers import marker_image
+
+CANVAS_PX_PER_MM = 3.0
+BOX_MARGIN_MM = 25.0
+"""The box's rim lies this far outside the corner-marker centres."""
+CARD_WIDTH_MM = 52.0
+CARD_THICKNESS_MM = 2.0
+MIRROR_THICKNESS_MM = 3.0
+DOOR_THICKNESS_MM = 2.5
+VICTOR_HEIGHT_MM = 48.0
+VICTOR_RADIUS_MM = 9.0
+DIE_SIDE_MM = 16.0
+DROP_RADIUS_MM = 6.5
+
+GREEN_BGR = (40, 175, 45)
+MAGENTA_BGR = (175, 35, 205)
+ORANGE_BGR = (15, 120, 245)
+
+Vec = np.ndarray
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How hard a photograph is: the ranges the reader must cope with."""
+
+    max_tilt_deg: float = 25.0
+    hands: int = 2
+    """At most this many arms reach over the box (none of them hides a sticker)."""
+    blur_max: float = 1.2
+    jpeg_min: int = 70
+    glints: bool = True
+    clutter: bool = True
+    sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray
+    truth: BoxState
+    camera: VirtualCamera
+
+
+# --- the camera ------------------------------------------------------------------------
+
+
+def box_corners_mm(board: Board) -> np.ndarray:
+    lo = -BOX_MARGIN_MM
+    hi_x = board.markers[1].center_mm[0] + BOX_MARGIN_MM
+    hi_y = board.markers[2].center_mm[1] + BOX_MARGIN_MM
+    return np.array([[lo, lo], [hi_x, lo], [hi_x, hi_y], [lo, hi_y]], np.float64)
+
+
+def random_camera(
+    board: Board, rng: np.random.Generator, size: tuple[int, int], max_tilt_deg: float
+) -> VirtualCamera:
+    """A camera that sees the whole box, at any turn of the box, tilted up to the limit."""
+    corners = box_corners_mm(board)
+    centre = corners.mean(axis=0)
+    w, h = size
+    tilt = float(rng.uniform(0, max_tilt_deg))
+    yaw = float(rng.uniform(0, 360))
+    hfov = float(rng.uniform(58, 72))
+    distance = float(rng.uniform(540, 640))
+    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
+    cam = VirtualCamera.looking_at(
+        target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
+    )
+    for _ in range(20):
+        pix = cam.project(np.hstack([corners, np.full((4, 1), -30.0)]))
+        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
+        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
+        if inside.all():
+            return cam
+        distance *= 1.08
+        cam = VirtualCamera.looking_at(
+            target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
+        )
+    return cam
+
+
+# --- printed board ---------------------------------------------------------------------
+
+
+def _mm(p: tuple[float, float] | np.ndarray) -> tuple[int, int]:
+    """Board millimetres to canvas pixels (fixed-point shift 4 for anti-aliased drawing)."""
+    s = CANVAS_PX_PER_MM * 16
+    return (round((p[0] + BOX_MARGIN_MM) * s), round((p[1] + BOX_MARGIN_MM) * s))
+
+
+def _line(img: np.ndarray, a, b, color, width_mm: float) -> None:
+    cv2.line(img, _mm(a), _mm(b), color, max(1, round(width_mm * CANVAS_PX_PER_MM)), cv2.LINE_AA, 4)
+
+
+def _smooth(shape: tuple[int, int], rng: np.random.Generator, scale: int) -> np.ndarray:
+    h, w = shape
+    small = rng.random((h // scale + 2, w // scale + 2)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -> np.ndarray:
+    """The box seen from straight above with nothing standing in it, 4 px per mm."""
+    corners = box_corners_mm(board)
+    w = round((corners[1, 0] - corners[0, 0]) * CANVAS_PX_PER_MM)
+    h = round((corners[2, 1] - corners[1, 1]) * CANVAS_PX_PER_MM)
+    shape = (h, w)
+    # Night-blue castle floor on paper: low saturation so the stickers stand out.
+    floor = np.array([rng.uniform(70, 120), rng.uniform(45, 75), rng.uniform(35, 70)], np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = floor
+    img *= (0.8 + 0.4 * _smooth(shape, rng, 90))[..., None]
+    # Stone tiles.
+    tile = rng.uniform(22, 34) * CANVAS_PX_PER_MM
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    offs = (np.floor(yy / tile) % 2) * tile / 2
+    mortar = (np.minimum((xx + offs) % tile, yy % tile) < 2.0).astype(np.float32)
+    img *= (1 - 0.25 * mortar)[..., None]
+    tint = rng.uniform(0.85, 1.15, size=(int(h / tile) + 2, int(w / tile) + 2)).astype(np.float32)
+    img *= cv2.resize(tint, (w, h), interpolation=cv2.INTER_NEAREST)[..., None]
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    # Corridors: paler bands along rows and columns of crossings.
+    grey = rng.uniform(110, 160)
+    corridor = tuple(int(grey + v) for v in rng.uniform(-12, 12, 3))
+    xs, ys = board.crossing_x_mm, board.crossing_y_mm
+    lo_x, hi_x = board.card_line_mm["W"], board.card_line_mm["E"]
+    lo_y, hi_y = board.card_line_mm["N"], board.card_line_mm["S"]
+    layer = out.copy()
+    for x in xs:
+        _line(layer, (x, lo_y), (x, hi_y), corridor, 22)
+    for y in ys:
+        _line(layer, (lo_x, y), (hi_x, y), corridor, 22)
+    out = cv2.addWeighted(out, 0.55, layer, 0.45, 0)
+    if guide_lines:
+        ray = (90, 215, 235)
+        for x in xs:
+            _line(out, (x, lo_y + 8), (x, hi_y - 8), ray, 1.4)
+        for y in ys:
+            _line(out, (lo_x + 8, y), (hi_x - 8, y), ray, 1.4)
+    # Slots through the board: the yellow insert shows through.
+    insert = (30, 175, 205)
+    for cell in board.cells:
+        for slot in ("/", "\\"):
+            a, b = board.slot_segment_mm(cell, slot)
+            _line(out, a, b, insert, 2.2)
+    for pos in board.positions:
+        cx, cy = board.card_mm(pos)
+        half = CARD_WIDTH_MM / 2
+        if pos[0] in "NS":
+            _line(out, (cx - half, cy), (cx + half, cy), insert, 2.2)
+        else:
+            _line(out, (cx, cy - half), (cx, cy + half), insert, 2.2)
+    # Movement fields (holes onto the insert) with their thought bubbles.
+    for f in board.fields:
+        fx, fy = f.xy_mm
+        cv2.circle(
+            out,
+            _mm((fx, fy)),
+            round(6.5 * CANVAS_PX_PER_MM * 16),
+            (60, 200, 235),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+        bx, by = fx + rng.uniform(-9, 9), fy + rng.uniform(-9, 9)
+        cv2.ellipse(
+            out,
+            _mm((bx, by)),
+            (round(5 * CANVAS_PX_PER_MM * 16), round(4 * CANVAS_PX_PER_MM * 16)),
+            0,
+            0,
+            360,
+            (235, 235, 240),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+        icon = tuple(int(v) for v in rng.integers(30, 220, 3))
+        cv2.circle(out, _mm((bx, by)), round(2 * CANVAS_PX_PER_MM * 16), icon, -1, cv2.LINE_AA, 4)
+    # Paper grain.
+    grain = rng.normal(0, 5, (h, w, 1)).astype(np.float32)
+    out = np.clip(out.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    # Rim of the box.
+    rim = tuple(int(v) for v in rng.uniform(30, 90, 3))
+    cv2.rectangle(out, (0, 0), (w - 1, h - 1), rim, round(3 * CANVAS_PX_PER_MM))
+    # Corner markers on white sticker squares.
+    side = board.marker_side_mm
+    px = round(side * CANVAS_PX_PER_MM)
+    for m in board.markers:
+        cx, cy = m.center_mm
+        quiet = 4.0
+        p0 = _mm((cx - side / 2 - quiet, cy - side / 2 - quiet))
+        p1 = _mm((cx + side / 2 + quiet, cy + side / 2 + quiet))
+        cv2.rectangle(out, p0, p1, (238, 240, 236), -1, cv2.LINE_AA, 4)
+        x0 = round((cx - side / 2 + BOX_MARGIN_MM) * CANVAS_PX_PER_MM)
+        y0 = round((cy - side / 2 + BOX_MARGIN_MM) * CANVAS_PX_PER_MM)
+        tag = cv2.cvtColor(marker_image(m.id, px), cv2.COLOR_GRAY2BGR)
+        tag = np.where(tag > 127, 236, 22).astype(np.uint8)
+        out[y0 : y0 + px, x0 : x0 + px] = tag
+    return out
+
+
+# --- standing solids -------------------------------------------------------------------
+
+
+@dataclass
+class Face:
+    quad: np.ndarray
+    """4×3 world points, counter-clockwise seen from outside."""
+    normal: np.ndarray
+    paint: tuple[int, int, int] | np.ndarray
+    """A colour, or a texture warped onto the quad (its corners 0..3 = texture TL,TR,BR,BL)."""
+
+
+@dataclass
+class Solid:
+    faces: list[Face]
+    centre: np.ndarray
+    decals: list[tuple[np.ndarray, tuple[int, int, int]]]
+    """Flat polygons (N×3 world points) painted on the top after the faces, e.g. dots."""
+
+
+def _box_solid(
+    centre_xy: tuple[float, float],
+    u: Vec,
+    length: float,
+    thickness: float,
+    height: float,
+    paints: dict[str, tuple[int, int, int] | np.ndarray],
+) -> Solid:
+    """An upright slab: `u` along its length, `v` (u turned a quarter) through its thickness."""
+    u = np.asarray(u, np.float64) / np.linalg.norm(u)
+    v = np.array([-u[1], u[0]])
+    c = np.array([centre_xy[0], centre_xy[1]])
+
+    def p(a: float, b: float, top: bool) -> np.ndarray:
+        xy = c + a * u * length / 2 + b * v * thickness / 2
+        return np.array([xy[0], xy[1], -height if top else 0.0])
+
+    up = np.array([0.0, 0.0, -1.0])
+    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
+    faces = [
+        Face(
+            np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
+            v3,
+            paints["front"],
+        ),
+        Face(
+            np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
+            -v3,
+            paints["back"],
+        ),
+        Face(
+            np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
+            u3,
+            paints["end"],
+        ),
+        Face(
+            np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
+            -u3,
+            paints["end"],
+        ),
+        Face(
+            np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
+            up,
+            paints["top"],
+        ),
+    ]
+    return Solid(faces, np.array([c[0], c[1], -height / 2]), [])
+
+
+def _disc(centre: tuple[float, float], z: float, diameter: float, n: int = 28) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    r = diameter / 2
+    return np.stack([centre[0] + r * np.cos(a), centre[1] + r * np.sin(a), np.full(n, z)], axis=1)
+
+
+def _jitter(color: tuple[int, int, int], rng: np.random.Generator, amount: float = 18):
+    return tuple(int(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in color)
+
+
+def _mirror_texture(rng: np.random.Generator, glint: bool) -> np.ndarray:
+    """A mirror's face: a blurred, bright, random reflection of the room, with a glint."""
+    h, w = 40, 100
+    base = rng.uniform(120, 230)
+    tex = np.empty((h, w, 3), np.float32)
+    tex[:] = base
+    for _ in range(int(rng.integers(2, 6))):
+        color = 0.5 * rng.uniform(40, 255, 3) + 0.5 * base
+        x0, y0 = rng.integers(0, w), rng.integers(0, h)
+        cv2.ellipse(
+            tex,
+            (int(x0), int(y0)),
+            (int(rng.integers(5, 40)), int(rng.integers(3, 20))),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            color.tolist(),
+            -1,
+        )
+    tex = cv2.GaussianBlur(tex, (0, 0), 3)
+    if rng.random() < 0.7:
+        x = int(rng.integers(0, w))
+        cv2.line(
+            tex,
+            (x, 0),
+            (x + int(rng.integers(-20, 20)), h),
+            (255, 255, 255),
+            int(rng.integers(2, 8)),
+        )
+        tex = cv2.GaussianBlur(tex, (0, 0), 1.2)
+    if glint:
+        # A lamp reflected in the glass: a burnt-out white patch.
+        cv2.circle(
+            tex,
+            (int(rng.integers(10, w - 10)), int(rng.integers(5, h - 5))),
+            int(rng.integers(4, 12)),
+            (255, 255, 255),
+            -1,
+        )
+        tex = cv2.GaussianBlur(tex, (0, 0), 2.0)
+    tex += rng.normal(0, 6, tex.shape).astype(np.float32)
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+def _card_front(rng: np.random.Generator, window: bool) -> np.ndarray:
+    h, w = 50, 104
+    tex = np.empty((h, w, 3), np.uint8)
+    tex[:] = _jitter((200, 215, 225), rng, 20)
+    if window:
+        cv2.rectangle(tex, (38, 14), (66, 40), (25, 20, 20), -1)
+    else:
+        for _ in range(int(rng.integers(2, 5))):
+            color = tuple(int(v) for v in rng.integers(20, 230, 3))
+            cv2.circle(
+                tex,
+                (int(rng.integers(15, 90)), int(rng.integers(12, 42))),
+                int(rng.integers(4, 14)),
+                color,
+                -1,
+                cv2.LINE_AA,
+            )
+    # Battlements along the top.
+    for x in range(0, w, 16):
+        cv2.rectangle(tex, (x, 0), (x + 7, 4), (90, 90, 100), -1)
+    return tex
+
+
+def _card_back(rng: np.random.Generator) -> np.ndarray:
+    tex = np.empty((50, 104, 3), np.uint8)
+    tex[:] = _jitter((90, 50, 45), rng, 15)
+    cv2.rectangle(tex, (40, 12), (64, 40), (60, 200, 235), -1)
+    return tex
+
+
+def card_solids(board: Board, window: str | None, rng: np.random.Generator) -> list[Solid]:
+    solids = []
+    for pos in board.positions:
+        cx, cy = board.card_mm(pos)
+        # `front` faces the centre of the board: turn u so v points inward.
+        u = {"N": (-1, 0), "S": (1, 0), "W": (0, 1), "E": (0, -1)}[pos[0]]
+        is_window = pos == window
+        solid = _box_solid(
+            (cx, cy),
+            np.array(u, float),
+            CARD_WIDTH_MM,
+            CARD_THICKNESS_MM,
+            board.card_height_mm,
+            {
+                "front": _card_front(rng, is_window),
+                "back": _card_back(rng),
+                "end": (200, 205, 210),
+                "top": _jitter((205, 215, 222), rng, 12),
+            },
+        )
+        if is_window:
+            solid.decals.append(
+                (
+                    _disc((cx, cy), -board.card_height_mm, board.dot_diameter_mm),
+                    _jitter(MAGENTA_BGR, rng, 15),
+                )
+            )
+        solids.append(solid)
+    return solids
+
+
+def _slot_dir(slot: str) -> np.ndarray:
+    return np.array([1.0, -1.0]) if slot == "/" else np.array([1.0, 1.0])
+
+
+def piece_solids(
+    board: Board,
+    box: BoxState,
+    rng: np.random.Generator,
+    stickers: StickerSettings,
+    dots: bool = True,
+    glints: bool = True,
+) -> list[Solid]:
+    solids = []
+    for m in box.mirrors:
+        u = _slot_dir(m.slot)
+        # Orient so `front` (+v) is the reflective face.
+        v = np.array([-u[1], u[0]])
+        normal = np.array(board.facing_normal(m.facing or "NW"))
+        if float(v @ normal) < 0:
+            u = -u
+        top = _jitter((205, 208, 212), rng, 25)
+        solid = _box_solid(
+            board.crossing_mm(m.cell),
+            u,
+            board.mirror_length_mm,
+            MIRROR_THICKNESS_MM,
+            board.mirror_height_mm,
+            {
+                "front": _mirror_texture(rng, glints and rng.random() < 0.6),
+                "back": _jitter((95, 80, 70), rng),
+                "end": top,
+                "top": top,
+            },
+        )
+        if dots and m.facing is not None:
+            solid.decals.append(
+                (
+                    _disc(
+                        board.dot_mm(m.cell, m.facing),
+                        -board.mirror_height_mm,
+                        board.dot_diameter_mm,
+                    ),
+                    _jitter(GREEN_BGR, rng, 15),
+                )
+            )
+        solids.append(solid)
+    if box.door is not None:
+        wood = np.empty((50, 100, 3), np.uint8)
+        wood[:] = _jitter((60, 75, 100), rng, 10)
+        cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
+        h = stickers.door_height_mm
+        solid = _box_solid(
+            board.crossing_mm(box.door.cell),
+            _slot_dir(box.door.slot),
+            board.door_length_mm,
+            DOOR_THICKNESS_MM,
+            h,
+            {
+                "front": wood,
+                "back": wood,
+                "end": (60, 75, 100),
+                "top": _jitter((185, 200, 215), rng),
+            },
+        )
+        if dots:
+            solid.decals.append(
+                (
+                    _disc(board.crossing_mm(box.door.cell), -h, board.dot_diameter_mm),
+                    _jitter(ORANGE_BGR, rng, 12),
+                )
+            )
+        solids.append(solid)
+    return solids
+
+
+def _paint_face(img: np.ndarray, quad_px: np.ndarray, paint, shade: float) -> None:
+    h, w = img.shape[:2]
+    x0, y0 = np.floor(quad_px.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(quad_px.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    local = (quad_px - [x0, y0]).astype(np.float32)
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    if isinstance(paint, np.ndarray):
+        th, tw = paint.shape[:2]
+        src = np.float32([[0, 0], [tw - 1, 0], [tw - 1, th - 1], [0, th - 1]])
+        M = cv2.getPerspectiveTransform(src, local)
+        layer = cv2.warpPerspective(
+            paint, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ).astype(np.float32)
+    else:
+        layer = np.empty(roi.shape, np.float32)
+        layer[:] = paint
+    layer *= shade
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    roi[:] = np.clip(roi * (1 - a) + layer * a, 0, 255).astype(np.uint8)
+
+
+def draw_solids(
+    img: np.ndarray, cam: VirtualCamera, solids: list[Solid], light_dir: np.ndarray
+) -> None:
+    """Painter's algorithm: far solids first; within one convex solid, only faces toward us."""
+    order = sorted(solids, key=lambda s: -float(np.linalg.norm(s.centre - cam.C)))
+    for s in order:
+        for f in s.faces:
+            centre = f.quad.mean(axis=0)
+            if float(f.normal @ (cam.C - centre)) <= 0:
+                continue
+            shade = 0.65 + 0.45 * max(0.0, float(f.normal @ light_dir))
+            _paint_face(img, cam.project(f.quad), f.paint, shade)
+        for poly, color in s.decals:
+            pts = cam.project(poly)
+            cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], color, cv2.LINE_AA, 4)
+
+
+# --- loose things ----------------------------------------------------------------------
+
+
+def _victor(board: Board, rng: np.random.Generator) -> Solid:
+    f = board.fields[int(rng.integers(len(board.fields)))]
+    x, y = f.xy_mm
+    cape = _jitter((70, 30, 60), rng, 12)
+    ring = _disc((x, y), 0.0, 2 * VICTOR_RADIUS_MM, 16)
+    top = _disc((x, y), -VICTOR_HEIGHT_MM, 1.4 * VICTOR_RADIUS_MM, 16)
+    faces = []
+    for i in range(16):
+        j = (i + 1) % 16
+        quad = np.array([top[i], top[j], ring[j], ring[i]])
+        n = (ring[i] + ring[j]) / 2 - np.array([x, y, 0.0])
+        n[2] = 0.0
+        faces.append(Face(quad, n / np.linalg.norm(n), cape))
+    solid = Solid(faces, np.array([x, y, -VICTOR_HEIGHT_MM / 2]), [])
+    solid.decals.append((top, (70, 60, 60)))
+    solid.decals.append((_disc((x, y), -VICTOR_HEIGHT_MM - 1, 9.0, 16), (170, 200, 225)))
+    return solid
+
+
+def _die(centre: tuple[float, float], rng: np.random.Generator) -> Solid:
+    s = DIE_SIDE_MM
+    solid = _box_solid(
+        centre,
+        np.array([math.cos(rng.uniform(0, 6.3)), 0.0 + 1e-3]),
+        s,
+        s,
+        s,
+        {
+            "front": (235, 235, 235),
+            "back": (235, 235, 235),
+            "end": (225, 225, 225),
+            "top": (245, 245, 245),
+        },
+    )
+    for _ in range(int(rng.integers(1, 7))):
+        solid.decals.append(
+            (
+                _disc(
+                    (centre[0] + rng.uniform(-4, 4), centre[1] + rng.uniform(-4, 4)),
+                    -s - 0.1,
+                    2.5,
+                    10,
+                ),
+                (30, 30, 30),
+            )
+        )
+    return solid
+
+
+def _drops(
+    img: np.ndarray, cam: VirtualCamera, spots: list[tuple[float, float]], rng: np.random.Generator
+) -> None:
+    for x, y in spots:
+        pts = cam.project(_disc((x, y), -3.0, 2 * DROP_RADIUS_MM, 16))
+        color = _jitter((200, 110, 40), rng, 25)
+        cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], color, cv2.LINE_AA, 4)
+        hl = cam.project(np.array([[x - 2, y - 2, -6.0]]))[0]
+        cv2.circle(img, (int(hl[0]), int(hl[1])), 2, (255, 240, 220), -1, cv2.LINE_AA)
+
+
+def _outside_box(board: Board, rng: np.random.Generator) -> tuple[float, float]:
+    c = box_corners_mm(board)
+    side = int(rng.integers(4))
+    t = rng.uniform(c[0, 0], c[1, 0])
+    d = rng.uniform(12, 45)
+    return [(t, c[0, 1] - d), (c[1, 0] + d, t), (t, c[2, 1] + d), (c[0, 0] - d, t)][side]
+
+
+def sticker_points_px(
+    board: Board, box: BoxState, cam: VirtualCamera, stickers: StickerSettings
+) -> np.ndarray:
+    """Image points that a hand must not hide (a reader cannot see through arms)."""
+    pts = []
+    for m in box.mirrors:
+        x, y = board.dot_mm(m.cell, m.facing or "NW")
+        pts.append((x, y, -board.mirror_height_mm))
+        for end in board.slot_segment_mm(m.cell, m.slot):
+            pts.append((end[0], end[1], -board.mirror_height_mm))
+        cx, cy = board.crossing_mm(m.cell)
+        pts.append((cx, cy, -board.mirror_height_mm))
+    if box.window is not None:
+        x, y = board.card_mm(box.window)
+        pts.append((x, y, -board.card_height_mm))
+    if box.door is not None:
+        x, y = board.crossing_mm(box.door.cell)
+        pts.append((x, y, -stickers.door_height_mm))
+        for end in board.slot_segment_mm(box.door.cell, box.door.slot):
+            pts.append((end[0], end[1], -stickers.door_height_mm))
+    return cam.project(np.array(pts, np.float64))
+
+
+def _marker_points_px(board: Board, cam: VirtualCamera) -> np.ndarray:
+    s = board.marker_side_mm / 2 + 3
+    pts = [
+        (m.center_mm[0] + dx, m.center_mm[1] + dy)
+        for m in board.markers
+        for dx in (-s, s)
+        for dy in (-s, s)
+    ]
+    return cam.project(np.array(pts, np.float64))
+
+
+def add_hands(
+    img: np.ndarray,
+    board: Board,
+    box: BoxState,
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    count: int,
+    stickers: StickerSettings,
+    *,
+    keep_clear: bool = True,
+) -> np.ndarray:
+    """Arms reaching over the box that hide no sticker and at most one corner marker."""
+    protect = sticker_points_px(board, box, cam, stickers)
+    markers = _marker_points_px(board, cam).reshape(4, 4, 2)
+    h, w = img.shape[:2]
+    hidden_before: set[int] = set()
+    for _ in range(count):
+        for _attempt in range(12):
+            reach_mm = rng.uniform(-10, 310, 2)
+            reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -40.0]]))[0]
+            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+            if not keep_clear:
+                img = trial
+                break
+            near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+
+            def hit(p: np.ndarray, near: np.ndarray = near) -> bool:
+                x, y = int(round(p[0])), int(round(p[1]))
+                return 0 <= x < w and 0 <= y < h and near[y, x] > 0
+
+            if any(hit(p) for p in protect):
+                continue
+            hidden = {i for i, quad in enumerate(markers) if any(hit(p) for p in quad)}
+            if len(hidden | hidden_before) > 1:
+                continue
+            hidden_before |= hidden
+            img = trial
+            break
+    return img
+
+
+# --- the photograph --------------------------------------------------------------------
+
+
+def render_box(
+    board: Board,
+    box: BoxState,
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    *,
+    conditions: Conditions = Conditions(),
+    stickers: StickerSettings = DEFAULT_STICKERS,
+    hands: int | None = None,
+    guide_lines: bool | None = None,
+) -> np.ndarray:
+    """One photograph of `box` through `cam`, with clutter, light and camera faults."""
+    w, h = cam.width, cam.height
+    table = effects.table_texture(w, h, rng)
+    lines = bool(rng.random() < 0.6) if guide_lines is None else guide_lines
+    canvas = board_canvas(board, rng, guide_lines=lines)
+    origin = (-BOX_MARGIN_MM, -BOX_MARGIN_MM)
+    img = cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
+    light /= np.linalg.norm(light)
+    solids = card_solids(board, box.window, rng) + piece_solids(
+        board, box, rng, stickers, glints=conditions.glints
+    )
+    drops: list[tuple[float, float]] = []
+    if conditions.clutter:
+        solids.append(_victor(board, rng))
+        solids.append(_die(_outside_box(board, rng), rng))
+        drops = [_outside_box(board, rng) for _ in range(int(rng.integers(2, 9)))]
+        # A few drops dropped inside the box, along its rim.
+        for _ in range(int(rng.integers(0, 3))):
+            t, d = rng.uniform(25, 275), rng.uniform(-20, -12)
+            side = int(rng.integers(4))
+            far = box_corners_mm(board)[2, 0] - BOX_MARGIN_MM
+            drops.append([(t, d), (far - d, t), (t, far - d), (d, t)][side])
+    _drops(img, cam, drops, rng)
+    draw_solids(img, cam, solids, light)
+    n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
+    img = add_hands(img, board, box, cam, rng, n_hands, stickers)
+    return effects.photograph(
+        img,
+        rng,
+        light=True,
+        glare_spots=int(rng.integers(0, 2)),
+        shadow=bool(rng.random() < 0.4),
+        noise_sigma=float(rng.uniform(1.5, 5)),
+        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
+        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+    )
+
+
+def render_photo(
+    board: Board,
+    seed: int,
+    conditions: Conditions = Conditions(),
+    stickers: StickerSettings = DEFAULT_STICKERS,
+) -> Photo:
+    """The photograph number `seed`: the same seed always gives the same picture."""
+    rng = np.random.default_rng(seed)
+    box = random_box(board, rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(board, rng, size, conditions.max_tilt_deg)
+    return Photo(
+        render_box(board, box, cam, rng, conditions=conditions, stickers=stickers), box, cam
+    )
+
+
+def cell_centre_px(board: Board, cam: VirtualCamera, cell: Cell, height_mm: float) -> np.ndarray:
+    x, y = board.crossing_mm(cell)
+    return cam.project(np.array([[x, y, -height_mm]]))[0]
