@@ -312,6 +312,16 @@ class MirrorMansionEngine:
             raise IllegalAction(RULE_PHASE, f"not a Mirror Mansion action: {action!r}")
         return handler(state, action)  # type: ignore[operator]
 
+    def with_no_peeking(
+        self, state: MirrorMansionState, seat: int, on: bool = True
+    ) -> MirrorMansionState:
+        """A seat's choice to have its view hide the prediction until the look. Not a move
+        in the game (it never appears in legal_actions), so it is a plain state update."""
+        if not 0 <= seat < state.players:
+            raise ValueError(f"no seat {seat} in a {state.players}-player game")
+        seats = state.options.no_peeking | {seat} if on else state.options.no_peeking - {seat}
+        return replace(state, options=replace(state.options, no_peeking=frozenset(seats)))
+
     # --- what the eye will see ----------------------------------------------------------
 
     def prediction(self, state: MirrorMansionState) -> Trace | None:

@@ -195,20 +195,20 @@ class Solver:
         left: int,
         moves: tuple[tuple[int, int, int], ...],
         found: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]],
-        seen: set[tuple[tuple[int, ...], bool, int, int]],
+        seen: set[tuple[object, ...]],
         door_movable: bool,
     ) -> None:
-        if left == 0:
-            if t == 0 and s == 0 and mirror_moved and codes not in found:
-                found[codes] = moves
-            return
-        key = (codes, mirror_moved, door_moves, left)
-        if key in seen:
-            return
-        seen.add(key)
+        """Extend `moves` by every swap that keeps the bound within the swaps left.
+
+        Two swaps on four different crossings commute, so of the orders of such a pair only
+        the one with the smaller swap first is followed (every set of final arrangements is
+        still reached: any sequence can be sorted into that form by exchanging neighbouring
+        commuting swaps). `seen` skips a node reached again by dependent swaps.
+        """
         need_in, need_out = g.needs_in, g.needs_out
         only_out = s == left  # every swap left must take a piece out of a needy crossing
         only_in = t == left  # ... or put one into a needy crossing
+        last = moves[-1] if moves else None
         empties = [i for i, c in enumerate(codes) if c == EMPTY_CODE]
         for src, a in enumerate(codes):
             if a == EMPTY_CODE or (only_out and not need_out[src][a]):
@@ -221,6 +221,7 @@ class Solver:
             for dst in (src, *empties):
                 if only_in and not need_in[dst][codes[dst]]:
                     continue
+                commutes = last is not None and not {src, dst} & {last[0], last[1]}
                 if is_door:
                     options: tuple[int, ...] = (
                         (_OTHER_DOOR[a],) if dst == src else tuple(DOOR_CODES.values())
@@ -238,23 +239,31 @@ class Solver:
                         s2 = s_src + need_out[dst][m]
                     if t2 >= left or s2 >= left:
                         continue
+                    move = (src, dst, m)
+                    if commutes and move < last:  # type: ignore[operator]
+                        continue
                     new = list(codes)
                     new[src] = EMPTY_CODE if dst != src else m
                     new[dst] = m
+                    final = tuple(new)
                     if left == 1:  # the last swap: record instead of recursing (hot path)
-                        final = tuple(new)
                         if (mirror_moved or not is_door) and final not in found:
-                            found[final] = (*moves, (src, dst, m))
+                            found[final] = (*moves, move)
                         continue
+                    flag = mirror_moved or not is_door
+                    key = (final, flag, door_moves + is_door, left - 1, move)
+                    if key in seen:
+                        continue
+                    seen.add(key)
                     self._search(
                         g,
-                        tuple(new),
-                        mirror_moved or not is_door,
+                        final,
+                        flag,
                         door_moves + is_door,
                         t2,
                         s2,
                         left - 1,
-                        (*moves, (src, dst, m)),
+                        (*moves, move),
                         found,
                         seen,
                         door_movable,

@@ -270,6 +270,9 @@ def test_no_peeking_seat_does_not_get_the_prediction() -> None:
     assert ENGINE.view(s, 0)["prediction"]["finds_sought"] is True
     s = ENGINE.apply(ENGINE.apply(s, EndSwaps()), Look("S2"))
     assert ENGINE.view(s, 2)["look"]["found"] is True  # after the look it is public
+    peeking_again = ENGINE.with_no_peeking(s, 2, on=False)
+    assert "prediction" in ENGINE.view(peeking_again, 2)
+    assert "prediction" not in ENGINE.view(ENGINE.with_no_peeking(s, 0), 0)
 
 
 # --- the end ---------------------------------------------------------------------------
