@@ -10,10 +10,13 @@ for a while makes it ask the players; seats may leave notes and private memos.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import cv2
 import numpy as np
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
 
 from companion.errors import UserError
 from companion.live.table_game import (
@@ -26,6 +29,8 @@ from companion.live.table_game import (
     question_draft,
 )
 from companion.store import PUBLIC, Event, Session, seat_visibility
+from companion.web.auth import Caller, require_actor, seat_of_request
+from companion.web.deps import RuntimeDep
 
 STABLE_FRAMES = 3
 """Observations that must agree before they become an event (hands pass over markers)."""
@@ -149,3 +154,35 @@ def make_table_game(settings: Any, session: Session) -> ExampleTableGame:
     if session.options:
         raise UserError(f"unknown options: {', '.join(sorted(session.options))}")
     return ExampleTableGame(session)
+
+
+PANEL_JS = Path(__file__).with_name("example_panel.js")
+"""The dashboard panel (an ES module exporting `mount(el, api)`), served as
+`/static/games/<game-id>.js`."""
+
+
+class MemoIn(BaseModel):
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+
+
+def router() -> APIRouter:
+    """The game's own endpoints, mounted under `/api/games/<game-id>`.
+
+    Reads use `seat_of_request` (hidden information only for its own seat); changes use
+    `require_actor` and go through `runtime.correct`, so they are events committed first.
+    """
+    api = APIRouter()
+
+    @api.get("/memos", response_model=list[str])
+    def memos(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
+              ) -> list[str]:
+        """This seat's own memos (none for spectators)."""
+        return list(runtime.state(seat)["view"].get("memos", []))
+
+    @api.post("/memos", response_model=list[str])
+    def add_memo(body: MemoIn, runtime: RuntimeDep,
+                 who: Annotated[Caller, Depends(require_actor)]) -> list[str]:
+        runtime.correct({"memo": body.text}, who.seat)
+        return list(runtime.state(who.seat)["view"].get("memos", []))
+
+    return api

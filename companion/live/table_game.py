@@ -16,7 +16,10 @@ A game plugs into the live loop and the dashboard with one module,
         dependencies in `companion.web.auth` (`require_admin`, `seat_of_request`,
         `require_actor`). A handler that changes the game goes through
         `runtime.correct(payload, seat)` (or `runtime.submit`), never by mutating the game:
-        every change is an event in the store first.
+        every change is an event in the store first. Import FastAPI, pydantic models and
+        these dependencies at module level: with `from __future__ import annotations`,
+        FastAPI resolves a handler's annotations from the module's globals.
+        `companion.live.example_game` is a complete live module to copy from.
 
     PANEL_JS: pathlib.Path
         Optional. An ES module served at `/static/games/<game-id>.js` that exports

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import REPO, free_port, run_server, serve_argv
+from e2e_helpers import REPO, free_port, run_server, serve_argv
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = [

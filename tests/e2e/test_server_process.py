@@ -9,7 +9,7 @@ import textwrap
 import cv2
 import httpx
 import numpy as np
-from conftest import free_port, run_server, serve_argv
+from e2e_helpers import free_port, run_server, serve_argv
 
 
 def sse_messages(lines, want: int, stop_event: str | None = None) -> list[dict]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from conftest import wait_for
+from live_helpers import wait_for
 
 from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
@@ -56,8 +56,9 @@ def test_camera_lost_mid_stream_recovers_and_keeps_every_event(settings, flaky_f
     rt = Runtime(settings, source_factory=factory, table_game_factory=make_table_game)
     rt.start()
     try:
-        wait_for(lambda: rt.health()["camera"]["errors"] >= 1)
-        assert rt.health()["camera"]["last_error"] == "camera unplugged (test)"
+        lost = wait_for(lambda: (h := rt.health())["camera"]["errors"] >= 1 and h)
+        assert lost["camera"]["last_error"] == "camera unplugged (test)"
+        assert lost["camera"]["state"] == "reconnecting" and lost["status"] == "reconnecting"
         note = rt.correct({"note": "during the outage"}, None)  # the loop still serves changes
         wait_for(lambda: factory.state["opens"] >= 2 and rt.health()["camera"]["state"] == "ok")
         frames_before = rt.perception.count

@@ -7,7 +7,7 @@ import json
 import cv2
 import httpx
 import numpy as np
-from conftest import served
+from web_helpers import served
 
 
 class SSEReader:
