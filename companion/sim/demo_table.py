@@ -90,8 +90,9 @@ def overhead_camera(table: TableSettings, width: int = 1280, height: int = 960, 
 @dataclass(frozen=True)
 class _Card:
     colour: str
-    slots: tuple[tuple[float, float], ...]
-    phase: float
+    first_slot: int
+    slide_at: float
+    """Seconds into each period when this card starts its slide to the next slot."""
 
 
 def _ease(x: float) -> float:
@@ -121,19 +122,23 @@ class DemoTableScene:
         w, h = self.table.width_mm, self.table.height_mm
         grid = [(w * fx, h * fy) for fy in (0.3, 0.7) for fx in (0.2, 0.4, 0.6, 0.8)]
         order = rng.permutation(len(grid))
+        self._slots = [grid[int(i)] for i in order]
+        # Card i rests on slot 2i + step and slides to the next one: two cards never rest on
+        # the same slot, and their slides are staggered through the period.
         self._cards = [
-            _Card(colour, tuple(grid[int(order[(i * 2 + k) % len(grid)])] for k in range(3)),
-                  phase=float(i) * 1.3)
+            _Card(colour, 2 * i, SLIDE_PERIOD_S - SLIDE_S - i * (SLIDE_PERIOD_S - SLIDE_S) / 4)
             for i, colour in enumerate(CARD_COLOURS)
         ]
         self.marker_centres_mm = corner_centres_mm(self.table)
 
     def _card_pose(self, card: _Card, t: float) -> tuple[float, float, float, bool]:
-        step, into = divmod(t + card.phase, SLIDE_PERIOD_S)
-        a = card.slots[int(step) % len(card.slots)]
-        b = card.slots[(int(step) + 1) % len(card.slots)]
-        k = _ease((into - (SLIDE_PERIOD_S - SLIDE_S)) / SLIDE_S)
-        angle = 8.0 * math.sin(step + card.phase)
+        step, into = divmod(t, SLIDE_PERIOD_S)
+        n = len(self._slots)
+        a = self._slots[(card.first_slot + int(step)) % n]
+        b = self._slots[(card.first_slot + int(step) + 1) % n]
+        k = (into - card.slide_at) / SLIDE_S
+        angle = 8.0 * math.sin(card.first_slot + step + min(1.0, max(0.0, k)))
+        k = _ease(k)
         return a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k, angle, 0.0 < k < 1.0
 
     def _draw_card(self, img: np.ndarray, cx: float, cy: float, angle: float, colour: str) -> None:
@@ -154,28 +159,59 @@ class DemoTableScene:
                            cv2.LINE_AA)
 
     def _hand(self, img: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray | None]:
-        """A hand reaches in during part of each period: on odd passes, over a marker."""
+        """Hands reach in during part of each period.
+
+        Pass n % 4 == 0 or 2: one hand to the middle of the table; 1: one hand over a corner
+        marker (three remain: registration follows); 3: two hands over two markers (too few
+        remain: registration holds).
+        """
         n, into = divmod(t, HAND_PERIOD_S)
+        n = int(n)
         start = HAND_PERIOD_S - HAND_VISIBLE_S
         if not self.hands or into < start:
             return img, None
-        rng = np.random.default_rng((self.seed, int(n)))
         ids = list(self.marker_centres_mm)
-        if int(n) % 2:
-            target_mm = self.marker_centres_mm[ids[int(n) // 2 % 4]]
+        first = ids[n // 4 % 4]
+        targets: list[tuple[float, float]]
+        if n % 4 == 1:
+            targets = [self.marker_centres_mm[first]]
+        elif n % 4 == 3:
+            targets = [self.marker_centres_mm[first], self.marker_centres_mm[ids[(n // 4 + 2) % 4]]]
         else:
-            target_mm = (self.table.width_mm * rng.uniform(0.3, 0.7),
-                         self.table.height_mm * rng.uniform(0.3, 0.7))
-        target = self.camera.project(np.array([target_mm]))[0]
-        edge = ("bottom", "right", "top", "left")[int(n) % 4]
-        entry = {"top": (target[0], 0.0), "bottom": (target[0], img.shape[0]),
-                 "left": (0.0, target[1]), "right": (img.shape[1], target[1])}[edge]
-        # In, rest, out: the reach goes edge → target → edge over the visible time.
+            rng = np.random.default_rng((self.seed, n))
+            targets = [(self.table.width_mm * rng.uniform(0.3, 0.7),
+                        self.table.height_mm * rng.uniform(0.3, 0.7))]
+        # In, rest, out: each reach goes edge → target → edge over the visible time.
         k = (into - start) / HAND_VISIBLE_S
         reach_k = _ease(min(1.0, 3 * k)) if k < 0.5 else _ease(min(1.0, 3 * (1 - k)))
-        reach = (entry[0] + (target[0] - entry[0]) * reach_k,
-                 entry[1] + (target[1] - entry[1]) * reach_k)
-        return effects.hand(img, rng, reach=reach, edge=edge)
+        h, w = img.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        for j, target_mm in enumerate(targets):
+            tx, ty = self.camera.project(np.array([target_mm]))[0]
+            # From the picture edge nearest the target, as a player's arm would come.
+            edge, entry = min(
+                [("left", (0.0, ty), tx), ("right", (float(w), ty), w - tx),
+                 ("top", (tx, 0.0), ty), ("bottom", (tx, float(h)), h - ty)],
+                key=lambda e: e[2])[:2]
+            reach = (entry[0] + (tx - entry[0]) * reach_k, entry[1] + (ty - entry[1]) * reach_k)
+            img, arm = effects.hand(img, np.random.default_rng((self.seed, n, j)), reach=reach,
+                                    edge=edge)
+            mask |= arm
+        return img, mask
+
+    def _covered(self, hand_mask: np.ndarray) -> list[int]:
+        """Markers with any corner or their centre under the hand: a detector will miss them."""
+        h, w = hand_mask.shape
+        out = []
+        side = self.table.marker_size_mm
+        for mid, (cx, cy) in self.marker_centres_mm.items():
+            pts = [(cx, cy)] + [(cx + dx * side / 2, cy + dy * side / 2)
+                                for dx in (-1, 1) for dy in (-1, 1)]
+            px = np.round(self.camera.project(np.array(pts))).astype(int)
+            inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+            if any(hand_mask[y, x] for x, y in px[inside]):
+                out.append(mid)
+        return out
 
     def frame(self, t: float) -> tuple[np.ndarray, dict[str, Any]]:
         img = self.background.copy()
@@ -191,14 +227,8 @@ class DemoTableScene:
         if self.jpeg_quality is not None:
             img = effects.jpeg(img, self.jpeg_quality)
         marker_px = {mid: self.camera.project(np.array([c]))[0]
-                     for mid, c in self.marker_centres_mm.items()}
-        covered = []
-        if hand_mask is not None:
-            for mid, (x, y) in marker_px.items():
-                xi, yi = round(float(x)), round(float(y))
-                if 0 <= yi < hand_mask.shape[0] and 0 <= xi < hand_mask.shape[1] \
-                        and hand_mask[yi, xi]:
-                    covered.append(mid)
+                      for mid, c in self.marker_centres_mm.items()}
+        covered = [] if hand_mask is None else self._covered(hand_mask)
         truth = {
             "t": t,
             "cards": cards,
