@@ -13,14 +13,11 @@ import socket
 import sys
 from pathlib import Path
 from types import FrameType
-
-import uvicorn
+from typing import Any
 
 from companion.config import load_settings
 from companion.errors import UserError
 from companion.games import get_game
-from companion.live.loop import Runtime
-from companion.web.app import create_app
 from companion.web.auth import is_loopback_host, public_base_url, write_admin_link
 
 GRACEFUL_S = 2
@@ -82,6 +79,11 @@ def main(argv: list[str]) -> int:
     get_game(settings.game)
     sock = bind_socket(settings.web.host, settings.web.port)
     port = sock.getsockname()[1]
+    # The heavy imports come after the cheap checks, so a mistake is reported at once.
+    import uvicorn
+
+    from companion.live.loop import Runtime
+    from companion.web.app import create_app
 
     runtime = Runtime(settings)
     try:
@@ -101,7 +103,7 @@ def main(argv: list[str]) -> int:
                   flush=True)
             print(f"companion: admin link (keep it private): {link}", flush=True)
             print(f"companion: also saved to {settings.data_dir / 'admin-link.txt'}", flush=True)
-        server = _Server(
+        server = _server(
             uvicorn.Config(
                 app, log_level="info" if args.verbose else "warning",
                 timeout_graceful_shutdown=GRACEFUL_S, access_log=args.verbose,
@@ -116,15 +118,15 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-class _Server(uvicorn.Server):
+def _server(config: Any, runtime: Any) -> Any:
     """uvicorn's server, ending the runtime's streams as soon as a stop is asked for, so
     open MJPEG and SSE viewers do not hold Ctrl-C up."""
+    import uvicorn
 
-    def __init__(self, config: uvicorn.Config, runtime: Runtime) -> None:
-        super().__init__(config)
-        self.runtime = runtime
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            runtime.frames.close()
+            runtime.changes.close()
 
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        super().handle_exit(sig, frame)
-        self.runtime.frames.close()
-        self.runtime.changes.close()
+    return Server(config)
