@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -80,3 +81,35 @@ def run_server(argv: list[str], port: int, timeout: float = 30) -> Iterator[Serv
 def serve_argv(data_dir: Path, port: int, *extra: str) -> list[str]:
     return ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data_dir),
             "--game", "reflecto", "--fps", "8", *extra]
+
+
+# A real server process whose table plays the example game (registered as "example" the way
+# a game package's live.py is found), so it writes events all the time and has a panel.
+EXAMPLE_SERVER = textwrap.dedent("""
+    import sys
+    from dataclasses import dataclass
+    import uvicorn
+    from companion.config import load_settings
+    from companion.games import GAMES, GameInfo
+    from companion.live import example_game
+    from companion.live.loop import Runtime
+    from companion.web.app import create_app
+
+    @dataclass(frozen=True)
+    class Plugged(GameInfo):
+        def module(self, part):
+            return example_game if part == "live" else None
+
+    GAMES["example"] = Plugged("example", "Example", "example", 1, 4)
+    data_dir, port, host = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    settings = load_settings(None, {"data_dir": data_dir, "game": "example",
+                                    "camera.fps": 8, "web.host": host})
+    runtime = Runtime(settings).start()
+    # Always listen on loopback in tests; `host` only decides whether tokens are needed.
+    uvicorn.run(create_app(settings, runtime), host="127.0.0.1", port=port,
+                log_level="warning", timeout_graceful_shutdown=1)
+""")
+
+
+def example_server_argv(data_dir: Path, port: int, host: str = "127.0.0.1") -> list[str]:
+    return ["-c", EXAMPLE_SERVER, str(data_dir), str(port), host]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import httpx
 import pytest
-from e2e_helpers import REPO, free_port, run_server, serve_argv
+from e2e_helpers import REPO, example_server_argv, free_port, run_server, serve_argv
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -92,3 +93,59 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         assert page.evaluate("document.getElementById('live').naturalWidth") == 640
         assert not errors, errors
         server.stop()
+
+
+@pytest.mark.browser
+def test_seat_links_show_each_player_only_their_own_secrets(browser, tmp_path):
+    """On the LAN: the admin starts a game, each phone opens its seat link."""
+    port = free_port()
+    data = tmp_path / "data"
+    with run_server(example_server_argv(data, port, host="0.0.0.0"), port) as server:
+        assert httpx.get(f"{server.base}/api/state").json()["role"] == "spectator"
+        admin_token = _admin_token(data)
+        admin = browser.new_page(viewport={"width": 390, "height": 844})
+        admin.goto(f"{server.base}/?token={admin_token}")
+        admin.wait_for_selector("body[data-ready='1']")
+        assert "token" not in admin.url  # the token leaves the address bar
+        admin.fill("#seat-names", "Ann, Bob")
+        admin.click("#new-game button[type=submit]")
+        admin.wait_for_selector("#links li a")
+        links = [a.get_attribute("href") for a in admin.query_selector_all("#links li a")]
+        assert len(links) == 2 and all("token=" in link for link in links)
+
+        ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        ann.goto(links[0])
+        ann.wait_for_selector("body[data-ready='1']")
+        assert ann.text_content("#who") == "seat 1: Ann"
+        assert ann.is_hidden("#admin-card")  # a seat cannot start games
+        ann.fill("#panel input", "the key is under the mat")
+        ann.click("#panel button")
+        ann.wait_for_selector("#panel li:has-text('the key is under the mat')")
+        ann.wait_for_selector("#log li.private:has-text('memo')")
+
+        bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        bob.goto(links[1])
+        bob.wait_for_selector("body[data-ready='1']")
+        assert bob.text_content("#who") == "seat 2: Bob"
+        spectator = browser.new_context().new_page()
+        spectator.goto(server.base + "/")
+        spectator.wait_for_selector("body[data-ready='1']")
+        assert spectator.text_content("#who") == "watching"
+        assert spectator.is_hidden("#admin-card")
+        admin.wait_for_timeout(500)  # the admin page was open: live events had their chance
+        for page in (bob, spectator, admin):  # the memo reached none of them
+            assert page.locator("#log li").count() >= 1
+            assert "under the mat" not in page.content()
+        for page in (admin, ann, bob, spectator):
+            page.close()
+        server.stop()
+
+
+def _admin_token(data_dir: Path) -> str:
+    from companion.store import Store
+
+    store = Store(data_dir)
+    try:
+        return store.admin_token()[0]
+    finally:
+        store.close()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import signal
-import textwrap
 
 import cv2
 import httpx
 import numpy as np
-from e2e_helpers import free_port, run_server, serve_argv
+from e2e_helpers import example_server_argv, free_port, run_server, serve_argv
 
 
 def sse_messages(lines, want: int, stop_event: str | None = None) -> list[dict]:
@@ -43,9 +42,9 @@ def mjpeg_frames(response: httpx.Response, want: int) -> list[bytes]:
     return frames
 
 
-def test_serve_health_sse_mjpeg_and_ctrl_c(tmp_path):
-    port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port) as server, \
+def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
+    data, port = tmp_path / "data", free_port()
+    with run_server(serve_argv(data, port), port) as server, \
             httpx.Client(base_url=server.base, timeout=10) as http:
         health = http.get("/api/health").json()
         assert health["version"] and health["game"]["id"] == "reflecto"
@@ -55,13 +54,15 @@ def test_serve_health_sse_mjpeg_and_ctrl_c(tmp_path):
             lines = res.iter_lines()
             first = sse_messages(lines, 4)
             assert [m.get("event") for m in first[1:3]] == ["hello", "status"]
-            created = http.post("/api/session", json={"game": "queen-alice", "seats": ["Alice"]})
+            created = http.post("/api/session",
+                                json={"game": "reflecto", "seats": ["Ann", "Bob", "Cy"]})
             assert created.status_code == 201
             later = sse_messages(lines, 20, stop_event="event")
+        session_id = created.json()["session"]["id"]
         started = later[-1]
         assert started["event"] == "event"
         assert started["data"]["kind"] == "session.started"
-        assert started["id"] == f"{created.json()['session']['id']}:1"
+        assert started["id"] == f"{session_id}:1"
         statuses = [m for m in first + later if m.get("event") == "status"]
         assert statuses and all("perception" in m["data"] for m in statuses)
 
@@ -71,46 +72,25 @@ def test_serve_health_sse_mjpeg_and_ctrl_c(tmp_path):
         assert len(images) == 3 and all(i is not None and i.shape[1] == 640 for i in images)
         assert frames[0] != frames[-1]
         assert http.get("/api/health").json()["table"]["markers_seen"] == [0, 1, 2, 3]
+        history = http.get("/api/history").json()
+        server.stop(signal.SIGKILL)  # mid-session, no chance to clean up
 
-        code = server.stop(signal.SIGINT, timeout=10)
+    with run_server(serve_argv(data, port), port) as server, \
+            httpx.Client(base_url=server.base, timeout=10) as http:
+        state = http.get("/api/state").json()
+        assert state["session"]["id"] == session_id
+        assert state["session"]["seats"] == ["Ann", "Bob", "Cy"]
+        assert http.get("/api/history").json()[: len(history)] == history
+        code = server.stop(signal.SIGINT, timeout=10)  # Ctrl-C
         out, err = server.output()
     assert code in (0, 130), err
-    assert f"http://127.0.0.1:{port}/" in out
+    assert out.startswith(f"companion: serving reflecto on http://127.0.0.1:{port}/")
     assert "Traceback" not in err
-
-
-def test_serve_killed_mid_session_resumes_on_restart(tmp_path):
-    data, port = tmp_path / "data", free_port()
-    with run_server(serve_argv(data, port), port) as server:
-        created = httpx.post(f"{server.base}/api/session",
-                             json={"game": "reflecto", "seats": ["Ann", "Bob", "Cy"]}).json()
-        history = httpx.get(f"{server.base}/api/history").json()
-        server.stop(signal.SIGKILL)
-    with run_server(serve_argv(data, port), port) as server:
-        state = httpx.get(f"{server.base}/api/state").json()
-        assert state["session"]["id"] == created["session"]["id"]
-        assert state["session"]["seats"] == ["Ann", "Bob", "Cy"]
-        assert httpx.get(f"{server.base}/api/history").json()[: len(history)] == history
-        server.stop()
-
-
-# A real server process playing the example table game, so it writes events all the time.
-EXAMPLE_SERVER = textwrap.dedent("""
-    import sys, uvicorn
-    from companion.config import load_settings
-    from companion.live.example_game import make_table_game
-    from companion.live.loop import Runtime
-    from companion.web.app import create_app
-    settings = load_settings(None, {"data_dir": sys.argv[1], "game": "reflecto",
-                                    "camera.fps": 8})
-    runtime = Runtime(settings, table_game_factory=make_table_game).start()
-    uvicorn.run(create_app(settings, runtime), port=int(sys.argv[2]), log_level="warning")
-""")
 
 
 def test_sigkill_loses_no_acknowledged_event(tmp_path):
     data, port = tmp_path / "data", free_port()
-    argv = ["-c", EXAMPLE_SERVER, str(data), str(port)]
+    argv = example_server_argv(data, port)
     acknowledged = []
     with run_server(argv, port) as server:
         http = httpx.Client(base_url=server.base, timeout=5)
