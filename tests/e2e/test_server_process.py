@@ -94,7 +94,7 @@ def test_sigkill_loses_no_acknowledged_event(tmp_path):
     acknowledged = []
     with run_server(argv, port) as server:
         http = httpx.Client(base_url=server.base, timeout=5)
-        http.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]})
+        http.post("/api/session", json={"game": "example", "seats": ["Ann", "Bob"]})
         for i in range(15):
             seat = i % 2
             res = http.post(f"/api/corrections?seat={seat}", json={"memo": f"m{i}"})
