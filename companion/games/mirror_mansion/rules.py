@@ -610,7 +610,7 @@ class MirrorMansionEngine:
     # --- views and JSON -----------------------------------------------------------------
 
     def view(self, state: MirrorMansionState, seat: int | None) -> dict[str, Any]:
-        revealed = state.phase in (LOOK, AWARD) and not state.first_round
+        revealed = state.phase in (LOOK, AWARD, OVER) and not state.first_round
         guesses = []
         for s, g in enumerate(state.guesses):
             entry: dict[str, Any] = {"seat": s, "placed": g is not None}
