@@ -122,6 +122,7 @@ class Runtime:
         self.last_game_error: str | None = None
         self.markers_seen: list[int] = []
         self.registered = False
+        self.held = False
         self._make_game = table_game_factory or load_table_game
         self._source_factory = source_factory
         self._lock = threading.RLock()
@@ -272,7 +273,11 @@ class Runtime:
                 "ms": None if ms is None else round(ms, 1),
                 "frames": self.perception.count,
             },
-            "table": {"registered": self.registered, "markers_seen": list(self.markers_seen)},
+            "table": {
+                "registered": self.registered,
+                "held": self.held,
+                "markers_seen": list(self.markers_seen),
+            },
             "game": {
                 "id": self.session.game,
                 "session": self.session.id,
@@ -376,6 +381,7 @@ class Runtime:
             observation = Observation({"error": str(exc)}, 0.0)
         self.markers_seen = list(registration.markers_seen)
         self.registered = bool(registration.ok)
+        self.held = bool(registration.held)
         self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
         self.perception.add(time.perf_counter() - t0)
         with self._lock:

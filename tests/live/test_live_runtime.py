@@ -21,7 +21,7 @@ def test_sim_frames_become_events_and_an_annotated_jpeg(settings):
         wait_for(lambda: "table.markers" in kinds(rt))
         health = rt.health()
         assert health["camera"]["state"] == "ok"
-        assert health["table"] == {"registered": True, "markers_seen": [0, 1, 2, 3]}
+        assert health["table"] == {"registered": True, "held": False, "markers_seen": [0, 1, 2, 3]}
         assert health["perception"]["frames"] >= 3
         assert health["perception"]["ms"] > 0
         event = rt.store.events(rt.session.id)[-1]
@@ -98,3 +98,28 @@ def test_a_new_game_at_the_table_ends_the_old_session(settings):
     settings.game = "reflecto"
     again = Runtime(settings, table_game_factory=make_table_game)
     assert again.session.game == "reflecto" and again.session.id != new.id
+
+
+def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):
+    from companion.live.example_game import ExampleTableGame
+
+    class SolidScene:
+        def frame(self, t: float):
+            return np.full((120, 160, 3), 200, np.uint8), {"t": t}
+
+    class SceneGame(ExampleTableGame):
+        def sim_scene(self, seed: int):
+            return SolidScene()
+
+    def factory(s, session):
+        return SceneGame(session) if session.game == "queen-alice" else make_table_game(s, session)
+
+    rt = Runtime(settings, table_game_factory=factory).start()
+    try:
+        wait_for(lambda: "DemoTableScene" in rt.health()["camera"]["source"])
+        rt.start_session("queen-alice", {}, ["Alice"])
+        wait_for(lambda: "SolidScene" in rt.health()["camera"]["source"])
+        table = wait_for(lambda: (t := rt.health()["table"])["markers_seen"] == [] and t)
+        assert table["held"] is True  # the last good table position is kept meanwhile
+    finally:
+        rt.stop()

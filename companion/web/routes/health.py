@@ -31,6 +31,9 @@ class PerceptionHealth(BaseModel):
 
 class TableHealth(BaseModel):
     registered: bool
+    """The table has been located (now, or earlier and held)."""
+    held: bool
+    """Too few markers in this frame: the last good position is being held."""
     markers_seen: list[int]
 
 

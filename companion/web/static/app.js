@@ -23,7 +23,8 @@ function showHealth(h) {
   cam.dataset.state = h.camera.state;
   cam.title = h.camera.last_error || h.camera.source;
   $("st-fps").textContent = h.perception.fps.toFixed(1);
-  $("st-markers").textContent = `${h.table.markers_seen.length}/4${h.table.registered ? "" : " (no table)"}`;
+  const where = !h.table.registered ? " (no table)" : h.table.held ? " (held)" : "";
+  $("st-markers").textContent = `${h.table.markers_seen.length}/4${where}`;
   $("st-ms").textContent = h.perception.ms === null ? "–" : `${Math.round(h.perception.ms)} ms`;
 }
 
@@ -201,6 +202,13 @@ function connectEvents() {
   source.addEventListener("event", async (e) => {
     addEvent(JSON.parse(e.data));
     await Promise.all([loadState(), loadQuestions()]).catch((err) => toast(err.message));
+  });
+  source.addEventListener("hello", async (e) => {
+    // after a reconnect (a server restart, Wi-Fi back): catch up if the game changed
+    const hello = JSON.parse(e.data);
+    if (state.state && hello.session.id !== state.state.session.id) {
+      await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
+    }
   });
   source.addEventListener("session", async () => {
     await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
