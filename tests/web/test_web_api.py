@@ -14,6 +14,8 @@ def test_health_reports_camera_perception_and_markers(local):
     assert h["camera"]["state"] == "ok"
     assert h["camera"]["fps"] > 0
     assert h["perception"]["ms"] > 0
+    stages = h["perception"]["stages_ms"]
+    assert set(stages) == {"registration", "game", "view"} and stages["registration"] > 0
     assert h["table"]["markers_seen"] == [0, 1, 2, 3]
     assert h["version"] == "0.1.0"
     assert h["game"]["session"] == runtime.session.id

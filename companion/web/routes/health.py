@@ -27,6 +27,9 @@ class PerceptionHealth(BaseModel):
     ms: float | None
     """Median milliseconds per frame (registration + the game's perceiver + overlay)."""
     frames: int
+    stages_ms: dict[str, float | None]
+    """Median ms of each stage: registration (markers + warp), game (its perceiver),
+    view (overlay, scaling and the one JPEG encode for every viewer)."""
 
 
 class TableHealth(BaseModel):
