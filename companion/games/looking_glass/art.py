@@ -44,7 +44,8 @@ def _shape(img: np.ndarray, kind: str, c: tuple[float, float], r: float, color) 
     elif kind == "square":
         cv2.rectangle(img, (int(cx - r), int(cy - r)), (int(cx + r), int(cy + r)), color, -1)
     elif kind == "bar":
-        cv2.rectangle(img, (int(cx - r), int(cy - r / 3)), (int(cx + r), int(cy + r / 3)), color, -1)
+        p0, p1 = (int(cx - r), int(cy - r / 3)), (int(cx + r), int(cy + r / 3))
+        cv2.rectangle(img, p0, p1, color, -1)
     elif kind == "cross":
         t = max(2, int(r / 2.5))
         cv2.line(img, (int(cx - r), int(cy - r)), (int(cx + r), int(cy + r)), color, t, cv2.LINE_AA)
@@ -140,7 +141,8 @@ def _draw_face(
         cx = rng.uniform(x0 + 8 * s, x1 - 8 * s)
         cy = rng.uniform(48 * s, y1 - 8 * s)
         col = _hsv_bgr(hue + rng.uniform(-0.2, 0.2), rng.uniform(0.5, 1.0), rng.uniform(0.4, 0.8))
-        cv2.ellipse(face, (int(cx), int(cy)), (int(rng.uniform(4, 12) * s), int(rng.uniform(4, 12) * s)),
+        axes = (int(rng.uniform(4, 12) * s), int(rng.uniform(4, 12) * s))
+        cv2.ellipse(face, (int(cx), int(cy)), axes,
                     float(rng.uniform(0, 180)), 0, 360, col, -1, cv2.LINE_AA)
     cv2.rectangle(face, (x0, y0), (x1 - 1, y1 - 1), (40, 35, 30), max(1, int(0.4 * s)))
     return face

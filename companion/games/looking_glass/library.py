@@ -23,7 +23,7 @@ CARD_W_MM = 63.0
 """Width of a poker card; everything else is measured relative to it by `teach`."""
 PATCH_W, PATCH_H = 48, 30
 """Canonical upper-half patch, in pixels."""
-SEARCH_PX = 3
+SEARCH_PX = 2
 """A read patch is cut this much larger on every side and the template slid inside it,
 so a card found a millimetre or two off still matches."""
 FORMAT = 1
@@ -107,17 +107,19 @@ class Library:
         shape = CardShape(float(header["height_mm"]), float(header["border_mm"]))
         return cls(list(header["ids"]), templates, patches, shape)
 
-    def match(self, window: np.ndarray) -> np.ndarray:
+    def match(self, window: np.ndarray, search: bool = True) -> np.ndarray:
         """Best normalised correlation of every template at every shift inside a search window
-        descriptor (n scores). One matrix product: shifted crops × templates."""
+        descriptor (n scores). One matrix product: shifted crops × templates.
+        `search=False`: only the centred crop (a quick look, e.g. which end is the top)."""
         if self._flat is None:
             flat = self.templates.reshape(len(self.ids), -1)
             self._flat = np.ascontiguousarray(
                 (flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))).T)
         m = SEARCH_PX
+        shifts = range(0, 2 * m + 1) if search else (m,)
         crops = np.stack([
             window[dy : dy + PATCH_H, dx : dx + PATCH_W].reshape(-1)
-            for dy in range(0, 2 * m + 1) for dx in range(0, 2 * m + 1)
+            for dy in shifts for dx in shifts
         ])
         crops /= np.maximum(1e-6, np.linalg.norm(crops, axis=1, keepdims=True))
         # cv2.gemm, not numpy: a BLAS thread pool on a busy Pi costs more than the product.

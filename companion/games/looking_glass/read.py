@@ -44,9 +44,18 @@ from companion.games.looking_glass.library import (
 from companion.vision.markers import detect_markers
 
 PROC_WIDTH = 960
+WHITE_LEVEL_PCT = 90
+"""A border pixel is at least this % of the local white level..."""
+WHITE_SAT_PCT = 24
+WHITE_WINDOW = 5
+"""...and its channels differ by at most this % (plus 12 levels): light and unsaturated."""
 CONFIDENCE_THRESHOLD = 0.35
 """Below this a card is reported as null; chosen in benchmarks/looking_glass_vision.py."""
 GAP_MM = TableGeometry().gap
+ORIENT_MARGIN = 0.06
+"""Template score gap between a card's two 180° turns that tells its top from its bottom."""
+CARD_MIN_SCORE = 0.35
+"""Best template correlation below which a hole is not taken for a card at all."""
 NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 
@@ -113,41 +122,100 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     mx = cv2.max(cv2.max(b, g), r)
     h, w = mn.shape
     tiny = cv2.resize(mn, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-    level = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    level = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW)))
     level = cv2.blur(level, (7, 7))
     level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
     mn16 = mn.astype(np.int16)
-    bright = mn16 * 100 >= level.astype(np.int16) * 76
-    grey = (mx.astype(np.int16) - mn16) * 100 <= mx.astype(np.int16) * 24 + 1200
+    bright = mn16 * 100 >= level.astype(np.int16) * WHITE_LEVEL_PCT
+    grey = (mx.astype(np.int16) - mn16) * 100 <= mx.astype(np.int16) * WHITE_SAT_PCT + 1200
     return bright & grey & (mn > 45)
 
 
-def find_holes(small: np.ndarray, max_frac: float = 0.08) -> list[Hole]:
-    """Card interiors: non-white components, not touching the edge, about rectangular."""
+def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
+          ) -> tuple[np.ndarray, float, float] | None:
+    """(corners, area, fill) of the minimum-area rectangle around a component's mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnt = max(contours, key=cv2.contourArea) + np.array(offset)
+    rect = cv2.minAreaRect(cnt.astype(np.float32))
+    rw, rh = rect[1]
+    if rw < 8 or rh < 8:
+        return None
+    fill = float(area) / (rw * rh)
+    # The mask was eroded by 2 px: grow the rectangle back.
+    rect = (rect[0], (rw + 4, rh + 4), rect[2])
+    return cv2.boxPoints(rect).astype(np.float64), area, fill
+
+
+def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> list[Hole]:
+    """Card interiors: non-white components, not touching the edge, about rectangular.
+
+    A sliver of table or art between two cards can join an interior to something else; such
+    components are opened with a kernel a quarter of a typical interior wide and split."""
     white = white_mask(small)
-    # Erode by a pixel: a gap between two covering cards must not join two interiors.
-    holes = cv2.erode((~white).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # Erode by 2 px: a thin gap between two covering cards must not join two interiors.
+    holes = cv2.erode((~white).astype(np.uint8),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
     h, w = holes.shape
     amin, amax = 500, max_frac * h * w
-    out = []
+    out: list[Hole] = []
+    poor = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < amin or area > amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+        if area < amin or area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
             continue
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
-        contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cnt = max(contours, key=cv2.contourArea) + np.array([x, y])
-        rect = cv2.minAreaRect(cnt.astype(np.float32))
-        rw, rh = rect[1]
-        if rw < 8 or rh < 8:
-            continue
-        fill = float(area) / (rw * rh)
-        rect = (rect[0], (rw + 4, rh + 4), rect[2])
-        if fill < 0.62:
-            continue
-        out.append(Hole(cv2.boxPoints(rect).astype(np.float64), float(area), fill))
+        got = _rect(roi, (x, y), float(area)) if area <= amax else None
+        if got is not None and got[2] >= 0.85:
+            if _framed(white, got[0], ring):
+                out.append(Hole(*got))
+        else:
+            poor.append((roi, x, y, area))
+    if out:
+        typical = float(np.median([min(np.linalg.norm(hl.corners[1] - hl.corners[0]),
+                                       np.linalg.norm(hl.corners[2] - hl.corners[1]))
+                                   for hl in out]))
+    else:
+        typical = 40.0
+    k = max(3, int(0.25 * typical) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    for roi, x, y, _area in poor:
+        opened = cv2.morphologyEx(roi, cv2.MORPH_OPEN, kernel)
+        m, sub, sst, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        for j in range(1, m):
+            sx, sy, sw, sh, sa = sst[j]
+            if sa < amin or sa > amax:
+                continue
+            part = (sub[sy : sy + sh, sx : sx + sw] == j).astype(np.uint8)
+            got = _rect(part, (x + sx, y + sy), float(sa))
+            # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
+            # over the card still lying on it: ask for less white around it.
+            if got is not None and got[2] >= 0.62 and _framed(
+                    white, got[0], ring if got[2] >= 0.85 else ring - 0.2):
+                out.append(Hole(*got))
     return out
+
+
+def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> bool:
+    """Whether a rectangle is framed by white all round, as a card's art is by its border
+    (and, below a covered card's upper half, by the border of the card lying on it)."""
+    c = corners.mean(axis=0)
+    e1, e2 = corners[1] - corners[0], corners[2] - corners[1]
+    l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+    u, v = e1 / max(l1, 1e-6), e2 / max(l2, 1e-6)
+    h, w = white.shape
+    f = np.linspace(0.1, 0.9, 12)[:, None]
+    hits = np.zeros(48, bool)
+    # The border lies somewhere 0..6 px out (blur, perspective, a slightly tilted fit).
+    for delta in (1.0, 2.5, 4.0, 5.5):
+        a, b = l1 / 2 + delta, l2 / 2 + delta
+        ring = np.array([c - a * u - b * v, c + a * u - b * v, c + a * u + b * v,
+                         c - a * u + b * v])
+        pts = np.vstack([ring[i] + (ring[(i + 1) % 4] - ring[i]) * f for i in range(4)])
+        xi = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+        yi = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+        hits |= white[yi, xi]
+    return float(hits.mean()) >= min_white
 
 
 # -- 2./3. axis, size and the table plane ----------------------------------------------------
@@ -161,12 +229,17 @@ def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _dominant_angle(holes: list[Hole]) -> float:
-    """Direction of card sides modulo 90°, weighted by hole area."""
+    """Direction of card sides modulo 90°, voted by holes shaped like a card interior or its
+    upper half (long side 1.2-1.8 times the short one), weighted by area. Square blobs (a
+    chequered cloth) have no say."""
     z = 0j
     for hl in holes:
-        e1, _ = _sides(hl.corners)
-        z += hl.area * complex(math.cos(4 * math.atan2(e1[1], e1[0])),
-                               math.sin(4 * math.atan2(e1[1], e1[0])))
+        e1, e2 = _sides(hl.corners)
+        l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+        if not 1.2 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.8:
+            continue
+        a = 4 * math.atan2(e1[1], e1[0])
+        z += hl.area * complex(math.cos(a), math.sin(a))
     return math.atan2(z.imag, z.real) / 4
 
 
@@ -189,6 +262,9 @@ def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list
         wv, hv = (e1, e2) if c1 >= c2 else (e2, e1)
         if max(c1, c2) < math.cos(math.radians(tol_deg)):
             continue
+        l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+        if not 1.15 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.9:
+            continue  # not shaped like a card interior nor its upper half
         out.append(Oriented(hl, hl.corners.mean(axis=0), wv, hv))
     return out
 
@@ -206,6 +282,17 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     wi = CARD_W_MM - 2 * shape.border_mm
     hi_full = shape.height_mm - 2 * shape.border_mm
     hi_half = shape.height_mm / 2 - shape.border_mm
+    # Only holes shaped like a card interior or its upper half, of a common size, shape the
+    # plane: pale patches of table and other junk must not.
+    ratio = np.array([np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec))
+                      for o in items])
+    like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (np.abs(ratio / (hi_full / wi) - 1) < 0.25)
+    items = [o for o, ok in zip(items, like, strict=True) if ok]
+    if len(items) < 3:
+        return None
+    widths = np.array([np.linalg.norm(o.width_vec) for o in items])
+    typical = float(np.median(widths))
+    items = [o for o, wd in zip(items, widths, strict=True) if 0.65 < wd / typical < 1.5]
     if len(items) < 3:
         return None
     widths = np.array([np.linalg.norm(o.width_vec) for o in items])
@@ -257,9 +344,12 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
 
 
 # -- 4. the centre line ----------------------------------------------------------------------
-def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray
+def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.ndarray
                 ) -> tuple[float, np.ndarray]:
-    """The centre line's offset along `axis`, and each card's mirror partner (-1: none)."""
+    """The centre line's offset along `axis`, and each card's mirror partner (-1: none).
+
+    `orient`: +1 a card whose top faces -axis, -1 one whose top faces +axis, 0 unknown. The
+    two cards of a pair face each other, which tells them from two cards of one score pile."""
     lateral = np.array([-axis[1], axis[0]])
     t = pos @ axis
     s = pos @ lateral
@@ -269,7 +359,9 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray
     for i in range(n):
         for j in range(i + 1, n):
             if abs(s[i] - s[j]) < tol_s and abs(t[i] - t[j]) > 10 and full[i] == full[j]:
-                mids.append((t[i] + t[j]) / 2)
+                hi, lo = (i, j) if t[i] > t[j] else (j, i)
+                if orient[hi] >= 0 and orient[lo] <= 0:
+                    mids.append((t[i] + t[j]) / 2)
     partner = -np.ones(n, int)
     if not mids:
         return float(np.median(t)) if n else 0.0, partner
@@ -281,7 +373,7 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray
     cand = []
     for i in range(n):
         for j in range(n):
-            if t[i] - c > 0 > t[j] - c:
+            if t[i] - c > 0 > t[j] - c and orient[i] >= 0 and orient[j] <= 0:
                 err = abs((t[i] - c) + (t[j] - c)) / tol_t + abs(s[i] - s[j]) / tol_s
                 if err < 1.0:
                     cand.append((err, i, j))
@@ -294,7 +386,8 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray
     if core.any():
         for i in np.nonzero(~core)[0]:
             near = np.linalg.norm(pos[core] - pos[i], axis=1).min()
-            if near < NEIGHBOUR_MM and abs(t[i] - c) > 10:
+            side = 1 if t[i] > c else -1
+            if near < NEIGHBOUR_MM and abs(t[i] - c) > 10 and orient[i] != -side:
                 partner[i] = i
     return c, partner
 
@@ -313,7 +406,7 @@ class Reader:
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
-        h, w = image.shape[:2]
+        w = image.shape[1]
         sc = min(1.0, PROC_WIDTH / w)
         small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
                                                    interpolation=cv2.INTER_AREA)
@@ -383,42 +476,66 @@ class Reader:
                 for _, _, _, h, _ in cards_mm)
         ang = math.atan2(z.imag, z.real) / 2
         axis = np.array([math.cos(ang), math.sin(ang)])
+        H_inv = np.linalg.inv(H_small)
+        # Which end is the top: the art says so (templates match one way round only).
+        looks = []
+        for _o, centre, _wv, hv, hl in cards_mm:
+            hv = hv if float(hv @ axis) > 0 else -hv
+            looks.append([self._look(image, sc, H_inv, centre, sgn * hv, hl) for sgn in (1, -1)])
+        # Something no template matches at all is not a card (a patch of cloth, a coin).
+        keep = [i for i, (plus, minus) in enumerate(looks)
+                if max(plus[0].max(), minus[0].max()) >= CARD_MIN_SCORE]
+        cards_mm = [cards_mm[i] for i in keep]
+        looks = [looks[i] for i in keep]
+        if len(cards_mm) < 2:
+            return Reading([], None, [])
+        orient = np.zeros(len(cards_mm), int)
+        for i, (plus, minus) in enumerate(looks):
+            gap = float(plus[0].max() - minus[0].max())
+            orient[i] = 1 if gap > ORIENT_MARGIN else (-1 if gap < -ORIENT_MARGIN else 0)
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
-        c_t, partner = centre_line(pos, axis, full)
-        H_inv = np.linalg.inv(H_small)
+        c_t, partner = centre_line(pos, axis, full, orient)
         lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
-        for idx, (_o, centre, _wv, hv, hl) in enumerate(cards_mm):
-            if partner[idx] < 0:
+        for idx, (_o, centre, _wv, _hv, hl) in enumerate(cards_mm):
+            side = 1 if centre @ axis > c_t else -1
+            if partner[idx] < 0 or orient[idx] == -side:
                 continue
-            side = 1.0 if centre @ axis > c_t else -1.0
-            d = hv if float(hv @ axis) * side > 0 else -hv  # down the card: away from the line
-            r = np.array([d[1], -d[0]])
+            _quick, d, tl, r, window = looks[idx][0 if side > 0 else 1]
+            scores = self.lib.match(window)
             top = centre - d * hl / 2
-            tl = top - b * d - (W / 2) * r
             quad_mm = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
             cmm = top + (Hc / 2 - b) * d
             quad_img = _apply(H_inv, quad_mm) / sc
             cen_img = _apply(H_inv, cmm[None])[0] / sc
             t_abs = abs(float(cmm @ axis) - c_t)
             row = max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
-            seen.append(SeenCard(None, 0.0, cen_img, quad_img, hl < (hi_full + hi_half) / 2,
-                                 0 if side > 0 else 1, row, 0, cmm,
-                                 full_hole=bool(hl > (hi_full + hi_half) / 2)))
-            seen[-1].scores = {"_s": float(cmm @ lateral), "_t": t_abs}
-            self._identify(image, seen[-1], H_inv, sc, tl, r, d)
+            card = SeenCard(None, 0.0, cen_img, quad_img, hl < (hi_full + hi_half) / 2,
+                            0 if side > 0 else 1, row, 0, cmm,
+                            full_hole=bool(hl > (hi_full + hi_half) / 2))
+            card.scores = {"_s": float(cmm @ lateral), "_t": t_abs}
+            self._name(card, scores)
+            seen.append(card)
         _coverage(seen, W, Hc)
         layout = self._columns(seen)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
-    def _identify(self, image: np.ndarray, card: SeenCard, H_inv: np.ndarray, sc: float,
-                  tl: np.ndarray, r: np.ndarray, d: np.ndarray) -> None:
+    def _look(self, image: np.ndarray, sc: float, H_inv: np.ndarray, centre: np.ndarray,
+              d: np.ndarray, hl: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Template scores of the card whose interior is centred at `centre` (mm) if `d` points
+        down the card; also the card frame (d, top-left corner, right) that goes with it."""
+        b = self.lib.shape.border_mm
+        r = np.array([d[1], -d[0]])
+        tl = centre - d * (hl / 2 + b) - (CARD_W_MM / 2) * r
         C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
         H_img_from_card = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv @ C
-        window = cut_window(image, H_img_from_card, self.lib)
-        scores = self.lib.match(descriptor(window))
+        window = descriptor(cut_window(image, H_img_from_card, self.lib))
+        return self.lib.match(window, search=False), d, tl, r, window
+
+    def _name(self, card: SeenCard, scores: np.ndarray) -> None:
         order = np.argsort(-scores)
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0

@@ -84,7 +84,7 @@ def _border(img: np.ndarray, q: np.ndarray) -> float:
                 x, y = p0 + normal * (k + 1)
                 if not (0 <= x < w - 1 and 0 <= y < h - 1):
                     break
-                prof.append(lab[int(round(y)), int(round(x))])
+                prof.append(lab[round(y), round(x)])
             if len(prof) < 6:
                 continue
             prof_a = np.array(prof)
@@ -102,10 +102,10 @@ def find_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo; TeachError if there is none or more than one."""
     padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
                                 value=(45, 45, 45))
-    h, w = padded.shape[:2]
+    w = padded.shape[1]
     sc = min(1.0, 960 / w)
     small = cv2.resize(padded, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
-    holes = find_holes(small, max_frac=0.9)
+    holes = find_holes(small, max_frac=0.9, ring=0.5)
     big = [hl for hl in holes if hl.fill > 0.7 and hl.area > 0.01 * small.shape[0] * small.shape[1]]
     cards = []
     for hl in big:
@@ -154,14 +154,20 @@ def read_image(path: Path) -> np.ndarray:
 
 
 def teach(photos: dict[str, Path]) -> tuple[Library, list[str]]:
-    """A library from one photo per card id; returns it and warnings for the user."""
-    images = {cid: read_image(p) for cid, p in photos.items()}
+    """A library from one photo file per card id; returns it and warnings for the user."""
+    return teach_images({cid: read_image(p) for cid, p in photos.items()},
+                        {cid: str(p) for cid, p in photos.items()})
+
+
+def teach_images(images: dict[str, np.ndarray], names: dict[str, str] | None = None
+                 ) -> tuple[Library, list[str]]:
+    """A library from one photo per card id (BGR images); returns it and warnings."""
     found = {}
     for cid, img in images.items():
         try:
             found[cid] = find_card(img)
         except TeachError as exc:
-            raise TeachError(f"{photos[cid]}: {exc}") from None
+            raise TeachError(f"{(names or {}).get(cid, cid)}: {exc}") from None
     # The card's shape, measured across all photos.
     fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
     frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
@@ -175,8 +181,8 @@ def teach(photos: dict[str, Path]) -> tuple[Library, list[str]]:
         down = (i[3] - i[0]) / float(np.linalg.norm(i[3] - i[0]))
         f.outer = np.array([i[0] - bw * (right + down), i[1] + bw * (right - down),
                             i[2] + bw * (right + down), i[3] + bw * (down - right)])
-    aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0]) / np.linalg.norm(f.outer[1] - f.outer[0]))
-               for f in found.values()]
+    aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0])
+                     / np.linalg.norm(f.outer[1] - f.outer[0])) for f in found.values()]
     shape = CardShape(height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
                       border_mm=round(frac * CARD_W_MM, 2))
     warnings = []

@@ -1,0 +1,131 @@
+"""The camera-side CLI verbs of the Looking Glass: `render`, `teach` and `read`.
+
+Merged into the game's `commands.VERBS` (`VERBS.update(VISION_VERBS)`), so the engine's
+commands and these live in separate files owned by separate people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.errors import UserError
+
+GAME = "looking-glass"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad option as a UserError (one line, exit 2), not a usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UserError(f"{self.prog}: {message}")
+
+
+def _library_path(arg: str | None) -> Path:
+    if arg:
+        return Path(arg)
+    from companion.config import load_settings
+    from companion.games.looking_glass.library import default_library_path
+
+    return default_library_path(load_settings().data_dir)
+
+
+def render_main(argv: list[str]) -> int:
+    p = _Parser(prog=f"companion render {GAME}",
+                description="Write photographs of dealt tables with ground truth "
+                "(DIR/NNNN.jpg + .json) and teach photos (DIR/teach/<card-id>.png).")
+    p.add_argument("--seed", type=int, required=True, help="seed: art, tables and camera")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--count", type=int, default=10, help="number of table photos (default 10)")
+    p.add_argument("--json", action="store_true", help="print the written paths as JSON")
+    a = p.parse_args(argv)
+    if a.count < 0:
+        raise UserError("--count must be >= 0")
+    from companion.games.looking_glass.render import render_set
+
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
+    paths = render_set(a.seed, a.count, out)
+    if a.json:
+        print(json.dumps({"images": paths, "teach": str(out / "teach")}))
+    else:
+        print(f"wrote {len(paths)} table photos and the teach photos to {out}")
+    return 0
+
+
+def teach_main(argv: list[str]) -> int:
+    p = _Parser(prog=f"companion teach {GAME}",
+                description="Teach your own copy of the deck: DIR holds one photo per card id, "
+                "named <card-id>.png or .jpg, each card face up and upright.")
+    p.add_argument("dir", help="folder of teach photos")
+    p.add_argument("--library", help="card library file (default: in the data dir)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    a = p.parse_args(argv)
+    from companion.games.looking_glass.deck import load_deck
+    from companion.games.looking_glass.teach import photos_in, teach
+
+    deck = load_deck()
+    photos = photos_in(Path(a.dir), deck.ids)
+    missing = [cid for cid in deck.normal_ids if cid not in photos]
+    if missing:
+        raise UserError(f"{a.dir}: no photo for {', '.join(missing)} "
+                        "(one <card-id>.png or .jpg per card)")
+    lib, warnings = teach(photos)
+    path = _library_path(a.library)
+    lib.save(path)
+    if a.json:
+        print(json.dumps({"library": str(path), "cards": lib.ids,
+                          "card_mm": [63.0, lib.shape.height_mm],
+                          "border_mm": lib.shape.border_mm, "warnings": warnings}))
+    else:
+        print(f"taught {len(lib.ids)} cards -> {path}")
+        for w in warnings:
+            print(f"warning: {w}", file=sys.stderr)
+    return 0
+
+
+def read_main(argv: list[str]) -> int:
+    p = _Parser(prog=f"companion read {GAME}",
+                description="Read the Looking Glass from photographs: every card whose upper half "
+                "can be seen, its centre, whether it is covered, and the layout card.")
+    p.add_argument("images", nargs="+", help="photographs")
+    p.add_argument("--library", help="card library file (default: in the data dir)")
+    p.add_argument("--json", action="store_true", help="one JSON object per image")
+    a = p.parse_args(argv)
+    import cv2
+
+    from companion.games.looking_glass.library import Library
+    from companion.games.looking_glass.read import Reader
+    from companion.games.looking_glass.teach import read_image
+
+    for img in a.images:  # check every input before printing anything
+        path = Path(img)
+        if not path.is_file():
+            raise UserError(f"image not found: {img}")
+        if not cv2.haveImageReader(str(path)):
+            raise UserError(f"not an image (or unreadable): {img}")
+    reader = Reader(Library.load(_library_path(a.library)))
+    for img in a.images:
+        reading = reader.read(read_image(Path(img)))
+        out = reading.to_json(img)
+        if a.json:
+            print(json.dumps(out), flush=True)
+        else:
+            named = sum(1 for c in out["cards"] if c["card"])
+            print(f"{img}: {len(out['cards'])} cards ({named} identified), "
+                  f"layout {out['layout'] or 'unknown'}")
+            for c in out["cards"]:
+                print(f"  {c['position']:>9} {c['card'] or '?':<18} "
+                      f"{'covered' if c['covered'] else 'free':<8} {c['confidence']:.2f}")
+    return 0
+
+
+VISION_VERBS: dict[str, Callable[[list[str]], int]] = {
+    "render": render_main,
+    "teach": teach_main,
+    "read": read_main,
+}
