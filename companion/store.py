@@ -17,6 +17,7 @@ and rare, reads are short; a lock is simpler than a connection per thread and ma
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -147,15 +148,18 @@ class Store:
         except OSError as exc:
             raise UserError(f"cannot create the data dir {self.data_dir}: {exc}") from None
         try:
-            self._conn = sqlite3.connect(
-                self.data_dir / DB_NAME, check_same_thread=False, isolation_level=None
-            )
+            # The file holds the access tokens: owner-only, and SQLite gives its -wal and
+            # -shm files the same permissions.
+            path = self.data_dir / DB_NAME
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            os.chmod(path, 0o600)
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.execute("PRAGMA busy_timeout=5000")
             self._conn.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise UserError(f"cannot open the store in {self.data_dir}: {exc}") from None
 
     @property

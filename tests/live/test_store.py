@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import stat
 
 import pytest
 
@@ -43,9 +44,12 @@ def test_private_events_are_visible_only_to_their_seat(tmp_path):
         store.append(s.id, "x", {}, visibility="everyone")
 
 
-def test_wal_and_full_sync_are_on(tmp_path):
+def test_wal_and_full_sync_are_on_and_the_file_is_private(tmp_path):
     store = Store(tmp_path)
     assert store.journal_mode() == "wal"
+    store.append(store.create_session("reflecto", {}, ["A"]).id, "x", {})
+    for name in ("companion.sqlite3", "companion.sqlite3-wal"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name  # holds tokens
     conn = sqlite3.connect(store.path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
     assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
