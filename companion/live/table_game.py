@@ -55,6 +55,10 @@ How the platform drives a `TableGame` (event sourcing):
 - Hidden information: a draft private to a seat has `visibility="seat:N"` and only seat N
   receives it; `view(seat)` must not contain another seat's secrets, and `view(None)`
   (spectators, the admin) holds only public information.
+
+Test a table game with `companion.live.conformance.check_table_game`: it plays a list of
+observations and corrections live, replays the events into a fresh game, and asserts the
+same views and questions for every seat and no private text in another seat's view.
 """
 
 from __future__ import annotations
