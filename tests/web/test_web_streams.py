@@ -114,3 +114,25 @@ def test_mjpeg_stream_delivers_changing_jpeg_frames(make_app):
     images = [cv2.imdecode(np.frombuffer(f, np.uint8), cv2.IMREAD_COLOR) for f in frames]
     assert all(img is not None and img.shape[:2] == (360, 480) for img in images)
     assert frames[0] != frames[2]  # live: the frames change
+
+
+def test_a_seat_stream_ends_when_a_new_game_starts(make_app):
+    """Seat 0 of the next game is someone else: the old seat link must not hear it."""
+    app, runtime = make_app(host="0.0.0.0", camera=False)
+    admin = {"Authorization": f"Bearer {runtime.store.admin_token()[0]}"}
+    with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http:
+        links = http.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
+                          headers=admin).json()["links"]
+        with http.stream("GET", f"/api/events?token={links[0]['token']}") as res:
+            stream = SSEReader(res)
+            stream.read(2)
+            new = http.post("/api/session", json={"game": "reflecto", "seats": ["Cy", "Di"]},
+                            headers=admin).json()["links"]
+            http.post("/api/corrections", json={"memo": "Cy's secret"},
+                      headers={"Authorization": f"Bearer {new[0]['token']}"})
+            rest = stream.read(50)  # returns when the server ends the stream
+        kinds = [m.get("event") for m in rest]
+        assert "session" in kinds
+        assert all(m["data"].get("kind") != "memo" for m in rest if m.get("event") == "event")
+        stale = http.get(f"/api/events?token={links[0]['token']}")
+        assert stale.status_code == 401

@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, StreamingResponse
 from pydantic import BaseModel
 
 from companion.live.loop import Runtime
-from companion.web.auth import CallerDep
+from companion.web.auth import Caller, CallerDep
 from companion.web.deps import RuntimeDep
 
 router = APIRouter(prefix="/api", tags=["events"])
@@ -57,9 +57,10 @@ def _parse_last_id(value: str | None) -> tuple[str, int] | None:
         return None
 
 
-async def event_stream(
-    runtime: Runtime, seat: int | None, last_id: str | None
-) -> AsyncIterator[str]:
+async def event_stream(runtime: Runtime, who: Caller, last_id: str | None) -> AsyncIterator[str]:
+    """The messages of one viewer. A seat's stream ends when a new game starts: its token
+    belonged to the old game, and seat N of the new game is another player."""
+    seat = who.seat
     version, _ = runtime.changes.get()
     session_id = runtime.session.id
     resume = _parse_last_id(last_id)
@@ -85,6 +86,8 @@ async def event_stream(
         if changes.session_id != session_id:
             session_id, last_seq = changes.session_id, 0
             yield sse("session", runtime.session.to_json())
+            if who.role == "seat":
+                return
         for event in runtime.store.events(session_id, last_seq):
             last_seq = event.seq
             if event.visible_to(seat):
@@ -100,7 +103,7 @@ def events(request: Request, runtime: RuntimeDep, who: CallerDep) -> StreamingRe
     """Server-Sent Events: `hello`, `event` (with id `<session>:<seq>`), `session`, `status`."""
     last_id = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
     return StreamingResponse(
-        event_stream(runtime, who.seat, last_id),
+        event_stream(runtime, who, last_id),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

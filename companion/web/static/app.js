@@ -214,9 +214,14 @@ function connectEvents() {
     await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
   });
   source.onerror = () => {
-    const cam = $("st-camera");
-    cam.textContent = "server unreachable";
-    cam.dataset.state = "stopped";
+    if (source.readyState !== EventSource.CLOSED) {
+      const cam = $("st-camera");
+      cam.textContent = "reconnecting to the companion…";
+      cam.dataset.state = "reconnecting";
+      return;
+    }
+    // refused for good (e.g. a seat link of an earlier game): say why
+    loadState().then(() => setTimeout(connectEvents, 2000)).catch((err) => toast(err.message));
   };
 }
 
