@@ -9,7 +9,7 @@ board coordinates throughout; in the masters' variant the box's turn on the tabl
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
@@ -30,6 +30,24 @@ from companion.games.mirror_mansion.actions import (
     action_to_json,
 )
 from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell, load_board
+from companion.games.mirror_mansion.game_state import (
+    AWARD,
+    DOOR,
+    GUESS,
+    LOOK,
+    NAME,
+    OVER,
+    ROLL,
+    SETUP,
+    SWAPS,
+    WINDOW,
+    LookResult,
+    MirrorMansionState,
+    look_json,
+    parse_options,
+    state_from_json,
+    state_to_json,
+)
 from companion.games.mirror_mansion.optics import (
     BoardState,
     Door,
@@ -38,13 +56,9 @@ from companion.games.mirror_mansion.optics import (
     in_line_mirrors,
     trace,
 )
-from companion.games.mirror_mansion.state_json import (
-    board_state_from_json,
-    board_state_to_json,
-)
+from companion.games.mirror_mansion.state_json import board_state_to_json
 
 # The rules an action can break, as IllegalAction.rule.
-RULE_TURN_ORDER = "not this player's move now"
 RULE_PHASE = "not the time for this move"
 RULE_SETUP = "the set-up places every card once and the box's mirrors in free crossings"
 RULE_DIE = "the die shows 1 to 6"
@@ -72,124 +86,6 @@ RULE_ACTIVE_GUESS = "the player whose turn it is does not guess"
 RULE_ONE_GUESS = "each other player guesses once"
 RULE_PULL = "pull a card only when the sought motif was seen, and never the window card"
 RULE_DROPS = "take exactly the drops earned"
-
-SETUP, WINDOW, ROLL, NAME, DOOR, SWAPS, GUESS, LOOK, AWARD, OVER = (
-    "setup",
-    "window",
-    "roll",
-    "name",
-    "door",
-    "swaps",
-    "guess",
-    "look",
-    "award",
-    "over",
-)
-
-_OPTION_KEYS = {"door", "two_sided", "masters", "target", "max_turns", "no_peeking"}
-
-
-@dataclass(frozen=True)
-class Options:
-    door: bool = False
-    two_sided: bool = False
-    masters: bool = False
-    target: int | None = None  # None: the rulebook's number for the player count
-    max_turns: int | None = None  # an agreed limit (and a cap for random playouts)
-    no_peeking: frozenset[int] = frozenset()  # seats whose view hides the prediction
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "door": self.door,
-            "two_sided": self.two_sided,
-            "masters": self.masters,
-            "target": self.target,
-            "max_turns": self.max_turns,
-            "no_peeking": sorted(self.no_peeking),
-        }
-
-
-def parse_options(raw: dict[str, Any] | None, players: int, board: Board) -> Options:
-    raw = dict(raw or {})
-    unknown = set(raw) - _OPTION_KEYS
-    if unknown:
-        raise ValueError(f"unknown option(s) {sorted(unknown)} (known: {sorted(_OPTION_KEYS)})")
-    for key in ("door", "two_sided", "masters"):
-        if not isinstance(raw.get(key, False), bool):
-            raise ValueError(f"option {key!r} must be true or false")
-    target = raw.get("target")
-    if target == "agreed":
-        target = board.agreed_drop_target
-    if target is not None and (
-        not isinstance(target, int) or isinstance(target, bool) or target < 1
-    ):
-        raise ValueError("option 'target' must be a positive number of drops or \"agreed\"")
-    max_turns = raw.get("max_turns")
-    if max_turns is not None and (
-        not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
-    ):
-        raise ValueError("option 'max_turns' must be a positive integer")
-    seats = raw.get("no_peeking", [])
-    if not isinstance(seats, list | tuple | set | frozenset) or not all(
-        isinstance(s, int) and 0 <= s < players for s in seats
-    ):
-        raise ValueError(f"option 'no_peeking' must list seats 0..{players - 1}")
-    return Options(
-        door=raw.get("door", False),
-        two_sided=raw.get("two_sided", False),
-        masters=raw.get("masters", False),
-        target=target,
-        max_turns=max_turns,
-        no_peeking=frozenset(seats),
-    )
-
-
-@dataclass(frozen=True)
-class LookResult:
-    """What the eye saw through the window, computed from the light path."""
-
-    seen: str | None  # card position, or None when stopped
-    motif: str | None
-    blocked_by: str | None
-    found: bool  # the sought motif was seen
-    pulled: str | None
-
-
-@dataclass(frozen=True)
-class MirrorMansionState:
-    players: int
-    options: Options
-    target: int
-    phase: str = SETUP
-    board: BoardState | None = None  # None until the set-up
-    victor: int = 0  # movement field index
-    turn: int = 0  # turns started so far, minus one; the active seat is turn % players
-    sought: str | None = None
-    swaps: tuple[Swap, ...] = ()
-    door_swaps: int = 0
-    guesses: tuple[bool | None, ...] = ()
-    look: LookResult | None = None
-    drops: tuple[int, ...] = ()
-    box_quarter_turns: int = 0
-    box_turned: bool = False  # already turned in the current window or look phase
-    last_turn: dict[str, Any] | None = None  # what the previous turn brought, public
-
-    @property
-    def active(self) -> int:
-        return self.turn % self.players
-
-    @property
-    def neighbour(self) -> int:
-        """The left-hand neighbour: play is clockwise, so the next seat."""
-        return (self.active + 1) % self.players
-
-    @property
-    def first_round(self) -> bool:
-        return self.turn < self.players
-
-    @property
-    def mirror_swaps(self) -> int:
-        return len(self.swaps) - self.door_swaps
 
 
 def _require(ok: bool, rule: str, detail: str = "") -> None:
@@ -572,7 +468,7 @@ class MirrorMansionEngine:
             "turn": state.turn,
             "seat": state.active,
             "sought": state.sought,
-            "look": _look_json(state.look),
+            "look": look_json(state.look),
             "guesses": list(state.guesses),
             "drops": list(earned),
         }
@@ -634,7 +530,7 @@ class MirrorMansionEngine:
             "board": None if state.board is None else board_state_to_json(state.board),
             "box_quarter_turns": state.box_quarter_turns,
             "guesses": guesses,
-            "look": _look_json(state.look),
+            "look": look_json(state.look),
             "last_turn": state.last_turn,
             "winners": self.winners(state),
         }
@@ -649,72 +545,16 @@ class MirrorMansionEngine:
         return out
 
     def state_to_json(self, state: MirrorMansionState) -> dict[str, Any]:
-        return {
-            "players": state.players,
-            "options": state.options.to_json(),
-            "target": state.target,
-            "phase": state.phase,
-            "board": None if state.board is None else board_state_to_json(state.board),
-            "victor": state.victor,
-            "turn": state.turn,
-            "sought": state.sought,
-            "swaps": [action_to_json(s) for s in state.swaps],
-            "door_swaps": state.door_swaps,
-            "guesses": list(state.guesses),
-            "look": _look_json(state.look),
-            "drops": list(state.drops),
-            "box_quarter_turns": state.box_quarter_turns,
-            "box_turned": state.box_turned,
-            "last_turn": state.last_turn,
-        }
+        return state_to_json(state)
 
     def state_from_json(self, data: dict[str, Any]) -> MirrorMansionState:
-        try:
-            players = int(data["players"])
-            opts = parse_options(data["options"], players, self.board)
-            board = data["board"]
-            look = data["look"]
-            swaps = tuple(action_from_json(s) for s in data["swaps"])
-            if not all(isinstance(s, Swap) for s in swaps):
-                raise ValueError("'swaps' holds only swaps")
-            return MirrorMansionState(
-                players=players,
-                options=opts,
-                target=int(data["target"]),
-                phase=str(data["phase"]),
-                board=None if board is None else board_state_from_json(board, self.board),
-                victor=int(data["victor"]),
-                turn=int(data["turn"]),
-                sought=data["sought"],
-                swaps=swaps,  # type: ignore[arg-type]
-                door_swaps=int(data["door_swaps"]),
-                guesses=tuple(data["guesses"]),
-                look=None if look is None else LookResult(**look),
-                drops=tuple(int(d) for d in data["drops"]),
-                box_quarter_turns=int(data["box_quarter_turns"]),
-                box_turned=bool(data["box_turned"]),
-                last_turn=data["last_turn"],
-            )
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"not a Mirror Mansion state: {exc!r}") from None
+        return state_from_json(data, self.board)
 
     def action_to_json(self, action: Action) -> dict[str, Any]:
         return action_to_json(action)
 
     def action_from_json(self, data: dict[str, Any]) -> Action:
         return action_from_json(data)
-
-
-def _look_json(look: LookResult | None) -> dict[str, Any] | None:
-    if look is None:
-        return None
-    return {
-        "seen": look.seen,
-        "motif": look.motif,
-        "blocked_by": look.blocked_by,
-        "found": look.found,
-        "pulled": look.pulled,
-    }
 
 
 ENGINE = MirrorMansionEngine()
