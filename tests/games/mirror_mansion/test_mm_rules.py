@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
@@ -354,3 +355,22 @@ def test_masters_may_turn_the_box_when_swapping_and_when_looking() -> None:
 def test_random_playouts_of_every_variant_conform(players: int, options: dict) -> None:
     report = check_engine(ENGINE, players, games=1, seed=players, options=options)
     assert report.actions > 20 and report.illegal_checked > 0
+
+
+def test_guesses_never_reach_another_seat_in_random_play() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(2):
+        s = ENGINE.new_game(4, {"max_turns": 10})
+        while not ENGINE.is_terminal(s):
+            if s.phase == R.GUESS:
+                for seat in range(4):
+                    for entry in ENGINE.view(s, seat)["guesses"]:
+                        assert ("jubilant" in entry) == (entry["seat"] == seat and entry["placed"])
+                        checked += 1
+                assert all("jubilant" not in e for e in ENGINE.view(s, None)["guesses"])
+            if ENGINE.current_player(s) == CHANCE:
+                s = ENGINE.apply(s, ENGINE.sample_chance(s, rng))
+            else:
+                s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s)))
+    assert checked > 100
