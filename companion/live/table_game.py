@@ -63,8 +63,10 @@ same views and questions for every seat and no private text in another seat's vi
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -74,6 +76,8 @@ from companion.store import PUBLIC, Event, Session, seat_visibility
 if TYPE_CHECKING:
     from companion.camera import Frame
     from companion.vision.registration import Registration
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ANSWER_KIND",
@@ -204,6 +208,21 @@ class TableGame(Protocol):
         """Draw the game's overlay on the camera image for the MJPEG stream (may draw in
         place and return `image`). The platform has already drawn markers and the table."""
         ...
+
+
+def game_part(game_id: str, part: str) -> ModuleType | None:
+    """A game's part for listings and routes; a part that fails to import is logged and
+    treated as missing, so one game's broken file does not take the dashboard down."""
+    from companion.games import GAMES
+
+    info = GAMES.get(game_id)
+    if info is None:
+        return None
+    try:
+        return info.module(part)
+    except Exception:
+        log.exception("game %s: its %s.py failed to import", game_id, part)
+        return None
 
 
 def panel_path(live_module: Any) -> Path | None:

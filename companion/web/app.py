@@ -18,6 +18,7 @@ from companion import __version__
 from companion.config import Settings
 from companion.games import GAMES
 from companion.live.loop import Runtime
+from companion.live.table_game import game_part
 from companion.web import errors, static_files
 from companion.web.auth import Auth
 from companion.web.routes import corrections, events, health, session, stream
@@ -26,8 +27,8 @@ log = logging.getLogger(__name__)
 
 
 def _game_routers(app: FastAPI) -> None:
-    for gid, info in GAMES.items():
-        live = info.module("live")
+    for gid in GAMES:
+        live = game_part(gid, "live")
         make_router = getattr(live, "router", None) if live is not None else None
         if make_router is None:
             continue

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
 from companion.games import GAMES
-from companion.live.table_game import panel_path
+from companion.live.table_game import game_part, panel_path
 from companion.web.auth import COOKIE, request_token
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -28,7 +28,7 @@ def panel_for(game_id: str) -> Path | None:
     """A game's panel module: the one its live.py declares, else the static folder's."""
     if game_id not in GAMES:
         return None
-    live = GAMES[game_id].module("live")
+    live = game_part(game_id, "live")
     declared = panel_path(live) if live is not None else None
     if declared is not None and declared.is_file():
         return declared

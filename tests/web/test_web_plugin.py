@@ -81,3 +81,20 @@ def test_game_routes_reuse_the_platform_auth_beyond_loopback(plugged):
             res = client.post("/api/games/example/memos", content=body,
                               headers={**headers, "Content-Type": "application/json"})
             assert 400 <= res.status_code < 500 and isinstance(res.json()["detail"], str)
+
+
+@dataclass(frozen=True)
+class BrokenGame(GameInfo):
+    def module(self, part: str) -> ModuleType | None:
+        raise ImportError(f"broken {part}.py (test)")
+
+
+def test_a_game_whose_files_fail_to_import_does_not_take_the_dashboard_down(
+    monkeypatch, make_app
+):
+    monkeypatch.setitem(GAMES, "broken", BrokenGame("broken", "Broken", "broken", 1, 2))
+    app, _ = make_app(camera=False)  # the app starts
+    client = TestClient(app)
+    entry = next(g for g in client.get("/api/games").json() if g["id"] == "broken")
+    assert entry["table"] is False and entry["rules"] is False and entry["panel"] is False
+    assert client.get("/static/games/broken.js").status_code == 404

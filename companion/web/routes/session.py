@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.games import GAMES
-from companion.live.table_game import panel_path
+from companion.live.table_game import game_part, panel_path
 from companion.web.auth import Caller, CallerDep, require_admin
 from companion.web.deps import RuntimeDep
 from companion.web.static_files import game_panel_file
@@ -75,14 +75,14 @@ class StateOut(BaseModel):
 
 def _game_entry(gid: str) -> GameEntry:
     info = GAMES[gid]
-    live = info.module("live")
+    live = game_part(gid, "live")
     panel = (live is not None and panel_path(live) is not None) or game_panel_file(gid) is not None
     return GameEntry(
         id=gid,
         title=info.title,
         min_players=info.min_players,
         max_players=info.max_players,
-        rules=info.module("rules") is not None,
+        rules=game_part(gid, "rules") is not None,
         table=live is not None,
         panel=panel,
     )
