@@ -43,7 +43,11 @@ TableGameFactory = Callable[[Settings, Session], TableGame]
 def load_table_game(settings: Settings, session: Session) -> TableGame:
     """The game's own `live.make_table_game`, or the platform's demo when it has none."""
     info = get_game(session.game)
-    live = info.module("live")
+    try:
+        live = info.module("live")
+    except ImportError as exc:  # a bug in the game, but the table must say so, not crash
+        log.exception("game %s: live.py failed to import", session.game)
+        raise UserError(f"{session.game} cannot be played now: its live.py failed: {exc}") from None
     if live is not None:
         return live.make_table_game(settings, session)
     rules = info.module("rules")

@@ -98,3 +98,5 @@ def test_a_game_whose_files_fail_to_import_does_not_take_the_dashboard_down(
     entry = next(g for g in client.get("/api/games").json() if g["id"] == "broken")
     assert entry["table"] is False and entry["rules"] is False and entry["panel"] is False
     assert client.get("/static/games/broken.js").status_code == 404
+    res = client.post("/api/session", json={"game": "broken"})
+    assert res.status_code == 400 and "live.py failed" in res.json()["detail"]
