@@ -201,6 +201,24 @@ def test_engine_swaps_are_exactly_the_solvers_brute_force_moves() -> None:
         assert from_engine == naive and len(naive) > 50
 
 
+def test_perft_counts_of_first_swaps() -> None:
+    # By hand: each of 4 mirrors may go to any of the 5 free crossings in 4 ways (2 slots x
+    # 2 facings) or change in place in 3 ways: 4 * (20 + 3) = 92; no end before a swap.
+    s = to_swaps(new())
+    assert len(ENGINE.legal_actions(s)) == 92
+    # With the door in (0,2): 4 free crossings, so 4 * (16 + 3) for the mirrors, and the
+    # door 4 * 2 + 1 (the other slot of its crossing) = 9: 85.
+    s = ENGINE.apply(to_swaps(new(door=True)), PlaceDoor((0, 2), "/"))
+    assert len(ENGINE.legal_actions(s)) == 85
+    # Two swaps made and none in line: the third must bring a mirror into row 1.
+    s = to_swaps(new())
+    s = ENGINE.apply(s, Swap((0, 0), (0, 0), "/", "SE"))
+    s = ENGINE.apply(s, Swap((0, 1), (0, 1), "\\", "SW"))
+    last = ENGINE.legal_actions(s)
+    assert all(isinstance(a, Swap) and a.target[0] == 1 for a in last)
+    assert len(last) == 4 * 3 * 4  # any mirror, to any crossing of row 1, four ways
+
+
 # --- guesses ---------------------------------------------------------------------------
 
 
