@@ -90,11 +90,11 @@ class BrokenGame(GameInfo):
 
 
 def test_a_game_whose_files_fail_to_import_does_not_take_the_dashboard_down(
-    monkeypatch, make_app
+    monkeypatch, tmp_path
 ):
     monkeypatch.setitem(GAMES, "broken", BrokenGame("broken", "Broken", "broken", 1, 2))
-    app, _ = make_app(camera=False)  # the app starts
-    client = TestClient(app)
+    settings = make_settings(tmp_path)
+    client = TestClient(create_app(settings, Runtime(settings)))  # the app starts
     entry = next(g for g in client.get("/api/games").json() if g["id"] == "broken")
     assert entry["table"] is False and entry["rules"] is False and entry["panel"] is False
     assert client.get("/static/games/broken.js").status_code == 404
