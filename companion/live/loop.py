@@ -10,10 +10,8 @@ is shown: every change to a game is an event appended first, then applied, then 
 from __future__ import annotations
 
 import logging
-import statistics
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +24,7 @@ from companion.config import Settings
 from companion.errors import UserError
 from companion.games import get_game
 from companion.live.demo_game import DemoTableGame
+from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
 from companion.live.table_game import EventDraft, Observation, Question, TableGame
@@ -65,39 +64,6 @@ class Changes:
 
     session_id: str
     last_seq: int
-
-
-class RateMeter:
-    """Events per second and durations over a short sliding window, for /api/health."""
-
-    def __init__(self, window_s: float = 3.0, keep: int = 60) -> None:
-        self.window_s = window_s
-        self._stamps: deque[float] = deque()
-        self._durations: deque[float] = deque(maxlen=keep)
-        self._lock = threading.Lock()
-        self.count = 0
-
-    def add(self, duration_s: float, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            self.count += 1
-            self._stamps.append(now)
-            self._durations.append(duration_s)
-            while self._stamps and now - self._stamps[0] > self.window_s:
-                self._stamps.popleft()
-
-    def fps(self) -> float:
-        now = time.monotonic()
-        with self._lock:
-            while self._stamps and now - self._stamps[0] > self.window_s:
-                self._stamps.popleft()
-            if len(self._stamps) < 2:
-                return 0.0
-            return (len(self._stamps) - 1) / max(1e-6, self._stamps[-1] - self._stamps[0])
-
-    def median_ms(self) -> float | None:
-        with self._lock:
-            return 1000 * statistics.median(self._durations) if self._durations else None
 
 
 class Runtime:
