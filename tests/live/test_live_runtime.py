@@ -123,3 +123,22 @@ def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):
         assert table["held"] is True  # the last good table position is kept meanwhile
     finally:
         rt.stop()
+
+
+def test_a_replay_folder_runs_through_the_loop(settings, tmp_path):
+    from companion.sim.demo_table import DemoTableScene
+
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    scene = DemoTableScene(settings.table, 3, width=480, height=360)
+    for i in range(4):
+        cv2.imwrite(str(folder / f"frame_{i:02d}.jpg"), scene.frame(i * 0.2)[0])
+    settings.camera.source = f"replay:{folder}"
+    rt = Runtime(settings, table_game_factory=make_table_game).start()
+    try:
+        wait_for(lambda: "table.markers" in kinds(rt))
+        health = rt.health()
+        assert health["camera"]["source"].startswith(f"replay:{folder}")
+        assert health["table"]["markers_seen"] == [0, 1, 2, 3]
+    finally:
+        rt.stop()
