@@ -3,7 +3,9 @@
 A game is a subpackage `companion/games/<package>/` with, as it grows:
 - `rules.py`     the pure engine, exposing `ENGINE` (see `base.GameEngine`)
 - `commands.py`  CLI tools, exposing `VERBS: dict[str, Callable[[list[str]], int]]`
-- `live.py`      what the live loop needs at the table, exposing `make_table_game(settings)`
+- `live.py`      what the live loop needs at the table: `make_table_game(settings, session)`,
+                 and optionally `router()` (mounted under /api/games/<id>) and `PANEL_JS`
+                 (see `companion/live/table_game.py`)
 Parts are imported only on use, so a pure engine never drags in OpenCV or FastAPI.
 """
 
