@@ -25,8 +25,8 @@ import json
 import math
 import re
 from dataclasses import asdict, dataclass
-from typing import NoReturn
 
+from companion.cli_args import CommandParser
 from companion.errors import UserError
 
 
@@ -235,13 +235,6 @@ def max_height_for_card(
 # --- command line ---
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad option as a UserError, so the CLI prints one line."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UserError(message)
-
-
 def _size(text: str, what: str, kind: type = float) -> tuple[float, float]:
     match = re.fullmatch(r"\s*([0-9.]+)\s*[x×X,]\s*([0-9.]+)\s*", text)
     if not match:
@@ -256,7 +249,7 @@ def _size(text: str, what: str, kind: type = float) -> tuple[float, float]:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = CommandParser(
         prog="companion rig",
         description=(
             "Mount height, coverage and pixels per millimetre for a camera over a table. "

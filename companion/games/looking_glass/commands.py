@@ -6,9 +6,9 @@ import argparse
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from companion.cli_args import CommandParser, read_json_file
 from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.looking_glass.hint import DEFAULT_SAMPLES, hint
@@ -33,33 +33,13 @@ tweedles (Moon); lion, unicorn (Brawlers). A finished round gives each player 18
 --partial scores collections of any size."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose mistakes are UserErrors: one line on stderr, exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UserError(f"{self.prog}: {message}")
-
-
-def _parser(verb: str, description: str, epilog: str | None = None) -> _Parser:
-    return _Parser(
+def _parser(verb: str, description: str, epilog: str | None = None) -> CommandParser:
+    return CommandParser(
         prog=f"companion {verb} {GAME}",
         description=description,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-
-
-def _read_json(path: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not a text file") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
 
 
 def _counts(value: Any, where: str) -> dict[str, int]:
@@ -74,7 +54,7 @@ def score_main(argv: list[str]) -> int:
     p.add_argument("--partial", action="store_true", help="allow collections other than 18")
     p.add_argument("--json", action="store_true", help="print JSON")
     args = p.parse_args(argv)
-    data = _read_json(args.file)
+    data = read_json_file(args.file)
     if not isinstance(data, dict):
         raise UserError(f"{args.file}: expected an object with `players` (see --help)")
     unknown = set(data) - {"first", "players"}
@@ -204,7 +184,7 @@ def solve_main(argv: list[str]) -> int:
     if args.samples < 1:
         raise UserError("--samples must be at least 1")
     if args.file:
-        state = _replay(_read_json(args.file), args.file)
+        state = _replay(read_json_file(args.file), args.file)
     else:
         rng = random.Random(args.seed)
         state = ENGINE.new_game(2, {"brawlers": args.brawlers})

@@ -6,12 +6,12 @@ are relied on by other tools; see docs/mirror-mansion.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from companion.cli_args import CommandParser
 from companion.errors import UserError
 from companion.games.mirror_mansion.actions import Swap, action_to_json
 from companion.games.mirror_mansion.board import Board, load_board
@@ -20,13 +20,6 @@ from companion.games.mirror_mansion.solver import Solution, solve
 from companion.games.mirror_mansion.state_json import board_state_to_json, load_board_state
 
 GAME = "mirror-mansion"
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad option as a UserError (one line, exit 2) like the rest."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UserError(f"{self.prog}: {message}")
 
 
 def _cell(cell: tuple[int, int]) -> str:
@@ -55,7 +48,7 @@ def describe_step(step: Step) -> str:
 
 
 def predict(argv: list[str]) -> int:
-    parser = _Parser(
+    parser = CommandParser(
         prog=f"companion predict {GAME}",
         description="What the eye at the window card sees, and the light path to it.",
     )
@@ -161,7 +154,7 @@ def _after(state: BoardState, swap: Swap) -> BoardState:
 
 
 def solve_command(argv: list[str]) -> int:
-    parser = _Parser(
+    parser = CommandParser(
         prog=f"companion solve {GAME}",
         description="Every legal way with the fewest swaps (at most three) to make the window "
         "show the wanted card.",

@@ -12,10 +12,10 @@ turn it into a UserError.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from companion.cli_args import read_json_file
 from companion.errors import UserError
 from companion.games.mirror_mansion.board import Board, Cell, load_board
 from companion.games.mirror_mansion.optics import BoardState, Door, Mirror
@@ -107,18 +107,7 @@ def board_state_to_json(state: BoardState) -> dict[str, Any]:
 def load_board_state(path: str | Path, board: Board | None = None) -> BoardState:
     """Read a state file for the CLI; every user mistake becomes a one-line UserError."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"no such file: {p}") from None
-    except IsADirectoryError:
-        raise UserError(f"{p} is a directory, not a state file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {p}: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{p} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    data = read_json_file(p)
     try:
         return board_state_from_json(data, board)
     except ValueError as exc:

@@ -104,7 +104,7 @@ def test_score_explains_bad_input_on_one_line(tmp_path, capsys, change, message)
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["score", "looking-glass", "/no/such/file.json"], "cannot read"),
+        (["score", "looking-glass", "/no/such/file.json"], "no such file"),
         (["score", "looking-glass", "{bad"], "not valid JSON"),
         (["score", "looking-glass", "--frobnicate", "x"], "unrecognized arguments"),
         (["simulate", "looking-glass", "--rounds", "0"], "at least 1"),
@@ -194,5 +194,5 @@ def test_score_runs_as_a_program(tmp_path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2
-    assert bad.stderr.strip().startswith("companion: error: cannot read")
+    assert bad.stderr.strip().startswith("companion: error: no such file")
     assert "Traceback" not in bad.stderr

@@ -130,7 +130,7 @@ BAD = [
     ({**STATE, "cards": {"Q1": "key"}}, "unknown card position"),
     ({**STATE, "cards": {"N0": "broom"}}, "unknown motif"),
     ({**STATE, "mirrors": [{"cell": [3, 0], "slot": "/", "facing": "NW"}]}, "off the 3x3 grid"),
-    ("{not json", "is not JSON"),
+    ("{not json", "is not valid JSON"),
     ([1, 2], "must be a JSON object"),
 ]
 
