@@ -7,7 +7,6 @@ pinned by a test with a picture that must pass and one that must not.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -18,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.camera.base import CameraError, FrameSource, open_source
+from companion.cli_args import CommandParser
 from companion.config import Settings, load_settings
 from companion.vision.calibration import load_intrinsics
 from companion.vision.markers import detect_markers, to_gray
@@ -188,7 +188,7 @@ def run_checks(spec: str | None, settings: Settings) -> list[Check]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="companion doctor", description=__doc__.split("\n")[0])
+    parser = CommandParser(prog="companion doctor", description=__doc__.split("\n")[0])
     parser.add_argument("--camera", metavar="SPEC",
                         help="sim, replay:PATH, opencv:N, picamera2 (default: the configured one)")
     parser.add_argument("--config", type=Path, help="settings file (TOML)")

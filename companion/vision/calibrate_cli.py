@@ -19,6 +19,7 @@ import numpy as np
 
 from companion.camera.base import CameraError, EndOfStream, open_source
 from companion.camera.replay import image_files, read_image
+from companion.cli_args import CommandParser
 from companion.config import Settings, load_settings
 from companion.errors import UserError
 from companion.vision.calibration import (
@@ -41,7 +42,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion calibrate", description=__doc__.split("\n")[0])
+    parser = CommandParser(prog="companion calibrate", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     p = sub.add_parser("print", help="write printable PDF/PNG sheets: markers, board, stickers")
     p.add_argument("--out", type=Path, default=Path("calibration"), help="folder (calibration/)")

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli_args import CommandParser
 from companion.config import load_settings
 from companion.errors import UserError
 from companion.games import get_game
@@ -25,7 +26,7 @@ GRACEFUL_S = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = CommandParser(
         prog="companion serve",
         description="Run the live service: camera, perception, store and the web dashboard.",
     )
