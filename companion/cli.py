@@ -40,7 +40,7 @@ GAME_COMMANDS: dict[str, str] = {
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from companion.games import GAMES
+    from companion.games import games_with_command
 
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -51,9 +51,9 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, purpose) in PLATFORM_COMMANDS.items():
         sub.add_parser(name, help=purpose, add_help=False)
-    game_ids = ", ".join(GAMES)
     for verb, purpose in GAME_COMMANDS.items():
-        sub.add_parser(verb, help=f"{purpose} (GAME: {game_ids})", add_help=False)
+        games = ", ".join(games_with_command(verb)) or "none yet"
+        sub.add_parser(verb, help=f"{purpose} (GAME: {games})", add_help=False)
     return parser
 
 

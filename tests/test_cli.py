@@ -30,3 +30,14 @@ def test_module_entry_point_runs():
         [sys.executable, "-m", "companion", "--version"], capture_output=True, text=True
     )
     assert proc.returncode == 0 and proc.stdout.startswith("companion ")
+
+
+def test_help_names_the_games_each_tool_serves(capsys):
+    from companion.games import games_with_command
+
+    assert "looking-glass" in games_with_command("score")
+    assert "mirror-mansion" in games_with_command("predict")
+    assert "mirror-mansion" not in games_with_command("score")
+    main(["score", "--help"])
+    out = capsys.readouterr().out
+    assert "games: looking-glass" in out
