@@ -56,6 +56,8 @@ ORIENT_MARGIN = 0.06
 """Template score gap between a card's two 180° turns that tells its top from its bottom."""
 CARD_MIN_SCORE = 0.35
 """Best template correlation below which a hole is not taken for a card at all."""
+VERIFY_SCORE = 0.6
+"""A card lost by the finder is kept if its own template matches this well where it lay."""
 NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 
@@ -437,6 +439,34 @@ class Reader:
         assert best is not None
         best.warnings.extend(warnings)
         return best
+
+    def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
+        """Cards seen in an earlier frame and missing from this reading are looked for where
+        they lay: if the taught template of the same card still matches there clearly, the
+        card is still there (the finder lost it, e.g. to a shadow). A hand or the table under
+        a taken card does not match, so nothing taken is kept alive.
+        """
+        found = list(reading.cards)
+        for old in prior:
+            if old.card is None:
+                continue
+            width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
+            if any(np.linalg.norm(c.center - old.center) < 0.3 * width for c in found):
+                continue
+            H = cv2.getPerspectiveTransform(
+                np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, self.lib.shape.height_mm],
+                          [0, self.lib.shape.height_mm]], np.float32),
+                old.quad.astype(np.float32))
+            scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
+            mine = float(scores[self.lib.ids.index(old.card)])
+            others = float(np.max(np.delete(scores, self.lib.ids.index(old.card))))
+            if mine >= VERIFY_SCORE and confidence(mine, others) >= self.threshold:
+                kept = SeenCard(old.card, confidence(mine, others), old.center, old.quad,
+                                old.covered, old.half, old.row, old.col, old.center_mm,
+                                {"verified": 1.0}, old.full_hole)
+                found.append(kept)
+        reading.cards = found
+        return reading
 
     def _marker_plane(self, small: np.ndarray) -> np.ndarray | None:
         from companion.vision.registration import TableRegistrar

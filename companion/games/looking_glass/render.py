@@ -375,6 +375,28 @@ class TableCamera:
     def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.H, pts)
 
+    def _light(self, img: np.ndarray) -> np.ndarray:
+        """The camera's fixed light: uneven light and shadow (a gain) and glare (a veil).
+
+        Computed once per camera with `effects` on flat images, then applied to every frame."""
+        if not hasattr(self, "_gain"):
+            c = self.cond
+            fixed = np.random.default_rng([self.seed, 2])
+            flat = np.full((c.height, c.width, 3), 200, np.uint8)
+            if c.light:
+                flat = effects.uneven_light(flat, fixed)
+            if c.shadow:
+                flat = effects.soft_shadow(flat, fixed)
+            self._gain = flat[..., :1].astype(np.float32) / 200.0
+            veil = np.zeros((c.height, c.width, 3), np.uint8)
+            if c.glare:
+                veil = effects.glare(veil, fixed)
+            self._veil = veil[..., :1].astype(np.float32) / 255.0
+        out = img.astype(np.float32) * self._gain
+        if self.cond.glare:
+            out = out * (1 - self._veil) + 255.0 * self._veil
+        return np.clip(out, 0, 255).astype(np.uint8)
+
     def render(
         self,
         table: Table,
@@ -391,13 +413,7 @@ class TableCamera:
             self.painter.card(img, replace(pose, sleeve=c.sleeves))
         for name in order:
             self.painter.card(img, table.glass[name])
-        fixed = np.random.default_rng([self.seed, 2])
-        if c.light:
-            img = effects.uneven_light(img, fixed)
-        if c.shadow:
-            img = effects.soft_shadow(img, fixed)
-        if c.glare:
-            img = effects.glare(img, fixed)
+        img = self._light(img)
         frng = np.random.default_rng([self.seed, 3, frame_seed])
         hand_mask = None
         if hand if hand is not None else c.hand:
@@ -406,7 +422,8 @@ class TableCamera:
         if bs > 0:
             img = effects.blur(img, frng, bs)
         if c.noise_sigma > 0:
-            img = effects.sensor_noise(img, frng, c.noise_sigma)
+            noise = frng.standard_normal(img.shape, dtype=np.float32) * c.noise_sigma
+            img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
         if c.jpeg_quality is not None:
             img = effects.jpeg(img, c.jpeg_quality)
         return img, self.truth(table, hand_mask)
@@ -594,3 +611,130 @@ def compare(reading: dict[str, Any], truth: dict[str, Any]) -> Comparison:
     if truth.get("layout") is not None and reading.get("layout") is not None:
         out.layout_right = reading["layout"] == truth["layout"]
     return out
+
+
+# -- whole rounds, frame by frame (the live `sim` camera and the tracking benchmark) -------
+@dataclass
+class Shot:
+    """One frame of a film: the table as it lies, a hand (reach point in glass mm) or not."""
+
+    glass: dict[str, CardPose]
+    piles: list[Counter[str]]
+    hand_mm: tuple[float, float] | None = None
+    blur: float | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class RoundFilm:
+    """A scripted round: deal, every pick with the players' hands, bumps, a card lifted and
+    put back, a blurred moment, then both hands laid face up. Rendered frame by frame.
+
+    `hold` is how many still frames follow each change (the tracker needs a few to believe
+    it); `noise` adds the disturbances that must NOT become events."""
+
+    def __init__(self, seed: int, *, hold: int = 4, noise: bool = True,
+                 cond: Conditions | None = None, art: dict[str, CardArt] | None = None,
+                 first: int = 0, layout_id: str | None = None, brawlers: bool | None = None,
+                 max_picks: int | None = None):
+        from companion.games.looking_glass.rules import ENGINE
+        from companion.games.looking_glass.actions import Pick, Setup
+
+        rng = np.random.default_rng([seed, 31])
+        self.seed = seed
+        ids = load_deck().ids
+        self.art = art or draw_deck(ids, seed)
+        self.cond = cond or _film_conditions(rng)
+        brawlers = bool(rng.random() < 0.5) if brawlers is None else brawlers
+        layouts = sorted(load_layouts())
+        layout_id = layout_id or str(rng.choice(layouts))
+        state = ENGINE.new_game(2, {"brawlers": brawlers})
+        state = ENGINE.apply(state, Setup(tuple([layout_id] + [x for x in layouts
+                                                                 if x != layout_id]), first))
+        pyrng = random.Random(seed)
+        deal = ENGINE.sample_chance(state, pyrng)
+        state = ENGINE.apply(state, deal)
+        self.deal = deal
+        self.layout = load_layouts()[layout_id]
+        self.table = deal_table(rng, self.layout, brawlers=brawlers, glass=deal.glass_map(),
+                                sleeves=self.cond.sleeves)
+        self.hands = [list(h) for h in deal.hands] if deal.hands else [[], []]
+        self.camera = TableCamera(self.art, self.table, self.cond, seed)
+        self.shots: list[Shot] = []
+        self.picks: list[dict[str, Any]] = []
+        t = self.table
+        snap = self._snap
+        for _ in range(hold + 2):
+            self.shots.append(snap())
+        while (ENGINE.current_player(state) is not None and ENGINE.phase(state) == "pick"
+               and (max_picks is None or len(self.picks) < max_picks)):
+            seat = ENGINE.current_player(state)
+            pick = pyrng.choice(ENGINE.legal_actions(state))
+            state = ENGINE.apply(state, Pick(seat, pick.position))
+            refl = self.layout.reflection(pick.position)
+            chosen_pose, refl_pose = t.glass[pick.position], t.glass[refl]
+            if noise and rng.random() < 0.25:
+                self._lift_and_put_back(rng, hold)
+            if noise and rng.random() < 0.25:
+                self._bump(rng, hold)
+            if noise and rng.random() < 0.15:
+                for _ in range(2):
+                    self.shots.append(snap(blur=2.5))
+            # The active player's hand reaches and takes the chosen card...
+            self.shots.append(snap(hand=(chosen_pose.x, chosen_pose.y)))
+            t.piles[seat][t.glass.pop(pick.position).card] += 1
+            self.shots.append(snap(hand=(chosen_pose.x, chosen_pose.y)))
+            for _ in range(hold):
+                self.shots.append(snap())
+            # ...then the other player's hand takes the reflection.
+            self.shots.append(snap(hand=(refl_pose.x, refl_pose.y)))
+            t.piles[1 - seat][t.glass.pop(refl).card] += 1
+            self.shots.append(snap(hand=(refl_pose.x, refl_pose.y)))
+            for _ in range(hold):
+                self.shots.append(snap())
+            self.picks.append({"seat": seat, "position": pick.position, "reflection": refl,
+                               "card": chosen_pose.card, "reflection_card": refl_pose.card})
+        self.shots[-1].events.append({"kind": "hands", "hands": self.hands})
+        self.piles = [dict(p) for p in t.piles]
+
+    def _snap(self, hand: tuple[float, float] | None = None, blur: float | None = None) -> Shot:
+        return Shot(dict(self.table.glass), [Counter(p) for p in self.table.piles], hand, blur)
+
+    def _lift_and_put_back(self, rng: np.random.Generator, hold: int) -> None:
+        free = self.table.free_positions()
+        name = str(rng.choice(sorted(free)))
+        pose = self.table.glass[name]
+        self.shots.append(self._snap(hand=(pose.x, pose.y)))
+        lifted = self.table.glass.pop(name)
+        self.shots.append(self._snap(hand=(pose.x, pose.y)))
+        self.table.glass[name] = lifted
+        self.shots.append(self._snap(hand=(pose.x, pose.y)))
+
+    def _bump(self, rng: np.random.Generator, hold: int) -> None:
+        name = str(rng.choice(sorted(self.table.glass)))
+        p = self.table.glass[name]
+        dx, dy = rng.uniform(-3, 3, 2)
+        self.shots.append(self._snap(hand=(p.x, p.y)))
+        self.table.glass[name] = replace(p, x=p.x + dx, y=p.y + dy,
+                                         rotation_deg=p.rotation_deg + rng.uniform(-3, 3))
+
+    def __len__(self) -> int:
+        return len(self.shots)
+
+    def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
+        shot = self.shots[min(i, len(self.shots) - 1)]
+        table = Table(self.table.layout, True, shot.glass, shot.piles)
+        reach = None
+        if shot.hand_mm is not None:
+            reach = tuple(self.camera.image_from_glass(np.array([shot.hand_mm]))[0])
+        img, truth = self.camera.render(table, i, hand_reach=reach,
+                                        hand=shot.hand_mm is not None, blur_sigma=shot.blur)
+        truth["events"] = shot.events
+        truth["frame"] = i
+        return img, truth
+
+
+def _film_conditions(rng: np.random.Generator) -> Conditions:
+    """A film's fixed camera and light: like `sample_conditions`, at 1280×960, no hand."""
+    c = sample_conditions(rng)
+    return replace(c, width=1280, height=960, card_px=c.card_px * 1280 / c.width, hand=False,
+                   blur_sigma=0.0)

@@ -1,0 +1,540 @@
+"""The Looking Glass at the table: camera readings -> deal, picks, scores, on the dashboard.
+
+How the engine is fed: the camera sees the glass, never the face-down hands. A stable view of
+a fresh deal becomes an `lg.deal` event (glass only); each pick an `lg.pick` (who took which
+card; the legality check is the camera's: the chosen card must have lain uncovered). Hands are
+tapped in privately by each seat on their phone (`{"hand": [...]}`); when the glass is empty
+and both hands are known they are revealed (`lg.reveal`) and the round scored (`lg.round`)
+with the reference card (`scoring.score`), the tie going to the starter. For hints the round is
+also replayed through the rules engine (`Deal` with unknown hands, then the picks), when the
+layout card is one of the box's; the hint then sees exactly what `ENGINE.view(state, seat)`
+gives that seat plus its own tapped-in hand.
+
+The simulated camera plays scripted rounds (`render.RoundFilm`): hands over the table, cards
+lifted and put back, bumps, blur. Its simulated players tap their hands in at the end of a
+round, which reaches the game as `sim_taps` in the observation (real cameras have none).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from companion.games.looking_glass.deck import BRAWLERS, load_deck
+from companion.games.looking_glass.scoring import HAND_SIZE, round_winner, score
+from companion.games.looking_glass.track import GlassTracker
+from companion.live.table_game import (
+    ANSWER_KIND,
+    PUBLIC,
+    QUESTION_KIND,
+    EventDraft,
+    Observation,
+    Question,
+    question_draft,
+)
+from companion.store import Event, Session
+
+PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
+SIM_FPS = 4.0
+"""Film frames per second of the simulated table (the camera may run faster)."""
+OPTIONS = {"target", "first_player"}
+MEMORY_FRAMES = 60
+
+
+class LookingGlassTable:
+    """One match at the table, event-sourced: `apply_event` is the only thing that changes what
+    `view` shows; `update`/`correct` only decide."""
+
+    game_id = "looking-glass"
+
+    def __init__(self, settings: Any, session: Session) -> None:
+        unknown = set(session.options) - OPTIONS
+        if unknown:
+            raise UserError(f"unknown option(s): {', '.join(sorted(unknown))} "
+                            f"(known: {', '.join(sorted(OPTIONS))})")
+        if len(session.seats) != 2:
+            raise UserError("Reflections in the Looking Glass is played by exactly 2 seats")
+        target = session.options.get("target", 3)
+        first = session.options.get("first_player", 0)
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 5:
+            raise UserError("option target must be a whole number of round wins, 1 to 5")
+        if first not in (0, 1) or isinstance(first, bool):
+            raise UserError("option first_player must be 0 or 1")
+        self.settings = settings
+        self.session = session
+        self.target = target
+        self.first = first
+        self.deck = load_deck()
+        self.tracker = GlassTracker()
+        self._reader = None
+        self._sim_library = None
+        self._library_error: str | None = None
+        self._prior: list[tuple[Any, int]] = []
+        self._frame_no = 0
+        # -- the state (changed only in apply_event) --
+        self.round_no = 0
+        self.starter = first
+        self.glass: dict[str, str] = {}
+        self.present: set[str] = set()
+        self.layout: str | None = None
+        self.covered: dict[str, bool] = {}
+        self.centres: dict[str, list[float]] = {}
+        self.piles: list[Counter[str]] = [Counter(), Counter()]
+        self.picks: list[dict[str, Any]] = []
+        self.hands: list[list[str] | None] = [None, None]
+        self.revealed = False
+        self.results: list[dict[str, Any]] = []
+        self.open_questions: dict[str, Question] = {}
+        self.hints: list[dict[str, Any] | None] = [None, None]
+        self.engine_state: Any = None
+        self.history: list[dict[str, Any]] = []
+
+    # -- the simulated table ---------------------------------------------------------
+    def sim_scene(self, seed: int) -> Any:
+        scene = FilmScene(seed, self.first)
+        self._sim_library = scene.library
+        return scene
+
+    # -- perception (perception thread) ----------------------------------------------
+    def _reader_for(self) -> Any:
+        from companion.games.looking_glass.library import Library, default_library_path
+        from companion.games.looking_glass.read import Reader
+
+        lib = self._sim_library
+        if lib is None:
+            try:
+                lib = Library.load(default_library_path(self.settings.data_dir))
+            except UserError as exc:
+                self._library_error = str(exc)
+                return None
+        if self._reader is None or self._reader.lib is not lib:
+            self._reader = Reader(lib)
+        return self._reader
+
+    def perceive(self, frame: Any, registration: Any) -> Observation:
+        reader = self._reader_for()
+        truth = getattr(frame, "truth", None) or {}
+        taps = [e for e in truth.get("events", []) if e.get("kind") == "hands"]
+        if reader is None:
+            return Observation({"cards": [], "error": self._library_error, "sim_taps": taps}, 0.0)
+        H = None
+        if getattr(registration, "ok", False) and getattr(registration, "camera_matrix", None) is None:
+            H = registration.H_table_from_image
+        reading = reader.verify(frame.image, reader.read(frame.image, H),
+                                [c for c, _ in self._prior])
+        self._remember(reading.cards)
+        data = reading.to_json("frame")
+        for c, seen in zip(data["cards"], reading.cards, strict=True):
+            c["width_px"] = round(float(np.linalg.norm(seen.quad[1] - seen.quad[0])), 1)
+            c["quad"] = [[round(float(v), 1) for v in p] for p in seen.quad]
+        data["sim_taps"] = taps
+        conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0
+        return Observation(data, conf)
+
+    def _remember(self, cards: list[Any]) -> None:
+        """The perceiver's own memory (not game state): every identified card seen in the
+        last `MEMORY_FRAMES` frames, so one a hand hid can be looked for again after."""
+        self._frame_no += 1
+        kept = [(c, self._frame_no) for c in cards if c.card is not None]
+        for old, seen in self._prior:
+            if self._frame_no - seen > MEMORY_FRAMES:
+                continue
+            width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
+            if all(np.linalg.norm(c.center - old.center) >= 0.3 * width for c, _ in kept):
+                kept.append((old, seen))
+        self._prior = kept
+
+    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
+                 ) -> np.ndarray:
+        for c in observation.data.get("cards", []):
+            quad = np.array(c.get("quad", []), np.int32)
+            if len(quad) != 4:
+                continue
+            colour = (60, 200, 60) if not c["covered"] else (0, 160, 255)
+            if c["card"] is None:
+                colour = (0, 0, 255)
+            cv2.polylines(image, [quad], True, colour, 2, cv2.LINE_AA)
+        return image
+
+    # -- deciding --------------------------------------------------------------------
+    def active_seat(self) -> int:
+        return self.starter if len(self.picks) % 2 == 0 else 1 - self.starter
+
+    def match_over(self) -> bool:
+        wins = self.wins()
+        return max(wins) >= self.target
+
+    def wins(self) -> list[int]:
+        w = [0, 0]
+        for r in self.results:
+            w[r["winner"]] += 1
+        return w
+
+    def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        data = observation.data
+        drafts: list[EventDraft] = []
+        for tap in data.get("sim_taps", []):
+            for seat in (0, 1):
+                if self.hands[seat] is None and self.glass:
+                    drafts.append(EventDraft.private(seat, "lg.hand", {
+                        "seat": seat, "counts": dict(Counter(tap["hands"][seat]))}))
+        if self.match_over():
+            return drafts
+        if self.glass and not self.present and not self.revealed:
+            return drafts + self._maybe_reveal(self.hands)
+        if self.revealed:
+            # Round scored: wait for the next deal on a fresh glass.
+            if self.tracker.slots:
+                self.tracker.reset()
+        for change in self.tracker.observe(data, now):
+            if change.kind == "deal":
+                cards = {c["position"]: c for c in data["cards"]}
+                drafts.append(EventDraft("lg.deal", {
+                    "round": self.round_no + 1,
+                    "glass": change.detail["glass"],
+                    "layout": change.detail["layout"],
+                    "covered": {n: bool(cards[n]["covered"]) for n in cards},
+                    "centres": {n: cards[n]["center"] for n in cards},
+                    "card_px": self.tracker.card_px,
+                }, snapshot=True))
+            elif change.kind == "pick":
+                drafts.append(self._pick_draft(change.positions[0], change.positions[1],
+                                               change.detail))
+            elif change.kind == "ask":
+                a, b = change.positions
+                seat = self.active_seat()
+                q = Question(
+                    f"pick-{uuid.uuid4().hex[:8]}",
+                    f"Which card did {self.session.seats[seat]} take?",
+                    [{"label": f"{self.deck.character(self.glass[n]).name} ({n})", "value": n}
+                     for n in (a, b)],
+                )
+                drafts.append(question_draft(q))
+        return drafts
+
+    def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any]) -> EventDraft:
+        seat = self.active_seat()
+        return EventDraft("lg.pick", {
+            "seat": seat,
+            "position": chosen,
+            "card": self.glass[chosen],
+            "reflection": other,
+            "reflection_card": self.glass[other],
+            "illegal": bool(detail.get("illegal")),
+            "order": detail.get("order"),
+        }, snapshot=True)
+
+    def _maybe_reveal(self, hands: list[list[str] | None]) -> list[EventDraft]:
+        if any(h is None for h in hands) or self.present or not self.glass or self.revealed:
+            return []
+        piles = self.piles
+        totals = []
+        stacks = []
+        for seat in (0, 1):
+            s = score(piles[seat] + Counter(hands[seat]), self.deck)
+            totals.append(s.total)
+            stacks.append(s.to_json())
+        winner = round_winner(totals, self.starter)
+        return [
+            EventDraft("lg.reveal", {"hands": [sorted(h) for h in hands]}),  # type: ignore[arg-type]
+            EventDraft("lg.round", {"round": self.round_no, "totals": totals, "scores": stacks,
+                                    "winner": winner, "starter": self.starter,
+                                    "layout": self.layout}, snapshot=True),
+        ]
+
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        if "question" in payload:
+            q = self.open_questions.get(str(payload["question"]))
+            if q is None:
+                raise UserError(f"no open question {payload['question']!r}")
+            values = [c["value"] for c in q.choices]
+            answer = payload.get("answer")
+            if answer not in values:
+                raise UserError(f"answer must be one of {values}")
+            other = next(v for v in values if v != answer)
+            drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
+            if q.id.startswith("pick-"):
+                self.tracker.resolve(str(answer))
+                drafts.append(self._pick_draft(str(answer), other, {"order": "asked"}))
+            return drafts
+        if "hand" in payload:
+            if seat is None:
+                raise UserError("a hand belongs to a seat: open your seat link")
+            cards = payload["hand"]
+            if not isinstance(cards, list) or len(cards) != HAND_SIZE:
+                raise UserError(f"a hand is a list of {HAND_SIZE} card ids")
+            for cid in cards:
+                if not isinstance(cid, str) or cid not in self.deck.ids:
+                    raise UserError(f"unknown card id {cid!r} (known: {', '.join(self.deck.ids)})")
+                if cid in BRAWLERS:
+                    raise UserError(f"{cid} is a Brawler; Brawlers are never dealt to a hand")
+            if not self.glass:
+                raise UserError("no round is being played: deal the Looking Glass first")
+            # Counts, not a list: the same ids are public on the glass, the hand is not.
+            drafts = [EventDraft.private(seat, "lg.hand", {"seat": seat,
+                                                          "counts": dict(Counter(cards))})]
+            hands = list(self.hands)
+            hands[seat] = sorted(cards)
+            return drafts + self._maybe_reveal(hands)
+        if payload.get("hint"):
+            if seat is None:
+                raise UserError("a hint is private to a seat: open your seat link")
+            return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)})]
+        raise UserError("a correction needs one of: question+answer, hand, hint")
+
+    def _hint(self, seat: int) -> dict[str, Any]:
+        from companion.games.looking_glass.hint import hint_from_view
+        from companion.games.looking_glass.rules import ENGINE
+
+        if self.engine_state is None:
+            return {"error": "no hint: the layout is not one of the box's, or the round is "
+                             "not being played"}
+        view = ENGINE.view(self.engine_state, seat)
+        if view.get("phase") != "pick" or view.get("to_move") != seat:
+            return {"error": "no hint: it is not your turn"}
+        if self.hands[seat] is not None and view["round"].get("hand") is None:
+            view["round"]["hand"] = list(self.hands[seat])  # type: ignore[index]
+        try:
+            return hint_from_view(view).to_json()
+        except (ValueError, KeyError) as exc:
+            return {"error": f"no hint: {exc}"}
+
+    def questions(self, seat: int | None) -> list[Question]:
+        return [q for q in self.open_questions.values() if q.seat is None or q.seat == seat]
+
+    # -- the state -------------------------------------------------------------------
+    def apply_event(self, event: Event) -> None:
+        p = event.payload
+        kind = event.kind
+        if kind == "lg.deal":
+            self.round_no = int(p["round"])
+            self.starter = self.first if self.round_no % 2 == 1 else 1 - self.first
+            self.glass = dict(p["glass"])
+            self.present = set(self.glass)
+            self.layout = p.get("layout")
+            self.covered = dict(p.get("covered", {}))
+            self.centres = dict(p.get("centres", {}))
+            self.piles = [Counter(), Counter()]
+            self.picks = []
+            self.hands = [None, None]
+            self.hints = [None, None]
+            self.revealed = False
+            if not self.tracker.slots:
+                self._restore_tracker(p)
+            self._engine_deal()
+            self.history.append({"kind": "deal", "round": self.round_no, "layout": self.layout})
+        elif kind == "lg.pick":
+            seat = int(p["seat"])
+            self.present.discard(p["position"])
+            self.present.discard(p["reflection"])
+            self.piles[seat][p["card"]] += 1
+            self.piles[1 - seat][p["reflection_card"]] += 1
+            self.picks.append(dict(p))
+            self.hints = [None, None]
+            for n in (p["position"], p["reflection"]):
+                if n in self.tracker.slots:
+                    self.tracker.slots[n].present = False
+            self._engine_pick(seat, p["position"])
+            self.history.append({"kind": "pick", "round": self.round_no, **p})
+        elif kind == "lg.hand":
+            self.hands[int(p["seat"])] = sorted(Counter(p["counts"]).elements())
+        elif kind == "lg.hint":
+            self.hints[int(p["seat"])] = dict(p)
+        elif kind == "lg.reveal":
+            self.hands = [list(h) for h in p["hands"]]
+            self.revealed = True
+        elif kind == "lg.round":
+            self.results.append(dict(p))
+            self.revealed = True
+            self.engine_state = None
+            self.history.append({"kind": "round", **p})
+        elif kind == QUESTION_KIND:
+            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+        elif kind == ANSWER_KIND:
+            self.open_questions.pop(p["question"], None)
+
+    def _restore_tracker(self, p: dict[str, Any]) -> None:
+        """After a restart the tracker's memory is rebuilt from the recorded deal."""
+        cards = [{"position": n, "card": c, "center": p["centres"].get(n, [0, 0]),
+                  "covered": p["covered"].get(n, False)} for n, c in p["glass"].items()]
+        self.tracker.start({"cards": cards, "layout": p.get("layout")})
+        if p.get("card_px"):
+            self.tracker.card_px = float(p["card_px"])
+
+    def _engine_deal(self) -> None:
+        from companion.games.base import IllegalAction
+        from companion.games.looking_glass.actions import Deal, Setup
+        from companion.games.looking_glass.rules import ENGINE
+
+        self.engine_state = None
+        if self.layout is None:
+            return
+        brawlers = any(c in BRAWLERS for c in self.glass.values())
+        try:
+            st = ENGINE.new_game(2, {"brawlers": brawlers})
+            st = ENGINE.apply(st, Setup((self.layout,), self.starter))
+            self.engine_state = ENGINE.apply(st, Deal.of(self.glass, layout=self.layout))
+        except (IllegalAction, ValueError, TypeError, UserError):
+            self.engine_state = None
+
+    def _engine_pick(self, seat: int, position: str) -> None:
+        from companion.games.base import IllegalAction
+        from companion.games.looking_glass.actions import Pick
+        from companion.games.looking_glass.rules import ENGINE
+
+        if self.engine_state is None:
+            return
+        try:
+            self.engine_state = ENGINE.apply(self.engine_state, Pick(seat, position))
+        except (IllegalAction, ValueError):
+            self.engine_state = None  # an illegal pick: the engine cannot follow this round
+
+    # -- what each seat sees -----------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        legal = [n for n in sorted(self.present) if not self._covered_now(n)]
+        self_linked = sorted({n for n in self.present
+                              if self.glass.get(_refl(n)) == self.glass.get(n)})
+        running = []
+        for s in (0, 1):
+            running.append(score(self.piles[s], self.deck).total)
+        deck = self.deck
+        grids = []
+        for s in (0, 1):
+            grid = {"sun": [], "moon": [], "brawlers": []}
+            for c in deck.characters:
+                team = c.team if c.team != "brawler" else "brawlers"
+                grid[team].append({"card": c.id, "name": c.name, "count": self.piles[s][c.id]})
+            grids.append(grid)
+        out: dict[str, Any] = {
+            "panel": "looking-glass",
+            "seat": seat,
+            "seats": list(self.session.seats),
+            "round": self.round_no,
+            "starter": self.starter,
+            "to_move": self.active_seat() if self.present else None,
+            "layout": self.layout,
+            "glass": [{"position": n, "card": self.glass[n], "present": n in self.present,
+                       "covered": self._covered_now(n) if n in self.present else None,
+                       "center": self.centres.get(n)} for n in sorted(self.glass)],
+            "legal": legal,
+            "self_linked": self_linked,
+            "piles": grids,
+            "running_scores": running,
+            "picks": [{k: v for k, v in p.items()} for p in self.picks],
+            "illegal": [p for p in self.picks if p.get("illegal")],
+            "results": list(self.results),
+            "wins": self.wins(),
+            "target": self.target,
+            "match_over": self.match_over(),
+            "hands_public": [list(h) for h in self.hands] if self.revealed else None,
+            "library": self._library_error,
+        }
+        if seat in (0, 1):
+            out["my_hand"] = self.hands[seat]
+            out["my_hint"] = self.hints[seat]
+            out["hint_available"] = self.engine_state is not None
+        return out
+
+    def _covered_now(self, name: str) -> bool:
+        covers = self.tracker.covers
+        if covers is not None and name in covers:
+            return any(o in self.present for o in covers[name])
+        return bool(self.covered.get(name, False)) and any(
+            o in self.present for o in self._outer_neighbours(name))
+
+    def _outer_neighbours(self, name: str) -> list[str]:
+        half, row, col = _parse(name)
+        out = []
+        for n in self.present:
+            h2, r2, c2 = _parse(n)
+            if h2 == half and r2 == row + 1 and abs(c2 - col) < 2:
+                out.append(n)
+        # Columns of an unknown layout are the reader's own: fall back on the flag alone.
+        return out or ([name] if self.covered.get(name) else [])
+
+
+def _parse(name: str) -> tuple[str, int, int]:
+    half, r, c = name.split("-")
+    return half, int(r[1:]), int(c[1:])
+
+
+def _refl(name: str) -> str:
+    half, rest = name.split("-", 1)
+    return ("B" if half == "A" else "A") + "-" + rest
+
+
+class FilmScene:
+    """The `sim` camera's table: scripted rounds one after another, same deck, same camera."""
+
+    def __init__(self, seed: int, first: int = 0) -> None:
+        from companion.games.looking_glass.art import draw_deck
+        from companion.games.looking_glass.render import teach_photo
+        from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+
+        self.seed = seed
+        self.first = first
+        ids = load_deck().ids
+        self.art = draw_deck(ids, seed)
+        rng = np.random.default_rng([seed, 5])
+        photos = {}
+        for cid in ids:
+            for _ in range(5):
+                photos[cid] = teach_photo(self.art[cid].face, rng)
+                try:
+                    find_card(photos[cid])
+                    break
+                except TeachError:
+                    continue
+        self.library, _ = teach_images(photos)
+        self._films: list[Any] = []
+        self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
+        self.gap = 8  # empty-table frames between rounds
+
+    def _film(self, k: int) -> Any:
+        from companion.games.looking_glass.render import RoundFilm
+
+        while len(self._films) <= k:
+            n = len(self._films)
+            cond = self._films[0].cond if self._films else None
+            self._films.append(RoundFilm(self.seed * 1000 + n, art=self.art, cond=cond,
+                                         first=(self.first + n) % 2))
+        return self._films[k]
+
+    def frame(self, t: float) -> tuple[np.ndarray, Any]:
+        i = int(t * SIM_FPS)
+        if self._cache is not None and self._cache[0] == i:
+            return self._cache[1]
+        k, j = 0, i
+        while True:
+            film = self._film(k)
+            if j < len(film) + self.gap:
+                break
+            j -= len(film) + self.gap
+            k += 1
+        if j < len(film):
+            out = film.render(j)
+        else:
+            img, truth = film.render(len(film) - 1)
+            empty = film.camera.background.copy()
+            out = (empty, {"cards": [], "events": [], "round": k})
+        self._cache = (i, out)
+        return out
+
+
+def make_table_game(settings: Any, session: Session) -> LookingGlassTable:
+    return LookingGlassTable(settings, session)
+
+
+def router() -> Any:
+    from companion.games.looking_glass.web import router as build
+
+    return build()
+
+
+__all__ = ["PANEL_JS", "PUBLIC", "LookingGlassTable", "make_table_game", "router"]

@@ -1,0 +1,275 @@
+"""Following a round of the Looking Glass from frame-by-frame readings, without false events.
+
+A reading says which positions show a card. Hands reach over the table, a card is lifted and
+put back, a frame is blurred: single frames lie. The tracker therefore only believes a view
+that has held for `STABLE_FRAMES` frames and `STABLE_SECONDS` seconds, and only a change that
+is one the game can make:
+
+- the first stable view with a full glass (28 cards, every one identified) is a deal;
+- afterwards the set of cards present can only shrink by one card (the active player took
+  the chosen card and the reflection is still there) or by a card and its reflection (a whole
+  pick). Anything else (three cards gone, a card gone whose reflection went long ago, a card
+  that was never there) is something over the table, not a move: the tracker waits. A card
+  that is not seen is unknown, never "gone", until a stable view says so in one of those ways.
+
+Which card of the pair was chosen: the one that left first. When both left between two stable
+views and they show different characters, the tracker asks the players (a self-linked pair
+needs no answer). Legality: the chosen card must have been uncovered in the last stable view.
+
+Pure Python: positions are matched by their image centres (the camera is fixed during a round;
+a bumped card moves a few millimetres, not half a card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+STABLE_FRAMES = 3
+STABLE_SECONDS = 0.6
+MATCH_FRACTION = 0.45
+"""A card is at a tracked position if its centre lies within this many card widths of it."""
+GLASS_CARDS = 28
+
+
+@dataclass
+class Slot:
+    name: str
+    card: str
+    centre: tuple[float, float]
+    reflection: str
+    present: bool = True
+    covered: bool = False
+
+
+@dataclass
+class Change:
+    """What the tracker decided from a stable view."""
+
+    kind: str  # "deal", "half", "pick", "ask", "back"
+    positions: list[str] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def _key(view: dict[str, Any]) -> tuple:
+    return tuple(sorted(view.items()))
+
+
+class GlassTracker:
+    """Turns readings (`Reading.to_json` dicts, one per frame) into deal and pick decisions."""
+
+    def __init__(self, stable_frames: int = STABLE_FRAMES, stable_seconds: float = STABLE_SECONDS
+                 ) -> None:
+        self.stable_frames = stable_frames
+        self.stable_seconds = stable_seconds
+        self.slots: dict[str, Slot] = {}
+        self.card_px = 80.0
+        self.layout: str | None = None
+        self.first_gone: str | None = None
+        """The card of a pair that left while its reflection stayed (the chosen one)."""
+        self.covers: dict[str, list[str]] | None = None
+        """Position -> the positions lying on it, from the layout card when it is known."""
+        self._candidate: tuple | None = None
+        self._since: float = 0.0
+        self._count = 0
+        self._deal_votes: list[dict[str, Any]] = []
+
+    # -- per frame ---------------------------------------------------------------------
+    def observe(self, reading: dict[str, Any], now: float) -> list[Change]:
+        """One frame's reading; returns the decisions a newly stable view makes."""
+        if not self.slots:
+            return self._watch_deal(reading, now)
+        view = self._present(reading)
+        if view is None:
+            self._candidate = None
+            return []
+        key = _key(view)
+        if key != self._candidate:
+            self._candidate, self._since, self._count = key, now, 1
+            return []
+        self._count += 1
+        if self._count < self.stable_frames or now - self._since < self.stable_seconds:
+            return []
+        return self._decide(view)
+
+    def _present(self, reading: dict[str, Any]) -> dict[str, bool] | None:
+        """Which tracked positions show a card in this frame (None: a frame not to trust)."""
+        present = dict.fromkeys(self.slots, False)
+        covered = {}
+        tol = MATCH_FRACTION * self.card_px
+        for c in reading.get("cards", []):
+            best, dist = None, tol
+            for name, s in self.slots.items():
+                d = ((c["center"][0] - s.centre[0]) ** 2 + (c["center"][1] - s.centre[1]) ** 2) ** 0.5
+                if d < dist:
+                    best, dist = name, d
+            if best is None:
+                continue
+            if not self.slots[best].present:
+                # A card where one was taken: put back (or a misplaced one). Not a move.
+                present[best] = True
+                continue
+            present[best] = True
+            covered[best] = bool(c.get("covered", False))
+        self._frame_covered = covered
+        return present
+
+    # -- the deal ----------------------------------------------------------------------
+    def _watch_deal(self, reading: dict[str, Any], now: float) -> list[Change]:
+        cards = reading.get("cards", [])
+        full = (
+            len(cards) == GLASS_CARDS
+            and all(c.get("card") for c in cards)
+            and all(c.get("position") for c in cards)
+        )
+        if not full:
+            self._deal_votes = []
+            return []
+        key = tuple(sorted((c["position"], c["card"]) for c in cards))
+        if self._deal_votes and self._deal_votes[0]["key"] != key:
+            self._deal_votes = []
+        self._deal_votes.append({"key": key, "now": now, "reading": reading})
+        if (len(self._deal_votes) < self.stable_frames
+                or now - self._deal_votes[0]["now"] < self.stable_seconds):
+            return []
+        names = {c["position"] for c in cards}
+        if any(_reflection(n) not in names for n in names):
+            self._deal_votes = []
+            return []
+        self.start(reading)
+        glass = {c["position"]: c["card"] for c in cards}
+        return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.get("layout"),
+                                               "covered": {n: s.covered for n, s in
+                                                           self.slots.items()}})]
+
+    def start(self, reading: dict[str, Any]) -> None:
+        """Track the positions of a dealt glass (from its stable reading)."""
+        cards = reading["cards"]
+        xs = sorted(c["center"][0] for c in cards)
+        self.slots = {
+            c["position"]: Slot(c["position"], c["card"], (c["center"][0], c["center"][1]),
+                                _reflection(c["position"]), True, bool(c["covered"]))
+            for c in cards
+        }
+        widths = [c.get("width_px") for c in cards if c.get("width_px")]
+        if widths:
+            self.card_px = float(sorted(widths)[len(widths) // 2])
+        else:
+            # Nearest neighbour distance is about half a card width or more.
+            pts = [s.centre for s in self.slots.values()]
+            nn = []
+            for i, p in enumerate(pts):
+                nn.append(min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
+                              for j, q in enumerate(pts) if j != i))
+            self.card_px = 1.3 * sorted(nn)[len(nn) // 2]
+        del xs
+        self.layout = reading.get("layout")
+        self.covers = _cover_graph(self.layout, list(self.slots))
+        self.first_gone = None
+        self._candidate = None
+
+    def reset(self) -> None:
+        """Forget the round: wait for the next deal."""
+        self.slots = {}
+        self._deal_votes = []
+        self._candidate = None
+        self.first_gone = None
+
+    # -- picks -------------------------------------------------------------------------
+    def _decide(self, view: dict[str, bool]) -> list[Change]:
+        gone = [n for n, s in self.slots.items() if s.present and not view[n]]
+        back = [n for n, s in self.slots.items() if not s.present and view[n]]
+        out: list[Change] = []
+        if back:
+            if self.first_gone in back and not gone:
+                # The chosen card came back before its reflection left: nothing happened.
+                self.slots[self.first_gone].present = True
+                self.first_gone = None
+                out.append(Change("back", back))
+            return out
+        if not gone:
+            self._refresh_cover(view)
+            return out
+        if len(gone) == 1:
+            n = gone[0]
+            refl = self.slots[n].reflection
+            if self.first_gone is None and self.slots[refl].present:
+                self.first_gone = n
+                self.slots[n].present = False
+                out.append(Change("half", [n]))
+            elif self.first_gone == refl:
+                out.append(self._pick(refl, n, order="first-gone"))
+            return out
+        if len(gone) == 2 and self.first_gone is None and gone[1] == self.slots[gone[0]].reflection:
+            a, b = gone
+            if self.slots[a].card == self.slots[b].card:
+                out.append(self._pick(a, b, order="self-linked"))
+            else:
+                for n in gone:
+                    self.slots[n].present = False
+                out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
+                                                            self.slots[b].card]}))
+            return out
+        return out  # not a move the game can make: something is over the table
+
+    def is_covered(self, name: str) -> bool:
+        if self.covers is not None:
+            return any(self.slots[o].present for o in self.covers.get(name, []))
+        return self.slots[name].covered
+
+    def _pick(self, chosen: str, other: str, order: str) -> Change:
+        if chosen == self.first_gone:
+            self.slots[chosen].present = True  # judge it as it lay before it was taken
+        was_covered = self.is_covered(chosen)
+        self.slots[chosen].present = False
+        self.slots[other].present = False
+        self.first_gone = None
+        self._refresh_cover(None)
+        return Change("pick", [chosen, other], {
+            "card": self.slots[chosen].card,
+            "reflection_card": self.slots[other].card,
+            "illegal": was_covered,
+            "order": order,
+        })
+
+    def resolve(self, chosen: str) -> Change:
+        """The players said which card of an asked pair was the chosen one."""
+        other = self.slots[chosen].reflection
+        self.slots[chosen].covered = self.slots[chosen].covered
+        return self._pick(chosen, other, order="asked")
+
+    def _refresh_cover(self, view: dict[str, bool] | None) -> None:
+        """Covered flags follow the last stable view (a card is freed when both cards over it
+        are gone); positions not seen keep their flag."""
+        covered = getattr(self, "_frame_covered", {})
+        for n, flag in covered.items():
+            if self.slots[n].present:
+                self.slots[n].covered = flag
+
+    @property
+    def empty(self) -> bool:
+        return bool(self.slots) and not any(s.present for s in self.slots.values())
+
+    def remaining(self) -> list[str]:
+        return [n for n, s in self.slots.items() if s.present]
+
+
+def _cover_graph(layout_id: str | None, names: list[str]) -> dict[str, list[str]] | None:
+    """Which positions lie on which, from the layout model (None if the layout is unknown)."""
+    if layout_id is None:
+        return None
+    from companion.games.looking_glass.layout import load_layouts
+
+    lay = load_layouts().get(layout_id)
+    if lay is None or set(names) != set(lay.position_names):
+        return None
+    out = {}
+    for name in names:
+        half, cell = lay.locate(name)
+        out[name] = [lay.name_of(half, j) for j in lay.covered_by[cell]]
+    return out
+
+
+def _reflection(name: str) -> str:
+    half, rest = name.split("-", 1)
+    return ("B" if half == "A" else "A") + "-" + rest
