@@ -20,6 +20,7 @@ top carries the magenta dot, if one clearly does.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,8 +33,8 @@ from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
 from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, HueRange, StickerSettings
 from companion.vision.markers import detect_markers
 
-PX_PER_MM = 3.0
-"""Scale of the top-plane resamplings: finer than any camera we meet sees the board."""
+PX_PER_MM = 2.0
+"""Scale of the top-plane resamplings: about what a 1280-pixel camera sees of the board."""
 DOT_MIN_FILL = 0.3
 """A dot counts when this share of its area shows its colour (glints and blur eat the rest)."""
 BAR_MIN = 0.45
@@ -82,24 +83,30 @@ def top_plane(
 
 
 def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    """Boolean mask of the pixels in a hue range (wrapping through red if hue_max < hue_min)."""
+    lo, hi = (r.hue_min, r.sat_min, r.val_min), (r.hue_max, 255, 255)
     if r.hue_min <= r.hue_max:
-        hue = (h >= r.hue_min) & (h <= r.hue_max)
-    else:
-        hue = (h >= r.hue_min) | (h <= r.hue_max)
-    return hue & (s >= r.sat_min) & (v >= r.val_min)
+        return cv2.inRange(hsv, lo, hi) > 0
+    return (cv2.inRange(hsv, lo, (179, 255, 255)) | cv2.inRange(hsv, (0, *lo[1:]), hi)) > 0
+
+
+@lru_cache(maxsize=32)
+def _disc_template(r_px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    yy, xx = np.mgrid[-r_px : r_px + 1, -r_px : r_px + 1]
+    return (xx * xx + yy * yy <= r_px * r_px), xx, yy
 
 
 def _disc_window(plane: TopPlane, centre_mm: tuple[float, float], radius_mm: float):
-    """Slices and a disc mask around a point of the plane."""
+    """Slices, a disc mask and pixel coordinates around a point of the plane."""
     cx, cy = plane.px(np.array(centre_mm))
-    r = radius_mm * PX_PER_MM
+    ix, iy = round(cx), round(cy)
+    r = max(1, round(radius_mm * PX_PER_MM))
+    disc, dx, dy = _disc_template(r)
     h, w = plane.gray.shape
-    x0, x1 = max(0, int(cx - r)), min(w, int(cx + r) + 1)
-    y0, y1 = max(0, int(cy - r)), min(h, int(cy + r) + 1)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
-    return (slice(y0, y1), slice(x0, x1)), disc, xx, yy
+    x0, x1 = max(0, ix - r), min(w, ix + r + 1)
+    y0, y1 = max(0, iy - r), min(h, iy + r + 1)
+    crop = (slice(y0 - iy + r, y1 - iy + r), slice(x0 - ix + r, x1 - ix + r))
+    return (slice(y0, y1), slice(x0, x1)), disc[crop], dx[crop] + ix, dy[crop] + iy
 
 
 @dataclass(frozen=True)
@@ -159,14 +166,11 @@ def find_dot(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
 
 
 def _sample(img: np.ndarray, pts_px: np.ndarray) -> np.ndarray:
-    """Nearest-pixel values at many points (outside the image: NaN)."""
+    """Nearest-pixel values at many points (clamped to the image)."""
     h, w = img.shape[:2]
-    x = np.round(pts_px[..., 0]).astype(int)
-    y = np.round(pts_px[..., 1]).astype(int)
-    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    out = np.full(x.shape, np.nan, np.float32)
-    out[ok] = img[y[ok], x[ok]]
-    return out
+    x = np.clip(np.rint(pts_px[..., 0]).astype(np.intp), 0, w - 1)
+    y = np.clip(np.rint(pts_px[..., 1]).astype(np.intp), 0, h - 1)
+    return img[y, x].astype(np.float32)
 
 
 def bar_score(
@@ -195,15 +199,13 @@ def bar_score(
     along = c + t[:, None] * u
     ridge = np.stack([along + k * n for k in (-0.6, 0.0, 0.6)], axis=1)
     beyond = np.stack([along + side * k * n for k in (4.0, 5.0, 6.0)], axis=1)
-    g_r = np.nanmean(_sample(plane.gray, plane.px(ridge)), axis=1)
-    g_b = np.nanmean(_sample(plane.gray, plane.px(beyond)), axis=1)
-    s_r = np.nanmean(_sample(plane.hsv[..., 1], plane.px(ridge)), axis=1)
+    ridge_px = plane.px(ridge)
+    g_r = _sample(plane.gray, ridge_px).mean(axis=1)
+    g_b = _sample(plane.gray, plane.px(beyond)).mean(axis=1)
+    s_r = _sample(plane.hsv[..., 1], ridge_px).mean(axis=1)
     ratio = (g_r - g_b) / np.maximum(g_b, 25.0)
     ratio = np.where(s_r > 110, 0.0, ratio)
-    ratio = ratio[np.isfinite(ratio)]
-    if len(ratio) < 4:
-        return 0.0
-    return float(np.median(ratio))
+    return float(np.median(ratio)) if len(ratio) >= 4 else 0.0
 
 
 def disc_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
@@ -223,14 +225,19 @@ def read_crossing(
     green: np.ndarray,
     orange: np.ndarray,
     stickers: StickerSettings,
+    door_patch: Callable[[Cell], TopPlane],
 ) -> tuple[MirrorSeen | DoorSeen | None, str | None]:
-    """What stands in one crossing, and a warning when the answer is unsure."""
+    """What stands in one crossing, and a warning when the answer is unsure.
+
+    `door_plane` covers the crossing's centre at door height; `door_patch` resamples the
+    whole crossing at that height, only when a door's dot is found (to tell its slot)."""
     r = board.dot_diameter_mm / 2
     area = math.pi * r * r
     o = find_dot(door_plane, orange, board.crossing_mm(cell), r + 3, area)
     skip = board.dot_offset_mm + r + 1
     if o.fill >= DOT_MIN_FILL:
-        bars = {s: bar_score(door_plane, board, cell, s, nadir, board.door_length_mm, r + 1)
+        wide = door_patch(cell)
+        bars = {s: bar_score(wide, board, cell, s, nadir, board.door_length_mm, r + 1)
                 for s in SLOTS}
         slot = max(bars, key=bars.__getitem__)
         return DoorSeen(cell, slot), None
@@ -265,13 +272,14 @@ def _other(slot: str) -> str:
 
 
 def read_window(
-    board: Board, card_plane: TopPlane, magenta: np.ndarray
+    board: Board, tops: dict[str, tuple[TopPlane, np.ndarray]]
 ) -> tuple[str | None, str | None]:
+    """The card whose top carries the magenta dot, if exactly one clearly does."""
     r = board.dot_diameter_mm / 2
     area = math.pi * r * r
     fills = {
-        p: find_dot(card_plane, magenta, board.card_mm(p), r + 2.5, area).fill
-        for p in board.positions
+        p: find_dot(plane, magenta, board.card_mm(p), r + 2.5, area).fill
+        for p, (plane, magenta) in tops.items()
     }
     ranked = sorted(fills.items(), key=lambda kv: -kv[1])
     (best, f1), (_, f2) = ranked[0], ranked[1]
@@ -311,24 +319,24 @@ def read_box(
     return read_with_pose(image, board, pose, stickers)
 
 
+def square_plane(image: np.ndarray, pose: BoardPose, height_mm: float,
+                 centre_mm: tuple[float, float], half_mm: float) -> TopPlane:
+    x, y = centre_mm
+    return top_plane(image, pose, height_mm, (x - half_mm, y - half_mm), (x + half_mm, y + half_mm))
+
+
 def read_with_pose(
     image: np.ndarray, board: Board, pose: BoardPose, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> BoxState:
+    """Only the regions where tops can be are resampled: the crossings at mirror height,
+    a small square per card top and per crossing at door height."""
     xs, ys = board.crossing_x_mm, board.crossing_y_mm
     reach = board.mirror_length_mm / 2 + 8
     lo = (min(xs) - reach, min(ys) - reach)
     hi = (max(xs) + reach, max(ys) + reach)
     mirror_plane = top_plane(image, pose, board.mirror_height_mm, lo, hi)
-    card_lo = (board.card_line_mm["W"] - 10, board.card_line_mm["N"] - 10)
-    card_hi = (board.card_line_mm["E"] + 10, board.card_line_mm["S"] + 10)
-    card_plane = top_plane(image, pose, board.card_height_mm, card_lo, card_hi)
-    if abs(stickers.door_height_mm - board.card_height_mm) < 1e-6:
-        door_plane = card_plane
-    else:
-        door_plane = top_plane(image, pose, stickers.door_height_mm, lo, hi)
     green = colour_mask(mirror_plane.hsv, stickers.mirror_dot)
-    orange = colour_mask(door_plane.hsv, stickers.door_dot)
-    magenta = colour_mask(card_plane.hsv, stickers.window_dot)
+    r = board.dot_diameter_mm / 2
     nadir = pose.camera_centre[:2]
     mirrors: list[MirrorSeen] = []
     door: DoorSeen | None = None
@@ -337,8 +345,13 @@ def read_with_pose(
         missing = sorted({m.id for m in board.markers} - set(pose.markers))
         warnings.append(f"corner marker(s) {missing} hidden: read from the other three")
     for cell in board.cells:
+        door_plane = square_plane(image, pose, stickers.door_height_mm, board.crossing_mm(cell),
+                                  r + 6)
+        orange = colour_mask(door_plane.hsv, stickers.door_dot)
         piece, warning = read_crossing(
-            board, cell, mirror_plane, door_plane, nadir, green, orange, stickers
+            board, cell, mirror_plane, door_plane, nadir, green, orange, stickers,
+            lambda c: square_plane(image, pose, stickers.door_height_mm, board.crossing_mm(c),
+                                   board.door_length_mm / 2 + 8),
         )
         if isinstance(piece, MirrorSeen):
             mirrors.append(piece)
@@ -346,7 +359,11 @@ def read_with_pose(
             door = piece
         if warning:
             warnings.append(warning)
-    window, warning = read_window(board, card_plane, magenta)
+    tops = {}
+    for p in board.positions:
+        plane = square_plane(image, pose, board.card_height_mm, board.card_mm(p), r + 5)
+        tops[p] = (plane, colour_mask(plane.hsv, stickers.window_dot))
+    window, warning = read_window(board, tops)
     if warning:
         warnings.append(warning)
     return BoxState(tuple(mirrors), window, door, tuple(warnings))

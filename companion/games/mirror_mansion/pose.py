@@ -4,11 +4,12 @@ Standing pieces are read at their tops, 2–2.5 cm above the board, so a homogra
 board plane is not enough under tilt: we need the camera's pose. It comes from
 `cv2.solvePnP` on the corners of the markers seen (at least three markers, 12 points).
 The intrinsics come from a calibration when there is one; otherwise square pixels and a
-principal point at the image centre are assumed and the focal length is estimated from the
-board homography with Zhang's two constraints on the image of the absolute conic. Looking
-almost straight down those constraints say nothing about the focal length (and it then
-hardly matters, because the heights are small beside the distance), so below a few degrees
-of tilt, or when the estimate is absurd, a typical webcam's field of view is used instead.
+principal point at the image centre are assumed and the focal length is the one whose best
+pose reprojects the marker corners best (the geometric form of Zhang's constraints, which
+with three markers and noisy corners proved far steadier than the algebraic one). Looking
+almost straight down the corners say nothing about the focal length (and it then hardly
+matters, because the heights are small beside the distance), so a typical camera's field of
+view is kept unless another focal length clearly fits better.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from companion.vision.markers import Marker
 
 PRIOR_HFOV_DEG = 66.0
 """Raspberry Pi Camera Module 3 (and many webcams): the fallback when f cannot be measured."""
-MIN_TILT_FOR_FOCAL_DEG = 8.0
+FOCAL_GAIN_PX = 0.02
+"""Keep the prior focal length unless another explains the corners this much better (RMS)."""
 MIN_MARKERS = 3
 
 
@@ -93,26 +95,43 @@ def _prior_focal(width: int) -> float:
     return (width / 2) / math.tan(math.radians(PRIOR_HFOV_DEG) / 2)
 
 
-def focal_from_homography(H: np.ndarray, size: tuple[int, int]) -> float | None:
-    """Zhang's constraints with square pixels and a centred principal point; None if unusable.
+def _k(f: float, size: tuple[int, int]) -> np.ndarray:
+    return np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]], np.float64)
 
-    `H` maps board points scaled to about unit size to pixels.
+
+def _rms(obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int]) -> float:
+    K = _k(f, size)
+    ok, rvec, tvec = cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        return float("inf")
+    rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, None, rvec, tvec)
+    proj, _ = cv2.projectPoints(obj, rvec, tvec, K, None)
+    return float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
+
+
+def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> float:
+    """The focal length whose best pose reprojects the marker corners best.
+
+    A coarse search over a wide range of fields of view, refined around the best; when the
+    error hardly depends on f (looking nearly straight down) the prior is kept, since then
+    f barely changes where a 2 cm tall top lands either.
     """
-    w, h = size
-    T = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], np.float64)
-    G = T @ H
-    G = G / np.linalg.norm(G[:, 0])
-    h1, h2 = G[:, 0], G[:, 1]
-    a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
-    b = np.array([-h1[2] * h2[2], -(h1[2] ** 2 - h2[2] ** 2)])
-    denom = float(a @ a)
-    if denom < 1e-12:
-        return None
-    inv_f2 = float(a @ b) / denom
-    if inv_f2 <= 0:
-        return None
-    f = 1.0 / math.sqrt(inv_f2)
-    return f if 0.35 * w < f < 3.0 * w else None
+    w = size[0]
+    prior = _prior_focal(w)
+    grid = np.exp(np.linspace(math.log(0.45 * w), math.log(2.6 * w), 28))
+    errs = [_rms(obj, img, float(f), size) for f in grid]
+    i = int(np.argmin(errs))
+    lo, hi = grid[max(0, i - 1)], grid[min(len(grid) - 1, i + 1)]
+    for _ in range(12):  # golden-section on the bracket
+        a = hi - (hi - lo) / 1.618
+        c = lo + (hi - lo) / 1.618
+        if _rms(obj, img, a, size) < _rms(obj, img, c, size):
+            hi = c
+        else:
+            lo = a
+    best = float((lo + hi) / 2)
+    gain = _rms(obj, img, prior, size) - _rms(obj, img, best, size)
+    return best if gain > FOCAL_GAIN_PX else prior
 
 
 def estimate_pose(
@@ -127,27 +146,14 @@ def estimate_pose(
         return None
     obj = np.vstack([marker_object_points(board, i) for i in ids])
     img = np.vstack([markers[i].corners.reshape(4, 2) for i in ids]).astype(np.float64)
-    w, h = size
     if calibration is not None:
         K, dist = calibration.K.astype(np.float64), calibration.dist.astype(np.float64)
         estimated = False
     else:
         dist = np.zeros(5)
-        f = _prior_focal(w)
+        f = focal_by_reprojection(obj, img, size)
         estimated = True
-        scale = max(board.markers[2].center_mm) or 1.0
-        H, _ = cv2.findHomography(obj[:, :2] / scale, img, 0)
-        if H is not None:
-            K0 = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-            ok, rvec, _ = cv2.solvePnP(obj, img, K0, dist, flags=cv2.SOLVEPNP_IPPE)
-            tilt = 0.0
-            if ok:
-                axis = cv2.Rodrigues(rvec)[0].T @ np.array([0.0, 0.0, 1.0])
-                tilt = math.degrees(math.acos(min(1.0, abs(float(axis[2])))))
-            zhang = focal_from_homography(H, size)
-            if zhang is not None and tilt >= MIN_TILT_FOR_FOCAL_DEG:
-                f = zhang
-        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+        K = _k(f, size)
     ok, rvec, tvec = cv2.solvePnP(obj, img, K, dist, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
         return None

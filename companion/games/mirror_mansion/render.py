@@ -657,10 +657,10 @@ def add_hands(
             if not keep_clear:
                 img = trial
                 break
-            near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+            near = cv2.dilate(mask, np.ones((41, 41), np.uint8))
 
             def hit(p: np.ndarray, near: np.ndarray = near) -> bool:
-                x, y = int(round(p[0])), int(round(p[1]))
+                x, y = round(float(p[0])), round(float(p[1]))
                 return 0 <= x < w and 0 <= y < h and near[y, x] > 0
 
             if any(hit(p) for p in protect):

@@ -16,7 +16,7 @@ class HueRange(BaseModel):
     hue_min: int = Field(ge=0, le=179)
     hue_max: int = Field(ge=0, le=179)
     """When hue_max < hue_min the range wraps through red (e.g. 170..10)."""
-    sat_min: int = Field(70, ge=0, le=255)
+    sat_min: int = Field(45, ge=0, le=255)
     val_min: int = Field(60, ge=0, le=255)
 
 
