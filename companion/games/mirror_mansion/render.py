@@ -729,12 +729,12 @@ def render_box(
 
 def render_photo(
     board: Board,
-    seed: int,
+    seed: int | tuple[int, ...],
     conditions: Conditions = Conditions(),
     stickers: StickerSettings = DEFAULT_STICKERS,
 ) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     box = random_box(board, rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(board, rng, size, conditions.max_tilt_deg)

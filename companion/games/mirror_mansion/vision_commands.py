@@ -1,0 +1,169 @@
+"""`companion render mirror-mansion` and `companion read mirror-mansion`.
+
+`render` writes synthetic photographs of the box with their answer keys (DIR/0000.jpg and
+DIR/0000.json, the JSON in the shape `read --json` prints); `read` reads photographs. They
+are merged into `commands.VERBS` (see VISION_VERBS) so the CLI finds them.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from pydantic import ValidationError
+
+from companion.cli_args import CommandParser, read_json_file
+from companion.errors import UserError
+from companion.games.mirror_mansion.board import load_board
+from companion.games.mirror_mansion.perceive import read_box
+from companion.games.mirror_mansion.pose import Calibration
+from companion.games.mirror_mansion.render import Conditions, render_photo
+from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
+
+GAME = "mirror-mansion"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size wants WIDTHxHEIGHT like 1280x960, not {text!r}") from None
+    if not (320 <= w <= 8192 and 240 <= h <= 8192):
+        raise UserError(f"--size {text}: width 320..8192 and height 240..8192, please")
+    return w, h
+
+
+def render(argv: list[str]) -> int:
+    parser = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of the Mirror Mansion box with their answer keys "
+        "(NNNN.jpg + NNNN.json in the shape of `companion read mirror-mansion --json`).",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
+    parser.add_argument("--out", required=True, help="folder to write into (created)")
+    parser.add_argument("--count", type=int, default=1, help="how many photographs")
+    parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
+    parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
+    parser.add_argument("--no-hands", action="store_true", help="no arms over the box")
+    args = parser.parse_args(argv)
+    if not 1 <= args.count <= 100_000:
+        raise UserError("--count must be between 1 and 100000")
+    if not 0 <= args.max_tilt <= 60:
+        raise UserError("--max-tilt must be between 0 and 60 degrees")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2)
+    if args.size:
+        conditions = Conditions(max_tilt_deg=args.max_tilt, hands=conditions.hands,
+                                sizes=(_size(args.size),))
+    board = load_board()
+    for i in range(args.count):
+        photo = render_photo(board, (args.seed, i), conditions)
+        name = out / f"{i:04d}.jpg"
+        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise UserError(f"cannot write {name}")
+        truth = photo.truth.to_json(str(name))
+        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+    print(f"wrote {args.count} photograph(s) with answer keys to {out}")
+    return 0
+
+
+def check_image_path(path: str) -> Path:
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"no such file: {p}")
+    if p.is_dir():
+        raise UserError(f"{p} is a folder, not an image")
+    return p
+
+
+def load_image(path: str) -> np.ndarray:
+    p = check_image_path(path)
+    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"{p} is not an image OpenCV can read")
+    return image
+
+
+def load_stickers(path: str | None) -> StickerSettings:
+    """Sticker colours from a TOML file (keys of `StickerSettings`), else the defaults."""
+    if path is None:
+        return DEFAULT_STICKERS
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path} is not valid TOML: {exc}") from None
+    try:
+        return StickerSettings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UserError(f"{path}: {where}: {first['msg']}") from None
+
+
+def load_calibration(path: str | None) -> Calibration | None:
+    """Lens intrinsics as written by `companion calibrate` (camera_matrix, dist_coeffs)."""
+    if path is None:
+        return None
+    data = read_json_file(path)
+    try:
+        K = np.asarray(data["camera_matrix"], float)
+        dist = np.asarray(data.get("dist_coeffs", [0, 0, 0, 0, 0]), float).ravel()
+        if K.shape != (3, 3):
+            raise ValueError("camera_matrix is not 3×3")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path} is not a lens calibration: {exc}") from None
+    return Calibration(K, dist)
+
+
+def describe(state: BoxState) -> str:
+    if not state.seen:
+        return "board not found: " + "; ".join(state.warnings)
+    parts = []
+    for m in sorted(state.mirrors, key=lambda m: m.cell):
+        facing = m.facing or "facing unknown"
+        parts.append(f"mirror {list(m.cell)} {m.slot} {facing}")
+    if state.door is not None:
+        parts.append(f"door {list(state.door.cell)} {state.door.slot}")
+    parts.append(f"window {state.window or 'unknown'}")
+    text = ", ".join(parts)
+    if state.warnings:
+        text += " (" + "; ".join(state.warnings) + ")"
+    return text
+
+
+def read(argv: list[str]) -> int:
+    parser = CommandParser(
+        prog=f"companion read {GAME}",
+        description="Read the mirrors, the window card and the door from photographs of the box "
+        "(corner markers 10-13 and the sticker kit, see docs/mirror-mansion-table.md).",
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    parser.add_argument("--calibration", help="lens intrinsics JSON (default: estimated)")
+    parser.add_argument("--stickers", help="TOML with sticker colours (see stickers.py)")
+    args = parser.parse_args(argv)
+    board = load_board()
+    stickers = load_stickers(args.stickers)
+    calibration = load_calibration(args.calibration)
+    for path in args.images:  # every path checked before any output
+        check_image_path(path)
+    for path in args.images:
+        state = read_box(load_image(path), board, stickers, calibration)
+        if args.json:
+            print(json.dumps(state.to_json(path)), flush=True)
+        else:
+            print(f"{path}: {describe(state)}", flush=True)
+    return 0
+
+
+VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}
