@@ -150,10 +150,91 @@ def speed(frames: int) -> dict:
     }
 
 
-def turns(count: int) -> dict:
-    from companion.games.mirror_mansion.track import run_turn_benchmark
+def engine_at_swaps(engine, board, start: BoxState, new_window: str, rng):
+    """The engine state at the start of the swaps of a turn that began with `start`."""
+    from companion.games.mirror_mansion.actions import Name, Roll, Setup, SwapWindow
+    from companion.games.mirror_mansion.optics import Mirror
 
-    return run_turn_benchmark(count, BENCH_SEED + 2)
+    cards = [*board.cards]
+    rng.shuffle(cards)
+    others = [p for p in board.positions if p != start.window]
+    layout = {**dict(zip(others, cards, strict=True)), start.window: board.window_card}
+    state = engine.new_game(3)
+    state = engine.apply(state, Setup(
+        tuple(sorted(layout.items())),
+        tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in start.mirrors)), 0))
+    state = engine.apply(state, SwapWindow(new_window))
+    state = engine.apply(state, Roll(int(rng.integers(1, 7))))
+    if state.phase == "name":
+        state = engine.apply(state, Name(board.motifs[0]))
+    return state
+
+
+def turns(count: int) -> dict:
+    """Scripted turns through reader and tracker; the verdict must match the truth's."""
+    import numpy as np
+
+    from companion.games.mirror_mansion.render import Film, turn_shots
+    from companion.games.mirror_mansion.rules import ENGINE
+    from companion.games.mirror_mansion.scene import random_box
+    from companion.games.mirror_mansion.track import StableBox, judge_swaps
+
+    board = load_board()
+    fps = 4.0
+    right = false_events = frames = 0
+    failures = []
+    t0 = time.time()
+    for i in range(count):
+        rng = np.random.default_rng([BENCH_SEED + 2, i])
+        start = random_box(board, rng, door=False)
+        n_swaps = int(rng.choice([1, 2, 3, 3, 4]))
+        shots, at_swaps_box, end_box = turn_shots(board, start, rng, n_swaps)
+        film = Film(board, shots, (BENCH_SEED + 2, i, 1))
+        tracker = StableBox(board, door_expected=False)
+        emitted = []
+        physical = {s.box.layout_key() for s in shots}
+        for k in range(int(film.duration * fps)):
+            t = k / fps
+            image, _ = film.frame(t)
+            frames += 1
+            new = tracker.update(read_box(image, board), t)
+            if new is not None:
+                emitted.append(new)
+        false_events += sum(1 for e in emitted if e.layout_key() not in physical)
+        # The swaps start from the first stable state showing the new window.
+        starts = [e for e in emitted if e.window == at_swaps_box.window]
+        engine_state = engine_at_swaps(ENGINE, board, start, at_swaps_box.window, rng)
+        truth = judge_swaps(ENGINE, engine_state, at_swaps_box, end_box)
+        if starts and tracker.stable is not None:
+            seen = judge_swaps(ENGINE, engine_state, starts[0], tracker.stable)
+            ok = (seen.swaps == truth.swaps or len(seen.swaps) == len(truth.swaps)) and (
+                (seen.breach is None) == (truth.breach is None)
+                and (seen.breach is None or seen.breach.rule == truth.breach.rule)
+            ) and tracker.stable.layout_key() == end_box.layout_key()
+            if ok and seen.state is not None and truth.state is not None:
+                ok = ENGINE.prediction(seen.state) == ENGINE.prediction(truth.state)
+        else:
+            ok, seen = False, None
+        right += ok
+        if not ok:
+            failures.append({"turn": i, "truth": truth.to_json(),
+                             "seen": None if seen is None else seen.to_json(),
+                             "emitted": [e.to_json() for e in emitted]})
+        if (i + 1) % 20 == 0:
+            print(f"  {i + 1}/{count} turns, {right} right, {false_events} false events "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+    return {
+        "turns": count,
+        "frames": frames,
+        "fps": fps,
+        "verdict_right": right / count,
+        "false_events": false_events,
+        "failures": failures[:10],
+        "seeds": f"({BENCH_SEED + 2}, 0..{count - 1})",
+        "script": "window swap with a hand, then 1-4 swaps (4 = a breach): each a hand over "
+                  "the mirror, the mirror lifted with motion blur, put down under the hand, "
+                  "a pause of 0.25-1 s; 1.5 s hands-off at the end",
+    }
 
 
 def main() -> int:

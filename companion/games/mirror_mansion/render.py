@@ -746,3 +746,139 @@ def render_photo(
 def cell_centre_px(board: Board, cam: VirtualCamera, cell: Cell, height_mm: float) -> np.ndarray:
     x, y = board.crossing_mm(cell)
     return cam.project(np.array([[x, y, -height_mm]]))[0]
+
+
+# --- films: scripted turns seen by a fixed camera ------------------------------------
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A stretch of a film: what is physically in the box, and what is in the way."""
+
+    seconds: float
+    box: BoxState
+    hand_over: tuple[float, float] | None = None
+    """Board mm a hand reaches to (hiding what is under it), or None."""
+    moving: bool = False
+    """Motion blur: someone is moving a piece."""
+    rest: bool = False
+    """A state the players leave alone (the tracker may report it); others are passing."""
+
+
+class Film:
+    """Frames of a fixed camera over the box while a script plays: the `sim` camera.
+
+    The table, the printed board and the light are rendered once; each frame draws the
+    standing pieces, hands and the camera's noise, so a frame costs a fraction of a photo.
+    """
+
+    def __init__(self, board: Board, shots: list[Shot], seed: int | tuple[int, ...],
+                 size: tuple[int, int] = (1280, 960), max_tilt_deg: float = 25.0,
+                 stickers: StickerSettings = DEFAULT_STICKERS) -> None:
+        self.board = board
+        self.shots = shots
+        self.stickers = stickers
+        self.rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
+        self.camera = random_camera(board, self.rng, size, max_tilt_deg)
+        w, h = size
+        table = effects.table_texture(w, h, self.rng)
+        canvas = board_canvas(board, self.rng, guide_lines=bool(self.rng.random() < 0.6))
+        self.base = self.camera.render_plane(canvas, CANVAS_PX_PER_MM,
+                                             (-BOX_MARGIN_MM, -BOX_MARGIN_MM), background=table)
+        flat = np.full((h, w, 3), 200, np.uint8)
+        self.gain = effects.uneven_light(flat, self.rng).astype(np.float32) / 200.0
+        self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
+        self.victor = _victor(board, self.rng)
+        self.die = _die(_outside_box(board, self.rng), self.rng)
+        self.drops = [_outside_box(board, self.rng) for _ in range(4)]
+        self.duration = sum(s.seconds for s in shots)
+        self.noise = []  # sensor noise, drawn once: (positive, negative) parts per layer
+        for _ in range(3):
+            n = self.rng.normal(0, 3, (h, w, 3)).astype(np.float32)
+            self.noise.append((np.clip(n, 0, 255).astype(np.uint8),
+                               np.clip(-n, 0, 255).astype(np.uint8)))
+
+    def shot_at(self, t: float) -> Shot:
+        t = t % self.duration if self.duration > 0 else 0.0
+        for s in self.shots:
+            if t < s.seconds:
+                return s
+            t -= s.seconds
+        return self.shots[-1]
+
+    def frame(self, t: float) -> tuple[np.ndarray, dict]:
+        shot = self.shot_at(t)
+        rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 7])
+        img = self.base.copy()
+        _drops(img, self.camera, self.drops, rng)
+        solids = card_solids(self.board, shot.box.window, rng)
+        solids += piece_solids(self.board, shot.box, rng, self.stickers)
+        solids += [self.victor, self.die]
+        draw_solids(img, self.camera, solids, self.light)
+        if shot.hand_over is not None:
+            x, y = shot.hand_over
+            reach = self.camera.project(np.array([[x, y, -45.0]]))[0]
+            img, _ = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+        img = np.clip(img.astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
+        if shot.moving:
+            img = effects.blur(img, rng, 1.6)
+        noise = self.noise[int(t * 1000) % len(self.noise)]
+        img = cv2.add(img, noise[0])
+        img = cv2.subtract(img, noise[1])
+        img = effects.jpeg(img, 85)
+        truth = shot.box.to_json()
+        truth["rest"] = shot.rest
+        return img, truth
+
+
+def _moved(board: Board, box: BoxState, rng: np.random.Generator) -> tuple[BoxState, Cell, Cell]:
+    """`box` after one random swap: a mirror turned in its crossing or moved to a free one."""
+    from companion.games.mirror_mansion.board import FACINGS, SLOTS
+    from companion.games.mirror_mansion.scene import MirrorSeen
+
+    mirrors = list(box.mirrors)
+    i = int(rng.integers(len(mirrors)))
+    m = mirrors[i]
+    taken = {x.cell for x in mirrors} | ({box.door.cell} if box.door else set())
+    free = [c for c in board.cells if c not in taken]
+    if rng.random() < 0.35 or not free:
+        options = [(s, f) for s in SLOTS for f in FACINGS[s] if (s, f) != (m.slot, m.facing)]
+        slot, facing = options[int(rng.integers(len(options)))]
+        target = m.cell
+    else:
+        target = free[int(rng.integers(len(free)))]
+        slot = SLOTS[int(rng.integers(2))]
+        facing = FACINGS[slot][int(rng.integers(2))]
+    mirrors[i] = MirrorSeen(target, slot, facing)
+    return BoxState(tuple(mirrors), box.window, box.door), m.cell, target
+
+
+def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: int
+               ) -> tuple[list[Shot], BoxState, BoxState]:
+    """A turn as a film script: the window card swapped, then `swaps` mirror swaps with
+    hands over the pieces, lifted mirrors and blur, then hands off.
+
+    Returns the shots, the box when the swaps start and the box at the end.
+    """
+    shots = [Shot(1.0, start, rest=True)]
+    new_window = [p for p in board.positions if p != start.window][
+        int(rng.integers(len(board.positions) - 1))]
+    lifted = BoxState(start.mirrors, None, start.door)
+    shots.append(Shot(0.5, lifted, hand_over=board.card_mm(new_window), moving=True))
+    box = BoxState(start.mirrors, new_window, start.door)
+    at_swaps = box
+    shots.append(Shot(1.0, box, rest=True))
+    for k in range(swaps):
+        after, source, target = _moved(board, box, rng)
+        src, dst = board.crossing_mm(source), board.crossing_mm(target)
+        without = BoxState(tuple(m for m in box.mirrors if m.cell != source), box.window,
+                           box.door)
+        mid = ((src[0] + dst[0]) / 2, (src[1] + dst[1]) / 2)
+        shots.append(Shot(0.25, box, hand_over=src))
+        shots.append(Shot(0.5, without, hand_over=mid, moving=True))
+        shots.append(Shot(0.25, after, hand_over=dst))
+        box = after
+        last = k == swaps - 1
+        pause = 1.5 if last else float(rng.choice([0.25, 0.5, 1.0]))
+        shots.append(Shot(pause, box, rest=pause >= 1.0))
+    return shots, at_swaps, box
