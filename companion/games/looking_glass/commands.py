@@ -16,6 +16,7 @@ from companion.games.looking_glass.players import KINDS
 from companion.games.looking_glass.rules import ENGINE
 from companion.games.looking_glass.scoring import check_collections, score_round
 from companion.games.looking_glass.simulate import simulate
+from companion.games.looking_glass.vision_commands import VISION_VERBS
 
 GAME = "looking-glass"
 
@@ -214,3 +215,5 @@ VERBS: dict[str, Callable[[list[str]], int]] = {
     "simulate": simulate_main,
     "solve": solve_main,
 }
+# The camera side (render, read, teach) lives in vision_commands.py; OpenCV loads with it.
+VERBS.update(VISION_VERBS)

@@ -18,6 +18,7 @@ from companion.games.mirror_mansion.board import Board, load_board
 from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, Step, Trace, trace
 from companion.games.mirror_mansion.solver import Solution, solve
 from companion.games.mirror_mansion.state_json import board_state_to_json, load_board_state
+from companion.games.mirror_mansion.vision_commands import VISION_VERBS
 
 GAME = "mirror-mansion"
 
@@ -197,3 +198,5 @@ VERBS: dict[str, Callable[[list[str]], int]] = {
     "predict": predict,
     "solve": solve_command,
 }
+# The camera side (render, read, teach) lives in vision_commands.py; OpenCV loads with it.
+VERBS.update(VISION_VERBS)
