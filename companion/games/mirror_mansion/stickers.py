@@ -28,7 +28,7 @@ class StickerSettings(BaseModel):
     window_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=140, hue_max=172))
     """Magenta, on top of the window card."""
     door_dot: HueRange = Field(
-        default_factory=lambda: HueRange(hue_min=3, hue_max=17, sat_min=100, val_min=120)
+        default_factory=lambda: HueRange(hue_min=3, hue_max=17, sat_min=70, val_min=120)
     )
     """Orange, on top of the door (skin shares its hue: the reader also checks the blob's size)."""
     door_height_mm: float = Field(25.0, gt=0, le=100)

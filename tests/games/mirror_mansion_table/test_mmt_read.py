@@ -1,0 +1,102 @@
+"""Reading rendered photographs of the box: mirrors, facings, window, door."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.games.mirror_mansion.board import load_board
+from companion.games.mirror_mansion.perceive import read_box
+from companion.games.mirror_mansion.render import Conditions, render_box, render_photo
+from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.sim.camera import VirtualCamera
+
+BOARD = load_board()
+TEST_SEED = 4242  # the benchmark uses other seeds
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_random_photographs_are_read_entirely_right(i: int) -> None:
+    photo = render_photo(BOARD, (TEST_SEED, i))
+    got = read_box(photo.image, BOARD)
+    assert got.layout_key() == photo.truth.layout_key(), (got.to_json(), photo.truth.to_json())
+
+
+def _box() -> BoxState:
+    return BoxState(
+        mirrors=(
+            MirrorSeen((0, 0), "/", "NW"),
+            MirrorSeen((0, 2), "\\", "SW"),
+            MirrorSeen((1, 1), "\\", "NE"),
+            MirrorSeen((2, 1), "/", "SE"),
+        ),
+        window="E1",
+        door=DoorSeen((2, 2), "\\"),
+    )
+
+
+@pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (25.0, 0.0), (25.0, 135.0), (12.0, 290.0)])
+def test_overhead_and_tilted_any_turn_of_the_box(tilt: float, yaw: float) -> None:
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=tilt, yaw_deg=yaw)
+    rng = np.random.default_rng(5)
+    image = render_box(BOARD, _box(), cam, rng, hands=1)
+    got = read_box(image, BOARD)
+    assert got.layout_key() == _box().layout_key(), got.to_json()
+    assert all(m.confidence >= 0.5 for m in got.mirrors)
+
+
+def test_heights_matter_a_board_plane_reading_would_misplace_the_tops() -> None:
+    """Under tilt the tops are displaced by several millimetres from their slots."""
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=25, yaw_deg=30)
+    x, y = BOARD.dot_mm((0, 0), "NW")
+    top = cam.project(np.array([[x, y, -BOARD.mirror_height_mm]]))[0]
+    floor = cam.project(np.array([[x, y, 0.0]]))[0]
+    px_per_mm = cam.px_per_mm_at((x, y))
+    assert np.linalg.norm(top - floor) / px_per_mm > BOARD.dot_offset_mm
+
+
+def test_a_mirror_without_a_visible_dot_is_reported_with_unknown_facing() -> None:
+    box = BoxState(
+        mirrors=(
+            MirrorSeen((0, 0), "/", "NW"),
+            MirrorSeen((0, 2), "\\", "SW"),
+            MirrorSeen((1, 1), "/", None),  # rendered without its dot
+            MirrorSeen((2, 1), "/", "SE"),
+        ),
+        window="N0",
+    )
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=10, yaw_deg=20)
+    image = render_box(BOARD, box, cam, np.random.default_rng(2), hands=0)
+    got = read_box(image, BOARD)
+    m = got.mirror_at((1, 1))
+    assert m is not None and m.slot == "/" and m.facing is None
+    assert m.confidence < 0.5
+    assert any("[1, 1]" in w for w in got.warnings)
+    assert got.mirror_at((0, 0)) == MirrorSeen((0, 0), "/", "NW", got.mirror_at((0, 0)).confidence)
+
+
+def test_with_fewer_than_three_corner_markers_nothing_is_reported() -> None:
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=5, yaw_deg=0)
+    image = render_box(BOARD, _box(), cam, np.random.default_rng(3), hands=0,
+                       conditions=Conditions(clutter=False))
+    for marker in BOARD.markers[:2]:  # paint over two corner markers
+        x, y = marker.center_mm
+        s = BOARD.marker_side_mm
+        quad = cam.project(np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s],
+                                     [x - s, y + s]], float))
+        import cv2
+
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (90, 60, 50))
+    got = read_box(image, BOARD)
+    assert not got.seen
+    assert got.mirrors == () and got.window is None and got.door is None
+    assert "need at least 3" in got.warnings[0]
+
+
+def test_clutter_alone_is_not_read_as_pieces() -> None:
+    """An empty box with Victor, drops, the die and hands: no mirror, no door."""
+    empty = BoxState(mirrors=(), window="S1")
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=18, yaw_deg=70)
+    image = render_box(BOARD, empty, cam, np.random.default_rng(11), hands=2)
+    got = read_box(image, BOARD)
+    assert got.mirrors == () and got.door is None and got.window == "S1"
