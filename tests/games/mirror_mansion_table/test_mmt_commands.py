@@ -92,5 +92,5 @@ def test_sticker_colours_are_settings(tmp_path: Path) -> None:
     s = load_stickers(str(path))
     assert (s.mirror_dot.hue_min, s.mirror_dot.hue_max) == (95, 110)
     path.write_text("[mirror_dot]\nhue_min = 400\nhue_max = 110\n")
-    with pytest.raises(UserError, match="mirror_dot.hue_min"):
+    with pytest.raises(UserError, match=r"mirror_dot\.hue_min"):
         load_stickers(str(path))

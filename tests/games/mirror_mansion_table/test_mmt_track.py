@@ -122,7 +122,7 @@ def test_a_filmed_turn_with_hands_and_blur_gives_the_right_verdict_and_no_false_
     emitted = []
     fps = 4.0
     for k in range(int(film.duration * fps)):
-        image, truth = film.frame(k / fps)
+        image, _ = film.frame(k / fps)
         new = tracker.update(read_box(image, BOARD), k / fps)
         if new is not None:
             emitted.append(new)
