@@ -124,7 +124,8 @@ class LookingGlassTable:
         if reader is None:
             return Observation({"cards": [], "error": self._library_error, "sim_taps": taps}, 0.0)
         H = None
-        if getattr(registration, "ok", False) and getattr(registration, "camera_matrix", None) is None:
+        ok = getattr(registration, "ok", False)
+        if ok and getattr(registration, "camera_matrix", None) is None:
             H = registration.H_table_from_image
         reading = reader.verify(frame.image, reader.read(frame.image, H),
                                 [c for c, _ in self._prior])
@@ -188,10 +189,8 @@ class LookingGlassTable:
             return drafts
         if self.glass and not self.present and not self.revealed:
             return drafts + self._maybe_reveal(self.hands)
-        if self.revealed:
-            # Round scored: wait for the next deal on a fresh glass.
-            if self.tracker.slots:
-                self.tracker.reset()
+        if self.revealed and self.tracker.slots:
+            self.tracker.reset()  # round scored: wait for the next deal on a fresh glass
         for change in self.tracker.observe(data, now):
             if change.kind == "deal":
                 cards = {c["position"]: c for c in data["cards"]}
@@ -199,13 +198,18 @@ class LookingGlassTable:
                     "round": self.round_no + 1,
                     "glass": change.detail["glass"],
                     "layout": change.detail["layout"],
-                    "covered": {n: bool(cards[n]["covered"]) for n in cards},
-                    "centres": {n: cards[n]["center"] for n in cards},
+                    "covered": change.detail["covered"],
+                    "centres": change.detail["centres"],
                     "card_px": self.tracker.card_px,
                 }, snapshot=True))
+                del cards
+            elif change.kind == "identify":
+                drafts.append(EventDraft("lg.identify", {"position": change.positions[0],
+                                                         "card": change.detail["card"]}))
             elif change.kind == "pick":
                 drafts.append(self._pick_draft(change.positions[0], change.positions[1],
                                                change.detail))
+                drafts += self._ask_unread(change.positions[0], change.positions[1])
             elif change.kind == "ask":
                 a, b = change.positions
                 seat = self.active_seat()
@@ -230,9 +234,23 @@ class LookingGlassTable:
             "order": detail.get("order"),
         }, snapshot=True)
 
+    def _ask_unread(self, chosen: str, other: str) -> list[EventDraft]:
+        """A card of the pick that the camera never read: ask the players which it was."""
+        drafts = []
+        seat = self.active_seat()
+        for pos, who in ((chosen, seat), (other, 1 - seat)):
+            if self.glass.get(pos) is None:
+                q = Question(f"card-{pos}-{uuid.uuid4().hex[:6]}",
+                             f"Which card was at {pos}? {self.session.seats[who]} took it.",
+                             [{"label": c.name, "value": c.id} for c in self.deck.characters])
+                drafts.append(question_draft(q))
+        return drafts
+
     def _maybe_reveal(self, hands: list[list[str] | None]) -> list[EventDraft]:
         if any(h is None for h in hands) or self.present or not self.glass or self.revealed:
             return []
+        if any(p.get("card") is None or p.get("reflection_card") is None for p in self.picks):
+            return []  # a card the camera never read: wait for the players' answer
         piles = self.piles
         totals = []
         stacks = []
@@ -248,6 +266,21 @@ class LookingGlassTable:
                                     "layout": self.layout}, snapshot=True),
         ]
 
+    def _maybe_reveal_after(self, pos: str, card: str) -> list[EventDraft]:
+        """The reveal, if the answer just given was the last thing the score waited for."""
+        picks = [dict(p) for p in self.picks]
+        for p in picks:
+            if p["position"] == pos and p["card"] is None:
+                p["card"] = card
+            if p["reflection"] == pos and p["reflection_card"] is None:
+                p["reflection_card"] = card
+        saved = self.picks
+        self.picks = picks
+        try:
+            return self._maybe_reveal(self.hands)
+        finally:
+            self.picks = saved
+
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
         if "question" in payload:
             q = self.open_questions.get(str(payload["question"]))
@@ -257,11 +290,15 @@ class LookingGlassTable:
             answer = payload.get("answer")
             if answer not in values:
                 raise UserError(f"answer must be one of {values}")
-            other = next(v for v in values if v != answer)
+            other = next((v for v in values if v != answer), None)
             drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
             if q.id.startswith("pick-"):
                 self.tracker.resolve(str(answer))
                 drafts.append(self._pick_draft(str(answer), other, {"order": "asked"}))
+            elif q.id.startswith("card-"):
+                pos = q.id.split("-", 1)[1].rsplit("-", 1)[0]
+                drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))
+                drafts += self._maybe_reveal_after(pos, str(answer))
             return drafts
         if "hand" in payload:
             if seat is None:
@@ -329,12 +366,28 @@ class LookingGlassTable:
                 self._restore_tracker(p)
             self._engine_deal()
             self.history.append({"kind": "deal", "round": self.round_no, "layout": self.layout})
+        elif kind == "lg.identify":
+            pos, card = p["position"], p["card"]
+            self.glass[pos] = card
+            for pk in self.picks:
+                for key, seat_of in (("card", pk["seat"]), ("reflection_card", 1 - pk["seat"])):
+                    where = pk["position"] if key == "card" else pk["reflection"]
+                    if where == pos and pk[key] is None:
+                        pk[key] = card
+                        self.piles[seat_of][card] += 1
+            slot = self.tracker.slots.get(pos)
+            if slot is not None and slot.card is None:
+                slot.card = card
+                if slot.present is None and pos in self.present:
+                    slot.present = True
         elif kind == "lg.pick":
             seat = int(p["seat"])
             self.present.discard(p["position"])
             self.present.discard(p["reflection"])
-            self.piles[seat][p["card"]] += 1
-            self.piles[1 - seat][p["reflection_card"]] += 1
+            if p["card"] is not None:
+                self.piles[seat][p["card"]] += 1
+            if p["reflection_card"] is not None:
+                self.piles[1 - seat][p["reflection_card"]] += 1
             self.picks.append(dict(p))
             self.hints = [None, None]
             for n in (p["position"], p["reflection"]):
@@ -363,6 +416,7 @@ class LookingGlassTable:
         """After a restart the tracker's memory is rebuilt from the recorded deal."""
         cards = [{"position": n, "card": c, "center": p["centres"].get(n, [0, 0]),
                   "covered": p["covered"].get(n, False)} for n, c in p["glass"].items()]
+        # (a card not read at the deal comes back as unknown, as it was)
         self.tracker.start({"cards": cards, "layout": p.get("layout")})
         if p.get("card_px"):
             self.tracker.card_px = float(p["card_px"])
@@ -398,8 +452,8 @@ class LookingGlassTable:
     # -- what each seat sees -----------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         legal = [n for n in sorted(self.present) if not self._covered_now(n)]
-        self_linked = sorted({n for n in self.present
-                              if self.glass.get(_refl(n)) == self.glass.get(n)})
+        self_linked = sorted({n for n in self.present if self.glass.get(n) is not None
+                              and self.glass.get(_refl(n)) == self.glass.get(n)})
         running = []
         for s in (0, 1):
             running.append(score(self.piles[s], self.deck).total)
@@ -520,8 +574,7 @@ class FilmScene:
         if j < len(film):
             out = film.render(j)
         else:
-            img, truth = film.render(len(film) - 1)
-            empty = film.camera.background.copy()
+            empty = film.camera.background.copy()  # the cards gathered for the next deal
             out = (empty, {"cards": [], "events": [], "round": k})
         self._cache = (i, out)
         return out

@@ -124,7 +124,8 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     mx = cv2.max(cv2.max(b, g), r)
     h, w = mn.shape
     tiny = cv2.resize(mn, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-    level = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW)))
+    window = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW))
+    level = cv2.dilate(tiny, window)
     level = cv2.blur(level, (7, 7))
     level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
     mn16 = mn.astype(np.int16)
@@ -142,7 +143,10 @@ def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
     rw, rh = rect[1]
     if rw < 8 or rh < 8:
         return None
-    fill = float(area) / (rw * rh)
+    # The outline's area, not the pixel count: specks of glare inside the art do not make a
+    # card less rectangular.
+    area = max(float(area), float(cv2.contourArea(cnt)))
+    fill = area / (rw * rh)
     # The mask was eroded by 2 px: grow the rectangle back.
     rect = (rect[0], (rw + 4, rh + 4), rect[2])
     return cv2.boxPoints(rect).astype(np.float64), area, fill

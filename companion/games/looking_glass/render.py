@@ -630,14 +630,15 @@ class RoundFilm:
     put back, a blurred moment, then both hands laid face up. Rendered frame by frame.
 
     `hold` is how many still frames follow each change (the tracker needs a few to believe
-    it); `noise` adds the disturbances that must NOT become events."""
+    it); `noise` adds the disturbances that must NOT become events (`disturb` scales how
+    often: 1.0 = a quarter of picks have a card lifted and put back, a quarter a bump)."""
 
     def __init__(self, seed: int, *, hold: int = 4, noise: bool = True,
                  cond: Conditions | None = None, art: dict[str, CardArt] | None = None,
                  first: int = 0, layout_id: str | None = None, brawlers: bool | None = None,
-                 max_picks: int | None = None):
-        from companion.games.looking_glass.rules import ENGINE
+                 max_picks: int | None = None, disturb: float = 1.0):
         from companion.games.looking_glass.actions import Pick, Setup
+        from companion.games.looking_glass.rules import ENGINE
 
         rng = np.random.default_rng([seed, 31])
         self.seed = seed
@@ -672,11 +673,11 @@ class RoundFilm:
             state = ENGINE.apply(state, Pick(seat, pick.position))
             refl = self.layout.reflection(pick.position)
             chosen_pose, refl_pose = t.glass[pick.position], t.glass[refl]
-            if noise and rng.random() < 0.25:
+            if noise and rng.random() < 0.25 * disturb:
                 self._lift_and_put_back(rng, hold)
-            if noise and rng.random() < 0.25:
+            if noise and rng.random() < 0.25 * disturb:
                 self._bump(rng, hold)
-            if noise and rng.random() < 0.15:
+            if noise and rng.random() < 0.15 * disturb:
                 for _ in range(2):
                     self.shots.append(snap(blur=2.5))
             # The active player's hand reaches and takes the chosen card...

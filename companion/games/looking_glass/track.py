@@ -25,20 +25,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 STABLE_FRAMES = 3
-STABLE_SECONDS = 0.6
+STABLE_SECONDS = 0.5
 MATCH_FRACTION = 0.45
 """A card is at a tracked position if its centre lies within this many card widths of it."""
 GLASS_CARDS = 28
+MIN_DEAL_CARDS = 24
+"""With a known layout card, a deal is accepted with up to four cards not yet read."""
 
 
 @dataclass
 class Slot:
     name: str
-    card: str
+    card: str | None
     centre: tuple[float, float]
     reflection: str
-    present: bool = True
+    present: bool | None = True
+    """True: lying there; False: taken; None: not read yet (unknown, never 'gone')."""
     covered: bool = False
 
 
@@ -83,7 +88,7 @@ class GlassTracker:
         if view is None:
             self._candidate = None
             return []
-        key = _key(view)
+        key = (_key(view), tuple(sorted(self._identified.items())))
         if key != self._candidate:
             self._candidate, self._since, self._count = key, now, 1
             return []
@@ -96,14 +101,20 @@ class GlassTracker:
         """Which tracked positions show a card in this frame (None: a frame not to trust)."""
         present = dict.fromkeys(self.slots, False)
         covered = {}
+        self._identified: dict[str, str] = {}
         tol = MATCH_FRACTION * self.card_px
         for c in reading.get("cards", []):
             best, dist = None, tol
             for name, s in self.slots.items():
-                d = ((c["center"][0] - s.centre[0]) ** 2 + (c["center"][1] - s.centre[1]) ** 2) ** 0.5
+                d = float(np.hypot(c["center"][0] - s.centre[0], c["center"][1] - s.centre[1]))
                 if d < dist:
                     best, dist = name, d
             if best is None:
+                continue
+            if self.slots[best].present is None:
+                if c.get("card"):
+                    self._identified[best] = c["card"]
+                    present[best] = True
                 continue
             if not self.slots[best].present:
                 # A card where one was taken: put back (or a misplaced one). Not a move.
@@ -116,41 +127,65 @@ class GlassTracker:
 
     # -- the deal ----------------------------------------------------------------------
     def _watch_deal(self, reading: dict[str, Any], now: float) -> list[Change]:
-        cards = reading.get("cards", [])
-        full = (
-            len(cards) == GLASS_CARDS
-            and all(c.get("card") for c in cards)
-            and all(c.get("position") for c in cards)
-        )
-        if not full:
+        cards = [c for c in reading.get("cards", []) if c.get("position")]
+        ident = [c for c in cards if c.get("card")]
+        lay = _layout(reading.get("layout"))
+        if lay is not None:
+            # The layout card is known: a few cards hidden by a glare or a shadow may stay
+            # unknown; they are asked about (or read) later.
+            ok = len(ident) >= MIN_DEAL_CARDS and all(
+                c["position"] in lay.position_names for c in ident)
+        else:
+            ok = len(ident) == GLASS_CARDS
+        if not ok:
             self._deal_votes = []
             return []
-        key = tuple(sorted((c["position"], c["card"]) for c in cards))
+        key = tuple(sorted((c["position"], c["card"]) for c in ident))
         if self._deal_votes and self._deal_votes[0]["key"] != key:
             self._deal_votes = []
         self._deal_votes.append({"key": key, "now": now, "reading": reading})
         if (len(self._deal_votes) < self.stable_frames
                 or now - self._deal_votes[0]["now"] < self.stable_seconds):
             return []
-        names = {c["position"] for c in cards}
-        if any(_reflection(n) not in names for n in names):
+        names = {c["position"] for c in ident}
+        if lay is None and any(_reflection(n) not in names for n in names):
             self._deal_votes = []
             return []
-        self.start(reading)
-        glass = {c["position"]: c["card"] for c in cards}
+        self.start({"cards": ident, "layout": reading.get("layout")})
+        glass = {n: s.card for n, s in self.slots.items()}
         return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.get("layout"),
                                                "covered": {n: s.covered for n, s in
+                                                           self.slots.items()},
+                                               "centres": {n: list(s.centre) for n, s in
                                                            self.slots.items()}})]
 
     def start(self, reading: dict[str, Any]) -> None:
-        """Track the positions of a dealt glass (from its stable reading)."""
-        cards = reading["cards"]
+        """Track the positions of a dealt glass (from its stable reading). With a known layout,
+        positions not read get their place from the layout's geometry and an unknown card."""
+        cards = [c for c in reading["cards"] if c.get("card") is not None
+                 or c.get("center") is not None]
         xs = sorted(c["center"][0] for c in cards)
         self.slots = {
             c["position"]: Slot(c["position"], c["card"], (c["center"][0], c["center"][1]),
-                                _reflection(c["position"]), True, bool(c["covered"]))
+                                _reflection(c["position"]),
+                                True if c.get("card") is not None else None,
+                                bool(c.get("covered")))
             for c in cards
         }
+        lay = _layout(reading.get("layout"))
+        if lay is not None:
+            missing = [n for n in lay.position_names if n not in self.slots]
+            if missing:
+                from companion.games.looking_glass.layout import placements
+
+                place = placements(lay)
+                known = [n for n in self.slots if self.slots[n].present]
+                A = np.array([[place[n].x, place[n].y, 1.0] for n in known])
+                B = np.array([self.slots[n].centre for n in known])
+                M, *_ = np.linalg.lstsq(A, B, rcond=None)
+                for n in missing:
+                    x, y = np.array([place[n].x, place[n].y, 1.0]) @ M
+                    self.slots[n] = Slot(n, None, (float(x), float(y)), _reflection(n), None)
         widths = [c.get("width_px") for c in cards if c.get("width_px")]
         if widths:
             self.card_px = float(sorted(widths)[len(widths) // 2])
@@ -177,9 +212,13 @@ class GlassTracker:
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, view: dict[str, bool]) -> list[Change]:
-        gone = [n for n, s in self.slots.items() if s.present and not view[n]]
-        back = [n for n, s in self.slots.items() if not s.present and view[n]]
         out: list[Change] = []
+        for n, card in sorted(getattr(self, "_identified", {}).items()):
+            self.slots[n].card = card
+            self.slots[n].present = True
+            out.append(Change("identify", [n], {"card": card}))
+        gone = [n for n, s in self.slots.items() if s.present is True and not view[n]]
+        back = [n for n, s in self.slots.items() if s.present is False and view[n]]
         if back:
             if self.first_gone in back and not gone:
                 # The chosen card came back before its reflection left: nothing happened.
@@ -193,7 +232,10 @@ class GlassTracker:
         if len(gone) == 1:
             n = gone[0]
             refl = self.slots[n].reflection
-            if self.first_gone is None and self.slots[refl].present:
+            if self.first_gone is None and self.slots[refl].present is None:
+                # Its reflection was never read: the pick is complete as far as we can tell.
+                out.append(self._pick(n, refl, order="reflection-unread"))
+            elif self.first_gone is None and self.slots[refl].present:
                 self.first_gone = n
                 self.slots[n].present = False
                 out.append(Change("half", [n]))
@@ -214,7 +256,7 @@ class GlassTracker:
 
     def is_covered(self, name: str) -> bool:
         if self.covers is not None:
-            return any(self.slots[o].present for o in self.covers.get(name, []))
+            return any(self.slots[o].present is not False for o in self.covers.get(name, []))
         return self.slots[name].covered
 
     def _pick(self, chosen: str, other: str, order: str) -> Change:
@@ -251,7 +293,15 @@ class GlassTracker:
         return bool(self.slots) and not any(s.present for s in self.slots.values())
 
     def remaining(self) -> list[str]:
-        return [n for n, s in self.slots.items() if s.present]
+        return [n for n, s in self.slots.items() if s.present is not False]
+
+
+def _layout(layout_id: str | None) -> Any:
+    if layout_id is None:
+        return None
+    from companion.games.looking_glass.layout import load_layouts
+
+    return load_layouts().get(layout_id)
 
 
 def _cover_graph(layout_id: str | None, names: list[str]) -> dict[str, list[str]] | None:

@@ -1,0 +1,128 @@
+// Reflections in the Looking Glass: the glass with legal picks, both score piles as the
+// rulebook's 5x2 grid, scores, round and match history, and per seat a private hint and hand.
+// An ES module exporting mount(el, api); see companion/live/table_game.py.
+
+const API = "/api/games/looking-glass";
+
+function h(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function pretty(id) {
+  return id ? id.replace(/-/g, " ") : "?";
+}
+
+function glassGrid(v) {
+  // Positions are "A-r2-c4": half, row (0 = next to the centre line), column in half-cards.
+  const cells = v.glass.map((g) => {
+    const [half, r, c] = g.position.split("-");
+    return { ...g, half, row: Number(r.slice(1)), col: Number(c.slice(1)) };
+  });
+  if (!cells.length) return h("p", { className: "lg-empty" }, "Deal the Looking Glass: the camera is watching for a fresh layout.");
+  const maxRow = Math.max(...cells.map((c) => c.row));
+  const maxCol = Math.max(...cells.map((c) => c.col)) + 2;
+  const legal = new Set(v.legal);
+  const linked = new Set(v.self_linked);
+  const grid = h("div", { className: "lg-glass" });
+  grid.style.display = "grid";
+  grid.style.gridTemplateColumns = `repeat(${maxCol}, 1.6em)`;
+  grid.style.gridTemplateRows = `repeat(${2 * (maxRow + 2) + 1}, 1.4em)`;
+  for (const c of cells) {
+    // Half B above the centre line (tops down), half A below (tops up), rows outward.
+    const line = maxRow + 2;
+    const top = c.half === "A" ? line + 1 + c.row : line - 1 - c.row - 1;
+    const card = h("div", {
+      className: ["lg-card", c.present ? "" : "lg-taken", legal.has(c.position) ? "lg-legal" : "",
+        linked.has(c.position) ? "lg-linked" : ""].join(" "),
+      title: `${c.position}: ${pretty(c.card)}${c.present ? (c.covered ? " (covered)" : " (free)") : " (taken)"}`,
+      textContent: c.present ? pretty(c.card).slice(0, 3) : "",
+    });
+    card.dataset.position = c.position;
+    card.style.gridColumn = `${c.col + 1} / span 2`;
+    card.style.gridRow = `${top + 1} / span 2`;
+    grid.append(card);
+  }
+  return grid;
+}
+
+function pileGrid(grid, name, score) {
+  const table = h("table", { className: "lg-pile" });
+  const caption = h("caption", { textContent: `${name}: ${score >= 0 ? "+" : ""}${score}` });
+  table.append(caption);
+  for (const team of ["sun", "moon"]) {
+    const tr = h("tr");
+    tr.append(h("th", { textContent: team }));
+    for (const c of grid[team]) tr.append(h("td", { title: c.name, textContent: c.count ? `${pretty(c.card).slice(0, 4)}×${c.count}` : "·" }));
+    table.append(tr);
+  }
+  const br = grid.brawlers.filter((c) => c.count);
+  if (br.length) table.append(h("tr", {}, h("th", { textContent: "brawlers" }), ...br.map((c) => h("td", { textContent: pretty(c.card) }))));
+  return table;
+}
+
+export function mount(el, api) {
+  const status = h("p", { className: "lg-status" });
+  const glass = h("div");
+  const piles = h("div", { className: "lg-piles" });
+  const history = h("ol", { className: "lg-history" });
+  const mine = h("div", { className: "private" });
+  const hintOut = h("p");
+  const hintButton = h("button", { textContent: "Hint (only you see it)" });
+  hintButton.addEventListener("click", async () => {
+    try {
+      const r = await api.post(`${API}/hint`, {});
+      hintOut.textContent = r.hint && r.hint.best ? `Best pick: ${r.hint.best}` : (r.hint && r.hint.error) || "no hint";
+    } catch (err) {
+      hintOut.textContent = err.message;
+    }
+  });
+  const handForm = h("form");
+  const handInput = h("input", { placeholder: "your 4 hand cards, e.g. dodo dodo walrus-carpenter caterpillar" });
+  handForm.append(handInput, h("button", { textContent: "Tap in my hand" }));
+  handForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api.post(`${API}/hand`, { cards: handInput.value.trim().split(/[\s,]+/) });
+      handInput.value = "";
+    } catch (err) {
+      hintOut.textContent = err.message;
+    }
+  });
+
+  function render(state) {
+    const v = state.view;
+    if (!v || v.panel !== "looking-glass") return;
+    const names = v.seats;
+    const turn = v.to_move === null || v.to_move === undefined ? "" : ` - ${names[v.to_move]} to pick`;
+    status.textContent = `Round ${v.round || "-"}${v.layout ? ` (${v.layout})` : ""}${turn}. Wins: ${names[0]} ${v.wins[0]}, ${names[1]} ${v.wins[1]} (to ${v.target})${v.match_over ? " - match over" : ""}`;
+    if (v.library) status.textContent += ` - ${v.library}`;
+    glass.replaceChildren(glassGrid(v));
+    piles.replaceChildren(pileGrid(v.piles[0], names[0], v.running_scores[0]), pileGrid(v.piles[1], names[1], v.running_scores[1]));
+    const items = [];
+    for (const p of v.picks) {
+      const li = h("li", { textContent: `${names[p.seat]} took ${pretty(p.card)} (${p.position}); ${names[1 - p.seat]} got ${pretty(p.reflection_card)}${p.illegal ? " - ILLEGAL: that card was covered" : ""}` });
+      if (p.illegal) li.className = "lg-illegal";
+      items.push(li);
+    }
+    for (const r of v.results) items.push(h("li", { textContent: `Round ${r.round}: ${names[0]} ${r.totals[0]}, ${names[1]} ${r.totals[1]} - ${names[r.winner]} wins` }));
+    history.replaceChildren(...items);
+    if (api.seat !== null && api.seat !== undefined) {
+      const hand = v.my_hand ? v.my_hand.map(pretty).join(", ") : "not tapped in yet";
+      mine.replaceChildren(h("p", { textContent: `Your hand: ${hand}` }), hintButton, hintOut, handForm);
+      hintButton.disabled = !v.hint_available;
+    }
+  }
+
+  el.replaceChildren(status, glass, piles, history);
+  if (api.seat !== null && api.seat !== undefined) el.append(mine);
+  const style = h("style", {
+    textContent: `.lg-card{border:1px solid #888;border-radius:3px;font-size:.7em;background:#fafafa;overflow:hidden}
+.lg-legal{outline:2px solid #2a2;background:#e8ffe8}.lg-linked{box-shadow:inset 0 0 0 2px #c6f}
+.lg-taken{visibility:hidden}.lg-illegal{color:#c00;font-weight:bold}.lg-pile td,.lg-pile th{padding:0 .3em;font-size:.8em}`,
+  });
+  el.append(style);
+  render(api.state());
+  api.onState(render);
+}

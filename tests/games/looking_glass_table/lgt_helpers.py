@@ -1,0 +1,59 @@
+"""Shared helpers for the Looking Glass table tests: taught libraries and synthetic readings."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from companion.games.looking_glass.art import draw_deck
+from companion.games.looking_glass.deck import load_deck
+from companion.games.looking_glass.layout import load_layouts, placements
+from companion.games.looking_glass.render import teach_photo
+from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+
+
+def teach_photos(seed: int) -> tuple[dict, dict]:
+    """(art, one usable teach photo per card id) for a freshly drawn deck."""
+    ids = load_deck().ids
+    art = draw_deck(ids, seed)
+    rng = np.random.default_rng([seed, 5])
+    photos = {}
+    for cid in ids:
+        for _ in range(5):
+            photos[cid] = teach_photo(art[cid].face, rng)
+            try:
+                find_card(photos[cid])
+                break
+            except TeachError:
+                continue
+    return art, photos
+
+
+def taught(seed: int):
+    art, photos = teach_photos(seed)
+    lib, warnings = teach_images(photos)
+    return art, lib, warnings
+
+
+def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",
+                      hidden: set[str] = frozenset(), scale: float = 1.5) -> dict:
+    """A perfect reading of `glass` (position -> card) with some positions not seen."""
+    lay = load_layouts()[layout_id]
+    cards = []
+    for name, p in placements(lay).items():
+        if name not in glass or name in hidden:
+            continue
+        half, cell = lay.locate(name)
+        covered = any(lay.name_of(half, j) in glass for j in lay.covered_by[cell])
+        cards.append({"card": glass[name], "center": [640 + p.x * scale, 480 + p.y * scale],
+                      "covered": covered, "confidence": 0.9, "position": name,
+                      "width_px": 63 * scale})
+    return {"cards": cards, "layout": layout_id, "warnings": []}
+
+
+def random_glass(seed: int, layout_id: str = "pyramid") -> dict[str, str]:
+    lay = load_layouts()[layout_id]
+    cards = load_deck().cards(False)
+    random.Random(seed).shuffle(cards)
+    return dict(zip(lay.position_names, cards, strict=False))

@@ -1,0 +1,45 @@
+"""Frame level: a scripted round with hands over the table, a card lifted and put back, a bump
+and blurred frames, rendered and read frame by frame through the live table game, gives
+exactly the picks that were made and no other event."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from companion.config import Settings
+from companion.games.looking_glass.live import LookingGlassTable
+from companion.games.looking_glass.render import RoundFilm
+from companion.store import Event, Session
+
+
+def test_hands_bumps_and_blur_make_no_false_event():
+    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
+    scene = game.sim_scene(21)
+    film = RoundFilm(21, art=scene.art, cond=scene._film(0).cond, hold=3, max_picks=3,
+                     disturb=4.0, layout_id="pyramid")
+    hands = sum(1 for s in film.shots if s.hand_mm is not None)
+    blurred = sum(1 for s in film.shots if s.blur)
+    assert hands >= 8 and blurred >= 2  # the film really has the disturbances
+    events = []
+    for i in range(len(film)):
+        img, truth = film.render(i)
+        obs = game.perceive(SimpleNamespace(image=img, truth=truth), SimpleNamespace(ok=False))
+        for d in game.update(obs, i * 0.3):
+            ev = Event("t", len(events) + 1, i * 0.3, d.kind, d.payload, d.visibility)
+            game.apply_event(ev)
+            events.append(ev)
+    kinds = [e.kind for e in events]
+    # The deal, the three picks, cards read later than the deal (a glare moved), and the
+    # simulated players tapping in their hands at the end of the film: nothing else.
+    assert set(kinds) <= {"lg.deal", "lg.pick", "lg.identify", "lg.hand"}, kinds
+    assert kinds[0] == "lg.deal"
+    deal = events[0].payload
+    assert deal["layout"] == "pyramid" and len(deal["glass"]) == 28
+    picks = [e for e in events if e.kind == "lg.pick"]
+    for ev, truth in zip(picks, film.picks, strict=True):
+        p = ev.payload
+        assert (p["seat"], p["card"], p["reflection_card"]) == (
+            truth["seat"], truth["card"], truth["reflection_card"])
+        assert p["illegal"] is False
+    view = game.view(None)
+    assert sum(c["count"] for row in view["piles"][0].values() for c in row) == 3

@@ -1,0 +1,109 @@
+"""The live table game: a round from deal to score through the plug-in contract, replayed
+from its events to the same views, with hands kept from the other seat."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from lgt_helpers import random_glass, synthetic_reading
+
+from companion.config import Settings
+from companion.errors import UserError
+from companion.games.looking_glass.deck import load_deck
+from companion.games.looking_glass.layout import load_layouts
+from companion.games.looking_glass.live import make_table_game
+from companion.games.looking_glass.scoring import round_winner, score
+from companion.live.conformance import Correct, Observe, check_table_game, play
+from companion.live.table_game import Observation
+from companion.store import Session
+
+SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
+
+
+def round_steps(glass: dict[str, str], order: list[str]):
+    """Observations of a deal and of every pick (chosen card first, then its reflection),
+    each held 7 frames (0.7 s at the 0.1 s steps of `conformance.play`)."""
+    lay = load_layouts()["pyramid"]
+    steps = [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
+    gone: set[str] = set()
+    for pos in order:
+        for name in (pos, lay.reflection(pos)):
+            gone.add(name)
+            left = {n: c for n, c in glass.items() if n not in gone}
+            steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
+    return steps
+
+
+def legal_order(glass: dict[str, str]) -> list[str]:
+    lay = load_layouts()["pyramid"]
+    taken = 0
+    order = []
+    while taken != lay.full_mask:
+        cell = lay.free_cells(taken)[0]
+        order.append(lay.name_of(len(order) % 2, cell))
+        taken |= 1 << cell
+    return order
+
+
+def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
+    glass = random_glass(7)
+    order = legal_order(glass)
+    deck_left = Counter(load_deck().cards(False))
+    deck_left.subtract(glass.values())
+    rest = sorted((+deck_left).elements())
+    hands = [rest[:4], rest[4:8]]
+    steps = round_steps(glass, order)
+    steps += [Correct({"hand": hands[0]}, 0), Correct({"hand": hands[1]}, 1)]
+    events = check_table_game(make_table_game, Settings(), SESSION, steps)
+    kinds = [e.kind for e in events]
+    assert kinds.count("lg.deal") == 1 and kinds.count("lg.pick") == 14
+    assert kinds[-2:] == ["lg.reveal", "lg.round"]
+    picks = [e.payload for e in events if e.kind == "lg.pick"]
+    assert [p["seat"] for p in picks] == [0, 1] * 7  # the first player starts, then turns
+    assert not any(p["illegal"] for p in picks)
+    piles = [Counter(), Counter()]
+    for p in picks:
+        piles[p["seat"]][p["card"]] += 1
+        piles[1 - p["seat"]][p["reflection_card"]] += 1
+    totals = [score(piles[s] + Counter(hands[s])).total for s in (0, 1)]
+    result = events[-1].payload
+    assert result["totals"] == totals and result["winner"] == round_winner(totals, 0)
+    hand_events = [e for e in events if e.kind == "lg.hand"]
+    assert [e.visibility for e in hand_events] == ["seat:0", "seat:1"]
+
+
+def test_the_other_seat_never_sees_a_hand_before_the_round_ends():
+    glass = random_glass(8)
+    game, _ = play(make_table_game, Settings(), SESSION,
+                   [*round_steps(glass, legal_order(glass)[:2]),
+                    Correct({"hand": ["dodo", "dodo", "tweedles", "caterpillar"]}, 0)])
+    assert game.view(0)["my_hand"] == ["caterpillar", "dodo", "dodo", "tweedles"]
+    assert game.view(1)["my_hand"] is None
+    assert "my_hand" not in game.view(None)
+    assert game.view(1)["hands_public"] is None
+
+
+def test_an_illegal_pick_is_flagged_at_once():
+    glass = random_glass(9)
+    steps = round_steps(glass, ["A-r0-c4"])  # row 0 lies under row 1: covered
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    picks = [e.payload for e in events if e.kind == "lg.pick"]
+    assert len(picks) == 1 and picks[0]["illegal"] is True
+    assert game.view(None)["illegal"][0]["position"] == "A-r0-c4"
+
+
+def test_bad_options_and_corrections_are_user_errors():
+    with pytest.raises(UserError, match="unknown option"):
+        make_table_game(Settings(), Session("s", "looking-glass", {"x": 1}, ["a", "b"], 0.0))
+    with pytest.raises(UserError, match="exactly 2"):
+        make_table_game(Settings(), Session("s", "looking-glass", {}, ["a"], 0.0))
+    game = make_table_game(Settings(), SESSION)
+    with pytest.raises(UserError, match="Brawler"):
+        game.correct({"hand": ["lion", "dodo", "dodo", "dodo"]}, 0)
+    with pytest.raises(UserError, match="list of 4"):
+        game.correct({"hand": ["dodo"]}, 0)
+    with pytest.raises(UserError, match="seat"):
+        game.correct({"hand": ["dodo"] * 4}, None)
+    with pytest.raises(UserError):
+        game.correct({"nonsense": 1}, 0)

@@ -1,0 +1,175 @@
+"""Teach a freshly drawn deck from photos, then read rendered tables against their truth."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from lgt_helpers import teach_photos
+
+from companion.errors import UserError
+from companion.games.looking_glass import vision_commands
+from companion.games.looking_glass.layout import load_layouts
+from companion.games.looking_glass.read import Reader
+from companion.games.looking_glass.render import (
+    Conditions,
+    TableCamera,
+    compare,
+    deal_table,
+    take,
+)
+from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+from companion.sim import effects
+
+SEED = 11
+
+
+@pytest.fixture(scope="module")
+def deck():
+    art, photos = teach_photos(SEED)
+    lib, warnings = teach_images(photos)
+    return art, lib, warnings, photos
+
+
+def scene(art, cond: Conditions, layout: str, picks: int, seed: int):
+    rng = np.random.default_rng(seed)
+    table = deal_table(rng, load_layouts()[layout], brawlers=True)
+    for k in range(picks):
+        take(table, sorted(table.free_positions())[k % 3 if len(table.free_positions()) > 2 else 0],
+             k % 2)
+    cam = TableCamera(art, table, cond, seed)
+    return cam.render(table, 0)
+
+
+def test_teach_learns_every_card_and_the_card_shape(deck):
+    _, lib, warnings, _ = deck
+    assert len(lib.ids) == 12
+    assert abs(lib.shape.height_mm - 88) < 4  # measured from the photos
+    assert 2.5 < lib.shape.border_mm < 5.5
+    assert not any("look alike" in w for w in warnings)
+
+
+def test_reads_a_fresh_deal_from_above(deck):
+    art, lib, _, _ = deck
+    cond = Conditions(tilt_deg=0, yaw_deg=30, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=False, jpeg_quality=85)
+    img, truth = scene(art, cond, "pyramid", 0, 1)
+    reading = Reader(lib).read(img).to_json("x")
+    c = compare(reading, truth)
+    assert c.cards == 28 and c.right == 28 and c.extra == 0, c
+    assert reading["layout"] == "pyramid"
+
+
+def test_reads_a_tilted_turned_table_mid_round_with_piles_shadow_and_blur(deck):
+    art, lib, _, _ = deck
+    cond = Conditions(tilt_deg=18, yaw_deg=200, glass_angle_deg=75, card_px=100,
+                      table_kind="wood", markers=False, shadow=True,
+                      blur_sigma=0.8, noise_sigma=4, jpeg_quality=75)
+    img, truth = scene(art, cond, "fan", 5, 2)
+    assert sum(truth["truth"]["piles"][0].values()) == 5  # score piles are in the picture
+    reading = Reader(lib).read(img).to_json("x")
+    c = compare(reading, truth)
+    assert c.wrong == 0 and c.extra == 0, c  # never a wrong card, never a pile card
+    # A card freed on one side only (an L-shaped visible part) can still be lost: known, and
+    # measured in benchmarks/looking_glass_vision.py.
+    assert c.right >= c.cards - 2, c
+    centres = {tuple(g["center"]) for g in truth["cards"]}
+    assert len(centres) == len(truth["cards"])
+
+
+def test_uses_corner_markers_when_they_are_there(deck):
+    art, lib, _, _ = deck
+    cond = Conditions(tilt_deg=15, yaw_deg=5, glass_angle_deg=90, card_px=90,
+                      table_kind="cloth", markers=True)
+    img, truth = scene(art, cond, "wall", 0, 3)
+    reading = Reader(lib).read(img)
+    c = compare(reading.to_json("x"), truth)
+    assert reading.via_markers
+    assert c.right >= 26 and c.wrong == 0 and c.extra == 0, c
+
+
+def test_a_card_it_was_not_taught_is_never_named(deck):
+    art, lib, _, _ = deck
+    keep = [i for i, cid in enumerate(lib.ids) if cid != "dodo"]
+    partial = type(lib)([lib.ids[i] for i in keep], lib.templates[keep], lib.patches[keep],
+                        lib.shape)
+    cond = Conditions(tilt_deg=0, yaw_deg=0, card_px=95, table_kind="plain", markers=False)
+    img, truth = scene(art, cond, "terrace", 0, 4)
+    reading = Reader(partial).read(img).to_json("x")
+    dodos = [g for g in truth["cards"] if g["card"] == "dodo"]
+    assert dodos
+    for c in reading["cards"]:
+        assert c["card"] != "dodo"
+        near = [g for g in truth["cards"]
+                if np.hypot(*(np.array(g["center"]) - c["center"])) < 30]
+        assert near and (c["card"] is None or c["card"] == near[0]["card"])
+
+
+def test_teach_refuses_a_photo_without_exactly_one_card(deck):
+    rng = np.random.default_rng(0)
+    table = effects.table_texture(800, 600, rng, "wood")
+    with pytest.raises(TeachError, match="no card"):
+        find_card(table)
+    one = deck[3]["dodo"]
+    two = np.hstack([one, one])
+    with pytest.raises(TeachError, match="exactly one"):
+        find_card(two)
+
+
+def test_teach_warns_when_two_cards_look_alike(deck):
+    photos = dict(deck[3])
+    photos["mad-hatter"] = photos["caterpillar"].copy()
+    _, warnings = teach_images(photos)
+    assert any("caterpillar and mad-hatter look alike" in w for w in warnings)
+
+
+def test_cli_teach_then_read_json(tmp_path, deck, capsys):
+    art, _, _, photos = deck
+    tdir = tmp_path / "teach"
+    tdir.mkdir()
+    for cid, img in photos.items():
+        cv2.imwrite(str(tdir / f"{cid}.png"), img)
+    lib_path = tmp_path / "cards.npz"
+    assert vision_commands.teach_main([str(tdir), "--library", str(lib_path), "--json"]) == 0
+    taught_json = json.loads(capsys.readouterr().out)
+    assert sorted(taught_json["cards"]) == sorted(photos)
+    cond = Conditions(tilt_deg=5, yaw_deg=90, card_px=95, table_kind="plain", markers=False)
+    img, truth = scene(art, cond, "diamond", 0, 6)
+    path = tmp_path / "t.jpg"
+    cv2.imwrite(str(path), img)
+    assert vision_commands.read_main([str(path), "--library", str(lib_path), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1
+    out = json.loads(lines[0])
+    assert set(out) == {"image", "cards", "layout", "warnings"}
+    assert set(out["cards"][0]) >= {"card", "center", "covered", "confidence"}
+    assert compare(out, truth).right >= 27
+
+
+def test_cli_bad_input_is_one_line(tmp_path):
+    lib = tmp_path / "none.npz"
+    with pytest.raises(UserError, match="image not found"):
+        vision_commands.read_main([str(tmp_path / "missing.jpg"), "--json"])
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not a picture")
+    with pytest.raises(UserError, match="not an image"):
+        vision_commands.read_main([str(bad), "--library", str(lib), "--json"])
+    ok = tmp_path / "ok.png"
+    cv2.imwrite(str(ok), np.zeros((50, 50, 3), np.uint8))
+    with pytest.raises(UserError, match="card library not found") as err:
+        vision_commands.read_main([str(ok), "--library", str(lib), "--json"])
+    assert "\n" not in str(err.value)
+    with pytest.raises(UserError, match="not a folder"):
+        vision_commands.teach_main([str(tmp_path / "nowhere"), "--library", str(lib)])
+    with pytest.raises(UserError):
+        vision_commands.read_main(["--bogus"])
+
+
+def test_cli_render_writes_tables_truth_and_teach_photos(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert vision_commands.render_main(["--seed", "3", "--out", str(out), "--count", "1"]) == 0
+    truth = json.loads((out / "0000.json").read_text())
+    assert (out / "0000.jpg").is_file() and len(list((out / "teach").glob("*.png"))) == 12
+    assert set(truth) >= {"image", "cards", "layout", "warnings"}

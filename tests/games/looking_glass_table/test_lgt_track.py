@@ -1,0 +1,128 @@
+"""The tracker believes only stable views that are moves the game can make."""
+
+from __future__ import annotations
+
+from lgt_helpers import random_glass, synthetic_reading
+
+from companion.games.looking_glass.track import GlassTracker
+
+
+def feed(tracker: GlassTracker, reading: dict, frames: int, t0: float, dt: float = 0.3):
+    changes = []
+    for i in range(frames):
+        changes += tracker.observe(reading, t0 + i * dt)
+    return changes, t0 + frames * dt
+
+
+def dealt(seed: int = 1):
+    glass = random_glass(seed)
+    tracker = GlassTracker()
+    changes, t = feed(tracker, synthetic_reading(glass), 4, 0.0)
+    assert [c.kind for c in changes] == ["deal"]
+    assert changes[0].detail["glass"] == glass
+    return glass, tracker, t
+
+
+def test_a_deal_needs_a_stable_view_of_the_glass():
+    glass = random_glass(2)
+    tracker = GlassTracker()
+    partial = dict(synthetic_reading(glass, hidden={"A-r0-c0"}), layout=None)
+    changes, t = feed(tracker, partial, 10, 0.0)
+    assert changes == []  # 27 cards of an unknown layout: not a deal
+    changes, _ = feed(tracker, synthetic_reading(glass), 2, t)
+    assert changes == []  # two frames are not stable
+    changes, _ = feed(tracker, synthetic_reading(glass), 2, t + 0.6)
+    assert [c.kind for c in changes] == ["deal"]
+
+
+def test_cards_not_read_at_the_deal_stay_unknown_until_seen():
+    glass = random_glass(5)
+    tracker = GlassTracker()
+    hidden = {"A-r0-c2", "B-r3-c5"}  # under a glare at the deal; the layout is known
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=hidden), 4, 0.0)
+    assert [c.kind for c in changes] == ["deal"]
+    dealt = changes[0].detail["glass"]
+    assert dealt["A-r0-c2"] is None and dealt["B-r3-c5"] is None and len(dealt) == 28
+    # The glare moves off A-r0-c2: it is read, not "put back".
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [(c.kind, c.positions, c.detail) for c in changes] == [
+        ("identify", ["A-r0-c2"], {"card": glass["A-r0-c2"]})]
+    # A-r3-c5 is taken; its reflection was never read, so the pick is complete at once.
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    assert changes[0].detail["reflection_card"] is None
+
+
+def test_a_hand_over_the_glass_is_no_event():
+    glass, tracker, t = dealt()
+    # A hand hides five cards for a long time, then leaves: nothing happened.
+    hand = {"A-r3-c3", "A-r3-c5", "A-r2-c4", "B-r3-c3", "B-r3-c5"}
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=hand), 20, t)
+    changes2, t = feed(tracker, synthetic_reading(glass), 10, t)
+    assert changes + changes2 == []
+    assert len(tracker.remaining()) == 28
+
+
+def test_a_card_lifted_and_put_back_is_no_pick():
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"A-r3-c3"}), 6, t)
+    assert [c.kind for c in changes] == ["half"]  # the tracker notes it, records nothing
+    changes, t = feed(tracker, synthetic_reading(glass), 6, t)
+    assert [c.kind for c in changes] == ["back"]
+    assert len(tracker.remaining()) == 28
+
+
+def test_a_flicker_shorter_than_the_window_is_ignored():
+    glass, tracker, t = dealt()
+    for k in range(30):  # every other frame loses a pair: never stable
+        hidden = {"A-r3-c3", "B-r3-c3"} if k % 2 else set()
+        changes, t = feed(tracker, synthetic_reading(glass, hidden=hidden), 1, t)
+        assert changes == []
+
+
+def test_pick_in_two_steps_names_the_chosen_card():
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    pick = changes[0]
+    assert pick.positions == ["B-r3-c5", "A-r3-c5"]
+    assert pick.detail["card"] == glass["B-r3-c5"]
+    assert pick.detail["reflection_card"] == glass["A-r3-c5"]
+    assert pick.detail["illegal"] is False
+
+
+def test_taking_a_covered_card_is_flagged_illegal():
+    glass, tracker, t = dealt()
+    # A-r0-c4 lies under row 1: taking it (and its reflection) breaks the rule.
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"A-r0-c4"}), 4, t)
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"A-r0-c4", "B-r0-c4"}), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    assert changes[0].detail["illegal"] is True
+
+
+def test_a_pair_gone_at_once_asks_unless_self_linked():
+    glass = random_glass(3)
+    a, b = "A-r3-c3", "B-r3-c3"
+    glass[b] = "dodo" if glass[a] != "dodo" else "walrus-carpenter"
+    tracker = GlassTracker()
+    _, t = feed(tracker, synthetic_reading(glass), 4, 0.0)
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={a, b}), 4, t)
+    assert [c.kind for c in changes] == ["ask"]
+    pick = tracker.resolve(b)
+    assert pick.kind == "pick" and pick.positions == [b, a]
+    glass2 = random_glass(4)
+    glass2["B-r3-c5"] = glass2["A-r3-c5"]
+    tracker2 = GlassTracker()
+    _, t = feed(tracker2, synthetic_reading(glass2), 4, 0.0)
+    changes, _ = feed(tracker2, synthetic_reading(glass2, hidden={"A-r3-c5", "B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    assert changes[0].detail["order"] == "self-linked"
+
+
+def test_three_cards_gone_is_not_a_move():
+    glass, tracker, t = dealt()
+    gone = {"A-r3-c3", "B-r3-c3", "A-r3-c5"}
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=gone), 20, t)
+    assert changes == []
