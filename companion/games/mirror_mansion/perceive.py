@@ -31,7 +31,7 @@ from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell
 from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
 from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
 from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, HueRange, StickerSettings
-from companion.vision.markers import detect_markers
+from companion.vision.markers import Marker, detect_markers
 
 PX_PER_MM = 2.0
 """Scale of the top-plane resamplings: about what a 1280-pixel camera sees of the board."""
@@ -295,15 +295,37 @@ def read_box(
     board: Board,
     stickers: StickerSettings = DEFAULT_STICKERS,
     calibration: Calibration | None = None,
-    markers: dict | None = None,
+    markers: dict[int, Marker] | None = None,
 ) -> BoxState:
     """One photograph to a `BoxState`; `seen=False` (and nothing else) with too few markers."""
+    return read_frame(image, board, stickers, calibration, markers)[0]
+
+
+def read_frame(
+    image: np.ndarray,
+    board: Board,
+    stickers: StickerSettings = DEFAULT_STICKERS,
+    calibration: Calibration | None = None,
+    markers: dict[int, Marker] | None = None,
+) -> tuple[BoxState, BoardPose | None]:
+    """The reading and the camera pose it was made with (None when the board was not found).
+
+    `markers` may come from an earlier detection on the same (raw) image. With a lens
+    calibration the image and the marker corners are undistorted first, so the pinhole
+    homographies of the top planes hold.
+    """
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("need a BGR colour image")
     found = detect_markers(image) if markers is None else markers
     h, w = image.shape[:2]
-    if calibration is not None:
+    if calibration is not None and np.any(calibration.dist):
         image = cv2.undistort(image, calibration.K, calibration.dist)
+        found = {
+            i: Marker(i, cv2.undistortPoints(m.corners.reshape(-1, 1, 2).astype(np.float64),
+                                             calibration.K, calibration.dist, P=calibration.K
+                                             ).reshape(4, 2).astype(np.float32))
+            for i, m in found.items()
+        }
         calibration = Calibration(calibration.K, np.zeros(5))
     pose = estimate_pose(found, board, (w, h), calibration)
     if pose is None:
@@ -315,8 +337,8 @@ def read_box(
                 f"only {len(seen)} of the board's corner markers {ids} visible {seen}: "
                 "need at least 3 to read the board",
             ),
-        )
-    return read_with_pose(image, board, pose, stickers)
+        ), None
+    return read_with_pose(image, board, pose, stickers), pose
 
 
 def square_plane(image: np.ndarray, pose: BoardPose, height_mm: float,

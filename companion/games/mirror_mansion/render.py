@@ -882,3 +882,17 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
         pause = 1.5 if last else float(rng.choice([0.25, 0.5, 1.0]))
         shots.append(Shot(pause, box, rest=pause >= 1.0))
     return shots, at_swaps, box
+
+
+def table_film(board: Board, seed: int, turns: int = 12, pause_s: float = 8.0) -> Film:
+    """The `sim` camera's table: `turns` scripted turns in a row under one camera, each
+    followed by `pause_s` seconds with hands off (time to tap the die, guesses and the look)."""
+    from companion.games.mirror_mansion.scene import random_box
+
+    rng = np.random.default_rng([seed, 31])
+    box = random_box(board, rng, door=False)
+    shots: list[Shot] = [Shot(pause_s, box, rest=True)]
+    for _ in range(turns):
+        turn, _, box = turn_shots(board, box, rng, int(rng.integers(1, 4)))
+        shots += [*turn, Shot(pause_s, box, rest=True)]
+    return Film(board, shots, (seed, 32))

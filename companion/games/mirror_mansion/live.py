@@ -1,0 +1,471 @@
+"""Mirror Mansion at the table: the camera reads the box, the engine keeps the game.
+
+Event-sourced like every table game (`companion.live.table_game`): `update` and `correct`
+only decide and return drafts; `apply_event` is the one place the state changes, live and
+on replay. What the camera contributes:
+
+- the set-up's mirrors and window, once the motifs have been tapped in on the dashboard;
+- the window card's swap (a stable reading with the magenta dot elsewhere);
+- in the door variant, where the neighbour put the door;
+- the swaps: counted as the fewest moves from the stable reading when the window was
+  swapped to the stable reading now, judged by the engine at once (a breach is flagged the
+  moment it is stable), and committed to the engine when the player calls "make your
+  guesses".
+
+The players enter the die (or the named motif), their guesses (each on their own phone,
+private until all have guessed) and the look; the companion's prediction stays hidden until
+the look, then the dashboard shows what the window saw, the path of the light over the
+live image, who guessed right and the drops. A hint (the solver's fewest swaps) is given
+only when the active player asks, and only to them.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.mirror_mansion.actions import (
+    Award,
+    EndSwaps,
+    Guess,
+    Look,
+    Name,
+    PlaceDoor,
+    Roll,
+    Setup,
+    SwapWindow,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.mirror_mansion.board import FACINGS, Board, load_board
+from companion.games.mirror_mansion.game_state import (
+    DOOR,
+    GUESS,
+    LOOK,
+    SETUP,
+    SWAPS,
+    WINDOW,
+)
+from companion.games.mirror_mansion.optics import Mirror, trace
+from companion.games.mirror_mansion.rules import ENGINE
+from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS
+from companion.games.mirror_mansion.track import StableBox, judge_swaps
+from companion.live.table_game import (
+    ANSWER_KIND,
+    QUESTION_KIND,
+    EventDraft,
+    Observation,
+    Question,
+    question_draft,
+)
+from companion.store import Event, Session
+
+PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "mirror-mansion.js"
+SIM_FPS = 4.0
+ASK_AFTER_FRAMES = 12
+"""Readings in a row with a mirror whose facing is unknown before the players are asked."""
+PENDING_RULES = {"swap at least once", "swap at least one mirror",
+                 "at least one mirror must end in a slot in line with the window card"}
+"""Rules the swaps may still come to satisfy: shown as "to do", not flagged as a breach."""
+
+
+class MirrorMansionTable:
+    game_id = "mirror-mansion"
+
+    def __init__(self, settings: Any, session: Session) -> None:
+        players = len(session.seats)
+        try:
+            self.state = ENGINE.new_game(players, dict(session.options))
+        except ValueError as exc:
+            raise UserError(f"Mirror Mansion: {exc}") from None
+        self.settings = settings
+        self.session = session
+        self.board: Board = load_board()
+        self.stickers = DEFAULT_STICKERS
+        # -- the state (changed only in apply_event) --
+        self.cards: dict[str, str] | None = None
+        self.seen: BoxState | None = None
+        self.swap_start: BoxState | None = None
+        self.verdict: dict[str, Any] | None = None
+        self.breaches: list[dict[str, Any]] = []
+        self.looks: list[dict[str, Any]] = []
+        self.hints: dict[int, dict[str, Any]] = {}
+        self.facing_answers: dict[str, str] = {}
+        self.open_questions: dict[str, Question] = {}
+        self._overlay_path: tuple[tuple[float, float], ...] = ()
+        """The last look's light path for `annotate`, which runs on the perception thread:
+        replaced as a whole (an atomic assignment), never changed in place."""
+        # -- tracker memory (never shown; rebuilt from frames after a restart) --
+        self.tracker = StableBox(self.board)
+        self._unsure: int = 0
+
+    # -- the simulated table -----------------------------------------------------------
+    def sim_scene(self, seed: int) -> Any:
+        from companion.games.mirror_mansion.render import table_film
+
+        return table_film(self.board, seed)
+
+    # -- perception (perception thread: reads settings and models only) ----------------
+    def perceive(self, frame: Any, registration: Any) -> Observation:
+        from companion.games.mirror_mansion.perceive import read_frame
+        from companion.games.mirror_mansion.pose import Calibration
+
+        K = getattr(registration, "camera_matrix", None)
+        dist = getattr(registration, "dist_coeffs", None)
+        calibration = None if K is None else Calibration(
+            np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
+        markers = getattr(registration, "markers", None) or None
+        reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
+        data: dict[str, Any] = {"box": reading.to_json(), "seen": reading.seen}
+        if pose is not None:
+            data["pose"] = {"K": pose.K.tolist(), "rvec": pose.rvec.ravel().tolist(),
+                            "tvec": pose.tvec.ravel().tolist()}
+        confs = [m.confidence for m in reading.mirrors]
+        conf = 0.0 if not reading.seen else min([1.0, *confs])
+        return Observation(data, conf)
+
+    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
+                 ) -> np.ndarray:
+        """The pieces as read, and after a look the path the light took."""
+        pose = observation.data.get("pose")
+        if not pose:
+            return image
+        K = np.asarray(pose["K"], float)
+        rvec, tvec = np.asarray(pose["rvec"], float), np.asarray(pose["tvec"], float)
+
+        def px(x: float, y: float, h: float) -> tuple[int, int]:
+            p, _ = cv2.projectPoints(np.array([[x, y, -h]], float), rvec, tvec, K, None)
+            return int(p[0, 0, 0]), int(p[0, 0, 1])
+
+        b = self.board
+        box = BoxState.from_json(observation.data.get("box") or {})
+        for m in box.mirrors:
+            a, c = b.slot_segment_mm(m.cell, m.slot)
+            color = (0, 220, 0) if m.facing else (0, 200, 255)
+            cv2.line(image, px(*a, b.mirror_height_mm), px(*c, b.mirror_height_mm), color, 2)
+        if box.window:
+            cv2.circle(image, px(*b.card_mm(box.window), b.card_height_mm), 12, (255, 0, 255), 2)
+        path = self._overlay_path  # one immutable tuple, swapped whole by apply_event
+        if path:
+            pts = [px(x, y, b.mirror_height_mm / 2) for x, y in path]
+            for p, q in pairwise(pts):
+                cv2.line(image, p, q, (0, 255, 255), 3, cv2.LINE_AA)
+        return image
+
+    # -- deciding ----------------------------------------------------------------------
+    def _reading(self, observation: Observation) -> BoxState:
+        data = observation.data.get("box") or {}
+        box = BoxState.from_json(data)
+        if not observation.data.get("seen", False):
+            return BoxState(seen=False)
+        mirrors = []
+        for m in box.mirrors:
+            answer = self.facing_answers.get(f"{m.cell[0]},{m.cell[1]},{m.slot}")
+            if m.facing is None and answer is not None:
+                m = MirrorSeen(m.cell, m.slot, answer, 0.5)
+            mirrors.append(m)
+        return BoxState(tuple(mirrors), box.window, box.door, box.warnings)
+
+    def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        reading = self._reading(observation)
+        drafts = self._ask_if_unsure(reading)
+        new = self.tracker.update(reading, now)
+        if new is None:
+            return drafts
+        drafts.append(EventDraft("mm.seen", {"box": new.to_json()}, snapshot=True))
+        return drafts + self._camera_moves(new)
+
+    def _ask_if_unsure(self, reading: BoxState) -> list[EventDraft]:
+        unknown = [m for m in reading.mirrors if m.facing is None]
+        self._unsure = self._unsure + 1 if unknown else 0
+        if self._unsure < ASK_AFTER_FRAMES:
+            return []
+        m = unknown[0]
+        qid = f"facing-{m.cell[0]}-{m.cell[1]}-{'a' if m.slot == '/' else 'b'}"
+        if qid in self.open_questions:
+            return []
+        choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
+        return [question_draft(Question(
+            qid, f"The mirror at row {m.cell[0]}, column {m.cell[1]} ({m.slot}): I cannot see "
+            "its dot. Which way does its mirror face?", choices))]
+
+    def _camera_moves(self, new: BoxState) -> list[EventDraft]:
+        """Engine moves the camera saw, for the phase the game is in."""
+        s = self.state
+        if s.phase == SETUP:
+            return self._setup_drafts(new, self.cards) if self.cards else []
+        assert s.board is not None
+        if s.phase == WINDOW and new.window not in (None, s.board.window):
+            return self._try(SwapWindow(new.window))  # type: ignore[arg-type]
+        if s.phase == DOOR and new.door is not None and (
+                s.board.door is None or (new.door.cell, new.door.slot)
+                != (s.board.door.cell, s.board.door.slot)):
+            return self._try(PlaceDoor(new.door.cell, new.door.slot))
+        if s.phase == SWAPS:
+            return self._verdict_drafts(new)
+        if s.phase in (GUESS, LOOK) and self.swap_start is not None:
+            board_now = {(m.cell, m.slot, m.facing) for m in s.board.mirrors}
+            if {(m.cell, m.slot, m.facing) for m in new.mirrors} != board_now:
+                return [EventDraft("mm.breach", {
+                    "rule": "the mirrors stay put after \"make your guesses\"",
+                    "detail": "a mirror moved after the swaps were called"})]
+        return []
+
+    def _try(self, action: Any) -> list[EventDraft]:
+        try:
+            ENGINE.apply(self.state, action)
+        except IllegalAction as exc:
+            return [EventDraft("mm.breach", {"rule": exc.rule, "detail": exc.detail})]
+        return [EventDraft("mm.action", {"action": action_to_json(action)})]
+
+    def _setup_drafts(self, new: BoxState, cards: dict[str, str]) -> list[EventDraft]:
+        if new.window is None or new.window in cards:
+            return [EventDraft("mm.breach", {
+                "rule": "set-up", "detail": f"the window card is at {new.window}, where a "
+                "motif was tapped in: check the cards"})]
+        layout = {**cards, new.window: self.board.window_card}
+        mirrors = tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in new.mirrors
+                               if m.facing is not None))
+        return self._try(Setup(tuple(sorted(layout.items())), mirrors, 0))
+
+    def _verdict_drafts(self, now_box: BoxState) -> list[EventDraft]:
+        if self.swap_start is None:
+            return []
+        v = judge_swaps(ENGINE, self.state, self.swap_start, now_box)
+        payload = v.to_json()
+        breach = v.breach is not None and v.breach.rule not in PENDING_RULES
+        payload["pending"] = None if v.breach is None or breach else v.breach.rule
+        drafts = [EventDraft("mm.swaps", payload)]
+        if breach and v.breach is not None:
+            drafts.append(EventDraft("mm.breach", {"rule": v.breach.rule,
+                                                   "detail": v.breach.detail}))
+        return drafts
+
+    # -- corrections and dashboard input -------------------------------------------------
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        if "question" in payload:
+            return self._answer(payload, seat)
+        s = self.state
+        if "cards" in payload:
+            return self._cards(payload["cards"])
+        if "roll" in payload:
+            self._only_active(seat)
+            value = payload["roll"]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise UserError("roll: a whole number from the die")
+            drafts = self._apply_now(Roll(value))
+            return drafts + self._after(drafts)
+        if "name" in payload:
+            drafts = self._apply_now(Name(str(payload["name"])))
+            return drafts + self._after(drafts)
+        if payload.get("call") == "guesses":
+            self._only_active(seat)
+            return self._call_guesses()
+        if "guess" in payload:
+            if seat is None:
+                raise UserError("a guess belongs to a seat: open your seat link")
+            if not isinstance(payload["guess"], bool):
+                raise UserError("guess: true (jubilant) or false (disappointed)")
+            ENGINE.apply(s, Guess(seat, payload["guess"]))  # raises IllegalAction: 409
+            return [EventDraft.private(seat, "mm.guess", {"seat": seat,
+                                                          "jubilant": payload["guess"]})]
+        if payload.get("look"):
+            self._only_active(seat)
+            return self._look(payload.get("pulled"))
+        if payload.get("hint"):
+            return self._hint(seat)
+        raise UserError("a correction needs one of: question+answer, cards, roll, name, "
+                        "call=guesses, guess, look, hint")
+
+    def _only_active(self, seat: int | None) -> None:
+        if seat is not None and seat != self.state.active:
+            raise UserError(f"only the active player (seat {self.state.active}) may do that")
+
+    def _apply_now(self, action: Any) -> list[EventDraft]:
+        ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
+        return [EventDraft("mm.action", {"action": action_to_json(action)})]
+
+    def _after(self, drafts: list[EventDraft]) -> list[EventDraft]:
+        """Once the die (or name) opens the swaps, judge what the camera sees right away."""
+        state = self.state
+        for d in drafts:
+            state = ENGINE.apply(state, action_from_json(d.payload["action"]))
+        if state.phase != SWAPS or self.swap_start is None or self.seen is None:
+            return []
+        v = judge_swaps(ENGINE, state, self.swap_start, self.seen)
+        if not v.swaps:
+            return []
+        payload = v.to_json() | {"pending": None if v.breach is None else v.breach.rule}
+        return [EventDraft("mm.swaps", payload)]
+
+    def _cards(self, cards: Any) -> list[EventDraft]:
+        if self.state.phase != SETUP:
+            raise UserError("the motifs are tapped in once, before the first turn")
+        if not isinstance(cards, dict):
+            raise UserError("cards: an object mapping card positions to motifs")
+        b = self.board
+        bad = [p for p in cards if not b.is_position(p)]
+        if bad:
+            raise UserError(f"not card positions: {bad} (positions: {', '.join(b.positions)})")
+        names = list(cards.values())
+        if sorted(names) != sorted(b.cards):
+            raise UserError(f"tap in each of the {len(b.cards)} motif cards once: "
+                            f"{', '.join(b.cards)}")
+        drafts = [EventDraft("mm.cards", {"cards": dict(cards)})]
+        if self.seen is not None:
+            drafts += self._setup_drafts(self.seen, dict(cards))
+        return drafts
+
+    def _call_guesses(self) -> list[EventDraft]:
+        s = self.state
+        if s.phase != SWAPS or self.swap_start is None or self.seen is None:
+            raise UserError("\"make your guesses\" comes after the swaps")
+        v = judge_swaps(ENGINE, s, self.swap_start, self.seen)
+        if v.breach is not None:
+            raise IllegalAction(v.breach.rule, v.breach.detail)
+        drafts = [EventDraft("mm.action", {"action": action_to_json(a)}) for a in v.swaps]
+        drafts.append(EventDraft("mm.action", {"action": action_to_json(EndSwaps())}))
+        return drafts
+
+    def _look(self, pulled: Any) -> list[EventDraft]:
+        s = self.state
+        if s.phase != LOOK or s.board is None:
+            raise UserError("the look comes after the guesses")
+        seen = trace(s.board, self.board)
+        found = seen.seen is not None and seen.motif == s.sought
+        if found and pulled is None:
+            pulled = seen.seen
+        look = Look(pulled if found else None)
+        after = ENGINE.apply(s, look)
+        award = Award(ENGINE.earned(after))
+        return [EventDraft("mm.action", {"action": action_to_json(look)}, snapshot=True),
+                EventDraft("mm.action", {"action": action_to_json(award)})]
+
+    def _hint(self, seat: int | None) -> list[EventDraft]:
+        from companion.games.mirror_mansion.solver import solve
+
+        s = self.state
+        if seat is None or seat != s.active:
+            raise UserError("a hint is for the active player, on their own seat link")
+        if s.phase != SWAPS or s.board is None or s.sought is None:
+            raise UserError("a hint is given during the swaps, once the motif is known")
+        sol = solve(s.board, s.sought, door_movable=s.options.door, board=self.board)
+        way = sol.ways[0] if sol.ways else None
+        # Moves as bare arrays: [from, to, slot, facing].
+        moves = [] if way is None else [[list(a.source), list(a.target), a.slot, a.facing]
+                                        for a in way.swaps]
+        hint = {"seat": seat, "swaps": sol.swaps, "reason": sol.reason, "moves": moves}
+        return [EventDraft.private(seat, "mm.hint", hint)]
+
+    def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        q = self.open_questions.get(str(payload["question"]))
+        if q is None:
+            raise UserError(f"no open question {payload['question']!r}")
+        values = [c["value"] for c in q.choices]
+        if payload.get("answer") not in values:
+            raise UserError(f"answer must be one of {values}")
+        return [EventDraft(ANSWER_KIND, {"question": q.id, "answer": payload["answer"],
+                                         "seat": seat})]
+
+    # -- the state -----------------------------------------------------------------------
+    def apply_event(self, event: Event) -> None:
+        p, kind = event.payload, event.kind
+        if kind == "mm.cards":
+            self.cards = dict(p["cards"])
+        elif kind == "mm.seen":
+            self.seen = BoxState.from_json(p["box"])
+        elif kind == "mm.action":
+            self._apply_action(action_from_json(p["action"]))
+        elif kind == "mm.swaps":
+            self.verdict = dict(p)
+        elif kind == "mm.breach":
+            self.breaches.append({"rule": p["rule"], "detail": p["detail"],
+                                  "turn": self.state.turn})
+        elif kind == "mm.guess":
+            self.state = ENGINE.apply(self.state, Guess(int(p["seat"]), bool(p["jubilant"])))
+        elif kind == "mm.hint":
+            self.hints[int(p["seat"])] = dict(p)
+        elif kind == QUESTION_KIND:
+            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+        elif kind == ANSWER_KIND:
+            q = self.open_questions.pop(p["question"], None)
+            if q is not None and q.id.startswith("facing-"):
+                _, r, c, which = q.id.split("-")
+                self.facing_answers[f"{r},{c},{'/' if which == 'a' else chr(92)}"] = p["answer"]
+
+    def _apply_action(self, action: Any) -> None:
+        before = self.state
+        self.state = ENGINE.apply(before, action)
+        if isinstance(action, SwapWindow):
+            # Swaps count from the box as it stands when the window card has moved.
+            self.swap_start = self.seen
+            self.verdict = None
+            self.hints = {}
+            self._overlay_path = ()
+        elif isinstance(action, PlaceDoor) and self.swap_start is not None:
+            self.swap_start = BoxState(self.swap_start.mirrors, self.swap_start.window,
+                                       self.seen.door if self.seen else None)
+        elif isinstance(action, Look) and before.board is not None:
+            t = trace(before.board, self.board)
+            self.looks.append({
+                "turn": before.turn, "seat": before.active, "sought": before.sought,
+                "seen": t.seen, "motif": t.motif, "blocked_by": t.blocked_by,
+                "path": [s.to_json() for s in t.steps],
+                "path_mm": self._path_mm(t, before.board.window),
+                "guesses": list(before.guesses),
+            })
+            self._overlay_path = tuple((x, y) for x, y in self.looks[-1]["path_mm"])
+        elif isinstance(action, Award) and self.looks:
+            look = self.looks[-1]
+            found = self.state.last_turn["look"]["found"] if self.state.last_turn else None
+            look["found"] = found
+            look["drops"] = list(action.drops)
+            look["right"] = [s for s, g in enumerate(look["guesses"])
+                             if g is not None and g == found]
+            self.swap_start = None
+
+    def _path_mm(self, t: Any, window: str) -> list[list[float]]:
+        pts = [list(self.board.card_mm(window))]
+        pts += [list(self.board.crossing_mm(s.cell)) for s in t.steps]
+        if t.position is not None and t.blocked_by is None:
+            pts.append(list(self.board.card_mm(t.position)))
+        return pts
+
+    # -- what each seat sees -------------------------------------------------------------
+    def questions(self, seat: int | None) -> list[Question]:
+        return [q for q in self.open_questions.values() if q.seat is None or q.seat == seat]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = ENGINE.view(self.state, seat)
+        v.pop("prediction", None)  # hidden until the look: it would spoil the guessing
+        turn = self.state.turn
+        v.update({
+            "seats": list(self.session.seats),
+            "cards_tapped": self.cards is not None,
+            "cards": self.cards,
+            "seen": None if self.seen is None else self.seen.to_json(),
+            "swaps": self.verdict if self.state.phase in (SWAPS, GUESS, LOOK) else None,
+            "breaches": [b for b in self.breaches if b["turn"] == turn],
+            "looks": self.looks[-5:],
+            "hint": self.hints.get(seat) if seat is not None else None,
+            "positions": list(self.board.positions),
+            "motifs": list(self.board.cards),
+        })
+        return v
+
+
+def make_table_game(settings: Any, session: Session) -> MirrorMansionTable:
+    return MirrorMansionTable(settings, session)
+
+
+def router() -> Any:
+    from companion.games.mirror_mansion.web import router as build
+
+    return build()

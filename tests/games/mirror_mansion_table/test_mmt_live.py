@@ -1,0 +1,197 @@
+"""Mirror Mansion as a table game: set-up, window swap, swaps, guesses, look, breaches."""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from companion.camera import Frame
+from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.mirror_mansion.board import load_board
+from companion.games.mirror_mansion.live import MirrorMansionTable, make_table_game
+from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.live.conformance import Correct, Observe, check_table_game, play
+from companion.live.table_game import Observation, TableGame
+from companion.store import Session
+
+BOARD = load_board()
+START = BoxState(
+    mirrors=(
+        MirrorSeen((0, 0), "/", "NW"),
+        MirrorSeen((0, 2), "\\", "SW"),
+        MirrorSeen((1, 1), "\\", "NE"),
+        MirrorSeen((2, 1), "/", "SE"),
+    ),
+    window="W1",
+)
+MOTIFS = [*BOARD.cards]
+CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], MOTIFS, strict=True))
+
+
+def _session(seats: int = 3, **options: Any) -> Session:
+    return Session("s1", "mirror-mansion", options, [f"p{i}" for i in range(seats)], 0.0)
+
+
+def _seen(box: BoxState, n: int = 7) -> list[Observe]:
+    """Enough frames (0.1 s apart in `play`) to become stable."""
+    return [Observe(Observation({"box": box.to_json(), "seen": True}, 0.9))] * n
+
+
+def _with(box: BoxState, window: str | None = None, **moves: MirrorSeen) -> BoxState:
+    mirrors = {f"c{m.cell[0]}{m.cell[1]}": m for m in box.mirrors}
+    for key, new in moves.items():
+        mirrors[key] = new
+    return BoxState(tuple(mirrors.values()), window or box.window, box.door)
+
+
+def _first_turn() -> list[Any]:
+    """Seat 0: window W1 -> W0 (row 0), die, turn the mirror at [0,0], call, look."""
+    w0 = _with(START, "W0")
+    turned = _with(w0, c00=MirrorSeen((0, 0), "/", "SE"))
+    return [
+        Correct({"cards": CARDS}), *_seen(START),
+        *_seen(w0), Correct({"roll": 1}, 0),
+        *_seen(turned), Correct({"call": "guesses"}, 0),
+        Correct({"look": True}, 0),
+    ]
+
+
+def test_a_first_turn_is_played_from_the_camera_and_replays_identically() -> None:
+    events = check_table_game(make_table_game, None, _session(), _first_turn())
+    kinds = [e.kind for e in events]
+    assert "mm.breach" not in kinds
+    game, _ = play(make_table_game, None, _session(), _first_turn())
+    assert isinstance(game, TableGame)
+    v = game.view(None)
+    assert v["turn"] == 1 and v["phase"] == "window"  # seat 1's turn begins
+    look = v["looks"][-1]
+    assert look["seat"] == 0 and look["path"] and "drops" in look
+    assert v["last_turn"]["look"] is not None
+    assert "prediction" not in v
+
+
+def _turn(box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen,
+          roll: int) -> tuple[BoxState, list[Any]]:
+    swapped = _with(box, window)
+    after = _with(swapped, **{key: mirror})
+    return after, [*_seen(swapped), Correct({"roll": roll}, seat), *_seen(after),
+                   Correct({"call": "guesses"}, seat)]
+
+
+def test_guesses_stay_private_until_all_have_guessed() -> None:
+    """Three seats: after the first round, seats 1 and 2 guess on seat 0's turn."""
+    box, steps = START, [Correct({"cards": CARDS}), *_seen(START)]
+    plan = [(0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
+            (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
+            (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2)]
+    for seat, window, key, mirror, roll in plan:
+        box, more = _turn(box, seat, window, key, mirror, roll)
+        steps += [*more, Correct({"look": True}, seat)]
+    box, more = _turn(box, 0, "S1", "c02", MirrorSeen((0, 2), "\\", "NE"), 2)
+    steps += [*more, Correct({"guess": True}, 1)]
+    game, _ = play(make_table_game, None, _session(), steps)
+    assert game.view(None)["phase"] == "guess"
+    assert game.view(1)["guesses"][1]["jubilant"] is True
+    assert "jubilant" not in game.view(2)["guesses"][1]
+    assert "jubilant" not in game.view(None)["guesses"][1]
+    assert game.view(2)["guesses"][1]["placed"] is True
+    steps += [Correct({"guess": False}, 2), Correct({"look": True}, 0)]
+    check_table_game(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, _session(), steps)
+    look = game.view(None)["looks"][-1]
+    assert look["guesses"] == [None, True, False]
+    assert look["right"] == ([1] if look["found"] else [2])
+    assert look["drops"][1] == (1 if look["found"] else 0)
+
+
+def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
+    w0 = _with(START, "W0")
+    four = BoxState(tuple(MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW",
+                                                      "SW": "NE"}[m.facing])
+                          for m in w0.mirrors), "W0")
+    steps = [Correct({"cards": CARDS}), *_seen(START), *_seen(w0), Correct({"roll": 1}, 0),
+             *_seen(four)]
+    game, events = play(make_table_game, None, _session(), steps)
+    breaches = [e.payload for e in events if e.kind == "mm.breach"]
+    assert breaches and "three" in breaches[0]["rule"]
+    assert game.view(None)["breaches"]
+    with pytest.raises(IllegalAction):
+        game.correct({"call": "guesses"}, 0)
+
+
+def test_hands_and_a_lifted_mirror_make_no_event() -> None:
+    lifted = BoxState(START.mirrors[1:], START.window)
+    hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
+    blind = Observe(Observation({"box": BoxState(seen=False).to_json(), "seen": False}, 0.0))
+    steps = [Correct({"cards": CARDS}), *_seen(START)]
+    steps += [Observe(Observation({"box": lifted.to_json(), "seen": True}, 0.9))] * 3
+    steps += [Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 3
+    steps += [blind] * 3 + _seen(START)
+    _, events = play(make_table_game, None, _session(), steps)
+    assert [e.kind for e in events].count("mm.seen") == 1
+    assert not [e for e in events if e.kind in ("mm.breach", "mm.action")
+                and e.payload.get("action", {}).get("type") != "setup"]
+
+
+def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_reading() -> None:
+    hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
+    steps = [Correct({"cards": CARDS}),
+             *[Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 14]
+    game, _ = play(make_table_game, None, _session(), steps)
+    qs = game.questions(None)
+    assert len(qs) == 1 and {c["value"] for c in qs[0].choices} == {"NE", "SW"}
+    steps += [Correct({"question": qs[0].id, "answer": "NE"}),
+              *[Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 7]
+    game, _ = play(make_table_game, None, _session(), steps)
+    assert game.questions(None) == []
+    assert game.view(None)["phase"] == "window"  # set up from the completed reading
+    assert {"cell": [1, 1], "slot": "\\", "facing": "NE"} in game.view(None)["board"]["mirrors"]
+
+
+def test_hint_is_private_and_on_request_only() -> None:
+    w0 = _with(START, "W0")
+    steps = [Correct({"cards": CARDS}), *_seen(START), *_seen(w0), Correct({"roll": 1}, 0)]
+    game, _ = play(make_table_game, None, _session(), steps)
+    assert game.view(0)["hint"] is None
+    steps.append(Correct({"hint": True}, 0))
+    check_table_game(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, _session(), steps)
+    hint = game.view(0)["hint"]
+    assert hint is not None and (hint["swaps"] is None or hint["swaps"] >= 1)
+    assert game.view(1)["hint"] is None and game.view(None)["hint"] is None
+    with pytest.raises(UserError):
+        game.correct({"hint": True}, 1)
+
+
+@pytest.mark.parametrize("payload", [{"cards": {"X9": "key"}}, {"cards": {"N0": "key"}},
+                                     {"roll": "six"}, {"guess": "yes"}, {"bogus": 1}])
+def test_bad_input_is_a_user_error(payload: dict[str, Any]) -> None:
+    game = MirrorMansionTable(None, _session())
+    with pytest.raises(UserError):
+        game.correct(payload, None if "guess" not in payload else 1)
+
+
+def test_options_and_seats_are_checked() -> None:
+    with pytest.raises(UserError):
+        MirrorMansionTable(None, _session(seats=1))
+    with pytest.raises(UserError):
+        MirrorMansionTable(None, _session(colour="red"))
+    MirrorMansionTable(None, _session(seats=4, door=True, masters=True, two_sided=True))
+
+
+def test_perceive_reads_the_sim_camera() -> None:
+    game = MirrorMansionTable(None, _session())
+    scene = game.sim_scene(3)
+    image, truth = scene.frame(1.0)
+    frame = Frame(image=image, timestamp=time.monotonic(), index=0, truth=truth)
+    registration = SimpleNamespace(camera_matrix=None, dist_coeffs=None, markers={})
+    obs = game.perceive(frame, registration)
+    got = BoxState.from_json(obs.data["box"])
+    assert got.layout_key() == BoxState.from_json(truth).layout_key()
+    assert obs.confidence >= 0.5 and "pose" in obs.data
+    out = game.annotate(image.copy(), registration, obs)
+    assert out.shape == image.shape and (out != image).any()
