@@ -110,7 +110,9 @@ class MirrorMansionTable:
     def sim_scene(self, seed: int) -> Any:
         from companion.games.mirror_mansion.render import table_film
 
-        return table_film(self.board, seed)
+        camera = getattr(self.settings, "camera", None)
+        size = (camera.width, camera.height) if camera is not None else (1280, 960)
+        return table_film(self.board, seed, size=size)
 
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:

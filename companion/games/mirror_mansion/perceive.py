@@ -39,6 +39,10 @@ DOT_MIN_FILL = 0.3
 """A dot counts when this share of its area shows its colour (glints and blur eat the rest)."""
 BAR_MIN = 0.45
 """Bar score above which a slot holds something even when no dot is seen."""
+SATURATED = 150
+"""A sticker's saturation, well above a mirror's pale reflection of the same hue."""
+SPOT_CONTROL_MM = 11.0
+"""How far along the slot the control spots lie: beyond a dot, within the mirror's length."""
 DOT_SPOT_FILL = 0.45
 """A mirror's dot is there when this share of its expected spot is green."""
 
@@ -208,6 +212,19 @@ def bar_score(
     return float(np.median(ratio)) if len(ratio) >= 4 else 0.0
 
 
+def spot_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
+              radius_mm: float, slot: str) -> float:
+    """`disc_fill` at a spot, less the most of it a dot's length along the slot either way."""
+    u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
+    c = np.asarray(centre_mm, float)
+    here = disc_fill(plane, mask, centre_mm, radius_mm)
+    if here == 0.0:
+        return 0.0
+    away = max(disc_fill(plane, mask, tuple(c + k * SPOT_CONTROL_MM * u), radius_mm)
+               for k in (-1, 1))
+    return here - away
+
+
 def disc_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
               radius_mm: float) -> float:
     """The share of a small disc of the plane that shows the colour."""
@@ -222,7 +239,7 @@ def read_crossing(
     mirror_plane: TopPlane,
     door_plane: TopPlane,
     nadir: np.ndarray,
-    green: np.ndarray,
+    green: tuple[np.ndarray, np.ndarray],
     orange: np.ndarray,
     stickers: StickerSettings,
     door_patch: Callable[[Cell], TopPlane],
@@ -243,8 +260,13 @@ def read_crossing(
         return DoorSeen(cell, slot), None
     bars = {s: bar_score(mirror_plane, board, cell, s, nadir, board.mirror_length_mm, skip)
             for s in SLOTS}
-    # Each (slot, facing) puts the dot in its own spot: how much of each spot is green.
-    fills = {(s, f): disc_fill(mirror_plane, green, board.dot_mm(cell, f), r - 1)
+    # Each (slot, facing) puts the dot in its own spot: how much of each spot is green,
+    # less how green the same spot is a dot's length along the slot either way (a dot is a
+    # spot; a green mirror back, board or reflection runs on).
+    # Twice: with the colour's full range (a glare-bleached dot), and saturated only (a dot
+    # on a mirror face that reflects something of the same hue, paler than the sticker).
+    fills = {(s, f): max(spot_fill(mirror_plane, mask, board.dot_mm(cell, f), r - 1, s)
+                         for mask in green)
              for s in SLOTS for f in FACINGS[s]}
     scores = {k: v + 0.25 * math.tanh(2 * (bars[k[0]] - bars[_other(k[0])]))
               for k, v in fills.items()}
@@ -274,18 +296,19 @@ def _other(slot: str) -> str:
 def read_window(
     board: Board, tops: dict[str, tuple[TopPlane, np.ndarray]]
 ) -> tuple[str | None, str | None]:
-    """The card whose top carries the magenta dot, if exactly one clearly does."""
+    """The card whose top carries the magenta dot, if exactly one clearly does.
+
+    The spot at the top's centre, not a blob search: a thought-bubble icon in a like colour
+    next to a card may touch the dot, and must neither merge with it nor pass for it.
+    """
     r = board.dot_diameter_mm / 2
-    area = math.pi * r * r
-    fills = {
-        p: find_dot(plane, magenta, board.card_mm(p), r + 2.5, area).fill
-        for p, (plane, magenta) in tops.items()
-    }
+    fills = {p: disc_fill(plane, magenta, board.card_mm(p), r - 1.5)
+             for p, (plane, magenta) in tops.items()}
     ranked = sorted(fills.items(), key=lambda kv: -kv[1])
     (best, f1), (_, f2) = ranked[0], ranked[1]
-    if f1 >= DOT_MIN_FILL and f1 >= 2.5 * f2:
+    if f1 >= DOT_SPOT_FILL and f1 >= 2 * f2:
         return best, None
-    if f1 < DOT_MIN_FILL:
+    if f1 < DOT_SPOT_FILL:
         return None, "window card not seen (its magenta dot is hidden?)"
     return None, "two card tops look like the window: please confirm"
 
@@ -357,7 +380,9 @@ def read_with_pose(
     lo = (min(xs) - reach, min(ys) - reach)
     hi = (max(xs) + reach, max(ys) + reach)
     mirror_plane = top_plane(image, pose, board.mirror_height_mm, lo, hi)
-    green = colour_mask(mirror_plane.hsv, stickers.mirror_dot)
+    dot = stickers.mirror_dot
+    saturated = dot.model_copy(update={"sat_min": max(dot.sat_min, SATURATED)})
+    green = (colour_mask(mirror_plane.hsv, dot), colour_mask(mirror_plane.hsv, saturated))
     r = board.dot_diameter_mm / 2
     nadir = pose.camera_centre[:2]
     mirrors: list[MirrorSeen] = []

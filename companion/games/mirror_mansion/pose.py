@@ -26,7 +26,10 @@ from companion.vision.markers import Marker
 PRIOR_HFOV_DEG = 66.0
 """Raspberry Pi Camera Module 3 (and many webcams): the fallback when f cannot be measured."""
 FOCAL_GAIN_PX = 0.02
-"""Keep the prior focal length unless another explains the corners this much better (RMS)."""
+FOCAL_GAIN_RATIO = 0.75
+"""Keep the prior focal length unless another explains the corners clearly better: by this
+many pixels RMS and by this ratio (a corner misplaced by a finger over a marker leaves a
+residual no focal length explains, and a search would then chase noise)."""
 MIN_MARKERS = 3
 
 
@@ -130,8 +133,9 @@ def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int
         else:
             lo = a
     best = float((lo + hi) / 2)
-    gain = _rms(obj, img, prior, size) - _rms(obj, img, best, size)
-    return best if gain > FOCAL_GAIN_PX else prior
+    at_prior, at_best = _rms(obj, img, prior, size), _rms(obj, img, best, size)
+    clearly = at_prior - at_best > FOCAL_GAIN_PX and at_best < FOCAL_GAIN_RATIO * at_prior
+    return best if clearly else prior
 
 
 def estimate_pose(

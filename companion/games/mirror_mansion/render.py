@@ -132,7 +132,9 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -
     h = round((corners[2, 1] - corners[1, 1]) * CANVAS_PX_PER_MM)
     shape = (h, w)
     # Night-blue castle floor on paper: low saturation so the stickers stand out.
-    floor = np.array([rng.uniform(70, 120), rng.uniform(45, 75), rng.uniform(35, 70)], np.float32)
+    blue = rng.uniform(80, 125)
+    floor = np.array([blue, blue * rng.uniform(0.5, 0.75), blue * rng.uniform(0.4, 0.8)],
+                     np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = floor
     img *= (0.8 + 0.4 * _smooth(shape, rng, 90))[..., None]
@@ -439,7 +441,7 @@ def piece_solids(
             board.mirror_height_mm,
             {
                 "front": _mirror_texture(rng, glints and rng.random() < 0.6),
-                "back": _jitter((95, 80, 70), rng),
+                "back": _jitter((105, 78, 62), rng, 8),
                 "end": top,
                 "top": top,
             },
@@ -884,7 +886,8 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
     return shots, at_swaps, box
 
 
-def table_film(board: Board, seed: int, turns: int = 12, pause_s: float = 8.0) -> Film:
+def table_film(board: Board, seed: int, turns: int = 12, pause_s: float = 8.0,
+               size: tuple[int, int] = (1280, 960)) -> Film:
     """The `sim` camera's table: `turns` scripted turns in a row under one camera, each
     followed by `pause_s` seconds with hands off (time to tap the die, guesses and the look)."""
     from companion.games.mirror_mansion.scene import random_box
@@ -895,4 +898,4 @@ def table_film(board: Board, seed: int, turns: int = 12, pause_s: float = 8.0) -
     for _ in range(turns):
         turn, _, box = turn_shots(board, box, rng, int(rng.integers(1, 4)))
         shots += [*turn, Shot(pause_s, box, rest=True)]
-    return Film(board, shots, (seed, 32))
+    return Film(board, shots, (seed, 32), size=size)
