@@ -76,7 +76,7 @@ def with_threshold(reading: dict, t: float) -> dict:
     return dict(reading, cards=cards)
 
 
-def recognition(n_tables: int, seed_base: int) -> dict:
+def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
     totals = {t: Comparison() for t in THRESHOLDS}
     tables_right = dict.fromkeys(THRESHOLDS, 0)
     layouts_named = layouts_right = 0
@@ -100,11 +100,20 @@ def recognition(n_tables: int, seed_base: int) -> dict:
         if truth["layout"] is not None and raw["layout"] is not None:
             layouts_named += 1
             layouts_right += raw["layout"] == truth["layout"]
-        if (k + 1) % 50 == 0:
+        if (k + 1) % 25 == 0:
             c = totals[CONFIDENCE_THRESHOLD]
             print(f"  {k + 1} tables, {c.right}/{c.cards} cards right, "
                   f"{tables_right[CONFIDENCE_THRESHOLD]} tables right, {time.time() - t0:.0f}s",
                   flush=True)
+            if progress is not None:
+                progress(_summary(totals, tables_right, k + 1, seed_base, layouts_named,
+                                  layouts_right, failures))
+    return _summary(totals, tables_right, n_tables, seed_base, layouts_named, layouts_right,
+                    failures)
+
+
+def _summary(totals: dict, tables_right: dict, n_tables: int, seed_base: int,
+             layouts_named: int, layouts_right: int, failures: list) -> dict:
     sweep = {}
     for t in THRESHOLDS:
         c = totals[t]
@@ -253,12 +262,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-frames", type=int, default=30)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
     ap.add_argument("--skip", nargs="*", default=[], choices=["recognition", "tracking", "speed"])
+    ap.add_argument("--results", default=str(RESULTS), help="where to write the numbers")
     a = ap.parse_args(argv)
     command = ".venv/bin/python benchmarks/looking_glass_vision.py " + " ".join(
         argv if argv is not None else sys.argv[1:])
+    out = Path(a.results)
     results: dict = {}
-    if RESULTS.exists():
-        results = json.loads(RESULTS.read_text())
+    if out.exists():
+        results = json.loads(out.read_text())
+
+    def save() -> None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=1) + "\n")
     results.update({"command": command.strip(), "machine": platform.machine(),
                     "python": platform.python_version(), "opencv": cv2.__version__})
     if "speed" not in a.skip:
@@ -267,16 +282,19 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results["speed"], indent=1), flush=True)
     if "recognition" not in a.skip:
         print(f"recognition on {a.tables} tables ...", flush=True)
-        results["recognition"] = recognition(a.tables, a.seed_base)
+        def progress(summary: dict) -> None:
+            results["recognition"] = summary
+            save()
+
+        results["recognition"] = recognition(a.tables, a.seed_base, progress)
         rec = {k: v for k, v in results["recognition"].items() if k != "failures"}
         print(json.dumps(rec, indent=1), flush=True)
     if "tracking" not in a.skip:
         print(f"tracking over {a.rounds} rounds ...", flush=True)
         results["tracking"] = tracking_benchmark(a.rounds, a.seed_base + 20_000)
         print(json.dumps(results["tracking"], indent=1), flush=True)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
-    print(f"wrote {RESULTS.relative_to(REPO)}")
+    save()
+    print(f"wrote {out}")
     return 0
 
 

@@ -137,15 +137,21 @@ def white_mask(small: np.ndarray) -> np.ndarray:
 def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
           ) -> tuple[np.ndarray, float, float] | None:
     """(corners, area, fill) of the minimum-area rectangle around a component's mask."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cnt = max(contours, key=cv2.contourArea) + np.array(offset)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = [i for i in range(len(contours)) if hierarchy[0][i][3] < 0]
+    top = max(outer, key=lambda i: cv2.contourArea(contours[i]))
+    cnt = contours[top] + np.array(offset)
     rect = cv2.minAreaRect(cnt.astype(np.float32))
     rw, rh = rect[1]
     if rw < 8 or rh < 8:
         return None
-    # The outline's area, not the pixel count: specks of glare inside the art do not make a
-    # card less rectangular.
-    area = max(float(area), float(cv2.contourArea(cnt)))
+    # The outline's area less its large holes: specks of glare inside the art do not make a
+    # card less rectangular, but a ring of table around a card is no card interior.
+    enclosed = float(cv2.contourArea(contours[top]))
+    big_holes = sum(cv2.contourArea(contours[i]) for i in range(len(contours))
+                    if hierarchy[0][i][3] == top
+                    and cv2.contourArea(contours[i]) > 0.02 * enclosed)
+    area = max(float(area), enclosed - float(big_holes))
     fill = area / (rw * rh)
     # The mask was eroded by 2 px: grow the rectangle back.
     rect = (rect[0], (rw + 4, rh + 4), rect[2])

@@ -636,7 +636,7 @@ class RoundFilm:
     def __init__(self, seed: int, *, hold: int = 4, noise: bool = True,
                  cond: Conditions | None = None, art: dict[str, CardArt] | None = None,
                  first: int = 0, layout_id: str | None = None, brawlers: bool | None = None,
-                 max_picks: int | None = None, disturb: float = 1.0):
+                 max_picks: int | None = None, disturb: float = 1.0, lead: int = 0):
         from companion.games.looking_glass.actions import Pick, Setup
         from companion.games.looking_glass.rules import ENGINE
 
@@ -664,7 +664,7 @@ class RoundFilm:
         self.picks: list[dict[str, Any]] = []
         t = self.table
         snap = self._snap
-        for _ in range(hold + 2):
+        for _ in range(hold + 2 + lead):  # the fresh deal, while the players look at it
             self.shots.append(snap())
         while (ENGINE.current_player(state) is not None and ENGINE.phase(state) == "pick"
                and (max_picks is None or len(self.picks) < max_picks)):
