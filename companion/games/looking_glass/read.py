@@ -41,7 +41,7 @@ from companion.games.looking_glass.library import (
     Library,
     descriptor,
 )
-from companion.vision.markers import detect_markers
+from companion.vision.markers import Marker, detect_markers
 
 PROC_WIDTH = 960
 WHITE_LEVEL_PCT = 90
@@ -481,9 +481,13 @@ class Reader:
     def _marker_plane(self, small: np.ndarray) -> np.ndarray | None:
         from companion.vision.registration import TableRegistrar
 
-        markers = detect_markers(small)
-        if len(markers) < 3:
+        # Markers are found as well at two thirds of the working size, in half the time.
+        k = 2 / 3
+        tiny = cv2.resize(small, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        found = detect_markers(tiny)
+        if len(found) < 3:
             return None
+        markers = {i: Marker(i, m.corners / k) for i, m in found.items()}
         return TableRegistrar().homography(markers)
 
     def _read_axis(self, image: np.ndarray, sc: float, items: list[Oriented],

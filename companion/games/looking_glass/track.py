@@ -219,12 +219,14 @@ class GlassTracker:
             out.append(Change("identify", [n], {"card": card}))
         gone = [n for n, s in self.slots.items() if s.present is True and not view[n]]
         back = [n for n, s in self.slots.items() if s.present is False and view[n]]
+        if self.first_gone in back:
+            # The card that left alone is back (it was lifted and put back, or a hand lay on
+            # it long enough to look gone): nothing happened; judge the rest of the view.
+            self.slots[self.first_gone].present = True
+            out.append(Change("back", [self.first_gone]))
+            back.remove(self.first_gone)
+            self.first_gone = None
         if back:
-            if self.first_gone in back and not gone:
-                # The chosen card came back before its reflection left: nothing happened.
-                self.slots[self.first_gone].present = True
-                self.first_gone = None
-                out.append(Change("back", back))
             return out
         if not gone:
             self._refresh_cover(view)
