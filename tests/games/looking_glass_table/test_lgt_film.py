@@ -15,11 +15,11 @@ from companion.store import Event, Session
 def test_hands_bumps_and_blur_make_no_false_event():
     game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
     scene = game.sim_scene(21)
-    film = RoundFilm(21, art=scene.art, cond=scene._film(0).cond, hold=3, max_picks=3,
+    film = RoundFilm(21, art=scene.art, cond=scene._film(0).cond, hold=3, max_picks=2,
                      disturb=4.0, layout_id="pyramid")
     hands = sum(1 for s in film.shots if s.hand_mm is not None)
     blurred = sum(1 for s in film.shots if s.blur)
-    assert hands >= 8 and blurred >= 2  # the film really has the disturbances
+    assert hands >= 6 and blurred >= 2  # the film really has the disturbances
     events = []
     for i in range(len(film)):
         img, truth = film.render(i)
@@ -29,7 +29,7 @@ def test_hands_bumps_and_blur_make_no_false_event():
             game.apply_event(ev)
             events.append(ev)
     kinds = [e.kind for e in events]
-    # The deal, the three picks, cards read later than the deal (a glare moved), and the
+    # The deal, the two picks, cards read later than the deal (a glare moved), and the
     # simulated players tapping in their hands at the end of the film: nothing else.
     assert set(kinds) <= {"lg.deal", "lg.pick", "lg.identify", "lg.hand"}, kinds
     assert kinds[0] == "lg.deal"
@@ -42,4 +42,4 @@ def test_hands_bumps_and_blur_make_no_false_event():
             truth["seat"], truth["card"], truth["reflection_card"])
         assert p["illegal"] is False
     view = game.view(None)
-    assert sum(c["count"] for row in view["piles"][0].values() for c in row) == 3
+    assert sum(c["count"] for row in view["piles"][0].values() for c in row) == 2
