@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -53,8 +53,11 @@ class TopPlane:
 
     bgr: np.ndarray
     hsv: np.ndarray
-    gray: np.ndarray
     origin_mm: tuple[float, float]
+
+    @cached_property
+    def gray(self) -> np.ndarray:
+        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY)
 
     def px(self, xy: np.ndarray) -> np.ndarray:
         return (np.asarray(xy, np.float64) - self.origin_mm) * PX_PER_MM
@@ -78,12 +81,7 @@ def top_plane(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     )
-    return TopPlane(
-        warped,
-        cv2.cvtColor(warped, cv2.COLOR_BGR2HSV),
-        cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY),
-        lo_mm,
-    )
+    return TopPlane(warped, cv2.cvtColor(warped, cv2.COLOR_BGR2HSV), lo_mm)
 
 
 def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
@@ -106,7 +104,7 @@ def _disc_window(plane: TopPlane, centre_mm: tuple[float, float], radius_mm: flo
     ix, iy = round(cx), round(cy)
     r = max(1, round(radius_mm * PX_PER_MM))
     disc, dx, dy = _disc_template(r)
-    h, w = plane.gray.shape
+    h, w = plane.bgr.shape[:2]
     x0, x1 = max(0, ix - r), min(w, ix + r + 1)
     y0, y1 = max(0, iy - r), min(h, iy + r + 1)
     crop = (slice(y0 - iy + r, y1 - iy + r), slice(x0 - ix + r, x1 - ix + r))
@@ -177,60 +175,79 @@ def _sample(img: np.ndarray, pts_px: np.ndarray) -> np.ndarray:
     return img[y, x].astype(np.float32)
 
 
-def bar_score(
+def bar_scores(
     plane: TopPlane,
     board: Board,
-    cell: Cell,
-    slot: str,
+    slots: list[tuple[Cell, str]],
     nadir: np.ndarray,
     length_mm: float,
     skip_mm: float,
-) -> float:
-    """How much a bright, unsaturated top edge runs along the slot, against the board beyond.
+) -> dict[tuple[Cell, str], float]:
+    """How much a bright, unsaturated top edge runs along each slot, against the board beyond.
 
-    Per step along the slot: the ridge's brightness over the board's just beyond it, on the
+    Per step along a slot: the ridge's brightness over the board's just beyond it, on the
     side away from the camera (toward the camera a mirror may show its own face). Steps with
     a saturated ridge (the yellow insert seen through an empty slot) count as no bar; the
-    median over the steps ignores glints, guide lines and the dot.
+    median over the steps ignores glints, guide lines and the dot. All slots are sampled in
+    one go: this runs for 18 slots on every frame.
     """
-    c = np.array(board.crossing_mm(cell))
-    u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
-    n = np.array([-u[1], u[0]])
-    side = 1.0 if float(n @ (c - nadir)) >= 0 else -1.0
     half = length_mm / 2 - 3
     t = np.arange(-half, half + 0.01, 1.0)
     t = t[np.abs(t) > skip_mm]
-    along = c + t[:, None] * u
-    ridge = np.stack([along + k * n for k in (-0.6, 0.0, 0.6)], axis=1)
-    beyond = np.stack([along + side * k * n for k in (4.0, 5.0, 6.0)], axis=1)
-    ridge_px = plane.px(ridge)
-    g_r = _sample(plane.gray, ridge_px).mean(axis=1)
-    g_b = _sample(plane.gray, plane.px(beyond)).mean(axis=1)
-    s_r = _sample(plane.hsv[..., 1], ridge_px).mean(axis=1)
+    if len(t) < 4 or not slots:
+        return dict.fromkeys(slots, 0.0)
+    ridge_k = np.array([-0.6, 0.0, 0.6])
+    beyond_k = np.array([4.0, 5.0, 6.0])
+    ridges, beyonds = [], []
+    for cell, slot in slots:
+        c = np.array(board.crossing_mm(cell))
+        u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
+        n = np.array([-u[1], u[0]])
+        side = 1.0 if float(n @ (c - nadir)) >= 0 else -1.0
+        along = c + t[:, None] * u  # steps × 2
+        ridges.append(along[:, None, :] + ridge_k[None, :, None] * n)
+        beyonds.append(along[:, None, :] + side * beyond_k[None, :, None] * n)
+    ridge_px = plane.px(np.stack(ridges))  # slots × steps × 3 × 2
+    g_r = _sample(plane.gray, ridge_px).mean(axis=2)
+    g_b = _sample(plane.gray, plane.px(np.stack(beyonds))).mean(axis=2)
+    s_r = _sample(plane.hsv[..., 1], ridge_px).mean(axis=2)
     ratio = (g_r - g_b) / np.maximum(g_b, 25.0)
     ratio = np.where(s_r > 110, 0.0, ratio)
-    return float(np.median(ratio)) if len(ratio) >= 4 else 0.0
+    med = np.median(ratio, axis=1)
+    return {key: float(v) for key, v in zip(slots, med, strict=True)}
 
 
-def spot_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
+def spot_fill(plane: TopPlane, summed: np.ndarray, centre_mm: tuple[float, float],
               radius_mm: float, slot: str) -> float:
     """`disc_fill` at a spot, less the most of it a dot's length along the slot either way."""
     u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
     c = np.asarray(centre_mm, float)
-    here = disc_fill(plane, mask, centre_mm, radius_mm)
+    here = disc_fill(plane, summed, centre_mm, radius_mm)
     if here == 0.0:
         return 0.0
-    away = max(disc_fill(plane, mask, tuple(c + k * SPOT_CONTROL_MM * u), radius_mm)
+    away = max(disc_fill(plane, summed, tuple(c + k * SPOT_CONTROL_MM * u), radius_mm)
                for k in (-1, 1))
     return here - away
 
 
-def disc_fill(plane: TopPlane, mask: np.ndarray, centre_mm: tuple[float, float],
+def coverage(mask: np.ndarray) -> np.ndarray:
+    """The integral image of a mask: any box's count of set pixels in four lookups."""
+    return cv2.integral(mask.view(np.uint8))
+
+
+def disc_fill(plane: TopPlane, summed: np.ndarray, centre_mm: tuple[float, float],
               radius_mm: float) -> float:
-    """The share of a small disc of the plane that shows the colour."""
-    sl, disc, _, _ = _disc_window(plane, centre_mm, radius_mm)
-    total = int(disc.sum())
-    return float((mask[sl] & disc).sum()) / total if total else 0.0
+    """The share of a small disc of the plane that shows the colour (`summed` is the
+    mask's `coverage`; the disc is taken as the square of the same area)."""
+    cx, cy = plane.px(np.asarray(centre_mm, float))
+    half = radius_mm * PX_PER_MM * 0.886  # sqrt(pi) / 2: a square of the disc's area
+    h, w = summed.shape[0] - 1, summed.shape[1] - 1
+    x0, x1 = max(0, round(cx - half)), min(w, round(cx + half) + 1)
+    y0, y1 = max(0, round(cy - half)), min(h, round(cy + half) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    n = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+    return float(n) / ((x1 - x0) * (y1 - y0))
 
 
 def read_crossing(
@@ -243,6 +260,7 @@ def read_crossing(
     orange: np.ndarray,
     stickers: StickerSettings,
     door_patch: Callable[[Cell], TopPlane],
+    mirror_bars: dict[tuple[Cell, str], float],
 ) -> tuple[MirrorSeen | DoorSeen | None, str | None]:
     """What stands in one crossing, and a warning when the answer is unsure.
 
@@ -251,15 +269,14 @@ def read_crossing(
     r = board.dot_diameter_mm / 2
     area = math.pi * r * r
     o = find_dot(door_plane, orange, board.crossing_mm(cell), r + 3, area)
-    skip = board.dot_offset_mm + r + 1
     if o.fill >= DOT_MIN_FILL:
         wide = door_patch(cell)
-        bars = {s: bar_score(wide, board, cell, s, nadir, board.door_length_mm, r + 1)
-                for s in SLOTS}
+        found = bar_scores(wide, board, [(cell, s) for s in SLOTS], nadir,
+                           board.door_length_mm, r + 1)
+        bars = {s: found[(cell, s)] for s in SLOTS}
         slot = max(bars, key=bars.__getitem__)
         return DoorSeen(cell, slot), None
-    bars = {s: bar_score(mirror_plane, board, cell, s, nadir, board.mirror_length_mm, skip)
-            for s in SLOTS}
+    bars = {s: mirror_bars[(cell, s)] for s in SLOTS}
     # Each (slot, facing) puts the dot in its own spot: how much of each spot is green,
     # less how green the same spot is a dot's length along the slot either way (a dot is a
     # spot; a green mirror back, board or reflection runs on).
@@ -382,9 +399,13 @@ def read_with_pose(
     mirror_plane = top_plane(image, pose, board.mirror_height_mm, lo, hi)
     dot = stickers.mirror_dot
     saturated = dot.model_copy(update={"sat_min": max(dot.sat_min, SATURATED)})
-    green = (colour_mask(mirror_plane.hsv, dot), colour_mask(mirror_plane.hsv, saturated))
+    green = (coverage(colour_mask(mirror_plane.hsv, dot)),
+             coverage(colour_mask(mirror_plane.hsv, saturated)))
     r = board.dot_diameter_mm / 2
     nadir = pose.camera_centre[:2]
+    skip = board.dot_offset_mm + r + 1
+    mirror_bars = bar_scores(mirror_plane, board, [(c, s) for c in board.cells for s in SLOTS],
+                             nadir, board.mirror_length_mm, skip)
     mirrors: list[MirrorSeen] = []
     door: DoorSeen | None = None
     warnings: list[str] = []
@@ -399,6 +420,7 @@ def read_with_pose(
             board, cell, mirror_plane, door_plane, nadir, green, orange, stickers,
             lambda c: square_plane(image, pose, stickers.door_height_mm, board.crossing_mm(c),
                                    board.door_length_mm / 2 + 8),
+            mirror_bars,
         )
         if isinstance(piece, MirrorSeen):
             mirrors.append(piece)
@@ -409,7 +431,7 @@ def read_with_pose(
     tops = {}
     for p in board.positions:
         plane = square_plane(image, pose, board.card_height_mm, board.card_mm(p), r + 5)
-        tops[p] = (plane, colour_mask(plane.hsv, stickers.window_dot))
+        tops[p] = (plane, coverage(colour_mask(plane.hsv, stickers.window_dot)))
     window, warning = read_window(board, tops)
     if warning:
         warnings.append(warning)

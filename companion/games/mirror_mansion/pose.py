@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -49,7 +50,7 @@ class BoardPose:
     reprojection_px: float
     focal_estimated: bool
 
-    @property
+    @cached_property
     def R(self) -> np.ndarray:
         return cv2.Rodrigues(self.rvec)[0]
 
@@ -102,12 +103,16 @@ def _k(f: float, size: tuple[int, int]) -> np.ndarray:
     return np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]], np.float64)
 
 
-def _rms(obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int]) -> float:
+def _rms(obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int],
+         refine: bool = False) -> float:
+    """Corner reprojection RMS of the best pose at focal length f (IPPE alone is enough to
+    search with; the final comparison refines, as the pose that is used will be)."""
     K = _k(f, size)
     ok, rvec, tvec = cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
         return float("inf")
-    rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, None, rvec, tvec)
+    if refine:
+        rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, None, rvec, tvec)
     proj, _ = cv2.projectPoints(obj, rvec, tvec, K, None)
     return float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
 
@@ -121,19 +126,19 @@ def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int
     """
     w = size[0]
     prior = _prior_focal(w)
-    grid = np.exp(np.linspace(math.log(0.45 * w), math.log(2.6 * w), 28))
+    grid = np.exp(np.linspace(math.log(0.45 * w), math.log(2.6 * w), 12))
     errs = [_rms(obj, img, float(f), size) for f in grid]
     i = int(np.argmin(errs))
     lo, hi = grid[max(0, i - 1)], grid[min(len(grid) - 1, i + 1)]
-    for _ in range(12):  # golden-section on the bracket
-        a = hi - (hi - lo) / 1.618
-        c = lo + (hi - lo) / 1.618
-        if _rms(obj, img, a, size) < _rms(obj, img, c, size):
-            hi = c
-        else:
-            lo = a
-    best = float((lo + hi) / 2)
-    at_prior, at_best = _rms(obj, img, prior, size), _rms(obj, img, best, size)
+    logs = np.linspace(math.log(lo), math.log(hi), 7)
+    errs = [_rms(obj, img, math.exp(v), size) for v in logs]
+    j = min(max(int(np.argmin(errs)), 1), len(logs) - 2)
+    a, b, c = errs[j - 1], errs[j], errs[j + 1]
+    bend = a - 2 * b + c  # a parabola through the three points around the minimum
+    step = 0.5 * (a - c) / bend if bend > 1e-12 else 0.0
+    best = math.exp(logs[j] + max(-1.0, min(1.0, step)) * (logs[1] - logs[0]))
+    at_prior = _rms(obj, img, prior, size, refine=True)
+    at_best = _rms(obj, img, best, size, refine=True)
     clearly = at_prior - at_best > FOCAL_GAIN_PX and at_best < FOCAL_GAIN_RATIO * at_prior
     return best if clearly else prior
 

@@ -94,3 +94,16 @@ def test_sticker_colours_are_settings(tmp_path: Path) -> None:
     path.write_text("[mirror_dot]\nhue_min = 400\nhue_max = 110\n")
     with pytest.raises(UserError, match=r"mirror_dot\.hue_min"):
         load_stickers(str(path))
+
+
+def test_the_cli_answers_bad_input_with_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    (tmp_path / "notes.txt").write_text("hello")
+    for argv in (["read", "mirror-mansion", str(tmp_path / "notes.txt")],
+                 ["read", "mirror-mansion", str(tmp_path / "missing.jpg"), "--json"],
+                 ["render", "mirror-mansion", "--out", str(tmp_path / "o"), "--count", "-3"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("companion: error: ") and err.count("\n") == 1
