@@ -81,6 +81,7 @@ def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
     tables_right = dict.fromkeys(THRESHOLDS, 0)
     layouts_named = layouts_right = 0
     failures = []
+    by_condition: dict[str, list[int]] = {}  # condition -> [tables, tables right]
     t0 = time.time()
     for k in range(n_tables):
         seed = seed_base + k
@@ -97,6 +98,17 @@ def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
                                  "tilt": round(cond["tilt_deg"]), "table": cond["table_kind"],
                                  "hand": cond["hand"], "glare": cond["glare"],
                                  "markers": cond["markers"]})
+        cond = truth["truth"]["conditions"]
+        right = compare(with_threshold(raw, CONFIDENCE_THRESHOLD), truth).table_right
+        for key in ("hand", "glare", "shadow", "markers", "sleeves"):
+            if cond[key]:
+                by_condition.setdefault(key, [0, 0])
+                by_condition[key][0] += 1
+                by_condition[key][1] += right
+        plain = not (cond["hand"] or cond["glare"])
+        by_condition.setdefault("no hand, no glare", [0, 0])
+        by_condition["no hand, no glare"][0] += plain
+        by_condition["no hand, no glare"][1] += plain and right
         if truth["layout"] is not None and raw["layout"] is not None:
             layouts_named += 1
             layouts_right += raw["layout"] == truth["layout"]
@@ -107,13 +119,14 @@ def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
                   flush=True)
             if progress is not None:
                 progress(_summary(totals, tables_right, k + 1, seed_base, layouts_named,
-                                  layouts_right, failures))
+                                  layouts_right, failures, by_condition))
     return _summary(totals, tables_right, n_tables, seed_base, layouts_named, layouts_right,
-                    failures)
+                    failures, by_condition)
 
 
 def _summary(totals: dict, tables_right: dict, n_tables: int, seed_base: int,
-             layouts_named: int, layouts_right: int, failures: list) -> dict:
+             layouts_named: int, layouts_right: int, failures: list,
+             by_condition: dict[str, list[int]]) -> dict:
     sweep = {}
     for t in THRESHOLDS:
         c = totals[t]
@@ -138,6 +151,7 @@ def _summary(totals: dict, tables_right: dict, n_tables: int, seed_base: int,
         "tables_right_fraction": round(tables_right[CONFIDENCE_THRESHOLD] / max(1, n_tables), 4),
         "layout_named_right": f"{layouts_right}/{layouts_named}",
         "threshold_sweep": sweep,
+        "tables_right_by_condition": {k: f"{v[1]}/{v[0]}" for k, v in by_condition.items()},
         "failures": failures[:40],
     }
 
