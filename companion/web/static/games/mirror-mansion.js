@@ -105,6 +105,7 @@ export function mount(el, api) {
   const looks = h("ol", { className: "mm-looks" });
   const mine = h("div", { className: "private" });
   const say = (text) => { message.textContent = text; };
+  let setup = null;
   const act = (path, body) => async () => {
     try {
       await api.post(`${API}/${path}`, body || {});
@@ -125,7 +126,11 @@ export function mount(el, api) {
     box.replaceChildren(boxGrid(v));
     const mineActive = api.seat !== null && api.seat === v.active;
     const nodes = [];
-    if (v.phase === "setup" && !v.cards_tapped) nodes.push(setupForm(v, api, say));
+    if (v.phase === "setup" && !v.cards_tapped) {
+      // One form for the whole set-up: re-rendering on every camera event keeps its choices.
+      if (!setup) setup = setupForm(v, api, say);
+      nodes.push(setup);
+    }
     if (v.phase === "roll" && (mineActive || api.seat === null)) {
       for (let n = 1; n <= 6; n += 1) nodes.push(button(`🎲 ${n}`, act("roll", { value: n })));
     }
