@@ -40,7 +40,8 @@ from companion.games.mirror_mansion.render import Conditions, render_photo  # no
 from companion.games.mirror_mansion.scene import BoxState  # noqa: E402
 from companion.vision.markers import detector, to_gray  # noqa: E402
 
-BENCH_SEED = 90_210
+BENCH_SEED = 271_828
+"""Fresh seeds: the reader was debugged on failures of an earlier set (90_210)."""
 RESULTS = ROOT / "benchmarks" / "results" / "mirror_mansion_vision.json"
 
 
@@ -181,7 +182,7 @@ def turns(count: int) -> dict:
 
     board = load_board()
     fps = 4.0
-    right = false_events = frames = 0
+    right = false_events = frames = unresolved = 0
     failures = []
     t0 = time.time()
     for i in range(count):
@@ -215,6 +216,7 @@ def turns(count: int) -> dict:
                 ok = ENGINE.prediction(seen.state) == ENGINE.prediction(truth.state)
         else:
             ok, seen = False, None
+            unresolved += 1  # the tracker waited (the window stayed hidden): it asks
         right += ok
         if not ok:
             failures.append({"turn": i, "truth": truth.to_json(),
@@ -228,6 +230,8 @@ def turns(count: int) -> dict:
         "frames": frames,
         "fps": fps,
         "verdict_right": right / count,
+        "verdict_wrong": (count - right - unresolved) / count,
+        "no_verdict_players_asked": unresolved / count,
         "false_events": false_events,
         "failures": failures[:10],
         "seeds": f"({BENCH_SEED + 2}, 0..{count - 1})",
@@ -244,7 +248,8 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--turns", type=int, default=200)
     args = ap.parse_args()
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results: dict = {}
+    ran = {"speed", "recognition", "turns"} if args.part == "all" else {args.part}
     command = "cd /work/main && .venv/bin/python benchmarks/mirror_mansion_vision.py"
     if args.part in ("all", "speed"):
         print("speed ...", flush=True)
@@ -264,7 +269,10 @@ def main() -> int:
         print(json.dumps({k: v for k, v in results["turns"].items() if k != "failures"},
                          indent=1))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    # Merge into the file as it is now: another part may have run meanwhile.
+    merged = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    merged.update({k: v for k, v in results.items() if k in ran})
+    RESULTS.write_text(json.dumps(merged, indent=1) + "\n")
     print(f"wrote {RESULTS}")
     return 0
 

@@ -98,6 +98,8 @@ class MirrorMansionTable:
         self.looks: list[dict[str, Any]] = []
         self.hints: dict[int, dict[str, Any]] = {}
         self.facing_answers: dict[str, str] = {}
+        self.window_answer: str | None = None
+        self._window_asks = 0
         self.open_questions: dict[str, Question] = {}
         self._overlay_path: tuple[tuple[float, float], ...] = ()
         """The last look's light path for `annotate`, which runs on the perception thread:
@@ -105,6 +107,7 @@ class MirrorMansionTable:
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableBox(self.board)
         self._unsure: int = 0
+        self._no_window: int = 0
 
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
@@ -163,17 +166,19 @@ class MirrorMansionTable:
 
     # -- deciding ----------------------------------------------------------------------
     def _reading(self, observation: Observation) -> BoxState:
+        """The reading, completed with the players' answers (a facing, the window)."""
         data = observation.data.get("box") or {}
         box = BoxState.from_json(data)
         if not observation.data.get("seen", False):
             return BoxState(seen=False)
+        window = box.window if box.window is not None else self.window_answer
         mirrors = []
         for m in box.mirrors:
             answer = self.facing_answers.get(f"{m.cell[0]},{m.cell[1]},{m.slot}")
             if m.facing is None and answer is not None:
                 m = MirrorSeen(m.cell, m.slot, answer, 0.5)
             mirrors.append(m)
-        return BoxState(tuple(mirrors), box.window, box.door, box.warnings)
+        return BoxState(tuple(mirrors), window, box.door, box.warnings)
 
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         reading = self._reading(observation)
@@ -185,18 +190,32 @@ class MirrorMansionTable:
         return drafts + self._camera_moves(new)
 
     def _ask_if_unsure(self, reading: BoxState) -> list[EventDraft]:
+        drafts = self._ask_window(reading)
         unknown = [m for m in reading.mirrors if m.facing is None]
         self._unsure = self._unsure + 1 if unknown else 0
         if self._unsure < ASK_AFTER_FRAMES:
-            return []
+            return drafts
         m = unknown[0]
         qid = f"facing-{m.cell[0]}-{m.cell[1]}-{'a' if m.slot == '/' else 'b'}"
         if qid in self.open_questions:
-            return []
+            return drafts
         choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
-        return [question_draft(Question(
+        return [*drafts, question_draft(Question(
             qid, f"The mirror at row {m.cell[0]}, column {m.cell[1]} ({m.slot}): I cannot see "
             "its dot. Which way does its mirror face?", choices))]
+
+    def _ask_window(self, reading: BoxState) -> list[EventDraft]:
+        """The window card's dot unseen for a while (Victor stands in front of it, say)."""
+        hidden = reading.seen and reading.window is None
+        self._no_window = self._no_window + 1 if hidden else 0
+        qid = f"window-{self.state.turn}-{self._window_asks}"
+        if self._no_window < ASK_AFTER_FRAMES or any(
+                q.startswith("window-") for q in self.open_questions):
+            return []
+        choices = [{"label": p, "value": p} for p in self.board.positions]
+        return [question_draft(Question(
+            qid, "I cannot see the window card's magenta dot. Where is the window card?",
+            choices))]
 
     def _camera_moves(self, new: BoxState) -> list[EventDraft]:
         """Engine moves the camera saw, for the phase the game is in."""
@@ -398,6 +417,9 @@ class MirrorMansionTable:
             self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
         elif kind == ANSWER_KIND:
             q = self.open_questions.pop(p["question"], None)
+            if q is not None and q.id.startswith("window-"):
+                self.window_answer = str(p["answer"])
+                self._window_asks += 1
             if q is not None and q.id.startswith("facing-"):
                 _, r, c, which = q.id.split("-")
                 self.facing_answers[f"{r},{c},{'/' if which == 'a' else chr(92)}"] = p["answer"]
@@ -411,6 +433,7 @@ class MirrorMansionTable:
             self.verdict = None
             self.hints = {}
             self._overlay_path = ()
+            self.window_answer = None
         elif isinstance(action, PlaceDoor) and self.swap_start is not None:
             self.swap_start = BoxState(self.swap_start.mirrors, self.swap_start.window,
                                        self.seen.door if self.seen else None)

@@ -195,3 +195,19 @@ def test_perceive_reads_the_sim_camera() -> None:
     assert obs.confidence >= 0.5 and "pose" in obs.data
     out = game.annotate(image.copy(), registration, obs)
     assert out.shape == image.shape and (out != image).any()
+
+
+def test_a_hidden_window_card_becomes_a_question() -> None:
+    """Victor in front of the window card: the players say where it is."""
+    hidden = BoxState(START.mirrors, None)
+    obs = Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.9))
+    steps = [Correct({"cards": CARDS}), *[obs] * 14]
+    game, _ = play(make_table_game, None, _session(), steps)
+    qs = game.questions(None)
+    assert len(qs) == 1 and qs[0].id.startswith("window-")
+    assert game.view(None)["phase"] == "setup"
+    steps += [Correct({"question": qs[0].id, "answer": "W1"}), *[obs] * 7]
+    check_table_game(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, _session(), steps)
+    assert game.view(None)["phase"] == "window"
+    assert game.view(None)["board"]["window"] == "W1"
