@@ -33,19 +33,21 @@ def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path) -> None:
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server.base + "/")
-            page.wait_for_selector("body[data-ready='1']", timeout=15000)
+            page.wait_for_selector("body[data-ready='1']", timeout=40000)
             page.select_option("#game-select", "mirror-mansion")
             page.fill("#seat-names", "Ann, Ben, Cy")
             page.click("#new-game button[type=submit]")
-            page.wait_for_selector("#panel .mm-box", timeout=15000)
+            page.wait_for_selector("#panel .mm-box", timeout=40000)
             assert "Set-up" in page.text_content("#panel .mm-status")
             assert page.locator("#panel .mm-box > div").count() == 12 + 9
             positions = [q for q in board.positions if q != "W1"]
             for pos, motif in zip(positions, board.cards, strict=True):
                 page.select_option(f"#panel select[name={pos}]", motif)
+            # Choices survive the panel being mounted again by the dashboard meanwhile.
             page.click("#panel .mm-setup button")
+            page.wait_for_function("!document.querySelector('#panel .mm-setup')", timeout=40000)
             # the panel re-renders from the new state: the form is gone, motifs on the rim
-            page.wait_for_function("!document.querySelector('#panel .mm-setup')", timeout=10000)
+            assert page.locator("#panel .mm-setup").count() == 0, page.text_content("#panel")
             assert page.locator("#panel .mm-card[title^='N0:']").get_attribute("title") == (
                 f"N0: {board.cards[0]}")
             assert not errors, errors

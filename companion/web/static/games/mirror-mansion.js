@@ -6,6 +6,9 @@
 
 const API = "/api/games/mirror-mansion";
 const ARROW = { NW: "↖", NE: "↗", SE: "↘", SW: "↙" };
+// The motifs chosen so far, kept by the module: the dashboard may mount the panel again
+// (a new session's first events) while a player is still tapping them in.
+const chosen = {};
 
 function h(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -70,6 +73,8 @@ function setupForm(v, api, say) {
   for (const pos of v.positions) {
     const s = h("select", { name: pos }, h("option", { value: "", textContent: "(window)" }),
       ...v.motifs.map((m) => h("option", { value: m, textContent: m })));
+    s.value = chosen[pos] || "";
+    s.addEventListener("change", () => { chosen[pos] = s.value; });
     selects[pos] = s;
     form.append(h("label", { textContent: `${pos} ` }, s));
   }
