@@ -21,6 +21,7 @@ only when the active player asks, and only to them.
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from companion.games.mirror_mansion.actions import (
     Roll,
     Setup,
     SwapWindow,
+    TurnBox,
     action_from_json,
     action_to_json,
 )
@@ -71,6 +73,9 @@ PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "m
 SIM_FPS = 4.0
 ASK_AFTER_FRAMES = 12
 """Readings in a row with a mirror whose facing is unknown before the players are asked."""
+YAW_STEADY_DEG = 4.0
+YAW_SLACK_DEG = 20.0
+"""A turn of the box counts when it is within this of a whole number of quarter turns."""
 PENDING_RULES = {"swap at least once", "swap at least one mirror",
                  "at least one mirror must end in a slot in line with the window card"}
 """Rules the swaps may still come to satisfy: shown as "to do", not flagged as a breach."""
@@ -99,6 +104,8 @@ class MirrorMansionTable:
         self.hints: dict[int, dict[str, Any]] = {}
         self.facing_answers: dict[str, str] = {}
         self.window_answer: str | None = None
+        self.box_yaw: float | None = None
+        """The board's turn in the image when the box's turn was last recorded."""
         self._window_asks = 0
         self.open_questions: dict[str, Question] = {}
         self._overlay_path: tuple[tuple[float, float], ...] = ()
@@ -108,6 +115,7 @@ class MirrorMansionTable:
         self.tracker = StableBox(self.board)
         self._unsure: int = 0
         self._no_window: int = 0
+        self._yaws: deque[float] = deque(maxlen=5)
 
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
@@ -130,6 +138,9 @@ class MirrorMansionTable:
         reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
         data: dict[str, Any] = {"box": reading.to_json(), "seen": reading.seen}
         if pose is not None:
+            ends = pose.project(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
+            d = ends[1] - ends[0]
+            data["yaw_deg"] = float(np.degrees(np.arctan2(d[1], d[0])))
             data["pose"] = {"K": pose.K.tolist(), "rvec": pose.rvec.ravel().tolist(),
                             "tvec": pose.tvec.ravel().tolist()}
         confs = [m.confidence for m in reading.mirrors]
@@ -183,11 +194,43 @@ class MirrorMansionTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         reading = self._reading(observation)
         drafts = self._ask_if_unsure(reading)
+        yaw = observation.data.get("yaw_deg")
+        if reading.seen and yaw is not None:
+            self._yaws.append(float(yaw))
+        drafts += self._box_turn()
         new = self.tracker.update(reading, now)
         if new is None:
             return drafts
-        drafts.append(EventDraft("mm.seen", {"box": new.to_json()}, snapshot=True))
+        seen = {"box": new.to_json(), "yaw": self._steady_yaw()}
+        drafts.append(EventDraft("mm.seen", seen, snapshot=True))
         return drafts + self._camera_moves(new)
+
+    def _steady_yaw(self) -> float | None:
+        """The box's turn in the image, when the last few readings agree on it."""
+        if len(self._yaws) < self._yaws.maxlen:  # type: ignore[operator]
+            return None
+        ys = np.unwrap(np.radians(list(self._yaws)))
+        if np.degrees(ys.max() - ys.min()) > YAW_STEADY_DEG:
+            return None
+        return float(np.degrees(np.median(ys)))
+
+    def _box_turn(self) -> list[EventDraft]:
+        """Masters' variant: the box turned by quarter turns when the window card is swapped
+        or before the look, seen as the board's turn in the (fixed) camera's image."""
+        s = self.state
+        yaw = self._steady_yaw()
+        if (not s.options.masters or s.phase not in (WINDOW, LOOK) or s.box_turned
+                or yaw is None or self.box_yaw is None):
+            return []
+        d = (yaw - self.box_yaw + 180.0) % 360.0 - 180.0
+        k = round(d / 90.0)
+        if k % 4 == 0 or abs(d - 90.0 * k) > YAW_SLACK_DEG:
+            return []
+        drafts = self._try(TurnBox(k % 4))
+        for draft in drafts:
+            if draft.kind == "mm.action":
+                draft.payload["yaw"] = yaw
+        return drafts
 
     def _ask_if_unsure(self, reading: BoxState) -> list[EventDraft]:
         drafts = self._ask_window(reading)
@@ -402,8 +445,12 @@ class MirrorMansionTable:
             self.cards = dict(p["cards"])
         elif kind == "mm.seen":
             self.seen = BoxState.from_json(p["box"])
+            if self.box_yaw is None and p.get("yaw") is not None:
+                self.box_yaw = float(p["yaw"])
         elif kind == "mm.action":
             self._apply_action(action_from_json(p["action"]))
+            if p.get("yaw") is not None:
+                self.box_yaw = float(p["yaw"])
         elif kind == "mm.swaps":
             self.verdict = dict(p)
         elif kind == "mm.breach":

@@ -211,3 +211,22 @@ def test_a_hidden_window_card_becomes_a_question() -> None:
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(None)["phase"] == "window"
     assert game.view(None)["board"]["window"] == "W1"
+
+
+def _seen_at(box: BoxState, yaw: float, n: int = 7) -> list[Observe]:
+    data = {"box": box.to_json(), "seen": True, "yaw_deg": yaw}
+    return [Observe(Observation(data, 0.9))] * n
+
+
+@pytest.mark.parametrize(("masters", "turns"), [(True, 1), (False, 0)])
+def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(masters: bool,
+                                                                    turns: int) -> None:
+    opts = {"masters": True} if masters else {}
+    steps = [Correct({"cards": CARDS}), *_seen_at(START, 170.0),
+             *_seen_at(START, -95.0)]  # 170° -> 265°: a quarter turn clockwise
+    check_table_game(make_table_game, None, _session(**opts), steps)
+    game, events = play(make_table_game, None, _session(**opts), steps)
+    assert game.view(None)["box_quarter_turns"] == turns
+    turned = [e for e in events if e.kind == "mm.action"
+              and e.payload["action"]["type"] == "turn_box"]
+    assert len(turned) == turns
