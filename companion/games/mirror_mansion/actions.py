@@ -37,6 +37,15 @@ class SwapWindow:
 
 
 @dataclass(frozen=True)
+class ConfirmCard:
+    """The table confirms (or corrects) the motif on a castle card shown to all, such as the
+    card the window swap revealed: what the companion knows, not a choice of the player."""
+
+    position: str
+    motif: str
+
+
+@dataclass(frozen=True)
 class TurnBox:
     """Masters' variant: the box turned clockwise by 1-3 quarter turns."""
 
@@ -103,7 +112,18 @@ class Award:
 
 
 Action = (
-    Setup | SwapWindow | TurnBox | Roll | Name | PlaceDoor | Swap | EndSwaps | Guess | Look | Award
+    Setup
+    | SwapWindow
+    | ConfirmCard
+    | TurnBox
+    | Roll
+    | Name
+    | PlaceDoor
+    | Swap
+    | EndSwaps
+    | Guess
+    | Look
+    | Award
 )
 
 
@@ -118,6 +138,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             }
         case SwapWindow(position):
             return {"type": "swap_window", "position": position}
+        case ConfirmCard(position, motif):
+            return {"type": "confirm_card", "position": position, "motif": motif}
         case TurnBox(q):
             return {"type": "turn_box", "quarter_turns": q}
         case Roll(value):
@@ -179,6 +201,8 @@ def action_from_json(data: Any) -> Action:
         )
     if kind == "swap_window":
         return SwapWindow(_str(data, "position"))
+    if kind == "confirm_card":
+        return ConfirmCard(_str(data, "position"), _str(data, "motif"))
     if kind == "turn_box":
         return TurnBox(_int(data, "quarter_turns"))
     if kind == "roll":

@@ -116,6 +116,7 @@ class MirrorMansionState:
     box_quarter_turns: int = 0
     box_turned: bool = False  # already turned in the current window or look phase
     last_turn: dict[str, Any] | None = None  # what the previous turn brought, public
+    confirmed: frozenset[str] = frozenset()  # positions whose card the table has confirmed
 
     @property
     def active(self) -> int:
@@ -154,6 +155,7 @@ def state_to_json(state: MirrorMansionState) -> dict[str, Any]:
         "box_quarter_turns": state.box_quarter_turns,
         "box_turned": state.box_turned,
         "last_turn": state.last_turn,
+        "confirmed": sorted(state.confirmed),
     }
 
 
@@ -183,6 +185,7 @@ def state_from_json(data: dict[str, Any], model: Board) -> MirrorMansionState:
             box_quarter_turns=int(data["box_quarter_turns"]),
             box_turned=bool(data["box_turned"]),
             last_turn=data["last_turn"],
+            confirmed=frozenset(str(p) for p in data.get("confirmed", [])),
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a Mirror Mansion state: {exc!r}") from None

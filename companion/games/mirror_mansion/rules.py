@@ -16,6 +16,7 @@ from companion.games.base import CHANCE, IllegalAction
 from companion.games.mirror_mansion.actions import (
     Action,
     Award,
+    ConfirmCard,
     EndSwaps,
     Guess,
     Look,
@@ -63,6 +64,12 @@ RULE_PHASE = "not the time for this move"
 RULE_SETUP = "the set-up places every card once and the box's mirrors in free crossings"
 RULE_DIE = "the die shows 1 to 6"
 RULE_WINDOW_SWAP = "swap the window card with another castle card"
+RULE_CONFIRM_WHEN = (
+    "a castle card's motif is confirmed between the window swap that reveals it and the look"
+)
+RULE_CONFIRM_WINDOW = "the window card shows no motif"
+RULE_CONFIRM_MOTIF = "each castle card shows one of the eleven motifs"
+RULE_CONFIRM_ONCE = "each motif appears once: a card the table confirmed keeps its motif"
 RULE_BOX = (
     "the box may be turned only in the masters' variant,"
     " once when the window card is swapped and once when looking"
@@ -194,6 +201,7 @@ class MirrorMansionEngine:
         handler = {
             Setup: self._setup,
             SwapWindow: self._swap_window,
+            ConfirmCard: self._confirm_card,
             TurnBox: self._turn_box,
             Roll: self._roll,
             Name: self._name,
@@ -298,7 +306,48 @@ class MirrorMansionEngine:
         motif = cards.pop(action.position)
         cards[old] = motif
         board = replace(state.board, window=action.position, cards=cards)
-        return replace(state, phase=ROLL, board=board, box_turned=False)
+        # A confirmed card keeps its confirmation where the swap puts it.
+        confirmed = state.confirmed - {action.position}
+        if action.position in state.confirmed:
+            confirmed |= {old}
+        return replace(state, phase=ROLL, board=board, box_turned=False, confirmed=confirmed)
+
+    def _confirm_card(self, state: MirrorMansionState, action: ConfirmCard) -> MirrorMansionState:
+        """Not a move (it never appears in legal_actions): the table tells the companion what
+        a card shown to all bears, to fix a wrong tap at set-up before the look relies on it.
+        A motif tapped in at another, unconfirmed position trades places with this card's,
+        as the two taps were evidently switched; a confirmed card is never changed so."""
+        _require(
+            state.phase in (ROLL, NAME, DOOR, SWAPS, GUESS),
+            RULE_CONFIRM_WHEN,
+            f"the game is at {state.phase!r}",
+        )
+        assert state.board is not None
+        _require(
+            self.board.is_position(action.position) and action.position != state.board.window,
+            RULE_CONFIRM_WINDOW,
+            f"{action.position!r} is not a castle card beside the window",
+        )
+        _require(action.motif in self.board.cards, RULE_CONFIRM_MOTIF, f"{action.motif!r}")
+        cards = dict(state.board.cards)
+        old = cards.get(action.position)
+        other = next((p for p, m in cards.items() if m == action.motif), None)
+        if other is not None and other != action.position:
+            _require(
+                other not in state.confirmed,
+                RULE_CONFIRM_ONCE,
+                f"{action.motif!r} is confirmed at {other}",
+            )
+            if old is None:
+                del cards[other]
+            else:
+                cards[other] = old
+        cards[action.position] = action.motif
+        return replace(
+            state,
+            board=replace(state.board, cards=cards),
+            confirmed=state.confirmed | {action.position},
+        )
 
     def _turn_box(self, state: MirrorMansionState, action: TurnBox) -> MirrorMansionState:
         _require(state.options.masters, RULE_BOX, "the masters' variant is not on")
