@@ -33,6 +33,7 @@ from companion.errors import UserError
 from companion.games.base import IllegalAction
 from companion.games.mirror_mansion.actions import (
     Award,
+    ConfirmCard,
     EndSwaps,
     Guess,
     Look,
@@ -267,7 +268,10 @@ class MirrorMansionTable:
             return self._setup_drafts(new, self.cards) if self.cards else []
         assert s.board is not None
         if s.phase == WINDOW and new.window not in (None, s.board.window):
-            return self._try(SwapWindow(new.window))  # type: ignore[arg-type]
+            drafts = self._try(SwapWindow(new.window))  # type: ignore[arg-type]
+            if any(d.kind == "mm.action" for d in drafts):
+                drafts.append(self._ask_revealed(new.window))  # type: ignore[arg-type]
+            return drafts
         if s.phase == DOOR and new.door is not None and (
                 s.board.door is None or (new.door.cell, new.door.slot)
                 != (s.board.door.cell, s.board.door.slot)):
@@ -281,6 +285,25 @@ class MirrorMansionTable:
                     "rule": "the mirrors stay put after \"make your guesses\"",
                     "detail": "a mirror moved after the swaps were called"})]
         return []
+
+    def _ask_revealed(self, window: str) -> EventDraft:
+        """The swap showed everyone the card now lying where the window was: ask the table to
+        confirm its motif (the set-up tap as the first answer) or to correct it."""
+        s = self.state
+        assert s.board is not None
+        revealed = s.board.window
+        tapped = s.board.cards.get(window)
+        # Motifs confirmed elsewhere are not offered: the engine keeps them where they are.
+        after = ENGINE.apply(s, SwapWindow(window))
+        assert after.board is not None
+        taken = {after.board.cards[p] for p in after.confirmed - {revealed}
+                 if p in after.board.cards}
+        others = [m for m in self.board.cards if m != tapped and m not in taken]
+        choices = [{"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
+                   for m in ([tapped] if tapped else []) + others]
+        text = (f"The window moved to {window}; the card now at {revealed} shows "
+                f"{tapped or 'which motif'}? Confirm, or pick the motif it shows.")
+        return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
 
     def _try(self, action: Any) -> list[EventDraft]:
         try:
@@ -435,8 +458,17 @@ class MirrorMansionTable:
         values = [c["value"] for c in q.choices]
         if payload.get("answer") not in values:
             raise UserError(f"answer must be one of {values}")
-        return [EventDraft(ANSWER_KIND, {"question": q.id, "answer": payload["answer"],
-                                         "seat": seat})]
+        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": payload["answer"],
+                                           "seat": seat})]
+        if q.id.startswith("card-"):
+            # The card the window swap revealed lies where the window was before it.
+            action = ConfirmCard(q.id.split("-")[2], str(payload["answer"]))
+            try:
+                ENGINE.apply(self.state, action)
+            except IllegalAction as exc:
+                raise UserError(f"{exc.rule}: {exc.detail}") from None
+            drafts.append(EventDraft("mm.action", {"action": action_to_json(action)}))
+        return drafts
 
     # -- the state -----------------------------------------------------------------------
     def apply_event(self, event: Event) -> None:
@@ -474,6 +506,10 @@ class MirrorMansionTable:
     def _apply_action(self, action: Any) -> None:
         before = self.state
         self.state = ENGINE.apply(before, action)
+        if isinstance(action, SwapWindow | Look):
+            # A revealed card is confirmed before the look; the question then lapses.
+            for qid in [q for q in self.open_questions if q.startswith("card-")]:
+                del self.open_questions[qid]
         if isinstance(action, SwapWindow):
             # Swaps count from the box as it stands when the window card has moved.
             self.swap_start = self.seen

@@ -318,7 +318,7 @@ class MirrorMansionEngine:
         A motif tapped in at another, unconfirmed position trades places with this card's,
         as the two taps were evidently switched; a confirmed card is never changed so."""
         _require(
-            state.phase in (ROLL, NAME, DOOR, SWAPS, GUESS),
+            state.phase in (ROLL, NAME, DOOR, SWAPS, GUESS, LOOK),
             RULE_CONFIRM_WHEN,
             f"the game is at {state.phase!r}",
         )

@@ -10,6 +10,8 @@ import pytest
 from companion.games.mirror_mansion import rules as R
 from companion.games.mirror_mansion.actions import (
     ConfirmCard,
+    EndSwaps,
+    Look,
     Roll,
     SwapWindow,
     action_from_json,
@@ -67,9 +69,15 @@ def test_confirm_card_refusals_name_the_rule() -> None:
     expect(R.RULE_CONFIRM_MOTIF, s, ConfirmCard("W1", "window"))
     s = ENGINE.apply(s, ConfirmCard("W1", CARDS["E1"]))
     expect(R.RULE_CONFIRM_ONCE, s, ConfirmCard("N0", CARDS["E1"]))  # confirmed at W1
-    # Still legal after the die, up to the look.
+    # Still legal after the die, up to the look; not once the look is made.
     s = ENGINE.apply(s, Roll(1))
     ENGINE.apply(s, ConfirmCard("N0", CARDS["N0"]))
+    s = to_swaps(new())
+    s = ENGINE.apply(ENGINE.apply(s, TO_S2), EndSwaps())
+    assert s.phase == "look"
+    ENGINE.apply(s, ConfirmCard("N0", CARDS["N0"]))
+    s = ENGINE.apply(s, Look("S2"))
+    expect(R.RULE_CONFIRM_WHEN, s, ConfirmCard("N0", CARDS["N0"]))
 
 
 def test_confirmation_follows_the_card_and_survives_json() -> None:
