@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from companion.errors import UserError
+from companion.games.mirror_mansion.stickers import StickerSettings
 
 
 class _Section(BaseModel):
@@ -58,6 +59,8 @@ class Settings(_Section):
     camera: CameraSettings = Field(default_factory=CameraSettings)
     table: TableSettings = Field(default_factory=TableSettings)
     web: WebSettings = Field(default_factory=WebSettings)
+    stickers: StickerSettings = Field(default_factory=StickerSettings)
+    """Mirror Mansion's sticker colours as the camera sees them (`[stickers.mirror_dot]` ...)."""
 
 
 def default_data_dir() -> Path:

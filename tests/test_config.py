@@ -36,3 +36,14 @@ def test_bad_config_files_are_named(tmp_path, text, message):
 def test_missing_config_file(tmp_path):
     with pytest.raises(UserError, match="config file not found"):
         load_settings(tmp_path / "nope.toml", environ={})
+
+
+def test_sticker_colours_are_settings(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[stickers.mirror_dot]\nhue_min = 90\nhue_max = 120\n")
+    s = load_settings(cfg, environ={})
+    assert (s.stickers.mirror_dot.hue_min, s.stickers.mirror_dot.hue_max) == (90, 120)
+    assert s.stickers.window_dot.hue_min == 140  # untouched defaults stay
+    cfg.write_text("[stickers.mirror_dot]\nhue_min = 400\nhue_max = 10\n")
+    with pytest.raises(UserError, match=r"stickers\.mirror_dot\.hue_min"):
+        load_settings(cfg, environ={})

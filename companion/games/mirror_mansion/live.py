@@ -94,7 +94,8 @@ class MirrorMansionTable:
         self.settings = settings
         self.session = session
         self.board: Board = load_board()
-        self.stickers = DEFAULT_STICKERS
+        # The sticker colours from the settings (`[stickers]` in the config file).
+        self.stickers = getattr(settings, "stickers", None) or DEFAULT_STICKERS
         # -- the state (changed only in apply_event) --
         self.cards: dict[str, str] | None = None
         self.seen: BoxState | None = None

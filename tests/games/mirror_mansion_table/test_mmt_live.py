@@ -230,3 +230,13 @@ def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(masters: boo
     turned = [e for e in events if e.kind == "mm.action"
               and e.payload["action"]["type"] == "turn_box"]
     assert len(turned) == turns
+
+
+def test_sticker_colours_come_from_the_settings():
+    from companion.config import Settings
+
+    green_to_blue = {"mirror_dot": {"hue_min": 90, "hue_max": 120}}
+    settings = Settings.model_validate({"stickers": green_to_blue})
+    game = MirrorMansionTable(settings, _session())
+    assert (game.stickers.mirror_dot.hue_min, game.stickers.mirror_dot.hue_max) == (90, 120)
+    assert MirrorMansionTable(None, _session()).stickers.mirror_dot.hue_min == 40
