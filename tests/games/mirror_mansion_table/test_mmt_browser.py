@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "e2e"))
 from e2e_helpers import free_port, run_server, serve_argv
 
 from companion.games.mirror_mansion.board import load_board
