@@ -393,14 +393,19 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
         if partner[i] < 0 and partner[j] < 0:
             partner[i], partner[j] = j, i
     # A card whose reflection is hidden (a hand, a glare) still belongs to the glass if it
-    # lies next to cards that do have partners; score piles lie further off.
-    core = partner >= 0
-    if core.any():
-        for i in np.nonzero(~core)[0]:
-            near = np.linalg.norm(pos[core] - pos[i], axis=1).min()
+    # lies next to a card of the glass; score piles lie further off. Grown a step at a time:
+    # a hand across one half hides many reflections at once, and the glass's far rows only
+    # touch its near rows, not the pairs left around the centre line.
+    grown = True
+    while grown and (partner >= 0).any():
+        grown = False
+        glass = partner >= 0
+        for i in np.nonzero(~glass)[0]:
+            near = np.linalg.norm(pos[glass] - pos[i], axis=1).min()
             side = 1 if t[i] > c else -1
             if near < NEIGHBOUR_MM and abs(t[i] - c) > 10 and orient[i] != -side:
                 partner[i] = i
+                grown = True
     return c, partner
 
 
