@@ -67,7 +67,16 @@ def taught_reader(seed: int, threshold: float = 0.0) -> tuple[Reader, dict]:
                 break
             except TeachError:
                 continue
-    lib, _ = teach_images(photos)
+    # A photo find_card accepts may still be refused by teach (the same glare): take the set
+    # again, as the user would.
+    for attempt in range(5):
+        try:
+            lib, _ = teach_images(photos)
+            break
+        except TeachError:
+            if attempt == 4:
+                raise
+            photos = {cid: teach_photo(art[cid].face, rng) for cid in ids}
     return Reader(lib, threshold=threshold), art
 
 

@@ -58,6 +58,8 @@ CARD_MIN_SCORE = 0.35
 """Best template correlation below which a hole is not taken for a card at all."""
 VERIFY_SCORE = 0.6
 """A card lost by the finder is kept if its own template matches this well where it lay."""
+FLAT_STD = 10.0
+"""A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 
@@ -179,7 +181,7 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
         got = _rect(roi, (x, y), float(area)) if area <= amax else None
         if got is not None and got[2] >= 0.85:
-            if _framed(white, got[0], ring):
+            if _framed(white, got[0], ring) and _has_art(small, got[0]):
                 out.append(Hole(*got))
         else:
             poor.append((roi, x, y, area))
@@ -203,9 +205,28 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
             # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
             # over the card still lying on it: ask for less white around it.
             if got is not None and got[2] >= 0.62 and _framed(
-                    white, got[0], ring if got[2] >= 0.85 else ring - 0.2):
+                    white, got[0], ring if got[2] >= 0.85 else ring - 0.2) and _has_art(
+                    small, got[0]):
                 out.append(Hole(*got))
     return out
+
+
+def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a hole holds art: the squares of a chequered cloth are framed by its light
+    squares just as card art is by the border, and outnumber the cards, so they would
+    decide the card size and the table plane; but each is one flat colour."""
+    x0, y0 = np.maximum(corners.min(axis=0).astype(int), 0)
+    x1, y1 = corners.max(axis=0).astype(int) + 1
+    roi = small[y0:y1, x0:x1]
+    if roi.size == 0:
+        return False
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, (corners - [x0, y0]).astype(np.int32), 1)
+    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    if not mask.any():
+        return False
+    _, std = cv2.meanStdDev(roi, mask=mask)
+    return float(std.mean()) >= FLAT_STD
 
 
 def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> bool:
