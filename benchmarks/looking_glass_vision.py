@@ -36,16 +36,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from companion.games.looking_glass.art import draw_deck  # noqa: E402
-from companion.games.looking_glass.deck import load_deck  # noqa: E402
 from companion.games.looking_glass.read import CONFIDENCE_THRESHOLD, Reader  # noqa: E402
 from companion.games.looking_glass.render import (  # noqa: E402
     Comparison,
     compare,
     render_scene,
-    teach_photo,
 )
-from companion.games.looking_glass.teach import TeachError, find_card, teach_images  # noqa: E402
+from companion.games.looking_glass.sim_deck import taught_sim_deck  # noqa: E402
 from companion.vision.markers import detector, to_gray  # noqa: E402
 
 SEED_BASE = 100_000
@@ -54,29 +51,7 @@ THRESHOLDS = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6)
 
 
 def taught_reader(seed: int, threshold: float = 0.0) -> tuple[Reader, dict]:
-    ids = load_deck().ids
-    art = draw_deck(ids, seed)
-    rng = np.random.default_rng([seed, 5])
-    photos = {}
-    for cid in ids:
-        # A user whose photo is refused (a glare across the card) takes another one.
-        for _ in range(5):
-            photos[cid] = teach_photo(art[cid].face, rng)
-            try:
-                find_card(photos[cid])
-                break
-            except TeachError:
-                continue
-    # A photo find_card accepts may still be refused by teach (the same glare): take the set
-    # again, as the user would.
-    for attempt in range(5):
-        try:
-            lib, _ = teach_images(photos)
-            break
-        except TeachError:
-            if attempt == 4:
-                raise
-            photos = {cid: teach_photo(art[cid].face, rng) for cid in ids}
+    art, _, lib, _ = taught_sim_deck(seed)
     return Reader(lib, threshold=threshold), art
 
 

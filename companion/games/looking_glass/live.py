@@ -527,25 +527,11 @@ class FilmScene:
     """The `sim` camera's table: scripted rounds one after another, same deck, same camera."""
 
     def __init__(self, seed: int, first: int = 0) -> None:
-        from companion.games.looking_glass.art import draw_deck
-        from companion.games.looking_glass.render import teach_photo
-        from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+        from companion.games.looking_glass.sim_deck import taught_sim_deck
 
         self.seed = seed
         self.first = first
-        ids = load_deck().ids
-        self.art = draw_deck(ids, seed)
-        rng = np.random.default_rng([seed, 5])
-        photos = {}
-        for cid in ids:
-            for _ in range(5):
-                photos[cid] = teach_photo(self.art[cid].face, rng)
-                try:
-                    find_card(photos[cid])
-                    break
-                except TeachError:
-                    continue
-        self.library, _ = teach_images(photos)
+        self.art, _, self.library, _ = taught_sim_deck(seed)
         self._films: list[Any] = []
         self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
         self.gap = 8  # empty-table frames between rounds

@@ -4,35 +4,19 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
-from companion.games.looking_glass.art import draw_deck
 from companion.games.looking_glass.deck import load_deck
 from companion.games.looking_glass.layout import load_layouts, placements
-from companion.games.looking_glass.render import teach_photo
-from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+from companion.games.looking_glass.sim_deck import taught_sim_deck
 
 
 def teach_photos(seed: int) -> tuple[dict, dict]:
     """(art, one usable teach photo per card id) for a freshly drawn deck."""
-    ids = load_deck().ids
-    art = draw_deck(ids, seed)
-    rng = np.random.default_rng([seed, 5])
-    photos = {}
-    for cid in ids:
-        for _ in range(5):
-            photos[cid] = teach_photo(art[cid].face, rng)
-            try:
-                find_card(photos[cid])
-                break
-            except TeachError:
-                continue
+    art, photos, _, _ = taught_sim_deck(seed)
     return art, photos
 
 
 def taught(seed: int):
-    art, photos = teach_photos(seed)
-    lib, warnings = teach_images(photos)
+    art, _, lib, warnings = taught_sim_deck(seed)
     return art, lib, warnings
 
 
