@@ -206,6 +206,11 @@ class Runtime:
                 "view": game.view(seat),
             }
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The active game's view for one seat, for game routers that answer with it."""
+        with self._lock:
+            return dict(self.game.view(seat))
+
     def questions(self, seat: int | None) -> list[Question]:
         with self._lock:
             return list(self.game.questions(seat))

@@ -19,10 +19,6 @@ class HandIn(BaseModel):
     cards: list[str] = Field(min_length=4, max_length=4)
 
 
-def _view(runtime: Any, seat: int | None) -> dict[str, Any]:
-    return dict(runtime.state(seat)["view"])
-
-
 def router() -> APIRouter:
     api = APIRouter()
 
@@ -30,20 +26,20 @@ def router() -> APIRouter:
     def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
              ) -> dict[str, Any]:
         """The table as this seat may see it: glass, legal picks, piles, scores, own hand."""
-        return _view(runtime, seat)
+        return runtime.view(seat)
 
     @api.post("/hint")
     def hint(runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
              ) -> dict[str, Any]:
         """The engine helper's best pick for this seat, private to it."""
         runtime.correct({"hint": True}, who.seat)
-        return {"hint": _view(runtime, who.seat).get("my_hint")}
+        return {"hint": runtime.view(who.seat).get("my_hint")}
 
     @api.post("/hand")
     def hand(body: HandIn, runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
              ) -> dict[str, Any]:
         """Tap in this seat's four hand cards (private until the round's end)."""
         runtime.correct({"hand": body.cards}, who.seat)
-        return {"hand": _view(runtime, who.seat).get("my_hand")}
+        return {"hand": runtime.view(who.seat).get("my_hand")}
 
     return api

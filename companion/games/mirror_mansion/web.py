@@ -41,10 +41,6 @@ class LookIn(_Body):
     pulled: str | None = Field(default=None, max_length=3)
 
 
-def _view(runtime: Any, seat: int | None) -> dict[str, Any]:
-    return dict(runtime.state(seat)["view"])
-
-
 def router() -> APIRouter:
     api = APIRouter()
 
@@ -52,53 +48,53 @@ def router() -> APIRouter:
     def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
              ) -> dict[str, Any]:
         """The box as this seat may see it: pieces read, swaps so far, breaches, looks."""
-        return _view(runtime, seat)
+        return runtime.view(seat)
 
     @api.post("/cards")
     def cards(body: CardsIn, runtime: RuntimeDep,
               who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
         """The motif on each castle-card position, tapped in once before the first turn."""
         runtime.correct({"cards": body.cards}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/roll")
     def roll(body: RollIn, runtime: RuntimeDep,
              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
         runtime.correct({"roll": body.value}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/name")
     def name(body: NameIn, runtime: RuntimeDep,
              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
         """The sought motif named when Victor lands on a question mark."""
         runtime.correct({"name": body.motif}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/call-guesses")
     def call_guesses(runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
                      ) -> dict[str, Any]:
         """"Make your guesses!": the swaps the camera counted are committed to the game."""
         runtime.correct({"call": "guesses"}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/guess")
     def guess(body: GuessIn, runtime: RuntimeDep,
               who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
         """Jubilant or disappointed, private to this seat until everyone has guessed."""
         runtime.correct({"guess": body.jubilant}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/look")
     def look(body: LookIn, runtime: RuntimeDep,
              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
         runtime.correct({"look": True, "pulled": body.pulled}, who.seat)
-        return _view(runtime, who.seat)
+        return runtime.view(who.seat)
 
     @api.post("/hint")
     def hint(runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
              ) -> dict[str, Any]:
         """The fewest swaps that would show the sought motif, for the active player only."""
         runtime.correct({"hint": True}, who.seat)
-        return {"hint": _view(runtime, who.seat).get("hint")}
+        return {"hint": runtime.view(who.seat).get("hint")}
 
     return api
