@@ -34,7 +34,14 @@ SIMILAR = 0.75
 
 
 class TeachError(UserError):
-    """A teach photo the companion cannot use; the message says why."""
+    """A teach photo the companion cannot use; the message says why.
+
+    `cards_seen` is how many cards the photo showed (0 or more than 1) when that was the
+    problem, so a live camera can say it in its own words ("I see 2 cards")."""
+
+    def __init__(self, message: str, cards_seen: int | None = None) -> None:
+        super().__init__(message)
+        self.cards_seen = cards_seen
 
 
 @dataclass
@@ -113,10 +120,12 @@ def find_card(image: np.ndarray) -> FoundCard:
         if 1.15 < sides[1] / sides[0] < 1.9:
             cards.append(hl)
     if not cards:
-        raise TeachError("no card found (is the whole card in view, face up, with its border?)")
+        raise TeachError("no card found (is the whole card in view, face up, with its border?)",
+                         cards_seen=0)
     cards.sort(key=lambda hl: -hl.area)
     if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
-        raise TeachError(f"{len(cards)} cards found; show exactly one card per photo")
+        raise TeachError(f"{len(cards)} cards found; show exactly one card per photo",
+                         cards_seen=len(cards))
     interior = _order_upright(cards[0].corners / sc)
     bw = _border(padded, interior)
     iw = float(np.linalg.norm(interior[1] - interior[0]))
@@ -167,10 +176,25 @@ def teach_images(images: dict[str, np.ndarray], names: dict[str, str] | None = N
         try:
             found[cid] = find_card(img)
         except TeachError as exc:
-            raise TeachError(f"{(names or {}).get(cid, cid)}: {exc}") from None
-    # The card's shape, measured across all photos.
+            raise TeachError(f"{(names or {}).get(cid, cid)}: {exc}",
+                             exc.cards_seen) from None
+    lib, warnings = library_from_found(images, found)
+    return lib, warnings + look_alike_warnings(lib)
+
+
+def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard],
+                       shape: CardShape | None = None) -> tuple[Library, list[str]]:
+    """A library from photos whose cards `find_card` already found; returns it and warnings
+    about the measured shape (look-alike cards: `look_alike_warnings`).
+
+    The card's shape is measured across all the photos, unless `shape` is given (cards added
+    to a library taught earlier are cut the way its cards were, so all its patches agree)."""
+    measured = shape is None
     fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
-    frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
+    if shape is not None:
+        frac = shape.border_mm / CARD_W_MM
+    else:
+        frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
     ids = sorted(images)
     for f in found.values():
         # One border for all cards: re-derive each outer quad from its interior.
@@ -181,15 +205,16 @@ def teach_images(images: dict[str, np.ndarray], names: dict[str, str] | None = N
         down = (i[3] - i[0]) / float(np.linalg.norm(i[3] - i[0]))
         f.outer = np.array([i[0] - bw * (right + down), i[1] + bw * (right - down),
                             i[2] + bw * (right + down), i[3] + bw * (down - right)])
-    aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0])
-                     / np.linalg.norm(f.outer[1] - f.outer[0])) for f in found.values()]
-    shape = CardShape(height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
-                      border_mm=round(frac * CARD_W_MM, 2))
+    if shape is None:
+        aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0])
+                         / np.linalg.norm(f.outer[1] - f.outer[0])) for f in found.values()]
+        shape = CardShape(height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
+                          border_mm=round(frac * CARD_W_MM, 2))
     warnings = []
-    if not fracs:
+    if measured and not fracs:
         warnings.append("could not measure the card border (table as light as the border?); "
                         f"assuming {shape.border_mm} mm")
-    if abs(shape.height_mm - 88.0) > 6:
+    if measured and abs(shape.height_mm - 88.0) > 6:
         warnings.append(f"cards measure {CARD_W_MM:g}×{shape.height_mm:g} mm, not 63×88")
     stub = Library(ids, np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
                    np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
@@ -199,11 +224,15 @@ def teach_images(images: dict[str, np.ndarray], names: dict[str, str] | None = N
         t, p = learn_card(images[cid], f, shape, stub)
         templates.append(t)
         patches.append(p)
-    lib = Library(ids, np.array(templates, np.float32), np.array(patches, np.uint8), shape)
-    for a, b, s in lib.similar_pairs(SIMILAR):
-        warnings.append(f"{a} and {b} look alike in their upper halves (similarity {s:.2f}); "
-                        "the camera may not tell them apart when covered")
-    return lib, warnings
+    return Library(ids, np.array(templates, np.float32), np.array(patches, np.uint8),
+                   shape), warnings
+
+
+def look_alike_warnings(lib: Library) -> list[str]:
+    """One warning per pair of cards whose upper halves the camera may confuse."""
+    return [f"{a} and {b} look alike in their upper halves (similarity {s:.2f}); "
+            "the camera may not tell them apart when covered"
+            for a, b, s in lib.similar_pairs(SIMILAR)]
 
 
 def photos_in(folder: Path, known_ids: tuple[str, ...]) -> dict[str, Path]:
