@@ -113,6 +113,7 @@ class LookingGlassTable:
             except UserError as exc:
                 self._library_error = str(exc)
                 return None
+            self._library_error = None  # taught since (e.g. from the dashboard)
         if self._reader is None or self._reader.lib is not lib:
             self._reader = Reader(lib)
         return self._reader

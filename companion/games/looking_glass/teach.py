@@ -228,10 +228,12 @@ def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard
                    shape), warnings
 
 
-def look_alike_warnings(lib: Library) -> list[str]:
-    """One warning per pair of cards whose upper halves the camera may confuse."""
-    return [f"{a} and {b} look alike in their upper halves (similarity {s:.2f}); "
-            "the camera may not tell them apart when covered"
+def look_alike_warnings(lib: Library, names: dict[str, str] | None = None) -> list[str]:
+    """One warning per pair of cards whose upper halves the camera may confuse
+    (`names`: how to call each card id; default the id itself)."""
+    name = (names or {}).get
+    return [f"{name(a, a)} and {name(b, b)} look alike in their upper halves "
+            f"(similarity {s:.2f}); the camera may not tell them apart when covered"
             for a, b, s in lib.similar_pairs(SIMILAR)]
 
 

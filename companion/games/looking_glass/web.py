@@ -1,26 +1,133 @@
 """The Looking Glass's own endpoints, mounted under `/api/games/looking-glass`.
 
 Reads give a seat its own view only (its hand and hint never reach another seat); every change
-goes through `runtime.correct`, so it is an event in the store before anyone sees it.
+to the game goes through `runtime.correct`, so it is an event in the store before anyone sees it.
+
+`/teach/...` teaches the deck with the live camera (teach_live.py). Teaching sets the table up
+for every game to come, so, like starting a game, it needs the admin link (or loopback); it
+changes the card library, not a game, so it is no event of the session.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
-from pydantic import BaseModel, Field
+import numpy as np
+from fastapi import APIRouter, Depends, HTTPException
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
-from companion.web.auth import Caller, require_actor, seat_of_request
+from companion.live.loop import Runtime
+from companion.web.auth import Caller, require_actor, require_admin, seat_of_request
 from companion.web.deps import RuntimeDep
+
+FRAME_WAIT_S = 3.0
+"""How long Capture waits for a camera frame taken after the tap."""
+
+AdminDep = Annotated[Caller, Depends(require_admin)]
 
 
 class HandIn(BaseModel):
     cards: list[str] = Field(min_length=4, max_length=4)
 
 
+class TeachStart(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    brawlers: bool = False
+    """Teach the Lion and the Unicorn too (12 cards instead of 10)."""
+
+
+class TeachCard(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    card: str | None = Field(None, min_length=1, max_length=64)
+    """The card shown; default the next one still to teach."""
+
+
+def camera_frame(runtime: Runtime) -> np.ndarray:
+    """A raw frame the camera took after this call (not the annotated view the dashboard
+    shows: its outlines would be learnt as card art)."""
+    capture = getattr(runtime, "_capture", None)  # the runtime has no public raw-frame read yet
+    if capture is None:
+        raise HTTPException(503, "the camera is not running")
+    latest = capture.latest()
+    frame = capture.wait_for_frame(latest.index if latest is not None else -1, FRAME_WAIT_S)
+    if frame is None:
+        raise HTTPException(503, f"no picture from the camera ({capture.status().state}): "
+                                 "check it on the dashboard and try again")
+    return frame.image
+
+
 def router() -> APIRouter:
+    from companion.games.looking_glass.deck import load_deck
+    from companion.games.looking_glass.library import default_library_path
+    from companion.games.looking_glass.teach import TeachError
+    from companion.games.looking_glass.teach_live import (
+        NotNow,
+        TeachSession,
+        idle_status,
+        refusal,
+    )
+
     api = APIRouter()
+    teaching: dict[str, TeachSession] = {}
+    """The app's one teach session (the table has one deck), under `guard`."""
+    guard = threading.Lock()
+
+    def session_or_409() -> TeachSession:
+        with guard:
+            found = teaching.get("now")
+        if found is None:
+            raise HTTPException(409, "no teach session: tap Teach my deck first")
+        return found
+
+    def answer(step: Any) -> dict[str, Any] | JSONResponse:
+        try:
+            return step()
+        except TeachError as exc:
+            return JSONResponse({"detail": refusal(exc)}, status_code=409)
+        except NotNow as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=409)
+
+    @api.get("/teach")
+    def teach_status() -> dict[str, Any]:
+        """Where teaching the deck stands: cards still to show, the shot to confirm, warnings."""
+        with guard:
+            found = teaching.get("now")
+        return found.status() if found is not None else idle_status()
+
+    @api.post("/teach")
+    def teach_start(body: TeachStart, runtime: RuntimeDep, who: AdminDep) -> dict[str, Any]:
+        """Start (or start again) teaching the deck, card by card, with the live camera."""
+        fresh = TeachSession(load_deck(), default_library_path(runtime.settings.data_dir),
+                             body.brawlers)
+        with guard:
+            teaching["now"] = fresh
+        return fresh.status()
+
+    @api.post("/teach/capture", response_model=None)
+    def teach_capture(body: TeachCard, runtime: RuntimeDep, who: AdminDep
+                      ) -> dict[str, Any] | JSONResponse:
+        """Take the camera's next frame and find the one card in it; 409 with the reason if it
+        shows no card or several. The rectified card comes back to be confirmed or retaken."""
+        current = session_or_409()
+
+        def step() -> dict[str, Any]:
+            cid = current.card_id(body.card)  # an unknown card is refused before the camera
+            return current.capture(cid, camera_frame(runtime))
+
+        return answer(step)
+
+    @api.post("/teach/confirm", response_model=None)
+    def teach_confirm(body: TeachCard, who: AdminDep) -> dict[str, Any] | JSONResponse:
+        """Store the captured card in the library the table reads with (at once, no restart)."""
+        current = session_or_409()
+        return answer(lambda: current.confirm(body.card))
+
+    @api.post("/teach/retake")
+    def teach_retake(who: AdminDep) -> dict[str, Any]:
+        """Throw the captured card away (a hand in the way, the wrong card)."""
+        return session_or_409().retake()
 
     @api.get("/view")
     def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
