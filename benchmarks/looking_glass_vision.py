@@ -13,7 +13,7 @@ Speed: `Reader.read` per 1280×960 frame on one core (thread CPU time, so other 
 shared machine do not count), and its ratio to the bare `ArucoDetector.detectMarkers` call on
 the same frame.
 
-    .venv/bin/python benchmarks/looking_glass_vision.py [--tables 500] [--rounds 200]
+    .venv/bin/python benchmarks/looking_glass_vision.py [--tables 500] [--rounds 200] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -179,7 +179,10 @@ def speed(n_frames: int, seed_base: int) -> dict:
 
 
 def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
-    """One scripted round through the live table game (perceive -> update -> apply)."""
+    """One scripted round through the live table game (perceive -> update -> apply).
+
+    Every frame is rendered and read; frames are `dt` apart in simulated time, so a change
+    held `hold` still frames meets the tracker's rule (3 frames and 0.5 s)."""
     from types import SimpleNamespace
 
     from companion.config import Settings
@@ -188,12 +191,15 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
     from companion.games.looking_glass.scoring import round_winner, score
     from companion.store import Event, Session
 
+    cpu0 = time.process_time()
     game = LookingGlassTable(Settings(), Session("bench", "looking-glass", {}, ["A", "B"], 0.0))
     scene = game.sim_scene(seed)
     film = RoundFilm(seed, art=scene.art, hold=hold)
     seq = 0
     events = []
-    for i in range(len(film) + 2 * hold):
+    # The film, then `hold` frames of the empty glass: the reveal, and room for a late
+    # false event to show.
+    for i in range(len(film) + hold):
         img, truth = film.render(min(i, len(film) - 1))
         if i >= len(film):
             truth = dict(truth, events=[])
@@ -216,7 +222,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
     got = rounds[0]["totals"] if rounds else None
     return {
         "seed": seed,
-        "frames": len(film),
+        "frames": len(film) + hold,
         "picks_true": len(true_pairs),
         "picks_seen": len(seen_pairs),
         "picks_wrong": wrong_picks,
@@ -225,18 +231,35 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
         "scored_right": got == truth_totals and rounds[0]["winner"] == truth_winner,
         "totals": got,
         "truth_totals": truth_totals,
+        "cpu_seconds": round(time.process_time() - cpu0, 1),
     }
 
 
-def tracking_benchmark(n_rounds: int, seed_base: int) -> dict:
+def _one_thread() -> None:
+    """Worker processes: one OpenCV thread each (the processes are the parallelism)."""
+    cv2.setNumThreads(1)
+
+
+def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1) -> dict:
     rows = []
     t0 = time.time()
-    frames = 0
-    for k in range(n_rounds):
-        row = play_round(seed_base + k)
-        rows.append(row)
-        frames += row["frames"]
-        print(f"  round {k + 1}: {row}", flush=True)
+    seeds = [seed_base + k for k in range(n_rounds)]
+    if jobs <= 1:
+        for seed in seeds:
+            rows.append(play_round(seed))
+            print(f"  round {len(rows)}: {rows[-1]}", flush=True)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        ctx = multiprocessing.get_context("spawn")  # no fork of a process with OpenCV threads
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_one_thread) as pool:
+            futures = [pool.submit(play_round, seed) for seed in seeds]
+            for fut in as_completed(futures):
+                rows.append(fut.result())
+                print(f"  round {len(rows)}: {rows[-1]}", flush=True)
+        rows.sort(key=lambda r: r["seed"])
+    frames = sum(r["frames"] for r in rows)
     return {
         "rounds": n_rounds,
         "seeds": [seed_base, seed_base + n_rounds - 1],
@@ -244,10 +267,15 @@ def tracking_benchmark(n_rounds: int, seed_base: int) -> dict:
         "frames_per_pick": "2 with a hand over the table + 3 still, twice per pick (chosen "
                            "card, then its reflection); 25% of picks add a card lifted and put "
                            "back, 25% a bump, 15% two blurred frames",
+        "seconds_per_frame_simulated": 0.3,
         "scored_exactly_right_fraction": round(sum(r["scored_right"] for r in rows)
                                                / max(1, n_rounds), 4),
         "false_events": sum(r["false_events"] for r in rows),
+        "rounds_with_false_events": sum(1 for r in rows if r["false_events"]),
         "picks_missed": sum(max(0, r["picks_true"] - r["picks_seen"]) for r in rows),
+        "cpu_seconds_per_round_median": statistics.median(r["cpu_seconds"] for r in rows)
+        if rows else None,
+        "jobs": jobs,
         "seconds": round(time.time() - t0, 1),
         "failures": [r for r in rows if not r["scored_right"] or r["false_events"]][:20],
     }
@@ -259,38 +287,49 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--speed-frames", type=int, default=30)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
+    ap.add_argument("--round-seed-base", type=int, default=None,
+                    help="first tracking round's seed (default: --seed-base + 20000)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes for the tracking rounds (one OpenCV thread each)")
     ap.add_argument("--skip", nargs="*", default=[], choices=["recognition", "tracking", "speed"])
     ap.add_argument("--results", default=str(RESULTS), help="where to write the numbers")
     a = ap.parse_args(argv)
-    command = ".venv/bin/python benchmarks/looking_glass_vision.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
+    command = (".venv/bin/python benchmarks/looking_glass_vision.py " + " ".join(
+        argv if argv is not None else sys.argv[1:])).strip()
     out = Path(a.results)
-    results: dict = {}
-    if out.exists():
-        results = json.loads(out.read_text())
+    mine: dict = {}
+    """The sections this run measured: only these are written into the results file."""
 
     def save() -> None:
+        # Merge into the file as it is now (another run may have written other sections
+        # meanwhile): this run replaces only what it measured.
+        results = json.loads(out.read_text()) if out.exists() else {}
+        results.update(mine)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(results, indent=1) + "\n")
-    results.update({"command": command.strip(), "machine": platform.machine(),
-                    "python": platform.python_version(), "opencv": cv2.__version__})
+    platform_info = {"machine": platform.machine(), "python": platform.python_version(),
+                     "opencv": cv2.__version__}
+    if "speed" not in a.skip or "recognition" not in a.skip:
+        mine.update({"command": command, **platform_info})
     if "speed" not in a.skip:
         print("speed ...", flush=True)
-        results["speed"] = speed(a.speed_frames, a.seed_base + 50_000)
-        print(json.dumps(results["speed"], indent=1), flush=True)
+        mine["speed"] = speed(a.speed_frames, a.seed_base + 50_000)
+        print(json.dumps(mine["speed"], indent=1), flush=True)
     if "recognition" not in a.skip:
         print(f"recognition on {a.tables} tables ...", flush=True)
         def progress(summary: dict) -> None:
-            results["recognition"] = summary
+            mine["recognition"] = summary
             save()
 
-        results["recognition"] = recognition(a.tables, a.seed_base, progress)
-        rec = {k: v for k, v in results["recognition"].items() if k != "failures"}
+        mine["recognition"] = recognition(a.tables, a.seed_base, progress)
+        rec = {k: v for k, v in mine["recognition"].items() if k != "failures"}
         print(json.dumps(rec, indent=1), flush=True)
     if "tracking" not in a.skip:
+        base = a.round_seed_base if a.round_seed_base is not None else a.seed_base + 20_000
         print(f"tracking over {a.rounds} rounds ...", flush=True)
-        results["tracking"] = tracking_benchmark(a.rounds, a.seed_base + 20_000)
-        print(json.dumps(results["tracking"], indent=1), flush=True)
+        mine["tracking"] = {"command": command, **platform_info,
+                            **tracking_benchmark(a.rounds, base, a.jobs)}
+        print(json.dumps(mine["tracking"], indent=1), flush=True)
     save()
     print(f"wrote {out}")
     return 0

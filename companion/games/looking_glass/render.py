@@ -44,6 +44,8 @@ from companion.vision.markers import marker_image
 
 MIN_CARD_PX = 84.0
 """Smallest card width in a render, a little above the 80 px the reader is specified for."""
+NOISE_SHIFT = 64
+"""A film frame's sensor noise is its camera's noise field shifted by up to this many px."""
 
 
 # -- what lies on the table ----------------------------------------------------------------
@@ -352,6 +354,8 @@ class TableCamera:
         self.H_image_from_table = self.cam.plane_homography()
         self.painter = Painter(art, self.H, cond.card_px)
         self.background = self._background(table, rng)
+        self._stills: list[tuple[tuple, np.ndarray]] = []
+        self._noise: np.ndarray | None = None
 
     def _background(self, table: Table, rng: np.random.Generator) -> np.ndarray:
         c = self.cond
@@ -371,6 +375,15 @@ class TableCamera:
                 self.painter.marker(img, mid, origin + np.array([mx, my]), t.marker_size_mm,
                                     self.H_image_from_table)
         return img
+
+    def _noise_bank(self) -> np.ndarray:
+        if self._noise is None:
+            c = self.cond
+            rng = np.random.default_rng([self.seed, 4])
+            self._noise = rng.standard_normal(
+                (c.height + NOISE_SHIFT, c.width + NOISE_SHIFT, 3), dtype=np.float32
+            ) * np.float32(c.noise_sigma)
+        return self._noise
 
     def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.H, pts)
@@ -397,15 +410,13 @@ class TableCamera:
             out = out * (1 - self._veil) + 255.0 * self._veil
         return np.clip(out, 0, 255).astype(np.uint8)
 
-    def render(
-        self,
-        table: Table,
-        frame_seed: int,
-        *,
-        hand_reach: tuple[float, float] | None = None,
-        hand: bool | None = None,
-        blur_sigma: float | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    def still(self, table: Table) -> np.ndarray:
+        """The table as it lies, lit by the camera's light: everything before a hand, blur,
+        sensor noise and JPEG. Do not modify the returned image."""
+        key = _table_key(table)
+        for k, img in self._stills:
+            if k == key:
+                return img
         c = self.cond
         img = self.background.copy()
         order = sorted(table.glass, key=lambda n: (table.layout.locate(n)[1], n))
@@ -414,6 +425,27 @@ class TableCamera:
         for name in order:
             self.painter.card(img, table.glass[name])
         img = self._light(img)
+        # A film goes back and forth between few states (a card lifted and put back): keep
+        # the last few, each a full frame.
+        self._stills = [(key, img), *self._stills[:3]]
+        return img
+
+    def render(
+        self,
+        table: Table,
+        frame_seed: int,
+        *,
+        hand_reach: tuple[float, float] | None = None,
+        hand: bool | None = None,
+        blur_sigma: float | None = None,
+        fast_noise: bool = False,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """One photograph of `table`. `fast_noise`: films take each frame's sensor noise as
+        a randomly shifted window of one field drawn per camera (same distribution, a pixel
+        gets a different draw in every frame, a tenth of the cost); the static scenes draw
+        it afresh so their pixels, which the recognition results were measured on, stay put."""
+        c = self.cond
+        still = img = self.still(table)
         frng = np.random.default_rng([self.seed, 3, frame_seed])
         hand_mask = None
         if hand if hand is not None else c.hand:
@@ -421,11 +453,17 @@ class TableCamera:
         bs = c.blur_sigma if blur_sigma is None else blur_sigma
         if bs > 0:
             img = effects.blur(img, frng, bs)
-        if c.noise_sigma > 0:
+        if c.noise_sigma > 0 and fast_noise:
+            dx, dy = (int(v) for v in frng.integers(0, NOISE_SHIFT, 2))
+            noise = self._noise_bank()[dy:dy + img.shape[0], dx:dx + img.shape[1]]
+            img = cv2.add(img, noise, dtype=cv2.CV_8U)
+        elif c.noise_sigma > 0:
             noise = frng.standard_normal(img.shape, dtype=np.float32) * c.noise_sigma
             img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
         if c.jpeg_quality is not None:
             img = effects.jpeg(img, c.jpeg_quality)
+        if img is still:
+            img = still.copy()
         return img, self.truth(table, hand_mask)
 
     def truth(self, table: Table, hand_mask: np.ndarray | None) -> dict[str, Any]:
@@ -436,11 +474,17 @@ class TableCamera:
             upper = np.array([quad[0], quad[1], (quad[1] + quad[2]) / 2, (quad[0] + quad[3]) / 2])
             occluded = False
             if hand_mask is not None:
-                m = np.zeros(hand_mask.shape, np.uint8)
-                cv2.fillConvexPoly(m, upper.astype(np.int32), 1)
-                area = max(1, int(m.sum()))
-                # Any touch of the upper half counts: that card's upper half cannot be seen.
-                occluded = bool((hand_mask[m > 0] > 0).sum() > 0.01 * area)
+                x0, y0 = np.floor(upper.min(axis=0)).astype(int)
+                x1, y1 = np.ceil(upper.max(axis=0)).astype(int) + 1
+                H, W = hand_mask.shape
+                x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+                if x1 > x0 and y1 > y0:
+                    # The card's box only: same counts as over the whole frame, far cheaper.
+                    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillConvexPoly(m, (upper - (x0, y0)).astype(np.int32), 1)
+                    area = max(1, int(m.sum()))
+                    # Any touch of the upper half counts: that card's upper half cannot be seen.
+                    occluded = bool((hand_mask[y0:y1, x0:x1][m > 0] > 0).sum() > 0.01 * area)
             cards.append({
                 "card": pose.card,
                 "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
@@ -460,6 +504,14 @@ class TableCamera:
                 "rows": [list(r) for r in table.layout.rows],
             },
         }
+
+
+def _table_key(table: Table) -> tuple:
+    """What a still depends on: every card's pose and both piles."""
+    glass = tuple(sorted((n, p.card, p.x, p.y, p.rotation_deg, p.sleeve)
+                         for n, p in table.glass.items()))
+    piles = tuple(tuple(sorted(p.items())) for p in table.piles)
+    return table.layout.id, glass, piles
 
 
 # -- whole scenes --------------------------------------------------------------------------
@@ -728,7 +780,8 @@ class RoundFilm:
         if shot.hand_mm is not None:
             reach = tuple(self.camera.image_from_glass(np.array([shot.hand_mm]))[0])
         img, truth = self.camera.render(table, i, hand_reach=reach,
-                                        hand=shot.hand_mm is not None, blur_sigma=shot.blur)
+                                        hand=shot.hand_mm is not None, blur_sigma=shot.blur,
+                                        fast_noise=True)
         truth["events"] = shot.events
         truth["frame"] = i
         return img, truth
