@@ -1,8 +1,11 @@
 // Reflections in the Looking Glass: the glass with legal picks, both score piles as the
 // rulebook's 5x2 grid, scores, round and match history, and per seat a private hint and hand.
+// For the admin, "Teach my deck": the camera learns each card of the user's own copy, one at a
+// time (show, capture, check the straightened card, confirm or retake).
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
 const API = "/api/games/looking-glass";
+const STILL_EVERY_MS = 500;
 
 function h(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -62,6 +65,111 @@ function pileGrid(grid, name, score) {
   return table;
 }
 
+function button(text, onClick, className = "") {
+  const b = h("button", { type: "button", textContent: text, className });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// The teaching lives on the server (a new mount, another phone: the same session), so this
+// panel only shows the server's answer and sends the taps.
+function teachPanel(api, onTaught) {
+  const box = h("section", { className: "lg-teach" });
+  const body = h("div");
+  const error = h("p", { className: "error", role: "alert" });
+  const more = h("div");
+  const still = h("img", { className: "lg-teach-live", alt: "what the camera sees now" });
+  const brawlers = h("input", { type: "checkbox" });
+  let timer = null;
+  let busy = false;
+
+  function poll() {
+    // Stills from the camera while a card is to be shown; stops when the panel goes away.
+    clearTimeout(timer);
+    if (!still.isConnected) return;
+    const next = new Image();
+    next.onload = () => { still.src = next.src; timer = setTimeout(poll, STILL_EVERY_MS); };
+    next.onerror = () => { timer = setTimeout(poll, 2000); };
+    next.src = `/api/snapshot.jpg?t=${Date.now()}`;
+  }
+
+  async function step(path, payload) {
+    if (busy) return;
+    busy = true;
+    error.textContent = "";
+    box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      show(payload === undefined ? await api.get(path) : await api.post(path, payload));
+      if (path.endsWith("/confirm")) onTaught();
+    } catch (err) {
+      error.textContent = err.message;
+      box.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+    } finally {
+      busy = false;
+    }
+  }
+
+  function start() {
+    return step(`${API}/teach`, { brawlers: brawlers.checked });
+  }
+
+  function show(t) {
+    clearTimeout(timer);
+    if (!t.active) {
+      more.replaceChildren();
+      body.replaceChildren(
+        h("p", { className: "muted", textContent: "Show the camera each card of your own deck, one at a time, so it can tell them apart at the table." }),
+        h("label", { className: "lg-check" }, brawlers, " with the Brawlers (the Lion and the Unicorn)"),
+        button("Teach my deck", start),
+      );
+      return;
+    }
+    const progress = h("p", { className: "lg-progress", textContent: `${t.taught} of ${t.total} cards taught` });
+    const chips = h("div", { className: "lg-chips" }, ...t.cards.map((c) => {
+      const b = button(`${c.taught ? "✓ " : ""}${c.name}`, () => step(`${API}/teach/capture`, { card: c.id }), "small");
+      b.dataset.card = c.id;
+      b.title = c.taught ? "taught: capture it again to replace it" : "capture this card now";
+      return b;
+    }));
+    const parts = [progress];
+    if (t.pending) {
+      const p = t.pending;
+      parts.push(
+        h("h3", { textContent: `Is this ${p.name}?` }),
+        h("img", { className: "lg-teach-preview", src: p.preview, alt: `the captured card, straightened: ${p.name}` }),
+        p.warning ? h("p", { className: "lg-warn", textContent: p.warning }) : null,
+        h("p", { className: "muted", textContent: "The outlined upper half is what the camera matches: it should be sharp and free of glare." }),
+        h("div", { className: "lg-row" },
+          button("Confirm", () => step(`${API}/teach/confirm`, { card: p.card })),
+          button("Retake", () => step(`${API}/teach/retake`, {}), "small")),
+      );
+    } else if (t.next) {
+      parts.push(
+        h("h3", { className: "lg-ask", textContent: `Show me ${t.next.name}` }),
+        h("p", { className: "muted", textContent: "Lay it face up and upright under the camera, alone, the whole card with its border in view." }),
+        still,
+        h("div", { className: "lg-row" }, button("Capture", () => step(`${API}/teach/capture`, { card: t.next.id }))),
+      );
+    } else {
+      parts.push(h("h3", { className: "lg-done", textContent: `All ${t.total} cards taught: the table reads with them now.` }));
+      if (t.warnings.length) {
+        parts.push(h("ul", { className: "lg-warnings" }, ...t.warnings.map((w) => h("li", { className: "lg-warn", textContent: w }))));
+      } else {
+        parts.push(h("p", { className: "muted", textContent: "No two cards look alike to the camera." }));
+      }
+      parts.push(button("Teach again", start, "small"));
+    }
+    if (!t.pending && t.warnings.length && t.next) parts.push(h("p", { className: "muted", textContent: `${t.warnings.length} warning(s) so far; they are listed at the end.` }));
+    more.replaceChildren(h("details", {}, h("summary", { textContent: "teach another card" }), chips));
+    body.replaceChildren(...parts.filter((x) => x));
+    poll(); // only while the live still is on the page
+  }
+
+  box.append(h("h3", { textContent: "Teach my deck" }), body, error, more);
+  step(`${API}/teach`);
+  return box;
+}
+
 export function mount(el, api) {
   const status = h("p", { className: "lg-status" });
   const glass = h("div");
@@ -117,10 +225,25 @@ export function mount(el, api) {
 
   el.replaceChildren(status, glass, piles, history);
   if (api.seat !== null && api.seat !== undefined) el.append(mine);
+  const first = api.state();
+  if (first && (first.role === "local" || first.role === "admin")) {
+    // A confirmed card is in the table's library from its next frame on: refresh the status
+    // line ("card library not found") then, as no game event will.
+    const refresh = () => setTimeout(async () => {
+      try { render({ view: await api.get(`${API}/view`) }); } catch { /* the next event will */ }
+    }, 1000);
+    el.append(teachPanel(api, refresh));
+  }
   const style = h("style", {
     textContent: `.lg-card{border:1px solid #888;border-radius:3px;font-size:.7em;background:#fafafa;overflow:hidden}
 .lg-legal{outline:2px solid #2a2;background:#e8ffe8}.lg-linked{box-shadow:inset 0 0 0 2px #c6f}
-.lg-taken{visibility:hidden}.lg-illegal{color:#c00;font-weight:bold}.lg-pile td,.lg-pile th{padding:0 .3em;font-size:.8em}`,
+.lg-taken{visibility:hidden}.lg-illegal{color:#c00;font-weight:bold}.lg-pile td,.lg-pile th{padding:0 .3em;font-size:.8em}
+.lg-status{overflow-wrap:anywhere}.lg-teach{border-top:1px solid rgba(127,127,127,.3);margin-top:.8rem;padding-top:.4rem}
+.lg-teach-live{width:100%;max-height:45vh;object-fit:contain;background:#000;border-radius:6px;display:block}
+.lg-teach-preview{display:block;width:min(60vw,189px);margin:.3rem auto;border-radius:4px}
+.lg-row{display:flex;gap:.5rem;align-items:center;margin:.4rem 0}.lg-row button{flex:1}
+.lg-chips{display:flex;flex-wrap:wrap;gap:.3rem}.lg-warn{color:var(--warn)}.lg-check{display:flex;gap:.4rem;align-items:center}
+.lg-check input{width:auto;min-height:0}`,
   });
   el.append(style);
   render(api.state());

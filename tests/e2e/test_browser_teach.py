@@ -1,0 +1,105 @@
+"""Teach my deck in real headless Chromium against the real server, phone-sized: the camera is a
+`replay:` folder whose one photo the test swaps, the way a user puts one card after another
+under the camera."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from e2e_helpers import REPO, free_port, run_server
+
+from companion.games.looking_glass.library import Library, default_library_path
+from companion.games.looking_glass.sim_deck import taught_sim_deck
+from companion.sim import effects
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+FPS = 8
+
+
+@pytest.fixture
+def browser():
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: run `make browser` to install it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def put_under_camera(folder: Path, image: np.ndarray) -> None:
+    staging = folder.parent / "staging.png"
+    cv2.imwrite(str(staging), image)
+    os.replace(staging, folder / "frame.png")
+    time.sleep(3 / FPS)  # read by the camera by now
+
+
+@pytest.mark.browser
+def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
+    _, photos, _, _ = taught_sim_deck(31)
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    put_under_camera(camera, effects.table_texture(640, 480, np.random.default_rng(2), "wood"))
+    data = tmp_path / "data"
+    port = free_port()
+    argv = ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data),
+            "--game", "looking-glass", "--camera", f"replay:{camera}", "--fps", str(FPS)]
+    with run_server(argv, port) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        page.click(".lg-teach button:has-text('Teach my deck')", timeout=15000)
+        page.wait_for_selector(".lg-ask:has-text('Show me The Caterpillar')")
+        assert "card library not found" in page.text_content(".lg-status")
+        assert page.text_content(".lg-progress") == "0 of 10 cards taught"
+        page.wait_for_function(
+            "document.querySelector('.lg-teach-live').naturalWidth > 0", timeout=10000)
+
+        # An empty table: the camera says why it cannot take the card.
+        page.click(".lg-teach button:has-text('Capture')")
+        page.wait_for_selector(".lg-teach .error:has-text('I see no card')")
+        artifacts = REPO / "artifacts"
+        artifacts.mkdir(exist_ok=True)
+        page.locator(".lg-teach").screenshot(path=str(artifacts / "teach-show.png"))
+
+        put_under_camera(camera, photos["caterpillar"])
+        page.click(".lg-teach button:has-text('Capture')")
+        page.wait_for_selector("h3:has-text('Is this The Caterpillar?')")
+        page.wait_for_function(
+            "document.querySelector('.lg-teach-preview').naturalWidth === 189", timeout=5000)
+        assert not default_library_path(data).exists()  # nothing stored before Confirm
+        page.locator(".lg-teach").screenshot(path=str(artifacts / "teach-preview.png"))
+        assert "null" not in page.text_content(".lg-teach")
+        page.click(".lg-teach button:has-text('Confirm')")
+        page.wait_for_selector(".lg-ask:has-text('Show me The Mad Hatter')")
+        assert page.text_content(".lg-progress") == "1 of 10 cards taught"
+        assert Library.load(default_library_path(data)).ids == ["caterpillar"]
+        # The table reads with the new library: its "not found" note goes from the panel.
+        page.wait_for_function(
+            "!document.querySelector('.lg-status').textContent.includes('not found')",
+            timeout=5000)
+
+        # The next card, captured and retaken: nothing changes in the library.
+        put_under_camera(camera, photos["mad-hatter"])
+        page.click(".lg-teach button:has-text('Capture')")
+        page.wait_for_selector("h3:has-text('Is this The Mad Hatter?')")
+        page.click(".lg-teach button:has-text('Retake')")
+        page.wait_for_selector(".lg-ask:has-text('Show me The Mad Hatter')")
+        assert Library.load(default_library_path(data)).ids == ["caterpillar"]
+        # portrait phone: nothing wider than the screen
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert not errors, errors
+        page.close()
+        server.stop()
