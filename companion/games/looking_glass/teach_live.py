@@ -175,14 +175,16 @@ class TeachSession:
 
     def confirm(self, card: str | None) -> dict[str, Any]:
         """Store the held shot: rebuild the library and save it where the reader loads it."""
+        if card is not None:
+            self.deck.character(card)  # UserError (400) for an unknown id
         with self._lock:
             shot = self.pending
             if shot is None:
-                what = f" for {self.names[card]}" if card in self.names else ""
+                what = f" for {self.names[card]}" if card is not None else ""
                 raise NotNow(f"nothing captured{what}: capture the card first")
             if card is not None and card != shot.card:
                 raise NotNow(f"the captured card is {self.names[shot.card]}, "
-                             f"not {self.names.get(card, card)}: confirm or retake it")
+                             f"not {self.names[card]}: confirm or retake it")
             taught = {**self.taught, shot.card: shot}
             lib, warnings = self._library(taught)
             lib.save(self.library_path)

@@ -34,8 +34,9 @@ class HandIn(BaseModel):
 
 class TeachStart(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    brawlers: bool = False
-    """Teach the Lion and the Unicorn too (12 cards instead of 10)."""
+    brawlers: bool
+    """Teach the Lion and the Unicorn too (12 cards instead of 10); no default, so an empty
+    or mistyped request starts nothing."""
 
 
 class TeachCard(BaseModel):

@@ -99,7 +99,7 @@ def test_cards_shown_to_the_camera_go_into_the_library_the_table_reads_with(tabl
     # Nothing taught yet: the table says so.
     assert "not found" in wait_for(lambda: http.get(f"{API}/view").json()["library"])
     assert http.get(f"{API}/teach").json()["active"] is False
-    started = http.post(f"{API}/teach", json={}).json()
+    started = http.post(f"{API}/teach", json={"brawlers": False}).json()
     assert started["total"] == 10 and started["taught"] == 0
     assert started["next"] == {"id": "caterpillar", "name": "The Caterpillar"}
     assert "lion" not in [c["id"] for c in started["cards"]]
@@ -155,7 +155,7 @@ def test_bad_steps_are_one_line_4xx(table, deck):
     _, photos = deck
     http = table.http
     assert http.post(f"{API}/teach/retake").status_code == 409
-    http.post(f"{API}/teach", json={})
+    http.post(f"{API}/teach", json={"brawlers": False})
     res = http.post(f"{API}/teach/capture", json={"card": "cheshire"})
     assert res.status_code == 400 and "unknown card id 'cheshire'" in res.json()["detail"]
     res = http.post(f"{API}/teach/capture", json={"card": "lion"})
@@ -164,7 +164,9 @@ def test_bad_steps_are_one_line_4xx(table, deck):
     assert res.status_code == 409
     assert res.json()["detail"] == "nothing captured for The Dodo: capture the card first"
     assert http.post(f"{API}/teach", json={"brawlers": "lots"}).status_code == 422
+    assert http.post(f"{API}/teach", json={}).status_code == 422
     assert http.post(f"{API}/teach/capture", json={"card": 5}).status_code == 422
+    assert http.post(f"{API}/teach/confirm", json={"card": "cheshire"}).status_code == 400
 
     table.show(photos["dodo"])
     assert http.post(f"{API}/teach/capture", json={"card": "dodo"}).status_code == 200
@@ -199,13 +201,14 @@ def test_teaching_needs_the_admin_link_beyond_loopback(tmp_path, deck):
     try:
         http = table.http
         admin = {"Authorization": f"Bearer {table.runtime.store.admin_token()[0]}"}
-        res = http.post(f"{API}/teach", json={})
+        res = http.post(f"{API}/teach", json={"brawlers": False})
         assert res.status_code == 401 and "admin link" in res.json()["detail"]
         seat = http.post("/api/session", json={"game": "looking-glass", "seats": ["A", "B"]},
                          headers=admin).json()["links"][0]["token"]
-        res = http.post(f"{API}/teach", json={}, headers={"Authorization": f"Bearer {seat}"})
+        res = http.post(f"{API}/teach", json={"brawlers": False},
+                        headers={"Authorization": f"Bearer {seat}"})
         assert res.status_code == 403
-        assert http.post(f"{API}/teach", json={}, headers=admin).status_code == 200
+        assert http.post(f"{API}/teach", json={"brawlers": False}, headers=admin).status_code == 200
         for step in ("capture", "confirm", "retake"):
             assert http.post(f"{API}/teach/{step}", json={}).status_code == 401, step
         assert http.get(f"{API}/teach").json()["active"] is True  # progress is public
