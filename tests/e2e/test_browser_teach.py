@@ -98,6 +98,17 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         page.click(".lg-teach button:has-text('Retake')")
         page.wait_for_selector(".lg-ask:has-text('Show me The Mad Hatter')")
         assert Library.load(default_library_path(data)).ids == ["caterpillar"]
+        # Any card can be asked for out of order, from the list.
+        page.click(".lg-teach summary")
+        page.click(".lg-chips button[data-card='dodo']")
+        page.wait_for_selector(".lg-ask:has-text('Show me The Dodo')")
+        put_under_camera(camera, photos["dodo"])
+        page.click(".lg-teach button:has-text('Capture')")
+        page.wait_for_selector("h3:has-text('Is this The Dodo?')")
+        page.click(".lg-teach button:has-text('Confirm')")
+        page.wait_for_selector(".lg-ask:has-text('Show me The Mad Hatter')")
+        assert page.text_content(".lg-progress") == "2 of 10 cards taught"
+        assert Library.load(default_library_path(data)).ids == ["caterpillar", "dodo"]
         # portrait phone: nothing wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert not errors, errors

@@ -82,6 +82,8 @@ function teachPanel(api, onTaught) {
   const brawlers = h("input", { type: "checkbox" });
   let timer = null;
   let busy = false;
+  let last = null; // the server's last answer
+  let chosen = null; // a card picked from "teach another card", else the server's next
 
   function poll() {
     // Stills from the camera while a card is to be shown; stops when the panel goes away.
@@ -99,8 +101,12 @@ function teachPanel(api, onTaught) {
     error.textContent = "";
     box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     try {
-      show(payload === undefined ? await api.get(path) : await api.post(path, payload));
-      if (path.endsWith("/confirm")) onTaught();
+      const answer = payload === undefined ? await api.get(path) : await api.post(path, payload);
+      if (path.endsWith("/confirm")) {
+        chosen = null;
+        onTaught();
+      }
+      show(answer);
     } catch (err) {
       error.textContent = err.message;
       box.querySelectorAll("button").forEach((b) => { b.disabled = false; });
@@ -114,6 +120,7 @@ function teachPanel(api, onTaught) {
   }
 
   function show(t) {
+    last = t;
     clearTimeout(timer);
     if (!t.active) {
       more.replaceChildren();
@@ -124,11 +131,17 @@ function teachPanel(api, onTaught) {
       );
       return;
     }
+    brawlers.checked = t.brawlers; // "Teach again" keeps the choice
+    const ask = (chosen && t.cards.find((c) => c.id === chosen)) || t.next;
     const progress = h("p", { className: "lg-progress", textContent: `${t.taught} of ${t.total} cards taught` });
     const chips = h("div", { className: "lg-chips" }, ...t.cards.map((c) => {
-      const b = button(`${c.taught ? "✓ " : ""}${c.name}`, () => step(`${API}/teach/capture`, { card: c.id }), "small");
+      const b = button(`${c.taught ? "✓ " : ""}${c.name}`, () => {
+        chosen = c.id;
+        error.textContent = "";
+        show(last);
+      }, "small");
       b.dataset.card = c.id;
-      b.title = c.taught ? "taught: capture it again to replace it" : "capture this card now";
+      b.title = c.taught ? "taught: show it again to replace it" : "show this card next";
       return b;
     }));
     const parts = [progress];
@@ -143,12 +156,12 @@ function teachPanel(api, onTaught) {
           button("Confirm", () => step(`${API}/teach/confirm`, { card: p.card })),
           button("Retake", () => step(`${API}/teach/retake`, {}), "small")),
       );
-    } else if (t.next) {
+    } else if (ask) {
       parts.push(
-        h("h3", { className: "lg-ask", textContent: `Show me ${t.next.name}` }),
+        h("h3", { className: "lg-ask", textContent: `Show me ${ask.name}` }),
         h("p", { className: "muted", textContent: "Lay it face up and upright under the camera, alone, the whole card with its border in view." }),
         still,
-        h("div", { className: "lg-row" }, button("Capture", () => step(`${API}/teach/capture`, { card: t.next.id }))),
+        h("div", { className: "lg-row" }, button("Capture", () => step(`${API}/teach/capture`, { card: ask.id }))),
       );
     } else {
       parts.push(h("h3", { className: "lg-done", textContent: `All ${t.total} cards taught: the table reads with them now.` }));
