@@ -139,7 +139,8 @@ class TeachSession:
             return nxt
         self.deck.character(card)  # UserError (400) for an unknown id
         if card not in self.ids:
-            raise UserError(f"{card} is not in this session: start it with the Brawlers")
+            raise UserError(f"{self.names[card]} is a Brawler: start teaching with the Brawlers "
+                            "to teach it")
         return card
 
     def capture(self, card: str | None, frame: np.ndarray) -> dict[str, Any]:
