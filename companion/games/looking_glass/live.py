@@ -166,7 +166,9 @@ class LookingGlassTable:
 
     # -- deciding --------------------------------------------------------------------
     def active_seat(self) -> int:
-        return self.starter if len(self.picks) % 2 == 0 else 1 - self.starter
+        # A pick the players are still asked about counts: the turn has passed all the same.
+        asked = sum(1 for q in self.open_questions if q.startswith("pick-"))
+        return self.starter if (len(self.picks) + asked) % 2 == 0 else 1 - self.starter
 
     def match_over(self) -> bool:
         wins = self.wins()
@@ -214,17 +216,25 @@ class LookingGlassTable:
             elif change.kind == "ask":
                 a, b = change.positions
                 seat = self.active_seat()
+                # The seat rides in the id: the answer may come after later picks.
                 q = Question(
-                    f"pick-{uuid.uuid4().hex[:8]}",
+                    f"pick-{seat}-{uuid.uuid4().hex[:8]}",
                     f"Which card did {self.session.seats[seat]} take?",
-                    [{"label": f"{self.deck.character(self.glass[n]).name} ({n})", "value": n}
-                     for n in (a, b)],
+                    [{"label": self._card_label(n), "value": n} for n in (a, b)],
                 )
                 drafts.append(question_draft(q))
+                drafts += self._ask_unread(a, b, taker_known=False)
         return drafts
 
-    def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any]) -> EventDraft:
-        seat = self.active_seat()
+    def _card_label(self, pos: str) -> str:
+        card = self.glass.get(pos)
+        if card is None:
+            return f"the card the camera could not read ({pos})"
+        return f"{self.deck.character(card).name} ({pos})"
+
+    def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any],
+                    seat: int | None = None) -> EventDraft:
+        seat = self.active_seat() if seat is None else seat
         return EventDraft("lg.pick", {
             "seat": seat,
             "position": chosen,
@@ -235,14 +245,16 @@ class LookingGlassTable:
             "order": detail.get("order"),
         }, snapshot=True)
 
-    def _ask_unread(self, chosen: str, other: str) -> list[EventDraft]:
+    def _ask_unread(self, chosen: str, other: str, *, taker_known: bool = True
+                    ) -> list[EventDraft]:
         """A card of the pick that the camera never read: ask the players which it was."""
         drafts = []
         seat = self.active_seat()
         for pos, who in ((chosen, seat), (other, 1 - seat)):
             if self.glass.get(pos) is None:
+                took = f" {self.session.seats[who]} took it." if taker_known else ""
                 q = Question(f"card-{pos}-{uuid.uuid4().hex[:6]}",
-                             f"Which card was at {pos}? {self.session.seats[who]} took it.",
+                             f"Which card was at {pos}?{took}",
                              [{"label": c.name, "value": c.id} for c in self.deck.characters])
                 drafts.append(question_draft(q))
         return drafts
@@ -294,8 +306,11 @@ class LookingGlassTable:
             other = next((v for v in values if v != answer), None)
             drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
             if q.id.startswith("pick-"):
-                self.tracker.resolve(str(answer))
-                drafts.append(self._pick_draft(str(answer), other, {"order": "asked"}))
+                asked_seat = q.id.split("-")[1]
+                change = self.tracker.resolve(str(answer))
+                drafts.append(self._pick_draft(
+                    str(answer), other, {"order": "asked", "illegal": change.detail["illegal"]},
+                    int(asked_seat) if asked_seat in ("0", "1") else None))
             elif q.id.startswith("card-"):
                 pos = q.id.split("-", 1)[1].rsplit("-", 1)[0]
                 drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))

@@ -13,7 +13,8 @@ is one the game can make:
   that is not seen is unknown, never "gone", until a stable view says so in one of those ways.
 
 Which card of the pair was chosen: the one that left first. When both left between two stable
-views and they show different characters, the tracker asks the players (a self-linked pair
+views and they show different characters, or when a card leaves whose reflection was never
+read (that one may have left first, unseen), the tracker asks the players (a self-linked pair
 needs no answer). Legality: the chosen card must have been uncovered in the last stable view.
 
 Pure Python: positions are matched by their image centres (the camera is fixed during a round;
@@ -235,8 +236,11 @@ class GlassTracker:
             n = gone[0]
             refl = self.slots[n].reflection
             if self.first_gone is None and self.slots[refl].present is None:
-                # Its reflection was never read: the pick is complete as far as we can tell.
-                out.append(self._pick(n, refl, order="reflection-unread"))
+                # Its reflection was never read, so the camera cannot tell whether it is still
+                # there (this card was chosen) or left unseen first (it was chosen): ask.
+                for m in (n, refl):
+                    self.slots[m].present = False
+                out.append(Change("ask", [n, refl], {"cards": [self.slots[n].card, None]}))
             elif self.first_gone is None and self.slots[refl].present:
                 self.first_gone = n
                 self.slots[n].present = False

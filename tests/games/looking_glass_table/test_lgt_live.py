@@ -16,7 +16,7 @@ from companion.games.looking_glass.live import make_table_game
 from companion.games.looking_glass.scoring import round_winner, score
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation
-from companion.store import Session
+from companion.store import Event, Session
 
 SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 
@@ -107,3 +107,41 @@ def test_bad_options_and_corrections_are_user_errors():
         game.correct({"hand": ["dodo"] * 4}, None)
     with pytest.raises(UserError):
         game.correct({"nonsense": 1}, 0)
+
+
+def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
+    """B-r3-c5 lay under a glare from the deal on; the first player took it (unseen), then
+    the other took A-r3-c5. The camera cannot tell that order from the reverse: it asks who
+    took which and what the unread card was, and the answers, given after the next pick, are
+    booked for the right seat."""
+    glass = random_glass(11)
+    lay = load_layouts()["pyramid"]
+    unread = {"B-r3-c5"}
+    steps = [Observe(Observation(synthetic_reading(glass, hidden=unread), 0.9))] * 7
+    gone = {"B-r3-c5", "A-r3-c5"}
+    left = {n: c for n, c in glass.items() if n not in gone}
+    steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
+    for name in ("B-r3-c3", lay.reflection("B-r3-c3")):  # the second player's pick
+        left = {n: c for n, c in left.items() if n != name}
+        steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    picks = [e.payload for e in events if e.kind == "lg.pick"]
+    assert [(p["seat"], p["position"]) for p in picks] == [(1, "B-r3-c3")]
+    questions = {q.id.split("-")[0]: q for q in game.questions(None)}
+    assert set(questions) == {"pick", "card"}
+    assert "could not read" in questions["pick"].choices[1]["label"]
+    later: list = []
+    for payload in ({"question": questions["pick"].id, "answer": "B-r3-c5"},
+                    {"question": questions["card"].id, "answer": glass["B-r3-c5"]}):
+        for draft in game.correct(payload, 0):
+            ev = Event("s1", len(events) + len(later) + 1, 0.0, draft.kind, draft.payload,
+                       draft.visibility)
+            game.apply_event(ev)
+            later.append(ev)
+    asked = [e.payload for e in later if e.kind == "lg.pick"]
+    assert [(p["seat"], p["position"], p["reflection_card"]) for p in asked] == [
+        (0, "B-r3-c5", glass["A-r3-c5"])]
+    assert game.questions(None) == []
+    view = game.view(None)
+    mine = {c["card"]: c["count"] for row in view["piles"][0].values() for c in row}
+    assert mine[glass["B-r3-c5"]] >= 1  # the unread card, once named, is in seat 0's pile

@@ -47,10 +47,14 @@ def test_cards_not_read_at_the_deal_stay_unknown_until_seen():
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
     assert [(c.kind, c.positions, c.detail) for c in changes] == [
         ("identify", ["A-r0-c2"], {"card": glass["A-r0-c2"]})]
-    # A-r3-c5 is taken; its reflection was never read, so the pick is complete at once.
+    # A-r3-c5 is taken; its reflection was never read, so the camera cannot tell whether
+    # B-r3-c5 left first, unseen (then it was the chosen card): it asks, it does not guess.
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
-    assert [c.kind for c in changes] == ["pick"]
-    assert changes[0].detail["reflection_card"] is None
+    assert [(c.kind, c.positions) for c in changes] == [("ask", ["A-r3-c5", "B-r3-c5"])]
+    assert "A-r3-c5" not in tracker.remaining() and "B-r3-c5" not in tracker.remaining()
+    pick = tracker.resolve("B-r3-c5")
+    assert pick.positions == ["B-r3-c5", "A-r3-c5"] and pick.detail["card"] is None
+    assert pick.detail["reflection_card"] == glass["A-r3-c5"]
 
 
 def test_a_hand_over_the_glass_is_no_event():
