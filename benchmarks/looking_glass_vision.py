@@ -215,8 +215,8 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
     true_pairs = [(p["seat"], p["card"], p["reflection_card"]) for p in film.picks]
     seen_pairs = [(p["seat"], p["card"], p["reflection_card"]) for p in picks]
     wrong_picks = sum(1 for a, b in zip(seen_pairs, true_pairs, strict=False) if a != b)
-    extra = max(0, len(seen_pairs) - len(true_pairs)) + sum(
-        1 for e in events if e.kind in ("question",)) + sum(
+    questions = sum(1 for e in events if e.kind in ("question",))
+    extra = max(0, len(seen_pairs) - len(true_pairs)) + questions + sum(
         1 for p in picks if p.get("illegal"))
     rounds = [e.payload for e in events if e.kind == "lg.round"]
     got = rounds[0]["totals"] if rounds else None
@@ -227,6 +227,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
         "picks_seen": len(seen_pairs),
         "picks_wrong": wrong_picks,
         "false_events": extra + wrong_picks,
+        "questions": questions,
         "scored": got is not None,
         "scored_right": got == truth_totals and rounds[0]["winner"] == truth_winner,
         "totals": got,
@@ -272,6 +273,7 @@ def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1) -> dict:
                                                / max(1, n_rounds), 4),
         "false_events": sum(r["false_events"] for r in rows),
         "rounds_with_false_events": sum(1 for r in rows if r["false_events"]),
+        "false_events_that_are_questions": sum(r["questions"] for r in rows),
         "picks_missed": sum(max(0, r["picks_true"] - r["picks_seen"]) for r in rows),
         "cpu_seconds_per_round_median": statistics.median(r["cpu_seconds"] for r in rows)
         if rows else None,
