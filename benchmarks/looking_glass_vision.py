@@ -178,7 +178,7 @@ def speed(n_frames: int, seed_base: int) -> dict:
     }
 
 
-def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
+def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) -> dict:
     """One scripted round through the live table game (perceive -> update -> apply).
 
     Every frame is rendered and read; frames are `dt` apart in simulated time, so a change
@@ -194,7 +194,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3) -> dict:
     cpu0 = time.process_time()
     game = LookingGlassTable(Settings(), Session("bench", "looking-glass", {}, ["A", "B"], 0.0))
     scene = game.sim_scene(seed)
-    film = RoundFilm(seed, art=scene.art, hold=hold)
+    film = RoundFilm(seed, art=scene.art, hold=hold, disturb=disturb)
     seq = 0
     events = []
     # The film, then `hold` frames of the empty glass: the reveal, and room for a late
@@ -241,13 +241,14 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)
 
 
-def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1) -> dict:
+def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1, disturb: float = 1.0
+                       ) -> dict:
     rows = []
     t0 = time.time()
     seeds = [seed_base + k for k in range(n_rounds)]
     if jobs <= 1:
         for seed in seeds:
-            rows.append(play_round(seed))
+            rows.append(play_round(seed, disturb=disturb))
             print(f"  round {len(rows)}: {rows[-1]}", flush=True)
     else:
         import multiprocessing
@@ -255,7 +256,7 @@ def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1) -> dict:
 
         ctx = multiprocessing.get_context("spawn")  # no fork of a process with OpenCV threads
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_one_thread) as pool:
-            futures = [pool.submit(play_round, seed) for seed in seeds]
+            futures = [pool.submit(play_round, seed, disturb=disturb) for seed in seeds]
             for fut in as_completed(futures):
                 rows.append(fut.result())
                 print(f"  round {len(rows)}: {rows[-1]}", flush=True)
@@ -269,6 +270,7 @@ def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1) -> dict:
                            "card, then its reflection); 25% of picks add a card lifted and put "
                            "back, 25% a bump, 15% two blurred frames",
         "seconds_per_frame_simulated": 0.3,
+        "disturb": disturb,
         "scored_exactly_right_fraction": round(sum(r["scored_right"] for r in rows)
                                                / max(1, n_rounds), 4),
         "false_events": sum(r["false_events"] for r in rows),
@@ -291,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
     ap.add_argument("--round-seed-base", type=int, default=None,
                     help="first tracking round's seed (default: --seed-base + 20000)")
+    ap.add_argument("--disturb", type=float, default=1.0,
+                    help="how often cards are lifted and put back or bumped (1.0: a quarter of "
+                         "picks each; more for a stress test)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="processes for the tracking rounds (one OpenCV thread each)")
     ap.add_argument("--skip", nargs="*", default=[], choices=["recognition", "tracking", "speed"])
@@ -330,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         base = a.round_seed_base if a.round_seed_base is not None else a.seed_base + 20_000
         print(f"tracking over {a.rounds} rounds ...", flush=True)
         mine["tracking"] = {"command": command, **platform_info,
-                            **tracking_benchmark(a.rounds, base, a.jobs)}
+                            **tracking_benchmark(a.rounds, base, a.jobs, a.disturb)}
         print(json.dumps(mine["tracking"], indent=1), flush=True)
     save()
     print(f"wrote {out}")
