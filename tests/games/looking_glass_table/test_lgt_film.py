@@ -43,3 +43,26 @@ def test_hands_bumps_and_blur_make_no_false_event():
         assert p["illegal"] is False
     view = game.view(None)
     assert sum(c["count"] for row in view["piles"][0].values() for c in row) == 2
+
+
+def test_film_frames_reuse_the_still_but_draw_fresh_noise():
+    """A film composes each table state once; every frame still gets its own sensor noise of
+    the camera's sigma (a frame is not a copy of the last one)."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from companion.games.looking_glass.render import Conditions, Table
+
+    cond = replace(Conditions(), noise_sigma=4.0, jpeg_quality=None, light=False)
+    film = RoundFilm(5, cond=cond, hold=3, max_picks=1, noise=False)
+    first, _ = film.render(0)
+    second, _ = film.render(1)
+    shot = film.shots[0]
+    assert shot.glass == film.shots[1].glass  # the same state of the table...
+    assert len(film.camera._stills) == 1  # ...composed once
+    still = film.camera.still(Table(film.layout, True, shot.glass, shot.piles)).astype(float)
+    for frame in (first, second):
+        residual = frame.astype(float) - still
+        assert 3.5 < residual.std() < 4.5 and abs(residual.mean()) < 0.2
+    assert np.abs(first.astype(float) - second).mean() > 2.0  # different draws
