@@ -272,6 +272,10 @@ class Runtime:
         return self._source_factory is None and self.settings.camera.source.strip() == "sim"
 
     def _has_own_scene(self) -> bool:
+        # Only the `sim` camera plays a game's own scene; building one to ask is slow (a
+        # whole simulated deck) and may set the game up for simulated cards.
+        if not self._is_sim():
+            return False
         try:
             return self.game.sim_scene(self.settings.camera.seed) is not None
         except Exception:
@@ -301,6 +305,18 @@ class Runtime:
         old, self._capture = self._capture, self._new_capture()
         if old is not None:
             old.stop()
+
+    def next_frame(self, timeout: float) -> Any:
+        """The first raw camera frame taken after this call (not the annotated view the
+        dashboard shows), or None if none comes within `timeout` seconds."""
+        capture = self._capture
+        if capture is None:
+            return None
+        latest = capture.latest()
+        return capture.wait_for_frame(latest.index if latest is not None else -1, timeout)
+
+    def camera_state(self) -> str:
+        return self._capture.status().state if self._capture is not None else "not running"
 
     def check_camera(self) -> None:
         """Open and close the source once, so `serve` can say "camera absent" in one line."""

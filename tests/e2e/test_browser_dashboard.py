@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import httpx
 import pytest
 from e2e_helpers import REPO, example_server_argv, free_port, run_server, serve_argv
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 SIGNATURE_JS = """img => {
   const c = document.createElement('canvas'); c.width = 64; c.height = 48;
   const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0, 64, 48);
@@ -22,19 +16,6 @@ SIGNATURE_JS = """img => {
   return [img.naturalWidth, s];
 }"""
 
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: run `make browser` to install it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.mark.browser

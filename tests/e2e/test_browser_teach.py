@@ -17,24 +17,8 @@ from companion.games.looking_glass.library import Library, default_library_path
 from companion.games.looking_glass.sim_deck import taught_sim_deck
 from companion.sim import effects
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 FPS = 8
 
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: run `make browser` to install it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def put_under_camera(folder: Path, image: np.ndarray) -> None:

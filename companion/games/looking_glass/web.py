@@ -48,13 +48,9 @@ class TeachCard(BaseModel):
 def camera_frame(runtime: Runtime) -> np.ndarray:
     """A raw frame the camera took after this call (not the annotated view the dashboard
     shows: its outlines would be learnt as card art)."""
-    capture = getattr(runtime, "_capture", None)  # the runtime has no public raw-frame read yet
-    if capture is None:
-        raise HTTPException(503, "the camera is not running")
-    latest = capture.latest()
-    frame = capture.wait_for_frame(latest.index if latest is not None else -1, FRAME_WAIT_S)
+    frame = runtime.next_frame(FRAME_WAIT_S)
     if frame is None:
-        raise HTTPException(503, f"no picture from the camera ({capture.status().state}): "
+        raise HTTPException(503, f"no picture from the camera ({runtime.camera_state()}): "
                                  "check it on the dashboard and try again")
     return frame.image
 
