@@ -60,6 +60,8 @@ VERIFY_SCORE = 0.6
 """A card lost by the finder is kept if its own template matches this well where it lay."""
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
+L_FILL = 0.85
+"""A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 
@@ -69,6 +71,8 @@ class Hole:
     corners: np.ndarray  # 4×2, processing-image px, as minAreaRect gives them
     area: float  # px
     fill: float
+    overlaid: bool = False
+    """An L-shaped hole whose missing corner holds another card (not a glare)."""
 
 
 @dataclass
@@ -84,6 +88,8 @@ class SeenCard:
     center_mm: np.ndarray
     scores: dict[str, float] = field(default_factory=dict)
     full_hole: bool = False
+    quad_mm: np.ndarray | None = None
+    """TL, TR, BR, BL in table mm (the reader's plane)."""
 
     @property
     def position(self) -> str:
@@ -180,7 +186,7 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
             continue
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
         got = _rect(roi, (x, y), float(area)) if area <= amax else None
-        if got is not None and got[2] >= 0.85:
+        if got is not None and got[2] >= L_FILL:
             if _framed(white, got[0], ring) and _has_art(small, got[0]):
                 out.append(Hole(*got))
         else:
@@ -205,10 +211,36 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
             # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
             # over the card still lying on it: ask for less white around it.
             if got is not None and got[2] >= 0.62 and _framed(
-                    white, got[0], ring if got[2] >= 0.85 else ring - 0.2) and _has_art(
+                    white, got[0], ring if got[2] >= L_FILL else ring - 0.2) and _has_art(
                     small, got[0]):
-                out.append(Hole(*got))
+                hole = Hole(*got)
+                if hole.fill < L_FILL:
+                    hole.overlaid = _overlaid(white, part, (x + sx, y + sy), hole.corners)
+                out.append(hole)
     return out
+
+
+def _overlaid(white: np.ndarray, part: np.ndarray, offset: tuple[int, int],
+              corners: np.ndarray) -> bool:
+    """Whether what cuts an L out of a hole's rectangle is another card: its art is not white.
+    A glare also cuts a hole into an L, but what it leaves is white."""
+    h, w = white.shape
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, [w, h])
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.rint(corners - [x0, y0]).astype(np.int32), 1)
+    mine = np.zeros_like(inside)
+    ox, oy = offset[0] - x0, offset[1] - y0
+    ph, pw = part.shape
+    sy0, sx0 = max(0, -oy), max(0, -ox)
+    sy1, sx1 = min(ph, inside.shape[0] - oy), min(pw, inside.shape[1] - ox)
+    mine[oy + sy0 : oy + sy1, ox + sx0 : ox + sx1] = part[sy0:sy1, sx0:sx1]
+    # The component was eroded by 2 px and the border around it is white anyway.
+    mine = cv2.dilate(mine, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    missing = (inside > 0) & (mine == 0)
+    if missing.sum() < 0.05 * inside.sum():
+        return False
+    return float((~white[y0:y1, x0:x1][missing]).mean()) > 0.7
 
 
 def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
@@ -237,18 +269,18 @@ def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> b
     l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
     u, v = e1 / max(l1, 1e-6), e2 / max(l2, 1e-6)
     h, w = white.shape
-    f = np.linspace(0.1, 0.9, 12)[:, None]
-    hits = np.zeros(48, bool)
-    # The border lies somewhere 0..6 px out (blur, perspective, a slightly tilted fit).
-    for delta in (1.0, 2.5, 4.0, 5.5):
-        a, b = l1 / 2 + delta, l2 / 2 + delta
-        ring = np.array([c - a * u - b * v, c + a * u - b * v, c + a * u + b * v,
-                         c - a * u + b * v])
-        pts = np.vstack([ring[i] + (ring[(i + 1) % 4] - ring[i]) * f for i in range(4)])
-        xi = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
-        yi = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
-        hits |= white[yi, xi]
-    return float(hits.mean()) >= min_white
+    # 12 points along each side of the ring, at every distance out the border may lie
+    # (0..6 px: blur, perspective, a slightly tilted fit); a point is framed if any is white.
+    f = np.linspace(0.1, 0.9, 12)
+    side_u = np.concatenate([2 * f - 1, np.ones(12), 1 - 2 * f, -np.ones(12)])
+    side_v = np.concatenate([-np.ones(12), 2 * f - 1, np.ones(12), 1 - 2 * f])
+    delta = np.array([1.0, 2.5, 4.0, 5.5])[:, None]
+    a, b = l1 / 2 + delta, l2 / 2 + delta
+    xs = c[0] + a * side_u * u[0] + b * side_v * v[0]
+    ys = c[1] + a * side_u * u[1] + b * side_v * v[1]
+    xi = np.clip(np.rint(xs).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(ys).astype(int), 0, h - 1)
+    return float(white[yi, xi].any(axis=0).mean()) >= min_white
 
 
 # -- 2./3. axis, size and the table plane ----------------------------------------------------
@@ -447,7 +479,7 @@ class Reader:
         w = image.shape[1]
         sc = min(1.0, PROC_WIDTH / w)
         small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
-                                                   interpolation=cv2.INTER_AREA)
+                                                   interpolation=cv2.INTER_LINEAR)
         S = np.diag([sc, sc, 1.0])
         H_small = None
         via_markers = False
@@ -455,7 +487,7 @@ class Reader:
             H_small = H_mm_from_image @ np.linalg.inv(S)
             via_markers = True
         elif self.use_markers:
-            H_small = self._marker_plane(small)
+            H_small = self._marker_plane(image, sc)
             via_markers = H_small is not None
         holes = find_holes(small)
         warnings: list[str] = []
@@ -467,8 +499,12 @@ class Reader:
         order = [0, 1] if spreads[0] <= spreads[1] else [1, 0]
         best: Reading | None = None
         for rank, k in enumerate(order):
-            if rank == 1 and spreads[order[1]] > spreads[order[0]] + 0.05:
-                break  # the other axis is clearly wrong: card widths would disagree
+            if rank == 1 and best is not None and best.cards and (
+                    spreads[order[1]] > spreads[order[0]] + 0.05):
+                # The other axis is clearly wrong: card widths would disagree. (Unless the
+                # first found nothing: a steep tilt foreshortens the widths of a landscape
+                # glass more than its cards' long sides.)
+                break
             r = self._read_axis(image, sc, options[k], H_small, via_markers)
             if best is None or _quality(r) > _quality(best):
                 best = r
@@ -504,16 +540,20 @@ class Reader:
         reading.cards = found
         return reading
 
-    def _marker_plane(self, small: np.ndarray) -> np.ndarray | None:
+    def _marker_plane(self, image: np.ndarray, sc: float) -> np.ndarray | None:
+        """Table plane in processing px -> mm from the corner markers, if >= 3 are seen.
+
+        Markers are found as well at two thirds of the working size, in half the time; that
+        copy is cut from the full image because from 1280 or 1920 px wide it is an integer
+        step down, which OpenCV's area resampling does several times faster."""
         from companion.vision.registration import TableRegistrar
 
-        # Markers are found as well at two thirds of the working size, in half the time.
-        k = 2 / 3
-        tiny = cv2.resize(small, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        k = sc * 2 / 3
+        tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
         found = detect_markers(tiny)
         if len(found) < 3:
             return None
-        markers = {i: Marker(i, m.corners / k) for i, m in found.items()}
+        markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
         return TableRegistrar().homography(markers)
 
     def _read_axis(self, image: np.ndarray, sc: float, items: list[Oriented],
@@ -568,7 +608,8 @@ class Reader:
         c_t, partner = centre_line(pos, axis, full, orient)
         lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
-        for idx, (_o, centre, _wv, _hv, hl) in enumerate(cards_mm):
+        seen_at: dict[int, SeenCard] = {}
+        for idx, (o, centre, _wv, _hv, hl) in enumerate(cards_mm):
             side = 1 if centre @ axis > c_t else -1
             if partner[idx] < 0 or orient[idx] == -side:
                 continue
@@ -581,16 +622,80 @@ class Reader:
             cen_img = _apply(H_inv, cmm[None])[0] / sc
             t_abs = abs(float(cmm @ axis) - c_t)
             row = max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
-            card = SeenCard(None, 0.0, cen_img, quad_img, hl < (hi_full + hi_half) / 2,
+            # Covered: the hole is the upper half, or an L (a card lies on one corner).
+            covered = hl < (hi_full + hi_half) / 2 or o.hole.overlaid
+            card = SeenCard(None, 0.0, cen_img, quad_img, covered,
                             0 if side > 0 else 1, row, 0, cmm,
-                            full_hole=bool(hl > (hi_full + hi_half) / 2))
+                            full_hole=bool(hl > (hi_full + hi_half) / 2), quad_mm=quad_mm)
             card.scores = {"_s": float(cmm @ lateral), "_t": t_abs}
             self._name(card, scores)
             seen.append(card)
+            seen_at[idx] = card
         _coverage(seen, W, Hc)
+        pairs = [(seen_at[i], seen_at[int(j)]) for i, j in enumerate(partner)
+                 if i < j and i in seen_at and int(j) in seen_at]
+        for a, b_ in pairs:
+            # Picks take a card and its reflection together, so coverage is mirror-symmetric
+            # too: a card whose cover a hand hides is covered if its reflection is.
+            a.covered = b_.covered = a.covered or b_.covered
+        alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
+        seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t))
         layout = self._columns(seen)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
+
+    def _reflections(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
+                     alone: list[SeenCard], seen: list[SeenCard], axis: np.ndarray, c_t: float
+                     ) -> list[SeenCard]:
+        """The reflections the finder lost of cards found without one (its outline broken by
+        a hand, a glare, a neighbour's shadow): every glass card has a reflection, so it is
+        looked for where the mirror puts it. Dealt by hand, it may lie a few mm and degrees
+        off, so a small neighbourhood is searched; it is kept only if a taught card matches
+        there as clearly as `verify` asks, so an empty place is never reported."""
+        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        found: list[SeenCard] = []
+        for card in alone:
+            mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
+            q = card.quad_mm
+            if q is None or any(np.linalg.norm(o.center_mm - mirror) < 0.3 * W
+                                for o in seen + found):
+                continue
+            refl = q - 2 * ((q @ axis) - c_t)[:, None] * axis[None, :]
+            d0 = refl[3] - refl[0]
+            d0 /= np.linalg.norm(d0)
+            best: tuple[float, np.ndarray, np.ndarray] | None = None
+            for ang in (-4.0, 0.0, 4.0):
+                a = math.radians(ang)
+                d = np.array([d0[0] * math.cos(a) - d0[1] * math.sin(a),
+                              d0[0] * math.sin(a) + d0[1] * math.cos(a)])
+                r = np.array([d[1], -d[0]])
+                for dr in (-3.0, 0.0, 3.0):
+                    for dd in (-3.0, 0.0, 3.0):
+                        tl = mirror - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
+                        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
+                        H = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv @ C
+                        scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
+                        top = float(scores.max())
+                        if best is None or top > best[0]:
+                            best = (top, scores, np.array([tl, tl + W * r,
+                                                           tl + W * r + Hc * d,
+                                                           tl + Hc * d]))
+            assert best is not None
+            top, scores, quad_mm = best
+            order = np.argsort(-scores)
+            second = float(scores[order[1]]) if len(order) > 1 else -1.0
+            if top < VERIFY_SCORE or confidence(top, second) < self.threshold:
+                continue
+            cmm = quad_mm.mean(axis=0)
+            t_abs = abs(float(cmm @ axis) - c_t)
+            twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
+                            _apply(H_inv, quad_mm) / sc, card.covered, 1 - card.half,
+                            card.row, 0, cmm, full_hole=False, quad_mm=quad_mm)
+            twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
+                           "reflected": 1.0}
+            self._name(twin, scores)
+            found.append(twin)
+        return found
 
     def _look(self, image: np.ndarray, sc: float, H_inv: np.ndarray, centre: np.ndarray,
               d: np.ndarray, hl: float

@@ -1,0 +1,98 @@
+"""Cards the outline finder loses (a hand over their lower half, a glare) and coverage it cannot
+see directly: found again through the glass's mirror symmetry, never invented."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from lgt_helpers import taught
+
+from companion.games.looking_glass.layout import load_layouts
+from companion.games.looking_glass.read import Reader, _overlaid
+from companion.games.looking_glass.render import Conditions, TableCamera, compare, deal_table
+
+SEED = 23
+SKIN = (120, 150, 205)
+
+
+@pytest.fixture(scope="module")
+def deck():
+    art, lib, _ = taught(SEED)
+    return art, lib
+
+
+def _table_image(art, seed: int):
+    rng = np.random.default_rng(seed)
+    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=False, jpeg_quality=90)
+    return TableCamera(art, table, cond, seed).render(table, 0)
+
+
+def _lower_half_and_beyond(quad: np.ndarray) -> np.ndarray:
+    """The card's lower half, stretched a third of a card past its bottom edge (a finger)."""
+    tl, tr, br, bl = quad
+    ml, mr = (tl + bl) / 2, (tr + br) / 2
+    down = (bl - tl) / 3
+    shrink = (tr - tl) * 0.06
+    return np.array([ml + 0.08 * (bl - tl) + shrink, mr + 0.08 * (bl - tl) - shrink,
+                     br + down - shrink, bl + down + shrink])
+
+
+def test_a_card_whose_outline_a_finger_breaks_is_found_where_its_reflection_says(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 5)
+    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
+    target = free[0]
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
+                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards
+            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert len(near) == 1
+    assert near[0].card == target["card"] and near[0].covered is False
+    assert near[0].scores.get("reflected") == 1.0  # the finder alone lost it
+    c = compare(reading.to_json("x"), truth)
+    assert c.right == c.cards == 28 and c.extra == 0, c
+
+
+def test_an_empty_place_is_never_filled_in_from_its_reflection(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 6)
+    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
+    target = free[0]
+    # A finger over the lower half, and the card's upper half painted over with table:
+    # the card is gone from its place, its reflection is still there.
+    quad = np.array(target["quad"])
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(quad)).astype(np.int32), SKIN)
+    tl, tr, br, bl = quad
+    upper = np.array([tl, tr, (tr + br) / 2, (tl + bl) / 2])
+    table_colour = [int(v) for v in np.median(img[:20, :20].reshape(-1, 3), axis=0)]
+    cv2.fillConvexPoly(img, np.rint(upper).astype(np.int32), table_colour)
+    reading = Reader(lib).read(img)
+    assert not [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+
+
+def _l_hole(missing_white: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 60×90 px card interior with its bottom-right quarter cut out: by a card lying there
+    (its art is not white) or by a glare (white)."""
+    white = np.ones((200, 200), bool)
+    x0, y0, w, h = 50, 40, 60, 90
+    white[y0:y0 + h, x0:x0 + w] = False
+    part = np.ones((h, w), np.uint8)
+    part[h // 2:, w // 2:] = 0
+    if missing_white:
+        white[y0 + h // 2:y0 + h, x0 + w // 2:x0 + w] = True
+    else:
+        white[y0 + h // 2:y0 + h // 2 + 4, x0 + w // 2:x0 + w] = True  # the other card's border
+    corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], float)
+    return white, part, corners
+
+
+def test_an_l_shaped_hole_is_covered_when_a_card_cuts_it_not_a_glare():
+    white, part, corners = _l_hole(missing_white=False)
+    assert _overlaid(white, part, (50, 40), corners)
+    white, part, corners = _l_hole(missing_white=True)
+    assert not _overlaid(white, part, (50, 40), corners)
