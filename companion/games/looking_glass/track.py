@@ -1,16 +1,20 @@
 """Following a round of the Looking Glass from frame-by-frame readings, without false events.
 
 A reading says which positions show a card. Hands reach over the table, a card is lifted and
-put back, a frame is blurred: single frames lie. The tracker therefore only believes a view
-that has held for `STABLE_FRAMES` frames and `STABLE_SECONDS` seconds, and only a change that
-is one the game can make:
+put back, a frame is blurred: single frames lie. The tracker therefore judges each position
+over the last `STABLE_FRAMES` frames spanning at least `STABLE_SECONDS` seconds: it is gone
+only if no frame of that window saw it, back only if every frame did; anything between is
+unknown and decides nothing (so one frame that loses a card far from the move does not hide
+the move). And it only believes a change that is one the game can make:
 
 - the first stable view with a full glass (28 cards, every one identified) is a deal;
 - afterwards the set of cards present can only shrink by one card (the active player took
-  the chosen card and the reflection is still there) or by a card and its reflection (a whole
-  pick). Anything else (three cards gone, a card gone whose reflection went long ago, a card
-  that was never there) is something over the table, not a move: the tracker waits. A card
-  that is not seen is unknown, never "gone", until a stable view says so in one of those ways.
+  the chosen card and the reflection is still there), by a card and its reflection (a whole
+  pick), or by the reflection of the card taken alone plus the next chosen card (the camera
+  had no steady look in between). Anything else (three cards gone, a card gone whose
+  reflection went long ago, a card that was never there) is something over the table, not a
+  move: the tracker waits. A card that is not seen is unknown, never "gone", until a stable
+  view says so in one of those ways.
 
 Which card of the pair was chosen: the one that left first. When both left between two stable
 views and they show different characters, or when a card leaves whose reflection was never
@@ -23,6 +27,7 @@ a bumped card moves a few millimetres, not half a card).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,10 +62,6 @@ class Change:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-def _key(view: dict[str, Any]) -> tuple:
-    return tuple(sorted(view.items()))
-
-
 class GlassTracker:
     """Turns readings (`Reading.to_json` dicts, one per frame) into deal and pick decisions."""
 
@@ -75,9 +76,8 @@ class GlassTracker:
         """The card of a pair that left while its reflection stayed (the chosen one)."""
         self.covers: dict[str, list[str]] | None = None
         """Position -> the positions lying on it, from the layout card when it is known."""
-        self._candidate: tuple | None = None
-        self._since: float = 0.0
-        self._count = 0
+        self._recent: deque[tuple[float, dict[str, bool], dict[str, str]]] = deque()
+        """(time, positions seen, unread positions identified) of the latest frames."""
         self._deal_votes: list[dict[str, Any]] = []
 
     # -- per frame ---------------------------------------------------------------------
@@ -85,21 +85,28 @@ class GlassTracker:
         """One frame's reading; returns the decisions a newly stable view makes."""
         if not self.slots:
             return self._watch_deal(reading, now)
-        view = self._present(reading)
-        if view is None:
-            self._candidate = None
+        self._recent.append((now, self._present(reading), dict(self._identified)))
+        window = self._window(now)
+        if window is None:
             return []
-        key = (_key(view), tuple(sorted(self._identified.items())))
-        if key != self._candidate:
-            self._candidate, self._since, self._count = key, now, 1
-            return []
-        self._count += 1
-        if self._count < self.stable_frames or now - self._since < self.stable_seconds:
-            return []
-        return self._decide(view)
+        seen = {n: all(f[1][n] for f in window) for n in self.slots}
+        unseen = {n: not any(f[1][n] for f in window) for n in self.slots}
+        last = window[-1][2]
+        identified = {n: c for n, c in last.items() if all(f[2].get(n) == c for f in window)}
+        return self._decide(seen, unseen, identified)
 
-    def _present(self, reading: dict[str, Any]) -> dict[str, bool] | None:
-        """Which tracked positions show a card in this frame (None: a frame not to trust)."""
+    def _window(self, now: float) -> list[tuple[float, dict[str, bool], dict[str, str]]] | None:
+        """The latest frames, as few as make `stable_frames` frames and `stable_seconds`."""
+        frames = list(self._recent)
+        for k in range(len(frames) - 1, -1, -1):
+            if len(frames) - k >= self.stable_frames and now - frames[k][0] >= self.stable_seconds:
+                for _ in range(k):
+                    self._recent.popleft()
+                return frames[k:]
+        return None
+
+    def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
+        """Which tracked positions show a card in this frame."""
         present = dict.fromkeys(self.slots, False)
         covered = {}
         self._identified: dict[str, str] = {}
@@ -202,24 +209,28 @@ class GlassTracker:
         self.layout = reading.get("layout")
         self.covers = _cover_graph(self.layout, list(self.slots))
         self.first_gone = None
-        self._candidate = None
+        self._recent.clear()
 
     def reset(self) -> None:
         """Forget the round: wait for the next deal."""
         self.slots = {}
         self._deal_votes = []
-        self._candidate = None
+        self._recent.clear()
         self.first_gone = None
 
     # -- picks -------------------------------------------------------------------------
-    def _decide(self, view: dict[str, bool]) -> list[Change]:
+    def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],
+                identified: dict[str, str]) -> list[Change]:
+        """`seen`: positions every frame of the window saw; `unseen`: those none saw."""
         out: list[Change] = []
-        for n, card in sorted(getattr(self, "_identified", {}).items()):
+        for n, card in sorted(identified.items()):
+            if self.slots[n].present is not None:
+                continue
             self.slots[n].card = card
             self.slots[n].present = True
             out.append(Change("identify", [n], {"card": card}))
-        gone = [n for n, s in self.slots.items() if s.present is True and not view[n]]
-        back = [n for n, s in self.slots.items() if s.present is False and view[n]]
+        gone = [n for n, s in self.slots.items() if s.present is True and unseen[n]]
+        back = [n for n, s in self.slots.items() if s.present is False and seen[n]]
         if self.first_gone in back:
             # The card that left alone is back (it was lifted and put back, or a hand lay on
             # it long enough to look gone): nothing happened; judge the rest of the view.
@@ -230,8 +241,16 @@ class GlassTracker:
         if back:
             return out
         if not gone:
-            self._refresh_cover(view)
+            self._refresh_cover()
             return out
+        if self.first_gone is not None and self.slots[self.first_gone].reflection in gone:
+            # The reflection of the card taken alone: the pick is complete. Whatever else
+            # left since (the next chosen card) is judged on its own below.
+            refl = self.slots[self.first_gone].reflection
+            out.append(self._pick(self.first_gone, refl, order="first-gone"))
+            gone.remove(refl)
+            if not gone:
+                return out
         if len(gone) == 1:
             n = gone[0]
             refl = self.slots[n].reflection
@@ -245,8 +264,6 @@ class GlassTracker:
                 self.first_gone = n
                 self.slots[n].present = False
                 out.append(Change("half", [n]))
-            elif self.first_gone == refl:
-                out.append(self._pick(refl, n, order="first-gone"))
             return out
         if len(gone) == 2 and self.first_gone is None and gone[1] == self.slots[gone[0]].reflection:
             a, b = gone
@@ -272,7 +289,7 @@ class GlassTracker:
         self.slots[chosen].present = False
         self.slots[other].present = False
         self.first_gone = None
-        self._refresh_cover(None)
+        self._refresh_cover()
         return Change("pick", [chosen, other], {
             "card": self.slots[chosen].card,
             "reflection_card": self.slots[other].card,
@@ -286,7 +303,7 @@ class GlassTracker:
         self.slots[chosen].covered = self.slots[chosen].covered
         return self._pick(chosen, other, order="asked")
 
-    def _refresh_cover(self, view: dict[str, bool] | None) -> None:
+    def _refresh_cover(self) -> None:
         """Covered flags follow the last stable view (a card is freed when both cards over it
         are gone); positions not seen keep their flag."""
         covered = getattr(self, "_frame_covered", {})

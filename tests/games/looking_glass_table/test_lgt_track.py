@@ -130,3 +130,30 @@ def test_three_cards_gone_is_not_a_move():
     gone = {"A-r3-c3", "B-r3-c3", "A-r3-c5"}
     changes, t = feed(tracker, synthetic_reading(glass, hidden=gone), 20, t)
     assert changes == []
+
+
+def test_a_card_lost_for_one_frame_elsewhere_does_not_hide_a_move():
+    """Three frames after the chosen card left, one of them missing a card across the glass
+    (a reflection of the light, noise): the move is still seen in those three frames."""
+    glass, tracker, t = dealt()
+    chosen, elsewhere = "B-r3-c5", "A-r0-c0"
+    frames = [{chosen}, {chosen, elsewhere}, {chosen}]
+    changes = []
+    for k, hidden in enumerate(frames):
+        changes += tracker.observe(synthetic_reading(glass, hidden=hidden), t + 0.3 * k)
+    assert [(c.kind, c.positions) for c in changes] == [("half", [chosen])]
+    assert elsewhere in tracker.remaining()
+
+
+def test_the_reflection_and_the_next_chosen_card_gone_together_is_a_pick_and_a_half():
+    """No steady look between the reflection being taken and the next player taking a card:
+    the pick is completed and the new card is the next chosen one."""
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    both = {"B-r3-c5", "A-r3-c5", "A-r3-c3"}
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=both), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [
+        ("pick", ["B-r3-c5", "A-r3-c5"]), ("half", ["A-r3-c3"])]
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=both | {"B-r3-c3"}), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
