@@ -180,14 +180,20 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
     amin, amax = 500, max_frac * h * w
     out: list[Hole] = []
     poor = []
+    leaked = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < amin or area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+        if area < amin:
+            continue
+        if area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            leaked.append(i)
             continue
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
         got = _rect(roi, (x, y), float(area)) if area <= amax else None
         if got is not None and got[2] >= L_FILL:
-            if _framed(white, got[0], ring) and _has_art(small, got[0]):
+            # A shadow across a border leaves part of it below the white level: a clean
+            # rectangle of art needs less of a frame than the odd shapes below.
+            if _framed(white, got[0], ring - 0.15) and _has_art(small, got[0]):
                 out.append(Hole(*got))
         else:
             poor.append((roi, x, y, area))
@@ -199,12 +205,17 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
         typical = 40.0
     k = max(3, int(0.25 * typical) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    if leaked:
+        # A card whose border a shadow or a finger breaks leaks into the table around it:
+        # opened, the narrow gap closes and the interior stands alone again.
+        poor.append(((np.isin(lab, leaked)).astype(np.uint8), 0, 0, 0))
     for roi, x, y, _area in poor:
         opened = cv2.morphologyEx(roi, cv2.MORPH_OPEN, kernel)
         m, sub, sst, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         for j in range(1, m):
             sx, sy, sw, sh, sa = sst[j]
-            if sa < amin or sa > amax:
+            if sa < amin or sa > amax or (x + sx == 0 or y + sy == 0 or x + sx + sw >= w
+                                          or y + sy + sh >= h):
                 continue
             part = (sub[sy : sy + sh, sx : sx + sw] == j).astype(np.uint8)
             got = _rect(part, (x + sx, y + sy), float(sa))
@@ -293,19 +304,28 @@ def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c[1] - c[0], c[2] - c[1]
 
 
-def _dominant_angle(holes: list[Hole]) -> float:
+def _dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     """Direction of card sides modulo 90°, voted by holes shaped like a card interior or its
-    upper half (long side 1.2-1.8 times the short one), weighted by area. Square blobs (a
-    chequered cloth) have no say."""
-    z = 0j
+    upper half (long side 1.2-1.8 times the short one).
+
+    The most voted direction, not the mean: under a tilt a chequered cloth's squares are
+    foreshortened into card-shaped blobs too, many of them, at their own angle, and a mean
+    would land between the two. Votes weigh area squared, as cards are the larger blobs."""
+    angles, weights = [], []
     for hl in holes:
         e1, e2 = _sides(hl.corners)
         l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
         if not 1.2 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.8:
             continue
-        a = 4 * math.atan2(e1[1], e1[0])
-        z += hl.area * complex(math.cos(a), math.sin(a))
-    return math.atan2(z.imag, z.real) / 4
+        angles.append(4 * math.atan2(e1[1], e1[0]))
+        weights.append(hl.area**2)
+    if not angles:
+        return 0.0
+    a, wt = np.array(angles), np.array(weights)
+    near = np.cos(a[:, None] - a[None, :]) > math.cos(math.radians(4 * window_deg))
+    best = int(np.argmax(near.astype(float) @ wt))
+    z = np.sum(wt[near[best]] * np.exp(1j * a[near[best]]))
+    return float(np.angle(z)) / 4
 
 
 @dataclass
@@ -410,11 +430,15 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
 
 # -- 4. the centre line ----------------------------------------------------------------------
 def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.ndarray
-                ) -> tuple[float, np.ndarray]:
-    """The centre line's offset along `axis`, and each card's mirror partner (-1: none).
+                ) -> tuple[float, np.ndarray, np.ndarray]:
+    """The centre line (its normal `axis` and offset along it), and each card's mirror partner
+    (-1: none; itself: in the glass, its reflection not seen).
 
     `orient`: +1 a card whose top faces -axis, -1 one whose top faces +axis, 0 unknown. The
-    two cards of a pair face each other, which tells them from two cards of one score pile."""
+    two cards of a pair face each other, which tells them from two cards of one score pile.
+    The line is fitted through the midpoints of candidate pairs, direction included: the
+    cards' mean direction is a degree or two off when they are dealt by hand, which puts the
+    pairs at the far end of a wide glass 10 mm off a line drawn square to it."""
     lateral = np.array([-axis[1], axis[0]])
     t = pos @ axis
     s = pos @ lateral
@@ -426,14 +450,35 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
             if abs(s[i] - s[j]) < tol_s and abs(t[i] - t[j]) > 10 and full[i] == full[j]:
                 hi, lo = (i, j) if t[i] > t[j] else (j, i)
                 if orient[hi] >= 0 and orient[lo] <= 0:
-                    mids.append((t[i] + t[j]) / 2)
+                    mids.append(((s[i] + s[j]) / 2, (t[i] + t[j]) / 2))
     partner = -np.ones(n, int)
     if not mids:
-        return float(np.median(t)) if n else 0.0, partner
-    mids_arr = np.array(sorted(mids))
-    counts = [int(np.sum(np.abs(mids_arr - m) < tol_t / 2)) for m in mids_arr]
-    best = int(np.argmax(counts))
-    c = float(np.median(mids_arr[np.abs(mids_arr - mids_arr[best]) < tol_t / 2]))
+        return (float(np.median(t)) if n else 0.0), partner, axis
+    m = np.array(mids)
+    lines = [(0.0, float(tm)) for _, tm in m]
+    max_k = math.tan(math.radians(6))
+    for a in range(len(m)):
+        for b in range(a + 1, len(m)):
+            if abs(m[b, 0] - m[a, 0]) > 2 * CARD_W_MM / 3:
+                k = (m[b, 1] - m[a, 1]) / (m[b, 0] - m[a, 0])
+                if abs(k) <= max_k:
+                    lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
+    votes = [(int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)), -abs(k), k, c0)
+             for k, c0 in lines]
+    _, _, k, c0 = max(votes)
+    inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
+    if np.ptp(m[inl, 0]) > 2 * CARD_W_MM / 3:
+        k, c0 = np.polyfit(m[inl, 0], m[inl, 1], 1)
+        k = float(np.clip(k, -max_k, max_k))
+    else:
+        k, c0 = 0.0, float(np.median(m[inl, 1]))
+    # The line t = c0 + k s, as a normal and an offset.
+    norm = math.hypot(1.0, k)
+    axis = (axis - k * lateral) / norm
+    lateral = np.array([-axis[1], axis[0]])
+    c = float(c0) / norm
+    t = pos @ axis
+    s = pos @ lateral
     # One-to-one partners, closest first.
     cand = []
     for i in range(n):
@@ -459,7 +504,7 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
             if near < NEIGHBOUR_MM and abs(t[i] - c) > 10 and orient[i] != -side:
                 partner[i] = i
                 grown = True
-    return c, partner
+    return c, partner, axis
 
 
 # -- the reader ------------------------------------------------------------------------------
@@ -605,7 +650,7 @@ class Reader:
             orient[i] = 1 if gap > ORIENT_MARGIN else (-1 if gap < -ORIENT_MARGIN else 0)
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
-        c_t, partner = centre_line(pos, axis, full, orient)
+        c_t, partner, axis = centre_line(pos, axis, full, orient)
         lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
         seen_at: dict[int, SeenCard] = {}

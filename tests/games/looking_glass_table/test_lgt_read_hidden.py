@@ -3,13 +3,21 @@ see directly: found again through the glass's mirror symmetry, never invented.""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 from lgt_helpers import taught
 
 from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.read import Reader, _overlaid
+from companion.games.looking_glass.read import (
+    Hole,
+    Reader,
+    _dominant_angle,
+    _overlaid,
+    centre_line,
+)
 from companion.games.looking_glass.render import Conditions, TableCamera, compare, deal_table
 
 SEED = 23
@@ -96,3 +104,36 @@ def test_an_l_shaped_hole_is_covered_when_a_card_cuts_it_not_a_glare():
     assert _overlaid(white, part, (50, 40), corners)
     white, part, corners = _l_hole(missing_white=True)
     assert not _overlaid(white, part, (50, 40), corners)
+
+
+def _hole(centre, angle_deg: float, w: float, h: float, area: float) -> Hole:
+    box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (w, h), angle_deg))
+    return Hole(box.astype(np.float64), area, 0.95)
+
+
+def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_cloth():
+    # Under a tilt a chequered cloth's squares become card-shaped blobs, many of them, square
+    # to the image; the cards lie at 35°.
+    rng = np.random.default_rng(1)
+    cards = [_hole(rng.uniform(200, 600, 2), 35 + rng.normal(0, 1.5), 60, 85, 4500)
+             for _ in range(12)]
+    cloth = [_hole(rng.uniform(0, 900, 2), rng.normal(0, 1), 30, 40, 1300) for _ in range(45)]
+    angle = math.degrees(_dominant_angle(cards + cloth)) % 90
+    assert abs(angle - 35) < 2.5, angle
+
+
+def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_to_the_cards():
+    # A wide glass whose centre line runs 2.5° off square to the cards' mean direction.
+    true_axis = np.array([math.cos(math.radians(2.5)), math.sin(math.radians(2.5))])
+    lateral = np.array([-true_axis[1], true_axis[0]])
+    pos, orient = [], []
+    for s in np.arange(-4, 5) * 40.0:
+        for t in (45.0, 90.0):
+            pos += [s * lateral + t * true_axis, s * lateral - t * true_axis]
+            orient += [1, -1]
+    pos_arr = np.array(pos) + np.array([300.0, 200.0])
+    c, partner, axis = centre_line(pos_arr, np.array([1.0, 0.0]), np.ones(len(pos), bool),
+                                   np.array(orient))
+    assert all(partner[i] == i + 1 and partner[i + 1] == i for i in range(0, len(pos), 2))
+    assert abs(float(axis @ true_axis)) > math.cos(math.radians(0.5))
+    assert abs(c - float(np.array([300.0, 200.0]) @ axis)) < 1.5
