@@ -60,6 +60,8 @@ VERIFY_SCORE = 0.6
 """A card lost by the finder is kept if its own template matches this well where it lay."""
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
+REFLECTION_CONFIDENCE = 0.6
+"""A card looked for where its reflection says is kept only this sure (no outline backs it)."""
 L_FILL = 0.85
 """A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
@@ -660,6 +662,10 @@ class Reader:
                 continue
             _quick, d, tl, r, window = looks[idx][0 if side > 0 else 1]
             scores = self.lib.match(window)
+            if partner[idx] == idx and float(scores.max()) < VERIFY_SCORE:
+                # Neither a reflection nor a taught face backs it: a patch of cloth next to
+                # the glass, not a card the companion should ask about.
+                continue
             top = centre - d * hl / 2
             quad_mm = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
             cmm = top + (Hc / 2 - b) * d
@@ -702,7 +708,9 @@ class Reader:
         for card in alone:
             mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
             q = card.quad_mm
-            if q is None or any(np.linalg.norm(o.center_mm - mirror) < 0.3 * W
+            # No card of the glass lies over most of another's place: a card found there
+            # already (a little off, the reflection not exactly where expected) is the one.
+            if q is None or any(np.linalg.norm(o.center_mm - mirror) < 0.6 * W
                                 for o in seen + found):
                 continue
             refl = q - 2 * ((q @ axis) - c_t)[:, None] * axis[None, :]
@@ -729,7 +737,7 @@ class Reader:
             top, scores, quad_mm = best
             order = np.argsort(-scores)
             second = float(scores[order[1]]) if len(order) > 1 else -1.0
-            if top < VERIFY_SCORE or confidence(top, second) < self.threshold:
+            if top < VERIFY_SCORE or confidence(top, second) < REFLECTION_CONFIDENCE:
                 continue
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
@@ -836,7 +844,9 @@ def _coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
                 continue
             ov_s = max(0.0, W - abs(s1 - s0))
             ov_t = max(0.0, min(t0 + Hc / 2, t1 + Hc / 2) - max(t0, t1 - Hc / 2))
-            if ov_s * ov_t > 0.12 * W * Hc / 2:
+            # A card of a layout lies on half or all of a card's lower half; a few mm of
+            # overlap are dealing slack and a plane fitted from the cards alone.
+            if ov_s * ov_t > 0.25 * W * Hc / 2:
                 c.covered = True
                 break
 
