@@ -182,13 +182,9 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
     amin, amax = 500, max_frac * h * w
     out: list[Hole] = []
     poor = []
-    leaked = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < amin:
-            continue
-        if area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            leaked.append(i)
+        if area < amin or area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
             continue
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
         got = _rect(roi, (x, y), float(area)) if area <= amax else None
@@ -207,17 +203,12 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
         typical = 40.0
     k = max(3, int(0.25 * typical) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    if leaked:
-        # A card whose border a shadow or a finger breaks leaks into the table around it:
-        # opened, the narrow gap closes and the interior stands alone again.
-        poor.append(((np.isin(lab, leaked)).astype(np.uint8), 0, 0, 0))
     for roi, x, y, _area in poor:
         opened = cv2.morphologyEx(roi, cv2.MORPH_OPEN, kernel)
         m, sub, sst, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         for j in range(1, m):
             sx, sy, sw, sh, sa = sst[j]
-            if sa < amin or sa > amax or (x + sx == 0 or y + sy == 0 or x + sx + sw >= w
-                                          or y + sy + sh >= h):
+            if sa < amin or sa > amax:
                 continue
             part = (sub[sy : sy + sh, sx : sx + sw] == j).astype(np.uint8)
             got = _rect(part, (x + sx, y + sy), float(sa))
@@ -703,7 +694,7 @@ class Reader:
         looked for where the mirror puts it. Dealt by hand, it may lie a few mm and degrees
         off, so a small neighbourhood is searched; it is kept only if a taught card matches
         there as clearly as `verify` asks, so an empty place is never reported."""
-        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        W = CARD_W_MM
         found: list[SeenCard] = []
         for card in alone:
             mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
@@ -716,25 +707,21 @@ class Reader:
             refl = q - 2 * ((q @ axis) - c_t)[:, None] * axis[None, :]
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            best: tuple[float, np.ndarray, np.ndarray] | None = None
-            for ang in (-4.0, 0.0, 4.0):
-                a = math.radians(ang)
-                d = np.array([d0[0] * math.cos(a) - d0[1] * math.sin(a),
-                              d0[0] * math.sin(a) + d0[1] * math.cos(a)])
-                r = np.array([d[1], -d[0]])
-                for dr in (-3.0, 0.0, 3.0):
-                    for dd in (-3.0, 0.0, 3.0):
-                        tl = mirror - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
-                        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
-                        H = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv @ C
-                        scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
-                        top = float(scores.max())
-                        if best is None or top > best[0]:
-                            best = (top, scores, np.array([tl, tl + W * r,
-                                                           tl + W * r + Hc * d,
-                                                           tl + Hc * d]))
-            assert best is not None
-            top, scores, quad_mm = best
+            img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
+            # Shifts first (the match itself slides ±2 mm), then turns about the best shift;
+            # stop as soon as the match is clear.
+            best = self._probe(image, img_from_mm, mirror, d0, 0.0, 0.0, 0.0)
+            for dr, dd in ((-3.5, 0), (3.5, 0), (0, -3.5), (0, 3.5),
+                           (-3.5, -3.5), (3.5, -3.5), (-3.5, 3.5), (3.5, 3.5)):
+                if best[0] >= 0.85:
+                    break
+                got = self._probe(image, img_from_mm, mirror, d0, 0.0, dr, dd)
+                best = got if got[0] > best[0] else best
+            if 0.45 <= best[0] < 0.85:
+                for ang in (-3.0, 3.0):
+                    got = self._probe(image, img_from_mm, mirror, d0, ang, best[3], best[4])
+                    best = got if got[0] > best[0] else best
+            top, scores, quad_mm, _, _ = best
             order = np.argsort(-scores)
             second = float(scores[order[1]]) if len(order) > 1 else -1.0
             if top < VERIFY_SCORE or confidence(top, second) < REFLECTION_CONFIDENCE:
@@ -749,6 +736,22 @@ class Reader:
             self._name(twin, scores)
             found.append(twin)
         return found
+
+    def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
+               down: np.ndarray, ang: float, dr: float, dd: float
+               ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
+        """Template scores of a card centred at `centre` (mm), its top edge square to `down`
+        turned by `ang` degrees, shifted `dr` mm to its right and `dd` mm down; with its quad."""
+        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        a = math.radians(ang)
+        d = np.array([down[0] * math.cos(a) - down[1] * math.sin(a),
+                      down[0] * math.sin(a) + down[1] * math.cos(a)])
+        r = np.array([d[1], -d[0]])
+        tl = centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
+        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
+        scores = self.lib.match(descriptor(cut_window(image, img_from_mm @ C, self.lib)))
+        quad = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
+        return float(scores.max()), scores, quad, dr, dd
 
     def _look(self, image: np.ndarray, sc: float, H_inv: np.ndarray, centre: np.ndarray,
               d: np.ndarray, hl: float
