@@ -125,8 +125,10 @@ class GlassTracker:
                     present[best] = True
                 continue
             if not self.slots[best].present:
-                # A card where one was taken: put back (or a misplaced one). Not a move.
-                present[best] = True
+                # A card where one was taken: put back (or a misplaced one). Not a move. Only
+                # a card really found there counts: one inferred from memory or from its
+                # reflection may be the card beneath, newly uncovered, matching its template.
+                present[best] = present[best] or not c.get("inferred", False)
                 continue
             present[best] = True
             covered[best] = bool(c.get("covered", False))
@@ -236,10 +238,9 @@ class GlassTracker:
             # it long enough to look gone): nothing happened; judge the rest of the view.
             self.slots[self.first_gone].present = True
             out.append(Change("back", [self.first_gone]))
-            back.remove(self.first_gone)
             self.first_gone = None
-        if back:
-            return out
+        # Any other card back where one was taken is not a move either (the rules put taken
+        # cards on the piles): it is ignored, and does not hold up the moves being made.
         if not gone:
             self._refresh_cover()
             return out

@@ -157,3 +157,38 @@ def test_the_reflection_and_the_next_chosen_card_gone_together_is_a_pick_and_a_h
         ("pick", ["B-r3-c5", "A-r3-c5"]), ("half", ["A-r3-c3"])]
     changes, t = feed(tracker, synthetic_reading(glass, hidden=both | {"B-r3-c3"}), 4, t)
     assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
+
+
+def _with_inferred(reading: dict, names: set[str], glass: dict, lay: str = "pyramid") -> dict:
+    """`reading` plus the cards at `names` as inferred ones (from memory or a reflection)."""
+    full = synthetic_reading(glass, lay)
+    extra = [dict(c, inferred=True) for c in full["cards"] if c["position"] in names]
+    return dict(reading, cards=reading["cards"] + extra)
+
+
+def test_an_inferred_card_does_not_bring_back_the_chosen_card():
+    """The chosen card is gone; the reader infers a card there (the card beneath it, newly
+    uncovered, matches its template): it is not back, and the pick keeps its order."""
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    ghost = _with_inferred(synthetic_reading(glass, hidden={"B-r3-c5"}), {"B-r3-c5"}, glass)
+    changes, t = feed(tracker, ghost, 4, t)
+    assert changes == []
+    gone = {"B-r3-c5", "A-r3-c5"}
+    ghost = _with_inferred(synthetic_reading(glass, hidden=gone), {"B-r3-c5"}, glass)
+    changes, t = feed(tracker, ghost, 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["B-r3-c5", "A-r3-c5"])]
+
+
+def test_a_card_seen_again_where_a_pair_was_taken_does_not_hold_up_the_round():
+    glass, tracker, t = dealt()
+    taken = {"B-r3-c5", "A-r3-c5"}
+    for hidden in ({"B-r3-c5"}, taken):
+        changes, t = feed(tracker, synthetic_reading(glass, hidden=hidden), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    # From now on the reader keeps seeing a card at A-r3-c5 (a misplaced one, a phantom).
+    seen_again = {"B-r3-c5"}
+    for hidden in ({"A-r3-c3"}, {"A-r3-c3", "B-r3-c3"}):
+        changes, t = feed(tracker, synthetic_reading(glass, hidden=hidden | seen_again), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
