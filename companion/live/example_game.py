@@ -54,6 +54,9 @@ class ExampleTableGame:
         self.asked = 0
         # Tracker memory: never shown, rebuilt from frames after a restart.
         self._recent: deque[Observation] = deque(maxlen=max(stable_frames, UNSURE_FRAMES))
+        self._hidden_answered = False
+        """The players answered "table hidden" and the table has not been seen since: do not
+        ask again for the same covering."""
 
     def sim_scene(self, seed: int) -> Scene | None:
         return None
@@ -71,11 +74,14 @@ class ExampleTableGame:
             seen = [o.data["markers"] for o in window]
             if all(s == seen[0] for s in seen) and seen[0] != self.markers:
                 drafts.append(EventDraft("table.markers", {"markers": seen[0]}, snapshot=True))
+        if observation.confidence >= 0.5:
+            self._hidden_answered = False
         unsure = recent[-UNSURE_FRAMES:]
         if (
             len(unsure) == UNSURE_FRAMES
             and all(o.confidence < 0.5 for o in unsure)
             and "table-hidden" not in self.open_questions
+            and not self._hidden_answered
         ):
             question = Question(
                 "table-hidden",
@@ -95,6 +101,7 @@ class ExampleTableGame:
         elif event.kind == ANSWER_KIND:
             self.open_questions.pop(p["question"], None)
             self.answers[p["question"]] = p["answer"]
+            self._hidden_answered = self._hidden_answered or p["question"] == "table-hidden"
         elif event.kind == "note":
             self.notes.append({"seat": p["seat"], "text": p["text"]})
         elif event.kind == "memo":

@@ -142,3 +142,18 @@ def test_a_replay_folder_runs_through_the_loop(settings, tmp_path):
         assert health["table"]["markers_seen"] == [0, 1, 2, 3]
     finally:
         rt.stop()
+
+
+def test_an_answered_question_is_not_asked_again_while_the_table_stays_hidden(settings,
+                                                                              blank_source):
+    rt = Runtime(settings, source_factory=blank_source, table_game_factory=make_table_game).start()
+    try:
+        wait_for(lambda: rt.questions(None))
+        rt.correct({"question": "table-hidden", "answer": "wait"}, None)
+        seen = rt.perception.count
+        wait_for(lambda: rt.perception.count > seen + 12)  # more than the frames to ask again
+        assert rt.questions(None) == []
+        kinds = [e.kind for e in rt.store.events(rt.session.id)]
+        assert kinds.count("question") == 1
+    finally:
+        rt.stop()
