@@ -239,6 +239,11 @@ class GlassTracker:
             self.slots[self.first_gone].present = True
             out.append(Change("back", [self.first_gone]))
             self.first_gone = None
+        elif self.first_gone is not None and not unseen[self.first_gone]:
+            # The card taken alone shows now and then (a hand moving off it after it was
+            # lifted and put back): neither gone nor back yet, so which card left first is
+            # not known yet either. Wait until it is one or the other.
+            return out
         # Any other card back where one was taken is not a move either (the rules put taken
         # cards on the piles): it is ignored, and does not hold up the moves being made.
         if not gone:

@@ -192,3 +192,20 @@ def test_a_card_seen_again_where_a_pair_was_taken_does_not_hold_up_the_round():
     for hidden in ({"A-r3-c3"}, {"A-r3-c3", "B-r3-c3"}):
         changes, t = feed(tracker, synthetic_reading(glass, hidden=hidden | seen_again), 4, t)
     assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
+
+
+def test_no_pick_while_the_card_taken_alone_shows_again_now_and_then():
+    """A card lifted under a hand looks taken; the hand moves to its reflection and takes it
+    while the lifted card, put back, shows only in some frames: the tracker waits, and the
+    reflection turns out to be the chosen card."""
+    glass, tracker, t = dealt()
+    lifted, refl = "A-r3-c5", "B-r3-c5"
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={lifted}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    frames = [{refl}, {lifted, refl}, {refl}, {refl}, {refl}]  # put back, seen on and off
+    changes = []
+    for hidden in frames:
+        changes += tracker.observe(synthetic_reading(glass, hidden=hidden), t)
+        t += 0.3
+    assert [c.kind for c in changes] == ["back", "half"]
+    assert tracker.first_gone == refl
