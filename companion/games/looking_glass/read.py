@@ -341,7 +341,7 @@ def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list
         if max(c1, c2) < math.cos(math.radians(tol_deg)):
             continue
         l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
-        if not 1.15 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.9:
+        if not 1.05 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.9:
             continue  # not shaped like a card interior nor its upper half
         out.append(Oriented(hl, hl.corners.mean(axis=0), wv, hv))
     return out
@@ -500,6 +500,52 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
     return c, partner, axis
 
 
+def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float
+                      ) -> np.ndarray | None:
+    """The glass's mirror as the image sees it, fitted to the pairs found (processing px).
+
+    A reflection in the table plane is a homography in the image, whatever the camera; fitted
+    from the pairs themselves it carries none of the errors of a table plane recovered from
+    the cards (at a steep tilt without markers those put a far card's mirror 20 mm off)."""
+    pairs = [(i, int(j)) for i, j in enumerate(partner) if j > i]
+    if len(pairs) < 5:
+        return None
+    src = np.array([px[i] for i, j in pairs] + [px[j] for i, j in pairs], np.float32)
+    dst = np.array([px[j] for i, j in pairs] + [px[i] for i, j in pairs], np.float32)
+    H, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 0.1 * width_px)
+    if H is None or inliers is None or int(inliers.sum()) < 8:
+        return None
+    return H
+
+
+def pair_in_image(px: np.ndarray, H_mirror: np.ndarray, t: np.ndarray, full: np.ndarray,
+                  orient: np.ndarray, partner: np.ndarray, width_px: float) -> np.ndarray:
+    """Cards left without a partner paired through the image mirror: one on each side of the
+    centre line, facing it, of the same hole shape, within a fifth of a card of the place the
+    mirror puts the other. A card that gains no partner keeps what it had."""
+    partner = partner.copy()
+    free = [i for i in range(len(px)) if partner[i] < 0 or partner[i] == i]
+    if len(free) < 2:
+        return partner
+    pred = _apply(H_mirror, px[free])
+    cand = []
+    for a, i in enumerate(free):
+        if t[i] <= 0 or orient[i] < 0:
+            continue
+        for j in free:
+            if t[j] >= 0 or orient[j] > 0 or full[i] != full[j]:
+                continue
+            d = float(np.linalg.norm(pred[a] - px[j]))
+            if d < 0.2 * width_px:
+                cand.append((d, i, j))
+    taken: set[int] = set()
+    for _, i, j in sorted(cand):
+        if i not in taken and j not in taken:
+            partner[i], partner[j] = j, i
+            taken.update((i, j))
+    return partner
+
+
 # -- the reader ------------------------------------------------------------------------------
 class Reader:
     """Reads photographs with one card library. Keeps no state between images."""
@@ -644,6 +690,12 @@ class Reader:
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
         c_t, partner, axis = centre_line(pos, axis, full, orient)
+        px = np.array([o.centre for o, *_ in cards_mm])
+        width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
+        H_mirror = mirror_homography(px, partner, width_px)
+        if H_mirror is not None:
+            partner = pair_in_image(px, H_mirror, pos @ axis - c_t, full, orient, partner,
+                                    width_px)
         lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
         seen_at: dict[int, SeenCard] = {}
@@ -681,14 +733,14 @@ class Reader:
             # too: a card whose cover a hand hides is covered if its reflection is.
             a.covered = b_.covered = a.covered or b_.covered
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
-        seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t))
+        seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
         layout = self._columns(seen)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
     def _reflections(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
-                     alone: list[SeenCard], seen: list[SeenCard], axis: np.ndarray, c_t: float
-                     ) -> list[SeenCard]:
+                     alone: list[SeenCard], seen: list[SeenCard], axis: np.ndarray, c_t: float,
+                     H_mirror: np.ndarray | None = None) -> list[SeenCard]:
         """The reflections the finder lost of cards found without one (its outline broken by
         a hand, a glare, a neighbour's shadow): every glass card has a reflection, so it is
         looked for where the mirror puts it. Dealt by hand, it may lie a few mm and degrees
@@ -696,8 +748,14 @@ class Reader:
         there as clearly as `verify` asks, so an empty place is never reported."""
         W = CARD_W_MM
         found: list[SeenCard] = []
+        H_small = np.linalg.inv(H_inv)
         for card in alone:
-            mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
+            if H_mirror is not None:
+                # Where the pairs seen in the image put it: free of the plane's errors.
+                at = _apply(H_mirror, (card.center * sc)[None])
+                mirror = _apply(H_small, at)[0]
+            else:
+                mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
             q = card.quad_mm
             # No card of the glass lies over most of another's place: a card found there
             # already (a little off, the reflection not exactly where expected) is the one.

@@ -17,6 +17,8 @@ from companion.games.looking_glass.read import (
     _dominant_angle,
     _overlaid,
     centre_line,
+    mirror_homography,
+    pair_in_image,
 )
 from companion.games.looking_glass.render import Conditions, TableCamera, compare, deal_table
 
@@ -137,3 +139,27 @@ def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_
     assert all(partner[i] == i + 1 and partner[i + 1] == i for i in range(0, len(pos), 2))
     assert abs(float(axis @ true_axis)) > math.cos(math.radians(0.5))
     assert abs(c - float(np.array([300.0, 200.0]) @ axis)) < 1.5
+
+
+def test_the_mirror_seen_in_the_image_pairs_cards_a_rough_table_plane_left_alone():
+    # A symmetric glass photographed at a slant (a homography): the mirror map is fitted in
+    # the image from the pairs found, so the pairs a rough plane missed are paired through it.
+    G = np.array([[1.1, 0.25, 400.0], [-0.1, 0.8, 300.0], [0.0004, 0.0009, 1.0]])
+    pos, orient = [], []
+    for s in (-120.0, -60.0, 0.0, 60.0, 120.0, 180.0):
+        for t in (30.0, 75.0):
+            pos += [[s, t], [s, -t]]
+            orient += [1, -1]
+    pos.append([260.0, 40.0])  # a score-pile card: nothing mirrors it
+    orient.append(1)
+    pos_arr = np.array(pos)
+    px = cv2.perspectiveTransform(pos_arr[None].astype(np.float64), G)[0]
+    n = len(pos)
+    partner = -np.ones(n, int)
+    for i in range(0, 12, 2):  # the pairs near the middle were found; the far ones were not
+        partner[i], partner[i + 1] = i + 1, i
+    H = mirror_homography(px, partner, width_px=60.0)
+    assert H is not None
+    got = pair_in_image(px, H, pos_arr[:, 1], np.ones(n, bool), np.array(orient), partner, 60.0)
+    assert all(got[i] == i + 1 and got[i + 1] == i for i in range(0, 24, 2))
+    assert got[24] == -1
