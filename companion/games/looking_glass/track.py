@@ -1,11 +1,9 @@
 """Following a round of the Looking Glass from frame-by-frame readings, without false events.
 
 A reading says which positions show a card. Hands reach over the table, a card is lifted and
-put back, a frame is blurred: single frames lie. The tracker therefore judges each position
-over the last `STABLE_FRAMES` frames spanning at least `STABLE_SECONDS` seconds: it is gone
-only if no frame of that window saw it, back only if every frame did; anything between is
-unknown and decides nothing (so one frame that loses a card far from the move does not hide
-the move). And it only believes a change that is one the game can make:
+put back, a frame is blurred: single frames lie. The tracker therefore only believes a view
+that has held for `STABLE_FRAMES` frames and `STABLE_SECONDS` seconds, and only a change that
+is one the game can make:
 
 - the first stable view with a full glass (28 cards, every one identified) is a deal;
 - afterwards the set of cards present can only shrink by one card (the active player took
@@ -27,7 +25,6 @@ a bumped card moves a few millimetres, not half a card).
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,8 +73,9 @@ class GlassTracker:
         """The card of a pair that left while its reflection stayed (the chosen one)."""
         self.covers: dict[str, list[str]] | None = None
         """Position -> the positions lying on it, from the layout card when it is known."""
-        self._recent: deque[tuple[float, dict[str, bool], dict[str, str]]] = deque()
-        """(time, positions seen, unread positions identified) of the latest frames."""
+        self._candidate: tuple | None = None
+        self._since: float = 0.0
+        self._count = 0
         self._deal_votes: list[dict[str, Any]] = []
 
     # -- per frame ---------------------------------------------------------------------
@@ -85,25 +83,15 @@ class GlassTracker:
         """One frame's reading; returns the decisions a newly stable view makes."""
         if not self.slots:
             return self._watch_deal(reading, now)
-        self._recent.append((now, self._present(reading), dict(self._identified)))
-        window = self._window(now)
-        if window is None:
+        view = self._present(reading)
+        key = (tuple(sorted(view.items())), tuple(sorted(self._identified.items())))
+        if key != self._candidate:
+            self._candidate, self._since, self._count = key, now, 1
             return []
-        seen = {n: all(f[1][n] for f in window) for n in self.slots}
-        unseen = {n: not any(f[1][n] for f in window) for n in self.slots}
-        last = window[-1][2]
-        identified = {n: c for n, c in last.items() if all(f[2].get(n) == c for f in window)}
-        return self._decide(seen, unseen, identified)
-
-    def _window(self, now: float) -> list[tuple[float, dict[str, bool], dict[str, str]]] | None:
-        """The latest frames, as few as make `stable_frames` frames and `stable_seconds`."""
-        frames = list(self._recent)
-        for k in range(len(frames) - 1, -1, -1):
-            if len(frames) - k >= self.stable_frames and now - frames[k][0] >= self.stable_seconds:
-                for _ in range(k):
-                    self._recent.popleft()
-                return frames[k:]
-        return None
+        self._count += 1
+        if self._count < self.stable_frames or now - self._since < self.stable_seconds:
+            return []
+        return self._decide(view, {n: not v for n, v in view.items()}, dict(self._identified))
 
     def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
         """Which tracked positions show a card in this frame."""
@@ -125,10 +113,13 @@ class GlassTracker:
                     present[best] = True
                 continue
             if not self.slots[best].present:
-                # A card where one was taken: put back (or a misplaced one). Not a move. Only
-                # a card really found there counts: one inferred from memory or from its
-                # reflection may be the card beneath, newly uncovered, matching its template.
-                present[best] = present[best] or not c.get("inferred", False)
+                # A card where one was taken: put back (or a misplaced one). Not a move. Where
+                # a whole pair was taken, only a card really found there counts: one inferred
+                # from memory or from its reflection may be the card beneath, newly uncovered,
+                # matching its template. The card taken alone may well be back (lifted and put
+                # back, found again by the perceiver's memory of it).
+                present[best] = (present[best] or not c.get("inferred", False)
+                                 or best == self.first_gone)
                 continue
             present[best] = True
             covered[best] = bool(c.get("covered", False))
@@ -211,19 +202,19 @@ class GlassTracker:
         self.layout = reading.get("layout")
         self.covers = _cover_graph(self.layout, list(self.slots))
         self.first_gone = None
-        self._recent.clear()
+        self._candidate = None
 
     def reset(self) -> None:
         """Forget the round: wait for the next deal."""
         self.slots = {}
         self._deal_votes = []
-        self._recent.clear()
+        self._candidate = None
         self.first_gone = None
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],
                 identified: dict[str, str]) -> list[Change]:
-        """`seen`: positions every frame of the window saw; `unseen`: those none saw."""
+        """`seen`: positions the stable view shows; `unseen`: those it does not."""
         out: list[Change] = []
         for n, card in sorted(identified.items()):
             if self.slots[n].present is not None:
