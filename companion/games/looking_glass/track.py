@@ -152,6 +152,12 @@ class GlassTracker:
         if lay is None and any(_reflection(n) not in names for n in names):
             self._deal_votes = []
             return []
+        if lay is not None and any(_reflection(n) not in names
+                                   for n in lay.position_names if n not in names):
+            # A card and its reflection both missing: a pick already made, not a fresh deal
+            # (a glare or a shadow hides one card, not exactly a mirror pair).
+            self._deal_votes = []
+            return []
         self.start({"cards": ident, "layout": reading.get("layout")})
         glass = {n: s.card for n, s in self.slots.items()}
         return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.get("layout"),

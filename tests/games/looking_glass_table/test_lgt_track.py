@@ -200,3 +200,14 @@ def test_no_pick_while_the_card_taken_alone_shows_again_now_and_then():
         t += 0.3
     assert [c.kind for c in changes] == ["back", "half"]
     assert tracker.first_gone == refl
+
+
+def test_a_glass_with_a_pair_already_taken_is_not_a_deal():
+    """The camera first gets a good look after a pick: a card and its reflection are missing,
+    which no glare does; it is not taken for a fresh deal (its unread places would be asked
+    about as cards not read)."""
+    glass = random_glass(12)
+    tracker = GlassTracker()
+    changes, _ = feed(tracker, synthetic_reading(glass, hidden={"A-r3-c5", "B-r3-c5"}), 10, 0.0)
+    assert changes == []
+    assert not tracker.slots
