@@ -380,9 +380,11 @@ class TableCamera:
         if self._noise is None:
             c = self.cond
             rng = np.random.default_rng([self.seed, 4])
-            self._noise = rng.standard_normal(
+            noise = rng.standard_normal(
                 (c.height + NOISE_SHIFT, c.width + NOISE_SHIFT, 3), dtype=np.float32
             ) * np.float32(c.noise_sigma)
+            # Whole grey levels, as the frame gets them anyway: half the memory of floats.
+            self._noise = np.rint(noise).astype(np.int16)
         return self._noise
 
     def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
