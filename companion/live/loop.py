@@ -99,6 +99,9 @@ class Runtime:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._capture: Any = None
+        self._scene: tuple[Any, Any] | None = None
+        """(game, its sim scene): built once per game, not per camera (re)open; a game's
+        scene can be a whole simulated deck taught from its photos."""
         self._thread: threading.Thread | None = None
         self._registrar: Any = None
         self.session, self.game = self._resume_or_start()
@@ -277,18 +280,22 @@ class Runtime:
         if not self._is_sim():
             return False
         try:
-            return self.game.sim_scene(self.settings.camera.seed) is not None
+            return self._sim_scene() is not None
         except Exception:
             return False
+
+    def _sim_scene(self) -> Any:
+        game = self.game
+        if self._scene is None or self._scene[0] is not game:
+            self._scene = (game, game.sim_scene(self.settings.camera.seed))
+        return self._scene[1]
 
     def _open_source(self) -> Any:
         if self._source_factory is not None:
             return self._source_factory()
         from companion.camera import open_source
 
-        scene = None
-        if self._is_sim():
-            scene = self.game.sim_scene(self.settings.camera.seed)
+        scene = self._sim_scene() if self._is_sim() else None
         return open_source(
             self.settings.camera.source,
             self.settings.camera,

@@ -552,7 +552,11 @@ class FilmScene:
         self.seed = seed
         self.first = first
         self.art, _, self.library, _ = taught_sim_deck(seed)
-        self._films: list[Any] = []
+        self._films: dict[int, Any] = {}
+        """The round being played and the one before (each holds a camera's light, noise and
+        stills, ~45 MB: a long session must not keep every round it played)."""
+        self._lengths: list[int] = []
+        self._cond: Any = None
         self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
         self.gap = 8  # empty-table frames between rounds
 
@@ -569,25 +573,30 @@ class FilmScene:
     def _film(self, k: int) -> Any:
         from companion.games.looking_glass.render import RoundFilm
 
-        while len(self._films) <= k:
-            n = len(self._films)
-            cond = self._films[0].cond if self._films else self.demo_conditions()
+        if k not in self._films:
+            if self._cond is None:
+                self._cond = self.demo_conditions()
             # Slower than the benchmark's films: a watchable game, and time for the camera.
-            self._films.append(RoundFilm(self.seed * 1000 + n, art=self.art, cond=cond,
-                                         first=(self.first + n) % 2, hold=8, lead=40))
+            self._films[k] = RoundFilm(self.seed * 1000 + k, art=self.art, cond=self._cond,
+                                       first=(self.first + k) % 2, hold=8, lead=40)
+            for old in [n for n in self._films if n < k - 1]:
+                del self._films[old]
         return self._films[k]
+
+    def _length(self, k: int) -> int:
+        while len(self._lengths) <= k:
+            self._lengths.append(len(self._film(len(self._lengths))))
+        return self._lengths[k]
 
     def frame(self, t: float) -> tuple[np.ndarray, Any]:
         i = int(t * SIM_FPS)
         if self._cache is not None and self._cache[0] == i:
             return self._cache[1]
         k, j = 0, i
-        while True:
-            film = self._film(k)
-            if j < len(film) + self.gap:
-                break
-            j -= len(film) + self.gap
+        while j >= self._length(k) + self.gap:
+            j -= self._length(k) + self.gap
             k += 1
+        film = self._film(k)
         if j < len(film):
             out = film.render(j)
         else:
