@@ -503,6 +503,11 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
     return c, partner, axis
 
 
+def _mirrored(pts: np.ndarray, axis: np.ndarray, c_t: float) -> np.ndarray:
+    """Points (table mm) reflected in the centre line (normal `axis`, offset `c_t`)."""
+    return pts - 2 * ((pts @ axis) - c_t)[:, None] * axis[None, :]
+
+
 def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float
                       ) -> np.ndarray | None:
     """The glass's mirror as the image sees it, fitted to the pairs found (processing px).
@@ -752,23 +757,23 @@ class Reader:
         W = CARD_W_MM
         found: list[SeenCard] = []
         H_small = np.linalg.inv(H_inv)
+        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         for card in alone:
             if H_mirror is not None:
                 # Where the pairs seen in the image put it: free of the plane's errors.
                 at = _apply(H_mirror, (card.center * sc)[None])
                 mirror = _apply(H_small, at)[0]
             else:
-                mirror = card.center_mm - 2 * (float(card.center_mm @ axis) - c_t) * axis
+                mirror = _mirrored(card.center_mm[None], axis, c_t)[0]
             q = card.quad_mm
             # No card of the glass lies over most of another's place: a card found there
             # already (a little off, the reflection not exactly where expected) is the one.
             if q is None or any(np.linalg.norm(o.center_mm - mirror) < 0.6 * W
                                 for o in seen + found):
                 continue
-            refl = q - 2 * ((q @ axis) - c_t)[:, None] * axis[None, :]
+            refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
             # Shifts first (the match itself slides ±2 mm), then turns about the best shift;
             # stop as soon as the match is clear.
             best = self._probe(image, img_from_mm, mirror, d0, 0.0, 0.0, 0.0)
@@ -783,10 +788,6 @@ class Reader:
                     got = self._probe(image, img_from_mm, mirror, d0, ang, best[3], best[4])
                     best = got if got[0] > best[0] else best
             top, scores, quad_mm, _, _ = best
-            order = np.argsort(-scores)
-            second = float(scores[order[1]]) if len(order) > 1 else -1.0
-            if top < REFLECTION_SCORE or confidence(top, second) < REFLECTION_CONFIDENCE:
-                continue
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
             twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
@@ -795,7 +796,8 @@ class Reader:
             twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
                            "reflected": 1.0}
             self._name(twin, scores)
-            found.append(twin)
+            if top >= REFLECTION_SCORE and twin.confidence >= REFLECTION_CONFIDENCE:
+                found.append(twin)
         return found
 
     def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
@@ -809,8 +811,7 @@ class Reader:
                       down[0] * math.sin(a) + down[1] * math.cos(a)])
         r = np.array([d[1], -d[0]])
         tl = centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
-        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
-        scores = self.lib.match(descriptor(cut_window(image, img_from_mm @ C, self.lib)))
+        scores = self.lib.match(self._card_window(image, img_from_mm, tl, d))
         quad = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
         return float(scores.max()), scores, quad, dr, dd
 
@@ -822,10 +823,16 @@ class Reader:
         b = self.lib.shape.border_mm
         r = np.array([d[1], -d[0]])
         tl = centre - d * (hl / 2 + b) - (CARD_W_MM / 2) * r
-        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
-        H_img_from_card = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv @ C
-        window = descriptor(cut_window(image, H_img_from_card, self.lib))
+        window = self._card_window(image, np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv, tl, d)
         return self.lib.match(window, search=False), d, tl, r, window
+
+    def _card_window(self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray,
+                     d: np.ndarray) -> np.ndarray:
+        """Descriptor of the upper-half window of the card whose top-left corner lies at `tl`
+        (table mm) and whose unit vector `d` points down it."""
+        r = np.array([d[1], -d[0]])
+        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
+        return descriptor(cut_window(image, img_from_mm @ C, self.lib))
 
     def _name(self, card: SeenCard, scores: np.ndarray) -> None:
         order = np.argsort(-scores)
