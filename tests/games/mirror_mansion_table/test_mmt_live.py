@@ -7,27 +7,17 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from mmt_helpers import BOARD, START
 
 from companion.camera import Frame
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.board import load_board
 from companion.games.mirror_mansion.live import MirrorMansionTable, make_table_game
 from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session
 
-BOARD = load_board()
-START = BoxState(
-    mirrors=(
-        MirrorSeen((0, 0), "/", "NW"),
-        MirrorSeen((0, 2), "\\", "SW"),
-        MirrorSeen((1, 1), "\\", "NE"),
-        MirrorSeen((2, 1), "/", "SE"),
-    ),
-    window="W1",
-)
 MOTIFS = [*BOARD.cards]
 CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], MOTIFS, strict=True))
 

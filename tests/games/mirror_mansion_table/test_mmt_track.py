@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+from mmt_helpers import BOARD, START
 
 from companion.games.mirror_mansion.actions import Roll, Setup, SwapWindow
-from companion.games.mirror_mansion.board import load_board
 from companion.games.mirror_mansion.optics import Mirror
 from companion.games.mirror_mansion.perceive import read_box
 from companion.games.mirror_mansion.render import Film, turn_shots
 from companion.games.mirror_mansion.rules import ENGINE, RULE_IN_LINE, RULE_MAX_SWAPS
 from companion.games.mirror_mansion.scene import BoxState, MirrorSeen, random_box
 from companion.games.mirror_mansion.track import StableBox, judge_swaps, swaps_between
-
-BOARD = load_board()
-START = BoxState(
-    mirrors=(
-        MirrorSeen((0, 0), "/", "NW"),
-        MirrorSeen((0, 2), "\\", "SW"),
-        MirrorSeen((1, 1), "\\", "NE"),
-        MirrorSeen((2, 1), "/", "SE"),
-    ),
-    window="W1",
-)
 
 
 def _with(box: BoxState, *changes: tuple[tuple[int, int], MirrorSeen | None]) -> BoxState:
