@@ -182,7 +182,11 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     """One scripted round through the live table game (perceive -> update -> apply).
 
     Every frame is rendered and read; frames are `dt` apart in simulated time, so a change
-    held `hold` still frames meets the tracker's rule (3 frames and 0.5 s)."""
+    held `hold` still frames meets the tracker's rule (3 frames and 0.5 s). The players answer
+    every question the companion asks, truthfully, two frames after it is asked (as they would
+    on their phones); questions are counted on their own. A false event is a pick or a card
+    the companion states that did not happen or is not so: a pick of a pair not taken, the
+    wrong seat or card for a pair, a legal pick flagged illegal, a card identified wrongly."""
     from types import SimpleNamespace
 
     from companion.config import Settings
@@ -195,38 +199,84 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     game = LookingGlassTable(Settings(), Session("bench", "looking-glass", {}, ["A", "B"], 0.0))
     scene = game.sim_scene(seed)
     film = RoundFilm(seed, art=scene.art, hold=hold, disturb=disturb)
+    dealt = film.deal.glass_map()
+    chosen = {p["position"] for p in film.picks}
     seq = 0
     events = []
+    asked_at: dict[str, int] = {}
+    unanswerable = 0
+
+    def record(drafts, t: float) -> None:
+        nonlocal seq
+        for d in drafts:
+            seq += 1
+            ev = Event("bench", seq, t, d.kind, d.payload, d.visibility)
+            game.apply_event(ev)
+            events.append(ev)
+
+    def film_names() -> dict[str, str]:
+        """The reader names the halves and columns from what it sees; the film's names may
+        be mirrored. Translated by the dealt cards' image centres."""
+        deal = next((e.payload for e in events if e.kind == "lg.deal"), {"centres": {}})
+        return {pos: min(centres_truth, key=lambda t: (centres_truth[t][0] - c[0]) ** 2
+                         + (centres_truth[t][1] - c[1]) ** 2)
+                for pos, c in deal["centres"].items()}
+
     # The film, then `hold` frames of the empty glass: the reveal, and room for a late
     # false event to show.
-    for i in range(len(film) + hold):
+    for i in range(len(film) + hold + 2):
         img, truth = film.render(min(i, len(film) - 1))
+        if i == 0:
+            centres_truth = {c["position"]: c["center"] for c in truth["cards"]}
         if i >= len(film):
             truth = dict(truth, events=[])
         obs = game.perceive(SimpleNamespace(image=img, truth=truth), SimpleNamespace(ok=False))
-        for d in game.update(obs, i * dt):
-            seq += 1
-            ev = Event("bench", seq, i * dt, d.kind, d.payload, d.visibility)
-            game.apply_event(ev)
-            events.append(ev)
+        record(game.update(obs, i * dt), i * dt)
+        for qid, q in list(game.open_questions.items()):
+            asked_at.setdefault(qid, i)
+            if i - asked_at[qid] < 2 or qid not in game.open_questions:
+                continue
+            values = [c["value"] for c in q.choices]
+            if qid.startswith("pick-"):
+                answer = next((v for v in values if film_names().get(v) in chosen), None)
+            else:
+                answer = dealt.get(film_names().get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
+            if answer not in values:
+                unanswerable += 1  # a question about something that did not happen
+                game.open_questions.pop(qid)
+                continue
+            record(game.correct({"question": qid, "answer": answer}, None), i * dt)
     truth_totals = [score(Counter(film.piles[s]) + Counter(film.hands[s])).total for s in (0, 1)]
     truth_winner = round_winner(truth_totals, 0)  # the film's first player starts the round
-    picks = [e.payload for e in events if e.kind == "lg.pick"]
-    true_pairs = [(p["seat"], p["card"], p["reflection_card"]) for p in film.picks]
-    seen_pairs = [(p["seat"], p["card"], p["reflection_card"]) for p in picks]
-    wrong_picks = sum(1 for a, b in zip(seen_pairs, true_pairs, strict=False) if a != b)
-    questions = sum(1 for e in events if e.kind in ("question",))
-    extra = max(0, len(seen_pairs) - len(true_pairs)) + questions + sum(
-        1 for p in picks if p.get("illegal"))
+    name = film_names()
+    picks = [dict(e.payload, position=name.get(e.payload["position"]),
+                  reflection=name.get(e.payload["reflection"]))
+             for e in events if e.kind == "lg.pick"]
+    true_by_pos = {p["position"]: p for p in film.picks}
+    key = ("seat", "card", "reflection", "reflection_card")
+    wrong_picks = sum(1 for p in picks if p["position"] not in true_by_pos
+                      or any(p[k] != true_by_pos[p["position"]][k] for k in key))
+    repeated = len(picks) - len({p["position"] for p in picks})
+    wrong_ids = sum(1 for e in events if e.kind == "lg.identify"
+                    and dealt.get(name.get(e.payload["position"], "")) != e.payload["card"])
+    questions = sum(1 for e in events if e.kind == "question")
+    illegal = sum(1 for p in picks if p.get("illegal"))
     rounds = [e.payload for e in events if e.kind == "lg.round"]
     got = rounds[0]["totals"] if rounds else None
+    if os.environ.get("LG_ROUND_DEBUG"):
+        for e in events:
+            print("EV", e.t if hasattr(e, "t") else "", e.kind, json.dumps(e.payload)[:300])
+        for p in picks:
+            t = true_by_pos.get(p["position"])
+            print("PICK", {k: p[k] for k in ("seat", "position", "card", "reflection_card",
+                                               "order")}, "TRUE" if t else "", t)
     return {
         "seed": seed,
-        "frames": len(film) + hold,
-        "picks_true": len(true_pairs),
-        "picks_seen": len(seen_pairs),
+        "frames": len(film) + hold + 2,
+        "picks_true": len(film.picks),
+        "picks_seen": len(picks),
         "picks_wrong": wrong_picks,
-        "false_events": extra + wrong_picks,
+        "false_events": wrong_picks + repeated + wrong_ids + illegal + unanswerable,
         "questions": questions,
         "scored": got is not None,
         "scored_right": got == truth_totals and rounds[0]["winner"] == truth_winner,
@@ -296,13 +346,16 @@ def _tracking_summary(rows: list[dict], seed_base: int, jobs: int, disturb: floa
                                                / max(1, n_rounds), 4),
         "false_events": sum(r["false_events"] for r in rows),
         "rounds_with_false_events": sum(1 for r in rows if r["false_events"]),
-        "false_events_that_are_questions": sum(r["questions"] for r in rows),
+        "questions": sum(r["questions"] for r in rows),
+        "rounds_with_questions": sum(1 for r in rows if r["questions"]),
+        "players_answer": "every question, truthfully, two frames after it is asked",
         "picks_missed": sum(max(0, r["picks_true"] - r["picks_seen"]) for r in rows),
         "cpu_seconds_per_round_median": statistics.median(r["cpu_seconds"] for r in rows)
         if rows else None,
         "jobs": jobs,
         "seconds": round(time.time() - t0, 1),
-        "failures": [r for r in rows if not r["scored_right"] or r["false_events"]][:20],
+        "failures": [r for r in rows if not r["scored_right"] or r["false_events"]
+                     or r["questions"]][:30],
     }
 
 
