@@ -46,6 +46,8 @@ from companion.games.looking_glass.sim_deck import taught_sim_deck  # noqa: E402
 from companion.vision.markers import detector, to_gray  # noqa: E402
 
 SEED_BASE = 100_000
+ANSWER_FRAMES = 5
+"""The players answer a question 1.5 s after it is asked (5 frames 0.3 s apart)."""
 RESULTS = REPO / "benchmarks" / "results" / "looking_glass_vision.json"
 THRESHOLDS = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6)
 
@@ -183,14 +185,15 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
 
     Every frame is rendered and read; frames are `dt` apart in simulated time, so a change
     held `hold` still frames meets the tracker's rule (3 frames and 0.5 s). The players answer
-    every question the companion asks, truthfully, two frames after it is asked (as they would
-    on their phones); questions are counted on their own. A false event is a pick or a card
-    the companion states that did not happen or is not so: a pick of a pair not taken, the
-    wrong seat or card for a pair, a legal pick flagged illegal, a card identified wrongly."""
+    every question the companion asks, truthfully, `ANSWER_FRAMES` after it is asked (as they
+    would on their phones). Questions are counted on their own; one about a pick that did not
+    happen (both cards still lie there) is also a false event. A false event is a pick or a
+    card the companion states that did not happen or is not so: a pick of a pair not taken,
+    the wrong seat or card for a pair, a legal pick flagged illegal, a card identified wrongly."""
     from types import SimpleNamespace
 
     from companion.config import Settings
-    from companion.games.looking_glass.live import LookingGlassTable
+    from companion.games.looking_glass.live import NOTHING_TAKEN, LookingGlassTable
     from companion.games.looking_glass.render import RoundFilm
     from companion.games.looking_glass.scoring import round_winner, score
     from companion.store import Event, Session
@@ -205,6 +208,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     events = []
     asked_at: dict[str, int] = {}
     unanswerable = 0
+    false_questions = 0
 
     def record(drafts, t: float) -> None:
         nonlocal seq
@@ -234,10 +238,15 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
         record(game.update(obs, i * dt), i * dt)
         for qid, q in list(game.open_questions.items()):
             asked_at.setdefault(qid, i)
-            if i - asked_at[qid] < 2 or qid not in game.open_questions:
+            if i - asked_at[qid] < ANSWER_FRAMES or qid not in game.open_questions:
                 continue
             values = [c["value"] for c in q.choices]
-            if qid.startswith("pick-"):
+            on_table = {c["position"] for c in truth["cards"]}
+            if qid.startswith("pick-") and all(film_names().get(v) in on_table
+                                               for v in values if v != NOTHING_TAKEN):
+                answer = NOTHING_TAKEN  # a hand hid both: nothing was taken
+                false_questions += 1
+            elif qid.startswith("pick-"):
                 answer = next((v for v in values if film_names().get(v) in chosen), None)
             else:
                 answer = dealt.get(film_names().get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
@@ -249,9 +258,10 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     truth_totals = [score(Counter(film.piles[s]) + Counter(film.hands[s])).total for s in (0, 1)]
     truth_winner = round_winner(truth_totals, 0)  # the film's first player starts the round
     name = film_names()
-    picks = [dict(e.payload, position=name.get(e.payload["position"]),
-                  reflection=name.get(e.payload["reflection"]))
-             for e in events if e.kind == "lg.pick"]
+    # The game's own record of the picks: cards the players named since are filled in.
+    picks = [dict(p, position=name.get(p["position"]), reflection=name.get(p["reflection"]))
+             for p in game.picks]
+    false_questions += sum(1 for e in events if e.kind == "answer" and e.payload.get("by"))
     true_by_pos = {p["position"]: p for p in film.picks}
     key = ("seat", "card", "reflection", "reflection_card")
     wrong_picks = sum(1 for p in picks if p["position"] not in true_by_pos
@@ -276,7 +286,9 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
         "picks_true": len(film.picks),
         "picks_seen": len(picks),
         "picks_wrong": wrong_picks,
-        "false_events": wrong_picks + repeated + wrong_ids + illegal + unanswerable,
+        "false_events": (wrong_picks + repeated + wrong_ids + illegal + unanswerable
+                         + false_questions),
+        "false_questions": false_questions,
         "questions": questions,
         "scored": got is not None,
         "scored_right": got == truth_totals and rounds[0]["winner"] == truth_winner,
@@ -348,7 +360,8 @@ def _tracking_summary(rows: list[dict], seed_base: int, jobs: int, disturb: floa
         "rounds_with_false_events": sum(1 for r in rows if r["false_events"]),
         "questions": sum(r["questions"] for r in rows),
         "rounds_with_questions": sum(1 for r in rows if r["questions"]),
-        "players_answer": "every question, truthfully, two frames after it is asked",
+        "players_answer": "every question, truthfully, 5 frames (1.5 s) after it is asked",
+        "false_questions": sum(r["false_questions"] for r in rows),
         "picks_missed": sum(max(0, r["picks_true"] - r["picks_seen"]) for r in rows),
         "cpu_seconds_per_round_median": statistics.median(r["cpu_seconds"] for r in rows)
         if rows else None,

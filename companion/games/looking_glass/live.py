@@ -40,6 +40,8 @@ from companion.live.table_game import (
 )
 from companion.store import Event, Session
 
+NOTHING_TAKEN = "none"
+"""The answer to "which card did they take?" when nothing was (a hand hid both cards)."""
 PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
 SIM_FPS = 4.0
 """Film frames per second of the simulated table (the camera may run faster)."""
@@ -224,10 +226,20 @@ class LookingGlassTable:
                 q = Question(
                     f"pick-{seat}-{uuid.uuid4().hex[:8]}",
                     f"Which card did {self.session.seats[seat]} take?",
-                    [{"label": self._card_label(n), "value": n} for n in (a, b)],
+                    [{"label": self._card_label(n), "value": n} for n in (a, b)]
+                    + [{"label": "Neither: both are still on the table", "value": NOTHING_TAKEN}],
                 )
                 drafts.append(question_draft(q))
                 drafts += self._ask_unread(a, b, taker_known=False)
+            elif change.kind == "withdraw":
+                # Both cards asked about showed again: the question was wrong. Closing it
+                # is recorded like an answer, given by the camera.
+                for q in self.open_questions.values():
+                    if q.id.startswith("pick-") and set(change.positions) <= {
+                            c["value"] for c in q.choices}:
+                        drafts.append(EventDraft(ANSWER_KIND, {
+                            "question": q.id, "answer": NOTHING_TAKEN, "seat": None,
+                            "by": "camera: both cards are on the table again"}))
         return drafts
 
     def _card_label(self, pos: str) -> str:
@@ -309,7 +321,9 @@ class LookingGlassTable:
                 raise UserError(f"answer must be one of {values}")
             other = next((v for v in values if v != answer), None)
             drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
-            if q.id.startswith("pick-"):
+            if q.id.startswith("pick-") and answer == NOTHING_TAKEN:
+                self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])
+            elif q.id.startswith("pick-"):
                 asked_seat = q.id.split("-")[1]
                 change = self.tracker.resolve(str(answer))
                 drafts.append(self._pick_draft(

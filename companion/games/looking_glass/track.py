@@ -54,7 +54,7 @@ class Slot:
 class Change:
     """What the tracker decided from a stable view."""
 
-    kind: str  # "deal", "half", "pick", "ask", "back"
+    kind: str  # "deal", "identify", "half", "pick", "ask", "withdraw", "back"
     positions: list[str] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +77,8 @@ class GlassTracker:
         self._since: float = 0.0
         self._count = 0
         self._deal_votes: list[dict[str, Any]] = []
+        self.asked: list[tuple[str, str]] = []
+        """Pairs the players are asked about and have not answered yet."""
 
     # -- per frame ---------------------------------------------------------------------
     def observe(self, reading: dict[str, Any], now: float) -> list[Change]:
@@ -208,6 +210,7 @@ class GlassTracker:
         self.layout = reading.get("layout")
         self.covers = _cover_graph(self.layout, list(self.slots))
         self.first_gone = None
+        self.asked = []
         self._candidate = None
 
     def reset(self) -> None:
@@ -216,6 +219,7 @@ class GlassTracker:
         self._deal_votes = []
         self._candidate = None
         self.first_gone = None
+        self.asked = []
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],
@@ -241,6 +245,13 @@ class GlassTracker:
             # lifted and put back): neither gone nor back yet, so which card left first is
             # not known yet either. Wait until it is one or the other.
             return out
+        for pair in list(self.asked):
+            if all(n in back for n in pair):
+                # Both cards of a pair asked about are really on the table again: they were
+                # hidden (a hand over both, near the centre line), not taken. The question
+                # was wrong; withdraw it.
+                out.append(self.withdraw(*pair))
+                back = [n for n in back if n not in pair]
         # Any other card back where one was taken is not a move either (the rules put taken
         # cards on the piles): it is ignored, and does not hold up the moves being made.
         if not gone:
@@ -262,6 +273,7 @@ class GlassTracker:
                 # there (this card was chosen) or left unseen first (it was chosen): ask.
                 for m in (n, refl):
                     self.slots[m].present = False
+                self.asked.append((n, refl))
                 out.append(Change("ask", [n, refl], {"cards": [self.slots[n].card, None]}))
             elif self.first_gone is None and self.slots[refl].present:
                 self.first_gone = n
@@ -275,6 +287,7 @@ class GlassTracker:
             else:
                 for n in gone:
                     self.slots[n].present = False
+                self.asked.append((a, b))
                 out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
                                                             self.slots[b].card]}))
             return out
@@ -291,7 +304,9 @@ class GlassTracker:
         was_covered = self.is_covered(chosen)
         self.slots[chosen].present = False
         self.slots[other].present = False
-        self.first_gone = None
+        if self.first_gone in (chosen, other):
+            # (an answer to an older question must not forget the next pick's first card)
+            self.first_gone = None
         self._refresh_cover()
         return Change("pick", [chosen, other], {
             "card": self.slots[chosen].card,
@@ -303,8 +318,22 @@ class GlassTracker:
     def resolve(self, chosen: str) -> Change:
         """The players said which card of an asked pair was the chosen one."""
         other = self.slots[chosen].reflection
-        self.slots[chosen].covered = self.slots[chosen].covered
+        self._forget_question(chosen)
         return self._pick(chosen, other, order="asked")
+
+    def withdraw(self, a: str, b: str) -> Change:
+        """Nothing was taken from an asked pair (the players said so, or both cards showed
+        again): both lie on the table as before."""
+        self._forget_question(a)
+        for n in (a, b):
+            if self.slots[n].card is not None:
+                self.slots[n].present = True
+            else:
+                self.slots[n].present = None  # never read: unknown again, not "gone"
+        return Change("withdraw", [a, b])
+
+    def _forget_question(self, name: str) -> None:
+        self.asked = [p for p in self.asked if name not in p]
 
     def _refresh_cover(self) -> None:
         """Covered flags follow the last stable view (a card is freed when both cards over it

@@ -145,3 +145,42 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     view = game.view(None)
     mine = {c["card"]: c["count"] for row in view["piles"][0].values() for c in row}
     assert mine[glass["B-r3-c5"]] >= 1  # the unread card, once named, is in seat 0's pile
+
+
+def _hidden_pair_steps(glass: dict[str, str], pair: set[str]) -> list:
+    full = [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
+    hidden = {n: c for n, c in glass.items() if n not in pair}
+    return full + [Observe(Observation(synthetic_reading(hidden), 0.9))] * 7
+
+
+def test_a_hand_over_both_cards_of_a_pair_asks_and_the_camera_withdraws_the_question():
+    """Both cards of a pair vanish in one steady view (a hand over the centre line): the
+    players are asked, with "neither" as an answer; when both show again the camera closes
+    the question itself and no pick is booked."""
+    glass = random_glass(12)
+    glass["B-r3-c3"] = "dodo" if glass["A-r3-c3"] != "dodo" else "lion"
+    steps = _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"})
+    steps += [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    asked = [e.payload for e in events if e.kind == "question"]
+    assert len(asked) == 1 and asked[0]["choices"][-1]["value"] == "none"
+    closed = [e.payload for e in events if e.kind == "answer"]
+    assert closed == [{"question": asked[0]["id"], "answer": "none", "seat": None,
+                       "by": "camera: both cards are on the table again"}]
+    assert not [e for e in events if e.kind == "lg.pick"]
+    assert game.questions(None) == [] and game.active_seat() == game.starter
+
+
+def test_players_answering_neither_keep_the_pair_on_the_glass():
+    glass = random_glass(13)
+    glass["B-r3-c3"] = "dodo" if glass["A-r3-c3"] != "dodo" else "lion"
+    game, events = play(make_table_game, Settings(), SESSION,
+                        _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"}))
+    (q,) = game.questions(None)
+    drafts = game.correct({"question": q.id, "answer": "none"}, 0)
+    assert [d.kind for d in drafts] == ["answer"]
+    game.apply_event(Event("s1", len(events) + 1, 0.0, "answer", drafts[0].payload,
+                           drafts[0].visibility))
+    assert game.questions(None) == []
+    assert {"A-r3-c3", "B-r3-c3"} <= set(game.tracker.remaining())
+    assert game.active_seat() == game.starter  # no turn passed

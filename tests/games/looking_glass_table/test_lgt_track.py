@@ -211,3 +211,48 @@ def test_a_glass_with_a_pair_already_taken_is_not_a_deal():
     changes, _ = feed(tracker, synthetic_reading(glass, hidden={"A-r3-c5", "B-r3-c5"}), 10, 0.0)
     assert changes == []
     assert not tracker.slots
+
+
+def _asked(seed: int = 3) -> tuple[dict, GlassTracker, float, str, str]:
+    glass = random_glass(seed)
+    a, b = "A-r3-c3", "B-r3-c3"
+    glass[b] = "dodo" if glass[a] != "dodo" else "walrus-carpenter"
+    tracker = GlassTracker()
+    _, t = feed(tracker, synthetic_reading(glass), 4, 0.0)
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={a, b}), 4, t)
+    assert [c.kind for c in changes] == ["ask"] and tracker.asked == [(a, b)]
+    return glass, tracker, t, a, b
+
+
+def test_an_answer_after_the_next_card_left_keeps_that_card_as_the_chosen_one():
+    """The players answer late: the next player has already taken a card. That card is
+    still the first of its pair, so its reflection completes the next pick."""
+    glass, tracker, t, a, b = _asked()
+    gone = {a, b, "A-r3-c5"}
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=gone), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("half", ["A-r3-c5"])]
+    pick = tracker.resolve(a)
+    assert pick.positions == [a, b] and tracker.asked == []
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=gone | {"B-r3-c5"}), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c5", "B-r3-c5"])]
+
+
+def test_an_asked_pair_seen_again_withdraws_the_question():
+    """A hand lay over both cards of a pair (they lie side by side at the centre line): the
+    view without them held, so the players were asked; then both show again."""
+    glass, tracker, t, a, b = _asked()
+    changes, t = feed(tracker, synthetic_reading(glass), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("withdraw", [a, b])]
+    assert tracker.asked == [] and a in tracker.remaining() and b in tracker.remaining()
+    # The round goes on as if nothing had happened: the same pair can be picked for real.
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={a}), 4, t)
+    changes2, t = feed(tracker, synthetic_reading(glass, hidden={a, b}), 4, t)
+    assert [c.kind for c in changes + changes2] == ["half", "pick"]
+
+
+def test_players_saying_nothing_was_taken_put_the_pair_back():
+    glass, tracker, t, a, b = _asked()
+    assert tracker.withdraw(a, b).kind == "withdraw"
+    assert tracker.asked == [] and {a, b} <= set(tracker.remaining())
+    changes, t = feed(tracker, synthetic_reading(glass), 4, t)
+    assert changes == []  # both back on the table is what the players said: no event
