@@ -58,6 +58,8 @@ CARD_MIN_SCORE = 0.35
 """Best template correlation below which a hole is not taken for a card at all."""
 VERIFY_SCORE = 0.6
 """A card lost by the finder is kept if its own template matches this well where it lay."""
+VERIFY_DROP = 0.2
+"""...and no more than this below its own score when it was last found."""
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 REFLECTION_CONFIDENCE = 0.6
@@ -624,10 +626,15 @@ class Reader:
             scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
             mine = float(scores[self.lib.ids.index(old.card)])
             others = float(np.max(np.delete(scores, self.lib.ids.index(old.card))))
-            if mine >= VERIFY_SCORE and confidence(mine, others) >= self.threshold:
+            # Its own score when the finder last saw it: the card still there matches about
+            # as well (the descriptor ignores light), the card beneath a taken one, now
+            # uncovered, matches far worse even when its frame and stripe line up.
+            own = float(old.scores.get(old.card, mine))
+            if (mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
+                    and confidence(mine, others) >= self.threshold):
                 kept = SeenCard(old.card, confidence(mine, others), old.center, old.quad,
                                 old.covered, old.half, old.row, old.col, old.center_mm,
-                                {"verified": 1.0}, old.full_hole)
+                                {"verified": 1.0, old.card: own}, old.full_hole)
                 found.append(kept)
         reading.cards = found
         return reading

@@ -163,3 +163,40 @@ def test_the_mirror_seen_in_the_image_pairs_cards_a_rough_table_plane_left_alone
     got = pair_in_image(px, H, pos_arr[:, 1], np.ones(n, bool), np.array(orient), partner, 60.0)
     assert all(got[i] == i + 1 and got[i + 1] == i for i in range(0, 24, 2))
     assert got[24] == -1
+
+
+def _over_card(img: np.ndarray, quad: np.ndarray, face: np.ndarray, alpha: float) -> np.ndarray:
+    """`img` with `face` blended over the card at `quad` (weight `alpha`)."""
+    h, w = face.shape[:2]
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+                                    quad.astype(np.float32))
+    warped = cv2.warpPerspective(face, H, (img.shape[1], img.shape[0])).astype(np.float32)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(quad).astype(np.int32), 1)
+    out = img.astype(np.float32)
+    out[mask > 0] = (1 - alpha) * out[mask > 0] + alpha * warped[mask > 0]
+    return out.astype(np.uint8)
+
+
+def test_a_card_remembered_is_kept_under_a_shadow_but_not_over_something_else(deck):
+    """The live reader looks again for a card the finder lost where it last lay. Under a
+    shadow the template matches as well as before: kept. Where something else now lies (the
+    card beneath a taken one, whose frame and stripe line up with the taken card's), the match
+    falls far below the card's own score, though above the bare minimum: not kept, or the
+    taken card would stay 'on the table' and the pick never be seen."""
+    art, lib = deck
+    img, _ = _table_image(art, 5)
+    reader = Reader(lib)
+    old = next(c for c in reader.read(img).cards if c.card and not c.covered)
+    empty = type(reader.read(img))(cards=[], layout=None, warnings=[])
+    shadow = img.copy()
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(old.quad).astype(np.int32), 1)
+    shadow[mask > 0] = (shadow[mask > 0] * 0.5).astype(np.uint8)
+    kept = reader.verify(shadow, empty, [old]).cards
+    assert [c.card for c in kept] == [old.card]
+    assert old.card != "mad-hatter"
+    # The Mad Hatter's lower half (not a taught template) over half of it.
+    elsewhere = _over_card(img, old.quad, art["mad-hatter"].face[::-1, ::-1].copy(), 0.5)
+    empty.cards = []
+    assert reader.verify(elsewhere, empty, [old]).cards == []
