@@ -708,9 +708,18 @@ class Reader:
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
-        if H_mirror is not None:
-            partner = pair_in_image(px, H_mirror, pos @ axis - c_t, full, orient, partner,
-                                    width_px)
+        for _ in range(3):
+            # Each pair found steadies the mirror where it was extrapolated (the far corners
+            # at a steep tilt): refit, and look again.
+            if H_mirror is None:
+                break
+            paired = pair_in_image(px, H_mirror, pos @ axis - c_t, full, orient, partner,
+                                   width_px)
+            if (paired == partner).all():
+                break
+            partner = paired
+            refit = mirror_homography(px, partner, width_px)
+            H_mirror = H_mirror if refit is None else refit
         lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
         seen_at: dict[int, SeenCard] = {}
@@ -747,6 +756,10 @@ class Reader:
             # Picks take a card and its reflection together, so coverage is mirror-symmetric
             # too: a card whose cover a hand hides is covered if its reflection is.
             a.covered = b_.covered = a.covered or b_.covered
+            # A card and its reflection lie in the same column. Without markers at a steep
+            # tilt the rough plane shifts one half sideways against the other by up to half
+            # a column: the pair's mean is where both lie.
+            a.scores["_s"] = b_.scores["_s"] = (a.scores["_s"] + b_.scores["_s"]) / 2
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
         seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
         layout = self._columns(seen)

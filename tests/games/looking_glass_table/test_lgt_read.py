@@ -79,6 +79,24 @@ def test_reads_a_tilted_turned_table_mid_round_with_piles_shadow_and_blur(deck):
     assert len(centres) == len(truth["cards"])
 
 
+def test_a_steep_tilt_without_markers_still_names_mirrored_positions_and_the_layout(deck):
+    """Without markers the table plane comes from the cards alone; at 24° it is rough enough
+    to shift one half sideways against the other by about half a column. A card and its
+    reflection must still get the same column, or no position pairs up and live play never
+    accepts the deal."""
+    art, lib, _, _ = deck
+    cond = Conditions(tilt_deg=23.6, yaw_deg=278, glass_angle_deg=225, card_px=98,
+                      table_kind="wood", markers=False, noise_sigma=3.5, jpeg_quality=70)
+    img, truth = scene(art, cond, "diamond", 0, 3)
+    reading = Reader(lib).read(img).to_json("x")
+    c = compare(reading, truth)
+    assert c.right == 28 and c.extra == 0, c
+    names = {c["position"] for c in reading["cards"]}
+    assert len(names) == 28
+    assert {("B" if n[0] == "A" else "A") + n[1:] for n in names} == names
+    assert reading["layout"] == "diamond"
+
+
 def test_uses_corner_markers_when_they_are_there(deck):
     art, lib, _, _ = deck
     cond = Conditions(tilt_deg=15, yaw_deg=5, glass_angle_deg=90, card_px=90,
