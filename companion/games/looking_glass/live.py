@@ -40,6 +40,8 @@ from companion.live.table_game import (
 )
 from companion.store import Event, Session
 
+ASK_AFTER_SECONDS = 1.5
+"""A question about a pair gone at once is shown only if it still stands after this long."""
 NOTHING_TAKEN = "none"
 """The answer to "which card did they take?" when nothing was (a hand hid both cards)."""
 PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
@@ -79,6 +81,8 @@ class LookingGlassTable:
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
+        self._held_back: list[tuple[float, Question, list[EventDraft], tuple[str, str]]] = []
+        """Questions about a pair not shown yet (see `ASK_AFTER_SECONDS`)."""
         # -- the state (changed only in apply_event) --
         self.round_no = 0
         self.starter = first
@@ -174,6 +178,7 @@ class LookingGlassTable:
     def active_seat(self) -> int:
         # A pick the players are still asked about counts: the turn has passed all the same.
         asked = sum(1 for q in self.open_questions if q.startswith("pick-"))
+        asked += len(self._held_back)
         return self.starter if (len(self.picks) + asked) % 2 == 0 else 1 - self.starter
 
     def match_over(self) -> bool:
@@ -196,6 +201,7 @@ class LookingGlassTable:
                         "seat": seat, "counts": dict(Counter(tap["hands"][seat]))}))
         if self.match_over():
             return drafts
+        drafts += self._ask_held_back(now)
         if self.glass and not self.present and not self.revealed:
             return drafts + self._maybe_reveal(self.hands)
         if self.revealed and self.tracker.slots:
@@ -229,9 +235,15 @@ class LookingGlassTable:
                     [{"label": self._card_label(n), "value": n} for n in (a, b)]
                     + [{"label": "Neither: both are still on the table", "value": NOTHING_TAKEN}],
                 )
-                drafts.append(question_draft(q))
-                drafts += self._ask_unread(a, b, taker_known=False)
+                # Held back a moment: a hand resting over both cards looks the same, and
+                # moves off before a real pick would be answered.
+                self._held_back.append((now, q, self._ask_unread(a, b, taker_known=False),
+                                        (a, b)))
             elif change.kind == "withdraw":
+                held = [h for h in self._held_back if set(h[3]) == set(change.positions)]
+                if held:
+                    self._held_back.remove(held[0])  # never shown: nothing to close
+                    continue
                 # Both cards asked about showed again: the question was wrong. Closing it
                 # is recorded like an answer, given by the camera.
                 for q in self.open_questions.values():
@@ -240,6 +252,15 @@ class LookingGlassTable:
                         drafts.append(EventDraft(ANSWER_KIND, {
                             "question": q.id, "answer": NOTHING_TAKEN, "seat": None,
                             "by": "camera: both cards are on the table again"}))
+        return drafts
+
+    def _ask_held_back(self, now: float) -> list[EventDraft]:
+        drafts: list[EventDraft] = []
+        for held in list(self._held_back):
+            since, q, unread, _pair = held
+            if now - since >= ASK_AFTER_SECONDS:
+                self._held_back.remove(held)
+                drafts += [question_draft(q), *unread]
         return drafts
 
     def _card_label(self, pos: str) -> str:

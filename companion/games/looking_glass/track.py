@@ -265,33 +265,41 @@ class GlassTracker:
             gone.remove(refl)
             if not gone:
                 return out
-        if len(gone) == 1:
-            n = gone[0]
-            refl = self.slots[n].reflection
-            if self.first_gone is None and self.slots[refl].present is None:
+        if self.first_gone is not None:
+            return out  # another card gone before the reflection of the first: a hand
+        refl_of = {n: self.slots[n].reflection for n in gone}
+        pairs = [(n, r) for n, r in refl_of.items() if r in refl_of and n < r]
+        singles = [n for n, r in refl_of.items() if r not in refl_of]
+        if len(pairs) > 1 or len(singles) > 1:
+            # Two whole pairs (which was taken first?) or two cards of different pairs: not
+            # a move the game can make, or not one the camera can order. Something is over
+            # the table; wait.
+            return out
+        # A whole pair before a single card: the pair was one pick, the card is the next
+        # player's choice (no steady look between them).
+        for a, b in pairs:
+            if self.slots[a].card == self.slots[b].card:
+                out.append(self._pick(a, b, order="self-linked"))
+            else:
+                for n in (a, b):
+                    self.slots[n].present = False
+                self.asked.append((a, b))
+                out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
+                                                            self.slots[b].card]}))
+        for n in singles:
+            refl = refl_of[n]
+            if self.slots[refl].present is None:
                 # Its reflection was never read, so the camera cannot tell whether it is still
                 # there (this card was chosen) or left unseen first (it was chosen): ask.
                 for m in (n, refl):
                     self.slots[m].present = False
                 self.asked.append((n, refl))
                 out.append(Change("ask", [n, refl], {"cards": [self.slots[n].card, None]}))
-            elif self.first_gone is None and self.slots[refl].present:
+            elif self.slots[refl].present:
                 self.first_gone = n
                 self.slots[n].present = False
                 out.append(Change("half", [n]))
-            return out
-        if len(gone) == 2 and self.first_gone is None and gone[1] == self.slots[gone[0]].reflection:
-            a, b = gone
-            if self.slots[a].card == self.slots[b].card:
-                out.append(self._pick(a, b, order="self-linked"))
-            else:
-                for n in gone:
-                    self.slots[n].present = False
-                self.asked.append((a, b))
-                out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
-                                                            self.slots[b].card]}))
-            return out
-        return out  # not a move the game can make: something is over the table
+        return out
 
     def is_covered(self, name: str) -> bool:
         if self.covers is not None:

@@ -147,18 +147,34 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     assert mine[glass["B-r3-c5"]] >= 1  # the unread card, once named, is in seat 0's pile
 
 
-def _hidden_pair_steps(glass: dict[str, str], pair: set[str]) -> list:
+def _hidden_pair_steps(glass: dict[str, str], pair: set[str], steps: int = 25) -> list:
+    """A steady deal, then `steps` observations (0.1 s apart) without the pair."""
     full = [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
     hidden = {n: c for n, c in glass.items() if n not in pair}
-    return full + [Observe(Observation(synthetic_reading(hidden), 0.9))] * 7
+    return full + [Observe(Observation(synthetic_reading(hidden), 0.9))] * steps
 
 
-def test_a_hand_over_both_cards_of_a_pair_asks_and_the_camera_withdraws_the_question():
-    """Both cards of a pair vanish in one steady view (a hand over the centre line): the
-    players are asked, with "neither" as an answer; when both show again the camera closes
-    the question itself and no pick is booked."""
-    glass = random_glass(12)
+def _unlinked_glass(seed: int) -> dict[str, str]:
+    glass = random_glass(seed)
     glass["B-r3-c3"] = "dodo" if glass["A-r3-c3"] != "dodo" else "lion"
+    return glass
+
+
+def test_a_hand_resting_briefly_over_both_cards_of_a_pair_asks_nothing():
+    glass = _unlinked_glass(12)
+    steps = _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"}, steps=10)  # 1 s
+    steps += [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    assert [e.kind for e in events] == ["session.started", "lg.deal"]
+    assert game.questions(None) == [] and game.active_seat() == game.starter
+
+
+def test_a_pair_gone_long_enough_is_asked_and_the_camera_withdraws_it_when_both_show():
+    """Both cards of a pair vanish in one steady view for longer than a hand usually rests
+    (a pick the camera saw no step of, or a hand over the centre line): the players are
+    asked, with "neither" as an answer; when both show again the camera closes the question
+    itself and no pick is booked."""
+    glass = _unlinked_glass(12)
     steps = _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"})
     steps += [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
     game, events = play(make_table_game, Settings(), SESSION, steps)
@@ -172,8 +188,7 @@ def test_a_hand_over_both_cards_of_a_pair_asks_and_the_camera_withdraws_the_ques
 
 
 def test_players_answering_neither_keep_the_pair_on_the_glass():
-    glass = random_glass(13)
-    glass["B-r3-c3"] = "dodo" if glass["A-r3-c3"] != "dodo" else "lion"
+    glass = _unlinked_glass(13)
     game, events = play(make_table_game, Settings(), SESSION,
                         _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"}))
     (q,) = game.questions(None)
