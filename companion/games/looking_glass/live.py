@@ -543,12 +543,23 @@ class LookingGlassTable:
             "match_over": self.match_over(),
             "hands_public": [list(h) for h in self.hands] if self.revealed else None,
             "library": self._library_error,
+            "waiting": self._waiting(),
         }
         if seat in (0, 1):
             out["my_hand"] = self.hands[seat]
             out["my_hint"] = self.hints[seat]
             out["hint_available"] = self.engine_state is not None
         return out
+
+    def _waiting(self) -> str | None:
+        """Why no deal is followed although a glass is in view, for the players to fix."""
+        unread = self.tracker.unread_pairs
+        if self.tracker.slots or not unread:
+            return None
+        return (f"Not following this glass yet: no card can be read at {', '.join(unread)}. "
+                "If cards lie there, a glare or a shadow hides them (move the lamp or the "
+                "camera); if they were taken already, the round started unseen: start "
+                "from the next deal.")
 
     def _covered_now(self, name: str) -> bool:
         covers = self.tracker.covers

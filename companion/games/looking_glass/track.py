@@ -77,6 +77,8 @@ class GlassTracker:
         self._since: float = 0.0
         self._count = 0
         self._deal_votes: list[dict[str, Any]] = []
+        self.unread_pairs: list[str] = []
+        """Places of a glass otherwise whole that keep it from being taken for a deal."""
         self.asked: list[tuple[str, str]] = []
         """Pairs the players are asked about and have not answered yet."""
 
@@ -154,10 +156,13 @@ class GlassTracker:
         if lay is None and any(_reflection(n) not in names for n in names):
             self._deal_votes = []
             return []
-        if lay is not None and any(_reflection(n) not in names
-                                   for n in lay.position_names if n not in names):
+        unread = sorted(n for n in lay.position_names if n not in names
+                        and _reflection(n) not in names) if lay is not None else []
+        self.unread_pairs = unread
+        if unread:
             # A card and its reflection both missing: a pick already made, not a fresh deal
-            # (a glare or a shadow hides one card, not exactly a mirror pair).
+            # (a glare or a shadow hides one card, seldom exactly a mirror pair). The
+            # players are told which places it cannot read (`unread_pairs`).
             self._deal_votes = []
             return []
         self.start({"cards": ident, "layout": reading.get("layout")})
@@ -211,6 +216,7 @@ class GlassTracker:
         self.covers = _cover_graph(self.layout, list(self.slots))
         self.first_gone = None
         self.asked = []
+        self.unread_pairs = []
         self._candidate = None
 
     def reset(self) -> None:
@@ -220,6 +226,7 @@ class GlassTracker:
         self._candidate = None
         self.first_gone = None
         self.asked = []
+        self.unread_pairs = []
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],

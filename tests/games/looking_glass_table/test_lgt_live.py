@@ -199,3 +199,20 @@ def test_players_answering_neither_keep_the_pair_on_the_glass():
     assert game.questions(None) == []
     assert {"A-r3-c3", "B-r3-c3"} <= set(game.tracker.remaining())
     assert game.active_seat() == game.starter  # no turn passed
+
+
+def test_a_glass_with_a_pair_never_read_is_not_dealt_and_the_players_are_told_why():
+    """A glare over both cards of a pair at the centre line looks like a pick already made:
+    the companion does not take it for a fresh deal, and says which places it cannot read."""
+    glass = random_glass(14)
+    pair = {"A-r3-c5", "B-r3-c5"}
+    hidden = {n: c for n, c in glass.items() if n not in pair}
+    steps = [Observe(Observation(synthetic_reading(hidden), 0.9))] * 10
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    assert [e.kind for e in events] == ["session.started"]
+    waiting = game.view(None)["waiting"]
+    assert "A-r3-c5, B-r3-c5" in waiting and "glare" in waiting
+    steps += [Observe(Observation(synthetic_reading(glass), 0.9))] * 7  # the lamp is moved
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    assert [e.kind for e in events] == ["session.started", "lg.deal"]
+    assert game.view(None)["waiting"] is None

@@ -219,6 +219,7 @@ export function mount(el, api) {
     const turn = v.to_move === null || v.to_move === undefined ? "" : ` - ${names[v.to_move]} to pick`;
     status.textContent = `Round ${v.round || "-"}${v.layout ? ` (${v.layout})` : ""}${turn}. Wins: ${names[0]} ${v.wins[0]}, ${names[1]} ${v.wins[1]} (to ${v.target})${v.match_over ? " - match over" : ""}`;
     if (v.library) status.textContent += ` - ${v.library}`;
+    if (v.waiting) status.textContent += ` - ${v.waiting}`;
     glass.replaceChildren(glassGrid(v));
     piles.replaceChildren(pileGrid(v.piles[0], names[0], v.running_scores[0]), pileGrid(v.piles[1], names[1], v.running_scores[1]));
     const items = [];
