@@ -63,10 +63,12 @@ VERIFY_DROP = 0.2
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 REFLECTION_CONFIDENCE = 0.6
-REFLECTION_SCORE = 0.7
+REFLECTION_SCORE = 0.8
 """A card looked for where its reflection says is kept only this sure and matching its
-template this well: no outline backs it, and the art left beside a hand lying over another
-card matched a third card at 0.60 (seed 910282); the true finds seen scored 0.63-0.98."""
+template this well: no outline backs it. The art left beside a hand lying over another card
+matched a third card at 0.60 (seed 910282), a glove over a card another card at 0.72 (seed
+930163); on 80 development tables with hands or glare the finds of cards no hand touched
+scored 0.85-0.97 but one (0.69), those between 0.5 and 0.8 were all of cards under a hand."""
 L_FILL = 0.85
 """A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
