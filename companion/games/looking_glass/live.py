@@ -83,6 +83,10 @@ class LookingGlassTable:
         self._frame_no = 0
         self._held_back: list[tuple[float, Question, list[EventDraft], tuple[str, str]]] = []
         """Questions about a pair not shown yet (see `ASK_AFTER_SECONDS`)."""
+        self._turns: list[dict[str, Any]] = []
+        """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
+        depends on the picks before it, and a pair asked about may turn out not to have been
+        taken at all: a pick after an open question waits for its answer."""
         # -- the state (changed only in apply_event) --
         self.round_no = 0
         self.starter = first
@@ -175,11 +179,11 @@ class LookingGlassTable:
         return image
 
     # -- deciding --------------------------------------------------------------------
-    def active_seat(self) -> int:
-        # A pick the players are still asked about counts: the turn has passed all the same.
-        asked = sum(1 for q in self.open_questions if q.startswith("pick-"))
-        asked += len(self._held_back)
-        return self.starter if (len(self.picks) + asked) % 2 == 0 else 1 - self.starter
+    def active_seat(self, after: int | None = None) -> int:
+        """Whose turn it is once the booked picks and `after` more are made (default: the
+        picks and questions waiting to be booked, as if every question were a pick)."""
+        after = len(self._turns) if after is None else after
+        return self.starter if (len(self.picks) + after) % 2 == 0 else 1 - self.starter
 
     def match_over(self) -> bool:
         wins = self.wins()
@@ -222,9 +226,8 @@ class LookingGlassTable:
                 drafts.append(EventDraft("lg.identify", {"position": change.positions[0],
                                                          "card": change.detail["card"]}))
             elif change.kind == "pick":
-                drafts.append(self._pick_draft(change.positions[0], change.positions[1],
-                                               change.detail))
-                drafts += self._ask_unread(change.positions[0], change.positions[1])
+                self._turns.append({"pick": (change.positions[0], change.positions[1],
+                                             change.detail)})
             elif change.kind == "ask":
                 a, b = change.positions
                 seat = self.active_seat()
@@ -237,9 +240,13 @@ class LookingGlassTable:
                 )
                 # Held back a moment: a hand resting over both cards looks the same, and
                 # moves off before a real pick would be answered.
-                self._held_back.append((now, q, self._ask_unread(a, b, taker_known=False),
+                self._held_back.append((now, q, self._ask_unread(a, b, seat, taker_known=False),
                                         (a, b)))
+                self._turns.append({"question": q.id, "pair": (a, b)})
             elif change.kind == "withdraw":
+                for turn in self._turns:
+                    if set(turn.get("pair", ())) == set(change.positions):
+                        turn["pick"] = None  # nothing was taken
                 held = [h for h in self._held_back if set(h[3]) == set(change.positions)]
                 if held:
                     self._held_back.remove(held[0])  # never shown: nothing to close
@@ -252,6 +259,24 @@ class LookingGlassTable:
                         drafts.append(EventDraft(ANSWER_KIND, {
                             "question": q.id, "answer": NOTHING_TAKEN, "seat": None,
                             "by": "camera: both cards are on the table again"}))
+        # Booked once, after every change of this view: a seat counts the picks before it.
+        return drafts + self._book_turns()
+
+    def _book_turns(self) -> list[EventDraft]:
+        """The picks at the head of the queue, each for the seat whose turn it was, up to the
+        first question not answered yet."""
+        drafts: list[EventDraft] = []
+        booked = 0
+        while self._turns and "pick" in self._turns[0]:
+            pick = self._turns.pop(0)["pick"]
+            if pick is None:
+                continue  # a pair asked about that nobody took
+            chosen, other, detail = pick
+            seat = self.active_seat(after=booked)
+            drafts.append(self._pick_draft(chosen, other, detail, seat))
+            if detail.get("order") != "asked":  # (an asked pair's unread card was asked then)
+                drafts += self._ask_unread(chosen, other, seat)
+            booked += 1
         return drafts
 
     def _ask_held_back(self, now: float) -> list[EventDraft]:
@@ -270,8 +295,7 @@ class LookingGlassTable:
         return f"{self.deck.character(card).name} ({pos})"
 
     def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any],
-                    seat: int | None = None) -> EventDraft:
-        seat = self.active_seat() if seat is None else seat
+                    seat: int) -> EventDraft:
         return EventDraft("lg.pick", {
             "seat": seat,
             "position": chosen,
@@ -282,11 +306,10 @@ class LookingGlassTable:
             "order": detail.get("order"),
         }, snapshot=True)
 
-    def _ask_unread(self, chosen: str, other: str, *, taker_known: bool = True
+    def _ask_unread(self, chosen: str, other: str, seat: int, *, taker_known: bool = True
                     ) -> list[EventDraft]:
         """A card of the pick that the camera never read: ask the players which it was."""
         drafts = []
-        seat = self.active_seat()
         for pos, who in ((chosen, seat), (other, 1 - seat)):
             if self.glass.get(pos) is None:
                 took = f" {self.session.seats[who]} took it." if taker_known else ""
@@ -342,14 +365,23 @@ class LookingGlassTable:
                 raise UserError(f"answer must be one of {values}")
             other = next((v for v in values if v != answer), None)
             drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
-            if q.id.startswith("pick-") and answer == NOTHING_TAKEN:
-                self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])
-            elif q.id.startswith("pick-"):
-                asked_seat = q.id.split("-")[1]
-                change = self.tracker.resolve(str(answer))
-                drafts.append(self._pick_draft(
-                    str(answer), other, {"order": "asked", "illegal": change.detail["illegal"]},
-                    int(asked_seat) if asked_seat in ("0", "1") else None))
+            if q.id.startswith("pick-"):
+                if answer == NOTHING_TAKEN:
+                    self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])
+                    pick = None
+                else:
+                    change = self.tracker.resolve(str(answer))
+                    pick = (str(answer), other,
+                            {"order": "asked", "illegal": change.detail["illegal"]})
+                turn = next((t for t in self._turns if t.get("question") == q.id), None)
+                if turn is None:
+                    # Asked before a restart: the queue is gone, the seat rides in the id.
+                    seat = q.id.split("-")[1]
+                    if pick is not None and seat in ("0", "1"):
+                        drafts.append(self._pick_draft(*pick, int(seat)))
+                else:
+                    turn["pick"] = pick
+                    drafts += self._book_turns()
             elif q.id.startswith("card-"):
                 pos = q.id.split("-", 1)[1].rsplit("-", 1)[0]
                 drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))

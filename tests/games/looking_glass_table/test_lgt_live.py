@@ -112,8 +112,8 @@ def test_bad_options_and_corrections_are_user_errors():
 def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     """B-r3-c5 lay under a glare from the deal on; the first player took it (unseen), then
     the other took A-r3-c5. The camera cannot tell that order from the reverse: it asks who
-    took which and what the unread card was, and the answers, given after the next pick, are
-    booked for the right seat."""
+    took which and what the unread card was. The next pick waits for the answers (whose turn
+    it was depends on them), and then both are booked, each for the right seat."""
     glass = random_glass(11)
     lay = load_layouts()["pyramid"]
     unread = {"B-r3-c5"}
@@ -125,8 +125,7 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
         left = {n: c for n, c in left.items() if n != name}
         steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
     game, events = play(make_table_game, Settings(), SESSION, steps)
-    picks = [e.payload for e in events if e.kind == "lg.pick"]
-    assert [(p["seat"], p["position"]) for p in picks] == [(1, "B-r3-c3")]
+    assert not [e for e in events if e.kind == "lg.pick"]
     questions = {q.id.split("-")[0]: q for q in game.questions(None)}
     assert set(questions) == {"pick", "card"}
     assert "could not read" in questions["pick"].choices[1]["label"]
@@ -138,9 +137,9 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
                        draft.visibility)
             game.apply_event(ev)
             later.append(ev)
-    asked = [e.payload for e in later if e.kind == "lg.pick"]
-    assert [(p["seat"], p["position"], p["reflection_card"]) for p in asked] == [
-        (0, "B-r3-c5", glass["A-r3-c5"])]
+    booked = [e.payload for e in later if e.kind == "lg.pick"]
+    assert [(p["seat"], p["position"], p["reflection_card"]) for p in booked] == [
+        (0, "B-r3-c5", glass["A-r3-c5"]), (1, "B-r3-c3", glass["A-r3-c3"])]
     assert game.questions(None) == []
     view = game.view(None)
     mine = {c["card"]: c["count"] for row in view["piles"][0].values() for c in row}
@@ -216,3 +215,24 @@ def test_a_glass_with_a_pair_never_read_is_not_dealt_and_the_players_are_told_wh
     game, events = play(make_table_game, Settings(), SESSION, steps)
     assert [e.kind for e in events] == ["session.started", "lg.deal"]
     assert game.view(None)["waiting"] is None
+
+
+def test_a_pick_after_a_question_answered_neither_is_booked_for_the_seat_it_really_was():
+    """A hand rests over a pair long enough to be asked about; meanwhile the first player
+    takes a card and the other its reflection. "Neither" means no turn passed: that pick is
+    the first player's, not the second's."""
+    glass = _unlinked_glass(15)
+    lay = load_layouts()["pyramid"]
+    pair = {"A-r3-c3", "B-r3-c3"}
+    steps = _hidden_pair_steps(glass, pair)
+    gone: set[str] = set()
+    for name in ("A-r3-c5", lay.reflection("A-r3-c5")):
+        gone.add(name)
+        left = {n: c for n, c in glass.items() if n not in gone | pair}
+        steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    assert not [e for e in events if e.kind == "lg.pick"]  # waits for the answer
+    (q,) = game.questions(None)
+    drafts = game.correct({"question": q.id, "answer": "none"}, 0)
+    picks = [d.payload for d in drafts if d.kind == "lg.pick"]
+    assert [(p["seat"], p["position"]) for p in picks] == [(game.starter, "A-r3-c5")]
