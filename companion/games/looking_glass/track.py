@@ -8,16 +8,19 @@ is one the game can make:
 - the first stable view with a full glass (28 cards, every one identified) is a deal;
 - afterwards the set of cards present can only shrink by one card (the active player took
   the chosen card and the reflection is still there), by a card and its reflection (a whole
-  pick), or by the reflection of the card taken alone plus the next chosen card (the camera
-  had no steady look in between). Anything else (three cards gone, a card gone whose
-  reflection went long ago, a card that was never there) is something over the table, not a
-  move: the tracker waits. A card that is not seen is unknown, never "gone", until a stable
-  view says so in one of those ways.
+  pick), or, when the camera had no steady look in between, by the reflection of the card
+  taken alone plus the next chosen card, or by a whole pair plus the next chosen card.
+  Anything else (two whole pairs, whose order would decide who took what; two cards of
+  different pairs; a card that was never there) is something over the table, not a move: the
+  tracker waits. A card that is not seen is unknown, never "gone", until a stable view says so
+  in one of those ways.
 
 Which card of the pair was chosen: the one that left first. When both left between two stable
 views and they show different characters, or when a card leaves whose reflection was never
 read (that one may have left first, unseen), the tracker asks the players (a self-linked pair
-needs no answer). Legality: the chosen card must have been uncovered in the last stable view.
+needs no answer); if both cards of an asked pair show again, the question is withdrawn (a
+hand lay over both). Legality: the chosen card must have been uncovered in the last stable
+view.
 
 Pure Python: positions are matched by their image centres (the camera is fixed during a round;
 a bumped card moves a few millimetres, not half a card).
