@@ -81,12 +81,12 @@ class LookingGlassTable:
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
-        self._held_back: list[tuple[float, Question, list[EventDraft], tuple[str, str]]] = []
-        """Questions about a pair not shown yet (see `ASK_AFTER_SECONDS`)."""
         self._turns: list[dict[str, Any]] = []
         """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
         depends on the picks before it, and a pair asked about may turn out not to have been
-        taken at all: a pick after an open question waits for its answer."""
+        taken at all: a pick after an open question waits for its answer. A question is shown
+        only `ASK_AFTER_SECONDS` after it was asked ("shown"); "pick" is set once it is known
+        what was taken (None: nothing)."""
         # -- the state (changed only in apply_event) --
         self.round_no = 0
         self.starter = first
@@ -240,25 +240,20 @@ class LookingGlassTable:
                 )
                 # Held back a moment: a hand resting over both cards looks the same, and
                 # moves off before a real pick would be answered.
-                self._held_back.append((now, q, self._ask_unread(a, b, seat, taker_known=False),
-                                        (a, b)))
-                self._turns.append({"question": q.id, "pair": (a, b)})
+                self._turns.append({"question": q, "pair": (a, b), "asked_at": now,
+                                    "unread": self._ask_unread(a, b, seat, taker_known=False),
+                                    "shown": False})
             elif change.kind == "withdraw":
                 for turn in self._turns:
-                    if set(turn.get("pair", ())) == set(change.positions):
-                        turn["pick"] = None  # nothing was taken
-                held = [h for h in self._held_back if set(h[3]) == set(change.positions)]
-                if held:
-                    self._held_back.remove(held[0])  # never shown: nothing to close
-                    continue
-                # Both cards asked about showed again: the question was wrong. Closing it
-                # is recorded like an answer, given by the camera.
-                for q in self.open_questions.values():
-                    if q.id.startswith("pick-") and set(change.positions) <= {
-                            c["value"] for c in q.choices}:
+                    if set(turn.get("pair", ())) != set(change.positions) or "pick" in turn:
+                        continue
+                    turn["pick"] = None  # nothing was taken
+                    if turn["shown"]:
+                        # The question was wrong. Closing it is recorded like an answer,
+                        # given by the camera (one never shown needs no closing).
                         drafts.append(EventDraft(ANSWER_KIND, {
-                            "question": q.id, "answer": NOTHING_TAKEN, "seat": None,
-                            "by": "camera: both cards are on the table again"}))
+                            "question": turn["question"].id, "answer": NOTHING_TAKEN,
+                            "seat": None, "by": "camera: both cards are on the table again"}))
         # Booked once, after every change of this view: a seat counts the picks before it.
         return drafts + self._book_turns()
 
@@ -281,11 +276,11 @@ class LookingGlassTable:
 
     def _ask_held_back(self, now: float) -> list[EventDraft]:
         drafts: list[EventDraft] = []
-        for held in list(self._held_back):
-            since, q, unread, _pair = held
-            if now - since >= ASK_AFTER_SECONDS:
-                self._held_back.remove(held)
-                drafts += [question_draft(q), *unread]
+        for turn in self._turns:
+            if ("question" in turn and not turn["shown"] and "pick" not in turn
+                    and now - turn["asked_at"] >= ASK_AFTER_SECONDS):
+                turn["shown"] = True
+                drafts += [question_draft(turn["question"]), *turn["unread"]]
         return drafts
 
     def _card_label(self, pos: str) -> str:
@@ -373,7 +368,8 @@ class LookingGlassTable:
                     change = self.tracker.resolve(str(answer))
                     pick = (str(answer), other,
                             {"order": "asked", "illegal": change.detail["illegal"]})
-                turn = next((t for t in self._turns if t.get("question") == q.id), None)
+                turn = next((t for t in self._turns
+                             if "question" in t and t["question"].id == q.id), None)
                 if turn is None:
                     # Asked before a restart: the queue is gone, the seat rides in the id.
                     seat = q.id.split("-")[1]
