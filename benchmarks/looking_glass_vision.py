@@ -242,14 +242,15 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
                 continue
             values = [c["value"] for c in q.choices]
             on_table = {c["position"] for c in truth["cards"]}
-            if qid.startswith("pick-") and all(film_names().get(v) in on_table
+            names = film_names()
+            if qid.startswith("pick-") and all(names.get(v) in on_table
                                                for v in values if v != NOTHING_TAKEN):
                 answer = NOTHING_TAKEN  # a hand hid both: nothing was taken
                 false_questions += 1
             elif qid.startswith("pick-"):
-                answer = next((v for v in values if film_names().get(v) in chosen), None)
+                answer = next((v for v in values if names.get(v) in chosen), None)
             else:
-                answer = dealt.get(film_names().get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
+                answer = dealt.get(names.get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
             if answer not in values:
                 unanswerable += 1  # a question about something that did not happen
                 game.open_questions.pop(qid)
