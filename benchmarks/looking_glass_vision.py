@@ -274,13 +274,6 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     illegal = sum(1 for p in picks if p.get("illegal"))
     rounds = [e.payload for e in events if e.kind == "lg.round"]
     got = rounds[0]["totals"] if rounds else None
-    if os.environ.get("LG_ROUND_DEBUG"):
-        for e in events:
-            print("EV", e.t if hasattr(e, "t") else "", e.kind, json.dumps(e.payload)[:300])
-        for p in picks:
-            t = true_by_pos.get(p["position"])
-            print("PICK", {k: p[k] for k in ("seat", "position", "card", "reflection_card",
-                                               "order")}, "TRUE" if t else "", t)
     return {
         "seed": seed,
         "frames": len(film) + hold + 2,
