@@ -384,14 +384,16 @@ class Runtime:
             self._game_error("perceive", exc)
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
-        self.markers_seen = list(registration.markers_seen)
-        self.registered = bool(registration.ok)
-        self.held = bool(registration.held)
         self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)
         self.perception.add(t3 - t0)
+        # The table status is published after the frame's timing, so /api/health never
+        # shows a frame's markers without its perception time.
+        self.markers_seen = list(registration.markers_seen)
+        self.registered = bool(registration.ok)
+        self.held = bool(registration.held)
         with self._lock:
             if game is not self.game:  # a new session started while we looked
                 return []

@@ -35,8 +35,13 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         page.wait_for_function(
             "document.getElementById('st-markers').textContent.startsWith('4/4')", timeout=15000
         )
-        assert page.text_content("#st-ms").endswith("ms")
-        assert float(page.text_content("#st-fps")) > 0
+        # perception time and rate need one and two processed frames: they fill as frames come
+        page.wait_for_function(
+            "document.getElementById('st-ms').textContent.endsWith(' ms')", timeout=15000
+        )
+        page.wait_for_function(
+            "parseFloat(document.getElementById('st-fps').textContent) > 0", timeout=15000
+        )
 
         # the live image is decoded and changes (MJPEG, or stills after the fallback)
         img = page.locator("#live")
