@@ -203,7 +203,6 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     scene = game.sim_scene(seed)
     film = RoundFilm(seed, art=scene.art, hold=hold, disturb=disturb)
     dealt = film.deal.glass_map()
-    chosen = {p["position"] for p in film.picks}
     seq = 0
     events = []
     asked_at: dict[str, int] = {}
@@ -248,7 +247,12 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
                 answer = NOTHING_TAKEN  # a hand hid both: nothing was taken
                 false_questions += 1
             elif qid.startswith("pick-"):
-                answer = next((v for v in values if names.get(v) in chosen), None)
+                # "Which card did <seat> take?": the one that went to that seat's pile, its
+                # own choice or the reflection of the other's.
+                named = int(qid.split("-")[1])
+                took = {p["position"] if p["seat"] == named else p["reflection"]
+                        for p in film.picks}
+                answer = next((v for v in values if names.get(v) in took), None)
             else:
                 answer = dealt.get(names.get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
             if answer not in values:

@@ -42,6 +42,9 @@ from companion.store import Event, Session
 
 ASK_AFTER_SECONDS = 1.5
 """A question about a pair gone at once is shown only if it still stands after this long."""
+ASK_AFTER_SECONDS_SEVERAL = 3.0
+"""The same for several pairs gone at once: an arm lying across the centre line hides several
+pairs, and rests longer than a hand over one."""
 NOTHING_TAKEN = "none"
 """The answer to "which card did they take?" when nothing was (a hand hid both cards)."""
 PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
@@ -86,7 +89,9 @@ class LookingGlassTable:
         depends on the picks before it, and a pair asked about may turn out not to have been
         taken at all: a pick after an open question waits for its answer. A question is shown
         only `ASK_AFTER_SECONDS` after it was asked ("shown"); "pick" is set once it is known
-        what was taken (None: nothing)."""
+        what was taken (None: nothing). A question names a seat ("seat"): its answer is the
+        card that seat took, whether it chose it or got it as the reflection of the other's
+        choice."""
         # -- the state (changed only in apply_event) --
         self.round_no = 0
         self.starter = first
@@ -231,16 +236,21 @@ class LookingGlassTable:
             elif change.kind == "ask":
                 a, b = change.positions
                 seat = self.active_seat()
+                together = int(change.detail.get("together", 1))
+                why = (f"{together} pairs left the glass while the camera could not see. "
+                       if together > 1 else "")
                 # The seat rides in the id: the answer may come after later picks.
                 q = Question(
                     f"pick-{seat}-{uuid.uuid4().hex[:8]}",
-                    f"Which card did {self.session.seats[seat]} take?",
+                    f"{why}Which card did {self.session.seats[seat]} take?",
                     [{"label": self._card_label(n), "value": n} for n in (a, b)]
                     + [{"label": "Neither: both are still on the table", "value": NOTHING_TAKEN}],
                 )
                 # Held back a moment: a hand resting over both cards looks the same, and
                 # moves off before a real pick would be answered.
+                hold = ASK_AFTER_SECONDS if together == 1 else ASK_AFTER_SECONDS_SEVERAL
                 self._turns.append({"question": q, "pair": (a, b), "asked_at": now,
+                                    "hold": hold, "seat": seat,
                                     "unread": self._ask_unread(a, b, seat, taker_known=False),
                                     "shown": False})
             elif change.kind == "withdraw":
@@ -263,11 +273,18 @@ class LookingGlassTable:
         drafts: list[EventDraft] = []
         booked = 0
         while self._turns and "pick" in self._turns[0]:
-            pick = self._turns.pop(0)["pick"]
+            turn = self._turns.pop(0)
+            pick = turn["pick"]
             if pick is None:
                 continue  # a pair asked about that nobody took
             chosen, other, detail = pick
             seat = self.active_seat(after=booked)
+            if turn.get("seat", seat) != seat:
+                # The answer is the card the seat the question named took; that seat is not
+                # the one whose turn it turned out to be (a pair asked about before was not
+                # taken, or several pairs went in an unknown order), so it got that card as
+                # the reflection of the other's choice.
+                chosen, other = other, chosen
             drafts.append(self._pick_draft(chosen, other, detail, seat))
             if detail.get("order") != "asked":  # (an asked pair's unread card was asked then)
                 drafts += self._ask_unread(chosen, other, seat)
@@ -278,7 +295,7 @@ class LookingGlassTable:
         drafts: list[EventDraft] = []
         for turn in self._turns:
             if ("question" in turn and not turn["shown"] and "pick" not in turn
-                    and now - turn["asked_at"] >= ASK_AFTER_SECONDS):
+                    and now - turn["asked_at"] >= turn["hold"]):
                 turn["shown"] = True
                 drafts += [question_draft(turn["question"]), *turn["unread"]]
         return drafts

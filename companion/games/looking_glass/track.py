@@ -9,18 +9,20 @@ is one the game can make:
 - afterwards the set of cards present can only shrink by one card (the active player took
   the chosen card and the reflection is still there), by a card and its reflection (a whole
   pick), or, when the camera had no steady look in between, by the reflection of the card
-  taken alone plus the next chosen card, or by a whole pair plus the next chosen card.
-  Anything else (two whole pairs, whose order would decide who took what; two cards of
-  different pairs; a card that was never there) is something over the table, not a move: the
-  tracker waits. A card that is not seen is unknown, never "gone", until a stable view says so
-  in one of those ways.
+  taken alone plus the next chosen card, or by whole pairs plus at most the next chosen card.
+  Anything else (two cards of different pairs; a card that was never there) is something over
+  the table, not a move: the tracker waits. A card that is not seen is unknown, never "gone",
+  until a stable view says so in one of those ways.
 
 Which card of the pair was chosen: the one that left first. When both left between two stable
 views and they show different characters, or when a card leaves whose reflection was never
 read (that one may have left first, unseen), the tracker asks the players (a self-linked pair
 needs no answer); if both cards of an asked pair show again, the question is withdrawn (a
-hand lay over both). Legality: the chosen card must have been uncovered in the last stable
-view.
+hand lay over both). Several whole pairs gone at once are asked about one by one: their order
+is not known, but who ended up with which card of each pair is all the piles need, and the
+players can say that. Legality: the chosen card must have been uncovered in the last stable
+view (a card and its reflection are covered alike, so it does not matter which of the two an
+answer names).
 
 Pure Python: positions are matched by their image centres (the camera is fixed during a round;
 a bumped card moves a few millimetres, not half a card).
@@ -280,13 +282,18 @@ class GlassTracker:
         refl_of = {n: self.slots[n].reflection for n in gone}
         pairs = [(n, r) for n, r in refl_of.items() if r in refl_of and n < r]
         singles = [n for n, r in refl_of.items() if r not in refl_of]
-        if len(pairs) > 1 or len(singles) > 1:
-            # Two whole pairs (which was taken first?) or two cards of different pairs: not
-            # a move the game can make, or not one the camera can order. Something is over
+        if len(singles) > 1:
+            # Two cards of different pairs: not a move the game can make. Something is over
             # the table; wait.
             return out
-        # A whole pair before a single card: the pair was one pick, the card is the next
-        # player's choice (no steady look between them).
+        # Whole pairs before a single card: each pair was one pick, the card is the next
+        # player's choice (no steady look between them). Pairs are asked about, each by
+        # whose pile a card went to, which the players know whatever the order was.
+        if len(pairs) > 1:
+            # Their order is unknown: none is judged covered by another that went with it.
+            for pair in pairs:
+                for n in pair:
+                    self.slots[n].present = False
         for a, b in pairs:
             if self.slots[a].card == self.slots[b].card:
                 out.append(self._pick(a, b, order="self-linked"))
@@ -295,7 +302,8 @@ class GlassTracker:
                     self.slots[n].present = False
                 self.asked.append((a, b))
                 out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
-                                                            self.slots[b].card]}))
+                                                            self.slots[b].card],
+                                                  "together": len(pairs)}))
         for n in singles:
             refl = refl_of[n]
             if self.slots[refl].present is None:

@@ -236,3 +236,66 @@ def test_a_pick_after_a_question_answered_neither_is_booked_for_the_seat_it_real
     drafts = game.correct({"question": q.id, "answer": "none"}, 0)
     picks = [d.payload for d in drafts if d.kind == "lg.pick"]
     assert [(p["seat"], p["position"]) for p in picks] == [(game.starter, "A-r3-c5")]
+
+
+def _answer(game, events: list[Event], qid: str, answer: str) -> list[Event]:
+    """The players' answer, applied the way the runtime applies it; the events it made."""
+    made = []
+    for draft in game.correct({"question": qid, "answer": answer}, None):
+        ev = Event("s1", len(events) + 1, 0.0, draft.kind, draft.payload, draft.visibility)
+        game.apply_event(ev)
+        events.append(ev)
+        made.append(ev)
+    return made
+
+
+def _two_unlinked_pairs(seed: int) -> tuple[dict[str, str], tuple[str, str], tuple[str, str]]:
+    glass = _unlinked_glass(seed)
+    x, y = ("A-r3-c3", "B-r3-c3"), ("A-r3-c5", "B-r3-c5")
+    glass[y[1]] = "dodo" if glass[y[0]] != "dodo" else "lion"
+    return glass, x, y
+
+
+def test_two_pairs_gone_at_once_are_asked_by_who_took_what_and_scored_right():
+    """Ann chose A-r3-c5 (Bo got its reflection), then Bo chose A-r3-c3 (Ann got its
+    reflection), while the camera saw no step of it. The order is unknown, so each pair is
+    asked about by whose pile a card went to; the truthful answers give both piles right.
+    An arm resting over them for two seconds asks nothing."""
+    glass, x, y = _two_unlinked_pairs(16)
+    gone = set(x) | set(y)
+    game, events = play(make_table_game, Settings(), SESSION,
+                        _hidden_pair_steps(glass, gone, steps=20))
+    assert game.questions(None) == []
+    game, events = play(make_table_game, Settings(), SESSION,
+                        _hidden_pair_steps(glass, gone, steps=45))
+    qs = game.questions(None)
+    assert [q.text for q in qs] == [
+        "2 pairs left the glass while the camera could not see. Which card did Ann take?",
+        "2 pairs left the glass while the camera could not see. Which card did Bo take?"]
+    assert [[c["value"] for c in q.choices] for q in qs] == [[*x, "none"], [*y, "none"]]
+    made = _answer(game, events, qs[0].id, x[1])  # Ann got the reflection of Bo's choice
+    made += _answer(game, events, qs[1].id, y[1])  # Bo got the reflection of Ann's choice
+    picks = [e.payload for e in made if e.kind == "lg.pick"]
+    assert [(p["seat"], p["illegal"]) for p in picks] == [(0, False), (1, False)]
+    assert game.piles[0] == Counter([glass[x[1]], glass[y[0]]])
+    assert game.piles[1] == Counter([glass[x[0]], glass[y[1]]])
+    assert game.active_seat() == game.starter
+
+
+def test_an_answer_names_the_card_of_the_seat_asked_even_when_the_turns_shift():
+    """A hand over pair X is asked about (naming Ann); then Ann takes A-r3-c5 and Bo its
+    reflection, unseen step by step, asked about naming Bo, who got B-r3-c5. X is answered
+    "neither": no turn passed, so that pick was Ann's, and Bo's answer still means Bo's pile."""
+    glass, x, y = _two_unlinked_pairs(17)
+    steps = _hidden_pair_steps(glass, set(x))
+    left = {n: c for n, c in glass.items() if n not in set(x) | set(y)}
+    steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 25
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    first, second = game.questions(None)
+    assert first.text.endswith("Ann take?") and second.text.endswith("Bo take?")
+    assert [c["value"] for c in second.choices] == [*y, "none"]
+    assert not [e for e in _answer(game, events, first.id, "none") if e.kind == "lg.pick"]
+    made = _answer(game, events, second.id, y[1])
+    picks = [e.payload for e in made if e.kind == "lg.pick"]
+    assert [(p["seat"], p["position"], p["reflection"]) for p in picks] == [(0, y[0], y[1])]
+    assert game.piles[0] == Counter([glass[y[0]]]) and game.piles[1] == Counter([glass[y[1]]])
