@@ -597,7 +597,13 @@ class LookingGlassTable:
         return out
 
     def _waiting(self) -> str | None:
-        """Why no deal is followed although a glass is in view, for the players to fix."""
+        """What the companion waits for, for the players to fix or answer: a glass in view
+        it does not follow, or picks it saw but cannot book before a question is answered."""
+        held = sum(1 for t in self._turns if t.get("pick"))
+        if held and any(t.get("shown") and "pick" not in t for t in self._turns):
+            picks = "1 pick" if held == 1 else f"{held} picks"
+            return (f"{picks} seen since wait for the answer to the open question: whose "
+                    "turn it was depends on it.")
         unread = self.tracker.unread_pairs
         if self.tracker.slots or not unread:
             return None

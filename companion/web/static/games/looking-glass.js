@@ -6,6 +6,7 @@
 
 const API = "/api/games/looking-glass";
 const STILL_EVERY_MS = 500;
+const WAITING_POLL_MS = 3000;
 
 function h(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -212,6 +213,7 @@ export function mount(el, api) {
     }
   });
 
+  let poll = null;
   function render(state) {
     const v = state.view;
     if (!v || v.panel !== "looking-glass") return;
@@ -220,6 +222,14 @@ export function mount(el, api) {
     status.textContent = `Round ${v.round || "-"}${v.layout ? ` (${v.layout})` : ""}${turn}. Wins: ${names[0]} ${v.wins[0]}, ${names[1]} ${v.wins[1]} (to ${v.target})${v.match_over ? " - match over" : ""}`;
     if (v.library) status.textContent += ` - ${v.library}`;
     if (v.waiting) status.textContent += ` - ${v.waiting}`;
+    // No game event announces why the camera waits (a glass it cannot follow, picks held for
+    // an answer): look again while there is no glass followed or something is waited for.
+    clearTimeout(poll);
+    if (v.waiting || !v.glass.length) {
+      poll = setTimeout(async () => {
+        try { render({ view: await api.get(`${API}/view`) }); } catch { /* the next event will */ }
+      }, WAITING_POLL_MS);
+    }
     glass.replaceChildren(glassGrid(v));
     piles.replaceChildren(pileGrid(v.piles[0], names[0], v.running_scores[0]), pileGrid(v.piles[1], names[1], v.running_scores[1]));
     const items = [];
