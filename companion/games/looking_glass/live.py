@@ -150,9 +150,11 @@ class LookingGlassTable:
         for c, seen in zip(data["cards"], reading.cards, strict=True):
             c["width_px"] = round(float(np.linalg.norm(seen.quad[1] - seen.quad[0])), 1)
             c["quad"] = [[round(float(v), 1) for v in p] for p in seen.quad]
-            if seen.scores.get("verified") or seen.scores.get("reflected"):
-                # Not found in this frame, only inferred (from memory or from its reflection):
-                # enough to keep a card alive, not to bring a taken one back.
+            if (seen.scores.get("verified") or seen.scores.get("reflected")
+                    or seen.scores.get("from_layout")):
+                # Not found in this frame, only inferred (from memory, from its reflection or
+                # from the layout card): enough to keep a card alive, not to bring a taken one
+                # back.
                 c["inferred"] = True
         data["sim_taps"] = taps
         conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0

@@ -32,7 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.looking_glass.layout import Layout, TableGeometry, load_layouts
+from companion.games.looking_glass.layout import Layout, TableGeometry, load_layouts, placements
 from companion.games.looking_glass.library import (
     CARD_W_MM,
     PATCH_H,
@@ -707,6 +707,9 @@ class Reader:
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
         c_t, partner, axis = centre_line(pos, axis, full, orient)
+        if not (partner >= 0).any():
+            c_t, partner = self._glass_without_pairs(image, sc, H_inv, cards_mm, looks, orient,
+                                                     axis, c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
@@ -765,6 +768,9 @@ class Reader:
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
         seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
         layout = self._columns(seen)
+        if layout is not None:
+            seen.extend(self._layout_places(image, sc, H_inv, seen, self.layouts[layout],
+                                            axis, c_t))
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
@@ -796,20 +802,7 @@ class Reader:
             refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            # Shifts first (the match itself slides ±2 mm), then turns about the best shift;
-            # stop as soon as the match is clear.
-            best = self._probe(image, img_from_mm, mirror, d0, 0.0, 0.0, 0.0)
-            for dr, dd in ((-3.5, 0), (3.5, 0), (0, -3.5), (0, 3.5),
-                           (-3.5, -3.5), (3.5, -3.5), (-3.5, 3.5), (3.5, 3.5)):
-                if best[0] >= 0.85:
-                    break
-                got = self._probe(image, img_from_mm, mirror, d0, 0.0, dr, dd)
-                best = got if got[0] > best[0] else best
-            if 0.45 <= best[0] < 0.85:
-                for ang in (-3.0, 3.0):
-                    got = self._probe(image, img_from_mm, mirror, d0, ang, best[3], best[4])
-                    best = got if got[0] > best[0] else best
-            top, scores, quad_mm, _, _ = best
+            top, scores, quad_mm, _, _ = self._search(image, img_from_mm, mirror, d0)
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
             twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
@@ -820,6 +813,151 @@ class Reader:
             self._name(twin, scores)
             if top >= REFLECTION_SCORE and twin.confidence >= REFLECTION_CONFIDENCE:
                 found.append(twin)
+        return found
+
+    def _glass_without_pairs(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
+                             cards_mm: list, looks: list, orient: np.ndarray, axis: np.ndarray,
+                             c_t: float, partner: np.ndarray) -> tuple[float, np.ndarray]:
+        """The centre line when no facing pair was found: late in a round an arm across the
+        middle can hide every reflection. Rows step half a card out from the line, so each
+        card facing it says where the line may lie (its own row unknown: one guess per row).
+        A guess is believed only if a taught card matches clearly (as the reflection search
+        asks) where it puts some card's reflection, and then only the cards on its rows that
+        touch such a card, one neighbour after another, are the glass: score piles and other
+        cards lie apart."""
+        b, Hc = self.lib.shape.border_mm, self.lib.shape.height_mm
+        tops, cmms = [], []
+        for i, (_o, centre, _wv, _hv, hl) in enumerate(cards_mm):
+            d = orient[i] * axis
+            hole_top = centre - d * hl / 2
+            tops.append(float((hole_top - b * d) @ axis))
+            cmms.append(hole_top + (Hc / 2 - b) * d)
+        facing = [i for i in range(len(cards_mm)) if orient[i] != 0
+                  and float(looks[i][0 if orient[i] > 0 else 1][0].max()) >= VERIFY_SCORE]
+        guesses = []
+        for i in facing:
+            for row in range(4):
+                c = tops[i] - orient[i] * (GAP_MM / 2 + row * Hc / 2)
+                on_rows = []
+                for j in facing:
+                    out = (tops[j] - c) * orient[j] - GAP_MM / 2
+                    k = round(out / (Hc / 2))
+                    if k >= 0 and abs(out - k * Hc / 2) < 6.0:
+                        on_rows.append(j)
+                guesses.append((len(on_rows), -row, c, on_rows))
+        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
+        tried: list[float] = []
+        for _n, _row, c, on_rows in sorted(guesses, key=lambda g: g[:2], reverse=True):
+            if any(abs(c - o) < 6.0 for o in tried):
+                continue
+            tried.append(c)
+            if len(tried) > 4:
+                break
+            backed = []
+            for j in on_rows:
+                mirror = _mirrored(cmms[j][None], axis, c)[0]
+                top, scores, _q, _, _ = self._search(image, img_from_mm, mirror,
+                                                     -orient[j] * axis, give_up=0.55)
+                second = float(np.sort(scores)[-2]) if len(scores) > 1 else -1.0
+                if top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE:
+                    backed.append(j)
+            if not backed:
+                continue
+            glass = set(backed)
+            grown = True
+            while grown:
+                grown = False
+                for j in on_rows:
+                    if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
+                                              for k in glass) < NEIGHBOUR_MM:
+                        glass.add(j)
+                        grown = True
+            partner = partner.copy()
+            for j in glass:
+                partner[j] = j
+            return c, partner
+        return c_t, partner
+
+    def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
+                down: np.ndarray, give_up: float = 0.0
+                ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
+        """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
+        Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
+        as soon as the match is clear, or at once if the first look scores below `give_up`
+        (an empty place, a hand)."""
+        best = self._probe(image, img_from_mm, centre, down, 0.0, 0.0, 0.0)
+        if best[0] < give_up:
+            return best
+        for _ in range(2):
+            # A second ring about the best shift: a card 5 to 7 mm off its predicted place.
+            at = best[3], best[4]
+            for dr, dd in ((-3.5, 0), (3.5, 0), (0, -3.5), (0, 3.5),
+                           (-3.5, -3.5), (3.5, -3.5), (-3.5, 3.5), (3.5, 3.5)):
+                if best[0] >= 0.85:
+                    break
+                got = self._probe(image, img_from_mm, centre, down, 0.0, at[0] + dr, at[1] + dd)
+                best = got if got[0] > best[0] else best
+            if best[0] >= 0.85 or (best[3], best[4]) == at or best[0] < 0.6:
+                break
+        if 0.45 <= best[0] < 0.85:
+            for ang in (-3.0, 3.0):
+                got = self._probe(image, img_from_mm, centre, down, ang, best[3], best[4])
+                best = got if got[0] > best[0] else best
+        return best
+
+    def _layout_places(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
+                       seen: list[SeenCard], lay: Layout, axis: np.ndarray, c_t: float
+                       ) -> list[SeenCard]:
+        """Cards at places of the named layout that nothing was found at, nor at their
+        reflection's place: an arm across the glass hides both a card's outline and its
+        reflection, so neither the finder nor the reflection search sees it. The layout card
+        says where every card lay; each such place is looked at, and a card is kept only if a
+        taught card matches there as clearly as the reflection search asks. A place whose card
+        was taken shows the lower halves of the row before, half a card aside, or the table:
+        no template matches that."""
+        W = CARD_W_MM
+        lateral = np.array([-axis[1], axis[0]])
+        have = {(c.half, c.row, c.col) for c in seen}
+        # The layout's plan onto the cards seen, by least squares: the glass as dealt, turned
+        # and scaled as the plane has it (a lattice of exact card pitches drifts 8 mm off by
+        # the far columns).
+        plan = placements(lay)
+        known = [c for c in seen if c.position in plan]
+        A = np.array([[plan[c.position].x, plan[c.position].y, 1.0] for c in known])
+        if len(known) < 3 or np.linalg.matrix_rank(A) < 3:
+            return []
+        M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c in known]), rcond=None)
+        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
+        found: list[SeenCard] = []
+        for cell in lay.cells:
+            if (0, cell.row, cell.col) in have or (1, cell.row, cell.col) in have:
+                continue  # one of the pair was found: the reflection search looked already
+            for half in (0, 1):
+                side = 1 if half == 0 else -1
+                at = plan[f"{'AB'[half]}-r{cell.row}-c{cell.col}"]
+                centre = np.array([at.x, at.y, 1.0]) @ M
+                if any(np.linalg.norm(o.center_mm - centre) < 0.6 * W for o in seen + found):
+                    continue
+                top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
+                                                          side * axis, give_up=0.55)
+                cmm = quad_mm.mean(axis=0)
+                card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
+                                _apply(H_inv, quad_mm) / sc, False, half, cell.row, cell.col,
+                                cmm, full_hole=False, quad_mm=quad_mm)
+                card.scores = {"_s": float(cmm @ lateral), "_t": abs(float(cmm @ axis) - c_t),
+                               "from_layout": 1.0}
+                self._name(card, scores)
+                if top >= REFLECTION_SCORE and card.confidence >= REFLECTION_CONFIDENCE:
+                    found.append(card)
+        if found:
+            # Covered: a card of the next row out lies on it, or its reflection does (a
+            # pick takes both, so a hidden one is there if its reflection is).
+            at = {(c.half, c.row, c.col) for c in seen + found}
+            for c in found:
+                i = next(j for j, cell in enumerate(lay.cells)
+                         if (cell.row, cell.col) == (c.row, c.col))
+                c.covered = any((h, lay.cells[j].row, lay.cells[j].col) in at
+                                for j in lay.covered_by[i] for h in (0, 1))
         return found
 
     def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,

@@ -32,11 +32,14 @@ def deck():
     return art, lib
 
 
-def _table_image(art, seed: int):
+def _table_image(art, seed: int, keep: set[str] | None = None, markers: bool = False):
+    """A dealt pyramid photographed; `keep`: only these places still hold their card."""
     rng = np.random.default_rng(seed)
     table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    if keep is not None:
+        table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
     cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
-                      table_kind="plain", markers=False, jpeg_quality=90)
+                      table_kind="plain", markers=markers, jpeg_quality=90)
     return TableCamera(art, table, cond, seed).render(table, 0)
 
 
@@ -83,6 +86,76 @@ def test_an_empty_place_is_never_filled_in_from_its_reflection(deck):
     reading = Reader(lib).read(img)
     assert not [c for c in reading.cards
                 if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+
+
+def _hand_over_card_and_reflection(img: np.ndarray, truth: dict, seed_pick: int = 0
+                                   ) -> dict:
+    """A finger breaks the outline of a free card of half A, and a palm hides its reflection
+    whole: neither the finder nor the reflection search can see that card."""
+    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
+    target = free[seed_pick]
+    mirror = next(g for g in truth["cards"] if g["position"] == "B-" + target["position"][2:])
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
+                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    palm = np.array(mirror["quad"], float)
+    palm += (palm - palm.mean(axis=0)) * 0.15  # a little larger than the card
+    cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    return target
+
+
+def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 5)
+    target = _hand_over_card_and_reflection(img, truth)
+    reading = Reader(lib).read(img)
+    assert reading.layout == "pyramid"
+    near = [c for c in reading.cards
+            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert len(near) == 1
+    assert near[0].card == target["card"] and near[0].covered is False
+    assert near[0].scores.get("from_layout") == 1.0  # found neither by outline nor mirror
+    c = compare(reading.to_json("x"), truth)
+    # All but the reflection under the palm (painted in after the truth was taken).
+    assert c.right == 27 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
+
+
+def test_a_layout_place_whose_card_was_taken_stays_empty(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 6)
+    target = _hand_over_card_and_reflection(img, truth)
+    tl, tr, br, bl = np.array(target["quad"])
+    table_colour = [int(v) for v in np.median(img[:20, :20].reshape(-1, 3), axis=0)]
+    cv2.fillConvexPoly(img, np.rint(np.array([tl, tr, (tr + br) / 2, (tl + bl) / 2]))
+                       .astype(np.int32), table_colour)
+    reading = Reader(lib).read(img)
+    assert reading.layout == "pyramid"
+    assert not [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+
+
+def test_a_late_glass_whose_reflections_all_lost_their_outlines_is_still_read(deck):
+    """Two pairs left (corner markers give the plane: two cards cannot); a finger across each
+    card of one half breaks its outline, so no facing pair is found. Where the rows put the
+    centre line, the broken cards' art still matches: that is the glass, all four are read."""
+    art, lib = deck
+    left = {"A-r3-c3", "B-r3-c3", "A-r3-c5", "B-r3-c5"}
+    img, truth = _table_image(art, 7, keep=left, markers=True)
+    for g in truth["cards"]:
+        if g["position"].startswith("B-"):
+            cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(g["quad"])))
+                               .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert c.cards == 4 and c.right == 4 and c.extra == 0, c
+
+
+def test_a_lone_card_whose_reflection_is_hidden_is_not_guessed_into_the_glass(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 8, keep={"A-r3-c3", "B-r3-c3"}, markers=True)
+    mirror = next(g for g in truth["cards"] if g["position"] == "B-r3-c3")
+    palm = np.array(mirror["quad"], float)
+    palm += (palm - palm.mean(axis=0)) * 0.15
+    cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    assert Reader(lib).read(img).cards == []
 
 
 def _l_hole(missing_white: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
