@@ -73,6 +73,8 @@ L_FILL = 0.85
 """A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
+ROW_TOLERANCE_MM = 6.0
+"""How far a card's top edge may lie off a row of the glass (dealt by hand, read off a plane)."""
 
 
 @dataclass
@@ -373,12 +375,14 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
                       for o in items])
     like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (np.abs(ratio / (hi_full / wi) - 1) < 0.25)
     items = [o for o, ok in zip(items, like, strict=True) if ok]
-    if len(items) < 3:
+    # Two cards are enough for the affine part (each interior gives three equations for its
+    # three unknowns): the last pair of a round, alone on the table, is read too.
+    if len(items) < 2:
         return None
     widths = np.array([np.linalg.norm(o.width_vec) for o in items])
     typical = float(np.median(widths))
     items = [o for o, wd in zip(items, widths, strict=True) if 0.65 < wd / typical < 1.5]
-    if len(items) < 3:
+    if len(items) < 2:
         return None
     widths = np.array([np.linalg.norm(o.width_vec) for o in items])
     heights = np.array([np.linalg.norm(o.height_vec) for o in items])
@@ -815,6 +819,19 @@ class Reader:
                 found.append(twin)
         return found
 
+    def _card_tops(self, cards_mm: list, orient: np.ndarray, axis: np.ndarray
+                   ) -> tuple[list[float], list[np.ndarray]]:
+        """Each card's top edge along `axis` and its whole face's centre (mm), the card read
+        the way `orient` says (its interior hole may be only its upper half)."""
+        b, Hc = self.lib.shape.border_mm, self.lib.shape.height_mm
+        tops, cmms = [], []
+        for i, (_o, centre, _wv, _hv, hl) in enumerate(cards_mm):
+            d = (orient[i] or 1) * axis
+            hole_top = centre - d * hl / 2
+            tops.append(float((hole_top - b * d) @ axis))
+            cmms.append(hole_top + (Hc / 2 - b) * d)
+        return tops, cmms
+
     def _glass_without_pairs(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
                              cards_mm: list, looks: list, orient: np.ndarray, axis: np.ndarray,
                              c_t: float, partner: np.ndarray) -> tuple[float, np.ndarray]:
@@ -825,13 +842,8 @@ class Reader:
         asks) where it puts some card's reflection, and then only the cards on its rows that
         touch such a card, one neighbour after another, are the glass: score piles and other
         cards lie apart."""
-        b, Hc = self.lib.shape.border_mm, self.lib.shape.height_mm
-        tops, cmms = [], []
-        for i, (_o, centre, _wv, _hv, hl) in enumerate(cards_mm):
-            d = orient[i] * axis
-            hole_top = centre - d * hl / 2
-            tops.append(float((hole_top - b * d) @ axis))
-            cmms.append(hole_top + (Hc / 2 - b) * d)
+        Hc = self.lib.shape.height_mm
+        tops, cmms = self._card_tops(cards_mm, orient, axis)
         facing = [i for i in range(len(cards_mm)) if orient[i] != 0
                   and float(looks[i][0 if orient[i] > 0 else 1][0].max()) >= VERIFY_SCORE]
         guesses = []
@@ -842,7 +854,7 @@ class Reader:
                 for j in facing:
                     out = (tops[j] - c) * orient[j] - GAP_MM / 2
                     k = round(out / (Hc / 2))
-                    if k >= 0 and abs(out - k * Hc / 2) < 6.0:
+                    if k >= 0 and abs(out - k * Hc / 2) < ROW_TOLERANCE_MM:
                         on_rows.append(j)
                 guesses.append((len(on_rows), -row, c, on_rows))
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv

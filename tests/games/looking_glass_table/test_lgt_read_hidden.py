@@ -148,6 +148,15 @@ def test_a_late_glass_whose_reflections_all_lost_their_outlines_is_still_read(de
     assert c.cards == 4 and c.right == 4 and c.extra == 0, c
 
 
+def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
+    """Two card interiors are enough for the table plane (each gives three equations for
+    the affine map's three unknowns)."""
+    art, lib = deck
+    img, truth = _table_image(art, 9, keep={"A-r2-c4", "B-r2-c4"})
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert c.cards == 2 and c.right == 2 and c.extra == 0, c
+
+
 def test_a_lone_card_whose_reflection_is_hidden_is_not_guessed_into_the_glass(deck):
     art, lib = deck
     img, truth = _table_image(art, 8, keep={"A-r3-c3", "B-r3-c3"}, markers=True)
