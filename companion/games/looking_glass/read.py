@@ -761,6 +761,17 @@ class Reader:
         _coverage(seen, W, Hc)
         pairs = [(seen_at[i], seen_at[int(j)]) for i, j in enumerate(partner)
                  if i < j and i in seen_at and int(j) in seen_at]
+        cloth = [(a, b_) for a, b_ in pairs
+                 if a.card is None and b_.card is None
+                 and max(c.scores.get(cid, 0.0) for c in (a, b_) for cid in self.lib.ids)
+                 < VERIFY_SCORE]
+        if cloth:
+            # Two squares of a chequered cloth can face each other like a pair; a pair of
+            # which neither card can be named nor matches a taught face well is not the
+            # glass.
+            gone = {id(c) for pair in cloth for c in pair}
+            seen = [c for c in seen if id(c) not in gone]
+            pairs = [p for p in pairs if p not in cloth]
         for a, b_ in pairs:
             # Picks take a card and its reflection together, so coverage is mirror-symmetric
             # too: a card whose cover a hand hides is covered if its reflection is.

@@ -157,6 +157,25 @@ def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
     assert c.cards == 2 and c.right == 2 and c.extra == 0, c
 
 
+def test_a_pair_of_framed_patches_no_taught_face_matches_is_not_reported(deck):
+    """Two pale-framed squares of a chequered cloth can face each other like a card and its
+    reflection. Here: two framed patches, three quarters cloth and a quarter of a card's art,
+    so that the finder takes them for cards but no template names either or matches well.
+    They are not the glass, not two unknown cards."""
+    art, lib = deck
+    img, truth = _table_image(art, 10, keep={"A-r2-c4", "B-r2-c4"}, markers=True)
+    check = (np.indices(img.shape[:2]).sum(axis=0) // 9) % 2
+    cloth = np.where(check[..., None] == 1, (60, 140, 150), (150, 90, 160)).astype(np.float64)
+    faded = np.clip(0.25 * img + 0.75 * cloth, 0, 255).astype(np.uint8)
+    for g in truth["cards"]:
+        quad = np.array(g["quad"], float)
+        mask = np.zeros(img.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(quad + (quad.mean(axis=0) - quad) * 0.12)
+                           .astype(np.int32), 255)
+        img[mask > 0] = faded[mask > 0]
+    assert Reader(lib).read(img).cards == []
+
+
 def test_a_lone_card_whose_reflection_is_hidden_is_not_guessed_into_the_glass(deck):
     art, lib = deck
     img, truth = _table_image(art, 8, keep={"A-r3-c3", "B-r3-c3"}, markers=True)
