@@ -88,7 +88,8 @@ class LookingGlassTable:
         """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
         depends on the picks before it, and a pair asked about may turn out not to have been
         taken at all: a pick after an open question waits for its answer. A question is shown
-        only `ASK_AFTER_SECONDS` after it was asked ("shown"); "pick" is set once it is known
+        only `ASK_AFTER_SECONDS` after it was asked, counted from the last frame that showed
+        both its cards ("shown"); "pick" is set once it is known
         what was taken (None: nothing). A question names a seat ("seat"): its answer is the
         card that seat took, whether it chose it or got it as the reflection of the other's
         choice."""
@@ -266,6 +267,12 @@ class LookingGlassTable:
                         drafts.append(EventDraft(ANSWER_KIND, {
                             "question": turn["question"].id, "answer": NOTHING_TAKEN,
                             "seat": None, "by": "camera: both cards are on the table again"}))
+        for turn in self._turns:
+            if ("question" in turn and not turn["shown"] and "pick" not in turn
+                    and all(self.tracker.last_view.get(n) for n in turn["pair"])):
+                # Both cards show in this frame, though the view is not steady yet (a hand
+                # moves over other cards): not the moment to ask whether they were taken.
+                turn["asked_at"] = now
         # Booked once, after every change of this view: a seat counts the picks before it.
         return drafts + self._book_turns()
 

@@ -86,6 +86,8 @@ class GlassTracker:
         """Places of a glass otherwise whole that keep it from being taken for a deal."""
         self.asked: list[tuple[str, str]] = []
         """Pairs the players are asked about and have not answered yet."""
+        self.last_view: dict[str, bool] = {}
+        """Which tracked positions the last frame showed a card at, steady or not."""
 
     # -- per frame ---------------------------------------------------------------------
     def observe(self, reading: dict[str, Any], now: float) -> list[Change]:
@@ -93,6 +95,7 @@ class GlassTracker:
         if not self.slots:
             return self._watch_deal(reading, now)
         view = self._present(reading)
+        self.last_view = view
         key = (tuple(sorted(view.items())), tuple(sorted(self._identified.items())))
         if key != self._candidate:
             self._candidate, self._since, self._count = key, now, 1
@@ -222,6 +225,7 @@ class GlassTracker:
         self.first_gone = None
         self.asked = []
         self.unread_pairs = []
+        self.last_view = {}
         self._candidate = None
 
     def reset(self) -> None:
@@ -232,6 +236,7 @@ class GlassTracker:
         self.first_gone = None
         self.asked = []
         self.unread_pairs = []
+        self.last_view = {}
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],

@@ -186,6 +186,22 @@ def test_a_pair_gone_long_enough_is_asked_and_the_camera_withdraws_it_when_both_
     assert game.questions(None) == [] and game.active_seat() == game.starter
 
 
+def test_a_question_is_not_shown_while_both_cards_of_its_pair_show_again():
+    """A hand rests over a pair at the centre line long enough to be asked about, then moves
+    over other cards: the pair shows again, but no view is steady for a while. The question
+    waits (the camera sees both cards), and is withdrawn unseen once the view is steady."""
+    glass = _unlinked_glass(18)
+    steps = _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"}, steps=8)
+    for k in range(24):  # 2.4 s of a hand moving over other cards, one after another
+        other = ["A-r0-c0", "A-r1-c1", "B-r0-c0", "B-r1-c1"][k % 4]
+        moving = {n: c for n, c in glass.items() if n != other}
+        steps.append(Observe(Observation(synthetic_reading(moving), 0.9)))
+    steps += [Observe(Observation(synthetic_reading(glass), 0.9))] * 7
+    game, events = play(make_table_game, Settings(), SESSION, steps)
+    assert [e.kind for e in events] == ["session.started", "lg.deal"]
+    assert game.questions(None) == [] and game.active_seat() == game.starter
+
+
 def test_players_answering_neither_keep_the_pair_on_the_glass():
     glass = _unlinked_glass(13)
     game, events = play(make_table_game, Settings(), SESSION,
