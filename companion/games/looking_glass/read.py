@@ -817,7 +817,7 @@ class Reader:
             refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            top, scores, quad_mm, _, _ = self._search(image, img_from_mm, mirror, d0)
+            _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, mirror, d0)
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
             twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
@@ -826,7 +826,7 @@ class Reader:
             twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
                            "reflected": 1.0}
             self._name(twin, scores)
-            if top >= REFLECTION_SCORE and twin.confidence >= REFLECTION_CONFIDENCE:
+            if clear_match(scores):
                 found.append(twin)
         return found
 
@@ -871,7 +871,7 @@ class Reader:
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         tried: list[float] = []
         for _n, _row, c, on_rows in sorted(guesses, key=lambda g: g[:2], reverse=True):
-            if any(abs(c - o) < 6.0 for o in tried):
+            if any(abs(c - o) < ROW_TOLERANCE_MM for o in tried):
                 continue
             tried.append(c)
             if len(tried) > 4:
@@ -879,10 +879,9 @@ class Reader:
             backed = []
             for j in on_rows:
                 mirror = _mirrored(cmms[j][None], axis, c)[0]
-                top, scores, _q, _, _ = self._search(image, img_from_mm, mirror,
-                                                     -orient[j] * axis, give_up=0.55)
-                second = float(np.sort(scores)[-2]) if len(scores) > 1 else -1.0
-                if top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE:
+                _top, scores, _q, _, _ = self._search(image, img_from_mm, mirror,
+                                                      -orient[j] * axis, give_up=0.55)
+                if clear_match(scores):
                     backed.append(j)
             if not backed:
                 continue
@@ -951,17 +950,18 @@ class Reader:
             return []
         M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c in known]), rcond=None)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
-        found: list[SeenCard] = []
-        for cell in lay.cells:
+        found: list[tuple[SeenCard, int]] = []
+        for i, cell in enumerate(lay.cells):
             if (0, cell.row, cell.col) in have or (1, cell.row, cell.col) in have:
                 continue  # one of the pair was found: the reflection search looked already
             for half in (0, 1):
                 side = 1 if half == 0 else -1
-                at = plan[f"{'AB'[half]}-r{cell.row}-c{cell.col}"]
+                at = plan[lay.name_of(half, i)]
                 centre = np.array([at.x, at.y, 1.0]) @ M
-                if any(np.linalg.norm(o.center_mm - centre) < 0.6 * W for o in seen + found):
+                if any(np.linalg.norm(o.center_mm - centre) < 0.6 * W
+                       for o in seen + [f for f, _ in found]):
                     continue
-                top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
+                _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
                                                           side * axis, give_up=0.55)
                 cmm = quad_mm.mean(axis=0)
                 card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
@@ -970,18 +970,15 @@ class Reader:
                 card.scores = {"_s": float(cmm @ lateral), "_t": abs(float(cmm @ axis) - c_t),
                                "from_layout": 1.0}
                 self._name(card, scores)
-                if top >= REFLECTION_SCORE and card.confidence >= REFLECTION_CONFIDENCE:
-                    found.append(card)
-        if found:
-            # Covered: a card of the next row out lies on it, or its reflection does (a
-            # pick takes both, so a hidden one is there if its reflection is).
-            at = {(c.half, c.row, c.col) for c in seen + found}
-            for c in found:
-                i = next(j for j, cell in enumerate(lay.cells)
-                         if (cell.row, cell.col) == (c.row, c.col))
-                c.covered = any((h, lay.cells[j].row, lay.cells[j].col) in at
-                                for j in lay.covered_by[i] for h in (0, 1))
-        return found
+                if clear_match(scores):
+                    found.append((card, i))
+        # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
+        # both, so a hidden one is there if its reflection is).
+        at = {(c.half, c.row, c.col) for c in seen + [f for f, _ in found]}
+        for c, i in found:
+            c.covered = any((h, lay.cells[j].row, lay.cells[j].col) in at
+                            for j in lay.covered_by[i] for h in (0, 1))
+        return [c for c, _ in found]
 
     def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                down: np.ndarray, ang: float, dr: float, dd: float
@@ -1075,6 +1072,15 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
 def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
     p = _apply(H, np.array([at - vec / 2, at + vec / 2]))
     return p[1] - p[0]
+
+
+def clear_match(scores: np.ndarray) -> bool:
+    """As clear a match as a card no outline of its own backs needs (the reflection search,
+    the layout's places, the centre line guessed without pairs)."""
+    ranked = np.sort(scores)[::-1]
+    top = float(ranked[0])
+    second = float(ranked[1]) if len(ranked) > 1 else -1.0
+    return top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE
 
 
 def confidence(best: float, second: float) -> float:
