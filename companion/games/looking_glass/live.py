@@ -89,10 +89,9 @@ class LookingGlassTable:
         depends on the picks before it, and a pair asked about may turn out not to have been
         taken at all: a pick after an open question waits for its answer. A question is shown
         only `ASK_AFTER_SECONDS` after it was asked, counted from the last frame that showed
-        both its cards ("shown"); "pick" is set once it is known
-        what was taken (None: nothing). A question names a seat ("seat"): its answer is the
-        card that seat took, whether it chose it or got it as the reflection of the other's
-        choice."""
+        both its cards ("shown"); "pick" is set once it is known what was taken (None:
+        nothing). A question names a seat ("seat"): its answer is the card that seat took,
+        whether it chose it or got it as the reflection of the other's choice."""
         # -- the state (changed only in apply_event) --
         self.round_no = 0
         self.starter = first
@@ -268,8 +267,7 @@ class LookingGlassTable:
                             "question": turn["question"].id, "answer": NOTHING_TAKEN,
                             "seat": None, "by": "camera: both cards are on the table again"}))
         for turn in self._turns:
-            if ("question" in turn and not turn["shown"] and "pick" not in turn
-                    and all(self.tracker.last_view.get(n) for n in turn["pair"])):
+            if _held_back(turn) and all(self.tracker.last_view.get(n) for n in turn["pair"]):
                 # Both cards show in this frame, though the view is not steady yet (a hand
                 # moves over other cards): not the moment to ask whether they were taken.
                 turn["asked_at"] = now
@@ -303,8 +301,7 @@ class LookingGlassTable:
     def _ask_held_back(self, now: float) -> list[EventDraft]:
         drafts: list[EventDraft] = []
         for turn in self._turns:
-            if ("question" in turn and not turn["shown"] and "pick" not in turn
-                    and now - turn["asked_at"] >= turn["hold"]):
+            if _held_back(turn) and now - turn["asked_at"] >= turn["hold"]:
                 turn["shown"] = True
                 drafts += [question_draft(turn["question"]), *turn["unread"]]
         return drafts
@@ -637,6 +634,11 @@ class LookingGlassTable:
                 out.append(n)
         # Columns of an unknown layout are the reader's own: fall back on the flag alone.
         return out or ([name] if self.covered.get(name) else [])
+
+
+def _held_back(turn: dict[str, Any]) -> bool:
+    """A turn whose question is neither shown nor settled yet."""
+    return "question" in turn and not turn["shown"] and "pick" not in turn
 
 
 def _parse(name: str) -> tuple[str, int, int]:
