@@ -97,10 +97,15 @@ def _hand_over_card_and_reflection(img: np.ndarray, truth: dict, seed_pick: int 
     mirror = next(g for g in truth["cards"] if g["position"] == "B-" + target["position"][2:])
     cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
                        .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
-    palm = np.array(mirror["quad"], float)
-    palm += (palm - palm.mean(axis=0)) * 0.15  # a little larger than the card
-    cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    _palm_over(img, mirror)
     return target
+
+
+def _palm_over(img: np.ndarray, card: dict) -> None:
+    """A palm hiding the card whole, a little larger than it."""
+    palm = np.array(card["quad"], float)
+    palm += (palm - palm.mean(axis=0)) * 0.15
+    cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
 
 
 def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it(deck):
@@ -179,10 +184,7 @@ def test_a_pair_of_framed_patches_no_taught_face_matches_is_not_reported(deck):
 def test_a_lone_card_whose_reflection_is_hidden_is_not_guessed_into_the_glass(deck):
     art, lib = deck
     img, truth = _table_image(art, 8, keep={"A-r3-c3", "B-r3-c3"}, markers=True)
-    mirror = next(g for g in truth["cards"] if g["position"] == "B-r3-c3")
-    palm = np.array(mirror["quad"], float)
-    palm += (palm - palm.mean(axis=0)) * 0.15
-    cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r3-c3"))
     assert Reader(lib).read(img).cards == []
 
 
