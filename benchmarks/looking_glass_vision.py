@@ -268,10 +268,15 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
              for p in game.picks]
     false_questions += sum(1 for e in events if e.kind == "answer" and e.payload.get("by"))
     true_by_pos = {p["position"]: p for p in film.picks}
+    for p in picks:
+        if p.get("order") == "self-linked" and p["reflection"] in true_by_pos:
+            # The event names the pair, not which of its two places was chosen (not seen):
+            # compared as the pick of that pair.
+            p["position"], p["reflection"] = p["reflection"], p["position"]
     key = ("seat", "card", "reflection", "reflection_card")
     wrong_picks = sum(1 for p in picks if p["position"] not in true_by_pos
                       or any(p[k] != true_by_pos[p["position"]][k] for k in key))
-    repeated = len(picks) - len({p["position"] for p in picks})
+    repeated = len(picks) - len({frozenset((p["position"], p["reflection"])) for p in picks})
     wrong_ids = sum(1 for e in events if e.kind == "lg.identify"
                     and dealt.get(name.get(e.payload["position"], "")) != e.payload["card"])
     questions = sum(1 for e in events if e.kind == "question")

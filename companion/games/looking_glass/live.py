@@ -314,6 +314,10 @@ class LookingGlassTable:
 
     def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any],
                     seat: int) -> EventDraft:
+        """`order` says how the chosen card is known: "first-gone" (it left first), "asked"
+        (the players said), or "self-linked": both cards left together and show the same
+        character, so `position` is one of the pair, not seen to be the chosen one (the seat,
+        the cards, the legality and the score are the same either way)."""
         return EventDraft("lg.pick", {
             "seat": seat,
             "position": chosen,

@@ -5,7 +5,9 @@ put back, a frame is blurred: single frames lie. The tracker therefore only beli
 that has held for `STABLE_FRAMES` frames and `STABLE_SECONDS` seconds, and only a change that
 is one the game can make:
 
-- the first stable view with a full glass (28 cards, every one identified) is a deal;
+- the first stable view with a full glass (28 cards, every one identified) is a deal; the
+  frames of that view may differ by a card or two at the edge of what the finder finds, never
+  by what they name a place, and the glass is what most of them read;
 - afterwards the set of cards present can only shrink by one card (the active player took
   the chosen card and the reflection is still there), by a card and its reflection (a whole
   pick), or, when the camera had no steady look in between, by the reflection of the card
@@ -15,14 +17,14 @@ is one the game can make:
   until a stable view says so in one of those ways.
 
 Which card of the pair was chosen: the one that left first. When both left between two stable
-views and they show different characters, or when a card leaves whose reflection was never
-read (that one may have left first, unseen), the tracker asks the players (a self-linked pair
-needs no answer); if both cards of an asked pair show again, the question is withdrawn (a
-hand lay over both). Several whole pairs gone at once are asked about one by one: their order
-is not known, but who ended up with which card of each pair is all the piles need, and the
-players can say that. Legality: the chosen card must have been uncovered in the last stable
-view (a card and its reflection are covered alike, so it does not matter which of the two an
-answer names).
+views and they show different characters, or when a card leaves whose reflection was never read
+(that one may have left first, unseen), the tracker asks the players (a self-linked pair needs
+no answer: its pick names the pair, either card being the chosen one); if both cards of an asked
+pair show again, the question is withdrawn (a hand lay over both). Several whole pairs gone at
+once are asked about one by one: their order is not known, but who ended up with which card of
+each pair is all the piles need, and the players can say that. Legality: the chosen card must
+have been uncovered in the last stable view (a card and its reflection are covered alike, so it
+does not matter which of the two an answer names).
 
 Pure Python: positions are matched by their image centres (the camera is fixed during a round;
 a bumped card moves a few millimetres, not half a card).
@@ -30,6 +32,7 @@ a bumped card moves a few millimetres, not half a card).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +45,9 @@ MATCH_FRACTION = 0.45
 GLASS_CARDS = 28
 MIN_DEAL_CARDS = 24
 """With a known layout card, a deal is accepted with up to four cards not yet read."""
+FLICKER_CARDS = 2
+"""Frames of one steady deal may differ by this many cards (a card at the edge of what the
+finder finds comes and goes); they never name a place differently."""
 
 
 @dataclass
@@ -153,16 +159,25 @@ class GlassTracker:
         if not ok:
             self._deal_votes = []
             return []
-        key = tuple(sorted((c["position"], c["card"]) for c in ident))
-        if self._deal_votes and self._deal_votes[0]["key"] != key:
-            self._deal_votes = []
-        self._deal_votes.append({"key": key, "now": now, "reading": reading})
+        named = {c["position"]: c for c in ident}
+        # The votes are the frames since the last one that told of another glass.
+        other = [i for i, v in enumerate(self._deal_votes) if not _agree(v["named"], named)]
+        if other:
+            del self._deal_votes[:other[-1] + 1]
+        self._deal_votes.append({"named": named, "now": now})
         if (len(self._deal_votes) < self.stable_frames
                 or now - self._deal_votes[0]["now"] < self.stable_seconds):
             return []
+        # The glass is what most of these frames read: a card at the edge of what the finder
+        # finds that comes and goes is in it, a card read once is not (it stays unknown and
+        # is read, or asked about, later).
+        seen = Counter(n for v in self._deal_votes for n in v["named"])
+        latest = {n: c for v in self._deal_votes for n, c in v["named"].items()}
+        ident = [latest[n] for n in sorted(seen) if 2 * seen[n] > len(self._deal_votes)]
         names = {c["position"] for c in ident}
-        if lay is None and any(_reflection(n) not in names for n in names):
-            self._deal_votes = []
+        if len(ident) < (MIN_DEAL_CARDS if lay is not None else GLASS_CARDS) or (
+                lay is None and any(_reflection(n) not in names for n in names)):
+            self._deal_votes.pop(0)  # the oldest frame goes; the newer ones may yet agree
             return []
         unread = sorted(n for n in lay.position_names if n not in names
                         and _reflection(n) not in names) if lay is not None else []
@@ -171,7 +186,7 @@ class GlassTracker:
             # A card and its reflection both missing: a pick already made, not a fresh deal
             # (a glare or a shadow hides one card, seldom exactly a mirror pair). The
             # players are told which places it cannot read (`unread_pairs`).
-            self._deal_votes = []
+            self._deal_votes.pop(0)
             return []
         self.start({"cards": ident, "layout": reading.get("layout")})
         glass = {n: s.card for n, s in self.slots.items()}
@@ -404,6 +419,13 @@ def _cover_graph(layout_id: str | None, names: list[str]) -> dict[str, list[str]
         half, cell = lay.locate(name)
         out[name] = [lay.name_of(half, j) for j in lay.covered_by[cell]]
     return out
+
+
+def _agree(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> bool:
+    """Two frames' readings of a deal tell of the same glass."""
+    if len(a.keys() ^ b.keys()) > FLICKER_CARDS:
+        return False
+    return all(a[n]["card"] == b[n]["card"] for n in a.keys() & b.keys())
 
 
 def _reflection(name: str) -> str:

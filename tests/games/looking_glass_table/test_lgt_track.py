@@ -35,6 +35,30 @@ def test_a_deal_needs_a_stable_view_of_the_glass():
     assert [c.kind for c in changes] == ["deal"]
 
 
+def test_a_deal_is_taken_while_a_card_at_the_edge_comes_and_goes():
+    """One card or two the finder finds in one frame and not the next: the frames still tell
+    of one glass, and the deal holds what most of them read."""
+    glass = random_glass(6)
+    tracker = GlassTracker()
+    changes = []
+    for i, hidden in enumerate([{"A-r0-c0"}, set(), {"B-r3-c5"}, {"A-r0-c0", "B-r3-c5"},
+                                set()]):
+        changes += tracker.observe(synthetic_reading(glass, hidden=hidden), i * 0.3)
+    assert [c.kind for c in changes] == ["deal"]
+    assert changes[0].detail["glass"] == glass  # every card, the two that flickered too
+
+
+def test_frames_naming_a_place_differently_are_no_deal():
+    glass = random_glass(7)
+    other = dict(glass, **{"A-r1-c1": "dodo" if glass["A-r1-c1"] != "dodo" else "walrus-carpenter"})
+    tracker = GlassTracker()
+    changes = []
+    for i in range(10):
+        changes += tracker.observe(synthetic_reading(glass if i % 2 else other), i * 0.3)
+    assert changes == []
+    assert not tracker.slots
+
+
 def test_cards_not_read_at_the_deal_stay_unknown_until_seen():
     glass = random_glass(5)
     tracker = GlassTracker()

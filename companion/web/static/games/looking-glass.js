@@ -234,7 +234,10 @@ export function mount(el, api) {
     piles.replaceChildren(pileGrid(v.piles[0], names[0], v.running_scores[0]), pileGrid(v.piles[1], names[1], v.running_scores[1]));
     const items = [];
     for (const p of v.picks) {
-      const li = h("li", { textContent: `${names[p.seat]} took ${pretty(p.card)} (${p.position}); ${names[1 - p.seat]} got ${pretty(p.reflection_card)}${p.illegal ? " - ILLEGAL: that card was covered" : ""}` });
+      // A self-linked pair that left at once: both cards are the same character, and which
+      // of the two places was chosen was not seen, so the line names the pair.
+      const where = p.order === "self-linked" ? `${p.position} or ${p.reflection}` : p.position;
+      const li = h("li", { textContent: `${names[p.seat]} took ${pretty(p.card)} (${where}); ${names[1 - p.seat]} got ${pretty(p.reflection_card)}${p.illegal ? " - ILLEGAL: that card was covered" : ""}` });
       if (p.illegal) li.className = "lg-illegal";
       items.push(li);
     }
