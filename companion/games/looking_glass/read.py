@@ -773,19 +773,16 @@ class Reader:
             seen = [c for c in seen if id(c) not in gone]
             pairs = [p for p in pairs if p not in cloth]
         for a, b_ in pairs:
-            # Picks take a card and its reflection together, so coverage is mirror-symmetric
-            # too: a card whose cover a hand hides is covered if its reflection is.
-            a.covered = b_.covered = a.covered or b_.covered
             # A card and its reflection lie in the same column. Without markers at a steep
             # tilt the rough plane shifts one half sideways against the other by up to half
             # a column: the pair's mean is where both lie.
             a.scores["_s"] = b_.scores["_s"] = (a.scores["_s"] + b_.scores["_s"]) / 2
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
         seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
-        layout = self._columns(seen)
-        if layout is not None:
-            seen.extend(self._layout_places(image, sc, H_inv, seen, self.layouts[layout],
-                                            axis, c_t))
+        layout, fits = self._columns(seen)
+        if fits:
+            seen.extend(self._layout_places(image, sc, H_inv, seen, fits, axis, c_t))
+        _mirror_coverage(seen, W, Hc)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
@@ -874,7 +871,7 @@ class Reader:
             if any(abs(c - o) < ROW_TOLERANCE_MM for o in tried):
                 continue
             tried.append(c)
-            if len(tried) > 4:
+            if len(tried) > 12:
                 break
             backed = []
             for j in on_rows:
@@ -928,31 +925,38 @@ class Reader:
         return best
 
     def _layout_places(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
-                       seen: list[SeenCard], lay: Layout, axis: np.ndarray, c_t: float
-                       ) -> list[SeenCard]:
-        """Cards at places of the named layout that nothing was found at, nor at their
-        reflection's place: an arm across the glass hides both a card's outline and its
-        reflection, so neither the finder nor the reflection search sees it. The layout card
-        says where every card lay; each such place is looked at, and a card is kept only if a
-        taught card matches there as clearly as the reflection search asks. A place whose card
-        was taken shows the lower halves of the row before, half a card aside, or the table:
-        no template matches that."""
+                       seen: list[SeenCard], fits: list[tuple[Layout, int]],
+                       axis: np.ndarray, c_t: float) -> list[SeenCard]:
+        """Cards at places of the layout that nothing was found at, nor at their reflection's
+        place: an arm across the glass hides both a card's outline and its reflection, so
+        neither the finder nor the reflection search sees it. The layout card says where every
+        card lay; each such place is looked at, and a card is kept only if a taught card
+        matches there as clearly as the reflection search asks. A place whose card was taken
+        shows the lower halves of the row before, half a card aside, or the table: no template
+        matches that. Late in a round the cards left may fit several layout cards (`fits`:
+        each with the shift of its columns): only places of the glass in all of them are
+        looked at."""
         W = CARD_W_MM
         lateral = np.array([-axis[1], axis[0]])
         have = {(c.half, c.row, c.col) for c in seen}
+        lay, shift = fits[0]
+        index = {(cell.row, cell.col - shift): i for i, cell in enumerate(lay.cells)}
+        common = set(index).intersection(*({(cell.row, cell.col - sh) for cell in other.cells}
+                                           for other, sh in fits[1:]))
         # The layout's plan onto the cards seen, by least squares: the glass as dealt, turned
         # and scaled as the plane has it (a lattice of exact card pitches drifts 8 mm off by
         # the far columns).
         plan = placements(lay)
-        known = [c for c in seen if c.position in plan]
-        A = np.array([[plan[c.position].x, plan[c.position].y, 1.0] for c in known])
+        known = [(c, plan[lay.name_of(c.half, index[(c.row, c.col)])]) for c in seen
+                 if (c.row, c.col) in index]
+        A = np.array([[p.x, p.y, 1.0] for _, p in known])
         if len(known) < 3 or np.linalg.matrix_rank(A) < 3:
             return []
-        M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c in known]), rcond=None)
+        M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c, _ in known]), rcond=None)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         found: list[tuple[SeenCard, int]] = []
-        for i, cell in enumerate(lay.cells):
-            if (0, cell.row, cell.col) in have or (1, cell.row, cell.col) in have:
+        for (row, col), i in sorted(index.items()):
+            if (row, col) not in common or (0, row, col) in have or (1, row, col) in have:
                 continue  # one of the pair was found: the reflection search looked already
             for half in (0, 1):
                 side = 1 if half == 0 else -1
@@ -965,7 +969,7 @@ class Reader:
                                                           side * axis, give_up=0.55)
                 cmm = quad_mm.mean(axis=0)
                 card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
-                                _apply(H_inv, quad_mm) / sc, False, half, cell.row, cell.col,
+                                _apply(H_inv, quad_mm) / sc, False, half, row, col,
                                 cmm, full_hole=False, quad_mm=quad_mm)
                 card.scores = {"_s": float(cmm @ lateral), "_t": abs(float(cmm @ axis) - c_t),
                                "from_layout": 1.0}
@@ -976,7 +980,7 @@ class Reader:
         # both, so a hidden one is there if its reflection is).
         at = {(c.half, c.row, c.col) for c in seen + [f for f, _ in found]}
         for c, i in found:
-            c.covered = any((h, lay.cells[j].row, lay.cells[j].col) in at
+            c.covered = any((h, lay.cells[j].row, lay.cells[j].col - shift) in at
                             for j in lay.covered_by[i] for h in (0, 1))
         return [c for c, _ in found]
 
@@ -1023,10 +1027,12 @@ class Reader:
         card.confidence = conf
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
-    def _columns(self, seen: list[SeenCard]) -> str | None:
-        """Columns in half-card widths, numbered like the layout card they match (if one does)."""
+    def _columns(self, seen: list[SeenCard]) -> tuple[str | None, list[tuple[Layout, int]]]:
+        """Columns in half-card widths, numbered like the layout card they match (if one does).
+        Also every layout and column shift the cards seen fit (shifts to add to their columns
+        as they are numbered now): a glass late in a round fits several."""
         if not seen:
-            return None
+            return None, []
         s = np.array([c.scores["_s"] for c in seen]) / (CARD_W_MM / 2)
         phase = np.angle(np.mean(np.exp(2j * np.pi * s))) / (2 * np.pi)
         cols = np.round(s - phase).astype(int)
@@ -1041,14 +1047,12 @@ class Reader:
                 moved = {(h, r, col + shift) for h, r, col in observed}
                 if all((r, col) in cells for _, r, col in moved):
                     fits.append((lid, shift))
-        if len({lid for lid, _ in fits}) != 1:
-            return None
+        if len(fits) != 1:
+            return None, [(self.layouts[lid], shift) for lid, shift in fits]
         lid, shift = fits[0]
-        if len({sh for _, sh in fits}) != 1:
-            return None
         for c in seen:
             c.col += shift
-        return lid
+        return lid, [(self.layouts[lid], 0)]
 
 
 def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
@@ -1109,6 +1113,26 @@ def _coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
             if ov_s * ov_t > 0.25 * W * Hc / 2:
                 c.covered = True
                 break
+
+
+def _mirror_coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
+    """Picks take a card and its reflection together, so coverage is mirror-symmetric too: a
+    card whose cover a hand hides is covered if its reflection is. When one of the two shows
+    its whole face and the other looks covered, though, a glare over the other's lower half
+    or corner looks just like a card on it, and a card of the next row lying on one can
+    merge with it into one outline: a card found in the next row over either says which."""
+    at = {(c.half, c.row, c.col): c for c in seen}
+    for c in seen:
+        o = at.get((1 - c.half, c.row, c.col))
+        if o is None or c.half == 1:
+            continue
+        if c.covered == o.covered or not any(x.full_hole and not x.covered for x in (c, o)):
+            c.covered = o.covered = c.covered or o.covered
+            continue
+        c.covered = o.covered = any(
+            n.half == x.half and 0.25 * Hc < n.scores["_t"] - x.scores["_t"] < 0.75 * Hc
+            and abs(n.scores["_s"] - x.scores["_s"]) < 0.8 * W
+            for x in (c, o) for n in seen)
 
 
 def _quality(r: Reading) -> float:

@@ -14,13 +14,21 @@ from companion.games.looking_glass.layout import load_layouts
 from companion.games.looking_glass.read import (
     Hole,
     Reader,
+    SeenCard,
     _dominant_angle,
+    _mirror_coverage,
     _overlaid,
     centre_line,
     mirror_homography,
     pair_in_image,
 )
-from companion.games.looking_glass.render import Conditions, TableCamera, compare, deal_table
+from companion.games.looking_glass.render import (
+    Conditions,
+    TableCamera,
+    compare,
+    deal_table,
+    take,
+)
 
 SEED = 23
 SKIN = (120, 150, 205)
@@ -124,6 +132,24 @@ def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it
     assert c.right == 27 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
 
 
+def test_a_hidden_pair_of_a_late_glass_that_fits_several_layouts_is_found(deck):
+    """Rows 2 and 3 taken: what is left of the pyramid fits other layout cards too, so none
+    is named. The places of the glass in every one of them are still looked at."""
+    art, lib = deck
+    lay = load_layouts()["pyramid"]
+    keep = {n for n in lay.position_names if "-r2-" not in n and "-r3-" not in n}
+    img, truth = _table_image(art, 31, keep=keep)
+    target = _hand_over_card_and_reflection(img, truth, seed_pick=1)
+    reading = Reader(lib).read(img)
+    assert reading.layout is None
+    near = [c for c in reading.cards
+            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert len(near) == 1 and near[0].card == target["card"]
+    assert near[0].scores.get("from_layout") == 1.0
+    c = compare(reading.to_json("x"), truth)
+    assert c.right == 17 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
+
+
 def test_a_layout_place_whose_card_was_taken_stays_empty(deck):
     art, lib = deck
     img, truth = _table_image(art, 6)
@@ -160,6 +186,48 @@ def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
     img, truth = _table_image(art, 9, keep={"A-r2-c4", "B-r2-c4"})
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert c.cards == 2 and c.right == 2 and c.extra == 0, c
+
+
+@pytest.mark.parametrize(("seed", "markers"), [(12, True), (16, False)])
+def test_the_last_pair_beside_full_score_piles_is_read(deck, seed, markers):
+    """The last pair of a round, a finger across one card's outline, so no facing pair is
+    found; thirteen cards on each score pile. The piles' cascades suggest centre lines of
+    their own, more than the glass does, and the glass's own is still tried."""
+    art, lib = deck
+    lay = load_layouts()["pyramid"]
+    table = deal_table(np.random.default_rng(seed), lay, brawlers=True)
+    for i, name in enumerate(n for n in lay.position_names
+                             if n.startswith("A-") and n != "A-r0-c4"):
+        take(table, name, i % 2)
+    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=markers, jpeg_quality=90)
+    img, truth = TableCamera(art, table, cond, seed).render(table, 0)
+    finger = next(g for g in truth["cards"] if g["position"] == "B-r0-c4")
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(finger["quad"])))
+                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert c.cards == 2 and c.right == 2 and c.extra == 0, c
+
+
+def _seen(half: int, row: int, col: int, covered: bool, full_hole: bool) -> SeenCard:
+    card = SeenCard("dodo", 0.9, np.zeros(2), np.zeros((4, 2)), covered, half, row, col,
+                    np.zeros(2), full_hole=full_hole)
+    card.scores = {"_s": col * 31.5, "_t": 4 + 44 * row}
+    return card
+
+
+@pytest.mark.parametrize(("a", "b", "next_row", "both"), [
+    ((True, False), (False, False), False, True),  # a hand hides the card on b: covered
+    ((True, True), (False, True), False, False),  # b's whole face shows: a's "cover" is glare
+    ((True, True), (False, True), True, True),  # a card lies on b, merged into its outline
+])
+def test_a_card_and_its_reflection_are_covered_alike(a, b, next_row, both):
+    """(covered, whole face seen) of a card and of its reflection, and whether a card was
+    found in the next row out over the reflection."""
+    pair = [_seen(0, 1, 4, *a), _seen(1, 1, 4, *b)]
+    over = [_seen(1, 2, 5, False, True)] if next_row else []
+    _mirror_coverage(pair + over, 63.0, 88.0)
+    assert [c.covered for c in pair] == [both, both]
 
 
 def test_a_pair_of_framed_patches_no_taught_face_matches_is_not_reported(deck):
