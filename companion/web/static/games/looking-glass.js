@@ -214,6 +214,11 @@ export function mount(el, api) {
   });
 
   let poll = null;
+  // The view as it is now, for what no game event announces.
+  async function reload() {
+    try { render({ view: await api.get(`${API}/view`) }); } catch { /* the next event will */ }
+  }
+
   function render(state) {
     const v = state.view;
     if (!v || v.panel !== "looking-glass") return;
@@ -226,9 +231,7 @@ export function mount(el, api) {
     // an answer): look again while there is no glass followed or something is waited for.
     clearTimeout(poll);
     if (v.waiting || !v.glass.length) {
-      poll = setTimeout(async () => {
-        try { render({ view: await api.get(`${API}/view`) }); } catch { /* the next event will */ }
-      }, WAITING_POLL_MS);
+      poll = setTimeout(reload, WAITING_POLL_MS);
     }
     glass.replaceChildren(glassGrid(v));
     piles.replaceChildren(pileGrid(v.piles[0], names[0], v.running_scores[0]), pileGrid(v.piles[1], names[1], v.running_scores[1]));
@@ -256,9 +259,7 @@ export function mount(el, api) {
   if (first && (first.role === "local" || first.role === "admin")) {
     // A confirmed card is in the table's library from its next frame on: refresh the status
     // line ("card library not found") then, as no game event will.
-    const refresh = () => setTimeout(async () => {
-      try { render({ view: await api.get(`${API}/view`) }); } catch { /* the next event will */ }
-    }, 1000);
+    const refresh = () => setTimeout(reload, 1000);
     el.append(teachPanel(api, refresh));
   }
   const style = h("style", {
