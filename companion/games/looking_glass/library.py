@@ -31,6 +31,23 @@ CHANNEL_WEIGHTS = np.array([0.8, 1.1, 1.1], np.float32)
 """Lab weights of a descriptor: chroma tells two faces apart more than lightness does."""
 
 
+CELLS_X, CELLS_Y = 6, 3
+"""The grid `match_visible` compares a partly hidden card by (cells of 8 × 10 patch px)."""
+VISIBLE_SHARE = 0.6
+"""...scoring each template by its best cells, this share of them: an arm may hide the rest."""
+
+
+def _cells(a: np.ndarray) -> np.ndarray:
+    """(..., PATCH_H, PATCH_W, 3) -> (..., cells, values): each cell's values less its own
+    mean per channel."""
+    lead = a.shape[:-3]
+    ch, cw = PATCH_H // CELLS_Y, PATCH_W // CELLS_X
+    b = a.reshape(*lead, CELLS_Y, ch, CELLS_X, cw, 3)
+    b = np.moveaxis(b, -3, -4).reshape(*lead, CELLS_Y * CELLS_X, ch * cw, 3)
+    b = b - b.mean(axis=-2, keepdims=True)
+    return b.reshape(*lead, CELLS_Y * CELLS_X, ch * cw * 3)
+
+
 @dataclass(frozen=True)
 class CardShape:
     height_mm: float = 88.0
@@ -73,6 +90,8 @@ class Library:
     """(n, PATCH_H, PATCH_W, 3) uint8 BGR, for the dashboard and for humans."""
     shape: CardShape
     _flat: np.ndarray | None = field(default=None, repr=False)
+    _cells: np.ndarray | None = field(default=None, repr=False)
+    _cell_valid: np.ndarray | None = field(default=None, repr=False)
 
     def save(self, path: Path) -> None:
         path = Path(path)
@@ -125,6 +144,39 @@ class Library:
         crops /= np.maximum(1e-6, np.linalg.norm(crops, axis=1, keepdims=True))
         # numpy's single-threaded BLAS (see companion/__init__.py) is ~6x faster than cv2.gemm.
         return (crops @ self._flat).max(axis=0)
+
+    def match_visible(self, patch_bgr: np.ndarray) -> np.ndarray:
+        """Template scores of a card part of which an arm hides (n scores): each template is
+        compared cell by cell (a 6 × 3 grid, each cell normalised on its own, so a dark arm
+        over some does not shift the others), and scored by its best cells, VISIBLE_SHARE of
+        them. `patch_bgr`: an upper-half window as `cut_window` cuts it (BGR, with the
+        search margin). Evidence that a card is there, not a name: a card's whole face
+        matches by `match`."""
+        if self._cells is None:
+            cells = _cells(self.templates)
+            energy = np.linalg.norm(cells, axis=-1)
+            # (cell, template, values): one batched product per read.
+            self._cells = np.ascontiguousarray(
+                (cells / np.maximum(energy, 1e-6)[..., None]).transpose(1, 0, 2))
+            # A flat cell of a template (one colour) correlates with noise: left out.
+            self._cell_valid = energy > 0.3 * energy.mean(axis=1, keepdims=True)
+        assert self._cell_valid is not None
+        lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = cv2.GaussianBlur(lab, (3, 3), 0.7)
+        lab *= CHANNEL_WEIGHTS / np.maximum(lab.reshape(-1, 3).std(axis=0), 6.0)
+        m = SEARCH_PX
+        crops = np.stack([lab[dy : dy + PATCH_H, dx : dx + PATCH_W]
+                          for dy in range(2 * m + 1) for dx in range(2 * m + 1)])
+        cells = _cells(crops)
+        cells /= np.maximum(np.linalg.norm(cells, axis=-1), 1e-6)[..., None]
+        ncc = (self._cells @ cells.transpose(1, 2, 0)).transpose(2, 1, 0)  # shift, tpl, cell
+        ncc = np.where(self._cell_valid[None], ncc, -np.inf)
+        ranked = -np.sort(-ncc, axis=-1)
+        best = np.empty(len(self.ids), np.float32)
+        for k, n in enumerate(self._cell_valid.sum(axis=1)):
+            q = max(1, round(VISIBLE_SHARE * int(n)))
+            best[k] = float(ranked[:, k, :q].mean(axis=1).max())
+        return best
 
     def similar_pairs(self, threshold: float = 0.75) -> list[tuple[str, str, float]]:
         """Pairs of cards whose upper halves are too alike to be told apart reliably."""

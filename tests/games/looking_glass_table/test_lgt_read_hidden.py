@@ -11,6 +11,7 @@ import pytest
 from lgt_helpers import taught
 
 from companion.games.looking_glass.layout import load_layouts
+from companion.games.looking_glass.library import descriptor
 from companion.games.looking_glass.read import (
     CONFIDENCE_THRESHOLD,
     Hole,
@@ -20,8 +21,11 @@ from companion.games.looking_glass.read import (
     _mirror_coverage,
     _overlaid,
     centre_line,
+    clear_match,
+    cut_window,
     mirror_homography,
     pair_in_image,
+    visible_match,
 )
 from companion.games.looking_glass.render import (
     Conditions,
@@ -374,3 +378,71 @@ def test_a_card_remembered_is_kept_under_a_shadow_but_not_over_something_else(de
     elsewhere = _over_card(img, old.quad, art["mad-hatter"].face[::-1, ::-1].copy(), 0.5)
     empty.cards = []
     assert reader.verify(elsewhere, empty, [old]).cards == []
+
+
+def _arm_across(img: np.ndarray, card: dict, share: float) -> None:
+    """An arm along the card's side, reaching in from beyond its bottom edge (its player's
+    end) to its top edge: `share` of its width hidden, its outline broken."""
+    tl, tr, br, bl = np.array(card["quad"], float)
+    a, b = tr + (tl - tr) * share, br + (bl - br) * share
+    outward, beyond = (tr - tl) * 0.3, (bl - tl) * 0.6
+    arm = np.array([a, tr + outward, br + beyond + outward, b + beyond])
+    cv2.fillConvexPoly(img, np.rint(arm).astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_the_last_card_is_read_when_an_arm_hides_part_of_its_reflection(deck, markers):
+    """The last pair of a round beside full score piles, an arm across a third of one card:
+    no facing pair is found, and no whole face matches at the reflection's place. The part
+    in view does, so the other card is the glass, not a score pile's."""
+    art, lib = deck
+    lay = load_layouts()["pyramid"]
+    table = deal_table(np.random.default_rng(12), lay, brawlers=True)
+    for i, name in enumerate(n for n in lay.position_names
+                             if n.startswith("A-") and n != "A-r0-c4"):
+        take(table, name, i % 2)
+    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=markers, jpeg_quality=90)
+    img, truth = TableCamera(art, table, cond, 12).render(table, 0)
+    _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c4"), 0.35)
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c4")
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert [c.card for c in near] == [target["card"]]
+    assert all(c.card in (None, g["card"]) for c in reading.cards for g in truth["cards"]
+               if np.hypot(*(c.center - np.array(g["center"]))) < 30)
+    assert len(reading.cards) <= 2  # nothing of the score piles
+
+
+def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of_its_reflection(
+        deck):
+    """Three pairs left, one of them three columns from the others, an arm across a third of
+    its reflection: its card is neither paired nor next to the glass, but the reflection's
+    part in view backs it."""
+    art, lib = deck
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=True)
+    _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert [c.card for c in near] == [target["card"]]
+    assert 5 <= len(reading.cards) <= 6
+
+
+def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(deck):
+    art, lib = deck
+    img, truth = _table_image(art, 8, keep={"A-r0-c4", "B-r0-c4"}, markers=True)
+    card = next(g for g in truth["cards"] if g["position"] == "B-r0-c4")
+    H = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [63, 0], [63, lib.shape.height_mm], [0, lib.shape.height_mm]],
+                 np.float32), np.array(card["quad"], np.float32))
+    _arm_across(img, card, 0.35)
+    patch = cut_window(img, H, lib)
+    visible = lib.match_visible(patch)
+    assert visible_match(visible)
+    assert lib.ids[int(np.argmax(visible))] == card["card"]
+    assert not clear_match(lib.match(descriptor(patch)))  # the whole window: no clear match
+    moved = H @ np.array([[1, 0, 0], [0, 1, -lib.shape.height_mm * 1.6], [0, 0, 1]])
+    assert not visible_match(lib.match_visible(cut_window(img, moved, lib)))  # bare table
+
