@@ -826,22 +826,27 @@ class Reader:
         H_small = np.linalg.inv(H_inv)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         for card in alone:
+            # Where the centre line puts it, and where the pairs seen in the image do (free of
+            # the plane's errors, but extrapolated at the glass's far corners): both looked at.
+            places = [_mirrored(card.center_mm[None], axis, c_t)[0]]
             if H_mirror is not None:
-                # Where the pairs seen in the image put it: free of the plane's errors.
                 at = _apply(H_mirror, (card.center * sc)[None])
-                mirror = _apply(H_small, at)[0]
-            else:
-                mirror = _mirrored(card.center_mm[None], axis, c_t)[0]
+                places.insert(0, _apply(H_small, at)[0])
             q = card.quad_mm
             # No card of the glass lies over most of another's place: a card found there
             # already (a little off, the reflection not exactly where expected) is the one.
-            if q is None or any(np.linalg.norm(o.center_mm - mirror) < 0.6 * W
+            if q is None or any(np.linalg.norm(o.center_mm - places[0]) < 0.6 * W
                                 for o in seen + found):
                 continue
             refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, mirror, d0)
+            looked = [self._search(image, img_from_mm, mirror, d0) for k, mirror
+                      in enumerate(places) if k == 0 or (
+                          np.linalg.norm(mirror - places[0]) > 5.0
+                          and not any(np.linalg.norm(o.center_mm - mirror) < 0.6 * W
+                                      for o in seen + found))]
+            _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
             twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,

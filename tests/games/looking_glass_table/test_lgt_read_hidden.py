@@ -446,3 +446,39 @@ def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(
     moved = H @ np.array([[1, 0, 0], [0, 1, -lib.shape.height_mm * 1.6], [0, 0, 1]])
     assert not visible_match(lib.match_visible(cut_window(img, moved, lib)))  # bare table
 
+
+
+def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck):
+    """The mirror fitted to the pairs in the image is extrapolated at the glass's far corners
+    (seen 18 mm off there); where the centre line puts the reflection is looked at as well."""
+    art, lib = deck
+    img, truth = _table_image(art, 5)
+    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
+    target = free[0]
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
+                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    reader = Reader(lib)
+    reading = reader.read(img)
+    lost = next(c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30)
+    alone = next(c for c in reading.cards if (c.half, c.row, c.col) == (1, lost.row, lost.col))
+    others = [c for c in reading.cards if c is not lost]
+    sc = 960 / img.shape[1]
+    H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
+    off = np.array([[1.0, 0, 25 * sc], [0, 1, 0], [0, 0, 1]])  # 25 px: 16 mm at this scale
+    ids = []
+    for H_mirror in (None, off @ _image_mirror(reading, sc)):
+        found = reader._reflections(img, sc, H_inv, [alone], others, reading.axis,
+                                    reading.centre_t, H_mirror)
+        ids.append([(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30))
+                    for c in found])
+    assert ids == [[(target["card"], True)]] * 2
+
+
+def _image_mirror(reading, sc: float) -> np.ndarray:
+    """The mirror in processing px that the reading's plane and centre line make."""
+    H_small = reading.H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1.0])
+    a, c = reading.axis, reading.centre_t
+    M = np.array([[1 - 2 * a[0] * a[0], -2 * a[0] * a[1], 2 * c * a[0]],
+                  [-2 * a[0] * a[1], 1 - 2 * a[1] * a[1], 2 * c * a[1]], [0, 0, 1]])
+    return np.linalg.inv(H_small) @ M @ H_small
