@@ -917,6 +917,8 @@ class Reader:
                 guesses.append((len(on_rows), -row, c, on_rows))
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
+        pos = np.array(cmms)
+        alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
         tried: list[float] = []
@@ -933,8 +935,11 @@ class Reader:
                 mirror = _mirrored(cmms[j][None], axis, c)[0]
                 searched = self._search(image, img_from_mm, mirror, -orient[j] * axis,
                                         give_up=0.3)
-                if clear_match(searched[1]) or self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched):
+                # Part of a face is enough only for a card lying alone, the last of a round:
+                # a score pile's cards lie in cascades, and among the many lines they suggest
+                # one puts a pile card's mirror on some card an arm partly hides.
+                if clear_match(searched[1]) or (alone[j] and self._partly_seen(
+                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
                     backed.append(j)
             if not backed:
                 continue
