@@ -482,3 +482,29 @@ def _image_mirror(reading, sc: float) -> np.ndarray:
     M = np.array([[1 - 2 * a[0] * a[0], -2 * a[0] * a[1], 2 * c * a[0]],
                   [-2 * a[0] * a[1], 1 - 2 * a[1] * a[1], 2 * c * a[1]], [0, 0, 1]])
     return np.linalg.inv(H_small) @ M @ H_small
+
+
+@pytest.mark.parametrize("seed", [142, 188])
+def test_no_score_pile_card_is_taken_into_a_glass_an_arm_hides(deck, seed):
+    """Late in a round with full score piles, an arm over the last pairs: no facing pair is
+    found, and the score piles' cascades suggest many centre lines. One of them put a pile
+    card's mirror on a glass card the arm partly hides; part of a face backs only a card
+    lying alone, and a pile card lies among others."""
+    art, lib = deck
+    lay = load_layouts()["pyramid"]
+    rng = np.random.default_rng(seed)
+    table = deal_table(rng, lay, brawlers=True)
+    keep = {"A-r0-c2", "A-r0-c4", "A-r0-c6"} if seed % 2 else {"A-r0-c4"}
+    for i, name in enumerate(n for n in lay.position_names
+                             if n.startswith("A-") and n not in keep):
+        take(table, name, i % 2)
+    cond = Conditions(tilt_deg=float(rng.uniform(0, 12)), yaw_deg=float(rng.uniform(0, 90)),
+                      glass_angle_deg=0, card_px=95,
+                      table_kind=str(rng.choice(["plain", "cloth", "wood", "pattern"])),
+                      markers=seed % 3 == 0, jpeg_quality=90)
+    camera = TableCamera(art, table, cond, seed)
+    glass = camera.image_from_glass(np.array([[p.x, p.y] for p in table.glass.values()]))
+    reach = tuple(glass.mean(axis=0) + rng.normal(0, 15, 2))
+    img, truth = camera.render(table, 0, hand_reach=reach, hand=True)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert c.extra == 0 and c.wrong == 0, c
