@@ -737,8 +737,8 @@ class Reader:
             c_t, partner = self._glass_without_pairs(image, sc, H_inv, cards_mm, looks, orient,
                                                      axis, c_t, partner)
         elif (partner < 0).any():
-            self._hidden_reflections(image, sc, H_inv, cards_mm, looks, orient, axis, c_t,
-                                     partner)
+            self._hidden_reflections(image, sc, H_inv, cards_mm, pos, looks, orient, axis,
+                                     c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
@@ -873,8 +873,8 @@ class Reader:
         return tops, cmms
 
     def _hidden_reflections(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
-                            cards_mm: list, looks: list, orient: np.ndarray, axis: np.ndarray,
-                            c_t: float, partner: np.ndarray) -> None:
+                            cards_mm: list, pos: np.ndarray, looks: list, orient: np.ndarray,
+                            axis: np.ndarray, c_t: float, partner: np.ndarray) -> None:
         """Cards of the glass far from the rest of it whose reflections an arm hides: a card
         facing the line on one of its rows is taken (`partner` in place: itself) if part of
         a taught face shows where its reflection lies, and so are the cards next to it. A
@@ -893,7 +893,7 @@ class Reader:
                 partner[j] = j
                 added = True
         if added:
-            grow_glass(np.array([c for _, c, *_ in cards_mm]), axis, c_t, orient, partner)
+            grow_glass(pos, axis, c_t, orient, partner)
 
     def _glass_without_pairs(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
                              cards_mm: list, looks: list, orient: np.ndarray, axis: np.ndarray,

@@ -66,13 +66,23 @@ def _lower_half_and_beyond(quad: np.ndarray) -> np.ndarray:
                      br + down - shrink, bl + down + shrink])
 
 
+def _finger_on(img: np.ndarray, card: dict) -> None:
+    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(card["quad"])))
+                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+
+
+def _finger_on_a_free_card(img: np.ndarray, truth: dict, pick: int = 0) -> dict:
+    """A finger breaks the outline of a free card of half A (the `pick`th): that card."""
+    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
+    target = free[pick]
+    _finger_on(img, target)
+    return target
+
+
 def test_a_card_whose_outline_a_finger_breaks_is_found_where_its_reflection_says(deck):
     art, lib = deck
     img, truth = _table_image(art, 5)
-    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
-    target = free[0]
-    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
-                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    target = _finger_on_a_free_card(img, truth)
     reading = Reader(lib).read(img)
     near = [c for c in reading.cards
             if np.hypot(*(c.center - np.array(target["center"]))) < 30]
@@ -105,11 +115,8 @@ def _hand_over_card_and_reflection(img: np.ndarray, truth: dict, seed_pick: int 
                                    ) -> dict:
     """A finger breaks the outline of a free card of half A, and a palm hides its reflection
     whole: neither the finder nor the reflection search can see that card."""
-    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
-    target = free[seed_pick]
+    target = _finger_on_a_free_card(img, truth, seed_pick)
     mirror = next(g for g in truth["cards"] if g["position"] == "B-" + target["position"][2:])
-    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
-                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
     _palm_over(img, mirror)
     return target
 
@@ -178,8 +185,7 @@ def test_a_late_glass_whose_reflections_all_lost_their_outlines_is_still_read(de
     img, truth = _table_image(art, 7, keep=left, markers=True)
     for g in truth["cards"]:
         if g["position"].startswith("B-"):
-            cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(g["quad"])))
-                               .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+            _finger_on(img, g)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert c.cards == 4 and c.right == 4 and c.extra == 0, c
 
@@ -208,8 +214,7 @@ def test_the_last_pair_beside_full_score_piles_is_read(deck, seed, markers):
                       table_kind="plain", markers=markers, jpeg_quality=90)
     img, truth = TableCamera(art, table, cond, seed).render(table, 0)
     finger = next(g for g in truth["cards"] if g["position"] == "B-r0-c4")
-    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(finger["quad"])))
-                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    _finger_on(img, finger)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert c.cards == 2 and c.right == 2 and c.extra == 0, c
 
@@ -447,16 +452,12 @@ def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(
     assert not visible_match(lib.match_visible(cut_window(img, moved, lib)))  # bare table
 
 
-
 def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck):
     """The mirror fitted to the pairs in the image is extrapolated at the glass's far corners
     (seen 18 mm off there); where the centre line puts the reflection is looked at as well."""
     art, lib = deck
     img, truth = _table_image(art, 5)
-    free = [g for g in truth["cards"] if not g["covered"] and g["position"].startswith("A-")]
-    target = free[0]
-    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(target["quad"])))
-                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    target = _finger_on_a_free_card(img, truth)
     reader = Reader(lib)
     reading = reader.read(img)
     lost = next(c for c in reading.cards
