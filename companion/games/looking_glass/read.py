@@ -363,6 +363,16 @@ def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list
     return out
 
 
+def _area_median(values: np.ndarray, items: list[Oriented]) -> float:
+    """The median with each hole weighted by its area. A chequered cloth's squares next to
+    the glass can outnumber its cards, and a plain median would take their size for the
+    cards'; the cards are the larger holes and hold most of the area."""
+    area = np.array([o.hole.area for o in items], float)
+    order = np.argsort(values)
+    cum = np.cumsum(area[order])
+    return float(values[order][int(np.searchsorted(cum, cum[-1] / 2))])
+
+
 def _width_spread(items: list[Oriented]) -> float:
     if len(items) < 2:
         return 1.0
@@ -387,7 +397,7 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     if len(items) < 2:
         return None
     widths = np.array([np.linalg.norm(o.width_vec) for o in items])
-    typical = float(np.median(widths))
+    typical = _area_median(widths, items)
     items = [o for o, wd in zip(items, widths, strict=True) if 0.65 < wd / typical < 1.5]
     if len(items) < 2:
         return None

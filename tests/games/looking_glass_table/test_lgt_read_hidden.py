@@ -17,6 +17,7 @@ from companion.games.looking_glass.read import (
     Hole,
     Reader,
     SeenCard,
+    _apply,
     _dominant_angle,
     _mirror_coverage,
     _overlaid,
@@ -24,7 +25,9 @@ from companion.games.looking_glass.read import (
     clear_match,
     cut_window,
     mirror_homography,
+    orient,
     pair_in_image,
+    plane_from_cards,
     visible_match,
 )
 from companion.games.looking_glass.render import (
@@ -305,6 +308,24 @@ def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_clo
     cloth = [_hole(rng.uniform(0, 900, 2), rng.normal(0, 1), 30, 40, 1300) for _ in range(45)]
     angle = math.degrees(_dominant_angle(cards + cloth)) % 90
     assert abs(angle - 35) < 2.5, angle
+
+
+def test_the_table_plane_is_sized_by_the_cards_not_by_more_cloth_squares_beside_them(deck):
+    # A chequered cloth whose squares are about a third of a card: near the glass some are
+    # framed by pale squares like art by a border, and they outnumber the cards. Cards at
+    # 1.4 px/mm: six whole interiors (55 x 80 mm) and two upper halves (55 x 40 mm).
+    _art, lib = deck
+    rng = np.random.default_rng(3)
+    cards = [_hole((150 + 100 * k, 200), 0, 77, 112, 77 * 112) for k in range(6)]
+    cards += [_hole((150 + 100 * k, 380), 0, 77, 56, 77 * 56) for k in range(2)]
+    cloth = [_hole(rng.uniform(100, 700, 2), 0, 40, 34, 40 * 34) for _ in range(12)]
+    items = orient(cards + cloth, 0.0)
+    assert len(items) == 20
+    H = plane_from_cards(items, lib)
+    assert H is not None
+    for o in items[:8]:
+        ends = _apply(H, np.array([o.centre - o.width_vec / 2, o.centre + o.width_vec / 2]))
+        assert abs(float(np.linalg.norm(ends[1] - ends[0])) - 55.0) < 3.0
 
 
 def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_to_the_cards():
