@@ -24,6 +24,7 @@ from companion.games.looking_glass.read import (
     centre_line,
     clear_match,
     cut_window,
+    find_holes,
     mirror_homography,
     orient,
     pair_in_image,
@@ -297,6 +298,30 @@ def test_an_l_shaped_hole_is_covered_when_a_card_cuts_it_not_a_glare():
 def _hole(centre, angle_deg: float, w: float, h: float, area: float) -> Hole:
     box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (w, h), angle_deg))
     return Hole(box.astype(np.float64), area, 0.95)
+
+
+def _framed_card_image(gap_px: int) -> np.ndarray:
+    """A card on a plain table: a white border 6 px wide round 70 x 100 px of busy art, the
+    border broken near its bottom-left corner by a channel of table `gap_px` wide."""
+    img = np.full((300, 400, 3), (120, 60, 110), np.uint8)
+    cv2.rectangle(img, (144, 94), (225, 205), (235, 235, 235), -1)
+    rng = np.random.default_rng(5)
+    hsv = np.stack([rng.integers(0, 180, (10, 7)), np.full((10, 7), 220),
+                    rng.integers(90, 200, (10, 7))], axis=-1).astype(np.uint8)
+    art = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    img[100:200, 150:220] = cv2.resize(art, (70, 100), interpolation=cv2.INTER_NEAREST)
+    if gap_px:
+        img[190:212, 151:151 + gap_px] = (120, 60, 110)
+    return img
+
+
+def test_a_card_whose_border_is_broken_at_a_corner_is_still_found():
+    def centres(img):
+        return [hl.corners.mean(axis=0) for hl in find_holes(img)]
+
+    assert any(np.linalg.norm(c - [185, 150]) < 5 for c in centres(_framed_card_image(0)))
+    got = centres(_framed_card_image(6))
+    assert any(np.linalg.norm(c - [185, 150]) < 5 for c in got), got
 
 
 def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_cloth():
