@@ -205,9 +205,7 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> 
         roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
         got = _rect(roi, (x, y), float(area)) if area <= amax else None
         if got is not None and got[2] >= L_FILL:
-            # A shadow across a border leaves part of it below the white level: a clean
-            # rectangle of art needs less of a frame than the odd shapes below.
-            if _framed(white, got[0], ring - 0.15) and _has_art(small, got[0]):
+            if _clean_interior(small, white, got[0], ring):
                 out.append(Hole(*got))
         else:
             poor.append((roi, x, y, area))
@@ -268,9 +266,17 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
         if got is None or got[2] < L_FILL:
             continue
         corners = 2 * got[0] + 0.5
-        if _framed(white, corners, ring - 0.15) and _has_art(small, corners):
+        if _clean_interior(small, white, corners, ring):
             out.append(Hole(corners, 4 * got[1], got[2]))
     return out
+
+
+def _clean_interior(small: np.ndarray, white: np.ndarray, corners: np.ndarray,
+                    ring: float) -> bool:
+    """Whether a clean rectangle (filling L_FILL of it or more) is a card's interior: framed
+    and holding art. A shadow across a border leaves part of it below the white level: a
+    clean rectangle of art needs less of a frame than the odd shapes split off joined holes."""
+    return _framed(white, corners, ring - 0.15) and _has_art(small, corners)
 
 
 def _overlaid(white: np.ndarray, part: np.ndarray, offset: tuple[int, int],
@@ -864,7 +870,6 @@ class Reader:
         looked for where the mirror puts it. Dealt by hand, it may lie a few mm and degrees
         off, so a small neighbourhood is searched; it is kept only if a taught card matches
         there as clearly as `verify` asks, so an empty place is never reported."""
-        W = CARD_W_MM
         found: list[SeenCard] = []
         H_small = np.linalg.inv(H_inv)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
@@ -876,10 +881,8 @@ class Reader:
                 at = _apply(H_mirror, (card.center * sc)[None])
                 places.insert(0, _apply(H_small, at)[0])
             q = card.quad_mm
-            # No card of the glass lies over most of another's place: a card found there
-            # already (a little off, the reflection not exactly where expected) is the one.
-            if q is None or any(np.linalg.norm(o.center_mm - places[0]) < 0.6 * W
-                                for o in seen + found):
+            # A card found there already (the reflection a little off) is the one.
+            if q is None or _card_at(places[0], seen + found):
                 continue
             refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
@@ -887,8 +890,7 @@ class Reader:
             looked = [self._search(image, img_from_mm, mirror, d0) for k, mirror
                       in enumerate(places) if k == 0 or (
                           np.linalg.norm(mirror - places[0]) > 5.0
-                          and not any(np.linalg.norm(o.center_mm - mirror) < 0.6 * W
-                                      for o in seen + found))]
+                          and not _card_at(mirror, seen + found))]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
@@ -1040,7 +1042,6 @@ class Reader:
         matches that. Late in a round the cards left may fit several layout cards (`fits`:
         each with the shift of its columns): only places of the glass in all of them are
         looked at."""
-        W = CARD_W_MM
         lateral = np.array([-axis[1], axis[0]])
         have = {(c.half, c.row, c.col) for c in seen}
         lay, shift = fits[0]
@@ -1066,8 +1067,7 @@ class Reader:
                 side = 1 if half == 0 else -1
                 at = plan[lay.name_of(half, i)]
                 centre = np.array([at.x, at.y, 1.0]) @ M
-                if any(np.linalg.norm(o.center_mm - centre) < 0.6 * W
-                       for o in seen + [f for f, _ in found]):
+                if _card_at(centre, seen + [f for f, _ in found]):
                     continue
                 _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
                                                           side * axis, give_up=0.55)
@@ -1098,10 +1098,18 @@ class Reader:
         d = np.array([down[0] * math.cos(a) - down[1] * math.sin(a),
                       down[0] * math.sin(a) + down[1] * math.cos(a)])
         r = np.array([d[1], -d[0]])
-        tl = centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
+        tl = self._top_left(centre, d, dr, dd)
         scores = self.lib.match(self._card_window(image, img_from_mm, tl, d))
         quad = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
         return float(scores.max()), scores, quad, dr, dd
+
+    def _top_left(self, centre: np.ndarray, d: np.ndarray, dr: float, dd: float
+                  ) -> np.ndarray:
+        """The top-left corner (mm) of a card centred at `centre` whose unit vector `d` points
+        down it, shifted `dr` mm to its right and `dd` mm down."""
+        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        r = np.array([d[1], -d[0]])
+        return centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
 
     def _look(self, image: np.ndarray, sc: float, H_inv: np.ndarray, centre: np.ndarray,
               d: np.ndarray, hl: float
@@ -1136,11 +1144,8 @@ class Reader:
         best = searched or self._search(image, img_from_mm, centre, down, give_up=0.3)
         if best[0] < 0.4:
             return False  # nothing like a card here (an empty place, the table)
-        W, Hc = CARD_W_MM, self.lib.shape.height_mm
-        r = np.array([down[1], -down[0]])
         for dr, dd in ((0, 0), (-3, 0), (3, 0), (0, -3), (0, 3)):
-            tl = (centre - (Hc / 2) * down - (W / 2) * r + (best[3] + dr) * r
-                  + (best[4] + dd) * down)
+            tl = self._top_left(centre, down, best[3] + dr, best[4] + dd)
             if visible_match(self.lib.match_visible(self._card_patch(image, img_from_mm, tl,
                                                                      down))):
                 return True
@@ -1199,6 +1204,13 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
+
+
+def _card_at(place: np.ndarray, cards: list[SeenCard]) -> bool:
+    """Whether one of `cards` lies over most of the place centred at `place` (mm): no card of
+    the glass lies over most of another's, so a card found there (a little off where it was
+    looked for) is the one."""
+    return any(np.linalg.norm(o.center_mm - place) < 0.6 * CARD_W_MM for o in cards)
 
 
 def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
