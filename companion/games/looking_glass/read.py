@@ -76,20 +76,6 @@ better than any other template's. At the places of 186 cards an arm partly hid (
 development tables with a hand, seeds 891060-891199) 72 reached it (the whole window matched
 clearly at 59), every one the right card; 644 places with no card (a taken card's, a score
 pile card's mirror, with and without an arm; seeds 891000-891039) scored at most 0.66."""
-ARM_COVER = 0.8
-ARM_WHITE = 0.1
-ARM_L_STD = 30.0
-ARM_CHROMA = 8.0
-"""Something that is neither the table nor a card lies over a place (an arm): this share of
-the place's upper half has colours not found on the table around the card it mirrors, less
-than this share is white (a card's border, a glare), its lightness varies less than this
-(card art varies more) and its mean colour lies this far in chroma from the table's (a
-shadow or a darker stretch of the same cloth differs in lightness only). In 300 development
-tables with a hand (seeds 1000000-1000499, 1010000-1010499, 1020000-1020499), 19 places of
-reflections an arm hid passed the first three, and none of 76 places where a score pile's
-card or a card off the glass put its mirror (the closest such place had a lightness spread
-of 30.9, a score pile's art). In 187 more (980000-980499, 990000-990499) a shadow passed
-them at a chroma distance of 2.8; the arms' places that passed lay 9 to 69 away."""
 L_FILL = 0.85
 """A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
@@ -978,9 +964,6 @@ class Reader:
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
         pos = np.array(cmms)
         alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
-        # Each card's top against its own first row (the line just in front of it).
-        first_row = [[k for k in facing if orient[k] == orient[j]
-                      and abs(tops[k] - tops[j]) < ROW_TOLERANCE_MM] for j in range(len(pos))]
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
         tried: list[float] = []
@@ -995,21 +978,13 @@ class Reader:
             backed = []
             for j in on_rows:
                 mirror = _mirrored(cmms[j][None], axis, c)[0]
-                down = -orient[j] * axis
-                searched = self._search(image, img_from_mm, mirror, down, give_up=0.3)
+                searched = self._search(image, img_from_mm, mirror, -orient[j] * axis,
+                                        give_up=0.3)
                 # Part of a face is enough only for a card lying alone, the last of a round:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
-                # one puts a pile card's mirror on some card an arm partly hides. An arm over
-                # the whole reflection is enough only on the line just in front of such a
-                # card, and only if no other card lies on that row: the last card of a round
-                # is alone there, while a score pile's card beside a row of glass cards whose
-                # reflections the arm hides too looks like it.
-                if clear_match(searched[1]) or (alone[j] and (
-                        self._partly_seen(image, img_from_mm, mirror, down, searched)
-                        or (abs(abs(tops[j] - c) - GAP_MM / 2) < ROW_TOLERANCE_MM
-                            and first_row[j] == [j]
-                            and self._under_arm(image, img_from_mm, mirror, down,
-                                                cmms[j])))):
+                # one puts a pile card's mirror on some card an arm partly hides.
+                if clear_match(searched[1]) or (alone[j] and self._partly_seen(
+                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
                     backed.append(j)
             if not backed:
                 continue
@@ -1176,26 +1151,6 @@ class Reader:
                 return True
         return False
 
-    def _under_arm(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
-                   down: np.ndarray, own: np.ndarray) -> bool:
-        """Whether an arm lies over the place of the reflection centred at `centre` (mm, its
-        top edge square to `down`) of the card centred at `own`: evidence for the glass where
-        an arm hides too much of the reflection for `_partly_seen`. The table is what lies
-        around the card itself, on the three sides away from the line (its neighbours' art
-        there only makes an arm less likely to be seen)."""
-        W, Hc = CARD_W_MM, self.lib.shape.height_mm
-        m = 16.0
-        # The card's own frame, with its top toward the line (`-down` points down it).
-        around = _frame_window(image, img_from_mm, self._top_left(own, -down, 0.0, 0.0),
-                               -down, (-m, 0.25 * Hc, W + m, Hc + m))
-        h, w = around.shape[:2]
-        ys, xs = np.mgrid[0:h, 0:w]
-        x_mm, y_mm = xs * (W + 2 * m) / w - m, ys * (0.75 * Hc + m) / h + 0.25 * Hc
-        table = around[(x_mm < -4) | (x_mm > W + 4) | (y_mm > Hc + 4)]
-        place = _frame_window(image, img_from_mm, self._top_left(centre, down, 0.0, 0.0),
-                              down, (3.0, 3.0, W - 3.0, Hc / 2))
-        return hidden_by_arm(table, place.reshape(-1, 3))
-
     def _name(self, card: SeenCard, scores: np.ndarray) -> None:
         order = np.argsort(-scores)
         s1 = float(scores[order[0]])
@@ -1249,47 +1204,6 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
-
-
-def _frame_window(image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray, d: np.ndarray,
-                  box: tuple[float, float, float, float]) -> np.ndarray:
-    """BGR pixels, one a mm, of `box` (x0, y0, x1, y1: mm in the frame of a card whose
-    top-left corner is `tl` and whose unit vector `d` points down it)."""
-    r = np.array([d[1], -d[0]])
-    C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
-    x0, y0, x1, y1 = box
-    P = np.array([[1.0, 0, x0 + 0.5], [0, 1.0, y0 + 0.5], [0, 0, 1]])
-    size = (max(1, round(x1 - x0)), max(1, round(y1 - y0)))
-    return cv2.warpPerspective(image, img_from_mm @ C @ P, size,
-                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
-
-
-def hidden_by_arm(table_bgr: np.ndarray, place_bgr: np.ndarray) -> bool:
-    """Whether the pixels of a place (n × 3 BGR) show something neither the table nor a
-    card: colours not among the table's (`table_bgr`, n × 3), little white, smooth
-    lightness and another hue (see ARM_CHROMA). A colour is the table's if a Lab cell of it
-    or a cell next to it holds three table pixels: cells 16 wide in lightness (light is
-    uneven, a shadow is soft) and 8 in each chroma."""
-    step = np.array([16, 8, 8])
-
-    def lab(bgr: np.ndarray) -> np.ndarray:
-        return cv2.cvtColor(bgr.reshape(-1, 1, 3).astype(np.uint8),
-                            cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(int)
-
-    place, table = lab(place_bgr), lab(table_bgr)
-    counts = np.zeros((256 // 16 + 2, 256 // 8 + 2, 256 // 8 + 2), int)
-    np.add.at(counts, tuple((table // step + 1).T), 1)
-    seen = counts >= 3
-    near = seen.copy()
-    for shift in np.ndindex(3, 3, 3):
-        near |= np.roll(seen, tuple(k - 1 for k in shift), axis=(0, 1, 2))
-    on_table = near[tuple((place // step + 1).T)]
-    lo, hi = place_bgr.min(axis=1).astype(int), place_bgr.max(axis=1).astype(int)
-    white = (lo > 150) & (hi - lo < 0.25 * hi + 12)
-    hue_shift = float(np.linalg.norm(place[:, 1:].mean(axis=0) - table[:, 1:].mean(axis=0)))
-    return bool((~on_table & ~white).mean() >= ARM_COVER and white.mean() < ARM_WHITE
-                and place[:, 0].std() < ARM_L_STD and hue_shift >= ARM_CHROMA)
 
 
 def _card_at(place: np.ndarray, cards: list[SeenCard]) -> bool:

@@ -25,7 +25,6 @@ from companion.games.looking_glass.read import (
     clear_match,
     cut_window,
     find_holes,
-    hidden_by_arm,
     mirror_homography,
     orient,
     pair_in_image,
@@ -464,66 +463,6 @@ def test_the_last_card_is_read_when_an_arm_hides_part_of_its_reflection(deck, ma
     assert all(c.card in (None, g["card"]) for c in reading.cards for g in truth["cards"]
                if np.hypot(*(c.center - np.array(g["center"]))) < 30)
     assert len(reading.cards) <= 2  # nothing of the score piles
-
-
-def _last_cards_under_palms(art, keep: set[str], markers: bool):
-    """A pyramid late in a round (every other card of half A taken, full score piles), the
-    reflections of `keep` under palms; the image, its truth and the cards kept."""
-    lay = load_layouts()["pyramid"]
-    table = deal_table(np.random.default_rng(12), lay, brawlers=True)
-    for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n not in keep):
-        take(table, name, i % 2)
-    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
-                      table_kind="plain", markers=markers, jpeg_quality=90)
-    img, truth = TableCamera(art, table, cond, 12).render(table, 0)
-    for name in keep:
-        _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B" + name[1:]))
-    return img, [g for g in truth["cards"] if g["position"] in keep]
-
-
-@pytest.mark.parametrize("markers", [True, False])
-def test_the_last_card_is_read_when_an_arm_hides_all_of_its_reflection(deck, markers):
-    """Nothing of the last reflection is in view, but something neither table nor card lies
-    just across the line from the lone card: it is the glass, not a score pile's card."""
-    art, lib = deck
-    img, (target,) = _last_cards_under_palms(art, {"A-r0-c4"}, markers)
-    reading = Reader(lib).read(img)
-    assert [(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30))
-            for c in reading.cards] == [(target["card"], True)]
-
-
-def test_an_arm_backs_no_lone_card_that_shares_its_row_with_another(deck):
-    """Two lone cards on one row, both reflections under palms: a score pile's card beside
-    glass cards whose reflections one arm hides looks the same (a rough plane can put it on
-    their row), so an arm alone backs neither; nothing is guessed."""
-    art, lib = deck
-    img, kept = _last_cards_under_palms(art, {"A-r0-c0", "A-r0-c6"}, markers=True)
-    assert len(kept) == 2
-    assert Reader(lib).read(img).cards == []
-
-
-def _lab_pixels(rng: np.random.Generator, lab: tuple[int, int, int], n: int, spread: float
-                ) -> np.ndarray:
-    """n BGR pixels about one Lab colour (OpenCV's 8-bit Lab), `spread` of noise in each."""
-    px = np.clip(np.array(lab) + rng.normal(0, spread, (n, 3)), 0, 255).astype(np.uint8)
-    return cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_LAB2BGR).reshape(-1, 3)
-
-
-def test_an_arm_is_told_from_the_table_a_shadow_on_it_and_card_art():
-    rng = np.random.default_rng(3)
-    cloth = (150, 100, 120)  # a teal cloth
-    table = _lab_pixels(rng, cloth, 2000, 4.0)
-    skin = _lab_pixels(rng, (170, 145, 155), 900, 4.0)
-    art = np.concatenate([_lab_pixels(rng, (lum, a, b), 150, 4.0) for lum, a, b in
-                          ((60, 170, 150), (200, 90, 190), (120, 130, 60), (40, 128, 128),
-                           (230, 128, 128), (140, 180, 100))])
-    assert hidden_by_arm(table, skin)
-    assert not hidden_by_arm(table, _lab_pixels(rng, cloth, 900, 4.0))
-    assert not hidden_by_arm(table, _lab_pixels(rng, (95, 100, 120), 900, 4.0))  # a shadow
-    assert not hidden_by_arm(table, art)  # many colours, much lighter and darker
-    # An arm in the table's colours is not seen (the safe side: no evidence, no card).
-    assert not hidden_by_arm(np.concatenate([table, skin[:100]]), skin)
 
 
 def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of_its_reflection(
