@@ -136,6 +136,27 @@ def test_teach_refuses_a_photo_without_exactly_one_card(deck):
         find_card(two)
 
 
+def test_teach_finds_the_card_not_a_bigger_patch_of_cloth_a_pale_line_frames(deck):
+    """On a chequered cloth the lens mixes a teal and a red square to grey where they meet:
+    thin pale lines that, round a block of squares, frame it as a border frames a card's art,
+    and the block is bigger than the card. Here: a thin grey line round a patch of the cloth
+    with red in it. The card is the hole framed by white, not by a line with colour beyond."""
+    face = deck[0]["tweedles"].face
+    photo = np.full((960, 1280, 3), (143, 161, 70), np.uint8)
+    cv2.circle(photo, (220, 230), 50, (88, 80, 157), -1)
+    cv2.circle(photo, (340, 270), 45, (88, 80, 157), -1)
+    cv2.rectangle(photo, (140, 140), (420, 350), (116, 120, 113), 2)
+    scale = 150 / face.shape[1]
+    card = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    top, left = 560, 800
+    photo[top:top + card.shape[0], left:left + card.shape[1]] = card
+    photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
+    found = find_card(photo)
+    centre = np.array([left + card.shape[1] / 2, top + card.shape[0] / 2])
+    assert np.linalg.norm(found.interior.mean(axis=0) - centre) < 5
+    assert abs(np.linalg.norm(found.outer[1] - found.outer[0]) - card.shape[1]) < 6
+
+
 def test_teach_warns_when_two_cards_look_alike(deck):
     photos = dict(deck[3])
     photos["mad-hatter"] = photos["caterpillar"].copy()
