@@ -82,6 +82,10 @@ NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 ROW_TOLERANCE_MM = 6.0
 """How far a card's top edge may lie off a row of the glass (dealt by hand, read off a plane)."""
+LINE_FRAME = 0.2
+"""How much of the ring round a card's art must be white (`_frame_fraction`) for a clear match
+to back a centre line guessed without pairs: a card's reflection shows 0.4 or more of its
+border (0.17 where an arm lies across it), an empty cloth 0.06."""
 
 
 @dataclass
@@ -184,12 +188,14 @@ def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
     return cv2.boxPoints(rect).astype(np.float64), area, fill
 
 
-def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7) -> list[Hole]:
+def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
+               white: np.ndarray | None = None) -> list[Hole]:
     """Card interiors: non-white components, not touching the edge, about rectangular.
 
     A sliver of table or art between two cards can join an interior to something else; such
-    components are opened with a kernel a quarter of a typical interior wide and split."""
-    white = white_mask(small)
+    components are opened with a kernel a quarter of a typical interior wide and split.
+    `white`: `white_mask(small)`, if the caller has it already."""
+    white = white_mask(small) if white is None else white
     # Erode by 2 px: a thin gap between two covering cards must not join two interiors.
     holes = cv2.erode((~white).astype(np.uint8),
                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
@@ -323,6 +329,11 @@ def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
 def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> bool:
     """Whether a rectangle is framed by white all round, as a card's art is by its border
     (and, below a covered card's upper half, by the border of the card lying on it)."""
+    return _frame_fraction(white, corners) >= min_white
+
+
+def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
+    """How much of the ring round a rectangle (px) is white: see `_framed`."""
     c = corners.mean(axis=0)
     e1, e2 = corners[1] - corners[0], corners[2] - corners[1]
     l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
@@ -339,7 +350,7 @@ def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> b
     ys = c[1] + a * side_u * u[1] + b * side_v * v[1]
     xi = np.clip(np.rint(xs).astype(int), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(int), 0, h - 1)
-    return float(white[yi, xi].any(axis=0).mean()) >= min_white
+    return float(white[yi, xi].any(axis=0).mean())
 
 
 # -- 2./3. axis, size and the table plane ----------------------------------------------------
@@ -660,7 +671,8 @@ class Reader:
         elif self.use_markers:
             H_small = self._marker_plane(image, sc)
             via_markers = H_small is not None
-        holes = find_holes(small)
+        white = white_mask(small)
+        holes = find_holes(small, white=white)
         warnings: list[str] = []
         if not holes:
             return Reading([], None, warnings)
@@ -676,7 +688,7 @@ class Reader:
                 # first found nothing: a steep tilt foreshortens the widths of a landscape
                 # glass more than its cards' long sides.)
                 break
-            r = self._read_axis(image, sc, options[k], H_small, via_markers)
+            r = self._read_axis(image, sc, white, options[k], H_small, via_markers)
             if best is None or _quality(r) > _quality(best):
                 best = r
         assert best is not None
@@ -732,8 +744,9 @@ class Reader:
         markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
         return TableRegistrar().homography(markers)
 
-    def _read_axis(self, image: np.ndarray, sc: float, items: list[Oriented],
-                   H_small: np.ndarray | None, via_markers: bool) -> Reading:
+    def _read_axis(self, image: np.ndarray, sc: float, white: np.ndarray,
+                   items: list[Oriented], H_small: np.ndarray | None, via_markers: bool
+                   ) -> Reading:
         shape = self.lib.shape
         W, Hc, b = CARD_W_MM, shape.height_mm, shape.border_mm
         wi, hi_full, hi_half = W - 2 * b, Hc - 2 * b, Hc / 2 - b
@@ -783,8 +796,8 @@ class Reader:
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
         c_t, partner, axis = centre_line(pos, axis, full, orient)
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(image, sc, H_inv, cards_mm, looks, orient,
-                                                     axis, c_t, partner)
+            c_t, partner = self._glass_without_pairs(image, sc, white, H_inv, cards_mm, looks,
+                                                     orient, axis, c_t, partner)
         elif (partner < 0).any():
             self._hidden_reflections(image, sc, H_inv, cards_mm, pos, looks, orient, axis,
                                      c_t, partner)
@@ -940,16 +953,19 @@ class Reader:
         if added:
             grow_glass(pos, axis, c_t, orient, partner)
 
-    def _glass_without_pairs(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
-                             cards_mm: list, looks: list, orient: np.ndarray, axis: np.ndarray,
-                             c_t: float, partner: np.ndarray) -> tuple[float, np.ndarray]:
+    def _glass_without_pairs(self, image: np.ndarray, sc: float, white: np.ndarray,
+                             H_inv: np.ndarray, cards_mm: list, looks: list, orient: np.ndarray,
+                             axis: np.ndarray, c_t: float, partner: np.ndarray
+                             ) -> tuple[float, np.ndarray]:
         """The centre line when no facing pair was found: late in a round an arm across the
         middle can hide every reflection. Rows step half a card out from the line, so each
         card facing it says where the line may lie (its own row unknown: one guess per row).
         A guess is believed only if a taught card matches clearly (as the reflection search
-        asks) where it puts some card's reflection, and then only the cards on its rows that
-        touch such a card, one neighbour after another, are the glass: score piles and other
-        cards lie apart."""
+        asks) where it puts some card's reflection, and some of a white border shows round
+        it, and then only the cards on its rows that touch such a card, one neighbour after
+        another, are the glass: score piles and other cards lie apart. (Among the many lines
+        a score pile suggests, one put a reflection on a chequered cloth, where a taught face
+        matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         facing = [i for i in range(len(cards_mm)) if orient[i] != 0
@@ -983,8 +999,10 @@ class Reader:
                 # Part of a face is enough only for a card lying alone, the last of a round:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
                 # one puts a pile card's mirror on some card an arm partly hides.
-                if clear_match(searched[1]) or (alone[j] and self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
+                framed = _frame_fraction(
+                    white, _apply(H_inv, self._interior(searched[2]))) >= LINE_FRAME
+                if framed and (clear_match(searched[1]) or (alone[j] and self._partly_seen(
+                        image, img_from_mm, mirror, -orient[j] * axis, searched))):
                     backed.append(j)
             if not backed:
                 continue
@@ -1002,6 +1020,13 @@ class Reader:
                 partner[j] = j
             return c, partner
         return c_t, partner
+
+    def _interior(self, quad_mm: np.ndarray) -> np.ndarray:
+        """The art's corners (mm) of the card whose corners are `quad_mm` (TL, TR, BR, BL)."""
+        b = self.lib.shape.border_mm
+        r, d = _sides(quad_mm)
+        r, d = r / np.linalg.norm(r), d / np.linalg.norm(d)
+        return quad_mm + b * np.array([r + d, d - r, -r - d, r - d])
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0
