@@ -406,6 +406,22 @@ def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_
     assert abs(c - float(np.array([300.0, 200.0]) @ axis)) < 1.5
 
 
+def test_a_slope_three_close_pairs_give_by_how_they_were_dealt_does_not_lose_the_pairs():
+    # An arm over the middle of the glass: only far pairs in view, two columns apart, each
+    # pair's midpoint a few mm off the line (dealt by hand). Through them a line fits 5° off
+    # square, which would move each far card 20 mm sideways of its reflection.
+    c_true = 485.0
+    pairs = [(106.0, 139.0, 4.0), (138.0, 185.0, -1.5), (171.0, 139.0, -2.0)]
+    pos, orient = [], []
+    for s, out, off in pairs:
+        pos += [(c_true + off + out, s), (c_true + off - out, s + 2.0)]
+        orient += [1, -1]
+    c, partner, _axis = centre_line(np.array(pos), np.array([1.0, 0.0]),
+                                    np.ones(len(pos), bool), np.array(orient))
+    assert partner.tolist() == [1, 0, 3, 2, 5, 4]
+    assert abs(c - c_true) < 4.0
+
+
 def test_the_mirror_seen_in_the_image_pairs_cards_a_rough_table_plane_left_alone():
     # A symmetric glass photographed at a slant (a homography): the mirror map is fitted in
     # the image from the pairs found, so the pairs a rough plane missed are paired through it.
