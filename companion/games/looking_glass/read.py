@@ -83,11 +83,11 @@ NEIGHBOUR_MM = 75.0
 ROW_TOLERANCE_MM = 6.0
 """How far a card's top edge may lie off a row of the glass (dealt by hand, read off a plane)."""
 LINE_FRAME = 0.2
-"""How much of the ring round a card's art must be white (`_frame_fraction`) for a face found
-there to back a centre line guessed without pairs. On the development tables with a hand, the
-reflections that backed such a line showed 0.38 or more; the chequered cloth of 1030060 0.06.
-(Reflections the search finds once the line is known showed as little as 0.06 under an arm:
-they are not asked.)"""
+"""How much of the ring round a card's art must be white (`_frame_fraction`) for a face that
+matches clearly there to back a centre line guessed without pairs. On the development tables
+with a hand, the reflections that backed such a line showed 0.38 or more; the chequered cloth
+of 1030060 0.06. (Reflections the search finds once the line is known showed as little as
+0.06 under an arm: they are not asked, nor is part of a face beside an arm.)"""
 
 
 @dataclass
@@ -1019,11 +1019,12 @@ class Reader:
                                         give_up=0.3)
                 # Part of a face is enough only for a card lying alone, the last of a round:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
-                # one puts a pile card's mirror on some card an arm partly hides.
-                framed = _frame_fraction(
-                    white, _apply(H_inv, self._interior(searched[2]))) >= LINE_FRAME
-                if framed and (clear_match(searched[1]) or (alone[j] and self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched))):
+                # one puts a pile card's mirror on some card an arm partly hides. (That arm
+                # breaks the frame too: the frame is asked of a clear match only.)
+                if (clear_match(searched[1]) and _frame_fraction(
+                        white, _apply(H_inv, self._interior(searched[2]))) >= LINE_FRAME
+                        ) or (alone[j] and self._partly_seen(
+                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
                     backed.append(j)
             if not backed:
                 continue
