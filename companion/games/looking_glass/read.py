@@ -356,6 +356,14 @@ def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
 
 
 # -- 2./3. axis, size and the table plane ----------------------------------------------------
+def inset(quad: np.ndarray, by: float) -> np.ndarray:
+    """A card's corners (TL, TR, BR, BL) moved `by` in along its own sides: its art from its
+    outline by the border width, or (`by` < 0) its outline from its art."""
+    right = (quad[1] - quad[0]) / np.linalg.norm(quad[1] - quad[0])
+    down = (quad[3] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
+    return quad + by * np.array([right + down, down - right, -right - down, right - down])
+
+
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
     return p[:, :2] / p[:, 2:3]
@@ -1021,8 +1029,8 @@ class Reader:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
                 # one puts a pile card's mirror on some card an arm partly hides. (That arm
                 # breaks the frame too: the frame is asked of a clear match only.)
-                if (clear_match(searched[1]) and _frame_fraction(
-                        white, _apply(H_inv, self._interior(searched[2]))) >= LINE_FRAME
+                art = _apply(H_inv, inset(searched[2], self.lib.shape.border_mm))
+                if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
                         ) or (alone[j] and self._partly_seen(
                         image, img_from_mm, mirror, -orient[j] * axis, searched)):
                     backed.append(j)
@@ -1042,13 +1050,6 @@ class Reader:
                 partner[j] = j
             return c, partner
         return c_t, partner
-
-    def _interior(self, quad_mm: np.ndarray) -> np.ndarray:
-        """The art's corners (mm) of the card whose corners are `quad_mm` (TL, TR, BR, BL)."""
-        b = self.lib.shape.border_mm
-        r, d = _sides(quad_mm)
-        r, d = r / np.linalg.norm(r), d / np.linalg.norm(d)
-        return quad_mm + b * np.array([r + d, d - r, -r - d, r - d])
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0

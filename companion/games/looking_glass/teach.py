@@ -25,7 +25,7 @@ from companion.games.looking_glass.library import (
     Library,
     descriptor,
 )
-from companion.games.looking_glass.read import cut_window, find_holes
+from companion.games.looking_glass.read import cut_window, find_holes, inset
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -160,11 +160,7 @@ def find_card(image: np.ndarray) -> FoundCard:
         bw = 4.0 / (CARD_W_MM - 8.0) * iw
     else:
         frac = bw / (iw + 2 * bw)
-    right = (interior[1] - interior[0]) / iw
-    down = (interior[3] - interior[0]) / float(np.linalg.norm(interior[3] - interior[0]))
-    outer = np.array([interior[0] - bw * (right + down), interior[1] + bw * (right - down),
-                      interior[2] + bw * (right + down), interior[3] + bw * (down - right)])
-    return FoundCard(interior - PAD, outer - PAD, frac)
+    return FoundCard(interior - PAD, inset(interior, -bw) - PAD, frac)
 
 
 def learn_card(image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: Library
@@ -226,11 +222,7 @@ def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard
         # One border for all cards: re-derive each outer quad from its interior.
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
-        bw = frac * iw / (1 - 2 * frac)
-        right = (i[1] - i[0]) / iw
-        down = (i[3] - i[0]) / float(np.linalg.norm(i[3] - i[0]))
-        f.outer = np.array([i[0] - bw * (right + down), i[1] + bw * (right - down),
-                            i[2] + bw * (right + down), i[3] + bw * (down - right)])
+        f.outer = inset(i, -frac * iw / (1 - 2 * frac))
     if shape is None:
         aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0])
                          / np.linalg.norm(f.outer[1] - f.outer[0])) for f in found.values()]

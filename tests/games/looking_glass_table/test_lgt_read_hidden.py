@@ -25,6 +25,7 @@ from companion.games.looking_glass.read import (
     clear_match,
     cut_window,
     find_holes,
+    inset,
     mirror_homography,
     orient,
     pair_in_image,
@@ -276,10 +277,7 @@ def _border_painted_out(img: np.ndarray, card: dict, border_frac: float) -> None
     """The card's white border painted over with the table: its art alone lies there, as a
     face printed on a cloth would, with no card's border round it."""
     quad = np.array(card["quad"], float)
-    r, d = quad[1] - quad[0], quad[3] - quad[0]
-    inset = border_frac * np.linalg.norm(r)
-    r, d = r / np.linalg.norm(r), d / np.linalg.norm(d)
-    art_only = quad + inset * np.array([r + d, d - r, -r - d, r - d])
+    art_only = inset(quad, border_frac * np.linalg.norm(quad[1] - quad[0]))
     keep = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(keep, np.rint(art_only).astype(np.int32), 255)
     face = img.copy()
