@@ -25,15 +25,18 @@ from companion.games.looking_glass.library import (
     Library,
     descriptor,
 )
-from companion.games.looking_glass.read import cut_window, find_holes, inset
+from companion.games.looking_glass.read import (
+    RING_CHROMA_SLACK,
+    cut_window,
+    find_holes,
+    inset,
+    ring_chroma,
+)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
 SIMILAR = 0.75
 """Upper halves that correlate this well are flagged as hard to tell apart."""
-RING_CHROMA_SLACK = 10.0
-"""How much more colourful than the whitest candidate's the ring round a candidate may be
-(Lab chroma, median) for it to count as a card: see `_ring_chroma`."""
 
 
 class TeachError(UserError):
@@ -108,25 +111,6 @@ def _border(img: np.ndarray, q: np.ndarray) -> float:
     return float(np.median(found))
 
 
-def _ring_chroma(lab: np.ndarray, corners: np.ndarray) -> float:
-    """Median colourfulness just outside a hole (2..4 px out): a card's border is white or
-    grey under any light, while the squares of a chequered cloth that frame a block of other
-    squares (to the white mask, pale enough to be a border) are coloured. A block of several
-    squares is a bigger hole than the card and would be taught in its place."""
-    h, w = lab.shape[:2]
-    c = corners.mean(axis=0)
-    size = float(np.mean([np.linalg.norm(corners[(i + 1) % 4] - corners[i]) for i in range(2)]))
-    samples = []
-    for out_px in (2.0, 3.0, 4.0):
-        ring = c + (corners - c) * (1 + 2 * out_px / size)
-        for i in range(4):
-            a, b = ring[i], ring[(i + 1) % 4]
-            for f in np.linspace(0.1, 0.9, 9):
-                x, y = np.clip(np.rint(a + f * (b - a)), 0, [w - 1, h - 1]).astype(int)
-                samples.append(lab[y, x, 1:].astype(np.float32) - 128)
-    return float(np.median(np.hypot(*np.array(samples).T)))
-
-
 def find_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo; TeachError if there is none or more than one."""
     padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
@@ -144,8 +128,9 @@ def find_card(image: np.ndarray) -> FoundCard:
     if not cards:
         raise TeachError("no card found (is the whole card in view, face up, with its border?)",
                          cards_seen=0)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    chroma = [_ring_chroma(lab, hl.corners) for hl in cards]
+    # A block of a chequered cloth's squares, bigger than the card, would be taught in its
+    # place: see `ring_chroma`.
+    chroma = [ring_chroma(small, hl.corners) for hl in cards]
     cards = [hl for hl, c in zip(cards, chroma, strict=True)
              if c <= min(chroma) + RING_CHROMA_SLACK]
     cards.sort(key=lambda hl: -hl.area)

@@ -66,3 +66,18 @@ def test_film_frames_reuse_the_still_but_draw_fresh_noise():
         residual = frame.astype(float) - still
         assert 3.5 < residual.std() < 4.5 and abs(residual.mean()) < 0.2
     assert np.abs(first.astype(float) - second).mean() > 2.0  # different draws
+
+
+def test_blocks_of_a_chequered_cloth_are_not_read_as_a_glass_after_the_last_pick():
+    """Round 917179 on a chequered cloth (the renderer's "pattern" table), its glass empty:
+    blocks of the cloth's squares, framed by the pale lines where squares meet, paired with
+    score-pile cards at their mirror places and brought the piles into the glass. A card's
+    border is white or grey, the frame round a block of cloth coloured (`ring_chroma`)."""
+    from companion.games.looking_glass.read import Reader
+
+    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
+    scene = game.sim_scene(917179)
+    film = RoundFilm(917179, art=scene.art, hold=3, disturb=1.0)
+    img, truth = film.render(160)
+    assert truth["cards"] == [] and film.cond.table_kind == "pattern"
+    assert Reader(scene.library).read(img).cards == []

@@ -14,6 +14,7 @@ from companion.games.looking_glass.layout import load_layouts
 from companion.games.looking_glass.library import descriptor
 from companion.games.looking_glass.read import (
     CONFIDENCE_THRESHOLD,
+    RING_CHROMA_SLACK,
     Hole,
     Reader,
     SeenCard,
@@ -30,6 +31,7 @@ from companion.games.looking_glass.read import (
     orient,
     pair_in_image,
     plane_from_cards,
+    ring_chroma,
     visible_match,
 )
 from companion.games.looking_glass.render import (
@@ -358,6 +360,19 @@ def test_a_card_whose_border_is_broken_at_a_corner_is_still_found():
     assert any(np.linalg.norm(c - [185, 150]) < 5 for c in centres(_framed_card_image(0)))
     got = centres(_framed_card_image(6))
     assert any(np.linalg.norm(c - [185, 150]) < 5 for c in got), got
+
+
+def test_the_ring_round_a_card_is_grey_and_round_a_block_of_cloth_coloured():
+    # Both holes framed alike to the white mask (a pale line 6 px wide); only the card's is
+    # white or grey, whatever the light's tint.
+    corners = np.array([[100, 80], [160, 80], [160, 170], [100, 170]], float)
+    card = np.full((260, 260, 3), (40, 140, 60), np.uint8)
+    cv2.rectangle(card, (94, 74), (166, 176), (200, 205, 210), -1)  # a bluish-lit white border
+    cv2.rectangle(card, (100, 80), (160, 170), (30, 30, 200), -1)  # the card's red art
+    cloth = card.copy()
+    cv2.rectangle(cloth, (94, 74), (166, 176), (60, 170, 230), -1)  # pale orange between squares
+    cv2.rectangle(cloth, (100, 80), (160, 170), (30, 30, 200), -1)
+    assert ring_chroma(card, corners) < 8 < RING_CHROMA_SLACK < ring_chroma(cloth, corners) - 8
 
 
 def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_cloth():
