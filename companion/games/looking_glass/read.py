@@ -88,6 +88,8 @@ matches clearly there to back a centre line guessed without pairs. On the develo
 with a hand, the reflections that backed such a line showed 0.38 or more; the chequered cloth
 of 1030060 0.06. (Reflections the search finds once the line is known showed as little as
 0.06 under an arm: they are not asked, nor is part of a face beside an arm.)"""
+MIRROR_PAIRS = 5
+"""Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 RING_CHROMA_SLACK = 10.0
 """How much more colourful than the cards' the ring round a hole may be (`ring_chroma`, over
 the median of the cards whose direction the art tells) for it to be a card. On 100 development
@@ -588,8 +590,44 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
             best = got
     assert best is not None
     c, partner, axis = best
+    if 2 <= (partner >= 0).sum() // 2 < MIRROR_PAIRS:
+        _pairs_sheared(pos, axis, c, orient, full, partner, tol_t, tol_s)
     grow_glass(pos, axis, c, orient, partner)
     return c, partner, axis
+
+
+def _pairs_sheared(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
+                   full: np.ndarray, partner: np.ndarray, tol_t: float, tol_s: float) -> None:
+    """Cards left without a partner paired allowing for the sideways shift the pairs found
+    show. Without markers at a steep tilt the plane recovered from the cards shifts one half
+    of the glass sideways against the other, more towards one end (22 mm, a third of a card,
+    at the far end of round 917179's glass, 3 mm at the other): that end's pair was lost,
+    and its cards, matched poorly, were taken for cloth. With `MIRROR_PAIRS` pairs the
+    mirror seen in the image pairs them (`pair_in_image`); with fewer, the shift is fitted
+    along the line (`partner` in place)."""
+    lateral = np.array([-axis[1], axis[0]])
+    t, s = pos @ axis - c, pos @ lateral
+    found = [(i, int(j)) for i, j in enumerate(partner) if j >= 0 and t[i] > 0]
+    mid = np.array([(s[i] + s[j]) / 2 for i, j in found])
+    shift = np.array([s[i] - s[j] for i, j in found])
+    if np.ptp(mid) > 2 * CARD_W_MM / 3:
+        fit = np.polyfit(mid, shift, 1)
+    else:
+        fit = np.array([0.0, float(np.median(shift))])
+    if np.abs(np.polyval(fit, mid) - shift).max() > tol_s / 2:
+        return  # the pairs found do not agree on one shift
+    free = np.nonzero(partner < 0)[0]
+    cand = []
+    for i in free:
+        for j in free:
+            if t[i] > 0 > t[j] and orient[i] >= 0 and orient[j] <= 0 and full[i] == full[j]:
+                off = s[i] - s[j] - float(np.polyval(fit, (s[i] + s[j]) / 2))
+                err = abs(t[i] + t[j]) / tol_t + abs(off) / tol_s
+                if err < 1.0:
+                    cand.append((err, i, j))
+    for _, i, j in sorted(cand):
+        if partner[i] < 0 and partner[j] < 0:
+            partner[i], partner[j] = j, i
 
 
 def _pairs_across(pos: np.ndarray, axis: np.ndarray, k: float, c0: float, orient: np.ndarray,
@@ -659,7 +697,7 @@ def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float
     from the pairs themselves it carries none of the errors of a table plane recovered from
     the cards (at a steep tilt without markers those put a far card's mirror 20 mm off)."""
     pairs = [(i, int(j)) for i, j in enumerate(partner) if j > i]
-    if len(pairs) < 5:
+    if len(pairs) < MIRROR_PAIRS:
         return None
     src = np.array([px[i] for i, j in pairs] + [px[j] for i, j in pairs], np.float32)
     dst = np.array([px[j] for i, j in pairs] + [px[i] for i, j in pairs], np.float32)

@@ -437,6 +437,24 @@ def test_a_slope_three_close_pairs_give_by_how_they_were_dealt_does_not_lose_the
     assert abs(c - c_true) < 4.0
 
 
+def test_a_pair_shifted_sideways_as_far_as_the_pairs_found_say_is_paired():
+    # No markers, a steep tilt: the plane recovered from the cards shifts one half of the glass
+    # sideways against the other, more towards one end (round 917179: 3 mm at one end, 22 mm,
+    # a third of a card, at the other). Three pairs were found; the fourth, at the far end,
+    # is as far off as the shift of those three grows, and is paired too.
+    c_true = 400.0
+    pairs = [(290.0, 60.0, -3.4), (174.0, 60.0, 8.4), (117.0, 100.0, 16.5), (66.0, 60.0, 22.0)]
+    pos, orient = [], []
+    for s, out, shift in pairs:
+        pos += [(c_true + out, s + shift / 2), (c_true - out, s - shift / 2)]
+        orient += [1, -1]
+    pos.append((c_true + 60.0, 420.0))  # a score-pile card beside the glass: nothing mirrors it
+    orient.append(1)
+    _c, partner, _axis = centre_line(np.array(pos), np.array([1.0, 0.0]),
+                                     np.ones(len(pos), bool), np.array(orient))
+    assert partner.tolist() == [1, 0, 3, 2, 5, 4, 7, 6, -1]
+
+
 def test_the_mirror_seen_in_the_image_pairs_cards_a_rough_table_plane_left_alone():
     # A symmetric glass photographed at a slant (a homography): the mirror map is fitted in
     # the image from the pairs found, so the pairs a rough plane missed are paired through it.
