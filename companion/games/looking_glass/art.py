@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-CARD_W_MM = 63.0
+from companion.games.looking_glass.library import CARD_W_MM
+
 CARD_H_MM = 88.0
 BORDER_MM = 4.0
 FACE_PX_PER_MM = 4.0

@@ -37,6 +37,12 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
 SIMILAR = 0.75
 """Upper halves that correlate this well are flagged as hard to tell apart."""
+BORDERLESS_RING_CHROMA = 20.0
+"""A hole with no border to measure is a card only if the ring just outside it is at most this
+colourful (`ring_chroma`): a white table round a card is grey, a cloth's squares are not. Over
+240 development teach photos the chosen cards' rings measured at most 10.9; the block of a
+chequered cloth taught in a card's place (round 918015's Mock Turtle, whose border a glare
+broke) 29."""
 
 
 class TeachError(UserError):
@@ -131,14 +137,20 @@ def find_card(image: np.ndarray) -> FoundCard:
     # A block of a chequered cloth's squares, bigger than the card, would be taught in its
     # place: see `ring_chroma`.
     chroma = [ring_chroma(small, hl.corners) for hl in cards]
-    cards = [hl for hl, c in zip(cards, chroma, strict=True)
+    cards = [(hl, c) for hl, c in zip(cards, chroma, strict=True)
              if c <= min(chroma) + RING_CHROMA_SLACK]
-    cards.sort(key=lambda hl: -hl.area)
-    if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
+    cards.sort(key=lambda hc: -hc[0].area)
+    if len(cards) > 1 and cards[1][0].area > 0.5 * cards[0][0].area:
         raise TeachError(f"{len(cards)} cards found; show exactly one card per photo",
                          cards_seen=len(cards))
-    interior = _order_upright(cards[0].corners / sc)
+    interior = _order_upright(cards[0][0].corners / sc)
     bw = _border(padded, interior)
+    if math.isnan(bw) and cards[0][1] > BORDERLESS_RING_CHROMA:
+        # A glare across the card's border can hide the card from `find_holes`, and then a
+        # block of a chequered cloth's squares was all that was left: taught as the card, it
+        # matched nothing of that card at the table and the card was named as another.
+        raise TeachError("no card found (is the whole card in view, face up, with its border, "
+                         "and no glare across it?)", cards_seen=0)
     iw = float(np.linalg.norm(interior[1] - interior[0]))
     if math.isnan(bw):
         frac = math.nan

@@ -11,6 +11,8 @@ from lgt_helpers import teach_photos
 
 from companion.errors import UserError
 from companion.games.looking_glass import vision_commands
+from companion.games.looking_glass.art import draw_deck
+from companion.games.looking_glass.deck import load_deck
 from companion.games.looking_glass.layout import load_layouts
 from companion.games.looking_glass.read import Reader
 from companion.games.looking_glass.render import (
@@ -19,6 +21,7 @@ from companion.games.looking_glass.render import (
     compare,
     deal_table,
     take,
+    teach_photo,
 )
 from companion.games.looking_glass.teach import TeachError, find_card, teach_images
 from companion.sim import effects
@@ -155,6 +158,21 @@ def test_teach_finds_the_card_not_a_bigger_patch_of_cloth_a_pale_line_frames(dec
     centre = np.array([left + card.shape[1] / 2, top + card.shape[0] / 2])
     assert np.linalg.norm(found.interior.mean(axis=0) - centre) < 5
     assert abs(np.linalg.norm(found.outer[1] - found.outer[0]) - card.shape[1]) < 6
+
+
+def test_teach_refuses_a_photo_whose_glare_hides_the_card_rather_than_teach_the_cloth():
+    """Round 918015's teach photo of the Mock Turtle: a glare breaks the card's border, so the
+    card is no hole, and a block of the chequered cloth's squares was taught in its place;
+    every Mock Turtle at the table was then named the Tweedles. That photo is refused (the
+    user, like the simulated deck, takes another)."""
+    ids = load_deck().ids
+    art = draw_deck(ids, 918015)
+    rng = np.random.default_rng([918015, 5])
+    photos = {cid: teach_photo(art[cid].face, rng) for cid in ids}
+    with pytest.raises(TeachError, match="no card found"):
+        find_card(photos["mock-turtle"])
+    found = find_card(photos["caterpillar"])  # a card on the same cloth, no glare
+    assert not np.isnan(found.border_frac)
 
 
 def test_teach_warns_when_two_cards_look_alike(deck):
