@@ -382,9 +382,10 @@ class TableCamera:
             rng = np.random.default_rng([self.seed, 4])
             noise = rng.standard_normal(
                 (c.height + NOISE_SHIFT, c.width + NOISE_SHIFT, 3), dtype=np.float32
-            ) * np.float32(c.noise_sigma)
+            )
+            noise *= np.float32(c.noise_sigma)  # in place: no second frame-sized temporary
             # Whole grey levels, as the frame gets them anyway: half the memory of floats.
-            self._noise = np.rint(noise).astype(np.int16)
+            self._noise = np.rint(noise, out=noise).astype(np.int16)
         return self._noise
 
     def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
