@@ -43,11 +43,12 @@ def table_texture(
         # The grain's noise a band of rows at a time (the same draws in the same order): the
         # sim camera draws a table twice its view wide, and whole-table temporaries put the
         # live server's peak over 300 MB as it drew the next round's table.
-        for top in range(0, height, 256):
-            band = rng.random((min(256, height - top), width, 1)).astype(np.float32)
+        rows = 256
+        for top in range(0, height, rows):
+            band = rng.random((min(rows, height - top), width, 1)).astype(np.float32)
             band -= 0.5
             band *= 12
-            img[top:top + 256] += band
+            img[top:top + rows] += band
     elif kind == "cloth":
         y, x = np.mgrid[0:height, 0:width].astype(np.float32)
         period = rng.uniform(3, 7)

@@ -37,6 +37,8 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
 SIMILAR = 0.75
 """Upper halves that correlate this well are flagged as hard to tell apart."""
+NO_CARD = ("no card found (is the whole card in view, face up, with its border, and no glare "
+           "across it?)")
 BORDERLESS_RING_CHROMA = 20.0
 """A hole with no border to measure is a card only if the ring just outside it is at most this
 colourful (`ring_chroma`): a white table round a card is grey, a cloth's squares are not. Over
@@ -132,8 +134,7 @@ def find_card(image: np.ndarray) -> FoundCard:
         if 1.15 < sides[1] / sides[0] < 1.9:
             cards.append(hl)
     if not cards:
-        raise TeachError("no card found (is the whole card in view, face up, with its border?)",
-                         cards_seen=0)
+        raise TeachError(NO_CARD, cards_seen=0)
     # A block of a chequered cloth's squares, bigger than the card, would be taught in its
     # place: see `ring_chroma`.
     chroma = [ring_chroma(small, hl.corners) for hl in cards]
@@ -143,16 +144,17 @@ def find_card(image: np.ndarray) -> FoundCard:
     if len(cards) > 1 and cards[1][0].area > 0.5 * cards[0][0].area:
         raise TeachError(f"{len(cards)} cards found; show exactly one card per photo",
                          cards_seen=len(cards))
-    interior = _order_upright(cards[0][0].corners / sc)
+    card, card_ring = cards[0]
+    interior = _order_upright(card.corners / sc)
     bw = _border(padded, interior)
-    if math.isnan(bw) and cards[0][1] > BORDERLESS_RING_CHROMA:
-        # A glare across the card's border can hide the card from `find_holes`, and then a
-        # block of a chequered cloth's squares was all that was left: taught as the card, it
-        # matched nothing of that card at the table and the card was named as another.
-        raise TeachError("no card found (is the whole card in view, face up, with its border, "
-                         "and no glare across it?)", cards_seen=0)
     iw = float(np.linalg.norm(interior[1] - interior[0]))
     if math.isnan(bw):
+        if card_ring > BORDERLESS_RING_CHROMA:
+            # A glare across the card's border can hide the card from `find_holes`, and then
+            # a block of a chequered cloth's squares was all that was left: taught as the
+            # card, it matched nothing of that card at the table and the card was named as
+            # another.
+            raise TeachError(NO_CARD, cards_seen=0)
         frac = math.nan
         bw = 4.0 / (CARD_W_MM - 8.0) * iw
     else:
