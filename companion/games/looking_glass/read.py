@@ -88,6 +88,22 @@ matches clearly there to back a centre line guessed without pairs. On the develo
 with a hand, the reflections that backed such a line showed 0.38 or more; the chequered cloth
 of 1030060 0.06. (Reflections the search finds once the line is known showed as little as
 0.06 under an arm: they are not asked, nor is part of a face beside an arm.)"""
+COLUMN_TOLERANCE = 0.25
+"""How far (in half-card widths) a card whose reflection is hidden may lie off the glass's
+columns, as the pairs found set them, to be taken into the glass."""
+BARE_TABLE_STD = 20.0
+BARE_TABLE_DIST = 15.0
+"""A place looks like a plain table if its art area's L varies less than this and its median
+Lab lies within this of the table's (the image's median non-white colour)."""
+TABLE_BAND = 0.08
+"""A patterned table's colours are sampled in this fraction of the image's width and height
+round its edges: the glass and an arm over it lie inside, an arm only enters there."""
+TABLE_BIN_SHARE = 0.03
+"""A colour (Lab a*b*, in 16 x 16 bins) is the table's if this share of the edge band's
+non-white pixels has it."""
+BARE_TABLE_SHARE = 0.5
+"""A place looks like a patterned table if this share of its art area has the table's
+colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 RING_CHROMA_SLACK = 10.0
@@ -907,8 +923,8 @@ class Reader:
             c_t, partner = self._glass_without_pairs(image, sc, white, H_inv, cards_mm, looks,
                                                      orient, axis, c_t, partner)
         elif (partner < 0).any():
-            self._hidden_reflections(image, sc, H_inv, cards_mm, pos, looks, orient, axis,
-                                     c_t, partner)
+            self._hidden_reflections(image, small, white, sc, H_inv, cards_mm, pos, looks,
+                                     orient, axis, c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
@@ -1038,13 +1054,16 @@ class Reader:
             cmms.append(hole_top + (Hc / 2 - b) * d)
         return tops, cmms
 
-    def _hidden_reflections(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
-                            cards_mm: list, pos: np.ndarray, looks: list, orient: np.ndarray,
-                            axis: np.ndarray, c_t: float, partner: np.ndarray) -> None:
+    def _hidden_reflections(self, image: np.ndarray, small: np.ndarray, white: np.ndarray,
+                            sc: float, H_inv: np.ndarray, cards_mm: list, pos: np.ndarray,
+                            looks: list, orient: np.ndarray, axis: np.ndarray, c_t: float,
+                            partner: np.ndarray) -> None:
         """Cards of the glass far from the rest of it whose reflections an arm hides: a card
         facing the line on one of its rows is taken (`partner` in place: itself) if part of
-        a taught face shows where its reflection lies, and so are the cards next to it. A
-        score pile's card lies on the rows too, but nothing lies at its mirror place."""
+        a taught face shows where its reflection lies, or if it lies on the glass's columns
+        within a layout card and something neither card nor table covers its mirror place;
+        and so are the cards next to it. A score pile's card lies on the rows too, but
+        nothing lies at its mirror place, or it lies beyond any layout."""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
@@ -1055,11 +1074,68 @@ class Reader:
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
-            if self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis):
+            if self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
+                    self._in_a_layout(cmms, partner, j, axis, c_t)
+                    and self._hidden_place(small, white, H_inv, mirror, -orient[j] * axis)):
                 partner[j] = j
                 added = True
         if added:
             grow_glass(pos, axis, c_t, orient, partner)
+
+    def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, j: int,
+                     axis: np.ndarray, c_t: float) -> bool:
+        """Whether card `j` lies on a column of the glass (as the pairs found set them) and,
+        with the pairs, on the cells of a known layout card: a score pile lies beside the
+        glass, further out than any layout reaches."""
+        lateral = np.array([-axis[1], axis[0]])
+        Hc = self.lib.shape.height_mm
+        paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
+        if not paired:
+            return False
+        own = np.array([float(cmms[k] @ lateral) for k in range(len(cmms))])
+        # A pair's mean is where both its cards lie (one half may be shifted sideways against
+        # the other: see the pairs' mean in `_read_axis`); the card alone is moved by its
+        # half's shift.
+        mean = {k: (own[k] + own[partner[k]]) / 2 for k in paired}
+        side = np.sign(np.array([float(c @ axis) - c_t for c in cmms]))
+        shift = [own[k] - mean[k] for k in paired if side[k] == side[j]]
+        s = np.array([mean[k] for k in paired]
+                     + [own[j] - (float(np.median(shift)) if shift else 0.0)]) / (CARD_W_MM / 2)
+        phase = np.angle(np.mean(np.exp(2j * np.pi * s[:-1]))) / (2 * np.pi)
+        if abs((s[-1] - phase) - round(s[-1] - phase)) > COLUMN_TOLERANCE:
+            return False
+        cols = np.round(s - phase).astype(int)
+        cols -= cols.min()
+        t = [abs(float(cmms[k] @ axis) - c_t) for k in [*paired, j]]
+        rows = [max(0, round((ti - GAP_MM / 2 - Hc / 2) / (Hc / 2))) for ti in t]
+        return bool(layout_fits(set(zip(rows, cols.tolist(), strict=True)), self.layouts))
+
+    def _hidden_place(self, small: np.ndarray, white: np.ndarray, H_inv: np.ndarray,
+                      centre: np.ndarray, down: np.ndarray) -> bool:
+        """Whether something that is neither a card nor the bare table (an arm) lies over the
+        place centred at `centre` (mm, the card's top edge square to `down`): no white border
+        shows there, and its art area is not the table's flat colour."""
+        W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
+        r = np.array([down[1], -down[0]])
+        tl = centre - (Hc / 2) * down - (W / 2) * r
+        art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
+                        tl + (W - b) * r + (Hc - b) * down, tl + b * r + (Hc - b) * down])
+        mask = np.zeros(white.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, art)).astype(np.int32), 1)
+        inside = mask > 0
+        if inside.sum() < 50 or float(white[inside].mean()) > 0.15:
+            return False
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        there = lab[inside].astype(np.float32)
+        grid = (slice(None, None, 8), slice(None, None, 8))
+        plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
+        if (float(there[:, 0].std()) < BARE_TABLE_STD
+                and float(np.linalg.norm(np.median(there, axis=0) - plain)) < BARE_TABLE_DIST):
+            return False
+        ab = lab[..., 1:] // 16
+        table = table_colours(ab, white)
+        there_ab = ab[inside]
+        return float(table[there_ab[:, 0], there_ab[:, 1]].mean()) < BARE_TABLE_SHARE
 
     def _glass_without_pairs(self, image: np.ndarray, sc: float, white: np.ndarray,
                              H_inv: np.ndarray, cards_mm: list, looks: list, orient: np.ndarray,
@@ -1299,20 +1375,40 @@ class Reader:
         cols -= cols.min()
         for c, col in zip(seen, cols, strict=True):
             c.col = int(col)
-        observed = {(c.half, c.row, c.col) for c in seen}
-        fits = []
-        for lid, lay in self.layouts.items():
-            cells = {(cell.row, cell.col) for cell in lay.cells}
-            for shift in range(-12, 13):
-                moved = {(h, r, col + shift) for h, r, col in observed}
-                if all((r, col) in cells for _, r, col in moved):
-                    fits.append((lid, shift))
+        fits = layout_fits({(c.row, c.col) for c in seen}, self.layouts)
         if len(fits) != 1:
             return None, [(self.layouts[lid], shift) for lid, shift in fits]
         lid, shift = fits[0]
         for c in seen:
             c.col += shift
         return lid, [(self.layouts[lid], 0)]
+
+
+def table_colours(ab: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Which (a*, b*) bins (16 x 16, `ab` the image's Lab a*b* // 16) are the table's colours:
+    common in a band round the image's edges. A chequered cloth or a printed pattern has
+    several."""
+    h, w = white.shape
+    by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
+    band = np.ones((h, w), bool)
+    band[by:h - by, bx:w - bx] = False
+    band &= ~white
+    hist = np.zeros((16, 16), np.float32)
+    np.add.at(hist, (ab[band][:, 0], ab[band][:, 1]), 1.0)
+    return hist >= TABLE_BIN_SHARE * max(1.0, float(band.sum()))
+
+
+def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]
+                ) -> list[tuple[str, int]]:
+    """Every (layout id, column shift) whose cells hold all `observed` (row, column) places
+    (both halves of a glass share one layout's cells)."""
+    fits = []
+    for lid, lay in layouts.items():
+        cells = {(cell.row, cell.col) for cell in lay.cells}
+        for shift in range(-12, 13):
+            if all((r, col + shift) in cells for r, col in observed):
+                fits.append((lid, shift))
+    return fits
 
 
 def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,

@@ -52,14 +52,15 @@ def deck():
     return art, lib
 
 
-def _table_image(art, seed: int, keep: set[str] | None = None, markers: bool = False):
+def _table_image(art, seed: int, keep: set[str] | None = None, markers: bool = False,
+                 table_kind: str = "plain"):
     """A dealt pyramid photographed; `keep`: only these places still hold their card."""
     rng = np.random.default_rng(seed)
     table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     if keep is not None:
         table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
     cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
-                      table_kind="plain", markers=markers, jpeg_quality=90)
+                      table_kind=table_kind, markers=markers, jpeg_quality=90)
     return TableCamera(art, table, cond, seed).render(table, 0)
 
 
@@ -564,6 +565,39 @@ def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of
     near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert [c.card for c in near] == [target["card"]]
     assert 5 <= len(reading.cards) <= 6
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_card_far_from_the_rest_of_the_glass_is_read_when_a_palm_hides_its_whole_reflection(
+        deck, markers):
+    """Three pairs left, one of them three columns from the others, a palm over the whole of
+    its reflection: nothing of a face shows there, but the card lies on the glass's rows and
+    columns, within a layout card, and something that is neither a card nor the table lies
+    at its mirror place."""
+    art, lib = deck
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=markers)
+    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"))
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert [c.card for c in near] == [target["card"]]
+    assert len(reading.cards) == 5
+
+
+@pytest.mark.parametrize("table_kind", ["plain", "cloth", "pattern"])
+def test_a_card_far_from_the_rest_of_the_glass_with_bare_table_at_its_mirror_is_not_read(
+        deck, table_kind):
+    """The same card with nothing at its mirror place (a score pile's card lies so): not the
+    glass, on a plain table or one whose colours vary as much as an arm over a card does."""
+    art, lib = deck
+    keep = {"A-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=True, table_kind=table_kind)
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    assert len(reading.cards) == 4
+    assert not [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
 
 
 def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(deck):
