@@ -93,8 +93,9 @@ COLUMN_TOLERANCE = 0.25
 columns, as the pairs found set them, to be taken into the glass."""
 BARE_TABLE_STD = 20.0
 BARE_TABLE_DIST = 15.0
-"""A place looks like a plain table if its art area's L varies less than this and its median
-Lab lies within this of the table's (the image's median non-white colour)."""
+"""A place looks like a plain table if the art area of its upper half varies in L less than
+this and its median Lab lies within this of the table's (the image's median non-white
+colour)."""
 TABLE_BAND = 0.08
 """A patterned table's colours are sampled in this fraction of the image's width and height
 round its edges: the glass and an arm over it lie inside, an arm only enters there."""
@@ -102,7 +103,7 @@ TABLE_BIN_SHARE = 0.03
 """A colour (Lab a*b*, in 16 x 16 bins) is the table's if this share of the edge band's
 non-white pixels has it."""
 BARE_TABLE_SHARE = 0.5
-"""A place looks like a patterned table if this share of its art area has the table's
+"""A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
@@ -1114,12 +1115,13 @@ class Reader:
                       centre: np.ndarray, down: np.ndarray) -> bool:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
-        shows there, and its art area is not the table's flat colour."""
+        shows there, and the table's colours do not. Only the upper half is looked at: it is
+        all of a reflection that shows once the next row covers the rest (1050322)."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         r = np.array([down[1], -down[0]])
         tl = centre - (Hc / 2) * down - (W / 2) * r
         art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
-                        tl + (W - b) * r + (Hc - b) * down, tl + b * r + (Hc - b) * down])
+                        tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
         mask = np.zeros(white.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, art)).astype(np.int32), 1)
         inside = mask > 0
