@@ -100,8 +100,8 @@ TABLE_BAND = 0.08
 """A patterned table's colours are sampled in this fraction of the image's width and height
 round its edges: the glass and an arm over it lie inside, an arm only enters there."""
 TABLE_BIN_SHARE = 0.03
-"""A colour (Lab a*b*, in 16 x 16 bins) is the table's if this share of the edge band's
-non-white pixels has it."""
+"""A colour (Lab a*b*, in 16 x 16 bins) is the table's if this share of the non-white pixels
+of an edge strip has it, along three of the four edges."""
 BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
@@ -1401,16 +1401,18 @@ class Reader:
 
 def table_colours(ab: np.ndarray, white: np.ndarray) -> np.ndarray:
     """Which (a*, b*) bins (16 x 16, `ab` the image's Lab a*b* // 16) are the table's colours:
-    common in a band round the image's edges. A chequered cloth or a printed pattern has
-    several."""
+    common along three of the image's four edges. A chequered cloth or a printed pattern has
+    several; an arm reaches in over one edge (two at a corner)."""
     h, w = white.shape
     by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
-    band = np.ones((h, w), bool)
-    band[by:h - by, bx:w - bx] = False
-    band &= ~white
-    hist = np.zeros((16, 16), np.float32)
-    np.add.at(hist, (ab[band][:, 0], ab[band][:, 1]), 1.0)
-    return hist >= TABLE_BIN_SHARE * max(1.0, float(band.sum()))
+    sides = np.zeros((16, 16), np.int32)
+    for strip in ((slice(0, by), slice(None)), (slice(h - by, h), slice(None)),
+                  (slice(by, h - by), slice(0, bx)), (slice(by, h - by), slice(w - bx, w))):
+        part = ab[strip][~white[strip]]
+        hist = np.zeros((16, 16), np.float32)
+        np.add.at(hist, (part[:, 0], part[:, 1]), 1.0)
+        sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
+    return sides >= 3
 
 
 def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]

@@ -608,6 +608,23 @@ def test_a_card_far_from_the_rest_of_the_glass_is_read_when_a_palm_hides_its_who
     assert len(reading.cards) == 5
 
 
+def test_an_arm_reaching_in_over_an_edge_is_not_taken_for_the_table(deck):
+    """The palm's arm reaches in over the image's left edge, wide enough that its colour is
+    common along that edge: the table's colours are those of three edges, so the arm over
+    the reflection is still something that is not the table."""
+    art, lib = deck
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=True, table_kind="cloth")
+    mirror = next(g for g in truth["cards"] if g["position"] == "B-r0-c0")
+    _palm_over(img, mirror)
+    centre = np.array(mirror["center"])
+    cv2.line(img, (0, int(centre[1])), tuple(int(v) for v in centre), SKIN, 150)
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert [c.card for c in near] == [target["card"]]
+
+
 @pytest.mark.parametrize("table_kind", ["plain", "cloth", "pattern"])
 def test_a_card_far_from_the_rest_of_the_glass_with_bare_table_at_its_mirror_is_not_read(
         deck, table_kind):
