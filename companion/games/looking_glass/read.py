@@ -82,6 +82,9 @@ NEIGHBOUR_MM = 75.0
 """A glass card lies within this of another (centre to centre); score piles lie further."""
 ROW_TOLERANCE_MM = 6.0
 """How far a card's top edge may lie off a row of the glass (dealt by hand, read off a plane)."""
+LINE_SLOPE_SLACK = math.tan(math.radians(1.5))
+"""How far off its row (mm per mm along the centre line from the nearest pair) a card whose
+reflection is hidden may lie: the line's direction is fitted to the pairs found."""
 LINE_FRAME = 0.2
 """How much of the ring round a card's art must be white (`_frame_fraction`) for a face that
 matches clearly there to back a centre line guessed without pairs. On the development tables
@@ -693,12 +696,13 @@ def grow_glass(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
                 grown = True
 
 
-def on_a_row(top: float, c: float, orient: int, Hc: float) -> bool:
+def on_a_row(top: float, c: float, orient: int, Hc: float,
+             tolerance: float = ROW_TOLERANCE_MM) -> bool:
     """Whether a card whose top edge lies at `top` along the axis, facing the centre line at
     `c` the way `orient` says, lies on a row of the glass: rows step half a card out."""
     out = (top - c) * orient - GAP_MM / 2
     k = round(out / (Hc / 2))
-    return k >= 0 and abs(out - k * Hc / 2) < ROW_TOLERANCE_MM
+    return k >= 0 and abs(out - k * Hc / 2) < tolerance
 
 
 def _mirrored(pts: np.ndarray, axis: np.ndarray, c_t: float) -> np.ndarray:
@@ -1069,9 +1073,15 @@ class Reader:
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         added = False
+        lateral = np.array([-axis[1], axis[0]])
+        paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         for j in np.nonzero(partner < 0)[0]:
             side = 1 if float(cmms[j] @ axis) > c_t else -1
-            if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc)
+            # The line's direction is only as good as the pairs' spread: further along it
+            # from them, a card's row may lie further off (1050167: 7.5 mm at 230 mm).
+            away = float(np.abs(paired_s - float(cmms[j] @ lateral)).min())
+            tolerance = ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * away
+            if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
