@@ -925,8 +925,8 @@ class Reader:
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
         c_t, partner, axis = centre_line(pos, axis, full, orient)
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(image, small, sc, white, H_inv, cards_mm,
-                                                     looks, orient, axis, c_t, partner)
+            c_t, partner = self._glass_without_pairs(image, sc, white, H_inv, cards_mm, looks,
+                                                     orient, axis, c_t, partner)
         elif (partner < 0).any():
             self._hidden_reflections(image, small, white, sc, H_inv, cards_mm, pos, looks,
                                      orient, axis, c_t, partner)
@@ -1149,10 +1149,9 @@ class Reader:
         there_ab = ab[inside]
         return float(table[there_ab[:, 0], there_ab[:, 1]].mean()) < BARE_TABLE_SHARE
 
-    def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
-                             white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
-                             orient: np.ndarray, axis: np.ndarray, c_t: float,
-                             partner: np.ndarray
+    def _glass_without_pairs(self, image: np.ndarray, sc: float, white: np.ndarray,
+                             H_inv: np.ndarray, cards_mm: list, looks: list, orient: np.ndarray,
+                             axis: np.ndarray, c_t: float, partner: np.ndarray
                              ) -> tuple[float, np.ndarray]:
         """The centre line when no facing pair was found: late in a round an arm across the
         middle can hide every reflection. Rows step half a card out from the line, so each
@@ -1162,9 +1161,7 @@ class Reader:
         it, and then only the cards on its rows that touch such a card, one neighbour after
         another, are the glass: score piles and other cards lie apart. (Among the many lines
         a score pile suggests, one put a reflection on a chequered cloth, where a taught face
-        matched clearly: no card's border was there.) A card lying alone is believed on less:
-        part of a face in view at its mirror place, or, on the innermost row and with no
-        other card within twice a neighbour's reach, an arm over the whole of it."""
+        matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         facing = [i for i in range(len(cards_mm)) if orient[i] != 0
@@ -1200,19 +1197,9 @@ class Reader:
                 # one puts a pile card's mirror on some card an arm partly hides. (That arm
                 # breaks the frame too: the frame is asked of a clear match only.)
                 art = _apply(H_inv, inset(searched[2], self.lib.shape.border_mm))
-                # The last card of a round lies on the innermost row (the next row covers it
-                # until late): something neither card nor table over the whole of its
-                # mirror place there is an arm over its reflection.
-                # (Alone by twice as far as a glass card's neighbours lie: the last card of a
-                # score pile's cascade lies a card's length from the one before.)
-                innermost = abs((tops[j] - c) * orient[j] - GAP_MM / 2) < ROW_TOLERANCE_MM
-                far = np.linalg.norm(pos - pos[j], axis=1)
-                isolated = int((far < 2 * NEIGHBOUR_MM).sum()) == 1
                 if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
                         ) or (alone[j] and self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
-                        isolated and innermost and self._hidden_place(
-                            small, white, H_inv, mirror, -orient[j] * axis)):
+                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
                     backed.append(j)
             if not backed:
                 continue

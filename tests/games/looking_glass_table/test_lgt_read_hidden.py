@@ -270,8 +270,6 @@ def test_a_pair_of_framed_patches_no_taught_face_matches_is_not_reported(deck, t
 
 
 def test_a_lone_card_whose_reflection_is_hidden_is_not_guessed_into_the_glass(deck):
-    """A card alone on an outer row, a palm over its reflection: the table lies where the
-    innermost row would put its mirror (the only row a round's last card is taken on)."""
     art, lib = deck
     img, truth = _table_image(art, 8, keep={"A-r3-c3", "B-r3-c3"}, markers=True)
     _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r3-c3"))
@@ -551,27 +549,6 @@ def test_the_last_card_is_read_when_an_arm_hides_part_of_its_reflection(deck, ma
     assert all(c.card in (None, g["card"]) for c in reading.cards for g in truth["cards"]
                if np.hypot(*(c.center - np.array(g["center"]))) < 30)
     assert len(reading.cards) <= 2  # nothing of the score piles
-
-
-@pytest.mark.parametrize("markers", [True, False])
-def test_the_last_card_is_read_when_a_palm_hides_its_whole_reflection(deck, markers):
-    """The last pair of a round beside full score piles, a palm over the whole of one card:
-    nothing of a face shows at the other's mirror place on the innermost row, but something
-    that is neither a card nor the table lies there, and the card lies far from any other."""
-    art, lib = deck
-    lay = load_layouts()["pyramid"]
-    table = deal_table(np.random.default_rng(12), lay, brawlers=True)
-    for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n != "A-r0-c4"):
-        take(table, name, i % 2)
-    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
-                      table_kind="plain", markers=markers, jpeg_quality=90)
-    img, truth = TableCamera(art, table, cond, 12).render(table, 0)
-    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c4"))
-    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c4")
-    reading = Reader(lib).read(img)
-    assert [(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30))
-            for c in reading.cards] == [(target["card"], True)]
 
 
 def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of_its_reflection(
