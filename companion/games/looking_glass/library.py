@@ -23,8 +23,8 @@ from companion.errors import UserError
 CARD_W_MM = 63.0
 """Width of a poker card; everything else is measured relative to it by `teach`."""
 PATCH_W, PATCH_H = 48, 30
-PATCH_LEN = PATCH_H * PATCH_W * 3
 """Canonical upper-half patch, in pixels."""
+PATCH_LEN = PATCH_H * PATCH_W * 3
 SEARCH_PX = 2
 """A read patch is cut this much larger on every side and the template slid inside it,
 so a card found a millimetre or two off still matches."""

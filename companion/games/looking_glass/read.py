@@ -705,6 +705,17 @@ def on_a_row(top: float, c: float, orient: int, Hc: float,
     return k >= 0 and abs(out - k * Hc / 2) < tolerance
 
 
+def row_at(t_abs: float, Hc: float) -> int:
+    """The row of a card whose face's centre lies `t_abs` from the centre line."""
+    return max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
+
+
+def column_phase(s: np.ndarray) -> float:
+    """Where the glass's columns lie, as a fraction of their pitch: `s` are cards' places
+    across the glass in half-card widths (a circular mean: the columns repeat)."""
+    return float(np.angle(np.mean(np.exp(2j * np.pi * s))) / (2 * np.pi))
+
+
 def _mirrored(pts: np.ndarray, axis: np.ndarray, c_t: float) -> np.ndarray:
     """Points (table mm) reflected in the centre line (normal `axis`, offset `c_t`)."""
     return pts - 2 * ((pts @ axis) - c_t)[:, None] * axis[None, :]
@@ -964,7 +975,7 @@ class Reader:
             quad_img = _apply(H_inv, quad_mm) / sc
             cen_img = _apply(H_inv, cmm[None])[0] / sc
             t_abs = abs(float(cmm @ axis) - c_t)
-            row = max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
+            row = row_at(t_abs, Hc)
             # Covered: the hole is the upper half, or an L (a card lies on one corner).
             covered = hl < (hi_full + hi_half) / 2 or o.hole.overlaid
             card = SeenCard(None, 0.0, cen_img, quad_img, covered,
@@ -1073,6 +1084,7 @@ class Reader:
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         added = False
+        look: TableLook | None = None  # made for the first card that needs it
         lateral = np.array([-axis[1], axis[0]])
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         for j in np.nonzero(partner < 0)[0]:
@@ -1085,9 +1097,11 @@ class Reader:
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
-            if self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
-                    self._in_a_layout(cmms, partner, j, axis, c_t)
-                    and self._hidden_place(small, white, H_inv, mirror, -orient[j] * axis)):
+            taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis)
+            if not taken and self._in_a_layout(cmms, partner, j, axis, c_t):
+                look = look or TableLook.of(small, white)
+                taken = self._hidden_place(look, white, H_inv, mirror, -orient[j] * axis)
+            if taken:
                 partner[j] = j
                 added = True
         if added:
@@ -1112,16 +1126,15 @@ class Reader:
         shift = [own[k] - mean[k] for k in paired if side[k] == side[j]]
         s = np.array([mean[k] for k in paired]
                      + [own[j] - (float(np.median(shift)) if shift else 0.0)]) / (CARD_W_MM / 2)
-        phase = np.angle(np.mean(np.exp(2j * np.pi * s[:-1]))) / (2 * np.pi)
+        phase = column_phase(s[:-1])
         if abs((s[-1] - phase) - round(s[-1] - phase)) > COLUMN_TOLERANCE:
             return False
         cols = np.round(s - phase).astype(int)
         cols -= cols.min()
-        t = [abs(float(cmms[k] @ axis) - c_t) for k in [*paired, j]]
-        rows = [max(0, round((ti - GAP_MM / 2 - Hc / 2) / (Hc / 2))) for ti in t]
+        rows = [row_at(abs(float(cmms[k] @ axis) - c_t), Hc) for k in [*paired, j]]
         return bool(layout_fits(set(zip(rows, cols.tolist(), strict=True)), self.layouts))
 
-    def _hidden_place(self, small: np.ndarray, white: np.ndarray, H_inv: np.ndarray,
+    def _hidden_place(self, look: TableLook, white: np.ndarray, H_inv: np.ndarray,
                       centre: np.ndarray, down: np.ndarray) -> bool:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
@@ -1129,7 +1142,7 @@ class Reader:
         all of a reflection that shows once the next row covers the rest (1050322)."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         r = np.array([down[1], -down[0]])
-        tl = centre - (Hc / 2) * down - (W / 2) * r
+        tl = self._top_left(centre, down, 0.0, 0.0)
         art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
                         tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
         mask = np.zeros(white.shape, np.uint8)
@@ -1137,17 +1150,13 @@ class Reader:
         inside = mask > 0
         if inside.sum() < 50 or float(white[inside].mean()) > 0.15:
             return False
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-        there = lab[inside].astype(np.float32)
-        grid = (slice(None, None, 8), slice(None, None, 8))
-        plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
+        there = look.lab[inside].astype(np.float32)
         if (float(there[:, 0].std()) < BARE_TABLE_STD
-                and float(np.linalg.norm(np.median(there, axis=0) - plain)) < BARE_TABLE_DIST):
+                and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
+                < BARE_TABLE_DIST):
             return False
-        ab = lab[..., 1:] // 16
-        table = table_colours(ab, white)
-        there_ab = ab[inside]
-        return float(table[there_ab[:, 0], there_ab[:, 1]].mean()) < BARE_TABLE_SHARE
+        there_ab = look.ab[inside]
+        return float(look.common[there_ab[:, 0], there_ab[:, 1]].mean()) < BARE_TABLE_SHARE
 
     def _glass_without_pairs(self, image: np.ndarray, sc: float, white: np.ndarray,
                              H_inv: np.ndarray, cards_mm: list, looks: list, orient: np.ndarray,
@@ -1382,8 +1391,7 @@ class Reader:
         if not seen:
             return None, []
         s = np.array([c.scores["_s"] for c in seen]) / (CARD_W_MM / 2)
-        phase = np.angle(np.mean(np.exp(2j * np.pi * s))) / (2 * np.pi)
-        cols = np.round(s - phase).astype(int)
+        cols = np.round(s - column_phase(s)).astype(int)
         cols -= cols.min()
         for c, col in zip(seen, cols, strict=True):
             c.col = int(col)
@@ -1394,6 +1402,25 @@ class Reader:
         for c in seen:
             c.col += shift
         return lid, [(self.layouts[lid], 0)]
+
+
+@dataclass
+class TableLook:
+    """What the bare table looks like in one image, for `Reader._hidden_place`: the image in
+    Lab, its a*b* // 16, the plain table's colour and a patterned table's colours."""
+
+    lab: np.ndarray
+    ab: np.ndarray
+    plain: np.ndarray
+    common: np.ndarray
+
+    @classmethod
+    def of(cls, small: np.ndarray, white: np.ndarray) -> TableLook:
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        grid = (slice(None, None, 8), slice(None, None, 8))
+        plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
+        ab = lab[..., 1:] // 16
+        return cls(lab, ab, plain, table_colours(ab, white))
 
 
 def table_colours(ab: np.ndarray, white: np.ndarray) -> np.ndarray:
