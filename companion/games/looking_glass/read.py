@@ -41,6 +41,7 @@ from companion.games.looking_glass.library import (
     Library,
     descriptor,
 )
+from companion.vision.components import components
 from companion.vision.markers import Marker, detect_markers
 
 PROC_WIDTH = 960
@@ -228,22 +229,19 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
     # Erode by 2 px: a thin gap between two covering cards must not join two interiors.
     holes = cv2.erode((~white).astype(np.uint8),
                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
     h, w = holes.shape
     amin, amax = 500, max_frac * h * w
     out: list[Hole] = []
     poor = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < amin or area > 4 * amax or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+    for cc in components(holes, amin, skip_edge=True):
+        if cc.area > 4 * amax:
             continue
-        roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
-        got = _rect(roi, (x, y), float(area)) if area <= amax else None
+        got = _rect(cc.mask, (cc.x, cc.y), float(cc.area)) if cc.area <= amax else None
         if got is not None and got[2] >= L_FILL:
             if _clean_interior(small, white, got[0], ring):
                 out.append(Hole(*got))
         else:
-            poor.append((roi, x, y, area))
+            poor.append(cc)
     if out:
         typical = float(np.median([min(np.linalg.norm(hl.corners[1] - hl.corners[0]),
                                        np.linalg.norm(hl.corners[2] - hl.corners[1]))
@@ -252,15 +250,13 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
         typical = 40.0
     k = max(3, int(0.25 * typical) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    for roi, x, y, _area in poor:
-        opened = cv2.morphologyEx(roi, cv2.MORPH_OPEN, kernel)
-        m, sub, sst, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-        for j in range(1, m):
-            sx, sy, sw, sh, sa = sst[j]
-            if sa < amin or sa > amax:
+    for cc in poor:
+        opened = cv2.morphologyEx(cc.mask, cv2.MORPH_OPEN, kernel)
+        for sub in components(opened, amin):
+            if sub.area > amax:
                 continue
-            part = (sub[sy : sy + sh, sx : sx + sw] == j).astype(np.uint8)
-            got = _rect(part, (x + sx, y + sy), float(sa))
+            part, at = sub.mask, (cc.x + sub.x, cc.y + sub.y)
+            got = _rect(part, at, float(sub.area))
             # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
             # over the card still lying on it: ask for less white around it.
             if got is not None and got[2] >= 0.62 and _framed(
@@ -268,7 +264,7 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
                     small, got[0]):
                 hole = Hole(*got)
                 if hole.fill < L_FILL:
-                    hole.overlaid = _overlaid(white, part, (x + sx, y + sy), hole.corners)
+                    hole.overlaid = _overlaid(white, part, at, hole.corners)
                 out.append(hole)
     return out + _leaking_holes(small, white, out, amin, amax, ring)
 
@@ -287,17 +283,13 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
     taken = np.zeros(holes.shape, np.uint8)
     for hl in found:
         cv2.fillConvexPoly(taken, np.rint(hl.corners / 2).astype(np.int32), 1)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
     out: list[Hole] = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if (4 * area < amin or 4 * area > amax or x == 0 or y == 0 or x + bw >= w // 2
-                or y + bh >= h // 2):
+    for cc in components(holes, math.ceil(amin / 4), skip_edge=True):
+        if 4 * cc.area > amax:
             continue
-        roi = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
-        if taken[y : y + bh, x : x + bw][roi > 0].mean() > 0.2:
+        if taken[cc.y : cc.y + cc.h, cc.x : cc.x + cc.w][cc.mask > 0].mean() > 0.2:
             continue  # found already (most of it)
-        got = _rect(roi, (x, y), float(area))
+        got = _rect(cc.mask, (cc.x, cc.y), float(cc.area))
         if got is None or got[2] < L_FILL:
             continue
         corners = 2 * got[0] + 0.5

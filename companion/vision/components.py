@@ -1,0 +1,60 @@
+"""Connected components of a binary mask, found from their outlines.
+
+`cv2.connectedComponentsWithStats` labels a 1280×960 mask in about 1.5 ms but spends four
+times that on its statistics pass in OpenCV 5, for thousands of specks nobody looks at. The
+outer contours come in a fraction of a millisecond, their bounding boxes discard the specks,
+and only the few large components are filled in to be counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Component:
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+    """Its pixels, as `connectedComponentsWithStats` counts them."""
+    mask: np.ndarray
+    """uint8 0/1 over the bounding box (x, y, w, h): the component's own pixels."""
+
+
+def components(mask: np.ndarray, min_area: int, skip_edge: bool = False
+               ) -> Iterator[Component]:
+    """8-connected components of a uint8 0/1 mask with at least `min_area` pixels (and not
+    touching the mask's edge, with `skip_edge`: those are never filled in)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return
+    links = hierarchy[0]
+    # In the order of labels, which callers' choices may depend on: by each component's first
+    # pixel in raster order, where its outline starts.
+    outer = sorted((i for i in range(len(contours)) if links[i][3] < 0),
+                   key=lambda i: (contours[i][0, 0, 1], contours[i][0, 0, 0]))
+    for i in outer:
+        outline = contours[i]
+        x, y, w, h = cv2.boundingRect(outline)
+        if w * h < min_area or (skip_edge and (x == 0 or y == 0 or x + w >= mask.shape[1]
+                                               or y + h >= mask.shape[0])):
+            continue
+        own = np.zeros((h, w), np.uint8)
+        cv2.drawContours(own, [outline], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        # Empty its holes (and whatever lies in them: another component's island), then put
+        # back the hole's outline, which is of this component's own pixels.
+        hole = links[i][2]
+        while hole >= 0:
+            cv2.drawContours(own, [contours[hole]], 0, 0, thickness=cv2.FILLED, offset=(-x, -y))
+            cv2.drawContours(own, [contours[hole]], 0, 1, thickness=1, offset=(-x, -y))
+            hole = links[hole][0]
+        own &= mask[y : y + h, x : x + w]
+        area = cv2.countNonZero(own)
+        if area >= min_area:
+            yield Component(x, y, w, h, area, own)
