@@ -39,6 +39,7 @@ from companion.live.table_game import (
     question_draft,
 )
 from companion.store import Event, Session
+from companion.vision.stillness import StillnessMeter
 
 ASK_AFTER_SECONDS = 1.5
 """A question about a pair gone at once is shown only if it still stands after this long."""
@@ -84,6 +85,7 @@ class LookingGlassTable:
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
+        self._stillness = StillnessMeter()
         self._turns: list[dict[str, Any]] = []
         """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
         depends on the picks before it, and a pair asked about may turn out not to have been
@@ -157,6 +159,7 @@ class LookingGlassTable:
                 # back.
                 c["inferred"] = True
         data["sim_taps"] = taps
+        data["still"] = self._stillness.still(frame.image)
         conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0
         return Observation(data, conf)
 

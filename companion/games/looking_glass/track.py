@@ -109,6 +109,10 @@ class GlassTracker:
         self._count += 1
         if self._count < self.stable_frames or now - self._since < self.stable_seconds:
             return []
+        if not reading.get("still", True):
+            # The same reading, but the picture is still changing: a hand lifting a card and
+            # putting it back hides it in every frame it takes. Decide once it is still.
+            return []
         return self._decide(view, {n: not v for n, v in view.items()}, dict(self._identified))
 
     def _present(self, reading: dict[str, Any]) -> dict[str, bool]:

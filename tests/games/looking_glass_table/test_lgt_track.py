@@ -114,6 +114,31 @@ def test_a_card_lifted_and_put_back_is_no_pick():
     assert len(tracker.remaining()) == 28
 
 
+def test_a_reflection_lifted_while_the_picture_moves_is_not_taken_for_the_chosen_card():
+    """920022: a hand over the reflection, the reflection held up out of view, the hand
+    putting it back: three frames that read the same (the reflection missing), long enough
+    to be stable, but the picture changed in each. Then the chosen card leaves, and its
+    reflection: the pick is the chosen card's, not the reflection's."""
+    glass, tracker, t = dealt()
+    lifted = dict(synthetic_reading(glass, hidden={"A-r3-c5"}), still=False)
+    changes, t = feed(tracker, lifted, 4, t)
+    assert changes == []
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["pick"]
+    assert changes[0].positions == ["B-r3-c5", "A-r3-c5"]
+
+
+def test_a_view_is_decided_on_the_first_still_frame():
+    glass, tracker, t = dealt()
+    moving = dict(synthetic_reading(glass, hidden={"B-r3-c5"}), still=False)
+    changes, t = feed(tracker, moving, 5, t)
+    assert changes == []  # stable reading, moving picture
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 1, t)
+    assert [c.kind for c in changes] == ["half"]
+
+
 def test_a_flicker_shorter_than_the_window_is_ignored():
     glass, tracker, t = dealt()
     for k in range(30):  # every other frame loses a pair: never stable

@@ -1,0 +1,40 @@
+"""Whether the camera's picture is still: nothing moved since the frame before.
+
+A reading that stays the same for a few frames is not enough to call a view steady: a hand
+that lifts a card, holds it up out of view and puts it back shows the card missing in every
+one of those frames (under the hand, then gone, then under the hand again). What tells that
+apart from a card really taken is that the picture keeps changing. Compared on a small grey
+thumbnail, so sensor noise and JPEG artefacts average out and a hand, which covers hundreds of
+its pixels, does not.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+THUMB_SIZE = (160, 120)
+CHANGE_LEVEL = 20
+"""Grey levels (of 255) a thumbnail pixel must change by to count as changed."""
+MOVED_FRACTION = 0.005
+"""Share of the thumbnail's pixels that must change for the picture to have moved: a hand
+at the table's edge is a few percent of it; a card nudged by a millimetre, its border only."""
+
+
+class StillnessMeter:
+    """Compares each frame with the one before it."""
+
+    def __init__(self) -> None:
+        self._last: np.ndarray | None = None
+
+    def still(self, image: np.ndarray) -> bool:
+        """Whether `image` shows what the previous frame showed (False for the first frame,
+        and after a change of size: nothing to compare with)."""
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA)
+        last, self._last = self._last, thumb
+        if last is None:
+            return False
+        changed = cv2.countNonZero(cv2.threshold(cv2.absdiff(thumb, last), CHANGE_LEVEL, 255,
+                                                 cv2.THRESH_BINARY)[1])
+        return changed <= MOVED_FRACTION * thumb.size
