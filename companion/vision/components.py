@@ -35,8 +35,9 @@ def components(mask: np.ndarray, min_area: int, skip_edge: bool = False
     if not contours:
         return
     links = hierarchy[0]
-    # In the order of labels, which callers' choices may depend on: by each component's first
-    # pixel in raster order, where its outline starts.
+    # In a fixed order, which callers' choices may depend on: by each component's first pixel
+    # in raster order, where its outline starts. (OpenCV's labels are not in that order: it
+    # scans blocks of pixels, and in stripes when it has threads.)
     outer = sorted((i for i in range(len(contours)) if links[i][3] < 0),
                    key=lambda i: (contours[i][0, 0, 1], contours[i][0, 0, 0]))
     for i in outer:

@@ -28,8 +28,8 @@ class StillnessMeter:
         self._last: np.ndarray | None = None
 
     def still(self, image: np.ndarray) -> bool:
-        """Whether `image` shows what the previous frame showed (False for the first frame,
-        and after a change of size: nothing to compare with)."""
+        """Whether `image` shows what the previous frame showed (False for the first frame:
+        nothing to compare with)."""
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         thumb = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA)
         last, self._last = self._last, thumb
