@@ -104,7 +104,7 @@ TABLE_BAND = 0.08
 """A patterned table's colours are sampled in this fraction of the image's width and height
 round its edges: the glass and an arm over it lie inside, an arm only enters there."""
 TABLE_BIN_SHARE = 0.03
-"""A colour (Lab a*b*, in 16 x 16 bins) is the table's if this share of the non-white pixels
+"""A colour (`colour_bins`) is the table's if this share of the non-white pixels
 of an edge strip has it, along three of the four edges."""
 BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
@@ -937,8 +937,8 @@ class Reader:
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
         c_t, partner, axis = centre_line(pos, axis, full, orient)
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(image, sc, white, H_inv, cards_mm, looks,
-                                                     orient, axis, c_t, partner)
+            c_t, partner = self._glass_without_pairs(image, small, sc, white, H_inv, cards_mm,
+                                                     looks, orient, axis, c_t, partner)
         elif (partner < 0).any():
             self._hidden_reflections(image, small, white, sc, H_inv, cards_mm, pos, looks,
                                      orient, axis, c_t, partner)
@@ -1099,7 +1099,9 @@ class Reader:
                 continue
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
             taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis)
-            if not taken and self._in_a_layout(cmms, partner, j, axis, c_t):
+            paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
+            if not taken and self._in_a_layout(cmms, partner, paired,
+                                               [j, *_stacked_on(cmms, j, lateral)], axis, c_t):
                 look = look or TableLook.of(small, white)
                 taken = self._hidden_place(look, white, H_inv, mirror, -orient[j] * axis)
             if taken:
@@ -1108,31 +1110,33 @@ class Reader:
         if added:
             grow_glass(pos, axis, c_t, orient, partner)
 
-    def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, j: int,
-                     axis: np.ndarray, c_t: float) -> bool:
-        """Whether card `j` lies on a column of the glass (as the pairs found set them) and,
-        with the pairs, on the cells of a known layout card: a score pile lies beside the
-        glass, further out than any layout reaches."""
+    def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, paired: list[int],
+                     js: list[int], axis: np.ndarray, c_t: float) -> bool:
+        """Whether cards `js` lie on columns of the glass (as the cards `paired`, known to be
+        the glass, set them) and, with them, on the cells of a known layout card: a score pile
+        lies beside the glass, further out than any layout reaches."""
         lateral = np.array([-axis[1], axis[0]])
         Hc = self.lib.shape.height_mm
-        paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
         if not paired:
             return False
         own = np.array([float(cmms[k] @ lateral) for k in range(len(cmms))])
         # A pair's mean is where both its cards lie (one half may be shifted sideways against
-        # the other: see the pairs' mean in `_read_axis`); the card alone is moved by its
+        # the other: see the pairs' mean in `_read_axis`); a card alone is moved by its
         # half's shift.
         mean = {k: (own[k] + own[partner[k]]) / 2 for k in paired}
         side = np.sign(np.array([float(c @ axis) - c_t for c in cmms]))
-        shift = [own[k] - mean[k] for k in paired if side[k] == side[j]]
-        s = np.array([mean[k] for k in paired]
-                     + [own[j] - (float(np.median(shift)) if shift else 0.0)]) / (CARD_W_MM / 2)
-        phase = column_phase(s[:-1])
-        if abs((s[-1] - phase) - round(s[-1] - phase)) > COLUMN_TOLERANCE:
+        alone = []
+        for j in js:
+            shift = [own[k] - mean[k] for k in paired if side[k] == side[j]]
+            alone.append(own[j] - (float(np.median(shift)) if shift else 0.0))
+        s = np.array([mean[k] for k in paired] + alone) / (CARD_W_MM / 2)
+        phase = column_phase(s[:len(paired)])
+        off = s[len(paired):] - phase
+        if (np.abs(off - np.round(off)) > COLUMN_TOLERANCE).any():
             return False
         cols = np.round(s - phase).astype(int)
         cols -= cols.min()
-        rows = [row_at(abs(float(cmms[k] @ axis) - c_t), Hc) for k in [*paired, j]]
+        rows = [row_at(abs(float(cmms[k] @ axis) - c_t), Hc) for k in [*paired, *js]]
         return bool(layout_fits(set(zip(rows, cols.tolist(), strict=True)), self.layouts))
 
     def _hidden_place(self, look: TableLook, white: np.ndarray, H_inv: np.ndarray,
@@ -1156,22 +1160,22 @@ class Reader:
                 and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
                 < BARE_TABLE_DIST):
             return False
-        there_ab = look.ab[inside]
-        return float(look.common[there_ab[:, 0], there_ab[:, 1]].mean()) < BARE_TABLE_SHARE
+        return float(look.common[look.bins[inside]].mean()) < BARE_TABLE_SHARE
 
-    def _glass_without_pairs(self, image: np.ndarray, sc: float, white: np.ndarray,
-                             H_inv: np.ndarray, cards_mm: list, looks: list, orient: np.ndarray,
-                             axis: np.ndarray, c_t: float, partner: np.ndarray
-                             ) -> tuple[float, np.ndarray]:
+    def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
+                             white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
+                             orient: np.ndarray, axis: np.ndarray, c_t: float,
+                             partner: np.ndarray) -> tuple[float, np.ndarray]:
         """The centre line when no facing pair was found: late in a round an arm across the
         middle can hide every reflection. Rows step half a card out from the line, so each
         card facing it says where the line may lie (its own row unknown: one guess per row).
         A guess is believed only if a taught card matches clearly (as the reflection search
         asks) where it puts some card's reflection, and some of a white border shows round
         it, and then only the cards on its rows that touch such a card, one neighbour after
-        another, are the glass: score piles and other cards lie apart. (Among the many lines
-        a score pile suggests, one put a reflection on a chequered cloth, where a taught face
-        matched clearly: no card's border was there.)"""
+        another, and cards apart from them that an arm hides the reflection of (as
+        `_hidden_reflections` asks) are the glass: score piles and other cards lie apart.
+        (Among the many lines a score pile suggests, one put a reflection on a chequered
+        cloth, where a taught face matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         facing = [i for i in range(len(cards_mm)) if orient[i] != 0
@@ -1186,6 +1190,8 @@ class Reader:
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
         pos = np.array(cmms)
         alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
+        lateral = np.array([-axis[1], axis[0]])
+        look: TableLook | None = None  # made for the first card that needs it
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
         tried: list[float] = []
@@ -1214,17 +1220,39 @@ class Reader:
             if not backed:
                 continue
             glass = set(backed)
-            grown = True
-            while grown:
-                grown = False
-                for j in on_rows:
-                    if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
-                                              for k in glass) < NEIGHBOUR_MM:
-                        glass.add(j)
-                        grown = True
             partner = partner.copy()
-            for j in glass:
-                partner[j] = j
+            apart = True
+            while apart:
+                grown = True
+                while grown:
+                    grown = False
+                    for j in on_rows:
+                        if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
+                                                  for k in glass) < NEIGHBOUR_MM:
+                            glass.add(j)
+                            grown = True
+                for j in glass:
+                    partner[j] = j
+                # An arm across the middle columns can part the glass (1070454): a card on
+                # its rows apart from it is the glass too if it passes `_hidden_reflections`'
+                # test with this glass for the pairs. Its row may lie further off, as there:
+                # the line's direction comes from the cards' own, each dealt a little askew.
+                apart = False
+                glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
+                for j in facing:
+                    away = float(np.abs(glass_s - float(cmms[j] @ lateral)).min())
+                    if j in glass or not on_a_row(
+                            tops[j], c, int(orient[j]), Hc,
+                            ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * away) or not self._in_a_layout(
+                            cmms, partner, sorted(glass), [j, *_stacked_on(cmms, j, lateral)],
+                            axis, c):
+                        continue
+                    look = look or TableLook.of(small, white)
+                    mirror = _mirrored(cmms[j][None], axis, c)[0]
+                    if self._hidden_place(look, white, H_inv, mirror, -orient[j] * axis):
+                        glass.add(j)
+                        apart = True
+                        break
             return c, partner
         return c_t, partner
 
@@ -1408,10 +1436,11 @@ class Reader:
 @dataclass
 class TableLook:
     """What the bare table looks like in one image, for `Reader._hidden_place`: the image in
-    Lab, its a*b* // 16, the plain table's colour and a patterned table's colours."""
+    Lab, each pixel's colour bin (`colour_bins`), the plain table's colour and a patterned
+    table's colour bins."""
 
     lab: np.ndarray
-    ab: np.ndarray
+    bins: np.ndarray
     plain: np.ndarray
     common: np.ndarray
 
@@ -1420,24 +1449,52 @@ class TableLook:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         grid = (slice(None, None, 8), slice(None, None, 8))
         plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
-        ab = lab[..., 1:] // 16
-        return cls(lab, ab, plain, table_colours(ab, white))
+        bins = colour_bins(lab)
+        return cls(lab, bins, plain, table_colours(bins, white))
 
 
-def table_colours(ab: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """Which (a*, b*) bins (16 x 16, `ab` the image's Lab a*b* // 16) are the table's colours:
-    common along three of the image's four edges. A chequered cloth or a printed pattern has
-    several; an arm reaches in over one edge (two at a corner)."""
+COLOUR_BINS = 8 * 16 * 16
+
+
+def colour_bins(lab: np.ndarray) -> np.ndarray:
+    """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
+    counts: an arm often has the hue of a wooden table or of the blend between a chequered
+    cloth's squares (1070020, 1070364), not its lightness."""
+    lab16 = lab.astype(np.int32)
+    return ((lab16[..., 0] >> 5) << 8) | ((lab16[..., 1] >> 4) << 4) | (lab16[..., 2] >> 4)
+
+
+def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Which colour bins (`colour_bins`) are the table's: common along three of the image's
+    four edges. A chequered cloth or a printed pattern has several; an arm reaches in over
+    one edge (two at a corner)."""
     h, w = white.shape
     by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
-    sides = np.zeros((16, 16), np.int32)
+    sides = np.zeros(COLOUR_BINS, np.int32)
     for strip in ((slice(0, by), slice(None)), (slice(h - by, h), slice(None)),
                   (slice(by, h - by), slice(0, bx)), (slice(by, h - by), slice(w - bx, w))):
-        part = ab[strip][~white[strip]]
-        hist = np.zeros((16, 16), np.float32)
-        np.add.at(hist, (part[:, 0], part[:, 1]), 1.0)
+        part = bins[strip][~white[strip]]
+        hist = np.bincount(part, minlength=COLOUR_BINS)
         sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
     return sides >= 3
+
+
+def _stacked_on(cmms: list[np.ndarray], j: int, lateral: np.ndarray) -> list[int]:
+    """The cards lying on card `j` in its own column, one row out or in, and on them in turn:
+    a score pile's cascade lies so, and so do some layouts' rows (the wall, the terrace). A
+    card taken into the glass brings them with it, so they must fit a layout too: the pile
+    beside an arm in 1060019 had its mirror places on the arm, its first card alone fitted a
+    layout with the one pair in view, its second did not."""
+    s0 = float(cmms[j] @ lateral)
+    run, todo = {j}, [j]
+    while todo:
+        i = todo.pop()
+        for k, c in enumerate(cmms):
+            if (k not in run and float(np.linalg.norm(c - cmms[i])) < NEIGHBOUR_MM
+                    and abs(float(c @ lateral) - s0) < CARD_W_MM / 4):
+                run.add(k)
+                todo.append(k)
+    return sorted(run - {j})
 
 
 def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]

@@ -715,3 +715,102 @@ def test_no_score_pile_card_is_taken_into_a_glass_an_arm_hides(deck, seed):
     img, truth = camera.render(table, 0, hand_reach=reach, hand=True)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert c.extra == 0 and c.wrong == 0, c
+
+
+def _lab_to_bgr(lab: np.ndarray) -> tuple[int, int, int]:
+    px = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8)[None, None], cv2.COLOR_LAB2BGR)
+    return tuple(int(v) for v in px[0, 0])
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_palm_with_the_hue_of_a_wooden_table_but_lighter_is_not_taken_for_the_table(
+        deck, markers):
+    """A light-skinned palm over a wooden table has the wood's hue: only its lightness tells
+    it from the table (1070020). Over the reflection of a card three columns from the rest of
+    the glass, the card is still read."""
+    art, lib = deck
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=markers, table_kind="wood")
+    wood = np.median(cv2.cvtColor(img[:40], cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+    palm = _lab_to_bgr(wood + np.array([70.0, 0.0, 0.0]))
+    mirror = next(g for g in truth["cards"] if g["position"] == "B-r0-c0")
+    quad = np.array(mirror["quad"], float)
+    quad += (quad - quad.mean(axis=0)) * 0.15
+    cv2.fillConvexPoly(img, np.rint(quad).astype(np.int32), palm, lineType=cv2.LINE_AA)
+    target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert [c.card for c in near] == [target["card"]]
+    assert len(reading.cards) == 5
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_cascade_in_one_column_beside_a_palm_is_not_taken_into_the_glass(deck, markers):
+    """A score pile's cascade, three cards each lying on the last in one column, on the
+    glass's rows and columns, a palm over each mirror place: its first card alone fits a
+    layout with the pairs in view, but the cards lying on it come with it, and three rows in
+    one column fit none (1060019)."""
+    art, lib = deck
+    rng = np.random.default_rng(7)
+    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    cascade = ["A-r0-c0", "A-r1-c1", "A-r2-c2"]
+    keep = {*cascade, "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    for name in cascade[1:]:
+        table.glass[name] = dataclasses.replace(table.glass[name], x=table.glass[cascade[0]].x)
+    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=markers, jpeg_quality=90)
+    camera = TableCamera(art, table, cond, 7)
+    img, truth = camera.render(table, 0)
+    for name in cascade:
+        pose = table.glass[name]
+        mirror = camera.image_from_glass(np.array([[pose.x, -pose.y]]))[0]
+        cv2.circle(img, tuple(int(v) for v in mirror), 70, SKIN, -1, lineType=cv2.LINE_AA)
+    reading = Reader(lib).read(img)
+    assert len(reading.cards) == 4
+    c = compare(reading.to_json("x"), truth)
+    assert c.extra == 0 and c.wrong == 0, c
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_card_and_the_one_on_it_in_its_column_are_read_when_a_wall_layout_fits(deck, markers):
+    """The wall layout's first two rows share their columns. Two such cards beside a palm that
+    hides their reflections fit it with the pairs in view: they are the glass (1040095)."""
+    art, lib = deck
+    rng = np.random.default_rng(7)
+    table = deal_table(rng, load_layouts()["wall"], brawlers=True)
+    keep = {"A-r0-c0", "A-r1-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
+                      table_kind="plain", markers=markers, jpeg_quality=90)
+    camera = TableCamera(art, table, cond, 7)
+    img, truth = camera.render(table, 0)
+    for name in ("A-r0-c0", "A-r1-c0"):
+        pose = table.glass[name]
+        mirror = camera.image_from_glass(np.array([[pose.x, -pose.y]]))[0]
+        cv2.circle(img, tuple(int(v) for v in mirror), 70, SKIN, -1, lineType=cv2.LINE_AA)
+    reading = Reader(lib).read(img)
+    c = compare(reading.to_json("x"), truth)
+    assert c.right == c.cards == 6 and c.extra == 0, c
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_arm(
+        deck, markers):
+    """The last two pairs, four columns apart, an arm over both reflections: no facing pair
+    is in view. The part of one reflection in view backs a centre line and its card; the
+    other card, apart from it, is the glass too: it lies on the line's rows and columns
+    within a layout card, and the arm covers its mirror place (1070454)."""
+    art, lib = deck
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c8", "B-r0-c8"}
+    img, truth = _table_image(art, 7, keep=keep, markers=markers)
+    _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
+    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c8"))
+    reading = Reader(lib).read(img)
+    for name in ("A-r0-c0", "A-r0-c8"):
+        target = next(g for g in truth["cards"] if g["position"] == name)
+        near = [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+        assert [c.card for c in near] == [target["card"]], name
+    c = compare(reading.to_json("x"), truth)
+    assert c.extra == 0 and c.wrong == 0, c
