@@ -26,7 +26,9 @@ How (all geometry on a copy downscaled to <= 960 px wide, patches from the full 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import cv2
@@ -700,6 +702,13 @@ def on_a_row(top: float, c: float, orient: int, Hc: float,
     return k >= 0 and abs(out - k * Hc / 2) < tolerance
 
 
+def row_tolerance(s: float, glass_s: np.ndarray) -> float:
+    """How far (mm) off its row a card `s` mm across the glass may lie, the glass's cards that
+    set the centre line at `glass_s`: the line's direction is only as good as their spread, so
+    further along it from them a row may lie further off (1050167: 7.5 mm at 230 mm)."""
+    return ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * float(np.abs(glass_s - s).min())
+
+
 def row_at(t_abs: float, Hc: float) -> int:
     """The row of a card whose face's centre lies `t_abs` from the centre line."""
     return max(0, round((t_abs - GAP_MM / 2 - Hc / 2) / (Hc / 2)))
@@ -1085,30 +1094,40 @@ class Reader:
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         added = False
-        look: TableLook | None = None  # made for the first card that needs it
+        table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         lateral = np.array([-axis[1], axis[0]])
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
+        paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
         for j in np.nonzero(partner < 0)[0]:
             side = 1 if float(cmms[j] @ axis) > c_t else -1
-            # The line's direction is only as good as the pairs' spread: further along it
-            # from them, a card's row may lie further off (1050167: 7.5 mm at 230 mm).
-            away = float(np.abs(paired_s - float(cmms[j] @ lateral)).min())
-            tolerance = ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * away
+            tolerance = row_tolerance(float(cmms[j] @ lateral), paired_s)
             if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
-            taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis)
-            paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
-            if not taken and self._in_a_layout(cmms, partner, paired,
-                                               [j, *_stacked_on(cmms, j, lateral)], axis, c_t):
-                look = look or TableLook.of(small, white)
-                taken = self._hidden_place(look, white, H_inv, mirror, -orient[j] * axis)
+            taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
+                self._arm_over_reflection(table, white, H_inv, cmms, partner, paired, j, axis,
+                                          c_t, -orient[j] * axis))
             if taken:
                 partner[j] = j
                 added = True
         if added:
             grow_glass(pos, axis, c_t, orient, partner)
+
+    def _arm_over_reflection(self, table: Callable[[], TableLook], white: np.ndarray,
+                             H_inv: np.ndarray, cmms: list[np.ndarray], partner: np.ndarray,
+                             glass: list[int], j: int, axis: np.ndarray, c_t: float,
+                             down: np.ndarray) -> bool:
+        """Whether card `j` (its top edge square to `down`) is of the glass though nothing of
+        its reflection shows: with the cards stacked on it in its column it lies on the
+        glass's columns within a layout card (`glass` the cards known to be the glass), and
+        something neither card nor table covers its mirror place."""
+        lateral = np.array([-axis[1], axis[0]])
+        if not self._in_a_layout(cmms, partner, glass, [j, *_stacked_on(cmms, j, lateral)],
+                                 axis, c_t):
+            return False
+        mirror = _mirrored(cmms[j][None], axis, c_t)[0]
+        return self._hidden_place(table(), white, H_inv, mirror, down)
 
     def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, paired: list[int],
                      js: list[int], axis: np.ndarray, c_t: float) -> bool:
@@ -1191,7 +1210,7 @@ class Reader:
         pos = np.array(cmms)
         alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
         lateral = np.array([-axis[1], axis[0]])
-        look: TableLook | None = None  # made for the first card that needs it
+        table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
         tried: list[float] = []
@@ -1240,16 +1259,12 @@ class Reader:
                 apart = False
                 glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
                 for j in facing:
-                    away = float(np.abs(glass_s - float(cmms[j] @ lateral)).min())
-                    if j in glass or not on_a_row(
+                    if (j not in glass and on_a_row(
                             tops[j], c, int(orient[j]), Hc,
-                            ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * away) or not self._in_a_layout(
-                            cmms, partner, sorted(glass), [j, *_stacked_on(cmms, j, lateral)],
-                            axis, c):
-                        continue
-                    look = look or TableLook.of(small, white)
-                    mirror = _mirrored(cmms[j][None], axis, c)[0]
-                    if self._hidden_place(look, white, H_inv, mirror, -orient[j] * axis):
+                            row_tolerance(float(cmms[j] @ lateral), glass_s))
+                            and self._arm_over_reflection(table, white, H_inv, cmms, partner,
+                                                          sorted(glass), j, axis, c,
+                                                          -orient[j] * axis)):
                         glass.add(j)
                         apart = True
                         break
@@ -1460,8 +1475,8 @@ def colour_bins(lab: np.ndarray) -> np.ndarray:
     """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
     counts: an arm often has the hue of a wooden table or of the blend between a chequered
     cloth's squares (1070020, 1070364), not its lightness."""
-    lab16 = lab.astype(np.int32)
-    return ((lab16[..., 0] >> 5) << 8) | ((lab16[..., 1] >> 4) << 4) | (lab16[..., 2] >> 4)
+    v = lab.astype(np.int32)
+    return ((v[..., 0] >> 5) << 8) | ((v[..., 1] >> 4) << 4) | (v[..., 2] >> 4)
 
 
 def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
