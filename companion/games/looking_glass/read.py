@@ -111,6 +111,16 @@ of an edge strip has it, along three of the four edges."""
 BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
+LAST_CARD_TABLE_SHARE = 0.25
+"""With no pair in view, the place of the last card's reflection counts as under an arm only
+if less than this share of it has the table's colours: a glare on a wooden table put 0.48 of
+a score-pile card's mirror place in them (1010217), arms over the last cards' reflections in
+the development tables at most 0.2."""
+LAST_CARD_EDGE_WIDTHS = 2.0
+"""With no pair in view, a card lying alone is taken for the last card of a round only this
+many of its widths or more inside every edge of the image: at the edge a score pile's cascade
+may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7 widths;
+the last cards the rule read on the development tables lay 3.5 widths in or more)."""
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 RING_CHROMA_SLACK = 10.0
@@ -1159,7 +1169,8 @@ class Reader:
         return bool(layout_fits(set(zip(rows, cols.tolist(), strict=True)), self.layouts))
 
     def _hidden_place(self, look: TableLook, white: np.ndarray, H_inv: np.ndarray,
-                      centre: np.ndarray, down: np.ndarray) -> bool:
+                      centre: np.ndarray, down: np.ndarray,
+                      table_share: float = BARE_TABLE_SHARE) -> bool:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
@@ -1179,7 +1190,7 @@ class Reader:
                 and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
                 < BARE_TABLE_DIST):
             return False
-        return float(look.common[look.bins[inside]].mean()) < BARE_TABLE_SHARE
+        return float(look.common[look.bins[inside]].mean()) < table_share
 
     def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
                              white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
@@ -1190,9 +1201,11 @@ class Reader:
         card facing it says where the line may lie (its own row unknown: one guess per row).
         A guess is believed only if a taught card matches clearly (as the reflection search
         asks) where it puts some card's reflection, and some of a white border shows round
-        it, and then only the cards on its rows that touch such a card, one neighbour after
-        another, and cards apart from them that an arm hides the reflection of (as
-        `_hidden_reflections` asks) are the glass: score piles and other cards lie apart.
+        it (or, for a card lying alone, part of a face shows there, or an arm lies there as
+        `_last_card_under_arm` asks), and then only the cards on its rows that touch such a
+        card, one neighbour after another, and cards apart from them that an arm hides the
+        reflection of (as `_hidden_reflections` asks) are the glass: score piles and other
+        cards lie apart.
         (Among the many lines a score pile suggests, one put a reflection on a chequered
         cloth, where a taught face matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
@@ -1234,7 +1247,10 @@ class Reader:
                 art = _apply(H_inv, inset(searched[2], self.lib.shape.border_mm))
                 if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
                         ) or (alone[j] and self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched)):
+                        image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
+                        alone[j] and self._last_card_under_arm(
+                            table, white, H_inv, pos, tops, orient, facing, on_rows, j,
+                            cards_mm[j][0], axis, c)):
                     backed.append(j)
             if not backed:
                 continue
@@ -1270,6 +1286,35 @@ class Reader:
                         break
             return c, partner
         return c_t, partner
+
+    def _last_card_under_arm(self, table: Callable[[], TableLook], white: np.ndarray,
+                             H_inv: np.ndarray, pos: np.ndarray, tops: list[float],
+                             orient: np.ndarray, facing: list[int], on_rows: list[int], j: int,
+                             hole: Oriented, axis: np.ndarray, c: float) -> bool:
+        """Whether card `j`, lying alone, is the last card of a round whose reflection an arm
+        hides whole, the centre line at `c` just across its top edge (its first row): an arm
+        (`_hidden_place`) lies where the reflection would, no card lies there, no other card
+        lies on its row, every card faces the line from its own side, and it lies well inside
+        the image (`hole`: its outline there; `LAST_CARD_EDGE_WIDTHS`). A score pile lies
+        in front of its player and faces them as their half of the glass does, so a line
+        across a pile card's top edge has the other pile's cards, or its own, facing it from
+        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same."""
+        if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
+            return False
+        h, w = white.shape
+        x, y = hole.centre
+        if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
+                hole.width_vec)):
+            return False
+        if [k for k in on_rows if abs(tops[k] - tops[j]) < ROW_TOLERANCE_MM] != [j]:
+            return False
+        if any((tops[k] - c) * orient[k] <= -ROW_TOLERANCE_MM for k in facing):
+            return False
+        mirror = _mirrored(pos[j][None], axis, c)[0]
+        if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
+            return False
+        return self._hidden_place(table(), white, H_inv, mirror, -orient[j] * axis,
+                                  LAST_CARD_TABLE_SHARE)
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0
