@@ -121,6 +121,10 @@ LAST_CARD_EDGE_WIDTHS = 2.0
 many of its widths or more inside every edge of the image: at the edge a score pile's cascade
 may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7 widths;
 the last cards the rule read on the development tables lay 3.5 widths in or more)."""
+LAST_CARDS = 4
+"""With no pair in view, at most this many cards lying together (neighbour by neighbour) may
+be taken for the last cards of a round whose reflections an arm hides whole: late in a round
+each score pile holds far more, and a glass with more left shows some pair."""
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 RING_CHROMA_SLACK = 10.0
@@ -1201,8 +1205,9 @@ class Reader:
         card facing it says where the line may lie (its own row unknown: one guess per row).
         A guess is believed only if a taught card matches clearly (as the reflection search
         asks) where it puts some card's reflection, and some of a white border shows round
-        it (or, for a card lying alone, part of a face shows there, or an arm lies there as
-        `_last_card_under_arm` asks), and then only the cards on its rows that touch such a
+        it (or, for a card lying alone, part of a face shows there; or, for a card and the
+        few next to it, an arm lies at their mirror places as `_last_cards_under_arm` asks),
+        and then only the cards on its rows that touch such a
         card, one neighbour after another, and cards apart from them that an arm hides the
         reflection of (as `_hidden_reflections` asks) are the glass: score piles and other
         cards lie apart.
@@ -1222,6 +1227,8 @@ class Reader:
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
         pos = np.array(cmms)
         alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
+        groups = neighbour_groups(pos)
+        holes = [o for o, *_ in cards_mm]
         lateral = np.array([-axis[1], axis[0]])
         table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         # The twelve lines most cards agree on, then every card's own first row: the last
@@ -1248,9 +1255,9 @@ class Reader:
                 if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
                         ) or (alone[j] and self._partly_seen(
                         image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
-                        alone[j] and self._last_card_under_arm(
-                            table, white, H_inv, pos, tops, orient, facing, on_rows, j,
-                            cards_mm[j][0], axis, c)):
+                        len(groups[j]) <= LAST_CARDS and self._last_cards_under_arm(
+                            image, table, white, H_inv, img_from_mm, pos, tops, orient,
+                            facing, on_rows, j, groups[j], holes, axis, c)):
                     backed.append(j)
             if not backed:
                 continue
@@ -1287,34 +1294,59 @@ class Reader:
             return c, partner
         return c_t, partner
 
-    def _last_card_under_arm(self, table: Callable[[], TableLook], white: np.ndarray,
-                             H_inv: np.ndarray, pos: np.ndarray, tops: list[float],
-                             orient: np.ndarray, facing: list[int], on_rows: list[int], j: int,
-                             hole: Oriented, axis: np.ndarray, c: float) -> bool:
-        """Whether card `j`, lying alone, is the last card of a round whose reflection an arm
-        hides whole, the centre line at `c` just across its top edge (its first row): an arm
-        (`_hidden_place`) lies where the reflection would, no card lies there, no other card
-        lies on its row, every card faces the line from its own side, and it lies well inside
-        the image (`hole`: its outline there; `LAST_CARD_EDGE_WIDTHS`). A score pile lies
+    def _last_cards_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
+                              white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
+                              pos: np.ndarray, tops: list[float],
+                              orient: np.ndarray, facing: list[int], on_rows: list[int],
+                              j: int, group: list[int], holes: list[Oriented],
+                              axis: np.ndarray, c: float) -> bool:
+        """Whether card `j` and the cards next to it (`group`, neighbour by neighbour: at
+        most `LAST_CARDS`) are the last cards of a round whose reflections an arm hides
+        whole, the centre line at `c` just across `j`'s top edge (its first row). All face
+        the line the same way on its rows, fit a layout card by themselves, and lie well
+        inside the image (`holes`: their outlines there; `LAST_CARD_EDGE_WIDTHS`); no other
+        card lies on their rows; an arm (`_hidden_place`) lies at each one's mirror place,
+        and no card does, found or matched by a taught face (a face whose border is gone is
+        no arm); and every card faces the line from its own side. A score pile lies
         in front of its player and faces them as their half of the glass does, so a line
         across a pile card's top edge has the other pile's cards, or its own, facing it from
-        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same."""
+        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same.
+        """
         if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
             return False
-        h, w = white.shape
-        x, y = hole.centre
-        if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
-                hole.width_vec)):
+        if any(k not in on_rows or orient[k] != orient[j] for k in group):
             return False
-        if [k for k in on_rows if abs(tops[k] - tops[j]) < ROW_TOLERANCE_MM] != [j]:
+        h, w = white.shape
+        for k in group:
+            x, y = holes[k].centre
+            if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
+                    holes[k].width_vec)):
+                return False
+        if any(k not in group and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM
+               for k in on_rows for g in group):
             return False
         if any((tops[k] - c) * orient[k] <= -ROW_TOLERANCE_MM for k in facing):
             return False
-        mirror = _mirrored(pos[j][None], axis, c)[0]
-        if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
-            return False
-        return self._hidden_place(table(), white, H_inv, mirror, -orient[j] * axis,
-                                  LAST_CARD_TABLE_SHARE)
+        if len(group) > 1:
+            lateral = np.array([-axis[1], axis[0]])
+            s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
+            cols = np.round(s - column_phase(s)).astype(int)
+            rows = [row_at(abs(float(pos[k] @ axis) - c), self.lib.shape.height_mm)
+                    for k in group]
+            if not layout_fits(set(zip(rows, (cols - cols.min()).tolist(), strict=True)),
+                               self.layouts):
+                return False
+        for k in group:
+            mirror = _mirrored(pos[k][None], axis, c)[0]
+            if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
+                return False
+            if not self._hidden_place(table(), white, H_inv, mirror, -orient[k] * axis,
+                                      LAST_CARD_TABLE_SHARE):
+                return False
+            if clear_match(self._search(image, img_from_mm, mirror, -orient[k] * axis,
+                                        give_up=0.3)[1]):
+                return False
+        return True
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0
@@ -1537,6 +1569,26 @@ def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
         hist = np.bincount(part, minlength=COLOUR_BINS)
         sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
     return sides >= 3
+
+
+def neighbour_groups(pos: np.ndarray) -> list[list[int]]:
+    """Each card's group: the cards within `NEIGHBOUR_MM` of it, and of those, and so on
+    (`pos`: the cards' centres, mm)."""
+    near = np.linalg.norm(pos[:, None] - pos[None], axis=2) < NEIGHBOUR_MM
+    groups: list[list[int]] = [[] for _ in range(len(pos))]
+    for start in range(len(pos)):
+        if groups[start]:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            k = todo.pop()
+            for m in np.nonzero(near[k])[0]:
+                if int(m) not in group:
+                    group.add(int(m))
+                    todo.append(int(m))
+        for k in group:
+            groups[k] = sorted(group)
+    return groups
 
 
 def _stacked_on(cmms: list[np.ndarray], j: int, lateral: np.ndarray) -> list[int]:

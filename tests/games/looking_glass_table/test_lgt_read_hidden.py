@@ -214,13 +214,14 @@ def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
     assert c.cards == 2 and c.right == 2 and c.extra == 0, c
 
 
-def _last_pair_beside_full_piles(art, seed: int, markers: bool):
-    """The last pair of a round (A-r0-c4 and its reflection) beside full score piles,
-    photographed as in `_table_image`."""
+def _last_pair_beside_full_piles(art, seed: int, markers: bool,
+                                 last: tuple[str, ...] = ("A-r0-c4",)):
+    """The last pair of a round (A-r0-c4 and its reflection; or the pairs of `last`) beside
+    full score piles, photographed as in `_table_image`."""
     lay = load_layouts()["pyramid"]
     table = deal_table(np.random.default_rng(seed), lay, brawlers=True)
     for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n != "A-r0-c4"):
+                             if n.startswith("A-") and n not in last):
         take(table, name, i % 2)
     return _camera(art, table, seed, markers).render(table, 0)
 
@@ -298,6 +299,21 @@ def test_the_last_card_is_read_when_a_palm_hides_its_whole_reflection(deck, seed
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     # The reflection under the palm the rendered truth does not know is hidden: missed.
     assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (2, 1, 1, 0, 0), c
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_the_last_two_cards_side_by_side_are_read_when_a_palm_hides_each_reflection(
+        deck, markers):
+    """The last two pairs of a round side by side on the first row, a palm over each
+    reflection: the two cards lie together, fit a layout card by themselves, and an arm lies
+    at each one's mirror place."""
+    art, lib = deck
+    last = ("A-r0-c2", "A-r0-c4")
+    img, truth = _last_pair_beside_full_piles(art, 12, markers, last)
+    for name in last:
+        _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B" + name[1:]))
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (4, 2, 2, 0, 0), c
 
 
 @pytest.mark.parametrize("markers", [True, False])
