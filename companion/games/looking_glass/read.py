@@ -112,13 +112,13 @@ BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
 LAST_CARD_TABLE_SHARE = 0.25
-"""With no pair in view, the place of the last card's reflection counts as under an arm only
-if less than this share of it has the table's colours: a glare on a wooden table put 0.48 of
+"""With no pair in view, the place of a last card's reflection counts as under an arm only if
+less than this share of it has the table's colours: a glare on a wooden table put 0.48 of
 a score-pile card's mirror place in them (1010217), arms over the last cards' reflections in
 the development tables at most 0.2."""
 LAST_CARD_EDGE_WIDTHS = 2.0
-"""With no pair in view, a card lying alone is taken for the last card of a round only this
-many of its widths or more inside every edge of the image: at the edge a score pile's cascade
+"""With no pair in view, cards lying together are taken for the last cards of a round only
+this many of their widths or more inside every edge of the image: at the edge a score pile's cascade
 may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7 widths;
 the last cards the rule read on the development tables lay 3.5 widths in or more)."""
 LAST_CARDS = 4
@@ -1207,10 +1207,9 @@ class Reader:
         asks) where it puts some card's reflection, and some of a white border shows round
         it (or, for a card lying alone, part of a face shows there; or, for a card and the
         few next to it, an arm lies at their mirror places as `_last_cards_under_arm` asks),
-        and then only the cards on its rows that touch such a
-        card, one neighbour after another, and cards apart from them that an arm hides the
-        reflection of (as `_hidden_reflections` asks) are the glass: score piles and other
-        cards lie apart.
+        and then only the cards on its rows that touch such a card, one neighbour after
+        another, and cards apart from them that an arm hides the reflection of (as
+        `_hidden_reflections` asks) are the glass: score piles and other cards lie apart.
         (Among the many lines a score pile suggests, one put a reflection on a chequered
         cloth, where a taught face matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
@@ -1226,8 +1225,8 @@ class Reader:
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
         pos = np.array(cmms)
-        alone = [int((np.linalg.norm(pos - p, axis=1) < NEIGHBOUR_MM).sum()) == 1 for p in pos]
         groups = neighbour_groups(pos)
+        alone = [len(group) == 1 for group in groups]
         holes = [o for o, *_ in cards_mm]
         lateral = np.array([-axis[1], axis[0]])
         table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
