@@ -118,9 +118,9 @@ a score-pile card's mirror place in them (1010217), arms over the last cards' re
 the development tables at most 0.2."""
 LAST_CARD_EDGE_WIDTHS = 2.0
 """With no pair in view, cards lying together are taken for the last cards of a round only
-this many of their widths or more inside every edge of the image: at the edge a score pile's cascade
-may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7 widths;
-the last cards the rule read on the development tables lay 3.5 widths in or more)."""
+this many of their widths or more inside every edge of the image: at the edge a score pile's
+cascade may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7
+widths; the last cards the rule read on the development tables lay 3.5 widths in or more)."""
 LAST_CARDS = 4
 """With no pair in view, at most this many cards lying together (neighbour by neighbour) may
 be taken for the last cards of a round whose reflections an arm hides whole: late in a round
@@ -1149,7 +1149,6 @@ class Reader:
         the glass, set them) and, with them, on the cells of a known layout card: a score pile
         lies beside the glass, further out than any layout reaches."""
         lateral = np.array([-axis[1], axis[0]])
-        Hc = self.lib.shape.height_mm
         if not paired:
             return False
         own = np.array([float(cmms[k] @ lateral) for k in range(len(cmms))])
@@ -1167,10 +1166,17 @@ class Reader:
         off = s[len(paired):] - phase
         if (np.abs(off - np.round(off)) > COLUMN_TOLERANCE).any():
             return False
-        cols = np.round(s - phase).astype(int)
-        cols -= cols.min()
-        rows = [row_at(abs(float(cmms[k] @ axis) - c_t), Hc) for k in [*paired, *js]]
-        return bool(layout_fits(set(zip(rows, cols.tolist(), strict=True)), self.layouts))
+        return self._on_layout_cells(cmms, [*paired, *js], s - phase, axis, c_t)
+
+    def _on_layout_cells(self, cmms: list[np.ndarray] | np.ndarray, ks: list[int],
+                         s: np.ndarray, axis: np.ndarray, c_t: float) -> bool:
+        """Whether cards `ks` lie on the cells of a known layout card: their rows from the
+        centre line at `c_t`, their columns from `s`, their places across the glass in
+        half-card widths from a column (phase taken off)."""
+        cols = np.round(s).astype(int)
+        rows = [row_at(abs(float(cmms[k] @ axis) - c_t), self.lib.shape.height_mm) for k in ks]
+        return bool(layout_fits(set(zip(rows, (cols - cols.min()).tolist(), strict=True)),
+                                self.layouts))
 
     def _hidden_place(self, look: TableLook, white: np.ndarray, H_inv: np.ndarray,
                       centre: np.ndarray, down: np.ndarray,
@@ -1329,11 +1335,7 @@ class Reader:
         if len(group) > 1:
             lateral = np.array([-axis[1], axis[0]])
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
-            cols = np.round(s - column_phase(s)).astype(int)
-            rows = [row_at(abs(float(pos[k] @ axis) - c), self.lib.shape.height_mm)
-                    for k in group]
-            if not layout_fits(set(zip(rows, (cols - cols.min()).tolist(), strict=True)),
-                               self.layouts):
+            if not self._on_layout_cells(pos, group, s - column_phase(s), axis, c):
                 return False
         for k in group:
             mirror = _mirrored(pos[k][None], axis, c)[0]
