@@ -214,15 +214,22 @@ def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
     assert c.cards == 2 and c.right == 2 and c.extra == 0, c
 
 
-def _last_pair_beside_full_piles(art, seed: int, markers: bool,
-                                 last: tuple[str, ...] = ("A-r0-c4",)):
-    """The last pair of a round (A-r0-c4 and its reflection; or the pairs of `last`) beside
-    full score piles, photographed as in `_table_image`."""
+def _last_pairs_table(seed: int, last: tuple[str, ...] = ("A-r0-c4",)):
+    """A pyramid late in a round: only the pairs of `last` (cards of half A) left in the glass,
+    every other pair taken onto the two score piles."""
     lay = load_layouts()["pyramid"]
     table = deal_table(np.random.default_rng(seed), lay, brawlers=True)
     for i, name in enumerate(n for n in lay.position_names
                              if n.startswith("A-") and n not in last):
         take(table, name, i % 2)
+    return table
+
+
+def _last_pair_beside_full_piles(art, seed: int, markers: bool,
+                                 last: tuple[str, ...] = ("A-r0-c4",)):
+    """`_last_pairs_table` (A-r0-c4 and its reflection, by default) photographed as in
+    `_table_image`."""
+    table = _last_pairs_table(seed, last)
     return _camera(art, table, seed, markers).render(table, 0)
 
 
@@ -323,11 +330,7 @@ def test_a_lone_card_a_card_faces_from_the_wrong_side_of_its_line_is_not_read(de
     the last card with a palm over its reflection, and a card beyond the palm facing the
     same way, on the other player's side: that line is not the glass's, nothing is read."""
     art, lib = deck
-    lay = load_layouts()["pyramid"]
-    table = deal_table(np.random.default_rng(12), lay, brawlers=True)
-    for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n != "A-r0-c4"):
-        take(table, name, i % 2)
+    table = _last_pairs_table(12)
     last, mirror = table.glass["A-r0-c4"], table.glass["B-r0-c4"]
     stray = next(iter(table.piles[0]))
     table.piles[0][stray] -= 1
@@ -392,13 +395,7 @@ def test_a_face_with_no_card_border_round_it_does_not_make_the_glass(deck):
     (on a chequered cloth a taught face matched the squares so). No centre line is believed
     on that: nothing is read, rather than two cards and two reflections that are not there."""
     art, lib = deck
-    lay = load_layouts()["pyramid"]
-    table = deal_table(np.random.default_rng(12), lay, brawlers=True)
-    last = {"A-r0-c2", "A-r0-c4"}
-    for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n not in last):
-        take(table, name, i % 2)
-    img, truth = _camera(art, table, 12, True).render(table, 0)
+    img, truth = _last_pair_beside_full_piles(art, 12, True, ("A-r0-c2", "A-r0-c4"))
     for g in truth["cards"]:
         if g["position"].startswith("B-"):
             _border_painted_out(img, g, lib.shape.border_mm / 63.0)
