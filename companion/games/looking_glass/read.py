@@ -1407,8 +1407,8 @@ class Reader:
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         found: list[tuple[SeenCard, int]] = []
         for (row, col), i in sorted(index.items()):
-            if (row, col) not in common or (0, row, col) in have or (1, row, col) in have:
-                continue  # one of the pair was found: the reflection search looked already
+            if (row, col) not in common or ((0, row, col) in have and (1, row, col) in have):
+                continue
             for half in (0, 1):
                 side = 1 if half == 0 else -1
                 at = plan[lay.name_of(half, i)]

@@ -764,6 +764,28 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     assert ids == [[(target["card"], True)]] * 2
 
 
+def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found(deck):
+    """The reflection search looks where the centre line mirrors a card; at a steep tilt
+    without markers that may be off by a third of a card at the far rows, onto the card
+    beside it, and nothing is looked at (1090388). The layout's plan, fitted to every card
+    found, puts the place right, so it is looked at though its pair's other card was found."""
+    art, lib = deck
+    img, _truth = _table_image(art, 5)
+    reader = Reader(lib)
+    reading = reader.read(img)
+    assert reading.layout == "pyramid"
+    lost = max(reading.cards, key=lambda c: (c.row, c.half, c.col))
+    assert any((c.half, c.row, c.col) == (1 - lost.half, lost.row, lost.col)
+               for c in reading.cards)
+    others = [c for c in reading.cards if c is not lost]
+    sc = 960 / img.shape[1]
+    H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
+    found = reader._layout_places(img, sc, H_inv, others, [(load_layouts()["pyramid"], 0)],
+                                  reading.axis, reading.centre_t)
+    assert [(c.card, bool(np.hypot(*(c.center - lost.center)) < 20)) for c in found] == [
+        (lost.card, True)]
+
+
 def _image_mirror(reading, sc: float) -> np.ndarray:
     """The mirror in processing px that the reading's plane and centre line make."""
     H_small = reading.H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1.0])
