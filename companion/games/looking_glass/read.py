@@ -567,8 +567,8 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
 
 
 # -- 4. the centre line ----------------------------------------------------------------------
-def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.ndarray
-                ) -> tuple[float, np.ndarray, np.ndarray]:
+def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.ndarray,
+                tops: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
     """The centre line (its normal `axis` and offset along it), and each card's mirror partner
     (-1: none; itself: in the glass, its reflection not seen).
 
@@ -601,9 +601,10 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
                 k = (m[b, 1] - m[a, 1]) / (m[b, 0] - m[a, 0])
                 if abs(k) <= max_k:
                     lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
-    votes = [(int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)), -abs(k), k, c0)
+    votes = [(int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)),
+              -_crossing(tops, t, s, orient, m[:, 0], k, c0), -abs(k), k, c0)
              for k, c0 in lines]
-    _, _, k, c0 = max(votes)
+    *_, k, c0 = max(votes)
     inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
     fits = [(0.0, float(np.median(m[inl, 1])))]
     if np.ptp(m[inl, 0]) > 2 * CARD_W_MM / 3:
@@ -625,6 +626,18 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
         _pairs_sheared(pos, axis, c, orient, full, partner, tol_t, tol_s)
     grow_glass(pos, axis, c, orient, partner)
     return c, partner, axis
+
+
+def _crossing(tops: np.ndarray | None, t: np.ndarray, s: np.ndarray, orient: np.ndarray,
+              mids_s: np.ndarray, k: float, c0: float) -> int:
+    """How many cards along the glass (`mids_s`: where candidate pairs lie across it) would
+    lie over the line t = c0 + k s, their top edges (`tops`, along the axis) past it: no
+    card of the glass does, and a score pile lies in front of its player. A pair of two cards
+    of one character, a row apart, is a pair of the wrong line (1090076)."""
+    if tops is None:
+        return 0
+    near = (s > mids_s.min() - CARD_W_MM) & (s < mids_s.max() + CARD_W_MM) & (orient != 0)
+    return int(np.sum(near & ((tops - c0 - k * s) * orient < -ROW_TOLERANCE_MM)))
 
 
 def _pairs_sheared(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
@@ -958,7 +971,8 @@ class Reader:
                 return Reading([], None, [])
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
-        c_t, partner, axis = centre_line(pos, axis, full, orient)
+        c_t, partner, axis = centre_line(pos, axis, full, orient,
+                                         np.array(self._card_tops(cards_mm, orient, axis)[0]))
         if not (partner >= 0).any():
             c_t, partner = self._glass_without_pairs(image, small, sc, white, H_inv, cards_mm,
                                                      looks, orient, axis, c_t, partner)

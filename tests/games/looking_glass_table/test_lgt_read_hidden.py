@@ -513,6 +513,20 @@ def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_
     assert abs(c - float(np.array([300.0, 200.0]) @ axis)) < 1.5
 
 
+def test_of_two_lines_with_one_pair_each_the_one_no_card_lies_across_is_kept():
+    # Most of the glass lost to an arm and a glare: one true pair in view across the line at
+    # 0, and a second candidate pair a row further out, the far card a copy of the true
+    # partner's character (1090076). Each line backs one pair; on the wrong one the cards of
+    # the near row would lie across it, their top edges 43 mm past it.
+    pos = np.array([[-47.0, 0.0], [47.0, 0.0], [137.0, 4.0], [47.0, 63.0], [47.0, -63.0]])
+    orient = np.array([-1, 1, 1, 1, 1])
+    tops = pos[:, 0] - orient * 45.0  # the half a covered card shows, border included
+    c, partner, _axis = centre_line(pos, np.array([1.0, 0.0]), np.zeros(len(pos), bool),
+                                    orient, tops)
+    assert abs(c) < 2.0
+    assert partner[:2].tolist() == [1, 0] and partner[2] != 0
+
+
 def test_a_slope_three_close_pairs_give_by_how_they_were_dealt_does_not_lose_the_pairs():
     # An arm over the middle of the glass: only far pairs in view, two columns apart, each
     # pair's midpoint a few mm off the line (dealt by hand). Through them a line fits 5° off
