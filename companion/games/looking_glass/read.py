@@ -111,6 +111,8 @@ of an edge strip has it, along three of the four edges."""
 BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
+PLACE_WHITE = 0.15
+"""At most this much of a place white (no card's border there): an arm or the table."""
 LAST_CARD_TABLE_SHARE = 0.25
 """With no pair in view, the place of a last card's reflection counts as under an arm only if
 less than this share of it has the table's colours: a glare on a wooden table put 0.48 of
@@ -1199,15 +1201,8 @@ class Reader:
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
         all of a reflection that shows once the next row covers the rest (1050322)."""
-        W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
-        r = np.array([down[1], -down[0]])
-        tl = self._top_left(centre, down, 0.0, 0.0)
-        art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
-                        tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
-        mask = np.zeros(white.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, art)).astype(np.int32), 1)
-        inside = mask > 0
-        if inside.sum() < 50 or float(white[inside].mean()) > 0.15:
+        inside = self._place_mask(white, H_inv, centre, down)
+        if not _borderless(white, inside):
             return False
         there = look.lab[inside].astype(np.float32)
         if (float(there[:, 0].std()) < BARE_TABLE_STD
@@ -1215,6 +1210,19 @@ class Reader:
                 < BARE_TABLE_DIST):
             return False
         return float(look.common[look.bins[inside]].mean()) < table_share
+
+    def _place_mask(self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray,
+                    down: np.ndarray) -> np.ndarray:
+        """The processing-image pixels of the art of the upper half of the place centred at
+        `centre` (mm, the card's top edge square to `down`)."""
+        W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
+        r = np.array([down[1], -down[0]])
+        tl = self._top_left(centre, down, 0.0, 0.0)
+        art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
+                        tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
+        mask = np.zeros(white.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, art)).astype(np.int32), 1)
+        return mask > 0
 
     def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
                              white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
@@ -1279,6 +1287,9 @@ class Reader:
                             facing, on_rows, j, groups[j], holes, axis, c)):
                     backed.append(j)
             if not backed:
+                backed = self._halves_under_arm(image, table, white, H_inv, img_from_mm, pos,
+                                                tops, orient, facing, on_rows, holes, axis, c)
+            if not backed:
                 continue
             glass = set(backed)
             partner = partner.copy()
@@ -1313,6 +1324,72 @@ class Reader:
             return c, partner
         return c_t, partner
 
+    def _halves_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
+                          white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
+                          pos: np.ndarray, tops: list[float], orient: np.ndarray,
+                          facing: list[int], on_rows: list[int], holes: list[Oriented],
+                          axis: np.ndarray, c: float) -> list[int]:
+        """The cards on the rows of the line at `c`, if they are what an arm across the middle
+        of a larger glass leaves of it, every reflection under the arm. Believed only if
+        together they lie on the cells of a layout card (columns from where they lie across
+        the glass, rows from the line; both halves share the cells) and every card faces the
+        line from its own side. Cards of both halves (1090004, 1090148): at each one's mirror
+        place no card lies and no card's border shows, and at some on each side an arm lies
+        (`_hidden_place`) or part of a face shows. Cards of one half (1080191): as for the
+        last cards of a round (`_last_cards_under_arm`), the line lies just across the top
+        edge of one of them, they lie well inside the image, and an arm lies at each one's
+        mirror place, or part of a face shows there. Score piles lie in front of their
+        players, beyond any layout's rows or off its columns, or with bare table at their
+        mirror places."""
+        if len(on_rows) < 2 or any((tops[k] - c) * orient[k] <= -ROW_TOLERANCE_MM
+                                   for k in facing):
+            return []
+        lateral = np.array([-axis[1], axis[0]])
+        s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
+        s -= column_phase(s)
+        if (np.abs(s - np.round(s)) > COLUMN_TOLERANCE).any() or not self._on_layout_cells(
+                pos, on_rows, s, axis, c):
+            return []
+        sides = {int(orient[k]) for k in on_rows}
+        if len(sides) == 1:
+            first_row = any(abs(abs(tops[k] - c) - GAP_MM / 2) < ROW_TOLERANCE_MM
+                            for k in on_rows)
+            return list(on_rows) if first_row and _inside_view(white, holes, on_rows) and all(
+                self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
+                                    axis, c, part_of_face=True) for k in on_rows) else []
+        hidden = set()
+        for k in on_rows:
+            mirror = _mirrored(pos[k][None], axis, c)[0]
+            down = -orient[k] * axis
+            if _centre_at(mirror, pos) or not _borderless(
+                    white, self._place_mask(white, H_inv, mirror, down)):
+                return []
+            if (self._hidden_place(table(), white, H_inv, mirror, down)
+                    or self._partly_seen(image, img_from_mm, mirror, down)):
+                hidden.add(int(orient[k]))
+        return list(on_rows) if hidden == sides else []
+
+    def _arm_at_mirror(self, image: np.ndarray, table: Callable[[], TableLook],
+                       white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
+                       pos: np.ndarray, orient: np.ndarray, k: int, axis: np.ndarray,
+                       c: float, part_of_face: bool = False) -> bool:
+        """Whether an arm lies at card `k`'s mirror in the line at `c` (`_hidden_place`, at
+        most `LAST_CARD_TABLE_SHARE` of the place in the table's colours), or, with
+        `part_of_face`, part of a taught face shows there; and no card lies there, found
+        (`pos`: the cards' centres) or matched clearly by a taught face (a face whose border
+        is gone is no arm)."""
+        mirror = _mirrored(pos[k][None], axis, c)[0]
+        down = -orient[k] * axis
+        if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
+            return False
+        arm = self._hidden_place(table(), white, H_inv, mirror, down, LAST_CARD_TABLE_SHARE)
+        if not (arm or part_of_face):
+            return False
+        searched = self._search(image, img_from_mm, mirror, down, give_up=0.3)
+        if clear_match(searched[1]):
+            return False
+        return arm or self._partly_seen(image, img_from_mm, mirror, down, searched)
+
     def _last_cards_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
                               white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
                               pos: np.ndarray, tops: list[float],
@@ -1324,9 +1401,8 @@ class Reader:
         whole, the centre line at `c` just across `j`'s top edge (its first row). All face
         the line the same way on its rows, fit a layout card by themselves, and lie well
         inside the image (`holes`: their outlines there; `LAST_CARD_EDGE_WIDTHS`); no other
-        card lies on their rows; an arm (`_hidden_place`) lies at each one's mirror place,
-        and no card does, found or matched by a taught face (a face whose border is gone is
-        no arm); and every card faces the line from its own side. A score pile lies
+        card lies on their rows; an arm lies at each one's mirror place, and no card does
+        (`_arm_at_mirror`); and every card faces the line from its own side. A score pile lies
         in front of its player and faces them as their half of the glass does, so a line
         across a pile card's top edge has the other pile's cards, or its own, facing it from
         the wrong side (1030205, 1000108), where an arm may lie in front of it all the same.
@@ -1335,12 +1411,8 @@ class Reader:
             return False
         if any(k not in on_rows or orient[k] != orient[j] for k in group):
             return False
-        h, w = white.shape
-        for k in group:
-            x, y = holes[k].centre
-            if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
-                    holes[k].width_vec)):
-                return False
+        if not _inside_view(white, holes, group):
+            return False
         if any(k not in group and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM
                for k in on_rows for g in group):
             return False
@@ -1351,17 +1423,8 @@ class Reader:
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
             if not self._on_layout_cells(pos, group, s - column_phase(s), axis, c):
                 return False
-        for k in group:
-            mirror = _mirrored(pos[k][None], axis, c)[0]
-            if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
-                return False
-            if not self._hidden_place(table(), white, H_inv, mirror, -orient[k] * axis,
-                                      LAST_CARD_TABLE_SHARE):
-                return False
-            if clear_match(self._search(image, img_from_mm, mirror, -orient[k] * axis,
-                                        give_up=0.3)[1]):
-                return False
-        return True
+        return all(self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
+                                       axis, c) for k in group)
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0
@@ -1655,11 +1718,36 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
 
 
+def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> bool:
+    """Whether cards `ks` (`holes`: their outlines) lie `LAST_CARD_EDGE_WIDTHS` of their own
+    widths inside every edge of the image (`white`: its white mask): at the edge a score
+    pile's cascade may go on out of view (1070142, 1070485)."""
+    h, w = white.shape
+    for k in ks:
+        x, y = holes[k].centre
+        if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
+                holes[k].width_vec)):
+            return False
+    return True
+
+
+def _borderless(white: np.ndarray, inside: np.ndarray) -> bool:
+    """Whether no card's white border shows in the place `inside` (a mask of the white mask
+    `white`), and the place is in view."""
+    return bool(inside.sum() >= 50 and float(white[inside].mean()) <= PLACE_WHITE)
+
+
 def _card_at(place: np.ndarray, cards: list[SeenCard]) -> bool:
     """Whether one of `cards` lies over most of the place centred at `place` (mm): no card of
     the glass lies over most of another's, so a card found there (a little off where it was
     looked for) is the one."""
-    return any(np.linalg.norm(o.center_mm - place) < 0.6 * CARD_W_MM for o in cards)
+    return _centre_at(place, np.array([o.center_mm for o in cards]))
+
+
+def _centre_at(place: np.ndarray, centres: np.ndarray) -> bool:
+    """`_card_at` for cards whose face centres (mm) are `centres`."""
+    return bool(len(centres)) and float(
+        np.linalg.norm(centres - place, axis=1).min()) < 0.6 * CARD_W_MM
 
 
 def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:

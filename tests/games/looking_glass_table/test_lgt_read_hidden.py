@@ -926,3 +926,69 @@ def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_
         assert [c.card for c in near] == [target["card"]], name
     c = compare(reading.to_json("x"), truth)
     assert c.extra == 0 and c.wrong == 0, c
+
+
+def _halves_apart_table():
+    """A pyramid some picks into a round: two cards of half B at one end, two of half A at the
+    other, no card's reflection left in the glass (where an arm across the middle would hide
+    them all)."""
+    rng = np.random.default_rng(7)
+    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    keep = {"B-r1-c1", "B-r2-c2", "A-r1-c7", "A-r2-c6"}
+    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    return table, sorted(keep)
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_both_halves_are_read_when_an_arm_hides_every_reflection(deck, markers):
+    """An arm across the middle of a larger glass hides every reflection: no pair is in view,
+    and no card lies alone or on the first row. Cards on both sides face a line, lie on its
+    rows and together on a layout card's cells, no card's border shows at any mirror place,
+    and an arm lies at some on each side: they are the glass (1090004, 1090148)."""
+    art, lib = deck
+    table, names = _halves_apart_table()
+    img, truth = _palms_over_mirrors(art, table, names, markers)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.extra, c.wrong) == (4, 4, 0, 0), c
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_halves_with_bare_table_at_one_halfs_mirror_places_are_not_read(deck, markers):
+    """The same cards, palms only over the reflections of half B's: half A's mirror places
+    show the bare table, as a score pile's would."""
+    art, lib = deck
+    table, names = _halves_apart_table()
+    img, _truth = _palms_over_mirrors(art, table, [n for n in names if n.startswith("B")],
+                                     markers)
+    assert Reader(lib).read(img).cards == []
+
+
+def _one_half_apart_table():
+    """A pyramid late in a round: five cards of half A left in two groups on its first two
+    rows, no reflection in the glass (where an arm across the middle would hide them all)."""
+    rng = np.random.default_rng(7)
+    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    keep = {"A-r0-c0", "A-r1-c1", "A-r0-c6", "A-r0-c8", "A-r1-c7"}
+    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    return table, sorted(keep)
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_one_half_in_two_groups_is_read_when_an_arm_hides_every_reflection(deck, markers):
+    """Two groups of one half on the same rows: neither is alone on its rows, as the last
+    cards of a round are. Together they lie on a layout card's cells, the line just across
+    the first row's top edges, and an arm lies at every mirror place (1080191)."""
+    art, lib = deck
+    table, names = _one_half_apart_table()
+    img, truth = _palms_over_mirrors(art, table, names, markers)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.extra, c.wrong) == (5, 5, 0, 0), c
+
+
+def test_one_half_with_bare_table_at_one_mirror_place_is_not_read(deck):
+    """The same five cards, the first row's mirror place at one end left bare: a score
+    pile's card could lie so."""
+    art, lib = deck
+    table, names = _one_half_apart_table()
+    img, _truth = _palms_over_mirrors(art, table, [n for n in names if n != "A-r0-c0"], True)
+    assert Reader(lib).read(img).cards == []
