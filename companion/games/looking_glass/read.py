@@ -1128,12 +1128,16 @@ class Reader:
         lateral = np.array([-axis[1], axis[0]])
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
+        known_layout = cache(lambda: self._in_a_layout(cmms, partner, paired, [], axis, c_t))
         for j in np.nonzero(partner < 0)[0]:
             side = 1 if float(cmms[j] @ axis) > c_t else -1
             tolerance = row_tolerance(float(cmms[j] @ lateral), paired_s)
             if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
+            if known_layout() and not self._in_a_layout(
+                    cmms, partner, paired, [j, *_stacked_on(cmms, j, lateral)], axis, c_t):
+                continue  # beyond the layout card the glass lies on: a score pile (1090314)
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
             taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
                 self._arm_over_reflection(table, white, H_inv, cmms, partner, paired, j, axis,

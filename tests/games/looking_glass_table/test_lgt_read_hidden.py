@@ -665,6 +665,29 @@ def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of
     assert 5 <= len(reading.cards) <= 6
 
 
+def test_a_card_beyond_the_layout_the_glass_lies_on_is_not_read_though_part_of_a_face_shows(
+        deck):
+    """As above, but that pair lies two columns further out, where no layout card reaches with
+    the pairs in view: a score pile's card can lie so, and on a chequered cloth part of a
+    taught face matched where its reflection would lie (1090314)."""
+    art, lib = deck
+    rng = np.random.default_rng(7)
+    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
+    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    step = table.glass["A-r0-c0"].x - table.glass["A-r0-c6"].x  # three columns outward
+    for name in ("A-r0-c0", "B-r0-c0"):
+        table.glass[name] = dataclasses.replace(table.glass[name],
+                                                x=table.glass[name].x + 2 * step / 3)
+    img, truth = _camera(art, table, 7, markers=True).render(table, 0)
+    _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
+    outside = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
+    reading = Reader(lib).read(img)
+    assert not [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(outside["center"]))) < 30]
+    assert len(reading.cards) == 4
+
+
 @pytest.mark.parametrize("markers", [True, False])
 def test_a_card_far_from_the_rest_of_the_glass_is_read_when_a_palm_hides_its_whole_reflection(
         deck, markers):
