@@ -604,7 +604,7 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
                 if abs(k) <= max_k:
                     lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
     votes = [(int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)),
-              -_crossing(tops, t, s, orient, m[:, 0], k, c0), -abs(k), k, c0)
+              -_crossing(tops, s, orient, m[:, 0], k, c0), -abs(k), k, c0)
              for k, c0 in lines]
     *_, k, c0 = max(votes)
     inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
@@ -630,10 +630,11 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
     return c, partner, axis
 
 
-def _crossing(tops: np.ndarray | None, t: np.ndarray, s: np.ndarray, orient: np.ndarray,
-              mids_s: np.ndarray, k: float, c0: float) -> int:
-    """How many cards along the glass (`mids_s`: where candidate pairs lie across it) would
-    lie over the line t = c0 + k s, their top edges (`tops`, along the axis) past it: no
+def _crossing(tops: np.ndarray | None, s: np.ndarray, orient: np.ndarray, mids_s: np.ndarray,
+              k: float, c0: float) -> int:
+    """How many cards along the glass (`s`: where they lie across it; `mids_s`: where the
+    candidate pairs do) would lie over the line t = c0 + k s, their top edges (`tops`, along
+    the axis) past it by more than `ROW_TOLERANCE_MM`: no
     card of the glass does, and a score pile lies in front of its player. A pair of two cards
     of one character, a row apart, is a pair of the wrong line (1090076)."""
     if tops is None:
