@@ -634,9 +634,9 @@ def _crossing(tops: np.ndarray | None, s: np.ndarray, orient: np.ndarray, mids_s
               k: float, c0: float) -> int:
     """How many cards along the glass (`s`: where they lie across it; `mids_s`: where the
     candidate pairs do) would lie over the line t = c0 + k s, their top edges (`tops`, along
-    the axis) past it by more than `ROW_TOLERANCE_MM`: no
-    card of the glass does, and a score pile lies in front of its player. A pair of two cards
-    of one character, a row apart, is a pair of the wrong line (1090076)."""
+    the axis) past it by more than `ROW_TOLERANCE_MM`: no card of the glass does, and a
+    score pile lies in front of its player. A pair of two cards of one character, a row
+    apart, is a pair of the wrong line (1090076)."""
     if tops is None:
         return 0
     near = (s > mids_s.min() - CARD_W_MM) & (s < mids_s.max() + CARD_W_MM) & (orient != 0)
