@@ -1206,15 +1206,7 @@ class Reader:
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
         all of a reflection that shows once the next row covers the rest (1050322)."""
-        inside = self._place_mask(white, H_inv, centre, down)
-        if not _borderless(white, inside):
-            return False
-        there = look.lab[inside].astype(np.float32)
-        if (float(there[:, 0].std()) < BARE_TABLE_STD
-                and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
-                < BARE_TABLE_DIST):
-            return False
-        return float(look.common[look.bins[inside]].mean()) < table_share
+        return _arm_in(look, white, self._place_mask(white, H_inv, centre, down), table_share)
 
     def _place_mask(self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray,
                     down: np.ndarray) -> np.ndarray:
@@ -1346,8 +1338,7 @@ class Reader:
         mirror place, or part of a face shows there. Score piles lie in front of their
         players, beyond any layout's rows or off its columns, or with bare table at their
         mirror places."""
-        if len(on_rows) < 2 or any((tops[k] - c) * orient[k] <= -ROW_TOLERANCE_MM
-                                   for k in facing):
+        if len(on_rows) < 2 or not _from_own_sides(tops, orient, facing, c):
             return []
         lateral = np.array([-axis[1], axis[0]])
         s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
@@ -1366,10 +1357,10 @@ class Reader:
         for k in on_rows:
             mirror = _mirrored(pos[k][None], axis, c)[0]
             down = -orient[k] * axis
-            if _centre_at(mirror, pos) or not _borderless(
-                    white, self._place_mask(white, H_inv, mirror, down)):
+            inside = self._place_mask(white, H_inv, mirror, down)
+            if _centre_at(mirror, pos) or not _borderless(white, inside):
                 return []
-            if (self._hidden_place(table(), white, H_inv, mirror, down)
+            if (_arm_in(table(), white, inside)
                     or self._partly_seen(image, img_from_mm, mirror, down)):
                 hidden.add(int(orient[k]))
         return list(on_rows) if hidden == sides else []
@@ -1421,7 +1412,7 @@ class Reader:
         if any(k not in group and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM
                for k in on_rows for g in group):
             return False
-        if any((tops[k] - c) * orient[k] <= -ROW_TOLERANCE_MM for k in facing):
+        if not _from_own_sides(tops, orient, facing, c):
             return False
         if len(group) > 1:
             lateral = np.array([-axis[1], axis[0]])
@@ -1723,6 +1714,13 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
 
 
+def _from_own_sides(tops: list[float], orient: np.ndarray, facing: list[int], c: float
+                    ) -> bool:
+    """Whether every card of `facing` faces the line at `c` from its own side, its top edge
+    (`tops`) not more than `ROW_TOLERANCE_MM` past it (see `_crossing`)."""
+    return all((tops[k] - c) * orient[k] > -ROW_TOLERANCE_MM for k in facing)
+
+
 def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> bool:
     """Whether cards `ks` (`holes`: their outlines) lie `LAST_CARD_EDGE_WIDTHS` of their own
     widths inside every edge of the image (`white`: its white mask): at the edge a score
@@ -1734,6 +1732,19 @@ def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> boo
                 holes[k].width_vec)):
             return False
     return True
+
+
+def _arm_in(look: TableLook, white: np.ndarray, inside: np.ndarray,
+            table_share: float = BARE_TABLE_SHARE) -> bool:
+    """`Reader._hidden_place` for the place `inside` (a mask of the processing image)."""
+    if not _borderless(white, inside):
+        return False
+    there = look.lab[inside].astype(np.float32)
+    if (float(there[:, 0].std()) < BARE_TABLE_STD
+            and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
+            < BARE_TABLE_DIST):
+        return False
+    return float(look.common[look.bins[inside]].mean()) < table_share
 
 
 def _borderless(white: np.ndarray, inside: np.ndarray) -> bool:
