@@ -53,13 +53,18 @@ def deck():
     return art, lib
 
 
+def _kept_table(seed: int, keep: set[str] | None = None, layout: str = "pyramid"):
+    """A dealt `layout`; `keep`: only these places still hold their card."""
+    table = deal_table(np.random.default_rng(seed), load_layouts()[layout], brawlers=True)
+    if keep is not None:
+        table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    return table
+
+
 def _table_image(art, seed: int, keep: set[str] | None = None, markers: bool = False,
                  table_kind: str = "plain"):
     """A dealt pyramid photographed; `keep`: only these places still hold their card."""
-    rng = np.random.default_rng(seed)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
-    if keep is not None:
-        table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(seed, keep)
     return _camera(art, table, seed, markers, table_kind).render(table, 0)
 
 
@@ -217,9 +222,8 @@ def test_the_last_pair_alone_on_a_table_without_markers_is_read(deck):
 def _last_pairs_table(seed: int, last: tuple[str, ...] = ("A-r0-c4",)):
     """A pyramid late in a round: only the pairs of `last` (cards of half A) left in the glass,
     every other pair taken onto the two score piles."""
-    lay = load_layouts()["pyramid"]
-    table = deal_table(np.random.default_rng(seed), lay, brawlers=True)
-    for i, name in enumerate(n for n in lay.position_names
+    table = _kept_table(seed)
+    for i, name in enumerate(n for n in table.layout.position_names
                              if n.startswith("A-") and n not in last):
         take(table, name, i % 2)
     return table
@@ -671,10 +675,8 @@ def test_a_card_beyond_the_layout_the_glass_lies_on_is_not_read_though_part_of_a
     the pairs in view: a score pile's card can lie so, and on a chequered cloth part of a
     taught face matched where its reflection would lie (1090314)."""
     art, lib = deck
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep)
     step = table.glass["A-r0-c0"].x - table.glass["A-r0-c6"].x  # three columns outward
     for name in ("A-r0-c0", "B-r0-c0"):
         table.glass[name] = dataclasses.replace(table.glass[name],
@@ -718,10 +720,8 @@ def test_a_card_far_along_the_line_from_the_pairs_may_lie_further_off_its_row(de
     centre line from the nearest pair, a line fitted to the pairs may be off by a degree
     or so there, so its row is allowed more than a card beside the pairs (6 mm)."""
     art, lib = deck
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     keep = {"A-r0-c0", "B-r0-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep)
     pose = table.glass["A-r0-c0"]
     table.glass["A-r0-c0"] = dataclasses.replace(pose, y=pose.y + 10)
     img, truth = _camera(art, table, 7, markers).render(table, 0)
@@ -900,11 +900,9 @@ def test_a_cascade_in_one_column_beside_a_palm_is_not_taken_into_the_glass(deck,
     layout with the pairs in view, but the cards lying on it come with it, and three rows in
     one column fit none (1060019)."""
     art, lib = deck
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     cascade = ["A-r0-c0", "A-r1-c1", "A-r2-c2"]
     keep = {*cascade, "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep)
     for name in cascade[1:]:
         table.glass[name] = dataclasses.replace(table.glass[name], x=table.glass[cascade[0]].x)
     img, truth = _palms_over_mirrors(art, table, cascade, markers)
@@ -919,10 +917,8 @@ def test_a_card_and_the_one_on_it_in_its_column_are_read_when_a_wall_layout_fits
     """The wall layout's first two rows share their columns. Two such cards beside a palm that
     hides their reflections fit it with the pairs in view: they are the glass (1040095)."""
     art, lib = deck
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["wall"], brawlers=True)
     keep = {"A-r0-c0", "A-r1-c0", "A-r0-c6", "B-r0-c6", "A-r0-c8", "B-r0-c8"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep, "wall")
     img, truth = _palms_over_mirrors(art, table, ["A-r0-c0", "A-r1-c0"], markers)
     reading = Reader(lib).read(img)
     c = compare(reading.to_json("x"), truth)
@@ -955,10 +951,8 @@ def _halves_apart_table():
     """A pyramid some picks into a round: two cards of half B at one end, two of half A at the
     other, no card's reflection left in the glass (where an arm across the middle would hide
     them all)."""
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     keep = {"B-r1-c1", "B-r2-c2", "A-r1-c7", "A-r2-c6"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep)
     return table, sorted(keep)
 
 
@@ -989,10 +983,8 @@ def test_halves_with_bare_table_at_one_halfs_mirror_places_are_not_read(deck, ma
 def _one_half_apart_table():
     """A pyramid late in a round: five cards of half A left in two groups on its first two
     rows, no reflection in the glass (where an arm across the middle would hide them all)."""
-    rng = np.random.default_rng(7)
-    table = deal_table(rng, load_layouts()["pyramid"], brawlers=True)
     keep = {"A-r0-c0", "A-r1-c1", "A-r0-c6", "A-r0-c8", "A-r1-c7"}
-    table.glass = {n: pose for n, pose in table.glass.items() if n in keep}
+    table = _kept_table(7, keep)
     return table, sorted(keep)
 
 
