@@ -123,6 +123,12 @@ LAST_CARD_EDGE_WIDTHS = 2.0
 this many of their widths or more inside every edge of the image: at the edge a score pile's
 cascade may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7
 widths; the last cards the rule read on the development tables lay 3.5 widths in or more)."""
+LAST_CARD_RING_MM = 8.0
+LAST_CARD_RING_WHITE = 0.1
+"""With no pair in view, the last cards of a round lie alone: in a strip this wide beside and
+below them (their top edges face the line, where their reflections lay) at most this share
+is white. A score pile's card has its pile's other cards there, found or not (1100326: 0.24,
+1010161: 0.19; the last cards the rule read on 500 development tables at most 0.02)."""
 LAST_CARDS = 4
 """With no pair in view, at most this many cards lying together (neighbour by neighbour) may
 be taken for the last cards of a round whose reflections an arm hides whole: late in a round
@@ -1396,12 +1402,13 @@ class Reader:
         most `LAST_CARDS`) are the last cards of a round whose reflections an arm hides
         whole, the centre line at `c` just across `j`'s top edge (its first row). All face
         the line the same way on its rows, fit a layout card by themselves, and lie well
-        inside the image (`holes`: their outlines there; `LAST_CARD_EDGE_WIDTHS`); no other
-        card lies on their rows; an arm lies at each one's mirror place, and no card does
-        (`_arm_at_mirror`); and every card faces the line from its own side. A score pile lies
-        in front of its player and faces them as their half of the glass does, so a line
-        across a pile card's top edge has the other pile's cards, or its own, facing it from
-        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same.
+        inside the image (`holes`: their outlines there; `LAST_CARD_EDGE_WIDTHS`) and alone on
+        the table (`_alone_on_table`); no other card lies on their rows; an arm lies at each
+        one's mirror place, and no card does (`_arm_at_mirror`); and every card faces the
+        line from its own side. A score pile lies in front of its player and faces them as
+        their half of the glass does, so a line across a pile card's top edge has the other
+        pile's cards, or its own, facing it from the wrong side (1030205, 1000108), where an
+        arm may lie in front of it all the same.
         """
         if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
             return False
@@ -1414,6 +1421,8 @@ class Reader:
             return False
         if not _from_own_sides(tops, orient, facing, c):
             return False
+        if not self._alone_on_table(white, H_inv, pos, orient, axis, group):
+            return False
         if len(group) > 1:
             lateral = np.array([-axis[1], axis[0]])
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
@@ -1421,6 +1430,32 @@ class Reader:
                 return False
         return all(self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
                                        axis, c) for k in group)
+
+    def _alone_on_table(self, white: np.ndarray, H_inv: np.ndarray, pos: np.ndarray,
+                        orient: np.ndarray, axis: np.ndarray, group: list[int]) -> bool:
+        """Whether no card's border shows beside or below the cards `group` (`pos`: face
+        centres, mm; each one's top edge toward the line) but their own: the last cards of a
+        round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`)."""
+        W, Hc, m = CARD_W_MM, self.lib.shape.height_mm, LAST_CARD_RING_MM
+
+        def area(k: int, out: float) -> np.ndarray:
+            down = orient[k] * axis
+            r = np.array([down[1], -down[0]])
+            tl = self._top_left(pos[k], down, -out, 0.0)
+            w, h = W + 2 * out, Hc + out
+            quad = np.array([tl, tl + w * r, tl + w * r + h * down, tl + h * down])
+            mask = np.zeros(white.shape, np.uint8)
+            cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, quad)).astype(np.int32), 1)
+            return mask > 0
+
+        own = np.zeros(white.shape, bool)
+        for k in group:
+            own |= area(k, 2.0)
+        ring = np.zeros(white.shape, bool)
+        for k in group:
+            ring |= area(k, m)
+        ring &= ~own
+        return not ring.any() or float(white[ring].mean()) <= LAST_CARD_RING_WHITE
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0

@@ -379,6 +379,31 @@ def test_the_last_card_with_bare_table_across_its_top_edge_is_not_read(deck, mar
     assert Reader(lib).read(img).cards == []
 
 
+def _edge_beside(img: np.ndarray, card: dict) -> None:
+    """A white strip along the card's left side, a few pixels out: the border of a card it
+    lies on, as a score pile's card lies on its pile's others."""
+    tl, tr, _, bl = np.array(card["quad"], float)
+    out = (tl - tr) / np.linalg.norm(tl - tr)
+    strip = np.array([tl + 5 * out, tl + 9 * out, bl + 9 * out, bl + 5 * out])
+    cv2.fillConvexPoly(img, np.rint(strip).astype(np.int32), (245, 245, 245),
+                       lineType=cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_lone_card_with_a_cards_border_beside_it_is_not_taken_for_the_last_card(
+        deck, markers):
+    """A score pile's card among its pile's others, its reflection place under an arm, looks
+    like the last card of a round when the finder missed the others (1100326, 1010161). The
+    last pair with a palm over the reflection, the border of another card showing beside the
+    card: not read (alone, as `test_the_last_card_is_read_when_a_palm_hides_its_whole_
+    reflection` shows, it is)."""
+    art, lib = deck
+    img, truth = _last_pair_beside_full_piles(art, 12, markers)
+    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c4"))
+    _edge_beside(img, next(g for g in truth["cards"] if g["position"] == "A-r0-c4"))
+    assert Reader(lib).read(img).cards == []
+
+
 def _border_painted_out(img: np.ndarray, card: dict, border_frac: float) -> None:
     """The card's white border painted over with the table: its art alone lies there, as a
     face printed on a cloth would, with no card's border round it."""
