@@ -738,6 +738,16 @@ def on_a_row(top: float, c: float, orient: int, Hc: float,
     return k >= 0 and abs(out - k * Hc / 2) < tolerance
 
 
+def line_through(tops: list[float], orient: np.ndarray, c: float, Hc: float) -> float:
+    """Where the centre line lies by cards on its rows (`tops`: their top edges along the
+    axis, facing it as `orient` says), each on the row it lies on from a line near `c`."""
+    lines = []
+    for top, o in zip(tops, orient, strict=True):
+        row = max(0, round(((top - c) * o - GAP_MM / 2) / (Hc / 2)))
+        lines.append(top - o * (GAP_MM / 2 + row * Hc / 2))
+    return float(np.median(lines))
+
+
 def row_tolerance(s: float, glass_s: np.ndarray) -> float:
     """How far (mm) off its row a card `s` mm across the glass may lie, the glass's cards that
     set the centre line at `glass_s`: the line's direction is only as good as their spread, so
@@ -1240,7 +1250,8 @@ class Reader:
         few next to it, an arm lies at their mirror places as `_last_cards_under_arm` asks),
         and then only the cards on its rows that touch such a card, one neighbour after
         another, and cards apart from them that an arm hides the reflection of (as
-        `_hidden_reflections` asks) are the glass: score piles and other cards lie apart.
+        `_hidden_reflections` asks) are the glass (`_grow_without_pairs`): score piles and
+        other cards lie apart. The line returned is the one the glass's cards put it at.
         (Among the many lines a score pile suggests, one put a reflection on a chequered
         cloth, where a taught face matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
@@ -1259,7 +1270,6 @@ class Reader:
         groups = neighbour_groups(pos)
         alone = [len(group) == 1 for group in groups]
         holes = [o for o, *_ in cards_mm]
-        lateral = np.array([-axis[1], axis[0]])
         table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
@@ -1296,36 +1306,60 @@ class Reader:
                 continue
             glass = set(backed)
             partner = partner.copy()
-            apart = True
-            while apart:
-                grown = True
-                while grown:
-                    grown = False
-                    for j in on_rows:
-                        if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
-                                                  for k in glass) < NEIGHBOUR_MM:
-                            glass.add(j)
-                            grown = True
-                for j in glass:
-                    partner[j] = j
-                # An arm across the middle columns can part the glass (1070454): a card on
-                # its rows apart from it is the glass too if it passes `_hidden_reflections`'
-                # test with this glass for the pairs. Its row may lie further off, as there:
-                # the line's direction comes from the cards' own, each dealt a little askew.
-                apart = False
-                glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
-                for j in facing:
-                    if (j not in glass and on_a_row(
-                            tops[j], c, int(orient[j]), Hc,
-                            row_tolerance(float(cmms[j] @ lateral), glass_s))
-                            and self._arm_over_reflection(table, white, H_inv, cmms, partner,
-                                                          sorted(glass), j, axis, c,
-                                                          -orient[j] * axis)):
-                        glass.add(j)
-                        apart = True
-                        break
+            for apart in (False, True):
+                self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing,
+                                         on_rows, glass, partner, axis, c, apart)
+                if not apart:
+                    # The line lies where the glass's cards say, not where the card that first
+                    # suggested it did: any card within a row's tolerance may have, a score
+                    # pile's too (1100385). The glass only grows.
+                    c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)],
+                                     c, Hc)
+                    on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
             return c, partner
         return c_t, partner
+
+    def _grow_without_pairs(self, table: Callable[[], TableLook], white: np.ndarray,
+                            H_inv: np.ndarray, cmms: list[np.ndarray], tops: list[float],
+                            orient: np.ndarray, facing: list[int], on_rows: list[int],
+                            glass: set[int], partner: np.ndarray, axis: np.ndarray, c: float,
+                            apart: bool) -> None:
+        """Grows `glass` (the cards backing the line at `c`; `partner` in place: itself) by the
+        cards on the line's rows (`on_rows`) that touch it, one neighbour after another, and
+        with `apart` by cards on its rows apart from it whose reflections an arm hides. An arm
+        across the middle columns can part the glass (1070454): such a card is the glass too
+        if it passes `_hidden_reflections`' test with this glass for the pairs. Its row may lie
+        further off, as there: the line's direction comes from the cards' own, each dealt a
+        little askew. The cards lying on it in its column lie on the rows too: a score pile's
+        cascade steps further than a row, so its next card lies off them (1100385)."""
+        Hc = self.lib.shape.height_mm
+        lateral = np.array([-axis[1], axis[0]])
+        while True:
+            grown = True
+            while grown:
+                grown = False
+                for j in on_rows:
+                    if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
+                                              for k in glass) < NEIGHBOUR_MM:
+                        glass.add(j)
+                        grown = True
+            for j in glass:
+                partner[j] = j
+            if not apart:
+                return
+            glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
+
+            def on_rows_here(k: int, glass_s: np.ndarray = glass_s) -> bool:
+                return on_a_row(tops[k], c, int(orient[k]), Hc,
+                                row_tolerance(float(cmms[k] @ lateral), glass_s))
+
+            more = next((j for j in facing if j not in glass and on_rows_here(j) and all(
+                on_rows_here(k) for k in _stacked_on(cmms, j, lateral) if k in facing) and (
+                self._arm_over_reflection(table, white, H_inv, cmms, partner, sorted(glass),
+                                          j, axis, c, -orient[j] * axis))), None)
+            if more is None:
+                return
+            glass.add(more)
 
     def _halves_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
                           white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
@@ -1343,10 +1377,15 @@ class Reader:
         edge of one of them, they lie well inside the image, and an arm lies at each one's
         mirror place, or part of a face shows there. Score piles lie in front of their
         players, beyond any layout's rows or off its columns, or with bare table at their
-        mirror places."""
+        mirror places, and a pile's cascade steps further than a row, so a card lying on one
+        of them in its column lies off the rows."""
         if len(on_rows) < 2 or not _from_own_sides(tops, orient, facing, c):
             return []
         lateral = np.array([-axis[1], axis[0]])
+        Hc = self.lib.shape.height_mm
+        if any(m in facing and not on_a_row(tops[m], c, int(orient[m]), Hc)
+               for k in on_rows for m in _stacked_on(list(pos), k, lateral)):
+            return []  # a score pile's cascade, as in `_grow_without_pairs`
         s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
         s -= column_phase(s)
         if (np.abs(s - np.round(s)) > COLUMN_TOLERANCE).any() or not self._on_layout_cells(

@@ -15,6 +15,7 @@ from companion.games.looking_glass.layout import load_layouts
 from companion.games.looking_glass.library import descriptor
 from companion.games.looking_glass.read import (
     CONFIDENCE_THRESHOLD,
+    GAP_MM,
     RING_CHROMA_SLACK,
     Hole,
     Reader,
@@ -28,6 +29,7 @@ from companion.games.looking_glass.read import (
     cut_window,
     find_holes,
     inset,
+    line_through,
     mirror_homography,
     orient,
     pair_in_image,
@@ -36,6 +38,7 @@ from companion.games.looking_glass.read import (
     visible_match,
 )
 from companion.games.looking_glass.render import (
+    CARD_H_MM,
     Conditions,
     TableCamera,
     compare,
@@ -402,6 +405,17 @@ def test_a_lone_card_with_a_cards_border_beside_it_is_not_taken_for_the_last_car
     _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c4"))
     _edge_beside(img, next(g for g in truth["cards"] if g["position"] == "A-r0-c4"))
     assert Reader(lib).read(img).cards == []
+
+
+def test_the_centre_line_lies_where_the_cards_on_its_rows_put_it():
+    """Each card on a row says where the line lies; their median is kept, whichever of them
+    (or another card near them) first suggested it (1100385)."""
+    Hc, line = 88.0, 100.0
+    tops = [line + GAP_MM / 2 + 1.0, line + GAP_MM / 2 + Hc / 2 - 1.5,
+            line - GAP_MM / 2 - 2.0, line + GAP_MM / 2 + Hc + 0.5]
+    orient = np.array([1, 1, -1, 1])
+    assert line_through(tops, orient, line + 4.0, Hc) == pytest.approx(line - 0.5)
+    assert line_through(tops[:3], orient[:3], line - 4.0, Hc) == pytest.approx(line - 1.5)
 
 
 def _border_painted_out(img: np.ndarray, card: dict, border_frac: float) -> None:
@@ -970,6 +984,56 @@ def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_
         assert [c.card for c in near] == [target["card"]], name
     c = compare(reading.to_json("x"), truth)
     assert c.extra == 0 and c.wrong == 0, c
+
+
+def _cascade_on(art, name: str, markers: bool):
+    """The scene above, with a card lying on `name` in its column, further out than the next
+    row, as a score pile's cascade steps (1100385: 0.56 of a card; here 0.8, off the rows
+    however the line is fitted): the image, its truth, and where each card lies in it."""
+    keep = {"A-r0-c0", "B-r0-c0", "A-r0-c8", "B-r0-c8"}
+    table = _kept_table(7, keep)
+    under = table.glass[name]
+    other = "A-r0-c8" if name == "A-r0-c0" else "A-r0-c0"
+    # A place name of the layout no card holds, at `name`'s column.
+    table.glass["A-r1-c1"] = dataclasses.replace(under, card=table.glass[other].card,
+                                                 y=under.y + math.copysign(0.8 * CARD_H_MM,
+                                                                           under.y))
+    img, truth = _camera(art, table, 7, markers).render(table, 0)
+    _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
+    _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c8"))
+    at = {g["position"]: np.array(g["center"]) for g in truth["cards"]}
+    return img, table, at
+
+
+def _read_at(reading, at: np.ndarray) -> list:
+    return [c.card for c in reading.cards if np.hypot(*(c.center - at)) < 30]
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_a_card_apart_from_the_glass_with_a_cascade_on_it_off_the_rows_is_not_read(
+        deck, markers):
+    """The last card is read (a palm over its reflection); the card apart from it, on its
+    rows, with an arm over its reflection, is not: a card lies on it further out than the
+    next row, and the cascade is a score pile's."""
+    art, lib = deck
+    img, table, at = _cascade_on(art, "A-r0-c0", markers)
+    reading = Reader(lib).read(img)
+    assert _read_at(reading, at["A-r0-c8"]) == [table.glass["A-r0-c8"].card]
+    assert _read_at(reading, at["A-r0-c0"]) == [] and _read_at(reading, at["A-r1-c1"]) == []
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_cards_on_the_rows_with_a_cascade_among_them_are_not_taken_for_halves_under_an_arm(
+        deck, markers):
+    """The cascade on the card whose reflection the palm hides: it is no lone last card, and
+    the cards on the line's rows, the cascade's first among them, are not what an arm leaves
+    of a larger glass either (`_halves_under_arm`). Nothing of the cascade is read."""
+    art, lib = deck
+    img, table, at = _cascade_on(art, "A-r0-c8", markers)
+    reading = Reader(lib).read(img)
+    assert _read_at(reading, at["A-r0-c8"]) == [] and _read_at(reading, at["A-r1-c1"]) == []
+    assert compare(reading.to_json("x"), _camera(art, table, 7, markers).render(table, 0)[1]
+                   ).extra == 0
 
 
 def _halves_apart_table():
