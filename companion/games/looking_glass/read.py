@@ -1442,12 +1442,12 @@ class Reader:
         whole, the centre line at `c` just across `j`'s top edge (its first row). All face
         the line the same way on its rows, fit a layout card by themselves, and lie well
         inside the image (`holes`: their outlines there; `LAST_CARD_EDGE_WIDTHS`) and alone on
-        the table (`_alone_on_table`); no other card lies on their rows; an arm lies at each
-        one's mirror place, and no card does (`_arm_at_mirror`); and every card faces the
-        line from its own side. A score pile lies in front of its player and faces them as
-        their half of the glass does, so a line across a pile card's top edge has the other
-        pile's cards, or its own, facing it from the wrong side (1030205, 1000108), where an
-        arm may lie in front of it all the same.
+        the table (`_alone_on_table`); no other card lies on their rows (of the line fitted
+        to their own top edges); an arm lies at each one's mirror place, and no card does
+        (`_arm_at_mirror`); and every card faces the line from its own side. A score pile lies
+        in front of its player and faces them as their half of the glass does, so a line
+        across a pile card's top edge has the other pile's cards, or its own, facing it from
+        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same.
         """
         if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
             return False
@@ -1455,8 +1455,12 @@ class Reader:
             return False
         if not _inside_view(white, holes, group):
             return False
-        if any(k not in group and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM
-               for k in on_rows for g in group):
+        # Their rows are where they lie, not where the card that suggested the line lies: a
+        # pile card 6 mm off their row may lie on the one but not the other.
+        Hc = self.lib.shape.height_mm
+        c = line_through([tops[g] for g in group], orient[group], c, Hc)
+        if any(k not in group and on_a_row(tops[k], c, int(orient[k]), Hc)
+               and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM for k in facing for g in group):
             return False
         if not _from_own_sides(tops, orient, facing, c):
             return False
