@@ -498,6 +498,18 @@ def test_a_card_whose_border_is_broken_at_a_corner_is_still_found():
     assert any(np.linalg.norm(c - [185, 150]) < 5 for c in got), got
 
 
+def test_a_card_whose_border_has_a_wider_gap_is_found_at_its_size():
+    """A face's art against its border, blurred and compressed, can leave a gap 5 px wide
+    (1100428): a second, wider erosion closes it, and the rectangle is grown back by as much
+    (70 x 100 px of art)."""
+    holes = [hl for hl in find_holes(_framed_card_image(12))
+             if np.linalg.norm(hl.corners.mean(axis=0) - [185, 150]) < 5]
+    assert len(holes) == 1, holes
+    sides = sorted(np.linalg.norm(np.roll(holes[0].corners, -1, axis=0) - holes[0].corners,
+                                  axis=1))
+    assert sides[0] == pytest.approx(70, abs=4) and sides[-1] == pytest.approx(100, abs=4)
+
+
 def test_the_ring_round_a_card_is_grey_and_round_a_block_of_cloth_coloured():
     # Both holes framed alike to the white mask (a pale line 6 px wide); only the card's is
     # white or grey, whatever the light's tint.
