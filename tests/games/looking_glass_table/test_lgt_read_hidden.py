@@ -12,7 +12,15 @@ import pytest
 from lgt_helpers import taught
 
 from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.library import descriptor
+from companion.games.looking_glass.library import (
+    CARD_W_MM,
+    PATCH_H,
+    PATCH_W,
+    SEARCH_PX,
+    CardShape,
+    Library,
+    descriptor,
+)
 from companion.games.looking_glass.read import (
     CONFIDENCE_THRESHOLD,
     GAP_MM,
@@ -827,6 +835,52 @@ def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(
     assert not clear_match(lib.match(descriptor(patch)))  # the whole window: no clear match
     moved = H @ np.array([[1, 0, 0], [0, 1, -lib.shape.height_mm * 1.6], [0, 0, 1]])
     assert not visible_match(lib.match_visible(cut_window(img, moved, lib)))  # bare table
+
+
+def _face(banner: tuple, field: tuple, dots: bool, px_mm: float) -> np.ndarray:
+    """A card face drawn square to the image, `px_mm` pixels a mm: a white border, a
+    two-colour banner with black marks, a plain field, with coloured dots or without."""
+    shape = CardShape()
+    w, h, b = CARD_W_MM * px_mm, shape.height_mm * px_mm, shape.border_mm * px_mm
+    img = np.full((round(h), round(w), 3), 235, np.uint8)
+    x0, y0, x1, y1 = round(b), round(b), round(w - b), round(h - b)
+    img[y0:y1, x0:x1] = field
+    mid, band = (x0 + x1) // 2, round(7 * px_mm)
+    img[y0:y0 + band, x0:mid], img[y0:y0 + band, mid:x1] = banner
+    for i in range(5):
+        cv2.rectangle(img, (x0 + 10 + 40 * i, y0 + 6), (x0 + 16 + 40 * i, y0 + 20), (20,) * 3, -1)
+    rng = np.random.default_rng(1)
+    for _ in range(14 if dots else 0):
+        centre = (int(rng.integers(x0 + 15, x1 - 15)), int(rng.integers(y0 + 40, h // 2)))
+        cv2.circle(img, centre, 14, [int(v) for v in rng.integers(40, 230, 3)], -1)
+    return img
+
+
+def test_a_searched_face_must_show_its_cells_not_only_its_banner():
+    """A search's clear match is kept only where the face's cells match too: an arm over all
+    of a face's window but its banner leaves most of its cells unmatched (in 1110429 such a
+    window, named as a whole, matched a face with a plain field clearly, and wrongly)."""
+    px_mm = 4.0
+    faces = {"plain": _face(((20, 120, 230), (160, 40, 120)), (40, 110, 90), False, px_mm),
+             "dotted": _face(((40, 30, 210), (150, 60, 220)), (30, 70, 30), True, px_mm)}
+    shape = CardShape()
+    stub = Library(list(faces), np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
+                   np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
+    img_from_mm = np.diag([px_mm, px_mm, 1.0])
+    m = SEARCH_PX
+    windows = [cut_window(f, img_from_mm, stub) for f in faces.values()]
+    lib = Library(list(faces), np.array([descriptor(w)[m:m + PATCH_H, m:m + PATCH_W]
+                                         for w in windows], np.float32),
+                  np.array([w[m:m + PATCH_H, m:m + PATCH_W] for w in windows]), shape)
+    reader = Reader(lib)
+    quad = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm],
+                     [0, shape.height_mm]], float)
+    named_dotted = np.array([0.2, 0.9])
+    dotted = faces["dotted"]
+    assert reader._face_in_view(dotted, img_from_mm, quad, named_dotted)
+    armed = dotted.copy()
+    armed[round((shape.border_mm + 8) * px_mm):] = (40, 110, 90)
+    assert not reader._face_in_view(armed, img_from_mm, quad, named_dotted)
 
 
 def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck):
