@@ -11,16 +11,9 @@ import numpy as np
 import pytest
 from lgt_helpers import taught
 
+from companion.games.looking_glass import library as card_library
 from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.library import (
-    CARD_W_MM,
-    PATCH_H,
-    PATCH_W,
-    SEARCH_PX,
-    CardShape,
-    Library,
-    descriptor,
-)
+from companion.games.looking_glass.library import descriptor
 from companion.games.looking_glass.read import (
     CONFIDENCE_THRESHOLD,
     GAP_MM,
@@ -840,8 +833,8 @@ def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(
 def _face(banner: tuple, field: tuple, dots: bool, px_mm: float) -> np.ndarray:
     """A card face drawn square to the image, `px_mm` pixels a mm: a white border, a
     two-colour banner with black marks, a plain field, with coloured dots or without."""
-    shape = CardShape()
-    w, h, b = CARD_W_MM * px_mm, shape.height_mm * px_mm, shape.border_mm * px_mm
+    shape = card_library.CardShape()
+    w, h, b = card_library.CARD_W_MM * px_mm, shape.height_mm * px_mm, shape.border_mm * px_mm
     img = np.full((round(h), round(w), 3), 235, np.uint8)
     x0, y0, x1, y1 = round(b), round(b), round(w - b), round(h - b)
     img[y0:y1, x0:x1] = field
@@ -860,21 +853,21 @@ def test_a_searched_face_must_show_its_cells_not_only_its_banner():
     """A search's clear match is kept only where the face's cells match too: an arm over all
     of a face's window but its banner leaves most of its cells unmatched (in 1110429 such a
     window, named as a whole, matched a face with a plain field clearly, and wrongly)."""
-    px_mm = 4.0
+    px_mm, m = 4.0, card_library.SEARCH_PX
+    ph, pw = card_library.PATCH_H, card_library.PATCH_W
     faces = {"plain": _face(((20, 120, 230), (160, 40, 120)), (40, 110, 90), False, px_mm),
              "dotted": _face(((40, 30, 210), (150, 60, 220)), (30, 70, 30), True, px_mm)}
-    shape = CardShape()
-    stub = Library(list(faces), np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
-                   np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
+    shape = card_library.CardShape()
+    stub = card_library.Library(list(faces), np.zeros((0, ph, pw, 3), np.float32),
+                                np.zeros((0, ph, pw, 3), np.uint8), shape)
     img_from_mm = np.diag([px_mm, px_mm, 1.0])
-    m = SEARCH_PX
     windows = [cut_window(f, img_from_mm, stub) for f in faces.values()]
-    lib = Library(list(faces), np.array([descriptor(w)[m:m + PATCH_H, m:m + PATCH_W]
-                                         for w in windows], np.float32),
-                  np.array([w[m:m + PATCH_H, m:m + PATCH_W] for w in windows]), shape)
+    lib = card_library.Library(
+        list(faces), np.array([descriptor(w)[m:m + ph, m:m + pw] for w in windows], np.float32),
+        np.array([w[m:m + ph, m:m + pw] for w in windows]), shape)
     reader = Reader(lib)
-    quad = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm],
-                     [0, shape.height_mm]], float)
+    w, h = card_library.CARD_W_MM, shape.height_mm
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
     named_dotted = np.array([0.2, 0.9])
     dotted = faces["dotted"]
     assert reader._face_in_view(dotted, img_from_mm, quad, named_dotted)
