@@ -226,9 +226,10 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     return bright & grey & (mn > 45)
 
 
-def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
+def _rect(mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0
           ) -> tuple[np.ndarray, float, float] | None:
-    """(corners, area, fill) of the minimum-area rectangle around a component's mask."""
+    """(corners, area, fill) of the minimum-area rectangle around a component's mask, grown
+    by `grow` px in width and height (what eroding it took off)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     outer = [i for i in range(len(contours)) if hierarchy[0][i][3] < 0]
     top = max(outer, key=lambda i: cv2.contourArea(contours[i]))
@@ -245,8 +246,8 @@ def _rect(mask: np.ndarray, offset: tuple[int, int], area: float
                     and cv2.contourArea(contours[i]) > 0.02 * enclosed)
     area = max(float(area), enclosed - float(big_holes))
     fill = area / (rw * rh)
-    # The mask was eroded by 2 px: grow the rectangle back.
-    rect = (rect[0], (rw + 4, rh + 4), rect[2])
+    # The mask was eroded (by 2 px a side, unless the caller says): grow the rectangle back.
+    rect = (rect[0], (rw + grow, rh + grow), rect[2])
     return cv2.boxPoints(rect).astype(np.float64), area, fill
 
 
@@ -307,9 +308,9 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
     tilt, or darkened there): through the gap the interior joins the table around it and is
     no hole at all. Eroded 4 px instead of 2, the gap closes, and what is still open
     eroded 6 px (1100428: a face's art against its border, blurred and compressed, left a
-    gap 5 px wide); only interiors not found already are taken, as clean rectangles. At half
-    resolution (a quarter of the pixels to label): it is a second look over the whole
-    image, and the rectangle is only a start."""
+    gap 5 px wide); only interiors not found already are taken, as clean rectangles grown
+    back by what the erosion took. At half resolution (a quarter of the pixels to label): it
+    is a second look over the whole image, and the rectangle is only a start."""
     h, w = white.shape
     half = cv2.resize((~white).astype(np.uint8), (w // 2, h // 2),
                       interpolation=cv2.INTER_NEAREST)
@@ -324,18 +325,14 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
                 continue
             if taken[cc.y : cc.y + cc.h, cc.x : cc.x + cc.w][cc.mask > 0].mean() > 0.2:
                 continue  # found already (most of it)
-            got = _rect(cc.mask, (cc.x, cc.y), float(cc.area))
+            # A (size - 1) / 2 px erosion at half resolution: grown back by as much.
+            got = _rect(cc.mask, (cc.x, cc.y), float(cc.area), grow=size - 1.0)
             if got is None or got[2] < L_FILL:
                 continue
             corners = 2 * got[0] + 0.5
-            if size > 5:  # `_rect` grew it back by the 2 px of a 5 px kernel only
-                (cx, cy), (rw, rh), ang = cv2.minAreaRect(corners.astype(np.float32))
-                grow = size - 5
-                corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), ang)
-                                        ).astype(np.float64)
             if _clean_interior(small, white, corners, ring):
                 out.append(Hole(corners, 4 * got[1], got[2]))
-                cv2.fillConvexPoly(taken, np.rint(got[0]).astype(np.int32), 1)
+                cv2.fillConvexPoly(taken, np.rint(corners / 2).astype(np.int32), 1)
     return out
 
 
@@ -750,9 +747,15 @@ def on_a_row(top: float, c: float, orient: int, Hc: float,
              tolerance: float = ROW_TOLERANCE_MM) -> bool:
     """Whether a card whose top edge lies at `top` along the axis, facing the centre line at
     `c` the way `orient` says, lies on a row of the glass: rows step half a card out."""
-    out = (top - c) * orient - GAP_MM / 2
-    k = round(out / (Hc / 2))
+    out, k = _rows_out(top, c, orient, Hc)
     return k >= 0 and abs(out - k * Hc / 2) < tolerance
+
+
+def _rows_out(top: float, c: float, orient: int, Hc: float) -> tuple[float, int]:
+    """How far (mm) a card's top edge at `top`, facing the line at `c` as `orient` says, lies
+    out from the first row's place, and the nearest row to it (negative: across the line)."""
+    out = (top - c) * orient - GAP_MM / 2
+    return out, round(out / (Hc / 2))
 
 
 def line_through(tops: list[float], orient: np.ndarray, c: float, Hc: float) -> float:
@@ -760,7 +763,7 @@ def line_through(tops: list[float], orient: np.ndarray, c: float, Hc: float) -> 
     axis, facing it as `orient` says), each on the row it lies on from a line near `c`."""
     lines = []
     for top, o in zip(tops, orient, strict=True):
-        row = max(0, round(((top - c) * o - GAP_MM / 2) / (Hc / 2)))
+        row = max(0, _rows_out(top, c, int(o), Hc)[1])
         lines.append(top - o * (GAP_MM / 2 + row * Hc / 2))
     return float(np.median(lines))
 
@@ -1251,7 +1254,7 @@ class Reader:
         art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
                         tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
         mask = np.zeros(white.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, art)).astype(np.int32), 1)
+        _paint_mm(mask, H_inv, art)
         return mask > 0
 
     def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
@@ -1323,16 +1326,15 @@ class Reader:
                 continue
             glass = set(backed)
             partner = partner.copy()
-            for apart in (False, True):
-                self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing,
-                                         on_rows, glass, partner, axis, c, apart)
-                if not apart:
-                    # The line lies where the glass's cards say, not where the card that first
-                    # suggested it did: any card within a row's tolerance may have, a score
-                    # pile's too (1100385). The glass only grows.
-                    c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)],
-                                     c, Hc)
-                    on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
+            self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing, on_rows,
+                                     glass, partner, axis, c, apart=False)
+            # The line lies where the glass's cards say, not where the card that first
+            # suggested it did: any card within a row's tolerance may have, a score pile's too
+            # (1100385). The glass only grows.
+            c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)], c, Hc)
+            on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
+            self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing, on_rows,
+                                     glass, partner, axis, c, apart=True)
             return c, partner
         return c_t, partner
 
@@ -1347,8 +1349,8 @@ class Reader:
         across the middle columns can part the glass (1070454): such a card is the glass too
         if it passes `_hidden_reflections`' test with this glass for the pairs. Its row may lie
         further off, as there: the line's direction comes from the cards' own, each dealt a
-        little askew. The cards lying on it in its column lie on the rows too: a score pile's
-        cascade steps further than a row, so its next card lies off them (1100385)."""
+        little askew. The cards lying on it in its column lie on the rows too
+        (`_cascade_on_rows`)."""
         Hc = self.lib.shape.height_mm
         lateral = np.array([-axis[1], axis[0]])
         while True:
@@ -1370,10 +1372,11 @@ class Reader:
                 return on_a_row(tops[k], c, int(orient[k]), Hc,
                                 row_tolerance(float(cmms[k] @ lateral), glass_s))
 
-            more = next((j for j in facing if j not in glass and on_rows_here(j) and all(
-                on_rows_here(k) for k in _stacked_on(cmms, j, lateral) if k in facing) and (
-                self._arm_over_reflection(table, white, H_inv, cmms, partner, sorted(glass),
-                                          j, axis, c, -orient[j] * axis))), None)
+            more = next((j for j in facing if j not in glass and on_rows_here(j)
+                         and _cascade_on_rows(cmms, j, lateral, facing, on_rows_here)
+                         and self._arm_over_reflection(table, white, H_inv, cmms, partner,
+                                                       sorted(glass), j, axis, c,
+                                                       -orient[j] * axis)), None)
             if more is None:
                 return
             glass.add(more)
@@ -1400,9 +1403,10 @@ class Reader:
             return []
         lateral = np.array([-axis[1], axis[0]])
         Hc = self.lib.shape.height_mm
-        if any(m in facing and not on_a_row(tops[m], c, int(orient[m]), Hc)
-               for k in on_rows for m in _stacked_on(list(pos), k, lateral)):
-            return []  # a score pile's cascade, as in `_grow_without_pairs`
+        if not all(_cascade_on_rows(list(pos), k, lateral, facing,
+                                    lambda m: on_a_row(tops[m], c, int(orient[m]), Hc))
+                   for k in on_rows):
+            return []  # a score pile's cascade
         s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
         s -= column_phase(s)
         if (np.abs(s - np.round(s)) > COLUMN_TOLERANCE).any() or not self._on_layout_cells(
@@ -1496,25 +1500,17 @@ class Reader:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
         round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`)."""
-        W, Hc, m = CARD_W_MM, self.lib.shape.height_mm, LAST_CARD_RING_MM
-
-        def area(k: int, out: float) -> np.ndarray:
+        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        own, around = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
+        for k in group:
             down = orient[k] * axis
             r = np.array([down[1], -down[0]])
-            tl = self._top_left(pos[k], down, -out, 0.0)
-            w, h = W + 2 * out, Hc + out
-            quad = np.array([tl, tl + w * r, tl + w * r + h * down, tl + h * down])
-            mask = np.zeros(white.shape, np.uint8)
-            cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, quad)).astype(np.int32), 1)
-            return mask > 0
-
-        own = np.zeros(white.shape, bool)
-        for k in group:
-            own |= area(k, 2.0)
-        ring = np.zeros(white.shape, bool)
-        for k in group:
-            ring |= area(k, m)
-        ring &= ~own
+            for mask, out in ((own, 2.0), (around, LAST_CARD_RING_MM)):
+                tl = self._top_left(pos[k], down, -out, 0.0)
+                w, h = W + 2 * out, Hc + out
+                _paint_mm(mask, H_inv, np.array([tl, tl + w * r, tl + w * r + h * down,
+                                                 tl + h * down]))
+        ring = (around > 0) & (own == 0)
         return not ring.any() or float(white[ring].mean()) <= LAST_CARD_RING_WHITE
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
@@ -1790,6 +1786,14 @@ def _stacked_on(cmms: list[np.ndarray], j: int, lateral: np.ndarray) -> list[int
     return sorted(run - {j})
 
 
+def _cascade_on_rows(cmms: list[np.ndarray], j: int, lateral: np.ndarray, facing: list[int],
+                     on_row: Callable[[int], bool]) -> bool:
+    """Whether the facing cards lying on card `j` in its column (`_stacked_on`) lie on the
+    glass's rows (`on_row`) too, as a layout's do: a score pile's cascade steps further than a
+    row (0.55 of a card in the simulated piles), so its next card lies off them (1100385)."""
+    return all(on_row(k) for k in _stacked_on(cmms, j, lateral) if k in facing)
+
+
 def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]
                 ) -> list[tuple[str, int]]:
     """Every (layout id, column shift) whose cells hold all `observed` (row, column) places
@@ -1852,6 +1856,12 @@ def _arm_in(look: TableLook, white: np.ndarray, inside: np.ndarray,
             < BARE_TABLE_DIST):
         return False
     return float(look.common[look.bins[inside]].mean()) < table_share
+
+
+def _paint_mm(mask: np.ndarray, H_inv: np.ndarray, quad_mm: np.ndarray) -> None:
+    """Sets to 1 the pixels of `mask` (the processing image's) that the table quad `quad_mm`
+    (mm; `H_inv`: mm to processing px) covers."""
+    cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, quad_mm)).astype(np.int32), 1)
 
 
 def _borderless(white: np.ndarray, inside: np.ndarray) -> bool:
