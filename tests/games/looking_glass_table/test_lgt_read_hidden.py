@@ -1156,3 +1156,23 @@ def test_one_half_with_bare_table_at_one_mirror_place_is_not_read(deck):
     table, names = _one_half_apart_table()
     img, _truth = _palms_over_mirrors(art, table, [n for n in names if n != "A-r0-c0"], True)
     assert Reader(lib).read(img).cards == []
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top_edge(
+        deck, markers):
+    """The last pair, a palm over the reflection but the table showing across the top of its
+    place, where fingertips stopped short of the line (1120069: 0.41 of the place in the
+    table's colours). Still no card's border and no face there: the card is read."""
+    art, lib = deck
+    img, truth = _last_pair_beside_full_piles(art, 12, markers)
+    mirror = next(g for g in truth["cards"] if g["position"] == "B-r0-c4")
+    _palm_over(img, mirror)
+    tl, tr, _br, bl = np.array(mirror["quad"], float)
+    down, across = bl - tl, (tr - tl) * 0.15
+    band = np.array([tl - across - 0.06 * down, tr + across - 0.06 * down,
+                     tr + across + 0.18 * down, tl - across + 0.18 * down])
+    table = [int(v) for v in np.median(img[:40, :40].reshape(-1, 3), axis=0)]
+    cv2.fillConvexPoly(img, np.rint(band).astype(np.int32), table, lineType=cv2.LINE_AA)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (2, 1, 1, 0, 0), c
