@@ -1062,8 +1062,7 @@ class Reader:
                             0 if side > 0 else 1, row, 0, cmm,
                             full_hole=bool(hl > (hi_full + hi_half) / 2), quad_mm=quad_mm)
             card.scores = {"_s": float(cmm @ lateral), "_t": t_abs}
-            self._name(card, scores, lambda tl=tl, d=d: self._card_patch(
-                image, np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv, tl, d))
+            self._name(card, scores)
             seen.append(card)
             seen_at[idx] = card
         _coverage(seen, W, Hc)
@@ -1677,31 +1676,14 @@ class Reader:
                 return True
         return False
 
-    def _name(self, card: SeenCard, scores: np.ndarray,
-              patch: Callable[[], np.ndarray] | None = None) -> None:
-        """Names `card` by its window's template `scores`. Two faces alike as wholes (a banner
-        and a field of one colour, small shapes in it) match it almost equally; if the match
-        falls short of `CONFIDENCE_THRESHOLD` and the card's window is at hand (`patch`: its
-        BGR pixels, as `cut_window` cuts them), the two best faces are told apart cell by
-        cell (`match_visible`: each cell normalised on its own, so the shapes count, not
-        the field's colour) when that is surer (1110490: dodo 0.79 against 0.72 as a whole,
-        0.83 against 0.68 cell by cell). By `CONFIDENCE_THRESHOLD`, not the caller's
-        threshold: the benchmark reads at 0 and sweeps it."""
+    def _name(self, card: SeenCard, scores: np.ndarray) -> None:
         order = np.argsort(-scores)
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
         conf = confidence(s1, s2)
-        best = int(order[0])
-        if conf < CONFIDENCE_THRESHOLD and patch is not None and len(order) > 1:
-            cells = self.lib.match_visible(patch())
-            ranked = np.argsort(-cells)
-            by_cells = confidence(float(cells[ranked[0]]), float(cells[ranked[1]]))
-            if int(ranked[0]) in (best, int(order[1])) and by_cells > conf:
-                best, conf = int(ranked[0]), by_cells
-                card.scores["by_cells"] = 1.0
         card.scores.update({cid: float(s) for cid, s in zip(self.lib.ids, scores, strict=True)})
         card.confidence = conf
-        card.card = self.lib.ids[best] if conf >= self.threshold else None
+        card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
     def _columns(self, seen: list[SeenCard]) -> tuple[str | None, list[tuple[Layout, int]]]:
         """Columns in half-card widths, numbered like the layout card they match (if one does).

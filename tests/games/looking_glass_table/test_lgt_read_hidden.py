@@ -27,7 +27,6 @@ from companion.games.looking_glass.read import (
     _overlaid,
     centre_line,
     clear_match,
-    confidence,
     cut_window,
     find_holes,
     inset,
@@ -45,7 +44,6 @@ from companion.games.looking_glass.render import (
     TableCamera,
     compare,
     deal_table,
-    render_scene,
     take,
 )
 
@@ -1178,38 +1176,3 @@ def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top
     cv2.fillConvexPoly(img, np.rint(band).astype(np.int32), table, lineType=cv2.LINE_AA)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (2, 1, 1, 0, 0), c
-
-
-def test_two_faces_alike_as_wholes_are_told_apart_cell_by_cell():
-    """Development table 1110490: a covered dodo whose upper half matches dodo's template
-    0.79 and caterpillar's 0.72 as a whole (both a banner over an olive field with triangles
-    in it), short of the threshold. Cell by cell, where each cell's shapes count and not the
-    field's colour, dodo leads clearly, so it is named; the rest of the table as before."""
-    art, lib, _ = taught(1110490)
-    img, truth = render_scene(1110490, 0, art)
-    reader = Reader(lib)
-    reading = reader.read(img)
-    c = compare(reading.to_json("x"), truth)
-    assert (c.right, c.unsure, c.wrong, c.extra) == (c.cards, 0, 0, 0), c
-    decided = [card for card in reading.cards if card.scores.get("by_cells")]
-    assert [card.card for card in decided] == ["dodo"]
-    card = decided[0]
-    whole = np.array([card.scores[cid] for cid in lib.ids])
-    ranked = np.sort(whole)[::-1]
-    assert confidence(ranked[0], ranked[1]) < CONFIDENCE_THRESHOLD
-    w, h = card_library.CARD_W_MM, lib.shape.height_mm
-    H = cv2.getPerspectiveTransform(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32),
-                                    card.quad.astype(np.float32))
-    patch = cut_window(img, H, lib)
-    again = dataclasses.replace(card, scores={})
-    reader._name(again, whole, lambda: patch)
-    assert again.card == "dodo" and again.confidence >= CONFIDENCE_THRESHOLD
-    reader._name(again, whole)  # without its window: the whole match only
-    assert again.card is None
-    # Cells decide between the whole match's two best faces only: dodo's whole score swapped
-    # with the third's, no name.
-    third = whole.copy()
-    i, k = lib.ids.index("dodo"), int(np.argsort(whole)[-3])
-    third[i], third[k] = whole[k], whole[i]
-    reader._name(again, third, lambda: patch)
-    assert again.card is None
