@@ -160,6 +160,28 @@ def test_teach_finds_the_card_not_a_bigger_patch_of_cloth_a_pale_line_frames(dec
     assert abs(np.linalg.norm(found.outer[1] - found.outer[0]) - card.shape[1]) < 6
 
 
+def test_teach_finds_the_art_of_a_card_a_photo_sees_in_perspective(deck):
+    """A phone held at an angle sees the card as a trapezoid; the finder fits a rectangle, up
+    to 14 px off the art here (926127's white-rabbit: a template with a strip of border across
+    its banner, that matched its own face at the table hardly better than a look-alike). The
+    art's corners are where its four edges meet, within a pixel."""
+    from companion.games.looking_glass.art import BORDER_MM, FACE_PX_PER_MM
+
+    face = deck[0]["tweedles"].face
+    fh, fw = face.shape[:2]
+    b = BORDER_MM * FACE_PX_PER_MM
+    art = np.array([[b, b], [fw - b, b], [fw - b, fh - b], [b, fh - b]], np.float32)
+    outline = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    seen = np.array([[520, 300], [760, 318], [780, 680], [490, 665]], np.float32)
+    M = cv2.getPerspectiveTransform(outline, seen)
+    photo = cv2.warpPerspective(face, M, (1280, 960), flags=cv2.INTER_AREA,
+                                borderValue=(70, 120, 60))
+    photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
+    truth = cv2.perspectiveTransform(art[None], M)[0]
+    found = find_card(photo)
+    assert np.abs(found.interior - truth).max() < 1.0, found.interior - truth
+
+
 def test_teach_refuses_a_photo_whose_glare_hides_the_card_rather_than_teach_the_cloth():
     """Round 918015's teach photo of the Mock Turtle: a glare breaks the card's border, so the
     card is no hole, and a block of the chequered cloth's squares was taught in its place;
