@@ -84,20 +84,27 @@ def _order_upright(box: np.ndarray) -> np.ndarray:
     return box[[tl, tr, br, bl]]
 
 
+def _sides_outward(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side of the quad `q` (TL, TR, BR, BL) as (its start, its vector, its unit normal
+    pointing away from the quad)."""
+    centre = q.mean(axis=0)
+    sides = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        edge = b - a
+        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
+        sides.append((a, edge, normal if normal @ ((a + b) / 2 - centre) >= 0 else -normal))
+    return sides
+
+
 def _border(img: np.ndarray, q: np.ndarray) -> float:
     """Border width in px: how far outward from the interior the border colour continues."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = img.shape[:2]
     width = float(np.linalg.norm(q[1] - q[0]))
     reach = int(max(6, 0.16 * width))
-    centre = q.mean(axis=0)
     found = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        edge = b - a
-        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
-        if normal @ ((a + b) / 2 - centre) < 0:
-            normal = -normal
+    for a, edge, normal in _sides_outward(q):
         for f in np.linspace(0.2, 0.8, 7):
             p0 = a + f * edge
             prof = []
@@ -161,14 +168,8 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     mn = cv2.GaussianBlur(mn, (0, 0), 1.0)
     width = float(np.linalg.norm(q[1] - q[0]))
     steps = np.arange(EDGE_OUT * width, -EDGE_IN * width, -0.5)  # outside inward
-    centre = q.mean(axis=0)
     lines = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        edge = b - a
-        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
-        if normal @ ((a + b) / 2 - centre) < 0:
-            normal = -normal
+    for a, edge, normal in _sides_outward(q):
         base = a + np.linspace(0.1, 0.9, EDGE_SAMPLES)[:, None] * edge
         pts = base[:, None, :] + steps[None, :, None] * normal
         profiles = cv2.remap(mn, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
