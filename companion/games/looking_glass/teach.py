@@ -2,8 +2,9 @@
 
 A photo shows one card face up and upright, lying anywhere on a table or as a tight scan.
 The card is found the way the reader finds cards (its art is a hole in the light border), so
-what is stored matches what the reader will cut out at the table. The border width and the
-card's aspect are measured here, once, from the photos, not assumed.
+what is stored matches what the reader will cut out at the table; the finder's rectangle is
+then refitted to the art's four edges, since a photo not taken square shows a trapezoid. The
+border width and the card's aspect are measured here, once, from the photos, not assumed.
 """
 
 from __future__ import annotations
