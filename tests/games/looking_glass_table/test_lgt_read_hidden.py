@@ -152,6 +152,11 @@ def _palm_over(img: np.ndarray, card: dict, colour: tuple[int, int, int] = SKIN)
     cv2.fillConvexPoly(img, np.rint(palm).astype(np.int32), colour, lineType=cv2.LINE_AA)
 
 
+def _table_colour(img: np.ndarray) -> list[int]:
+    """The bare table's colour in a rendered photo: its top-left corner's median."""
+    return [int(v) for v in np.median(img[:40, :40].reshape(-1, 3), axis=0)]
+
+
 def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it(deck):
     art, lib = deck
     img, truth = _table_image(art, 5)
@@ -361,7 +366,7 @@ def test_a_lone_card_at_the_edge_of_the_view_is_not_taken_for_the_last_card(deck
     card = np.array(next(g for g in truth["cards"] if g["position"] == "A-r0-c4")["quad"])
     width = float(np.linalg.norm(card[1] - card[0]))
     down = img.shape[0] - 1.5 * width - float(card[:, 1].mean())
-    table = [int(v) for v in np.median(img[:40, :40].reshape(-1, 3), axis=0)]
+    table = _table_colour(img)
     moved = cv2.warpAffine(img, np.float32([[1, 0, 0], [0, 1, down]]), img.shape[1::-1],
                            borderMode=cv2.BORDER_CONSTANT, borderValue=table)
     assert Reader(lib).read(moved).cards == []
@@ -1172,7 +1177,7 @@ def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top
     down, across = bl - tl, (tr - tl) * 0.15
     band = np.array([tl - across - 0.06 * down, tr + across - 0.06 * down,
                      tr + across + 0.18 * down, tl - across + 0.18 * down])
-    table = [int(v) for v in np.median(img[:40, :40].reshape(-1, 3), axis=0)]
+    table = _table_colour(img)
     cv2.fillConvexPoly(img, np.rint(band).astype(np.int32), table, lineType=cv2.LINE_AA)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (2, 1, 1, 0, 0), c
