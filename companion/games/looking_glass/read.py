@@ -1493,7 +1493,8 @@ class Reader:
             return False
         if not _from_own_sides(tops, orient, facing, c):
             return False
-        if not self._alone_on_table(white, H_inv, pos, orient, axis, group):
+        if not self._alone_on_table(image, table, white, H_inv, img_from_mm, pos, orient,
+                                   axis, group):
             return False
         if len(group) > 1:
             lateral = np.array([-axis[1], axis[0]])
@@ -1503,13 +1504,21 @@ class Reader:
         return all(self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
                                        axis, c) for k in group)
 
-    def _alone_on_table(self, white: np.ndarray, H_inv: np.ndarray, pos: np.ndarray,
-                        orient: np.ndarray, axis: np.ndarray, group: list[int]) -> bool:
+    def _alone_on_table(self, image: np.ndarray, table: Callable[[], TableLook],
+                        white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
+                        pos: np.ndarray, orient: np.ndarray, axis: np.ndarray,
+                        group: list[int]) -> bool:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
-        round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`)."""
+        round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`).
+        Beside a card, its row's next card may still lie with an arm over its upper half
+        (1130154): the place one card width to that side is left out where no border shows
+        in its upper half (`_hidden_place`) and part of a taught face does (`_partly_seen`).
+        A score pile's cards lie further apart than a row's (1010161: there the place
+        beside a pile card showed an arm and no face)."""
         W, Hc = CARD_W_MM, self.lib.shape.height_mm
         own, around = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
+        hidden = np.zeros(white.shape, np.uint8)
         for k in group:
             down = orient[k] * axis
             r = np.array([down[1], -down[0]])
@@ -1518,7 +1527,15 @@ class Reader:
                 w, h = W + 2 * out, Hc + out
                 _paint_mm(mask, H_inv, np.array([tl, tl + w * r, tl + w * r + h * down,
                                                  tl + h * down]))
-        ring = (around > 0) & (own == 0)
+            for side in (-1.0, 1.0):
+                beside = pos[k] + side * W * r
+                if self._hidden_place(table(), white, H_inv, beside, down,
+                                      LAST_CARD_TABLE_SHARE) and self._partly_seen(
+                        image, img_from_mm, beside, down):
+                    tl = self._top_left(beside, down, 0.0, 0.0)
+                    _paint_mm(hidden, H_inv, np.array([tl, tl + W * r, tl + W * r + Hc * down,
+                                                       tl + Hc * down]))
+        ring = (around > 0) & (own == 0) & (hidden == 0)
         return not ring.any() or float(white[ring].mean()) <= LAST_CARD_RING_WHITE
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,

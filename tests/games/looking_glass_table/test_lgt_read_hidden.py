@@ -44,6 +44,7 @@ from companion.games.looking_glass.render import (
     TableCamera,
     compare,
     deal_table,
+    render_scene,
     take,
 )
 
@@ -1181,3 +1182,16 @@ def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top
     cv2.fillConvexPoly(img, np.rint(band).astype(np.int32), table, lineType=cv2.LINE_AA)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert (c.cards, c.right, c.missed, c.extra, c.wrong) == (2, 1, 1, 0, 0), c
+
+
+def test_the_last_card_is_read_beside_its_rows_next_card_an_arm_half_hides():
+    """Development table 1130154 (an arm across the middle of a four-card glass): one card
+    shows whole; beside it the next card of its row shows a card's border, its upper half
+    under the fingertips, so the card does not lie alone as a score pile's card would not.
+    Part of that next card's face shows where the row puts it: the card is read, and nothing
+    else is."""
+    art, lib, _ = taught(1130154)
+    img, truth = render_scene(1130154, 0, art)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.extra) == (1, 1, 0), c
+
