@@ -202,18 +202,22 @@ class TableRegistrar:
             out[mid] = np.roll(m.corners, -int(np.argmin(errs)), axis=0)
         return out
 
-    def homography(self, markers: dict[int, Marker]) -> np.ndarray | None:
-        """Image px (undistorted) → table mm from the corner markers seen, or None if < 3."""
-        fit = self.fit(markers)
+    def homography(self, markers: dict[int, Marker], min_markers: int = MIN_MARKERS
+                   ) -> np.ndarray | None:
+        """Image px (undistorted) → table mm from the corner markers seen, or None if fewer
+        than `min_markers`."""
+        fit = self.fit(markers, min_markers)
         return None if fit is None else fit.H
 
-    def fit(self, markers: dict[int, Marker]) -> _Fit | None:
+    def fit(self, markers: dict[int, Marker], min_markers: int = MIN_MARKERS) -> _Fit | None:
         """The homography from the corner markers, leaving out any whose corners disagree.
 
         A marker printed at another size (or a stray marker with a corner id) drags the
         least-squares fit, and its corners then sit far from where the others put them: the
         worst such marker is dropped while three or more remain. (A marker merely slid along
-        the table cannot be told this way: a homography fits any four centres.)
+        the table cannot be told this way: a homography fits any four centres.) Two markers
+        (`min_markers` 2) give eight corners, enough for a homography, but nothing to tell a
+        wrong marker by: a caller that takes them checks the plane against what it sees.
         """
         ids = [mid for mid in self.table.corner_ids if mid in markers]
         if self.camera_matrix is not None:
@@ -222,7 +226,7 @@ class TableRegistrar:
                 for mid in ids
             }
         rejected: list[int] = []
-        while len(ids) >= MIN_MARKERS:
+        while len(ids) >= max(2, min_markers):
             fitted = self._fit_ids(markers, ids)
             if fitted is None:
                 return None
@@ -240,9 +244,15 @@ class TableRegistrar:
         mm_c = np.array([self.centres_mm[mid] for mid in ids], np.float64)
         if len(ids) == 4:
             coarse = cv2.getPerspectiveTransform(img_c.astype(np.float32), mm_c.astype(np.float32))
-        else:
+        elif len(ids) == 3:
             coarse = np.vstack([cv2.getAffineTransform(
                 img_c.astype(np.float32), mm_c.astype(np.float32)), [0, 0, 1]])
+        else:
+            # Two centres fix a turn, a scale and a shift: enough to tell each marker's corners.
+            zi, zm = img_c @ [1, 1j], mm_c @ [1, 1j]
+            a = (zm[1] - zm[0]) / (zi[1] - zi[0])
+            b = zm[0] - a * zi[0]
+            coarse = np.array([[a.real, -a.imag, b.real], [a.imag, a.real, b.imag], [0, 0, 1]])
         upright = self._upright({mid: markers[mid] for mid in ids}, coarse)
         src = np.vstack([upright[mid] for mid in ids]).astype(np.float64)
         dst = np.vstack([self.corners_mm[mid] for mid in ids])

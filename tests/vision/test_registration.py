@@ -202,3 +202,19 @@ def test_markers_of_other_ids_are_passed_on(canvas):
     reused = TableRegistrar(TABLE).register(image, markers=reg.markers)
     assert np.allclose(reused.H_table_from_image, reg.H_table_from_image)
     assert reg.residual_mm < 0.5
+
+
+@pytest.mark.parametrize("covered", [[0, 2], [2, 3]])
+def test_two_markers_fit_a_plane_for_a_caller_that_asks_for_it(canvas, covered):
+    """Eight corners fix a homography: the Looking Glass reader takes two markers (and checks
+    the plane against the cards); the platform's registration keeps asking for three."""
+    camera = overhead_camera(TABLE, tilt_deg=15, yaw_deg=20, fill=0.7)
+    found = detect_markers(_cover(photo(canvas, camera), camera, covered))
+    assert len(found) == 2
+    registrar = TableRegistrar(TABLE)
+    assert registrar.fit(found) is None
+    fit = registrar.fit(found, min_markers=2)
+    assert fit is not None and sorted(fit.ids) == sorted(set(TABLE.corner_ids) - set(covered))
+    err_mm = np.linalg.norm(
+        cv2.perspectiveTransform(camera.project(PROBES_MM)[None], fit.H)[0] - PROBES_MM, axis=1)
+    assert err_mm.max() < 3 * TOL_MM, err_mm

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import cv2
 import numpy as np
@@ -14,7 +15,15 @@ from companion.games.looking_glass import vision_commands
 from companion.games.looking_glass.art import draw_deck
 from companion.games.looking_glass.deck import load_deck
 from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.read import Reader
+from companion.games.looking_glass.read import (
+    PROC_WIDTH,
+    Reader,
+    _dominant_angle,
+    _sized_like_cards,
+    _width_spread,
+    find_holes,
+    orient,
+)
 from companion.games.looking_glass.render import (
     Conditions,
     TableCamera,
@@ -110,6 +119,37 @@ def test_squares_of_a_patterned_table_named_moderately_do_not_stop_the_other_axi
     img, truth = render_scene(1090392, 0, art)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert (c.right, c.extra) == (c.cards, 0), c
+
+
+def test_two_corner_markers_in_view_set_the_table_plane():
+    """Development table 1135140 (19° tilt, wood, an arm over the glass): the view cuts off two
+    of the four corner markers. The cards alone measure the plane 4.5 % small and skewed,
+    enough to put a card three rows out 10 mm off its row; the two markers' eight corners
+    measure it right, and every card in view is read."""
+    art, lib, _ = taught(1135140)
+    img, truth = render_scene(1135140, 0, art)
+    reading = Reader(lib).read(img)
+    c = compare(reading.to_json("x"), truth)
+    assert reading.via_markers
+    assert (c.cards, c.right, c.extra) == (7, 7, 0), c
+
+
+def test_a_plane_from_two_markers_is_checked_against_the_cards_sizes():
+    """Two markers leave none to tell a wrong one by (one printed at another size, say): the
+    plane is kept only if it sizes the cards' interiors about as their own plane does (here
+    7 % larger: the cards' plane is that small)."""
+    art, lib, _ = taught(1135140)
+    img, _truth = render_scene(1135140, 0, art)
+    sc = PROC_WIDTH / img.shape[1]
+    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
+    holes = find_holes(small)
+    phi = _dominant_angle(holes)
+    items = min((orient(holes, phi + k * math.pi / 2) for k in (0, 1)), key=_width_spread)
+    H, used = Reader(lib)._marker_plane(img, sc)
+    assert used == 2 and H is not None
+    assert _sized_like_cards(H, items, lib)
+    for wrong in (0.7, 1.4):
+        assert not _sized_like_cards(np.diag([wrong, wrong, 1.0]) @ H, items, lib)
 
 
 def test_uses_corner_markers_when_they_are_there(deck):
