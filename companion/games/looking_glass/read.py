@@ -1507,13 +1507,17 @@ class Reader:
         if any(k not in group and on_a_row(tops[k], c, int(orient[k]), Hc)
                and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM for k in facing for g in group):
             return False
-        if not _from_own_sides(tops, orient, facing, c):
+        # The line's direction comes from the cards' own, each dealt a little askew: a card
+        # far along it may cross it a little further (1135365: a pile card 250 mm along).
+        lateral = np.array([-axis[1], axis[0]])
+        group_s = np.array([float(pos[g] @ lateral) for g in group])
+        if not _from_own_sides(tops, orient, facing, c, [
+                row_tolerance(float(pos[k] @ lateral), group_s) for k in range(len(tops))]):
             return False
         if not self._alone_on_table(image, table, white, H_inv, img_from_mm, pos, orient,
                                    axis, group):
             return False
         if len(group) > 1:
-            lateral = np.array([-axis[1], axis[0]])
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
             if not self._on_layout_cells(pos, group, s - column_phase(s), axis, c):
                 return False
@@ -1882,11 +1886,13 @@ def _sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> boo
     return 0.8 < float(np.median(ratios)) < 1.25
 
 
-def _from_own_sides(tops: list[float], orient: np.ndarray, facing: list[int], c: float
-                    ) -> bool:
+def _from_own_sides(tops: list[float], orient: np.ndarray, facing: list[int], c: float,
+                    tolerance: list[float] | None = None) -> bool:
     """Whether every card of `facing` faces the line at `c` from its own side, its top edge
-    (`tops`) not more than `ROW_TOLERANCE_MM` past it (see `_crossing`)."""
-    return all((tops[k] - c) * orient[k] > -ROW_TOLERANCE_MM for k in facing)
+    (`tops`) not more than `ROW_TOLERANCE_MM` (or its own `tolerance`) past it (see
+    `_crossing`)."""
+    return all((tops[k] - c) * orient[k] > -(ROW_TOLERANCE_MM if tolerance is None
+                                             else tolerance[k]) for k in facing)
 
 
 def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> bool:

@@ -1206,3 +1206,14 @@ def test_a_card_a_column_from_a_glass_card_lies_on_the_layout_though_off_the_gla
     img, truth = render_scene(1130370, 0, art)
     c = compare(Reader(lib).read(img).to_json("x"), truth)
     assert (c.cards, c.right, c.extra) == (4, 4, 0), c
+
+
+def test_a_card_far_along_the_line_may_cross_it_a_little_further_without_sinking_the_last_card():
+    """Development table 1135365 (25° tilt, wood, no markers): the last pair, fingertips on the
+    reflection. A score pile's card 250 mm along the line measures 8 mm past it, as the line's
+    direction (from the cards' own, each dealt a little askew) lets one lie that far along: it
+    is not a card facing the line from the wrong side, and the last card is read."""
+    art, lib, _ = taught(1135365)
+    img, truth = render_scene(1135365, 0, art)
+    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    assert (c.cards, c.right, c.extra) == (1, 1, 0), c
