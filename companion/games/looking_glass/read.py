@@ -861,14 +861,19 @@ class Reader:
         S = np.diag([sc, sc, 1.0])
         H_small = None
         via_markers, used = False, 0
+        marks: list[np.ndarray] = []
         if H_mm_from_image is not None:
             H_small = H_mm_from_image @ np.linalg.inv(S)
             via_markers = True
         elif self.use_markers:
-            H_small, used = self._marker_plane(image, sc)
+            H_small, used, marks = self._marker_plane(image, sc)
             via_markers = H_small is not None
         white = white_mask(small)
-        holes = find_holes(small, white=white)
+        # The table framed round a marker by its white margin and a cloth's pale lines is no
+        # card, and large enough to outvote the cards' direction (1135267).
+        holes = [h for h in find_holes(small, white=white) if not any(
+            cv2.pointPolygonTest(h.corners.astype(np.float32), (float(m[0]), float(m[1])),
+                                 False) >= 0 for m in marks)]
         warnings: list[str] = []
         if not holes:
             return Reading([], None, warnings)
@@ -938,13 +943,15 @@ class Reader:
         reading.cards = found
         return reading
 
-    def _marker_plane(self, image: np.ndarray, sc: float) -> tuple[np.ndarray | None, int]:
-        """Table plane in processing px -> mm from the corner markers, if >= 2 are seen, and
-        how many were. The view often cuts off two of the four: the eight corners of the two
-        left fix the plane better than the cards do. On 376 development tables with two in
-        view, every card measured within 5 % of its size on their plane (0.5 % the median
-        table); the cards' own plane is off by up to 7 % where their borders blur into the
-        table, and skewed where few cards show (1135140).
+    def _marker_plane(self, image: np.ndarray, sc: float
+                      ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
+        """Table plane in processing px -> mm from the corner markers, if >= 2 are seen, how
+        many were, and the centres of all markers seen (processing px). The view often cuts
+        off two of the four: the eight corners of the two left fix the plane better than the
+        cards do. On 376 development tables with two in view, every card measured within 5 %
+        of its size on their plane (0.5 % the median table); the cards' own plane is off by
+        up to 7 % where their borders blur into the table, and skewed where few cards show
+        (1135140).
 
         Markers are found as well at two thirds of the working size, in half the time; that
         copy is cut from the full image because from 1280 or 1920 px wide it is an integer
@@ -954,9 +961,10 @@ class Reader:
         k = sc * 2 / 3
         tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
         found = detect_markers(tiny)
-        registrar = TableRegistrar()
-        fit = registrar.fit({i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}, 2)
-        return (None, 0) if fit is None else (fit.H, len(fit.ids))
+        markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
+        centres = [m.center for m in markers.values()]
+        fit = TableRegistrar().fit(markers, 2)
+        return (None, 0, centres) if fit is None else (fit.H, len(fit.ids), centres)
 
     def _read_axis(self, image: np.ndarray, small: np.ndarray, sc: float, white: np.ndarray,
                    items: list[Oriented], H_small: np.ndarray | None, via_markers: bool
