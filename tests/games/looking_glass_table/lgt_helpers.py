@@ -6,6 +6,8 @@ import random
 
 from companion.games.looking_glass.deck import load_deck
 from companion.games.looking_glass.layout import load_layouts, placements
+from companion.games.looking_glass.read import Reader, Reading
+from companion.games.looking_glass.render import Comparison, compare, render_scene
 from companion.games.looking_glass.sim_deck import taught_sim_deck
 
 
@@ -18,6 +20,16 @@ def teach_photos(seed: int) -> tuple[dict, dict]:
 def taught(seed: int):
     art, _, lib, warnings = taught_sim_deck(seed)
     return art, lib, warnings
+
+
+def development_table(seed: int) -> tuple[Comparison, Reading]:
+    """A benchmark-style table (deck drawn and taught from its own photos, as the benchmark
+    does) read against its truth, and the reading. Only seeds of development blocks: the
+    benchmark's fresh blocks are never tested on."""
+    art, lib, _ = taught(seed)
+    img, truth = render_scene(seed, 0, art)
+    reading = Reader(lib).read(img)
+    return compare(reading.to_json("x"), truth), reading
 
 
 def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",

@@ -8,7 +8,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from lgt_helpers import taught, teach_photos
+from lgt_helpers import development_table, taught, teach_photos
 
 from companion.errors import UserError
 from companion.games.looking_glass import vision_commands
@@ -115,9 +115,7 @@ def test_squares_of_a_patterned_table_named_moderately_do_not_stop_the_other_axi
     axis tried, six squares of the pattern framed by pale lines pass for a glass, each named
     at 0.45-0.57. That is no glass read clearly, so the other axis is read too, where the 28
     cards lie, and the better reading is kept: no card reported where none is."""
-    art, lib, _ = taught(1090392)
-    img, truth = render_scene(1090392, 0, art)
-    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    c, _ = development_table(1090392)
     assert (c.right, c.extra) == (c.cards, 0), c
 
 
@@ -126,10 +124,7 @@ def test_two_corner_markers_in_view_set_the_table_plane():
     of the four corner markers. The cards alone measure the plane 4.5 % small and skewed,
     enough to put a card three rows out 10 mm off its row; the two markers' eight corners
     measure it right, and every card in view is read."""
-    art, lib, _ = taught(1135140)
-    img, truth = render_scene(1135140, 0, art)
-    reading = Reader(lib).read(img)
-    c = compare(reading.to_json("x"), truth)
+    c, reading = development_table(1135140)
     assert reading.via_markers
     assert (c.cards, c.right, c.extra) == (7, 7, 0), c
 
@@ -157,9 +152,7 @@ def test_the_table_framed_round_a_marker_does_not_set_the_cards_direction():
     the top-right marker its white margin and the cloth's pale lines frame a hole three times
     a card's, at the marker's angle, and it outvoted the cards' direction: nothing was read.
     Holes round a marker seen are no card: all 16 cards in view are read."""
-    art, lib, _ = taught(1135267)
-    img, truth = render_scene(1135267, 0, art)
-    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    c, _ = development_table(1135267)
     assert (c.cards, c.right, c.extra) == (16, 16, 0), c
 
 

@@ -9,7 +9,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from lgt_helpers import taught
+from lgt_helpers import development_table, taught
 
 from companion.games.looking_glass import library as card_library
 from companion.games.looking_glass.layout import load_layouts
@@ -44,7 +44,6 @@ from companion.games.looking_glass.render import (
     TableCamera,
     compare,
     deal_table,
-    render_scene,
     take,
 )
 
@@ -1190,9 +1189,7 @@ def test_the_last_card_is_read_beside_its_rows_next_card_an_arm_half_hides():
     under the fingertips, so the card does not lie alone as a score pile's card would not.
     Part of that next card's face shows where the row puts it: the card is read, and nothing
     else is."""
-    art, lib, _ = taught(1130154)
-    img, truth = render_scene(1130154, 0, art)
-    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    c, _ = development_table(1130154)
     assert (c.cards, c.right, c.extra) == (1, 1, 0), c
 
 
@@ -1202,9 +1199,7 @@ def test_a_card_a_column_from_a_glass_card_lies_on_the_layout_though_off_the_gla
     off the phase the glass's far cards set, but 0.17 off one whole column from the glass
     card next to it. It is taken into the glass with that column: all four cards in view
     are read."""
-    art, lib, _ = taught(1130370)
-    img, truth = render_scene(1130370, 0, art)
-    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    c, _ = development_table(1130370)
     assert (c.cards, c.right, c.extra) == (4, 4, 0), c
 
 
@@ -1213,7 +1208,5 @@ def test_a_card_far_along_the_line_may_cross_it_a_little_further_without_sinking
     reflection. A score pile's card 250 mm along the line measures 8 mm past it, as the line's
     direction (from the cards' own, each dealt a little askew) lets one lie that far along: it
     is not a card facing the line from the wrong side, and the last card is read."""
-    art, lib, _ = taught(1135365)
-    img, truth = render_scene(1135365, 0, art)
-    c = compare(Reader(lib).read(img).to_json("x"), truth)
+    c, _ = development_table(1135365)
     assert (c.cards, c.right, c.extra) == (1, 1, 0), c
