@@ -202,13 +202,6 @@ class TableRegistrar:
             out[mid] = np.roll(m.corners, -int(np.argmin(errs)), axis=0)
         return out
 
-    def homography(self, markers: dict[int, Marker], min_markers: int = MIN_MARKERS
-                   ) -> np.ndarray | None:
-        """Image px (undistorted) → table mm from the corner markers seen, or None if fewer
-        than `min_markers`."""
-        fit = self.fit(markers, min_markers)
-        return None if fit is None else fit.H
-
     def fit(self, markers: dict[int, Marker], min_markers: int = MIN_MARKERS) -> _Fit | None:
         """The homography from the corner markers, leaving out any whose corners disagree.
 
