@@ -1063,14 +1063,14 @@ class Reader:
             side = 1 if centre @ axis > c_t else -1
             if partner[idx] < 0 or orient[idx] == -side:
                 continue
-            _quick, d, tl, r, window = looks[idx][0 if side > 0 else 1]
+            _quick, d, tl, _r, window = looks[idx][0 if side > 0 else 1]
             scores = self.lib.match(window)
             if partner[idx] == idx and float(scores.max()) < VERIFY_SCORE:
                 # Neither a reflection nor a taught face backs it: a patch of cloth next to
                 # the glass, not a card the companion should ask about.
                 continue
             top = centre - d * hl / 2
-            quad_mm = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
+            quad_mm = _quad_mm(tl, d, W, Hc)
             cmm = top + (Hc / 2 - b) * d
             quad_img = _apply(H_inv, quad_mm) / sc
             cen_img = _apply(H_inv, cmm[None])[0] / sc
@@ -1551,18 +1551,15 @@ class Reader:
             down = orient[k] * axis
             r = np.array([down[1], -down[0]])
             for mask, out in ((own, 2.0), (around, LAST_CARD_RING_MM)):
-                tl = self._top_left(pos[k], down, -out, 0.0)
-                w, h = W + 2 * out, Hc + out
-                _paint_mm(mask, H_inv, np.array([tl, tl + w * r, tl + w * r + h * down,
-                                                 tl + h * down]))
+                _paint_mm(mask, H_inv, _quad_mm(self._top_left(pos[k], down, -out, 0.0), down,
+                                                W + 2 * out, Hc + out))
             for side in (-1.0, 1.0):
                 beside = pos[k] + side * W * r
                 if self._hidden_place(table(), white, H_inv, beside, down,
                                       LAST_CARD_TABLE_SHARE) and self._partly_seen(
                         image, img_from_mm, beside, down):
-                    tl = self._top_left(beside, down, 0.0, 0.0)
-                    _paint_mm(hidden, H_inv, np.array([tl, tl + W * r, tl + W * r + Hc * down,
-                                                       tl + Hc * down]))
+                    _paint_mm(hidden, H_inv,
+                              _quad_mm(self._top_left(beside, down, 0.0, 0.0), down, W, Hc))
         ring = (around > 0) & (own == 0) & (hidden == 0)
         return not ring.any() or float(white[ring].mean()) <= LAST_CARD_RING_WHITE
 
@@ -1661,11 +1658,9 @@ class Reader:
         a = math.radians(ang)
         d = np.array([down[0] * math.cos(a) - down[1] * math.sin(a),
                       down[0] * math.sin(a) + down[1] * math.cos(a)])
-        r = np.array([d[1], -d[0]])
         tl = self._top_left(centre, d, dr, dd)
         scores = self.lib.match(self._card_window(image, img_from_mm, tl, d))
-        quad = np.array([tl, tl + W * r, tl + W * r + Hc * d, tl + Hc * d])
-        return float(scores.max()), scores, quad, dr, dd
+        return float(scores.max()), scores, _quad_mm(tl, d, W, Hc), dr, dd
 
     def _top_left(self, centre: np.ndarray, d: np.ndarray, dr: float, dd: float
                   ) -> np.ndarray:
@@ -1927,6 +1922,13 @@ def _arm_in(look: TableLook, white: np.ndarray, inside: np.ndarray,
             < BARE_TABLE_DIST):
         return False
     return float(look.common[look.bins[inside]].mean()) < table_share
+
+
+def _quad_mm(tl: np.ndarray, d: np.ndarray, w: float, h: float) -> np.ndarray:
+    """The rectangle (TL, TR, BR, BL, mm) `w` wide and `h` long from its top-left corner
+    `tl`, its unit vector `d` pointing down it."""
+    r = np.array([d[1], -d[0]])
+    return np.array([tl, tl + w * r, tl + w * r + h * d, tl + h * d])
 
 
 def _paint_mm(mask: np.ndarray, H_inv: np.ndarray, quad_mm: np.ndarray) -> None:
