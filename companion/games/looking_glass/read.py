@@ -111,6 +111,9 @@ of an edge strip has it, along three of the four edges."""
 BARE_TABLE_SHARE = 0.5
 """A place looks like a patterned table if this share of that area has the table's
 colours. (A chequered cloth's place varies as much as an arm half over a card.)"""
+JOIN_BARE_SHARE = 0.25
+"""Cards further than a card from the glass's columns are joined to it if no more than this
+share of the table between shows bare (the gap beside a score pile is all bare table)."""
 PLACE_WHITE = 0.15
 """At most this much of a place white (no card's border there): an arm or the table."""
 LAST_CARD_TABLE_SHARE = 0.45
@@ -1110,7 +1113,11 @@ class Reader:
         seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
         layout, fits = self._columns(seen)
         if fits:
-            seen.extend(self._layout_places(image, sc, H_inv, seen, fits, axis, c_t))
+            seen.extend(self._layout_places(image, small, white, sc, H_inv, seen, fits, axis,
+                                             c_t))
+        # A card found only now (by its reflection, or at its layout place) can lie on one
+        # found before, whose lower half a glare hid along with its cover's border (1140012).
+        _coverage(seen, W, Hc)
         _mirror_coverage(seen, W, Hc)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
@@ -1195,8 +1202,11 @@ class Reader:
             if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
                     or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
                 continue
-            if known_layout() and not self._in_a_layout(
-                    cmms, partner, paired, [j, *_stacked_on(cmms, j, lateral)], axis, c_t):
+            stack = [j, *_stacked_on(cmms, j, lateral)]
+            if known_layout() and not (
+                    self._in_a_layout(cmms, partner, paired, stack, axis, c_t)
+                    or self._joined_to_glass(table, white, H_inv, cmms,
+                                             np.nonzero(partner >= 0)[0], stack, axis, c_t)):
                 continue  # beyond the layout card the glass lies on: a score pile (1090314)
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
             taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
@@ -1217,11 +1227,55 @@ class Reader:
         glass's columns within a layout card (`glass` the cards known to be the glass), and
         something neither card nor table covers its mirror place."""
         lateral = np.array([-axis[1], axis[0]])
-        if not self._in_a_layout(cmms, partner, glass, [j, *_stacked_on(cmms, j, lateral)],
-                                 axis, c_t):
+        stack = [j, *_stacked_on(cmms, j, lateral)]
+        if not (self._in_a_layout(cmms, partner, glass, stack, axis, c_t)
+                or self._joined_to_glass(table, white, H_inv, cmms, np.nonzero(partner >= 0)[0],
+                                         stack, axis, c_t)):
             return False
         mirror = _mirrored(cmms[j][None], axis, c_t)[0]
         return self._hidden_place(table(), white, H_inv, mirror, down)
+
+    def _joined_to_glass(self, table: Callable[[], TableLook], white: np.ndarray,
+                         H_inv: np.ndarray, cmms: list[np.ndarray], glass: np.ndarray,
+                         js: list[int], axis: np.ndarray, c_t: float) -> bool:
+        """Whether cards `js` (a card and those stacked on it in its column) lie joined to the
+        glass that the cards `glass` span: across it no further than one card beyond its
+        outermost columns and out from the line no further than its outermost row, or further
+        across, by at most one card's room with no bare table in it, between one of them and
+        the glass (an arm across the middle of the glass hides the cards that join them, and
+        its further rows: 1135259; an arm over the room between a score pile and the glass can
+        hide that gap, but not the table between glass cards several columns apart, 1140049).
+        A layout no layout card shows is read from the table (1140002); a score pile lies
+        beside the glass, apart from it: what lies joined to it is the glass, even with its
+        mirror place under an arm."""
+        if len(glass) < 2:
+            return False
+        Hc = self.lib.shape.height_mm
+        lateral = np.array([-axis[1], axis[0]])
+        s = np.array([float(cmms[k] @ lateral) for k in glass])
+        last_row = max(row_at(abs(float(cmms[k] @ axis) - c_t), Hc) for k in glass)
+        slack = CARD_W_MM + COLUMN_TOLERANCE * CARD_W_MM / 2
+        beside = [j for j in js if s.min() - slack <= float(cmms[j] @ lateral) <= s.max() + slack]
+        if len(beside) == len(js):
+            # In front of a player, beyond the glass's rows, lies a score pile.
+            return all(row_at(abs(float(cmms[j] @ axis) - c_t), Hc) <= last_row for j in js)
+        for j in js:
+            sj, tj = float(cmms[j] @ lateral), float(cmms[j] @ axis)
+            if j in beside:
+                continue
+            near = float(s[np.argmin(np.abs(s - sj))])
+            if abs(sj - near) > slack + CARD_W_MM:
+                continue  # more than one card's room between: the arm need not join them
+            a, b_ = sorted((near, sj))
+            a, b_ = a + CARD_W_MM / 2, b_ - CARD_W_MM / 2
+            t0, t1 = sorted((tj, tj + (Hc / 2 if tj < c_t else -Hc / 2)))
+            gap = np.array([a * lateral + t0 * axis, b_ * lateral + t0 * axis,
+                            b_ * lateral + t1 * axis, a * lateral + t1 * axis])
+            mask = np.zeros(white.shape, np.uint8)
+            _paint_mm(mask, H_inv, gap)
+            if mask.any() and _bare_share(table(), white, mask > 0) <= JOIN_BARE_SHARE:
+                return True
+        return False
 
     def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, paired: list[int],
                      js: list[int], axis: np.ndarray, c_t: float) -> bool:
@@ -1590,7 +1644,8 @@ class Reader:
                 best = got if got[0] > best[0] else best
         return best
 
-    def _layout_places(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
+    def _layout_places(self, image: np.ndarray, small: np.ndarray, white: np.ndarray,
+                       sc: float, H_inv: np.ndarray,
                        seen: list[SeenCard], fits: list[tuple[Layout, int]],
                        axis: np.ndarray, c_t: float) -> list[SeenCard]:
         """Cards at places of the layout that nothing was found at, nor at their reflection's
@@ -1604,50 +1659,72 @@ class Reader:
         looked at."""
         lateral = np.array([-axis[1], axis[0]])
         have = {(c.half, c.row, c.col) for c in seen}
-        lay, shift = fits[0]
-        index = {(cell.row, cell.col - shift): i for i, cell in enumerate(lay.cells)}
-        common = set(index).intersection(*({(cell.row, cell.col - sh) for cell in other.cells}
-                                           for other, sh in fits[1:]))
-        # The layout's plan onto the cards seen, by least squares: the glass as dealt, turned
-        # and scaled as the plane has it (a lattice of exact card pitches drifts 8 mm off by
-        # the far columns).
-        plan = placements(lay)
-        known = [(c, plan[lay.name_of(c.half, index[(c.row, c.col)])]) for c in seen
-                 if (c.row, c.col) in index]
-        A = np.array([[p.x, p.y, 1.0] for _, p in known])
-        if len(known) < 3 or np.linalg.matrix_rank(A) < 3:
-            return []
-        M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c, _ in known]), rcond=None)
+        cells = [{(cell.row, cell.col - sh) for cell in lay.cells} for lay, sh in fits]
+        common = set(cells[0]).intersection(*cells[1:])
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
-        found: list[tuple[SeenCard, int]] = []
-        for (row, col), i in sorted(index.items()):
-            if (row, col) not in common or ((0, row, col) in have and (1, row, col) in have):
+        found: list[tuple[SeenCard, Layout, int, int, list[list[np.ndarray]]]] = []
+        probed: list[np.ndarray] = []
+        for lay, shift in fits:
+            index = {(cell.row, cell.col - shift): i for i, cell in enumerate(lay.cells)}
+            # The layout's plan onto the cards seen, by least squares: the glass as dealt,
+            # turned and scaled as the plane has it (a lattice of exact card pitches drifts
+            # 8 mm off by the far columns).
+            plan = placements(lay)
+            known = [(c, plan[lay.name_of(c.half, index[(c.row, c.col)])]) for c in seen
+                     if (c.row, c.col) in index]
+            A = np.array([[p.x, p.y, 1.0] for _, p in known])
+            if len(known) < 3 or np.linalg.matrix_rank(A) < 3:
                 continue
-            for half in (0, 1):
-                side = 1 if half == 0 else -1
-                at = plan[lay.name_of(half, i)]
-                centre = np.array([at.x, at.y, 1.0]) @ M
-                if _card_at(centre, seen + [f for f, _ in found]):
+            M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c, _ in known]), rcond=None)
+            for (row, col), i in sorted(index.items()):
+                # A place of only some of the layouts the cards fit is looked at only next to
+                # a card seen (1140383): a glass card of that row or the one before, a column
+                # aside; beyond the glass lies a score pile or the table.
+                near = (row, col) in common or any(
+                    abs(c.col - col) <= 2 and 0 <= row - c.row <= 1 for c in seen)
+                if not near or ((0, row, col) in have and (1, row, col) in have):
                     continue
-                _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
-                                                          side * axis, give_up=0.55)
-                cmm = quad_mm.mean(axis=0)
-                card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
-                                _apply(H_inv, quad_mm) / sc, False, half, row, col,
-                                cmm, full_hole=False, quad_mm=quad_mm)
-                card.scores = {"_s": float(cmm @ lateral), "_t": abs(float(cmm @ axis) - c_t),
-                               "from_layout": 1.0}
-                self._name(card, scores)
-                if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm,
-                                                              scores):
-                    found.append((card, i))
+                for half in (0, 1):
+                    side = 1 if half == 0 else -1
+                    at = plan[lay.name_of(half, i)]
+                    centre = np.array([at.x, at.y, 1.0]) @ M
+                    if _card_at(centre, seen + [f for f, *_ in found]) or any(
+                            float(np.linalg.norm(centre - p)) < 5.0 for p in probed):
+                        continue  # (another layout's plan puts a place looked at here)
+                    probed.append(centre)
+                    _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
+                                                              side * axis, give_up=0.55)
+                    cmm = quad_mm.mean(axis=0)
+                    card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
+                                    _apply(H_inv, quad_mm) / sc, False, half, row, col,
+                                    cmm, full_hole=False, quad_mm=quad_mm)
+                    card.scores = {"_s": float(cmm @ lateral),
+                                   "_t": abs(float(cmm @ axis) - c_t), "from_layout": 1.0}
+                    self._name(card, scores)
+                    if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm,
+                                                                  scores):
+                        covers = [[np.array([plan[lay.name_of(h, j)].x,
+                                             plan[lay.name_of(h, j)].y, 1.0]) @ M
+                                   for j in lay.covered_by[i]] for h in (half, 1 - half)]
+                        found.append((card, lay, shift, i, covers))
         # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
         # both, so a hidden one is there if its reflection is).
-        at = {(c.half, c.row, c.col) for c in seen + [f for f, _ in found]}
-        for c, i in found:
+        at = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
+        table = cache(lambda: TableLook.of(small, white))
+        kept = []
+        for c, lay, shift, i, covers in found:
             c.covered = any((h, lay.cells[j].row, lay.cells[j].col - shift) in at
                             for j in lay.covered_by[i] for h in (0, 1))
-        return [c for c, _ in found]
+            # At a place of only some layouts, a card's covers may lie under the arm that hid
+            # it (1130098): it is reported only if its covers' places show, empty, or its
+            # reflection's do (a pick takes both: 1140383).
+            down = (1 if c.half == 0 else -1) * axis
+            if (c.row, c.col) in common or c.covered or any(
+                    not any(self._hidden_place(table(), white, H_inv, at_, sgn * down)
+                            for at_ in places)
+                    for sgn, places in zip((1, -1), covers, strict=True)):
+                kept.append(c)
+        return kept
 
     def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                down: np.ndarray, ang: float, dr: float, dd: float
@@ -1909,6 +1986,15 @@ def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> boo
                 holes[k].width_vec)):
             return False
     return True
+
+
+def _bare_share(look: TableLook, white: np.ndarray, inside: np.ndarray) -> float:
+    """The share of the place `inside` (a mask of the processing image) that is bare table:
+    neither a card's white nor anything but the table's colours."""
+    lab = look.lab[inside].astype(np.float32)
+    bare = ~white[inside] & (look.common[look.bins[inside]]
+                             | (np.linalg.norm(lab - look.plain, axis=1) < BARE_TABLE_DIST))
+    return float(bare.mean())
 
 
 def _arm_in(look: TableLook, white: np.ndarray, inside: np.ndarray,

@@ -37,6 +37,7 @@ from companion.games.looking_glass.read import (
     plane_from_cards,
     ring_chroma,
     visible_match,
+    white_mask,
 )
 from companion.games.looking_glass.render import (
     CARD_H_MM,
@@ -921,8 +922,10 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     others = [c for c in reading.cards if c is not lost]
     sc = 960 / img.shape[1]
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
-    found = reader._layout_places(img, sc, H_inv, others, [(load_layouts()["pyramid"], 0)],
-                                  reading.axis, reading.centre_t)
+    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
+    found = reader._layout_places(img, small, white_mask(small), sc, H_inv, others,
+                                  [(load_layouts()["pyramid"], 0)], reading.axis,
+                                  reading.centre_t)
     assert [(c.card, bool(np.hypot(*(c.center - lost.center)) < 20)) for c in found] == [
         (lost.card, True)]
 
@@ -1210,3 +1213,57 @@ def test_a_card_far_along_the_line_may_cross_it_a_little_further_without_sinking
     is not a card facing the line from the wrong side, and the last card is read."""
     c, _ = development_table(1135365)
     assert (c.cards, c.right, c.extra) == (1, 1, 0), c
+
+
+def test_a_card_inside_a_glass_of_no_known_layout_is_read_with_its_reflection_under_an_arm():
+    """Development table 1140002 (a layout no layout card shows, an arm across the middle):
+    a covered card beside the arm has its reflection under it. No layout card says where the
+    glass ends, but the card lies between the glass's outermost columns and no further out
+    than its outermost row, where no score pile lies: it is read with every other card."""
+    c, _ = development_table(1140002)
+    assert (c.cards, c.right, c.extra) == (16, 16, 0), c
+
+
+def test_a_card_found_by_its_reflection_covers_the_card_a_glare_hid_it_on():
+    """Development table 1140012 (a glare spot): the glare hides the border between a card
+    and the one lying on its lower half, so the lower card's outline looks whole. The card on
+    it is found later, by its reflection: the lower card is covered all the same."""
+    c, _ = development_table(1140012)
+    assert (c.cards, c.right, c.covered_wrong, c.extra) == (14, 14, 0, 0), c
+
+
+def test_cards_an_arm_parts_from_the_glass_by_a_column_are_read_with_it():
+    """Development table 1135259 (an arm across the middle of the glass, a layout no layout
+    card shows): two cards of one column lie a card's room beyond the glass in view, their
+    reflections under the arm. The arm, not bare table, lies between them and the glass, as
+    no score pile's gap would: both are read, and every other card."""
+    c, _ = development_table(1135259)
+    assert (c.cards, c.right, c.extra) == (11, 11, 0), c
+
+
+def test_a_score_pile_an_arm_reaches_past_is_not_taken_into_the_glass():
+    """Development table 1140049 (25° tilt, an arm from the glass to beside a score pile):
+    the pile's cards lie on the glass's rows facing it, their mirror places under the arm,
+    and the arm hides the table beside the pile. But the pile lies several columns from the
+    glass, further than one card hidden under an arm would put it: it is not read."""
+    c, _ = development_table(1140049)
+    assert (c.cards, c.right, c.extra) == (6, 6, 0), c
+
+
+def test_a_card_at_a_place_of_only_some_layouts_is_read_when_its_reflections_cover_shows():
+    """Development table 1140383 (a glare and an arm): late in the round the cards left fit a
+    pyramid or a terrace at several shifts; two cards whose outlines the arm and the glare
+    break lie at places of only some of them, next to cards seen. They are looked at and
+    read; one's covering place lies under the arm, but its reflection's shows empty, and a
+    pick takes both, so both are uncovered."""
+    c, _ = development_table(1140383)
+    assert (c.cards, c.right, c.extra) == (10, 10, 0), c
+
+
+def test_a_card_at_a_place_of_only_some_layouts_whose_covers_an_arm_hides_is_not_reported():
+    """Development table 1130098 (an arm over the glass): a card is found at a place of only
+    some of the layouts the cards fit, but the places of the cards that would cover it, and
+    its reflection, lie under the arm: whether it can be picked is not known, so it is not
+    reported (the tracker asks rather than guess)."""
+    c, _ = development_table(1130098)
+    assert (c.cards, c.right, c.covered_wrong, c.extra) == (12, 12, 0, 0), c
