@@ -1715,11 +1715,11 @@ class Reader:
         for c, lay, shift, i, covers in found:
             c.covered = any((h, lay.cells[j].row, lay.cells[j].col - shift) in at
                             for j in lay.covered_by[i] for h in (0, 1))
-            # At a place of only some layouts, a card's covers may lie under the arm that hid
-            # it (1130098): it is reported only if its covers' places show, empty, or its
-            # reflection's do (a pick takes both: 1140383).
+            # A card's covers may lie under the arm that hid it (1130098, 1135357): it is
+            # reported only if its covers' places show, empty, or its reflection's do (a pick
+            # takes both: 1140383).
             down = (1 if c.half == 0 else -1) * axis
-            if (c.row, c.col) in common or c.covered or any(
+            if c.covered or any(
                     not any(self._hidden_place(table(), white, H_inv, at_, sgn * down)
                             for at_ in places)
                     for sgn, places in zip((1, -1), covers, strict=True)):

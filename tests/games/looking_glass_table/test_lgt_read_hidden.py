@@ -174,9 +174,12 @@ def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it
     assert c.right == 27 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
 
 
-def test_a_hidden_pair_of_a_late_glass_that_fits_several_layouts_is_found(deck):
+def test_a_hidden_pair_of_a_late_glass_whose_covers_a_hand_hides_is_not_called_free(deck):
     """Rows 2 and 3 taken: what is left of the pyramid fits other layout cards too, so none
-    is named. The places of the glass in every one of them are still looked at."""
+    is named. A finger over one card's lower half breaks its outline, a palm hides its
+    reflection: the layout's place is looked at and the card is there, but where a card of
+    the next row would lie on it, on it and on its reflection, lies the hand. Whether it may
+    be picked is not known, so it is not reported (1135357: such a card was called free)."""
     art, lib = deck
     lay = load_layouts()["pyramid"]
     keep = {n for n in lay.position_names if "-r2-" not in n and "-r3-" not in n}
@@ -184,12 +187,10 @@ def test_a_hidden_pair_of_a_late_glass_that_fits_several_layouts_is_found(deck):
     target = _hand_over_card_and_reflection(img, truth, seed_pick=1)
     reading = Reader(lib).read(img)
     assert reading.layout is None
-    near = [c for c in reading.cards
-            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
-    assert len(near) == 1 and near[0].card == target["card"]
-    assert near[0].scores.get("from_layout") == 1.0
+    assert not [c for c in reading.cards
+                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     c = compare(reading.to_json("x"), truth)
-    assert c.right == 17 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
+    assert c.right == 16 and c.missed == 2 and c.extra == 0 and c.wrong == 0, c
 
 
 def test_a_layout_place_whose_card_was_taken_stays_empty(deck):
@@ -1267,3 +1268,12 @@ def test_a_card_at_a_place_of_only_some_layouts_whose_covers_an_arm_hides_is_not
     reported (the tracker asks rather than guess)."""
     c, _ = development_table(1130098)
     assert (c.cards, c.right, c.covered_wrong, c.extra) == (12, 12, 0, 0), c
+
+
+def test_a_layout_place_whose_covers_an_arm_hides_is_not_called_uncovered():
+    """Development table 1135357 (a glare, an arm over the glass): a card is found at a place
+    of every layout the cards fit, but the places of the cards over it, and over its
+    reflection, lie under the arm. It is not reported as free to pick: a wrong legality is
+    worse than a card left to ask about."""
+    c, _ = development_table(1135357)
+    assert (c.covered_wrong, c.extra) == (0, 0) and c.right == c.cards, c
