@@ -1001,6 +1001,9 @@ class Reader:
         ang = math.atan2(z.imag, z.real) / 2
         axis = np.array([math.cos(ang), math.sin(ang)])
         H_inv = np.linalg.inv(H_small)
+        # What the bare table looks like, made for the first place that asks (an arm's cases
+        # only), once for every step of this read that asks.
+        table = cache(lambda: TableLook.of(small, white))
         # Which end is the top: the art says so (templates match one way round only).
         looks = []
         for _o, centre, _wv, hv, hl in cards_mm:
@@ -1039,10 +1042,10 @@ class Reader:
         c_t, partner, axis = centre_line(pos, axis, full, orient,
                                          np.array(self._card_tops(cards_mm, orient, axis)[0]))
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(image, small, sc, white, H_inv, cards_mm,
+            c_t, partner = self._glass_without_pairs(image, table, sc, white, H_inv, cards_mm,
                                                      looks, orient, axis, c_t, partner)
         elif (partner < 0).any():
-            self._hidden_reflections(image, small, white, sc, H_inv, cards_mm, pos, looks,
+            self._hidden_reflections(image, table, white, sc, H_inv, cards_mm, pos, looks,
                                      orient, axis, c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
@@ -1113,7 +1116,7 @@ class Reader:
         seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
         layout, fits = self._columns(seen)
         if fits:
-            seen.extend(self._layout_places(image, small, white, sc, H_inv, seen, fits, axis,
+            seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis,
                                              c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
         # found before, whose lower half a glare hid along with its cover's border (1140012).
@@ -1177,7 +1180,8 @@ class Reader:
             cmms.append(hole_top + (Hc / 2 - b) * d)
         return tops, cmms
 
-    def _hidden_reflections(self, image: np.ndarray, small: np.ndarray, white: np.ndarray,
+    def _hidden_reflections(self, image: np.ndarray, table: Callable[[], TableLook],
+                            white: np.ndarray,
                             sc: float, H_inv: np.ndarray, cards_mm: list, pos: np.ndarray,
                             looks: list, orient: np.ndarray, axis: np.ndarray, c_t: float,
                             partner: np.ndarray) -> None:
@@ -1191,7 +1195,6 @@ class Reader:
         tops, cmms = self._card_tops(cards_mm, orient, axis)
         img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         added = False
-        table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         lateral = np.array([-axis[1], axis[0]])
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
@@ -1343,7 +1346,8 @@ class Reader:
         _paint_mm(mask, H_inv, art)
         return mask > 0
 
-    def _glass_without_pairs(self, image: np.ndarray, small: np.ndarray, sc: float,
+    def _glass_without_pairs(self, image: np.ndarray, table: Callable[[], TableLook],
+                             sc: float,
                              white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
                              orient: np.ndarray, axis: np.ndarray, c_t: float,
                              partner: np.ndarray) -> tuple[float, np.ndarray]:
@@ -1376,7 +1380,6 @@ class Reader:
         groups = neighbour_groups(pos)
         alone = [len(group) == 1 for group in groups]
         holes = [o for o, *_ in cards_mm]
-        table = cache(lambda: TableLook.of(small, white))  # made for the first card that needs it
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card.
         tried: list[float] = []
@@ -1644,7 +1647,8 @@ class Reader:
                 best = got if got[0] > best[0] else best
         return best
 
-    def _layout_places(self, image: np.ndarray, small: np.ndarray, white: np.ndarray,
+    def _layout_places(self, image: np.ndarray, table: Callable[[], TableLook],
+                       white: np.ndarray,
                        sc: float, H_inv: np.ndarray,
                        seen: list[SeenCard], fits: list[tuple[Layout, int]],
                        axis: np.ndarray, c_t: float) -> list[SeenCard]:
@@ -1710,7 +1714,6 @@ class Reader:
         # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
         # both, so a hidden one is there if its reflection is).
         at = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
-        table = cache(lambda: TableLook.of(small, white))
         kept = []
         for c, lay, shift, i, covers in found:
             c.covered = any((h, lay.cells[j].row, lay.cells[j].col - shift) in at

@@ -21,6 +21,7 @@ from companion.games.looking_glass.read import (
     Hole,
     Reader,
     SeenCard,
+    TableLook,
     _apply,
     _dominant_angle,
     _mirror_coverage,
@@ -924,7 +925,9 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     sc = 960 / img.shape[1]
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
     small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
-    found = reader._layout_places(img, small, white_mask(small), sc, H_inv, others,
+    white = white_mask(small)
+    found = reader._layout_places(img, lambda: TableLook.of(small, white), white, sc, H_inv,
+                                  others,
                                   [(load_layouts()["pyramid"], 0)], reading.axis,
                                   reading.centre_t)
     assert [(c.card, bool(np.hypot(*(c.center - lost.center)) < 20)) for c in found] == [
