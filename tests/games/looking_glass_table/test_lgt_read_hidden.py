@@ -1280,3 +1280,13 @@ def test_a_layout_place_whose_covers_an_arm_hides_is_not_called_uncovered():
     worse than a card left to ask about."""
     c, _ = development_table(1135357)
     assert (c.covered_wrong, c.extra) == (0, 0) and c.right == c.cards, c
+
+
+def test_a_score_pile_card_beside_its_pile_is_not_taken_for_the_last_card_of_a_round():
+    """Development table 1150133 (wood, an arm over one of the last two cards and beside a
+    score pile): no pair is in view. A pile card faces the glass's way with an arm and
+    another pile card where its reflection would lie, and its pile's next row 6 mm beside
+    it: it does not lie alone, so it is not the glass. The card alone in the middle, whose
+    reflection the arm hides, is."""
+    c, _ = development_table(1150133)
+    assert (c.cards, c.right, c.extra) == (1, 1, 0), c
