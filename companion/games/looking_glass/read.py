@@ -1384,11 +1384,15 @@ class Reader:
         alone = [len(group) == 1 for group in groups]
         holes = [o for o, *_ in cards_mm]
         # The twelve lines most cards agree on, then every card's own first row: the last
-        # card of a round, its reflection under an arm, agrees with no other card.
+        # card of a round, its reflection under an arm, agrees with no other card; then its
+        # second: an arm over the middle of the glass can leave one card of its second row
+        # in view, and part of its reflection (1150266), while the score piles' cascades
+        # suggest more lines than twelve.
         tried: list[float] = []
         lines = []
-        for g in ranked + [g for g in ranked if g[1] == 0]:
-            if len(lines) >= 12 and g[1] != 0:
+        own_rows = [g for g in ranked if g[1] == 0] + [g for g in ranked if g[1] == -1]
+        for n, g in enumerate(ranked + own_rows):
+            if len(lines) >= 12 and n < len(ranked):
                 continue
             if not any(abs(g[2] - o) < ROW_TOLERANCE_MM for o in tried):
                 tried.append(g[2])
@@ -1583,7 +1587,7 @@ class Reader:
                 row_tolerance(float(pos[k] @ lateral), group_s) for k in range(len(tops))]):
             return False
         if not self._alone_on_table(image, table, white, H_inv, img_from_mm, pos, orient,
-                                   axis, group):
+                                   axis, group, holes):
             return False
         if len(group) > 1:
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
@@ -1595,7 +1599,7 @@ class Reader:
     def _alone_on_table(self, image: np.ndarray, table: Callable[[], TableLook],
                         white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
                         pos: np.ndarray, orient: np.ndarray, axis: np.ndarray,
-                        group: list[int]) -> bool:
+                        group: list[int], holes: list[Oriented]) -> bool:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
         round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`).
@@ -1603,8 +1607,10 @@ class Reader:
         (1130154): the place one card width to that side is left out where no border shows
         in its upper half (`_hidden_place`) and part of a taught face does (`_partly_seen`).
         A score pile's cards lie further apart than a row's (1010161: there the place
-        beside a pile card showed an arm and no face)."""
-        W, Hc = CARD_W_MM, self.lib.shape.height_mm
+        beside a pile card showed an arm and no face). A card's own border is where its
+        outline (`holes`) shows it too: at a steep tilt without markers the plane can put
+        the card a few mm off where it lies, and its own border in the strip (1150445)."""
+        W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         own, around = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
         hidden = np.zeros(white.shape, np.uint8)
         for k in group:
@@ -1613,6 +1619,9 @@ class Reader:
             for mask, out in ((own, 2.0), (around, LAST_CARD_RING_MM)):
                 _paint_mm(mask, H_inv, _quad_mm(self._top_left(pos[k], down, -out, 0.0), down,
                                                 W + 2 * out, Hc + out))
+            px_per_mm = float(np.linalg.norm(holes[k].width_vec)) / (W - 2 * b)
+            outline = inset(holes[k].hole.corners, -(b + 2.0) * px_per_mm)
+            cv2.fillConvexPoly(own, np.rint(outline).astype(np.int32), 1)
             for side in (-1.0, 1.0):
                 beside = pos[k] + side * W * r
                 if self._hidden_place(table(), white, H_inv, beside, down,

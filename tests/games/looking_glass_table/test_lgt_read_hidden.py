@@ -1290,3 +1290,21 @@ def test_a_score_pile_card_beside_its_pile_is_not_taken_for_the_last_card_of_a_r
     reflection the arm hides, is."""
     c, _ = development_table(1150133)
     assert (c.cards, c.right, c.extra) == (1, 1, 0), c
+
+
+def test_a_second_row_card_an_arm_leaves_in_view_is_read_with_part_of_its_reflection():
+    """Development table 1150266 (17° tilt, a patterned table, an arm over the middle of
+    the glass): one card of the second row and the edge of its reflection are all that show
+    of the glass, and the score piles' cascades suggest more centre lines than the reader
+    tries. The card's own second row is tried too: both are read."""
+    c, _ = development_table(1150266)
+    assert (c.cards, c.right, c.extra) == (2, 2, 0), c
+
+
+def test_the_last_cards_own_borders_do_not_count_against_their_lying_alone():
+    """Development table 1150445 (23° tilt, no markers, an arm over the last two cards'
+    reflections): the plane puts the two cards a few mm off where they lie, so their own
+    borders fell in the strip that asks whether they lie alone. Their outlines say where
+    they lie: they are the glass, and read."""
+    c, _ = development_table(1150445)
+    assert (c.cards, c.right, c.extra) == (2, 2, 0), c
