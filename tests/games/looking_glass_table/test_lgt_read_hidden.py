@@ -1308,3 +1308,21 @@ def test_the_last_cards_own_borders_do_not_count_against_their_lying_alone():
     they lie: they are the glass, and read."""
     c, _ = development_table(1150445)
     assert (c.cards, c.right, c.extra) == (2, 2, 0), c
+
+
+def test_a_late_glass_at_a_steep_tilt_is_read_in_perspective_from_few_cards():
+    """Development table 1150114 (24° tilt, a cloth, no markers): two pairs far apart along
+    the line and the score piles' half-shown cards; seven interiors shape the plane. Their
+    sizes across the image differ by a quarter: the plane is fitted in perspective, and the
+    far pair is read as well as the near one."""
+    c, _ = development_table(1150114)
+    assert (c.cards, c.right, c.extra) == (4, 4, 0), c
+
+
+def test_a_card_two_columns_from_the_glass_under_a_steep_tilt_keeps_its_column():
+    """Development table 1150394 (18° tilt, a patterned table, no markers, an arm over one
+    reflection): a card two columns from the rest of the glass, its reflection under the
+    arm. Measured on a plane with no perspective it lay 0.4 of a column off the layout's
+    cells and was left out; in perspective it lies on them and is read."""
+    c, _ = development_table(1150394)
+    assert (c.cards, c.right, c.extra) == (5, 5, 0), c
