@@ -137,6 +137,14 @@ under the strip of a card's banner matched white-rabbit's olive field at 0.82 (0
 confident), cell by cell 0.67. Of the 442 clear matches the searches made on the 1,001
 cached development tables (where no card is named wrong), 441 matched cell by cell at 0.77
 or more, and one at 0.73 (1100196, whose card was found there all the same)."""
+TABLE_FACE_SHARE = 0.8
+"""A face matched clearly where no outline was found (a search, or a remembered card looked
+for again) is the table, not a card, if this share of its upper half's art is white or in
+the table's own colours (`TableLook.common`): a checked cloth matched the Mad Hatter's face
+at 0.81 where the last pair of round 925009 had lain (0.96 of its art the cloth's), so the
+card was kept alive after it was taken, and at 0.81 where a score-pile card's reflection
+would lie (0.83). Of the 717 such matches on 1,519 cached development tables, all of real
+cards, the most had 0.70 (1135263) and 0.59 (1135331: olive cards on wood)."""
 LAST_CARD_RING_MM = 12.0
 LAST_CARD_RING_WHITE = 0.1
 """With no pair in view, the last cards of a round lie alone: in a strip this wide beside and
@@ -923,9 +931,20 @@ class Reader:
         """Cards seen in an earlier frame and missing from this reading are looked for where
         they lay: if the taught template of the same card still matches there clearly, the
         card is still there (the finder lost it, e.g. to a shadow). A hand or the table under
-        a taken card does not match, so nothing taken is kept alive.
+        a taken card does not match, so nothing taken is kept alive; nor does a checked
+        cloth that matches a face well (`_table_in_face`: 925009, whose kept phantoms stood
+        in for a glass the players had emptied).
         """
         found = list(reading.cards)
+        sc = min(1.0, PROC_WIDTH / image.shape[1])
+
+        def look() -> tuple[TableLook, np.ndarray]:
+            small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
+                                                       interpolation=cv2.INTER_LINEAR)
+            white = white_mask(small)
+            return TableLook.of(small, white), white
+
+        table = cache(look)
         for old in prior:
             if old.card is None:
                 continue
@@ -944,7 +963,8 @@ class Reader:
             # uncovered, matches far worse even when its frame and stripe line up.
             own = float(old.scores.get(old.card, mine))
             if (mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
-                    and confidence(mine, others) >= self.threshold):
+                    and confidence(mine, others) >= self.threshold
+                    and not self._table_in_face(*table(), old.quad * sc)):
                 kept = SeenCard(old.card, confidence(mine, others), old.center, old.quad,
                                 old.covered, old.half, old.row, old.col, old.center_mm,
                                 {"verified": 1.0, old.card: own}, old.full_hole)
@@ -1119,7 +1139,8 @@ class Reader:
             # a column: the pair's mean is where both lie.
             a.scores["_s"] = b_.scores["_s"] = (a.scores["_s"] + b_.scores["_s"]) / 2
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
-        seen.extend(self._reflections(image, sc, H_inv, alone, seen, axis, c_t, H_mirror))
+        seen.extend(self._reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t,
+                                      H_mirror))
         layout, fits = self._columns(seen)
         if fits:
             seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis,
@@ -1131,7 +1152,8 @@ class Reader:
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
-    def _reflections(self, image: np.ndarray, sc: float, H_inv: np.ndarray,
+    def _reflections(self, image: np.ndarray, table: Callable[[], TableLook],
+                     white: np.ndarray, sc: float, H_inv: np.ndarray,
                      alone: list[SeenCard], seen: list[SeenCard], axis: np.ndarray, c_t: float,
                      H_mirror: np.ndarray | None = None) -> list[SeenCard]:
         """The reflections the finder lost of cards found without one (its outline broken by
@@ -1169,7 +1191,9 @@ class Reader:
             twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
                            "reflected": 1.0}
             self._name(twin, scores)
-            if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm, scores):
+            if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm, scores
+                                                          ) and not self._table_in_face(
+                    table(), white, _apply(H_inv, quad_mm)):
                 found.append(twin)
         return found
 
@@ -1339,6 +1363,20 @@ class Reader:
         all of a reflection that shows once the next row covers the rest (1050322)."""
         return _arm_in(look, white, self._place_mask(white, H_inv, centre, down), table_share)
 
+    def _table_in_face(self, look: TableLook, white: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the face matched in the card outline `quad` (processing px, top edge first)
+        is the table's pattern: `TABLE_FACE_SHARE` of its upper half's art in the table's
+        colours."""
+        W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
+        card = np.array([[0, 0], [W, 0], [W, Hc], [0, Hc]], np.float32)
+        H = cv2.getPerspectiveTransform(card, quad.astype(np.float32))
+        art = _apply(H, np.array([[b, b], [W - b, b], [W - b, Hc / 2], [b, Hc / 2]]))
+        mask = np.zeros(white.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(art).astype(np.int32), 1)
+        inside = mask > 0
+        return bool(inside.any()) and float(
+            (look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
+
     def _place_mask(self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray,
                     down: np.ndarray) -> np.ndarray:
         """The processing-image pixels of the art of the upper half of the place centred at
@@ -1412,6 +1450,8 @@ class Reader:
                 # breaks the frame too: the frame is asked of a clear match only.)
                 art = _apply(H_inv, inset(searched[2], self.lib.shape.border_mm))
                 if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
+                        and not self._table_in_face(table(), white,
+                                                    _apply(H_inv, searched[2]))
                         ) or (alone[j] and self._partly_seen(
                         image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
                         len(groups[j]) <= LAST_CARDS and self._last_cards_under_arm(
@@ -1720,8 +1760,9 @@ class Reader:
                     card.scores = {"_s": float(cmm @ lateral),
                                    "_t": abs(float(cmm @ axis) - c_t), "from_layout": 1.0}
                     self._name(card, scores)
-                    if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm,
-                                                                  scores):
+                    if clear_match(scores) and self._face_in_view(
+                            image, img_from_mm, quad_mm, scores) and not self._table_in_face(
+                            table(), white, _apply(H_inv, quad_mm)):
                         covers = [[np.array([plan[lay.name_of(h, j)].x,
                                              plan[lay.name_of(h, j)].y, 1.0]) @ M
                                    for j in lay.covered_by[i]] for h in (half, 1 - half)]

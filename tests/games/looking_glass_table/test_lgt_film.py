@@ -81,3 +81,23 @@ def test_blocks_of_a_chequered_cloth_are_not_read_as_a_glass_after_the_last_pick
     img, truth = film.render(160)
     assert truth["cards"] == [] and film.cond.table_kind == "pattern"
     assert Reader(scene.library).read(img).cards == []
+
+
+def test_a_checked_cloth_that_matches_a_taught_face_is_not_read_as_a_card():
+    """Round 925009's last frames, its glass empty, on a checked cloth: the cloth matches
+    the Mad Hatter's face clearly where the last pair lay, so the card remembered from the
+    frame before the pick was kept alive, and the pick never seen. Where most of a face's
+    art is white or the table's own colours, it is the table: the remembered card is let
+    go, and nothing is read."""
+    from companion.games.looking_glass.read import Reader
+
+    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
+    scene = game.sim_scene(925009)
+    film = RoundFilm(925009, art=scene.art, hold=3, disturb=1.0)
+    reader = Reader(scene.library)
+    before, _ = film.render(156)  # the last pair still on the table
+    last = [c for c in reader.read(before).cards if c.card == "mad-hatter"]
+    img, truth = film.render(len(film) - 1)
+    assert truth["cards"] == [] and film.cond.table_kind == "pattern"
+    assert reader.read(img).cards == []
+    assert last and reader.verify(img, reader.read(img), last).cards == []

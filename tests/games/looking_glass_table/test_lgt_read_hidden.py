@@ -899,10 +899,12 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     sc = 960 / img.shape[1]
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
     off = np.array([[1.0, 0, 25 * sc], [0, 1, 0], [0, 0, 1]])  # 25 px: 16 mm at this scale
+    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
+    white = white_mask(small)
     ids = []
     for H_mirror in (None, off @ _image_mirror(reading, sc)):
-        found = reader._reflections(img, sc, H_inv, [alone], others, reading.axis,
-                                    reading.centre_t, H_mirror)
+        found = reader._reflections(img, lambda: TableLook.of(small, white), white, sc, H_inv,
+                                    [alone], others, reading.axis, reading.centre_t, H_mirror)
         ids.append([(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30))
                     for c in found])
     assert ids == [[(target["card"], True)]] * 2
