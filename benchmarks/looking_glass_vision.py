@@ -226,8 +226,17 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
                 for pos, c in deal["centres"].items()}
 
     # The film, then `hold` frames of the empty glass: the reveal, and room for a late
-    # false event to show.
-    for i in range(len(film) + hold + 2):
+    # false event to show; and while a question is open, the players answer it before they
+    # put the cards away (a pair taken under a hand at the very end is asked about when the
+    # film's last frames are already running: 925009).
+    end = len(film) + hold + 2
+    answered_at = -1
+    i = -1
+    while True:
+        i += 1
+        if i >= end and ((not game.open_questions and i > answered_at + 1)
+                         or i >= end + 2 * ANSWER_FRAMES):
+            break
         img, truth = film.render(min(i, len(film) - 1))
         if i == 0:
             centres_truth = {c["position"]: c["center"] for c in truth["cards"]}
@@ -260,6 +269,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
                 game.open_questions.pop(qid)
                 continue
             record(game.correct({"question": qid, "answer": answer}, None), i * dt)
+            answered_at = i
     truth_totals = [score(Counter(film.piles[s]) + Counter(film.hands[s])).total for s in (0, 1)]
     truth_winner = round_winner(truth_totals, 0)  # the film's first player starts the round
     name = film_names()
@@ -285,7 +295,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     got = rounds[0]["totals"] if rounds else None
     return {
         "seed": seed,
-        "frames": len(film) + hold + 2,
+        "frames": i,
         "picks_true": len(film.picks),
         "picks_seen": len(picks),
         "picks_wrong": wrong_picks,
