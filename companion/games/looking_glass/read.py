@@ -147,13 +147,15 @@ would lie (0.83). Of the 717 such matches on 1,519 cached development tables, al
 cards, the most had 0.70 (1135263) and 0.59 (1135331: olive cards on wood)."""
 LAST_CARD_RING_MM = 12.0
 LAST_CARD_RING_WHITE = 0.1
-"""With no pair in view, the last cards of a round lie alone: in a strip this wide beside and
-below them (their top edges face the line, where their reflections lay) at most this share
-is white. A score pile's card has its pile's other cards there, found or not (1100326: 0.24,
-1010161: 0.19; the last cards the rule read on 500 development tables at most 0.02). The
-strip reaches past the 6 mm between a pile's two rows with the pose's error to spare: 8 mm
-took in only the gap's edge beside a pile card (1150133: 0.09, and the pile was read as the
-glass, a card where none is); 12 mm changes no other reading of 1,023 development tables."""
+"""With no pair in view, the last cards of a round lie alone: in each strip this wide beside
+and below them (their top edges face the line, where their reflections lay) at most this
+share is white. A score pile's card has its pile's other cards there, found or not (as one
+ring round the group: 1100326 0.24, 1010161 0.19; the last cards the rule read on 500
+development tables at most 0.02). The strips reach past the 6 mm between a pile's two rows
+with the pose's error to spare: 8 mm took in only the gap's edge beside a pile card
+(1150133: 0.09, and the pile was read as the glass, a card where none is). Each side is
+judged on its own, as one ring a wider strip would thin one neighbour's border out below
+the share; no reading of 1,522 development tables changes with either."""
 LAST_CARDS = 4
 """With no pair in view, at most this many cards lying together (neighbour by neighbour) may
 be taken for the last cards of a round whose reflections an arm hides whole: late in a round
@@ -1654,14 +1656,12 @@ class Reader:
         outline (`holes`) shows it too: at a steep tilt without markers the plane can put
         the card a few mm off where it lies, and its own border in the strip (1150445)."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
-        own, around = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
-        hidden = np.zeros(white.shape, np.uint8)
+        own, hidden = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
         for k in group:
             down = orient[k] * axis
             r = np.array([down[1], -down[0]])
-            for mask, out in ((own, 2.0), (around, LAST_CARD_RING_MM)):
-                _paint_mm(mask, H_inv, _quad_mm(self._top_left(pos[k], down, -out, 0.0), down,
-                                                W + 2 * out, Hc + out))
+            _paint_mm(own, H_inv, _quad_mm(self._top_left(pos[k], down, -2.0, 0.0), down,
+                                           W + 4.0, Hc + 2.0))
             px_per_mm = float(np.linalg.norm(holes[k].width_vec)) / (W - 2 * b)
             outline = inset(holes[k].hole.corners, -(b + 2.0) * px_per_mm)
             cv2.fillConvexPoly(own, np.rint(outline).astype(np.int32), 1)
@@ -1672,8 +1672,21 @@ class Reader:
                         image, img_from_mm, beside, down):
                     _paint_mm(hidden, H_inv,
                               _quad_mm(self._top_left(beside, down, 0.0, 0.0), down, W, Hc))
-        ring = (around > 0) & (own == 0) & (hidden == 0)
-        return not ring.any() or float(white[ring].mean()) <= LAST_CARD_RING_WHITE
+        # Each side on its own: one neighbour's border along one side is a share of that
+        # side's strip, but a small share of a ring round the whole group.
+        free = (own == 0) & (hidden == 0)
+        out = LAST_CARD_RING_MM
+        for k in group:
+            down = orient[k] * axis
+            for dr, dd, w, h in ((-out, 0.0, out - 2.0, Hc), (W + 2.0, 0.0, out - 2.0, Hc),
+                                 (-out, Hc + 2.0, W + 2 * out, out - 2.0)):
+                strip = np.zeros(white.shape, np.uint8)
+                _paint_mm(strip, H_inv, _quad_mm(self._top_left(pos[k], down, dr, dd), down,
+                                                 w, h))
+                there = (strip > 0) & free
+                if there.any() and float(white[there].mean()) > LAST_CARD_RING_WHITE:
+                    return False
+        return True
 
     def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
                 down: np.ndarray, give_up: float = 0.0

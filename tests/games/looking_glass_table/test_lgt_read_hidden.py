@@ -1207,9 +1207,9 @@ def test_a_card_a_column_from_a_glass_card_lies_on_the_layout_though_off_the_gla
     measured on a plane that is only so good across the glass, a card lies 0.28 of a column
     off the phase the glass's far cards set, but 0.17 off one whole column from the glass
     card next to it. It is taken into the glass with that column: all four cards in view
-    are read."""
+    are read (and, in perspective, one the arm partly hides)."""
     c, _ = development_table(1130370)
-    assert (c.cards, c.right, c.extra) == (4, 4, 0), c
+    assert c.right == c.cards >= 4 and c.extra == 0, c
 
 
 def test_a_card_far_along_the_line_may_cross_it_a_little_further_without_sinking_the_last_card():
