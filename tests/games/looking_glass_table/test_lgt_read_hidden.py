@@ -1328,3 +1328,13 @@ def test_a_card_two_columns_from_the_glass_under_a_steep_tilt_keeps_its_column()
     cells and was left out; in perspective it lies on them and is read."""
     c, _ = development_table(1150394)
     assert (c.cards, c.right, c.extra) == (5, 5, 0), c
+
+
+def test_a_hole_of_checked_cloth_beside_the_glass_is_not_read_as_a_card():
+    """Fresh table 1170007 of the seventh stop's measurement (a checked cloth, a glare, no
+    hand): between two cards of the top row, closed above by squares the glare turned pale,
+    the cloth made a half-card hole next to the glass that matched a taught face at 0.63 and
+    was taken into the glass, its reflection unseen. Its art is the cloth's colours: it is
+    not read; every card of the glass is."""
+    c, _ = development_table(1170007)
+    assert (c.cards, c.right, c.extra) == (14, 14, 0), c
