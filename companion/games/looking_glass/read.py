@@ -228,6 +228,14 @@ class Reading:
 
 
 # -- 1. holes -----------------------------------------------------------------------------
+def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
+    """The scale to the processing width (`PROC_WIDTH`, never up) and the image at it."""
+    sc = min(1.0, PROC_WIDTH / image.shape[1])
+    small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
+                                               interpolation=cv2.INTER_LINEAR)
+    return sc, small
+
+
 def white_mask(small: np.ndarray) -> np.ndarray:
     """Pixels near the local white level and unsaturated: card borders (and pale table)."""
     b, g, r = cv2.split(small)
@@ -873,10 +881,7 @@ class Reader:
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
-        w = image.shape[1]
-        sc = min(1.0, PROC_WIDTH / w)
-        small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
-                                                   interpolation=cv2.INTER_LINEAR)
+        sc, small = processing_image(image)
         S = np.diag([sc, sc, 1.0])
         H_small = None
         via_markers, used = False, 0
@@ -938,11 +943,9 @@ class Reader:
         in for a glass the players had emptied).
         """
         found = list(reading.cards)
-        sc = min(1.0, PROC_WIDTH / image.shape[1])
+        sc, small = processing_image(image)
 
         def look() -> tuple[TableLook, np.ndarray]:
-            small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
-                                                       interpolation=cv2.INTER_LINEAR)
             white = white_mask(small)
             return TableLook.of(small, white), white
 
@@ -1199,9 +1202,7 @@ class Reader:
             twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
                            "reflected": 1.0}
             self._name(twin, scores)
-            if clear_match(scores) and self._face_in_view(image, img_from_mm, quad_mm, scores
-                                                          ) and not self._table_in_face(
-                    table(), white, _apply(H_inv, quad_mm)):
+            if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
                 found.append(twin)
         return found
 
@@ -1779,9 +1780,8 @@ class Reader:
                     card.scores = {"_s": float(cmm @ lateral),
                                    "_t": abs(float(cmm @ axis) - c_t), "from_layout": 1.0}
                     self._name(card, scores)
-                    if clear_match(scores) and self._face_in_view(
-                            image, img_from_mm, quad_mm, scores) and not self._table_in_face(
-                            table(), white, _apply(H_inv, quad_mm)):
+                    if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm,
+                                        scores):
                         covers = [[np.array([plan[lay.name_of(h, j)].x,
                                              plan[lay.name_of(h, j)].y, 1.0]) @ M
                                    for j in lay.covered_by[i]] for h in (half, 1 - half)]
@@ -1848,6 +1848,16 @@ class Reader:
         r = np.array([d[1], -d[0]])
         C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
         return cut_window(image, img_from_mm @ C, self.lib)
+
+    def _face_found(self, image: np.ndarray, table: Callable[[], TableLook],
+                    white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
+                    quad_mm: np.ndarray, scores: np.ndarray) -> bool:
+        """Whether a search found a card at `quad_mm` where no outline was (scores: its
+        window's): a clear match, the face in view cell by cell, and not the table's
+        pattern."""
+        return (clear_match(scores)
+                and self._face_in_view(image, img_from_mm, quad_mm, scores)
+                and not self._table_in_face(table(), white, _apply(H_inv, quad_mm)))
 
     def _face_in_view(self, image: np.ndarray, img_from_mm: np.ndarray, quad_mm: np.ndarray,
                       scores: np.ndarray) -> bool:
