@@ -158,6 +158,8 @@ class LookingGlassTable:
                 # from the layout card): enough to keep a card alive, not to bring a taken one
                 # back.
                 c["inferred"] = True
+        # Remembered cards something lies over: not seen, but not seen gone either.
+        data["hidden"] = [[round(float(v), 1) for v in c.center] for c in reading.hidden]
         data["sim_taps"] = taps
         data["still"] = self._stillness.still(frame.image)
         conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0

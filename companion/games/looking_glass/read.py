@@ -162,6 +162,23 @@ be taken for the last cards of a round whose reflections an arm hides whole: lat
 each score pile holds far more, and a glass with more left shows some pair."""
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
+OWN_LOOK_SAME = 0.9
+"""A remembered card is still there if its place correlates this well with how it looked when
+last found (`look_agreement`): 0.98 for 931022's Queen seven frames on; a taken card's place
+(the table, the card beneath) correlates below 0.3."""
+OWN_LOOK_CELL = 0.9
+OWN_LOOK_PART = 0.25
+"""...and part of it (something over the rest) if this share of the cells of its look with
+any structure correlate that well each."""
+LOOK_CELL_STD = 0.3
+"""A cell of a look (unit variance over the whole) with less spread than this is flat art:
+it matches the table as well as the card."""
+WHOLE_SHAPE_TOLERANCE = 0.25
+"""How far a hole's length-to-width ratio may be from a whole card interior's (the tilt
+foreshortens one side) for it to be taken for one."""
+LAST_PAIR_SHAPE_TOLERANCE = 0.18
+"""...and for the last cards of a round read apart from the score piles: at 25° a whole
+card's ratio is off by 10 %, a covered pile card's square hole by 24 % (931169)."""
 RING_CHROMA_SLACK = 10.0
 """How much more colourful than the cards' the ring round a hole may be (`ring_chroma`, over
 the median of the cards whose direction the art tells) for it to be a card. On 100 development
@@ -193,6 +210,8 @@ class SeenCard:
     full_hole: bool = False
     quad_mm: np.ndarray | None = None
     """TL, TR, BR, BL in table mm (the reader's plane)."""
+    look: np.ndarray | None = field(default=None, repr=False)
+    """How its upper half looked when the finder last found it (`Reader.own_look`)."""
 
     @property
     def position(self) -> str:
@@ -217,6 +236,9 @@ class Reading:
     axis: np.ndarray | None = None
     centre_t: float = 0.0
     via_markers: bool = False
+    hidden: list[SeenCard] = field(default_factory=list)
+    """Cards remembered from earlier frames (`Reader.verify`) that this one neither shows nor
+    shows gone: part of each still looks as it did, something lies over the rest."""
 
     def to_json(self, image: str) -> dict[str, Any]:
         return {
@@ -546,6 +568,15 @@ def _width_spread(items: list[Oriented]) -> float:
     return float(np.median(np.abs(logs - np.median(logs))))
 
 
+def whole_interiors(items: list[Oriented], lib: Library,
+                    tolerance: float = WHOLE_SHAPE_TOLERANCE) -> list[Oriented]:
+    """The holes shaped like a whole card's interior (no card over it)."""
+    shape = lib.shape
+    ratio = (shape.height_mm - 2 * shape.border_mm) / (CARD_W_MM - 2 * shape.border_mm)
+    return [o for o in items if abs(float(np.linalg.norm(o.height_vec)) / max(
+        1e-6, float(np.linalg.norm(o.width_vec))) / ratio - 1) < tolerance]
+
+
 def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     """Image (processing px) -> table mm, up to a rotation and shift, from card interiors."""
     shape = lib.shape
@@ -556,7 +587,8 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     # plane: pale patches of table and other junk must not.
     ratio = np.array([np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec))
                       for o in items])
-    like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (np.abs(ratio / (hi_full / wi) - 1) < 0.25)
+    like = ((np.abs(ratio / (hi_half / wi) - 1) < 0.3)
+            | (np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE))
     items = [o for o, ok in zip(items, like, strict=True) if ok]
     # Two cards are enough for the affine part (each interior gives three equations for its
     # three unknowns): the last pair of a round, alone on the table, is read too.
@@ -931,18 +963,51 @@ class Reader:
             if best is None or _quality(r) > _quality(best):
                 best = r
         assert best is not None
+        if not best.cards and H_small is None:
+            # The last pair of a round, alone and whole, can be outvoted by the score piles'
+            # upper halves: at a steep tilt the piles lie far off and small, the pair near
+            # and large, so the plane fitted to the piles measures the pair's cards as upper
+            # halves turned sideways, or twice too long (931169, where not reading the pair
+            # let a hand's shadow decide the last pick). Whole card interiors alone fix a
+            # plane of their own.
+            for k in order:
+                whole = [o for o in whole_interiors(options[k], self.lib,
+                                                    LAST_PAIR_SHAPE_TOLERANCE)
+                         if _framed(white, o.hole.corners)]
+                # (Squares of a chequered cloth, foreshortened, are shaped like cards too, and
+                # many; a cloth's squares have no white frame: 1135351.)
+                if 2 <= len(whole) <= LAST_CARDS and len(whole) < len(options[k]):
+                    r = self._read_axis(image, small, sc, white, whole, None, False)
+                    # Only pairs, a card and its reflection: a score pile's top cards, read
+                    # apart from the pile's covered ones, can look alone (the glass's last
+                    # cards with their reflections under an arm are read as they were).
+                    if _quality(r) > _quality(best) and all(
+                            any((o.half, o.row, o.col) == (1 - c.half, c.row, c.col)
+                                for o in r.cards) for c in r.cards):
+                        best = r
         best.warnings.extend(warnings)
         return best
 
     def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
         """Cards seen in an earlier frame and missing from this reading are looked for where
-        they lay: if the taught template of the same card still matches there clearly, the
-        card is still there (the finder lost it, e.g. to a shadow). A hand or the table under
-        a taken card does not match, so nothing taken is kept alive; nor does a checked
-        cloth that matches a face well (`_table_in_face`: 925009, whose kept phantoms stood
-        in for a glass the players had emptied).
+        they lay. A card is still there (the finder lost it: to a shadow, or a card alone on
+        the table, which no pair or neighbour backs) if the taught template of the same card
+        still matches there clearly, or if the place still looks as the card did when the
+        finder last found it by its outline, its template still the best (`own_look`: a card
+        whose template matches poorly, 931022's last Queen at 0.53, still matches itself at
+        0.98). A hand or the table under a taken card matches neither, nor does the card
+        beneath, uncovered; nor is a checked cloth that matches a face well kept
+        (`_table_in_face`: 925009, whose kept phantoms stood in for a glass the players had
+        emptied). A card of which only part still looks as it did is `Reading.hidden`:
+        something lies over the rest, and the camera cannot say whether it is there.
         """
         found = list(reading.cards)
+        for c in found:
+            if c.card is not None and not (c.scores.get("reflected")
+                                           or c.scores.get("from_layout")):
+                # (Only a card the finder found by its outline: one inferred where it should
+                # lie may be the card beneath, and would be kept as long as that lies there.)
+                c.look = self.own_look(image, c.quad)
         sc, small = processing_image(image)
 
         def look() -> tuple[TableLook, np.ndarray]:
@@ -956,10 +1021,7 @@ class Reader:
             width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
             if any(np.linalg.norm(c.center - old.center) < 0.3 * width for c in found):
                 continue
-            H = cv2.getPerspectiveTransform(
-                np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, self.lib.shape.height_mm],
-                          [0, self.lib.shape.height_mm]], np.float32),
-                old.quad.astype(np.float32))
+            H = self._card_to_image(old.quad)
             scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
             mine = float(scores[self.lib.ids.index(old.card)])
             others = float(np.max(np.delete(scores, self.lib.ids.index(old.card))))
@@ -970,12 +1032,38 @@ class Reader:
             if (mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
                     and confidence(mine, others) >= self.threshold
                     and not self._table_in_face(*table(), old.quad * sc)):
-                kept = SeenCard(old.card, confidence(mine, others), old.center, old.quad,
-                                old.covered, old.half, old.row, old.col, old.center_mm,
-                                {"verified": 1.0, old.card: own}, old.full_hole)
-                found.append(kept)
+                found.append(self._kept(old, confidence(mine, others), {old.card: own}))
+                continue
+            if old.look is None or self._table_in_face(*table(), old.quad * sc):
+                # (A face the finder matched on a checked cloth looks as it did as long as
+                # the cloth lies there: 925009.)
+                continue
+            whole, cells = look_agreement(old.look, descriptor(cut_window(image, H, self.lib, 0)))
+            if whole >= OWN_LOOK_SAME and mine >= max(CARD_MIN_SCORE, others):
+                found.append(self._kept(old, old.confidence, {old.card: own, "own_look": whole}))
+            elif cells >= OWN_LOOK_PART:
+                reading.hidden.append(old)
         reading.cards = found
         return reading
+
+    def own_look(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """How the upper half of the card outlined by `quad` (image px) looks in `image`: a
+        descriptor (`descriptor`) of it, rectified."""
+        return descriptor(cut_window(image, self._card_to_image(quad), self.lib, 0))
+
+    def _card_to_image(self, quad: np.ndarray) -> np.ndarray:
+        """Card mm (origin at its top-left) -> image px, for the card outlined by `quad`."""
+        Hc = self.lib.shape.height_mm
+        return cv2.getPerspectiveTransform(
+            np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, Hc], [0, Hc]], np.float32),
+            quad.astype(np.float32))
+
+    @staticmethod
+    def _kept(old: SeenCard, conf: float, scores: dict[str, float]) -> SeenCard:
+        """The remembered card `old`, found again where it lay."""
+        return SeenCard(old.card, conf, old.center, old.quad, old.covered, old.half, old.row,
+                        old.col, old.center_mm, {"verified": 1.0, **scores}, old.full_hole,
+                        look=old.look)
 
     def _marker_plane(self, image: np.ndarray, sc: float
                       ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
@@ -2036,6 +2124,28 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
+
+
+def look_agreement(then: np.ndarray, now: np.ndarray, grid: tuple[int, int] = (4, 3)
+                   ) -> tuple[float, float]:
+    """How well a place looks as a card did (`Reader.own_look` descriptors): the normalised
+    correlation of the whole, and the share of the cells of a `grid` (across, down) that have
+    structure then and correlate `OWN_LOOK_CELL` each (an arm over the rest)."""
+    def corr(a: np.ndarray, b: np.ndarray) -> float:
+        a, b = a - a.mean(), b - b.mean()
+        return float((a * b).sum() / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b))))
+
+    h, w = then.shape[:2]
+    gx, gy = grid
+    good = structured = 0
+    for i in range(gy):
+        for j in range(gx):
+            cell = (slice(i * h // gy, (i + 1) * h // gy), slice(j * w // gx, (j + 1) * w // gx))
+            if float(then[cell].std()) < LOOK_CELL_STD:
+                continue  # flat art: nothing to tell a card from the table by
+            structured += 1
+            good += corr(then[cell], now[cell]) >= OWN_LOOK_CELL
+    return corr(then, now), good / max(1, structured)
 
 
 def _sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> bool:

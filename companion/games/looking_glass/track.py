@@ -14,12 +14,16 @@ is one the game can make:
   taken alone plus the next chosen card, or by whole pairs plus at most the next chosen card.
   Anything else (two cards of different pairs; a card that was never there) is something over
   the table, not a move: the tracker waits. A card that is not seen is unknown, never "gone",
-  until a stable view says so in one of those ways.
+  until a stable view says so in one of those ways; and a card the reader reports something
+  lying over (`Reading.hidden`: an arm over its place, or the card itself where the finder
+  lost it) is not seen gone at all.
 
-Which card of the pair was chosen: the one that left first. When both left between two stable
-views and they show different characters, or when a card leaves whose reflection was never read
-(that one may have left first, unseen), the tracker asks the players (a self-linked pair needs
-no answer: its pick names the pair, either card being the chosen one); if both cards of an asked
+Which card of the pair was chosen: the one that left first, while its reflection was seen
+lying there (with only something over the reflection's place, it may have left first unseen:
+the tracker waits). When both left between two stable views and they show different
+characters, or when a card leaves whose reflection was never read (that one may have left
+first, unseen), the tracker asks the players (a self-linked pair needs no answer: its pick
+names the pair, either card being the chosen one); if both cards of an asked
 pair show again, the question is withdrawn (a hand lay over both). Several whole pairs gone at
 once are asked about one by one: their order is not known, but who ended up with which card of
 each pair is all the piles need, and the players can say that. Legality: the chosen card must
@@ -102,7 +106,9 @@ class GlassTracker:
             return self._watch_deal(reading, now)
         view = self._present(reading)
         self.last_view = view
-        key = (tuple(sorted(view.items())), tuple(sorted(self._identified.items())))
+        hidden = self._hidden_in(reading, view)
+        key = (tuple(sorted(view.items())), tuple(sorted(self._identified.items())),
+               tuple(sorted(hidden)))
         if key != self._candidate:
             self._candidate, self._since, self._count = key, now, 1
             return []
@@ -113,7 +119,20 @@ class GlassTracker:
             # The same reading, but the picture is still changing: a hand lifting a card and
             # putting it back hides it in every frame it takes. Decide once it is still.
             return []
-        return self._decide(view, {n: not v for n, v in view.items()}, dict(self._identified))
+        return self._decide(view, {n: not v and n not in hidden for n, v in view.items()},
+                            dict(self._identified))
+
+    def _hidden_in(self, reading: dict[str, Any], view: dict[str, bool]) -> set[str]:
+        """Positions of cards lying there when last seen that this frame does not show, where
+        something lies over the place (`Reading.hidden`): not seen, and not seen gone."""
+        tol = MATCH_FRACTION * self.card_px
+        out = set()
+        for x, y in reading.get("hidden", []):
+            for name, s in self.slots.items():
+                if (s.present and not view[name]
+                        and float(np.hypot(x - s.centre[0], y - s.centre[1])) < tol):
+                    out.add(name)
+        return out
 
     def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
         """Which tracked positions show a card in this frame."""
@@ -337,6 +356,10 @@ class GlassTracker:
                     self.slots[m].present = False
                 self.asked.append((n, refl))
                 out.append(Change("ask", [n, refl], {"cards": [self.slots[n].card, None]}))
+            elif self.slots[refl].present and not seen[refl]:
+                # Its reflection is not seen, only something over its place: it may have
+                # left first, unseen. Wait until it shows, or shows gone.
+                continue
             elif self.slots[refl].present:
                 self.first_gone = n
                 self.slots[n].present = False

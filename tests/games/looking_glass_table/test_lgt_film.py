@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
+
 from companion.config import Settings
 from companion.games.looking_glass.live import LookingGlassTable
 from companion.games.looking_glass.render import RoundFilm
@@ -101,3 +103,71 @@ def test_a_checked_cloth_that_matches_a_taught_face_is_not_read_as_a_card():
     assert truth["cards"] == [] and film.cond.table_kind == "pattern"
     assert reader.read(img).cards == []
     assert last and reader.verify(img, reader.read(img), last).cards == []
+
+
+def _film(seed: int) -> tuple[RoundFilm, object]:
+    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
+    scene = game.sim_scene(seed)
+    return RoundFilm(seed, art=scene.art, hold=3, disturb=1.0), scene.library
+
+
+def test_the_last_pair_is_read_though_the_score_piles_outnumber_it():
+    """Round 931169's last pair, alone on a wooden table at 22°: the score piles' upper halves,
+    far and small, outvoted its two cards, near and large, for the table's plane, which then
+    measured them as sideways upper halves; the pair went unread and a shadow decided the
+    last pick. Whole card interiors framed in white fix a plane of their own."""
+    from companion.games.looking_glass.read import Reader
+
+    film, library = _film(931169)
+    img, truth = film.render(163)
+    assert len(truth["cards"]) == 2 and film.cond.tilt_deg > 20
+    read = Reader(library).read(img).cards
+    assert sorted(c.card for c in read) == sorted(c["card"] for c in truth["cards"])
+    for c in read:
+        t = next(t for t in truth["cards"] if t["card"] == c.card)
+        assert np.hypot(*(c.center - t["center"])) < 10
+    assert {c.half for c in read} == {0, 1}  # a card and its reflection
+
+
+def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
+    """Round 931022's last pair: the Walrus taken, the Queen lies alone, which the finder
+    cannot read (no pair, no neighbour backs one card), and her taught template matches her
+    too poorly to keep her (0.53); not seen, she was booked as the first card to leave, and
+    the Walrus went to the wrong player. Her place still looks as she did when last found:
+    she is kept. Once taken, the cloth shows there and nothing is kept. Where an arm lies
+    over part of remembered cards, they are neither kept nor let go: hidden. The first
+    pick's chosen card lay on a card of the row before: once taken, that card shows where
+    it lay, and nothing of it is kept or hidden."""
+    from companion.games.looking_glass.read import OWN_LOOK_SAME, VERIFY_SCORE, Reader
+
+    film, library = _film(931022)
+    reader = Reader(library)
+
+    def verified(prior_frame: int, frame: int):
+        prior = reader.verify(film.render(prior_frame)[0],
+                              reader.read(film.render(prior_frame)[0]), []).cards
+        img, truth = film.render(frame)
+        return reader.verify(img, reader.read(img), prior), truth
+
+    reading, truth = verified(143, 150)
+    assert [c["card"] for c in truth["cards"]] == ["queen-of-hearts"]
+    [queen] = reading.cards
+    assert queen.card == "queen-of-hearts" and queen.scores["own_look"] >= OWN_LOOK_SAME
+    assert queen.scores["queen-of-hearts"] < VERIFY_SCORE  # her template would not keep her
+    reading, truth = verified(143, 157)
+    assert truth["cards"] == [] and reading.cards == [] and reading.hidden == []
+
+    reading, truth = verified(5, 11)
+    assert reading.hidden  # an arm reaches over the glass
+    for c in reading.hidden:
+        assert any(t["card"] == c.card and np.hypot(*(c.center - t["center"])) < 10
+                   for t in truth["cards"])
+
+    first = film.picks[0]
+    reading, truth = verified(5, 16)
+    assert first["position"] not in {c["position"] for c in truth["cards"]}
+    at = next(t["center"] for t in film.render(5)[1]["cards"]
+              if t["position"] == first["position"])
+    assert first["position"].split("-")[1] != "r0"  # it lay on a card of the row before
+    for c in [*reading.cards, *reading.hidden]:
+        assert np.hypot(*(c.center - at)) > 20

@@ -356,3 +356,55 @@ def test_players_saying_nothing_was_taken_put_the_pair_back():
     assert tracker.asked == [] and {a, b} <= set(tracker.remaining())
     changes, t = feed(tracker, synthetic_reading(glass), 4, t)
     assert changes == []  # both back on the table is what the players said: no event
+
+
+def _with_over(reading: dict, names: set[str], glass: dict) -> dict:
+    """`reading` with something over the places `names` (`Reading.hidden`): cards remembered
+    there that the frame neither shows nor shows gone."""
+    full = {c["position"]: c["center"] for c in synthetic_reading(glass)["cards"]}
+    return dict(reading, hidden=[full[n] for n in sorted(names)])
+
+
+def test_a_card_under_an_arm_is_not_taken_for_the_next_chosen_one():
+    """Round 931022: an arm rested over the last pair's Queen while the pick before was
+    completed; taken for gone, it was booked as the chosen card, and the Walrus taken next
+    went to the wrong player. A card something lies over is neither seen nor gone."""
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    gone = {"B-r3-c5", "A-r3-c5"}
+    under_arm = _with_over(synthetic_reading(glass, hidden=gone | {"A-r3-c3"}), {"A-r3-c3"}, glass)
+    changes, t = feed(tracker, under_arm, 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["B-r3-c5", "A-r3-c5"])]
+    # Without the arm's report the same view would have made A-r3-c3 the next chosen card.
+    assert tracker.first_gone is None
+    # The Walrus (B-r3-c3) is taken while the arm still lies over the Queen: which left first
+    # is not known yet, so nothing is decided...
+    both_out = _with_over(synthetic_reading(glass, hidden=gone | {"A-r3-c3", "B-r3-c3"}),
+                          {"A-r3-c3"}, glass)
+    changes, t = feed(tracker, both_out, 6, t)
+    assert changes == [] and tracker.first_gone is None
+    # ...until the Queen shows: the Walrus left first.
+    changes, t = feed(tracker, synthetic_reading(glass, hidden=gone | {"B-r3-c3"}), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("half", ["B-r3-c3"])]
+
+
+def test_a_reflection_under_an_arm_that_then_shows_gone_is_asked_about():
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, _with_over(synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}),
+                                          {"A-r3-c5"}, glass), 4, t)
+    assert changes == []
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("ask", ["A-r3-c5", "B-r3-c5"])]
+
+
+def test_something_over_a_taken_card_does_not_keep_it():
+    """The arm that took a card may linger over its place: a card already taken stays taken
+    (only a card lying there when last seen can be hidden)."""
+    glass, tracker, t = dealt()
+    changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
+    assert [c.kind for c in changes] == ["half"]
+    lingering = _with_over(synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}),
+                           {"B-r3-c5"}, glass)
+    changes, t = feed(tracker, lingering, 4, t)
+    assert [(c.kind, c.positions) for c in changes] == [("pick", ["B-r3-c5", "A-r3-c5"])]
