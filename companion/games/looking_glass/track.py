@@ -15,18 +15,18 @@ is one the game can make:
   Anything else (two cards of different pairs; a card that was never there) is something over
   the table, not a move: the tracker waits. A card that is not seen is unknown, never "gone",
   until a stable view says so in one of those ways; and a card the reader reports something
-  lying over (`Reading.hidden`: an arm over its place, or the card itself where the finder
-  lost it) is not seen gone at all.
+  lying over (`Reading.hidden`: part of it still looks as it did, an arm over the rest) is not
+  seen gone at all.
 
 Which card of the pair was chosen: the one that left first, while its reflection was seen
 lying there (with only something over the reflection's place, it may have left first unseen:
 the tracker waits). When both left between two stable views and they show different
 characters, or when a card leaves whose reflection was never read (that one may have left
 first, unseen), the tracker asks the players (a self-linked pair needs no answer: its pick
-names the pair, either card being the chosen one); if both cards of an asked
-pair show again, the question is withdrawn (a hand lay over both). Several whole pairs gone at
-once are asked about one by one: their order is not known, but who ended up with which card of
-each pair is all the piles need, and the players can say that. Legality: the chosen card must
+names the pair, either card being the chosen one); if both cards of an asked pair show again,
+the question is withdrawn (a hand lay over both). Several whole pairs gone at once are asked
+about one by one: their order is not known, but who ended up with which card of each pair is
+all the piles need, and the players can say that. Legality: the chosen card must
 have been uncovered in the last stable view (a card and its reflection are covered alike, so it
 does not matter which of the two an answer names).
 
