@@ -1029,19 +1029,24 @@ class Reader:
             # as well (the descriptor ignores light), the card beneath a taken one, now
             # uncovered, matches far worse even when its frame and stripe line up.
             own = float(old.scores.get(old.card, mine))
+            # (Asked only of a card that would otherwise be kept or hidden: the table's look
+            # costs more than the rest of this together.)
+            on_cloth = cache(lambda old=old: self._table_in_face(*table(), old.quad * sc))
             if (mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
-                    and confidence(mine, others) >= self.threshold
-                    and not self._table_in_face(*table(), old.quad * sc)):
+                    and confidence(mine, others) >= self.threshold and not on_cloth()):
                 found.append(self._kept(old, confidence(mine, others), {old.card: own}))
                 continue
-            if old.look is None or self._table_in_face(*table(), old.quad * sc):
+            if old.look is None:
+                continue
+            whole, cells = look_agreement(old.look, descriptor(cut_window(image, H, self.lib, 0)))
+            same = whole >= OWN_LOOK_SAME and mine >= max(CARD_MIN_SCORE, others)
+            if not (same or cells >= OWN_LOOK_PART) or on_cloth():
                 # (A face the finder matched on a checked cloth looks as it did as long as
                 # the cloth lies there: 925009.)
                 continue
-            whole, cells = look_agreement(old.look, descriptor(cut_window(image, H, self.lib, 0)))
-            if whole >= OWN_LOOK_SAME and mine >= max(CARD_MIN_SCORE, others):
+            if same:
                 found.append(self._kept(old, old.confidence, {old.card: own, "own_look": whole}))
-            elif cells >= OWN_LOOK_PART:
+            else:
                 reading.hidden.append(old)
         reading.cards = found
         return reading

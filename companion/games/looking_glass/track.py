@@ -125,27 +125,30 @@ class GlassTracker:
     def _hidden_in(self, reading: dict[str, Any], view: dict[str, bool]) -> set[str]:
         """Positions of cards lying there when last seen that this frame does not show, where
         something lies over the place (`Reading.hidden`): not seen, and not seen gone."""
-        tol = MATCH_FRACTION * self.card_px
         out = set()
-        for x, y in reading.get("hidden", []):
-            for name, s in self.slots.items():
-                if (s.present and not view[name]
-                        and float(np.hypot(x - s.centre[0], y - s.centre[1])) < tol):
-                    out.add(name)
+        for point in reading.get("hidden", []):
+            name = self._slot_at(point)
+            if name is not None and self.slots[name].present and not view[name]:
+                out.add(name)
         return out
+
+    def _slot_at(self, point: list[float]) -> str | None:
+        """The tracked position nearest an image point, if one is within `MATCH_FRACTION`
+        card widths of it."""
+        best, dist = None, MATCH_FRACTION * self.card_px
+        for name, s in self.slots.items():
+            d = float(np.hypot(point[0] - s.centre[0], point[1] - s.centre[1]))
+            if d < dist:
+                best, dist = name, d
+        return best
 
     def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
         """Which tracked positions show a card in this frame."""
         present = dict.fromkeys(self.slots, False)
         covered = {}
         self._identified: dict[str, str] = {}
-        tol = MATCH_FRACTION * self.card_px
         for c in reading.get("cards", []):
-            best, dist = None, tol
-            for name, s in self.slots.items():
-                d = float(np.hypot(c["center"][0] - s.centre[0], c["center"][1] - s.centre[1]))
-                if d < dist:
-                    best, dist = name, d
+            best = self._slot_at(c["center"])
             if best is None:
                 continue
             if self.slots[best].present is None:

@@ -70,6 +70,13 @@ def test_film_frames_reuse_the_still_but_draw_fresh_noise():
     assert np.abs(first.astype(float) - second).mean() > 2.0  # different draws
 
 
+def _film(seed: int) -> tuple[RoundFilm, object]:
+    """Round `seed` as the sim camera and the tracking benchmark film it, and its deck."""
+    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
+    scene = game.sim_scene(seed)
+    return RoundFilm(seed, art=scene.art, hold=3, disturb=1.0), scene.library
+
+
 def test_blocks_of_a_chequered_cloth_are_not_read_as_a_glass_after_the_last_pick():
     """Round 917179 on a chequered cloth (the renderer's "pattern" table), its glass empty:
     blocks of the cloth's squares, framed by the pale lines where squares meet, paired with
@@ -77,12 +84,10 @@ def test_blocks_of_a_chequered_cloth_are_not_read_as_a_glass_after_the_last_pick
     border is white or grey, the frame round a block of cloth coloured (`ring_chroma`)."""
     from companion.games.looking_glass.read import Reader
 
-    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
-    scene = game.sim_scene(917179)
-    film = RoundFilm(917179, art=scene.art, hold=3, disturb=1.0)
+    film, library = _film(917179)
     img, truth = film.render(160)
     assert truth["cards"] == [] and film.cond.table_kind == "pattern"
-    assert Reader(scene.library).read(img).cards == []
+    assert Reader(library).read(img).cards == []
 
 
 def test_a_checked_cloth_that_matches_a_taught_face_is_not_read_as_a_card():
@@ -93,22 +98,14 @@ def test_a_checked_cloth_that_matches_a_taught_face_is_not_read_as_a_card():
     go, and nothing is read."""
     from companion.games.looking_glass.read import Reader
 
-    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
-    scene = game.sim_scene(925009)
-    film = RoundFilm(925009, art=scene.art, hold=3, disturb=1.0)
-    reader = Reader(scene.library)
+    film, library = _film(925009)
+    reader = Reader(library)
     before, _ = film.render(156)  # the last pair still on the table
     last = [c for c in reader.read(before).cards if c.card == "mad-hatter"]
     img, truth = film.render(len(film) - 1)
     assert truth["cards"] == [] and film.cond.table_kind == "pattern"
     assert reader.read(img).cards == []
     assert last and reader.verify(img, reader.read(img), last).cards == []
-
-
-def _film(seed: int) -> tuple[RoundFilm, object]:
-    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
-    scene = game.sim_scene(seed)
-    return RoundFilm(seed, art=scene.art, hold=3, disturb=1.0), scene.library
 
 
 def test_the_last_pair_is_read_though_the_score_piles_outnumber_it():
