@@ -34,6 +34,7 @@ GAME_COMMANDS: dict[str, str] = {
     "read": "read a game's state from photographs",
     "predict": "predict what a game's mirrors will show",
     "solve": "find the fewest moves that reach a wanted outcome",
+    "moves": "list the legal moves of a position given as JSON",
     "simulate": "play many rounds between computer players and print statistics",
     "score": "score a finished round given as JSON",
 }

@@ -1,12 +1,15 @@
 """The games the companion knows, and lazy access to each game's parts.
 
-A game is a subpackage `companion/games/<package>/` with, as it grows:
-- `rules.py`     the pure engine, exposing `ENGINE` (see `base.GameEngine`)
+A game is a subpackage `companion/games/<package>/` shaped as ARCHITECTURE.md says:
+- `rules/`       the pure engine; the package exposes `ENGINE` (see `base.GameEngine`)
+- `vision/`      perceiver, renderer, teach
+- `table/`       live play; `table/live.py` is what the live loop needs at the table:
+                 `make_table_game(settings, session)`, and optionally `router()` (mounted
+                 under /api/games/<id>) and `PANEL_JS` (see `companion/live/table_game.py`)
 - `commands.py`  CLI tools, exposing `VERBS: dict[str, Callable[[list[str]], int]]`
-- `live.py`      what the live loop needs at the table: `make_table_game(settings, session)`,
-                 and optionally `router()` (mounted under /api/games/<id>) and `PANEL_JS`
-                 (see `companion/live/table_game.py`)
-Parts are imported only on use, so a pure engine never drags in OpenCV or FastAPI.
+A game not yet split that way keeps `rules.py` and `live.py` beside `commands.py`; `module`
+finds either. Parts are imported only on use, so a pure engine never drags in OpenCV or
+FastAPI.
 """
 
 from __future__ import annotations
@@ -30,14 +33,20 @@ class GameInfo:
     max_players: int
 
     def module(self, part: str) -> ModuleType | None:
-        """Import `companion.games.<package>.<part>` if the game has that part."""
-        name = f"companion.games.{self.package}.{part}"
-        try:
-            if importlib.util.find_spec(name) is None:
-                return None
-        except ModuleNotFoundError:
-            return None
-        return importlib.import_module(name)
+        """Import the game's `part` ("rules", "live", "commands") if the game has it."""
+        for where in _PART_MODULES.get(part, (part,)):
+            name = f"companion.games.{self.package}.{where}"
+            try:
+                if importlib.util.find_spec(name) is None:
+                    continue
+            except ModuleNotFoundError:
+                continue
+            return importlib.import_module(name)
+        return None
+
+
+_PART_MODULES: dict[str, tuple[str, ...]] = {"live": ("table.live", "live")}
+"""Where each part lives, in the order looked for: the split shape first."""
 
 
 GAMES: dict[str, GameInfo] = {
@@ -45,9 +54,9 @@ GAMES: dict[str, GameInfo] = {
     for g in (
         GameInfo("looking-glass", "Reflections in the Looking Glass", "looking_glass", 2, 2),
         GameInfo("mirror-mansion", "Mirror Mansion", "mirror_mansion", 2, 4),
-        GameInfo("reflecto", "Reflecto", "reflecto", 1, 4),
-        GameInfo("onirim-mirrors", "Onirim Mirrors", "onirim_mirrors", 1, 2),
-        GameInfo("queen-alice", "Queen Alice", "queen_alice", 1, 1),
+        GameInfo("reflecto", "Reflecto", "reflecto", 2, 2),
+        GameInfo("onirim", "Onirim (with the Mirrors)", "onirim", 1, 1),
+        GameInfo("queen-alice", "Queen Alice", "queen_alice", 2, 4),
     )
 }
 

@@ -54,7 +54,7 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
 
         # the game picker starts a new game; the event log shows it from SSE
         page.select_option("#game-select", "queen-alice")
-        page.fill("#seat-names", "Alice")
+        page.fill("#seat-names", "Alice, Bob")
         page.click("#new-game button[type=submit]")
         page.wait_for_selector("#log li:has-text('new queen-alice game')", timeout=10000)
         page.wait_for_function(

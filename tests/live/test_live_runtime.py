@@ -90,7 +90,7 @@ def test_restart_replays_the_session_to_the_same_state(settings):
 def test_a_new_game_at_the_table_ends_the_old_session(settings):
     rt = Runtime(settings, table_game_factory=make_table_game)
     old = rt.session
-    new = rt.start_session("queen-alice", {}, ["Alice"])
+    new = rt.start_session("queen-alice", {}, ["Alice", "Bob"])
     assert new.id != old.id and rt.session == new
     assert rt.store.session(old.id).ended is not None
     assert kinds(rt) == ["session.started"]
@@ -117,7 +117,7 @@ def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):
     rt = Runtime(settings, table_game_factory=factory).start()
     try:
         wait_for(lambda: "DemoTableScene" in rt.health()["camera"]["source"])
-        rt.start_session("queen-alice", {}, ["Alice"])
+        rt.start_session("queen-alice", {}, ["Alice", "Bob"])
         wait_for(lambda: "SolidScene" in rt.health()["camera"]["source"])
         table = wait_for(lambda: (t := rt.health()["table"])["markers_seen"] == [] and t)
         assert table["held"] is True  # the last good table position is kept meanwhile

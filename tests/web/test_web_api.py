@@ -32,7 +32,7 @@ def test_games_list_says_which_are_playable_at_the_table(local):
 
 def test_new_session_state_and_history(local):
     client, runtime = local
-    res = client.post("/api/session", json={"game": "queen-alice", "seats": ["Alice"]})
+    res = client.post("/api/session", json={"game": "queen-alice", "seats": ["Alice", "Bob"]})
     assert res.status_code == 201, res.text
     body = res.json()
     assert body["session"]["game"] == "queen-alice"
@@ -43,7 +43,7 @@ def test_new_session_state_and_history(local):
     assert state["role"] == "local" and state["seat"] is None
     history = client.get("/api/history").json()
     assert history[0]["kind"] == "session.started"
-    assert history[0]["payload"]["seats"] == ["Alice"]
+    assert history[0]["payload"]["seats"] == ["Alice", "Bob"]
 
 
 def test_corrections_questions_and_event_snapshots(local):

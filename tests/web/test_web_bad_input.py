@@ -17,7 +17,7 @@ BAD_BODIES = [
     b'{"game": "reflecto", "seats": "Ann"}',
     b'{"game": "reflecto", "seats": []}',
     b'{"game": "reflecto", "seats": ["A", "A"]}',
-    b'{"game": "queen-alice", "seats": ["A", "B", "C"]}',
+    b'{"game": "queen-alice", "seats": ["A", "B", "C", "D", "E"]}',
     b'{"game": "reflecto", "options": {"speed": "fast"}}',
     b'{"game": "reflecto", "options": [1]}',
     b'{"game": "reflecto", "unknown_field": 1}',
@@ -71,7 +71,7 @@ def test_messages_name_the_problem(make_app):
     cases = [
         (b"not json", 422, "not valid JSON"),
         (b'{"game": "chess"}', 400, "unknown game 'chess'"),
-        (b'{"game": "queen-alice", "seats": ["A", "B"]}', 400, "1-1 players, not 2"),
+        (b'{"game": "queen-alice", "seats": ["A"]}', 400, "2-4 players, not 1"),
         (b'{"seats": ["A"]}', 422, "game: Field required"),
         (b'{"game": "reflecto", "colour": "red"}', 422, "colour: Extra inputs"),
     ]

@@ -85,7 +85,7 @@ def test_sse_status_and_session_messages(make_app):
             assert status["data"]["camera"]["state"] in ("starting", "ok")
             assert status["data"]["game"]["session"] == runtime.session.id
             assert "id" not in status  # only stored events carry ids
-            http.post("/api/session", json={"game": "queen-alice", "seats": ["Alice"]})
+            http.post("/api/session", json={"game": "queen-alice", "seats": ["Alice", "Bob"]})
             later = stream.read(10, "event")
         kinds = [m.get("event") for m in later]
         assert "session" in kinds
