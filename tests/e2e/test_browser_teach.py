@@ -46,7 +46,8 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
         page.click(".lg-teach button:has-text('Teach my deck')", timeout=15000)
         page.wait_for_selector(".lg-ask:has-text('Show me The Caterpillar')")
-        assert "card library not found" in page.text_content(".lg-status")
+        status = page.text_content(".lg-status")
+        assert "does not know your cards" in status and "/" not in status  # no server path
         assert page.text_content(".lg-progress") == "0 of 10 cards taught"
         page.wait_for_function(
             "document.querySelector('.lg-teach-live').naturalWidth > 0", timeout=10000)
@@ -70,9 +71,9 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         page.wait_for_selector(".lg-ask:has-text('Show me The Mad Hatter')")
         assert page.text_content(".lg-progress") == "1 of 10 cards taught"
         assert Library.load(default_library_path(data)).ids == ["caterpillar"]
-        # The table reads with the new library: its "not found" note goes from the panel.
+        # The table reads with the new library: its "not taught" note goes from the panel.
         page.wait_for_function(
-            "!document.querySelector('.lg-status').textContent.includes('not found')",
+            "!document.querySelector('.lg-status').textContent.includes('does not know')",
             timeout=5000)
 
         # The next card, captured and retaken: nothing changes in the library.

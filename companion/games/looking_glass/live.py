@@ -17,6 +17,7 @@ round, which reaches the game as `sim_taps` in the observation (real cameras hav
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -41,6 +42,8 @@ from companion.live.table_game import (
 from companion.store import Event, Session
 from companion.vision.stillness import StillnessMeter
 
+log = logging.getLogger(__name__)
+
 ASK_AFTER_SECONDS = 1.5
 """A question about a pair gone at once is shown only if it still stands after this long."""
 ASK_AFTER_SECONDS_SEVERAL = 3.0
@@ -48,6 +51,11 @@ ASK_AFTER_SECONDS_SEVERAL = 3.0
 pairs, and rests longer than a hand over one."""
 NOTHING_TAKEN = "none"
 """The answer to "which card did they take?" when nothing was (a hand hid both cards)."""
+NOT_TAUGHT = (
+    "The companion does not know your cards yet: the host teaches them once, showing the "
+    "camera each card (Teach my deck, below)."
+)
+"""What players see while no deck is taught (the library's path and the CLI go to the log)."""
 PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
 SIM_FPS = 4.0
 """Film frames per second of the simulated table (the camera may run faster)."""
@@ -128,9 +136,13 @@ class LookingGlassTable:
             try:
                 lib = Library.load(default_library_path(self.settings.data_dir))
             except UserError as exc:
-                self._library_error = str(exc)
+                if self._library_error is None:
+                    log.info("looking-glass: %s", exc)  # the path is for the log, not phones
+                self._library_error = NOT_TAUGHT
                 return None
-            self._library_error = None  # taught since (e.g. from the dashboard)
+        # Known now: the sim camera's own deck (its scene may be built after the first frames
+        # of a new game were read) or a deck taught since, e.g. from the dashboard.
+        self._library_error = None
         if self._reader is None or self._reader.lib is not lib:
             self._reader = Reader(lib)
         return self._reader

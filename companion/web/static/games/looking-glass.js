@@ -258,7 +258,7 @@ export function mount(el, api) {
   const first = api.state();
   if (first && (first.role === "local" || first.role === "admin")) {
     // A confirmed card is in the table's library from its next frame on: refresh the status
-    // line ("card library not found") then, as no game event will.
+    // line ("does not know your cards") then, as no game event will.
     const refresh = () => setTimeout(reload, 1000);
     el.append(teachPanel(api, refresh));
   }
