@@ -11,7 +11,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import swagger_ui_bundle
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from companion import __version__
@@ -37,6 +40,23 @@ def _game_routers(app: FastAPI) -> None:
             app.include_router(router, prefix=f"/api/games/{gid}", tags=[f"game {gid}"])
 
 
+def _api_docs(app: FastAPI) -> None:
+    """Swagger UI from a package's copy of its files: the table's LAN may have no internet,
+    and FastAPI's default page loads them from a CDN (a blank page offline)."""
+    app.mount("/static/swagger", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
+              name="swagger")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="companion - API",
+            swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+            swagger_css_url="/static/swagger/swagger-ui.css",
+            swagger_favicon_url="/static/swagger/favicon-32x32.png",
+        )
+
+
 def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     owned = runtime is None
     rt = runtime if runtime is not None else Runtime(settings)
@@ -57,6 +77,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         description="The live service of a camera over a games table: health, the annotated "
         "camera view, sessions, events (SSE), questions and corrections.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.runtime = rt
@@ -66,5 +88,6 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         app.include_router(module.router)
     _game_routers(app)
     app.include_router(static_files.router)
+    _api_docs(app)
     app.mount("/static", StaticFiles(directory=static_files.STATIC_DIR), name="static")
     return app
