@@ -14,7 +14,8 @@ class CommandParser(argparse.ArgumentParser):
     """Every subcommand's parser: the CLI prints `companion: error: ...` and exits 2."""
 
     def error(self, message: str) -> NoReturn:
-        raise UserError(f"{self.prog}: {message}")
+        # main() already says "companion: error:"; name only the subcommand after it.
+        raise UserError(f"{self.prog.removeprefix('companion ')}: {message}")
 
 
 def read_json_file(path: str | Path) -> Any:

@@ -41,3 +41,9 @@ def test_help_names_the_games_each_tool_serves(capsys):
     main(["score", "--help"])
     out = capsys.readouterr().out
     assert "games: looking-glass" in out
+
+
+def test_a_bad_option_names_the_subcommand_once(capsys):
+    assert main(["rig", "--bogus"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["companion: error: rig: unrecognized arguments: --bogus"]

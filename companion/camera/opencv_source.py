@@ -10,6 +10,10 @@ import cv2
 from companion.camera.base import CameraError, Frame, FrameSource
 from companion.config import CameraSettings
 
+# OpenCV prints its own "[ WARN:0@…] global cap_v4l.cpp…" lines for a missing device; the
+# companion says it once, in CameraError, in the user's words.
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
 
 def parse_device(arg: str) -> int | str:
     """`0` or `/dev/video0` to what VideoCapture takes; `/dev/videoN` becomes N."""

@@ -223,3 +223,16 @@ def test_picamera2_missing_says_how_to_install(monkeypatch):
     src = open_source("picamera2", CameraSettings())
     with pytest.raises(CameraError, match="sudo apt install python3-picamera2"):
         src.open()
+
+
+def test_a_missing_usb_camera_is_said_once_without_opencvs_own_warnings():
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--camera", "opencv:57"],
+        capture_output=True, text=True, timeout=60,
+    )
+    out = proc.stdout + proc.stderr
+    assert "camera opencv:57 not found or busy" in out
+    assert "WARN:" not in out and "cap_v4l" not in out
