@@ -628,9 +628,10 @@ class LookingGlassTable:
         it does not follow, or picks it saw but cannot book before a question is answered."""
         held = sum(1 for t in self._turns if t.get("pick"))
         if held and any(t.get("shown") and "pick" not in t for t in self._turns):
-            picks = "1 pick" if held == 1 else f"{held} picks"
-            return (f"{picks} seen since wait for the answer to the open question: whose "
-                    "turn it was depends on it.")
+            picks = "1 pick seen since then waits" if held == 1 else (
+                f"{held} picks seen since then wait")
+            return (f"Please answer the open question: {picks} for it, because whose turn "
+                    "it was depends on the answer.")
         unread = self.tracker.unread_pairs
         if self.tracker.slots or not unread:
             return None

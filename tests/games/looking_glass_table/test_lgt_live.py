@@ -248,7 +248,9 @@ def test_a_pick_after_a_question_answered_neither_is_booked_for_the_seat_it_real
         steps += [Observe(Observation(synthetic_reading(left), 0.9))] * 7
     game, events = play(make_table_game, Settings(), SESSION, steps)
     assert not [e for e in events if e.kind == "lg.pick"]  # waits for the answer
-    assert game.view(None)["waiting"].startswith("1 pick seen since wait for the answer")
+    assert game.view(None)["waiting"] == (
+        "Please answer the open question: 1 pick seen since then waits for it, because whose "
+        "turn it was depends on the answer.")
     (q,) = game.questions(None)
     drafts = game.correct({"question": q.id, "answer": "none"}, 0)
     picks = [d.payload for d in drafts if d.kind == "lg.pick"]

@@ -44,7 +44,7 @@ function boxGrid(v) {
     place(h("div", {
       className: `mm-card${isWindow ? " mm-window" : ""}`,
       title: isWindow ? `${pos}: the window` : `${pos}: ${motif || "?"}`,
-      textContent: isWindow ? "🪟" : (motif ? motif.slice(0, 4) : pos),
+      textContent: isWindow ? "window" : (motif ? motif.slice(0, 4) : pos),
     }), row, col);
   }
   for (let r = 0; r < 3; r += 1) {
@@ -57,7 +57,7 @@ function boxGrid(v) {
         text = `${m.slot}${m.facing ? ARROW[m.facing] : "?"}`;
         title = `mirror [${r},${c}] ${m.slot} facing ${m.facing || "unknown"}`;
       } else if (door) {
-        text = `🚪${seen.door.slot}`;
+        text = `door ${seen.door.slot}`;
         title = `door [${r},${c}] ${seen.door.slot}`;
       }
       place(h("div", { className: `mm-cell${m && !m.facing ? " mm-unsure" : ""}`, textContent: text, title }), r + 1, c + 1);
@@ -137,7 +137,7 @@ export function mount(el, api) {
       nodes.push(setup);
     }
     if (v.phase === "roll" && (mineActive || api.seat === null)) {
-      for (let n = 1; n <= 6; n += 1) nodes.push(button(`🎲 ${n}`, act("roll", { value: n })));
+      for (let n = 1; n <= 6; n += 1) nodes.push(button(`die ${n}`, act("roll", { value: n })));
     }
     if (v.phase === "name") {
       nodes.push(...v.motifs.slice(0, 10).map((m) => button(m, act("name", { motif: m }))));
