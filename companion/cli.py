@@ -25,6 +25,7 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "doctor": ("companion.doctor", "check camera, light, focus and markers, and say what to fix"),
     "rig": ("companion.rig", "camera height, field of view and pixels per millimetre for a table"),
+    "settings": ("companion.settings_cli", "print the settings in force, or what each one means"),
 }
 
 # Game tools: `companion VERB GAME ...`, run by companion.games.<pkg>.commands.VERBS[VERB].

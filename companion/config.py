@@ -25,8 +25,11 @@ class CameraSettings(_Section):
     source: str = "sim"
     """`sim`, `replay:PATH`, `opencv:N`, `opencv:/dev/videoN` or `picamera2`."""
     width: int = Field(1280, ge=160, le=8192)
+    """Frame width asked of the camera, in pixels (cameras round to the modes they have)."""
     height: int = Field(960, ge=120, le=8192)
+    """Frame height asked of the camera, in pixels."""
     fps: float = Field(10.0, gt=0, le=120)
+    """Frames a second asked of the camera (and the pace of `replay:` and `sim`)."""
     loop: bool = True
     """For `replay:`: start again at the end (True) or stop (False)."""
     exposure_us: int | None = Field(None, ge=1)
@@ -37,9 +40,11 @@ class CameraSettings(_Section):
 
 class TableSettings(_Section):
     marker_dictionary: Literal["DICT_4X4_50"] = "DICT_4X4_50"
+    """The ArUco family of the printed corner markers (`companion calibrate print`)."""
     corner_ids: tuple[int, int, int, int] = (0, 1, 2, 3)
     """Marker ids at the play area's top-left, top-right, bottom-right, bottom-left."""
     marker_size_mm: float = Field(40.0, gt=0)
+    """Side of a printed corner marker's black square, as measured on the print."""
     width_mm: float = Field(600.0, gt=0)
     """Distance between the centres of the top-left and top-right corner markers."""
     height_mm: float = Field(450.0, gt=0)
@@ -50,12 +55,16 @@ class TableSettings(_Section):
 
 class WebSettings(_Section):
     host: str = "127.0.0.1"
+    """Address to serve on: 127.0.0.1 for this machine only, 0.0.0.0 for phones on the LAN."""
     port: int = Field(8000, ge=0, le=65535)
+    """TCP port of the dashboard (0: any free port)."""
 
 
 class Settings(_Section):
     data_dir: Path = Field(default_factory=lambda: default_data_dir())
+    """Where the event store, snapshots, calibration and taught decks are kept."""
     game: str = "looking-glass"
+    """The game a new session starts with (`companion --help` lists the games)."""
     camera: CameraSettings = Field(default_factory=CameraSettings)
     table: TableSettings = Field(default_factory=TableSettings)
     web: WebSettings = Field(default_factory=WebSettings)
