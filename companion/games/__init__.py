@@ -45,7 +45,10 @@ class GameInfo:
         return None
 
 
-_PART_MODULES: dict[str, tuple[str, ...]] = {"live": ("table.live", "live")}
+_PART_MODULES: dict[str, tuple[str, ...]] = {
+    "live": ("table.live", "live"),
+    "sheets": ("vision.sheets", "sheets"),  # printable targets: `sheets(table) -> [Sheet]`
+}
 """Where each part lives, in the order looked for: the split shape first."""
 
 

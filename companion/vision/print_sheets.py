@@ -7,7 +7,6 @@ to check with a ruler that the printer did not "fit to page".
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +15,6 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.config import TableSettings
-from companion.paths import models_dir
 from companion.vision.calibration import (
     BOARD_FIRST_ID,
     BOARD_MARKER_MM,
@@ -30,43 +28,48 @@ DPI = 300
 A4_MM = (210.0, 297.0)
 MARGIN_MM = 12.0
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
-DOT_COLOURS: dict[str, tuple[tuple[int, int, int], str]] = {
-    # name: (print RGB, what it marks)
-    "green": ((0, 166, 81), "mirrors: on the top edge, next to the reflective face"),
-    "magenta": ((236, 0, 140), "the window card: on top"),
-    "orange": ((247, 148, 29), "the door: on top"),
-}
 
 
 def mm(value: float) -> int:
     return round(value * DPI / 25.4)
 
 
-def _font(size_mm: float) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+def font(size_mm: float) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=mm(size_mm))
 
 
-def _page(landscape: bool = False) -> Image.Image:
+def new_page(landscape: bool = False) -> Image.Image:
     w, h = A4_MM[::-1] if landscape else A4_MM
     return Image.new("RGB", (mm(w), mm(h)), "white")
 
 
-def _scale_bar(page: Image.Image, x_mm: float, y_mm: float) -> None:
+def scale_bar(page: Image.Image, x_mm: float, y_mm: float) -> None:
     draw = ImageDraw.Draw(page)
     x0, x1, y = mm(x_mm), mm(x_mm + 50), mm(y_mm)
     draw.line([(x0, y), (x1, y)], fill="black", width=mm(0.4))
     for x in (x0, x1):
         draw.line([(x, y - mm(2)), (x, y + mm(2))], fill="black", width=mm(0.4))
     draw.text((x1 + mm(3), y - mm(2)), "50 mm: measure this; print at 100 %, not 'fit to page'",
-              fill="black", font=_font(3))
+              fill="black", font=font(3))
 
 
-def _paste_marker(page: Image.Image, marker_id: int, x_mm: float, y_mm: float,
+def paste_marker(page: Image.Image, marker_id: int, x_mm: float, y_mm: float,
                   side_mm: float) -> None:
     """Top-left of the black square at (x_mm, y_mm): a true-scale marker."""
     side = mm(side_mm)
     page.paste(Image.fromarray(marker_image(marker_id, side)).convert("RGB"),
                (mm(x_mm), mm(y_mm)))
+
+
+def north_arrow(page: Image.Image, x_mm: float, y_mm: float, side_mm: float,
+                tip_mm: float) -> None:
+    """A 4 mm triangle centred above a marker pasted at (x_mm, y_mm), its tip `tip_mm` above
+    the black square: the marker's corners are read from its top, so it must be laid with
+    the arrow pointing the way the sheet says."""
+    draw = ImageDraw.Draw(page)
+    tip_x, tip_y = x_mm + side_mm / 2, y_mm - tip_mm
+    draw.polygon([(mm(tip_x), mm(tip_y)), (mm(tip_x - 2.5), mm(tip_y + 4)),
+                  (mm(tip_x + 2.5), mm(tip_y + 4))], fill="black")
 
 
 @dataclass(frozen=True)
@@ -87,28 +90,26 @@ def table_marker_sheet(table: TableSettings) -> Sheet:
     for i, (mid, where) in enumerate(zip(table.corner_ids, CORNER_NAMES, strict=True)):
         slot = i % (cols * rows)
         if slot == 0:
-            pages.append(_page())
+            pages.append(new_page())
             draw = ImageDraw.Draw(pages[-1])
             draw.text((mm(MARGIN_MM), mm(MARGIN_MM)),
                       f"Table corner markers: ArUco {table.marker_dictionary}, "
-                      f"{side:g} mm", fill="black", font=_font(5))
+                      f"{side:g} mm", fill="black", font=font(5))
             draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)),
                       f"Centres {table.width_mm:g} mm apart across, {table.height_mm:g} mm "
                       "down. Cut on the thin line; the arrow points to the table's far (top) edge.",
-                      fill="black", font=_font(3.2))
-            _scale_bar(pages[-1], MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
+                      fill="black", font=font(3.2))
+            scale_bar(pages[-1], MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
         page = pages[-1]
         x = MARGIN_MM + q + 4 + (slot % cols) * cell_w
         y = MARGIN_MM + 24 + q + (slot // cols) * cell_h
-        _paste_marker(page, mid, x, y, side)
+        paste_marker(page, mid, x, y, side)
         draw = ImageDraw.Draw(page)
         draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
                        outline="black", width=1)
-        tip_x, tip_y = x + side / 2, y - q - 5
-        draw.polygon([(mm(tip_x), mm(tip_y)), (mm(tip_x - 2.5), mm(tip_y + 4)),
-                      (mm(tip_x + 2.5), mm(tip_y + 4))], fill="black")
+        north_arrow(page, x, y, side, q - 1)  # inside the cut line, so it is kept
         draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner", fill="black",
-                  font=_font(3.5))
+                  font=font(3.5))
     return Sheet("table-markers", pages, bilevel=True)
 
 
@@ -118,7 +119,7 @@ def charuco_sheet() -> Sheet:
     cols, rows = BOARD_SQUARES
     w_mm, h_mm = cols * BOARD_SQUARE_MM, rows * BOARD_SQUARE_MM
     art = board.generateImage((mm(w_mm), mm(h_mm)), marginSize=0, borderBits=1)
-    page = _page(landscape=True)
+    page = new_page(landscape=True)
     x0, y0 = (297.0 - w_mm) / 2, 22.0
     page.paste(Image.fromarray(art).convert("RGB"), (mm(x0), mm(y0)))
     draw = ImageDraw.Draw(page)
@@ -126,55 +127,9 @@ def charuco_sheet() -> Sheet:
     draw.text((mm(x0), mm(8)),
               f"ChArUco board {cols}x{rows}: squares {BOARD_SQUARE_MM:g} mm, markers "
               f"{BOARD_MARKER_MM:g} mm, DICT_4X4_50 ids {BOARD_FIRST_ID}-{BOARD_FIRST_ID + n - 1}."
-              " Glue it flat on card.", fill="black", font=_font(3.5))
-    _scale_bar(page, x0, y0 + h_mm + 9)
+              " Glue it flat on card.", fill="black", font=font(3.5))
+    scale_bar(page, x0, y0 + h_mm + 9)
     return Sheet("charuco-board", [page], bilevel=True)
-
-
-def _mirror_mansion_kit() -> tuple[list[int], float, float]:
-    """Sticker marker ids, their side and the dot diameter, from the game's board model."""
-    path = models_dir() / "mirror-mansion" / "board.toml"
-    ids, side, dot = [10, 11, 12, 13], 30.0, 8.0
-    if path.exists():
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        markers = data.get("markers", {})
-        side = float(markers.get("side_mm", side))
-        found = [v["id"] for k, v in markers.items() if isinstance(v, dict) and "id" in v]
-        ids = sorted(int(i) for i in found) or ids
-        dot = float(data.get("pieces", {}).get("dot_diameter_mm", dot))
-    return ids, side, dot
-
-
-def mirror_mansion_sheet() -> Sheet:
-    """Mirror Mansion's board markers and the coloured dots for mirrors, window and door."""
-    ids, side, dot = _mirror_mansion_kit()
-    page = _page()
-    draw = ImageDraw.Draw(page)
-    draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), "Mirror Mansion sticker sheet", fill="black",
-              font=_font(5))
-    y = MARGIN_MM + 14
-    for i, mid in enumerate(ids):
-        x = MARGIN_MM + 8 + i * (side + 16)
-        _paste_marker(page, mid, x, y, side)
-        draw.text((mm(x), mm(y + side + 2)), f"id {mid}", fill="black", font=_font(3.5))
-    draw.text((mm(MARGIN_MM), mm(y + side + 9)),
-              "Board corners, clockwise from the north-west; arrow side north.",
-              fill="black", font=_font(3.2))
-    y += side + 22
-    per_row = int((A4_MM[0] - 2 * MARGIN_MM) // (dot + 5))
-    for name, (rgb, use) in DOT_COLOURS.items():
-        draw.text((mm(MARGIN_MM), mm(y)), f"{name} ({dot:g} mm): {use}", fill="black",
-                  font=_font(3.5))
-        y += 7
-        for row in range(2):
-            for k in range(per_row):
-                cx = MARGIN_MM + dot / 2 + k * (dot + 5)
-                cy = y + dot / 2 + row * (dot + 4)
-                draw.ellipse([mm(cx - dot / 2), mm(cy - dot / 2), mm(cx + dot / 2),
-                              mm(cy + dot / 2)], fill=rgb)
-        y += 2 * (dot + 4) + 6
-    _scale_bar(page, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
-    return Sheet("mirror-mansion-stickers", [page], bilevel=False)
 
 
 def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
@@ -194,7 +149,15 @@ def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
 
 
 def all_sheets(table: TableSettings) -> list[Sheet]:
-    return [table_marker_sheet(table), charuco_sheet(), mirror_mansion_sheet()]
+    """The platform's sheets, then each game's own (its `sheets(table)` part, if it has one)."""
+    from companion.games import GAMES
+
+    sheets = [table_marker_sheet(table), charuco_sheet()]
+    for info in GAMES.values():
+        part = info.module("sheets")
+        if part is not None:
+            sheets.extend(part.sheets(table))
+    return sheets
 
 
 def measure_marker_mm(png: Path, marker_id: int) -> float:

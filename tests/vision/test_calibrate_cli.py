@@ -38,6 +38,31 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
     assert step_px * 25.4 / DPI == pytest.approx(BOARD_SQUARE_MM, abs=0.2)
 
 
+@pytest.mark.parametrize(("sheet", "ids"), [("table-markers", range(4)),
+                                            ("mirror-mansion-stickers", (10, 11, 12, 13))])
+def test_every_marker_has_an_arrow_beside_its_top_edge(tmp_path, sheet, ids):
+    """The sheet says to lay each marker with its arrow one way: the arrow must be beside the
+    side ArUco reads as the marker's top (its first two corners)."""
+    from companion.vision.markers import detect_markers
+
+    assert cli_main(["calibrate", "print", "--out", str(tmp_path)]) == 0
+    img = cv2.imread(str(tmp_path / f"{sheet}.png"), cv2.IMREAD_GRAYSCALE)
+    found = detect_markers(img)
+    mm = DPI / 25.4
+    for mid in ids:
+        c = found[mid].corners.reshape(4, 2)
+        right = (c[1] - c[0]) / np.linalg.norm(c[1] - c[0])
+        down = (c[3] - c[0]) / np.linalg.norm(c[3] - c[0])
+
+        def dark_beyond(edge_mid, out):
+            spots = [(edge_mid + out * d * mm).astype(int) for d in np.arange(2, 10, 0.5)]
+            return any(img[y - 2:y + 3, x - 2:x + 3].mean() < 100 for x, y in spots)
+
+        assert dark_beyond((c[0] + c[1]) / 2, -down), f"{sheet} marker {mid}: no arrow"
+        assert not dark_beyond((c[1] + c[2]) / 2, right), f"{sheet} marker {mid}"
+        assert not dark_beyond((c[3] + c[0]) / 2, -right), f"{sheet} marker {mid}"
+
+
 def test_sticker_dots_are_8_mm(tmp_path):
     assert cli_main(["calibrate", "print", "--out", str(tmp_path)]) == 0
     img = cv2.imread(str(tmp_path / "mirror-mansion-stickers.png"))
