@@ -24,19 +24,18 @@ REMOVED = {False: 4, True: 6}
 def settle_brawlers(layout: Layout, cards: list[list[str]]) -> None:
     """Move any Brawler out of the top row, in place.
 
-    "Top row" is the outermost row of a half: the last one dealt, on top of the others
-    and completely uncovered at the start, so a Brawler there could be taken on the first
-    turn. A Brawler found there (half A then half B, left to right) is switched with the
-    card "in the same spot 2 rows down", i.e. two rows further in toward the centre line,
-    at the same column or else the nearest column (the left one on a tie); if the other
-    Brawler is in that spot, it is switched with the reflection of that spot instead.
+    The rulebook: the Brawlers "shouldn't end up in the top row. If so, switch them with the
+    closest card in the same spot 2 rows down, or with the Reflection to that spot if the
+    other Brawler is there." Its intent is that no Brawler can be taken at once, so "top row"
+    is every card uncovered at the deal (`Layout.top_row`), not only the outermost row. A
+    Brawler found there (half A then half B, in cell order) is switched with the card at
+    `Layout.brawler_spot`, or with that spot's reflection if the other Brawler is there.
     """
-    last = len(layout.rows) - 1
     for half in (0, 1):
         for cell in layout.top_row:
             if cards[half][cell] not in BRAWLERS:
                 continue
-            target = layout.closest_in_row(last - 2, layout.cells[cell].col)
+            target = layout.brawler_spot(cell)
             th = half if cards[half][target] not in BRAWLERS else 1 - half
             cards[half][cell], cards[th][target] = cards[th][target], cards[half][cell]
 
@@ -136,7 +135,7 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
     for name in (lay.name_of(h, c) for h in (0, 1) for c in lay.top_row):
         if glass[name] in BRAWLERS:
             raise IllegalAction(
-                "the Brawlers never start in the top row",
+                "the Brawlers never start in the top row (uncovered at the deal)",
                 f"{glass[name]} at {name} (switch it two rows down)",
             )
     if (deal.hands is None) != (deal.removed is None):

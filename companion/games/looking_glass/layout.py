@@ -92,9 +92,29 @@ class Layout:
 
     @cached_property
     def top_row(self) -> tuple[int, ...]:
-        """Cells of the outermost row (the last dealt, all free at the start)."""
-        last = len(self.rows) - 1
-        return tuple(i for i, c in enumerate(self.cells) if c.row == last)
+        """Cells no card lies on at the deal: the Brawlers' "top row".
+
+        The outermost row, and any card of a lower row that the rows above leave uncovered
+        (the ends of row 1 on the Terrace): every card that could be taken on the first turn.
+        """
+        return tuple(i for i, cover in enumerate(self.covered_by) if not cover)
+
+    def brawler_spot(self, cell: int) -> int:
+        """Where a Brawler dealt on top-row `cell` is switched to: "the closest card in the
+        same spot 2 rows down", read as the covered card nearest the cell two rows further
+        in (the innermost row when there are fewer), by row, then column, the left on a tie."""
+        here = self.cells[cell]
+        row = max(here.row - 2, 0)
+        top = set(self.top_row)
+        covered = [i for i in range(len(self.cells)) if i not in top]
+        return min(
+            covered,
+            key=lambda i: (
+                abs(self.cells[i].row - row),
+                abs(self.cells[i].col - here.col),
+                self.cells[i].col,
+            ),
+        )
 
     def free_cells(self, taken: int) -> list[int]:
         """Cells not taken whose every covering card has been taken."""
@@ -125,11 +145,6 @@ class Layout:
     def reflection(self, name: str) -> str:
         half, cell = self.locate(name)
         return self.name_of(1 - half, cell)
-
-    def closest_in_row(self, row: int, col: int) -> int:
-        """The cell of `row` whose left edge is nearest `col` (the left one on a tie)."""
-        in_row = [i for i, c in enumerate(self.cells) if c.row == row]
-        return min(in_row, key=lambda i: (abs(self.cells[i].col - col), self.cells[i].col))
 
 
 # -- physical form ----------------------------------------------------------------------

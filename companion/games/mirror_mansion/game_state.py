@@ -29,7 +29,17 @@ SETUP, WINDOW, ROLL, NAME, DOOR, SWAPS, GUESS, LOOK, AWARD, OVER = (
     "over",
 )
 
-_OPTION_KEYS = {"door", "two_sided", "masters", "target", "max_turns", "no_peeking"}
+_OPTION_KEYS = {
+    "door",
+    "two_sided",
+    "masters",
+    "target",
+    "max_turns",
+    "no_peeking",
+    "door_twice",
+    "pay_whole_turn",
+}
+_FLAGS = ("door", "two_sided", "masters", "door_twice", "pay_whole_turn")
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,9 @@ class Options:
     target: int | None = None  # None: the rulebook's number for the player count
     max_turns: int | None = None  # an agreed limit (and a cap for random playouts)
     no_peeking: frozenset[int] = frozenset()  # seats whose view hides the prediction
+    # House rules, looser than the rulebook's words, for families who prefer them:
+    door_twice: bool = False  # the door may be moved twice in a turn (still 3 swaps in all)
+    pay_whole_turn: bool = False  # every award of the turn is paid before the end is checked
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +62,8 @@ class Options:
             "target": self.target,
             "max_turns": self.max_turns,
             "no_peeking": sorted(self.no_peeking),
+            "door_twice": self.door_twice,
+            "pay_whole_turn": self.pay_whole_turn,
         }
 
 
@@ -57,7 +72,7 @@ def parse_options(raw: dict[str, Any] | None, players: int, board: Board) -> Opt
     unknown = set(raw) - _OPTION_KEYS
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} (known: {sorted(_OPTION_KEYS)})")
-    for key in ("door", "two_sided", "masters"):
+    for key in _FLAGS:
         if not isinstance(raw.get(key, False), bool):
             raise ValueError(f"option {key!r} must be true or false")
     target = raw.get("target")
@@ -84,6 +99,8 @@ def parse_options(raw: dict[str, Any] | None, players: int, board: Board) -> Opt
         target=target,
         max_turns=max_turns,
         no_peeking=frozenset(seats),
+        door_twice=raw.get("door_twice", False),
+        pay_whole_turn=raw.get("pay_whole_turn", False),
     )
 
 

@@ -84,7 +84,10 @@ RULE_BAD_SLOT = (
 RULE_NO_PIECE = "swap a piece that is on the board"
 RULE_NO_CHANGE = "a swap moves a piece to another slot or turns a mirror"
 RULE_MAX_SWAPS = "at most three swaps per turn"
-RULE_DOOR_SWAPS = "at most two of the three swaps may move the door"
+RULE_DOOR_SWAPS = (
+    "swap one to three mirrors, or one to two mirrors and the door:"
+    " the door moves at most once a turn"
+)
 RULE_NO_SWAP = "swap at least once"
 RULE_MIRROR_SWAP = "swap at least one mirror"
 RULE_IN_LINE = "at least one mirror must end in a slot in line with the window card"
@@ -232,22 +235,50 @@ class MirrorMansionEngine:
         """The view through the window as the board stands now (None before the set-up)."""
         return None if state.board is None else trace(state.board, self.board)
 
-    def earned(self, state: MirrorMansionState) -> tuple[int, ...]:
-        """The drops each seat gains (or gives back) for the look just made."""
+    def max_door_moves(self, state: MirrorMansionState) -> int:
+        """Door moves allowed in one turn: the board's number, or two under the house rule."""
+        if state.options.door_twice:
+            return max(self.board.max_door_swaps, 2)
+        return self.board.max_door_swaps
+
+    def award_steps(self, state: MirrorMansionState) -> list[tuple[int, ...]]:
+        """The drops of the look just made, one tuple per award in the rulebook's order:
+        the drop for seeing the sought motif, the drop for pulling its card (or the garlic's
+        drop given back), then every correct guesser paid together in step 6."""
         look = state.look
         if look is None:
-            return (0,) * state.players
-        earned = [0] * state.players
+            return []
         p = state.active
+        steps: list[tuple[int, ...]] = []
+
+        def one(seats: dict[int, int]) -> tuple[int, ...]:
+            return tuple(seats.get(s, 0) for s in range(state.players))
+
         if look.found:
-            earned[p] += 1
+            steps.append(one({p: 1}))
             if look.pulled is not None and self._card(state, look.pulled) == state.sought:
-                earned[p] += 1
+                steps.append(one({p: 1}))
         elif look.motif == self.board.garlic and state.drops[p] > 0:
-            earned[p] -= 1
-        for seat, guess in enumerate(state.guesses):
-            if guess is not None and guess == look.found:
-                earned[seat] += 1
+            steps.append(one({p: -1}))
+        right = {s: 1 for s, g in enumerate(state.guesses) if g is not None and g == look.found}
+        if right:
+            steps.append(one(right))
+        return steps
+
+    def earned(self, state: MirrorMansionState) -> tuple[int, ...]:
+        """The drops each seat gains (or gives back) for the look just made.
+
+        "The game ends immediately when a player has collected a certain number of vampire
+        drops": the awards are paid in the rulebook's order and stop at the first that
+        brings a seat to the target, so an active player who wins in step 5 is the only
+        winner and no guess is paid. The house rule `pay_whole_turn` pays every award."""
+        earned = [0] * state.players
+        for step in self.award_steps(state):
+            earned = [e + d for e, d in zip(earned, step, strict=True)]
+            if state.options.pay_whole_turn:
+                continue
+            if any(d + e >= state.target for d, e in zip(state.drops, earned, strict=True)):
+                break
         return tuple(earned)
 
     # --- the moves ----------------------------------------------------------------------
@@ -409,7 +440,11 @@ class MirrorMansionEngine:
         _require(mirror is not None or door is not None, RULE_NO_PIECE, f"{list(action.source)}")
         self._check_slot(action.target, action.slot, action.facing, is_door=door is not None)
         if door is not None:
-            _require(state.door_swaps < b.max_door_swaps, RULE_DOOR_SWAPS)
+            _require(
+                state.door_swaps < self.max_door_moves(state),
+                RULE_DOOR_SWAPS,
+                f"the door has moved {state.door_swaps} time(s) this turn",
+            )
             _require(
                 (action.target, action.slot) != (door.cell, door.slot),
                 RULE_NO_CHANGE,

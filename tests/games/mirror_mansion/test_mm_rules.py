@@ -171,10 +171,10 @@ def test_door_variant_placement_and_swap_limits() -> None:
     assert ENGINE.current_player(s) == 0
     d1 = ENGINE.apply(s, Swap((0, 2), (2, 2), "/", None))
     expect(R.RULE_MIRROR_SWAP, d1, EndSwaps())
-    d2 = ENGINE.apply(d1, Swap((2, 2), (0, 2), "\\", None))
-    expect(R.RULE_DOOR_SWAPS, d2, Swap((0, 2), (2, 2), "/", None))
-    expect(R.RULE_IN_LINE, d2, Swap((0, 0), (0, 0), "/", "SE"))  # the last swap
-    done = ENGINE.apply(d2, TO_S2)
+    expect(R.RULE_DOOR_SWAPS, d1, Swap((2, 2), (0, 2), "\\", None))  # once a turn
+    m2 = ENGINE.apply(d1, Swap((0, 1), (0, 1), "\\", "SW"))
+    expect(R.RULE_IN_LINE, m2, Swap((0, 0), (0, 0), "/", "SE"))  # the last swap
+    done = ENGINE.apply(m2, TO_S2)
     assert ENGINE.apply(done, EndSwaps()).phase == R.LOOK
 
 
@@ -307,12 +307,14 @@ def test_reaching_the_target_ends_the_game() -> None:
 
 
 def test_ties_share_the_win() -> None:
-    s = second_round(players=2)
+    # A tie can only arise within one award: two guessers paid together in step 6.
+    s = second_round(players=3)
     s = to_swaps(reset_board(s))
     s = ENGINE.apply(ENGINE.apply(s, TO_S2), EndSwaps())
-    s = ENGINE.apply(replace(s, drops=(10, 11)), Guess(1, True))
+    s = ENGINE.apply(replace(s, drops=(0, 9, 9)), Guess(1, True))
+    s = ENGINE.apply(s, Guess(2, True))
     s = look_and_award(s, "S2")
-    assert s.drops == (12, 12) and ENGINE.winners(s) == [0, 1]
+    assert s.drops == (2, 10, 10) and ENGINE.winners(s) == [1, 2]
 
 
 @pytest.mark.parametrize(("players", "target"), [(2, 12), (3, 10), (4, 8)])
