@@ -117,6 +117,9 @@ def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):
     rt = Runtime(settings, table_game_factory=factory).start()
     try:
         wait_for(lambda: "DemoTableScene" in rt.health()["camera"]["source"])
+        # The table must have been found once before there is a position to hold (a loaded
+        # machine may not have read a frame of the demo table yet).
+        wait_for(lambda: rt.health()["table"]["registered"], timeout=30)
         rt.start_session("queen-alice", {}, ["Alice", "Bob"])
         wait_for(lambda: "SolidScene" in rt.health()["camera"]["source"])
         table = wait_for(lambda: (t := rt.health()["table"])["markers_seen"] == [] and t)
