@@ -29,6 +29,7 @@ from companion.games.reflecto.rules.actions import (
     action_to_json,
 )
 from companion.games.reflecto.rules.board import DIRECTIONS, Board, load_board
+from companion.games.reflecto.rules.hint import MAX_SECONDS, MAX_STATES, Hint, hint, letter_order
 from companion.games.reflecto.rules.position import LETTER, MIRROR, Move, Position
 from companion.games.reflecto.rules.setup import (
     RULE_SETUP,
@@ -254,6 +255,14 @@ class ReflectoEngine:
                for seat in (0, 1) for sight in mirror_sight(state, seat)
                if (seat, sight.screen.id) not in known]
         return replace(state, sightings=(*state.sightings, *new)) if new else state
+
+    def hint(self, state: ReflectoState, seat: int, max_states: int = MAX_STATES,
+             max_seconds: float = MAX_SECONDS) -> Hint:
+        """The fewest own moves to remove all of `seat`'s letters if the opponent stood
+        still (private to `seat`: it knows its own letters' order)."""
+        position = state.position()
+        return hint(position, seat, letter_order(state.screens_of(seat)), max_states,
+                    max_seconds)
 
     # --- what leaves the server -------------------------------------------------------
 
