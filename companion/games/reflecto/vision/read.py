@@ -1,0 +1,278 @@
+"""Read a Reflecto board from one picture: which squares hold a screen, and whose.
+
+From above a screen is its coloured top and a sliver of one side. The tops all stand at one
+height, so the corner markers give the camera's pose (`estimate_pose`, shared with Mirror
+Mansion) and the picture is resampled on the plane of the tops: there every top lies on its
+square's centre whatever the tilt, and nothing can hide a top but an arm. Below the tops,
+everything is pulled toward the point under the camera, so the sides of screens and their
+feet smear toward it; with screens of this height and cameras up to 25° off vertical the
+smear of a neighbour stays clear of a square's centre, which is all the reader looks at.
+
+Stages, each with a typed result:
+1. `rectify`: markers -> pose -> the tops' plane as a small top-down picture (`Rectified`);
+2. `cell_stats`: per square, the chromaticity of its centre strip (`CellStats`), which is
+   what colours are learned from when there was no set-up;
+3. `classify`: per square, the share of the strip in each seat's colour at the best of a few
+   small shifts (screens stand a little off centre) -> owner and confidence, or unclear;
+4. `fit`: the reading, with warnings for whatever the reader would not call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
+from companion.games.reflecto.vision.colours import (
+    GREY,
+    MIN_APART,
+    ScreenColours,
+    chromaticity,
+    k_means,
+)
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
+from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.vision.markers import Marker, detect_markers
+
+PX_PER_MM = 2.0
+"""Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
+MARGIN_MM = 6.0
+STRIP_LENGTH = 0.8
+"""The part of a top's length looked at (its ends may be skewed off the strip)."""
+STRIP_DEPTH_MM = 2.0
+"""Looked at across the top, either side of the centre line (a top is 8 mm deep)."""
+SEARCH_MM = 2.0
+"""How far off its square's centre a top is looked for."""
+DARK = 40.0
+"""Mean channel below which a pixel's chromaticity is noise."""
+MATCH = 0.45
+"""A pixel is of a seat's colour within this share of the distance that sets the colour
+apart (from the other seat's colour, and from grey)."""
+SURE = 0.6
+"""A strip at least this much of one colour is that seat's screen ..."""
+NONE = 0.25
+"""... and one under this share is no screen; between the two the reader abstains."""
+STRONG = 0.12
+"""A square's strip this far from grey (chromaticity) is coloured enough to be a screen
+candidate when the colours are learned from the picture itself."""
+UNIFORM = 0.08
+"""... and its pixels this close to their median (median distance): one plastic colour."""
+
+
+@dataclass(frozen=True)
+class Rectified:
+    pose: BoardPose
+    top: np.ndarray
+    """BGR picture of the tops' plane, `PX_PER_MM`, over the grid plus `MARGIN_MM`."""
+    origin_mm: tuple[float, float]
+    markers_seen: tuple[int, ...]
+
+    def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
+        return ((xy_mm[0] - self.origin_mm[0]) * PX_PER_MM,
+                (xy_mm[1] - self.origin_mm[1]) * PX_PER_MM)
+
+
+@dataclass(frozen=True)
+class CellStats:
+    cell: Cell
+    chroma: np.ndarray
+    """Median chromaticity of the square's centre strip."""
+    spread: float
+    """Median distance of the strip's pixels from that median."""
+
+    @property
+    def strength(self) -> float:
+        return float(np.linalg.norm(self.chroma - GREY))
+
+
+@dataclass(frozen=True)
+class CellCall:
+    cell: Cell
+    shares: tuple[float, float]
+    """Best share of the strip in seat 0's and in seat 1's colour."""
+    owner: int | None
+    confidence: float
+    unclear: bool
+
+
+def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
+            calibration: Calibration | None = None) -> Rectified | None:
+    """The tops' plane, or None when fewer than three corner markers are seen."""
+    if markers is None:
+        markers = detect_markers(image)
+    h, w = image.shape[:2]
+    pose = estimate_pose(markers, geom, (w, h), calibration)  # type: ignore[arg-type]
+    if pose is None:
+        return None
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    lo = (x0 - MARGIN_MM, y0 - MARGIN_MM)
+    size = (round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
+            round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM))
+    to_mm = np.array([[1 / PX_PER_MM, 0, lo[0]], [0, 1 / PX_PER_MM, lo[1]], [0, 0, 1]])
+    H = pose.plane_homography(geom.screen_height_mm) @ to_mm
+    top = cv2.warpPerspective(image, H, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
+
+
+def _strip(geom: BoardGeometry) -> tuple[int, int]:
+    """Half-sizes in pixels (across x, along y) of the strip looked at."""
+    return (round(STRIP_LENGTH * geom.screen_width_mm / 2 * PX_PER_MM),
+            round(STRIP_DEPTH_MM * PX_PER_MM))
+
+
+def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
+    """Each square's centre strip: its median chromaticity and how uniform it is."""
+    hx, hy = _strip(geom)
+    out = []
+    for cell in geom.cells:
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        patch = rect.top[cy - hy:cy + hy + 1, cx - hx:cx + hx + 1].reshape(-1, 3)
+        bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
+        if len(bright) < 0.5 * len(patch):
+            out.append(CellStats(cell, GREY.copy(), 1.0))
+            continue
+        c = chromaticity(bright)
+        med = np.median(c, axis=0)
+        spread = float(np.median(np.linalg.norm(c - med, axis=1)))
+        out.append(CellStats(cell, med, spread))
+    return out
+
+
+def learn_from_cells(stats: list[CellStats], per_player: int = 7
+                     ) -> tuple[ScreenColours | None, list[str]]:
+    """The two colours as the two most strongly coloured clusters of evenly coloured squares.
+
+    Without a set-up this needs screens more strongly coloured than the board's print: the
+    squares are clustered (up to four clusters, so that printed tints form their own), and
+    of the clusters no bigger than a seat's screens, the two strongest are the seats'.
+    """
+    strong = [s for s in stats if s.strength >= STRONG and s.spread <= UNIFORM]
+    if len(strong) < 2:
+        return None, ["fewer than two coloured screens on the board: cannot learn the "
+                      "two seats' colours from this picture"]
+    pts = np.array([s.chroma for s in strong], np.float64)
+    centres, labels = k_means(pts, 4)
+    # One colour split in two by light and glare: merge clusters nearer than two colours
+    # must be to be told apart.
+    while True:
+        live = [j for j in range(len(centres)) if np.any(labels == j)]
+        pairs = [(float(np.linalg.norm(centres[a] - centres[b])), a, b)
+                 for i, a in enumerate(live) for b in live[i + 1:]]
+        near = min(pairs, default=None)
+        if near is None or near[0] >= MIN_APART:
+            break
+        _, a, b = near
+        labels[labels == b] = a
+        centres[a] = pts[labels == a].mean(axis=0)
+    clusters = []
+    for j in range(len(centres)):
+        members = [s for s, lab in zip(strong, labels, strict=True) if lab == j]
+        if 0 < len(members) <= per_player:
+            clusters.append((float(np.linalg.norm(centres[j] - GREY)), j, members))
+    clusters.sort(key=lambda c: -c[0])
+    if len(clusters) < 2:
+        return None, ["could not tell two screen colours on this board (learn them at "
+                      "set-up instead)"]
+    (_, a, first), (_, b, second) = clusters[:2]
+    # Which colour is seat 0's: the one whose squares lie nearer seat 0's side on average.
+    if np.mean([s.cell[0] for s in first]) > np.mean([s.cell[0] for s in second]):
+        a, b = b, a
+    colours = ScreenColours(tuple(centres[a]), tuple(centres[b]),  # type: ignore[arg-type]
+                            learned_from="this image")
+    return colours, ["screen colours learned from this picture (no set-up): which colour is "
+                     "seat 0's is a guess from where the screens stand"]
+
+
+def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
+    """Each seat's colour from its first row at the start of a game."""
+    stats = {s.cell: s for s in cell_stats(rect, geom)}
+    means = []
+    for seat in (0, 1):
+        row = geom.first_row(seat)
+        cells = [stats[(row, c)] for c in range(geom.cols)]
+        strong = [s.chroma for s in cells if s.strength >= STRONG] or [s.chroma for s in cells]
+        means.append(tuple(float(v) for v in np.median(np.array(strong), axis=0)))
+    return ScreenColours(means[0], means[1], learned_from="set-up")  # type: ignore[arg-type]
+
+
+def _share_maps(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
+    """(2, H, W): per pixel of the tops' plane, the best share of a strip around it in each
+    seat's colour, over the search shifts."""
+    m = colours.means
+    c = chromaticity(rect.top)
+    bright = rect.top.astype(np.float32).mean(axis=-1) > DARK
+    d = np.linalg.norm(c[..., None, :] - m, axis=-1)  # (H, W, 2)
+    apart = float(np.linalg.norm(m[0] - m[1]))
+    hx, hy = _strip(geom)
+    sx = sy = round(SEARCH_MM * PX_PER_MM)
+    out = []
+    for k in (0, 1):
+        radius = MATCH * min(apart, float(np.linalg.norm(m[k] - GREY)))
+        hit = (bright & (d[..., k] < radius) & (d[..., k] < d[..., 1 - k])).astype(np.float32)
+        share = cv2.boxFilter(hit, -1, (2 * hx + 1, 2 * hy + 1), normalize=True,
+                              borderType=cv2.BORDER_CONSTANT)
+        best = cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8))
+        out.append(best)
+    return np.stack(out)
+
+
+def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
+    maps = _share_maps(rect, geom, colours)
+    calls = []
+    for cell in geom.cells:
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        shares = (float(maps[0, cy, cx]), float(maps[1, cy, cx]))
+        k = int(np.argmax(shares))
+        best, other = shares[k], shares[1 - k]
+        if best >= SURE and other < NONE:
+            conf = min(1.0, 0.5 + 0.5 * (best - SURE) / (1 - SURE) + 0.25)
+            calls.append(CellCall(cell, shares, k, round(conf, 3), False))
+        elif best < NONE:
+            calls.append(CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False))
+        else:
+            calls.append(CellCall(cell, shares, None, 0.0, True))
+    return calls
+
+
+def fit(calls: list[CellCall], rect: Rectified, geom: BoardGeometry,
+        warnings: list[str], per_player: int = 7) -> BoardReading:
+    screens = tuple(ScreenSeen(c.cell, c.owner, c.confidence) for c in calls
+                    if c.owner is not None)
+    unclear = tuple(c.cell for c in calls if c.unclear)
+    notes = list(warnings)
+    missing = [m.id for m in geom.markers if m.id not in rect.markers_seen]
+    if missing:
+        notes.append(f"corner marker(s) {', '.join(map(str, missing))} not seen; "
+                     "the board is placed from the others")
+    for cell in unclear:
+        notes.append(f"square {list(cell)}: cannot tell whether a screen stands there "
+                     "(hidden, glare or an unexpected colour)")
+    for seat in (0, 1):
+        n = sum(1 for s in screens if s.owner == seat)
+        if n > per_player:
+            notes.append(f"{n} screens of seat {seat}'s colour, but a seat has {per_player}")
+    return BoardReading(screens, tuple(notes), True, unclear)
+
+
+def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | None = None,
+               *, markers: dict[int, Marker] | None = None,
+               calibration: Calibration | None = None,
+               per_player: int = 7) -> tuple[BoardReading, Rectified | None]:
+    """The whole pipeline; `colours` None learns them from the picture (and says so)."""
+    rect = rectify(image, geom, markers, calibration)
+    if rect is None:
+        return BoardReading((), ("board not found: fewer than three of the corner markers "
+                                 f"{', '.join(str(m.id) for m in geom.markers)} are seen",),
+                            board_found=False), None
+    warnings: list[str] = []
+    if colours is None:
+        colours, warnings = learn_from_cells(cell_stats(rect, geom), per_player)
+        if colours is None:
+            return BoardReading((), tuple(warnings)), rect
+    problems = colours.problems()
+    if problems:
+        return BoardReading((), tuple(warnings + problems)), rect
+    return fit(classify(rect, geom, colours), rect, geom, warnings, per_player), rect
