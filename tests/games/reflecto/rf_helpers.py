@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.reflecto.rules.actions import Setup
+from companion.games.reflecto.rules.actions import Action, Done, Remove, Setup, Step
 from companion.games.reflecto.rules.board import Board
 from companion.games.reflecto.rules.engine import ReflectoEngine
+from companion.games.reflecto.rules.hint import letter_order
 from companion.games.reflecto.rules.setup import even_split
 from companion.games.reflecto.rules.state import (
     LETTER,
@@ -52,3 +53,45 @@ def started(word0: str = "PIANO", word1: str = "LEMON", **options: Any) -> Refle
     state = ENGINE.new_game(2, options or None)
     state = ENGINE.apply(state, setup(0, word0))
     return ENGINE.apply(state, setup(1, word1))
+
+
+def greedy(state: ReflectoState) -> Action:
+    """Computer play for the scripted game: the hint's first move when it finds a plan,
+    else the move that brings the next letter nearest its last line."""
+    seat = state.to_move
+    acts = ENGINE.legal_actions(state)
+    removals = [a for a in acts if isinstance(a, Remove)]
+    if removals:
+        return removals[0]
+    if Done() in acts:
+        return Done()
+    found = ENGINE.hint(state, seat, max_states=400, max_seconds=0.5)
+    if found.moves:
+        m = found.plan[0]
+        return Step(str(m.screen), m.to)
+    order = letter_order(state.screens_of(seat))
+    goal = 6 if seat == 0 else 0
+    steps = [a for a in acts if isinstance(a, Step)]
+
+    def score(a: Step) -> tuple[Any, ...]:
+        if a.to is None:
+            return (-100, 0)
+        rank = order.index(a.screen) if a.screen in order else 9
+        gain = abs(goal - state.screen(a.screen).cell[0]) - abs(goal - a.to[0])
+        return (-gain, rank, a.screen, a.to)
+
+    return min(steps, key=score)
+
+
+def greedy_game(word0: str = "PIANO", word1: str = "LEMON", limit: int = 400
+                ) -> list[Action]:
+    """A whole game's action log, set-ups included, between two greedy players."""
+    state = ENGINE.new_game(2)
+    log: list[Action] = [setup(0, word0, (2, 4)), setup(1, word1, (1, 5))]
+    for action in log:
+        state = ENGINE.apply(state, action)
+    while not ENGINE.is_terminal(state) and len(log) < limit:
+        action = greedy(state)
+        log.append(action)
+        state = ENGINE.apply(state, action)
+    return log

@@ -10,7 +10,6 @@ from companion.games.base import IllegalAction
 from companion.games.conformance import check_engine
 from companion.games.reflecto.rules.actions import Done, Guess, Remove, Setup, Step
 from companion.games.reflecto.rules.engine import RULE_GUESS, RULE_MOVE_FIRST
-from companion.games.reflecto.rules.hint import letter_order
 from companion.games.reflecto.rules.setup import (
     RULE_BLANK,
     RULE_COLUMNS,
@@ -20,7 +19,7 @@ from companion.games.reflecto.rules.setup import (
 )
 from companion.games.reflecto.rules.state import OVER
 
-from .rf_helpers import ENGINE, letter, placed, setup, started
+from .rf_helpers import ENGINE, greedy, letter, placed, setup, started
 
 
 def test_set_up_puts_seven_screens_on_each_first_row() -> None:
@@ -132,34 +131,6 @@ def test_a_player_with_no_move_must_guess() -> None:
                    letter("B5", 5, (2, 2)))
     legal = ENGINE.legal_actions(state)
     assert legal and all(isinstance(a, Guess) for a in legal)
-
-
-def greedy(state):
-    """Computer play for the scripted game: the hint's first move when it finds a plan,
-    else the move that brings the next letter nearest its last line."""
-    seat = state.to_move
-    acts = ENGINE.legal_actions(state)
-    removals = [a for a in acts if isinstance(a, Remove)]
-    if removals:
-        return removals[0]
-    if Done() in acts:
-        return Done()
-    found = ENGINE.hint(state, seat, max_states=400, max_seconds=0.5)
-    if found.moves:
-        m = found.plan[0]
-        return Step(str(m.screen), m.to)
-    order = letter_order(state.screens_of(seat))
-    goal = 6 if seat == 0 else 0
-    steps = [a for a in acts if isinstance(a, Step)]
-
-    def score(a: Step) -> tuple:
-        if a.to is None:
-            return (-100, 0)
-        rank = order.index(a.screen) if a.screen in order else 9
-        gain = abs(goal - state.screen(a.screen).cell[0]) - abs(goal - a.to[0])
-        return (-gain, rank, a.screen, a.to)
-
-    return min(steps, key=score)
 
 
 def test_a_whole_game_replayed_through_the_engine() -> None:
