@@ -287,6 +287,8 @@ class ReflectoEngine:
             "set_up": [w is not None for w in state.words],
             "word_length": [None if w is None else len(w) for w in state.words],
             "letter_screens": list(state.options.letter_screens),
+            "mirror_screens": [self.board.screens_per_player - n
+                               for n in state.options.letter_screens],
             "options": state.options.to_json(),
             "screens": screens,
             "removed": [[self._laid(state, i) for i in ids] for ids in state.removed],
