@@ -27,7 +27,6 @@ import numpy as np
 from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
 from companion.games.reflecto.vision.colours import (
     GREY,
-    MIN_APART,
     ScreenColours,
     chromaticity,
     k_means,
@@ -59,6 +58,8 @@ STRONG = 0.12
 candidate when the colours are learned from the picture itself."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
+SAME_COLOUR = 0.08
+"""Clusters of squares nearer than this (chromaticity) are one colour split by light."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,17 @@ def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] |
     return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
 
 
+def reaching_in(mask: np.ndarray) -> np.ndarray:
+    """The parts of a mask connected to the picture's border: what reaches in from beyond the
+    board (an arm), never a screen, whose top and smear stay inside its square's reach."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    edge = edge[edge > 0]
+    if n <= 1 or len(edge) == 0:
+        return np.zeros(mask.shape, bool)
+    return np.isin(labels, edge)
+
+
 def _strip(geom: BoardGeometry) -> tuple[int, int]:
     """Half-sizes in pixels (across x, along y) of the strip looked at."""
     return (round(STRIP_LENGTH * geom.screen_width_mm / 2 * PX_PER_MM),
@@ -126,9 +138,16 @@ def _strip(geom: BoardGeometry) -> tuple[int, int]:
 def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
     """Each square's centre strip: its median chromaticity and how uniform it is."""
     hx, hy = _strip(geom)
+    c_all = chromaticity(rect.top)
+    coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
+        rect.top.astype(np.float32).mean(axis=-1) > DARK)
+    foreign = reaching_in(coloured)
     out = []
     for cell in geom.cells:
         cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        if foreign[cy, cx]:
+            out.append(CellStats(cell, GREY.copy(), 1.0))
+            continue
         patch = rect.top[cy - hy:cy + hy + 1, cx - hx:cx + hx + 1].reshape(-1, 3)
         bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
         if len(bright) < 0.5 * len(patch):
@@ -162,7 +181,7 @@ def learn_from_cells(stats: list[CellStats], per_player: int = 7
         pairs = [(float(np.linalg.norm(centres[a] - centres[b])), a, b)
                  for i, a in enumerate(live) for b in live[i + 1:]]
         near = min(pairs, default=None)
-        if near is None or near[0] >= MIN_APART:
+        if near is None or near[0] >= SAME_COLOUR:
             break
         _, a, b = near
         labels[labels == b] = a
@@ -211,7 +230,8 @@ def _share_maps(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) ->
     out = []
     for k in (0, 1):
         radius = MATCH * min(apart, float(np.linalg.norm(m[k] - GREY)))
-        hit = (bright & (d[..., k] < radius) & (d[..., k] < d[..., 1 - k])).astype(np.float32)
+        hit = bright & (d[..., k] < radius) & (d[..., k] < d[..., 1 - k])
+        hit = (hit & ~reaching_in(hit)).astype(np.float32)
         share = cv2.boxFilter(hit, -1, (2 * hx + 1, 2 * hy + 1), normalize=True,
                               borderType=cv2.BORDER_CONSTANT)
         best = cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8))

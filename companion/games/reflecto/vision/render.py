@@ -279,7 +279,7 @@ def screen_solids(geom: BoardGeometry, position: BoardReading,
         u = np.array([math.cos(a), math.sin(a)]) * (-geom.facing_y(s.owner))
         x, y = geom.cell_mm(s.cell)
         centre = np.array([x + dx, y + dy])
-        plastic = _jitter(colours[s.owner], rng, 8)
+        plastic = _jitter(colours[s.owner], rng, 4)
         foot = _slab(centre, u, geom.screen_width_mm, geom.foot_depth_mm, 0.0,
                      geom.foot_height_mm, {"front": plastic, "back": plastic, "end": plastic,
                                            "top": plastic})
