@@ -19,16 +19,21 @@ from typing import Any
 from companion.games.base import IllegalAction
 from companion.games.reflecto.rules.actions import Action, Done, Remove, Step
 from companion.games.reflecto.rules.board import Cell
-from companion.games.reflecto.rules.engine import RULE_MIRROR, RULE_ORDER, ReflectoEngine
+from companion.games.reflecto.rules.engine import (
+    RULE_JUMP_OFF,
+    RULE_MIRROR,
+    RULE_ORDER,
+    ReflectoEngine,
+)
 from companion.games.reflecto.rules.state import PLAY, ReflectoState
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no hands, before a change counts (issue 32)."""
 MAX_ACTIONS = 6
 """Longest explanation searched: end of turn, removals, the move, removals."""
-PRIVATE_RULES = {RULE_ORDER, RULE_MIRROR}
-"""Refusals that would tell the opponent something secret (a word's order, a mirror): only
-the screen's owner is told."""
+PRIVATE_RULES = {RULE_ORDER, RULE_MIRROR, RULE_JUMP_OFF}
+"""Refusals that would tell the opponent something secret (a word's order, a mirror; a
+refused jump-off is only ever judged for the next letter): only the screen's owner is told."""
 
 Reading = frozenset[tuple[Cell, int]]
 """The occupied squares and the colour (seat) of each."""
