@@ -1,16 +1,16 @@
 """Reflecto engine: move generation against an independent brute force, and the hint's time.
 
     .venv/bin/python benchmarks/reflecto_engine.py [--positions 10000] [--seed S]
-        [--hint-games 4] [--hint-seconds 1.0]
+        [--hint-games 4] [--hint-seconds 1.0] [--hint-positions 80]
 
 - moves: N random positions (board 4-9 x 4-9, 1 to 40 screens of random owners and kinds,
   random next letters, either seat to move); the engine's moves and removals are compared
   with the plain depth-first brute force in tests/games/reflecto/rf_bruteforce.py, written
   apart from the engine. Every disagreement is counted and the first few printed. Median
   microseconds per position for each.
-- hint: every position with a seat about to move in a few whole games between two greedy
-  players (tests/games/reflecto/rf_helpers.py), solved with the table's budget (states and
-  seconds as in live play); how often a plan is found, how many moves it has, and the
+- hint: positions with a seat about to move, spread evenly over a few whole games between
+  two greedy players (tests/games/reflecto/rf_helpers.py), solved with the table's budget
+  (states and seconds as in live play); how often a plan is found, how many moves it has, and the
   median and worst time. CPU time of the process, one core.
 Writes benchmarks/results/reflecto_engine.json.
 """
@@ -90,8 +90,10 @@ def game_positions(games: int) -> list:
     return found
 
 
-def bench_hint(games: int, seconds: float, states: int) -> dict[str, object]:
-    positions = game_positions(games)
+def bench_hint(games: int, seconds: float, states: int, most: int) -> dict[str, object]:
+    every = game_positions(games)
+    step = max(1, len(every) // most)
+    positions = every[::step][:most]  # spread evenly over the games, start to end
     times, solved_times, plans, unsolved_bounds = [], [], [], []
     for state in positions:
         t = time.process_time()
@@ -103,7 +105,8 @@ def bench_hint(games: int, seconds: float, states: int) -> dict[str, object]:
         else:
             unsolved_bounds.append(found.at_least)
     return {
-        "games": games, "positions": len(positions), "budget_seconds": seconds,
+        "games": games, "positions": len(positions), "positions_in_games": len(every),
+        "budget_seconds": seconds,
         "budget_states": states, "solved": len(plans),
         "solved_share": round(len(plans) / max(1, len(positions)), 3),
         "plan_moves_max": max(plans, default=None),
@@ -125,15 +128,19 @@ def main() -> int:
     parser.add_argument("--hint-games", type=int, default=4)
     parser.add_argument("--hint-seconds", type=float, default=HINT_SECONDS)
     parser.add_argument("--hint-states", type=int, default=HINT_STATES)
+    parser.add_argument("--hint-positions", type=int, default=80,
+                        help="at most this many positions, spread evenly over the games")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     command = (f"{Path(sys.executable).name} benchmarks/reflecto_engine.py --positions "
                f"{args.positions} --seed {seed} --hint-games {args.hint_games} "
-               f"--hint-seconds {args.hint_seconds} --hint-states {args.hint_states}")
+               f"--hint-seconds {args.hint_seconds} --hint-states {args.hint_states} "
+               f"--hint-positions {args.hint_positions}")
     print(f"reproduce: {command}")
     moves = bench_moves(args.positions, seed)
     print(f"moves: {moves}")
-    hint = bench_hint(args.hint_games, args.hint_seconds, args.hint_states)
+    hint = bench_hint(args.hint_games, args.hint_seconds, args.hint_states,
+                      args.hint_positions)
     print(f"hint: {hint}")
     out = {"command": command, "python": platform.python_version(),
            "machine": platform.machine(), "moves": moves, "hint": hint}
