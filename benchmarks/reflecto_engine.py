@@ -10,8 +10,9 @@
   microseconds per position for each.
 - hint: positions with a seat about to move, spread evenly over a few whole games between
   two greedy players (tests/games/reflecto/rf_helpers.py), solved with the table's budget
-  (states and seconds as in live play); how often a plan is found, how many moves it has, and the
-  median and worst time. CPU time of the process, one core.
+  (states and seconds as in live play); how often the fewest moves are proven, how long
+  those plans are, how often a way (not proven shortest) is found otherwise and how far it
+  is above the proven bound, and the median and worst time. CPU time of the process, one core.
 Writes benchmarks/results/reflecto_engine.json.
 """
 
@@ -94,25 +95,28 @@ def bench_hint(games: int, seconds: float, states: int, most: int) -> dict[str, 
     every = game_positions(games)
     step = max(1, len(every) // most)
     positions = every[::step][:most]  # spread evenly over the games, start to end
-    times, solved_times, plans, unsolved_bounds = [], [], [], []
+    times, solved_times, plans, ways, bounds = [], [], [], [], []
     for state in positions:
         t = time.process_time()
         found = ENGINE.hint(state, state.to_move, states, seconds)
         times.append(time.process_time() - t)
-        if found.moves is not None:
+        if found.proven and found.moves is not None:
             solved_times.append(times[-1])
             plans.append(found.moves)
         else:
-            unsolved_bounds.append(found.at_least)
+            bounds.append(found.at_least)
+            if found.moves is not None:
+                ways.append(found.moves - found.at_least)
     return {
         "games": games, "positions": len(positions), "positions_in_games": len(every),
         "budget_seconds": seconds,
-        "budget_states": states, "solved": len(plans),
-        "solved_share": round(len(plans) / max(1, len(positions)), 3),
-        "plan_moves_max": max(plans, default=None),
-        "plan_moves_median": statistics.median(plans) if plans else None,
-        "unsolved_at_least_median": (statistics.median(unsolved_bounds)
-                                     if unsolved_bounds else None),
+        "budget_states": states, "proven_fewest": len(plans),
+        "proven_share": round(len(plans) / max(1, len(positions)), 3),
+        "proven_moves_max": max(plans, default=None),
+        "proven_moves_median": statistics.median(plans) if plans else None,
+        "unproven_at_least_median": statistics.median(bounds) if bounds else None,
+        "unproven_with_a_way": len(ways),
+        "unproven_way_minus_bound_median": statistics.median(ways) if ways else None,
         "seconds_median": round(statistics.median(times), 4),
         "seconds_solved_median": (round(statistics.median(solved_times), 4)
                                   if solved_times else None),

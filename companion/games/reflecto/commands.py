@@ -76,7 +76,9 @@ def solve_command(argv: list[str]) -> int:
         print(f"Seat {seat}: no plan found ({why}); at least {found.at_least} moves ({took}).")
         return 0
     plural = "" if found.moves == 1 else "s"
-    print(f"Seat {seat} can remove all its letters in {found.moves} move{plural} ({took}):")
+    how = "" if found.proven else f"; not proven the fewest: at least {found.at_least}"
+    print(f"Seat {seat} can remove all its letters in {found.moves} move{plural} "
+          f"({took}{how}):")
     lifts = found.removals_after
     if lifts and lifts[0]:
         print(f"  remove {', '.join(map(str, lifts[0]))}")

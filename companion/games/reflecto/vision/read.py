@@ -58,6 +58,8 @@ STRONG = 0.12
 candidate when the colours are learned from the picture itself."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
+SEAT_EVIDENCE = 1.0
+"""Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
 """Clusters of squares nearer than this (chromaticity) are one colour split by light."""
 
@@ -201,8 +203,7 @@ def learn_from_cells(stats: list[CellStats], per_player: int = 7
         a, b = b, a
     colours = ScreenColours(tuple(centres[a]), tuple(centres[b]),  # type: ignore[arg-type]
                             learned_from="this image")
-    return colours, ["screen colours learned from this picture (no set-up): which colour is "
-                     "seat 0's is a guess from where the screens stand"]
+    return colours, []
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
@@ -257,6 +258,54 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
     return calls
 
 
+def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
+                 calls: list[CellCall]) -> float:
+    """Evidence that the colour read as seat 0's is seat 0's: letters face their owners.
+
+    Of a screen, the camera sees its top and the side facing it; on the tops' plane that side
+    lies beyond the top, toward the point under the camera. A side showing the screen's own
+    colour is its plain back, a side showing something else is its letter or mirror tile,
+    which faces the owner. Each screen votes +1 when what it shows says its colour is seat
+    0's and -1 when it says seat 1's, weighted by how much of the side is in view. Returns
+    the weighted sum: positive, the colours are right; negative, swapped; near 0, no idea.
+    """
+    centre = rect.pose.camera_centre
+    above = -float(centre[2])
+    if above <= geom.screen_height_mm:
+        return 0.0
+    m = colours.means
+    hx = round(0.6 * geom.screen_width_mm / 2 * PX_PER_MM)
+    total = 0.0
+    for call in calls:
+        if call.owner is None:
+            continue
+        x, y = geom.cell_mm(call.cell)
+        dy = float(centre[1]) - y
+        side_mm = (geom.screen_height_mm - geom.foot_height_mm) * abs(dy) / above
+        if side_mm < 4.0:
+            continue
+        sign = 1.0 if dy > 0 else -1.0
+        near = geom.screen_thickness_mm / 2 + 2.5
+        far = near + min(0.6 * side_mm, 8.0)
+        cx, _ = rect.px((x, y))
+        ya, yb = sorted(rect.px((x, y + sign * near))[1:] + rect.px((x, y + sign * far))[1:])
+        band = rect.top[round(ya):round(yb) + 1, round(cx) - hx:round(cx) + hx + 1]
+        if band.size == 0:
+            continue
+        c = chromaticity(band.reshape(-1, 3))
+        k = call.owner
+        d = np.linalg.norm(c[:, None, :] - m[None], axis=-1)
+        radius = MATCH * min(float(np.linalg.norm(m[0] - m[1])),
+                             float(np.linalg.norm(m[k] - GREY)))
+        own = float(np.mean((d[:, k] < radius) & (d[:, k] < d[:, 1 - k])))
+        # Plain back toward the camera: the owner sits on the far side (-sign); a tile: +sign.
+        owner_side = -sign if own >= 0.5 else sign
+        says_seat0 = (owner_side > 0) == (k == 0)  # seat 0's letters face +y
+        weight = min(1.0, side_mm / 8.0) * abs(own - 0.5) * 2
+        total += weight if says_seat0 else -weight
+    return total
+
+
 def fit(calls: list[CellCall], rect: Rectified, geom: BoardGeometry,
         warnings: list[str], per_player: int = 7) -> BoardReading:
     screens = tuple(ScreenSeen(c.cell, c.owner, c.confidence) for c in calls
@@ -288,6 +337,7 @@ def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | 
                                  f"{', '.join(str(m.id) for m in geom.markers)} are seen",),
                             board_found=False), None
     warnings: list[str] = []
+    learned = colours is None
     if colours is None:
         colours, warnings = learn_from_cells(cell_stats(rect, geom), per_player)
         if colours is None:
@@ -295,4 +345,25 @@ def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | 
     problems = colours.problems()
     if problems:
         return BoardReading((), tuple(warnings + problems)), rect
-    return fit(classify(rect, geom, colours), rect, geom, warnings, per_player), rect
+    calls = classify(rect, geom, colours)
+    if learned:
+        calls, note = _seats_by_facing(rect, geom, colours, calls)
+        warnings.append(note)
+    return fit(calls, rect, geom, warnings, per_player), rect
+
+
+def _seats_by_facing(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
+                     calls: list[CellCall]) -> tuple[list[CellCall], str]:
+    """Which learned colour is whose, from the way the screens' letters face (else from
+    where the screens stand, which is only a guess)."""
+    votes = facing_votes(rect, geom, colours, calls)
+    if abs(votes) >= SEAT_EVIDENCE:
+        note = ("screen colours learned from this picture (no set-up); whose colour is whose "
+                "told by the way the letters face")
+        if votes > 0:
+            return calls, note
+        return [CellCall(c.cell, c.shares[::-1], None if c.owner is None else 1 - c.owner,
+                         c.confidence, c.unclear) for c in calls], note
+    return calls, ("screen colours learned from this picture (no set-up); whose colour is "
+                   "whose is a guess from where the screens stand (the camera is too nearly "
+                   "overhead to see which way the letters face)")

@@ -58,6 +58,8 @@ class Photo:
     camera: VirtualCamera
     colours: tuple[Colour, Colour]
     """The two players' plastic colours (BGR) as drawn."""
+    setup: np.ndarray | None = None
+    """The start position on the same table, when asked for."""
 
 
 # --- what is drawn ---------------------------------------------------------------------
@@ -276,7 +278,7 @@ def screen_solids(geom: BoardGeometry, position: BoardReading,
             rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG), *rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2))
         a = math.radians(skew)
         # u along the screen; v = u turned a quarter, toward the owner's side (+y for seat 0).
-        u = np.array([math.cos(a), math.sin(a)]) * (-geom.facing_y(s.owner))
+        u = np.array([math.cos(a), math.sin(a)]) * geom.facing_y(s.owner)
         x, y = geom.cell_mm(s.cell)
         centre = np.array([x + dx, y + dy])
         plastic = _jitter(colours[s.owner], rng, 4)
@@ -359,14 +361,20 @@ def add_hands(img: np.ndarray, geom: BoardGeometry, position: BoardReading,
 # --- the photograph --------------------------------------------------------------------
 
 
-def render_board(geom: BoardGeometry, position: BoardReading, colours: tuple[Colour, Colour],
-                 cam: VirtualCamera, rng: np.random.Generator, *,
-                 conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
-    """One photograph of `position` through `cam`, with light, arms and camera faults."""
+def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator
+                  ) -> np.ndarray:
+    """The table and the empty printed board through `cam` (drawn once per table)."""
     table = effects.table_texture(cam.width, cam.height, rng)
     canvas = board_canvas(geom, rng)
     origin = (-BOARD_RIM_MM, -BOARD_RIM_MM)
-    img = cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
+    return cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
+
+
+def shoot(base: np.ndarray, geom: BoardGeometry, position: BoardReading,
+          colours: tuple[Colour, Colour], cam: VirtualCamera, rng: np.random.Generator, *,
+          conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+    """One photograph of `position` on a board already drawn (`board_picture`)."""
+    img = base.copy()
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
     draw_solids(img, cam, screen_solids(geom, position, colours, rng,
@@ -383,13 +391,30 @@ def render_board(geom: BoardGeometry, position: BoardReading, colours: tuple[Col
     )
 
 
+def render_board(geom: BoardGeometry, position: BoardReading, colours: tuple[Colour, Colour],
+                 cam: VirtualCamera, rng: np.random.Generator, *,
+                 conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+    """One photograph of `position` through `cam`, with light, arms and camera faults."""
+    return shoot(board_picture(geom, cam, rng), geom, position, colours, cam, rng,
+                 conditions=conditions, hands=hands)
+
+
 def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
-                 conditions: Conditions = Conditions()) -> Photo:
-    """The photograph number `seed`: the same seed always gives the same picture."""
+                 conditions: Conditions = Conditions(), *, setup: bool = False) -> Photo:
+    """The photograph number `seed`: the same seed always gives the same picture.
+
+    `setup` also photographs the start position on the same table under the same camera
+    (`Photo.setup`), which is where live play learns the screens' colours.
+    """
     rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     position = random_position(geom, rng)
     colours = random_colours(rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
-    image = render_board(geom, position, colours, cam, rng, conditions=conditions)
-    return Photo(image, position, cam, colours)
+    base = board_picture(geom, cam, rng)
+    image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
+    first = None
+    if setup:
+        first = shoot(base, geom, start_position(geom), colours, cam, rng,
+                      conditions=conditions, hands=0)
+    return Photo(image, position, cam, colours, first)

@@ -165,9 +165,10 @@ export function mount(el, api) {
         nodes.push(button("Hint (only you see it)", act("hint")));
         if (v.hint) {
           const plan = v.hint.plan.map((m) => `${m.screen}→${m.to === "off" ? "off" : `[${m.to}]`}`).join(", ");
-          nodes.push(h("p", { textContent: v.hint.moves === null
-            ? `No plan within ${v.hint.seconds} s: at least ${v.hint.at_least} moves.`
-            : `Fewest moves: ${v.hint.moves} (${plan}), found in ${v.hint.seconds} s.` }));
+          let text = `Fewest moves: ${v.hint.moves} (${plan}), found in ${v.hint.seconds} s.`;
+          if (v.hint.moves === null) text = `No plan within ${v.hint.seconds} s: at least ${v.hint.at_least} moves.`;
+          else if (!v.hint.proven) text = `A way in ${v.hint.moves} moves (at least ${v.hint.at_least}): ${plan}.`;
+          nodes.push(h("p", { textContent: text }));
         }
         const sight = h("input", { type: "checkbox", checked: Boolean(v.sight_on) });
         sight.addEventListener("change", act("sight", { on: sight.checked }));
