@@ -46,9 +46,8 @@ SEARCH_MM = 2.0
 """How far off its square's centre a top is looked for."""
 DARK = 40.0
 """Mean channel below which a pixel's chromaticity is noise."""
-MATCH = 0.45
-"""A pixel is of a seat's colour within this share of the distance that sets the colour
-apart (from the other seat's colour, and from grey)."""
+MATCH = 0.5
+"""A pixel is of a seat's hue within this share of the angle between the two hues."""
 SURE = 0.6
 """A strip at least this much of one colour is that seat's screen ..."""
 NONE = 0.25
@@ -218,25 +217,42 @@ def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
     return ScreenColours(means[0], means[1], learned_from="set-up")  # type: ignore[arg-type]
 
 
+def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
+    """(2, ...) booleans: pixels of each seat's colour.
+
+    Matched by hue, the direction of a pixel's chromaticity from grey, and only among pixels
+    coloured at least half as strongly as the colour learned: light that burns out a bright
+    screen's channels (or the set-up's lamp) moves its chromaticity toward grey, not round
+    toward another hue. A pixel takes the nearer of the two hues, within `MATCH` of the
+    angle between them (at most 30°).
+    """
+    m = colours.means - GREY
+    strength = np.linalg.norm(m, axis=1)
+    u = m / strength[:, None]
+    v = chromaticity(bgr) - GREY
+    s = np.linalg.norm(v, axis=-1)
+    cos = (v @ u.T) / np.maximum(s, 1e-6)[..., None]
+    apart = float(np.arccos(np.clip(u[0] @ u[1], -1, 1)))
+    limit = float(np.cos(min(MATCH * apart, np.radians(30))))
+    bright = bgr.astype(np.float32).mean(axis=-1) > DARK
+    out = []
+    for k in (0, 1):
+        out.append(bright & (s >= max(0.5 * strength[k], STRONG / 2)) & (cos[..., k] >= limit)
+                   & (cos[..., k] > cos[..., 1 - k]))
+    return np.stack(out)
+
+
 def _share_maps(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
     """(2, H, W): per pixel of the tops' plane, the best share of a strip around it in each
     seat's colour, over the search shifts."""
-    m = colours.means
-    c = chromaticity(rect.top)
-    bright = rect.top.astype(np.float32).mean(axis=-1) > DARK
-    d = np.linalg.norm(c[..., None, :] - m, axis=-1)  # (H, W, 2)
-    apart = float(np.linalg.norm(m[0] - m[1]))
     hx, hy = _strip(geom)
     sx = sy = round(SEARCH_MM * PX_PER_MM)
     out = []
-    for k in (0, 1):
-        radius = MATCH * min(apart, float(np.linalg.norm(m[k] - GREY)))
-        hit = bright & (d[..., k] < radius) & (d[..., k] < d[..., 1 - k])
+    for hit in colour_masks(rect.top, colours):
         hit = (hit & ~reaching_in(hit)).astype(np.float32)
         share = cv2.boxFilter(hit, -1, (2 * hx + 1, 2 * hy + 1), normalize=True,
                               borderType=cv2.BORDER_CONSTANT)
-        best = cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8))
-        out.append(best)
+        out.append(cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8)))
     return np.stack(out)
 
 
@@ -273,7 +289,6 @@ def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
     above = -float(centre[2])
     if above <= geom.screen_height_mm:
         return 0.0
-    m = colours.means
     hx = round(0.6 * geom.screen_width_mm / 2 * PX_PER_MM)
     total = 0.0
     for call in calls:
@@ -292,12 +307,8 @@ def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
         band = rect.top[round(ya):round(yb) + 1, round(cx) - hx:round(cx) + hx + 1]
         if band.size == 0:
             continue
-        c = chromaticity(band.reshape(-1, 3))
         k = call.owner
-        d = np.linalg.norm(c[:, None, :] - m[None], axis=-1)
-        radius = MATCH * min(float(np.linalg.norm(m[0] - m[1])),
-                             float(np.linalg.norm(m[k] - GREY)))
-        own = float(np.mean((d[:, k] < radius) & (d[:, k] < d[:, 1 - k])))
+        own = float(np.mean(colour_masks(band, colours)[k]))
         # Plain back toward the camera: the owner sits on the far side (-sign); a tile: +sign.
         owner_side = -sign if own >= 0.5 else sign
         says_seat0 = (owner_side > 0) == (k == 0)  # seat 0's letters face +y
