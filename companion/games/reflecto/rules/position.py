@@ -92,29 +92,26 @@ class Position:
     def destinations(self, screen: Placed) -> tuple[set[Cell], bool]:
         """The squares `screen` can reach in one move, and whether a jump can take it off."""
         start = screen.cell
-        occupied = self.occupant
-
-        def empty(cell: Cell) -> bool:
-            return self.on_board(cell) and (cell == start or cell not in occupied)
-
-        def filled(cell: Cell) -> bool:
-            return cell != start and cell in occupied
-
+        rows, cols = self.rows, self.cols
+        # Squares the moving screen may land on or jump over: its own start is empty now.
+        taken = self.occupant.keys() - {start}
         reach: set[Cell] = set()
+        r0, c0 = start
         for dr, dc in DIRECTIONS:
-            step = (start[0] + dr, start[1] + dc)
-            if empty(step):
-                reach.add(step)
+            r, c = r0 + dr, c0 + dc
+            if 0 <= r < rows and 0 <= c < cols and (r, c) not in taken:
+                reach.add((r, c))
         landed: set[Cell] = {start}
         queue = deque([start])
         while queue:
-            here = queue.popleft()
+            hr, hc = queue.popleft()
             for dr, dc in DIRECTIONS:
-                over = (here[0] + dr, here[1] + dc)
-                land = (here[0] + 2 * dr, here[1] + 2 * dc)
-                if filled(over) and empty(land) and land not in landed:
-                    landed.add(land)
-                    queue.append(land)
+                lr, lc = hr + 2 * dr, hc + 2 * dc
+                if not (0 <= lr < rows and 0 <= lc < cols) or (lr, lc) in landed:
+                    continue
+                if (hr + dr, hc + dc) in taken and (lr, lc) not in taken:
+                    landed.add((lr, lc))
+                    queue.append((lr, lc))
         reach |= landed - {start}
         off = self._can_jump_off(screen, landed)
         return reach, off
