@@ -96,12 +96,15 @@ class ReflectoTable:
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:
+        """The camera side's scripted games (`vision/scene.py`: `table_film(seed, settings)`),
+        once it exists; until then the platform's demo table."""
         scene = _vision("scene")
-        if scene is None:
-            return None
-        return scene.table_film(seed, self.settings)
+        film = getattr(scene, "table_film", None) if scene is not None else None
+        return film(seed, self.settings) if film is not None else None
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
+        """`vision/perceive.py`'s `perceive_frame(frame, registration, settings)`: the squares
+        held and their colours, hands, whether the board was found."""
         perceive = _vision("perceive")
         if perceive is None:
             return Observation({"screens": [], "hands": False, "board_found": False}, 0.0)
