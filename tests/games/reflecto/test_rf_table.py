@@ -195,3 +195,24 @@ def test_bad_input_from_the_phones() -> None:
     with pytest.raises(UserError):
         game.correct({"guess": "12"}, 1)
     assert REAL_ENGINE.game_id == "reflecto"
+
+
+def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
+    cells = start()
+    doubtful = board(cells)
+    doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
+    steps = [Correct({"setup": SETUP0}, 0), Correct({"setup": SETUP1}, 1),
+             *[Observe(doubtful)] * 12]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 0, column 3" in question.text
+    with pytest.raises(UserError):
+        game.correct({"question": question.id, "answer": 7}, 0)
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    assert game.questions(None) == []
+    drafts = [d for _ in range(3) for d in game.update(doubtful, 0.0)]
+    assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
+    steps += [Correct({"question": "square-0-3-0", "answer": 0}, 0), *[Observe(doubtful)] * 3]
+    check_table_game(make_table_game, None, session(), steps)

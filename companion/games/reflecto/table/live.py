@@ -41,6 +41,7 @@ from companion.games.reflecto.rules.sight import mirror_sight
 from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
 from companion.games.reflecto.table.track import (
     Breach,
+    Cell,
     Reading,
     StableBoard,
     explain,
@@ -48,7 +49,14 @@ from companion.games.reflecto.table.track import (
     reading_from_json,
     reading_to_json,
 )
-from companion.live.table_game import EventDraft, Observation, Question
+from companion.live.table_game import (
+    ANSWER_KIND,
+    QUESTION_KIND,
+    EventDraft,
+    Observation,
+    Question,
+    question_draft,
+)
 from companion.store import Event, Session
 
 PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "reflecto.js"
@@ -56,6 +64,8 @@ HINT_SECONDS = 1.0
 """The hint's search budget at the table: it runs under the game's lock."""
 HINT_STATES = 60_000
 SHOWN_BREACHES = 5
+ASK_AFTER_FRAMES = 12
+"""Frames in a row with a square in doubt (and no hands) before the players are asked."""
 
 SETUP_KIND, ACTION_KIND, BREACH_KIND = "reflecto.setup", "reflecto.action", "reflecto.breach"
 SEEN_KIND, HINT_KIND, SIGHT_KIND = "reflecto.seen", "reflecto.hint", "reflecto.sight"
@@ -90,9 +100,15 @@ class ReflectoTable:
         self.breaches: list[dict[str, Any]] = []
         self.hints: dict[int, dict[str, Any]] = {}
         self.sight_on: set[int] = set()
+        self.open_questions: dict[str, Question] = {}
+        self.asked = 0
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableBoard()
         self._flagged: Reading | None = None
+        self._doubt = 0
+        self.answers: dict[Cell, int | None] = {}
+        """What the players said stands on a square the camera could not call; kept until
+        the camera calls that square itself."""
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:
@@ -118,10 +134,16 @@ class ReflectoTable:
 
     # -- deciding ----------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
-        new = self.tracker.update(reading_from(observation.data))
+        seen = reading_from(observation.data, self.answers)
+        called = {(int(s["cell"][0]), int(s["cell"][1])) for s in
+                  observation.data.get("screens") or [] if s.get("owner") in (0, 1)}
+        for cell in [c for c in self.answers if c in called]:
+            del self.answers[cell]
+        drafts = self._ask(seen.unclear)
+        new = self.tracker.update(seen.reading)
         if new is None:
-            return []
-        drafts = [EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True)]
+            return drafts
+        drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
         if found.actions:
             self._flagged = None
@@ -130,6 +152,19 @@ class ReflectoTable:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _ask(self, unclear: tuple[Cell, ...]) -> list[EventDraft]:
+        """A square in doubt for a while: ask the table what stands there, not guess."""
+        self._doubt = self._doubt + 1 if unclear else 0
+        if self._doubt < ASK_AFTER_FRAMES or self.open_questions:
+            return []
+        r, c = unclear[0]
+        names = list(self.session.seats)
+        choices = [{"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)]
+        choices.append({"label": "nothing", "value": None})
+        return [question_draft(Question(
+            f"square-{r}-{c}-{self.asked}",
+            f"I cannot tell what stands on row {r}, column {c}. What is there?", choices))]
 
     def _action(self, action: Action) -> EventDraft:
         return EventDraft(ACTION_KIND, {"action": action_to_json(action)})
@@ -142,6 +177,15 @@ class ReflectoTable:
 
     # -- the phones and corrections ----------------------------------------------------
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        if "question" in payload:
+            question = self.open_questions.get(str(payload["question"]))
+            if question is None:
+                raise UserError(f"no open question {payload['question']!r}")
+            values = [c["value"] for c in question.choices]
+            if payload.get("answer") not in values:
+                raise UserError(f"answer must be one of {values}")
+            return [EventDraft(ANSWER_KIND, {"question": question.id,
+                                             "answer": payload.get("answer"), "seat": seat})]
         if "setup" in payload:
             return self._setup(payload["setup"], self._seat(seat, "a set-up"))
         if "guess" in payload:
@@ -167,7 +211,8 @@ class ReflectoTable:
             if seat is not None:
                 self._mover(seat)
             return self._apply_now(action)
-        raise UserError("a correction needs one of: setup, guess, hint, sight, action")
+        raise UserError("a correction needs one of: question+answer, setup, guess, hint, "
+                        "sight, action")
 
     @staticmethod
     def _seat(seat: int | None, what: str) -> int:
@@ -243,6 +288,14 @@ class ReflectoTable:
             self.breaches.append({**p, "private": event.visibility != "public"})
         elif kind == HINT_KIND:
             self.hints[int(p["seat"])] = dict(p)
+        elif kind == QUESTION_KIND:
+            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.asked += 1
+        elif kind == ANSWER_KIND:
+            question = self.open_questions.pop(p["question"], None)
+            if question is not None and question.id.startswith("square-"):
+                _, r, c, _ = question.id.split("-")
+                self.answers[(int(r), int(c))] = p["answer"]
         elif kind == SIGHT_KIND:
             if p["on"]:
                 self.sight_on.add(int(p["seat"]))
@@ -251,7 +304,7 @@ class ReflectoTable:
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
-        return []
+        return list(self.open_questions.values())
 
     def view(self, seat: int | None) -> dict[str, Any]:
         s = self.state

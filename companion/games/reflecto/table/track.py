@@ -39,18 +39,40 @@ Reading = frozenset[tuple[Cell, int]]
 """The occupied squares and the colour (seat) of each."""
 
 
-def reading_from(data: dict[str, Any]) -> Reading | None:
-    """The observation's screens, or None when the frame cannot count (no board, hands, a
-    square the perceiver could not call)."""
+@dataclass(frozen=True)
+class Seen:
+    """One frame as the tracker takes it: the reading, or None and the squares in doubt."""
+
+    reading: Reading | None
+    unclear: tuple[Cell, ...] = ()
+
+
+def reading_from(data: dict[str, Any], answers: dict[Cell, int | None] | None = None) -> Seen:
+    """The observation's screens. No reading when the frame cannot count (no board, hands)
+    or a square is in doubt (owner None, or listed in `unclear`) and the players have not
+    said what stands there (`answers`: seat, or None for an empty square)."""
     if not data.get("board_found") or data.get("hands"):
-        return None
-    found = set()
+        return Seen(None)
+    answers = answers or {}
+    found: set[tuple[Cell, int]] = set()
+    doubt: list[Cell] = [(int(c[0]), int(c[1])) for c in data.get("unclear") or []]
     for screen in data.get("screens") or []:
         owner, cell = screen.get("owner"), screen.get("cell")
-        if owner not in (0, 1) or not isinstance(cell, list | tuple) or len(cell) != 2:
-            return None
-        found.add(((int(cell[0]), int(cell[1])), int(owner)))
-    return frozenset(found)
+        if not isinstance(cell, list | tuple) or len(cell) != 2:
+            return Seen(None)
+        here = (int(cell[0]), int(cell[1]))
+        if owner in (0, 1):
+            found.add((here, int(owner)))
+        else:
+            doubt.append(here)
+    unclear = tuple(sorted(c for c in set(doubt) if c not in answers))
+    if unclear:
+        return Seen(None, unclear)
+    for cell in doubt:
+        found = {(c, o) for c, o in found if c != cell}
+        if answers[cell] is not None:
+            found.add((cell, int(answers[cell])))  # type: ignore[arg-type]
+    return Seen(frozenset(found))
 
 
 def board_of(state: ReflectoState) -> Reading:
