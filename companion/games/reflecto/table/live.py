@@ -145,10 +145,10 @@ class ReflectoTable:
             return drafts
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
-        if found.actions:
+        if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
-        if found.breach is not None and new != self._flagged:
+        if new != self._flagged:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
