@@ -54,3 +54,10 @@ def test_mirror_sight_shows_the_letter_right_in_front_and_is_recorded() -> None:
     assert [(s.mirror, s.screen.text) for s in mirror_sight(moved, 0)] == [("A6", "L")]
     assert [(s.seat, s.screen) for s in moved.sightings] == [(0, "B0"), (1, "A1")]
     assert ENGINE.view(moved, 0)["sightings"] is None  # revealed only after the game
+
+
+def test_the_mirror_sight_option_shows_a_seat_its_own_mirrors_only() -> None:
+    state = started(mirror_sight=[1])
+    state = ENGINE.apply(state, Step("A2", (1, 2)))  # B's mirrors stand far away: nothing yet
+    assert ENGINE.view(state, 1)["sight"] == [] and "sight" not in ENGINE.view(state, 0)
+    assert "sight" not in ENGINE.view(state, None)

@@ -302,6 +302,8 @@ class ReflectoEngine:
             v["word"] = state.words[seat]
             nxt = state.next_to_remove(seat)
             v["next_to_remove"] = None if nxt is None else nxt.id
+            if seat in state.options.mirror_sight and state.phase == PLAY:
+                v["sight"] = [x.to_json() for x in mirror_sight(state, seat)]
         return v
 
     def _laid(self, state: ReflectoState, screen_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ SEAT_LETTERS = "AB"
 """Screen ids are the seat's letter and the first-row column it started on: A0..A6, B0..B6.
 They say nothing about a screen's kind or letters."""
 
-_OPTION_KEYS = {"letter_screens", "guessing_frequently", "younger", "first"}
+_OPTION_KEYS = {"letter_screens", "guessing_frequently", "younger", "first", "mirror_sight"}
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,14 @@ class Options:
     long word's letters may be spread over the screens as they like."""
     first: int = 0
     """The seat that starts (the rulebook: the younger player)."""
+    mirror_sight: frozenset[int] = frozenset()
+    """Seats whose own view lists what their mirrors show now (for young players)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"letter_screens": list(self.letter_screens),
                 "guessing_frequently": self.guessing_frequently,
-                "younger": sorted(self.younger), "first": self.first}
+                "younger": sorted(self.younger), "first": self.first,
+                "mirror_sight": sorted(self.mirror_sight)}
 
 
 def _seat_list(raw: Any, key: str) -> frozenset[int]:
@@ -69,7 +72,8 @@ def parse_options(raw: dict[str, Any] | None, board: Board) -> Options:
     if first not in SEATS or isinstance(first, bool):
         raise ValueError("option 'first' must be 0 or 1")
     return Options((letters[0], letters[1]), frequently,
-                   _seat_list(raw.get("younger", []), "younger"), first)
+                   _seat_list(raw.get("younger", []), "younger"), first,
+                   _seat_list(raw.get("mirror_sight", []), "mirror_sight"))
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ class ReflectoTable:
         self.camera: Reading | None = None
         self.breaches: list[dict[str, Any]] = []
         self.hints: dict[int, dict[str, Any]] = {}
-        self.sight_on: set[int] = set()
+        self.sight_on: set[int] = set(self.state.options.mirror_sight)  # switched on at start
         self.open_questions: dict[str, Question] = {}
         self.asked = 0
         # -- tracker memory (never shown; rebuilt from frames after a restart) --

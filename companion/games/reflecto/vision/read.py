@@ -265,7 +265,7 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
         if best >= SURE and other < NONE:
-            conf = min(1.0, 0.5 + 0.5 * (best - SURE) / (1 - SURE) + 0.25)
+            conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
             calls.append(CellCall(cell, shares, k, round(conf, 3), False))
         elif best < NONE:
             calls.append(CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False))
