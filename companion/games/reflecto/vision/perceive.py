@@ -2,7 +2,8 @@
 
 Observation data (agreed with the live-play side, `table/track.py`):
 `{"screens": [{"cell": [r, c], "owner": 0|1, "confidence": c}], "hands": bool,
-"board_found": bool, "warnings": [...]}`.
+"board_found": bool, "unclear": [[r, c], ...], "warnings": [...]}`; an unclear square is
+one the reader would not call either way.
 
 Screen colours are settings: learned once, from the first frame that shows the start
 position (every screen on its seat's first row), and kept in the data dir
@@ -117,6 +118,7 @@ def observe(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | Non
         "screens": [s.to_json() for s in sorted(reading.screens, key=lambda s: s.cell)],
         "hands": bool(hands),
         "board_found": reading.board_found,
+        "unclear": [[r, c] for r, c in reading.unclear],
         "warnings": list(reading.warnings),
     }
     if rect is not None:
