@@ -79,8 +79,9 @@ def run_server(argv: list[str], port: int, timeout: float = 30) -> Iterator[Serv
 
 
 def serve_argv(data_dir: Path, port: int, *extra: str) -> list[str]:
+    """`companion serve` on a game with no live module (the platform's demo table)."""
     return ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data_dir),
-            "--game", "reflecto", "--fps", "8", *extra]
+            "--game", "queen-alice", "--fps", "8", *extra]
 
 
 # A real server process whose table plays the example game (registered as "example" the way

@@ -48,7 +48,7 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
     with run_server(serve_argv(data, port), port) as server, \
             httpx.Client(base_url=server.base, timeout=10) as http:
         health = http.get("/api/health").json()
-        assert health["version"] and health["game"]["id"] == "reflecto"
+        assert health["version"] and health["game"]["id"] == "queen-alice"
 
         with http.stream("GET", "/api/events") as res:
             assert res.headers["content-type"].startswith("text/event-stream")
@@ -56,7 +56,7 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
             first = sse_messages(lines, 4)
             assert [m.get("event") for m in first[1:3]] == ["hello", "status"]
             created = http.post("/api/session",
-                                json={"game": "reflecto", "seats": ["Ann", "Bob", "Cy"]})
+                                json={"game": "queen-alice", "seats": ["Ann", "Bob", "Cy"]})
             assert created.status_code == 201
             later = sse_messages(lines, 20, stop_event="event")
         session_id = created.json()["session"]["id"]
@@ -89,7 +89,7 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
         code = server.stop(signal.SIGINT, timeout=10)  # Ctrl-C
         out, err = server.output()
     assert code in (0, 130), err
-    assert out.startswith(f"companion: serving reflecto on http://127.0.0.1:{port}/")
+    assert out.startswith(f"companion: serving queen-alice on http://127.0.0.1:{port}/")
     assert "Traceback" not in err
 
 

@@ -10,6 +10,19 @@ from live_helpers import BlankSource, FlakySource
 
 from companion.camera import FrameSource
 from companion.config import Settings, load_settings
+from companion.games import GAMES, GameInfo
+
+PLAIN = "plain"
+"""The game these tests play: registered by the `plain_game` fixture, it has no parts."""
+
+
+@pytest.fixture(autouse=True)
+def plain_game(monkeypatch) -> GameInfo:
+    """A test-only game with no parts at all (no engine, no live module, no panel), so these
+    platform tests run the table they were written for whatever the real games grow."""
+    info = GameInfo(PLAIN, "Plain (test)", "plain_test_game", 2, 2)
+    monkeypatch.setitem(GAMES, PLAIN, info)
+    return info
 
 
 @pytest.fixture
@@ -18,7 +31,7 @@ def settings(tmp_path) -> Settings:
         None,
         {
             "data_dir": str(tmp_path / "data"),
-            "game": "reflecto",
+            "game": PLAIN,
             "camera.width": 480,
             "camera.height": 360,
             "camera.fps": 15,

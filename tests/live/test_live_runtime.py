@@ -73,7 +73,7 @@ def test_camera_lost_mid_stream_recovers_and_keeps_every_event(settings, flaky_f
 
 def test_restart_replays_the_session_to_the_same_state(settings):
     first = Runtime(settings, table_game_factory=make_table_game)
-    session = first.start_session("reflecto", {}, ["Ann", "Bob"])
+    session = first.start_session("plain", {}, ["Ann", "Bob"])
     first.correct({"note": "hello"}, 0)
     first.correct({"memo": "my secret plan"}, 1)
     before = {seat: first.state(seat)["view"] for seat in (None, 0, 1)}
@@ -95,9 +95,9 @@ def test_a_new_game_at_the_table_ends_the_old_session(settings):
     assert rt.store.session(old.id).ended is not None
     assert kinds(rt) == ["session.started"]
     # a restart configured for another game starts fresh instead of resuming
-    settings.game = "reflecto"
+    settings.game = "plain"
     again = Runtime(settings, table_game_factory=make_table_game)
-    assert again.session.game == "reflecto" and again.session.id != new.id
+    assert again.session.game == "plain" and again.session.id != new.id
 
 
 def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):

@@ -11,11 +11,21 @@ from collections.abc import Callable, Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import make_settings
+from web_helpers import PLAIN, make_settings
 
+from companion.games import GAMES, GameInfo
 from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
 from companion.web.app import create_app
+
+
+@pytest.fixture(autouse=True)
+def plain_game(monkeypatch) -> GameInfo:
+    """A test-only game with no parts at all (no engine, no live module, no panel), so these
+    platform tests run the table they were written for whatever the real games grow."""
+    info = GameInfo(PLAIN, "Plain (test)", "plain_test_game", 2, 2)
+    monkeypatch.setitem(GAMES, PLAIN, info)
+    return info
 
 
 @pytest.fixture

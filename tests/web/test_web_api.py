@@ -66,7 +66,7 @@ def test_corrections_questions_and_event_snapshots(local):
 
 def test_seat_parameter_on_loopback_selects_a_private_view(local):
     client, _ = local
-    client.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]})
+    client.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]})
     assert client.post("/api/corrections?seat=1", json={"memo": "plan B"}).status_code == 200
     assert client.get("/api/state?seat=1").json()["view"]["memos"] == ["plan B"]
     assert client.get("/api/state?seat=0").json()["view"]["memos"] == []

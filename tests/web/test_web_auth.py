@@ -18,14 +18,14 @@ def test_changes_need_a_token_and_reads_do_not(lan):
     assert client.get("/api/health").status_code == 200
     state = client.get("/api/state").json()
     assert state["role"] == "spectator" and state["seat"] is None
-    res = client.post("/api/session", json={"game": "reflecto"})
+    res = client.post("/api/session", json={"game": "plain"})
     assert res.status_code == 401 and "admin link" in res.json()["detail"]
-    wrong = client.post("/api/session", json={"game": "reflecto"}, headers=bearer("guess"))
+    wrong = client.post("/api/session", json={"game": "plain"}, headers=bearer("guess"))
     assert wrong.status_code == 401 and "unknown token" in wrong.json()["detail"]
     assert client.get("/api/state?token=guess").status_code == 401
     assert client.post("/api/corrections", json={"note": "x"}).status_code == 401
     assert client.get("/api/session/links").status_code == 401
-    ok = client.post("/api/session", json={"game": "reflecto"}, headers=bearer(admin))
+    ok = client.post("/api/session", json={"game": "plain"}, headers=bearer(admin))
     assert ok.status_code == 201
     assert client.get("/api/state", headers=bearer(admin)).json()["role"] == "admin"
     # ?seat= is a loopback convenience only: it shows a spectator nothing private
@@ -34,7 +34,7 @@ def test_changes_need_a_token_and_reads_do_not(lan):
 
 def test_seat_links_give_each_seat_its_own_private_view_and_actions(lan):
     client, _, admin = lan
-    res = client.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
+    res = client.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
                       headers=bearer(admin))
     links = res.json()["links"]
     assert [link["name"] for link in links] == ["Ann", "Bob"]
@@ -51,10 +51,10 @@ def test_seat_links_give_each_seat_its_own_private_view_and_actions(lan):
     assert "Queen" in client.get("/api/history", headers=bearer(ann)).text
 
     # a seat may act for itself, never as the admin
-    forbidden = client.post("/api/session", json={"game": "reflecto"}, headers=bearer(bob))
+    forbidden = client.post("/api/session", json={"game": "plain"}, headers=bearer(bob))
     assert forbidden.status_code == 403 and "admin link" in forbidden.json()["detail"]
     # a new game makes the old seat links stale
-    client.post("/api/session", json={"game": "reflecto"}, headers=bearer(admin))
+    client.post("/api/session", json={"game": "plain"}, headers=bearer(admin))
     stale = client.get("/api/state", headers=bearer(ann))
     assert stale.status_code == 401 and "earlier game" in stale.json()["detail"]
 
@@ -66,7 +66,7 @@ def test_opening_a_link_sets_a_cookie_that_authorises_later_requests(lan):
     assert "companion_token" in page.headers["set-cookie"]
     assert "httponly" in page.headers["set-cookie"].lower()
     assert client.get("/api/state").json()["role"] == "admin"  # the cookie, no header
-    assert client.post("/api/session", json={"game": "reflecto"}).status_code == 201
+    assert client.post("/api/session", json={"game": "plain"}).status_code == 201
     fresh = TestClient(client.app)
     assert "set-cookie" not in fresh.get("/?token=guess").headers
 

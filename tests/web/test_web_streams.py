@@ -43,7 +43,7 @@ def test_sse_sends_new_events_only_to_the_seats_that_may_see_them(make_app):
     app, runtime = make_app(host="0.0.0.0", camera=False)
     admin = runtime.store.admin_token()[0]
     with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http:
-        links = http.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
+        links = http.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
                           headers={"Authorization": f"Bearer {admin}"}).json()["links"]
         ann, bob = links[0]["token"], links[1]["token"]
         as_ann = {"Authorization": f"Bearer {ann}"}
@@ -121,12 +121,12 @@ def test_a_seat_stream_ends_when_a_new_game_starts(make_app):
     app, runtime = make_app(host="0.0.0.0", camera=False)
     admin = {"Authorization": f"Bearer {runtime.store.admin_token()[0]}"}
     with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http:
-        links = http.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
+        links = http.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
                           headers=admin).json()["links"]
         with http.stream("GET", f"/api/events?token={links[0]['token']}") as res:
             stream = SSEReader(res)
             stream.read(2)
-            new = http.post("/api/session", json={"game": "reflecto", "seats": ["Cy", "Di"]},
+            new = http.post("/api/session", json={"game": "plain", "seats": ["Cy", "Di"]},
                             headers=admin).json()["links"]
             http.post("/api/corrections", json={"memo": "Cy's secret"},
                       headers={"Authorization": f"Bearer {new[0]['token']}"})

@@ -14,13 +14,16 @@ from fastapi import FastAPI
 from companion.config import Settings, load_settings
 from companion.live.loop import Runtime
 
+PLAIN = "plain"
+"""The game these tests play: registered by the `plain_game` fixture, it has no parts."""
+
 
 def make_settings(tmp_path, host: str = "127.0.0.1") -> Settings:
     return load_settings(
         None,
         {
             "data_dir": str(tmp_path / "data"),
-            "game": "reflecto",
+            "game": PLAIN,
             "web.host": host,
             "camera.width": 480,
             "camera.height": 360,

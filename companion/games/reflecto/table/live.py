@@ -1,0 +1,357 @@
+"""Reflecto at the table: secret words on the phones, every move checked as it is made.
+
+Event-sourced like every table game (`companion.live.table_game`): `update` and `correct`
+only decide and return drafts; `apply_event` is the one place the state changes.
+
+- Set-up: each player, on their own phone, puts their word's letters onto their first-row
+  screens and marks the mirrors; the set-up is a private event of that seat. When both are
+  in, the engine gets them (seat 0's first, as it asks).
+- Moves: a stable change of the board (3 frames, no hands) is explained by the engine
+  (`track.explain`) and recorded at once; what it cannot explain is flagged as a breach
+  naming the rule. A screen lifted off the last line is a removal, judged against the word's
+  order privately: an out-of-order removal is told to its owner only.
+- A guess is entered on the guesser's phone and judged against the other word, which never
+  leaves the server before the end; the result, and then both words, show on every screen.
+- Per seat, privately: the word, the hint on request, and the "what my mirrors show now"
+  switch for young players. Who could have seen what is shown after the game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.reflecto.rules import ENGINE
+from companion.games.reflecto.rules.actions import (
+    Action,
+    Guess,
+    Setup,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.reflecto.rules.setup import even_split, normalise_word, setup_problem
+from companion.games.reflecto.rules.sight import mirror_sight
+from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
+from companion.games.reflecto.table.track import (
+    Breach,
+    Cell,
+    Reading,
+    StableBoard,
+    explain,
+    reading_from,
+    reading_from_json,
+    reading_to_json,
+)
+from companion.live.table_game import (
+    ANSWER_KIND,
+    QUESTION_KIND,
+    EventDraft,
+    Observation,
+    Question,
+    question_draft,
+)
+from companion.store import Event, Session
+
+PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "reflecto.js"
+HINT_SECONDS = 1.0
+"""The hint's search budget at the table: it runs under the game's lock."""
+HINT_STATES = 60_000
+SHOWN_BREACHES = 5
+ASK_AFTER_FRAMES = 12
+"""Frames in a row with a square in doubt (and no hands) before the players are asked."""
+
+SETUP_KIND, ACTION_KIND, BREACH_KIND = "reflecto.setup", "reflecto.action", "reflecto.breach"
+SEEN_KIND, HINT_KIND, SIGHT_KIND = "reflecto.seen", "reflecto.hint", "reflecto.sight"
+
+
+def _vision(part: str) -> ModuleType | None:
+    """The camera side's module, if that part exists yet (it is built separately)."""
+    name = f"companion.games.reflecto.vision.{part}"
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None
+    except ModuleNotFoundError:
+        return None
+    return importlib.import_module(name)
+
+
+class ReflectoTable:
+    game_id = "reflecto"
+
+    def __init__(self, settings: Any, session: Session) -> None:
+        if len(session.seats) != 2:
+            raise UserError("Reflecto is for 2 players")
+        try:
+            self.state: ReflectoState = ENGINE.new_game(2, dict(session.options))
+        except ValueError as exc:
+            raise UserError(f"Reflecto: {exc}") from None
+        self.settings = settings
+        self.session = session
+        # -- the state (changed only in apply_event) --
+        self.pending: dict[int, Setup] = {}
+        self.camera: Reading | None = None
+        self.breaches: list[dict[str, Any]] = []
+        self.hints: dict[int, dict[str, Any]] = {}
+        self.sight_on: set[int] = set(self.state.options.mirror_sight)  # switched on at start
+        self.open_questions: dict[str, Question] = {}
+        self.asked = 0
+        # -- tracker memory (never shown; rebuilt from frames after a restart) --
+        self.tracker = StableBoard()
+        self._flagged: Reading | None = None
+        self._doubt = 0
+        self.answers: dict[Cell, int | None] = {}
+        """What the players said stands on a square the camera could not call; kept until
+        the camera calls that square itself."""
+
+    # -- the simulated table and the camera (perception thread) ------------------------
+    def sim_scene(self, seed: int) -> Any:
+        """The camera side's scripted games (`vision/scene.py`: `table_film(seed, settings)`),
+        once it exists; until then the platform's demo table."""
+        scene = _vision("scene")
+        film = getattr(scene, "table_film", None) if scene is not None else None
+        return film(seed, self.settings) if film is not None else None
+
+    def perceive(self, frame: Any, registration: Any) -> Observation:
+        """`vision/perceive.py`'s `perceive_frame(frame, registration, settings)`: the squares
+        held and their colours, hands, whether the board was found."""
+        perceive = _vision("perceive")
+        if perceive is None:
+            return Observation({"screens": [], "hands": False, "board_found": False}, 0.0)
+        return perceive.perceive_frame(frame, registration, self.settings)
+
+    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
+                 ) -> np.ndarray:
+        perceive = _vision("perceive")
+        draw = getattr(perceive, "annotate", None) if perceive is not None else None
+        return draw(image, registration, observation) if draw is not None else image
+
+    # -- deciding ----------------------------------------------------------------------
+    def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        seen = reading_from(observation.data, self.answers)
+        called = {(int(s["cell"][0]), int(s["cell"][1])) for s in
+                  observation.data.get("screens") or [] if s.get("owner") in (0, 1)}
+        for cell in [c for c in self.answers if c in called]:
+            del self.answers[cell]
+        drafts = self._ask(seen.unclear)
+        new = self.tracker.update(seen.reading)
+        if new is None:
+            return drafts
+        drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
+        found = explain(ENGINE, self.state, new)
+        if found.breach is None:  # moves, or the board back as the engine has it
+            self._flagged = None
+            return drafts + [self._action(a) for a in found.actions]
+        if new != self._flagged:
+            self._flagged = new
+            drafts.append(self._breach(found.breach))
+        return drafts
+
+    def _ask(self, unclear: tuple[Cell, ...]) -> list[EventDraft]:
+        """A square in doubt for a while: ask the table what stands there, not guess."""
+        self._doubt = self._doubt + 1 if unclear else 0
+        if self._doubt < ASK_AFTER_FRAMES or self.open_questions:
+            return []
+        r, c = unclear[0]
+        names = list(self.session.seats)
+        choices = [{"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)]
+        choices.append({"label": "nothing", "value": None})
+        return [question_draft(Question(
+            f"square-{r}-{c}-{self.asked}",
+            f"I cannot tell what stands on row {r}, column {c}. What is there?", choices))]
+
+    def _action(self, action: Action) -> EventDraft:
+        return EventDraft(ACTION_KIND, {"action": action_to_json(action)})
+
+    def _breach(self, breach: Breach) -> EventDraft:
+        payload = breach.to_json() | {"turn": self.state.turn}
+        if breach.private and breach.seat is not None:
+            return EventDraft.private(breach.seat, BREACH_KIND, payload)
+        return EventDraft(BREACH_KIND, payload)
+
+    # -- the phones and corrections ----------------------------------------------------
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        if "question" in payload:
+            question = self.open_questions.get(str(payload["question"]))
+            if question is None:
+                raise UserError(f"no open question {payload['question']!r}")
+            values = [c["value"] for c in question.choices]
+            if payload.get("answer") not in values:
+                raise UserError(f"answer must be one of {values}")
+            return [EventDraft(ANSWER_KIND, {"question": question.id,
+                                             "answer": payload.get("answer"), "seat": seat})]
+        if "setup" in payload:
+            return self._setup(payload["setup"], self._seat(seat, "a set-up"))
+        if "guess" in payload:
+            word = payload["guess"]
+            if not isinstance(word, str) or not normalise_word(word).isalpha():
+                raise UserError("guess: a word, letters only")
+            self._mover(self._seat(seat, "a guess"))
+            return self._apply_now(Guess(normalise_word(word)))
+        if "hint" in payload:
+            return self._hint(self._seat(seat, "a hint"))
+        if "sight" in payload:
+            if not isinstance(payload["sight"], bool):
+                raise UserError("sight: true or false")
+            own = self._seat(seat, "mirror sight")
+            return [EventDraft.private(own, SIGHT_KIND, {"seat": own, "on": payload["sight"]})]
+        if "action" in payload:  # a manual correction of what the camera saw
+            try:
+                action = action_from_json(payload["action"])
+            except ValueError as exc:
+                raise UserError(f"action: {exc}") from None
+            if isinstance(action, Setup | Guess):
+                raise UserError("set-ups and guesses are entered on the players' phones")
+            if seat is not None:
+                self._mover(seat)
+            return self._apply_now(action)
+        raise UserError("a correction needs one of: question+answer, setup, guess, hint, "
+                        "sight, action")
+
+    @staticmethod
+    def _seat(seat: int | None, what: str) -> int:
+        if seat is None:
+            raise UserError(f"{what} belongs to a seat: open your seat link")
+        return seat
+
+    def _mover(self, seat: int) -> None:
+        if self.state.phase == PLAY and seat != self.state.to_move:
+            raise UserError(f"it is seat {self.state.to_move}'s turn")
+
+    def _apply_now(self, action: Action) -> list[EventDraft]:
+        ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
+        return [self._action(action)]
+
+    def _setup(self, raw: Any, seat: int) -> list[EventDraft]:
+        """{"word": "PIANO", "columns": [c per letter screen, in word order],
+        "mirrors": [c, ...], "chunks": [...] (optional: the letters per screen),
+        "hinted": [ranks] (optional)}."""
+        if self.state.phase != SETUP or seat in self.pending:
+            raise UserError("each player sets up once, before the first move")
+        if not isinstance(raw, dict):
+            raise UserError("setup: an object with word, columns and mirrors")
+        word = raw.get("word")
+        if not isinstance(word, str) or not normalise_word(word):
+            raise UserError("setup: word, the secret word")
+        word = normalise_word(word)
+        letters = self.state.options.letter_screens[seat]
+        young = seat in self.state.options.younger
+        chunks = raw.get("chunks")
+        if chunks is None:
+            chunks = list(even_split(word, letters, blank_last=bool(raw.get("blank_last"))))
+        if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
+            raise UserError("setup: chunks, a list of the letters on each screen")
+        chunks = [normalise_word(c) for c in chunks]
+        if "".join(chunks) != word:
+            raise UserError("setup: the chunks must spell the word")
+        try:
+            setup = Setup(seat, tuple(chunks), _ints(raw.get("columns"), "columns"),
+                          _ints(raw.get("mirrors", []), "mirrors"),
+                          _ints(raw.get("hinted", []), "hinted"))
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        problem = setup_problem(setup, ENGINE.board, letters, young)
+        if problem is not None:
+            raise IllegalAction(*problem)
+        # No "type": "setup" in a private payload: the word "setup" is public elsewhere.
+        payload = {k: v for k, v in action_to_json(setup).items() if k != "type"}
+        return [EventDraft.private(seat, SETUP_KIND, payload | {"word": word})]
+
+    def _hint(self, seat: int) -> list[EventDraft]:
+        if self.state.phase != PLAY:
+            raise UserError("a hint is given while the game is played")
+        found = ENGINE.hint(self.state, seat, HINT_STATES, HINT_SECONDS)
+        return [EventDraft.private(seat, HINT_KIND, found.to_json() | {"turn": self.state.turn})]
+
+    # -- the state -----------------------------------------------------------------------
+    def apply_event(self, event: Event) -> None:
+        p, kind = event.payload, event.kind
+        if kind == SETUP_KIND:
+            setup = action_from_json({k: v for k, v in p.items() if k != "word"}
+                                     | {"type": "setup"})
+            assert isinstance(setup, Setup)
+            self.pending[setup.seat] = setup
+            if len(self.pending) == 2 and self.state.phase == SETUP:
+                for seat in (0, 1):
+                    self.state = ENGINE.apply(self.state, self.pending[seat])
+        elif kind == ACTION_KIND:
+            self.state = ENGINE.apply(self.state, action_from_json(p["action"]))
+        elif kind == SEEN_KIND:
+            self.camera = reading_from_json(p["screens"])
+        elif kind == BREACH_KIND:
+            self.breaches.append({**p, "private": event.visibility != "public"})
+        elif kind == HINT_KIND:
+            self.hints[int(p["seat"])] = dict(p)
+        elif kind == QUESTION_KIND:
+            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.asked += 1
+        elif kind == ANSWER_KIND:
+            question = self.open_questions.pop(p["question"], None)
+            if question is not None and question.id.startswith("square-"):
+                _, r, c, _ = question.id.split("-")
+                self.answers[(int(r), int(c))] = p["answer"]
+        elif kind == SIGHT_KIND:
+            if p["on"]:
+                self.sight_on.add(int(p["seat"]))
+            else:
+                self.sight_on.discard(int(p["seat"]))
+
+    # -- what each seat sees -------------------------------------------------------------
+    def questions(self, seat: int | None) -> list[Question]:
+        return list(self.open_questions.values())
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        s = self.state
+        v = ENGINE.view(s, seat)
+        shown = [b for b in self.breaches
+                 if b["turn"] >= s.turn - 1 and (not b["private"] or b["seat"] == seat)]
+        v.update({
+            "seats": list(self.session.seats),
+            "set_up": [k in self.pending for k in (0, 1)],
+            "camera": None if self.camera is None else reading_to_json(self.camera),
+            "breaches": [{k: b[k] for k in ("rule", "detail", "seat", "turn")}
+                         for b in shown[-SHOWN_BREACHES:]],
+            "hint": None,
+            "sight": None,
+            "sight_on": seat in self.sight_on,
+        })
+        if seat is not None:
+            own = self.pending.get(seat)
+            if own is not None and s.phase == SETUP:
+                v["word"] = own.word
+                v["my_setup"] = action_to_json(own)
+            hint = self.hints.get(seat)
+            if hint is not None and hint["turn"] == s.turn and s.phase == PLAY:
+                v["hint"] = hint
+            if seat in self.sight_on and s.phase == PLAY:
+                v["sight"] = [x.to_json() for x in mirror_sight(s, seat)]
+        if s.phase == OVER:
+            names = list(self.session.seats)
+            winner = s.winner if s.winner is not None else -1
+            v["result"] = (f"{names[winner]} wins: {s.end}" if 0 <= winner < len(names)
+                           else "the game is over")
+        return v
+
+
+def _ints(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise ValueError(f"setup: {what} must be a list of column numbers")
+    return tuple(value)
+
+
+def make_table_game(settings: Any, session: Session) -> ReflectoTable:
+    return ReflectoTable(settings, session)
+
+
+def router() -> Any:
+    from companion.games.reflecto.table.web import router as build
+
+    return build()
+

@@ -1,0 +1,171 @@
+"""The perceiver live play uses: frame + registration -> Observation.
+
+Observation data (agreed with the live-play side, `table/track.py`):
+`{"screens": [{"cell": [r, c], "owner": 0|1, "confidence": c}], "hands": bool,
+"board_found": bool, "unclear": [[r, c], ...], "warnings": [...]}`; an unclear square is
+one the reader would not call either way.
+
+Screen colours are settings: learned once, from the first frame that shows the start
+position (every screen on its seat's first row), and kept in the data dir
+(`reflecto-screen-colours.json`; delete it to learn again, e.g. for another set of screens).
+Until then the colours are learned from each frame itself, which `read` warns about.
+
+`hands` is True when a corner marker is hidden or something crosses the board's rim: arms
+reach in from beyond the board, and the rim, between the grid and the board's edge, is out
+of every screen's reach. The tracker counts no frame with hands.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.pose import BoardPose, Calibration
+from companion.games.reflecto.vision.colours import ScreenColours
+from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry
+from companion.games.reflecto.vision.read import learn_at_setup, read_board
+from companion.games.reflecto.vision.reading import BoardReading
+from companion.games.reflecto.vision.render import start_position
+from companion.live.table_game import Observation
+
+log = logging.getLogger(__name__)
+
+COLOURS_FILE = "reflecto-screen-colours.json"
+RIM_ROWS_MM = (14.0, 20.0)
+RIM_COLS_MM = (28.0, 34.0)
+"""Bands beyond the grid's edges (above and below it, left and right of it) looked at for
+arms: past the reach of any screen (a top pulled outward by the tilt, and a screen is long
+along the rows) and between the corner markers."""
+RIM_PX_PER_MM = 1.0
+ODD = 60.0
+ODD_HUE = 12.0
+"""Darker than the rim's own median lightness by this, or this far from its (a, b): a rim
+pixel that is something else (brighter alone is a lamp's glare, not an arm)."""
+ARM_MM = 12.0
+"""A run of odd rim pixels this long (and at least this wide a share across) is an arm."""
+
+
+def colours_path(settings: Any) -> Path | None:
+    data_dir = getattr(settings, "data_dir", None)
+    return None if data_dir is None else Path(data_dir) / COLOURS_FILE
+
+
+def load_saved_colours(settings: Any) -> ScreenColours | None:
+    path = colours_path(settings)
+    if path is None or not path.exists():
+        return None
+    try:
+        return ScreenColours.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        log.warning("ignoring unreadable %s", path)
+        return None
+
+
+def _save_colours(settings: Any, colours: ScreenColours) -> None:
+    path = colours_path(settings)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(colours.to_json()) + "\n", encoding="utf-8")
+    except OSError:
+        log.warning("cannot save the screen colours to %s", path)
+
+
+def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> bool:
+    """Whether something crosses the board's rim (see the module doc)."""
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    (lo, hi), (left, right) = RIM_ROWS_MM, RIM_COLS_MM
+    H = pose.plane_homography(0.0)
+    s = RIM_PX_PER_MM
+    bands = [((x0, y0 - hi), (x1, y0 - lo)), ((x0, y1 + lo), (x1, y1 + hi)),
+             ((x0 - right, y0), (x0 - left, y1)), ((x1 + left, y0), (x1 + right, y1))]
+    for (ax, ay), (bx, by) in bands:
+        to_mm = np.array([[1 / s, 0, ax], [0, 1 / s, ay], [0, 0, 1]])
+        size = (max(1, round((bx - ax) * s)), max(1, round((by - ay) * s)))
+        band = cv2.warpPerspective(image, H @ to_mm, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
+        along = 1 if size[0] >= size[1] else 0  # the band's long axis in the array
+        lab = lab if along == 1 else lab.transpose(1, 0, 2)
+        diff = lab - np.median(lab.reshape(-1, 3), axis=0)
+        odd = (np.linalg.norm(diff[..., 1:], axis=-1) > ODD_HUE) | (diff[..., 0] < -ODD)
+        column = odd.mean(axis=0) > 0.5
+        run = best = 0
+        for v in column:
+            run = run + 1 if v else 0
+            best = max(best, run)
+        if best / s >= ARM_MM:
+            return True
+    return False
+
+
+def observe(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | None, *,
+            markers: Any = None, calibration: Calibration | None = None
+            ) -> tuple[Observation, BoardReading]:
+    """One frame read into the agreed observation."""
+    reading, rect = read_board(image, geom, colours, markers=markers, calibration=calibration)
+    hands = False
+    if rect is not None:
+        hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(image, rect.pose,
+                                                                           geom)
+    data = {
+        "screens": [s.to_json() for s in sorted(reading.screens, key=lambda s: s.cell)],
+        "hands": bool(hands),
+        "board_found": reading.board_found,
+        "unclear": [[r, c] for r, c in reading.unclear],
+        "warnings": list(reading.warnings),
+    }
+    if rect is not None:
+        data["pose"] = {"K": rect.pose.K.tolist(), "rvec": rect.pose.rvec.ravel().tolist(),
+                        "tvec": rect.pose.tvec.ravel().tolist()}
+    confs = [s.confidence for s in reading.screens]
+    conf = 0.0 if not reading.board_found else (0.3 if reading.unclear else min([1.0, *confs]))
+    return Observation(data, conf), reading
+
+
+def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
+    """The live perceiver (perception thread): reuses the registration's marker detection."""
+    geom = load_geometry()
+    K = getattr(registration, "camera_matrix", None)
+    dist = getattr(registration, "dist_coeffs", None)
+    calibration = None if K is None else Calibration(
+        np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
+    markers = getattr(registration, "markers", None) or None
+    colours = load_saved_colours(settings)
+    observation, reading = observe(frame.image, geom, colours, markers=markers,
+                                   calibration=calibration)
+    if colours is None and reading.board_found and not observation.data["hands"] \
+            and reading.layout_key() == start_position(geom).layout_key():
+        # The start position: learn the colours from the first rows, once.
+        _, rect = read_board(frame.image, geom, None, markers=markers, calibration=calibration)
+        if rect is not None:
+            learned = learn_at_setup(rect, geom)
+            if not learned.problems():
+                _save_colours(settings, learned)
+    return observation
+
+
+def annotate(image: np.ndarray, registration: Any, observation: Observation) -> np.ndarray:
+    """Each screen read: a dot in its seat's colour on its top, a ring where unsure."""
+    pose = observation.data.get("pose")
+    if not pose:
+        return image
+    geom = load_geometry()
+    K = np.asarray(pose["K"], float)
+    rvec, tvec = np.asarray(pose["rvec"], float), np.asarray(pose["tvec"], float)
+    for s in observation.data.get("screens", []):
+        x, y = geom.cell_mm((s["cell"][0], s["cell"][1]))
+        pt, _ = cv2.projectPoints(np.array([[x, y, -geom.screen_height_mm]]), rvec, tvec, K,
+                                  None)
+        px = tuple(int(v) for v in pt.reshape(2))
+        colour = (255, 255, 255) if s["owner"] == 0 else (20, 20, 20)
+        cv2.circle(image, px, 7, colour, -1, cv2.LINE_AA)
+        cv2.circle(image, px, 8, (0, 200, 255) if s["confidence"] < 0.75 else (0, 0, 0), 2,
+                   cv2.LINE_AA)
+    return image

@@ -1,0 +1,380 @@
+"""Read a Reflecto board from one picture: which squares hold a screen, and whose.
+
+From above a screen is its coloured top and a sliver of one side. The tops all stand at one
+height, so the corner markers give the camera's pose (`estimate_pose`, shared with Mirror
+Mansion) and the picture is resampled on the plane of the tops: there every top lies on its
+square's centre whatever the tilt, and nothing can hide a top but an arm. Below the tops,
+everything is pulled toward the point under the camera, so the sides of screens and their
+feet smear toward it; with screens of this height and cameras up to 25° off vertical the
+smear of a neighbour stays clear of a square's centre, which is all the reader looks at.
+
+Stages, each with a typed result:
+1. `rectify`: markers -> pose -> the tops' plane as a small top-down picture (`Rectified`);
+2. `cell_stats`: per square, the chromaticity of its centre strip (`CellStats`), which is
+   what colours are learned from when there was no set-up;
+3. `classify`: per square, the share of the strip in each seat's colour at the best of a few
+   small shifts (screens stand a little off centre) -> owner and confidence, or unclear;
+4. `fit`: the reading, with warnings for whatever the reader would not call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
+from companion.games.reflecto.vision.colours import (
+    GREY,
+    ScreenColours,
+    chromaticity,
+    k_means,
+)
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
+from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.vision.markers import Marker, detect_markers
+
+PX_PER_MM = 2.0
+"""Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
+MARGIN_MM = 6.0
+STRIP_LENGTH = 0.8
+"""The part of a top's length looked at (its ends may be skewed off the strip)."""
+STRIP_DEPTH_MM = 2.0
+"""Looked at across the top, either side of the centre line (a top is 8 mm deep)."""
+SEARCH_MM = 2.0
+"""How far off its square's centre a top is looked for."""
+DARK = 40.0
+"""Mean channel below which a pixel's chromaticity is noise."""
+MATCH = 0.5
+"""A pixel is of a seat's hue within this share of the angle between the two hues."""
+SURE = 0.6
+"""A strip at least this much of one colour is that seat's screen ..."""
+NONE = 0.25
+"""... and one under this share is no screen; between the two the reader abstains."""
+STRONG = 0.12
+"""A square's strip this far from grey (chromaticity) is coloured enough to be a screen
+candidate when the colours are learned from the picture itself."""
+UNIFORM = 0.08
+"""... and its pixels this close to their median (median distance): one plastic colour."""
+SEAT_EVIDENCE = 1.0
+"""Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
+SAME_COLOUR = 0.08
+"""Clusters of squares nearer than this (chromaticity) are one colour split by light."""
+
+
+@dataclass(frozen=True)
+class Rectified:
+    pose: BoardPose
+    top: np.ndarray
+    """BGR picture of the tops' plane, `PX_PER_MM`, over the grid plus `MARGIN_MM`."""
+    origin_mm: tuple[float, float]
+    markers_seen: tuple[int, ...]
+
+    def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
+        return ((xy_mm[0] - self.origin_mm[0]) * PX_PER_MM,
+                (xy_mm[1] - self.origin_mm[1]) * PX_PER_MM)
+
+
+@dataclass(frozen=True)
+class CellStats:
+    cell: Cell
+    chroma: np.ndarray
+    """Median chromaticity of the square's centre strip."""
+    spread: float
+    """Median distance of the strip's pixels from that median."""
+
+    @property
+    def strength(self) -> float:
+        return float(np.linalg.norm(self.chroma - GREY))
+
+
+@dataclass(frozen=True)
+class CellCall:
+    cell: Cell
+    shares: tuple[float, float]
+    """Best share of the strip in seat 0's and in seat 1's colour."""
+    owner: int | None
+    confidence: float
+    unclear: bool
+
+
+def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
+            calibration: Calibration | None = None) -> Rectified | None:
+    """The tops' plane, or None when fewer than three corner markers are seen."""
+    if markers is None:
+        markers = detect_markers(image)
+    h, w = image.shape[:2]
+    pose = estimate_pose(markers, geom, (w, h), calibration)  # type: ignore[arg-type]
+    if pose is None:
+        return None
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    lo = (x0 - MARGIN_MM, y0 - MARGIN_MM)
+    size = (round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
+            round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM))
+    to_mm = np.array([[1 / PX_PER_MM, 0, lo[0]], [0, 1 / PX_PER_MM, lo[1]], [0, 0, 1]])
+    H = pose.plane_homography(geom.screen_height_mm) @ to_mm
+    top = cv2.warpPerspective(image, H, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
+
+
+def reaching_in(mask: np.ndarray) -> np.ndarray:
+    """The parts of a mask connected to the picture's border: what reaches in from beyond the
+    board (an arm), never a screen, whose top and smear stay inside its square's reach."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    edge = edge[edge > 0]
+    if n <= 1 or len(edge) == 0:
+        return np.zeros(mask.shape, bool)
+    return np.isin(labels, edge)
+
+
+def _strip(geom: BoardGeometry) -> tuple[int, int]:
+    """Half-sizes in pixels (across x, along y) of the strip looked at."""
+    return (round(STRIP_LENGTH * geom.screen_width_mm / 2 * PX_PER_MM),
+            round(STRIP_DEPTH_MM * PX_PER_MM))
+
+
+def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
+    """Each square's centre strip: its median chromaticity and how uniform it is."""
+    hx, hy = _strip(geom)
+    c_all = chromaticity(rect.top)
+    coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
+        rect.top.astype(np.float32).mean(axis=-1) > DARK)
+    foreign = reaching_in(coloured)
+    out = []
+    for cell in geom.cells:
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        if foreign[cy, cx]:
+            out.append(CellStats(cell, GREY.copy(), 1.0))
+            continue
+        patch = rect.top[cy - hy:cy + hy + 1, cx - hx:cx + hx + 1].reshape(-1, 3)
+        bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
+        if len(bright) < 0.5 * len(patch):
+            out.append(CellStats(cell, GREY.copy(), 1.0))
+            continue
+        c = chromaticity(bright)
+        med = np.median(c, axis=0)
+        spread = float(np.median(np.linalg.norm(c - med, axis=1)))
+        out.append(CellStats(cell, med, spread))
+    return out
+
+
+def learn_from_cells(stats: list[CellStats], per_player: int = 7
+                     ) -> tuple[ScreenColours | None, list[str]]:
+    """The two colours as the two most strongly coloured clusters of evenly coloured squares.
+
+    Without a set-up this needs screens more strongly coloured than the board's print: the
+    squares are clustered (up to four clusters, so that printed tints form their own), and
+    of the clusters no bigger than a seat's screens, the two strongest are the seats'.
+    """
+    strong = [s for s in stats if s.strength >= STRONG and s.spread <= UNIFORM]
+    if len(strong) < 2:
+        return None, ["fewer than two coloured screens on the board: cannot learn the "
+                      "two seats' colours from this picture"]
+    pts = np.array([s.chroma for s in strong], np.float64)
+    centres, labels = k_means(pts, 4)
+    # One colour split in two by light and glare: merge clusters nearer than two colours
+    # must be to be told apart.
+    while True:
+        live = [j for j in range(len(centres)) if np.any(labels == j)]
+        pairs = [(float(np.linalg.norm(centres[a] - centres[b])), a, b)
+                 for i, a in enumerate(live) for b in live[i + 1:]]
+        near = min(pairs, default=None)
+        if near is None or near[0] >= SAME_COLOUR:
+            break
+        _, a, b = near
+        labels[labels == b] = a
+        centres[a] = pts[labels == a].mean(axis=0)
+    clusters = []
+    for j in range(len(centres)):
+        members = [s for s, lab in zip(strong, labels, strict=True) if lab == j]
+        if 0 < len(members) <= per_player:
+            clusters.append((float(np.linalg.norm(centres[j] - GREY)), j, members))
+    clusters.sort(key=lambda c: -c[0])
+    if len(clusters) < 2:
+        return None, ["could not tell two screen colours on this board (learn them at "
+                      "set-up instead)"]
+    (_, a, first), (_, b, second) = clusters[:2]
+    # Which colour is seat 0's: the one whose squares lie nearer seat 0's side on average.
+    if np.mean([s.cell[0] for s in first]) > np.mean([s.cell[0] for s in second]):
+        a, b = b, a
+    colours = ScreenColours(tuple(centres[a]), tuple(centres[b]),  # type: ignore[arg-type]
+                            learned_from="this image")
+    return colours, []
+
+
+def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
+    """Each seat's colour from its first row at the start of a game."""
+    stats = {s.cell: s for s in cell_stats(rect, geom)}
+    means = []
+    for seat in (0, 1):
+        row = geom.first_row(seat)
+        cells = [stats[(row, c)] for c in range(geom.cols)]
+        strong = [s.chroma for s in cells if s.strength >= STRONG] or [s.chroma for s in cells]
+        means.append(tuple(float(v) for v in np.median(np.array(strong), axis=0)))
+    return ScreenColours(means[0], means[1], learned_from="set-up")  # type: ignore[arg-type]
+
+
+def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
+    """(2, ...) booleans: pixels of each seat's colour.
+
+    Matched by hue, the direction of a pixel's chromaticity from grey, and only among pixels
+    coloured at least half as strongly as the colour learned: light that burns out a bright
+    screen's channels (or the set-up's lamp) moves its chromaticity toward grey, not round
+    toward another hue. A pixel takes the nearer of the two hues, within `MATCH` of the
+    angle between them (at most 30°).
+    """
+    m = colours.means - GREY
+    strength = np.linalg.norm(m, axis=1)
+    u = m / strength[:, None]
+    v = chromaticity(bgr) - GREY
+    s = np.linalg.norm(v, axis=-1)
+    cos = (v @ u.T) / np.maximum(s, 1e-6)[..., None]
+    apart = float(np.arccos(np.clip(u[0] @ u[1], -1, 1)))
+    limit = float(np.cos(min(MATCH * apart, np.radians(30))))
+    bright = bgr.astype(np.float32).mean(axis=-1) > DARK
+    out = []
+    for k in (0, 1):
+        out.append(bright & (s >= max(0.5 * strength[k], STRONG / 2)) & (cos[..., k] >= limit)
+                   & (cos[..., k] > cos[..., 1 - k]))
+    return np.stack(out)
+
+
+def _share_maps(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
+    """(2, H, W): per pixel of the tops' plane, the best share of a strip around it in each
+    seat's colour, over the search shifts."""
+    hx, hy = _strip(geom)
+    sx = sy = round(SEARCH_MM * PX_PER_MM)
+    out = []
+    for hit in colour_masks(rect.top, colours):
+        hit = (hit & ~reaching_in(hit)).astype(np.float32)
+        share = cv2.boxFilter(hit, -1, (2 * hx + 1, 2 * hy + 1), normalize=True,
+                              borderType=cv2.BORDER_CONSTANT)
+        out.append(cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8)))
+    return np.stack(out)
+
+
+def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
+    maps = _share_maps(rect, geom, colours)
+    calls = []
+    for cell in geom.cells:
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        shares = (float(maps[0, cy, cx]), float(maps[1, cy, cx]))
+        k = int(np.argmax(shares))
+        best, other = shares[k], shares[1 - k]
+        if best >= SURE and other < NONE:
+            conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
+            calls.append(CellCall(cell, shares, k, round(conf, 3), False))
+        elif best < NONE:
+            calls.append(CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False))
+        else:
+            calls.append(CellCall(cell, shares, None, 0.0, True))
+    return calls
+
+
+def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
+                 calls: list[CellCall]) -> float:
+    """Evidence that the colour read as seat 0's is seat 0's: letters face their owners.
+
+    Of a screen, the camera sees its top and the side facing it; on the tops' plane that side
+    lies beyond the top, toward the point under the camera. A side showing the screen's own
+    colour is its plain back, a side showing something else is its letter or mirror tile,
+    which faces the owner. Each screen votes +1 when what it shows says its colour is seat
+    0's and -1 when it says seat 1's, weighted by how much of the side is in view. Returns
+    the weighted sum: positive, the colours are right; negative, swapped; near 0, no idea.
+    """
+    centre = rect.pose.camera_centre
+    above = -float(centre[2])
+    if above <= geom.screen_height_mm:
+        return 0.0
+    hx = round(0.6 * geom.screen_width_mm / 2 * PX_PER_MM)
+    total = 0.0
+    for call in calls:
+        if call.owner is None:
+            continue
+        x, y = geom.cell_mm(call.cell)
+        dy = float(centre[1]) - y
+        side_mm = (geom.screen_height_mm - geom.foot_height_mm) * abs(dy) / above
+        if side_mm < 4.0:
+            continue
+        sign = 1.0 if dy > 0 else -1.0
+        near = geom.screen_thickness_mm / 2 + 2.5
+        far = near + min(0.6 * side_mm, 8.0)
+        cx, _ = rect.px((x, y))
+        ya, yb = sorted(rect.px((x, y + sign * near))[1:] + rect.px((x, y + sign * far))[1:])
+        band = rect.top[round(ya):round(yb) + 1, round(cx) - hx:round(cx) + hx + 1]
+        if band.size == 0:
+            continue
+        k = call.owner
+        own = float(np.mean(colour_masks(band, colours)[k]))
+        # Plain back toward the camera: the owner sits on the far side (-sign); a tile: +sign.
+        owner_side = -sign if own >= 0.5 else sign
+        says_seat0 = (owner_side > 0) == (k == 0)  # seat 0's letters face +y
+        weight = min(1.0, side_mm / 8.0) * abs(own - 0.5) * 2
+        total += weight if says_seat0 else -weight
+    return total
+
+
+def fit(calls: list[CellCall], rect: Rectified, geom: BoardGeometry,
+        warnings: list[str], per_player: int = 7) -> BoardReading:
+    screens = tuple(ScreenSeen(c.cell, c.owner, c.confidence) for c in calls
+                    if c.owner is not None)
+    unclear = tuple(c.cell for c in calls if c.unclear)
+    notes = list(warnings)
+    missing = [m.id for m in geom.markers if m.id not in rect.markers_seen]
+    if missing:
+        notes.append(f"corner marker(s) {', '.join(map(str, missing))} not seen; "
+                     "the board is placed from the others")
+    for cell in unclear:
+        notes.append(f"square {list(cell)}: cannot tell whether a screen stands there "
+                     "(hidden, glare or an unexpected colour)")
+    for seat in (0, 1):
+        n = sum(1 for s in screens if s.owner == seat)
+        if n > per_player:
+            notes.append(f"{n} screens of seat {seat}'s colour, but a seat has {per_player}")
+    return BoardReading(screens, tuple(notes), True, unclear)
+
+
+def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | None = None,
+               *, markers: dict[int, Marker] | None = None,
+               calibration: Calibration | None = None,
+               per_player: int = 7) -> tuple[BoardReading, Rectified | None]:
+    """The whole pipeline; `colours` None learns them from the picture (and says so)."""
+    rect = rectify(image, geom, markers, calibration)
+    if rect is None:
+        return BoardReading((), ("board not found: fewer than three of the corner markers "
+                                 f"{', '.join(str(m.id) for m in geom.markers)} are seen",),
+                            board_found=False), None
+    warnings: list[str] = []
+    learned = colours is None
+    if colours is None:
+        colours, warnings = learn_from_cells(cell_stats(rect, geom), per_player)
+        if colours is None:
+            return BoardReading((), tuple(warnings)), rect
+    problems = colours.problems()
+    if problems:
+        return BoardReading((), tuple(warnings + problems)), rect
+    calls = classify(rect, geom, colours)
+    if learned:
+        calls, note = _seats_by_facing(rect, geom, colours, calls)
+        warnings.append(note)
+    return fit(calls, rect, geom, warnings, per_player), rect
+
+
+def _seats_by_facing(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
+                     calls: list[CellCall]) -> tuple[list[CellCall], str]:
+    """Which learned colour is whose, from the way the screens' letters face (else from
+    where the screens stand, which is only a guess)."""
+    votes = facing_votes(rect, geom, colours, calls)
+    if abs(votes) >= SEAT_EVIDENCE:
+        note = ("screen colours learned from this picture (no set-up); whose colour is whose "
+                "told by the way the letters face")
+        if votes > 0:
+            return calls, note
+        return [CellCall(c.cell, c.shares[::-1], None if c.owner is None else 1 - c.owner,
+                         c.confidence, c.unclear) for c in calls], note
+    return calls, ("screen colours learned from this picture (no set-up); whose colour is "
+                   "whose is a guess from where the screens stand (the camera is too nearly "
+                   "overhead to see which way the letters face)")

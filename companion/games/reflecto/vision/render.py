@@ -1,0 +1,420 @@
+"""Synthetic photographs of a Reflecto board from above, with the answer key.
+
+The printed board (its art drawn anew for every scene: tints, checks, lines, motifs, grain),
+the four corner markers on white stickers, and the screens as solids: a low foot and an
+upright coloured frame whose face toward its owner holds a white letter tile or a mirror.
+Every solid is drawn face by face at its true height through the shared `VirtualCamera`, so
+under tilt a screen shows its top and a sliver of one side, exactly as a photograph would.
+The two players' colours are drawn per scene (any two plastic colours far enough apart to
+tell), screens stand a few degrees off square and off centre, tops catch glare, arms reach
+over the board (never over a screen's top: a reader cannot see through arms), and the
+camera adds uneven light, noise, blur and JPEG.
+
+Sizes come from the board model (`geometry.py`); only looks are chosen here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.render import Face, Solid, draw_solids
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
+from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+from companion.vision.markers import marker_image
+
+CANVAS_PX_PER_MM = 3.0
+BOARD_RIM_MM = 18.0
+"""The board's printed edge lies this far outside the corner-marker centres."""
+MAX_SKEW_DEG = 6.0
+"""A screen stands up to this far off square ..."""
+MAX_SHIFT_MM = 1.5
+"""... and this far off its square's centre."""
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How hard a photograph is: the ranges the reader must cope with."""
+
+    max_tilt_deg: float = 25.0
+    hands: int = 2
+    blur_max: float = 1.2
+    jpeg_min: int = 70
+    glare: bool = True
+    sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray
+    truth: BoardReading
+    camera: VirtualCamera
+    colours: tuple[Colour, Colour]
+    """The two players' plastic colours (BGR) as drawn."""
+    setup: np.ndarray | None = None
+    """The start position on the same table, when asked for."""
+
+
+# --- what is drawn ---------------------------------------------------------------------
+
+
+def _hsv_to_bgr(h: float, s: float, v: float) -> Colour:
+    px = np.uint8([[[round(h) % 180, round(s * 255), round(v * 255)]]])
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def random_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
+    """Two plastic colours a player would tell apart: saturated, hues at least 60° apart."""
+    h0 = rng.uniform(0, 180)
+    h1 = h0 + rng.choice([-1, 1]) * rng.uniform(30, 90)
+    return (_hsv_to_bgr(h0, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
+            _hsv_to_bgr(h1, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)))
+
+
+def start_position(geom: BoardGeometry, per_player: int = 7) -> BoardReading:
+    """Set-up: each seat's screens on its first row, centred."""
+    first = (geom.cols - per_player) // 2
+    screens = [ScreenSeen((geom.first_row(o), first + i), o)
+               for o in (0, 1) for i in range(min(per_player, geom.cols))]
+    return BoardReading(tuple(screens))
+
+
+def random_position(geom: BoardGeometry, rng: np.random.Generator,
+                    per_player: int = 7) -> BoardReading:
+    """Some screens of each seat anywhere (removals leave fewer); now and then the start."""
+    if rng.random() < 0.1:
+        return start_position(geom, per_player)
+    counts = [int(rng.integers(1, per_player + 1)) for _ in range(2)]
+    picks = rng.choice(len(geom.cells), size=sum(counts), replace=False)
+    cells = [geom.cells[int(i)] for i in picks]
+    screens = [ScreenSeen(cells[i], 0 if i < counts[0] else 1) for i in range(len(cells))]
+    return BoardReading(tuple(screens))
+
+
+def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
+    w, h = geom.size_mm
+    lo = -BOARD_RIM_MM
+    return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
+
+
+def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
+                  max_tilt_deg: float) -> VirtualCamera:
+    """A camera that sees the whole board, at any turn of it, tilted up to the limit."""
+    corners = board_corners_mm(geom)
+    centre = corners.mean(axis=0)
+    w, h = size
+    tilt, yaw = float(rng.uniform(0, max_tilt_deg)), float(rng.uniform(0, 360))
+    hfov = float(rng.uniform(58, 72))
+    distance = float(rng.uniform(430, 560))
+    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
+    for _ in range(25):
+        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
+                                       width=w, height=h, hfov_deg=hfov)
+        pix = cam.project(np.hstack([corners, np.full((4, 1), -geom.screen_height_mm)]))
+        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
+        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
+        if inside.all():
+            break
+        distance *= 1.07
+    return cam
+
+
+def _mm(p: tuple[float, float], origin: float) -> tuple[int, int]:
+    """Board mm to canvas pixels, fixed-point shift 4 for anti-aliased drawing."""
+    s = CANVAS_PX_PER_MM * 16
+    return round((p[0] - origin) * s), round((p[1] - origin) * s)
+
+
+def _muted(rng: np.random.Generator, s_max: float = 0.3) -> Colour:
+    return _hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, s_max), rng.uniform(0.3, 0.92))
+
+
+def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+    """The printed board from straight above, its art drawn anew: tints, checks, lines,
+    motifs, frame, grain; the corner markers on white stickers."""
+    corners = board_corners_mm(geom)
+    origin = float(corners[0, 0])
+    w = round((corners[1, 0] - corners[0, 0]) * CANVAS_PX_PER_MM)
+    h = round((corners[2, 1] - corners[1, 1]) * CANVAS_PX_PER_MM)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = _muted(rng)
+    (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
+    sq = geom.square_mm
+    if rng.random() < 0.7:  # the playing area on its own ground
+        cv2.rectangle(img, _mm((gx0, gy0), origin), _mm((gx1, gy1), origin), _muted(rng),
+                      -1, cv2.LINE_AA, 4)
+    if rng.random() < 0.5:  # checks
+        other = _muted(rng)
+        for r, c in geom.cells:
+            if (r + c) % 2:
+                x, y = geom.cell_mm((r, c))
+                cv2.rectangle(img, _mm((x - sq / 2, y - sq / 2), origin),
+                              _mm((x + sq / 2, y + sq / 2), origin), other, -1, cv2.LINE_AA, 4)
+    if rng.random() < 0.5:  # the first rows tinted
+        for owner in (0, 1):
+            tint = _muted(rng)
+            x, y = geom.cell_mm((geom.first_row(owner), 0))
+            cv2.rectangle(img, _mm((gx0, y - sq / 2), origin), _mm((gx1, y + sq / 2), origin),
+                          tint, -1, cv2.LINE_AA, 4)
+    if rng.random() < 0.6:  # inner squares or rounded cells
+        inner = _muted(rng)
+        pad = rng.uniform(2, 8)
+        for cell in geom.cells:
+            x, y = geom.cell_mm(cell)
+            cv2.rectangle(img, _mm((x - sq / 2 + pad, y - sq / 2 + pad), origin),
+                          _mm((x + sq / 2 - pad, y + sq / 2 - pad), origin), inner,
+                          int(rng.integers(1, 4)), cv2.LINE_AA, 4)
+    if rng.random() < 0.4:  # small printed motifs
+        for cell in geom.cells:
+            if rng.random() < 0.5:
+                x, y = geom.cell_mm(cell)
+                cx, cy = x + rng.uniform(-12, 12), y + rng.uniform(-12, 12)
+                cv2.circle(img, _mm((cx, cy), origin), round(rng.uniform(2, 7) * 48),
+                           _muted(rng), -1, cv2.LINE_AA, 4)
+    if rng.random() < 0.8:  # grid lines
+        line = _muted(rng)
+        width = max(1, round(rng.uniform(0.5, 2.5) * CANVAS_PX_PER_MM))
+        for k in range(geom.cols + 1):
+            x = gx0 + k * sq
+            cv2.line(img, _mm((x, gy0), origin), _mm((x, gy1), origin), line, width,
+                     cv2.LINE_AA, 4)
+        for k in range(geom.rows + 1):
+            y = gy0 + k * sq
+            cv2.line(img, _mm((gx0, y), origin), _mm((gx1, y), origin), line, width,
+                     cv2.LINE_AA, 4)
+    grain = rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
+    img = np.clip(img.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), _muted(rng), round(2.5 * CANVAS_PX_PER_MM))
+    side = geom.marker_side_mm
+    px = round(side * CANVAS_PX_PER_MM)
+    quiet = min(5.0, geom.grid_inset_mm - side / 2 - 1)
+    for m in geom.markers:
+        cx, cy = m.center_mm
+        cv2.rectangle(img, _mm((cx - side / 2 - quiet, cy - side / 2 - quiet), origin),
+                      _mm((cx + side / 2 + quiet, cy + side / 2 + quiet), origin),
+                      (238, 240, 236), -1, cv2.LINE_AA, 4)
+        x0 = round((cx - side / 2 - origin) * CANVAS_PX_PER_MM)
+        y0 = round((cy - side / 2 - origin) * CANVAS_PX_PER_MM)
+        tag = cv2.cvtColor(marker_image(m.id, px), cv2.COLOR_GRAY2BGR)
+        img[y0:y0 + px, x0:x0 + px] = np.where(tag > 127, 236, 22).astype(np.uint8)
+    return img
+
+
+def _jitter(colour: Colour, rng: np.random.Generator, amount: float = 10) -> Colour:
+    return tuple(int(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in colour)  # type: ignore[return-value]
+
+
+def _tile(rng: np.random.Generator, mirror: bool) -> np.ndarray:
+    """The face toward the owner: a white tile with a letter, or a mirror."""
+    h, w = 60, 68
+    tex = np.empty((h, w, 3), np.uint8)
+    if mirror:
+        tex[:] = int(rng.uniform(130, 230))
+        for _ in range(int(rng.integers(2, 5))):
+            cv2.ellipse(tex, (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                        (int(rng.integers(5, 30)), int(rng.integers(3, 15))),
+                        float(rng.uniform(0, 180)), 0, 360,
+                        [int(v) for v in rng.integers(40, 255, 3)], -1)
+        tex = cv2.GaussianBlur(tex, (0, 0), 2.5)
+    else:
+        tex[:] = _jitter((236, 238, 236), rng, 12)
+        letter = chr(ord("A") + int(rng.integers(26)))
+        cv2.putText(tex, letter, (16, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 30), 4,
+                    cv2.LINE_AA)
+    return tex
+
+
+def _slab(centre: np.ndarray, u: np.ndarray, length: float, depth: float, z0: float,
+          z1: float, paints: dict[str, Colour | np.ndarray]) -> Solid:
+    """An upright box from height z0 to z1 (mm above the board); `front` faces +v."""
+    v = np.array([-u[1], u[0]])
+
+    def p(a: float, b: float, z: float) -> np.ndarray:
+        xy = centre + a * u * length / 2 + b * v * depth / 2
+        return np.array([xy[0], xy[1], -z])
+
+    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
+    faces = [
+        Face(np.array([p(1, 1, z1), p(-1, 1, z1), p(-1, 1, z0), p(1, 1, z0)]), v3,
+             paints["front"]),
+        Face(np.array([p(-1, -1, z1), p(1, -1, z1), p(1, -1, z0), p(-1, -1, z0)]), -v3,
+             paints["back"]),
+        Face(np.array([p(1, -1, z1), p(1, 1, z1), p(1, 1, z0), p(1, -1, z0)]), u3,
+             paints["end"]),
+        Face(np.array([p(-1, 1, z1), p(-1, -1, z1), p(-1, -1, z0), p(-1, 1, z0)]), -u3,
+             paints["end"]),
+        Face(np.array([p(-1, -1, z1), p(1, -1, z1), p(1, 1, z1), p(-1, 1, z1)]),
+             np.array([0.0, 0.0, -1.0]), paints["top"]),
+    ]
+    return Solid(faces, np.array([centre[0], centre[1], -(z0 + z1) / 2]), [])
+
+
+def _framed(tile: np.ndarray, plastic: Colour) -> np.ndarray:
+    """The tile seen in its coloured frame (a border around it, a wider one below)."""
+    h, w = tile.shape[:2]
+    out = np.empty((h + 20, w + 12, 3), np.uint8)
+    out[:] = plastic
+    out[6:6 + h, 6:6 + w] = tile
+    return out
+
+
+def screen_solids(geom: BoardGeometry, position: BoardReading,
+                  colours: tuple[Colour, Colour], rng: np.random.Generator, *,
+                  glare: bool = True, poses: dict[Cell, tuple[float, float, float]] | None = None,
+                  ) -> list[Solid]:
+    """Each screen as a foot and a frame; `poses` (cell -> skew°, dx, dy) keeps a screen
+    standing the same way from frame to frame in a film."""
+    solids = []
+    for s in position.screens:
+        skew, dx, dy = (poses or {}).get(s.cell) or (
+            rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG), *rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2))
+        a = math.radians(skew)
+        # u along the screen; v = u turned a quarter, toward the owner's side (+y for seat 0).
+        u = np.array([math.cos(a), math.sin(a)]) * geom.facing_y(s.owner)
+        x, y = geom.cell_mm(s.cell)
+        centre = np.array([x + dx, y + dy])
+        plastic = _jitter(colours[s.owner], rng, 4)
+        foot = _slab(centre, u, geom.screen_width_mm, geom.foot_depth_mm, 0.0,
+                     geom.foot_height_mm, {"front": plastic, "back": plastic, "end": plastic,
+                                           "top": plastic})
+        face = _framed(_tile(rng, bool(rng.random() < 2 / 7)), plastic)
+        frame = _slab(centre, u, geom.screen_width_mm, geom.screen_thickness_mm,
+                      geom.foot_height_mm, geom.screen_height_mm,
+                      {"front": face, "back": plastic, "end": plastic, "top": plastic})
+        if glare and rng.random() < 0.35:  # a lamp caught on the glossy top
+            z = -geom.screen_height_mm - 0.05
+            r = rng.uniform(1.5, 4.5)
+            t = rng.uniform(-0.4, 0.4) * geom.screen_width_mm
+            cx, cy = centre + u * t
+            ring = np.array([[cx + r * 1.6 * math.cos(k), cy + r * 0.6 * math.sin(k), z]
+                             for k in np.linspace(0, 2 * math.pi, 14, endpoint=False)])
+            frame.decals.append((ring, _jitter((245, 248, 250), rng, 8)))
+        solids += [foot, frame]
+    return solids
+
+
+def screen_top_points_mm(geom: BoardGeometry, position: BoardReading) -> np.ndarray:
+    """Points on every screen's top that an arm must not hide (N×3 world mm)."""
+    pts = []
+    hw = geom.screen_width_mm / 2 + 2
+    hd = geom.screen_thickness_mm / 2 + 2
+    for s in position.screens:
+        x, y = geom.cell_mm(s.cell)
+        for dx in (-hw, 0.0, hw):
+            for dy in (-hd, hd):
+                pts.append((x + dx, y + dy, -geom.screen_height_mm))
+    return np.array(pts, np.float64).reshape(-1, 3)
+
+
+def add_hands(img: np.ndarray, geom: BoardGeometry, position: BoardReading,
+              cam: VirtualCamera, rng: np.random.Generator, count: int) -> tuple[np.ndarray, int]:
+    """Arms reaching over the board that hide no screen's top and at most one marker.
+    Returns the picture and how many arms it shows."""
+    protect = cam.project(screen_top_points_mm(geom, position)) if position.screens else \
+        np.zeros((0, 2))
+    s = geom.marker_side_mm / 2 + 2
+    markers = [cam.project(np.array([(m.center_mm[0] + dx, m.center_mm[1] + dy)
+                                     for dx in (-s, s) for dy in (-s, s)]))
+               for m in geom.markers]
+    h, w = img.shape[:2]
+    w_mm, h_mm = geom.size_mm
+    hidden_before: set[int] = set()
+    shown = 0
+    taken = {sc.cell for sc in position.screens}
+    free = [c for c in geom.cells if c not in taken] or geom.cells
+    for _ in range(count):
+        for _attempt in range(6):
+            # Toward an empty square or the board's edge: where an arm can be without
+            # hiding a screen (each try costs a whole arm drawn).
+            if rng.random() < 0.7:
+                cx, cy = geom.cell_mm(free[int(rng.integers(len(free)))])
+                reach_mm = (cx + rng.uniform(-10, 10), cy + rng.uniform(-10, 10))
+            else:
+                reach_mm = (rng.uniform(0, w_mm), rng.uniform(0, h_mm))
+            reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -50.0]]))[0]
+            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+            near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+
+            def hit(p: np.ndarray, near: np.ndarray = near) -> bool:
+                x, y = round(float(p[0])), round(float(p[1]))
+                return 0 <= x < w and 0 <= y < h and near[y, x] > 0
+
+            if any(hit(p) for p in protect):
+                continue
+            hidden = {i for i, quad in enumerate(markers) if any(hit(p) for p in quad)}
+            if len(hidden | hidden_before) > 1:
+                continue
+            hidden_before |= hidden
+            img, shown = trial, shown + 1
+            break
+    return img, shown
+
+
+# --- the photograph --------------------------------------------------------------------
+
+
+def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator
+                  ) -> np.ndarray:
+    """The table and the empty printed board through `cam` (drawn once per table)."""
+    table = effects.table_texture(cam.width, cam.height, rng)
+    canvas = board_canvas(geom, rng)
+    origin = (-BOARD_RIM_MM, -BOARD_RIM_MM)
+    return cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
+
+
+def shoot(base: np.ndarray, geom: BoardGeometry, position: BoardReading,
+          colours: tuple[Colour, Colour], cam: VirtualCamera, rng: np.random.Generator, *,
+          conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+    """One photograph of `position` on a board already drawn (`board_picture`)."""
+    img = base.copy()
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
+    light /= np.linalg.norm(light)
+    draw_solids(img, cam, screen_solids(geom, position, colours, rng,
+                                        glare=conditions.glare), light)
+    n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
+    img, _ = add_hands(img, geom, position, cam, rng, n_hands)
+    return effects.photograph(
+        img, rng, light=True,
+        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
+        shadow=bool(rng.random() < 0.4),
+        noise_sigma=float(rng.uniform(1.5, 5)),
+        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
+        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+    )
+
+
+def render_board(geom: BoardGeometry, position: BoardReading, colours: tuple[Colour, Colour],
+                 cam: VirtualCamera, rng: np.random.Generator, *,
+                 conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+    """One photograph of `position` through `cam`, with light, arms and camera faults."""
+    return shoot(board_picture(geom, cam, rng), geom, position, colours, cam, rng,
+                 conditions=conditions, hands=hands)
+
+
+def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
+                 conditions: Conditions = Conditions(), *, setup: bool = False) -> Photo:
+    """The photograph number `seed`: the same seed always gives the same picture.
+
+    `setup` also photographs the start position on the same table under the same camera
+    (`Photo.setup`), which is where live play learns the screens' colours.
+    """
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
+    position = random_position(geom, rng)
+    colours = random_colours(rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
+    base = board_picture(geom, cam, rng)
+    image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
+    first = None
+    if setup:
+        first = shoot(base, geom, start_position(geom), colours, cam, rng,
+                      conditions=conditions, hands=0)
+    return Photo(image, position, cam, colours, first)

@@ -1,0 +1,209 @@
+"""The `sim` camera's Reflecto table: whole scripted games under one fixed camera.
+
+Moves come from the rules engine (`legal_actions`, so every move is legal and removals
+follow the word's order): set-ups from the model's example words, then turns picked with a
+seeded generator, mostly forward. Each physical change is filmed as a hand reaching to the
+screen, the screen gone from its square while the hand carries it (blurred), the hand over
+its new square, then hands away for a few seconds; a removal carries the screen off the
+board. The table, the board and the light are drawn once; a frame draws the screens, the
+hand and the camera's noise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
+from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.games.reflecto.vision.render import (
+    MAX_SHIFT_MM,
+    MAX_SKEW_DEG,
+    Colour,
+    board_picture,
+    random_camera,
+    random_colours,
+    screen_solids,
+)
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+
+REST_S = 3.0
+"""Hands away after each change: time for the tracker's stable frames and the dashboard."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    seconds: float
+    position: BoardReading
+    hand_over: tuple[float, float] | None = None
+    """Board mm an arm reaches to, or None."""
+    moving: bool = False
+    rest: bool = False
+
+
+@dataclass
+class Script:
+    """A game as the camera will see it: the positions in order and the engine's actions."""
+
+    positions: list[BoardReading]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    """Per change after the first position: the action (engine JSON) that made it."""
+
+
+def _position(state: Any) -> BoardReading:
+    return BoardReading(tuple(ScreenSeen(s.cell, s.owner) for s in state.screens
+                              if s.cell is not None))
+
+
+def scripted_game(seed: int, max_moves: int = 400) -> Script:
+    """A whole game between two seeded players, through the engine."""
+    from companion.games.reflecto.rules import ENGINE
+    from companion.games.reflecto.rules.actions import (
+        Done,
+        Guess,
+        Remove,
+        Setup,
+        Step,
+        action_to_json,
+    )
+
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2)
+    while ENGINE.current_player(state) is not None and state.phase != "play" and any(
+            isinstance(a, Setup) for a in ENGINE.legal_actions(state)):
+        options = [a for a in ENGINE.legal_actions(state) if isinstance(a, Setup)]
+        state = ENGINE.apply(state, rng.choice(options))
+    script = Script([_position(state)])
+    moves = 0
+    while not ENGINE.is_terminal(state) and moves < max_moves:
+        acts = [a for a in ENGINE.legal_actions(state) if not isinstance(a, Guess)]
+        if not acts:
+            break
+        removals = [a for a in acts if isinstance(a, Remove)]
+        if removals:
+            action: Any = removals[0]
+        elif Done() in acts:
+            action = Done()
+        else:
+            steps = [a for a in acts if isinstance(a, Step)]
+            seat = state.to_move
+            goal = state.rows - 1 if seat == 0 else 0
+
+            def gain(a: Step, state: Any = state, goal: int = goal) -> int:
+                if a.to is None:
+                    return state.rows
+                return abs(goal - state.screen(a.screen).cell[0]) - abs(goal - a.to[0])
+
+            best = max(gain(a) for a in steps)
+            pool = [a for a in steps if gain(a) == best] if rng.random() < 0.7 else steps
+            action = rng.choice(pool)
+            moves += 1
+        state = ENGINE.apply(state, action)
+        after = _position(state)
+        if after != script.positions[-1]:
+            script.positions.append(after)
+            script.actions.append(action_to_json(action))
+    return script
+
+
+def _changed(before: BoardReading, after: BoardReading) -> tuple[Cell | None, Cell | None]:
+    """The square a screen left and the square it reached (None: off the board)."""
+    a, b = set(before.layout_key()), set(after.layout_key())
+    gone = [c for c, _ in a - b]
+    new = [c for c, _ in b - a]
+    return (gone[0] if gone else None), (new[0] if new else None)
+
+
+def film_shots(geom: BoardGeometry, script: Script, rng: np.random.Generator,
+               rest_s: float = REST_S) -> list[Shot]:
+    """The script as shots: reach, carry (blurred), set down, hands away."""
+    shots = [Shot(rest_s, script.positions[0], rest=True)]
+    for before, after in zip(script.positions, script.positions[1:], strict=False):
+        source, target = _changed(before, after)
+        src = geom.cell_mm(source) if source is not None else None
+        if target is not None:
+            dst = geom.cell_mm(target)
+        else:  # off the board, beside the owner's edge
+            x, y = src or (0.0, 0.0)
+            dst = (x, y + math.copysign(geom.square_mm * 1.5, y - geom.size_mm[1] / 2))
+        lifted = BoardReading(tuple(s for s in before.screens if s.cell != source))
+        mid = ((src[0] + dst[0]) / 2, (src[1] + dst[1]) / 2) if src else dst
+        shots += [
+            Shot(float(rng.choice([0.3, 0.5])), before, hand_over=src or dst),
+            Shot(0.5, lifted, hand_over=mid, moving=True),
+            Shot(0.3, after, hand_over=dst),
+            Shot(rest_s, after, rest=True),
+        ]
+    return shots
+
+
+class Film:
+    """`frame(t)` -> (BGR image, ground truth); the same seed and t give the same picture."""
+
+    def __init__(self, geom: BoardGeometry, shots: list[Shot], seed: int,
+                 size: tuple[int, int] = (1280, 960), max_tilt_deg: float = 25.0) -> None:
+        self.geom = geom
+        self.shots = shots
+        rng = np.random.default_rng([seed, 41])
+        self.colours: tuple[Colour, Colour] = random_colours(rng)
+        self.camera: VirtualCamera = random_camera(geom, rng, size, max_tilt_deg)
+        self.base = board_picture(geom, self.camera, rng)
+        w, h = size
+        flat = np.full((h, w, 3), 200, np.uint8)
+        self.gain = effects.uneven_light(flat, rng, strength=0.25).astype(np.float32) / 200.0
+        self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
+        self.poses = {cell: (float(rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG)),
+                             *(float(v) for v in rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2)))
+                      for cell in geom.cells}
+        self.duration = sum(s.seconds for s in shots)
+        self.noise = []
+        for _ in range(3):
+            n = rng.normal(0, 2.5, (h, w, 3)).astype(np.float32)
+            self.noise.append((np.clip(n, 0, 255).astype(np.uint8),
+                               np.clip(-n, 0, 255).astype(np.uint8)))
+
+    def shot_at(self, t: float) -> Shot:
+        t = t % self.duration if self.duration > 0 else 0.0
+        for s in self.shots:
+            if t < s.seconds:
+                return s
+            t -= s.seconds
+        return self.shots[-1]
+
+    def frame(self, t: float) -> tuple[np.ndarray, dict[str, Any]]:
+        shot = self.shot_at(t)
+        rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 43])
+        img = self.base.copy()
+        from companion.games.mirror_mansion.render import draw_solids
+
+        draw_solids(img, self.camera, screen_solids(self.geom, shot.position, self.colours,
+                                                    rng, glare=False, poses=self.poses),
+                    self.light)
+        if shot.hand_over is not None:
+            x, y = shot.hand_over
+            reach = self.camera.project(np.array([[x, y, -45.0]]))[0]
+            img, _ = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+        img = np.clip(img.astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
+        if shot.moving:
+            img = effects.blur(img, rng, 1.6)
+        pos, neg = self.noise[int(t * 1000) % len(self.noise)]
+        img = effects.jpeg(cv2.subtract(cv2.add(img, pos), neg), 85)
+        truth = shot.position.to_json()
+        truth |= {"rest": shot.rest, "hand": shot.hand_over is not None}
+        return img, truth
+
+
+def table_film(seed: int, settings: Any = None, *, rest_s: float = REST_S) -> Film:
+    """The `sim` camera's scene: one whole scripted game (the live table's hook)."""
+    camera = getattr(settings, "camera", None)
+    size = (camera.width, camera.height) if camera is not None else (1280, 960)
+    geom = load_geometry()
+    script = scripted_game(seed)
+    rng = np.random.default_rng([seed, 42])
+    return Film(geom, film_shots(geom, script, rng, rest_s), seed, size)

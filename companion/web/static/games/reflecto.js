@@ -1,0 +1,197 @@
+// Reflecto: the board as the companion keeps it (your own screens with their letters, the
+// other player's as plain backs), whose turn it is, the removed letters in order, breaches,
+// and for your seat only: your secret word and set-up, the guess entry, the hint and the
+// "what my mirrors show now" switch. Both words show once the game is over.
+// An ES module exporting mount(el, api); see companion/live/table_game.py.
+
+const API = "/api/games/reflecto";
+const COLOURS = ["#2b6cb0", "#c53030"];
+// The set-up being tapped in, kept by the module: the dashboard may mount the panel again.
+const draft = { word: "", columns: [], mirrors: [] };
+
+function h(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function button(text, onClick) {
+  const b = h("button", { textContent: text, type: "button" });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// The rulebook's even split (the server checks it): blanks first, or the longer pieces last.
+function evenSplit(word, screens) {
+  if (word.length < screens) return [...Array(screens - word.length).fill(""), ...word];
+  const small = Math.floor(word.length / screens);
+  const extra = word.length % screens;
+  const out = [];
+  let at = 0;
+  for (let i = 0; i < screens; i += 1) {
+    const size = small + (i >= screens - extra ? 1 : 0);
+    out.push(word.slice(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+function boardGrid(v, seat) {
+  // Seat 1 sits across the table: their view is turned half round.
+  const flip = seat === 1;
+  const grid = h("div", { className: "rf-board" });
+  grid.style.display = "grid";
+  grid.style.gridTemplateColumns = `repeat(${v.cols}, 2.2em)`;
+  grid.style.gridTemplateRows = `repeat(${v.rows}, 2.2em)`;
+  const at = {};
+  for (const s of v.screens) if (s.cell) at[`${s.cell[0]},${s.cell[1]}`] = s;
+  const seenMirror = new Set((v.sight || []).map((x) => x.screen));
+  for (let r = 0; r < v.rows; r += 1) {
+    for (let c = 0; c < v.cols; c += 1) {
+      const s = at[`${r},${c}`];
+      let text = "";
+      let title = `[${r},${c}]`;
+      if (s) {
+        text = s.kind === "mirror" ? "🪞" : (s.kind === "letter" ? (s.text || "□") : "▮");
+        title = `${s.id} [${r},${c}]` + (s.rank !== undefined && s.rank !== null ? ` #${s.rank + 1}` : "");
+        if (seenMirror.has(s.id)) title += " (your mirror shows it)";
+      }
+      const cell = h("div", { className: "rf-cell", textContent: text, title });
+      cell.style.gridRow = String((flip ? r : v.rows - 1 - r) + 1);
+      cell.style.gridColumn = String((flip ? v.cols - 1 - c : c) + 1);
+      cell.style.border = "1px solid #999";
+      cell.style.textAlign = "center";
+      if (s) cell.style.color = COLOURS[s.owner];
+      if (s) cell.style.fontWeight = "bold";
+      grid.append(cell);
+    }
+  }
+  return grid;
+}
+
+function removedLine(v, seats) {
+  return v.removed.map((laid, s) => `${seats[s] || `seat ${s}`}: ${laid.map((x) => x.text || "□").join(" ") || "—"}`).join(" · ");
+}
+
+function setupForm(v, api, say) {
+  const seat = api.seat;
+  const screens = v.letter_screens[seat];
+  const mirrors = v.mirror_screens[seat];
+  const form = h("div", { className: "rf-setup private" });
+  const word = h("input", { placeholder: "your secret word", value: draft.word, autocomplete: "off" });
+  const chips = h("p");
+  const row = h("div");
+  const redraw = () => {
+    const chunks = evenSplit(draft.word, screens);
+    const placed = chunks.map((t, i) => `${t || "□"}→${draft.columns[i] ?? "?"}`);
+    const ms = [...Array(mirrors).keys()].map((i) => `🪞→${draft.mirrors[i] ?? "?"}`);
+    chips.textContent = `Tap a column of your first row for each screen, in order: ${[...placed, ...ms].join("  ")}`;
+    const used = new Set([...draft.columns, ...draft.mirrors]);
+    row.replaceChildren(...[...Array(v.cols).keys()].map((c) => {
+      const b = button(String(c), () => {
+        if (draft.columns.length < screens) draft.columns.push(c);
+        else if (draft.mirrors.length < mirrors) draft.mirrors.push(c);
+        redraw();
+      });
+      b.disabled = used.has(c);
+      return b;
+    }));
+  };
+  word.addEventListener("input", () => { draft.word = word.value.replace(/\s/g, "").toUpperCase(); redraw(); });
+  const reset = button("Start again", () => { draft.columns = []; draft.mirrors = []; redraw(); });
+  const send = button("Set up (only you see it)", async () => {
+    try {
+      await api.post(`${API}/setup`, { word: draft.word, columns: draft.columns, mirrors: draft.mirrors });
+      say("Set-up saved. Place your screens as tapped in.");
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  redraw();
+  form.append(h("label", { textContent: "Word: " }, word), chips, row, reset, send);
+  return form;
+}
+
+export function mount(el, api) {
+  const status = h("p", { className: "rf-status" });
+  const board = h("div");
+  const removed = h("p");
+  const breaches = h("ul", { className: "rf-breaches" });
+  const message = h("p", { className: "rf-message" });
+  const mine = h("div", { className: "private" });
+  const end = h("div");
+  const say = (text) => { message.textContent = text; };
+  let setup = null;
+  const act = (path, body) => async () => {
+    try {
+      await api.post(`${API}/${path}`, body || {});
+      say("");
+    } catch (err) {
+      say(err.message);
+    }
+  };
+
+  function render(state) {
+    const v = state.view;
+    const seats = v.seats || [];
+    const seat = api.seat;
+    if (v.phase === "setup") {
+      const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
+      status.textContent = `Set-up (${waiting}): each player enters their word on their own phone.`;
+    } else if (v.phase === "play") {
+      status.textContent = `Turn ${v.turn + 1}: ${seats[v.to_move] || `seat ${v.to_move}`} to move`
+        + ` — word lengths ${v.word_length.map((n, s) => `${seats[s] || s} ${n}`).join(", ")}`;
+    } else {
+      status.textContent = v.result || "The game is over.";
+    }
+    board.replaceChildren(boardGrid(v, seat));
+    removed.textContent = `Removed, in order: ${removedLine(v, seats)}`;
+    breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "rf-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
+    const nodes = [];
+    if (seat !== null && seat !== undefined) {
+      if (v.word) nodes.push(h("p", { textContent: `Your word: ${v.word}` }));
+      if (v.phase === "setup" && !v.set_up[seat]) {
+        if (!setup) setup = setupForm(v, api, say);
+        nodes.push(setup);
+      }
+      if (v.phase === "play") {
+        if (v.to_move === seat && !v.moved) {
+          const guess = h("input", { placeholder: "guess the other word", autocomplete: "off" });
+          nodes.push(h("p", {}, guess, button("Guess (instead of moving)", async () => {
+            if (!window.confirm(`Guess ${guess.value}? A wrong guess ${v.options.guessing_frequently ? "loses your turn" : "loses the game"}.`)) return;
+            await act("guess", { word: guess.value })();
+          })));
+        }
+        nodes.push(button("Hint (only you see it)", act("hint")));
+        if (v.hint) {
+          const plan = v.hint.plan.map((m) => `${m.screen}→${m.to === "off" ? "off" : `[${m.to}]`}`).join(", ");
+          let text = `Fewest moves: ${v.hint.moves} (${plan}), found in ${v.hint.seconds} s.`;
+          if (v.hint.moves === null) text = `No plan within ${v.hint.seconds} s: at least ${v.hint.at_least} moves.`;
+          else if (!v.hint.proven) text = `A way in ${v.hint.moves} moves (at least ${v.hint.at_least}): ${plan}.`;
+          nodes.push(h("p", { textContent: text }));
+        }
+        const sight = h("input", { type: "checkbox", checked: Boolean(v.sight_on) });
+        sight.addEventListener("change", act("sight", { on: sight.checked }));
+        nodes.push(h("label", { textContent: " What my mirrors show now" }, sight));
+        if (v.sight) {
+          nodes.push(h("p", { textContent: v.sight.length
+            ? v.sight.map((x) => `${x.mirror} shows ${x.text || "a blank"}${x.rank !== null ? ` (#${x.rank + 1})` : ""}`).join("; ")
+            : "Your mirrors show no letter now." }));
+        }
+      }
+    }
+    mine.replaceChildren(...nodes);
+    if (v.phase === "over") {
+      const record = (v.sightings || []).map((x) => `${seats[x.seat] || x.seat} could see ${x.screen} from turn ${x.turn + 1}`);
+      end.replaceChildren(
+        h("p", { textContent: `Words: ${(v.words || []).map((w, s) => `${seats[s] || s}: ${w}`).join(", ")}` }),
+        h("p", { textContent: record.length ? `Mirror record: ${record.join("; ")}` : "No letter was in a mirror's sight." }));
+    } else {
+      end.replaceChildren();
+    }
+  }
+
+  el.replaceChildren(status, board, removed, breaches, message, mine, end);
+  render(api.state());
+  api.onState(render);
+}

@@ -1,0 +1,126 @@
+"""Reading rendered photographs of a Reflecto board: screens, owners, hands, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.games.reflecto.vision.geometry import load_geometry
+from companion.games.reflecto.vision.perceive import observe
+from companion.games.reflecto.vision.read import learn_at_setup, read_board, rectify
+from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.games.reflecto.vision.render import (
+    Conditions,
+    board_picture,
+    random_colours,
+    render_photo,
+    shoot,
+    start_position,
+)
+from companion.sim.camera import VirtualCamera
+
+GEOM = load_geometry()
+TEST_SEED = 5151  # the benchmark's development and fresh seeds are other ranges
+
+
+@pytest.mark.parametrize("i", range(2))
+def test_photographs_read_right_with_colours_learned_at_setup(i: int) -> None:
+    photo = render_photo(GEOM, (TEST_SEED, i), setup=True)
+    rect = rectify(photo.setup, GEOM)
+    assert rect is not None
+    colours = learn_at_setup(rect, GEOM)
+    got, _ = read_board(photo.image, GEOM, colours)
+    assert got.layout_key() == photo.truth.layout_key(), (got.to_json(), photo.truth.to_json())
+
+
+def _position() -> BoardReading:
+    cells = {(0, 1): 0, (2, 3): 0, (4, 4): 0, (6, 0): 0, (1, 5): 1, (3, 1): 1, (5, 2): 1,
+             (6, 6): 1}
+    return BoardReading(tuple(ScreenSeen(c, o) for c, o in cells.items()))
+
+
+def _shot(cam: VirtualCamera, position: BoardReading, hands: int, seed: int,
+          shot: int = 0) -> np.ndarray:
+    """Photograph `shot` of one table (board art and colours drawn from `seed`)."""
+    rng = np.random.default_rng(seed)
+    colours = random_colours(rng)
+    base = board_picture(GEOM, cam, rng)
+    return shoot(base, GEOM, position, colours, cam, np.random.default_rng([seed, shot]),
+                 hands=hands, conditions=Conditions(glare=False))
+
+
+@pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (25.0, 200.0)])
+def test_no_setup_learns_colours_and_tells_owners_by_the_letters(tilt: float, yaw: float
+                                                                 ) -> None:
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=tilt, yaw_deg=yaw)
+    got, _ = read_board(_shot(cam, _position(), 0, 11), GEOM)
+    keys = got.layout_key()
+    swapped = tuple(sorted((c, 1 - o) for c, o in keys))
+    assert _position().layout_key() in (keys, swapped), got.to_json()
+    assert any("learned from this picture" in w for w in got.warnings)
+    if tilt:  # the letters' side is in view: whose colour is whose is told, not guessed
+        assert keys == _position().layout_key()
+
+
+def test_an_arm_over_the_board_makes_no_phantom_and_is_reported() -> None:
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 540, tilt_deg=12, yaw_deg=15)
+    setup = _shot(cam, start_position(GEOM), 0, 3)
+    rect = rectify(setup, GEOM)
+    assert rect is not None
+    colours = learn_at_setup(rect, GEOM)
+    obs, reading = observe(_shot(cam, _position(), 2, 3, shot=1), GEOM, colours)
+    truth = dict(_position().layout_key())
+    assert all(truth.get(s.cell) == s.owner for s in reading.screens)  # no phantom
+    assert obs.data["hands"] is True
+    assert obs.data["board_found"] is True
+    quiet, reading = observe(_shot(cam, _position(), 0, 3, shot=2), GEOM, colours)
+    assert quiet.data["hands"] is False
+    assert reading.layout_key() == _position().layout_key()
+
+
+def test_no_markers_no_board() -> None:
+    blank = np.full((960, 1280, 3), 120, np.uint8)
+    got, rect = read_board(blank, GEOM)
+    assert rect is None and not got.board_found and got.screens == ()
+    assert "corner markers" in got.warnings[0]
+
+
+def test_cli_render_then_read_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", "reflecto", "--seed", str(TEST_SEED), "--out", str(tmp_path),
+                 "--setup", "--no-hands"]) == 0
+    capsys.readouterr()
+    image, setup = tmp_path / "0000.jpg", tmp_path / "0000-setup.jpg"
+    assert main(["read", "reflecto", str(image), "--setup", str(setup), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    assert out["image"] == str(image)
+    assert [(s["cell"], s["owner"]) for s in out["screens"]] == \
+        [(s["cell"], s["owner"]) for s in truth["screens"]]
+    assert all(0 < s["confidence"] <= 1 for s in out["screens"])
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder", "not-an-image"])
+def test_bad_input_is_one_line_and_exit_2(kind: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = {"missing": tmp_path / "nope.jpg", "folder": tmp_path,
+            "not-an-image": tmp_path / "notes.txt"}[kind]
+    if kind == "not-an-image":
+        path.write_text("hello")
+    assert main(["read", "reflecto", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion: error:") and "\n" not in err
+
+
+def test_render_writes_an_answer_key_in_reads_shape(tmp_path: Path) -> None:
+    assert main(["render", "reflecto", "--seed", "1", "--out", str(tmp_path), "--count",
+                 "1", "--size", "1280x960"]) == 0
+    key = json.loads((tmp_path / "0000.json").read_text())
+    assert set(key) == {"image", "screens", "warnings"}
+    assert cv2.imread(str(tmp_path / "0000.jpg")).shape == (960, 1280, 3)
