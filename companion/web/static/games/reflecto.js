@@ -52,7 +52,7 @@ function boardGrid(v, seat) {
       let text = "";
       let title = `[${r},${c}]`;
       if (s) {
-        text = s.kind === "mirror" ? "🪞" : (s.kind === "letter" ? (s.text || "□") : "▮");
+        text = s.kind === "mirror" ? "M" : (s.kind === "letter" ? (s.text || "□") : "▮");
         title = `${s.id} [${r},${c}]` + (s.rank !== undefined && s.rank !== null ? ` #${s.rank + 1}` : "");
         if (seenMirror.has(s.id)) title += " (your mirror shows it)";
       }
@@ -84,7 +84,7 @@ function setupForm(v, api, say) {
   const redraw = () => {
     const chunks = evenSplit(draft.word, screens);
     const placed = chunks.map((t, i) => `${t || "□"}→${draft.columns[i] ?? "?"}`);
-    const ms = [...Array(mirrors).keys()].map((i) => `🪞→${draft.mirrors[i] ?? "?"}`);
+    const ms = [...Array(mirrors).keys()].map((i) => `mirror →${draft.mirrors[i] ?? "?"}`);
     chips.textContent = `Tap a column of your first row for each screen, in order: ${[...placed, ...ms].join("  ")}`;
     const used = new Set([...draft.columns, ...draft.mirrors]);
     row.replaceChildren(...[...Array(v.cols).keys()].map((c) => {
