@@ -67,8 +67,7 @@ from companion.games.mirror_mansion.game_state import (
     DOOR,
     GUESS,
     LOOK,
-    NAME,
-    ROLL,
+    OVER,
     SETUP,
     SWAPS,
     WINDOW,
@@ -625,17 +624,14 @@ class MirrorMansionTable:
         return pts
 
     def _table_differs(self) -> bool:
-        """Whether the steady reading differs from the engine's board in a way the phase
-        does not explain (swaps in progress, the window swap, the door being placed):
-        the dashboard then offers the admin "the table is right"."""
+        """Whether the steady reading differs from the engine's board once the swaps are
+        called, when nothing on the table may move (before that, a difference is the window
+        swap, the door or the swaps in progress): the dashboard then offers the admin
+        "the table is right"."""
         s = self.state
-        if s.board is None or self.seen is None or s.phase in (SETUP, SWAPS, DOOR):
+        if s.board is None or self.seen is None or s.phase not in (GUESS, LOOK, OVER):
             return False
-        seen = _placements(self.seen)
-        board = _placements(self._engine_box())
-        if s.phase in (WINDOW, ROLL, NAME):  # the window swap and early swaps are expected
-            return False
-        return seen != board
+        return _placements(self.seen) != _placements(self._engine_box())
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
