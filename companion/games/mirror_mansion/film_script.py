@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.games.base import IllegalAction
 from companion.games.mirror_mansion.actions import (
     Action,
     Award,
@@ -295,7 +296,7 @@ def _solved(engine: MirrorMansionEngine, state: MirrorMansionState) -> list[Swap
         try:
             for sw in way.swaps:
                 s = engine.apply(s, sw)
-        except Exception:
+        except IllegalAction:
             continue
         if _ends(engine, s):
             return list(way.swaps)
