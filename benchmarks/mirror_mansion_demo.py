@@ -11,7 +11,8 @@ and the verdict (what the window saw, found, drops) equal the film's. Frames are
 one after the other (no frame is dropped), so the numbers do not depend on the machine's
 speed; the wall time is reported too. Use seeds never used in development.
 
-Numbers go to benchmarks/results/mirror_mansion_demo.json.
+Numbers go to benchmarks/results/mirror_mansion_demo.json, one section per configuration
+(players, door).
 """
 
 from __future__ import annotations
@@ -113,12 +114,13 @@ def main() -> None:
     total["taps_dropped"] = sum(r["taps_dropped"] or 0 for r in runs)
     print("total", total)
     out = ROOT / "benchmarks" / "results" / "mirror_mansion_demo.json"
-    out.write_text(json.dumps({
-        "command": command,
-        "machine": platform.machine(),
-        "total": total,
-        "runs": runs,
-    }, indent=2) + "\n", encoding="utf-8")
+    results = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    if "runs" in results:  # the single-configuration layout of the first run
+        results = {"players=3": results}
+    key = f"players={args.players}" + (",door" if args.door else "")
+    results[key] = {"command": command, "machine": platform.machine(), "total": total,
+                    "runs": runs}
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
 
 
