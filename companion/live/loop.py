@@ -410,7 +410,8 @@ class Runtime:
     def _demo_taps(self, frame: Any) -> list[Event]:
         """The `sim` scene's scripted players tap through `correct`, as phones do."""
         truth = getattr(frame, "truth", None)
-        if not self._is_sim() or not isinstance(truth, dict) or "t" not in truth:
+        if (not self._is_sim() or not self.settings.camera.sim_players
+                or not isinstance(truth, dict) or "t" not in truth):
             return []
         scene = self._sim_scene()
         if self._players is None or self._players[0] is not scene:
