@@ -46,5 +46,5 @@ def corrections(
     """Forward a correction or an answer to the active game (400 if it refuses)."""
     events = runtime.correct(payload, who.seat)
     return CorrectionResult(
-        events=[EventOut(**e.to_json()) for e in events if e.visible_to(who.seat)]
+        events=[EventOut(**e.to_json()) for e in runtime.as_seen_by(events, who.seat)]
     )
