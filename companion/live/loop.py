@@ -124,6 +124,8 @@ class Runtime:
         self._checkpoint_ok = True
         self.started_at = time.monotonic()
         self.frames: Latest[bytes] = Latest()
+        self.last_frame_at = 0.0
+        """Wall-clock time the newest annotated frame was taken (0: none yet)."""
         self.changes: Latest[Changes] = Latest()
         self.perception = RateMeter()
         self.stages = {name: RateMeter() for name in ("registration", "game", "view")}
@@ -508,6 +510,7 @@ class Runtime:
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
         self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
+        self.last_frame_at = time.time()
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)

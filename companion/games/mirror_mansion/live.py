@@ -351,6 +351,7 @@ class MirrorMansionTable:
             drafts = self._apply_now(Roll(value))
             return drafts + self._after(drafts)
         if "name" in payload:
+            self._only_active(seat)  # the sought motif is the active player's to name
             drafts = self._apply_now(Name(str(payload["name"])))
             return drafts + self._after(drafts)
         if payload.get("call") == "guesses":
