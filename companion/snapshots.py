@@ -48,7 +48,8 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def is_out_of_space(exc: BaseException) -> bool:
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    """No room for the file: a full disk, a quota, or a size limit (EFBIG)."""
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 @dataclass

@@ -89,6 +89,7 @@ CREATE TABLE IF NOT EXISTS audience (
     seq        INTEGER NOT NULL,     -- the event's number in the session
     PRIMARY KEY (session_id, audience, aseq)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS events_by_kind ON events (session_id, kind, visibility, seq);
 CREATE INDEX IF NOT EXISTS audience_by_seq ON audience (session_id, audience, seq);
 CREATE TABLE IF NOT EXISTS checkpoints (
     session_id TEXT NOT NULL,
@@ -371,6 +372,24 @@ class Store:
         self._write(work)
         return Session(sid, game, dict(options), list(seats), now)
 
+    def import_session(self, row: Sequence[Any], seats: int,
+                       events: Sequence[Sequence[Any]]) -> None:
+        """Write a recovered session (ended) and its events as they were, numbered anew in
+        their audiences (`companion doctor --repair`)."""
+        def work() -> None:
+            ended = row[5] if row[5] is not None else time.time()
+            self._conn.execute(
+                "INSERT INTO sessions (id, game, options, seats, created, ended) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (row[0], row[1], row[2], row[3], row[4], ended))
+            counters: dict[str, int] = {}
+            for e in events:
+                self._conn.execute(
+                    "INSERT INTO events (session_id, seq, ts, kind, payload, visibility, "
+                    "snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(e))
+                self._number(str(e[0]), int(e[1]), str(e[5]), seats, counters)
+
+        self._write(work)
+
     def end_session(self, session_id: str) -> None:
         self._write(lambda: self._conn.execute(
             "UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL",
@@ -502,6 +521,19 @@ class Store:
             (session_id, seq),
         )
         return _event(rows[0]) if rows else None
+
+    def repeats_position(self, session_id: str, kind: str, visibility: str) -> bool:
+        """True when this audience's last `kind` event is newer than every event of another
+        kind: nothing has moved since, so the same answer would be recorded again."""
+        same = self._read(
+            "SELECT MAX(seq) FROM events WHERE session_id = ? AND kind = ? AND visibility = ?",
+            (session_id, kind, visibility))[0][0]
+        if same is None:
+            return False
+        other = self._read(
+            "SELECT seq FROM events WHERE session_id = ? AND kind != ? ORDER BY seq DESC "
+            "LIMIT 1", (session_id, kind))
+        return not other or other[0][0] < same
 
     def seen_by(self, session_id: str, audience: str, after: int = 0, limit: int | None = None
                 ) -> list[Event]:

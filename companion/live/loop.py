@@ -239,6 +239,9 @@ class Runtime:
         for draft in drafts:
             if not isinstance(draft, EventDraft):
                 raise TypeError(f"a game returned {type(draft).__name__}, not an EventDraft")
+            if draft.once and self.store.repeats_position(self.session.id, draft.kind,
+                                                          draft.visibility):
+                continue
             jpeg = self.frames.get()[1] if draft.snapshot else None
             rows.append(Draft(draft.kind, draft.payload, draft.visibility, jpeg))
         if not rows:

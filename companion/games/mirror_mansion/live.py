@@ -451,7 +451,7 @@ class MirrorMansionTable:
         moves = [] if way is None else [[list(a.source), list(a.target), a.slot, a.facing]
                                         for a in way.swaps]
         hint = {"seat": seat, "swaps": sol.swaps, "reason": sol.reason, "moves": moves}
-        return [EventDraft.private(seat, "mm.hint", hint)]
+        return [EventDraft.private(seat, "mm.hint", hint, once=True)]
 
     def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
         q = self.open_questions.get(str(payload["question"]))
