@@ -88,7 +88,7 @@ class Backoff:
             count, _ = self._misses.pop(client, (0, 0.0))
             count += 1
             over = count - self.allowed
-            wait = min(self.max_wait_s, self.first_wait_s * 2 ** (over - 1)) if over > 0 else 0
+            wait = min(self.max_wait_s, self.first_wait_s * 2 ** over) if over >= 0 else 0.0
             self._misses[client] = (count, time.monotonic() + wait)
             while len(self._misses) > MAX_CLIENTS:
                 self._misses.pop(next(iter(self._misses)))

@@ -25,6 +25,7 @@ from companion.live.loop import Runtime
 from companion.store import audience_of
 from companion.web.auth import Caller, CallerDep
 from companion.web.deps import RuntimeDep
+from companion.web.errors import ErrorOut
 
 router = APIRouter(prefix="/api", tags=["events"])
 
@@ -134,7 +135,7 @@ def history(
 @router.get(
     "/events/{seq}/snapshot.jpg",
     response_class=FileResponse,
-    responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "no picture"}},
+    responses={200: {"content": {"image/jpeg": {}}}, 404: {"model": ErrorOut, "description": "no picture"}},
 )
 def event_snapshot(seq: Annotated[int, Path(ge=1, le=MAX_SEQ)], runtime: RuntimeDep,
                    who: CallerDep) -> FileResponse:

@@ -14,6 +14,7 @@ from fastapi.responses import Response, StreamingResponse
 
 from companion.live.loop import Runtime
 from companion.web.deps import RuntimeDep
+from companion.web.errors import ErrorOut
 
 router = APIRouter(prefix="/api", tags=["camera"])
 
@@ -56,7 +57,7 @@ def stream(runtime: RuntimeDep) -> StreamingResponse:
     "/snapshot.jpg",
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}},
-               503: {"description": "no frame yet, or the camera is lost"}},
+               503: {"model": ErrorOut, "description": "no frame yet, or the camera is lost"}},
 )
 def snapshot(runtime: RuntimeDep) -> Response:
     """The newest annotated frame, for browsers that show only an MJPEG stream's first frame.
