@@ -23,7 +23,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def test_numbers_past_64_bits_are_4xx_at_the_edge(make_app):
-    app, runtime = make_app()
+    app, _ = make_app()
     client = TestClient(app, raise_server_exceptions=False)
     for path in (f"/api/history?after={HUGE}", f"/api/events/{HUGE}/snapshot.jpg",
                  f"/api/history?after={MAX_SEQ + 1}", "/api/events/0/snapshot.jpg"):

@@ -135,7 +135,8 @@ def history(
 @router.get(
     "/events/{seq}/snapshot.jpg",
     response_class=FileResponse,
-    responses={200: {"content": {"image/jpeg": {}}}, 404: {"model": ErrorOut, "description": "no picture"}},
+    responses={200: {"content": {"image/jpeg": {}}},
+               404: {"model": ErrorOut, "description": "no picture"}},
 )
 def event_snapshot(seq: Annotated[int, Path(ge=1, le=MAX_SEQ)], runtime: RuntimeDep,
                    who: CallerDep) -> FileResponse:
