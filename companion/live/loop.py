@@ -34,6 +34,7 @@ from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
 from companion.live.table_game import EventDraft, Observation, Question, TableGame
+from companion.live.watchdog import Notifier
 from companion.store import (
     PUBLIC,
     DamagedStore,
@@ -134,6 +135,8 @@ class Runtime:
         self.markers_seen: list[int] = []
         self.registered = False
         self.held = False
+        self.notifier = Notifier.from_environ()
+        """systemd's watchdog: pinged from the perception loop (`companion.live.watchdog`)."""
         self._make_game = table_game_factory or load_table_game
         self._source_factory = source_factory
         self._lock = threading.RLock()
@@ -466,9 +469,11 @@ class Runtime:
         self._capture = self._new_capture()
         self._thread = threading.Thread(target=self._run, name="perception", daemon=True)
         self._thread.start()
+        self.notifier.ready()
         return self
 
     def stop(self) -> None:
+        self.notifier.stopping()
         self._stop.set()
         if self._capture is not None:
             self._capture.stop()
@@ -484,6 +489,7 @@ class Runtime:
     def _run(self) -> None:
         capture, last_index = None, -1
         while not self._stop.is_set():
+            self.notifier.alive()
             if self._capture is not capture:
                 capture, last_index = self._capture, -1
             frame = capture.wait_for_frame(last_index, timeout=0.5)
