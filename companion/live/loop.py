@@ -159,6 +159,8 @@ class Runtime:
             if open_session is not None and open_session.game == self.settings.game:
                 game, last = self._replay(open_session)
                 self.changes.set(Changes(open_session.id, last))
+                self.session, self.game = open_session, game
+                self._checkpoint(last, after_replay=True)
                 log.info("resumed session %s (%s)", open_session.id, open_session.game)
                 return open_session, game
         except DamagedStore as exc:
@@ -276,10 +278,18 @@ class Runtime:
         return (f"the table's storage refused the write ({self.storage_error}); nothing was "
                 "changed. Free some space on the device; the game carries on by itself.")
 
-    def _checkpoint(self, seq: int) -> None:
+    def _checkpoint(self, seq: int, after_replay: bool = False) -> None:
         """Every `checkpoint_every` events, keep the game's state so a restart replays
-        only what follows (skipped for good if this game cannot be pickled)."""
-        if not self._checkpoint_ok or seq % self.settings.store.checkpoint_every:
+        only what follows (skipped for good if this game cannot be pickled). After a
+        start-up that replayed that many events without one, keep one at once."""
+        every = self.settings.store.checkpoint_every
+        if not self._checkpoint_ok:
+            return
+        if after_replay:
+            newest = self.store.checkpoints(self.session.id, code_version())
+            if seq - (newest[0][0] if newest else 0) < every:
+                return
+        elif seq % every:
             return
         try:
             blob = pickle.dumps(self.game, protocol=pickle.HIGHEST_PROTOCOL)

@@ -13,7 +13,7 @@ from conftest import small_settings
 from fastapi.testclient import TestClient
 
 from companion.live.example_game import ExampleTableGame
-from companion.live.loop import Runtime, StorageUnavailable
+from companion.live.loop import Runtime, StorageUnavailable, code_version
 from companion.live.table_game import EventDraft, Observation
 from companion.snapshots import SnapshotFolder, write_atomic
 from companion.store import DAMAGED_DIR, DB_NAME, StorageError, Store
@@ -238,3 +238,29 @@ def test_doctor_repair_recovers_the_damaged_games_into_the_history(tmp_path, cap
     assert [e.seq for e in store.seen_by(old, "public")] == list(range(1, len(notes) + 1))
     assert main(["doctor", "--repair", "--data-dir", str(settings.data_dir)]) == 0
     assert "nothing to repair" in capsys.readouterr().out
+
+
+def test_a_restart_replays_only_the_events_after_the_newest_checkpoint(tmp_path):
+    from companion.live.example_game import make_table_game
+
+    settings = small_settings(tmp_path, **{"store.checkpoint_every": 10})
+    first = Runtime(settings, table_game_factory=make_table_game)
+    first.start_session("reflecto", {}, ["A", "B"])
+    for i in range(24):
+        first.correct({"note": f"n{i}"} if i % 3 else {"memo": f"m{i}"}, i % 2)
+    views = {seat: first.state(seat)["view"] for seat in (None, 0, 1)}
+    saved = [seq for seq, _ in first.store.checkpoints(first.session.id, code_version())]
+    assert saved == [20, 10]  # the newest two are kept
+    first.store.close()
+
+    made = []
+
+    def counting(settings: Any, session: Any) -> Any:
+        made.append(session.id)
+        return make_table_game(settings, session)
+
+    second = Runtime(settings, store=Store(settings.data_dir), table_game_factory=counting)
+    assert made == []  # the game came from the checkpoint, then 5 events were replayed
+    assert {seat: second.state(seat)["view"] for seat in (None, 0, 1)} == views
+    second.correct({"note": "after"}, 0)
+    assert second.state(None)["view"]["notes"][-1]["text"] == "after"
