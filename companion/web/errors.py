@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
@@ -61,7 +63,24 @@ def describe_validation(exc: RequestValidationError) -> str:
     return f"{where}: {msg}{more}" if where else f"{msg}{more}"
 
 
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """Every documented method at `path` (Starlette's 405 names only the first route's)."""
+    methods: set[str] = set()
+    for template, operations in app.openapi().get("paths", {}).items():
+        if re.fullmatch(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)), path):
+            methods |= {m.upper() for m in operations}
+    return sorted(methods)
+
+
 def install(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(app, request.url.path))
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=headers)
+
     @app.exception_handler(UserError)
     async def _user_error(request: Request, exc: UserError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
