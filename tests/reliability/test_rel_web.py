@@ -208,3 +208,22 @@ def test_a_still_from_a_lost_camera_is_refused_after_a_few_seconds(make_app):
     runtime.last_frame_at = time.time() - 60
     stale = client.get("/api/snapshot.jpg")
     assert stale.status_code == 503 and stale.json()["detail"].startswith("camera lost since ")
+
+
+def test_every_change_needs_a_token_and_records_nothing_without_one(make_app):
+    app, runtime = make_app(host="0.0.0.0")
+    client = TestClient(app)
+    spec = client.get("/openapi.json").json()
+    before = runtime.store.last_seq(runtime.session.id)
+    changes = [(m, path) for path, ops in spec["paths"].items() for m in ops
+               if m in ("post", "put", "patch", "delete")]
+    assert len(changes) >= 10
+    for method, path in changes:
+        url = path.replace("{seq}", "1")
+        game = path.split("/")[3] if path.startswith("/api/games/") else None
+        for headers in ({}, bearer("not-a-token")):
+            res = client.request(method.upper(), url, json={}, headers=headers)
+            # another game's endpoints refuse first because that game is not being played
+            allowed = {409} if game not in (None, runtime.session.game) else {401, 403, 429}
+            assert res.status_code in allowed, (method, path, headers, res.status_code)
+    assert runtime.store.last_seq(runtime.session.id) == before
