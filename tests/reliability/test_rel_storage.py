@@ -264,3 +264,35 @@ def test_a_restart_replays_only_the_events_after_the_newest_checkpoint(tmp_path)
     assert {seat: second.state(seat)["view"] for seat in (None, 0, 1)} == views
     second.correct({"note": "after"}, 0)
     assert second.state(None)["view"]["notes"][-1]["text"] == "after"
+
+
+class HintingGame(ExampleTableGame):
+    """A hint whose payload differs on every ask (as a sampled hint does)."""
+
+    asked = 0
+
+    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        if payload.get("hint"):
+            HintingGame.asked += 1
+            return [EventDraft.private(seat, "x.hint", {"n": HintingGame.asked}, once=True)]
+        return super().correct(payload, seat)
+
+
+def test_a_hint_is_recorded_once_per_position_however_often_it_is_asked(tmp_path):
+    rt = Runtime(small_settings(tmp_path),
+                 table_game_factory=lambda s, session: HintingGame(session))
+    rt.start_session("reflecto", {}, ["A", "B"])
+
+    def hints() -> list[tuple[str, int]]:
+        return [(e.visibility, e.payload["n"]) for e in rt.store.events(rt.session.id)
+                if e.kind == "x.hint"]
+
+    for _ in range(50):
+        rt.correct({"hint": True}, 0)
+    rt.correct({"hint": True}, 1)  # another seat's hint is its own
+    rt.correct({"hint": True}, 0)
+    assert hints() == [("seat:0", 1), ("seat:1", 51)]
+    rt.correct({"note": "a move"}, 1)  # the position changed: a new hint is worth keeping
+    rt.correct({"hint": True}, 0)
+    rt.correct({"hint": True}, 0)
+    assert hints() == [("seat:0", 1), ("seat:1", 51), ("seat:0", 53)]
