@@ -67,14 +67,24 @@ class Poster:
     """Posts public notes with unique texts as fast as the server answers; keeps the texts
     of the acknowledged ones (200) and counts every answer by status."""
 
-    def __init__(self, base: str, prefix: str) -> None:
+    def __init__(self, base: str, prefix: str, clients: int = 1) -> None:
         self.base, self.prefix = base, prefix
         self.acknowledged: list[str] = []
         self.statuses: dict[int, int] = {}
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.threads = [threading.Thread(target=self.run, args=(c,), daemon=True)
+                        for c in range(clients)]
 
-    def post(self, http: httpx.Client, i: int) -> int:
+    def start(self) -> None:
+        for t in self.threads:
+            t.start()
+
+    def join(self) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(10)
+
+    def post(self, http: httpx.Client, i: int | str) -> int:
         text = f"{self.prefix}-{i}"
         try:
             res = http.post("/api/corrections", json={"note": text})
@@ -85,11 +95,11 @@ class Poster:
             self.acknowledged.append(text)
         return res.status_code
 
-    def run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=5) as http:
+    def run(self, client: int = 0) -> None:
+        with httpx.Client(base_url=self.base, timeout=30) as http:
             i = 0
             while not self.stop.is_set():
-                self.post(http, i)
+                self.post(http, f"{client}-{i}")
                 i += 1
 
 
@@ -144,7 +154,7 @@ def full_disk(corrections: int = 100) -> dict[str, Any]:
                     pass
             free_kb = shutil.disk_usage(mount).free // 1024
             poster = Poster(server.base, "disk")
-            statuses = [poster.post(http, i) for i in range(corrections)]
+            statuses = [poster.post(http, i) for i in range(corrections)]  # one by one
             health = http.get("/api/health").json()
             filler.unlink()
             freed = time.monotonic()
@@ -188,13 +198,16 @@ def kills(n: int, seed: int = 31) -> dict[str, Any]:
         acknowledged: list[str] = []
         for k in range(n):
             with with_env(FAST_ACTIONS), run_server(argv, port) as server:
-                poster = Poster(server.base, f"k{k}")
-                poster.thread.start()
-                time.sleep(rng.uniform(0.3, 1.5))
+                poster = Poster(server.base, f"k{k}", clients=4)
+                poster.start()
+                # some acknowledged first (however slow the machine), then a random moment
+                wanted, deadline = rng.randint(5, 40), time.monotonic() + 60
+                while len(poster.acknowledged) < wanted and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                time.sleep(rng.uniform(0.0, 0.5))
                 server.proc.kill()  # kill -9 while corrections are in flight
                 server.proc.wait()
-                poster.stop.set()
-                poster.thread.join(10)
+                poster.join()
                 acknowledged += poster.acknowledged
             conn = sqlite3.connect(data / DB_NAME)
             out["integrity_ok"] += conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -392,18 +405,30 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="per viewer measurement")
     p.add_argument("--schemathesis-s", type=int, default=60)
     p.add_argument("--side", type=int, default=20_000)
+    p.add_argument("--only", help="comma-separated parts to run again, merged into the "
+                                  "existing results (read_rss, store, full_disk, kill9, "
+                                  "schemathesis, viewers)")
     args = p.parse_args()
     command = "python benchmarks/reliability.py " + " ".join(sys.argv[1:])
     print(command, flush=True)
-    out: dict[str, Any] = {"command": command,
-                           "machine": f"{platform.machine()} python {platform.python_version()} "
-                                      f"sqlite {sqlite3.sqlite_version} cpus {os.cpu_count()}"}
+    out: dict[str, Any] = {}
+    if args.only and RESULT.exists():
+        out = json.loads(RESULT.read_text())
+        out.setdefault("commands", [out.get("command")])
+        out["commands"].append(command)
+    else:
+        out["command"] = command
+    out["machine"] = (f"{platform.machine()} python {platform.python_version()} "
+                      f"sqlite {sqlite3.sqlite_version} cpus {os.cpu_count()}")
+    only = set(args.only.split(",")) if args.only else None
     for name, run in (("read_rss", lambda: read_rss(args.side)),
                       ("store", lambda: history_and_restart(args.events)),
                       ("full_disk", full_disk),
                       ("kill9", lambda: kills(args.kills)),
                       ("schemathesis", lambda: schemathesis(args.schemathesis_s)),
                       ("viewers", lambda: viewers(args.seconds))):
+        if only is not None and name not in only:
+            continue
         log(f"== {name}")
         t = time.perf_counter()
         result = run()

@@ -227,13 +227,21 @@ class Runtime:
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[Event]:
         """Forward a correction or an answer to the game and commit what it decides."""
         with self._lock:
+            self._refuse_while_storage_rests()
             drafts = self.game.correct(payload, seat)
             return self._commit(drafts)
 
     def submit(self, drafts: list[EventDraft]) -> list[Event]:
         """Commit drafts a game's own router built (under the game lock)."""
         with self._lock:
+            self._refuse_while_storage_rests()
             return self._commit(drafts)
+
+    def _refuse_while_storage_rests(self) -> None:
+        """Right after a refused write, changes are refused at once (until the next retry)
+        rather than each costing the game a rebuild."""
+        if self.storage_error is not None and time.monotonic() < self._retry_storage_at:
+            raise StorageUnavailable(self._storage_message())
 
     def _commit(self, drafts: list[EventDraft]) -> list[Event]:
         """Commit all drafts in one transaction, then apply them; announce once all are in.
