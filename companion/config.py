@@ -61,6 +61,30 @@ class WebSettings(_Section):
     """Address to serve on: 127.0.0.1 for this machine only, 0.0.0.0 for phones on the LAN."""
     port: int = Field(8000, ge=0, le=65535)
     """TCP port of the dashboard (0: any free port)."""
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Extra names the dashboard is reached by (a DNS name, a router's alias). Loopback, this
+    machine's addresses and names and `companion.local` are always allowed; any other `Host`
+    is refused, so a rebound DNS name cannot reach the service."""
+    actions_per_s: float = Field(5.0, gt=0)
+    """Per-seat rate of changes (corrections, hints, answers); bursts of 4x are allowed."""
+    failed_tokens: int = Field(5, ge=1)
+    """Wrong tokens one client may send before it is told to back off (429)."""
+
+
+class StoreSettings(_Section):
+    snapshot_budget_mb: int = Field(512, ge=1)
+    """Room for event pictures; the oldest are pruned past it (events never are)."""
+    checkpoint_every: int = Field(1000, ge=10)
+    """Events between saved game states, so a restart replays only the tail."""
+    retry_s: float = Field(2.0, gt=0)
+    """After a failed write (full disk), how long before the game tries again."""
+
+
+class LimitSettings(_Section):
+    max_image_pixels: int = Field(50_000_000, ge=1)
+    """Images larger than this are refused before they are decoded (a 2 GB Pi)."""
+    max_json_bytes: int = Field(8 * 2**20, ge=1)
+    max_json_depth: int = Field(64, ge=2)
 
 
 class Settings(_Section):
@@ -71,6 +95,8 @@ class Settings(_Section):
     camera: CameraSettings = Field(default_factory=CameraSettings)
     table: TableSettings = Field(default_factory=TableSettings)
     web: WebSettings = Field(default_factory=WebSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
     stickers: StickerSettings = Field(default_factory=StickerSettings)
     """Mirror Mansion's sticker colours as the camera sees them (`[stickers.mirror_dot]` ...)."""
 

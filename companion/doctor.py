@@ -194,8 +194,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--config", type=Path, help="settings file (TOML)")
     parser.add_argument("--data-dir", type=Path, help="where calibration results are")
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+    parser.add_argument("--repair", action="store_true",
+                        help="recover the games of a damaged database that start-up moved "
+                             "aside, into the history (no camera checks)")
     args = parser.parse_args(argv)
     settings = load_settings(args.config, {"data_dir": args.data_dir})
+    if args.repair:
+        from companion.store_repair import repair
+
+        for line in repair(settings.data_dir):
+            print(line)
+        return 0
     checks = run_checks(args.camera, settings)
     failed = any(c.level == "FAIL" for c in checks)
     if args.json:

@@ -10,6 +10,7 @@ import numpy as np
 
 from companion.camera.base import CameraError, EndOfStream, Frame, FrameSource
 from companion.camera.sim import Pacer
+from companion.errors import UserError
 
 log = logging.getLogger(__name__)
 
@@ -23,15 +24,14 @@ def image_files(folder: Path) -> list[Path]:
 
 def read_image(path: str | Path) -> np.ndarray:
     """One photo as BGR, or a one-line UserError (CameraError) naming what is wrong with it."""
-    path = Path(path)
-    if not path.exists():
-        raise CameraError(f"image not found: {path}")
-    if path.is_dir():
-        raise CameraError(f"{path} is a folder, not an image")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CameraError(f"{path} is not an image OpenCV can read")
-    return image
+    from companion.vision.image_file import read_image as read_checked
+
+    try:
+        return read_checked(path)
+    except CameraError:
+        raise
+    except UserError as exc:
+        raise CameraError(str(exc)) from None
 
 
 class ReplaySource(FrameSource):
@@ -83,10 +83,10 @@ class ReplaySource(FrameSource):
                 self._pos = 0
             path = self._files[self._pos]
             self._pos += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is not None:
-                return image
-            log.warning("replay: skipping %s: not a readable image", path.name)
+            try:
+                return read_image(path)
+            except CameraError as exc:
+                log.warning("replay: skipping %s: %s", path.name, exc)
         raise CameraError(f"replay: none of the images in {self.path} can be read")
 
     def read(self) -> Frame:

@@ -9,11 +9,17 @@ is shown: every change to a game is an event appended first, then applied, then 
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
+import os
+import pickle
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -29,7 +35,18 @@ from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
 from companion.live.table_game import EventDraft, Observation, Question, TableGame
-from companion.store import PUBLIC, Event, Session, Store, new_session_id
+from companion.live.watchdog import Notifier
+from companion.store import (
+    PUBLIC,
+    DamagedStore,
+    Draft,
+    Event,
+    Session,
+    StorageError,
+    Store,
+    audience_of,
+    new_session_id,
+)
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +55,22 @@ STREAM_MAX_WIDTH = 960
 """The annotated view is scaled down to this width: phones do not need more, Wi-Fi is slow."""
 
 TableGameFactory = Callable[[Settings, Session], TableGame]
+
+
+class StorageUnavailable(Exception):
+    """The store refused a write (full disk): the change was not made; try again later."""
+
+
+@cache
+def code_version() -> str:
+    """A hash of the package's source: a checkpoint is restored only by the code that
+    pickled it."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def load_table_game(settings: Settings, session: Session) -> TableGame:
@@ -84,9 +117,17 @@ class Runtime:
         table_game_factory: TableGameFactory | None = None,
     ) -> None:
         self.settings = settings
-        self.store = store or Store(settings.data_dir)
+        self.store = store or Store(
+            settings.data_dir, snapshot_budget_bytes=settings.store.snapshot_budget_mb * 2**20
+        )
+        self.storage_error: str | None = None
+        """Why the last write failed, until one succeeds again."""
+        self._retry_storage_at = 0.0
+        self._checkpoint_ok = True
         self.started_at = time.monotonic()
         self.frames: Latest[bytes] = Latest()
+        self.last_frame_at = 0.0
+        """Wall-clock time the newest annotated frame was taken (0: none yet)."""
         self.changes: Latest[Changes] = Latest()
         self.perception = RateMeter()
         self.stages = {name: RateMeter() for name in ("registration", "game", "view")}
@@ -95,14 +136,16 @@ class Runtime:
         self.markers_seen: list[int] = []
         self.registered = False
         self.held = False
+        self.notifier = Notifier.from_environ()
+        """systemd's watchdog: pinged from the perception loop (`companion.live.watchdog`)."""
         self._make_game = table_game_factory or load_table_game
         self._source_factory = source_factory
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._capture: Any = None
-        self._scene: tuple[Any, Any] | None = None
-        """(game, its sim scene): built once per game, not per camera (re)open; a game's
-        scene can be a whole simulated deck taught from its photos."""
+        self._scene: tuple[str, Any] | None = None
+        """(session id, its game's sim scene): built once per session, not per camera
+        (re)open or game rebuild; a game's scene can be a whole deck taught from photos."""
         self._players: tuple[Any, DemoPlayers] | None = None
         """(scene, its scripted players), rebuilt when the scene changes."""
         self._thread: threading.Thread | None = None
@@ -112,19 +155,38 @@ class Runtime:
     # -- sessions --------------------------------------------------------------------
 
     def _resume_or_start(self) -> tuple[Session, TableGame]:
-        """Resume the open session of the configured game by replaying its events."""
-        open_session = self.store.open_session()
-        if open_session is not None and open_session.game == self.settings.game:
-            game = self._make_game(self.settings, open_session)
-            events = self.store.events(open_session.id)
-            for event in events:
-                self._apply(game, event)
-            self.changes.set(Changes(open_session.id, events[-1].seq if events else 0))
-            log.info("resumed session %s (%s)", open_session.id, open_session.game)
-            return open_session, game
+        """Resume the open session of the configured game by replaying its events; a store
+        found damaged while doing so is moved aside and a fresh session started."""
+        try:
+            open_session = self.store.open_session()
+            if open_session is not None and open_session.game == self.settings.game:
+                game, last = self._replay(open_session)
+                self.changes.set(Changes(open_session.id, last))
+                self.session, self.game = open_session, game
+                self._checkpoint(last, after_replay=True)
+                log.info("resumed session %s (%s)", open_session.id, open_session.game)
+                return open_session, game
+        except DamagedStore as exc:
+            self.store.replace_damaged(str(exc))
         info = get_game(self.settings.game)
         seats = [f"Seat {i + 1}" for i in range(info.min_players)]
         return self._new_session(self.settings.game, {}, seats)
+
+    def _replay(self, session: Session) -> tuple[TableGame, int]:
+        """A game rebuilt from the store: the newest usable checkpoint, then the tail."""
+        game, last = None, 0
+        for seq, blob in self.store.checkpoints(session.id, code_version()):
+            try:
+                game, last = pickle.loads(blob), seq
+                break
+            except Exception as exc:  # a checkpoint is a shortcut, never a requirement
+                log.warning("checkpoint %s of %s unusable: %s", seq, session.id, exc)
+        if game is None:
+            game = self._make_game(self.settings, session)
+        for event in self.store.events(session.id, last):
+            self._apply(game, event)
+            last = event.seq
+        return game, last
 
     def _new_session(
         self, game_id: str, options: dict[str, Any], seats: list[str]
@@ -139,8 +201,12 @@ class Runtime:
             raise UserError("seat names must be non-empty and different")
         draft = Session(new_session_id(), game_id, dict(options), list(seats), time.time())
         game = self._make_game(self.settings, draft)  # raises UserError for bad options
-        session = self.store.create_session(game_id, options, seats, session_id=draft.id)
-        event = self.store.append(session.id, SESSION_STARTED, session.to_json())
+        try:
+            session = self.store.create_session(game_id, options, seats, session_id=draft.id)
+            event = self.store.append(session.id, SESSION_STARTED, session.to_json())
+        except StorageError as exc:
+            self._storage_failed(exc)
+            raise StorageUnavailable(self._storage_message()) from None
         self._apply(game, event)
         self.changes.set(Changes(session.id, event.seq))
         return session, game
@@ -164,29 +230,89 @@ class Runtime:
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[Event]:
         """Forward a correction or an answer to the game and commit what it decides."""
         with self._lock:
+            self._refuse_while_storage_rests()
             drafts = self.game.correct(payload, seat)
             return self._commit(drafts)
 
     def submit(self, drafts: list[EventDraft]) -> list[Event]:
         """Commit drafts a game's own router built (under the game lock)."""
         with self._lock:
+            self._refuse_while_storage_rests()
             return self._commit(drafts)
 
+    def _refuse_while_storage_rests(self) -> None:
+        """Right after a refused write, changes are refused at once (until the next retry)
+        rather than each costing the game a rebuild."""
+        if self.storage_error is not None and time.monotonic() < self._retry_storage_at:
+            raise StorageUnavailable(self._storage_message())
+
     def _commit(self, drafts: list[EventDraft]) -> list[Event]:
-        """Append each draft (committed), then apply it; announce once all are in."""
-        events = []
+        """Commit all drafts in one transaction, then apply them; announce once all are in.
+
+        If the store refuses, the game is rebuilt from what the store holds (its tracker
+        may have moved on while deciding the drafts) and StorageUnavailable is raised."""
+        rows = []
         for draft in drafts:
             if not isinstance(draft, EventDraft):
                 raise TypeError(f"a game returned {type(draft).__name__}, not an EventDraft")
+            if draft.once and self.store.repeats_position(self.session.id, draft.kind,
+                                                          draft.visibility):
+                continue
             jpeg = self.frames.get()[1] if draft.snapshot else None
-            event = self.store.append(
-                self.session.id, draft.kind, draft.payload, draft.visibility, jpeg
-            )
+            rows.append(Draft(draft.kind, draft.payload, draft.visibility, jpeg))
+        if not rows:
+            return []
+        try:
+            events = self.store.append_many(self.session.id, rows)
+        except StorageError as exc:
+            self._storage_failed(exc)
+            # cannot even read: keep the game as it is; nothing was applied to it
+            with contextlib.suppress(StorageError):
+                self.game, _ = self._replay(self.session)
+            raise StorageUnavailable(self._storage_message()) from None
+        if self.storage_error is not None:
+            log.warning("storage: writes succeed again; the game carries on")
+            self.storage_error = None
+        for event in events:
             self._apply(self.game, event)
-            events.append(event)
-        if events:
-            self.changes.set(Changes(self.session.id, events[-1].seq))
+        self.changes.set(Changes(self.session.id, events[-1].seq))
+        self._checkpoint(events[-1].seq)
         return events
+
+    def _storage_failed(self, exc: Exception) -> None:
+        if self.storage_error is None:
+            log.error("storage: a write failed (%s); the game waits until it succeeds", exc)
+        self.storage_error = str(exc)
+        self._retry_storage_at = time.monotonic() + self.settings.store.retry_s
+
+    def _storage_message(self) -> str:
+        return (f"the table's storage refused the write ({self.storage_error}); nothing was "
+                "changed. Free some space on the device; the game carries on by itself.")
+
+    def _checkpoint(self, seq: int, after_replay: bool = False) -> None:
+        """Every `checkpoint_every` events, keep the game's state so a restart replays
+        only what follows (skipped for good if this game cannot be pickled). After a
+        start-up that replayed that many events without one, keep one at once."""
+        every = self.settings.store.checkpoint_every
+        if not self._checkpoint_ok:
+            return
+        if after_replay:
+            newest = self.store.checkpoints(self.session.id, code_version())
+            if seq - (newest[0][0] if newest else 0) < every:
+                return
+        elif seq % every:
+            return
+        try:
+            blob = pickle.dumps(self.game, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:
+            self._checkpoint_ok = False
+            log.info("game %s keeps no checkpoints (%s): restarts replay every event",
+                     self.session.game, exc)
+            return
+        try:
+            self.store.save_checkpoint(self.session.id, seq, code_version(), blob)
+        except StorageError as exc:  # only a shortcut: the events are safe
+            log.warning("checkpoint after event %d not saved: %s", seq, exc)
 
     def _apply(self, game: TableGame, event: Event) -> None:
         try:
@@ -204,11 +330,10 @@ class Runtime:
     def state(self, seat: int | None) -> dict[str, Any]:
         with self._lock:
             session, game = self.session, self.game
-            last = self.changes.get()[1]
             return {
                 "session": session.to_json(),
                 "seat": seat,
-                "last_seq": last.last_seq if last and last.session_id == session.id else 0,
+                "last_seq": self.store.last_seen(session.id, audience_of(seat)),
                 "view": game.view(seat),
             }
 
@@ -223,10 +348,14 @@ class Runtime:
 
     def events_for(self, seat: int | None, after_seq: int = 0, limit: int | None = None
                    ) -> list[Event]:
-        """The active session's events this seat may see, after `after_seq`."""
-        events = self.store.events(self.session.id, after_seq)
-        visible = [e for e in events if e.visible_to(seat)]
-        return visible[:limit] if limit is not None else visible
+        """The active session's events this seat may see, numbered in its own audience
+        (`store.seen_by`), after its number `after_seq`."""
+        return self.store.seen_by(self.session.id, audience_of(seat), after_seq, limit)
+
+    def as_seen_by(self, events: list[Event], seat: int | None) -> list[Event]:
+        """Events just committed, as this seat may see them: its own numbers, others' private
+        events left out (what a route answers with after a change)."""
+        return self.store.as_seen_by(events, audience_of(seat))
 
     def health(self) -> dict[str, Any]:
         camera = self._capture.status() if self._capture is not None else None
@@ -245,8 +374,13 @@ class Runtime:
                   "since_s": 0.0, "source": self.settings.camera.source}
         )
         ms = self.perception.median_ms()
+        storage = self.storage_health()
+        status = "ok" if cam["state"] == "ok" else cam["state"]
+        if storage["state"] != "ok":
+            status = "degraded: storage"
         return {
-            "status": "ok" if cam["state"] == "ok" else cam["state"],
+            "status": status,
+            "storage": storage,
             "version": __version__,
             "uptime_s": round(time.monotonic() - self.started_at, 1),
             "camera": cam,
@@ -272,6 +406,21 @@ class Runtime:
             },
         }
 
+    def storage_health(self) -> dict[str, Any]:
+        """`degraded` with the reason while writes fail; `notice` when start-up found the
+        database damaged and moved it aside."""
+        try:
+            st = os.statvfs(self.store.data_dir)
+            free_mb: float | None = round(st.f_bavail * st.f_frsize / 2**20, 1)
+        except OSError:
+            free_mb = None
+        return {
+            "state": "ok" if self.storage_error is None else "degraded",
+            "reason": self.storage_error,
+            "free_mb": free_mb,
+            "notice": self.store.notice,
+        }
+
     # -- the camera and the perception thread -------------------------------------------
 
     def _is_sim(self) -> bool:
@@ -288,9 +437,9 @@ class Runtime:
             return False
 
     def _sim_scene(self) -> Any:
-        game = self.game
-        if self._scene is None or self._scene[0] is not game:
-            self._scene = (game, game.sim_scene(self.settings.camera.seed))
+        game, sid = self.game, self.session.id
+        if self._scene is None or self._scene[0] != sid:
+            self._scene = (sid, game.sim_scene(self.settings.camera.seed))
         return self._scene[1]
 
     def _open_source(self) -> Any:
@@ -341,9 +490,11 @@ class Runtime:
         self._capture = self._new_capture()
         self._thread = threading.Thread(target=self._run, name="perception", daemon=True)
         self._thread.start()
+        self.notifier.ready()
         return self
 
     def stop(self) -> None:
+        self.notifier.stopping()
         self._stop.set()
         if self._capture is not None:
             self._capture.stop()
@@ -359,6 +510,7 @@ class Runtime:
     def _run(self) -> None:
         capture, last_index = None, -1
         while not self._stop.is_set():
+            self.notifier.alive()
             if self._capture is not capture:
                 capture, last_index = self._capture, -1
             frame = capture.wait_for_frame(last_index, timeout=0.5)
@@ -388,6 +540,7 @@ class Runtime:
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
         self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
+        self.last_frame_at = time.time()
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)
@@ -398,14 +551,19 @@ class Runtime:
         self.registered = bool(registration.ok)
         self.held = bool(registration.held)
         with self._lock:
-            if game is not self.game:  # a new session started while we looked
+            if game is not self.game:  # a new session started (or a rebuild) while we looked
                 return []
+            if self.storage_error is not None and time.monotonic() < self._retry_storage_at:
+                return []  # the disk refused lately: the tracker waits, it does not move on
             try:
                 drafts = game.update(observation, time.time())
             except Exception as exc:
                 self._game_error("update", exc)
                 return []
-            return self._commit(drafts) + self._demo_taps(frame)
+            try:
+                return self._commit(drafts) + self._demo_taps(frame)
+            except StorageUnavailable:
+                return []
 
     def _demo_taps(self, frame: Any) -> list[Event]:
         """The `sim` scene's scripted players tap through `correct`, as phones do."""
@@ -458,4 +616,4 @@ def _registrar(settings: Settings) -> Any:
         return TableRegistrar(settings.table)
 
 
-__all__ = ["PUBLIC", "Changes", "Runtime", "load_table_game"]
+__all__ = ["PUBLIC", "Changes", "Runtime", "StorageUnavailable", "load_table_game"]

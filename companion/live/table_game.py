@@ -134,19 +134,24 @@ class EventDraft:
 
     `snapshot=True` keeps the current annotated frame as `snapshots/<session>/<seq>.jpg`
     (for "what did the camera see when it scored this round").
+    `once=True` records it at most once per position: not again while the last event of
+    its kind for its audience is newer than every event of another kind (a hint asked
+    twice for the same position is one event, however often the button is pressed).
     """
 
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
     visibility: str = PUBLIC
     snapshot: bool = False
+    once: bool = False
 
     @classmethod
     def private(
-        cls, seat: int, kind: str, payload: dict[str, Any], snapshot: bool = False
+        cls, seat: int, kind: str, payload: dict[str, Any], snapshot: bool = False,
+        once: bool = False,
     ) -> EventDraft:
         """A draft only `seat` will ever receive."""
-        return cls(kind, payload, seat_visibility(seat), snapshot)
+        return cls(kind, payload, seat_visibility(seat), snapshot, once)
 
 
 @dataclass(frozen=True)

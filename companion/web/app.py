@@ -2,17 +2,22 @@
 
 Given a runtime, the app serves it and leaves its start and stop to the caller (tests,
 `companion serve`); without one it builds a `Runtime` from the settings and runs it for the
-app's lifetime. Games with a `live.router()` get it mounted under `/api/games/<game-id>`.
+app's lifetime. Games with a `live.router()` get it mounted under `/api/games/<game-id>`;
+its endpoints answer 409 while another game is at the table, so no game acts out of turn.
+
+Every request first passes `guard.GuardMiddleware` (Host names, same-origin changes, security
+headers); tokens are scrubbed from the access log.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import swagger_ui_bundle
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -24,9 +29,45 @@ from companion.live.loop import Runtime
 from companion.live.table_game import game_part
 from companion.web import errors, static_files
 from companion.web.auth import Auth
+from companion.web.guard import GuardMiddleware, HostPolicy
 from companion.web.routes import corrections, events, health, session, stream
 
 log = logging.getLogger(__name__)
+
+
+TOKEN_IN_TEXT = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
+
+
+class ScrubTokens(logging.Filter):
+    """Access-log lines keep the path but never a token (links carry one as `?token=`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                TOKEN_IN_TEXT.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = TOKEN_IN_TEXT.sub(r"\1***", record.msg)
+        return True
+
+
+def scrub_access_log() -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ScrubTokens) for f in logger.filters):
+            logger.addFilter(ScrubTokens())
+
+
+def only_while_playing(gid: str) -> Callable[[Request], None]:
+    """A game's endpoints act only while that game is at the table."""
+
+    def check(request: Request) -> None:
+        active = request.app.state.runtime.session.game
+        if active != gid:
+            raise HTTPException(409, f"the table is playing {active}, not {gid}: start a {gid} "
+                                     "game first")
+
+    return check
 
 
 def _game_routers(app: FastAPI) -> None:
@@ -37,7 +78,9 @@ def _game_routers(app: FastAPI) -> None:
             continue
         router = make_router()
         if router is not None:
-            app.include_router(router, prefix=f"/api/games/{gid}", tags=[f"game {gid}"])
+            app.include_router(router, prefix=f"/api/games/{gid}", tags=[f"game {gid}"],
+                               dependencies=[Depends(only_while_playing(gid))],
+                               responses=errors.ERROR_RESPONSES)
 
 
 def _api_docs(app: FastAPI) -> None:
@@ -84,8 +127,10 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.state.runtime = rt
     app.state.auth = Auth(settings, rt.store)
     errors.install(app)
+    app.add_middleware(GuardMiddleware, policy=HostPolicy(settings.web.allowed_hosts))
+    scrub_access_log()
     for module in (health, session, events, stream, corrections):
-        app.include_router(module.router)
+        app.include_router(module.router, responses=errors.ERROR_RESPONSES)
     _game_routers(app)
     app.include_router(static_files.router)
     _api_docs(app)

@@ -19,7 +19,13 @@ from companion.cli_args import CommandParser
 from companion.config import load_settings
 from companion.errors import UserError
 from companion.games import get_game
-from companion.web.auth import is_loopback_host, public_base_url, write_admin_link
+from companion.web.auth import (
+    ADMIN_LINK_FILE,
+    is_loopback_host,
+    public_base_url,
+    show_admin_link,
+    write_admin_link,
+)
 
 GRACEFUL_S = 2
 """Open MJPEG/SSE streams get this long to finish on Ctrl-C before they are cut."""
@@ -124,8 +130,7 @@ def main(argv: list[str]) -> int:
             link = write_admin_link(settings, runtime.store, port)
             print(f"companion: serving {settings.game} on {public_base_url(settings, port)}/",
                   flush=True)
-            print(f"companion: admin link (keep it private): {link}", flush=True)
-            print(f"companion: also saved to {settings.data_dir / 'admin-link.txt'}", flush=True)
+            show_admin_link(link, settings.data_dir / ADMIN_LINK_FILE)
         server = _server(
             uvicorn.Config(
                 app, log_level="info" if args.verbose else "warning",

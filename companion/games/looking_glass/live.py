@@ -449,7 +449,8 @@ class LookingGlassTable:
         if payload.get("hint"):
             if seat is None:
                 raise UserError("a hint is private to a seat: open your seat link")
-            return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)})]
+            return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)},
+                                       once=True)]
         raise UserError("a correction needs one of: question+answer, hand, hint")
 
     def _hint(self, seat: int) -> dict[str, Any]:

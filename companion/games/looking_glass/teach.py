@@ -257,12 +257,11 @@ def learn_card(image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: 
 
 
 def read_image(path: Path) -> np.ndarray:
+    from companion.vision.image_file import read_image as read_checked
+
     if not path.is_file():
         raise UserError(f"image not found: {path}")
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise UserError(f"not an image (or unreadable): {path}")
-    return img
+    return read_checked(path)  # refuses images too large to decode on a Pi
 
 
 def teach(photos: dict[str, Path]) -> tuple[Library, list[str]]:

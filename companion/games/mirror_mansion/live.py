@@ -409,6 +409,7 @@ class MirrorMansionTable:
                 raise UserError("roll: a whole number from the die")
             return self._apply_now(Roll(value))
         if "name" in payload:
+            self._only_active(seat)  # the sought motif is the active player's to name
             return self._apply_now(Name(str(payload["name"])))
         if payload.get("call") == "guesses":
             self._only_active(seat)
@@ -494,7 +495,7 @@ class MirrorMansionTable:
         moves = [] if way is None else [[list(a.source), list(a.target), a.slot, a.facing]
                                         for a in way.swaps]
         hint = {"seat": seat, "swaps": sol.swaps, "reason": sol.reason, "moves": moves}
-        return [EventDraft.private(seat, "mm.hint", hint)]
+        return [EventDraft.private(seat, "mm.hint", hint, once=True)]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the steady reading becomes the engine's board."""

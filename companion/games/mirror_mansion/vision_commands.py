@@ -85,11 +85,9 @@ def check_image_path(path: str) -> Path:
 
 
 def load_image(path: str) -> np.ndarray:
-    p = check_image_path(path)
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UserError(f"{p} is not an image OpenCV can read")
-    return image
+    from companion.vision.image_file import read_image
+
+    return read_image(check_image_path(path))  # refuses images too large to decode on a Pi
 
 
 def load_stickers(path: str | None) -> StickerSettings:

@@ -49,7 +49,7 @@ def corrections(
         raise HTTPException(403, "\"the table is right\" needs the admin link")
     events = runtime.correct(payload, who.seat)
     return CorrectionResult(
-        events=[EventOut(**e.to_json()) for e in events if e.visible_to(who.seat)]
+        events=[EventOut(**e.to_json()) for e in runtime.as_seen_by(events, who.seat)]
     )
 
 

@@ -47,8 +47,19 @@ class GameHealth(BaseModel):
     last_error: str | None
 
 
+class StorageHealth(BaseModel):
+    state: str
+    """ok, or degraded while writes fail (a full disk): the game waits, nothing is lost."""
+    reason: str | None
+    free_mb: float | None
+    notice: str | None
+    """Set when start-up found the database damaged and moved it aside."""
+
+
 class Health(BaseModel):
     status: str
+    """ok; a camera state (starting, reconnecting, stopped); or `degraded: storage`."""
+    storage: StorageHealth
     version: str
     uptime_s: float
     camera: CameraHealth

@@ -1,6 +1,8 @@
 // Talking to the companion: the token from a link, JSON requests, the SSE URL.
 // A link's ?token= is kept for this tab (sessionStorage) and removed from the address bar,
-// so a screenshot of the page does not leak it; the server also set it as a cookie.
+// so a screenshot of the page does not leak it; the server also set it as a cookie. Requests
+// carry it in the Authorization header; EventSource, <img> and links use the cookie. A token
+// never goes into an API URL (access logs, history and Referer headers would keep it).
 
 const KEY = "companion-token";
 const url = new URL(location.href);
@@ -15,7 +17,6 @@ export const seatParam = url.searchParams.get("seat");
 
 export function withAuth(path) {
   const u = new URL(path, location.origin);
-  if (token) u.searchParams.set("token", token);
   if (seatParam !== null) u.searchParams.set("seat", seatParam);
   return u.pathname + u.search;
 }

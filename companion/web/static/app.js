@@ -26,6 +26,16 @@ function showHealth(h) {
   const where = !h.table.registered ? " (no table)" : h.table.held ? " (held)" : "";
   $("st-markers").textContent = `${h.table.markers_seen.length}/4${where}`;
   $("st-ms").textContent = h.perception.ms === null ? "–" : `${Math.round(h.perception.ms)} ms`;
+  const storage = h.storage || {};
+  const banner = $("storage-banner");
+  const lines = [];
+  if (storage.state && storage.state !== "ok") {
+    lines.push(`degraded: storage — ${storage.reason || "writes fail"}. Nothing is lost; ` +
+      "free some space and the game carries on.");
+  }
+  if (storage.notice) lines.push(storage.notice);
+  banner.textContent = lines.join(" ");
+  banner.hidden = lines.length === 0;
 }
 
 function describe(ev) {
