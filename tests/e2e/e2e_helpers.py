@@ -114,3 +114,17 @@ EXAMPLE_SERVER = textwrap.dedent("""
 
 def example_server_argv(data_dir: Path, port: int, host: str = "127.0.0.1") -> list[str]:
     return ["-c", EXAMPLE_SERVER, str(data_dir), str(port), host]
+
+
+def wait_until(page, expression: str, timeout: float = 10000) -> object:
+    """Playwright's `wait_for_function` for pages with a Content-Security-Policy: its polling
+    evaluates the expression with `eval` inside the page, which the dashboard's CSP (rightly)
+    forbids; `page.evaluate` runs it from outside the page's script. `timeout` in ms."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout / 1000:g} s: {expression}")
+        time.sleep(0.1)

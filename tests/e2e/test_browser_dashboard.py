@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_helpers import REPO, example_server_argv, free_port, run_server, serve_argv
+from e2e_helpers import REPO, example_server_argv, free_port, run_server, serve_argv, wait_until
 
 SIGNATURE_JS = """img => {
   const c = document.createElement('canvas'); c.width = 64; c.height = 48;
@@ -15,7 +15,6 @@ SIGNATURE_JS = """img => {
   for (let i = 0; i < d.length; i++) s = (s * 31 + d[i]) >>> 0;
   return [img.naturalWidth, s];
 }"""
-
 
 
 @pytest.mark.browser
@@ -29,23 +28,23 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
 
         # status bar filled from /api/health and SSE
-        page.wait_for_function(
-            "document.getElementById('st-camera').textContent === 'ok'", timeout=15000
-        )
-        page.wait_for_function(
-            "document.getElementById('st-markers').textContent.startsWith('4/4')", timeout=15000
+        wait_until(page, "document.getElementById('st-camera').textContent === 'ok'", timeout=15000)
+        wait_until(
+            page,
+            "document.getElementById('st-markers').textContent.startsWith('4/4')",
+            timeout=15000,
         )
         # perception time and rate need one and two processed frames: they fill as frames come
-        page.wait_for_function(
-            "document.getElementById('st-ms').textContent.endsWith(' ms')", timeout=15000
+        wait_until(
+            page, "document.getElementById('st-ms').textContent.endsWith(' ms')", timeout=15000
         )
-        page.wait_for_function(
-            "parseFloat(document.getElementById('st-fps').textContent) > 0", timeout=15000
+        wait_until(
+            page, "parseFloat(document.getElementById('st-fps').textContent) > 0", timeout=15000
         )
 
         # the live image is decoded and changes (MJPEG, or stills after the fallback)
         img = page.locator("#live")
-        page.wait_for_function("document.getElementById('live').naturalWidth > 0", timeout=15000)
+        wait_until(page, "document.getElementById('live').naturalWidth > 0", timeout=15000)
         first = img.evaluate(SIGNATURE_JS)
         page.wait_for_timeout(1200)
         second = img.evaluate(SIGNATURE_JS)
@@ -57,8 +56,10 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         page.fill("#seat-names", "Alice, Bob")
         page.click("#new-game button[type=submit]")
         page.wait_for_selector("#log li:has-text('new queen-alice game')", timeout=10000)
-        page.wait_for_function(
-            "document.getElementById('game-title').textContent === 'Queen Alice'", timeout=10000
+        wait_until(
+            page,
+            "document.getElementById('game-title').textContent === 'Queen Alice'",
+            timeout=10000,
         )
         assert "coming" in page.text_content("#panel")
         # portrait phone: nothing wider than the screen
@@ -70,11 +71,11 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
 
         # browsers that show only an MJPEG stream's first frame get refreshed stills
         page.goto(server.base + "/?view=stills")
-        page.wait_for_function(
-            "document.getElementById('live').src.includes('/api/snapshot.jpg')", timeout=15000
+        wait_until(
+            page, "document.getElementById('live').src.includes('/api/snapshot.jpg')", timeout=15000
         )
         src = page.get_attribute("#live", "src")
-        page.wait_for_function(f"document.getElementById('live').src !== {src!r}", timeout=10000)
+        wait_until(page, f"document.getElementById('live').src !== {src!r}", timeout=10000)
         assert page.text_content("#view-mode") == "stills"
         assert page.evaluate("document.getElementById('live').naturalWidth") == 640
         assert not errors, errors

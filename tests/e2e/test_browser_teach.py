@@ -11,14 +11,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from e2e_helpers import REPO, free_port, run_server
+from e2e_helpers import REPO, free_port, run_server, wait_until
 
 from companion.games.looking_glass.library import Library, default_library_path
 from companion.games.looking_glass.sim_deck import taught_sim_deck
 from companion.sim import effects
 
 FPS = 8
-
 
 
 def put_under_camera(folder: Path, image: np.ndarray) -> None:
@@ -36,8 +35,21 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
     put_under_camera(camera, effects.table_texture(640, 480, np.random.default_rng(2), "wood"))
     data = tmp_path / "data"
     port = free_port()
-    argv = ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data),
-            "--game", "looking-glass", "--camera", f"replay:{camera}", "--fps", str(FPS)]
+    argv = [
+        "-m",
+        "companion",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data),
+        "--game",
+        "looking-glass",
+        "--camera",
+        f"replay:{camera}",
+        "--fps",
+        str(FPS),
+    ]
     with run_server(argv, port) as server:
         page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
         errors: list[str] = []
@@ -49,8 +61,7 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         status = page.text_content(".lg-status")
         assert "does not know your cards" in status and "/" not in status  # no server path
         assert page.text_content(".lg-progress") == "0 of 10 cards taught"
-        page.wait_for_function(
-            "document.querySelector('.lg-teach-live').naturalWidth > 0", timeout=10000)
+        wait_until(page, "document.querySelector('.lg-teach-live').naturalWidth > 0", timeout=10000)
 
         # An empty table: the camera says why it cannot take the card.
         page.click(".lg-teach button:has-text('Capture')")
@@ -62,8 +73,9 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         put_under_camera(camera, photos["caterpillar"])
         page.click(".lg-teach button:has-text('Capture')")
         page.wait_for_selector("h3:has-text('Is this The Caterpillar?')")
-        page.wait_for_function(
-            "document.querySelector('.lg-teach-preview').naturalWidth === 189", timeout=5000)
+        wait_until(
+            page, "document.querySelector('.lg-teach-preview').naturalWidth === 189", timeout=5000
+        )
         assert not default_library_path(data).exists()  # nothing stored before Confirm
         page.locator(".lg-teach").screenshot(path=str(artifacts / "teach-preview.png"))
         assert "null" not in page.text_content(".lg-teach")
@@ -72,9 +84,11 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         assert page.text_content(".lg-progress") == "1 of 10 cards taught"
         assert Library.load(default_library_path(data)).ids == ["caterpillar"]
         # The table reads with the new library: its "not taught" note goes from the panel.
-        page.wait_for_function(
+        wait_until(
+            page,
             "!document.querySelector('.lg-status').textContent.includes('does not know')",
-            timeout=5000)
+            timeout=5000,
+        )
 
         # The next card, captured and retaken: nothing changes in the library.
         put_under_camera(camera, photos["mad-hatter"])

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv
+from e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 from companion.games.mirror_mansion.board import load_board
 
@@ -15,8 +15,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background
 
 
 @pytest.mark.browser
-def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_panel_shows_the_box_and_takes_the_motifs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The sim's scripted players would tap the motifs in themselves: here a person does.
     monkeypatch.setenv("COMPANION_CAMERA__SIM_PLAYERS", "false")
     if not Path(CHROMIUM).is_file():
@@ -25,8 +26,10 @@ def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path,
 
     board = load_board()
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port, "--game", "mirror-mansion"), port
-                    ) as server, sync_playwright() as p:
+    with (
+        run_server(serve_argv(tmp_path / "data", port, "--game", "mirror-mansion"), port) as server,
+        sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -45,11 +48,12 @@ def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path,
                 page.select_option(f"#panel select[name={pos}]", motif)
             # Choices survive the panel being mounted again by the dashboard meanwhile.
             page.click("#panel .mm-setup button")
-            page.wait_for_function("!document.querySelector('#panel .mm-setup')", timeout=40000)
+            wait_until(page, "!document.querySelector('#panel .mm-setup')", timeout=40000)
             # the panel re-renders from the new state: the form is gone, motifs on the rim
             assert page.locator("#panel .mm-setup").count() == 0, page.text_content("#panel")
             assert page.locator("#panel .mm-card[title^='N0:']").get_attribute("title") == (
-                f"N0: {board.cards[0]}")
+                f"N0: {board.cards[0]}"
+            )
             assert not errors, errors
         finally:
             browser.close()

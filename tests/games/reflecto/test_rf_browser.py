@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv
+from e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -20,8 +20,10 @@ def test_a_seat_sets_up_its_word_and_the_other_seat_never_sees_it(tmp_path: Path
     from playwright.sync_api import sync_playwright
 
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port, "--game", "reflecto"), port
-                    ) as server, sync_playwright() as p:
+    with (
+        run_server(serve_argv(tmp_path / "data", port, "--game", "reflecto"), port) as server,
+        sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             errors: list[str] = []
@@ -35,9 +37,11 @@ def test_a_seat_sets_up_its_word_and_the_other_seat_never_sees_it(tmp_path: Path
             for column in (1, 2, 3, 4, 5, 0, 6):  # the letters in word order, then mirrors
                 ann.click(f"#panel .rf-setup div button:text-is('{column}')")
             ann.click("#panel .rf-setup button:has-text('Set up')")
-            ann.wait_for_function(
+            wait_until(
+                ann,
                 "document.querySelector('#panel').textContent.includes('Your word: PIANO')",
-                timeout=40000)
+                timeout=40000,
+            )
             assert ann.locator("#panel .rf-setup").count() == 0
             bob = browser.new_page(viewport={"width": 390, "height": 844})
             bob.on("pageerror", lambda exc: errors.append(str(exc)))
