@@ -46,6 +46,9 @@ def test_every_value_the_rulebook_lacks_is_marked_placeholder() -> None:
     lambda d: d["respawn"].update(red=[[8, 0]]),
     lambda d: d["tiles"][0]["pieces"].append(dict(d["tiles"][0]["pieces"][0])),  # same square
     lambda d: d.update(tiles=[]),
+    lambda d: d["captures"].pop("king"),
+    lambda d: d["captures"]["pawn"].update(gold=1),
+    lambda d: d["rescue"].update(jailer_time=-1),
 ])
 def test_mistakes_are_user_errors(edit: Any) -> None:
     data = shipped()

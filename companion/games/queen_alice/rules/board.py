@@ -2,8 +2,9 @@
 
 The rulebook shows the board only in pictures, so its size, the resource of each row, the
 action of each column, the respawn squares, each colour's final row and the start
-positions (one per player-aid tile) are data a user checks against their box. The pawn
-direction of each colour is derived here, once, from its final row.
+positions (one per player-aid tile) are data a user checks against their box; so are the
+rulebook's capture, rescue and promotion rewards, kept beside them. The pawn direction of
+each colour is derived here, once, from its final row.
 """
 
 from __future__ import annotations
@@ -31,6 +32,36 @@ class Piece:
     cell: Cell
 
 
+REWARD_KEYS: tuple[str, ...] = ("time", "resource", "pawprint")
+
+
+@dataclass(frozen=True)
+class CaptureReward:
+    """What one capture gives: Time, resources of the player's choice, pawprints of the
+    captured piece's colour."""
+
+    time: int = 0
+    resource: int = 0
+    pawprint: int = 0
+
+
+def _capture_rewards(data: dict[str, Any], where: str) -> dict[str, CaptureReward]:
+    table = data.get("captures")
+    if not isinstance(table, dict) or set(table) != set(KINDS):
+        raise UserError(f"{where}: [captures] must give the reward of each of "
+                        f"{', '.join(KINDS)}")
+    rewards = {}
+    for kind in KINDS:
+        entry = table[kind]
+        if (not isinstance(entry, dict) or not set(entry) <= set(REWARD_KEYS)
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                           for v in entry.values())):
+            raise UserError(f"{where}: [captures] {kind} must be whole numbers >= 0 of "
+                            f"{', '.join(REWARD_KEYS)}")
+        rewards[kind] = CaptureReward(**entry)
+    return rewards
+
+
 @dataclass(frozen=True)
 class Board:
     rows: int
@@ -40,6 +71,9 @@ class Board:
     final_rows: dict[str, int]
     respawn: dict[str, tuple[Cell, ...]]
     tiles: dict[str, tuple[Piece, ...]]
+    captures: dict[str, CaptureReward]
+    jailer_time: int
+    promotion_pawprint: int
 
     def forward(self, colour: str) -> int:
         """+1 or -1: the row step that brings a pawn of `colour` toward its final row."""
@@ -112,7 +146,10 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
         tiles[name] = pieces_from_list(tile.get("pieces"), rows, cols, f"{where} tile {name}")
     if not tiles:
         raise UserError(f"{where}: at least one [[tiles]] start position is needed")
-    return Board(rows, cols, resources, actions, final_rows, respawn, tiles)
+    return Board(rows, cols, resources, actions, final_rows, respawn, tiles,
+                 captures=_capture_rewards(data, where),
+                 jailer_time=_int(data.get("rescue", {}), "jailer_time", where, 0),
+                 promotion_pawprint=_int(data.get("promotion", {}), "pawprint", where, 0))
 
 
 def pieces_from_list(value: Any, rows: int, cols: int, where: str) -> tuple[Piece, ...]:
