@@ -113,3 +113,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:
     assert main(["score", "queen-alice", str(tmp_path / "nope.json")]) == 2
+
+
+def test_the_documented_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = Path(__file__).resolve().parents[3] / "docs" / "examples"
+    moves = run_json(capsys, "moves", "queen-alice", str(examples / "queen-alice-moves.json"))
+    assert len(moves["moves"]) == 23 and not moves["blocked"]
+    assert [m["to"] for m in moves["moves"] if m["capture"]] == [[1, 4], [4, 7]]
+    end = run_json(capsys, "score", "queen-alice", str(examples / "queen-alice-end.json"))
+    cris, vera = end["players"]
+    assert (cris["wishes"], cris["total"]) == (10 + 8 + 5, 165)
+    assert (vera["wishes"], vera["total"]) == (12, 147)
