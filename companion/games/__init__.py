@@ -74,17 +74,21 @@ def get_game(game_id: str) -> GameInfo:
 def engine(game_id: str) -> Any:
     """The rules engine of a game, or a UserError if the game has none yet."""
     rules = get_game(game_id).module("rules")
-    if rules is None:
+    if rules is None or not hasattr(rules, "ENGINE"):
         raise UserError(f"game {game_id!r} has no rules engine yet")
     return rules.ENGINE
 
 
 def engines() -> dict[str, Any]:
-    """Every game that has a rules engine, for conformance tests and the game picker."""
+    """Every game that has a rules engine, for conformance tests and the game picker.
+
+    A `rules` package without `ENGINE` holds pure rules (moves, scoring) of an engine still
+    being built; it is not registered until it is whole.
+    """
     found = {}
     for gid, info in GAMES.items():
         rules = info.module("rules")
-        if rules is not None:
+        if rules is not None and hasattr(rules, "ENGINE"):
             found[gid] = rules.ENGINE
     return found
 

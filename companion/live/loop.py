@@ -84,7 +84,7 @@ def load_table_game(settings: Settings, session: Session) -> TableGame:
     if live is not None:
         return live.make_table_game(settings, session)
     rules = info.module("rules")
-    if rules is not None:  # no table view yet, but its engine can still refuse bad options
+    if rules is not None and hasattr(rules, "ENGINE"):  # no table view; the engine checks options
         try:
             rules.ENGINE.new_game(len(session.seats), dict(session.options))
         except (ValueError, TypeError, KeyError) as exc:

@@ -1,0 +1,1 @@
+"""Queen Alice: chess moves on the Central board, and the final scoring calculator."""

@@ -1,0 +1,78 @@
+"""`companion moves queen-alice` and `companion score queen-alice`.
+
+`moves --json` prints `{"moves": [{"to": [r, c], "capture": bool}], "blocked": bool}` for
+one piece; `score --json` prints each player's parts, total and the winner(s). Other tools
+rely on both shapes (docs/queen-alice.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+
+from companion.cli_args import CommandParser, read_json_file
+from companion.games.queen_alice.end_json import game_end_from_json
+from companion.games.queen_alice.position_json import position_from_json
+from companion.games.queen_alice.rules.final_scoring import (
+    READINGS,
+    final_score,
+    load_scoring_rules,
+)
+from companion.games.queen_alice.rules.movement import generate_moves
+
+GAME = "queen-alice"
+
+
+def moves_command(argv: list[str]) -> int:
+    parser = CommandParser(prog=f"companion moves {GAME}",
+                           description="The legal destinations of one piece on the chessboard.")
+    parser.add_argument("state", help="position as JSON (see docs/queen-alice.md)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    position, index = position_from_json(read_json_file(args.state))
+    moves = generate_moves(position, index)
+    if args.json:
+        print(json.dumps({"moves": [m.to_json() for m in moves], "blocked": not moves}))
+        return 0
+    piece = position.pieces[index]
+    where = f"The {piece.colour} {piece.kind} on {list(piece.cell)}"
+    if not moves:
+        print(f"{where} is blocked: it resolves its own square.")
+        return 0
+    print(f"{where} can move to {len(moves)} square{'s' if len(moves) != 1 else ''}:")
+    for move in moves:
+        print(f"  {list(move.to)}" + (" (capture)" if move.capture else ""))
+    return 0
+
+
+def score_command(argv: list[str]) -> int:
+    parser = CommandParser(prog=f"companion score {GAME}",
+                           description="The final scoring from each player's end state.")
+    parser.add_argument("file", help="end state as JSON (see docs/queen-alice.md)")
+    parser.add_argument("--coronation", choices=READINGS, default=None,
+                        help="which rule crowns Alice (default: models/queen-alice/scoring.toml)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    rules = load_scoring_rules()
+    if args.coronation is not None:
+        rules = replace(rules, reading=args.coronation)
+    end = game_end_from_json(read_json_file(args.file), rules.wishes_per_colour)
+    result = final_score(end, rules)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    crowned = result.crowned or "nobody (a tie: every Crown counts, no Wish flipped)"
+    print(f"Alice is crowned {crowned}.")
+    for p in result.players:
+        print(f"  {p.name}: {p.total} IP = track {p.track} + crowns {p.coronation} + wishes "
+              f"{p.wishes} + guests {p.guests} + bookmarks {p.bookmarks}")
+    winners = result.winners
+    print(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
+    return 0
+
+
+VERBS: dict[str, Callable[[list[str]], int]] = {
+    "moves": moves_command,
+    "score": score_command,
+}
