@@ -21,6 +21,7 @@ browser:
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 test: $(STAMP) browser lint
 	$(PY) -m pytest -q

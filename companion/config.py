@@ -11,10 +11,9 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from companion.errors import UserError
-from companion.games.mirror_mansion.stickers import StickerSettings
 
 
 class _Section(BaseModel):
@@ -87,7 +86,9 @@ class LimitSettings(_Section):
     max_json_depth: int = Field(64, ge=2)
 
 
-class Settings(_Section):
+class PlatformSettings(_Section):
+    """The settings every table has; each game adds its own section (see `Settings`)."""
+
     data_dir: Path = Field(default_factory=lambda: default_data_dir())
     """Where the event store, snapshots, calibration and taught decks are kept."""
     game: str = "looking-glass"
@@ -97,8 +98,28 @@ class Settings(_Section):
     web: WebSettings = Field(default_factory=WebSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
-    stickers: StickerSettings = Field(default_factory=StickerSettings)
-    """Mirror Mansion's sticker colours as the camera sees them (`[stickers.mirror_dot]` ...)."""
+    """Sizes of inputs refused before they are read (images, JSON files)."""
+
+
+def _game_sections() -> dict[str, Any]:
+    """Each game's own settings section, from its `settings` part (`SECTION`, `MODEL`,
+    `DOC`): shared code names no game, and a new game adds its settings without editing
+    this file."""
+    from companion.games import GAMES
+
+    sections: dict[str, Any] = {}
+    for info in GAMES.values():
+        part = info.module("settings")
+        if part is not None:
+            sections[part.SECTION] = (
+                part.MODEL, Field(default_factory=part.MODEL, description=part.DOC))
+    return sections
+
+
+Settings = create_model(
+    "Settings", __base__=PlatformSettings, __module__=__name__, **_game_sections()
+)
+"""The platform's settings plus every game's section (e.g. `[stickers]` of Mirror Mansion)."""
 
 
 def default_data_dir() -> Path:

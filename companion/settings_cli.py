@@ -70,11 +70,12 @@ def reference_rows(
         key = f"{prefix}{name}"
         ann = field.annotation
         if isinstance(ann, type) and issubclass(ann, BaseModel):
-            rows.append((key, "section", "", "", docs.get(name, "")))
+            rows.append((key, "section", "", "", docs.get(name) or field.description or ""))
             rows.extend(reference_rows(ann, defaults.get(name) or {}, key + "."))
             continue
         default = "(see above)" if key == "data_dir" else json.dumps(defaults.get(name))
-        rows.append((key, _type_name(ann), default, _bounds(field.metadata), docs.get(name, "")))
+        doc = docs.get(name) or field.description or ""
+        rows.append((key, _type_name(ann), default, _bounds(field.metadata), doc))
     return rows
 
 

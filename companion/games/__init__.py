@@ -48,6 +48,7 @@ class GameInfo:
 _PART_MODULES: dict[str, tuple[str, ...]] = {
     "live": ("table.live", "live"),
     "sheets": ("vision.sheets", "sheets"),  # printable targets: `sheets(table) -> [Sheet]`
+    "settings": ("settings",),  # its section of the settings: `SECTION`, `MODEL`, `DOC`
 }
 """Where each part lives, in the order looked for: the split shape first."""
 

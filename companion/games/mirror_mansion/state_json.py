@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.cli_args import read_json_file
 from companion.errors import UserError
 from companion.games.mirror_mansion.board import Board, Cell, load_board
 from companion.games.mirror_mansion.optics import BoardState, Door, Mirror
+from companion.json_input import read_json_file
 
 
 def cell_from_json(value: Any, what: str) -> Cell:

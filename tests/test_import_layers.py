@@ -1,0 +1,36 @@
+"""The layers hold (`lint-imports`, contracts in pyproject.toml), and a deliberate upward
+import breaks them: the check is a check, not a formality."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+LINT = str(Path(sys.executable).with_name("lint-imports"))
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([LINT, "--no-cache"], cwd=root, capture_output=True, text=True,
+                          timeout=300, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_layers_hold():
+    proc = _lint(REPO)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "0 broken" in proc.stdout
+
+
+def test_an_engine_that_imports_the_web_breaks_them(tmp_path):
+    shutil.copytree(REPO / "companion", tmp_path / "companion",
+                    ignore=shutil.ignore_patterns("__pycache__", "static"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    rules = tmp_path / "companion" / "games" / "reflecto" / "rules" / "__init__.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\nimport companion.web.app\n",
+                     encoding="utf-8")
+    proc = _lint(tmp_path)
+    assert proc.returncode != 0
+    assert "companion.games.reflecto.rules is not allowed to import companion.web" in (
+        proc.stdout.replace("\n", " ").replace("  ", " "))
