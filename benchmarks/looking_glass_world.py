@@ -47,6 +47,7 @@ from benchmarks.heldout.looking_glass import (  # noqa: E402
     heldout_scene,
     heldout_teach_photo,
 )
+from benchmarks.looking_glass_devset import read_json, teach_deck  # noqa: E402
 from companion.games.looking_glass.art import CardArt, draw_deck  # noqa: E402
 from companion.games.looking_glass.deck import load_deck  # noqa: E402
 from companion.games.looking_glass.render import (  # noqa: E402
@@ -85,44 +86,6 @@ def family_scene(family: str, seed: int, index: int, art: dict[str, CardArt]
     if family == "heldout":
         return heldout_scene(seed, index, art)
     return render_scene(seed, index, art)
-
-
-# -- the reader, through its public entry points -------------------------------------------
-@dataclass
-class Taught:
-    reader: Any | None
-    """Something with `.read(image) -> Reading` (None: nothing could be taught)."""
-    accepted: list[str]
-    refused: dict[str, str]
-    error: str | None = None
-
-
-def teach_deck(photos: dict[str, np.ndarray]) -> Taught:
-    """Teach as a user would: every photo tried; the cards whose photo was refused stay
-    untaught, the others are taught (a reader that refuses the whole set then reads nothing)."""
-    from companion.games.looking_glass.read import Reader
-    from companion.games.looking_glass.teach import TeachError, find_card, teach_images
-
-    accepted, refused = [], {}
-    for cid, img in photos.items():
-        try:
-            find_card(img)
-            accepted.append(cid)
-        except TeachError as exc:
-            refused[cid] = str(exc)
-    if not accepted:
-        return Taught(None, accepted, refused, "no photo accepted")
-    try:
-        lib, _ = teach_images({c: photos[c] for c in accepted})
-    except TeachError as exc:
-        return Taught(None, accepted, refused, str(exc))
-    return Taught(Reader(lib), accepted, refused)
-
-
-def read_json(taught: Taught, img: np.ndarray) -> dict:
-    if taught.reader is None:
-        return {"cards": [], "layout": None, "warnings": [taught.error or "not taught"]}
-    return taught.reader.read(img).to_json("table")
 
 
 # -- measuring -------------------------------------------------------------------------------
