@@ -66,7 +66,7 @@ def teach_main(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     a = p.parse_args(argv)
     from companion.games.looking_glass.deck import load_deck
-    from companion.games.looking_glass.teach import photos_in, teach
+    from companion.games.looking_glass.teach import photos_in, teach_photos
 
     deck = load_deck()
     photos = photos_in(Path(a.dir), deck.ids)
@@ -74,16 +74,23 @@ def teach_main(argv: list[str]) -> int:
     if missing:
         raise UserError(f"{a.dir}: no photo for {', '.join(missing)} "
                         "(one <card-id>.png or .jpg per card)")
-    lib, warnings = teach(photos)
+    taught = teach_photos(photos)  # TeachError (exit 2) only if no photo could be used
+    lib = taught.library
     path = _library_path(a.library)
     lib.save(path)
     if a.json:
         print(json.dumps({"library": str(path), "cards": lib.ids,
                           "card_mm": [63.0, lib.shape.height_mm],
-                          "border_mm": lib.shape.border_mm, "warnings": warnings}))
+                          "border_mm": lib.shape.border_mm, "refused": taught.refused,
+                          "warnings": taught.warnings}))
     else:
-        print(f"taught {len(lib.ids)} cards -> {path}")
-        for w in warnings:
+        print(f"taught {len(lib.ids)} of {len(photos)} cards -> {path}")
+        if taught.refused:
+            print(f"not taught ({len(taught.refused)}): take these photos again and teach "
+                  "again:", file=sys.stderr)
+            for why in taught.refused.values():
+                print(f"  {why}", file=sys.stderr)
+        for w in taught.warnings:
             print(f"warning: {w}", file=sys.stderr)
     return 0
 
