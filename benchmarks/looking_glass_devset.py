@@ -8,7 +8,9 @@ A development set is decks of randomised design (`render.sample_style`) on DEVEL
     DIR/<seed>/table-NN.jpg, table-NN.json a table photo and its ground truth
 
 A small one is committed (`benchmarks/devset/looking_glass`, read by the accuracy test in
-`make test`); a larger one is made by one command. The sweep reads a set with two versions of
+`make test`; made by `make --out benchmarks/devset/looking_glass --tables 5 --seeds 700 701 702
+704 706 707`, seeds chosen so that its six decks have six different borders); a larger one is
+made by one command. The sweep reads a set with two versions of
 the reader (two commits, or a commit and a source tree) and lists every table whose reading
 changed, with both versions' scores: run it before and after a change that should not change
 what is read.
@@ -215,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     mk.add_argument("--decks", type=int, default=20)
     mk.add_argument("--tables", type=int, default=10)
     mk.add_argument("--seed-base", type=int, default=DEV_SEED_BASE + 100)
+    mk.add_argument("--seeds", type=int, nargs="*", default=None,
+                    help="these development seeds instead of --seed-base and --decks")
     rd = sub.add_parser("read", help="read a set and score it")
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
@@ -229,9 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(code).resolve() if code else REPO))
     t0 = time.time()
     if verb == "make":
-        if a.seed_base + a.decks > 1_000_000:
+        seeds = a.seeds or [a.seed_base + k for k in range(a.decks)]
+        if max(seeds) >= 1_000_000:
             raise SystemExit("development seeds must stay below 1,000,000")
-        make_set(Path(a.out), [a.seed_base + k for k in range(a.decks)], a.tables)
+        make_set(Path(a.out), seeds, a.tables)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
         return 0
     if verb == "read":
