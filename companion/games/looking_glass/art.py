@@ -362,7 +362,6 @@ def _photo_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.ndarr
         axes = (int(rng.uniform(0.08, 0.35) * w), int(rng.uniform(0.05, 0.3) * h))
         cv2.ellipse(layer, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         layer = cv2.GaussianBlur(layer, (0, 0), rng.uniform(1.5, 8))[..., None]
-        layer = np.repeat(layer, 3, axis=2)
         col = np.array(_hsv_bgr(hue + rng.normal(0, 0.25), rng.uniform(0.2, 1.0),
                                 rng.uniform(0.1, 1.0)), np.float32)
         img = img * (1 - layer) + col * layer
