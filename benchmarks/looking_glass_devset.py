@@ -8,13 +8,12 @@ A development set is decks of randomised design (`render.sample_style`) on DEVEL
     DIR/<seed>/table-NN.jpg, table-NN.json a table photo and its ground truth
 
 A small one is committed (`benchmarks/devset/looking_glass`, read by the accuracy test in
-`make test`; made by `make --out benchmarks/devset/looking_glass --tables 5 --seeds 700 701 702
-704 706 707`, seeds chosen so that its decks have five different borders, and its photos
-stored a second time at the qualities below to stay under 15 MB); a larger one is made by one
-command. The sweep reads a set with two versions of
-the reader (two commits, or a commit and a source tree) and lists every table whose reading
-changed, with both versions' scores: run it before and after a change that should not change
-what is read.
+`make test`). It was made at 9d39c80 by `make --out benchmarks/devset/looking_glass --tables 5
+--seeds 700 701 702 704 706 707` (seeds chosen so that its decks have five different borders)
+and its photos stored a second time at the qualities below to stay under 15 MB. A larger set
+is made by one command. The sweep reads a set with two versions of the reader (two commits, or
+a commit and a source tree) and lists every table whose reading changed, with both versions'
+scores: run it before and after a change that should not change what is read.
 
     .venv/bin/python benchmarks/looking_glass_devset.py                  # read the committed set
     .venv/bin/python benchmarks/looking_glass_devset.py make --out /tmp/lg-dev --decks 40

@@ -779,8 +779,12 @@ def world_teach_photo(art: CardArt, rng: np.random.Generator,
     img = (tex.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
     if style.finish == "glossy" and rng.random() < 0.3:
         img = effects.glare(img, rng, strength=0.35)
-    return effects.photograph(img, rng, shadow=bool(rng.random() < 0.3),
-                              noise_sigma=float(rng.uniform(1.5, 4)),
+    if rng.random() < 0.3:
+        # A shadow drawn at an eighth of the size and stretched: as soft, 60× cheaper.
+        small = effects.soft_shadow(np.full((h // 8, w // 8, 3), 200, np.uint8), rng)
+        gain = cv2.resize(small[..., 0].astype(np.float32) / 200, (w, h))[..., None]
+        img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return effects.photograph(img, rng, noise_sigma=float(rng.uniform(1.5, 4)),
                               jpeg_quality=int(rng.integers(70, 95)))
 
 
