@@ -1,12 +1,11 @@
 """Teaching the companion the user's own deck: one photo per card id -> the card library.
 
 A photo shows one card face up and upright, lying anywhere on a table or as a tight scan.
-The card is found first the way the table reader finds cards (its art is a hole in the light
-border), so what is stored matches what that reader will cut out at the table; the finder's
-rectangle is then refitted to the art's four edges, since a photo not taken square shows a
-trapezoid. A card that has no light border to find it by (dark, coloured or no border) is found
-by its outline instead (`companion.vision.cards.photo`), whatever its colours. The border width
-and the card's aspect are measured here, once, from the photos, not assumed.
+The card is found by its outline (`companion.vision.cards.photo`), whatever its border's
+colour; a light border's inner edge is then refitted to the art's four edges, since a photo
+not taken square shows a trapezoid. A light card on a table as light, whose outline does not
+show, is found the way the light-border reader finds cards (its art is a hole in the border).
+The border width and the card's aspect are measured here, once, from the photos, not assumed.
 
 A photo that cannot be used does not stop the others: each is taught or refused on its own,
 and the user is told which to take again.
@@ -38,7 +37,7 @@ from companion.games.looking_glass.read import (
     inset,
     ring_chroma,
 )
-from companion.vision.cards.photo import border_width, find_card_outline
+from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -210,13 +209,14 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
 def find_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo; TeachError if there is none or more than one.
 
-    By its light border when it has one (`find_framed_card`), else by its outline."""
+    By its outline (`find_outlined_card`), whatever its border; when that finds none or
+    several (a light border on a table as light; a pale line on a cloth framing a block of it
+    as a card's outline does), by its light border (`find_framed_card`), whose refusal is
+    the one reported if both refuse."""
     try:
+        return find_outlined_card(image)
+    except TeachError:
         return find_framed_card(image)
-    except TeachError as exc:
-        if exc.cards_seen != 0:
-            raise
-    return find_outlined_card(image)
 
 
 def find_outlined_card(image: np.ndarray) -> FoundCard:
@@ -230,8 +230,13 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
         raise TeachError(NO_CARD, cards_seen=0)
     outline = found.outline
     width = float(np.linalg.norm(outline[1] - outline[0]))
-    bw = border_width(image, outline)
-    return FoundCard(inset(outline, bw), outline, bw / width)
+    depths = border_depths(image, outline)
+    if depths is None:
+        return FoundCard(outline.copy(), outline, 0.0)
+    # A light border's inner edge is refitted to the art's edges, to the pixel (the step
+    # samples the border only every half pixel); any other border keeps the measured inset.
+    interior = _refine_interior(image, inset_sides(outline, depths))
+    return FoundCard(interior, outline, float(depths.mean()) / width)
 
 
 def find_framed_card(image: np.ndarray) -> FoundCard:

@@ -15,6 +15,8 @@ from pathlib import Path
 from companion.errors import UserError
 
 GAME = "looking-glass"
+READERS = ("light-border", "staged")
+"""`read --reader`: the first is the default, until the staged reader reads as well."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -102,12 +104,16 @@ def read_main(argv: list[str]) -> int:
     p.add_argument("images", nargs="+", help="photographs")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="one JSON object per image")
+    p.add_argument("--reader", choices=READERS, default=READERS[0],
+                   help="light-border: the reader tuned on light-bordered decks (default); "
+                   "staged: card outlines of any border, identify, mirror fit (in development)")
     a = p.parse_args(argv)
     import cv2
 
     from companion.games.looking_glass.library import Library
     from companion.games.looking_glass.read import Reader
     from companion.games.looking_glass.teach import read_image
+    from companion.games.looking_glass.vision.reader import StagedReader
 
     for img in a.images:  # check every input before printing anything
         path = Path(img)
@@ -115,7 +121,8 @@ def read_main(argv: list[str]) -> int:
             raise UserError(f"image not found: {img}")
         if not cv2.haveImageReader(str(path)):
             raise UserError(f"not an image (or unreadable): {img}")
-    reader = Reader(Library.load(_library_path(a.library)))
+    lib = Library.load(_library_path(a.library))
+    reader = StagedReader(lib) if a.reader == "staged" else Reader(lib)
     for img in a.images:
         reading = reader.read(read_image(Path(img)))
         out = reading.to_json(img)

@@ -115,29 +115,51 @@ def _inward(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]
     return out
 
 
-def border_width(image: np.ndarray, outline: np.ndarray) -> float:
-    """The card's border width in px, measured inward from its outline; 0.0 if it has no
-    uniform border (the colour changes at different depths along its sides)."""
+def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
+    """Each side's border width in px (sides TL-TR, TR-BR, BR-BL, BL-TL), measured inward
+    from the outline; None if the card has no uniform border (along some side the colour
+    changes at scattered depths, as art does). A photo not taken square sees each side's
+    border at its own width, so each side is measured on its own."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     width = float(np.linalg.norm(outline[1] - outline[0]))
     reach = max(8.0, 0.2 * width)
     steps = np.arange(1.0, reach, 0.5)
-    depths = []
+    out = []
     for a, e, n in _inward(outline):
-        base = a + np.linspace(0.2, 0.8, 9)[:, None] * e
+        base = a + np.linspace(0.2, 0.8, 11)[:, None] * e
         pts = base[:, None, :] + steps[None, :, None] * n
         prof = cv2.remap(lab, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        depths = []
         for p in prof:
             ref = np.median(p[2:6], axis=0)
             off = np.nonzero(np.linalg.norm(p[6:] - ref, axis=1) > BORDER_STEP)[0]
-            depths.append(float(steps[off[0] + 6]) if len(off) else np.nan)
-    d = np.array(depths)
-    seen = d[~np.isnan(d)]
-    if len(seen) < 0.6 * len(d):
-        return 0.0
-    med = float(np.median(seen))
-    # One border: most sides change at the same depth (art changes anywhere).
-    if np.mean(np.abs(seen - med) <= max(1.5, 0.15 * med)) < 0.6:
-        return 0.0
-    return med
+            if len(off):
+                depths.append(float(steps[off[0] + 6]))
+        if len(depths) < 0.6 * len(prof):
+            return None
+        d = np.array(depths)
+        med = float(np.median(d))
+        if np.mean(np.abs(d - med) <= max(1.5, 0.15 * med)) < 0.6:
+            return None
+        out.append(med)
+    return np.array(out)
+
+
+def border_width(image: np.ndarray, outline: np.ndarray) -> float:
+    """The card's border width in px (the mean of its sides'); 0.0 if it has none."""
+    d = border_depths(image, outline)
+    return 0.0 if d is None else float(d.mean())
+
+
+def inset_sides(outline: np.ndarray, depths: np.ndarray) -> np.ndarray:
+    """The quad whose sides lie `depths` px inside the outline's, side by side."""
+    lines = []
+    for (a, e, n), d in zip(_inward(outline), depths, strict=True):
+        lines.append((a + d * n, e / max(1e-6, float(np.linalg.norm(e)))))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        t = np.linalg.solve(np.array([d1, -d2]).T, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    return np.array(corners)
