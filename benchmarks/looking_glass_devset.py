@@ -58,11 +58,19 @@ class Taught:
     error: str | None = None
 
 
-def teach_deck(photos: dict[str, Any]) -> Taught:
+READERS = ("light-border", "staged")
+"""As `companion read looking-glass --reader`: the default reader, or the staged one."""
+
+
+def teach_deck(photos: dict[str, Any], reader: str = "light-border") -> Taught:
     """Teach as a user would: every photo tried; the cards whose photo was refused stay
     untaught, the others are taught (a reader that refuses the whole set then reads nothing)."""
-    from companion.games.looking_glass.read import Reader
     from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+
+    if reader == "staged":
+        from companion.games.looking_glass.vision.reader import StagedReader as Reader
+    else:
+        from companion.games.looking_glass.read import Reader
 
     accepted, refused = [], {}
     for cid, img in photos.items():
@@ -121,7 +129,8 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
 
 
 # -- reading a set ---------------------------------------------------------------------------
-def read_set(set_dir: Path, progress: bool = True) -> dict[str, Any]:
+def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border"
+             ) -> dict[str, Any]:
     """Every table's reading (keyed "<seed>/<table>") and every deck's teach outcome."""
     import cv2
 
@@ -131,7 +140,7 @@ def read_set(set_dir: Path, progress: bool = True) -> dict[str, Any]:
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
-        taught = teach_deck(photos)
+        taught = teach_deck(photos, reader)
         teach[str(deck["seed"])] = {"accepted": len(taught.accepted), "photos": len(photos),
                                     "error": taught.error}
         for name in deck["tables"]:
@@ -185,25 +194,27 @@ def _code_tree(rev: str, tmp: Path) -> Path:
     return out
 
 
-def read_with(code: Path, set_dir: Path, out: Path) -> dict:
+def read_with(code: Path, set_dir: Path, out: Path, reader: str) -> dict:
     """Read the set with the reader in `code` (a separate process: its own imports)."""
     env = dict(os.environ, PYTHONPATH=str(code))
     subprocess.run([sys.executable, str(Path(__file__).resolve()), "read", "--set", str(set_dir),
-                    "--code", str(code), "--raw", str(out)], check=True, env=env)
+                    "--code", str(code), "--raw", str(out), "--reader", reader],
+                   check=True, env=env)
     return json.loads(out.read_text())
 
 
-def sweep(base: str, head: str, set_dir: Path) -> dict[str, Any]:
+def sweep(base: str, head: str, set_dir: Path, readers: tuple[str, str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
         sides = {}
-        for label, rev in (("base", base), ("head", head)):
-            print(f"reading {set_dir} with {rev} ...", flush=True)
-            sides[label] = read_with(_code_tree(rev, tmp), set_dir, tmp / f"{label}.json")
+        for (label, rev), reader in zip((("base", base), ("head", head)), readers, strict=True):
+            print(f"reading {set_dir} with {rev} ({reader}) ...", flush=True)
+            sides[label] = read_with(_code_tree(rev, tmp), set_dir, tmp / f"{label}.json",
+                                     reader)
     changed = [k for k in sides["base"]["readings"]
                if _signature(sides["base"]["readings"][k])
                != _signature(sides["head"]["readings"].get(k, {"cards": []}))]
-    return {"set": str(set_dir), "base": base, "head": head,
+    return {"set": str(set_dir), "base": base, "head": head, "readers": list(readers),
             "tables": len(sides["base"]["readings"]), "tables_read_differently": len(changed),
             "changed": changed,
             "base_score": score(set_dir, sides["base"]),
@@ -224,10 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
     rd.add_argument("--raw", default=None, help="write the raw readings here (JSON)")
+    rd.add_argument("--reader", choices=READERS, default=READERS[0])
     sw = sub.add_parser("sweep", help="read a set with two readers; list what changed")
     sw.add_argument("--base", required=True, help="a commit, or a source tree")
     sw.add_argument("--head", default=str(REPO), help="a commit or a source tree (default: here)")
     sw.add_argument("--set", default=str(COMMITTED))
+    sw.add_argument("--base-reader", choices=READERS, default=READERS[0])
+    sw.add_argument("--head-reader", choices=READERS, default=READERS[0],
+                    help="e.g. the same commit read by the default and the staged reader")
     a = ap.parse_args(argv)
     verb = a.verb or "read"
     code = getattr(a, "code", None)
@@ -242,14 +257,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if verb == "read":
         set_dir = Path(getattr(a, "set", str(COMMITTED)))
-        read = read_set(set_dir)
+        read = read_set(set_dir, reader=getattr(a, "reader", READERS[0]))
         if getattr(a, "raw", None):
             Path(a.raw).write_text(json.dumps(read) + "\n")
             return 0
         sys.path.insert(0, str(REPO))  # scored with this tree's comparison
         print(json.dumps(score(set_dir, read), indent=1))
         return 0
-    print(json.dumps(sweep(a.base, a.head, Path(a.set)), indent=1))
+    readers = (a.base_reader, a.head_reader)
+    print(json.dumps(sweep(a.base, a.head, Path(a.set), readers), indent=1))
     return 0
 
 

@@ -47,7 +47,7 @@ from benchmarks.heldout.looking_glass import (  # noqa: E402
     heldout_scene,
     heldout_teach_photo,
 )
-from benchmarks.looking_glass_devset import read_json, teach_deck  # noqa: E402
+from benchmarks.looking_glass_devset import READERS, read_json, teach_deck  # noqa: E402
 from companion.games.looking_glass.art import CardArt, draw_deck  # noqa: E402
 from companion.games.looking_glass.deck import load_deck  # noqa: E402
 from companion.games.looking_glass.render import (  # noqa: E402
@@ -123,12 +123,13 @@ class FamilyTally:
         }
 
 
-def measure_family(family: str, seeds: list[int], tables: int, log=print) -> dict[str, Any]:
+def measure_family(family: str, seeds: list[int], tables: int, reader: str = "light-border",
+                   log=print) -> dict[str, Any]:
     tally = FamilyTally(cmp=Comparison())
     failures: list[dict[str, Any]] = []
     for seed in seeds:
         art = family_deck(family, seed)
-        taught = teach_deck(family_photos(family, seed, art))
+        taught = teach_deck(family_photos(family, seed, art), reader)
         tally.decks += 1
         tally.photos += len(art)
         tally.photos_accepted += len(taught.accepted)
@@ -170,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed-base", type=int, default=None,
                     help="first seed (default: fresh, drawn for this run)")
     ap.add_argument("--families", nargs="*", default=list(FAMILIES), choices=FAMILIES)
+    ap.add_argument("--reader", choices=READERS, default=READERS[0])
     ap.add_argument("--label", default="current",
                     help="name of this measurement in the results file (e.g. baseline)")
     ap.add_argument("--results", default=str(RESULTS))
@@ -179,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if base < DEV_SEED_LIMIT:
         print(f"warning: seed base {base} lies among the development seeds", file=sys.stderr)
     args = [f"--decks {a.decks}", f"--tables {a.tables}", f"--seed-base {base}",
-            "--families " + " ".join(a.families), f"--label {a.label}"]
+            "--families " + " ".join(a.families), f"--reader {a.reader}", f"--label {a.label}"]
     command = ".venv/bin/python benchmarks/looking_glass_world.py " + " ".join(args)
     print(command, flush=True)
     t0 = time.time()
@@ -189,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, family in enumerate(a.families):
         # Each family its own block of seeds, so no two families share a deck seed.
         seeds = [base + 100_000 * k + d for d in range(a.decks)]
-        run[family] = measure_family(family, seeds, a.tables)
+        run[family] = measure_family(family, seeds, a.tables, a.reader)
         print(json.dumps({key: v for key, v in run[family].items() if key != "failures"}),
               flush=True)
     run["seconds"] = round(time.time() - t0, 1)
