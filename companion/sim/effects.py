@@ -12,6 +12,9 @@ import cv2
 import numpy as np
 
 TABLE_KINDS = ("plain", "wood", "cloth", "pattern")
+"""What a scene picks from when it names no kind ("felt" is also drawn, on request)."""
+TONES = {"light": (175.0, 240.0), "dark": (15.0, 70.0)}
+"""Grey-level ranges of a table asked to be light or dark."""
 
 
 def _smooth_noise(shape: tuple[int, int], rng: np.random.Generator, scale: int) -> np.ndarray:
@@ -23,11 +26,21 @@ def _smooth_noise(shape: tuple[int, int], rng: np.random.Generator, scale: int) 
 
 
 def table_texture(
-    width: int, height: int, rng: np.random.Generator, kind: str | None = None
+    width: int,
+    height: int,
+    rng: np.random.Generator,
+    kind: str | None = None,
+    tone: str | None = None,
 ) -> np.ndarray:
-    """A table surface: plain, wood grain, woven cloth or a printed pattern."""
+    """A table surface: plain, wood grain, woven cloth, a printed pattern or felt.
+
+    `tone` ("light" or "dark") keeps the surface in that range of grey levels; None draws
+    the same colours as ever, so scenes rendered before stay as they were."""
     kind = kind or str(rng.choice(TABLE_KINDS))
     base = rng.uniform(60, 200, size=3)
+    if tone is not None:
+        lo, hi = TONES[tone]
+        base = lo + (base - 60) / 140 * (hi - lo)
     if kind == "plain":
         img = np.empty((height, width, 3), np.float32)
         img[:] = base
@@ -38,6 +51,8 @@ def table_texture(
         freq = rng.uniform(0.05, 0.15)
         grain = 0.5 + 0.5 * np.sin((y + warp) * freq)
         wood = np.array([40, 90, 150], np.float32) * rng.uniform(0.7, 1.2)
+        if tone is not None:  # birch or bleached oak; walnut or wenge
+            wood = wood * (1.45 if tone == "light" else 0.35) + (40 if tone == "light" else 0)
         img = wood * (0.75 + 0.35 * grain[..., None])
         del warp, grain
         # The grain's noise a band of rows at a time (the same draws in the same order): the
@@ -59,10 +74,25 @@ def table_texture(
         cell = rng.uniform(25, 70)
         checks = ((x // cell + y // cell) % 2)[..., None]
         other = rng.uniform(60, 200, size=3)
+        if tone is not None:
+            lo, hi = TONES[tone]
+            other = lo + (other - 60) / 140 * (hi - lo)
         img = base * (1 - checks) + other * checks
         img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.0)
+    elif kind == "felt":
+        # Card-table felt: grass green most often, a fine fibre noise and a faint nap.
+        felt = (np.array([50, 120, 30], np.float32) * rng.uniform(0.7, 1.3) if rng.random() < 0.6
+                else base.astype(np.float32))
+        if tone is not None:
+            lo, hi = TONES[tone]
+            felt = felt * ((lo + hi) / 2 / max(1.0, float(felt.mean())))
+        img = np.empty((height, width, 3), np.float32)
+        img[:] = felt
+        img *= (0.9 + 0.2 * _smooth_noise((height, width), rng, 150))[..., None]
+        fibre = cv2.GaussianBlur(rng.random((height, width), dtype=np.float32), (0, 0), 0.8)
+        img += ((fibre - 0.5) * 40)[..., None]
     else:
-        raise ValueError(f"unknown table kind {kind!r} (known: {', '.join(TABLE_KINDS)})")
+        raise ValueError(f"unknown table kind {kind!r} (known: {', '.join(TABLE_KINDS)}, felt)")
     return np.clip(img, 0, 255, out=img).astype(np.uint8)
 
 

@@ -8,6 +8,11 @@ quickly. Light, glare, shadow, noise, blur and JPEG come from `companion.sim.eff
 
 Ground truth has the shape of `companion read looking-glass --json`, plus a `truth` object
 with the conditions and every card's position name.
+
+A deck drawn in the `house` style (`art.draw_deck(ids, seed)`) renders exactly as it always
+has: the tests and the live `sim` camera rely on it. A deck drawn in a randomised style
+(`DeckStyle.sample`) also brings its own card size, corner radius, sleeves and gloss, and its
+tables are drawn from a wider set (felt too, and light or dark ones matched to the cards).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,6 +33,8 @@ from companion.games.looking_glass.art import (
     CARD_W_MM,
     FACE_PX_PER_MM,
     CardArt,
+    DeckStyle,
+    deck_style,
     draw_deck,
     scan,
 )
@@ -58,8 +66,12 @@ class CardPose:
     y: float
     rotation_deg: float
     sleeve: bool = False
+    w: float = CARD_W_MM
+    h: float = CARD_H_MM
 
-    def corners(self, w: float = CARD_W_MM, h: float = CARD_H_MM) -> np.ndarray:
+    def corners(self, w: float | None = None, h: float | None = None) -> np.ndarray:
+        w = self.w if w is None else w
+        h = self.h if h is None else h
         a = math.radians(self.rotation_deg)
         ca, sa = math.cos(a), math.sin(a)
         local = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
@@ -70,7 +82,7 @@ class CardPose:
         a = math.radians(self.rotation_deg)
         ca, sa = math.cos(a), math.sin(a)
         s = 1.0 / px_per_mm
-        to_local = np.array([[s, 0, -CARD_W_MM / 2], [0, s, -CARD_H_MM / 2], [0, 0, 1]])
+        to_local = np.array([[s, 0, -self.w / 2], [0, s, -self.h / 2], [0, 0, 1]])
         rot = np.array([[ca, -sa, self.x], [sa, ca, self.y], [0, 0, 1]])
         return rot @ to_local
 
@@ -85,6 +97,8 @@ class Table:
     piles: list[Counter[str]] = field(default_factory=lambda: [Counter(), Counter()])
     glass_angle_deg: float = 0.0
     """Rotation of the Looking Glass on the table (table mm frame = glass frame rotated)."""
+    geometry: TableGeometry = field(default_factory=TableGeometry)
+    """The deck's card size and the spacing it is dealt with."""
 
     def covered(self, name: str) -> bool:
         half, cell = self.layout.locate(name)
@@ -132,6 +146,7 @@ def deal_table(
     sleeves: bool = False,
     layout_known: bool = True,
     glass: dict[str, str] | None = None,
+    geometry: TableGeometry | None = None,
 ) -> Table:
     """Cards dealt by hand onto `layout`, a few millimetres and degrees off."""
     if glass is None:
@@ -139,12 +154,19 @@ def deal_table(
         order = rng.permutation(len(cards))
         ids = [cards[i] for i in order][: 2 * CARDS_PER_HALF]
         glass = dict(zip(layout.position_names, ids, strict=True))
+    geometry = geometry or TableGeometry()
     poses = {}
-    for name, p in placements(layout, TableGeometry()).items():
+    for name, p in placements(layout, geometry).items():
         dx, dy = np.clip(rng.normal(0, jitter_mm, 2), -4, 4)
         da = float(np.clip(rng.normal(0, jitter_deg), -4, 4))
-        poses[name] = CardPose(glass[name], p.x + dx, p.y + dy, p.rotation_deg + da, sleeves)
-    return Table(layout, layout_known, poses, glass_angle_deg=0.0)
+        poses[name] = CardPose(glass[name], p.x + dx, p.y + dy, p.rotation_deg + da, sleeves,
+                               geometry.card_w, geometry.card_h)
+    return Table(layout, layout_known, poses, glass_angle_deg=0.0, geometry=geometry)
+
+
+def deck_geometry(style: DeckStyle) -> TableGeometry:
+    """How a deck of this size is dealt: the layout's spacing follows the card."""
+    return TableGeometry(style.width_mm, style.height_mm)
 
 
 def take(table: Table, name: str, seat: int) -> None:
@@ -174,6 +196,8 @@ class Conditions:
     jpeg_quality: int | None = 85
     sleeves: bool = False
     hand: bool = False
+    table_tone: str | None = None
+    """"light" or "dark" to match a table to its cards; None: any colour."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -201,6 +225,22 @@ def sample_conditions(rng: np.random.Generator) -> Conditions:
         sleeves=bool(rng.random() < 0.3),
         hand=bool(rng.random() < 0.2),
     )
+
+
+WORLD_TABLE_KINDS = (*effects.TABLE_KINDS, "felt")
+
+
+def world_conditions(rng: np.random.Generator, cond: Conditions, style: DeckStyle) -> Conditions:
+    """A randomised deck's scene: any table, and often one of the cards' own tone (light cards
+    on a light cloth, dark cards on a dark table), the hardest case for finding card edges.
+    Sleeves come with the deck, not the scene."""
+    kind = str(rng.choice(WORLD_TABLE_KINDS))
+    tone = None
+    if rng.random() < 0.4:
+        tone = "light" if style.light_border else "dark"
+    elif rng.random() < 0.5:
+        tone = str(rng.choice(["light", "dark"]))
+    return replace(cond, table_kind=kind, table_tone=tone, sleeves=False)
 
 
 def _glass_to_table(angle_deg: float) -> np.ndarray:
@@ -255,6 +295,66 @@ def choose_camera(table: Table, cond: Conditions) -> tuple[VirtualCamera, np.nda
 
 
 # -- drawing -------------------------------------------------------------------------------
+SLEEVE_MM = 1.5
+"""How far a sleeve reaches past the card on every side."""
+
+
+def card_object(art: CardArt, ppm: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """A randomised-style card as it lies on the table: (BGR, coverage 0..1, margin px) at
+    `ppm` px per mm, with its rounded corners and its sleeve (a clear or matte film a little
+    larger than the card, or one whose coloured back shows round the edge)."""
+    style = art.style
+    k = ppm / FACE_PX_PER_MM
+    face = art.face if k == 1 else cv2.resize(art.face, None, fx=k, fy=k,
+                                              interpolation=cv2.INTER_AREA)
+    h, w = face.shape[:2]
+    if art.mask is None:
+        alpha = np.ones((h, w), np.float32)
+    else:
+        alpha = cv2.resize(art.mask, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    if style.sleeve == "none":
+        return face, alpha, 0
+    pad = max(1, round(SLEEVE_MM * ppm))
+    haze = {"clear": 0.06, "matte": 0.18, "coloured": 0.06}[style.sleeve]
+    film = np.array({"clear": (235, 235, 235), "matte": (205, 205, 205),
+                     "coloured": (235, 235, 235)}[style.sleeve], np.float32)
+    body = face.astype(np.float32) * (1 - haze) + film * haze
+    if style.sleeve == "matte":
+        body = cv2.GaussianBlur(body, (0, 0), max(0.5, 0.25 * ppm))
+    H, W = h + 2 * pad, w + 2 * pad
+    rim = np.array(style.sleeve_bgr if style.sleeve == "coloured" else film, np.float32)
+    out = np.empty((H, W, 3), np.float32)
+    out[:] = rim
+    cover = np.zeros((H, W), np.float32)
+    r = max(1, round(3.0 * ppm))
+    m = np.zeros((H, W), np.uint8)
+    cv2.rectangle(m, (r, 0), (W - 1 - r, H - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (W - 1, H - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (W - 1 - r, r), (r, H - 1 - r), (W - 1 - r, H - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    cover[:] = m.astype(np.float32) / 255 * (0.95 if style.sleeve == "coloured" else 0.35)
+    inner = out[pad:pad + h, pad:pad + w]
+    a = alpha[..., None]
+    out[pad:pad + h, pad:pad + w] = body * a + inner * (1 - a)
+    cover[pad:pad + h, pad:pad + w] = np.maximum(cover[pad:pad + h, pad:pad + w], alpha)
+    return np.clip(out, 0, 255).astype(np.uint8), cover, pad
+
+
+def _gloss(obj: np.ndarray, cover: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A glossy card catching the lamp: a soft bright streak somewhere on it."""
+    h, w = obj.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    a = rng.uniform(0, math.pi)
+    u = (x - cx) * math.cos(a) + (y - cy) * math.sin(a)
+    v = -(x - cx) * math.sin(a) + (y - cy) * math.cos(a)
+    r = rng.uniform(0.1, 0.3) * w
+    blob = np.exp(-(u * u / (2 * (2.5 * r) ** 2) + v * v / (2 * r * r))) * rng.uniform(0.25, 0.6)
+    out = obj.astype(np.float32)
+    out += (255 - out) * (blob * (cover > 0.5))[..., None]
+    return out.astype(np.uint8)
+
+
 class Painter:
     """Draws cards of one deck's art into images of one camera, with cached resampled faces."""
 
@@ -262,6 +362,7 @@ class Painter:
         self.H = H_image_from_glass
         self.faces: dict[str, np.ndarray] = {}
         self.face_ppm = FACE_PX_PER_MM
+        self.style = deck_style(art)
         target = max(2.0, 2.0 * card_px / CARD_W_MM)
         if target < FACE_PX_PER_MM:
             k = target / FACE_PX_PER_MM
@@ -270,8 +371,15 @@ class Painter:
                 self.faces[cid] = cv2.resize(a.face, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
         else:
             self.faces = {cid: a.face for cid, a in art.items()}
+        self.objects: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        """Randomised styles: each card with its corners and sleeve (the house style has none)."""
+        if not self.style.is_house:
+            self.objects = {cid: card_object(a, self.face_ppm) for cid, a in art.items()}
 
     def card(self, img: np.ndarray, pose: CardPose) -> None:
+        if pose.card in self.objects:
+            self._object(img, pose)
+            return
         face = self.faces[pose.card]
         Hc = self.H @ pose.table_from_card(self.face_ppm)
         h, w = face.shape[:2]
@@ -294,6 +402,32 @@ class Painter:
                                    flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
         if pose.sleeve:
             mask *= 0.97
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        img[y0:y1, x0:x1] = (roi * (1 - mask) + warped.astype(np.float32) * mask).astype(np.uint8)
+
+    def _object(self, img: np.ndarray, pose: CardPose) -> None:
+        obj, cover, pad = self.objects[pose.card]
+        if self.style.finish == "glossy":
+            where = [round(abs(pose.x) * 10), round(abs(pose.y) * 10),
+                     round(pose.rotation_deg) % 360]
+            grng = np.random.default_rng(where)
+            if grng.random() < 0.35:
+                obj = _gloss(obj, cover, grng)
+        Hc = self.H @ pose.table_from_card(self.face_ppm) @ np.array(
+            [[1, 0, -pad], [0, 1, -pad], [0, 0, 1]], float)
+        h, w = obj.shape[:2]
+        src = np.array([[-2, -2], [w + 2, -2], [w + 2, h + 2], [-2, h + 2]], float)
+        quad = _apply(Hc, src)
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        H_img, W_img = img.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W_img, x1), min(H_img, y1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ Hc
+        size = (int(x1 - x0), int(y1 - y0))
+        warped = cv2.warpPerspective(obj, T, size, flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(cover, T, size, flags=cv2.INTER_LINEAR)[..., None]
         roi = img[y0:y1, x0:x1].astype(np.float32)
         img[y0:y1, x0:x1] = (roi * (1 - mask) + warped.astype(np.float32) * mask).astype(np.uint8)
 
@@ -320,8 +454,10 @@ def pile_poses(table: Table) -> list[CardPose]:
     camera sees it; player B's lie point-symmetric, so no pile is the mirror image of another.
     """
     deck = load_deck()
-    xs = [p.x for p in placements(table.layout).values()]
-    edge = max(abs(min(xs)), abs(max(xs))) + CARD_W_MM / 2 + 45
+    g = table.geometry
+    cw, ch = g.card_w, g.card_h
+    xs = [p.x for p in placements(table.layout, g).values()]
+    edge = max(abs(min(xs)), abs(max(xs))) + cw / 2 + 45
     out = []
     for seat, pile in enumerate(table.piles):
         sign = 1 if seat == 0 else -1
@@ -332,20 +468,26 @@ def pile_poses(table: Table) -> list[CardPose]:
             c = deck.character(cid)
             row = 0 if c.team == "sun" else 1
             col = deck.normal_ids.index(cid) % 5 if c.team != "brawler" else 5
-            gx = edge + CARD_W_MM / 2 + row * (CARD_W_MM + 6)
-            gy = 20 + CARD_H_MM / 2 + col * (CARD_H_MM * 0.55)
+            gx = edge + cw / 2 + row * (cw + 6)
+            gy = 20 + ch / 2 + col * (ch * 0.55)
             for j in range(n):
                 out.append(CardPose(cid, -sign * (gx + 2 * j), sign * (gy + 3 * j),
-                                    0.0 if seat == 0 else 180.0))
+                                    0.0 if seat == 0 else 180.0, w=cw, h=ch))
             del k
     return out
+
+
+TablePainter = Callable[[int, int, np.random.Generator], np.ndarray]
+"""(width, height, rng) -> a BGR table surface, seen from straight above."""
 
 
 class TableCamera:
     """A fixed camera, table and light over one table: renders any moment of a round."""
 
-    def __init__(self, art: dict[str, CardArt], table: Table, cond: Conditions, seed: int):
+    def __init__(self, art: dict[str, CardArt], table: Table, cond: Conditions, seed: int,
+                 table_painter: TablePainter | None = None):
         self.art = art
+        self.table_painter = table_painter
         self.cond = cond
         self.seed = seed
         rng = np.random.default_rng([seed, 1])
@@ -361,7 +503,13 @@ class TableCamera:
         c = self.cond
         ppm = max(0.8, c.card_px / CARD_W_MM * 0.9)
         span = 1.6 * max(c.width, c.height) / (c.card_px / CARD_W_MM)
-        tex = effects.table_texture(int(span * ppm), int(span * ppm), rng, c.table_kind)
+        n = int(span * ppm)
+        if self.table_painter is not None:
+            tex = self.table_painter(n, n, rng)
+        elif c.table_tone is None:
+            tex = effects.table_texture(n, n, rng, c.table_kind)
+        else:
+            tex = effects.table_texture(n, n, rng, c.table_kind, c.table_tone)
         centre = np.linalg.inv(self.H_image_from_table) @ np.array([c.width / 2, c.height / 2, 1])
         centre = centre[:2] / centre[2]
         img = self.cam.render_plane(tex, ppm, (centre[0] - span / 2, centre[1] - span / 2))
@@ -518,7 +666,8 @@ def _table_key(table: Table) -> tuple:
 
 
 # -- whole scenes --------------------------------------------------------------------------
-def scene_table(rng: np.random.Generator, sleeves: bool) -> Table:
+def scene_table(rng: np.random.Generator, sleeves: bool,
+                geometry: TableGeometry | None = None) -> Table:
     """A fresh deal (a third of scenes) or a position some picks into a round."""
     layouts = load_layouts()
     if rng.random() < 0.2:
@@ -526,7 +675,7 @@ def scene_table(rng: np.random.Generator, sleeves: bool) -> Table:
     else:
         layout, known = layouts[str(rng.choice(sorted(layouts)))], True
     table = deal_table(rng, layout, brawlers=bool(rng.random() < 0.5), sleeves=sleeves,
-                       layout_known=known)
+                       layout_known=known, geometry=geometry)
     picks = 0 if rng.random() < 0.35 else int(rng.integers(1, CARDS_PER_HALF))
     for k in range(picks):
         free = table.free_positions()
@@ -536,16 +685,30 @@ def scene_table(rng: np.random.Generator, sleeves: bool) -> Table:
     return table
 
 
-def render_scene(seed: int, index: int, art: dict[str, CardArt]) -> tuple[np.ndarray, dict]:
+def render_scene(seed: int, index: int, art: dict[str, CardArt],
+                 table_painter: TablePainter | None = None) -> tuple[np.ndarray, dict]:
+    """One photograph of a table dealt with `art`'s deck, and its truth.
+
+    A house-style deck gets the scenes it always got; a randomised one its own card size and
+    a table from the wider set (`world_conditions`). `table_painter` replaces the table
+    surface (the held-out benchmark paints its own)."""
     rng = np.random.default_rng([seed, 11, index])
     cond = sample_conditions(rng)
-    table = scene_table(rng, cond.sleeves)
-    camera = TableCamera(art, table, cond, seed * 100003 + index)
+    style = deck_style(art)
+    geometry = None
+    if not style.is_house:
+        cond = world_conditions(np.random.default_rng([seed, 17, index]), cond, style)
+        geometry = deck_geometry(style)
+    table = scene_table(rng, cond.sleeves, geometry)
+    camera = TableCamera(art, table, cond, seed * 100003 + index, table_painter)
     reach = None
     if cond.hand:
         pts = camera.image_from_glass(np.array([[p.x, p.y] for p in table.glass.values()]))
         reach = tuple(pts[int(rng.integers(len(pts)))])
-    return camera.render(table, 0, hand_reach=reach)
+    img, truth = camera.render(table, 0, hand_reach=reach)
+    if not style.is_house:
+        truth["truth"]["style"] = style.to_json()
+    return img, truth
 
 
 def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -572,18 +735,92 @@ def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return effects.photograph(img, rng, glare_spots=int(rng.random() < 0.2), noise_sigma=2.5)
 
 
-def render_set(seed: int, count: int, out_dir, *, brawlers: bool = True) -> list[str]:
-    """Write DIR/NNNN.jpg + .json and DIR/teach/<id>.png; returns the image paths."""
+def teach_photo_of(art: CardArt, rng: np.random.Generator) -> np.ndarray:
+    """A teach photo of one card of any deck: the house style's as ever, a randomised deck's
+    from `world_teach_photo`."""
+    if art.style.is_house:
+        return teach_photo(art.face, rng)
+    return world_teach_photo(art, rng)
+
+
+def world_teach_photo(art: CardArt, rng: np.random.Generator,
+                      table_painter: TablePainter | None = None) -> np.ndarray:
+    """A user's photo of one card: lying anywhere on any table (wood, cloth, pattern, felt,
+    often of the card's own tone), a phone held a little off square, uneven light; or a
+    flat scan with a margin of the scanner's lid. The card is always wholly in the picture
+    and upright within 15°, as `teach` asks of the user."""
+    style = art.style
+    if rng.random() < 0.25:
+        return _flat_scan(art, rng)
+    w, h = [(1280, 960), (1280, 960), (1600, 1200), (1920, 1440)][int(rng.integers(4))]
+    kind = str(rng.choice(WORLD_TABLE_KINDS))
+    tone = ("light" if style.light_border else "dark") if rng.random() < 0.35 else None
+    tex = (table_painter(w, h, rng) if table_painter is not None
+           else effects.table_texture(w, h, rng, kind, tone))
+    ppm = 2.0 * w / 1280
+    obj, cover, pad = card_object(art, ppm)
+    oh, ow = obj.shape[:2]
+    card_px = rng.uniform(160, 320) * w / 1280
+    k = card_px / (ow - 2 * pad)
+    ang = math.radians(rng.uniform(-15, 15))
+    A = np.array([[k * math.cos(ang), -k * math.sin(ang), 0],
+                  [k * math.sin(ang), k * math.cos(ang), 0], [0, 0, 1]])
+    P = np.eye(3)
+    P[2, :2] = rng.normal(0, 0.00025, 2) / k  # a phone held up to ~15° off square
+    M = A @ P
+    corners = _apply(M, np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], float))
+    margin = 0.04 * w
+    lo = margin - corners.min(axis=0)
+    hi = np.array([w, h]) - margin - corners.max(axis=0)
+    shift = rng.uniform(lo, np.maximum(lo, hi))
+    M = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]]) @ M
+    warped = cv2.warpPerspective(obj, M, (w, h), flags=cv2.INTER_AREA)
+    a = cv2.warpPerspective(cover, M, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    img = (tex.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
+    if style.finish == "glossy" and rng.random() < 0.3:
+        img = effects.glare(img, rng, strength=0.35)
+    if rng.random() < 0.3:
+        # A shadow drawn at an eighth of the size and stretched: as soft, 60× cheaper.
+        small = effects.soft_shadow(np.full((h // 8, w // 8, 3), 200, np.uint8), rng)
+        gain = cv2.resize(small[..., 0].astype(np.float32) / 200, (w, h))[..., None]
+        img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return effects.photograph(img, rng, noise_sigma=float(rng.uniform(1.5, 4)),
+                              jpeg_quality=int(rng.integers(70, 95)))
+
+
+def _flat_scan(art: CardArt, rng: np.random.Generator) -> np.ndarray:
+    """A flatbed scan: the card a degree or two askew on the lid's white (or black) with a
+    margin, a slight tone change and noise."""
+    ppm = rng.uniform(3.0, 4.0)
+    obj, cover, _ = card_object(art, ppm)
+    lid = np.array((250, 250, 250) if rng.random() < 0.8 else (20, 20, 20), np.float32)
+    m = int(rng.integers(10, 60))
+    h, w = obj.shape[:2]
+    H, W = h + 2 * m, w + 2 * m
+    R = cv2.getRotationMatrix2D((W / 2, H / 2), float(rng.uniform(-2, 2)), 1.0)
+    R[:, 2] += m
+    warped = cv2.warpAffine(obj, R, (W, H), flags=cv2.INTER_LINEAR)
+    a = cv2.warpAffine(cover, R, (W, H), flags=cv2.INTER_LINEAR)[..., None]
+    out = lid * (1 - a) + warped.astype(np.float32) * a
+    out = out * rng.uniform(0.9, 1.05) + rng.normal(0, 2.5, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def render_set(seed: int, count: int, out_dir, *, brawlers: bool = True,
+               style: str = "random") -> list[str]:
+    """Write DIR/NNNN.jpg + .json and DIR/teach/<id>.png; returns the image paths.
+
+    `style`: "random" (a deck of randomised design, drawn from `seed`) or "house"."""
     from pathlib import Path
 
     out = Path(out_dir)
     (out / "teach").mkdir(parents=True, exist_ok=True)
     deck = load_deck()
     ids = deck.ids if brawlers else deck.normal_ids
-    art = draw_deck(ids, seed)
+    art = draw_deck(ids, seed, sample_style(seed) if style == "random" else None)
     rng = np.random.default_rng([seed, 5])
     for cid in ids:
-        cv2.imwrite(str(out / "teach" / f"{cid}.png"), teach_photo(art[cid].face, rng))
+        cv2.imwrite(str(out / "teach" / f"{cid}.png"), teach_photo_of(art[cid], rng))
     paths = []
     import json
 
@@ -595,6 +832,11 @@ def render_set(seed: int, count: int, out_dir, *, brawlers: bool = True) -> list
         (out / f"{i:04d}.json").write_text(json.dumps(truth, indent=1))
         paths.append(str(path))
     return paths
+
+
+def sample_style(seed: int) -> DeckStyle:
+    """The randomised style of the deck drawn from `seed` (development decks, teach photos)."""
+    return DeckStyle.sample(np.random.default_rng([seed, 7150]))
 
 
 def python_rng(seed: int) -> random.Random:
@@ -711,8 +953,10 @@ class RoundFilm:
         state = ENGINE.apply(state, deal)
         self.deal = deal
         self.layout = load_layouts()[layout_id]
+        style = deck_style(self.art)
         self.table = deal_table(rng, self.layout, brawlers=brawlers, glass=deal.glass_map(),
-                                sleeves=self.cond.sleeves)
+                                sleeves=self.cond.sleeves and style.is_house,
+                                geometry=None if style.is_house else deck_geometry(style))
         self.hands = [list(h) for h in deal.hands] if deal.hands else [[], []]
         self.camera = TableCamera(self.art, self.table, self.cond, seed)
         self.shots: list[Shot] = []
@@ -778,7 +1022,8 @@ class RoundFilm:
 
     def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
         shot = self.shots[min(i, len(self.shots) - 1)]
-        table = Table(self.table.layout, True, shot.glass, shot.piles)
+        table = Table(self.table.layout, True, shot.glass, shot.piles,
+                      geometry=self.table.geometry)
         reach = None
         if shot.hand_mm is not None:
             reach = tuple(self.camera.image_from_glass(np.array([shot.hand_mm]))[0])

@@ -1,5 +1,8 @@
 """A freshly drawn deck taught from its own simulated photos: the sim camera's, the tests'
-and the benchmark's starting point, so all three teach the companion the way a user would."""
+and the benchmark's starting point, so all three teach the companion the way a user would.
+
+The house style by default (the live `sim` camera must show a deck the reader knows); pass a
+`DeckStyle` (e.g. `render.sample_style(seed)`) for a deck of randomised design."""
 
 from __future__ import annotations
 
@@ -7,28 +10,29 @@ from typing import Any
 
 import numpy as np
 
-from companion.games.looking_glass.art import draw_deck
+from companion.games.looking_glass.art import DeckStyle, draw_deck
 from companion.games.looking_glass.deck import load_deck
 from companion.games.looking_glass.library import Library
-from companion.games.looking_glass.render import teach_photo
+from companion.games.looking_glass.render import teach_photo_of
 from companion.games.looking_glass.teach import TeachError, find_card, teach_images
 
 RETAKES = 5
 
 
-def taught_sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Library, list[str]]:
+def taught_sim_deck(seed: int, style: DeckStyle | None = None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray], Library, list[str]]:
     """(art, teach photos, library, teach warnings) for the deck drawn from `seed`.
 
     A user whose photo is refused (a glare across the card) takes another one; when teach
     refuses the set as a whole (the same glare), the whole set is taken again.
     """
     ids = load_deck().ids
-    art = draw_deck(ids, seed)
+    art = draw_deck(ids, seed, style)
     rng = np.random.default_rng([seed, 5])
     photos: dict[str, np.ndarray] = {}
     for cid in ids:
         for _ in range(RETAKES):
-            photos[cid] = teach_photo(art[cid].face, rng)
+            photos[cid] = teach_photo_of(art[cid], rng)
             try:
                 find_card(photos[cid])
                 break
@@ -41,5 +45,5 @@ def taught_sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], L
         except TeachError:
             if attempt == RETAKES - 1:
                 raise
-            photos = {cid: teach_photo(art[cid].face, rng) for cid in ids}
+            photos = {cid: teach_photo_of(art[cid], rng) for cid in ids}
     raise AssertionError("unreachable")

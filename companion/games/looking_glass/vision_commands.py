@@ -15,6 +15,8 @@ from pathlib import Path
 from companion.errors import UserError
 
 GAME = "looking-glass"
+READERS = ("light-border", "staged")
+"""`read --reader`: the first is the default, until the staged reader reads as well."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,7 +68,7 @@ def teach_main(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     a = p.parse_args(argv)
     from companion.games.looking_glass.deck import load_deck
-    from companion.games.looking_glass.teach import photos_in, teach
+    from companion.games.looking_glass.teach import photos_in, teach_photos
 
     deck = load_deck()
     photos = photos_in(Path(a.dir), deck.ids)
@@ -74,16 +76,23 @@ def teach_main(argv: list[str]) -> int:
     if missing:
         raise UserError(f"{a.dir}: no photo for {', '.join(missing)} "
                         "(one <card-id>.png or .jpg per card)")
-    lib, warnings = teach(photos)
+    taught = teach_photos(photos)  # TeachError (exit 2) only if no photo could be used
+    lib = taught.library
     path = _library_path(a.library)
     lib.save(path)
     if a.json:
         print(json.dumps({"library": str(path), "cards": lib.ids,
                           "card_mm": [63.0, lib.shape.height_mm],
-                          "border_mm": lib.shape.border_mm, "warnings": warnings}))
+                          "border_mm": lib.shape.border_mm, "refused": taught.refused,
+                          "warnings": taught.warnings}))
     else:
-        print(f"taught {len(lib.ids)} cards -> {path}")
-        for w in warnings:
+        print(f"taught {len(lib.ids)} of {len(photos)} cards -> {path}")
+        if taught.refused:
+            print(f"not taught ({len(taught.refused)}): take these photos again and teach "
+                  "again:", file=sys.stderr)
+            for why in taught.refused.values():
+                print(f"  {why}", file=sys.stderr)
+        for w in taught.warnings:
             print(f"warning: {w}", file=sys.stderr)
     return 0
 
@@ -95,12 +104,16 @@ def read_main(argv: list[str]) -> int:
     p.add_argument("images", nargs="+", help="photographs")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="one JSON object per image")
+    p.add_argument("--reader", choices=READERS, default=READERS[0],
+                   help="light-border: the reader tuned on light-bordered decks (default); "
+                   "staged: card outlines of any border, identify, mirror fit (in development)")
     a = p.parse_args(argv)
     import cv2
 
     from companion.games.looking_glass.library import Library
     from companion.games.looking_glass.read import Reader
     from companion.games.looking_glass.teach import read_image
+    from companion.games.looking_glass.vision.reader import StagedReader
 
     for img in a.images:  # check every input before printing anything
         path = Path(img)
@@ -108,7 +121,8 @@ def read_main(argv: list[str]) -> int:
             raise UserError(f"image not found: {img}")
         if not cv2.haveImageReader(str(path)):
             raise UserError(f"not an image (or unreadable): {img}")
-    reader = Reader(Library.load(_library_path(a.library)))
+    lib = Library.load(_library_path(a.library))
+    reader = StagedReader(lib) if a.reader == "staged" else Reader(lib)
     for img in a.images:
         reading = reader.read(read_image(Path(img)))
         out = reading.to_json(img)

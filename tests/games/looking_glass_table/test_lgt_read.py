@@ -238,19 +238,26 @@ def test_teach_finds_the_art_of_a_card_a_photo_sees_in_perspective(deck):
     assert np.abs(found.interior - truth).max() < 1.0, found.interior - truth
 
 
-def test_teach_refuses_a_photo_whose_glare_hides_the_card_rather_than_teach_the_cloth():
+def test_teach_finds_the_card_a_glare_hides_from_its_border_not_the_cloth():
     """Round 918015's teach photo of the Mock Turtle: a glare breaks the card's border, so the
-    card is no hole, and a block of the chequered cloth's squares was taught in its place;
-    every Mock Turtle at the table was then named the Tweedles. That photo is refused (the
-    user, like the simulated deck, takes another)."""
+    card is no hole, and a block of the chequered cloth's squares was once taught in its place
+    (every Mock Turtle at the table was then named the Tweedles). The card's outline still
+    shows, and the card is taught by it: what is cut out is the Mock Turtle's own face."""
     ids = load_deck().ids
     art = draw_deck(ids, 918015)
     rng = np.random.default_rng([918015, 5])
     photos = {}
     for cid in ids[:ids.index("mock-turtle") + 1]:  # drawn in deck order, as the deck does
         photos[cid] = teach_photo(art[cid].face, rng)
-    with pytest.raises(TeachError, match="no card found"):
-        find_card(photos["mock-turtle"])
+    face = art["mock-turtle"].face
+    fh, fw = face.shape[:2]
+    found = find_card(photos["mock-turtle"])
+    M = cv2.getPerspectiveTransform(found.outer.astype(np.float32), np.array(
+        [[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32))
+    cut = cv2.warpPerspective(photos["mock-turtle"], M, (fw, fh))
+    a, b = (cv2.cvtColor(x, cv2.COLOR_BGR2GRAY)[: fh // 2].astype(np.float32) for x in (cut, face))
+    a, b = a - a.mean(), b - b.mean()
+    assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.7
     found = find_card(photos["caterpillar"])  # a card on the same cloth, no glare
     assert not np.isnan(found.border_frac)
 

@@ -1,0 +1,82 @@
+"""The staged reader: one photograph -> a `read.Reading`, through the typed stages of
+`stages` (plane, candidates, identify, glass fit), so the tracker and live play consume it as
+they consume the light-border reader's. It keeps no memory between frames: that is the
+tracker's (`verify` hands the reading back as it is).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.games.looking_glass.layout import Layout, load_layouts
+from companion.games.looking_glass.read import Reading, SeenCard, layout_fits
+from companion.games.looking_glass.vision.stages import (
+    Glass,
+    Plane,
+    candidates,
+    fit_glass,
+    identify_all,
+)
+from companion.vision.cards.library import Library
+
+WORK_WIDTH = 960
+"""Candidates and identification work on a copy at most this wide."""
+
+
+class StagedReader:
+    """Reads photographs with one card library. Keeps no state between images."""
+
+    def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
+        self.lib = library
+        self.layouts = load_layouts() if layouts is None else layouts
+
+    def glass(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
+              ) -> tuple[Glass, float]:
+        """The fitted glass (in working-image px) and the scale of the working image."""
+        sc = min(1.0, WORK_WIDTH / image.shape[1])
+        small = image if sc == 1.0 else _resize(image, sc)
+        H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
+        cands = candidates(small, self.lib, min_side_px=20.0)
+        return fit_glass(identify_all(small, cands, self.lib), Plane(H)), sc
+
+    def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
+        """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
+        glass, sc = self.glass(image, H_mm_from_image)
+        seen = []
+        for p in glass.cards:
+            outline = p.card.hypothesis.outline / sc
+            ident = p.card.identity
+            centre = outline.mean(axis=0)
+            seen.append(SeenCard(ident.card, ident.confidence, centre, outline,
+                                 p.card.hypothesis.covered, p.half, p.row, p.col,
+                                 centre, dict(ident.scores)))
+        layout = self._layout(seen)
+        return Reading(seen, layout, [], H_mm_from_image, None, 0.0,
+                       H_mm_from_image is not None)
+
+    def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
+        """Memory across frames is the tracker's: the reading as it is."""
+        return reading
+
+    def _layout(self, seen: list[SeenCard]) -> str | None:
+        """The one layout whose cells hold every (row, column) read, columns counted either
+        way along the line; columns are renumbered as that layout numbers them."""
+        if not seen:
+            return None
+        found: list[tuple[str, int, int]] = []
+        top = max(c.col for c in seen)
+        for sign in (1, -1):
+            observed = {(c.row, c.col if sign == 1 else top - c.col) for c in seen}
+            found += [(lid, shift, sign) for lid, shift in layout_fits(observed, self.layouts)]
+        if len({lid for lid, _, _ in found}) != 1 or len(found) != 1:
+            return None
+        lid, shift, sign = found[0]
+        for c in seen:
+            c.col = (c.col if sign == 1 else top - c.col) + shift
+        return lid
+
+
+def _resize(image: np.ndarray, sc: float) -> np.ndarray:
+    import cv2
+
+    return cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)

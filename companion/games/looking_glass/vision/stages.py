@@ -1,0 +1,226 @@
+"""The staged Looking Glass reader's stages, each a function from one typed result to the next.
+
+    plane      the platform's registration, if the caller has one (never detected here)
+    candidates card outlines of any border (`companion.vision.cards.quads`): a whole card, or
+               the upper half of a card the next row covers, each with its possible tops
+    identify   each candidate against the taught deck (`companion.vision.cards.identify`);
+               the hypothesis (whole or half, which end is the top) that matches best
+    glass      the mirror-symmetric model fitted by RANSAC over pairs of cards whose tops face
+               each other: the centre line; the cards that have a reflection across it, or
+               face it within the glass's extent, are the glass; rows and columns follow from
+               the distance to the line and the position along it
+
+Nothing names a scene: an arm over cards, score piles and the last lone pair are what the fit
+makes of them (an arm hides candidates; piles have no reflection; a lone pair is a pair).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.cards.identify import Identity, identify
+from companion.vision.cards.library import CARD_W_MM, Library
+from companion.vision.cards.quads import Quad, find_quads
+
+SIZE_SLACK = 0.2
+"""A candidate's sides may differ this much (share) from a whole card's or an upper half's."""
+PAIR_TOLERANCE = 0.35
+"""A card's mirror image lies within this many card widths of its reflection's centre."""
+
+
+@dataclass(frozen=True)
+class Plane:
+    """Where the image is on the table: table mm from image px, if the caller registered it."""
+
+    H_mm_from_image: np.ndarray | None = None
+
+    def to_plane(self, pts: np.ndarray) -> np.ndarray:
+        """Points in the plane the glass is fitted in: mm if registered, else image px."""
+        if self.H_mm_from_image is None:
+            return pts
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
+                                        self.H_mm_from_image).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One reading of a candidate: the whole card's outline (TL, TR, BR, BL from its own top,
+    image px) and whether only its upper half is in view."""
+
+    outline: np.ndarray
+    covered: bool
+
+
+@dataclass(frozen=True)
+class Candidate:
+    quad: Quad
+    hypotheses: tuple[Hypothesis, ...]
+
+
+@dataclass(frozen=True)
+class Identified:
+    hypothesis: Hypothesis
+    identity: Identity
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.hypothesis.outline.mean(axis=0)
+
+    @property
+    def up(self) -> np.ndarray:
+        """Unit vector from the card's bottom edge to its top (image px)."""
+        o = self.hypothesis.outline
+        v = (o[0] + o[1]) / 2 - (o[2] + o[3]) / 2
+        return v / max(1e-6, float(np.linalg.norm(v)))
+
+
+@dataclass(frozen=True)
+class Placed:
+    card: Identified
+    half: int
+    row: int
+    col: int
+
+
+@dataclass
+class Glass:
+    cards: list[Placed]
+    normal: np.ndarray | None = None
+    """Unit normal of the centre line (plane coordinates), toward half 0."""
+    offset: float = 0.0
+    rejected: list[Identified] = field(default_factory=list)
+    """Cards identified but not in the glass (score piles, stray cards)."""
+
+
+# -- candidates ---------------------------------------------------------------------------------
+def _extend(quad: np.ndarray, side: int, by: float) -> np.ndarray:
+    """The quad grown across its side `side` (corners side, side+1) by `by` of its depth."""
+    q = quad.copy()
+    a, b = side, (side + 1) % 4
+    c, d = (side + 3) % 4, (side + 2) % 4  # the opposite side's corners, a-c and b-d edges
+    q[a] = quad[a] + by * (quad[a] - quad[c])
+    q[b] = quad[b] + by * (quad[b] - quad[d])
+    return q
+
+
+def _from_top(quad: np.ndarray, top_side: int) -> np.ndarray:
+    """Corners TL, TR, BR, BL of a card whose top is the quad's side `top_side`."""
+    return np.roll(quad, -top_side, axis=0)
+
+
+def candidates(image: np.ndarray, lib: Library, min_side_px: float = 20.0) -> list[Candidate]:
+    """Card-shaped outlines: a whole card (either end its top) or a card's upper half, its
+    long side the card's width, the whole card reaching past either long side."""
+    aspect = lib.shape.height_mm / CARD_W_MM
+    half_depth = lib.shape.height_mm / 2
+    half_aspect = CARD_W_MM / half_depth
+    out = []
+    for q in find_quads(image, min_side_px=min_side_px):
+        s = q.sides
+        long_i = int(np.argmax([(s[0] + s[2]) / 2, (s[1] + s[3]) / 2]))  # 0: sides 0,2 long
+        hyps: list[Hypothesis] = []
+        if abs(q.aspect - aspect) <= SIZE_SLACK * aspect:
+            # Whole: its top is one of the two short sides.
+            for top in ((1, 3) if long_i == 0 else (0, 2)):
+                hyps.append(Hypothesis(_from_top(q.corners, top), False))
+        if abs(q.aspect - half_aspect) <= SIZE_SLACK * half_aspect:
+            # Upper half: the top is a long side; the rest of the card lies past the other.
+            for top in ((0, 2) if long_i == 0 else (1, 3)):
+                bottom = (top + 2) % 4
+                grown = _extend(q.corners, bottom, (lib.shape.height_mm - half_depth)
+                                / half_depth)
+                hyps.append(Hypothesis(_from_top(grown, top), True))
+        if hyps:
+            out.append(Candidate(q, tuple(hyps)))
+    return out
+
+
+# -- identify -----------------------------------------------------------------------------------
+def identify_all(image: np.ndarray, cands: list[Candidate], lib: Library) -> list[Identified]:
+    """Each candidate's best hypothesis, if it names a card; overlapping finds of one card
+    (its outline and its art frame, say) are kept once, the better."""
+    found: list[Identified] = []
+    for c in cands:
+        best: Identified | None = None
+        for h in c.hypotheses:
+            ident = identify(image, h.outline, lib, top_known=True)
+            if best is None or ident.score > best.identity.score:
+                best = Identified(h, ident)
+        if best is not None and best.identity.card is not None:
+            found.append(best)
+    found.sort(key=lambda f: -f.identity.score)
+    kept: list[Identified] = []
+    for f in found:
+        w = float(np.linalg.norm(f.hypothesis.outline[1] - f.hypothesis.outline[0]))
+        if all(np.linalg.norm(f.centre - k.centre) > 0.4 * w for k in kept):
+            kept.append(f)
+    return kept
+
+
+# -- the glass ----------------------------------------------------------------------------------
+def _mirror(p: np.ndarray, n: np.ndarray, off: float) -> np.ndarray:
+    return p - 2 * ((p @ n) - off)[..., None] * n
+
+
+def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
+    """The centre line about which most cards have a reflection, their tops facing it."""
+    if len(cards) < 2:
+        return Glass([], rejected=list(cards))
+    c_img = np.array([c.centre for c in cards])
+    tops_img = np.array([c.centre + c.up * 10.0 for c in cards])
+    c = plane.to_plane(c_img)
+    up = plane.to_plane(tops_img) - c
+    up /= np.maximum(np.linalg.norm(up, axis=1), 1e-6)[:, None]
+    widths = np.array([np.linalg.norm(plane.to_plane(k.hypothesis.outline[:2])[1]
+                                      - plane.to_plane(k.hypothesis.outline[:2])[0])
+                       for k in cards])
+    w = float(np.median(widths))
+    best: tuple[int, np.ndarray, float, np.ndarray] | None = None
+    n_cards = len(cards)
+    for i in range(n_cards):
+        for j in range(i + 1, n_cards):
+            if up[i] @ up[j] > -0.8:
+                continue
+            d = c[j] - c[i]
+            if np.linalg.norm(d) < 1e-6:
+                continue
+            n = d / np.linalg.norm(d)
+            if abs(n @ up[i]) < 0.8 or n @ up[i] < 0:
+                continue  # i's top must face j across the line
+            off = float(n @ (c[i] + c[j]) / 2)
+            mirrored = _mirror(c, n, off)
+            dist = np.linalg.norm(mirrored[:, None, :] - c[None, :, :], axis=2)
+            facing = (up @ n)[:, None] * (up @ n)[None, :] < 0
+            partner = (dist < PAIR_TOLERANCE * w) & facing
+            toward = ((c @ n - off) * (up @ n)) < 0
+            paired = partner.any(axis=1) & toward
+            score = int(paired.sum())
+            if best is None or score > best[0]:
+                best = (score, n, off, paired)
+    if best is None:
+        return Glass([], rejected=list(cards))
+    _, n, off, paired = best
+    dist_line = c @ n - off
+    toward = (dist_line * (up @ n)) < 0
+    along = c @ np.array([-n[1], n[0]])
+    reach = np.abs(dist_line[paired]).max() + 0.5 * w
+    span = (along[paired].min() - w, along[paired].max() + w)
+    in_glass = paired | (toward & (np.abs(dist_line) <= reach)
+                         & (along >= span[0]) & (along <= span[1]))
+    idx = np.flatnonzero(in_glass)
+    # Rows: the distance of each card's top edge from the line, in half-card heights.
+    heights = np.array([np.linalg.norm(
+        plane.to_plane(k.hypothesis.outline[[0, 3]])[0]
+        - plane.to_plane(k.hypothesis.outline[[0, 3]])[1]) for k in cards])
+    top_dist = np.abs(dist_line) - heights / 2
+    h = float(np.median(heights[idx]))
+    rows = np.round((top_dist - top_dist[idx].min()) / (h / 2)).astype(int)
+    cols_f = along / (w / 2)
+    phase = float(np.angle(np.exp(2j * np.pi * cols_f[idx]).mean()) / (2 * np.pi))
+    cols = np.round(cols_f - phase).astype(int)
+    cols -= cols[idx].min()
+    placed = [Placed(cards[k], int(dist_line[k] < 0), int(rows[k]), int(cols[k])) for k in idx]
+    return Glass(placed, n, off, [cards[k] for k in np.flatnonzero(~in_glass)])

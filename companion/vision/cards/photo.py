@@ -1,0 +1,165 @@
+"""The one card in a teach photo, by its outline, and the width of its border, measured.
+
+Game-independent: a photo shows one card lying on any table, or a flat scan of it. The card is
+the largest card-shaped quad (`quads.find_quads`) that is not nested in another card-shaped one.
+A scan's card fills the photo, so the photo is padded with a colour unlike its own edge, which
+makes the photo's frame an outline too: a quad inside it whose margins to the frame are equal
+on all four sides is the art inside the card's printed border (a print is symmetric, a card put
+down on a scanner is not), and the card is the frame.
+
+The border is measured inward from the outline, whatever its colour: it is where the colour
+just inside the outline gives way to something else, the same depth on every side. A card
+with no uniform border (full-bleed art) measures 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.cards.quads import Quad, find_quads
+
+CARD_ASPECT = (1.1, 2.0)
+"""Long over short side of anything taken for a card: mini 1.53, poker 1.40, bridge 1.56,
+tarot 1.71, with slack for a photo not taken square."""
+PAD = 24
+"""Padding round a photo (px), so a scan's own frame is an outline."""
+MIN_CARD_FRAC = 0.08
+"""A card's short side is at least this share of the photo's short side."""
+SYMMETRIC = 0.02
+"""Margins (of the photo's width) equal within this are a printed border, not a placement."""
+BORDER_STEP = 28.0
+"""Lab distance from the colour just inside the outline at which the border has ended."""
+
+
+@dataclass(frozen=True)
+class CardInPhoto:
+    """The card found, or why none was."""
+
+    outline: np.ndarray | None
+    """4×2 corners TL, TR, BR, BL (upright portrait), photo px; None if no card was found."""
+    cards_seen: int
+    """How many cards the photo showed (0, 1 or more)."""
+
+
+def upright(corners: np.ndarray) -> np.ndarray:
+    """Corners TL, TR, BR, BL of a portrait card lying roughly upright."""
+    c = corners.mean(axis=0)
+    e = [corners[(i + 1) % 4] - corners[i] for i in range(4)]
+    long_i = int(np.argmax([np.linalg.norm(v) for v in e]))
+    down = e[long_i] / np.linalg.norm(e[long_i])
+    if down[1] < 0:
+        down = -down
+    right = np.array([down[1], -down[0]])
+    local = [(float((p - c) @ right), float((p - c) @ down)) for p in corners]
+    tl = min(range(4), key=lambda i: local[i][0] + local[i][1])
+    tr = min(range(4), key=lambda i: -local[i][0] + local[i][1])
+    br = max(range(4), key=lambda i: local[i][0] + local[i][1])
+    bl = max(range(4), key=lambda i: -local[i][0] + local[i][1])
+    return corners[[tl, tr, br, bl]].astype(np.float64)
+
+
+def _pad_colour(image: np.ndarray) -> tuple[int, int, int]:
+    """Black or white, whichever differs more from the photo's own outermost pixels."""
+    ring = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]]).astype(np.float32)
+    return (0, 0, 0) if float(ring.mean()) > 110 else (255, 255, 255)
+
+
+def _margins(q: Quad, w: int, h: int) -> np.ndarray:
+    """Distances of the quad's extremes to the photo's four edges (left, top, right, bottom)."""
+    x, y = q.corners[:, 0], q.corners[:, 1]
+    return np.array([x.min(), y.min(), w - x.max(), h - y.max()])
+
+
+def find_card_outline(image: np.ndarray) -> CardInPhoto:
+    """The one card in a photo (`CardInPhoto.outline` None when there is none or several)."""
+    h, w = image.shape[:2]
+    padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
+                                value=_pad_colour(image))
+    min_side = MIN_CARD_FRAC * min(w, h)
+    quads = [Quad(q.corners - PAD) for q in find_quads(padded, min_side_px=min_side,
+                                                       max_area_frac=1.0)]
+    cards = [q for q in quads if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]]
+    frame_tol = 3.0 + 0.01 * max(w, h)
+    in_photo = [q for q in cards if _margins(q, w, h).min() > frame_tol]
+    frame = Quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    photo_is_card_shaped = CARD_ASPECT[0] <= frame.aspect <= CARD_ASPECT[1]
+    if not in_photo:
+        # (A photo's frame alone is no card: a bare table is shaped like one too.)
+        return CardInPhoto(None, 0)
+    # Outermost first: a card's own art frame lies nested inside it.
+    outer = [q for q in in_photo if not any(o is not q and o.area > q.area and o.contains(q)
+                                            for o in in_photo)]
+    outer.sort(key=lambda q: -q.area)
+    card = outer[0]
+    m = _margins(card, w, h)
+    if photo_is_card_shaped and m.max() - m.min() <= SYMMETRIC * w and m.max() < 0.15 * w:
+        return CardInPhoto(upright(frame.corners), 1)
+    rivals = [q for q in outer[1:] if q.area > 0.5 * card.area]
+    if rivals:
+        return CardInPhoto(None, 1 + len(rivals))
+    return CardInPhoto(upright(card.corners), 1)
+
+
+def _inward(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side of a quad (TL, TR, BR, BL) as (start, vector, unit normal pointing inward)."""
+    centre = quad.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        e = b - a
+        n = np.array([-e[1], e[0]]) / max(1e-6, float(np.linalg.norm(e)))
+        out.append((a, e, n if n @ (centre - (a + b) / 2) > 0 else -n))
+    return out
+
+
+def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
+    """Each side's border width in px (sides TL-TR, TR-BR, BR-BL, BL-TL), measured inward
+    from the outline; None if the card has no uniform border (along some side the colour
+    changes at scattered depths, as art does). A photo not taken square sees each side's
+    border at its own width, so each side is measured on its own."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    width = float(np.linalg.norm(outline[1] - outline[0]))
+    reach = max(8.0, 0.2 * width)
+    steps = np.arange(1.0, reach, 0.5)
+    out = []
+    for a, e, n in _inward(outline):
+        base = a + np.linspace(0.2, 0.8, 11)[:, None] * e
+        pts = base[:, None, :] + steps[None, :, None] * n
+        prof = cv2.remap(lab, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        depths = []
+        for p in prof:
+            ref = np.median(p[2:6], axis=0)
+            off = np.nonzero(np.linalg.norm(p[6:] - ref, axis=1) > BORDER_STEP)[0]
+            if len(off):
+                depths.append(float(steps[off[0] + 6]))
+        if len(depths) < 0.6 * len(prof):
+            return None
+        d = np.array(depths)
+        med = float(np.median(d))
+        if np.mean(np.abs(d - med) <= max(1.5, 0.15 * med)) < 0.6:
+            return None
+        out.append(med)
+    return np.array(out)
+
+
+def border_width(image: np.ndarray, outline: np.ndarray) -> float:
+    """The card's border width in px (the mean of its sides'); 0.0 if it has none."""
+    d = border_depths(image, outline)
+    return 0.0 if d is None else float(d.mean())
+
+
+def inset_sides(outline: np.ndarray, depths: np.ndarray) -> np.ndarray:
+    """The quad whose sides lie `depths` px inside the outline's, side by side."""
+    lines = []
+    for (a, e, n), d in zip(_inward(outline), depths, strict=True):
+        lines.append((a + d * n, e / max(1e-6, float(np.linalg.norm(e)))))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        t = np.linalg.solve(np.array([d1, -d2]).T, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    return np.array(corners)

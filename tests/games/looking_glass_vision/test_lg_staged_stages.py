@@ -1,0 +1,85 @@
+"""The staged reader's glass fit, alone (no images), and the whole reader on a clean table."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.looking_glass.teach import teach_cards
+from companion.games.looking_glass.vision.reader import StagedReader
+from companion.games.looking_glass.vision.stages import (
+    Hypothesis,
+    Identified,
+    Plane,
+    fit_glass,
+)
+from companion.vision.cards.identify import Identity
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))
+from card_styles import face, photo
+
+W, H = 60.0, 84.0
+
+
+def _card(cid: str, cx: float, cy: float, up: int) -> Identified:
+    """A card centred at (cx, cy) whose top points up (-y) when `up` is 1, else down."""
+    tl, tr = np.array([cx - W / 2, cy - H / 2]), np.array([cx + W / 2, cy - H / 2])
+    br, bl = np.array([cx + W / 2, cy + H / 2]), np.array([cx - W / 2, cy + H / 2])
+    outline = np.array([tl, tr, br, bl]) if up == 1 else np.array([br, bl, tl, tr])
+    return Identified(Hypothesis(outline, False), Identity(cid, 0.9, 0.5, False, {cid: 0.9}))
+
+
+def test_the_glass_is_the_cards_mirrored_across_the_line_their_tops_face():
+    line_y = 400.0
+    cards = []
+    for k, x in enumerate((100.0, 170.0, 240.0)):  # row 0: tops face the line at y = 400
+        cards.append(_card(f"a{k}", x, line_y - 5 - H / 2, up=-1))
+        cards.append(_card(f"b{k}", x, line_y + 5 + H / 2, up=1))
+    for k, x in enumerate((135.0, 205.0)):  # row 1, half a card further out
+        cards.append(_card(f"c{k}", x, line_y - 5 - H, up=-1))
+        cards.append(_card(f"d{k}", x, line_y + 5 + H, up=1))
+    pile = _card("pile", 600.0, 100.0, up=1)  # a score pile's card: no reflection
+    glass = fit_glass([*cards, pile], Plane())
+    assert {p.card.identity.card for p in glass.cards} == {c.identity.card for c in cards}
+    assert [r.identity.card for r in glass.rejected] == ["pile"]
+    where = {p.card.identity.card: (p.half, p.row, p.col) for p in glass.cards}
+    for k in range(3):
+        ha, ra, ca = where[f"a{k}"]
+        hb, rb, cb = where[f"b{k}"]
+        assert ha != hb and ra == rb == 0 and ca == cb
+    assert where["c0"][1] == where["d1"][1] == 1
+    assert where["c1"][2] - where["c0"][2] == where["a1"][2] - where["a0"][2]
+
+
+def test_no_glass_without_a_pair():
+    glass = fit_glass([_card("x", 100, 100, 1), _card("y", 300, 100, 1)], Plane())
+    assert glass.cards == [] and len(glass.rejected) == 2
+
+
+def test_a_clean_table_of_dark_bordered_cards_is_read():
+    rng = np.random.default_rng(3)
+    borders = ("black", "coloured", "dark", "black", "coloured", "dark")
+    faces = {f"c{k}": face(rng, b, frame=True, radius_mm=0) for k, b in enumerate(borders)}
+    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
+    lib = teach_cards(photos).library
+    img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
+    w = 120
+    h = round(w * 88 / 63)
+    ids = list(faces)
+    for k in range(3):
+        x = 250 + k * (w + 40)
+        top = cv2.resize(faces[ids[k]][..., :3], (w, h))
+        bottom = cv2.resize(faces[ids[k + 3]][..., :3], (w, h))
+        img[480 - 10 - h:480 - 10, x:x + w] = cv2.rotate(top, cv2.ROTATE_180)
+        img[490:490 + h, x:x + w] = bottom
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    reading = StagedReader(lib).read(img)
+    got = {c.card: c for c in reading.cards}
+    assert set(got) == set(ids)
+    for k in range(3):
+        a, b = got[ids[k]], got[ids[k + 3]]
+        assert (a.row, a.col) == (b.row, b.col) and a.half != b.half
+        assert abs(a.center[0] - (250 + k * (w + 40) + w / 2)) < 10

@@ -1,0 +1,56 @@
+"""Identifying a card outline against the taught deck: light-robust, both ends, and no card
+named where there is none."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from card_styles import face, photo
+
+from companion.games.looking_glass.teach import teach_cards
+from companion.sim import effects
+from companion.vision.cards.identify import identify
+from companion.vision.cards.photo import find_card_outline
+
+
+@pytest.fixture(scope="module")
+def deck():
+    rng = np.random.default_rng(41)
+    faces = {f"card-{k}": face(rng, border, frame=True, radius_mm=0)
+             for k, border in enumerate(("black", "coloured", "white", "dark", "black"))}
+    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
+    return faces, teach_cards(photos).library
+
+
+def test_each_card_is_named_under_other_light_and_upside_down(deck):
+    faces, lib = deck
+    rng = np.random.default_rng(42)
+    for cid, f in faces.items():
+        img, truth = photo(f, rng, table="wood")
+        dim = np.clip(img.astype(np.float32) * 0.6 + np.array([0, 10, 25]), 0, 255)
+        ident = identify(dim.astype(np.uint8), truth, lib)
+        assert ident.card == cid and not ident.flipped, (cid, ident.score, ident.margin)
+        turned = identify(img, np.roll(truth, 2, axis=0), lib)
+        assert turned.card == cid and turned.flipped
+
+
+def test_a_card_found_by_its_outline_is_named(deck):
+    faces, lib = deck
+    rng = np.random.default_rng(43)
+    img, _ = photo(faces["card-3"], rng, table="cloth")
+    found = find_card_outline(img)
+    assert found.outline is not None
+    assert identify(img, found.outline, lib, top_known=True).card == "card-3"
+
+
+def test_no_card_is_named_where_none_is(deck):
+    _, lib = deck
+    rng = np.random.default_rng(44)
+    for kind in ("wood", "cloth", "pattern"):
+        table = effects.table_texture(1280, 960, rng, kind)
+        quad = np.array([[500, 300], [700, 300], [700, 580], [500, 580]], float)
+        ident = identify(table, quad, lib)
+        assert ident.card is None and ident.confidence < 0.5, (kind, ident.score)
+    unknown = face(rng, "black", frame=True, radius_mm=0)
+    img, truth = photo(unknown, rng, table="plain")
+    assert identify(img, truth, lib).card is None

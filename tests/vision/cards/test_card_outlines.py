@@ -1,0 +1,107 @@
+"""The card finder by outline: any border colour, any table, scans; and teach keeping every
+usable photo when one is not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from card_styles import face, photo, scan
+
+from companion.games.looking_glass.teach import TeachError, teach_cards
+from companion.sim import effects
+from companion.vision.cards.photo import border_width, find_card_outline
+from companion.vision.cards.quads import find_quads
+
+
+def _error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner error, as a share of the card's width."""
+    return float(np.linalg.norm(found - truth, axis=1).max()
+                 / np.linalg.norm(truth[1] - truth[0]))
+
+
+@pytest.mark.parametrize(("border", "table"), [
+    ("white", "pattern"), ("cream", "wood"), ("black", "cloth"), ("dark", "plain"),
+    ("coloured", "cloth"), ("none", "plain"),
+])
+def test_the_card_in_a_photo_is_found_by_its_outline_whatever_its_border(border, table):
+    rng = np.random.default_rng([37, len(border), len(table)])
+    card = face(rng, border, frame=border in ("black", "dark"), radius_mm=0)
+    img, truth = photo(card, rng, table=table)
+    found = find_card_outline(img)
+    assert found.outline is not None and found.cards_seen == 1
+    assert _error(found.outline, truth) < 0.03
+
+
+def test_a_round_cornered_card_is_its_sides_where_they_would_meet():
+    rng = np.random.default_rng(11)
+    card = face(rng, "coloured", frame=True, radius_mm=3)
+    img, truth = photo(card, rng, table="plain")
+    found = find_card_outline(img)
+    assert found.outline is not None
+    assert _error(found.outline, truth) < 0.03
+
+
+@pytest.mark.parametrize("border", ["black", "coloured", "white"])
+def test_a_tight_scan_is_the_card(border):
+    rng = np.random.default_rng([38, len(border)])
+    card = face(rng, border, frame=True, radius_mm=0)
+    img = scan(card, rng, margin_px=2)
+    found = find_card_outline(img)
+    h, w = img.shape[:2]
+    assert found.outline is not None
+    assert _error(found.outline, np.array([[0, 0], [w, 0], [w, h], [0, h]], float)) < 0.03
+
+
+def test_no_card_and_two_cards_are_told_apart():
+    rng = np.random.default_rng(5)
+    table = effects.table_texture(1280, 960, rng, "wood")
+    assert find_card_outline(table).outline is None
+    assert find_card_outline(table).cards_seen == 0
+    one, _ = photo(face(rng, "black", frame=True, radius_mm=0), rng, table="plain",
+                   width_px=200)
+    card = face(rng, "black", frame=True, radius_mm=0)
+    two = one.copy()
+    small = cv2.resize(card[..., :3], (200, 280), interpolation=cv2.INTER_AREA)
+    two[40:40 + small.shape[0], 60:60 + small.shape[1]] = small
+    found = find_card_outline(two)
+    assert found.outline is None and found.cards_seen == 2
+
+
+@pytest.mark.parametrize(("border", "mm"), [("black", 4.0), ("coloured", 4.0), ("none", 0.0)])
+def test_the_border_is_measured_from_the_outline_inward(border, mm):
+    rng = np.random.default_rng([39, len(border)])
+    card = face(rng, border, frame=False, radius_mm=0, border_mm=4.0)
+    img, truth = photo(card, rng, table="plain", width_px=260)
+    px_per_mm = np.linalg.norm(truth[1] - truth[0]) / 63.0
+    assert border_width(img, truth) / px_per_mm == pytest.approx(mm, abs=0.8)
+
+
+def test_quads_are_found_for_each_of_several_cards():
+    rng = np.random.default_rng(12)
+    img = effects.table_texture(1280, 960, rng, "cloth")
+    truths = []
+    for k, border in enumerate(("black", "white", "none")):
+        card = face(rng, border, frame=False, radius_mm=0)[..., :3]
+        small = card[::2, ::2]
+        y, x = 200, 150 + 350 * k
+        img[y:y + small.shape[0], x:x + small.shape[1]] = small
+        h, w = small.shape[:2]
+        truths.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float))
+    quads = find_quads(img, min_side_px=40)
+    for t in truths:
+        assert min(_error(q.corners, t) for q in quads) < 0.04
+
+
+def test_teach_keeps_every_usable_photo_and_names_the_one_it_refuses():
+    rng = np.random.default_rng(21)
+    images = {}
+    for cid, border in (("a", "black"), ("b", "coloured"), ("c", "white")):
+        images[cid], _ = photo(face(rng, border, frame=True, radius_mm=0), rng, table="plain")
+    images["d"] = effects.table_texture(1280, 960, rng, "wood")
+    taught = teach_cards(images, {"d": "d.png"})
+    assert taught.library.ids == ["a", "b", "c"]
+    assert list(taught.refused) == ["d"]
+    assert taught.refused["d"].startswith("d.png: no card found")
+    with pytest.raises(TeachError, match="no card could be taught"):
+        teach_cards({"d": images["d"]})
