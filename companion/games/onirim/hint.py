@@ -30,9 +30,9 @@ from companion.games.onirim.strategy import greedy_action
 
 @dataclass(frozen=True)
 class HintSettings:
-    samples: int = 8
+    samples: int = 4
     horizon: int = 0
-    candidates: int = 4
+    candidates: int = 3
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.candidates < 1 or self.horizon < -1:
