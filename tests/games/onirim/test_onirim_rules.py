@@ -234,16 +234,20 @@ def test_options_and_player_count() -> None:
 
 
 def test_the_players_view_counts_the_deck_and_knows_its_shown_top() -> None:
-    state = position(hand=["red-sun", "blue-sun"], deck={"nightmare": 2, "red-moon": 6})
+    state = position(
+        hand=["red-sun", "blue-sun"], deck={"nightmare": 2, "blue-moon": 4, "green-sun": 2}
+    )
     mine = ENGINE.view(state, 0)
-    assert mine["deck_by_kind"] == {"nightmare": 2, "red-moon": 6}
+    assert mine["deck_by_kind"] == {"nightmare": 2, "blue-moon": 4, "green-sun": 2}
     assert mine["next_is_nightmare"] == 0.25
     shown = position(
-        hand=["red-sun", "blue-sun"], deck={"nightmare": 2, "red-moon": 6}, top=["red-moon"]
+        hand=["red-sun", "blue-sun"],
+        deck={"nightmare": 2, "blue-moon": 4, "green-sun": 2},
+        top=["blue-moon"],
     )
     assert ENGINE.view(shown, 0)["next_is_nightmare"] == 0.0
-    assert ENGINE.view(shown, 0)["deck_top"] == ["red-moon"]
+    assert ENGINE.view(shown, 0)["deck_top"] == ["blue-moon"]
     table = ENGINE.view(shown, None)
     assert table["deck_size"] == 8 and table["deck_top"] is None and table["hand"] is None
     assert table["deck_by_kind"] is None and table["next_is_nightmare"] is None
-    assert "red-moon" not in json.dumps({k: v for k, v in table.items() if k != "discard"})
+    assert "blue-moon" not in json.dumps({k: v for k, v in table.items() if k != "discard"})
