@@ -177,6 +177,50 @@ def mirror_mansion_sheet() -> Sheet:
     return Sheet("mirror-mansion-stickers", [page], bilevel=False)
 
 
+def board_marker_sheets() -> list[Sheet]:
+    """A sheet of corner markers for every game whose board model lists them.
+
+    A game's `models/<game>/board.toml` that has `[markers] corner_ids = [a, b, c, d]` (top
+    left, top right, bottom right, bottom left) and `side_mm` gets `<game>-markers`: the
+    four stickers at true size, each labelled with its corner. Games whose stickers come
+    with more (Mirror Mansion's dots) have a sheet of their own above.
+    """
+    sheets = []
+    root = models_dir()
+    for path in sorted(root.glob("*/board.toml")) if root.is_dir() else []:
+        try:
+            markers = tomllib.loads(path.read_text(encoding="utf-8")).get("markers", {})
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue
+        ids, side = markers.get("corner_ids"), markers.get("side_mm")
+        if not (isinstance(ids, list) and len(ids) == 4 and all(isinstance(i, int) for i in ids)
+                and isinstance(side, int | float) and side > 0):
+            continue
+        game = path.parent.name
+        page = _page()
+        draw = ImageDraw.Draw(page)
+        draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), f"{game}: board corner markers, "
+                  f"ArUco DICT_4X4_50, {side:g} mm", fill="black", font=_font(5))
+        draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)), "Stick each on the board's corner it "
+                  "names, upright (arrow to the far edge); measure the board as its model "
+                  "file says.", fill="black", font=_font(3.2))
+        q = side / 4
+        for i, (mid, where) in enumerate(zip(ids, CORNER_NAMES, strict=True)):
+            x = MARGIN_MM + q + 4 + (i % 2) * (side + 2 * q + 40)
+            y = MARGIN_MM + 30 + q + (i // 2) * (side + 2 * q + 30)
+            _paste_marker(page, int(mid), x, y, float(side))
+            draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
+                           outline="black", width=1)
+            tip_x, tip_y = x + side / 2, y - q - 5
+            draw.polygon([(mm(tip_x), mm(tip_y)), (mm(tip_x - 2.5), mm(tip_y + 4)),
+                          (mm(tip_x + 2.5), mm(tip_y + 4))], fill="black")
+            draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner",
+                      fill="black", font=_font(3.5))
+        _scale_bar(page, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
+        sheets.append(Sheet(f"{game}-markers", [page], bilevel=True))
+    return sheets
+
+
 def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
     """`<name>.pdf` (all pages) and `<name>.png` (or `<name>-N.png` per page)."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -194,7 +238,8 @@ def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
 
 
 def all_sheets(table: TableSettings) -> list[Sheet]:
-    return [table_marker_sheet(table), charuco_sheet(), mirror_mansion_sheet()]
+    return [table_marker_sheet(table), charuco_sheet(), mirror_mansion_sheet(),
+            *board_marker_sheets()]
 
 
 def measure_marker_mm(png: Path, marker_id: int) -> float:

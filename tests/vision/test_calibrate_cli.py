@@ -12,7 +12,7 @@ from companion.cli import main as cli_main
 from companion.config import TableSettings, load_settings
 from companion.sim.demo_table import DemoTableScene, corner_centres_mm
 from companion.vision.calibration import BOARD_SQUARE_MM, detect_board, load_table_homography
-from companion.vision.print_sheets import DPI, measure_marker_mm
+from companion.vision.print_sheets import DPI, board_marker_sheets, measure_marker_mm
 from companion.vision.registration import registrar_for
 
 
@@ -26,7 +26,7 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
     for name in ("table-markers", "charuco-board", "mirror-mansion-stickers"):
         assert f"{name}.pdf" in files and f"{name}.png" in files
         assert (out / f"{name}.pdf").read_bytes().startswith(b"%PDF")
-    assert len(json.loads(capsys.readouterr().out)["files"]) == 6
+    assert len(json.loads(capsys.readouterr().out)["files"]) == 6 + 2 * len(board_marker_sheets())
     for mid in range(4):
         assert measure_marker_mm(out / "table-markers.png", mid) == pytest.approx(50, abs=0.3)
     for mid in (10, 11, 12, 13):
