@@ -26,6 +26,7 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -45,7 +46,7 @@ from companion.vision.markers import detector, to_gray  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results" / "reflecto_vision.json"
 
 
-def recognition(seed: int, boards: int) -> dict:
+def recognition(seed: int, boards: int, save: Callable[[dict], None] | None = None) -> dict:
     geom = load_geometry()
     tallies = {"entirely_right": 0, "only_abstentions": 0, "phantoms": 0, "wrong_owner": 0,
                "missed": 0, "unclear": 0, "screens": 0, "loose_right": 0,
@@ -79,21 +80,27 @@ def recognition(seed: int, boards: int) -> dict:
         tallies["loose_right"] += keys == photo.truth.layout_key()
         swapped = tuple(sorted((c, 1 - o) for c, o in keys))
         tallies["loose_right_up_to_swap"] += photo.truth.layout_key() in (keys, swapped)
-        if (i + 1) % 50 == 0:
+        if save is not None and ((i + 1) % 10 == 0 or i + 1 == boards):
             print(f"{i + 1} boards: {tallies}", flush=True)
+            save(_summary(seed, i + 1, boards, tallies, failures))
+    return _summary(seed, boards, boards, tallies, failures)
+
+
+def _summary(seed: int, done: int, boards: int, tallies: dict, failures: list) -> dict:
     return {
-        "boards": boards,
-        "seeds": f"({seed}, 0..{boards - 1})",
-        "entirely_right": tallies["entirely_right"] / boards,
-        "boards_with_only_abstentions": tallies["only_abstentions"] / boards,
+        "boards": done,
+        "boards_asked": boards,
+        "seeds": f"({seed}, 0..{done - 1})",
+        "entirely_right": tallies["entirely_right"] / done,
+        "boards_with_only_abstentions": tallies["only_abstentions"] / done,
         "phantom_screens": tallies["phantoms"],
         "wrong_owner_screens": tallies["wrong_owner"],
         "screens": tallies["screens"],
         "missed_screens": tallies["missed"],
         "unclear_squares": tallies["unclear"],
         "no_setup": {
-            "entirely_right": tallies["loose_right"] / boards,
-            "right_up_to_whose_colour": tallies["loose_right_up_to_swap"] / boards,
+            "entirely_right": tallies["loose_right"] / done,
+            "right_up_to_whose_colour": tallies["loose_right_up_to_swap"] / done,
             "phantom_screens": tallies["loose_phantoms"],
         },
         "failures": failures[:20],
@@ -132,16 +139,21 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--frames", type=int, default=40)
     args = parser.parse_args()
+    command = ("PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py "
+               + " ".join(sys.argv[1:]))
+
+    def save(result: dict) -> None:
+        result["command"] = command
+        data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        data[args.part] = result
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(data, indent=1) + "\n")
+
     if args.part == "recognition":
-        result = recognition(args.seed, args.boards)
+        result = recognition(args.seed, args.boards, save)
     else:
         result = speed(args.frames, args.seed)
-    result["command"] = ("PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py "
-                         + " ".join(sys.argv[1:]))
-    data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    data[args.part] = result
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(data, indent=1) + "\n")
+    save(result)
     print(json.dumps({k: v for k, v in result.items() if k != "failures"}, indent=1))
 
 
