@@ -3,6 +3,8 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part recognition \\
         --seed SEED --boards 500
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part speed --frames 40
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
+        --seed SEED --games 200
 
 - recognition: rendered boards (seeds (SEED, i); pass a SEED never used in development),
   camera overhead to 25° tilt, any turn of the board, random board art and screen colours,
@@ -107,6 +109,60 @@ def _summary(seed: int, done: int, boards: int, tallies: dict, failures: list) -
     }
 
 
+def tracking(seed: int, games: int, max_moves: int, fps: float) -> dict:
+    """Scripted games filmed by the sim camera, read by the live perceiver and followed by
+    the live table (`table/live.py`): every move and removal must come out as scripted and
+    no other event (a breach, an extra action) may fire."""
+    import tempfile
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
+    from companion.games.reflecto.vision.perceive import perceive_frame
+    from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
+    from companion.live.conformance import Correct, Observe, play
+    from companion.store import Session
+
+    geom = load_geometry()
+    right = false_events = 0
+    failures = []
+    for g in range(games):
+        script = scripted_game(seed * 1000 + g, max_moves=max_moves)
+        rng = np.random.default_rng([seed, g])
+        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g)
+        steps: list = []
+        for st in script.setups:
+            steps.append(Correct({"setup": {"word": "".join(st["chunks"]),
+                                            "chunks": st["chunks"],
+                                            "columns": st["letter_columns"],
+                                            "mirrors": st["mirror_columns"]}}, st["seat"]))
+        with tempfile.TemporaryDirectory() as data_dir:
+            settings = SimpleNamespace(data_dir=Path(data_dir))
+            for t in np.arange(0.0, film.duration, 1.0 / fps):
+                image, _ = film.frame(float(t))
+                steps.append(Observe(perceive_frame(SimpleNamespace(image=image),
+                                                    SimpleNamespace(), settings)))
+            _, events = play(make_table_game, settings,
+                             Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0), steps)
+        got = [e.payload["action"] for e in events if e.kind == ACTION_KIND
+               and e.payload["action"].get("type") in ("move", "remove")]
+        want = [a for a in script.actions if a.get("type") in ("move", "remove")]
+        breaches = [e.payload for e in events if e.kind == BREACH_KIND]
+        extra = max(0, len(got) - len(want)) + len(breaches)
+        false_events += extra
+        if got == want and not breaches:
+            right += 1
+        else:
+            failures.append({"game": [seed, g], "want": len(want), "got": len(got),
+                             "first_difference": next((i for i, (a, b) in enumerate(
+                                 zip(got, want, strict=False)) if a != b), None),
+                             "breaches": breaches[:3]})
+        print(f"game {g + 1}: {right} right, {false_events} false events", flush=True)
+    return {"games": games, "max_moves_per_game": max_moves, "fps": fps,
+            "entirely_right": right, "false_events": false_events, "failures": failures[:10]}
+
+
 def speed(frames: int, seed: int) -> dict:
     cv2.setNumThreads(1)
     geom = load_geometry()
@@ -133,11 +189,14 @@ def speed(frames: int, seed: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["recognition", "speed"], required=True)
+    parser.add_argument("--part", choices=["recognition", "speed", "tracking"], required=True)
     parser.add_argument("--seed", type=int, required=True,
                         help="seed family; fresh (never used in development) for numbers")
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--frames", type=int, default=40)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--max-moves", type=int, default=400, help="moves per scripted game")
+    parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
     args = parser.parse_args()
     command = ("PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py "
                + " ".join(sys.argv[1:]))
@@ -151,6 +210,8 @@ def main() -> None:
 
     if args.part == "recognition":
         result = recognition(args.seed, args.boards, save)
+    elif args.part == "tracking":
+        result = tracking(args.seed, args.games, args.max_moves, args.fps)
     else:
         result = speed(args.frames, args.seed)
     save(result)
