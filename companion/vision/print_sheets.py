@@ -132,6 +132,30 @@ def charuco_sheet() -> Sheet:
     return Sheet("charuco-board", [page], bilevel=True)
 
 
+def board_marker_sheet(name: str, title: str, ids: list[int], side: float) -> Sheet:
+    """A game board's four corner markers at true size, each labelled with its corner and
+    with the arrow that must point to the board's far edge (for a game's `sheets` part)."""
+    sheet = new_page()
+    draw = ImageDraw.Draw(sheet)
+    draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), f"{title}: board corner markers, "
+              f"ArUco DICT_4X4_50, {side:g} mm", fill="black", font=font(5))
+    draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)), "Stick each on the board's corner it "
+              "names, its arrow to the far edge; measure the board as its model file says.",
+              fill="black", font=font(3.2))
+    q = side / 4
+    for i, (mid, where) in enumerate(zip(ids, CORNER_NAMES, strict=True)):
+        x = MARGIN_MM + q + 4 + (i % 2) * (side + 2 * q + 40)
+        y = MARGIN_MM + 30 + q + (i // 2) * (side + 2 * q + 30)
+        paste_marker(sheet, int(mid), x, y, float(side))
+        draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
+                       outline="black", width=1)
+        north_arrow(sheet, x, y, side, q - 1)
+        draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner",
+                  fill="black", font=font(3.5))
+    scale_bar(sheet, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
+    return Sheet(name, [sheet], bilevel=True)
+
+
 def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
     """`<name>.pdf` (all pages) and `<name>.png` (or `<name>-N.png` per page)."""
     out_dir.mkdir(parents=True, exist_ok=True)

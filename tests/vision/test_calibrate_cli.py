@@ -10,9 +10,10 @@ import pytest
 
 from companion.cli import main as cli_main
 from companion.config import TableSettings, load_settings
+from companion.config import TableSettings as _Table
 from companion.sim.demo_table import DemoTableScene, corner_centres_mm
 from companion.vision.calibration import BOARD_SQUARE_MM, detect_board, load_table_homography
-from companion.vision.print_sheets import DPI, measure_marker_mm
+from companion.vision.print_sheets import DPI, all_sheets, measure_marker_mm
 from companion.vision.registration import registrar_for
 
 
@@ -26,7 +27,8 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
     for name in ("table-markers", "charuco-board", "mirror-mansion-stickers"):
         assert f"{name}.pdf" in files and f"{name}.png" in files
         assert (out / f"{name}.pdf").read_bytes().startswith(b"%PDF")
-    assert len(json.loads(capsys.readouterr().out)["files"]) == 6
+    written = json.loads(capsys.readouterr().out)["files"]
+    assert len(written) == 2 * len(all_sheets(_Table()))  # a PDF and a PNG each, one page
     for mid in range(4):
         assert measure_marker_mm(out / "table-markers.png", mid) == pytest.approx(50, abs=0.3)
     for mid in (10, 11, 12, 13):
@@ -39,7 +41,8 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("sheet", "ids"), [("table-markers", range(4)),
-                                            ("mirror-mansion-stickers", (10, 11, 12, 13))])
+                                            ("mirror-mansion-stickers", (10, 11, 12, 13)),
+                                            ("reflecto-markers", (20, 21, 22, 23))])
 def test_every_marker_has_an_arrow_beside_its_top_edge(tmp_path, sheet, ids):
     """The sheet says to lay each marker with its arrow one way: the arrow must be beside the
     side ArUco reads as the marker's top (its first two corners)."""

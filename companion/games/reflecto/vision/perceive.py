@@ -7,8 +7,9 @@ one the reader would not call either way.
 
 Screen colours are settings: learned once, from the first frame that shows the start
 position (every screen on its seat's first row), and kept in the data dir
-(`reflecto-screen-colours.json`; delete it to learn again, e.g. for another set of screens).
-Until then the colours are learned from each frame itself, which `read` warns about.
+(`reflecto-screen-colours.json`). A start position on a board where the saved colours find
+no screen at all (another set of screens, another sim table) learns them again. Until then
+the colours are learned from each frame itself, which the warnings say.
 
 `hands` is True when a corner marker is hidden or something crosses the board's rim: arms
 reach in from beyond the board, and the rim, between the grid and the board's edge, is out
@@ -140,14 +141,23 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
     colours = load_saved_colours(settings)
     observation, reading = observe(frame.image, geom, colours, markers=markers,
                                    calibration=calibration)
-    if colours is None and reading.board_found and not observation.data["hands"] \
-            and reading.layout_key() == start_position(geom).layout_key():
-        # The start position: learn the colours from the first rows, once.
-        _, rect = read_board(frame.image, geom, None, markers=markers, calibration=calibration)
-        if rect is not None:
-            learned = learn_at_setup(rect, geom)
-            if not learned.problems():
-                _save_colours(settings, learned)
+    if reading.board_found and not observation.data["hands"] and (
+            colours is None or not reading.screens):
+        # No colours yet, or the saved ones find nothing (another set of screens): learn
+        # them from this frame if it shows the start position, and keep them.
+        learned_obs, learned = (observation, reading) if colours is None else observe(
+            frame.image, geom, None, markers=markers, calibration=calibration)
+        if learned.layout_key() == start_position(geom).layout_key():
+            _, rect = read_board(frame.image, geom, None, markers=markers,
+                                 calibration=calibration)
+            if rect is not None:
+                fresh = learn_at_setup(rect, geom)
+                if not fresh.problems():
+                    _save_colours(settings, fresh)
+                    return observe(frame.image, geom, fresh, markers=markers,
+                                   calibration=calibration)[0]
+        if colours is None:
+            return learned_obs
     return observation
 
 

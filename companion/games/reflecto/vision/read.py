@@ -229,39 +229,55 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
     m = colours.means - GREY
     strength = np.linalg.norm(m, axis=1)
     u = m / strength[:, None]
-    v = chromaticity(bgr) - GREY
-    s = np.linalg.norm(v, axis=-1)
-    cos = (v @ u.T) / np.maximum(s, 1e-6)[..., None]
     apart = float(np.arccos(np.clip(u[0] @ u[1], -1, 1)))
     limit = float(np.cos(min(MATCH * apart, np.radians(30))))
-    bright = bgr.astype(np.float32).mean(axis=-1) > DARK
+    # In terms of the pixel f (BGR) and its sum S, with w = f - S/3: chromaticity - grey is
+    # w / S, and u is orthogonal to (1, 1, 1), so w.u = f.u and |w|^2 = |f|^2 - S^2 / 3.
+    # One 3x3 transform then gives S, f.u0 and f.u1 without a division per pixel.
+    f = bgr.astype(np.float32)
+    shape = f.shape
+    f = f.reshape(-1, 1, 3)
+    proj = cv2.transform(f, np.vstack([np.ones(3), u]).astype(np.float32)).reshape(-1, 3)
+    total, along = proj[:, 0], proj[:, 1:]
+    w2 = np.maximum(cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1)
+                    - total * total / 3, 0)
+    bright = total > 3 * DARK
     out = []
     for k in (0, 1):
-        out.append(bright & (s >= max(0.5 * strength[k], STRONG / 2)) & (cos[..., k] >= limit)
-                   & (cos[..., k] > cos[..., 1 - k]))
+        floor = max(0.5 * float(strength[k]), STRONG / 2)
+        a = along[:, k]
+        hit = (bright & (w2 >= (floor * total) ** 2) & (a >= 0) & (a * a >= limit * limit * w2)
+               & (a > along[:, 1 - k]))
+        out.append(hit.reshape(shape[:-1]))
     return np.stack(out)
 
 
-def _share_maps(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
-    """(2, H, W): per pixel of the tops' plane, the best share of a strip around it in each
-    seat's colour, over the search shifts."""
+def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
+    """(cells, 2): per square, the best share of its strip in each seat's colour over the
+    search shifts (box sums from one integral image, only where squares are)."""
     hx, hy = _strip(geom)
     sx = sy = round(SEARCH_MM * PX_PER_MM)
+    centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
+    dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
+    x = centres[:, 0, None] + dx.ravel()[None]
+    y = centres[:, 1, None] + dy.ravel()[None]
+    h, w = rect.top.shape[:2]
+    x0, x1 = np.clip(x - hx, 0, w), np.clip(x + hx + 1, 0, w)
+    y0, y1 = np.clip(y - hy, 0, h), np.clip(y + hy + 1, 0, h)
+    area = float((2 * hx + 1) * (2 * hy + 1))
     out = []
     for hit in colour_masks(rect.top, colours):
-        hit = (hit & ~reaching_in(hit)).astype(np.float32)
-        share = cv2.boxFilter(hit, -1, (2 * hx + 1, 2 * hy + 1), normalize=True,
-                              borderType=cv2.BORDER_CONSTANT)
-        out.append(cv2.dilate(share, np.ones((2 * sy + 1, 2 * sx + 1), np.uint8)))
-    return np.stack(out)
+        hit = (hit & ~reaching_in(hit)).astype(np.uint8)
+        ii = cv2.integral(hit, sdepth=cv2.CV_32S)
+        box = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+        out.append(box.max(axis=1) / area)
+    return np.stack(out, axis=1)
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
-    maps = _share_maps(rect, geom, colours)
     calls = []
-    for cell in geom.cells:
-        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-        shares = (float(maps[0, cy, cx]), float(maps[1, cy, cx]))
+    for cell, (s0, s1) in zip(geom.cells, _shares(rect, geom, colours), strict=True):
+        shares = (float(s0), float(s1))
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
         if best >= SURE and other < NONE:

@@ -54,6 +54,8 @@ class Script:
     positions: list[BoardReading]
     actions: list[dict[str, Any]] = field(default_factory=list)
     """Per change after the first position: the action (engine JSON) that made it."""
+    setups: list[dict[str, Any]] = field(default_factory=list)
+    """Each seat's set-up (engine JSON), as its player enters it on the phone."""
 
 
 def _position(state: Any) -> BoardReading:
@@ -75,11 +77,13 @@ def scripted_game(seed: int, max_moves: int = 400) -> Script:
 
     rng = random.Random(seed)
     state = ENGINE.new_game(2)
+    setups = []
     while ENGINE.current_player(state) is not None and state.phase != "play" and any(
             isinstance(a, Setup) for a in ENGINE.legal_actions(state)):
         options = [a for a in ENGINE.legal_actions(state) if isinstance(a, Setup)]
-        state = ENGINE.apply(state, rng.choice(options))
-    script = Script([_position(state)])
+        setups.append(rng.choice(options))
+        state = ENGINE.apply(state, setups[-1])
+    script = Script([_position(state)], setups=[action_to_json(a) for a in setups])
     moves = 0
     while not ENGINE.is_terminal(state) and moves < max_moves:
         acts = [a for a in ENGINE.legal_actions(state) if not isinstance(a, Guess)]

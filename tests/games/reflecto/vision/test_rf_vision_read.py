@@ -124,3 +124,24 @@ def test_render_writes_an_answer_key_in_reads_shape(tmp_path: Path) -> None:
     key = json.loads((tmp_path / "0000.json").read_text())
     assert set(key) == {"image", "screens", "warnings"}
     assert cv2.imread(str(tmp_path / "0000.jpg")).shape == (960, 1280, 3)
+
+
+def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path: Path
+                                                                        ) -> None:
+    from types import SimpleNamespace
+
+    from companion.games.reflecto.vision.perceive import COLOURS_FILE, perceive_frame
+
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=8, yaw_deg=-20)
+    settings = SimpleNamespace(data_dir=tmp_path)
+    frame = SimpleNamespace(image=_shot(cam, start_position(GEOM), 0, 21))
+    first = perceive_frame(frame, SimpleNamespace(), settings)
+    assert (tmp_path / COLOURS_FILE).exists()
+    assert len(first.data["screens"]) == 14 and first.data["board_found"]
+    assert not any("learned from this picture" in w for w in first.data["warnings"])
+    later = perceive_frame(SimpleNamespace(image=_shot(cam, _position(), 0, 21, shot=1)),
+                           SimpleNamespace(), settings)
+    got = {(tuple(s["cell"]), s["owner"]) for s in later.data["screens"]}
+    assert got == set(_position().layout_key())
+    assert later.data["unclear"] == [] and later.data["hands"] is False
