@@ -7,26 +7,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from rel_helpers import small_settings
 
-from companion.config import Settings, load_settings
 from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
 from companion.web.app import create_app
-
-
-def small_settings(tmp_path, **over: Any) -> Settings:
-    return load_settings(
-        None,
-        {
-            "data_dir": str(tmp_path / "data"),
-            "game": "reflecto",
-            "camera.width": 320,
-            "camera.height": 240,
-            "camera.fps": 15,
-            **over,
-        },
-        environ={},
-    )
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import sqlite3
 from typing import Any
 
 import pytest
-from conftest import small_settings
 from fastapi.testclient import TestClient
+from rel_helpers import small_settings
 
 from companion.live.example_game import ExampleTableGame
 from companion.live.loop import Runtime, StorageUnavailable, code_version

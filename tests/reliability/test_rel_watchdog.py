@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import small_settings
 from live_blank import BlankSource
+from rel_helpers import small_settings
 
 from companion.live.example_game import ExampleTableGame
 from companion.live.loop import Runtime

@@ -186,7 +186,7 @@ def test_a_game_s_endpoints_act_only_while_that_game_is_at_the_table(make_app):
 
 
 def test_only_the_active_mirror_mansion_seat_names_the_sought_motif(tmp_path):
-    from conftest import small_settings
+    from rel_helpers import small_settings
 
     from companion.live.loop import Runtime
 
