@@ -70,6 +70,8 @@ class Photo:
     image: np.ndarray
     truth: BoxState
     camera: VirtualCamera
+    look: BoxLook | None = None
+    """The box's own look when it was drawn at random (None: the house's)."""
 
 
 # --- the camera ------------------------------------------------------------------------
@@ -875,7 +877,8 @@ def clutter_anywhere(board: Board, box: BoxState, cam: VirtualCamera, rng: np.ra
     no corner marker (a reader cannot see through them either)."""
     protect = np.vstack([sticker_points_px(board, box, cam, stickers, look),
                          _marker_points_px(board, cam)])
-    taken: list[tuple[float, float, float]] = []
+    quiet = board.marker_side_mm * 0.75 + 4  # a marker's half-diagonal and its white margin
+    taken: list[tuple[float, float, float]] = [(*m.center_mm, quiet) for m in board.markers]
     solids: list[Solid] = []
     for make, radius in ((lambda at: _victor(board, rng, at), VICTOR_RADIUS_MM + 2),
                          (lambda at: _die(at, rng), DIE_SIDE_MM * 0.75)):
@@ -1024,8 +1027,10 @@ def render_photo(
     box = random_box(board, rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(board, rng, size, conditions.max_tilt_deg)
+    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
     return Photo(
-        render_box(board, box, cam, rng, conditions=conditions, stickers=stickers), box, cam
+        render_box(board, box, cam, rng, conditions=conditions, stickers=stickers, look=look),
+        box, cam, look,
     )
 
 
