@@ -25,7 +25,7 @@ import numpy as np
 
 from companion.games.mirror_mansion.board import Board, Cell
 from companion.games.mirror_mansion.film_script import Beat, FilmScript, Tap, script_game
-from companion.games.mirror_mansion.scene import BoxState, random_box
+from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen, random_box
 from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
@@ -62,6 +62,10 @@ class Conditions:
     glints: bool = True
     clutter: bool = True
     sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
+    style: str = "house"
+    """"house": our reference box and sticker kit as the models describe them; "random": each
+    box drawn with its own look (`random_look`): stickers stuck by hand, white balance,
+    heights, board art and clutter anywhere (domain randomisation)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class Photo:
     image: np.ndarray
     truth: BoxState
     camera: VirtualCamera
+    look: BoxLook | None = None
+    """The box's own look when it was drawn at random (None: the house's)."""
 
 
 # --- the camera ------------------------------------------------------------------------
@@ -109,6 +115,152 @@ def random_camera(
     return cam
 
 
+
+# --- the look of one box ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sticker:
+    """One dot as it was stuck on a piece's top edge, in the piece's own frame."""
+
+    along_mm: float
+    """From the middle of the top edge, along it."""
+    across_mm: float
+    """Off the edge's middle line: toward the reflective face for a mirror; for a card or
+    the door, toward the board's centre."""
+    diameter_mm: float
+    turn_deg: float
+    """Stuck slightly askew: the dot is a little oval, so its turn shows."""
+    squash: float
+    """Minor over major axis of the oval (1 = round)."""
+    bgr: tuple[int, int, int] | None
+    """None: the kit's colour with the print's small spread, drawn when painted."""
+
+
+@dataclass(frozen=True)
+class BoxLook:
+    """Everything about one physical box and its sticker kit that the reader must not assume.
+
+    The house look is the models' reference box (nominal heights, dots where the board model
+    puts them); `random_look` draws a box of its own, as a user's hands and room make it.
+    """
+
+    mirror_height_mm: float
+    card_height_mm: float
+    door_height_mm: float
+    mirror_dots: dict[Cell, Sticker]
+    window_dot: Sticker | None
+    door_dot: Sticker | None
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Gains on B, G, R that the room's light and the camera's white balance leave."""
+    reflected_dot: Cell | None = None
+    """A mirror whose face shows a green dot reflected from another mirror."""
+    varied_art: bool = False
+    clutter_anywhere: bool = False
+
+
+def _house_sticker(board: Board, across: float) -> Sticker:
+    return Sticker(0.0, across, board.dot_diameter_mm, 0.0, 1.0, None)
+
+
+def house_look(board: Board, box: BoxState, stickers: StickerSettings) -> BoxLook:
+    """The reference box: every dot where the board model says, at the nominal heights."""
+    return BoxLook(
+        board.mirror_height_mm, board.card_height_mm, stickers.door_height_mm,
+        {m.cell: _house_sticker(board, board.dot_offset_mm)
+         for m in box.mirrors if m.facing is not None},
+        None if box.window is None else _house_sticker(board, 0.0),
+        None if box.door is None else _house_sticker(board, 0.0),
+    )
+
+
+def _hand_stuck(rng: np.random.Generator, bgr: tuple[int, int, int], edge_mm: float,
+                across_mm: tuple[float, float]) -> Sticker:
+    """A dot stuck by hand anywhere along an edge `edge_mm` long (and not over its end)."""
+    d = float(rng.uniform(6.0, 12.0))
+    reach = max(0.0, edge_mm / 2 - d / 2 - 1.0)
+    hue_shift = rng.uniform(-1, 1, 3) * np.array([25.0, 25.0, 25.0])
+    color = tuple(int(np.clip(c + v, 0, 255)) for c, v in zip(bgr, hue_shift, strict=True))
+    return Sticker(float(rng.uniform(-reach, reach)), float(rng.uniform(*across_mm)), d,
+                   float(rng.uniform(0, 180)), float(rng.uniform(0.85, 1.0)), color)
+
+
+def random_look(board: Board, box: BoxState, stickers: StickerSettings,
+                rng: np.random.Generator) -> BoxLook:
+    """A box of its own: dots stuck by hand, the room's white balance, heights a few mm off."""
+    # "A few mm off the nominal offset" toward the reflective face, never over the middle line.
+    off = board.dot_offset_mm
+    mirror_dots = {m.cell: _hand_stuck(rng, GREEN_BGR, board.mirror_length_mm,
+                                       (max(1.5, off - 2.0), off + 2.0))
+                   for m in box.mirrors if m.facing is not None}
+    window = None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM,
+                                                         (-1.0, 1.0))
+    door = None if box.door is None else _hand_stuck(rng, ORANGE_BGR, board.door_length_mm / 2,
+                                                     (-1.0, 1.0))
+    warm = float(rng.uniform(-0.18, 0.18))
+    tint = float(rng.uniform(-0.06, 0.06))
+    balance = (1.0 - warm, 1.0 + tint, 1.0 + warm)
+    dotted = [m.cell for m in box.mirrors if m.facing is not None]
+    reflected = dotted[int(rng.integers(len(dotted)))] if dotted and rng.random() < 0.5 else None
+    return BoxLook(
+        board.mirror_height_mm + float(rng.uniform(-3, 3)),
+        board.card_height_mm + float(rng.uniform(-3, 3)),
+        stickers.door_height_mm + float(rng.uniform(-3, 3)),
+        mirror_dots, window, door, balance, reflected, varied_art=True, clutter_anywhere=True,
+    )
+
+
+def _slot_frame(slot: str, facing: str | None, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors along a piece's top edge and across it (toward its reflective face)."""
+    u = _slot_dir(slot) / math.sqrt(2)
+    v = np.array([-u[1], u[0]])
+    if facing is not None and float(v @ np.array(board.facing_normal(facing))) < 0:
+        v = -v
+    return u, v
+
+
+def sticker_xy(centre: tuple[float, float], u: np.ndarray, v: np.ndarray,
+               dot: Sticker) -> tuple[float, float]:
+    p = np.asarray(centre, float) + dot.along_mm * u + dot.across_mm * v
+    return float(p[0]), float(p[1])
+
+
+def _oval(centre: tuple[float, float], z: float, dot: Sticker, n: int = 28) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    r = dot.diameter_mm / 2
+    t = math.radians(dot.turn_deg)
+    x, y = r * np.cos(a), r * dot.squash * np.sin(a)
+    xr = centre[0] + x * math.cos(t) - y * math.sin(t)
+    yr = centre[1] + x * math.sin(t) + y * math.cos(t)
+    return np.stack([xr, yr, np.full(n, z)], axis=1)
+
+
+def mirror_dot_xy(board: Board, m: MirrorSeen, look: BoxLook) -> tuple[float, float]:
+    """Where a mirror's dot lies seen from above (its middle, for the hands to keep clear)."""
+    dot = look.mirror_dots.get(m.cell)
+    if dot is None or m.facing is None:
+        return board.dot_mm(m.cell, m.facing or "NW")
+    u, v = _slot_frame(m.slot, m.facing, board)
+    return sticker_xy(board.crossing_mm(m.cell), u, v, dot)
+
+
+def card_dot_xy(board: Board, position: str, look: BoxLook) -> tuple[float, float]:
+    cx, cy = board.card_mm(position)
+    if look.window_dot is None:
+        return cx, cy
+    u = np.array([1.0, 0.0]) if position[0] in "NS" else np.array([0.0, 1.0])
+    inward = {"N": (0, 1), "S": (0, -1), "W": (1, 0), "E": (-1, 0)}[position[0]]
+    return sticker_xy((cx, cy), u, np.array(inward, float), look.window_dot)
+
+
+def door_dot_xy(board: Board, door: DoorSeen, look: BoxLook) -> tuple[float, float]:
+    c = board.crossing_mm(door.cell)
+    if look.door_dot is None:
+        return c
+    u, v = _slot_frame(door.slot, None, board)
+    return sticker_xy(c, u, v, look.door_dot)
+
+
 # --- printed board ---------------------------------------------------------------------
 
 
@@ -128,16 +280,30 @@ def _smooth(shape: tuple[int, int], rng: np.random.Generator, scale: int) -> np.
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -> np.ndarray:
-    """The box seen from straight above with nothing standing in it, 4 px per mm."""
+def _art_colour(rng: np.random.Generator, lo: float, hi: float, max_sat: float) -> np.ndarray:
+    """Any hue, a brightness in [lo, hi], at most `max_sat` saturation (0..1), as BGR."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.uniform(0, max_sat) * 255, rng.uniform(lo, hi)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
+def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
+                 varied: bool = False) -> np.ndarray:
+    """The box seen from straight above with nothing standing in it, 3 px per mm.
+
+    `varied` paints a box of another print run or publisher: any floor colour and pattern,
+    corridors, guide lines, slot inserts and thought-bubble icons of any colour, and large
+    splashes of art."""
     corners = box_corners_mm(board)
     w = round((corners[1, 0] - corners[0, 0]) * CANVAS_PX_PER_MM)
     h = round((corners[2, 1] - corners[1, 1]) * CANVAS_PX_PER_MM)
     shape = (h, w)
-    # Night-blue castle floor on paper: low saturation so the stickers stand out.
-    blue = rng.uniform(80, 125)
-    floor = np.array([blue, blue * rng.uniform(0.5, 0.75), blue * rng.uniform(0.4, 0.8)],
-                     np.float32)
+    if varied:
+        floor = _art_colour(rng, 50, 200, 0.6)
+    else:
+        # Night-blue castle floor on paper: low saturation so the stickers stand out.
+        blue = rng.uniform(80, 125)
+        floor = np.array([blue, blue * rng.uniform(0.5, 0.75), blue * rng.uniform(0.4, 0.8)],
+                         np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = floor
     img *= (0.8 + 0.4 * _smooth(shape, rng, 90))[..., None]
@@ -150,9 +316,19 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -
     tint = rng.uniform(0.85, 1.15, size=(int(h / tile) + 2, int(w / tile) + 2)).astype(np.float32)
     img *= cv2.resize(tint, (w, h), interpolation=cv2.INTER_NEAREST)[..., None]
     out = np.clip(img, 0, 255).astype(np.uint8)
+    if varied:
+        for _ in range(int(rng.integers(0, 7))):  # large splashes of printed art
+            centre = _mm(rng.uniform(-10, 310, 2))
+            axes = (round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16),
+                    round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16))
+            colour = _art_colour(rng, 40, 230, 0.7).tolist()
+            cv2.ellipse(out, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1,
+                        cv2.LINE_AA, 4)
     # Corridors: paler bands along rows and columns of crossings.
     grey = rng.uniform(110, 160)
     corridor = tuple(int(grey + v) for v in rng.uniform(-12, 12, 3))
+    if varied:
+        corridor = tuple(int(v) for v in _art_colour(rng, 60, 220, 0.4))
     xs, ys = board.crossing_x_mm, board.crossing_y_mm
     lo_x, hi_x = board.card_line_mm["W"], board.card_line_mm["E"]
     lo_y, hi_y = board.card_line_mm["N"], board.card_line_mm["S"]
@@ -163,13 +339,13 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -
         _line(layer, (lo_x, y), (hi_x, y), corridor, 22)
     out = cv2.addWeighted(out, 0.55, layer, 0.45, 0)
     if guide_lines:
-        ray = (90, 215, 235)
+        ray = tuple(int(v) for v in _art_colour(rng, 120, 250, 0.8)) if varied else (90, 215, 235)
         for x in xs:
             _line(out, (x, lo_y + 8), (x, hi_y - 8), ray, 1.4)
         for y in ys:
             _line(out, (lo_x + 8, y), (hi_x - 8, y), ray, 1.4)
     # Slots through the board: the yellow insert shows through.
-    insert = (30, 175, 205)
+    insert = tuple(int(v) for v in _art_colour(rng, 60, 240, 0.9)) if varied else (30, 175, 205)
     for cell in board.cells:
         for slot in ("/", "\\"):
             a, b = board.slot_segment_mm(cell, slot)
@@ -188,7 +364,7 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool) -
             out,
             _mm((fx, fy)),
             round(6.5 * CANVAS_PX_PER_MM * 16),
-            (60, 200, 235),
+            insert if varied else (60, 200, 235),
             -1,
             cv2.LINE_AA,
             4,
@@ -310,8 +486,10 @@ def _jitter(color: tuple[int, int, int], rng: np.random.Generator, amount: float
     return tuple(int(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in color)
 
 
-def _mirror_texture(rng: np.random.Generator, glint: bool) -> np.ndarray:
-    """A mirror's face: a blurred, bright, random reflection of the room, with a glint."""
+def _mirror_texture(rng: np.random.Generator, glint: bool,
+                    reflected_dot: bool = False) -> np.ndarray:
+    """A mirror's face: a blurred, bright, random reflection of the room, with a glint, and
+    perhaps another mirror's green dot seen in it."""
     h, w = 40, 100
     base = rng.uniform(120, 230)
     tex = np.empty((h, w, 3), np.float32)
@@ -350,6 +528,12 @@ def _mirror_texture(rng: np.random.Generator, glint: bool) -> np.ndarray:
             -1,
         )
         tex = cv2.GaussianBlur(tex, (0, 0), 2.0)
+    if reflected_dot:
+        # Seen in the glass, a dot is as sharp and nearly as saturated as the sticker itself.
+        cv2.ellipse(tex, (int(rng.integers(12, w - 12)), int(rng.integers(8, h - 8))),
+                    (int(rng.integers(4, 9)), int(rng.integers(3, 7))), float(rng.uniform(0, 180)),
+                    0, 360, [float(c) * rng.uniform(0.8, 1.0) for c in GREEN_BGR], -1,
+                    cv2.LINE_AA)
     tex += rng.normal(0, 6, tex.shape).astype(np.float32)
     return np.clip(tex, 0, 255).astype(np.uint8)
 
@@ -384,7 +568,9 @@ def _card_back(rng: np.random.Generator) -> np.ndarray:
     return tex
 
 
-def card_solids(board: Board, window: str | None, rng: np.random.Generator) -> list[Solid]:
+def card_solids(board: Board, window: str | None, rng: np.random.Generator,
+                look: BoxLook | None = None) -> list[Solid]:
+    height = board.card_height_mm if look is None else look.card_height_mm
     solids = []
     for pos in board.positions:
         cx, cy = board.card_mm(pos)
@@ -396,7 +582,7 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator) -> l
             np.array(u, float),
             CARD_WIDTH_MM,
             CARD_THICKNESS_MM,
-            board.card_height_mm,
+            height,
             {
                 "front": _card_front(rng, is_window),
                 "back": _card_back(rng),
@@ -404,13 +590,17 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator) -> l
                 "top": _jitter((205, 215, 222), rng, 12),
             },
         )
-        if is_window:
+        if is_window and (look is None or look.window_dot is None):
             solid.decals.append(
                 (
-                    _disc((cx, cy), -board.card_height_mm, board.dot_diameter_mm),
+                    _disc((cx, cy), -height, board.dot_diameter_mm),
                     _jitter(MAGENTA_BGR, rng, 15),
                 )
             )
+        elif is_window and look is not None and look.window_dot is not None:
+            dot = look.window_dot
+            solid.decals.append((_oval(card_dot_xy(board, pos, look), -height, dot),
+                                 dot.bgr or _jitter(MAGENTA_BGR, rng, 15)))
         solids.append(solid)
     return solids
 
@@ -426,7 +616,11 @@ def piece_solids(
     stickers: StickerSettings,
     dots: bool = True,
     glints: bool = True,
+    look: BoxLook | None = None,
 ) -> list[Solid]:
+    """Mirrors and the door as solids; `look` places hand-stuck dots (default: the house's)."""
+    mirror_h = board.mirror_height_mm if look is None else look.mirror_height_mm
+    door_h = stickers.door_height_mm if look is None else look.door_height_mm
     solids = []
     for m in box.mirrors:
         u = _slot_dir(m.slot)
@@ -441,31 +635,36 @@ def piece_solids(
             u,
             board.mirror_length_mm,
             MIRROR_THICKNESS_MM,
-            board.mirror_height_mm,
+            mirror_h,
             {
-                "front": _mirror_texture(rng, glints and rng.random() < 0.6),
+                "front": _mirror_texture(rng, glints and rng.random() < 0.6,
+                                         look is not None and look.reflected_dot == m.cell),
                 "back": _jitter((105, 78, 62), rng, 8),
                 "end": top,
                 "top": top,
             },
         )
-        if dots and m.facing is not None:
+        dot = None if look is None else look.mirror_dots.get(m.cell)
+        if dots and m.facing is not None and dot is None:
             solid.decals.append(
                 (
                     _disc(
                         board.dot_mm(m.cell, m.facing),
-                        -board.mirror_height_mm,
+                        -mirror_h,
                         board.dot_diameter_mm,
                     ),
                     _jitter(GREEN_BGR, rng, 15),
                 )
             )
+        elif dots and m.facing is not None and dot is not None and look is not None:
+            solid.decals.append((_oval(mirror_dot_xy(board, m, look), -mirror_h, dot),
+                                 dot.bgr or _jitter(GREEN_BGR, rng, 15)))
         solids.append(solid)
     if box.door is not None:
         wood = np.empty((50, 100, 3), np.uint8)
         wood[:] = _jitter((60, 75, 100), rng, 10)
         cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
-        h = stickers.door_height_mm
+        h = door_h
         solid = _box_solid(
             board.crossing_mm(box.door.cell),
             _slot_dir(box.door.slot),
@@ -479,13 +678,16 @@ def piece_solids(
                 "top": _jitter((185, 200, 215), rng),
             },
         )
-        if dots:
+        if dots and (look is None or look.door_dot is None):
             solid.decals.append(
                 (
                     _disc(board.crossing_mm(box.door.cell), -h, board.dot_diameter_mm),
                     _jitter(ORANGE_BGR, rng, 12),
                 )
             )
+        elif dots and look is not None and look.door_dot is not None:
+            solid.decals.append((_oval(door_dot_xy(board, box.door, look), -h, look.door_dot),
+                                 look.door_dot.bgr or _jitter(ORANGE_BGR, rng, 12)))
         solids.append(solid)
     return solids
 
@@ -536,9 +738,11 @@ def draw_solids(
 # --- loose things ----------------------------------------------------------------------
 
 
-def _victor(board: Board, rng: np.random.Generator) -> Solid:
-    f = board.fields[int(rng.integers(len(board.fields)))]
-    x, y = f.xy_mm
+def _victor(board: Board, rng: np.random.Generator,
+            at: tuple[float, float] | None = None) -> Solid:
+    if at is None:
+        at = board.fields[int(rng.integers(len(board.fields)))].xy_mm
+    x, y = at
     cape = _jitter((70, 30, 60), rng, 12)
     ring = _disc((x, y), 0.0, 2 * VICTOR_RADIUS_MM, 16)
     top = _disc((x, y), -VICTOR_HEIGHT_MM, 1.4 * VICTOR_RADIUS_MM, 16)
@@ -605,26 +809,94 @@ def _outside_box(board: Board, rng: np.random.Generator) -> tuple[float, float]:
 
 
 def sticker_points_px(
-    board: Board, box: BoxState, cam: VirtualCamera, stickers: StickerSettings
+    board: Board, box: BoxState, cam: VirtualCamera, stickers: StickerSettings,
+    look: BoxLook | None = None,
 ) -> np.ndarray:
     """Image points that a hand must not hide (a reader cannot see through arms)."""
+    look = look or house_look(board, box, stickers)
+    mh, ch, dh = look.mirror_height_mm, look.card_height_mm, look.door_height_mm
     pts = []
     for m in box.mirrors:
-        x, y = board.dot_mm(m.cell, m.facing or "NW")
-        pts.append((x, y, -board.mirror_height_mm))
+        x, y = mirror_dot_xy(board, m, look)
+        pts.append((x, y, -mh))
         for end in board.slot_segment_mm(m.cell, m.slot):
-            pts.append((end[0], end[1], -board.mirror_height_mm))
+            pts.append((end[0], end[1], -mh))
         cx, cy = board.crossing_mm(m.cell)
-        pts.append((cx, cy, -board.mirror_height_mm))
+        pts.append((cx, cy, -mh))
     if box.window is not None:
-        x, y = board.card_mm(box.window)
-        pts.append((x, y, -board.card_height_mm))
+        x, y = card_dot_xy(board, box.window, look)
+        pts.append((x, y, -ch))
     if box.door is not None:
-        x, y = board.crossing_mm(box.door.cell)
-        pts.append((x, y, -stickers.door_height_mm))
+        x, y = door_dot_xy(board, box.door, look)
+        pts.append((x, y, -dh))
         for end in board.slot_segment_mm(box.door.cell, box.door.slot):
-            pts.append((end[0], end[1], -stickers.door_height_mm))
+            pts.append((end[0], end[1], -dh))
     return cam.project(np.array(pts, np.float64))
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    d = b - a
+    t = float(np.clip((p - a) @ d / float(d @ d), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + t * d)))
+
+
+def _free_spot(board: Board, box: BoxState, rng: np.random.Generator, radius_mm: float,
+               taken: list[tuple[float, float, float]]) -> tuple[float, float] | None:
+    """Somewhere on the board where a thing `radius_mm` across fits beside the pieces, the
+    cards and what already lies there (a drop cannot lie under a mirror)."""
+    segments = [board.slot_segment_mm(m.cell, m.slot) for m in box.mirrors]
+    if box.door is not None:
+        segments.append(board.slot_segment_mm(box.door.cell, box.door.slot))
+    for pos in board.positions:
+        cx, cy = board.card_mm(pos)
+        half = CARD_WIDTH_MM / 2
+        along = ((cx - half, cy), (cx + half, cy)) if pos[0] in "NS" else (
+            (cx, cy - half), (cx, cy + half))
+        segments.append(along)
+    for _ in range(30):
+        p = rng.uniform(-12, 312, 2)
+        if any(_segment_distance(p, np.array(a), np.array(b)) < radius_mm + 3
+               for a, b in segments):
+            continue
+        if any(math.hypot(p[0] - x, p[1] - y) < radius_mm + r for x, y, r in taken):
+            continue
+        taken.append((float(p[0]), float(p[1]), radius_mm))
+        return float(p[0]), float(p[1])
+    return None
+
+
+def _hides(solid: Solid, cam: VirtualCamera, points_px: np.ndarray) -> bool:
+    """Whether a solid's outline in the image comes near any of the points."""
+    corners = np.vstack([f.quad for f in solid.faces])
+    hull = cv2.convexHull(cam.project(corners).astype(np.float32))
+    return any(cv2.pointPolygonTest(hull, (float(x), float(y)), True) > -6
+               for x, y in points_px)
+
+
+def clutter_anywhere(board: Board, box: BoxState, cam: VirtualCamera, rng: np.random.Generator,
+                     look: BoxLook, stickers: StickerSettings
+                     ) -> tuple[list[Solid], list[tuple[float, float]]]:
+    """Victor, the die and the drops anywhere in the box or beside it, hiding no sticker and
+    no corner marker (a reader cannot see through them either)."""
+    protect = np.vstack([sticker_points_px(board, box, cam, stickers, look),
+                         _marker_points_px(board, cam)])
+    quiet = board.marker_side_mm * 0.75 + 4  # a marker's half-diagonal and its white margin
+    taken: list[tuple[float, float, float]] = [(*m.center_mm, quiet) for m in board.markers]
+    solids: list[Solid] = []
+    for make, radius in ((lambda at: _victor(board, rng, at), VICTOR_RADIUS_MM + 2),
+                         (lambda at: _die(at, rng), DIE_SIDE_MM * 0.75)):
+        for _ in range(10):
+            at = _free_spot(board, box, rng, radius, taken)
+            if at is None:
+                break
+            solid = make(at)
+            if not _hides(solid, cam, protect):
+                solids.append(solid)
+                break
+            taken.pop()
+    drops = [at for _ in range(int(rng.integers(2, 10)))
+             if (at := _free_spot(board, box, rng, DROP_RADIUS_MM, taken)) is not None]
+    return solids, drops
 
 
 def _marker_points_px(board: Board, cam: VirtualCamera) -> np.ndarray:
@@ -648,9 +920,10 @@ def add_hands(
     stickers: StickerSettings,
     *,
     keep_clear: bool = True,
+    look: BoxLook | None = None,
 ) -> np.ndarray:
     """Arms reaching over the box that hide no sticker and at most one corner marker."""
-    protect = sticker_points_px(board, box, cam, stickers)
+    protect = sticker_points_px(board, box, cam, stickers, look)
     markers = _marker_points_px(board, cam).reshape(4, 4, 2)
     h, w = img.shape[:2]
     hidden_before: set[int] = set()
@@ -692,21 +965,32 @@ def render_box(
     stickers: StickerSettings = DEFAULT_STICKERS,
     hands: int | None = None,
     guide_lines: bool | None = None,
+    look: BoxLook | None = None,
 ) -> np.ndarray:
-    """One photograph of `box` through `cam`, with clutter, light and camera faults."""
+    """One photograph of `box` through `cam`, with clutter, light and camera faults.
+
+    `look` is the box's own (default: drawn as `conditions.style` says)."""
     w, h = cam.width, cam.height
+    if look is None and conditions.style == "random":
+        look = random_look(board, box, stickers, rng)
+    elif look is None and conditions.style != "house":
+        raise ValueError(f"unknown style {conditions.style!r} (house, random)")
     table = effects.table_texture(w, h, rng)
     lines = bool(rng.random() < 0.6) if guide_lines is None else guide_lines
-    canvas = board_canvas(board, rng, guide_lines=lines)
+    canvas = board_canvas(board, rng, guide_lines=lines,
+                          varied=look is not None and look.varied_art)
     origin = (-BOX_MARGIN_MM, -BOX_MARGIN_MM)
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
-    solids = card_solids(board, box.window, rng) + piece_solids(
-        board, box, rng, stickers, glints=conditions.glints
+    solids = card_solids(board, box.window, rng, look) + piece_solids(
+        board, box, rng, stickers, glints=conditions.glints, look=look
     )
     drops: list[tuple[float, float]] = []
-    if conditions.clutter:
+    if conditions.clutter and look is not None and look.clutter_anywhere:
+        loose, drops = clutter_anywhere(board, box, cam, rng, look, stickers)
+        solids += loose
+    elif conditions.clutter:
         solids.append(_victor(board, rng))
         solids.append(_die(_outside_box(board, rng), rng))
         drops = [_outside_box(board, rng) for _ in range(int(rng.integers(2, 9)))]
@@ -719,7 +1003,10 @@ def render_box(
     _drops(img, cam, drops, rng)
     draw_solids(img, cam, solids, light)
     n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
-    img = add_hands(img, board, box, cam, rng, n_hands, stickers)
+    img = add_hands(img, board, box, cam, rng, n_hands, stickers, look=look)
+    if look is not None and look.white_balance != (1.0, 1.0, 1.0):
+        gains = np.array(look.white_balance, np.float32)
+        img = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return effects.photograph(
         img,
         rng,
@@ -743,8 +1030,10 @@ def render_photo(
     box = random_box(board, rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(board, rng, size, conditions.max_tilt_deg)
+    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
     return Photo(
-        render_box(board, box, cam, rng, conditions=conditions, stickers=stickers), box, cam
+        render_box(board, box, cam, rng, conditions=conditions, stickers=stickers, look=look),
+        box, cam, look,
     )
 
 

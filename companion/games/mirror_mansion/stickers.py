@@ -28,9 +28,10 @@ class StickerSettings(BaseModel):
     window_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=140, hue_max=172))
     """Magenta, on top of the window card."""
     door_dot: HueRange = Field(
-        default_factory=lambda: HueRange(hue_min=3, hue_max=17, sat_min=70, val_min=120)
+        default_factory=lambda: HueRange(hue_min=2, hue_max=23, sat_min=70, val_min=120)
     )
-    """Orange, on top of the door (skin shares its hue: the reader also checks the blob's size)."""
+    """Orange, on top of the door (skin shares its hue: the reader tells a dot by its size,
+    shape and standing alone, `dots.py`)."""
     door_height_mm: float = Field(25.0, gt=0, le=100)
     """The door's top above the board; the board model gives mirrors' and cards' heights."""
     min_confidence: float = Field(0.5, ge=0, le=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -50,6 +51,9 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
     parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
     parser.add_argument("--no-hands", action="store_true", help="no arms over the box")
+    parser.add_argument("--style", choices=["house", "random"], default="house",
+                        help="house: the reference box and sticker kit; random: each box its "
+                        "own (stickers stuck by hand, white balance, heights, board art)")
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 100_000:
         raise UserError("--count must be between 1 and 100000")
@@ -59,10 +63,10 @@ def render(argv: list[str]) -> int:
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2)
+    conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2,
+                            style=args.style)
     if args.size:
-        conditions = Conditions(max_tilt_deg=args.max_tilt, hands=conditions.hands,
-                                sizes=(_size(args.size),))
+        conditions = replace(conditions, sizes=(_size(args.size),))
     board = load_board()
     for i in range(args.count):
         photo = render_photo(board, (args.seed, i), conditions)

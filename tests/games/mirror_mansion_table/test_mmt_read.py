@@ -100,3 +100,13 @@ def test_clutter_alone_is_not_read_as_pieces() -> None:
     image = render_box(BOARD, empty, cam, np.random.default_rng(11), hands=2)
     got = read_box(image, BOARD)
     assert got.mirrors == () and got.door is None and got.window == "S1"
+
+
+def test_an_arm_over_an_empty_crossing_is_not_a_door() -> None:
+    """`companion render mirror-mansion --seed 5`, image 0001: an arm in an orange skin tone
+    lies over crossing [1, 2]; a door needs a dot that stands alone, not a patch of arm."""
+    photo = render_photo(BOARD, (5, 1))
+    assert photo.truth.door is None
+    got = read_box(photo.image, BOARD)
+    assert got.door is None, got.to_json()
+    assert got.layout_key() == photo.truth.layout_key(), (got.to_json(), photo.truth.to_json())

@@ -1,0 +1,164 @@
+"""Sticker evidence: dots of one colour on a top plane, wherever they were stuck.
+
+A dot is told from everything else of its colour by standing out and by shape, not by
+place. Standing out: its colour, weighted by saturation, exceeds the mean of its
+neighbourhood (a window a few dots across), so a green dot on green board art still shows
+while the art does not. Shape: a compact blob of a sticker's size (the kit's diameter, give
+or take what a user's own kit varies by), round enough, and alone, with little that stands
+out in its colour round it. An arm in a skin tone near an orange sticker's hue, a stripe of
+board art, a thought bubble's small icon: each fails one of these, wherever it lies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.stickers import HueRange
+from companion.games.mirror_mansion.top_planes import PX_PER_MM, TopPlane
+
+SIZE_RANGE = (0.75, 1.5)
+"""Dots from 0.75 to 1.5 times the model's diameter are accepted (6-12 mm for 8 mm): what
+hand-cut and bought kits measure."""
+MIN_SHOWN = 0.45
+"""The least share of the smallest dot's area that must show (glare and blur eat its rim)."""
+MAX_SHOWN = 1.7
+"""The most, as a share of the largest dot's area (blur spreads it)."""
+MAX_ELONGATION = 2.0
+"""Major over minor axis: a dot seen on its plane is round, a stripe is not."""
+LEVELS = (40, 80, 120)
+"""How far (in saturation units, 0..255) a dot's pixels exceed their neighbourhood's mean of
+the same colour-weighted saturation: the least, then the levels a dot is looked for again."""
+OPENING = 0.85
+"""The opening disc's diameter, as a share of the smallest dot's."""
+NEIGHBOURHOOD_DOTS = 3.0
+"""The neighbourhood's side, in largest dots."""
+
+
+@dataclass(frozen=True)
+class Dot:
+    """One dot found: where (board mm on its plane), how big, how round and how alone."""
+
+    centre_mm: tuple[float, float]
+    area_mm2: float
+    elongation: float
+    isolation: float
+    """The share of a ring round the dot that does not show its colour, even loosely."""
+
+
+def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
+    """Mask (0/255) of the pixels in a hue range (wrapping through red if hue_max < hue_min)."""
+    lo, hi = (r.hue_min, r.sat_min, r.val_min), (r.hue_max, 255, 255)
+    if r.hue_min <= r.hue_max:
+        return cv2.inRange(hsv, lo, hi)
+    return cv2.inRange(hsv, lo, (179, 255, 255)) | cv2.inRange(hsv, (0, *lo[1:]), hi)
+
+
+def stand_out(hsv: np.ndarray, colour: HueRange, window_px: int) -> np.ndarray:
+    """Per pixel, how far its saturation in `colour` (0 outside the colour) exceeds the
+    mean of the same over a `window_px` square round it (int16)."""
+    weighted = cv2.bitwise_and(hsv[..., 1], colour_mask(hsv, colour))
+    local = cv2.blur(weighted, (window_px, window_px), borderType=cv2.BORDER_REPLICATE)
+    return cv2.subtract(weighted.astype(np.int16), local.astype(np.int16))
+
+
+def loosened(r: HueRange) -> HueRange:
+    """The same colour, loosely: what still counts as 'of its colour' round a dot."""
+    return r.model_copy(update={
+        "hue_min": (r.hue_min - 5) % 180, "hue_max": (r.hue_max + 5) % 180,
+        "sat_min": round(r.sat_min * 0.8), "val_min": round(r.val_min * 0.8)})
+
+
+@lru_cache(maxsize=8)
+def _kernel(k: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+@lru_cache(maxsize=16)
+def _ring(inner_px: int, outer_px: int) -> np.ndarray:
+    yy, xx = np.mgrid[-outer_px : outer_px + 1, -outer_px : outer_px + 1]
+    d2 = xx * xx + yy * yy
+    return (d2 >= inner_px * inner_px) & (d2 <= outer_px * outer_px)
+
+
+def _isolation(loose: np.ndarray, cx: float, cy: float, radius_px: float) -> float:
+    inner, outer = round(radius_px + 2), round(radius_px + 2 + 3 * PX_PER_MM)
+    ring = _ring(inner, outer)
+    h, w = loose.shape
+    ix, iy = round(cx), round(cy)
+    x0, x1 = max(0, ix - outer), min(w, ix + outer + 1)
+    y0, y1 = max(0, iy - outer), min(h, iy + outer + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    r = ring[y0 - iy + outer : y1 - iy + outer, x0 - ix + outer : x1 - ix + outer]
+    n = int(r.sum())
+    if n == 0:
+        return 0.0
+    inside = loose[y0:y1, x0:x1][r]
+    # Beyond the plane's edge counts as unknown, i.e. not alone.
+    return float(np.count_nonzero(inside == 0)) / ring.sum()
+
+
+def _shape(labels: np.ndarray, i: int, stats: np.ndarray) -> float:
+    """Major over minor axis of component `i`."""
+    x, y, bw, bh = (int(stats[i, j]) for j in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP,
+                                               cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] <= 0:
+        return math.inf
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    spread = math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11)
+    major, minor = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
+    return math.sqrt(major / max(minor, 1e-6))
+
+
+def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot]:
+    """Every dot-like blob of `colour` on the plane (the model's dot is `diameter_mm`).
+
+    At rising levels of standing out, like maximally stable regions: a sticker touching a
+    paler patch of its colour (its reflection in a mirror's face, a bleached print) comes
+    loose at a level the patch does not reach. A place found at several levels is kept from
+    the lowest, where the whole dot shows.
+    """
+    window = round(NEIGHBOURHOOD_DOTS * SIZE_RANGE[1] * diameter_mm * PX_PER_MM) | 1
+    out = stand_out(plane.hsv, colour, window)
+    area_of = (math.pi / 4) * PX_PER_MM * PX_PER_MM
+    lo = MIN_SHOWN * area_of * (SIZE_RANGE[0] * diameter_mm) ** 2
+    hi = MAX_SHOWN * area_of * (SIZE_RANGE[1] * diameter_mm) ** 2
+    # Opening with a disc nearly the smallest dot across keeps every dot whole (a disc is
+    # the union of the smaller discs inside it) and cuts it loose from streaks of its colour
+    # narrower than that (a guide line, smeared twice as wide by JPEG's halved colour).
+    k = max(3, round(OPENING * SIZE_RANGE[0] * diameter_mm * PX_PER_MM) | 1)
+    loose = None
+    dots: list[Dot] = []
+    for level in LEVELS:
+        mask = (out >= level).astype(np.uint8)
+        if not mask.any():
+            break
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(k))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        for i in range(1, n):
+            area = float(stats[i, cv2.CC_STAT_AREA])
+            if not lo <= area <= hi:
+                continue
+            centre = plane.mm(cents[i])
+            radius_mm = math.sqrt(area / math.pi) / PX_PER_MM
+            if any(math.dist(centre, d.centre_mm) < radius_mm for d in dots):
+                continue
+            elongation = _shape(labels, i, stats)
+            if elongation > MAX_ELONGATION:
+                continue
+            if loose is None:  # opened too: thin lines of a like colour crossing are no crowd
+                loose = cv2.morphologyEx(
+                    (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
+                     ).astype(np.uint8), cv2.MORPH_OPEN, _kernel(k))
+            isolation = _isolation(loose, float(cents[i, 0]), float(cents[i, 1]),
+                                   math.sqrt(area / math.pi))
+            dots.append(Dot((float(centre[0]), float(centre[1])), area / PX_PER_MM**2,
+                            elongation, isolation))
+    return dots

@@ -1,0 +1,95 @@
+"""The rectify stage: the photograph resampled on the planes where the pieces' tops are.
+
+Standing pieces are read at their tops, so each height gets its own top-down image (a
+homography of that plane from the camera pose, `pose.py`): on it every top edge and dot sits
+at its board position whatever the tilt. The images are white-balanced on the white quiet
+zone round the corner markers, the one thing every box's print is known to have, so a
+sticker keeps its hue under a warm lamp or a cool window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.board import Board
+from companion.games.mirror_mansion.pose import BoardPose
+
+PX_PER_MM = 2.0
+"""Scale of the top-plane resamplings: about what a 1280-pixel camera sees of the board."""
+QUIET_ZONE_MM = (1.0, 3.0)
+"""How far outside a marker's edge its white margin is sampled (a detectable marker needs
+a light margin; 3 mm stays inside the narrowest we print)."""
+
+
+@dataclass(frozen=True)
+class TopPlane:
+    """The photograph resampled on the plane `height_mm` above the board, from `origin_mm`."""
+
+    bgr: np.ndarray
+    origin_mm: tuple[float, float]
+    height_mm: float
+
+    @cached_property
+    def hsv(self) -> np.ndarray:
+        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2HSV)
+
+    @cached_property
+    def gray(self) -> np.ndarray:
+        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY)
+
+    def px(self, xy_mm: np.ndarray) -> np.ndarray:
+        return (np.asarray(xy_mm, np.float64) - self.origin_mm) * PX_PER_MM
+
+    def mm(self, xy_px: np.ndarray) -> np.ndarray:
+        return np.asarray(xy_px, np.float64) / PX_PER_MM + self.origin_mm
+
+
+def white_balance(image: np.ndarray, pose: BoardPose, board: Board) -> np.ndarray:
+    """Per-channel gains (B, G, R) that make the markers' white margins grey."""
+    s = board.marker_side_mm / 2
+    pts = []
+    for marker_id in pose.markers:
+        m = next(m for m in board.markers if m.id == marker_id)
+        for d in np.linspace(*QUIET_ZONE_MM, 3):
+            for t in np.linspace(-s - d, s + d, 12):
+                for x, y in ((t, -s - d), (t, s + d), (-s - d, t), (s + d, t)):
+                    pts.append((m.center_mm[0] + x, m.center_mm[1] + y, 0.0))
+    px = np.rint(pose.project(np.array(pts))).astype(np.intp)
+    h, w = image.shape[:2]
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    if inside.sum() < 20:
+        return np.ones(3, np.float32)
+    values = image[px[inside, 1], px[inside, 0]].astype(np.float32)
+    # The brighter half: a finger or a shadow on one margin must not tint the rest.
+    bright = values[values.sum(axis=1) >= np.median(values.sum(axis=1))]
+    white = np.maximum(np.median(bright, axis=0), 20.0)
+    gains = white.mean() / white
+    return np.clip(gains, 0.6, 1.6).astype(np.float32)
+
+
+def top_plane(
+    image: np.ndarray,
+    pose: BoardPose,
+    height_mm: float,
+    lo_mm: tuple[float, float],
+    hi_mm: tuple[float, float],
+    gains: np.ndarray | None = None,
+) -> TopPlane:
+    to_mm = np.array([[1 / PX_PER_MM, 0, lo_mm[0]], [0, 1 / PX_PER_MM, lo_mm[1]], [0, 0, 1]])
+    H = pose.plane_homography(height_mm) @ to_mm
+    size = (round((hi_mm[0] - lo_mm[0]) * PX_PER_MM), round((hi_mm[1] - lo_mm[1]) * PX_PER_MM))
+    warped = cv2.warpPerspective(
+        image,
+        H,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
+    if gains is not None and not np.allclose(gains, 1.0, atol=0.01):
+        warped = cv2.transform(warped, np.diag(gains).astype(np.float32))
+    return TopPlane(warped, lo_mm, height_mm)
