@@ -36,6 +36,9 @@ class CameraSettings(_Section):
     """Fixed exposure, so a mirror's glint does not swing auto-exposure. None: automatic."""
     seed: int = 0
     """For `sim`: the seed of the simulated table."""
+    sim_players: bool = True
+    """For `sim`: the simulated table's players tap their moves (the die, the guesses, the
+    look) through the dashboard's corrections, so the demo plays itself; false: you tap."""
 
 
 class TableSettings(_Section):

@@ -24,6 +24,7 @@ from companion.config import Settings
 from companion.errors import UserError
 from companion.games import get_game
 from companion.live.demo_game import DemoTableGame
+from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
@@ -102,6 +103,8 @@ class Runtime:
         self._scene: tuple[Any, Any] | None = None
         """(game, its sim scene): built once per game, not per camera (re)open; a game's
         scene can be a whole simulated deck taught from its photos."""
+        self._players: tuple[Any, DemoPlayers] | None = None
+        """(scene, its scripted players), rebuilt when the scene changes."""
         self._thread: threading.Thread | None = None
         self._registrar: Any = None
         self.session, self.game = self._resume_or_start()
@@ -402,7 +405,24 @@ class Runtime:
             except Exception as exc:
                 self._game_error("update", exc)
                 return []
-            return self._commit(drafts)
+            return self._commit(drafts) + self._demo_taps(frame)
+
+    def _demo_taps(self, frame: Any) -> list[Event]:
+        """The `sim` scene's scripted players tap through `correct`, as phones do."""
+        truth = getattr(frame, "truth", None)
+        if (not self._is_sim() or not self.settings.camera.sim_players
+                or not isinstance(truth, dict) or "t" not in truth):
+            return []
+        scene = self._sim_scene()
+        if self._players is None or self._players[0] is not scene:
+            self._players = (scene, DemoPlayers(getattr(scene, "taps", ())))
+        events: list[Event] = []
+
+        def correct(payload: dict[str, Any], seat: int | None) -> None:
+            events.extend(self.correct(payload, seat))
+
+        self._players[1].step(float(truth["t"]), correct)
+        return events
 
     def _annotate(
         self, image: np.ndarray, markers: dict[int, Any], registration: Any, game: TableGame,

@@ -56,6 +56,21 @@ How the platform drives a `TableGame` (event sourcing):
   receives it; `view(seat)` must not contain another seat's secrets, and `view(None)`
   (spectators, the admin) holds only public information.
 
+"The table is right": when the engine's board has drifted from the table (a misread that
+was believed, a piece nudged between turns), the admin posts `{"table_is_right": true}`
+(`TABLE_IS_RIGHT`; the corrections route refuses it from a seat link, and
+`POST /api/table-is-right` sends it). A game that offers it sets the public, visible part
+of its state to what the camera sees steadily now and returns `table_is_right_draft(...)`:
+one event, kind `TABLE_RIGHT_KIND`, with its snapshot, applied in `apply_event` like any
+other. Hidden information (hands, guesses) and the turn's progress are not touched. A game
+that cannot offer it (yet) raises `UserError` saying so, as for any correction it refuses.
+
+Scripted players of a `sim` scene: a scene may carry `taps`, a sequence of objects with
+`t` (film seconds), `seat` and `payload`, and put `"t"` in each frame's truth. The live loop
+then plays each tap once its time has come, through `correct` exactly as a phone's
+correction (retried on the next frames while the game refuses it), so a demo plays whole
+turns without anyone at the table; the game never reads the taps from the frame.
+
 Test a table game with `companion.live.conformance.check_table_game`: it plays a list of
 observations and corrections live, replays the events into a fresh game, and asserts the
 same views and questions for every seat and no private text in another seat's view.
@@ -83,6 +98,8 @@ __all__ = [
     "ANSWER_KIND",
     "PUBLIC",
     "QUESTION_KIND",
+    "TABLE_IS_RIGHT",
+    "TABLE_RIGHT_KIND",
     "Event",
     "EventDraft",
     "Observation",
@@ -90,7 +107,9 @@ __all__ = [
     "Scene",
     "Session",
     "TableGame",
+    "is_table_is_right",
     "question_draft",
+    "table_is_right_draft",
 ]
 
 
@@ -151,6 +170,21 @@ class Question:
 
 QUESTION_KIND = "question"
 ANSWER_KIND = "answer"
+TABLE_IS_RIGHT = "table_is_right"
+"""The correction key of "the table is right" (admin only): `{"table_is_right": true}`."""
+TABLE_RIGHT_KIND = "table.right"
+"""The event that records it: payload {"board": the game's new public board, "seen": the
+camera's reading it was taken from}, with the frame's snapshot."""
+
+
+def is_table_is_right(payload: dict[str, Any]) -> bool:
+    """Whether a correction asks to take the table's arrangement as the truth."""
+    return payload.get(TABLE_IS_RIGHT) is True
+
+
+def table_is_right_draft(board: dict[str, Any], seen: dict[str, Any]) -> EventDraft:
+    """The event of "the table is right": the board now in force and the reading behind it."""
+    return EventDraft(TABLE_RIGHT_KIND, {"board": board, "seen": seen}, snapshot=True)
 
 
 def question_draft(question: Question) -> EventDraft:

@@ -7,10 +7,25 @@ on replay. What the camera contributes:
 - the set-up's mirrors and window, once the motifs have been tapped in on the dashboard;
 - the window card's swap (a stable reading with the magenta dot elsewhere);
 - in the door variant, where the neighbour put the door;
-- the swaps: counted as the fewest moves from the stable reading when the window was
-  swapped to the stable reading now, judged by the engine at once (a breach is flagged the
-  moment it is stable), and committed to the engine when the player calls "make your
-  guesses".
+- the swaps: counted from stable readings only (hands away, the same reading for several
+  frames), as the fewest moves from the engine's own board to the stable reading now,
+  judged by the engine at once (a breach is flagged once, the moment it is stable), and
+  committed to the engine when the player calls "make your guesses". Counting from the
+  engine's board, not from an earlier reading, means the table and the engine cannot
+  drift apart unnoticed: a difference outside the swaps is one breach, and the admin's
+  "the table is right" takes the table's arrangement as the truth.
+
+Between turns the table changes in the ways the rules allow: the window card trades places
+with a castle card (the next turn's window swap), the door is lifted and placed again by
+the neighbour, a card is pulled and put back after the look. Mirrors the next player moves
+before the die is tapped are counted as that turn's swaps when the swaps open. When the
+phase changes without the camera seeing anything new (a tap, the look), the stable reading
+is judged again for the new phase, so a window swap made while the last turn was still
+being scored is not lost.
+
+The `sim` camera plays `render.table_film`: a game played by the engine first, whose
+players tap the die, the call, the guesses and the look through the live loop's corrections
+(`Film.taps`), as phones do.
 
 The players enter the die (or the named motif), their guesses (each on their own phone,
 private until all have guessed) and the look; the companion's prediction stays hidden until
@@ -47,26 +62,32 @@ from companion.games.mirror_mansion.actions import (
     action_to_json,
 )
 from companion.games.mirror_mansion.board import FACINGS, Board, load_board
+from companion.games.mirror_mansion.film_script import box_of
 from companion.games.mirror_mansion.game_state import (
     DOOR,
     GUESS,
     LOOK,
+    OVER,
     SETUP,
     SWAPS,
     WINDOW,
 )
-from companion.games.mirror_mansion.optics import Mirror, trace
+from companion.games.mirror_mansion.optics import Door, Mirror, trace
 from companion.games.mirror_mansion.rules import ENGINE
 from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.state_json import board_state_to_json
 from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS
-from companion.games.mirror_mansion.track import StableBox, judge_swaps
+from companion.games.mirror_mansion.track import StableBox, is_complete, judge_swaps
 from companion.live.table_game import (
     ANSWER_KIND,
     QUESTION_KIND,
+    TABLE_RIGHT_KIND,
     EventDraft,
     Observation,
     Question,
+    is_table_is_right,
     question_draft,
+    table_is_right_draft,
 )
 from companion.store import Event, Session
 
@@ -80,6 +101,7 @@ YAW_SLACK_DEG = 20.0
 PENDING_RULES = {"swap at least once", "swap at least one mirror",
                  "at least one mirror must end in a slot in line with the window card"}
 """Rules the swaps may still come to satisfy: shown as "to do", not flagged as a breach."""
+RULE_STAY_PUT = "the mirrors stay put after \"make your guesses\""
 
 
 class MirrorMansionTable:
@@ -99,8 +121,9 @@ class MirrorMansionTable:
         # -- the state (changed only in apply_event) --
         self.cards: dict[str, str] | None = None
         self.seen: BoxState | None = None
-        self.swap_start: BoxState | None = None
         self.verdict: dict[str, Any] | None = None
+        self.corrections = 0
+        """How many times the table was declared right (part of what the tracker judged)."""
         self.breaches: list[dict[str, Any]] = []
         self.looks: list[dict[str, Any]] = []
         self.hints: dict[int, dict[str, Any]] = {}
@@ -118,6 +141,8 @@ class MirrorMansionTable:
         self._unsure: int = 0
         self._no_window: int = 0
         self._yaws: deque[float] = deque(maxlen=5)
+        self._judged: tuple[Any, ...] | None = None
+        """(turn, phase, corrections, reading) last judged: a phase change judges again."""
 
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
@@ -125,7 +150,8 @@ class MirrorMansionTable:
 
         camera = getattr(self.settings, "camera", None)
         size = (camera.width, camera.height) if camera is not None else (1280, 960)
-        return table_film(self.board, seed, size=size)
+        return table_film(self.board, seed, size=size, players=self.state.players,
+                          options=dict(self.session.options))
 
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:
@@ -202,10 +228,19 @@ class MirrorMansionTable:
         drafts += self._box_turn()
         new = self.tracker.update(reading, now)
         if new is None:
-            return drafts
+            if self.seen is None or self._judge_key(self.seen) == self._judged:
+                return drafts
+            # The phase changed (a tap) with the table still: judge the reading again.
+            self._judged = self._judge_key(self.seen)
+            return drafts + self._camera_moves(self.seen)
         seen = {"box": new.to_json(), "yaw": self._steady_yaw()}
         drafts.append(EventDraft("mm.seen", seen, snapshot=True))
+        self._judged = self._judge_key(new)
         return drafts + self._camera_moves(new)
+
+    def _judge_key(self, box: BoxState) -> tuple[Any, ...]:
+        s = self.state
+        return (s.turn, s.phase, self.corrections, box.layout_key())
 
     def _steady_yaw(self) -> float | None:
         """The box's turn in the image, when the last few readings agree on it."""
@@ -273,19 +308,36 @@ class MirrorMansionTable:
             if any(d.kind == "mm.action" for d in drafts):
                 drafts.append(self._ask_revealed(new.window))  # type: ignore[arg-type]
             return drafts
-        if s.phase == DOOR and new.door is not None and (
-                s.board.door is None or (new.door.cell, new.door.slot)
-                != (s.board.door.cell, s.board.door.slot)):
-            return self._try(PlaceDoor(new.door.cell, new.door.slot))
+        if s.phase == DOOR and new.door is not None:
+            return self._door_placed(new)
         if s.phase == SWAPS:
             return self._verdict_drafts(new)
-        if s.phase in (GUESS, LOOK) and self.swap_start is not None:
+        if s.phase in (GUESS, LOOK):
             board_now = {(m.cell, m.slot, m.facing) for m in s.board.mirrors}
             if {(m.cell, m.slot, m.facing) for m in new.mirrors} != board_now:
-                return [EventDraft("mm.breach", {
-                    "rule": "the mirrors stay put after \"make your guesses\"",
-                    "detail": "a mirror moved after the swaps were called"})]
+                return self._breach(RULE_STAY_PUT, "the mirrors on the table are not where "
+                                    "they stood when the swaps were called")
         return []
+
+    def _door_placed(self, new: BoxState) -> list[EventDraft]:
+        """The neighbour's door: placed where the camera now sees it once it stands
+        somewhere new, or, when it is put back where it stood, once the mirrors start to
+        move (the swaps come only after the door)."""
+        assert new.door is not None and self.state.board is not None
+        old = _placements(self._engine_box())
+        seen = _placements(new)
+        if seen[2] == old[2] and seen[0] == old[0]:
+            return []  # nothing new yet: the neighbour may still be placing the door
+        return self._try(PlaceDoor(new.door.cell, new.door.slot))
+
+    def _breach(self, rule: str, detail: str) -> list[EventDraft]:
+        """A breach, unless the same one is already shown for this turn."""
+        if any(b["rule"] == rule and b["detail"] == detail for b in self._shown_breaches()):
+            return []
+        return [EventDraft("mm.breach", {"rule": rule, "detail": detail})]
+
+    def _shown_breaches(self) -> list[dict[str, Any]]:
+        return [b for b in self.breaches if b["turn"] == self.state.turn]
 
     def _ask_revealed(self, window: str) -> EventDraft:
         """The swap showed everyone the card now lying where the window was: ask the table to
@@ -310,36 +362,43 @@ class MirrorMansionTable:
         try:
             ENGINE.apply(self.state, action)
         except IllegalAction as exc:
-            return [EventDraft("mm.breach", {"rule": exc.rule, "detail": exc.detail})]
+            return self._breach(exc.rule, exc.detail)
         return [EventDraft("mm.action", {"action": action_to_json(action)})]
 
     def _setup_drafts(self, new: BoxState, cards: dict[str, str]) -> list[EventDraft]:
         if new.window is None or new.window in cards:
-            return [EventDraft("mm.breach", {
-                "rule": "set-up", "detail": f"the window card is at {new.window}, where a "
-                "motif was tapped in: check the cards"})]
+            return self._breach("set-up", f"the window card is at {new.window}, where a "
+                                "motif was tapped in: check the cards")
         layout = {**cards, new.window: self.board.window_card}
         mirrors = tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in new.mirrors
                                if m.facing is not None))
         return self._try(Setup(tuple(sorted(layout.items())), mirrors, 0))
 
+    def _engine_box(self) -> BoxState:
+        """The engine's board as the camera would read it: where the swaps count from."""
+        assert self.state.board is not None
+        return box_of(self.state.board)
+
     def _verdict_drafts(self, now_box: BoxState) -> list[EventDraft]:
-        if self.swap_start is None:
-            return []
-        v = judge_swaps(ENGINE, self.state, self.swap_start, now_box)
+        """The swaps so far, from the engine's board to this stable reading; recorded only
+        when they differ from those shown."""
+        v = judge_swaps(ENGINE, self.state, self._engine_box(), now_box)
         payload = v.to_json()
         breach = v.breach is not None and v.breach.rule not in PENDING_RULES
         payload["pending"] = None if v.breach is None or breach else v.breach.rule
+        if payload == self.verdict:
+            return []
         drafts = [EventDraft("mm.swaps", payload)]
         if breach and v.breach is not None:
-            drafts.append(EventDraft("mm.breach", {"rule": v.breach.rule,
-                                                   "detail": v.breach.detail}))
+            drafts += self._breach(v.breach.rule, v.breach.detail)
         return drafts
 
     # -- corrections and dashboard input -------------------------------------------------
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
         if "question" in payload:
             return self._answer(payload, seat)
+        if is_table_is_right(payload):
+            return self._table_is_right(seat)
         s = self.state
         if "cards" in payload:
             return self._cards(payload["cards"])
@@ -348,11 +407,9 @@ class MirrorMansionTable:
             value = payload["roll"]
             if not isinstance(value, int) or isinstance(value, bool):
                 raise UserError("roll: a whole number from the die")
-            drafts = self._apply_now(Roll(value))
-            return drafts + self._after(drafts)
+            return self._apply_now(Roll(value))
         if "name" in payload:
-            drafts = self._apply_now(Name(str(payload["name"])))
-            return drafts + self._after(drafts)
+            return self._apply_now(Name(str(payload["name"])))
         if payload.get("call") == "guesses":
             self._only_active(seat)
             return self._call_guesses()
@@ -370,7 +427,7 @@ class MirrorMansionTable:
         if payload.get("hint"):
             return self._hint(seat)
         raise UserError("a correction needs one of: question+answer, cards, roll, name, "
-                        "call=guesses, guess, look, hint")
+                        "call=guesses, guess, look, hint, table_is_right")
 
     def _only_active(self, seat: int | None) -> None:
         if seat is not None and seat != self.state.active:
@@ -379,19 +436,6 @@ class MirrorMansionTable:
     def _apply_now(self, action: Any) -> list[EventDraft]:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
         return [EventDraft("mm.action", {"action": action_to_json(action)})]
-
-    def _after(self, drafts: list[EventDraft]) -> list[EventDraft]:
-        """Once the die (or name) opens the swaps, judge what the camera sees right away."""
-        state = self.state
-        for d in drafts:
-            state = ENGINE.apply(state, action_from_json(d.payload["action"]))
-        if state.phase != SWAPS or self.swap_start is None or self.seen is None:
-            return []
-        v = judge_swaps(ENGINE, state, self.swap_start, self.seen)
-        if not v.swaps:
-            return []
-        payload = v.to_json() | {"pending": None if v.breach is None else v.breach.rule}
-        return [EventDraft("mm.swaps", payload)]
 
     def _cards(self, cards: Any) -> list[EventDraft]:
         if self.state.phase != SETUP:
@@ -413,9 +457,9 @@ class MirrorMansionTable:
 
     def _call_guesses(self) -> list[EventDraft]:
         s = self.state
-        if s.phase != SWAPS or self.swap_start is None or self.seen is None:
+        if s.phase != SWAPS or self.seen is None:
             raise UserError("\"make your guesses\" comes after the swaps")
-        v = judge_swaps(ENGINE, s, self.swap_start, self.seen)
+        v = judge_swaps(ENGINE, s, self._engine_box(), self.seen)
         if v.breach is not None:
             raise IllegalAction(v.breach.rule, v.breach.detail)
         drafts = [EventDraft("mm.action", {"action": action_to_json(a)}) for a in v.swaps]
@@ -452,6 +496,29 @@ class MirrorMansionTable:
         hint = {"seat": seat, "swaps": sol.swaps, "reason": sol.reason, "moves": moves}
         return [EventDraft.private(seat, "mm.hint", hint)]
 
+    def _table_is_right(self, seat: int | None) -> list[EventDraft]:
+        """The admin's "the table is right": the steady reading becomes the engine's board."""
+        if seat is not None:
+            raise UserError("\"the table is right\" needs the admin link")
+        s = self.state
+        if s.board is None:
+            raise UserError("before the set-up the camera's reading is the set-up: tap in "
+                            "the motifs")
+        seen = self.seen
+        if seen is None or not is_complete(seen, self.board):
+            raise UserError("the camera has no steady reading of the whole box now: take "
+                            "the hands away and try again")
+        mirrors = tuple(Mirror(m.cell, m.slot, m.facing) for m in seen.mirrors
+                        if m.facing is not None)
+        door = None if seen.door is None else Door(seen.door.cell, seen.door.slot)
+        assert seen.window is not None
+        try:
+            after = ENGINE.with_table(s, mirrors, seen.window, door)
+        except IllegalAction as exc:
+            raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
+        assert after.board is not None
+        return [table_is_right_draft(board_state_to_json(after.board), seen.to_json())]
+
     def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
         q = self.open_questions.get(str(payload["question"]))
         if q is None:
@@ -486,6 +553,21 @@ class MirrorMansionTable:
                 self.box_yaw = float(p["yaw"])
         elif kind == "mm.swaps":
             self.verdict = dict(p)
+        elif kind == TABLE_RIGHT_KIND:
+            b = p["board"]
+            door = b.get("door")
+            self.state = ENGINE.with_table(
+                self.state,
+                tuple(Mirror((m["cell"][0], m["cell"][1]), m["slot"], m["facing"])
+                      for m in b["mirrors"]),
+                str(b["window"]),
+                None if door is None else Door((door["cell"][0], door["cell"][1]),
+                                               door["slot"]),
+            )
+            turn = self.state.turn
+            self.breaches = [x for x in self.breaches if x["turn"] != turn]
+            self.verdict = None
+            self.corrections += 1
         elif kind == "mm.breach":
             self.breaches.append({"rule": p["rule"], "detail": p["detail"],
                                   "turn": self.state.turn})
@@ -512,15 +594,10 @@ class MirrorMansionTable:
             for qid in [q for q in self.open_questions if q.startswith("card-")]:
                 del self.open_questions[qid]
         if isinstance(action, SwapWindow):
-            # Swaps count from the box as it stands when the window card has moved.
-            self.swap_start = self.seen
             self.verdict = None
             self.hints = {}
             self._overlay_path = ()
             self.window_answer = None
-        elif isinstance(action, PlaceDoor) and self.swap_start is not None:
-            self.swap_start = BoxState(self.swap_start.mirrors, self.swap_start.window,
-                                       self.seen.door if self.seen else None)
         elif isinstance(action, Look) and before.board is not None:
             t = trace(before.board, self.board)
             self.looks.append({
@@ -538,7 +615,6 @@ class MirrorMansionTable:
             look["drops"] = list(action.drops)
             look["right"] = [s for s, g in enumerate(look["guesses"])
                              if g is not None and g == found]
-            self.swap_start = None
 
     def _path_mm(self, t: Any, window: str) -> list[list[float]]:
         pts = [list(self.board.card_mm(window))]
@@ -546,6 +622,16 @@ class MirrorMansionTable:
         if t.position is not None and t.blocked_by is None:
             pts.append(list(self.board.card_mm(t.position)))
         return pts
+
+    def _table_differs(self) -> bool:
+        """Whether the steady reading differs from the engine's board once the swaps are
+        called, when nothing on the table may move (before that, a difference is the window
+        swap, the door or the swaps in progress): the dashboard then offers the admin
+        "the table is right"."""
+        s = self.state
+        if s.board is None or self.seen is None or s.phase not in (GUESS, LOOK, OVER):
+            return False
+        return _placements(self.seen) != _placements(self._engine_box())
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
@@ -562,12 +648,18 @@ class MirrorMansionTable:
             "seen": None if self.seen is None else self.seen.to_json(),
             "swaps": self.verdict if self.state.phase in (SWAPS, GUESS, LOOK) else None,
             "breaches": [b for b in self.breaches if b["turn"] == turn],
+            "table_differs": self._table_differs(),
             "looks": self.looks[-5:],
             "hint": self.hints.get(seat) if seat is not None else None,
             "positions": list(self.board.positions),
             "motifs": list(self.board.cards),
         })
         return v
+
+
+def _placements(box: BoxState) -> tuple[Any, ...]:
+    door = None if box.door is None else (box.door.cell, box.door.slot)
+    return (frozenset((m.cell, m.slot, m.facing) for m in box.mirrors), box.window, door)
 
 
 def make_table_game(settings: Any, session: Session) -> MirrorMansionTable:

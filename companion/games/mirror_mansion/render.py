@@ -16,12 +16,15 @@ sizes the reader relies on come from the board model and the sticker settings.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.games.mirror_mansion.board import Board, Cell
+from companion.games.mirror_mansion.film_script import Beat, FilmScript, Tap, script_game
 from companion.games.mirror_mansion.scene import BoxState, random_box
 from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
@@ -753,18 +756,8 @@ def cell_centre_px(board: Board, cam: VirtualCamera, cell: Cell, height_mm: floa
 # --- films: scripted turns seen by a fixed camera ------------------------------------
 
 
-@dataclass(frozen=True)
-class Shot:
-    """A stretch of a film: what is physically in the box, and what is in the way."""
-
-    seconds: float
-    box: BoxState
-    hand_over: tuple[float, float] | None = None
-    """Board mm a hand reaches to (hiding what is under it), or None."""
-    moving: bool = False
-    """Motion blur: someone is moving a piece."""
-    rest: bool = False
-    """A state the players leave alone (the tracker may report it); others are passing."""
+Shot = Beat
+"""A stretch of a film (the film script's `Beat`): the pieces, a hand, blur, rest."""
 
 
 class Film:
@@ -776,9 +769,16 @@ class Film:
 
     def __init__(self, board: Board, shots: list[Shot], seed: int | tuple[int, ...],
                  size: tuple[int, int] = (1280, 960), max_tilt_deg: float = 25.0,
-                 stickers: StickerSettings = DEFAULT_STICKERS) -> None:
+                 stickers: StickerSettings = DEFAULT_STICKERS, *,
+                 taps: Sequence[Tap] = (), loop: bool = True,
+                 script: FilmScript | None = None) -> None:
         self.board = board
         self.shots = shots
+        self.taps = tuple(taps)
+        """What the film's players tap on their phones, and when (film seconds)."""
+        self.loop = loop
+        """Play again from the start after the end (False: the last shot stays)."""
+        self.script = script
         self.stickers = stickers
         self.rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
         self.camera = random_camera(board, self.rng, size, max_tilt_deg)
@@ -801,6 +801,8 @@ class Film:
                                np.clip(-n, 0, 255).astype(np.uint8)))
 
     def shot_at(self, t: float) -> Shot:
+        if not self.loop and t >= self.duration:
+            return self.shots[-1]
         t = t % self.duration if self.duration > 0 else 0.0
         for s in self.shots:
             if t < s.seconds:
@@ -830,6 +832,7 @@ class Film:
         img = effects.jpeg(img, 85)
         truth = shot.box.to_json()
         truth["rest"] = shot.rest
+        truth["t"] = t
         return img, truth
 
 
@@ -857,8 +860,10 @@ def _moved(board: Board, box: BoxState, rng: np.random.Generator) -> tuple[BoxSt
 
 def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: int
                ) -> tuple[list[Shot], BoxState, BoxState]:
-    """A turn as a film script: the window card swapped, then `swaps` mirror swaps with
-    hands over the pieces, lifted mirrors and blur, then hands off.
+    """A turn of random physical moves, for measuring the reader and tracker (benchmarks):
+    the window card swapped, then `swaps` mirror swaps with hands over the pieces, lifted
+    mirrors and blur, then hands off. The moves may break the rules on purpose (a fourth
+    swap, nothing in line); a film that is played live comes from `table_film`.
 
     Returns the shots, the box when the swaps start and the box at the end.
     """
@@ -886,16 +891,13 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
     return shots, at_swaps, box
 
 
-def table_film(board: Board, seed: int, turns: int = 12, pause_s: float = 8.0,
-               size: tuple[int, int] = (1280, 960)) -> Film:
-    """The `sim` camera's table: `turns` scripted turns in a row under one camera, each
-    followed by `pause_s` seconds with hands off (time to tap the die, guesses and the look)."""
-    from companion.games.mirror_mansion.scene import random_box
-
-    rng = np.random.default_rng([seed, 31])
-    box = random_box(board, rng, door=False)
-    shots: list[Shot] = [Shot(pause_s, box, rest=True)]
-    for _ in range(turns):
-        turn, _, box = turn_shots(board, box, rng, int(rng.integers(1, 4)))
-        shots += [*turn, Shot(pause_s, box, rest=True)]
-    return Film(board, shots, (seed, 32), size=size)
+def table_film(board: Board, seed: int, turns: int | None = 12, pause_s: float = 6.0,
+               size: tuple[int, int] = (1280, 960), *, players: int = 2,
+               options: dict[str, Any] | None = None) -> Film:
+    """The `sim` camera's table: a game of `turns` turns played through the rules engine
+    (`film_script.script_game`), so every turn is legal and runs to its verdict, with the
+    taps its players make on their phones. The last shot stays after the end."""
+    script = script_game(board, seed, players=players, options=options, turns=turns,
+                         pause_s=pause_s)
+    return Film(board, script.beats, (seed, 32), size=size, taps=script.taps, loop=False,
+                script=script)

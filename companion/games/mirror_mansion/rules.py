@@ -229,6 +229,42 @@ class MirrorMansionEngine:
         seats = state.options.no_peeking | {seat} if on else state.options.no_peeking - {seat}
         return replace(state, options=replace(state.options, no_peeking=frozenset(seats)))
 
+    def with_table(
+        self,
+        state: MirrorMansionState,
+        mirrors: tuple[Mirror, ...],
+        window: str,
+        door: Door | None,
+    ) -> MirrorMansionState:
+        """The pieces as they stand on the table, taken as the truth: not a move (it never
+        appears in legal_actions) but the table's correction when the companion's board has
+        drifted from the box (a misread, a piece nudged between turns). The mirrors, the
+        door and the window card take the table's places; each castle card keeps its motif,
+        and a window card found elsewhere trades places with the card there, as a window
+        swap does. Hidden state (guesses) and the turn's progress are untouched."""
+        _require(state.board is not None, RULE_PHASE, "the set-up comes first")
+        assert state.board is not None
+        old = state.board
+        _require(self.board.is_position(window), RULE_SETUP, f"no card position {window!r}")
+        cards = dict(old.cards)
+        confirmed = state.confirmed
+        if window != old.window:
+            motif = cards.pop(window, None)
+            if motif is not None:
+                cards[old.window] = motif
+            if window in confirmed:
+                confirmed = (confirmed - {window}) | {old.window}
+        _require(
+            len(mirrors) == self.board.mirrors,
+            RULE_SETUP,
+            f"the box has {self.board.mirrors} mirrors, the table shows {len(mirrors)}",
+        )
+        board = replace(old, mirrors=tuple(sorted(mirrors)), window=window, door=door,
+                        cards=cards)
+        problems = board.problems(self.board)
+        _require(not problems, RULE_SETUP, "; ".join(problems))
+        return replace(state, board=board, confirmed=confirmed)
+
     # --- what the eye will see ----------------------------------------------------------
 
     def prediction(self, state: MirrorMansionState) -> Trace | None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body, Depends, HTTPException
 from pydantic import BaseModel
 
-from companion.web.auth import Caller, CallerDep, require_actor
+from companion.live.table_game import TABLE_IS_RIGHT, is_table_is_right
+from companion.web.auth import Caller, CallerDep, require_actor, require_admin
 from companion.web.deps import RuntimeDep
 from companion.web.routes.events import EventOut
 
@@ -44,7 +45,20 @@ def corrections(
     who: Annotated[Caller, Depends(require_actor)],
 ) -> CorrectionResult:
     """Forward a correction or an answer to the active game (400 if it refuses)."""
+    if is_table_is_right(payload) and not who.may_administer:
+        raise HTTPException(403, "\"the table is right\" needs the admin link")
     events = runtime.correct(payload, who.seat)
     return CorrectionResult(
         events=[EventOut(**e.to_json()) for e in events if e.visible_to(who.seat)]
     )
+
+
+@router.post("/table-is-right", response_model=CorrectionResult)
+def table_is_right(
+    runtime: RuntimeDep, who: Annotated[Caller, Depends(require_admin)]
+) -> CorrectionResult:
+    """Take the pieces as the camera sees them now as the game's board (admin only): the way
+    back when the companion's board has drifted from the table. Recorded as one event with
+    the frame's snapshot; 400 when the game cannot offer it or sees no steady table."""
+    events = runtime.correct({TABLE_IS_RIGHT: True}, None)
+    return CorrectionResult(events=[EventOut(**e.to_json()) for e in events])

@@ -15,7 +15,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background
 
 
 @pytest.mark.browser
-def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path) -> None:
+def test_panel_shows_the_box_and_takes_the_motifs(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sim's scripted players would tap the motifs in themselves: here a person does.
+    monkeypatch.setenv("COMPANION_CAMERA__SIM_PLAYERS", "false")
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"Chromium is missing at {CHROMIUM}")
     from playwright.sync_api import sync_playwright

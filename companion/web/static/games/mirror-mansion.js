@@ -156,6 +156,18 @@ export function mount(el, api) {
       nodes.push(h("span", { textContent: ` ${placed} of ${seats.length - 1} guessed` }));
     }
     if (v.phase === "look" && (mineActive || api.seat === null)) nodes.push(button("Look through the window", act("look")));
+    if (api.seat === null && v.phase !== "setup" && (v.table_differs || (v.breaches || []).length)) {
+      // The admin's way back when the companion's board has drifted from the box.
+      if (v.table_differs) nodes.push(h("span", { textContent: "The box and the companion disagree. " }));
+      nodes.push(button("The table is right", async () => {
+        try {
+          await api.post("/api/table-is-right", {});
+          say("");
+        } catch (err) {
+          say(err.message);
+        }
+      }));
+    }
     controls.replaceChildren(...nodes);
     const sw = v.swaps;
     swaps.textContent = sw ? `Swaps so far: ${sw.count}` + (sw.pending ? ` (still needed: ${sw.pending})` : "") : "";
