@@ -56,7 +56,8 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         page.select_option("#game-select", "queen-alice")
         page.fill("#seat-names", "Alice, Bob")
         page.click("#new-game button[type=submit]")
-        page.wait_for_selector("#log li:has-text('New Queen Alice game: Alice, Bob')", timeout=10000)
+        page.wait_for_selector("#log li:has-text('New Queen Alice game: Alice, Bob')",
+                               timeout=10000)
         page.wait_for_function(
             "document.getElementById('game-title').textContent === 'Queen Alice'", timeout=10000
         )

@@ -61,9 +61,8 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
 
         # the glass, drawn from the sim deck's own pictures, with the legal picks marked
         page.wait_for_selector(".lg-glass .lg-card img", timeout=60000)
-        page.wait_for_function(
-            "[...document.querySelectorAll('.lg-glass .lg-card img')].some(i => i.naturalWidth > 0)",
-            timeout=15000)
+        page.wait_for_function("[...document.querySelectorAll('.lg-glass .lg-card img')]"
+                               ".some(i => i.naturalWidth > 0)", timeout=15000)
         assert page.locator(".lg-glass .lg-legal").count() >= 1
         assert page.locator(".lg-legend").count() == 1
         # a tap on a card names it in full
