@@ -13,9 +13,11 @@ from e2e_helpers import REPO, free_port, run_server, serve_argv
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-ROUND_TIMEOUT_MS = 240_000
+ROUND_TIMEOUT_MS = 300_000
 """The film plays in real time (a Looking Glass round is ~90 s of film, a Mirror Mansion
 turn ~20 s), on a machine other tests share."""
+START_TIMEOUT_MS = 180_000
+"""A new Looking Glass game on `sim` builds the simulated deck before it answers."""
 
 
 def _new_game(page, game: str, seats: str) -> None:
@@ -56,11 +58,11 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
         _new_game(page, "looking-glass", "Ann, Bob")
-        page.wait_for_selector(".lg-score", timeout=15000)
+        page.wait_for_selector(".lg-score", timeout=START_TIMEOUT_MS)
         assert "Ann" in page.text_content(".lg-wins") and "Bob" in page.text_content(".lg-wins")
 
         # the glass, drawn from the sim deck's own pictures, with the legal picks marked
-        page.wait_for_selector(".lg-glass .lg-card img", timeout=60000)
+        page.wait_for_selector(".lg-glass .lg-card img", timeout=START_TIMEOUT_MS)
         page.wait_for_function("[...document.querySelectorAll('.lg-glass .lg-card img')]"
                                ".some(i => i.naturalWidth > 0)", timeout=15000)
         assert page.locator(".lg-glass .lg-legal").count() >= 1
@@ -119,12 +121,12 @@ def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
         _new_game(page, "mirror-mansion", "Ann, Bob")
-        page.wait_for_selector(".mm-board", timeout=15000)
+        page.wait_for_selector(".mm-board", timeout=START_TIMEOUT_MS)
         assert "Ann" in page.text_content(".mm-drops") and "Bob" in page.text_content(".mm-drops")
         # the box as a picture: twelve castle-card places, and once read, its four mirrors
         assert page.locator(".mm-board .mm-place").count() == 12
         page.wait_for_function("document.querySelectorAll('.mm-board .mm-mirror').length === 4",
-                               timeout=60000)
+                               timeout=START_TIMEOUT_MS)
         assert page.locator("#overlay-legend li").count() >= 3
 
         # a round: each player's turn through to the look's verdict
