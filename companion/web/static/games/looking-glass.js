@@ -18,6 +18,9 @@ function h(tag, props = {}, ...children) {
 // (the sim camera's deck, or the deck taught on this table).
 export const picture = (card) => `${API}/cards/${encodeURIComponent(card)}.png`;
 
+/** What the outlines on the live image mean (app.js shows it under the picture). */
+export const overlayLegend = [["green", "card read, free"], ["orange", "card read, covered"], ["red", "card not recognised"]];
+
 /** Names from the view (the deck's own words): id -> "The Dodo". */
 function namesOf(v) {
   const names = {};

@@ -231,7 +231,8 @@ export function mount(el, api) {
     status.textContent = v.phase === "setup"
       ? "Tap in the motifs, then leave the box steady under the camera."
       : `Round ${v.round}${v.sought ? `, Victor seeks the ${pretty(v.sought)}` : ""}. Drops: fewest wins.`;
-    const last = (v.looks || [])[v.looks.length - 1];
+    const done = v.looks || [];
+    const last = done[done.length - 1];
     // The light path shows from the look until the next player's swaps begin.
     const showLook = last && (last.turn === v.turn || (last.turn === v.turn - 1 && (v.phase === "roll" || v.phase === "name")));
     box.replaceChildren(boardPicture(v, { look: showLook ? last : null }), boardLegend());
