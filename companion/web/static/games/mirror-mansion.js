@@ -163,8 +163,9 @@ export function describe(ev, seats) {
   if (ev.kind === "mm.breach") return `Not allowed: ${p.detail} (${p.rule})`;
   if (ev.kind === "mm.cards") return "The motifs are tapped in";
   if (ev.kind === "mm.seen") {
-    const m = (p.mirrors || []).length;
-    return `The camera sees the box: ${m} mirror${m === 1 ? "" : "s"}${p.window ? `, the window at ${p.window}` : ""}${p.door ? ", the door" : ""}`;
+    const box = p.box || {};
+    const m = (box.mirrors || []).length;
+    return `The camera sees the box steady: ${m} mirror${m === 1 ? "" : "s"}${box.window ? `, the window at ${box.window}` : ""}${box.door ? ", the door" : ""}`;
   }
   if (ev.kind === "mm.swaps") return `Swaps so far: ${p.count ?? (p.swaps || []).length}`;
   if (ev.kind !== "mm.action") return null;
@@ -222,7 +223,7 @@ export function mount(el, api) {
     if (!v || !v.positions) return;
     const seats = v.seats || [];
     const active = seats[v.active] || `player ${v.active + 1}`;
-    const PHASE = { roll: "roll the die", name: "name a motif", swaps: "swap the mirrors", guess: "guesses",
+    const PHASE = { window: "move the window card", door: "place the door", roll: "roll the die", name: "name a motif", swaps: "swap the mirrors", guess: "guesses",
       look: "look through the window", award: "drops", over: "game over" };
     score.replaceChildren(
       h("div", { className: "mm-drops" }, ...seats.map((name, s) => h("span", { textContent: `${name} ${v.drops[s]}` }))),
@@ -234,7 +235,7 @@ export function mount(el, api) {
     const done = v.looks || [];
     const last = done[done.length - 1];
     // The light path shows from the look until the next player's swaps begin.
-    const showLook = last && (last.turn === v.turn || (last.turn === v.turn - 1 && (v.phase === "roll" || v.phase === "name")));
+    const showLook = last && (last.turn === v.turn || (last.turn === v.turn - 1 && ["window", "roll", "name", "door"].includes(v.phase)));
     box.replaceChildren(boardPicture(v, { look: showLook ? last : null }), boardLegend());
     const mineActive = api.seat !== null && api.seat === v.active;
     const nodes = [];
