@@ -16,6 +16,8 @@ LAPTOP = {"width": 1280, "height": 800}
 ROUND_TIMEOUT_MS = 300_000
 """The film plays in real time (a Looking Glass round is ~90 s of film, a Mirror Mansion
 turn ~20 s), on a machine other tests share."""
+DEMO_CAMERA = {"COMPANION_CAMERA__WIDTH": "1280", "COMPANION_CAMERA__HEIGHT": "960"}
+"""The size `make run` films at: the Looking Glass film's cards and markers are drawn for it."""
 START_TIMEOUT_MS = 180_000
 """A new Looking Glass game on `sim` builds the simulated deck before it answers."""
 
@@ -51,7 +53,7 @@ def _kinds(base: str) -> list[str]:
 @pytest.mark.browser
 def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path):
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port) as server:
+    with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
