@@ -103,8 +103,9 @@ def one_run(browser: Any, panels: bool) -> dict[str, Any]:
                 page.select_option("#game-select", game)
                 page.fill("#seat-names", "Ann, Bob")
                 page.click("#new-game button[type=submit]")
-                page.wait_for_selector(".lg-glass .lg-card img" if game == "looking-glass"
-                                       else ".mm-board", timeout=120000)
+                # the Looking Glass panel's piles show every character's picture
+                page.wait_for_selector(".lg-pile img" if game == "looking-glass"
+                                       else ".mm-board", timeout=180000)
                 page.wait_for_timeout(2000)
                 weights[game] = weigher.take()
             page.close()
