@@ -78,7 +78,8 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
         view = httpx.get(f"{server.base}/api/games/looking-glass/view", timeout=5).json()
         names = {c["card"]: c["name"] for t in ("sun", "moon", "brawlers")
                  for c in view["piles"][0][t]}
-        assert page.text_content(".lg-told").startswith(f"{names[tile.get_attribute('data-card')]}: ")
+        full_name = names[tile.get_attribute("data-card")]
+        assert page.text_content(".lg-told").startswith(f"{full_name}: ")
 
         # the pictures are public and cacheable; a card the deck lacks is a 404 in words
         card = page.get_attribute(".lg-glass .lg-card[data-card]:not([data-card=''])", "data-card")
