@@ -51,6 +51,7 @@ def _kinds(base: str) -> list[str]:
 
 
 @pytest.mark.browser
+@pytest.mark.timeout(600)  # the demo plays in real time
 def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path):
     port = free_port()
     # The server already plays the Looking Glass: a new one started from another game's demo
@@ -122,6 +123,7 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
 
 
 @pytest.mark.browser
+@pytest.mark.timeout(600)  # the demo plays in real time
 def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_path):
     port = free_port()
     with run_server(serve_argv(tmp_path / "data", port), port) as server:
