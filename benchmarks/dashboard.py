@@ -46,8 +46,7 @@ class Weigher:
     """Sums the bodies of a page's responses; remembers any host that is not ours."""
 
     def __init__(self, page: Any, base: str) -> None:
-        self.bytes = 0
-        self.by_type: dict[str, int] = {}
+        self.pending: list[Any] = []
         self.foreign: list[str] = []
         self.base = base
         page.on("requestfinished", self._finished)
@@ -55,21 +54,25 @@ class Weigher:
     def _finished(self, request: Any) -> None:
         if not request.url.startswith(self.base):
             self.foreign.append(request.url)
-            return
-        if any(p in request.url for p in ENDLESS):
-            return
-        response = request.response()
-        if response is None:
-            return
-        size = request.sizes()["responseBodySize"]
-        self.bytes += size
-        kind = request.resource_type
-        self.by_type[kind] = self.by_type.get(kind, 0) + size
+        elif not any(p in request.url for p in ENDLESS):
+            self.pending.append(request)
 
     def take(self) -> dict[str, Any]:
-        out = {"bytes": self.bytes, "by_type": dict(self.by_type)}
-        self.bytes, self.by_type = 0, {}
-        return out
+        """The bytes of the bodies received since the last take (read now: Playwright's own
+        size counter is -1 for some)."""
+        total, by_type = 0, {}
+        for request in self.pending:
+            response = request.response()
+            if response is None:
+                continue
+            try:
+                size = len(response.body())
+            except Exception:  # a body the browser did not keep (a redirect)
+                continue
+            total += size
+            by_type[request.resource_type] = by_type.get(request.resource_type, 0) + size
+        self.pending = []
+        return {"bytes": total, "by_type": by_type}
 
 
 def one_run(browser: Any, panels: bool) -> dict[str, Any]:
