@@ -48,9 +48,11 @@ class ServerProcess:
 
 
 @contextmanager
-def run_server(argv: list[str], port: int, timeout: float = 30) -> Iterator[ServerProcess]:
-    """Run `python <argv>` and wait until /api/health answers on `port`."""
-    env = {**os.environ, **SMALL_CAMERA, "PYTHONUNBUFFERED": "1"}
+def run_server(argv: list[str], port: int, timeout: float = 30,
+               camera: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """Run `python <argv>` and wait until /api/health answers on `port`; `camera`: the
+    camera's size as environment settings (default a small one, `SMALL_CAMERA`)."""
+    env = {**os.environ, **(SMALL_CAMERA if camera is None else camera), "PYTHONUNBUFFERED": "1"}
     env.pop("COMPANION_DATA_DIR", None)
     proc = subprocess.Popen(
         [sys.executable, *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,

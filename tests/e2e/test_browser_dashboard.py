@@ -55,7 +55,9 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
         page.select_option("#game-select", "queen-alice")
         page.fill("#seat-names", "Alice, Bob")
         page.click("#new-game button[type=submit]")
-        page.wait_for_selector("#log li:has-text('new queen-alice game')", timeout=10000)
+        page.wait_for_selector(
+            "#log li:has-text('New Queen Alice game: Alice, Bob')", timeout=10000
+        )
         wait_until(
             page,
             "document.getElementById('game-title').textContent === 'Queen Alice'",
@@ -103,17 +105,17 @@ def test_seat_links_show_each_player_only_their_own_secrets(browser, tmp_path):
         ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         ann.goto(links[0])
         ann.wait_for_selector("body[data-ready='1']")
-        assert ann.text_content("#who") == "seat 1: Ann"
+        assert ann.text_content("#who") == "Ann's phone"
         assert ann.is_hidden("#admin-card")  # a seat cannot start games
         ann.fill("#panel input", "the key is under the mat")
         ann.click("#panel button")
         ann.wait_for_selector("#panel li:has-text('the key is under the mat')")
-        ann.wait_for_selector("#log li.private:has-text('memo')")
+        ann.wait_for_selector("#log li.private[data-kind='memo']:has-text('under the mat')")
 
         bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         bob.goto(links[1])
         bob.wait_for_selector("body[data-ready='1']")
-        assert bob.text_content("#who") == "seat 2: Bob"
+        assert bob.text_content("#who") == "Bob's phone"
         spectator = browser.new_context().new_page()
         spectator.goto(server.base + "/")
         spectator.wait_for_selector("body[data-ready='1']")

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, Depends, HTTPException
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.live.loop import Runtime
@@ -26,6 +26,9 @@ FRAME_WAIT_S = 3.0
 """How long Capture waits for a camera frame taken after the tap."""
 
 AdminDep = Annotated[Caller, Depends(require_admin)]
+THUMB_MAX_AGE_S = 600
+"""How long a phone may keep a card's picture: a deck taught again shows within minutes,
+while 8 phones redrawing the glass do not ask the Pi for 20 pictures each time."""
 
 
 class HandIn(BaseModel):
@@ -53,6 +56,33 @@ def camera_frame(runtime: Runtime) -> np.ndarray:
         raise HTTPException(503, f"no picture from the camera ({runtime.camera_state()}): "
                                  "check it on the dashboard and try again")
     return frame.image
+
+
+def table_library(runtime: Runtime) -> Any:
+    """The library the table game reads with: the `sim` camera's own deck when the game has
+    one, else the deck taught on this table; None before either exists."""
+    from companion.errors import UserError
+    from companion.games.looking_glass.library import Library, default_library_path
+
+    # The sim deck is the game's (built with its scene); the attribute is the table game's
+    # own, read here so the pictures are of the very cards the camera's film shows.
+    sim = getattr(runtime.game, "_sim_library", None)
+    if sim is not None:
+        return sim
+    try:
+        return Library.load(default_library_path(runtime.settings.data_dir))
+    except UserError:
+        return None
+
+
+def thumbnail_png(library: Any, card: str) -> bytes | None:
+    """A card's taught upper half as a PNG, or None for a card the library does not hold."""
+    import cv2
+
+    if library is None or card not in library.ids:
+        return None
+    ok, png = cv2.imencode(".png", library.patches[library.ids.index(card)])
+    return png.tobytes() if ok else None
 
 
 def router() -> APIRouter:
@@ -125,6 +155,16 @@ def router() -> APIRouter:
     def teach_retake(who: AdminDep) -> dict[str, Any]:
         """Throw the captured card away (a hand in the way, the wrong card)."""
         return session_or_409().retake()
+
+    @api.get("/cards/{card}.png", response_class=Response)
+    def card_picture(card: str, runtime: RuntimeDep) -> Response:
+        """The card's upper half as the camera learnt it (what a covered card still shows).
+        Public: card art is no secret, and a spectator's glass is drawn from it too."""
+        png = thumbnail_png(table_library(runtime), card)
+        if png is None:
+            raise HTTPException(404, "this card has not been shown to the camera yet")
+        return Response(png, media_type="image/png",
+                        headers={"Cache-Control": f"public, max-age={THUMB_MAX_AGE_S}"})
 
     @api.get("/view")
     def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]

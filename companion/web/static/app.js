@@ -6,7 +6,9 @@ import { ApiError, get, post, seatParam, token, withAuth } from "./api.js";
 import { LiveView } from "./live-view.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { health: null, state: null, games: [], panelGame: null, stateListeners: [] };
+const state = {
+  health: null, state: null, games: [], panelGame: null, panelModule: null, stateListeners: [],
+};
 
 function toast(text) {
   const el = $("toast");
@@ -38,35 +40,75 @@ function showHealth(h) {
   banner.hidden = lines.length === 0;
 }
 
+function seatsNow() {
+  return state.state ? state.state.session.seats : [];
+}
+
+// The log reads in players' words: the game's module words its own events (describe), the
+// platform words the rest; the frame the camera kept and the raw event are a tap away.
 function describe(ev) {
   const p = ev.payload || {};
-  if (ev.kind === "session.started") return `new ${p.game} game: ${(p.seats || []).join(", ")}`;
+  const seats = seatsNow();
+  const mod = state.panelModule;
+  if (mod && mod.describe) {
+    try {
+      const words = mod.describe(ev, seats, state.state ? state.state.view : null);
+      if (words) return words;
+    } catch { /* a game's wording must never hide the event: fall through */ }
+  }
+  if (ev.kind === "session.started") return `New ${gameTitle(p.game)} game: ${(p.seats || []).join(", ")}`;
   if (ev.kind === "question") return p.text;
+  if (ev.kind === "answer") return `Answered: ${p.label || p.answer}`;
   if (p.text) return p.text;
-  const short = JSON.stringify(p);
-  return short.length > 120 ? `${short.slice(0, 117)}…` : short;
+  return ev.kind.replace(/[._]/g, " ");
+}
+
+function gameTitle(id) {
+  const game = state.games.find((g) => g.id === id);
+  return game ? game.title : id;
 }
 
 function addEvent(ev) {
   const li = document.createElement("li");
   li.value = ev.seq;
   li.dataset.seq = ev.seq;
-  const kind = document.createElement("span");
-  kind.className = "kind";
-  kind.textContent = ev.kind;
-  const time = new Date(ev.ts * 1000).toLocaleTimeString();
-  li.append(kind, ` ${time} — ${describe(ev)}`);
+  li.dataset.kind = ev.kind;
+  const time = document.createElement("span");
+  time.className = "time";
+  time.textContent = `${new Date(ev.ts * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} `;
+  const words = document.createElement("span");
+  words.className = "words";
+  words.textContent = describe(ev);
+  li.append(time, words);
   if (ev.visibility !== "public") {
     li.classList.add("private");
     li.title = "only you see this";
   }
-  if (ev.snapshot) {
-    const a = document.createElement("a");
-    a.href = withAuth(ev.snapshot);
-    a.target = "_blank";
-    a.textContent = " [picture]";
-    li.append(a);
-  }
+  // One tap: the picture the camera kept (loaded only then); one more: the raw event.
+  const more = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = ev.snapshot ? "picture" : "…";
+  summary.setAttribute("aria-label", ev.snapshot ? "the camera's picture of this moment" : "details");
+  more.append(summary);
+  more.addEventListener("toggle", () => {
+    if (!more.open || more.dataset.filled) return;
+    more.dataset.filled = "1";
+    if (ev.snapshot) {
+      const img = document.createElement("img");
+      img.className = "shot";
+      img.alt = `what the camera saw: ${words.textContent}`;
+      img.src = withAuth(ev.snapshot);
+      more.append(img);
+    }
+    const raw = document.createElement("details");
+    const rawSummary = document.createElement("summary");
+    rawSummary.textContent = "raw event";
+    const pre = document.createElement("pre");
+    pre.textContent = JSON.stringify(ev, null, 1);
+    raw.append(rawSummary, pre);
+    more.append(raw);
+  });
+  li.append(" ", more);
   const log = $("log");
   if (!log.querySelector(`li[data-seq="${ev.seq}"]`)) log.prepend(li);
 }
@@ -88,7 +130,10 @@ async function loadQuestions() {
     for (const c of q.choices) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = c.label;
+      const pic = state.panelModule && state.panelModule.choicePicture
+        ? state.panelModule.choicePicture(c, state.state ? state.state.view : null) : null;
+      if (pic) b.append(pic);
+      b.append(c.label);
       b.addEventListener("click", async () => {
         try {
           await post("/api/corrections", { question: q.id, answer: c.value });
@@ -111,7 +156,7 @@ async function loadState() {
   $("game-title").textContent = game ? game.title : s.session.game;
   const seatName = s.seat === null ? null : s.session.seats[s.seat];
   $("who").textContent = s.seat === null ? (s.role === "spectator" ? "watching" : s.role)
-    : `seat ${s.seat + 1}: ${seatName}`;
+    : `${seatName}'s phone`;
   $("admin-card").hidden = !(s.role === "local" || s.role === "admin");
   if (game) $("game-select").value = game.id;
   await mountPanel(s);
@@ -133,6 +178,8 @@ async function mountPanel(s) {
   if (state.panelGame === `${s.session.id}`) return;
   state.panelGame = `${s.session.id}`;
   state.stateListeners = [];
+  state.panelModule = null;
+  showLegend([]);
   const el = $("panel");
   el.replaceChildren();
   const game = state.games.find((g) => g.id === gid);
@@ -140,6 +187,8 @@ async function mountPanel(s) {
   if (game && game.panel) {
     try {
       const mod = await import(`/static/games/${gid}.js`);
+      state.panelModule = mod;
+      showLegend(mod.overlayLegend || []);
       await mod.mount(el, panelApi);
       return;
     } catch (err) {
@@ -158,6 +207,18 @@ async function mountPanel(s) {
   show(s);
   state.stateListeners.push(show);
   el.append(pre);
+}
+
+/** What the outlines on the live image mean, as the game draws them: [[colour, words]]. */
+function showLegend(items) {
+  const list = $("overlay-legend");
+  list.replaceChildren(...items.map(([colour, words]) => {
+    const li = document.createElement("li");
+    li.className = `sw-${colour}`;
+    li.textContent = words;
+    return li;
+  }));
+  list.hidden = items.length === 0;
 }
 
 async function loadGames() {
@@ -217,11 +278,21 @@ function connectEvents() {
     // after a reconnect (a server restart, Wi-Fi back): catch up if the game changed
     const hello = JSON.parse(e.data);
     if (state.state && hello.session.id !== state.state.session.id) {
-      await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
+      try {
+        await loadState();
+        await Promise.all([loadHistory(), loadQuestions()]);
+      } catch (err) {
+        toast(err.message);
+      }
     }
   });
   source.addEventListener("session", async () => {
-    await Promise.all([loadState(), loadHistory(), loadQuestions()]).catch((err) => toast(err.message));
+    try {
+      await loadState(); // first: the log's words come from the new game's module
+      await Promise.all([loadHistory(), loadQuestions()]);
+    } catch (err) {
+      toast(err.message);
+    }
   });
   source.onerror = () => {
     if (source.readyState !== EventSource.CLOSED) {

@@ -5,10 +5,15 @@
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
 const API = "/api/games/mirror-mansion";
-const ARROW = { NW: "↖", NE: "↗", SE: "↘", SW: "↙" };
 // The motifs chosen so far, kept by the module: the dashboard may mount the panel again
 // (a new session's first events) while a player is still tapping them in.
 const chosen = {};
+
+/** What the outlines on the live image mean (app.js shows it under the picture). */
+export const overlayLegend = [
+  ["green", "mirror, its side known"], ["orange", "mirror, side not seen"],
+  ["magenta", "the window card"], ["yellow", "the light path, after the look"],
+];
 
 function h(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -16,73 +21,112 @@ function h(tag, props = {}, ...children) {
   return node;
 }
 
-function button(text, onClick) {
-  const b = h("button", { textContent: text, type: "button" });
+function button(text, onClick, className = "") {
+  const b = h("button", { textContent: text, type: "button", className });
   b.addEventListener("click", onClick);
   return b;
 }
 
-function boxGrid(v) {
-  // 5x5: card positions on the rim (N0..N2 top, S bottom, W left, E right), crossings inside.
-  const seen = v.seen || { mirrors: [], window: null, door: null };
-  const grid = h("div", { className: "mm-box" });
-  grid.style.display = "grid";
-  grid.style.gridTemplateColumns = "repeat(5, 2.6em)";
-  grid.style.gridTemplateRows = "repeat(5, 2.6em)";
-  const cards = (v.board && v.board.cards) || v.cards || {};
-  const place = (node, row, col) => {
-    node.style.gridRow = String(row + 1);
-    node.style.gridColumn = String(col + 1);
-    grid.append(node);
-  };
-  for (const pos of v.positions) {
-    const side = pos[0];
-    const i = Number(pos[1]);
-    const [row, col] = { N: [0, i + 1], S: [4, i + 1], W: [i + 1, 0], E: [i + 1, 4] }[side];
-    const isWindow = seen.window === pos;
-    const motif = cards[pos];
-    place(h("div", {
-      className: `mm-card${isWindow ? " mm-window" : ""}`,
-      title: isWindow ? `${pos}: the window` : `${pos}: ${motif || "?"}`,
-      textContent: isWindow ? "window" : (motif ? motif.slice(0, 4) : pos),
-    }), row, col);
-  }
-  for (let r = 0; r < 3; r += 1) {
-    for (let c = 0; c < 3; c += 1) {
-      const m = seen.mirrors.find((x) => x.cell[0] === r && x.cell[1] === c);
-      const door = seen.door && seen.door.cell[0] === r && seen.door.cell[1] === c;
-      let text = "·";
-      let title = `crossing [${r},${c}]: empty`;
-      if (m) {
-        text = `${m.slot}${m.facing ? ARROW[m.facing] : "?"}`;
-        title = `mirror [${r},${c}] ${m.slot} facing ${m.facing || "unknown"}`;
-      } else if (door) {
-        text = `door ${seen.door.slot}`;
-        title = `door [${r},${c}] ${seen.door.slot}`;
-      }
-      place(h("div", { className: `mm-cell${m && !m.facing ? " mm-unsure" : ""}`, textContent: text, title }), r + 1, c + 1);
-    }
-  }
-  return grid;
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
+  if (text !== null) node.textContent = text;
+  return node;
 }
 
-function setupForm(v, api, say) {
-  // Tap in the motif on each position once (the window's position is left empty).
-  const form = h("form", { className: "mm-setup" });
-  const selects = {};
-  for (const pos of v.positions) {
-    const s = h("select", { name: pos }, h("option", { value: "", textContent: "(window)" }),
-      ...v.motifs.map((m) => h("option", { value: m, textContent: m })));
-    s.value = chosen[pos] || "";
-    s.addEventListener("change", () => { chosen[pos] = s.value; });
-    selects[pos] = s;
-    form.append(h("label", { textContent: `${pos} ` }, s));
+// Board picture in grid units: crossings at 1..3, castle cards on the rim at 0 and 4
+// (the reference box's millimetres divided by 60); one unit is 60 SVG px, 30 px margin.
+const U = 60;
+const at = (g) => 30 + g * U;
+function cardXY(pos) {
+  const i = Number(pos[1]) + 1;
+  return { N: [i, 0], S: [i, 4], W: [0, i], E: [4, i] }[pos[0]];
+}
+const cellXY = (cell) => [cell[1] + 1, cell[0] + 1];
+const FACING = { NW: [-1, -1], NE: [1, -1], SE: [1, 1], SW: [-1, 1] };
+const pretty = (m) => (m ? m.replace(/-/g, " ") : "");
+
+/** The box as a picture: castle cards with their motifs, the window, mirrors with their
+ * reflective side, the door, and after the look the light path. `pick(pos)` makes the card
+ * places tappable (the set-up). */
+function boardPicture(v, { cards, look, selected, pick } = {}) {
+  const seen = v.board || v.seen || { mirrors: [], window: null, door: null };
+  const motifs = cards || (v.board && v.board.cards) || v.cards || {};
+  const pic = svg("svg", { viewBox: "0 0 300 300", class: "mm-board", role: "img",
+    "aria-label": "the box: castle cards, mirrors, window and door" });
+  pic.append(svg("rect", { x: at(0.5), y: at(0.5), width: 3 * U, height: 3 * U, class: "mm-floor" }));
+  for (let i = 1; i <= 3; i += 1) {
+    pic.append(svg("line", { x1: at(i), y1: at(0.5), x2: at(i), y2: at(3.5), class: "mm-gridline" }));
+    pic.append(svg("line", { x1: at(0.5), y1: at(i), x2: at(3.5), y2: at(i), class: "mm-gridline" }));
   }
-  form.append(h("button", { textContent: "Save the motifs" }));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  for (const pos of v.positions) {
+    const [gx, gy] = cardXY(pos);
+    const isWindow = seen.window === pos;
+    const g = svg("g", { class: `mm-place${isWindow ? " mm-window" : ""}${selected === pos ? " mm-selected" : ""}` });
+    g.dataset.position = pos;
+    const wide = pos[0] === "N" || pos[0] === "S";
+    const w = wide ? 54 : 40;
+    const hh = wide ? 40 : 54;
+    g.append(svg("rect", { x: at(gx) - w / 2, y: at(gy) - hh / 2, width: w, height: hh, rx: 4, class: "mm-cardrect" }));
+    if (seen.window === pos) {
+      g.append(svg("circle", { cx: at(gx), cy: at(gy), r: 9, class: "mm-hole" }));
+      g.append(svg("text", { x: at(gx), y: at(gy) + hh / 2 - 3, class: "mm-label" }, "window"));
+    } else {
+      const m = motifs[pos];
+      const words = m ? pretty(m).split(" ") : [pick ? "tap" : "?"];
+      words.forEach((word, k) => g.append(svg("text", { x: at(gx), y: at(gy) + 4 + (k - (words.length - 1) / 2) * 11, class: "mm-label" }, word)));
+    }
+    g.append(svg("title", {}, seen.window === pos ? `${pos}: the window` : `${pos}: ${pretty(motifs[pos]) || "not tapped in"}`));
+    if (pick) {
+      g.setAttribute("tabindex", "0");
+      g.addEventListener("click", () => pick(pos));
+    }
+    pic.append(g);
+  }
+  const slotLine = (cell, slot, len) => {
+    const [gx, gy] = cellXY(cell);
+    const d = len / 2;
+    return slot === "/" ? [at(gx) - d, at(gy) + d, at(gx) + d, at(gy) - d]
+      : [at(gx) - d, at(gy) - d, at(gx) + d, at(gy) + d];
+  };
+  for (const m of seen.mirrors || []) {
+    const [x1, y1, x2, y2] = slotLine(m.cell, m.slot, 36);
+    const g = svg("g", { class: `mm-mirror${m.facing ? "" : " mm-unsure"}` });
+    g.append(svg("line", { x1, y1, x2, y2, class: "mm-mirror-back" }));
+    if (m.facing) {
+      // The reflective side: a bright strip shifted toward the side the mirror faces.
+      const [fx, fy] = FACING[m.facing];
+      g.append(svg("line", { x1: x1 + fx * 3, y1: y1 + fy * 3, x2: x2 + fx * 3, y2: y2 + fy * 3, class: "mm-mirror-face" }));
+    }
+    g.append(svg("title", {}, `mirror at row ${m.cell[0] + 1}, column ${m.cell[1] + 1}, facing ${m.facing || "unknown"}`));
+    pic.append(g);
+  }
+  if (seen.door) {
+    const [x1, y1, x2, y2] = slotLine(seen.door.cell, seen.door.slot, 40);
+    pic.append(svg("line", { x1, y1, x2, y2, class: "mm-door" }));
+  }
+  if (look && look.path_mm && look.path_mm.length > 1) {
+    // The look's own path, in board millimetres (the reference box: 30 mm + 60 per unit).
+    const pts = look.path_mm.map(([x, y]) => `${at((x - 30) / U)},${at((y - 30) / U)}`);
+    pic.append(svg("polyline", { points: pts.join(" "), class: "mm-light" }));
+  }
+  return pic;
+}
+
+const BOARD_LEGEND = [["mm-k-face", "mirror's reflective side"], ["mm-k-door", "door"], ["mm-k-window", "window"], ["mm-k-light", "light path"]];
+function boardLegend() {
+  return h("p", { className: "mm-legend" }, ...BOARD_LEGEND.map(([c, t]) => h("span", { className: `mm-key ${c}`, textContent: t })));
+}
+
+function setupPanel(v, api, say) {
+  // Tap a place on the board, then the motif lying there; the place left over is the window.
+  const box = h("div", { className: "mm-setup" });
+  const picture = h("div");
+  const palette = h("div", { className: "mm-palette" });
+  const save = button("Save the motifs", async () => {
     const cards = {};
-    for (const [pos, s] of Object.entries(selects)) if (s.value) cards[pos] = s.value;
+    for (const [pos, m] of Object.entries(chosen)) if (m) cards[pos] = m;
     try {
       await api.post(`${API}/cards`, { cards });
       say("Motifs saved; the camera sets up the game once it sees the box steady.");
@@ -90,22 +134,76 @@ function setupForm(v, api, say) {
       say(err.message);
     }
   });
-  return form;
+  let selected = v.positions.find((p) => !chosen[p]) || v.positions[0];
+  const draw = () => {
+    picture.replaceChildren(boardPicture(v, { cards: chosen, selected, pick: (pos) => { selected = pos; draw(); } }));
+    const used = new Set(Object.values(chosen));
+    palette.replaceChildren(h("p", { className: "mm-ask", textContent: `What lies at ${selected}?` }), ...v.motifs.map((m) => {
+      const b = button(pretty(m), () => {
+        for (const [pos, x] of Object.entries(chosen)) if (x === m) delete chosen[pos];
+        chosen[selected] = m;
+        selected = v.positions.find((p) => !chosen[p]) || selected;
+        draw();
+      }, `mm-motif${used.has(m) ? " mm-used" : ""}`);
+      b.dataset.motif = m;
+      return b;
+    }), button("the window", () => { delete chosen[selected]; draw(); }, "mm-motif"));
+    const n = Object.values(chosen).filter(Boolean).length;
+    save.disabled = n !== v.motifs.length;
+    save.textContent = n === v.motifs.length ? "Save the motifs" : `${n} of ${v.motifs.length} motifs placed`;
+  };
+  draw();
+  box.append(picture, palette, save);
+  return box;
+}
+
+/** The event log's words for this game's events. Guesses stay hidden: only that one was made. */
+export function describe(ev, seats) {
+  const p = ev.payload || {};
+  if (ev.kind === "mm.breach") return `Not allowed: ${p.detail} (${p.rule})`;
+  if (ev.kind === "mm.cards") return "The motifs are tapped in";
+  if (ev.kind === "mm.seen") {
+    const box = p.box || {};
+    const m = (box.mirrors || []).length;
+    return `The camera sees the box steady: ${m} mirror${m === 1 ? "" : "s"}${box.window ? `, the window at ${box.window}` : ""}${box.door ? ", the door" : ""}`;
+  }
+  if (ev.kind === "mm.swaps") return `Swaps so far: ${p.count ?? (p.swaps || []).length}`;
+  if (ev.kind !== "mm.action") return null;
+  const a = p.action || {};
+  const cell = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
+  switch (a.type) {
+    case "setup": return "The game is set up: Victor is in the mansion";
+    case "roll": return `The die shows ${a.value}`;
+    case "name": return `Victor thinks of the ${pretty(a.motif)}`;
+    case "swap": return `A mirror moved from ${cell(a.from)} to ${cell(a.to)}`;
+    case "end_swaps": return "Make your guesses!";
+    case "guess": return `${seats[a.seat] || "A player"} made a hidden guess`;
+    case "look": return "A look through the window";
+    case "award": return `Drops: ${(a.drops || []).map((d, s) => `${seats[s] || s} ${d > 0 ? "+" : ""}${d}`).join(", ")}`;
+    case "swap_window": return `The window card moves to ${a.position}`;
+    case "confirm_card": return `${a.position} shows the ${pretty(a.motif)}`;
+    case "place_door": return `The door is placed at ${cell(a.cell)}`;
+    case "turn_box": return "The box is turned";
+    default: return null;
+  }
 }
 
 function lookLine(look, seats) {
-  const what = look.seen ? `${look.seen} (${look.motif || "?"})` : `nothing: stopped by ${look.blocked_by}`;
-  const right = (look.right || []).map((s) => seats[s] || `seat ${s}`).join(", ") || "nobody";
-  const drops = (look.drops || []).map((d, s) => `${seats[s] || s}: ${d > 0 ? "+" : ""}${d}`).join(", ");
-  return `Turn ${look.turn + 1}, ${seats[look.seat] || look.seat} sought ${look.sought}: the window saw ${what}. Right guesses: ${right}. Drops: ${drops}.`;
+  // The verdict in the table's words: what the window saw, Victor's mood, who guessed right.
+  const what = look.seen ? `the ${pretty(look.motif) || "?"} (${look.seen})` : `nothing: the ${look.blocked_by === "door" ? "door" : "back of a mirror"} is in the way`;
+  const mood = look.found === true ? " Victor is jubilant." : look.found === false ? " Victor is disappointed." : "";
+  const right = (look.right || []).map((s) => seats[s] || `player ${s + 1}`).join(", ") || "nobody";
+  const drops = (look.drops || []).map((d, s) => `${seats[s] || s} ${d > 0 ? "+" : ""}${d}`).join(", ");
+  return `${seats[look.seat] || "A player"} sought the ${pretty(look.sought)}: the window saw ${what}.${mood} Right guesses: ${right}.${drops ? ` Drops: ${drops}.` : ""}`;
 }
 
 export function mount(el, api) {
+  const score = h("div", { className: "mm-score big" });
   const status = h("p", { className: "mm-status" });
-  const message = h("p", { className: "mm-message" });
-  const box = h("div");
+  const message = h("p", { className: "mm-message", role: "status" });
+  const box = h("div", { className: "mm-box" });
   const controls = h("div", { className: "mm-controls" });
-  const swaps = h("p");
+  const swaps = h("p", { className: "mm-swaps" });
   const breaches = h("ul", { className: "mm-breaches" });
   const looks = h("ol", { className: "mm-looks" });
   const mine = h("div", { className: "private" });
@@ -122,25 +220,35 @@ export function mount(el, api) {
 
   function render(state) {
     const v = state.view;
+    if (!v || !v.positions) return;
     const seats = v.seats || [];
-    const active = seats[v.active] || `seat ${v.active}`;
+    const active = seats[v.active] || `player ${v.active + 1}`;
+    const PHASE = { window: "move the window card", door: "place the door", roll: "roll the die", name: "name a motif", swaps: "swap the mirrors", guess: "guesses",
+      look: "look through the window", award: "drops", over: "game over" };
+    score.replaceChildren(
+      h("div", { className: "mm-drops" }, ...seats.map((name, s) => h("span", { textContent: `${name} ${v.drops[s]}` }))),
+      h("div", { className: "mm-turn", textContent: v.phase === "setup" ? "Set-up" : v.phase === "over" ? "Game over" : `${active}: ${PHASE[v.phase] || v.phase}` }),
+    );
     status.textContent = v.phase === "setup"
-      ? "Set-up: tap in the motifs, then leave the box steady under the camera."
-      : `Round ${v.round}, ${active}'s turn: ${v.phase}` + (v.sought ? ` (seeking ${v.sought})` : "")
-        + ` — drops ${v.drops.map((d, s) => `${seats[s] || s} ${d}`).join(", ")}`;
-    box.replaceChildren(boxGrid(v));
+      ? "Tap in the motifs, then leave the box steady under the camera."
+      : `Round ${v.round}${v.sought ? `, Victor seeks the ${pretty(v.sought)}` : ""}. Drops: fewest wins.`;
+    const done = v.looks || [];
+    const last = done[done.length - 1];
+    // The light path shows from the look until the next player's swaps begin.
+    const showLook = last && (last.turn === v.turn || (last.turn === v.turn - 1 && ["window", "roll", "name", "door"].includes(v.phase)));
+    box.replaceChildren(boardPicture(v, { look: showLook ? last : null }), boardLegend());
     const mineActive = api.seat !== null && api.seat === v.active;
     const nodes = [];
     if (v.phase === "setup" && !v.cards_tapped) {
-      // One form for the whole set-up: re-rendering on every camera event keeps its choices.
-      if (!setup) setup = setupForm(v, api, say);
+      // One picker for the whole set-up: re-rendering on every camera event keeps its choices.
+      if (!setup) setup = setupPanel(v, api, say);
       nodes.push(setup);
     }
     if (v.phase === "roll" && (mineActive || api.seat === null)) {
-      for (let n = 1; n <= 6; n += 1) nodes.push(button(`die ${n}`, act("roll", { value: n })));
+      for (let n = 1; n <= 6; n += 1) nodes.push(button(String(n), act("roll", { value: n }), "mm-die"));
     }
     if (v.phase === "name") {
-      nodes.push(...v.motifs.slice(0, 10).map((m) => button(m, act("name", { motif: m }))));
+      nodes.push(...v.motifs.slice(0, 10).map((m) => button(pretty(m), act("name", { motif: m }), "mm-motif")));
     }
     if (v.phase === "swaps" && (mineActive || api.seat === null)) {
       nodes.push(button("Make your guesses!", act("call-guesses")));
@@ -171,17 +279,17 @@ export function mount(el, api) {
     controls.replaceChildren(...nodes);
     const sw = v.swaps;
     swaps.textContent = sw ? `Swaps so far: ${sw.count}` + (sw.pending ? ` (still needed: ${sw.pending})` : "") : "";
-    breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "mm-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
-    looks.replaceChildren(...(v.looks || []).slice().reverse().map((l) => h("li", { textContent: lookLine(l, seats) })));
+    breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "mm-breach", textContent: `Not allowed: ${b.detail}` })));
+    looks.replaceChildren(...(v.looks || []).slice().reverse().map((l) => h("li", { className: "mm-look", textContent: lookLine(l, seats) })));
     if (v.hint) {
-      const moves = (v.hint.moves || []).map(([a, b, slot, facing]) => `[${a}]→[${b}] ${slot} ${facing || ""}`).join("; ");
+      const moves = (v.hint.moves || []).map(([a, b, slot, facing]) => `row ${a[0] + 1} col ${a[1] + 1} to row ${b[0] + 1} col ${b[1] + 1} ${slot} ${facing || ""}`).join("; ");
       mine.textContent = v.hint.swaps === null ? `No way within the rules: ${v.hint.reason || ""}` : `Fewest swaps: ${v.hint.swaps}. ${moves}`;
     } else {
       mine.textContent = "";
     }
   }
 
-  el.replaceChildren(status, box, controls, swaps, breaches, message, mine, looks);
+  el.replaceChildren(score, status, controls, message, box, swaps, breaches, mine, looks);
   render(api.state());
   api.onState(render);
 }
