@@ -185,16 +185,20 @@ def test_a_game_s_endpoints_act_only_while_that_game_is_at_the_table(make_app):
     assert runtime.store.last_seq(runtime.session.id) == before
 
 
-def test_only_the_active_mirror_mansion_seat_names_the_sought_motif(tmp_path):
+def test_only_the_left_hand_neighbour_names_the_forgotten_motif(tmp_path):
+    """The rulebook: "Your left-hand neighbour reminds Victor and names one of the ten
+    motifs"; no other seat may name it for them."""
     from rel_helpers import small_settings
 
     from companion.live.loop import Runtime
 
     rt = Runtime(small_settings(tmp_path, game="mirror-mansion"))
-    rt.start_session("mirror-mansion", {}, ["A", "B"])
-    active = rt.game.state.active
-    with pytest.raises(UserError, match="only the active player"):
-        rt.correct({"name": "key"}, 1 - active)
+    rt.start_session("mirror-mansion", {}, ["A", "B", "C"])
+    state = rt.game.state
+    others = {state.active, 3 - state.active - state.neighbour}
+    for seat in others:
+        with pytest.raises(UserError, match="only the left-hand neighbour"):
+            rt.correct({"name": "key"}, seat)
     rt.stop()
 
 

@@ -409,7 +409,7 @@ class MirrorMansionTable:
                 raise UserError("roll: a whole number from the die")
             return self._apply_now(Roll(value))
         if "name" in payload:
-            self._only_active(seat)  # the sought motif is the active player's to name
+            self._only_neighbour(seat)
             return self._apply_now(Name(str(payload["name"])))
         if payload.get("call") == "guesses":
             self._only_active(seat)
@@ -429,6 +429,13 @@ class MirrorMansionTable:
             return self._hint(seat)
         raise UserError("a correction needs one of: question+answer, cards, roll, name, "
                         "call=guesses, guess, look, hint, table_is_right")
+
+    def _only_neighbour(self, seat: int | None) -> None:
+        """The rulebook: "Your left-hand neighbour reminds Victor and names one of the ten
+        motifs" (the die's question mark)."""
+        if seat is not None and seat != self.state.neighbour:
+            raise UserError(f"only the left-hand neighbour (seat {self.state.neighbour}) names "
+                            "the motif Victor forgot")
 
     def _only_active(self, seat: int | None) -> None:
         if seat is not None and seat != self.state.active:

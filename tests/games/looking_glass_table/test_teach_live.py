@@ -97,7 +97,7 @@ def test_cards_shown_to_the_camera_go_into_the_library_the_table_reads_with(tabl
     art, photos = deck
     http = table.http
     # Nothing taught yet: the table says so.
-    assert "not found" in wait_for(lambda: http.get(f"{API}/view").json()["library"])
+    assert "does not know your cards" in wait_for(lambda: http.get(f"{API}/view").json()["library"])
     assert http.get(f"{API}/teach").json()["active"] is False
     started = http.post(f"{API}/teach", json={"brawlers": False}).json()
     assert started["total"] == 10 and started["taught"] == 0
