@@ -40,20 +40,20 @@ def test_panel_shows_the_box_and_takes_the_motifs(
             page.select_option("#game-select", "mirror-mansion")
             page.fill("#seat-names", "Ann, Ben, Cy")
             page.click("#new-game button[type=submit]")
-            page.wait_for_selector("#panel .mm-box", timeout=40000)
-            assert "Set-up" in page.text_content("#panel .mm-status")
-            assert page.locator("#panel .mm-box > div").count() == 12 + 9
+            page.wait_for_selector("#panel .mm-setup", timeout=40000)
+            assert "Set-up" in page.text_content("#panel .mm-turn")
+            assert page.locator("#panel .mm-setup .mm-place").count() == 12
             positions = [q for q in board.positions if q != "W1"]
             for pos, motif in zip(positions, board.cards, strict=True):
-                page.select_option(f"#panel select[name={pos}]", motif)
-            # Choices survive the panel being mounted again by the dashboard meanwhile.
-            page.click("#panel .mm-setup button")
+                # tap the place on the picture of the box, then the motif lying there
+                page.click(f"#panel .mm-setup .mm-place[data-position='{pos}']")
+                page.click(f"#panel .mm-setup button[data-motif='{motif}']")
+            page.click("#panel .mm-setup button:has-text('Save the motifs')")
             wait_until(page, "!document.querySelector('#panel .mm-setup')", timeout=40000)
-            # the panel re-renders from the new state: the form is gone, motifs on the rim
+            # the panel re-renders from the new state: the motifs are on the box's picture
             assert page.locator("#panel .mm-setup").count() == 0, page.text_content("#panel")
-            assert page.locator("#panel .mm-card[title^='N0:']").get_attribute("title") == (
-                f"N0: {board.cards[0]}"
-            )
+            n0 = page.text_content("#panel .mm-board .mm-place[data-position='N0']")
+            assert f"N0: {board.cards[0]}" in n0, n0  # the place's title names its motif
             assert not errors, errors
         finally:
             browser.close()
