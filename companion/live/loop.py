@@ -489,8 +489,9 @@ class Runtime:
         self._registrar = _registrar(self.settings)
         self._capture = self._new_capture()
         self._thread = threading.Thread(target=self._run, name="perception", daemon=True)
-        self._thread.start()
+        # READY before the loop's first ping: systemd reads pings only from a ready service.
         self.notifier.ready()
+        self._thread.start()
         return self
 
     def stop(self) -> None:

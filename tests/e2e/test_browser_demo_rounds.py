@@ -144,6 +144,8 @@ def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
         _new_game(page, "mirror-mansion", "Ann, Bob")
         page.wait_for_selector(".mm-board", timeout=START_TIMEOUT_MS)
+        # the sim's players tap the motifs in; until then the set-up shows a second picture
+        wait_until(page, "!document.querySelector('#panel .mm-setup')", timeout=START_TIMEOUT_MS)
         assert "Ann" in page.text_content(".mm-drops") and "Bob" in page.text_content(".mm-drops")
         # the box as a picture: twelve castle-card places, and once read, its four mirrors
         assert page.locator(".mm-board .mm-place").count() == 12
