@@ -122,11 +122,18 @@ def wait_until(page, expression: str, timeout: float = 10000) -> object:
     """Playwright's `wait_for_function` for pages with a Content-Security-Policy: its polling
     evaluates the expression with `eval` inside the page, which the dashboard's CSP (rightly)
     forbids; `page.evaluate` runs it from outside the page's script. `timeout` in ms."""
+    from playwright.sync_api import Error as PageError
+
     deadline = time.monotonic() + timeout / 1000
+    last_error = ""
     while True:
-        value = page.evaluate(expression)
+        try:  # an element not there yet (null.naturalWidth) is "not yet", as in Playwright
+            value = page.evaluate(expression)
+        except PageError as exc:
+            value, last_error = None, str(exc).splitlines()[0]
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"not true within {timeout / 1000:g} s: {expression}")
+            raise AssertionError(
+                f"not true within {timeout / 1000:g} s: {expression} {last_error}".strip())
         time.sleep(0.1)
