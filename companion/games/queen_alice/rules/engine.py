@@ -1,0 +1,583 @@
+"""The rules engine of Queen Alice (2 to 4 players).
+
+Set-up is chance: the player-aid tile (the chessboard's start), the four Wishes, the
+market's cards and each hand. Then each turn: discard a card for its reward, play a card
+to activate a piece it names (move, stay when blocked, rescue from any Jail), resolve the
+landing square's row (resource) then column (action, paid in the piece's colour; the
+central column any action for 1 more resource), optionally repeat it for 6 Time, and Rest
+(draw to hand size, slide the market, reactivate Bookmarks, everyone scores the Wishes
+Alice reached). The last Crown removed finishes the round; the final scoring is
+`final_scoring.py`'s. Every value of the box comes from `models/queen-alice/`; the readings
+where the rulebook contradicts itself are settings (docs/queen-alice.md).
+
+Options: `coronation`, `component_counts`, `blank_diamond_milestones`, `small_supplies`
+(default: `models/queen-alice/scoring.toml`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from functools import cached_property
+from typing import Any
+
+from companion.games.base import CHANCE, IllegalAction
+from companion.games.queen_alice.rules import boards, codec, market, track
+from companion.games.queen_alice.rules.actions import (
+    CHANCE_ACTIONS,
+    Acquire,
+    Act,
+    Buy,
+    Cull,
+    Discard,
+    Draw,
+    Pass,
+    PlayMove,
+    PlayNone,
+    PlayRescue,
+    PlayStay,
+    Reveal,
+    Take,
+    Tile,
+    UseBookmark,
+    Wishes,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.queen_alice.rules.board import COLOURS, Board, Cell, Piece, load_board
+from companion.games.queen_alice.rules.components import (
+    ACTIONS,
+    LEVELS,
+    READINGS,
+    STORED,
+    Components,
+    load_components,
+)
+from companion.games.queen_alice.rules.economy import ANY, Cost, gain_time
+from companion.games.queen_alice.rules.final_scoring import READINGS as CORONATIONS
+from companion.games.queen_alice.rules.final_scoring import (
+    FinalScore,
+    GameEnd,
+    PlayerEnd,
+    ScoringRules,
+    Wish,
+    final_score,
+    load_scoring_rules,
+)
+from companion.games.queen_alice.rules.jail import comeback_squares, is_promotion
+from companion.games.queen_alice.rules.movement import Position, generate_moves
+from companion.games.queen_alice.rules.rewards import needs_choice, push, settle, tasks
+from companion.games.queen_alice.rules.state import (
+    Player,
+    State,
+    Task,
+    Turn,
+    ci,
+    set_at,
+)
+
+OPTIONS: dict[str, tuple[str, ...]] = {"coronation": CORONATIONS, **READINGS}
+
+
+def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    out = list(items)
+    out.remove(item)
+    return tuple(out)
+
+
+class QueenAliceEngine:
+    game_id = "queen-alice"
+
+    def __init__(self, board: Board | None = None, components: Components | None = None,
+                 scoring: ScoringRules | None = None) -> None:
+        self._board, self._components, self._scoring = board, components, scoring
+        self._by_readings: dict[tuple[tuple[str, str], ...], Components] = {}
+
+    @cached_property
+    def board(self) -> Board:
+        return self._board or load_board()
+
+    @cached_property
+    def components(self) -> Components:
+        return self._components or load_components()
+
+    @cached_property
+    def scoring(self) -> ScoringRules:
+        return self._scoring or load_scoring_rules()
+
+    def comp(self, state: State) -> Components:
+        """The components with this game's readings."""
+        key = state.readings
+        if key not in self._by_readings:
+            readings = {k: v for k, v in key if k in READINGS}
+            self._by_readings[key] = replace(self.components, readings=readings)
+        return self._by_readings[key]
+
+    # -- set-up ------------------------------------------------------------------------------
+    def new_game(self, players: int, options: dict[str, Any] | None = None) -> State:
+        if not 2 <= players <= 4:
+            raise ValueError(f"Queen Alice is for 2 to 4 players, not {players}")
+        chosen = {**self.components.readings, "coronation": self.scoring.reading}
+        for key, value in (options or {}).items():
+            if key not in OPTIONS:
+                raise ValueError(f"unknown option {key!r} (known: {', '.join(OPTIONS)})")
+            if value not in OPTIONS[key]:
+                raise ValueError(f"option {key} must be one of {', '.join(OPTIONS[key])}")
+            chosen[key] = value
+        comp = replace(self.components, readings={k: chosen[k] for k in READINGS})
+        black = comp.black_cubes
+        if chosen["component_counts"] == "components":
+            black = comp.black_cubes // players
+        person = Player(cubes=comp.coloured_cubes, black_stock=black,
+                        deck=tuple(sorted(comp.basic)), books=(0,) * len(comp.book_colours))
+        three = players == 3
+
+        def covered(cells: dict[str, tuple[Cell, ...]], colour: str, a: int, b: int) -> bool:
+            return three and (a, b) in cells[colour]
+
+        return State(
+            players=players, readings=tuple(sorted(chosen.items())),
+            crowns_left=comp.crowns[players],
+            garden=tuple(tuple(tuple(covered(comp.garden_covered, c, z, s)
+                                     for s in range(len(zone)))
+                               for z, zone in enumerate(comp.garden[c])) for c in COLOURS),
+            tree_books=tuple(tuple(s.book for s in comp.tree) for _ in COLOURS),
+            bookmarks=tuple(b.copies for b in comp.bookmarks),
+            wall=tuple(tuple(tuple(covered(comp.wall_covered, c, r, k)
+                                   for k in range(len(row)))
+                             for r, row in enumerate(comp.wall[c])) for c in COLOURS),
+            market=tuple((None, None, None) for _ in LEVELS),
+            market_decks=tuple(tuple(sorted(comp.decks[lv])) for lv in LEVELS),
+            people=(person,) * players)
+
+    def _chance_need(self, state: State) -> tuple[str, int] | None:
+        """What chance must do next: ("tile"|"wishes"|"draw"|"reveal", seat or level)."""
+        if state.phase not in ("setup", "rest"):
+            return None
+        if state.tile is None:
+            return "tile", 0
+        if not state.wishes:
+            return "wishes", 0
+        size = self.comp(state).hand_size
+        seats = range(state.players) if state.phase == "setup" else (state.seat,)
+        for seat in seats:
+            p = state.people[seat]
+            if len(p.hand) < size and p.deck:
+                return "draw", seat
+        for level, row in enumerate(state.market):
+            if None in row and state.market_decks[level]:
+                return "reveal", level
+        return None
+
+    # -- protocol ----------------------------------------------------------------------------
+    def current_player(self, state: State) -> int | None:
+        if state.phase == "over":
+            return None
+        return CHANCE if self._chance_need(state) else state.seat
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def sample_chance(self, state: State, rng: random.Random) -> Any:
+        need = self._chance_need(state)
+        if need is None:
+            raise IllegalAction("chance", "no chance action is due")
+        what, at = need
+        comp = self.comp(state)
+        if what == "tile":
+            return Tile(rng.choice(sorted(self.board.tiles)))
+        if what == "wishes":
+            drawn = [rng.choice(sorted(w.id for w in comp.wishes.values() if w.icon == icon))
+                     for icon in ACTIONS]
+            rng.shuffle(drawn)
+            return Wishes(tuple(drawn))
+        if what == "draw":
+            return Draw(at, rng.choice(state.people[at].deck))
+        return Reveal(at, rng.choice(state.market_decks[at]))
+
+    def _apply_chance(self, state: State, action: Any) -> State:
+        need = self._chance_need(state)
+        if need is None:
+            raise IllegalAction("turn order", "it is a player's turn, not chance's")
+        what, at = need
+        comp = self.comp(state)
+        if isinstance(action, Tile) and what == "tile":
+            if action.tile not in self.board.tiles:
+                raise IllegalAction("set-up", f"no player-aid tile {action.tile!r}")
+            return replace(state, tile=action.tile, pieces=self.board.tiles[action.tile])
+        if isinstance(action, Wishes) and what == "wishes":
+            tiles = [comp.wishes.get(w) for w in action.wishes]
+            if (None in tiles or len(tiles) != len(comp.wish_spaces())
+                    or sorted(t.icon for t in tiles if t) != sorted(ACTIONS)):
+                raise IllegalAction("set-up", "one Wish of each icon, one per Wish space")
+            return replace(state, wishes=action.wishes)
+        if isinstance(action, Draw) and what == "draw":
+            p = state.people[at]
+            if action.seat != at or action.card not in p.deck:
+                raise IllegalAction("draw", f"seat {at} draws a card of their own deck")
+            p = replace(p, deck=_without(p.deck, action.card),
+                        hand=tuple(sorted((*p.hand, action.card))))
+            return state.with_player(at, p)
+        if isinstance(action, Reveal) and what == "reveal":
+            deck = state.market_decks[at]
+            if action.level != at or action.card not in deck:
+                raise IllegalAction("market", f"the card comes from the {LEVELS[at]} deck")
+            row = state.market[at]
+            row = set_at(row, row.index(None), action.card)
+            return replace(state, market=set_at(state.market, at, row),
+                           market_decks=set_at(state.market_decks, at,
+                                               _without(deck, action.card)))
+        raise IllegalAction("chance", f"{type(action).__name__} is not due (chance must {what})")
+
+    # -- legal actions -----------------------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Any]:
+        if self.current_player(state) in (None, CHANCE):
+            return []
+        comp = self.comp(state)
+        if needs_choice(state):
+            return self._choices(state, comp, state.pending[0])
+        me = state.me
+        if state.phase in ("discard", "trim"):
+            return [Discard(c) for c in sorted(set(me.hand))]
+        if state.phase == "play":
+            return self._plays(state) + self._bookmark_uses(state, comp)
+        if state.phase == "act":
+            return [*self._main_options(state, comp), Pass(),
+                    *self._bookmark_uses(state, comp)]
+        if state.phase == "repeat":
+            return [*self._repeat_options(state, comp), Pass()]
+        raise AssertionError(f"no player acts in phase {state.phase}")
+
+    def _choices(self, state: State, comp: Components, head: Task) -> list[Any]:
+        me = state.me
+        if head.kind == "resource":
+            return [Take(r) for r in STORED]
+        if head.kind == "store":
+            return [*(Take(r) for r in STORED if getattr(me, r) > 0), Pass()]
+        if head.kind == "mini":
+            return [*boards.mini_options(state, comp), Pass()]
+        if head.kind == "card":
+            return [*market.acquire_options(state, comp, head.arg), Pass()]
+        if head.kind == "cardreward":
+            return [*market.acquire_options(state, comp, head.arg),
+                    *market.cull_options(state), Pass()]
+        if head.kind == "cull":
+            return [*market.cull_options(state), Pass()]
+        if head.kind == "bookmark":
+            return [*market.buy_options(state, comp), Pass()]
+        raise AssertionError(f"task {head.kind} needs no choice")
+
+    def _bookmark_uses(self, state: State, comp: Components) -> list[Any]:
+        permanent = {b.id for b in comp.bookmarks if b.kind == "permanent"}
+        me = state.me
+        return [UseBookmark(b) for b in sorted(set(me.bookmarks))
+                if b in permanent and b not in me.used]
+
+    def _plays(self, state: State) -> list[Any]:
+        comp, board = self.comp(state), self.board
+        position = Position(board.rows, board.cols, state.pieces,
+                            {c: board.forward(c) for c in COLOURS})
+        occupied = [p.cell for p in state.pieces]
+        out: list[Any] = []
+        for cid in sorted(set(state.me.hand)):
+            card = comp.cards[cid]
+            colours = COLOURS if card.colour == "wild" else (card.colour,)
+            found: list[Any] = []
+            for index, piece in enumerate(state.pieces):
+                if piece.kind != card.kind or piece.colour not in colours:
+                    continue
+                moves = generate_moves(position, index)
+                if not moves:
+                    found.append(PlayStay(cid, index))
+                for m in moves:
+                    if not is_promotion(board, piece, m.to):
+                        found.append(PlayMove(cid, index, m.to))
+                        continue
+                    others = [c for c in occupied if c not in (piece.cell, m.to)]
+                    found.extend(PlayMove(cid, index, m.to, r)
+                                 for r in comeback_squares(board, piece.colour, others))
+            for seat, jail in enumerate(p.jail for p in state.people):
+                for slot, (colour, kind) in enumerate(jail):
+                    if kind != card.kind or colour not in colours or (colour, kind) in jail[:slot]:
+                        continue
+                    found.extend(PlayRescue(cid, seat, slot, to)
+                                 for to in comeback_squares(board, colour, occupied))
+            out.extend(found or [PlayNone(cid)])
+        return out
+
+    def _main_options(self, state: State, comp: Components) -> list[Act]:
+        turn = state.turn
+        if not turn.colour or turn.performed:
+            return []
+        if turn.column == "wild":
+            return [a for action in ACTIONS
+                    for a in boards.options(state, comp, action, turn.colour, Cost((ANY,)))]
+        return boards.options(state, comp, turn.column, turn.colour, Cost())
+
+    def _repeat_options(self, state: State, comp: Components) -> list[Act]:
+        turn = state.turn
+        if turn.repeated or state.me.time < comp.repeat_time:
+            return []
+        return boards.options(state, comp, turn.action, turn.colour, Cost(time=comp.repeat_time))
+
+    # -- apply -------------------------------------------------------------------------------
+    def apply(self, state: State, action: Any) -> State:
+        if state.phase == "over":
+            raise IllegalAction("game end", "the game is over")
+        if isinstance(action, CHANCE_ACTIONS):
+            state = self._apply_chance(state, action)
+        else:
+            if self.current_player(state) == CHANCE:
+                raise IllegalAction("turn order", "chance acts first (a draw or a reveal)")
+            if action not in self.legal_actions(state):
+                raise IllegalAction(*self._why(state, action))
+            state = self._apply_player(state, action)
+        return self._advance(settle(state, self.comp(state)))
+
+    def _apply_player(self, state: State, action: Any) -> State:
+        comp = self.comp(state)
+        if needs_choice(state):
+            head = state.pending[0]
+            state = replace(state, pending=state.pending[1:])
+            return self._apply_choice(state, comp, head, action)
+        me = state.me
+        if isinstance(action, UseBookmark):
+            mark = next(b for b in comp.bookmarks if b.id == action.bookmark)
+            state = state.with_me(used=(*me.used, mark.id))
+            return push(state, tasks(mark.reward, state.turn.colour or "red"))
+        if isinstance(action, Discard):
+            state = state.with_me(hand=_without(me.hand, action.card),
+                                  discard=(*me.discard, action.card))
+            if state.phase == "trim":
+                return state
+            card = comp.cards[action.card]
+            return push(replace(state, phase="play"), tasks(card.discard, card.colour))
+        if state.phase == "play":
+            return self._play(state, comp, action)
+        if state.phase == "act":
+            if isinstance(action, Pass):
+                state = state.with_player(state.seat, gain_time(me, comp.decline_time, comp))
+                return self._to_rest(state, comp)
+            extra = Cost((ANY,)) if state.turn.column == "wild" else Cost()
+            state = replace(state, phase="repeat",
+                            turn=replace(state.turn, action=action.action, performed=True))
+            return boards.perform(state, comp, action, state.turn.colour, extra)
+        # repeat
+        if isinstance(action, Pass):
+            return self._to_rest(state, comp)
+        state = replace(state, turn=replace(state.turn, repeated=True))
+        return boards.perform(state, comp, action, state.turn.colour,
+                              Cost(time=comp.repeat_time))
+
+    def _apply_choice(self, state: State, comp: Components, head: Task, action: Any) -> State:
+        if head.kind == "resource":
+            return push(state, (Task("store", arg=action.resource),))
+        if head.kind == "store":
+            if isinstance(action, Take):
+                state = state.with_me(**{action.resource: getattr(state.me, action.resource) - 1})
+                return push(state, (head,))
+            return state
+        if isinstance(action, Pass):
+            return state
+        if isinstance(action, Act):
+            return boards.perform_mini(state, comp, action)
+        if isinstance(action, Acquire):
+            return market.acquire(state, comp, action)
+        if isinstance(action, Cull):
+            return market.cull(state, action)
+        assert isinstance(action, Buy)
+        return market.buy(state, comp, action, head.colour)
+
+    def _play(self, state: State, comp: Components, action: Any) -> State:
+        me, board = state.me, self.board
+        card = comp.cards[action.card]
+        state = state.with_me(hand=_without(me.hand, action.card),
+                              discard=(*me.discard, action.card))
+        if isinstance(action, PlayNone):
+            return push(replace(state, phase="act", turn=Turn()), tasks(card.play, ""))
+        pieces = list(state.pieces)
+        got: list[Task] = []
+        if isinstance(action, PlayRescue):
+            jailer = state.people[action.jail]
+            colour, kind = jailer.jail[action.slot]
+            jailer = replace(jailer, jail=jailer.jail[:action.slot] + jailer.jail[action.slot + 1:])
+            state = state.with_player(action.jail, gain_time(jailer, board.jailer_time, comp))
+            pieces.append(Piece(colour, kind, action.to))
+            landing = action.to
+        else:
+            piece = pieces[action.piece]
+            colour, landing = piece.colour, piece.cell
+            if isinstance(action, PlayMove):
+                target = next((p for p in pieces if p.cell == action.to), None)
+                if target is not None:
+                    pieces.remove(target)
+                    state = state.with_me(jail=(*state.me.jail, (target.colour, target.kind)))
+                    reward = board.captures[target.kind]
+                    got += [Task("time", arg=str(reward.time))] if reward.time else []
+                    got += [Task("resource")] * reward.resource
+                    got += [Task("pawprint", target.colour)] * reward.pawprint
+                landing = action.to if action.respawn is None else action.respawn
+                if action.respawn is not None:
+                    got += [Task("pawprint", colour)] * board.promotion_pawprint
+                pieces[pieces.index(piece)] = replace(piece, cell=landing)
+        resource, column = board.square(landing)
+        got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
+        state = replace(state, pieces=tuple(pieces), phase="act",
+                        turn=Turn(colour=colour, column=column))
+        return push(state, tasks(card.play, colour) + tuple(got))
+
+    def _to_rest(self, state: State, comp: Components) -> State:
+        if len(state.me.hand) > comp.hand_size:
+            return replace(state, phase="trim")
+        return market.slide(replace(state, phase="rest"))
+
+    def _advance(self, state: State) -> State:
+        """Move on through steps that need nobody: a finished choice, Rest, the next turn."""
+        comp = self.comp(state)
+        while not state.pending and state.phase != "over":
+            me = state.me
+            if state.phase == "setup":
+                if self._chance_need(state):
+                    return state
+                state = replace(state, phase="discard")
+            elif state.phase == "repeat" and not self._repeat_options(state, comp):
+                state = self._to_rest(state, comp)
+            elif state.phase == "trim" and len(me.hand) <= comp.hand_size:
+                state = market.slide(replace(state, phase="rest"))
+            elif state.phase == "rest":
+                if len(me.hand) < comp.hand_size and not me.deck and me.discard:
+                    state = state.with_me(deck=tuple(sorted(me.discard)), discard=())
+                    continue
+                if self._chance_need(state):
+                    return state
+                state = self._end_turn(state, comp)
+            else:
+                return state
+        return state
+
+    def _end_turn(self, state: State, comp: Components) -> State:
+        people = list(state.people)
+        for space in state.turn.wishes:
+            tile = comp.wishes[state.wishes[space]]
+            people = [replace(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
+                      for p in people]
+        people[state.seat] = replace(people[state.seat], used=())
+        state = replace(state, people=tuple(people))
+        if state.ending and state.seat == state.players - 1:
+            return replace(state, phase="over", turn=Turn())
+        return replace(state, seat=(state.seat + 1) % state.players, phase="discard",
+                       turn=Turn(), turns=state.turns + 1)
+
+    def measure(self, state: State, p: Player, counts: str) -> int:
+        """What a Wish counts for one player (wishes.toml `counts`)."""
+        return {
+            "bushes": sum(p.bushes), "messengers": p.messenger_steps,
+            "books": sum(p.books) + len(p.bookmarks), "diamonds": sum(p.bricks),
+            "flowers": len(p.flowers), "crowns": sum(p.crowns), "guests": len(p.culled),
+            "pawprints": sum(p.cats),
+        }[counts]
+
+    def _why(self, state: State, action: Any) -> tuple[str, str]:
+        """The rule an action outside `legal_actions` breaks."""
+        me, name = state.me, type(action).__name__
+        if needs_choice(state):
+            return "reward", f"{name} does not answer the {state.pending[0].kind} being resolved"
+        plays = PlayMove | PlayStay | PlayRescue | PlayNone
+        if isinstance(action, Discard | plays) and action.card not in me.hand:
+            return "hand", f"card {action.card!r} is not in your hand"
+        if state.phase != "play" or not isinstance(action, plays):
+            if isinstance(action, Act) and state.phase in ("act", "repeat"):
+                return (f"{action.action} action", "not this square's action and colour, not "
+                        "that target, or the payment does not add up")
+            if isinstance(action, UseBookmark):
+                return "bookmark", f"no unused permanent Bookmark {action.bookmark!r}"
+            return "turn order", f"{name} is not a choice in the {state.phase} phase"
+        card = self.comp(state).cards[action.card]
+        if isinstance(action, PlayMove | PlayStay):
+            if not 0 <= action.piece < len(state.pieces):
+                return "no such piece", f"there is no piece {action.piece}"
+            piece = state.pieces[action.piece]
+            if piece.kind != card.kind or card.colour not in ("wild", piece.colour):
+                return "card", f"{action.card} moves a {card.colour} {card.kind}"
+            if isinstance(action, PlayStay):
+                return "blocked piece", "only a piece with no move resolves its own square"
+            position = Position(self.board.rows, self.board.cols, state.pieces,
+                                {c: self.board.forward(c) for c in COLOURS})
+            if action.to not in {m.to for m in generate_moves(position, action.piece)}:
+                return "chess movement", f"piece {action.piece} cannot reach {list(action.to)}"
+            return "pawn promotion", "a promoted pawn, and only one, goes to a free respawn square"
+        if isinstance(action, PlayRescue):
+            if not (0 <= action.jail < state.players
+                    and 0 <= action.slot < len(state.people[action.jail].jail)):
+                return "rescue", "there is no such piece in that Jail"
+            return "rescue", ("the card names another piece, or a rescued piece goes to a free "
+                              "respawn square of its colour")
+        return "card", f"a piece {action.card} names can be activated"
+
+    # -- scores ------------------------------------------------------------------------------
+    def game_end(self, state: State) -> GameEnd:
+        """What the final scoring calculator needs, from the state."""
+        comp = self.comp(state)
+        spaces = comp.wish_spaces()
+        ends = []
+        for seat, p in enumerate(state.people):
+            wishes = {c: tuple(Wish(t.standard * n, t.platinum * n)
+                               for (colour, _), wid in zip(spaces, state.wishes, strict=True)
+                               if colour == c
+                               for t in (comp.wishes[wid],)
+                               for n in (self.measure(state, p, t.counts),))
+                      for c in COLOURS}
+            ends.append(PlayerEnd(
+                name=f"seat {seat}", track_ip=p.ip,
+                crowns={c: p.crowns[ci(c)] for c in COLOURS},
+                cats={c: track.cat_level(comp, p.cats[ci(c)]) for c in COLOURS},
+                wishes=wishes, culled_ip=tuple(comp.cards[c].invite for c in p.culled),
+                bookmarks=tuple(b.ip for m in p.bookmarks for b in comp.bookmarks
+                                if b.id == m and b.kind == "endgame")))
+        return GameEnd(alice={c: state.alice[ci(c)] for c in COLOURS}, throne=state.throne,
+                       players=tuple(ends))
+
+    def final(self, state: State) -> FinalScore:
+        reading = dict(state.readings).get("coronation", self.scoring.reading)
+        return final_score(self.game_end(state), replace(self.scoring, reading=reading))
+
+    def scores(self, state: State) -> list[float]:
+        if self.is_terminal(state) and state.wishes:
+            return [float(p.total) for p in self.final(state).players]
+        return [float(p.ip) for p in state.people]
+
+    # -- JSON and views ----------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything public; a seat's own hand. Decks (player and market) as counts only."""
+        data = codec.to_json(state)
+        for i, p in enumerate(data["people"]):
+            p["hand_count"], p["deck_count"] = len(p["hand"]), len(p["deck"])
+            del p["deck"]
+            if i != seat:
+                del p["hand"]
+        data["market_decks"] = [len(d) for d in data["market_decks"]]
+        data["seat"] = seat
+        return data
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return codec.to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return codec.from_json(State, data)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return action_to_json(action)
+
+    def action_from_json(self, data: dict[str, Any]) -> Any:
+        return action_from_json(data)
+
+    def tally(self, state: State) -> Counter[str]:
+        """Every card of the game wherever it is (must always equal the box's cards)."""
+        out: Counter[str] = Counter()
+        for p in state.people:
+            out.update(p.hand + p.deck + p.discard + p.culled)
+        for row, deck in zip(state.market, state.market_decks, strict=True):
+            out.update(c for c in row if c is not None)
+            out.update(deck)
+        return out
