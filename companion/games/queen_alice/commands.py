@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from companion.cli_args import CommandParser, read_json_file
+from companion.errors import UserError
 from companion.games.queen_alice.end_json import game_end_from_json
 from companion.games.queen_alice.position_json import position_from_json
 from companion.games.queen_alice.rules.final_scoring import (
@@ -72,7 +73,55 @@ def score_command(argv: list[str]) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def simulate_command(argv: list[str]) -> int:
+    from companion.games.queen_alice.rules.engine import OPTIONS
+    from companion.games.queen_alice.simulate import simulate
+
+    parser = CommandParser(prog=f"companion simulate {GAME}",
+                           description="Play random games through the rules engine and "
+                                       "summarise them (length, winners, broken states).")
+    parser.add_argument("--games", type=_positive, default=100)
+    parser.add_argument("--players", default="2,3,4",
+                        help="player counts, used in turn (default 2,3,4)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--check", action="store_true",
+                        help="check every state against the engine's invariants")
+    for name, values in OPTIONS.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", choices=values, default=None,
+                            help="a rulebook reading (default: models/queen-alice)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    try:
+        counts = tuple(int(n) for n in args.players.split(","))
+    except ValueError:
+        raise UserError(f"--players: a list like 2,3,4, got {args.players!r}") from None
+    if not all(2 <= n <= 4 for n in counts):
+        raise UserError("--players: Queen Alice is for 2 to 4 players")
+    options = {k: getattr(args, k) for k in OPTIONS if getattr(args, k) is not None}
+    out = simulate(args.games, counts, args.seed, options, args.check)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{out['games']} random games in {out['seconds']} s: {out['stuck']} stuck, "
+          f"{out['illegal_states']} with a broken state" + ("" if args.check else
+                                                           " (not checked: --check)"))
+    for n, part in out["by_players"].items():
+        turns = part["turns_per_player"]
+        print(f"  {n} players: {part['games']} games, {turns['median']} turns each "
+              f"(median; {turns['min']}-{turns['max']}), winning score "
+              f"{part['winning_score']['median']} IP (median)")
+    return 0
+
+
 VERBS: dict[str, Callable[[list[str]], int]] = {
     "moves": moves_command,
     "score": score_command,
+    "simulate": simulate_command,
 }

@@ -10,7 +10,6 @@ free, smaller form with its own targets (the rulebook: no colour restriction).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from companion.games.queen_alice.rules.actions import Act
 from companion.games.queen_alice.rules.board import COLOURS
@@ -25,7 +24,7 @@ from companion.games.queen_alice.rules.economy import (
     unit_of,
 )
 from companion.games.queen_alice.rules.rewards import push, tasks
-from companion.games.queen_alice.rules.state import State, Task, ci, set_at, set_pair
+from companion.games.queen_alice.rules.state import State, Task, ci, evolve, set_at, set_pair
 
 TEA = unit_of("tea")
 
@@ -138,7 +137,7 @@ def _do_hearts(state: State, comp: Components, target: tuple[int, ...], colour: 
     spaces = set_at(state.garden[i][zone], space, True)
     garden = set_at(state.garden, i, set_at(state.garden[i], zone, spaces))
     gardener = -1 if all(spaces) else zone
-    state = replace(state, garden=garden, gardeners=set_pair(state.gardeners, colour, gardener))
+    state = evolve(state, garden=garden, gardeners=set_pair(state.gardeners, colour, gardener))
     state = state.with_me(hearts=set_pair(me.hearts, colour, me.hearts[i] + 1),
                           bushes=set_pair(me.bushes, colour, bushes))
     return push(state, tasks(token.reward, colour) + tasks(comp.garden[colour][zone][space], colour)
@@ -153,7 +152,7 @@ def _step(state: State, comp: Components, colour: str, came: int, to: int) -> St
         first = (ci(colour), to) not in state.seals
         got += tasks(space.seal_large if first else space.seal_small, colour)
         if first:
-            state = replace(state, seals=(*state.seals, (ci(colour), to)))
+            state = evolve(state, seals=(*state.seals, (ci(colour), to)))
     if space.central and not before.central:
         got += (Task("alice", colour),)
     if space.bifurcation:
@@ -186,7 +185,7 @@ def _do_clubs(state: State, comp: Components, target: tuple[int, ...], colour: s
     got = tasks(space.reward, colour)
     if state.tree_books[i][arrow.end]:
         books = set_at(state.tree_books, i, set_at(state.tree_books[i], arrow.end, False))
-        state = replace(state, tree_books=books)
+        state = evolve(state, tree_books=books)
         got = (Task("book", arg=comp.book_colours[0]), *got)
     else:
         got += tasks(space.covered, colour)
@@ -202,7 +201,7 @@ def _do_diamonds(state: State, comp: Components, target: tuple[int, ...], colour
     row = lowest_free(state, colour, column)
     assert row is not None
     built = set_at(state.wall[i][row], column, True)
-    state = replace(state, wall=set_at(state.wall, i, set_at(state.wall[i], row, built)))
+    state = evolve(state, wall=set_at(state.wall, i, set_at(state.wall[i], row, built)))
     me = state.me
     bricks = me.bricks[i] + 1
     state = state.with_me(diamonds=set_pair(me.diamonds, colour, (*me.diamonds[i], token)),
@@ -211,7 +210,7 @@ def _do_diamonds(state: State, comp: Components, target: tuple[int, ...], colour
     if all(built):
         ip += comp.row_complete_ip
         egg = min(max(state.eggs[i], row + 1), len(comp.wall_row_cost) - 1)
-        state = replace(state, eggs=set_pair(state.eggs, colour, egg))
+        state = evolve(state, eggs=set_pair(state.eggs, colour, egg))
     milestone = (comp.heart_milestones.get(bricks)
                  if comp.readings["blank_diamond_milestones"] == "as_hearts" else None)
     got = (tasks(comp.diamonds[colour][token], colour)

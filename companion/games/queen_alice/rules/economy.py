@@ -11,11 +11,12 @@ before this payment, which is the rulebook's "not a cube already used in this ac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.games.base import IllegalAction
 from companion.games.queen_alice.rules.components import STORED, Components
-from companion.games.queen_alice.rules.state import Player
+from companion.games.queen_alice.rules.state import Player, evolve
 
 Unit = frozenset[str]
 ANY: Unit = frozenset(STORED)
@@ -61,30 +62,36 @@ def payments(player: Player, cost: Cost, comp: Components) -> list[Pay]:
     spare_time = player.time - cost.time
     if spare_time < 0:
         return []
-    have = {"cake": player.cake, "tea": player.tea, "toast": player.toast,
-            "time": spare_time // comp.time_per_resource,
-            "black": min(player.black, player.free_cubes())}
+    return list(_ways(cost.units, player.cake, player.tea, player.toast,
+                      spare_time // comp.time_per_resource,
+                      min(player.black, player.free_cubes())))
+
+
+@lru_cache(maxsize=4096)
+def _ways(units: tuple[Unit, ...], cake: int, tea: int, toast: int, time: int, black: int
+          ) -> tuple[Pay, ...]:
+    have = {"cake": cake, "tea": tea, "toast": toast, "time": time, "black": black}
     found: set[Pay] = set()
 
     def walk(i: int, used: dict[str, int]) -> None:
-        if i == len(cost.units):
+        if i == len(units):
             found.add(Pay(**used))
             return
-        for source in (*sorted(cost.units[i]), "time", "black"):
+        for source in (*sorted(units[i]), "time", "black"):
             if used[source] < have[source]:
                 used[source] += 1
                 walk(i + 1, used)
                 used[source] -= 1
 
     walk(0, dict.fromkeys(("cake", "tea", "toast", "time", "black"), 0))
-    return sorted(found, key=lambda p: (p.time, p.black, p.cake, p.tea, p.toast))
+    return tuple(sorted(found, key=lambda p: (p.time, p.black, p.cake, p.tea, p.toast)))
 
 
 def pay(player: Player, cost: Cost, how: Pay, comp: Components) -> Player:
     """`player` after paying `cost` the way `how` says; IllegalAction if it does not fit."""
     if how not in payments(player, cost, comp):
         raise IllegalAction("payment", f"{how} does not pay {describe(cost)}")
-    return replace(
+    return evolve(
         player, cake=player.cake - how.cake, tea=player.tea - how.tea,
         toast=player.toast - how.toast,
         time=player.time - cost.time - how.time * comp.time_per_resource,
@@ -95,17 +102,17 @@ def gain_time(player: Player, n: int, comp: Components) -> Player:
     """The Clock stops at its maximum; each Time beyond it is 1 IP (the rulebook)."""
     total = player.time + n
     over = max(0, total - comp.time_max)
-    return replace(player, time=total - over, ip=player.ip + over)
+    return evolve(player, time=total - over, ip=player.ip + over)
 
 
 def store(player: Player, resource: str) -> Player:
-    return replace(player, **{resource: getattr(player, resource) + 1})
+    return evolve(player, **{resource: getattr(player, resource) + 1})
 
 
 def unlock_black(player: Player) -> Player:
     if player.black_stock == 0:
         return player
-    return replace(player, black=player.black + 1, black_stock=player.black_stock - 1)
+    return evolve(player, black=player.black + 1, black_stock=player.black_stock - 1)
 
 
 def describe(cost: Cost) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -74,6 +73,7 @@ from companion.games.queen_alice.rules.state import (
     Task,
     Turn,
     ci,
+    evolve,
     set_at,
 )
 
@@ -93,6 +93,7 @@ class QueenAliceEngine:
                  scoring: ScoringRules | None = None) -> None:
         self._board, self._components, self._scoring = board, components, scoring
         self._by_readings: dict[tuple[tuple[str, str], ...], Components] = {}
+        self._last: tuple[State, list[Any]] | None = None
 
     @cached_property
     def board(self) -> Board:
@@ -111,7 +112,7 @@ class QueenAliceEngine:
         key = state.readings
         if key not in self._by_readings:
             readings = {k: v for k, v in key if k in READINGS}
-            self._by_readings[key] = replace(self.components, readings=readings)
+            self._by_readings[key] = evolve(self.components, readings=readings)
         return self._by_readings[key]
 
     # -- set-up ------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ class QueenAliceEngine:
             if value not in OPTIONS[key]:
                 raise ValueError(f"option {key} must be one of {', '.join(OPTIONS[key])}")
             chosen[key] = value
-        comp = replace(self.components, readings={k: chosen[k] for k in READINGS})
+        comp = evolve(self.components, readings={k: chosen[k] for k in READINGS})
         black = comp.black_cubes
         if chosen["component_counts"] == "components":
             black = comp.black_cubes // players
@@ -205,18 +206,18 @@ class QueenAliceEngine:
         if isinstance(action, Tile) and what == "tile":
             if action.tile not in self.board.tiles:
                 raise IllegalAction("set-up", f"no player-aid tile {action.tile!r}")
-            return replace(state, tile=action.tile, pieces=self.board.tiles[action.tile])
+            return evolve(state, tile=action.tile, pieces=self.board.tiles[action.tile])
         if isinstance(action, Wishes) and what == "wishes":
             tiles = [comp.wishes.get(w) for w in action.wishes]
             if (None in tiles or len(tiles) != len(comp.wish_spaces())
                     or sorted(t.icon for t in tiles if t) != sorted(ACTIONS)):
                 raise IllegalAction("set-up", "one Wish of each icon, one per Wish space")
-            return replace(state, wishes=action.wishes)
+            return evolve(state, wishes=action.wishes)
         if isinstance(action, Draw) and what == "draw":
             p = state.people[at]
             if action.seat != at or action.card not in p.deck:
                 raise IllegalAction("draw", f"seat {at} draws a card of their own deck")
-            p = replace(p, deck=_without(p.deck, action.card),
+            p = evolve(p, deck=_without(p.deck, action.card),
                         hand=tuple(sorted((*p.hand, action.card))))
             return state.with_player(at, p)
         if isinstance(action, Reveal) and what == "reveal":
@@ -225,13 +226,22 @@ class QueenAliceEngine:
                 raise IllegalAction("market", f"the card comes from the {LEVELS[at]} deck")
             row = state.market[at]
             row = set_at(row, row.index(None), action.card)
-            return replace(state, market=set_at(state.market, at, row),
+            return evolve(state, market=set_at(state.market, at, row),
                            market_decks=set_at(state.market_decks, at,
                                                _without(deck, action.card)))
         raise IllegalAction("chance", f"{type(action).__name__} is not due (chance must {what})")
 
     # -- legal actions -----------------------------------------------------------------------
     def legal_actions(self, state: State) -> list[Any]:
+        """Every choice of the player to move (a copy: the last answer is kept, by identity,
+        because `apply` checks against it right after a player asked for it)."""
+        if self._last is not None and self._last[0] is state:
+            return list(self._last[1])
+        found = self._legal(state)
+        self._last = (state, found)
+        return list(found)
+
+    def _legal(self, state: State) -> list[Any]:
         if self.current_player(state) in (None, CHANCE):
             return []
         comp = self.comp(state)
@@ -339,7 +349,7 @@ class QueenAliceEngine:
         comp = self.comp(state)
         if needs_choice(state):
             head = state.pending[0]
-            state = replace(state, pending=state.pending[1:])
+            state = evolve(state, pending=state.pending[1:])
             return self._apply_choice(state, comp, head, action)
         me = state.me
         if isinstance(action, UseBookmark):
@@ -352,7 +362,7 @@ class QueenAliceEngine:
             if state.phase == "trim":
                 return state
             card = comp.cards[action.card]
-            return push(replace(state, phase="play"), tasks(card.discard, card.colour))
+            return push(evolve(state, phase="play"), tasks(card.discard, card.colour))
         if state.phase == "play":
             return self._play(state, comp, action)
         if state.phase == "act":
@@ -360,13 +370,13 @@ class QueenAliceEngine:
                 state = state.with_player(state.seat, gain_time(me, comp.decline_time, comp))
                 return self._to_rest(state, comp)
             extra = Cost((ANY,)) if state.turn.column == "wild" else Cost()
-            state = replace(state, phase="repeat",
-                            turn=replace(state.turn, action=action.action, performed=True))
+            state = evolve(state, phase="repeat",
+                            turn=evolve(state.turn, action=action.action, performed=True))
             return boards.perform(state, comp, action, state.turn.colour, extra)
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
-        state = replace(state, turn=replace(state.turn, repeated=True))
+        state = evolve(state, turn=evolve(state.turn, repeated=True))
         return boards.perform(state, comp, action, state.turn.colour,
                               Cost(time=comp.repeat_time))
 
@@ -395,13 +405,13 @@ class QueenAliceEngine:
         state = state.with_me(hand=_without(me.hand, action.card),
                               discard=(*me.discard, action.card))
         if isinstance(action, PlayNone):
-            return push(replace(state, phase="act", turn=Turn()), tasks(card.play, ""))
+            return push(evolve(state, phase="act", turn=Turn()), tasks(card.play, ""))
         pieces = list(state.pieces)
         got: list[Task] = []
         if isinstance(action, PlayRescue):
             jailer = state.people[action.jail]
             colour, kind = jailer.jail[action.slot]
-            jailer = replace(jailer, jail=jailer.jail[:action.slot] + jailer.jail[action.slot + 1:])
+            jailer = evolve(jailer, jail=jailer.jail[:action.slot] + jailer.jail[action.slot + 1:])
             state = state.with_player(action.jail, gain_time(jailer, board.jailer_time, comp))
             pieces.append(Piece(colour, kind, action.to))
             landing = action.to
@@ -420,17 +430,17 @@ class QueenAliceEngine:
                 landing = action.to if action.respawn is None else action.respawn
                 if action.respawn is not None:
                     got += [Task("pawprint", colour)] * board.promotion_pawprint
-                pieces[pieces.index(piece)] = replace(piece, cell=landing)
+                pieces[pieces.index(piece)] = evolve(piece, cell=landing)
         resource, column = board.square(landing)
         got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
-        state = replace(state, pieces=tuple(pieces), phase="act",
+        state = evolve(state, pieces=tuple(pieces), phase="act",
                         turn=Turn(colour=colour, column=column))
         return push(state, tasks(card.play, colour) + tuple(got))
 
     def _to_rest(self, state: State, comp: Components) -> State:
         if len(state.me.hand) > comp.hand_size:
-            return replace(state, phase="trim")
-        return market.slide(replace(state, phase="rest"))
+            return evolve(state, phase="trim")
+        return market.slide(evolve(state, phase="rest"))
 
     def _advance(self, state: State) -> State:
         """Move on through steps that need nobody: a finished choice, Rest, the next turn."""
@@ -440,11 +450,11 @@ class QueenAliceEngine:
             if state.phase == "setup":
                 if self._chance_need(state):
                     return state
-                state = replace(state, phase="discard")
+                state = evolve(state, phase="discard")
             elif state.phase == "repeat" and not self._repeat_options(state, comp):
                 state = self._to_rest(state, comp)
             elif state.phase == "trim" and len(me.hand) <= comp.hand_size:
-                state = market.slide(replace(state, phase="rest"))
+                state = market.slide(evolve(state, phase="rest"))
             elif state.phase == "rest":
                 if len(me.hand) < comp.hand_size and not me.deck and me.discard:
                     state = state.with_me(deck=tuple(sorted(me.discard)), discard=())
@@ -460,13 +470,13 @@ class QueenAliceEngine:
         people = list(state.people)
         for space in state.turn.wishes:
             tile = comp.wishes[state.wishes[space]]
-            people = [replace(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
+            people = [evolve(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
                       for p in people]
-        people[state.seat] = replace(people[state.seat], used=())
-        state = replace(state, people=tuple(people))
+        people[state.seat] = evolve(people[state.seat], used=())
+        state = evolve(state, people=tuple(people))
         if state.ending and state.seat == state.players - 1:
-            return replace(state, phase="over", turn=Turn())
-        return replace(state, seat=(state.seat + 1) % state.players, phase="discard",
+            return evolve(state, phase="over", turn=Turn())
+        return evolve(state, seat=(state.seat + 1) % state.players, phase="discard",
                        turn=Turn(), turns=state.turns + 1)
 
     def measure(self, state: State, p: Player, counts: str) -> int:
@@ -540,7 +550,7 @@ class QueenAliceEngine:
 
     def final(self, state: State) -> FinalScore:
         reading = dict(state.readings).get("coronation", self.scoring.reading)
-        return final_score(self.game_end(state), replace(self.scoring, reading=reading))
+        return final_score(self.game_end(state), evolve(self.scoring, reading=reading))
 
     def scores(self, state: State) -> list[float]:
         if self.is_terminal(state) and state.wishes:
@@ -574,10 +584,7 @@ class QueenAliceEngine:
 
     def tally(self, state: State) -> Counter[str]:
         """Every card of the game wherever it is (must always equal the box's cards)."""
-        out: Counter[str] = Counter()
-        for p in state.people:
-            out.update(p.hand + p.deck + p.discard + p.culled)
+        every = [c for p in state.people for c in (*p.hand, *p.deck, *p.discard, *p.culled)]
         for row, deck in zip(state.market, state.market_decks, strict=True):
-            out.update(c for c in row if c is not None)
-            out.update(deck)
-        return out
+            every += [c for c in row if c is not None] + list(deck)
+        return Counter(every)

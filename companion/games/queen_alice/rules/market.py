@@ -9,13 +9,11 @@ player has 3 or fewer cards not culled.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.queen_alice.rules.actions import Acquire, Buy, Cull
 from companion.games.queen_alice.rules.components import LEVELS, Components, Reward
 from companion.games.queen_alice.rules.economy import ANY, Cost, pay, payments, unit_of
 from companion.games.queen_alice.rules.rewards import push, tasks
-from companion.games.queen_alice.rules.state import State, set_at
+from companion.games.queen_alice.rules.state import State, evolve, set_at
 
 CULL_FLOOR = 3
 """The rulebook: no culling when the player's non-culled cards are 3 or fewer."""
@@ -41,9 +39,9 @@ def acquire(state: State, comp: Components, act: Acquire) -> State:
     card = state.market[act.level][act.block]
     assert card is not None
     me = pay(state.me, block_cost(comp.block_costs[act.block]), act.pay, comp)
-    me = replace(me, hand=tuple(sorted((*me.hand, card))))
+    me = evolve(me, hand=tuple(sorted((*me.hand, card))))
     market = set_at(state.market, act.level, set_at(state.market[act.level], act.block, None))
-    return replace(state, market=market).with_player(state.seat, me)
+    return evolve(state, market=market).with_player(state.seat, me)
 
 
 def cull_options(state: State) -> list[Cull]:
@@ -58,7 +56,7 @@ def cull(state: State, act: Cull) -> State:
     me = state.me
     pile = list(me.hand if act.pile == "hand" else me.discard)
     pile.remove(act.card)
-    me = replace(me, culled=tuple(sorted((*me.culled, act.card))),
+    me = evolve(me, culled=tuple(sorted((*me.culled, act.card))),
                  **{"hand" if act.pile == "hand" else "discard": tuple(pile)})
     return state.with_player(state.seat, me)
 
@@ -75,7 +73,7 @@ def buy(state: State, comp: Components, act: Buy, colour: str) -> State:
     books = list(state.me.books)
     for c, n in mark.cost:
         books[comp.book_colours.index(c)] -= n
-    state = replace(state, bookmarks=set_at(state.bookmarks, index, state.bookmarks[index] - 1))
+    state = evolve(state, bookmarks=set_at(state.bookmarks, index, state.bookmarks[index] - 1))
     state = state.with_me(books=tuple(books), bookmarks=(*state.me.bookmarks, mark.id))
     return push(state, tasks(mark.reward, colour)) if mark.kind == "instant" else state
 
@@ -84,4 +82,4 @@ def slide(state: State) -> State:
     """Rest: each level's cards slide left to fill the gaps (chance refills the rest)."""
     market = tuple(tuple([c for c in row if c is not None]
                          + [None] * sum(c is None for c in row)) for row in state.market)
-    return replace(state, market=market)
+    return evolve(state, market=market)

@@ -10,12 +10,10 @@ fixed one keeps every choice a real one).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.queen_alice.rules import track
 from companion.games.queen_alice.rules.components import Components, Reward
 from companion.games.queen_alice.rules.economy import gain_time, store, unlock_black
-from companion.games.queen_alice.rules.state import State, Task, set_at
+from companion.games.queen_alice.rules.state import State, Task, evolve, set_at
 
 CHOICES = frozenset({"resource", "store", "mini", "card", "cardreward", "cull", "bookmark"})
 """Tasks the player resolves with an action (`store` only when no cube is free)."""
@@ -45,7 +43,7 @@ def tasks(reward: Reward | None, colour: str) -> tuple[Task, ...]:
 
 
 def push(state: State, new: tuple[Task, ...]) -> State:
-    return replace(state, pending=new + state.pending) if new else state
+    return evolve(state, pending=new + state.pending) if new else state
 
 
 def needs_choice(state: State) -> bool:
@@ -58,7 +56,7 @@ def needs_choice(state: State) -> bool:
 def settle(state: State, comp: Components) -> State:
     """Resolve tasks from the head until one needs a choice or none is left."""
     while state.pending and not needs_choice(state):
-        head, state = state.pending[0], replace(state, pending=state.pending[1:])
+        head, state = state.pending[0], evolve(state, pending=state.pending[1:])
         state = _resolve(state, comp, head)
     return state
 

@@ -12,10 +12,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.queen_alice.rules.components import Components, Reward
-from companion.games.queen_alice.rules.state import State, ci, set_pair
+from companion.games.queen_alice.rules.state import State, ci, evolve, set_pair
 
 
 def _blocked(state: State, comp: Components, colour: str) -> tuple[int, ...]:
@@ -27,7 +25,7 @@ def remove_crown(state: State) -> State:
     if state.crowns_left == 0:
         return state
     left = state.crowns_left - 1
-    return replace(state, crowns_left=left, ending=state.ending or left == 0)
+    return evolve(state, crowns_left=left, ending=state.ending or left == 0)
 
 
 def progress(state: State, comp: Components, colour: str) -> State:
@@ -41,13 +39,13 @@ def progress(state: State, comp: Components, colour: str) -> State:
     if to > throne or (to == throne and state.throne not in (None, colour)):
         state = remove_crown(state)
         return state.with_me(ip=state.me.ip + comp.after_throne_ip)
-    state = replace(state, alice=set_pair(state.alice, colour, to))
+    state = evolve(state, alice=set_pair(state.alice, colour, to))
     state = state.with_me(ip=state.me.ip + path[to].ip)
     if to == throne:
-        return remove_crown(replace(state, throne=colour))
+        return remove_crown(evolve(state, throne=colour))
     if path[to].wish:
         wish = comp.wish_spaces().index((colour, to))
-        state = replace(state, turn=replace(state.turn, wishes=(*state.turn.wishes, wish)))
+        state = evolve(state, turn=evolve(state.turn, wishes=(*state.turn.wishes, wish)))
         return remove_crown(state)
     return state
 
@@ -65,7 +63,7 @@ def gain_crown(state: State, comp: Components, colour: str) -> State:
         return state.with_me(ip=state.me.ip + comp.absence_ip)
     crowned = set_pair(state.crowned, colour, tuple(sorted((*state.crowned[i], spot))))
     me = state.me
-    return replace(state, crowned=crowned).with_me(
+    return evolve(state, crowned=crowned).with_me(
         ip=me.ip + comp.crown_multiplier * path[spot].ip,
         crowns=set_pair(me.crowns, colour, me.crowns[i] + 1))
 
