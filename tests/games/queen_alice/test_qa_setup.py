@@ -60,3 +60,37 @@ def test_chance_acts_in_order_and_refuses_what_is_not_due() -> None:
         E.apply(state, Reveal(0, COMP.decks["bronze"][0]))  # hands are dealt first
     with pytest.raises(IllegalAction, match="draw"):
         E.apply(state, Draw(0, "gold-1"))  # not a card of the seat's deck
+
+
+def test_model_mistakes_are_one_line_naming_the_file() -> None:
+    import tomllib
+
+    from companion.errors import UserError
+    from companion.games.queen_alice.rules.components import components_from_toml
+    from companion.paths import models_dir
+
+    base = models_dir() / "queen-alice"
+    files = {n: tomllib.loads((base / f"{n}.toml").read_text())
+             for n in ("cards", "courtier", "paths", "actions", "wishes")}
+    files["cards"]["gold"][2]["discard"] = {"pawprint": 1}  # gold-2 is a wild card
+    with pytest.raises(UserError, match=r"wild card.*name its colour"):
+        components_from_toml(files, "models", COMP.readings)
+    files["cards"]["gold"][2]["discard"] = {"ip": 1, "gems": 2}
+    with pytest.raises(UserError, match="unknown reward 'gems'"):
+        components_from_toml(files, "models", COMP.readings)
+    del files["cards"]["gold"][2]["discard"]["gems"]
+    files["paths"]["alice"]["red"][3]["wish"] = False
+    with pytest.raises(UserError, match="2 Wish spaces"):
+        components_from_toml(files, "models", COMP.readings)
+
+
+def test_a_wild_card_with_nothing_to_move_gives_no_coloured_bonus() -> None:
+    from dataclasses import replace
+
+    from companion.games.queen_alice.rules.actions import PlayNone
+
+    wild = next(c for c in COMP.cards.values() if c.colour == "wild" and c.play.pawprint)
+    state = replace(started(2), phase="play", pieces=())
+    state = state.with_me(hand=(wild.id, "basic-0"))
+    after = E.apply(state, PlayNone(wild.id))
+    assert after.me.cats == (0, 0) and after.phase == "act"

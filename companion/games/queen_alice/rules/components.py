@@ -47,6 +47,11 @@ class Reward:
     colour: str = ""
 
 
+    def needs_colour(self) -> bool:
+        """True when it gives something of a colour without naming one."""
+        return bool(self.pawprint or self.alice or self.crown) and not self.colour
+
+
 _INT_KEYS = {f.name for f in fields(Reward) if f.type == "int"}
 _STR_KEYS = {f.name for f in fields(Reward) if f.type == "str"}
 NOTHING = Reward()
@@ -236,6 +241,9 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
                               reward(item.get("play"), f"{at} play"),
                               reward(item.get("discard"), f"{at} discard"),
                               _whole(item.get("invite", 0), f"{at} invite"))
+            if piece[0] == "wild" and cards[cid].discard.needs_colour():
+                raise UserError(f"{at}: a wild card's pawprint, alice or crown discard reward "
+                                'must name its colour (colour = "red" or "white")')
             ids.append(cid)
         if not ids:
             raise UserError(f"{where}: no [[{level}]] cards")
@@ -310,6 +318,9 @@ def components_from_toml(files: dict[str, dict[str, Any]], where: str,
                                _whole(b.get("copies", 1), f"{at} bookmark copies", 1))
                       for b in acts.get("bookmarks", []))
     for b in bookmarks:
+        if b.reward.needs_colour():
+            raise UserError(f"{at}: bookmark {b.id}: a pawprint, alice or crown reward must "
+                            'name its colour (colour = "red" or "white")')
         if b.kind not in ("instant", "permanent", "endgame"):
             raise UserError(f"{at}: bookmark {b.id}: kind must be instant, permanent or endgame")
         if not {k for k, _ in b.cost} <= set(books):

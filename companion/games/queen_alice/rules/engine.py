@@ -355,14 +355,15 @@ class QueenAliceEngine:
         if isinstance(action, UseBookmark):
             mark = next(b for b in comp.bookmarks if b.id == action.bookmark)
             state = state.with_me(used=(*me.used, mark.id))
-            return push(state, tasks(mark.reward, state.turn.colour or "red"))
+            return push(state, tasks(mark.reward, ""))  # its colours are named (components)
         if isinstance(action, Discard):
             state = state.with_me(hand=_without(me.hand, action.card),
                                   discard=(*me.discard, action.card))
             if state.phase == "trim":
                 return state
             card = comp.cards[action.card]
-            return push(evolve(state, phase="play"), tasks(card.discard, card.colour))
+            own = "" if card.colour == "wild" else card.colour  # a wild card names its colours
+            return push(evolve(state, phase="play"), tasks(card.discard, own))
         if state.phase == "play":
             return self._play(state, comp, action)
         if state.phase == "act":
@@ -404,8 +405,9 @@ class QueenAliceEngine:
         card = comp.cards[action.card]
         state = state.with_me(hand=_without(me.hand, action.card),
                               discard=(*me.discard, action.card))
-        if isinstance(action, PlayNone):
-            return push(evolve(state, phase="act", turn=Turn()), tasks(card.play, ""))
+        if isinstance(action, PlayNone):  # a wild card's colours are named (components)
+            own = "" if card.colour == "wild" else card.colour
+            return push(evolve(state, phase="act", turn=Turn()), tasks(card.play, own))
         pieces = list(state.pieces)
         got: list[Task] = []
         if isinstance(action, PlayRescue):

@@ -20,7 +20,10 @@ CHOICES = frozenset({"resource", "store", "mini", "card", "cardreward", "cull", 
 
 
 def tasks(reward: Reward | None, colour: str) -> tuple[Task, ...]:
-    """The tasks of `reward`; `colour` is the context's, unless the reward names one."""
+    """The tasks of `reward`; `colour` is the context's, unless the reward names one.
+
+    With no colour at all (a wild card's play bonus when no piece could be activated) the
+    pawprints, Alice Progress and Crowns have no track to go to and are not given."""
     if reward is None:
         return ()
     c = reward.colour or colour
@@ -31,9 +34,10 @@ def tasks(reward: Reward | None, colour: str) -> tuple[Task, ...]:
         out += [Task("store", arg=res)] * getattr(reward, res)
     out += [Task("resource")] * reward.resource
     out += [Task("black")] * reward.black
-    out += [Task("pawprint", c)] * reward.pawprint
-    out += [Task("alice", c)] * reward.alice
-    out += [Task("crown", c)] * reward.crown
+    if c:
+        out += [Task("pawprint", c)] * reward.pawprint
+        out += [Task("alice", c)] * reward.alice
+        out += [Task("crown", c)] * reward.crown
     out += [Task("book", arg=reward.book)] if reward.book else []
     out += [Task("flower", arg=reward.flower)] if reward.flower else []
     out += [Task("card", arg=reward.card)] if reward.card else []
