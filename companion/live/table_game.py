@@ -22,7 +22,7 @@ A game plugs into the live loop and the dashboard with one module,
         routes. Import FastAPI, pydantic models and
         these dependencies at module level: with `from __future__ import annotations`,
         FastAPI resolves a handler's annotations from the module's globals.
-        `companion.live.example_game` is a complete live module to copy from.
+        `tests/live/example_game.py` is a complete live module to copy from.
 
     PANEL_JS: pathlib.Path
         Optional. An ES module served at `/static/games/<game-id>.js` that exports
