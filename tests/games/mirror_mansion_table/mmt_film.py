@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.games.mirror_mansion.film_script import Beat, FilmScript
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
     BoxObservation,
 )
-from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript
+from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.live.demo_players import DemoPlayers
 from companion.live.table_game import EventDraft, Observation
 from companion.store import Event, Session

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import UserError
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.rules.engine import ENGINE
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
     CallGuesses,
     EnterCards,
     EnterRoll,
     TakeLook,
 )
-from companion.games.mirror_mansion.rules import ENGINE
-from companion.games.mirror_mansion.scene import MirrorSeen
+from companion.games.mirror_mansion.vision.scene import MirrorSeen
 from companion.live.conformance import Correct, check_table_game, play
 from tests.games.mirror_mansion_table.test_mmt_live import (
     CARDS,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from mmt_helpers import BOARD
 
-from companion.games.mirror_mansion.actions import Award, EndSwaps, Look, Roll, Setup, Swap
-from companion.games.mirror_mansion.film_script import box_of, script_game
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.rules.actions import Award, EndSwaps, Look, Roll, Setup, Swap
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.table.messages import (
     CallGuesses,
     EnterCards,
     EnterGuess,
@@ -20,9 +20,9 @@ from companion.games.mirror_mansion.messages import (
     TakeLook,
     parse,
 )
-from companion.games.mirror_mansion.render import table_film
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.track import swaps_between
+from companion.games.mirror_mansion.table.track import swaps_between
+from companion.games.mirror_mansion.vision.film_script import box_of, script_game
+from companion.games.mirror_mansion.vision.render import table_film
 
 SEEDS = range(25)
 

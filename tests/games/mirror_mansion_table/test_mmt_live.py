@@ -12,8 +12,8 @@ from mmt_helpers import BOARD, START
 from companion.camera import Frame
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.live import MirrorMansionTable, make_table_game
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.table.live import MirrorMansionTable, make_table_game
+from companion.games.mirror_mansion.table.messages import (
     Answer,
     BoxObservation,
     CallGuesses,
@@ -25,7 +25,7 @@ from companion.games.mirror_mansion.messages import (
     TakeLook,
     parse,
 )
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session

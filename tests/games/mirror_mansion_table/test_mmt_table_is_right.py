@@ -10,8 +10,9 @@ from mmt_helpers import BOARD, START
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.rules.optics import trace
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
     BoxObservation,
     CallGuesses,
     EnterCards,
@@ -19,8 +20,7 @@ from companion.games.mirror_mansion.messages import (
     TableIsRight,
     TakeLook,
 )
-from companion.games.mirror_mansion.optics import trace
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import TABLE_RIGHT_KIND, Observation
 from companion.store import Session

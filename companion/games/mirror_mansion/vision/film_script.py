@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
     EndSwaps,
@@ -34,8 +34,9 @@ from companion.games.mirror_mansion.actions import (
     Swap,
     SwapWindow,
 )
-from companion.games.mirror_mansion.board import Board
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import Board
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.rules.game_state import (
     DOOR,
     GUESS,
     LOOK,
@@ -43,9 +44,8 @@ from companion.games.mirror_mansion.game_state import (
     SWAPS,
     MirrorMansionState,
 )
-from companion.games.mirror_mansion.optics import BoardState, trace
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.games.mirror_mansion.rules.optics import BoardState, trace
+from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 
 SOLVED_SHARE = 0.5
 """Share of turns whose player plays a way the solver found to the sought motif (the rest
@@ -282,7 +282,7 @@ def _ends(engine: MirrorMansionEngine, state: MirrorMansionState) -> bool:
 
 
 def _solved(engine: MirrorMansionEngine, state: MirrorMansionState) -> list[Swap] | None:
-    from companion.games.mirror_mansion.solver import solve
+    from companion.games.mirror_mansion.rules.solver import solve
 
     board = state.board
     assert board is not None and state.sought is not None

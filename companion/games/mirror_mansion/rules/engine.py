@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
     ConfirmCard,
@@ -30,8 +30,8 @@ from companion.games.mirror_mansion.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell, load_board
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, Cell, load_board
+from companion.games.mirror_mansion.rules.game_state import (
     AWARD,
     DOOR,
     GUESS,
@@ -49,7 +49,7 @@ from companion.games.mirror_mansion.game_state import (
     state_from_json,
     state_to_json,
 )
-from companion.games.mirror_mansion.optics import (
+from companion.games.mirror_mansion.rules.optics import (
     BoardState,
     Door,
     Mirror,
@@ -57,7 +57,7 @@ from companion.games.mirror_mansion.optics import (
     in_line_mirrors,
     trace,
 )
-from companion.games.mirror_mansion.state_json import board_state_to_json
+from companion.games.mirror_mansion.rules.state_json import board_state_to_json
 
 # The rules an action can break, as IllegalAction.rule.
 RULE_PHASE = "not the time for this move"

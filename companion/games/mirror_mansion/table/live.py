@@ -46,7 +46,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Award,
     ConfirmCard,
     EndSwaps,
@@ -61,9 +61,9 @@ from companion.games.mirror_mansion.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.mirror_mansion.board import FACINGS, Board, load_board
-from companion.games.mirror_mansion.film_script import box_of
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import FACINGS, Board, load_board
+from companion.games.mirror_mansion.rules.engine import ENGINE
+from companion.games.mirror_mansion.rules.game_state import (
     DOOR,
     GUESS,
     LOOK,
@@ -72,7 +72,9 @@ from companion.games.mirror_mansion.game_state import (
     SWAPS,
     WINDOW,
 )
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.rules.optics import Door, Mirror, trace
+from companion.games.mirror_mansion.rules.state_json import board_state_to_json
+from companion.games.mirror_mansion.table.messages import (
     UNSEEN,
     Answer,
     BoxObservation,
@@ -87,12 +89,10 @@ from companion.games.mirror_mansion.messages import (
     TakeLook,
     parse,
 )
-from companion.games.mirror_mansion.optics import Door, Mirror, trace
-from companion.games.mirror_mansion.rules import ENGINE
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
-from companion.games.mirror_mansion.state_json import board_state_to_json
-from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS
-from companion.games.mirror_mansion.track import StableBox, is_complete, judge_swaps
+from companion.games.mirror_mansion.table.track import StableBox, is_complete, judge_swaps
+from companion.games.mirror_mansion.vision.film_script import box_of
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS
 from companion.live.table_game import (
     ANSWER_KIND,
     QUESTION_KIND,
@@ -106,7 +106,7 @@ from companion.live.table_game import (
 )
 from companion.store import Event, Session
 
-PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "mirror-mansion.js"
+PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "mirror-mansion.js"
 SIM_FPS = 4.0
 ASK_AFTER_FRAMES = 12
 """Readings in a row with a mirror whose facing is unknown before the players are asked."""
@@ -161,7 +161,7 @@ class MirrorMansionTable:
 
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
-        from companion.games.mirror_mansion.render import table_film
+        from companion.games.mirror_mansion.vision.render import table_film
 
         camera = getattr(self.settings, "camera", None)
         size = (camera.width, camera.height) if camera is not None else (1280, 960)
@@ -170,8 +170,8 @@ class MirrorMansionTable:
 
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:
-        from companion.games.mirror_mansion.perceive import read_frame
-        from companion.games.mirror_mansion.pose import Calibration
+        from companion.games.mirror_mansion.vision.perceive import read_frame
+        from companion.games.mirror_mansion.vision.pose import Calibration
 
         K = getattr(registration, "camera_matrix", None)
         dist = getattr(registration, "dist_coeffs", None)
@@ -498,7 +498,7 @@ class MirrorMansionTable:
                 EventDraft("mm.action", {"action": action_to_json(award)})]
 
     def _hint(self, seat: int | None) -> list[EventDraft]:
-        from companion.games.mirror_mansion.solver import solve
+        from companion.games.mirror_mansion.rules.solver import solve
 
         s = self.state
         if seat is None or seat != s.active:
@@ -691,6 +691,6 @@ def make_table_game(settings: Any, session: Session) -> MirrorMansionTable:
 
 
 def router() -> Any:
-    from companion.games.mirror_mansion.web import router as build
+    from companion.games.mirror_mansion.table.web import router as build
 
     return build()

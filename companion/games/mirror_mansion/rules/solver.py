@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from companion.games.mirror_mansion.actions import Swap
-from companion.games.mirror_mansion.board import DELTA, Board, load_board
-from companion.games.mirror_mansion.optics import (
+from companion.games.mirror_mansion.rules.actions import Swap
+from companion.games.mirror_mansion.rules.board import DELTA, Board, load_board
+from companion.games.mirror_mansion.rules.optics import (
     DOOR_CODES,
     EMPTY_CODE,
     MIRROR_CODES,

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.mirror_mansion.actions import Swap, action_from_json, action_to_json
-from companion.games.mirror_mansion.board import Board
-from companion.games.mirror_mansion.optics import BoardState
-from companion.games.mirror_mansion.state_json import (
+from companion.games.mirror_mansion.rules.actions import Swap, action_from_json, action_to_json
+from companion.games.mirror_mansion.rules.board import Board
+from companion.games.mirror_mansion.rules.optics import BoardState
+from companion.games.mirror_mansion.rules.state_json import (
     board_state_from_json,
     board_state_to_json,
 )

@@ -22,7 +22,7 @@ from pydantic import (
     field_serializer,
 )
 
-from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.live.corrections import (
     Answer,
     CorrectionBase,

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from companion.games.mirror_mansion.messages import (
+from companion.games.mirror_mansion.table.messages import (
     CallGuesses,
     EnterCards,
     EnterGuess,

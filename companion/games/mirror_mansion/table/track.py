@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import EndSwaps, Swap, action_to_json
-from companion.games.mirror_mansion.board import Board, Cell
-from companion.games.mirror_mansion.game_state import MirrorMansionState
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.rules.actions import EndSwaps, Swap, action_to_json
+from companion.games.mirror_mansion.rules.board import Board, Cell
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.rules.game_state import MirrorMansionState
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror
+from companion.games.mirror_mansion.vision.scene import BoxState
 
 STABLE_FRAMES = 3
 STABLE_SECONDS = 0.5
