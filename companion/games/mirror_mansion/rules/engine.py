@@ -9,6 +9,7 @@ board coordinates throughout; in the masters' variant the box's turn on the tabl
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -201,7 +202,7 @@ class MirrorMansionEngine:
         raise ValueError(f"no chance move in phase {state.phase!r}")
 
     def apply(self, state: MirrorMansionState, action: Action) -> MirrorMansionState:
-        handler = {
+        handlers: dict[type, Callable[[MirrorMansionState, Any], MirrorMansionState]] = {
             Setup: self._setup,
             SwapWindow: self._swap_window,
             ConfirmCard: self._confirm_card,
@@ -214,10 +215,11 @@ class MirrorMansionEngine:
             Guess: self._guess,
             Look: self._look,
             Award: self._award,
-        }.get(type(action))
+        }
+        handler = handlers.get(type(action))
         if handler is None:
             raise IllegalAction(RULE_PHASE, f"not a Mirror Mansion action: {action!r}")
-        return handler(state, action)  # type: ignore[operator]
+        return handler(state, action)
 
     def with_no_peeking(
         self, state: MirrorMansionState, seat: int, on: bool = True

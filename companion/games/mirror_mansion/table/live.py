@@ -110,6 +110,8 @@ PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "m
 SIM_FPS = 4.0
 ASK_AFTER_FRAMES = 12
 """Readings in a row with a mirror whose facing is unknown before the players are asked."""
+YAW_READINGS = 5
+"""Readings of the box's turn in the image that must agree before the turn counts."""
 YAW_STEADY_DEG = 4.0
 YAW_SLACK_DEG = 20.0
 """A turn of the box counts when it is within this of a whole number of quarter turns."""
@@ -155,7 +157,7 @@ class MirrorMansionTable:
         self.tracker = StableBox(self.board)
         self._unsure: int = 0
         self._no_window: int = 0
-        self._yaws: deque[float] = deque(maxlen=5)
+        self._yaws: deque[float] = deque(maxlen=YAW_READINGS)
         self._judged: tuple[Any, ...] | None = None
         """(turn, phase, corrections, reading) last judged: a phase change judges again."""
 
@@ -260,7 +262,7 @@ class MirrorMansionTable:
 
     def _steady_yaw(self) -> float | None:
         """The box's turn in the image, when the last few readings agree on it."""
-        if len(self._yaws) < self._yaws.maxlen:  # type: ignore[operator]
+        if len(self._yaws) < YAW_READINGS:
             return None
         ys = np.unwrap(np.radians(list(self._yaws)))
         if np.degrees(ys.max() - ys.min()) > YAW_STEADY_DEG:
@@ -316,9 +318,9 @@ class MirrorMansionTable:
             return self._setup_drafts(new, self.cards) if self.cards else []
         assert s.board is not None
         if s.phase == WINDOW and new.window not in (None, s.board.window):
-            drafts = self._try(SwapWindow(new.window))  # type: ignore[arg-type]
+            drafts = self._try(SwapWindow(new.window))
             if any(d.kind == "mm.action" for d in drafts):
-                drafts.append(self._ask_revealed(new.window))  # type: ignore[arg-type]
+                drafts.append(self._ask_revealed(new.window))
             return drafts
         if s.phase == DOOR and new.door is not None:
             return self._door_placed(new)

@@ -78,7 +78,8 @@ def to_board_state(reading: BoxState, two_sided: bool = False,
     if reading.window is None or any(m.facing is None for m in reading.mirrors):
         raise ValueError("an incomplete reading has no board state")
     return BoardState(
-        mirrors=tuple(Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors),  # type: ignore[arg-type]
+        mirrors=tuple(Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors
+                      if m.facing is not None),  # none is None: checked above
         window=reading.window,
         door=None if reading.door is None else Door(reading.door.cell, reading.door.slot),
         two_sided=two_sided,
