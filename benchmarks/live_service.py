@@ -28,12 +28,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "live"))  # the example table game
 
 import httpx  # noqa: E402
 import uvicorn  # noqa: E402
+from example_game import make_table_game  # noqa: E402
 
 from companion.config import load_settings  # noqa: E402
-from companion.live.example_game import make_table_game  # noqa: E402
 from companion.live.loop import Runtime  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.web.app import create_app  # noqa: E402

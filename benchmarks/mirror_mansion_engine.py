@@ -31,10 +31,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, load_board  # noqa: E402
-from companion.games.mirror_mansion.bruteforce import brute_force  # noqa: E402
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, trace  # noqa: E402
-from companion.games.mirror_mansion.solver import Solver  # noqa: E402
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, load_board  # noqa: E402
+from companion.games.mirror_mansion.rules.bruteforce import brute_force  # noqa: E402
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror, trace  # noqa: E402
+from companion.games.mirror_mansion.rules.solver import Solver  # noqa: E402
 
 BOARD = load_board()
 

@@ -40,10 +40,10 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.games.mirror_mansion.board import load_board  # noqa: E402
-from companion.games.mirror_mansion.perceive import read_box  # noqa: E402
-from companion.games.mirror_mansion.render import Conditions, render_photo  # noqa: E402
-from companion.games.mirror_mansion.scene import BoxState  # noqa: E402
+from companion.games.mirror_mansion.rules.board import load_board  # noqa: E402
+from companion.games.mirror_mansion.vision.perceive import read_box  # noqa: E402
+from companion.games.mirror_mansion.vision.render import Conditions, render_photo  # noqa: E402
+from companion.games.mirror_mansion.vision.scene import BoxState  # noqa: E402
 from companion.vision.markers import detector, to_gray  # noqa: E402
 
 BENCH_SEED = 271_828
@@ -169,8 +169,8 @@ def speed(frames: int) -> dict:
 
 def engine_at_swaps(engine, board, start: BoxState, new_window: str, rng):
     """The engine state at the start of the swaps of a turn that began with `start`."""
-    from companion.games.mirror_mansion.actions import Name, Roll, Setup, SwapWindow
-    from companion.games.mirror_mansion.optics import Mirror
+    from companion.games.mirror_mansion.rules.actions import Name, Roll, Setup, SwapWindow
+    from companion.games.mirror_mansion.rules.optics import Mirror
 
     cards = [*board.cards]
     rng.shuffle(cards)
@@ -191,10 +191,10 @@ def turns(count: int) -> dict:
     """Scripted turns through reader and tracker; the verdict must match the truth's."""
     import numpy as np
 
-    from companion.games.mirror_mansion.render import Film, turn_shots
-    from companion.games.mirror_mansion.rules import ENGINE
-    from companion.games.mirror_mansion.scene import random_box
-    from companion.games.mirror_mansion.track import StableBox, judge_swaps
+    from companion.games.mirror_mansion.rules.engine import ENGINE
+    from companion.games.mirror_mansion.table.track import StableBox, judge_swaps
+    from companion.games.mirror_mansion.vision.render import Film, turn_shots
+    from companion.games.mirror_mansion.vision.scene import random_box
 
     board = load_board()
     fps = 4.0

@@ -41,6 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "live"))  # the example table game
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT / "tests" / "reliability"))
 
@@ -268,10 +269,10 @@ def big_store(data_dir: Path, events: int) -> str:
 
 
 def history_and_restart(events: int, pages: int = 200) -> dict[str, Any]:
+    from example_game import make_table_game
     from fastapi.testclient import TestClient
 
     from companion.config import load_settings
-    from companion.live.example_game import make_table_game
     from companion.live.loop import Runtime
     from companion.web.app import create_app
 

@@ -16,7 +16,8 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from companion.camera.base import CameraError, FrameSource, open_source
+from companion.camera.base import CameraError, FrameSource
+from companion.camera.factory import open_source
 from companion.cli_args import CommandParser
 from companion.config import Settings, load_settings
 from companion.vision.calibration import load_intrinsics

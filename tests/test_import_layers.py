@@ -34,3 +34,16 @@ def test_an_engine_that_imports_the_web_breaks_them(tmp_path):
     assert proc.returncode != 0
     assert "companion.games.reflecto.rules is not allowed to import companion.web" in (
         proc.stdout.replace("\n", " ").replace("  ", " "))
+
+
+def test_mirror_mansion_rules_that_import_its_vision_break_them(tmp_path):
+    shutil.copytree(REPO / "companion", tmp_path / "companion",
+                    ignore=shutil.ignore_patterns("__pycache__", "static"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    solver = tmp_path / "companion" / "games" / "mirror_mansion" / "rules" / "solver.py"
+    solver.write_text(solver.read_text(encoding="utf-8")
+                      + "\nimport companion.games.mirror_mansion.vision.scene\n", encoding="utf-8")
+    proc = _lint(tmp_path)
+    assert proc.returncode != 0
+    assert "companion.games.mirror_mansion.rules is not allowed to import" in (
+        proc.stdout.replace("\n", " ").replace("  ", " "))

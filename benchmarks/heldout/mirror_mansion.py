@@ -3,7 +3,7 @@
 ONLY EVER MEASURED, NEVER TUNED ON. No threshold of the reader may be chosen by looking at
 these pictures; a failure here is reported, not debugged into the reader.
 
-It shares no drawing code with `companion/games/mirror_mansion/render.py`: only the
+It shares no drawing code with `companion/games/mirror_mansion/vision/render.py`: only the
 camera (`VirtualCamera`, projection), the board model and the answer-key type. Its style is
 its own: a cream parchment board with a printed grid of thin dark lines and no slots shown,
 flat-shaded pieces drawn as projected polygons (no textures), dark-topped mirrors with a
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board
-from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board
+from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.sim.camera import VirtualCamera
 from companion.vision.markers import marker_image
 

@@ -12,9 +12,9 @@ from companion.camera.base import (
     Frame,
     FrameSource,
     Scene,
-    open_source,
 )
 from companion.camera.capture import CaptureThread
+from companion.camera.factory import open_source
 
 __all__ = [
     "CameraError",

@@ -1,15 +1,15 @@
 """One interface for every camera: a `FrameSource` that yields `Frame`s.
 
 Hardware libraries (picamera2, a V4L2 device) are imported and opened only inside
-`open()`, so the package imports on a laptop with no camera stack. `open_source` turns a
-spec string (`sim`, `replay:PATH`, `opencv:N`, `picamera2`) into a source; the live
-service wraps a source factory in a `CaptureThread` (see `companion.camera.capture`).
+`open()`, so the package imports on a laptop with no camera stack. This module is the
+interface only and imports no source: `companion.camera.factory.open_source` turns a spec
+string into a source, and the live service wraps a source factory in a `CaptureThread`
+(`companion.camera.capture`).
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -19,10 +19,6 @@ from companion.errors import UserError
 
 if TYPE_CHECKING:
     from types import TracebackType
-
-    from companion.config import CameraSettings, TableSettings
-
-SPEC_FORMS = "sim, replay:PATH, opencv:N, opencv:/dev/videoN, picamera2"
 
 
 class CameraError(UserError):
@@ -99,53 +95,3 @@ class CameraStatus:
     since: float
     """`time.monotonic()` when `state` last changed."""
     source: str
-
-
-def open_source(
-    spec: str | None,
-    settings: CameraSettings,
-    scene_factory: Callable[[], Scene] | None = None,
-    table: TableSettings | None = None,
-) -> FrameSource:
-    """A (not yet opened) source for `spec`; `None` or "" means `settings.source`.
-
-    `scene_factory` gives the `sim` source the active game's scene; without one, the sim
-    shows the demo table (corner markers, sliding cards, a passing hand) laid out by
-    `table` (default table settings when None).
-    """
-    spec = (spec or settings.source or "sim").strip()
-    kind, _, arg = spec.partition(":")
-    if kind == "sim" and not arg:
-        from companion.camera.sim import SimSource
-
-        if scene_factory is not None:
-            scene = scene_factory()
-        else:
-            from companion.config import TableSettings
-            from companion.sim.demo_table import DemoTableScene
-
-            scene = DemoTableScene(table or TableSettings(), settings.seed,
-                                   width=settings.width, height=settings.height)
-        return SimSource(scene, settings.fps)
-    if kind == "replay" and arg:
-        from companion.camera.replay import ReplaySource
-
-        return ReplaySource(arg, fps=settings.fps, loop=settings.loop)
-    if kind == "opencv" and arg:
-        from companion.camera.opencv_source import OpenCVSource, parse_device
-
-        return OpenCVSource(parse_device(arg), settings)
-    if kind == "picamera2" and not arg:
-        from companion.camera.picamera import Picamera2Source
-
-        return Picamera2Source(settings)
-    raise CameraError(f"unknown camera {spec!r} (use one of: {SPEC_FORMS})")
-
-
-def __getattr__(name: str) -> Any:
-    """`CaptureThread` lives in its own module; reachable from here for one import line."""
-    if name == "CaptureThread":
-        from companion.camera.capture import CaptureThread
-
-        return CaptureThread
-    raise AttributeError(name)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.live.table_game import EventDraft, Observation, TableGame
+from companion.live.table_game import Correction, EventDraft, Observation, TableGame
 from companion.store import PUBLIC, Event, Session
 
 SESSION_STARTED = "session.started"
@@ -35,7 +35,7 @@ class Observe:
 
 @dataclass(frozen=True)
 class Correct:
-    payload: dict[str, Any]
+    payload: Correction
     seat: int | None = None
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import UserError
-from companion.live.table_game import EventDraft, Observation, Question, Scene
+from companion.live.table_game import Correction, EventDraft, Observation, Question, Scene
 from companion.store import Event, Session
 
 
@@ -38,7 +38,7 @@ class DemoTableGame:
     def apply_event(self, event: Event) -> None:
         self._events += 1
 
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
         raise UserError(f"{self.game_id} cannot be corrected at the table yet (no live view)")
 
     def questions(self, seat: int | None) -> list[Question]:

@@ -34,7 +34,7 @@ from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
-from companion.live.table_game import EventDraft, Observation, Question, TableGame
+from companion.live.table_game import Correction, EventDraft, Observation, Question, TableGame
 from companion.live.watchdog import Notifier
 from companion.store import (
     PUBLIC,
@@ -82,7 +82,8 @@ def load_table_game(settings: Settings, session: Session) -> TableGame:
         log.exception("game %s: live.py failed to import", session.game)
         raise UserError(f"{session.game} cannot be played now: its live.py failed: {exc}") from None
     if live is not None:
-        return live.make_table_game(settings, session)
+        game: TableGame = live.make_table_game(settings, session)  # the module's contract
+        return game
     rules = info.module("rules")
     if rules is not None and hasattr(rules, "ENGINE"):  # no table view; the engine checks options
         try:
@@ -227,7 +228,7 @@ class Runtime:
 
     # -- changes from the web app -------------------------------------------------------
 
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[Event]:
+    def correct(self, payload: Correction, seat: int | None) -> list[Event]:
         """Forward a correction or an answer to the game and commit what it decides."""
         with self._lock:
             self._refuse_while_storage_rests()
@@ -577,7 +578,7 @@ class Runtime:
             self._players = (scene, DemoPlayers(getattr(scene, "taps", ())))
         events: list[Event] = []
 
-        def correct(payload: dict[str, Any], seat: int | None) -> None:
+        def correct(payload: Correction, seat: int | None) -> None:
             events.extend(self.correct(payload, seat))
 
         self._players[1].step(float(truth["t"]), correct)

@@ -15,11 +15,14 @@ A game plugs into the live loop and the dashboard with one module,
         reach the live service through `companion.web.deps` (`get_runtime`) and the auth
         dependencies in `companion.web.auth` (`require_admin`, `seat_of_request`,
         `require_actor`). A handler that changes the game goes through
-        `runtime.correct(payload, seat)` (or `runtime.submit`), never by mutating the game:
-        every change is an event in the store first. Import FastAPI, pydantic models and
+        `runtime.correct(body, seat)` (or `runtime.submit`), never by mutating the game:
+        every change is an event in the store first. Its body type is best the game's own
+        correction model (`companion.live.corrections`), passed on as it is, so one type
+        runs from the HTTP body to the engine; `companion.web.game_routes` builds such
+        routes. Import FastAPI, pydantic models and
         these dependencies at module level: with `from __future__ import annotations`,
         FastAPI resolves a handler's annotations from the module's globals.
-        `companion.live.example_game` is a complete live module to copy from.
+        `tests/live/example_game.py` is a complete live module to copy from.
 
     PANEL_JS: pathlib.Path
         Optional. An ES module served at `/static/games/<game-id>.js` that exports
@@ -85,7 +88,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+from pydantic import BaseModel
 
+from companion.live.corrections import correction_tag
 from companion.store import PUBLIC, Event, Session, seat_visibility
 
 if TYPE_CHECKING:
@@ -100,9 +105,11 @@ __all__ = [
     "QUESTION_KIND",
     "TABLE_IS_RIGHT",
     "TABLE_RIGHT_KIND",
+    "Correction",
     "Event",
     "EventDraft",
     "Observation",
+    "ObservationData",
     "Question",
     "Scene",
     "Session",
@@ -113,19 +120,26 @@ __all__ = [
 ]
 
 
+ObservationData = dict[str, Any] | BaseModel
+"""A game's reading of one frame: best its own pydantic model (typed from the perceiver to
+the tracker); a JSON-able dict is still accepted. The loop hands the game
+`{"error": "..."}` when its perceiver raised, so a game's `update` must take that too."""
+
+
 @dataclass(frozen=True)
 class Observation:
-    """What the perceiver saw in one frame: JSON-able data and how sure it is.
+    """What the perceiver saw in one frame: typed, JSON-able data and how sure it is.
 
     `confidence` is 0..1 for the observation as a whole; per-item confidences belong in
     `data`. Unknown things are None in `data`, never a guess.
     """
 
-    data: dict[str, Any] = field(default_factory=dict)
+    data: ObservationData = field(default_factory=dict)
     confidence: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"confidence": self.confidence, "data": self.data}
+        data = self.data.model_dump(mode="json") if isinstance(self.data, BaseModel) else self.data
+        return {"confidence": self.confidence, "data": data}
 
 
 @dataclass(frozen=True)
@@ -173,6 +187,10 @@ class Question:
         return {"id": self.id, "text": self.text, "choices": self.choices, "seat": self.seat}
 
 
+Correction = dict[str, Any] | BaseModel
+"""What `TableGame.correct` receives: JSON from /api/corrections or a scripted tap, or a
+game's own typed correction from its router (see `companion.live.corrections`)."""
+
 QUESTION_KIND = "question"
 ANSWER_KIND = "answer"
 TABLE_IS_RIGHT = "table_is_right"
@@ -182,9 +200,9 @@ TABLE_RIGHT_KIND = "table.right"
 camera's reading it was taken from}, with the frame's snapshot."""
 
 
-def is_table_is_right(payload: dict[str, Any]) -> bool:
+def is_table_is_right(payload: Correction) -> bool:
     """Whether a correction asks to take the table's arrangement as the truth."""
-    return payload.get(TABLE_IS_RIGHT) is True
+    return correction_tag(payload) == TABLE_IS_RIGHT
 
 
 def table_is_right_draft(board: dict[str, Any], seen: dict[str, Any]) -> EventDraft:
@@ -227,10 +245,12 @@ class TableGame(Protocol):
         """Advance the state by one committed event (live and on replay)."""
         ...
 
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
         """A manual correction or an answer from the dashboard (`seat` None: the admin or
-        the local user). Raise `UserError` for bad input (400) and `IllegalAction` for a
-        move the rules forbid (409); nothing is recorded then."""
+        the local user): the JSON posted to /api/corrections, or the typed body the game's
+        own router passes on (parse both with `companion.live.corrections`). Raise
+        `UserError` for bad input (400) and `IllegalAction` for a move the rules forbid
+        (409); nothing is recorded then."""
         ...
 
     def questions(self, seat: int | None) -> list[Question]:

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.camera.base import CameraError, EndOfStream, open_source
+from companion.camera.base import CameraError, EndOfStream
+from companion.camera.factory import open_source
 from companion.camera.replay import image_files, read_image
 from companion.cli_args import CommandParser
 from companion.config import Settings, load_settings

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.config import TableSettings
+from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
 
 if TYPE_CHECKING:
@@ -33,12 +34,6 @@ MIN_MARKERS = 3
 
 def _as_points(points: np.ndarray | list | tuple) -> np.ndarray:
     return np.asarray(points, dtype=np.float64).reshape(-1, 2)
-
-
-def _apply(H: np.ndarray, points: np.ndarray) -> np.ndarray:
-    pts = _as_points(points)
-    homog = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
-    return homog[:, :2] / homog[:, 2:3]
 
 
 def marker_corners_mm(center_mm: tuple[float, float], side_mm: float) -> np.ndarray:
@@ -98,13 +93,13 @@ class Registration:
             pts = cv2.undistortPoints(
                 pts.reshape(-1, 1, 2), self.camera_matrix, self.dist_coeffs, P=self.camera_matrix
             ).reshape(-1, 2)
-        return _apply(self.H_table_from_image, pts)
+        return apply_homography(self.H_table_from_image, pts)
 
     def table_to_image(self, points_mm: np.ndarray | list | tuple) -> np.ndarray:
         """N×2 table mm to N×2 camera-image pixels (as captured, lens distortion included)."""
         if self.H_image_from_table is None:
             raise ValueError("no table registration yet")
-        pts = _apply(self.H_image_from_table, points_mm)
+        pts = apply_homography(self.H_image_from_table, points_mm)
         if self.camera_matrix is not None:
             K = self.camera_matrix
             norm = cv2.undistortPoints(pts.reshape(-1, 1, 2), K, None).reshape(-1, 2)
@@ -196,7 +191,7 @@ class TableRegistrar:
         """
         out: dict[int, np.ndarray] = {}
         for mid, m in markers.items():
-            in_mm = _apply(coarse, m.corners)
+            in_mm = apply_homography(coarse, m.corners)
             want = self.corners_mm[mid]
             errs = [np.linalg.norm(np.roll(in_mm, -k, axis=0) - want) for k in range(4)]
             out[mid] = np.roll(m.corners, -int(np.argmin(errs)), axis=0)
@@ -253,7 +248,7 @@ class TableRegistrar:
         if H is None or not np.all(np.isfinite(H)) or abs(H[2, 2]) < 1e-12:
             return None
         H = H / H[2, 2]
-        err = np.linalg.norm(_apply(H, src) - dst, axis=1).reshape(len(ids), 4)
+        err = np.linalg.norm(apply_homography(H, src) - dst, axis=1).reshape(len(ids), 4)
         return H, np.sqrt(np.mean(np.square(err), axis=1))
 
     # -- per frame -------------------------------------------------------------------

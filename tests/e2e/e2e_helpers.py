@@ -94,7 +94,8 @@ EXAMPLE_SERVER = textwrap.dedent("""
     import uvicorn
     from companion.config import load_settings
     from companion.games import GAMES, GameInfo
-    from companion.live import example_game
+    sys.path.insert(0, sys.argv[4])  # tests/live, where the example game lives
+    import example_game
     from companion.live.loop import Runtime
     from companion.web.app import create_app
 
@@ -115,7 +116,8 @@ EXAMPLE_SERVER = textwrap.dedent("""
 
 
 def example_server_argv(data_dir: Path, port: int, host: str = "127.0.0.1") -> list[str]:
-    return ["-c", EXAMPLE_SERVER, str(data_dir), str(port), host]
+    live_tests = Path(__file__).resolve().parents[1] / "live"
+    return ["-c", EXAMPLE_SERVER, str(data_dir), str(port), host, str(live_tests)]
 
 
 def wait_until(page, expression: str, timeout: float = 10000) -> object:

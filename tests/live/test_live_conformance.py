@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from example_game import ExampleTableGame, make_table_game
 
 from companion.live.conformance import Correct, Observe, check_table_game
-from companion.live.example_game import ExampleTableGame, make_table_game
 from companion.live.table_game import EventDraft, Observation
 from companion.store import Session
 

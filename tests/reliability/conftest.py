@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from example_game import make_table_game
 from fastapi import FastAPI
 from rel_helpers import small_settings
 
-from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
 from companion.web.app import create_app
 

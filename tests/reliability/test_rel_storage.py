@@ -9,10 +9,10 @@ import sqlite3
 from typing import Any
 
 import pytest
+from example_game import ExampleTableGame
 from fastapi.testclient import TestClient
 from rel_helpers import small_settings
 
-from companion.live.example_game import ExampleTableGame
 from companion.live.loop import Runtime, StorageUnavailable, code_version
 from companion.live.table_game import EventDraft, Observation
 from companion.snapshots import SnapshotFolder, write_atomic
@@ -241,7 +241,7 @@ def test_doctor_repair_recovers_the_damaged_games_into_the_history(tmp_path, cap
 
 
 def test_a_restart_replays_only_the_events_after_the_newest_checkpoint(tmp_path):
-    from companion.live.example_game import make_table_game
+    from example_game import make_table_game
 
     settings = small_settings(tmp_path, **{"store.checkpoint_every": 10})
     first = Runtime(settings, table_game_factory=make_table_game)

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from example_game import ExampleTableGame
 from live_blank import BlankSource
 from rel_helpers import small_settings
 
-from companion.live.example_game import ExampleTableGame
 from companion.live.loop import Runtime
 from companion.live.watchdog import Notifier
 

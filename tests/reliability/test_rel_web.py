@@ -198,7 +198,7 @@ def test_only_the_left_hand_neighbour_names_the_forgotten_motif(tmp_path):
     others = {state.active, 3 - state.active - state.neighbour}
     for seat in others:
         with pytest.raises(UserError, match="only the left-hand neighbour"):
-            rt.correct({"name": "key"}, seat)
+            rt.correct({"kind": "name", "motif": "key"}, seat)
     rt.stop()
 
 

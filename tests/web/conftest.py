@@ -1,6 +1,6 @@
 """Fixtures for the web app: a real runtime on the sim camera behind `create_app`.
 
-The runtime plays the example table game (`companion.live.example_game`), which uses every
+The runtime plays the example table game (`tests/live/example_game.py`), which uses every
 part of the plug-in contract: public and private events, questions, corrections.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from example_game import make_table_game
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from web_helpers import PLAIN, make_settings
 
 from companion.games import GAMES, GameInfo
-from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
 from companion.web.app import create_app
 

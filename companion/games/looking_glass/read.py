@@ -44,6 +44,7 @@ from companion.games.looking_glass.library import (
     descriptor,
 )
 from companion.vision.components import components
+from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
 
 PROC_WIDTH = 960
@@ -492,11 +493,6 @@ def inset(quad: np.ndarray, by: float) -> np.ndarray:
     return quad + by * np.array([right + down, down - right, -right - down, right - down])
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
-    return p[:, :2] / p[:, 2:3]
-
-
 def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c[1] - c[0], c[2] - c[1]
 
@@ -627,8 +623,8 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     rows, rhs = [], []
     for o, h_mm, is_full in zip(items, hx, full, strict=True):
         c = o.centre
-        ew = _apply(P, np.array([c - o.width_vec / 2, c + o.width_vec / 2]))
-        eh = _apply(P, np.array([c - o.height_vec / 2, c + o.height_vec / 2]))
+        ew = apply_homography(P, np.array([c - o.width_vec / 2, c + o.width_vec / 2]))
+        eh = apply_homography(P, np.array([c - o.height_vec / 2, c + o.height_vec / 2]))
         a, b = ew[1] - ew[0], eh[1] - eh[0]
         rows.append([a[0] ** 2, 2 * a[0] * a[1], a[1] ** 2])
         rhs.append(wi**2)
@@ -880,7 +876,7 @@ def pair_in_image(px: np.ndarray, H_mirror: np.ndarray, t: np.ndarray, full: np.
     free = [i for i in range(len(px)) if partner[i] < 0 or partner[i] == i]
     if len(free) < 2:
         return partner
-    pred = _apply(H_mirror, px[free])
+    pred = apply_homography(H_mirror, px[free])
     cand = []
     for a, i in enumerate(free):
         if t[i] <= 0 or orient[i] < 0:
@@ -1106,7 +1102,7 @@ class Reader:
         # Everything in mm from here on.
         cards_mm = []
         for o in items:
-            quad = _apply(H_small, o.hole.corners)
+            quad = apply_homography(H_small, o.hole.corners)
             e1, e2 = _sides(quad)
             wv_img = o.width_vec
             # The mm side that corresponds to the image width side.
@@ -1197,7 +1193,7 @@ class Reader:
             scores = self.lib.match(window)
             quad_mm = _quad_mm(tl, d, W, Hc)
             if partner[idx] == idx and (float(scores.max()) < VERIFY_SCORE or self._table_in_face(
-                    table(), white, _apply(H_inv, quad_mm))):
+                    table(), white, apply_homography(H_inv, quad_mm))):
                 # Neither a reflection nor a taught face backs it: a patch of cloth next to
                 # the glass, not a card the companion should ask about. Nor is a hole whose
                 # art is the cloth (1170007: squares of a checked cloth between two cards,
@@ -1208,8 +1204,8 @@ class Reader:
                 continue
             top = centre - d * hl / 2
             cmm = top + (Hc / 2 - b) * d
-            quad_img = _apply(H_inv, quad_mm) / sc
-            cen_img = _apply(H_inv, cmm[None])[0] / sc
+            quad_img = apply_homography(H_inv, quad_mm) / sc
+            cen_img = apply_homography(H_inv, cmm[None])[0] / sc
             t_abs = abs(float(cmm @ axis) - c_t)
             row = row_at(t_abs, Hc)
             # Covered: the hole is the upper half, or an L (a card lies on one corner).
@@ -1273,8 +1269,8 @@ class Reader:
             # the plane's errors, but extrapolated at the glass's far corners): both looked at.
             places = [_mirrored(card.center_mm[None], axis, c_t)[0]]
             if H_mirror is not None:
-                at = _apply(H_mirror, (card.center * sc)[None])
-                places.insert(0, _apply(H_small, at)[0])
+                at = apply_homography(H_mirror, (card.center * sc)[None])
+                places.insert(0, apply_homography(H_small, at)[0])
             q = card.quad_mm
             # A card found there already (the reflection a little off) is the one.
             if q is None or _card_at(places[0], seen + found):
@@ -1289,8 +1285,8 @@ class Reader:
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
-            twin = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
-                            _apply(H_inv, quad_mm) / sc, card.covered, 1 - card.half,
+            twin = SeenCard(None, 0.0, apply_homography(H_inv, cmm[None])[0] / sc,
+                            apply_homography(H_inv, quad_mm) / sc, card.covered, 1 - card.half,
                             card.row, 0, cmm, full_hole=False, quad_mm=quad_mm)
             twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
                            "reflected": 1.0}
@@ -1472,7 +1468,7 @@ class Reader:
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         card = np.array([[0, 0], [W, 0], [W, Hc], [0, Hc]], np.float32)
         H = cv2.getPerspectiveTransform(card, quad.astype(np.float32))
-        art = _apply(H, np.array([[b, b], [W - b, b], [W - b, Hc / 2], [b, Hc / 2]]))
+        art = apply_homography(H, np.array([[b, b], [W - b, b], [W - b, Hc / 2], [b, Hc / 2]]))
         mask = np.zeros(white.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.rint(art).astype(np.int32), 1)
         inside = mask > 0
@@ -1550,10 +1546,10 @@ class Reader:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
                 # one puts a pile card's mirror on some card an arm partly hides. (That arm
                 # breaks the frame too: the frame is asked of a clear match only.)
-                art = _apply(H_inv, inset(searched[2], self.lib.shape.border_mm))
+                art = apply_homography(H_inv, inset(searched[2], self.lib.shape.border_mm))
                 if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
                         and not self._table_in_face(table(), white,
-                                                    _apply(H_inv, searched[2]))
+                                                    apply_homography(H_inv, searched[2]))
                         ) or (alone[j] and self._partly_seen(
                         image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
                         len(groups[j]) <= LAST_CARDS and self._last_cards_under_arm(
@@ -1867,8 +1863,8 @@ class Reader:
                     _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
                                                               side * axis, give_up=0.55)
                     cmm = quad_mm.mean(axis=0)
-                    card = SeenCard(None, 0.0, _apply(H_inv, cmm[None])[0] / sc,
-                                    _apply(H_inv, quad_mm) / sc, False, half, row, col,
+                    card = SeenCard(None, 0.0, apply_homography(H_inv, cmm[None])[0] / sc,
+                                    apply_homography(H_inv, quad_mm) / sc, False, half, row, col,
                                     cmm, full_hole=False, quad_mm=quad_mm)
                     card.scores = {"_s": float(cmm @ lateral),
                                    "_t": abs(float(cmm @ axis) - c_t), "from_layout": 1.0}
@@ -1950,7 +1946,7 @@ class Reader:
         pattern."""
         return (clear_match(scores)
                 and self._face_in_view(image, img_from_mm, quad_mm, scores)
-                and not self._table_in_face(table(), white, _apply(H_inv, quad_mm)))
+                and not self._table_in_face(table(), white, apply_homography(H_inv, quad_mm)))
 
     def _face_in_view(self, image: np.ndarray, img_from_mm: np.ndarray, quad_mm: np.ndarray,
                       scores: np.ndarray) -> bool:
@@ -2162,9 +2158,9 @@ def _sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> boo
     cards = plane_from_cards(items, lib)
     if cards is None:
         return True
-    ratios = [math.sqrt(abs(cv2.contourArea(_apply(H, o.hole.corners).astype(np.float32)))
+    ratios = [math.sqrt(abs(cv2.contourArea(apply_homography(H, o.hole.corners).astype(np.float32)))
                         / max(1e-6, abs(cv2.contourArea(
-                            _apply(cards, o.hole.corners).astype(np.float32)))))
+                            apply_homography(cards, o.hole.corners).astype(np.float32)))))
               for o in items]
     return 0.8 < float(np.median(ratios)) < 1.25
 
@@ -2223,7 +2219,7 @@ def _quad_mm(tl: np.ndarray, d: np.ndarray, w: float, h: float) -> np.ndarray:
 def _paint_mm(mask: np.ndarray, H_inv: np.ndarray, quad_mm: np.ndarray) -> None:
     """Sets to 1 the pixels of `mask` (the processing image's) that the table quad `quad_mm`
     (mm; `H_inv`: mm to processing px) covers."""
-    cv2.fillConvexPoly(mask, np.rint(_apply(H_inv, quad_mm)).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.rint(apply_homography(H_inv, quad_mm)).astype(np.int32), 1)
 
 
 def _borderless(white: np.ndarray, inside: np.ndarray) -> bool:
@@ -2246,7 +2242,7 @@ def _centre_at(place: np.ndarray, centres: np.ndarray) -> bool:
 
 
 def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
-    p = _apply(H, np.array([at - vec / 2, at + vec / 2]))
+    p = apply_homography(H, np.array([at - vec / 2, at + vec / 2]))
     return p[1] - p[0]
 
 

@@ -48,6 +48,7 @@ from companion.games.looking_glass.layout import (
 )
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
+from companion.vision.homography import apply_homography
 from companion.vision.markers import marker_image
 
 MIN_CARD_PX = 84.0
@@ -248,17 +249,12 @@ def _glass_to_table(angle_deg: float) -> np.ndarray:
     return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
-    return p[:, :2] / p[:, 2:3]
-
-
 def choose_camera(table: Table, cond: Conditions) -> tuple[VirtualCamera, np.ndarray]:
     """A camera that sees the whole glass with cards at least MIN_CARD_PX wide.
 
     Returns the camera and H_image_from_glass (glass mm -> image px)."""
     G = _glass_to_table(cond.glass_angle_deg)
-    corners = np.vstack([_apply(G, p.corners()) for p in table.glass.values()])
+    corners = np.vstack([apply_homography(G, p.corners()) for p in table.glass.values()])
     centre = corners.mean(axis=0)
     tilt = cond.tilt_deg
     f = (cond.width / 2) / math.tan(math.radians(66.0) / 2)
@@ -273,7 +269,7 @@ def choose_camera(table: Table, cond: Conditions) -> tuple[VirtualCamera, np.nda
             height=cond.height,
         )
         H = cam.plane_homography() @ G
-        img = _apply(H, np.vstack([p.corners() for p in table.glass.values()]))
+        img = apply_homography(H, np.vstack([p.corners() for p in table.glass.values()]))
         widths = np.linalg.norm(img[1::4] - img[0::4], axis=1)
         margin = 0.03 * cond.width
         inside = (
@@ -385,7 +381,7 @@ class Painter:
         h, w = face.shape[:2]
         pad = 2
         src = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]], float)
-        quad = _apply(Hc, src)
+        quad = apply_homography(Hc, src)
         x0, y0 = np.floor(quad.min(axis=0)).astype(int)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         H_img, W_img = img.shape[:2]
@@ -417,7 +413,7 @@ class Painter:
             [[1, 0, -pad], [0, 1, -pad], [0, 0, 1]], float)
         h, w = obj.shape[:2]
         src = np.array([[-2, -2], [w + 2, -2], [w + 2, h + 2], [-2, h + 2]], float)
-        quad = _apply(Hc, src)
+        quad = apply_homography(Hc, src)
         x0, y0 = np.floor(quad.min(axis=0)).astype(int)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         H_img, W_img = img.shape[:2]
@@ -537,7 +533,7 @@ class TableCamera:
         return self._noise
 
     def image_from_glass(self, pts: np.ndarray) -> np.ndarray:
-        return _apply(self.H, pts)
+        return apply_homography(self.H, pts)
 
     def _light(self, img: np.ndarray) -> np.ndarray:
         """The camera's fixed light: uneven light and shadow (a gain) and glare (a veil).
@@ -768,7 +764,7 @@ def world_teach_photo(art: CardArt, rng: np.random.Generator,
     P = np.eye(3)
     P[2, :2] = rng.normal(0, 0.00025, 2) / k  # a phone held up to ~15° off square
     M = A @ P
-    corners = _apply(M, np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], float))
+    corners = apply_homography(M, np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], float))
     margin = 0.04 * w
     lo = margin - corners.min(axis=0)
     hi = np.array([w, h]) - margin - corners.max(axis=0)

@@ -13,12 +13,12 @@ from typing import Any
 
 from companion.cli_args import CommandParser
 from companion.errors import UserError
-from companion.games.mirror_mansion.actions import Swap, action_to_json
-from companion.games.mirror_mansion.board import Board, load_board
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, Step, Trace, trace
-from companion.games.mirror_mansion.solver import Solution, solve
-from companion.games.mirror_mansion.state_json import board_state_to_json, load_board_state
-from companion.games.mirror_mansion.vision_commands import VISION_VERBS
+from companion.games.mirror_mansion.rules.actions import Swap, action_to_json
+from companion.games.mirror_mansion.rules.board import Board, load_board
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror, Step, Trace, trace
+from companion.games.mirror_mansion.rules.solver import Solution, solve
+from companion.games.mirror_mansion.rules.state_json import board_state_to_json, load_board_state
+from companion.games.mirror_mansion.vision.commands import VISION_VERBS
 
 GAME = "mirror-mansion"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.mirror_mansion.stickers import StickerSettings
+from companion.games.mirror_mansion.vision.stickers import StickerSettings
 
 SECTION = "stickers"
 MODEL = StickerSettings

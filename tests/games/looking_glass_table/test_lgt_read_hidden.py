@@ -22,7 +22,6 @@ from companion.games.looking_glass.read import (
     Reader,
     SeenCard,
     TableLook,
-    _apply,
     _dominant_angle,
     _mirror_coverage,
     _overlaid,
@@ -48,6 +47,7 @@ from companion.games.looking_glass.render import (
     deal_table,
     take,
 )
+from companion.vision.homography import apply_homography
 
 SEED = 23
 SKIN = (120, 150, 205)
@@ -557,7 +557,8 @@ def test_the_table_plane_is_sized_by_the_cards_not_by_more_cloth_squares_beside_
     H = plane_from_cards(items, lib)
     assert H is not None
     for o in items[:8]:
-        ends = _apply(H, np.array([o.centre - o.width_vec / 2, o.centre + o.width_vec / 2]))
+        half = o.width_vec / 2
+        ends = apply_homography(H, np.array([o.centre - half, o.centre + half]))
         assert abs(float(np.linalg.norm(ends[1] - ends[0])) - 55.0) < 3.0
 
 

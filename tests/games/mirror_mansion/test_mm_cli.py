@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.games.mirror_mansion.optics import BoardState, Mirror, trace
+from companion.games.mirror_mansion.rules.optics import BoardState, Mirror, trace
 
 REPO = Path(__file__).resolve().parents[3]
 STATE = {

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.mirror_mansion import rules as R
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules import engine as R
+from companion.games.mirror_mansion.rules.actions import (
     ConfirmCard,
     EndSwaps,
     Look,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, load_board
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, trace, trace_from
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, load_board
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror, trace, trace_from
 
 BOARD = load_board()
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}

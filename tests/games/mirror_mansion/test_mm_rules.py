@@ -10,8 +10,8 @@ import pytest
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.conformance import check_engine
-from companion.games.mirror_mansion import rules as R
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules import engine as R
+from companion.games.mirror_mansion.rules.actions import (
     Award,
     EndSwaps,
     Guess,
@@ -24,9 +24,9 @@ from companion.games.mirror_mansion.actions import (
     SwapWindow,
     TurnBox,
 )
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.bruteforce import _moves
-from companion.games.mirror_mansion.optics import Mirror
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.rules.bruteforce import _moves
+from companion.games.mirror_mansion.rules.optics import Mirror
 
 ENGINE = R.ENGINE
 BOARD = load_board()

@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.mirror_mansion import rules as R
-from companion.games.mirror_mansion.actions import EndSwaps, Setup, SwapWindow
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, load_board
-from companion.games.mirror_mansion.bruteforce import brute_force
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, trace
-from companion.games.mirror_mansion.solver import solve
+from companion.games.mirror_mansion.rules import engine as R
+from companion.games.mirror_mansion.rules.actions import EndSwaps, Setup, SwapWindow
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, load_board
+from companion.games.mirror_mansion.rules.bruteforce import brute_force
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror, trace
+from companion.games.mirror_mansion.rules.solver import solve
 
 BOARD = load_board()
 ENGINE = R.ENGINE

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.games.mirror_mansion.film_script import Beat, FilmScript
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
+    BoxObservation,
+)
+from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript
+from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.live.demo_players import DemoPlayers
 from companion.live.table_game import EventDraft, Observation
 from companion.store import Event, Session
@@ -28,8 +31,8 @@ def truth_reading(beat: Beat) -> Observation:
     """What a reader that never errs would report: nothing while a piece is being carried
     (blur, a hand in the way), else the pieces, hands or not."""
     if beat.moving:
-        return Observation({"box": BoxState(seen=False).to_json(), "seen": False}, 0.0)
-    return Observation({"box": beat.box.to_json(), "seen": True}, 0.95)
+        return Observation(BoxObservation(box=BoxState(seen=False)), 0.0)
+    return Observation(BoxObservation(box=beat.box), 0.95)
 
 
 class Replay:

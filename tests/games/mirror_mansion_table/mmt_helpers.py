@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 
 BOARD = load_board()
 START = BoxState(

@@ -7,9 +7,9 @@ leaves room for one more board): a regression alarm, not the measurement
 
 from __future__ import annotations
 
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.perceive import read_box
-from companion.games.mirror_mansion.render import Conditions, render_photo
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision.perceive import read_box
+from companion.games.mirror_mansion.vision.render import Conditions, render_photo
 
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds

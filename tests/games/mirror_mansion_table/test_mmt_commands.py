@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import UserError
-from companion.games.mirror_mansion.vision_commands import VISION_VERBS, load_stickers
+from companion.games.mirror_mansion.vision.commands import VISION_VERBS, load_stickers
 
 KEYS = {"image", "mirrors", "window", "door", "warnings"}
 

@@ -5,9 +5,15 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import UserError
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.rules import ENGINE
-from companion.games.mirror_mansion.scene import MirrorSeen
+from companion.games.mirror_mansion.rules.engine import ENGINE
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
+    CallGuesses,
+    EnterCards,
+    EnterRoll,
+    TakeLook,
+)
+from companion.games.mirror_mansion.vision.scene import MirrorSeen
 from companion.live.conformance import Correct, check_table_game, play
 from tests.games.mirror_mansion_table.test_mmt_live import (
     CARDS,
@@ -21,15 +27,16 @@ from tests.games.mirror_mansion_table.test_mmt_live import (
 W0 = _with(START, "W0")
 # One swap that leaves the mirror at [0,0] in line with W0, sending the light to N0.
 MOVED = _with(W0, c21=MirrorSeen((2, 2), "/", "SE"))
-TO_SWAPS = [Correct({"cards": CARDS}), *_seen(START), *_seen(W0), Correct({"roll": 1}, 0),
+TO_SWAPS = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0),
+            Correct(EnterRoll(value=1), 0),
             *_seen(MOVED)]
 
 
 def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() -> None:
-    game, _ = play(make_table_game, None, _session(), [Correct({"cards": CARDS}),
+    game, _ = play(make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)),
                                                        *_seen(START)])
     assert game.questions(None) == []  # nothing revealed before the swap
-    game, _ = play(make_table_game, None, _session(), [Correct({"cards": CARDS}),
+    game, _ = play(make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)),
                                                        *_seen(START), *_seen(W0)])
     [q] = game.questions(None)
     assert q.id == "card-0-W1" and "W0" in q.text and "W1" in q.text
@@ -59,7 +66,7 @@ def test_a_correction_updates_the_motif_and_the_prediction() -> None:
     assert any(e.kind == "mm.action" and e.payload["action"]["type"] == "confirm_card"
                for e in events)
     # The look then reports the corrected card.
-    steps += [Correct({"call": "guesses"}, 0), Correct({"look": True}, 0)]
+    steps += [Correct(CallGuesses(), 0), Correct(TakeLook(), 0)]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(None)["looks"][-1]["motif"] == after.motif
 
@@ -71,7 +78,7 @@ def test_confirming_the_tap_keeps_the_prediction_and_the_question_lapses_at_the_
     steps = [*TO_SWAPS, Correct({"question": q.id, "answer": CARDS["W0"]})]
     game, _ = play(make_table_game, None, _session(), steps)
     assert ENGINE.prediction(game.state) == before and game.state.confirmed == {"W1"}
-    unanswered = [*TO_SWAPS, Correct({"call": "guesses"}, 0), Correct({"look": True}, 0)]
+    unanswered = [*TO_SWAPS, Correct(CallGuesses(), 0), Correct(TakeLook(), 0)]
     game, _ = play(make_table_game, None, _session(), unanswered)
     assert game.questions(None) == []
 

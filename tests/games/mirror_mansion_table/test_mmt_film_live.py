@@ -9,7 +9,7 @@ import pytest
 from mmt_film import Replay
 from mmt_helpers import BOARD
 
-from companion.games.mirror_mansion.film_script import script_game
+from companion.games.mirror_mansion.vision.film_script import script_game
 
 
 def swaps_per_turn(replay: Replay) -> list[int]:

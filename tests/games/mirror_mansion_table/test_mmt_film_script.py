@@ -10,11 +10,19 @@ from __future__ import annotations
 import pytest
 from mmt_helpers import BOARD
 
-from companion.games.mirror_mansion.actions import Award, EndSwaps, Look, Roll, Setup, Swap
-from companion.games.mirror_mansion.film_script import box_of, script_game
-from companion.games.mirror_mansion.render import table_film
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.track import swaps_between
+from companion.games.mirror_mansion.rules.actions import Award, EndSwaps, Look, Roll, Setup, Swap
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.table.messages import (
+    CallGuesses,
+    EnterCards,
+    EnterGuess,
+    EnterRoll,
+    TakeLook,
+    parse,
+)
+from companion.games.mirror_mansion.table.track import swaps_between
+from companion.games.mirror_mansion.vision.film_script import box_of, script_game
+from companion.games.mirror_mansion.vision.render import table_film
 
 SEEDS = range(25)
 
@@ -50,13 +58,12 @@ def test_the_players_tap_what_a_phone_would_in_time_order() -> None:
     script = script_game(BOARD, 0, players=3, turns=4)
     times = [tap.t for tap in script.taps]
     assert times == sorted(times) and times[-1] < script.duration
-    assert script.taps[0].payload == {"cards": script.cards}
-    rolls = [tap for tap in script.taps if "roll" in tap.payload]
+    assert parse(script.taps[0].payload) == EnterCards(cards=script.cards)
+    kinds = [type(parse(tap.payload)) for tap in script.taps]  # each is a correction
+    rolls = [tap for tap, k in zip(script.taps, kinds, strict=True) if k is EnterRoll]
     assert [tap.seat for tap in rolls] == [r.seat for r in script.turns]
-    calls = [tap for tap in script.taps if tap.payload.get("call") == "guesses"]
-    looks = [tap for tap in script.taps if tap.payload.get("look")]
-    assert len(calls) == len(looks) == 4
-    guesses = [tap for tap in script.taps if "guess" in tap.payload]
+    assert kinds.count(CallGuesses) == kinds.count(TakeLook) == 4
+    guesses = [tap for tap, k in zip(script.taps, kinds, strict=True) if k is EnterGuess]
     # Round one has no guesses; the fourth turn is seat 0's again: seats 1 and 2 guess.
     assert [tap.seat for tap in guesses] == [1, 2]
 

@@ -12,8 +12,20 @@ from mmt_helpers import BOARD, START
 from companion.camera import Frame
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.live import MirrorMansionTable, make_table_game
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.table.live import MirrorMansionTable, make_table_game
+from companion.games.mirror_mansion.table.messages import (
+    Answer,
+    BoxObservation,
+    CallGuesses,
+    EnterCards,
+    EnterGuess,
+    EnterRoll,
+    RequestHint,
+    TableIsRight,
+    TakeLook,
+    parse,
+)
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session
@@ -28,7 +40,7 @@ def _session(seats: int = 3, **options: Any) -> Session:
 
 def _seen(box: BoxState, n: int = 7) -> list[Observe]:
     """Enough frames (0.1 s apart in `play`) to become stable."""
-    return [Observe(Observation({"box": box.to_json(), "seen": True}, 0.9))] * n
+    return [Observe(Observation(BoxObservation(box=box), 0.9))] * n
 
 
 def _with(box: BoxState, window: str | None = None, **moves: MirrorSeen) -> BoxState:
@@ -43,10 +55,11 @@ def _first_turn() -> list[Any]:
     w0 = _with(START, "W0")
     turned = _with(w0, c00=MirrorSeen((0, 0), "/", "SE"))
     return [
-        Correct({"cards": CARDS}), *_seen(START),
-        *_seen(w0), Correct({"roll": 1}, 0),
-        *_seen(turned), Correct({"call": "guesses"}, 0),
-        Correct({"look": True}, 0),
+        Correct(EnterCards(cards=CARDS)), *_seen(START),
+        *_seen(w0),
+             Correct(EnterRoll(value=1), 0),
+        *_seen(turned), Correct(CallGuesses(), 0),
+        Correct(TakeLook(), 0),
     ]
 
 
@@ -68,28 +81,28 @@ def _turn(box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen,
           roll: int) -> tuple[BoxState, list[Any]]:
     swapped = _with(box, window)
     after = _with(swapped, **{key: mirror})
-    return after, [*_seen(swapped), Correct({"roll": roll}, seat), *_seen(after),
-                   Correct({"call": "guesses"}, seat)]
+    return after, [*_seen(swapped), Correct(EnterRoll(value=roll), seat), *_seen(after),
+                   Correct(CallGuesses(), seat)]
 
 
 def test_guesses_stay_private_until_all_have_guessed() -> None:
     """Three seats: after the first round, seats 1 and 2 guess on seat 0's turn."""
-    box, steps = START, [Correct({"cards": CARDS}), *_seen(START)]
+    box, steps = START, [Correct(EnterCards(cards=CARDS)), *_seen(START)]
     plan = [(0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
             (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
             (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2)]
     for seat, window, key, mirror, roll in plan:
         box, more = _turn(box, seat, window, key, mirror, roll)
-        steps += [*more, Correct({"look": True}, seat)]
+        steps += [*more, Correct(TakeLook(), seat)]
     box, more = _turn(box, 0, "S1", "c02", MirrorSeen((0, 2), "\\", "NE"), 2)
-    steps += [*more, Correct({"guess": True}, 1)]
+    steps += [*more, Correct(EnterGuess(jubilant=True), 1)]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(None)["phase"] == "guess"
     assert game.view(1)["guesses"][1]["jubilant"] is True
     assert "jubilant" not in game.view(2)["guesses"][1]
     assert "jubilant" not in game.view(None)["guesses"][1]
     assert game.view(2)["guesses"][1]["placed"] is True
-    steps += [Correct({"guess": False}, 2), Correct({"look": True}, 0)]
+    steps += [Correct(EnterGuess(jubilant=False), 2), Correct(TakeLook(), 0)]
     check_table_game(make_table_game, None, _session(), steps)
     game, _ = play(make_table_game, None, _session(), steps)
     look = game.view(None)["looks"][-1]
@@ -103,23 +116,24 @@ def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
     four = BoxState(tuple(MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW",
                                                       "SW": "NE"}[m.facing])
                           for m in w0.mirrors), "W0")
-    steps = [Correct({"cards": CARDS}), *_seen(START), *_seen(w0), Correct({"roll": 1}, 0),
+    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(w0),
+             Correct(EnterRoll(value=1), 0),
              *_seen(four)]
     game, events = play(make_table_game, None, _session(), steps)
     breaches = [e.payload for e in events if e.kind == "mm.breach"]
     assert breaches and "three" in breaches[0]["rule"]
     assert game.view(None)["breaches"]
     with pytest.raises(IllegalAction):
-        game.correct({"call": "guesses"}, 0)
+        game.correct(CallGuesses(), 0)
 
 
 def test_hands_and_a_lifted_mirror_make_no_event() -> None:
     lifted = BoxState(START.mirrors[1:], START.window)
     hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
-    blind = Observe(Observation({"box": BoxState(seen=False).to_json(), "seen": False}, 0.0))
-    steps = [Correct({"cards": CARDS}), *_seen(START)]
-    steps += [Observe(Observation({"box": lifted.to_json(), "seen": True}, 0.9))] * 3
-    steps += [Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 3
+    blind = Observe(Observation(BoxObservation(box=BoxState(seen=False)), 0.0))
+    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+    steps += [Observe(Observation(BoxObservation(box=lifted), 0.9))] * 3
+    steps += [Observe(Observation(BoxObservation(box=hidden), 0.3))] * 3
     steps += [blind] * 3 + _seen(START)
     _, events = play(make_table_game, None, _session(), steps)
     assert [e.kind for e in events].count("mm.seen") == 1
@@ -129,13 +143,13 @@ def test_hands_and_a_lifted_mirror_make_no_event() -> None:
 
 def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_reading() -> None:
     hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
-    steps = [Correct({"cards": CARDS}),
-             *[Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 14]
+    steps = [Correct(EnterCards(cards=CARDS)),
+             *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 14]
     game, _ = play(make_table_game, None, _session(), steps)
     qs = game.questions(None)
     assert len(qs) == 1 and {c["value"] for c in qs[0].choices} == {"NE", "SW"}
     steps += [Correct({"question": qs[0].id, "answer": "NE"}),
-              *[Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.3))] * 7]
+              *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 7]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.questions(None) == []
     assert game.view(None)["phase"] == "window"  # set up from the completed reading
@@ -144,25 +158,52 @@ def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_readin
 
 def test_hint_is_private_and_on_request_only() -> None:
     w0 = _with(START, "W0")
-    steps = [Correct({"cards": CARDS}), *_seen(START), *_seen(w0), Correct({"roll": 1}, 0)]
+    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(w0),
+             Correct(EnterRoll(value=1), 0)]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(0)["hint"] is None
-    steps.append(Correct({"hint": True}, 0))
+    steps.append(Correct(RequestHint(), 0))
     check_table_game(make_table_game, None, _session(), steps)
     game, _ = play(make_table_game, None, _session(), steps)
     hint = game.view(0)["hint"]
     assert hint is not None and (hint["swaps"] is None or hint["swaps"] >= 1)
     assert game.view(1)["hint"] is None and game.view(None)["hint"] is None
     with pytest.raises(UserError):
-        game.correct({"hint": True}, 1)
+        game.correct(RequestHint(), 1)
 
 
-@pytest.mark.parametrize("payload", [{"cards": {"X9": "key"}}, {"cards": {"N0": "key"}},
-                                     {"roll": "six"}, {"guess": "yes"}, {"bogus": 1}])
+@pytest.mark.parametrize("payload", [
+    {"kind": "cards", "cards": {"X9": "key"}},  # not a card position
+    {"kind": "cards", "cards": {"N0": "key"}},  # not every motif
+    {"kind": "roll", "value": "six"}, {"kind": "roll", "value": True},
+    {"kind": "guess", "jubilant": "yes"},
+    {"roll": 3},  # no kind: the old key-named shape is not a correction
+    {"kind": "bogus"},
+    {"kind": "roll", "value": 3, "extra": 1},
+])
 def test_bad_input_is_a_user_error(payload: dict[str, Any]) -> None:
     game = MirrorMansionTable(None, _session())
-    with pytest.raises(UserError):
-        game.correct(payload, None if "guess" not in payload else 1)
+    with pytest.raises(UserError) as exc:
+        game.correct(payload, 1)
+    assert "\n" not in str(exc.value)
+
+
+def test_json_and_typed_corrections_are_the_same_correction() -> None:
+    """A phone's JSON on /api/corrections and the router's typed body play alike."""
+    assert parse({"kind": "roll", "value": 4}) == EnterRoll(value=4)
+    assert parse(EnterRoll(value=4)) == EnterRoll(value=4)
+    assert parse({"question": "q1", "answer": "W1"}) == Answer(question="q1", answer="W1")
+    assert parse({"table_is_right": True}) == TableIsRight()
+    with pytest.raises(UserError, match="kind is one of"):
+        parse({"look": True})
+    typed = [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+    as_json = [Correct({"kind": "cards", "cards": CARDS}), *_seen(START)]
+    _, typed_events = play(make_table_game, None, _session(), typed)
+    _, json_events = play(make_table_game, None, _session(), as_json)
+    assert [(e.kind, e.payload) for e in typed_events] == [
+        (e.kind, e.payload) for e in json_events]
+    assert any(e.kind == "mm.action" and e.payload["action"]["type"] == "setup"
+               for e in typed_events)
 
 
 def test_options_and_seats_are_checked() -> None:
@@ -180,9 +221,10 @@ def test_perceive_reads_the_sim_camera() -> None:
     frame = Frame(image=image, timestamp=time.monotonic(), index=0, truth=truth)
     registration = SimpleNamespace(camera_matrix=None, dist_coeffs=None, markers={})
     obs = game.perceive(frame, registration)
-    got = BoxState.from_json(obs.data["box"])
-    assert got.layout_key() == BoxState.from_json(truth).layout_key()
-    assert obs.confidence >= 0.5 and "pose" in obs.data
+    assert isinstance(obs.data, BoxObservation)
+    assert obs.data.box.layout_key() == BoxState.from_json(truth).layout_key()
+    assert obs.confidence >= 0.5 and obs.data.pose is not None
+    assert obs.to_json()["data"]["box"]["window"] == obs.data.box.window
     out = game.annotate(image.copy(), registration, obs)
     assert out.shape == image.shape and (out != image).any()
 
@@ -190,8 +232,8 @@ def test_perceive_reads_the_sim_camera() -> None:
 def test_a_hidden_window_card_becomes_a_question() -> None:
     """Victor in front of the window card: the players say where it is."""
     hidden = BoxState(START.mirrors, None)
-    obs = Observe(Observation({"box": hidden.to_json(), "seen": True}, 0.9))
-    steps = [Correct({"cards": CARDS}), *[obs] * 14]
+    obs = Observe(Observation(BoxObservation(box=hidden), 0.9))
+    steps = [Correct(EnterCards(cards=CARDS)), *[obs] * 14]
     game, _ = play(make_table_game, None, _session(), steps)
     qs = game.questions(None)
     assert len(qs) == 1 and qs[0].id.startswith("window-")
@@ -204,15 +246,14 @@ def test_a_hidden_window_card_becomes_a_question() -> None:
 
 
 def _seen_at(box: BoxState, yaw: float, n: int = 7) -> list[Observe]:
-    data = {"box": box.to_json(), "seen": True, "yaw_deg": yaw}
-    return [Observe(Observation(data, 0.9))] * n
+    return [Observe(Observation(BoxObservation(box=box, yaw_deg=yaw), 0.9))] * n
 
 
 @pytest.mark.parametrize(("masters", "turns"), [(True, 1), (False, 0)])
 def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(masters: bool,
                                                                     turns: int) -> None:
     opts = {"masters": True} if masters else {}
-    steps = [Correct({"cards": CARDS}), *_seen_at(START, 170.0),
+    steps = [Correct(EnterCards(cards=CARDS)), *_seen_at(START, 170.0),
              *_seen_at(START, -95.0)]  # 170° -> 265°: a quarter turn clockwise
     check_table_game(make_table_game, None, _session(**opts), steps)
     game, events = play(make_table_game, None, _session(**opts), steps)

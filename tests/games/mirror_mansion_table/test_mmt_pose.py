@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.pose import Calibration, estimate_pose, marker_object_points
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision.pose import (
+    Calibration,
+    estimate_pose,
+    marker_object_points,
+)
 from companion.sim.camera import VirtualCamera
 from companion.vision.markers import Marker
 

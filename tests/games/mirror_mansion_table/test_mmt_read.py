@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.perceive import read_box
-from companion.games.mirror_mansion.render import Conditions, render_box, render_photo
-from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision.perceive import read_box
+from companion.games.mirror_mansion.vision.render import Conditions, render_box, render_photo
+from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.sim.camera import VirtualCamera
 
 BOARD = load_board()

@@ -10,15 +10,23 @@ from mmt_helpers import BOARD, START
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.live import make_table_game
-from companion.games.mirror_mansion.optics import trace
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.rules.optics import trace
+from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.messages import (
+    BoxObservation,
+    CallGuesses,
+    EnterCards,
+    EnterRoll,
+    TableIsRight,
+    TakeLook,
+)
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import TABLE_RIGHT_KIND, Observation
 from companion.store import Session
 
 CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], BOARD.cards, strict=True))
-RIGHT = Correct({"table_is_right": True})
+RIGHT = Correct(TableIsRight())
 FLIP = {"NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}
 
 
@@ -27,7 +35,7 @@ def _session() -> Session:
 
 
 def _seen(box: BoxState, n: int = 7) -> list[Observe]:
-    return [Observe(Observation({"box": box.to_json(), "seen": True}, 0.9))] * n
+    return [Observe(Observation(BoxObservation(box=box), 0.9))] * n
 
 
 def _turned(box: BoxState, *cells: tuple[int, int]) -> BoxState:
@@ -38,14 +46,14 @@ def _turned(box: BoxState, *cells: tuple[int, int]) -> BoxState:
 
 W0 = BoxState(START.mirrors, "W0")
 ONE_SWAP = _turned(W0, (0, 0))
-TO_SWAPS: list[Any] = [Correct({"cards": CARDS}), *_seen(START), *_seen(W0),
-                       Correct({"roll": 1}, 0)]
+TO_SWAPS: list[Any] = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0),
+                       Correct(EnterRoll(value=1), 0)]
 
 
 def test_mirrors_moved_after_the_call_are_one_breach_until_the_table_is_declared_right() -> None:
     nudged = _turned(ONE_SWAP, (2, 1))
     nudged_more = _turned(nudged, (1, 1))
-    steps = [*TO_SWAPS, *_seen(ONE_SWAP), Correct({"call": "guesses"}, 0),
+    steps = [*TO_SWAPS, *_seen(ONE_SWAP), Correct(CallGuesses(), 0),
              *_seen(nudged), *_seen(nudged_more)]
     game, events = play(make_table_game, None, _session(), steps)
     breaches = [e.payload for e in events if e.kind == "mm.breach"]
@@ -53,8 +61,8 @@ def test_mirrors_moved_after_the_call_are_one_breach_until_the_table_is_declared
     view = game.view(None)
     assert view["phase"] == "look" and view["table_differs"] and view["breaches"]
     with pytest.raises(UserError, match="admin"):
-        game.correct({"table_is_right": True}, 1)  # a seat link cannot
-    steps += [RIGHT, Correct({"look": True}, 0)]
+        game.correct(TableIsRight(), 1)  # a seat link cannot
+    steps += [RIGHT, Correct(TakeLook(), 0)]
     events = check_table_game(make_table_game, None, _session(), steps)
     [right] = [e for e in events if e.kind == TABLE_RIGHT_KIND]
     assert right.payload["seen"]["mirrors"] == nudged_more.to_json()["mirrors"]
@@ -78,13 +86,13 @@ def test_a_drift_that_refused_the_call_for_ever_is_mended() -> None:
     assert [e.payload["rule"] for e in events if e.kind == "mm.breach"] == [
         "at most three swaps per turn"]
     with pytest.raises(IllegalAction):
-        game.correct({"call": "guesses"}, 0)
+        game.correct(CallGuesses(), 0)
     steps += [RIGHT]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(None)["swaps"] is None and game.view(None)["breaches"] == []
     with pytest.raises(IllegalAction, match="swap at least once"):
-        game.correct({"call": "guesses"}, 0)  # counted from the table now: nothing swapped
-    steps += [*_seen(_turned(drifted, (0, 0))), Correct({"call": "guesses"}, 0)]
+        game.correct(CallGuesses(), 0)  # counted from the table now: nothing swapped
+    steps += [*_seen(_turned(drifted, (0, 0))), Correct(CallGuesses(), 0)]
     game, events = play(make_table_game, None, _session(), steps)
     assert game.view(None)["phase"] == "look"
     swaps = [e for e in events if e.kind == "mm.action" and e.payload["action"]["type"] == "swap"]
@@ -94,11 +102,11 @@ def test_a_drift_that_refused_the_call_for_ever_is_mended() -> None:
 def test_the_table_is_right_needs_a_set_up_game_and_a_steady_whole_reading() -> None:
     game, _ = play(make_table_game, None, _session(), _seen(START))
     with pytest.raises(UserError, match="set-up"):
-        game.correct({"table_is_right": True}, None)
+        game.correct(TableIsRight(), None)
     three = BoxState(START.mirrors[:3], "W1")
     game, _ = play(make_table_game, None, _session(),
-                   [Correct({"cards": CARDS}), *_seen(START), *_seen(three)])
+                   [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(three)])
     assert game.view(None)["phase"] == "window"
     game.seen = three  # a reading the tracker never believed (a mirror lifted)
     with pytest.raises(UserError, match="steady reading"):
-        game.correct({"table_is_right": True}, None)
+        game.correct(TableIsRight(), None)

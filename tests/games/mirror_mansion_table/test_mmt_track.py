@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 from mmt_helpers import BOARD, START
 
-from companion.games.mirror_mansion.actions import Roll, Setup, SwapWindow
-from companion.games.mirror_mansion.optics import Mirror
-from companion.games.mirror_mansion.perceive import read_box
-from companion.games.mirror_mansion.render import Film, turn_shots
-from companion.games.mirror_mansion.rules import ENGINE, RULE_IN_LINE, RULE_MAX_SWAPS
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen, random_box
-from companion.games.mirror_mansion.track import StableBox, judge_swaps, swaps_between
+from companion.games.mirror_mansion.rules.actions import Roll, Setup, SwapWindow
+from companion.games.mirror_mansion.rules.engine import ENGINE, RULE_IN_LINE, RULE_MAX_SWAPS
+from companion.games.mirror_mansion.rules.optics import Mirror
+from companion.games.mirror_mansion.table.track import StableBox, judge_swaps, swaps_between
+from companion.games.mirror_mansion.vision.perceive import read_box
+from companion.games.mirror_mansion.vision.render import Film, turn_shots
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen, random_box
 
 
 def _with(box: BoxState, *changes: tuple[tuple[int, int], MirrorSeen | None]) -> BoxState:

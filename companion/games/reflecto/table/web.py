@@ -7,13 +7,12 @@ the rules answer (400 for bad input, 409 for what the rules forbid).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from companion.web.auth import Caller, require_actor, seat_of_request
-from companion.web.deps import RuntimeDep
+from companion.web.game_routes import correction_route, view_route
 
 
 class _Body(BaseModel):
@@ -21,6 +20,8 @@ class _Body(BaseModel):
 
 
 class SetupIn(_Body):
+    """This seat's secret word on its first-row screens, and its mirrors."""
+
     word: str = Field(min_length=1, max_length=40)
     columns: list[int] = Field(min_length=1, max_length=20)
     """First-row column of each letter screen, in word order."""
@@ -32,48 +33,33 @@ class SetupIn(_Body):
 
 
 class GuessIn(_Body):
+    """Instead of moving: judged against the other word, which is not shown."""
+
     word: str = Field(min_length=1, max_length=40)
 
 
 class SightIn(_Body):
+    """Young players' switch: show what this seat's mirrors show now."""
+
     on: bool
+
+
+def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
+    return {"hint": view.get("hint")}
+
+
+class HintIn(_Body):
+    """The fewest own moves to remove every letter in order, for this seat only."""
 
 
 def router() -> APIRouter:
     api = APIRouter()
-
-    @api.get("/view")
-    def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
-             ) -> dict[str, Any]:
-        """The board as this seat may see it: its own screens' letters, never the other's."""
-        return runtime.view(seat)
-
-    @api.post("/setup")
-    def setup(body: SetupIn, runtime: RuntimeDep,
-              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
-        """This seat's secret word on its first-row screens, and its mirrors."""
-        runtime.correct({"setup": body.model_dump(exclude_none=True)}, who.seat)
-        return runtime.view(who.seat)
-
-    @api.post("/guess")
-    def guess(body: GuessIn, runtime: RuntimeDep,
-              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
-        """Instead of moving: judged against the other word, which is not shown."""
-        runtime.correct({"guess": body.word}, who.seat)
-        return runtime.view(who.seat)
-
-    @api.post("/hint")
-    def hint(runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
-             ) -> dict[str, Any]:
-        """The fewest own moves to remove every letter in order, for this seat only."""
-        runtime.correct({"hint": True}, who.seat)
-        return {"hint": runtime.view(who.seat).get("hint")}
-
-    @api.post("/sight")
-    def sight(body: SightIn, runtime: RuntimeDep,
-              who: Annotated[Caller, Depends(require_actor)]) -> dict[str, Any]:
-        """Young players' switch: show what this seat's mirrors show now."""
-        runtime.correct({"sight": body.on}, who.seat)
-        return runtime.view(who.seat)
-
+    view_route(api, "The board as this seat may see it: its own screens' letters, never the "
+                    "other's.")
+    correction_route(api, "/setup", SetupIn,
+                     as_correction=lambda b: {"setup": b.model_dump(exclude_none=True)})
+    correction_route(api, "/guess", GuessIn, as_correction=lambda b: {"guess": b.word})
+    correction_route(api, "/hint", HintIn, as_correction=lambda b: {"hint": True},
+                     reply=_hint_only)
+    correction_route(api, "/sight", SightIn, as_correction=lambda b: {"sight": b.on})
     return api

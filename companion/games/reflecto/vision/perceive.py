@@ -26,7 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.pose import BoardPose, Calibration
+from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration
 from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry
 from companion.games.reflecto.vision.read import learn_at_setup, read_board

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.pose import BoardPose, Calibration, estimate_pose
+from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration, estimate_pose
 from companion.games.reflecto.vision.colours import (
     GREY,
     ScreenColours,

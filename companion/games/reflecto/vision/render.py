@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.render import Face, Solid, draw_solids
+from companion.games.mirror_mansion.vision.render import Face, Solid, draw_solids
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects

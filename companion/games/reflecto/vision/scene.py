@@ -184,7 +184,7 @@ class Film:
         shot = self.shot_at(t)
         rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 43])
         img = self.base.copy()
-        from companion.games.mirror_mansion.render import draw_solids
+        from companion.games.mirror_mansion.vision.render import draw_solids
 
         draw_solids(img, self.camera, screen_solids(self.geom, shot.position, self.colours,
                                                     rng, glare=False, poses=self.poses),

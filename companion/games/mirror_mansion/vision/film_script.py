@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
     EndSwaps,
@@ -34,8 +34,9 @@ from companion.games.mirror_mansion.actions import (
     Swap,
     SwapWindow,
 )
-from companion.games.mirror_mansion.board import Board
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import Board
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.rules.game_state import (
     DOOR,
     GUESS,
     LOOK,
@@ -43,9 +44,8 @@ from companion.games.mirror_mansion.game_state import (
     SWAPS,
     MirrorMansionState,
 )
-from companion.games.mirror_mansion.optics import BoardState, trace
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen
+from companion.games.mirror_mansion.rules.optics import BoardState, trace
+from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 
 SOLVED_SHARE = 0.5
 """Share of turns whose player plays a way the solver found to the sought motif (the rest
@@ -55,7 +55,8 @@ swap at random within the rules): a demo where both findings and misses happen."
 @dataclass(frozen=True)
 class Tap:
     """What a player taps on the dashboard at film time `t` (seconds): `payload` is the
-    correction a phone posts, from `seat` (None: anyone at the table)."""
+    correction's JSON a phone posts (its `kind` and fields), from `seat` (None: anyone at
+    the table)."""
 
     t: float
     seat: int | None
@@ -165,7 +166,7 @@ def script_game(board: Board, seed: int, *, players: int = 2,
     script = FilmScript(players, opts, cards)
     rec = _Recorder(engine, script, state)
     rec.play(setup)
-    rec.rest(pause_s, [(2.0, 0, {"cards": cards})])
+    rec.rest(pause_s, [(2.0, 0, {"kind": "cards", "cards": cards})])
     while not engine.is_terminal(rec.state) and (turns is None or len(script.turns) < turns):
         _turn(rec, board, rnd, pause_s)
     script.state = rec.state
@@ -187,11 +188,12 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     rec.beat(1.0, box_of(rec.state.board), rest=True)
     roll = rnd.randint(1, board.die_sides)
     rec.play(Roll(roll))
-    taps: list[tuple[float, int | None, dict[str, Any]]] = [(2.0, seat, {"roll": roll})]
+    taps: list[tuple[float, int | None, dict[str, Any]]] = [
+        (2.0, seat, {"kind": "roll", "value": roll})]
     if rec.state.phase == NAME:
         motif = rnd.choice(board.motifs)
         rec.play(Name(motif))
-        taps.append((2.5, rec.state.neighbour, {"name": motif}))
+        taps.append((2.5, rec.state.neighbour, {"kind": "name", "motif": motif}))
     # The table confirms the card the window swap revealed (as the question offers).
     taps.append((3.0, seat, {"question": f"card-{turn}-{old_window}", "answer": revealed}))
     rec.rest(4.0, taps)
@@ -205,13 +207,13 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     assert rec.state.board is not None
     after_swaps = box_of(rec.state.board)
     rec.play(EndSwaps())
-    taps = [(2.0, seat, {"call": "guesses"})]
+    taps = [(2.0, seat, {"kind": "call_guesses"})]
     delay = 2.5
     if rec.state.phase == GUESS:
         for g in engine_guessers(rec.state):
             jubilant = rnd.random() < 0.5
             rec.play(Guess(g, jubilant))
-            taps.append((delay, g, {"guess": jubilant}))
+            taps.append((delay, g, {"kind": "guess", "jubilant": jubilant}))
             delay += 0.5
     assert rec.state.phase == LOOK and rec.state.board is not None
     guesses = rec.state.guesses
@@ -221,7 +223,7 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     rec.play(Look(seen.seen if found else None))
     drops = engine.earned(rec.state)
     rec.play(Award(drops))
-    taps.append((delay + 1.0, seat, {"look": True}))
+    taps.append((delay + 1.0, seat, {"kind": "look"}))
     rec.rest(delay + 1.0 + pause_s, taps)
     rec.script.turns.append(TurnRecord(turn, seat, window, sought, tuple(swaps), guesses,
                                        seen.seen, found, drops, at_swaps, after_swaps))
@@ -280,7 +282,7 @@ def _ends(engine: MirrorMansionEngine, state: MirrorMansionState) -> bool:
 
 
 def _solved(engine: MirrorMansionEngine, state: MirrorMansionState) -> list[Swap] | None:
-    from companion.games.mirror_mansion.solver import solve
+    from companion.games.mirror_mansion.rules.solver import solve
 
     board = state.board
     assert board is not None and state.sought is not None

@@ -21,7 +21,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.board import Board
+from companion.games.mirror_mansion.rules.board import Board
 from companion.vision.markers import Marker
 
 PRIOR_HFOV_DEG = 66.0

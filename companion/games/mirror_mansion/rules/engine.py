@@ -9,11 +9,12 @@ board coordinates throughout; in the masters' variant the box's turn on the tabl
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
     ConfirmCard,
@@ -30,8 +31,8 @@ from companion.games.mirror_mansion.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell, load_board
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, Cell, load_board
+from companion.games.mirror_mansion.rules.game_state import (
     AWARD,
     DOOR,
     GUESS,
@@ -49,7 +50,7 @@ from companion.games.mirror_mansion.game_state import (
     state_from_json,
     state_to_json,
 )
-from companion.games.mirror_mansion.optics import (
+from companion.games.mirror_mansion.rules.optics import (
     BoardState,
     Door,
     Mirror,
@@ -57,7 +58,7 @@ from companion.games.mirror_mansion.optics import (
     in_line_mirrors,
     trace,
 )
-from companion.games.mirror_mansion.state_json import board_state_to_json
+from companion.games.mirror_mansion.rules.state_json import board_state_to_json
 
 # The rules an action can break, as IllegalAction.rule.
 RULE_PHASE = "not the time for this move"
@@ -201,7 +202,7 @@ class MirrorMansionEngine:
         raise ValueError(f"no chance move in phase {state.phase!r}")
 
     def apply(self, state: MirrorMansionState, action: Action) -> MirrorMansionState:
-        handler = {
+        handlers: dict[type, Callable[[MirrorMansionState, Any], MirrorMansionState]] = {
             Setup: self._setup,
             SwapWindow: self._swap_window,
             ConfirmCard: self._confirm_card,
@@ -214,10 +215,11 @@ class MirrorMansionEngine:
             Guess: self._guess,
             Look: self._look,
             Award: self._award,
-        }.get(type(action))
+        }
+        handler = handlers.get(type(action))
         if handler is None:
             raise IllegalAction(RULE_PHASE, f"not a Mirror Mansion action: {action!r}")
-        return handler(state, action)  # type: ignore[operator]
+        return handler(state, action)
 
     def with_no_peeking(
         self, state: MirrorMansionState, seat: int, on: bool = True

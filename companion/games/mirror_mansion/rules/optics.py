@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from companion.games.mirror_mansion.board import (
+from companion.games.mirror_mansion.rules.board import (
     DELTA,
     DIRECTION_NAMES,
     FACINGS,

@@ -19,12 +19,12 @@ from pydantic import ValidationError
 
 from companion.cli_args import CommandParser, read_json_file
 from companion.errors import UserError
-from companion.games.mirror_mansion.board import load_board
-from companion.games.mirror_mansion.perceive import read_box
-from companion.games.mirror_mansion.pose import Calibration
-from companion.games.mirror_mansion.render import Conditions, render_photo
-from companion.games.mirror_mansion.scene import BoxState
-from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
+from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision.perceive import read_box
+from companion.games.mirror_mansion.vision.pose import Calibration
+from companion.games.mirror_mansion.vision.render import Conditions, render_photo
+from companion.games.mirror_mansion.vision.scene import BoxState
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 
 GAME = "mirror-mansion"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.mirror_mansion.actions import Swap, action_from_json, action_to_json
-from companion.games.mirror_mansion.board import Board
-from companion.games.mirror_mansion.optics import BoardState
-from companion.games.mirror_mansion.state_json import (
+from companion.games.mirror_mansion.rules.actions import Swap, action_from_json, action_to_json
+from companion.games.mirror_mansion.rules.board import Board
+from companion.games.mirror_mansion.rules.optics import BoardState
+from companion.games.mirror_mansion.rules.state_json import (
     board_state_from_json,
     board_state_to_json,
 )
@@ -182,8 +182,9 @@ def state_from_json(data: dict[str, Any], model: Board) -> MirrorMansionState:
         opts = parse_options(data["options"], players, model)
         raw_board = data["board"]
         look = data["look"]
-        swaps = tuple(action_from_json(s) for s in data["swaps"])
-        if not all(isinstance(s, Swap) for s in swaps):
+        actions = [action_from_json(s) for s in data["swaps"]]
+        swaps = tuple(s for s in actions if isinstance(s, Swap))
+        if len(swaps) != len(actions):
             raise ValueError("'swaps' holds only swaps")
         return MirrorMansionState(
             players=players,
@@ -194,7 +195,7 @@ def state_from_json(data: dict[str, Any], model: Board) -> MirrorMansionState:
             victor=int(data["victor"]),
             turn=int(data["turn"]),
             sought=data["sought"],
-            swaps=swaps,  # type: ignore[arg-type]
+            swaps=swaps,
             door_swaps=int(data["door_swaps"]),
             guesses=tuple(data["guesses"]),
             look=None if look is None else LookResult(**look),

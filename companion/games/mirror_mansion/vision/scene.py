@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, Cell
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, Cell
 
 Facing = str | None
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.stickers import HueRange
-from companion.games.mirror_mansion.top_planes import PX_PER_MM, TopPlane
+from companion.games.mirror_mansion.vision.stickers import HueRange
+from companion.games.mirror_mansion.vision.top_planes import PX_PER_MM, TopPlane
 
 SIZE_RANGE = (0.75, 1.5)
 """Dots from 0.75 to 1.5 times the model's diameter are accepted (6-12 mm for 8 mm): what

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import EndSwaps, Swap, action_to_json
-from companion.games.mirror_mansion.board import Board, Cell
-from companion.games.mirror_mansion.game_state import MirrorMansionState
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror
-from companion.games.mirror_mansion.rules import MirrorMansionEngine
-from companion.games.mirror_mansion.scene import BoxState
+from companion.games.mirror_mansion.rules.actions import EndSwaps, Swap, action_to_json
+from companion.games.mirror_mansion.rules.board import Board, Cell
+from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
+from companion.games.mirror_mansion.rules.game_state import MirrorMansionState
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror
+from companion.games.mirror_mansion.vision.scene import BoxState
 
 STABLE_FRAMES = 3
 STABLE_SECONDS = 0.5
@@ -78,7 +78,8 @@ def to_board_state(reading: BoxState, two_sided: bool = False,
     if reading.window is None or any(m.facing is None for m in reading.mirrors):
         raise ValueError("an incomplete reading has no board state")
     return BoardState(
-        mirrors=tuple(Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors),  # type: ignore[arg-type]
+        mirrors=tuple(Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors
+                      if m.facing is not None),  # none is None: checked above
         window=reading.window,
         door=None if reading.door is None else Door(reading.door.cell, reading.door.slot),
         two_sided=two_sided,

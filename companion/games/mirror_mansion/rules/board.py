@@ -211,7 +211,7 @@ def _parse(board: dict[str, Any], motifs: dict[str, Any], where: Path) -> Board:
             },
             card_height_mm=float(cards["height_mm"]),
             markers=tuple(
-                Marker(int(markers[k]["id"]), k, tuple(map(float, markers[k]["center_mm"])))  # type: ignore[arg-type]
+                Marker(int(markers[k]["id"]), k, _xy(markers[k]["center_mm"]))
                 for k in ("NW", "NE", "SE", "SW")
             ),
             marker_side_mm=float(markers["side_mm"]),
@@ -253,6 +253,12 @@ def _check(b: Board, where: Path) -> None:
         problems.append("no movement fields")
     if problems:
         raise UserError(f"bad Mirror Mansion model in {where}: " + "; ".join(problems))
+
+
+def _xy(value: Any) -> tuple[float, float]:
+    """A point from the model file: two numbers."""
+    x, y = value
+    return float(x), float(y)
 
 
 @lru_cache(maxsize=4)

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.games.mirror_mansion.board import Board, Cell, load_board
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror
+from companion.games.mirror_mansion.rules.board import Board, Cell, load_board
+from companion.games.mirror_mansion.rules.optics import BoardState, Door, Mirror
 from companion.json_input import read_json_file
 
 

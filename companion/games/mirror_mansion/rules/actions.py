@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.mirror_mansion.board import Cell
-from companion.games.mirror_mansion.optics import Mirror
-from companion.games.mirror_mansion.state_json import (
+from companion.games.mirror_mansion.rules.board import Cell
+from companion.games.mirror_mansion.rules.optics import Mirror
+from companion.games.mirror_mansion.rules.state_json import (
     cell_from_json,
     mirror_from_json,
     mirror_to_json,

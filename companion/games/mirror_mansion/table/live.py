@@ -46,7 +46,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.mirror_mansion.actions import (
+from companion.games.mirror_mansion.rules.actions import (
     Award,
     ConfirmCard,
     EndSwaps,
@@ -61,9 +61,9 @@ from companion.games.mirror_mansion.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.mirror_mansion.board import FACINGS, Board, load_board
-from companion.games.mirror_mansion.film_script import box_of
-from companion.games.mirror_mansion.game_state import (
+from companion.games.mirror_mansion.rules.board import FACINGS, Board, load_board
+from companion.games.mirror_mansion.rules.engine import ENGINE
+from companion.games.mirror_mansion.rules.game_state import (
     DOOR,
     GUESS,
     LOOK,
@@ -72,29 +72,46 @@ from companion.games.mirror_mansion.game_state import (
     SWAPS,
     WINDOW,
 )
-from companion.games.mirror_mansion.optics import Door, Mirror, trace
-from companion.games.mirror_mansion.rules import ENGINE
-from companion.games.mirror_mansion.scene import BoxState, MirrorSeen
-from companion.games.mirror_mansion.state_json import board_state_to_json
-from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS
-from companion.games.mirror_mansion.track import StableBox, is_complete, judge_swaps
+from companion.games.mirror_mansion.rules.optics import Door, Mirror, trace
+from companion.games.mirror_mansion.rules.state_json import board_state_to_json
+from companion.games.mirror_mansion.table.messages import (
+    UNSEEN,
+    Answer,
+    BoxObservation,
+    CallGuesses,
+    EnterCards,
+    EnterGuess,
+    EnterRoll,
+    NameMotif,
+    PoseSeen,
+    RequestHint,
+    TableIsRight,
+    TakeLook,
+    parse,
+)
+from companion.games.mirror_mansion.table.track import StableBox, is_complete, judge_swaps
+from companion.games.mirror_mansion.vision.film_script import box_of
+from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS
 from companion.live.table_game import (
     ANSWER_KIND,
     QUESTION_KIND,
     TABLE_RIGHT_KIND,
+    Correction,
     EventDraft,
     Observation,
     Question,
-    is_table_is_right,
     question_draft,
     table_is_right_draft,
 )
 from companion.store import Event, Session
 
-PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "mirror-mansion.js"
+PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "mirror-mansion.js"
 SIM_FPS = 4.0
 ASK_AFTER_FRAMES = 12
 """Readings in a row with a mirror whose facing is unknown before the players are asked."""
+YAW_READINGS = 5
+"""Readings of the box's turn in the image that must agree before the turn counts."""
 YAW_STEADY_DEG = 4.0
 YAW_SLACK_DEG = 20.0
 """A turn of the box counts when it is within this of a whole number of quarter turns."""
@@ -140,13 +157,13 @@ class MirrorMansionTable:
         self.tracker = StableBox(self.board)
         self._unsure: int = 0
         self._no_window: int = 0
-        self._yaws: deque[float] = deque(maxlen=5)
+        self._yaws: deque[float] = deque(maxlen=YAW_READINGS)
         self._judged: tuple[Any, ...] | None = None
         """(turn, phase, corrections, reading) last judged: a phase change judges again."""
 
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
-        from companion.games.mirror_mansion.render import table_film
+        from companion.games.mirror_mansion.vision.render import table_film
 
         camera = getattr(self.settings, "camera", None)
         size = (camera.width, camera.height) if camera is not None else (1280, 960)
@@ -155,8 +172,8 @@ class MirrorMansionTable:
 
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:
-        from companion.games.mirror_mansion.perceive import read_frame
-        from companion.games.mirror_mansion.pose import Calibration
+        from companion.games.mirror_mansion.vision.perceive import read_frame
+        from companion.games.mirror_mansion.vision.pose import Calibration
 
         K = getattr(registration, "camera_matrix", None)
         dist = getattr(registration, "dist_coeffs", None)
@@ -164,13 +181,14 @@ class MirrorMansionTable:
             np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
         markers = getattr(registration, "markers", None) or None
         reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
-        data: dict[str, Any] = {"box": reading.to_json(), "seen": reading.seen}
+        data = BoxObservation(box=reading)
         if pose is not None:
             ends = pose.project(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
             d = ends[1] - ends[0]
-            data["yaw_deg"] = float(np.degrees(np.arctan2(d[1], d[0])))
-            data["pose"] = {"K": pose.K.tolist(), "rvec": pose.rvec.ravel().tolist(),
-                            "tvec": pose.tvec.ravel().tolist()}
+            data = BoxObservation(
+                box=reading, yaw_deg=float(np.degrees(np.arctan2(d[1], d[0]))),
+                pose=PoseSeen(K=pose.K.tolist(), rvec=pose.rvec.ravel().tolist(),
+                              tvec=pose.tvec.ravel().tolist()))
         confs = [m.confidence for m in reading.mirrors]
         conf = 0.0 if not reading.seen else min([1.0, *confs])
         return Observation(data, conf)
@@ -178,18 +196,19 @@ class MirrorMansionTable:
     def annotate(self, image: np.ndarray, registration: Any, observation: Observation
                  ) -> np.ndarray:
         """The pieces as read, and after a look the path the light took."""
-        pose = observation.data.get("pose")
-        if not pose:
+        seen = _box_observation(observation)
+        pose = seen.pose
+        if pose is None:
             return image
-        K = np.asarray(pose["K"], float)
-        rvec, tvec = np.asarray(pose["rvec"], float), np.asarray(pose["tvec"], float)
+        K = np.asarray(pose.K, float)
+        rvec, tvec = np.asarray(pose.rvec, float), np.asarray(pose.tvec, float)
 
         def px(x: float, y: float, h: float) -> tuple[int, int]:
             p, _ = cv2.projectPoints(np.array([[x, y, -h]], float), rvec, tvec, K, None)
             return int(p[0, 0, 0]), int(p[0, 0, 1])
 
         b = self.board
-        box = BoxState.from_json(observation.data.get("box") or {})
+        box = seen.box
         for m in box.mirrors:
             a, c = b.slot_segment_mm(m.cell, m.slot)
             color = (0, 220, 0) if m.facing else (0, 200, 255)
@@ -206,9 +225,8 @@ class MirrorMansionTable:
     # -- deciding ----------------------------------------------------------------------
     def _reading(self, observation: Observation) -> BoxState:
         """The reading, completed with the players' answers (a facing, the window)."""
-        data = observation.data.get("box") or {}
-        box = BoxState.from_json(data)
-        if not observation.data.get("seen", False):
+        box = _box_observation(observation).box
+        if not box.seen:
             return BoxState(seen=False)
         window = box.window if box.window is not None else self.window_answer
         mirrors = []
@@ -222,9 +240,9 @@ class MirrorMansionTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         reading = self._reading(observation)
         drafts = self._ask_if_unsure(reading)
-        yaw = observation.data.get("yaw_deg")
+        yaw = _box_observation(observation).yaw_deg
         if reading.seen and yaw is not None:
-            self._yaws.append(float(yaw))
+            self._yaws.append(yaw)
         drafts += self._box_turn()
         new = self.tracker.update(reading, now)
         if new is None:
@@ -244,7 +262,7 @@ class MirrorMansionTable:
 
     def _steady_yaw(self) -> float | None:
         """The box's turn in the image, when the last few readings agree on it."""
-        if len(self._yaws) < self._yaws.maxlen:  # type: ignore[operator]
+        if len(self._yaws) < YAW_READINGS:
             return None
         ys = np.unwrap(np.radians(list(self._yaws)))
         if np.degrees(ys.max() - ys.min()) > YAW_STEADY_DEG:
@@ -263,11 +281,7 @@ class MirrorMansionTable:
         k = round(d / 90.0)
         if k % 4 == 0 or abs(d - 90.0 * k) > YAW_SLACK_DEG:
             return []
-        drafts = self._try(TurnBox(k % 4))
-        for draft in drafts:
-            if draft.kind == "mm.action":
-                draft.payload["yaw"] = yaw
-        return drafts
+        return self._try(TurnBox(k % 4), yaw=yaw)
 
     def _ask_if_unsure(self, reading: BoxState) -> list[EventDraft]:
         drafts = self._ask_window(reading)
@@ -304,9 +318,9 @@ class MirrorMansionTable:
             return self._setup_drafts(new, self.cards) if self.cards else []
         assert s.board is not None
         if s.phase == WINDOW and new.window not in (None, s.board.window):
-            drafts = self._try(SwapWindow(new.window))  # type: ignore[arg-type]
+            drafts = self._try(SwapWindow(new.window))
             if any(d.kind == "mm.action" for d in drafts):
-                drafts.append(self._ask_revealed(new.window))  # type: ignore[arg-type]
+                drafts.append(self._ask_revealed(new.window))
             return drafts
         if s.phase == DOOR and new.door is not None:
             return self._door_placed(new)
@@ -358,12 +372,17 @@ class MirrorMansionTable:
                 f"{tapped or 'which motif'}? Confirm, or pick the motif it shows.")
         return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
 
-    def _try(self, action: Any) -> list[EventDraft]:
+    def _try(self, action: Any, yaw: float | None = None) -> list[EventDraft]:
+        """The camera's move if the engine takes it, else a breach; `yaw` records the box's
+        turn in the image the move was seen at (a turn of the box in the masters' variant)."""
         try:
             ENGINE.apply(self.state, action)
         except IllegalAction as exc:
             return self._breach(exc.rule, exc.detail)
-        return [EventDraft("mm.action", {"action": action_to_json(action)})]
+        payload: dict[str, Any] = {"action": action_to_json(action)}
+        if yaw is not None:
+            payload["yaw"] = yaw
+        return [EventDraft("mm.action", payload)]
 
     def _setup_drafts(self, new: BoxState, cards: dict[str, str]) -> list[EventDraft]:
         if new.window is None or new.window in cards:
@@ -394,41 +413,35 @@ class MirrorMansionTable:
         return drafts
 
     # -- corrections and dashboard input -------------------------------------------------
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
-        if "question" in payload:
-            return self._answer(payload, seat)
-        if is_table_is_right(payload):
-            return self._table_is_right(seat)
-        s = self.state
-        if "cards" in payload:
-            return self._cards(payload["cards"])
-        if "roll" in payload:
-            self._only_active(seat)
-            value = payload["roll"]
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise UserError("roll: a whole number from the die")
-            return self._apply_now(Roll(value))
-        if "name" in payload:
-            self._only_neighbour(seat)
-            return self._apply_now(Name(str(payload["name"])))
-        if payload.get("call") == "guesses":
-            self._only_active(seat)
-            return self._call_guesses()
-        if "guess" in payload:
-            if seat is None:
-                raise UserError("a guess belongs to a seat: open your seat link")
-            if not isinstance(payload["guess"], bool):
-                raise UserError("guess: true (jubilant) or false (disappointed)")
-            ENGINE.apply(s, Guess(seat, payload["guess"]))  # raises IllegalAction: 409
-            return [EventDraft.private(seat, "mm.guess", {"seat": seat,
-                                                          "jubilant": payload["guess"]})]
-        if payload.get("look"):
-            self._only_active(seat)
-            return self._look(payload.get("pulled"))
-        if payload.get("hint"):
-            return self._hint(seat)
-        raise UserError("a correction needs one of: question+answer, cards, roll, name, "
-                        "call=guesses, guess, look, hint, table_is_right")
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
+        """One typed correction (`messages.Correction`; JSON is parsed into it first)."""
+        match parse(payload):
+            case Answer() as answer:
+                return self._answer(answer, seat)
+            case TableIsRight():
+                return self._table_is_right(seat)
+            case EnterCards(cards=cards):
+                return self._cards(cards)
+            case EnterRoll(value=value):
+                self._only_active(seat)
+                return self._apply_now(Roll(value))
+            case NameMotif(motif=motif):
+                self._only_neighbour(seat)
+                return self._apply_now(Name(motif))
+            case CallGuesses():
+                self._only_active(seat)
+                return self._call_guesses()
+            case EnterGuess(jubilant=jubilant):
+                if seat is None:
+                    raise UserError("a guess belongs to a seat: open your seat link")
+                ENGINE.apply(self.state, Guess(seat, jubilant))  # raises IllegalAction: 409
+                return [EventDraft.private(seat, "mm.guess",
+                                           {"seat": seat, "jubilant": jubilant})]
+            case TakeLook(pulled=pulled):
+                self._only_active(seat)
+                return self._look(pulled)
+            case RequestHint():
+                return self._hint(seat)
 
     def _only_neighbour(self, seat: int | None) -> None:
         """The rulebook: "Your left-hand neighbour reminds Victor and names one of the ten
@@ -445,11 +458,9 @@ class MirrorMansionTable:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
         return [EventDraft("mm.action", {"action": action_to_json(action)})]
 
-    def _cards(self, cards: Any) -> list[EventDraft]:
+    def _cards(self, cards: dict[str, str]) -> list[EventDraft]:
         if self.state.phase != SETUP:
             raise UserError("the motifs are tapped in once, before the first turn")
-        if not isinstance(cards, dict):
-            raise UserError("cards: an object mapping card positions to motifs")
         b = self.board
         bad = [p for p in cards if not b.is_position(p)]
         if bad:
@@ -474,7 +485,7 @@ class MirrorMansionTable:
         drafts.append(EventDraft("mm.action", {"action": action_to_json(EndSwaps())}))
         return drafts
 
-    def _look(self, pulled: Any) -> list[EventDraft]:
+    def _look(self, pulled: str | None) -> list[EventDraft]:
         s = self.state
         if s.phase != LOOK or s.board is None:
             raise UserError("the look comes after the guesses")
@@ -489,7 +500,7 @@ class MirrorMansionTable:
                 EventDraft("mm.action", {"action": action_to_json(award)})]
 
     def _hint(self, seat: int | None) -> list[EventDraft]:
-        from companion.games.mirror_mansion.solver import solve
+        from companion.games.mirror_mansion.rules.solver import solve
 
         s = self.state
         if seat is None or seat != s.active:
@@ -527,18 +538,18 @@ class MirrorMansionTable:
         assert after.board is not None
         return [table_is_right_draft(board_state_to_json(after.board), seen.to_json())]
 
-    def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
-        q = self.open_questions.get(str(payload["question"]))
+    def _answer(self, answer: Answer, seat: int | None) -> list[EventDraft]:
+        q = self.open_questions.get(answer.question)
         if q is None:
-            raise UserError(f"no open question {payload['question']!r}")
+            raise UserError(f"no open question {answer.question!r}")
         values = [c["value"] for c in q.choices]
-        if payload.get("answer") not in values:
+        if answer.answer not in values:
             raise UserError(f"answer must be one of {values}")
-        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": payload["answer"],
+        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer.answer,
                                            "seat": seat})]
         if q.id.startswith("card-"):
             # The card the window swap revealed lies where the window was before it.
-            action = ConfirmCard(q.id.split("-")[2], str(payload["answer"]))
+            action = ConfirmCard(q.id.split("-")[2], str(answer.answer))
             try:
                 ENGINE.apply(self.state, action)
             except IllegalAction as exc:
@@ -665,6 +676,13 @@ class MirrorMansionTable:
         return v
 
 
+def _box_observation(observation: Observation) -> BoxObservation:
+    """The typed reading of a frame; the loop's `{"error": ...}` (the perceiver raised)
+    is a frame without the box."""
+    data = observation.data
+    return data if isinstance(data, BoxObservation) else UNSEEN
+
+
 def _placements(box: BoxState) -> tuple[Any, ...]:
     door = None if box.door is None else (box.door.cell, box.door.slot)
     return (frozenset((m.cell, m.slot, m.facing) for m in box.mirrors), box.window, door)
@@ -675,6 +693,6 @@ def make_table_game(settings: Any, session: Session) -> MirrorMansionTable:
 
 
 def router() -> Any:
-    from companion.games.mirror_mansion.web import router as build
+    from companion.games.mirror_mansion.table.web import router as build
 
     return build()

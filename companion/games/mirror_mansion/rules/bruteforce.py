@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from companion.games.mirror_mansion.board import FACINGS, SLOTS, Board, load_board
-from companion.games.mirror_mansion.optics import BoardState, Door, Mirror, in_line_mirrors, trace
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, load_board
+from companion.games.mirror_mansion.rules.optics import (
+    BoardState,
+    Door,
+    Mirror,
+    in_line_mirrors,
+    trace,
+)
 
 Node = tuple[BoardState, bool, int]  # arrangement, a mirror was swapped, door swaps so far
 

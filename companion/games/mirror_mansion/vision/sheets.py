@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from companion.config import TableSettings
-from companion.games.mirror_mansion.board import load_board
+from companion.games.mirror_mansion.rules.board import load_board
 from companion.vision.print_sheets import (
     A4_MM,
     MARGIN_MM,

@@ -23,10 +23,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.board import Board, Cell
-from companion.games.mirror_mansion.film_script import Beat, FilmScript, Tap, script_game
-from companion.games.mirror_mansion.scene import BoxState, DoorSeen, MirrorSeen, random_box
-from companion.games.mirror_mansion.stickers import DEFAULT_STICKERS, StickerSettings
+from companion.games.mirror_mansion.rules.board import Board, Cell
+from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript, Tap, script_game
+from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen, random_box
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
 from companion.vision.markers import marker_image
@@ -1127,8 +1127,8 @@ class Film:
 
 def _moved(board: Board, box: BoxState, rng: np.random.Generator) -> tuple[BoxState, Cell, Cell]:
     """`box` after one random swap: a mirror turned in its crossing or moved to a free one."""
-    from companion.games.mirror_mansion.board import FACINGS, SLOTS
-    from companion.games.mirror_mansion.scene import MirrorSeen
+    from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS
+    from companion.games.mirror_mansion.vision.scene import MirrorSeen
 
     mirrors = list(box.mirrors)
     i = int(rng.integers(len(mirrors)))

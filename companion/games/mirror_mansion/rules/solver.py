@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from companion.games.mirror_mansion.actions import Swap
-from companion.games.mirror_mansion.board import DELTA, Board, load_board
-from companion.games.mirror_mansion.optics import (
+from companion.games.mirror_mansion.rules.actions import Swap
+from companion.games.mirror_mansion.rules.board import DELTA, Board, Cell, load_board
+from companion.games.mirror_mansion.rules.optics import (
     DOOR_CODES,
     EMPTY_CODE,
     MIRROR_CODES,
@@ -113,7 +113,8 @@ class Solver:
         b = self.board
         req: list[frozenset[int] | None] = [None] * len(b.cells)
 
-        def leave(cell: tuple[int, int], out: int, used: int, seen: frozenset) -> Iterator:
+        def leave(cell: tuple[int, int], out: int, used: int, seen: frozenset[tuple[Cell, int]]
+                  ) -> Iterator[tuple[str, Requirement]]:
             pos = b.exit_position(cell, out)
             if pos is None:
                 nxt = (cell[0] + DELTA[out][0], cell[1] + DELTA[out][1])
@@ -121,7 +122,8 @@ class Solver:
             elif pos != window and used > 0:  # the rules want a mirror in line: >= 1 bounce
                 yield pos, tuple(req)
 
-        def walk(cell: tuple[int, int], d: int, used: int, seen: frozenset) -> Iterator:
+        def walk(cell: tuple[int, int], d: int, used: int, seen: frozenset[tuple[Cell, int]]
+                 ) -> Iterator[tuple[str, Requirement]]:
             if (cell, d) in seen:
                 return
             seen = seen | {(cell, d)}
@@ -240,7 +242,7 @@ class Solver:
                     if t2 >= left or s2 >= left:
                         continue
                     move = (src, dst, m)
-                    if commutes and move < last:  # type: ignore[operator]
+                    if commutes and last is not None and move < last:
                         continue
                     new = list(codes)
                     new[src] = EMPTY_CODE if dst != src else m

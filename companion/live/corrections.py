@@ -1,0 +1,80 @@
+"""Typed corrections: one pydantic type per thing a player can send, from the HTTP body to
+the game.
+
+A game declares its corrections as a discriminated union tagged by `kind` (Mirror Mansion's
+`messages.py` is one) and parses what arrives with
+`parse_correction`: its own router passes typed bodies straight through
+`runtime.correct`, and the JSON a phone posts to `/api/corrections` is validated once, at
+the boundary, so `correct` matches on types instead of asking which dict key is present.
+
+The platform's own two corrections live here, because every game receives them: the answer
+to a question and the admin's "the table is right". The shared dashboard posts both without
+a `kind` (`{"question", "answer"}` and `{"table_is_right": true}`), so `correction_tag`
+recognises those two untagged shapes; a game's own corrections always carry their `kind`
+(a game's router fills it in from its body type's default).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError
+
+from companion.errors import UserError
+
+T = TypeVar("T")
+
+
+class CorrectionBase(BaseModel):
+    """Frozen and strict about keys: a misspelt field is a 400, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Answer(CorrectionBase):
+    """The answer to an open question: one of its choices' values."""
+
+    kind: Literal["answer"] = "answer"
+    question: str
+    answer: JsonValue
+
+
+class TableIsRight(CorrectionBase):
+    """"The table is right" (admin only): take the steady reading as the game's board."""
+
+    kind: Literal["table_is_right"] = "table_is_right"
+    table_is_right: Literal[True] = True
+
+
+def correction_tag(value: Any) -> str | None:
+    """The `kind` of a correction, a typed one or its JSON; None when it has none."""
+    if isinstance(value, BaseModel):
+        return getattr(value, "kind", None)
+    if not isinstance(value, dict):
+        return None
+    if "kind" in value:
+        return str(value["kind"])
+    # The shared dashboard's two untagged shapes (see the module docstring).
+    if "question" in value:
+        return "answer"
+    if value.get("table_is_right") is True:
+        return "table_is_right"
+    return None
+
+
+def parse_correction(adapter: TypeAdapter[T], payload: Any) -> T:
+    """A correction as the game's typed union; a one-line `UserError` (400) when it is not one.
+
+    Typed corrections (from a game's router) are validated again, which is cheap and means
+    a correction built in code obeys the same bounds as one posted as JSON."""
+    data = payload.model_dump() if isinstance(payload, BaseModel) else payload
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        raise UserError(f"correction: {_first_error(exc)}") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where}: {err['msg']}" if where else str(err["msg"])
