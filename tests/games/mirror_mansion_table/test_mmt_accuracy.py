@@ -1,8 +1,9 @@
-"""The accuracy check of `make test`: 30 boards of the random style (each box its own look:
-hand-stuck dots, white balance, heights, board art, clutter anywhere), fixed development
-seeds. It fails when the reader falls below a floor set from its numbers on the day the
-floor was set (29 / 30 boards exact and 30 / 30 windows at 196b14a's reader; the floor
-leaves room for one more board): a regression alarm, not the measurement
+"""The accuracy check of `make test`: 30 boards of the random style (each box its own make and
+look: frames and cards of any colour, dark or light, hand-stuck dots, white balance, heights,
+board art, clutter anywhere), fixed development seeds. It fails when the reader falls below a
+floor set from its numbers on the day the floor was set (21 / 30 boards exact, 30 / 30
+windows and no phantom mirror with the polarity-free top-edge score on the widened family;
+the floor leaves room for one more board): a regression alarm, not the measurement
 (benchmarks/mirror_mansion_vision.py)."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from companion.games.mirror_mansion.render import Conditions, render_photo
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds
 BOARDS = 30
-EXACT_FLOOR = 28
+EXACT_FLOOR = 20
 """Boards read entirely right (every mirror's slot and facing, the window, the door)."""
 
 
