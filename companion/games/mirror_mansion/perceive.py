@@ -23,7 +23,7 @@ is four stages, each with a typed result and testable alone:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -48,6 +48,16 @@ SLOT_MARGIN = 0.8
 """When a dot fits both slots of its crossing, the top-edge score difference at which the
 slot is certain (confidence 1; half of it is the facing's `min_confidence`). On the same 80
 boards (320 mirrors): at 0.4, 2 of 292 decided are wrong and 28 abstain; at 0.8, 0 of 263."""
+BAR_WEIGHT = 0.2
+PIECE_MIN = 0.6
+"""A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
+reaches PIECE_MIN; the box's mirrors are the likeliest of those. On 80 development boards
+(320 mirrors), the top four per box: weight 0 -> 4 phantoms, 310 right; 0.1 -> 3, 311;
+0.2 to 0.5 -> 2, 312. The floor changes nothing from 0.4 to 0.7 (0.8 loses a mirror); the
+least true mirror scored 1.0."""
+WINDOW_TIE = 0.02
+"""Two card tops whose dots' qualities differ by no more than this: the players are asked.
+On 40 development boards the true window's dot led every other candidate by at least 0.05."""
 EDGE_FLOOR_LAB = (5.0, 3.0)
 """Lab units added to a contrast and to a spread before their ratio: the print's noise, so a
 plain, flat stretch scores about zero rather than a ratio of two tiny numbers."""
@@ -218,6 +228,9 @@ class PieceSeen:
     facing: str | None
     confidence: float
     dot: Dot | None
+    evidence: float = 0.0
+    """How strongly the photograph supports the piece at all (`_piece_evidence`): the
+    hypotheses of a box are ranked by it."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +238,7 @@ class Identified:
     pieces: tuple[PieceSeen, ...]
     """At most one hypothesis per crossing and kind."""
     windows: tuple[tuple[str, Dot], ...]
-    """Card positions whose top carries a window dot, the biggest dot first."""
+    """Card positions whose top carries a window dot, the likeliest first (`_dot_quality`)."""
 
 
 def _nearest_cell(board: Board, p: np.ndarray) -> Cell:
@@ -298,19 +311,29 @@ def _window_spot(board: Board, side: str, dot: Dot) -> str | None:
     return f"{side}{i}"
 
 
+def _piece_evidence(dot: Dot, bar: float) -> float:
+    """A dot's own quality plus its piece's top edge: a dot on a top edge is a sticker, a
+    lone dot over flat print is likelier print (a bubble's icon, a splash of art)."""
+    return _dot_quality(dot) + BAR_WEIGHT * bar
+
+
 def identify(cands: Candidates, board: Board) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
     for dots, make, bars in ((cands.green, _mirror_from_dot, cands.mirror_bars),
                              (cands.orange, _door_from_dot, cands.door_bars)):
         for dot in dots:
-            if dot.isolation < ISOLATION_MIN:
+            if make is _door_from_dot and dot.isolation < ISOLATION_MIN:
                 continue
             piece = make(board, dot, bars)
             if piece is None:
                 continue
+            evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
+            if make is _mirror_from_dot and evidence < PIECE_MIN:
+                continue
+            piece = replace(piece, evidence=evidence)
             key = (piece.cell, piece.kind)
             held = best.get(key)
-            if held is None or _dot_quality(dot) > _dot_quality(held.dot):  # type: ignore[arg-type]
+            if held is None or evidence > held.evidence:
                 best[key] = piece
     windows = []
     for side, dots in cands.magenta.items():
@@ -318,7 +341,7 @@ def identify(cands: Candidates, board: Board) -> Identified:
             spot = _window_spot(board, side, dot) if dot.isolation >= ISOLATION_MIN else None
             if spot is not None:
                 windows.append((spot, dot))
-    windows.sort(key=lambda sd: -sd[1].area_mm2)
+    windows.sort(key=lambda sd: -_dot_quality(sd[1]))
     return Identified(tuple(best.values()), tuple(windows))
 
 
@@ -334,7 +357,7 @@ def fit(ident: Identified, cands: Candidates, board: Board,
     door = doors[0] if doors and board.doors > 0 else None
     dotted = sorted((p for p in ident.pieces if p.kind == "mirror"
                      and (door is None or p.cell != door.cell)),
-                    key=lambda p: -(p.confidence + _dot_quality(p.dot)))  # type: ignore[arg-type]
+                    key=lambda p: -p.evidence)
     mirrors: list[MirrorSeen] = []
     for p in dotted[: board.mirrors]:
         if p.confidence < stickers.min_confidence:
@@ -364,8 +387,12 @@ def fit(ident: Identified, cands: Candidates, board: Board,
         spots = {}
         for spot, dot in ident.windows:
             spots.setdefault(spot, dot)
-        ranked = sorted(spots.items(), key=lambda sd: -sd[1].area_mm2)
-        if len(ranked) == 1 or ranked[1][1].area_mm2 < 0.5 * ranked[0][1].area_mm2:
+        # Print near a card's top (a thought bubble's icon) can pass for a small dot; the
+        # sticker stands alone on its card and is the size of the kit's: the likeliest wins,
+        # and only a tie asks.
+        ranked = sorted(spots.items(), key=lambda sd: -_dot_quality(sd[1]))
+        if len(ranked) == 1 or (_dot_quality(ranked[0][1]) - _dot_quality(ranked[1][1])
+                                > WINDOW_TIE):
             window = ranked[0][0]
         else:
             warnings.append("two card tops look like the window: please confirm")
