@@ -55,6 +55,12 @@ reaches PIECE_MIN; the box's mirrors are the likeliest of those. On 80 developme
 (320 mirrors), the top four per box: weight 0 -> 4 phantoms, 310 right; 0.1 -> 3, 311;
 0.2 to 0.5 -> 2, 312. The floor changes nothing from 0.4 to 0.7 (0.8 loses a mirror); the
 least true mirror scored 1.0."""
+DOOR_EDGE_MIN = 0.0
+"""An orange dot names the door only over a top edge at the door's height scoring this much:
+print of the door's colour (an insert seen through crossing slots) has none. On 80
+development boards, door candidates' top-edge scores: phantoms (16, on 4 boards) -1.78 to
+-0.06, true doors (95 on 32 boards) from -0.11; at 0.0 one true door is lost and no phantom
+is left, at -0.1 one board keeps a phantom door."""
 WINDOW_TIE = 0.02
 """Two card tops whose dots' qualities differ by no more than this: the players are asked.
 On 40 development boards the true window's dot led every other candidate by at least 0.05."""
@@ -329,6 +335,8 @@ def identify(cands: Candidates, board: Board) -> Identified:
                 continue
             evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
             if make is _mirror_from_dot and evidence < PIECE_MIN:
+                continue
+            if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
                 continue
             piece = replace(piece, evidence=evidence)
             key = (piece.cell, piece.kind)
