@@ -54,6 +54,9 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--style", choices=["house", "random"], default="house",
                         help="house: the reference box and sticker kit; random: each box its "
                         "own (stickers stuck by hand, white balance, heights, board art)")
+    parser.add_argument("--json", action="store_true",
+                        help="print what was written as JSON: the folder and each photograph "
+                        "with its answer key")
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 100_000:
         raise UserError("--count must be between 1 and 100000")
@@ -68,6 +71,7 @@ def render(argv: list[str]) -> int:
     if args.size:
         conditions = replace(conditions, sizes=(_size(args.size),))
     board = load_board()
+    written = []
     for i in range(args.count):
         photo = render_photo(board, (args.seed, i), conditions)
         name = out / f"{i:04d}.jpg"
@@ -75,7 +79,13 @@ def render(argv: list[str]) -> int:
             raise UserError(f"cannot write {name}")
         truth = photo.truth.to_json(str(name))
         (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-    print(f"wrote {args.count} photograph(s) with answer keys to {out}")
+        written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"),
+                        "box": truth})
+    if args.json:
+        print(json.dumps({"out": str(out), "style": args.style, "seed": args.seed,
+                          "photographs": written}))
+    else:
+        print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
 
 

@@ -121,9 +121,9 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
     """Every dot-like blob of `colour` on the plane (the model's dot is `diameter_mm`).
 
     At rising levels of standing out, like maximally stable regions: a sticker touching a
-    paler patch of its colour (its reflection in a mirror's face, a bleached print) comes
-    loose at a level the patch does not reach. A place found at several levels is kept from
-    the lowest, where the whole dot shows.
+    paler patch of its colour (its reflection in a mirror's face, a bleached print, a card's
+    face of a like colour) comes loose at a level the patch does not reach. A place found at
+    several levels is given once per level; the identify stage keeps the likeliest.
     """
     window = round(NEIGHBOURHOOD_DOTS * SIZE_RANGE[1] * diameter_mm * PX_PER_MM) | 1
     out = stand_out(plane.hsv, colour, window)
@@ -147,9 +147,6 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
             if not lo <= area <= hi:
                 continue
             centre = plane.mm(cents[i])
-            radius_mm = math.sqrt(area / math.pi) / PX_PER_MM
-            if any(math.dist(centre, d.centre_mm) < radius_mm for d in dots):
-                continue
             elongation = _shape(labels, i, stats)
             if elongation > MAX_ELONGATION:
                 continue

@@ -23,7 +23,7 @@ is four stages, each with a typed result and testable alone:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -38,8 +38,35 @@ from companion.vision.markers import Marker, detect_markers
 
 ISOLATION_MIN = 0.6
 """A dot must have at least this share of a ring round it free of its colour."""
-BAR_MIN = 0.45
-"""Top-edge score above which a slot holds a mirror even when no dot is seen."""
+BAR_MIN = 2.5
+"""Top-edge score (`bar_scores`) above which a slot holds a mirror even when no dot is seen.
+From the curve on 80 development boards of the widened random family (400 empty crossings,
+320 mirrors): at 2.0 five empty crossings score above, from 2.25 none; 2.5 leaves a margin.
+A mirror is rarely found from its top edge alone (5 in 320 score above): a hidden dot is
+said, not guessed."""
+SLOT_MARGIN = 0.8
+"""When a dot fits both slots of its crossing, the top-edge score difference at which the
+slot is certain (confidence 1; half of it is the facing's `min_confidence`). On the same 80
+boards (320 mirrors): at 0.4, 2 of 292 decided are wrong and 28 abstain; at 0.8, 0 of 263."""
+BAR_WEIGHT = 0.2
+PIECE_MIN = 0.6
+"""A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
+reaches PIECE_MIN; the box's mirrors are the likeliest of those. On 80 development boards
+(320 mirrors), the top four per box: weight 0 -> 4 phantoms, 310 right; 0.1 -> 3, 311;
+0.2 to 0.5 -> 2, 312. The floor changes nothing from 0.4 to 0.7 (0.8 loses a mirror); the
+least true mirror scored 1.0."""
+DOOR_EDGE_MIN = 0.0
+"""An orange dot names the door only over a top edge at the door's height scoring this much:
+print of the door's colour (an insert seen through crossing slots) has none. On 80
+development boards, door candidates' top-edge scores: phantoms (16, on 4 boards) -1.78 to
+-0.06, true doors (95 on 32 boards) from -0.11; at 0.0 one true door is lost and no phantom
+is left, at -0.1 one board keeps a phantom door."""
+WINDOW_TIE = 0.02
+"""Two card tops whose dots' qualities differ by no more than this: the players are asked.
+On 40 development boards the true window's dot led every other candidate by at least 0.05."""
+EDGE_FLOOR_LAB = (5.0, 3.0)
+"""Lab units added to a contrast and to a spread before their ratio: the print's noise, so a
+plain, flat stretch scores about zero rather than a ratio of two tiny numbers."""
 ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
@@ -59,6 +86,8 @@ class Rectified:
     pose: BoardPose
     mirrors: TopPlane
     """The grid's area at the mirrors' height."""
+    ground: TopPlane
+    """The same area on the board itself: where the print lies sharp."""
     doors: TopPlane
     """The grid's area at the door's height."""
     cards: dict[str, TopPlane]
@@ -77,6 +106,7 @@ def rectify(image: np.ndarray, board: Board, pose: BoardPose,
     lo, hi = (min(xs) - reach, min(ys) - reach), (max(xs) + reach, max(ys) + reach)
     mirrors = top_plane(image, pose, board.mirror_height_mm, lo, hi, gains)
     doors = top_plane(image, pose, stickers.door_height_mm, lo, hi, gains)
+    ground = top_plane(image, pose, 0.0, lo, hi, gains)
     half = _card_half_mm(board) + 8
     across = board.dot_diameter_mm + SIDE_MARGIN_MM + 4
     cards = {}
@@ -89,7 +119,7 @@ def rectify(image: np.ndarray, board: Board, pose: BoardPose,
         else:
             box = ((line - across, a0), (line + across, a1))
         cards[side] = top_plane(image, pose, board.card_height_mm, *box, gains)
-    return Rectified(pose, mirrors, doors, cards)
+    return Rectified(pose, mirrors, ground, doors, cards)
 
 
 def _card_half_mm(board: Board) -> float:
@@ -127,35 +157,52 @@ def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
     return u, np.array(board.facing_normal(FACINGS[slot][1]))
 
 
-def bar_scores(plane: TopPlane, board: Board, nadir: np.ndarray, length_mm: float
-               ) -> dict[Slot, float]:
-    """How much a top edge runs along each slot: a bright, unsaturated ridge against the
-    board beyond it, on the side away from the camera (toward the camera a piece may show
-    its own face). The median over steps along the slot ignores a dot, glints and guide
-    lines; steps with a saturated ridge (an insert seen through an empty slot) count as none.
+def bar_scores(plane: TopPlane, ground: TopPlane, board: Board, nadir: np.ndarray,
+               length_mm: float) -> dict[Slot, float]:
+    """How much each slot holds a top edge at the plane's height rather than print on the board.
+
+    A piece's top is a strip of one colour, straight along the slot, that differs from the
+    board beside it: lighter, darker or another hue (a frame may be black, silver, wood or
+    any colour, so no sign is assumed). Print along the slot (the insert seen through an empty
+    slot, a guide line) is such a strip too, but on the board: on the ground plane it lies
+    exactly on the slot line, while a top edge does so only on its own plane. So the score is
+    the log-ratio of the strip's contrast over its unevenness on the top plane, less the same
+    on the ground plane; each is the median over steps along the slot (a dot, a glint or a
+    crossing line is outvoted). Contrast on the top plane is taken against the side that
+    differs most (toward the camera a piece shows its face, away from it the board); on the
+    ground, against the side that differs least (print is a line with board on both sides).
     """
     slots = [(c, s) for c in board.cells for s in SLOTS]
     half = length_mm / 2 - 3
     t = np.arange(-half, half + 0.01, 1.0)
     t = t[np.abs(t) > 3.0]
     ridge_k = np.array([-0.6, 0.0, 0.6])
-    beyond_k = np.array([4.0, 5.0, 6.0])
-    ridges, beyonds = [], []
+    beside_k = np.array([3.5, 4.5, 5.5])
+    ridges, aways, nears = [], [], []
     for cell, slot in slots:
         c = np.array(board.crossing_mm(cell))
         u, n = slot_axes(slot, board)
         side = 1.0 if float(n @ (c - nadir)) >= 0 else -1.0
         along = c + t[:, None] * u
         ridges.append(along[:, None, :] + ridge_k[None, :, None] * n)
-        beyonds.append(along[:, None, :] + side * beyond_k[None, :, None] * n)
-    ridge_px = plane.px(np.stack(ridges))
-    g_r = _sample(plane.gray, ridge_px).mean(axis=2)
-    g_b = _sample(plane.gray, plane.px(np.stack(beyonds))).mean(axis=2)
-    s_r = _sample(plane.hsv[..., 1], ridge_px).mean(axis=2)
-    ratio = (g_r - g_b) / np.maximum(g_b, 25.0)
-    ratio = np.where(s_r > 110, 0.0, ratio)
-    med = np.median(ratio, axis=1)
-    return {key: float(v) for key, v in zip(slots, med, strict=True)}
+        aways.append(along[:, None, :] + side * beside_k[None, :, None] * n)
+        nears.append(along[:, None, :] - side * beside_k[None, :, None] * n)
+    pts = [np.stack(p) for p in (ridges, aways, nears)]
+    floor_c, floor_s = EDGE_FLOOR_LAB
+
+    def strip(p: TopPlane) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r, a, b = (_sample(p.lab, p.px(q)).mean(axis=2) for q in pts)
+        spread = np.median(np.linalg.norm(r - np.median(r, axis=1, keepdims=True), axis=2),
+                           axis=1)
+        to_a = np.median(np.linalg.norm(r - a, axis=2), axis=1)
+        to_b = np.median(np.linalg.norm(r - b, axis=2), axis=1)
+        return to_a, to_b, spread
+
+    ta, tb, sp = strip(plane)
+    ga, gb, gs = strip(ground)
+    score = (np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
+             - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s)))
+    return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
 def find_candidates(rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
@@ -166,8 +213,10 @@ def find_candidates(rect: Rectified, board: Board, stickers: StickerSettings = D
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={side: tuple(find_dots(plane, stickers.window_dot, d))
                  for side, plane in rect.cards.items()},
-        mirror_bars=bar_scores(rect.mirrors, board, rect.nadir_mm, board.mirror_length_mm),
-        door_bars=bar_scores(rect.doors, board, rect.nadir_mm, board.door_length_mm),
+        mirror_bars=bar_scores(rect.mirrors, rect.ground, board, rect.nadir_mm,
+                               board.mirror_length_mm),
+        door_bars=bar_scores(rect.doors, rect.ground, board, rect.nadir_mm,
+                             board.door_length_mm),
     )
 
 
@@ -185,6 +234,9 @@ class PieceSeen:
     facing: str | None
     confidence: float
     dot: Dot | None
+    evidence: float = 0.0
+    """How strongly the photograph supports the piece at all (`_piece_evidence`): the
+    hypotheses of a box are ranked by it."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +244,7 @@ class Identified:
     pieces: tuple[PieceSeen, ...]
     """At most one hypothesis per crossing and kind."""
     windows: tuple[tuple[str, Dot], ...]
-    """Card positions whose top carries a window dot, the biggest dot first."""
+    """Card positions whose top carries a window dot, the likeliest first (`_dot_quality`)."""
 
 
 def _nearest_cell(board: Board, p: np.ndarray) -> Cell:
@@ -226,7 +278,7 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
     if len(fits) == 2:
         margin = bars[(cell, "/")] - bars[(cell, "\\")]
         slot = "/" if margin >= 0 else "\\"
-        slot_conf = min(1.0, 0.5 + 2.0 * abs(margin))
+        slot_conf = min(1.0, abs(margin) / SLOT_MARGIN)
     else:
         slot = next(iter(fits))
         slot_conf = 1.0
@@ -265,19 +317,31 @@ def _window_spot(board: Board, side: str, dot: Dot) -> str | None:
     return f"{side}{i}"
 
 
+def _piece_evidence(dot: Dot, bar: float) -> float:
+    """A dot's own quality plus its piece's top edge: a dot on a top edge is a sticker, a
+    lone dot over flat print is likelier print (a bubble's icon, a splash of art)."""
+    return _dot_quality(dot) + BAR_WEIGHT * bar
+
+
 def identify(cands: Candidates, board: Board) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
     for dots, make, bars in ((cands.green, _mirror_from_dot, cands.mirror_bars),
                              (cands.orange, _door_from_dot, cands.door_bars)):
         for dot in dots:
-            if dot.isolation < ISOLATION_MIN:
+            if make is _door_from_dot and dot.isolation < ISOLATION_MIN:
                 continue
             piece = make(board, dot, bars)
             if piece is None:
                 continue
+            evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
+            if make is _mirror_from_dot and evidence < PIECE_MIN:
+                continue
+            if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
+                continue
+            piece = replace(piece, evidence=evidence)
             key = (piece.cell, piece.kind)
             held = best.get(key)
-            if held is None or _dot_quality(dot) > _dot_quality(held.dot):  # type: ignore[arg-type]
+            if held is None or evidence > held.evidence:
                 best[key] = piece
     windows = []
     for side, dots in cands.magenta.items():
@@ -285,7 +349,7 @@ def identify(cands: Candidates, board: Board) -> Identified:
             spot = _window_spot(board, side, dot) if dot.isolation >= ISOLATION_MIN else None
             if spot is not None:
                 windows.append((spot, dot))
-    windows.sort(key=lambda sd: -sd[1].area_mm2)
+    windows.sort(key=lambda sd: -_dot_quality(sd[1]))
     return Identified(tuple(best.values()), tuple(windows))
 
 
@@ -301,7 +365,7 @@ def fit(ident: Identified, cands: Candidates, board: Board,
     door = doors[0] if doors and board.doors > 0 else None
     dotted = sorted((p for p in ident.pieces if p.kind == "mirror"
                      and (door is None or p.cell != door.cell)),
-                    key=lambda p: -(p.confidence + _dot_quality(p.dot)))  # type: ignore[arg-type]
+                    key=lambda p: -p.evidence)
     mirrors: list[MirrorSeen] = []
     for p in dotted[: board.mirrors]:
         if p.confidence < stickers.min_confidence:
@@ -319,7 +383,8 @@ def fit(ident: Identified, cands: Candidates, board: Board,
         if score >= BAR_MIN:
             bar_only.append((score, cell, slot))
     for score, cell, slot in sorted(bar_only, reverse=True)[: board.mirrors - len(mirrors)]:
-        conf = max(0.0, min(0.49, score - cands.mirror_bars[(cell, _other(slot))]))
+        conf = max(0.0, min(0.49, (score - cands.mirror_bars[(cell, _other(slot))])
+                            / SLOT_MARGIN))
         mirrors.append(MirrorSeen(cell, slot, None, conf))
         warnings.append(
             f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?")
@@ -330,8 +395,12 @@ def fit(ident: Identified, cands: Candidates, board: Board,
         spots = {}
         for spot, dot in ident.windows:
             spots.setdefault(spot, dot)
-        ranked = sorted(spots.items(), key=lambda sd: -sd[1].area_mm2)
-        if len(ranked) == 1 or ranked[1][1].area_mm2 < 0.5 * ranked[0][1].area_mm2:
+        # Print near a card's top (a thought bubble's icon) can pass for a small dot; the
+        # sticker stands alone on its card and is the size of the kit's: the likeliest wins,
+        # and only a tie asks.
+        ranked = sorted(spots.items(), key=lambda sd: -_dot_quality(sd[1]))
+        if len(ranked) == 1 or (_dot_quality(ranked[0][1]) - _dot_quality(ranked[1][1])
+                                > WINDOW_TIE):
             window = ranked[0][0]
         else:
             warnings.append("two card tops look like the window: please confirm")

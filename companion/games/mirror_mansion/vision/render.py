@@ -157,6 +157,28 @@ class BoxLook:
     """A mirror whose face shows a green dot reflected from another mirror."""
     varied_art: bool = False
     clutter_anywhere: bool = False
+    paints: PiecePaints | None = None
+    """The colours this box's pieces were made in (None: the house's)."""
+
+
+@dataclass(frozen=True)
+class PiecePaints:
+    """What one box's pieces are made of and printed in: every choice a publisher makes.
+
+    Mirror frames come in black, grey or silver plastic, wood or a colour, so their tops may
+    be darker or lighter than the board; cards' edges may be white card, grey board or
+    printed black; a mirror's face shows a bright or a dim room.
+    """
+
+    mirror_top: tuple[int, int, int]
+    mirror_back: tuple[int, int, int]
+    mirror_thickness_mm: float
+    face_brightness: tuple[float, float]
+    card_top: tuple[int, int, int]
+    card_front: tuple[int, int, int]
+    card_back: tuple[int, int, int]
+    door: tuple[int, int, int]
+    door_top: tuple[int, int, int]
 
 
 def _house_sticker(board: Board, across: float) -> Sticker:
@@ -180,14 +202,35 @@ def _hand_stuck(rng: np.random.Generator, bgr: tuple[int, int, int], edge_mm: fl
     d = float(rng.uniform(6.0, 12.0))
     reach = max(0.0, edge_mm / 2 - d / 2 - 1.0)
     hue_shift = rng.uniform(-1, 1, 3) * np.array([25.0, 25.0, 25.0])
-    color = tuple(int(np.clip(c + v, 0, 255)) for c, v in zip(bgr, hue_shift, strict=True))
+    # A matte or faded print is greyer, a dim corner darker: the kit's colour only roughly.
+    fade, light = float(rng.uniform(0.0, 0.3)), float(rng.uniform(0.75, 1.1))
+    base = np.asarray(bgr, float) + hue_shift
+    base = light * ((1 - fade) * base + fade * base.mean())
+    color = tuple(int(np.clip(v, 0, 255)) for v in base)
     return Sticker(float(rng.uniform(-reach, reach)), float(rng.uniform(*across_mm)), d,
                    float(rng.uniform(0, 180)), float(rng.uniform(0.85, 1.0)), color)
 
 
+def _any_paint(rng: np.random.Generator, max_sat: float = 0.45) -> tuple[int, int, int]:
+    """Any hue at any brightness from near black to near white, moderately saturated."""
+    return tuple(int(v) for v in _art_colour(rng, 15, 245, max_sat))  # type: ignore[return-value]
+
+
+def random_paints(rng: np.random.Generator) -> PiecePaints:
+    lo = float(rng.uniform(40, 170))
+    return PiecePaints(
+        mirror_top=_any_paint(rng), mirror_back=_any_paint(rng),
+        mirror_thickness_mm=float(rng.uniform(2.0, 5.0)),
+        face_brightness=(lo, lo + float(rng.uniform(30, 80))),
+        card_top=_any_paint(rng), card_front=_any_paint(rng, 0.6),
+        card_back=_any_paint(rng, 0.6), door=_any_paint(rng), door_top=_any_paint(rng),
+    )
+
+
 def random_look(board: Board, box: BoxState, stickers: StickerSettings,
                 rng: np.random.Generator) -> BoxLook:
-    """A box of its own: dots stuck by hand, the room's white balance, heights a few mm off."""
+    """A box of its own: dots stuck by hand, the room's white balance, heights a few mm off,
+    pieces of any colour (`PiecePaints`)."""
     # "A few mm off the nominal offset" toward the reflective face, never over the middle line.
     off = board.dot_offset_mm
     mirror_dots = {m.cell: _hand_stuck(rng, GREEN_BGR, board.mirror_length_mm,
@@ -197,8 +240,8 @@ def random_look(board: Board, box: BoxState, stickers: StickerSettings,
                                                          (-1.0, 1.0))
     door = None if box.door is None else _hand_stuck(rng, ORANGE_BGR, board.door_length_mm / 2,
                                                      (-1.0, 1.0))
-    warm = float(rng.uniform(-0.18, 0.18))
-    tint = float(rng.uniform(-0.06, 0.06))
+    warm = float(rng.uniform(-0.25, 0.25))
+    tint = float(rng.uniform(-0.08, 0.08))
     balance = (1.0 - warm, 1.0 + tint, 1.0 + warm)
     dotted = [m.cell for m in box.mirrors if m.facing is not None]
     reflected = dotted[int(rng.integers(len(dotted)))] if dotted and rng.random() < 0.5 else None
@@ -207,6 +250,7 @@ def random_look(board: Board, box: BoxState, stickers: StickerSettings,
         board.card_height_mm + float(rng.uniform(-3, 3)),
         stickers.door_height_mm + float(rng.uniform(-3, 3)),
         mirror_dots, window, door, balance, reflected, varied_art=True, clutter_anywhere=True,
+        paints=random_paints(rng),
     )
 
 
@@ -487,11 +531,12 @@ def _jitter(color: tuple[int, int, int], rng: np.random.Generator, amount: float
 
 
 def _mirror_texture(rng: np.random.Generator, glint: bool,
-                    reflected_dot: bool = False) -> np.ndarray:
+                    reflected_dot: bool = False,
+                    brightness: tuple[float, float] = (120, 230)) -> np.ndarray:
     """A mirror's face: a blurred, bright, random reflection of the room, with a glint, and
     perhaps another mirror's green dot seen in it."""
     h, w = 40, 100
-    base = rng.uniform(120, 230)
+    base = rng.uniform(*brightness)
     tex = np.empty((h, w, 3), np.float32)
     tex[:] = base
     for _ in range(int(rng.integers(2, 6))):
@@ -538,10 +583,11 @@ def _mirror_texture(rng: np.random.Generator, glint: bool,
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
-def _card_front(rng: np.random.Generator, window: bool) -> np.ndarray:
+def _card_front(rng: np.random.Generator, window: bool,
+                base: tuple[int, int, int] = (200, 215, 225)) -> np.ndarray:
     h, w = 50, 104
     tex = np.empty((h, w, 3), np.uint8)
-    tex[:] = _jitter((200, 215, 225), rng, 20)
+    tex[:] = _jitter(base, rng, 20)
     if window:
         cv2.rectangle(tex, (38, 14), (66, 40), (25, 20, 20), -1)
     else:
@@ -561,9 +607,10 @@ def _card_front(rng: np.random.Generator, window: bool) -> np.ndarray:
     return tex
 
 
-def _card_back(rng: np.random.Generator) -> np.ndarray:
+def _card_back(rng: np.random.Generator,
+               base: tuple[int, int, int] = (90, 50, 45)) -> np.ndarray:
     tex = np.empty((50, 104, 3), np.uint8)
-    tex[:] = _jitter((90, 50, 45), rng, 15)
+    tex[:] = _jitter(base, rng, 15)
     cv2.rectangle(tex, (40, 12), (64, 40), (60, 200, 235), -1)
     return tex
 
@@ -571,6 +618,7 @@ def _card_back(rng: np.random.Generator) -> np.ndarray:
 def card_solids(board: Board, window: str | None, rng: np.random.Generator,
                 look: BoxLook | None = None) -> list[Solid]:
     height = board.card_height_mm if look is None else look.card_height_mm
+    paints = None if look is None else look.paints
     solids = []
     for pos in board.positions:
         cx, cy = board.card_mm(pos)
@@ -584,10 +632,11 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator,
             CARD_THICKNESS_MM,
             height,
             {
-                "front": _card_front(rng, is_window),
-                "back": _card_back(rng),
-                "end": (200, 205, 210),
-                "top": _jitter((205, 215, 222), rng, 12),
+                "front": _card_front(rng, is_window) if paints is None else _card_front(
+                    rng, is_window, paints.card_front),
+                "back": _card_back(rng) if paints is None else _card_back(rng, paints.card_back),
+                "end": (200, 205, 210) if paints is None else paints.card_top,
+                "top": _jitter((205, 215, 222) if paints is None else paints.card_top, rng, 12),
             },
         )
         if is_window and (look is None or look.window_dot is None):
@@ -621,6 +670,7 @@ def piece_solids(
     """Mirrors and the door as solids; `look` places hand-stuck dots (default: the house's)."""
     mirror_h = board.mirror_height_mm if look is None else look.mirror_height_mm
     door_h = stickers.door_height_mm if look is None else look.door_height_mm
+    paints = None if look is None else look.paints
     solids = []
     for m in box.mirrors:
         u = _slot_dir(m.slot)
@@ -629,17 +679,19 @@ def piece_solids(
         normal = np.array(board.facing_normal(m.facing or "NW"))
         if float(v @ normal) < 0:
             u = -u
-        top = _jitter((205, 208, 212), rng, 25)
+        top = _jitter((205, 208, 212) if paints is None else paints.mirror_top, rng,
+                      25 if paints is None else 8)
         solid = _box_solid(
             board.crossing_mm(m.cell),
             u,
             board.mirror_length_mm,
-            MIRROR_THICKNESS_MM,
+            MIRROR_THICKNESS_MM if paints is None else paints.mirror_thickness_mm,
             mirror_h,
             {
                 "front": _mirror_texture(rng, glints and rng.random() < 0.6,
-                                         look is not None and look.reflected_dot == m.cell),
-                "back": _jitter((105, 78, 62), rng, 8),
+                                         look is not None and look.reflected_dot == m.cell,
+                                         (120, 230) if paints is None else paints.face_brightness),
+                "back": _jitter((105, 78, 62) if paints is None else paints.mirror_back, rng, 8),
                 "end": top,
                 "top": top,
             },
@@ -662,7 +714,7 @@ def piece_solids(
         solids.append(solid)
     if box.door is not None:
         wood = np.empty((50, 100, 3), np.uint8)
-        wood[:] = _jitter((60, 75, 100), rng, 10)
+        wood[:] = _jitter((60, 75, 100) if paints is None else paints.door, rng, 10)
         cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
         h = door_h
         solid = _box_solid(
@@ -674,8 +726,8 @@ def piece_solids(
             {
                 "front": wood,
                 "back": wood,
-                "end": (60, 75, 100),
-                "top": _jitter((185, 200, 215), rng),
+                "end": (60, 75, 100) if paints is None else paints.door,
+                "top": _jitter((185, 200, 215) if paints is None else paints.door_top, rng),
             },
         )
         if dots and (look is None or look.door_dot is None):

@@ -41,6 +41,11 @@ class TopPlane:
     def gray(self) -> np.ndarray:
         return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY)
 
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """CIE Lab (float32): colour differences of either sign and any hue, in one unit."""
+        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
     def px(self, xy_mm: np.ndarray) -> np.ndarray:
         return (np.asarray(xy_mm, np.float64) - self.origin_mm) * PX_PER_MM
 
