@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.mirror_mansion.vision_commands import VISION_VERBS
+from companion.games.mirror_mansion.vision.commands import VISION_VERBS
 
 
 def test_render_json_names_each_photograph_with_its_answer_key(
