@@ -5,6 +5,10 @@ Chance actions carry everything they decide, so an action log is a full replay:
 a round: Looking Glass positions -> card ids, both hands, the removed pile, and the card drawn
 for the Brawlers' tournament rule) and `Reveal` (the hands, when a table deal was recorded
 without them, e.g. by a camera that cannot see face-down cards). Players only `Pick`.
+
+A deal recorded by a camera may leave a card of the Looking Glass unread (None: a glare lay
+over it); `Identify` names it later, as `Reveal` names the hands, so the engine follows the
+round from its first pick while the players are asked what the card was.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Deal:
-    glass: tuple[tuple[str, str], ...]  # (position name, card id), sorted by position
+    glass: tuple[tuple[str, str | None], ...]  # (position, card id or None: unread), sorted
     hands: Hands | None = None  # None: dealt face down and not (yet) known
     removed: tuple[str, ...] | None = None
     brawler_draw: str | None = None  # the card drawn to decide on the Brawlers, if used
@@ -33,7 +37,7 @@ class Deal:
     @classmethod
     def of(
         cls,
-        glass: Mapping[str, str],
+        glass: Mapping[str, str | None],
         hands: Iterable[Iterable[str]] | None = None,
         removed: Iterable[str] | None = None,
         brawler_draw: str | None = None,
@@ -48,7 +52,7 @@ class Deal:
             layout=layout,
         )
 
-    def glass_map(self) -> dict[str, str]:
+    def glass_map(self) -> dict[str, str | None]:
         return dict(self.glass)
 
 
@@ -56,6 +60,14 @@ class Deal:
 class Pick:
     seat: int
     position: str  # e.g. "A-r3-c5"; the other seat receives its reflection
+
+
+@dataclass(frozen=True)
+class Identify:
+    """The card at a position a recorded deal left unread, named (by the players)."""
+
+    position: str
+    card: str
 
 
 @dataclass(frozen=True)
@@ -67,7 +79,7 @@ class Reveal:
         return cls(_hands(hands))
 
 
-Action = Setup | Deal | Pick | Reveal
+Action = Setup | Deal | Pick | Identify | Reveal
 
 
 def _hands(hands: Iterable[Iterable[str]]) -> Hands:
@@ -95,6 +107,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         }
     if isinstance(action, Pick):
         return {"type": "pick", "seat": action.seat, "position": action.position}
+    if isinstance(action, Identify):
+        return {"type": "identify", "position": action.position, "card": action.card}
     if isinstance(action, Reveal):
         return {"type": "reveal", "hands": [list(h) for h in action.hands]}
     raise TypeError(f"not a Looking Glass action: {action!r}")
@@ -120,9 +134,10 @@ def action_from_json(data: Any) -> Action:
         if kind == "deal":
             glass = data["glass"]
             if not isinstance(glass, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in glass.items()
+                isinstance(k, str) and (v is None or isinstance(v, str))
+                for k, v in glass.items()
             ):
-                raise ValueError("glass must map position names to card ids")
+                raise ValueError("glass must map position names to card ids (or null: unread)")
             hands = data.get("hands")
             if hands is not None:
                 if not isinstance(hands, list):
@@ -143,6 +158,11 @@ def action_from_json(data: Any) -> Action:
             if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(pos, str):
                 raise ValueError("a pick needs an integer seat and a position name")
             return Pick(seat, pos)
+        if kind == "identify":
+            pos, card = data["position"], data["card"]
+            if not isinstance(pos, str) or not isinstance(card, str):
+                raise ValueError("an identify names a position and a card id")
+            return Identify(pos, card)
         if kind == "reveal":
             hands = data["hands"]
             if not isinstance(hands, list):
@@ -150,4 +170,4 @@ def action_from_json(data: Any) -> Action:
             return Reveal.of(_str_list(h, "a hand") for h in hands)
     except KeyError as exc:
         raise ValueError(f"{kind} action is missing {exc.args[0]!r}") from None
-    raise ValueError(f"unknown action type {kind!r} (setup, deal, pick, reveal)")
+    raise ValueError(f"unknown action type {kind!r} (setup, deal, pick, identify, reveal)")
