@@ -1,25 +1,30 @@
 """The Looking Glass at the table: camera readings -> deal, picks, scores, on the dashboard.
 
-How the engine is fed: the camera sees the glass, never the face-down hands. A stable view of
-a fresh deal becomes an `lg.deal` event (glass only); each pick an `lg.pick` (who took which
-card; the legality check is the camera's: the chosen card must have lain uncovered). Hands are
-tapped in privately by each seat on their phone (`{"hand": [...]}`); when the glass is empty
-and both hands are known they are revealed (`lg.reveal`) and the round scored (`lg.round`)
-with the reference card (`scoring.score`), the tie going to the starter. For hints the round is
-also replayed through the rules engine (`Deal` with unknown hands, then the picks), when the
-layout card is one of the box's; the hint then sees exactly what `ENGINE.view(state, seat)`
-gives that seat plus its own tapped-in hand.
+The rules engine (`rules.ENGINE`) is the one truth of the match, as in Mirror Mansion: the
+session's set-up is the engine's `Setup`; a stable view of a fresh deal becomes an `lg.deal`
+event (the glass the camera read, cards it could not read left unread), applied as the engine's
+`Deal`; each pick the tracker sees is an `lg.pick`, applied as the engine's `Pick` for the seat
+whose turn the engine says it is (a covered card taken anyway is booked by `table_pick` and
+flagged with the engine's breach); a card named later is the engine's `Identify`. Legality,
+whose turn it is, the piles, the running and final scores and the round wins all come from the
+engine. Hands are tapped in privately by each seat on their phone (`{"hand": [...]}`); when the
+glass is empty and both hands are known they are revealed as the engine's `Reveal`
+(`lg.reveal`) and the round's result recorded (`lg.round`). The admin's "the table is right"
+takes the glass as the camera sees it steadily as the engine's (`ENGINE.with_glass`).
 
 The simulated camera plays scripted rounds (`render.RoundFilm`): hands over the table, cards
-lifted and put back, bumps, blur. Its simulated players tap their hands in at the end of a
-round, which reaches the game as `sim_taps` in the observation (real cameras have none).
+lifted and put back, bumps, blur. Its simulated players tap their hands in at the end of each
+round through the same correction a phone sends (`FilmScene.taps`, played by the live loop);
+the game never reads them from the frame.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +32,23 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.looking_glass.actions import Deal, Identify, Pick, Reveal, Setup
 from companion.games.looking_glass.deck import BRAWLERS, load_deck
-from companion.games.looking_glass.scoring import HAND_SIZE, round_winner, score
+from companion.games.looking_glass.rules import ENGINE, LookingGlassState
+from companion.games.looking_glass.scoring import HAND_SIZE
 from companion.games.looking_glass.track import GlassTracker
 from companion.live.table_game import (
     ANSWER_KIND,
     PUBLIC,
     QUESTION_KIND,
+    TABLE_RIGHT_KIND,
     EventDraft,
     Observation,
     Question,
+    is_table_is_right,
     question_draft,
+    table_is_right_draft,
 )
 from companion.store import Event, Session
 from companion.vision.stillness import StillnessMeter
@@ -65,7 +76,7 @@ MEMORY_FRAMES = 60
 
 class LookingGlassTable:
     """One match at the table, event-sourced: `apply_event` is the only thing that changes what
-    `view` shows; `update`/`correct` only decide."""
+    `view` shows; `update`/`correct` only decide, asking the engine whether a move is legal."""
 
     game_id = "looking-glass"
 
@@ -78,13 +89,15 @@ class LookingGlassTable:
             raise UserError("Reflections in the Looking Glass is played by exactly 2 seats")
         target = session.options.get("target", 3)
         first = session.options.get("first_player", 0)
-        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 5:
-            raise UserError("option target must be a whole number of round wins, 1 to 5")
         if first not in (0, 1) or isinstance(first, bool):
             raise UserError("option first_player must be 0 or 1")
+        try:
+            # The Brawlers are allowed: whether they are in play, the table's deal shows.
+            state = ENGINE.new_game(2, {"brawlers": True, "target": target})
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
         self.settings = settings
         self.session = session
-        self.target = target
         self.first = first
         self.deck = load_deck()
         self.tracker = GlassTracker()
@@ -103,26 +116,26 @@ class LookingGlassTable:
         nothing). A question names a seat ("seat"): its answer is the card that seat took,
         whether it chose it or got it as the reflection of the other's choice."""
         # -- the state (changed only in apply_event) --
-        self.round_no = 0
-        self.starter = first
-        self.glass: dict[str, str] = {}
-        self.present: set[str] = set()
-        self.layout: str | None = None
-        self.covered: dict[str, bool] = {}
+        layouts = tuple(sorted(ENGINE.layouts))  # the stack's order is the table's secret
+        self.state: LookingGlassState = ENGINE.apply(state, Setup(layouts, first))
         self.centres: dict[str, list[float]] = {}
-        self.piles: list[Counter[str]] = [Counter(), Counter()]
         self.picks: list[dict[str, Any]] = []
+        """This round's picks as booked (the engine holds the piles; these say how each was
+        seen, for the history)."""
         self.hands: list[list[str] | None] = [None, None]
         self.revealed = False
         self.results: list[dict[str, Any]] = []
+        self.breaches: list[dict[str, Any]] = []
+        self.refused: str | None = None
+        """Why the last glass seen steadily cannot be dealt (the players are told; the
+        tracker watches for the next deal)."""
         self.open_questions: dict[str, Question] = {}
         self.hints: list[dict[str, Any] | None] = [None, None]
-        self.engine_state: Any = None
         self.history: list[dict[str, Any]] = []
 
     # -- the simulated table ---------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
-        scene = FilmScene(seed, self.first)
+        scene = FilmScene(seed, self.first, rounds=2 * self.state.target - 1)
         self._sim_library = scene.library
         return scene
 
@@ -132,6 +145,10 @@ class LookingGlassTable:
         from companion.games.looking_glass.read import Reader
 
         lib = self._sim_library
+        if lib is None and _camera_is_sim(self.settings):
+            # A game rebuilt from the store (after a refused write) is not handed the scene
+            # again: the sim camera's deck is the one drawn for its seed.
+            lib = self._sim_library = sim_deck(int(self.settings.camera.seed))[2]
         if lib is None:
             try:
                 lib = Library.load(default_library_path(self.settings.data_dir))
@@ -149,10 +166,8 @@ class LookingGlassTable:
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
         reader = self._reader_for()
-        truth = getattr(frame, "truth", None) or {}
-        taps = [e for e in truth.get("events", []) if e.get("kind") == "hands"]
         if reader is None:
-            return Observation({"cards": [], "error": self._library_error, "sim_taps": taps}, 0.0)
+            return Observation({"cards": [], "error": self._library_error}, 0.0)
         H = None
         ok = getattr(registration, "ok", False)
         if ok and getattr(registration, "camera_matrix", None) is None:
@@ -172,7 +187,6 @@ class LookingGlassTable:
                 c["inferred"] = True
         # Remembered cards something lies over: not seen, but not seen gone either.
         data["hidden"] = [[round(float(v), 1) for v in c.center] for c in reading.hidden]
-        data["sim_taps"] = taps
         data["still"] = self._stillness.still(frame.image)
         conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0
         return Observation(data, conf)
@@ -202,76 +216,75 @@ class LookingGlassTable:
             cv2.polylines(image, [quad], True, colour, 2, cv2.LINE_AA)
         return image
 
-    # -- deciding --------------------------------------------------------------------
+    # -- the engine's answers ----------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return ENGINE.phase(self.state)
+
     def active_seat(self, after: int | None = None) -> int:
-        """Whose turn it is once the booked picks and `after` more are made (default: the
+        """Whose turn it is, says the engine, once `after` more picks are booked (default: the
         picks and questions waiting to be booked, as if every question were a pick)."""
         after = len(self._turns) if after is None else after
-        return self.starter if (len(self.picks) + after) % 2 == 0 else 1 - self.starter
+        seat = ENGINE.current_player(self.state)
+        if self.phase != "pick" or seat is None or seat < 0:
+            seat = ENGINE.next_starter(self.state)
+        return seat if after % 2 == 0 else 1 - seat
+
+    @property
+    def starter(self) -> int:
+        r = self.state.round
+        return ENGINE.next_starter(self.state) if r is None else r.starter
 
     def match_over(self) -> bool:
-        wins = self.wins()
-        return max(wins) >= self.target
+        return ENGINE.is_terminal(self.state)
 
     def wins(self) -> list[int]:
-        w = [0, 0]
-        for r in self.results:
-            w[r["winner"]] += 1
-        return w
+        return ENGINE.round_wins(self.state)
 
+    def _glass(self) -> dict[str, str | None]:
+        """The round's positions and the card dealt at each (None: unread), taken or not."""
+        r = self.state.round
+        if r is None:
+            return {}
+        lay = ENGINE.layout(r.layout)
+        return {lay.name_of(h, c): r.cards[h][c] for h in (0, 1) for c in range(len(lay.cells))}
+
+    def _present(self) -> set[str]:
+        """Positions whose card still lies in the Looking Glass, as the engine counts."""
+        r = self.state.round
+        if r is None:
+            return set()
+        lay = ENGINE.layout(r.layout)
+        return {lay.name_of(h, c) for h in (0, 1) for c in range(len(lay.cells))
+                if not (r.taken >> c) & 1}
+
+    # -- deciding --------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = observation.data
         drafts: list[EventDraft] = []
-        for tap in data.get("sim_taps", []):
-            for seat in (0, 1):
-                if self.hands[seat] is None and self.glass:
-                    drafts.append(EventDraft.private(seat, "lg.hand", {
-                        "seat": seat, "counts": dict(Counter(tap["hands"][seat]))}))
         if self.match_over():
             return drafts
         drafts += self._ask_held_back(now)
-        if self.glass and not self.present and not self.revealed:
-            return drafts + self._maybe_reveal(self.hands)
-        if self.revealed and self.tracker.slots:
+        if self.phase == "reveal":
+            return drafts + self._maybe_reveal(self.state, self.hands)
+        if self.phase == "deal" and self.tracker.slots:
             self.tracker.reset()  # round scored: wait for the next deal on a fresh glass
-        for change in self.tracker.observe(data, now):
+        for change in self._outer_first(self.tracker.observe(data, now)):
             if change.kind == "deal":
-                cards = {c["position"]: c for c in data["cards"]}
-                drafts.append(EventDraft("lg.deal", {
-                    "round": self.round_no + 1,
-                    "glass": change.detail["glass"],
-                    "layout": change.detail["layout"],
-                    "covered": change.detail["covered"],
-                    "centres": change.detail["centres"],
-                    "card_px": self.tracker.card_px,
-                }, snapshot=True))
-                del cards
+                drafts += self._deal(change.detail)
             elif change.kind == "identify":
-                drafts.append(EventDraft("lg.identify", {"position": change.positions[0],
-                                                         "card": change.detail["card"]}))
+                pos, card = change.positions[0], change.detail["card"]
+                try:
+                    ENGINE.apply(self.state, Identify(pos, card))
+                except IllegalAction as exc:
+                    log.info("looking-glass: reading of %s refused: %s", pos, exc)
+                    continue
+                drafts.append(EventDraft("lg.identify", {"position": pos, "card": card}))
             elif change.kind == "pick":
                 self._turns.append({"pick": (change.positions[0], change.positions[1],
                                              change.detail)})
             elif change.kind == "ask":
-                a, b = change.positions
-                seat = self.active_seat()
-                together = int(change.detail.get("together", 1))
-                why = (f"{together} pairs left the glass while the camera could not see. "
-                       if together > 1 else "")
-                # The seat rides in the id: the answer may come after later picks.
-                q = Question(
-                    f"pick-{seat}-{uuid.uuid4().hex[:8]}",
-                    f"{why}Which card did {self.session.seats[seat]} take?",
-                    [{"label": self._card_label(n), "value": n} for n in (a, b)]
-                    + [{"label": "Neither: both are still on the table", "value": NOTHING_TAKEN}],
-                )
-                # Held back a moment: a hand resting over both cards looks the same, and
-                # moves off before a real pick would be answered.
-                hold = ASK_AFTER_SECONDS if together == 1 else ASK_AFTER_SECONDS_SEVERAL
-                self._turns.append({"question": q, "pair": (a, b), "asked_at": now,
-                                    "hold": hold, "seat": seat,
-                                    "unread": self._ask_unread(a, b, seat, taker_known=False),
-                                    "shown": False})
+                self._turns.append(self._ask_turn(change, now))
             elif change.kind == "withdraw":
                 for turn in self._turns:
                     if set(turn.get("pair", ())) != set(change.positions) or "pick" in turn:
@@ -291,28 +304,94 @@ class LookingGlassTable:
         # Booked once, after every change of this view: a seat counts the picks before it.
         return drafts + self._book_turns()
 
+    def _outer_first(self, changes: list[Any]) -> list[Any]:
+        """Pairs that left the glass together, in an order the rules allow: outer rows first
+        (a card covers the row before it), since which went first was not seen."""
+        r = self.state.round
+        if r is None:
+            return changes
+        lay = ENGINE.layout(r.layout)
+        together = [i for i, c in enumerate(changes) if c.kind in ("pick", "ask")
+                    and int(c.detail.get("together", 1)) > 1]
+        ordered = sorted((changes[i] for i in together),
+                         key=lambda c: -lay.cells[lay.locate(c.positions[0])[1]].row)
+        out = list(changes)
+        for i, c in zip(together, ordered, strict=True):
+            out[i] = c
+        return out
+
+    def _deal(self, detail: dict[str, Any]) -> list[EventDraft]:
+        """A fresh glass seen steadily: the engine's deal, if it can be one."""
+        layout = detail.get("layout")
+        glass = {n: c for n, c in detail["glass"].items()}
+        why = None
+        if layout is None:
+            why = "the layout card of this glass is not one the companion knows"
+        elif self.phase != "deal":
+            why = f"a deal only starts a round (the match is in phase {self.phase})"
+        else:
+            try:
+                ENGINE.apply(self.state, Deal.of(glass, layout=layout))
+            except IllegalAction as exc:
+                why = f"{exc.rule} ({exc.detail})" if exc.detail else exc.rule
+        if why is not None:
+            self.tracker.reset()
+            if why == self.refused:
+                return []  # told already
+            return [EventDraft("lg.breach", {"what": "deal", "rule": why})]
+        return [EventDraft("lg.deal", {
+            "round": len(self.state.results) + 1,
+            "glass": glass,
+            "layout": layout,
+            "centres": detail["centres"],
+            "card_px": self.tracker.card_px,
+        }, snapshot=True)]
+
+    def _ask_turn(self, change: Any, now: float) -> dict[str, Any]:
+        a, b = change.positions
+        seat = self.active_seat()
+        together = int(change.detail.get("together", 1))
+        why = (f"{together} pairs left the glass while the camera could not see. "
+               if together > 1 else "")
+        # The seat rides in the id: the answer may come after later picks.
+        q = Question(
+            f"pick-{seat}-{uuid.uuid4().hex[:8]}",
+            f"{why}Which card did {self.session.seats[seat]} take?",
+            [{"label": self._card_label(n), "value": n} for n in (a, b)]
+            + [{"label": "Neither: both are still on the table", "value": NOTHING_TAKEN}],
+        )
+        # Held back a moment: a hand resting over both cards looks the same, and moves off
+        # before a real pick would be answered.
+        hold = ASK_AFTER_SECONDS if together == 1 else ASK_AFTER_SECONDS_SEVERAL
+        return {"question": q, "pair": (a, b), "asked_at": now, "hold": hold, "seat": seat,
+                "unread": self._ask_unread(a, b, seat, taker_known=False), "shown": False}
+
     def _book_turns(self) -> list[EventDraft]:
-        """The picks at the head of the queue, each for the seat whose turn it was, up to the
-        first question not answered yet."""
+        """The picks at the head of the queue, each for the seat whose turn the engine says it
+        is, up to the first question not answered yet."""
         drafts: list[EventDraft] = []
-        booked = 0
+        state = self.state
         while self._turns and "pick" in self._turns[0]:
             turn = self._turns.pop(0)
             pick = turn["pick"]
             if pick is None:
                 continue  # a pair asked about that nobody took
             chosen, other, detail = pick
-            seat = self.active_seat(after=booked)
+            seat = ENGINE.current_player(state)
             if turn.get("seat", seat) != seat:
                 # The answer is the card the seat the question named took; that seat is not
                 # the one whose turn it turned out to be (a pair asked about before was not
                 # taken, or several pairs went in an unknown order), so it got that card as
                 # the reflection of the other's choice.
                 chosen, other = other, chosen
-            drafts.append(self._pick_draft(chosen, other, detail, seat))
+            try:
+                state, breach = ENGINE.table_pick(state, Pick(seat, chosen))
+            except IllegalAction as exc:
+                log.warning("looking-glass: a pick the engine cannot follow: %s", exc)
+                continue
+            drafts.append(self._pick_draft(chosen, other, detail.get("order"), seat, breach))
             if detail.get("order") != "asked":  # (an asked pair's unread card was asked then)
                 drafts += self._ask_unread(chosen, other, seat)
-            booked += 1
         return drafts
 
     def _ask_held_back(self, now: float) -> list[EventDraft]:
@@ -324,33 +403,34 @@ class LookingGlassTable:
         return drafts
 
     def _card_label(self, pos: str) -> str:
-        card = self.glass.get(pos)
+        card = self._glass().get(pos)
         if card is None:
             return f"the card the camera could not read ({pos})"
         return f"{self.deck.character(card).name} ({pos})"
 
-    def _pick_draft(self, chosen: str, other: str, detail: dict[str, Any],
-                    seat: int) -> EventDraft:
+    def _pick_draft(self, chosen: str, other: str, order: str | None, seat: int,
+                    breach: IllegalAction | None) -> EventDraft:
         """`order` says how the chosen card is known: "first-gone" (it left first), "asked"
         (the players said), or "self-linked": both cards left together and show the same
         character, so `position` is one of the pair, not seen to be the chosen one (the seat,
-        the cards, the legality and the score are the same either way)."""
-        return EventDraft("lg.pick", {
-            "seat": seat,
-            "position": chosen,
-            "card": self.glass[chosen],
-            "reflection": other,
-            "reflection_card": self.glass[other],
-            "illegal": bool(detail.get("illegal")),
-            "order": detail.get("order"),
-        }, snapshot=True)
+        the cards, the legality and the score are the same either way). `illegal`: the
+        engine's verdict (a covered card taken), with the rule it names."""
+        glass = self._glass()
+        payload: dict[str, Any] = {
+            "seat": seat, "position": chosen, "card": glass.get(chosen), "reflection": other,
+            "reflection_card": glass.get(other), "illegal": breach is not None, "order": order,
+        }
+        if breach is not None:
+            payload["rule"], payload["detail"] = breach.rule, breach.detail
+        return EventDraft("lg.pick", payload, snapshot=True)
 
     def _ask_unread(self, chosen: str, other: str, seat: int, *, taker_known: bool = True
                     ) -> list[EventDraft]:
         """A card of the pick that the camera never read: ask the players which it was."""
         drafts = []
+        glass = self._glass()
         for pos, who in ((chosen, seat), (other, 1 - seat)):
-            if self.glass.get(pos) is None:
+            if glass.get(pos) is None:
                 took = f" {self.session.seats[who]} took it." if taker_known else ""
                 q = Question(f"card-{pos}-{uuid.uuid4().hex[:6]}",
                              f"Which card was at {pos}?{took}",
@@ -358,75 +438,31 @@ class LookingGlassTable:
                 drafts.append(question_draft(q))
         return drafts
 
-    def _maybe_reveal(self, hands: list[list[str] | None]) -> list[EventDraft]:
-        if any(h is None for h in hands) or self.present or not self.glass or self.revealed:
+    def _maybe_reveal(self, state: LookingGlassState, hands: list[list[str] | None]
+                      ) -> list[EventDraft]:
+        """The round's end, once the engine has it empty and both hands are in: the engine
+        scores it (a card still unread, or hands the deck cannot have, and it waits)."""
+        if ENGINE.phase(state) != "reveal" or any(h is None for h in hands):
             return []
-        if any(p.get("card") is None or p.get("reflection_card") is None for p in self.picks):
-            return []  # a card the camera never read: wait for the players' answer
-        piles = self.piles
-        totals = []
-        stacks = []
-        for seat in (0, 1):
-            s = score(piles[seat] + Counter(hands[seat]), self.deck)
-            totals.append(s.total)
-            stacks.append(s.to_json())
-        winner = round_winner(totals, self.starter)
+        try:
+            after = ENGINE.apply(state, Reveal.of(hands))  # type: ignore[arg-type]
+        except IllegalAction:
+            return []
+        result = after.results[-1]
+        stacks = ENGINE.round_score(after.round).scores  # type: ignore[arg-type]
         return [
             EventDraft("lg.reveal", {"hands": [sorted(h) for h in hands]}),  # type: ignore[arg-type]
-            EventDraft("lg.round", {"round": self.round_no, "totals": totals, "scores": stacks,
-                                    "winner": winner, "starter": self.starter,
-                                    "layout": self.layout}, snapshot=True),
+            EventDraft("lg.round", {"round": len(after.results), "totals": list(result.totals),
+                                    "scores": [s.to_json() for s in stacks],
+                                    "winner": result.winner, "starter": result.starter,
+                                    "layout": result.layout}, snapshot=True),
         ]
-
-    def _maybe_reveal_after(self, pos: str, card: str) -> list[EventDraft]:
-        """The reveal, if the answer just given was the last thing the score waited for."""
-        picks = [dict(p) for p in self.picks]
-        for p in picks:
-            if p["position"] == pos and p["card"] is None:
-                p["card"] = card
-            if p["reflection"] == pos and p["reflection_card"] is None:
-                p["reflection_card"] = card
-        saved = self.picks
-        self.picks = picks
-        try:
-            return self._maybe_reveal(self.hands)
-        finally:
-            self.picks = saved
 
     def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
         if "question" in payload:
-            q = self.open_questions.get(str(payload["question"]))
-            if q is None:
-                raise UserError(f"no open question {payload['question']!r}")
-            values = [c["value"] for c in q.choices]
-            answer = payload.get("answer")
-            if answer not in values:
-                raise UserError(f"answer must be one of {values}")
-            other = next((v for v in values if v != answer), None)
-            drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
-            if q.id.startswith("pick-"):
-                if answer == NOTHING_TAKEN:
-                    self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])
-                    pick = None
-                else:
-                    change = self.tracker.resolve(str(answer))
-                    pick = (str(answer), other,
-                            {"order": "asked", "illegal": change.detail["illegal"]})
-                turn = next((t for t in self._turns
-                             if "question" in t and t["question"].id == q.id), None)
-                if turn is None:
-                    # Asked before a restart: the queue is gone, the seat rides in the id.
-                    seat = q.id.split("-")[1]
-                    if pick is not None and seat in ("0", "1"):
-                        drafts.append(self._pick_draft(*pick, int(seat)))
-                else:
-                    turn["pick"] = pick
-                    drafts += self._book_turns()
-            elif q.id.startswith("card-"):
-                pos = q.id.split("-", 1)[1].rsplit("-", 1)[0]
-                drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))
-                drafts += self._maybe_reveal_after(pos, str(answer))
-            return drafts
+            return self._answer(payload, seat)
+        if is_table_is_right(payload):
+            return self._table_is_right(seat)
         if "hand" in payload:
             if seat is None:
                 raise UserError("a hand belongs to a seat: open your seat link")
@@ -438,33 +474,89 @@ class LookingGlassTable:
                     raise UserError(f"unknown card id {cid!r} (known: {', '.join(self.deck.ids)})")
                 if cid in BRAWLERS:
                     raise UserError(f"{cid} is a Brawler; Brawlers are never dealt to a hand")
-            if not self.glass:
+            if self.state.round is None or self.phase == "deal":
                 raise UserError("no round is being played: deal the Looking Glass first")
             # Counts, not a list: the same ids are public on the glass, the hand is not.
             drafts = [EventDraft.private(seat, "lg.hand", {"seat": seat,
                                                           "counts": dict(Counter(cards))})]
             hands = list(self.hands)
             hands[seat] = sorted(cards)
-            return drafts + self._maybe_reveal(hands)
+            return drafts + self._maybe_reveal(self.state, hands)
         if payload.get("hint"):
             if seat is None:
                 raise UserError("a hint is private to a seat: open your seat link")
             return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)},
                                        once=True)]
-        raise UserError("a correction needs one of: question+answer, hand, hint")
+        raise UserError("a correction needs one of: question+answer, hand, hint, "
+                        "table_is_right")
+
+    def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
+        q = self.open_questions.get(str(payload["question"]))
+        if q is None:
+            raise UserError(f"no open question {payload['question']!r}")
+        values = [c["value"] for c in q.choices]
+        answer = payload.get("answer")
+        if answer not in values:
+            raise UserError(f"answer must be one of {values}")
+        other = next((v for v in values if v != answer), None)
+        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
+        if q.id.startswith("pick-"):
+            if answer == NOTHING_TAKEN:
+                self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])
+                pick = None
+            else:
+                self.tracker.resolve(str(answer))
+                pick = (str(answer), other, {"order": "asked"})
+            turn = next((t for t in self._turns
+                         if "question" in t and t["question"].id == q.id), None)
+            if turn is None:
+                # Asked before a restart: the queue is gone, the seat rides in the id.
+                asked = q.id.split("-")[1]
+                self._turns.append({"pick": pick, **({"seat": int(asked)}
+                                                     if asked in ("0", "1") else {})})
+            else:
+                turn["pick"] = pick
+            drafts += self._book_turns()
+        elif q.id.startswith("card-"):
+            pos = q.id.split("-", 1)[1].rsplit("-", 1)[0]
+            try:
+                named = ENGINE.apply(self.state, Identify(pos, str(answer)))
+            except IllegalAction as exc:
+                raise UserError(f"{exc.rule}: {exc.detail}") from None
+            drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))
+            drafts += self._maybe_reveal(named, self.hands)
+        return drafts
+
+    def _table_is_right(self, seat: int | None) -> list[EventDraft]:
+        """The admin's "the table is right": the glass the tracker steadily sees now becomes
+        the engine's (`ENGINE.with_glass`). Cards gone from it stay for the tracker, which
+        follows from the corrected glass and asks about them as about any pair gone unseen."""
+        if seat is not None:
+            raise UserError("\"the table is right\" needs the admin link")
+        if self.phase != "pick":
+            raise UserError("\"the table is right\" mends a round being played: there is none "
+                            "now (a fresh glass is dealt when the camera sees it)")
+        seen = self.tracker.steady_glass()
+        if seen is None:
+            raise UserError("the camera has no steady view of the Looking Glass now: take the "
+                            "hands away and try again")
+        try:
+            ENGINE.with_glass(self.state, seen)
+        except IllegalAction as exc:
+            raise UserError(f"the camera's view cannot be the glass: {exc.detail}") from None
+        return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:
         from companion.games.looking_glass.hint import hint_from_view
-        from companion.games.looking_glass.rules import ENGINE
 
-        if self.engine_state is None:
-            return {"error": "no hint: the layout is not one of the box's, or the round is "
-                             "not being played"}
-        view = ENGINE.view(self.engine_state, seat)
+        view = ENGINE.view(self.state, seat)
         if view.get("phase") != "pick" or view.get("to_move") != seat:
             return {"error": "no hint: it is not your turn"}
-        if self.hands[seat] is not None and view["round"].get("hand") is None:
-            view["round"]["hand"] = list(self.hands[seat])  # type: ignore[index]
+        rv = view["round"]
+        if None in rv["glass"].values() or any(None in p for p in rv["piles"]):
+            return {"error": "no hint: a card the camera could not read is not named yet"}
+        if self.hands[seat] is not None and rv.get("hand") is None:
+            rv["hand"] = list(self.hands[seat])  # type: ignore[arg-type]
         try:
             return hint_from_view(view).to_json()
         except (ValueError, KeyError) as exc:
@@ -478,141 +570,119 @@ class LookingGlassTable:
         p = event.payload
         kind = event.kind
         if kind == "lg.deal":
-            self.round_no = int(p["round"])
-            self.starter = self.first if self.round_no % 2 == 1 else 1 - self.first
-            self.glass = dict(p["glass"])
-            self.present = set(self.glass)
-            self.layout = p.get("layout")
-            self.covered = dict(p.get("covered", {}))
+            self.state = ENGINE.apply(self.state, Deal.of(p["glass"], layout=p["layout"]))
             self.centres = dict(p.get("centres", {}))
-            self.piles = [Counter(), Counter()]
             self.picks = []
             self.hands = [None, None]
             self.hints = [None, None]
             self.revealed = False
+            self.refused = None
             if not self.tracker.slots:
                 self._restore_tracker(p)
-            self._engine_deal()
-            self.history.append({"kind": "deal", "round": self.round_no, "layout": self.layout})
+            self.history.append({"kind": "deal", "round": int(p["round"]),
+                                 "layout": p["layout"]})
         elif kind == "lg.identify":
             pos, card = p["position"], p["card"]
-            self.glass[pos] = card
+            self.state = ENGINE.apply(self.state, Identify(pos, card))
             for pk in self.picks:
-                for key, seat_of in (("card", pk["seat"]), ("reflection_card", 1 - pk["seat"])):
-                    where = pk["position"] if key == "card" else pk["reflection"]
-                    if where == pos and pk[key] is None:
+                for key, where in (("card", "position"), ("reflection_card", "reflection")):
+                    if pk[where] == pos:
                         pk[key] = card
-                        self.piles[seat_of][card] += 1
             slot = self.tracker.slots.get(pos)
             if slot is not None and slot.card is None:
                 slot.card = card
-                if slot.present is None and pos in self.present:
+                if slot.present is None and pos in self._present():
                     slot.present = True
         elif kind == "lg.pick":
             seat = int(p["seat"])
-            self.present.discard(p["position"])
-            self.present.discard(p["reflection"])
-            if p["card"] is not None:
-                self.piles[seat][p["card"]] += 1
-            if p["reflection_card"] is not None:
-                self.piles[1 - seat][p["reflection_card"]] += 1
+            self.state, _ = ENGINE.table_pick(self.state, Pick(seat, p["position"]))
             self.picks.append(dict(p))
             self.hints = [None, None]
             for n in (p["position"], p["reflection"]):
                 if n in self.tracker.slots:
                     self.tracker.slots[n].present = False
-            self._engine_pick(seat, p["position"])
-            self.history.append({"kind": "pick", "round": self.round_no, **p})
+            self.history.append({"kind": "pick", "round": len(self.state.results) + 1, **p})
         elif kind == "lg.hand":
             self.hands[int(p["seat"])] = sorted(Counter(p["counts"]).elements())
         elif kind == "lg.hint":
             self.hints[int(p["seat"])] = dict(p)
         elif kind == "lg.reveal":
+            self.state = ENGINE.apply(self.state, Reveal.of(p["hands"]))
             self.hands = [list(h) for h in p["hands"]]
             self.revealed = True
         elif kind == "lg.round":
             self.results.append(dict(p))
-            self.revealed = True
-            self.engine_state = None
             self.history.append({"kind": "round", **p})
+        elif kind == "lg.breach":
+            self.breaches.append(dict(p))
+            if p.get("what") == "deal":
+                self.refused = str(p["rule"])
+        elif kind == TABLE_RIGHT_KIND:
+            self.state = ENGINE.with_glass(self.state, dict(p["board"]["glass"]))
+            present = self._present()
+            self.picks = [pk for pk in self.picks if pk["position"] not in present]
+            self._restore_tracker({"glass": {n: c for n, c in self._glass().items()
+                                             if n in present},
+                                   "centres": self.centres, "layout": self.state.round.layout,
+                                   "card_px": self.tracker.card_px})
+            self._turns = []
         elif kind == QUESTION_KIND:
             self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
         elif kind == ANSWER_KIND:
             self.open_questions.pop(p["question"], None)
 
     def _restore_tracker(self, p: dict[str, Any]) -> None:
-        """After a restart the tracker's memory is rebuilt from the recorded deal."""
-        cards = [{"position": n, "card": c, "center": p["centres"].get(n, [0, 0]),
-                  "covered": p["covered"].get(n, False)} for n, c in p["glass"].items()]
+        """The tracker's memory rebuilt from a recorded glass (after a restart, or after the
+        table was declared right)."""
+        cards = [{"position": n, "card": c, "center": p["centres"].get(n, [0, 0])}
+                 for n, c in p["glass"].items()]
         # (a card not read at the deal comes back as unknown, as it was)
         self.tracker.start({"cards": cards, "layout": p.get("layout")})
+        for name, slot in self.tracker.slots.items():
+            if name not in p["glass"]:
+                slot.present = False  # taken before the glass was recorded
         if p.get("card_px"):
             self.tracker.card_px = float(p["card_px"])
 
-    def _engine_deal(self) -> None:
-        from companion.games.base import IllegalAction
-        from companion.games.looking_glass.actions import Deal, Setup
-        from companion.games.looking_glass.rules import ENGINE
-
-        self.engine_state = None
-        if self.layout is None:
-            return
-        brawlers = any(c in BRAWLERS for c in self.glass.values())
-        try:
-            st = ENGINE.new_game(2, {"brawlers": brawlers})
-            st = ENGINE.apply(st, Setup((self.layout,), self.starter))
-            self.engine_state = ENGINE.apply(st, Deal.of(self.glass, layout=self.layout))
-        except (IllegalAction, ValueError, TypeError, UserError):
-            self.engine_state = None
-
-    def _engine_pick(self, seat: int, position: str) -> None:
-        from companion.games.base import IllegalAction
-        from companion.games.looking_glass.actions import Pick
-        from companion.games.looking_glass.rules import ENGINE
-
-        if self.engine_state is None:
-            return
-        try:
-            self.engine_state = ENGINE.apply(self.engine_state, Pick(seat, position))
-        except (IllegalAction, ValueError):
-            self.engine_state = None  # an illegal pick: the engine cannot follow this round
-
     # -- what each seat sees -----------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        legal = [n for n in sorted(self.present) if not self._covered_now(n)]
-        self_linked = sorted({n for n in self.present if self.glass.get(n) is not None
-                              and self.glass.get(_refl(n)) == self.glass.get(n)})
-        running = []
-        for s in (0, 1):
-            running.append(score(self.piles[s], self.deck).total)
-        deck = self.deck
+        engine = ENGINE.view(self.state, seat)
+        rv = engine["round"] or {}
+        glass = self._glass()
+        present = self._present()
+        free = set(rv.get("free", [])) if self.phase == "pick" else set()
+        lay = ENGINE.layout(rv["layout"]) if rv else None
+        self_linked = sorted(n for n in present if lay is not None and glass[n] is not None
+                             and glass[lay.reflection(n)] == glass[n])
+        piles = [Counter(c for c in pile if c is not None) for pile in rv.get("piles", [[], []])]
         grids = []
         for s in (0, 1):
-            grid = {"sun": [], "moon": [], "brawlers": []}
-            for c in deck.characters:
+            grid: dict[str, list[dict[str, Any]]] = {"sun": [], "moon": [], "brawlers": []}
+            for c in self.deck.characters:
                 team = c.team if c.team != "brawler" else "brawlers"
-                grid[team].append({"card": c.id, "name": c.name, "count": self.piles[s][c.id]})
+                grid[team].append({"card": c.id, "name": c.name, "count": piles[s][c.id]})
             grids.append(grid)
         out: dict[str, Any] = {
             "panel": "looking-glass",
             "seat": seat,
             "seats": list(self.session.seats),
-            "round": self.round_no,
+            "round": rv.get("number", 0),
             "starter": self.starter,
-            "to_move": self.active_seat() if self.present else None,
-            "layout": self.layout,
-            "glass": [{"position": n, "card": self.glass[n], "present": n in self.present,
-                       "covered": self._covered_now(n) if n in self.present else None,
-                       "center": self.centres.get(n)} for n in sorted(self.glass)],
-            "legal": legal,
+            "to_move": self.active_seat() if self.phase == "pick" else None,
+            "layout": rv.get("layout"),
+            "glass": [{"position": n, "card": glass[n], "present": n in present,
+                       "covered": (n not in free) if n in present else None,
+                       "center": self.centres.get(n)} for n in sorted(glass)],
+            "legal": sorted(free),
             "self_linked": self_linked,
             "piles": grids,
-            "running_scores": running,
-            "picks": [{k: v for k, v in p.items()} for p in self.picks],
+            "running_scores": ENGINE.running_totals(self.state),
+            "picks": [dict(p) for p in self.picks],
             "illegal": [p for p in self.picks if p.get("illegal")],
+            "breaches": self.breaches[-3:],
             "results": list(self.results),
             "wins": self.wins(),
-            "target": self.target,
+            "target": self.state.target,
             "match_over": self.match_over(),
             "hands_public": [list(h) for h in self.hands] if self.revealed else None,
             "library": self._library_error,
@@ -621,7 +691,7 @@ class LookingGlassTable:
         if seat in (0, 1):
             out["my_hand"] = self.hands[seat]
             out["my_hint"] = self.hints[seat]
-            out["hint_available"] = self.engine_state is not None
+            out["hint_available"] = self.phase == "pick"
         return out
 
     def _waiting(self) -> str | None:
@@ -633,30 +703,25 @@ class LookingGlassTable:
                 f"{held} picks seen since then wait")
             return (f"Please answer the open question: {picks} for it, because whose turn "
                     "it was depends on the answer.")
+        if self.phase == "reveal":
+            missing = [self.session.seats[s] for s in (0, 1) if self.hands[s] is None]
+            if missing:
+                return f"The glass is empty: {' and '.join(missing)}, tap in your hand."
+            if None in self._glass().values():
+                return "Please answer the open question: a card is still unnamed."
+            return ("The hands tapped in do not fit the deck with the cards taken: please tap "
+                    "them in again.")
+        if self.tracker.slots:
+            return None
+        if self.refused is not None:
+            return f"Not following this glass: {self.refused}."
         unread = self.tracker.unread_pairs
-        if self.tracker.slots or not unread:
+        if not unread:
             return None
         return (f"Not following this glass yet: no card can be read at {', '.join(unread)}. "
                 "If cards lie there, a glare or a shadow hides them (move the lamp or the "
                 "camera); if they were taken already, the round started unseen: start "
                 "from the next deal.")
-
-    def _covered_now(self, name: str) -> bool:
-        covers = self.tracker.covers
-        if covers is not None and name in covers:
-            return any(o in self.present for o in covers[name])
-        return bool(self.covered.get(name, False)) and any(
-            o in self.present for o in self._outer_neighbours(name))
-
-    def _outer_neighbours(self, name: str) -> list[str]:
-        half, row, col = _parse(name)
-        out = []
-        for n in self.present:
-            h2, r2, c2 = _parse(n)
-            if h2 == half and r2 == row + 1 and abs(c2 - col) < 2:
-                out.append(n)
-        # Columns of an unknown layout are the reader's own: fall back on the flag alone.
-        return out or ([name] if self.covered.get(name) else [])
 
 
 def _held_back(turn: dict[str, Any]) -> bool:
@@ -664,29 +729,46 @@ def _held_back(turn: dict[str, Any]) -> bool:
     return "question" in turn and not turn["shown"] and "pick" not in turn
 
 
-def _parse(name: str) -> tuple[str, int, int]:
-    half, r, c = name.split("-")
-    return half, int(r[1:]), int(c[1:])
+def _camera_is_sim(settings: Any) -> bool:
+    camera = getattr(settings, "camera", None)
+    return camera is not None and str(getattr(camera, "source", "")).strip() == "sim"
 
 
-def _refl(name: str) -> str:
-    half, rest = name.split("-", 1)
-    return ("B" if half == "A" else "A") + "-" + rest
+@functools.lru_cache(maxsize=2)
+def sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Any, list[str]]:
+    """The `sim` camera's deck for a seed, taught from its own photos once per process: the
+    scene draws its cards with it and every game on that camera reads with it."""
+    from companion.games.looking_glass.sim_deck import taught_sim_deck
+
+    return taught_sim_deck(seed)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A simulated player's tap on their phone, at film time `t` (`companion.live.demo_players`)."""
+
+    t: float
+    seat: int | None
+    payload: dict[str, Any]
 
 
 class FilmScene:
-    """The `sim` camera's table: scripted rounds one after another, same deck, same camera."""
+    """The `sim` camera's table: scripted rounds one after another, same deck, same camera,
+    each on the next layout card of a shuffled stack (the engine plays each one once), with
+    its simulated players tapping their hands in when the round's glass is empty (`taps`)."""
 
-    def __init__(self, seed: int, first: int = 0) -> None:
-        from companion.games.looking_glass.sim_deck import taught_sim_deck
-
+    def __init__(self, seed: int, first: int = 0, rounds: int = 5) -> None:
         self.seed = seed
         self.first = first
-        self.art, _, self.library, _ = taught_sim_deck(seed)
+        self.rounds = rounds
+        self.art, _, self.library, _ = sim_deck(seed)
+        self.layouts = sorted(ENGINE.layouts)
+        np.random.default_rng([seed, 78]).shuffle(self.layouts)
         self._films: dict[int, Any] = {}
         """The round being played and the one before (each holds a camera's light, noise and
         stills, ~45 MB: a long session must not keep every round it played)."""
         self._lengths: list[int] = []
+        self._hands: list[list[list[str]]] = []
         self._cond: Any = None
         self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
         self.gap = 8  # empty-table frames between rounds
@@ -713,30 +795,44 @@ class FilmScene:
                 del self._films[old]
             # Slower than the benchmark's films: a watchable game, and time for the camera.
             self._films[k] = RoundFilm(self.seed * 1000 + k, art=self.art, cond=self._cond,
-                                       first=(self.first + k) % 2, hold=8, lead=40)
+                                       first=(self.first + k) % 2, hold=8, lead=40,
+                                       layout_id=self.layouts[k % len(self.layouts)])
         return self._films[k]
 
     def _length(self, k: int) -> int:
         while len(self._lengths) <= k:
-            self._lengths.append(len(self._film(len(self._lengths))))
+            film = self._film(len(self._lengths))
+            self._lengths.append(len(film))
+            self._hands.append([list(h) for h in film.hands])
         return self._lengths[k]
+
+    @functools.cached_property
+    def taps(self) -> list[Tap]:
+        """Each seat taps its hand in on its phone once the round's last pick is made (the
+        film's last frame), for the rounds a match can last."""
+        out, start = [], 0
+        for k in range(self.rounds):
+            end = start + self._length(k) - 1
+            out += [Tap(end / SIM_FPS, seat, {"hand": self._hands[k][seat]}) for seat in (0, 1)]
+            start += self._length(k) + self.gap
+        return out
 
     def frame(self, t: float) -> tuple[np.ndarray, Any]:
         i = int(t * SIM_FPS)
-        if self._cache is not None and self._cache[0] == i:
-            return self._cache[1]
-        k, j = 0, i
-        while j >= self._length(k) + self.gap:
-            j -= self._length(k) + self.gap
-            k += 1
-        film = self._film(k)
-        if j < len(film):
-            out = film.render(j)
-        else:
-            empty = film.camera.background.copy()  # the cards gathered for the next deal
-            out = (empty, {"cards": [], "events": [], "round": k})
-        self._cache = (i, out)
-        return out
+        if self._cache is None or self._cache[0] != i:
+            k, j = 0, i
+            while j >= self._length(k) + self.gap:
+                j -= self._length(k) + self.gap
+                k += 1
+            film = self._film(k)
+            if j < len(film):
+                out = film.render(j)
+            else:
+                empty = film.camera.background.copy()  # the cards gathered for the next deal
+                out = (empty, {"cards": [], "events": [], "round": k})
+            self._cache = (i, out)
+        image, truth = self._cache[1]
+        return image, {**truth, "t": t}
 
 
 def make_table_game(settings: Any, session: Session) -> LookingGlassTable:

@@ -53,3 +53,15 @@ def random_glass(seed: int, layout_id: str = "pyramid") -> dict[str, str]:
     cards = load_deck().cards(False)
     random.Random(seed).shuffle(cards)
     return dict(zip(lay.position_names, cards, strict=False))
+
+
+def unlink(glass: dict[str, str], pos: str, reflection: str) -> None:
+    """Put at `reflection` a character other than the one at `pos`, keeping the glass one the
+    deck can deal (no more copies than the deck has, no Brawler)."""
+    from collections import Counter
+
+    counts = Counter(glass.values())
+    counts[glass[reflection]] -= 1
+    deck = load_deck()
+    glass[reflection] = next(c for c in deck.normal_ids if c != glass[pos]
+                             and counts[c] < deck.copies(False)[c])
