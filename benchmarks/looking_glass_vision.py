@@ -202,9 +202,9 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
 
     from companion.config import Settings
     from companion.errors import UserError
-    from companion.games.looking_glass.live import NOTHING_TAKEN, LookingGlassTable
     from companion.games.looking_glass.render import RoundFilm
-    from companion.games.looking_glass.scoring import round_winner, score
+    from companion.games.looking_glass.rules.scoring import round_winner, score
+    from companion.games.looking_glass.table.live import NOTHING_TAKEN, LookingGlassTable
     from companion.store import Event, Session
 
     cpu0 = time.process_time()

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.looking_glass.actions import Deal, Identify, Pick, Reveal, Setup
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.rules import ENGINE, RULE_COVERED
+from companion.games.looking_glass.rules.actions import Deal, Identify, Pick, Reveal, Setup
+from companion.games.looking_glass.rules.engine import ENGINE, RULE_COVERED
+from companion.games.looking_glass.rules.layout import load_layouts
 
 
 def _round(seed: int, unread: tuple[str, ...] = ()) -> tuple[object, dict[str, str]]:

@@ -7,7 +7,7 @@ import numpy as np
 
 from companion.camera import Frame
 from companion.config import Settings
-from companion.games.looking_glass.live import make_table_game
+from companion.games.looking_glass.table.live import make_table_game
 from companion.store import Session
 
 SESSION = Session("s", "looking-glass", {}, ["Ann", "Bob"], 0.0)

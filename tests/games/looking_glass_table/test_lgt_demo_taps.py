@@ -9,8 +9,8 @@ from collections import Counter
 from lgt_helpers import synthetic_reading
 
 from companion.config import Settings
-from companion.games.looking_glass.live import SIM_FPS, FilmScene, make_table_game
-from companion.games.looking_glass.scoring import round_winner, score
+from companion.games.looking_glass.rules.scoring import round_winner, score
+from companion.games.looking_glass.table.live import SIM_FPS, FilmScene, make_table_game
 from companion.live.conformance import Observe, play
 from companion.live.demo_players import DemoPlayers
 from companion.live.table_game import Observation

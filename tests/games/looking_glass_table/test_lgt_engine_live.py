@@ -11,9 +11,9 @@ from lgt_helpers import random_glass, synthetic_reading, unlink
 
 from companion.config import Settings
 from companion.errors import UserError
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.live import make_table_game
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.engine import ENGINE
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import TABLE_RIGHT_KIND, Observation
 from companion.store import Event, Session

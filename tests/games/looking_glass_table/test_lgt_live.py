@@ -10,10 +10,10 @@ from lgt_helpers import random_glass, synthetic_reading, unlink
 
 from companion.config import Settings
 from companion.errors import UserError
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.live import make_table_game
-from companion.games.looking_glass.scoring import round_winner, score
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.rules.scoring import round_winner, score
+from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation
 from companion.store import Event, Session

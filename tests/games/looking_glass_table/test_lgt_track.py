@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lgt_helpers import random_glass, synthetic_reading
 
-from companion.games.looking_glass.track import GlassTracker
+from companion.games.looking_glass.table.track import GlassTracker
 
 
 def feed(tracker: GlassTracker, reading: dict, frames: int, t0: float, dt: float = 0.3):

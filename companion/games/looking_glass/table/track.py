@@ -241,7 +241,7 @@ class GlassTracker:
         if lay is not None:
             missing = [n for n in lay.position_names if n not in self.slots]
             if missing:
-                from companion.games.looking_glass.layout import placements
+                from companion.games.looking_glass.rules.layout import placements
 
                 place = placements(lay)
                 known = [n for n in self.slots if self.slots[n].present]
@@ -410,7 +410,7 @@ class GlassTracker:
 def _layout(layout_id: str | None) -> Any:
     if layout_id is None:
         return None
-    from companion.games.looking_glass.layout import load_layouts
+    from companion.games.looking_glass.rules.layout import load_layouts
 
     return load_layouts().get(layout_id)
 

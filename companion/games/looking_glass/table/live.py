@@ -33,11 +33,11 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
-from companion.games.looking_glass.actions import Deal, Identify, Pick, Reveal, Setup
-from companion.games.looking_glass.deck import BRAWLERS, load_deck
-from companion.games.looking_glass.rules import ENGINE, LookingGlassState
-from companion.games.looking_glass.scoring import HAND_SIZE
-from companion.games.looking_glass.track import GlassTracker
+from companion.games.looking_glass.rules.actions import Deal, Identify, Pick, Reveal, Setup
+from companion.games.looking_glass.rules.deck import BRAWLERS, load_deck
+from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState
+from companion.games.looking_glass.rules.scoring import HAND_SIZE
+from companion.games.looking_glass.table.track import GlassTracker
 from companion.live.table_game import (
     ANSWER_KIND,
     PUBLIC,
@@ -67,7 +67,7 @@ NOT_TAUGHT = (
     "camera each card (Teach my deck, below)."
 )
 """What players see while no deck is taught (the library's path and the CLI go to the log)."""
-PANEL_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "games" / "looking-glass.js"
+PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "looking-glass.js"
 SIM_FPS = 4.0
 """Film frames per second of the simulated table (the camera may run faster)."""
 OPTIONS = {"target", "first_player"}
@@ -547,7 +547,7 @@ class LookingGlassTable:
         return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:
-        from companion.games.looking_glass.hint import hint_from_view
+        from companion.games.looking_glass.rules.hint import hint_from_view
 
         view = ENGINE.view(self.state, seat)
         if view.get("phase") != "pick" or view.get("to_move") != seat:
@@ -840,7 +840,7 @@ def make_table_game(settings: Any, session: Session) -> LookingGlassTable:
 
 
 def router() -> Any:
-    from companion.games.looking_glass.web import router as build
+    from companion.games.looking_glass.table.web import router as build
 
     return build()
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.looking_glass import actions as A
-from companion.games.looking_glass.actions import (
+from companion.games.looking_glass.rules import actions as A
+from companion.games.looking_glass.rules.actions import (
     Action,
     Deal,
     Hands,
@@ -34,15 +34,15 @@ from companion.games.looking_glass.actions import (
     Reveal,
     Setup,
 )
-from companion.games.looking_glass.deal import (
+from companion.games.looking_glass.rules.deal import (
     REMOVED,
     check_deal,
     check_hands,
     sample_deal,
 )
-from companion.games.looking_glass.deck import BRAWLERS, Deck, load_deck
-from companion.games.looking_glass.layout import Layout, load_layouts
-from companion.games.looking_glass.scoring import HAND_SIZE, RoundScore, score, score_round
+from companion.games.looking_glass.rules.deck import BRAWLERS, Deck, load_deck
+from companion.games.looking_glass.rules.layout import Layout, load_layouts
+from companion.games.looking_glass.rules.scoring import HAND_SIZE, RoundScore, score, score_round
 
 RULE_COVERED = "only completely uncovered cards may be taken"
 

@@ -10,10 +10,10 @@ import random
 from collections import Counter
 
 from companion.games.base import IllegalAction
-from companion.games.looking_glass.actions import Deal, Hands
-from companion.games.looking_glass.deck import BRAWLERS, Deck
-from companion.games.looking_glass.layout import Layout
-from companion.games.looking_glass.scoring import HAND_SIZE
+from companion.games.looking_glass.rules.actions import Deal, Hands
+from companion.games.looking_glass.rules.deck import BRAWLERS, Deck
+from companion.games.looking_glass.rules.layout import Layout
+from companion.games.looking_glass.rules.scoring import HAND_SIZE
 
 Cards = tuple[tuple[str | None, ...], tuple[str | None, ...]]
 """Per half, per cell: the card id, or None for a card a recorded deal left unread."""
