@@ -815,6 +815,7 @@ class FilmScene:
             end = start + self._length(k) - 1
             out += [Tap(end / SIM_FPS, seat, {"hand": self._hands[k][seat]}) for seat in (0, 1)]
             start += self._length(k) + self.gap
+        self._films.clear()  # built for their lengths only: the one being played comes back
         return out
 
     def frame(self, t: float) -> tuple[np.ndarray, Any]:
