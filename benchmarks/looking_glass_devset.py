@@ -100,8 +100,8 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
     import numpy as np
 
     from companion.games.looking_glass.art import draw_deck
-    from companion.games.looking_glass.deck import load_deck
     from companion.games.looking_glass.render import render_scene, sample_style, teach_photo_of
+    from companion.games.looking_glass.rules.deck import load_deck
 
     ids = load_deck().ids
     manifest: dict[str, Any] = {"family": "random", "decks": []}

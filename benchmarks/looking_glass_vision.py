@@ -201,9 +201,10 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     from types import SimpleNamespace
 
     from companion.config import Settings
-    from companion.games.looking_glass.live import NOTHING_TAKEN, LookingGlassTable
+    from companion.errors import UserError
     from companion.games.looking_glass.render import RoundFilm
-    from companion.games.looking_glass.scoring import round_winner, score
+    from companion.games.looking_glass.rules.scoring import round_winner, score
+    from companion.games.looking_glass.table.live import NOTHING_TAKEN, LookingGlassTable
     from companion.store import Event, Session
 
     cpu0 = time.process_time()
@@ -252,6 +253,14 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
             truth = dict(truth, events=[])
         obs = game.perceive(SimpleNamespace(image=img, truth=truth), SimpleNamespace(ok=False))
         record(game.update(obs, i * dt), i * dt)
+        if i == len(film) - 1:
+            # The players tap their hands in on their phones once the glass is empty, as the
+            # sim camera's demo players do (through `correct`, never through the frame).
+            for seat in (0, 1):
+                try:
+                    record(game.correct({"hand": film.hands[seat]}, seat), i * dt)
+                except UserError:
+                    unanswerable += 1  # no round followed: nothing to tap a hand in for
         for qid, q in list(game.open_questions.items()):
             asked_at.setdefault(qid, i)
             if i - asked_at[qid] < ANSWER_FRAMES or qid not in game.open_questions:

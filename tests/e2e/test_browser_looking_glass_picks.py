@@ -11,7 +11,7 @@ from e2e_helpers import free_port, run_server, serve_argv
 from lgt_helpers import random_glass, synthetic_reading
 
 from companion.config import Settings
-from companion.games.looking_glass.live import make_table_game
+from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Observe, play
 from companion.live.table_game import Observation
 from companion.store import Session

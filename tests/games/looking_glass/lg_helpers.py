@@ -6,8 +6,8 @@ import random
 from dataclasses import replace
 
 from companion.games.base import CHANCE
-from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.deck import BRAWLERS
+from companion.games.looking_glass.rules.engine import ENGINE
 
 
 def dealt(seed: int, brawlers: bool = False, layout: str | None = None):

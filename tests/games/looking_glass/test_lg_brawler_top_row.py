@@ -10,10 +10,10 @@ import pytest
 from lg_helpers import dealt
 
 from companion.games.base import IllegalAction
-from companion.games.looking_glass import deal as D
-from companion.games.looking_glass.actions import Deal
-from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules import deal as D
+from companion.games.looking_glass.rules.actions import Deal
+from companion.games.looking_glass.rules.deck import BRAWLERS
+from companion.games.looking_glass.rules.engine import ENGINE
 
 RULE = (
     "They also shouldn't end up in the top row. If so, switch them with the closest card in"

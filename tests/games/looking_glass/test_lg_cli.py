@@ -12,7 +12,7 @@ import pytest
 
 from companion.cli import main
 from companion.games.base import CHANCE
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.engine import ENGINE
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -17,7 +17,7 @@ GOLDEN = Path(__file__).with_name("golden_match.json")
 
 def play(seed: int = 2024) -> dict:
     from companion.games.base import CHANCE
-    from companion.games.looking_glass.rules import ENGINE
+    from companion.games.looking_glass.rules.engine import ENGINE
 
     rng = random.Random(seed)
     state = ENGINE.new_game(2, {"brawlers": True})
@@ -33,7 +33,7 @@ def play(seed: int = 2024) -> dict:
 
 
 def test_the_seeded_match_replays_to_the_golden_file() -> None:
-    from companion.games.looking_glass.rules import ENGINE
+    from companion.games.looking_glass.rules.engine import ENGINE
 
     golden = json.loads(GOLDEN.read_text())
     assert play(golden["seed"]) == golden

@@ -12,11 +12,11 @@ import pytest
 from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.hint import _hand_options, hint
-from companion.games.looking_glass.rules import ENGINE
-from companion.games.looking_glass.simulate import simulate
-from companion.games.looking_glass.solver import build, root_values, tables
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.engine import ENGINE
+from companion.games.looking_glass.rules.hint import _hand_options, hint
+from companion.games.looking_glass.rules.simulate import simulate
+from companion.games.looking_glass.rules.solver import build, root_values, tables
 
 
 def advance(seed: int, picks: int, brawlers: bool = False):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.looking_glass.layout import (
+from companion.games.looking_glass.rules.layout import (
     CARDS_PER_HALF,
     LayoutError,
     TableGeometry,

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
-from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.deck import BRAWLERS
+from companion.games.looking_glass.rules.engine import ENGINE
 
 
 def view_json(state, seat) -> str:

@@ -11,10 +11,10 @@ from lg_helpers import dealt, finish_round
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.conformance import check_engine
-from companion.games.looking_glass.actions import Deal, Pick, Reveal, Setup
-from companion.games.looking_glass.deal import settle_brawlers
-from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.actions import Deal, Pick, Reveal, Setup
+from companion.games.looking_glass.rules.deal import settle_brawlers
+from companion.games.looking_glass.rules.deck import BRAWLERS
+from companion.games.looking_glass.rules.engine import ENGINE
 
 
 def deal_of(state) -> Deal:

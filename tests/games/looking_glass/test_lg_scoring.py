@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from companion.games.looking_glass.scoring import (
+from companion.games.looking_glass.rules.scoring import (
     CollectionError,
     check_collections,
     round_winner,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.layout import load_layouts, placements
 from companion.games.looking_glass.read import Reader, Reading
 from companion.games.looking_glass.render import Comparison, compare, render_scene
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.layout import load_layouts, placements
 from companion.games.looking_glass.sim_deck import taught_sim_deck
 
 
@@ -53,3 +53,15 @@ def random_glass(seed: int, layout_id: str = "pyramid") -> dict[str, str]:
     cards = load_deck().cards(False)
     random.Random(seed).shuffle(cards)
     return dict(zip(lay.position_names, cards, strict=False))
+
+
+def unlink(glass: dict[str, str], pos: str, reflection: str) -> None:
+    """Put at `reflection` a character other than the one at `pos`, keeping the glass one the
+    deck can deal (no more copies than the deck has, no Brawler)."""
+    from collections import Counter
+
+    counts = Counter(glass.values())
+    counts[glass[reflection]] -= 1
+    deck = load_deck()
+    glass[reflection] = next(c for c in deck.normal_ids if c != glass[pos]
+                             and counts[c] < deck.copies(False)[c])

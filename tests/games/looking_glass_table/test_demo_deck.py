@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.camera import Frame
-from companion.config import Settings
-from companion.games.looking_glass.live import make_table_game
+from companion.config import load_settings
+from companion.games.looking_glass.table.live import make_table_game
 from companion.store import Session
 
 SESSION = Session("s", "looking-glass", {}, ["Ann", "Bob"], 0.0)
@@ -17,19 +17,22 @@ def _frame() -> Frame:
     return Frame(np.full((360, 480, 3), 120, np.uint8), 0.0, 0)
 
 
-def test_frames_read_before_the_sim_scene_is_built_do_not_hide_its_deck(tmp_path):
-    # After another game, the perception thread reads the new game's first frames while the
-    # runtime is still building its simulated scene: no deck is known yet then.
-    game = make_table_game(Settings(data_dir=tmp_path), SESSION)
-    game.perceive(_frame(), None)
-    assert "does not know your cards" in game.view(None)["library"]
-    game.sim_scene(7)
+def test_frames_read_before_the_sim_scene_is_built_know_its_deck(tmp_path):
+    # After another game (or rebuilt from the store after a refused write), the perception
+    # thread reads the new game's first frames before the runtime hands it the simulated
+    # scene: the sim camera's deck is known all the same, and it is the scene's own.
+    settings = load_settings(None, {"data_dir": str(tmp_path), "camera.seed": 7}, environ={})
+    game = make_table_game(settings, SESSION)
     game.perceive(_frame(), None)
     assert game.view(None)["library"] is None
+    read_with = game._sim_library
+    assert read_with is not None and game.sim_scene(7).library is read_with
 
 
 def test_a_missing_deck_is_told_in_players_words_without_a_server_path(tmp_path):
-    game = make_table_game(Settings(data_dir=tmp_path), SESSION)
+    settings = load_settings(None, {"data_dir": str(tmp_path), "camera.source": "opencv:0"},
+                             environ={})
+    game = make_table_game(settings, SESSION)
     game.perceive(_frame(), None)
     note = game.view(None)["library"]
     assert "does not know your cards" in note

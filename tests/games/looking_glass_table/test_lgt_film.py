@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from companion.config import Settings
-from companion.games.looking_glass.live import LookingGlassTable
 from companion.games.looking_glass.render import RoundFilm
+from companion.games.looking_glass.table.live import LookingGlassTable
 from companion.store import Event, Session
 
 

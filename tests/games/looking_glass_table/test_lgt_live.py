@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from lgt_helpers import random_glass, synthetic_reading
+from lgt_helpers import random_glass, synthetic_reading, unlink
 
 from companion.config import Settings
 from companion.errors import UserError
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.live import make_table_game
-from companion.games.looking_glass.scoring import round_winner, score
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.rules.scoring import round_winner, score
+from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation
 from companion.store import Event, Session
@@ -155,7 +155,7 @@ def _hidden_pair_steps(glass: dict[str, str], pair: set[str], steps: int = 25) -
 
 def _unlinked_glass(seed: int) -> dict[str, str]:
     glass = random_glass(seed)
-    glass["B-r3-c3"] = "dodo" if glass["A-r3-c3"] != "dodo" else "lion"
+    unlink(glass, "A-r3-c3", "B-r3-c3")
     return glass
 
 
@@ -272,7 +272,7 @@ def _answer(game, events: list[Event], qid: str, answer: str) -> list[Event]:
 def _two_unlinked_pairs(seed: int) -> tuple[dict[str, str], tuple[str, str], tuple[str, str]]:
     glass = _unlinked_glass(seed)
     x, y = ("A-r3-c3", "B-r3-c3"), ("A-r3-c5", "B-r3-c5")
-    glass[y[1]] = "dodo" if glass[y[0]] != "dodo" else "lion"
+    unlink(glass, *y)
     return glass, x, y
 
 
@@ -297,8 +297,8 @@ def test_two_pairs_gone_at_once_are_asked_by_who_took_what_and_scored_right():
     made += _answer(game, events, qs[1].id, y[1])  # Bo got the reflection of Ann's choice
     picks = [e.payload for e in made if e.kind == "lg.pick"]
     assert [(p["seat"], p["illegal"]) for p in picks] == [(0, False), (1, False)]
-    assert game.piles[0] == Counter([glass[x[1]], glass[y[0]]])
-    assert game.piles[1] == Counter([glass[x[0]], glass[y[1]]])
+    assert Counter(game.state.round.piles[0]) == Counter([glass[x[1]], glass[y[0]]])
+    assert Counter(game.state.round.piles[1]) == Counter([glass[x[0]], glass[y[1]]])
     assert game.active_seat() == game.starter
 
 
@@ -318,4 +318,4 @@ def test_an_answer_names_the_card_of_the_seat_asked_even_when_the_turns_shift():
     made = _answer(game, events, second.id, y[1])
     picks = [e.payload for e in made if e.kind == "lg.pick"]
     assert [(p["seat"], p["position"], p["reflection"]) for p in picks] == [(0, y[0], y[1])]
-    assert game.piles[0] == Counter([glass[y[0]]]) and game.piles[1] == Counter([glass[y[1]]])
+    assert game.state.round.piles == ((glass[y[0]],), (glass[y[1]],))

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from companion.config import load_settings
-from companion.games.looking_glass.live import LookingGlassTable
+from companion.games.looking_glass.table.live import LookingGlassTable
 from companion.live.loop import Runtime
 from companion.web.app import create_app
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import CHANCE
-from companion.games.looking_glass.actions import Deal
-from companion.games.looking_glass.deck import BRAWLERS
-from companion.games.looking_glass.hint import DEFAULT_SAMPLES
-from companion.games.looking_glass.players import make_player
-from companion.games.looking_glass.rules import ENGINE
+from companion.games.looking_glass.rules.actions import Deal
+from companion.games.looking_glass.rules.deck import BRAWLERS
+from companion.games.looking_glass.rules.engine import ENGINE
+from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES
+from companion.games.looking_glass.rules.players import make_player
 
 Z95 = 1.959964
 

@@ -26,9 +26,8 @@ first, unseen), the tracker asks the players (a self-linked pair needs no answer
 names the pair, either card being the chosen one); if both cards of an asked pair show again,
 the question is withdrawn (a hand lay over both). Several whole pairs gone at once are asked
 about one by one: their order is not known, but who ended up with which card of each pair is
-all the piles need, and the players can say that. Legality: the chosen card must
-have been uncovered in the last stable view (a card and its reflection are covered alike, so it
-does not matter which of the two an answer names).
+all the piles need, and the players can say that. Whether a pick was legal is not the tracker's
+to say: the rules engine judges every pick it proposes.
 
 Pure Python: positions are matched by their image centres (the camera is fixed during a round;
 a bumped card moves a few millimetres, not half a card).
@@ -62,7 +61,6 @@ class Slot:
     reflection: str
     present: bool | None = True
     """True: lying there; False: taken; None: not read yet (unknown, never 'gone')."""
-    covered: bool = False
 
 
 @dataclass
@@ -86,8 +84,9 @@ class GlassTracker:
         self.layout: str | None = None
         self.first_gone: str | None = None
         """The card of a pair that left while its reflection stayed (the chosen one)."""
-        self.covers: dict[str, list[str]] | None = None
-        """Position -> the positions lying on it, from the layout card when it is known."""
+        self.steady: dict[str, str | None] | None = None
+        """The card read at each position the view shows, while that view is steady (None:
+        not steady now)."""
         self._candidate: tuple | None = None
         self._since: float = 0.0
         self._count = 0
@@ -111,6 +110,7 @@ class GlassTracker:
                tuple(sorted(hidden)))
         if key != self._candidate:
             self._candidate, self._since, self._count = key, now, 1
+            self.steady = None
             return []
         self._count += 1
         if self._count < self.stable_frames or now - self._since < self.stable_seconds:
@@ -119,6 +119,7 @@ class GlassTracker:
             # The same reading, but the picture is still changing: a hand lifting a card and
             # putting it back hides it in every frame it takes. Decide once it is still.
             return []
+        self.steady = {n: self._read.get(n) for n, v in view.items() if v}
         return self._decide(view, {n: not v and n not in hidden for n, v in view.items()},
                             dict(self._identified))
 
@@ -145,12 +146,13 @@ class GlassTracker:
     def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
         """Which tracked positions show a card in this frame."""
         present = dict.fromkeys(self.slots, False)
-        covered = {}
         self._identified: dict[str, str] = {}
+        self._read: dict[str, str | None] = {}
         for c in reading.get("cards", []):
             best = self._slot_at(c["center"])
             if best is None:
                 continue
+            self._read[best] = self._read.get(best) or c.get("card")
             if self.slots[best].present is None:
                 if c.get("card"):
                     self._identified[best] = c["card"]
@@ -166,9 +168,12 @@ class GlassTracker:
                                  or best == self.first_gone)
                 continue
             present[best] = True
-            covered[best] = bool(c.get("covered", False))
-        self._frame_covered = covered
         return present
+
+    def steady_glass(self) -> dict[str, str | None] | None:
+        """The positions a steady view shows a card at and the card read there (None: not
+        read), or None while the view is not steady (a hand over the table)."""
+        return None if self.steady is None else dict(self.steady)
 
     # -- the deal ----------------------------------------------------------------------
     def _watch_deal(self, reading: dict[str, Any], now: float) -> list[Change]:
@@ -217,8 +222,6 @@ class GlassTracker:
         self.start({"cards": ident, "layout": reading.get("layout")})
         glass = {n: s.card for n, s in self.slots.items()}
         return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.get("layout"),
-                                               "covered": {n: s.covered for n, s in
-                                                           self.slots.items()},
                                                "centres": {n: list(s.centre) for n, s in
                                                            self.slots.items()}})]
 
@@ -231,15 +234,14 @@ class GlassTracker:
         self.slots = {
             c["position"]: Slot(c["position"], c["card"], (c["center"][0], c["center"][1]),
                                 _reflection(c["position"]),
-                                True if c.get("card") is not None else None,
-                                bool(c.get("covered")))
+                                True if c.get("card") is not None else None)
             for c in cards
         }
         lay = _layout(reading.get("layout"))
         if lay is not None:
             missing = [n for n in lay.position_names if n not in self.slots]
             if missing:
-                from companion.games.looking_glass.layout import placements
+                from companion.games.looking_glass.rules.layout import placements
 
                 place = placements(lay)
                 known = [n for n in self.slots if self.slots[n].present]
@@ -262,12 +264,12 @@ class GlassTracker:
             self.card_px = 1.3 * sorted(nn)[len(nn) // 2]
         del xs
         self.layout = reading.get("layout")
-        self.covers = _cover_graph(self.layout, list(self.slots))
         self.first_gone = None
         self.asked = []
         self.unread_pairs = []
         self.last_view = {}
         self._candidate = None
+        self.steady = None
 
     def reset(self) -> None:
         """Forget the round: wait for the next deal."""
@@ -278,6 +280,7 @@ class GlassTracker:
         self.asked = []
         self.unread_pairs = []
         self.last_view = {}
+        self.steady = None
 
     # -- picks -------------------------------------------------------------------------
     def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],
@@ -313,7 +316,6 @@ class GlassTracker:
         # Any other card back where one was taken is not a move either (the rules put taken
         # cards on the piles): it is ignored, and does not hold up the moves being made.
         if not gone:
-            self._refresh_cover()
             return out
         if self.first_gone is not None and self.slots[self.first_gone].reflection in gone:
             # The reflection of the card taken alone: the pick is complete. Whatever else
@@ -335,14 +337,10 @@ class GlassTracker:
         # Whole pairs before a single card: each pair was one pick, the card is the next
         # player's choice (no steady look between them). Pairs are asked about, each by
         # whose pile a card went to, which the players know whatever the order was.
-        if len(pairs) > 1:
-            # Their order is unknown: none is judged covered by another that went with it.
-            for pair in pairs:
-                for n in pair:
-                    self.slots[n].present = False
         for a, b in pairs:
             if self.slots[a].card == self.slots[b].card:
                 out.append(self._pick(a, b, order="self-linked"))
+                out[-1].detail["together"] = len(pairs)
             else:
                 for n in (a, b):
                     self.slots[n].present = False
@@ -369,25 +367,15 @@ class GlassTracker:
                 out.append(Change("half", [n]))
         return out
 
-    def is_covered(self, name: str) -> bool:
-        if self.covers is not None:
-            return any(self.slots[o].present is not False for o in self.covers.get(name, []))
-        return self.slots[name].covered
-
     def _pick(self, chosen: str, other: str, order: str) -> Change:
-        if chosen == self.first_gone:
-            self.slots[chosen].present = True  # judge it as it lay before it was taken
-        was_covered = self.is_covered(chosen)
         self.slots[chosen].present = False
         self.slots[other].present = False
         if self.first_gone in (chosen, other):
             # (an answer to an older question must not forget the next pick's first card)
             self.first_gone = None
-        self._refresh_cover()
         return Change("pick", [chosen, other], {
             "card": self.slots[chosen].card,
             "reflection_card": self.slots[other].card,
-            "illegal": was_covered,
             "order": order,
         })
 
@@ -411,14 +399,6 @@ class GlassTracker:
     def _forget_question(self, name: str) -> None:
         self.asked = [p for p in self.asked if name not in p]
 
-    def _refresh_cover(self) -> None:
-        """Covered flags follow the last stable view (a card is freed when both cards over it
-        are gone); positions not seen keep their flag."""
-        covered = getattr(self, "_frame_covered", {})
-        for n, flag in covered.items():
-            if self.slots[n].present:
-                self.slots[n].covered = flag
-
     @property
     def empty(self) -> bool:
         return bool(self.slots) and not any(s.present for s in self.slots.values())
@@ -430,25 +410,9 @@ class GlassTracker:
 def _layout(layout_id: str | None) -> Any:
     if layout_id is None:
         return None
-    from companion.games.looking_glass.layout import load_layouts
+    from companion.games.looking_glass.rules.layout import load_layouts
 
     return load_layouts().get(layout_id)
-
-
-def _cover_graph(layout_id: str | None, names: list[str]) -> dict[str, list[str]] | None:
-    """Which positions lie on which, from the layout model (None if the layout is unknown)."""
-    if layout_id is None:
-        return None
-    from companion.games.looking_glass.layout import load_layouts
-
-    lay = load_layouts().get(layout_id)
-    if lay is None or set(names) != set(lay.position_names):
-        return None
-    out = {}
-    for name in names:
-        half, cell = lay.locate(name)
-        out[name] = [lay.name_of(half, j) for j in lay.covered_by[cell]]
-    return out
 
 
 def _agree(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> bool:

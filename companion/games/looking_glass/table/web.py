@@ -86,8 +86,8 @@ def thumbnail_png(library: Any, card: str) -> bytes | None:
 
 
 def router() -> APIRouter:
-    from companion.games.looking_glass.deck import load_deck
     from companion.games.looking_glass.library import default_library_path
+    from companion.games.looking_glass.rules.deck import load_deck
     from companion.games.looking_glass.teach import TeachError
     from companion.games.looking_glass.teach_live import (
         NotNow,

@@ -8,6 +8,12 @@ reflection. When the Looking Glass is empty, hands join the piles, the larger ab
 wins the round (a tie goes to the starting player) and the winner takes the layout card.
 
 Options: `brawlers` (bool, default False) and `target` (round wins for the match, 1-3).
+
+Played at a table, the engine follows what a camera records: a deal whose cards are partly
+unread (`Identify` names them later) and whose hands are revealed at the end (`Reveal`);
+`table_pick` books a pick the table made even when it broke the cover rule (the breach is
+returned, for the players to see), and `with_glass` takes the Looking Glass as it lies on the
+table as the truth ("the table is right").
 """
 
 from __future__ import annotations
@@ -18,17 +24,27 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.looking_glass import actions as A
-from companion.games.looking_glass.actions import Action, Deal, Hands, Pick, Reveal, Setup
-from companion.games.looking_glass.deal import (
+from companion.games.looking_glass.rules import actions as A
+from companion.games.looking_glass.rules.actions import (
+    Action,
+    Deal,
+    Hands,
+    Identify,
+    Pick,
+    Reveal,
+    Setup,
+)
+from companion.games.looking_glass.rules.deal import (
     REMOVED,
     check_deal,
     check_hands,
     sample_deal,
 )
-from companion.games.looking_glass.deck import BRAWLERS, Deck, load_deck
-from companion.games.looking_glass.layout import Layout, load_layouts
-from companion.games.looking_glass.scoring import HAND_SIZE, RoundScore, score_round
+from companion.games.looking_glass.rules.deck import BRAWLERS, Deck, load_deck
+from companion.games.looking_glass.rules.layout import Layout, load_layouts
+from companion.games.looking_glass.rules.scoring import HAND_SIZE, RoundScore, score, score_round
+
+RULE_COVERED = "only completely uncovered cards may be taken"
 
 
 @dataclass(frozen=True)
@@ -37,11 +53,15 @@ class Round:
     starter: int
     brawler_draw: str | None
     brawlers: bool  # the Lion and the Unicorn are in this round's deck
-    cards: tuple[tuple[str, ...], tuple[str, ...]]  # half -> cell -> card id, as dealt
+    cards: tuple[tuple[str | None, ...], tuple[str | None, ...]]  # half -> cell -> card id
+    """As dealt; None: a card the recorded deal left unread, until `Identify` names it."""
     hands: Hands | None
     removed: tuple[str, ...] | None
     taken: int = 0  # bitmask of cells taken (a cell is taken in both halves at once)
-    piles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # in the order received
+    piles: tuple[tuple[str | None, ...], tuple[str | None, ...]] = ((), ())
+    """In the order received; None: an unread card, until it is named."""
+    a_to: int = 0
+    """Bitmask of taken cells whose half-A card went to seat 1 (who holds which card)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +196,8 @@ class LookingGlassEngine:
             if phase != "deal":
                 raise IllegalAction("a deal only starts a round", f"the match is in phase {phase}")
             return self._apply_deal(state, action)
+        if isinstance(action, Identify):
+            return self._apply_identify(state, action)
         if isinstance(action, Setup):
             if phase != "setup":
                 raise IllegalAction("the set-up happens once", f"the match is in phase {phase}")
@@ -195,12 +217,31 @@ class LookingGlassEngine:
                     f"the match is in phase {phase}",
                 )
             r = state.round
+            unread = [lay_name for lay_name, c in self._glass_of(r).items() if c is None]
+            if unread:
+                raise IllegalAction("every card of the Looking Glass is named before the "
+                                    "round is scored", f"{unread[0]} is unread")
             check_hands(action.hands, self._unseen_after_glass(r))
             return self._finish_round(state, replace(r, hands=action.hands))
         raise IllegalAction("not a Looking Glass action", repr(action))
 
     # -- rules --------------------------------------------------------------------------
-    def _apply_pick(self, state: LookingGlassState, phase: str, action: Pick):
+    def table_pick(
+        self, state: LookingGlassState, action: Pick
+    ) -> tuple[LookingGlassState, IllegalAction | None]:
+        """A pick seen made at the table: as `apply`, except that a covered card taken
+        anyway is booked (the cards are in the piles now) and the breach is returned with
+        the new state. Any other illegal pick (not the seat's turn, a card taken before)
+        raises, as it cannot be followed."""
+        try:
+            return self.apply(state, action), None
+        except IllegalAction as exc:
+            if exc.rule != RULE_COVERED:
+                raise
+            return self._apply_pick(state, self.phase(state), action, covered_ok=True), exc
+
+    def _apply_pick(self, state: LookingGlassState, phase: str, action: Pick,
+                    covered_ok: bool = False):
         if phase != "pick":
             raise IllegalAction("cards are picked only during a round", f"phase is {phase}")
         seat = self.current_player(state)
@@ -214,19 +255,108 @@ class LookingGlassEngine:
             raise IllegalAction("a pick names a position of the layout", str(exc)) from None
         if (r.taken >> cell) & 1:
             raise IllegalAction("a card can be taken once", f"{action.position} is already taken")
-        if lay.cover_masks[cell] & ~r.taken:
+        if lay.cover_masks[cell] & ~r.taken and not covered_ok:
             over = [lay.name_of(half, j) for j in lay.covered_by[cell] if not (r.taken >> j) & 1]
-            raise IllegalAction(
-                "only completely uncovered cards may be taken",
-                f"{action.position} lies under {', '.join(over)}",
-            )
+            raise IllegalAction(RULE_COVERED, f"{action.position} lies under {', '.join(over)}")
         piles = list(r.piles)
         piles[seat] = (*piles[seat], r.cards[half][cell])
         piles[1 - seat] = (*piles[1 - seat], r.cards[1 - half][cell])
-        r = replace(r, taken=r.taken | (1 << cell), piles=(piles[0], piles[1]))
+        a_to = r.a_to | ((1 << cell) if (seat if half == 0 else 1 - seat) == 1 else 0)
+        r = replace(r, taken=r.taken | (1 << cell), piles=(piles[0], piles[1]), a_to=a_to)
         if r.taken == lay.full_mask and r.hands is not None:
             return self._finish_round(state, r)
         return replace(state, round=r)
+
+    def _apply_identify(self, state: LookingGlassState, action: Identify) -> LookingGlassState:
+        r = state.round
+        if r is None or (r.hands is not None and r.taken == self.layout(r.layout).full_mask):
+            raise IllegalAction("an unread card is named during its round", "no round is open")
+        lay = self.layout(r.layout)
+        try:
+            half, cell = lay.locate(action.position)
+        except ValueError as exc:
+            raise IllegalAction("a card is named at a position of the layout", str(exc)) from None
+        if r.cards[half][cell] is not None:
+            raise IllegalAction("only an unread card is named",
+                                f"{action.position} holds {r.cards[half][cell]}")
+        if action.card not in self.deck.ids:
+            raise IllegalAction("cards come from the deck", f"unknown card id {action.card!r}")
+        in_play = r.brawlers or (state.brawlers and r.brawler_draw is None
+                                 and action.card in BRAWLERS)
+        known = Counter(c for h in r.cards for c in h if c is not None)
+        if known[action.card] >= self.deck.copies(in_play)[action.card]:
+            raise IllegalAction("a deal uses the deck's cards once each",
+                                f"the Looking Glass holds every {action.card} already")
+        cards = [list(h) for h in r.cards]
+        cards[half][cell] = action.card
+        piles = [list(p) for p in r.piles]
+        if (r.taken >> cell) & 1:
+            holder = ((r.a_to >> cell) & 1) ^ half
+            piles[holder][piles[holder].index(None)] = action.card
+        r = replace(r, cards=(tuple(cards[0]), tuple(cards[1])), brawlers=in_play,
+                    piles=(tuple(piles[0]), tuple(piles[1])))
+        return replace(state, round=r)
+
+    def with_glass(self, state: LookingGlassState, glass: dict[str, str | None]
+                   ) -> LookingGlassState:
+        """The Looking Glass as it lies on the table, taken as the truth: not a move (it never
+        appears in legal_actions) but the table's correction when the engine has drifted from
+        it. `glass` maps the positions the camera sees a card at to the card read there (None:
+        not read). Each card seen takes the table's identity; a card the engine counted taken
+        that lies on the table again returns from its pile (the turn follows, as it always
+        follows the cards taken). Cards not seen are left as they are: whether they were taken,
+        and by whom, is a pick to be seen or asked about, not a correction. Hands and the
+        round's results are untouched."""
+        r = state.round
+        if r is None or self.phase(state) != "pick":
+            raise IllegalAction("the table is corrected during a round", "no round is being played")
+        lay = self.layout(r.layout)
+        cards = [list(h) for h in r.cards]
+        piles = [list(p) for p in r.piles]
+        taken, a_to = r.taken, r.a_to
+        cells: dict[int, list[int]] = {}
+        for name in glass:
+            try:
+                half, cell = lay.locate(name)
+            except ValueError as exc:
+                raise IllegalAction("the glass lies in its layout", str(exc)) from None
+            cells.setdefault(cell, []).append(half)
+        for cell, halves in sorted(cells.items()):
+            if (taken >> cell) & 1 and len(halves) != 2:
+                name = lay.name_of(halves[0], cell)
+                raise IllegalAction("a card and its reflection are taken together",
+                                    f"{name} lies on the table without its reflection")
+            if (taken >> cell) & 1:
+                for half in (0, 1):
+                    holder = ((a_to >> cell) & 1) ^ half
+                    piles[holder].remove(cards[half][cell])
+                taken &= ~(1 << cell)
+                a_to &= ~(1 << cell)
+            for half in halves:
+                seen = glass[lay.name_of(half, cell)]
+                if seen is not None:
+                    cards[half][cell] = seen
+        known = Counter(c for h in cards for c in h if c is not None)
+        over = known - self.deck.copies(True)
+        if over:
+            raise IllegalAction("a deal uses the deck's cards once each",
+                                f"too many {', '.join(sorted(over))}")
+        in_play = r.brawlers or any(c in BRAWLERS for c in known)
+        r = replace(r, cards=(tuple(cards[0]), tuple(cards[1])), piles=(tuple(piles[0]),
+                    tuple(piles[1])), taken=taken, a_to=a_to, brawlers=in_play)
+        return replace(state, round=r)
+
+    def running_totals(self, state: LookingGlassState) -> list[int]:
+        """Each seat's score from its pile so far (the hands join at the round's end)."""
+        r = state.round
+        if r is None:
+            return [0, 0]
+        return [score(Counter(c for c in pile if c is not None), self.deck).total
+                for pile in r.piles]
+
+    def _glass_of(self, r: Round) -> dict[str, str | None]:
+        lay = self.layout(r.layout)
+        return {lay.name_of(h, c): r.cards[h][c] for h in (0, 1) for c in range(len(lay.cells))}
 
     def _finish_round(self, state: LookingGlassState, r: Round) -> LookingGlassState:
         result = self.round_score(r)
@@ -246,7 +376,7 @@ class LookingGlassEngine:
     def _unseen_after_glass(self, r: Round) -> Counter[str]:
         """Cards of the round's deck not in the Looking Glass (hands + removed pile)."""
         left = self.deck.copies(r.brawlers)
-        left.subtract(c for half in r.cards for c in half)
+        left.subtract(c for half in r.cards for c in half if c is not None)
         return +left
 
     def _apply_deal(self, state: LookingGlassState, deal: Deal) -> LookingGlassState:
@@ -339,6 +469,7 @@ class LookingGlassEngine:
                 "removed": None if r.removed is None else list(r.removed),
                 "taken": r.taken,
                 "piles": [list(p) for p in r.piles],
+                "a_to": r.a_to,
             },
         }
 
@@ -358,6 +489,7 @@ class LookingGlassEngine:
                     removed=None if rd["removed"] is None else tuple(rd["removed"]),
                     taken=int(rd["taken"]),
                     piles=(tuple(piles[0]), tuple(piles[1])),
+                    a_to=int(rd.get("a_to", 0)),
                 )
             return LookingGlassState(
                 brawlers=bool(data["brawlers"]),

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.errors import UserError
-from companion.games.looking_glass.deck import LION, UNICORN, Deck, load_deck
+from companion.games.looking_glass.rules.deck import LION, UNICORN, Deck, load_deck
 
 HAND_SIZE = 4
 ROUND_CARDS = 18

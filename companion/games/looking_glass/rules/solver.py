@@ -25,9 +25,9 @@ from itertools import pairwise
 
 import numpy as np
 
-from companion.games.looking_glass.deck import LION, UNICORN, Deck
-from companion.games.looking_glass.layout import Layout
-from companion.games.looking_glass.scoring import brawler_points
+from companion.games.looking_glass.rules.deck import LION, UNICORN, Deck
+from companion.games.looking_glass.rules.layout import Layout
+from companion.games.looking_glass.rules.scoring import brawler_points
 
 _MASK_SHIFT = 40  # key bits below, mask bits above, in one int64 state code
 

@@ -10,12 +10,13 @@ import random
 from collections import Counter
 
 from companion.games.base import IllegalAction
-from companion.games.looking_glass.actions import Deal, Hands
-from companion.games.looking_glass.deck import BRAWLERS, Deck
-from companion.games.looking_glass.layout import Layout
-from companion.games.looking_glass.scoring import HAND_SIZE
+from companion.games.looking_glass.rules.actions import Deal, Hands
+from companion.games.looking_glass.rules.deck import BRAWLERS, Deck
+from companion.games.looking_glass.rules.layout import Layout
+from companion.games.looking_glass.rules.scoring import HAND_SIZE
 
-Cards = tuple[tuple[str, ...], tuple[str, ...]]
+Cards = tuple[tuple[str | None, ...], tuple[str | None, ...]]
+"""Per half, per cell: the card id, or None for a card a recorded deal left unread."""
 
 REMOVED = {False: 4, True: 6}
 """Cards removed per round without and with the Brawlers in play."""
@@ -100,9 +101,17 @@ def check_hands(hands: Hands, available: Counter[str]) -> None:
 
 def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[bool, Cards]:
     """Whether the Brawlers are in play, and the cards per half and cell; IllegalAction
-    names the first way the deal contradicts the deck, the layout or the set-up rules."""
+    names the first way the deal contradicts the deck, the layout or the set-up rules.
+
+    A deal recorded at the table may leave cards unread (None) and the Brawlers' draw
+    unrecorded (a camera sees neither): the Brawlers are then in play when one lies in the
+    Looking Glass, and the known cards are checked against the deck."""
     draw = deal.brawler_draw
-    if brawlers:
+    glass = deal.glass_map()
+    known = [c for c in glass.values() if c is not None]
+    if brawlers and draw is None and deal.hands is None:
+        in_play = any(c in BRAWLERS for c in known)
+    elif brawlers:
         if draw not in deck.normal_ids:
             raise IllegalAction(
                 "with the Brawlers, a card of the normal deck is drawn to decide on them",
@@ -113,7 +122,6 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
         if draw is not None:
             raise IllegalAction("no Brawler draw without the Brawlers", repr(draw))
         in_play = False
-    glass = deal.glass_map()
     names = set(lay.position_names)
     if set(glass) != names:
         missing, extra = sorted(names - set(glass)), sorted(set(glass) - names)
@@ -121,11 +129,11 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
             f"the deal fills every position of layout {lay.id!r} and no other",
             f"missing {missing[:3]}" if missing else f"unknown {extra[:3]}",
         )
-    unknown = sorted(set(glass.values()) - set(deck.ids))
+    unknown = sorted(set(known) - set(deck.ids))
     if unknown:
         raise IllegalAction("cards come from the deck", f"unknown card id {unknown[0]!r}")
     copies = deck.copies(in_play)
-    over = Counter(glass.values()) - copies
+    over = Counter(known) - copies
     if over:
         raise IllegalAction(
             "a deal uses the deck's cards once each",
@@ -133,7 +141,7 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
             + ("" if in_play else " (the Brawlers are not in play)"),
         )
     for name in (lay.name_of(h, c) for h in (0, 1) for c in lay.top_row):
-        if glass[name] in BRAWLERS:
+        if glass[name] is not None and glass[name] in BRAWLERS:
             raise IllegalAction(
                 "the Brawlers never start in the top row (uncovered at the deal)",
                 f"{glass[name]} at {name} (switch it two rows down)",
@@ -141,7 +149,9 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
     if (deal.hands is None) != (deal.removed is None):
         raise IllegalAction("hands and the removed pile are recorded together or not at all", "")
     if deal.hands is not None:
-        rest = copies - Counter(glass.values())
+        if len(known) != len(glass):
+            raise IllegalAction("a deal with its hands names every card", "a card is unread")
+        rest = copies - Counter(known)
         check_hands(deal.hands, rest)
         rest = rest - Counter(deal.hands[0]) - Counter(deal.hands[1])
         if Counter(deal.removed) != rest:
