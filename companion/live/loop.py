@@ -17,7 +17,7 @@ import pickle
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
 from companion.live.table_game import EventDraft, Observation, Question, TableGame
+from companion.live.table_status import TableStatus
 from companion.live.watchdog import Notifier
 from companion.store import (
     PUBLIC,
@@ -133,9 +134,8 @@ class Runtime:
         self.stages = {name: RateMeter() for name in ("registration", "game", "view")}
         self.game_errors = 0
         self.last_game_error: str | None = None
-        self.markers_seen: list[int] = []
-        self.registered = False
-        self.held = False
+        self.table_status = TableStatus.none_yet()
+        """Where the table is, as the newest annotated frame shows it (`table_status`)."""
         self.notifier = Notifier.from_environ()
         """systemd's watchdog: pinged from the perception loop (`companion.live.watchdog`)."""
         self._make_game = table_game_factory or load_table_game
@@ -393,11 +393,7 @@ class Runtime:
                     for name, meter in self.stages.items()
                 },
             },
-            "table": {
-                "registered": self.registered,
-                "held": self.held,
-                "markers_seen": list(self.markers_seen),
-            },
+            "table": self.table_status.to_json(),
             "game": {
                 "id": self.session.game,
                 "session": self.session.id,
@@ -540,17 +536,16 @@ class Runtime:
             self._game_error("perceive", exc)
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
-        self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
+        status = TableStatus.of(registration, _game_markers(game))
+        jpeg = self._annotate(frame.image, markers, registration, game, observation, status)
+        # One object, published with the frame it describes: the status bar never mixes two
+        # frames, and never shows a frame's markers without its perception time.
+        self.table_status = replace(status, frame=self.frames.set(jpeg))
         self.last_frame_at = time.time()
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)
         self.perception.add(t3 - t0)
-        # The table status is published after the frame's timing, so /api/health never
-        # shows a frame's markers without its perception time.
-        self.markers_seen = list(registration.markers_seen)
-        self.registered = bool(registration.ok)
-        self.held = bool(registration.held)
         with self._lock:
             if game is not self.game:  # a new session started (or a rebuild) while we looked
                 return []
@@ -585,24 +580,30 @@ class Runtime:
 
     def _annotate(
         self, image: np.ndarray, markers: dict[int, Any], registration: Any, game: TableGame,
-        observation: Observation,
+        observation: Observation, status: TableStatus,
     ) -> bytes:
         view = image.copy()
-        draw_markers(view, markers, tuple(self.settings.table.corner_ids))
+        draw_markers(view, markers,
+                     _game_markers(game) or tuple(self.settings.table.corner_ids))
         draw_table(view, registration)
         try:
             view = game.annotate(view, registration, observation)
         except Exception as exc:
             self._game_error("annotate", exc)
-        ok = registration.ok and not registration.held
-        seen = len(registration.markers_seen)
-        status = f"{self.session.game}  markers {seen}/4  conf {observation.confidence:.2f}"
-        draw_status(view, status, ok)
+        line = (f"{self.session.game}  markers {status.summary()}  "
+                f"conf {observation.confidence:.2f}")
+        draw_status(view, line, status.located_now)
         if view.shape[1] > STREAM_MAX_WIDTH:
             # INTER_LINEAR: INTER_AREA at a non-integer scale costs several times more.
             scale = STREAM_MAX_WIDTH / view.shape[1]
             view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         return encode_jpeg(view)
+
+
+def _game_markers(game: TableGame) -> tuple[int, ...] | None:
+    """The marker ids a game finds its own board by (`TableGame.table_markers`), if any."""
+    ids = getattr(game, "table_markers", None)
+    return tuple(int(i) for i in ids) if ids else None
 
 
 def _registrar(settings: Settings) -> Any:

@@ -144,6 +144,11 @@ class MirrorMansionTable:
         self._judged: tuple[Any, ...] | None = None
         """(turn, phase, corrections, reading) last judged: a phase change judges again."""
 
+    @property
+    def table_markers(self) -> tuple[int, ...]:
+        """The box is located by its own corner markers, not the table's (status bar)."""
+        return tuple(m.id for m in self.board.markers)
+
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
         from companion.games.mirror_mansion.render import table_film
