@@ -38,6 +38,14 @@ class CameraSettings(_Section):
     sim_players: bool = True
     """For `sim`: the simulated table's players tap their moves (the die, the guesses, the
     look) through the dashboard's corrections, so the demo plays itself; false: you tap."""
+    sim_pace: float = Field(1.0, ge=0.25, le=4.0)
+    """For `sim`: film seconds per second of frames (`fps` frames). 2 plays the demo twice
+    as fast, its holds and pauses half as long, if perception reads every frame; where it
+    cannot, set `sim_lockstep` (and a lower `fps`) so no hold is skipped."""
+    sim_lockstep: bool = False
+    """For `sim`: the film waits until perception has read each frame, so a slow or busy
+    machine plays the demo slower instead of skipping what its trackers must see; the
+    camera's fps is then perception's."""
 
 
 class TableSettings(_Section):
