@@ -286,8 +286,8 @@ class MirrorMansionTable:
             return drafts
         choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
         return [*drafts, question_draft(Question(
-            qid, f"The mirror at row {m.cell[0]}, column {m.cell[1]} ({m.slot}): I cannot see "
-            "its dot. Which way does its mirror face?", choices))]
+            qid, f"The mirror at row {m.cell[0] + 1}, column {m.cell[1] + 1} ({m.slot}): I "
+            "cannot see its dot. Which way does its mirror face?", choices))]
 
     def _ask_window(self, reading: BoxState) -> list[EventDraft]:
         """The window card's dot unseen for a while (Victor stands in front of it, say)."""
@@ -359,8 +359,10 @@ class MirrorMansionTable:
         others = [m for m in self.board.cards if m != tapped and m not in taken]
         choices = [{"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
                    for m in ([tapped] if tapped else []) + others]
-        text = (f"The window moved to {window}; the card now at {revealed} shows "
-                f"{tapped or 'which motif'}? Confirm, or pick the motif it shows.")
+        mover = self.session.seats[s.active] if s.active < len(self.session.seats) else None
+        text = (f"{mover or 'The active player'} moved the window to {window}; the card now "
+                f"at {revealed} shows {tapped or 'which motif'}? Confirm, or tap the picture "
+                "it shows.")
         return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
 
     def _try(self, action: Any) -> list[EventDraft]:
