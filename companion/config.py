@@ -81,8 +81,9 @@ class WebSettings(_Section):
 class StoreSettings(_Section):
     snapshot_budget_mb: int = Field(512, ge=1)
     """Room for event pictures; the oldest are pruned past it (events never are)."""
-    checkpoint_every: int = Field(1000, ge=10)
-    """Events between saved game states, so a restart replays only the tail."""
+    checkpoint_every: int = Field(1000, ge=2)
+    """Events between saved game states, so a restart replays only the tail (each one is
+    the pickled game: a few every thousand events cost little)."""
     retry_s: float = Field(2.0, gt=0)
     """After a failed write (full disk), how long before the game tries again."""
 

@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import logging
 import os
-import pickle
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from companion import __version__
 from companion.config import Settings
 from companion.errors import UserError
 from companion.games import get_game
+from companion.live import checkpoints
 from companion.live.demo_game import DemoTableGame
 from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
@@ -125,6 +125,8 @@ class Runtime:
         """Why the last write failed, until one succeeds again."""
         self._retry_storage_at = 0.0
         self._checkpoint_ok = True
+        self._checkpointed = 0
+        """The event the active session's newest checkpoint was taken after (0: none)."""
         self.started_at = time.monotonic()
         self.frames: Latest[bytes] = Latest()
         self.last_frame_at = 0.0
@@ -163,7 +165,7 @@ class Runtime:
                 game, last = self._replay(open_session)
                 self.changes.set(Changes(open_session.id, last))
                 self.session, self.game = open_session, game
-                self._checkpoint(last, after_replay=True)
+                self._checkpoint(last)
                 log.info("resumed session %s (%s)", open_session.id, open_session.game)
                 return open_session, game
         except DamagedStore as exc:
@@ -177,10 +179,11 @@ class Runtime:
         game, last = None, 0
         for seq, blob in self.store.checkpoints(session.id, code_version()):
             try:
-                game, last = pickle.loads(blob), seq
+                game, last = checkpoints.loads(blob), seq
                 break
             except Exception as exc:  # a checkpoint is a shortcut, never a requirement
                 log.warning("checkpoint %s of %s unusable: %s", seq, session.id, exc)
+        self._checkpointed = last
         if game is None:
             game = self._make_game(self.settings, session)
         for event in self.store.events(session.id, last):
@@ -208,6 +211,7 @@ class Runtime:
             self._storage_failed(exc)
             raise StorageUnavailable(self._storage_message()) from None
         self._apply(game, event)
+        self._checkpointed, self._checkpoint_ok = 0, True  # another game: it may pickle
         self.changes.set(Changes(session.id, event.seq))
         return session, game
 
@@ -289,21 +293,17 @@ class Runtime:
         return (f"the table's storage refused the write ({self.storage_error}); nothing was "
                 "changed. Free some space on the device; the game carries on by itself.")
 
-    def _checkpoint(self, seq: int, after_replay: bool = False) -> None:
-        """Every `checkpoint_every` events, keep the game's state so a restart replays
-        only what follows (skipped for good if this game cannot be pickled). After a
-        start-up that replayed that many events without one, keep one at once."""
+    def _checkpoint(self, seq: int) -> None:
+        """Once `checkpoint_every` events followed the newest checkpoint, keep the game's
+        state, so a restart replays only what follows (skipped for good if this game cannot
+        be pickled). Counted from that checkpoint, not by multiples: one commit may append
+        several events and step over a multiple (it did, and no checkpoint was ever kept);
+        a start-up that replayed that many events keeps one at once."""
         every = self.settings.store.checkpoint_every
-        if not self._checkpoint_ok:
-            return
-        if after_replay:
-            newest = self.store.checkpoints(self.session.id, code_version())
-            if seq - (newest[0][0] if newest else 0) < every:
-                return
-        elif seq % every:
+        if not self._checkpoint_ok or seq - self._checkpointed < every:
             return
         try:
-            blob = pickle.dumps(self.game, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = checkpoints.dumps(self.game)
         except Exception as exc:
             self._checkpoint_ok = False
             log.info("game %s keeps no checkpoints (%s): restarts replay every event",
@@ -311,6 +311,7 @@ class Runtime:
             return
         try:
             self.store.save_checkpoint(self.session.id, seq, code_version(), blob)
+            self._checkpointed = seq
         except StorageError as exc:  # only a shortcut: the events are safe
             log.warning("checkpoint after event %d not saved: %s", seq, exc)
 
