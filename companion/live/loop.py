@@ -539,14 +539,15 @@ class Runtime:
         t2 = time.perf_counter()
         status = TableStatus.of(registration, _game_markers(game))
         jpeg = self._annotate(frame.image, markers, registration, game, observation, status)
-        # One object, published with the frame it describes: the status bar never mixes two
-        # frames, and never shows a frame's markers without its perception time.
-        self.table_status = replace(status, frame=self.frames.set(jpeg))
+        shown = self.frames.set(jpeg)
         self.last_frame_at = time.time()
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)
         self.perception.add(t3 - t0)
+        # One object naming the frame it was drawn on, published after the frame's timing:
+        # the status bar never mixes two frames, nor shows markers without a perception time.
+        self.table_status = replace(status, frame=shown)
         with self._lock:
             if game is not self.game:  # a new session started (or a rebuild) while we looked
                 return []
