@@ -38,6 +38,14 @@ class CameraSettings(_Section):
     sim_players: bool = True
     """For `sim`: the simulated table's players tap their moves (the die, the guesses, the
     look) through the dashboard's corrections, so the demo plays itself; false: you tap."""
+    sim_pace: float = Field(1.0, ge=0.25, le=4.0)
+    """For `sim`: film seconds per second of frames (`fps` frames). 2 plays the demo twice
+    as fast, its holds and pauses half as long, if perception reads every frame; where it
+    cannot, set `sim_lockstep` (and a lower `fps`) so no hold is skipped."""
+    sim_lockstep: bool = False
+    """For `sim`: the film waits until perception has read each frame, so a slow or busy
+    machine plays the demo slower instead of skipping what its trackers must see; the
+    camera's fps is then perception's."""
 
 
 class TableSettings(_Section):
@@ -73,8 +81,9 @@ class WebSettings(_Section):
 class StoreSettings(_Section):
     snapshot_budget_mb: int = Field(512, ge=1)
     """Room for event pictures; the oldest are pruned past it (events never are)."""
-    checkpoint_every: int = Field(1000, ge=10)
-    """Events between saved game states, so a restart replays only the tail."""
+    checkpoint_every: int = Field(1000, ge=2)
+    """Events between saved game states, so a restart replays only the tail (each one is
+    the pickled game: a few every thousand events cost little)."""
     retry_s: float = Field(2.0, gt=0)
     """After a failed write (full disk), how long before the game tries again."""
 

@@ -20,6 +20,8 @@ from companion.camera.base import CameraState, CameraStatus, EndOfStream, Frame,
 log = logging.getLogger(__name__)
 
 FPS_WINDOW_S = 2.0
+READER_WAIT_S = 2.0
+"""Longest a lock-step source waits for a reader before it reads on (below `stall_after_s`)."""
 
 
 class CaptureThread:
@@ -47,6 +49,8 @@ class CaptureThread:
         self._stop = threading.Event()
         self._frame: Frame | None = None
         self._count = 0
+        self._taken = -1
+        """Index of the newest frame a viewer was given (`waits_for_reader` sources)."""
         self._errors = 0
         self._last_error: str | None = None
         self._state: CameraState = "starting"
@@ -85,6 +89,9 @@ class CaptureThread:
             while True:
                 frame = self._frame
                 if frame is not None and frame.index > after_index:
+                    if frame.index > self._taken:
+                        self._taken = frame.index
+                        self._cond.notify_all()  # a source that waits for its reader
                     return frame
                 if self._stop.is_set() or self._state == "stopped":
                     return None
@@ -151,6 +158,16 @@ class CaptureThread:
                 self._since = time.monotonic()
             self._cond.notify_all()
 
+    def _wait_until_taken(self) -> None:
+        """A source that `waits_for_reader` (a `sim` film in lock-step) reads its next frame
+        only once a viewer took this one, or after `READER_WAIT_S` without one (a camera
+        nobody reads keeps running)."""
+        deadline = time.monotonic() + READER_WAIT_S
+        with self._cond:
+            while (self._taken < self._count - 1 and not self._stop.is_set()
+                   and (left := deadline - time.monotonic()) > 0):
+                self._cond.wait(left)
+
     def _run(self) -> None:
         backoff = self.backoff_initial_s
         while not self._stop.is_set():
@@ -159,9 +176,12 @@ class CaptureThread:
                 source = self._factory()
                 self._source_name = source.describe()
                 source.open()
+                lockstep = bool(getattr(source, "waits_for_reader", False))
                 while not self._stop.is_set():
                     self._publish(source.read())
                     backoff = self.backoff_initial_s
+                    if lockstep:
+                        self._wait_until_taken()
             except EndOfStream as exc:
                 with self._cond:
                     self._last_error = str(exc)

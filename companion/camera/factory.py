@@ -44,7 +44,7 @@ def open_source(
 
             scene = DemoTableScene(table or TableSettings(), settings.seed,
                                    width=settings.width, height=settings.height)
-        return SimSource(scene, settings.fps)
+        return SimSource(scene, settings.fps, settings.sim_pace, settings.sim_lockstep)
     if kind == "replay" and arg:
         from companion.camera.replay import ReplaySource
 

@@ -26,11 +26,22 @@ class Pacer:
 
 
 class SimSource(FrameSource):
-    """Frame i shows the scene at t = i / fps, so a run is reproducible from its seed."""
+    """Frame i shows the scene at t = i * pace / fps, so a run is reproducible from its seed.
 
-    def __init__(self, scene: Scene, fps: float) -> None:
+    `pace` is film seconds per real second (`camera.sim_pace`): above 1 the demo's holds and
+    pauses pass faster, on the platform's clock alone; no game is told or changed. Its
+    trackers still see each hold for fewer real seconds and frames, so the pace that works
+    is bounded by how fast perception reads frames (the browser demo tests use 2)."""
+
+    def __init__(self, scene: Scene, fps: float, pace: float = 1.0,
+                 lockstep: bool = False) -> None:
         self.scene = scene
         self.fps = float(fps)
+        self.pace = float(pace)
+        self.waits_for_reader = lockstep
+        """`camera.sim_lockstep`: the capture thread reads the next frame only once
+        perception took this one, so a slow machine plays the film slower, never skipping
+        a hold its trackers need to see in several frames."""
         self._pacer = Pacer(self.fps)
         self._index = 0
         self._open = False
@@ -42,7 +53,7 @@ class SimSource(FrameSource):
     def read(self) -> Frame:
         if not self._open:
             raise CameraError("sim camera is not open")
-        image, truth = self.scene.frame(self._index / self.fps)
+        image, truth = self.scene.frame(self._index * self.pace / self.fps)
         stamp = self._pacer.wait()
         frame = Frame(image=image, timestamp=stamp, index=self._index, truth=truth)
         self._index += 1
@@ -52,4 +63,6 @@ class SimSource(FrameSource):
         self._open = False
 
     def describe(self) -> str:
-        return f"sim {type(self.scene).__name__} @{self.fps:g}fps"
+        pace = "" if self.pace == 1 else f" x{self.pace:g}"
+        step = " lock-step" if self.waits_for_reader else ""
+        return f"sim {type(self.scene).__name__} @{self.fps:g}fps{pace}{step}"

@@ -13,11 +13,10 @@ import contextlib
 import hashlib
 import logging
 import os
-import pickle
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,12 +28,14 @@ from companion import __version__
 from companion.config import Settings
 from companion.errors import UserError
 from companion.games import get_game
+from companion.live import checkpoints
 from companion.live.demo_game import DemoTableGame
 from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
 from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
 from companion.live.pubsub import Latest
 from companion.live.table_game import Correction, EventDraft, Observation, Question, TableGame
+from companion.live.table_status import TableStatus
 from companion.live.watchdog import Notifier
 from companion.store import (
     PUBLIC,
@@ -125,6 +126,8 @@ class Runtime:
         """Why the last write failed, until one succeeds again."""
         self._retry_storage_at = 0.0
         self._checkpoint_ok = True
+        self._checkpointed = 0
+        """The event the active session's newest checkpoint was taken after (0: none)."""
         self.started_at = time.monotonic()
         self.frames: Latest[bytes] = Latest()
         self.last_frame_at = 0.0
@@ -134,9 +137,8 @@ class Runtime:
         self.stages = {name: RateMeter() for name in ("registration", "game", "view")}
         self.game_errors = 0
         self.last_game_error: str | None = None
-        self.markers_seen: list[int] = []
-        self.registered = False
-        self.held = False
+        self.table_status = TableStatus.none_yet()
+        """Where the table is, as the newest annotated frame shows it (`table_status`)."""
         self.notifier = Notifier.from_environ()
         """systemd's watchdog: pinged from the perception loop (`companion.live.watchdog`)."""
         self._make_game = table_game_factory or load_table_game
@@ -164,7 +166,7 @@ class Runtime:
                 game, last = self._replay(open_session)
                 self.changes.set(Changes(open_session.id, last))
                 self.session, self.game = open_session, game
-                self._checkpoint(last, after_replay=True)
+                self._checkpoint(last)
                 log.info("resumed session %s (%s)", open_session.id, open_session.game)
                 return open_session, game
         except DamagedStore as exc:
@@ -178,10 +180,11 @@ class Runtime:
         game, last = None, 0
         for seq, blob in self.store.checkpoints(session.id, code_version()):
             try:
-                game, last = pickle.loads(blob), seq
+                game, last = checkpoints.loads(blob), seq
                 break
             except Exception as exc:  # a checkpoint is a shortcut, never a requirement
                 log.warning("checkpoint %s of %s unusable: %s", seq, session.id, exc)
+        self._checkpointed = last
         if game is None:
             game = self._make_game(self.settings, session)
         for event in self.store.events(session.id, last):
@@ -209,6 +212,7 @@ class Runtime:
             self._storage_failed(exc)
             raise StorageUnavailable(self._storage_message()) from None
         self._apply(game, event)
+        self._checkpointed, self._checkpoint_ok = 0, True  # another game: it may pickle
         self.changes.set(Changes(session.id, event.seq))
         return session, game
 
@@ -290,21 +294,17 @@ class Runtime:
         return (f"the table's storage refused the write ({self.storage_error}); nothing was "
                 "changed. Free some space on the device; the game carries on by itself.")
 
-    def _checkpoint(self, seq: int, after_replay: bool = False) -> None:
-        """Every `checkpoint_every` events, keep the game's state so a restart replays
-        only what follows (skipped for good if this game cannot be pickled). After a
-        start-up that replayed that many events without one, keep one at once."""
+    def _checkpoint(self, seq: int) -> None:
+        """Once `checkpoint_every` events followed the newest checkpoint, keep the game's
+        state, so a restart replays only what follows (skipped for good if this game cannot
+        be pickled). Counted from that checkpoint, not by multiples: one commit may append
+        several events and step over a multiple (it did, and no checkpoint was ever kept);
+        a start-up that replayed that many events keeps one at once."""
         every = self.settings.store.checkpoint_every
-        if not self._checkpoint_ok:
-            return
-        if after_replay:
-            newest = self.store.checkpoints(self.session.id, code_version())
-            if seq - (newest[0][0] if newest else 0) < every:
-                return
-        elif seq % every:
+        if not self._checkpoint_ok or seq - self._checkpointed < every:
             return
         try:
-            blob = pickle.dumps(self.game, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = checkpoints.dumps(self.game)
         except Exception as exc:
             self._checkpoint_ok = False
             log.info("game %s keeps no checkpoints (%s): restarts replay every event",
@@ -312,6 +312,7 @@ class Runtime:
             return
         try:
             self.store.save_checkpoint(self.session.id, seq, code_version(), blob)
+            self._checkpointed = seq
         except StorageError as exc:  # only a shortcut: the events are safe
             log.warning("checkpoint after event %d not saved: %s", seq, exc)
 
@@ -394,11 +395,7 @@ class Runtime:
                     for name, meter in self.stages.items()
                 },
             },
-            "table": {
-                "registered": self.registered,
-                "held": self.held,
-                "markers_seen": list(self.markers_seen),
-            },
+            "table": self.table_status.to_json(),
             "game": {
                 "id": self.session.game,
                 "session": self.session.id,
@@ -541,17 +538,17 @@ class Runtime:
             self._game_error("perceive", exc)
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
-        self.frames.set(self._annotate(frame.image, markers, registration, game, observation))
+        status = TableStatus.of(registration, _game_markers(game))
+        jpeg = self._annotate(frame.image, markers, registration, game, observation, status)
+        shown = self.frames.set(jpeg)
         self.last_frame_at = time.time()
         t3 = time.perf_counter()
         for name, seconds in (("registration", t1 - t0), ("game", t2 - t1), ("view", t3 - t2)):
             self.stages[name].add(seconds)
         self.perception.add(t3 - t0)
-        # The table status is published after the frame's timing, so /api/health never
-        # shows a frame's markers without its perception time.
-        self.markers_seen = list(registration.markers_seen)
-        self.registered = bool(registration.ok)
-        self.held = bool(registration.held)
+        # One object naming the frame it was drawn on, published after the frame's timing:
+        # the status bar never mixes two frames, nor shows markers without a perception time.
+        self.table_status = replace(status, frame=shown)
         with self._lock:
             if game is not self.game:  # a new session started (or a rebuild) while we looked
                 return []
@@ -586,24 +583,30 @@ class Runtime:
 
     def _annotate(
         self, image: np.ndarray, markers: dict[int, Any], registration: Any, game: TableGame,
-        observation: Observation,
+        observation: Observation, status: TableStatus,
     ) -> bytes:
         view = image.copy()
-        draw_markers(view, markers, tuple(self.settings.table.corner_ids))
+        draw_markers(view, markers,
+                     _game_markers(game) or tuple(self.settings.table.corner_ids))
         draw_table(view, registration)
         try:
             view = game.annotate(view, registration, observation)
         except Exception as exc:
             self._game_error("annotate", exc)
-        ok = registration.ok and not registration.held
-        seen = len(registration.markers_seen)
-        status = f"{self.session.game}  markers {seen}/4  conf {observation.confidence:.2f}"
-        draw_status(view, status, ok)
+        line = (f"{self.session.game}  markers {status.summary()}  "
+                f"conf {observation.confidence:.2f}")
+        draw_status(view, line, status.located_now)
         if view.shape[1] > STREAM_MAX_WIDTH:
             # INTER_LINEAR: INTER_AREA at a non-integer scale costs several times more.
             scale = STREAM_MAX_WIDTH / view.shape[1]
             view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         return encode_jpeg(view)
+
+
+def _game_markers(game: TableGame) -> tuple[int, ...] | None:
+    """The marker ids a game finds its own board by (`TableGame.table_markers`), if any."""
+    ids = getattr(game, "table_markers", None)
+    return tuple(int(i) for i in ids) if ids else None
 
 
 def _registrar(settings: Settings) -> Any:

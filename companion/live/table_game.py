@@ -224,7 +224,11 @@ class Scene(Protocol):
 
 @runtime_checkable
 class TableGame(Protocol):
-    """One game session at the table, as the live loop and the web app see it."""
+    """One game session at the table, as the live loop and the web app see it.
+
+    Optional: `table_markers`, the marker ids a game locates its own board by (a box with
+    markers on its corners); the status bar and overlay then count those, not the table's.
+    """
 
     game_id: str
 

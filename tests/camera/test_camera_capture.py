@@ -181,3 +181,31 @@ def test_stop_joins_the_thread():
     assert not cap._thread.is_alive()
     assert cap.status().state == "stopped"
     assert cap.wait_for_frame(10**9, timeout=0.5) is None
+
+
+def _frames_read_by_a_slow_reader(lockstep: bool) -> list[int]:
+    """The sim film's frame numbers a reader slower than the camera is given."""
+    from companion.camera.sim import SimSource
+
+    class Film:
+        def frame(self, t: float):
+            return np.zeros((2, 2, 3), np.uint8), {"t": t}
+
+    capture = CaptureThread(lambda: SimSource(Film(), fps=200, lockstep=lockstep)).start()
+    try:
+        got, last = [], -1
+        for _ in range(8):
+            frame = capture.wait_for_frame(last, timeout=3)
+            got.append(round(frame.truth["t"] * 200))
+            last = frame.index
+            time.sleep(0.03)  # perception: slower than the camera's 5 ms a frame
+        return got
+    finally:
+        capture.stop()
+
+
+def test_a_lockstep_sim_waits_for_its_reader_and_skips_no_frame():
+    stepped = _frames_read_by_a_slow_reader(lockstep=True)
+    assert stepped == list(range(stepped[0], stepped[0] + 8))
+    free = _frames_read_by_a_slow_reader(lockstep=False)
+    assert free[-1] - free[0] > 8  # a camera that does not wait: the slow reader skips

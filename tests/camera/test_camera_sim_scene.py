@@ -50,3 +50,25 @@ def test_hands_hide_markers_and_the_truth_says_which(scene):
         covered_counts.add(len(truth["covered_markers"]))
     assert {1, 2} <= covered_counts
     assert not scene.frame(1.0)[1]["hand"]
+
+
+def test_sim_pace_plays_the_film_faster_on_the_platform_clock():
+    """`camera.sim_pace` 2: frame i shows the film at 2 i / fps; the scene is not told."""
+    from companion.camera import open_source
+    from companion.config import CameraSettings
+
+    asked: list[float] = []
+
+    class Film:
+        def frame(self, t: float):
+            asked.append(t)
+            return np.zeros((4, 4, 3), np.uint8), {"t": t}
+
+    for pace, want in ((1.0, [0.0, 0.1, 0.2]), (2.0, [0.0, 0.2, 0.4])):
+        asked.clear()
+        source = open_source("sim", CameraSettings(fps=10, sim_pace=pace),
+                             scene_factory=Film)
+        source.open()
+        truths = [source.read().truth for _ in range(3)]
+        source.close()
+        assert asked == pytest.approx(want) and [t["t"] for t in truths] == asked

@@ -33,11 +33,21 @@ class PerceptionHealth(BaseModel):
 
 
 class TableHealth(BaseModel):
+    """Where the table is, as the newest annotated frame shows it: the same object the
+    frame's overlay line was drawn from (`companion.live.table_status`)."""
+
+    frame: int
+    """The annotated frame this describes (`X-Frame` of `/api/snapshot.jpg`; 0: none yet)."""
     registered: bool
-    """The table has been located (now, or earlier and held)."""
+    """The table (or the game's own board) has been located (now, or earlier and held)."""
     held: bool
     """Too few markers in this frame: the last good position is being held."""
     markers_seen: list[int]
+    """Ids of the markers the game locates its table by, found in that frame."""
+    expected: int
+    """How many such markers there are (the table's corners, or a game board's own)."""
+    summary: str
+    """`4/4`, `3/4 (held)` or `1/4 (no table)`: the words of the status bar and overlay."""
 
 
 class GameHealth(BaseModel):

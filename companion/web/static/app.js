@@ -25,8 +25,9 @@ function showHealth(h) {
   cam.dataset.state = h.camera.state;
   cam.title = h.camera.last_error || h.camera.source;
   $("st-fps").textContent = h.perception.fps.toFixed(1);
-  const where = !h.table.registered ? " (no table)" : h.table.held ? " (held)" : "";
-  $("st-markers").textContent = `${h.table.markers_seen.length}/4${where}`;
+  // The server's words, from the same frame's registration as the overlay's line.
+  $("st-markers").textContent = h.table.summary;
+  $("st-markers").dataset.frame = String(h.table.frame);
   $("st-ms").textContent = h.perception.ms === null ? "–" : `${Math.round(h.perception.ms)} ms`;
   const storage = h.storage || {};
   const banner = $("storage-banner");

@@ -40,6 +40,8 @@ def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() ->
                                                        *_seen(START), *_seen(W0)])
     [q] = game.questions(None)
     assert q.id == "card-0-W1" and "W0" in q.text and "W1" in q.text
+    seats = _session().seats
+    assert q.text.startswith(f"{seats[0]} moved the window")  # a player's name, not a seat
     values = [c["value"] for c in q.choices]
     assert values[0] == CARDS["W0"]  # the card from W0 now lies at W1
     assert sorted(values) == sorted(MOTIFS)

@@ -161,6 +161,11 @@ class MirrorMansionTable:
         self._judged: tuple[Any, ...] | None = None
         """(turn, phase, corrections, reading) last judged: a phase change judges again."""
 
+    @property
+    def table_markers(self) -> tuple[int, ...]:
+        """The box is located by its own corner markers, not the table's (status bar)."""
+        return tuple(m.id for m in self.board.markers)
+
     # -- the simulated table -----------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
         from companion.games.mirror_mansion.vision.render import table_film
@@ -295,8 +300,8 @@ class MirrorMansionTable:
             return drafts
         choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
         return [*drafts, question_draft(Question(
-            qid, f"The mirror at row {m.cell[0]}, column {m.cell[1]} ({m.slot}): I cannot see "
-            "its dot. Which way does its mirror face?", choices))]
+            qid, f"The mirror at row {m.cell[0] + 1}, column {m.cell[1] + 1} ({m.slot}): I "
+            "cannot see its dot. Which way does its mirror face?", choices))]
 
     def _ask_window(self, reading: BoxState) -> list[EventDraft]:
         """The window card's dot unseen for a while (Victor stands in front of it, say)."""
@@ -368,8 +373,10 @@ class MirrorMansionTable:
         others = [m for m in self.board.cards if m != tapped and m not in taken]
         choices = [{"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
                    for m in ([tapped] if tapped else []) + others]
-        text = (f"The window moved to {window}; the card now at {revealed} shows "
-                f"{tapped or 'which motif'}? Confirm, or pick the motif it shows.")
+        mover = self.session.seats[s.active] if s.active < len(self.session.seats) else None
+        text = (f"{mover or 'The active player'} moved the window to {window}; the card now "
+                f"at {revealed} shows {tapped or 'which motif'}? Confirm, or tap the picture "
+                "it shows.")
         return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
 
     def _try(self, action: Any, yaw: float | None = None) -> list[EventDraft]:

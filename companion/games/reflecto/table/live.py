@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -82,6 +83,12 @@ def _vision(part: str) -> ModuleType | None:
     return importlib.import_module(name)
 
 
+@cache
+def _board_marker_ids() -> tuple[int, ...] | None:
+    geometry = _vision("geometry")
+    return None if geometry is None else tuple(m.id for m in geometry.load_geometry().markers)
+
+
 class ReflectoTable:
     game_id = "reflecto"
 
@@ -109,6 +116,11 @@ class ReflectoTable:
         self.answers: dict[Cell, int | None] = {}
         """What the players said stands on a square the camera could not call; kept until
         the camera calls that square itself."""
+
+    @property
+    def table_markers(self) -> tuple[int, ...] | None:
+        """The board is located by its own corner markers, not the table's (status bar)."""
+        return _board_marker_ids()
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:

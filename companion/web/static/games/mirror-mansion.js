@@ -47,12 +47,68 @@ const cellXY = (cell) => [cell[1] + 1, cell[0] + 1];
 const FACING = { NW: [-1, -1], NE: [1, -1], SE: [1, 1], SW: [-1, 1] };
 const pretty = (m) => (m ? m.replace(/-/g, " ") : "");
 
+// The motifs as pictures: line drawings in a 24-unit square, inline (no files, no CDN).
+// A motif renamed in models/mirror-mansion/motifs.toml and not drawn here shows its initial.
+const ICONS = {
+  sunglasses: [["rect", { x: 2, y: 9, width: 8, height: 6, rx: 2 }], ["rect", { x: 14, y: 9, width: 8, height: 6, rx: 2 }],
+    ["path", { d: "M10 11h4M2 10L1 6M22 10l1-4" }]],
+  "top-hat": [["rect", { x: 7, y: 3, width: 10, height: 14, rx: 1 }], ["path", { d: "M3 18h18M7 14h10" }]],
+  "teddy-bear": [["circle", { cx: 12, cy: 9, r: 5 }], ["circle", { cx: 7, cy: 5, r: 2 }], ["circle", { cx: 17, cy: 5, r: 2 }],
+    ["ellipse", { cx: 12, cy: 18.5, rx: 5, ry: 4 }]],
+  "pocket-watch": [["circle", { cx: 12, cy: 14, r: 7 }], ["path", { d: "M12 7V4M10 3h4M12 14v-4M12 14l3 2" }]],
+  key: [["circle", { cx: 7, cy: 12, r: 4 }], ["path", { d: "M11 12h11M18 12v3M21 12v4" }]],
+  candlestick: [["rect", { x: 10, y: 9, width: 4, height: 9 }], ["path", { d: "M12 3c-2 2-2 4 0 4.5c2-.5 2-2.5 0-4.5zM6 21h12M12 18v3" }]],
+  toothbrush: [["path", { d: "M3 18L15 9" }], ["rect", { x: 14, y: 6, width: 8, height: 3.5, rx: 1 }], ["path", { d: "M16 6V3M18.5 6V3M21 6V3" }]],
+  spellbook: [["rect", { x: 5, y: 3, width: 14, height: 18, rx: 1 }],
+    ["path", { d: "M12 7.5l1.3 2.7 2.9.4-2.1 2 .5 2.9-2.6-1.4-2.6 1.4.5-2.9-2.1-2 2.9-.4z" }]],
+  slippers: [["ellipse", { cx: 8, cy: 13, rx: 4, ry: 8 }], ["ellipse", { cx: 16, cy: 11, rx: 4, ry: 8 }], ["path", { d: "M4.5 10h7M12.5 8h7" }]],
+  "bow-tie": [["path", { d: "M3 7v10l7-3.5v-3zM21 7v10l-7-3.5v-3z" }], ["rect", { x: 10, y: 10, width: 4, height: 4, rx: 1 }]],
+  garlic: [["path", { d: "M12 3c0 3-7 6-7 12a7 6 0 0 0 14 0c0-6-7-9-7-12z" }], ["path", { d: "M12 9v11M9 12c.5 3 .5 6 1.5 8M15 12c-.5 3-.5 6-1.5 8" }]],
+};
+const ARROWS = { NW: "M18 18L6 6M6 13V6h7", NE: "M6 18L18 6M11 6h7v7", SE: "M6 6l12 12M18 11v7h-7", SW: "M18 6L6 18M13 18H6v-7" };
+
+function motifShapes(m) {
+  if (ICONS[m]) return ICONS[m].map(([tag, attrs]) => svg(tag, attrs));
+  if (ARROWS[m]) return [svg("path", { d: ARROWS[m] })];
+  return [svg("circle", { cx: 12, cy: 12, r: 10 }), svg("text", { x: 12, y: 16.5, class: "mm-initial" }, (m || "?")[0].toUpperCase())];
+}
+
+/** A motif (or a mirror's facing) as a small picture for a button; its name for screen readers. */
+export function motifIcon(m, size = 28) {
+  const pic = svg("svg", { viewBox: "0 0 24 24", width: size, height: size, class: "mm-icon", role: "img", "aria-label": pretty(m) });
+  pic.append(...motifShapes(m));
+  return pic;
+}
+
+/** The same picture inside the board's SVG, `size` px square, centred on (cx, cy). */
+function motifGlyph(m, cx, cy, size) {
+  const g = svg("g", { class: "mm-icon", transform: `translate(${cx - size / 2} ${cy - size / 2}) scale(${size / 24})` });
+  g.append(...motifShapes(m));
+  return g;
+}
+
+function motifButton(m, onClick, className = "mm-motif") {
+  const b = button("", onClick, className);
+  b.append(motifIcon(m), h("span", { textContent: pretty(m) }));
+  b.dataset.motif = m;
+  return b;
+}
+
+/** Questions offer pictures: a motif, or the way a mirror faces (app.js asks each game). */
+export function choicePicture(choice, view) {
+  const value = typeof choice.value === "string" ? choice.value : null;
+  if (!value) return null;
+  const motifs = (view && view.motifs) || [];
+  return motifs.includes(value) || ICONS[value] || ARROWS[value] ? motifIcon(value, 32) : null;
+}
+
 /** The box as a picture: castle cards with their motifs, the window, mirrors with their
  * reflective side, the door, and after the look the light path. `pick(pos)` makes the card
  * places tappable (the set-up). */
 function boardPicture(v, { cards, look, selected, pick } = {}) {
   const seen = v.board || v.seen || { mirrors: [], window: null, door: null };
-  const motifs = cards || (v.board && v.board.cards) || v.cards || {};
+  const engineCards = v.board && v.board.cards && Object.keys(v.board.cards).length ? v.board.cards : null;
+  const motifs = cards || engineCards || v.cards || {};
   const pic = svg("svg", { viewBox: "0 0 300 300", class: "mm-board", role: "img",
     "aria-label": "the box: castle cards, mirrors, window and door" });
   pic.append(svg("rect", { x: at(0.5), y: at(0.5), width: 3 * U, height: 3 * U, class: "mm-floor" }));
@@ -74,8 +130,8 @@ function boardPicture(v, { cards, look, selected, pick } = {}) {
       g.append(svg("text", { x: at(gx), y: at(gy) + hh / 2 - 3, class: "mm-label" }, "window"));
     } else {
       const m = motifs[pos];
-      const words = m ? pretty(m).split(" ") : [pick ? "tap" : "?"];
-      words.forEach((word, k) => g.append(svg("text", { x: at(gx), y: at(gy) + 4 + (k - (words.length - 1) / 2) * 11, class: "mm-label" }, word)));
+      if (m) g.append(motifGlyph(m, at(gx), at(gy), 30));
+      else g.append(svg("text", { x: at(gx), y: at(gy) + 4, class: "mm-label" }, pick ? "tap" : "?"));
     }
     g.append(svg("title", {}, seen.window === pos ? `${pos}: the window` : `${pos}: ${pretty(motifs[pos]) || "not tapped in"}`));
     if (pick) {
@@ -138,16 +194,12 @@ function setupPanel(v, api, say) {
   const draw = () => {
     picture.replaceChildren(boardPicture(v, { cards: chosen, selected, pick: (pos) => { selected = pos; draw(); } }));
     const used = new Set(Object.values(chosen));
-    palette.replaceChildren(h("p", { className: "mm-ask", textContent: `What lies at ${selected}?` }), ...v.motifs.map((m) => {
-      const b = button(pretty(m), () => {
-        for (const [pos, x] of Object.entries(chosen)) if (x === m) delete chosen[pos];
-        chosen[selected] = m;
-        selected = v.positions.find((p) => !chosen[p]) || selected;
-        draw();
-      }, `mm-motif${used.has(m) ? " mm-used" : ""}`);
-      b.dataset.motif = m;
-      return b;
-    }), button("the window", () => { delete chosen[selected]; draw(); }, "mm-motif"));
+    palette.replaceChildren(h("p", { className: "mm-ask", textContent: `Which picture lies at ${selected}?` }), ...v.motifs.map((m) => motifButton(m, () => {
+      for (const [pos, x] of Object.entries(chosen)) if (x === m) delete chosen[pos];
+      chosen[selected] = m;
+      selected = v.positions.find((p) => !chosen[p]) || selected;
+      draw();
+    }, `mm-motif${used.has(m) ? " mm-used" : ""}`)), button("the window", () => { delete chosen[selected]; draw(); }, "mm-motif"));
     const n = Object.values(chosen).filter(Boolean).length;
     save.disabled = n !== v.motifs.length;
     save.textContent = n === v.motifs.length ? "Save the motifs" : `${n} of ${v.motifs.length} motifs placed`;
@@ -248,7 +300,7 @@ export function mount(el, api) {
       for (let n = 1; n <= 6; n += 1) nodes.push(button(String(n), act("roll", { value: n }), "mm-die"));
     }
     if (v.phase === "name") {
-      nodes.push(...v.motifs.slice(0, 10).map((m) => button(pretty(m), act("name", { motif: m }), "mm-motif")));
+      nodes.push(...v.motifs.slice(0, 10).map((m) => motifButton(m, act("name", { motif: m }))));
     }
     if (v.phase === "swaps" && (mineActive || api.seat === null)) {
       nodes.push(button("Make your guesses!", act("call-guesses")));
