@@ -4,7 +4,9 @@
         --seed SEED --boards 500
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part speed --frames 40
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
-        --seed SEED --games 200
+        --seed SEED --games 200 --max-moves 6
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
+        --seed SEED --games 3 --section tracking_whole_games
 
 - recognition: rendered boards (seeds (SEED, i); pass a SEED never used in development),
   camera overhead to 25° tilt, any turn of the board, random board art and screen colours,
@@ -13,6 +15,11 @@
   reads a loose photograph (colours learned from the picture itself). A board is "entirely
   right" when the set of (square, owner) is exactly the truth; a phantom is a screen read
   where none stands, or with the wrong owner; an unclear square is an abstention.
+- tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
+  hands carrying each screen, every frame read by the live perceiver and followed by the live
+  table: a game is right when every move and removal comes out as scripted, with no breach
+  and no extra action (a false event). `--max-moves` caps a game's moves (short games for
+  many tables; whole games for removals).
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
   given, as in live play), and the bare `ArucoDetector.detectMarkers` on the same frames.
 
@@ -109,7 +116,8 @@ def _summary(seed: int, done: int, boards: int, tallies: dict, failures: list) -
     }
 
 
-def tracking(seed: int, games: int, max_moves: int, fps: float) -> dict:
+def tracking(seed: int, games: int, max_moves: int, fps: float,
+             save: Callable[[dict], None] | None = None) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
     no other event (a breach, an extra action) may fire."""
@@ -125,8 +133,9 @@ def tracking(seed: int, games: int, max_moves: int, fps: float) -> dict:
     from companion.store import Session
 
     geom = load_geometry()
-    right = false_events = 0
+    right = false_events = moves_total = removals_total = 0
     failures = []
+    result: dict = {}
     for g in range(games):
         script = scripted_game(seed * 1000 + g, max_moves=max_moves)
         rng = np.random.default_rng([seed, g])
@@ -158,9 +167,16 @@ def tracking(seed: int, games: int, max_moves: int, fps: float) -> dict:
                              "first_difference": next((i for i, (a, b) in enumerate(
                                  zip(got, want, strict=False)) if a != b), None),
                              "breaches": breaches[:3]})
+        moves_total += sum(1 for a in want if a.get("type") == "move")
+        removals_total += sum(1 for a in want if a.get("type") == "remove")
         print(f"game {g + 1}: {right} right, {false_events} false events", flush=True)
-    return {"games": games, "max_moves_per_game": max_moves, "fps": fps,
-            "entirely_right": right, "false_events": false_events, "failures": failures[:10]}
+        result = {"games": g + 1, "games_asked": games, "max_moves_per_game": max_moves,
+                  "fps": fps, "seeds": f"({seed}, 0..{g})", "entirely_right": right,
+                  "moves": moves_total, "removals": removals_total,
+                  "false_events": false_events, "failures": failures[:10]}
+        if save is not None and ((g + 1) % 10 == 0 or g + 1 == games):
+            save(result)
+    return result
 
 
 def speed(frames: int, seed: int) -> dict:
@@ -197,6 +213,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--max-moves", type=int, default=400, help="moves per scripted game")
     parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
+    parser.add_argument("--section", help="results section to write (default: the part's "
+                        "name), e.g. tracking_whole_games")
     args = parser.parse_args()
     command = ("PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py "
                + " ".join(sys.argv[1:]))
@@ -204,14 +222,14 @@ def main() -> None:
     def save(result: dict) -> None:
         result["command"] = command
         data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        data[args.part] = result
+        data[args.section or args.part] = result
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(data, indent=1) + "\n")
 
     if args.part == "recognition":
         result = recognition(args.seed, args.boards, save)
     elif args.part == "tracking":
-        result = tracking(args.seed, args.games, args.max_moves, args.fps)
+        result = tracking(args.seed, args.games, args.max_moves, args.fps, save)
     else:
         result = speed(args.frames, args.seed)
     save(result)

@@ -80,3 +80,16 @@ def test_past_its_budget_the_search_proves_a_bound_and_still_finds_a_way() -> No
     assert follow(position, 0, order, found) == 0  # the way works, move by move
     starved = hint(position, 0, order, max_states=50)
     assert starved.moves is None and starved.at_least >= 1
+
+
+def test_a_greedy_plan_as_short_as_the_letters_off_the_last_line_is_proven() -> None:
+    # Five letters one step from the last line, far from each other: five moves at least
+    # (one per letter), and the budget stops the breadth-first search before depth 5.
+    seat0 = tuple(Placed(f"A{c}", 0, "letter", (5, c)) for c in (0, 2, 4, 6))
+    seat1 = (Placed("B0", 1, "letter", (0, 3)),)
+    position = Position(7, 7, 0, seat0 + seat1, ("A0", "B0"))
+    order = [f"A{c}" for c in (0, 2, 4, 6)]
+    found = hint(position, 0, order, max_states=400)
+    assert not found.complete  # the budget stopped the breadth-first search ...
+    assert found.moves == 4 and found.proven and found.at_least == 4  # ... yet proven
+    assert follow(position, 0, order, found) == 0

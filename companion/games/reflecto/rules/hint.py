@@ -10,9 +10,16 @@ so they need no branch of their own.
 
 The search space grows fast with the distance to the goal (some 30 moves a position): the
 breadth-first search proves the fewest moves only near the end of a game. When it runs out
-of half its budget it reports the depth it proved ("at least N moves") and spends the rest
-on a greedy best-first search (fewest rows still to go first), whose plan is a way, not
-proven the shortest (`proven` False).
+of half its budget it reports a bound ("at least N moves") and spends the rest on a greedy
+best-first search (fewest rows still to go first), whose plan is a way.
+
+What a hint guarantees:
+- `proven` True: no plan has fewer moves (the opponent standing still).
+- `at_least`: no plan has fewer moves than this. It is the larger of the depth the
+  breadth-first search finished and the number of letters not yet on the last line (a move
+  moves one screen, and a letter leaves only from the last line or by a jump that is itself
+  a move). A greedy plan no longer than that bound is proven the shortest too.
+- `moves` with `proven` False: a way that works, not known to be the shortest.
 """
 
 from __future__ import annotations
@@ -112,6 +119,12 @@ class _Search:
             for child, lifted in self.lift((cells, done + (move.to is None))):
                 yield move, lifted, child
 
+    def moves_needed(self, node: Node) -> int:
+        """A lower bound: each letter not on the last line must move at least once."""
+        cells, done = node
+        return sum(1 for i in self.letters[done:] if (c := cells[i]) is not None
+                   and c[0] != self.last)
+
     def rows_to_go(self, node: Node) -> int:
         cells, done = node
         return sum(abs(self.last - c[0]) + 1 for i in self.letters[done:]
@@ -167,7 +180,8 @@ def hint(position: Position, seat: int, order: list[ScreenId],
                     return found(child, True, depth, len(parent))
                 level.append(child)
             if len(parent) > half_states or elapsed() > half_seconds:
-                return _best_first(search, parent, roots, depth, max_states, max_seconds,
+                bound = max(depth, min(search.moves_needed(n) for n in roots))
+                return _best_first(search, parent, roots, bound, max_states, max_seconds,
                                    started, seat)
         frontier = level
     return Hint(seat, None, at_least=depth, states=len(parent), seconds=elapsed())
@@ -175,7 +189,8 @@ def hint(position: Position, seat: int, order: list[ScreenId],
 
 def _best_first(search: _Search, proved: Parents, roots: dict[Node, Lifted], at_least: int,
                 max_states: int, max_seconds: float, started: float, seat: int) -> Hint:
-    """A way, not proven the shortest: expand the node with the fewest rows still to go."""
+    """A way: expand the node with the fewest rows still to go. Proven the shortest only
+    when it is no longer than `at_least`."""
     parent: Parents = dict.fromkeys(roots)
     count = len(proved)
     queue = [(search.rows_to_go(n), 0, i, n) for i, n in enumerate(roots)]
@@ -190,7 +205,9 @@ def _best_first(search: _Search, proved: Parents, roots: dict[Node, Lifted], at_
             count += 1
             if search.done(child):
                 plan, lifts = _plan(parent, roots, child)
-                return Hint(seat, len(plan), plan, lifts, False, at_least, count,
+                proven = len(plan) <= at_least
+                return Hint(seat, len(plan), plan, lifts, proven,
+                            len(plan) if proven else at_least, count,
                             time.perf_counter() - started, False)
             tick += 1
             heapq.heappush(queue, (search.rows_to_go(child), g + 1, tick, child))

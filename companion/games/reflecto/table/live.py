@@ -37,6 +37,7 @@ from companion.games.reflecto.rules.actions import (
     action_from_json,
     action_to_json,
 )
+from companion.games.reflecto.rules.arrangement import with_cells, with_table
 from companion.games.reflecto.rules.setup import even_split, normalise_word, setup_problem
 from companion.games.reflecto.rules.sight import mirror_sight
 from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
@@ -53,10 +54,13 @@ from companion.games.reflecto.table.track import (
 from companion.live.table_game import (
     ANSWER_KIND,
     QUESTION_KIND,
+    TABLE_RIGHT_KIND,
     EventDraft,
     Observation,
     Question,
+    is_table_is_right,
     question_draft,
+    table_is_right_draft,
 )
 from companion.store import Event, Session
 
@@ -198,6 +202,8 @@ class ReflectoTable:
                 raise UserError(f"answer must be one of {values}")
             return [EventDraft(ANSWER_KIND, {"question": question.id,
                                              "answer": payload.get("answer"), "seat": seat})]
+        if is_table_is_right(payload):
+            return self._table_is_right(seat)
         if "setup" in payload:
             return self._setup(payload["setup"], self._seat(seat, "a set-up"))
         if "guess" in payload:
@@ -224,7 +230,26 @@ class ReflectoTable:
                 self._mover(seat)
             return self._apply_now(action)
         raise UserError("a correction needs one of: question+answer, setup, guess, hint, "
-                        "sight, action")
+                        "sight, action, table_is_right")
+
+    def _table_is_right(self, seat: int | None) -> list[EventDraft]:
+        """The admin's "the table is right": the camera's steady reading becomes the engine's
+        board (`rules/arrangement.py` says how screens keep their identity)."""
+        if seat is not None:
+            raise UserError("\"the table is right\" needs the admin link")
+        if self.state.phase != PLAY:
+            raise UserError("\"the table is right\" is for a game being played (the set-up "
+                            "is entered on the phones)")
+        if self.camera is None:
+            raise UserError("the camera has no steady reading of the board yet: take the "
+                            "hands away and try again")
+        try:
+            after = with_table(self.state, self.camera)
+        except IllegalAction as exc:
+            raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
+        cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
+        return [table_is_right_draft({"cells": cells},
+                                     {"screens": reading_to_json(self.camera)})]
 
     @staticmethod
     def _seat(seat: int | None, what: str) -> int:
@@ -296,6 +321,12 @@ class ReflectoTable:
             self.state = ENGINE.apply(self.state, action_from_json(p["action"]))
         elif kind == SEEN_KIND:
             self.camera = reading_from_json(p["screens"])
+        elif kind == TABLE_RIGHT_KIND:
+            self.state = with_cells(self.state, {i: (int(c[0]), int(c[1]))
+                                                 for i, c in p["board"]["cells"].items()})
+            turn = self.state.turn
+            self.breaches = [b for b in self.breaches if b["turn"] != turn]
+            self._flagged = None
         elif kind == BREACH_KIND:
             self.breaches.append({**p, "private": event.visibility != "public"})
         elif kind == HINT_KIND:

@@ -49,6 +49,8 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--no-hands", action="store_true", help="no arms over the board")
     parser.add_argument("--setup", action="store_true",
                         help="also write NNNN-setup.jpg: the start position on the same table")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: the files written, each with its truth")
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 100_000:
         raise UserError("--count must be between 1 and 100000")
@@ -62,17 +64,28 @@ def render(argv: list[str]) -> int:
     conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2,
                             sizes=sizes)
     geom = load_geometry()
+    written = []
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions, setup=args.setup)
         name = out / f"{i:04d}.jpg"
         if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
             raise UserError(f"cannot write {name}")
+        setup = None
         if photo.setup is not None:
-            cv2.imwrite(str(out / f"{i:04d}-setup.jpg"), photo.setup,
-                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            setup = out / f"{i:04d}-setup.jpg"
+            if not cv2.imwrite(str(setup), photo.setup, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+                raise UserError(f"cannot write {setup}")
         truth = photo.truth.to_json(str(name))
-        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-    print(f"wrote {args.count} photograph(s) with answer keys to {out}")
+        key = out / f"{i:04d}.json"
+        key.write_text(json.dumps(truth) + "\n", encoding="utf-8")
+        written.append({"image": str(name), "answer_key": str(key),
+                        "setup": None if setup is None else str(setup),
+                        "screens": truth["screens"]})
+    if args.json:
+        print(json.dumps({"game": GAME, "seed": args.seed, "out": str(out),
+                          "count": args.count, "files": written}))
+    else:
+        print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
 
 

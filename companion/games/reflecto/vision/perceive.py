@@ -147,7 +147,9 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
         # them from this frame if it shows the start position, and keep them.
         learned_obs, learned = (observation, reading) if colours is None else observe(
             frame.image, geom, None, markers=markers, calibration=calibration)
-        if learned.layout_key() == start_position(geom).layout_key():
+        # The start position's squares, whoever's colour the picture alone took for whose:
+        # at set-up the rows say it (`learn_at_setup`).
+        if _squares(learned) == _squares(start_position(geom)):
             _, rect = read_board(frame.image, geom, None, markers=markers,
                                  calibration=calibration)
             if rect is not None:
@@ -159,6 +161,10 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
         if colours is None:
             return learned_obs
     return observation
+
+
+def _squares(reading: BoardReading) -> set[tuple[int, int]]:
+    return {cell for cell, _ in reading.layout_key()}
 
 
 def annotate(image: np.ndarray, registration: Any, observation: Observation) -> np.ndarray:

@@ -44,10 +44,16 @@ STRIP_DEPTH_MM = 2.0
 """Looked at across the top, either side of the centre line (a top is 8 mm deep)."""
 SEARCH_MM = 2.0
 """How far off its square's centre a top is looked for."""
+MIN_SEEN = 0.25
+"""Share of a strip that must lie out of every neighbour's reach to be judged on that part
+alone (`_shares`)."""
 DARK = 40.0
 """Mean channel below which a pixel's chromaticity is noise."""
 MATCH = 0.5
 """A pixel is of a seat's hue within this share of the angle between the two hues."""
+FLOOR = 0.5
+"""A pixel is of a seat's colour only if coloured at least this share as strongly as the
+colour learned (light that washes a top out moves it toward grey)."""
 SURE = 0.6
 """A strip at least this much of one colour is that seat's screen ..."""
 NONE = 0.25
@@ -244,7 +250,7 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
     bright = total > 3 * DARK
     out = []
     for k in (0, 1):
-        floor = max(0.5 * float(strength[k]), STRONG / 2)
+        floor = max(FLOOR * float(strength[k]), STRONG / 2)
         a = along[:, k]
         hit = (bright & (w2 >= (floor * total) ** 2) & (a >= 0) & (a * a >= limit * limit * w2)
                & (a > along[:, 1 - k]))
@@ -252,26 +258,83 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
     return np.stack(out)
 
 
+def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
+    """Per square, the polygon (tops'-plane pixels) a screen standing there covers: its top
+    and everything below it, which the tilt pulls toward the point under the camera.
+
+    A screen is convex (a foot under a frame), so what it covers is the hull of its corners
+    seen through the camera; each corner is pushed `SEARCH_MM` outward, the most a screen
+    stands off its square. Only the screen's own top can lie at its square's centre; the
+    rest of the polygon is where a neighbour's side may show in an empty square.
+    """
+    centre = rect.pose.camera_centre
+    top = geom.screen_height_mm
+    hw = geom.screen_width_mm / 2 + SEARCH_MM
+    boxes = ((geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
+             (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm, top))
+    out = []
+    for cell in geom.cells:
+        x, y = geom.cell_mm(cell)
+        pts = []
+        for half_depth, z0, z1 in boxes:
+            for z in (z0, z1):
+                # Where the ray from the camera to this corner crosses the tops' plane.
+                t = (-top - centre[2]) / (-z - centre[2])
+                for dx in (-hw, hw):
+                    for dy in (-half_depth, half_depth):
+                        px, py = (centre[:2] + t * (np.array([x + dx, y + dy]) - centre[:2]))
+                        pts.append(rect.px((float(px), float(py))))
+        out.append(cv2.convexHull(np.array(pts, np.float32)).reshape(-1, 2))
+    return out
+
+
 def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
     """(cells, 2): per square, the best share of its strip in each seat's colour over the
-    search shifts (box sums from one integral image, only where squares are)."""
+    search shifts, counted only where no other square's screen could reach (`screen_reach`):
+    a standing neighbour's side seen in an empty square is no evidence either way, and an
+    occupied square shows its own top there anyway. A shift with less than `MIN_SEEN` of
+    its strip left counts the whole strip."""
     hx, hy = _strip(geom)
     sx = sy = round(SEARCH_MM * PX_PER_MM)
-    centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
-    dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
-    x = centres[:, 0, None] + dx.ravel()[None]
-    y = centres[:, 1, None] + dy.ravel()[None]
     h, w = rect.top.shape[:2]
-    x0, x1 = np.clip(x - hx, 0, w), np.clip(x + hx + 1, 0, w)
-    y0, y1 = np.clip(y - hy, 0, h), np.clip(y + hy + 1, 0, h)
+    hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in colour_masks(rect.top, colours)]
+    reach = [np.round(p * 16).astype(np.int32) for p in screen_reach(rect, geom)]
+    cover = np.zeros((h, w), np.uint8)
+    for poly in reach:
+        one = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(one, poly, 1, cv2.LINE_8, 4)
+        cover += one
+    ax, ay = hx + sx, hy + sy
     area = float((2 * hx + 1) * (2 * hy + 1))
-    out = []
-    for hit in colour_masks(rect.top, colours):
-        hit = (hit & ~reaching_in(hit)).astype(np.uint8)
-        ii = cv2.integral(hit, sdepth=cv2.CV_32S)
-        box = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-        out.append(box.max(axis=1) / area)
-    return np.stack(out, axis=1)
+    out = np.zeros((len(geom.cells), 2))
+    for i, cell in enumerate(geom.cells):
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        x0, x1, y0, y1 = max(cx - ax, 0), min(cx + ax + 1, w), max(cy - ay, 0), min(cy + ay + 1, h)
+        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(own, reach[i] - np.array([x0, y0]) * 16, 1, cv2.LINE_8, 4)
+        free = ((cover[y0:y1, x0:x1] - own) == 0).astype(np.uint8)
+        # Box sums over every shift from integral images of the window.
+        bx = np.arange(-sx, sx + 1) + cx - x0
+        by = np.arange(-sy, sy + 1) + cy - y0
+        xa, xb = np.clip(bx - hx, 0, x1 - x0), np.clip(bx + hx + 1, 0, x1 - x0)
+        ya, yb = np.clip(by - hy, 0, y1 - y0), np.clip(by + hy + 1, 0, y1 - y0)
+
+        def boxes(img: np.ndarray, xa: np.ndarray = xa, xb: np.ndarray = xb,
+                  ya: np.ndarray = ya, yb: np.ndarray = yb) -> np.ndarray:
+            ii = cv2.integral(img, sdepth=cv2.CV_32S)
+            return (ii[np.ix_(yb, xb)] - ii[np.ix_(ya, xb)] - ii[np.ix_(yb, xa)]
+                    + ii[np.ix_(ya, xa)]).astype(np.float64)
+
+        seen = boxes(free)
+        usable = seen >= MIN_SEEN * area
+        for k in (0, 1):
+            win = hits[k][y0:y1, x0:x1]
+            if usable.any():
+                share = np.where(usable, boxes(win & free) / np.maximum(seen, 1), 0.0)
+            else:
+                share = boxes(win) / area
+            out[i, k] = float(share.max())
+    return out
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:

@@ -180,6 +180,17 @@ export function mount(el, api) {
         }
       }
     }
+    if ((seat === null || seat === undefined) && v.phase === "play" && (v.breaches || []).length) {
+      // The admin's way back when the companion's board has drifted from the table.
+      nodes.push(button("The table is right", async () => {
+        try {
+          await api.post("/api/table-is-right", {});
+          say("");
+        } catch (err) {
+          say(err.message);
+        }
+      }));
+    }
     mine.replaceChildren(...nodes);
     if (v.phase === "over") {
       const record = (v.sightings || []).map((x) => `${seats[x.seat] || x.seat} could see ${x.screen} from turn ${x.turn + 1}`);

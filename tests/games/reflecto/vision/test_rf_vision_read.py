@@ -145,3 +145,17 @@ def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path
     got = {(tuple(s["cell"]), s["owner"]) for s in later.data["screens"]}
     assert got == set(_position().layout_key())
     assert later.data["unclear"] == [] and later.data["hands"] is False
+
+
+def test_render_json_lists_the_files_written_with_their_truth(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", "reflecto", "--seed", "2", "--out", str(tmp_path), "--count", "2",
+                 "--size", "1280x960", "--setup", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["count"] == 2 and out["seed"] == 2 and out["out"] == str(tmp_path)
+    for i, item in enumerate(out["files"]):
+        assert item["image"] == str(tmp_path / f"{i:04d}.jpg")
+        assert item["setup"] == str(tmp_path / f"{i:04d}-setup.jpg")
+        key = json.loads(Path(item["answer_key"]).read_text())
+        assert item["screens"] == key["screens"] and key["image"] == item["image"]
+        assert cv2.imread(item["setup"]) is not None
