@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from companion.live.example_game import make_table_game
 
 from companion.camera.base import Frame
-from companion.live.example_game import make_table_game
 from companion.live.loop import Runtime
 from companion.live.table_status import TableStatus
 from companion.vision.markers import marker_image
