@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from companion.live.example_game import make_table_game
+from example_game import make_table_game
 
 from companion.camera.base import Frame
 from companion.live.loop import Runtime
