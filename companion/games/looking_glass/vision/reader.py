@@ -13,14 +13,14 @@ from companion.games.looking_glass.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Plane,
-    candidates,
+    by_features,
     fit_glass,
-    identify_all,
 )
+from companion.vision.cards.features import FaceIndex
 from companion.vision.cards.library import Library
 
-WORK_WIDTH = 960
-"""Candidates and identification work on a copy at most this wide."""
+WORK_WIDTH = 1280
+"""Features are found on a copy at most this wide (a card there is ~100 px across)."""
 
 
 class StagedReader:
@@ -28,6 +28,7 @@ class StagedReader:
 
     def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
         self.lib = library
+        self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
 
     def glass(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
@@ -36,8 +37,7 @@ class StagedReader:
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
-        cands = candidates(small, self.lib, min_side_px=20.0)
-        return fit_glass(identify_all(small, cands, self.lib), Plane(H)), sc
+        return fit_glass(by_features(small, self.index), Plane(H)), sc
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
