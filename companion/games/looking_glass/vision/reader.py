@@ -60,20 +60,23 @@ class StagedReader:
 
     def _layout(self, seen: list[SeenCard]) -> str | None:
         """The one layout whose cells hold every (row, column) read, columns counted either
-        way along the line; columns are renumbered as that layout numbers them."""
+        way along the line (every layout is symmetric, so both ways usually fit: the first
+        way that fits at one column shift numbers them); None when two layouts fit, or one
+        fits at several shifts. Columns are renumbered as that layout numbers them."""
         if not seen:
             return None
-        found: list[tuple[str, int, int]] = []
         top = max(c.col for c in seen)
         for sign in (1, -1):
             observed = {(c.row, c.col if sign == 1 else top - c.col) for c in seen}
-            found += [(lid, shift, sign) for lid, shift in layout_fits(observed, self.layouts)]
-        if len({lid for lid, _, _ in found}) != 1 or len(found) != 1:
-            return None
-        lid, shift, sign = found[0]
-        for c in seen:
-            c.col = (c.col if sign == 1 else top - c.col) + shift
-        return lid
+            fits = layout_fits(observed, self.layouts)
+            if len({lid for lid, _ in fits}) > 1:
+                return None
+            if len(fits) == 1:
+                lid, shift = fits[0]
+                for c in seen:
+                    c.col = (c.col if sign == 1 else top - c.col) + shift
+                return lid
+        return None
 
 
 def _resize(image: np.ndarray, sc: float) -> np.ndarray:
