@@ -151,7 +151,7 @@ def card_shaped(outline: np.ndarray, aspect: float) -> bool:
     if not cv2.isContourConvex(outline.astype(np.float32).reshape(-1, 1, 2)):
         return False
     e = [outline[(i + 1) % 4] - outline[i] for i in range(4)]
-    if float(np.cross(e[0], e[1])) <= 0:  # TL->TR->BR turns clockwise in image coordinates
+    if float(e[0][0] * e[1][1] - e[0][1] * e[1][0]) <= 0:  # TL, TR, BR turn clockwise (y down)
         return False
     s = [float(np.linalg.norm(v)) for v in e]
     if min(s) < 8:
