@@ -126,7 +126,8 @@ def read_main(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.add_argument("--reader", choices=READERS, default=READERS[0],
                    help="light-border: the reader tuned on light-bordered decks (default); "
-                   "staged: card outlines of any border, identify, mirror fit (in development)")
+                   "staged: cards found and named by the taught art's local features, any "
+                   "border, then the mirror fit (slower; in development)")
     a = p.parse_args(argv)
     import cv2
 

@@ -98,3 +98,15 @@ def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
     assert sorted({(c.row, c.col) for c in seen}) == cells  # renumbered as the layout does
     partial = [c for c in seen if c.row == 0 and c.col in (0, 2)]
     assert reader._layout(partial) is None  # several layouts hold two cards of a row
+
+
+def test_a_library_taught_before_faces_were_kept_asks_to_teach_again():
+    import pytest
+
+    from companion.errors import UserError
+    from companion.vision.cards.library import CardShape, Library
+
+    old = Library(["x"], np.zeros((1, 30, 48, 3), np.float32), np.zeros((1, 30, 48, 3), np.uint8),
+                  CardShape())
+    with pytest.raises(UserError, match="teach the deck again"):
+        StagedReader(old)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.errors import UserError
 from companion.games.looking_glass.layout import Layout, load_layouts
 from companion.games.looking_glass.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.stages import (
@@ -27,6 +28,9 @@ class StagedReader:
     """Reads photographs with one card library. Keeps no state between images."""
 
     def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
+        if library.faces is None:
+            raise UserError("this card library was taught before whole faces were kept; "
+                            "teach the deck again to read with the staged reader")
         self.lib = library
         self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
