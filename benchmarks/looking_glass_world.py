@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import secrets
+import statistics
 import subprocess
 import sys
 import time
@@ -151,6 +152,48 @@ def measure_family(family: str, seeds: list[int], tables: int, reader: str = "li
     return {**tally.summary(), "seeds": [seeds[0], seeds[-1]], "failures": failures}
 
 
+def _timed(fn, *args) -> tuple[Any, float]:
+    """(result, thread CPU ms) of one call: other jobs on a shared machine do not count."""
+    t0 = time.thread_time()
+    out = fn(*args)
+    return out, 1000 * (time.thread_time() - t0)
+
+
+def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
+    """The staged reader's time per frame and per stage, and its ratio to the bare
+    `ArucoDetector.detectMarkers` on the same frame (medians, one core, 1280x960 frames)."""
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+    from companion.vision.cards import features
+
+    art = family_deck(family, seed)
+    taught = teach_deck(family_photos(family, seed, art), "staged")
+    if taught.reader is None:
+        return {"error": taught.error}
+    reader = taught.reader
+    aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    rows: dict[str, list[float]] = {k: [] for k in (
+        "read", "detect_markers", "features", "match", "instances", "fit_glass", "ratio")}
+    for index in range(frames):
+        img, _ = family_scene(family, seed, index, art)
+        img = cv2.resize(img, (1280, 960), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        _, read = _timed(reader.read, img)
+        _, markers = _timed(aruco.detectMarkers, grey)
+        (_, desc), feats = _timed(features.frame_features, img)
+        _, match = _timed(features._matches, desc, reader.index)
+        found, inst = _timed(by_features, img, reader.index)
+        _, fit = _timed(fit_glass, found, Plane())
+        for key, v in (("read", read), ("detect_markers", markers), ("features", feats),
+                       ("match", match), ("instances", inst), ("fit_glass", fit)):
+            rows[key].append(v)
+        rows["ratio"].append(read / max(markers, 1e-3))
+    out = {f"{k}_ms_median" if k != "ratio" else "read_over_detect_markers_median":
+           round(statistics.median(v), 2 if k == "ratio" else 1) for k, v in rows.items()}
+    out["note"] = ("instances = features + match + RANSAC (by_features); read = instances + "
+                   "fit_glass + layout")
+    return {"frames": frames, **out}
+
+
 def fresh_seed_base() -> int:
     """Seeds no one has seen: far above the development seeds, new for every run."""
     return DEV_SEED_LIMIT * (2 + secrets.randbelow(1000))
@@ -172,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="first seed (default: fresh, drawn for this run)")
     ap.add_argument("--families", nargs="*", default=list(FAMILIES), choices=FAMILIES)
     ap.add_argument("--reader", choices=READERS, default=READERS[0])
+    ap.add_argument("--speed-frames", type=int, default=0,
+                    help="also time the staged reader on this many frames of one deck per "
+                    "family (thread CPU time; medians)")
     ap.add_argument("--label", default="current",
                     help="name of this measurement in the results file (e.g. baseline)")
     ap.add_argument("--results", default=str(RESULTS))
@@ -181,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     if base < DEV_SEED_LIMIT:
         print(f"warning: seed base {base} lies among the development seeds", file=sys.stderr)
     args = [f"--decks {a.decks}", f"--tables {a.tables}", f"--seed-base {base}",
-            "--families " + " ".join(a.families), f"--reader {a.reader}", f"--label {a.label}"]
+            "--families " + " ".join(a.families), f"--reader {a.reader}",
+            f"--speed-frames {a.speed_frames}", f"--label {a.label}"]
     command = ".venv/bin/python benchmarks/looking_glass_world.py " + " ".join(args)
     print(command, flush=True)
     t0 = time.time()
@@ -192,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         # Each family its own block of seeds, so no two families share a deck seed.
         seeds = [base + 100_000 * k + d for d in range(a.decks)]
         run[family] = measure_family(family, seeds, a.tables, a.reader)
+        if a.speed_frames:
+            run[family]["speed"] = measure_speed(family, seeds[0], a.speed_frames)
         print(json.dumps({key: v for key, v in run[family].items() if key != "failures"}),
               flush=True)
     run["seconds"] = round(time.time() - t0, 1)

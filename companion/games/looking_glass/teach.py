@@ -38,6 +38,7 @@ from companion.games.looking_glass.read import (
     inset,
     ring_chroma,
 )
+from companion.vision.cards.library import face_size
 from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -299,6 +300,16 @@ def learn_card(image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: 
     return descriptor(window)[m : m + PATCH_H, m : m + PATCH_W].copy(), patch.copy()
 
 
+def learn_face(image: np.ndarray, found: FoundCard, shape: CardShape) -> np.ndarray:
+    """The whole face of a found card, rectified at `FACE_PX_PER_MM` (BGR): what the feature
+    reader learns the card's art from."""
+    w, h = face_size(shape)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    H = cv2.getPerspectiveTransform(found.outer.astype(np.float32), dst)
+    return cv2.warpPerspective(image, H, (w, h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
 def read_image(path: Path) -> np.ndarray:
     from companion.vision.image_file import read_image as read_checked
 
@@ -396,14 +407,15 @@ def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard
         warnings.append(f"cards measure {CARD_W_MM:g}×{shape.height_mm:g} mm, not 63×88")
     stub = Library(ids, np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
                    np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
-    templates, patches = [], []
+    templates, patches, faces = [], [], []
     for cid in ids:
         f = found[cid]
         t, p = learn_card(images[cid], f, shape, stub)
         templates.append(t)
         patches.append(p)
+        faces.append(learn_face(images[cid], f, shape))
     return Library(ids, np.array(templates, np.float32), np.array(patches, np.uint8),
-                   shape), warnings
+                   shape, np.array(faces, np.uint8)), warnings
 
 
 def look_alike_warnings(lib: Library, names: dict[str, str] | None = None) -> list[str]:

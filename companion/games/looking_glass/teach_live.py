@@ -208,15 +208,16 @@ class TeachSession:
         found = {cid: dataclasses.replace(s.found) for cid, s in taught.items()}
         new, warnings = library_from_found(images, found, shape)
         if prev is not None and keep:
+            faces = (None if new.faces is None or prev.faces is None
+                     else np.concatenate([new.faces, prev.faces[keep]]))
             new = Library(
                 [*new.ids, *(prev.ids[i] for i in keep)],
                 np.concatenate([new.templates, prev.templates[keep]]),
                 np.concatenate([new.patches, prev.patches[keep]]),
                 new.shape,
+                faces,
             )
-        order = sorted(range(len(new.ids)), key=lambda i: new.ids[i])
-        lib = Library([new.ids[i] for i in order], new.templates[order], new.patches[order],
-                      new.shape)
+        lib = new.subset(sorted(range(len(new.ids)), key=lambda i: new.ids[i]))
         return lib, warnings + look_alike_warnings(lib, self.names)
 
     # -- what the dashboard shows ------------------------------------------------------

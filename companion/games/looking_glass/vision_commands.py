@@ -42,7 +42,8 @@ def render_main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, required=True, help="seed: art, tables and camera")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--count", type=int, default=10, help="number of table photos (default 10)")
-    p.add_argument("--json", action="store_true", help="print the written paths as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON summary: every file written, with its truth")
     a = p.parse_args(argv)
     if a.count < 0:
         raise UserError("--count must be >= 0")
@@ -53,10 +54,29 @@ def render_main(argv: list[str]) -> int:
         raise UserError(f"--out {out} exists and is not a folder")
     paths = render_set(a.seed, a.count, out)
     if a.json:
-        print(json.dumps({"images": paths, "teach": str(out / "teach")}))
+        print(json.dumps(_render_summary(a.seed, out, paths)))
     else:
         print(f"wrote {len(paths)} table photos and the teach photos to {out}")
     return 0
+
+
+def _render_summary(seed: int, out: Path, paths: list[str]) -> dict:
+    """What `render --json` prints: each table photo with its truth file and what the truth
+    says (layout, cards, piles), and each teach photo by card id."""
+    tables = []
+    for path in paths:
+        truth_path = Path(path).with_suffix(".json")
+        truth = json.loads(truth_path.read_text())
+        tables.append({
+            "image": path,
+            "truth": str(truth_path),
+            "layout": truth.get("layout"),
+            "cards": [{k: c[k] for k in ("card", "position", "covered", "center")}
+                      for c in truth["cards"]],
+            "piles": truth.get("truth", {}).get("piles", []),
+        })
+    teach = {t.stem: str(t) for t in sorted((out / "teach").glob("*.png"))}
+    return {"game": GAME, "seed": seed, "out": str(out), "tables": tables, "teach": teach}
 
 
 def teach_main(argv: list[str]) -> int:
@@ -106,7 +126,8 @@ def read_main(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.add_argument("--reader", choices=READERS, default=READERS[0],
                    help="light-border: the reader tuned on light-bordered decks (default); "
-                   "staged: card outlines of any border, identify, mirror fit (in development)")
+                   "staged: cards found and named by the taught art's local features, any "
+                   "border, then the mirror fit (slower; in development)")
     a = p.parse_args(argv)
     import cv2
 

@@ -5,8 +5,10 @@ Game-independent: a game keeps its library where it likes (the Looking Glass:
 
 For each card id the library keeps the rectified UPPER half of the face (the part a covered
 card still shows), as a small Lab patch, plus the card's measured shape: its aspect and the
-width of its light border. The reader finds card *interiors* (the art inside the border), so
-the border width is what turns an interior back into the whole card.
+width of its light border; and the whole face, rectified at `FACE_PX_PER_MM`, from which the
+feature reader (`companion.vision.cards.features`) learns the art's local features. The
+light-border reader finds card *interiors* (the art inside the border), so the border width
+is what turns an interior back into the whole card.
 
 Stored as one `.npz` file (arrays + a JSON header).
 """
@@ -28,6 +30,8 @@ CARD_W_MM = 63.0
 PATCH_W, PATCH_H = 48, 30
 """Canonical upper-half patch, in pixels."""
 PATCH_LEN = PATCH_H * PATCH_W * 3
+FACE_PX_PER_MM = 3.0
+"""Resolution of a stored whole face: about twice what a card shows at the table (1280 px)."""
 SEARCH_PX = 2
 """A read patch is cut this much larger on every side and the template slid inside it,
 so a card found a millimetre or two off still matches."""
@@ -69,6 +73,11 @@ class CardShape:
         return (b + 1.0, b + 1.0, CARD_W_MM - b - 1.0, self.height_mm / 2 - 4.0)
 
 
+def face_size(shape: CardShape) -> tuple[int, int]:
+    """(width, height) px of a stored whole face of this shape."""
+    return round(CARD_W_MM * FACE_PX_PER_MM), round(shape.height_mm * FACE_PX_PER_MM)
+
+
 def descriptor(patch_bgr: np.ndarray) -> np.ndarray:
     """A patch as float32 Lab, each channel zero-mean unit-variance (gain- and offset-free).
 
@@ -90,6 +99,9 @@ class Library:
     patches: np.ndarray
     """(n, PATCH_H, PATCH_W, 3) uint8 BGR, for the dashboard and for humans."""
     shape: CardShape
+    faces: np.ndarray | None = None
+    """(n, h, w, 3) uint8 BGR whole faces at `FACE_PX_PER_MM` (None: taught before faces were
+    kept; the feature reader needs them)."""
     _flat: np.ndarray | None = field(default=None, repr=False)
     _cells: np.ndarray | None = field(default=None, repr=False)
     _cell_valid: np.ndarray | None = field(default=None, repr=False)
@@ -104,8 +116,9 @@ class Library:
             "border_mm": self.shape.border_mm,
         }
         tmp = path.with_suffix(".tmp.npz")
+        faces = {} if self.faces is None else {"faces": self.faces}
         np.savez_compressed(tmp, header=np.array(json.dumps(header)), templates=self.templates,
-                            patches=self.patches)
+                            patches=self.patches, **faces)
         tmp.replace(path)
 
     @classmethod
@@ -121,12 +134,19 @@ class Library:
                 header = json.loads(str(data["header"]))
                 templates = data["templates"].astype(np.float32)
                 patches = data["patches"].astype(np.uint8)
+                faces = data["faces"].astype(np.uint8) if "faces" in data.files else None
         except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
             raise UserError(f"{path}: not a card library ({exc})") from None
         if header.get("format") != FORMAT or templates.shape[1:] != (PATCH_H, PATCH_W, 3):
             raise UserError(f"{path}: card library of an unknown format; teach again")
         shape = CardShape(float(header["height_mm"]), float(header["border_mm"]))
-        return cls(list(header["ids"]), templates, patches, shape)
+        return cls(list(header["ids"]), templates, patches, shape, faces)
+
+    def subset(self, keep: list[int]) -> Library:
+        """The library of the cards at these indices, in this order."""
+        faces = None if self.faces is None else self.faces[keep]
+        return Library([self.ids[i] for i in keep], self.templates[keep], self.patches[keep],
+                       self.shape, faces)
 
     def match(self, window: np.ndarray, search: bool = True) -> np.ndarray:
         """Best normalised correlation of every template at every shift inside a search window

@@ -83,3 +83,30 @@ def test_a_clean_table_of_dark_bordered_cards_is_read():
         a, b = got[ids[k]], got[ids[k + 3]]
         assert (a.row, a.col) == (b.row, b.col) and a.half != b.half
         assert abs(a.center[0] - (250 + k * (w + 40) + w / 2)) < 10
+
+
+def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
+    from companion.games.looking_glass.layout import load_layouts
+    from companion.games.looking_glass.read import SeenCard
+
+    cells = sorted((c.row, c.col) for c in load_layouts()["wall"].cells)
+    seen = [SeenCard("x", 1.0, np.zeros(2), np.zeros((4, 2)), False, half, r, c + 3,
+                     np.zeros(2)) for r, c in cells for half in (0, 1)]
+    reader = StagedReader.__new__(StagedReader)
+    reader.layouts = load_layouts()
+    assert reader._layout(seen) == "wall"
+    assert sorted({(c.row, c.col) for c in seen}) == cells  # renumbered as the layout does
+    partial = [c for c in seen if c.row == 0 and c.col in (0, 2)]
+    assert reader._layout(partial) is None  # several layouts hold two cards of a row
+
+
+def test_a_library_taught_before_faces_were_kept_asks_to_teach_again():
+    import pytest
+
+    from companion.errors import UserError
+    from companion.vision.cards.library import CardShape, Library
+
+    old = Library(["x"], np.zeros((1, 30, 48, 3), np.float32), np.zeros((1, 30, 48, 3), np.uint8),
+                  CardShape())
+    with pytest.raises(UserError, match="teach the deck again"):
+        StagedReader(old)

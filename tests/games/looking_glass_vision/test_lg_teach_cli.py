@@ -54,3 +54,18 @@ def test_teach_with_no_usable_photo_is_one_line_and_exit_2(tmp_path, capsys):
                  str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no card could be taught" in err
+
+
+def test_render_json_lists_every_file_with_its_truth(tmp_path, capsys):
+    out_dir = tmp_path / "scenes"
+    assert main(["render", "looking-glass", "--seed", "11", "--out", str(out_dir),
+                 "--count", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    (table,) = summary["tables"]
+    truth = json.loads(Path(table["truth"]).read_text())
+    assert Path(table["image"]).is_file()
+    assert table["layout"] == truth["layout"]
+    assert [c["card"] for c in table["cards"]] == [c["card"] for c in truth["cards"]]
+    assert len(table["cards"]) > 0
+    assert sorted(summary["teach"]) == sorted(load_deck().ids)
+    assert all(Path(p).is_file() for p in summary["teach"].values())

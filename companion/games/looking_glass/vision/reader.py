@@ -8,26 +8,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.errors import UserError
 from companion.games.looking_glass.layout import Layout, load_layouts
 from companion.games.looking_glass.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Plane,
-    candidates,
+    by_features,
     fit_glass,
-    identify_all,
 )
+from companion.vision.cards.features import FaceIndex
 from companion.vision.cards.library import Library
 
-WORK_WIDTH = 960
-"""Candidates and identification work on a copy at most this wide."""
+WORK_WIDTH = 1280
+"""Features are found on a copy at most this wide (a card there is ~100 px across)."""
 
 
 class StagedReader:
     """Reads photographs with one card library. Keeps no state between images."""
 
     def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
+        if library.faces is None:
+            raise UserError("this card library was taught before whole faces were kept; "
+                            "teach the deck again to read with the staged reader")
         self.lib = library
+        self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
 
     def glass(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
@@ -36,8 +41,7 @@ class StagedReader:
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
-        cands = candidates(small, self.lib, min_side_px=20.0)
-        return fit_glass(identify_all(small, cands, self.lib), Plane(H)), sc
+        return fit_glass(by_features(small, self.index), Plane(H)), sc
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
@@ -60,20 +64,23 @@ class StagedReader:
 
     def _layout(self, seen: list[SeenCard]) -> str | None:
         """The one layout whose cells hold every (row, column) read, columns counted either
-        way along the line; columns are renumbered as that layout numbers them."""
+        way along the line (every layout is symmetric, so both ways usually fit: the first
+        way that fits at one column shift numbers them); None when two layouts fit, or one
+        fits at several shifts. Columns are renumbered as that layout numbers them."""
         if not seen:
             return None
-        found: list[tuple[str, int, int]] = []
         top = max(c.col for c in seen)
         for sign in (1, -1):
             observed = {(c.row, c.col if sign == 1 else top - c.col) for c in seen}
-            found += [(lid, shift, sign) for lid, shift in layout_fits(observed, self.layouts)]
-        if len({lid for lid, _, _ in found}) != 1 or len(found) != 1:
-            return None
-        lid, shift, sign = found[0]
-        for c in seen:
-            c.col = (c.col if sign == 1 else top - c.col) + shift
-        return lid
+            fits = layout_fits(observed, self.layouts)
+            if len({lid for lid, _ in fits}) > 1:
+                return None
+            if len(fits) == 1:
+                lid, shift = fits[0]
+                for c in seen:
+                    c.col = (c.col if sign == 1 else top - c.col) + shift
+                return lid
+        return None
 
 
 def _resize(image: np.ndarray, sc: float) -> np.ndarray:

@@ -1,8 +1,12 @@
 """The staged Looking Glass reader's stages, each a function from one typed result to the next.
 
     plane      the platform's registration, if the caller has one (never detected here)
-    candidates card outlines of any border (`companion.vision.cards.quads`): a whole card, or
-               the upper half of a card the next row covers, each with its possible tops
+    features   cards found and named in one step by the taught art's local features
+               (`companion.vision.cards.features`): whatever the border, overlapped or not;
+               the card under another is covered; two cards claiming one place are unsure
+    candidates (the older way, from outlines) card outlines (`companion.vision.cards.quads`):
+               a whole card, or the upper half of a card the next row covers, with its
+               possible tops
     identify   each candidate against the taught deck (`companion.vision.cards.identify`);
                the hypothesis (whole or half, which end is the top) that matches best
     glass      the mirror-symmetric model fitted by RANSAC over pairs of cards whose tops face
@@ -21,12 +25,20 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.cards.features import FaceIndex, Instance, find_instances
 from companion.vision.cards.identify import Identity, identify
 from companion.vision.cards.library import CARD_W_MM, Library
 from companion.vision.cards.quads import Quad, find_quads
 
 SIZE_SLACK = 0.2
 """A candidate's sides may differ this much (share) from a whole card's or an upper half's."""
+SAME_PLACE = 0.35
+"""Two instances whose centres are nearer than this share of a card width are one card."""
+RIVAL = 0.5
+"""...and if the weaker names another card with at least this share of the stronger's
+inliers, the card is unsure (None): a null costs a question, a wrong name the game."""
+COVER_SHARE = 0.1
+"""A card is covered when another lies on top over at least this share of its area."""
 PAIR_TOLERANCE = 0.35
 """A card's mirror image lies within this many card widths of its reflection's centre."""
 
@@ -135,6 +147,60 @@ def candidates(image: np.ndarray, lib: Library, min_side_px: float = 20.0) -> li
                 hyps.append(Hypothesis(_from_top(grown, top), True))
         if hyps:
             out.append(Candidate(q, tuple(hyps)))
+    return out
+
+
+# -- features: find and identify in one step ---------------------------------------------------
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(area)
+
+
+def _inside(pts: np.ndarray, outline: np.ndarray) -> int:
+    poly = outline.astype(np.float32).reshape(-1, 1, 2)
+    return sum(cv2.pointPolygonTest(poly, (float(x), float(y)), False) > 0 for x, y in pts)
+
+
+def _on_top(a: Instance, b: Instance) -> bool:
+    """Whether `a` lies on `b` where they overlap: more of a's features than of b's are seen
+    in the overlap (a card under another shows nothing there). A tie goes to the card whose
+    top half lies over the other's bottom half, as a next row lies."""
+    pa = cv2.perspectiveTransform(a.inlier_mm.reshape(-1, 1, 2).astype(np.float64),
+                                  a.H).reshape(-1, 2)
+    pb = cv2.perspectiveTransform(b.inlier_mm.reshape(-1, 1, 2).astype(np.float64),
+                                  b.H).reshape(-1, 2)
+    na, nb = _inside(pa, b.outline), _inside(pb, a.outline)
+    if na != nb:
+        return na > nb
+    return float(b.to_card(a.centre.reshape(1, 2))[0, 1]) > float(
+        a.to_card(b.centre.reshape(1, 2))[0, 1])
+
+
+def by_features(image: np.ndarray, index: FaceIndex) -> list[Identified]:
+    """Every card in the frame, named (or unsure), its whole outline and whether another
+    card covers part of it."""
+    places: list[list[Instance]] = []
+    for inst in find_instances(image, index):  # strongest first
+        for place in places:
+            if np.linalg.norm(place[0].centre - inst.centre) < SAME_PLACE * place[0].width_px:
+                place.append(inst)
+                break
+        else:
+            places.append([inst])
+    kept = [p[0] for p in places]
+    out = []
+    for k, (best, place) in enumerate(zip(kept, places, strict=True)):
+        area = abs(cv2.contourArea(best.outline.astype(np.float32)))
+        covered = any(j != k and _overlap(best.outline, o.outline) > COVER_SHARE * area
+                      and _on_top(o, best) for j, o in enumerate(kept))
+        rival = max((i.inliers for i in place if i.card != best.card), default=0)
+        scores = {cid: 0.0 for cid in index.ids}
+        for i in place:
+            scores[i.card] = max(scores[i.card], i.inliers / best.inliers)
+        card = best.card if rival < RIVAL * best.inliers else None
+        ident = Identity(card, best.inliers / (best.inliers + rival),
+                         (best.inliers - rival) / best.inliers, False, scores)
+        out.append(Identified(Hypothesis(best.outline, covered), ident))
     return out
 
 

@@ -1,0 +1,195 @@
+"""Cards found and named in one step, by the taught art's local features.
+
+Finding card outlines first and naming them second fails where real tables are hard: cards
+that overlap in rows hide the edges an outline needs, and a dark border or full-bleed art on a
+dark table has no edge at all. The art itself is what every card has. So the frame's local
+features (SIFT: scale- and rotation-free, and gain-free on the gradients) are matched to the
+features of every taught face, the matches of each card id are split into instances by
+RANSAC homographies (one card may lie on the table several times), and each homography must
+map the taught face to a card-shaped, unmirrored quadrilateral. The outline of the whole card
+follows from the homography even where the card is half covered or half hidden by an arm.
+
+What is not decided here: which instances are the glass (the game's fit) and which card
+covers which (`covered_by_next`, a geometric test on the instances found).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.cards.library import CARD_W_MM, FACE_PX_PER_MM, Library
+
+RATIO = 0.85
+"""Lowe's ratio: a frame feature's nearest taught feature must be this much nearer than the
+second nearest, or the match says nothing."""
+REPROJ_PX = 4.0
+"""A match agrees with an instance's homography within this many frame px."""
+MIN_INLIERS = 6
+"""An instance needs this many agreeing matches (chosen from the curve in the commit that set
+it: right instances against wrongly named ones, by inlier count, on the development set)."""
+MAX_INSTANCES = 8
+"""At most this many instances of one card id are sought (a deck has few copies of a card)."""
+MAX_FEATURES = 3000
+"""The strongest keypoints kept per image: a cloth's weave or a noisy photo yields tens of
+thousands, which cost seconds to match and name no card (dev set: 6000 read no more)."""
+CONTRAST = 0.02
+"""SIFT's contrast threshold, half its default: soft painted art has faint extrema (dev set,
+photo-art deck: 6 -> 16 of 75 cards found; line-art deck 84 -> 88 of 107)."""
+CONTRAST_PX = 9
+"""Window (px) over which a channel's variation about a keypoint is measured."""
+SHAPE_SLACK = 0.35
+"""An instance's outline: opposite sides within this share of each other, and its aspect
+within this share of the card's (a tilt of 25° and perspective stay well inside)."""
+
+
+@dataclass(frozen=True)
+class FaceIndex:
+    """The taught faces' features: descriptors, the card each belongs to, where on the card
+    (mm from the card's top-left)."""
+
+    ids: tuple[str, ...]
+    descriptors: np.ndarray
+    labels: np.ndarray
+    points_mm: np.ndarray
+    height_mm: float
+
+    @classmethod
+    def of(cls, lib: Library) -> FaceIndex:
+        if lib.faces is None:
+            raise ValueError("library has no faces (taught before they were kept)")
+        descs, labels, pts = [], [], []
+        for k, face in enumerate(lib.faces):
+            p, d = frame_features(face)
+            descs.append(d)
+            labels += [k] * len(p)
+            pts.append(p)
+        return cls(tuple(lib.ids), np.vstack(descs).astype(np.float32),
+                   np.array(labels, np.int32),
+                   np.vstack(pts).astype(np.float32) / FACE_PX_PER_MM,
+                   lib.shape.height_mm)
+
+    def outline_mm(self) -> np.ndarray:
+        h = self.height_mm
+        return np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, h], [0, h]], np.float32)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One card lying in the frame."""
+
+    card: str
+    H: np.ndarray
+    """Card mm (origin its top-left, y toward its bottom) -> frame px."""
+    inliers: int
+    inlier_mm: np.ndarray
+    """Where on the card the agreeing features lie (mm): what of the card is in view."""
+    outline: np.ndarray
+    """The whole card's corners TL, TR, BR, BL from its own top (frame px)."""
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.outline.mean(axis=0)
+
+    @property
+    def width_px(self) -> float:
+        o = self.outline
+        return float(np.linalg.norm(o[1] - o[0]) + np.linalg.norm(o[2] - o[3])) / 2
+
+    def to_card(self, pts: np.ndarray) -> np.ndarray:
+        """Frame px -> card mm."""
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
+                                        np.linalg.inv(self.H)).reshape(-1, 2)
+
+
+def _detector() -> cv2.SIFT:
+    return cv2.SIFT_create(nfeatures=MAX_FEATURES, contrastThreshold=CONTRAST)
+
+
+def frame_features(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(points px, descriptors) of a BGR image: keypoints found in its lightness, each
+    described in lightness and in both chroma channels, each part weighted by how much that
+    channel varies about the keypoint. Art whose shapes differ in hue more than in lightness
+    (painted blobs) is told apart by its chroma; line art, whose chroma is flat noise, keeps
+    its lightness descriptor undiluted."""
+    lab = cv2.split(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    sift = _detector()
+    kp = sift.detect(lab[0], None)
+    if not kp:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 128 * len(lab)), np.float32)
+    kp, first = sift.compute(lab[0], kp)
+    pts = np.array([k.pt for k in kp], np.float32)
+    x = np.clip(np.round(pts[:, 0]).astype(int), 0, image.shape[1] - 1)
+    y = np.clip(np.round(pts[:, 1]).astype(int), 0, image.shape[0] - 1)
+    parts, weights = [], []
+    for ch, d in zip(lab, [first] + [sift.compute(c, kp)[1] for c in lab[1:]], strict=True):
+        f = ch.astype(np.float32)
+        var = cv2.blur(f * f, (CONTRAST_PX, CONTRAST_PX)) - cv2.blur(f, (CONTRAST_PX,) * 2) ** 2
+        weights.append(np.sqrt(np.maximum(var[y, x], 0.0)))
+        parts.append(d)
+    w = np.array(weights)
+    w /= np.maximum(np.linalg.norm(w, axis=0), 1e-6)
+    return pts, np.hstack([d * wk[:, None] for d, wk in zip(parts, w, strict=True)])
+
+
+def _matches(desc: np.ndarray, index: FaceIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(frame feature index, taught feature index) of every match passing the ratio test."""
+    if len(desc) < 2 or len(index.descriptors) < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    knn = cv2.BFMatcher(cv2.NORM_L2).knnMatch(desc, index.descriptors, k=2)
+    pairs = [(a.queryIdx, a.trainIdx) for a, b in knn if a.distance < RATIO * b.distance]
+    if not pairs:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    q, t = np.array(pairs, np.int64).T
+    return q, t
+
+
+def card_shaped(outline: np.ndarray, aspect: float) -> bool:
+    """A convex, unmirrored quadrilateral of about the card's proportions."""
+    if not cv2.isContourConvex(outline.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    e = [outline[(i + 1) % 4] - outline[i] for i in range(4)]
+    if float(e[0][0] * e[1][1] - e[0][1] * e[1][0]) <= 0:  # TL, TR, BR turn clockwise (y down)
+        return False
+    s = [float(np.linalg.norm(v)) for v in e]
+    if min(s) < 8:
+        return False
+    lo = 1 - SHAPE_SLACK
+    if min(s[0], s[2]) / max(s[0], s[2]) < lo or min(s[1], s[3]) / max(s[1], s[3]) < lo:
+        return False
+    seen = (s[1] + s[3]) / (s[0] + s[2])
+    return lo <= seen / aspect <= 1 / lo
+
+
+def find_instances(image: np.ndarray, index: FaceIndex) -> list[Instance]:
+    """Every card-shaped instance of a taught card in the frame, strongest first (instances
+    of different cards may overlap; the caller decides between them)."""
+    pts, desc = frame_features(image)
+    q, t = _matches(desc, index)
+    out: list[Instance] = []
+    rect = index.outline_mm().reshape(-1, 1, 2)
+    aspect = index.height_mm / CARD_W_MM
+    for k, cid in enumerate(index.ids):
+        sel = index.labels[t] == k
+        src = index.points_mm[t[sel]]
+        dst = pts[q[sel]]
+        alive = np.ones(len(src), bool)
+        for _ in range(MAX_INSTANCES):
+            if alive.sum() < MIN_INLIERS:
+                break
+            live = np.flatnonzero(alive)
+            H, mask = cv2.findHomography(src[live], dst[live], cv2.RANSAC, REPROJ_PX,
+                                         maxIters=2000, confidence=0.995)
+            if H is None:
+                break
+            inl = live[mask.ravel().astype(bool)]
+            if len(inl) < MIN_INLIERS:
+                break
+            alive[inl] = False
+            outline = cv2.perspectiveTransform(rect, H).reshape(4, 2)
+            if card_shaped(outline, aspect):
+                out.append(Instance(cid, H, len(inl), src[inl], outline))
+    out.sort(key=lambda i: -i.inliers)
+    return out
