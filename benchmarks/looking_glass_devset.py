@@ -65,12 +65,12 @@ READERS = ("light-border", "staged")
 def teach_deck(photos: dict[str, Any], reader: str = "light-border") -> Taught:
     """Teach as a user would: every photo tried; the cards whose photo was refused stay
     untaught, the others are taught (a reader that refuses the whole set then reads nothing)."""
-    from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+    from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 
     if reader == "staged":
         from companion.games.looking_glass.vision.reader import StagedReader as Reader
     else:
-        from companion.games.looking_glass.read import Reader
+        from companion.games.looking_glass.vision.read import Reader
 
     accepted, refused = [], {}
     for cid, img in photos.items():
@@ -99,9 +99,13 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
     import cv2
     import numpy as np
 
-    from companion.games.looking_glass.art import draw_deck
-    from companion.games.looking_glass.render import render_scene, sample_style, teach_photo_of
     from companion.games.looking_glass.rules.deck import load_deck
+    from companion.games.looking_glass.vision.art import draw_deck
+    from companion.games.looking_glass.vision.render import (
+        render_scene,
+        sample_style,
+        teach_photo_of,
+    )
 
     ids = load_deck().ids
     manifest: dict[str, Any] = {"family": "random", "decks": []}
@@ -154,7 +158,7 @@ def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border"
 
 def score(set_dir: Path, read: dict[str, Any]) -> dict[str, Any]:
     """A set's readings against its truth: cards identified, tables exact, phantom cards."""
-    from companion.games.looking_glass.render import Comparison, compare
+    from companion.games.looking_glass.vision.render import Comparison, compare
 
     total = Comparison()
     exact = 0

@@ -36,13 +36,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from companion.games.looking_glass.read import CONFIDENCE_THRESHOLD, Reader  # noqa: E402
-from companion.games.looking_glass.render import (  # noqa: E402
+from companion.games.looking_glass.vision.read import CONFIDENCE_THRESHOLD, Reader  # noqa: E402
+from companion.games.looking_glass.vision.render import (  # noqa: E402
     Comparison,
     compare,
     render_scene,
 )
-from companion.games.looking_glass.sim_deck import taught_sim_deck  # noqa: E402
+from companion.games.looking_glass.vision.sim_deck import taught_sim_deck  # noqa: E402
 from companion.vision.markers import detector, to_gray  # noqa: E402
 
 SEED_BASE = 100_000
@@ -202,9 +202,9 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
 
     from companion.config import Settings
     from companion.errors import UserError
-    from companion.games.looking_glass.render import RoundFilm
     from companion.games.looking_glass.rules.scoring import round_winner, score
     from companion.games.looking_glass.table.live import NOTHING_TAKEN, LookingGlassTable
+    from companion.games.looking_glass.vision.render import RoundFilm
     from companion.store import Event, Session
 
     cpu0 = time.process_time()

@@ -49,15 +49,15 @@ from benchmarks.heldout.looking_glass import (  # noqa: E402
     heldout_teach_photo,
 )
 from benchmarks.looking_glass_devset import READERS, read_json, teach_deck  # noqa: E402
-from companion.games.looking_glass.art import CardArt, draw_deck  # noqa: E402
-from companion.games.looking_glass.render import (  # noqa: E402
+from companion.games.looking_glass.rules.deck import load_deck  # noqa: E402
+from companion.games.looking_glass.vision.art import CardArt, draw_deck  # noqa: E402
+from companion.games.looking_glass.vision.render import (  # noqa: E402
     Comparison,
     compare,
     render_scene,
     sample_style,
     teach_photo_of,
 )
-from companion.games.looking_glass.rules.deck import load_deck  # noqa: E402
 
 FAMILIES = ("house", "random", "heldout")
 DEV_SEED_LIMIT = 1_000_000

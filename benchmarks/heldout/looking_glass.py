@@ -5,7 +5,7 @@ pictures, their failures or their code, and their seeds are never development se
 reader is tuned on them they stop measuring anything, and new held-out designs must be
 written (by someone who has not seen the reader's latest failures).
 
-The painter is separate code from `companion.games.looking_glass.art` and `render`: no card,
+The painter is separate code from `companion.games.looking_glass.vision.art` and `render`: no card,
 frame, art, table or teach-photo drawing function is shared. Only the geometry is: the deal and
 layout (`render.scene_table`), the camera and its projection (`render.TableCamera`, which warps
 whatever face images and table surface it is given, and adds the camera's own light, noise and
@@ -25,8 +25,8 @@ import math
 import cv2
 import numpy as np
 
-from companion.games.looking_glass.art import FACE_PX_PER_MM, CardArt, DeckStyle
-from companion.games.looking_glass.render import render_scene
+from companion.games.looking_glass.vision.art import FACE_PX_PER_MM, CardArt, DeckStyle
+from companion.games.looking_glass.vision.render import render_scene
 
 DESIGNS = ("night", "pixel", "tile")
 _SIZES = {"night": (66.0, 106.0), "pixel": (60.0, 90.0), "tile": (56.0, 87.0)}

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from e2e_helpers import REPO, free_port, run_server, wait_until
 
-from companion.games.looking_glass.library import Library, default_library_path
-from companion.games.looking_glass.sim_deck import taught_sim_deck
+from companion.games.looking_glass.vision.library import Library, default_library_path
+from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 from companion.sim import effects
 
 FPS = 8

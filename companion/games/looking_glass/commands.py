@@ -16,7 +16,7 @@ from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES, hint
 from companion.games.looking_glass.rules.players import KINDS
 from companion.games.looking_glass.rules.scoring import check_collections, score_round
 from companion.games.looking_glass.rules.simulate import simulate
-from companion.games.looking_glass.vision_commands import VISION_VERBS
+from companion.games.looking_glass.vision.commands import VISION_VERBS
 
 GAME = "looking-glass"
 

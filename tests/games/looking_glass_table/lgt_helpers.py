@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from companion.games.looking_glass.read import Reader, Reading
-from companion.games.looking_glass.render import Comparison, compare, render_scene
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import load_layouts, placements
-from companion.games.looking_glass.sim_deck import taught_sim_deck
+from companion.games.looking_glass.vision.read import Reader, Reading
+from companion.games.looking_glass.vision.render import Comparison, compare, render_scene
+from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 
 
 def teach_photos(seed: int) -> tuple[dict, dict]:

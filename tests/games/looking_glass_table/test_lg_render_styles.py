@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.games.looking_glass.art import (
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.vision.art import (
     ART_KINDS,
     BORDERS,
     CARD_SIZES,
@@ -17,8 +18,7 @@ from companion.games.looking_glass.art import (
     DeckStyle,
     draw_deck,
 )
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.render import (
+from companion.games.looking_glass.vision.render import (
     card_object,
     render_scene,
     sample_style,
@@ -124,8 +124,8 @@ def test_the_heldout_painter_shares_no_drawing_code():
     tree = ast.parse((REPO / "benchmarks" / "heldout" / "looking_glass.py").read_text())
     imported = {(n.module, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                 for a in n.names if n.module and n.module.startswith("companion")}
-    allowed = {("companion.games.looking_glass.art", "FACE_PX_PER_MM"),
-               ("companion.games.looking_glass.art", "CardArt"),
-               ("companion.games.looking_glass.art", "DeckStyle"),
-               ("companion.games.looking_glass.render", "render_scene")}
+    allowed = {("companion.games.looking_glass.vision.art", "FACE_PX_PER_MM"),
+               ("companion.games.looking_glass.vision.art", "CardArt"),
+               ("companion.games.looking_glass.vision.art", "DeckStyle"),
+               ("companion.games.looking_glass.vision.render", "render_scene")}
     assert imported <= allowed, imported - allowed

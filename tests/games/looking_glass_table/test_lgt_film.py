@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from companion.config import Settings
-from companion.games.looking_glass.render import RoundFilm
 from companion.games.looking_glass.table.live import LookingGlassTable
+from companion.games.looking_glass.vision.render import RoundFilm
 from companion.store import Event, Session
 
 
@@ -54,7 +54,7 @@ def test_film_frames_reuse_the_still_but_draw_fresh_noise():
 
     import numpy as np
 
-    from companion.games.looking_glass.render import Conditions, Table
+    from companion.games.looking_glass.vision.render import Conditions, Table
 
     cond = replace(Conditions(), noise_sigma=4.0, jpeg_quality=None, light=False)
     film = RoundFilm(5, cond=cond, hold=3, max_picks=1, noise=False)
@@ -82,7 +82,7 @@ def test_blocks_of_a_chequered_cloth_are_not_read_as_a_glass_after_the_last_pick
     blocks of the cloth's squares, framed by the pale lines where squares meet, paired with
     score-pile cards at their mirror places and brought the piles into the glass. A card's
     border is white or grey, the frame round a block of cloth coloured (`ring_chroma`)."""
-    from companion.games.looking_glass.read import Reader
+    from companion.games.looking_glass.vision.read import Reader
 
     film, library = _film(917179)
     img, truth = film.render(160)
@@ -96,7 +96,7 @@ def test_a_checked_cloth_that_matches_a_taught_face_is_not_read_as_a_card():
     frame before the pick was kept alive, and the pick never seen. Where most of a face's
     art is white or the table's own colours, it is the table: the remembered card is let
     go, and nothing is read."""
-    from companion.games.looking_glass.read import Reader
+    from companion.games.looking_glass.vision.read import Reader
 
     film, library = _film(925009)
     reader = Reader(library)
@@ -113,7 +113,7 @@ def test_the_last_pair_is_read_though_the_score_piles_outnumber_it():
     far and small, outvoted its two cards, near and large, for the table's plane, which then
     measured them as sideways upper halves; the pair went unread and a shadow decided the
     last pick. Whole card interiors framed in white fix a plane of their own."""
-    from companion.games.looking_glass.read import Reader
+    from companion.games.looking_glass.vision.read import Reader
 
     film, library = _film(931169)
     img, truth = film.render(163)
@@ -135,7 +135,7 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     over part of remembered cards, they are neither kept nor let go: hidden. The first
     pick's chosen card lay on a card of the row before: once taken, that card shows where
     it lay, and nothing of it is kept or hidden."""
-    from companion.games.looking_glass.read import OWN_LOOK_SAME, VERIFY_SCORE, Reader
+    from companion.games.looking_glass.vision.read import OWN_LOOK_SAME, VERIFY_SCORE, Reader
 
     film, library = _film(931022)
     reader = Reader(library)

@@ -11,11 +11,11 @@ import pytest
 from lgt_helpers import development_table, taught, teach_photos
 
 from companion.errors import UserError
-from companion.games.looking_glass import vision_commands
-from companion.games.looking_glass.art import draw_deck
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.read import (
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.vision import commands as vision_commands
+from companion.games.looking_glass.vision.art import draw_deck
+from companion.games.looking_glass.vision.read import (
     PROC_WIDTH,
     Reader,
     _dominant_angle,
@@ -24,7 +24,7 @@ from companion.games.looking_glass.read import (
     find_holes,
     orient,
 )
-from companion.games.looking_glass.render import (
+from companion.games.looking_glass.vision.render import (
     Conditions,
     TableCamera,
     compare,
@@ -33,7 +33,7 @@ from companion.games.looking_glass.render import (
     take,
     teach_photo,
 )
-from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 from companion.sim import effects
 
 SEED = 11
@@ -221,7 +221,7 @@ def test_teach_finds_the_art_of_a_card_a_photo_sees_in_perspective(deck):
     over 30 px off the art at a corner here (926127's white-rabbit: a template with a strip of
     border across its banner, that matched its own face at the table hardly better than a
     look-alike). The art's corners are where its four edges meet, within a pixel."""
-    from companion.games.looking_glass.art import BORDER_MM, FACE_PX_PER_MM
+    from companion.games.looking_glass.vision.art import BORDER_MM, FACE_PX_PER_MM
 
     face = deck[0]["tweedles"].face
     fh, fw = face.shape[:2]

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from lgt_helpers import development_table, taught
 
-from companion.games.looking_glass import library as card_library
-from companion.games.looking_glass.layout import load_layouts
-from companion.games.looking_glass.library import descriptor
-from companion.games.looking_glass.read import (
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.vision import library as card_library
+from companion.games.looking_glass.vision.library import descriptor
+from companion.games.looking_glass.vision.read import (
     CONFIDENCE_THRESHOLD,
     GAP_MM,
     RING_CHROMA_SLACK,
@@ -39,7 +39,7 @@ from companion.games.looking_glass.read import (
     visible_match,
     white_mask,
 )
-from companion.games.looking_glass.render import (
+from companion.games.looking_glass.vision.render import (
     CARD_H_MM,
     Conditions,
     TableCamera,

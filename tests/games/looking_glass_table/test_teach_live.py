@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from lgt_helpers import teach_photos
 
 from companion.config import load_settings
-from companion.games.looking_glass.library import Library, default_library_path
-from companion.games.looking_glass.teach import teach_images
+from companion.games.looking_glass.vision.library import Library, default_library_path
+from companion.games.looking_glass.vision.teach import teach_images
 from companion.live.loop import Runtime
 from companion.sim import effects
 from companion.web.app import create_app

@@ -8,7 +8,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.looking_glass.teach import teach_cards
 from companion.games.looking_glass.vision.reader import StagedReader
 from companion.games.looking_glass.vision.stages import (
     Hypothesis,
@@ -16,6 +15,7 @@ from companion.games.looking_glass.vision.stages import (
     Plane,
     fit_glass,
 )
+from companion.games.looking_glass.vision.teach import teach_cards
 from companion.vision.cards.identify import Identity
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))
@@ -86,8 +86,8 @@ def test_a_clean_table_of_dark_bordered_cards_is_read():
 
 
 def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
-    from companion.games.looking_glass.layout import load_layouts
-    from companion.games.looking_glass.read import SeenCard
+    from companion.games.looking_glass.rules.layout import load_layouts
+    from companion.games.looking_glass.vision.read import SeenCard
 
     cells = sorted((c.row, c.col) for c in load_layouts()["wall"].cells)
     seen = [SeenCard("x", 1.0, np.zeros(2), np.zeros((4, 2)), False, half, r, c + 3,

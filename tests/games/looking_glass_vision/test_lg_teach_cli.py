@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from companion.cli import main
-from companion.games.looking_glass.deck import load_deck
+from companion.games.looking_glass.rules.deck import load_deck
 from companion.sim import effects
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from card_styles import face, photo, scan
 
-from companion.games.looking_glass.teach import TeachError, teach_cards
+from companion.games.looking_glass.vision.teach import TeachError, teach_cards
 from companion.sim import effects
 from companion.vision.cards.photo import border_width, find_card_outline
 from companion.vision.cards.quads import find_quads

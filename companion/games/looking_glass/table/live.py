@@ -141,8 +141,8 @@ class LookingGlassTable:
 
     # -- perception (perception thread) ----------------------------------------------
     def _reader_for(self) -> Any:
-        from companion.games.looking_glass.library import Library, default_library_path
-        from companion.games.looking_glass.read import Reader
+        from companion.games.looking_glass.vision.library import Library, default_library_path
+        from companion.games.looking_glass.vision.read import Reader
 
         lib = self._sim_library
         if lib is None and _camera_is_sim(self.settings):
@@ -738,7 +738,7 @@ def _camera_is_sim(settings: Any) -> bool:
 def sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Any, list[str]]:
     """The `sim` camera's deck for a seed, taught from its own photos once per process: the
     scene draws its cards with it and every game on that camera reads with it."""
-    from companion.games.looking_glass.sim_deck import taught_sim_deck
+    from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 
     return taught_sim_deck(seed)
 
@@ -784,7 +784,7 @@ class FilmScene:
         markers' rectangle (they span some 740 x 600 mm with the glass), so the glass is
         turned 50-70° (or 230-250°) from the table's long side: the markers then lie in the
         gaps between the piles and the glass, never under a card."""
-        from companion.games.looking_glass.render import Conditions
+        from companion.games.looking_glass.vision.render import Conditions
 
         rng = np.random.default_rng([self.seed, 77])
         yaw = float(rng.choice([0.0, 180.0]) + rng.uniform(-5, 5))
@@ -794,7 +794,7 @@ class FilmScene:
                           table_kind="wood", markers=True, noise_sigma=3.0, jpeg_quality=85)
 
     def _film(self, k: int) -> Any:
-        from companion.games.looking_glass.render import RoundFilm
+        from companion.games.looking_glass.vision.render import RoundFilm
 
         if k not in self._films:
             if self._cond is None:

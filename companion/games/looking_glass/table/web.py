@@ -62,7 +62,7 @@ def table_library(runtime: Runtime) -> Any:
     """The library the table game reads with: the `sim` camera's own deck when the game has
     one, else the deck taught on this table; None before either exists."""
     from companion.errors import UserError
-    from companion.games.looking_glass.library import Library, default_library_path
+    from companion.games.looking_glass.vision.library import Library, default_library_path
 
     # The sim deck is the game's (built with its scene); the attribute is the table game's
     # own, read here so the pictures are of the very cards the camera's film shows.
@@ -86,15 +86,15 @@ def thumbnail_png(library: Any, card: str) -> bytes | None:
 
 
 def router() -> APIRouter:
-    from companion.games.looking_glass.library import default_library_path
     from companion.games.looking_glass.rules.deck import load_deck
-    from companion.games.looking_glass.teach import TeachError
-    from companion.games.looking_glass.teach_live import (
+    from companion.games.looking_glass.table.teach_live import (
         NotNow,
         TeachSession,
         idle_status,
         refusal,
     )
+    from companion.games.looking_glass.vision.library import default_library_path
+    from companion.games.looking_glass.vision.teach import TeachError
 
     api = APIRouter()
     teaching: dict[str, TeachSession] = {}

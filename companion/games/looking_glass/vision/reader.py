@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.errors import UserError
-from companion.games.looking_glass.layout import Layout, load_layouts
-from companion.games.looking_glass.read import Reading, SeenCard, layout_fits
+from companion.games.looking_glass.rules.layout import Layout, load_layouts
+from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Plane,

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.games.looking_glass.library import (
+from companion.games.looking_glass.vision.library import (
     CARD_W_MM,
     PATCH_H,
     PATCH_W,
@@ -31,7 +31,7 @@ from companion.games.looking_glass.library import (
     Library,
     descriptor,
 )
-from companion.games.looking_glass.read import (
+from companion.games.looking_glass.vision.read import (
     RING_CHROMA_SLACK,
     cut_window,
     find_holes,

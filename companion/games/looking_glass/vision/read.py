@@ -34,8 +34,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.looking_glass.layout import Layout, TableGeometry, load_layouts, placements
-from companion.games.looking_glass.library import (
+from companion.games.looking_glass.rules.layout import (
+    Layout,
+    TableGeometry,
+    load_layouts,
+    placements,
+)
+from companion.games.looking_glass.vision.library import (
     CARD_W_MM,
     PATCH_H,
     PATCH_W,

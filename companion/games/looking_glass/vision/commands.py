@@ -30,7 +30,7 @@ def _library_path(arg: str | None) -> Path:
     if arg:
         return Path(arg)
     from companion.config import load_settings
-    from companion.games.looking_glass.library import default_library_path
+    from companion.games.looking_glass.vision.library import default_library_path
 
     return default_library_path(load_settings().data_dir)
 
@@ -47,7 +47,7 @@ def render_main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     if a.count < 0:
         raise UserError("--count must be >= 0")
-    from companion.games.looking_glass.render import render_set
+    from companion.games.looking_glass.vision.render import render_set
 
     out = Path(a.out)
     if out.exists() and not out.is_dir():
@@ -87,8 +87,8 @@ def teach_main(argv: list[str]) -> int:
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     a = p.parse_args(argv)
-    from companion.games.looking_glass.deck import load_deck
-    from companion.games.looking_glass.teach import photos_in, teach_photos
+    from companion.games.looking_glass.rules.deck import load_deck
+    from companion.games.looking_glass.vision.teach import photos_in, teach_photos
 
     deck = load_deck()
     photos = photos_in(Path(a.dir), deck.ids)
@@ -131,10 +131,10 @@ def read_main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     import cv2
 
-    from companion.games.looking_glass.library import Library
-    from companion.games.looking_glass.read import Reader
-    from companion.games.looking_glass.teach import read_image
+    from companion.games.looking_glass.vision.library import Library
+    from companion.games.looking_glass.vision.read import Reader
     from companion.games.looking_glass.vision.reader import StagedReader
+    from companion.games.looking_glass.vision.teach import read_image
 
     for img in a.images:  # check every input before printing anything
         path = Path(img)

@@ -24,9 +24,9 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.games.looking_glass.deck import BRAWLERS, Deck
-from companion.games.looking_glass.library import CARD_W_MM, CardShape, Library
-from companion.games.looking_glass.teach import (
+from companion.games.looking_glass.rules.deck import BRAWLERS, Deck
+from companion.games.looking_glass.vision.library import CARD_W_MM, CardShape, Library
+from companion.games.looking_glass.vision.teach import (
     SIMILAR,
     FoundCard,
     TeachError,

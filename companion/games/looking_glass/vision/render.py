@@ -28,7 +28,15 @@ import cv2
 import numpy as np
 
 from companion.config import TableSettings
-from companion.games.looking_glass.art import (
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.rules.layout import (
+    CARDS_PER_HALF,
+    Layout,
+    TableGeometry,
+    load_layouts,
+    placements,
+)
+from companion.games.looking_glass.vision.art import (
     CARD_H_MM,
     CARD_W_MM,
     FACE_PX_PER_MM,
@@ -37,14 +45,6 @@ from companion.games.looking_glass.art import (
     deck_style,
     draw_deck,
     scan,
-)
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.layout import (
-    CARDS_PER_HALF,
-    Layout,
-    TableGeometry,
-    load_layouts,
-    placements,
 )
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
@@ -930,8 +930,8 @@ class RoundFilm:
                  cond: Conditions | None = None, art: dict[str, CardArt] | None = None,
                  first: int = 0, layout_id: str | None = None, brawlers: bool | None = None,
                  max_picks: int | None = None, disturb: float = 1.0, lead: int = 0):
-        from companion.games.looking_glass.actions import Pick, Setup
         from companion.games.looking_glass.rules import ENGINE
+        from companion.games.looking_glass.rules.actions import Pick, Setup
 
         rng = np.random.default_rng([seed, 31])
         self.seed = seed

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from companion.games.looking_glass.art import DeckStyle, draw_deck
-from companion.games.looking_glass.deck import load_deck
-from companion.games.looking_glass.library import Library
-from companion.games.looking_glass.render import teach_photo_of
-from companion.games.looking_glass.teach import TeachError, find_card, teach_images
+from companion.games.looking_glass.rules.deck import load_deck
+from companion.games.looking_glass.vision.art import DeckStyle, draw_deck
+from companion.games.looking_glass.vision.library import Library
+from companion.games.looking_glass.vision.render import teach_photo_of
+from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 
 RETAKES = 5
 

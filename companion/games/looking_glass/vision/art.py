@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.games.looking_glass.library import CARD_W_MM
+from companion.games.looking_glass.vision.library import CARD_W_MM
 
 CARD_H_MM = 88.0
 BORDER_MM = 4.0
