@@ -270,22 +270,20 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     centre = rect.pose.camera_centre
     top = geom.screen_height_mm
     hw = geom.screen_width_mm / 2 + SEARCH_MM
-    boxes = ((geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
-             (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm, top))
-    out = []
-    for cell in geom.cells:
-        x, y = geom.cell_mm(cell)
-        pts = []
-        for half_depth, z0, z1 in boxes:
-            for z in (z0, z1):
-                # Where the ray from the camera to this corner crosses the tops' plane.
-                t = (-top - centre[2]) / (-z - centre[2])
-                for dx in (-hw, hw):
-                    for dy in (-half_depth, half_depth):
-                        px, py = (centre[:2] + t * (np.array([x + dx, y + dy]) - centre[:2]))
-                        pts.append(rect.px((float(px), float(py))))
-        out.append(cv2.convexHull(np.array(pts, np.float32)).reshape(-1, 2))
-    return out
+    corners = []  # (dx, dy, height) of the foot's and the frame's corners
+    for half_depth, z0, z1 in ((geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
+                               (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm,
+                                top)):
+        corners += [(dx, dy, z) for z in (z0, z1) for dx in (-hw, hw)
+                    for dy in (-half_depth, half_depth)]
+    c = np.array(corners)
+    # Where the ray from the camera to each corner crosses the tops' plane.
+    t = (-top - centre[2]) / (-c[:, 2] - centre[2])
+    mids = np.array([geom.cell_mm(cell) for cell in geom.cells])
+    xy = mids[:, None, :] + c[None, :, :2]
+    on_top = centre[:2] + t[None, :, None] * (xy - centre[:2])
+    px = (on_top - np.array(rect.origin_mm)) * PX_PER_MM
+    return [cv2.convexHull(p.astype(np.float32)).reshape(-1, 2) for p in px]
 
 
 def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
@@ -298,43 +296,35 @@ def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.
     sx = sy = round(SEARCH_MM * PX_PER_MM)
     h, w = rect.top.shape[:2]
     hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in colour_masks(rect.top, colours)]
-    reach = [np.round(p * 16).astype(np.int32) for p in screen_reach(rect, geom)]
-    cover = np.zeros((h, w), np.uint8)
-    for poly in reach:
-        one = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(one, poly, 1, cv2.LINE_8, 4)
-        cover += one
-    ax, ay = hx + sx, hy + sy
+    # How many squares' reach covers each pixel. A square's strip, with every shift, lies
+    # inside its own reach (the top's footprint: the strip is shorter than a top and at most
+    # half as deep), so there "no other square reaches" is a count of one.
+    count = np.zeros((h, w), np.uint8)
+    for poly in screen_reach(rect, geom):
+        x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, (w, h))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        one = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1,
+                           cv2.LINE_8, 4)
+        count[y0:y1, x0:x1] += one
+    free = (count <= 1).astype(np.uint8)
+    ii = cv2.integral(np.dstack([free, hits[0] & free, hits[1] & free, hits[0], hits[1]]),
+                      sdepth=cv2.CV_32S)
+    centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
+    dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
+    x = centres[:, 0, None] + dx.ravel()[None]
+    y = centres[:, 1, None] + dy.ravel()[None]
+    x0, x1 = np.clip(x - hx, 0, w), np.clip(x + hx + 1, 0, w)
+    y0, y1 = np.clip(y - hy, 0, h), np.clip(y + hy + 1, 0, h)
+    sums = (ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]).astype(np.float64)
     area = float((2 * hx + 1) * (2 * hy + 1))
-    out = np.zeros((len(geom.cells), 2))
-    for i, cell in enumerate(geom.cells):
-        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-        x0, x1, y0, y1 = max(cx - ax, 0), min(cx + ax + 1, w), max(cy - ay, 0), min(cy + ay + 1, h)
-        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(own, reach[i] - np.array([x0, y0]) * 16, 1, cv2.LINE_8, 4)
-        free = ((cover[y0:y1, x0:x1] - own) == 0).astype(np.uint8)
-        # Box sums over every shift from integral images of the window.
-        bx = np.arange(-sx, sx + 1) + cx - x0
-        by = np.arange(-sy, sy + 1) + cy - y0
-        xa, xb = np.clip(bx - hx, 0, x1 - x0), np.clip(bx + hx + 1, 0, x1 - x0)
-        ya, yb = np.clip(by - hy, 0, y1 - y0), np.clip(by + hy + 1, 0, y1 - y0)
-
-        def boxes(img: np.ndarray, xa: np.ndarray = xa, xb: np.ndarray = xb,
-                  ya: np.ndarray = ya, yb: np.ndarray = yb) -> np.ndarray:
-            ii = cv2.integral(img, sdepth=cv2.CV_32S)
-            return (ii[np.ix_(yb, xb)] - ii[np.ix_(ya, xb)] - ii[np.ix_(yb, xa)]
-                    + ii[np.ix_(ya, xa)]).astype(np.float64)
-
-        seen = boxes(free)
-        usable = seen >= MIN_SEEN * area
-        for k in (0, 1):
-            win = hits[k][y0:y1, x0:x1]
-            if usable.any():
-                share = np.where(usable, boxes(win & free) / np.maximum(seen, 1), 0.0)
-            else:
-                share = boxes(win) / area
-            out[i, k] = float(share.max())
-    return out
+    seen = sums[..., 0]
+    usable = seen >= MIN_SEEN * area
+    judged = np.where(usable[..., None], sums[..., 1:3] / np.maximum(seen, 1)[..., None], 0.0)
+    whole = sums[..., 3:5] / area  # no shift with enough of its strip free: whole strips
+    return np.where(usable.any(axis=1)[:, None], judged.max(axis=1), whole.max(axis=1))
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
