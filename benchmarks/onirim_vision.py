@@ -37,6 +37,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.vision.compare import Tally, compare  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
 from companion.games.onirim.vision.read import TableReader  # noqa: E402
@@ -87,10 +88,6 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
     n = len(truth.labyrinth)
     places = list(L.labyrinth_places[: n + 1])
     score(places, "location", [*truth.labyrinth, None][: len(places)])
-    ids = list(reader.lib.ids)
-    del ids
-    from companion.games.onirim.rules import ENGINE
-
     order = list(ENGINE.deck.mirrors)
     present = {m.mirror: m for m in truth.mirrors}
     for i, mid in enumerate(order):
