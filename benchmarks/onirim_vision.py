@@ -94,7 +94,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
         m = present.get(mid)
         side = None if m is None else (f"mirror-{mid}-explored" if m.explored
                                        else f"mirror-{mid}")
-        score([L.mirror_places[i]], "mirror", [side])
+        score([L.mirror_places[i]], f"mirror-{mid}", [side])
         if m is not None and not m.explored:
             k = len(m.under)
             places = [L.under_place(i, j) for j in range(min(k + 1, L.fan_max))]

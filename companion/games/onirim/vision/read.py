@@ -22,6 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.config import TableSettings
+from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.deck import is_door, is_location
 from companion.games.onirim.vision.layout import Point, TableLayout, load_layout
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
@@ -167,8 +168,13 @@ class TableReader:
             "door": [i for i, c in enumerate(ids) if is_door(c)],
             "discard": [i for i, c in enumerate(ids) if not c.startswith("mirror-")
                         and not is_door(c)],
-            "mirror": [i for i, c in enumerate(ids) if c.startswith("mirror-")],
         }
+        # The layout lays the Mirror cards in deck.toml's order, so a Mirror place holds
+        # one Mirror card, either side up, or nothing.
+        self.mirror_order = list(ENGINE.deck.mirrors)
+        for mid in self.mirror_order:
+            self.zones[f"mirror-{mid}"] = [i for i, c in enumerate(ids)
+                                           if c in (f"mirror-{mid}", f"mirror-{mid}-explored")]
 
     # -- stages ----------------------------------------------------------------------
 
@@ -257,7 +263,8 @@ class TableReader:
             return m.card
 
         # The Mirrors, then their fans one row at a time.
-        seen = look(list(L.mirror_places), "mirror")
+        seen = [look([place], f"mirror-{mid}")[0]
+                for place, mid in zip(L.mirror_places, self.mirror_order, strict=False)]
         mirrors: dict[int, tuple[str, bool]] = {}
         for i, m in enumerate(seen):
             if m.empty:
