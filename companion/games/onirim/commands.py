@@ -167,3 +167,13 @@ VERBS: dict[str, Callable[[list[str]], int]] = {
     "simulate": simulate_main,
     "solve": solve_main,
 }
+
+
+def _vision_verbs() -> dict[str, Callable[[list[str]], int]]:
+    """The camera side's verbs (render, teach, read): OpenCV loads only with them."""
+    from companion.games.onirim.vision.commands import VISION_VERBS
+
+    return dict(VISION_VERBS)
+
+
+VERBS.update(_vision_verbs())

@@ -1,0 +1,161 @@
+"""`companion render onirim`, `companion teach onirim` and `companion read onirim`.
+
+Merged into the game's `commands.VERBS` (see VISION_VERBS), so OpenCV loads only with them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.cli_args import CommandParser
+from companion.errors import UserError
+
+GAME = "onirim"
+STYLES = ("random", "house")
+
+
+def render_main(argv: list[str]) -> int:
+    import cv2
+
+    from companion.games.onirim.vision.layout import load_layout
+    from companion.games.onirim.vision.render import (
+        deck_faces,
+        deck_style,
+        render_table,
+        teach_photo,
+    )
+
+    p = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of solo Onirim tables with their answer keys "
+        "(DIR/NNNN.jpg + NNNN.json in the shape of `companion read onirim --json`) and the "
+        "deck's teach photos (DIR/teach/<card>.jpg). One deck is drawn per seed.")
+    p.add_argument("--seed", type=int, default=0, help="same seed, same deck and tables")
+    p.add_argument("--out", required=True, help="folder to write into (created)")
+    p.add_argument("--count", type=int, default=1, help="how many table photographs")
+    p.add_argument("--style", choices=STYLES, default="random",
+                   help="random: every design choice of the deck drawn from the seed; "
+                   "house: one fixed design")
+    a = p.parse_args(argv)
+    if not 0 <= a.count <= 100_000:
+        raise UserError("--count must be between 0 and 100000")
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} exists and is not a folder")
+    (out / "teach").mkdir(parents=True, exist_ok=True)
+    import numpy as np
+
+    layout = load_layout()
+    faces = deck_faces(deck_style(a.seed, a.style), layout)
+    rng = np.random.default_rng([a.seed, 99])
+    for cid, face in faces.items():
+        name = out / "teach" / f"{cid}.jpg"
+        if not cv2.imwrite(str(name), teach_photo(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92]):
+            raise UserError(f"cannot write {name}")
+    for i in range(a.count):
+        photo = render_table(a.seed, i, faces, layout)
+        name = out / f"{i:04d}.jpg"
+        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise UserError(f"cannot write {name}")
+        truth = photo.truth.to_json(str(name))
+        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+    print(f"wrote {a.count} table photograph(s) with answer keys and {len(faces)} teach "
+          f"photos to {out}")
+    return 0
+
+
+def _library_path(arg: str | None) -> Path:
+    if arg:
+        return Path(arg)
+    from companion.config import load_settings
+    from companion.games.onirim.vision.teach import default_library_path
+
+    return default_library_path(load_settings().data_dir)
+
+
+def teach_main(argv: list[str]) -> int:
+    from companion.games.onirim.vision.teach import photos_in, required_ids, teach_photos
+
+    p = CommandParser(
+        prog=f"companion teach {GAME}",
+        description="Teach your own Onirim deck: DIR holds one photo per card type, named "
+        "<card>.jpg or .png (red-sun.jpg, door-blue.jpg, nightmare.jpg, mirror-sun.jpg, "
+        "mirror-sun-explored.jpg, ...), each card face up and upright on the table.")
+    p.add_argument("dir", help="folder of teach photos")
+    p.add_argument("--library", help="card library file (default: in the data dir)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    a = p.parse_args(argv)
+    folder = Path(a.dir)
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder of teach photos")
+    photos = photos_in(folder)
+    missing = [cid for cid in required_ids() if cid not in photos]
+    if missing:
+        raise UserError(f"{folder}: no photo for {', '.join(missing)} "
+                        "(one <card>.jpg or .png per card type)")
+    taught = teach_photos(photos)
+    path = _library_path(a.library)
+    taught.library.save(path)
+    if a.json:
+        print(json.dumps({"library": str(path), "cards": taught.library.ids,
+                          "refused": taught.refused, "warnings": taught.warnings}))
+        return 0
+    print(f"taught {len(taught.library.ids)} of {len(photos)} card types -> {path}")
+    if taught.refused:
+        print(f"not taught ({len(taught.refused)}): take these photos again and teach again:",
+              file=sys.stderr)
+        for why in taught.refused.values():
+            print(f"  {why}", file=sys.stderr)
+    for w in taught.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return 0
+
+
+def read_main(argv: list[str]) -> int:
+    import cv2
+
+    from companion.games.onirim.vision.read import TableReader
+    from companion.games.onirim.vision.teach import load_library
+
+    p = CommandParser(
+        prog=f"companion read {GAME}",
+        description="Read a solo Onirim table from photographs: the labyrinth, the Doors, the "
+        "Mirrors with the cards under them and the discard pile's top card.")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--library", help="card library file (default: in the data dir)")
+    p.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    a = p.parse_args(argv)
+    for img in a.images:  # every input checked before any output
+        path = Path(img)
+        if not path.is_file():
+            raise UserError(f"image not found: {img}")
+        if not cv2.haveImageReader(str(path)):
+            raise UserError(f"not an image (or unreadable): {img}")
+    reader = TableReader(load_library(_library_path(a.library)))
+    for img in a.images:
+        image = cv2.imread(img, cv2.IMREAD_COLOR)
+        if image is None:
+            raise UserError(f"{img} is not an image OpenCV can read")
+        out = reader.read(image).to_json(img)
+        if a.json:
+            print(json.dumps(out), flush=True)
+            continue
+        mirrors = ", ".join(f"{m['mirror']}{' (explored)' if m['explored'] else ''}"
+                            + (f" [{' '.join(str(c) for c in m['under'])}]" if m["under"] else "")
+                            for m in out["mirrors"])
+        print(f"{img}: labyrinth {' '.join(str(c) for c in out['labyrinth']) or '(empty)'}; "
+              f"doors {' '.join(out['doors']) or 'none'}; mirrors {mirrors or 'none'}; "
+              f"discard {out['discard_top']}", flush=True)
+        for w in out["warnings"]:
+            print(f"  warning: {w}", flush=True)
+    return 0
+
+
+VISION_VERBS: dict[str, Callable[[list[str]], int]] = {
+    "render": render_main,
+    "teach": teach_main,
+    "read": read_main,
+}

@@ -1,0 +1,51 @@
+"""What `companion read onirim --json` prints for one picture, and the renderer's answer key.
+
+A card is written by its kind (`red-sun`, `door-blue`, `nightmare`); a card the reader cannot
+name is null with a warning, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MirrorSeen:
+    mirror: str
+    explored: bool
+    under: tuple[str | None, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mirror": self.mirror, "explored": self.explored, "under": list(self.under)}
+
+
+@dataclass(frozen=True)
+class TableReading:
+    labyrinth: tuple[str | None, ...] = ()
+    doors: tuple[str, ...] = ()
+    """Door colours in play, in the order they lie."""
+    mirrors: tuple[MirrorSeen, ...] = ()
+    discard_top: str | None = None
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_json(self, image: str) -> dict[str, Any]:
+        return {
+            "image": image,
+            "labyrinth": list(self.labyrinth),
+            "doors": list(self.doors),
+            "mirrors": [m.to_json() for m in self.mirrors],
+            "discard_top": self.discard_top,
+            "warnings": list(self.warnings),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableReading:
+        return cls(
+            labyrinth=tuple(data["labyrinth"]),
+            doors=tuple(data["doors"]),
+            mirrors=tuple(MirrorSeen(m["mirror"], bool(m["explored"]), tuple(m["under"]))
+                          for m in data["mirrors"]),
+            discard_top=data["discard_top"],
+            warnings=tuple(data.get("warnings", ())),
+        )
