@@ -152,7 +152,9 @@ def speed(frames: int) -> dict:
         read_box(img, board)
         t_read.append(time.perf_counter() - t)
     ratios = [r / d for r, d in zip(t_read, t_det, strict=True)]
+    stages = _stage_times(images, board)
     return {
+        "stage_median_ms": stages,
         "frames": frames,
         "size": "1280x960",
         "threads": 1,
@@ -165,6 +167,32 @@ def speed(frames: int) -> dict:
         "note": "shared machine: other jobs ran at the same time; the ratio is steadier "
                 "than the absolute times",
     }
+
+
+def _stage_times(images, board) -> dict[str, float]:
+    """Median time of each stage of the reader (the steps `read_box` runs, one by one)."""
+    from companion.games.mirror_mansion.perceive import find_candidates, fit, identify, rectify
+    from companion.games.mirror_mansion.pose import estimate_pose
+    from companion.vision.markers import detect_markers
+
+    times: dict[str, list[float]] = {}
+
+    def timed(name, f, *a):
+        t = time.perf_counter()
+        out = f(*a)
+        times.setdefault(name, []).append(1000 * (time.perf_counter() - t))
+        return out
+
+    for img in images:
+        found = timed("markers", detect_markers, img)
+        pose = timed("pose", estimate_pose, found, board, (img.shape[1], img.shape[0]), None)
+        if pose is None:  # too few markers seen: the reader stops here
+            continue
+        rect = timed("rectify", rectify, img, board, pose)
+        cands = timed("candidates", find_candidates, rect, board)
+        ident = timed("identify", identify, cands, board)
+        timed("fit", fit, ident, cands, board)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def engine_at_swaps(engine, board, start: BoxState, new_window: str, rng):
