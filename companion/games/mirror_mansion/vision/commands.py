@@ -53,7 +53,8 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--no-hands", action="store_true", help="no arms over the box")
     parser.add_argument("--style", choices=["house", "random"], default="house",
                         help="house: the reference box and sticker kit; random: each box its "
-                        "own (stickers stuck by hand, white balance, heights, board art)")
+                        "own (pieces of any colour, stickers stuck by hand, white balance, "
+                        "heights, board art)")
     parser.add_argument("--json", action="store_true",
                         help="print what was written as JSON: the folder and each photograph "
                         "with its answer key")

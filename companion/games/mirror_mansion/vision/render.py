@@ -64,8 +64,9 @@ class Conditions:
     sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
     style: str = "house"
     """"house": our reference box and sticker kit as the models describe them; "random": each
-    box drawn with its own look (`random_look`): stickers stuck by hand, white balance,
-    heights, board art and clutter anywhere (domain randomisation)."""
+    box drawn with its own make and look (`random_look`): frames, cards and door of any
+    colour (`PiecePaints`), stickers stuck by hand, white balance, heights, board art and
+    clutter anywhere (domain randomisation)."""
 
 
 @dataclass(frozen=True)
