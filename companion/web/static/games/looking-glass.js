@@ -363,6 +363,8 @@ export function mount(el, api) {
     }
   });
   let picker = null;
+  // The admin's way back when the companion's glass has drifted from the table (a breach).
+  const fix = h("div", { className: "lg-fix" });
   const handLine = h("div", { className: "lg-hand-mine" });
 
   let poll = null;
@@ -405,6 +407,17 @@ export function mount(el, api) {
       items.push(li);
     }
     history.replaceChildren(...items);
+    const drifted = (v.breaches || []).length > 0;
+    fix.replaceChildren(...(drifted ? [
+      h("span", { textContent: "If the cards on the table are right and the companion is not: " }),
+      button("The table is right", async () => {
+        try {
+          await api.post("/api/table-is-right", {});
+          say("");
+        } catch (err) {
+          say(err.message);
+        }
+      })] : []));
     const rounds = v.results.map((r) => h("li", { className: "lg-result", textContent: `Round ${r.round}: ${seats[0]} ${r.totals[0]}, ${seats[1]} ${r.totals[1]}. ${seats[r.winner]} wins the round.` }));
     chart.replaceChildren();
     if (v.results.length) chart.append(h("h3", { textContent: "Rounds" }), scoreChart(v.results, seats), h("ol", { className: "lg-rounds" }, ...rounds));
@@ -429,7 +442,7 @@ export function mount(el, api) {
     // A confirmed card is in the table's library from its next frame on: refresh the status
     // line ("does not know your cards") then, as no game event will.
     const refresh = () => setTimeout(reload, 1000);
-    el.append(teachPanel(api, refresh));
+    el.append(fix, teachPanel(api, refresh));
   }
   render(api.state());
   api.onState(render);
