@@ -84,8 +84,8 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
         )
         assert page.locator(".lg-glass .lg-legal").count() >= 1
         assert page.locator(".lg-legend").count() == 1
-        # a tap on a card names it in full
-        tile = page.locator(".lg-glass .lg-card[data-card]:not([data-card=''])").first
+        # a tap on a card names it in full (a free one: a covered card shows only its upper half)
+        tile = page.locator(".lg-glass .lg-card.lg-legal[data-card]:not([data-card=''])").first
         tile.click()
         view = httpx.get(f"{server.base}/api/games/looking-glass/view", timeout=5).json()
         names = {
