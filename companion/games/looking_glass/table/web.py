@@ -11,7 +11,7 @@ changes the card library, not a game, so it is no event of the session.
 from __future__ import annotations
 
 import threading
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Depends, HTTPException
@@ -19,8 +19,9 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.live.loop import Runtime
-from companion.web.auth import Caller, require_actor, require_admin, seat_of_request
+from companion.web.auth import Caller, require_admin
 from companion.web.deps import RuntimeDep
+from companion.web.game_routes import correction_route, view_route
 
 FRAME_WAIT_S = 3.0
 """How long Capture waits for a camera frame taken after the tap."""
@@ -32,7 +33,15 @@ while 8 phones redrawing the glass do not ask the Pi for 20 pictures each time."
 
 
 class HandIn(BaseModel):
+    """Tap in this seat's four hand cards (private until the round's end)."""
+
     cards: list[str] = Field(min_length=4, max_length=4)
+
+
+class HintIn(BaseModel):
+    """The engine helper's best pick for this seat, private to it."""
+
+    kind: Literal["hint"] = "hint"
 
 
 class TeachStart(BaseModel):
@@ -166,24 +175,11 @@ def router() -> APIRouter:
         return Response(png, media_type="image/png",
                         headers={"Cache-Control": f"public, max-age={THUMB_MAX_AGE_S}"})
 
-    @api.get("/view")
-    def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
-             ) -> dict[str, Any]:
-        """The table as this seat may see it: glass, legal picks, piles, scores, own hand."""
-        return runtime.view(seat)
-
-    @api.post("/hint")
-    def hint(runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
-             ) -> dict[str, Any]:
-        """The engine helper's best pick for this seat, private to it."""
-        runtime.correct({"hint": True}, who.seat)
-        return {"hint": runtime.view(who.seat).get("my_hint")}
-
-    @api.post("/hand")
-    def hand(body: HandIn, runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
-             ) -> dict[str, Any]:
-        """Tap in this seat's four hand cards (private until the round's end)."""
-        runtime.correct({"hand": body.cards}, who.seat)
-        return {"hand": runtime.view(who.seat).get("my_hand")}
+    view_route(api, "The table as this seat may see it: glass, legal picks, piles, scores, "
+                    "own hand.")
+    correction_route(api, "/hint", HintIn, as_correction=lambda _: {"hint": True},
+                     reply=lambda view: {"hint": view.get("my_hint")})
+    correction_route(api, "/hand", HandIn, as_correction=lambda body: {"hand": body.cards},
+                     reply=lambda view: {"hand": view.get("my_hand")})
 
     return api
