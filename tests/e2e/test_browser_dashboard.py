@@ -6,7 +6,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_helpers import REPO, example_server_argv, free_port, run_server, serve_argv, wait_until
+
+from tests.e2e.e2e_helpers import (
+    REPO,
+    example_server_argv,
+    free_port,
+    run_server,
+    serve_argv,
+    wait_until,
+)
 
 SIGNATURE_JS = """img => {
   const c = document.createElement('canvas'); c.width = 64; c.height = 48;

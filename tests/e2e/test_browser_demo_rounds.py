@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from e2e_helpers import REPO, SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
+
+from tests.e2e.e2e_helpers import REPO, SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv
-from lgt_helpers import random_glass, synthetic_reading
 
 from companion.config import Settings
 from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Observe, play
 from companion.live.table_game import Observation
 from companion.store import Session
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv
+from tests.games.looking_glass_table.lgt_helpers import random_glass, synthetic_reading
 
 SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 

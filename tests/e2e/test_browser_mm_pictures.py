@@ -7,7 +7,8 @@ import time
 
 import httpx
 import pytest
-from e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
+
+from tests.e2e.e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
 
 NO_SIM_PLAYERS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
 """The sim's players do not tap: this page does."""

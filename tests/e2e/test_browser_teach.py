@@ -11,11 +11,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from e2e_helpers import REPO, free_port, run_server, wait_until
 
 from companion.games.looking_glass.vision.library import Library, default_library_path
 from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 from companion.sim import effects
+from tests.e2e.e2e_helpers import REPO, free_port, run_server, wait_until
 
 FPS = 8
 

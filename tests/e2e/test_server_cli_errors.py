@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from e2e_helpers import REPO
+
+from tests.e2e.e2e_helpers import REPO
 
 
 def serve(*argv: str) -> subprocess.CompletedProcess:

@@ -9,7 +9,8 @@ import time
 import cv2
 import httpx
 import numpy as np
-from e2e_helpers import example_server_argv, free_port, run_server, serve_argv
+
+from tests.e2e.e2e_helpers import example_server_argv, free_port, run_server, serve_argv
 
 
 def sse_messages(lines, want: int, stop_event: str | None = None) -> list[dict]:

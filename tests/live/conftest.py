@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from live_helpers import BlankSource, FlakySource
 
 from companion.camera import FrameSource
 from companion.config import Settings, load_settings
 from companion.games import GAMES, GameInfo
+from tests.live.live_helpers import BlankSource, FlakySource
 
 PLAIN = "plain"
 """The game these tests play: registered by the `plain_game` fixture, it has no parts."""

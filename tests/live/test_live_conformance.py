@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from example_game import ExampleTableGame, make_table_game
 
 from companion.live.conformance import Correct, Observe, check_table_game
 from companion.live.table_game import EventDraft, Observation
 from companion.store import Session
+from tests.live.example_game import ExampleTableGame, make_table_game
 
 SESSION = Session("s1", "example", {}, ["Ann", "Bob"], 0.0)
 SEEN = Observation({"markers": [0, 1, 2, 3]}, 0.9)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from example_game import make_table_game
-from live_helpers import wait_for
 
 from companion.live.loop import Runtime
 from companion.store import Store
+from tests.live.example_game import make_table_game
+from tests.live.live_helpers import wait_for
 
 
 def kinds(runtime: Runtime) -> list[str]:
@@ -104,7 +104,7 @@ def test_a_new_game_at_the_table_ends_the_old_session(settings):
 
 
 def test_a_game_with_its_own_sim_scene_gets_the_sim_camera(settings):
-    from example_game import ExampleTableGame
+    from tests.live.example_game import ExampleTableGame
 
     class SolidScene:
         def frame(self, t: float):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-from example_game import make_table_game
 
 from companion.camera.base import Frame
 from companion.live.loop import Runtime
 from companion.live.table_status import TableStatus
 from companion.vision.markers import marker_image
 from companion.vision.registration import TableRegistrar
+from tests.live.example_game import make_table_game
 
 SIDE = 40
 """Markers drawn at 1 px per mm of the default table (600 x 450 mm between centres, 40 mm)."""

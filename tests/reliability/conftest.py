@@ -6,12 +6,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from example_game import make_table_game
 from fastapi import FastAPI
-from rel_helpers import small_settings
 
 from companion.live.loop import Runtime
 from companion.web.app import create_app
+from tests.live.example_game import make_table_game
+from tests.reliability.rel_helpers import small_settings
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from e2e_helpers import free_port, run_server, serve_argv
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv
 
 MAX_TIME_S = 15
 

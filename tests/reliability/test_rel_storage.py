@@ -9,15 +9,15 @@ import sqlite3
 from typing import Any
 
 import pytest
-from example_game import ExampleTableGame
 from fastapi.testclient import TestClient
-from rel_helpers import small_settings
 
 from companion.live.loop import Runtime, StorageUnavailable, code_version
 from companion.live.table_game import EventDraft, Observation
 from companion.snapshots import SnapshotFolder, write_atomic
 from companion.store import DAMAGED_DIR, DB_NAME, StorageError, Store
 from companion.web.app import create_app
+from tests.live.example_game import ExampleTableGame
+from tests.reliability.rel_helpers import small_settings
 
 
 def fill_up(store: Store) -> None:
@@ -103,7 +103,7 @@ def test_a_full_disk_refuses_whole_steps_says_so_and_the_game_resumes_by_itself(
 
 
 def test_the_live_loop_waits_while_the_disk_is_full_then_carries_on(tmp_path):
-    from live_blank import BlankSource
+    from tests.reliability.live_blank import BlankSource
 
     settings = small_settings(tmp_path, **{"store.retry_s": 0.1})
     rt = Runtime(settings, source_factory=BlankSource,
@@ -241,7 +241,7 @@ def test_doctor_repair_recovers_the_damaged_games_into_the_history(tmp_path, cap
 
 
 def test_a_restart_replays_only_the_events_after_the_newest_checkpoint(tmp_path):
-    from example_game import make_table_game
+    from tests.live.example_game import make_table_game
 
     settings = small_settings(tmp_path, **{"store.checkpoint_every": 10})
     first = Runtime(settings, table_game_factory=make_table_game)

@@ -11,12 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from example_game import ExampleTableGame
-from live_blank import BlankSource
-from rel_helpers import small_settings
-
 from companion.live.loop import Runtime
 from companion.live.watchdog import Notifier
+from tests.live.example_game import ExampleTableGame
+from tests.reliability.live_blank import BlankSource
+from tests.reliability.rel_helpers import small_settings
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -188,9 +188,8 @@ def test_a_game_s_endpoints_act_only_while_that_game_is_at_the_table(make_app):
 def test_only_the_left_hand_neighbour_names_the_forgotten_motif(tmp_path):
     """The rulebook: "Your left-hand neighbour reminds Victor and names one of the ten
     motifs"; no other seat may name it for them."""
-    from rel_helpers import small_settings
-
     from companion.live.loop import Runtime
+    from tests.reliability.rel_helpers import small_settings
 
     rt = Runtime(small_settings(tmp_path, game="mirror-mansion"))
     rt.start_session("mirror-mansion", {}, ["A", "B", "C"])

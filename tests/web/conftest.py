@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from example_game import make_table_game
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import PLAIN, make_settings
 
 from companion.games import GAMES, GameInfo
 from companion.live.loop import Runtime
 from companion.web.app import create_app
+from tests.live.example_game import make_table_game
+from tests.web.web_helpers import PLAIN, make_settings
 
 
 @pytest.fixture(autouse=True)

@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-import example_game
 import pytest
 from fastapi.testclient import TestClient
-from test_web_bad_input import BAD_BODIES
-from web_helpers import make_settings
 
 from companion.games import GAMES, GameInfo
 from companion.live.loop import Runtime
 from companion.web.app import create_app
+from tests.live import example_game
+from tests.web.test_web_bad_input import BAD_BODIES
+from tests.web.web_helpers import make_settings
 
 
 @dataclass(frozen=True)

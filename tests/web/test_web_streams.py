@@ -7,7 +7,8 @@ import json
 import cv2
 import httpx
 import numpy as np
-from web_helpers import served
+
+from tests.web.web_helpers import served
 
 
 class SSEReader:

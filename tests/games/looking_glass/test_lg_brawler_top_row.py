@@ -7,13 +7,13 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from lg_helpers import dealt
 
 from companion.games.base import IllegalAction
 from companion.games.looking_glass.rules import deal as D
 from companion.games.looking_glass.rules.actions import Deal
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE
+from tests.games.looking_glass.lg_helpers import dealt
 
 RULE = (
     "They also shouldn't end up in the top row. If so, switch them with the closest card in"

@@ -9,7 +9,6 @@ from math import comb
 
 import numpy as np
 import pytest
-from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
 from companion.games.looking_glass.rules.deck import load_deck
@@ -17,6 +16,7 @@ from companion.games.looking_glass.rules.engine import ENGINE
 from companion.games.looking_glass.rules.hint import _hand_options, hint
 from companion.games.looking_glass.rules.simulate import simulate
 from companion.games.looking_glass.rules.solver import build, root_values, tables
+from tests.games.looking_glass.lg_helpers import dealt, reshuffle_secrets
 
 
 def advance(seed: int, picks: int, brawlers: bool = False):

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lg_helpers import dealt, reshuffle_secrets
 
 from companion.games.base import CHANCE
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE
+from tests.games.looking_glass.lg_helpers import dealt, reshuffle_secrets
 
 
 def view_json(state, seat) -> str:

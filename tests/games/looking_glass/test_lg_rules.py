@@ -7,7 +7,6 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from lg_helpers import dealt, finish_round
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.conformance import check_engine
@@ -15,6 +14,7 @@ from companion.games.looking_glass.rules.actions import Deal, Pick, Reveal, Setu
 from companion.games.looking_glass.rules.deal import settle_brawlers
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE
+from tests.games.looking_glass.lg_helpers import dealt, finish_round
 
 
 def deal_of(state) -> Deal:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from lgt_helpers import synthetic_reading
-
 from companion.config import Settings
 from companion.games.looking_glass.rules.scoring import round_winner, score
 from companion.games.looking_glass.table.live import SIM_FPS, FilmScene, make_table_game
@@ -15,6 +13,7 @@ from companion.live.conformance import Observe, play
 from companion.live.demo_players import DemoPlayers
 from companion.live.table_game import Observation
 from companion.store import Event, Session
+from tests.games.looking_glass_table.lgt_helpers import synthetic_reading
 
 SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 

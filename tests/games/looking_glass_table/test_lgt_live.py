@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from lgt_helpers import random_glass, synthetic_reading, unlink
 
 from companion.config import Settings
 from companion.errors import UserError
@@ -17,6 +16,7 @@ from companion.games.looking_glass.table.live import make_table_game
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation
 from companion.store import Event, Session
+from tests.games.looking_glass_table.lgt_helpers import random_glass, synthetic_reading, unlink
 
 SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 

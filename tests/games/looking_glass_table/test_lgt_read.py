@@ -8,7 +8,6 @@ import math
 import cv2
 import numpy as np
 import pytest
-from lgt_helpers import development_table, taught, teach_photos
 
 from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
@@ -35,6 +34,7 @@ from companion.games.looking_glass.vision.render import (
 )
 from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 from companion.sim import effects
+from tests.games.looking_glass_table.lgt_helpers import development_table, taught, teach_photos
 
 SEED = 11
 

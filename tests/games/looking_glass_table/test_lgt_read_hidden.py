@@ -9,7 +9,6 @@ import math
 import cv2
 import numpy as np
 import pytest
-from lgt_helpers import development_table, taught
 
 from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision import library as card_library
@@ -48,6 +47,7 @@ from companion.games.looking_glass.vision.render import (
     take,
 )
 from companion.vision.homography import apply_homography
+from tests.games.looking_glass_table.lgt_helpers import development_table, taught
 
 SEED = 23
 SKIN = (120, 150, 205)

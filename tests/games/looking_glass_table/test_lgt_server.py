@@ -8,7 +8,8 @@ import time
 
 import httpx
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv
+
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv
 
 DEMO_CAMERA = {"COMPANION_CAMERA__WIDTH": "1280", "COMPANION_CAMERA__HEIGHT": "960"}
 """The size `make run` films at: the Looking Glass film's cards and markers are drawn for it."""

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from lgt_helpers import random_glass, synthetic_reading
-
 from companion.games.looking_glass.table.track import GlassTracker
+from tests.games.looking_glass_table.lgt_helpers import random_glass, synthetic_reading
 
 
 def feed(tracker: GlassTracker, reading: dict, frames: int, t0: float, dt: float = 0.3):

@@ -12,7 +12,6 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from lgt_helpers import teach_photos
 
 from companion.config import load_settings
 from companion.games.looking_glass.vision.library import Library, default_library_path
@@ -20,6 +19,7 @@ from companion.games.looking_glass.vision.teach import teach_images
 from companion.live.loop import Runtime
 from companion.sim import effects
 from companion.web.app import create_app
+from tests.games.looking_glass_table.lgt_helpers import teach_photos
 
 SEED = 23
 FPS = 10.0

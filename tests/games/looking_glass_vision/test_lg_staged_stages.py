@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 
@@ -17,9 +14,7 @@ from companion.games.looking_glass.vision.stages import (
 )
 from companion.games.looking_glass.vision.teach import teach_cards
 from companion.vision.cards.identify import Identity
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))
-from card_styles import face, photo
+from tests.vision.cards.card_styles import face, photo
 
 W, H = 60.0, 84.0
 

@@ -3,17 +3,12 @@ taught face: the same homography over the table or over another face is "not a c
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 
 from companion.games.looking_glass.vision.teach import teach_cards
 from companion.vision.cards.features import MIN_NCC, FaceIndex, find_instances, visible_ncc
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))
-from card_styles import face, photo
+from tests.vision.cards.card_styles import face, photo
 
 
 def _scene() -> tuple[np.ndarray, FaceIndex, list[str]]:

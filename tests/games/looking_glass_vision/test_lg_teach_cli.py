@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
@@ -13,9 +12,7 @@ import numpy as np
 from companion.cli import main
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.sim import effects
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "vision" / "cards"))
-from card_styles import face, photo
+from tests.vision.cards.card_styles import face, photo
 
 
 def test_teach_keeps_the_usable_photos_and_says_which_to_take_again(tmp_path, capsys):

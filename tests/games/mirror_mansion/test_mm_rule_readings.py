@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from test_mm_rules import ENGINE, TO_S2, expect, look_and_award, new, reset_board, second_round
-from test_mm_rules import to_swaps as _to_swaps
-
 from companion.games.mirror_mansion.rules import engine as R
 from companion.games.mirror_mansion.rules.actions import EndSwaps, Guess, PlaceDoor, Swap
+from tests.games.mirror_mansion.test_mm_rules import (
+    ENGINE,
+    TO_S2,
+    expect,
+    look_and_award,
+    new,
+    reset_board,
+    second_round,
+)
+from tests.games.mirror_mansion.test_mm_rules import to_swaps as _to_swaps
 
 DOOR_RULE = (
     "The player may either swap one to three mirrors, OR swap one to two mirrors and the door."

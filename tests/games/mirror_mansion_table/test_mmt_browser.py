@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 from companion.games.mirror_mansion.rules.board import load_board
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]

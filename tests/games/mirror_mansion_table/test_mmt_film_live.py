@@ -6,10 +6,10 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from mmt_film import Replay
-from mmt_helpers import BOARD
 
 from companion.games.mirror_mansion.vision.film_script import script_game
+from tests.games.mirror_mansion_table.mmt_film import Replay
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD
 
 
 def swaps_per_turn(replay: Replay) -> list[int]:

@@ -8,7 +8,6 @@ with the window, and 11 of 25 seeds made a turn the rules refuse by the third tu
 from __future__ import annotations
 
 import pytest
-from mmt_helpers import BOARD
 
 from companion.games.mirror_mansion.rules.actions import Award, EndSwaps, Look, Roll, Setup, Swap
 from companion.games.mirror_mansion.rules.engine import MirrorMansionEngine
@@ -23,6 +22,7 @@ from companion.games.mirror_mansion.table.messages import (
 from companion.games.mirror_mansion.table.track import swaps_between
 from companion.games.mirror_mansion.vision.film_script import box_of, script_game
 from companion.games.mirror_mansion.vision.render import table_film
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD
 
 SEEDS = range(25)
 

@@ -7,7 +7,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from mmt_helpers import BOARD, START
 
 from companion.camera import Frame
 from companion.errors import UserError
@@ -29,6 +28,7 @@ from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD, START
 
 MOTIFS = [*BOARD.cards]
 CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], MOTIFS, strict=True))

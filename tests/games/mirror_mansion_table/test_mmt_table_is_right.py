@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mmt_helpers import BOARD, START
 
 from companion.errors import UserError
 from companion.games.base import IllegalAction
@@ -24,6 +23,7 @@ from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import TABLE_RIGHT_KIND, Observation
 from companion.store import Session
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD, START
 
 CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], BOARD.cards, strict=True))
 RIGHT = Correct(TableIsRight())

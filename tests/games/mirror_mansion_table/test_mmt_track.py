@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from mmt_helpers import BOARD, START
 
 from companion.games.mirror_mansion.rules.actions import Roll, Setup, SwapWindow
 from companion.games.mirror_mansion.rules.engine import ENGINE, RULE_IN_LINE, RULE_MAX_SWAPS
@@ -12,6 +11,7 @@ from companion.games.mirror_mansion.table.track import StableBox, judge_swaps, s
 from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Film, turn_shots
 from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen, random_box
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD, START
 
 
 def _with(box: BoxState, *changes: tuple[tuple[int, int], MirrorSeen | None]) -> BoxState:

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from mmt_helpers import BOARD
 
 from companion.config import load_settings
 from companion.live.loop import Runtime
 from companion.web.app import create_app
+from tests.games.mirror_mansion_table.mmt_helpers import BOARD
 
 API = "/api/games/mirror-mansion"
 CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], BOARD.cards, strict=True))

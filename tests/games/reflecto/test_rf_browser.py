@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from e2e_helpers import free_port, run_server, serve_argv, wait_until
+
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]

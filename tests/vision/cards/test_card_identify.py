@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from card_styles import face, photo
 
 from companion.games.looking_glass.vision.teach import teach_cards
 from companion.sim import effects
 from companion.vision.cards.identify import identify
 from companion.vision.cards.photo import find_card_outline
+from tests.vision.cards.card_styles import face, photo
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from card_styles import face, photo, scan
 
 from companion.games.looking_glass.vision.teach import TeachError, teach_cards
 from companion.sim import effects
 from companion.vision.cards.photo import border_width, find_card_outline
 from companion.vision.cards.quads import find_quads
+from tests.vision.cards.card_styles import face, photo, scan
 
 
 def _error(found: np.ndarray, truth: np.ndarray) -> float:
