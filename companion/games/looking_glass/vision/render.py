@@ -378,18 +378,10 @@ class Painter:
             return
         face = self.faces[pose.card]
         Hc = self.H @ pose.table_from_card(self.face_ppm)
-        h, w = face.shape[:2]
-        pad = 2
-        src = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]], float)
-        quad = apply_homography(Hc, src)
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        H_img, W_img = img.shape[:2]
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W_img, x1), min(H_img, y1)
-        if x1 <= x0 or y1 <= y0:
+        box = _image_box(Hc, face.shape, img.shape)
+        if box is None:
             return
-        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ Hc
-        size = (int(x1 - x0), int(y1 - y0))
+        T, size, (x0, y0, x1, y1) = box
         if pose.sleeve:
             face = cv2.copyMakeBorder(face, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(235, 235, 235))
             T = T @ np.array([[1, 0, -4], [0, 1, -4], [0, 0, 1]], float)
@@ -411,17 +403,10 @@ class Painter:
                 obj = _gloss(obj, cover, grng)
         Hc = self.H @ pose.table_from_card(self.face_ppm) @ np.array(
             [[1, 0, -pad], [0, 1, -pad], [0, 0, 1]], float)
-        h, w = obj.shape[:2]
-        src = np.array([[-2, -2], [w + 2, -2], [w + 2, h + 2], [-2, h + 2]], float)
-        quad = apply_homography(Hc, src)
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        H_img, W_img = img.shape[:2]
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W_img, x1), min(H_img, y1)
-        if x1 <= x0 or y1 <= y0:
+        box = _image_box(Hc, obj.shape, img.shape)
+        if box is None:
             return
-        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ Hc
-        size = (int(x1 - x0), int(y1 - y0))
+        T, size, (x0, y0, x1, y1) = box
         warped = cv2.warpPerspective(obj, T, size, flags=cv2.INTER_LINEAR)
         mask = cv2.warpPerspective(cover, T, size, flags=cv2.INTER_LINEAR)[..., None]
         roi = img[y0:y1, x0:x1].astype(np.float32)
@@ -1036,3 +1021,22 @@ def _film_conditions(rng: np.random.Generator) -> Conditions:
     c = sample_conditions(rng)
     return replace(c, width=1280, height=960, card_px=c.card_px * 1280 / c.width, hand=False,
                    blur_sigma=0.0)
+
+
+def _image_box(Hc: np.ndarray, src_shape: tuple[int, ...], img_shape: tuple[int, ...]
+               ) -> tuple[np.ndarray, tuple[int, int], tuple[int, int, int, int]] | None:
+    """Where a picture of `src_shape` lands in the image through `Hc` (2 px of margin, so
+    its antialiased edge is kept), clipped to the image: the homography into that box, the
+    box's size and corners; None when it falls outside."""
+    h, w = src_shape[:2]
+    pad = 2
+    src = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]], float)
+    quad = apply_homography(Hc, src)
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    H_img, W_img = img_shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W_img, x1), min(H_img, y1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ Hc
+    return T, (int(x1 - x0), int(y1 - y0)), (int(x0), int(y0), int(x1), int(y1))
