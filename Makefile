@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(PY) -m companion serve --camera sim
 
 browser:
-	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-browsers.sh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
