@@ -54,10 +54,8 @@ MATCH = 0.5
 FLOOR = 0.5
 """A pixel is of a seat's colour only if coloured at least this share as strongly as the
 colour learned (light that washes a top out moves it toward grey)."""
-SURE = 0.5
-"""A strip at least this much of one colour is that seat's screen ... (from the curve of
-the best share per square on 140 development boards: empty squares reach at most 0.41,
-screens that are not hidden or washed out start at 0.55)"""
+SURE = 0.6
+"""A strip at least this much of one colour is that seat's screen ..."""
 NONE = 0.25
 """... and one under this share is no screen; between the two the reader abstains."""
 STRONG = 0.12
