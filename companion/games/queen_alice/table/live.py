@@ -342,7 +342,7 @@ class QueenAliceTable:
             action = action_from_json(raw)
         except ValueError as exc:
             raise UserError(f"action: {exc}") from None
-        if isinstance(action, PLAYS | Tile | Wishes | Draw | Reveal):
+        if isinstance(action, (*PLAYS, Tile, Wishes, Draw, Reveal)):
             raise UserError("plays come from the camera and the card tapped; the set-up, "
                             "draws and reveals from their own buttons")
         return self._apply_now(action)
@@ -428,7 +428,7 @@ class QueenAliceTable:
         """What a play gave, for the dashboard: the landing square's row resource and
         column action, and a capture and whose Jail it went to."""
         entry: dict[str, Any] = {"turn": before.turns, "seat": before.seat,
-                                 "card": play.card}
+                                 "card": play.card, "play": action_to_json(play)}
         if isinstance(play, PlayNone):
             return entry | {"text": "no piece could be activated: 2 Time and Rest"}
         if isinstance(play, PlayRescue):
