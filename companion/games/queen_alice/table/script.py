@@ -48,7 +48,7 @@ from companion.games.queen_alice.table.observation import (
     SquareSeen,
     occupancy_of,
 )
-from companion.games.queen_alice.table.track import occupancy_after
+from companion.games.queen_alice.table.track import STABLE_FRAMES, StableBoard, occupancy_after
 from companion.live.conformance import Correct, Observe
 from companion.live.table_game import QUESTION_KIND, EventDraft, Observation
 from companion.store import Event, Session
@@ -62,6 +62,7 @@ class Habits:
     steady_frames: tuple[int, int] = (6, 12)  # frames the board then stays still
     clean_tail: int = 4  # the last steady frames have no square in doubt
     doubt_rate: float = 0.12  # a steady frame with one square in doubt
+    flicker_rate: float = 0.03  # a steady frame with one square misread (missed or phantom)
     passing_hand_rate: float = 0.15  # a hand crosses the board during a tap
     extra_cover: int = 3  # squares around a move a hand may also cover
 
@@ -109,9 +110,24 @@ class Table:
         n = self.rng.randint(*h.steady_frames)
         out = []
         for i in range(n):
-            doubt = i < n - h.clean_tail and self.rng.random() < h.doubt_rate
-            out.append(_frame(board, {self.rng.choice(self.cells)} if doubt else set()))
+            roll, early = self.rng.random(), i < n - h.clean_tail
+            if early and roll < h.doubt_rate:
+                out.append(_frame(board, {self.rng.choice(self.cells)}))
+            elif early and roll < h.doubt_rate + h.flicker_rate:
+                out.append(_frame(self._misread(board), set()))
+            else:
+                out.append(_frame(board, set()))
         return out
+
+    def _misread(self, board: Occupancy) -> Occupancy:
+        """One square read wrong for one frame: a piece missed, or one seen where none is."""
+        cell = self.rng.choice(self.cells)
+        cells = dict(board)
+        if cell in cells:
+            del cells[cell]
+        else:
+            cells[cell] = self.rng.choice(("red", "white"))
+        return frozenset(cells.items())
 
     def move(self, before: Occupancy, after: Occupancy) -> list[Observe]:
         changed = {cell for cell, _ in before ^ after}
@@ -196,10 +212,13 @@ class Tally:
     refused: list[str] = field(default_factory=list)
 
 
-def run_script(steps: Iterator[Step], session: Session) -> tuple[QueenAliceTable, Tally]:
+def run_script(steps: Iterator[Step], session: Session, stable_frames: int = STABLE_FRAMES
+               ) -> tuple[QueenAliceTable, Tally]:
     """Play the steps into a table game the way the live loop does (decide, commit, apply);
-    answer "which play?" questions with the scripted play; count what went right and wrong."""
+    answer "which play?" questions with the scripted play; count what went right and wrong.
+    `stable_frames` other than the tracker's own is for measuring that choice."""
     game = QueenAliceTable(None, session)
+    game.tracker = StableBoard(stable_frames)
     tally, seq = Tally(), 0
 
     def commit(drafts: list[EventDraft]) -> None:
