@@ -46,7 +46,7 @@ from companion.games.queen_alice.rules.actions import (
     action_to_json,
 )
 from companion.games.queen_alice.rules.board import Cell, Piece
-from companion.games.queen_alice.rules.components import LEVELS
+from companion.games.queen_alice.rules.components import ACTIONS, LEVELS
 from companion.games.queen_alice.rules.rewards import needs_choice
 from companion.games.queen_alice.rules.state import State, evolve
 from companion.games.queen_alice.table.messages import (
@@ -509,6 +509,7 @@ class QueenAliceTable:
         board = ENGINE.board
         v.update({
             "seats": self.names,
+            "to_move": None if s.phase == "over" else s.seat,
             "awaiting": self._awaiting(),
             "card": self.card,
             "chessboard": {"rows": board.rows, "cols": board.cols,
@@ -525,6 +526,11 @@ class QueenAliceTable:
             "playable": [],
             "final": None,
         })
+        v["card_pieces"] = _pieces_of(v)
+        if s.tile is None:
+            v["setup_options"] = {"tiles": sorted(board.tiles), "wishes": {
+                icon: sorted(w.id for w in ENGINE.components.wishes.values() if w.icon == icon)
+                for icon in ACTIONS}}
         mover = ENGINE.current_player(s)
         if seat is not None and seat == mover and s.tile is not None:
             legal = ENGINE.legal_actions(s)
@@ -537,6 +543,17 @@ class QueenAliceTable:
             final["winners"] = [self.names[int(w.split()[-1])] for w in final["winners"]]
             v["final"] = final
         return v
+
+
+def _pieces_of(view: dict[str, Any]) -> dict[str, str]:
+    """The piece each card in `view` names, for the panel's labels: only cards the view
+    already shows (listing the whole box would look like a hand to a leak check)."""
+    shown = {c for p in view["people"]
+             for pile in ("hand", "discard", "culled") for c in p.get(pile, [])}
+    shown |= {c for row in view["market"] for c in row if c}
+    shown |= {e["card"] for e in view["log"]} | ({view["card"]} if view["card"] else set())
+    cards = ENGINE.components.cards
+    return {c: f"{cards[c].colour} {cards[c].kind}" for c in sorted(shown) if c in cards}
 
 
 def _resource_text(resource: str) -> str:
