@@ -25,7 +25,8 @@ function chessboard(v) {
   const { rows, cols, resources, actions } = v.chessboard;
   const grid = h("div", { className: "qa-board" });
   grid.style.display = "grid";
-  grid.style.gridTemplateColumns = `3em repeat(${cols}, 2em)`;
+  grid.style.gridTemplateColumns = `2.6em repeat(${cols}, 1.8em)`;
+  grid.style.fontSize = "0.9em";
   const seen = {};
   for (const s of v.camera || []) seen[`${s.cell[0]},${s.cell[1]}`] = s.colour;
   const at = {};
@@ -58,6 +59,14 @@ function players(v, seat) {
     ...[p.ip, p.time, p.cake, p.tea, p.toast, `${p.crowns[0]} red / ${p.crowns[1]} white`,
       p.jail.map(([c, k]) => `${c} ${k}`).join(", ") || "—", p.hand_count].map((x) => h("td", { textContent: String(x) }))));
   return h("table", { className: "qa-players" }, h("tr", {}, ...head), ...rows);
+}
+
+// Wide things scroll inside their own box: a phone held upright never scrolls sideways.
+function scroller(...children) {
+  const box = h("div", {}, ...children);
+  box.style.overflowX = "auto";
+  box.style.maxWidth = "100%";
+  return box;
 }
 
 function cardLabel(v, id) {
@@ -93,6 +102,7 @@ export function mount(el, api) {
     const opts = v.setup_options;
     const tile = h("select", {}, ...opts.tiles.map((t) => h("option", { value: t, textContent: `tile ${t}` })));
     const wishes = Object.entries(opts.wishes).map(([icon, ids]) => h("select", { title: icon }, ...ids.map((w) => h("option", { value: w, textContent: w }))));
+    for (const s of [tile, ...wishes]) s.style.maxWidth = "100%";
     return h("p", {}, "Set-up: ", tile, ...wishes, button("Start", async () => {
       await send("setup", { tile: tile.value, wishes: wishes.map((s) => s.value) })();
     }));
@@ -102,8 +112,8 @@ export function mount(el, api) {
     const v = state.view;
     const seat = api.seat;
     status.textContent = v.awaiting;
-    board.replaceChildren(chessboard(v));
-    table.replaceChildren(players(v, seat));
+    board.replaceChildren(scroller(chessboard(v)));
+    table.replaceChildren(scroller(players(v, seat)));
     log.replaceChildren(...(v.log || []).map((e) => h("li", { textContent: `${v.seats[e.seat]}: ${e.text}` })));
     breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "qa-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
     const nodes = [];
@@ -141,12 +151,13 @@ export function mount(el, api) {
     if (v.final) {
       const rows = v.final.players.map((p) => h("tr", {}, ...[p.name, p.track, p.coronation, p.wishes, p.guests, p.bookmarks, p.total].map((x) => h("td", { textContent: String(x) }))));
       end.replaceChildren(h("p", { textContent: `Crowned: ${v.final.coronation.colour || "a tie"}. Winner${v.final.winners.length > 1 ? "s" : ""}: ${v.final.winners.join(", ")}` }),
-        h("table", {}, h("tr", {}, ...["", "track", "coronation", "wishes", "guests", "bookmarks", "total"].map((t) => h("th", { textContent: t }))), ...rows));
+        scroller(h("table", {}, h("tr", {}, ...["", "track", "coronation", "wishes", "guests", "bookmarks", "total"].map((t) => h("th", { textContent: t }))), ...rows)));
     } else {
       end.replaceChildren();
     }
   }
 
+  el.style.overflowWrap = "anywhere";
   el.replaceChildren(status, board, table, log, breaches, message, mine, end);
   render(api.state());
   api.onState(render);
