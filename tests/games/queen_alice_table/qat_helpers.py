@@ -32,16 +32,18 @@ def session(players: int = 2) -> Session:
     return Session("s1", "queen-alice", {}, ["Ann", "Bob", "Cy", "Di"][:players], 0.0)
 
 
-def seen(board: Occupancy, unsure: tuple[Cell, ...] = ()) -> BoardSeen:
+def seen(board: Occupancy, unsure: tuple[Cell, ...] = (),
+         alice: dict[str, int | None] | None = None) -> BoardSeen:
     squares = tuple(SquareSeen(cell=c, colour=col)  # type: ignore[arg-type]
                     for c, col in sorted(board) if c not in unsure)
-    return BoardSeen(squares=squares, unsure=unsure)
+    return BoardSeen(squares=squares, unsure=unsure, alice=alice or {})
 
 
-def frames(board: Occupancy, n: int = 4, hand_over: tuple[Cell, ...] = ()) -> list[Observe]:
+def frames(board: Occupancy, n: int = 4, hand_over: tuple[Cell, ...] = (),
+           alice: dict[str, int | None] | None = None) -> list[Observe]:
     """A hand over some squares (if any), then the board steady for `n` frames."""
     out = [Observe(Observation(seen(board, hand_over), 0.9))] * (2 if hand_over else 0)
-    return out + [Observe(Observation(seen(board), 0.9))] * n
+    return out + [Observe(Observation(seen(board, alice=alice), 0.9))] * n
 
 
 def moved(board: Occupancy, a: Cell, b: Cell) -> Occupancy:

@@ -16,6 +16,7 @@ from companion.games.queen_alice.table.messages import (
     Choose,
     DiscardCard,
     PlayCard,
+    ScoreNow,
     TableIsRight,
 )
 from companion.games.queen_alice.table.script import run_script, scripted_game
@@ -219,3 +220,23 @@ def test_at_the_end_the_final_scoring_is_shown_with_the_players_names() -> None:
     assert [p["total"] for p in final["players"]] == [p.total for p in expected.players]
     assert [p["name"] for p in final["players"]] == ["Ann", "Bob"]
     assert set(final["winners"]) <= {"Ann", "Bob"} and final["winners"]
+
+
+def test_scoring_now_asks_which_alice_counts_when_the_camera_disagrees() -> None:
+    camera_alice = {"red": 3, "white": 0}
+    steps = [*set_up_taps(), *frames(start(), alice=camera_alice)]
+    game, _ = play(make_table_game, None, session(), steps)
+    assert game.view(None)["final"] is None and game.questions(None) == []
+    with pytest.raises(UserError, match="admin"):
+        game.correct(ScoreNow(), 0)
+    steps += [Correct(ScoreNow()), *frames(start(), 1, alice=camera_alice)]
+    game, _ = replayed_views_agree(steps)
+    final = game.view(1)["final"]
+    assert final["asking"] and final["coronation"]["colour"] is None  # the game has a tie
+    assert [p["name"] for p in final["players"]] == ["Ann", "Bob"]
+    [question] = game.questions(None)
+    steps += [Correct(Answer(question=question.id, answer="camera"), 1)]
+    game, _ = replayed_views_agree(steps)
+    final = game.view(None)["final"]
+    assert not final["asking"] and final["alice"] == camera_alice
+    assert final["coronation"]["colour"] == "red"

@@ -16,7 +16,9 @@ only decide and return drafts; `apply_event` is the one place the state changes.
   rescue from either of two Jails) are asked about, not guessed.
 - Everything else of the turn (discard, rewards, the action, Repeat) is the mover's tap,
   checked by the engine; the mover's view lists the choices the engine allows.
-- At the end, the final scoring calculator runs on what the engine knows.
+- At the end (or when the admin says the family stops here), the final scoring calculator
+  runs on what the engine knows; where the camera disagrees with it on what decides the
+  coronation (the Alice tokens), the players are asked which is right.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from companion.games.queen_alice.rules.actions import (
 )
 from companion.games.queen_alice.rules.board import Cell, Piece
 from companion.games.queen_alice.rules.components import ACTIONS, LEVELS
+from companion.games.queen_alice.rules.final_scoring import final_score
 from companion.games.queen_alice.rules.rewards import needs_choice
 from companion.games.queen_alice.rules.state import State, evolve
 from companion.games.queen_alice.table.messages import (
@@ -56,6 +59,7 @@ from companion.games.queen_alice.table.messages import (
     Drew,
     PlayCard,
     Revealed,
+    ScoreNow,
     SetUp,
     TableIsRight,
     parse,
@@ -104,6 +108,8 @@ SHOWN_LOG = 8
 
 SETUP_KIND, DRAWN_KIND, REVEALED_KIND = "qa.setup", "qa.drawn", "qa.revealed"
 SEEN_KIND, CARD_KIND, ACTION_KIND, BREACH_KIND = "qa.seen", "qa.card", "qa.action", "qa.breach"
+SCORE_NOW_KIND = "qa.score_now"
+ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
 
@@ -143,6 +149,8 @@ class QueenAliceTable:
         self.open_questions: dict[str, Question] = {}
         self.plays_asked: dict[str, list[dict[str, Any]]] = {}
         self.asked = 0
+        self.scored = False  # the admin asked for the final scoring before the engine's end
+        self.alice_source: str | None = None  # which Alice positions count: camera or game
         self.answers: dict[Cell, str | None] = {}
         """What the players said stands on a square the camera could not call; kept until
         the camera calls that square itself."""
@@ -178,16 +186,21 @@ class QueenAliceTable:
                 del self.answers[cell]  # the camera calls it itself again
         reading, doubt = reading_of(seen, self.answers)
         drafts = self._ask(doubt)
-        new = self.tracker.update(reading)
+        # The board, the Crowns left and the Alice tokens settle together.
+        new = self.tracker.update(None if reading is None else
+                                  (reading, seen.crowns_left, tuple(sorted(seen.alice.items()))))
         if new is None:
-            return drafts
-        payload: dict[str, Any] = {"squares": occupancy_to_json(new)}
-        if seen.crowns_left is not None:
-            payload["crowns_left"] = seen.crowns_left
-        if seen.alice:
-            payload["alice"] = seen.alice
+            return drafts + self._ask_alice(self.alice_seen)
+        board, crowns, alice = new
+        payload: dict[str, Any] = {"squares": occupancy_to_json(board)}
+        if crowns is not None:
+            payload["crowns_left"] = crowns
+        if alice:
+            payload["alice"] = dict(alice)
         drafts.append(EventDraft(SEEN_KIND, payload, snapshot=True))
-        return drafts + self._judge(new, self.card)
+        if board != self.camera:
+            drafts += self._judge(board, self.card)
+        return drafts + self._ask_alice(dict(alice))
 
     def _ask(self, doubt: tuple[Cell, ...]) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""
@@ -203,6 +216,29 @@ class QueenAliceTable:
             f"square-{r}-{c}-{self.asked}",
             f"I cannot see row {r}, column {c} of the chessboard. What stands there?",
             choices))]
+
+    def _ask_alice(self, seen: dict[str, int | None]) -> list[EventDraft]:
+        """At the end, the camera's Alice tokens against the engine's: they decide the
+        coronation, so a disagreement is asked about, once."""
+        camera = _both(seen)
+        if (not self._ending() or camera is None or self.alice_source is not None
+                or camera == self._alice_game()
+                or any(q.startswith("alice-") for q in self.open_questions)):
+            return []
+        game = self._alice_game()
+        choices = [{"label": f"what the camera sees (red {camera[0]}, white {camera[1]})",
+                    "value": "camera"},
+                   {"label": f"what was tapped in (red {game[0]}, white {game[1]})",
+                    "value": "game"}]
+        return [question_draft(Question(
+            f"alice-{self.asked}", "The camera sees the Alice tokens elsewhere than the game "
+            "has them. Which counts for the coronation?", choices))]
+
+    def _ending(self) -> bool:
+        return self.state.phase == "over" or self.scored
+
+    def _alice_game(self) -> tuple[int, int]:
+        return self.state.alice[0], self.state.alice[1]
 
     def _judge(self, seen: Occupancy, card: str | None) -> list[EventDraft]:
         """A stable board against the engine's: nothing, a play, a wait for the card, or a
@@ -278,6 +314,13 @@ class QueenAliceTable:
             case Choose(action=raw):
                 self._only_mover(seat)
                 return self._choose(raw)
+            case ScoreNow():
+                if seat is not None:
+                    raise UserError("the final scoring before the game's end needs the admin "
+                                    "link")
+                if self.state.tile is None or self._ending():
+                    raise UserError("the final scoring is for a game set up and not scored yet")
+                return [EventDraft(SCORE_NOW_KIND, {"turn": self.state.turns})]
         raise AssertionError("parse returns one of the corrections above")
 
     def _only_mover(self, seat: int | None) -> None:
@@ -398,6 +441,8 @@ class QueenAliceTable:
             self.alice_seen = p.get("alice", self.alice_seen)
         elif kind == BREACH_KIND:
             self.breaches.append(dict(p))
+        elif kind == SCORE_NOW_KIND:
+            self.scored = True
         elif kind == TABLE_RIGHT_KIND:
             pieces = tuple(Piece(x["colour"], x["kind"], (int(x["cell"][0]), int(x["cell"][1])))
                            for x in p["board"]["pieces"])
@@ -415,6 +460,8 @@ class QueenAliceTable:
             if question is not None and question.id.startswith("square-"):
                 _, r, c, _ = question.id.split("-")
                 self.answers[(int(r), int(c))] = p["answer"]
+            if question is not None and question.id.startswith("alice-"):
+                self.alice_source = str(p["answer"])
         self._settle()
 
     def _apply_action(self, action: Any) -> None:
@@ -536,13 +583,26 @@ class QueenAliceTable:
             legal = ENGINE.legal_actions(s)
             v["choices"] = [action_to_json(a) for a in legal if not isinstance(a, PLAYS)]
             v["playable"] = sorted({a.card for a in legal if isinstance(a, PLAYS)})
-        if s.phase == "over":
-            final = ENGINE.final(s).to_json()
-            for i, player in enumerate(final["players"]):
-                player["name"] = self.names[i]
-            final["winners"] = [self.names[int(w.split()[-1])] for w in final["winners"]]
-            v["final"] = final
+        if self._ending():
+            v["final"] = self._final()
         return v
+
+    def _final(self) -> dict[str, Any]:
+        """The calculator on what the engine knows, the Alice tokens as the players said;
+        `asking` while a question it depends on is open."""
+        s = self.state
+        end = ENGINE.game_end(s)
+        camera = _both(self.alice_seen)
+        if self.alice_source == "camera" and camera is not None:
+            end = evolve(end, alice={"red": camera[0], "white": camera[1]})
+        end = evolve(end, players=tuple(evolve(p, name=n)
+                                        for p, n in zip(end.players, self.names, strict=True)))
+        reading = dict(s.readings).get("coronation", ENGINE.scoring.reading)
+        final = final_score(end, evolve(ENGINE.scoring, reading=reading)).to_json()
+        final["asking"] = any(q.startswith("alice-") for q in self.open_questions)
+        final["alice"] = end.alice
+        final["game_over"] = s.phase == "over"
+        return final
 
 
 def _pieces_of(view: dict[str, Any]) -> dict[str, str]:
@@ -554,6 +614,11 @@ def _pieces_of(view: dict[str, Any]) -> dict[str, str]:
     shown |= {e["card"] for e in view["log"]} | ({view["card"]} if view["card"] else set())
     cards = ENGINE.components.cards
     return {c: f"{cards[c].colour} {cards[c].kind}" for c in sorted(shown) if c in cards}
+
+
+def _both(alice: dict[str, int | None]) -> tuple[int, int] | None:
+    red, white = alice.get("red"), alice.get("white")
+    return None if red is None or white is None else (int(red), int(white))
 
 
 def _resource_text(resource: str) -> str:

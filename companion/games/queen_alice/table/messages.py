@@ -29,6 +29,7 @@ __all__ = [
     "Drew",
     "PlayCard",
     "Revealed",
+    "ScoreNow",
     "SetUp",
     "TableIsRight",
     "parse",
@@ -87,6 +88,12 @@ class Choose(CorrectionBase):
     action: dict[str, JsonValue]
 
 
+class ScoreNow(CorrectionBase):
+    """The family stops here (admin): the final scoring of the game as it stands."""
+
+    kind: Literal["score_now"] = "score_now"
+
+
 Correction = Annotated[
     Annotated[SetUp, Tag("setup")]
     | Annotated[Drew, Tag("drew")]
@@ -94,13 +101,14 @@ Correction = Annotated[
     | Annotated[DiscardCard, Tag("discard")]
     | Annotated[PlayCard, Tag("play")]
     | Annotated[Choose, Tag("choose")]
+    | Annotated[ScoreNow, Tag("score_now")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
     Discriminator(
         correction_tag,
         custom_error_type="correction_kind",
         custom_error_message="a correction's kind is one of: setup, drew, revealed, discard, "
-        "play, choose, answer, table_is_right",
+        "play, choose, score_now, answer, table_is_right",
     ),
 ]
 """Everything a player or the admin can send to Queen Alice at the table."""

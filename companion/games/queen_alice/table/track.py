@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,14 +55,14 @@ def reading_of(seen: BoardSeen, answers: dict[Cell, str | None]
 
 
 class StableBoard:
-    """Tracker memory: the last readings, and the last stable one reported."""
+    """Tracker memory: the last readings (any comparable value), and the last stable one."""
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
         self.frames = frames
-        self._recent: deque[Occupancy | None] = deque(maxlen=frames)
-        self.stable: Occupancy | None = None
+        self._recent: deque[Hashable | None] = deque(maxlen=frames)
+        self.stable: Hashable | None = None
 
-    def update(self, reading: Occupancy | None) -> Occupancy | None:
+    def update(self, reading: Any) -> Any:
         """A new stable reading, once; None while unsettled or unchanged."""
         self._recent.append(reading)
         if reading is None or len(self._recent) < self.frames:

@@ -16,6 +16,7 @@ from companion.games.queen_alice.table.messages import (
     Drew,
     PlayCard,
     Revealed,
+    ScoreNow,
     SetUp,
 )
 from companion.web.game_routes import correction_route, view_route
@@ -31,4 +32,5 @@ def router() -> APIRouter:
     correction_route(api, "/discard", DiscardCard)
     correction_route(api, "/play", PlayCard)
     correction_route(api, "/choose", Choose)
+    correction_route(api, "/score-now", ScoreNow)
     return api
