@@ -136,6 +136,12 @@ export function mount(el, api) {
       nodes.push(h("p", {}, "Market: ", level, card, button("Revealed", async () => {
         await send("revealed", { level: Number(level.value), card: card.value.trim() })();
       })));
+      if (!v.final) {
+        nodes.push(button("Score now (the family stops here)", async () => {
+          if (!window.confirm("Show the final scoring of the game as it stands?")) return;
+          await send("score-now")();
+        }));
+      }
       if (v.table_differs) {
         nodes.push(button("The table is right", async () => {
           try {
@@ -150,7 +156,8 @@ export function mount(el, api) {
     mine.replaceChildren(...nodes);
     if (v.final) {
       const rows = v.final.players.map((p) => h("tr", {}, ...[p.name, p.track, p.coronation, p.wishes, p.guests, p.bookmarks, p.total].map((x) => h("td", { textContent: String(x) }))));
-      end.replaceChildren(h("p", { textContent: `Crowned: ${v.final.coronation.colour || "a tie"}. Winner${v.final.winners.length > 1 ? "s" : ""}: ${v.final.winners.join(", ")}` }),
+      const asking = v.final.asking ? " (waiting for your answer about the Alice tokens)" : "";
+      end.replaceChildren(h("p", { textContent: `Final scoring${asking}. Crowned: ${v.final.coronation.colour || "a tie"}. Winner${v.final.winners.length > 1 ? "s" : ""}: ${v.final.winners.join(", ")}` }),
         scroller(h("table", {}, h("tr", {}, ...["", "track", "coronation", "wishes", "guests", "bookmarks", "total"].map((t) => h("th", { textContent: t }))), ...rows)));
     } else {
       end.replaceChildren();
