@@ -20,7 +20,7 @@ from companion.games.queen_alice.table.messages import (
     TableIsRight,
 )
 from companion.games.queen_alice.table.script import run_script, scripted_game
-from companion.live.conformance import Correct, Step, play
+from companion.live.conformance import Correct, Step, check_table_game, play
 from companion.live.table_game import TableGame
 from companion.store import Event, Session
 
@@ -58,6 +58,17 @@ def test_the_table_game_contract() -> None:
         make_table_game(None, Session("s", "queen-alice", {}, ["A"], 0.0))
     with pytest.raises(UserError, match="unknown option"):
         make_table_game(None, Session("s", "queen-alice", {"speed": 3}, ["A", "B"], 0.0))
+
+
+def test_the_shared_table_game_checks_pass() -> None:
+    """Replay gives the same views and questions; no private text in another's view."""
+    jumped = moved(start(), (0, 2), (3, 2))
+    events = check_table_game(make_table_game, None, session(), [
+        *set_up_taps(), *frames(start()), *frames(jumped), *frames(start()),
+        *frames(start(), 0, hand_over=((4, 4),)) * 7])
+    assert [e.kind for e in events].count("qa.drawn") == 6
+    assert [e.kind for e in events].count("qa.breach") == 1
+    assert [e.kind for e in events].count("question") == 1
 
 
 def test_a_move_seen_then_its_card_is_the_engine_s_play_and_says_what_the_square_gives(

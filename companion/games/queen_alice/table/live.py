@@ -276,9 +276,10 @@ class QueenAliceTable:
         choices = [{"label": self._play_label(p), "value": i} for i, p in enumerate(plays)]
         question = Question(f"play-{self.asked}", "Which play was it?", choices,
                             self.state.seat)
-        draft = question_draft(question)
-        draft.payload["plays"] = [action_to_json(p) for p in plays]
-        return draft
+        draft = question_draft(question)  # its audience; the plays ride along for the answer
+        return EventDraft(draft.kind, draft.payload | {"plays": [action_to_json(p)
+                                                                 for p in plays]},
+                          draft.visibility)
 
     def _play_label(self, play: Play) -> str:
         if isinstance(play, PlayRescue):
