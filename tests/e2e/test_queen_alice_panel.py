@@ -9,15 +9,17 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
+from tests.e2e.e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
 
 PANEL = "document.querySelector('#panel').textContent"
+NOBODY_TAPS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
+"""The `sim` film's scripted players would enter the set-up themselves: here people do."""
 
 
 @pytest.mark.browser
 def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: Path) -> None:
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port) as server:
+    with run_server(serve_argv(tmp_path / "data", port), port, camera=NOBODY_TAPS) as server:
         res = httpx.post(f"{server.base}/api/session",
                          json={"game": "queen-alice", "seats": ["Ann", "Bob"]}, timeout=10)
         assert res.status_code == 201, res.text

@@ -161,18 +161,30 @@ class QueenAliceTable:
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:
-        """The camera side's scripted film (`vision/scene.py` `table_film`), once it exists."""
+        """The camera side's scripted film (`vision/scene.py` `table_film`) once it exists;
+        until then the schematic stand-in (`film.py`), played from the same kind of script."""
         scene = _vision("scene")
         film = getattr(scene, "table_film", None) if scene is not None else None
-        return film(seed, self.settings) if film is not None else None
+        if film is not None:
+            return film(seed, self.settings)
+        from companion.games.queen_alice.table.film import ChessboardFilm
+
+        camera = getattr(self.settings, "camera", None)
+        size = (camera.width, camera.height) if camera is not None else (1280, 960)
+        table = getattr(self.settings, "table", None)
+        return ChessboardFilm(seed, len(self.names), table, size)
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
-        """The vision reader's `read_board(image)`, mapped by `from_reading`."""
+        """The vision reader's `read_board(image)`, mapped by `from_reading`. With no reader
+        in the tree yet, a `sim` film frame's own reading stands in for it (`film.py`)."""
         read = _vision("read")
         reader = getattr(read, "read_board", None) if read is not None else None
-        if reader is None:
-            return Observation(UNSEEN, 0.0)
-        return Observation(from_reading(reader(frame.image)), 0.9)
+        if reader is not None:
+            return Observation(from_reading(reader(frame.image)), 0.9)
+        truth = getattr(frame, "truth", None)
+        if isinstance(truth, dict) and isinstance(truth.get("reading"), dict):
+            return Observation(seen_from(truth["reading"]), 0.9)
+        return Observation(UNSEEN, 0.0)
 
     def annotate(self, image: np.ndarray, registration: Any, observation: Observation
                  ) -> np.ndarray:
