@@ -192,6 +192,8 @@ class QueenAliceTable:
 
     # -- deciding: the camera ----------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        if self.state.tile is None:
+            return []  # no start position to follow yet: the first board counts after set-up
         seen = seen_from(observation.data)
         if seen.board_found:
             for cell in [c for c in self.answers if c not in seen.unsure]:
