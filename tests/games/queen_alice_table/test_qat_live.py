@@ -251,3 +251,21 @@ def test_scoring_now_asks_which_alice_counts_when_the_camera_disagrees() -> None
     final = game.view(None)["final"]
     assert not final["asking"] and final["alice"] == camera_alice
     assert final["coronation"]["colour"] == "red"
+
+
+def test_the_crowns_the_camera_counts_are_compared_with_the_game_s() -> None:
+    from companion.games.queen_alice.table.observation import BoardSeen
+    from companion.live.conformance import Observe
+    from companion.live.table_game import Observation
+
+    def crowns(n: int) -> list[Step]:
+        board = BoardSeen(squares=frames(start(), 1)[0].observation.data.squares,  # type: ignore[union-attr]
+                          crowns_left=n)
+        return [Observe(Observation(board, 0.9))] * 3
+
+    game, _ = play(make_table_game, None, session(), set_up_taps())
+    left = game.state.crowns_left
+    game, _ = replayed_views_agree([*set_up_taps(), *crowns(left - 1)])
+    assert game.view(None)["crowns_seen"] == left - 1 and game.view(None)["crowns_differ"]
+    game, _ = replayed_views_agree([*set_up_taps(), *crowns(left - 1), *crowns(left)])
+    assert not game.view(None)["crowns_differ"]

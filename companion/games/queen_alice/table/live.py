@@ -581,6 +581,8 @@ class QueenAliceTable:
             "table_differs": (self.camera is not None and s.tile is not None
                               and self.camera != occupancy_of(s.pieces)),
             "crowns_seen": self.crowns_seen,
+            "crowns_differ": self.crowns_seen is not None and s.tile is not None
+                             and self.crowns_seen != s.crowns_left,
             "alice_seen": self.alice_seen,
             "breaches": [b for b in self.breaches if b["turn"] >= s.turns - 1][-SHOWN_BREACHES:],
             "log": self.log,
