@@ -71,7 +71,7 @@ def test_dashboard_shows_live_view_status_and_starts_a_game(browser, tmp_path):
             "document.getElementById('game-title').textContent === 'Queen Alice'",
             timeout=10000,
         )
-        assert "coming" in page.text_content("#panel")
+        page.wait_for_selector("#panel .qa-board", timeout=10000)  # the game's own panel
         # portrait phone: nothing wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

@@ -10,7 +10,13 @@ import cv2
 import httpx
 import numpy as np
 
-from tests.e2e.e2e_helpers import example_server_argv, free_port, run_server, serve_argv
+from tests.e2e.e2e_helpers import (
+    SMALL_CAMERA,
+    example_server_argv,
+    free_port,
+    run_server,
+    serve_argv,
+)
 
 
 def sse_messages(lines, want: int, stop_event: str | None = None) -> list[dict]:
@@ -46,7 +52,9 @@ def mjpeg_frames(response: httpx.Response, want: int) -> list[bytes]:
 
 def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
     data, port = tmp_path / "data", free_port()
-    with run_server(serve_argv(data, port), port) as server, \
+    # Nobody plays the sim film's taps: the only event is the new session's start.
+    quiet = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
+    with run_server(serve_argv(data, port), port, camera=quiet) as server, \
             httpx.Client(base_url=server.base, timeout=10) as http:
         health = http.get("/api/health").json()
         assert health["version"] and health["game"]["id"] == "queen-alice"

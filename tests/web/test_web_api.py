@@ -89,8 +89,9 @@ def test_newest_annotated_frame_and_dashboard_files(local):
     for path in ("/static/app.js", "/static/api.js", "/static/live-view.js", "/static/style.css"):
         assert client.get(path).status_code == 200, path
     assert "cdn" not in page.text.lower()
-    missing = client.get("/static/games/queen-alice.js")
+    missing = client.get("/static/games/no-such-game.js")
     assert missing.status_code == 404 and "no dashboard panel" in missing.json()["detail"]
+    assert client.get("/static/games/queen-alice.js").status_code == 200
 
 
 def test_snapshot_before_any_frame_is_503_with_a_message(make_app):

@@ -1,0 +1,121 @@
+"""What the players send to Queen Alice at the table, typed: one pydantic model per tap,
+tagged by `kind`, from the HTTP body (`web.py`) to `QueenAliceTable.correct`.
+
+The camera sees the chessboard; everything else is tapped in and checked by the engine:
+the set-up (player-aid tile and Wishes), the cards each player draws (on their own phone
+only), the market cards revealed, the card discarded and the card played, and every other
+choice of the turn (rewards, the action, Repeat, Pass) as the engine's own action JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, JsonValue, Tag, TypeAdapter
+
+from companion.live.corrections import (
+    Answer,
+    CorrectionBase,
+    TableIsRight,
+    correction_tag,
+    parse_correction,
+)
+
+__all__ = [
+    "Answer",
+    "Choose",
+    "Correction",
+    "DiscardCard",
+    "Drew",
+    "PlayCard",
+    "Revealed",
+    "ScoreNow",
+    "SetUp",
+    "TableIsRight",
+    "parse",
+]
+
+CardId = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class SetUp(CorrectionBase):
+    """The player-aid tile drawn at set-up (the chessboard's start) and the Wish on each
+    Wish space, in the model's Wish-space order."""
+
+    kind: Literal["setup"] = "setup"
+    tile: str = Field(min_length=1, max_length=40)
+    wishes: tuple[CardId, ...] = Field(min_length=1, max_length=8)
+
+
+class Drew(CorrectionBase):
+    """A card this seat drew from its deck: private to the seat."""
+
+    kind: Literal["drew"] = "drew"
+    card: CardId
+
+
+class Revealed(CorrectionBase):
+    """The card that came into the market from the deck of `level` (0 bronze, 1 silver,
+    2 gold)."""
+
+    kind: Literal["revealed"] = "revealed"
+    level: int = Field(ge=0, le=2, strict=True)
+    card: CardId
+
+
+class DiscardCard(CorrectionBase):
+    """The card discarded for its reward (or down to hand size at Rest)."""
+
+    kind: Literal["discard"] = "discard"
+    card: CardId
+
+
+class PlayCard(CorrectionBase):
+    """The card played. Its piece's move comes from the camera; `stay` names the blocked
+    piece's square when the player activates a piece that cannot move."""
+
+    kind: Literal["play"] = "play"
+    card: CardId
+    stay: tuple[int, int] | None = None
+
+
+class Choose(CorrectionBase):
+    """Any other choice of the turn, as the engine's action JSON (`{"type": "take",
+    "resource": "tea"}`, `{"type": "act", ...}`, `{"type": "pass"}`, ...): one of the
+    `choices` the mover's view lists."""
+
+    kind: Literal["choose"] = "choose"
+    action: dict[str, JsonValue]
+
+
+class ScoreNow(CorrectionBase):
+    """The family stops here (admin): the final scoring of the game as it stands."""
+
+    kind: Literal["score_now"] = "score_now"
+
+
+Correction = Annotated[
+    Annotated[SetUp, Tag("setup")]
+    | Annotated[Drew, Tag("drew")]
+    | Annotated[Revealed, Tag("revealed")]
+    | Annotated[DiscardCard, Tag("discard")]
+    | Annotated[PlayCard, Tag("play")]
+    | Annotated[Choose, Tag("choose")]
+    | Annotated[ScoreNow, Tag("score_now")]
+    | Annotated[Answer, Tag("answer")]
+    | Annotated[TableIsRight, Tag("table_is_right")],
+    Discriminator(
+        correction_tag,
+        custom_error_type="correction_kind",
+        custom_error_message="a correction's kind is one of: setup, drew, revealed, discard, "
+        "play, choose, score_now, answer, table_is_right",
+    ),
+]
+"""Everything a player or the admin can send to Queen Alice at the table."""
+
+_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
+
+
+def parse(payload: Any) -> Correction:
+    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
+    return parse_correction(_CORRECTION, payload)

@@ -1,0 +1,171 @@
+// Queen Alice: the chessboard as the companion keeps it (and where the camera differs), what
+// the game waits for, each player's IP, Time, resources, Crowns and Jail, what each play
+// gave, breaches, and for your seat only: your hand, the cards you draw and your choices.
+// The admin (no seat) enters the set-up and market cards and can declare the table right.
+// An ES module exporting mount(el, api); see companion/live/table_game.py.
+
+const API = "/api/games/queen-alice";
+const KIND_LETTER = { king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P" };
+const COLOUR = { red: "#c53030", white: "#4a5568" };
+const LEVELS = ["bronze", "silver", "gold"];
+
+function h(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function button(text, onClick) {
+  const b = h("button", { textContent: text, type: "button" });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function chessboard(v) {
+  const { rows, cols, resources, actions } = v.chessboard;
+  const grid = h("div", { className: "qa-board" });
+  grid.style.display = "grid";
+  grid.style.gridTemplateColumns = `2.6em repeat(${cols}, 1.8em)`;
+  grid.style.fontSize = "0.9em";
+  const seen = {};
+  for (const s of v.camera || []) seen[`${s.cell[0]},${s.cell[1]}`] = s.colour;
+  const at = {};
+  for (const p of v.pieces) at[`${p.cell[0]},${p.cell[1]}`] = p;
+  grid.append(h("div"));
+  for (let c = 0; c < cols; c += 1) grid.append(h("div", { textContent: actions[c].slice(0, 3), title: actions[c] }));
+  for (let r = rows - 1; r >= 0; r -= 1) {
+    grid.append(h("div", { textContent: resources[r], title: `row ${r}` }));
+    for (let c = 0; c < cols; c += 1) {
+      const key = `${r},${c}`;
+      const p = at[key];
+      const cell = h("div", { className: "qa-cell", textContent: p ? KIND_LETTER[p.kind] : "", title: p ? `${p.colour} ${p.kind} [${r},${c}]` : `[${r},${c}]` });
+      cell.style.border = "1px solid #999";
+      cell.style.textAlign = "center";
+      if (p) { cell.style.color = COLOUR[p.colour]; cell.style.fontWeight = "bold"; }
+      if (v.camera && (seen[key] || null) !== (p ? p.colour : null)) {
+        cell.style.background = "#fefcbf"; // the camera sees something else here
+        cell.title += ` — camera: ${seen[key] || "empty"}`;
+      }
+      grid.append(cell);
+    }
+  }
+  return grid;
+}
+
+function players(v, seat) {
+  const head = ["", "IP", "Time", "cake", "tea", "toast", "Crowns", "Jail", "hand"].map((t) => h("th", { textContent: t }));
+  const rows = v.people.map((p, s) => h("tr", {},
+    h("td", { textContent: `${v.seats[s] || `seat ${s}`}${s === seat ? " (you)" : ""}${s === v.to_move ? " ▶" : ""}` }),
+    ...[p.ip, p.time, p.cake, p.tea, p.toast, `${p.crowns[0]} red / ${p.crowns[1]} white`,
+      p.jail.map(([c, k]) => `${c} ${k}`).join(", ") || "—", p.hand_count].map((x) => h("td", { textContent: String(x) }))));
+  return h("table", { className: "qa-players" }, h("tr", {}, ...head), ...rows);
+}
+
+// Wide things scroll inside their own box: a phone held upright never scrolls sideways.
+function scroller(...children) {
+  const box = h("div", {}, ...children);
+  box.style.overflowX = "auto";
+  box.style.maxWidth = "100%";
+  return box;
+}
+
+function cardLabel(v, id) {
+  const piece = (v.card_pieces || {})[id];
+  return piece ? `${id} (${piece})` : id;
+}
+
+function choiceLabel(a) {
+  const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`);
+  return `${a.type}${rest.length ? `: ${rest.join(", ")}` : ""}`;
+}
+
+export function mount(el, api) {
+  const status = h("p", { className: "qa-status" });
+  const board = h("div");
+  const table = h("div");
+  const log = h("ul", { className: "qa-log" });
+  const breaches = h("ul", { className: "qa-breaches" });
+  const message = h("p", { className: "qa-message" });
+  const mine = h("div", { className: "private" });
+  const end = h("div");
+  const say = (text) => { message.textContent = text; };
+  const send = (path, body) => async () => {
+    try {
+      await api.post(`${API}/${path}`, body || {});
+      say("");
+    } catch (err) {
+      say(err.message);
+    }
+  };
+
+  function setupForm(v) {
+    const opts = v.setup_options;
+    const tile = h("select", {}, ...opts.tiles.map((t) => h("option", { value: t, textContent: `tile ${t}` })));
+    const wishes = Object.entries(opts.wishes).map(([icon, ids]) => h("select", { title: icon }, ...ids.map((w) => h("option", { value: w, textContent: w }))));
+    for (const s of [tile, ...wishes]) s.style.maxWidth = "100%";
+    return h("p", {}, "Set-up: ", tile, ...wishes, button("Start", async () => {
+      await send("setup", { tile: tile.value, wishes: wishes.map((s) => s.value) })();
+    }));
+  }
+
+  function render(state) {
+    const v = state.view;
+    const seat = api.seat;
+    status.textContent = v.awaiting;
+    board.replaceChildren(scroller(chessboard(v)));
+    table.replaceChildren(scroller(players(v, seat)));
+    log.replaceChildren(...(v.log || []).map((e) => h("li", { textContent: `${v.seats[e.seat]}: ${e.text}` })));
+    breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "qa-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
+    const nodes = [];
+    if (v.setup_options) nodes.push(setupForm(v));
+    const me = seat === null || seat === undefined ? null : v.people[seat];
+    if (me && me.hand) {
+      const drew = h("input", { placeholder: "card drawn (id)", autocomplete: "off", size: 12 });
+      nodes.push(h("p", {}, `Your hand: ${me.hand.map((c) => cardLabel(v, c)).join(", ") || "—"} `, drew,
+        button("I drew it", async () => { await send("drew", { card: drew.value.trim() })(); })));
+      for (const card of v.playable || []) nodes.push(button(`Play ${cardLabel(v, card)}`, send("play", { card })));
+      for (const a of v.choices || []) {
+        nodes.push(a.type === "discard"
+          ? button(`Discard ${cardLabel(v, a.card)}`, send("discard", { card: a.card }))
+          : button(choiceLabel(a), send("choose", { action: a })));
+      }
+    }
+    if (!me && !v.setup_options && v.phase !== "over") {
+      const level = h("select", {}, ...LEVELS.map((l, i) => h("option", { value: String(i), textContent: l })));
+      const card = h("input", { placeholder: "market card (id)", autocomplete: "off", size: 12 });
+      nodes.push(h("p", {}, "Market: ", level, card, button("Revealed", async () => {
+        await send("revealed", { level: Number(level.value), card: card.value.trim() })();
+      })));
+      if (!v.final) {
+        nodes.push(button("Score now (the family stops here)", async () => {
+          if (!window.confirm("Show the final scoring of the game as it stands?")) return;
+          await send("score-now")();
+        }));
+      }
+      if (v.table_differs) {
+        nodes.push(button("The table is right", async () => {
+          try {
+            await api.post("/api/table-is-right", {});
+            say("");
+          } catch (err) {
+            say(err.message);
+          }
+        }));
+      }
+    }
+    mine.replaceChildren(...nodes);
+    if (v.final) {
+      const rows = v.final.players.map((p) => h("tr", {}, ...[p.name, p.track, p.coronation, p.wishes, p.guests, p.bookmarks, p.total].map((x) => h("td", { textContent: String(x) }))));
+      const asking = v.final.asking ? " (waiting for your answer about the Alice tokens)" : "";
+      end.replaceChildren(h("p", { textContent: `Final scoring${asking}. Crowned: ${v.final.coronation.colour || "a tie"}. Winner${v.final.winners.length > 1 ? "s" : ""}: ${v.final.winners.join(", ")}` }),
+        scroller(h("table", {}, h("tr", {}, ...["", "track", "coronation", "wishes", "guests", "bookmarks", "total"].map((t) => h("th", { textContent: t }))), ...rows)));
+    } else {
+      end.replaceChildren();
+    }
+  }
+
+  el.style.overflowWrap = "anywhere";
+  el.replaceChildren(status, board, table, log, breaches, message, mine, end);
+  render(api.state());
+  api.onState(render);
+}
