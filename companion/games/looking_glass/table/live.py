@@ -26,7 +26,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -35,7 +35,7 @@ from companion.errors import UserError
 from companion.games.base import IllegalAction
 from companion.games.looking_glass.rules.actions import Deal, Identify, Pick, Reveal, Setup
 from companion.games.looking_glass.rules.deck import BRAWLERS, load_deck
-from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState
+from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState, Round
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
 from companion.games.looking_glass.table.messages import (
     Answer,
@@ -111,7 +111,7 @@ class LookingGlassTable:
         self.first = first
         self.deck = load_deck()
         self.tracker = GlassTracker()
-        self._reader = None
+        self._reader: Any = None
         self._sim_library = None
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
@@ -382,7 +382,8 @@ class LookingGlassTable:
             if pick is None:
                 continue  # a pair asked about that nobody took
             chosen, other, detail = pick
-            seat = ENGINE.current_player(state)
+            # Whose turn it is (a pick that is not anyone's is refused by table_pick).
+            seat = cast(int, ENGINE.current_player(state))
             if turn.get("seat", seat) != seat:
                 # The answer is the card the seat the question named took; that seat is not
                 # the one whose turn it turned out to be (a pair asked about before was not
@@ -447,16 +448,18 @@ class LookingGlassTable:
                       ) -> list[EventDraft]:
         """The round's end, once the engine has it empty and both hands are in: the engine
         scores it (a card still unread, or hands the deck cannot have, and it waits)."""
-        if ENGINE.phase(state) != "reveal" or any(h is None for h in hands):
+        known = [h for h in hands if h is not None]
+        if ENGINE.phase(state) != "reveal" or len(known) != len(hands):
             return []
         try:
-            after = ENGINE.apply(state, Reveal.of(hands))  # type: ignore[arg-type]
+            after = ENGINE.apply(state, Reveal.of(known))
         except IllegalAction:
             return []
         result = after.results[-1]
-        stacks = ENGINE.round_score(after.round).scores  # type: ignore[arg-type]
+        assert after.round is not None  # the round just scored
+        stacks = ENGINE.round_score(after.round).scores
         return [
-            EventDraft("lg.reveal", {"hands": [sorted(h) for h in hands]}),  # type: ignore[arg-type]
+            EventDraft("lg.reveal", {"hands": [sorted(h) for h in known]}),
             EventDraft("lg.round", {"round": len(after.results), "totals": list(result.totals),
                                     "scores": [s.to_json() for s in stacks],
                                     "winner": result.winner, "starter": result.starter,
@@ -562,8 +565,9 @@ class LookingGlassTable:
         rv = view["round"]
         if None in rv["glass"].values() or any(None in p for p in rv["piles"]):
             return {"error": "no hint: a card the camera could not read is not named yet"}
-        if self.hands[seat] is not None and rv.get("hand") is None:
-            rv["hand"] = list(self.hands[seat])  # type: ignore[arg-type]
+        own = self.hands[seat]
+        if own is not None and rv.get("hand") is None:
+            rv["hand"] = list(own)
         try:
             return hint_from_view(view).to_json()
         except (ValueError, KeyError) as exc:
@@ -630,7 +634,8 @@ class LookingGlassTable:
             self.picks = [pk for pk in self.picks if pk["position"] not in present]
             self._restore_tracker({"glass": {n: c for n, c in self._glass().items()
                                              if n in present},
-                                   "centres": self.centres, "layout": self.state.round.layout,
+                                   "centres": self.centres,
+                                   "layout": cast(Round, self.state.round).layout,
                                    "card_px": self.tracker.card_px})
             self._turns = []
         elif kind == QUESTION_KIND:
@@ -691,7 +696,7 @@ class LookingGlassTable:
             "wins": self.wins(),
             "target": self.state.target,
             "match_over": self.match_over(),
-            "hands_public": [list(h) for h in self.hands] if self.revealed else None,
+            "hands_public": [list(h or ()) for h in self.hands] if self.revealed else None,
             "library": self._library_error,
             "waiting": self._waiting(),
         }

@@ -90,7 +90,7 @@ class GlassTracker:
         self.steady: dict[str, str | None] | None = None
         """The card read at each position the view shows, while that view is steady (None:
         not steady now)."""
-        self._candidate: tuple | None = None
+        self._candidate: tuple[Any, ...] | None = None
         self._since: float = 0.0
         self._count = 0
         self._deal_votes: list[dict[str, Any]] = []

@@ -12,6 +12,7 @@ changes the card library, not a game, so it is no event of the session.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import numpy as np
@@ -54,7 +55,8 @@ def camera_frame(runtime: Runtime) -> np.ndarray:
     if frame is None:
         raise HTTPException(503, f"no picture from the camera ({runtime.camera_state()}): "
                                  "check it on the dashboard and try again")
-    return frame.image
+    image: np.ndarray = frame.image
+    return image
 
 
 def table_library(runtime: Runtime) -> Any:
@@ -107,7 +109,7 @@ def router() -> APIRouter:
             raise HTTPException(409, "no teach session: tap Teach my deck first")
         return found
 
-    def answer(step: Any) -> dict[str, Any] | JSONResponse:
+    def answer(step: Callable[[], dict[str, Any]]) -> dict[str, Any] | JSONResponse:
         try:
             return step()
         except TeachError as exc:

@@ -38,6 +38,7 @@ from companion.games.reflecto.rules.actions import (
     action_to_json,
 )
 from companion.games.reflecto.rules.arrangement import with_cells, with_table
+from companion.games.reflecto.rules.board import Cell
 from companion.games.reflecto.rules.setup import even_split, normalise_word, setup_problem
 from companion.games.reflecto.rules.sight import mirror_sight
 from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
@@ -56,7 +57,6 @@ from companion.games.reflecto.table.messages import (
 )
 from companion.games.reflecto.table.track import (
     Breach,
-    Cell,
     Reading,
     StableBoard,
     explain,
@@ -163,7 +163,8 @@ class ReflectoTable:
             return image
         # The camera side draws from the perceiver's JSON, which the typed reading dumps to.
         data = board_observation(observation.data).model_dump(mode="json", exclude_none=True)
-        return draw(image, registration, Observation(data, observation.confidence))
+        drawn: np.ndarray = draw(image, registration, Observation(data, observation.confidence))
+        return drawn
 
     # -- deciding ----------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
@@ -193,7 +194,8 @@ class ReflectoTable:
             return []
         r, c = unclear[0]
         names = list(self.session.seats)
-        choices = [{"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)]
+        choices: list[dict[str, Any]] = [{"label": f"{names[s]}'s screen", "value": s}
+                                         for s in (0, 1)]
         choices.append({"label": "nothing", "value": None})
         return [question_draft(Question(
             f"square-{r}-{c}-{self.asked}",
