@@ -258,7 +258,8 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
             # sim camera's demo players do (through `correct`, never through the frame).
             for seat in (0, 1):
                 try:
-                    record(game.correct({"hand": film.hands[seat]}, seat), i * dt)
+                    record(game.correct({"kind": "hand", "cards": film.hands[seat]}, seat),
+                           i * dt)
                 except UserError:
                     unanswerable += 1  # no round followed: nothing to tap a hand in for
         for qid, q in list(game.open_questions.items()):

@@ -37,16 +37,17 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.errors import UserError
 from companion.snapshots import FOLDER as SNAPSHOTS
 from companion.snapshots import SnapshotFolder
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DB_NAME = "companion.sqlite3"
 DAMAGED_DIR = "damaged"
@@ -316,7 +317,7 @@ class Store:
         with self._lock:
             self._conn.close()
 
-    def _write(self, work: Any) -> Any:
+    def _write(self, work: Callable[[], T]) -> T:
         """Run `work()` in one IMMEDIATE transaction; a refusal of the disk is StorageError,
         damage is DamagedStore, and either way nothing of it stays."""
         with self._lock:

@@ -10,7 +10,8 @@ from companion.live.loop import Runtime
 
 
 def get_runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
+    runtime: Runtime = request.app.state.runtime
+    return runtime
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]

@@ -6,6 +6,7 @@ import random
 
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import load_layouts, placements
+from companion.games.looking_glass.table.messages import CardSeen, GlassObservation
 from companion.games.looking_glass.vision.read import Reader, Reading
 from companion.games.looking_glass.vision.render import Comparison, compare, render_scene
 from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
@@ -33,7 +34,8 @@ def development_table(seed: int) -> tuple[Comparison, Reading]:
 
 
 def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",
-                      hidden: set[str] = frozenset(), scale: float = 1.5) -> dict:
+                      hidden: set[str] = frozenset(), scale: float = 1.5
+                      ) -> GlassObservation:
     """A perfect reading of `glass` (position -> card) with some positions not seen."""
     lay = load_layouts()[layout_id]
     cards = []
@@ -42,10 +44,10 @@ def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",
             continue
         half, cell = lay.locate(name)
         covered = any(lay.name_of(half, j) in glass for j in lay.covered_by[cell])
-        cards.append({"card": glass[name], "center": [640 + p.x * scale, 480 + p.y * scale],
-                      "covered": covered, "confidence": 0.9, "position": name,
-                      "width_px": 63 * scale})
-    return {"cards": cards, "layout": layout_id, "warnings": []}
+        cards.append(CardSeen(card=glass[name], center=(640 + p.x * scale, 480 + p.y * scale),
+                              covered=covered, confidence=0.9, position=name,
+                              width_px=63 * scale))
+    return GlassObservation(cards=tuple(cards), layout=layout_id)
 
 
 def random_glass(seed: int, layout_id: str = "pyramid") -> dict[str, str]:

@@ -44,7 +44,7 @@ def test_the_view_is_the_engines_turn_legal_picks_piles_and_running_score() -> N
     assert view["running_scores"] == ENGINE.running_totals(game.state)
     mine = {c["card"]: c["count"] for row in view["piles"][0].values() for c in row}
     assert mine[glass[pos]] == 1
-    hint = game.correct({"hint": True}, 1)[0].payload
+    hint = game.correct({"kind": "hint"}, 1)[0].payload
     assert "error" not in hint  # the engine follows the round, so the helper can play it
 
 

@@ -54,7 +54,8 @@ def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
     rest = sorted((+deck_left).elements())
     hands = [rest[:4], rest[4:8]]
     steps = round_steps(glass, order)
-    steps += [Correct({"hand": hands[0]}, 0), Correct({"hand": hands[1]}, 1)]
+    steps += [Correct({"kind": "hand", "cards": hands[0]}, 0),
+              Correct({"kind": "hand", "cards": hands[1]}, 1)]
     events = check_table_game(make_table_game, Settings(), SESSION, steps)
     kinds = [e.kind for e in events]
     assert kinds.count("lg.deal") == 1 and kinds.count("lg.pick") == 14
@@ -77,7 +78,8 @@ def test_the_other_seat_never_sees_a_hand_before_the_round_ends():
     glass = random_glass(8)
     game, _ = play(make_table_game, Settings(), SESSION,
                    [*round_steps(glass, legal_order(glass)[:2]),
-                    Correct({"hand": ["dodo", "dodo", "tweedles", "caterpillar"]}, 0)])
+                    Correct({"kind": "hand",
+                             "cards": ["dodo", "dodo", "tweedles", "caterpillar"]}, 0)])
     assert game.view(0)["my_hand"] == ["caterpillar", "dodo", "dodo", "tweedles"]
     assert game.view(1)["my_hand"] is None
     assert "my_hand" not in game.view(None)
@@ -100,11 +102,11 @@ def test_bad_options_and_corrections_are_user_errors():
         make_table_game(Settings(), Session("s", "looking-glass", {}, ["a"], 0.0))
     game = make_table_game(Settings(), SESSION)
     with pytest.raises(UserError, match="Brawler"):
-        game.correct({"hand": ["lion", "dodo", "dodo", "dodo"]}, 0)
+        game.correct({"kind": "hand", "cards": ["lion", "dodo", "dodo", "dodo"]}, 0)
     with pytest.raises(UserError, match="list of 4"):
-        game.correct({"hand": ["dodo"]}, 0)
+        game.correct({"kind": "hand", "cards": ["dodo"]}, 0)
     with pytest.raises(UserError, match="seat"):
-        game.correct({"hand": ["dodo"] * 4}, None)
+        game.correct({"kind": "hand", "cards": ["dodo"] * 4}, None)
     with pytest.raises(UserError):
         game.correct({"nonsense": 1}, 0)
 

@@ -37,7 +37,7 @@ def test_a_game_rebuilt_after_a_refused_write_keeps_the_sim_deck(tmp_path) -> No
         assert rebuilt is not before  # rebuilt from the store, without the scene
         image, _ = runtime._scene[1].frame(12.0)  # the demo film with its glass dealt
         observation = rebuilt.perceive(SimpleNamespace(image=image), SimpleNamespace(ok=False))
-        assert observation.data.get("error") is None and len(observation.data["cards"]) >= 20
+        assert observation.data.error is None and len(observation.data.cards) >= 20
         assert rebuilt._sim_library is deck and rebuilt.view(None)["library"] is None
     finally:
         runtime.stop()

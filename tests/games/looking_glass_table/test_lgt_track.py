@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from companion.games.looking_glass.table.messages import GlassObservation
 from companion.games.looking_glass.table.track import GlassTracker
 from tests.games.looking_glass_table.lgt_helpers import random_glass, synthetic_reading
 
 
-def feed(tracker: GlassTracker, reading: dict, frames: int, t0: float, dt: float = 0.3):
+def feed(tracker: GlassTracker, reading: GlassObservation, frames: int, t0: float, dt: float = 0.3):
     changes = []
     for i in range(frames):
         changes += tracker.observe(reading, t0 + i * dt)
@@ -25,7 +26,7 @@ def dealt(seed: int = 1):
 def test_a_deal_needs_a_stable_view_of_the_glass():
     glass = random_glass(2)
     tracker = GlassTracker()
-    partial = dict(synthetic_reading(glass, hidden={"A-r0-c0"}), layout=None)
+    partial = synthetic_reading(glass, hidden={"A-r0-c0"}).model_copy(update={"layout": None})
     changes, t = feed(tracker, partial, 10, 0.0)
     assert changes == []  # 27 cards of an unknown layout: not a deal
     changes, _ = feed(tracker, synthetic_reading(glass), 2, t)
@@ -119,7 +120,7 @@ def test_a_reflection_lifted_while_the_picture_moves_is_not_taken_for_the_chosen
     to be stable, but the picture changed in each. Then the chosen card leaves, and its
     reflection: the pick is the chosen card's, not the reflection's."""
     glass, tracker, t = dealt()
-    lifted = dict(synthetic_reading(glass, hidden={"A-r3-c5"}), still=False)
+    lifted = synthetic_reading(glass, hidden={"A-r3-c5"}).model_copy(update={"still": False})
     changes, t = feed(tracker, lifted, 4, t)
     assert changes == []
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
@@ -131,7 +132,7 @@ def test_a_reflection_lifted_while_the_picture_moves_is_not_taken_for_the_chosen
 
 def test_a_view_is_decided_on_the_first_still_frame():
     glass, tracker, t = dealt()
-    moving = dict(synthetic_reading(glass, hidden={"B-r3-c5"}), still=False)
+    moving = synthetic_reading(glass, hidden={"B-r3-c5"}).model_copy(update={"still": False})
     changes, t = feed(tracker, moving, 5, t)
     assert changes == []  # stable reading, moving picture
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 1, t)
@@ -235,11 +236,12 @@ def test_the_reflection_and_the_next_chosen_card_gone_together_is_a_pick_and_a_h
     assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
 
 
-def _with_inferred(reading: dict, names: set[str], glass: dict, lay: str = "pyramid") -> dict:
+def _with_inferred(reading: GlassObservation, names: set[str], glass: dict,
+                   lay: str = "pyramid") -> GlassObservation:
     """`reading` plus the cards at `names` as inferred ones (from memory or a reflection)."""
     full = synthetic_reading(glass, lay)
-    extra = [dict(c, inferred=True) for c in full["cards"] if c["position"] in names]
-    return dict(reading, cards=reading["cards"] + extra)
+    extra = [c.model_copy(update={"inferred": True}) for c in full.cards if c.position in names]
+    return reading.model_copy(update={"cards": reading.cards + tuple(extra)})
 
 
 def test_an_inferred_card_where_a_pair_was_taken_is_no_card():
@@ -347,11 +349,11 @@ def test_players_saying_nothing_was_taken_put_the_pair_back():
     assert changes == []  # both back on the table is what the players said: no event
 
 
-def _with_over(reading: dict, names: set[str], glass: dict) -> dict:
+def _with_over(reading: GlassObservation, names: set[str], glass: dict) -> GlassObservation:
     """`reading` with something over the places `names` (`Reading.hidden`): cards remembered
     there that the frame neither shows nor shows gone."""
-    full = {c["position"]: c["center"] for c in synthetic_reading(glass)["cards"]}
-    return dict(reading, hidden=[full[n] for n in sorted(names)])
+    full = {c.position: c.center for c in synthetic_reading(glass).cards}
+    return reading.model_copy(update={"hidden": tuple(full[n] for n in sorted(names))})
 
 
 def test_a_card_under_an_arm_is_not_taken_for_the_next_chosen_one():

@@ -20,8 +20,8 @@ from companion.store import Session
 
 from .rf_helpers import ENGINE, greedy_game, letter, placed
 
-SETUP0 = {"word": "PIANO", "columns": [1, 3, 5, 2, 4], "mirrors": [0, 6]}
-SETUP1 = {"word": "LEMON", "columns": [2, 3, 4, 5, 6], "mirrors": [0, 1]}
+SETUP0 = {"kind": "setup", "word": "PIANO", "columns": [1, 3, 5, 2, 4], "mirrors": [0, 6]}
+SETUP1 = {"kind": "setup", "word": "LEMON", "columns": [2, 3, 4, 5, 6], "mirrors": [0, 1]}
 
 
 def session(options: dict[str, Any] | None = None) -> Session:
@@ -64,7 +64,7 @@ def test_set_up_moves_and_a_breach_replay_and_keep_secrets() -> None:
     one = moved(cells, (0, 1), (1, 1))  # seat 0: A1 steps forward
     far = moved(one, (6, 3), (4, 3))  # seat 1: B3 two squares over nothing
     two = moved(one, (6, 3), (5, 3))
-    steps = [Correct({"setup": SETUP0}, 0), Correct({"setup": SETUP1}, 1), *seen(cells),
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells),
              *seen(one), *seen(far), *seen(one), *seen(far), *seen(one), *seen(two)]
     events = check_table_game(make_table_game, None, session(), steps)
     kinds = [e.kind for e in events]
@@ -81,8 +81,9 @@ def test_set_up_moves_and_a_breach_replay_and_keep_secrets() -> None:
 
 
 def test_views_never_show_the_other_word_before_the_end() -> None:
-    steps = [Correct({"setup": SETUP0}, 0), *seen(start()), Correct({"setup": SETUP1}, 1),
-             *seen(start()), Correct({"hint": True}, 0), Correct({"sight": True}, 1)]
+    steps = [Correct(SETUP0, 0), *seen(start()), Correct(SETUP1, 1),
+             *seen(start()), Correct({"kind": "hint"}, 0),
+             Correct({"kind": "sight", "on": True}, 1)]
     game, events = play(make_table_game, None, session(), steps)
     for seat, other in ((0, "LEMON"), (1, "PIANO"), (None, "PIANO")):
         text = json.dumps(game.view(seat))
@@ -98,16 +99,16 @@ def test_views_never_show_the_other_word_before_the_end() -> None:
 
 
 def test_a_guess_is_judged_without_showing_the_word_then_both_are_revealed() -> None:
-    steps = [Correct({"setup": SETUP0}, 0), Correct({"setup": SETUP1}, 1)]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1)]
     game, _ = play(make_table_game, None, session({"guessing_frequently": True}), steps)
     with pytest.raises(UserError):
-        game.correct({"guess": "LEMON"}, 1)  # not seat 1's turn
-    for draft in game.correct({"guess": "melon"}, 0):
+        game.correct({"kind": "guess", "word": "LEMON"}, 1)  # not seat 1's turn
+    for draft in game.correct({"kind": "guess", "word": "melon"}, 0):
         game.apply_event(_event(draft))
     assert game.view(1)["guesses"][-1] == {"seat": 0, "word": "MELON", "right": False,
                                            "turn": 0}
     assert "LEMON" not in json.dumps(game.view(0)) and game.state.to_move == 1
-    for draft in game.correct({"guess": "PIANO"}, 1):
+    for draft in game.correct({"kind": "guess", "word": "PIANO"}, 1):
         game.apply_event(_event(draft))
     for seat in (None, 0, 1):
         v = game.view(seat)
@@ -152,11 +153,11 @@ def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
     table must end with the same board, removals and winner as the engine."""
     log = greedy_game()
     state = ENGINE.new_game(2)
-    steps: list[Any] = [Correct({"setup": SETUP0 | {"columns": list(log[0].letter_columns),
-                                                    "mirrors": list(log[0].mirror_columns)}},
+    steps: list[Any] = [Correct(SETUP0 | {"columns": list(log[0].letter_columns),
+                                          "mirrors": list(log[0].mirror_columns)},
                                 0),
-                        Correct({"setup": SETUP1 | {"columns": list(log[1].letter_columns),
-                                                    "mirrors": list(log[1].mirror_columns)}},
+                        Correct(SETUP1 | {"columns": list(log[1].letter_columns),
+                                          "mirrors": list(log[1].mirror_columns)},
                                 1)]
     last = None
     for action in log:
@@ -183,18 +184,18 @@ def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
 
 
 def test_bad_input_from_the_phones() -> None:
-    game, _ = play(make_table_game, None, session(), [Correct({"setup": SETUP0}, 0)])
+    game, _ = play(make_table_game, None, session(), [Correct(SETUP0, 0)])
     with pytest.raises(UserError):
-        game.correct({"setup": SETUP0}, 0)  # once
+        game.correct(SETUP0, 0)  # once
     with pytest.raises(UserError):
-        game.correct({"setup": SETUP1}, None)  # a seat's own
+        game.correct(SETUP1, None)  # a seat's own
     with pytest.raises(IllegalAction):
-        game.correct({"setup": {"word": "LEMONS", "columns": [1, 2, 3, 4, 5, 6],
-                                "mirrors": [0]}}, 1)
+        game.correct({"kind": "setup", "word": "LEMONS", "columns": [1, 2, 3, 4, 5, 6],
+                      "mirrors": [0]}, 1)
     with pytest.raises(UserError):
         game.correct({"nothing": 1}, 1)
     with pytest.raises(UserError):
-        game.correct({"guess": "12"}, 1)
+        game.correct({"kind": "guess", "word": "12"}, 1)
     assert REAL_ENGINE.game_id == "reflecto"
 
 
@@ -202,7 +203,7 @@ def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
     cells = start()
     doubtful = board(cells)
     doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
-    steps = [Correct({"setup": SETUP0}, 0), Correct({"setup": SETUP1}, 1),
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1),
              *[Observe(doubtful)] * 12]
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import cast
 
 from companion.games.base import IllegalAction
 from companion.games.looking_glass.rules.actions import Deal, Hands
@@ -154,10 +155,11 @@ def check_deal(deck: Deck, lay: Layout, brawlers: bool, deal: Deal) -> tuple[boo
         rest = copies - Counter(known)
         check_hands(deal.hands, rest)
         rest = rest - Counter(deal.hands[0]) - Counter(deal.hands[1])
-        if Counter(deal.removed) != rest:
+        removed = cast("tuple[str, ...]", deal.removed)  # recorded with the hands (above)
+        if Counter(removed) != rest:
             raise IllegalAction(
                 f"the removed pile holds the other {REMOVED[in_play]} cards",
-                f"expected {sorted(rest.elements())}, got {list(deal.removed)}",
+                f"expected {sorted(rest.elements())}, got {list(removed)}",
             )
     cards = tuple(tuple(glass[lay.name_of(h, c)] for c in range(len(lay.cells))) for h in (0, 1))
     return in_play, (cards[0], cards[1])

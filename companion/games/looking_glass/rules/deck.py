@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from companion.errors import UserError
 from companion.paths import models_dir
@@ -67,7 +68,7 @@ class Deck:
         return table[count - 1]
 
 
-def _parse(data: dict, source: str) -> Deck:
+def _parse(data: dict[str, Any], source: str) -> Deck:
     try:
         chars = tuple(
             Character(

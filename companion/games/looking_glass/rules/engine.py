@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.looking_glass.rules import actions as A
@@ -105,7 +105,8 @@ class LookingGlassEngine:
         return self.layouts[layout_id]
 
     # -- protocol -----------------------------------------------------------------------
-    def new_game(self, players: int = 2, options: dict[str, Any] | None = None):
+    def new_game(self, players: int = 2, options: dict[str, Any] | None = None
+                 ) -> LookingGlassState:
         if players != 2:
             raise ValueError(f"Reflections in the Looking Glass is for 2 players, not {players}")
         opts = dict(options or {})
@@ -139,7 +140,7 @@ class LookingGlassEngine:
         if phase == "over":
             return None
         if phase == "pick":
-            r = state.round
+            r = cast(Round, state.round)  # the pick phase has a round
             return r.starter if r.taken.bit_count() % 2 == 0 else 1 - r.starter
         return CHANCE
 
@@ -159,14 +160,15 @@ class LookingGlassEngine:
     def legal_actions(self, state: LookingGlassState) -> list[Pick]:
         if self.phase(state) != "pick":
             return []
-        r = state.round
+        r = cast(Round, state.round)  # the pick phase has a round
         lay = self.layout(r.layout)
-        seat = self.current_player(state)
+        seat = cast(int, self.current_player(state))  # and a seat to pick
         free = lay.free_cells(r.taken)
         return [Pick(seat, lay.name_of(h, c)) for h in (0, 1) for c in free]
 
     def next_starter(self, state: LookingGlassState) -> int:
-        return state.first_player if len(state.results) % 2 == 0 else 1 - state.first_player
+        first = cast(int, state.first_player)  # asked after the set-up only
+        return first if len(state.results) % 2 == 0 else 1 - first
 
     def sample_chance(self, state: LookingGlassState, rng: random.Random) -> Action:
         phase = self.phase(state)
@@ -177,7 +179,7 @@ class LookingGlassEngine:
         if phase == "deal":
             return self._sample_deal(state, rng)
         if phase == "reveal":
-            r = state.round
+            r = cast(Round, state.round)  # the reveal phase has a round
             unseen = self._unseen_after_glass(r)
             pool = [c for c in unseen.elements() if c not in BRAWLERS]
             rng.shuffle(pool)
@@ -216,7 +218,7 @@ class LookingGlassEngine:
                     "Glass is empty",
                     f"the match is in phase {phase}",
                 )
-            r = state.round
+            r = cast(Round, state.round)  # the reveal phase has a round
             unread = [lay_name for lay_name, c in self._glass_of(r).items() if c is None]
             if unread:
                 raise IllegalAction("every card of the Looking Glass is named before the "
@@ -241,13 +243,13 @@ class LookingGlassEngine:
             return self._apply_pick(state, self.phase(state), action, covered_ok=True), exc
 
     def _apply_pick(self, state: LookingGlassState, phase: str, action: Pick,
-                    covered_ok: bool = False):
+                    covered_ok: bool = False) -> LookingGlassState:
         if phase != "pick":
             raise IllegalAction("cards are picked only during a round", f"phase is {phase}")
-        seat = self.current_player(state)
+        seat = cast(int, self.current_player(state))  # the pick phase has a seat to pick
         if action.seat != seat:
             raise IllegalAction("players alternate turns", f"it is seat {seat}'s turn")
-        r = state.round
+        r = cast(Round, state.round)  # and a round
         lay = self.layout(r.layout)
         try:
             half, cell = lay.locate(action.position)
@@ -366,8 +368,10 @@ class LookingGlassEngine:
 
     def round_score(self, r: Round) -> RoundScore:
         """The round scored with hands joined to piles (hands must be known)."""
-        held = [Counter(r.piles[s]) + Counter(r.hands[s]) for s in (0, 1)]
-        return score_round(held, r.starter, self.deck)
+        hands = cast(Hands, r.hands)
+        held = [Counter(r.piles[s]) + Counter(hands[s]) for s in (0, 1)]
+        # Every card is named before a round is scored (`apply`'s Reveal checks it).
+        return score_round(cast("list[Counter[str]]", held), r.starter, self.deck)
 
     def round_totals(self, r: Round) -> tuple[int, int]:
         a, b = self.round_score(r).scores
@@ -443,7 +447,7 @@ class LookingGlassEngine:
                 "hands": None,
             }
             if done:
-                rv["hands"] = [list(h) for h in r.hands]
+                rv["hands"] = [list(h) for h in cast(Hands, r.hands)]  # `done`: known
             elif seat is not None and r.hands is not None:
                 rv["hand"] = list(r.hands[seat])
             out["round"] = rv

@@ -139,10 +139,10 @@ def hint_from_view(view: dict[str, Any], samples: int = DEFAULT_SAMPLES) -> Hint
     vec = [[p.get(cid, 0) for cid in t.ids] for p in piles]
     hands: list[list[list[int]]] = [[], []]
     weights = []
-    for mine, theirs, w in worlds:
+    for mine, theirs, weight in worlds:
         hands[seat].append([mine.get(cid, 0) for cid in t.ids])
         hands[1 - seat].append([theirs.get(cid, 0) for cid in t.ids])
-        weights.append(w)
+        weights.append(weight)
     # cards already received count like a hand: fixed for the rest of the round
     h0 = np.array(hands[0]) + np.array(vec[0])
     h1 = np.array(hands[1]) + np.array(vec[1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import LION, UNICORN, Deck, load_deck
@@ -35,7 +36,7 @@ class Score:
     brawlers: int  # the Lion and the Unicorn's points
     total: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "stacks": {s.card_id: {"count": s.count, "points": s.points} for s in self.stacks},
             "brawlers": self.brawlers,
@@ -85,7 +86,7 @@ class RoundScore:
     first: int
     winner: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "players": [s.to_json() for s in self.scores],
             "first": self.first,

@@ -13,12 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from companion.games.base import CHANCE
 from companion.games.looking_glass.rules.actions import Deal
 from companion.games.looking_glass.rules.deck import BRAWLERS
-from companion.games.looking_glass.rules.engine import ENGINE
+from companion.games.looking_glass.rules.engine import ENGINE, Round
 from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES
 from companion.games.looking_glass.rules.players import make_player
 
@@ -91,7 +91,7 @@ class Summary:
         return out
 
 
-def _rate(k: int, n: int) -> dict[str, float]:
+def _rate(k: int, n: int) -> dict[str, Any]:
     lo, hi = wilson(k, n)
     return {"rate": k / n, "ci95": [lo, hi], "wins": k}
 
@@ -111,11 +111,11 @@ def play_round(
             if isinstance(action, Deal):
                 deal = action
         else:
-            action = players[kinds[seat]](state, seat, rng)
+            action = players[kinds[cast(int, seat)]](state, seat, rng)
         state = ENGINE.apply(state, action)
     assert deal is not None
     glass = deal.glass_map()
-    lay = ENGINE.layout(state.round.layout)
+    lay = ENGINE.layout(cast(Round, state.round).layout)  # the round just scored
     res = state.results[-1]
     return RoundRecord(
         layout=res.layout,

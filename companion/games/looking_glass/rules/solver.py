@@ -185,7 +185,8 @@ def leaf_values(
         scores.append(base + bonus)
     a0, a1 = np.abs(scores[0]), np.abs(scores[1])
     win0 = (a0 > a1) | ((a0 == a1) & (starter == 0))
-    return (2 * (a0 - a1) + np.where(win0, 1, -1)).astype(np.int8)  # |value| <= 2*22+1
+    value: np.ndarray = (2 * (a0 - a1) + np.where(win0, 1, -1)).astype(np.int8)
+    return value  # |value| <= 2*22+1
 
 
 def root_values(

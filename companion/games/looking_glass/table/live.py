@@ -7,7 +7,7 @@ event (the glass the camera read, cards it could not read left unread), applied 
 whose turn the engine says it is (a covered card taken anyway is booked by `table_pick` and
 flagged with the engine's breach); a card named later is the engine's `Identify`. Legality,
 whose turn it is, the piles, the running and final scores and the round wins all come from the
-engine. Hands are tapped in privately by each seat on their phone (`{"hand": [...]}`); when the
+engine. Hands are tapped in privately by each seat on their phone (`messages.EnterHand`); when the
 glass is empty and both hands are known they are revealed as the engine's `Reveal`
 (`lg.reveal`) and the round's result recorded (`lg.round`). The admin's "the table is right"
 takes the glass as the camera sees it steadily as the engine's (`ENGINE.with_glass`).
@@ -26,7 +26,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -35,8 +35,19 @@ from companion.errors import UserError
 from companion.games.base import IllegalAction
 from companion.games.looking_glass.rules.actions import Deal, Identify, Pick, Reveal, Setup
 from companion.games.looking_glass.rules.deck import BRAWLERS, load_deck
-from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState
+from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState, Round
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
+from companion.games.looking_glass.table.messages import (
+    Answer,
+    CardSeen,
+    Correction,
+    EnterHand,
+    GlassObservation,
+    RequestHint,
+    TableIsRight,
+    glass_observation,
+    parse,
+)
 from companion.games.looking_glass.table.track import GlassTracker
 from companion.live.table_game import (
     ANSWER_KIND,
@@ -46,7 +57,6 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
-    is_table_is_right,
     question_draft,
     table_is_right_draft,
 )
@@ -101,7 +111,7 @@ class LookingGlassTable:
         self.first = first
         self.deck = load_deck()
         self.tracker = GlassTracker()
-        self._reader = None
+        self._reader: Any = None
         self._sim_library = None
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
@@ -167,7 +177,7 @@ class LookingGlassTable:
     def perceive(self, frame: Any, registration: Any) -> Observation:
         reader = self._reader_for()
         if reader is None:
-            return Observation({"cards": [], "error": self._library_error}, 0.0)
+            return Observation(GlassObservation(error=self._library_error), 0.0)
         H = None
         ok = getattr(registration, "ok", False)
         if ok and getattr(registration, "camera_matrix", None) is None:
@@ -175,20 +185,15 @@ class LookingGlassTable:
         reading = reader.verify(frame.image, reader.read(frame.image, H),
                                 [c for c, _ in self._prior])
         self._remember(reading.cards)
-        data = reading.to_json("frame")
-        for c, seen in zip(data["cards"], reading.cards, strict=True):
-            c["width_px"] = round(float(np.linalg.norm(seen.quad[1] - seen.quad[0])), 1)
-            c["quad"] = [[round(float(v), 1) for v in p] for p in seen.quad]
-            if (seen.scores.get("verified") or seen.scores.get("reflected")
-                    or seen.scores.get("from_layout")):
-                # Not found in this frame, only inferred (from memory, from its reflection or
-                # from the layout card): enough to keep a card alive, not to bring a taken one
-                # back.
-                c["inferred"] = True
-        # Remembered cards something lies over: not seen, but not seen gone either.
-        data["hidden"] = [[round(float(v), 1) for v in c.center] for c in reading.hidden]
-        data["still"] = self._stillness.still(frame.image)
-        conf = float(np.mean([c["confidence"] for c in data["cards"]])) if data["cards"] else 0.0
+        data = GlassObservation(
+            cards=tuple(_card_seen(c) for c in reading.cards),
+            layout=reading.layout,
+            warnings=tuple(reading.warnings),
+            # Remembered cards something lies over: not seen, but not seen gone either.
+            hidden=tuple(_point(c.center) for c in reading.hidden),
+            still=self._stillness.still(frame.image),
+        )
+        conf = float(np.mean([c.confidence for c in data.cards])) if data.cards else 0.0
         return Observation(data, conf)
 
     def _remember(self, cards: list[Any]) -> None:
@@ -206,12 +211,12 @@ class LookingGlassTable:
 
     def annotate(self, image: np.ndarray, registration: Any, observation: Observation
                  ) -> np.ndarray:
-        for c in observation.data.get("cards", []):
-            quad = np.array(c.get("quad", []), np.int32)
+        for c in glass_observation(observation.data).cards:
+            quad = np.array(c.quad or [], np.int32)
             if len(quad) != 4:
                 continue
-            colour = (60, 200, 60) if not c["covered"] else (0, 160, 255)
-            if c["card"] is None:
+            colour = (60, 200, 60) if not c.covered else (0, 160, 255)
+            if c.card is None:
                 colour = (0, 0, 255)
             cv2.polylines(image, [quad], True, colour, 2, cv2.LINE_AA)
         return image
@@ -260,7 +265,7 @@ class LookingGlassTable:
 
     # -- deciding --------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
-        data = observation.data
+        data = glass_observation(observation.data)
         drafts: list[EventDraft] = []
         if self.match_over():
             return drafts
@@ -377,7 +382,8 @@ class LookingGlassTable:
             if pick is None:
                 continue  # a pair asked about that nobody took
             chosen, other, detail = pick
-            seat = ENGINE.current_player(state)
+            # Whose turn it is (a pick that is not anyone's is refused by table_pick).
+            seat = cast(int, ENGINE.current_player(state))
             if turn.get("seat", seat) != seat:
                 # The answer is the card the seat the question named took; that seat is not
                 # the one whose turn it turned out to be (a pair asked about before was not
@@ -442,60 +448,64 @@ class LookingGlassTable:
                       ) -> list[EventDraft]:
         """The round's end, once the engine has it empty and both hands are in: the engine
         scores it (a card still unread, or hands the deck cannot have, and it waits)."""
-        if ENGINE.phase(state) != "reveal" or any(h is None for h in hands):
+        known = [h for h in hands if h is not None]
+        if ENGINE.phase(state) != "reveal" or len(known) != len(hands):
             return []
         try:
-            after = ENGINE.apply(state, Reveal.of(hands))  # type: ignore[arg-type]
+            after = ENGINE.apply(state, Reveal.of(known))
         except IllegalAction:
             return []
         result = after.results[-1]
-        stacks = ENGINE.round_score(after.round).scores  # type: ignore[arg-type]
+        assert after.round is not None  # the round just scored
+        stacks = ENGINE.round_score(after.round).scores
         return [
-            EventDraft("lg.reveal", {"hands": [sorted(h) for h in hands]}),  # type: ignore[arg-type]
+            EventDraft("lg.reveal", {"hands": [sorted(h) for h in known]}),
             EventDraft("lg.round", {"round": len(after.results), "totals": list(result.totals),
                                     "scores": [s.to_json() for s in stacks],
                                     "winner": result.winner, "starter": result.starter,
                                     "layout": result.layout}, snapshot=True),
         ]
 
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
-        if "question" in payload:
-            return self._answer(payload, seat)
-        if is_table_is_right(payload):
-            return self._table_is_right(seat)
-        if "hand" in payload:
-            if seat is None:
-                raise UserError("a hand belongs to a seat: open your seat link")
-            cards = payload["hand"]
-            if not isinstance(cards, list) or len(cards) != HAND_SIZE:
-                raise UserError(f"a hand is a list of {HAND_SIZE} card ids")
-            for cid in cards:
-                if not isinstance(cid, str) or cid not in self.deck.ids:
-                    raise UserError(f"unknown card id {cid!r} (known: {', '.join(self.deck.ids)})")
-                if cid in BRAWLERS:
-                    raise UserError(f"{cid} is a Brawler; Brawlers are never dealt to a hand")
-            if self.state.round is None or self.phase == "deal":
-                raise UserError("no round is being played: deal the Looking Glass first")
-            # Counts, not a list: the same ids are public on the glass, the hand is not.
-            drafts = [EventDraft.private(seat, "lg.hand", {"seat": seat,
-                                                          "counts": dict(Counter(cards))})]
-            hands = list(self.hands)
-            hands[seat] = sorted(cards)
-            return drafts + self._maybe_reveal(self.state, hands)
-        if payload.get("hint"):
-            if seat is None:
-                raise UserError("a hint is private to a seat: open your seat link")
-            return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)},
-                                       once=True)]
-        raise UserError("a correction needs one of: question+answer, hand, hint, "
-                        "table_is_right")
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
+        """One typed correction (`messages.Correction`; JSON is parsed into it first)."""
+        match parse(payload):
+            case Answer() as answer:
+                return self._answer(answer, seat)
+            case TableIsRight():
+                return self._table_is_right(seat)
+            case EnterHand(cards=cards):
+                return self._hand(cards, seat)
+            case RequestHint():
+                if seat is None:
+                    raise UserError("a hint is private to a seat: open your seat link")
+                return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)},
+                                           once=True)]
 
-    def _answer(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
-        q = self.open_questions.get(str(payload["question"]))
+    def _hand(self, cards: list[str], seat: int | None) -> list[EventDraft]:
+        if seat is None:
+            raise UserError("a hand belongs to a seat: open your seat link")
+        if len(cards) != HAND_SIZE:
+            raise UserError(f"a hand is a list of {HAND_SIZE} card ids")
+        for cid in cards:
+            if cid not in self.deck.ids:
+                raise UserError(f"unknown card id {cid!r} (known: {', '.join(self.deck.ids)})")
+            if cid in BRAWLERS:
+                raise UserError(f"{cid} is a Brawler; Brawlers are never dealt to a hand")
+        if self.state.round is None or self.phase == "deal":
+            raise UserError("no round is being played: deal the Looking Glass first")
+        # Counts, not a list: the same ids are public on the glass, the hand is not.
+        drafts = [EventDraft.private(seat, "lg.hand", {"seat": seat,
+                                                      "counts": dict(Counter(cards))})]
+        hands = list(self.hands)
+        hands[seat] = sorted(cards)
+        return drafts + self._maybe_reveal(self.state, hands)
+
+    def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
+        q = self.open_questions.get(payload.question)
         if q is None:
-            raise UserError(f"no open question {payload['question']!r}")
+            raise UserError(f"no open question {payload.question!r}")
         values = [c["value"] for c in q.choices]
-        answer = payload.get("answer")
+        answer = payload.answer
         if answer not in values:
             raise UserError(f"answer must be one of {values}")
         other = next((v for v in values if v != answer), None)
@@ -555,8 +565,9 @@ class LookingGlassTable:
         rv = view["round"]
         if None in rv["glass"].values() or any(None in p for p in rv["piles"]):
             return {"error": "no hint: a card the camera could not read is not named yet"}
-        if self.hands[seat] is not None and rv.get("hand") is None:
-            rv["hand"] = list(self.hands[seat])  # type: ignore[arg-type]
+        own = self.hands[seat]
+        if own is not None and rv.get("hand") is None:
+            rv["hand"] = list(own)
         try:
             return hint_from_view(view).to_json()
         except (ValueError, KeyError) as exc:
@@ -623,7 +634,8 @@ class LookingGlassTable:
             self.picks = [pk for pk in self.picks if pk["position"] not in present]
             self._restore_tracker({"glass": {n: c for n, c in self._glass().items()
                                              if n in present},
-                                   "centres": self.centres, "layout": self.state.round.layout,
+                                   "centres": self.centres,
+                                   "layout": cast(Round, self.state.round).layout,
                                    "card_px": self.tracker.card_px})
             self._turns = []
         elif kind == QUESTION_KIND:
@@ -634,10 +646,10 @@ class LookingGlassTable:
     def _restore_tracker(self, p: dict[str, Any]) -> None:
         """The tracker's memory rebuilt from a recorded glass (after a restart, or after the
         table was declared right)."""
-        cards = [{"position": n, "card": c, "center": p["centres"].get(n, [0, 0])}
+        cards = [CardSeen(position=n, card=c, center=_point(p["centres"].get(n, (0.0, 0.0))))
                  for n, c in p["glass"].items()]
         # (a card not read at the deal comes back as unknown, as it was)
-        self.tracker.start({"cards": cards, "layout": p.get("layout")})
+        self.tracker.start(cards, p.get("layout"))
         for name, slot in self.tracker.slots.items():
             if name not in p["glass"]:
                 slot.present = False  # taken before the glass was recorded
@@ -684,7 +696,7 @@ class LookingGlassTable:
             "wins": self.wins(),
             "target": self.state.target,
             "match_over": self.match_over(),
-            "hands_public": [list(h) for h in self.hands] if self.revealed else None,
+            "hands_public": [list(h or ()) for h in self.hands] if self.revealed else None,
             "library": self._library_error,
             "waiting": self._waiting(),
         }
@@ -750,6 +762,7 @@ class Tap:
     t: float
     seat: int | None
     payload: dict[str, Any]
+    """A correction's JSON, as a phone posts it to `/api/corrections`."""
 
 
 class FilmScene:
@@ -823,7 +836,9 @@ class FilmScene:
         out, start = [], 0
         for k in range(self.rounds):
             end = start + self._length(k) - 1
-            out += [Tap(end / SIM_FPS, seat, {"hand": self._hands[k][seat]}) for seat in (0, 1)]
+            out += [Tap(end / SIM_FPS, seat,
+                       EnterHand(cards=self._hands[k][seat]).model_dump(mode="json"))
+                    for seat in (0, 1)]
             start += self._length(k) + self.gap
         self._films.clear()  # built for their lengths only: the one being played comes back
         return out
@@ -844,6 +859,25 @@ class FilmScene:
             self._cache = (i, out)
         image, truth = self._cache[1]
         return image, {**truth, "t": t}
+
+
+def _point(p: Any) -> tuple[float, float]:
+    return round(float(p[0]), 1), round(float(p[1]), 1)
+
+
+def _card_seen(seen: Any) -> CardSeen:
+    """A reader's card (`vision.read.SeenCard`) as the observation carries it."""
+    scores = seen.scores
+    return CardSeen(
+        card=seen.card, center=_point(seen.center), covered=bool(seen.covered),
+        confidence=round(float(seen.confidence), 3), position=seen.position,
+        width_px=round(float(np.linalg.norm(seen.quad[1] - seen.quad[0])), 1),
+        quad=tuple(_point(q) for q in seen.quad),
+        # Not found in this frame, only inferred (from memory, from its reflection or from
+        # the layout card): enough to keep a card alive, not to bring a taken one back.
+        inferred=bool(scores.get("verified") or scores.get("reflected")
+                      or scores.get("from_layout")),
+    )
 
 
 def make_table_game(settings: Any, session: Session) -> LookingGlassTable:

@@ -36,10 +36,13 @@ a bumped card moves a few millimetres, not half a card).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from companion.games.looking_glass.table.messages import CardSeen, GlassObservation
 
 STABLE_FRAMES = 3
 STABLE_SECONDS = 0.5
@@ -73,7 +76,7 @@ class Change:
 
 
 class GlassTracker:
-    """Turns readings (`Reading.to_json` dicts, one per frame) into deal and pick decisions."""
+    """Turns readings (`GlassObservation`, one per frame) into deal and pick decisions."""
 
     def __init__(self, stable_frames: int = STABLE_FRAMES, stable_seconds: float = STABLE_SECONDS
                  ) -> None:
@@ -87,7 +90,7 @@ class GlassTracker:
         self.steady: dict[str, str | None] | None = None
         """The card read at each position the view shows, while that view is steady (None:
         not steady now)."""
-        self._candidate: tuple | None = None
+        self._candidate: tuple[Any, ...] | None = None
         self._since: float = 0.0
         self._count = 0
         self._deal_votes: list[dict[str, Any]] = []
@@ -99,7 +102,7 @@ class GlassTracker:
         """Which tracked positions the last frame showed a card at, steady or not."""
 
     # -- per frame ---------------------------------------------------------------------
-    def observe(self, reading: dict[str, Any], now: float) -> list[Change]:
+    def observe(self, reading: GlassObservation, now: float) -> list[Change]:
         """One frame's reading; returns the decisions a newly stable view makes."""
         if not self.slots:
             return self._watch_deal(reading, now)
@@ -115,7 +118,7 @@ class GlassTracker:
         self._count += 1
         if self._count < self.stable_frames or now - self._since < self.stable_seconds:
             return []
-        if not reading.get("still", True):
+        if not reading.still:
             # The same reading, but the picture is still changing: a hand lifting a card and
             # putting it back hides it in every frame it takes. Decide once it is still.
             return []
@@ -123,17 +126,17 @@ class GlassTracker:
         return self._decide(view, {n: not v and n not in hidden for n, v in view.items()},
                             dict(self._identified))
 
-    def _hidden_in(self, reading: dict[str, Any], view: dict[str, bool]) -> set[str]:
+    def _hidden_in(self, reading: GlassObservation, view: dict[str, bool]) -> set[str]:
         """Positions of cards lying there when last seen that this frame does not show, where
         something lies over the place (`Reading.hidden`): not seen, and not seen gone."""
         out = set()
-        for point in reading.get("hidden", []):
+        for point in reading.hidden:
             name = self._slot_at(point)
             if name is not None and self.slots[name].present and not view[name]:
                 out.add(name)
         return out
 
-    def _slot_at(self, point: list[float]) -> str | None:
+    def _slot_at(self, point: Sequence[float]) -> str | None:
         """The tracked position nearest an image point, if one is within `MATCH_FRACTION`
         card widths of it."""
         best, dist = None, MATCH_FRACTION * self.card_px
@@ -143,19 +146,19 @@ class GlassTracker:
                 best, dist = name, d
         return best
 
-    def _present(self, reading: dict[str, Any]) -> dict[str, bool]:
+    def _present(self, reading: GlassObservation) -> dict[str, bool]:
         """Which tracked positions show a card in this frame."""
         present = dict.fromkeys(self.slots, False)
         self._identified: dict[str, str] = {}
         self._read: dict[str, str | None] = {}
-        for c in reading.get("cards", []):
-            best = self._slot_at(c["center"])
+        for c in reading.cards:
+            best = self._slot_at(c.center)
             if best is None:
                 continue
-            self._read[best] = self._read.get(best) or c.get("card")
+            self._read[best] = self._read.get(best) or c.card
             if self.slots[best].present is None:
-                if c.get("card"):
-                    self._identified[best] = c["card"]
+                if c.card:
+                    self._identified[best] = c.card
                     present[best] = True
                 continue
             if not self.slots[best].present:
@@ -164,7 +167,7 @@ class GlassTracker:
                 # from memory or from its reflection may be the card beneath, newly uncovered,
                 # matching its template. The card taken alone may well be back (lifted and put
                 # back, found again by the perceiver's memory of it).
-                present[best] = (present[best] or not c.get("inferred", False)
+                present[best] = (present[best] or not c.inferred
                                  or best == self.first_gone)
                 continue
             present[best] = True
@@ -176,21 +179,21 @@ class GlassTracker:
         return None if self.steady is None else dict(self.steady)
 
     # -- the deal ----------------------------------------------------------------------
-    def _watch_deal(self, reading: dict[str, Any], now: float) -> list[Change]:
-        cards = [c for c in reading.get("cards", []) if c.get("position")]
-        ident = [c for c in cards if c.get("card")]
-        lay = _layout(reading.get("layout"))
+    def _watch_deal(self, reading: GlassObservation, now: float) -> list[Change]:
+        cards = [c for c in reading.cards if c.position]
+        ident = [c for c in cards if c.card]
+        lay = _layout(reading.layout)
         if lay is not None:
             # The layout card is known: a few cards hidden by a glare or a shadow may stay
             # unknown; they are asked about (or read) later.
             ok = len(ident) >= MIN_DEAL_CARDS and all(
-                c["position"] in lay.position_names for c in ident)
+                c.position in lay.position_names for c in ident)
         else:
             ok = len(ident) == GLASS_CARDS
         if not ok:
             self._deal_votes = []
             return []
-        named = {c["position"]: c for c in ident}
+        named = {str(c.position): c for c in ident}
         # The votes are the frames since the last one that told of another glass.
         other = [i for i, v in enumerate(self._deal_votes) if not _agree(v["named"], named)]
         if other:
@@ -205,7 +208,7 @@ class GlassTracker:
         seen = Counter(n for v in self._deal_votes for n in v["named"])
         latest = {n: c for v in self._deal_votes for n, c in v["named"].items()}
         ident = [latest[n] for n in sorted(seen) if 2 * seen[n] > len(self._deal_votes)]
-        names = {c["position"] for c in ident}
+        names = {str(c.position) for c in ident}
         if len(ident) < (MIN_DEAL_CARDS if lay is not None else GLASS_CARDS) or (
                 lay is None and any(_reflection(n) not in names for n in names)):
             self._deal_votes.pop(0)  # the oldest frame goes; the newer ones may yet agree
@@ -219,25 +222,22 @@ class GlassTracker:
             # players are told which places it cannot read (`unread_pairs`).
             self._deal_votes.pop(0)
             return []
-        self.start({"cards": ident, "layout": reading.get("layout")})
+        self.start(ident, reading.layout)
         glass = {n: s.card for n, s in self.slots.items()}
-        return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.get("layout"),
+        return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.layout,
                                                "centres": {n: list(s.centre) for n, s in
                                                            self.slots.items()}})]
 
-    def start(self, reading: dict[str, Any]) -> None:
+    def start(self, seen: Sequence[CardSeen], layout: str | None) -> None:
         """Track the positions of a dealt glass (from its stable reading). With a known layout,
         positions not read get their place from the layout's geometry and an unknown card."""
-        cards = [c for c in reading["cards"] if c.get("card") is not None
-                 or c.get("center") is not None]
-        xs = sorted(c["center"][0] for c in cards)
+        cards = [c for c in seen if c.position is not None]
         self.slots = {
-            c["position"]: Slot(c["position"], c["card"], (c["center"][0], c["center"][1]),
-                                _reflection(c["position"]),
-                                True if c.get("card") is not None else None)
-            for c in cards
+            c.position: Slot(c.position, c.card, (c.center[0], c.center[1]),
+                             _reflection(c.position), True if c.card is not None else None)
+            for c in cards if c.position is not None
         }
-        lay = _layout(reading.get("layout"))
+        lay = _layout(layout)
         if lay is not None:
             missing = [n for n in lay.position_names if n not in self.slots]
             if missing:
@@ -251,7 +251,7 @@ class GlassTracker:
                 for n in missing:
                     x, y = np.array([place[n].x, place[n].y, 1.0]) @ M
                     self.slots[n] = Slot(n, None, (float(x), float(y)), _reflection(n), None)
-        widths = [c.get("width_px") for c in cards if c.get("width_px")]
+        widths = [c.width_px for c in cards if c.width_px]
         if widths:
             self.card_px = float(sorted(widths)[len(widths) // 2])
         else:
@@ -262,8 +262,7 @@ class GlassTracker:
                 nn.append(min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
                               for j, q in enumerate(pts) if j != i))
             self.card_px = 1.3 * sorted(nn)[len(nn) // 2]
-        del xs
-        self.layout = reading.get("layout")
+        self.layout = layout
         self.first_gone = None
         self.asked = []
         self.unread_pairs = []
@@ -415,11 +414,11 @@ def _layout(layout_id: str | None) -> Any:
     return load_layouts().get(layout_id)
 
 
-def _agree(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> bool:
+def _agree(a: dict[str, CardSeen], b: dict[str, CardSeen]) -> bool:
     """Two frames' readings of a deal tell of the same glass."""
     if len(a.keys() ^ b.keys()) > FLICKER_CARDS:
         return False
-    return all(a[n]["card"] == b[n]["card"] for n in a.keys() & b.keys())
+    return all(a[n].card == b[n].card for n in a.keys() & b.keys())
 
 
 def _reflection(name: str) -> str:

@@ -2,6 +2,7 @@
 
 Reads give a seat its own view only (its hand and hint never reach another seat); every change
 to the game goes through `runtime.correct`, so it is an event in the store before anyone sees it.
+Each change's body is the game's typed correction (`messages.py`), passed on unchanged.
 
 `/teach/...` teaches the deck with the live camera (teach_live.py). Teaching sets the table up
 for every game to come, so, like starting a game, it needs the admin link (or loopback); it
@@ -11,13 +12,15 @@ changes the card library, not a game, so it is no event of the session.
 from __future__ import annotations
 
 import threading
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from companion.games.looking_glass.table.messages import EnterHand, RequestHint
 from companion.live.loop import Runtime
 from companion.web.auth import Caller, require_admin
 from companion.web.deps import RuntimeDep
@@ -30,18 +33,6 @@ AdminDep = Annotated[Caller, Depends(require_admin)]
 THUMB_MAX_AGE_S = 600
 """How long a phone may keep a card's picture: a deck taught again shows within minutes,
 while 8 phones redrawing the glass do not ask the Pi for 20 pictures each time."""
-
-
-class HandIn(BaseModel):
-    """Tap in this seat's four hand cards (private until the round's end)."""
-
-    cards: list[str] = Field(min_length=4, max_length=4)
-
-
-class HintIn(BaseModel):
-    """The engine helper's best pick for this seat, private to it."""
-
-    kind: Literal["hint"] = "hint"
 
 
 class TeachStart(BaseModel):
@@ -64,7 +55,8 @@ def camera_frame(runtime: Runtime) -> np.ndarray:
     if frame is None:
         raise HTTPException(503, f"no picture from the camera ({runtime.camera_state()}): "
                                  "check it on the dashboard and try again")
-    return frame.image
+    image: np.ndarray = frame.image
+    return image
 
 
 def table_library(runtime: Runtime) -> Any:
@@ -117,7 +109,7 @@ def router() -> APIRouter:
             raise HTTPException(409, "no teach session: tap Teach my deck first")
         return found
 
-    def answer(step: Any) -> dict[str, Any] | JSONResponse:
+    def answer(step: Callable[[], dict[str, Any]]) -> dict[str, Any] | JSONResponse:
         try:
             return step()
         except TeachError as exc:
@@ -177,9 +169,7 @@ def router() -> APIRouter:
 
     view_route(api, "The table as this seat may see it: glass, legal picks, piles, scores, "
                     "own hand.")
-    correction_route(api, "/hint", HintIn, as_correction=lambda _: {"hint": True},
-                     reply=lambda view: {"hint": view.get("my_hint")})
-    correction_route(api, "/hand", HandIn, as_correction=lambda body: {"hand": body.cards},
-                     reply=lambda view: {"hand": view.get("my_hand")})
+    correction_route(api, "/hint", RequestHint, reply=lambda view: {"hint": view.get("my_hint")})
+    correction_route(api, "/hand", EnterHand, reply=lambda view: {"hand": view.get("my_hand")})
 
     return api

@@ -8,9 +8,10 @@ counts kinds and never tells two copies apart.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
 from companion.paths import models_dir
@@ -63,6 +64,9 @@ class Deck:
     series_length: int
     mirrors: dict[str, MirrorCard]
     cards_to_explore: int
+    if TYPE_CHECKING:  # set in __post_init__, for the type checker only (no dataclass field)
+        _index: dict[str, int] = field(init=False)
+        _doors_total: int = field(init=False)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -102,7 +106,7 @@ def _int(value: object, where: str) -> int:
     return value
 
 
-def parse_deck(data: dict) -> Deck:
+def parse_deck(data: dict[str, Any]) -> Deck:
     try:
         colours = tuple(data["colours"])
         symbols = tuple(data["symbols"])

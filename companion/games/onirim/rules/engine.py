@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
@@ -189,7 +190,7 @@ class OnirimEngine:
     @staticmethod
     def _prophecies(shown: tuple[str, ...]) -> list[Action]:
         out: list[Action] = []
-        choices: list[str | None] = sorted({c for c in shown if not is_door(c)})
+        choices: Sequence[str | None] = sorted({c for c in shown if not is_door(c)})
         for d in choices or [None]:
             rest = list(shown)
             if d is not None:

@@ -246,9 +246,9 @@ def perform_mini(state: State, comp: Components, act: Act) -> State:
         state = state.with_me(hearts=set_pair(me.hearts, colour, me.hearts[i] + 1))
         return push(state, tasks(token.reward, colour))
     if act.action == "diamonds":
-        token = act.target[1]
-        state = state.with_me(diamonds=set_pair(me.diamonds, colour, (*me.diamonds[i], token)))
-        return push(state, tasks(comp.diamonds[colour][token], colour))
+        diamond = act.target[1]
+        state = state.with_me(diamonds=set_pair(me.diamonds, colour, (*me.diamonds[i], diamond)))
+        return push(state, tasks(comp.diamonds[colour][diamond], colour))
     if act.action == "spades":
         return _do_spades(state, comp, act.target[1:], colour)
     return _do_clubs(state, comp, act.target[1:], colour)

@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 _SCALARS = (int, str, bool, float, type(None))
 
@@ -25,7 +25,7 @@ def _names(cls: type) -> tuple[str, ...]:
 
 
 def to_json(value: Any) -> Any:
-    kind = type(value)
+    kind: type = type(value)
     if kind in _SCALARS:
         return value
     if kind is tuple or kind is list:
@@ -81,17 +81,18 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
             return tuple(f(v) for f, v in zip(items, data, strict=True))
         return fixed
     if dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
-        names = _names(kind)
+        cls = cast(type, kind)  # a type hint: a dataclass type, never an instance
+        hints = typing.get_type_hints(cls)
+        names = _names(cls)
         fields = {n: _decoder(hints[n]) for n in names}
 
         def record(data: Any) -> Any:
             if not isinstance(data, dict):
-                raise ValueError(f"expected an object for {kind.__name__}, got {data!r}")
+                raise ValueError(f"expected an object for {cls.__name__}, got {data!r}")
             unknown = set(data) - fields.keys()
             if unknown:
-                raise ValueError(f"{kind.__name__}: unknown field(s) {sorted(unknown)}")
-            return kind(**{k: fields[k](v) for k, v in data.items()})
+                raise ValueError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}")
+            return cls(**{k: fields[k](v) for k, v in data.items()})
         return record
     if kind in (int, str, bool):
         return _scalar(kind)

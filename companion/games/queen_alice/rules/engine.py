@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.queen_alice.rules import boards, codec, market, track
@@ -562,7 +562,7 @@ class QueenAliceEngine:
     # -- JSON and views ----------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything public; a seat's own hand. Decks (player and market) as counts only."""
-        data = codec.to_json(state)
+        data: dict[str, Any] = codec.to_json(state)
         for i, p in enumerate(data["people"]):
             p["hand_count"], p["deck_count"] = len(p["hand"]), len(p["deck"])
             del p["deck"]
@@ -573,10 +573,10 @@ class QueenAliceEngine:
         return data
 
     def state_to_json(self, state: State) -> dict[str, Any]:
-        return codec.to_json(state)
+        return cast("dict[str, Any]", codec.to_json(state))
 
     def state_from_json(self, data: dict[str, Any]) -> State:
-        return codec.from_json(State, data)
+        return cast(State, codec.from_json(State, data))
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
         return action_to_json(action)

@@ -27,7 +27,7 @@ def block_cost(reward: Reward) -> Cost:
 
 def acquire_options(state: State, comp: Components, level: str) -> list[Acquire]:
     li = LEVELS.index(level)
-    out = []
+    out: list[Acquire] = []
     for block, card in enumerate(state.market[li]):
         if card is not None:
             cost = block_cost(comp.block_costs[block])

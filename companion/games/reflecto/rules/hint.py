@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,7 +72,7 @@ class Hint:
 class _Search:
     """The seat's own moves from one position, as nodes and children."""
 
-    def __init__(self, position: Position, seat: int, order: list[ScreenId]) -> None:
+    def __init__(self, position: Position, seat: int, order: Sequence[ScreenId]) -> None:
         self.position, self.seat = position, seat
         self.own = [s for s in position.screens if s.owner == seat]
         self.others = tuple(s for s in position.screens if s.owner != seat)
@@ -146,7 +146,7 @@ def _plan(parent: Parents, roots: dict[Node, Lifted], goal: Node
     return tuple(reversed(moves)), (roots[node], *reversed(lifts))
 
 
-def hint(position: Position, seat: int, order: list[ScreenId],
+def hint(position: Position, seat: int, order: Sequence[ScreenId],
          max_states: int = MAX_STATES, max_seconds: float = MAX_SECONDS) -> Hint:
     """`order`: the seat's letter screens still on the board, in word order (ids)."""
     started = time.perf_counter()

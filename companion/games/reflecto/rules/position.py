@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from companion.games.reflecto.rules.board import DIRECTIONS, Cell
 
@@ -148,7 +148,8 @@ class Position:
         """The position once `move` is made (the same seat still to move: removals may
         follow in the same turn)."""
         screens = tuple(
-            s if s.id != move.screen else Placed(s.id, s.owner, s.kind, move.to)
+            # (a screen moved off the board is left out below: `to` is a cell here)
+            s if s.id != move.screen else Placed(s.id, s.owner, s.kind, cast(Cell, move.to))
             for s in self.screens
             if not (s.id == move.screen and move.to is None)
         )

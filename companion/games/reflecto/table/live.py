@@ -38,12 +38,25 @@ from companion.games.reflecto.rules.actions import (
     action_to_json,
 )
 from companion.games.reflecto.rules.arrangement import with_cells, with_table
+from companion.games.reflecto.rules.board import Cell
 from companion.games.reflecto.rules.setup import even_split, normalise_word, setup_problem
 from companion.games.reflecto.rules.sight import mirror_sight
 from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
+from companion.games.reflecto.table.messages import (
+    Answer,
+    BoardObservation,
+    CorrectAction,
+    Correction,
+    EnterGuess,
+    EnterSetup,
+    RequestHint,
+    SwitchSight,
+    TableIsRight,
+    board_observation,
+    parse,
+)
 from companion.games.reflecto.table.track import (
     Breach,
-    Cell,
     Reading,
     StableBoard,
     explain,
@@ -58,7 +71,6 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
-    is_table_is_right,
     question_draft,
     table_is_right_draft,
 )
@@ -139,20 +151,26 @@ class ReflectoTable:
         held and their colours, hands, whether the board was found."""
         perceive = _vision("perceive")
         if perceive is None:
-            return Observation({"screens": [], "hands": False, "board_found": False}, 0.0)
-        return perceive.perceive_frame(frame, registration, self.settings)
+            return Observation(BoardObservation(), 0.0)
+        seen = perceive.perceive_frame(frame, registration, self.settings)
+        return Observation(board_observation(seen.data), seen.confidence)
 
     def annotate(self, image: np.ndarray, registration: Any, observation: Observation
                  ) -> np.ndarray:
         perceive = _vision("perceive")
         draw = getattr(perceive, "annotate", None) if perceive is not None else None
-        return draw(image, registration, observation) if draw is not None else image
+        if draw is None:
+            return image
+        # The camera side draws from the perceiver's JSON, which the typed reading dumps to.
+        data = board_observation(observation.data).model_dump(mode="json", exclude_none=True)
+        drawn: np.ndarray = draw(image, registration, Observation(data, observation.confidence))
+        return drawn
 
     # -- deciding ----------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
-        seen = reading_from(observation.data, self.answers)
-        called = {(int(s["cell"][0]), int(s["cell"][1])) for s in
-                  observation.data.get("screens") or [] if s.get("owner") in (0, 1)}
+        data = board_observation(observation.data)
+        seen = reading_from(data, self.answers)
+        called = {s.cell for s in data.screens if s.owner in (0, 1)}
         for cell in [c for c in self.answers if c in called]:
             del self.answers[cell]
         drafts = self._ask(seen.unclear)
@@ -176,7 +194,8 @@ class ReflectoTable:
             return []
         r, c = unclear[0]
         names = list(self.session.seats)
-        choices = [{"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)]
+        choices: list[dict[str, Any]] = [{"label": f"{names[s]}'s screen", "value": s}
+                                         for s in (0, 1)]
         choices.append({"label": "nothing", "value": None})
         return [question_draft(Question(
             f"square-{r}-{c}-{self.asked}",
@@ -192,45 +211,45 @@ class ReflectoTable:
         return EventDraft(BREACH_KIND, payload)
 
     # -- the phones and corrections ----------------------------------------------------
-    def correct(self, payload: dict[str, Any], seat: int | None) -> list[EventDraft]:
-        if "question" in payload:
-            question = self.open_questions.get(str(payload["question"]))
-            if question is None:
-                raise UserError(f"no open question {payload['question']!r}")
-            values = [c["value"] for c in question.choices]
-            if payload.get("answer") not in values:
-                raise UserError(f"answer must be one of {values}")
-            return [EventDraft(ANSWER_KIND, {"question": question.id,
-                                             "answer": payload.get("answer"), "seat": seat})]
-        if is_table_is_right(payload):
-            return self._table_is_right(seat)
-        if "setup" in payload:
-            return self._setup(payload["setup"], self._seat(seat, "a set-up"))
-        if "guess" in payload:
-            word = payload["guess"]
-            if not isinstance(word, str) or not normalise_word(word).isalpha():
-                raise UserError("guess: a word, letters only")
-            self._mover(self._seat(seat, "a guess"))
-            return self._apply_now(Guess(normalise_word(word)))
-        if "hint" in payload:
-            return self._hint(self._seat(seat, "a hint"))
-        if "sight" in payload:
-            if not isinstance(payload["sight"], bool):
-                raise UserError("sight: true or false")
-            own = self._seat(seat, "mirror sight")
-            return [EventDraft.private(own, SIGHT_KIND, {"seat": own, "on": payload["sight"]})]
-        if "action" in payload:  # a manual correction of what the camera saw
-            try:
-                action = action_from_json(payload["action"])
-            except ValueError as exc:
-                raise UserError(f"action: {exc}") from None
-            if isinstance(action, Setup | Guess):
-                raise UserError("set-ups and guesses are entered on the players' phones")
-            if seat is not None:
-                self._mover(seat)
-            return self._apply_now(action)
-        raise UserError("a correction needs one of: question+answer, setup, guess, hint, "
-                        "sight, action, table_is_right")
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
+        """One typed correction (`messages.Correction`; JSON is parsed into it first)."""
+        match parse(payload):
+            case Answer() as answer:
+                return self._answer(answer, seat)
+            case TableIsRight():
+                return self._table_is_right(seat)
+            case EnterSetup() as setup:
+                return self._setup(setup, self._seat(seat, "a set-up"))
+            case EnterGuess(word=word):
+                if not normalise_word(word).isalpha():
+                    raise UserError("guess: a word, letters only")
+                self._mover(self._seat(seat, "a guess"))
+                return self._apply_now(Guess(normalise_word(word)))
+            case RequestHint():
+                return self._hint(self._seat(seat, "a hint"))
+            case SwitchSight(on=on):
+                own = self._seat(seat, "mirror sight")
+                return [EventDraft.private(own, SIGHT_KIND, {"seat": own, "on": on})]
+            case CorrectAction(action=raw):
+                try:
+                    action = action_from_json(raw)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise UserError(f"action: {exc}") from None
+                if isinstance(action, Setup | Guess):
+                    raise UserError("set-ups and guesses are entered on the players' phones")
+                if seat is not None:
+                    self._mover(seat)
+                return self._apply_now(action)
+
+    def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
+        question = self.open_questions.get(payload.question)
+        if question is None:
+            raise UserError(f"no open question {payload.question!r}")
+        values = [c["value"] for c in question.choices]
+        if payload.answer not in values:
+            raise UserError(f"answer must be one of {values}")
+        return [EventDraft(ANSWER_KIND, {"question": question.id, "answer": payload.answer,
+                                         "seat": seat})]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
@@ -265,32 +284,23 @@ class ReflectoTable:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
         return [self._action(action)]
 
-    def _setup(self, raw: Any, seat: int) -> list[EventDraft]:
-        """{"word": "PIANO", "columns": [c per letter screen, in word order],
-        "mirrors": [c, ...], "chunks": [...] (optional: the letters per screen),
-        "hinted": [ranks] (optional)}."""
+    def _setup(self, entered: EnterSetup, seat: int) -> list[EventDraft]:
         if self.state.phase != SETUP or seat in self.pending:
             raise UserError("each player sets up once, before the first move")
-        if not isinstance(raw, dict):
-            raise UserError("setup: an object with word, columns and mirrors")
-        word = raw.get("word")
-        if not isinstance(word, str) or not normalise_word(word):
+        word = normalise_word(entered.word)
+        if not word:
             raise UserError("setup: word, the secret word")
-        word = normalise_word(word)
         letters = self.state.options.letter_screens[seat]
         young = seat in self.state.options.younger
-        chunks = raw.get("chunks")
+        chunks = entered.chunks
         if chunks is None:
-            chunks = list(even_split(word, letters, blank_last=bool(raw.get("blank_last"))))
-        if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
-            raise UserError("setup: chunks, a list of the letters on each screen")
+            chunks = list(even_split(word, letters, blank_last=entered.blank_last))
         chunks = [normalise_word(c) for c in chunks]
         if "".join(chunks) != word:
             raise UserError("setup: the chunks must spell the word")
         try:
-            setup = Setup(seat, tuple(chunks), _ints(raw.get("columns"), "columns"),
-                          _ints(raw.get("mirrors", []), "mirrors"),
-                          _ints(raw.get("hinted", []), "hinted"))
+            setup = Setup(seat, tuple(chunks), tuple(entered.columns), tuple(entered.mirrors),
+                          tuple(entered.hinted))
         except ValueError as exc:
             raise UserError(str(exc)) from None
         problem = setup_problem(setup, ENGINE.board, letters, young)
@@ -380,13 +390,6 @@ class ReflectoTable:
             v["result"] = (f"{names[winner]} wins: {s.end}" if 0 <= winner < len(names)
                            else "the game is over")
         return v
-
-
-def _ints(value: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise ValueError(f"setup: {what} must be a list of column numbers")
-    return tuple(value)
 
 
 def make_table_game(settings: Any, session: Session) -> ReflectoTable:

@@ -26,6 +26,7 @@ from companion.games.reflecto.rules.engine import (
     ReflectoEngine,
 )
 from companion.games.reflecto.rules.state import PLAY, ReflectoState
+from companion.games.reflecto.table.messages import BoardObservation
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no hands, before a change counts (issue 32)."""
@@ -47,31 +48,29 @@ class Seen:
     unclear: tuple[Cell, ...] = ()
 
 
-def reading_from(data: dict[str, Any], answers: dict[Cell, int | None] | None = None) -> Seen:
+def reading_from(data: BoardObservation, answers: dict[Cell, int | None] | None = None
+                 ) -> Seen:
     """The observation's screens. No reading when the frame cannot count (no board, hands)
     or a square is in doubt (owner None, or listed in `unclear`) and the players have not
     said what stands there (`answers`: seat, or None for an empty square)."""
-    if not data.get("board_found") or data.get("hands"):
+    if not data.board_found or data.hands:
         return Seen(None)
     answers = answers or {}
     found: set[tuple[Cell, int]] = set()
-    doubt: list[Cell] = [(int(c[0]), int(c[1])) for c in data.get("unclear") or []]
-    for screen in data.get("screens") or []:
-        owner, cell = screen.get("owner"), screen.get("cell")
-        if not isinstance(cell, list | tuple) or len(cell) != 2:
-            return Seen(None)
-        here = (int(cell[0]), int(cell[1]))
-        if owner in (0, 1):
-            found.add((here, int(owner)))
+    doubt: list[Cell] = list(data.unclear)
+    for screen in data.screens:
+        if screen.owner in (0, 1):
+            found.add((screen.cell, screen.owner))
         else:
-            doubt.append(here)
+            doubt.append(screen.cell)
     unclear = tuple(sorted(c for c in set(doubt) if c not in answers))
     if unclear:
         return Seen(None, unclear)
     for cell in doubt:
         found = {(c, o) for c, o in found if c != cell}
-        if answers[cell] is not None:
-            found.add((cell, int(answers[cell])))  # type: ignore[arg-type]
+        said = answers[cell]
+        if said is not None:
+            found.add((cell, said))
     return Seen(frozenset(found))
 
 
