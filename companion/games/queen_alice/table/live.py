@@ -223,7 +223,7 @@ class QueenAliceTable:
                                                  for q in self.open_questions):
             return []
         r, c = doubt[0]
-        choices = [{"label": "a red piece", "value": "red"},
+        choices: list[dict[str, Any]] = [{"label": "a red piece", "value": "red"},
                    {"label": "a white piece", "value": "white"},
                    {"label": "nothing", "value": None}]
         return [question_draft(Question(

@@ -60,7 +60,7 @@ class ReadingLike(Protocol):
 
 def from_reading(reading: ReadingLike) -> BoardSeen:
     """The reader's `BoardReading` as the table's observation."""
-    squares = tuple(SquareSeen(cell=(int(r), int(c)), colour=colour)  # type: ignore[arg-type]
+    squares = tuple(SquareSeen(cell=(int(r), int(c)), colour=colour)
                     for (r, c), colour in sorted(reading.squares.items()))
     unsure = tuple(sorted((int(r), int(c)) for r, c in reading.unsure))
     return BoardSeen(squares=squares, unsure=unsure, crowns_left=reading.crowns_left,

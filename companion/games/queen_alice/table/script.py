@@ -86,7 +86,7 @@ Step = Observe | Correct | Checkpoint | ExpectPlay
 
 
 def _frame(board: Occupancy, unsure: set[Cell]) -> Observe:
-    squares = tuple(SquareSeen(cell=cell, colour=colour)  # type: ignore[arg-type]
+    squares = tuple(SquareSeen(cell=cell, colour=colour)
                     for cell, colour in sorted(board) if cell not in unsure)
     return Observe(Observation(BoardSeen(squares=squares, unsure=tuple(sorted(unsure))), 0.9))
 
