@@ -42,13 +42,20 @@ MAX_ROWS = 6
 """Rows per half a layout may have (models/looking-glass/layouts and the rulebook's cards)."""
 ANCHORS = 3
 """The strongest cards each tried as the lattice's anchor (`fit_lattice`)."""
+SCALES = np.arange(1.0, 1.3, 0.005)
+"""Dealt-over-taught scales tried (`dealt_scale`): a taught face is the whole card or the
+art inside its border (a border up to a tenth of the card's width on each side)."""
+SCALE_TOLERANCE = 0.1
+"""Two cards lie whole steps apart when within this share of a step of it."""
+REFITS = 3
+"""Rounds of: every card to its nearest slot, the lattice refitted to those square in it."""
 COL_REACH = 2
 """Slots are looked at this many half-widths past the outermost columns found."""
-MIN_SCORE = 0.65
+MIN_SCORE = 0.75
 """A slot's best correlation must reach this to be a card. From the curve on the committed
-development set (1,423 slots looked at, 227 of them holding a card; margin 0.1): at 0.5, 183
-named right, 7 empty slots named, 3 named wrong; 0.6: 177, 0, 2; 0.65: 176, 0, 1; 0.7: 161,
-0, 1; 0.75: 141, 0, 0."""
+development set (1,441 slots looked at, 138 of them holding a card; margin 0.1), named right /
+empty slots named / named wrong: 0.5: 108 / 9 / 3; 0.6: 105 / 1 / 2; 0.65: 104 / 1 / 2;
+0.7: 97 / 0 / 1; 0.75: 93 / 0 / 0 (a null costs a question, a wrong name the game)."""
 MIN_MARGIN = 0.1
 """...and beat the runner-up by this much, or the slot is not told apart: no card named."""
 
@@ -60,12 +67,15 @@ class Lattice:
     H_image_from_glass: np.ndarray
     card_h: float
     gap: float
+    scale: float = 1.0
+    """The card as dealt over the card as taught: teach may have kept only the art inside a
+    dark border, and the layout's steps are the whole card's."""
 
     def glass_outline(self, half: int, row: int, col: float) -> np.ndarray:
-        """TL, TR, BR, BL (from the card's own top) of a slot, glass units."""
+        """TL, TR, BR, BL (from the card's own top) of a slot's taught face, glass units."""
         w, h = CARD_W_MM / 2, self.card_h / 2
-        x = col * CARD_W_MM / 2
-        y = self.gap / 2 + h + row * self.card_h / 2
+        x = col * self.scale * CARD_W_MM / 2
+        y = self.gap / 2 + self.scale * h * (1 + row)
         if half == 0:
             return np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
         return np.array([[x + w, -y + h], [x - w, -y + h], [x - w, -y - h], [x + w, -y - h]])
@@ -75,8 +85,9 @@ class Lattice:
         c = cv2.perspectiveTransform(card.centre.reshape(1, 1, 2).astype(np.float64),
                                      np.linalg.inv(self.H_image_from_glass)).reshape(2)
         half = int(c[1] < 0)
-        row = max(0, round((abs(c[1]) - self.gap / 2 - self.card_h / 2) / (self.card_h / 2)))
-        return Placed(card, half, int(row), round(c[0] / (CARD_W_MM / 2)))
+        step = self.scale * self.card_h / 2
+        row = max(0, round((abs(c[1]) - self.gap / 2) / step - 1))
+        return Placed(card, half, int(row), round(c[0] / (self.scale * CARD_W_MM / 2)))
 
     def outline(self, half: int, row: int, col: float) -> np.ndarray:
         """The slot's outline in image px, TL, TR, BR, BL turning clockwise (y down)."""
@@ -95,6 +106,13 @@ def _correspondences(placed: list[Placed], lat: Lattice, mirrored: bool
     if mirrored:  # a found outline turns clockwise in the image; the glass's may not
         dst = dst[:, [1, 0, 3, 2]]
     return src.astype(np.float64), dst.reshape(-1, 2).astype(np.float64)
+
+
+def _corner_error(lat: Lattice, p: Placed, mirrored: bool) -> float:
+    """How far (image px) a card's corners lie from its slot's on the lattice."""
+    src, dst = _correspondences([p], lat, mirrored)
+    got = cv2.perspectiveTransform(src.reshape(-1, 1, 2), lat.H_image_from_glass).reshape(-1, 2)
+    return float(np.abs(got - dst).max())
 
 
 def _mirrored(placed: list[Placed], lat: Lattice) -> bool | None:
@@ -116,8 +134,26 @@ def _card_frame(anchor: Identified, card_h: float) -> np.ndarray:
     return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
 
 
+def dealt_scale(c: np.ndarray, half: np.ndarray, card_h: float) -> float:
+    """The card as dealt over the card as taught (`Lattice.scale`): the scale at which most
+    pairs of cards of one half lie whole steps apart, columns half a card width, rows half a
+    card height (centres `c` in the taught card's units)."""
+    i, j = np.triu_indices(len(c), 1)
+    same = half[i] == half[j]
+    d = np.abs(c[i[same]] - c[j[same]])
+    if not len(d):
+        return 1.0
+    best = (-1, 1.0)
+    for k in SCALES:
+        u = d / (k * np.array([CARD_W_MM / 2, card_h / 2]))
+        hits = int((np.abs(u - np.round(u)).max(axis=1) < SCALE_TOLERANCE).sum())
+        if hits > best[0]:
+            best = (hits, float(k))
+    return best[1]
+
+
 def assign(cards: list[Identified], anchor: Identified, card_h: float
-           ) -> list[tuple[int, int, int]]:
+           ) -> tuple[list[tuple[int, int, int]], float]:
     """(half, row, col) of each card in the lattice seen from the anchor card's frame: the
     half by which way its top faces, the centre line midway between the innermost cards of
     the two halves, rows and columns by half a card height and width."""
@@ -129,21 +165,22 @@ def assign(cards: list[Identified], anchor: Identified, card_h: float
                                     ).reshape(-1, 2)
     # Half 0 faces the line as the anchor does (its top toward -y).
     half = (tops[:, 1] > c[:, 1]).astype(int)
+    scale = dealt_scale(c, half, card_h)
     y = c[:, 1]
     same, other = y[half == 0], y[half == 1]
     if len(other):
         line = (same.min() + other.max()) / 2
         reach = (same.min() - other.max()) / 2  # gap / 2 + h / 2, if both innermost are row 0
     else:
-        reach = GAP / 2 + card_h / 2
+        reach = GAP / 2 + scale * card_h / 2
         line = same.min() - reach
-    row_f = (np.abs(y - line) - reach) / (card_h / 2)
+    row_f = (np.abs(y - line) - reach) / (scale * card_h / 2)
     rows = np.maximum(0, np.round(row_f)).astype(int)
-    step = CARD_W_MM / 2
+    step = scale * CARD_W_MM / 2
     phase = float(np.angle(np.exp(2j * np.pi * c[:, 0] / step).mean()) / (2 * np.pi))
     cols = np.round(c[:, 0] / step - phase).astype(int)
     cols -= cols.min()
-    return [(int(h), int(r), int(k)) for h, r, k in zip(half, rows, cols, strict=True)]
+    return [(int(h), int(r), int(k)) for h, r, k in zip(half, rows, cols, strict=True)], scale
 
 
 def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
@@ -160,10 +197,11 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
     lat = Lattice(np.eye(3), card_h, GAP)
     width = float(np.median([np.linalg.norm(k.hypothesis.outline[1] - k.hypothesis.outline[0])
                              for k in named_cards]))
-    best: tuple[int, np.ndarray, list[Placed], bool] | None = None
+    best: tuple[int, np.ndarray, list[Placed], bool, float] | None = None
     anchors = sorted(named_cards, key=lambda k: -k.identity.score)[:ANCHORS]
     for anchor in anchors:
-        slots = assign(named_cards, anchor, card_h)
+        slots, scale = assign(named_cards, anchor, card_h)
+        lat = Lattice(np.eye(3), card_h, GAP, scale)
         placed = [Placed(k, *s) for k, s in zip(named_cards, slots, strict=True)]
         side = _mirrored(placed, lat)
         for mirrored in ((False, True) if side is None else (side,)):
@@ -174,11 +212,23 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
             keep = mask.ravel().reshape(-1, 4).all(axis=1)
             if best is None or int(keep.sum()) > best[0]:
                 best = (int(keep.sum()), H, [p for p, k in zip(placed, keep, strict=True)
-                                             if k], mirrored)
+                                             if k], mirrored, scale)
     if best is None or best[0] < 2:
         return None
-    _, H, agree, mirrored = best
-    for _ in range(2):
+    _, H, agree, mirrored, scale = best
+    lat = Lattice(H, card_h, GAP, scale)
+    for _ in range(REFITS):
+        # Every named card to the slot nearest it on this lattice; those that lie square in
+        # it refit the lattice by least squares, and the gap from where their tops lie.
+        moved = [lat.nearest(p.card) for p in agree + [Placed(k, 0, 0, 0) for k in named_cards
+                                                       if all(k is not a.card for a in agree)]]
+        fits = [p for p in moved if _corner_error(lat, p, mirrored) < REPROJ * width]
+        if len(fits) < 2:
+            break
+        agree = fits
+        H, _ = cv2.findHomography(*_correspondences(agree, lat, mirrored), 0)
+        if H is None:
+            return None
         inv = np.linalg.inv(H)
         tops = []
         for p in agree:
@@ -186,11 +236,12 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
             mid = cv2.perspectiveTransform(((o[0] + o[1]) / 2).reshape(1, 1, 2)
                                            .astype(np.float64), inv).reshape(2)
             tops.append(abs(mid[1]) - lat.glass_outline(0, p.row, 0)[0, 1] + lat.gap / 2)
-        lat = Lattice(H, card_h, max(0.0, 2 * float(np.median(tops))))
+        lat = Lattice(H, card_h, max(0.0, 2 * float(np.median(tops))), scale)
         H, _ = cv2.findHomography(*_correspondences(agree, lat, mirrored), 0)
         if H is None:
             return None
-    lattice = Lattice(H, card_h, lat.gap)
+        lat = Lattice(H, card_h, lat.gap, scale)
+    lattice = Lattice(H, card_h, lat.gap, scale)
     kept = {id(p.card) for p in agree}
     # The other cards of the glass (unnamed, or off the RANSAC lattice) take the slot nearest
     # their centre: the fit decides where they lie, not what they are.
