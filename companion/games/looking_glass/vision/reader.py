@@ -1,5 +1,6 @@
 """The staged reader: one photograph -> a `read.Reading`, through the typed stages of
-`stages` (plane, candidates, identify, glass fit), so the tracker and live play consume it as
+`stages` (plane, features, glass fit) and `slots` (the glass's lattice, every free slot named
+by its upper half, coverage from the lattice), so the tracker and live play consume it as
 they consume the light-border reader's. It keeps no memory between frames: that is the
 tracker's (`verify` hands the reading back as it is).
 """
