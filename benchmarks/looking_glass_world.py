@@ -162,6 +162,7 @@ def _timed(fn, *args) -> tuple[Any, float]:
 def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
     """The staged reader's time per frame and per stage, and its ratio to the bare
     `ArucoDetector.detectMarkers` on the same frame (medians, one core, 1280x960 frames)."""
+    from companion.games.looking_glass.vision.slots import fill
     from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
     from companion.vision.cards import features
 
@@ -172,7 +173,8 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
     reader = taught.reader
     aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     rows: dict[str, list[float]] = {k: [] for k in (
-        "read", "detect_markers", "features", "match", "instances", "fit_glass", "ratio")}
+        "read", "detect_markers", "features", "match", "instances", "fit_glass", "slots",
+        "ratio")}
     for index in range(frames):
         img, _ = family_scene(family, seed, index, art)
         img = cv2.resize(img, (1280, 960), interpolation=cv2.INTER_AREA)
@@ -182,15 +184,17 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         (_, desc), feats = _timed(features.frame_features, img)
         _, match = _timed(features._matches, desc, reader.index)
         found, inst = _timed(by_features, img, reader.index)
-        _, fit = _timed(fit_glass, found, Plane())
+        glass, fit = _timed(fit_glass, found, Plane())
+        _, lattice = _timed(fill, img, glass, reader.lib)
         for key, v in (("read", read), ("detect_markers", markers), ("features", feats),
-                       ("match", match), ("instances", inst), ("fit_glass", fit)):
+                       ("match", match), ("instances", inst), ("fit_glass", fit),
+                       ("slots", lattice)):
             rows[key].append(v)
         rows["ratio"].append(read / max(markers, 1e-3))
     out = {f"{k}_ms_median" if k != "ratio" else "read_over_detect_markers_median":
            round(statistics.median(v), 2 if k == "ratio" else 1) for k, v in rows.items()}
     out["note"] = ("instances = features + match + RANSAC (by_features); read = instances + "
-                   "fit_glass + layout")
+                   "fit_glass + slots (the lattice fit and its slots named) + layout")
     return {"frames": frames, **out}
 
 

@@ -1,5 +1,6 @@
 """The staged reader: one photograph -> a `read.Reading`, through the typed stages of
-`stages` (plane, candidates, identify, glass fit), so the tracker and live play consume it as
+`stages` (plane, features, glass fit) and `slots` (the glass's lattice, every free slot named
+by its upper half, coverage from the lattice), so the tracker and live play consume it as
 they consume the light-border reader's. It keeps no memory between frames: that is the
 tracker's (`verify` hands the reading back as it is).
 """
@@ -11,6 +12,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
+from companion.games.looking_glass.vision.slots import fill
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Plane,
@@ -41,7 +43,7 @@ class StagedReader:
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
-        return fit_glass(by_features(small, self.index), Plane(H)), sc
+        return fill(small, fit_glass(by_features(small, self.index), Plane(H)), self.lib), sc
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""

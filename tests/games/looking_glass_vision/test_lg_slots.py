@@ -1,0 +1,69 @@
+"""The glass lattice alone (no images): the cards found fix every slot, wherever the camera is."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.games.looking_glass.rules.layout import load_layouts
+from companion.games.looking_glass.vision.slots import Lattice, fit_lattice
+from companion.games.looking_glass.vision.stages import Glass, Hypothesis, Identified, Placed
+from companion.vision.cards.identify import Identity
+
+CARD_H = 88.0
+
+
+def _camera(angle_deg: float, mirrored: bool) -> np.ndarray:
+    """Glass units -> image px: turned, scaled, shifted and seen at a slant."""
+    a = np.radians(angle_deg)
+    R = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    M = np.diag([1.0, -1.0, 1.0]) if mirrored else np.eye(3)
+    S = np.array([[1.6, 0, 640], [0, 1.6, 480], [0, 0, 1]])
+    P = np.array([[1, 0, 0], [0, 1, 0], [0.0004, 0.0002, 1]])  # perspective of a tilt
+    return P @ S @ R @ M
+
+
+def _card(outline: np.ndarray, cid: str = "x") -> Identified:
+    return Identified(Hypothesis(outline, False), Identity(cid, 0.9, 0.5, False, {cid: 0.9}))
+
+
+def _wall(truth: Lattice) -> list[tuple[int, int, int, np.ndarray]]:
+    cells = [(c.row, c.col) for c in load_layouts()["wall"].cells]
+    return [(half, r, c, truth.outline(half, r, c)) for r, c in cells for half in (0, 1)]
+
+
+def _check(angle: float, mirrored: bool) -> None:
+    truth = Lattice(_camera(angle, mirrored), CARD_H, 12.0)
+    slots = _wall(truth)
+    hidden = {3, 10, 17, 20}  # cards the features did not find
+    found = [Placed(_card(o), 0, 0, 0) for k, (_, _, _, o) in enumerate(slots)
+             if k not in hidden]
+    pile = Placed(_card(truth.outline(0, 0, 40)), 0, 0, 0)  # far off the glass
+    fitted = fit_lattice(Glass([*found, pile]), CARD_H)
+    assert fitted is not None
+    lattice, glass = fitted
+    assert abs(lattice.gap - 12.0) < 0.5
+    for k in hidden:
+        _, row, _, outline = slots[k]
+        slot = lattice.nearest(_card(outline))
+        assert slot.row == row
+        assert np.abs(lattice.outline(slot.half, slot.row, slot.col) - outline).max() < 1.0
+    # Rows are counted from the centre line in both halves; columns keep their spacing.
+    seen = {(p.half, p.row, p.col) for p in glass.cards}
+    assert len(seen) == len(glass.cards)
+    rows = sorted({r for _, r, _ in seen})
+    assert rows[:3] == [0, 1, 2]
+
+
+def test_hidden_slots_are_where_the_lattice_of_the_found_cards_puts_them():
+    for angle in (0.0, 37.0, 200.0):
+        _check(angle, mirrored=False)
+
+
+def test_a_glass_seen_mirrored_is_fitted_too():
+    _check(123.0, mirrored=True)
+
+
+def test_two_cards_are_the_least_that_fix_a_lattice():
+    truth = Lattice(_camera(10.0, False), CARD_H, 10.0)
+    one = Glass([Placed(_card(truth.outline(0, 0, 2)), 0, 0, 0)])
+    assert fit_lattice(one, CARD_H) is None
