@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
+    InitSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -178,19 +179,29 @@ def _describe(exc: ValidationError, origin: str) -> str:
     return f"{origin}: setting {where!r}: {err['msg']}"
 
 
-class _MappingSource(EnvSettingsSource):
-    """Settings read from a mapping of names to values the way pydantic-settings reads the
-    environment: the environment itself (`COMPANION_CAMERA__FPS`), a test's stand-in for it,
-    or the command-line flags (`camera.fps`: no prefix, a dot between section and key)."""
+class _Environment(EnvSettingsSource):
+    """The environment read by pydantic-settings (`COMPANION_CAMERA__FPS`), from a given
+    mapping: `os.environ`, or a test's stand-in for it."""
 
-    def __init__(self, settings_cls: type[BaseSettings], values: Mapping[str, str], *,
-                 prefix: str, delimiter: str) -> None:
+    def __init__(self, settings_cls: type[BaseSettings], values: Mapping[str, str]) -> None:
         self._values = values
-        super().__init__(settings_cls, env_prefix=prefix, env_nested_delimiter=delimiter)
+        super().__init__(settings_cls)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
         return parse_env_vars(self._values, self.case_sensitive, self.env_ignore_empty,
                               self.env_parse_none_str)
+
+
+def _sections(dotted: Mapping[str, Any]) -> dict[str, Any]:
+    """Flags name a setting with dots (`web.port`); a source gives sections as dicts."""
+    out: dict[str, Any] = {}
+    for key, value in dotted.items():
+        *sections, leaf = key.split(".")
+        node = out
+        for section in sections:
+            node = node.setdefault(section, {})
+        node[leaf] = value
+    return out
 
 
 def _toml_source(config_file: Path) -> PydanticBaseSettingsSource:
@@ -211,15 +222,14 @@ def load_settings(
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Settings from a TOML file, the environment and flag overrides (dotted keys allowed)."""
-    flags = {key: str(value) for key, value in (overrides or {}).items() if value is not None}
+    flags = _sections({k: v for k, v in (overrides or {}).items() if v is not None})
     sources: list[PydanticBaseSettingsSource] = [
-        _MappingSource(Settings, flags, prefix="", delimiter="."),
-        _MappingSource(Settings, os.environ if environ is None else environ,
-                       prefix="COMPANION_", delimiter="__"),
+        InitSettingsSource(Settings, flags),
+        _Environment(Settings, os.environ if environ is None else environ),
     ]
     if config_file is not None:
         sources.append(_toml_source(config_file))
     try:
-        return Settings(_build_sources=(tuple(sources), {}))
+        return Settings(_build_sources=(tuple(sources), flags))
     except ValidationError as exc:
         raise UserError(_describe(exc, str(config_file or "settings"))) from None

@@ -65,3 +65,5 @@ def test_flags_beat_the_environment_and_built_settings_ignore_it(monkeypatch):
     assert load_settings(overrides={"web.port": 9002, "camera.fps": None}).web.port == 9002
     assert load_settings().web.port == 9001
     assert Settings().web.port == 8000  # only `load_settings` layers the environment
+    hosts = load_settings(overrides={"web.allowed_hosts": ["a.lan"]}, environ={})
+    assert hosts.web.allowed_hosts == ["a.lan"]  # a flag's value is taken as it is given
