@@ -32,9 +32,50 @@ class Solid:
     decals: list[tuple[np.ndarray, tuple[int, int, int]]]
     """Flat polygons (N×3 world points) painted on the top after the faces, e.g. dots."""
 
+Paint = tuple[int, int, int] | np.ndarray
+
+
+def slab(
+    centre_xy: tuple[float, float] | np.ndarray,
+    u: np.ndarray,
+    length: float,
+    thickness: float,
+    top_mm: float,
+    paints: dict[str, Paint],
+    *,
+    bottom_mm: float = 0.0,
+) -> Solid:
+    """An upright box standing from `bottom_mm` to `top_mm` above the board: `u` along its
+    length, `v` (u turned a quarter) through its thickness. `paints` names the `front` (the
+    face toward +v, a texture upright and left to right as seen from there), the `back`,
+    both `end`s and the `top`: mirrors, cards on edge, doors, dice and screens are all one."""
+    u = np.asarray(u, np.float64) / np.linalg.norm(u)
+    v = np.array([-u[1], u[0]])
+    c = np.array([centre_xy[0], centre_xy[1]])
+
+    def p(a: float, b: float, top: bool) -> np.ndarray:
+        xy = c + a * u * length / 2 + b * v * thickness / 2
+        return np.array([xy[0], xy[1], -top_mm if top else -bottom_mm])
+
+    up = np.array([0.0, 0.0, -1.0])
+    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
+    faces = [
+        Face(np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
+             v3, paints["front"]),
+        Face(np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
+             -v3, paints["back"]),
+        Face(np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
+             u3, paints["end"]),
+        Face(np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
+             -u3, paints["end"]),
+        Face(np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
+             up, paints["top"]),
+    ]
+    return Solid(faces, np.array([c[0], c[1], -(bottom_mm + top_mm) / 2]), [])
+
 
 def _paint_face(
-    img: np.ndarray, quad_px: np.ndarray, paint: tuple[int, int, int] | np.ndarray, shade: float
+    img: np.ndarray, quad_px: np.ndarray, paint: Paint, shade: float
 ) -> None:
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad_px.min(axis=0)).astype(int) - 1

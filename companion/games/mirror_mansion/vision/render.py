@@ -29,7 +29,7 @@ from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, Mirr
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
-from companion.sim.solids import Face, Solid, draw_solids
+from companion.sim.solids import Face, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
@@ -456,55 +456,6 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
 # --- standing solids -------------------------------------------------------------------
 
 
-def _box_solid(
-    centre_xy: tuple[float, float],
-    u: Vec,
-    length: float,
-    thickness: float,
-    height: float,
-    paints: dict[str, tuple[int, int, int] | np.ndarray],
-) -> Solid:
-    """An upright slab: `u` along its length, `v` (u turned a quarter) through its thickness."""
-    u = np.asarray(u, np.float64) / np.linalg.norm(u)
-    v = np.array([-u[1], u[0]])
-    c = np.array([centre_xy[0], centre_xy[1]])
-
-    def p(a: float, b: float, top: bool) -> np.ndarray:
-        xy = c + a * u * length / 2 + b * v * thickness / 2
-        return np.array([xy[0], xy[1], -height if top else 0.0])
-
-    up = np.array([0.0, 0.0, -1.0])
-    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
-    faces = [
-        Face(
-            np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
-            v3,
-            paints["front"],
-        ),
-        Face(
-            np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
-            -v3,
-            paints["back"],
-        ),
-        Face(
-            np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
-            u3,
-            paints["end"],
-        ),
-        Face(
-            np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
-            -u3,
-            paints["end"],
-        ),
-        Face(
-            np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
-            up,
-            paints["top"],
-        ),
-    ]
-    return Solid(faces, np.array([c[0], c[1], -height / 2]), [])
-
-
 def _disc(centre: tuple[float, float], z: float, diameter: float, n: int = 28) -> np.ndarray:
     a = np.linspace(0, 2 * math.pi, n, endpoint=False)
     r = diameter / 2
@@ -610,7 +561,7 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator,
         # `front` faces the centre of the board: turn u so v points inward.
         u = {"N": (-1, 0), "S": (1, 0), "W": (0, 1), "E": (0, -1)}[pos[0]]
         is_window = pos == window
-        solid = _box_solid(
+        solid = slab(
             (cx, cy),
             np.array(u, float),
             CARD_WIDTH_MM,
@@ -666,7 +617,7 @@ def piece_solids(
             u = -u
         top = _jitter((205, 208, 212) if paints is None else paints.mirror_top, rng,
                       25 if paints is None else 8)
-        solid = _box_solid(
+        solid = slab(
             board.crossing_mm(m.cell),
             u,
             board.mirror_length_mm,
@@ -702,7 +653,7 @@ def piece_solids(
         wood[:] = _jitter((60, 75, 100) if paints is None else paints.door, rng, 10)
         cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
         h = door_h
-        solid = _box_solid(
+        solid = slab(
             board.crossing_mm(box.door.cell),
             _slot_dir(box.door.slot),
             board.door_length_mm,
@@ -755,7 +706,7 @@ def _victor(board: Board, rng: np.random.Generator,
 
 def _die(centre: tuple[float, float], rng: np.random.Generator) -> Solid:
     s = DIE_SIDE_MM
-    solid = _box_solid(
+    solid = slab(
         centre,
         np.array([math.cos(rng.uniform(0, 6.3)), 0.0 + 1e-3]),
         s,
