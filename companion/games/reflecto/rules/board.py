@@ -8,14 +8,13 @@ player 1 the opposite way.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 Cell = tuple[int, int]
 """A square: (row counted from player 0's side, column counted from player 0's left)."""
@@ -83,18 +82,9 @@ def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) ->
     )
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"missing model file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path} is not valid TOML: {exc}") from None
-
-
 @lru_cache(maxsize=4)
 def load_board(folder: Path | None = None) -> Board:
     """The board model from `models/reflecto/` (or `folder`)."""
     root = folder or models_dir() / "reflecto"
-    return board_from_toml(_read(root / "board.toml"), _read(root / "words.toml"),
-                           str(root / "board.toml"))
+    return board_from_toml(read_model_toml(root / "board.toml"),
+                           read_model_toml(root / "words.toml"), str(root / "board.toml"))
