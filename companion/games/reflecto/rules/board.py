@@ -26,15 +26,12 @@ DIRECTIONS: tuple[Cell, ...] = (
 
 
 @dataclass(frozen=True)
-class Board:
+class Grid:
+    """The squares and which way each seat plays: what the board model and a solver's
+    position both answer from their rows and columns alone."""
+
     rows: int
     cols: int
-    screens_per_player: int
-    letter_screens: int
-    spare_letter_tiles: int
-    min_letters: int
-    max_letters_per_screen: int
-    words: tuple[str, ...]
 
     def first_row(self, seat: int) -> int:
         return 0 if seat == 0 else self.rows - 1
@@ -49,6 +46,16 @@ class Board:
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
+
+@dataclass(frozen=True)
+class Board(Grid):
+    screens_per_player: int
+    letter_screens: int
+    spare_letter_tiles: int
+    min_letters: int
+    max_letters_per_screen: int
+    words: tuple[str, ...]
 
 
 def _int(table: dict[str, Any], key: str, where: str, low: int) -> int:
