@@ -34,3 +34,9 @@ export function actions(api, base, say) {
     }
   };
 }
+
+/** The admin's way back when the companion's record has drifted from the table: what the
+ *  camera steadily sees becomes the record (POST /api/table-is-right). */
+export function tableIsRightButton(api, say) {
+  return button("The table is right", actions(api, "/api", say)("table-is-right"));
+}

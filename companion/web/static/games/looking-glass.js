@@ -4,7 +4,7 @@
 // time (show, capture, check the straightened card, confirm or retake).
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { h, button, svg } from "/static/panel-kit.js";
+import { button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/looking-glass";
 const STILL_EVERY_MS = 500;
@@ -392,14 +392,7 @@ export function mount(el, api) {
     const drifted = (v.breaches || []).length > 0;
     fix.replaceChildren(...(drifted ? [
       h("span", { textContent: "If the cards on the table are right and the companion is not: " }),
-      button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      })] : []));
+      tableIsRightButton(api, say)] : []));
     const rounds = v.results.map((r) => h("li", { className: "lg-result", textContent: `Round ${r.round}: ${seats[0]} ${r.totals[0]}, ${seats[1]} ${r.totals[1]}. ${seats[r.winner]} wins the round.` }));
     chart.replaceChildren();
     if (v.results.length) chart.append(h("h3", { textContent: "Rounds" }), scoreChart(v.results, seats), h("ol", { className: "lg-rounds" }, ...rounds));

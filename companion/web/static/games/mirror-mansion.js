@@ -4,7 +4,7 @@
 // guess, the hint on request, and after each look what the window saw and the drops.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, svg } from "/static/panel-kit.js";
+import { actions, button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/mirror-mansion";
 // The motifs chosen so far, kept by the module: the dashboard may mount the panel again
@@ -294,14 +294,7 @@ export function mount(el, api) {
     if (api.seat === null && v.phase !== "setup" && (v.table_differs || (v.breaches || []).length)) {
       // The admin's way back when the companion's board has drifted from the box.
       if (v.table_differs) nodes.push(h("span", { textContent: "The box and the companion disagree. " }));
-      nodes.push(button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      }));
+      nodes.push(tableIsRightButton(api, say));
     }
     controls.replaceChildren(...nodes);
     const sw = v.swaps;

@@ -4,7 +4,7 @@
 // "what my mirrors show now" switch. Both words show once the game is over.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h } from "/static/panel-kit.js";
+import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/reflecto";
 const COLOURS = ["#2b6cb0", "#c53030"];
@@ -165,14 +165,7 @@ export function mount(el, api) {
     }
     if ((seat === null || seat === undefined) && v.phase === "play" && (v.breaches || []).length) {
       // The admin's way back when the companion's board has drifted from the table.
-      nodes.push(button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      }));
+      nodes.push(tableIsRightButton(api, say));
     }
     mine.replaceChildren(...nodes);
     if (v.phase === "over") {
