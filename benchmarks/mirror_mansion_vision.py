@@ -171,9 +171,13 @@ def speed(frames: int) -> dict:
 
 def _stage_times(images, board) -> dict[str, float]:
     """Median time of each stage of the reader (the steps `read_box` runs, one by one)."""
-    from companion.games.mirror_mansion.perceive import find_candidates, fit, identify, rectify
-    from companion.games.mirror_mansion.pose import estimate_pose
-
+    from companion.games.mirror_mansion.vision.perceive import (
+        find_candidates,
+        fit,
+        identify,
+        rectify,
+    )
+    from companion.vision.board_pose import estimate_pose
     from companion.vision.markers import detect_markers
 
     times: dict[str, list[float]] = {}

@@ -1,17 +1,29 @@
 """Settings: defaults < config file (TOML) < environment (COMPANION_*) < command-line flags.
 
 Pydantic models with `extra="forbid"`: a typo in a config file is an error naming the key,
-not a silently ignored setting.
+not a silently ignored setting. The layering is pydantic-settings' (a TOML source, an
+environment source with `__` between section and key, and the flags on top), so the merge
+of nested sections is the library's, not ours.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+from pydantic_settings.sources.utils import parse_env_vars
 
 from companion.errors import UserError
 
@@ -95,8 +107,13 @@ class LimitSettings(_Section):
     max_json_depth: int = Field(64, ge=2)
 
 
-class PlatformSettings(_Section):
+class PlatformSettings(BaseSettings):
     """The settings every table has; each game adds its own section (see `Settings`)."""
+
+    model_config = SettingsConfigDict(
+        extra="forbid", validate_assignment=True, env_prefix="COMPANION_",
+        env_nested_delimiter="__",
+    )
 
     data_dir: Path = Field(default_factory=lambda: default_data_dir())
     """Where the event store, snapshots, calibration and taught decks are kept."""
@@ -108,6 +125,20 @@ class PlatformSettings(_Section):
     store: StoreSettings = Field(default_factory=StoreSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
     """Sizes of inputs refused before they are read (images, JSON files)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Built directly (`Settings(...)`, as tests and the reference do), settings are the
+        defaults and what is passed, whatever the environment says; `load_settings` is the
+        one place that layers a file and the environment."""
+        return (init_settings,)
 
 
 def _game_sections() -> dict[str, Any]:
@@ -140,36 +171,6 @@ def default_data_dir() -> Path:
     return Path(base) / "companion"
 
 
-def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
-    node = data
-    *parents, leaf = dotted.split(".")
-    for key in parents:
-        node = node.setdefault(key, {})
-        if not isinstance(node, dict):
-            raise UserError(f"setting {dotted!r}: {key!r} is not a section")
-    node[leaf] = value
-
-
-def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
-    """COMPANION_CAMERA__SOURCE=opencv:0 sets camera.source (double underscore nests)."""
-    out: dict[str, Any] = {}
-    for key, value in environ.items():
-        if key.startswith("COMPANION_") and key != "COMPANION_DATA_DIR" and "__" in key:
-            dotted = key.removeprefix("COMPANION_").lower().replace("__", ".")
-            _set_dotted(out, dotted, value)
-    return out
-
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def _describe(exc: ValidationError, origin: str) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -178,31 +179,57 @@ def _describe(exc: ValidationError, origin: str) -> str:
     return f"{origin}: setting {where!r}: {err['msg']}"
 
 
+class _Environment(EnvSettingsSource):
+    """The environment read by pydantic-settings (`COMPANION_CAMERA__FPS`), from a given
+    mapping: `os.environ`, or a test's stand-in for it."""
+
+    def __init__(self, settings_cls: type[BaseSettings], values: Mapping[str, str]) -> None:
+        self._values = values
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return parse_env_vars(self._values, self.case_sensitive, self.env_ignore_empty,
+                              self.env_parse_none_str)
+
+
+def _sections(dotted: Mapping[str, Any]) -> dict[str, Any]:
+    """Flags name a setting with dots (`web.port`); a source gives sections as dicts."""
+    out: dict[str, Any] = {}
+    for key, value in dotted.items():
+        *sections, leaf = key.split(".")
+        node = out
+        for section in sections:
+            node = node.setdefault(section, {})
+        node[leaf] = value
+    return out
+
+
+def _toml_source(config_file: Path) -> PydanticBaseSettingsSource:
+    """The config file's settings; a missing or broken file is one line naming it."""
+    if not Path(config_file).is_file():
+        raise UserError(f"config file not found: {config_file}")
+    try:
+        return TomlConfigSettingsSource(Settings, toml_file=config_file)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read config file {config_file}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"config file {config_file} is not valid TOML: {exc}") from None
+
+
 def load_settings(
     config_file: Path | None = None,
     overrides: dict[str, Any] | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Settings from a TOML file, the environment and flag overrides (dotted keys allowed)."""
-    data: dict[str, Any] = {}
-    origin = "settings"
+    flags = _sections({k: v for k, v in (overrides or {}).items() if v is not None})
+    sources: list[PydanticBaseSettingsSource] = [
+        InitSettingsSource(Settings, flags),
+        _Environment(Settings, os.environ if environ is None else environ),
+    ]
     if config_file is not None:
-        origin = str(config_file)
-        try:
-            data = tomllib.loads(Path(config_file).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UserError(f"config file not found: {config_file}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read config file {config_file}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise UserError(f"config file {config_file} is not valid TOML: {exc}") from None
-    data = _merge(data, _env_overrides(dict(os.environ if environ is None else environ)))
-    flat: dict[str, Any] = {}
-    for key, value in (overrides or {}).items():
-        if value is not None:
-            _set_dotted(flat, key, value)
-    data = _merge(data, flat)
+        sources.append(_toml_source(config_file))
     try:
-        return Settings.model_validate(data)
+        return Settings(_build_sources=(tuple(sources), flags))
     except ValidationError as exc:
-        raise UserError(_describe(exc, origin)) from None
+        raise UserError(_describe(exc, str(config_file or "settings"))) from None

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
 
 _REPO = Path(__file__).resolve().parent.parent
 
@@ -16,3 +20,16 @@ def models_dir() -> Path:
     """`$COMPANION_MODELS_DIR` if set (users' edited copies), else the repository's `models/`."""
     override = os.environ.get("COMPANION_MODELS_DIR")
     return Path(override) if override else _REPO / "models"
+
+
+def read_model_toml(path: Path) -> dict[str, Any]:
+    """A model file's contents. Users edit these files, so a missing, unreadable or broken
+    one is one `UserError` naming it, the same words for every game."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"missing model file {path}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read model file {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path} is not valid TOML: {exc}") from None

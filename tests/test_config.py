@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.config import load_settings
+from companion.config import Settings, load_settings
 from companion.errors import UserError
 
 
@@ -47,3 +47,23 @@ def test_sticker_colours_are_settings(tmp_path):
     cfg.write_text("[stickers.mirror_dot]\nhue_min = 400\nhue_max = 10\n")
     with pytest.raises(UserError, match=r"stickers\.mirror_dot\.hue_min"):
         load_settings(cfg, environ={})
+
+
+def test_the_environment_nests_sections_and_its_typos_are_named():
+    env = {"COMPANION_WEB__ALLOWED_HOSTS": '["table.lan"]', "COMPANION_GAME": "reflecto",
+           "COMPANION_MODELS_DIR": "/elsewhere"}  # not a setting: another part reads it
+    s = load_settings(environ=env)
+    assert s.web.allowed_hosts == ["table.lan"] and s.game == "reflecto"
+    with pytest.raises(UserError, match=r"unknown setting 'camera\.fsp'"):
+        load_settings(environ={"COMPANION_CAMERA__FSP": "3"})
+    with pytest.raises(UserError, match=r"setting 'camera\.fps'"):
+        load_settings(environ={"COMPANION_CAMERA__FPS": "fast"})
+
+
+def test_flags_beat_the_environment_and_built_settings_ignore_it(monkeypatch):
+    monkeypatch.setenv("COMPANION_WEB__PORT", "9001")
+    assert load_settings(overrides={"web.port": 9002, "camera.fps": None}).web.port == 9002
+    assert load_settings().web.port == 9001
+    assert Settings().web.port == 8000  # only `load_settings` layers the environment
+    hosts = load_settings(overrides={"web.allowed_hosts": ["a.lan"]}, environ={})
+    assert hosts.web.allowed_hosts == ["a.lan"]  # a flag's value is taken as it is given

@@ -47,3 +47,17 @@ def test_mirror_mansion_rules_that_import_its_vision_break_them(tmp_path):
     assert proc.returncode != 0
     assert "companion.games.mirror_mansion.rules is not allowed to import" in (
         proc.stdout.replace("\n", " ").replace("  ", " "))
+
+
+def test_a_game_that_imports_another_game_breaks_them(tmp_path):
+    shutil.copytree(REPO / "companion", tmp_path / "companion",
+                    ignore=shutil.ignore_patterns("__pycache__", "static"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    render = tmp_path / "companion" / "games" / "reflecto" / "vision" / "render.py"
+    render.write_text(render.read_text(encoding="utf-8")
+                      + "\nimport companion.games.mirror_mansion.vision.render\n",
+                      encoding="utf-8")
+    proc = _lint(tmp_path)
+    assert proc.returncode != 0
+    assert "companion.games.reflecto is not allowed to import companion.games.mirror_mansion" in (
+        proc.stdout.replace("\n", " ").replace("  ", " "))

@@ -34,7 +34,9 @@ class Frame:
     image: np.ndarray
     """BGR uint8, height × width × 3."""
     timestamp: float
-    """`time.monotonic()` seconds when the frame was captured."""
+    """Seconds when the frame was captured, on the source's clock: `time.monotonic()` for
+    cameras and replays, film time for the `sim` camera. Trackers time stillness by it, so
+    only differences between frames of one source mean anything."""
     index: int
     """Counts up from 0 for one source (a CaptureThread keeps counting across reconnects)."""
     truth: dict[str, Any] | None = None

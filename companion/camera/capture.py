@@ -57,6 +57,8 @@ class CaptureThread:
         self._since = time.monotonic()
         self._source_name = name
         self._stamps: deque[float] = deque()
+        self._last_at: float | None = None
+        """When the newest frame was published (`time.monotonic()`)."""
         self._thread = threading.Thread(target=self._run, name=f"capture-{name}", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -113,7 +115,7 @@ class CaptureThread:
             if len(self._stamps) >= 2:
                 fps = (len(self._stamps) - 1) / max(1e-6, self._stamps[-1] - self._stamps[0])
             state, since, last_error = self._state, self._since, self._last_error
-            last = self._frame.timestamp if self._frame is not None else None
+            last = self._last_at
             if state == "ok" and last is not None and now - last > self.stall_after_s:
                 # A read that hangs cannot be interrupted; say so instead of claiming "ok".
                 state, since = "reconnecting", last
@@ -150,8 +152,12 @@ class CaptureThread:
             # The thread's own count, so indices keep rising across reconnects.
             self._frame = dataclasses.replace(frame, index=self._count)
             self._count += 1
-            self._stamps.append(frame.timestamp)
-            while self._stamps and frame.timestamp - self._stamps[0] > FPS_WINDOW_S:
+            # The rate and stalls go by this thread's clock, not the frame's own stamp (the
+            # `sim` camera stamps film time, which runs at its pace, not the wall's).
+            at = time.monotonic()
+            self._last_at = at
+            self._stamps.append(at)
+            while self._stamps and at - self._stamps[0] > FPS_WINDOW_S:
                 self._stamps.popleft()
             if self._state != "ok":
                 self._state = "ok"

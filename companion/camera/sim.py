@@ -28,10 +28,13 @@ class Pacer:
 class SimSource(FrameSource):
     """Frame i shows the scene at t = i * pace / fps, so a run is reproducible from its seed.
 
-    `pace` is film seconds per real second (`camera.sim_pace`): above 1 the demo's holds and
-    pauses pass faster, on the platform's clock alone; no game is told or changed. Its
-    trackers still see each hold for fewer real seconds and frames, so the pace that works
-    is bounded by how fast perception reads frames (the browser demo tests use 2)."""
+    A frame is stamped with its film time, as a camera stamps the moment it captured: the
+    trackers time stillness by frame time, so a hold lasts as long for them whatever the
+    pace or however slowly the machine reads. `pace` is film seconds per real second
+    (`camera.sim_pace`): above 1 the demo's holds and pauses pass faster on the wall clock;
+    no game is told or changed. Its trackers still see each hold in fewer frames, so the
+    pace that works is bounded by how fast perception reads frames (the browser demo tests
+    use 2)."""
 
     def __init__(self, scene: Scene, fps: float, pace: float = 1.0,
                  lockstep: bool = False) -> None:
@@ -53,9 +56,10 @@ class SimSource(FrameSource):
     def read(self) -> Frame:
         if not self._open:
             raise CameraError("sim camera is not open")
-        image, truth = self.scene.frame(self._index * self.pace / self.fps)
-        stamp = self._pacer.wait()
-        frame = Frame(image=image, timestamp=stamp, index=self._index, truth=truth)
+        film_t = self._index * self.pace / self.fps
+        image, truth = self.scene.frame(film_t)
+        self._pacer.wait()
+        frame = Frame(image=image, timestamp=film_t, index=self._index, truth=truth)
         self._index += 1
         return frame
 

@@ -31,6 +31,13 @@ class IllegalAction(ValueError):
         super().__init__(f"{rule}: {detail}" if detail else rule)
 
 
+def require(ok: bool, rule: str, detail: str = "") -> None:
+    """Raise `IllegalAction(rule, detail)` unless `ok`: an engine's checks read as the rules
+    they enforce, one line each."""
+    if not ok:
+        raise IllegalAction(rule, detail)
+
+
 class GameEngine(Protocol[State, Action]):
     """One object per game; all methods are pure functions of their arguments."""
 

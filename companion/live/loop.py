@@ -555,7 +555,7 @@ class Runtime:
             if self.storage_error is not None and time.monotonic() < self._retry_storage_at:
                 return []  # the disk refused lately: the tracker waits, it does not move on
             try:
-                drafts = game.update(observation, time.time())
+                drafts = game.update(observation, frame.timestamp)
             except Exception as exc:
                 self._game_error("update", exc)
                 return []

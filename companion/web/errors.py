@@ -44,6 +44,16 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 """Documented on every route: each status any route can answer with."""
 
 
+def json_error_responses() -> dict[int | str, dict[str, Any]]:
+    """`ERROR_RESPONSES` for a route whose success is not JSON (the SSE stream): FastAPI
+    documents a route's error models under the route's own media type, but the errors are
+    JSON whatever the route, so these name `ErrorOut` under application/json themselves."""
+    ref = {"$ref": "#/components/schemas/ErrorOut"}
+    return {status: {"description": doc["description"],
+                     "content": {"application/json": {"schema": ref}}}
+            for status, doc in ERROR_RESPONSES.items()}
+
+
 def _where(loc: tuple[object, ...] | list[object]) -> str:
     parts = [str(p) for p in loc if p != "body"]
     return ".".join(parts)

@@ -1,6 +1,8 @@
 """The event log: live over Server-Sent Events, the history, and each event's picture.
 
-SSE viewers wait on the runtime's `changes` signal and then read new events from the
+The framing, keep-alive pings and the end of a stream when its phone goes away are
+FastAPI's (`EventSourceResponse`); this module says only what a viewer is sent. SSE
+viewers wait on the runtime's `changes` signal and then read new events from the
 store, so a slow phone never misses an event and a reconnecting EventSource (which sends
 `Last-Event-ID: <session>:<seq>`) gets exactly the events it missed. Private events reach
 only their seat. Every `STATUS_EVERY_S` a `status` message carries the health.
@@ -12,20 +14,20 @@ private event. Every number from a client is bounded at the edge (`MAX_SEQ`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
-from fastapi.responses import FileResponse, StreamingResponse
+from fastapi.responses import FileResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel
 
 from companion.live.loop import Runtime
 from companion.store import audience_of
 from companion.web.auth import Caller, CallerDep
 from companion.web.deps import RuntimeDep
-from companion.web.errors import ErrorOut
+from companion.web.errors import ErrorOut, json_error_responses
 
 router = APIRouter(prefix="/api", tags=["events"])
 
@@ -48,14 +50,6 @@ class EventOut(BaseModel):
     """URL of the picture kept with the event."""
 
 
-def sse(kind: str, data: Any, event_id: str | None = None) -> str:
-    lines = [f"event: {kind}"]
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    lines.append("data: " + json.dumps(data, separators=(",", ":")))
-    return "\n".join(lines) + "\n\n"
-
-
 def parse_last_id(value: str | None) -> tuple[str, int] | None:
     """`<session>:<seq>` as sent back by EventSource; anything else (too long, not a number,
     out of range) is None: the viewer starts from now, as a new one would."""
@@ -68,7 +62,8 @@ def parse_last_id(value: str | None) -> tuple[str, int] | None:
     return (session, number) if number <= MAX_SEQ else None
 
 
-async def event_stream(runtime: Runtime, who: Caller, last_id: str | None) -> AsyncIterator[str]:
+async def event_stream(runtime: Runtime, who: Caller,
+                       last_id: str | None) -> AsyncIterator[ServerSentEvent]:
     """The messages of one viewer. A seat's stream ends when a new game starts: its token
     belonged to the old game, and seat N of the new game is another player."""
     seat = who.seat
@@ -81,43 +76,39 @@ async def event_stream(runtime: Runtime, who: Caller, last_id: str | None) -> As
     else:
         state = runtime.state(seat)
         last_seq = state["last_seq"]
-    yield f"retry: {RETRY_MS}\n\n"
-    yield sse("hello", {"session": runtime.session.to_json(), "seat": seat, "last_seq": last_seq})
+    yield ServerSentEvent(retry=RETRY_MS)
+    yield ServerSentEvent(event="hello", data={
+        "session": runtime.session.to_json(), "seat": seat, "last_seq": last_seq})
     for event in runtime.events_for(seat, last_seq):  # missed while disconnected
-        yield sse("event", event.to_json(), f"{session_id}:{event.seq}")
+        yield ServerSentEvent(event="event", data=event.to_json(), id=f"{session_id}:{event.seq}")
         last_seq = event.seq
     next_status = 0.0
     while not runtime.changes.closed:
         now = time.monotonic()
         if now >= next_status:
-            yield sse("status", runtime.health())
+            yield ServerSentEvent(event="status", data=runtime.health())
             next_status = now + STATUS_EVERY_S
         version, changes = await runtime.changes.wait_async(version, next_status - now)
         if changes is None:
             continue
         if changes.session_id != session_id:
             session_id, last_seq = changes.session_id, 0
-            yield sse("session", runtime.session.to_json())
+            yield ServerSentEvent(event="session", data=runtime.session.to_json())
             if who.role == "seat":
                 return
         for event in runtime.store.seen_by(session_id, audience, last_seq):
             last_seq = event.seq
-            yield sse("event", event.to_json(), f"{session_id}:{event.seq}")
+            yield ServerSentEvent(event="event", data=event.to_json(),
+                                  id=f"{session_id}:{event.seq}")
 
 
-@router.get(
-    "/events",
-    response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
-)
-def events(request: Request, runtime: RuntimeDep, who: CallerDep) -> StreamingResponse:
+@router.get("/events", response_class=EventSourceResponse, responses=json_error_responses())
+async def events(request: Request, runtime: RuntimeDep,
+                 who: CallerDep) -> AsyncIterator[ServerSentEvent]:
     """Server-Sent Events: `hello`, `event` (with id `<session>:<seq>`), `session`, `status`."""
     last_id = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
-    return StreamingResponse(
-        event_stream(runtime, who, last_id),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    async for message in event_stream(runtime, who, last_id):
+        yield message
 
 
 @router.get("/history", response_model=list[EventOut])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 LION = "lion"
 UNICORN = "unicorn"
@@ -106,10 +105,4 @@ def _parse(data: dict[str, Any], source: str) -> Deck:
 @lru_cache(maxsize=4)
 def load_deck(path: Path | None = None) -> Deck:
     path = path or models_dir() / "looking-glass" / "deck.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"cannot read deck file {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: not valid TOML ({exc})") from None
-    return _parse(data, str(path))
+    return _parse(read_model_toml(path), str(path))

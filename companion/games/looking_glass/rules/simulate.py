@@ -6,7 +6,6 @@ by the engine's own chance actions; the two player kinds swap seats every round.
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import time
@@ -15,25 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from companion.games.base import CHANCE
 from companion.games.looking_glass.rules.actions import Deal
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE, Round
 from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES
 from companion.games.looking_glass.rules.players import make_player
-
-Z95 = 1.959964
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from companion.games.playout import play_out, wilson
 
 
 @dataclass
@@ -102,19 +88,15 @@ def play_round(
     brawlers: bool,
     players: dict[str, Any],
 ) -> RoundRecord:
-    state = ENGINE.new_game(2, {"brawlers": brawlers, "target": 1})
-    deal: Deal | None = None
-    while not ENGINE.is_terminal(state):
-        seat = ENGINE.current_player(state)
-        if seat == CHANCE:
-            action = ENGINE.sample_chance(state, rng)
-            if isinstance(action, Deal):
-                deal = action
-        else:
-            action = players[kinds[cast(int, seat)]](state, seat, rng)
-        state = ENGINE.apply(state, action)
-    assert deal is not None
-    glass = deal.glass_map()
+    deals: list[Deal] = []
+
+    def keep_deal(action: Any) -> None:
+        if isinstance(action, Deal):
+            deals.append(action)
+
+    state = play_out(ENGINE, ENGINE.new_game(2, {"brawlers": brawlers, "target": 1}),
+                     lambda s, seat: players[kinds[seat]](s, seat, rng), rng, keep_deal)
+    glass = deals[-1].glass_map()
     lay = ENGINE.layout(cast(Round, state.round).layout)  # the round just scored
     res = state.results[-1]
     return RoundRecord(

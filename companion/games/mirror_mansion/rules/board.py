@@ -8,14 +8,13 @@ leaves the grid) is derived here, once, for the optics, the rules and the camera
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 Cell = tuple[int, int]
 """A crossing (row from north, column from west)."""
@@ -172,15 +171,6 @@ class Board:
         return (x + nx * self.dot_offset_mm, y + ny * self.dot_offset_mm)
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"missing model file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"malformed TOML in {path}: {exc}") from None
-
-
 def _parse(board: dict[str, Any], motifs: dict[str, Any], where: Path) -> Board:
     try:
         grid, cards, markers, pieces, play = (
@@ -263,7 +253,8 @@ def _xy(value: Any) -> tuple[float, float]:
 
 @lru_cache(maxsize=4)
 def _load(folder: Path) -> Board:
-    return _parse(_read(folder / "board.toml"), _read(folder / "motifs.toml"), folder)
+    return _parse(read_model_toml(folder / "board.toml"), read_model_toml(folder / "motifs.toml"),
+                  folder)
 
 
 def load_board() -> Board:

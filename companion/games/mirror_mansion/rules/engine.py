@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import CHANCE, IllegalAction
+from companion.games.base import CHANCE, IllegalAction, require
 from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
@@ -97,11 +97,6 @@ RULE_ACTIVE_GUESS = "the player whose turn it is does not guess"
 RULE_ONE_GUESS = "each other player guesses once"
 RULE_PULL = "pull a card only when the sought motif was seen, and never the window card"
 RULE_DROPS = "take exactly the drops earned"
-
-
-def _require(ok: bool, rule: str, detail: str = "") -> None:
-    if not ok:
-        raise IllegalAction(rule, detail)
 
 
 class MirrorMansionEngine:
@@ -244,10 +239,10 @@ class MirrorMansionEngine:
         door and the window card take the table's places; each castle card keeps its motif,
         and a window card found elsewhere trades places with the card there, as a window
         swap does. Hidden state (guesses) and the turn's progress are untouched."""
-        _require(state.board is not None, RULE_PHASE, "the set-up comes first")
+        require(state.board is not None, RULE_PHASE, "the set-up comes first")
         assert state.board is not None
         old = state.board
-        _require(self.board.is_position(window), RULE_SETUP, f"no card position {window!r}")
+        require(self.board.is_position(window), RULE_SETUP, f"no card position {window!r}")
         cards = dict(old.cards)
         confirmed = state.confirmed
         if window != old.window:
@@ -256,7 +251,7 @@ class MirrorMansionEngine:
                 cards[old.window] = motif
             if window in confirmed:
                 confirmed = (confirmed - {window}) | {old.window}
-        _require(
+        require(
             len(mirrors) == self.board.mirrors,
             RULE_SETUP,
             f"the box has {self.board.mirrors} mirrors, the table shows {len(mirrors)}",
@@ -264,7 +259,7 @@ class MirrorMansionEngine:
         board = replace(old, mirrors=tuple(sorted(mirrors)), window=window, door=door,
                         cards=cards)
         problems = board.problems(self.board)
-        _require(not problems, RULE_SETUP, "; ".join(problems))
+        require(not problems, RULE_SETUP, "; ".join(problems))
         return replace(state, board=board, confirmed=confirmed)
 
     # --- what the eye will see ----------------------------------------------------------
@@ -329,7 +324,7 @@ class MirrorMansionEngine:
         return True
 
     def _phase(self, state: MirrorMansionState, *phases: str) -> None:
-        _require(state.phase in phases, RULE_PHASE, f"the game is at {state.phase!r}")
+        require(state.phase in phases, RULE_PHASE, f"the game is at {state.phase!r}")
 
     def _card(self, state: MirrorMansionState, position: str) -> str | None:
         assert state.board is not None
@@ -339,18 +334,18 @@ class MirrorMansionEngine:
         self._phase(state, SETUP)
         b = self.board
         cards = action.card_map()
-        _require(
+        require(
             sorted(cards) == sorted(b.positions)
             and sorted(cards.values()) == sorted([*b.cards, b.window_card]),
             RULE_SETUP,
             "every position gets exactly one of the twelve castle cards",
         )
-        _require(
+        require(
             len(action.mirrors) == b.mirrors,
             RULE_SETUP,
             f"the box has {b.mirrors} mirrors, the set-up places {len(action.mirrors)}",
         )
-        _require(0 <= action.victor < len(b.fields), RULE_SETUP, "Victor stands on a field")
+        require(0 <= action.victor < len(b.fields), RULE_SETUP, "Victor stands on a field")
         window = next(p for p, c in cards.items() if c == b.window_card)
         board = BoardState(
             mirrors=action.mirrors,
@@ -359,14 +354,14 @@ class MirrorMansionEngine:
             cards={p: c for p, c in cards.items() if p != window},
         )
         problems = board.problems(b)
-        _require(not problems, RULE_SETUP, "; ".join(problems))
+        require(not problems, RULE_SETUP, "; ".join(problems))
         return replace(state, phase=WINDOW, board=board, victor=action.victor)
 
     def _swap_window(self, state: MirrorMansionState, action: SwapWindow) -> MirrorMansionState:
         self._phase(state, WINDOW)
         assert state.board is not None
         old = state.board.window
-        _require(
+        require(
             self.board.is_position(action.position) and action.position != old,
             RULE_WINDOW_SWAP,
             f"{action.position!r} is not another card position",
@@ -386,23 +381,23 @@ class MirrorMansionEngine:
         a card shown to all bears, to fix a wrong tap at set-up before the look relies on it.
         A motif tapped in at another, unconfirmed position trades places with this card's,
         as the two taps were evidently switched; a confirmed card is never changed so."""
-        _require(
+        require(
             state.phase in (ROLL, NAME, DOOR, SWAPS, GUESS, LOOK),
             RULE_CONFIRM_WHEN,
             f"the game is at {state.phase!r}",
         )
         assert state.board is not None
-        _require(
+        require(
             self.board.is_position(action.position) and action.position != state.board.window,
             RULE_CONFIRM_WINDOW,
             f"{action.position!r} is not a castle card beside the window",
         )
-        _require(action.motif in self.board.cards, RULE_CONFIRM_MOTIF, f"{action.motif!r}")
+        require(action.motif in self.board.cards, RULE_CONFIRM_MOTIF, f"{action.motif!r}")
         cards = dict(state.board.cards)
         old = cards.get(action.position)
         other = next((p for p, m in cards.items() if m == action.motif), None)
         if other is not None and other != action.position:
-            _require(
+            require(
                 other not in state.confirmed,
                 RULE_CONFIRM_ONCE,
                 f"{action.motif!r} is confirmed at {other}",
@@ -419,10 +414,10 @@ class MirrorMansionEngine:
         )
 
     def _turn_box(self, state: MirrorMansionState, action: TurnBox) -> MirrorMansionState:
-        _require(state.options.masters, RULE_BOX, "the masters' variant is not on")
-        _require(state.phase in (WINDOW, LOOK), RULE_BOX, f"the game is at {state.phase!r}")
-        _require(not state.box_turned, RULE_BOX, "already turned in this step")
-        _require(action.quarter_turns in (1, 2, 3), RULE_BOX, "turn by 1, 2 or 3 quarter turns")
+        require(state.options.masters, RULE_BOX, "the masters' variant is not on")
+        require(state.phase in (WINDOW, LOOK), RULE_BOX, f"the game is at {state.phase!r}")
+        require(not state.box_turned, RULE_BOX, "already turned in this step")
+        require(action.quarter_turns in (1, 2, 3), RULE_BOX, "turn by 1, 2 or 3 quarter turns")
         return replace(
             state,
             box_quarter_turns=(state.box_quarter_turns + action.quarter_turns) % 4,
@@ -431,7 +426,7 @@ class MirrorMansionEngine:
 
     def _roll(self, state: MirrorMansionState, action: Roll) -> MirrorMansionState:
         self._phase(state, ROLL)
-        _require(1 <= action.value <= self.board.die_sides, RULE_DIE, f"got {action.value}")
+        require(1 <= action.value <= self.board.die_sides, RULE_DIE, f"got {action.value}")
         victor = (state.victor + action.value) % len(self.board.fields)
         thought = self.board.field_thought(victor)
         if thought is None:
@@ -443,21 +438,21 @@ class MirrorMansionEngine:
 
     def _name(self, state: MirrorMansionState, action: Name) -> MirrorMansionState:
         self._phase(state, NAME)
-        _require(action.motif in self.board.motifs, RULE_NAME, f"{action.motif!r}")
+        require(action.motif in self.board.motifs, RULE_NAME, f"{action.motif!r}")
         return replace(state, phase=self._after_sought(state), sought=action.motif)
 
     def _check_slot(self, cell: Cell, slot: str, facing: str | None, is_door: bool) -> None:
         ok = cell in self.board.cells and slot in SLOTS
         ok = ok and (facing is None if is_door else facing in FACINGS[slot])
-        _require(ok, RULE_BAD_SLOT, f"{list(cell)} {slot!r} {facing!r}")
+        require(ok, RULE_BAD_SLOT, f"{list(cell)} {slot!r} {facing!r}")
 
     def _place_door(self, state: MirrorMansionState, action: PlaceDoor) -> MirrorMansionState:
         self._phase(state, DOOR)
         assert state.board is not None
         self._check_slot(action.cell, action.slot, None, is_door=True)
         taken = {m.cell for m in state.board.mirrors}  # the door itself is lifted first
-        _require(action.cell not in taken, RULE_FREE_SLOT, f"a mirror is in {list(action.cell)}")
-        _require(
+        require(action.cell not in taken, RULE_FREE_SLOT, f"a mirror is in {list(action.cell)}")
+        require(
             action.cell not in self.board.in_line(state.board.window),
             RULE_DOOR_IN_LINE,
             f"{list(action.cell)} is in line with {state.board.window}",
@@ -472,30 +467,30 @@ class MirrorMansionEngine:
         board = state.board
         assert board is not None
         b = self.board
-        _require(len(state.swaps) < b.max_swaps, RULE_MAX_SWAPS)
+        require(len(state.swaps) < b.max_swaps, RULE_MAX_SWAPS)
         mirror = next((m for m in board.mirrors if m.cell == action.source), None)
         door = board.door if board.door and board.door.cell == action.source else None
-        _require(mirror is not None or door is not None, RULE_NO_PIECE, f"{list(action.source)}")
+        require(mirror is not None or door is not None, RULE_NO_PIECE, f"{list(action.source)}")
         self._check_slot(action.target, action.slot, action.facing, is_door=door is not None)
         if door is not None:
-            _require(
+            require(
                 state.door_swaps < self.max_door_moves(state),
                 RULE_DOOR_SWAPS,
                 f"the door has moved {state.door_swaps} time(s) this turn",
             )
-            _require(
+            require(
                 (action.target, action.slot) != (door.cell, door.slot),
                 RULE_NO_CHANGE,
                 "the door has no face to turn",
             )
         else:
             assert mirror is not None
-            _require(
+            require(
                 (action.target, action.slot, action.facing)
                 != (mirror.cell, mirror.slot, mirror.facing),
                 RULE_NO_CHANGE,
             )
-        _require(
+        require(
             action.target == action.source
             or (
                 all(m.cell != action.target for m in board.mirrors)
@@ -526,9 +521,9 @@ class MirrorMansionEngine:
 
     def _check_end(self, state: MirrorMansionState) -> None:
         assert state.board is not None
-        _require(len(state.swaps) > 0, RULE_NO_SWAP)
-        _require(state.mirror_swaps > 0, RULE_MIRROR_SWAP)
-        _require(
+        require(len(state.swaps) > 0, RULE_NO_SWAP)
+        require(state.mirror_swaps > 0, RULE_MIRROR_SWAP)
+        require(
             bool(in_line_mirrors(state.board, self.board)),
             RULE_IN_LINE,
             f"no mirror in line with {state.board.window}",
@@ -546,10 +541,10 @@ class MirrorMansionEngine:
         return [s for s in order if state.guesses[s] is None]
 
     def _guess(self, state: MirrorMansionState, action: Guess) -> MirrorMansionState:
-        _require(not state.first_round, RULE_FIRST_ROUND)
-        _require(action.seat != state.active, RULE_ACTIVE_GUESS)
+        require(not state.first_round, RULE_FIRST_ROUND)
+        require(action.seat != state.active, RULE_ACTIVE_GUESS)
         self._phase(state, GUESS)
-        _require(
+        require(
             action.seat in self._pending_guessers(state), RULE_ONE_GUESS, f"seat {action.seat}"
         )
         guesses = list(state.guesses)
@@ -565,7 +560,7 @@ class MirrorMansionEngine:
         seen = trace(state.board, self.board)
         found = seen.seen is not None and seen.motif == state.sought
         if found:
-            _require(
+            require(
                 action.pulled is not None
                 and self.board.is_position(action.pulled)
                 and action.pulled != state.board.window,
@@ -573,14 +568,14 @@ class MirrorMansionEngine:
                 "name the castle card pulled",
             )
         else:
-            _require(action.pulled is None, RULE_PULL, "the sought motif was not seen")
+            require(action.pulled is None, RULE_PULL, "the sought motif was not seen")
         look = LookResult(seen.seen, seen.motif, seen.blocked_by, found, action.pulled)
         return replace(state, phase=AWARD, look=look)
 
     def _award(self, state: MirrorMansionState, action: Award) -> MirrorMansionState:
         self._phase(state, AWARD)
         earned = self.earned(state)
-        _require(
+        require(
             action.drops == earned,
             RULE_DROPS,
             f"earned {list(earned)}, taken {list(action.drops)}",

@@ -178,7 +178,7 @@ class MirrorMansionTable:
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:
         from companion.games.mirror_mansion.vision.perceive import read_frame
-        from companion.games.mirror_mansion.vision.pose import Calibration
+        from companion.vision.board_pose import Calibration
 
         K = getattr(registration, "camera_matrix", None)
         dist = getattr(registration, "dist_coeffs", None)

@@ -21,10 +21,10 @@ from companion.cli_args import CommandParser, read_json_file
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.board import load_board
 from companion.games.mirror_mansion.vision.perceive import read_box
-from companion.games.mirror_mansion.vision.pose import Calibration
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
+from companion.vision.board_pose import Calibration
 
 GAME = "mirror-mansion"
 

@@ -30,10 +30,10 @@ import numpy as np
 
 from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, Cell
 from companion.games.mirror_mansion.vision.dots import Dot, find_dots
-from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration, estimate_pose
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.games.mirror_mansion.vision.top_planes import TopPlane, top_plane, white_balance
+from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
 from companion.vision.markers import Marker, detect_markers
 
 ISOLATION_MIN = 0.6

@@ -29,6 +29,7 @@ from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, Mirr
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
+from companion.sim.solids import Face, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
@@ -455,72 +456,6 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
 # --- standing solids -------------------------------------------------------------------
 
 
-@dataclass
-class Face:
-    quad: np.ndarray
-    """4×3 world points, counter-clockwise seen from outside."""
-    normal: np.ndarray
-    paint: tuple[int, int, int] | np.ndarray
-    """A colour, or a texture warped onto the quad (its corners 0..3 = texture TL,TR,BR,BL)."""
-
-
-@dataclass
-class Solid:
-    faces: list[Face]
-    centre: np.ndarray
-    decals: list[tuple[np.ndarray, tuple[int, int, int]]]
-    """Flat polygons (N×3 world points) painted on the top after the faces, e.g. dots."""
-
-
-def _box_solid(
-    centre_xy: tuple[float, float],
-    u: Vec,
-    length: float,
-    thickness: float,
-    height: float,
-    paints: dict[str, tuple[int, int, int] | np.ndarray],
-) -> Solid:
-    """An upright slab: `u` along its length, `v` (u turned a quarter) through its thickness."""
-    u = np.asarray(u, np.float64) / np.linalg.norm(u)
-    v = np.array([-u[1], u[0]])
-    c = np.array([centre_xy[0], centre_xy[1]])
-
-    def p(a: float, b: float, top: bool) -> np.ndarray:
-        xy = c + a * u * length / 2 + b * v * thickness / 2
-        return np.array([xy[0], xy[1], -height if top else 0.0])
-
-    up = np.array([0.0, 0.0, -1.0])
-    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
-    faces = [
-        Face(
-            np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
-            v3,
-            paints["front"],
-        ),
-        Face(
-            np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
-            -v3,
-            paints["back"],
-        ),
-        Face(
-            np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
-            u3,
-            paints["end"],
-        ),
-        Face(
-            np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
-            -u3,
-            paints["end"],
-        ),
-        Face(
-            np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
-            up,
-            paints["top"],
-        ),
-    ]
-    return Solid(faces, np.array([c[0], c[1], -height / 2]), [])
-
-
 def _disc(centre: tuple[float, float], z: float, diameter: float, n: int = 28) -> np.ndarray:
     a = np.linspace(0, 2 * math.pi, n, endpoint=False)
     r = diameter / 2
@@ -626,7 +561,7 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator,
         # `front` faces the centre of the board: turn u so v points inward.
         u = {"N": (-1, 0), "S": (1, 0), "W": (0, 1), "E": (0, -1)}[pos[0]]
         is_window = pos == window
-        solid = _box_solid(
+        solid = slab(
             (cx, cy),
             np.array(u, float),
             CARD_WIDTH_MM,
@@ -682,7 +617,7 @@ def piece_solids(
             u = -u
         top = _jitter((205, 208, 212) if paints is None else paints.mirror_top, rng,
                       25 if paints is None else 8)
-        solid = _box_solid(
+        solid = slab(
             board.crossing_mm(m.cell),
             u,
             board.mirror_length_mm,
@@ -718,7 +653,7 @@ def piece_solids(
         wood[:] = _jitter((60, 75, 100) if paints is None else paints.door, rng, 10)
         cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
         h = door_h
-        solid = _box_solid(
+        solid = slab(
             board.crossing_mm(box.door.cell),
             _slot_dir(box.door.slot),
             board.door_length_mm,
@@ -743,49 +678,6 @@ def piece_solids(
                                  look.door_dot.bgr or _jitter(ORANGE_BGR, rng, 12)))
         solids.append(solid)
     return solids
-
-
-def _paint_face(img: np.ndarray, quad_px: np.ndarray, paint, shade: float) -> None:
-    h, w = img.shape[:2]
-    x0, y0 = np.floor(quad_px.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(quad_px.max(axis=0)).astype(int) + 2
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 <= x0 or y1 <= y0:
-        return
-    roi = img[y0:y1, x0:x1]
-    local = (quad_px - [x0, y0]).astype(np.float32)
-    mask = np.zeros(roi.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
-    if isinstance(paint, np.ndarray):
-        th, tw = paint.shape[:2]
-        src = np.float32([[0, 0], [tw - 1, 0], [tw - 1, th - 1], [0, th - 1]])
-        M = cv2.getPerspectiveTransform(src, local)
-        layer = cv2.warpPerspective(
-            paint, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        ).astype(np.float32)
-    else:
-        layer = np.empty(roi.shape, np.float32)
-        layer[:] = paint
-    layer *= shade
-    a = (mask.astype(np.float32) / 255.0)[..., None]
-    roi[:] = np.clip(roi * (1 - a) + layer * a, 0, 255).astype(np.uint8)
-
-
-def draw_solids(
-    img: np.ndarray, cam: VirtualCamera, solids: list[Solid], light_dir: np.ndarray
-) -> None:
-    """Painter's algorithm: far solids first; within one convex solid, only faces toward us."""
-    order = sorted(solids, key=lambda s: -float(np.linalg.norm(s.centre - cam.C)))
-    for s in order:
-        for f in s.faces:
-            centre = f.quad.mean(axis=0)
-            if float(f.normal @ (cam.C - centre)) <= 0:
-                continue
-            shade = 0.65 + 0.45 * max(0.0, float(f.normal @ light_dir))
-            _paint_face(img, cam.project(f.quad), f.paint, shade)
-        for poly, color in s.decals:
-            pts = cam.project(poly)
-            cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], color, cv2.LINE_AA, 4)
 
 
 # --- loose things ----------------------------------------------------------------------
@@ -814,7 +706,7 @@ def _victor(board: Board, rng: np.random.Generator,
 
 def _die(centre: tuple[float, float], rng: np.random.Generator) -> Solid:
     s = DIE_SIDE_MM
-    solid = _box_solid(
+    solid = slab(
         centre,
         np.array([math.cos(rng.uniform(0, 6.3)), 0.0 + 1e-3]),
         s,

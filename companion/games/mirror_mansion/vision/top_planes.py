@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.games.mirror_mansion.rules.board import Board
-from companion.games.mirror_mansion.vision.pose import BoardPose
+from companion.vision.board_pose import BoardPose
 
 PX_PER_MM = 2.0
 """Scale of the top-plane resamplings: about what a 1280-pixel camera sees of the board."""

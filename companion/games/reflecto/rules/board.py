@@ -8,14 +8,13 @@ player 1 the opposite way.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 Cell = tuple[int, int]
 """A square: (row counted from player 0's side, column counted from player 0's left)."""
@@ -27,15 +26,12 @@ DIRECTIONS: tuple[Cell, ...] = (
 
 
 @dataclass(frozen=True)
-class Board:
+class Grid:
+    """The squares and which way each seat plays: what the board model and a solver's
+    position both answer from their rows and columns alone."""
+
     rows: int
     cols: int
-    screens_per_player: int
-    letter_screens: int
-    spare_letter_tiles: int
-    min_letters: int
-    max_letters_per_screen: int
-    words: tuple[str, ...]
 
     def first_row(self, seat: int) -> int:
         return 0 if seat == 0 else self.rows - 1
@@ -50,6 +46,16 @@ class Board:
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
+
+@dataclass(frozen=True)
+class Board(Grid):
+    screens_per_player: int
+    letter_screens: int
+    spare_letter_tiles: int
+    min_letters: int
+    max_letters_per_screen: int
+    words: tuple[str, ...]
 
 
 def _int(table: dict[str, Any], key: str, where: str, low: int) -> int:
@@ -83,18 +89,9 @@ def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) ->
     )
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"missing model file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path} is not valid TOML: {exc}") from None
-
-
 @lru_cache(maxsize=4)
 def load_board(folder: Path | None = None) -> Board:
     """The board model from `models/reflecto/` (or `folder`)."""
     root = folder or models_dir() / "reflecto"
-    return board_from_toml(_read(root / "board.toml"), _read(root / "words.toml"),
-                           str(root / "board.toml"))
+    return board_from_toml(read_model_toml(root / "board.toml"),
+                           read_model_toml(root / "words.toml"), str(root / "board.toml"))

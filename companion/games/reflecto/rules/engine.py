@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, require
 from companion.games.reflecto.rules.actions import (
     Action,
     Done,
@@ -69,11 +69,6 @@ RULE_GUESS = "a guess is made instead of the move, and names a word"
 WIN_REMOVED = "removed all letter screens"
 WIN_GUESS = "guessed the word"
 LOSE_GUESS = "guessed wrong"
-
-
-def _require(ok: bool, rule: str, detail: str = "") -> None:
-    if not ok:
-        raise IllegalAction(rule, detail)
 
 
 def screen_ids(seat: int, columns: list[int]) -> list[str]:
@@ -149,16 +144,16 @@ class ReflectoEngine:
             case Guess(word):
                 return self._guess(state, word)
             case Done():
-                _require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
-                _require(state.moved, RULE_MOVE_FIRST)
+                require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
+                require(state.moved, RULE_MOVE_FIRST)
                 return self._next_turn(state)
         raise IllegalAction(RULE_PHASE, f"not a Reflecto action: {action!r}")
 
     # --- the actions ------------------------------------------------------------------
 
     def _setup(self, state: ReflectoState, setup: Setup) -> ReflectoState:
-        _require(state.phase == SETUP, RULE_SETUP, "the game has begun")
-        _require(setup.seat == self.current_player(state), RULE_SETUP,
+        require(state.phase == SETUP, RULE_SETUP, "the game has begun")
+        require(setup.seat == self.current_player(state), RULE_SETUP,
                  f"seat {self.current_player(state)} sets up now")
         seat = setup.seat
         problem = setup_problem(setup, self.board, state.options.letter_screens[seat],
@@ -183,17 +178,17 @@ class ReflectoEngine:
         return state
 
     def _own_screen(self, state: ReflectoState, screen_id: str) -> Screen:
-        _require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
+        require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
         screen = state.screen(screen_id)
-        _require(screen is not None and screen.owner == state.to_move, RULE_OWN,
+        require(screen is not None and screen.owner == state.to_move, RULE_OWN,
                  f"{screen_id} is not a screen of seat {state.to_move}")
         assert screen is not None
-        _require(screen.cell is not None, RULE_OWN, f"{screen_id} has been removed")
+        require(screen.cell is not None, RULE_OWN, f"{screen_id} has been removed")
         return screen
 
     def _move(self, state: ReflectoState, screen_id: str, to: Any) -> ReflectoState:
         screen = self._own_screen(state, screen_id)
-        _require(not state.moved, RULE_ONE_MOVE, "this turn's move is made")
+        require(not state.moved, RULE_ONE_MOVE, "this turn's move is made")
         position = state.position()
         if Move(screen_id, to) not in position.moves():
             raise IllegalAction(*move_problem(position, screen_id, to))
@@ -209,12 +204,12 @@ class ReflectoEngine:
 
     def _remove(self, state: ReflectoState, screen_id: str) -> ReflectoState:
         screen = self._own_screen(state, screen_id)
-        _require(screen.kind == LETTER, RULE_MIRROR)
+        require(screen.kind == LETTER, RULE_MIRROR)
         assert screen.cell is not None
-        _require(screen.cell[0] == self.board.last_row(screen.owner), RULE_LAST_LINE,
+        require(screen.cell[0] == self.board.last_row(screen.owner), RULE_LAST_LINE,
                  f"{screen_id} is on row {screen.cell[0]}")
         nxt = state.next_to_remove(screen.owner)
-        _require(nxt is not None and nxt.id == screen_id, RULE_ORDER,
+        require(nxt is not None and nxt.id == screen_id, RULE_ORDER,
                  f"{screen_id} is not the next letter screen to remove")
         state = self._removed(state.with_screen(replace(screen, cell=None)), screen)
         if state.phase == OVER or not state.moved or state.position().removals():
@@ -231,10 +226,10 @@ class ReflectoEngine:
         return state
 
     def _guess(self, state: ReflectoState, word: str) -> ReflectoState:
-        _require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
-        _require(not state.moved, RULE_GUESS, "this turn's move is made")
+        require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
+        require(not state.moved, RULE_GUESS, "this turn's move is made")
         word = normalise_word(word)
-        _require(word.isalpha(), RULE_GUESS, "letters only")
+        require(word.isalpha(), RULE_GUESS, "letters only")
         seat = state.to_move
         right = word == state.words[1 - seat]
         entry = {"seat": seat, "word": word, "right": right, "turn": state.turn}

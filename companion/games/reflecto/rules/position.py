@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
 
-from companion.games.reflecto.rules.board import DIRECTIONS, Cell
+from companion.games.reflecto.rules.board import DIRECTIONS, Cell, Grid
 
 ScreenId = str | int
 """A screen's label: the engine uses strings, the `moves` command echoes what it is given."""
@@ -55,9 +55,7 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Position:
-    rows: int
-    cols: int
+class Position(Grid):
     to_move: int
     screens: tuple[Placed, ...]
     next_to_remove: tuple[ScreenId | None, ScreenId | None]
@@ -69,15 +67,6 @@ class Position:
     @cached_property
     def by_id(self) -> dict[ScreenId, Placed]:
         return {s.id: s for s in self.screens}
-
-    def last_row(self, seat: int) -> int:
-        return self.rows - 1 if seat == 0 else 0
-
-    def forward(self, seat: int) -> int:
-        return 1 if seat == 0 else -1
-
-    def on_board(self, cell: Cell) -> bool:
-        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
 
     def removals(self, seat: int | None = None) -> list[ScreenId]:
         """The screen `seat` (default: the mover) may lift off now: its next letter, if that

@@ -13,14 +13,13 @@ their letters toward the bottom edge (+y), player 1's toward the top (-y).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 Cell = tuple[int, int]
 
@@ -133,10 +132,5 @@ def geometry_from_toml(data: dict[str, Any], where: str = "board.toml") -> Board
 def load_geometry(path: Path | None = None) -> BoardGeometry:
     """`models/reflecto/board.toml` (or `path`); a missing file gives the defaults."""
     path = path or models_dir() / "reflecto" / "board.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        data = {}
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path} is not valid TOML: {exc}") from None
+    data = read_model_toml(path) if path.exists() else {}
     return geometry_from_toml(data, str(path))

@@ -26,13 +26,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration
 from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry
 from companion.games.reflecto.vision.read import learn_at_setup, read_board
 from companion.games.reflecto.vision.reading import BoardReading
 from companion.games.reflecto.vision.render import start_position
 from companion.live.table_game import Observation
+from companion.vision.board_pose import BoardPose, Calibration
 
 log = logging.getLogger(__name__)
 

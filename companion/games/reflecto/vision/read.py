@@ -1,9 +1,9 @@
 """Read a Reflecto board from one picture: which squares hold a screen, and whose.
 
 From above a screen is its coloured top and a sliver of one side. The tops all stand at one
-height, so the corner markers give the camera's pose (`estimate_pose`, shared with Mirror
-Mansion) and the picture is resampled on the plane of the tops: there every top lies on its
-square's centre whatever the tilt, and nothing can hide a top but an arm. Below the tops,
+height, so the corner markers give the camera's pose (the shared `estimate_pose`) and the
+picture is resampled on the plane of the tops: there every top lies on its square's centre
+whatever the tilt, and nothing can hide a top but an arm. Below the tops,
 everything is pulled toward the point under the camera, so the sides of screens and their
 feet smear toward it; with screens of this height and cameras up to 25° off vertical the
 smear of a neighbour stays clear of a square's centre, which is all the reader looks at.
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration, estimate_pose
 from companion.games.reflecto.vision.colours import (
     GREY,
     ScreenColours,
@@ -33,6 +32,7 @@ from companion.games.reflecto.vision.colours import (
 )
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
 from companion.vision.markers import Marker, detect_markers
 
 PX_PER_MM = 2.0
@@ -111,7 +111,7 @@ def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] |
     if markers is None:
         markers = detect_markers(image)
     h, w = image.shape[:2]
-    pose = estimate_pose(markers, geom, (w, h), calibration)  # type: ignore[arg-type]
+    pose = estimate_pose(markers, geom, (w, h), calibration)
     if pose is None:
         return None
     (x0, y0), (x1, y1) = geom.grid_box_mm

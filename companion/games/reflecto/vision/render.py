@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.vision.render import Face, Solid, draw_solids
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
+from companion.sim.solids import Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
@@ -232,31 +232,6 @@ def _tile(rng: np.random.Generator, mirror: bool) -> np.ndarray:
     return tex
 
 
-def _slab(centre: np.ndarray, u: np.ndarray, length: float, depth: float, z0: float,
-          z1: float, paints: dict[str, Colour | np.ndarray]) -> Solid:
-    """An upright box from height z0 to z1 (mm above the board); `front` faces +v."""
-    v = np.array([-u[1], u[0]])
-
-    def p(a: float, b: float, z: float) -> np.ndarray:
-        xy = centre + a * u * length / 2 + b * v * depth / 2
-        return np.array([xy[0], xy[1], -z])
-
-    u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
-    faces = [
-        Face(np.array([p(1, 1, z1), p(-1, 1, z1), p(-1, 1, z0), p(1, 1, z0)]), v3,
-             paints["front"]),
-        Face(np.array([p(-1, -1, z1), p(1, -1, z1), p(1, -1, z0), p(-1, -1, z0)]), -v3,
-             paints["back"]),
-        Face(np.array([p(1, -1, z1), p(1, 1, z1), p(1, 1, z0), p(1, -1, z0)]), u3,
-             paints["end"]),
-        Face(np.array([p(-1, 1, z1), p(-1, -1, z1), p(-1, -1, z0), p(-1, 1, z0)]), -u3,
-             paints["end"]),
-        Face(np.array([p(-1, -1, z1), p(1, -1, z1), p(1, 1, z1), p(-1, 1, z1)]),
-             np.array([0.0, 0.0, -1.0]), paints["top"]),
-    ]
-    return Solid(faces, np.array([centre[0], centre[1], -(z0 + z1) / 2]), [])
-
-
 def _framed(tile: np.ndarray, plastic: Colour) -> np.ndarray:
     """The tile seen in its coloured frame (a border around it, a wider one below)."""
     h, w = tile.shape[:2]
@@ -282,13 +257,13 @@ def screen_solids(geom: BoardGeometry, position: BoardReading,
         x, y = geom.cell_mm(s.cell)
         centre = np.array([x + dx, y + dy])
         plastic = _jitter(colours[s.owner], rng, 4)
-        foot = _slab(centre, u, geom.screen_width_mm, geom.foot_depth_mm, 0.0,
-                     geom.foot_height_mm, {"front": plastic, "back": plastic, "end": plastic,
-                                           "top": plastic})
+        foot = slab(centre, u, geom.screen_width_mm, geom.foot_depth_mm, geom.foot_height_mm,
+                    {"front": plastic, "back": plastic, "end": plastic, "top": plastic})
         face = _framed(_tile(rng, bool(rng.random() < 2 / 7)), plastic)
-        frame = _slab(centre, u, geom.screen_width_mm, geom.screen_thickness_mm,
-                      geom.foot_height_mm, geom.screen_height_mm,
-                      {"front": face, "back": plastic, "end": plastic, "top": plastic})
+        frame = slab(centre, u, geom.screen_width_mm, geom.screen_thickness_mm,
+                     geom.screen_height_mm,
+                     {"front": face, "back": plastic, "end": plastic, "top": plastic},
+                     bottom_mm=geom.foot_height_mm)
         if glare and rng.random() < 0.35:  # a lamp caught on the glossy top
             z = -geom.screen_height_mm - 0.05
             r = rng.uniform(1.5, 4.5)

@@ -32,6 +32,7 @@ from companion.games.reflecto.vision.render import (
 )
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
+from companion.sim.solids import draw_solids
 
 REST_S = 3.0
 """Hands away after each change: time for the tracker's stable frames and the dashboard."""
@@ -184,8 +185,6 @@ class Film:
         shot = self.shot_at(t)
         rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 43])
         img = self.base.copy()
-        from companion.games.mirror_mansion.vision.render import draw_solids
-
         draw_solids(img, self.camera, screen_solids(self.geom, shot.position, self.colours,
                                                     rng, glare=False, poses=self.poses),
                     self.light)

@@ -4,15 +4,11 @@
 // time (show, capture, check the straightened card, confirm or retake).
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
+import { button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
+
 const API = "/api/games/looking-glass";
 const STILL_EVERY_MS = 500;
 const WAITING_POLL_MS = 3000;
-
-function h(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 // A card's picture: the upper half the camera learnt, served by the game's own endpoint
 // (the sim camera's deck, or the deck taught on this table).
@@ -119,14 +115,6 @@ function pileGrid(grid, name, score, names) {
   return box;
 }
 
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
 function scoreChart(results, seats) {
   // Each round's score, one bar per player, around a zero line; the match in the caption.
   const w = 300;
@@ -191,12 +179,6 @@ function handPicker(v, names, api, say) {
   draw();
   box.append(picked, send, choices);
   return box;
-}
-
-function button(text, onClick, className = "") {
-  const b = h("button", { type: "button", textContent: text, className });
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 // The teaching lives on the server (a new mount, another phone: the same session), so this
@@ -410,14 +392,7 @@ export function mount(el, api) {
     const drifted = (v.breaches || []).length > 0;
     fix.replaceChildren(...(drifted ? [
       h("span", { textContent: "If the cards on the table are right and the companion is not: " }),
-      button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      })] : []));
+      tableIsRightButton(api, say)] : []));
     const rounds = v.results.map((r) => h("li", { className: "lg-result", textContent: `Round ${r.round}: ${seats[0]} ${r.totals[0]}, ${seats[1]} ${r.totals[1]}. ${seats[r.winner]} wins the round.` }));
     chart.replaceChildren();
     if (v.results.length) chart.append(h("h3", { textContent: "Rounds" }), scoreChart(v.results, seats), h("ol", { className: "lg-rounds" }, ...rounds));

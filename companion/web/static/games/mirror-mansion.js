@@ -4,6 +4,8 @@
 // guess, the hint on request, and after each look what the window saw and the drops.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
+import { actions, button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
+
 const API = "/api/games/mirror-mansion";
 // The motifs chosen so far, kept by the module: the dashboard may mount the panel again
 // (a new session's first events) while a player is still tapping them in.
@@ -14,26 +16,6 @@ export const overlayLegend = [
   ["green", "mirror, its side known"], ["orange", "mirror, side not seen"],
   ["magenta", "the window card"], ["yellow", "the light path, after the look"],
 ];
-
-function h(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-function button(text, onClick, className = "") {
-  const b = h("button", { textContent: text, type: "button", className });
-  b.addEventListener("click", onClick);
-  return b;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 // Board picture in grid units: crossings at 1..3, castle cards on the rim at 0 and 4
 // (the reference box's millimetres divided by 60); one unit is 60 SVG px, 30 px margin.
@@ -261,14 +243,7 @@ export function mount(el, api) {
   const mine = h("div", { className: "private" });
   const say = (text) => { message.textContent = text; };
   let setup = null;
-  const act = (path, body) => async () => {
-    try {
-      await api.post(`${API}/${path}`, body || {});
-      say("");
-    } catch (err) {
-      say(err.message);
-    }
-  };
+  const act = actions(api, API, say);
 
   function render(state) {
     const v = state.view;
@@ -319,14 +294,7 @@ export function mount(el, api) {
     if (api.seat === null && v.phase !== "setup" && (v.table_differs || (v.breaches || []).length)) {
       // The admin's way back when the companion's board has drifted from the box.
       if (v.table_differs) nodes.push(h("span", { textContent: "The box and the companion disagree. " }));
-      nodes.push(button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      }));
+      nodes.push(tableIsRightButton(api, say));
     }
     controls.replaceChildren(...nodes);
     const sw = v.swaps;

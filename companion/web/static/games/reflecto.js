@@ -4,22 +4,12 @@
 // "what my mirrors show now" switch. Both words show once the game is over.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
+import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
+
 const API = "/api/games/reflecto";
 const COLOURS = ["#2b6cb0", "#c53030"];
 // The set-up being tapped in, kept by the module: the dashboard may mount the panel again.
 const draft = { word: "", columns: [], mirrors: [] };
-
-function h(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-function button(text, onClick) {
-  const b = h("button", { textContent: text, type: "button" });
-  b.addEventListener("click", onClick);
-  return b;
-}
 
 // The rulebook's even split (the server checks it): blanks first, or the longer pieces last.
 function evenSplit(word, screens) {
@@ -122,14 +112,7 @@ export function mount(el, api) {
   const end = h("div");
   const say = (text) => { message.textContent = text; };
   let setup = null;
-  const act = (path, body) => async () => {
-    try {
-      await api.post(`${API}/${path}`, body || {});
-      say("");
-    } catch (err) {
-      say(err.message);
-    }
-  };
+  const act = actions(api, API, say);
 
   function render(state) {
     const v = state.view;
@@ -182,14 +165,7 @@ export function mount(el, api) {
     }
     if ((seat === null || seat === undefined) && v.phase === "play" && (v.breaches || []).length) {
       // The admin's way back when the companion's board has drifted from the table.
-      nodes.push(button("The table is right", async () => {
-        try {
-          await api.post("/api/table-is-right", {});
-          say("");
-        } catch (err) {
-          say(err.message);
-        }
-      }));
+      nodes.push(tableIsRightButton(api, say));
     }
     mine.replaceChildren(...nodes);
     if (v.phase === "over") {

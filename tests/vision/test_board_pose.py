@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from companion.games.mirror_mansion.rules.board import load_board
-from companion.games.mirror_mansion.vision.pose import (
+from companion.sim.camera import VirtualCamera
+from companion.vision.board_pose import (
     Calibration,
     estimate_pose,
     marker_object_points,
 )
-from companion.sim.camera import VirtualCamera
 from companion.vision.markers import Marker
 
 BOARD = load_board()

@@ -1,6 +1,6 @@
-"""Where the camera is, from the four corner markers of the board.
+"""Where the camera is, from a board's corner markers.
 
-Standing pieces are read at their tops, 2–2.5 cm above the board, so a homography of the
+Standing pieces are read at their tops, centimetres above the board, so a homography of the
 board plane is not enough under tilt: we need the camera's pose. It comes from
 `cv2.solvePnP` on the corners of the markers seen (at least three markers, 12 points).
 The intrinsics come from a calibration when there is one; otherwise square pixels and a
@@ -10,18 +10,22 @@ with three markers and noisy corners proved far steadier than the algebraic one)
 almost straight down the corners say nothing about the focal length (and it then hardly
 matters, because the heights are small beside the distance), so a typical camera's field of
 view is kept unless another focal length clearly fits better.
+
+Any game's board works: it need only say where its square corner markers sit
+(`MarkerGeometry`), so no game's board type is named here.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.rules.board import Board
 from companion.vision.markers import Marker
 
 PRIOR_HFOV_DEG = 66.0
@@ -32,6 +36,26 @@ FOCAL_GAIN_RATIO = 0.75
 many pixels RMS and by this ratio (a corner misplaced by a finger over a marker leaves a
 residual no focal length explains, and a search would then chase noise)."""
 MIN_MARKERS = 3
+
+
+class PlacedMarker(Protocol):
+    """One corner marker printed on a board: its ArUco id and its centre in board mm."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def center_mm(self) -> tuple[float, float]: ...
+
+
+class MarkerGeometry(Protocol):
+    """What the pose needs of a board: its corner markers and their (common) side in mm."""
+
+    @property
+    def markers(self) -> Sequence[PlacedMarker]: ...
+
+    @property
+    def marker_side_mm(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -77,7 +101,7 @@ class BoardPose:
         return H / H[2, 2]
 
 
-def marker_object_points(board: Board, marker_id: int) -> np.ndarray:
+def marker_object_points(board: MarkerGeometry, marker_id: int) -> np.ndarray:
     """A marker's corners in board mm, in ArUco's order (clockwise from its top-left)."""
     for m in board.markers:
         if m.id == marker_id:
@@ -145,7 +169,7 @@ def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int
 
 def estimate_pose(
     markers: dict[int, Marker],
-    board: Board,
+    board: MarkerGeometry,
     size: tuple[int, int],
     calibration: Calibration | None = None,
 ) -> BoardPose | None:

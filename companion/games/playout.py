@@ -1,0 +1,50 @@
+"""Playing games to their end through an engine, and the statistics of many such games.
+
+Every game's simulator does the same two things: it lets the engine draw its own chance
+actions while computer players choose the rest, and it reports rates with a Wilson
+interval. They live here once; a simulator says only what it records of a game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from companion.games.base import CHANCE
+
+Z95 = 1.959964
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_out(
+    engine: Any,
+    state: Any,
+    choose: Callable[[Any, int], Any],
+    rng: random.Random,
+    on_chance: Callable[[Any], None] | None = None,
+) -> Any:
+    """The final state of `state` played to its end: chance by `engine.sample_chance`
+    (each such action shown to `on_chance`, e.g. to keep the deal), every seat by
+    `choose(state, seat)`. One `rng` serves chance, so a seed fixes every draw."""
+    while not engine.is_terminal(state):
+        seat = engine.current_player(state)
+        if seat == CHANCE:
+            action = engine.sample_chance(state, rng)
+            if on_chance is not None:
+                on_chance(action)
+        else:
+            action = choose(state, seat)
+        state = engine.apply(state, action)
+    return state
