@@ -111,6 +111,7 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=5)
     ap.add_argument("--styles", default="house,random,heldout")
     ap.add_argument("--curve", action="store_true")
+    ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     a = ap.parse_args()
     layout = load_layout()
     results: dict = {"command": "PYTHONPATH=. python benchmarks/onirim_vision.py "
@@ -158,6 +159,9 @@ def main() -> int:
         }
         print(style, results["styles"][style], flush=True)
     if a.curve:
+        if a.dump:
+            dump = {k: [float(x) for x in v] for k, v in scores.items()}
+            Path(a.dump).write_text(json.dumps(dump), encoding="utf-8")
         for k, v in scores.items():
             if v:
                 q = np.percentile(v, [0, 1, 5, 50, 95, 99, 100])
