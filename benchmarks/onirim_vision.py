@@ -12,7 +12,9 @@ the best correlation at places holding a card (right or not) and at the first em
 after each row or fan.
 
 Run:  PYTHONPATH=. python benchmarks/onirim_vision.py --seeds 500000:500010 --tables 5
-      [--styles house,random] [--curve]
+      [--styles house,random,heldout] [--curve]
+`heldout` is the second painter's designs (benchmarks/heldout/onirim.py): measured only,
+never a development set (`--curve` refuses it).
 Fresh seeds only for the numbers quoted; development used seeds 1000..1019.
 """
 
@@ -37,6 +39,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.heldout import onirim as heldout  # noqa: E402
 from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.vision.compare import Tally, compare  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
@@ -58,13 +61,14 @@ def _seeds(text: str) -> range:
     return range(a, b)
 
 
-def teach_deck(faces: dict[str, np.ndarray], seed: int) -> tuple[TableReader, int]:
+def teach_deck(faces: dict[str, np.ndarray], seed: int, photo=teach_photo
+               ) -> tuple[TableReader, int]:
     rng = np.random.default_rng([seed, 99])
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
         for cid, face in faces.items():
             p = Path(tmp) / f"{cid}.jpg"
-            cv2.imwrite(str(p), teach_photo(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            cv2.imwrite(str(p), photo(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
             paths[cid] = p
         taught = teach_photos(paths)
     return TableReader(taught.library), len(taught.refused)
@@ -105,8 +109,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="500000:500010")
     ap.add_argument("--tables", type=int, default=5)
-    ap.add_argument("--styles", default="house,random")
+    ap.add_argument("--styles", default="house,random,heldout")
     ap.add_argument("--curve", action="store_true")
+    ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     a = ap.parse_args()
     layout = load_layout()
     results: dict = {"command": "PYTHONPATH=. python benchmarks/onirim_vision.py "
@@ -117,11 +122,18 @@ def main() -> int:
     for style in a.styles.split(","):
         total, refused, tables, exact = Tally(), 0, 0, 0
         for seed in _seeds(a.seeds):
-            faces = deck_faces(deck_style(seed, style), layout)
-            reader, n_refused = teach_deck(faces, seed)
+            if style == "heldout":  # measured only: see benchmarks/heldout/onirim.py
+                if a.curve:
+                    raise SystemExit("--curve never looks at the held-out designs")
+                faces = heldout.heldout_deck(seed, layout)
+                reader, n_refused = teach_deck(faces, seed, heldout.heldout_teach_photo)
+            else:
+                faces = deck_faces(deck_style(seed, style), layout)
+                reader, n_refused = teach_deck(faces, seed)
             refused += n_refused
             for i in range(a.tables):
-                photo = render_table(seed, i, faces, layout)
+                photo = (heldout.heldout_table(seed, i, faces, layout) if style == "heldout"
+                         else render_table(seed, i, faces, layout))
                 if a.curve:
                     curve(reader, photo.image, photo.truth, scores)
                     continue
@@ -147,6 +159,9 @@ def main() -> int:
         }
         print(style, results["styles"][style], flush=True)
     if a.curve:
+        if a.dump:
+            dump = {k: [float(x) for x in v] for k, v in scores.items()}
+            Path(a.dump).write_text(json.dumps(dump), encoding="utf-8")
         for k, v in scores.items():
             if v:
                 q = np.percentile(v, [0, 1, 5, 50, 95, 99, 100])

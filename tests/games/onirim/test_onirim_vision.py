@@ -87,6 +87,28 @@ def test_read_names_cards_and_never_guesses(rendered: Path) -> None:
     assert right >= 0.5 * cards
 
 
+def test_match_in_one_batch_as_one_by_one(rendered: Path) -> None:
+    """Places of several zones compared in one batch get what each would get alone, and each
+    answer is one of its own zone's types."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    image = cv2.imread(str(rendered / "0000.jpg"))
+    H = reader.locate(image)
+    assert H is not None
+    L = reader.layout
+    asked = [(L.mirror_places[0], f"mirror-{reader.mirror_order[0]}"),
+             (L.mirror_places[1], f"mirror-{reader.mirror_order[1]}"),
+             (L.labyrinth_places[0], "location"), (L.door_places[0], "door"),
+             (L.discard_place, "discard")]
+    windows = [reader.corner_window(image, H, p) for p, _ in asked]
+    together = reader.match(windows, [z for _, z in asked])
+    for w, (_, zone), m in zip(windows, asked, together, strict=True):
+        (alone,) = reader.match([w], zone)
+        assert (m.best, m.card, m.runner_up) == (alone.best, alone.card, alone.runner_up)
+        assert m.score == pytest.approx(alone.score, abs=1e-4)
+        assert m.margin == pytest.approx(alone.margin, abs=1e-3)
+        assert reader.lib.ids.index(m.best) in reader.zones[zone]
+
+
 def test_read_cli_json_shape_and_no_markers(rendered: Path, tmp_path: Path, capsys) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))

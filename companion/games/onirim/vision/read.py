@@ -46,7 +46,10 @@ SURE = EMPTY
 MARGIN = 0.06
 """... and beats every other type's by this much. On the same curve the best type was the
 wrong one for 30 of 1156 cards, with margins of at most 0.235, median 0.008; right ones had a
-median margin of 0.146, 0.024 at the 5th percentile."""
+median margin of 0.146, 0.024 at the 5th percentile. (Tried: the lead as a share of the most
+two types' scores can differ, which a Sun and a Key of one colour might need; on the
+development curve, seeds 1000..1005, 3 tables, house and random, its wrong leads reached 0.43
+with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
 """How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
 once by hand; red against brown needs it, no curve behind the value yet)."""
@@ -201,13 +204,19 @@ class TableReader:
         d = np.linalg.norm(c.tints[:, :, None, :] - self.tints[cand][None, None], axis=-1)
         return c.scores - TINT_WEIGHT * d
 
-    def match(self, windows: list[np.ndarray], zone: str) -> list[Match]:
-        """Which card type lies at each window (BGR from `corner_window`)."""
-        cand = self.zones[zone]
+    def match(self, windows: list[np.ndarray], zone: str | list[str]) -> list[Match]:
+        """Which card type lies at each window (BGR from `corner_window`); `zone` for all of
+        them, or one zone per window (windows of several zones compared in one batch)."""
         if not windows:
             return []
+        zones = [zone] * len(windows) if isinstance(zone, str) else zone
+        cand = sorted(set().union(*(self.zones[z] for z in zones)))
         if not cand:
             return [Match(None, -1.0, 0.0, "", None) for _ in windows]
+        col = {c: j for j, c in enumerate(cand)}
+        allowed = np.zeros((len(windows), len(cand)), bool)
+        for b, z in enumerate(zones):
+            allowed[b, [col[c] for c in self.zones[z]]] = True
         ids = self.lib.ids
         bgr = np.vstack(windows)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3),
@@ -219,6 +228,7 @@ class TableReader:
                                      (3, 3), 0.7).reshape(len(windows), H // 2, W // 2, 3)
         coarse = self._score(correlations(small_lab, self.coarse[cand], PATCH_H // 2,
                                           PATCH_W // 2, COARSE_STRIDE), cand)
+        coarse = np.where(allowed[:, None, :], coarse, -np.inf)
         nx = (W // 2 - PATCH_W // 2) // COARSE_STRIDE + 1
         regions, finalists = [], []
         for b in range(len(windows)):
@@ -228,20 +238,25 @@ class TableReader:
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
             regions.append(labs[b, y0: y0 + PATCH_H + 2 * r, x0: x0 + PATCH_W + 2 * r])
-            finalists.append(set(np.argsort(coarse[b].max(axis=0))[::-1][:FINALISTS].tolist()))
-        fine = self._score(correlations(np.stack(regions), self.fine[cand], PATCH_H, PATCH_W),
-                           cand).max(axis=1)
+            n_ok = int(allowed[b].sum())
+            best = np.argsort(coarse[b].max(axis=0))[::-1][:min(FINALISTS, n_ok)]
+            finalists.append(best.tolist())
+        union = sorted(set().union(*finalists))
+        at_union = {j: k for k, j in enumerate(union)}
+        fine_cand = [cand[j] for j in union]
+        fine = self._score(correlations(np.stack(regions), self.fine[fine_cand], PATCH_H,
+                                        PATCH_W), fine_cand).max(axis=1)
         out = []
         for b in range(len(windows)):
-            keep = sorted(finalists[b])
-            row = fine[b, keep]
+            keep = [cand[j] for j in finalists[b]]
+            row = fine[b, [at_union[j] for j in finalists[b]]]
             order = np.argsort(row)[::-1]
             score = float(row[order[0]])
+            first = keep[order[0]]
             second = float(row[order[1]]) if len(order) > 1 else -1.0
-            best = ids[cand[keep[order[0]]]]
-            runner = ids[cand[keep[order[1]]]] if len(order) > 1 else None
-            named = best if score >= SURE and score - second >= MARGIN else None
-            out.append(Match(named, score, score - second, best, runner))
+            runner = ids[keep[order[1]]] if len(order) > 1 else None
+            named = ids[first] if score >= SURE and score - second >= MARGIN else None
+            out.append(Match(named, score, score - second, ids[first], runner))
         return out
 
     # -- the table -------------------------------------------------------------------
@@ -254,17 +269,31 @@ class TableReader:
         L = self.layout
         warnings: list[str] = []
 
-        def look(places: list[Point], zone: str) -> list[Match]:
-            return self.match([self.corner_window(image, H, p) for p in places], zone)
+        def look(asked: list[tuple[Point, str]]) -> list[Match]:
+            return self.match([self.corner_window(image, H, p) for p, _ in asked],
+                              [z for _, z in asked])
 
         def named(m: Match, where: str) -> str | None:
             if m.card is None:
                 warnings.append(f"{where}: not sure which card ({m.best} or {m.runner_up})")
             return m.card
 
-        # The Mirrors, then their fans one row at a time.
-        seen = [look([place], f"mirror-{mid}")[0]
-                for place, mid in zip(L.mirror_places, self.mirror_order, strict=False)]
+        # Few batches: every place known beforehand (the Mirrors, the Doors, the discard pile,
+        # the labyrinth's first places) in one; then each row of the fans with the labyrinth's
+        # next places. A row or a fan ends at its first empty place.
+        n_doors = len(L.door_places)
+        first: list[tuple[Point, str]] = [
+            *((p, f"mirror-{mid}") for p, mid in zip(L.mirror_places, self.mirror_order,
+                                                     strict=False)),
+            *((p, "door") for p in L.door_places), (L.discard_place, "discard")]
+        n_first = len(first)
+        places = list(L.labyrinth_places)
+        chunk, places = places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]
+        found = look(first + [(p, "location") for p in chunk])
+        seen, door_seen, top = (found[: len(self.mirror_order)],
+                                found[len(self.mirror_order): len(self.mirror_order) + n_doors],
+                                found[n_first - 1])
+        lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
         for i, m in enumerate(seen):
             if m.empty:
@@ -275,38 +304,42 @@ class TableReader:
                 mirrors[i] = (mid, card.endswith("-explored"))
         fans: dict[int, list[str | None]] = {i: [] for i in mirrors}
         open_fans = [i for i, (_, explored) in mirrors.items() if not explored]
-        for k in range(L.fan_max):
-            if not open_fans:
+        labyrinth: list[str | None] = []
+        lab_open = True
+        k = 0
+        while True:
+            for m in lab_found:
+                if m.empty:
+                    lab_open = False
+                    break
+                labyrinth.append(named(m, f"labyrinth card {len(labyrinth) + 1}"))
+            lab_open = lab_open and bool(places)
+            if k >= L.fan_max:
+                open_fans = []
+            if not open_fans and not lab_open:
                 break
-            found = look([L.under_place(i, k) for i in open_fans], "location")
+            chunk, places = (places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]) if lab_open \
+                else ([], places)
+            found = look([(L.under_place(i, k), "location") for i in open_fans]
+                         + [(p, "location") for p in chunk])
             still = []
-            for i, m in zip(open_fans, found, strict=True):
+            for i, m in zip(open_fans, found, strict=False):
                 if m.empty:
                     continue
                 fans[i].append(named(m, f"card {k + 1} under the {mirrors[i][0]} Mirror"))
                 still.append(i)
+            lab_found = found[len(open_fans):]
             open_fans = still
-        # The labyrinth, a few places at a time, up to the first empty one.
-        labyrinth: list[str | None] = []
-        places = list(L.labyrinth_places)
-        done = False
-        while places and not done:
-            chunk, places = places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]
-            for m in look(chunk, "location"):
-                if m.empty:
-                    done = True
-                    break
-                labyrinth.append(named(m, f"labyrinth card {len(labyrinth) + 1}"))
+            k += 1
         doors: list[str] = []
-        for k, m in enumerate(look(list(L.door_places), "door")):
+        for j, m in enumerate(door_seen):
             if m.empty:
                 break
-            card = named(m, f"Door {k + 1}")
+            card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
             else:
                 doors.append(card.removeprefix("door-"))
-        (top,) = look([L.discard_place], "discard")
         return TableReading(
             labyrinth=tuple(labyrinth),
             doors=tuple(doors),
