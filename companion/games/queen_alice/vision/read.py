@@ -42,9 +42,15 @@ RED_HUE = (-25.0, 50.0)
 """... between these Lab hue angles (degrees): crimson to scarlet, short of orange skin."""
 WHITE_CHROMA = 18.0
 """A white piece's pixel is at most this coloured, and lighter than the print."""
-PRINT_COLOURFUL = 0.6
-"""Lab chroma over lightness of the print beside a square, above which it is not print
-but skin or a sleeve: the board's print is muted beside the pieces' plastic."""
+ARM_LIKE = 12.0
+"""Lab distance within which a square's print or middle is the colour of an arm seen
+crossing the ground round the grid."""
+GROUND = 20.0
+"""Lab distance from the ground's median beyond which a point of the loop round the grid
+is not ground."""
+ARM_RUN_SQ = 0.6
+"""An arm crossing the ground round the grid is at least this wide, in squares (a tall
+piece at the grid's edge leaning over the ground is narrower)."""
 SHARE = 0.4
 """Share of a middle's pixels that must be of a piece's colour for the piece to be there
 (a token's printed symbol or a glint takes the rest); an empty square's middle is at least
@@ -71,11 +77,24 @@ class Located:
 
 
 @dataclass(frozen=True)
+class Arm:
+    colour: np.ndarray
+    """Lab of the arm where it crosses the ground round the grid."""
+    crossing_mm: np.ndarray
+    """K x 2 board mm of the loop points it covers."""
+
+
+@dataclass(frozen=True)
+class Arms:
+    arms: tuple[Arm, ...]
+
+
+@dataclass(frozen=True)
 class SpotColours:
     middle: np.ndarray
     """N x M x 3 Lab (L 0..100, a and b signed) of the pixels of each spot's middle."""
     beside: np.ndarray
-    """N x 3 Lab of the print beside each spot (a median)."""
+    """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
 
 
 def locate(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
@@ -119,28 +138,106 @@ def _strip(angle: np.ndarray, lo: float, hi: float, n: int) -> np.ndarray:
 
 def _spot_colours(image: np.ndarray, where: Located, centres: np.ndarray, middle: np.ndarray,
                   beside: np.ndarray) -> SpotColours:
-    """`middle` (M x 2) offsets round every centre; `beside` (N x K x 2) points per spot."""
+    """`middle` (M x 2) offsets round every centre; `beside` (N x S x K x 2): K points along
+    each of S strips per spot."""
     n, m = len(centres), len(middle)
+    s = beside.shape[1]
     flat = np.concatenate([(centres[:, None, :] + middle[None]).reshape(-1, 2),
                            beside.reshape(-1, 2)])
     lab = _lab(_sample(image, where.pose, flat))
     return SpotColours(lab[:n * m].reshape(n, m, 3),
-                       np.median(lab[n * m:].reshape(n, -1, 3), axis=1))
+                       np.median(lab[n * m:].reshape(n, s, -1, 3), axis=2))
+
+
+def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
+    """Arms come from beyond the board, so each crosses the ground round the grid: a loop
+    a quarter square outside the grid, where the print is one ground. Runs of the loop far
+    from the ground's colour, wide as an arm, give the arms' colours."""
+    sq = geom.square_mm
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    m = 0.25 * sq
+    x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
+    step = sq * 0.1
+    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
+             ((x0, y1), (x0, y0))]
+    pts = np.concatenate([np.linspace(a, b, max(2, int(math.dist(a, b) / step)),
+                                      endpoint=False) for a, b in edges])
+    lab = _lab(_sample(image, where.pose, pts))
+    ground = np.median(lab, axis=0)
+    foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
+    if not foreign.any() or foreign.all():
+        return Arms(())
+    # runs round the loop (rolled so that no run wraps)
+    start = int(np.argmin(foreign))
+    f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
+    pts = np.roll(pts, -start, axis=0)
+    arms, i, n = [], 0, len(f)
+    min_run = ARM_RUN_SQ * sq / step
+    while i < n:
+        if not f[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and f[j]:
+            j += 1
+        if j - i >= min_run:
+            arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
+        i = j
+    return Arms(tuple(arms))
+
+
+def _shade_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Lab distance with lightness at half weight: an arm's shading varies its lightness
+    far more than its hue."""
+    d = lab - ref
+    return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
+    """Per spot: its print beside, or most of its middle, has the arm's colour."""
+    beside = np.any(_shade_distance(colours.beside, arm.colour) <= ARM_LIKE, axis=1)
+    middle = np.mean(_shade_distance(colours.middle, arm.colour) <= ARM_LIKE, axis=1)
+    return beside | (middle >= 1 - SHARE)
+
+
+def arm_squares(colours: SpotColours, arms: Arms, geom: BoardGeometry,
+                cells: tuple[Cell, ...]) -> set[Cell]:
+    """Squares under an arm: of the arm's colour and joined, square to square, to where it
+    crosses the ground (a square of the print that happens to share an arm's colour
+    elsewhere on the board is not under it)."""
+    out: set[Cell] = set()
+    index = {c: k for k, c in enumerate(cells)}
+    centres = np.array([geom.cell_mm(c) for c in cells])
+    for arm in arms.arms:
+        like = _arm_like(colours, arm)
+        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
+        seen = set(todo)
+        while todo:
+            r, c = todo.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    n = (r + dr, c + dc)
+                    if n in index and n not in seen and like[index[n]]:
+                        seen.add(n)
+                        todo.append(n)
+        out |= seen
+    return out
 
 
 def sample_squares(image: np.ndarray, geom: BoardGeometry, where: Located,
                    cells: tuple[Cell, ...]) -> SpotColours:
-    """Each square's middle, and its print along strips across the lean (a median: one
-    strip under something still leaves the print)."""
+    """Each square's middle, and its print along strips across the lean (each strip on its
+    own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
     sq = geom.square_mm
     centres = np.array([geom.cell_mm(c) for c in cells])
     nx, ny = where.nadir_mm
     toward = np.arctan2(ny - centres[:, 1], nx - centres[:, 0])
     strips = np.concatenate([_strip(toward + math.radians(a), BESIDE_SQ[0] * sq,
                                     BESIDE_SQ[1] * sq, 6)[:, None] for a in BESIDE_ANGLES],
-                            axis=1).reshape(len(cells), -1, 2)
+                            axis=1)
     return _spot_colours(image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035),
-                         centres[:, None, :] + strips)
+                         centres[:, None, None, :] + strips)
 
 
 def sample_spots(image: np.ndarray, geom: BoardGeometry, where: Located,
@@ -149,9 +246,9 @@ def sample_spots(image: np.ndarray, geom: BoardGeometry, where: Located,
     t = geom.token_mm
     centres = np.array(spots)
     angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    ring = _strip(angles, SPOT_RING[0] * t, SPOT_RING[1] * t, 2).reshape(-1, 2)
+    arcs = _strip(angles, SPOT_RING[0] * t, SPOT_RING[1] * t, 2).reshape(4, -1, 2)
     return _spot_colours(image, where, centres, _disc(SPOT_MIDDLE * t, t * 0.07),
-                         centres[:, None, :] + ring[None])
+                         centres[:, None, None, :] + arcs[None])
 
 
 @dataclass(frozen=True)
@@ -162,23 +259,21 @@ class Shares:
     red: float
     white: float
     gold: float
-    print_colourful: float
-    """Chroma over lightness of the print beside (see `PRINT_COLOURFUL`)."""
 
 
 def shares(colours: SpotColours) -> list[Shares]:
     out = []
     for mid, bes in zip(colours.middle, colours.beside, strict=True):
-        d = np.linalg.norm(mid - bes, axis=1)
+        d = np.linalg.norm(mid[:, None, :] - bes[None], axis=2)  # M x S
+        board = float(np.max(np.mean(d < DIFFERENT, axis=0)))  # the best-matching strip
         chroma = np.hypot(mid[:, 1], mid[:, 2])
         hue = np.degrees(np.arctan2(mid[:, 2], mid[:, 1]))
-        apart = d >= DIFFERENT
+        apart = np.all(d >= DIFFERENT, axis=1)
         red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
-        white = apart & (chroma <= WHITE_CHROMA) & (mid[:, 0] > bes[0])
+        white = apart & (chroma <= WHITE_CHROMA) & (mid[:, 0] > np.max(bes[:, 0]))
         gold = apart & (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
-        colourful = math.hypot(float(bes[1]), float(bes[2])) / max(1.0, float(bes[0]))
-        out.append(Shares(float(np.mean(~apart)), float(np.mean(red)), float(np.mean(white)),
-                          float(np.mean(gold)), colourful))
+        out.append(Shares(board, float(np.mean(red)), float(np.mean(white)),
+                          float(np.mean(gold))))
     return out
 
 
@@ -186,14 +281,11 @@ def classify(colours: SpotColours) -> list[tuple[str, float]]:
     """Per spot: "empty", "red", "white", "gold" (a Crown) or "unsure", with a confidence."""
     out = []
     for s in shares(colours):
-        if s.print_colourful > PRINT_COLOURFUL:
-            out.append(("unsure", 0.0))
-            continue
         best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
-        if best[1] >= SHARE:
-            out.append((best[0], best[1]))
-        elif s.board >= 1 - SHARE:
+        if s.board >= 1 - SHARE:
             out.append(("empty", s.board))
+        elif best[1] >= SHARE:
+            out.append((best[0], best[1]))
         else:
             out.append(("unsure", 0.0))
     return out
@@ -215,34 +307,54 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
                             ("the board's corner markers (30-33) are not seen: fewer than "
                              "three found",), board_found=False)
     cells = geom.cells
-    calls = classify(sample_squares(image, geom, where, cells))
+    arms = find_arms(image, geom, where)
+    colours = sample_squares(image, geom, where, cells)
+    under = arm_squares(colours, arms, geom, cells)
+    calls = [("unsure", 0.0) if c in under else call
+             for c, call in zip(cells, classify(colours), strict=True)]
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(c for c, (v, _) in zip(cells, calls, strict=True)
                        if v not in ("red", "white", "empty"))
     warnings = [unsure_warning(c, "neither a piece nor the board: an arm?")
                 for c in sorted(unsure)]
-    crowns = _crowns(image, geom, where)
+    crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
     for colour in ("red", "white"):
-        alice[colour] = _alice(image, geom, where, colour)
+        alice[colour] = _alice(image, geom, where, colour, arms)
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
 
 
-def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located) -> int | None:
+def _spot_calls(image: np.ndarray, geom: BoardGeometry, where: Located,
+                spots: tuple[Point, ...], arms: Arms | None) -> list[tuple[str, float]]:
+    """Crown slots or path spaces, "unsure" where of an arm's colour near its crossing."""
+    colours = sample_spots(image, geom, where, spots)
+    calls = classify(colours)
+    centres = np.array(spots)
+    for arm in (arms.arms if arms is not None else ()):
+        like = _arm_like(colours, arm)
+        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        calls = [("unsure", 0.0) if like[k] and near[k] <= 4 * geom.square_mm else call
+                 for k, call in enumerate(calls)]
+    return calls
+
+
+def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located,
+            arms: Arms | None = None) -> int | None:
     """Crowns in the display, or None when a slot shows neither print nor a Crown."""
-    calls = classify(sample_spots(image, geom, where, geom.crown_slots))
+    calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
     if any(v not in ("gold", "empty") for v, _ in calls):
         return None
     return sum(v == "gold" for v, _ in calls)
 
 
-def _alice(image: np.ndarray, geom: BoardGeometry, where: Located, colour: str) -> int | None:
+def _alice(image: np.ndarray, geom: BoardGeometry, where: Located, colour: str,
+           arms: Arms | None = None) -> int | None:
     """The one space of the path holding a token of the path's colour, or None."""
-    calls = classify(sample_spots(image, geom, where, geom.paths[colour]))
+    calls = _spot_calls(image, geom, where, geom.paths[colour], arms)
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
     return found[0] if len(found) == 1 else None
