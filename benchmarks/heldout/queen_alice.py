@@ -125,8 +125,9 @@ def _board(img: np.ndarray, cam: VirtualCamera, geom: BoardGeometry, style: str,
                                   [cx - q, cy + q, 0]]), (245, 245, 245))
         tag = cv2.cvtColor(marker_image(m.id, 120), cv2.COLOR_GRAY2BGR)
         src = np.float32([[0, 0], [119, 0], [119, 119], [0, 119]])
-        dst = cam.project(np.array([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2],
-                                    [cx + side / 2, cy + side / 2], [cx - side / 2, cy + side / 2]]))
+        half = side / 2
+        dst = cam.project(np.array([[cx - half, cy - half], [cx + half, cy - half],
+                                    [cx + half, cy + half], [cx - half, cy + half]]))
         M = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
         warped = cv2.warpPerspective(tag, M, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR,
                                      borderValue=(1, 2, 3))
@@ -213,7 +214,7 @@ def paint(geom: BoardGeometry, seed: int | tuple[int, ...]) -> HeldOutPhoto:
     out = img.astype(np.float32) * cast
     out += rng.normal(0, rng.uniform(1, 4), out.shape)
     out = np.clip(out, 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
     out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth, near = _hidden(geom, position, cam, mask)
     return HeldOutPhoto(out, truth, near, position, style)
@@ -224,7 +225,6 @@ def _hidden(geom: BoardGeometry, position: BoardReading, cam: VirtualCamera,
     """Squares the sleeve hides (must be unsure or right) and comes near (may be unsure)."""
     if not mask.any():
         return position, frozenset()
-    h, w = mask.shape
     near_mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
 
     def touches(m: np.ndarray, pts3: np.ndarray) -> bool:

@@ -271,18 +271,23 @@ def shares(colours: SpotColours) -> list[Shares]:
         apart = np.all(d >= DIFFERENT, axis=1)
         red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
         white = apart & (chroma <= WHITE_CHROMA) & (mid[:, 0] > np.max(bes[:, 0]))
-        gold = apart & (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
+        gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
         out.append(Shares(board, float(np.mean(red)), float(np.mean(white)),
                           float(np.mean(gold))))
     return out
 
 
-def classify(colours: SpotColours) -> list[tuple[str, float]]:
-    """Per spot: "empty", "red", "white", "gold" (a Crown) or "unsure", with a confidence."""
+def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, float]]:
+    """Per spot: "empty", "red", "white", "gold" (a Crown) or "unsure", with a confidence.
+
+    `gold_first` for Crown slots: a Crown is told by its gold alone there (a slot's own
+    print differs from the ground round it, so "not the print" says nothing)."""
     out = []
     for s in shares(colours):
         best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
-        if s.board >= 1 - SHARE:
+        if gold_first and s.gold >= SHARE:
+            out.append(("gold", s.gold))
+        elif s.board >= 1 - SHARE:
             out.append(("empty", s.board))
         elif best[1] >= SHARE:
             out.append((best[0], best[1]))
@@ -331,30 +336,34 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
 
 def _spot_calls(image: np.ndarray, geom: BoardGeometry, where: Located,
                 spots: tuple[Point, ...], arms: Arms | None) -> list[tuple[str, float]]:
-    """Crown slots or path spaces, "unsure" where of an arm's colour near its crossing."""
+    """Crown slots or path spaces; ("unsure", -1) where of an arm's colour near where it
+    crosses the ground."""
     colours = sample_spots(image, geom, where, spots)
-    calls = classify(colours)
+    calls = classify(colours, gold_first=spots == geom.crown_slots)
     centres = np.array(spots)
     for arm in (arms.arms if arms is not None else ()):
         like = _arm_like(colours, arm)
         near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
-        calls = [("unsure", 0.0) if like[k] and near[k] <= 4 * geom.square_mm else call
+        calls = [("unsure", -1.0) if like[k] and near[k] <= 4 * geom.square_mm else call
                  for k, call in enumerate(calls)]
     return calls
 
 
 def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located,
             arms: Arms | None = None) -> int | None:
-    """Crowns in the display, or None when a slot shows neither print nor a Crown."""
+    """Crowns in the display: the slots showing gold; None when an arm is over a slot."""
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
-    if any(v not in ("gold", "empty") for v, _ in calls):
+    if any(v == "unsure" and p < 0 for v, p in calls):
         return None
     return sum(v == "gold" for v, _ in calls)
 
 
 def _alice(image: np.ndarray, geom: BoardGeometry, where: Located, colour: str,
            arms: Arms | None = None) -> int | None:
-    """The one space of the path holding a token of the path's colour, or None."""
+    """The space of the path holding a token of the path's colour (a Crown ahead of it is
+    gold), or None when no space or more than one does, or an arm is over the path."""
     calls = _spot_calls(image, geom, where, geom.paths[colour], arms)
+    if any(v == "unsure" and p < 0 for v, p in calls):
+        return None
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
     return found[0] if len(found) == 1 else None

@@ -10,9 +10,9 @@ tilts up to 25 degrees at any turn, arms reach over any part of the board (never
 than one corner marker), and the shared camera effects add uneven light, glare, shadow,
 noise, blur and JPEG.
 
-Printed colours are muted and no lighter than a sheet of card in the same light: a
-board's art is designed so that its red and white pieces stand out from every square,
-and that (with pieces standing on their square) is all the reader assumes.
+Printed colours are muted and darker than the white pieces: a board's art is designed so
+that its red and white pieces stand out from every square, and that (with pieces standing
+on their square) is what the reader assumes.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _hsv(h: float, s: float, v: float) -> Colour:
     return int(b), int(g), int(r)
 
 
-def _muted(rng: np.random.Generator, v_lo: float = 0.22, v_hi: float = 0.72) -> Colour:
+def _muted(rng: np.random.Generator, v_lo: float = 0.15, v_hi: float = 0.62) -> Colour:
     return _hsv(rng.uniform(0, 180), rng.uniform(0, 0.35), rng.uniform(v_lo, v_hi))
 
 
