@@ -12,13 +12,16 @@ Stages, each with a typed result:
 1. `locate`: markers -> camera pose (`estimate_pose`, shared with Mirror Mansion) (`Located`);
 2. `sample_spots`: per square (and per Crown slot and path space) the Lab colour of its
    middle and of its print beside it (`SpotColours`);
-3. `classify`: red, white, empty, or unsure (neither the print nor a piece colour: an arm);
-4. `read_board`: the reading, with a warning for each unsure square.
+3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
+   round the grid; from there it is followed square to square by its colour (`Arms`);
+4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
+5. `read_board`: the reading, with a warning for each unsure square.
 
-Three thresholds, each chosen from a curve on development renders
-(`benchmarks/queen_alice_vision.py --curves`): how far a middle must differ from the print
-to be something (`DIFFERENT`), how coloured a red piece is at least (`RED_CHROMA`), and how
-grey a white piece is at most (`WHITE_CHROMA`).
+Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
+right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
+fewest phantoms at 12); `RED_CHROMA`, `RED_HUE` and `WHITE_CHROMA` sit between the
+percentiles of piece and print middles on the same renders; `GROUND`, `ARM_RUN_SQ` and
+`SHARE` are set by reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
@@ -53,8 +56,8 @@ ARM_RUN_SQ = 0.6
 piece at the grid's edge leaning over the ground is narrower)."""
 SHARE = 0.4
 """Share of a middle's pixels that must be of a piece's colour for the piece to be there
-(a token's printed symbol or a glint takes the rest); an empty square's middle is at least
-this share its print."""
+(a token's printed symbol or a glint takes the rest); a middle at least 1 - SHARE like one
+strip of its print is empty."""
 
 MIDDLE_SQ = 0.2
 """Radius of the middle looked at, in squares: inside every piece's footprint."""
