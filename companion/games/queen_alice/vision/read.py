@@ -265,19 +265,18 @@ class Shares:
 
 
 def shares(colours: SpotColours) -> list[Shares]:
-    out = []
-    for mid, bes in zip(colours.middle, colours.beside, strict=True):
-        d = np.linalg.norm(mid[:, None, :] - bes[None], axis=2)  # M x S
-        board = float(np.max(np.mean(d < DIFFERENT, axis=0)))  # the best-matching strip
-        chroma = np.hypot(mid[:, 1], mid[:, 2])
-        hue = np.degrees(np.arctan2(mid[:, 2], mid[:, 1]))
-        apart = np.all(d >= DIFFERENT, axis=1)
-        red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
-        white = apart & (chroma <= WHITE_CHROMA) & (mid[:, 0] > np.max(bes[:, 0]))
-        gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
-        out.append(Shares(board, float(np.mean(red)), float(np.mean(white)),
-                          float(np.mean(gold))))
-    return out
+    """Per spot, at once for all (N spots, M middle pixels, S strips)."""
+    mid, bes = colours.middle, colours.beside
+    d = np.linalg.norm(mid[:, :, None, :] - bes[:, None, :, :], axis=3)  # N x M x S
+    board = np.max(np.mean(d < DIFFERENT, axis=1), axis=1)  # the best-matching strip
+    chroma = np.hypot(mid[..., 1], mid[..., 2])
+    hue = np.degrees(np.arctan2(mid[..., 2], mid[..., 1]))
+    apart = np.all(d >= DIFFERENT, axis=2)
+    red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
+    white = apart & (chroma <= WHITE_CHROMA) & (mid[..., 0] > np.max(bes[..., 0], axis=1)[:, None])
+    gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
+    return [Shares(float(b), float(r), float(w), float(g)) for b, r, w, g in zip(
+        board, red.mean(axis=1), white.mean(axis=1), gold.mean(axis=1), strict=True)]
 
 
 def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, float]]:
