@@ -34,7 +34,8 @@ CANVAS_PX_PER_MM = 3.0
 BOARD_RIM_MM = 18.0
 """The board's printed edge lies this far outside the corner-marker centres."""
 PIECES_PER_COLOUR = 9
-"""The rulebook: 9 red and 9 white pieces per player colour set on the chessboard."""
+"""At most this many pieces of each colour are drawn (tile A of board.toml starts with
+eight; captures only lower the count)."""
 MAX_HEIGHT_SQ = 1.0
 """The tallest piece drawn, in squares (a king of 30 mm on 30 mm squares)."""
 STYLES = ("tokens", "staunton", "pegs")
