@@ -120,8 +120,22 @@ def simulate_command(argv: list[str]) -> int:
     return 0
 
 
+def render_command(argv: list[str]) -> int:
+    from companion.games.queen_alice.vision.commands import render
+
+    return render(argv)
+
+
+def read_command(argv: list[str]) -> int:
+    from companion.games.queen_alice.vision.commands import read
+
+    return read(argv)
+
+
 VERBS: dict[str, Callable[[list[str]], int]] = {
     "moves": moves_command,
     "score": score_command,
     "simulate": simulate_command,
+    "render": render_command,
+    "read": read_command,
 }

@@ -1,0 +1,93 @@
+"""`companion render queen-alice` and `companion read queen-alice`.
+
+`render` writes synthetic photographs of the Central board with their answer keys
+(DIR/0000.jpg and DIR/0000.json, the JSON in the shape `read --json` prints); `read` prints
+one JSON object per image and line:
+`{"image", "squares": [{"cell", "colour", "confidence"}], "crowns_left", "alice", "warnings"}`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+
+from companion.cli_args import CommandParser
+from companion.errors import UserError
+from companion.games.queen_alice.vision.geometry import load_geometry
+from companion.games.queen_alice.vision.read import read_board
+from companion.games.queen_alice.vision.reading import BoardReading
+from companion.games.queen_alice.vision.render import Conditions, render_photo
+from companion.vision.image_file import read_image
+
+GAME = "queen-alice"
+
+
+def render(argv: list[str]) -> int:
+    parser = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of the Central board from above with their answer "
+        "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).")
+    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
+    parser.add_argument("--out", required=True, help="folder to write into (created)")
+    parser.add_argument("--count", type=int, default=1, help="how many photographs")
+    parser.add_argument("--no-hands", action="store_true", help="no arms over the board")
+    args = parser.parse_args(argv)
+    if not 1 <= args.count <= 100_000:
+        raise UserError("--count must be between 1 and 100000")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    conditions = Conditions(hands=0 if args.no_hands else 2)
+    geom = load_geometry()
+    for i in range(args.count):
+        photo = render_photo(geom, (args.seed, i), conditions)
+        name = out / f"{i:04d}.jpg"
+        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise UserError(f"cannot write {name}")
+        (out / f"{i:04d}.json").write_text(json.dumps(photo.truth.to_json(str(name))) + "\n",
+                                           encoding="utf-8")
+    print(f"wrote {args.count} photograph(s) with answer keys to {out}")
+    return 0
+
+
+def describe(reading: BoardReading) -> str:
+    if not reading.board_found:
+        return "; ".join(reading.warnings)
+    parts = [f"{colour}: " + (" ".join(f"[{r},{c}]" for (r, c), v in sorted(
+        reading.squares.items()) if v == colour) or "none") for colour in ("red", "white")]
+    parts.append(f"crowns left: {reading.crowns_left if reading.crowns_left is not None else '?'}")
+    parts.append("alice: " + ", ".join(f"{c} {'?' if i is None else i}"
+                                       for c, i in reading.alice.items()))
+    text = "; ".join(parts)
+    return text + (f" ({'; '.join(reading.warnings)})" if reading.warnings else "")
+
+
+def read(argv: list[str]) -> int:
+    parser = CommandParser(
+        prog=f"companion read {GAME}",
+        description="Read which squares of the Central board hold a red or a white piece, "
+        "the Crowns left and the Alice tokens, from photographs (corner markers 30-33).")
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    args = parser.parse_args(argv)
+    geom = load_geometry()
+    for path in args.images:  # every file checked before any output
+        p = Path(path)
+        if not p.exists():
+            raise UserError(f"image not found: {p}")
+        if p.is_dir():
+            raise UserError(f"{p} is a folder, not an image")
+    for path in args.images:
+        reading = read_board(read_image(path), geom=geom)
+        if args.json:
+            print(json.dumps(reading.to_json(path)), flush=True)
+        else:
+            print(f"{path}: {describe(reading)}", flush=True)
+    return 0
+
+
+VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}

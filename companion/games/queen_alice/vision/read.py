@@ -1,0 +1,371 @@
+"""Read Queen Alice's Central board from one picture: which squares hold a piece and its
+colour, how many Crowns are left in the display, and where each Alice token stands.
+
+A piece stands on its square, so whatever its shape or height the ray from the camera to
+the middle of its square's footprint meets the piece: the board plane is enough, and the
+camera's pose tells which way pieces lean in the picture (away from the point under the
+camera). The square's own print is looked at beside the piece, across that lean, where
+neither the piece nor its neighbours' lean reach. Only a few hundred pixels are sampled,
+so the reader costs little beyond the marker detection.
+
+Stages, each with a typed result:
+1. `locate`: markers -> camera pose (`estimate_pose`, shared with Mirror Mansion) (`Located`);
+2. `sample_spots`: per square (and per Crown slot and path space) the Lab colour of its
+   middle and of its print beside it (`SpotColours`);
+3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
+   round the grid; from there it is followed square to square by its colour (`Arms`);
+4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
+5. `read_board`: the reading, with a warning for each unsure square.
+
+Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
+right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
+fewest phantoms at 12); `RED_CHROMA`, `RED_HUE` and `WHITE_CHROMA` sit between the
+percentiles of piece and print middles on the same renders; `GROUND`, `ARM_RUN_SQ` and
+`SHARE` are set by reasoning (written beside each), not swept.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration, estimate_pose
+from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
+from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
+from companion.vision.markers import Marker, detect_markers
+
+DIFFERENT = 14.0
+"""Lab distance from the print beyond which a pixel of a square's middle is something."""
+RED_CHROMA = 24.0
+"""A red piece's pixel is at least this coloured (Lab chroma), with a red hue ..."""
+RED_HUE = (-25.0, 50.0)
+"""... between these Lab hue angles (degrees): crimson to scarlet, short of orange skin."""
+WHITE_CHROMA = 18.0
+"""A white piece's pixel is at most this coloured, and lighter than the print."""
+ARM_LIKE = 12.0
+"""Lab distance within which a square's print or middle is the colour of an arm seen
+crossing the ground round the grid."""
+GROUND = 20.0
+"""Lab distance from the ground's median beyond which a point of the loop round the grid
+is not ground."""
+ARM_RUN_SQ = 0.6
+"""An arm crossing the ground round the grid is at least this wide, in squares (a tall
+piece at the grid's edge leaning over the ground is narrower)."""
+SHARE = 0.4
+"""Share of a middle's pixels that must be of a piece's colour for the piece to be there
+(a token's printed symbol or a glint takes the rest); a middle at least 1 - SHARE like one
+strip of its print is empty."""
+
+MIDDLE_SQ = 0.2
+"""Radius of the middle looked at, in squares: inside every piece's footprint."""
+BESIDE_SQ = (0.36, 0.45)
+"""The print is looked at along strips this far from the middle, in squares ..."""
+BESIDE_ANGLES = (-105.0, -80.0, 80.0, 105.0)
+"""... in these directions, in degrees from the direction toward the point under the
+camera: across the lean, where neither the piece nor a neighbour's image reaches."""
+SPOT_MIDDLE = 0.3
+"""For Crowns and Alice tokens: the middle's radius and ..."""
+SPOT_RING = (0.8, 0.95)
+"""... the ring of print round the space, in token widths."""
+
+
+@dataclass(frozen=True)
+class Located:
+    pose: BoardPose
+    nadir_mm: Point
+    """The board point under the camera: pieces lean away from it."""
+
+
+@dataclass(frozen=True)
+class Arm:
+    colour: np.ndarray
+    """Lab of the arm where it crosses the ground round the grid."""
+    crossing_mm: np.ndarray
+    """K x 2 board mm of the loop points it covers."""
+
+
+@dataclass(frozen=True)
+class Arms:
+    arms: tuple[Arm, ...]
+
+
+@dataclass(frozen=True)
+class SpotColours:
+    middle: np.ndarray
+    """N x M x 3 Lab (L 0..100, a and b signed) of the pixels of each spot's middle."""
+    beside: np.ndarray
+    """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
+
+
+def locate(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
+           calibration: Calibration | None = None) -> Located | None:
+    if markers is None:
+        markers = detect_markers(image)
+    h, w = image.shape[:2]
+    pose = estimate_pose(markers, geom, (w, h), calibration)  # type: ignore[arg-type]
+    if pose is None:
+        return None
+    c = pose.camera_centre
+    return Located(pose, (float(c[0]), float(c[1])))
+
+
+def _disc(radius: float, step: float) -> np.ndarray:
+    k = max(1, math.ceil(radius / step))
+    g = np.arange(-k, k + 1) * (radius / k)
+    xx, yy = np.meshgrid(g, g)
+    keep = xx ** 2 + yy ** 2 <= radius ** 2 + 1e-9
+    return np.stack([xx[keep], yy[keep]], axis=1)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Lab of N BGR samples (float32 0..255 in), L 0..100 and signed a, b."""
+    px = (np.clip(bgr, 0, 255) / 255.0).astype(np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
+    pix = pose.project(np.hstack([points_mm, np.zeros((len(points_mm), 1))])).astype(np.float32)
+    got = cv2.remap(image, pix[:, 0].reshape(-1, 1), pix[:, 1].reshape(-1, 1),
+                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return got.reshape(-1, 3).astype(np.float32)
+
+
+def _strip(angle: np.ndarray, lo: float, hi: float, n: int) -> np.ndarray:
+    """Points along a radial strip at each of the given angles: (len(angle), n, 2)."""
+    r = np.linspace(lo, hi, n)
+    return np.stack([np.cos(angle)[:, None] * r, np.sin(angle)[:, None] * r], axis=2)
+
+
+def _spot_colours(image: np.ndarray, where: Located, centres: np.ndarray, middle: np.ndarray,
+                  beside: np.ndarray) -> SpotColours:
+    """`middle` (M x 2) offsets round every centre; `beside` (N x S x K x 2): K points along
+    each of S strips per spot."""
+    n, m = len(centres), len(middle)
+    s = beside.shape[1]
+    flat = np.concatenate([(centres[:, None, :] + middle[None]).reshape(-1, 2),
+                           beside.reshape(-1, 2)])
+    lab = _lab(_sample(image, where.pose, flat))
+    return SpotColours(lab[:n * m].reshape(n, m, 3),
+                       np.median(lab[n * m:].reshape(n, s, -1, 3), axis=2))
+
+
+def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
+    """Arms come from beyond the board, so each crosses the ground round the grid: a loop
+    a quarter square outside the grid, where the print is one ground. Runs of the loop far
+    from the ground's colour, wide as an arm, give the arms' colours."""
+    sq = geom.square_mm
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    m = 0.25 * sq
+    x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
+    step = sq * 0.1
+    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
+             ((x0, y1), (x0, y0))]
+    pts = np.concatenate([np.linspace(a, b, max(2, int(math.dist(a, b) / step)),
+                                      endpoint=False) for a, b in edges])
+    lab = _lab(_sample(image, where.pose, pts))
+    ground = np.median(lab, axis=0)
+    foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
+    if not foreign.any() or foreign.all():
+        return Arms(())
+    # runs round the loop (rolled so that no run wraps)
+    start = int(np.argmin(foreign))
+    f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
+    pts = np.roll(pts, -start, axis=0)
+    arms, i, n = [], 0, len(f)
+    min_run = ARM_RUN_SQ * sq / step
+    while i < n:
+        if not f[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and f[j]:
+            j += 1
+        if j - i >= min_run:
+            arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
+        i = j
+    return Arms(tuple(arms))
+
+
+def _shade_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Lab distance with lightness at half weight: an arm's shading varies its lightness
+    far more than its hue."""
+    d = lab - ref
+    return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
+    """Per spot: its print beside, or most of its middle, has the arm's colour."""
+    beside = np.any(_shade_distance(colours.beside, arm.colour) <= ARM_LIKE, axis=1)
+    middle = np.mean(_shade_distance(colours.middle, arm.colour) <= ARM_LIKE, axis=1)
+    return beside | (middle >= 1 - SHARE)
+
+
+def arm_squares(colours: SpotColours, arms: Arms, geom: BoardGeometry,
+                cells: tuple[Cell, ...]) -> set[Cell]:
+    """Squares under an arm: of the arm's colour and joined, square to square, to where it
+    crosses the ground (a square of the print that happens to share an arm's colour
+    elsewhere on the board is not under it)."""
+    out: set[Cell] = set()
+    index = {c: k for k, c in enumerate(cells)}
+    centres = np.array([geom.cell_mm(c) for c in cells])
+    for arm in arms.arms:
+        like = _arm_like(colours, arm)
+        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
+        seen = set(todo)
+        while todo:
+            r, c = todo.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    n = (r + dr, c + dc)
+                    if n in index and n not in seen and like[index[n]]:
+                        seen.add(n)
+                        todo.append(n)
+        out |= seen
+    return out
+
+
+def sample_squares(image: np.ndarray, geom: BoardGeometry, where: Located,
+                   cells: tuple[Cell, ...]) -> SpotColours:
+    """Each square's middle, and its print along strips across the lean (each strip on its
+    own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
+    sq = geom.square_mm
+    centres = np.array([geom.cell_mm(c) for c in cells])
+    nx, ny = where.nadir_mm
+    toward = np.arctan2(ny - centres[:, 1], nx - centres[:, 0])
+    strips = np.concatenate([_strip(toward + math.radians(a), BESIDE_SQ[0] * sq,
+                                    BESIDE_SQ[1] * sq, 6)[:, None] for a in BESIDE_ANGLES],
+                            axis=1)
+    return _spot_colours(image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035),
+                         centres[:, None, None, :] + strips)
+
+
+def sample_spots(image: np.ndarray, geom: BoardGeometry, where: Located,
+                 spots: tuple[Point, ...]) -> SpotColours:
+    """A Crown slot's or path space's middle and the ring of print round it."""
+    t = geom.token_mm
+    centres = np.array(spots)
+    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    arcs = _strip(angles, SPOT_RING[0] * t, SPOT_RING[1] * t, 2).reshape(4, -1, 2)
+    return _spot_colours(image, where, centres, _disc(SPOT_MIDDLE * t, t * 0.07),
+                         centres[:, None, None, :] + arcs[None])
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Shares of a middle's pixels: like the print, red, white."""
+
+    board: float
+    red: float
+    white: float
+    gold: float
+
+
+def shares(colours: SpotColours) -> list[Shares]:
+    """Per spot, at once for all (N spots, M middle pixels, S strips)."""
+    mid, bes = colours.middle, colours.beside
+    d = np.linalg.norm(mid[:, :, None, :] - bes[:, None, :, :], axis=3)  # N x M x S
+    board = np.max(np.mean(d < DIFFERENT, axis=1), axis=1)  # the best-matching strip
+    chroma = np.hypot(mid[..., 1], mid[..., 2])
+    hue = np.degrees(np.arctan2(mid[..., 2], mid[..., 1]))
+    apart = np.all(d >= DIFFERENT, axis=2)
+    red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
+    white = apart & (chroma <= WHITE_CHROMA) & (mid[..., 0] > np.max(bes[..., 0], axis=1)[:, None])
+    gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
+    return [Shares(float(b), float(r), float(w), float(g)) for b, r, w, g in zip(
+        board, red.mean(axis=1), white.mean(axis=1), gold.mean(axis=1), strict=True)]
+
+
+def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, float]]:
+    """Per spot: "empty", "red", "white", "gold" (a Crown) or "unsure", with a confidence.
+
+    `gold_first` for Crown slots: a Crown is told by its gold alone there (a slot's own
+    print differs from the ground round it, so "not the print" says nothing)."""
+    out = []
+    for s in shares(colours):
+        best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
+        if gold_first and s.gold >= SHARE:
+            out.append(("gold", s.gold))
+        elif s.board >= 1 - SHARE:
+            out.append(("empty", s.board))
+        elif best[1] >= SHARE:
+            out.append((best[0], best[1]))
+        else:
+            out.append(("unsure", 0.0))
+    return out
+
+
+def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
+               geom: BoardGeometry | None = None,
+               markers: dict[int, Marker] | None = None) -> BoardReading:
+    """The board in one BGR picture (the live table's per-frame call).
+
+    `markers`, when the caller has detected them already (the registration does), saves
+    the detection. Squares neither empty nor a piece (an arm over them) are `unsure` and
+    never guessed; a Crown count or an Alice position with anything unsure is None.
+    """
+    geom = geom or load_geometry()
+    where = locate(image, geom, markers, calibration)
+    if where is None:
+        return BoardReading({}, frozenset(), None, {"red": None, "white": None}, {},
+                            ("the board's corner markers (30-33) are not seen: fewer than "
+                             "three found",), board_found=False)
+    cells = geom.cells
+    arms = find_arms(image, geom, where)
+    colours = sample_squares(image, geom, where, cells)
+    under = arm_squares(colours, arms, geom, cells)
+    calls = [("unsure", 0.0) if c in under else call
+             for c, call in zip(cells, classify(colours), strict=True)]
+    squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
+    confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
+    unsure = frozenset(c for c, (v, _) in zip(cells, calls, strict=True)
+                       if v not in ("red", "white", "empty"))
+    warnings = [unsure_warning(c, "neither a piece nor the board: an arm?")
+                for c in sorted(unsure)]
+    crowns = _crowns(image, geom, where, arms)
+    if crowns is None:
+        warnings.append("crowns: a slot of the display is not clearly seen")
+    alice: dict[str, int | None] = {}
+    for colour in ("red", "white"):
+        alice[colour] = _alice(image, geom, where, colour, arms)
+        if alice[colour] is None:
+            warnings.append(f"alice: the {colour} token is not clearly seen on its path")
+    return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+def _spot_calls(image: np.ndarray, geom: BoardGeometry, where: Located,
+                spots: tuple[Point, ...], arms: Arms | None) -> list[tuple[str, float]]:
+    """Crown slots or path spaces; ("unsure", -1) where of an arm's colour near where it
+    crosses the ground."""
+    colours = sample_spots(image, geom, where, spots)
+    calls = classify(colours, gold_first=spots == geom.crown_slots)
+    centres = np.array(spots)
+    for arm in (arms.arms if arms is not None else ()):
+        like = _arm_like(colours, arm)
+        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        calls = [("unsure", -1.0) if like[k] and near[k] <= 4 * geom.square_mm else call
+                 for k, call in enumerate(calls)]
+    return calls
+
+
+def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located,
+            arms: Arms | None = None) -> int | None:
+    """Crowns in the display: the slots showing gold; None when an arm is over a slot."""
+    calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
+    if any(v == "unsure" and p < 0 for v, p in calls):
+        return None
+    return sum(v == "gold" for v, _ in calls)
+
+
+def _alice(image: np.ndarray, geom: BoardGeometry, where: Located, colour: str,
+           arms: Arms | None = None) -> int | None:
+    """The space of the path holding a token of the path's colour (a Crown ahead of it is
+    gold), or None when no space or more than one does, or an arm is over the path."""
+    calls = _spot_calls(image, geom, where, geom.paths[colour], arms)
+    if any(v == "unsure" and p < 0 for v, p in calls):
+        return None
+    found = [i for i, (v, _) in enumerate(calls) if v == colour]
+    return found[0] if len(found) == 1 else None

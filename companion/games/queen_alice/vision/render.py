@@ -1,0 +1,448 @@
+"""Synthetic photographs of Queen Alice's Central board from above, with the answer key.
+
+Every design choice is drawn per box (per scene): the board's art (ground, square colours
+as one tint, checks, tinted rows or columns, frames, corner icons, grid lines), the chess
+set (flat tokens of any outline with a printed symbol, turned Staunton-like pieces, or pegs
+with a knob, each a stack of solids drawn face by face through the shared
+`VirtualCamera`, so a standing piece leans away from the camera as in a photograph), the
+plastic or wood of the red and the white pieces, the Crowns and Alice tokens. The camera
+tilts up to 25 degrees at any turn, arms reach over any part of the board (never over more
+than one corner marker), and the shared camera effects add uneven light, glare, shadow,
+noise, blur and JPEG.
+
+Printed colours are muted and darker than the white pieces: a board's art is designed so
+that its red and white pieces stand out from every square, and that (with pieces standing
+on their square) is what the reader assumes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.vision.render import Face, Solid, draw_solids
+from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point
+from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+from companion.vision.markers import marker_image
+
+CANVAS_PX_PER_MM = 3.0
+BOARD_RIM_MM = 18.0
+"""The board's printed edge lies this far outside the corner-marker centres."""
+PIECES_PER_COLOUR = 9
+"""At most this many pieces of each colour are drawn (tile A of board.toml starts with
+eight; captures only lower the count)."""
+MAX_HEIGHT_SQ = 1.0
+"""The tallest piece drawn, in squares (a king of 30 mm on 30 mm squares)."""
+STYLES = ("tokens", "staunton", "pegs")
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Conditions:
+    max_tilt_deg: float = 25.0
+    hands: int = 2
+    blur_max: float = 1.2
+    jpeg_min: int = 70
+    glare: bool = True
+    sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray
+    truth: BoardReading
+    """The answer key; squares an arm hides are its `unsure` (and named in its warnings)."""
+    near_arm: frozenset[Cell]
+    """Squares an arm comes near: a reader may call them unsure without being wrong."""
+    camera: VirtualCamera
+    position: BoardReading
+    """Everything on the board, hidden or not."""
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    style: str
+    red: Colour
+    white: Colour
+    scale: float
+    """Heights times this (one set is taller than another)."""
+    base_sq: float
+    """The base's radius, in squares."""
+    sides: int
+    """Facets round a piece (4 and 6 are square and hexagonal tokens; 24 looks round)."""
+
+
+def _hsv(h: float, s: float, v: float) -> Colour:
+    px = np.uint8([[[round(h) % 180, round(s * 255), round(v * 255)]]])
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def _muted(rng: np.random.Generator, v_lo: float = 0.15, v_hi: float = 0.62) -> Colour:
+    return _hsv(rng.uniform(0, 180), rng.uniform(0, 0.35), rng.uniform(v_lo, v_hi))
+
+
+def random_piece_set(rng: np.random.Generator) -> PieceSet:
+    style = str(rng.choice(STYLES))
+    red = _hsv(rng.uniform(-7, 5) % 180, rng.uniform(0.55, 0.95), rng.uniform(0.45, 0.9))
+    warm = rng.uniform(12, 28)
+    white = _hsv(warm, rng.uniform(0.0, 0.18), rng.uniform(0.82, 0.97))
+    sides = int(rng.choice([4, 6, 8, 24])) if style == "tokens" else int(rng.choice([12, 24]))
+    return PieceSet(style, red, white, float(rng.uniform(0.75, 1.0)),
+                    float(rng.uniform(0.27, 0.34)), sides)
+
+
+def random_position(geom: BoardGeometry, rng: np.random.Generator) -> BoardReading:
+    """Up to nine pieces of each colour anywhere, some Crowns left, the Alice tokens anywhere."""
+    counts = [int(rng.integers(2, PIECES_PER_COLOUR + 1)) for _ in range(2)]
+    picks = rng.choice(len(geom.cells), size=sum(counts), replace=False)
+    squares = {geom.cells[int(i)]: ("red" if k < counts[0] else "white")
+               for k, i in enumerate(picks)}
+    alice = {c: int(rng.integers(0, len(geom.paths[c]))) for c in ("red", "white")}
+    crowns = int(rng.integers(0, len(geom.crown_slots) + 1))
+    return BoardReading(squares, frozenset(), crowns, alice)
+
+
+# --- the printed board -----------------------------------------------------------------
+
+
+def _px(p: Point) -> tuple[int, int]:
+    """Board mm to canvas pixels, fixed-point shift 4 for anti-aliased drawing."""
+    s = CANVAS_PX_PER_MM * 16
+    return round((p[0] + BOARD_RIM_MM) * s), round((p[1] + BOARD_RIM_MM) * s)
+
+
+def _rect(img: np.ndarray, a: Point, b: Point, colour: Colour, width: int = -1) -> None:
+    cv2.rectangle(img, _px(a), _px(b), colour, width, cv2.LINE_AA, 4)
+
+
+def _square_colours(geom: BoardGeometry, rng: np.random.Generator) -> dict[Cell, Colour]:
+    """One tint, checks, or tinted rows or columns (the rows give resources, the columns
+    actions: boards colour either)."""
+    kind = str(rng.choice(["one", "checks", "rows", "columns"]))
+    palette = [_muted(rng) for _ in range(4)]
+    out = {}
+    for r, c in geom.cells:
+        key = {"one": 0, "checks": (r + c) % 2, "rows": min(r, geom.rows - 1 - r) % 4,
+               "columns": min(c, geom.cols - 1 - c) % 4}[kind]
+        out[(r, c)] = palette[key]
+    return out
+
+
+def _icon(img: np.ndarray, centre: Point, size: float, colour: Colour,
+          rng: np.random.Generator) -> None:
+    kind = int(rng.integers(3))
+    if kind == 0:
+        cv2.circle(img, _px(centre), round(size * CANVAS_PX_PER_MM * 16), colour, -1,
+                   cv2.LINE_AA, 4)
+    elif kind == 1:
+        pts = [(centre[0] + size * math.cos(a), centre[1] + size * math.sin(a))
+               for a in np.linspace(0, 2 * math.pi, 4, endpoint=False) + math.pi / 4]
+        cv2.fillPoly(img, [np.array([_px(p) for p in pts], np.int32)], colour, cv2.LINE_AA, 4)
+    else:
+        cv2.line(img, _px((centre[0] - size, centre[1])), _px((centre[0] + size, centre[1])),
+                 colour, 2, cv2.LINE_AA, 4)
+
+
+def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+    w_mm, h_mm = geom.board_mm
+    w = round((w_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
+    h = round((h_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = _muted(rng)
+    if rng.random() < 0.5:  # soft painted clouds behind everything, in the ground's hue
+        clouds = cv2.resize(rng.uniform(0.8, 1.2, (8, 8)).astype(np.float32), (w, h),
+                            interpolation=cv2.INTER_CUBIC)
+        img = np.clip(img * clouds[..., None], 0, 255).astype(np.uint8)
+    sq = geom.square_mm
+    colours = _square_colours(geom, rng)
+    inset = rng.uniform(0, 1.5) if rng.random() < 0.4 else 0.0
+    frame = _muted(rng) if rng.random() < 0.4 else None
+    icons = rng.random() < 0.5
+    icon_colour = _muted(rng)
+    for cell, colour in colours.items():
+        x, y = geom.cell_mm(cell)
+        _rect(img, (x - sq / 2 + inset, y - sq / 2 + inset),
+              (x + sq / 2 - inset, y + sq / 2 - inset), colour)
+        if frame is not None:
+            pad = rng.uniform(2, 4)
+            _rect(img, (x - sq / 2 + pad, y - sq / 2 + pad), (x + sq / 2 - pad, y + sq / 2 - pad),
+                  frame, 2)
+        if icons:  # an action icon in a corner, clear of where a piece stands
+            _icon(img, (x - sq * 0.38, y - sq * 0.38), sq * 0.07, icon_colour, rng)
+    if rng.random() < 0.7:
+        line = _muted(rng)
+        width = max(1, round(rng.uniform(0.5, 2.0) * CANVAS_PX_PER_MM))
+        (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
+        for k in range(geom.cols + 1):
+            cv2.line(img, _px((gx0 + k * sq, gy0)), _px((gx0 + k * sq, gy1)), line, width,
+                     cv2.LINE_AA, 4)
+        for k in range(geom.rows + 1):
+            cv2.line(img, _px((gx0, gy0 + k * sq)), _px((gx1, gy0 + k * sq)), line, width,
+                     cv2.LINE_AA, 4)
+    t = geom.token_mm
+    space_fill, space_line = _muted(rng), _muted(rng)
+    round_spaces = rng.random() < 0.5
+    for spot in [*geom.paths["red"], *geom.paths["white"], *geom.crown_slots]:
+        r = t * rng.uniform(0.6, 0.75)
+        if round_spaces:
+            cv2.circle(img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_fill, -1,
+                       cv2.LINE_AA, 4)
+            cv2.circle(img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_line, 2,
+                       cv2.LINE_AA, 4)
+        else:
+            _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_fill)
+            _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_line, 2)
+    grain = rng.normal(0, rng.uniform(1.5, 5), (h, w, 1)).astype(np.float32)
+    img = np.clip(img.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    side = geom.marker_side_mm
+    px = round(side * CANVAS_PX_PER_MM)
+    for m in geom.markers:
+        cx, cy = m.center_mm
+        q = 4.0
+        _rect(img, (cx - side / 2 - q, cy - side / 2 - q), (cx + side / 2 + q, cy + side / 2 + q),
+              (236, 238, 234))
+        x0 = round((cx - side / 2 + BOARD_RIM_MM) * CANVAS_PX_PER_MM)
+        y0 = round((cy - side / 2 + BOARD_RIM_MM) * CANVAS_PX_PER_MM)
+        tag = cv2.cvtColor(marker_image(m.id, px), cv2.COLOR_GRAY2BGR)
+        img[y0:y0 + px, x0:x0 + px] = np.where(tag > 127, 234, 24).astype(np.uint8)
+    return img
+
+
+# --- solids ----------------------------------------------------------------------------
+
+
+def _ring(centre: np.ndarray, radius: float, z: float, sides: int, turn: float) -> np.ndarray:
+    a = turn + np.linspace(0, 2 * math.pi, sides, endpoint=False)
+    return np.stack([centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a),
+                     np.full(sides, z)], axis=1)
+
+
+def frustum(centre: np.ndarray, r0: float, r1: float, z0: float, z1: float, sides: int,
+            turn: float, paint: Colour, decal: tuple[float, Colour] | None = None) -> Solid:
+    """A turned section from height z0 (radius r0) to z1 (radius r1), mm above the board."""
+    lo, hi = _ring(centre, r0, -z0, sides, turn), _ring(centre, r1, -z1, sides, turn)
+    faces = []
+    for i in range(sides):
+        j = (i + 1) % sides
+        mid = (lo[i] + lo[j] + hi[i] + hi[j]) / 4
+        out = np.array([mid[0] - centre[0], mid[1] - centre[1], 0.0])
+        slope = (r0 - r1) / max(1e-6, z1 - z0)
+        normal = out / max(1e-9, float(np.linalg.norm(out))) + np.array([0, 0, -slope])
+        faces.append(Face(np.array([hi[j], hi[i], lo[i], lo[j]]),
+                          normal / np.linalg.norm(normal), paint))
+    faces.append(Face(hi, np.array([0.0, 0.0, -1.0]), paint))
+    decals = []
+    if decal is not None:
+        size, colour = decal
+        decals.append((_ring(centre, size, -z1 - 0.05, 3 + int(size) % 3, turn), colour))
+    return Solid(faces, np.array([centre[0], centre[1], -(z0 + z1) / 2]), decals)
+
+
+KIND_HEIGHT = {"pawn": 0.6, "knight": 0.75, "bishop": 0.8, "rook": 0.7, "queen": 0.92,
+               "king": 1.0}
+
+
+def piece_solids(centre: np.ndarray, paint: Colour, kind: str, pset: PieceSet, sq: float,
+                 rng: np.random.Generator) -> list[Solid]:
+    turn = float(rng.uniform(0, 2 * math.pi))
+    base = pset.base_sq * sq
+    if pset.style == "tokens":
+        h = rng.uniform(3, 8)
+        dark = tuple(int(v * 0.55) for v in paint)
+        return [frustum(centre, base, base * 0.97, 0, h, pset.sides, turn, paint,
+                        (base * rng.uniform(0.2, 0.4), dark))]  # type: ignore[arg-type]
+    tall = KIND_HEIGHT[kind] * MAX_HEIGHT_SQ * sq * pset.scale
+    if pset.style == "staunton":
+        foot = rng.uniform(3, 5)
+        neck = tall * 0.8
+        return [frustum(centre, base, base * 0.85, 0, foot, pset.sides, turn, paint),
+                frustum(centre, base * 0.7, base * 0.35, foot, neck, pset.sides, turn, paint),
+                frustum(centre, base * 0.6, base * 0.45, neck, tall, pset.sides, turn, paint)]
+    return [frustum(centre, base * 0.9, base * 0.6, 0, tall * 0.75, pset.sides, turn, paint),
+            frustum(centre, base * 0.75, base * 0.5, tall * 0.75, tall, pset.sides, turn, paint)]
+
+
+def scene_solids(geom: BoardGeometry, position: BoardReading, pset: PieceSet,
+                 rng: np.random.Generator) -> list[Solid]:
+    sq = geom.square_mm
+    kinds = list(KIND_HEIGHT)
+    solids: list[Solid] = []
+    for cell, colour in position.squares.items():
+        x, y = geom.cell_mm(cell)
+        centre = np.array([x, y]) + rng.uniform(-0.05, 0.05, 2) * sq
+        paint = _jitter(pset.red if colour == "red" else pset.white, rng)
+        solids += piece_solids(centre, paint, kinds[int(rng.integers(len(kinds)))], pset, sq,
+                               rng)
+    t = geom.token_mm / 2
+    gold = _hsv(rng.uniform(18, 30), rng.uniform(0.6, 0.9), rng.uniform(0.6, 0.9))
+    crown_slots = rng.permutation(len(geom.crown_slots))[:position.crowns_left or 0]
+    spots: list[tuple[Point, Colour]] = [(geom.crown_slots[int(i)], gold) for i in crown_slots]
+    for colour in ("red", "white"):
+        index = position.alice[colour]
+        path = geom.paths[colour]
+        if index is None:
+            continue
+        spots.append((path[index], pset.red if colour == "red" else pset.white))
+        ahead = [i for i in range(index + 1, len(path))]
+        if ahead and rng.random() < 0.3:  # a Crown placed ahead of Alice
+            spots.append((path[int(rng.choice(ahead))], gold))
+    for (x, y), paint in spots:
+        centre = np.array([x, y]) + rng.uniform(-1.5, 1.5, 2)
+        solids.append(frustum(centre, t, t * 0.9, 0, rng.uniform(3, 7), int(rng.choice([5, 8, 24])),
+                              float(rng.uniform(0, 6.3)), _jitter(paint, rng)))
+    return solids
+
+
+def _jitter(colour: Colour, rng: np.random.Generator, amount: float = 8) -> Colour:
+    return tuple(int(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in colour)  # type: ignore[return-value]
+
+
+# --- the photograph --------------------------------------------------------------------
+
+
+def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
+    w, h = geom.board_mm
+    lo = -BOARD_RIM_MM
+    return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
+
+
+def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
+                  max_tilt_deg: float) -> VirtualCamera:
+    corners = board_corners_mm(geom)
+    centre = corners.mean(axis=0)
+    w, h = size
+    tilt, yaw = float(rng.uniform(0, max_tilt_deg)), float(rng.uniform(0, 360))
+    hfov = float(rng.uniform(58, 72))
+    distance = float(rng.uniform(330, 420))
+    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
+    for _ in range(25):
+        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
+                                       width=w, height=h, hfov_deg=hfov)
+        pix = cam.project(np.hstack([corners, np.full((4, 1), -geom.square_mm)]))
+        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
+        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
+        if inside.all():
+            break
+        distance *= 1.07
+    return cam
+
+
+def _square_outline_px(geom: BoardGeometry, cam: VirtualCamera, cell: Cell,
+                       height: float) -> np.ndarray:
+    """The image region a square and whatever stands on it can take (its footprint and the
+    same raised to `height`)."""
+    x, y = geom.cell_mm(cell)
+    s = geom.square_mm * 0.42
+    pts = [(x + dx, y + dy, z) for dx in (-s, s) for dy in (-s, s) for z in (0.0, -height)]
+    return cv2.convexHull(cam.project(np.array(pts)).astype(np.float32))
+
+
+def _spot_outline_px(cam: VirtualCamera, spot: Point, radius: float) -> np.ndarray:
+    pts = [(spot[0] + dx, spot[1] + dy, z) for dx in (-radius, radius)
+           for dy in (-radius, radius) for z in (0.0, -8.0)]
+    return cv2.convexHull(cam.project(np.array(pts)).astype(np.float32))
+
+
+def _covered(mask: np.ndarray, hull: np.ndarray) -> float:
+    """Share of a convex region under the mask."""
+    region = np.zeros_like(mask)
+    cv2.fillConvexPoly(region, np.round(hull).astype(np.int32), 255)
+    area = int(np.count_nonzero(region))
+    return 0.0 if area == 0 else float(np.count_nonzero(mask & region)) / area
+
+
+def add_hands(img: np.ndarray, geom: BoardGeometry, cam: VirtualCamera,
+              rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Arms reaching over the board, hiding at most one corner marker; returns the picture
+    and the union of the arms' masks."""
+    h, w = img.shape[:2]
+    total = np.zeros((h, w), np.uint8)
+    s = geom.marker_side_mm / 2 + 3
+    quads = [cam.project(np.array([(m.center_mm[0] + dx, m.center_mm[1] + dy)
+                                   for dx in (-s, s) for dy in (-s, s)]))
+             for m in geom.markers]
+    hidden_before: set[int] = set()
+    bw, bh = geom.board_mm
+    for _ in range(count):
+        for _attempt in range(6):
+            reach_mm = (rng.uniform(0.1, 0.9) * bw, rng.uniform(0.1, 0.9) * bh)
+            reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -40.0]]))[0]
+            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+            near = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+            hidden = {i for i, q in enumerate(quads)
+                      if any(0 <= p[0] < w and 0 <= p[1] < h and near[int(p[1]), int(p[0])]
+                             for p in q)}
+            if len(hidden | hidden_before) > 1:
+                continue
+            hidden_before |= hidden
+            img, total = trial, total | mask
+            break
+    return img, total
+
+
+def _with_arms(geom: BoardGeometry, truth: BoardReading, cam: VirtualCamera,
+               mask: np.ndarray) -> tuple[BoardReading, frozenset[Cell]]:
+    """The answer key with what the arms hide: squares (whatever stands on them), and the
+    Crowns and Alice counts when an arm is over a slot or a path."""
+    if not mask.any():
+        return truth, frozenset()
+    near = cv2.dilate(mask, np.ones((7, 7), np.uint8))
+    tall = MAX_HEIGHT_SQ * geom.square_mm
+    hidden, near_arm = set(), set()
+    for cell in geom.cells:
+        hull = _square_outline_px(geom, cam, cell, tall)
+        if _covered(near, hull) > 0:
+            near_arm.add(cell)
+            inner = _square_outline_px(geom, cam, cell, tall if cell in truth.squares else 0)
+            if _covered(mask, inner) > 0:
+                hidden.add(cell)
+    r = geom.token_mm * 0.6
+    crowns = truth.crowns_left
+    if any(_covered(near, _spot_outline_px(cam, s, r)) > 0 for s in geom.crown_slots):
+        crowns = None
+    alice = dict(truth.alice)
+    for colour in alice:
+        if any(_covered(near, _spot_outline_px(cam, s, r)) > 0 for s in geom.paths[colour]):
+            alice[colour] = None
+    warnings = tuple(unsure_warning(c, "an arm over it") for c in sorted(hidden))
+    squares = {c: v for c, v in truth.squares.items() if c not in hidden}
+    return (BoardReading(squares, frozenset(hidden), crowns, alice, {}, warnings),
+            frozenset(near_arm))
+
+
+def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
+                 conditions: Conditions = Conditions()) -> Photo:
+    """The photograph number `seed`: the same seed always gives the same picture.
+
+    The answer key leaves out what an arm hides: hidden squares are `unsure`, and a Crown
+    count or an Alice position under an arm is None (a reader may still get it right).
+    """
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
+    position = random_position(geom, rng)
+    pset = random_piece_set(rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
+    table = effects.table_texture(cam.width, cam.height, rng)
+    canvas = board_canvas(geom, rng)
+    img = cam.render_plane(canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM),
+                           background=table)
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
+    draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
+    img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
+    truth, near_arm = _with_arms(geom, position, cam, mask)
+    image = effects.photograph(
+        img, rng, light=True,
+        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
+        shadow=bool(rng.random() < 0.4),
+        noise_sigma=float(rng.uniform(1.5, 5)),
+        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
+        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+    )
+    return Photo(image, truth, near_arm, cam, position)

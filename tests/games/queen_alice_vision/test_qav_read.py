@@ -1,0 +1,81 @@
+"""The reader against the renderer's answer key, stage by stage and whole boards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.games.queen_alice.vision.geometry import load_geometry
+from companion.games.queen_alice.vision.read import classify, locate, read_board, sample_squares
+from companion.games.queen_alice.vision.reading import BoardReading
+from companion.games.queen_alice.vision.render import Conditions, Photo, render_photo
+
+GEOM = load_geometry()
+
+
+@pytest.fixture(scope="module")
+def clear_photos() -> list[Photo]:
+    """Boards with no arm over them (development seeds)."""
+    return [render_photo(GEOM, (71, i), Conditions(hands=0)) for i in range(4)]
+
+
+def test_the_pose_puts_the_camera_over_the_board(clear_photos: list[Photo]) -> None:
+    for photo in clear_photos:
+        where = locate(photo.image, GEOM)
+        assert where is not None
+        cam = photo.camera.C
+        assert np.hypot(where.nadir_mm[0] - cam[0], where.nadir_mm[1] - cam[1]) < 25
+
+
+def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
+    right = total = phantoms = 0
+    for photo in clear_photos:
+        where = locate(photo.image, GEOM)
+        assert where is not None
+        calls = classify(sample_squares(photo.image, GEOM, where, GEOM.cells))
+        for cell, (got, _) in zip(GEOM.cells, calls, strict=True):
+            want = photo.position.squares.get(cell, "empty")
+            right += got == want
+            phantoms += want == "empty" and got in ("red", "white")
+            total += 1
+    assert phantoms == 0
+    assert right / total >= 0.98
+
+
+def test_whole_readings_count_crowns_and_find_alice(clear_photos: list[Photo]) -> None:
+    readings = [read_board(p.image, geom=GEOM) for p in clear_photos]
+    crowns = sum(r.crowns_left == p.truth.crowns_left for r, p in zip(readings, clear_photos,
+                                                                         strict=True))
+    alice = sum(r.alice == p.truth.alice for r, p in zip(readings, clear_photos, strict=True))
+    assert crowns >= 3 and alice >= 3
+
+
+def test_no_markers_is_no_board() -> None:
+    blank = np.full((960, 1280, 3), 128, np.uint8)
+    reading = read_board(blank, geom=GEOM)
+    assert not reading.board_found and reading.squares == {}
+    assert "markers" in reading.warnings[0]
+
+
+def test_an_arm_is_never_read_as_a_piece() -> None:
+    """Over squares an arm hides, the reader abstains or is right: no invented piece."""
+    phantoms = 0
+    hidden = 0
+    for i in range(3):
+        photo = render_photo(GEOM, (72, i), Conditions(hands=2))
+        reading = read_board(photo.image, geom=GEOM)
+        for cell in photo.truth.unsure:
+            hidden += 1
+            got = reading.squares.get(cell)
+            phantoms += got is not None and photo.position.squares.get(cell) != got
+    assert hidden > 0
+    assert phantoms == 0
+
+
+def test_reading_json_round_trip() -> None:
+    reading = BoardReading({(1, 2): "red", (0, 0): "white"}, frozenset({(3, 3)}), 4,
+                           {"red": 2, "white": None}, {(1, 2): 0.9},
+                           ("unsure: square [3, 3] (an arm over it)",))
+    back = BoardReading.from_json(reading.to_json("x.jpg"))
+    assert back.squares == reading.squares and back.unsure == reading.unsure
+    assert back.crowns_left == 4 and back.alice == {"red": 2, "white": None}
