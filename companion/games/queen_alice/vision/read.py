@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.vision.pose import BoardPose, Calibration, estimate_pose
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
+from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
 from companion.vision.markers import Marker, detect_markers
 
 DIFFERENT = 14.0
@@ -105,7 +105,7 @@ def locate(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | 
     if markers is None:
         markers = detect_markers(image)
     h, w = image.shape[:2]
-    pose = estimate_pose(markers, geom, (w, h), calibration)  # type: ignore[arg-type]
+    pose = estimate_pose(markers, geom, (w, h), calibration)
     if pose is None:
         return None
     c = pose.camera_centre

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.vision.render import Face, Solid, draw_solids
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
+from companion.sim.solids import Face, Solid, draw_solids
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
