@@ -170,11 +170,16 @@ def speed(frames: int) -> dict:
 
 
 def _stage_times(images, board) -> dict[str, float]:
-    """Median time of each stage of the reader (the steps `read_box` runs, one by one)."""
-    from companion.games.mirror_mansion.perceive import find_candidates, fit, identify, rectify
-    from companion.games.mirror_mansion.pose import estimate_pose
-
-    from companion.vision.markers import detect_markers
+    """Median time of each stage of the reader (the steps `read_box` runs, one by one; in live
+    play the platform's registration hands its markers over and the first is skipped)."""
+    from companion.games.mirror_mansion.vision.perceive import (
+        find_board_markers,
+        find_candidates,
+        fit,
+        identify,
+        rectify,
+    )
+    from companion.games.mirror_mansion.vision.pose import estimate_pose
 
     times: dict[str, list[float]] = {}
 
@@ -185,7 +190,7 @@ def _stage_times(images, board) -> dict[str, float]:
         return out
 
     for img in images:
-        found = timed("markers", detect_markers, img)
+        found = timed("markers", find_board_markers, img, board)
         pose = timed("pose", estimate_pose, found, board, (img.shape[1], img.shape[0]), None)
         if pose is None:  # too few markers seen: the reader stops here
             continue

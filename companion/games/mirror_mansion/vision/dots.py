@@ -124,6 +124,11 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
     paler patch of its colour (its reflection in a mirror's face, a bleached print, a card's
     face of a like colour) comes loose at a level the patch does not reach. A place found at
     several levels is given once per level; the identify stage keeps the likeliest.
+
+    Only the lowest level is looked at over the whole plane. The masks of higher levels lie
+    inside it and opening keeps that order, so each of their blobs lies inside one blob of
+    the level below that was big enough to hold a dot: a higher level is looked at only
+    there, in that blob's box (the same blobs, for a fraction of the work).
     """
     window = round(NEIGHBOURHOOD_DOTS * SIZE_RANGE[1] * diameter_mm * PX_PER_MM) | 1
     out = stand_out(plane.hsv, colour, window)
@@ -134,28 +139,42 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
     # the union of the smaller discs inside it) and cuts it loose from streaks of its colour
     # narrower than that (a guide line, smeared twice as wide by JPEG's halved colour).
     k = max(3, round(OPENING * SIZE_RANGE[0] * diameter_mm * PX_PER_MM) | 1)
-    loose = None
-    dots: list[Dot] = []
-    for level in LEVELS:
-        mask = (out >= level).astype(np.uint8)
-        if not mask.any():
-            break
+    loose: list[np.ndarray] = []
+    found: list[tuple[int, Dot]] = []
+
+    def isolation(cx: float, cy: float, area: float) -> float:
+        if not loose:  # opened too: thin lines of a like colour crossing are no crowd
+            loose.append(cv2.morphologyEx(
+                (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
+                 ).astype(np.uint8), cv2.MORPH_OPEN, _kernel(k)))
+        return _isolation(loose[0], cx, cy, math.sqrt(area / math.pi))
+
+    def look(level_i: int, mask: np.ndarray, x0: int, y0: int) -> None:
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(k))
         n, labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
         for i in range(1, n):
             area = float(stats[i, cv2.CC_STAT_AREA])
-            if not lo <= area <= hi:
+            if area < lo:
+                continue  # and so is all of it at the levels above
+            elongation = _shape(labels, i, stats) if area <= hi else math.inf
+            if elongation <= MAX_ELONGATION:
+                cx, cy = float(cents[i, 0]) + x0, float(cents[i, 1]) + y0
+                centre = plane.mm((cx, cy))
+                found.append((level_i, Dot((float(centre[0]), float(centre[1])),
+                                           area / PX_PER_MM**2, elongation,
+                                           isolation(cx, cy, area))))
+            if level_i + 1 == len(LEVELS):
                 continue
-            centre = plane.mm(cents[i])
-            elongation = _shape(labels, i, stats)
-            if elongation > MAX_ELONGATION:
-                continue
-            if loose is None:  # opened too: thin lines of a like colour crossing are no crowd
-                loose = cv2.morphologyEx(
-                    (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
-                     ).astype(np.uint8), cv2.MORPH_OPEN, _kernel(k))
-            isolation = _isolation(loose, float(cents[i, 0]), float(cents[i, 1]),
-                                   math.sqrt(area / math.pi))
-            dots.append(Dot((float(centre[0]), float(centre[1])), area / PX_PER_MM**2,
-                            elongation, isolation))
-    return dots
+            bx, by, bw, bh = (int(stats[i, j]) for j in (
+                cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+            # Padded by the disc so the opening inside the box sees what it saw here.
+            ax0, ay0 = max(0, bx - k), max(0, by - k)
+            ax1, ay1 = min(mask.shape[1], bx + bw + k), min(mask.shape[0], by + bh + k)
+            mine = labels[ay0:ay1, ax0:ax1] == i
+            sub = (out[y0 + ay0 : y0 + ay1, x0 + ax0 : x0 + ax1] >= LEVELS[level_i + 1]) & mine
+            if sub.any():
+                look(level_i + 1, sub.astype(np.uint8), x0 + ax0, y0 + ay0)
+
+    look(0, (out >= LEVELS[0]).astype(np.uint8), 0, 0)
+    # In the order of a level-by-level search: every place at the lowest level first.
+    return [dot for _, dot in sorted(found, key=lambda ld: ld[0])]
