@@ -103,18 +103,28 @@ def _isolation(loose: np.ndarray, cx: float, cy: float, radius_px: float) -> flo
     return float(np.count_nonzero(inside == 0)) / ring.sum()
 
 
-def _shape(labels: np.ndarray, i: int, stats: np.ndarray) -> float:
-    """Major over minor axis of component `i`."""
-    x, y, bw, bh = (int(stats[i, j]) for j in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP,
-                                               cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-    blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
-    m = cv2.moments(blob, binaryImage=True)
+def _elongation(m: dict[str, float]) -> float:
+    """Major over minor axis of a blob, from its moments."""
     if m["m00"] <= 0:
         return math.inf
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     spread = math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11)
     major, minor = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
     return math.sqrt(major / max(minor, 1e-6))
+
+
+def _blobs(mask: np.ndarray, least_px: float):
+    """(left, top, blob) of each 8-connected blob of a 0/1 mask that may hold `least_px`
+    pixels, the blob cut to its box. From the outer contours: on a sparse mask far cheaper
+    than labelling every pixel (connectedComponentsWithStats costs milliseconds a call)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if w * h < least_px:
+            continue
+        fill = np.zeros((h, w), np.uint8)
+        cv2.drawContours(fill, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        yield x, y, fill & mask[y : y + h, x : x + w]
 
 
 def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot]:
@@ -143,37 +153,44 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
     found: list[tuple[int, Dot]] = []
 
     def isolation(cx: float, cy: float, area: float) -> float:
-        if not loose:  # opened too: thin lines of a like colour crossing are no crowd
-            loose.append(cv2.morphologyEx(
-                (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
-                 ).astype(np.uint8), cv2.MORPH_OPEN, _kernel(k)))
-        return _isolation(loose[0], cx, cy, math.sqrt(area / math.pi))
+        radius = math.sqrt(area / math.pi)
+        if not loose:
+            loose.append((stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
+                          ).astype(np.uint8))
+        # Opened too (thin lines of a like colour crossing are no crowd), round the dot only:
+        # the box reaches a disc beyond the ring, so the opening there is the plane's.
+        pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1
+        h, w = loose[0].shape
+        x0, y0 = max(0, round(cx) - pad), max(0, round(cy) - pad)
+        x1, y1 = min(w, round(cx) + pad + 1), min(h, round(cy) + pad + 1)
+        near = cv2.morphologyEx(loose[0][y0:y1, x0:x1], cv2.MORPH_OPEN, _kernel(k))
+        return _isolation(near, cx - x0, cy - y0, radius)
 
     def look(level_i: int, mask: np.ndarray, x0: int, y0: int) -> None:
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(k))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
-        for i in range(1, n):
-            area = float(stats[i, cv2.CC_STAT_AREA])
+        for bx, by, blob in _blobs(opened, lo):
+            m = cv2.moments(blob, binaryImage=True)
+            area = m["m00"]
             if area < lo:
                 continue  # and so is all of it at the levels above
-            elongation = _shape(labels, i, stats) if area <= hi else math.inf
+            elongation = _elongation(m) if area <= hi else math.inf
             if elongation <= MAX_ELONGATION:
-                cx, cy = float(cents[i, 0]) + x0, float(cents[i, 1]) + y0
+                cx, cy = m["m10"] / area + bx + x0, m["m01"] / area + by + y0
                 centre = plane.mm((cx, cy))
                 found.append((level_i, Dot((float(centre[0]), float(centre[1])),
                                            area / PX_PER_MM**2, elongation,
                                            isolation(cx, cy, area))))
             if level_i + 1 == len(LEVELS):
                 continue
-            bx, by, bw, bh = (int(stats[i, j]) for j in (
-                cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+            bh, bw = blob.shape
             # Padded by the disc so the opening inside the box sees what it saw here.
             ax0, ay0 = max(0, bx - k), max(0, by - k)
             ax1, ay1 = min(mask.shape[1], bx + bw + k), min(mask.shape[0], by + bh + k)
-            mine = labels[ay0:ay1, ax0:ax1] == i
-            sub = (out[y0 + ay0 : y0 + ay1, x0 + ax0 : x0 + ax1] >= LEVELS[level_i + 1]) & mine
+            sub = np.zeros((ay1 - ay0, ax1 - ax0), np.uint8)
+            above = out[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw] >= LEVELS[level_i + 1]
+            sub[by - ay0 : by - ay0 + bh, bx - ax0 : bx - ax0 + bw] = above & (blob > 0)
             if sub.any():
-                look(level_i + 1, sub.astype(np.uint8), x0 + ax0, y0 + ay0)
+                look(level_i + 1, sub, x0 + ax0, y0 + ay0)
 
     look(0, (out >= LEVELS[0]).astype(np.uint8), 0, 0)
     # In the order of a level-by-level search: every place at the lowest level first.
