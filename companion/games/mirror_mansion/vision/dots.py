@@ -127,7 +127,8 @@ def _blobs(mask: np.ndarray, least_px: float):
         yield x, y, fill & mask[y : y + h, x : x + w]
 
 
-def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot]:
+def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float,
+              max_elongation: float = MAX_ELONGATION) -> list[Dot]:
     """Every dot-like blob of `colour` on the plane (the model's dot is `diameter_mm`).
 
     At rising levels of standing out, like maximally stable regions: a sticker touching a
@@ -174,7 +175,7 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float) -> list[Dot
             if area < lo:
                 continue  # and so is all of it at the levels above
             elongation = _elongation(m) if area <= hi else math.inf
-            if elongation <= MAX_ELONGATION:
+            if elongation <= max_elongation:
                 cx, cy = m["m10"] / area + bx + x0, m["m01"] / area + by + y0
                 centre = plane.mm((cx, cy))
                 found.append((level_i, Dot((float(centre[0]), float(centre[1])),

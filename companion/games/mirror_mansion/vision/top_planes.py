@@ -123,15 +123,19 @@ class PlaneSampler:
         flat = pts.reshape(-1, 2)
         q = flat @ self.H[:, :2].T + self.H[:, 2]
         xy = (q[:, :2] / q[:, 2:3]).astype(np.float32)
-        # remap's maps must stay under 32767 a side: a (rows, last axis) grid does.
-        cols = shape[-1] if len(shape) > 1 else 1
-        mx, my = (xy[:, k].reshape(-1, cols) for k in (0, 1))
+        # As one wide image: remap's maps stay under 32767 a side, and OpenCV's colour
+        # conversions pay per row (a tall thin image converts a hundred times slower).
+        n = len(xy)
+        cols = max(1, min(n, 4096))
+        rows = -(-n // cols)
+        xy = np.concatenate([xy, np.zeros((rows * cols - n, 2), np.float32)])
+        mx, my = (np.ascontiguousarray(xy[:, k].reshape(rows, cols)) for k in (0, 1))
         bgr = cv2.remap(self.image, mx, my, cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
         if self.gains is not None:
             bgr = cv2.transform(bgr, np.diag(self.gains).astype(np.float32))
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-        return lab.reshape(*shape, 3)
+        return lab.reshape(-1, 3)[:n].reshape(*shape, 3)
 
 
 def plane_sampler(image: np.ndarray, pose: BoardPose, height_mm: float,
