@@ -63,7 +63,7 @@ def stand_out(hsv: np.ndarray, colour: HueRange, window_px: int) -> np.ndarray:
     mean of the same over a `window_px` square round it (int16)."""
     weighted = cv2.bitwise_and(hsv[..., 1], colour_mask(hsv, colour))
     local = cv2.blur(weighted, (window_px, window_px), borderType=cv2.BORDER_REPLICATE)
-    return cv2.subtract(weighted.astype(np.int16), local.astype(np.int16))
+    return cv2.subtract(weighted, local, dtype=cv2.CV_16S)
 
 
 def loosened(r: HueRange) -> HueRange:

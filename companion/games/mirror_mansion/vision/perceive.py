@@ -6,9 +6,11 @@ it reflects, so we read the sticker kit and the top edges, not the reflections. 
 is four stages, each with a typed result and testable alone:
 
 1. rectify (`rectify` -> `Rectified`): the camera pose from the corner markers already
-   found (the platform's registration passes them in; they are detected here only when a
-   photograph comes alone), then one top-down image per height where tops are (mirrors,
-   door, cards), white-balanced on the markers' white margins (`top_planes.py`);
+   found (the platform's registration passes them in; they are looked for here only when a
+   photograph comes alone, at half size first: `find_board_markers`), then one top-down
+   image per height where dots are (mirrors, door, cards), white-balanced on the markers'
+   white margins, and the same heights and the board itself point by point for the top
+   edges (`top_planes.py`);
 2. candidates (`find_candidates` -> `Candidates`): every dot of each sticker colour on its
    plane, wherever it was stuck (`dots.py`), and the top-edge evidence along each slot;
 3. identify (`identify` -> `Identified`): each dot placed on the piece it can belong to: a
@@ -299,7 +301,9 @@ class Identified:
 
 
 def _nearest_cell(board: Board, p: np.ndarray) -> Cell:
-    return min(board.cells, key=lambda c: float(np.hypot(*(p - board.crossing_mm(c)))))
+    centres, _, _ = _slot_lines(board, board.mirror_length_mm)
+    d = np.hypot(*(centres[:: len(SLOTS)] - p).T)
+    return board.cells[int(np.argmin(d))]
 
 
 def _dot_quality(dot: Dot) -> float:
