@@ -6,9 +6,11 @@ it reflects, so we read the sticker kit and the top edges, not the reflections. 
 is four stages, each with a typed result and testable alone:
 
 1. rectify (`rectify` -> `Rectified`): the camera pose from the corner markers already
-   found (the platform's registration passes them in; they are detected here only when a
-   photograph comes alone), then one top-down image per height where tops are (mirrors,
-   door, cards), white-balanced on the markers' white margins (`top_planes.py`);
+   found (the platform's registration passes them in; they are looked for here only when a
+   photograph comes alone, at half size first: `find_board_markers`), then one top-down
+   image per height where dots are (mirrors, door, cards), white-balanced on the markers'
+   white margins, and the same heights and the board itself point by point for the top
+   edges (`top_planes.py`);
 2. candidates (`find_candidates` -> `Candidates`): every dot of each sticker colour on its
    plane, wherever it was stuck (`dots.py`), and the top-edge evidence along each slot;
 3. identify (`identify` -> `Identified`): each dot placed on the piece it can belong to: a
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -32,8 +35,19 @@ from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, Ce
 from companion.games.mirror_mansion.vision.dots import Dot, find_dots
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
-from companion.games.mirror_mansion.vision.top_planes import TopPlane, top_plane, white_balance
-from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
+from companion.games.mirror_mansion.vision.top_planes import (
+    PlaneSampler,
+    TopPlane,
+    plane_sampler,
+    top_plane,
+    white_balance,
+)
+from companion.vision.board_pose import (
+    MIN_MARKERS,
+    BoardPose,
+    Calibration,
+    estimate_pose,
+)
 from companion.vision.markers import Marker, detect_markers
 
 ISOLATION_MIN = 0.6
@@ -71,6 +85,13 @@ plain, flat stretch scores about zero rather than a ratio of two tiny numbers.""
 ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
+MIRROR_DOT_ELONGATION = 1.65
+"""The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
+the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
+outranked the dot (which touches the edge, so stands less alone). On the development boards
+(all green blobs that name a mirror, every level): at 2.0, 1797 name it rightly and 87
+wrongly; at 1.8, 1797 and 86; from 1.75 down to 1.6, 1796 and 84; at 1.5, 1793 and 80;
+at 1.3, 1776 and 74. The middle of the plateau."""
 SIDE_MARGIN_MM = 5.0
 """How far beside a card's or the door's top line its dot's centre may lie."""
 
@@ -87,12 +108,15 @@ class Rectified:
     pose: BoardPose
     mirrors: TopPlane
     """The grid's area at the mirrors' height."""
-    ground: TopPlane
-    """The same area on the board itself: where the print lies sharp."""
     doors: TopPlane
     """The grid's area at the door's height."""
     cards: dict[str, TopPlane]
     """Per board side (N, E, S, W), the strip of the cards' tops."""
+    mirror_points: PlaneSampler
+    door_points: PlaneSampler
+    ground_points: PlaneSampler
+    """The same three heights point by point, for the top-edge scores; the ground is the
+    board itself, where the print lies sharp."""
 
     @property
     def nadir_mm(self) -> np.ndarray:
@@ -107,7 +131,6 @@ def rectify(image: np.ndarray, board: Board, pose: BoardPose,
     lo, hi = (min(xs) - reach, min(ys) - reach), (max(xs) + reach, max(ys) + reach)
     mirrors = top_plane(image, pose, board.mirror_height_mm, lo, hi, gains)
     doors = top_plane(image, pose, stickers.door_height_mm, lo, hi, gains)
-    ground = top_plane(image, pose, 0.0, lo, hi, gains)
     half = _card_half_mm(board) + 8
     across = board.dot_diameter_mm + SIDE_MARGIN_MM + 4
     cards = {}
@@ -120,7 +143,10 @@ def rectify(image: np.ndarray, board: Board, pose: BoardPose,
         else:
             box = ((line - across, a0), (line + across, a1))
         cards[side] = top_plane(image, pose, board.card_height_mm, *box, gains)
-    return Rectified(pose, mirrors, ground, doors, cards)
+    return Rectified(pose, mirrors, doors, cards,
+                     plane_sampler(image, pose, board.mirror_height_mm, gains),
+                     plane_sampler(image, pose, stickers.door_height_mm, gains),
+                     plane_sampler(image, pose, 0.0, gains))
 
 
 def _card_half_mm(board: Board) -> float:
@@ -144,22 +170,40 @@ class Candidates:
     door_bars: dict[Slot, float]
 
 
-def _sample(img: np.ndarray, pts_px: np.ndarray) -> np.ndarray:
-    """Nearest-pixel values at many points (clamped to the image)."""
-    h, w = img.shape[:2]
-    x = np.clip(np.rint(pts_px[..., 0]).astype(np.intp), 0, w - 1)
-    y = np.clip(np.rint(pts_px[..., 1]).astype(np.intp), 0, h - 1)
-    return img[y, x].astype(np.float32)
-
-
 def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Unit vectors along a slot and across it, toward its second facing (`FACINGS`)."""
     u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
     return u, np.array(board.facing_normal(FACINGS[slot][1]))
 
 
-def bar_scores(plane: TopPlane, ground: TopPlane, board: Board, nadir: np.ndarray,
-               length_mm: float) -> dict[Slot, float]:
+def _slot_lines(board: Board, length_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per slot (crossings in order, `SLOTS` within): its crossing, its points along the line
+    every mm (not within 3 mm of the middle, where the two slots cross, nor of the ends) and
+    its unit normal."""
+    return _lines(tuple(board.crossing_mm(c) for c in board.cells), length_mm)
+
+
+@lru_cache(maxsize=8)
+def _lines(crossings: tuple[tuple[float, float], ...], length_mm: float
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    half = length_mm / 2 - 3
+    t = np.arange(-half, half + 0.01, 1.0)
+    t = t[np.abs(t) > 3.0]
+    centres, lines, normals = [], [], []
+    for crossing in crossings:
+        for slot in SLOTS:
+            c = np.array(crossing)
+            u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
+            n = np.array(Board.facing_normal(FACINGS[slot][1]))
+            centres.append(c)
+            lines.append(c + t[:, None] * u)
+            normals.append(n)
+    return np.array(centres), np.array(lines), np.array(normals)
+
+
+def bar_scores(plane: PlaneSampler, ground: PlaneSampler, board: Board, nadir: np.ndarray,
+               length_mm: float, ground_strips: dict[float, tuple[np.ndarray, ...]] | None = None
+               ) -> dict[Slot, float]:
     """How much each slot holds a top edge at the plane's height rather than print on the board.
 
     A piece's top is a strip of one colour, straight along the slot, that differs from the
@@ -174,25 +218,20 @@ def bar_scores(plane: TopPlane, ground: TopPlane, board: Board, nadir: np.ndarra
     ground, against the side that differs least (print is a line with board on both sides).
     """
     slots = [(c, s) for c in board.cells for s in SLOTS]
-    half = length_mm / 2 - 3
-    t = np.arange(-half, half + 0.01, 1.0)
-    t = t[np.abs(t) > 3.0]
+    centres, along, across = _slot_lines(board, length_mm)
+    # Which side of each slot looks away from the camera (the board shows there, not a face).
+    side = np.where(np.einsum("sk,sk->s", across, centres - nadir) >= 0, 1.0, -1.0)
     ridge_k = np.array([-0.6, 0.0, 0.6])
     beside_k = np.array([3.5, 4.5, 5.5])
-    ridges, aways, nears = [], [], []
-    for cell, slot in slots:
-        c = np.array(board.crossing_mm(cell))
-        u, n = slot_axes(slot, board)
-        side = 1.0 if float(n @ (c - nadir)) >= 0 else -1.0
-        along = c + t[:, None] * u
-        ridges.append(along[:, None, :] + ridge_k[None, :, None] * n)
-        aways.append(along[:, None, :] + side * beside_k[None, :, None] * n)
-        nears.append(along[:, None, :] - side * beside_k[None, :, None] * n)
-    pts = [np.stack(p) for p in (ridges, aways, nears)]
+    n = across[:, None, None, :]
+    ridges = along[:, :, None, :] + ridge_k[None, None, :, None] * n
+    aways = along[:, :, None, :] + (side[:, None] * beside_k)[:, None, :, None] * n
+    nears = along[:, :, None, :] - (side[:, None] * beside_k)[:, None, :, None] * n
+    pts = np.stack([ridges, aways, nears])
     floor_c, floor_s = EDGE_FLOOR_LAB
 
-    def strip(p: TopPlane) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        r, a, b = (_sample(p.lab, p.px(q)).mean(axis=2) for q in pts)
+    def strip(p: PlaneSampler) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        r, a, b = p.lab(pts).mean(axis=3)
         spread = np.median(np.linalg.norm(r - np.median(r, axis=1, keepdims=True), axis=2),
                            axis=1)
         to_a = np.median(np.linalg.norm(r - a, axis=2), axis=1)
@@ -200,7 +239,12 @@ def bar_scores(plane: TopPlane, ground: TopPlane, board: Board, nadir: np.ndarra
         return to_a, to_b, spread, r
 
     ta, tb, sp, _ = strip(plane)
-    ga, gb, gs, gr = strip(ground)
+    # The ground's strips depend on the slot length only (mirrors and doors share them).
+    if ground_strips is None:
+        ground_strips = {}
+    if length_mm not in ground_strips:
+        ground_strips[length_mm] = strip(ground)
+    ga, gb, gs, gr = ground_strips[length_mm]
     # Straight above a crossing both planes agree and parallax says nothing; there the slot is
     # told from the board's own empty slot, learnt from this board: most slots are empty, so
     # the median of the slot lines on the ground is what an empty one looks like (the insert
@@ -216,15 +260,16 @@ def bar_scores(plane: TopPlane, ground: TopPlane, board: Board, nadir: np.ndarra
 def find_candidates(rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
                     ) -> Candidates:
     d = board.dot_diameter_mm
+    ground: dict[float, tuple[np.ndarray, ...]] = {}
     return Candidates(
-        green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d)),
+        green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION)),
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={side: tuple(find_dots(plane, stickers.window_dot, d))
                  for side, plane in rect.cards.items()},
-        mirror_bars=bar_scores(rect.mirrors, rect.ground, board, rect.nadir_mm,
-                               board.mirror_length_mm),
-        door_bars=bar_scores(rect.doors, rect.ground, board, rect.nadir_mm,
-                             board.door_length_mm),
+        mirror_bars=bar_scores(rect.mirror_points, rect.ground_points, board, rect.nadir_mm,
+                               board.mirror_length_mm, ground),
+        door_bars=bar_scores(rect.door_points, rect.ground_points, board, rect.nadir_mm,
+                             board.door_length_mm, ground),
     )
 
 
@@ -256,7 +301,9 @@ class Identified:
 
 
 def _nearest_cell(board: Board, p: np.ndarray) -> Cell:
-    return min(board.cells, key=lambda c: float(np.hypot(*(p - board.crossing_mm(c)))))
+    centres, _, _ = _slot_lines(board, board.mirror_length_mm)
+    d = np.hypot(*(centres[:: len(SLOTS)] - p).T)
+    return board.cells[int(np.argmin(d))]
 
 
 def _dot_quality(dot: Dot) -> float:
@@ -446,7 +493,7 @@ def read_frame(
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("need a BGR colour image")
-    found = detect_markers(image) if markers is None else markers
+    found = find_board_markers(image, board) if markers is None else markers
     h, w = image.shape[:2]
     if calibration is not None and np.any(calibration.dist):
         image = cv2.undistort(image, calibration.K, calibration.dist)
@@ -469,6 +516,35 @@ def read_frame(
             ),
         ), None
     return read_with_pose(image, board, pose, stickers), pose
+
+
+MARKERS_STEP = 2
+"""A photograph alone has its markers looked for at 1/MARKERS_STEP of its size first (a
+quarter of the pixels at 2: a 30 mm marker still spans 40 px or more from 1280 px wide), the
+corners then refined on the full image; at full size again only if a board marker is not
+found that way."""
+MARKERS_FULL_BELOW_PX = 1200
+"""Narrower photographs are searched at full size only."""
+
+
+def find_board_markers(image: np.ndarray, board: Board) -> dict[int, Marker]:
+    """The markers of a photograph that came without the platform's registration."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    wanted = {m.id for m in board.markers}
+    if image.shape[1] >= MARKERS_FULL_BELOW_PX:
+        k = MARKERS_STEP
+        h, w = gray.shape[0] // k * k, gray.shape[1] // k * k
+        small = cv2.resize(gray[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+        found = detect_markers(small)
+        ids = sorted(wanted & set(found))
+        if len(ids) >= MIN_MARKERS:
+            # A small pixel's centre lies at k (x + 1/2) - 1/2 on the full image.
+            corners = np.concatenate([found[i].corners for i in ids]) * k + (k - 1) / 2
+            corners = cv2.cornerSubPix(
+                gray, corners.reshape(-1, 1, 2).astype(np.float32), (k + 1, k + 1), (-1, -1),
+                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)).reshape(-1, 4, 2)
+            return {i: Marker(i, c) for i, c in zip(ids, corners, strict=True)}
+    return detect_markers(gray)
 
 
 def read_with_pose(

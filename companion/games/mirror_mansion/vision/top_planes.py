@@ -56,13 +56,16 @@ class TopPlane:
 def white_balance(image: np.ndarray, pose: BoardPose, board: Board) -> np.ndarray:
     """Per-channel gains (B, G, R) that make the markers' white margins grey."""
     s = board.marker_side_mm / 2
-    pts = []
-    for marker_id in pose.markers:
-        m = next(m for m in board.markers if m.id == marker_id)
-        for d in np.linspace(*QUIET_ZONE_MM, 3):
-            for t in np.linspace(-s - d, s + d, 12):
-                for x, y in ((t, -s - d), (t, s + d), (-s - d, t), (s + d, t)):
-                    pts.append((m.center_mm[0] + x, m.center_mm[1] + y, 0.0))
+    # Round each marker, lines at a few distances out from its edge, a dozen points each.
+    d = np.linspace(*QUIET_ZONE_MM, 3)[:, None]
+    t = np.linspace(-s - d, s + d, 12, axis=1)[..., 0]
+    out = np.broadcast_to(s + d, t.shape)
+    ring = np.concatenate([np.stack(xy, axis=-1).reshape(-1, 2) for xy in (
+        (t, -out), (t, out), (-out, t), (out, t))])
+    centres = np.array([next(m for m in board.markers if m.id == i).center_mm
+                        for i in pose.markers], np.float64)
+    flat = (centres[:, None, :] + ring[None]).reshape(-1, 2)
+    pts = np.column_stack([flat, np.zeros(len(flat))])
     px = np.rint(pose.project(np.array(pts))).astype(np.intp)
     h, w = image.shape[:2]
     inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
@@ -98,3 +101,45 @@ def top_plane(
     if gains is not None and not np.allclose(gains, 1.0, atol=0.01):
         warped = cv2.transform(warped, np.diag(gains).astype(np.float32))
     return TopPlane(warped, lo_mm, height_mm)
+
+
+@dataclass(frozen=True)
+class PlaneSampler:
+    """A plane's colours at chosen board points, read straight from the photograph.
+
+    What a `TopPlane` would show there (bilinear, white-balanced), without resampling the
+    whole plane: the top-edge score needs a few thousand points, not a plane of 140,000
+    pixels, and a Lab conversion of only those."""
+
+    image: np.ndarray
+    H: np.ndarray
+    """The plane's board mm to image pixels."""
+    gains: np.ndarray | None = None
+
+    def lab(self, pts_mm: np.ndarray) -> np.ndarray:
+        """CIE Lab (float32, OpenCV's 8-bit scaling) at points of shape (..., 2)."""
+        pts = np.asarray(pts_mm, np.float64)
+        shape = pts.shape[:-1]
+        flat = pts.reshape(-1, 2)
+        q = flat @ self.H[:, :2].T + self.H[:, 2]
+        xy = (q[:, :2] / q[:, 2:3]).astype(np.float32)
+        # As one wide image: remap's maps stay under 32767 a side, and OpenCV's colour
+        # conversions pay per row (a tall thin image converts a hundred times slower).
+        n = len(xy)
+        cols = max(1, min(n, 4096))
+        rows = -(-n // cols)
+        xy = np.concatenate([xy, np.zeros((rows * cols - n, 2), np.float32)])
+        mx, my = (np.ascontiguousarray(xy[:, k].reshape(rows, cols)) for k in (0, 1))
+        bgr = cv2.remap(self.image, mx, my, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        if self.gains is not None:
+            bgr = cv2.transform(bgr, np.diag(self.gains).astype(np.float32))
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+        return lab.reshape(-1, 3)[:n].reshape(*shape, 3)
+
+
+def plane_sampler(image: np.ndarray, pose: BoardPose, height_mm: float,
+                  gains: np.ndarray | None = None) -> PlaneSampler:
+    if gains is not None and np.allclose(gains, 1.0, atol=0.01):
+        gains = None
+    return PlaneSampler(image, pose.plane_homography(height_mm), gains)

@@ -1,0 +1,105 @@
+"""Mirror Mansion development sweep: the reader on the development boards, by miss category.
+
+    .venv/bin/python benchmarks/devset/mirror_mansion/sweep.py              # read, tally
+    .venv/bin/python benchmarks/devset/mirror_mansion/sweep.py --save ref.json
+    .venv/bin/python benchmarks/devset/mirror_mansion/sweep.py --against ref.json
+
+Development seeds only (the bases in `DEV`): a seed measured as fresh never comes here. The
+photographs are rendered once into `--cache` (default /tmp/mm_devset) and read from there,
+so a sweep after a reader change costs only the reading. `--save` keeps each board's reading,
+`--against` lists the boards whose reading changed since (the "no reading changes" check of a
+speed-up). The held-out painter is never part of development.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+from companion.games.mirror_mansion.rules.board import load_board  # noqa: E402
+from companion.games.mirror_mansion.vision.perceive import read_box  # noqa: E402
+from companion.games.mirror_mansion.vision.render import Conditions, render_photo  # noqa: E402
+from companion.games.mirror_mansion.vision.scene import BoxState  # noqa: E402
+
+DEV = {"house": (9300, 40), "random": (9301, 120)}
+"""Development seed bases and how many boards of each style (seeds (base, 0..n-1))."""
+
+
+def photos(cache: Path, board, style: str):
+    """(seed, image, truth) of a style's development boards, rendered on first use."""
+    base, n = DEV[style]
+    cache.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        img_path, truth_path = cache / f"{style}_{base}_{i}.png", cache / f"{style}_{base}_{i}.json"
+        if not img_path.exists():
+            photo = render_photo(board, (base, i), Conditions(style=style))
+            cv2.imwrite(str(img_path), photo.image)
+            truth_path.write_text(json.dumps(photo.truth.to_json()))
+        truth = BoxState.from_json(json.loads(truth_path.read_text()))
+        yield (base, i), cv2.imread(str(img_path)), truth
+
+
+def categories(truth: BoxState, got: BoxState) -> list[str]:
+    """What is wrong with a reading, one word each."""
+    out = []
+    for m in truth.mirrors:
+        seen = got.mirror_at(m.cell)
+        if seen is None:
+            out.append("mirror_missed")
+        elif seen.slot != m.slot:
+            out.append("mirror_slot")
+        elif seen.facing is None:
+            out.append("mirror_facing_null")
+        elif seen.facing != m.facing:
+            out.append("mirror_facing_wrong")
+    cells = {m.cell for m in truth.mirrors}
+    out += ["mirror_phantom" for m in got.mirrors if m.cell not in cells]
+    if got.window != truth.window:
+        out.append("window_null" if got.window is None else "window_wrong")
+    if got.door != truth.door:
+        out.append("door_missed" if got.door is None else
+                   "door_phantom" if truth.door is None else "door_wrong")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
+    ap.add_argument("--styles", default="house,random")
+    ap.add_argument("--save", type=Path, help="write each board's reading here")
+    ap.add_argument("--against", type=Path, help="list boards read otherwise than here")
+    args = ap.parse_args()
+    board = load_board()
+    readings: dict[str, dict] = {}
+    for style in args.styles.split(","):
+        tally: Counter[str] = Counter()
+        exact = 0
+        for seed, image, truth in photos(args.cache, board, style):
+            got = read_box(image, board)
+            readings[f"{style} {seed[0]} {seed[1]}"] = got.to_json()
+            cats = categories(truth, got)
+            exact += got.layout_key() == truth.layout_key()
+            tally.update(cats)
+            if cats:
+                print(f"  {style} {seed}: {', '.join(cats)}")
+        n = DEV[style][1]
+        print(f"{style}: {exact}/{n} exact; misses {dict(tally)}", flush=True)
+    if args.save:
+        args.save.write_text(json.dumps(readings, indent=0))
+    if args.against:
+        old = json.loads(args.against.read_text())
+        changed = [k for k, v in readings.items() if k in old and old[k] != v]
+        print(f"{len(changed)} of {len(readings)} readings changed: {changed}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
