@@ -1,14 +1,13 @@
-"""The `sim` camera's Queen Alice film, a stand-in until the vision side's renderer lands.
+"""The `sim` camera's Queen Alice film: a scripted game drawn fast enough to play live.
 
 It plays a scripted game (`script.py`: legal by construction, turned into taps and the
 camera's readings with hands over the moving squares) on the platform's demo table: the
-table and its corner markers as the real camera would see them, a schematic chessboard in
-the middle with red and white discs, a hand-coloured blob over every square the reading
-leaves unsure. Each frame's truth carries the reading in the reader's shape
-(`{"squares", "unsure", "crowns_left", "alice"}`): with no chessboard reader in the tree,
-the live game takes that as what the camera read (`live.perceive`), so the dashboard's demo
-plays whole turns; once `vision/read.py` exists, the picture is read instead. The players'
-taps ride along as the scene's `taps`, played by the live loop as phones would.
+table and its corner markers as the real camera would see them, and on it the Central board
+as `models/queen-alice/board.toml` describes it (corner markers 30-33, a plain ground, the
+chessboard) with red and white discs, and an arm reaching in over every square the script
+hides. The live game reads these pictures with the real reader (`vision/read.py`), as it
+reads a camera's; each frame's truth (the script's reading) is for tests and benchmarks only.
+The players' taps ride along as the scene's `taps`, played by the live loop as phones would.
 """
 
 from __future__ import annotations
@@ -20,11 +19,12 @@ import cv2
 import numpy as np
 
 from companion.config import TableSettings
-from companion.games.queen_alice.rules import ENGINE
 from companion.games.queen_alice.table.observation import BoardSeen
 from companion.games.queen_alice.table.script import scripted_game
+from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.live.conformance import Correct, Observe
 from companion.sim.demo_table import CANVAS_PX_PER_MM, overhead_camera, table_canvas
+from companion.vision.markers import marker_image
 
 FRAME_S = 0.25
 """Film seconds per scripted camera reading (the films play 4 readings a second)."""
@@ -33,6 +33,8 @@ BOARD_SHARE = 0.6
 """Share of the table's shorter side the chessboard spans (the markers stay clear)."""
 COLOURS_BGR = {"red": (40, 40, 200), "white": (235, 235, 235)}
 HAND_BGR = (120, 160, 215)
+BOARD_BGR = (150, 175, 190)
+SQUARE_BGR = ((70, 105, 80), (120, 150, 125))
 
 
 @dataclass(frozen=True)
@@ -62,38 +64,71 @@ class ChessboardFilm:
                 payload = step.payload.model_dump(mode="json")  # type: ignore[union-attr]
                 taps.append(Tap(t, step.seat, payload))
         self.taps = tuple(taps)
+        self.geom = load_geometry()
+        gx, gy = self.geom.board_mm
+        self._offset = np.array([(self.table.width_mm - gx) / 2, (self.table.height_mm - gy) / 2])
         self._cells = self._cell_polygons()
+        self._draw_board()
+
+    def _project(self, board_mm: np.ndarray) -> np.ndarray:
+        """Points on the Central board (its marker-centre frame, mm) to image pixels."""
+        return self.camera.project(np.asarray(board_mm, float) + self._offset)
 
     def _cell_polygons(self) -> dict[tuple[int, int], np.ndarray]:
-        board = ENGINE.board
-        w, h = self.table.width_mm, self.table.height_mm
-        side = BOARD_SHARE * min(w / board.cols, h / board.rows)
-        x0, y0 = (w - side * board.cols) / 2, (h - side * board.rows) / 2
+        half = self.geom.square_mm / 2
         out = {}
-        for r in range(board.rows):
-            for c in range(board.cols):
-                x, y = x0 + c * side, y0 + (board.rows - 1 - r) * side
-                corners = np.array([[x, y], [x + side, y], [x + side, y + side],
-                                    [x, y + side]], float)
-                out[(r, c)] = self.camera.project(corners).astype(np.int32)
+        for cell in self.geom.cells:
+            x, y = self.geom.cell_mm(cell)
+            corners = np.array([[x - half, y - half], [x + half, y - half],
+                                [x + half, y + half], [x - half, y + half]])
+            out[cell] = self._project(corners).astype(np.int32)
         return out
+
+    def _draw_board(self) -> None:
+        """The Central board as the reader knows it from `models/`: its corner markers
+        30-33, a plain ground and the chessboard, drawn once into the background."""
+        g, img = self.geom, self.background
+        side = g.marker_side_mm
+        gx, gy = g.board_mm
+        ground = np.array([[-side, -side], [gx + side, -side], [gx + side, gy + side],
+                           [-side, gy + side]])
+        cv2.fillConvexPoly(img, self._project(ground).astype(np.int32), BOARD_BGR,
+                           cv2.LINE_AA)
+        for (r, c), poly in self._cells.items():
+            cv2.fillConvexPoly(img, poly, SQUARE_BGR[(r + c) % 2], cv2.LINE_AA)
+        px = 120
+        for marker in g.markers:
+            mx, my = marker.center_mm
+            h = side / 2
+            quad = self._project(np.array([[mx - h, my - h], [mx + h, my - h],
+                                           [mx + h, my + h], [mx - h, my + h]]))
+            src = np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32)
+            H = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+            pic = cv2.cvtColor(marker_image(marker.id, px), cv2.COLOR_GRAY2BGR)
+            warped = cv2.warpPerspective(pic, H, (img.shape[1], img.shape[0]))
+            mask = cv2.warpPerspective(np.full((px, px), 255, np.uint8), H,
+                                       (img.shape[1], img.shape[0]))
+            img[mask > 127] = warped[mask > 127]
 
     def frame(self, t: float) -> tuple[np.ndarray, dict[str, Any]]:
         index = min(int(t / FRAME_S), len(self.readings) - 1)
         reading = self.readings[index]
         img = self.background.copy()
-        for (r, c), poly in self._cells.items():
-            shade = 150 if (r + c) % 2 else 95
-            cv2.fillConvexPoly(img, poly, (shade, shade + 10, shade), cv2.LINE_AA)
         for square in reading.squares:
-            poly = self._cells[square.cell]
-            centre = poly.mean(axis=0).astype(int)
-            radius = int(0.32 * np.linalg.norm(poly[2] - poly[0]) / 1.414)
-            cv2.circle(img, (int(centre[0]), int(centre[1])), radius,
-                       COLOURS_BGR[square.colour], -1, cv2.LINE_AA)
-            cv2.circle(img, (int(centre[0]), int(centre[1])), radius, (30, 30, 30), 1,
-                       cv2.LINE_AA)
-        for cell in reading.unsure:
+            x, y = self.geom.cell_mm(square.cell)
+            ring = 0.32 * self.geom.square_mm
+            a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+            disc = self._project(np.stack([x + ring * np.cos(a), y + ring * np.sin(a)], 1))
+            cv2.fillConvexPoly(img, disc.astype(np.int32), COLOURS_BGR[square.colour],
+                               cv2.LINE_AA)
+        arm_mm = 0.8 * self.geom.square_mm
+        for cell in reading.unsure:  # an arm reaching in over the board's top edge
+            x, y = self.geom.cell_mm(cell)
+            ends = self._project(np.array([[x, -3 * self.geom.marker_side_mm], [x, y],
+                                           [x + arm_mm, y]]))
+            width = max(3, int(np.linalg.norm(ends[2] - ends[1])))
+            cv2.line(img, tuple(int(v) for v in ends[0]), tuple(int(v) for v in ends[1]),
+                     HAND_BGR, width, cv2.LINE_AA)
             cv2.fillConvexPoly(img, self._cells[cell], HAND_BGR, cv2.LINE_AA)
         truth = {"t": t, "reading": reading.model_dump(mode="json")}
         return img, truth

@@ -23,10 +23,7 @@ only decide and return drafts; `apply_event` is the one place the state changes.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -65,7 +62,6 @@ from companion.games.queen_alice.table.messages import (
     parse,
 )
 from companion.games.queen_alice.table.observation import (
-    UNSEEN,
     Occupancy,
     from_reading,
     occupancy_from_json,
@@ -113,15 +109,6 @@ ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
 
-def _vision(part: str) -> ModuleType | None:
-    """The camera side's module, if that part exists yet (it is built separately)."""
-    name = f"companion.games.queen_alice.vision.{part}"
-    try:
-        if importlib.util.find_spec(name) is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    return importlib.import_module(name)
 
 
 class QueenAliceTable:
@@ -161,12 +148,7 @@ class QueenAliceTable:
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:
-        """The camera side's scripted film (`vision/scene.py` `table_film`) once it exists;
-        until then the schematic stand-in (`film.py`), played from the same kind of script."""
-        scene = _vision("scene")
-        film = getattr(scene, "table_film", None) if scene is not None else None
-        if film is not None:
-            return film(seed, self.settings)
+        """A scripted game filmed on the demo table (`film.py`), read by the real reader."""
         from companion.games.queen_alice.table.film import ChessboardFilm
 
         camera = getattr(self.settings, "camera", None)
@@ -175,16 +157,13 @@ class QueenAliceTable:
         return ChessboardFilm(seed, len(self.names), table, size)
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
-        """The vision reader's `read_board(image)`, mapped by `from_reading`. With no reader
-        in the tree yet, a `sim` film frame's own reading stands in for it (`film.py`)."""
-        read = _vision("read")
-        reader = getattr(read, "read_board", None) if read is not None else None
-        if reader is not None:
-            return Observation(from_reading(reader(frame.image)), 0.9)
-        truth = getattr(frame, "truth", None)
-        if isinstance(truth, dict) and isinstance(truth.get("reading"), dict):
-            return Observation(seen_from(truth["reading"]), 0.9)
-        return Observation(UNSEEN, 0.0)
+        """The vision reader's `read_board(image)`, mapped by `from_reading`; the table's
+        registration hands its markers over when it has them, so they are found once."""
+        from companion.games.queen_alice.vision.read import read_board
+
+        markers = getattr(registration, "markers", None)
+        reading = read_board(frame.image, markers=markers if isinstance(markers, dict) else None)
+        return Observation(from_reading(reading), 0.9)
 
     def annotate(self, image: np.ndarray, registration: Any, observation: Observation
                  ) -> np.ndarray:

@@ -10,12 +10,13 @@ benchmark produce observations exactly as the reader would.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Protocol
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.games.queen_alice.rules.board import Cell, Piece
+from companion.games.queen_alice.vision.reading import BoardReading
 
 Colour = Literal["red", "white"]
 Occupancy = frozenset[tuple[Cell, str]]
@@ -49,16 +50,7 @@ UNSEEN = BoardSeen(board_found=False)
 """A frame with no board in it (or an error of the reader)."""
 
 
-class ReadingLike(Protocol):
-    """The shape of the vision reader's `BoardReading` (duck-typed: vision is built apart)."""
-
-    squares: Mapping[tuple[int, int], str]
-    unsure: Iterable[tuple[int, int]]
-    crowns_left: int | None
-    alice: Mapping[str, int | None]
-
-
-def from_reading(reading: ReadingLike) -> BoardSeen:
+def from_reading(reading: BoardReading) -> BoardSeen:
     """The reader's `BoardReading` as the table's observation."""
     squares = tuple(SquareSeen(cell=(int(r), int(c)), colour=colour)
                     for (r, c), colour in sorted(reading.squares.items()))
