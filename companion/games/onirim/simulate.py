@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import time
@@ -10,23 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import CHANCE
 from companion.games.onirim.players import Player, make_player
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.state import OnirimState
-
-Z95 = 1.959964
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95 % by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from companion.games.playout import play_out, wilson
 
 
 @dataclass(frozen=True)
@@ -53,16 +39,15 @@ def loss_cause(state: OnirimState) -> str | None:
 
 
 def play_game(options: dict[str, Any], player: Player, rng: random.Random) -> GameRecord:
-    state = ENGINE.new_game(1, options)
     times = []
-    while not ENGINE.is_terminal(state):
-        if ENGINE.current_player(state) == CHANCE:
-            action = ENGINE.sample_chance(state, rng)
-        else:
-            t = time.perf_counter()
-            action = player(state, rng)
-            times.append(time.perf_counter() - t)
-        state = ENGINE.apply(state, action)
+
+    def timed(state: OnirimState, seat: int) -> Any:
+        t = time.perf_counter()
+        action = player(state, rng)
+        times.append(time.perf_counter() - t)
+        return action
+
+    state = play_out(ENGINE, ENGINE.new_game(1, options), timed, rng)
     return GameRecord(
         won=state.outcome == "won",
         doors=len(state.doors),
