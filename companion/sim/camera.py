@@ -121,3 +121,32 @@ class VirtualCamera:
                       [point_mm[0], point_mm[1] + 1]])
         q = self.project(p)
         return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 2)
+
+
+def framing_camera(corners_mm: np.ndarray, top_mm: float, rng: np.random.Generator,
+                   size: tuple[int, int], max_tilt_deg: float,
+                   distance_mm: tuple[float, float], *, grow: float = 1.07,
+                   tries: int = 25) -> VirtualCamera:
+    """A camera at any turn, tilted up to the limit, aimed near the middle of a board whose
+    corners (N×2, mm) must all be in view `top_mm` above the table: moved back until they
+    are, so a random pose never crops the thing being photographed. The draws come in a
+    fixed order (tilt, turn, field of view, distance, aim), so a seed fixes the camera."""
+    centre = corners_mm.mean(axis=0)
+    w, h = size
+    tilt, yaw = float(rng.uniform(0, max_tilt_deg)), float(rng.uniform(0, 360))
+    hfov = float(rng.uniform(58, 72))
+    distance = float(rng.uniform(*distance_mm))
+    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
+    raised = np.hstack([corners_mm, np.full((len(corners_mm), 1), -top_mm)])
+    cam = None
+    for _ in range(tries):
+        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
+                                       width=w, height=h, hfov_deg=hfov)
+        pix = cam.project(raised)
+        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
+        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
+        if inside.all():
+            break
+        distance *= grow
+    assert cam is not None
+    return cam

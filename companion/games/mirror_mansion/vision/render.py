@@ -28,7 +28,7 @@ from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript, 
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen, random_box
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera
+from companion.sim.camera import VirtualCamera, framing_camera
 from companion.sim.solids import Face, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
@@ -93,28 +93,8 @@ def random_camera(
     board: Board, rng: np.random.Generator, size: tuple[int, int], max_tilt_deg: float
 ) -> VirtualCamera:
     """A camera that sees the whole box, at any turn of the box, tilted up to the limit."""
-    corners = box_corners_mm(board)
-    centre = corners.mean(axis=0)
-    w, h = size
-    tilt = float(rng.uniform(0, max_tilt_deg))
-    yaw = float(rng.uniform(0, 360))
-    hfov = float(rng.uniform(58, 72))
-    distance = float(rng.uniform(540, 640))
-    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
-    cam = VirtualCamera.looking_at(
-        target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
-    )
-    for _ in range(20):
-        pix = cam.project(np.hstack([corners, np.full((4, 1), -30.0)]))
-        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
-        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
-        if inside.all():
-            return cam
-        distance *= 1.08
-        cam = VirtualCamera.looking_at(
-            target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
-        )
-    return cam
+    return framing_camera(box_corners_mm(board), 30.0, rng, size, max_tilt_deg, (540, 640),
+                          grow=1.08, tries=21)
 
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera
+from companion.sim.camera import VirtualCamera, framing_camera
 from companion.sim.solids import Face, Solid, draw_solids
 from companion.vision.markers import marker_image
 
@@ -315,23 +315,9 @@ def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
 
 def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
                   max_tilt_deg: float) -> VirtualCamera:
-    corners = board_corners_mm(geom)
-    centre = corners.mean(axis=0)
-    w, h = size
-    tilt, yaw = float(rng.uniform(0, max_tilt_deg)), float(rng.uniform(0, 360))
-    hfov = float(rng.uniform(58, 72))
-    distance = float(rng.uniform(330, 420))
-    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
-    for _ in range(25):
-        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
-                                       width=w, height=h, hfov_deg=hfov)
-        pix = cam.project(np.hstack([corners, np.full((4, 1), -geom.square_mm)]))
-        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
-        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
-        if inside.all():
-            break
-        distance *= 1.07
-    return cam
+    """A camera that sees the whole board, at any turn of it, tilted up to the limit."""
+    return framing_camera(board_corners_mm(geom), geom.square_mm, rng, size, max_tilt_deg,
+                          (330, 420))
 
 
 def _square_outline_px(geom: BoardGeometry, cam: VirtualCamera, cell: Cell,

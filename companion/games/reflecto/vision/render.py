@@ -24,7 +24,7 @@ import numpy as np
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera
+from companion.sim.camera import VirtualCamera, framing_camera
 from companion.sim.solids import Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
@@ -108,23 +108,8 @@ def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
 def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
                   max_tilt_deg: float) -> VirtualCamera:
     """A camera that sees the whole board, at any turn of it, tilted up to the limit."""
-    corners = board_corners_mm(geom)
-    centre = corners.mean(axis=0)
-    w, h = size
-    tilt, yaw = float(rng.uniform(0, max_tilt_deg)), float(rng.uniform(0, 360))
-    hfov = float(rng.uniform(58, 72))
-    distance = float(rng.uniform(430, 560))
-    target = (centre[0] + rng.uniform(-20, 20), centre[1] + rng.uniform(-20, 20))
-    for _ in range(25):
-        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
-                                       width=w, height=h, hfov_deg=hfov)
-        pix = cam.project(np.hstack([corners, np.full((4, 1), -geom.screen_height_mm)]))
-        inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
-        inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)
-        if inside.all():
-            break
-        distance *= 1.07
-    return cam
+    return framing_camera(board_corners_mm(geom), geom.screen_height_mm, rng, size,
+                          max_tilt_deg, (430, 560))
 
 
 def _mm(p: tuple[float, float], origin: float) -> tuple[int, int]:
