@@ -16,9 +16,9 @@ recognises those two untagged shapes; a game's own corrections always carry thei
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Discriminator, JsonValue, TypeAdapter, ValidationError
 
 from companion.errors import UserError
 
@@ -60,6 +60,26 @@ def correction_tag(value: Any) -> str | None:
     if value.get("table_is_right") is True:
         return "table_is_right"
     return None
+
+
+def kind_discriminator(*kinds: str) -> Discriminator:
+    """The discriminator of a game's correction union; its error lists every kind, so a
+    phone that posts an unknown one learns what it may send."""
+    return Discriminator(
+        correction_tag,
+        custom_error_type="correction_kind",
+        custom_error_message="a correction's kind is one of: " + ", ".join(kinds),
+    )
+
+
+class CorrectionParser(Generic[T]):
+    """`parse(payload)` for one game's union: built once (a `TypeAdapter` is not free)."""
+
+    def __init__(self, union: Any) -> None:
+        self._adapter: TypeAdapter[T] = TypeAdapter(union)
+
+    def __call__(self, payload: Any) -> T:
+        return parse_correction(self._adapter, payload)
 
 
 def parse_correction(adapter: TypeAdapter[T], payload: Any) -> T:

@@ -10,17 +10,17 @@ would) is parsed once into `Correction` by `parse`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, Tag
 
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
+    CorrectionParser,
     TableIsRight,
-    correction_tag,
-    parse_correction,
+    kind_discriminator,
 )
 from companion.live.table_game import ObservationData
 
@@ -57,21 +57,12 @@ Correction = Annotated[
     | Annotated[RequestHint, Tag("hint")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
-    Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: hand, hint, answer, "
-        "table_is_right",
-    ),
+    kind_discriminator("hand", "hint", "answer", "table_is_right"),
 ]
 """Everything a player or the admin can send to the Looking Glass at the table."""
 
-_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
-
-
-def parse(payload: Any) -> Correction:
-    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
-    return parse_correction(_CORRECTION, payload)
+parse: CorrectionParser[Correction] = CorrectionParser(Correction)
+"""A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
 
 
 class _Seen(BaseModel):

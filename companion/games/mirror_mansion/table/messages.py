@@ -15,10 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Discriminator,
     Field,
     Tag,
-    TypeAdapter,
     field_serializer,
 )
 
@@ -26,9 +24,9 @@ from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
+    CorrectionParser,
     TableIsRight,
-    correction_tag,
-    parse_correction,
+    kind_discriminator,
 )
 
 __all__ = [
@@ -107,21 +105,14 @@ Correction = Annotated[
     | Annotated[RequestHint, Tag("hint")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
-    Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: cards, roll, name, call_guesses, "
-        "guess, look, hint, answer, table_is_right",
+    kind_discriminator(
+        "cards", "roll", "name", "call_guesses", "guess", "look", "hint", "answer", "table_is_right"
     ),
 ]
 """Everything a player or the admin can send to Mirror Mansion at the table."""
 
-_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
-
-
-def parse(payload: Any) -> Correction:
-    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
-    return parse_correction(_CORRECTION, payload)
+parse: CorrectionParser[Correction] = CorrectionParser(Correction)
+"""A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
 
 
 class PoseSeen(BaseModel):

@@ -9,16 +9,16 @@ choice of the turn (rewards, the action, Repeat, Pass) as the engine's own actio
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Discriminator, Field, JsonValue, Tag, TypeAdapter
+from pydantic import Field, JsonValue, Tag
 
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
+    CorrectionParser,
     TableIsRight,
-    correction_tag,
-    parse_correction,
+    kind_discriminator,
 )
 
 __all__ = [
@@ -104,18 +104,12 @@ Correction = Annotated[
     | Annotated[ScoreNow, Tag("score_now")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
-    Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: setup, drew, revealed, discard, "
-        "play, choose, score_now, answer, table_is_right",
+    kind_discriminator(
+        "setup", "drew", "revealed", "discard", "play", "choose", "score_now", "answer",
+        "table_is_right",
     ),
 ]
 """Everything a player or the admin can send to Queen Alice at the table."""
 
-_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
-
-
-def parse(payload: Any) -> Correction:
-    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
-    return parse_correction(_CORRECTION, payload)
+parse: CorrectionParser[Correction] = CorrectionParser(Correction)
+"""A correction from JSON (or a typed one, checked again); `UserError` when it is not."""

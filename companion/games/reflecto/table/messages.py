@@ -9,25 +9,23 @@ object reaches `ReflectoTable.correct`, which matches on its type. JSON posted t
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Discriminator,
     Field,
     JsonValue,
     StrictInt,
     Tag,
-    TypeAdapter,
 )
 
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
+    CorrectionParser,
     TableIsRight,
-    correction_tag,
-    parse_correction,
+    kind_discriminator,
 )
 from companion.live.table_game import ObservationData
 
@@ -97,21 +95,12 @@ Correction = Annotated[
     | Annotated[CorrectAction, Tag("action")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
-    Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: setup, guess, hint, sight, "
-        "action, answer, table_is_right",
-    ),
+    kind_discriminator("setup", "guess", "hint", "sight", "action", "answer", "table_is_right"),
 ]
 """Everything a player or the admin can send to Reflecto at the table."""
 
-_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
-
-
-def parse(payload: Any) -> Correction:
-    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
-    return parse_correction(_CORRECTION, payload)
+parse: CorrectionParser[Correction] = CorrectionParser(Correction)
+"""A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
 
 
 class _Seen(BaseModel):
