@@ -1,0 +1,328 @@
+"""Scripted solo Onirim games for the `sim` camera, legal by construction.
+
+A computer player plays a whole game through the engine, chance drawn from a seeded
+generator, and every action becomes one of two things at the table:
+- what the camera sees: a Location played to the labyrinth, a card discarded, a pair under a
+  Mirror. The film shows a hand over the table for a moment, then the table still.
+- what the player taps on the phone: the cards drawn, what a prophecy showed and the order put
+  back, how a Nightmare was resolved, a Door opened or not, a choice inside a Mirror's effect.
+  What such a tap does to the table (a Door into play, a Nightmare on the discard pile) is
+  shown first, the tap follows, as a player lays the cards and then taps.
+A Door earned by three of a colour is fetched a moment after the third card lies, so the
+film also shows the table before the player has fetched it.
+
+The tap payloads are the JSON the player's phone posts (`table/messages.py`).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.games.base import CHANCE
+from companion.games.onirim.players import greedy_player
+from companion.games.onirim.rules import ENGINE
+from companion.games.onirim.rules.actions import (
+    Action,
+    Discard,
+    Draw,
+    Nightmare,
+    OpenDoor,
+    Pair,
+    Pick,
+    Play,
+    Prophecy,
+    Reveal,
+    action_to_json,
+)
+from companion.games.onirim.rules.state import OnirimState, evolve
+from companion.games.onirim.vision.layout import TableLayout, load_layout
+from companion.games.onirim.vision.render import (
+    Conditions,
+    Placed,
+    deck_faces,
+    deck_style,
+    draw_markers,
+    paste_card,
+    random_camera,
+)
+from companion.sim import effects
+
+SIM_FPS = 4.0
+"""Film frames per second."""
+HAND_FRAMES = 2
+"""Frames with a hand over the table while a card is laid."""
+STILL_FRAMES = 5
+"""Frames of the table still after each change (more than the tracker needs to settle)."""
+TAP_DELAY_FRAMES = 4
+"""A tap comes this many frames into the still table that shows what it did."""
+CAMERA_ACTIONS = (Play, Discard, Pair)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A tap of the simulated player on their phone at film time `t` (seat 0: the player)."""
+
+    t: float
+    seat: int | None
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A stretch of film: the table as `table` lays it out, a hand over it or not."""
+
+    table: OnirimState
+    hand: bool
+    frames: int
+
+
+@dataclass
+class Script:
+    """A whole game: what the film shows, what the player taps, and every engine action."""
+
+    shots: list[Shot] = field(default_factory=list)
+    taps: list[Tap] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    seen_actions: list[Action] = field(default_factory=list)
+    """The actions the camera must book (plays, discards, pairs), in order."""
+    final: OnirimState | None = None
+
+    @property
+    def frames(self) -> int:
+        return sum(s.frames for s in self.shots)
+
+
+def tap_payload(action: Action) -> dict[str, Any]:
+    """What the phone posts for an action the camera cannot see."""
+    if isinstance(action, Draw):
+        return {"kind": "drew", "cards": [action.card]}
+    if isinstance(action, Reveal):
+        return {"kind": "looked", "cards": list(action.cards)}
+    if isinstance(action, Prophecy):
+        return {"kind": "prophecy", "discard": action.discard, "order": list(action.order)}
+    if isinstance(action, Nightmare):
+        return {"kind": "nightmare", "way": action.way, "card": action.card}
+    if isinstance(action, OpenDoor):
+        return {"kind": "door", "open": action.open}
+    if isinstance(action, Pick):
+        return {"kind": "pick", "card": action.card}
+    if isinstance(action, Discard):  # on a card of its own kind: the camera sees no change
+        return {"kind": "discarded", "card": action.card}
+    raise ValueError(f"the camera sees {action_to_json(action)}, it is not tapped")
+
+
+def before_fetching(before: OnirimState, after: OnirimState) -> OnirimState | None:
+    """`after` as the table lies before the player fetched the Door a play earned, if any."""
+    if len(after.doors) > len(before.doors) and len(after.labyrinth) > len(before.labyrinth):
+        return evolve(after, doors=before.doors)
+    return None
+
+
+def script_game(seed: int, options: dict[str, Any] | None = None,
+                max_turns: int | None = None) -> Script:
+    """A game played by the greedy player with seeded chance, as the film shows it."""
+    rng = random.Random(f"onirim-film-{seed}")
+    opts = options if options is not None else {"mirrors": True, "hard": rng.random() < 0.3}
+    state = ENGINE.new_game(1, opts)
+    out = Script()
+    out.shots.append(Shot(state, False, STILL_FRAMES))
+    frame = STILL_FRAMES
+    while not ENGINE.is_terminal(state):
+        if max_turns is not None and state.phase == "turn" and state.turns >= max_turns:
+            break
+        chance = ENGINE.current_player(state) == CHANCE
+        action = (ENGINE.sample_chance(state, rng) if chance
+                  else greedy_player(state, rng))
+        after = ENGINE.apply(state, action)
+        out.actions.append(action)
+        unseen = (isinstance(action, Discard) and bool(state.discard)
+                  and state.discard[-1] == action.card)
+        if isinstance(action, CAMERA_ACTIONS) and not unseen:
+            out.seen_actions.append(action)
+            if isinstance(action, Pair) and _explores_alike(state, action):
+                at = frame + HAND_FRAMES + TAP_DELAY_FRAMES
+                out.taps.append(Tap(at / SIM_FPS, 0, {"kind": "paired", "mirror": action.mirror,
+                                                      "cards": list(action.cards)}))
+            out.shots.append(Shot(after, True, HAND_FRAMES))
+            frame += HAND_FRAMES
+            unfetched = before_fetching(state, after)
+            if unfetched is not None:
+                out.shots.append(Shot(unfetched, False, STILL_FRAMES))
+                out.shots.append(Shot(after, True, HAND_FRAMES))
+                frame += STILL_FRAMES + HAND_FRAMES
+            out.shots.append(Shot(after, False, STILL_FRAMES))
+            frame += STILL_FRAMES
+        else:
+            if _table_changes(state, after):
+                out.shots.append(Shot(after, True, HAND_FRAMES))
+                out.shots.append(Shot(after, False, STILL_FRAMES))
+                frame += HAND_FRAMES + STILL_FRAMES
+                at = frame - STILL_FRAMES + TAP_DELAY_FRAMES
+            else:
+                at = frame
+            out.taps.append(Tap(at / SIM_FPS, 0, tap_payload(action)))
+        state = after
+    out.shots.append(Shot(state, False, STILL_FRAMES * 4))
+    out.final = state
+    return out
+
+
+def _explores_alike(state: OnirimState, action: Pair) -> bool:
+    """Whether the camera cannot tell this pair from another (a fourth card explores the
+    Mirror: the table shows it flipped, not which pair went under it), as the tracker
+    judges it: the simulated player then taps the pair in."""
+    from companion.games.onirim.table.track import explain, table_of
+
+    window = len(load_layout().labyrinth_places)
+    seen = table_of(ENGINE.apply(state, action), window)
+    return len(explain(ENGINE, state, seen, window).choices) > 1
+
+
+def table_key(state: OnirimState, layout: TableLayout) -> tuple[Any, ...]:
+    """What lies on the table for a state (two states with one key look the same)."""
+    return (state.labyrinth[-len(layout.labyrinth_places):], state.doors, state.in_game,
+            state.explored, state.under, state.discard[-4:])
+
+
+def _table_changes(before: OnirimState, after: OnirimState) -> bool:
+    layout = load_layout()
+    return table_key(before, layout) != table_key(after, layout)
+
+
+def table_cards(state: OnirimState, layout: TableLayout) -> list[Placed]:
+    """The cards on the table for a state, in the order they are put down (no limbo: it
+    holds cards only in the middle of a draw)."""
+    placed: list[Placed] = []
+    ids = list(ENGINE.deck.mirrors)
+    for m, explored, under in zip(state.in_game, state.explored, state.under, strict=True):
+        i = ids.index(m)
+        placed.append(Placed(f"mirror-{m}-explored" if explored else f"mirror-{m}",
+                             layout.mirror_places[i]))
+        for k, card in enumerate(under[: layout.fan_max]):
+            placed.append(Placed(card, layout.under_place(i, k)))
+    lab = state.labyrinth[-len(layout.labyrinth_places):]
+    for card, place in zip(lab, layout.labyrinth_places, strict=False):
+        placed.append(Placed(card, place))
+    for card, place in zip(state.doors, layout.door_places, strict=False):
+        placed.append(Placed(card, place))
+    for card in state.discard[-4:]:
+        placed.append(Placed(card, layout.discard_place, 3.0, 3.0))
+    return placed
+
+
+DEMO = Conditions(max_tilt_deg=8.0, max_yaw_deg=4.0)
+"""A friendly rig for the film: a camera near vertical over the whole table."""
+
+
+class TableFilm:
+    """The film of one scripted game: the same deck, camera and table throughout; each card
+    keeps the spot and angle it was laid at; light, noise and JPEG differ frame to frame."""
+
+    def __init__(self, seed: int, script: Script | None = None,
+                 faces: dict[str, np.ndarray] | None = None, cond: Conditions = DEMO) -> None:
+        self.seed = seed
+        self.script = script or script_game(seed)
+        self.layout = load_layout()
+        self.faces = faces if faces is not None else scene_faces(seed)
+        rng = np.random.default_rng([seed, 31])
+        self.camera = random_camera(self.layout, rng, cond)
+        from companion.games.onirim.vision.render import CANVAS_PX_PER_MM, MARGIN_MM
+
+        self._px, self._margin = CANVAS_PX_PER_MM, MARGIN_MM
+        w_mm, h_mm = self.layout.size_mm
+        W = round((w_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
+        H = round((h_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
+        self.base = effects.table_texture(W, H, rng)
+        draw_markers(self.base, self.layout)
+        starts, n = [], 0
+        for shot in self.script.shots:
+            starts.append(n)
+            n += shot.frames
+        self._starts = starts
+        self.length = n
+
+    def __len__(self) -> int:
+        return self.length
+
+    def shot_at(self, i: int) -> Shot:
+        import bisect
+
+        k = bisect.bisect_right(self._starts, min(i, self.length - 1)) - 1
+        return self.script.shots[k]
+
+    def _spot(self, p: Placed, nth: int) -> tuple[tuple[float, float], float]:
+        """Where a card laid at place `p` (the `nth` card there) lies: fixed for the film."""
+        r = random.Random(f"{self.seed}-{p.place}-{nth}-{p.card}")
+        dx, dy = r.uniform(-p.jitter, p.jitter), r.uniform(-p.jitter, p.jitter)
+        return (p.place[0] + dx, p.place[1] + dy), r.uniform(-p.turn, p.turn)
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019 (one film per scene; a few tables in use)
+    def clean(self, key: tuple[Any, ...]) -> np.ndarray:
+        state = self._states[key]
+        canvas = self.base.copy()
+        counts: dict[Any, int] = {}
+        for p in table_cards(state, self.layout):
+            nth = counts.get(p.place, 0)
+            counts[p.place] = nth + 1
+            at, angle = self._spot(p, nth)
+            paste_card(canvas, self.faces[p.card], at, angle)
+        return self.camera.render_plane(canvas, self._px, (-self._margin, -self._margin))
+
+    @functools.cached_property
+    def _states(self) -> dict[tuple[Any, ...], OnirimState]:
+        return {table_key(s.table, self.layout): s.table for s in self.script.shots}
+
+    def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
+        """Frame `i`: the picture and its truth (the table's state key and the hand)."""
+        shot = self.shot_at(i)
+        key = table_key(shot.table, self.layout)
+        rng = np.random.default_rng([self.seed, i, 5])
+        img = self.clean(key)
+        if shot.hand:
+            h, w = img.shape[:2]
+            img, _ = effects.hand(img, rng, reach=(rng.uniform(0.25, 0.75) * w,
+                                                  rng.uniform(0.3, 0.8) * h), edge="bottom")
+        img = effects.photograph(img, rng, noise_sigma=2.5, jpeg_quality=88)
+        return img, {"frame": i, "hand": shot.hand, "turns": shot.table.turns}
+
+
+def scene_faces(seed: int) -> dict[str, np.ndarray]:
+    """The deck a seed's film is drawn with: every design choice drawn from the seed."""
+    return deck_faces(deck_style(seed, "random"), load_layout())
+
+
+class FilmScene:
+    """The `sim` camera's scene: one scripted game (a session is one game), then the table
+    stays as the game ended; the player's taps come with it."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.films = [TableFilm(seed)]
+        self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
+
+    @functools.cached_property
+    def taps(self) -> list[Tap]:
+        out, start = [], 0.0
+        for film in self.films:
+            out += [Tap(t.t + start, t.seat, t.payload) for t in film.script.taps]
+            start += len(film) / SIM_FPS
+        return out
+
+    def frame(self, t: float) -> tuple[np.ndarray, Any]:
+        i = int(t * SIM_FPS)
+        if self._cache is None or self._cache[0] != i:
+            j = i
+            for film in self.films:
+                if j < len(film):
+                    break
+                j -= len(film)
+            else:
+                film, j = self.films[-1], len(self.films[-1]) - 1
+            self._cache = (i, film.render(j))
+        image, truth = self._cache[1]
+        return image, {**truth, "t": t}
