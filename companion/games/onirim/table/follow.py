@@ -49,14 +49,16 @@ class Followed:
         return self.of_kind(QUESTION_KIND)
 
 
-def follow(script: Script, observe: Callable[[int], Observation], frames: int,
-           settings: Any = None, options: dict[str, Any] | None = None) -> Followed:
-    """Play `frames` film frames: `observe(i)` is what the camera made of frame i."""
+def follow(script: Script, observe: Callable[[OnirimTable, int], Observation], frames: int,
+           settings: Any = None, library: Any = None) -> Followed:
+    """Play `frames` film frames: `observe(game, i)` is what the camera made of frame i;
+    `library`: the taught deck the game reads with."""
     first = script.actions and script.final
-    opts = options if options is not None else (
-        {"mirrors": first.mirrors, "hard": first.hard} if first else {})
+    opts = {"mirrors": first.mirrors, "hard": first.hard} if first else {}
     session = Session(1, "onirim", opts, ["player"], time.time())
     game = OnirimTable(settings, session)
+    if library is not None:
+        game.use_library(library)
     out = Followed(game)
 
     def commit(drafts: list[EventDraft]) -> None:
@@ -69,7 +71,7 @@ def follow(script: Script, observe: Callable[[int], Observation], frames: int,
     taps = sorted(script.taps, key=lambda tap: tap.t)
     k = 0
     for i in range(frames):
-        commit(game.update(observe(i), i / SIM_FPS))
+        commit(game.update(observe(game, i), i / SIM_FPS))
         t = i / SIM_FPS
         while k < len(taps) and taps[k].t <= t:
             try:

@@ -167,9 +167,11 @@ class OnirimTable:
     def sim_scene(self, seed: int) -> Any:
         from companion.games.onirim.vision.film import FilmScene
 
-        scene = FilmScene(seed)
-        self._sim_library = sim_library(seed)
-        return scene
+        return FilmScene(seed)  # its deck is taught on the first frame read (`_reader_for`)
+
+    def use_library(self, library: Any) -> None:
+        """Read with this taught deck (a benchmark's, or the sim camera's)."""
+        self._sim_library = library
 
     def _reader_for(self) -> Any:
         from companion.games.onirim.vision.read import TableReader

@@ -228,17 +228,8 @@ class TableFilm:
         self.seed = seed
         self.script = script or script_game(seed)
         self.layout = load_layout()
-        self.faces = faces if faces is not None else scene_faces(seed)
-        rng = np.random.default_rng([seed, 31])
-        self.camera = random_camera(self.layout, rng, cond)
-        from companion.games.onirim.vision.render import CANVAS_PX_PER_MM, MARGIN_MM
-
-        self._px, self._margin = CANVAS_PX_PER_MM, MARGIN_MM
-        w_mm, h_mm = self.layout.size_mm
-        W = round((w_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
-        H = round((h_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
-        self.base = effects.table_texture(W, H, rng)
-        draw_markers(self.base, self.layout)
+        self._faces = faces
+        self.cond = cond
         starts, n = [], 0
         for shot in self.script.shots:
             starts.append(n)
@@ -248,6 +239,24 @@ class TableFilm:
 
     def __len__(self) -> int:
         return self.length
+
+    @functools.cached_property
+    def faces(self) -> dict[str, np.ndarray]:
+        return self._faces if self._faces is not None else scene_faces(self.seed)
+
+    @functools.cached_property
+    def _set(self) -> tuple[Any, np.ndarray]:
+        """The camera and the bare table with its markers, drawn on the first frame."""
+        from companion.games.onirim.vision.render import CANVAS_PX_PER_MM, MARGIN_MM
+
+        rng = np.random.default_rng([self.seed, 31])
+        camera = random_camera(self.layout, rng, self.cond)
+        w_mm, h_mm = self.layout.size_mm
+        W = round((w_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
+        H = round((h_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
+        base = effects.table_texture(W, H, rng)
+        draw_markers(base, self.layout)
+        return camera, base
 
     def shot_at(self, i: int) -> Shot:
         import bisect
@@ -263,15 +272,18 @@ class TableFilm:
 
     @functools.lru_cache(maxsize=4)  # noqa: B019 (one film per scene; a few tables in use)
     def clean(self, key: tuple[Any, ...]) -> np.ndarray:
+        from companion.games.onirim.vision.render import CANVAS_PX_PER_MM, MARGIN_MM
+
         state = self._states[key]
-        canvas = self.base.copy()
+        camera, base = self._set
+        canvas = base.copy()
         counts: dict[Any, int] = {}
         for p in table_cards(state, self.layout):
             nth = counts.get(p.place, 0)
             counts[p.place] = nth + 1
             at, angle = self._spot(p, nth)
             paste_card(canvas, self.faces[p.card], at, angle)
-        return self.camera.render_plane(canvas, self._px, (-self._margin, -self._margin))
+        return camera.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
 
     @functools.cached_property
     def _states(self) -> dict[tuple[Any, ...], OnirimState]:
