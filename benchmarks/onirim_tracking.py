@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from companion.games.onirim.rules.actions import Pair, Play
 from companion.games.onirim.table import live
@@ -67,38 +68,44 @@ def one_game(seed: int) -> dict[str, object]:
     }
 
 
+def summarise(games: list[dict[str, Any]], seeds: str) -> dict[str, Any]:
+    return {
+        "command": f"PYTHONPATH=. python benchmarks/onirim_tracking.py --seeds {seeds}",
+        "games": len(games),
+        "games_all_right": sum(bool(g["all_right"]) for g in games),
+        "actions": sum(int(g["actions"]) for g in games),
+        "actions_booked_right": sum(int(g["booked_right"]) for g in games),
+        "camera_booked": sum(int(g["camera_plays"]) for g in games),
+        "false_events": sum(len(g["breaches"]) for g in games),
+        "questions": sum(int(g["questions"]) for g in games),
+        "refused_taps": sum(len(g["refused_taps"]) for g in games),
+        "seconds_per_frame_median": statistics.median(
+            float(g["seconds_per_frame"]) for g in games),
+        "clock": "CPU time (render + read + track) per film frame, one process",
+        "per_game": games,
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", default="700000:700010", help="A:B, fresh seeds (A included)")
     p.add_argument("--out", default=str(RESULTS))
     a = p.parse_args()
     lo, hi = (int(v) for v in a.seeds.split(":"))
-    games = []
+    games: list[dict[str, object]] = []
+    summary: dict[str, object] = {}
     for seed in range(lo, hi):
         g = one_game(seed)
         games.append(g)
         print(json.dumps({k: g[k] for k in ("seed", "all_right", "actions", "camera_plays",
                                             "questions", "seconds_per_frame")}
                          | {"breaches": len(g["breaches"])}), flush=True)  # type: ignore[arg-type]
-    summary = {
-        "command": f"PYTHONPATH=. python benchmarks/onirim_tracking.py --seeds {a.seeds}",
-        "games": len(games),
-        "games_all_right": sum(bool(g["all_right"]) for g in games),
-        "actions": sum(int(g["actions"]) for g in games),  # type: ignore[call-overload]
-        "actions_booked_right": sum(int(g["booked_right"]) for g in games),  # type: ignore[call-overload]
-        "camera_booked": sum(int(g["camera_plays"]) for g in games),  # type: ignore[call-overload]
-        "false_events": sum(len(g["breaches"]) for g in games),  # type: ignore[arg-type]
-        "questions": sum(int(g["questions"]) for g in games),  # type: ignore[call-overload]
-        "refused_taps": sum(len(g["refused_taps"]) for g in games),  # type: ignore[arg-type]
-        "seconds_per_frame_median": statistics.median(
-            float(g["seconds_per_frame"]) for g in games) if games else None,  # type: ignore[arg-type]
-        "clock": "CPU time (render + read + track) per film frame, one process",
-        "per_game": games,
-    }
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        summary = summarise(games, f"{lo}:{seed + 1}")
+        # Written after every game: a long run stopped early keeps what it measured.
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_game"}, indent=1))
-    return 0 if summary["games_all_right"] == summary["games"] and not summary[
+    return 0 if summary and summary["games_all_right"] == summary["games"] and not summary[
         "false_events"] else 1
 
 

@@ -496,14 +496,13 @@ def _camera_is_sim(settings: Any) -> bool:
 
 @functools.lru_cache(maxsize=2)
 def sim_library(seed: int) -> Any:
-    """The `sim` camera's deck for a seed, taught from its own teach photos once per process
-    (the same path a user's deck takes: `teach.teach_photos`)."""
+    """The `sim` camera's deck for a seed, taught once per process from photos of its cards
+    (`film.teach_snapshot`) through the path a user's deck takes (`teach.teach_photos`)."""
     import tempfile
 
     import cv2
 
-    from companion.games.onirim.vision.film import scene_faces
-    from companion.games.onirim.vision.render import teach_photo
+    from companion.games.onirim.vision.film import scene_faces, teach_snapshot
     from companion.games.onirim.vision.teach import teach_photos
 
     faces = scene_faces(seed)
@@ -512,7 +511,7 @@ def sim_library(seed: int) -> Any:
         paths = {}
         for cid, face in faces.items():
             path = Path(tmp) / f"{cid}.jpg"
-            cv2.imwrite(str(path), teach_photo(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            cv2.imwrite(str(path), teach_snapshot(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
             paths[cid] = path
         return teach_photos(paths).library
 

@@ -308,6 +308,36 @@ def scene_faces(seed: int) -> dict[str, np.ndarray]:
     return deck_faces(deck_style(seed, "random"), load_layout())
 
 
+def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A small teach photo of one card of the film's deck: the card about upright on a plain
+    table unlike its edge, a little noise and JPEG. Smaller and plainer than the renderer's
+    teach photos (`render.teach_photo`), so the `sim` camera's deck is taught in seconds; it
+    goes through the same `teach.teach_photos` as a user's photos."""
+    import math
+
+    import cv2
+
+    from companion.games.onirim.vision.art import PX_PER_MM
+
+    W, H = 480, 360
+    edge = face[2:6, face.shape[1] // 3: 2 * face.shape[1] // 3, :3]
+    tone = 50.0 if float(edge.mean()) > 110 else 205.0
+    table = np.full((H, W, 3), tone, np.float32)
+    s = rng.uniform(3.0, 3.3) / PX_PER_MM
+    a = math.radians(rng.uniform(-4, 4))
+    h, w = face.shape[:2]
+    cx, cy = W / 2 + rng.uniform(-20, 20), H / 2 + rng.uniform(-10, 10)
+    M = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0]])
+    centre = M[:, :2] @ np.array([w / 2, h / 2])
+    M[:, 2] = (cx - centre[0], cy - centre[1])
+    warped = cv2.warpAffine(face, M, (W, H), flags=cv2.INTER_AREA,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:].astype(np.float32) / 255
+    img = table * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    img += rng.standard_normal(img.shape, np.float32) * 2.0
+    return effects.jpeg(np.clip(img, 0, 255).astype(np.uint8), 90)
+
+
 class FilmScene:
     """The `sim` camera's scene: one scripted game (a session is one game), then the table
     stays as the game ended; the player's taps come with it."""
