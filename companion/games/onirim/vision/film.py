@@ -61,6 +61,9 @@ STILL_FRAMES = 5
 TAP_DELAY_FRAMES = 4
 """A tap comes this many frames into the still table that shows what it did."""
 CAMERA_ACTIONS = (Play, Discard, Pair)
+NOISE_SIGMA = 2.5
+"""Sensor noise of the film's camera (grey levels)."""
+NOISE_SHIFT = 64
 
 
 @dataclass(frozen=True)
@@ -283,11 +286,28 @@ class TableFilm:
             counts[p.place] = nth + 1
             at, angle = self._spot(p, nth)
             paste_card(canvas, self.faces[p.card], at, angle)
-        return camera.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
+        image = camera.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
+        # The lamp does not move during a game: one uneven light for the whole film.
+        return effects.uneven_light(image, np.random.default_rng([self.seed, 32]))
 
     @functools.cached_property
     def _states(self) -> dict[tuple[Any, ...], OnirimState]:
         return {table_key(s.table, self.layout): s.table for s in self.script.shots}
+
+    @functools.cached_property
+    def _noise(self) -> np.ndarray:
+        """One field of sensor noise, larger than a frame: each frame takes its own window."""
+        h, w = self.cond.size[1], self.cond.size[0]
+        rng = np.random.default_rng([self.seed, 33])
+        field = rng.standard_normal((h + NOISE_SHIFT, w + NOISE_SHIFT, 3), np.float32)
+        return np.round(field * NOISE_SIGMA).astype(np.int16)
+
+    def _noisy(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Sensor noise that differs frame to frame, at a fraction of drawing it anew."""
+        h, w = img.shape[:2]
+        dy, dx = (int(v) for v in rng.integers(0, NOISE_SHIFT, 2))
+        noise = self._noise[dy: dy + h, dx: dx + w]
+        return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
     def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
         """Frame `i`: the picture and its truth (the table's state key and the hand)."""
@@ -299,7 +319,7 @@ class TableFilm:
             h, w = img.shape[:2]
             img, _ = effects.hand(img, rng, reach=(rng.uniform(0.25, 0.75) * w,
                                                   rng.uniform(0.3, 0.8) * h), edge="bottom")
-        img = effects.photograph(img, rng, noise_sigma=2.5, jpeg_quality=88)
+        img = effects.jpeg(self._noisy(img, rng), 88)
         return img, {"frame": i, "hand": shot.hand, "turns": shot.table.turns}
 
 
