@@ -10,6 +10,7 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Draw, action_to_json
 from companion.games.onirim.rules.deck import is_location
 from companion.games.onirim.rules.state import evolve
+from companion.games.onirim.table.live import make_table_game
 from companion.games.onirim.vision.film import SIM_FPS, script_game
 from tests.games.onirim_table.ont_helpers import API, film_observer, live_table, seen
 
@@ -45,6 +46,12 @@ def test_a_scripted_game_is_followed_play_by_play_and_the_hand_stays_private(tmp
                      if e.kind == "onirim.action" and e.payload["by"] == "camera"]
         assert len(by_camera) >= 5 and set(by_camera) <= {"play", "discard", "pair"}
         assert not [e for e in events if e.kind == "onirim.breach"]
+        # A restart replays the stored events into the same game, for every audience.
+        replayed = make_table_game(runtime.settings, runtime.session)
+        for e in events:
+            replayed.apply_event(e)
+        for seat in (None, 0):
+            assert replayed.view(seat) == runtime.game.view(seat)
         # The hand: on the player's phone, never in the public view nor the public events.
         hand = runtime.game.state.hand
         mine = http.get(f"{API}/view?seat=0").json()
