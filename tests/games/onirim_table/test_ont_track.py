@@ -82,3 +82,12 @@ def test_25_scripted_films_are_followed_to_the_end_with_no_false_event() -> None
         assert followed.booked() == script_actions(script), seed
         assert not followed.breaches and not followed.questions and not followed.refused_taps
         assert followed.game.state.phase == "over", seed
+
+
+def test_cards_hidden_under_a_resting_hand_are_waited_out_not_flagged() -> None:
+    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+                  labyrinth=("green-sun", "red-moon", "blue-key"))
+    seen = table_of(state, WINDOW)
+    covered = type(seen)(seen.labyrinth[:1], seen.doors, seen.mirrors[1:], seen.discard_top)
+    found = explain(ENGINE, state, covered, WINDOW)
+    assert found.hidden and found.breach is None and found.action is None

@@ -92,6 +92,9 @@ BREACH_KIND, HINT_KIND = "onirim.breach", "onirim.hint"
 ASK_AFTER_FRAMES = 12
 """Frames in a row with a new card the camera cannot name before the players are asked
 (3 s at the sim camera's 4 fps: a hand over the table passes sooner)."""
+HIDDEN_FRAMES = 40
+"""Frames in a row (10 s at 4 fps) that cards the game has may go unseen, as under a hand
+resting on the table, before they count as taken away."""
 SHOWN_BREACHES = 5
 HINT_SHOWN = 5
 NOT_TAUGHT = ("The companion does not know your cards yet: teach your deck once "
@@ -154,6 +157,7 @@ class OnirimTable:
         self._flagged: Table | None = None
         self._doubt = 0
         self._unsure = 0
+        self._hidden = 0
         # -- perception (the perception thread's own) --
         self._reader: Any = None
         self._sim_library: Any = None
@@ -221,6 +225,13 @@ class OnirimTable:
         if stable is None or self.state.phase == "over":
             return drafts
         found = explain(ENGINE, self.state, stable, self.window)
+        self._hidden = self._hidden + 1 if found.hidden else 0
+        if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
+            self._flagged = stable
+            drafts.append(self._breach(Breach(
+                "a card laid stays on the table",
+                "cards the game has are not seen: " + _missing(stable, table_of(
+                    self.state, self.window)))))
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
             return drafts + self._ask_which(found.choices)
@@ -455,6 +466,15 @@ class OnirimTable:
                 continue
             out.append({"label": _label(a), "payload": _tap(a)})
         return out
+
+
+def _missing(seen: Table, want: Table) -> str:
+    parts = []
+    if seen.labyrinth != want.labyrinth:
+        parts.append(f"the labyrinth from card {len(seen.labyrinth) + 1}")
+    read = {m.mirror: m for m in seen.mirrors}
+    parts += [f"the {m.mirror.title()} Mirror" for m in want.mirrors if read.get(m.mirror) != m]
+    return ", ".join(parts) or "some"
 
 
 def question_visibility(question: Question) -> str:

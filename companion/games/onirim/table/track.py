@@ -187,6 +187,23 @@ def lag(seen: Table, want: Table) -> Lag | None:
     return Lag(tuple(sorted((+missing).elements())), tuple(unflipped))
 
 
+def is_hidden(seen: Table, want: Table) -> bool:
+    """Whether the reading lacks cards the game has where they lie: the labyrinth or a fan
+    ends early, or a Mirror is not seen (the reader stops at the first place it sees empty)."""
+    if len(seen.labyrinth) < len(want.labyrinth) and (
+            seen.labyrinth == want.labyrinth[:len(seen.labyrinth)]):
+        return True
+    read = {m.mirror: m for m in seen.mirrors}
+    for w in want.mirrors:
+        s = read.get(w.mirror)
+        if s is None:
+            return True
+        if s.explored == w.explored and len(s.under) < len(w.under) and (
+                s.under == w.under[:len(s.under)]):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Breach:
     rule: str
@@ -201,6 +218,9 @@ class Explanation:
     action: Action | None = None
     lag: Lag | None = None
     breach: Breach | None = None
+    hidden: bool = False
+    """Cards the game has are missing from the reading, as when a hand rests over them: no
+    play takes a card off the table, so this is waited out, not flagged at once."""
     choices: tuple[Action, ...] = ()
     """Several actions lay the table as seen (two pairs whose fourth card explores a Mirror
     leave it flipped with nothing under it): the player is asked which it was."""
@@ -212,9 +232,12 @@ TURN_ACTIONS = (Play, Discard, Pair)
 def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int
             ) -> Explanation:
     """The turn's action that lays the table as `seen`, what still lags, or the breach."""
-    now = lag(seen, table_of(state, window))
+    want = table_of(state, window)
+    now = lag(seen, want)
     if now is not None:
         return Explanation(lag=now)
+    if is_hidden(seen, want):
+        return Explanation(hidden=True)
     if state.phase != "turn":
         return Explanation()  # the player is still tapping: wait for the turn
     fits = []
