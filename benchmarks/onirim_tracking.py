@@ -39,7 +39,7 @@ def one_game(seed: int) -> dict[str, object]:
     script = script_game(seed)
     film = TableFilm(seed, script)
     settings = SimpleNamespace(camera=SimpleNamespace(source="file"), data_dir="/nonexistent")
-    library = live.sim_library(seed)
+    library = live.taught_library(seed)
     t0 = time.process_time()
 
     def observe(game: live.OnirimTable, i: int) -> Observation:

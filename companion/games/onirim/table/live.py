@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,7 @@ SHOWN_BREACHES = 5
 HINT_SHOWN = 5
 NOT_TAUGHT = ("The companion does not know your cards yet: teach your deck once "
               "(`companion teach onirim DIR`, one photo per card type).")
+TEACHING_SIM = "The simulated camera's deck is being taught (a few seconds)."
 WAITING = {
     "setup": "Deal yourself a hand of five and tap each card you draw.",
     "turn": "Your turn: play a Location, discard a card or lay a pair under a Mirror.",
@@ -171,7 +173,9 @@ class OnirimTable:
     def sim_scene(self, seed: int) -> Any:
         from companion.games.onirim.vision.film import FilmScene
 
-        return FilmScene(seed)  # its deck is taught on the first frame read (`_reader_for`)
+        # Its deck is taught on the first frame read (`_reader_for`); the film waits for it.
+        options = {"mirrors": self.state.mirrors, "hard": self.state.hard}
+        return FilmScene(seed, options, ready=lambda: self._sim_library is not None)
 
     def use_library(self, library: Any) -> None:
         """Read with this taught deck (a benchmark's, or the sim camera's)."""
@@ -183,7 +187,10 @@ class OnirimTable:
 
         lib = self._sim_library
         if lib is None and _camera_is_sim(self.settings):
-            lib = self._sim_library = sim_library(int(self.settings.camera.seed))
+            lib = self._sim_library = _sim_library_soon(int(self.settings.camera.seed))
+            if lib is None:
+                self._library_error = TEACHING_SIM
+                return None
         if lib is None:
             try:
                 lib = load_library(default_library_path(self.settings.data_dir))
@@ -514,10 +521,54 @@ def _camera_is_sim(settings: Any) -> bool:
     return camera is not None and str(getattr(camera, "source", "")).strip() == "sim"
 
 
+_TEACHING: dict[int, threading.Thread] = {}
+
+
+def _sim_library_soon(seed: int) -> Any:
+    """The sim deck's library if built, else None while a thread builds it: the camera's
+    frames keep flowing to the dashboard meanwhile (the first frame would wait otherwise)."""
+    thread = _TEACHING.get(seed)
+    if thread is None:
+        thread = _TEACHING[seed] = threading.Thread(
+            target=sim_library, args=(seed,), name="onirim-sim-deck", daemon=True)
+        thread.start()
+    if thread.is_alive():
+        return None
+    return sim_library(seed)
+
+
 @functools.lru_cache(maxsize=2)
 def sim_library(seed: int) -> Any:
-    """The `sim` camera's deck for a seed, taught once per process from photos of its cards
-    (`film.teach_snapshot`) through the path a user's deck takes (`teach.teach_photos`)."""
+    """The `sim` camera's deck for a seed, once per process, straight from its card faces
+    (the film's own art: each face's identifying corner, as `teach` cuts it from a photo).
+    A user's deck is taught from photos (`teach.teach_photos`); the benchmark teaches the
+    film's deck that way too (`taught_library`)."""
+    from companion.games.onirim.vision.film import scene_faces
+    from companion.games.onirim.vision.teach import CornerShape
+    from companion.vision.cards.identify import upper_window
+    from companion.vision.cards.library import CARD_W_MM, Library, descriptor
+
+    faces = scene_faces(seed)
+    ids, templates, patches = [], [], []
+    shape: Any = None
+    for cid, face in faces.items():
+        h, w = face.shape[:2]
+        if shape is None:
+            shape = CornerShape(height_mm=CARD_W_MM * h / w, border_mm=0.0)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        bgr = (face[..., :3].astype(np.float32) * alpha + 128 * (1 - alpha)).astype(np.uint8)
+        outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        patch = upper_window(bgr, outline, Library([], np.zeros((0, 1)), np.zeros((0, 1)),
+                                                   shape), margin=0)
+        ids.append(cid)
+        templates.append(descriptor(patch))
+        patches.append(patch)
+    return Library(ids, np.stack(templates).astype(np.float32), np.stack(patches), shape)
+
+
+def taught_library(seed: int) -> Any:
+    """The film's deck for a seed taught as a user teaches: one photo per card type
+    (`film.teach_snapshot`) through `teach.teach_photos`."""
     import tempfile
 
     import cv2

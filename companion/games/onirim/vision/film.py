@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,11 +361,16 @@ def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 class FilmScene:
     """The `sim` camera's scene: one scripted game (a session is one game), then the table
-    stays as the game ended; the player's taps come with it."""
+    stays as the game ended; the player's taps come with it. `ready` (optional): the film
+    starts only once it says the game can read the table (its deck taught), so no play is
+    laid while nobody looks; until then the camera shows the table before the first card."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, options: dict[str, Any] | None = None,
+                 ready: Callable[[], bool] | None = None) -> None:
         self.seed = seed
-        self.films = [TableFilm(seed)]
+        self.films = [TableFilm(seed, script_game(seed, options))]
+        self.ready = ready
+        self._start: float | None = None if ready is not None else 0.0
         self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
 
     @functools.cached_property
@@ -376,7 +382,10 @@ class FilmScene:
         return out
 
     def frame(self, t: float) -> tuple[np.ndarray, Any]:
-        i = int(t * SIM_FPS)
+        if self._start is None and self.ready is not None and self.ready():
+            self._start = t
+        film_t = 0.0 if self._start is None else max(0.0, t - self._start)
+        i = int(film_t * SIM_FPS)
         if self._cache is None or self._cache[0] != i:
             j = i
             for film in self.films:
@@ -387,4 +396,5 @@ class FilmScene:
                 film, j = self.films[-1], len(self.films[-1]) - 1
             self._cache = (i, film.render(j))
         image, truth = self._cache[1]
-        return image, {**truth, "t": t}
+        # Before the start the taps' clock stands at -1: none is due.
+        return image, {**truth, "t": film_t if self._start is not None else -1.0}
