@@ -154,6 +154,8 @@ class OnirimTable:
         self.answers: dict[Place, str] = {}
         self.hint: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
+        self.booked = 0
+        """Engine actions booked so far (the sim film waits for them)."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
         self._flagged: Table | None = None
@@ -175,7 +177,8 @@ class OnirimTable:
 
         # Its deck is taught on the first frame read (`_reader_for`); the film waits for it.
         options = {"mirrors": self.state.mirrors, "hard": self.state.hard}
-        return FilmScene(seed, options, ready=lambda: self._sim_library is not None)
+        return FilmScene(seed, options, ready=lambda: self._sim_library is not None,
+                         booked=lambda: self.booked)
 
     def use_library(self, library: Any) -> None:
         """Read with this taught deck (a benchmark's, or the sim camera's)."""
@@ -385,6 +388,7 @@ class OnirimTable:
             action = action_from_json(p["action"])
             before = self.state
             self.state = ENGINE.apply(before, action)
+            self.booked += 1
             self.hint = None
             if isinstance(action, Discard | Draw | Reveal) or p.get("by") == "camera":
                 self.answers = {}

@@ -83,6 +83,9 @@ class Shot:
     table: OnirimState
     hand: bool
     frames: int
+    needs: int = 0
+    """Engine actions the game must have booked before this shot may be shown (`FilmScene`
+    waits for a slow reader)."""
 
 
 @dataclass
@@ -143,6 +146,7 @@ def script_game(seed: int, options: dict[str, Any] | None = None,
         action = (ENGINE.sample_chance(state, rng) if chance
                   else greedy_player(state, rng))
         after = ENGINE.apply(state, action)
+        done = len(out.actions)
         out.actions.append(action)
         unseen = (isinstance(action, Discard) and bool(state.discard)
                   and state.discard[-1] == action.card)
@@ -152,26 +156,26 @@ def script_game(seed: int, options: dict[str, Any] | None = None,
                 at = frame + HAND_FRAMES + TAP_DELAY_FRAMES
                 out.taps.append(Tap(at / SIM_FPS, 0, {"kind": "paired", "mirror": action.mirror,
                                                       "cards": list(action.cards)}))
-            out.shots.append(Shot(after, True, HAND_FRAMES))
+            out.shots.append(Shot(after, True, HAND_FRAMES, done))
             frame += HAND_FRAMES
             unfetched = before_fetching(state, after)
             if unfetched is not None:
-                out.shots.append(Shot(unfetched, False, STILL_FRAMES))
-                out.shots.append(Shot(after, True, HAND_FRAMES))
+                out.shots.append(Shot(unfetched, False, STILL_FRAMES, done))
+                out.shots.append(Shot(after, True, HAND_FRAMES, done))
                 frame += STILL_FRAMES + HAND_FRAMES
-            out.shots.append(Shot(after, False, STILL_FRAMES))
+            out.shots.append(Shot(after, False, STILL_FRAMES, done))
             frame += STILL_FRAMES
         else:
             if _table_changes(state, after):
-                out.shots.append(Shot(after, True, HAND_FRAMES))
-                out.shots.append(Shot(after, False, STILL_FRAMES))
+                out.shots.append(Shot(after, True, HAND_FRAMES, done))
+                out.shots.append(Shot(after, False, STILL_FRAMES, done))
                 frame += HAND_FRAMES + STILL_FRAMES
                 at = frame - STILL_FRAMES + TAP_DELAY_FRAMES
             else:
-                at = frame
+                at = frame - 1  # in the last still frame: the next shot waits for it
             out.taps.append(Tap(at / SIM_FPS, 0, tap_payload(action)))
         state = after
-    out.shots.append(Shot(state, False, STILL_FRAMES * 4))
+    out.shots.append(Shot(state, False, STILL_FRAMES * 4, len(out.actions)))
     out.final = state
     return out
 
@@ -366,11 +370,17 @@ class FilmScene:
     laid while nobody looks; until then the camera shows the table before the first card."""
 
     def __init__(self, seed: int, options: dict[str, Any] | None = None,
-                 ready: Callable[[], bool] | None = None) -> None:
+                 ready: Callable[[], bool] | None = None,
+                 booked: Callable[[], int] | None = None) -> None:
         self.seed = seed
         self.films = [TableFilm(seed, script_game(seed, options))]
         self.ready = ready
+        self.booked = booked
+        """How many engine actions the game has booked: a shot waits until the actions
+        before it are (a reader slower than the film would otherwise see plays pile up)."""
         self._start: float | None = None if ready is not None else 0.0
+        self._clock = 0.0
+        self._last: float | None = None
         self._cache: tuple[int, tuple[np.ndarray, Any]] | None = None
 
     @functools.cached_property
@@ -384,7 +394,14 @@ class FilmScene:
     def frame(self, t: float) -> tuple[np.ndarray, Any]:
         if self._start is None and self.ready is not None and self.ready():
             self._start = t
-        film_t = 0.0 if self._start is None else max(0.0, t - self._start)
+        dt = 0.0 if self._last is None else max(0.0, t - self._last)
+        self._last = t
+        if self._start is not None:
+            ahead = self._clock + dt
+            shot = self.films[0].shot_at(int(ahead * SIM_FPS))
+            if self.booked is None or shot.needs <= self.booked():
+                self._clock = ahead
+        film_t = self._clock
         i = int(film_t * SIM_FPS)
         if self._cache is None or self._cache[0] != i:
             j = i
