@@ -32,13 +32,28 @@ def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
     assert "Sun Mirror" in found.breach.rule
 
 
-def test_one_card_alone_under_a_mirror_is_refused() -> None:
+def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
+    """A pair is laid in two motions: one card alone is waited out, and flagged only if it
+    stays alone."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
     state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
     one = type(seen)(seen.labyrinth, seen.doors, _with_under(state, "sun", ("red-sun",)),
                      seen.discard_top)
-    breach = explain(ENGINE, state, one, WINDOW).breach
-    assert breach is not None and breach.rule == "cards go under a Mirror two at a time"
+    found = explain(ENGINE, state, one, WINDOW)
+    assert found.hidden and found.breach is None
+    game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts = []
+    for i in range(HIDDEN_FRAMES + 3):
+        drafts += game.update(Observation(one.to_json() | {"located": True}, 1.0), i)
+        if i == HIDDEN_FRAMES - 2:
+            assert not [d for d in drafts if d.kind == "onirim.breach"]
+    (breach,) = [d for d in drafts if d.kind == "onirim.breach"]
+    assert breach.payload["rule"] == "cards go under a Mirror two at a time"
 
 
 def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:

@@ -67,6 +67,7 @@ from companion.games.onirim.table.track import (
     StableTable,
     Table,
     explain,
+    half_pair,
     lag,
     seen_from,
     table_of,
@@ -95,7 +96,8 @@ ASK_AFTER_FRAMES = 12
 (3 s at the sim camera's 4 fps: a hand over the table passes sooner)."""
 HIDDEN_FRAMES = 40
 """Frames in a row (10 s at 4 fps) that cards the game has may go unseen, as under a hand
-resting on the table, before they count as taken away."""
+resting on the table, or one card of a pair lie alone under a Mirror (laid in two motions),
+before it is flagged."""
 SHOWN_BREACHES = 5
 HINT_SHOWN = 5
 NOT_TAUGHT = ("The companion does not know your cards yet: teach your deck once "
@@ -238,10 +240,13 @@ class OnirimTable:
         self._hidden = self._hidden + 1 if found.hidden else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
             self._flagged = stable
-            drafts.append(self._breach(Breach(
-                "a card laid stays on the table",
-                "cards the game has are not seen: " + _missing(stable, table_of(
-                    self.state, self.window)))))
+            want = table_of(self.state, self.window)
+            alone = half_pair(stable, want)
+            drafts.append(self._breach(
+                Breach("cards go under a Mirror two at a time",
+                       f"one card under the {alone.title()} Mirror") if alone is not None
+                else Breach("a card laid stays on the table",
+                            "cards the game has are not seen: " + _missing(stable, want))))
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
             return drafts + self._ask_which(found.choices)
@@ -251,7 +256,7 @@ class OnirimTable:
         if found.breach is not None and stable != self._flagged:
             self._flagged = stable
             drafts.append(self._breach(found.breach))
-        elif found.breach is None:
+        elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
 

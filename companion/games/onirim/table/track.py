@@ -204,6 +204,25 @@ def is_hidden(seen: Table, want: Table) -> bool:
     return False
 
 
+def half_pair(seen: Table, want: Table) -> str | None:
+    """The Mirror under which one card more lies than the game has, everything else as the
+    game has it: a pair being laid (two motions), or its second card not seen yet."""
+    if seen.labyrinth != want.labyrinth or seen.doors != want.doors or (
+            seen.discard_top != want.discard_top):
+        return None
+    read = {m.mirror: m for m in seen.mirrors}
+    odd = [w.mirror for w in want.mirrors if w.mirror in read
+           and read[w.mirror] != w]
+    if len(odd) != 1:
+        return None
+    s = read[odd[0]]
+    w = next(m for m in want.mirrors if m.mirror == odd[0])
+    if s.explored == w.explored and len(s.under) == len(w.under) + 1 and (
+            s.under[:len(w.under)] == w.under):
+        return odd[0]
+    return None
+
+
 @dataclass(frozen=True)
 class Breach:
     rule: str
@@ -236,7 +255,7 @@ def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int
     now = lag(seen, want)
     if now is not None:
         return Explanation(lag=now)
-    if is_hidden(seen, want):
+    if is_hidden(seen, want) or half_pair(seen, want) is not None:
         return Explanation(hidden=True)
     if state.phase != "turn":
         return Explanation()  # the player is still tapping: wait for the turn
