@@ -1,0 +1,609 @@
+"""Solo Onirim at the table: every play checked from the camera, the rest tapped on the phone.
+
+Event-sourced like every table game (`companion.live.table_game`): `update` and `correct`
+only decide and return drafts; `apply_event` is the one place the state changes, and the
+engine is the one source of truth.
+
+- The camera: a stable change of the face-up cards (`track.py`) is explained by the engine as
+  the turn's action (a Location played, a card discarded, a pair under a Mirror) and booked at
+  once; a Door the play earned, or a Mirror explored, that the table does not show yet is a
+  reminder; a change no legal action explains is a breach, shown at once, naming the rule.
+- The phone (seat 0, the player): what the camera cannot see (`messages.py`). The cards drawn
+  into the hand, what a prophecy showed and its order, and a card picked from the deck are
+  events private to the player's seat; the public dashboard shows the table, the Doors and
+  Mirrors still needed, and what is not in sight by kind, never the hand.
+- A card the camera cannot name where none lay before: the players are asked, not guessed.
+- "The table is right" (the admin): the engine's face-up cards become the camera's
+  (`board.py`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.onirim.rules import ENGINE
+from companion.games.onirim.rules.actions import (
+    Action,
+    Discard,
+    Draw,
+    Nightmare,
+    OpenDoor,
+    Pair,
+    Pick,
+    Prophecy,
+    Reveal,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.onirim.rules.deck import NIGHTMARE, is_door, is_location
+from companion.games.onirim.rules.state import OnirimState
+from companion.games.onirim.table.board import with_table
+from companion.games.onirim.table.messages import (
+    Answer,
+    Discarded,
+    DoorChoice,
+    Drew,
+    HintRequest,
+    Looked,
+    NightmareResolved,
+    Paired,
+    Picked,
+    Prophesied,
+    TableIsRight,
+    parse,
+)
+from companion.games.onirim.table.track import (
+    Breach,
+    Place,
+    StableTable,
+    Table,
+    explain,
+    half_pair,
+    lag,
+    seen_from,
+    table_of,
+)
+from companion.live.table_game import (
+    ANSWER_KIND,
+    QUESTION_KIND,
+    TABLE_RIGHT_KIND,
+    Correction,
+    EventDraft,
+    Observation,
+    Question,
+    question_draft,
+    table_is_right_draft,
+)
+from companion.store import PUBLIC, Event, Session, seat_visibility
+
+log = logging.getLogger(__name__)
+
+PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "onirim.js"
+PLAYER = 0
+ACTION_KIND, SEEN_KIND = "onirim.action", "onirim.seen"
+BREACH_KIND, HINT_KIND = "onirim.breach", "onirim.hint"
+ASK_AFTER_FRAMES = 12
+"""Frames in a row with a new card the camera cannot name before the players are asked
+(3 s at the sim camera's 4 fps: a hand over the table passes sooner)."""
+HIDDEN_FRAMES = 40
+"""Frames in a row (10 s at 4 fps) that cards the game has may go unseen, as under a hand
+resting on the table, or one card of a pair lie alone under a Mirror (laid in two motions),
+before it is flagged."""
+SHOWN_BREACHES = 5
+HINT_SHOWN = 5
+NOT_TAUGHT = ("The companion does not know your cards yet: teach your deck once "
+              "(`companion teach onirim DIR`, one photo per card type).")
+TEACHING_SIM = "The simulated camera's deck is being taught (a few seconds)."
+WAITING = {
+    "setup": "Deal yourself a hand of five and tap each card you draw.",
+    "turn": "Your turn: play a Location, discard a card or lay a pair under a Mirror.",
+    "prophecy-look": "Prophecy: tap the cards on top of the deck, top first.",
+    "prophecy": "Prophecy: discard one of them and put the rest back; tap your choice.",
+    "refill": "Draw back to five and tap each card you draw.",
+    "door": "You drew a Door and hold a Key of its colour: open it or not?",
+    "nightmare": "A Nightmare: tap how you resolve it.",
+    "nightmare-look": "Tap the cards the Nightmare revealed, top first.",
+    "redraw": "Draw a new hand of five and tap each card.",
+    "effect": "The Mirror's effect: tap your choice.",
+    "over": "The game is over.",
+}
+
+
+def is_private(state: OnirimState, action: Action) -> bool:
+    """Whether an action tells something only the player may know: a card into the hand,
+    the top of the deck a prophecy showed and its new order, a card picked onto the deck."""
+    if isinstance(action, Draw):
+        return state.phase in ("setup", "refill", "redraw") and is_location(action.card)
+    if isinstance(action, Reveal):
+        return state.phase == "prophecy-look"
+    if isinstance(action, Prophecy):
+        return True
+    if isinstance(action, Pick):
+        return not is_door(action.card)
+    return False
+
+
+class OnirimTable:
+    game_id = "onirim"
+
+    def __init__(self, settings: Any, session: Session) -> None:
+        if len(session.seats) != 1:
+            raise UserError("Onirim is played solo here: one seat")
+        try:
+            self.state: OnirimState = ENGINE.new_game(1, dict(session.options))
+        except ValueError as exc:
+            raise UserError(f"Onirim: {exc}") from None
+        from companion.games.onirim.vision.layout import load_layout
+
+        self.settings = settings
+        self.session = session
+        self.layout = load_layout()
+        self.window = len(self.layout.labyrinth_places)
+        # -- the state (changed only in apply_event) --
+        self.camera: Table | None = None
+        self.breaches: list[dict[str, Any]] = []
+        self.open_questions: dict[str, Question] = {}
+        self.asked = 0
+        self.answers: dict[Place, str] = {}
+        self.hint: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self.booked = 0
+        """Engine actions booked so far (the sim film waits for them)."""
+        # -- tracker memory (never shown; rebuilt from frames after a restart) --
+        self.tracker = StableTable()
+        self._flagged: Table | None = None
+        self._doubt = 0
+        self._unsure = 0
+        self._hidden = 0
+        # -- perception (the perception thread's own) --
+        self._reader: Any = None
+        self._sim_library: Any = None
+        self._library_error: str | None = None
+
+    @property
+    def table_markers(self) -> tuple[int, ...]:
+        return tuple(self.layout.corner_ids)
+
+    # -- the simulated table and the camera (perception thread) ------------------------
+    def sim_scene(self, seed: int) -> Any:
+        from companion.games.onirim.vision.film import FilmScene
+
+        # Its deck is taught on the first frame read (`_reader_for`); the film waits for it.
+        options = {"mirrors": self.state.mirrors, "hard": self.state.hard}
+        return FilmScene(seed, options, ready=lambda: self._sim_library is not None,
+                         booked=lambda: self.booked)
+
+    def use_library(self, library: Any) -> None:
+        """Read with this taught deck (a benchmark's, or the sim camera's)."""
+        self._sim_library = library
+
+    def _reader_for(self) -> Any:
+        from companion.games.onirim.vision.read import TableReader
+        from companion.games.onirim.vision.teach import default_library_path, load_library
+
+        lib = self._sim_library
+        if lib is None and _camera_is_sim(self.settings):
+            lib = self._sim_library = _sim_library_soon(int(self.settings.camera.seed))
+            if lib is None:
+                self._library_error = TEACHING_SIM
+                return None
+        if lib is None:
+            try:
+                lib = load_library(default_library_path(self.settings.data_dir))
+            except UserError as exc:
+                if self._library_error is None:
+                    log.info("onirim: %s", exc)
+                self._library_error = NOT_TAUGHT
+                return None
+        self._library_error = None
+        if self._reader is None or self._reader.lib is not lib:
+            self._reader = TableReader(lib, self.layout)
+        return self._reader
+
+    def perceive(self, frame: Any, registration: Any) -> Observation:
+        reader = self._reader_for()
+        if reader is None:
+            return Observation({"error": self._library_error, "located": False}, 0.0)
+        if reader.locate(frame.image) is None:
+            return Observation({"located": False}, 0.0)
+        reading = reader.read(frame.image)
+        data = reading.to_json("frame") | {"located": True}
+        cards = [*reading.labyrinth, *(c for m in reading.mirrors for c in m.under)]
+        named = sum(c is not None for c in cards)
+        return Observation(data, named / len(cards) if cards else 1.0)
+
+    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
+                 ) -> np.ndarray:
+        return image
+
+    # -- deciding ----------------------------------------------------------------------
+    def update(self, observation: Observation, now: float) -> list[EventDraft]:
+        data = observation.data if isinstance(observation.data, dict) else {}
+        seen = seen_from(data, table_of(self.state, self.window), self.answers)
+        drafts = self._ask(seen.unclear)
+        new = self.tracker.update(seen.table)
+        if new is not None:
+            drafts.append(EventDraft(SEEN_KIND, {"table": new.to_json()}))
+        stable = self.tracker.stable
+        if stable is None or self.state.phase == "over":
+            return drafts
+        found = explain(ENGINE, self.state, stable, self.window)
+        self._hidden = self._hidden + 1 if found.hidden else 0
+        if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
+            self._flagged = stable
+            want = table_of(self.state, self.window)
+            alone = half_pair(stable, want)
+            drafts.append(self._breach(
+                Breach("cards go under a Mirror two at a time",
+                       f"one card under the {alone.title()} Mirror") if alone is not None
+                else Breach("a card laid stays on the table",
+                            "cards the game has are not seen: " + _missing(stable, want))))
+        self._unsure = self._unsure + 1 if found.choices else 0
+        if found.choices:
+            return drafts + self._ask_which(found.choices)
+        if found.action is not None:
+            self._flagged = None
+            return [*drafts, self._action(found.action, "camera")]
+        if found.breach is not None and stable != self._flagged:
+            self._flagged = stable
+            drafts.append(self._breach(found.breach))
+        elif found.breach is None and not found.hidden:
+            self._flagged = None
+        return drafts
+
+    def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
+        """A new card the camera cannot name for a while: ask which it is, not guess."""
+        self._doubt = self._doubt + 1 if unclear else 0
+        if self._doubt < ASK_AFTER_FRAMES or self.open_questions:
+            return []
+        zone, k = unclear[0]
+        kinds = [c for c in ENGINE.deck.kinds if is_location(c) or zone == "discard"]
+        where = ("the labyrinth" if zone == "labyrinth" else "the discard pile"
+                 if zone == "discard" else f"the {zone.removeprefix('under-').title()} Mirror")
+        text = f"I cannot tell card {k + 1} of {where}. Which card is it?"
+        return [question_draft(Question(f"card.{zone}.{k}.{self.asked}", text,
+                                        [{"label": c, "value": c} for c in kinds]))]
+
+    def _ask_which(self, choices: tuple[Action, ...]) -> list[EventDraft]:
+        """Several plays lay the table as seen: the player says which (privately: the
+        choices name cards of the hand)."""
+        if self._unsure < ASK_AFTER_FRAMES or self.open_questions:
+            return []
+        options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
+        return [question_draft(Question(f"turn.{self.state.turns}.{self.asked}",
+                                        "The camera saw the end of your play, not the play: "
+                                        "which was it?", options, PLAYER))]
+
+    def _action(self, action: Action, by: str) -> EventDraft:
+        payload = {"action": action_to_json(action), "by": by}
+        if is_private(self.state, action):
+            return EventDraft.private(PLAYER, ACTION_KIND, payload)
+        return EventDraft(ACTION_KIND, payload)
+
+    def _breach(self, breach: Breach) -> EventDraft:
+        return EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns},
+                          snapshot=True)
+
+    # -- the phone and corrections -------------------------------------------------------
+    def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
+        c = parse(payload)
+        if isinstance(c, Answer):
+            return self._answer(c, seat)
+        if isinstance(c, TableIsRight):
+            return self._table_is_right(seat)
+        if seat is not None and seat != PLAYER:
+            raise UserError("Onirim is solo: only the player's seat taps")
+        if isinstance(c, HintRequest):
+            return [self._hint(self._own(seat, "a hint"))]
+        self._own(seat, "what you drew and chose")
+        actions = self._actions_of(c)
+        drafts, state = [], self.state
+        for action in actions:
+            drafts.append(self._action_on(state, action))
+            state = ENGINE.apply(state, action)  # IllegalAction: nothing is recorded
+        return drafts
+
+    def _action_on(self, state: OnirimState, action: Action) -> EventDraft:
+        payload = {"action": action_to_json(action), "by": "tap"}
+        if is_private(state, action):
+            return EventDraft.private(PLAYER, ACTION_KIND, payload)
+        return EventDraft(ACTION_KIND, payload)
+
+    @staticmethod
+    def _actions_of(c: Any) -> list[Action]:
+        if isinstance(c, Drew):
+            return [Draw(card) for card in c.cards]
+        if isinstance(c, Looked):
+            return [Reveal(tuple(c.cards))]
+        if isinstance(c, Prophesied):
+            return [Prophecy(c.discard, tuple(c.order))]
+        if isinstance(c, NightmareResolved):
+            return [Nightmare(c.way, c.card)]
+        if isinstance(c, DoorChoice):
+            return [OpenDoor(c.open)]
+        if isinstance(c, Picked):
+            return [Pick(c.card)]
+        if isinstance(c, Discarded):
+            return [Discard(c.card)]
+        if isinstance(c, Paired):
+            a, b = sorted(c.cards)
+            return [Pair(c.mirror, (a, b))]
+        raise UserError(f"not a tap Onirim knows: {c!r}")
+
+    @staticmethod
+    def _own(seat: int | None, what: str) -> int:
+        if seat is None:
+            raise UserError(f"{what} belongs to the player: open the player's seat link")
+        return seat
+
+    def _answer(self, c: Answer, seat: int | None) -> list[EventDraft]:
+        question = self.open_questions.get(c.question)
+        if question is None:
+            raise UserError(f"no open question {c.question!r}")
+        values = [ch["value"] for ch in question.choices]
+        if c.answer not in values:
+            raise UserError("the answer must be one of the choices offered")
+        drafts = [EventDraft(ANSWER_KIND, {"question": question.id, "answer": c.answer,
+                                           "seat": seat}, question_visibility(question))]
+        if question.id.startswith("turn."):
+            action = action_from_json(c.answer)  # type: ignore[arg-type]
+            ENGINE.apply(self.state, action)
+            drafts.append(self._action(action, "answer"))
+        return drafts
+
+    def _table_is_right(self, seat: int | None) -> list[EventDraft]:
+        if seat is not None:
+            raise UserError("\"the table is right\" needs the admin link")
+        if self.camera is None:
+            raise UserError("the camera has no steady reading of the table yet: take the "
+                            "hands away and try again")
+        try:
+            after = with_table(ENGINE, self.state, self.camera, self.window)
+        except IllegalAction as exc:
+            raise UserError(f"the camera's reading cannot be the table: {exc.detail}") from None
+        board = table_of(after, self.window).to_json()
+        return [table_is_right_draft(board, {"table": self.camera.to_json()})]
+
+    def _hint(self, seat: int) -> EventDraft:
+        from companion.games.onirim.hint import hint
+
+        s = self.state
+        if ENGINE.current_player(s) != PLAYER:
+            raise UserError("a hint is for a choice of yours: "
+                            + WAITING.get(s.phase, "wait for your turn"))
+        found = hint(s)
+        rated = [{"action": action_to_json(r.action), "win": round(r.win, 3),
+                  "searched": r.searched} for r in found.actions[:HINT_SHOWN]]
+        return EventDraft.private(seat, HINT_KIND, {"turn": s.turns, "phase": s.phase,
+                                                    "actions": rated}, once=True)
+
+    # -- the state -----------------------------------------------------------------------
+    def apply_event(self, event: Event) -> None:
+        p, kind = event.payload, event.kind
+        if kind == ACTION_KIND:
+            action = action_from_json(p["action"])
+            before = self.state
+            self.state = ENGINE.apply(before, action)
+            self.booked += 1
+            self.hint = None
+            if isinstance(action, Discard | Draw | Reveal) or p.get("by") == "camera":
+                self.answers = {}
+            if p.get("by") == "camera" or event.visibility == PUBLIC:
+                self.history.append(self._entry(before, action, event.visibility))
+            for qid in [q for q in self.open_questions if q.startswith("turn.")]:
+                del self.open_questions[qid]  # the play is booked: nothing left to ask
+        elif kind == SEEN_KIND:
+            self.camera = Table.from_json(p["table"])
+        elif kind == TABLE_RIGHT_KIND:
+            seen = Table.from_json(p["seen"]["table"])
+            self.state = with_table(ENGINE, self.state, seen, self.window)
+            self.breaches = [b for b in self.breaches if b["turn"] != self.state.turns]
+            self._flagged = None
+        elif kind == BREACH_KIND:
+            self.breaches.append(dict(p))
+        elif kind == HINT_KIND:
+            self.hint = dict(p)
+        elif kind == QUESTION_KIND:
+            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.asked += 1
+        elif kind == ANSWER_KIND:
+            question = self.open_questions.pop(p["question"], None)
+            if question is not None and question.id.startswith("card."):
+                _, zone, k, _ = question.id.split(".")
+                self.answers[(zone, int(k))] = str(p["answer"])
+
+    def _entry(self, before: OnirimState, action: Action, visibility: str) -> dict[str, Any]:
+        """A line of the public history: what happened, the hand never named."""
+        after = self.state
+        line = {"turn": after.turns, "action": action_to_json(action)}
+        if visibility != PUBLIC:
+            line["action"] = {"type": "draw" if isinstance(action, Draw) else "private"}
+        earned = sorted((Counter(after.doors) - Counter(before.doors)).elements())
+        if earned:
+            line["doors"] = earned
+        return line
+
+    # -- what each seat sees -------------------------------------------------------------
+    def questions(self, seat: int | None) -> list[Question]:
+        return [q for q in self.open_questions.values() if q.seat is None or q.seat == seat]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        s = self.state
+        own = seat == PLAYER
+        v = ENGINE.view(s, PLAYER if own else None)
+        want = table_of(s, self.window)
+        behind = lag(self.camera, want) if self.camera is not None else None
+        unseen = Counter({k: n for k, n in zip(ENGINE.deck.kinds, s.deck, strict=True) if n})
+        unseen.update(s.hand)
+        hidden = sum(unseen.values())
+        v.update({
+            "seats": list(self.session.seats),
+            "camera": None if self.camera is None else self.camera.to_json(),
+            "table_matches": self.camera is not None and behind is not None,
+            "reminders": behind.reminders() if behind is not None else [],
+            "breaches": [b for b in self.breaches if b["turn"] >= s.turns][-SHOWN_BREACHES:],
+            "waiting": WAITING.get(s.phase, ""),
+            "unseen_by_kind": dict(sorted(unseen.items())),
+            "unseen_nightmare_share": round(unseen[NIGHTMARE] / hidden, 4) if hidden else 0.0,
+            "history": self.history[-12:],
+            "hint": None,
+            "choices": None,
+            "library": self._library_error,
+        })
+        if own:
+            if self.hint is not None and self.hint["turn"] == s.turns and \
+                    self.hint["phase"] == s.phase:
+                v["hint"] = self.hint
+            v["choices"] = self._choices(s)
+        if s.phase == "over":
+            v["result"] = "Won: every Door is open" if s.outcome == "won" else \
+                "Lost: the deck ran out"
+        return v
+
+    def _choices(self, s: OnirimState) -> list[dict[str, Any]] | None:
+        """The taps the phone offers for a choice of the player's (not the turn's action,
+        which the camera sees; a prophecy's order is offered as shown, any other order can be
+        posted)."""
+        if ENGINE.current_player(s) != PLAYER or s.phase == "turn":
+            return None
+        out = []
+        for a in ENGINE.legal_actions(s):
+            if isinstance(a, Prophecy) and list(a.order) != [c for c in _without_one(
+                    s.shown, a.discard)]:
+                continue
+            out.append({"label": _label(a), "payload": _tap(a)})
+        return out
+
+
+def _missing(seen: Table, want: Table) -> str:
+    parts = []
+    if seen.labyrinth != want.labyrinth:
+        parts.append(f"the labyrinth from card {len(seen.labyrinth) + 1}")
+    read = {m.mirror: m for m in seen.mirrors}
+    parts += [f"the {m.mirror.title()} Mirror" for m in want.mirrors if read.get(m.mirror) != m]
+    return ", ".join(parts) or "some"
+
+
+def question_visibility(question: Question) -> str:
+    return PUBLIC if question.seat is None else seat_visibility(question.seat)
+
+
+def _without_one(cards: tuple[str, ...], card: str | None) -> list[str]:
+    out = list(cards)
+    if card is not None:
+        out.remove(card)
+    return out
+
+
+def _tap(a: Action) -> dict[str, Any]:
+    from companion.games.onirim.vision.film import tap_payload
+
+    return tap_payload(a)
+
+
+def _label(a: Action) -> str:
+    if isinstance(a, Prophecy):
+        return f"discard {a.discard}" if a.discard else "discard nothing"
+    if isinstance(a, Nightmare):
+        return {"key": f"discard {a.card}", "door": f"send {a.card} to limbo",
+                "reveal": "reveal the top five", "hand": "discard the hand"}[a.way]
+    if isinstance(a, OpenDoor):
+        return "open the Door" if a.open else "put it in limbo"
+    if isinstance(a, Pick):
+        return f"pick {a.card}"
+    if isinstance(a, Pair):
+        return f"{a.cards[0]} and {a.cards[1]} under the {a.mirror.title()} Mirror"
+    return str(action_to_json(a))
+
+
+def _camera_is_sim(settings: Any) -> bool:
+    camera = getattr(settings, "camera", None)
+    return camera is not None and str(getattr(camera, "source", "")).strip() == "sim"
+
+
+_TEACHING: dict[int, threading.Thread] = {}
+
+
+def _sim_library_soon(seed: int) -> Any:
+    """The sim deck's library if built, else None while a thread builds it: the camera's
+    frames keep flowing to the dashboard meanwhile (the first frame would wait otherwise)."""
+    thread = _TEACHING.get(seed)
+    if thread is None:
+        thread = _TEACHING[seed] = threading.Thread(
+            target=sim_library, args=(seed,), name="onirim-sim-deck", daemon=True)
+        thread.start()
+    if thread.is_alive():
+        return None
+    return sim_library(seed)
+
+
+@functools.lru_cache(maxsize=2)
+def sim_library(seed: int) -> Any:
+    """The `sim` camera's deck for a seed, once per process, straight from its card faces
+    (the film's own art: each face's identifying corner, as `teach` cuts it from a photo).
+    A user's deck is taught from photos (`teach.teach_photos`); the benchmark teaches the
+    film's deck that way too (`taught_library`)."""
+    from companion.games.onirim.vision.film import scene_faces
+    from companion.games.onirim.vision.teach import CornerShape
+    from companion.vision.cards.identify import upper_window
+    from companion.vision.cards.library import CARD_W_MM, Library, descriptor
+
+    faces = scene_faces(seed)
+    ids, templates, patches = [], [], []
+    shape: Any = None
+    for cid, face in faces.items():
+        h, w = face.shape[:2]
+        if shape is None:
+            shape = CornerShape(height_mm=CARD_W_MM * h / w, border_mm=0.0)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        bgr = (face[..., :3].astype(np.float32) * alpha + 128 * (1 - alpha)).astype(np.uint8)
+        outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        patch = upper_window(bgr, outline, Library([], np.zeros((0, 1)), np.zeros((0, 1)),
+                                                   shape), margin=0)
+        ids.append(cid)
+        templates.append(descriptor(patch))
+        patches.append(patch)
+    return Library(ids, np.stack(templates).astype(np.float32), np.stack(patches), shape)
+
+
+def taught_library(seed: int) -> Any:
+    """The film's deck for a seed taught as a user teaches: one photo per card type
+    (`film.teach_snapshot`) through `teach.teach_photos`."""
+    import tempfile
+
+    import cv2
+
+    from companion.games.onirim.vision.film import scene_faces, teach_snapshot
+    from companion.games.onirim.vision.teach import teach_photos
+
+    faces = scene_faces(seed)
+    rng = np.random.default_rng([seed, 99])
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for cid, face in faces.items():
+            path = Path(tmp) / f"{cid}.jpg"
+            cv2.imwrite(str(path), teach_snapshot(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            paths[cid] = path
+        return teach_photos(paths).library
+
+
+def make_table_game(settings: Any, session: Session) -> OnirimTable:
+    return OnirimTable(settings, session)
+
+
+def router() -> Any:
+    from companion.games.onirim.table.web import router as build
+
+    return build()
+
+
+__all__ = ["PANEL_JS", "OnirimTable", "make_table_game", "router"]

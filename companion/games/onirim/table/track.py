@@ -1,0 +1,333 @@
+"""From camera readings to Onirim actions: stability, then the engine explains the change.
+
+The camera reads what lies face up (`vision/reading.py`): the labyrinth, the Doors, the
+Mirrors with the cards under them, the discard pile's top. A reading counts once it has been
+the same for `STABLE_FRAMES` frames. A card the camera cannot name where the game already
+has one keeps the game's card (a card once laid does not change); one it cannot name where
+none lay yet makes the frame unclear, and the players are asked if that lasts.
+
+A stable reading that differs from what the engine has on the table is explained by the
+engine itself: of the turn's legal actions (play, discard, pair under a Mirror), the one whose
+table is the reading. Some of the table lags behind the engine without anything being wrong:
+a Door the engine has put into play (earned by three of a colour, or by a Mirror) that the
+player has yet to fetch, a Mirror explored that still lies unflipped with its cards. Those are
+reminders, not breaches. What no legal action explains is a breach, named by the engine's
+own refusal of the simplest action that would explain it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import IllegalAction
+from companion.games.onirim.rules.actions import Action, Discard, Pair, Play
+from companion.games.onirim.rules.deck import colour_of
+from companion.games.onirim.rules.engine import OnirimEngine
+from companion.games.onirim.rules.state import OnirimState
+
+STABLE_FRAMES = 3
+"""Readings in a row that must agree before a change counts (a hand passing over the table
+changes the reading from frame to frame)."""
+
+
+@dataclass(frozen=True)
+class MirrorLie:
+    mirror: str
+    explored: bool
+    under: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """What lies face up, as the camera reads it and as the engine has it."""
+
+    labyrinth: tuple[str, ...]
+    doors: tuple[str, ...]
+    """Door colours in play, sorted: the camera reads where they lie, not when they came."""
+    mirrors: tuple[MirrorLie, ...]
+    discard_top: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "labyrinth": list(self.labyrinth),
+            "doors": list(self.doors),
+            "mirrors": [{"mirror": m.mirror, "explored": m.explored, "under": list(m.under)}
+                        for m in self.mirrors],
+            "discard_top": self.discard_top,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        return cls(tuple(data["labyrinth"]), tuple(data["doors"]),
+                   tuple(MirrorLie(m["mirror"], bool(m["explored"]), tuple(m["under"]))
+                         for m in data["mirrors"]),
+                   data["discard_top"])
+
+
+Place = tuple[str, int]
+"""A place the camera reads: ("labyrinth", k), ("under-<mirror>", k) or ("discard", 0)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One frame as the tracker takes it: the table, or None and the places in doubt."""
+
+    table: Table | None
+    unclear: tuple[Place, ...] = ()
+
+
+def table_of(state: OnirimState, window: int) -> Table:
+    """The engine's table: the last `window` labyrinth cards (as many as the layout has
+    places), the Doors, the Mirrors in the game, the discard pile's top."""
+    return Table(
+        labyrinth=state.labyrinth[-window:],
+        doors=tuple(sorted(colour_of(d) for d in state.doors)),
+        mirrors=tuple(MirrorLie(m, e, u) for m, e, u in
+                      zip(state.in_game, state.explored, state.under, strict=True)),
+        discard_top=state.discard[-1] if state.discard else None,
+    )
+
+
+def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> Seen:
+    """The table in an observation (`TableReading` JSON), its unnamed cards filled in from
+    what the game has there (`known`) or what the players answered; None when the table is
+    not located or a new card cannot be named."""
+    if data.get("error") or not data.get("located", True):
+        return Seen(None)
+    unclear: list[Place] = []
+
+    def fill(cards: list[Any], had: tuple[str, ...], zone: str) -> tuple[str, ...]:
+        out = []
+        for k, card in enumerate(cards):
+            if card is None:
+                card = answers.get((zone, k)) or (had[k] if k < len(had) else None)
+            if card is None:
+                unclear.append((zone, k))
+            out.append(card)
+        return tuple(out)
+
+    try:
+        lab = fill(list(data["labyrinth"]), known.labyrinth, "labyrinth")
+        known_under = {m.mirror: m.under for m in known.mirrors}
+        mirrors = tuple(
+            MirrorLie(str(m["mirror"]), bool(m["explored"]),
+                      fill(list(m["under"]), known_under.get(str(m["mirror"]), ()),
+                           f"under-{m['mirror']}"))
+            for m in data["mirrors"])
+        top = data["discard_top"]
+        if top is None and known.discard_top is not None:
+            top = answers.get(("discard", 0)) or known.discard_top
+        doors = tuple(sorted(str(d) for d in data["doors"]))
+    except (KeyError, TypeError):
+        return Seen(None)
+    if unclear:
+        return Seen(None, tuple(unclear))
+    return Seen(Table(lab, doors, mirrors, top))
+
+
+class StableTable:
+    """Tracker memory: the last readings, and the last stable one."""
+
+    def __init__(self, frames: int = STABLE_FRAMES) -> None:
+        self._recent: deque[Table | None] = deque(maxlen=frames)
+        self.stable: Table | None = None
+
+    def update(self, table: Table | None) -> Table | None:
+        """A new stable table, once; None while unsettled or unchanged."""
+        self._recent.append(table)
+        if table is None or len(self._recent) < (self._recent.maxlen or 1):
+            return None
+        if any(t != table for t in self._recent) or table == self.stable:
+            return None
+        self.stable = table
+        return table
+
+
+@dataclass(frozen=True)
+class Lag:
+    """What the table may show behind the engine, to be tidied by the player."""
+
+    doors: tuple[str, ...] = ()
+    """Colours of Doors in play that do not lie on the table yet."""
+    unflipped: tuple[str, ...] = ()
+    """Explored Mirrors still lying unexplored."""
+
+    def reminders(self) -> list[str]:
+        out = [f"Fetch the {c} Door from the deck and lay it with the others."
+               for c in self.doors]
+        out += [f"The {m.title()} Mirror is explored: flip it and discard the cards under it."
+                for m in self.unflipped]
+        return out
+
+
+def lag(seen: Table, want: Table) -> Lag | None:
+    """How `seen` lags behind `want` without anything wrong, or None if it differs otherwise."""
+    if seen.labyrinth != want.labyrinth:
+        return None
+    missing = Counter(want.doors)
+    missing.subtract(seen.doors)
+    if any(n < 0 for n in missing.values()):
+        return None  # a Door on the table the game has not put into play
+    if len(seen.mirrors) != len(want.mirrors):
+        return None
+    unflipped = []
+    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
+        if s.mirror != w.mirror:
+            return None
+        if s == w:
+            continue
+        if w.explored and not s.explored:
+            unflipped.append(w.mirror)
+            continue
+        return None
+    if seen.discard_top != want.discard_top and not unflipped:
+        return None
+    return Lag(tuple(sorted((+missing).elements())), tuple(unflipped))
+
+
+def is_hidden(seen: Table, want: Table) -> bool:
+    """Whether the reading lacks cards the game has where they lie: the labyrinth or a fan
+    ends early, or a Mirror is not seen (the reader stops at the first place it sees empty)."""
+    if len(seen.labyrinth) < len(want.labyrinth) and (
+            seen.labyrinth == want.labyrinth[:len(seen.labyrinth)]):
+        return True
+    read = {m.mirror: m for m in seen.mirrors}
+    for w in want.mirrors:
+        s = read.get(w.mirror)
+        if s is None:
+            return True
+        if s.explored == w.explored and len(s.under) < len(w.under) and (
+                s.under == w.under[:len(s.under)]):
+            return True
+    return False
+
+
+def half_pair(seen: Table, want: Table) -> str | None:
+    """The Mirror under which one card more lies than the game has, everything else as the
+    game has it: a pair being laid (two motions), or its second card not seen yet."""
+    if seen.labyrinth != want.labyrinth or seen.doors != want.doors or (
+            seen.discard_top != want.discard_top):
+        return None
+    read = {m.mirror: m for m in seen.mirrors}
+    odd = [w.mirror for w in want.mirrors if w.mirror in read
+           and read[w.mirror] != w]
+    if len(odd) != 1:
+        return None
+    s = read[odd[0]]
+    w = next(m for m in want.mirrors if m.mirror == odd[0])
+    if s.explored == w.explored and len(s.under) == len(w.under) + 1 and (
+            s.under[:len(w.under)] == w.under):
+        return odd[0]
+    return None
+
+
+@dataclass(frozen=True)
+class Breach:
+    rule: str
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    action: Action | None = None
+    lag: Lag | None = None
+    breach: Breach | None = None
+    hidden: bool = False
+    """Cards the game has are missing from the reading, as when a hand rests over them: no
+    play takes a card off the table, so this is waited out, not flagged at once."""
+    choices: tuple[Action, ...] = ()
+    """Several actions lay the table as seen (two pairs whose fourth card explores a Mirror
+    leave it flipped with nothing under it): the player is asked which it was."""
+
+
+TURN_ACTIONS = (Play, Discard, Pair)
+
+
+def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int
+            ) -> Explanation:
+    """The turn's action that lays the table as `seen`, what still lags, or the breach."""
+    want = table_of(state, window)
+    now = lag(seen, want)
+    if now is not None:
+        return Explanation(lag=now)
+    if is_hidden(seen, want) or half_pair(seen, want) is not None:
+        return Explanation(hidden=True)
+    if state.phase != "turn":
+        return Explanation()  # the player is still tapping: wait for the turn
+    fits = []
+    for action in engine.legal_actions(state):
+        if not isinstance(action, TURN_ACTIONS):
+            continue
+        after = engine.apply(state, action)
+        found = lag(seen, table_of(after, window))
+        if found is not None:
+            fits.append((action, found))
+    if len(fits) == 1:
+        action, found = fits[0]
+        return Explanation(action=action, lag=found)
+    if fits:
+        return Explanation(choices=tuple(a for a, _ in fits))
+    return Explanation(breach=diagnose(engine, state, seen, window))
+
+
+def diagnose(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Breach:
+    """The engine's refusal of the simplest action that would lay the table as `seen`."""
+    want = table_of(state, window)
+    tried: Action | None = None
+    if seen.labyrinth and seen.labyrinth != want.labyrinth and (
+            seen.labyrinth[:-1] == (*want.labyrinth, "")[-window:][:-1]):
+        tried = Play(seen.labyrinth[-1])
+    else:
+        for s, w in zip(seen.mirrors, want.mirrors, strict=False):
+            if s.mirror != w.mirror or s.under == w.under or s.under[:len(w.under)] != w.under:
+                continue
+            new = s.under[len(w.under):]
+            if len(new) == 1:
+                return Breach("cards go under a Mirror two at a time",
+                              f"one card ({new[0]}) under the {s.mirror.title()} Mirror")
+            if len(new) == 2:
+                a, b = sorted(new)
+                tried = Pair(s.mirror, (a, b))
+            break
+        if tried is None and seen.discard_top not in (None, want.discard_top) and (
+                seen.labyrinth == want.labyrinth):
+            tried = Discard(seen.discard_top)
+    if tried is not None:
+        if state.phase != "turn":
+            return Breach("one action per turn, after the hand is full",
+                          f"{_describe(tried)} while the game waits for a tap ({state.phase})")
+        try:
+            engine.apply(state, tried)
+        except IllegalAction as exc:
+            return Breach(exc.rule, exc.detail)
+    return Breach("the table changed in a way no play explains", _difference(seen, want))
+
+
+def _describe(action: Action) -> str:
+    if isinstance(action, Play):
+        return f"{action.card} played"
+    if isinstance(action, Discard):
+        return f"{action.card} discarded"
+    if isinstance(action, Pair):
+        return f"{' and '.join(action.cards)} under the {action.mirror.title()} Mirror"
+    return str(action)
+
+
+def _difference(seen: Table, want: Table) -> str:
+    parts = []
+    if seen.labyrinth != want.labyrinth:
+        parts.append(f"labyrinth {list(seen.labyrinth[-4:])} (the game has "
+                     f"{list(want.labyrinth[-4:])})")
+    if seen.doors != want.doors:
+        parts.append(f"Doors {list(seen.doors)} (the game has {list(want.doors)})")
+    for s, w in zip(seen.mirrors, want.mirrors, strict=False):
+        if s != w:
+            parts.append(f"the {w.mirror.title()} Mirror")
+    if seen.discard_top != want.discard_top:
+        parts.append(f"discard top {seen.discard_top} (the game has {want.discard_top})")
+    return "; ".join(parts) or "the Mirrors laid out differ from the game's"

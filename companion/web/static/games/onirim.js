@@ -1,0 +1,153 @@
+// Onirim: the labyrinth, the Doors and Mirrors still needed, what is not in sight by kind,
+// breaches and reminders, and, on the player's own phone only: the hand, the deck by kind,
+// the chance the next draw is a Nightmare, the taps for what the camera cannot see (cards
+// drawn, a prophecy, a Nightmare, a Door, a Mirror's effect) and the hint on request.
+// An ES module exporting mount(el, api); see companion/live/table_game.py.
+
+const API = "/api/games/onirim";
+const COLOURS = { red: "#c53030", blue: "#2b6cb0", green: "#2f855a", brown: "#8b5a2b" };
+const SYMBOLS = { sun: "☀", moon: "☾", key: "⚿" };
+const DRAW_PHASES = new Set(["setup", "refill", "redraw"]);
+const LOOK_PHASES = new Set(["prophecy-look", "nightmare-look"]);
+
+function h(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function button(text, onClick) {
+  const b = h("button", { textContent: text, type: "button" });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// A card as a small coloured chip: "red-sun", "door-blue", "nightmare".
+function chip(card) {
+  if (card === null || card === undefined) return h("span", { className: "on-card", textContent: "?" });
+  const parts = card.split("-");
+  let text = card;
+  let colour = "#444";
+  if (card === "nightmare") text = "☠";
+  else if (parts[0] === "door") { text = "Door"; colour = COLOURS[parts[1]]; }
+  else { text = SYMBOLS[parts[1]] || parts[1]; colour = COLOURS[parts[0]]; }
+  const c = h("span", { className: "on-card", textContent: text, title: card });
+  c.style.cssText = `display:inline-block;min-width:1.8em;margin:1px;padding:2px 4px;`
+    + `border-radius:4px;color:#fff;text-align:center;background:${colour || "#444"}`;
+  return c;
+}
+
+function row(label, cards) {
+  return h("p", {}, h("b", { textContent: `${label}: ` }), ...(cards.length ? cards.map(chip) : [h("span", { textContent: "—" })]));
+}
+
+export function mount(el, api) {
+  const status = h("p", { className: "on-status" });
+  const table = h("div", { className: "on-table" });
+  const notes = h("ul", { className: "on-notes" });
+  const message = h("p", { className: "on-message" });
+  const mine = h("div", { className: "private" });
+  const say = (text) => { message.textContent = text; };
+  let picked = [];
+  const post = async (path, body) => {
+    try {
+      await api.post(`${API}/${path}`, body || {});
+      say("");
+      return true;
+    } catch (err) {
+      say(err.message);
+      return false;
+    }
+  };
+
+  function cardPicker(v, title, count, send) {
+    // Tap the cards one by one (top first); send them when `count` are chosen.
+    const kinds = Object.keys(v.deck_by_kind || {});
+    const chosen = h("p", {}, ...picked.map(chip));
+    const pad = h("div", { className: "on-pad" }, ...kinds.map((k) => {
+      const b = button("", () => {
+        picked.push(k);
+        if (picked.length >= count) {
+          const cards = picked;
+          picked = [];
+          send(cards);
+        } else {
+          render(api.state());
+        }
+      });
+      b.replaceChildren(chip(k));
+      return b;
+    }));
+    return h("div", {}, h("p", { textContent: title }), chosen, pad,
+      button("Clear", () => { picked = []; render(api.state()); }));
+  }
+
+  function render(state) {
+    const v = state.view;
+    status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
+    const mirrors = (v.mirrors || []).map((m) => h("li", {},
+      `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
+    const unseen = Object.entries(v.unseen_by_kind || {}).map(([k, n]) => h("span", {}, chip(k), `×${n} `));
+    table.replaceChildren(
+      row("Labyrinth", (v.labyrinth || []).slice(-14)),
+      row("Doors in play", v.doors || []),
+      row("Doors still needed", v.doors_needed || []),
+      h("p", { textContent: `Mirrors still needed: ${(v.mirrors_needed || []).join(", ") || "none"}` }),
+      h("ul", { className: "on-mirrors" }, ...mirrors),
+      h("p", {}, h("b", { textContent: "Discard pile: " }), chip(v.discard_top)),
+      h("p", {}, h("b", { textContent: `Not in sight (deck and hand, ${v.deck_size} + ${v.hand_size}): ` }), ...unseen),
+    );
+    const lines = [
+      ...(v.breaches || []).map((b) => h("li", { className: "on-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })),
+      ...(v.reminders || []).map((r) => h("li", { className: "on-reminder", textContent: `↪ ${r}` })),
+    ];
+    if (v.library) lines.push(h("li", { textContent: v.library }));
+    notes.replaceChildren(...lines);
+    const nodes = [];
+    if (api.seat === 0) {
+      nodes.push(row("Your hand", v.hand || []));
+      if (v.next_is_nightmare !== null && v.next_is_nightmare !== undefined) {
+        nodes.push(h("p", { className: "on-nightmare", textContent: `Chance the next draw is a Nightmare: ${(100 * v.next_is_nightmare).toFixed(1)} %` }));
+      }
+      const deck = Object.entries(v.deck_by_kind || {}).map(([k, n]) => h("span", {}, chip(k), `×${n} `));
+      nodes.push(h("p", {}, h("b", { textContent: "Left in the deck: " }), ...deck));
+      if ((v.deck_top || []).length) nodes.push(row("Known top of the deck", v.deck_top));
+      if ((v.shown || []).length) nodes.push(row("Shown", v.shown));
+      if (DRAW_PHASES.has(v.phase)) {
+        nodes.push(cardPicker(v, "Tap the card you drew:", 1, (cards) => post("drew", { cards })));
+      } else if (LOOK_PHASES.has(v.phase)) {
+        const n = Math.min(5, v.deck_size);
+        nodes.push(cardPicker(v, `Tap the ${n} cards shown, top first:`, n, (cards) => post("looked", { cards })));
+      }
+      for (const c of v.choices || []) {
+        const body = { ...c.payload };
+        const kind = body.kind;
+        delete body.kind;
+        nodes.push(button(c.label, () => post(kind, body)));
+      }
+      if (v.phase === "turn" || (v.choices || []).length) nodes.push(button("Hint (only you see it)", () => post("hint")));
+      if (v.hint) {
+        nodes.push(h("ol", { className: "on-hint" }, ...v.hint.actions.map((a) => h("li", {
+          textContent: `${Object.values(a.action).filter((x) => x !== null).join(" ")}: ${(100 * a.win).toFixed(0)} % to win${a.searched ? "" : " (one step ahead)"}`,
+        }))));
+      }
+    } else if (api.seat === null || api.seat === undefined) {
+      if ((v.breaches || []).length) {
+        // The admin's way back when the game has drifted from the table.
+        nodes.push(button("The table is right", async () => {
+          try {
+            await api.post("/api/table-is-right", {});
+            say("");
+          } catch (err) {
+            say(err.message);
+          }
+        }));
+      }
+    }
+    mine.replaceChildren(...nodes);
+  }
+
+  el.replaceChildren(status, table, notes, message, mine);
+  render(api.state());
+  api.onState(render);
+}
