@@ -61,7 +61,8 @@ def with_table(engine: OnirimEngine, state: OnirimState, seen: Table, window: in
     doors += sorted((+wanted_doors).elements())
     under = tuple(m.under for m in seen.mirrors)
     old_top = state.discard[-1:] if state.discard else ()
-    new_top = (seen.discard_top,) if seen.discard_top not in (None, *old_top) else ()
+    top = seen.discard_top
+    new_top: tuple[str, ...] = (top,) if top is not None and top not in old_top else ()
     before = _on_table(state.labyrinth, state.doors, state.under, ())
     after = _on_table(labyrinth, tuple(doors), under, new_top)
     hand, counts = state.hand, state.deck

@@ -55,7 +55,7 @@ def follow(script: Script, observe: Callable[[OnirimTable, int], Observation], f
     `library`: the taught deck the game reads with."""
     first = script.actions and script.final
     opts = {"mirrors": first.mirrors, "hard": first.hard} if first else {}
-    session = Session(1, "onirim", opts, ["player"], time.time())
+    session = Session("1", "onirim", opts, ["player"], time.time())
     game = OnirimTable(settings, session)
     if library is not None:
         game.use_library(library)

@@ -10,16 +10,16 @@ discard the camera cannot see (a card of the kind already on top of the pile).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter
+from pydantic import Field, Tag
 
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
+    CorrectionParser,
     TableIsRight,
-    correction_tag,
-    parse_correction,
+    kind_discriminator,
 )
 
 CardName = Annotated[str, Field(min_length=3, max_length=24)]
@@ -122,18 +122,12 @@ Correction = Annotated[
     | Annotated[HintRequest, Tag("hint")]
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
-    Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: drew, looked, prophecy, "
-        "nightmare, door, pick, discarded, paired, hint, answer, table_is_right",
+    kind_discriminator(
+        "drew", "looked", "prophecy", "nightmare", "door", "pick",
+        "discarded", "paired", "hint", "answer", "table_is_right",
     ),
 ]
 """Everything the player or the admin can send to Onirim at the table."""
 
-_CORRECTION: TypeAdapter[Correction] = TypeAdapter(Correction)
-
-
-def parse(payload: Any) -> Correction:
-    """A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
-    return parse_correction(_CORRECTION, payload)
+parse: CorrectionParser[Correction] = CorrectionParser(Correction)
+"""A correction from JSON (or a typed one, checked again); `UserError` when it is not."""
