@@ -5,11 +5,11 @@
 
 - moves: N random positions (board 4-9 x 4-9, 1 to 40 screens of random owners and kinds,
   random next letters, either seat to move); the engine's moves and removals are compared
-  with the plain depth-first brute force in tests/games/reflecto/rf_bruteforce.py, written
+  with the plain depth-first brute force in tests/games/reflecto/bruteforce.py, written
   apart from the engine. Every disagreement is counted and the first few printed. Median
   microseconds per position for each.
 - hint: positions with a seat about to move, spread evenly over a few whole games between
-  two greedy players (tests/games/reflecto/rf_helpers.py), solved with the table's budget
+  two greedy players (tests/games/reflecto/helpers.py), solved with the table's budget
   (states and seconds as in live play); how often the fewest moves are proven, how long
   those plans are, how often a way (not proven shortest) is found otherwise and how far it
   is above the proven bound, and the median and worst time. CPU time of the process, one core.
@@ -29,15 +29,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "games" / "reflecto"))
-
-from rf_bruteforce import brute_moves, random_position  # noqa: E402
-from rf_helpers import greedy, setup  # noqa: E402
 
 from companion.games.reflecto.position_json import position_from_json  # noqa: E402
 from companion.games.reflecto.rules import ENGINE  # noqa: E402
 from companion.games.reflecto.rules.actions import Step  # noqa: E402
 from companion.games.reflecto.table.live import HINT_SECONDS, HINT_STATES  # noqa: E402
+from tests.games.reflecto.bruteforce import brute_moves, random_position  # noqa: E402
+from tests.games.reflecto.helpers import greedy, setup  # noqa: E402
 
 WORDS = [("PIANO", "LEMON"), ("PIZZA", "TIGER"), ("MOON", "ELEPHANT"), ("CLOUD", "RIVER"),
          ("APPLE", "HOUSE"), ("GLASS", "MAGIC")]

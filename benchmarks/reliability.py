@@ -41,14 +41,16 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "live"))  # the example table game
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-sys.path.insert(0, str(ROOT / "tests" / "reliability"))
 
 import httpx  # noqa: E402
-from e2e_helpers import example_server_argv, free_port, run_server, serve_argv  # noqa: E402
 
 from companion.store import DB_NAME, Draft, Store  # noqa: E402
+from tests.e2e.e2e_helpers import (  # noqa: E402
+    example_server_argv,
+    free_port,
+    run_server,
+    serve_argv,
+)
 
 RESULT = ROOT / "benchmarks" / "results" / "reliability.json"
 FAST_ACTIONS = {"COMPANION_WEB__ACTIONS_PER_S": "10000"}
@@ -225,7 +227,7 @@ def kills(n: int, seed: int = 31) -> dict[str, Any]:
 # -- schemathesis ---------------------------------------------------------------------------
 
 def schemathesis(max_time: int) -> dict[str, Any]:
-    from test_rel_schemathesis import schemathesis_argv
+    from tests.reliability.test_schemathesis import schemathesis_argv
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -269,12 +271,12 @@ def big_store(data_dir: Path, events: int) -> str:
 
 
 def history_and_restart(events: int, pages: int = 200) -> dict[str, Any]:
-    from example_game import make_table_game
     from fastapi.testclient import TestClient
 
     from companion.config import load_settings
     from companion.live.loop import Runtime
     from companion.web.app import create_app
+    from tests.live.example_game import make_table_game
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(None, {"data_dir": str(Path(tmp) / "data"), "game": "reflecto"},

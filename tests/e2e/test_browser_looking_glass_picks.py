@@ -14,7 +14,7 @@ from companion.live.conformance import Observe, play
 from companion.live.table_game import Observation
 from companion.store import Session
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv
-from tests.games.looking_glass_table.lgt_helpers import random_glass, synthetic_reading
+from tests.games.looking_glass_table.helpers import random_glass, synthetic_reading
 
 SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 

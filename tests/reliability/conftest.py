@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from companion.live.loop import Runtime
 from companion.web.app import create_app
 from tests.live.example_game import make_table_game
-from tests.reliability.rel_helpers import small_settings
+from tests.reliability.helpers import small_settings
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from companion.games.looking_glass.vision.teach import teach_images
 from companion.live.loop import Runtime
 from companion.sim import effects
 from companion.web.app import create_app
-from tests.games.looking_glass_table.lgt_helpers import teach_photos
+from tests.games.looking_glass_table.helpers import teach_photos
 
 SEED = 23
 FPS = 10.0

@@ -1,0 +1,108 @@
+"""The tracker alone (pure, no camera): the engine explains each table change, and what it
+cannot explain is named by the engine's own refusal."""
+
+from __future__ import annotations
+
+from companion.games.onirim.rules import ENGINE
+from companion.games.onirim.rules.actions import Pair
+from companion.games.onirim.rules.state import OnirimState, evolve
+from companion.games.onirim.table.follow import follow, script_actions
+from companion.games.onirim.table.track import MirrorLie, explain, table_of
+from companion.games.onirim.vision.film import script_game
+from tests.games.onirim_table.helpers import WINDOW, film_observer
+
+
+def _turn(hand: list[str], **changes: object) -> OnirimState:
+    start = ENGINE.new_game(1, {"mirrors": True})
+    return evolve(start, hand=tuple(sorted(hand)), phase="turn", **changes)
+
+
+def _with_under(state: OnirimState, mirror: str, cards: tuple[str, ...]) -> tuple[MirrorLie, ...]:
+    return tuple(MirrorLie(m.mirror, m.explored, cards if m.mirror == mirror else m.under)
+                 for m in table_of(state, WINDOW).mirrors)
+
+
+def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(seen.labyrinth, seen.doors,
+                       _with_under(state, "sun", ("blue-moon", "red-sun")), seen.discard_top)
+    found = explain(ENGINE, state, wrong, WINDOW)
+    assert found.action is None and found.breach is not None
+    assert "Sun Mirror" in found.breach.rule
+
+
+def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
+    """A pair is laid in two motions: one card alone is waited out, and flagged only if it
+    stays alone."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    one = type(seen)(seen.labyrinth, seen.doors, _with_under(state, "sun", ("red-sun",)),
+                     seen.discard_top)
+    found = explain(ENGINE, state, one, WINDOW)
+    assert found.hidden and found.breach is None
+    game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts = []
+    for i in range(HIDDEN_FRAMES + 3):
+        drafts += game.update(Observation(one.to_json() | {"located": True}, 1.0), i)
+        if i == HIDDEN_FRAMES - 2:
+            assert not [d for d in drafts if d.kind == "onirim.breach"]
+    (breach,) = [d for d in drafts if d.kind == "onirim.breach"]
+    assert breach.payload["rule"] == "cards go under a Mirror two at a time"
+
+
+def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:
+    state = _turn(["red-sun", "blue-sun", "green-sun", "brown-sun", "red-key"])
+    seen = table_of(state, WINDOW)
+    laid = type(seen)(seen.labyrinth, seen.doors,
+                      _with_under(state, "sun", ("blue-sun", "red-sun")), seen.discard_top)
+    found = explain(ENGINE, state, laid, WINDOW)
+    assert found.action == Pair("sun", ("blue-sun", "red-sun"))
+    after = evolve(ENGINE.apply(state, found.action), phase="turn",
+                   hand=("brown-sun", "green-sun", "red-key", "red-moon", "red-moon"))
+    explored = ENGINE.apply(after, Pair("sun", ("brown-sun", "green-sun")))
+    assert explored.explored[explored.in_game.index("sun")]
+    # Laid but not flipped yet: the engine has booked it, the table is only behind.
+    unflipped = type(seen)(seen.labyrinth, seen.doors,
+                           _with_under(after, "sun", ("blue-sun", "red-sun", "brown-sun")),
+                           seen.discard_top)
+    found = explain(ENGINE, after, table_of(explored, WINDOW), WINDOW)
+    assert found.action == Pair("sun", ("brown-sun", "green-sun"))
+    behind = explain(ENGINE, explored, unflipped, WINDOW)
+    assert behind.breach is None and behind.lag is not None
+    assert behind.lag.unflipped == ("sun",)
+
+
+def test_the_symbol_rule_is_a_breach() -> None:
+    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+                  labyrinth=("green-sun",))
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    breach = explain(ENGINE, state, wrong, WINDOW).breach
+    assert breach is not None and "symbol" in breach.rule
+
+
+def test_25_scripted_films_are_followed_to_the_end_with_no_false_event() -> None:
+    """The sim films are legal by construction; read by a perfect camera, the table books
+    every action of each game, in order, and raises nothing."""
+    for seed in range(25):
+        script = script_game(seed)
+        observe, frames = film_observer(script)
+        followed = follow(script, observe, frames)
+        assert followed.booked() == script_actions(script), seed
+        assert not followed.breaches and not followed.questions and not followed.refused_taps
+        assert followed.game.state.phase == "over", seed
+
+
+def test_cards_hidden_under_a_resting_hand_are_waited_out_not_flagged() -> None:
+    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+                  labyrinth=("green-sun", "red-moon", "blue-key"))
+    seen = table_of(state, WINDOW)
+    covered = type(seen)(seen.labyrinth[:1], seen.doors, seen.mirrors[1:], seen.discard_top)
+    found = explain(ENGINE, state, covered, WINDOW)
+    assert found.hidden and found.breach is None and found.action is None

@@ -1,0 +1,220 @@
+"""Reflecto live: set-up on the phones, moves from camera readings, breaches, guesses, privacy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from companion.errors import UserError
+from companion.games.base import IllegalAction
+from companion.games.reflecto.rules import ENGINE as REAL_ENGINE
+from companion.games.reflecto.rules.actions import Remove, Step
+from companion.games.reflecto.rules.engine import RULE_JUMP, RULE_ORDER
+from companion.games.reflecto.table.live import ReflectoTable, make_table_game
+from companion.games.reflecto.table.track import board_of
+from companion.live.conformance import Correct, Observe, check_table_game, play
+from companion.live.table_game import Observation, TableGame
+from companion.store import Session
+
+from .helpers import ENGINE, greedy_game, letter, placed
+
+SETUP0 = {"kind": "setup", "word": "PIANO", "columns": [1, 3, 5, 2, 4], "mirrors": [0, 6]}
+SETUP1 = {"kind": "setup", "word": "LEMON", "columns": [2, 3, 4, 5, 6], "mirrors": [0, 1]}
+
+
+def session(options: dict[str, Any] | None = None) -> Session:
+    return Session("s1", "reflecto", options or {}, ["Ann", "Bob"], 0.0)
+
+
+def board(cells: dict[tuple[int, int], int], hands: bool = False) -> Observation:
+    screens = [{"cell": list(c), "owner": o, "confidence": 0.95} for c, o in sorted(cells.items())]
+    return Observation({"screens": screens, "hands": hands, "board_found": True}, 0.95)
+
+
+def start() -> dict[tuple[int, int], int]:
+    return {**{(0, c): 0 for c in range(7)}, **{(6, c): 1 for c in range(7)}}
+
+
+def seen(cells: dict[tuple[int, int], int]) -> list[Observe]:
+    """A hand over the board, then the board steady for three frames."""
+    return [Observe(board(cells, hands=True))] + [Observe(board(cells))] * 3
+
+
+def moved(cells: dict[tuple[int, int], int], a: tuple[int, int], b: tuple[int, int] | None
+          ) -> dict[tuple[int, int], int]:
+    out = dict(cells)
+    owner = out.pop(a)
+    if b is not None:
+        out[b] = owner
+    return out
+
+
+def test_the_table_game_contract() -> None:
+    assert isinstance(make_table_game(None, session()), TableGame)
+    with pytest.raises(UserError):
+        make_table_game(None, session({"speed": 3}))
+    with pytest.raises(UserError):
+        make_table_game(None, Session("s", "reflecto", {}, ["A", "B", "C"], 0.0))
+
+
+def test_set_up_moves_and_a_breach_replay_and_keep_secrets() -> None:
+    cells = start()
+    one = moved(cells, (0, 1), (1, 1))  # seat 0: A1 steps forward
+    far = moved(one, (6, 3), (4, 3))  # seat 1: B3 two squares over nothing
+    two = moved(one, (6, 3), (5, 3))
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells),
+             *seen(one), *seen(far), *seen(one), *seen(far), *seen(one), *seen(two)]
+    events = check_table_game(make_table_game, None, session(), steps)
+    kinds = [e.kind for e in events]
+    actions = [e.payload["action"] for e in events if e.kind == "reflecto.action"]
+    assert actions == [{"type": "move", "screen": "A1", "to": [1, 1]},
+                       {"type": "move", "screen": "B3", "to": [5, 3]}]
+    breaches = [e for e in events if e.kind == "reflecto.breach"]
+    # The same illegal move made again after putting the screen back is flagged again.
+    assert len(breaches) == 2 and breaches[0].payload["rule"] == RULE_JUMP
+    assert breaches[0].visibility == "public"
+    assert kinds.count("reflecto.setup") == 2
+    assert all(e.visibility == f"seat:{e.payload['seat']}" for e in events
+               if e.kind == "reflecto.setup")
+
+
+def test_views_never_show_the_other_word_before_the_end() -> None:
+    steps = [Correct(SETUP0, 0), *seen(start()), Correct(SETUP1, 1),
+             *seen(start()), Correct({"kind": "hint"}, 0),
+             Correct({"kind": "sight", "on": True}, 1)]
+    game, events = play(make_table_game, None, session(), steps)
+    for seat, other in ((0, "LEMON"), (1, "PIANO"), (None, "PIANO")):
+        text = json.dumps(game.view(seat))
+        assert other not in text
+        assert not [s for s in game.view(seat)["screens"]
+                    if s["owner"] != seat and set(s) != {"id", "owner", "cell"}]
+    assert game.view(0)["word"] == "PIANO" and game.view(0)["hint"]["seat"] == 0
+    assert game.view(1)["hint"] is None and game.view(1)["sight"] == []
+    # The events a seat receives: every public one and its own private ones.
+    for seat, other in ((0, "LEMON"), (1, "PIANO")):
+        mine = [e.payload for e in events if e.visibility in ("public", f"seat:{seat}")]
+        assert other not in json.dumps(mine)
+
+
+def test_a_guess_is_judged_without_showing_the_word_then_both_are_revealed() -> None:
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1)]
+    game, _ = play(make_table_game, None, session({"guessing_frequently": True}), steps)
+    with pytest.raises(UserError):
+        game.correct({"kind": "guess", "word": "LEMON"}, 1)  # not seat 1's turn
+    for draft in game.correct({"kind": "guess", "word": "melon"}, 0):
+        game.apply_event(_event(draft))
+    assert game.view(1)["guesses"][-1] == {"seat": 0, "word": "MELON", "right": False,
+                                           "turn": 0}
+    assert "LEMON" not in json.dumps(game.view(0)) and game.state.to_move == 1
+    for draft in game.correct({"kind": "guess", "word": "PIANO"}, 1):
+        game.apply_event(_event(draft))
+    for seat in (None, 0, 1):
+        v = game.view(seat)
+        assert v["winner"] == 1 and v["words"] == ["PIANO", "LEMON"] and "Bob wins" in v["result"]
+
+
+def _event(draft: Any) -> Any:
+    from companion.store import Event
+
+    return Event("s1", 1, 0.0, draft.kind, json.loads(json.dumps(draft.payload)),
+                 draft.visibility)
+
+
+def test_an_out_of_order_removal_is_told_to_its_owner_only() -> None:
+    # A1 waits on seat 0's last line while A0, the next letter, is still on its way.
+    state = placed(letter("A0", 0, (4, 4)), letter("A1", 1, (6, 2)), letter("B0", 0, (0, 0)))
+    table = ReflectoTable(None, session())
+    table.state = state
+    cells = {cell: owner for cell, owner in board_of(state)}
+    lifted = moved(cells, (6, 2), None)
+    drafts = []
+    for obs in [board(cells)] * 3 + [board(lifted, hands=True)] + [board(lifted)] * 3:
+        drafts += table.update(obs, 0.0)
+    breach = [d for d in drafts if d.kind == "reflecto.breach"]
+    assert len(breach) == 1 and breach[0].payload["rule"] == RULE_ORDER
+    assert breach[0].visibility == "seat:0"
+    assert not [d for d in drafts if d.kind == "reflecto.action"]
+    table.apply_event(_event(breach[0]))
+    assert table.view(0)["breaches"] and not table.view(1)["breaches"]
+    assert not table.view(None)["breaches"]
+    # Put back, then A0 moves on: the tracker follows the engine's board again.
+    ahead = moved(cells, (4, 4), (5, 4))
+    drafts = []
+    for obs in [board(cells, hands=True)] + [board(cells)] * 3 + [board(ahead)] * 3:
+        drafts += table.update(obs, 0.0)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A0", "to": [5, 4]}]
+
+
+def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
+    """The board after every action of a greedy game, each change with a hand first: the
+    table must end with the same board, removals and winner as the engine."""
+    log = greedy_game()
+    state = ENGINE.new_game(2)
+    steps: list[Any] = [Correct(SETUP0 | {"columns": list(log[0].letter_columns),
+                                          "mirrors": list(log[0].mirror_columns)},
+                                0),
+                        Correct(SETUP1 | {"columns": list(log[1].letter_columns),
+                                          "mirrors": list(log[1].mirror_columns)},
+                                1)]
+    last = None
+    for action in log:
+        state = ENGINE.apply(state, action)
+        now = board_of(state)
+        if state.phase != "setup" and now != last:
+            steps += seen({cell: owner for cell, owner in now})
+            last = now
+    game, events = play(make_table_game, None, session(), steps)
+    assert not [e for e in events if e.kind == "reflecto.breach"]
+    assert game.state.phase == "over" and game.state.winner == state.winner
+    assert game.state.removed == state.removed
+    assert board_of(game.state) == board_of(state)
+    recorded = [REAL_ENGINE.action_from_json(e.payload["action"]) for e in events
+                if e.kind == "reflecto.action"]
+
+    def counts(actions: list[Any]) -> tuple[int, int]:
+        steps = [a for a in actions if isinstance(a, Step)]
+        lifts = [a for a in actions if isinstance(a, Remove) or (isinstance(a, Step)
+                                                                 and a.to is None)]
+        return len(steps), len(lifts)
+
+    assert counts(recorded) == counts(log)  # every move and every removal, once
+
+
+def test_bad_input_from_the_phones() -> None:
+    game, _ = play(make_table_game, None, session(), [Correct(SETUP0, 0)])
+    with pytest.raises(UserError):
+        game.correct(SETUP0, 0)  # once
+    with pytest.raises(UserError):
+        game.correct(SETUP1, None)  # a seat's own
+    with pytest.raises(IllegalAction):
+        game.correct({"kind": "setup", "word": "LEMONS", "columns": [1, 2, 3, 4, 5, 6],
+                      "mirrors": [0]}, 1)
+    with pytest.raises(UserError):
+        game.correct({"nothing": 1}, 1)
+    with pytest.raises(UserError):
+        game.correct({"kind": "guess", "word": "12"}, 1)
+    assert REAL_ENGINE.game_id == "reflecto"
+
+
+def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
+    cells = start()
+    doubtful = board(cells)
+    doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1),
+             *[Observe(doubtful)] * 12]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 0, column 3" in question.text
+    with pytest.raises(UserError):
+        game.correct({"question": question.id, "answer": 7}, 0)
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    assert game.questions(None) == []
+    drafts = [d for _ in range(3) for d in game.update(doubtful, 0.0)]
+    assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
+    steps += [Correct({"question": "square-0-3-0", "answer": 0}, 0), *[Observe(doubtful)] * 3]
+    check_table_game(make_table_game, None, session(), steps)
