@@ -31,8 +31,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 ENDLESS = ("/api/stream.mjpg", "/api/events")
 
 
@@ -81,8 +86,22 @@ def one_run(browser: Any, panels: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as data:
         t0 = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--camera", "sim", "--port", str(port),
-             "--data-dir", data], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--camera",
+                "sim",
+                "--port",
+                str(port),
+                "--data-dir",
+                data,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             weigher = Weigher(page, base)
@@ -97,7 +116,9 @@ def one_run(browser: Any, panels: bool) -> dict[str, Any]:
             page.wait_for_function(
                 "(() => { const i = document.getElementById('live');"
                 " return !i.src.endsWith('waiting.svg') && i.naturalWidth > 0; })()",
-                timeout=120000, polling=20)
+                timeout=120000,
+                polling=20,
+            )
             first_frame_s = time.monotonic() - t0
             page.wait_for_selector("body[data-ready='1']")
             page.wait_for_timeout(1500)  # the rest of the first load (history, questions)
@@ -107,8 +128,9 @@ def one_run(browser: Any, panels: bool) -> dict[str, Any]:
                 page.fill("#seat-names", "Ann, Bob")
                 page.click("#new-game button[type=submit]")
                 # the Looking Glass panel's piles show every character's picture
-                page.wait_for_selector(".lg-pile img" if game == "looking-glass"
-                                       else ".mm-board", timeout=180000)
+                page.wait_for_selector(
+                    ".lg-pile img" if game == "looking-glass" else ".mm-board", timeout=180000
+                )
                 page.wait_for_timeout(2000)
                 weights[game] = weigher.take()
             page.close()
@@ -139,12 +161,19 @@ def main() -> None:
         "first_frame_s": statistics.median(r["first_frame_s"] for r in runs),
         "home_bytes": statistics.median(r["weights"]["home"]["bytes"] for r in runs),
         # the panels' weights are the same every run (their files and JSON): measured once
-        **{f"{k}_bytes": runs[0]["weights"][k]["bytes"]
-           for k in ("looking-glass", "mirror-mansion")},
+        **{
+            f"{k}_bytes": runs[0]["weights"][k]["bytes"]
+            for k in ("looking-glass", "mirror-mansion")
+        },
     }
     command = f"benchmarks/dashboard.py --runs {args.runs}"
-    out = {"command": command, "machine": platform.machine(), "cpus": os.cpu_count(),
-           "median": med, "runs": runs}
+    out = {
+        "command": command,
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "median": med,
+        "runs": runs,
+    }
     results = ROOT / "benchmarks" / "results" / "dashboard.json"
     results.write_text(json.dumps(out, indent=2) + "\n")
     print(f"$ .venv/bin/python {command}")

@@ -45,9 +45,25 @@ def measure(game: str, seconds: float) -> dict:
     port = _free_port()
     with tempfile.TemporaryDirectory() as data:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--camera", "sim", "--game", game,
-             "--port", str(port), "--data-dir", data],
-            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--camera",
+                "sim",
+                "--game",
+                game,
+                "--port",
+                str(port),
+                "--data-dir",
+                data,
+            ],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60
@@ -93,9 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", default=str(RESULTS))
     a = ap.parse_args(argv)
     command = ".venv/bin/python benchmarks/live_server_memory.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
-    out = {"command": command.strip(), "machine": platform.machine(),
-           "python": platform.python_version(), **measure(a.game, a.seconds)}
+        argv if argv is not None else sys.argv[1:]
+    )
+    out = {
+        "command": command.strip(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        **measure(a.game, a.seconds),
+    }
     print(json.dumps(out, indent=1))
     path = Path(a.results)
     results = json.loads(path.read_text()) if path.exists() else {}

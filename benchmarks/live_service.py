@@ -64,10 +64,14 @@ def commit_cost(commits: int) -> dict:
                 store.append(session.id, "bench", {"i": i, "cards": list(range(10))})
                 times.append(1000 * (time.perf_counter() - t))
             store.close()
-        out[mode] = {"median_ms": round(statistics.median(times), 3),
-                     "p95_ms": round(pct(times, 0.95), 3)}
-        log(f"commit, synchronous={mode}: median {out[mode]['median_ms']} ms, "
-            f"p95 {out[mode]['p95_ms']} ms over {commits}")
+        out[mode] = {
+            "median_ms": round(statistics.median(times), 3),
+            "p95_ms": round(pct(times, 0.95), 3),
+        }
+        log(
+            f"commit, synchronous={mode}: median {out[mode]['median_ms']} ms, "
+            f"p95 {out[mode]['p95_ms']} ms over {commits}"
+        )
     return out
 
 
@@ -98,15 +102,22 @@ def loop_speed(seconds: float) -> dict:
 def sse_latency(events: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
-            None, {"data_dir": tmp, "game": "reflecto", "camera.width": 640,
-                   "camera.height": 480}, environ={},
+            None,
+            {"data_dir": tmp, "game": "reflecto", "camera.width": 640, "camera.height": 480},
+            environ={},
         )
         rt = Runtime(settings, table_game_factory=make_table_game).start()
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        server = uvicorn.Server(uvicorn.Config(create_app(settings, rt), log_level="warning",
-                                               lifespan="off", timeout_graceful_shutdown=1))
+        server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(settings, rt),
+                log_level="warning",
+                lifespan="off",
+                timeout_graceful_shutdown=1,
+            )
+        )
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         while not server.started:
@@ -141,8 +152,12 @@ def sse_latency(events: int) -> dict:
         thread.join(5)
         rt.stop()
     lat = [1000 * (received[k] - sent[k]) for k in sent if k in received]
-    result = {"events": events, "delivered": len(lat),
-              "median_ms": round(statistics.median(lat), 1), "p95_ms": round(pct(lat, 0.95), 1)}
+    result = {
+        "events": events,
+        "delivered": len(lat),
+        "median_ms": round(statistics.median(lat), 1),
+        "p95_ms": round(pct(lat, 0.95), 1),
+    }
     log(f"correction → SSE: {result}")
     return result
 

@@ -116,8 +116,11 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
         (d / "teach").mkdir(parents=True, exist_ok=True)
         rng = np.random.default_rng([seed, 5])
         for cid in ids:
-            cv2.imwrite(str(d / "teach" / f"{cid}.jpg"), teach_photo_of(art[cid], rng),
-                        [cv2.IMWRITE_JPEG_QUALITY, TEACH_JPEG])
+            cv2.imwrite(
+                str(d / "teach" / f"{cid}.jpg"),
+                teach_photo_of(art[cid], rng),
+                [cv2.IMWRITE_JPEG_QUALITY, TEACH_JPEG],
+            )
         names = []
         for i in range(tables):
             img, truth = render_scene(seed, i, art)
@@ -126,15 +129,17 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
             (d / f"{name}.json").write_text(json.dumps(truth) + "\n")
             names.append(name)
         manifest["decks"].append({"seed": seed, "style": style.to_json(), "tables": names})
-        print(f"  deck {seed}: {style.size}, border {style.border}, {style.art} art, "
-              f"sleeve {style.sleeve}", flush=True)
+        print(
+            f"  deck {seed}: {style.size}, border {style.border}, {style.art} art, "
+            f"sleeve {style.sleeve}",
+            flush=True,
+        )
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
 # -- reading a set ---------------------------------------------------------------------------
-def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border"
-             ) -> dict[str, Any]:
+def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border") -> dict[str, Any]:
     """Every table's reading (keyed "<seed>/<table>") and every deck's teach outcome."""
     import cv2
 
@@ -145,14 +150,20 @@ def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border"
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
         taught = teach_deck(photos, reader)
-        teach[str(deck["seed"])] = {"accepted": len(taught.accepted), "photos": len(photos),
-                                    "error": taught.error}
+        teach[str(deck["seed"])] = {
+            "accepted": len(taught.accepted),
+            "photos": len(photos),
+            "error": taught.error,
+        }
         for name in deck["tables"]:
             img = cv2.imread(str(d / f"{name}.jpg"))
             readings[f"{deck['seed']}/{name}"] = read_json(taught, img)
         if progress:
-            print(f"  deck {deck['seed']}: {len(taught.accepted)}/{len(photos)} photos taught",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  deck {deck['seed']}: {len(taught.accepted)}/{len(photos)} photos taught",
+                file=sys.stderr,
+                flush=True,
+            )
     return {"readings": readings, "teach": teach}
 
 
@@ -170,17 +181,25 @@ def score(set_dir: Path, read: dict[str, Any]) -> dict[str, Any]:
     n = len(read["readings"])
     photos = sum(t["photos"] for t in read["teach"].values())
     accepted = sum(t["accepted"] for t in read["teach"].values())
-    return {"tables": n, "tables_exact": exact, "cards": total.cards,
-            "cards_identified": total.right,
-            "cards_identified_fraction": round(total.right / max(1, total.cards), 4),
-            "cards_wrong": total.wrong, "cards_missed": total.missed + total.unsure,
-            "phantom_cards": total.extra, "teach_photos": photos,
-            "teach_photos_accepted": accepted}
+    return {
+        "tables": n,
+        "tables_exact": exact,
+        "cards": total.cards,
+        "cards_identified": total.right,
+        "cards_identified_fraction": round(total.right / max(1, total.cards), 4),
+        "cards_wrong": total.wrong,
+        "cards_missed": total.missed + total.unsure,
+        "phantom_cards": total.extra,
+        "teach_photos": photos,
+        "teach_photos_accepted": accepted,
+    }
 
 
 def _signature(reading: dict) -> list:
-    return sorted((c.get("card"), bool(c.get("covered")), round(c["center"][0]),
-                   round(c["center"][1])) for c in reading["cards"])
+    return sorted(
+        (c.get("card"), bool(c.get("covered")), round(c["center"][0]), round(c["center"][1]))
+        for c in reading["cards"]
+    )
 
 
 # -- two readers -----------------------------------------------------------------------------
@@ -191,8 +210,10 @@ def _code_tree(rev: str, tmp: Path) -> Path:
     out = tmp / rev.replace("/", "_").replace("~", "-")
     out.mkdir(parents=True)
     archive = tmp / "tree.tar"
-    subprocess.run(["git", "-C", str(REPO), "archive", "-o", str(archive), rev, "companion",
-                    "models"], check=True)
+    subprocess.run(
+        ["git", "-C", str(REPO), "archive", "-o", str(archive), rev, "companion", "models"],
+        check=True,
+    )
     with tarfile.open(archive) as tar:
         tar.extractall(out, filter="data")
     return out
@@ -201,9 +222,23 @@ def _code_tree(rev: str, tmp: Path) -> Path:
 def read_with(code: Path, set_dir: Path, out: Path, reader: str) -> dict:
     """Read the set with the reader in `code` (a separate process: its own imports)."""
     env = dict(os.environ, PYTHONPATH=str(code))
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), "read", "--set", str(set_dir),
-                    "--code", str(code), "--raw", str(out), "--reader", reader],
-                   check=True, env=env)
+    subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "read",
+            "--set",
+            str(set_dir),
+            "--code",
+            str(code),
+            "--raw",
+            str(out),
+            "--reader",
+            reader,
+        ],
+        check=True,
+        env=env,
+    )
     return json.loads(out.read_text())
 
 
@@ -213,16 +248,24 @@ def sweep(base: str, head: str, set_dir: Path, readers: tuple[str, str]) -> dict
         sides = {}
         for (label, rev), reader in zip((("base", base), ("head", head)), readers, strict=True):
             print(f"reading {set_dir} with {rev} ({reader}) ...", flush=True)
-            sides[label] = read_with(_code_tree(rev, tmp), set_dir, tmp / f"{label}.json",
-                                     reader)
-    changed = [k for k in sides["base"]["readings"]
-               if _signature(sides["base"]["readings"][k])
-               != _signature(sides["head"]["readings"].get(k, {"cards": []}))]
-    return {"set": str(set_dir), "base": base, "head": head, "readers": list(readers),
-            "tables": len(sides["base"]["readings"]), "tables_read_differently": len(changed),
-            "changed": changed,
-            "base_score": score(set_dir, sides["base"]),
-            "head_score": score(set_dir, sides["head"])}
+            sides[label] = read_with(_code_tree(rev, tmp), set_dir, tmp / f"{label}.json", reader)
+    changed = [
+        k
+        for k in sides["base"]["readings"]
+        if _signature(sides["base"]["readings"][k])
+        != _signature(sides["head"]["readings"].get(k, {"cards": []}))
+    ]
+    return {
+        "set": str(set_dir),
+        "base": base,
+        "head": head,
+        "readers": list(readers),
+        "tables": len(sides["base"]["readings"]),
+        "tables_read_differently": len(changed),
+        "changed": changed,
+        "base_score": score(set_dir, sides["base"]),
+        "head_score": score(set_dir, sides["head"]),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,8 +276,13 @@ def main(argv: list[str] | None = None) -> int:
     mk.add_argument("--decks", type=int, default=20)
     mk.add_argument("--tables", type=int, default=10)
     mk.add_argument("--seed-base", type=int, default=DEV_SEED_BASE + 100)
-    mk.add_argument("--seeds", type=int, nargs="*", default=None,
-                    help="these development seeds instead of --seed-base and --decks")
+    mk.add_argument(
+        "--seeds",
+        type=int,
+        nargs="*",
+        default=None,
+        help="these development seeds instead of --seed-base and --decks",
+    )
     rd = sub.add_parser("read", help="read a set and score it")
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
@@ -245,8 +293,12 @@ def main(argv: list[str] | None = None) -> int:
     sw.add_argument("--head", default=str(REPO), help="a commit or a source tree (default: here)")
     sw.add_argument("--set", default=str(COMMITTED))
     sw.add_argument("--base-reader", choices=READERS, default=READERS[0])
-    sw.add_argument("--head-reader", choices=READERS, default=READERS[0],
-                    help="e.g. the same commit read by the default and the staged reader")
+    sw.add_argument(
+        "--head-reader",
+        choices=READERS,
+        default=READERS[0],
+        help="e.g. the same commit read by the default and the staged reader",
+    )
     a = ap.parse_args(argv)
     verb = a.verb or "read"
     code = getattr(a, "code", None)

@@ -80,10 +80,17 @@ def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
             tables_right[t] += c.table_right
             if t == CONFIDENCE_THRESHOLD and not c.table_right:
                 cond = truth["truth"]["conditions"]
-                failures.append({"seed": seed, **{key: v for key, v in c.__dict__.items() if v},
-                                 "tilt": round(cond["tilt_deg"]), "table": cond["table_kind"],
-                                 "hand": cond["hand"], "glare": cond["glare"],
-                                 "markers": cond["markers"]})
+                failures.append(
+                    {
+                        "seed": seed,
+                        **{key: v for key, v in c.__dict__.items() if v},
+                        "tilt": round(cond["tilt_deg"]),
+                        "table": cond["table_kind"],
+                        "hand": cond["hand"],
+                        "glare": cond["glare"],
+                        "markers": cond["markers"],
+                    }
+                )
         cond = truth["truth"]["conditions"]
         right = compare(with_threshold(raw, CONFIDENCE_THRESHOLD), truth).table_right
         for key in ("hand", "glare", "shadow", "markers", "sleeves"):
@@ -100,19 +107,46 @@ def recognition(n_tables: int, seed_base: int, progress=None) -> dict:
             layouts_right += raw["layout"] == truth["layout"]
         if (k + 1) % 25 == 0:
             c = totals[CONFIDENCE_THRESHOLD]
-            print(f"  {k + 1} tables, {c.right}/{c.cards} cards right, "
-                  f"{tables_right[CONFIDENCE_THRESHOLD]} tables right, {time.time() - t0:.0f}s",
-                  flush=True)
+            print(
+                f"  {k + 1} tables, {c.right}/{c.cards} cards right, "
+                f"{tables_right[CONFIDENCE_THRESHOLD]} tables right, {time.time() - t0:.0f}s",
+                flush=True,
+            )
             if progress is not None:
-                progress(_summary(totals, tables_right, k + 1, seed_base, layouts_named,
-                                  layouts_right, failures, by_condition))
-    return _summary(totals, tables_right, n_tables, seed_base, layouts_named, layouts_right,
-                    failures, by_condition)
+                progress(
+                    _summary(
+                        totals,
+                        tables_right,
+                        k + 1,
+                        seed_base,
+                        layouts_named,
+                        layouts_right,
+                        failures,
+                        by_condition,
+                    )
+                )
+    return _summary(
+        totals,
+        tables_right,
+        n_tables,
+        seed_base,
+        layouts_named,
+        layouts_right,
+        failures,
+        by_condition,
+    )
 
 
-def _summary(totals: dict, tables_right: dict, n_tables: int, seed_base: int,
-             layouts_named: int, layouts_right: int, failures: list,
-             by_condition: dict[str, list[int]]) -> dict:
+def _summary(
+    totals: dict,
+    tables_right: dict,
+    n_tables: int,
+    seed_base: int,
+    layouts_named: int,
+    layouts_right: int,
+    failures: list,
+    by_condition: dict[str, list[int]],
+) -> dict:
     sweep = {}
     for t in THRESHOLDS:
         c = totals[t]
@@ -230,9 +264,13 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
         """The reader names the halves and columns from what it sees; the film's names may
         be mirrored. Translated by the dealt cards' image centres."""
         deal = next((e.payload for e in events if e.kind == "lg.deal"), {"centres": {}})
-        return {pos: min(centres_truth, key=lambda t: (centres_truth[t][0] - c[0]) ** 2
-                         + (centres_truth[t][1] - c[1]) ** 2)
-                for pos, c in deal["centres"].items()}
+        return {
+            pos: min(
+                centres_truth,
+                key=lambda t: (centres_truth[t][0] - c[0]) ** 2 + (centres_truth[t][1] - c[1]) ** 2,
+            )
+            for pos, c in deal["centres"].items()
+        }
 
     # The film, then `hold` frames of the empty glass: the reveal, and room for a late
     # false event to show; and while a question is open, the players answer it before they
@@ -243,8 +281,9 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     i = -1
     while True:
         i += 1
-        if i >= end and ((not game.open_questions and i > answered_at + 1)
-                         or i >= end + 2 * ANSWER_FRAMES):
+        if i >= end and (
+            (not game.open_questions and i > answered_at + 1) or i >= end + 2 * ANSWER_FRAMES
+        ):
             break
         img, truth = film.render(min(i, len(film) - 1))
         if i == 0:
@@ -258,8 +297,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
             # sim camera's demo players do (through `correct`, never through the frame).
             for seat in (0, 1):
                 try:
-                    record(game.correct({"kind": "hand", "cards": film.hands[seat]}, seat),
-                           i * dt)
+                    record(game.correct({"kind": "hand", "cards": film.hands[seat]}, seat), i * dt)
                 except UserError:
                     unanswerable += 1  # no round followed: nothing to tap a hand in for
         for qid, q in list(game.open_questions.items()):
@@ -269,16 +307,18 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
             values = [c["value"] for c in q.choices]
             on_table = {c["position"] for c in truth["cards"]}
             names = film_names()
-            if qid.startswith("pick-") and all(names.get(v) in on_table
-                                               for v in values if v != NOTHING_TAKEN):
+            if qid.startswith("pick-") and all(
+                names.get(v) in on_table for v in values if v != NOTHING_TAKEN
+            ):
                 answer = NOTHING_TAKEN  # a hand hid both: nothing was taken
                 false_questions += 1
             elif qid.startswith("pick-"):
                 # "Which card did <seat> take?": the one that went to that seat's pile, its
                 # own choice or the reflection of the other's.
                 named = int(qid.split("-")[1])
-                took = {p["position"] if p["seat"] == named else p["reflection"]
-                        for p in film.picks}
+                took = {
+                    p["position"] if p["seat"] == named else p["reflection"] for p in film.picks
+                }
                 answer = next((v for v in values if names.get(v) in took), None)
             else:
                 answer = dealt.get(names.get(qid.split("-", 1)[1].rsplit("-", 1)[0], ""))
@@ -292,8 +332,10 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
     truth_winner = round_winner(truth_totals, 0)  # the film's first player starts the round
     name = film_names()
     # The game's own record of the picks: cards the players named since are filled in.
-    picks = [dict(p, position=name.get(p["position"]), reflection=name.get(p["reflection"]))
-             for p in game.picks]
+    picks = [
+        dict(p, position=name.get(p["position"]), reflection=name.get(p["reflection"]))
+        for p in game.picks
+    ]
     false_questions += sum(1 for e in events if e.kind == "answer" and e.payload.get("by"))
     true_by_pos = {p["position"]: p for p in film.picks}
     for p in picks:
@@ -302,11 +344,19 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
             # compared as the pick of that pair.
             p["position"], p["reflection"] = p["reflection"], p["position"]
     key = ("seat", "card", "reflection", "reflection_card")
-    wrong_picks = sum(1 for p in picks if p["position"] not in true_by_pos
-                      or any(p[k] != true_by_pos[p["position"]][k] for k in key))
+    wrong_picks = sum(
+        1
+        for p in picks
+        if p["position"] not in true_by_pos
+        or any(p[k] != true_by_pos[p["position"]][k] for k in key)
+    )
     repeated = len(picks) - len({frozenset((p["position"], p["reflection"])) for p in picks})
-    wrong_ids = sum(1 for e in events if e.kind == "lg.identify"
-                    and dealt.get(name.get(e.payload["position"], "")) != e.payload["card"])
+    wrong_ids = sum(
+        1
+        for e in events
+        if e.kind == "lg.identify"
+        and dealt.get(name.get(e.payload["position"], "")) != e.payload["card"]
+    )
     questions = sum(1 for e in events if e.kind == "question")
     illegal = sum(1 for p in picks if p.get("illegal"))
     rounds = [e.payload for e in events if e.kind == "lg.round"]
@@ -317,8 +367,9 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
         "picks_true": len(film.picks),
         "picks_seen": len(picks),
         "picks_wrong": wrong_picks,
-        "false_events": (wrong_picks + repeated + wrong_ids + illegal + unanswerable
-                         + false_questions),
+        "false_events": (
+            wrong_picks + repeated + wrong_ids + illegal + unanswerable + false_questions
+        ),
         "false_questions": false_questions,
         "questions": questions,
         "scored": got is not None,
@@ -334,8 +385,9 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)
 
 
-def tracking_benchmark(n_rounds: int, seed_base: int, jobs: int = 1, disturb: float = 1.0,
-                       progress=None) -> dict:
+def tracking_benchmark(
+    n_rounds: int, seed_base: int, jobs: int = 1, disturb: float = 1.0, progress=None
+) -> dict:
     """`progress(summary)` after every round, with the rounds done so far: the first ones in
     seed order without a gap, so a run stopped early reports exactly the rounds it played."""
     done: dict[int, dict] = {}
@@ -372,21 +424,23 @@ def _prefix(done: dict[int, dict], seeds: list[int]) -> list[dict]:
     return rows
 
 
-def _tracking_summary(rows: list[dict], seed_base: int, jobs: int, disturb: float,
-                      t0: float) -> dict:
+def _tracking_summary(
+    rows: list[dict], seed_base: int, jobs: int, disturb: float, t0: float
+) -> dict:
     n_rounds = len(rows)
     return {
         "rounds": n_rounds,
         "seeds": [seed_base, seed_base + n_rounds - 1],
         "frames": sum(r["frames"] for r in rows),
         "frames_per_pick": "2 with a hand over the table + 3 still, twice per pick (chosen "
-                           "card, then its reflection); 25% of picks add a card lifted and put "
-                           "back, 25% a bump, 15% two blurred frames",
+        "card, then its reflection); 25% of picks add a card lifted and put "
+        "back, 25% a bump, 15% two blurred frames",
         "seconds_per_frame_simulated": 0.3,
         "disturb": disturb,
         "scored_exactly_right": sum(r["scored_right"] for r in rows),
-        "scored_exactly_right_fraction": round(sum(r["scored_right"] for r in rows)
-                                               / max(1, n_rounds), 4),
+        "scored_exactly_right_fraction": round(
+            sum(r["scored_right"] for r in rows) / max(1, n_rounds), 4
+        ),
         "false_events": sum(r["false_events"] for r in rows),
         "rounds_with_false_events": sum(1 for r in rows if r["false_events"]),
         "questions": sum(r["questions"] for r in rows),
@@ -395,11 +449,13 @@ def _tracking_summary(rows: list[dict], seed_base: int, jobs: int, disturb: floa
         "false_questions": sum(r["false_questions"] for r in rows),
         "picks_missed": sum(max(0, r["picks_true"] - r["picks_seen"]) for r in rows),
         "cpu_seconds_per_round_median": statistics.median(r["cpu_seconds"] for r in rows)
-        if rows else None,
+        if rows
+        else None,
         "jobs": jobs,
         "seconds": round(time.time() - t0, 1),
-        "failures": [r for r in rows if not r["scored_right"] or r["false_events"]
-                     or r["questions"]][:30],
+        "failures": [
+            r for r in rows if not r["scored_right"] or r["false_events"] or r["questions"]
+        ][:30],
     }
 
 
@@ -409,18 +465,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--speed-frames", type=int, default=30)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
-    ap.add_argument("--round-seed-base", type=int, default=None,
-                    help="first tracking round's seed (default: --seed-base + 20000)")
-    ap.add_argument("--disturb", type=float, default=1.0,
-                    help="how often cards are lifted and put back or bumped (1.0: a quarter of "
-                         "picks each; more for a stress test)")
-    ap.add_argument("--jobs", type=int, default=1,
-                    help="processes for the tracking rounds (one OpenCV thread each)")
+    ap.add_argument(
+        "--round-seed-base",
+        type=int,
+        default=None,
+        help="first tracking round's seed (default: --seed-base + 20000)",
+    )
+    ap.add_argument(
+        "--disturb",
+        type=float,
+        default=1.0,
+        help="how often cards are lifted and put back or bumped (1.0: a quarter of "
+        "picks each; more for a stress test)",
+    )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes for the tracking rounds (one OpenCV thread each)",
+    )
     ap.add_argument("--skip", nargs="*", default=[], choices=["recognition", "tracking", "speed"])
     ap.add_argument("--results", default=str(RESULTS), help="where to write the numbers")
     a = ap.parse_args(argv)
-    command = (".venv/bin/python benchmarks/looking_glass_vision.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])).strip()
+    command = (
+        ".venv/bin/python benchmarks/looking_glass_vision.py "
+        + " ".join(argv if argv is not None else sys.argv[1:])
+    ).strip()
     out = Path(a.results)
     mine: dict = {}
     """The sections this run measured: only these are written into the results file."""
@@ -432,8 +502,12 @@ def main(argv: list[str] | None = None) -> int:
         results.update(mine)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(results, indent=1) + "\n")
-    platform_info = {"machine": platform.machine(), "python": platform.python_version(),
-                     "opencv": cv2.__version__}
+
+    platform_info = {
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "opencv": cv2.__version__,
+    }
     if "speed" not in a.skip or "recognition" not in a.skip:
         mine.update({"command": command, **platform_info})
     if "speed" not in a.skip:
@@ -442,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(mine["speed"], indent=1), flush=True)
     if "recognition" not in a.skip:
         print(f"recognition on {a.tables} tables ...", flush=True)
+
         def progress(summary: dict) -> None:
             mine["recognition"] = summary
             save()
@@ -452,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     if "tracking" not in a.skip:
         base = a.round_seed_base if a.round_seed_base is not None else a.seed_base + 20_000
         print(f"tracking over {a.rounds} rounds ...", flush=True)
+
         def tracked(summary: dict) -> None:
             mine["tracking"] = {"command": command, **platform_info, **summary}
             save()

@@ -82,8 +82,9 @@ def family_photos(family: str, seed: int, art: dict[str, CardArt]) -> dict[str, 
     return {cid: photo(a, rng) for cid, a in art.items()}
 
 
-def family_scene(family: str, seed: int, index: int, art: dict[str, CardArt]
-                 ) -> tuple[np.ndarray, dict]:
+def family_scene(
+    family: str, seed: int, index: int, art: dict[str, CardArt]
+) -> tuple[np.ndarray, dict]:
     if family == "heldout":
         return heldout_scene(seed, index, art)
     return render_scene(seed, index, art)
@@ -124,8 +125,9 @@ class FamilyTally:
         }
 
 
-def measure_family(family: str, seeds: list[int], tables: int, reader: str = "light-border",
-                   log=print) -> dict[str, Any]:
+def measure_family(
+    family: str, seeds: list[int], tables: int, reader: str = "light-border", log=print
+) -> dict[str, Any]:
     tally = FamilyTally(cmp=Comparison())
     failures: list[dict[str, Any]] = []
     for seed in seeds:
@@ -143,12 +145,15 @@ def measure_family(family: str, seeds: list[int], tables: int, reader: str = "li
             tally.tables += 1
             tally.tables_exact += c.table_right
             if not c.table_right and len(failures) < 20:
-                failures.append({"seed": seed, "index": index,
-                                 **{k: v for k, v in c.__dict__.items() if v}})
-        log(f"  {family} {seed}: photos {len(taught.accepted)}/{len(art)}"
+                failures.append(
+                    {"seed": seed, "index": index, **{k: v for k, v in c.__dict__.items() if v}}
+                )
+        log(
+            f"  {family} {seed}: photos {len(taught.accepted)}/{len(art)}"
             f"{' (not taught: ' + taught.error + ')' if taught.error else ''}; "
             f"so far {tally.cmp.right}/{tally.cmp.cards} cards, "
-            f"{tally.tables_exact}/{tally.tables} tables")
+            f"{tally.tables_exact}/{tally.tables} tables"
+        )
     return {**tally.summary(), "seeds": [seeds[0], seeds[-1]], "failures": failures}
 
 
@@ -172,9 +177,19 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         return {"error": taught.error}
     reader = taught.reader
     aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
-    rows: dict[str, list[float]] = {k: [] for k in (
-        "read", "detect_markers", "features", "match", "instances", "fit_glass", "slots",
-        "ratio")}
+    rows: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "read",
+            "detect_markers",
+            "features",
+            "match",
+            "instances",
+            "fit_glass",
+            "slots",
+            "ratio",
+        )
+    }
     for index in range(frames):
         img, _ = family_scene(family, seed, index, art)
         img = cv2.resize(img, (1280, 960), interpolation=cv2.INTER_AREA)
@@ -186,15 +201,27 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         found, inst = _timed(by_features, img, reader.index)
         glass, fit = _timed(fit_glass, found, Plane())
         _, lattice = _timed(fill, img, glass, reader.lib)
-        for key, v in (("read", read), ("detect_markers", markers), ("features", feats),
-                       ("match", match), ("instances", inst), ("fit_glass", fit),
-                       ("slots", lattice)):
+        for key, v in (
+            ("read", read),
+            ("detect_markers", markers),
+            ("features", feats),
+            ("match", match),
+            ("instances", inst),
+            ("fit_glass", fit),
+            ("slots", lattice),
+        ):
             rows[key].append(v)
         rows["ratio"].append(read / max(markers, 1e-3))
-    out = {f"{k}_ms_median" if k != "ratio" else "read_over_detect_markers_median":
-           round(statistics.median(v), 2 if k == "ratio" else 1) for k, v in rows.items()}
-    out["note"] = ("instances = features + match + RANSAC (by_features); read = instances + "
-                   "fit_glass + slots (the lattice fit and its slots named) + layout")
+    out = {
+        f"{k}_ms_median" if k != "ratio" else "read_over_detect_markers_median": round(
+            statistics.median(v), 2 if k == "ratio" else 1
+        )
+        for k, v in rows.items()
+    }
+    out["note"] = (
+        "instances = features + match + RANSAC (by_features); read = instances + "
+        "fit_glass + slots (the lattice fit and its slots named) + layout"
+    )
     return {"frames": frames, **out}
 
 
@@ -205,8 +232,12 @@ def fresh_seed_base() -> int:
 
 def _commit() -> str:
     try:
-        return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -215,38 +246,60 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--decks", type=int, default=12, help="decks per family (default 12)")
     ap.add_argument("--tables", type=int, default=3, help="tables per deck (default 3)")
-    ap.add_argument("--seed-base", type=int, default=None,
-                    help="first seed (default: fresh, drawn for this run)")
+    ap.add_argument(
+        "--seed-base",
+        type=int,
+        default=None,
+        help="first seed (default: fresh, drawn for this run)",
+    )
     ap.add_argument("--families", nargs="*", default=list(FAMILIES), choices=FAMILIES)
     ap.add_argument("--reader", choices=READERS, default=READERS[0])
-    ap.add_argument("--speed-frames", type=int, default=0,
-                    help="also time the staged reader on this many frames of one deck per "
-                    "family (thread CPU time; medians)")
-    ap.add_argument("--label", default="current",
-                    help="name of this measurement in the results file (e.g. baseline)")
+    ap.add_argument(
+        "--speed-frames",
+        type=int,
+        default=0,
+        help="also time the staged reader on this many frames of one deck per "
+        "family (thread CPU time; medians)",
+    )
+    ap.add_argument(
+        "--label",
+        default="current",
+        help="name of this measurement in the results file (e.g. baseline)",
+    )
     ap.add_argument("--results", default=str(RESULTS))
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     base = a.seed_base if a.seed_base is not None else fresh_seed_base()
     if base < DEV_SEED_LIMIT:
         print(f"warning: seed base {base} lies among the development seeds", file=sys.stderr)
-    args = [f"--decks {a.decks}", f"--tables {a.tables}", f"--seed-base {base}",
-            "--families " + " ".join(a.families), f"--reader {a.reader}",
-            f"--speed-frames {a.speed_frames}", f"--label {a.label}"]
+    args = [
+        f"--decks {a.decks}",
+        f"--tables {a.tables}",
+        f"--seed-base {base}",
+        "--families " + " ".join(a.families),
+        f"--reader {a.reader}",
+        f"--speed-frames {a.speed_frames}",
+        f"--label {a.label}",
+    ]
     command = ".venv/bin/python benchmarks/looking_glass_world.py " + " ".join(args)
     print(command, flush=True)
     t0 = time.time()
-    run: dict[str, Any] = {"command": command, "commit": _commit(),
-                           "machine": platform.machine(), "python": platform.python_version(),
-                           "opencv": cv2.__version__}
+    run: dict[str, Any] = {
+        "command": command,
+        "commit": _commit(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "opencv": cv2.__version__,
+    }
     for k, family in enumerate(a.families):
         # Each family its own block of seeds, so no two families share a deck seed.
         seeds = [base + 100_000 * k + d for d in range(a.decks)]
         run[family] = measure_family(family, seeds, a.tables, a.reader)
         if a.speed_frames:
             run[family]["speed"] = measure_speed(family, seeds[0], a.speed_frames)
-        print(json.dumps({key: v for key, v in run[family].items() if key != "failures"}),
-              flush=True)
+        print(
+            json.dumps({key: v for key, v in run[family].items() if key != "failures"}), flush=True
+        )
     run["seconds"] = round(time.time() - t0, 1)
     out = Path(a.results)
     results = json.loads(out.read_text()) if out.exists() else {}

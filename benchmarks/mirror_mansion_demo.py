@@ -39,10 +39,19 @@ FPS = 4.0
 
 def run_seed(seed: int, seconds: float, players: int, options: dict[str, Any]) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="mm-demo-")
-    settings = load_settings(None, {
-        "data_dir": tmp, "game": "mirror-mansion", "camera.source": "sim",
-        "camera.seed": seed, "camera.width": 960, "camera.height": 720, "camera.fps": FPS,
-    }, environ={})
+    settings = load_settings(
+        None,
+        {
+            "data_dir": tmp,
+            "game": "mirror-mansion",
+            "camera.source": "sim",
+            "camera.seed": seed,
+            "camera.width": 960,
+            "camera.height": 720,
+            "camera.fps": FPS,
+        },
+        environ={},
+    )
     rt = Runtime(settings)
     rt.start_session("mirror-mansion", options, [f"P{i + 1}" for i in range(players)])
     rt._registrar = _registrar(settings)  # what start() sets, without the camera thread
@@ -52,8 +61,7 @@ def run_seed(seed: int, seconds: float, players: int, options: dict[str, Any]) -
     t0 = time.time()
     for i in range(int(seconds * FPS)):
         image, truth = scene.frame(i / FPS)
-        for e in rt.process(Frame(image=image, timestamp=time.monotonic(), index=i,
-                                  truth=truth)):
+        for e in rt.process(Frame(image=image, timestamp=time.monotonic(), index=i, truth=truth)):
             kinds[e.kind] += 1
             if e.kind == "mm.breach":
                 breaches.append({"t": i / FPS, **e.payload})
@@ -104,12 +112,17 @@ def main() -> None:
     for seed in args.seeds:
         r = run_seed(seed, args.seconds, args.players, options)
         runs.append(r)
-        print(f"seed {seed}: {r['turns_completed']} turns, verdicts right "
-              f"{r['verdicts_right']}, swap counts right {r['swap_counts_right']}, "
-              f"breaches {len(r['breaches'])}, taps dropped {r['taps_dropped']}, "
-              f"{r['wall_seconds']} s", flush=True)
-    total = {k: sum(r[k] for r in runs)
-             for k in ("turns_completed", "verdicts_right", "swap_counts_right")}
+        print(
+            f"seed {seed}: {r['turns_completed']} turns, verdicts right "
+            f"{r['verdicts_right']}, swap counts right {r['swap_counts_right']}, "
+            f"breaches {len(r['breaches'])}, taps dropped {r['taps_dropped']}, "
+            f"{r['wall_seconds']} s",
+            flush=True,
+        )
+    total = {
+        k: sum(r[k] for r in runs)
+        for k in ("turns_completed", "verdicts_right", "swap_counts_right")
+    }
     total["breaches"] = sum(len(r["breaches"]) for r in runs)
     total["taps_dropped"] = sum(r["taps_dropped"] or 0 for r in runs)
     print("total", total)
@@ -118,8 +131,7 @@ def main() -> None:
     if "runs" in results:  # the single-configuration layout of the first run
         results = {"players=3": results}
     key = f"players={args.players}" + (",door" if args.door else "")
-    results[key] = {"command": command, "machine": platform.machine(), "total": total,
-                    "runs": runs}
+    results[key] = {"command": command, "machine": platform.machine(), "total": total, "runs": runs}
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
 

@@ -54,9 +54,17 @@ RESULTS = ROOT / "benchmarks" / "results" / "mirror_mansion_vision.json"
 
 def compare(truth: BoxState, got: BoxState) -> dict[str, int]:
     """Per-item tallies of one reading against its answer key."""
-    out = {"mirrors": 0, "mirror_right": 0, "mirror_abstain": 0, "mirror_wrong": 0,
-           "mirror_false": 0, "window_right": 0, "window_abstain": 0, "window_wrong": 0,
-           "door_right": 0}
+    out = {
+        "mirrors": 0,
+        "mirror_right": 0,
+        "mirror_abstain": 0,
+        "mirror_wrong": 0,
+        "mirror_false": 0,
+        "window_right": 0,
+        "window_abstain": 0,
+        "window_wrong": 0,
+        "door_right": 0,
+    }
     for m in truth.mirrors:
         out["mirrors"] += 1
         seen = got.mirror_at(m.cell)
@@ -102,18 +110,21 @@ def recognition(boards: int, style: str, base: int) -> dict:
             totals[k] = totals.get(k, 0) + v
         ok = got.layout_key() == photo.truth.layout_key()
         entirely += ok
-        mistakes = (c["mirror_wrong"] + c["mirror_false"] + c["window_wrong"]
-                    + (1 - c["door_right"]))
+        mistakes = c["mirror_wrong"] + c["mirror_false"] + c["window_wrong"] + (1 - c["door_right"])
         if not ok:
             if mistakes == 0:
                 abstained_only += 1
             else:
                 wrong += 1
-            failures.append({"seed": [base, i], "truth": photo.truth.to_json(),
-                             "read": got.to_json()})
+            failures.append(
+                {"seed": [base, i], "truth": photo.truth.to_json(), "read": got.to_json()}
+            )
         if (i + 1) % 50 == 0:
-            print(f"  {style}: {i + 1}/{boards} boards, {entirely} entirely right "
-                  f"({time.time() - t0:.0f} s)", flush=True)
+            print(
+                f"  {style}: {i + 1}/{boards} boards, {entirely} entirely right "
+                f"({time.time() - t0:.0f} s)",
+                flush=True,
+            )
     n_m = max(1, totals["mirrors"])
     return {
         "boards": boards,
@@ -164,15 +175,15 @@ def speed(frames: int) -> dict:
         "read_median_ms": 1000 * statistics.median(t_read),
         "detect_markers_median_ms": 1000 * statistics.median(t_det),
         "read_over_detect_median_ratio": statistics.median(ratios),
-        "read_beyond_detect_median_ms": 1000 * statistics.median(
-            [r - d for r, d in zip(t_read, t_det, strict=True)]),
+        "read_beyond_detect_median_ms": 1000
+        * statistics.median([r - d for r, d in zip(t_read, t_det, strict=True)]),
         "cpu_read_median_ms": 1000 * statistics.median(c_read),
         "cpu_detect_markers_median_ms": 1000 * statistics.median(c_det),
         "cpu_read_over_detect_median_ratio": statistics.median(cpu_ratios),
         "machine": platform.processor() or platform.machine(),
         "note": "shared machine: other jobs ran at the same time; the ratio is steadier "
-                "than the absolute times, and the process's own CPU time (cpu_*) steadier "
-                "than wall-clock time when the cores are oversubscribed",
+        "than the absolute times, and the process's own CPU time (cpu_*) steadier "
+        "than wall-clock time when the cores are oversubscribed",
     }
 
 
@@ -218,9 +229,14 @@ def engine_at_swaps(engine, board, start: BoxState, new_window: str, rng):
     others = [p for p in board.positions if p != start.window]
     layout = {**dict(zip(others, cards, strict=True)), start.window: board.window_card}
     state = engine.new_game(3)
-    state = engine.apply(state, Setup(
-        tuple(sorted(layout.items())),
-        tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in start.mirrors)), 0))
+    state = engine.apply(
+        state,
+        Setup(
+            tuple(sorted(layout.items())),
+            tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in start.mirrors)),
+            0,
+        ),
+    )
     state = engine.apply(state, SwapWindow(new_window))
     state = engine.apply(state, Roll(int(rng.integers(1, 7))))
     if state.phase == "name":
@@ -265,10 +281,14 @@ def turns(count: int, base: int) -> dict:
         truth = judge_swaps(ENGINE, engine_state, at_swaps_box, end_box)
         if starts and tracker.stable is not None:
             seen = judge_swaps(ENGINE, engine_state, starts[0], tracker.stable)
-            ok = (seen.swaps == truth.swaps or len(seen.swaps) == len(truth.swaps)) and (
-                (seen.breach is None) == (truth.breach is None)
-                and (seen.breach is None or seen.breach.rule == truth.breach.rule)
-            ) and tracker.stable.layout_key() == end_box.layout_key()
+            ok = (
+                (seen.swaps == truth.swaps or len(seen.swaps) == len(truth.swaps))
+                and (
+                    (seen.breach is None) == (truth.breach is None)
+                    and (seen.breach is None or seen.breach.rule == truth.breach.rule)
+                )
+                and tracker.stable.layout_key() == end_box.layout_key()
+            )
             if ok and seen.state is not None and truth.state is not None:
                 ok = ENGINE.prediction(seen.state) == ENGINE.prediction(truth.state)
         else:
@@ -276,12 +296,20 @@ def turns(count: int, base: int) -> dict:
             unresolved += 1  # the tracker waited (the window stayed hidden): it asks
         right += ok
         if not ok:
-            failures.append({"turn": i, "truth": truth.to_json(),
-                             "seen": None if seen is None else seen.to_json(),
-                             "emitted": [e.to_json() for e in emitted]})
+            failures.append(
+                {
+                    "turn": i,
+                    "truth": truth.to_json(),
+                    "seen": None if seen is None else seen.to_json(),
+                    "emitted": [e.to_json() for e in emitted],
+                }
+            )
         if (i + 1) % 20 == 0:
-            print(f"  {i + 1}/{count} turns, {right} right, {false_events} false events "
-                  f"({time.time() - t0:.0f} s)", flush=True)
+            print(
+                f"  {i + 1}/{count} turns, {right} right, {false_events} false events "
+                f"({time.time() - t0:.0f} s)",
+                flush=True,
+            )
     return {
         "turns": count,
         "frames": frames,
@@ -293,8 +321,8 @@ def turns(count: int, base: int) -> dict:
         "failures": failures[:10],
         "seeds": f"({base}, 0..{count - 1})",
         "script": "window swap with a hand, then 1-4 swaps (4 = a breach): each a hand over "
-                  "the mirror, the mirror lifted with motion blur, put down under the hand, "
-                  "a pause of 0.25-1 s; 1.5 s hands-off at the end",
+        "the mirror, the mirror lifted with motion blur, put down under the hand, "
+        "a pause of 0.25-1 s; 1.5 s hands-off at the end",
     }
 
 
@@ -304,10 +332,14 @@ def main() -> int:
     ap.add_argument("--boards", type=int, default=500)
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--turns", type=int, default=200)
-    ap.add_argument("--styles", default=",".join(STYLES),
-                    help="recognition styles, comma-separated: " + ", ".join(STYLES))
-    ap.add_argument("--seed", type=int,
-                    help="recognition and turns seed base (default: fresh, drawn)")
+    ap.add_argument(
+        "--styles",
+        default=",".join(STYLES),
+        help="recognition styles, comma-separated: " + ", ".join(STYLES),
+    )
+    ap.add_argument(
+        "--seed", type=int, help="recognition and turns seed base (default: fresh, drawn)"
+    )
     args = ap.parse_args()
     styles = [s for s in args.styles.split(",") if s]
     if any(s not in STYLES for s in styles):
@@ -326,16 +358,17 @@ def main() -> int:
         results["recognition"] = {}
         for style in styles:
             r = recognition(args.boards, style, base)
-            r["command"] = (f"{command} --part recognition --boards {args.boards} "
-                            f"--styles {style} --seed {base}")
+            r["command"] = (
+                f"{command} --part recognition --boards {args.boards} "
+                f"--styles {style} --seed {base}"
+            )
             results["recognition"][style] = r
             print(json.dumps({k: v for k, v in r.items() if k != "failures"}, indent=1))
     if args.part in ("all", "turns"):
         print("turns ...", flush=True)
         results["turns"] = turns(args.turns, base)
         results["turns"]["command"] = f"{command} --part turns --turns {args.turns} --seed {base}"
-        print(json.dumps({k: v for k, v in results["turns"].items() if k != "failures"},
-                         indent=1))
+        print(json.dumps({k: v for k, v in results["turns"].items() if k != "failures"}, indent=1))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     # Merge into the file as it is now: another part may have run meanwhile.
     merged = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}

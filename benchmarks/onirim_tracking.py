@@ -79,8 +79,7 @@ def summarise(games: list[dict[str, Any]], seeds: str) -> dict[str, Any]:
         "false_events": sum(len(g["breaches"]) for g in games),
         "questions": sum(int(g["questions"]) for g in games),
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
-        "seconds_per_frame_median": statistics.median(
-            float(g["seconds_per_frame"]) for g in games),
+        "seconds_per_frame_median": statistics.median(float(g["seconds_per_frame"]) for g in games),
         "clock": "CPU time (render + read + track) per film frame, one process",
         "per_game": games,
     }
@@ -97,16 +96,35 @@ def main() -> int:
     for seed in range(lo, hi):
         g = one_game(seed)
         games.append(g)
-        print(json.dumps({k: g[k] for k in ("seed", "all_right", "actions", "camera_plays",
-                                            "questions", "seconds_per_frame")}
-                         | {"breaches": len(g["breaches"])}), flush=True)  # type: ignore[arg-type]
+        print(
+            json.dumps(
+                {
+                    k: g[k]
+                    for k in (
+                        "seed",
+                        "all_right",
+                        "actions",
+                        "camera_plays",
+                        "questions",
+                        "seconds_per_frame",
+                    )
+                }
+                | {"breaches": len(g["breaches"])}
+            ),
+            flush=True,
+        )  # type: ignore[arg-type]
         summary = summarise(games, f"{lo}:{seed + 1}")
         # Written after every game: a long run stopped early keeps what it measured.
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)
         Path(a.out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_game"}, indent=1))
-    return 0 if summary and summary["games_all_right"] == summary["games"] and not summary[
-        "false_events"] else 1
+    return (
+        0
+        if summary
+        and summary["games_all_right"] == summary["games"]
+        and not summary["false_events"]
+        else 1
+    )
 
 
 if __name__ == "__main__":

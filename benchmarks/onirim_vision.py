@@ -61,8 +61,9 @@ def _seeds(text: str) -> range:
     return range(a, b)
 
 
-def teach_deck(faces: dict[str, np.ndarray], seed: int, photo=teach_photo
-               ) -> tuple[TableReader, int]:
+def teach_deck(
+    faces: dict[str, np.ndarray], seed: int, photo=teach_photo
+) -> tuple[TableReader, int]:
     rng = np.random.default_rng([seed, 99])
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
@@ -96,8 +97,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
     present = {m.mirror: m for m in truth.mirrors}
     for i, mid in enumerate(order):
         m = present.get(mid)
-        side = None if m is None else (f"mirror-{mid}-explored" if m.explored
-                                       else f"mirror-{mid}")
+        side = None if m is None else (f"mirror-{mid}-explored" if m.explored else f"mirror-{mid}")
         score([L.mirror_places[i]], f"mirror-{mid}", [side])
         if m is not None and not m.explored:
             k = len(m.under)
@@ -114,11 +114,14 @@ def main() -> int:
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     a = ap.parse_args()
     layout = load_layout()
-    results: dict = {"command": "PYTHONPATH=. python benchmarks/onirim_vision.py "
-                     + " ".join(sys.argv[1:]), "styles": {}}
+    results: dict = {
+        "command": "PYTHONPATH=. python benchmarks/onirim_vision.py " + " ".join(sys.argv[1:]),
+        "styles": {},
+    }
     read_ms, bare_ms = [], []
-    scores: dict[str, list[float]] = {k: [] for k in
-                                      ("right", "wrong", "empty", "margin_right", "margin_wrong")}
+    scores: dict[str, list[float]] = {
+        k: [] for k in ("right", "wrong", "empty", "margin_right", "margin_wrong")
+    }
     for style in a.styles.split(","):
         total, refused, tables, exact = Tally(), 0, 0, 0
         for seed in _seeds(a.seeds):
@@ -132,8 +135,11 @@ def main() -> int:
                 reader, n_refused = teach_deck(faces, seed)
             refused += n_refused
             for i in range(a.tables):
-                photo = (heldout.heldout_table(seed, i, faces, layout) if style == "heldout"
-                         else render_table(seed, i, faces, layout))
+                photo = (
+                    heldout.heldout_table(seed, i, faces, layout)
+                    if style == "heldout"
+                    else render_table(seed, i, faces, layout)
+                )
                 if a.curve:
                     curve(reader, photo.image, photo.truth, scores)
                     continue
@@ -152,10 +158,14 @@ def main() -> int:
         if a.curve:
             continue
         results["styles"][style] = {
-            "tables": tables, "cards": total.cards,
+            "tables": tables,
+            "cards": total.cards,
             "right": round(total.right / max(1, total.cards), 4),
-            "wrong": total.wrong, "null": total.null, "phantom": total.phantom,
-            "tables_exact": exact, "teach_refused": refused,
+            "wrong": total.wrong,
+            "null": total.null,
+            "phantom": total.phantom,
+            "tables_exact": exact,
+            "teach_refused": refused,
         }
         print(style, results["styles"][style], flush=True)
     if a.curve:

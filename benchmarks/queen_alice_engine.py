@@ -30,8 +30,12 @@ sys.path.insert(0, str(ROOT))
 from companion.games.queen_alice.simulate import play_one, summarise  # noqa: E402
 
 RESULT = ROOT / "benchmarks" / "results" / "queen_alice_engine.json"
-OTHER = {"coronation": "throne_first", "component_counts": "components",
-         "blank_diamond_milestones": "none", "small_supplies": "skip"}
+OTHER = {
+    "coronation": "throne_first",
+    "component_counts": "components",
+    "blank_diamond_milestones": "none",
+    "small_supplies": "skip",
+}
 
 
 def main() -> None:
@@ -51,15 +55,24 @@ def main() -> None:
             out = summarise(records, time.perf_counter() - start)
             out["cpu_seconds"] = round(time.process_time() - cpu, 1)
             out["complete"] = g + 1 == args.games
-            out["readings"] = {"default": "models/queen-alice/scoring.toml", "other": OTHER,
-                               "alternation": "3 games default, 3 games other"}
-            data = {"random_games": out, "command": command,
-                    "machine": {"python": platform.python_version(),
-                                "machine": platform.machine()}}
+            out["readings"] = {
+                "default": "models/queen-alice/scoring.toml",
+                "other": OTHER,
+                "alternation": "3 games default, 3 games other",
+            }
+            data = {
+                "random_games": out,
+                "command": command,
+                "machine": {"python": platform.python_version(), "machine": platform.machine()},
+            }
             RESULT.parent.mkdir(parents=True, exist_ok=True)
             RESULT.write_text(json.dumps(data, indent=1) + "\n")
-            print(f"  {g + 1} games: {out['illegal_states']} broken, {out['stuck']} stuck, "
-                  f"{out['cpu_seconds']} s CPU", file=sys.stderr, flush=True)
+            print(
+                f"  {g + 1} games: {out['illegal_states']} broken, {out['stuck']} stuck, "
+                f"{out['cpu_seconds']} s CPU",
+                file=sys.stderr,
+                flush=True,
+            )
     print(f"wrote {RESULT.relative_to(ROOT)}")
 
 

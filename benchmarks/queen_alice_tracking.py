@@ -51,12 +51,22 @@ def measure(turns: int, seed: int, stable_frames: int) -> dict[str, object]:
     while total.turns < turns:
         players = 2 + i % 3
         left = turns - total.turns
-        _, tally = run_script(scripted_game(players, seed + i, left, Habits()),
-                              Session(f"g{i}", "queen-alice", {}, list(NAMES[:players]), 0.0),
-                              stable_frames)
+        _, tally = run_script(
+            scripted_game(players, seed + i, left, Habits()),
+            Session(f"g{i}", "queen-alice", {}, list(NAMES[:players]), 0.0),
+            stable_frames,
+        )
         games.append({"seed": seed + i, "players": players, "turns": tally.turns})
-        for key in ("turns", "moves", "moves_right", "checkpoints", "checkpoints_right",
-                    "breaches", "square_questions", "play_questions"):
+        for key in (
+            "turns",
+            "moves",
+            "moves_right",
+            "checkpoints",
+            "checkpoints_right",
+            "breaches",
+            "square_questions",
+            "play_questions",
+        ):
             setattr(total, key, getattr(total, key) + getattr(tally, key))
         total.refused += tally.refused
         i += 1
@@ -64,7 +74,8 @@ def measure(turns: int, seed: int, stable_frames: int) -> dict[str, object]:
     out["refused"] = len(total.refused)
     out["false_events"] = total.breaches + total.square_questions + len(total.refused)
     out["every_move_right"] = total.moves_right == total.moves and (
-        total.checkpoints_right == total.checkpoints)
+        total.checkpoints_right == total.checkpoints
+    )
     out["games"] = games
     out["cpu_seconds"] = round(time.process_time() - t0, 2)
     return out
@@ -76,14 +87,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--curve", default="1,2,3,4")
     args = parser.parse_args()
-    command = (f"PYTHONPATH=. .venv/bin/python benchmarks/queen_alice_tracking.py "
-               f"--turns {args.turns} --seed {args.seed} --curve {args.curve}")
+    command = (
+        f"PYTHONPATH=. .venv/bin/python benchmarks/queen_alice_tracking.py "
+        f"--turns {args.turns} --seed {args.seed} --curve {args.curve}"
+    )
     main_run = measure(args.turns, args.seed, STABLE_FRAMES)
     curve = {}
     for frames in (int(x) for x in args.curve.split(",") if x):
         run = main_run if frames == STABLE_FRAMES else measure(args.turns, args.seed, frames)
-        curve[str(frames)] = {k: run[k] for k in ("moves", "moves_right", "breaches",
-                                                  "square_questions", "false_events")}
+        curve[str(frames)] = {
+            k: run[k]
+            for k in ("moves", "moves_right", "breaches", "square_questions", "false_events")
+        }
     result = {
         "command": command,
         "stable_frames": STABLE_FRAMES,
@@ -97,13 +112,17 @@ def main() -> None:
     out.write_text(json.dumps(result, indent=2) + "\n")
     t = main_run
     print(command)
-    print(f"turns {t['turns']}, moves {t['moves_right']}/{t['moves']} right, turn ends "
-          f"{t['checkpoints_right']}/{t['checkpoints']} equal, breaches {t['breaches']}, "
-          f"square questions {t['square_questions']}, which-play questions "
-          f"{t['play_questions']}, refused taps {t['refused']}, CPU {t['cpu_seconds']} s")
+    print(
+        f"turns {t['turns']}, moves {t['moves_right']}/{t['moves']} right, turn ends "
+        f"{t['checkpoints_right']}/{t['checkpoints']} equal, breaches {t['breaches']}, "
+        f"square questions {t['square_questions']}, which-play questions "
+        f"{t['play_questions']}, refused taps {t['refused']}, CPU {t['cpu_seconds']} s"
+    )
     for frames, row in curve.items():
-        print(f"  stable frames {frames}: moves right {row['moves_right']}/{row['moves']}, "
-              f"false events {row['false_events']}")
+        print(
+            f"  stable frames {frames}: moves right {row['moves_right']}/{row['moves']}, "
+            f"false events {row['false_events']}"
+        )
     print(f"wrote {out.relative_to(REPO)}")
 
 

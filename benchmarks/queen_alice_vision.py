@@ -48,8 +48,13 @@ from companion.vision.markers import detect_markers, detector, to_gray  # noqa: 
 RESULTS = ROOT / "benchmarks" / "results" / "queen_alice_vision.json"
 
 
-def judge(reading: reader.BoardReading, truth: reader.BoardReading, near: frozenset,
-          position: reader.BoardReading, cells: tuple) -> dict[str, Any]:
+def judge(
+    reading: reader.BoardReading,
+    truth: reader.BoardReading,
+    near: frozenset,
+    position: reader.BoardReading,
+    cells: tuple,
+) -> dict[str, Any]:
     """What went wrong on one board (empty dict entries when nothing)."""
     wrong, phantoms, abstained = [], 0, 0
     for cell in cells:
@@ -71,8 +76,13 @@ def judge(reading: reader.BoardReading, truth: reader.BoardReading, near: frozen
         want = truth.alice[colour]
         if want is not None and reading.alice[colour] != want:
             extras.append((f"alice {colour}", want, reading.alice[colour]))
-    return {"squares_wrong": wrong, "phantoms": phantoms, "abstained": abstained,
-            "extras": extras, "right": not wrong and not extras}
+    return {
+        "squares_wrong": wrong,
+        "phantoms": phantoms,
+        "abstained": abstained,
+        "extras": extras,
+        "right": not wrong and not extras,
+    }
 
 
 def recognition(which: str, seed: int, boards: int) -> dict[str, Any]:
@@ -86,8 +96,7 @@ def recognition(which: str, seed: int, boards: int) -> dict[str, Any]:
             image, truth, near, position = shot.image, shot.truth, shot.near_arm, shot.position
         else:
             photo = render_photo(geom, (seed, i), conditions)
-            image, truth, near, position = photo.image, photo.truth, photo.near_arm, \
-                photo.position
+            image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
         reading = reader.read_board(image, geom=geom)
         verdict = judge(reading, truth, near, position, geom.cells)
         right += verdict["right"]
@@ -98,14 +107,23 @@ def recognition(which: str, seed: int, boards: int) -> dict[str, Any]:
         crowns_right += not any(e[0] == "crowns" for e in verdict["extras"])
         alice_right += not any(e[0].startswith("alice") for e in verdict["extras"])
         if not verdict["right"] and len(failures) < 20:
-            failures.append({"board": i, "squares": [[list(c), w, g] for c, w, g in
-                                                     verdict["squares_wrong"][:6]],
-                             "extras": verdict["extras"]})
-        print(f"\r{which}: {i + 1}/{boards} boards, {right} entirely right", end="",
-              file=sys.stderr, flush=True)
+            failures.append(
+                {
+                    "board": i,
+                    "squares": [[list(c), w, g] for c, w, g in verdict["squares_wrong"][:6]],
+                    "extras": verdict["extras"],
+                }
+            )
+        print(
+            f"\r{which}: {i + 1}/{boards} boards, {right} entirely right",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
     print(file=sys.stderr)
     return {
-        "seed": seed, "boards": boards,
+        "seed": seed,
+        "boards": boards,
         "boards_entirely_right": right,
         "boards_entirely_right_pct": round(100 * right / boards, 2),
         "squares_right_pct": round(100 * squares_right / squares, 3),
@@ -115,7 +133,7 @@ def recognition(which: str, seed: int, boards: int) -> dict[str, Any]:
         "alice_right_pct": round(100 * alice_right / boards, 2),
         "first_failures": failures,
         "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-                   f"--part recognition --set {which} --seed {seed} --boards {boards}",
+        f"--part recognition --set {which} --seed {seed} --boards {boards}",
     }
 
 
@@ -131,8 +149,10 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
     conditions = Conditions(sizes=((1280, 960),))
     images = [render_photo(geom, (seed, i), conditions).image for i in range(frames)]
     det = detector()
-    times: dict[str, list[float]] = {k: [] for k in (
-        "bare_detect", "read_board", "detect", "pose", "squares", "crowns_and_alice")}
+    times: dict[str, list[float]] = {
+        k: []
+        for k in ("bare_detect", "read_board", "detect", "pose", "squares", "crowns_and_alice")
+    }
     for image in images:
         for _ in range(3):  # best of three: the machine is shared
             best: dict[str, float] = {}
@@ -142,21 +162,32 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             best["pose"], where = _ms(reader.locate, image, geom, markers)
             if where is None:
                 continue
-            best["squares"], _ = _ms(lambda im=image, w=where: reader.classify(
-                reader.sample_squares(im, geom, w, geom.cells)))
-            best["crowns_and_alice"], _ = _ms(lambda im=image, w=where: (
-                reader._crowns(im, geom, w), reader._alice(im, geom, w, "red"),
-                reader._alice(im, geom, w, "white")))
+            best["squares"], _ = _ms(
+                lambda im=image, w=where: reader.classify(
+                    reader.sample_squares(im, geom, w, geom.cells)
+                )
+            )
+            best["crowns_and_alice"], _ = _ms(
+                lambda im=image, w=where: (
+                    reader._crowns(im, geom, w),
+                    reader._alice(im, geom, w, "red"),
+                    reader._alice(im, geom, w, "white"),
+                )
+            )
             for k, v in best.items():
                 times[k].append(v)
     med = {k: round(statistics.median(v), 2) for k, v in times.items() if v}
     return {
-        "frames": frames, "seed": seed, "size": "1280x960", "threads": 1,
+        "frames": frames,
+        "seed": seed,
+        "size": "1280x960",
+        "threads": 1,
         "median_ms": med,
         "ratio_read_to_bare_detect": round(med["read_board"] / med["bare_detect"], 2),
-        "machine": platform.machine(), "python": platform.python_version(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
         "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-                   f"--part speed --frames {frames} --seed {seed}",
+        f"--part speed --frames {frames} --seed {seed}",
     }
 
 
@@ -164,8 +195,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=["recognition", "speed"], required=True)
     parser.add_argument("--set", choices=["house", "random", "heldout"], default="random")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="default: a fresh one (printed and saved)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="default: a fresh one (printed and saved)"
+    )
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--frames", type=int, default=30)
     args = parser.parse_args()

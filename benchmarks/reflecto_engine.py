@@ -37,10 +37,22 @@ from companion.games.reflecto.table.live import HINT_SECONDS, HINT_STATES  # noq
 from tests.games.reflecto.bruteforce import brute_moves, random_position  # noqa: E402
 from tests.games.reflecto.helpers import greedy, setup  # noqa: E402
 
-WORDS = [("PIANO", "LEMON"), ("PIZZA", "TIGER"), ("MOON", "ELEPHANT"), ("CLOUD", "RIVER"),
-         ("APPLE", "HOUSE"), ("GLASS", "MAGIC")]
-MIRRORS = [((2, 4), (1, 5)), ((0, 6), (0, 6)), ((3, 5), (1, 2)), ((1, 6), (0, 3)),
-           ((0, 1), (5, 6)), ((2, 3), (3, 4))]
+WORDS = [
+    ("PIANO", "LEMON"),
+    ("PIZZA", "TIGER"),
+    ("MOON", "ELEPHANT"),
+    ("CLOUD", "RIVER"),
+    ("APPLE", "HOUSE"),
+    ("GLASS", "MAGIC"),
+]
+MIRRORS = [
+    ((2, 4), (1, 5)),
+    ((0, 6), (0, 6)),
+    ((3, 5), (1, 2)),
+    ((1, 6), (0, 3)),
+    ((0, 1), (5, 6)),
+    ((2, 3), (3, 4)),
+]
 
 
 def bench_moves(n: int, seed: int) -> dict[str, object]:
@@ -65,8 +77,12 @@ def bench_moves(n: int, seed: int) -> dict[str, object]:
             if len(wrong) <= 3:
                 print(f"  position {i} differs: {sorted(map(str, mine ^ brute))[:6]}")
     return {
-        "positions": n, "seed": seed, "disagreements": len(wrong),
-        "moves_compared": moves, "jump_offs": offs, "removals": removals,
+        "positions": n,
+        "seed": seed,
+        "disagreements": len(wrong),
+        "moves_compared": moves,
+        "jump_offs": offs,
+        "removals": removals,
         "engine_us_median": round(statistics.median(mine_us), 1),
         "brute_us_median": round(statistics.median(brute_us), 1),
     }
@@ -106,9 +122,12 @@ def bench_hint(games: int, seconds: float, states: int, most: int) -> dict[str, 
             if found.moves is not None:
                 ways.append(found.moves - found.at_least)
     return {
-        "games": games, "positions": len(positions), "positions_in_games": len(every),
+        "games": games,
+        "positions": len(positions),
+        "positions_in_games": len(every),
         "budget_seconds": seconds,
-        "budget_states": states, "proven_fewest": len(plans),
+        "budget_states": states,
+        "proven_fewest": len(plans),
         "proven_share": round(len(plans) / max(1, len(positions)), 3),
         "proven_moves_max": max(plans, default=None),
         "proven_moves_median": statistics.median(plans) if plans else None,
@@ -116,8 +135,9 @@ def bench_hint(games: int, seconds: float, states: int, most: int) -> dict[str, 
         "unproven_with_a_way": len(ways),
         "unproven_way_minus_bound_median": statistics.median(ways) if ways else None,
         "seconds_median": round(statistics.median(times), 4),
-        "seconds_solved_median": (round(statistics.median(solved_times), 4)
-                                  if solved_times else None),
+        "seconds_solved_median": (
+            round(statistics.median(solved_times), 4) if solved_times else None
+        ),
         "seconds_max": round(max(times), 3),
     }
 
@@ -125,27 +145,41 @@ def bench_hint(games: int, seconds: float, states: int, most: int) -> dict[str, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=None,
-                        help="random positions' seed (default: drawn, and printed)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="random positions' seed (default: drawn, and printed)",
+    )
     parser.add_argument("--hint-games", type=int, default=4)
     parser.add_argument("--hint-seconds", type=float, default=HINT_SECONDS)
     parser.add_argument("--hint-states", type=int, default=HINT_STATES)
-    parser.add_argument("--hint-positions", type=int, default=80,
-                        help="at most this many positions, spread evenly over the games")
+    parser.add_argument(
+        "--hint-positions",
+        type=int,
+        default=80,
+        help="at most this many positions, spread evenly over the games",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    command = (f"{Path(sys.executable).name} benchmarks/reflecto_engine.py --positions "
-               f"{args.positions} --seed {seed} --hint-games {args.hint_games} "
-               f"--hint-seconds {args.hint_seconds} --hint-states {args.hint_states} "
-               f"--hint-positions {args.hint_positions}")
+    command = (
+        f"{Path(sys.executable).name} benchmarks/reflecto_engine.py --positions "
+        f"{args.positions} --seed {seed} --hint-games {args.hint_games} "
+        f"--hint-seconds {args.hint_seconds} --hint-states {args.hint_states} "
+        f"--hint-positions {args.hint_positions}"
+    )
     print(f"reproduce: {command}")
     moves = bench_moves(args.positions, seed)
     print(f"moves: {moves}")
-    hint = bench_hint(args.hint_games, args.hint_seconds, args.hint_states,
-                      args.hint_positions)
+    hint = bench_hint(args.hint_games, args.hint_seconds, args.hint_states, args.hint_positions)
     print(f"hint: {hint}")
-    out = {"command": command, "python": platform.python_version(),
-           "machine": platform.machine(), "moves": moves, "hint": hint}
+    out = {
+        "command": command,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "moves": moves,
+        "hint": hint,
+    }
     path = REPO / "benchmarks" / "results" / "reflecto_engine.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2) + "\n")

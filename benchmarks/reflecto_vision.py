@@ -57,9 +57,18 @@ RESULTS = ROOT / "benchmarks" / "results" / "reflecto_vision.json"
 
 def recognition(seed: int, boards: int, save: Callable[[dict], None] | None = None) -> dict:
     geom = load_geometry()
-    tallies = {"entirely_right": 0, "only_abstentions": 0, "phantoms": 0, "wrong_owner": 0,
-               "missed": 0, "unclear": 0, "screens": 0, "loose_right": 0,
-               "loose_right_up_to_swap": 0, "loose_phantoms": 0}
+    tallies = {
+        "entirely_right": 0,
+        "only_abstentions": 0,
+        "phantoms": 0,
+        "wrong_owner": 0,
+        "missed": 0,
+        "unclear": 0,
+        "screens": 0,
+        "loose_right": 0,
+        "loose_right_up_to_swap": 0,
+        "loose_phantoms": 0,
+    }
     failures = []
     for i in range(boards):
         photo = render_photo(geom, (seed, i), setup=True)
@@ -81,8 +90,15 @@ def recognition(seed: int, boards: int, save: Callable[[dict], None] | None = No
         else:
             if not phantom and not owner and set(missed) <= set(got.unclear):
                 tallies["only_abstentions"] += 1
-            failures.append({"seed": [seed, i], "phantom": phantom, "wrong_owner": owner,
-                             "missed": missed, "unclear": list(got.unclear)})
+            failures.append(
+                {
+                    "seed": [seed, i],
+                    "phantom": phantom,
+                    "wrong_owner": owner,
+                    "missed": missed,
+                    "unclear": list(got.unclear),
+                }
+            )
         loose, _ = read_board(photo.image, geom, None)
         keys = loose.layout_key()
         tallies["loose_phantoms"] += sum(1 for c, _ in keys if c not in truth)
@@ -116,8 +132,9 @@ def _summary(seed: int, done: int, boards: int, tallies: dict, failures: list) -
     }
 
 
-def tracking(seed: int, games: int, max_moves: int, fps: float,
-             save: Callable[[dict], None] | None = None) -> dict:
+def tracking(
+    seed: int, games: int, max_moves: int, fps: float, save: Callable[[dict], None] | None = None
+) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
     no other event (a breach, an extra action) may fire."""
@@ -142,20 +159,39 @@ def tracking(seed: int, games: int, max_moves: int, fps: float,
         film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g)
         steps: list = []
         for st in script.setups:
-            steps.append(Correct({"setup": {"word": "".join(st["chunks"]),
-                                            "chunks": st["chunks"],
-                                            "columns": st["letter_columns"],
-                                            "mirrors": st["mirror_columns"]}}, st["seat"]))
+            steps.append(
+                Correct(
+                    {
+                        "setup": {
+                            "word": "".join(st["chunks"]),
+                            "chunks": st["chunks"],
+                            "columns": st["letter_columns"],
+                            "mirrors": st["mirror_columns"],
+                        }
+                    },
+                    st["seat"],
+                )
+            )
         with tempfile.TemporaryDirectory() as data_dir:
             settings = SimpleNamespace(data_dir=Path(data_dir))
             for t in np.arange(0.0, film.duration, 1.0 / fps):
                 image, _ = film.frame(float(t))
-                steps.append(Observe(perceive_frame(SimpleNamespace(image=image),
-                                                    SimpleNamespace(), settings)))
-            _, events = play(make_table_game, settings,
-                             Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0), steps)
-        got = [e.payload["action"] for e in events if e.kind == ACTION_KIND
-               and e.payload["action"].get("type") in ("move", "remove")]
+                steps.append(
+                    Observe(
+                        perceive_frame(SimpleNamespace(image=image), SimpleNamespace(), settings)
+                    )
+                )
+            _, events = play(
+                make_table_game,
+                settings,
+                Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
+                steps,
+            )
+        got = [
+            e.payload["action"]
+            for e in events
+            if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+        ]
         want = [a for a in script.actions if a.get("type") in ("move", "remove")]
         breaches = [e.payload for e in events if e.kind == BREACH_KIND]
         extra = max(0, len(got) - len(want)) + len(breaches)
@@ -163,17 +199,32 @@ def tracking(seed: int, games: int, max_moves: int, fps: float,
         if got == want and not breaches:
             right += 1
         else:
-            failures.append({"game": [seed, g], "want": len(want), "got": len(got),
-                             "first_difference": next((i for i, (a, b) in enumerate(
-                                 zip(got, want, strict=False)) if a != b), None),
-                             "breaches": breaches[:3]})
+            failures.append(
+                {
+                    "game": [seed, g],
+                    "want": len(want),
+                    "got": len(got),
+                    "first_difference": next(
+                        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None
+                    ),
+                    "breaches": breaches[:3],
+                }
+            )
         moves_total += sum(1 for a in want if a.get("type") == "move")
         removals_total += sum(1 for a in want if a.get("type") == "remove")
         print(f"game {g + 1}: {right} right, {false_events} false events", flush=True)
-        result = {"games": g + 1, "games_asked": games, "max_moves_per_game": max_moves,
-                  "fps": fps, "seeds": f"({seed}, 0..{g})", "entirely_right": right,
-                  "moves": moves_total, "removals": removals_total,
-                  "false_events": false_events, "failures": failures[:10]}
+        result = {
+            "games": g + 1,
+            "games_asked": games,
+            "max_moves_per_game": max_moves,
+            "fps": fps,
+            "seeds": f"({seed}, 0..{g})",
+            "entirely_right": right,
+            "moves": moves_total,
+            "removals": removals_total,
+            "false_events": false_events,
+            "failures": failures[:10],
+        }
         if save is not None and ((g + 1) % 10 == 0 or g + 1 == games):
             save(result)
     return result
@@ -196,28 +247,41 @@ def speed(frames: int, seed: int) -> dict:
         read_board(photo.image, geom, colours)
         read_ms.append((time.perf_counter() - t) * 1000)
     r, d = statistics.median(read_ms), statistics.median(detect_ms)
-    return {"frames": frames, "size": "1280x960", "threads": 1, "read_median_ms": r,
-            "detect_markers_median_ms": d, "read_over_detect_median_ratio": r / d,
-            "machine": platform.machine(),
-            "note": "shared machine: other jobs ran at the same time; the ratio is steadier "
-                    "than the absolute times"}
+    return {
+        "frames": frames,
+        "size": "1280x960",
+        "threads": 1,
+        "read_median_ms": r,
+        "detect_markers_median_ms": d,
+        "read_over_detect_median_ratio": r / d,
+        "machine": platform.machine(),
+        "note": "shared machine: other jobs ran at the same time; the ratio is steadier "
+        "than the absolute times",
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=["recognition", "speed", "tracking"], required=True)
-    parser.add_argument("--seed", type=int, required=True,
-                        help="seed family; fresh (never used in development) for numbers")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        required=True,
+        help="seed family; fresh (never used in development) for numbers",
+    )
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--max-moves", type=int, default=400, help="moves per scripted game")
     parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
-    parser.add_argument("--section", help="results section to write (default: the part's "
-                        "name), e.g. tracking_whole_games")
+    parser.add_argument(
+        "--section",
+        help="results section to write (default: the part's name), e.g. tracking_whole_games",
+    )
     args = parser.parse_args()
-    command = ("PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py "
-               + " ".join(sys.argv[1:]))
+    command = "PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py " + " ".join(
+        sys.argv[1:]
+    )
 
     def save(result: dict) -> None:
         result["command"] = command

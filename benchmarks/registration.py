@@ -40,8 +40,10 @@ COMMAND = ".venv/bin/python benchmarks/registration.py"
 def render_frames(n: int, table: TableSettings) -> tuple[list[np.ndarray], list[float]]:
     """Frames, and each pose's camera pixels per table mm at the table's centre."""
     rng = np.random.default_rng(7)
-    poses = [(float(rng.uniform(0, 20)),
-              float(rng.choice([0, 90, 180, -90]) + rng.uniform(-25, 25))) for _ in range(5)]
+    poses = [
+        (float(rng.uniform(0, 20)), float(rng.choice([0, 90, 180, -90]) + rng.uniform(-25, 25)))
+        for _ in range(5)
+    ]
     frames, scales = [], []
     per_pose = -(-n // len(poses))
     for k, (tilt, yaw) in enumerate(poses):
@@ -53,8 +55,9 @@ def render_frames(n: int, table: TableSettings) -> tuple[list[np.ndarray], list[
     return frames[:n], scales
 
 
-def timed_pair(detect, register, frames: list[np.ndarray], grays: list[np.ndarray],
-               repeat: int) -> tuple[list[float], list[float]]:
+def timed_pair(
+    detect, register, frames: list[np.ndarray], grays: list[np.ndarray], repeat: int
+) -> tuple[list[float], list[float]]:
     """Per frame, the best of `repeat` runs of each, interleaved, in CPU seconds of this thread.
 
     The machine is shared: wall-clock times swing with other jobs, while the thread's CPU time
@@ -86,18 +89,20 @@ def main() -> int:
     table = TableSettings()
     t0 = time.perf_counter()
     frames, scales = render_frames(args.frames, table)
-    print(f"rendered {len(frames)} frames {frames[0].shape[1]}x{frames[0].shape[0]} in "
-          f"{time.perf_counter() - t0:.1f} s; timing on one core (cv2.setNumThreads(1))")
+    print(
+        f"rendered {len(frames)} frames {frames[0].shape[1]}x{frames[0].shape[0]} in "
+        f"{time.perf_counter() - t0:.1f} s; timing on one core (cv2.setNumThreads(1))"
+    )
     grays = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
     det = detector()
     registrar = TableRegistrar(table)
     results = [registrar.register(f) for f in frames]
-    detect_s, register_s = timed_pair(det.detectMarkers, registrar.register, frames, grays,
-                                      args.repeat)
+    detect_s, register_s = timed_pair(
+        det.detectMarkers, registrar.register, frames, grays, args.repeat
+    )
     # For comparison: the same at a coarser table image (what the camera resolves anyway).
     coarse = TableRegistrar(table.model_copy(update={"px_per_mm": COARSE_PX_PER_MM}))
-    detect2_s, coarse_s = timed_pair(det.detectMarkers, coarse.register, frames, grays,
-                                     args.repeat)
+    detect2_s, coarse_s = timed_pair(det.detectMarkers, coarse.register, frames, grays, args.repeat)
     ok = sum(r.ok and not r.held for r in results)
     held = sum(r.held for r in results)
 
@@ -123,9 +128,16 @@ def main() -> int:
         scene.frame(i * 0.37)
         sim_s.append(time.thread_time() - t)
 
-    med = {k: statistics.median(v) * 1000 for k, v in
-           {"detect": detect_s, "register": register_s, "replay_read": read_s,
-            "replay_read_and_register": pipeline_s, "sim_render": sim_s}.items()}
+    med = {
+        k: statistics.median(v) * 1000
+        for k, v in {
+            "detect": detect_s,
+            "register": register_s,
+            "replay_read": read_s,
+            "replay_read_and_register": pipeline_s,
+            "sim_render": sim_s,
+        }.items()
+    }
     ratio = med["register"] / med["detect"]
     coarse_ratio = statistics.median(coarse_s) / statistics.median(detect2_s)
     table_px = results[0].table_image.shape[1::-1] if results[0].ok else None
@@ -154,16 +166,24 @@ def main() -> int:
         "machine": platform.machine(),
         "python": platform.python_version(),
     }
-    print("CPU time of the one working thread (median of per-frame best of "
-          f"{args.repeat}); the replay source's pacing sleep is not counted")
-    print(f"one core, {len(frames)} frames {report['frame_size'][0]}x{report['frame_size'][1]}, "
-          f"table image {table_px[0]}x{table_px[1]} at {table.px_per_mm:g} px/mm")
+    print(
+        "CPU time of the one working thread (median of per-frame best of "
+        f"{args.repeat}); the replay source's pacing sleep is not counted"
+    )
+    print(
+        f"one core, {len(frames)} frames {report['frame_size'][0]}x{report['frame_size'][1]}, "
+        f"table image {table_px[0]}x{table_px[1]} at {table.px_per_mm:g} px/mm"
+    )
     for k, v in med.items():
         print(f"  {k:<26} median {v:7.2f} ms  ({1000 / v:6.1f} fps)")
-    print(f"  registration / detection   {ratio:.2f}x  (target <= {TARGET_RATIO}x: "
-          f"{'met' if ratio <= TARGET_RATIO else 'NOT met'})")
-    print(f"  at {COARSE_PX_PER_MM} px/mm instead: register median "
-          f"{statistics.median(coarse_s) * 1000:.2f} ms, ratio {coarse_ratio:.2f}x")
+    print(
+        f"  registration / detection   {ratio:.2f}x  (target <= {TARGET_RATIO}x: "
+        f"{'met' if ratio <= TARGET_RATIO else 'NOT met'})"
+    )
+    print(
+        f"  at {COARSE_PX_PER_MM} px/mm instead: register median "
+        f"{statistics.median(coarse_s) * 1000:.2f} ms, ratio {coarse_ratio:.2f}x"
+    )
     print(f"  registered {ok}, held {held} of {len(frames)} frames")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -75,8 +75,9 @@ class Poster:
         self.acknowledged: list[str] = []
         self.statuses: dict[int, int] = {}
         self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self.run, args=(c,), daemon=True)
-                        for c in range(clients)]
+        self.threads = [
+            threading.Thread(target=self.run, args=(c,), daemon=True) for c in range(clients)
+        ]
 
     def start(self) -> None:
         for t in self.threads:
@@ -136,6 +137,7 @@ def with_env(extra: dict[str, str]) -> Any:
 
 # -- full disk ------------------------------------------------------------------------------
 
+
 def full_disk(corrections: int = 100) -> dict[str, Any]:
     if os.geteuid() != 0:
         return {"skipped": "needs root to mount a 2 MB tmpfs"}
@@ -173,16 +175,27 @@ def full_disk(corrections: int = 100) -> dict[str, Any]:
         with with_env(FAST_ACTIONS), run_server(argv, port) as server:
             stored = history_texts(server.base)
             server.stop()
-        empty = [p.name for p in (data / "snapshots").rglob("*") if p.is_file()
-                 and p.stat().st_size == 0] if (data / "snapshots").is_dir() else []
+        empty = (
+            [
+                p.name
+                for p in (data / "snapshots").rglob("*")
+                if p.is_file() and p.stat().st_size == 0
+            ]
+            if (data / "snapshots").is_dir()
+            else []
+        )
         lost = [t for t in poster.acknowledged if t not in stored]
         return {
-            "tmpfs_mb": 2, "free_kb_when_full": free_kb, "corrections_while_full": corrections,
+            "tmpfs_mb": 2,
+            "free_kb_when_full": free_kb,
+            "corrections_while_full": corrections,
             "answers_while_full": {str(s): statuses.count(s) for s in sorted(set(statuses))},
             "health_while_full": health["status"],
             "health_reason": health["storage"]["reason"],
-            "acknowledged": len(poster.acknowledged), "acknowledged_lost": len(lost),
-            "recovery_s": round(recovery_s, 2), "health_after": health_after,
+            "acknowledged": len(poster.acknowledged),
+            "acknowledged_lost": len(lost),
+            "recovery_s": round(recovery_s, 2),
+            "health_after": health_after,
             "empty_pictures": len(empty),
         }
     finally:
@@ -191,6 +204,7 @@ def full_disk(corrections: int = 100) -> dict[str, Any]:
 
 
 # -- kill -9 --------------------------------------------------------------------------------
+
 
 def kills(n: int, seed: int = 31) -> dict[str, Any]:
     rng = random.Random(seed)
@@ -226,6 +240,7 @@ def kills(n: int, seed: int = 31) -> dict[str, Any]:
 
 # -- schemathesis ---------------------------------------------------------------------------
 
+
 def schemathesis(max_time: int) -> dict[str, Any]:
     from tests.reliability.test_schemathesis import schemathesis_argv
 
@@ -235,8 +250,9 @@ def schemathesis(max_time: int) -> dict[str, Any]:
             argv = schemathesis_argv(server.base)
             argv[argv.index("--max-time") + 1] = str(max_time)
             argv[argv.index("--max-examples") + 1] = "20"
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=max_time + 300,
-                                  cwd=tmp)
+            done = subprocess.run(
+                argv, capture_output=True, text=True, timeout=max_time + 300, cwd=tmp
+            )
             server.stop()
     text = done.stdout + done.stderr
     cases = re.search(r"(\d+) generated", text)
@@ -250,6 +266,7 @@ def schemathesis(max_time: int) -> dict[str, Any]:
 
 
 # -- a big store ----------------------------------------------------------------------------
+
 
 def big_store(data_dir: Path, events: int) -> str:
     store = Store(data_dir)
@@ -279,8 +296,9 @@ def history_and_restart(events: int, pages: int = 200) -> dict[str, Any]:
     from tests.live.example_game import make_table_game
 
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(None, {"data_dir": str(Path(tmp) / "data"), "game": "reflecto"},
-                                 environ={})
+        settings = load_settings(
+            None, {"data_dir": str(Path(tmp) / "data"), "game": "reflecto"}, environ={}
+        )
         t = time.perf_counter()
         big_store(settings.data_dir, events)
         log(f"  {events} events written in {time.perf_counter() - t:.1f} s")
@@ -314,18 +332,26 @@ def history_and_restart(events: int, pages: int = 200) -> dict[str, Any]:
             client.get("/api/session")  # the same HTTP path with no store behind it
             baseline.append(time.perf_counter() - t)
     return {
-        "history": {"events": events, "public_events": last, "pages": pages,
-                    "anonymous_page_of_50_p50_ms": round(statistics.median(times) * 1e3, 2),
-                    "p95_ms": round(pct(times, 0.95) * 1e3, 2),
-                    "limit_1_ms": round(first_page * 1e3, 2),
-                    "store_query_p50_ms": round(statistics.median(in_store) * 1e3, 3),
-                    "bare_request_p50_ms": round(statistics.median(baseline) * 1e3, 2)},
-        "restart": {"events": events, "first_start_full_replay_s": round(starts[0], 2),
-                    "next_starts_from_checkpoint_s": [round(s, 2) for s in starts[1:]]},
+        "history": {
+            "events": events,
+            "public_events": last,
+            "pages": pages,
+            "anonymous_page_of_50_p50_ms": round(statistics.median(times) * 1e3, 2),
+            "p95_ms": round(pct(times, 0.95) * 1e3, 2),
+            "limit_1_ms": round(first_page * 1e3, 2),
+            "store_query_p50_ms": round(statistics.median(in_store) * 1e3, 3),
+            "bare_request_p50_ms": round(statistics.median(baseline) * 1e3, 2),
+        },
+        "restart": {
+            "events": events,
+            "first_start_full_replay_s": round(starts[0], 2),
+            "next_starts_from_checkpoint_s": [round(s, 2) for s in starts[1:]],
+        },
     }
 
 
 # -- viewers --------------------------------------------------------------------------------
+
 
 def viewers(seconds: float, n_mjpeg: int = 20, n_sse: int = 20) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
@@ -345,35 +371,52 @@ def viewers(seconds: float, n_mjpeg: int = 20, n_sse: int = 20) -> dict[str, Any
             got = {"mjpeg": 0, "sse": 0}
 
             def view(path: str, kind: str) -> None:
-                with httpx.Client(base_url=server.base, timeout=None) as c, \
-                        c.stream("GET", path) as res:
+                with (
+                    httpx.Client(base_url=server.base, timeout=None) as c,
+                    c.stream("GET", path) as res,
+                ):
                     for chunk in res.iter_bytes():
                         got[kind] += len(chunk)
                         if stop.is_set():
                             return
 
-            threads = [threading.Thread(target=view, args=("/api/stream.mjpg", "mjpeg"),
-                                        daemon=True) for _ in range(n_mjpeg)]
-            threads += [threading.Thread(target=view, args=("/api/events", "sse"), daemon=True)
-                        for _ in range(n_sse)]
+            threads = [
+                threading.Thread(target=view, args=("/api/stream.mjpg", "mjpeg"), daemon=True)
+                for _ in range(n_mjpeg)
+            ]
+            threads += [
+                threading.Thread(target=view, args=("/api/events", "sse"), daemon=True)
+                for _ in range(n_sse)
+            ]
             for th in threads:
                 th.start()
             time.sleep(2)
             loaded = fps_over(seconds)
             stop.set()
             server.stop()
-    return {"mjpeg": n_mjpeg, "sse": n_sse, "camera_fps_solo": round(solo, 2),
-            "camera_fps_loaded": round(loaded, 2), "loaded_over_solo": round(loaded / solo, 3),
-            "bytes_to_viewers": got}
+    return {
+        "mjpeg": n_mjpeg,
+        "sse": n_sse,
+        "camera_fps_solo": round(solo, 2),
+        "camera_fps_loaded": round(loaded, 2),
+        "loaded_over_solo": round(loaded / solo, 3),
+        "bytes_to_viewers": got,
+    }
 
 
 # -- a 20000 x 20000 image ------------------------------------------------------------------
 
+
 def write_big_png(path: Path, side: int) -> None:
     """A real RGB PNG of side x side, streamed row by row (never whole in memory)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return (len(data).to_bytes(4, "big") + kind + data
-                + (zlib.crc32(kind + data) & 0xFFFFFFFF).to_bytes(4, "big"))
+        return (
+            len(data).to_bytes(4, "big")
+            + kind
+            + data
+            + (zlib.crc32(kind + data) & 0xFFFFFFFF).to_bytes(4, "big")
+        )
 
     with path.open("wb") as out:
         out.write(b"\x89PNG\r\n\x1a\n")
@@ -392,13 +435,21 @@ def read_rss(side: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.png"
         write_big_png(path, side)
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "read", "mirror-mansion",
-                                 str(path)], cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "read", "mirror-mansion", str(path)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         err = proc.stderr.read() if proc.stderr else ""
-    return {"image": f"{side}x{side} PNG", "exit_code": os.waitstatus_to_exitcode(status),
-            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "message": err.strip()[:200]}
+    return {
+        "image": f"{side}x{side} PNG",
+        "exit_code": os.waitstatus_to_exitcode(status),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "message": err.strip()[:200],
+    }
 
 
 def main() -> int:
@@ -408,9 +459,12 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="per viewer measurement")
     p.add_argument("--schemathesis-s", type=int, default=60)
     p.add_argument("--side", type=int, default=20_000)
-    p.add_argument("--only", help="comma-separated parts to run again, merged into the "
-                                  "existing results (read_rss, store, full_disk, kill9, "
-                                  "schemathesis, viewers)")
+    p.add_argument(
+        "--only",
+        help="comma-separated parts to run again, merged into the "
+        "existing results (read_rss, store, full_disk, kill9, "
+        "schemathesis, viewers)",
+    )
     args = p.parse_args()
     command = "python benchmarks/reliability.py " + " ".join(sys.argv[1:])
     print(command, flush=True)
@@ -421,15 +475,19 @@ def main() -> int:
         out["commands"].append(command)
     else:
         out["command"] = command
-    out["machine"] = (f"{platform.machine()} python {platform.python_version()} "
-                      f"sqlite {sqlite3.sqlite_version} cpus {os.cpu_count()}")
+    out["machine"] = (
+        f"{platform.machine()} python {platform.python_version()} "
+        f"sqlite {sqlite3.sqlite_version} cpus {os.cpu_count()}"
+    )
     only = set(args.only.split(",")) if args.only else None
-    for name, run in (("read_rss", lambda: read_rss(args.side)),
-                      ("store", lambda: history_and_restart(args.events)),
-                      ("full_disk", full_disk),
-                      ("kill9", lambda: kills(args.kills)),
-                      ("schemathesis", lambda: schemathesis(args.schemathesis_s)),
-                      ("viewers", lambda: viewers(args.seconds))):
+    for name, run in (
+        ("read_rss", lambda: read_rss(args.side)),
+        ("store", lambda: history_and_restart(args.events)),
+        ("full_disk", full_disk),
+        ("kill9", lambda: kills(args.kills)),
+        ("schemathesis", lambda: schemathesis(args.schemathesis_s)),
+        ("viewers", lambda: viewers(args.seconds)),
+    ):
         if only is not None and name not in only:
             continue
         log(f"== {name}")

@@ -111,7 +111,9 @@ class PlatformSettings(BaseSettings):
     """The settings every table has; each game adds its own section (see `Settings`)."""
 
     model_config = SettingsConfigDict(
-        extra="forbid", validate_assignment=True, env_prefix="COMPANION_",
+        extra="forbid",
+        validate_assignment=True,
+        env_prefix="COMPANION_",
         env_nested_delimiter="__",
     )
 
@@ -152,7 +154,9 @@ def _game_sections() -> dict[str, Any]:
         part = info.module("settings")
         if part is not None:
             sections[part.SECTION] = (
-                part.MODEL, Field(default_factory=part.MODEL, description=part.DOC))
+                part.MODEL,
+                Field(default_factory=part.MODEL, description=part.DOC),
+            )
     return sections
 
 
@@ -188,8 +192,9 @@ class _Environment(EnvSettingsSource):
         super().__init__(settings_cls)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
-        return parse_env_vars(self._values, self.case_sensitive, self.env_ignore_empty,
-                              self.env_parse_none_str)
+        return parse_env_vars(
+            self._values, self.case_sensitive, self.env_ignore_empty, self.env_parse_none_str
+        )
 
 
 def _sections(dotted: Mapping[str, Any]) -> dict[str, Any]:

@@ -55,8 +55,11 @@ def grab(source: FrameSource, n: int = FRAMES) -> tuple[list[np.ndarray], float]
             frame = source.read()
             images.append(frame.image)
             stamps.append(frame.timestamp)
-    fps = (len(stamps) - 1) / (stamps[-1] - stamps[0]) if len(stamps) > 1 and \
-        stamps[-1] > stamps[0] else 0.0
+    fps = (
+        (len(stamps) - 1) / (stamps[-1] - stamps[0])
+        if len(stamps) > 1 and stamps[-1] > stamps[0]
+        else 0.0
+    )
     return images, fps
 
 
@@ -67,20 +70,33 @@ def check_light(image: np.ndarray) -> Check:
     p1, p50, p99 = (float(v) for v in np.percentile(gray, [1, 50, 99]))
     peak = image.max(axis=2) if image.ndim == 3 else image
     clipped = float((peak >= CLIPPED_LEVEL).mean())
-    stats = f"mean {mean:.0f}, 1/50/99th percentile {p1:.0f}/{p50:.0f}/{p99:.0f}, " \
-            f"{clipped:.1%} clipped"
+    stats = (
+        f"mean {mean:.0f}, 1/50/99th percentile {p1:.0f}/{p50:.0f}/{p99:.0f}, {clipped:.1%} clipped"
+    )
     if mean < TOO_DARK_MEAN:
-        return Check("light", "FAIL", f"too dark ({stats})",
-                     "add light over the table or set a longer camera.exposure_us")
+        return Check(
+            "light",
+            "FAIL",
+            f"too dark ({stats})",
+            "add light over the table or set a longer camera.exposure_us",
+        )
     if clipped > CLIPPED_FAIL:
-        return Check("light", "FAIL", f"overexposed ({stats})",
-                     "shorten camera.exposure_us or move the lamp so it does not shine "
-                     "into the lens or off glossy cards")
+        return Check(
+            "light",
+            "FAIL",
+            f"overexposed ({stats})",
+            "shorten camera.exposure_us or move the lamp so it does not shine "
+            "into the lens or off glossy cards",
+        )
     if mean < DIM_MEAN:
         return Check("light", "WARN", f"dim ({stats})", "more light makes cards easier to read")
     if clipped > CLIPPED_WARN:
-        return Check("light", "WARN", f"some glare ({stats})",
-                     "move the lamp or angle the camera so reflections miss it")
+        return Check(
+            "light",
+            "WARN",
+            f"some glare ({stats})",
+            "move the lamp or angle the camera so reflections miss it",
+        )
     return Check("light", "OK", stats)
 
 
@@ -93,7 +109,7 @@ def sharpness(gray: np.ndarray, region: np.ndarray | None = None) -> float:
     lap = cv2.Laplacian(cv2.pyrDown(gray), cv2.CV_64F)
     h, w = lap.shape
     if region is None:
-        return float(lap[h // 4:3 * h // 4, w // 4:3 * w // 4].var())
+        return float(lap[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4].var())
     mask = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(mask, np.round(np.asarray(region) / 2).astype(np.int32), 1)
     values = lap[mask.astype(bool)]
@@ -105,11 +121,19 @@ def check_focus(gray: np.ndarray, region: np.ndarray | None) -> Check:
     where = "on the table" if region is not None else "in the middle of the picture"
     msg = f"sharpness {value:.0f} {where} (variance of the Laplacian; "
     if value < SHARP_FAIL:
-        return Check("focus", "FAIL", msg + f"needs {SHARP_WARN:g})",
-                     "turn the lens to focus on the table, clean it, and hold the camera still")
+        return Check(
+            "focus",
+            "FAIL",
+            msg + f"needs {SHARP_WARN:g})",
+            "turn the lens to focus on the table, clean it, and hold the camera still",
+        )
     if value < SHARP_WARN:
-        return Check("focus", "WARN", msg + f"aim for {SHARP_WARN:g})",
-                     "refocus on the table surface; a textured table reads higher")
+        return Check(
+            "focus",
+            "WARN",
+            msg + f"aim for {SHARP_WARN:g})",
+            "refocus on the table surface; a textured table reads higher",
+        )
     return Check("focus", "OK", msg + f"ok above {SHARP_WARN:g})")
 
 
@@ -119,8 +143,10 @@ def check_markers(seen: list[int], settings: Settings) -> Check:
     if not missing:
         return Check("markers", "OK", f"all corner markers seen ({', '.join(map(str, wanted))})")
     text = f"corner marker(s) {', '.join(map(str, missing))} not seen"
-    fix = ("print calibration/table-markers.pdf at 100 %, stick the markers at the play area's "
-           "corners (id 0 top-left, clockwise) and keep them in view and uncovered")
+    fix = (
+        "print calibration/table-markers.pdf at 100 %, stick the markers at the play area's "
+        "corners (id 0 top-left, clockwise) and keep them in view and uncovered"
+    )
     return Check("markers", "WARN" if len(wanted) - len(missing) >= 3 else "FAIL", text, fix)
 
 
@@ -129,20 +155,32 @@ def check_resolution(registration_px_per_mm: float | None) -> Check | None:
         return None
     v = registration_px_per_mm
     if v < MIN_CAMERA_PX_PER_MM:
-        return Check("resolution", "WARN", f"{v:.2f} camera px per table mm",
-                     "raise camera.width/height or mount the camera lower (`companion rig`)")
+        return Check(
+            "resolution",
+            "WARN",
+            f"{v:.2f} camera px per table mm",
+            "raise camera.width/height or mount the camera lower (`companion rig`)",
+        )
     return Check("resolution", "OK", f"{v:.2f} camera px per table mm")
 
 
 def check_intrinsics(settings: Settings, size: tuple[int, int]) -> Check:
     intr = load_intrinsics(settings.data_dir)
     if intr is None:
-        return Check("lens", "WARN", "no lens calibration",
-                     "optional but more accurate: `companion calibrate intrinsics`")
+        return Check(
+            "lens",
+            "WARN",
+            "no lens calibration",
+            "optional but more accurate: `companion calibrate intrinsics`",
+        )
     if tuple(intr.image_size) != size:
-        return Check("lens", "WARN",
-                     f"lens calibrated at {intr.image_size[0]}x{intr.image_size[1]}, camera gives "
-                     f"{size[0]}x{size[1]}", "calibrate again at this size")
+        return Check(
+            "lens",
+            "WARN",
+            f"lens calibrated at {intr.image_size[0]}x{intr.image_size[1]}, camera gives "
+            f"{size[0]}x{size[1]}",
+            "calibrate again at this size",
+        )
     return Check("lens", "OK", f"calibrated, reprojection error {intr.rms_px:.2f} px")
 
 
@@ -153,31 +191,43 @@ def run_checks(spec: str | None, settings: Settings) -> list[Check]:
         started = time.monotonic()
         images, fps = grab(source)
     except CameraError as exc:
-        fix = ("check the path" if name.startswith("replay:") else
-               "check the cable and that no other program uses the camera")
+        fix = (
+            "check the path"
+            if name.startswith("replay:")
+            else "check the cable and that no other program uses the camera"
+        )
         return [Check("camera", "FAIL", str(exc), fix)]
     image = images[-1]
     h, w = image.shape[:2]
     rate = f", {fps:.1f} fps" if fps else ""
-    checks = [Check("camera", "OK", f"{name} delivers {w}x{h}{rate} "
-                    f"({len(images)} frames in {time.monotonic() - started:.1f} s)")]
+    checks = [
+        Check(
+            "camera",
+            "OK",
+            f"{name} delivers {w}x{h}{rate} "
+            f"({len(images)} frames in {time.monotonic() - started:.1f} s)",
+        )
+    ]
     gray = to_gray(image)
     checks.append(check_light(image))
     seen: set[int] = set()
     for img in images:
         seen |= set(detect_markers(img, settings.table.marker_dictionary))
     intr = load_intrinsics(settings.data_dir)
-    registrar = TableRegistrar(settings.table,
-                               *((intr.camera_matrix, intr.dist_coeffs) if intr else ()))
+    registrar = TableRegistrar(
+        settings.table, *((intr.camera_matrix, intr.dist_coeffs) if intr else ())
+    )
     reg = registrar.register(image)
     region = None
     px_per_mm = None
     if reg.ok:
         t = settings.table
-        region = reg.table_to_image([(0, 0), (t.width_mm, 0), (t.width_mm, t.height_mm),
-                                     (0, t.height_mm)])
-        c = reg.table_to_image([(t.width_mm / 2, t.height_mm / 2),
-                                (t.width_mm / 2 + 1, t.height_mm / 2)])
+        region = reg.table_to_image(
+            [(0, 0), (t.width_mm, 0), (t.width_mm, t.height_mm), (0, t.height_mm)]
+        )
+        c = reg.table_to_image(
+            [(t.width_mm / 2, t.height_mm / 2), (t.width_mm / 2 + 1, t.height_mm / 2)]
+        )
         px_per_mm = float(np.linalg.norm(c[1] - c[0]))
     checks.append(check_focus(gray, region))
     checks.append(check_markers(sorted(seen & set(settings.table.corner_ids)), settings))
@@ -190,14 +240,20 @@ def run_checks(spec: str | None, settings: Settings) -> list[Check]:
 
 def main(argv: list[str]) -> int:
     parser = CommandParser(prog="companion doctor", description=__doc__.split("\n")[0])
-    parser.add_argument("--camera", metavar="SPEC",
-                        help="sim, replay:PATH, opencv:N, picamera2 (default: the configured one)")
+    parser.add_argument(
+        "--camera",
+        metavar="SPEC",
+        help="sim, replay:PATH, opencv:N, picamera2 (default: the configured one)",
+    )
     parser.add_argument("--config", type=Path, help="settings file (TOML)")
     parser.add_argument("--data-dir", type=Path, help="where calibration results are")
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
-    parser.add_argument("--repair", action="store_true",
-                        help="recover the games of a damaged database that start-up moved "
-                             "aside, into the history (no camera checks)")
+    parser.add_argument(
+        "--repair",
+        action="store_true",
+        help="recover the games of a damaged database that start-up moved "
+        "aside, into the history (no camera checks)",
+    )
     args = parser.parse_args(argv)
     settings = load_settings(args.config, {"data_dir": args.data_dir})
     if args.repair:

@@ -23,8 +23,9 @@ def json_depth(value: Any) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        children = node.values() if isinstance(node, dict) else node if isinstance(
-            node, list) else None
+        children = (
+            node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        )
         if children is None:
             continue
         deepest = max(deepest, depth)

@@ -33,9 +33,13 @@ def _field_docs(model: type[BaseModel]) -> dict[str, str]:
             continue
         body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
         for prev, node in pairwise(body):
-            if (isinstance(prev, ast.AnnAssign) and isinstance(prev.target, ast.Name)
-                    and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-                    and isinstance(node.value.value, str)):
+            if (
+                isinstance(prev, ast.AnnAssign)
+                and isinstance(prev.target, ast.Name)
+                and isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
                 docs[prev.target.id] = " ".join(node.value.value.split())
     return docs
 
@@ -85,7 +89,7 @@ def reference_markdown() -> str:
         "",
         "Made by `companion settings --reference` from the settings model; do not edit by",
         "hand. Settings come, each overriding the one before, from the defaults, a TOML file",
-        "(`--config FILE`, sections as below, e.g. `[camera]` then `source = \"opencv:0\"`),",
+        '(`--config FILE`, sections as below, e.g. `[camera]` then `source = "opencv:0"`),',
         "the environment (`COMPANION_CAMERA__SOURCE=opencv:0`: a double underscore between",
         "section and key) and command-line flags. A misspelt key is an error, not a silent",
         "default. `data_dir` defaults to `$COMPANION_DATA_DIR`, else `$STATE_DIRECTORY`",
@@ -111,8 +115,11 @@ def main(argv: list[str]) -> int:
         "the reference of every setting.",
     )
     parser.add_argument("--config", type=Path, help="a TOML settings file")
-    parser.add_argument("--reference", action="store_true",
-                        help="print every setting with its default and meaning (Markdown)")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="print every setting with its default and meaning (Markdown)",
+    )
     args = parser.parse_args(argv)
     if args.reference:
         print(reference_markdown(), end="")

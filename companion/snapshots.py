@@ -30,7 +30,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -123,6 +123,7 @@ class SnapshotFolder:
                     removed += 1
             self._used = used
         if removed:
-            log.info("pruned %d oldest event pictures to stay within %d KB", removed,
-                     budget // 1024)
+            log.info(
+                "pruned %d oldest event pictures to stay within %d KB", removed, budget // 1024
+            )
         return removed

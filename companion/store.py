@@ -220,8 +220,9 @@ class Store:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"cannot create the data dir {self.data_dir}: {exc}") from None
-        self.pictures = SnapshotFolder(self.data_dir / SNAPSHOTS, self.snapshot_budget_bytes,
-                                       RESERVE_BYTES)
+        self.pictures = SnapshotFolder(
+            self.data_dir / SNAPSHOTS, self.snapshot_budget_bytes, RESERVE_BYTES
+        )
         self._conn = self._connect()
         try:
             self._check()
@@ -236,9 +237,11 @@ class Store:
         with self._lock:
             self._conn.close()
             moved = move_aside(self.data_dir)
-            self.notice = (f"the database was damaged ({reason}) and was moved aside to "
-                           f"{moved.relative_to(self.data_dir)}; a fresh one was started. "
-                           "`companion doctor --repair` recovers what it still holds.")
+            self.notice = (
+                f"the database was damaged ({reason}) and was moved aside to "
+                f"{moved.relative_to(self.data_dir)}; a fresh one was started. "
+                "`companion doctor --repair` recovers what it still holds."
+            )
             log.error("store: %s", self.notice)
             self._tokens = None
             self._conn = self._connect()
@@ -282,8 +285,9 @@ class Store:
             for (tok,) in self._conn.execute(
                 "SELECT token FROM tokens WHERE hash IS NULL"
             ).fetchall():
-                self._conn.execute("UPDATE tokens SET hash = ? WHERE token = ?",
-                                   (token_hash(tok), tok))
+                self._conn.execute(
+                    "UPDATE tokens SET hash = ? WHERE token = ?", (token_hash(tok), tok)
+                )
             self._backfill_audiences()
         except sqlite3.Error as exc:
             raise UserError(f"cannot open the store in {self.data_dir}: {exc}") from None
@@ -295,8 +299,13 @@ class Store:
             "SELECT 1 FROM audience a WHERE a.session_id = e.session_id)"
         ).fetchall()
         for (sid,) in missing:
-            seats = len(json.loads(self._conn.execute(
-                "SELECT seats FROM sessions WHERE id = ?", (sid,)).fetchone()[0]))
+            seats = len(
+                json.loads(
+                    self._conn.execute(
+                        "SELECT seats FROM sessions WHERE id = ?", (sid,)
+                    ).fetchone()[0]
+                )
+            )
             counters: dict[str, int] = {}
             self._conn.execute("BEGIN IMMEDIATE")
             for seq, vis in self._conn.execute(
@@ -373,29 +382,37 @@ class Store:
         self._write(work)
         return Session(sid, game, dict(options), list(seats), now)
 
-    def import_session(self, row: Sequence[Any], seats: int,
-                       events: Sequence[Sequence[Any]]) -> None:
+    def import_session(
+        self, row: Sequence[Any], seats: int, events: Sequence[Sequence[Any]]
+    ) -> None:
         """Write a recovered session (ended) and its events as they were, numbered anew in
         their audiences (`companion doctor --repair`)."""
+
         def work() -> None:
             ended = row[5] if row[5] is not None else time.time()
             self._conn.execute(
                 "INSERT INTO sessions (id, game, options, seats, created, ended) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (row[0], row[1], row[2], row[3], row[4], ended))
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (row[0], row[1], row[2], row[3], row[4], ended),
+            )
             counters: dict[str, int] = {}
             for e in events:
                 self._conn.execute(
                     "INSERT INTO events (session_id, seq, ts, kind, payload, visibility, "
-                    "snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(e))
+                    "snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    tuple(e),
+                )
                 self._number(str(e[0]), int(e[1]), str(e[5]), seats, counters)
 
         self._write(work)
 
     def end_session(self, session_id: str) -> None:
-        self._write(lambda: self._conn.execute(
-            "UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL",
-            (time.time(), session_id),
-        ))
+        self._write(
+            lambda: self._conn.execute(
+                "UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL",
+                (time.time(), session_id),
+            )
+        )
 
     def session(self, session_id: str) -> Session | None:
         rows = self._read(
@@ -432,11 +449,13 @@ class Store:
         ts: float | None = None,
     ) -> Event:
         """Commit one event (and its picture) and return it with its sequence number."""
-        return self.append_many(session_id, [Draft(kind, payload, visibility, snapshot_jpeg)],
-                                ts=ts)[0]
+        return self.append_many(
+            session_id, [Draft(kind, payload, visibility, snapshot_jpeg)], ts=ts
+        )[0]
 
-    def append_many(self, session_id: str, drafts: Sequence[Draft], ts: float | None = None
-                    ) -> list[Event]:
+    def append_many(
+        self, session_id: str, drafts: Sequence[Draft], ts: float | None = None
+    ) -> list[Event]:
         """Commit events in one transaction: all of them, or none (StorageError).
 
         Returns only after the commit, so a caller that applies and broadcasts afterwards
@@ -445,15 +464,15 @@ class Store:
         """
         for d in drafts:
             if d.visibility != PUBLIC and not d.visibility.startswith("seat:"):
-                raise ValueError(
-                    f"visibility must be 'public' or 'seat:N', not {d.visibility!r}")
+                raise ValueError(f"visibility must be 'public' or 'seat:N', not {d.visibility!r}")
         bodies = [json.dumps(d.payload, separators=(",", ":")) for d in drafts]
         ts = time.time() if ts is None else ts
         written: list[Path] = []
 
         def work() -> list[Event]:
-            row = self._conn.execute("SELECT seats FROM sessions WHERE id = ?",
-                                     (session_id,)).fetchone()
+            row = self._conn.execute(
+                "SELECT seats FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
             seats = len(json.loads(row[0])) if row else 0
             last = self._conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (session_id,)
@@ -474,8 +493,7 @@ class Store:
                     (session_id, seq, ts, d.kind, body, d.visibility, rel),
                 )
                 self._number(session_id, seq, d.visibility, seats, None)
-                out.append(Event(session_id, seq, ts, d.kind, json.loads(body), d.visibility,
-                                 rel))
+                out.append(Event(session_id, seq, ts, d.kind, json.loads(body), d.visibility, rel))
             return out
 
         try:
@@ -485,19 +503,32 @@ class Store:
                 path.unlink(missing_ok=True)
             raise
 
-    def _number(self, session_id: str, seq: int, visibility: str, seats: int,
-                counters: dict[str, int] | None) -> None:
+    def _number(
+        self,
+        session_id: str,
+        seq: int,
+        visibility: str,
+        seats: int,
+        counters: dict[str, int] | None,
+    ) -> None:
         """Give one event its number in every audience that sees it (in a transaction)."""
-        audiences = ([PUBLIC, *(seat_visibility(i) for i in range(seats))]
-                     if visibility == PUBLIC else [visibility])
+        audiences = (
+            [PUBLIC, *(seat_visibility(i) for i in range(seats))]
+            if visibility == PUBLIC
+            else [visibility]
+        )
         for aud in audiences:
             if counters is not None:
                 aseq = counters[aud] = counters.get(aud, 0) + 1
             else:
-                aseq = 1 + self._conn.execute(
-                    "SELECT COALESCE(MAX(aseq), 0) FROM audience "
-                    "WHERE session_id = ? AND audience = ?", (session_id, aud)
-                ).fetchone()[0]
+                aseq = (
+                    1
+                    + self._conn.execute(
+                        "SELECT COALESCE(MAX(aseq), 0) FROM audience "
+                        "WHERE session_id = ? AND audience = ?",
+                        (session_id, aud),
+                    ).fetchone()[0]
+                )
             self._conn.execute(
                 "INSERT INTO audience (session_id, audience, aseq, seq) VALUES (?, ?, ?, ?)",
                 (session_id, aud, aseq, seq),
@@ -528,16 +559,19 @@ class Store:
         kind: nothing has moved since, so the same answer would be recorded again."""
         same = self._read(
             "SELECT MAX(seq) FROM events WHERE session_id = ? AND kind = ? AND visibility = ?",
-            (session_id, kind, visibility))[0][0]
+            (session_id, kind, visibility),
+        )[0][0]
         if same is None:
             return False
         other = self._read(
-            "SELECT seq FROM events WHERE session_id = ? AND kind != ? ORDER BY seq DESC "
-            "LIMIT 1", (session_id, kind))
+            "SELECT seq FROM events WHERE session_id = ? AND kind != ? ORDER BY seq DESC LIMIT 1",
+            (session_id, kind),
+        )
         return not other or other[0][0] < same
 
-    def seen_by(self, session_id: str, audience: str, after: int = 0, limit: int | None = None
-                ) -> list[Event]:
+    def seen_by(
+        self, session_id: str, audience: str, after: int = 0, limit: int | None = None
+    ) -> list[Event]:
         """The events one audience sees, numbered in that audience (`Event.seq` is its
         number there, never the session's), after its number `after`."""
         sql = (
@@ -557,10 +591,20 @@ class Store:
         for e in events:
             rows = self._read(
                 "SELECT aseq FROM audience WHERE session_id = ? AND audience = ? AND seq = ?",
-                (e.session_id, audience, e.seq))
+                (e.session_id, audience, e.seq),
+            )
             if rows:
-                out.append(Event(e.session_id, int(rows[0][0]), e.ts, e.kind, e.payload,
-                                 e.visibility, e.snapshot))
+                out.append(
+                    Event(
+                        e.session_id,
+                        int(rows[0][0]),
+                        e.ts,
+                        e.kind,
+                        e.payload,
+                        e.visibility,
+                        e.snapshot,
+                    )
+                )
         return out
 
     def seen_one(self, session_id: str, audience: str, aseq: int) -> Event | None:
@@ -570,15 +614,19 @@ class Store:
 
     def last_seen(self, session_id: str, audience: str) -> int:
         """The audience's newest number (0: nothing yet)."""
-        return int(self._read(
-            "SELECT COALESCE(MAX(aseq), 0) FROM audience WHERE session_id = ? AND audience = ?",
-            (session_id, audience),
-        )[0][0])
+        return int(
+            self._read(
+                "SELECT COALESCE(MAX(aseq), 0) FROM audience WHERE session_id = ? AND audience = ?",
+                (session_id, audience),
+            )[0][0]
+        )
 
     def last_seq(self, session_id: str) -> int:
-        return int(self._read(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (session_id,)
-        )[0][0])
+        return int(
+            self._read(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (session_id,)
+            )[0][0]
+        )
 
     def snapshot_file(self, event: Event) -> Path | None:
         return self.data_dir / event.snapshot if event.snapshot else None
@@ -587,27 +635,37 @@ class Store:
 
     def save_checkpoint(self, session_id: str, seq: int, version: str, state: bytes) -> None:
         """Keep a game's state after event `seq`, and only the newest two per session."""
+
         def work() -> None:
             self._conn.execute(
                 "INSERT OR REPLACE INTO checkpoints (session_id, seq, version, state) "
-                "VALUES (?, ?, ?, ?)", (session_id, seq, version, state))
+                "VALUES (?, ?, ?, ?)",
+                (session_id, seq, version, state),
+            )
             self._conn.execute(
                 "DELETE FROM checkpoints WHERE session_id = ? AND seq NOT IN ("
                 "SELECT seq FROM checkpoints WHERE session_id = ? ORDER BY seq DESC LIMIT 2)",
-                (session_id, session_id))
+                (session_id, session_id),
+            )
 
         self._write(work)
 
     def checkpoints(self, session_id: str, version: str) -> list[tuple[int, bytes]]:
         """This version's checkpoints of a session, newest first."""
-        return [(int(r[0]), bytes(r[1])) for r in self._read(
-            "SELECT seq, state FROM checkpoints WHERE session_id = ? AND version = ? "
-            "ORDER BY seq DESC", (session_id, version))]
+        return [
+            (int(r[0]), bytes(r[1]))
+            for r in self._read(
+                "SELECT seq, state FROM checkpoints WHERE session_id = ? AND version = ? "
+                "ORDER BY seq DESC",
+                (session_id, version),
+            )
+        ]
 
     # tokens ---------------------------------------------------------------------------
 
     def admin_token(self) -> tuple[str, bool]:
         """The admin token, created on first use; returns (token, created_now)."""
+
         def work() -> tuple[str, bool]:
             row = self._conn.execute("SELECT token FROM tokens WHERE role = 'admin'").fetchone()
             if row:
@@ -626,6 +684,7 @@ class Store:
 
     def seat_tokens(self, session_id: str, seats: int) -> dict[int, str]:
         """One token per seat of a session, created on first use and kept after."""
+
         def work() -> tuple[dict[int, str], bool]:
             out: dict[int, str] = {}
             created = False

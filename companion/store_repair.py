@@ -39,16 +39,19 @@ class Recovery:
     method: str
 
     def line(self) -> str:
-        return (f"recovered {self.sessions} sessions and {self.events} events from "
-                f"{self.source.name} ({self.method})")
+        return (
+            f"recovered {self.sessions} sessions and {self.events} events from "
+            f"{self.source.name} ({self.method})"
+        )
 
 
 def rows(conn: sqlite3.Connection, table: str) -> Iterator[tuple[Any, ...]]:
     """Every readable row of `table` in rowid order, stepping over damaged stretches."""
     after = 0
     while True:
-        cursor = conn.execute(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid",
-                              (after,))
+        cursor = conn.execute(
+            f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid", (after,)
+        )
         try:
             for row in cursor:
                 after = row[0]
@@ -59,8 +62,10 @@ def rows(conn: sqlite3.Connection, table: str) -> Iterator[tuple[Any, ...]]:
         step = 1
         while step <= MAX_SKIP:  # find where reading works again
             try:
-                conn.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1",
-                             (after + step,)).fetchall()
+                conn.execute(
+                    f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1",
+                    (after + step,),
+                ).fetchall()
                 break
             except sqlite3.DatabaseError:
                 step *= 2
@@ -75,8 +80,7 @@ def salvage(damaged: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]
     conn = sqlite3.connect(uri, uri=True)
     try:
         sessions = _table(conn, "sessions", "id, game, options, seats, created, ended")
-        events = _table(conn, "events",
-                        "session_id, seq, ts, kind, payload, visibility, snapshot")
+        events = _table(conn, "events", "session_id, seq, ts, kind, payload, visibility, snapshot")
     finally:
         conn.close()
     return sessions, events
@@ -106,10 +110,12 @@ def sqlite_recover(damaged: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "recovered.sqlite3"
         try:
-            dump = subprocess.run([tool, str(damaged), ".recover"], capture_output=True,
-                                  check=True, timeout=600).stdout
-            subprocess.run([tool, str(copy)], input=dump, capture_output=True, check=True,
-                           timeout=600)
+            dump = subprocess.run(
+                [tool, str(damaged), ".recover"], capture_output=True, check=True, timeout=600
+            ).stdout
+            subprocess.run(
+                [tool, str(copy)], input=dump, capture_output=True, check=True, timeout=600
+            )
         except (subprocess.SubprocessError, OSError):
             return None
         return salvage(copy)
@@ -141,7 +147,8 @@ def recover_into(store: Store, damaged: Path) -> Recovery:
         n_sessions += 1
         n_events += len(kept)
     (damaged.parent / (damaged.name + DONE)).write_text(
-        f"{n_sessions} sessions, {n_events} events\n", encoding="utf-8")
+        f"{n_sessions} sessions, {n_events} events\n", encoding="utf-8"
+    )
     return Recovery(damaged, n_sessions, n_events, method)
 
 
@@ -158,16 +165,18 @@ def damaged_files(data_dir: Path) -> list[Path]:
     folder = Path(data_dir) / DAMAGED_DIR
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob(f"*-{DB_NAME}")
-                  if not (p.parent / (p.name + DONE)).exists())
+    return sorted(
+        p for p in folder.glob(f"*-{DB_NAME}") if not (p.parent / (p.name + DONE)).exists()
+    )
 
 
 def repair(data_dir: Path) -> list[str]:
     """Recover every damaged file into the data dir's store; one line per file."""
     files = damaged_files(data_dir)
     if not files:
-        return ["nothing to repair: no damaged database is waiting in "
-                f"{Path(data_dir) / DAMAGED_DIR}"]
+        return [
+            f"nothing to repair: no damaged database is waiting in {Path(data_dir) / DAMAGED_DIR}"
+        ]
     store = Store(data_dir)
     try:
         return [recover_into(store, f).line() for f in files]

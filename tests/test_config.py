@@ -50,8 +50,11 @@ def test_sticker_colours_are_settings(tmp_path):
 
 
 def test_the_environment_nests_sections_and_its_typos_are_named():
-    env = {"COMPANION_WEB__ALLOWED_HOSTS": '["table.lan"]', "COMPANION_GAME": "reflecto",
-           "COMPANION_MODELS_DIR": "/elsewhere"}  # not a setting: another part reads it
+    env = {
+        "COMPANION_WEB__ALLOWED_HOSTS": '["table.lan"]',
+        "COMPANION_GAME": "reflecto",
+        "COMPANION_MODELS_DIR": "/elsewhere",
+    }  # not a setting: another part reads it
     s = load_settings(environ=env)
     assert s.web.allowed_hosts == ["table.lan"] and s.game == "reflecto"
     with pytest.raises(UserError, match=r"unknown setting 'camera\.fsp'"):

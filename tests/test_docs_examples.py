@@ -52,10 +52,14 @@ def _id(value: object) -> str:
 
 @pytest.mark.parametrize(("guide", "command", "expected"), _transcripts(), ids=_id)
 def test_a_transcript_prints_what_its_guide_says(guide, command, expected):
-    argv = [str(EXAMPLES / a) if (EXAMPLES / a).is_file() else a
-            for a in shlex.split(command)[1:]]
-    proc = subprocess.run([sys.executable, "-m", "companion", *argv], capture_output=True,
-                          text=True, cwd=REPO, timeout=120)
+    argv = [str(EXAMPLES / a) if (EXAMPLES / a).is_file() else a for a in shlex.split(command)[1:]]
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", *argv],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert proc.returncode == 0, f"{guide}: {command}: {proc.stderr}"
     if "--json" in argv:
         assert json.loads(proc.stdout) == json.loads(expected), f"{guide}: {command}"

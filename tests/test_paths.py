@@ -10,7 +10,7 @@ from companion.paths import read_model_toml
 
 def test_a_model_file_is_read_and_each_fault_named(tmp_path):
     good = tmp_path / "board.toml"
-    good.write_text('[grid]\nrows = 7\n', encoding="utf-8")
+    good.write_text("[grid]\nrows = 7\n", encoding="utf-8")
     assert read_model_toml(good) == {"grid": {"rows": 7}}
     with pytest.raises(UserError, match=r"missing model file .*nope\.toml"):
         read_model_toml(tmp_path / "nope.toml")

@@ -16,12 +16,13 @@ def test_the_settings_reference_in_docs_is_up_to_date():
     doc = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")
     assert doc == reference_markdown(), (
         "docs/settings.md differs from the settings model: run "
-        "`.venv/bin/companion settings --reference > docs/settings.md`")
+        "`.venv/bin/companion settings --reference > docs/settings.md`"
+    )
 
 
 def test_the_reference_names_every_setting_with_its_default():
     text = reference_markdown()
-    assert "| `camera.source` | str | `\"sim\"` |" in text
+    assert '| `camera.source` | str | `"sim"` |' in text
     assert "| `web.port` | int | `8000` | ≥ 0, ≤ 65535 |" in text
     for name in Settings.model_fields:
         assert f"`{name}`" in text or f"`[{name}]`" in text

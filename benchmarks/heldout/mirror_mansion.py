@@ -47,15 +47,21 @@ def _box(board: Board, rng: np.random.Generator) -> BoxState:
 
 def _camera(rng: np.random.Generator) -> VirtualCamera:
     return VirtualCamera.looking_at(
-        (150 + rng.uniform(-15, 15), 150 + rng.uniform(-15, 15)), rng.uniform(620, 700),
-        tilt_deg=rng.uniform(0, 25), yaw_deg=rng.uniform(0, 360), width=1280, height=960,
-        hfov_deg=rng.uniform(60, 70))
+        (150 + rng.uniform(-15, 15), 150 + rng.uniform(-15, 15)),
+        rng.uniform(620, 700),
+        tilt_deg=rng.uniform(0, 25),
+        yaw_deg=rng.uniform(0, 360),
+        width=1280,
+        height=960,
+        hfov_deg=rng.uniform(60, 70),
+    )
 
 
 def _poly(img: np.ndarray, cam: VirtualCamera, pts: np.ndarray, colour) -> None:
     px = cam.project(np.asarray(pts, float))
-    cv2.fillPoly(img, [np.round(px * 8).astype(np.int32)], tuple(int(c) for c in colour),
-                 cv2.LINE_AA, 3)
+    cv2.fillPoly(
+        img, [np.round(px * 8).astype(np.int32)], tuple(int(c) for c in colour), cv2.LINE_AA, 3
+    )
 
 
 def _rounded_square(c: tuple[float, float], z: float, side: float, turn: float) -> np.ndarray:
@@ -91,44 +97,78 @@ def paint(board: Board, seed: int | tuple[int, ...]) -> HeldOutPhoto:
     img = np.empty((cam.height, cam.width, 3), np.uint8)
     img[:] = rng.integers(40, 200, 3)
     # The board: parchment, a dark printed grid, corner markers on white.
-    _poly(img, cam, [[-25, -25, 0], [325, -25, 0], [325, 325, 0], [-25, 325, 0]],
-          (170 + rng.integers(-20, 20), 200 + rng.integers(-20, 20), 215))
-    for v in (*board.crossing_x_mm, ):
-        _poly(img, cam, [[v - 0.7, 20, 0], [v + 0.7, 20, 0], [v + 0.7, 280, 0],
-                         [v - 0.7, 280, 0]], (60, 50, 40))
-        _poly(img, cam, [[20, v - 0.7, 0], [280, v - 0.7, 0], [280, v + 0.7, 0],
-                         [20, v + 0.7, 0]], (60, 50, 40))
+    _poly(
+        img,
+        cam,
+        [[-25, -25, 0], [325, -25, 0], [325, 325, 0], [-25, 325, 0]],
+        (170 + rng.integers(-20, 20), 200 + rng.integers(-20, 20), 215),
+    )
+    for v in (*board.crossing_x_mm,):
+        _poly(
+            img,
+            cam,
+            [[v - 0.7, 20, 0], [v + 0.7, 20, 0], [v + 0.7, 280, 0], [v - 0.7, 280, 0]],
+            (60, 50, 40),
+        )
+        _poly(
+            img,
+            cam,
+            [[20, v - 0.7, 0], [280, v - 0.7, 0], [280, v + 0.7, 0], [20, v + 0.7, 0]],
+            (60, 50, 40),
+        )
     side = board.marker_side_mm
     for m in board.markers:
         x, y = m.center_mm
         q = side / 2 + 5
-        _poly(img, cam, [[x - q, y - q, 0], [x + q, y - q, 0], [x + q, y + q, 0],
-                         [x - q, y + q, 0]], (245, 245, 245))
+        _poly(
+            img,
+            cam,
+            [[x - q, y - q, 0], [x + q, y - q, 0], [x + q, y + q, 0], [x - q, y + q, 0]],
+            (245, 245, 245),
+        )
         tag = marker_image(m.id, 60)
         cells = 6
         for i in range(cells):
             for j in range(cells):
                 if tag[int((i + 0.5) * 10), int((j + 0.5) * 10)] < 128:
                     x0, y0 = x - side / 2 + j * side / cells, y - side / 2 + i * side / cells
-                    _poly(img, cam, [[x0, y0, 0], [x0 + side / cells, y0, 0],
-                                     [x0 + side / cells, y0 + side / cells, 0],
-                                     [x0, y0 + side / cells, 0]], (15, 15, 15))
+                    _poly(
+                        img,
+                        cam,
+                        [
+                            [x0, y0, 0],
+                            [x0 + side / cells, y0, 0],
+                            [x0 + side / cells, y0 + side / cells, 0],
+                            [x0, y0 + side / cells, 0],
+                        ],
+                        (15, 15, 15),
+                    )
     # Pieces, far first, each a few flat-shaded faces.
     mh = board.mirror_height_mm + rng.uniform(-2, 2)
     pieces = []
     for m in truth.mirrors:
         u = np.array([1.0, -1.0]) if m.slot == "/" else np.array([1.0, 1.0])
-        pieces.append((board.crossing_mm(m.cell), _slab(board.crossing_mm(m.cell), u,
-                                                         board.mirror_length_mm, 3, mh), m))
+        pieces.append(
+            (
+                board.crossing_mm(m.cell),
+                _slab(board.crossing_mm(m.cell), u, board.mirror_length_mm, 3, mh),
+                m,
+            )
+        )
     if truth.door is not None:
         u = np.array([1.0, -1.0]) if truth.door.slot == "/" else np.array([1.0, 1.0])
-        pieces.append((board.crossing_mm(truth.door.cell),
-                       _slab(board.crossing_mm(truth.door.cell), u, board.door_length_mm,
-                             3, 25.0), truth.door))
+        pieces.append(
+            (
+                board.crossing_mm(truth.door.cell),
+                _slab(board.crossing_mm(truth.door.cell), u, board.door_length_mm, 3, 25.0),
+                truth.door,
+            )
+        )
     for p in board.positions:
         u = (1.0, 0.0) if p[0] in "NS" else (0.0, 1.0)
-        pieces.append((board.card_mm(p), _slab(board.card_mm(p), u, 52, 2,
-                                               board.card_height_mm), p))
+        pieces.append(
+            (board.card_mm(p), _slab(board.card_mm(p), u, 52, 2, board.card_height_mm), p)
+        )
     pieces.sort(key=lambda t: -math.dist((*t[0], 0), cam.C))
     for centre, faces, what in pieces:
         for quad, name in faces:
@@ -140,8 +180,7 @@ def paint(board: Board, seed: int | tuple[int, ...]) -> HeldOutPhoto:
             elif isinstance(what, DoorSeen):
                 colour = {"front": (40, 70, 110), "back": (40, 70, 110), "top": (50, 80, 120)}
             else:
-                colour = {"front": (150, 170, 180), "back": (90, 60, 120),
-                          "top": (215, 225, 230)}
+                colour = {"front": (150, 170, 180), "back": (90, 60, 120), "top": (215, 225, 230)}
             _poly(img, cam, quad, colour[name])
         turn = rng.uniform(0, math.pi)
         size = rng.uniform(6.5, 11)
@@ -155,13 +194,26 @@ def paint(board: Board, seed: int | tuple[int, ...]) -> HeldOutPhoto:
         elif what == truth.window:
             u = np.array([1.0, 0.0]) if what[0] in "NS" else np.array([0.0, 1.0])
             xy = np.array(centre) + rng.uniform(-18, 18) * u
-            _poly(img, cam, _rounded_square(tuple(xy), -board.card_height_mm, size, turn),
-                  STICKER_MAGENTA)
+            _poly(
+                img,
+                cam,
+                _rounded_square(tuple(xy), -board.card_height_mm, size, turn),
+                STICKER_MAGENTA,
+            )
     # A sleeve from the edge of the picture, away from the board's middle.
     if rng.random() < 0.5:
         y = rng.uniform(0, cam.height)
-        cv2.ellipse(img, (0, int(y)), (int(rng.uniform(60, 160)), 40), 0, 0, 360,
-                    tuple(int(c) for c in rng.integers(20, 120, 3)), -1, cv2.LINE_AA)
+        cv2.ellipse(
+            img,
+            (0, int(y)),
+            (int(rng.uniform(60, 160)), 40),
+            0,
+            0,
+            360,
+            tuple(int(c) for c in rng.integers(20, 120, 3)),
+            -1,
+            cv2.LINE_AA,
+        )
     # The room's light, the lens and the file.
     cast = np.array([rng.uniform(0.85, 1.15), 1.0, rng.uniform(0.85, 1.15)], np.float32)
     img = np.clip(img.astype(np.float32) * cast, 0, 255).astype(np.uint8)

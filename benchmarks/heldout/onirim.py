@@ -99,8 +99,9 @@ class _Pen:
     def px(self, mm: float) -> int:
         return max(1, round(mm * self.k))
 
-    def poly(self, pts: list[tuple[float, float]], colour, width_mm: float = 0.0,
-             closed: bool = True) -> None:
+    def poly(
+        self, pts: list[tuple[float, float]], colour, width_mm: float = 0.0, closed: bool = True
+    ) -> None:
         arr = np.array([self.pt(*p) for p in pts], np.int32)
         if width_mm <= 0:
             cv2.fillPoly(self.img, [arr], colour, cv2.LINE_AA)
@@ -108,16 +109,23 @@ class _Pen:
             cv2.polylines(self.img, [arr], closed, colour, self.px(width_mm), cv2.LINE_AA)
 
     def disc(self, c: tuple[float, float], r: float, colour, width_mm: float = 0.0) -> None:
-        cv2.circle(self.img, self.pt(*c), self.px(r), colour,
-                   -1 if width_mm <= 0 else self.px(width_mm), cv2.LINE_AA)
+        cv2.circle(
+            self.img,
+            self.pt(*c),
+            self.px(r),
+            colour,
+            -1 if width_mm <= 0 else self.px(width_mm),
+            cv2.LINE_AA,
+        )
 
     def face(self) -> np.ndarray:
         h, w = self.img.shape[:2]
         return cv2.resize(self.img, (w // _SS, h // _SS), interpolation=cv2.INTER_AREA)
 
 
-def _icon(pen: _Pen, mark: str, c: tuple[float, float], r: float, colour, width: float,
-          pal: _Palette) -> None:
+def _icon(
+    pen: _Pen, mark: str, c: tuple[float, float], r: float, colour, width: float, pal: _Palette
+) -> None:
     """A card's mark as this painter draws it: `width` 0 fills, otherwise strokes."""
     x, y = c
     if mark == "sun":  # a ring with triangular rays
@@ -125,40 +133,63 @@ def _icon(pen: _Pen, mark: str, c: tuple[float, float], r: float, colour, width:
         for i in range(12):
             a = 2 * math.pi * i / 12 + math.pi / 12
             b = 0.22
-            tri = [(x + 0.62 * r * math.cos(a - b), y + 0.62 * r * math.sin(a - b)),
-                   (x + r * math.cos(a), y + r * math.sin(a)),
-                   (x + 0.62 * r * math.cos(a + b), y + 0.62 * r * math.sin(a + b))]
+            tri = [
+                (x + 0.62 * r * math.cos(a - b), y + 0.62 * r * math.sin(a - b)),
+                (x + r * math.cos(a), y + r * math.sin(a)),
+                (x + 0.62 * r * math.cos(a + b), y + 0.62 * r * math.sin(a + b)),
+            ]
             pen.poly(tri, colour, width)
     elif mark == "moon":  # a crescent opening to the lower left
-        outer = [(x + r * math.cos(t), y + r * math.sin(t))
-                 for t in np.linspace(-0.35 * math.pi, 1.15 * math.pi, 40)]
-        inner = [(x - 0.3 * r + 0.8 * r * math.cos(t), y - 0.3 * r + 0.8 * r * math.sin(t))
-                 for t in np.linspace(1.15 * math.pi, -0.35 * math.pi, 40)]
+        outer = [
+            (x + r * math.cos(t), y + r * math.sin(t))
+            for t in np.linspace(-0.35 * math.pi, 1.15 * math.pi, 40)
+        ]
+        inner = [
+            (x - 0.3 * r + 0.8 * r * math.cos(t), y - 0.3 * r + 0.8 * r * math.sin(t))
+            for t in np.linspace(1.15 * math.pi, -0.35 * math.pi, 40)
+        ]
         pen.poly(outer + inner, colour, width)
     elif mark == "key":  # a skeleton key lying diagonally, bow up-left
         pen.disc((x - 0.55 * r, y - 0.55 * r), 0.38 * r, colour, max(width, 0.45 * r / 3))
-        pen.poly([(x - 0.3 * r, y - 0.3 * r), (x + 0.85 * r, y + 0.85 * r)], colour,
-                 max(width, 0.16 * r), closed=False)
+        pen.poly(
+            [(x - 0.3 * r, y - 0.3 * r), (x + 0.85 * r, y + 0.85 * r)],
+            colour,
+            max(width, 0.16 * r),
+            closed=False,
+        )
         for k in range(2):
             t = 0.45 + 0.28 * k
-            pen.poly([(x + t * r, y + t * r), (x + t * r + 0.35 * r, y + t * r - 0.35 * r)],
-                     colour, max(width, 0.14 * r), closed=False)
+            pen.poly(
+                [(x + t * r, y + t * r), (x + t * r + 0.35 * r, y + t * r - 0.35 * r)],
+                colour,
+                max(width, 0.14 * r),
+                closed=False,
+            )
     elif mark == "door":  # a pointed arch with a keyhole
-        arch = [(x - 0.6 * r, y + r), (x - 0.6 * r, y - 0.1 * r), (x, y - r),
-                (x + 0.6 * r, y - 0.1 * r), (x + 0.6 * r, y + r)]
+        arch = [
+            (x - 0.6 * r, y + r),
+            (x - 0.6 * r, y - 0.1 * r),
+            (x, y - r),
+            (x + 0.6 * r, y - 0.1 * r),
+            (x + 0.6 * r, y + r),
+        ]
         pen.poly(arch, colour, width)
         hole = (30, 30, 30) if width <= 0 else colour
         pen.disc((x, y + 0.15 * r), 0.15 * r, hole)
-        pen.poly([(x - 0.08 * r, y + 0.2 * r), (x + 0.08 * r, y + 0.2 * r), (x, y + 0.6 * r)],
-                 hole)
+        pen.poly([(x - 0.08 * r, y + 0.2 * r), (x + 0.08 * r, y + 0.2 * r), (x, y + 0.6 * r)], hole)
     elif mark == "nightmare":  # an eye with a slit pupil
-        top = [(x + r * math.cos(t), y + 0.55 * r * math.sin(t))
-               for t in np.linspace(math.pi, 2 * math.pi, 20)]
-        bottom = [(x + r * math.cos(t), y + 0.55 * r * math.sin(t))
-                  for t in np.linspace(0, math.pi, 20)]
+        top = [
+            (x + r * math.cos(t), y + 0.55 * r * math.sin(t))
+            for t in np.linspace(math.pi, 2 * math.pi, 20)
+        ]
+        bottom = [
+            (x + r * math.cos(t), y + 0.55 * r * math.sin(t)) for t in np.linspace(0, math.pi, 20)
+        ]
         pen.poly(top + bottom, colour, width)
-        pen.poly([(x, y - 0.5 * r), (x + 0.15 * r, y), (x, y + 0.5 * r), (x - 0.15 * r, y)],
-                 (20, 20, 20) if width <= 0 else colour)
+        pen.poly(
+            [(x, y - 0.5 * r), (x + 0.15 * r, y), (x, y + 0.5 * r), (x - 0.15 * r, y)],
+            (20, 20, 20) if width <= 0 else colour,
+        )
     elif mark.startswith("swatch:"):  # a colour Mirror: a diamond of that colour
         col = pal.colours[mark.removeprefix("swatch:")]
         pen.poly([(x, y - r), (x + 0.8 * r, y), (x, y + r), (x - 0.8 * r, y)], col)
@@ -181,8 +212,13 @@ def _parts(card: str, pal: _Palette) -> tuple[tuple[int, int, int], str, bool, b
         rest = card.removeprefix("mirror-")
         explored = rest.endswith("-explored")
         matches = ENGINE.deck.mirrors[rest.removesuffix("-explored")].matches
-        mark = (f"swatch:{matches}" if matches in pal.colours
-                else "rainbow" if matches == "each-colour" else matches)
+        mark = (
+            f"swatch:{matches}"
+            if matches in pal.colours
+            else "rainbow"
+            if matches == "each-colour"
+            else matches
+        )
         return pal.explored if explored else pal.mirror, mark, True, explored
     colour, symbol = card.split("-")
     return pal.colours[colour], symbol, False, False
@@ -192,8 +228,9 @@ def _shade(c: tuple[int, int, int], f: float) -> tuple[int, int, int]:
     return tuple(int(np.clip(v * f, 0, 255)) for v in c)  # type: ignore[return-value]
 
 
-def _atlas(card: str, pal: _Palette, size: tuple[float, float], rng: np.random.Generator
-           ) -> np.ndarray:
+def _atlas(
+    card: str, pal: _Palette, size: tuple[float, float], rng: np.random.Generator
+) -> np.ndarray:
     w, h = size
     ivory, sepia = (205, 228, 240), (40, 70, 110)
     ground, mark, mirror, explored = _parts(card, pal)
@@ -202,15 +239,16 @@ def _atlas(card: str, pal: _Palette, size: tuple[float, float], rng: np.random.G
     pen.poly([(0, 0), (w, 0), (w, band), (0, band)], ground)
     for i in range(int(rng.integers(20, 40))):  # engraving: hatching below the band
         y = band + 2 + i * (h - band - 6) / 40
-        pen.poly([(4, y), (w - 4, y + rng.uniform(-3, 3))], _shade(ground, 0.9), 0.25,
-                 closed=False)
+        pen.poly([(4, y), (w - 4, y + rng.uniform(-3, 3))], _shade(ground, 0.9), 0.25, closed=False)
     big = mark if not mark.startswith("swatch") else "door"
     _icon(pen, big, (w / 2, 0.63 * h), 0.22 * w, sepia, 0.6, pal)
     pen.poly([(1.5, 1.5), (w - 1.5, 1.5), (w - 1.5, h - 1.5), (1.5, h - 1.5)], sepia, 0.35)
     pen.poly([(2.5, 2.5), (w - 2.5, 2.5), (w - 2.5, h - 2.5), (2.5, h - 2.5)], sepia, 0.2)
     if mirror:
-        pen.poly([(w * 0.55, 5), (w - 5, 5), (w - 5, band - 4), (w * 0.55, band - 4)],
-                 _shade(ivory, 0.85))
+        pen.poly(
+            [(w * 0.55, 5), (w - 5, 5), (w - 5, band - 4), (w * 0.55, band - 4)],
+            _shade(ivory, 0.85),
+        )
         if explored:
             pen.poly([(w * 0.55, 5), (w - 5, band - 4)], sepia, 0.8, closed=False)
             pen.poly([(w - 5, 5), (w * 0.55, band - 4)], sepia, 0.8, closed=False)
@@ -219,13 +257,21 @@ def _atlas(card: str, pal: _Palette, size: tuple[float, float], rng: np.random.G
     pen.poly([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], sepia, 0.35)
     if explored:
         pen.poly([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], _shade(ground, 1.2))
-    _icon(pen, mark, (cx, cy), 4.6, sepia if not explored else ivory,
-          0.0 if mark.startswith("swatch") or mark == "rainbow" else 0.55, pal)
+    _icon(
+        pen,
+        mark,
+        (cx, cy),
+        4.6,
+        sepia if not explored else ivory,
+        0.0 if mark.startswith("swatch") or mark == "rainbow" else 0.55,
+        pal,
+    )
     return pen.face()
 
 
-def _vitrail(card: str, pal: _Palette, size: tuple[float, float], rng: np.random.Generator
-             ) -> np.ndarray:
+def _vitrail(
+    card: str, pal: _Palette, size: tuple[float, float], rng: np.random.Generator
+) -> np.ndarray:
     w, h = size
     lead = (28, 30, 32)
     ground, mark, mirror, explored = _parts(card, pal)
@@ -257,8 +303,16 @@ def _vitrail(card: str, pal: _Palette, size: tuple[float, float], rng: np.random
     _icon(pen, mark, (cx, cy), 4.8, ink, 0.0, pal)
     letter = _LETTER.get(mark, "")
     if letter:
-        cv2.putText(pen.img, letter, pen.pt(cx + r + 1.5, cy + 2.5), cv2.FONT_HERSHEY_COMPLEX_SMALL,
-                    0.9 * pen.k / 4, (240, 240, 235), pen.px(0.5), cv2.LINE_AA)
+        cv2.putText(
+            pen.img,
+            letter,
+            pen.pt(cx + r + 1.5, cy + 2.5),
+            cv2.FONT_HERSHEY_COMPLEX_SMALL,
+            0.9 * pen.k / 4,
+            (240, 240, 235),
+            pen.px(0.5),
+            cv2.LINE_AA,
+        )
     return pen.face()
 
 
@@ -271,25 +325,29 @@ def _alpha(face: np.ndarray, radius_px: float) -> np.ndarray:
     return np.dstack([face, (a * 255).astype(np.uint8)])
 
 
-def heldout_deck(seed: int, layout: TableLayout, design: str | None = None
-                 ) -> dict[str, np.ndarray]:
+def heldout_deck(
+    seed: int, layout: TableLayout, design: str | None = None
+) -> dict[str, np.ndarray]:
     """Every face (BGRA at `art.PX_PER_MM`, the layout's card size) in a held-out design."""
     design = design or design_of(seed)
     rng = np.random.default_rng([seed, 33017])
     pal = _palette(rng)
     paint = {"atlas": _atlas, "vitrail": _vitrail}[design]
     radius = {"atlas": 2.0, "vitrail": 3.5}[design] * PX_PER_MM
-    return {cid: _alpha(paint(cid, pal, layout.card_mm, np.random.default_rng([seed, 33018, i])),
-                        radius)
-            for i, cid in enumerate(card_ids(ENGINE.deck))}
+    return {
+        cid: _alpha(
+            paint(cid, pal, layout.card_mm, np.random.default_rng([seed, 33018, i])), radius
+        )
+        for i, cid in enumerate(card_ids(ENGINE.deck))
+    }
 
 
 def _surface(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
     """A table of this painter's own: slate, linen or a warm laminate, with broad blotches."""
-    base = np.array({0: (70, 75, 78), 1: (175, 190, 200), 2: (95, 135, 170)}[int(rng.integers(3))],
-                    np.float32)
-    blot = cv2.resize(rng.random((6, 8)).astype(np.float32), (w, h),
-                      interpolation=cv2.INTER_CUBIC)
+    base = np.array(
+        {0: (70, 75, 78), 1: (175, 190, 200), 2: (95, 135, 170)}[int(rng.integers(3))], np.float32
+    )
+    blot = cv2.resize(rng.random((6, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     grain = rng.normal(0, 5, (h, w)).astype(np.float32)
     img = base[None, None, :] * (0.85 + 0.3 * blot[..., None]) + grain[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
@@ -301,8 +359,13 @@ class HeldOutPhoto:
     truth: TableReading
 
 
-def heldout_table(seed: int, index: int, faces: dict[str, np.ndarray], layout: TableLayout,
-                  cond: Conditions | None = None) -> HeldOutPhoto:
+def heldout_table(
+    seed: int,
+    index: int,
+    faces: dict[str, np.ndarray],
+    layout: TableLayout,
+    cond: Conditions | None = None,
+) -> HeldOutPhoto:
     prng = random.Random(f"onirim-heldout-{seed}-{index}")
     placed, truth = random_table(layout, prng)
     rng = np.random.default_rng([seed, index, 33019])
@@ -313,14 +376,23 @@ def heldout_table(seed: int, index: int, faces: dict[str, np.ndarray], layout: T
     draw_markers(canvas, layout)
     for p in placed:
         dx, dy = rng.uniform(-p.jitter, p.jitter, 2)
-        paste_card(canvas, faces[p.card], (p.place[0] + dx, p.place[1] + dy),
-                   float(rng.uniform(-p.turn, p.turn)))
+        paste_card(
+            canvas,
+            faces[p.card],
+            (p.place[0] + dx, p.place[1] + dy),
+            float(rng.uniform(-p.turn, p.turn)),
+        )
     cam = random_camera(layout, rng, cond or Conditions())
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
-    img = effects.photograph(img, rng, glare_spots=int(rng.integers(0, 2)), shadow=False,
-                             noise_sigma=float(rng.uniform(1.5, 4.0)),
-                             blur_sigma=float(rng.uniform(0.0, 1.0)),
-                             jpeg_quality=int(rng.integers(70, 95)))
+    img = effects.photograph(
+        img,
+        rng,
+        glare_spots=int(rng.integers(0, 2)),
+        shadow=False,
+        noise_sigma=float(rng.uniform(1.5, 4.0)),
+        blur_sigma=float(rng.uniform(0.0, 1.0)),
+        jpeg_quality=int(rng.integers(70, 95)),
+    )
     return HeldOutPhoto(img, truth)
 
 
@@ -340,13 +412,24 @@ def heldout_teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarra
     dst = []
     for x, y in src:
         u, v = (x - w / 2) * s, (y - h / 2) * s
-        dst.append([cx + u * math.cos(a) - v * math.sin(a) + rng.uniform(-8, 8),
-                    cy + u * math.sin(a) + v * math.cos(a) + rng.uniform(-8, 8)])
+        dst.append(
+            [
+                cx + u * math.cos(a) - v * math.sin(a) + rng.uniform(-8, 8),
+                cy + u * math.sin(a) + v * math.cos(a) + rng.uniform(-8, 8),
+            ]
+        )
     M = cv2.getPerspectiveTransform(src, np.float32(dst))
-    warped = cv2.warpPerspective(face, M, (W, H), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpPerspective(
+        face,
+        M,
+        (W, H),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
     alpha = warped[..., 3:].astype(np.float32) / 255
     img = mat * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
     img = np.clip(img, 0, 255).astype(np.uint8)
-    return effects.photograph(img, rng, noise_sigma=float(rng.uniform(1.5, 3.0)),
-                              jpeg_quality=int(rng.integers(80, 95)))
+    return effects.photograph(
+        img, rng, noise_sigma=float(rng.uniform(1.5, 3.0)), jpeg_quality=int(rng.integers(80, 95))
+    )

@@ -170,8 +170,11 @@ class CaptureThread:
         nobody reads keeps running)."""
         deadline = time.monotonic() + READER_WAIT_S
         with self._cond:
-            while (self._taken < self._count - 1 and not self._stop.is_set()
-                   and (left := deadline - time.monotonic()) > 0):
+            while (
+                self._taken < self._count - 1
+                and not self._stop.is_set()
+                and (left := deadline - time.monotonic()) > 0
+            ):
                 self._cond.wait(left)
 
     def _run(self) -> None:

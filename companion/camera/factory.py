@@ -42,8 +42,12 @@ def open_source(
             from companion.config import TableSettings
             from companion.sim.demo_table import DemoTableScene
 
-            scene = DemoTableScene(table or TableSettings(), settings.seed,
-                                   width=settings.width, height=settings.height)
+            scene = DemoTableScene(
+                table or TableSettings(),
+                settings.seed,
+                width=settings.width,
+                height=settings.height,
+            )
         return SimSource(scene, settings.fps, settings.sim_pace, settings.sim_lockstep)
     if kind == "replay" and arg:
         from companion.camera.replay import ReplaySource

@@ -61,8 +61,10 @@ class OpenCVSource(FrameSource):
             cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
             cap.set(cv2.CAP_PROP_EXPOSURE, max(1.0, s.exposure_us / 100.0))
         self._cap = cap
-        self._size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
-                      int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        self._size = (
+            int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+            int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+        )
 
     def read(self) -> Frame:
         if self._cap is None:

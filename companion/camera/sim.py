@@ -36,8 +36,7 @@ class SimSource(FrameSource):
     pace that works is bounded by how fast perception reads frames (the browser demo tests
     use 2)."""
 
-    def __init__(self, scene: Scene, fps: float, pace: float = 1.0,
-                 lockstep: bool = False) -> None:
+    def __init__(self, scene: Scene, fps: float, pace: float = 1.0, lockstep: bool = False) -> None:
         self.scene = scene
         self.fps = float(fps)
         self.pace = float(pace)

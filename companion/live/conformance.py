@@ -71,8 +71,14 @@ def play(
         for draft in drafts:
             assert isinstance(draft, EventDraft), f"not an EventDraft: {draft!r}"
             assert draft.visibility == PUBLIC or draft.visibility.startswith("seat:")
-            event = Event(session.id, len(events) + 1, time.time(), draft.kind,
-                          _json(draft.payload), draft.visibility)
+            event = Event(
+                session.id,
+                len(events) + 1,
+                time.time(),
+                draft.kind,
+                _json(draft.payload),
+                draft.visibility,
+            )
             events.append(event)
             game.apply_event(event)
 
@@ -99,8 +105,11 @@ def private_leaks(game: TableGame, events: list[Event], seats: int) -> list[str]
             if seat == owner:
                 continue
             seen = json.dumps([game.view(seat), [q.to_json() for q in game.questions(seat)]])
-            leaks += [f"{s!r} (private to seat {owner}) in the view of {seat}"
-                      for s in secrets if s in seen]
+            leaks += [
+                f"{s!r} (private to seat {owner}) in the view of {seat}"
+                for s in secrets
+                if s in seen
+            ]
     return leaks
 
 

@@ -40,7 +40,7 @@ class Answer(CorrectionBase):
 
 
 class TableIsRight(CorrectionBase):
-    """"The table is right" (admin only): take the steady reading as the game's board."""
+    """ "The table is right" (admin only): take the steady reading as the game's board."""
 
     kind: Literal["table_is_right"] = "table_is_right"
     table_is_right: Literal[True] = True

@@ -260,8 +260,9 @@ class Runtime:
         for draft in drafts:
             if not isinstance(draft, EventDraft):
                 raise TypeError(f"a game returned {type(draft).__name__}, not an EventDraft")
-            if draft.once and self.store.repeats_position(self.session.id, draft.kind,
-                                                          draft.visibility):
+            if draft.once and self.store.repeats_position(
+                self.session.id, draft.kind, draft.visibility
+            ):
                 continue
             jpeg = self.frames.get()[1] if draft.snapshot else None
             rows.append(Draft(draft.kind, draft.payload, draft.visibility, jpeg))
@@ -291,8 +292,10 @@ class Runtime:
         self._retry_storage_at = time.monotonic() + self.settings.store.retry_s
 
     def _storage_message(self) -> str:
-        return (f"the table's storage refused the write ({self.storage_error}); nothing was "
-                "changed. Free some space on the device; the game carries on by itself.")
+        return (
+            f"the table's storage refused the write ({self.storage_error}); nothing was "
+            "changed. Free some space on the device; the game carries on by itself."
+        )
 
     def _checkpoint(self, seq: int) -> None:
         """Once `checkpoint_every` events followed the newest checkpoint, keep the game's
@@ -307,8 +310,11 @@ class Runtime:
             blob = checkpoints.dumps(self.game)
         except Exception as exc:
             self._checkpoint_ok = False
-            log.info("game %s keeps no checkpoints (%s): restarts replay every event",
-                     self.session.game, exc)
+            log.info(
+                "game %s keeps no checkpoints (%s): restarts replay every event",
+                self.session.game,
+                exc,
+            )
             return
         try:
             self.store.save_checkpoint(self.session.id, seq, code_version(), blob)
@@ -348,8 +354,9 @@ class Runtime:
         with self._lock:
             return list(self.game.questions(seat))
 
-    def events_for(self, seat: int | None, after_seq: int = 0, limit: int | None = None
-                   ) -> list[Event]:
+    def events_for(
+        self, seat: int | None, after_seq: int = 0, limit: int | None = None
+    ) -> list[Event]:
         """The active session's events this seat may see, numbered in its own audience
         (`store.seen_by`), after its number `after_seq`."""
         return self.store.seen_by(self.session.id, audience_of(seat), after_seq, limit)
@@ -372,8 +379,15 @@ class Runtime:
                 "source": camera.source,
             }
             if camera is not None
-            else {"state": "stopped", "fps": 0.0, "frames": 0, "errors": 0, "last_error": None,
-                  "since_s": 0.0, "source": self.settings.camera.source}
+            else {
+                "state": "stopped",
+                "fps": 0.0,
+                "frames": 0,
+                "errors": 0,
+                "last_error": None,
+                "since_s": 0.0,
+                "source": self.settings.camera.source,
+            }
         )
         ms = self.perception.median_ms()
         storage = self.storage_health()
@@ -567,8 +581,12 @@ class Runtime:
     def _demo_taps(self, frame: Any) -> list[Event]:
         """The `sim` scene's scripted players tap through `correct`, as phones do."""
         truth = getattr(frame, "truth", None)
-        if (not self._is_sim() or not self.settings.camera.sim_players
-                or not isinstance(truth, dict) or "t" not in truth):
+        if (
+            not self._is_sim()
+            or not self.settings.camera.sim_players
+            or not isinstance(truth, dict)
+            or "t" not in truth
+        ):
             return []
         scene = self._sim_scene()
         if self._players is None or self._players[0] is not scene:
@@ -582,19 +600,22 @@ class Runtime:
         return events
 
     def _annotate(
-        self, image: np.ndarray, markers: dict[int, Any], registration: Any, game: TableGame,
-        observation: Observation, status: TableStatus,
+        self,
+        image: np.ndarray,
+        markers: dict[int, Any],
+        registration: Any,
+        game: TableGame,
+        observation: Observation,
+        status: TableStatus,
     ) -> bytes:
         view = image.copy()
-        draw_markers(view, markers,
-                     _game_markers(game) or tuple(self.settings.table.corner_ids))
+        draw_markers(view, markers, _game_markers(game) or tuple(self.settings.table.corner_ids))
         draw_table(view, registration)
         try:
             view = game.annotate(view, registration, observation)
         except Exception as exc:
             self._game_error("annotate", exc)
-        line = (f"{self.session.game}  markers {status.summary()}  "
-                f"conf {observation.confidence:.2f}")
+        line = f"{self.session.game}  markers {status.summary()}  conf {observation.confidence:.2f}"
         draw_status(view, line, status.located_now)
         if view.shape[1] > STREAM_MAX_WIDTH:
             # INTER_LINEAR: INTER_AREA at a non-integer scale costs several times more.

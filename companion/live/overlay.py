@@ -47,7 +47,13 @@ def draw_status(image: np.ndarray, text: str, ok: bool) -> None:
     (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
     cv2.rectangle(image, (0, 0), (tw + 16, th + base + 12), (0, 0, 0), -1)
     cv2.putText(
-        image, text, (8, th + 6), cv2.FONT_HERSHEY_SIMPLEX, scale, GREEN if ok else RED, 1,
+        image,
+        text,
+        (8, th + 6),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        GREEN if ok else RED,
+        1,
         cv2.LINE_AA,
     )
 

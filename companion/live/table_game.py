@@ -163,7 +163,11 @@ class EventDraft:
 
     @classmethod
     def private(
-        cls, seat: int, kind: str, payload: dict[str, Any], snapshot: bool = False,
+        cls,
+        seat: int,
+        kind: str,
+        payload: dict[str, Any],
+        snapshot: bool = False,
         once: bool = False,
     ) -> EventDraft:
         """A draft only `seat` will ever receive."""

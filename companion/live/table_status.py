@@ -35,8 +35,9 @@ class TableStatus:
         return cls(0, (), expected, False, False)
 
     @classmethod
-    def of(cls, registration: Any, game_markers: tuple[int, ...] | None,
-           frame: int = 0) -> TableStatus:
+    def of(
+        cls, registration: Any, game_markers: tuple[int, ...] | None, frame: int = 0
+    ) -> TableStatus:
         """The status of one frame. `game_markers`: the ids a game finds its own board by
         (None: the table's corner markers, located by the platform's registration). A game's
         own board counts as located with as many markers as the platform needs."""
@@ -58,6 +59,11 @@ class TableStatus:
         return f"{len(self.markers_seen)}/{self.expected}{where}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"frame": self.frame, "markers_seen": list(self.markers_seen),
-                "expected": self.expected, "registered": self.registered, "held": self.held,
-                "summary": self.summary()}
+        return {
+            "frame": self.frame,
+            "markers_seen": list(self.markers_seen),
+            "expected": self.expected,
+            "registered": self.registered,
+            "held": self.held,
+            "summary": self.summary(),
+        }

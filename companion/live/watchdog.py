@@ -34,8 +34,7 @@ class Notifier:
         usec = env.get("WATCHDOG_USEC", "")
         pid = env.get("WATCHDOG_PID", "")
         mine = not pid or pid == str(os.getpid())
-        return cls(env.get("NOTIFY_SOCKET") or None,
-                   int(usec) if usec.isdigit() and mine else None)
+        return cls(env.get("NOTIFY_SOCKET") or None, int(usec) if usec.isdigit() and mine else None)
 
     @property
     def enabled(self) -> bool:

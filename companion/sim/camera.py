@@ -117,16 +117,28 @@ class VirtualCamera:
 
     def px_per_mm_at(self, point_mm: tuple[float, float]) -> float:
         """Image scale at a table point: how many pixels one millimetre spans there."""
-        p = np.array([[point_mm[0], point_mm[1]], [point_mm[0] + 1, point_mm[1]],
-                      [point_mm[0], point_mm[1] + 1]])
+        p = np.array(
+            [
+                [point_mm[0], point_mm[1]],
+                [point_mm[0] + 1, point_mm[1]],
+                [point_mm[0], point_mm[1] + 1],
+            ]
+        )
         q = self.project(p)
         return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 2)
 
 
-def framing_camera(corners_mm: np.ndarray, top_mm: float, rng: np.random.Generator,
-                   size: tuple[int, int], max_tilt_deg: float,
-                   distance_mm: tuple[float, float], *, grow: float = 1.07,
-                   tries: int = 25) -> VirtualCamera:
+def framing_camera(
+    corners_mm: np.ndarray,
+    top_mm: float,
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    max_tilt_deg: float,
+    distance_mm: tuple[float, float],
+    *,
+    grow: float = 1.07,
+    tries: int = 25,
+) -> VirtualCamera:
     """A camera at any turn, tilted up to the limit, aimed near the middle of a board whose
     corners (N×2, mm) must all be in view `top_mm` above the table: moved back until they
     are, so a random pose never crops the thing being photographed. The draws come in a
@@ -140,8 +152,9 @@ def framing_camera(corners_mm: np.ndarray, top_mm: float, rng: np.random.Generat
     raised = np.hstack([corners_mm, np.full((len(corners_mm), 1), -top_mm)])
     cam = None
     for _ in range(tries):
-        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw,
-                                       width=w, height=h, hfov_deg=hfov)
+        cam = VirtualCamera.looking_at(
+            target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
+        )
         pix = cam.project(raised)
         inside = (pix[:, 0] > 0.03 * w) & (pix[:, 0] < 0.97 * w)
         inside &= (pix[:, 1] > 0.03 * h) & (pix[:, 1] < 0.97 * h)

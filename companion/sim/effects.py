@@ -63,7 +63,7 @@ def table_texture(
             band = rng.random((min(rows, height - top), width, 1)).astype(np.float32)
             band -= 0.5
             band *= 12
-            img[top:top + rows] += band
+            img[top : top + rows] += band
     elif kind == "cloth":
         y, x = np.mgrid[0:height, 0:width].astype(np.float32)
         period = rng.uniform(3, 7)
@@ -81,8 +81,11 @@ def table_texture(
         img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.0)
     elif kind == "felt":
         # Card-table felt: grass green most often, a fine fibre noise and a faint nap.
-        felt = (np.array([50, 120, 30], np.float32) * rng.uniform(0.7, 1.3) if rng.random() < 0.6
-                else base.astype(np.float32))
+        felt = (
+            np.array([50, 120, 30], np.float32) * rng.uniform(0.7, 1.3)
+            if rng.random() < 0.6
+            else base.astype(np.float32)
+        )
         if tone is not None:
             lo, hi = TONES[tone]
             felt = felt * ((lo + hi) / 2 / max(1.0, float(felt.mean())))
@@ -101,7 +104,7 @@ def uneven_light(img: np.ndarray, rng: np.random.Generator, strength: float = 0.
     h, w = img.shape[:2]
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
-    ramp = (np.cos(angle) * x / w + np.sin(angle) * y / h)
+    ramp = np.cos(angle) * x / w + np.sin(angle) * y / h
     ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
     gain = 1.0 - strength * rng.uniform(0.3, 1.0) * ramp
     gain *= 0.9 + 0.2 * _smooth_noise((h, w), rng, 200)
@@ -185,12 +188,14 @@ def hand(
     width = rng.uniform(0.06, 0.1) * w
     d = np.array(reach) - np.array(start)
     n = np.array([-d[1], d[0]]) / max(1e-6, float(np.linalg.norm(d)))
-    arm = np.array([
-        np.array(start) + n * width * 0.6,
-        np.array(reach) + n * width * 0.5,
-        np.array(reach) - n * width * 0.5,
-        np.array(start) - n * width * 0.6,
-    ])
+    arm = np.array(
+        [
+            np.array(start) + n * width * 0.6,
+            np.array(reach) + n * width * 0.5,
+            np.array(reach) - n * width * 0.5,
+            np.array(start) - n * width * 0.6,
+        ]
+    )
     mask = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(mask, arm.astype(np.int32), 255)
     cv2.circle(mask, (int(reach[0]), int(reach[1])), int(width * 0.7), 255, -1)

@@ -32,6 +32,7 @@ class Solid:
     decals: list[tuple[np.ndarray, tuple[int, int, int]]]
     """Flat polygons (N×3 world points) painted on the top after the faces, e.g. dots."""
 
+
 Paint = tuple[int, int, int] | np.ndarray
 
 
@@ -60,23 +61,36 @@ def slab(
     up = np.array([0.0, 0.0, -1.0])
     u3, v3 = np.array([u[0], u[1], 0.0]), np.array([v[0], v[1], 0.0])
     faces = [
-        Face(np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
-             v3, paints["front"]),
-        Face(np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
-             -v3, paints["back"]),
-        Face(np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
-             u3, paints["end"]),
-        Face(np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
-             -u3, paints["end"]),
-        Face(np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
-             up, paints["top"]),
+        Face(
+            np.array([p(-1, 1, True), p(1, 1, True), p(1, 1, False), p(-1, 1, False)]),
+            v3,
+            paints["front"],
+        ),
+        Face(
+            np.array([p(1, -1, True), p(-1, -1, True), p(-1, -1, False), p(1, -1, False)]),
+            -v3,
+            paints["back"],
+        ),
+        Face(
+            np.array([p(1, 1, True), p(1, -1, True), p(1, -1, False), p(1, 1, False)]),
+            u3,
+            paints["end"],
+        ),
+        Face(
+            np.array([p(-1, -1, True), p(-1, 1, True), p(-1, 1, False), p(-1, -1, False)]),
+            -u3,
+            paints["end"],
+        ),
+        Face(
+            np.array([p(-1, -1, True), p(1, -1, True), p(1, 1, True), p(-1, 1, True)]),
+            up,
+            paints["top"],
+        ),
     ]
     return Solid(faces, np.array([c[0], c[1], -(bottom_mm + top_mm) / 2]), [])
 
 
-def _paint_face(
-    img: np.ndarray, quad_px: np.ndarray, paint: Paint, shade: float
-) -> None:
+def _paint_face(img: np.ndarray, quad_px: np.ndarray, paint: Paint, shade: float) -> None:
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad_px.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(quad_px.max(axis=0)).astype(int) + 2

@@ -127,8 +127,9 @@ def _k(f: float, size: tuple[int, int]) -> np.ndarray:
     return np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]], np.float64)
 
 
-def _rms(obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int],
-         refine: bool = False) -> float:
+def _rms(
+    obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int], refine: bool = False
+) -> float:
     """Corner reprojection RMS of the best pose at focal length f (IPPE alone is enough to
     search with; the final comparison refines, as the pose that is used will be)."""
     K = _k(f, size)

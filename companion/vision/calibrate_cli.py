@@ -1,8 +1,8 @@
 """`companion calibrate`: print the targets, calibrate the lens, fix the table homography.
 
-    companion calibrate print [--out DIR]
-    companion calibrate intrinsics (--camera SPEC | --images DIR) [--out FILE]
-    companion calibrate table (--camera SPEC | --image FILE)
+companion calibrate print [--out DIR]
+companion calibrate intrinsics (--camera SPEC | --images DIR) [--out FILE]
+companion calibrate table (--camera SPEC | --image FILE)
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--camera", metavar="SPEC", help="sim, replay:PATH, opencv:N, picamera2")
     src.add_argument("--images", type=Path, metavar="DIR", help="folder of board photos")
-    p.add_argument("--out", type=Path, help="output JSON (default <data-dir>/" +
-                   str(INTRINSICS_FILE) + ")")
+    p.add_argument(
+        "--out", type=Path, help="output JSON (default <data-dir>/" + str(INTRINSICS_FILE) + ")"
+    )
     p.add_argument("--views", type=int, default=20, help="views to collect from a camera (20)")
     p.add_argument("--seconds", type=float, default=90.0, help="give up on a camera after (90)")
     limits = CalibrationLimits()
@@ -96,6 +97,7 @@ def _camera_frames(spec: str, settings: Settings, limit_s: float) -> Iterator[np
 
 # -- print --------------------------------------------------------------------------------
 
+
 def _print(args: argparse.Namespace) -> int:
     from companion.vision.print_sheets import all_sheets, write_sheet
 
@@ -103,13 +105,17 @@ def _print(args: argparse.Namespace) -> int:
     written: list[Path] = []
     for sheet in all_sheets(settings.table):
         written += write_sheet(sheet, args.out)
-    _emit(args, {"files": [str(p) for p in written]},
-          [f"wrote {p}" for p in written] + ["print at 100 % (not 'fit to page') and check the "
-                                             "50 mm bar with a ruler"])
+    _emit(
+        args,
+        {"files": [str(p) for p in written]},
+        [f"wrote {p}" for p in written]
+        + ["print at 100 % (not 'fit to page') and check the 50 mm bar with a ruler"],
+    )
     return 0
 
 
 # -- intrinsics ---------------------------------------------------------------------------
+
 
 def _is_new_view(view: BoardView, taken: list[BoardView], image_w: int) -> bool:
     """Skip near-duplicates while the board sits still: a camera gives 10 alike views a second."""
@@ -143,15 +149,18 @@ def _intrinsics(args: argparse.Namespace) -> int:
         if size is None:
             size = (w, h)
         elif size != (w, h):
-            raise UserError(f"pictures differ in size ({size[0]}x{size[1]} and {w}x{h}): "
-                            "calibrate one camera mode at a time")
+            raise UserError(
+                f"pictures differ in size ({size[0]}x{size[1]} and {w}x{h}): "
+                "calibrate one camera mode at a time"
+            )
         view = detect_board(image)
         if view is None or (args.camera and not _is_new_view(view, views, w)):
             continue
         views.append(view)
         if args.camera and not args.json:
-            print(f"view {len(views)}/{args.views}: {len(view.image_points)} corners",
-                  file=sys.stderr)
+            print(
+                f"view {len(views)}/{args.views}: {len(view.image_points)} corners", file=sys.stderr
+            )
         if args.camera and len(views) >= args.views:
             break
     if size is None:
@@ -162,17 +171,22 @@ def _intrinsics(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(intr.to_json(), indent=2) + "\n", encoding="utf-8")
     K = intr.camera_matrix
-    _emit(args, {**intr.to_json(), "saved": str(out), "pictures": looked}, [
-        f"lens calibrated from {intr.views} of {looked} pictures: reprojection error "
-        f"{intr.rms_px:.2f} px, coverage {intr.coverage:.0%}",
-        f"focal length {K[0, 0]:.1f} x {K[1, 1]:.1f} px, centre ({K[0, 2]:.1f}, {K[1, 2]:.1f}) "
-        f"at {size[0]}x{size[1]}",
-        f"saved {out}",
-    ])
+    _emit(
+        args,
+        {**intr.to_json(), "saved": str(out), "pictures": looked},
+        [
+            f"lens calibrated from {intr.views} of {looked} pictures: reprojection error "
+            f"{intr.rms_px:.2f} px, coverage {intr.coverage:.0%}",
+            f"focal length {K[0, 0]:.1f} x {K[1, 1]:.1f} px, centre ({K[0, 2]:.1f}, {K[1, 2]:.1f}) "
+            f"at {size[0]}x{size[1]}",
+            f"saved {out}",
+        ],
+    )
     return 0
 
 
 # -- table --------------------------------------------------------------------------------
+
 
 def _table(args: argparse.Namespace) -> int:
     settings = _settings(args)
@@ -194,16 +208,22 @@ def _table(args: argparse.Namespace) -> int:
     image, seen = best
     missing = [m for m in wanted if m not in seen]
     if missing:
-        raise UserError(f"corner marker(s) {', '.join(map(str, missing))} not seen "
-                        f"(seen: {', '.join(map(str, seen)) or 'none'}): check they are on the "
-                        "table, in view, lit and not covered; `companion doctor` shows the picture")
+        raise UserError(
+            f"corner marker(s) {', '.join(map(str, missing))} not seen "
+            f"(seen: {', '.join(map(str, seen)) or 'none'}): check they are on the "
+            "table, in view, lit and not covered; `companion doctor` shows the picture"
+        )
     intr = load_intrinsics(settings.data_dir)
     registrar = TableRegistrar(table, *((intr.camera_matrix, intr.dist_coeffs) if intr else ()))
     reg = registrar.register(image)
     h, w = image.shape[:2]
     centre = np.array([[table.width_mm / 2, table.height_mm / 2]])
-    step = np.array([[table.width_mm / 2 + 1, table.height_mm / 2],
-                     [table.width_mm / 2, table.height_mm / 2 + 1]])
+    step = np.array(
+        [
+            [table.width_mm / 2 + 1, table.height_mm / 2],
+            [table.width_mm / 2, table.height_mm / 2 + 1],
+        ]
+    )
     c_px, s_px = reg.table_to_image(centre), reg.table_to_image(step)
     px_per_mm = float(np.mean(np.linalg.norm(s_px - c_px, axis=1)))
     data = {
@@ -217,12 +237,16 @@ def _table(args: argparse.Namespace) -> int:
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     path = save_table(settings.data_dir, data)
-    _emit(args, {**data, "saved": str(path)}, [
-        f"corner markers seen: {', '.join(map(str, seen))}",
-        f"{px_per_mm:.2f} camera px per table mm at the table centre"
-        + ("" if intr else " (no lens calibration: run `companion calibrate intrinsics`)"),
-        f"saved {path}",
-    ])
+    _emit(
+        args,
+        {**data, "saved": str(path)},
+        [
+            f"corner markers seen: {', '.join(map(str, seen))}",
+            f"{px_per_mm:.2f} camera px per table mm at the table centre"
+            + ("" if intr else " (no lens calibration: run `companion calibrate intrinsics`)"),
+            f"saved {path}",
+        ],
+    )
     return 0
 
 

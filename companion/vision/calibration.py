@@ -58,8 +58,9 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{path} is not readable JSON ({exc}); delete it and calibrate again"
-                        ) from None
+        raise UserError(
+            f"{path} is not readable JSON ({exc}); delete it and calibrate again"
+        ) from None
     if not isinstance(data, dict):
         raise UserError(f"{path} is not a calibration file; delete it and calibrate again")
     return data
@@ -98,8 +99,9 @@ def load_table_homography(data_dir: Path) -> np.ndarray | None:
     try:
         H = np.asarray(data["H_table_from_image"], float)
     except (KeyError, TypeError, ValueError) as exc:
-        raise UserError(f"{path} is damaged ({exc}); run `companion calibrate table` again"
-                        ) from None
+        raise UserError(
+            f"{path} is damaged ({exc}); run `companion calibrate table` again"
+        ) from None
     if H.shape != (3, 3):
         raise UserError(f"{path} is damaged (homography is not 3×3); calibrate the table again")
     return H
@@ -126,8 +128,7 @@ def charuco_board() -> cv2.aruco.CharucoBoard:
     n_markers = BOARD_SQUARES[0] * BOARD_SQUARES[1] // 2
     ids = np.arange(BOARD_FIRST_ID, BOARD_FIRST_ID + n_markers, dtype=np.int32)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.CharucoBoard(BOARD_SQUARES, BOARD_SQUARE_MM, BOARD_MARKER_MM, dictionary,
-                                  ids)
+    return cv2.aruco.CharucoBoard(BOARD_SQUARES, BOARD_SQUARE_MM, BOARD_MARKER_MM, dictionary, ids)
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,9 @@ class BoardView:
     """N×2 float32 image pixels."""
 
 
-def detect_board(image: np.ndarray, board: cv2.aruco.CharucoBoard | None = None
-                 ) -> BoardView | None:
+def detect_board(
+    image: np.ndarray, board: cv2.aruco.CharucoBoard | None = None
+) -> BoardView | None:
     """The board's inner corners in one picture, or None if too few are seen to use it."""
     board = board or charuco_board()
     gray = to_gray(image)
@@ -152,8 +154,9 @@ def detect_board(image: np.ndarray, board: cv2.aruco.CharucoBoard | None = None
     return BoardView(obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32))
 
 
-def coverage(views: list[BoardView], image_size: tuple[int, int],
-             grid: int = COVERAGE_GRID) -> float:
+def coverage(
+    views: list[BoardView], image_size: tuple[int, int], grid: int = COVERAGE_GRID
+) -> float:
     """Share of a grid×grid split of the image where some view saw a board corner.
 
     A lens model fitted to corners in the middle says little about the edges, where the
@@ -179,26 +182,35 @@ class CalibrationRefused(UserError):
     """The views do not make a trustworthy calibration; the message says what to do."""
 
 
-def calibrate_intrinsics(views: list[BoardView], image_size: tuple[int, int],
-                         limits: CalibrationLimits | None = None) -> Intrinsics:
+def calibrate_intrinsics(
+    views: list[BoardView], image_size: tuple[int, int], limits: CalibrationLimits | None = None
+) -> Intrinsics:
     """Fit the lens model, or refuse (CalibrationRefused) with the reason and the numbers."""
     limits = limits or CalibrationLimits()
     cover = coverage(views, image_size)
     if len(views) < limits.min_views:
         raise CalibrationRefused(
             f"only {len(views)} usable board view(s), need {limits.min_views}: show the whole "
-            "ChArUco board at more places and angles")
+            "ChArUco board at more places and angles"
+        )
     if cover < limits.min_coverage:
         raise CalibrationRefused(
             f"the views cover {cover:.0%} of the image, need {limits.min_coverage:.0%}: move the "
-            "board into the corners and edges of the picture too")
+            "board into the corners and edges of the picture too"
+        )
     rms, K, dist, _, _ = cv2.calibrateCamera(
-        [v.object_points for v in views], [v.image_points for v in views], image_size,
-        None, None)
+        [v.object_points for v in views], [v.image_points for v in views], image_size, None, None
+    )
     if not np.isfinite(rms) or rms > limits.max_rms_px:
         raise CalibrationRefused(
             f"reprojection error {rms:.2f} px is above {limits.max_rms_px:g} px: hold the board "
-            "flat and still, light it evenly, and retake blurred views")
-    return Intrinsics(camera_matrix=K, dist_coeffs=dist.ravel(), rms_px=float(rms),
-                      image_size=(int(image_size[0]), int(image_size[1])), views=len(views),
-                      coverage=cover)
+            "flat and still, light it evenly, and retake blurred views"
+        )
+    return Intrinsics(
+        camera_matrix=K,
+        dist_coeffs=dist.ravel(),
+        rms_px=float(rms),
+        image_size=(int(image_size[0]), int(image_size[1])),
+        views=len(views),
+        coverage=cover,
+    )

@@ -27,8 +27,7 @@ class Component:
     """uint8 0/1 over the bounding box (x, y, w, h): the component's own pixels."""
 
 
-def components(mask: np.ndarray, min_area: int, skip_edge: bool = False
-               ) -> Iterator[Component]:
+def components(mask: np.ndarray, min_area: int, skip_edge: bool = False) -> Iterator[Component]:
     """8-connected components of a uint8 0/1 mask with at least `min_area` pixels (and not
     touching the mask's edge, with `skip_edge`: those are never filled in)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -38,13 +37,16 @@ def components(mask: np.ndarray, min_area: int, skip_edge: bool = False
     # In a fixed order, which callers' choices may depend on: by each component's first pixel
     # in raster order, where its outline starts. (OpenCV's labels are not in that order: it
     # scans blocks of pixels, and in stripes when it has threads.)
-    outer = sorted((i for i in range(len(contours)) if links[i][3] < 0),
-                   key=lambda i: (contours[i][0, 0, 1], contours[i][0, 0, 0]))
+    outer = sorted(
+        (i for i in range(len(contours)) if links[i][3] < 0),
+        key=lambda i: (contours[i][0, 0, 1], contours[i][0, 0, 0]),
+    )
     for i in outer:
         outline = contours[i]
         x, y, w, h = cv2.boundingRect(outline)
-        if w * h < min_area or (skip_edge and (x == 0 or y == 0 or x + w >= mask.shape[1]
-                                               or y + h >= mask.shape[0])):
+        if w * h < min_area or (
+            skip_edge and (x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0])
+        ):
             continue
         own = np.zeros((h, w), np.uint8)
         cv2.drawContours(own, [outline], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))

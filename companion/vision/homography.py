@@ -10,8 +10,7 @@ import cv2
 import numpy as np
 
 
-def apply_homography(H: np.ndarray, points: np.ndarray | Sequence[Sequence[float]]
-                     ) -> np.ndarray:
+def apply_homography(H: np.ndarray, points: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
     """N x 2 points mapped through `H`, as an N x 2 float64 array (N may be 0)."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
     if len(pts) == 0:

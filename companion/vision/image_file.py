@@ -49,8 +49,9 @@ def image_size(path: Path) -> tuple[int, int] | None:
         return None
 
 
-def read_image(path: str | Path, limit: int | None = None,
-               flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+def read_image(
+    path: str | Path, limit: int | None = None, flags: int = cv2.IMREAD_COLOR
+) -> np.ndarray:
     """The image as OpenCV reads it; a missing, unreadable or too large file is a UserError."""
     p = Path(path)
     if not p.exists():

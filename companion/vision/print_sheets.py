@@ -49,27 +49,36 @@ def scale_bar(page: Image.Image, x_mm: float, y_mm: float) -> None:
     draw.line([(x0, y), (x1, y)], fill="black", width=mm(0.4))
     for x in (x0, x1):
         draw.line([(x, y - mm(2)), (x, y + mm(2))], fill="black", width=mm(0.4))
-    draw.text((x1 + mm(3), y - mm(2)), "50 mm: measure this; print at 100 %, not 'fit to page'",
-              fill="black", font=font(3))
+    draw.text(
+        (x1 + mm(3), y - mm(2)),
+        "50 mm: measure this; print at 100 %, not 'fit to page'",
+        fill="black",
+        font=font(3),
+    )
 
 
-def paste_marker(page: Image.Image, marker_id: int, x_mm: float, y_mm: float,
-                  side_mm: float) -> None:
+def paste_marker(
+    page: Image.Image, marker_id: int, x_mm: float, y_mm: float, side_mm: float
+) -> None:
     """Top-left of the black square at (x_mm, y_mm): a true-scale marker."""
     side = mm(side_mm)
-    page.paste(Image.fromarray(marker_image(marker_id, side)).convert("RGB"),
-               (mm(x_mm), mm(y_mm)))
+    page.paste(Image.fromarray(marker_image(marker_id, side)).convert("RGB"), (mm(x_mm), mm(y_mm)))
 
 
-def north_arrow(page: Image.Image, x_mm: float, y_mm: float, side_mm: float,
-                tip_mm: float) -> None:
+def north_arrow(page: Image.Image, x_mm: float, y_mm: float, side_mm: float, tip_mm: float) -> None:
     """A 4 mm triangle centred above a marker pasted at (x_mm, y_mm), its tip `tip_mm` above
     the black square: the marker's corners are read from its top, so it must be laid with
     the arrow pointing the way the sheet says."""
     draw = ImageDraw.Draw(page)
     tip_x, tip_y = x_mm + side_mm / 2, y_mm - tip_mm
-    draw.polygon([(mm(tip_x), mm(tip_y)), (mm(tip_x - 2.5), mm(tip_y + 4)),
-                  (mm(tip_x + 2.5), mm(tip_y + 4))], fill="black")
+    draw.polygon(
+        [
+            (mm(tip_x), mm(tip_y)),
+            (mm(tip_x - 2.5), mm(tip_y + 4)),
+            (mm(tip_x + 2.5), mm(tip_y + 4)),
+        ],
+        fill="black",
+    )
 
 
 @dataclass(frozen=True)
@@ -92,24 +101,35 @@ def table_marker_sheet(table: TableSettings) -> Sheet:
         if slot == 0:
             pages.append(new_page())
             draw = ImageDraw.Draw(pages[-1])
-            draw.text((mm(MARGIN_MM), mm(MARGIN_MM)),
-                      f"Table corner markers: ArUco {table.marker_dictionary}, "
-                      f"{side:g} mm", fill="black", font=font(5))
-            draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)),
-                      f"Centres {table.width_mm:g} mm apart across, {table.height_mm:g} mm "
-                      "down. Cut on the thin line; the arrow points to the table's far (top) edge.",
-                      fill="black", font=font(3.2))
+            draw.text(
+                (mm(MARGIN_MM), mm(MARGIN_MM)),
+                f"Table corner markers: ArUco {table.marker_dictionary}, {side:g} mm",
+                fill="black",
+                font=font(5),
+            )
+            draw.text(
+                (mm(MARGIN_MM), mm(MARGIN_MM + 8)),
+                f"Centres {table.width_mm:g} mm apart across, {table.height_mm:g} mm "
+                "down. Cut on the thin line; the arrow points to the table's far (top) edge.",
+                fill="black",
+                font=font(3.2),
+            )
             scale_bar(pages[-1], MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
         page = pages[-1]
         x = MARGIN_MM + q + 4 + (slot % cols) * cell_w
         y = MARGIN_MM + 24 + q + (slot // cols) * cell_h
         paste_marker(page, mid, x, y, side)
         draw = ImageDraw.Draw(page)
-        draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
-                       outline="black", width=1)
+        draw.rectangle(
+            [mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)], outline="black", width=1
+        )
         north_arrow(page, x, y, side, q - 1)  # inside the cut line, so it is kept
-        draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner", fill="black",
-                  font=font(3.5))
+        draw.text(
+            (mm(x - q), mm(y + side + q + 2)),
+            f"id {mid}: {where} corner",
+            fill="black",
+            font=font(3.5),
+        )
     return Sheet("table-markers", pages, bilevel=True)
 
 
@@ -124,10 +144,14 @@ def charuco_sheet() -> Sheet:
     page.paste(Image.fromarray(art).convert("RGB"), (mm(x0), mm(y0)))
     draw = ImageDraw.Draw(page)
     n = cols * rows // 2
-    draw.text((mm(x0), mm(8)),
-              f"ChArUco board {cols}x{rows}: squares {BOARD_SQUARE_MM:g} mm, markers "
-              f"{BOARD_MARKER_MM:g} mm, DICT_4X4_50 ids {BOARD_FIRST_ID}-{BOARD_FIRST_ID + n - 1}."
-              " Glue it flat on card.", fill="black", font=font(3.5))
+    draw.text(
+        (mm(x0), mm(8)),
+        f"ChArUco board {cols}x{rows}: squares {BOARD_SQUARE_MM:g} mm, markers "
+        f"{BOARD_MARKER_MM:g} mm, DICT_4X4_50 ids {BOARD_FIRST_ID}-{BOARD_FIRST_ID + n - 1}."
+        " Glue it flat on card.",
+        fill="black",
+        font=font(3.5),
+    )
     scale_bar(page, x0, y0 + h_mm + 9)
     return Sheet("charuco-board", [page], bilevel=True)
 
@@ -137,21 +161,34 @@ def board_marker_sheet(name: str, title: str, ids: list[int], side: float) -> Sh
     with the arrow that must point to the board's far edge (for a game's `sheets` part)."""
     sheet = new_page()
     draw = ImageDraw.Draw(sheet)
-    draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), f"{title}: board corner markers, "
-              f"ArUco DICT_4X4_50, {side:g} mm", fill="black", font=font(5))
-    draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)), "Stick each on the board's corner it "
-              "names, its arrow to the far edge; measure the board as its model file says.",
-              fill="black", font=font(3.2))
+    draw.text(
+        (mm(MARGIN_MM), mm(MARGIN_MM)),
+        f"{title}: board corner markers, ArUco DICT_4X4_50, {side:g} mm",
+        fill="black",
+        font=font(5),
+    )
+    draw.text(
+        (mm(MARGIN_MM), mm(MARGIN_MM + 8)),
+        "Stick each on the board's corner it "
+        "names, its arrow to the far edge; measure the board as its model file says.",
+        fill="black",
+        font=font(3.2),
+    )
     q = side / 4
     for i, (mid, where) in enumerate(zip(ids, CORNER_NAMES, strict=True)):
         x = MARGIN_MM + q + 4 + (i % 2) * (side + 2 * q + 40)
         y = MARGIN_MM + 30 + q + (i // 2) * (side + 2 * q + 30)
         paste_marker(sheet, int(mid), x, y, float(side))
-        draw.rectangle([mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)],
-                       outline="black", width=1)
+        draw.rectangle(
+            [mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)], outline="black", width=1
+        )
         north_arrow(sheet, x, y, side, q - 1)
-        draw.text((mm(x - q), mm(y + side + q + 2)), f"id {mid}: {where} corner",
-                  fill="black", font=font(3.5))
+        draw.text(
+            (mm(x - q), mm(y + side + q + 2)),
+            f"id {mid}: {where} corner",
+            fill="black",
+            font=font(3.5),
+        )
     scale_bar(sheet, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
     return Sheet(name, [sheet], bilevel=True)
 
@@ -159,8 +196,10 @@ def board_marker_sheet(name: str, title: str, ids: list[int], side: float) -> Sh
 def write_sheet(sheet: Sheet, out_dir: Path) -> list[Path]:
     """`<name>.pdf` (all pages) and `<name>.png` (or `<name>-N.png` per page)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    pages = [p.convert("L").point(lambda v: 255 if v >= 128 else 0).convert("1")
-             if sheet.bilevel else p for p in sheet.pages]
+    pages = [
+        p.convert("L").point(lambda v: 255 if v >= 128 else 0).convert("1") if sheet.bilevel else p
+        for p in sheet.pages
+    ]
     pdf = out_dir / f"{sheet.name}.pdf"
     options = {} if sheet.bilevel else {"quality": 95}
     pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:], **options)

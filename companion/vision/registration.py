@@ -147,16 +147,18 @@ class TableRegistrar:
     ) -> None:
         self.table = table_settings or TableSettings()
         t = self.table
-        self.max_residual_mm = float(0.25 * t.marker_size_mm if max_residual_mm is None
-                                     else max_residual_mm)
+        self.max_residual_mm = float(
+            0.25 * t.marker_size_mm if max_residual_mm is None else max_residual_mm
+        )
         """A marker whose corners miss by more than this (RMS) is left out of the fit."""
         self.margin_mm = float(t.marker_size_mm if margin_mm is None else margin_mm)
         self.px_per_mm = float(t.px_per_mm)
         self.camera_matrix = None if camera_matrix is None else np.asarray(camera_matrix, float)
         self.dist_coeffs = None
         if self.camera_matrix is not None:
-            self.dist_coeffs = np.zeros(5) if dist_coeffs is None else np.asarray(
-                dist_coeffs, float)
+            self.dist_coeffs = (
+                np.zeros(5) if dist_coeffs is None else np.asarray(dist_coeffs, float)
+            )
         self.undistort_image = undistort_image and self.camera_matrix is not None
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
         self._maps_size: tuple[int, int] | None = None
@@ -226,15 +228,20 @@ class TableRegistrar:
             rejected.append(ids.pop(worst))
         return None
 
-    def _fit_ids(self, markers: dict[int, Marker], ids: list[int]
-                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    def _fit_ids(
+        self, markers: dict[int, Marker], ids: list[int]
+    ) -> tuple[np.ndarray, np.ndarray] | None:
         img_c = np.array([markers[mid].center for mid in ids], np.float64)
         mm_c = np.array([self.centres_mm[mid] for mid in ids], np.float64)
         if len(ids) == 4:
             coarse = cv2.getPerspectiveTransform(img_c.astype(np.float32), mm_c.astype(np.float32))
         elif len(ids) == 3:
-            coarse = np.vstack([cv2.getAffineTransform(
-                img_c.astype(np.float32), mm_c.astype(np.float32)), [0, 0, 1]])
+            coarse = np.vstack(
+                [
+                    cv2.getAffineTransform(img_c.astype(np.float32), mm_c.astype(np.float32)),
+                    [0, 0, 1],
+                ]
+            )
         else:
             # Two centres fix a turn, a scale and a shift: enough to tell each marker's corners.
             zi, zm = img_c @ [1, 1j], mm_c @ [1, 1j]
@@ -257,8 +264,9 @@ class TableRegistrar:
         h, w = image.shape[:2]
         if self._maps is None or self._maps_size != (w, h):
             K = self.camera_matrix
-            self._maps = cv2.initUndistortRectifyMap(K, self.dist_coeffs, None, K, (w, h),
-                                                     cv2.CV_16SC2)
+            self._maps = cv2.initUndistortRectifyMap(
+                K, self.dist_coeffs, None, K, (w, h), cv2.CV_16SC2
+            )
             self._maps_size = (w, h)
         return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR)
 
@@ -275,8 +283,9 @@ class TableRegistrar:
         out = cv2.warpPerspective(bgra, warp, self.out_size, flags=cv2.INTER_LINEAR)
         return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)
 
-    def register(self, image: np.ndarray, *, markers: dict[int, Marker] | None = None
-                 ) -> Registration:
+    def register(
+        self, image: np.ndarray, *, markers: dict[int, Marker] | None = None
+    ) -> Registration:
         """Find the corner markers and warp the frame to the top-down table image.
 
         `markers` lets a caller that already ran detection on this frame skip a second pass.
@@ -292,10 +301,21 @@ class TableRegistrar:
             H = self._last_good = fit.H
         rejected = [] if fit is None else sorted(fit.rejected)
         if H is None:
-            return Registration(None, self.px_per_mm, None, None, seen, False, False,
-                                self.margin_mm, (self.table.width_mm, self.table.height_mm),
-                                rejected=rejected, markers=markers,
-                                camera_matrix=self.camera_matrix, dist_coeffs=self.dist_coeffs)
+            return Registration(
+                None,
+                self.px_per_mm,
+                None,
+                None,
+                seen,
+                False,
+                False,
+                self.margin_mm,
+                (self.table.width_mm, self.table.height_mm),
+                rejected=rejected,
+                markers=markers,
+                camera_matrix=self.camera_matrix,
+                dist_coeffs=self.dist_coeffs,
+            )
         src = image
         if self.undistort_image:
             src = self._undistorted_image(image)

@@ -35,6 +35,7 @@ class StillnessMeter:
         last, self._last = self._last, thumb
         if last is None:
             return False
-        changed = cv2.countNonZero(cv2.threshold(cv2.absdiff(thumb, last), CHANGE_LEVEL, 255,
-                                                 cv2.THRESH_BINARY)[1])
+        changed = cv2.countNonZero(
+            cv2.threshold(cv2.absdiff(thumb, last), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)[1]
+        )
         return changed <= MOVED_FRACTION * thumb.size

@@ -64,8 +64,9 @@ def only_while_playing(gid: str) -> Callable[[Request], None]:
     def check(request: Request) -> None:
         active = request.app.state.runtime.session.game
         if active != gid:
-            raise HTTPException(409, f"the table is playing {active}, not {gid}: start a {gid} "
-                                     "game first")
+            raise HTTPException(
+                409, f"the table is playing {active}, not {gid}: start a {gid} game first"
+            )
 
     return check
 
@@ -78,16 +79,21 @@ def _game_routers(app: FastAPI) -> None:
             continue
         router = make_router()
         if router is not None:
-            app.include_router(router, prefix=f"/api/games/{gid}", tags=[f"game {gid}"],
-                               dependencies=[Depends(only_while_playing(gid))],
-                               responses=errors.ERROR_RESPONSES)
+            app.include_router(
+                router,
+                prefix=f"/api/games/{gid}",
+                tags=[f"game {gid}"],
+                dependencies=[Depends(only_while_playing(gid))],
+                responses=errors.ERROR_RESPONSES,
+            )
 
 
 def _api_docs(app: FastAPI) -> None:
     """Swagger UI from a package's copy of its files: the table's LAN may have no internet,
     and FastAPI's default page loads them from a CDN (a blank page offline)."""
-    app.mount("/static/swagger", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
-              name="swagger")
+    app.mount(
+        "/static/swagger", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="swagger"
+    )
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

@@ -69,8 +69,7 @@ MAX_CLIENTS = 4096
 class Backoff:
     """Wrong tokens per client: after `allowed` misses, each further one doubles the wait."""
 
-    def __init__(self, allowed: int, first_wait_s: float = 1.0, max_wait_s: float = 300.0
-                 ) -> None:
+    def __init__(self, allowed: int, first_wait_s: float = 1.0, max_wait_s: float = 300.0) -> None:
         self.allowed = allowed
         self.first_wait_s = first_wait_s
         self.max_wait_s = max_wait_s
@@ -88,7 +87,7 @@ class Backoff:
             count, _ = self._misses.pop(client, (0, 0.0))
             count += 1
             over = count - self.allowed
-            wait = min(self.max_wait_s, self.first_wait_s * 2 ** over) if over >= 0 else 0.0
+            wait = min(self.max_wait_s, self.first_wait_s * 2**over) if over >= 0 else 0.0
             self._misses[client] = (count, time.monotonic() + wait)
             while len(self._misses) > MAX_CLIENTS:
                 self._misses.pop(next(iter(self._misses)))
@@ -141,14 +140,22 @@ class Auth:
     def admin_token(self) -> str:
         return self.store.admin_token()[0]
 
-    def identify(self, token: str | None, session_id: str, seats: int, seat_param: str | None,
-                 client: str = "") -> Caller:
+    def identify(
+        self,
+        token: str | None,
+        session_id: str,
+        seats: int,
+        seat_param: str | None,
+        client: str = "",
+    ) -> Caller:
         """The caller for a token (None: no token) in the active session."""
         if token:
             wait = self.guesses.wait_s(client)
             if wait > 0:
-                raise too_many(wait, "too many wrong tokens from here: wait, then open a "
-                                     "current admin or seat link")
+                raise too_many(
+                    wait,
+                    "too many wrong tokens from here: wait, then open a current admin or seat link",
+                )
             found = self.store.token(token)
             if found is None:
                 self.guesses.miss(client)
@@ -195,7 +202,10 @@ def caller(request: Request) -> Caller:
     runtime = request.app.state.runtime
     session = runtime.session
     return auth.identify(
-        request_token(request), session.id, len(session.seats), request.query_params.get("seat"),
+        request_token(request),
+        session.id,
+        len(session.seats),
+        request.query_params.get("seat"),
         client_of(request),
     )
 

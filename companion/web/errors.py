@@ -49,9 +49,13 @@ def json_error_responses() -> dict[int | str, dict[str, Any]]:
     documents a route's error models under the route's own media type, but the errors are
     JSON whatever the route, so these name `ErrorOut` under application/json themselves."""
     ref = {"$ref": "#/components/schemas/ErrorOut"}
-    return {status: {"description": doc["description"],
-                     "content": {"application/json": {"schema": ref}}}
-            for status, doc in ERROR_RESPONSES.items()}
+    return {
+        status: {
+            "description": doc["description"],
+            "content": {"application/json": {"schema": ref}},
+        }
+        for status, doc in ERROR_RESPONSES.items()
+    }
 
 
 def _where(loc: tuple[object, ...] | list[object]) -> str:
@@ -88,8 +92,9 @@ def install(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
             headers["Allow"] = ", ".join(allowed_methods(app, request.url.path))
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
-                            headers=headers)
+        return JSONResponse(
+            {"detail": str(exc.detail)}, status_code=exc.status_code, headers=headers
+        )
 
     @app.exception_handler(UserError)
     async def _user_error(request: Request, exc: UserError) -> JSONResponse:
@@ -109,11 +114,18 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StorageError)
     async def _storage_read(request: Request, exc: StorageError) -> JSONResponse:
-        return JSONResponse({"detail": f"the table's storage failed: {exc}"}, status_code=503,
-                            headers={"Retry-After": "5"})
+        return JSONResponse(
+            {"detail": f"the table's storage failed: {exc}"},
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
 
     @app.exception_handler(DamagedStore)
     async def _damaged(request: Request, exc: DamagedStore) -> JSONResponse:
-        return JSONResponse({"detail": f"the table's database is damaged ({exc}); restart the "
-                                       "service to set it aside and start afresh"},
-                            status_code=503)
+        return JSONResponse(
+            {
+                "detail": f"the table's database is damaged ({exc}); restart the "
+                "service to set it aside and start afresh"
+            },
+            status_code=503,
+        )

@@ -26,8 +26,7 @@ _ACTOR = Annotated[Caller, Depends(require_actor)]
 def view_route(api: APIRouter, doc: str) -> None:
     """`GET /view`: the game as the caller's seat may see it (`doc` says what that holds)."""
 
-    def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
-             ) -> View:
+    def view(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]) -> View:
         return runtime.view(seat)
 
     api.get("/view", description=doc)(view)

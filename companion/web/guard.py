@@ -44,7 +44,7 @@ def host_name(value: str) -> str:
     """The name in a `Host` header or an origin's netloc, without port, lower-case."""
     value = value.strip().lower()
     if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
+        return value[1 : value.find("]")] if "]" in value else value
     if value.count(":") == 1:
         value = value.split(":", 1)[0]
     return value.rstrip(".")
@@ -104,15 +104,19 @@ class GuardMiddleware:
             await refusal(scope, receive, send)
             return
         path = scope.get("path", "")
-        extra = {k: v for k, v in SECURITY_HEADERS.items()
-                 if not (k == "content-security-policy" and path.startswith(DOCS))}
+        extra = {
+            k: v
+            for k, v in SECURITY_HEADERS.items()
+            if not (k == "content-security-policy" and path.startswith(DOCS))
+        }
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 raw = list(message.get("headers", []))
                 present = {k.lower() for k, _ in raw}
-                raw += [(k.encode(), v.encode()) for k, v in extra.items()
-                        if k.encode() not in present]
+                raw += [
+                    (k.encode(), v.encode()) for k, v in extra.items() if k.encode() not in present
+                ]
                 message = {**message, "headers": raw}
             await send(message)
 
@@ -121,8 +125,11 @@ class GuardMiddleware:
     def check(self, method: str, headers: Headers) -> JSONResponse | None:
         host = host_name(headers.get("host", ""))
         if not self.policy.allows(host):
-            return _refuse(421, f"this server does not answer to the name {host!r}; open it by "
-                                "its address or add the name to web.allowed_hosts")
+            return _refuse(
+                421,
+                f"this server does not answer to the name {host!r}; open it by "
+                "its address or add the name to web.allowed_hosts",
+            )
         if method not in UNSAFE:
             return None
         site = headers.get("sec-fetch-site")
@@ -132,6 +139,9 @@ class GuardMiddleware:
         if origin is not None:
             parts = urlsplit(origin)
             if origin == "null" or parts.netloc.lower() != headers.get("host", "").lower():
-                return _refuse(403, "a change must come from the dashboard itself "
-                                    f"(origin {origin!r} is not this server)")
+                return _refuse(
+                    403,
+                    "a change must come from the dashboard itself "
+                    f"(origin {origin!r} is not this server)",
+                )
         return None

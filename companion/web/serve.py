@@ -128,13 +128,17 @@ def main(argv: list[str]) -> int:
             print(f"companion: serving {settings.game} on http://{host}:{port}/", flush=True)
         else:
             link = write_admin_link(settings, runtime.store, port)
-            print(f"companion: serving {settings.game} on {public_base_url(settings, port)}/",
-                  flush=True)
+            print(
+                f"companion: serving {settings.game} on {public_base_url(settings, port)}/",
+                flush=True,
+            )
             show_admin_link(link, settings.data_dir / ADMIN_LINK_FILE)
         server = _server(
             uvicorn.Config(
-                app, log_level="info" if args.verbose else "warning",
-                timeout_graceful_shutdown=GRACEFUL_S, access_log=args.verbose,
+                app,
+                log_level="info" if args.verbose else "warning",
+                timeout_graceful_shutdown=GRACEFUL_S,
+                access_log=args.verbose,
             ),
             runtime,
         )

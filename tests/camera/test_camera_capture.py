@@ -17,8 +17,14 @@ class ScriptedSource(FrameSource):
     "reconnecting" state can be observed without racing the thread.
     """
 
-    def __init__(self, log: dict, fail_after: list[int | None], period: float = 0.002,
-                 gate: threading.Event | None = None, end_after: int | None = None) -> None:
+    def __init__(
+        self,
+        log: dict,
+        fail_after: list[int | None],
+        period: float = 0.002,
+        gate: threading.Event | None = None,
+        end_after: int | None = None,
+    ) -> None:
         self.log, self.fail_after, self.period, self.gate = log, fail_after, period, gate
         self.end_after = end_after
         self.conn = log.setdefault("connections", 0)
@@ -58,8 +64,9 @@ def _wait_state(cap: CaptureThread, state: str, timeout: float = 5.0) -> None:
 def test_recovers_after_a_failure_and_indices_keep_rising():
     log: dict = {}
     gate = threading.Event()
-    cap = CaptureThread(lambda: ScriptedSource(log, [5, None], gate=gate), name="t",
-                        backoff_initial_s=0.01)
+    cap = CaptureThread(
+        lambda: ScriptedSource(log, [5, None], gate=gate), name="t", backoff_initial_s=0.01
+    )
     with cap:
         seen = []
         last = -1
@@ -90,8 +97,7 @@ def test_backoff_doubles_between_failed_opens():
             opens.append(time.monotonic())
             raise CameraError("camera opencv:7 not found or busy")
 
-    cap = CaptureThread(lambda: NeverOpens({}, [None]), backoff_initial_s=0.02,
-                        backoff_max_s=0.08)
+    cap = CaptureThread(lambda: NeverOpens({}, [None]), backoff_initial_s=0.02, backoff_max_s=0.08)
     with cap:
         deadline = time.monotonic() + 3
         while len(opens) < 5 and time.monotonic() < deadline:

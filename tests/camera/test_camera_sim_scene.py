@@ -30,7 +30,7 @@ def test_cards_slide_and_never_rest_on_each_other(scene):
     for t in np.arange(0.0, 2 * SLIDE_PERIOD_S, 0.5):
         resting = [c["center_mm"] for c in scene.frame(float(t))[1]["cards"] if not c["moving"]]
         for i, p in enumerate(resting):
-            for q in resting[i + 1:]:
+            for q in resting[i + 1 :]:
                 assert np.hypot(p[0] - q[0], p[1] - q[1]) > 63  # wider than a card
 
 
@@ -66,8 +66,7 @@ def test_sim_pace_plays_the_film_faster_on_the_platform_clock():
 
     for pace, want in ((1.0, [0.0, 0.1, 0.2]), (2.0, [0.0, 0.2, 0.4])):
         asked.clear()
-        source = open_source("sim", CameraSettings(fps=10, sim_pace=pace),
-                             scene_factory=Film)
+        source = open_source("sim", CameraSettings(fps=10, sim_pace=pace), scene_factory=Film)
         source.open()
         truths = [source.read().truth for _ in range(3)]
         source.close()

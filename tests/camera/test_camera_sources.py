@@ -153,6 +153,7 @@ def test_sim_uses_the_games_scene_when_given():
 
 # -- picamera2, faked at the hardware edge -----------------------------------------------
 
+
 class _FakePicamera2:
     instances: ClassVar[list[_FakePicamera2]] = []
 
@@ -231,7 +232,9 @@ def test_a_missing_usb_camera_is_said_once_without_opencvs_own_warnings():
 
     proc = subprocess.run(
         [sys.executable, "-m", "companion", "doctor", "--camera", "opencv:57"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     out = proc.stdout + proc.stderr
     assert "camera opencv:57 not found or busy" in out

@@ -48,15 +48,20 @@ class ServerProcess:
 
 
 @contextmanager
-def run_server(argv: list[str], port: int, timeout: float = 30,
-               camera: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+def run_server(
+    argv: list[str], port: int, timeout: float = 30, camera: dict[str, str] | None = None
+) -> Iterator[ServerProcess]:
     """Run `python <argv>` and wait until /api/health answers on `port`; `camera`: the
     camera's size as environment settings (default a small one, `SMALL_CAMERA`)."""
     env = {**os.environ, **(SMALL_CAMERA if camera is None else camera), "PYTHONUNBUFFERED": "1"}
     env.pop("COMPANION_DATA_DIR", None)
     proc = subprocess.Popen(
-        [sys.executable, *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
+        [sys.executable, *argv],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     server = ServerProcess(proc, f"http://127.0.0.1:{port}")
     try:
@@ -82,8 +87,20 @@ def run_server(argv: list[str], port: int, timeout: float = 30,
 
 def serve_argv(data_dir: Path, port: int, *extra: str) -> list[str]:
     """`companion serve` on a game with no live module (the platform's demo table)."""
-    return ["-m", "companion", "serve", "--port", str(port), "--data-dir", str(data_dir),
-            "--game", "queen-alice", "--fps", "8", *extra]
+    return [
+        "-m",
+        "companion",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--game",
+        "queen-alice",
+        "--fps",
+        "8",
+        *extra,
+    ]
 
 
 # A real server process whose table plays the example game (registered as "example" the way
@@ -137,5 +154,6 @@ def wait_until(page, expression: str, timeout: float = 10000) -> object:
             return value
         if time.monotonic() > deadline:
             raise AssertionError(
-                f"not true within {timeout / 1000:g} s: {expression} {last_error}".strip())
+                f"not true within {timeout / 1000:g} s: {expression} {last_error}".strip()
+            )
         time.sleep(0.1)

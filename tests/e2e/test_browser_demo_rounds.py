@@ -19,8 +19,11 @@ ROUND_TIMEOUT_MS = 480_000
 film runs up to twice as fast, but never faster than perception reads its frames: 4 film
 frames a second need 4 frames read a second (a loaded shared machine reads 1: a quarter
 of real time)."""
-DEMO_PACE = {"COMPANION_CAMERA__SIM_PACE": "2", "COMPANION_CAMERA__FPS": "8",
-             "COMPANION_CAMERA__SIM_LOCKSTEP": "true"}
+DEMO_PACE = {
+    "COMPANION_CAMERA__SIM_PACE": "2",
+    "COMPANION_CAMERA__FPS": "8",
+    "COMPANION_CAMERA__SIM_LOCKSTEP": "true",
+}
 """The demo up to twice as fast, through the settings alone (nothing reaches into a game):
 a quarter of a film second a frame, each film frame (4 a second) read by perception, which
 the film waits for (lock-step), so a loaded machine plays slower instead of skipping holds."""
@@ -144,8 +147,9 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_path):
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port,
-                    camera={**SMALL_CAMERA, **DEMO_PACE}) as server:
+    with run_server(
+        serve_argv(tmp_path / "data", port), port, camera={**SMALL_CAMERA, **DEMO_PACE}
+    ) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

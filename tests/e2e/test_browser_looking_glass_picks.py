@@ -54,8 +54,11 @@ def test_the_history_names_a_self_linked_pair_and_the_card_of_a_pick_seen(browse
         lines = page.evaluate(MOUNT, view)
     assert errors == []
     linked, seen = view["picks"]
-    names = {c["card"]: c["name"].replace("The ", "the ", 1)
-             for team in ("sun", "moon", "brawlers") for c in view["piles"][0][team]}
+    names = {
+        c["card"]: c["name"].replace("The ", "the ", 1)
+        for team in ("sun", "moon", "brawlers")
+        for c in view["piles"][0][team]
+    }
     assert lines[0].startswith(f"Ann took {names[linked['card']]} (A-r3-c5 or B-r3-c5); Bo got")
     assert lines[1].startswith(f"Bo took {names[seen['card']]} (A-r3-c3); Ann got")
     assert " or " not in lines[1]

@@ -51,11 +51,16 @@ def test_the_set_up_is_tapped_in_by_pictures_and_the_board_shows_them(browser, t
         assert saved["cards_tapped"]
         # the board now draws each tapped motif as its picture (the engine's cards, once the
         # camera set the game up, are the same ones)
-        wait_until(page, "document.querySelectorAll('.mm-board .mm-place .mm-icon').length"
-                   f" === {len(motifs)}", timeout=15000)
+        wait_until(
+            page,
+            f"document.querySelectorAll('.mm-board .mm-place .mm-icon').length === {len(motifs)}",
+            timeout=15000,
+        )
         drawn = page.eval_on_selector_all(
-            ".mm-board .mm-place", "gs => gs.map(g => [g.dataset.position,"
-            " (g.querySelector('.mm-icon') || {}).tagName || null])")
+            ".mm-board .mm-place",
+            "gs => gs.map(g => [g.dataset.position,"
+            " (g.querySelector('.mm-icon') || {}).tagName || null])",
+        )
         assert {p for p, tag in drawn if tag} == set(saved["cards"])
 
         # a question's choices come with pictures: a motif, or the way a mirror faces

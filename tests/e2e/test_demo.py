@@ -38,16 +38,23 @@ def test_the_sim_camera_plays_a_game_the_panel_follows(tmp_path: Path) -> None:
             page.click("#new-game button[type=submit]")
             page.wait_for_selector("#panel .on-table", timeout=40000)
             # The first Location played in the film, booked from the camera.
-            wait_until(page, "document.querySelectorAll('#panel .on-table p')[0]"
-                             ".querySelectorAll('.on-card').length >= 1", timeout=90000)
+            wait_until(
+                page,
+                "document.querySelectorAll('#panel .on-table p')[0]"
+                ".querySelectorAll('.on-card').length >= 1",
+                timeout=90000,
+            )
             text = page.text_content("#panel")
             assert "Doors still needed" in text and "Your hand" not in text, text
             assert page.locator("#panel .on-breach").count() == 0, text
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(server.base + "/?seat=0")
             phone.wait_for_selector("#panel .on-table", timeout=40000)
-            wait_until(phone, "document.querySelector('#panel').textContent"
-                              ".includes('Your hand')", timeout=20000)
+            wait_until(
+                phone,
+                "document.querySelector('#panel').textContent.includes('Your hand')",
+                timeout=20000,
+            )
             assert "Chance the next draw is a Nightmare" in phone.text_content("#panel")
             assert not errors, errors
         finally:

@@ -19,10 +19,14 @@ NOBODY_TAPS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
 @pytest.mark.browser
 def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: Path) -> None:
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port, "--fps", "4"), port,
-                    camera=NOBODY_TAPS) as server:
-        res = httpx.post(f"{server.base}/api/session",
-                         json={"game": "queen-alice", "seats": ["Ann", "Bob"]}, timeout=10)
+    with run_server(
+        serve_argv(tmp_path / "data", port, "--fps", "4"), port, camera=NOBODY_TAPS
+    ) as server:
+        res = httpx.post(
+            f"{server.base}/api/session",
+            json={"game": "queen-alice", "seats": ["Ann", "Bob"]},
+            timeout=10,
+        )
         assert res.status_code == 201, res.text
         errors: list[str] = []
         admin = browser.new_page(viewport={"width": 390, "height": 844})

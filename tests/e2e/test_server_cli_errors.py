@@ -14,7 +14,10 @@ from tests.e2e.e2e_helpers import REPO
 def serve(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "companion", "serve", *argv],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -25,9 +28,7 @@ def test_port_in_use_is_one_line(tmp_path):
         port = taken.getsockname()[1]
         res = serve("--port", str(port), "--data-dir", str(tmp_path))
     assert res.returncode == 2
-    assert res.stderr == (
-        f"companion: error: port {port} is in use; choose another with --port\n"
-    )
+    assert res.stderr == (f"companion: error: port {port} is in use; choose another with --port\n")
 
 
 @pytest.mark.parametrize(

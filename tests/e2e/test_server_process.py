@@ -44,7 +44,7 @@ def mjpeg_frames(response: httpx.Response, want: int) -> list[bytes]:
             if len(rest) < length + 2:
                 break
             frames.append(rest[:length])
-            buf = rest[length + 2:]
+            buf = rest[length + 2 :]
             if len(frames) >= want:
                 return frames
     return frames
@@ -54,8 +54,10 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
     data, port = tmp_path / "data", free_port()
     # Nobody plays the sim film's taps: the only event is the new session's start.
     quiet = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
-    with run_server(serve_argv(data, port), port, camera=quiet) as server, \
-            httpx.Client(base_url=server.base, timeout=10) as http:
+    with (
+        run_server(serve_argv(data, port), port, camera=quiet) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
         health = http.get("/api/health").json()
         assert health["version"] and health["game"]["id"] == "queen-alice"
 
@@ -64,8 +66,9 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
             lines = res.iter_lines()
             first = sse_messages(lines, 4)
             assert [m.get("event") for m in first[1:3]] == ["hello", "status"]
-            created = http.post("/api/session",
-                                json={"game": "queen-alice", "seats": ["Ann", "Bob", "Cy"]})
+            created = http.post(
+                "/api/session", json={"game": "queen-alice", "seats": ["Ann", "Bob", "Cy"]}
+            )
             assert created.status_code == 201
             later = sse_messages(lines, 20, stop_event="event")
         session_id = created.json()["session"]["id"]
@@ -89,8 +92,10 @@ def test_serve_health_sse_mjpeg_then_kill_resume_and_ctrl_c(tmp_path):
         history = http.get("/api/history").json()
         server.stop(signal.SIGKILL)  # mid-session, no chance to clean up
 
-    with run_server(serve_argv(data, port), port) as server, \
-            httpx.Client(base_url=server.base, timeout=10) as http:
+    with (
+        run_server(serve_argv(data, port), port) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
         state = http.get("/api/state").json()
         assert state["session"]["id"] == session_id
         assert state["session"]["seats"] == ["Ann", "Bob", "Cy"]

@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 WEBDRIVER = Path(os.environ.get("COMPANION_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver"))
-MINIBROWSER = Path(os.environ.get(
-    "COMPANION_WEBKIT_BROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"))
+MINIBROWSER = Path(
+    os.environ.get(
+        "COMPANION_WEBKIT_BROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+    )
+)
 XVFB = Path("/usr/bin/Xvfb")
 
 
@@ -29,8 +32,20 @@ def virtual_display() -> Iterator[str]:
     """An Xvfb of its own: it picks a free display number and tells us through a pipe."""
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        [str(XVFB), "-displayfd", str(write_fd), "-screen", "0", "1280x1024x24", "-nolisten",
-         "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            str(XVFB),
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+        ],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write_fd)
     try:
         with os.fdopen(read_fd) as pipe:

@@ -26,8 +26,9 @@ def test_play_out_draws_chance_from_the_engine_and_asks_each_seat():
         asked.append(seat)
         return random.Random(len(asked)).choice(ENGINE.legal_actions(state))
 
-    end = play_out(ENGINE, ENGINE.new_game(2, {"target": 1}), choose, random.Random(3),
-                   chances.append)
+    end = play_out(
+        ENGINE, ENGINE.new_game(2, {"target": 1}), choose, random.Random(3), chances.append
+    )
     assert ENGINE.is_terminal(end)
     assert chances and set(asked) == {0, 1}
 
@@ -37,4 +38,5 @@ def test_require_names_the_rule_it_enforces():
     with pytest.raises(IllegalAction) as info:
         require(False, "one move a turn", "seat 1 moved twice")
     assert info.value.rule == "one move a turn" and str(info.value) == (
-        "one move a turn: seat 1 moved twice")
+        "one move a turn: seat 1 moved twice"
+    )

@@ -48,8 +48,9 @@ def flaky_factory(settings) -> Callable[[int], Callable[[], FrameSource]]:
         state = {"opens": 0}
 
         def factory() -> FrameSource:
-            return FlakySource(open_source("sim", settings.camera, table=settings.table),
-                               fail_after, state)
+            return FlakySource(
+                open_source("sim", settings.camera, table=settings.table), fail_after, state
+            )
 
         factory.state = state  # type: ignore[attr-defined]
         return factory

@@ -69,7 +69,7 @@ class ExampleTableGame:
         self._recent.append(observation)
         recent = list(self._recent)
         drafts: list[EventDraft] = []
-        window = recent[-self.stable_frames:]
+        window = recent[-self.stable_frames :]
         if len(window) == self.stable_frames and all(o.confidence >= 0.5 for o in window):
             seen = [o.data["markers"] for o in window]
             if all(s == seen[0] for s in seen) and seen[0] != self.markers:
@@ -140,11 +140,20 @@ class ExampleTableGame:
             "memos": list(self.memos.get(seat, [])) if seat is not None else [],
         }
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         h = image.shape[0]
-        cv2.putText(image, f"example: {self.markers}", (8, h - 12), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.6, (255, 255, 255), 2, cv2.LINE_AA)
+        cv2.putText(
+            image,
+            f"example: {self.markers}",
+            (8, h - 12),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6,
+            (255, 255, 255),
+            2,
+            cv2.LINE_AA,
+        )
         return image
 
 
@@ -181,14 +190,16 @@ def router() -> APIRouter:
     api = APIRouter()
 
     @api.get("/memos", response_model=list[str])
-    def memos(runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
-              ) -> list[str]:
+    def memos(
+        runtime: RuntimeDep, seat: Annotated[int | None, Depends(seat_of_request)]
+    ) -> list[str]:
         """This seat's own memos (none for spectators)."""
         return list(runtime.state(seat)["view"].get("memos", []))
 
     @api.post("/memos", response_model=list[str])
-    def add_memo(body: MemoIn, runtime: RuntimeDep,
-                 who: Annotated[Caller, Depends(require_actor)]) -> list[str]:
+    def add_memo(
+        body: MemoIn, runtime: RuntimeDep, who: Annotated[Caller, Depends(require_actor)]
+    ) -> list[str]:
         runtime.correct({"memo": body.text}, who.seat)
         return list(runtime.state(who.seat)["view"].get("memos", []))
 

@@ -45,18 +45,30 @@ def film_frames(scene: Any) -> Any:
 
 
 def settings_for(game_id: str, data_dir) -> Any:
-    return load_settings(None, {"data_dir": str(data_dir), "game": game_id,
-                                "store.checkpoint_every": EVERY, "camera.width": 1280,
-                                "camera.height": 960}, environ={})
+    return load_settings(
+        None,
+        {
+            "data_dir": str(data_dir),
+            "game": game_id,
+            "store.checkpoint_every": EVERY,
+            "camera.width": 1280,
+            "camera.height": 960,
+        },
+        environ={},
+    )
 
 
 def snapshot(rt: Runtime, seats: int) -> dict[str, Any]:
     """What a restart must keep: every seat's view, and the engine's state."""
     game = rt.game
     engine_state = getattr(game, "engine_state", getattr(game, "state", None))
-    return {"views": {s: json.dumps(rt.state(s)["view"], sort_keys=True, default=str)
-                      for s in (None, *range(seats))},
-            "engine": repr(engine_state)}
+    return {
+        "views": {
+            s: json.dumps(rt.state(s)["view"], sort_keys=True, default=str)
+            for s in (None, *range(seats))
+        },
+        "engine": repr(engine_state),
+    }
 
 
 @pytest.mark.parametrize("game_id", LIVE_GAMES)

@@ -25,7 +25,7 @@ class Table:
 
     def correct(self, payload: dict[str, Any], seat: int | None) -> None:
         if payload.get("call") and not self.ready:
-            raise UserError("\"make your guesses\" comes after the swaps")
+            raise UserError('"make your guesses" comes after the swaps')
         if payload.get("never"):
             raise UserError("refused for good")
         self.took.append((payload, seat))
@@ -33,8 +33,9 @@ class Table:
 
 def test_taps_are_played_in_order_when_due_and_a_refused_one_waits() -> None:
     table = Table()
-    players = DemoPlayers([Tap(3.0, 1, {"guess": True}), Tap(1.0, 0, {"roll": 4}),
-                           Tap(2.0, 0, {"call": "guesses"})])
+    players = DemoPlayers(
+        [Tap(3.0, 1, {"guess": True}), Tap(1.0, 0, {"roll": 4}), Tap(2.0, 0, {"call": "guesses"})]
+    )
     assert players.step(0.5, table.correct) == 0 and table.took == []
     assert players.step(2.5, table.correct) == 1  # the roll; the call is refused
     assert table.took == [({"roll": 4}, 0)]

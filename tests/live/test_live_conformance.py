@@ -29,7 +29,12 @@ def steps() -> list:
 def test_the_example_game_conforms():
     events = check_table_game(make_table_game, None, SESSION, steps())
     assert [e.kind for e in events] == [
-        "session.started", "table.markers", "question", "answer", "memo", "note"
+        "session.started",
+        "table.markers",
+        "question",
+        "answer",
+        "memo",
+        "note",
     ]
 
 

@@ -22,8 +22,12 @@ def test_sim_frames_become_events_and_an_annotated_jpeg(settings):
         health = rt.health()
         assert health["camera"]["state"] == "ok"
         table = {k: health["table"][k] for k in ("registered", "held", "markers_seen", "summary")}
-        assert table == {"registered": True, "held": False, "markers_seen": [0, 1, 2, 3],
-                         "summary": "4/4"}
+        assert table == {
+            "registered": True,
+            "held": False,
+            "markers_seen": [0, 1, 2, 3],
+            "summary": "4/4",
+        }
         assert health["perception"]["frames"] >= 3
         assert health["perception"]["ms"] > 0
         event = rt.store.events(rt.session.id)[-1]
@@ -150,8 +154,9 @@ def test_a_replay_folder_runs_through_the_loop(settings, tmp_path):
         rt.stop()
 
 
-def test_an_answered_question_is_not_asked_again_while_the_table_stays_hidden(settings,
-                                                                              blank_source):
+def test_an_answered_question_is_not_asked_again_while_the_table_stays_hidden(
+    settings, blank_source
+):
     rt = Runtime(settings, source_factory=blank_source, table_game_factory=make_table_game).start()
     try:
         wait_for(lambda: rt.questions(None))

@@ -25,8 +25,12 @@ def test_sim_demo_frames_all_its_markers(game_id, tmp_path):
     game = load_table_game(settings, Session("s", game_id, {}, seats, 0.0))
     scene = game.sim_scene(settings.camera.seed)
     wanted = set(_game_markers(game) or settings.table.corner_ids)
-    source = open_source("sim", settings.camera, table=settings.table,
-                         scene_factory=(lambda: scene) if scene is not None else None)
+    source = open_source(
+        "sim",
+        settings.camera,
+        table=settings.table,
+        scene_factory=(lambda: scene) if scene is not None else None,
+    )
     film = source.scene  # what the sim camera films: frame i shows the scene at i / fps
     seen = []
     for t in TIMES_S:

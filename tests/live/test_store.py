@@ -24,7 +24,9 @@ def test_append_replay_and_resume_after_reopen(tmp_path):
     assert resumed == session
     events = again.events(session.id)
     assert [(e.seq, e.kind) for e in events] == [
-        (1, "session.started"), (2, "round.scored"), (3, "hand.seen")
+        (1, "session.started"),
+        (2, "round.scored"),
+        (3, "hand.seen"),
     ]
     assert events[1].payload == {"points": [3, 1]}
     assert again.snapshot_file(events[1]).read_bytes() == b"\xff\xd8jpg"

@@ -22,7 +22,7 @@ def table_image(ids: list[int], hide: tuple[int, ...] = ()) -> np.ndarray:
     for mid, (cx, cy) in zip(ids, centres, strict=True):
         if mid not in hide:
             x, y = cx - SIDE // 2, cy - SIDE // 2
-            img[y:y + SIDE, x:x + SIDE] = marker_image(mid, SIDE)[..., None]
+            img[y : y + SIDE, x : x + SIDE] = marker_image(mid, SIDE)[..., None]
     return img
 
 
@@ -67,7 +67,10 @@ def test_a_game_located_by_its_own_markers_counts_those(settings):
     # Before, the bar counted the table's corner markers only: "0/4 (no table)" over a box
     # the game had found.
     assert (table["markers_seen"], table["registered"], table["summary"]) == (
-        [10, 11, 12, 13], True, "4/4")
+        [10, 11, 12, 13],
+        True,
+        "4/4",
+    )
     rt.process(frame(table_image([10, 11, 12, 13], hide=(11, 12)), 1))
     assert rt.health()["table"]["summary"] == "2/4 (no table)"
 

@@ -13,13 +13,22 @@ from companion.cli import main
 def png_header(path, width: int, height: int) -> None:
     """A PNG that claims `width` x `height` pixels (its data is a few bytes): what matters is
     whether the size is checked before decoding."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(
-            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-                     + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
 
 
 def one_line_error(capsys) -> str:
@@ -30,11 +39,14 @@ def one_line_error(capsys) -> str:
 
 
 @pytest.mark.parametrize("argv", [["score", "looking-glass"], ["predict", "mirror-mansion"]])
-@pytest.mark.parametrize(("text", "message"), [
-    ("[" * 100_000 + "]" * 100_000, "nests deeper than 64"),
-    ('{"a":' * 70 + "1" + "}" * 70, "nests deeper than 64"),
-    ('{"seat": 1' + "0" * 5000 + "}", "out of range"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests deeper than 64"),
+        ('{"a":' * 70 + "1" + "}" * 70, "nests deeper than 64"),
+        ('{"seat": 1' + "0" * 5000 + "}", "out of range"),
+    ],
+)
 def test_json_inputs_are_bounded(tmp_path, capsys, argv, text, message):
     path = tmp_path / "hostile.json"
     path.write_text(text)

@@ -19,11 +19,27 @@ MAX_TIME_S = 15
 
 def schemathesis_argv(base: str) -> list[str]:
     return [
-        sys.executable, "-m", "schemathesis.cli", "run", f"{base}/openapi.json",
-        "--generation-deterministic", "--max-examples", "3", "--no-shrink",
-        "--phases", "examples,coverage,fuzzing", "--max-time", str(MAX_TIME_S),
-        "--exclude-path", "/api/events", "--exclude-path", "/api/stream.mjpg",
-        "--exclude-checks", "positive_data_acceptance", "--request-timeout", "5",
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "run",
+        f"{base}/openapi.json",
+        "--generation-deterministic",
+        "--max-examples",
+        "3",
+        "--no-shrink",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--max-time",
+        str(MAX_TIME_S),
+        "--exclude-path",
+        "/api/events",
+        "--exclude-path",
+        "/api/stream.mjpg",
+        "--exclude-checks",
+        "positive_data_acceptance",
+        "--request-timeout",
+        "5",
     ]
 
 
@@ -32,8 +48,9 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(tmp_path):
     with run_server(serve_argv(tmp_path / "data", port, "--fps", "4"), port) as server:
         argv = schemathesis_argv(server.base)
         print(" ".join(argv))
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=MAX_TIME_S + 60,
-                              cwd=tmp_path)  # its cache folder goes there, not in the repo
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=MAX_TIME_S + 60, cwd=tmp_path
+        )  # its cache folder goes there, not in the repo
         server.stop()
     report = done.stdout + done.stderr
     assert done.returncode == 0, report[-4000:]

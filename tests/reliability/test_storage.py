@@ -106,8 +106,11 @@ def test_the_live_loop_waits_while_the_disk_is_full_then_carries_on(tmp_path):
     from tests.reliability.live_blank import BlankSource
 
     settings = small_settings(tmp_path, **{"store.retry_s": 0.1})
-    rt = Runtime(settings, source_factory=BlankSource,
-                 table_game_factory=lambda s, session: DealingGame(session))
+    rt = Runtime(
+        settings,
+        source_factory=BlankSource,
+        table_game_factory=lambda s, session: DealingGame(session),
+    )
     fill_up(rt.store)
     rt.start()
     try:
@@ -279,13 +282,17 @@ class HintingGame(ExampleTableGame):
 
 
 def test_a_hint_is_recorded_once_per_position_however_often_it_is_asked(tmp_path):
-    rt = Runtime(small_settings(tmp_path),
-                 table_game_factory=lambda s, session: HintingGame(session))
+    rt = Runtime(
+        small_settings(tmp_path), table_game_factory=lambda s, session: HintingGame(session)
+    )
     rt.start_session("reflecto", {}, ["A", "B"])
 
     def hints() -> list[tuple[str, int]]:
-        return [(e.visibility, e.payload["n"]) for e in rt.store.events(rt.session.id)
-                if e.kind == "x.hint"]
+        return [
+            (e.visibility, e.payload["n"])
+            for e in rt.store.events(rt.session.id)
+            if e.kind == "x.hint"
+        ]
 
     for _ in range(50):
         rt.correct({"hint": True}, 0)

@@ -59,8 +59,9 @@ def test_the_live_loop_feeds_the_watchdog_until_it_hangs(tmp_path, monkeypatch):
             games.append(HangingGame(session))
             return games[-1]
 
-        rt = Runtime(small_settings(tmp_path), source_factory=BlankSource,
-                     table_game_factory=make).start()
+        rt = Runtime(
+            small_settings(tmp_path), source_factory=BlankSource, table_game_factory=make
+        ).start()
         try:
             first = messages(sock, 0.8)
             assert first[0] == "READY=1"
@@ -82,14 +83,18 @@ def test_the_live_loop_feeds_the_watchdog_until_it_hangs(tmp_path, monkeypatch):
 def test_without_systemd_nothing_is_sent():
     notifier = Notifier.from_environ({})
     assert not notifier.enabled and not notifier.alive() and not notifier.ready()
-    other = Notifier.from_environ({"NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000",
-                                   "WATCHDOG_PID": "1"})
+    other = Notifier.from_environ(
+        {"NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"}
+    )
     assert other.period_s is None  # the watchdog is another process's
 
 
 def test_the_unit_runs_the_service_under_the_watchdog():
     unit = (REPO / "deploy" / "companion.service").read_text()
-    lines = {line.split("=", 1)[0]: line.split("=", 1)[1]
-             for line in unit.splitlines() if "=" in line and not line.startswith("#")}
+    lines = {
+        line.split("=", 1)[0]: line.split("=", 1)[1]
+        for line in unit.splitlines()
+        if "=" in line and not line.startswith("#")
+    }
     assert lines["Type"] == "notify" and lines["NotifyAccess"] == "main"
     assert int(lines["WatchdogSec"]) > 0 and lines["Restart"] == "on-failure"

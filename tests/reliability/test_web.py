@@ -26,8 +26,12 @@ def bearer(token: str) -> dict[str, str]:
 def test_numbers_past_64_bits_are_4xx_at_the_edge(make_app):
     app, _ = make_app()
     client = TestClient(app, raise_server_exceptions=False)
-    for path in (f"/api/history?after={HUGE}", f"/api/events/{HUGE}/snapshot.jpg",
-                 f"/api/history?after={MAX_SEQ + 1}", "/api/events/0/snapshot.jpg"):
+    for path in (
+        f"/api/history?after={HUGE}",
+        f"/api/events/{HUGE}/snapshot.jpg",
+        f"/api/history?after={MAX_SEQ + 1}",
+        "/api/events/0/snapshot.jpg",
+    ):
         res = client.get(path)
         assert res.status_code == 422 and res.json()["detail"], path
     assert client.get(f"/api/history?after={MAX_SEQ}").json() == []
@@ -66,8 +70,14 @@ def test_dns_rebinding_names_are_refused_and_our_own_names_answered(make_app):
     evil = client.get("/api/state?seat=0", headers={"Host": "evil.example"})
     assert evil.status_code == 421 and "secret" not in evil.text
     assert client.get("/api/events", headers={"Host": "evil.example:8000"}).status_code == 421
-    for host in ("127.0.0.1:8000", "[::1]:8000", "localhost", "companion.local",
-                 "192.168.1.20:8000", "companion"):
+    for host in (
+        "127.0.0.1:8000",
+        "[::1]:8000",
+        "localhost",
+        "companion.local",
+        "192.168.1.20:8000",
+        "companion",
+    ):
         res = client.get("/api/state?seat=0", headers={"Host": host})
         assert res.status_code == 200 and "my secret" in res.text, host
 
@@ -83,14 +93,20 @@ def test_cross_site_changes_are_refused_even_without_a_body(make_app):
     app, runtime = make_app()
     client = TestClient(app, base_url="http://127.0.0.1:8000")
     before = runtime.store.last_seq(runtime.session.id)
-    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
-                    {"Origin": "null"}, {"Origin": "http://127.0.0.1:9999"}):
+    for headers in (
+        {"Origin": "http://evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "null"},
+        {"Origin": "http://127.0.0.1:9999"},
+    ):
         res = client.post("/api/corrections", headers=headers)  # no body, as a form sends
         assert res.status_code == 403 and "dashboard itself" in res.json()["detail"], headers
     assert runtime.store.last_seq(runtime.session.id) == before
-    same = client.post("/api/corrections", json={"note": "hi"},
-                       headers={"Origin": "http://127.0.0.1:8000",
-                                "Sec-Fetch-Site": "same-origin"})
+    same = client.post(
+        "/api/corrections",
+        json={"note": "hi"},
+        headers={"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "same-origin"},
+    )
     assert same.status_code == 200
 
 
@@ -105,10 +121,17 @@ def test_every_response_carries_the_security_headers(make_app):
 
 
 def test_tokens_are_scrubbed_from_access_logs_and_the_admin_link_kept_off_the_journal(
-        capsys, tmp_path):
-    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
-                               '%s - "%s %s HTTP/%s" %d',
-                               ("1.2.3.4:5", "GET", "/?token=s3cret&seat=1", "1.1", 200), None)
+    capsys, tmp_path
+):
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", "/?token=s3cret&seat=1", "1.1", 200),
+        None,
+    )
     ScrubTokens().filter(record)
     assert "s3cret" not in record.getMessage() and "seat=1" in record.getMessage()
     show_admin_link("http://x/?token=s3cret", tmp_path / "admin-link.txt")
@@ -128,8 +151,7 @@ def test_tokens_are_stored_hashed_and_found_by_hash(make_app):
 def test_wrong_tokens_get_429_with_a_back_off(make_app):
     app, runtime = make_app(host="0.0.0.0")
     client = TestClient(app)
-    codes = [client.get("/api/state", headers=bearer(f"guess{i}")).status_code
-             for i in range(7)]
+    codes = [client.get("/api/state", headers=bearer(f"guess{i}")).status_code for i in range(7)]
     assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
     res = client.get("/api/state", headers=bearer(runtime.store.admin_token()[0]))
     assert res.status_code == 429 and int(res.headers["retry-after"]) >= 1
@@ -140,14 +162,16 @@ def test_each_seat_is_rate_limited_on_its_own(make_app):
     app, runtime = make_app(host="0.0.0.0", **{"web.actions_per_s": 2})
     admin = runtime.store.admin_token()[0]
     client = TestClient(app)
-    links = client.post("/api/session", json={"game": "reflecto", "seats": ["A", "B"]},
-                        headers=bearer(admin)).json()["links"]
+    links = client.post(
+        "/api/session", json={"game": "reflecto", "seats": ["A", "B"]}, headers=bearer(admin)
+    ).json()["links"]
     a, b = links[0]["token"], links[1]["token"]
-    codes = [client.post("/api/corrections", json={"memo": f"m{i}"}, headers=bearer(a))
-             .status_code for i in range(12)]
+    codes = [
+        client.post("/api/corrections", json={"memo": f"m{i}"}, headers=bearer(a)).status_code
+        for i in range(12)
+    ]
     assert codes[:8] == [200] * 8 and 429 in codes[8:]
-    assert client.post("/api/corrections", json={"memo": "b"}, headers=bearer(b)).status_code \
-        == 200
+    assert client.post("/api/corrections", json={"memo": "b"}, headers=bearer(b)).status_code == 200
     assert client.get("/api/state", headers=bearer(a)).status_code == 200  # reads are free
 
 
@@ -155,8 +179,9 @@ def test_each_audience_counts_its_events_without_gaps(make_app):
     app, runtime = make_app(host="0.0.0.0")
     admin = runtime.store.admin_token()[0]
     client = TestClient(app)
-    links = client.post("/api/session", json={"game": "reflecto", "seats": ["A", "B"]},
-                        headers=bearer(admin)).json()["links"]
+    links = client.post(
+        "/api/session", json={"game": "reflecto", "seats": ["A", "B"]}, headers=bearer(admin)
+    ).json()["links"]
     a, b = bearer(links[0]["token"]), bearer(links[1]["token"])
     client.post("/api/corrections", json={"note": "public 1"}, headers=a)
     seen_by_b = client.get("/api/state", headers=b).json()["last_seq"]
@@ -171,16 +196,18 @@ def test_each_audience_counts_its_events_without_gaps(make_app):
     a_seqs = [e["seq"] for e in client.get("/api/history", headers=a).json()]
     assert a_seqs == list(range(1, 8))
     page = client.get("/api/history?after=3&limit=2", headers=a).json()
-    assert [(e["seq"], e["payload"]["text"]) for e in page] == [(4, "private 1"),
-                                                               (5, "private 2")]
+    assert [(e["seq"], e["payload"]["text"]) for e in page] == [(4, "private 1"), (5, "private 2")]
 
 
 def test_a_game_s_endpoints_act_only_while_that_game_is_at_the_table(make_app):
     app, runtime = make_app()
     client = TestClient(app)
     before = runtime.store.last_seq(runtime.session.id)
-    for path in ("/api/games/mirror-mansion/hint", "/api/games/looking-glass/hint",
-                 "/api/games/mirror-mansion/call-guesses"):
+    for path in (
+        "/api/games/mirror-mansion/hint",
+        "/api/games/looking-glass/hint",
+        "/api/games/mirror-mansion/call-guesses",
+    ):
         res = client.post(f"{path}?seat=0")
         assert res.status_code == 409 and "playing reflecto" in res.json()["detail"], path
     assert runtime.store.last_seq(runtime.session.id) == before
@@ -219,8 +246,12 @@ def test_every_change_needs_a_token_and_records_nothing_without_one(make_app):
     client = TestClient(app)
     spec = client.get("/openapi.json").json()
     before = runtime.store.last_seq(runtime.session.id)
-    changes = [(m, path) for path, ops in spec["paths"].items() for m in ops
-               if m in ("post", "put", "patch", "delete")]
+    changes = [
+        (m, path)
+        for path, ops in spec["paths"].items()
+        for m in ops
+        if m in ("post", "put", "patch", "delete")
+    ]
     assert len(changes) >= 10
     for method, path in changes:
         url = path.replace("{seq}", "1")

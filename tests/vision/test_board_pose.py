@@ -54,8 +54,7 @@ def test_overhead_keeps_the_prior_and_still_places_tops_within_a_dot_radius() ->
 def test_a_calibration_is_used_as_given() -> None:
     cam = VirtualCamera.looking_at((150, 150), 600, tilt_deg=15, yaw_deg=0)
     cal = Calibration(cam.K, np.zeros(5))
-    pose = estimate_pose(_markers(cam, [10, 11, 12, 13], 0.2), BOARD, (cam.width, cam.height),
-                         cal)
+    pose = estimate_pose(_markers(cam, [10, 11, 12, 13], 0.2), BOARD, (cam.width, cam.height), cal)
     assert pose is not None and not pose.focal_estimated
     assert np.allclose(pose.K, cam.K)
     assert np.allclose(pose.camera_centre, cam.C, atol=3.0)

@@ -21,8 +21,7 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
     cfg = tmp_path / "c.toml"
     cfg.write_text("[table]\nmarker_size_mm = 50\n")
     out = tmp_path / "sheets"
-    assert cli_main(["calibrate", "print", "--out", str(out), "--config", str(cfg),
-                     "--json"]) == 0
+    assert cli_main(["calibrate", "print", "--out", str(out), "--config", str(cfg), "--json"]) == 0
     files = {p.name for p in out.iterdir()}
     for name in ("table-markers", "charuco-board", "mirror-mansion-stickers"):
         assert f"{name}.pdf" in files and f"{name}.png" in files
@@ -33,16 +32,22 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
         assert measure_marker_mm(out / "table-markers.png", mid) == pytest.approx(50, abs=0.3)
     for mid in (10, 11, 12, 13):
         assert measure_marker_mm(out / "mirror-mansion-stickers.png", mid) == pytest.approx(
-            30, abs=0.3)
+            30, abs=0.3
+        )
     board = detect_board(cv2.imread(str(out / "charuco-board.png")))
     assert board is not None and len(board.image_points) == 24  # every inner corner
     step_px = np.linalg.norm(board.image_points[1] - board.image_points[0])
     assert step_px * 25.4 / DPI == pytest.approx(BOARD_SQUARE_MM, abs=0.2)
 
 
-@pytest.mark.parametrize(("sheet", "ids"), [("table-markers", range(4)),
-                                            ("mirror-mansion-stickers", (10, 11, 12, 13)),
-                                            ("reflecto-markers", (20, 21, 22, 23))])
+@pytest.mark.parametrize(
+    ("sheet", "ids"),
+    [
+        ("table-markers", range(4)),
+        ("mirror-mansion-stickers", (10, 11, 12, 13)),
+        ("reflecto-markers", (20, 21, 22, 23)),
+    ],
+)
 def test_every_marker_has_an_arrow_beside_its_top_edge(tmp_path, sheet, ids):
     """The sheet says to lay each marker with its arrow one way: the arrow must be beside the
     side ArUco reads as the marker's top (its first two corners)."""
@@ -59,7 +64,7 @@ def test_every_marker_has_an_arrow_beside_its_top_edge(tmp_path, sheet, ids):
 
         def dark_beyond(edge_mid, out):
             spots = [(edge_mid + out * d * mm).astype(int) for d in np.arange(2, 10, 0.5)]
-            return any(img[y - 2:y + 3, x - 2:x + 3].mean() < 100 for x, y in spots)
+            return any(img[y - 2 : y + 3, x - 2 : x + 3].mean() < 100 for x, y in spots)
 
         assert dark_beyond((c[0] + c[1]) / 2, -down), f"{sheet} marker {mid}: no arrow"
         assert not dark_beyond((c[1] + c[2]) / 2, right), f"{sheet} marker {mid}"
@@ -70,8 +75,11 @@ def test_sticker_dots_are_8_mm(tmp_path):
     assert cli_main(["calibrate", "print", "--out", str(tmp_path)]) == 0
     img = cv2.imread(str(tmp_path / "mirror-mansion-stickers.png"))
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    for lo, hi in [((40, 120, 80), (90, 255, 255)), ((140, 120, 80), (175, 255, 255)),
-                   ((5, 120, 80), (25, 255, 255))]:
+    for lo, hi in [
+        ((40, 120, 80), (90, 255, 255)),
+        ((140, 120, 80), (175, 255, 255)),
+        ((5, 120, 80), (25, 255, 255)),
+    ]:
         mask = cv2.inRange(hsv, np.array(lo), np.array(hi))
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         widths = stats[1:, cv2.CC_STAT_WIDTH] * 25.4 / DPI
@@ -90,12 +98,15 @@ def table_photo(tmp_path_factory):
 
 def test_table_saves_the_homography(tmp_path, table_photo, capsys):
     path, scene, _ = table_photo
-    assert cli_main(["calibrate", "table", "--image", str(path), "--data-dir", str(tmp_path),
-                     "--json"]) == 0
+    assert (
+        cli_main(
+            ["calibrate", "table", "--image", str(path), "--data-dir", str(tmp_path), "--json"]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["markers_seen"] == [0, 1, 2, 3]
-    assert out["camera_px_per_mm"] == pytest.approx(scene.camera.px_per_mm_at((300, 225)),
-                                                    rel=0.05)
+    assert out["camera_px_per_mm"] == pytest.approx(scene.camera.px_per_mm_at((300, 225)), rel=0.05)
     H = load_table_homography(tmp_path)
     pts = np.array([*corner_centres_mm(TableSettings()).values(), (300.0, 225.0)])
     px = scene.camera.project(pts)
@@ -122,19 +133,27 @@ def test_table_names_the_missing_markers(tmp_path, table_photo, capsys):
         cv2.circle(image, (round(x), round(y)), 45, (90, 130, 190), -1)
     covered = tmp_path / "covered.png"
     cv2.imwrite(str(covered), image)
-    assert cli_main(["calibrate", "table", "--image", str(covered), "--data-dir",
-                     str(tmp_path)]) == 2
+    assert (
+        cli_main(["calibrate", "table", "--image", str(covered), "--data-dir", str(tmp_path)]) == 2
+    )
     err = capsys.readouterr().err
     assert "corner marker(s) 1, 2 not seen (seen: 0, 3)" in err and err.count("\n") == 1
     assert load_table_homography(tmp_path) is None
 
 
-@pytest.mark.parametrize(("make", "message"), [
-    (lambda p: p / "missing.jpg", "image not found"),
-    (lambda p: (p / "notes.jpg").write_text("hello") and p / "notes.jpg", "is not an image"),
-])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p / "missing.jpg", "image not found"),
+        (lambda p: (p / "notes.jpg").write_text("hello") and p / "notes.jpg", "is not an image"),
+    ],
+)
 def test_table_bad_image_is_one_line_exit_2(tmp_path, capsys, make, message):
-    assert cli_main(["calibrate", "table", "--image", str(make(tmp_path)), "--data-dir",
-                     str(tmp_path)]) == 2
+    assert (
+        cli_main(
+            ["calibrate", "table", "--image", str(make(tmp_path)), "--data-dir", str(tmp_path)]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1

@@ -31,16 +31,18 @@ MARGIN_MM = 15.0
 
 @pytest.fixture(scope="module")
 def board_canvas():
-    art = charuco_board().generateImage((round(BOARD_W * PX_PER_MM), round(BOARD_H * PX_PER_MM)),
-                                        marginSize=0, borderBits=1)
+    art = charuco_board().generateImage(
+        (round(BOARD_W * PX_PER_MM), round(BOARD_H * PX_PER_MM)), marginSize=0, borderBits=1
+    )
     pad = round(MARGIN_MM * PX_PER_MM)
     canvas = cv2.copyMakeBorder(art, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
     return cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR)
 
 
 def render(canvas, target, distance, tilt, yaw):
-    cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw, width=SIZE[0],
-                                   height=SIZE[1], hfov_deg=HFOV)
+    cam = VirtualCamera.looking_at(
+        target, distance, tilt_deg=tilt, yaw_deg=yaw, width=SIZE[0], height=SIZE[1], hfov_deg=HFOV
+    )
     img = cam.render_plane(canvas, PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
     # A grey table around the board, so the board's edge is where the paper ends.
     return cv2.GaussianBlur(img, (0, 0), 0.6), cam
@@ -52,8 +54,15 @@ def spread_views(canvas, n=20):
     out = []
     for i in range(n):
         target = (BOARD_W / 2 + rng.uniform(-70, 70), BOARD_H / 2 + rng.uniform(-50, 50))
-        out.append(render(canvas, target, rng.uniform(260, 330), rng.uniform(15, 38),
-                          i * 360 / n + rng.uniform(-10, 10)))
+        out.append(
+            render(
+                canvas,
+                target,
+                rng.uniform(260, 330),
+                rng.uniform(15, 38),
+                i * 360 / n + rng.uniform(-10, 10),
+            )
+        )
     return out
 
 
@@ -79,8 +88,9 @@ def test_cli_calibrates_from_a_folder_and_saves_json(tmp_path, good_views, capsy
     for i, (img, _) in enumerate(good_views):
         cv2.imwrite(str(folder / f"view_{i:02d}.png"), img)
     data_dir = tmp_path / "data"
-    code = cli_main(["calibrate", "intrinsics", "--images", str(folder), "--data-dir",
-                     str(data_dir), "--json"])
+    code = cli_main(
+        ["calibrate", "intrinsics", "--images", str(folder), "--data-dir", str(data_dir), "--json"]
+    )
     assert code == 0
     printed = json.loads(capsys.readouterr().out)
     saved = load_intrinsics(data_dir)
@@ -88,8 +98,18 @@ def test_cli_calibrates_from_a_folder_and_saves_json(tmp_path, good_views, capsy
     assert saved.image_size == SIZE
     assert saved.camera_matrix[0, 0] == pytest.approx(good_views[0][1].K[0, 0], rel=0.03)
     # The same folder through the camera path: a replay source that plays it once.
-    code = cli_main(["calibrate", "intrinsics", "--camera", f"replay:{folder}", "--data-dir",
-                     str(data_dir), "--out", str(tmp_path / "cam.json")])
+    code = cli_main(
+        [
+            "calibrate",
+            "intrinsics",
+            "--camera",
+            f"replay:{folder}",
+            "--data-dir",
+            str(data_dir),
+            "--out",
+            str(tmp_path / "cam.json"),
+        ]
+    )
     assert code == 0
     assert "lens calibrated" in capsys.readouterr().out
     assert json.loads((tmp_path / "cam.json").read_text())["rms_px"] < 1.0
@@ -103,9 +123,20 @@ def test_refuses_too_few_views(good_views):
 
 def test_refuses_views_that_all_sit_in_the_middle(board_canvas):
     centre = (BOARD_W / 2, BOARD_H / 2)
-    views = [detect_board(render(board_canvas, centre, 560, tilt, yaw)[0])
-             for tilt, yaw in [(20, 0), (25, 60), (30, 120), (20, 180), (25, 240), (30, 300),
-                               (15, 30), (35, 90), (20, 150)]]
+    views = [
+        detect_board(render(board_canvas, centre, 560, tilt, yaw)[0])
+        for tilt, yaw in [
+            (20, 0),
+            (25, 60),
+            (30, 120),
+            (20, 180),
+            (25, 240),
+            (30, 300),
+            (15, 30),
+            (35, 90),
+            (20, 150),
+        ]
+    ]
     views = [v for v in views if v is not None]
     assert len(views) >= 8
     assert coverage(views, SIZE) < 0.5

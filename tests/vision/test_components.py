@@ -33,8 +33,10 @@ def test_same_components_as_labelling_on_nested_random_masks(skip_edge):
         mask = (rng.random((48, 64)) < rng.uniform(0.3, 0.7)).astype(np.uint8)
         if trial % 2:
             mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
-        got = sorted((c.x, c.y, c.w, c.h, c.area, c.mask.tobytes())
-                     for c in components(mask, 4, skip_edge=skip_edge))
+        got = sorted(
+            (c.x, c.y, c.w, c.h, c.area, c.mask.tobytes())
+            for c in components(mask, 4, skip_edge=skip_edge)
+        )
         assert got == _labelled(mask, 4, skip_edge), trial
 
 
@@ -48,6 +50,6 @@ def test_a_ring_with_a_card_inside_is_two_components():
 
 def test_in_raster_order_of_first_pixel():
     mask = np.zeros((30, 30), np.uint8)
-    mask[10:20, 2:5] = 1   # starts lower, further left
-    mask[3:6, 20:28] = 1   # starts higher
+    mask[10:20, 2:5] = 1  # starts lower, further left
+    mask[3:6, 20:28] = 1  # starts higher
     assert [(c.x, c.y) for c in components(mask, 1)] == [(20, 3), (2, 10)]

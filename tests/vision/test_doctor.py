@@ -23,8 +23,9 @@ def good_photo():
 def doctor(tmp_path, capsys, camera, *extra):
     cfg = tmp_path / "fast.toml"
     cfg.write_text("[camera]\nfps = 50\n")
-    code = cli_main(["doctor", "--camera", camera, "--config", str(cfg), "--data-dir",
-                     str(tmp_path), *extra])
+    code = cli_main(
+        ["doctor", "--camera", camera, "--config", str(cfg), "--data-dir", str(tmp_path), *extra]
+    )
     out = capsys.readouterr().out
     return code, out
 
@@ -106,8 +107,10 @@ def test_lens_calibration_is_checked_against_the_picture_size(tmp_path, capsys, 
 def test_absent_camera_fails_cleanly(tmp_path, capsys):
     code, out = doctor(tmp_path, capsys, "opencv:57")
     assert code == 1
-    assert out.strip() == ("FAIL  camera: camera opencv:57 not found or busy -> check the cable "
-                           "and that no other program uses the camera")
+    assert out.strip() == (
+        "FAIL  camera: camera opencv:57 not found or busy -> check the cable "
+        "and that no other program uses the camera"
+    )
 
 
 def test_unknown_camera_spec_is_a_usage_error(tmp_path, capsys):

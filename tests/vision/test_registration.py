@@ -19,8 +19,7 @@ from companion.vision.markers import detect_markers
 from companion.vision.registration import TableRegistrar, registrar_for
 
 TABLE = TableSettings()
-PROBES_MM = np.array([[100.0, 80.0], [300.0, 225.0], [550.0, 400.0], [20.0, 430.0],
-                      [590.0, 10.0]])
+PROBES_MM = np.array([[100.0, 80.0], [300.0, 225.0], [550.0, 400.0], [20.0, 430.0], [590.0, 10.0]])
 TOL_MM = 1.5
 
 
@@ -115,8 +114,8 @@ def test_a_sticker_turned_by_90_degrees_still_registers(canvas):
     cx = round((TABLE.width_mm - origin[0]) * 2)
     cy = round((0 - origin[1]) * 2)
     half = 50
-    block = turned[cy - half:cy + half, cx - half:cx + half]
-    turned[cy - half:cy + half, cx - half:cx + half] = np.rot90(block).copy()
+    block = turned[cy - half : cy + half, cx - half : cx + half]
+    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(block).copy()
     camera = overhead_camera(TABLE, tilt_deg=10, yaw_deg=15, fill=0.7)
     reg = TableRegistrar(TABLE).register(photo((turned, origin), camera))
     assert reg.markers_seen == [0, 1, 2, 3]
@@ -216,5 +215,6 @@ def test_two_markers_fit_a_plane_for_a_caller_that_asks_for_it(canvas, covered):
     fit = registrar.fit(found, min_markers=2)
     assert fit is not None and sorted(fit.ids) == sorted(set(TABLE.corner_ids) - set(covered))
     err_mm = np.linalg.norm(
-        cv2.perspectiveTransform(camera.project(PROBES_MM)[None], fit.H)[0] - PROBES_MM, axis=1)
+        cv2.perspectiveTransform(camera.project(PROBES_MM)[None], fit.H)[0] - PROBES_MM, axis=1
+    )
     assert err_mm.max() < 3 * TOL_MM, err_mm

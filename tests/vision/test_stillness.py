@@ -17,8 +17,9 @@ def _table(rng: np.random.Generator) -> np.ndarray:
 
 
 def _jpeg(img: np.ndarray) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])[1],
-                        cv2.IMREAD_COLOR)
+    return cv2.imdecode(
+        cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR
+    )
 
 
 def test_the_first_frame_is_not_still_and_a_noisy_unchanged_table_is():

@@ -107,9 +107,18 @@ def test_openapi_lists_every_endpoint_with_schemas(local):
     spec = client.get("/openapi.json").json()
     paths = set(spec["paths"])
     assert paths >= {
-        "/api/health", "/api/state", "/api/events", "/api/stream.mjpg", "/api/snapshot.jpg",
-        "/api/history", "/api/events/{seq}/snapshot.jpg", "/api/session", "/api/games",
-        "/api/corrections", "/api/questions", "/api/session/links",
+        "/api/health",
+        "/api/state",
+        "/api/events",
+        "/api/stream.mjpg",
+        "/api/snapshot.jpg",
+        "/api/history",
+        "/api/events/{seq}/snapshot.jpg",
+        "/api/session",
+        "/api/games",
+        "/api/corrections",
+        "/api/questions",
+        "/api/session/links",
     }
     schemas = spec["components"]["schemas"]
     assert {"Health", "StateOut", "NewSession", "EventOut", "QuestionOut"} <= set(schemas)

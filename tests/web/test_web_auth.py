@@ -35,17 +35,23 @@ def test_changes_need_a_token_and_reads_do_not(lan):
 
 def test_seat_links_give_each_seat_its_own_private_view_and_actions(lan):
     client, _, admin = lan
-    res = client.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
-                      headers=bearer(admin))
+    res = client.post(
+        "/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]}, headers=bearer(admin)
+    )
     links = res.json()["links"]
     assert [link["name"] for link in links] == ["Ann", "Bob"]
     ann, bob = links[0]["token"], links[1]["token"]
     assert links[0]["url"].endswith(f"/?token={ann}") and ann != bob
 
-    assert client.post("/api/corrections", json={"memo": "I hold the Queen"},
-                       headers=bearer(ann)).status_code == 200
+    assert (
+        client.post(
+            "/api/corrections", json={"memo": "I hold the Queen"}, headers=bearer(ann)
+        ).status_code
+        == 200
+    )
     assert client.get("/api/state", headers=bearer(ann)).json()["view"]["memos"] == [
-        "I hold the Queen"]
+        "I hold the Queen"
+    ]
     for who in ({"Authorization": f"Bearer {bob}"}, bearer(admin), {}):
         text = client.get("/api/state", headers=who).text
         text += client.get("/api/history", headers=who).text

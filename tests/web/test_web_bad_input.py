@@ -52,10 +52,15 @@ def test_garbage_to_every_mutating_endpoint_is_a_4xx_with_a_message(make_app, ho
     for method, path in routes:
         url = path.replace("{", "").replace("}", "")  # any path parameter gets a junk value
         for body in BAD_BODIES:
-            for headers in ({}, {"Authorization": f"Bearer {admin}"}, {"Authorization": "Bearer x"}
-                            ):
+            for headers in (
+                {},
+                {"Authorization": f"Bearer {admin}"},
+                {"Authorization": "Bearer x"},
+            ):
                 res = client.request(
-                    method, url, content=body,
+                    method,
+                    url,
+                    content=body,
                     headers={**headers, "Content-Type": "application/json"},
                 )
                 assert 400 <= res.status_code < 500, (method, path, body[:40], res.status_code)
@@ -76,7 +81,8 @@ def test_messages_name_the_problem(make_app):
         (b'{"game": "plain", "colour": "red"}', 422, "colour: Extra inputs"),
     ]
     for body, status, message in cases:
-        res = client.post("/api/session", content=body,
-                          headers={"Content-Type": "application/json"})
+        res = client.post(
+            "/api/session", content=body, headers={"Content-Type": "application/json"}
+        )
         assert res.status_code == status, (body, res.text)
         assert message in res.json()["detail"], res.json()

@@ -67,8 +67,9 @@ def test_live_module_is_found_and_its_router_and_panel_are_served(plugged):
 def test_game_routes_reuse_the_platform_auth_beyond_loopback(plugged):
     client, runtime = plugged("0.0.0.0")
     admin = {"Authorization": f"Bearer {runtime.store.admin_token()[0]}"}
-    links = client.post("/api/session", json={"game": "example", "seats": ["Ann", "Bob"]},
-                        headers=admin).json()["links"]
+    links = client.post(
+        "/api/session", json={"game": "example", "seats": ["Ann", "Bob"]}, headers=admin
+    ).json()["links"]
     assert client.post("/api/games/example/memos", json={"text": "x"}).status_code == 401
     ann = {"Authorization": f"Bearer {links[0]['token']}"}
     assert client.post("/api/games/example/memos", json={"text": "mine"}, headers=ann).json() == [
@@ -78,8 +79,11 @@ def test_game_routes_reuse_the_platform_auth_beyond_loopback(plugged):
     assert client.get("/api/games/example/memos", headers=bob).json() == []
     for body in BAD_BODIES:
         for headers in ({}, ann):
-            res = client.post("/api/games/example/memos", content=body,
-                              headers={**headers, "Content-Type": "application/json"})
+            res = client.post(
+                "/api/games/example/memos",
+                content=body,
+                headers={**headers, "Content-Type": "application/json"},
+            )
             assert 400 <= res.status_code < 500 and isinstance(res.json()["detail"], str)
 
 
@@ -89,9 +93,7 @@ class BrokenGame(GameInfo):
         raise ImportError(f"broken {part}.py (test)")
 
 
-def test_a_game_whose_files_fail_to_import_does_not_take_the_dashboard_down(
-    monkeypatch, tmp_path
-):
+def test_a_game_whose_files_fail_to_import_does_not_take_the_dashboard_down(monkeypatch, tmp_path):
     monkeypatch.setitem(GAMES, "broken", BrokenGame("broken", "Broken", "broken", 1, 2))
     settings = make_settings(tmp_path)
     client = TestClient(create_app(settings, Runtime(settings)))  # the app starts

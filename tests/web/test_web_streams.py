@@ -44,13 +44,18 @@ def test_sse_sends_new_events_only_to_the_seats_that_may_see_them(make_app):
     app, runtime = make_app(host="0.0.0.0", camera=False)
     admin = runtime.store.admin_token()[0]
     with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http:
-        links = http.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
-                          headers={"Authorization": f"Bearer {admin}"}).json()["links"]
+        links = http.post(
+            "/api/session",
+            json={"game": "plain", "seats": ["Ann", "Bob"]},
+            headers={"Authorization": f"Bearer {admin}"},
+        ).json()["links"]
         ann, bob = links[0]["token"], links[1]["token"]
         as_ann = {"Authorization": f"Bearer {ann}"}
         as_bob = {"Authorization": f"Bearer {bob}"}
-        with http.stream("GET", "/api/events", headers=as_bob) as bob_res, \
-                http.stream("GET", "/api/events", headers=as_ann) as ann_res:
+        with (
+            http.stream("GET", "/api/events", headers=as_bob) as bob_res,
+            http.stream("GET", "/api/events", headers=as_ann) as ann_res,
+        ):
             bob_stream, ann_stream = SSEReader(bob_res), SSEReader(ann_res)
             hello = bob_stream.read(2)  # retry, then hello
             assert hello[-1]["event"] == "hello" and hello[-1]["data"]["seat"] == 1
@@ -68,10 +73,14 @@ def test_sse_sends_new_events_only_to_the_seats_that_may_see_them(make_app):
         assert got_ann[1]["id"] == f"{session}:3" and got_bob[0]["id"] == f"{session}:2"
 
         # A reconnecting EventSource sends Last-Event-ID and gets what it missed, in order.
-        http.post("/api/corrections", json={"note": "while away"},
-                  headers={"Authorization": f"Bearer {admin}"})
-        with http.stream("GET", "/api/events",
-                         headers={**as_bob, "Last-Event-ID": f"{session}:1"}) as again:
+        http.post(
+            "/api/corrections",
+            json={"note": "while away"},
+            headers={"Authorization": f"Bearer {admin}"},
+        )
+        with http.stream(
+            "GET", "/api/events", headers={**as_bob, "Last-Event-ID": f"{session}:1"}
+        ) as again:
             reader = SSEReader(again)
             missed = [m for m in reader.read(4) if m.get("event") == "event"]
         assert [m["data"]["payload"]["text"] for m in missed] == ["public", "while away"]
@@ -97,22 +106,25 @@ def test_sse_status_and_session_messages(make_app):
 
 def test_mjpeg_stream_delivers_changing_jpeg_frames(make_app):
     app, runtime = make_app()
-    with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http, \
-            http.stream("GET", "/api/stream.mjpg") as res:
-            assert res.headers["content-type"] == "multipart/x-mixed-replace; boundary=frame"
-            buf, frames = b"", []
-            for chunk in res.iter_bytes():
-                buf += chunk
-                while len(frames) < 3 and b"\r\n\r\n" in buf:
-                    head, _, rest = buf.partition(b"\r\n\r\n")
-                    assert head.startswith(b"--frame") and b"image/jpeg" in head
-                    length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
-                    if len(rest) < length + 2:
-                        break
-                    frames.append(rest[:length])
-                    buf = rest[length + 2:]
-                if len(frames) >= 3:
+    with (
+        served(app, runtime) as base,
+        httpx.Client(base_url=base, timeout=10) as http,
+        http.stream("GET", "/api/stream.mjpg") as res,
+    ):
+        assert res.headers["content-type"] == "multipart/x-mixed-replace; boundary=frame"
+        buf, frames = b"", []
+        for chunk in res.iter_bytes():
+            buf += chunk
+            while len(frames) < 3 and b"\r\n\r\n" in buf:
+                head, _, rest = buf.partition(b"\r\n\r\n")
+                assert head.startswith(b"--frame") and b"image/jpeg" in head
+                length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+                if len(rest) < length + 2:
                     break
+                frames.append(rest[:length])
+                buf = rest[length + 2 :]
+            if len(frames) >= 3:
+                break
     images = [cv2.imdecode(np.frombuffer(f, np.uint8), cv2.IMREAD_COLOR) for f in frames]
     assert all(img is not None and img.shape[:2] == (360, 480) for img in images)
     assert frames[0] != frames[2]  # live: the frames change
@@ -123,16 +135,21 @@ def test_a_seat_stream_ends_when_a_new_game_starts(make_app):
     app, runtime = make_app(host="0.0.0.0", camera=False)
     admin = {"Authorization": f"Bearer {runtime.store.admin_token()[0]}"}
     with served(app, runtime) as base, httpx.Client(base_url=base, timeout=10) as http:
-        links = http.post("/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]},
-                          headers=admin).json()["links"]
+        links = http.post(
+            "/api/session", json={"game": "plain", "seats": ["Ann", "Bob"]}, headers=admin
+        ).json()["links"]
         first = {"Authorization": f"Bearer {links[0]['token']}"}
         with http.stream("GET", "/api/events", headers=first) as res:
             stream = SSEReader(res)
             stream.read(2)
-            new = http.post("/api/session", json={"game": "plain", "seats": ["Cy", "Di"]},
-                            headers=admin).json()["links"]
-            http.post("/api/corrections", json={"memo": "Cy's secret"},
-                      headers={"Authorization": f"Bearer {new[0]['token']}"})
+            new = http.post(
+                "/api/session", json={"game": "plain", "seats": ["Cy", "Di"]}, headers=admin
+            ).json()["links"]
+            http.post(
+                "/api/corrections",
+                json={"memo": "Cy's secret"},
+                headers={"Authorization": f"Bearer {new[0]['token']}"},
+            )
             rest = stream.read(50)  # returns when the server ends the stream
         kinds = [m.get("event") for m in rest]
         assert "session" in kinds

@@ -9,8 +9,9 @@ def bearer(token: str) -> dict[str, str]:
 
 def test_only_the_admin_may_declare_the_table_right(lan) -> None:
     client, _, admin = lan
-    res = client.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]},
-                      headers=bearer(admin))
+    res = client.post(
+        "/api/session", json={"game": "reflecto", "seats": ["Ann", "Bob"]}, headers=bearer(admin)
+    )
     assert res.status_code == 201
     ann = client.get("/api/session/links", headers=bearer(admin)).json()[0]["token"]
     seat = client.post("/api/corrections", json={"table_is_right": True}, headers=bearer(ann))

@@ -65,8 +65,13 @@ def categories(truth: BoxState, got: BoxState) -> list[str]:
     if got.window != truth.window:
         out.append("window_null" if got.window is None else "window_wrong")
     if got.door != truth.door:
-        out.append("door_missed" if got.door is None else
-                   "door_phantom" if truth.door is None else "door_wrong")
+        out.append(
+            "door_missed"
+            if got.door is None
+            else "door_phantom"
+            if truth.door is None
+            else "door_wrong"
+        )
     return out
 
 

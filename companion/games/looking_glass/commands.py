@@ -200,8 +200,11 @@ def solve_main(argv: list[str]) -> int:
         return 0
     rv = ENGINE.view(state, seat)["round"]
     print(f"layout {rv['layout']}, seat {seat} to move, hand: {', '.join(rv['hand'] or [])}")
-    tried = (f"all {h.determinizations} hands the other player may hold" if h.exact
-             else f"{h.determinizations} sampled hands of the other player")
+    tried = (
+        f"all {h.determinizations} hands the other player may hold"
+        if h.exact
+        else f"{h.determinizations} sampled hands of the other player"
+    )
     print(f"best pick: {h.best}  (judged over {tried})")
     for pv in h.picks:
         print(

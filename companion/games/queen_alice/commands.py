@@ -26,8 +26,10 @@ GAME = "queen-alice"
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = CommandParser(prog=f"companion moves {GAME}",
-                           description="The legal destinations of one piece on the chessboard.")
+    parser = CommandParser(
+        prog=f"companion moves {GAME}",
+        description="The legal destinations of one piece on the chessboard.",
+    )
     parser.add_argument("state", help="position as JSON (see docs/queen-alice.md)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -48,11 +50,17 @@ def moves_command(argv: list[str]) -> int:
 
 
 def score_command(argv: list[str]) -> int:
-    parser = CommandParser(prog=f"companion score {GAME}",
-                           description="The final scoring from each player's end state.")
+    parser = CommandParser(
+        prog=f"companion score {GAME}",
+        description="The final scoring from each player's end state.",
+    )
     parser.add_argument("file", help="end state as JSON (see docs/queen-alice.md)")
-    parser.add_argument("--coronation", choices=READINGS, default=None,
-                        help="which rule crowns Alice (default: models/queen-alice/scoring.toml)")
+    parser.add_argument(
+        "--coronation",
+        choices=READINGS,
+        default=None,
+        help="which rule crowns Alice (default: models/queen-alice/scoring.toml)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     rules = load_scoring_rules()
@@ -66,8 +74,10 @@ def score_command(argv: list[str]) -> int:
     crowned = result.crowned or "nobody (a tie: every Crown counts, no Wish flipped)"
     print(f"Alice is crowned {crowned}.")
     for p in result.players:
-        print(f"  {p.name}: {p.total} IP = track {p.track} + crowns {p.coronation} + wishes "
-              f"{p.wishes} + guests {p.guests} + bookmarks {p.bookmarks}")
+        print(
+            f"  {p.name}: {p.total} IP = track {p.track} + crowns {p.coronation} + wishes "
+            f"{p.wishes} + guests {p.guests} + bookmarks {p.bookmarks}"
+        )
     winners = result.winners
     print(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
     return 0
@@ -84,18 +94,26 @@ def simulate_command(argv: list[str]) -> int:
     from companion.games.queen_alice.rules.engine import OPTIONS
     from companion.games.queen_alice.simulate import simulate
 
-    parser = CommandParser(prog=f"companion simulate {GAME}",
-                           description="Play random games through the rules engine and "
-                                       "summarise them (length, winners, broken states).")
+    parser = CommandParser(
+        prog=f"companion simulate {GAME}",
+        description="Play random games through the rules engine and "
+        "summarise them (length, winners, broken states).",
+    )
     parser.add_argument("--games", type=_positive, default=100)
-    parser.add_argument("--players", default="2,3,4",
-                        help="player counts, used in turn (default 2,3,4)")
+    parser.add_argument(
+        "--players", default="2,3,4", help="player counts, used in turn (default 2,3,4)"
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--check", action="store_true",
-                        help="check every state against the engine's invariants")
+    parser.add_argument(
+        "--check", action="store_true", help="check every state against the engine's invariants"
+    )
     for name, values in OPTIONS.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", choices=values, default=None,
-                            help="a rulebook reading (default: models/queen-alice)")
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            choices=values,
+            default=None,
+            help="a rulebook reading (default: models/queen-alice)",
+        )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     try:
@@ -109,14 +127,18 @@ def simulate_command(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{out['games']} random games in {out['seconds']} s: {out['stuck']} stuck, "
-          f"{out['illegal_states']} with a broken state" + ("" if args.check else
-                                                           " (not checked: --check)"))
+    print(
+        f"{out['games']} random games in {out['seconds']} s: {out['stuck']} stuck, "
+        f"{out['illegal_states']} with a broken state"
+        + ("" if args.check else " (not checked: --check)")
+    )
     for n, part in out["by_players"].items():
         turns = part["turns_per_player"]
-        print(f"  {n} players: {part['games']} games, {turns['median']} turns each "
-              f"(median; {turns['min']}-{turns['max']}), winning score "
-              f"{part['winning_score']['median']} IP (median)")
+        print(
+            f"  {n} players: {part['games']} games, {turns['median']} turns each "
+            f"(median; {turns['min']}-{turns['max']}), winning score "
+            f"{part['winning_score']['median']} IP (median)"
+        )
     return 0
 
 

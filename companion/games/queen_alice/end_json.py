@@ -36,7 +36,7 @@ def _whole(value: Any, where: str) -> int:
 
 def _per_colour(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict) or set(value) != set(COLOURS):
-        raise UserError(f"{where} must be an object with exactly \"red\" and \"white\"")
+        raise UserError(f'{where} must be an object with exactly "red" and "white"')
     return value
 
 
@@ -59,17 +59,19 @@ def _player(data: Any, seat: int, wishes_per_colour: int) -> PlayerEnd:
     cats = _per_colour(data.get("cats"), f"{where}.cats")
     for colour in COLOURS:
         if cats[colour] not in CAT_LEVELS:
-            raise UserError(f"{where}.cats.{colour} must be one of "
-                            f"{', '.join(CAT_LEVELS)}, got {cats[colour]!r}")
+            raise UserError(
+                f"{where}.cats.{colour} must be one of "
+                f"{', '.join(CAT_LEVELS)}, got {cats[colour]!r}"
+            )
     wishes_in = _per_colour(data.get("wishes", {"red": [], "white": []}), f"{where}.wishes")
     wishes: dict[str, tuple[Wish, ...]] = {}
     for colour in COLOURS:
         listed = wishes_in[colour]
         if not isinstance(listed, list) or len(listed) > wishes_per_colour:
-            raise UserError(f"{where}.wishes.{colour} must list at most "
-                            f"{wishes_per_colour} Wishes")
-        wishes[colour] = tuple(_wish(w, f"{where}.wishes.{colour}[{i}]")
-                               for i, w in enumerate(listed))
+            raise UserError(f"{where}.wishes.{colour} must list at most {wishes_per_colour} Wishes")
+        wishes[colour] = tuple(
+            _wish(w, f"{where}.wishes.{colour}[{i}]") for i, w in enumerate(listed)
+        )
     return PlayerEnd(
         name=name,
         track_ip=_whole(data.get("track_ip", 0), f"{where}.track_ip"),
@@ -84,8 +86,10 @@ def _player(data: Any, seat: int, wishes_per_colour: int) -> PlayerEnd:
 def _wish(value: Any, where: str) -> Wish:
     if not isinstance(value, dict) or set(value) != {"standard", "platinum"}:
         raise UserError(f'{where} must be {{"standard": n, "platinum": n}}')
-    return Wish(_whole(value["standard"], f"{where}.standard"),
-                _whole(value["platinum"], f"{where}.platinum"))
+    return Wish(
+        _whole(value["standard"], f"{where}.standard"),
+        _whole(value["platinum"], f"{where}.platinum"),
+    )
 
 
 def game_end_from_json(data: Any, wishes_per_colour: int) -> GameEnd:
@@ -103,5 +107,6 @@ def game_end_from_json(data: Any, wishes_per_colour: int) -> GameEnd:
     names = [p.name for p in ends]
     if len(set(names)) != len(names):
         raise UserError("players: two players have the same name")
-    return GameEnd(alice={c: _whole(alice[c], f"alice.{c}") for c in COLOURS},
-                   throne=throne, players=ends)
+    return GameEnd(
+        alice={c: _whole(alice[c], f"alice.{c}") for c in COLOURS}, throne=throne, players=ends
+    )

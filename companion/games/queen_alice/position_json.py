@@ -35,8 +35,10 @@ def position_from_json(data: Any) -> tuple[Position, int]:
     if forward is None:
         board = load_board()
         forward = {colour: board.forward(colour) for colour in COLOURS}
-    elif (not isinstance(forward, dict) or set(forward) != set(COLOURS)
-          or not all(forward[c] in (-1, 1) and not isinstance(forward[c], bool)
-                     for c in COLOURS)):
+    elif (
+        not isinstance(forward, dict)
+        or set(forward) != set(COLOURS)
+        or not all(forward[c] in (-1, 1) and not isinstance(forward[c], bool) for c in COLOURS)
+    ):
         raise UserError('state: \'forward\' must be {"red": -1 or 1, "white": -1 or 1}')
     return Position(rows, cols, pieces, dict(forward)), index

@@ -34,8 +34,9 @@ class GameRecord:
     stuck: bool
 
 
-def play_one(players: int, rng: random.Random, options: dict[str, Any] | None = None,
-             check: bool = False) -> GameRecord:
+def play_one(
+    players: int, rng: random.Random, options: dict[str, Any] | None = None, check: bool = False
+) -> GameRecord:
     state = ENGINE.new_game(players, options)
     comp = ENGINE.comp(state)
     cards = box(comp, players)
@@ -53,14 +54,25 @@ def play_one(players: int, rng: random.Random, options: dict[str, Any] | None = 
         return GameRecord(players, state.turns + 1, actions, (), None, (), why, True)
     final = ENGINE.final(state)
     names = [p.name for p in final.players]
-    return GameRecord(players, state.turns + 1, actions,
-                      tuple(names.index(w) for w in final.winners), final.crowned,
-                      tuple(p.total for p in final.players), why, False)
+    return GameRecord(
+        players,
+        state.turns + 1,
+        actions,
+        tuple(names.index(w) for w in final.winners),
+        final.crowned,
+        tuple(p.total for p in final.players),
+        why,
+        False,
+    )
 
 
 def _spread(values: list[int]) -> dict[str, float]:
-    return {"median": statistics.median(values), "mean": round(statistics.fmean(values), 2),
-            "min": min(values), "max": max(values)}
+    return {
+        "median": statistics.median(values),
+        "mean": round(statistics.fmean(values), 2),
+        "min": min(values),
+        "max": max(values),
+    }
 
 
 def summarise(records: list[GameRecord], seconds: float) -> dict[str, Any]:
@@ -90,8 +102,13 @@ def summarise(records: list[GameRecord], seconds: float) -> dict[str, Any]:
     return out
 
 
-def simulate(games: int, players: tuple[int, ...], seed: int,
-             options: dict[str, Any] | None = None, check: bool = False) -> dict[str, Any]:
+def simulate(
+    games: int,
+    players: tuple[int, ...],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    check: bool = False,
+) -> dict[str, Any]:
     """`games` random games, player counts taken in turn from `players`."""
     rng, start = random.Random(seed), time.perf_counter()
     records = [play_one(players[g % len(players)], rng, options, check) for g in range(games)]

@@ -27,20 +27,23 @@ def _describe(move: dict[str, Any]) -> str:
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = CommandParser(prog=f"companion moves {GAME}",
-                           description="Every legal move and removal of the seat to move.")
+    parser = CommandParser(
+        prog=f"companion moves {GAME}",
+        description="Every legal move and removal of the seat to move.",
+    )
     parser.add_argument("state", help="position as JSON (see docs/reflecto.md)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     position = position_from_json(read_json_file(args.state))
-    out = {"moves": [m.to_json() for m in position.moves()],
-           "removals": position.removals()}
+    out = {"moves": [m.to_json() for m in position.moves()], "removals": position.removals()}
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"Seat {position.to_move} has {len(out['moves'])} moves"
-          + (f" and may remove {', '.join(map(str, out['removals']))}" if out["removals"]
-             else "") + ".")
+    print(
+        f"Seat {position.to_move} has {len(out['moves'])} moves"
+        + (f" and may remove {', '.join(map(str, out['removals']))}" if out["removals"] else "")
+        + "."
+    )
     for move in out["moves"]:
         print(f"  {_describe(move)}")
     return 0
@@ -50,14 +53,28 @@ def solve_command(argv: list[str]) -> int:
     parser = CommandParser(
         prog=f"companion solve {GAME}",
         description="The fewest own moves that remove all of a seat's letters in word order "
-        "if the opponent's screens stood still (breadth-first search).")
-    parser.add_argument("state", help="position as JSON with \"order\" (see docs/reflecto.md)")
-    parser.add_argument("--seat", type=int, choices=(0, 1), default=None,
-                        help="the seat to solve for (default: the seat to move)")
-    parser.add_argument("--max-states", type=int, default=MAX_STATES,
-                        help=f"search budget in positions (default {MAX_STATES})")
-    parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS,
-                        help=f"search budget in seconds (default {MAX_SECONDS:g})")
+        "if the opponent's screens stood still (breadth-first search).",
+    )
+    parser.add_argument("state", help='position as JSON with "order" (see docs/reflecto.md)')
+    parser.add_argument(
+        "--seat",
+        type=int,
+        choices=(0, 1),
+        default=None,
+        help="the seat to solve for (default: the seat to move)",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=MAX_STATES,
+        help=f"search budget in positions (default {MAX_STATES})",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=MAX_SECONDS,
+        help=f"search budget in seconds (default {MAX_SECONDS:g})",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     if args.max_states < 1 or args.max_seconds <= 0:
@@ -77,8 +94,7 @@ def solve_command(argv: list[str]) -> int:
         return 0
     plural = "" if found.moves == 1 else "s"
     how = "" if found.proven else f"; not proven the fewest: at least {found.at_least}"
-    print(f"Seat {seat} can remove all its letters in {found.moves} move{plural} "
-          f"({took}{how}):")
+    print(f"Seat {seat} can remove all its letters in {found.moves} move{plural} ({took}{how}):")
     lifts = found.removals_after
     if lifts and lifts[0]:
         print(f"  remove {', '.join(map(str, lifts[0]))}")

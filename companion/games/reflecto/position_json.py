@@ -33,8 +33,10 @@ def _id(value: Any, what: str) -> ScreenId:
 
 def position_from_json(data: Any) -> Position:
     if not isinstance(data, dict):
-        raise UserError("the position must be a JSON object with rows, cols, to_move, "
-                        "screens and next_to_remove")
+        raise UserError(
+            "the position must be a JSON object with rows, cols, to_move, "
+            "screens and next_to_remove"
+        )
     for key in ("rows", "cols", "to_move", "screens", "next_to_remove"):
         if key not in data:
             raise UserError(f"the position has no {key!r}")
@@ -55,7 +57,7 @@ def position_from_json(data: Any) -> Position:
         owner = _int(item.get("owner"), f"{where}.owner", 0, 1)
         kind = item.get("kind")
         if kind not in (LETTER, MIRROR):
-            raise UserError(f"{where}.kind must be \"letter\" or \"mirror\"")
+            raise UserError(f'{where}.kind must be "letter" or "mirror"')
         cell = item.get("cell")
         if not isinstance(cell, list) or len(cell) != 2:
             raise UserError(f"{where}.cell must be [row, column]")
@@ -77,8 +79,10 @@ def position_from_json(data: Any) -> Position:
             continue
         placed = by_id.get(_id(sid, f"next_to_remove[{seat}]"))
         if placed is None or placed.owner != seat or placed.kind != LETTER:
-            raise UserError(f"next_to_remove[{seat}]: {sid!r} is not a letter screen of "
-                            f"seat {seat} on the board")
+            raise UserError(
+                f"next_to_remove[{seat}]: {sid!r} is not a letter screen of "
+                f"seat {seat} on the board"
+            )
     return Position(rows, cols, to_move, tuple(screens), (nxt[0], nxt[1]))
 
 
@@ -86,14 +90,19 @@ def order_from_json(data: dict[str, Any], position: Position, seat: int) -> list
     """The seat's letter screens left, in word order, for the hint."""
     order = data.get("order")
     if not isinstance(order, list) or len(order) != 2 or not isinstance(order[seat], list):
-        raise UserError(f"solving for seat {seat} needs \"order\": [[ids of seat 0's letters "
-                        "left, in word order], [seat 1's]] (null for a seat not solved)")
+        raise UserError(
+            f'solving for seat {seat} needs "order": [[ids of seat 0\'s letters '
+            "left, in word order], [seat 1's]] (null for a seat not solved)"
+        )
     ids = [_id(v, f"order[{seat}]") for v in order[seat]]
     letters = {s.id for s in position.screens if s.owner == seat and s.kind == LETTER}
     if sorted(map(str, ids)) != sorted(map(str, letters)) or len(set(ids)) != len(ids):
-        raise UserError(f"order[{seat}] must list each of seat {seat}'s letter screens on "
-                        "the board once")
+        raise UserError(
+            f"order[{seat}] must list each of seat {seat}'s letter screens on the board once"
+        )
     if ids and position.next_to_remove[seat] not in (None, ids[0]):
-        raise UserError(f"order[{seat}] starts with {ids[0]!r} but next_to_remove[{seat}] is "
-                        f"{position.next_to_remove[seat]!r}")
+        raise UserError(
+            f"order[{seat}] starts with {ids[0]!r} but next_to_remove[{seat}] is "
+            f"{position.next_to_remove[seat]!r}"
+        )
     return ids

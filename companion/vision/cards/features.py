@@ -87,12 +87,20 @@ class FaceIndex:
             descs.append(d)
             labels += [k] * len(p)
             pts.append(p)
-        grey = tuple(_verify_size(cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], lib.shape.height_mm)
-                     for f in lib.faces)
+        grey = tuple(
+            _verify_size(cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], lib.shape.height_mm)
+            for f in lib.faces
+        )
         descriptors = np.vstack(descs).astype(np.float32)
-        return cls(tuple(lib.ids), descriptors, np.array(labels, np.int32),
-                   np.vstack(pts).astype(np.float32) / FACE_PX_PER_MM,
-                   lib.shape.height_mm, grey, _matcher(descriptors))
+        return cls(
+            tuple(lib.ids),
+            descriptors,
+            np.array(labels, np.int32),
+            np.vstack(pts).astype(np.float32) / FACE_PX_PER_MM,
+            lib.shape.height_mm,
+            grey,
+            _matcher(descriptors),
+        )
 
     def outline_mm(self) -> np.ndarray:
         h = self.height_mm
@@ -125,8 +133,9 @@ class Instance:
 
     def to_card(self, pts: np.ndarray) -> np.ndarray:
         """Frame px -> card mm."""
-        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
-                                        np.linalg.inv(self.H)).reshape(-1, 2)
+        return cv2.perspectiveTransform(
+            pts.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(self.H)
+        ).reshape(-1, 2)
 
 
 FLANN_TREES, FLANN_CHECKS = 4, 64
@@ -149,16 +158,18 @@ def _verify_size(face_l: np.ndarray, height_mm: float) -> np.ndarray:
     return cv2.resize(face_l, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def visible_ncc(frame_l: np.ndarray, H: np.ndarray, inlier_mm: np.ndarray,
-                face: np.ndarray) -> float:
+def visible_ncc(
+    frame_l: np.ndarray, H: np.ndarray, inlier_mm: np.ndarray, face: np.ndarray
+) -> float:
     """Zero-mean normalised correlation between the frame, rectified into the card by `H`
     (card mm -> frame px), and the taught face's lightness `face`, over the hull of the
     agreeing features grown by `VISIBLE_MARGIN_MM` and clipped to the card and the frame."""
     h, w = face.shape
     to_px = np.diag([VERIFY_PX_PER_MM, VERIFY_PX_PER_MM, 1.0])
     M = H @ np.linalg.inv(to_px)  # verification px -> frame px
-    warped = cv2.warpPerspective(frame_l, M, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                 borderValue=-1.0)
+    warped = cv2.warpPerspective(
+        frame_l, M, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=-1.0
+    )
     mask = np.zeros((h, w), np.uint8)
     hull = cv2.convexHull((inlier_mm * VERIFY_PX_PER_MM).astype(np.float32))
     cv2.fillConvexPoly(mask, hull.reshape(-1, 2).round().astype(np.int32), 1)
@@ -209,8 +220,11 @@ def _matches(desc: np.ndarray, index: FaceIndex) -> tuple[np.ndarray, np.ndarray
         knn = index.matcher.knnMatch(desc.astype(np.float32), k=2)
     else:
         knn = cv2.BFMatcher(cv2.NORM_L2).knnMatch(desc, index.descriptors, k=2)
-    pairs = [(m[0].queryIdx, m[0].trainIdx) for m in knn
-             if len(m) == 2 and m[0].distance < RATIO * m[1].distance]
+    pairs = [
+        (m[0].queryIdx, m[0].trainIdx)
+        for m in knn
+        if len(m) == 2 and m[0].distance < RATIO * m[1].distance
+    ]
     if not pairs:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     q, t = np.array(pairs, np.int64).T
@@ -252,8 +266,9 @@ def find_instances(image: np.ndarray, index: FaceIndex) -> list[Instance]:
             if alive.sum() < MIN_INLIERS:
                 break
             live = np.flatnonzero(alive)
-            H, mask = cv2.findHomography(src[live], dst[live], cv2.RANSAC, REPROJ_PX,
-                                         maxIters=RANSAC_ITERS, confidence=0.995)
+            H, mask = cv2.findHomography(
+                src[live], dst[live], cv2.RANSAC, REPROJ_PX, maxIters=RANSAC_ITERS, confidence=0.995
+            )
             if H is None:
                 break
             inl = live[mask.ravel().astype(bool)]
@@ -263,8 +278,9 @@ def find_instances(image: np.ndarray, index: FaceIndex) -> list[Instance]:
             outline = cv2.perspectiveTransform(rect, H).reshape(4, 2)
             if not card_shaped(outline, aspect):
                 continue
-            ncc = (visible_ncc(frame_l, H, src[inl], index.faces_grey[k])
-                   if index.faces_grey else 1.0)
+            ncc = (
+                visible_ncc(frame_l, H, src[inl], index.faces_grey[k]) if index.faces_grey else 1.0
+            )
             if ncc >= MIN_NCC:
                 out.append(Instance(cid, H, len(inl), src[inl], outline, ncc))
     out.sort(key=lambda i: -i.inliers)

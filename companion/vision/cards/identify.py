@@ -61,13 +61,13 @@ class Identity:
 
 def card_to_image(outline: np.ndarray, height_mm: float) -> np.ndarray:
     """Card mm (origin the card's top-left, y down) -> image px for an outline TL, TR, BR, BL."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, height_mm], [0, height_mm]],
-                   np.float32)
+    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, height_mm], [0, height_mm]], np.float32)
     return cv2.getPerspectiveTransform(src, outline.astype(np.float32))
 
 
-def upper_window(image: np.ndarray, outline: np.ndarray, lib: Library,
-                 margin: int = SEARCH_PX) -> np.ndarray:
+def upper_window(
+    image: np.ndarray, outline: np.ndarray, lib: Library, margin: int = SEARCH_PX
+) -> np.ndarray:
     """The upper-half patch of the card outlined (TL, TR, BR, BL), `margin` px larger on
     every side, rectified to the library's patch (BGR). Sampled at twice the resolution and
     averaged down, so no aliasing."""
@@ -75,11 +75,21 @@ def upper_window(image: np.ndarray, outline: np.ndarray, lib: Library,
     x0, y0, x1, y1 = lib.shape.patch_region()
     m, up = margin, 2
     sx, sy = (x1 - x0) / PATCH_W, (y1 - y0) / PATCH_H
-    P = np.array([[sx / up, 0, x0 - m * sx + sx / (2 * up)],
-                  [0, sy / up, y0 - m * sy + sy / (2 * up)], [0, 0, 1]])
+    P = np.array(
+        [
+            [sx / up, 0, x0 - m * sx + sx / (2 * up)],
+            [0, sy / up, y0 - m * sy + sy / (2 * up)],
+            [0, 0, 1],
+        ]
+    )
     size = ((PATCH_W + 2 * m) * up, (PATCH_H + 2 * m) * up)
-    big = cv2.warpPerspective(image, H @ P, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
+    big = cv2.warpPerspective(
+        image,
+        H @ P,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
 
 
@@ -90,12 +100,15 @@ def _scaled(outline: np.ndarray, s: float) -> np.ndarray:
 
 def scores_of(image: np.ndarray, outline: np.ndarray, lib: Library) -> np.ndarray:
     """Best correlation of every template with the card outlined, over `SCALES` and shifts."""
-    return np.max([lib.match(descriptor(upper_window(image, _scaled(outline, s), lib)))
-                   for s in SCALES], axis=0)
+    return np.max(
+        [lib.match(descriptor(upper_window(image, _scaled(outline, s), lib))) for s in SCALES],
+        axis=0,
+    )
 
 
-def identify(image: np.ndarray, outline: np.ndarray, lib: Library, *,
-             top_known: bool = False) -> Identity:
+def identify(
+    image: np.ndarray, outline: np.ndarray, lib: Library, *, top_known: bool = False
+) -> Identity:
     """Which taught card the whole card outlined (TL, TR, BR, BL; image px) is.
 
     `top_known`: the outline's first corners are the card's top; else both ends are tried."""
@@ -108,10 +121,14 @@ def identify(image: np.ndarray, outline: np.ndarray, lib: Library, *,
         order = np.argsort(s)[::-1]
         top = float(s[order[0]])
         second = float(s[order[1]]) if len(s) > 1 else -1.0
-        card = (lib.ids[order[0]] if top >= MIN_SCORE and top - second >= MIN_MARGIN
-                else None)
-        ident = Identity(card, top, top - second, flipped,
-                         {cid: float(v) for cid, v in zip(lib.ids, s, strict=True)})
+        card = lib.ids[order[0]] if top >= MIN_SCORE and top - second >= MIN_MARGIN else None
+        ident = Identity(
+            card,
+            top,
+            top - second,
+            flipped,
+            {cid: float(v) for cid, v in zip(lib.ids, s, strict=True)},
+        )
         if best is None or ident.score > best.score:
             best = ident
     assert best is not None

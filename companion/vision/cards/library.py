@@ -117,8 +117,13 @@ class Library:
         }
         tmp = path.with_suffix(".tmp.npz")
         faces = {} if self.faces is None else {"faces": self.faces}
-        np.savez_compressed(tmp, header=np.array(json.dumps(header)), templates=self.templates,
-                            patches=self.patches, **faces)
+        np.savez_compressed(
+            tmp,
+            header=np.array(json.dumps(header)),
+            templates=self.templates,
+            patches=self.patches,
+            **faces,
+        )
         tmp.replace(path)
 
     @classmethod
@@ -145,8 +150,9 @@ class Library:
     def subset(self, keep: list[int]) -> Library:
         """The library of the cards at these indices, in this order."""
         faces = None if self.faces is None else self.faces[keep]
-        return Library([self.ids[i] for i in keep], self.templates[keep], self.patches[keep],
-                       self.shape, faces)
+        return Library(
+            [self.ids[i] for i in keep], self.templates[keep], self.patches[keep], self.shape, faces
+        )
 
     def match(self, window: np.ndarray, search: bool = True) -> np.ndarray:
         """Best normalised correlation of every template at every shift inside a search window
@@ -155,7 +161,8 @@ class Library:
         if self._flat is None:
             flat = self.templates.reshape(len(self.ids), -1)
             self._flat = np.ascontiguousarray(
-                (flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))).T)
+                (flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))).T
+            )
         m = SEARCH_PX
         if search:
             # Every shift's crop as rows of one array: one copy of a strided view, not 25
@@ -179,7 +186,8 @@ class Library:
             energy = np.linalg.norm(cells, axis=-1)
             # (cell, template, values): one batched product per read.
             self._cells = np.ascontiguousarray(
-                (cells / np.maximum(energy, 1e-6)[..., None]).transpose(1, 0, 2))
+                (cells / np.maximum(energy, 1e-6)[..., None]).transpose(1, 0, 2)
+            )
             # A flat cell of a template (one colour) correlates with noise: left out.
             self._cell_valid = energy > 0.3 * energy.mean(axis=1, keepdims=True)
         assert self._cell_valid is not None
@@ -187,8 +195,13 @@ class Library:
         lab = cv2.GaussianBlur(lab, (3, 3), 0.7)
         lab *= CHANNEL_WEIGHTS / np.maximum(lab.reshape(-1, 3).std(axis=0), 6.0)
         m = SEARCH_PX
-        crops = np.stack([lab[dy : dy + PATCH_H, dx : dx + PATCH_W]
-                          for dy in range(2 * m + 1) for dx in range(2 * m + 1)])
+        crops = np.stack(
+            [
+                lab[dy : dy + PATCH_H, dx : dx + PATCH_W]
+                for dy in range(2 * m + 1)
+                for dx in range(2 * m + 1)
+            ]
+        )
         cells = _cells(crops)
         cells /= np.maximum(np.linalg.norm(cells, axis=-1), 1e-6)[..., None]
         ncc = (self._cells @ cells.transpose(1, 2, 0)).transpose(2, 1, 0)  # shift, tpl, cell

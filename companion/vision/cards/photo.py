@@ -76,11 +76,13 @@ def _margins(q: Quad, w: int, h: int) -> np.ndarray:
 def find_card_outline(image: np.ndarray) -> CardInPhoto:
     """The one card in a photo (`CardInPhoto.outline` None when there is none or several)."""
     h, w = image.shape[:2]
-    padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
-                                value=_pad_colour(image))
+    padded = cv2.copyMakeBorder(
+        image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=_pad_colour(image)
+    )
     min_side = MIN_CARD_FRAC * min(w, h)
-    quads = [Quad(q.corners - PAD) for q in find_quads(padded, min_side_px=min_side,
-                                                       max_area_frac=1.0)]
+    quads = [
+        Quad(q.corners - PAD) for q in find_quads(padded, min_side_px=min_side, max_area_frac=1.0)
+    ]
     cards = [q for q in quads if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]]
     frame_tol = 3.0 + 0.01 * max(w, h)
     in_photo = [q for q in cards if _margins(q, w, h).min() > frame_tol]
@@ -90,8 +92,11 @@ def find_card_outline(image: np.ndarray) -> CardInPhoto:
         # (A photo's frame alone is no card: a bare table is shaped like one too.)
         return CardInPhoto(None, 0)
     # Outermost first: a card's own art frame lies nested inside it.
-    outer = [q for q in in_photo if not any(o is not q and o.area > q.area and o.contains(q)
-                                            for o in in_photo)]
+    outer = [
+        q
+        for q in in_photo
+        if not any(o is not q and o.area > q.area and o.contains(q) for o in in_photo)
+    ]
     outer.sort(key=lambda q: -q.area)
     card = outer[0]
     m = _margins(card, w, h)
@@ -128,8 +133,13 @@ def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     for a, e, n in _inward(outline):
         base = a + np.linspace(0.2, 0.8, 11)[:, None] * e
         pts = base[:, None, :] + steps[None, :, None] * n
-        prof = cv2.remap(lab, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        prof = cv2.remap(
+            lab,
+            pts[..., 0].astype(np.float32),
+            pts[..., 1].astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
         depths = []
         for p in prof:
             ref = np.median(p[2:6], axis=0)

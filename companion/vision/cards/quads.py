@@ -53,8 +53,10 @@ class Quad:
     def contains(self, other: Quad, slack: float = 2.0) -> bool:
         """Whether every corner of `other` lies inside this quad (or within `slack` px)."""
         poly = self.corners.astype(np.float32)
-        return all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -slack
-                   for x, y in other.corners)
+        return all(
+            cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -slack
+            for x, y in other.corners
+        )
 
 
 def clockwise(pts: np.ndarray) -> np.ndarray:
@@ -94,16 +96,22 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
             n = -n
         base = a + np.linspace(0.15, 0.85, 16)[:, None] * edge
         pts = base[:, None, :] + steps[None, :, None] * n
-        prof = cv2.remap(mag, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        prof = cv2.remap(
+            mag,
+            pts[..., 0].astype(np.float32),
+            pts[..., 1].astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
         k = prof.argmax(axis=1)
         strong = prof.max(axis=1) > 0.3 * float(np.median(prof.max(axis=1)) + 1e-6)
         found = base[strong] + steps[k[strong]][:, None] * n
         if len(found) < 6:
             lines.append((a, edge / max(1e-6, float(np.linalg.norm(edge)))))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(
+            found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
+        ).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
     corners = []
     for i in range(4):
@@ -133,11 +141,19 @@ class _Segments:
 
     @classmethod
     def of(cls, edges: np.ndarray, min_len: float) -> _Segments:
-        raw = cv2.HoughLinesP(edges, 1, math.pi / 360, threshold=max(8, int(min_len / 2)),
-                              minLineLength=min_len / 2, maxLineGap=2)
+        raw = cv2.HoughLinesP(
+            edges,
+            1,
+            math.pi / 360,
+            threshold=max(8, int(min_len / 2)),
+            minLineLength=min_len / 2,
+            maxLineGap=2,
+        )
         ends = np.zeros((0, 2, 2)) if raw is None else raw.reshape(-1, 2, 2).astype(np.float64)
         # (A woven cloth's texture gives thousands of short pieces: the longest are enough.)
-        ends = ends[np.argsort(-np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1))[:4 * MAX_SEGMENTS]]
+        ends = ends[
+            np.argsort(-np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1))[: 4 * MAX_SEGMENTS]
+        ]
         ends = _merge_collinear(ends)
         d = ends[:, 1] - ends[:, 0]
         length = np.linalg.norm(d, axis=1)
@@ -150,8 +166,9 @@ MAX_SEGMENTS = 150
 """The longest segments kept (a woven cloth's texture makes thousands of short ones)."""
 
 
-def _merge_collinear(ends: np.ndarray, angle_deg: float = 3.0, offset: float = 2.5,
-                     gap: float = 6.0) -> np.ndarray:
+def _merge_collinear(
+    ends: np.ndarray, angle_deg: float = 3.0, offset: float = 2.5, gap: float = 6.0
+) -> np.ndarray:
     """Segments of one straight edge, broken by noise or by art touching it, joined: those
     within `angle_deg` and `offset` px of the same line whose extents overlap or lie within
     `gap` px are replaced by one segment spanning them all (longest first, greedily)."""
@@ -181,8 +198,12 @@ def _merge_collinear(ends: np.ndarray, angle_deg: float = 3.0, offset: float = 2
             t = rel @ u
             off = np.abs(rel @ n).max(axis=1)
             tlo, thi = t.min(axis=1), t.max(axis=1)
-            hit = ((np.abs(du @ u) >= cos_max) & (off <= offset)
-                   & (tlo <= hi + gap) & (thi >= lo - gap))
+            hit = (
+                (np.abs(du @ u) >= cos_max)
+                & (off <= offset)
+                & (tlo <= hi + gap)
+                & (thi >= lo - gap)
+            )
             if hit.any():
                 used[rest[hit]] = True
                 lo, hi = min(lo, float(tlo[hit].min())), max(hi, float(thi[hit].max()))
@@ -279,8 +300,9 @@ SUPPORT = 0.7
 """A quad is kept if each of its sides runs along edge pixels for this share of its length."""
 
 
-def _cycles(seg: _Segments, ok: np.ndarray, at: np.ndarray, edges: np.ndarray,
-            min_side: float) -> list[np.ndarray]:
+def _cycles(
+    seg: _Segments, ok: np.ndarray, at: np.ndarray, edges: np.ndarray, min_side: float
+) -> list[np.ndarray]:
     """Quads closed by four segments, each meeting the next at a corner."""
     nbr = [np.flatnonzero(row) for row in ok]
     par = np.abs(seg.unit @ seg.unit.T) > math.cos(math.radians(25))
@@ -312,8 +334,9 @@ def _cycles(seg: _Segments, ok: np.ndarray, at: np.ndarray, edges: np.ndarray,
     return out
 
 
-def find_quads(image: np.ndarray, *, min_side_px: float = 12.0,
-               max_area_frac: float = 0.95) -> list[Quad]:
+def find_quads(
+    image: np.ndarray, *, min_side_px: float = 12.0, max_area_frac: float = 0.95
+) -> list[Quad]:
     """Every convex quad outlined in `image` (BGR), largest first, near-duplicates merged.
 
     Outlines are the edge map's closed outlines, and those closed from straight edge segments
@@ -323,8 +346,9 @@ def find_quads(image: np.ndarray, *, min_side_px: float = 12.0,
     question."""
     w = image.shape[1]
     sc = min(1.0, WORK_WIDTH / w)
-    small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
-                                               interpolation=cv2.INTER_AREA)
+    small = (
+        image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    )
     edges = edge_map(small)
     near = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     seg = _Segments.of(_lines_only(edges), max(8.0, 0.6 * min_side_px * sc))

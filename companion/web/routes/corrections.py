@@ -46,7 +46,7 @@ def corrections(
 ) -> CorrectionResult:
     """Forward a correction or an answer to the active game (400 if it refuses)."""
     if is_table_is_right(payload) and not who.may_administer:
-        raise HTTPException(403, "\"the table is right\" needs the admin link")
+        raise HTTPException(403, '"the table is right" needs the admin link')
     events = runtime.correct(payload, who.seat)
     return CorrectionResult(
         events=[EventOut(**e.to_json()) for e in runtime.as_seen_by(events, who.seat)]

@@ -62,8 +62,9 @@ def parse_last_id(value: str | None) -> tuple[str, int] | None:
     return (session, number) if number <= MAX_SEQ else None
 
 
-async def event_stream(runtime: Runtime, who: Caller,
-                       last_id: str | None) -> AsyncIterator[ServerSentEvent]:
+async def event_stream(
+    runtime: Runtime, who: Caller, last_id: str | None
+) -> AsyncIterator[ServerSentEvent]:
     """The messages of one viewer. A seat's stream ends when a new game starts: its token
     belonged to the old game, and seat N of the new game is another player."""
     seat = who.seat
@@ -77,8 +78,10 @@ async def event_stream(runtime: Runtime, who: Caller,
         state = runtime.state(seat)
         last_seq = state["last_seq"]
     yield ServerSentEvent(retry=RETRY_MS)
-    yield ServerSentEvent(event="hello", data={
-        "session": runtime.session.to_json(), "seat": seat, "last_seq": last_seq})
+    yield ServerSentEvent(
+        event="hello",
+        data={"session": runtime.session.to_json(), "seat": seat, "last_seq": last_seq},
+    )
     for event in runtime.events_for(seat, last_seq):  # missed while disconnected
         yield ServerSentEvent(event="event", data=event.to_json(), id=f"{session_id}:{event.seq}")
         last_seq = event.seq
@@ -98,13 +101,15 @@ async def event_stream(runtime: Runtime, who: Caller,
                 return
         for event in runtime.store.seen_by(session_id, audience, last_seq):
             last_seq = event.seq
-            yield ServerSentEvent(event="event", data=event.to_json(),
-                                  id=f"{session_id}:{event.seq}")
+            yield ServerSentEvent(
+                event="event", data=event.to_json(), id=f"{session_id}:{event.seq}"
+            )
 
 
 @router.get("/events", response_class=EventSourceResponse, responses=json_error_responses())
-async def events(request: Request, runtime: RuntimeDep,
-                 who: CallerDep) -> AsyncIterator[ServerSentEvent]:
+async def events(
+    request: Request, runtime: RuntimeDep, who: CallerDep
+) -> AsyncIterator[ServerSentEvent]:
     """Server-Sent Events: `hello`, `event` (with id `<session>:<seq>`), `session`, `status`."""
     last_id = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
     async for message in event_stream(runtime, who, last_id):
@@ -126,11 +131,14 @@ def history(
 @router.get(
     "/events/{seq}/snapshot.jpg",
     response_class=FileResponse,
-    responses={200: {"content": {"image/jpeg": {}}},
-               404: {"model": ErrorOut, "description": "no picture"}},
+    responses={
+        200: {"content": {"image/jpeg": {}}},
+        404: {"model": ErrorOut, "description": "no picture"},
+    },
 )
-def event_snapshot(seq: Annotated[int, Path(ge=1, le=MAX_SEQ)], runtime: RuntimeDep,
-                   who: CallerDep) -> FileResponse:
+def event_snapshot(
+    seq: Annotated[int, Path(ge=1, le=MAX_SEQ)], runtime: RuntimeDep, who: CallerDep
+) -> FileResponse:
     """The picture kept with event `seq` (the caller's number for it)."""
     event = runtime.store.seen_one(runtime.session.id, audience_of(who.seat), seq)
     if event is None:

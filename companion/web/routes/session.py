@@ -114,8 +114,9 @@ def seat_links(request: Request, runtime: Any) -> list[SeatLink]:
 
 
 @router.post("/session", response_model=SessionCreated, status_code=201)
-def new_session(body: NewSession, request: Request, runtime: RuntimeDep, who: AdminDep
-                ) -> SessionCreated:
+def new_session(
+    body: NewSession, request: Request, runtime: RuntimeDep, who: AdminDep
+) -> SessionCreated:
     """End the current game and start another; answers with one link per seat."""
     options = dict(body.options)
     if body.variant is not None:

@@ -56,8 +56,10 @@ def stream(runtime: RuntimeDep) -> StreamingResponse:
 @router.get(
     "/snapshot.jpg",
     response_class=Response,
-    responses={200: {"content": {"image/jpeg": {}}},
-               503: {"model": ErrorOut, "description": "no frame yet, or the camera is lost"}},
+    responses={
+        200: {"content": {"image/jpeg": {}}},
+        503: {"model": ErrorOut, "description": "no frame yet, or the camera is lost"},
+    },
 )
 def snapshot(runtime: RuntimeDep) -> Response:
     """The newest annotated frame, for browsers that show only an MJPEG stream's first frame.

@@ -173,9 +173,11 @@ def test_solve_hints_a_position_from_an_action_log(tmp_path, capsys) -> None:
     assert data["view"]["round"]["hand"] == list(state.round.hands[ENGINE.current_player(state)])
     code, out, _ = run(capsys, "solve", "looking-glass", path)
     best = next(line for line in out.splitlines() if line.startswith("best pick:"))
-    assert best.endswith(f"(judged over all {data['hint']['determinizations']} hands the other "
-                         "player may hold)") or best.endswith(
-        f"(judged over {data['hint']['determinizations']} sampled hands of the other player)")
+    assert best.endswith(
+        f"(judged over all {data['hint']['determinizations']} hands the other player may hold)"
+    ) or best.endswith(
+        f"(judged over {data['hint']['determinizations']} sampled hands of the other player)"
+    )
     log[-1] = {"type": "pick", "seat": 5, "position": "A-r0-c0"}
     code, _, err = run(capsys, "solve", "looking-glass", write(tmp_path, {"actions": log}))
     assert code == 2 and "action 5: players alternate turns" in err

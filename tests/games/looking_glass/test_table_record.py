@@ -46,7 +46,8 @@ def test_an_unread_card_is_named_later_in_the_pile_of_whoever_holds_it() -> None
     named = ENGINE.apply(state, Identify(top, truth[top]))
     assert None not in named.round.piles[holder]
     assert Counter(named.round.piles[holder]) - Counter(state.round.piles[holder]) == Counter(
-        [truth[top]])
+        [truth[top]]
+    )
 
 
 def test_a_covered_card_taken_at_the_table_is_booked_and_the_breach_named() -> None:

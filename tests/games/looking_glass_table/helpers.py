@@ -33,9 +33,12 @@ def development_table(seed: int) -> tuple[Comparison, Reading]:
     return compare(reading.to_json("x"), truth), reading
 
 
-def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",
-                      hidden: set[str] = frozenset(), scale: float = 1.5
-                      ) -> GlassObservation:
+def synthetic_reading(
+    glass: dict[str, str],
+    layout_id: str = "pyramid",
+    hidden: set[str] = frozenset(),
+    scale: float = 1.5,
+) -> GlassObservation:
     """A perfect reading of `glass` (position -> card) with some positions not seen."""
     lay = load_layouts()[layout_id]
     cards = []
@@ -44,9 +47,16 @@ def synthetic_reading(glass: dict[str, str], layout_id: str = "pyramid",
             continue
         half, cell = lay.locate(name)
         covered = any(lay.name_of(half, j) in glass for j in lay.covered_by[cell])
-        cards.append(CardSeen(card=glass[name], center=(640 + p.x * scale, 480 + p.y * scale),
-                              covered=covered, confidence=0.9, position=name,
-                              width_px=63 * scale))
+        cards.append(
+            CardSeen(
+                card=glass[name],
+                center=(640 + p.x * scale, 480 + p.y * scale),
+                covered=covered,
+                confidence=0.9,
+                position=name,
+                width_px=63 * scale,
+            )
+        )
     return GlassObservation(cards=tuple(cards), layout=layout_id)
 
 
@@ -65,5 +75,6 @@ def unlink(glass: dict[str, str], pos: str, reflection: str) -> None:
     counts = Counter(glass.values())
     counts[glass[reflection]] -= 1
     deck = load_deck()
-    glass[reflection] = next(c for c in deck.normal_ids if c != glass[pos]
-                             and counts[c] < deck.copies(False)[c])
+    glass[reflection] = next(
+        c for c in deck.normal_ids if c != glass[pos] and counts[c] < deck.copies(False)[c]
+    )

@@ -30,8 +30,9 @@ def test_frames_read_before_the_sim_scene_is_built_know_its_deck(tmp_path):
 
 
 def test_a_missing_deck_is_told_in_players_words_without_a_server_path(tmp_path):
-    settings = load_settings(None, {"data_dir": str(tmp_path), "camera.source": "opencv:0"},
-                             environ={})
+    settings = load_settings(
+        None, {"data_dir": str(tmp_path), "camera.source": "opencv:0"}, environ={}
+    )
     game = make_table_game(settings, SESSION)
     game.perceive(_frame(), None)
     note = game.view(None)["library"]

@@ -24,7 +24,8 @@ def test_the_demo_players_tap_their_hands_in_through_corrections_at_the_rounds_e
     taps = scene.taps
     assert [(tap.seat, tap.payload) for tap in taps] == [
         (0, {"kind": "hand", "cards": film.hands[0]}),
-        (1, {"kind": "hand", "cards": film.hands[1]})]
+        (1, {"kind": "hand", "cards": film.hands[1]}),
+    ]
     assert {tap.t for tap in taps} == {(len(film) - 1) / SIM_FPS}  # the film's last frame
     _, truth = scene.frame(taps[0].t)
     assert truth["t"] == taps[0].t and any(e["kind"] == "hands" for e in truth["events"])

@@ -33,8 +33,11 @@ def _without(glass: dict[str, str], *gone: str) -> dict[str, str]:
 def test_the_view_is_the_engines_turn_legal_picks_piles_and_running_score() -> None:
     glass = random_glass(21)
     pos = "A-r3-c5"
-    steps = [*_seen(glass), *_seen(_without(glass, pos)),
-             *_seen(_without(glass, pos, LAY.reflection(pos)))]
+    steps = [
+        *_seen(glass),
+        *_seen(_without(glass, pos)),
+        *_seen(_without(glass, pos, LAY.reflection(pos))),
+    ]
     game, _ = play(make_table_game, Settings(), SESSION, steps)
     view = game.view(None)
     engine = ENGINE.view(game.state, None)
@@ -88,8 +91,12 @@ def test_the_table_is_right_returns_a_pair_the_engine_counted_taken() -> None:
     first player's again."""
     glass = random_glass(24)
     pos = "A-r3-c3"
-    steps = [*_seen(glass), *_seen(_without(glass, pos)),
-             *_seen(_without(glass, pos, LAY.reflection(pos))), *_seen(glass)]
+    steps = [
+        *_seen(glass),
+        *_seen(_without(glass, pos)),
+        *_seen(_without(glass, pos, LAY.reflection(pos))),
+        *_seen(glass),
+    ]
     game, events = play(make_table_game, Settings(), SESSION, steps)
     assert game.state.round.taken != 0 and game.view(None)["to_move"] == 1
     with pytest.raises(UserError, match="admin"):

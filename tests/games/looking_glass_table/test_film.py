@@ -17,8 +17,15 @@ from companion.store import Event, Session
 def test_hands_bumps_and_blur_make_no_false_event():
     game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
     scene = game.sim_scene(21)
-    film = RoundFilm(21, art=scene.art, cond=scene._film(0).cond, hold=3, max_picks=2,
-                     disturb=4.0, layout_id="pyramid")
+    film = RoundFilm(
+        21,
+        art=scene.art,
+        cond=scene._film(0).cond,
+        hold=3,
+        max_picks=2,
+        disturb=4.0,
+        layout_id="pyramid",
+    )
     hands = sum(1 for s in film.shots if s.hand_mm is not None)
     blurred = sum(1 for s in film.shots if s.blur)
     assert hands >= 6 and blurred >= 2  # the film really has the disturbances
@@ -41,7 +48,10 @@ def test_hands_bumps_and_blur_make_no_false_event():
     for ev, truth in zip(picks, film.picks, strict=True):
         p = ev.payload
         assert (p["seat"], p["card"], p["reflection_card"]) == (
-            truth["seat"], truth["card"], truth["reflection_card"])
+            truth["seat"],
+            truth["card"],
+            truth["reflection_card"],
+        )
         assert p["illegal"] is False
     view = game.view(None)
     assert sum(c["count"] for row in view["piles"][0].values() for c in row) == 2
@@ -141,8 +151,9 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     reader = Reader(library)
 
     def verified(prior_frame: int, frame: int):
-        prior = reader.verify(film.render(prior_frame)[0],
-                              reader.read(film.render(prior_frame)[0]), []).cards
+        prior = reader.verify(
+            film.render(prior_frame)[0], reader.read(film.render(prior_frame)[0]), []
+        ).cards
         img, truth = film.render(frame)
         return reader.verify(img, reader.read(img), prior), truth
 
@@ -157,14 +168,14 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     reading, truth = verified(5, 11)
     assert reading.hidden  # an arm reaches over the glass
     for c in reading.hidden:
-        assert any(t["card"] == c.card and np.hypot(*(c.center - t["center"])) < 10
-                   for t in truth["cards"])
+        assert any(
+            t["card"] == c.card and np.hypot(*(c.center - t["center"])) < 10 for t in truth["cards"]
+        )
 
     first = film.picks[0]
     reading, truth = verified(5, 16)
     assert first["position"] not in {c["position"] for c in truth["cards"]}
-    at = next(t["center"] for t in film.render(5)[1]["cards"]
-              if t["position"] == first["position"])
+    at = next(t["center"] for t in film.render(5)[1]["cards"] if t["position"] == first["position"])
     assert first["position"].split("-")[1] != "r0"  # it lay on a card of the row before
     for c in [*reading.cards, *reading.hidden]:
         assert np.hypot(*(c.center - at)) > 20

@@ -54,8 +54,10 @@ def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
     rest = sorted((+deck_left).elements())
     hands = [rest[:4], rest[4:8]]
     steps = round_steps(glass, order)
-    steps += [Correct({"kind": "hand", "cards": hands[0]}, 0),
-              Correct({"kind": "hand", "cards": hands[1]}, 1)]
+    steps += [
+        Correct({"kind": "hand", "cards": hands[0]}, 0),
+        Correct({"kind": "hand", "cards": hands[1]}, 1),
+    ]
     events = check_table_game(make_table_game, Settings(), SESSION, steps)
     kinds = [e.kind for e in events]
     assert kinds.count("lg.deal") == 1 and kinds.count("lg.pick") == 14
@@ -76,10 +78,15 @@ def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
 
 def test_the_other_seat_never_sees_a_hand_before_the_round_ends():
     glass = random_glass(8)
-    game, _ = play(make_table_game, Settings(), SESSION,
-                   [*round_steps(glass, legal_order(glass)[:2]),
-                    Correct({"kind": "hand",
-                             "cards": ["dodo", "dodo", "tweedles", "caterpillar"]}, 0)])
+    game, _ = play(
+        make_table_game,
+        Settings(),
+        SESSION,
+        [
+            *round_steps(glass, legal_order(glass)[:2]),
+            Correct({"kind": "hand", "cards": ["dodo", "dodo", "tweedles", "caterpillar"]}, 0),
+        ],
+    )
     assert game.view(0)["my_hand"] == ["caterpillar", "dodo", "dodo", "tweedles"]
     assert game.view(1)["my_hand"] is None
     assert "my_hand" not in game.view(None)
@@ -132,16 +139,21 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     assert set(questions) == {"pick", "card"}
     assert "could not read" in questions["pick"].choices[1]["label"]
     later: list = []
-    for payload in ({"question": questions["pick"].id, "answer": "B-r3-c5"},
-                    {"question": questions["card"].id, "answer": glass["B-r3-c5"]}):
+    for payload in (
+        {"question": questions["pick"].id, "answer": "B-r3-c5"},
+        {"question": questions["card"].id, "answer": glass["B-r3-c5"]},
+    ):
         for draft in game.correct(payload, 0):
-            ev = Event("s1", len(events) + len(later) + 1, 0.0, draft.kind, draft.payload,
-                       draft.visibility)
+            ev = Event(
+                "s1", len(events) + len(later) + 1, 0.0, draft.kind, draft.payload, draft.visibility
+            )
             game.apply_event(ev)
             later.append(ev)
     booked = [e.payload for e in later if e.kind == "lg.pick"]
     assert [(p["seat"], p["position"], p["reflection_card"]) for p in booked] == [
-        (0, "B-r3-c5", glass["A-r3-c5"]), (1, "B-r3-c3", glass["A-r3-c3"])]
+        (0, "B-r3-c5", glass["A-r3-c5"]),
+        (1, "B-r3-c3", glass["A-r3-c3"]),
+    ]
     assert game.questions(None) == []
     view = game.view(None)
     mine = {c["card"]: c["count"] for row in view["piles"][0].values() for c in row}
@@ -182,8 +194,14 @@ def test_a_pair_gone_long_enough_is_asked_and_the_camera_withdraws_it_when_both_
     asked = [e.payload for e in events if e.kind == "question"]
     assert len(asked) == 1 and asked[0]["choices"][-1]["value"] == "none"
     closed = [e.payload for e in events if e.kind == "answer"]
-    assert closed == [{"question": asked[0]["id"], "answer": "none", "seat": None,
-                       "by": "camera: both cards are on the table again"}]
+    assert closed == [
+        {
+            "question": asked[0]["id"],
+            "answer": "none",
+            "seat": None,
+            "by": "camera: both cards are on the table again",
+        }
+    ]
     assert not [e for e in events if e.kind == "lg.pick"]
     assert game.questions(None) == [] and game.active_seat() == game.starter
 
@@ -206,13 +224,15 @@ def test_a_question_is_not_shown_while_both_cards_of_its_pair_show_again():
 
 def test_players_answering_neither_keep_the_pair_on_the_glass():
     glass = _unlinked_glass(13)
-    game, events = play(make_table_game, Settings(), SESSION,
-                        _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"}))
+    game, events = play(
+        make_table_game, Settings(), SESSION, _hidden_pair_steps(glass, {"A-r3-c3", "B-r3-c3"})
+    )
     (q,) = game.questions(None)
     drafts = game.correct({"question": q.id, "answer": "none"}, 0)
     assert [d.kind for d in drafts] == ["answer"]
-    game.apply_event(Event("s1", len(events) + 1, 0.0, "answer", drafts[0].payload,
-                           drafts[0].visibility))
+    game.apply_event(
+        Event("s1", len(events) + 1, 0.0, "answer", drafts[0].payload, drafts[0].visibility)
+    )
     assert game.questions(None) == []
     assert {"A-r3-c3", "B-r3-c3"} <= set(game.tracker.remaining())
     assert game.active_seat() == game.starter  # no turn passed
@@ -252,7 +272,8 @@ def test_a_pick_after_a_question_answered_neither_is_booked_for_the_seat_it_real
     assert not [e for e in events if e.kind == "lg.pick"]  # waits for the answer
     assert game.view(None)["waiting"] == (
         "Please answer the open question: 1 pick seen since then waits for it, because whose "
-        "turn it was depends on the answer.")
+        "turn it was depends on the answer."
+    )
     (q,) = game.questions(None)
     drafts = game.correct({"question": q.id, "answer": "none"}, 0)
     picks = [d.payload for d in drafts if d.kind == "lg.pick"]
@@ -285,15 +306,18 @@ def test_two_pairs_gone_at_once_are_asked_by_who_took_what_and_scored_right():
     An arm resting over them for two seconds asks nothing."""
     glass, x, y = _two_unlinked_pairs(16)
     gone = set(x) | set(y)
-    game, events = play(make_table_game, Settings(), SESSION,
-                        _hidden_pair_steps(glass, gone, steps=20))
+    game, events = play(
+        make_table_game, Settings(), SESSION, _hidden_pair_steps(glass, gone, steps=20)
+    )
     assert game.questions(None) == []
-    game, events = play(make_table_game, Settings(), SESSION,
-                        _hidden_pair_steps(glass, gone, steps=45))
+    game, events = play(
+        make_table_game, Settings(), SESSION, _hidden_pair_steps(glass, gone, steps=45)
+    )
     qs = game.questions(None)
     assert [q.text for q in qs] == [
         "2 pairs left the glass while the camera could not see. Which card did Ann take?",
-        "2 pairs left the glass while the camera could not see. Which card did Bo take?"]
+        "2 pairs left the glass while the camera could not see. Which card did Bo take?",
+    ]
     assert [[c["value"] for c in q.choices] for q in qs] == [[*x, "none"], [*y, "none"]]
     made = _answer(game, events, qs[0].id, x[1])  # Ann got the reflection of Bo's choice
     made += _answer(game, events, qs[1].id, y[1])  # Bo got the reflection of Ann's choice

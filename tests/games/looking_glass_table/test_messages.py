@@ -22,18 +22,22 @@ def test_each_kind_parses_to_its_own_model() -> None:
     assert parse({"kind": "hint"}) == RequestHint()
     # The shared dashboard's two untagged shapes.
     assert parse({"question": "pick-0-ab", "answer": "A-r0-c0"}) == Answer(
-        question="pick-0-ab", answer="A-r0-c0")
+        question="pick-0-ab", answer="A-r0-c0"
+    )
     assert parse({"table_is_right": True}) == TableIsRight()
     # A typed correction (a route's body) passes through as itself.
     assert parse(EnterHand(cards=["walrus-carpenter"] * 4)).cards == ["walrus-carpenter"] * 4
 
 
-@pytest.mark.parametrize(("payload", "says"), [
-    ({"hand": ["dodo"] * 4}, "kind is one of: hand, hint"),  # the old key-dispatched shape
-    ({"kind": "roll", "value": 3}, "kind is one of"),  # another game's correction
-    ({"kind": "hand", "cards": ["dodo"] * 4, "seat": 1}, "seat"),  # a misspelt/extra field
-    ({"kind": "hand", "cards": "dodo"}, "cards"),
-])
+@pytest.mark.parametrize(
+    ("payload", "says"),
+    [
+        ({"hand": ["dodo"] * 4}, "kind is one of: hand, hint"),  # the old key-dispatched shape
+        ({"kind": "roll", "value": 3}, "kind is one of"),  # another game's correction
+        ({"kind": "hand", "cards": ["dodo"] * 4, "seat": 1}, "seat"),  # a misspelt/extra field
+        ({"kind": "hand", "cards": "dodo"}, "cards"),
+    ],
+)
 def test_anything_else_is_one_line_naming_what_is_wrong(payload: dict, says: str) -> None:
     with pytest.raises(UserError) as err:
         parse(payload)
@@ -41,8 +45,12 @@ def test_anything_else_is_one_line_naming_what_is_wrong(payload: dict, says: str
 
 
 def test_a_frame_is_read_once_into_the_typed_observation() -> None:
-    seen = glass_observation({"cards": [{"card": "dodo", "center": [10, 20.5],
-                                         "position": "A-r0-c0"}], "layout": "pyramid"})
+    seen = glass_observation(
+        {
+            "cards": [{"card": "dodo", "center": [10, 20.5], "position": "A-r0-c0"}],
+            "layout": "pyramid",
+        }
+    )
     assert isinstance(seen, GlassObservation) and seen.cards[0].center == (10.0, 20.5)
     assert seen.still and seen.hidden == () and not seen.cards[0].inferred
     assert glass_observation(seen) is seen

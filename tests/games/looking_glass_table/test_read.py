@@ -50,8 +50,11 @@ def scene(art, cond: Conditions, layout: str, picks: int, seed: int):
     rng = np.random.default_rng(seed)
     table = deal_table(rng, load_layouts()[layout], brawlers=True)
     for k in range(picks):
-        take(table, sorted(table.free_positions())[k % 3 if len(table.free_positions()) > 2 else 0],
-             k % 2)
+        take(
+            table,
+            sorted(table.free_positions())[k % 3 if len(table.free_positions()) > 2 else 0],
+            k % 2,
+        )
     cam = TableCamera(art, table, cond, seed)
     return cam.render(table, 0)
 
@@ -66,8 +69,15 @@ def test_teach_learns_every_card_and_the_card_shape(deck):
 
 def test_reads_a_fresh_deal_from_above(deck):
     art, lib, _, _ = deck
-    cond = Conditions(tilt_deg=0, yaw_deg=30, glass_angle_deg=0, card_px=95,
-                      table_kind="plain", markers=False, jpeg_quality=85)
+    cond = Conditions(
+        tilt_deg=0,
+        yaw_deg=30,
+        glass_angle_deg=0,
+        card_px=95,
+        table_kind="plain",
+        markers=False,
+        jpeg_quality=85,
+    )
     img, truth = scene(art, cond, "pyramid", 0, 1)
     reading = Reader(lib).read(img).to_json("x")
     c = compare(reading, truth)
@@ -77,9 +87,18 @@ def test_reads_a_fresh_deal_from_above(deck):
 
 def test_reads_a_tilted_turned_table_mid_round_with_piles_shadow_and_blur(deck):
     art, lib, _, _ = deck
-    cond = Conditions(tilt_deg=18, yaw_deg=200, glass_angle_deg=75, card_px=100,
-                      table_kind="wood", markers=False, shadow=True,
-                      blur_sigma=0.8, noise_sigma=4, jpeg_quality=75)
+    cond = Conditions(
+        tilt_deg=18,
+        yaw_deg=200,
+        glass_angle_deg=75,
+        card_px=100,
+        table_kind="wood",
+        markers=False,
+        shadow=True,
+        blur_sigma=0.8,
+        noise_sigma=4,
+        jpeg_quality=75,
+    )
     img, truth = scene(art, cond, "fan", 5, 2)
     assert sum(truth["truth"]["piles"][0].values()) == 5  # score piles are in the picture
     reading = Reader(lib).read(img).to_json("x")
@@ -98,8 +117,16 @@ def test_a_steep_tilt_without_markers_still_names_mirrored_positions_and_the_lay
     reflection must still get the same column, or no position pairs up and live play never
     accepts the deal."""
     art, lib, _, _ = deck
-    cond = Conditions(tilt_deg=23.6, yaw_deg=278, glass_angle_deg=225, card_px=98,
-                      table_kind="wood", markers=False, noise_sigma=3.5, jpeg_quality=70)
+    cond = Conditions(
+        tilt_deg=23.6,
+        yaw_deg=278,
+        glass_angle_deg=225,
+        card_px=98,
+        table_kind="wood",
+        markers=False,
+        noise_sigma=3.5,
+        jpeg_quality=70,
+    )
     img, truth = scene(art, cond, "diamond", 0, 3)
     reading = Reader(lib).read(img).to_json("x")
     c = compare(reading, truth)
@@ -158,8 +185,9 @@ def test_the_table_framed_round_a_marker_does_not_set_the_cards_direction():
 
 def test_uses_corner_markers_when_they_are_there(deck):
     art, lib, _, _ = deck
-    cond = Conditions(tilt_deg=15, yaw_deg=5, glass_angle_deg=90, card_px=90,
-                      table_kind="cloth", markers=True)
+    cond = Conditions(
+        tilt_deg=15, yaw_deg=5, glass_angle_deg=90, card_px=90, table_kind="cloth", markers=True
+    )
     img, truth = scene(art, cond, "wall", 0, 3)
     reading = Reader(lib).read(img)
     c = compare(reading.to_json("x"), truth)
@@ -170,8 +198,9 @@ def test_uses_corner_markers_when_they_are_there(deck):
 def test_a_card_it_was_not_taught_is_never_named(deck):
     art, lib, _, _ = deck
     keep = [i for i, cid in enumerate(lib.ids) if cid != "dodo"]
-    partial = type(lib)([lib.ids[i] for i in keep], lib.templates[keep], lib.patches[keep],
-                        lib.shape)
+    partial = type(lib)(
+        [lib.ids[i] for i in keep], lib.templates[keep], lib.patches[keep], lib.shape
+    )
     cond = Conditions(tilt_deg=0, yaw_deg=0, card_px=95, table_kind="plain", markers=False)
     img, truth = scene(art, cond, "terrace", 0, 4)
     reading = Reader(partial).read(img).to_json("x")
@@ -179,8 +208,7 @@ def test_a_card_it_was_not_taught_is_never_named(deck):
     assert dodos
     for c in reading["cards"]:
         assert c["card"] != "dodo"
-        near = [g for g in truth["cards"]
-                if np.hypot(*(np.array(g["center"]) - c["center"])) < 30]
+        near = [g for g in truth["cards"] if np.hypot(*(np.array(g["center"]) - c["center"])) < 30]
         assert near and (c["card"] is None or c["card"] == near[0]["card"])
 
 
@@ -208,7 +236,7 @@ def test_teach_finds_the_card_not_a_bigger_patch_of_cloth_a_pale_line_frames(dec
     scale = 150 / face.shape[1]
     card = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     top, left = 560, 800
-    photo[top:top + card.shape[0], left:left + card.shape[1]] = card
+    photo[top : top + card.shape[0], left : left + card.shape[1]] = card
     photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
     found = find_card(photo)
     centre = np.array([left + card.shape[1] / 2, top + card.shape[0] / 2])
@@ -230,8 +258,9 @@ def test_teach_finds_the_art_of_a_card_a_photo_sees_in_perspective(deck):
     outline = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     seen = np.array([[520, 300], [760, 318], [780, 680], [490, 665]], np.float32)
     M = cv2.getPerspectiveTransform(outline, seen)
-    photo = cv2.warpPerspective(face, M, (1280, 960), flags=cv2.INTER_AREA,
-                                borderValue=(70, 120, 60))
+    photo = cv2.warpPerspective(
+        face, M, (1280, 960), flags=cv2.INTER_AREA, borderValue=(70, 120, 60)
+    )
     photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
     truth = cv2.perspectiveTransform(art[None], M)[0]
     found = find_card(photo)
@@ -247,13 +276,14 @@ def test_teach_finds_the_card_a_glare_hides_from_its_border_not_the_cloth():
     art = draw_deck(ids, 918015)
     rng = np.random.default_rng([918015, 5])
     photos = {}
-    for cid in ids[:ids.index("mock-turtle") + 1]:  # drawn in deck order, as the deck does
+    for cid in ids[: ids.index("mock-turtle") + 1]:  # drawn in deck order, as the deck does
         photos[cid] = teach_photo(art[cid].face, rng)
     face = art["mock-turtle"].face
     fh, fw = face.shape[:2]
     found = find_card(photos["mock-turtle"])
-    M = cv2.getPerspectiveTransform(found.outer.astype(np.float32), np.array(
-        [[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32))
+    M = cv2.getPerspectiveTransform(
+        found.outer.astype(np.float32), np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    )
     cut = cv2.warpPerspective(photos["mock-turtle"], M, (fw, fh))
     a, b = (cv2.cvtColor(x, cv2.COLOR_BGR2GRAY)[: fh // 2].astype(np.float32) for x in (cut, face))
     a, b = a - a.mean(), b - b.mean()

@@ -67,18 +67,25 @@ def _kept_table(seed: int, keep: set[str] | None = None, layout: str = "pyramid"
     return table
 
 
-def _table_image(art, seed: int, keep: set[str] | None = None, markers: bool = False,
-                 table_kind: str = "plain"):
+def _table_image(
+    art, seed: int, keep: set[str] | None = None, markers: bool = False, table_kind: str = "plain"
+):
     """A dealt pyramid photographed; `keep`: only these places still hold their card."""
     table = _kept_table(seed, keep)
     return _camera(art, table, seed, markers, table_kind).render(table, 0)
 
 
-def _camera(art, table, seed: int, markers: bool = False, table_kind: str = "plain"
-            ) -> TableCamera:
+def _camera(art, table, seed: int, markers: bool = False, table_kind: str = "plain") -> TableCamera:
     """The camera `_table_image` photographs with: an 8° tilt, the glass turned 20°."""
-    cond = Conditions(tilt_deg=8, yaw_deg=20, glass_angle_deg=0, card_px=95,
-                      table_kind=table_kind, markers=markers, jpeg_quality=90)
+    cond = Conditions(
+        tilt_deg=8,
+        yaw_deg=20,
+        glass_angle_deg=0,
+        card_px=95,
+        table_kind=table_kind,
+        markers=markers,
+        jpeg_quality=90,
+    )
     return TableCamera(art, table, cond, seed)
 
 
@@ -88,13 +95,23 @@ def _lower_half_and_beyond(quad: np.ndarray) -> np.ndarray:
     ml, mr = (tl + bl) / 2, (tr + br) / 2
     down = (bl - tl) / 3
     shrink = (tr - tl) * 0.06
-    return np.array([ml + 0.08 * (bl - tl) + shrink, mr + 0.08 * (bl - tl) - shrink,
-                     br + down - shrink, bl + down + shrink])
+    return np.array(
+        [
+            ml + 0.08 * (bl - tl) + shrink,
+            mr + 0.08 * (bl - tl) - shrink,
+            br + down - shrink,
+            bl + down + shrink,
+        ]
+    )
 
 
 def _finger_on(img: np.ndarray, card: dict) -> None:
-    cv2.fillConvexPoly(img, np.rint(_lower_half_and_beyond(np.array(card["quad"])))
-                       .astype(np.int32), SKIN, lineType=cv2.LINE_AA)
+    cv2.fillConvexPoly(
+        img,
+        np.rint(_lower_half_and_beyond(np.array(card["quad"]))).astype(np.int32),
+        SKIN,
+        lineType=cv2.LINE_AA,
+    )
 
 
 def _finger_on_a_free_card(img: np.ndarray, truth: dict, pick: int = 0) -> dict:
@@ -110,8 +127,7 @@ def test_a_card_whose_outline_a_finger_breaks_is_found_where_its_reflection_says
     img, truth = _table_image(art, 5)
     target = _finger_on_a_free_card(img, truth)
     reading = Reader(lib).read(img)
-    near = [c for c in reading.cards
-            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert len(near) == 1
     assert near[0].card == target["card"] and near[0].covered is False
     assert near[0].scores.get("reflected") == 1.0  # the finder alone lost it
@@ -133,12 +149,10 @@ def test_an_empty_place_is_never_filled_in_from_its_reflection(deck):
     table_colour = [int(v) for v in np.median(img[:20, :20].reshape(-1, 3), axis=0)]
     cv2.fillConvexPoly(img, np.rint(upper).astype(np.int32), table_colour)
     reading = Reader(lib).read(img)
-    assert not [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert not [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
 
 
-def _hand_over_card_and_reflection(img: np.ndarray, truth: dict, seed_pick: int = 0
-                                   ) -> dict:
+def _hand_over_card_and_reflection(img: np.ndarray, truth: dict, seed_pick: int = 0) -> dict:
     """A finger breaks the outline of a free card of half A, and a palm hides its reflection
     whole: neither the finder nor the reflection search can see that card."""
     target = _finger_on_a_free_card(img, truth, seed_pick)
@@ -165,8 +179,7 @@ def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it
     target = _hand_over_card_and_reflection(img, truth)
     reading = Reader(lib).read(img)
     assert reading.layout == "pyramid"
-    near = [c for c in reading.cards
-            if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert len(near) == 1
     assert near[0].card == target["card"] and near[0].covered is False
     assert near[0].scores.get("from_layout") == 1.0  # found neither by outline nor mirror
@@ -188,8 +201,7 @@ def test_a_hidden_pair_of_a_late_glass_whose_covers_a_hand_hides_is_not_called_f
     target = _hand_over_card_and_reflection(img, truth, seed_pick=1)
     reading = Reader(lib).read(img)
     assert reading.layout is None
-    assert not [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert not [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     c = compare(reading.to_json("x"), truth)
     assert c.right == 16 and c.missed == 2 and c.extra == 0 and c.wrong == 0, c
 
@@ -200,12 +212,14 @@ def test_a_layout_place_whose_card_was_taken_stays_empty(deck):
     target = _hand_over_card_and_reflection(img, truth)
     tl, tr, br, bl = np.array(target["quad"])
     table_colour = [int(v) for v in np.median(img[:20, :20].reshape(-1, 3), axis=0)]
-    cv2.fillConvexPoly(img, np.rint(np.array([tl, tr, (tr + br) / 2, (tl + bl) / 2]))
-                       .astype(np.int32), table_colour)
+    cv2.fillConvexPoly(
+        img,
+        np.rint(np.array([tl, tr, (tr + br) / 2, (tl + bl) / 2])).astype(np.int32),
+        table_colour,
+    )
     reading = Reader(lib).read(img)
     assert reading.layout == "pyramid"
-    assert not [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert not [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
 
 
 def test_a_late_glass_whose_reflections_all_lost_their_outlines_is_still_read(deck):
@@ -235,14 +249,16 @@ def _last_pairs_table(seed: int, last: tuple[str, ...] = ("A-r0-c4",)):
     """A pyramid late in a round: only the pairs of `last` (cards of half A) left in the glass,
     every other pair taken onto the two score piles."""
     table = _kept_table(seed)
-    for i, name in enumerate(n for n in table.layout.position_names
-                             if n.startswith("A-") and n not in last):
+    for i, name in enumerate(
+        n for n in table.layout.position_names if n.startswith("A-") and n not in last
+    ):
         take(table, name, i % 2)
     return table
 
 
-def _last_pair_beside_full_piles(art, seed: int, markers: bool,
-                                 last: tuple[str, ...] = ("A-r0-c4",)):
+def _last_pair_beside_full_piles(
+    art, seed: int, markers: bool, last: tuple[str, ...] = ("A-r0-c4",)
+):
     """`_last_pairs_table` (A-r0-c4 and its reflection, by default) photographed as in
     `_table_image`."""
     table = _last_pairs_table(seed, last)
@@ -263,17 +279,30 @@ def test_the_last_pair_beside_full_score_piles_is_read(deck, seed, markers):
 
 
 def _seen(half: int, row: int, col: int, covered: bool, full_hole: bool) -> SeenCard:
-    card = SeenCard("dodo", 0.9, np.zeros(2), np.zeros((4, 2)), covered, half, row, col,
-                    np.zeros(2), full_hole=full_hole)
+    card = SeenCard(
+        "dodo",
+        0.9,
+        np.zeros(2),
+        np.zeros((4, 2)),
+        covered,
+        half,
+        row,
+        col,
+        np.zeros(2),
+        full_hole=full_hole,
+    )
     card.scores = {"_s": col * 31.5, "_t": 4 + 44 * row}
     return card
 
 
-@pytest.mark.parametrize(("a", "b", "next_row", "both"), [
-    ((True, False), (False, False), False, True),  # a hand hides the card on b: covered
-    ((True, True), (False, True), False, False),  # b's whole face shows: a's "cover" is glare
-    ((True, True), (False, True), True, True),  # a card lies on b, merged into its outline
-])
+@pytest.mark.parametrize(
+    ("a", "b", "next_row", "both"),
+    [
+        ((True, False), (False, False), False, True),  # a hand hides the card on b: covered
+        ((True, True), (False, True), False, False),  # b's whole face shows: a's "cover" is glare
+        ((True, True), (False, True), True, True),  # a card lies on b, merged into its outline
+    ],
+)
 def test_a_card_and_its_reflection_are_covered_alike(a, b, next_row, both):
     """(covered, whole face seen) of a card and of its reflection, and whether a card was
     found in the next row out over the reflection."""
@@ -297,8 +326,9 @@ def test_a_pair_of_framed_patches_no_taught_face_matches_is_not_reported(deck, t
     for g in truth["cards"]:
         quad = np.array(g["quad"], float)
         mask = np.zeros(img.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.rint(quad + (quad.mean(axis=0) - quad) * 0.12)
-                           .astype(np.int32), 255)
+        cv2.fillConvexPoly(
+            mask, np.rint(quad + (quad.mean(axis=0) - quad) * 0.12).astype(np.int32), 255
+        )
         img[mask > 0] = faded[mask > 0]
     # Whatever confidence a name needs (the benchmark reads at 0 and sweeps it afterwards).
     assert Reader(lib, threshold=threshold).read(img).cards == []
@@ -325,8 +355,7 @@ def test_the_last_card_is_read_when_a_palm_hides_its_whole_reflection(deck, seed
 
 
 @pytest.mark.parametrize("markers", [True, False])
-def test_the_last_two_cards_side_by_side_are_read_when_a_palm_hides_each_reflection(
-        deck, markers):
+def test_the_last_two_cards_side_by_side_are_read_when_a_palm_hides_each_reflection(deck, markers):
     """The last two pairs of a round side by side on the first row, a palm over each
     reflection: the two cards lie together, fit a layout card by themselves, and an arm lies
     at each one's mirror place."""
@@ -351,8 +380,9 @@ def test_a_lone_card_a_card_faces_from_the_wrong_side_of_its_line_is_not_read(de
     stray = next(iter(table.piles[0]))
     table.piles[0][stray] -= 1
     out = np.sign(mirror.y - last.y)
-    table.glass["B-r3-c5"] = dataclasses.replace(last, card=stray, x=last.x + 150.0,
-                                                 y=mirror.y + out * 90.0)
+    table.glass["B-r3-c5"] = dataclasses.replace(
+        last, card=stray, x=last.x + 150.0, y=mirror.y + out * 90.0
+    )
     img, truth = _camera(art, table, 12, markers).render(table, 0)
     _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c4"))
     assert Reader(lib).read(img).cards == []
@@ -370,8 +400,13 @@ def test_a_lone_card_at_the_edge_of_the_view_is_not_taken_for_the_last_card(deck
     width = float(np.linalg.norm(card[1] - card[0]))
     down = img.shape[0] - 1.5 * width - float(card[:, 1].mean())
     table = _table_colour(img)
-    moved = cv2.warpAffine(img, np.float32([[1, 0, 0], [0, 1, down]]), img.shape[1::-1],
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=table)
+    moved = cv2.warpAffine(
+        img,
+        np.float32([[1, 0, 0], [0, 1, down]]),
+        img.shape[1::-1],
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=table,
+    )
     assert Reader(lib).read(moved).cards == []
 
 
@@ -385,8 +420,12 @@ def test_the_last_card_with_bare_table_across_its_top_edge_is_not_read(deck, mar
     quad = np.array(mirror["quad"])
     grown = np.rint(quad + (quad - quad.mean(axis=0)) * 0.15).astype(np.int32)
     x, y, w, h = cv2.boundingRect(grown)
-    ring = np.concatenate([img[max(0, y - 12):y, x:x + w].reshape(-1, 3),
-                           img[y + h:y + h + 12, x:x + w].reshape(-1, 3)])
+    ring = np.concatenate(
+        [
+            img[max(0, y - 12) : y, x : x + w].reshape(-1, 3),
+            img[y + h : y + h + 12, x : x + w].reshape(-1, 3),
+        ]
+    )
     cv2.fillConvexPoly(img, grown, [int(v) for v in np.median(ring, axis=0)])
     assert Reader(lib).read(img).cards == []
 
@@ -397,13 +436,11 @@ def _edge_beside(img: np.ndarray, card: dict) -> None:
     tl, tr, _, bl = np.array(card["quad"], float)
     out = (tl - tr) / np.linalg.norm(tl - tr)
     strip = np.array([tl + 5 * out, tl + 9 * out, bl + 9 * out, bl + 5 * out])
-    cv2.fillConvexPoly(img, np.rint(strip).astype(np.int32), (245, 245, 245),
-                       lineType=cv2.LINE_AA)
+    cv2.fillConvexPoly(img, np.rint(strip).astype(np.int32), (245, 245, 245), lineType=cv2.LINE_AA)
 
 
 @pytest.mark.parametrize("markers", [True, False])
-def test_a_lone_card_with_a_cards_border_beside_it_is_not_taken_for_the_last_card(
-        deck, markers):
+def test_a_lone_card_with_a_cards_border_beside_it_is_not_taken_for_the_last_card(deck, markers):
     """A score pile's card among its pile's others, its reflection place under an arm, looks
     like the last card of a round when the finder missed the others (1100326, 1010161). The
     last pair with a palm over the reflection, the border of another card showing beside the
@@ -420,8 +457,12 @@ def test_the_centre_line_lies_where_the_cards_on_its_rows_put_it():
     """Each card on a row says where the line lies; their median is kept, whichever of them
     (or another card near them) first suggested it (1100385)."""
     Hc, line = 88.0, 100.0
-    tops = [line + GAP_MM / 2 + 1.0, line + GAP_MM / 2 + Hc / 2 - 1.5,
-            line - GAP_MM / 2 - 2.0, line + GAP_MM / 2 + Hc + 0.5]
+    tops = [
+        line + GAP_MM / 2 + 1.0,
+        line + GAP_MM / 2 + Hc / 2 - 1.5,
+        line - GAP_MM / 2 - 2.0,
+        line + GAP_MM / 2 + Hc + 0.5,
+    ]
     orient = np.array([1, 1, -1, 1])
     assert line_through(tops, orient, line + 4.0, Hc) == pytest.approx(line - 0.5)
     assert line_through(tops[:3], orient[:3], line - 4.0, Hc) == pytest.approx(line - 1.5)
@@ -460,13 +501,13 @@ def _l_hole(missing_white: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     (its art is not white) or by a glare (white)."""
     white = np.ones((200, 200), bool)
     x0, y0, w, h = 50, 40, 60, 90
-    white[y0:y0 + h, x0:x0 + w] = False
+    white[y0 : y0 + h, x0 : x0 + w] = False
     part = np.ones((h, w), np.uint8)
-    part[h // 2:, w // 2:] = 0
+    part[h // 2 :, w // 2 :] = 0
     if missing_white:
-        white[y0 + h // 2:y0 + h, x0 + w // 2:x0 + w] = True
+        white[y0 + h // 2 : y0 + h, x0 + w // 2 : x0 + w] = True
     else:
-        white[y0 + h // 2:y0 + h // 2 + 4, x0 + w // 2:x0 + w] = True  # the other card's border
+        white[y0 + h // 2 : y0 + h // 2 + 4, x0 + w // 2 : x0 + w] = True  # the other card's border
     corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], float)
     return white, part, corners
 
@@ -489,12 +530,14 @@ def _framed_card_image(gap_px: int) -> np.ndarray:
     img = np.full((300, 400, 3), (120, 60, 110), np.uint8)
     cv2.rectangle(img, (144, 94), (225, 205), (235, 235, 235), -1)
     rng = np.random.default_rng(5)
-    hsv = np.stack([rng.integers(0, 180, (10, 7)), np.full((10, 7), 220),
-                    rng.integers(90, 200, (10, 7))], axis=-1).astype(np.uint8)
+    hsv = np.stack(
+        [rng.integers(0, 180, (10, 7)), np.full((10, 7), 220), rng.integers(90, 200, (10, 7))],
+        axis=-1,
+    ).astype(np.uint8)
     art = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
     img[100:200, 150:220] = cv2.resize(art, (70, 100), interpolation=cv2.INTER_NEAREST)
     if gap_px:
-        img[190:212, 151:151 + gap_px] = (120, 60, 110)
+        img[190:212, 151 : 151 + gap_px] = (120, 60, 110)
     return img
 
 
@@ -511,11 +554,13 @@ def test_a_card_whose_border_has_a_wider_gap_is_found_at_its_size():
     """A face's art against its border, blurred and compressed, can leave a gap 5 px wide
     (1100428): a second, wider erosion closes it, and the rectangle is grown back by as much
     (70 x 100 px of art)."""
-    holes = [hl for hl in find_holes(_framed_card_image(12))
-             if np.linalg.norm(hl.corners.mean(axis=0) - [185, 150]) < 5]
+    holes = [
+        hl
+        for hl in find_holes(_framed_card_image(12))
+        if np.linalg.norm(hl.corners.mean(axis=0) - [185, 150]) < 5
+    ]
     assert len(holes) == 1, holes
-    sides = sorted(np.linalg.norm(np.roll(holes[0].corners, -1, axis=0) - holes[0].corners,
-                                  axis=1))
+    sides = sorted(np.linalg.norm(np.roll(holes[0].corners, -1, axis=0) - holes[0].corners, axis=1))
     assert sides[0] == pytest.approx(70, abs=4) and sides[-1] == pytest.approx(100, abs=4)
 
 
@@ -536,8 +581,9 @@ def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_clo
     # Under a tilt a chequered cloth's squares become card-shaped blobs, many of them, square
     # to the image; the cards lie at 35°.
     rng = np.random.default_rng(1)
-    cards = [_hole(rng.uniform(200, 600, 2), 35 + rng.normal(0, 1.5), 60, 85, 4500)
-             for _ in range(12)]
+    cards = [
+        _hole(rng.uniform(200, 600, 2), 35 + rng.normal(0, 1.5), 60, 85, 4500) for _ in range(12)
+    ]
     cloth = [_hole(rng.uniform(0, 900, 2), rng.normal(0, 1), 30, 40, 1300) for _ in range(45)]
     angle = math.degrees(_dominant_angle(cards + cloth)) % 90
     assert abs(angle - 35) < 2.5, angle
@@ -572,8 +618,9 @@ def test_the_centre_line_is_fitted_through_the_pairs_also_when_it_is_not_square_
             pos += [s * lateral + t * true_axis, s * lateral - t * true_axis]
             orient += [1, -1]
     pos_arr = np.array(pos) + np.array([300.0, 200.0])
-    c, partner, axis = centre_line(pos_arr, np.array([1.0, 0.0]), np.ones(len(pos), bool),
-                                   np.array(orient))
+    c, partner, axis = centre_line(
+        pos_arr, np.array([1.0, 0.0]), np.ones(len(pos), bool), np.array(orient)
+    )
     assert all(partner[i] == i + 1 and partner[i + 1] == i for i in range(0, len(pos), 2))
     assert abs(float(axis @ true_axis)) > math.cos(math.radians(0.5))
     assert abs(c - float(np.array([300.0, 200.0]) @ axis)) < 1.5
@@ -587,8 +634,9 @@ def test_of_two_lines_with_one_pair_each_the_one_no_card_lies_across_is_kept():
     pos = np.array([[-47.0, 0.0], [47.0, 0.0], [137.0, 4.0], [47.0, 63.0], [47.0, -63.0]])
     orient = np.array([-1, 1, 1, 1, 1])
     tops = pos[:, 0] - orient * 45.0  # the half a covered card shows, border included
-    c, partner, _axis = centre_line(pos, np.array([1.0, 0.0]), np.zeros(len(pos), bool),
-                                    orient, tops)
+    c, partner, _axis = centre_line(
+        pos, np.array([1.0, 0.0]), np.zeros(len(pos), bool), orient, tops
+    )
     assert abs(c) < 2.0
     assert partner[:2].tolist() == [1, 0] and partner[2] != 0
 
@@ -603,8 +651,9 @@ def test_a_slope_three_close_pairs_give_by_how_they_were_dealt_does_not_lose_the
     for s, out, off in pairs:
         pos += [(c_true + off + out, s), (c_true + off - out, s + 2.0)]
         orient += [1, -1]
-    c, partner, _axis = centre_line(np.array(pos), np.array([1.0, 0.0]),
-                                    np.ones(len(pos), bool), np.array(orient))
+    c, partner, _axis = centre_line(
+        np.array(pos), np.array([1.0, 0.0]), np.ones(len(pos), bool), np.array(orient)
+    )
     assert partner.tolist() == [1, 0, 3, 2, 5, 4]
     assert abs(c - c_true) < 4.0
 
@@ -622,8 +671,9 @@ def test_a_pair_shifted_sideways_as_far_as_the_pairs_found_say_is_paired():
         orient += [1, -1]
     pos.append((c_true + 60.0, 420.0))  # a score-pile card beside the glass: nothing mirrors it
     orient.append(1)
-    _c, partner, _axis = centre_line(np.array(pos), np.array([1.0, 0.0]),
-                                     np.ones(len(pos), bool), np.array(orient))
+    _c, partner, _axis = centre_line(
+        np.array(pos), np.array([1.0, 0.0]), np.ones(len(pos), bool), np.array(orient)
+    )
     assert partner.tolist() == [1, 0, 3, 2, 5, 4, 7, 6, -1]
 
 
@@ -654,8 +704,9 @@ def test_the_mirror_seen_in_the_image_pairs_cards_a_rough_table_plane_left_alone
 def _over_card(img: np.ndarray, quad: np.ndarray, face: np.ndarray, alpha: float) -> np.ndarray:
     """`img` with `face` blended over the card at `quad` (weight `alpha`)."""
     h, w = face.shape[:2]
-    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
-                                    quad.astype(np.float32))
+    H = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad.astype(np.float32)
+    )
     warped = cv2.warpPerspective(face, H, (img.shape[1], img.shape[0])).astype(np.float32)
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.rint(quad).astype(np.int32), 1)
@@ -710,13 +761,18 @@ def test_the_last_card_is_read_when_an_arm_hides_part_of_its_reflection(deck, ma
     reading = Reader(lib).read(img)
     near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert [c.card for c in near] == [target["card"]]
-    assert all(c.card in (None, g["card"]) for c in reading.cards for g in truth["cards"]
-               if np.hypot(*(c.center - np.array(g["center"]))) < 30)
+    assert all(
+        c.card in (None, g["card"])
+        for c in reading.cards
+        for g in truth["cards"]
+        if np.hypot(*(c.center - np.array(g["center"]))) < 30
+    )
     assert len(reading.cards) <= 2  # nothing of the score piles
 
 
 def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of_its_reflection(
-        deck):
+    deck,
+):
     """Three pairs left, one of them three columns from the others, an arm across a third of
     its reflection: its card is neither paired nor next to the glass, but the reflection's
     part in view backs it."""
@@ -731,8 +787,7 @@ def test_a_card_far_from_the_rest_of_the_glass_is_read_when_an_arm_hides_part_of
     assert 5 <= len(reading.cards) <= 6
 
 
-def test_a_card_beyond_the_layout_the_glass_lies_on_is_not_read_though_part_of_a_face_shows(
-        deck):
+def test_a_card_beyond_the_layout_the_glass_lies_on_is_not_read_though_part_of_a_face_shows(deck):
     """As above, but that pair lies two columns further out, where no layout card reaches with
     the pairs in view: a score pile's card can lie so, and on a chequered cloth part of a
     taught face matched where its reflection would lie (1090314)."""
@@ -741,20 +796,23 @@ def test_a_card_beyond_the_layout_the_glass_lies_on_is_not_read_though_part_of_a
     table = _kept_table(7, keep)
     step = table.glass["A-r0-c0"].x - table.glass["A-r0-c6"].x  # three columns outward
     for name in ("A-r0-c0", "B-r0-c0"):
-        table.glass[name] = dataclasses.replace(table.glass[name],
-                                                x=table.glass[name].x + 2 * step / 3)
+        table.glass[name] = dataclasses.replace(
+            table.glass[name], x=table.glass[name].x + 2 * step / 3
+        )
     img, truth = _camera(art, table, 7, markers=True).render(table, 0)
     _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
     outside = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
     reading = Reader(lib).read(img)
-    assert not [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(outside["center"]))) < 30]
+    assert not [
+        c for c in reading.cards if np.hypot(*(c.center - np.array(outside["center"]))) < 30
+    ]
     assert len(reading.cards) == 4
 
 
 @pytest.mark.parametrize("markers", [True, False])
 def test_a_card_far_from_the_rest_of_the_glass_is_read_when_a_palm_hides_its_whole_reflection(
-        deck, markers):
+    deck, markers
+):
     """Three pairs left, one of them three columns from the others, a palm over the whole of
     its reflection: nothing of a face shows there, but the card lies on the glass's rows and
     columns, within a layout card, and something that is neither a card nor the table lies
@@ -809,7 +867,8 @@ def test_an_arm_reaching_in_over_an_edge_is_not_taken_for_the_table(deck):
 
 @pytest.mark.parametrize("table_kind", ["plain", "cloth", "pattern"])
 def test_a_card_far_from_the_rest_of_the_glass_with_bare_table_at_its_mirror_is_not_read(
-        deck, table_kind):
+    deck, table_kind
+):
     """The same card with nothing at its mirror place (a score pile's card lies so): not the
     glass, on a plain table or one whose colours vary as much as an arm over a card does."""
     art, lib = deck
@@ -818,8 +877,7 @@ def test_a_card_far_from_the_rest_of_the_glass_with_bare_table_at_its_mirror_is_
     target = next(g for g in truth["cards"] if g["position"] == "A-r0-c0")
     reading = Reader(lib).read(img)
     assert len(reading.cards) == 4
-    assert not [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+    assert not [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
 
 
 def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(deck):
@@ -827,8 +885,11 @@ def test_part_of_a_card_in_view_beside_an_arm_is_matched_but_not_the_bare_table(
     img, truth = _table_image(art, 8, keep={"A-r0-c4", "B-r0-c4"}, markers=True)
     card = next(g for g in truth["cards"] if g["position"] == "B-r0-c4")
     H = cv2.getPerspectiveTransform(
-        np.array([[0, 0], [63, 0], [63, lib.shape.height_mm], [0, lib.shape.height_mm]],
-                 np.float32), np.array(card["quad"], np.float32))
+        np.array(
+            [[0, 0], [63, 0], [63, lib.shape.height_mm], [0, lib.shape.height_mm]], np.float32
+        ),
+        np.array(card["quad"], np.float32),
+    )
     _arm_across(img, card, 0.35)
     patch = cut_window(img, H, lib)
     visible = lib.match_visible(patch)
@@ -848,7 +909,7 @@ def _face(banner: tuple, field: tuple, dots: bool, px_mm: float) -> np.ndarray:
     x0, y0, x1, y1 = round(b), round(b), round(w - b), round(h - b)
     img[y0:y1, x0:x1] = field
     mid, band = (x0 + x1) // 2, round(7 * px_mm)
-    img[y0:y0 + band, x0:mid], img[y0:y0 + band, mid:x1] = banner
+    img[y0 : y0 + band, x0:mid], img[y0 : y0 + band, mid:x1] = banner
     for i in range(5):
         cv2.rectangle(img, (x0 + 10 + 40 * i, y0 + 6), (x0 + 16 + 40 * i, y0 + 20), (20,) * 3, -1)
     rng = np.random.default_rng(1)
@@ -864,16 +925,22 @@ def test_a_searched_face_must_show_its_cells_not_only_its_banner():
     window, named as a whole, matched a face with a plain field clearly, and wrongly)."""
     px_mm, m = 4.0, card_library.SEARCH_PX
     ph, pw = card_library.PATCH_H, card_library.PATCH_W
-    faces = {"plain": _face(((20, 120, 230), (160, 40, 120)), (40, 110, 90), False, px_mm),
-             "dotted": _face(((40, 30, 210), (150, 60, 220)), (30, 70, 30), True, px_mm)}
+    faces = {
+        "plain": _face(((20, 120, 230), (160, 40, 120)), (40, 110, 90), False, px_mm),
+        "dotted": _face(((40, 30, 210), (150, 60, 220)), (30, 70, 30), True, px_mm),
+    }
     shape = card_library.CardShape()
-    stub = card_library.Library(list(faces), np.zeros((0, ph, pw, 3), np.float32),
-                                np.zeros((0, ph, pw, 3), np.uint8), shape)
+    stub = card_library.Library(
+        list(faces), np.zeros((0, ph, pw, 3), np.float32), np.zeros((0, ph, pw, 3), np.uint8), shape
+    )
     img_from_mm = np.diag([px_mm, px_mm, 1.0])
     windows = [cut_window(f, img_from_mm, stub) for f in faces.values()]
     lib = card_library.Library(
-        list(faces), np.array([descriptor(w)[m:m + ph, m:m + pw] for w in windows], np.float32),
-        np.array([w[m:m + ph, m:m + pw] for w in windows]), shape)
+        list(faces),
+        np.array([descriptor(w)[m : m + ph, m : m + pw] for w in windows], np.float32),
+        np.array([w[m : m + ph, m : m + pw] for w in windows]),
+        shape,
+    )
     reader = Reader(lib)
     w, h = card_library.CARD_W_MM, shape.height_mm
     quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
@@ -881,7 +948,7 @@ def test_a_searched_face_must_show_its_cells_not_only_its_banner():
     dotted = faces["dotted"]
     assert reader._face_in_view(dotted, img_from_mm, quad, named_dotted)
     armed = dotted.copy()
-    armed[round((shape.border_mm + 8) * px_mm):] = (40, 110, 90)
+    armed[round((shape.border_mm + 8) * px_mm) :] = (40, 110, 90)
     assert not reader._face_in_view(armed, img_from_mm, quad, named_dotted)
 
 
@@ -893,8 +960,7 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     target = _finger_on_a_free_card(img, truth)
     reader = Reader(lib)
     reading = reader.read(img)
-    lost = next(c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30)
+    lost = next(c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30)
     alone = next(c for c in reading.cards if (c.half, c.row, c.col) == (1, lost.row, lost.col))
     others = [c for c in reading.cards if c is not lost]
     sc = 960 / img.shape[1]
@@ -904,10 +970,21 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     white = white_mask(small)
     ids = []
     for H_mirror in (None, off @ _image_mirror(reading, sc)):
-        found = reader._reflections(img, lambda: TableLook.of(small, white), white, sc, H_inv,
-                                    [alone], others, reading.axis, reading.centre_t, H_mirror)
-        ids.append([(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30))
-                    for c in found])
+        found = reader._reflections(
+            img,
+            lambda: TableLook.of(small, white),
+            white,
+            sc,
+            H_inv,
+            [alone],
+            others,
+            reading.axis,
+            reading.centre_t,
+            H_mirror,
+        )
+        ids.append(
+            [(c.card, bool(np.hypot(*(c.center - np.array(target["center"]))) < 30)) for c in found]
+        )
     assert ids == [[(target["card"], True)]] * 2
 
 
@@ -922,27 +999,39 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     reading = reader.read(img)
     assert reading.layout == "pyramid"
     lost = max(reading.cards, key=lambda c: (c.row, c.half, c.col))
-    assert any((c.half, c.row, c.col) == (1 - lost.half, lost.row, lost.col)
-               for c in reading.cards)
+    assert any((c.half, c.row, c.col) == (1 - lost.half, lost.row, lost.col) for c in reading.cards)
     others = [c for c in reading.cards if c is not lost]
     sc = 960 / img.shape[1]
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
     small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
     white = white_mask(small)
-    found = reader._layout_places(img, lambda: TableLook.of(small, white), white, sc, H_inv,
-                                  others,
-                                  [(load_layouts()["pyramid"], 0)], reading.axis,
-                                  reading.centre_t)
+    found = reader._layout_places(
+        img,
+        lambda: TableLook.of(small, white),
+        white,
+        sc,
+        H_inv,
+        others,
+        [(load_layouts()["pyramid"], 0)],
+        reading.axis,
+        reading.centre_t,
+    )
     assert [(c.card, bool(np.hypot(*(c.center - lost.center)) < 20)) for c in found] == [
-        (lost.card, True)]
+        (lost.card, True)
+    ]
 
 
 def _image_mirror(reading, sc: float) -> np.ndarray:
     """The mirror in processing px that the reading's plane and centre line make."""
     H_small = reading.H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1.0])
     a, c = reading.axis, reading.centre_t
-    M = np.array([[1 - 2 * a[0] * a[0], -2 * a[0] * a[1], 2 * c * a[0]],
-                  [-2 * a[0] * a[1], 1 - 2 * a[1] * a[1], 2 * c * a[1]], [0, 0, 1]])
+    M = np.array(
+        [
+            [1 - 2 * a[0] * a[0], -2 * a[0] * a[1], 2 * c * a[0]],
+            [-2 * a[0] * a[1], 1 - 2 * a[1] * a[1], 2 * c * a[1]],
+            [0, 0, 1],
+        ]
+    )
     return np.linalg.inv(H_small) @ M @ H_small
 
 
@@ -957,13 +1046,17 @@ def test_no_score_pile_card_is_taken_into_a_glass_an_arm_hides(deck, seed):
     rng = np.random.default_rng(seed)
     table = deal_table(rng, lay, brawlers=True)
     keep = {"A-r0-c2", "A-r0-c4", "A-r0-c6"} if seed % 2 else {"A-r0-c4"}
-    for i, name in enumerate(n for n in lay.position_names
-                             if n.startswith("A-") and n not in keep):
+    for i, name in enumerate(n for n in lay.position_names if n.startswith("A-") and n not in keep):
         take(table, name, i % 2)
-    cond = Conditions(tilt_deg=float(rng.uniform(0, 12)), yaw_deg=float(rng.uniform(0, 90)),
-                      glass_angle_deg=0, card_px=95,
-                      table_kind=str(rng.choice(["plain", "cloth", "wood", "pattern"])),
-                      markers=seed % 3 == 0, jpeg_quality=90)
+    cond = Conditions(
+        tilt_deg=float(rng.uniform(0, 12)),
+        yaw_deg=float(rng.uniform(0, 90)),
+        glass_angle_deg=0,
+        card_px=95,
+        table_kind=str(rng.choice(["plain", "cloth", "wood", "pattern"])),
+        markers=seed % 3 == 0,
+        jpeg_quality=90,
+    )
     camera = TableCamera(art, table, cond, seed)
     glass = camera.image_from_glass(np.array([[p.x, p.y] for p in table.glass.values()]))
     reach = tuple(glass.mean(axis=0) + rng.normal(0, 15, 2))
@@ -979,7 +1072,8 @@ def _lab_to_bgr(lab: np.ndarray) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("markers", [True, False])
 def test_a_palm_with_the_hue_of_a_wooden_table_but_lighter_is_not_taken_for_the_table(
-        deck, markers):
+    deck, markers
+):
     """A light-skinned palm over a wooden table has the wood's hue: only its lightness tells
     it from the table (1070020). Over the reflection of a card three columns from the rest of
     the glass, the card is still read."""
@@ -1040,8 +1134,7 @@ def test_a_card_and_the_one_on_it_in_its_column_are_read_when_a_wall_layout_fits
 
 
 @pytest.mark.parametrize("markers", [True, False])
-def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_arm(
-        deck, markers):
+def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_arm(deck, markers):
     """The last two pairs, four columns apart, an arm over both reflections: no facing pair
     is in view. The part of one reflection in view backs a centre line and its card; the
     other card, apart from it, is the glass too: it lies on the line's rows and columns
@@ -1054,8 +1147,7 @@ def test_a_glass_an_arm_parts_with_no_pair_in_view_is_read_on_both_sides_of_the_
     reading = Reader(lib).read(img)
     for name in ("A-r0-c0", "A-r0-c8"):
         target = next(g for g in truth["cards"] if g["position"] == name)
-        near = [c for c in reading.cards
-                if np.hypot(*(c.center - np.array(target["center"]))) < 30]
+        near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
         assert [c.card for c in near] == [target["card"]], name
     c = compare(reading.to_json("x"), truth)
     assert c.extra == 0 and c.wrong == 0, c
@@ -1070,9 +1162,9 @@ def _cascade_on(art, name: str, markers: bool):
     under = table.glass[name]
     other = "A-r0-c8" if name == "A-r0-c0" else "A-r0-c0"
     # A place name of the layout no card holds, at `name`'s column.
-    table.glass["A-r1-c1"] = dataclasses.replace(under, card=table.glass[other].card,
-                                                 y=under.y + math.copysign(0.8 * CARD_H_MM,
-                                                                           under.y))
+    table.glass["A-r1-c1"] = dataclasses.replace(
+        under, card=table.glass[other].card, y=under.y + math.copysign(0.8 * CARD_H_MM, under.y)
+    )
     img, truth = _camera(art, table, 7, markers).render(table, 0)
     _arm_across(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c0"), 0.35)
     _palm_over(img, next(g for g in truth["cards"] if g["position"] == "B-r0-c8"))
@@ -1085,8 +1177,7 @@ def _read_at(reading, at: np.ndarray) -> list:
 
 
 @pytest.mark.parametrize("markers", [True, False])
-def test_a_card_apart_from_the_glass_with_a_cascade_on_it_off_the_rows_is_not_read(
-        deck, markers):
+def test_a_card_apart_from_the_glass_with_a_cascade_on_it_off_the_rows_is_not_read(deck, markers):
     """The last card is read (a palm over its reflection); the card apart from it, on its
     rows, with an arm over its reflection, is not: a card lies on it further out than the
     next row, and the cascade is a score pile's."""
@@ -1099,7 +1190,8 @@ def test_a_card_apart_from_the_glass_with_a_cascade_on_it_off_the_rows_is_not_re
 
 @pytest.mark.parametrize("markers", [True, False])
 def test_cards_on_the_rows_with_a_cascade_among_them_are_not_taken_for_halves_under_an_arm(
-        deck, markers):
+    deck, markers
+):
     """The cascade on the card whose reflection the palm hides: it is no lone last card, and
     the cards on the line's rows, the cascade's first among them, are not what an arm leaves
     of a larger glass either (`_halves_under_arm`). Nothing of the cascade is read."""
@@ -1107,8 +1199,10 @@ def test_cards_on_the_rows_with_a_cascade_among_them_are_not_taken_for_halves_un
     img, table, at = _cascade_on(art, "A-r0-c8", markers)
     reading = Reader(lib).read(img)
     assert _read_at(reading, at["A-r0-c8"]) == [] and _read_at(reading, at["A-r1-c1"]) == []
-    assert compare(reading.to_json("x"), _camera(art, table, 7, markers).render(table, 0)[1]
-                   ).extra == 0
+    assert (
+        compare(reading.to_json("x"), _camera(art, table, 7, markers).render(table, 0)[1]).extra
+        == 0
+    )
 
 
 def _halves_apart_table():
@@ -1139,8 +1233,7 @@ def test_halves_with_bare_table_at_one_halfs_mirror_places_are_not_read(deck, ma
     show the bare table, as a score pile's would."""
     art, lib = deck
     table, names = _halves_apart_table()
-    img, _truth = _palms_over_mirrors(art, table, [n for n in names if n.startswith("B")],
-                                     markers)
+    img, _truth = _palms_over_mirrors(art, table, [n for n in names if n.startswith("B")], markers)
     assert Reader(lib).read(img).cards == []
 
 
@@ -1175,7 +1268,8 @@ def test_one_half_with_bare_table_at_one_mirror_place_is_not_read(deck):
 
 @pytest.mark.parametrize("markers", [True, False])
 def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top_edge(
-        deck, markers):
+    deck, markers
+):
     """The last pair, a palm over the reflection but the table showing across the top of its
     place, where fingertips stopped short of the line (1120069: 0.41 of the place in the
     table's colours). Still no card's border and no face there: the card is read."""
@@ -1185,8 +1279,14 @@ def test_the_last_card_is_read_when_fingertips_stop_short_of_its_reflections_top
     _palm_over(img, mirror)
     tl, tr, _br, bl = np.array(mirror["quad"], float)
     down, across = bl - tl, (tr - tl) * 0.15
-    band = np.array([tl - across - 0.06 * down, tr + across - 0.06 * down,
-                     tr + across + 0.18 * down, tl - across + 0.18 * down])
+    band = np.array(
+        [
+            tl - across - 0.06 * down,
+            tr + across - 0.06 * down,
+            tr + across + 0.18 * down,
+            tl - across + 0.18 * down,
+        ]
+    )
     table = _table_colour(img)
     cv2.fillConvexPoly(img, np.rint(band).astype(np.int32), table, lineType=cv2.LINE_AA)
     c = compare(Reader(lib).read(img).to_json("x"), truth)

@@ -15,8 +15,16 @@ from companion.store import StorageError
 
 
 def test_a_game_rebuilt_after_a_refused_write_keeps_the_sim_deck(tmp_path) -> None:
-    settings = load_settings(None, {"data_dir": str(tmp_path / "data"), "game": "looking-glass",
-                                    "camera.width": 480, "camera.height": 360}, environ={})
+    settings = load_settings(
+        None,
+        {
+            "data_dir": str(tmp_path / "data"),
+            "game": "looking-glass",
+            "camera.width": 480,
+            "camera.height": 360,
+        },
+        environ={},
+    )
     runtime = Runtime(settings)
     try:
         runtime.check_camera()  # opens the sim source: the game's own scene, its deck

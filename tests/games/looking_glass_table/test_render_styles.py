@@ -56,8 +56,11 @@ def test_faces_have_the_styles_size_and_differ_in_their_upper_half():
     face = art[IDS[0]].face
     assert face.shape[:2] == (round(120 * FACE_PX_PER_MM), round(70 * FACE_PX_PER_MM))
     uppers = [art[c].face[: face.shape[0] // 2].astype(np.float32) for c in IDS]
-    diffs = [np.abs(uppers[i] - uppers[j]).mean() for i in range(len(IDS))
-             for j in range(i + 1, len(IDS))]
+    diffs = [
+        np.abs(uppers[i] - uppers[j]).mean()
+        for i in range(len(IDS))
+        for j in range(i + 1, len(IDS))
+    ]
     assert min(diffs) > 8  # no two cards' visible halves alike
 
 
@@ -122,10 +125,17 @@ def test_a_teach_photo_is_a_photo_or_a_scan_with_a_margin():
 def test_the_heldout_painter_shares_no_drawing_code():
     """benchmarks/heldout may take data types and the scene geometry, never a painting function."""
     tree = ast.parse((REPO / "benchmarks" / "heldout" / "looking_glass.py").read_text())
-    imported = {(n.module, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-                for a in n.names if n.module and n.module.startswith("companion")}
-    allowed = {("companion.games.looking_glass.vision.art", "FACE_PX_PER_MM"),
-               ("companion.games.looking_glass.vision.art", "CardArt"),
-               ("companion.games.looking_glass.vision.art", "DeckStyle"),
-               ("companion.games.looking_glass.vision.render", "render_scene")}
+    imported = {
+        (n.module, a.name)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+        if n.module and n.module.startswith("companion")
+    }
+    allowed = {
+        ("companion.games.looking_glass.vision.art", "FACE_PX_PER_MM"),
+        ("companion.games.looking_glass.vision.art", "CardArt"),
+        ("companion.games.looking_glass.vision.art", "DeckStyle"),
+        ("companion.games.looking_glass.vision.render", "render_scene"),
+    }
     assert imported <= allowed, imported - allowed

@@ -26,12 +26,13 @@ def _kinds(http: httpx.Client) -> list[str]:
 def test_looking_glass_after_another_demo_deals_on_sim_and_the_table_is_right(tmp_path):
     port = free_port()
     argv = serve_argv(tmp_path / "data", port, "--game", "reflecto")
-    with run_server(argv, port, timeout=60, camera=DEMO_CAMERA) as server, \
-            httpx.Client(base_url=server.base, timeout=60) as http:
+    with (
+        run_server(argv, port, timeout=60, camera=DEMO_CAMERA) as server,
+        httpx.Client(base_url=server.base, timeout=60) as http,
+    ):
         started = http.post("/api/session", json={"game": "reflecto", "seats": ["Ann", "Bo"]})
         assert started.status_code == 201
-        started = http.post("/api/session", json={"game": "looking-glass",
-                                                  "seats": ["Ann", "Bo"]})
+        started = http.post("/api/session", json={"game": "looking-glass", "seats": ["Ann", "Bo"]})
         assert started.status_code == 201
         deadline = time.monotonic() + DEAL_TIMEOUT_S
         while "lg.deal" not in _kinds(http):

@@ -39,9 +39,17 @@ class Table:
         self.folder.mkdir()
         self.staging = tmp_path / "staging.png"
         self.show(effects.table_texture(640, 480, np.random.default_rng(1), "wood"))
-        self.settings = load_settings(None, {
-            "data_dir": str(tmp_path / "data"), "game": "looking-glass", "web.host": host,
-            "camera.source": f"replay:{self.folder}", "camera.fps": FPS}, environ={})
+        self.settings = load_settings(
+            None,
+            {
+                "data_dir": str(tmp_path / "data"),
+                "game": "looking-glass",
+                "web.host": host,
+                "camera.source": f"replay:{self.folder}",
+                "camera.fps": FPS,
+            },
+            environ={},
+        )
         self.runtime = Runtime(self.settings).start()
         self.http = TestClient(create_app(self.settings, self.runtime))
 
@@ -66,16 +74,19 @@ def table(tmp_path):
 def preview_of(res) -> np.ndarray:
     url = res.json()["pending"]["preview"]
     assert url.startswith("data:image/jpeg;base64,")
-    img = cv2.imdecode(np.frombuffer(base64.b64decode(url.split(",", 1)[1]), np.uint8),
-                       cv2.IMREAD_COLOR)
+    img = cv2.imdecode(
+        np.frombuffer(base64.b64decode(url.split(",", 1)[1]), np.uint8), cv2.IMREAD_COLOR
+    )
     assert img is not None
     return img
 
 
 def likeness(a: np.ndarray, b: np.ndarray) -> float:
     """Correlation of two cards' art (inside the border every card shares) at a common size."""
-    g = [cv2.resize(x, (63, 88), interpolation=cv2.INTER_AREA)[9:79, 7:56].astype(np.float32)
-         .ravel() for x in (a, b)]
+    g = [
+        cv2.resize(x, (63, 88), interpolation=cv2.INTER_AREA)[9:79, 7:56].astype(np.float32).ravel()
+        for x in (a, b)
+    ]
     g = [(x - x.mean()) / (x.std() + 1e-6) for x in g]
     return float(np.mean(g[0] * g[1]))
 
@@ -229,8 +240,9 @@ def test_teaching_needs_the_admin_link_beyond_loopback(tmp_path, deck):
         assert res.status_code == 401 and "admin link" in res.json()["detail"]
         runtime = table.runtime  # the table's game: its seat links (without a new game)
         seat = runtime.store.seat_tokens(runtime.session.id, len(runtime.session.seats))[0]
-        res = http.post(f"{API}/teach", json={"brawlers": False},
-                        headers={"Authorization": f"Bearer {seat}"})
+        res = http.post(
+            f"{API}/teach", json={"brawlers": False}, headers={"Authorization": f"Bearer {seat}"}
+        )
         assert res.status_code == 403
         assert http.post(f"{API}/teach", json={"brawlers": False}, headers=admin).status_code == 200
         for step in ("capture", "confirm", "retake"):

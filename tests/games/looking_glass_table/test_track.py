@@ -41,8 +41,7 @@ def test_a_deal_is_taken_while_a_card_at_the_edge_comes_and_goes():
     glass = random_glass(6)
     tracker = GlassTracker()
     changes = []
-    for i, hidden in enumerate([{"A-r0-c0"}, set(), {"B-r3-c5"}, {"A-r0-c0", "B-r3-c5"},
-                                set()]):
+    for i, hidden in enumerate([{"A-r0-c0"}, set(), {"B-r3-c5"}, {"A-r0-c0", "B-r3-c5"}, set()]):
         changes += tracker.observe(synthetic_reading(glass, hidden=hidden), i * 0.3)
     assert [c.kind for c in changes] == ["deal"]
     assert changes[0].detail["glass"] == glass  # every card, the two that flickered too
@@ -70,7 +69,8 @@ def test_cards_not_read_at_the_deal_stay_unknown_until_seen():
     # The glare moves off A-r0-c2: it is read, not "put back".
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
     assert [(c.kind, c.positions, c.detail) for c in changes] == [
-        ("identify", ["A-r0-c2"], {"card": glass["A-r0-c2"]})]
+        ("identify", ["A-r0-c2"], {"card": glass["A-r0-c2"]})
+    ]
     # A-r3-c5 is taken; its reflection was never read, so the camera cannot tell whether
     # B-r3-c5 left first, unseen (then it was the chosen card): it asks, it does not guess.
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
@@ -202,7 +202,9 @@ def test_whole_pairs_gone_at_once_are_asked_about_not_waited_on():
     assert got[("ask", x)]["together"] == got[("ask", y)]["together"] == 3
     assert got[("pick", z)]["order"] == "self-linked" and got[("pick", z)]["together"] == 3
     assert [tracker.resolve(x[1]).positions, tracker.resolve(y[0]).positions] == [
-        [x[1], x[0]], [y[0], y[1]]]
+        [x[1], x[0]],
+        [y[0], y[1]],
+    ]
     assert not (set(x) | set(y) | set(z)) & set(tracker.remaining())
 
 
@@ -231,13 +233,16 @@ def test_the_reflection_and_the_next_chosen_card_gone_together_is_a_pick_and_a_h
     both = {"B-r3-c5", "A-r3-c5", "A-r3-c3"}
     changes, t = feed(tracker, synthetic_reading(glass, hidden=both), 4, t)
     assert [(c.kind, c.positions) for c in changes] == [
-        ("pick", ["B-r3-c5", "A-r3-c5"]), ("half", ["A-r3-c3"])]
+        ("pick", ["B-r3-c5", "A-r3-c5"]),
+        ("half", ["A-r3-c3"]),
+    ]
     changes, t = feed(tracker, synthetic_reading(glass, hidden=both | {"B-r3-c3"}), 4, t)
     assert [(c.kind, c.positions) for c in changes] == [("pick", ["A-r3-c3", "B-r3-c3"])]
 
 
-def _with_inferred(reading: GlassObservation, names: set[str], glass: dict,
-                   lay: str = "pyramid") -> GlassObservation:
+def _with_inferred(
+    reading: GlassObservation, names: set[str], glass: dict, lay: str = "pyramid"
+) -> GlassObservation:
     """`reading` plus the cards at `names` as inferred ones (from memory or a reflection)."""
     full = synthetic_reading(glass, lay)
     extra = [c.model_copy(update={"inferred": True}) for c in full.cards if c.position in names]
@@ -260,7 +265,9 @@ def test_an_inferred_card_where_a_pair_was_taken_is_no_card():
         changes += tracker.observe(reading, t)
         t += 0.3
     assert [(c.kind, c.positions) for c in changes] == [
-        ("half", ["A-r3-c3"]), ("pick", ["A-r3-c3", "B-r3-c3"])]
+        ("half", ["A-r3-c3"]),
+        ("pick", ["A-r3-c3", "B-r3-c3"]),
+    ]
 
 
 def test_a_card_seen_again_where_a_pair_was_taken_does_not_hold_up_the_round():
@@ -371,8 +378,9 @@ def test_a_card_under_an_arm_is_not_taken_for_the_next_chosen_one():
     assert tracker.first_gone is None
     # The Walrus (B-r3-c3) is taken while the arm still lies over the Queen: which left first
     # is not known yet, so nothing is decided...
-    both_out = _with_over(synthetic_reading(glass, hidden=gone | {"A-r3-c3", "B-r3-c3"}),
-                          {"A-r3-c3"}, glass)
+    both_out = _with_over(
+        synthetic_reading(glass, hidden=gone | {"A-r3-c3", "B-r3-c3"}), {"A-r3-c3"}, glass
+    )
     changes, t = feed(tracker, both_out, 6, t)
     assert changes == [] and tracker.first_gone is None
     # ...until the Queen shows: the Walrus left first.
@@ -382,8 +390,12 @@ def test_a_card_under_an_arm_is_not_taken_for_the_next_chosen_one():
 
 def test_a_reflection_under_an_arm_that_then_shows_gone_is_asked_about():
     glass, tracker, t = dealt()
-    changes, t = feed(tracker, _with_over(synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}),
-                                          {"A-r3-c5"}, glass), 4, t)
+    changes, t = feed(
+        tracker,
+        _with_over(synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), {"A-r3-c5"}, glass),
+        4,
+        t,
+    )
     assert changes == []
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), 4, t)
     assert [(c.kind, c.positions) for c in changes] == [("ask", ["A-r3-c5", "B-r3-c5"])]
@@ -395,7 +407,8 @@ def test_something_over_a_taken_card_does_not_keep_it():
     glass, tracker, t = dealt()
     changes, t = feed(tracker, synthetic_reading(glass, hidden={"B-r3-c5"}), 4, t)
     assert [c.kind for c in changes] == ["half"]
-    lingering = _with_over(synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}),
-                           {"B-r3-c5"}, glass)
+    lingering = _with_over(
+        synthetic_reading(glass, hidden={"B-r3-c5", "A-r3-c5"}), {"B-r3-c5"}, glass
+    )
     changes, t = feed(tracker, lingering, 4, t)
     assert [(c.kind, c.positions) for c in changes] == [("pick", ["B-r3-c5", "A-r3-c5"])]

@@ -13,8 +13,16 @@ from companion.web.app import create_app
 
 @pytest.fixture
 def client(tmp_path):
-    settings = load_settings(None, {"data_dir": str(tmp_path / "data"), "game": "looking-glass",
-                                    "camera.width": 480, "camera.height": 360}, environ={})
+    settings = load_settings(
+        None,
+        {
+            "data_dir": str(tmp_path / "data"),
+            "game": "looking-glass",
+            "camera.width": 480,
+            "camera.height": 360,
+        },
+        environ={},
+    )
     runtime = Runtime(settings)  # no camera started: the web side only
     yield TestClient(create_app(settings, runtime)), runtime
     runtime.stop()
@@ -31,8 +39,10 @@ def test_router_panel_and_private_hand(client):
     assert view["my_hand"] is None and view["wins"] == [0, 0]
     assert "my_hand" not in http.get("/api/games/looking-glass/view").json()
     # No round yet: tapping a hand in is a user error (400), not a crash.
-    res = http.post("/api/games/looking-glass/hand?seat=0",
-                    json={"cards": ["dodo", "dodo", "tweedles", "caterpillar"]})
+    res = http.post(
+        "/api/games/looking-glass/hand?seat=0",
+        json={"cards": ["dodo", "dodo", "tweedles", "caterpillar"]},
+    )
     assert res.status_code == 400 and "deal" in res.json()["detail"]
     res = http.post("/api/games/looking-glass/hand?seat=0", json={"cards": ["dodo"]})
     assert res.status_code in (400, 422)

@@ -35,8 +35,7 @@ def _check(angle: float, mirrored: bool) -> None:
     truth = Lattice(_camera(angle, mirrored), CARD_H, 12.0)
     slots = _wall(truth)
     hidden = {3, 10, 17, 20}  # cards the features did not find
-    found = [Placed(_card(o), 0, 0, 0) for k, (_, _, _, o) in enumerate(slots)
-             if k not in hidden]
+    found = [Placed(_card(o), 0, 0, 0) for k, (_, _, _, o) in enumerate(slots) if k not in hidden]
     pile = Placed(_card(truth.outline(0, 0, 40)), 0, 0, 0)  # far off the glass
     fitted = fit_lattice(Glass([*found, pile]), CARD_H)
     assert fitted is not None

@@ -68,8 +68,8 @@ def test_a_clean_table_of_dark_bordered_cards_is_read():
         x = 250 + k * (w + 40)
         top = cv2.resize(faces[ids[k]][..., :3], (w, h))
         bottom = cv2.resize(faces[ids[k + 3]][..., :3], (w, h))
-        img[480 - 10 - h:480 - 10, x:x + w] = cv2.rotate(top, cv2.ROTATE_180)
-        img[490:490 + h, x:x + w] = bottom
+        img[480 - 10 - h : 480 - 10, x : x + w] = cv2.rotate(top, cv2.ROTATE_180)
+        img[490 : 490 + h, x : x + w] = bottom
     img = cv2.GaussianBlur(img, (0, 0), 0.7)
     reading = StagedReader(lib).read(img)
     got = {c.card: c for c in reading.cards}
@@ -85,8 +85,11 @@ def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
     from companion.games.looking_glass.vision.read import SeenCard
 
     cells = sorted((c.row, c.col) for c in load_layouts()["wall"].cells)
-    seen = [SeenCard("x", 1.0, np.zeros(2), np.zeros((4, 2)), False, half, r, c + 3,
-                     np.zeros(2)) for r, c in cells for half in (0, 1)]
+    seen = [
+        SeenCard("x", 1.0, np.zeros(2), np.zeros((4, 2)), False, half, r, c + 3, np.zeros(2))
+        for r, c in cells
+        for half in (0, 1)
+    ]
     reader = StagedReader.__new__(StagedReader)
     reader.layouts = load_layouts()
     assert reader._layout(seen) == "wall"
@@ -101,7 +104,8 @@ def test_a_library_taught_before_faces_were_kept_asks_to_teach_again():
     from companion.errors import UserError
     from companion.vision.cards.library import CardShape, Library
 
-    old = Library(["x"], np.zeros((1, 30, 48, 3), np.float32), np.zeros((1, 30, 48, 3), np.uint8),
-                  CardShape())
+    old = Library(
+        ["x"], np.zeros((1, 30, 48, 3), np.float32), np.zeros((1, 30, 48, 3), np.uint8), CardShape()
+    )
     with pytest.raises(UserError, match="teach the deck again"):
         StagedReader(old)

@@ -13,14 +13,16 @@ from tests.vision.cards.card_styles import face, photo
 
 def _scene() -> tuple[np.ndarray, FaceIndex, list[str]]:
     rng = np.random.default_rng(11)
-    faces = {f"c{k}": face(rng, b, frame=True, radius_mm=2)
-             for k, b in enumerate(("black", "coloured", "white"))}
+    faces = {
+        f"c{k}": face(rng, b, frame=True, radius_mm=2)
+        for k, b in enumerate(("black", "coloured", "white"))
+    }
     lib = teach_cards({cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}).library
     img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
     w, h = 130, round(130 * 88 / 63)
-    img[300:300 + h, 400:400 + w] = cv2.resize(faces["c0"][..., :3], (w, h))
+    img[300 : 300 + h, 400 : 400 + w] = cv2.resize(faces["c0"][..., :3], (w, h))
     # Two card widths aside lies another card's face: what a chance find would see.
-    img[300:300 + h, 400 + 2 * w:400 + 3 * w] = cv2.resize(faces["c1"][..., :3], (w, h))
+    img[300 : 300 + h, 400 + 2 * w : 400 + 3 * w] = cv2.resize(faces["c1"][..., :3], (w, h))
     img = cv2.GaussianBlur(img, (0, 0), 0.7)
     return img, FaceIndex.of(lib), list(faces)
 

@@ -27,16 +27,28 @@ def test_teach_keeps_the_usable_photos_and_says_which_to_take_again(tmp_path, ca
     bare = ids[3]  # a photo with no card in it
     cv2.imwrite(str(folder / f"{bare}.png"), effects.table_texture(1280, 960, rng, "wood"))
     library = tmp_path / "cards.npz"
-    assert main(["teach", "looking-glass", str(folder), "--library", str(library),
-                 "--json"]) == 0
+    assert main(["teach", "looking-glass", str(folder), "--library", str(library), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out["refused"]) == [bare]
     assert f"{bare}.png: no card found" in out["refused"][bare]
     assert sorted(out["cards"]) == sorted(c for c in ids if c != bare)
     assert library.is_file()
 
-    assert main(["read", "looking-glass", str(folder / f"{ids[0]}.png"), "--library",
-                 str(library), "--reader", "staged", "--json"]) == 0
+    assert (
+        main(
+            [
+                "read",
+                "looking-glass",
+                str(folder / f"{ids[0]}.png"),
+                "--library",
+                str(library),
+                "--reader",
+                "staged",
+                "--json",
+            ]
+        )
+        == 0
+    )
     reading = json.loads(capsys.readouterr().out)
     assert reading["cards"] == []  # one card alone is no glass: no reflection
 
@@ -47,16 +59,29 @@ def test_teach_with_no_usable_photo_is_one_line_and_exit_2(tmp_path, capsys):
     folder.mkdir()
     for cid in load_deck().normal_ids:
         cv2.imwrite(str(folder / f"{cid}.png"), effects.table_texture(640, 480, rng, "plain"))
-    assert main(["teach", "looking-glass", str(folder), "--library",
-                 str(tmp_path / "x.npz")]) == 2
+    assert main(["teach", "looking-glass", str(folder), "--library", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no card could be taught" in err
 
 
 def test_render_json_lists_every_file_with_its_truth(tmp_path, capsys):
     out_dir = tmp_path / "scenes"
-    assert main(["render", "looking-glass", "--seed", "11", "--out", str(out_dir),
-                 "--count", "1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                "looking-glass",
+                "--seed",
+                "11",
+                "--out",
+                str(out_dir),
+                "--count",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     (table,) = summary["tables"]
     truth = json.loads(Path(table["truth"]).read_text())

@@ -22,9 +22,7 @@ DOOR_RULE = (
     "The player may either swap one to three mirrors, OR swap one to two mirrors and the door."
     " The player therefore still may not swap more than three times!"
 )
-END_RULE = (
-    "The game ends immediately when a player has collected a certain number of vampire drops"
-)
+END_RULE = "The game ends immediately when a player has collected a certain number of vampire drops"
 
 
 def door_placed(**options):
@@ -37,9 +35,9 @@ def test_the_door_moves_at_most_once_a_turn() -> None:
     assert "one to two mirrors and the door" in DOOR_RULE
     s = ENGINE.apply(door_placed(), Swap((0, 2), (2, 2), "/", None))
     expect(R.RULE_DOOR_SWAPS, s, Swap((2, 2), (0, 2), "\\", None))
-    assert not any(
-        isinstance(a, Swap) and a.source == (2, 2) for a in ENGINE.legal_actions(s)
-    ), "no second door move is offered"
+    assert not any(isinstance(a, Swap) and a.source == (2, 2) for a in ENGINE.legal_actions(s)), (
+        "no second door move is offered"
+    )
     # Mirrors still may follow, up to three swaps in all, as the sentence says.
     s = ENGINE.apply(s, TO_S2)
     assert s.door_swaps == 1 and s.mirror_swaps == 1

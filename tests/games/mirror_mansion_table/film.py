@@ -40,8 +40,9 @@ class Replay:
 
     def __init__(self, script: FilmScript, seats: int | None = None) -> None:
         players = seats or script.players
-        self.session = Session("film", "mirror-mansion", dict(script.options),
-                               [f"p{i}" for i in range(players)], 0.0)
+        self.session = Session(
+            "film", "mirror-mansion", dict(script.options), [f"p{i}" for i in range(players)], 0.0
+        )
         self.game = make_table_game(None, self.session)
         self.events: list[Event] = []
         self.players = DemoPlayers(script.taps)
@@ -50,8 +51,14 @@ class Replay:
 
     def commit(self, drafts: list[EventDraft]) -> None:
         for draft in drafts:
-            event = Event(self.session.id, len(self.events) + 1, 0.0, draft.kind,
-                          json.loads(json.dumps(draft.payload)), draft.visibility)
+            event = Event(
+                self.session.id,
+                len(self.events) + 1,
+                0.0,
+                draft.kind,
+                json.loads(json.dumps(draft.payload)),
+                draft.visibility,
+            )
             self.events.append(event)
             self.game.apply_event(event)
 

@@ -38,16 +38,19 @@ def test_render_then_read_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_render_is_reproducible(tmp_path: Path) -> None:
     for name in ("a", "b"):
-        VISION_VERBS["render"](["--seed", "5", "--out", str(tmp_path / name), "--size",
-                                "640x480", "--no-hands"])
+        VISION_VERBS["render"](
+            ["--seed", "5", "--out", str(tmp_path / name), "--size", "640x480", "--no-hands"]
+        )
     a = json.loads((tmp_path / "a" / "0000.json").read_text())
     b = json.loads((tmp_path / "b" / "0000.json").read_text())
     assert {k: v for k, v in a.items() if k != "image"} == {
-        k: v for k, v in b.items() if k != "image"}
+        k: v for k, v in b.items() if k != "image"
+    }
 
 
-def test_read_says_when_the_board_is_not_found(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_read_says_when_the_board_is_not_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import cv2
     import numpy as np
 
@@ -78,8 +81,9 @@ def test_read_bad_input_is_one_user_error(tmp_path: Path, argv: list[str], messa
         VISION_VERBS["read"](argv)
 
 
-@pytest.mark.parametrize("argv", [["--out", "x", "--count", "0"], ["--out", "x", "--size", "big"],
-                                  ["--count", "1"]])
+@pytest.mark.parametrize(
+    "argv", [["--out", "x", "--count", "0"], ["--out", "x", "--size", "big"], ["--count", "1"]]
+)
 def test_render_bad_options(argv: list[str], tmp_path: Path) -> None:
     argv = [str(tmp_path / a) if a == "x" else a for a in argv]
     with pytest.raises(UserError):
@@ -97,13 +101,16 @@ def test_sticker_colours_are_settings(tmp_path: Path) -> None:
 
 
 def test_the_cli_answers_bad_input_with_one_line_and_exit_2(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from companion.cli import main
 
     (tmp_path / "notes.txt").write_text("hello")
-    for argv in (["read", "mirror-mansion", str(tmp_path / "notes.txt")],
-                 ["read", "mirror-mansion", str(tmp_path / "missing.jpg"), "--json"],
-                 ["render", "mirror-mansion", "--out", str(tmp_path / "o"), "--count", "-3"]):
+    for argv in (
+        ["read", "mirror-mansion", str(tmp_path / "notes.txt")],
+        ["read", "mirror-mansion", str(tmp_path / "missing.jpg"), "--json"],
+        ["render", "mirror-mansion", "--out", str(tmp_path / "o"), "--count", "-3"],
+    ):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("companion: error: ") and err.count("\n") == 1

@@ -27,17 +27,26 @@ from tests.games.mirror_mansion_table.test_live import (
 W0 = _with(START, "W0")
 # One swap that leaves the mirror at [0,0] in line with W0, sending the light to N0.
 MOVED = _with(W0, c21=MirrorSeen((2, 2), "/", "SE"))
-TO_SWAPS = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0),
-            Correct(EnterRoll(value=1), 0),
-            *_seen(MOVED)]
+TO_SWAPS = [
+    Correct(EnterCards(cards=CARDS)),
+    *_seen(START),
+    *_seen(W0),
+    Correct(EnterRoll(value=1), 0),
+    *_seen(MOVED),
+]
 
 
 def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() -> None:
-    game, _ = play(make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)),
-                                                       *_seen(START)])
+    game, _ = play(
+        make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+    )
     assert game.questions(None) == []  # nothing revealed before the swap
-    game, _ = play(make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)),
-                                                       *_seen(START), *_seen(W0)])
+    game, _ = play(
+        make_table_game,
+        None,
+        _session(),
+        [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0)],
+    )
     [q] = game.questions(None)
     assert q.id == "card-0-W1" and "W0" in q.text and "W1" in q.text
     seats = _session().seats
@@ -65,8 +74,9 @@ def test_a_correction_updates_the_motif_and_the_prediction() -> None:
     assert sorted(game.state.board.cards.values()) == sorted(MOTIFS)
     after = ENGINE.prediction(game.state)
     assert after is not None and after.seen == "N0" and after.motif == CARDS["W0"]
-    assert any(e.kind == "mm.action" and e.payload["action"]["type"] == "confirm_card"
-               for e in events)
+    assert any(
+        e.kind == "mm.action" and e.payload["action"]["type"] == "confirm_card" for e in events
+    )
     # The look then reports the corrected card.
     steps += [Correct(CallGuesses(), 0), Correct(TakeLook(), 0)]
     game, _ = play(make_table_game, None, _session(), steps)

@@ -24,10 +24,12 @@ def swaps_per_turn(replay: Replay) -> list[int]:
     return counts
 
 
-@pytest.mark.parametrize(("seed", "players", "options"),
-                         [(0, 3, {}), (1, 2, {"door": True}), (4, 4, {})])
+@pytest.mark.parametrize(
+    ("seed", "players", "options"), [(0, 3, {}), (1, 2, {"door": True}), (4, 4, {})]
+)
 def test_a_film_plays_live_without_breach_and_with_the_engines_verdicts(
-        seed: int, players: int, options: dict) -> None:
+    seed: int, players: int, options: dict
+) -> None:
     script = script_game(BOARD, seed, players=players, options=options, turns=7)
     replay = Replay(script).run()
     assert replay.kinds("mm.breach") == []
@@ -36,8 +38,7 @@ def test_a_film_plays_live_without_breach_and_with_the_engines_verdicts(
     looks = replay.game.looks
     assert len(looks) == len(script.turns)
     for look, record in zip(looks, script.turns, strict=True):
-        assert (look["turn"], look["seat"], look["seen"]) == (record.turn, record.seat,
-                                                                record.seen)
+        assert (look["turn"], look["seat"], look["seen"]) == (record.turn, record.seat, record.seen)
         assert look["found"] == record.found and look["drops"] == list(record.drops)
     assert replay.game.state.drops == script.state.drops
     assert replay.game.state.turn == script.state.turn

@@ -77,7 +77,8 @@ def test_table_film_plays_the_script_and_holds_the_last_shot() -> None:
     window = next(p for p, c in setup.cards if c == BOARD.window_card)
     first = film.shots[0].box
     assert first.window == window and {(m.cell, m.slot, m.facing) for m in first.mirrors} == {
-        (m.cell, m.slot, m.facing) for m in setup.mirrors}
+        (m.cell, m.slot, m.facing) for m in setup.mirrors
+    }
     image, truth = film.frame(1.0)
     assert image.shape[:2] == (240, 320) and truth["t"] == 1.0
     assert any(isinstance(a, Swap) for a in film.script.actions)

@@ -55,10 +55,12 @@ def _first_turn() -> list[Any]:
     w0 = _with(START, "W0")
     turned = _with(w0, c00=MirrorSeen((0, 0), "/", "SE"))
     return [
-        Correct(EnterCards(cards=CARDS)), *_seen(START),
+        Correct(EnterCards(cards=CARDS)),
+        *_seen(START),
         *_seen(w0),
-             Correct(EnterRoll(value=1), 0),
-        *_seen(turned), Correct(CallGuesses(), 0),
+        Correct(EnterRoll(value=1), 0),
+        *_seen(turned),
+        Correct(CallGuesses(), 0),
         Correct(TakeLook(), 0),
     ]
 
@@ -77,20 +79,27 @@ def test_a_first_turn_is_played_from_the_camera_and_replays_identically() -> Non
     assert "prediction" not in v
 
 
-def _turn(box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen,
-          roll: int) -> tuple[BoxState, list[Any]]:
+def _turn(
+    box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen, roll: int
+) -> tuple[BoxState, list[Any]]:
     swapped = _with(box, window)
     after = _with(swapped, **{key: mirror})
-    return after, [*_seen(swapped), Correct(EnterRoll(value=roll), seat), *_seen(after),
-                   Correct(CallGuesses(), seat)]
+    return after, [
+        *_seen(swapped),
+        Correct(EnterRoll(value=roll), seat),
+        *_seen(after),
+        Correct(CallGuesses(), seat),
+    ]
 
 
 def test_guesses_stay_private_until_all_have_guessed() -> None:
     """Three seats: after the first round, seats 1 and 2 guess on seat 0's turn."""
     box, steps = START, [Correct(EnterCards(cards=CARDS)), *_seen(START)]
-    plan = [(0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
-            (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
-            (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2)]
+    plan = [
+        (0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
+        (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
+        (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2),
+    ]
     for seat, window, key, mirror, roll in plan:
         box, more = _turn(box, seat, window, key, mirror, roll)
         steps += [*more, Correct(TakeLook(), seat)]
@@ -113,12 +122,20 @@ def test_guesses_stay_private_until_all_have_guessed() -> None:
 
 def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
     w0 = _with(START, "W0")
-    four = BoxState(tuple(MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW",
-                                                      "SW": "NE"}[m.facing])
-                          for m in w0.mirrors), "W0")
-    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(w0),
-             Correct(EnterRoll(value=1), 0),
-             *_seen(four)]
+    four = BoxState(
+        tuple(
+            MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}[m.facing])
+            for m in w0.mirrors
+        ),
+        "W0",
+    )
+    steps = [
+        Correct(EnterCards(cards=CARDS)),
+        *_seen(START),
+        *_seen(w0),
+        Correct(EnterRoll(value=1), 0),
+        *_seen(four),
+    ]
     game, events = play(make_table_game, None, _session(), steps)
     breaches = [e.payload for e in events if e.kind == "mm.breach"]
     assert breaches and "three" in breaches[0]["rule"]
@@ -137,19 +154,27 @@ def test_hands_and_a_lifted_mirror_make_no_event() -> None:
     steps += [blind] * 3 + _seen(START)
     _, events = play(make_table_game, None, _session(), steps)
     assert [e.kind for e in events].count("mm.seen") == 1
-    assert not [e for e in events if e.kind in ("mm.breach", "mm.action")
-                and e.payload.get("action", {}).get("type") != "setup"]
+    assert not [
+        e
+        for e in events
+        if e.kind in ("mm.breach", "mm.action")
+        and e.payload.get("action", {}).get("type") != "setup"
+    ]
 
 
 def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_reading() -> None:
     hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
-    steps = [Correct(EnterCards(cards=CARDS)),
-             *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 14]
+    steps = [
+        Correct(EnterCards(cards=CARDS)),
+        *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 14,
+    ]
     game, _ = play(make_table_game, None, _session(), steps)
     qs = game.questions(None)
     assert len(qs) == 1 and {c["value"] for c in qs[0].choices} == {"NE", "SW"}
-    steps += [Correct({"question": qs[0].id, "answer": "NE"}),
-              *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 7]
+    steps += [
+        Correct({"question": qs[0].id, "answer": "NE"}),
+        *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 7,
+    ]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.questions(None) == []
     assert game.view(None)["phase"] == "window"  # set up from the completed reading
@@ -158,8 +183,12 @@ def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_readin
 
 def test_hint_is_private_and_on_request_only() -> None:
     w0 = _with(START, "W0")
-    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(w0),
-             Correct(EnterRoll(value=1), 0)]
+    steps = [
+        Correct(EnterCards(cards=CARDS)),
+        *_seen(START),
+        *_seen(w0),
+        Correct(EnterRoll(value=1), 0),
+    ]
     game, _ = play(make_table_game, None, _session(), steps)
     assert game.view(0)["hint"] is None
     steps.append(Correct(RequestHint(), 0))
@@ -172,15 +201,19 @@ def test_hint_is_private_and_on_request_only() -> None:
         game.correct(RequestHint(), 1)
 
 
-@pytest.mark.parametrize("payload", [
-    {"kind": "cards", "cards": {"X9": "key"}},  # not a card position
-    {"kind": "cards", "cards": {"N0": "key"}},  # not every motif
-    {"kind": "roll", "value": "six"}, {"kind": "roll", "value": True},
-    {"kind": "guess", "jubilant": "yes"},
-    {"roll": 3},  # no kind: the old key-named shape is not a correction
-    {"kind": "bogus"},
-    {"kind": "roll", "value": 3, "extra": 1},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"kind": "cards", "cards": {"X9": "key"}},  # not a card position
+        {"kind": "cards", "cards": {"N0": "key"}},  # not every motif
+        {"kind": "roll", "value": "six"},
+        {"kind": "roll", "value": True},
+        {"kind": "guess", "jubilant": "yes"},
+        {"roll": 3},  # no kind: the old key-named shape is not a correction
+        {"kind": "bogus"},
+        {"kind": "roll", "value": 3, "extra": 1},
+    ],
+)
 def test_bad_input_is_a_user_error(payload: dict[str, Any]) -> None:
     game = MirrorMansionTable(None, _session())
     with pytest.raises(UserError) as exc:
@@ -200,10 +233,10 @@ def test_json_and_typed_corrections_are_the_same_correction() -> None:
     as_json = [Correct({"kind": "cards", "cards": CARDS}), *_seen(START)]
     _, typed_events = play(make_table_game, None, _session(), typed)
     _, json_events = play(make_table_game, None, _session(), as_json)
-    assert [(e.kind, e.payload) for e in typed_events] == [
-        (e.kind, e.payload) for e in json_events]
-    assert any(e.kind == "mm.action" and e.payload["action"]["type"] == "setup"
-               for e in typed_events)
+    assert [(e.kind, e.payload) for e in typed_events] == [(e.kind, e.payload) for e in json_events]
+    assert any(
+        e.kind == "mm.action" and e.payload["action"]["type"] == "setup" for e in typed_events
+    )
 
 
 def test_options_and_seats_are_checked() -> None:
@@ -250,16 +283,21 @@ def _seen_at(box: BoxState, yaw: float, n: int = 7) -> list[Observe]:
 
 
 @pytest.mark.parametrize(("masters", "turns"), [(True, 1), (False, 0)])
-def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(masters: bool,
-                                                                    turns: int) -> None:
+def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(
+    masters: bool, turns: int
+) -> None:
     opts = {"masters": True} if masters else {}
-    steps = [Correct(EnterCards(cards=CARDS)), *_seen_at(START, 170.0),
-             *_seen_at(START, -95.0)]  # 170° -> 265°: a quarter turn clockwise
+    steps = [
+        Correct(EnterCards(cards=CARDS)),
+        *_seen_at(START, 170.0),
+        *_seen_at(START, -95.0),
+    ]  # 170° -> 265°: a quarter turn clockwise
     check_table_game(make_table_game, None, _session(**opts), steps)
     game, events = play(make_table_game, None, _session(**opts), steps)
     assert game.view(None)["box_quarter_turns"] == turns
-    turned = [e for e in events if e.kind == "mm.action"
-              and e.payload["action"]["type"] == "turn_box"]
+    turned = [
+        e for e in events if e.kind == "mm.action" and e.payload["action"]["type"] == "turn_box"
+    ]
     assert len(turned) == turns
 
 

@@ -77,13 +77,15 @@ def test_a_mirror_without_a_visible_dot_is_reported_with_unknown_facing() -> Non
 
 def test_with_fewer_than_three_corner_markers_nothing_is_reported() -> None:
     cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=5, yaw_deg=0)
-    image = render_box(BOARD, _box(), cam, np.random.default_rng(3), hands=0,
-                       conditions=Conditions(clutter=False))
+    image = render_box(
+        BOARD, _box(), cam, np.random.default_rng(3), hands=0, conditions=Conditions(clutter=False)
+    )
     for marker in BOARD.markers[:2]:  # paint over two corner markers
         x, y = marker.center_mm
         s = BOARD.marker_side_mm
-        quad = cam.project(np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s],
-                                     [x - s, y + s]], float))
+        quad = cam.project(
+            np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s], [x - s, y + s]], float)
+        )
         import cv2
 
         cv2.fillConvexPoly(image, quad.astype(np.int32), (90, 60, 50))

@@ -11,10 +11,27 @@ from companion.games.mirror_mansion.vision.commands import VISION_VERBS
 
 
 def test_render_json_names_each_photograph_with_its_answer_key(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "shots"
-    assert VISION_VERBS["render"](["--seed", "3", "--out", str(out), "--count", "2",
-                                   "--size", "640x480", "--style", "random", "--json"]) == 0
+    assert (
+        VISION_VERBS["render"](
+            [
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+                "--count",
+                "2",
+                "--size",
+                "640x480",
+                "--style",
+                "random",
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     assert summary["out"] == str(out) and summary["style"] == "random"
     shots = summary["photographs"]

@@ -40,21 +40,36 @@ def _seen(box: BoxState, n: int = 7) -> list[Observe]:
 
 def _turned(box: BoxState, *cells: tuple[int, int]) -> BoxState:
     """`box` with the mirrors in `cells` turned to face the other way."""
-    return BoxState(tuple(MirrorSeen(m.cell, m.slot, FLIP[m.facing] if m.cell in cells
-                                     else m.facing) for m in box.mirrors), box.window, box.door)
+    return BoxState(
+        tuple(
+            MirrorSeen(m.cell, m.slot, FLIP[m.facing] if m.cell in cells else m.facing)
+            for m in box.mirrors
+        ),
+        box.window,
+        box.door,
+    )
 
 
 W0 = BoxState(START.mirrors, "W0")
 ONE_SWAP = _turned(W0, (0, 0))
-TO_SWAPS: list[Any] = [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0),
-                       Correct(EnterRoll(value=1), 0)]
+TO_SWAPS: list[Any] = [
+    Correct(EnterCards(cards=CARDS)),
+    *_seen(START),
+    *_seen(W0),
+    Correct(EnterRoll(value=1), 0),
+]
 
 
 def test_mirrors_moved_after_the_call_are_one_breach_until_the_table_is_declared_right() -> None:
     nudged = _turned(ONE_SWAP, (2, 1))
     nudged_more = _turned(nudged, (1, 1))
-    steps = [*TO_SWAPS, *_seen(ONE_SWAP), Correct(CallGuesses(), 0),
-             *_seen(nudged), *_seen(nudged_more)]
+    steps = [
+        *TO_SWAPS,
+        *_seen(ONE_SWAP),
+        Correct(CallGuesses(), 0),
+        *_seen(nudged),
+        *_seen(nudged_more),
+    ]
     game, events = play(make_table_game, None, _session(), steps)
     breaches = [e.payload for e in events if e.kind == "mm.breach"]
     assert len(breaches) == 1 and "stay put" in breaches[0]["rule"]  # two readings, one breach
@@ -84,7 +99,8 @@ def test_a_drift_that_refused_the_call_for_ever_is_mended() -> None:
     steps = [*TO_SWAPS, *_seen(drifted)]
     game, events = play(make_table_game, None, _session(), steps)
     assert [e.payload["rule"] for e in events if e.kind == "mm.breach"] == [
-        "at most three swaps per turn"]
+        "at most three swaps per turn"
+    ]
     with pytest.raises(IllegalAction):
         game.correct(CallGuesses(), 0)
     steps += [RIGHT]
@@ -104,8 +120,12 @@ def test_the_table_is_right_needs_a_set_up_game_and_a_steady_whole_reading() -> 
     with pytest.raises(UserError, match="set-up"):
         game.correct(TableIsRight(), None)
     three = BoxState(START.mirrors[:3], "W1")
-    game, _ = play(make_table_game, None, _session(),
-                   [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(three)])
+    game, _ = play(
+        make_table_game,
+        None,
+        _session(),
+        [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(three)],
+    )
     assert game.view(None)["phase"] == "window"
     game.seen = three  # a reading the tracker never believed (a mirror lifted)
     with pytest.raises(UserError, match="steady reading"):

@@ -89,14 +89,19 @@ def test_the_engine_judges_the_swaps() -> None:
     verdict = judge_swaps(ENGINE, state, at, ok)
     assert verdict.breach is None and len(verdict.swaps) == 1
     # Four mirrors changed: the fourth swap is refused by the rule of three.
-    four = BoxState(tuple(MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW",
-                                                      "SW": "NE"}[m.facing])
-                          for m in at.mirrors), "W0")
+    four = BoxState(
+        tuple(
+            MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}[m.facing])
+            for m in at.mirrors
+        ),
+        "W0",
+    )
     verdict = judge_swaps(ENGINE, state, at, four)
     assert verdict.breach is not None and verdict.breach.rule == RULE_MAX_SWAPS
     # Nothing left in line with W0 (row 0): the in-line rule.
-    away = _with(at, ((0, 0), MirrorSeen((1, 0), "/", "NW")),
-                 ((0, 2), MirrorSeen((2, 0), "\\", "SW")))
+    away = _with(
+        at, ((0, 0), MirrorSeen((1, 0), "/", "NW")), ((0, 2), MirrorSeen((2, 0), "\\", "SW"))
+    )
     verdict = judge_swaps(ENGINE, state, at, away)
     assert verdict.breach is not None and verdict.breach.rule == RULE_IN_LINE
 

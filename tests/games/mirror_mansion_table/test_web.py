@@ -18,8 +18,9 @@ CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], BOARD.cards, strict=
 
 @pytest.fixture
 def client(tmp_path) -> Iterator[tuple[TestClient, Runtime]]:
-    settings = load_settings(None, {"data_dir": str(tmp_path / "data"),
-                                    "game": "mirror-mansion"}, environ={})
+    settings = load_settings(
+        None, {"data_dir": str(tmp_path / "data"), "game": "mirror-mansion"}, environ={}
+    )
     runtime = Runtime(settings)
     runtime.start_session("mirror-mansion", {}, ["A", "B", "C"])
     yield TestClient(create_app(settings, runtime)), runtime

@@ -95,10 +95,13 @@ def test_match_in_one_batch_as_one_by_one(rendered: Path) -> None:
     H = reader.locate(image)
     assert H is not None
     L = reader.layout
-    asked = [(L.mirror_places[0], f"mirror-{reader.mirror_order[0]}"),
-             (L.mirror_places[1], f"mirror-{reader.mirror_order[1]}"),
-             (L.labyrinth_places[0], "location"), (L.door_places[0], "door"),
-             (L.discard_place, "discard")]
+    asked = [
+        (L.mirror_places[0], f"mirror-{reader.mirror_order[0]}"),
+        (L.mirror_places[1], f"mirror-{reader.mirror_order[1]}"),
+        (L.labyrinth_places[0], "location"),
+        (L.door_places[0], "door"),
+        (L.discard_place, "discard"),
+    ]
     windows = [reader.corner_window(image, H, p) for p, _ in asked]
     together = reader.match(windows, [z for _, z in asked])
     for w, (_, zone), m in zip(windows, asked, together, strict=True):
@@ -113,8 +116,17 @@ def test_read_cli_json_shape_and_no_markers(rendered: Path, tmp_path: Path, caps
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
     capsys.readouterr()
-    code = main(["read", "onirim", str(rendered / "0000.jpg"), str(blank), "--json",
-                 "--library", str(rendered / "lib.npz")])
+    code = main(
+        [
+            "read",
+            "onirim",
+            str(rendered / "0000.jpg"),
+            str(blank),
+            "--json",
+            "--library",
+            str(rendered / "lib.npz"),
+        ]
+    )
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert code == 0 and len(lines) == 2
     assert set(lines[0]) == {"image", "labyrinth", "doors", "mirrors", "discard_top", "warnings"}
@@ -128,14 +140,16 @@ def test_read_refuses_a_missing_image(rendered: Path, capsys) -> None:
     assert "image not found" in err and "Traceback" not in err
 
 
-def test_teach_names_an_unusable_photo_and_keeps_the_others(rendered: Path, tmp_path: Path,
-                                                            capsys) -> None:
+def test_teach_names_an_unusable_photo_and_keeps_the_others(
+    rendered: Path, tmp_path: Path, capsys
+) -> None:
     folder = tmp_path / "teach"
     shutil.copytree(rendered / "teach", folder)
     cv2.imwrite(str(folder / "nightmare.jpg"), np.full((480, 640, 3), 90, np.uint8))
     capsys.readouterr()
-    assert main(["teach", "onirim", str(folder), "--library", str(tmp_path / "l.npz"),
-                 "--json"]) == 0
+    assert (
+        main(["teach", "onirim", str(folder), "--library", str(tmp_path / "l.npz"), "--json"]) == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert "nightmare" in out["refused"] and "no card found" in out["refused"]["nightmare"]
     assert "nightmare" not in out["cards"] and "red-sun" in out["cards"]
@@ -147,11 +161,18 @@ def test_teach_asks_for_the_missing_photos(tmp_path: Path, capsys) -> None:
 
 
 def test_compare_counts_wrong_null_and_phantom() -> None:
-    truth = TableReading(labyrinth=("red-sun", "blue-moon"), doors=("red",),
-                         mirrors=(MirrorSeen("sun", False, ("red-sun",)),), discard_top=None)
-    read = TableReading(labyrinth=("red-sun", None, "green-key"), doors=("blue",),
-                        mirrors=(MirrorSeen("sun", False, ("red-sun",)),
-                                 MirrorSeen("moon", True)), discard_top="nightmare")
+    truth = TableReading(
+        labyrinth=("red-sun", "blue-moon"),
+        doors=("red",),
+        mirrors=(MirrorSeen("sun", False, ("red-sun",)),),
+        discard_top=None,
+    )
+    read = TableReading(
+        labyrinth=("red-sun", None, "green-key"),
+        doors=("blue",),
+        mirrors=(MirrorSeen("sun", False, ("red-sun",)), MirrorSeen("moon", True)),
+        discard_top="nightmare",
+    )
     t = compare(read, truth)
     assert (t.cards, t.right, t.wrong, t.null) == (5, 3, 1, 1)
     assert t.phantom == 3  # green-key, the moon Mirror, the discard top

@@ -21,17 +21,20 @@ from companion.web.app import create_app
 
 API = "/api/games/onirim"
 WINDOW = len(load_layout().labyrinth_places)
-HANDS = Observation({"located": True, "labyrinth": [None] * 3, "doors": [], "mirrors": [],
-                     "discard_top": None}, 0.1)
+HANDS = Observation(
+    {"located": True, "labyrinth": [None] * 3, "doors": [], "mirrors": [], "discard_top": None}, 0.1
+)
 """A frame with a hand over the table: new cards the camera cannot name."""
 
 
 @contextmanager
 def live_table(tmp: Path, options: dict[str, Any]) -> Iterator[tuple[TestClient, Runtime]]:
     """The real app over a real SQLite store, an Onirim session, no camera started."""
-    settings = load_settings(None, {"data_dir": str(tmp / "data"), "game": "onirim",
-                                    "web.actions_per_s": 1000.0},
-                             environ={})
+    settings = load_settings(
+        None,
+        {"data_dir": str(tmp / "data"), "game": "onirim", "web.actions_per_s": 1000.0},
+        environ={},
+    )
     runtime = Runtime(settings)
     runtime.start_session("onirim", options, ["player"])
     try:

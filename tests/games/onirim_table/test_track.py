@@ -18,15 +18,21 @@ def _turn(hand: list[str], **changes: object) -> OnirimState:
 
 
 def _with_under(state: OnirimState, mirror: str, cards: tuple[str, ...]) -> tuple[MirrorLie, ...]:
-    return tuple(MirrorLie(m.mirror, m.explored, cards if m.mirror == mirror else m.under)
-                 for m in table_of(state, WINDOW).mirrors)
+    return tuple(
+        MirrorLie(m.mirror, m.explored, cards if m.mirror == mirror else m.under)
+        for m in table_of(state, WINDOW).mirrors
+    )
 
 
 def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
-    wrong = type(seen)(seen.labyrinth, seen.doors,
-                       _with_under(state, "sun", ("blue-moon", "red-sun")), seen.discard_top)
+    wrong = type(seen)(
+        seen.labyrinth,
+        seen.doors,
+        _with_under(state, "sun", ("blue-moon", "red-sun")),
+        seen.discard_top,
+    )
     found = explain(ENGINE, state, wrong, WINDOW)
     assert found.action is None and found.breach is not None
     assert "Sun Mirror" in found.breach.rule
@@ -41,8 +47,9 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
 
     state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
-    one = type(seen)(seen.labyrinth, seen.doors, _with_under(state, "sun", ("red-sun",)),
-                     seen.discard_top)
+    one = type(seen)(
+        seen.labyrinth, seen.doors, _with_under(state, "sun", ("red-sun",)), seen.discard_top
+    )
     found = explain(ENGINE, state, one, WINDOW)
     assert found.hidden and found.breach is None
     game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
@@ -59,18 +66,28 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
 def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:
     state = _turn(["red-sun", "blue-sun", "green-sun", "brown-sun", "red-key"])
     seen = table_of(state, WINDOW)
-    laid = type(seen)(seen.labyrinth, seen.doors,
-                      _with_under(state, "sun", ("blue-sun", "red-sun")), seen.discard_top)
+    laid = type(seen)(
+        seen.labyrinth,
+        seen.doors,
+        _with_under(state, "sun", ("blue-sun", "red-sun")),
+        seen.discard_top,
+    )
     found = explain(ENGINE, state, laid, WINDOW)
     assert found.action == Pair("sun", ("blue-sun", "red-sun"))
-    after = evolve(ENGINE.apply(state, found.action), phase="turn",
-                   hand=("brown-sun", "green-sun", "red-key", "red-moon", "red-moon"))
+    after = evolve(
+        ENGINE.apply(state, found.action),
+        phase="turn",
+        hand=("brown-sun", "green-sun", "red-key", "red-moon", "red-moon"),
+    )
     explored = ENGINE.apply(after, Pair("sun", ("brown-sun", "green-sun")))
     assert explored.explored[explored.in_game.index("sun")]
     # Laid but not flipped yet: the engine has booked it, the table is only behind.
-    unflipped = type(seen)(seen.labyrinth, seen.doors,
-                           _with_under(after, "sun", ("blue-sun", "red-sun", "brown-sun")),
-                           seen.discard_top)
+    unflipped = type(seen)(
+        seen.labyrinth,
+        seen.doors,
+        _with_under(after, "sun", ("blue-sun", "red-sun", "brown-sun")),
+        seen.discard_top,
+    )
     found = explain(ENGINE, after, table_of(explored, WINDOW), WINDOW)
     assert found.action == Pair("sun", ("brown-sun", "green-sun"))
     behind = explain(ENGINE, explored, unflipped, WINDOW)
@@ -79,8 +96,9 @@ def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:
 
 
 def test_the_symbol_rule_is_a_breach() -> None:
-    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
-                  labyrinth=("green-sun",))
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
     seen = table_of(state, WINDOW)
     wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
     breach = explain(ENGINE, state, wrong, WINDOW).breach
@@ -100,8 +118,10 @@ def test_25_scripted_films_are_followed_to_the_end_with_no_false_event() -> None
 
 
 def test_cards_hidden_under_a_resting_hand_are_waited_out_not_flagged() -> None:
-    state = _turn(["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
-                  labyrinth=("green-sun", "red-moon", "blue-key"))
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+        labyrinth=("green-sun", "red-moon", "blue-key"),
+    )
     seen = table_of(state, WINDOW)
     covered = type(seen)(seen.labyrinth[:1], seen.doors, seen.mirrors[1:], seen.discard_top)
     found = explain(ENGINE, state, covered, WINDOW)

@@ -14,8 +14,16 @@ from companion.games.onirim.table.live import make_table_game
 from companion.games.onirim.vision.film import SIM_FPS, script_game
 from tests.games.onirim_table.helpers import API, film_observer, live_table, seen
 
-ROUTES = {"drew": "drew", "looked": "looked", "prophecy": "prophecy", "nightmare": "nightmare",
-          "door": "door", "pick": "pick", "discarded": "discarded", "paired": "paired"}
+ROUTES = {
+    "drew": "drew",
+    "looked": "looked",
+    "prophecy": "prophecy",
+    "nightmare": "nightmare",
+    "door": "door",
+    "pick": "pick",
+    "discarded": "discarded",
+    "paired": "paired",
+}
 
 
 def _play_film(http, runtime, script, frames: int) -> None:
@@ -42,8 +50,11 @@ def test_a_scripted_game_is_followed_play_by_play_and_the_hand_stays_private(tmp
         events = runtime.store.events(runtime.session.id)
         booked = [e.payload["action"] for e in events if e.kind == "onirim.action"]
         assert booked == [action_to_json(a) for a in script.actions]
-        by_camera = [e.payload["action"]["type"] for e in events
-                     if e.kind == "onirim.action" and e.payload["by"] == "camera"]
+        by_camera = [
+            e.payload["action"]["type"]
+            for e in events
+            if e.kind == "onirim.action" and e.payload["by"] == "camera"
+        ]
         assert len(by_camera) >= 5 and set(by_camera) <= {"play", "discard", "pair"}
         assert not [e for e in events if e.kind == "onirim.breach"]
         # A restart replays the stored events into the same game, for every audience.
@@ -60,19 +71,25 @@ def test_a_scripted_game_is_followed_play_by_play_and_the_hand_stays_private(tmp
         assert public["hand"] is None and public["deck_by_kind"] is None
         assert public["next_is_nightmare"] is None and public["choices"] is None
         public_events = http.get("/api/history").json()
-        drawn = [e for e in events if e.kind == "onirim.action"
-                 and e.payload["action"]["type"] == "draw"
-                 and is_location(e.payload["action"]["card"])]
+        drawn = [
+            e
+            for e in events
+            if e.kind == "onirim.action"
+            and e.payload["action"]["type"] == "draw"
+            and is_location(e.payload["action"]["card"])
+        ]
         assert drawn and all(e.visibility == "seat:0" for e in drawn)
         text = json.dumps([public, public_events, http.get("/api/state").json()])
         assert json.dumps(list(hand)) not in text
-        public_draws = [e["payload"]["action"] for e in public_events
-                        if e["kind"] == "onirim.action"
-                        and e["payload"]["action"]["type"] == "draw"]
-        public_draws += [h["action"] for h in public["history"]
-                         if h["action"]["type"] == "draw"]
-        assert public_draws and not [a for a in public_draws
-                                     if is_location(a.get("card", "nightmare"))]
+        public_draws = [
+            e["payload"]["action"]
+            for e in public_events
+            if e["kind"] == "onirim.action" and e["payload"]["action"]["type"] == "draw"
+        ]
+        public_draws += [h["action"] for h in public["history"] if h["action"]["type"] == "draw"]
+        assert public_draws and not [
+            a for a in public_draws if is_location(a.get("card", "nightmare"))
+        ]
 
 
 def test_an_illegal_play_is_a_breach_at_once_and_a_tap_out_of_turn_is_refused(tmp_path) -> None:
@@ -121,13 +138,15 @@ def test_a_door_earned_by_three_of_a_colour_is_a_reminder_until_it_lies(tmp_path
         http.post(f"{API}/drew?seat=0", json={"cards": hand}).raise_for_status()
         game = runtime.game
         for card, draw in (("red-sun", "blue-sun"), ("red-moon", "brown-sun")):
-            state = ENGINE.apply(game.state, ENGINE.action_from_json(
-                {"type": "play", "card": card}))
+            state = ENGINE.apply(
+                game.state, ENGINE.action_from_json({"type": "play", "card": card})
+            )
             for _ in range(3):
                 runtime.submit(game.update(seen(state), 0))
             http.post(f"{API}/drew?seat=0", json={"cards": [draw]}).raise_for_status()
-        third = ENGINE.apply(game.state, ENGINE.action_from_json(
-            {"type": "play", "card": "red-key"}))
+        third = ENGINE.apply(
+            game.state, ENGINE.action_from_json({"type": "play", "card": "red-key"})
+        )
         assert third.doors == ("door-red",)
         not_fetched = evolve(third, doors=())
         for _ in range(3):
@@ -142,8 +161,10 @@ def test_a_door_earned_by_three_of_a_colour_is_a_reminder_until_it_lies(tmp_path
 
 def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
     with live_table(tmp_path, {"mirrors": False}) as (http, runtime):
-        http.post(f"{API}/drew?seat=0", json={"cards": ["red-sun", "blue-moon", "green-key",
-                                                         "brown-moon", "red-key"]})
+        http.post(
+            f"{API}/drew?seat=0",
+            json={"cards": ["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"]},
+        )
         game = runtime.game
         unsure = seen(game.state).data | {"labyrinth": [None]}
         from companion.live.table_game import Observation
@@ -153,8 +174,9 @@ def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
         assert game.state.labyrinth == ()
         (question,) = http.get("/api/questions").json()
         assert "labyrinth" in question["text"] and len(question["choices"]) == 12
-        res = http.post("/api/corrections", json={"question": question["id"],
-                                                  "answer": "blue-moon"})
+        res = http.post(
+            "/api/corrections", json={"question": question["id"], "answer": "blue-moon"}
+        )
         assert res.status_code == 200, res.text
         for _ in range(3):
             runtime.submit(game.update(Observation(unsure, 0.5), 0))
@@ -163,8 +185,10 @@ def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
 
 def test_the_hint_is_the_players_alone(tmp_path) -> None:
     with live_table(tmp_path, {"mirrors": True}) as (http, runtime):
-        http.post(f"{API}/drew?seat=0", json={"cards": ["red-sun", "blue-moon", "green-key",
-                                                         "brown-moon", "red-key"]})
+        http.post(
+            f"{API}/drew?seat=0",
+            json={"cards": ["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"]},
+        )
         res = http.post(f"{API}/hint?seat=0")
         assert res.status_code == 200, res.text
         actions = res.json()["hint"]["actions"]

@@ -23,8 +23,7 @@ def started(players: int = 2, seed: int = 0, options: dict[str, Any] | None = No
     return state
 
 
-def playing(hand: tuple[str, ...], pieces: tuple[Piece, ...], players: int = 2,
-            **me: Any) -> State:
+def playing(hand: tuple[str, ...], pieces: tuple[Piece, ...], players: int = 2, **me: Any) -> State:
     """Seat 0 in the play phase with `hand`, the chessboard holding only `pieces`."""
     state = started(players)
     state = replace(state, phase="play", pieces=pieces)

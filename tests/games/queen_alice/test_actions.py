@@ -26,6 +26,7 @@ def acting(colour: str, column: str, **me: object) -> State:
 
 # -- Hearts ----------------------------------------------------------------------------------
 
+
 def test_hearts_carmen_moves_the_gardener_pays_two_cakes_and_plants() -> None:
     # Carmen pays 1 Tea to move the Gardener, 2 Cakes for a Red Rose bush, gains a Silver
     # card (revealed on her board) and covers a Yellow Flower.
@@ -55,8 +56,11 @@ def test_hearts_gardener_from_rest_is_free_and_the_third_bush_moves_alice() -> N
 def test_hearts_gardener_rests_when_its_zone_is_full() -> None:
     state = acting("white", "hearts", toast=1)
     full = (True, True, False)
-    state = replace(state, gardeners=(-1, 2),
-                    garden=(state.garden[0], (*state.garden[1][:2], full, state.garden[1][3])))
+    state = replace(
+        state,
+        gardeners=(-1, 2),
+        garden=(state.garden[0], (*state.garden[1][:2], full, state.garden[1][3])),
+    )
     state = finish_choices(E.apply(state, Act("hearts", (2, 2), Pay(toast=1))))
     assert state.gardeners == (-1, -1)
 
@@ -71,13 +75,15 @@ def test_hearts_mini_removes_the_lowest_heart_for_its_reward_only() -> None:
 
 # -- Spades ----------------------------------------------------------------------------------
 
+
 def test_spades_carmen_as_the_example_pays_three_resources_for_three_spaces() -> None:
     # The example: 1 Toast, 1 Tea and 3 Time (a virtual Toast) move the White March Hare 3
     # spaces, to a space of 2 Cat Pawprints and a Silver Card; first across the Seal: 6 IP.
     # That is 3 resources, where the list says "2 resources + 1 Time": with the example's
     # numbers in actions.toml the engine follows the example.
-    example = QueenAliceEngine(components=replace(COMP, messenger_cost=(1, 2, 3),
-                                                  messenger_time=(0, 0, 0)))
+    example = QueenAliceEngine(
+        components=replace(COMP, messenger_cost=(1, 2, 3), messenger_time=(0, 0, 0))
+    )
     state = acting("white", "spades", toast=1, tea=1, time=3)
     state = example.apply(state, Act("spades", (1, 2, 3), Pay(toast=1, tea=1, time=1)))
     assert state.people[0].messengers == (0, 3) and state.people[0].cats == (0, 2)
@@ -118,8 +124,9 @@ def test_spades_central_zone_and_bifurcation_then_the_path_end_crown() -> None:
 
 def test_spades_mini_moves_any_messenger_one_space_free() -> None:
     state = replace(started(2), phase="act", pending=(Task("mini"),))
-    steps = {a.target for a in E.legal_actions(state) if isinstance(a, Act)
-             and a.action == "spades"}
+    steps = {
+        a.target for a in E.legal_actions(state) if isinstance(a, Act) and a.action == "spades"
+    }
     assert steps == {(0, 1), (1, 1)}
     state = E.apply(state, Act("spades", (1, 1), FREE))
     assert state.people[0].messengers == (0, 1)
@@ -127,6 +134,7 @@ def test_spades_mini_moves_any_messenger_one_space_free() -> None:
 
 
 # -- Clubs -----------------------------------------------------------------------------------
+
 
 def test_clubs_camila_climbs_for_three_toasts_and_buys_a_mini_bookmark() -> None:
     # Camila moves the White Twin for 3 Toasts, crosses into height 3 (Alice Progress),
@@ -144,8 +152,9 @@ def test_clubs_camila_climbs_for_three_toasts_and_buys_a_mini_bookmark() -> None
 
 def test_clubs_without_the_book_gives_the_covered_reward() -> None:
     state = acting("white", "clubs", toast=3, twins=(0, 3))
-    state = replace(state, tree_books=(state.tree_books[0],
-                                       (*state.tree_books[1][:6], False, True)))
+    state = replace(
+        state, tree_books=(state.tree_books[0], (*state.tree_books[1][:6], False, True))
+    )
     state = finish_choices(E.apply(state, Act("clubs", (6,), Pay(toast=3))))
     assert state.people[0].books == (0, 1, 0)
     assert state.people[0].ip == COMP.tree[6].covered.ip + COMP.alice["white"][1].ip
@@ -153,8 +162,7 @@ def test_clubs_without_the_book_gives_the_covered_reward() -> None:
 
 def test_clubs_mini_uses_black_arrows_only_and_the_top_gives_a_crown() -> None:
     state = replace(started(2), phase="act", pending=(Task("mini"),))
-    clubs = {a.target for a in E.legal_actions(state) if isinstance(a, Act)
-             and a.action == "clubs"}
+    clubs = {a.target for a in E.legal_actions(state) if isinstance(a, Act) and a.action == "clubs"}
     assert clubs == {(0, 1), (1, 1)}  # arrow 1 (0 -> 2) is the only black one from the start
     top = acting("red", "clubs", tea=1, twins=(6, 0))
     top = finish_choices(E.apply(top, Act("clubs", (9,), Pay(tea=1))))
@@ -162,6 +170,7 @@ def test_clubs_mini_uses_black_arrows_only_and_the_top_gives_a_crown() -> None:
 
 
 # -- Diamonds --------------------------------------------------------------------------------
+
 
 def test_diamonds_kortes_completes_the_first_row() -> None:
     # Kortes pays 1 Cake and 1 Tea for a first-row red space, reveals 1 Cat Pawprint on
@@ -180,8 +189,7 @@ def test_diamonds_kortes_completes_the_first_row() -> None:
 
 def test_diamonds_go_on_the_lowest_free_space_of_a_column() -> None:
     state = acting("red", "diamonds", cake=2, tea=1)
-    state = replace(state, wall=(((True, True, False, False), *state.wall[0][1:]),
-                                 state.wall[1]))
+    state = replace(state, wall=(((True, True, False, False), *state.wall[0][1:]), state.wall[1]))
     column_1 = [a for a in E.legal_actions(state) if isinstance(a, Act) and a.target[0] == 1]
     assert column_1 and all(a.pay.units() == COMP.wall_row_cost[1] for a in column_1)
     state = finish_choices(E.apply(state, column_1[0]))
@@ -194,8 +202,12 @@ def test_diamonds_go_on_the_lowest_free_space_of_a_column() -> None:
 def test_diamond_milestones_follow_the_reading() -> None:
     for reading, alice in (("as_hearts", 1), ("none", 0)):
         state = E.new_game(2, {"blank_diamond_milestones": reading})
-        state = replace(started(2), readings=state.readings, phase="act",
-                        turn=Turn(colour="red", column="diamonds"))
+        state = replace(
+            started(2),
+            readings=state.readings,
+            phase="act",
+            turn=Turn(colour="red", column="diamonds"),
+        )
         state = state.with_me(cake=1, bricks=(2, 0), diamonds=((1, 2), ()))
         state = finish_choices(E.apply(state, Act("diamonds", (1, 0), Pay(cake=1))))
         assert state.people[0].bricks == (3, 0) and state.alice[0] == alice

@@ -21,7 +21,7 @@ def shipped() -> dict[str, Any]:
 
 def test_shipped_board_is_consistent() -> None:
     board = load_board()
-    assert board.row_resources[board.rows // 2 - 1:board.rows // 2 + 1] == ("wild", "wild")
+    assert board.row_resources[board.rows // 2 - 1 : board.rows // 2 + 1] == ("wild", "wild")
     assert board.column_actions[board.cols // 2] == "wild"
     assert {board.forward("red"), board.forward("white")} == {-1, 1}
     for colour, cells in board.respawn.items():
@@ -38,18 +38,21 @@ def test_every_value_the_rulebook_lacks_is_marked_placeholder() -> None:
         assert "PLACEHOLDER" in line, line
 
 
-@pytest.mark.parametrize("edit", [
-    lambda d: d["grid"].update(rows=7),                     # no two central rows
-    lambda d: d["rows"].update(resources=["cake"] * 8),     # central rows not wild
-    lambda d: d["columns"]["actions"].__setitem__(4, "tea"),  # not an action
-    lambda d: d["final_rows"].update(red=3),
-    lambda d: d["respawn"].update(red=[[8, 0]]),
-    lambda d: d["tiles"][0]["pieces"].append(dict(d["tiles"][0]["pieces"][0])),  # same square
-    lambda d: d.update(tiles=[]),
-    lambda d: d["captures"].pop("king"),
-    lambda d: d["captures"]["pawn"].update(gold=1),
-    lambda d: d["rescue"].update(jailer_time=-1),
-])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["grid"].update(rows=7),  # no two central rows
+        lambda d: d["rows"].update(resources=["cake"] * 8),  # central rows not wild
+        lambda d: d["columns"]["actions"].__setitem__(4, "tea"),  # not an action
+        lambda d: d["final_rows"].update(red=3),
+        lambda d: d["respawn"].update(red=[[8, 0]]),
+        lambda d: d["tiles"][0]["pieces"].append(dict(d["tiles"][0]["pieces"][0])),  # same square
+        lambda d: d.update(tiles=[]),
+        lambda d: d["captures"].pop("king"),
+        lambda d: d["captures"]["pawn"].update(gold=1),
+        lambda d: d["rescue"].update(jailer_time=-1),
+    ],
+)
 def test_mistakes_are_user_errors(edit: Any) -> None:
     data = shipped()
     edit(data)

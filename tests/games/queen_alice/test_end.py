@@ -25,8 +25,17 @@ def test_alice_progress_skips_crowned_spaces_and_scores_the_space() -> None:
 
 def test_a_wish_space_removes_a_crown_and_everyone_scores_it_at_rest() -> None:
     state = replace(started(2), alice=(WISHES[0] - 1, 0))
-    state = state.with_player(1, replace(state.people[1], bushes=(2, 1), messenger_steps=4,
-                                         books=(1, 1, 0), bricks=(3, 0), flowers=("pink",)))
+    state = state.with_player(
+        1,
+        replace(
+            state.people[1],
+            bushes=(2, 1),
+            messenger_steps=4,
+            books=(1, 1, 0),
+            bricks=(3, 0),
+            flowers=("pink",),
+        ),
+    )
     after = track.progress(state, COMP, "red")
     assert after.crowns_left == state.crowns_left - 1 and after.turn.wishes == (0,)
     tile = COMP.wishes[after.wishes[0]]
@@ -98,8 +107,7 @@ def test_removing_the_last_crown_sets_the_end() -> None:
 def test_final_scores_are_the_calculators() -> None:
     state = replace(started(2), alice=(3, 1), phase="over", crowns_left=0)
     state = state.with_player(0, replace(state.people[0], ip=20, crowns=(2, 1), cats=(6, 3)))
-    state = state.with_player(1, replace(state.people[1], ip=30, crowns=(0, 1),
-                                         culled=("gold-0",)))
+    state = state.with_player(1, replace(state.people[1], ip=30, crowns=(0, 1), culled=("gold-0",)))
     final = E.final(state)
     assert final.crowned == "red"
     assert final.players[0].coronation == 2 * 8 and final.players[1].coronation == 0
@@ -107,6 +115,12 @@ def test_final_scores_are_the_calculators() -> None:
     assert E.scores(state) == [float(p.total) for p in final.players]
     tie = replace(state, alice=(2, 2))
     assert E.final(tie).players[0].coronation == 3 * 8
-    throne = E.final(replace(state, alice=(1, 3), throne="red",
-                             readings=E.new_game(2, {"coronation": "throne_first"}).readings))
+    throne = E.final(
+        replace(
+            state,
+            alice=(1, 3),
+            throne="red",
+            readings=E.new_game(2, {"coronation": "throne_first"}).readings,
+        )
+    )
     assert throne.crowned == "red"

@@ -22,9 +22,15 @@ def test_rook_slides_until_blocked_and_captures_only_the_other_colour() -> None:
     p = pos(("red", "rook", 3, 3), ("white", "pawn", 3, 5), ("red", "pawn", 1, 3))
     assert targets(p) == {
         (2, 3): False,  # the red pawn on (1, 3) stops it and is not captured
-        (3, 0): False, (3, 1): False, (3, 2): False,
-        (3, 4): False, (3, 5): True,  # captures the white pawn, goes no further
-        (4, 3): False, (5, 3): False, (6, 3): False, (7, 3): False,
+        (3, 0): False,
+        (3, 1): False,
+        (3, 2): False,
+        (3, 4): False,
+        (3, 5): True,  # captures the white pawn, goes no further
+        (4, 3): False,
+        (5, 3): False,
+        (6, 3): False,
+        (7, 3): False,
     }
 
 
@@ -57,14 +63,20 @@ def test_blocked_pieces() -> None:
 
 # --- An independent brute force: every square tested against each kind's geometry. ---
 
+
 def _between(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
     """The squares strictly between a and b on a line (rank, file or diagonal)."""
     n = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
     return [(a[0] + (b[0] - a[0]) * k // n, a[1] + (b[1] - a[1]) * k // n) for k in range(1, n)]
 
 
-def _reaches(kind: str, colour: str, a: tuple[int, int], b: tuple[int, int],
-             occupied: dict[tuple[int, int], str]) -> bool:
+def _reaches(
+    kind: str,
+    colour: str,
+    a: tuple[int, int],
+    b: tuple[int, int],
+    occupied: dict[tuple[int, int], str],
+) -> bool:
     dr, dc = b[0] - a[0], b[1] - a[1]
     if kind == "pawn":
         if dr != FORWARD[colour]:
@@ -95,10 +107,10 @@ def brute_force(position: Position, index: int) -> dict[tuple[int, int], bool]:
 
 def random_position(rng: random.Random) -> Position:
     rows, cols = rng.choice((4, 6, 8, 10)), rng.choice((3, 5, 7, 8, 9))
-    cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)],
-                       rng.randint(1, min(16, rows * cols)))
-    pieces = tuple(Piece(rng.choice(("red", "white")), rng.choice(KINDS), cell)
-                   for cell in cells)
+    cells = rng.sample(
+        [(r, c) for r in range(rows) for c in range(cols)], rng.randint(1, min(16, rows * cols))
+    )
+    pieces = tuple(Piece(rng.choice(("red", "white")), rng.choice(KINDS), cell) for cell in cells)
     return Position(rows, cols, pieces, FORWARD)
 
 

@@ -16,13 +16,22 @@ MAX_ACTIONS = 5_000
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]),
-       reading=st.sampled_from(["default", "other"]))
-def test_random_games_keep_the_invariants_and_end(seed: int, players: int, reading: str
-                                                  ) -> None:
-    options = None if reading == "default" else {
-        "coronation": "throne_first", "component_counts": "components",
-        "blank_diamond_milestones": "none", "small_supplies": "skip"}
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([2, 3, 4]),
+    reading=st.sampled_from(["default", "other"]),
+)
+def test_random_games_keep_the_invariants_and_end(seed: int, players: int, reading: str) -> None:
+    options = (
+        None
+        if reading == "default"
+        else {
+            "coronation": "throne_first",
+            "component_counts": "components",
+            "blank_diamond_milestones": "none",
+            "small_supplies": "skip",
+        }
+    )
     rng, state = random.Random(seed), E.new_game(players, options)
     comp = E.comp(state)
     cards = box(comp, players)

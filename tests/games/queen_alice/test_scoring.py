@@ -17,17 +17,23 @@ WISH_A, WISH_B = {"standard": 4, "platinum": 7}, {"standard": 6, "platinum": 9}
 
 def player(name: str, **over: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "name": name, "track_ip": 50,
+        "name": name,
+        "track_ip": 50,
         "crowns": {"red": 2, "white": 1},
         "cats": {"red": "x1", "white": "x2"},
         "wishes": {"red": [WISH_A, WISH_B], "white": [WISH_A, WISH_B]},
-        "culled_ip": [3, 2], "bookmarks": [5],
+        "culled_ip": [3, 2],
+        "bookmarks": [5],
     }
     return base | over
 
 
-def score(alice: dict[str, int], *players: dict[str, Any], rules: ScoringRules = RULES,
-          throne: str | None = None) -> dict[str, Any]:
+def score(
+    alice: dict[str, int],
+    *players: dict[str, Any],
+    rules: ScoringRules = RULES,
+    throne: str | None = None,
+) -> dict[str, Any]:
     data = {"alice": alice, "throne": throne, "players": list(players)}
     return final_score(game_end_from_json(data, rules.wishes_per_colour), rules).to_json()
 
@@ -37,8 +43,9 @@ def test_the_box_values_come_from_the_model() -> None:
 
 
 def test_one_alice_ahead_crowns_her_colour_and_flips_its_wishes() -> None:
-    out = score({"red": 9, "white": 6}, player("Cris"), player("Vera", crowns={"red": 0,
-                                                                               "white": 3}))
+    out = score(
+        {"red": 9, "white": 6}, player("Cris"), player("Vera", crowns={"red": 0, "white": 3})
+    )
     assert out["coronation"] == {"colour": "red", "reading": "advanced_most"}
     cris, vera = out["players"]
     # 8 IP per red Crown only; red Wishes platinum (x1: her choice, the best: 9),
@@ -58,25 +65,37 @@ def test_tied_alices_count_every_crown_and_flip_nothing() -> None:
 
 
 def test_cat_levels_below_x1_score_no_wish() -> None:
-    out = score({"red": 2, "white": 5}, player("Cris", cats={"red": "none", "white": "none"}),
-                player("Vera", cats={"red": "none", "white": "x1"}))
+    out = score(
+        {"red": 2, "white": 5},
+        player("Cris", cats={"red": "none", "white": "none"}),
+        player("Vera", cats={"red": "none", "white": "x1"}),
+    )
     assert out["players"][0]["wishes"] == 0
     assert out["players"][1]["wishes"] == 9  # white crowned: the best white Wish, platinum
 
 
 def test_a_tie_shares_the_victory() -> None:
-    out = score({"red": 3, "white": 1}, player("Cris"), player("Vera"),
-                player("Kortes", track_ip=10))
+    out = score(
+        {"red": 3, "white": 1}, player("Cris"), player("Vera"), player("Kortes", track_ip=10)
+    )
     assert out["winners"] == ["Cris", "Vera"]
 
 
 def test_throne_first_reading_crowns_the_throne_colour() -> None:
     throne = ScoringRules(8, 2, "throne_first")
     p = player("Cris")
-    assert score({"red": 9, "white": 6}, p, p | {"name": "V"}, rules=throne,
-                 throne="white")["coronation"]["colour"] == "white"
+    assert (
+        score({"red": 9, "white": 6}, p, p | {"name": "V"}, rules=throne, throne="white")[
+            "coronation"
+        ]["colour"]
+        == "white"
+    )
     # Nobody reached the Throne: the colour that advanced most is crowned.
-    assert score({"red": 9, "white": 6}, p, p | {"name": "V"},
-                 rules=throne)["coronation"]["colour"] == "red"
-    assert score({"red": 9, "white": 6}, p, p | {"name": "V"},
-                 throne="white")["coronation"]["colour"] == "red"  # default reading
+    assert (
+        score({"red": 9, "white": 6}, p, p | {"name": "V"}, rules=throne)["coronation"]["colour"]
+        == "red"
+    )
+    assert (
+        score({"red": 9, "white": 6}, p, p | {"name": "V"}, throne="white")["coronation"]["colour"]
+        == "red"
+    )  # default reading

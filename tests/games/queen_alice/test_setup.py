@@ -70,8 +70,10 @@ def test_model_mistakes_are_one_line_naming_the_file() -> None:
     from companion.paths import models_dir
 
     base = models_dir() / "queen-alice"
-    files = {n: tomllib.loads((base / f"{n}.toml").read_text())
-             for n in ("cards", "courtier", "paths", "actions", "wishes")}
+    files = {
+        n: tomllib.loads((base / f"{n}.toml").read_text())
+        for n in ("cards", "courtier", "paths", "actions", "wishes")
+    }
     files["cards"]["gold"][2]["discard"] = {"pawprint": 1}  # gold-2 is a wild card
     with pytest.raises(UserError, match=r"wild card.*name its colour"):
         components_from_toml(files, "models", COMP.readings)

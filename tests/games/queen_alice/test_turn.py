@@ -141,8 +141,12 @@ def test_repeat_kortes_pays_6_time_and_a_cake_for_one_more_space() -> None:
 
 
 def test_illegal_actions_name_the_rule() -> None:
-    pieces = (Piece("red", "rook", (2, 0)), Piece("red", "pawn", (5, 1)),
-              Piece("red", "pawn", (4, 1)), *KINGS)
+    pieces = (
+        Piece("red", "rook", (2, 0)),
+        Piece("red", "pawn", (5, 1)),
+        Piece("red", "pawn", (4, 1)),
+        *KINGS,
+    )
     state = playing((ROOK, PAWN), pieces)
     with pytest.raises(IllegalAction, match="hand"):
         E.apply(state, PlayMove(card_for("white", "rook"), 0, (2, 3)))

@@ -15,8 +15,13 @@ def test_views_hide_other_hands_and_every_deck_order() -> None:
     state = started(3, seed=5)
     secret = state.market_decks[2][0]  # a Gold card only seat 1 will hold
     state = state.with_player(1, replace(state.people[1], hand=(secret, "basic-0")))
-    state = replace(state, market_decks=(*state.market_decks[:2],
-                                         tuple(c for c in state.market_decks[2] if c != secret)))
+    state = replace(
+        state,
+        market_decks=(
+            *state.market_decks[:2],
+            tuple(c for c in state.market_decks[2] if c != secret),
+        ),
+    )
     for seat in (None, 0, 1, 2):
         text = json.dumps(E.view(state, seat))
         view = json.loads(text)

@@ -22,8 +22,7 @@ from companion.store import Session
 BOARD = ENGINE.board
 COMP = ENGINE.components
 START = BOARD.tiles["A"]
-WISHES = tuple(sorted(w.id for w in COMP.wishes.values() if w.icon == icon)[0]
-               for icon in ACTIONS)
+WISHES = tuple(sorted(w.id for w in COMP.wishes.values() if w.icon == icon)[0] for icon in ACTIONS)
 HANDS = (("basic-3", "basic-7", "basic-1"), ("basic-0", "basic-2", "basic-6"))
 """Seat 0: white knight, white rook, white pawn; seat 1: red pawn, red knight, red rook."""
 
@@ -32,15 +31,23 @@ def session(players: int = 2) -> Session:
     return Session("s1", "queen-alice", {}, ["Ann", "Bob", "Cy", "Di"][:players], 0.0)
 
 
-def seen(board: Occupancy, unsure: tuple[Cell, ...] = (),
-         alice: dict[str, int | None] | None = None) -> BoardSeen:
-    squares = tuple(SquareSeen(cell=c, colour=col)  # type: ignore[arg-type]
-                    for c, col in sorted(board) if c not in unsure)
+def seen(
+    board: Occupancy, unsure: tuple[Cell, ...] = (), alice: dict[str, int | None] | None = None
+) -> BoardSeen:
+    squares = tuple(
+        SquareSeen(cell=c, colour=col)  # type: ignore[arg-type]
+        for c, col in sorted(board)
+        if c not in unsure
+    )
     return BoardSeen(squares=squares, unsure=unsure, alice=alice or {})
 
 
-def frames(board: Occupancy, n: int = 4, hand_over: tuple[Cell, ...] = (),
-           alice: dict[str, int | None] | None = None) -> list[Observe]:
+def frames(
+    board: Occupancy,
+    n: int = 4,
+    hand_over: tuple[Cell, ...] = (),
+    alice: dict[str, int | None] | None = None,
+) -> list[Observe]:
     """A hand over some squares (if any), then the board steady for `n` frames."""
     out = [Observe(Observation(seen(board, hand_over), 0.9))] * (2 if hand_over else 0)
     return out + [Observe(Observation(seen(board, alice=alice), 0.9))] * n
@@ -59,17 +66,18 @@ def start() -> Occupancy:
 
 def market_cards() -> list[tuple[int, str]]:
     """Three cards of each market level, the first of each deck."""
-    return [(level, card) for level, deck in enumerate(COMP.decks[lv] for lv in
-                                                      ("bronze", "silver", "gold"))
-            for card in sorted(deck)[:3]]
+    return [
+        (level, card)
+        for level, deck in enumerate(COMP.decks[lv] for lv in ("bronze", "silver", "gold"))
+        for card in sorted(deck)[:3]
+    ]
 
 
 def set_up_taps(players: int = 2) -> list[Correct]:
     """The set-up as tapped in: tile A, the Wishes, each hand (each on its own phone), the
     market."""
     taps = [Correct(SetUp(tile="A", wishes=WISHES))]
-    taps += [Correct(Drew(card=card), seat) for seat in range(players)
-             for card in HANDS[seat % 2]]
+    taps += [Correct(Drew(card=card), seat) for seat in range(players) for card in HANDS[seat % 2]]
     taps += [Correct(Revealed(level=level, card=card)) for level, card in market_cards()]
     return taps
 

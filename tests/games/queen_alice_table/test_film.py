@@ -23,8 +23,16 @@ def test_the_film_plays_legal_turns_through_the_table_game() -> None:
     def commit(drafts: list) -> None:
         for draft in drafts:
             kinds.append(draft.kind)
-            game.apply_event(Event("s1", len(kinds), 0.0, draft.kind,
-                                   json.loads(json.dumps(draft.payload)), draft.visibility))
+            game.apply_event(
+                Event(
+                    "s1",
+                    len(kinds),
+                    0.0,
+                    draft.kind,
+                    json.loads(json.dumps(draft.payload)),
+                    draft.visibility,
+                )
+            )
 
     for i in range(len(film.readings) + 20):
         t = i * FRAME_S

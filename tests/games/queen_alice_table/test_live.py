@@ -29,8 +29,9 @@ from .helpers import HANDS, frames, moved, session, set_up_taps, start
 KNIGHT, ROOK = "basic-3", "basic-7"  # seat 0's white knight and white rook cards
 
 
-def replayed_views_agree(steps: list[Step], sess: Session | None = None
-                         ) -> tuple[QueenAliceTable, list[Event]]:
+def replayed_views_agree(
+    steps: list[Step], sess: Session | None = None
+) -> tuple[QueenAliceTable, list[Event]]:
     """Play live, replay the stored events into a fresh game: every seat sees the same."""
     sess = sess or session()
     game, events = play(make_table_game, None, sess, steps)
@@ -63,28 +64,43 @@ def test_the_table_game_contract() -> None:
 def test_the_shared_table_game_checks_pass() -> None:
     """Replay gives the same views and questions; no private text in another's view."""
     jumped = moved(start(), (0, 2), (3, 2))
-    events = check_table_game(make_table_game, None, session(), [
-        *set_up_taps(), *frames(start()), *frames(jumped), *frames(start()),
-        *frames(start(), 0, hand_over=((4, 4),)) * 7])
+    events = check_table_game(
+        make_table_game,
+        None,
+        session(),
+        [
+            *set_up_taps(),
+            *frames(start()),
+            *frames(jumped),
+            *frames(start()),
+            *frames(start(), 0, hand_over=((4, 4),)) * 7,
+        ],
+    )
     assert [e.kind for e in events].count("qa.drawn") == 6
     assert [e.kind for e in events].count("qa.breach") == 1
     assert [e.kind for e in events].count("question") == 1
 
 
-def test_a_move_seen_then_its_card_is_the_engine_s_play_and_says_what_the_square_gives(
-) -> None:
+def test_a_move_seen_then_its_card_is_the_engine_s_play_and_says_what_the_square_gives() -> None:
     after = moved(start(), (0, 2), (2, 3))  # the white knight
-    steps = [*to_play(), *frames(after, hand_over=((0, 2), (2, 3))),
-             Correct(PlayCard(card=KNIGHT), 0)]
+    steps = [
+        *to_play(),
+        *frames(after, hand_over=((0, 2), (2, 3))),
+        Correct(PlayCard(card=KNIGHT), 0),
+    ]
     game, events = replayed_views_agree(steps)
     [action] = kinds(events, "qa.action")[-1:]
-    assert action["action"] == {"type": "move", "card": KNIGHT, "piece": 1, "to": [2, 3],
-                                "respawn": None}
+    assert action["action"] == {
+        "type": "move",
+        "card": KNIGHT,
+        "piece": 1,
+        "to": [2, 3],
+        "respawn": None,
+    }
     assert not kinds(events, "qa.breach")
     resource, column = ENGINE.board.square((2, 3))
     [entry] = game.view(None)["log"]
-    assert entry["square"] == [2, 3] and (entry["resource"], entry["action"]) == (resource,
-                                                                                 column)
+    assert entry["square"] == [2, 3] and (entry["resource"], entry["action"]) == (resource, column)
     assert "the row gives" in entry["text"] and column in entry["text"]
     assert game.state.phase != "play" and game.view(None)["card"] is None
 
@@ -107,16 +123,21 @@ def test_an_illegal_move_is_flagged_at_once_and_only_once() -> None:
     assert "white knight on [0, 2] cannot reach [3, 2]" in breach["detail"]
     assert game.view(1)["breaches"] == [breach] and game.view(None)["table_differs"]
     # Put back, then moved legally after the card: the game goes on, no more breaches.
-    steps += [*frames(start()), Correct(DiscardCard(card="basic-1"), 0),
-              Correct(PlayCard(card=KNIGHT), 0), *frames(moved(start(), (0, 2), (2, 3)))]
+    steps += [
+        *frames(start()),
+        Correct(DiscardCard(card="basic-1"), 0),
+        Correct(PlayCard(card=KNIGHT), 0),
+        *frames(moved(start(), (0, 2), (2, 3))),
+    ]
     _, events = replayed_views_agree(steps)
-    assert len(kinds(events, "qa.breach")) == 1 and kinds(events, "qa.action")[-1][
-        "action"]["type"] == "move"
+    assert (
+        len(kinds(events, "qa.breach")) == 1
+        and kinds(events, "qa.action")[-1]["action"]["type"] == "move"
+    )
 
 
 def test_a_move_the_card_played_cannot_make_is_a_breach_naming_the_rule() -> None:
-    steps = [*to_play(), Correct(PlayCard(card=ROOK), 0),
-             *frames(moved(start(), (0, 2), (2, 3)))]
+    steps = [*to_play(), Correct(PlayCard(card=ROOK), 0), *frames(moved(start(), (0, 2), (2, 3)))]
     game, events = replayed_views_agree(steps)
     [breach] = kinds(events, "qa.breach")
     assert breach["rule"] == "card" and "white rook" in breach["detail"]
@@ -129,8 +150,12 @@ def capture_position() -> tuple[list[Step], Any]:
     """The admin declares a table where a red pawn stands a knight's jump from the white
     knight (the engine's board had drifted), then seat 0 discards."""
     drifted = moved(start(), (5, 4), (2, 3))
-    steps = [*set_up_taps(), *frames(drifted), Correct(TableIsRight()),
-             Correct(DiscardCard(card="basic-1"), 0)]
+    steps = [
+        *set_up_taps(),
+        *frames(drifted),
+        Correct(TableIsRight()),
+        Correct(DiscardCard(card="basic-1"), 0),
+    ]
     return steps, drifted
 
 
@@ -168,7 +193,8 @@ def test_a_seat_s_hand_is_only_on_its_own_phone() -> None:
     game, events = replayed_views_agree(to_play())
     hand0 = set(game.state.people[0].hand)
     public = {c for p in game.state.people for c in p.discard} | {
-        c for row in game.state.market for c in row if c}
+        c for row in game.state.market for c in row if c
+    }
     secret = hand0 - set(HANDS[1]) - public
     assert secret  # the test means something: seat 0 holds cards nobody else can see
     for seat in (None, 1):
@@ -178,8 +204,7 @@ def test_a_seat_s_hand_is_only_on_its_own_phone() -> None:
         assert not [c for c in secret if f'"{c}"' in json.dumps(seen)]
     assert set(game.view(0)["people"][0]["hand"]) == hand0
     assert game.view(0)["playable"] and game.view(1)["playable"] == []
-    assert all(e.visibility == f"seat:{e.payload['seat']}" for e in events
-               if e.kind == "qa.drawn")
+    assert all(e.visibility == f"seat:{e.payload['seat']}" for e in events if e.kind == "qa.drawn")
     with pytest.raises(UserError, match="Ann's turn"):
         game.correct(PlayCard(card="basic-0"), 1)
     with pytest.raises(UserError, match="own phone"):
@@ -195,22 +220,26 @@ def test_every_tap_is_checked_by_the_engine() -> None:
     with pytest.raises(IllegalAction):
         game.correct(Choose(action={"type": "take", "resource": "tea"}), 0)
     with pytest.raises(UserError, match="camera"):
-        game.correct(Choose(action={"type": "move", "card": KNIGHT, "piece": 1,
-                                    "to": [2, 3]}), 0)
+        game.correct(Choose(action={"type": "move", "card": KNIGHT, "piece": 1, "to": [2, 3]}), 0)
     with pytest.raises(UserError, match="kind"):
         game.correct({"kind": "teleport"}, 0)
 
 
 def test_a_square_in_doubt_for_long_is_asked_about_not_guessed() -> None:
     after = moved(start(), (0, 2), (2, 3))
-    steps = [*to_play(), Correct(PlayCard(card=KNIGHT), 0),
-             *frames(after, 0, hand_over=((2, 3),)) * 8]
+    steps = [
+        *to_play(),
+        Correct(PlayCard(card=KNIGHT), 0),
+        *frames(after, 0, hand_over=((2, 3),)) * 8,
+    ]
     game, events = play(make_table_game, None, session(), steps)
     [question] = game.questions(None)
     assert "row 2, column 3" in question.text
     assert [a["action"]["type"] for a in kinds(events, "qa.action")] == ["discard"]
-    steps += [Correct(Answer(question=question.id, answer="white"), 1),
-              *frames(after, 0, hand_over=((2, 3),)) * 2]
+    steps += [
+        Correct(Answer(question=question.id, answer="white"), 1),
+        *frames(after, 0, hand_over=((2, 3),)) * 2,
+    ]
     game, events = replayed_views_agree(steps)
     assert kinds(events, "qa.action")[-1]["action"]["to"] == [2, 3]
     assert game.questions(None) == []
@@ -259,8 +288,10 @@ def test_the_crowns_the_camera_counts_are_compared_with_the_game_s() -> None:
     from companion.live.table_game import Observation
 
     def crowns(n: int) -> list[Step]:
-        board = BoardSeen(squares=frames(start(), 1)[0].observation.data.squares,  # type: ignore[union-attr]
-                          crowns_left=n)
+        board = BoardSeen(
+            squares=frames(start(), 1)[0].observation.data.squares,  # type: ignore[union-attr]
+            crowns_left=n,
+        )
         return [Observe(Observation(board, 0.9))] * 3
 
     game, _ = play(make_table_game, None, session(), set_up_taps())

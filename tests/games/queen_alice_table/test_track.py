@@ -57,17 +57,32 @@ def test_two_pieces_moving_at_once_is_one_piece_per_turn() -> None:
 def test_a_reading_counts_when_steady_and_unsure_squares_wait_for_an_answer() -> None:
     board = BoardSeen(squares=(SquareSeen(cell=(0, 0), colour="red"),), unsure=((1, 1),))
     assert reading_of(board, {}) == (None, ((1, 1),))
-    assert reading_of(board, {(1, 1): "white"})[0] == frozenset({((0, 0), "red"),
-                                                                 ((1, 1), "white")})
+    assert reading_of(board, {(1, 1): "white"})[0] == frozenset(
+        {((0, 0), "red"), ((1, 1), "white")}
+    )
     tracker = StableBoard(3)
     a, b = frozenset({((0, 0), "red")}), frozenset({((0, 1), "red")})
     assert [tracker.update(x) for x in (a, a, None, a, a, a, a, b, b, b)] == [
-        None, None, None, None, None, a, None, None, None, b]
+        None,
+        None,
+        None,
+        None,
+        None,
+        a,
+        None,
+        None,
+        None,
+        b,
+    ]
 
 
 def test_the_table_is_right_moves_the_fewest_pieces_and_keeps_their_kinds() -> None:
-    pieces = (Piece("red", "pawn", (5, 1)), Piece("red", "knight", (7, 6)),
-              Piece("red", "rook", (7, 8)), Piece("white", "king", (0, 4)))
+    pieces = (
+        Piece("red", "pawn", (5, 1)),
+        Piece("red", "knight", (7, 6)),
+        Piece("red", "rook", (7, 8)),
+        Piece("white", "king", (0, 4)),
+    )
     seen = frozenset({((5, 1), "red"), ((5, 6), "red"), ((6, 8), "red"), ((0, 4), "white")})
     after = {p.cell: p.kind for p in with_table(pieces, seen)}
     assert after == {(5, 1): "pawn", (5, 6): "knight", (6, 8): "rook", (0, 4): "king"}

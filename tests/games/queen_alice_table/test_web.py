@@ -50,13 +50,23 @@ class Camera:
 
 @pytest.fixture
 def live(tmp_path) -> Iterator[tuple[httpx.Client, Runtime]]:
-    settings = load_settings(None, {"data_dir": str(tmp_path / "data"), "game": "queen-alice",
-                                    "camera.width": 160, "camera.height": 120}, environ={})
+    settings = load_settings(
+        None,
+        {
+            "data_dir": str(tmp_path / "data"),
+            "game": "queen-alice",
+            "camera.width": 160,
+            "camera.height": 120,
+        },
+        environ={},
+    )
     runtime = Runtime(settings)  # no camera thread: frames are given to `process`
     runtime._registrar = loop._registrar(settings)
     try:
-        with served(create_app(settings, runtime), runtime) as base, \
-                httpx.Client(base_url=base, timeout=30) as http:
+        with (
+            served(create_app(settings, runtime), runtime) as base,
+            httpx.Client(base_url=base, timeout=30) as http,
+        ):
             yield http, runtime
     finally:
         runtime.stop()
@@ -109,8 +119,12 @@ def test_a_turn_at_the_table_through_the_server(live, tmp_path) -> None:
     secret = set(mine["people"][0]["hand"]) - set(HANDS[1])
     assert secret and mine["choices"]
     for who in ("?seat=1", ""):
-        text = json.dumps([ok(http.get(f"{API}/view{who}")),
-                           ok(http.get(f"/api/history{who}{'&' if who else '?'}limit=2000"))])
+        text = json.dumps(
+            [
+                ok(http.get(f"{API}/view{who}")),
+                ok(http.get(f"/api/history{who}{'&' if who else '?'}limit=2000")),
+            ]
+        )
         assert not [c for c in secret if f'"{c}"' in text], who
         assert '"choices": []' in text
 

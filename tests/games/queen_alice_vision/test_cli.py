@@ -11,8 +11,22 @@ from companion.cli import main
 
 
 def test_render_then_read_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", "queen-alice", "--seed", "73", "--out", str(tmp_path),
-                 "--count", "1", "--no-hands"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                "queen-alice",
+                "--seed",
+                "73",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "1",
+                "--no-hands",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     key = json.loads((tmp_path / "0000.json").read_text())
     image = str(tmp_path / "0000.jpg")
@@ -33,8 +47,9 @@ def test_render_then_read_json_shape(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize("make", ["missing", "text", "folder"])
-def test_bad_image_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          make: str) -> None:
+def test_bad_image_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: str
+) -> None:
     path = tmp_path / "in.jpg"
     if make == "text":
         path.write_text("not a picture")

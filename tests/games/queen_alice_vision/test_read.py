@@ -44,8 +44,9 @@ def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
 
 def test_whole_readings_count_crowns_and_find_alice(clear_photos: list[Photo]) -> None:
     readings = [read_board(p.image, geom=GEOM) for p in clear_photos]
-    crowns = sum(r.crowns_left == p.truth.crowns_left for r, p in zip(readings, clear_photos,
-                                                                         strict=True))
+    crowns = sum(
+        r.crowns_left == p.truth.crowns_left for r, p in zip(readings, clear_photos, strict=True)
+    )
     alice = sum(r.alice == p.truth.alice for r, p in zip(readings, clear_photos, strict=True))
     assert crowns >= 3 and alice >= 3
 
@@ -73,9 +74,14 @@ def test_an_arm_is_never_read_as_a_piece() -> None:
 
 
 def test_reading_json_round_trip() -> None:
-    reading = BoardReading({(1, 2): "red", (0, 0): "white"}, frozenset({(3, 3)}), 4,
-                           {"red": 2, "white": None}, {(1, 2): 0.9},
-                           ("unsure: square [3, 3] (an arm over it)",))
+    reading = BoardReading(
+        {(1, 2): "red", (0, 0): "white"},
+        frozenset({(3, 3)}),
+        4,
+        {"red": 2, "white": None},
+        {(1, 2): 0.9},
+        ("unsure: square [3, 3] (an arm over it)",),
+    )
     back = BoardReading.from_json(reading.to_json("x.jpg"))
     assert back.squares == reading.squares and back.unsure == reading.unsure
     assert back.crowns_left == 4 and back.alice == {"red": 2, "white": None}

@@ -38,12 +38,20 @@ def brute_moves(pos: dict[str, Any]) -> tuple[set[tuple[Any, Any]], list[Any]]:
                 found.add((s["id"], (r0 + dr, c0 + dc)))
         may_leave = s["kind"] == "letter" and s["id"] == nxt
 
-        def walk(r: int, c: int, path: list[tuple[int, int]], s: dict[str, Any] = s,
-                 may_leave: bool = may_leave) -> None:
+        def walk(
+            r: int,
+            c: int,
+            path: list[tuple[int, int]],
+            s: dict[str, Any] = s,
+            may_leave: bool = may_leave,
+        ) -> None:
             if may_leave and r == last - ahead:
                 for dc in (-1, 0, 1):
-                    if inside(last, c + dc) and grid[last][c + dc] is not None \
-                            and 0 <= c + 2 * dc < cols:
+                    if (
+                        inside(last, c + dc)
+                        and grid[last][c + dc] is not None
+                        and 0 <= c + 2 * dc < cols
+                    ):
                         found.add((s["id"], "off"))
             for dr, dc in EIGHT:
                 mr, mc, lr, lc = r + dr, c + dc, r + 2 * dr, c + 2 * dc
@@ -70,11 +78,22 @@ def random_position(rng: random.Random) -> dict[str, Any]:
     count = rng.randint(1, min(len(cells), rng.choice([6, 14, 24, 40])))
     screens = []
     for i, cell in enumerate(rng.sample(cells, count)):
-        screens.append({"id": f"s{i}", "owner": rng.randint(0, 1),
-                        "kind": rng.choice(["letter", "letter", "mirror"]), "cell": list(cell)})
+        screens.append(
+            {
+                "id": f"s{i}",
+                "owner": rng.randint(0, 1),
+                "kind": rng.choice(["letter", "letter", "mirror"]),
+                "cell": list(cell),
+            }
+        )
     nxt: list[Any] = []
     for seat in (0, 1):
         letters = [s["id"] for s in screens if s["owner"] == seat and s["kind"] == "letter"]
         nxt.append(rng.choice(letters) if letters and rng.random() < 0.9 else None)
-    return {"rows": rows, "cols": cols, "to_move": rng.randint(0, 1), "screens": screens,
-            "next_to_remove": nxt}
+    return {
+        "rows": rows,
+        "cols": cols,
+        "to_move": rng.randint(0, 1),
+        "screens": screens,
+        "next_to_remove": nxt,
+    }

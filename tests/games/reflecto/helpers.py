@@ -18,9 +18,16 @@ from companion.games.reflecto.rules.state import (
     Screen,
 )
 
-BOARD = Board(rows=7, cols=7, screens_per_player=7, letter_screens=5, spare_letter_tiles=2,
-              min_letters=4, max_letters_per_screen=3,
-              words=("PIZZA", "PIANO", "LEMON", "MOON", "ELEPHANT"))
+BOARD = Board(
+    rows=7,
+    cols=7,
+    screens_per_player=7,
+    letter_screens=5,
+    spare_letter_tiles=2,
+    min_letters=4,
+    max_letters_per_screen=3,
+    words=("PIZZA", "PIANO", "LEMON", "MOON", "ELEPHANT"),
+)
 ENGINE = ReflectoEngine(BOARD)
 
 
@@ -32,15 +39,29 @@ def mirror(sid: str, cell: tuple[int, int] | None) -> Screen:
     return Screen(sid, "AB".index(sid[0]), MIRROR, cell=cell)
 
 
-def placed(*screens: Screen, to_move: int = 0, words: tuple[str, str] = ("PIANO", "LEMON"),
-           **options: Any) -> ReflectoState:
+def placed(
+    *screens: Screen, to_move: int = 0, words: tuple[str, str] = ("PIANO", "LEMON"), **options: Any
+) -> ReflectoState:
     """A position in play with exactly these screens (removed ones have cell None)."""
     opts = Options((5, 5), **options)
-    removed = tuple(tuple(s.id for s in sorted(screens, key=lambda s: s.rank or 0)
-                          if s.owner == seat and s.cell is None) for seat in (0, 1))
-    return ReflectoState(opts, BOARD.rows, BOARD.cols, PLAY, tuple(sorted(screens,
-                         key=lambda s: s.id)), words, to_move,
-                         removed=(removed[0], removed[1]))
+    removed = tuple(
+        tuple(
+            s.id
+            for s in sorted(screens, key=lambda s: s.rank or 0)
+            if s.owner == seat and s.cell is None
+        )
+        for seat in (0, 1)
+    )
+    return ReflectoState(
+        opts,
+        BOARD.rows,
+        BOARD.cols,
+        PLAY,
+        tuple(sorted(screens, key=lambda s: s.id)),
+        words,
+        to_move,
+        removed=(removed[0], removed[1]),
+    )
 
 
 def setup(seat: int, word: str, mirrors: tuple[int, int] = (0, 6)) -> Setup:
@@ -83,8 +104,7 @@ def greedy(state: ReflectoState) -> Action:
     return min(steps, key=score)
 
 
-def greedy_game(word0: str = "PIANO", word1: str = "LEMON", limit: int = 400
-                ) -> list[Action]:
+def greedy_game(word0: str = "PIANO", word1: str = "LEMON", limit: int = 400) -> list[Action]:
     """A whole game's action log, set-ups included, between two greedy players."""
     state = ENGINE.new_game(2)
     log: list[Action] = [setup(0, word0, (2, 4)), setup(1, word1, (1, 5))]

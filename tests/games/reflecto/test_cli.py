@@ -10,7 +10,9 @@ import pytest
 from companion.cli import main
 
 POSITION = {
-    "rows": 7, "cols": 7, "to_move": 0,
+    "rows": 7,
+    "cols": 7,
+    "to_move": 0,
     "screens": [
         {"id": "A0", "owner": 0, "kind": "letter", "cell": [5, 3]},
         {"id": "A1", "owner": 0, "kind": "letter", "cell": [6, 1]},
@@ -39,11 +41,14 @@ def test_moves_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert len(out["moves"]) == 13
 
 
-def test_moves_for_seat_one_echo_number_ids(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_moves_for_seat_one_echo_number_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = dict(POSITION, to_move=1)
-    data["screens"] = [*POSITION["screens"], {"id": 8, "owner": 1, "kind": "letter",
-                                              "cell": [0, 5]}]
+    data["screens"] = [
+        *POSITION["screens"],
+        {"id": 8, "owner": 1, "kind": "letter", "cell": [0, 5]},
+    ]
     data["next_to_remove"] = ["A0", 8]
     assert main(["moves", "reflecto", write(tmp_path, data), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -59,21 +64,37 @@ def test_solve_prints_the_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "in 1 move " in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ("{not json", "not valid JSON"),
-    ([], "JSON object"),
-    ({k: v for k, v in POSITION.items() if k != "rows"}, "no 'rows'"),
-    (dict(POSITION, to_move=2), "to_move"),
-    (dict(POSITION, screens=[{"id": "A0", "owner": 0, "kind": "letter", "cell": [9, 0]}],
-          next_to_remove=[None, None]), "cell row"),
-    (dict(POSITION, screens=[{"id": "A0", "owner": 0, "kind": "rook", "cell": [0, 0]}],
-          next_to_remove=[None, None]), "kind"),
-    (dict(POSITION, screens=POSITION["screens"] * 2), "used twice"),
-    (dict(POSITION, next_to_remove=["B0", None]), "next_to_remove[0]"),
-    (dict(POSITION, next_to_remove=["A0"]), "one per seat"),
-])
-def test_bad_positions_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               data: object, message: str) -> None:
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ([], "JSON object"),
+        ({k: v for k, v in POSITION.items() if k != "rows"}, "no 'rows'"),
+        (dict(POSITION, to_move=2), "to_move"),
+        (
+            dict(
+                POSITION,
+                screens=[{"id": "A0", "owner": 0, "kind": "letter", "cell": [9, 0]}],
+                next_to_remove=[None, None],
+            ),
+            "cell row",
+        ),
+        (
+            dict(
+                POSITION,
+                screens=[{"id": "A0", "owner": 0, "kind": "rook", "cell": [0, 0]}],
+                next_to_remove=[None, None],
+            ),
+            "kind",
+        ),
+        (dict(POSITION, screens=POSITION["screens"] * 2), "used twice"),
+        (dict(POSITION, next_to_remove=["B0", None]), "next_to_remove[0]"),
+        (dict(POSITION, next_to_remove=["A0"]), "one per seat"),
+    ],
+)
+def test_bad_positions_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object, message: str
+) -> None:
     assert main(["moves", "reflecto", write(tmp_path, data)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err

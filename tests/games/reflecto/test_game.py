@@ -29,7 +29,12 @@ def test_set_up_puts_seven_screens_on_each_first_row() -> None:
     assert rows == {0: {0}, 1: {6}}
     a = sorted((s for s in state.screens_of(0) if s.kind == "letter"), key=lambda s: s.rank)
     assert "".join(s.text for s in a) == "PIANO" and [s.id for s in a] == [
-        "A1", "A2", "A3", "A4", "A5"]
+        "A1",
+        "A2",
+        "A3",
+        "A4",
+        "A5",
+    ]
     assert {s.id for s in state.screens_of(0) if s.kind == "mirror"} == {"A0", "A6"}
 
 
@@ -40,19 +45,22 @@ def test_the_rulebooks_word_splits() -> None:
     assert even_split("PIZZA", 5) == tuple("PIZZA")
 
 
-@pytest.mark.parametrize(("chunks", "rule"), [
-    (("P", "I", "A", "N"), RULE_WORD),  # four screens for five
-    (("p", "i", "a", "n", "o"), RULE_WORD),  # capitals
-    (("", "O", "N"), RULE_WORD),
-    (("M", "O", "O", "N", ""), RULE_BLANK),  # blank last: only for the younger player
-    (("", "", "M", "O", "ON"), RULE_BLANK),
-    (("EL", "EP", "H", "A", "NT"), RULE_SPLIT),  # not the even split
-    (("P", "I", "A", "N", "O1"), RULE_WORD),
-])
+@pytest.mark.parametrize(
+    ("chunks", "rule"),
+    [
+        (("P", "I", "A", "N"), RULE_WORD),  # four screens for five
+        (("p", "i", "a", "n", "o"), RULE_WORD),  # capitals
+        (("", "O", "N"), RULE_WORD),
+        (("M", "O", "O", "N", ""), RULE_BLANK),  # blank last: only for the younger player
+        (("", "", "M", "O", "ON"), RULE_BLANK),
+        (("EL", "EP", "H", "A", "NT"), RULE_SPLIT),  # not the even split
+        (("P", "I", "A", "N", "O1"), RULE_WORD),
+    ],
+)
 def test_bad_set_ups_name_the_rule(chunks: tuple[str, ...], rule: str) -> None:
     state = ENGINE.new_game(2)
     cols = tuple(range(len(chunks)))
-    mirrors = tuple(c for c in range(7) if c not in cols)[:7 - 5]
+    mirrors = tuple(c for c in range(7) if c not in cols)[: 7 - 5]
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(state, Setup(0, chunks, cols, mirrors))
     assert err.value.rule == rule
@@ -60,8 +68,11 @@ def test_bad_set_ups_name_the_rule(chunks: tuple[str, ...], rule: str) -> None:
 
 def test_columns_must_be_distinct_and_complete() -> None:
     state = ENGINE.new_game(2)
-    for letters, mirrors in (((1, 2, 3, 4, 5), (0, 5)), ((1, 2, 3, 4, 5), (0,)),
-                             ((1, 2, 3, 4, 7), (0, 6))):
+    for letters, mirrors in (
+        ((1, 2, 3, 4, 5), (0, 5)),
+        ((1, 2, 3, 4, 5), (0,)),
+        ((1, 2, 3, 4, 7), (0, 6)),
+    ):
         with pytest.raises(IllegalAction) as err:
             ENGINE.apply(state, Setup(0, tuple("PIANO"), letters, mirrors))
         assert err.value.rule == RULE_COLUMNS
@@ -71,8 +82,10 @@ def test_the_younger_player_may_keep_the_blank_for_last_and_split_freely() -> No
     state = ENGINE.new_game(2, {"younger": [1]})
     state = ENGINE.apply(state, setup(0, "PIANO"))
     with pytest.raises(IllegalAction):
-        ENGINE.apply(ENGINE.apply(ENGINE.new_game(2), setup(0, "PIANO")),
-                     Setup(1, ("M", "O", "O", "N", ""), (1, 2, 3, 4, 5), (0, 6)))
+        ENGINE.apply(
+            ENGINE.apply(ENGINE.new_game(2), setup(0, "PIANO")),
+            Setup(1, ("M", "O", "O", "N", ""), (1, 2, 3, 4, 5), (0, 6)),
+        )
     done = ENGINE.apply(state, Setup(1, ("M", "O", "O", "N", ""), (1, 2, 3, 4, 5), (0, 6)))
     assert [s.id for s in done.screens_of(1)] and done.words[1] == "MOON"
     free = ENGINE.apply(state, Setup(1, ("EL", "EP", "H", "A", "NT"), (1, 2, 3, 4, 5), (0, 6)))
@@ -126,9 +139,15 @@ def test_a_guess_replaces_the_move() -> None:
 
 def test_a_player_with_no_move_must_guess() -> None:
     # A0 boxed into the corner: its neighbours are taken and nothing lies beyond them free.
-    state = placed(letter("A0", 0, (0, 0)), letter("B0", 0, (0, 1)), letter("B1", 1, (1, 0)),
-                   letter("B2", 2, (1, 1)), letter("B3", 3, (0, 2)), letter("B4", 4, (2, 0)),
-                   letter("B5", 5, (2, 2)))
+    state = placed(
+        letter("A0", 0, (0, 0)),
+        letter("B0", 0, (0, 1)),
+        letter("B1", 1, (1, 0)),
+        letter("B2", 2, (1, 1)),
+        letter("B3", 3, (0, 2)),
+        letter("B4", 4, (2, 0)),
+        letter("B5", 5, (2, 2)),
+    )
     legal = ENGINE.legal_actions(state)
     assert legal and all(isinstance(a, Guess) for a in legal)
 
@@ -156,13 +175,15 @@ def test_a_whole_game_replayed_through_the_engine() -> None:
     for item in encoded:
         again = ENGINE.apply(again, ENGINE.action_from_json(item))
     assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)
-    assert ENGINE.state_to_json(ENGINE.state_from_json(ENGINE.state_to_json(state))) == \
-        ENGINE.state_to_json(state)
+    assert ENGINE.state_to_json(
+        ENGINE.state_from_json(ENGINE.state_to_json(state))
+    ) == ENGINE.state_to_json(state)
 
 
 def test_the_shared_conformance_check() -> None:
     report = check_engine(ENGINE, 2, games=4, seed=11)
     assert report.actions > 0 and report.illegal_checked > 0
-    report = check_engine(ENGINE, 2, games=2, seed=3, options={"younger": [0],
-                                                                "letter_screens": [6, 5]})
+    report = check_engine(
+        ENGINE, 2, games=2, seed=3, options={"younger": [0], "letter_screens": [6, 5]}
+    )
     assert report.actions > 0

@@ -16,9 +16,13 @@ def follow(position: Position, seat: int, order: list[str], found) -> int:
         for sid in ids:
             assert pos.removals(seat) == [sid]
             left.remove(sid)
-            pos = Position(pos.rows, pos.cols, seat,
-                           tuple(s for s in pos.screens if s.id != sid),
-                           _next(seat, left))
+            pos = Position(
+                pos.rows,
+                pos.cols,
+                seat,
+                tuple(s for s in pos.screens if s.id != sid),
+                _next(seat, left),
+            )
         return pos
 
     pos = lift(position, found.removals_after[0])
@@ -54,9 +58,13 @@ def test_two_steps_or_one_jump() -> None:
 
 def test_a_kept_letter_serves_as_a_stepping_stone_and_the_plan_works() -> None:
     # The rulebook's example 2-2: N must go first; O already waits on the last line.
-    state = placed(letter("A3", 3, (3, 2), "N"), letter("A4", 4, (6, 2), "O"),
-                   letter("B0", 0, (4, 2)), letter("B1", 1, (0, 0)),
-                   words=("PIANO", "LEMON"))
+    state = placed(
+        letter("A3", 3, (3, 2), "N"),
+        letter("A4", 4, (6, 2), "O"),
+        letter("B0", 0, (4, 2)),
+        letter("B1", 1, (0, 0)),
+        words=("PIANO", "LEMON"),
+    )
     found = ENGINE.hint(state, 0)
     assert found.moves == 1  # N jumps B0 to (5, 2), then O to leave over the far edge
     position = state.position()

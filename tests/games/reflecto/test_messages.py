@@ -24,15 +24,19 @@ def test_each_kind_parses_to_its_own_model() -> None:
     assert parse({"kind": "guess", "word": "lemon"}) == EnterGuess(word="lemon")
     assert parse({"kind": "sight", "on": False}) == SwitchSight(on=False)
     assert parse({"kind": "action", "action": {"type": "done"}}) == CorrectAction(
-        action={"type": "done"})
+        action={"type": "done"}
+    )
 
 
-@pytest.mark.parametrize(("payload", "says"), [
-    ({"guess": "LEMON"}, "kind is one of: setup, guess"),  # the old key-dispatched shape
-    ({"kind": "sight", "on": "yes"}, "on"),  # strict: a switch is true or false
-    ({"kind": "setup", "word": "PIANO", "columns": [True, 2]}, "columns"),  # no bools
-    ({"kind": "guess", "word": "LEMON", "seat": 0}, "seat"),  # an extra field
-])
+@pytest.mark.parametrize(
+    ("payload", "says"),
+    [
+        ({"guess": "LEMON"}, "kind is one of: setup, guess"),  # the old key-dispatched shape
+        ({"kind": "sight", "on": "yes"}, "on"),  # strict: a switch is true or false
+        ({"kind": "setup", "word": "PIANO", "columns": [True, 2]}, "columns"),  # no bools
+        ({"kind": "guess", "word": "LEMON", "seat": 0}, "seat"),  # an extra field
+    ],
+)
 def test_anything_else_is_one_line_naming_what_is_wrong(payload: dict, says: str) -> None:
     with pytest.raises(UserError) as err:
         parse(payload)
@@ -40,10 +44,18 @@ def test_anything_else_is_one_line_naming_what_is_wrong(payload: dict, says: str
 
 
 def test_a_frame_is_read_once_and_the_tracker_takes_the_typed_reading() -> None:
-    seen = board_observation({"screens": [{"cell": [0, 1], "owner": 0, "confidence": 0.9},
-                                          {"cell": [6, 2], "owner": None}],
-                              "hands": False, "board_found": True, "unclear": [[3, 3]],
-                              "pose": {"K": [[1.0]], "rvec": [0.0], "tvec": [0.0]}})
+    seen = board_observation(
+        {
+            "screens": [
+                {"cell": [0, 1], "owner": 0, "confidence": 0.9},
+                {"cell": [6, 2], "owner": None},
+            ],
+            "hands": False,
+            "board_found": True,
+            "unclear": [[3, 3]],
+            "pose": {"K": [[1.0]], "rvec": [0.0], "tvec": [0.0]},
+        }
+    )
     assert isinstance(seen, BoardObservation) and seen.screens[1].cell == (6, 2)
     assert reading_from(seen).unclear == ((3, 3), (6, 2))
     said = reading_from(seen, {(3, 3): None, (6, 2): 1})

@@ -29,8 +29,7 @@ def targets(state, screen: str) -> set:
 
 def test_a_lone_screen_steps_in_each_of_eight_directions() -> None:
     state = placed(letter("A0", 0, (3, 3)), letter("B0", 0, (6, 6)))
-    assert targets(state, "A0") == {(2, 2), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3),
-                                    (4, 4)}
+    assert targets(state, "A0") == {(2, 2), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3), (4, 4)}
     for to in targets(state, "A0"):
         after = ENGINE.apply(state, Step("A0", to))
         assert after.screen("A0").cell == to and after.to_move == 1
@@ -46,8 +45,12 @@ def test_a_corner_screen_steps_only_onto_the_board() -> None:
 
 def test_a_three_jump_chain_may_stop_at_each_landing() -> None:
     # A0 jumps over B1 (opponent), A1 (own) and B2, in a line up the board.
-    state = placed(letter("A0", 0, (0, 3)), mirror("B1", (1, 3)), letter("A1", 1, (3, 3)),
-                   letter("B2", 0, (5, 3)))
+    state = placed(
+        letter("A0", 0, (0, 3)),
+        mirror("B1", (1, 3)),
+        letter("A1", 1, (3, 3)),
+        letter("B2", 0, (5, 3)),
+    )
     steps = {(0, 2), (0, 4), (1, 2), (1, 4)}
     assert targets(state, "A0") == steps | {(2, 3), (4, 3), (6, 3)}
     for landing in ((2, 3), (4, 3), (6, 3)):
@@ -64,8 +67,12 @@ def test_a_chain_turns_corners_and_never_revisits_a_square() -> None:
 
 def test_blocked_jumps_are_refused_naming_the_rule() -> None:
     # Landing square taken; a jump over an empty square; a jump off the side; a step too far.
-    state = placed(letter("A0", 0, (3, 0)), letter("B0", 0, (3, 1)), letter("B1", 1, (3, 2)),
-                   letter("B2", 2, (2, 0)))
+    state = placed(
+        letter("A0", 0, (3, 0)),
+        letter("B0", 0, (3, 1)),
+        letter("B1", 1, (3, 2)),
+        letter("B2", 2, (2, 0)),
+    )
     reach = targets(state, "A0")
     assert (3, 2) not in reach and (1, 0) in reach
     assert (4, 0) in reach and (5, 0) not in reach  # nothing to jump over at (4, 0)
@@ -79,8 +86,12 @@ def test_blocked_jumps_are_refused_naming_the_rule() -> None:
 
 
 def test_a_jump_from_the_second_to_last_line_removes_the_next_letter() -> None:
-    state = placed(letter("A0", 0, (5, 3), "P"), letter("A1", 1, (6, 2), "I"),
-                   letter("B0", 0, (6, 3)), letter("A2", 2, (0, 0), "A"))
+    state = placed(
+        letter("A0", 0, (5, 3), "P"),
+        letter("A1", 1, (6, 2), "I"),
+        letter("B0", 0, (6, 3)),
+        letter("A2", 2, (0, 0), "A"),
+    )
     assert None in targets(state, "A0")
     after = ENGINE.apply(state, Step("A0", None))
     assert after.screen("A0").cell is None and after.removed[0] == ("A0",)
@@ -92,8 +103,13 @@ def test_a_jump_from_the_second_to_last_line_removes_the_next_letter() -> None:
 
 
 def test_only_the_next_letter_may_jump_off_and_mirrors_never() -> None:
-    state = placed(letter("A0", 0, (0, 0)), letter("A1", 1, (5, 3)), mirror("A5", (5, 1)),
-                   letter("B0", 0, (6, 3)), letter("B1", 1, (6, 1)))
+    state = placed(
+        letter("A0", 0, (0, 0)),
+        letter("A1", 1, (5, 3)),
+        mirror("A5", (5, 1)),
+        letter("B0", 0, (6, 3)),
+        letter("B1", 1, (6, 1)),
+    )
     assert None not in targets(state, "A1") and None not in targets(state, "A5")
     for screen, rule in (("A1", RULE_ORDER), ("A5", RULE_MIRROR)):
         with pytest.raises(IllegalAction) as err:
@@ -128,8 +144,12 @@ def test_an_out_of_order_removal_is_refused_naming_the_rule() -> None:
 
 
 def test_several_removals_in_one_turn_then_the_move() -> None:
-    state = placed(letter("A0", 0, (6, 0)), letter("A1", 1, (6, 1)), letter("A2", 2, (2, 2)),
-                   letter("B0", 0, (0, 6)))
+    state = placed(
+        letter("A0", 0, (6, 0)),
+        letter("A1", 1, (6, 1)),
+        letter("A2", 2, (2, 2)),
+        letter("B0", 0, (0, 6)),
+    )
     state = ENGINE.apply(ENGINE.apply(state, Remove("A0")), Remove("A1"))
     assert state.removed[0] == ("A0", "A1") and state.to_move == 0 and not state.moved
     state = ENGINE.apply(state, Step("A2", (3, 2)))

@@ -29,8 +29,12 @@ def test_views_hide_the_other_word_letters_and_mirrors() -> None:
 
 
 def test_removed_letters_are_public_and_both_words_show_at_the_end() -> None:
-    state = placed(letter("A0", 0, None, "P"), letter("A1", 1, (6, 1), "I"),
-                   letter("B0", 0, (3, 3), "L"), words=("PI", "LEMON"))
+    state = placed(
+        letter("A0", 0, None, "P"),
+        letter("A1", 1, (6, 1), "I"),
+        letter("B0", 0, (3, 3), "L"),
+        words=("PI", "LEMON"),
+    )
     view = ENGINE.view(state, 1)
     assert view["removed"][0] == [{"id": "A0", "text": "P", "rank": 0}]
     assert "I" not in [s.get("text") for s in view["screens"] if s["owner"] == 0]
@@ -45,9 +49,14 @@ def test_removed_letters_are_public_and_both_words_show_at_the_end() -> None:
 def test_mirror_sight_shows_the_letter_right_in_front_and_is_recorded() -> None:
     # Player 0's mirror at (4, 2) stands behind B0 at (3, 2) as seen from player 0;
     # player 1's mirror at (2, 5) stands behind A1 at (3, 5) as seen from player 1.
-    state = placed(mirror("A6", (4, 1)), letter("A1", 1, (3, 5), "I"),
-                   letter("A0", 0, (0, 0), "P"), letter("B0", 0, (3, 2), "L"),
-                   mirror("B6", (2, 5)), letter("B1", 1, (5, 1), "E"))
+    state = placed(
+        mirror("A6", (4, 1)),
+        letter("A1", 1, (3, 5), "I"),
+        letter("A0", 0, (0, 0), "P"),
+        letter("B0", 0, (3, 2), "L"),
+        mirror("B6", (2, 5)),
+        letter("B1", 1, (5, 1), "E"),
+    )
     assert [(s.mirror, s.screen.id) for s in mirror_sight(state, 1)] == [("B6", "A1")]
     assert mirror_sight(state, 0) == []  # B1 stands beyond A6, not in front
     moved = ENGINE.apply(state, Step("A6", (4, 2)))

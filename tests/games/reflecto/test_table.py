@@ -42,8 +42,9 @@ def seen(cells: dict[tuple[int, int], int]) -> list[Observe]:
     return [Observe(board(cells, hands=True))] + [Observe(board(cells))] * 3
 
 
-def moved(cells: dict[tuple[int, int], int], a: tuple[int, int], b: tuple[int, int] | None
-          ) -> dict[tuple[int, int], int]:
+def moved(
+    cells: dict[tuple[int, int], int], a: tuple[int, int], b: tuple[int, int] | None
+) -> dict[tuple[int, int], int]:
     out = dict(cells)
     owner = out.pop(a)
     if b is not None:
@@ -64,32 +65,52 @@ def test_set_up_moves_and_a_breach_replay_and_keep_secrets() -> None:
     one = moved(cells, (0, 1), (1, 1))  # seat 0: A1 steps forward
     far = moved(one, (6, 3), (4, 3))  # seat 1: B3 two squares over nothing
     two = moved(one, (6, 3), (5, 3))
-    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells),
-             *seen(one), *seen(far), *seen(one), *seen(far), *seen(one), *seen(two)]
+    steps = [
+        Correct(SETUP0, 0),
+        Correct(SETUP1, 1),
+        *seen(cells),
+        *seen(one),
+        *seen(far),
+        *seen(one),
+        *seen(far),
+        *seen(one),
+        *seen(two),
+    ]
     events = check_table_game(make_table_game, None, session(), steps)
     kinds = [e.kind for e in events]
     actions = [e.payload["action"] for e in events if e.kind == "reflecto.action"]
-    assert actions == [{"type": "move", "screen": "A1", "to": [1, 1]},
-                       {"type": "move", "screen": "B3", "to": [5, 3]}]
+    assert actions == [
+        {"type": "move", "screen": "A1", "to": [1, 1]},
+        {"type": "move", "screen": "B3", "to": [5, 3]},
+    ]
     breaches = [e for e in events if e.kind == "reflecto.breach"]
     # The same illegal move made again after putting the screen back is flagged again.
     assert len(breaches) == 2 and breaches[0].payload["rule"] == RULE_JUMP
     assert breaches[0].visibility == "public"
     assert kinds.count("reflecto.setup") == 2
-    assert all(e.visibility == f"seat:{e.payload['seat']}" for e in events
-               if e.kind == "reflecto.setup")
+    assert all(
+        e.visibility == f"seat:{e.payload['seat']}" for e in events if e.kind == "reflecto.setup"
+    )
 
 
 def test_views_never_show_the_other_word_before_the_end() -> None:
-    steps = [Correct(SETUP0, 0), *seen(start()), Correct(SETUP1, 1),
-             *seen(start()), Correct({"kind": "hint"}, 0),
-             Correct({"kind": "sight", "on": True}, 1)]
+    steps = [
+        Correct(SETUP0, 0),
+        *seen(start()),
+        Correct(SETUP1, 1),
+        *seen(start()),
+        Correct({"kind": "hint"}, 0),
+        Correct({"kind": "sight", "on": True}, 1),
+    ]
     game, events = play(make_table_game, None, session(), steps)
     for seat, other in ((0, "LEMON"), (1, "PIANO"), (None, "PIANO")):
         text = json.dumps(game.view(seat))
         assert other not in text
-        assert not [s for s in game.view(seat)["screens"]
-                    if s["owner"] != seat and set(s) != {"id", "owner", "cell"}]
+        assert not [
+            s
+            for s in game.view(seat)["screens"]
+            if s["owner"] != seat and set(s) != {"id", "owner", "cell"}
+        ]
     assert game.view(0)["word"] == "PIANO" and game.view(0)["hint"]["seat"] == 0
     assert game.view(1)["hint"] is None and game.view(1)["sight"] == []
     # The events a seat receives: every public one and its own private ones.
@@ -105,8 +126,7 @@ def test_a_guess_is_judged_without_showing_the_word_then_both_are_revealed() -> 
         game.correct({"kind": "guess", "word": "LEMON"}, 1)  # not seat 1's turn
     for draft in game.correct({"kind": "guess", "word": "melon"}, 0):
         game.apply_event(_event(draft))
-    assert game.view(1)["guesses"][-1] == {"seat": 0, "word": "MELON", "right": False,
-                                           "turn": 0}
+    assert game.view(1)["guesses"][-1] == {"seat": 0, "word": "MELON", "right": False, "turn": 0}
     assert "LEMON" not in json.dumps(game.view(0)) and game.state.to_move == 1
     for draft in game.correct({"kind": "guess", "word": "PIANO"}, 1):
         game.apply_event(_event(draft))
@@ -118,8 +138,7 @@ def test_a_guess_is_judged_without_showing_the_word_then_both_are_revealed() -> 
 def _event(draft: Any) -> Any:
     from companion.store import Event
 
-    return Event("s1", 1, 0.0, draft.kind, json.loads(json.dumps(draft.payload)),
-                 draft.visibility)
+    return Event("s1", 1, 0.0, draft.kind, json.loads(json.dumps(draft.payload)), draft.visibility)
 
 
 def test_an_out_of_order_removal_is_told_to_its_owner_only() -> None:
@@ -145,7 +164,8 @@ def test_an_out_of_order_removal_is_told_to_its_owner_only() -> None:
     for obs in [board(cells, hands=True)] + [board(cells)] * 3 + [board(ahead)] * 3:
         drafts += table.update(obs, 0.0)
     assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
-        {"type": "move", "screen": "A0", "to": [5, 4]}]
+        {"type": "move", "screen": "A0", "to": [5, 4]}
+    ]
 
 
 def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
@@ -153,12 +173,18 @@ def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
     table must end with the same board, removals and winner as the engine."""
     log = greedy_game()
     state = ENGINE.new_game(2)
-    steps: list[Any] = [Correct(SETUP0 | {"columns": list(log[0].letter_columns),
-                                          "mirrors": list(log[0].mirror_columns)},
-                                0),
-                        Correct(SETUP1 | {"columns": list(log[1].letter_columns),
-                                          "mirrors": list(log[1].mirror_columns)},
-                                1)]
+    steps: list[Any] = [
+        Correct(
+            SETUP0
+            | {"columns": list(log[0].letter_columns), "mirrors": list(log[0].mirror_columns)},
+            0,
+        ),
+        Correct(
+            SETUP1
+            | {"columns": list(log[1].letter_columns), "mirrors": list(log[1].mirror_columns)},
+            1,
+        ),
+    ]
     last = None
     for action in log:
         state = ENGINE.apply(state, action)
@@ -171,13 +197,17 @@ def test_a_whole_scripted_game_is_tracked_from_the_camera_alone() -> None:
     assert game.state.phase == "over" and game.state.winner == state.winner
     assert game.state.removed == state.removed
     assert board_of(game.state) == board_of(state)
-    recorded = [REAL_ENGINE.action_from_json(e.payload["action"]) for e in events
-                if e.kind == "reflecto.action"]
+    recorded = [
+        REAL_ENGINE.action_from_json(e.payload["action"])
+        for e in events
+        if e.kind == "reflecto.action"
+    ]
 
     def counts(actions: list[Any]) -> tuple[int, int]:
         steps = [a for a in actions if isinstance(a, Step)]
-        lifts = [a for a in actions if isinstance(a, Remove) or (isinstance(a, Step)
-                                                                 and a.to is None)]
+        lifts = [
+            a for a in actions if isinstance(a, Remove) or (isinstance(a, Step) and a.to is None)
+        ]
         return len(steps), len(lifts)
 
     assert counts(recorded) == counts(log)  # every move and every removal, once
@@ -190,8 +220,9 @@ def test_bad_input_from_the_phones() -> None:
     with pytest.raises(UserError):
         game.correct(SETUP1, None)  # a seat's own
     with pytest.raises(IllegalAction):
-        game.correct({"kind": "setup", "word": "LEMONS", "columns": [1, 2, 3, 4, 5, 6],
-                      "mirrors": [0]}, 1)
+        game.correct(
+            {"kind": "setup", "word": "LEMONS", "columns": [1, 2, 3, 4, 5, 6], "mirrors": [0]}, 1
+        )
     with pytest.raises(UserError):
         game.correct({"nothing": 1}, 1)
     with pytest.raises(UserError):
@@ -203,8 +234,7 @@ def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
     cells = start()
     doubtful = board(cells)
     doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
-    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1),
-             *[Observe(doubtful)] * 12]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(doubtful)] * 12]
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
     (question,) = game.questions(0)

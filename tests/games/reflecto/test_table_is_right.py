@@ -1,4 +1,4 @@
-""""The table is right" for Reflecto (issue 31, item 3), through the real HTTP server.
+""" "The table is right" for Reflecto (issue 31, item 3), through the real HTTP server.
 
 Rendered photographs go through the runtime's own registration, the camera reader and the
 tracker; the admin then posts `/api/table-is-right` to a uvicorn server, and the engine's
@@ -52,8 +52,9 @@ def served(runtime: Runtime) -> Iterator[str]:
     app = create_app(runtime.settings, runtime)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
-                                           timeout_graceful_shutdown=1))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -70,8 +71,12 @@ def served(runtime: Runtime) -> Iterator[str]:
 
 def call(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=data,
+        method="GET" if body is None else "POST",
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as res:
             return res.status, json.loads(res.read() or b"null")
@@ -84,8 +89,9 @@ class Table:
 
     def __init__(self) -> None:
         w, h = GEOM.size_mm
-        self.cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=15,
-                                            width=960, height=720)
+        self.cam = VirtualCamera.looking_at(
+            (w / 2, h / 2), 520, tilt_deg=10, yaw_deg=15, width=960, height=720
+        )
         rng = np.random.default_rng(8)
         self.colours = random_colours(rng)
         self.base = board_picture(GEOM, self.cam, rng)
@@ -94,23 +100,39 @@ class Table:
     def frame(self, cells: dict[tuple[int, int], int]) -> Frame:
         self.shots += 1
         position = BoardReading(tuple(ScreenSeen(c, o) for c, o in sorted(cells.items())))
-        image = shoot(self.base, GEOM, position, self.colours, self.cam,
-                      np.random.default_rng([8, self.shots]), hands=0,
-                      conditions=Conditions(glare=False))
+        image = shoot(
+            self.base,
+            GEOM,
+            position,
+            self.colours,
+            self.cam,
+            np.random.default_rng([8, self.shots]),
+            hands=0,
+            conditions=Conditions(glare=False),
+        )
         return Frame(image, time.monotonic(), self.shots)
 
 
 def test_the_admin_makes_the_camera_s_board_the_engine_s(tmp_path) -> None:
-    settings = load_settings(None, {"data_dir": str(tmp_path / "data"), "game": "reflecto",
-                                    "camera.width": 960, "camera.height": 720}, environ={})
+    settings = load_settings(
+        None,
+        {
+            "data_dir": str(tmp_path / "data"),
+            "game": "reflecto",
+            "camera.width": 960,
+            "camera.height": 720,
+        },
+        environ={},
+    )
     runtime = Runtime(settings)  # no camera thread: frames are given to `process`
     runtime._registrar = loop._registrar(settings)  # what `start` makes, without the thread
     table = Table()
     start = {(r, c): o for (r, c), o in start_position(GEOM).layout_key()}
     try:
         with served(runtime) as base:
-            assert call(f"{base}/api/session", {"game": "reflecto",
-                                                "seats": ["Ann", "Bob"]})[0] == 201
+            assert (
+                call(f"{base}/api/session", {"game": "reflecto", "seats": ["Ann", "Bob"]})[0] == 201
+            )
             for seat, body in ((0, SETUP0), (1, SETUP1)):
                 status, _ = call(f"{base}/api/games/reflecto/setup?seat={seat}", body)
                 assert status == 200
@@ -127,7 +149,8 @@ def test_the_admin_makes_the_camera_s_board_the_engine_s(tmp_path) -> None:
                 runtime.process(table.frame(drifted))
             view = call(f"{base}/api/games/reflecto/view")[1]
             assert view["breaches"] and view["camera"] == sorted(
-                [r, c, o] for (r, c), o in drifted.items())
+                [r, c, o] for (r, c), o in drifted.items()
+            )
             with pytest.raises(UserError, match="admin"):  # a seat link cannot
                 runtime.game.correct({"table_is_right": True}, 1)
             status, out = call(f"{base}/api/table-is-right", {})
@@ -152,8 +175,13 @@ def test_the_admin_makes_the_camera_s_board_the_engine_s(tmp_path) -> None:
 
 
 def test_screens_keep_their_identity_and_the_moved_ones_move_least() -> None:
-    state = placed(letter("A0", 0, (0, 0)), letter("A1", 1, (0, 1)), mirror("A6", (0, 6)),
-                   letter("B0", 0, (6, 0)), letter("B1", 1, (6, 6)))
+    state = placed(
+        letter("A0", 0, (0, 0)),
+        letter("A1", 1, (0, 1)),
+        mirror("A6", (0, 6)),
+        letter("B0", 0, (6, 0)),
+        letter("B1", 1, (6, 6)),
+    )
     seen = [((0, 0), 0), ((1, 1), 0), ((2, 6), 0), ((6, 0), 1), ((6, 6), 1)]
     after = with_table(state, seen)
     cells = {s.id: s.cell for s in after.screens}
@@ -163,13 +191,20 @@ def test_screens_keep_their_identity_and_the_moved_ones_move_least() -> None:
     assert ENGINE.legal_actions(after)  # a playable state
 
 
-@pytest.mark.parametrize(("seen", "why"), [
-    ([((0, 0), 0), ((6, 0), 1), ((6, 6), 1)], "camera sees 1 of seat 0"),
-    ([((0, 0), 0), ((0, 1), 0), ((0, 1), 1), ((6, 6), 1)], "two screens"),
-    ([((0, 0), 0), ((0, 9), 0), ((6, 0), 1), ((6, 6), 1)], "off the board"),
-])
+@pytest.mark.parametrize(
+    ("seen", "why"),
+    [
+        ([((0, 0), 0), ((6, 0), 1), ((6, 6), 1)], "camera sees 1 of seat 0"),
+        ([((0, 0), 0), ((0, 1), 0), ((0, 1), 1), ((6, 6), 1)], "two screens"),
+        ([((0, 0), 0), ((0, 9), 0), ((6, 0), 1), ((6, 6), 1)], "off the board"),
+    ],
+)
 def test_an_arrangement_that_cannot_be_the_board_is_refused(seen: Any, why: str) -> None:
-    state = placed(letter("A0", 0, (0, 0)), letter("A1", 1, (0, 1)),
-                   letter("B0", 0, (6, 0)), letter("B1", 1, (6, 6)))
+    state = placed(
+        letter("A0", 0, (0, 0)),
+        letter("A1", 1, (0, 1)),
+        letter("B0", 0, (6, 0)),
+        letter("B1", 1, (6, 6)),
+    )
     with pytest.raises(IllegalAction, match=why):
         with_table(state, seen)

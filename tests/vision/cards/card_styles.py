@@ -35,8 +35,15 @@ def border_colour(kind: str, rng: np.random.Generator) -> tuple[int, int, int]:
     }[kind]
 
 
-def face(rng: np.random.Generator, border: str, *, frame: bool, radius_mm: float,
-         size_mm: tuple[float, float] = (63.0, 88.0), border_mm: float = 4.0) -> np.ndarray:
+def face(
+    rng: np.random.Generator,
+    border: str,
+    *,
+    frame: bool,
+    radius_mm: float,
+    size_mm: tuple[float, float] = (63.0, 88.0),
+    border_mm: float = 4.0,
+) -> np.ndarray:
     """One card face: a uniform border (or none), a thin light frame, random art."""
     w, h = round(size_mm[0] * PX_PER_MM), round(size_mm[1] * PX_PER_MM)
     b = 0 if border == "none" else round(border_mm * PX_PER_MM)
@@ -52,7 +59,7 @@ def face(rng: np.random.Generator, border: str, *, frame: bool, radius_mm: float
             cv2.circle(art, (x, y), r, c, -1, cv2.LINE_AA)
         else:
             cv2.rectangle(art, (x - r, y - r // 2), (x + r, y + r // 2), c, -1)
-    img[b:h - b, b:w - b] = art
+    img[b : h - b, b : w - b] = art
     if frame and b:
         t = max(1, round(0.5 * PX_PER_MM))
         cv2.rectangle(img, (b - t, b - t), (w - b + t - 1, h - b + t - 1), (235, 240, 240), t)
@@ -68,9 +75,15 @@ def face(rng: np.random.Generator, border: str, *, frame: bool, radius_mm: float
     return img
 
 
-def photo(card: np.ndarray, rng: np.random.Generator, *, table: str | None = None,
-          width_px: float | None = None, tilt_deg: float = 10.0,
-          size: tuple[int, int] = (1280, 960)) -> tuple[np.ndarray, np.ndarray]:
+def photo(
+    card: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    table: str | None = None,
+    width_px: float | None = None,
+    tilt_deg: float = 10.0,
+    size: tuple[int, int] = (1280, 960),
+) -> tuple[np.ndarray, np.ndarray]:
     """(photo, the card's four corners TL TR BR BL in it) of `card` lying on a table."""
     w, h = size
     tex = effects.table_texture(w, h, rng, table)
@@ -78,8 +91,13 @@ def photo(card: np.ndarray, rng: np.random.Generator, *, table: str | None = Non
     s = (width_px or rng.uniform(150, 320)) / cw
     ang = math.radians(rng.uniform(-tilt_deg, tilt_deg))
     cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.4, 0.6) * h
-    A = np.array([[s * math.cos(ang), -s * math.sin(ang), 0],
-                  [s * math.sin(ang), s * math.cos(ang), 0], [0, 0, 1]])
+    A = np.array(
+        [
+            [s * math.cos(ang), -s * math.sin(ang), 0],
+            [s * math.sin(ang), s * math.cos(ang), 0],
+            [0, 0, 1],
+        ]
+    )
     A[:2, 2] = np.array([cx, cy]) - A[:2, :2] @ np.array([cw / 2, ch / 2])
     P = np.eye(3)
     P[2, :2] = rng.normal(0, 0.0001, 2)
@@ -104,5 +122,6 @@ def scan(card: np.ndarray, rng: np.random.Generator, margin_px: int = 3) -> np.n
         rgb = rgb * a + 255 * (1 - a)
     rgb = rgb * rng.uniform(0.9, 1.05) + rng.normal(0, 2.5, rgb.shape)
     out = np.clip(rgb, 0, 255).astype(np.uint8)
-    return cv2.copyMakeBorder(out, margin_px, margin_px, margin_px, margin_px,
-                              cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    return cv2.copyMakeBorder(
+        out, margin_px, margin_px, margin_px, margin_px, cv2.BORDER_CONSTANT, value=(255, 255, 255)
+    )

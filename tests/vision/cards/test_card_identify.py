@@ -16,8 +16,10 @@ from tests.vision.cards.card_styles import face, photo
 @pytest.fixture(scope="module")
 def deck():
     rng = np.random.default_rng(41)
-    faces = {f"card-{k}": face(rng, border, frame=True, radius_mm=0)
-             for k, border in enumerate(("black", "coloured", "white", "dark", "black"))}
+    faces = {
+        f"card-{k}": face(rng, border, frame=True, radius_mm=0)
+        for k, border in enumerate(("black", "coloured", "white", "dark", "black"))
+    }
     photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
     return faces, teach_cards(photos).library
 

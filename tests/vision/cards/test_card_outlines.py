@@ -16,14 +16,20 @@ from tests.vision.cards.card_styles import face, photo, scan
 
 def _error(found: np.ndarray, truth: np.ndarray) -> float:
     """Largest corner error, as a share of the card's width."""
-    return float(np.linalg.norm(found - truth, axis=1).max()
-                 / np.linalg.norm(truth[1] - truth[0]))
+    return float(np.linalg.norm(found - truth, axis=1).max() / np.linalg.norm(truth[1] - truth[0]))
 
 
-@pytest.mark.parametrize(("border", "table"), [
-    ("white", "pattern"), ("cream", "wood"), ("black", "cloth"), ("dark", "plain"),
-    ("coloured", "cloth"), ("none", "plain"),
-])
+@pytest.mark.parametrize(
+    ("border", "table"),
+    [
+        ("white", "pattern"),
+        ("cream", "wood"),
+        ("black", "cloth"),
+        ("dark", "plain"),
+        ("coloured", "cloth"),
+        ("none", "plain"),
+    ],
+)
 def test_the_card_in_a_photo_is_found_by_its_outline_whatever_its_border(border, table):
     rng = np.random.default_rng([37, len(border), len(table)])
     card = face(rng, border, frame=border in ("black", "dark"), radius_mm=0)
@@ -58,12 +64,11 @@ def test_no_card_and_two_cards_are_told_apart():
     table = effects.table_texture(1280, 960, rng, "wood")
     assert find_card_outline(table).outline is None
     assert find_card_outline(table).cards_seen == 0
-    one, _ = photo(face(rng, "black", frame=True, radius_mm=0), rng, table="plain",
-                   width_px=200)
+    one, _ = photo(face(rng, "black", frame=True, radius_mm=0), rng, table="plain", width_px=200)
     card = face(rng, "black", frame=True, radius_mm=0)
     two = one.copy()
     small = cv2.resize(card[..., :3], (200, 280), interpolation=cv2.INTER_AREA)
-    two[40:40 + small.shape[0], 60:60 + small.shape[1]] = small
+    two[40 : 40 + small.shape[0], 60 : 60 + small.shape[1]] = small
     found = find_card_outline(two)
     assert found.outline is None and found.cards_seen == 2
 
@@ -85,7 +90,7 @@ def test_quads_are_found_for_each_of_several_cards():
         card = face(rng, border, frame=False, radius_mm=0)[..., :3]
         small = card[::2, ::2]
         y, x = 200, 150 + 350 * k
-        img[y:y + small.shape[0], x:x + small.shape[1]] = small
+        img[y : y + small.shape[0], x : x + small.shape[1]] = small
         h, w = small.shape[:2]
         truths.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float))
     quads = find_quads(img, min_side_px=40)

@@ -134,8 +134,7 @@ def action_from_json(data: Any) -> Action:
         if kind == "deal":
             glass = data["glass"]
             if not isinstance(glass, dict) or not all(
-                isinstance(k, str) and (v is None or isinstance(v, str))
-                for k, v in glass.items()
+                isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in glass.items()
             ):
                 raise ValueError("glass must map position names to card ids (or null: unread)")
             hands = data.get("hands")

@@ -105,8 +105,9 @@ class LookingGlassEngine:
         return self.layouts[layout_id]
 
     # -- protocol -----------------------------------------------------------------------
-    def new_game(self, players: int = 2, options: dict[str, Any] | None = None
-                 ) -> LookingGlassState:
+    def new_game(
+        self, players: int = 2, options: dict[str, Any] | None = None
+    ) -> LookingGlassState:
         if players != 2:
             raise ValueError(f"Reflections in the Looking Glass is for 2 players, not {players}")
         opts = dict(options or {})
@@ -221,8 +222,10 @@ class LookingGlassEngine:
             r = cast(Round, state.round)  # the reveal phase has a round
             unread = [lay_name for lay_name, c in self._glass_of(r).items() if c is None]
             if unread:
-                raise IllegalAction("every card of the Looking Glass is named before the "
-                                    "round is scored", f"{unread[0]} is unread")
+                raise IllegalAction(
+                    "every card of the Looking Glass is named before the round is scored",
+                    f"{unread[0]} is unread",
+                )
             check_hands(action.hands, self._unseen_after_glass(r))
             return self._finish_round(state, replace(r, hands=action.hands))
         raise IllegalAction("not a Looking Glass action", repr(action))
@@ -242,8 +245,9 @@ class LookingGlassEngine:
                 raise
             return self._apply_pick(state, self.phase(state), action, covered_ok=True), exc
 
-    def _apply_pick(self, state: LookingGlassState, phase: str, action: Pick,
-                    covered_ok: bool = False) -> LookingGlassState:
+    def _apply_pick(
+        self, state: LookingGlassState, phase: str, action: Pick, covered_ok: bool = False
+    ) -> LookingGlassState:
         if phase != "pick":
             raise IllegalAction("cards are picked only during a round", f"phase is {phase}")
         seat = cast(int, self.current_player(state))  # the pick phase has a seat to pick
@@ -279,28 +283,37 @@ class LookingGlassEngine:
         except ValueError as exc:
             raise IllegalAction("a card is named at a position of the layout", str(exc)) from None
         if r.cards[half][cell] is not None:
-            raise IllegalAction("only an unread card is named",
-                                f"{action.position} holds {r.cards[half][cell]}")
+            raise IllegalAction(
+                "only an unread card is named", f"{action.position} holds {r.cards[half][cell]}"
+            )
         if action.card not in self.deck.ids:
             raise IllegalAction("cards come from the deck", f"unknown card id {action.card!r}")
-        in_play = r.brawlers or (state.brawlers and r.brawler_draw is None
-                                 and action.card in BRAWLERS)
+        in_play = r.brawlers or (
+            state.brawlers and r.brawler_draw is None and action.card in BRAWLERS
+        )
         known = Counter(c for h in r.cards for c in h if c is not None)
         if known[action.card] >= self.deck.copies(in_play)[action.card]:
-            raise IllegalAction("a deal uses the deck's cards once each",
-                                f"the Looking Glass holds every {action.card} already")
+            raise IllegalAction(
+                "a deal uses the deck's cards once each",
+                f"the Looking Glass holds every {action.card} already",
+            )
         cards = [list(h) for h in r.cards]
         cards[half][cell] = action.card
         piles = [list(p) for p in r.piles]
         if (r.taken >> cell) & 1:
             holder = ((r.a_to >> cell) & 1) ^ half
             piles[holder][piles[holder].index(None)] = action.card
-        r = replace(r, cards=(tuple(cards[0]), tuple(cards[1])), brawlers=in_play,
-                    piles=(tuple(piles[0]), tuple(piles[1])))
+        r = replace(
+            r,
+            cards=(tuple(cards[0]), tuple(cards[1])),
+            brawlers=in_play,
+            piles=(tuple(piles[0]), tuple(piles[1])),
+        )
         return replace(state, round=r)
 
-    def with_glass(self, state: LookingGlassState, glass: dict[str, str | None]
-                   ) -> LookingGlassState:
+    def with_glass(
+        self, state: LookingGlassState, glass: dict[str, str | None]
+    ) -> LookingGlassState:
         """The Looking Glass as it lies on the table, taken as the truth: not a move (it never
         appears in legal_actions) but the table's correction when the engine has drifted from
         it. `glass` maps the positions the camera sees a card at to the card read there (None:
@@ -326,8 +339,10 @@ class LookingGlassEngine:
         for cell, halves in sorted(cells.items()):
             if (taken >> cell) & 1 and len(halves) != 2:
                 name = lay.name_of(halves[0], cell)
-                raise IllegalAction("a card and its reflection are taken together",
-                                    f"{name} lies on the table without its reflection")
+                raise IllegalAction(
+                    "a card and its reflection are taken together",
+                    f"{name} lies on the table without its reflection",
+                )
             if (taken >> cell) & 1:
                 for half in (0, 1):
                     holder = ((a_to >> cell) & 1) ^ half
@@ -341,11 +356,18 @@ class LookingGlassEngine:
         known = Counter(c for h in cards for c in h if c is not None)
         over = known - self.deck.copies(True)
         if over:
-            raise IllegalAction("a deal uses the deck's cards once each",
-                                f"too many {', '.join(sorted(over))}")
+            raise IllegalAction(
+                "a deal uses the deck's cards once each", f"too many {', '.join(sorted(over))}"
+            )
         in_play = r.brawlers or any(c in BRAWLERS for c in known)
-        r = replace(r, cards=(tuple(cards[0]), tuple(cards[1])), piles=(tuple(piles[0]),
-                    tuple(piles[1])), taken=taken, a_to=a_to, brawlers=in_play)
+        r = replace(
+            r,
+            cards=(tuple(cards[0]), tuple(cards[1])),
+            piles=(tuple(piles[0]), tuple(piles[1])),
+            taken=taken,
+            a_to=a_to,
+            brawlers=in_play,
+        )
         return replace(state, round=r)
 
     def running_totals(self, state: LookingGlassState) -> list[int]:
@@ -353,8 +375,9 @@ class LookingGlassEngine:
         r = state.round
         if r is None:
             return [0, 0]
-        return [score(Counter(c for c in pile if c is not None), self.deck).total
-                for pile in r.piles]
+        return [
+            score(Counter(c for c in pile if c is not None), self.deck).total for pile in r.piles
+        ]
 
     def _glass_of(self, r: Round) -> dict[str, str | None]:
         lay = self.layout(r.layout)

@@ -94,8 +94,13 @@ def play_round(
         if isinstance(action, Deal):
             deals.append(action)
 
-    state = play_out(ENGINE, ENGINE.new_game(2, {"brawlers": brawlers, "target": 1}),
-                     lambda s, seat: players[kinds[seat]](s, seat, rng), rng, keep_deal)
+    state = play_out(
+        ENGINE,
+        ENGINE.new_game(2, {"brawlers": brawlers, "target": 1}),
+        lambda s, seat: players[kinds[seat]](s, seat, rng),
+        rng,
+        keep_deal,
+    )
     glass = deals[-1].glass_map()
     lay = ENGINE.layout(cast(Round, state.round).layout)  # the round just scored
     res = state.results[-1]

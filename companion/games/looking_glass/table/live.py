@@ -93,8 +93,10 @@ class LookingGlassTable:
     def __init__(self, settings: Any, session: Session) -> None:
         unknown = set(session.options) - OPTIONS
         if unknown:
-            raise UserError(f"unknown option(s): {', '.join(sorted(unknown))} "
-                            f"(known: {', '.join(sorted(OPTIONS))})")
+            raise UserError(
+                f"unknown option(s): {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(OPTIONS))})"
+            )
         if len(session.seats) != 2:
             raise UserError("Reflections in the Looking Glass is played by exactly 2 seats")
         target = session.options.get("target", 3)
@@ -182,8 +184,9 @@ class LookingGlassTable:
         ok = getattr(registration, "ok", False)
         if ok and getattr(registration, "camera_matrix", None) is None:
             H = registration.H_table_from_image
-        reading = reader.verify(frame.image, reader.read(frame.image, H),
-                                [c for c, _ in self._prior])
+        reading = reader.verify(
+            frame.image, reader.read(frame.image, H), [c for c, _ in self._prior]
+        )
         self._remember(reading.cards)
         data = GlassObservation(
             cards=tuple(_card_seen(c) for c in reading.cards),
@@ -209,8 +212,9 @@ class LookingGlassTable:
                 kept.append((old, seen))
         self._prior = kept
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         for c in glass_observation(observation.data).cards:
             quad = np.array(c.quad or [], np.int32)
             if len(quad) != 4:
@@ -260,8 +264,12 @@ class LookingGlassTable:
         if r is None:
             return set()
         lay = ENGINE.layout(r.layout)
-        return {lay.name_of(h, c) for h in (0, 1) for c in range(len(lay.cells))
-                if not (r.taken >> c) & 1}
+        return {
+            lay.name_of(h, c)
+            for h in (0, 1)
+            for c in range(len(lay.cells))
+            if not (r.taken >> c) & 1
+        }
 
     # -- deciding --------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
@@ -286,8 +294,9 @@ class LookingGlassTable:
                     continue
                 drafts.append(EventDraft("lg.identify", {"position": pos, "card": card}))
             elif change.kind == "pick":
-                self._turns.append({"pick": (change.positions[0], change.positions[1],
-                                             change.detail)})
+                self._turns.append(
+                    {"pick": (change.positions[0], change.positions[1], change.detail)}
+                )
             elif change.kind == "ask":
                 self._turns.append(self._ask_turn(change, now))
             elif change.kind == "withdraw":
@@ -298,9 +307,17 @@ class LookingGlassTable:
                     if turn["shown"]:
                         # The question was wrong. Closing it is recorded like an answer,
                         # given by the camera (one never shown needs no closing).
-                        drafts.append(EventDraft(ANSWER_KIND, {
-                            "question": turn["question"].id, "answer": NOTHING_TAKEN,
-                            "seat": None, "by": "camera: both cards are on the table again"}))
+                        drafts.append(
+                            EventDraft(
+                                ANSWER_KIND,
+                                {
+                                    "question": turn["question"].id,
+                                    "answer": NOTHING_TAKEN,
+                                    "seat": None,
+                                    "by": "camera: both cards are on the table again",
+                                },
+                            )
+                        )
         for turn in self._turns:
             if _held_back(turn) and all(self.tracker.last_view.get(n) for n in turn["pair"]):
                 # Both cards show in this frame, though the view is not steady yet (a hand
@@ -316,10 +333,15 @@ class LookingGlassTable:
         if r is None:
             return changes
         lay = ENGINE.layout(r.layout)
-        together = [i for i, c in enumerate(changes) if c.kind in ("pick", "ask")
-                    and int(c.detail.get("together", 1)) > 1]
-        ordered = sorted((changes[i] for i in together),
-                         key=lambda c: -lay.cells[lay.locate(c.positions[0])[1]].row)
+        together = [
+            i
+            for i, c in enumerate(changes)
+            if c.kind in ("pick", "ask") and int(c.detail.get("together", 1)) > 1
+        ]
+        ordered = sorted(
+            (changes[i] for i in together),
+            key=lambda c: -lay.cells[lay.locate(c.positions[0])[1]].row,
+        )
         out = list(changes)
         for i, c in zip(together, ordered, strict=True):
             out[i] = c
@@ -344,20 +366,29 @@ class LookingGlassTable:
             if why == self.refused:
                 return []  # told already
             return [EventDraft("lg.breach", {"what": "deal", "rule": why})]
-        return [EventDraft("lg.deal", {
-            "round": len(self.state.results) + 1,
-            "glass": glass,
-            "layout": layout,
-            "centres": detail["centres"],
-            "card_px": self.tracker.card_px,
-        }, snapshot=True)]
+        return [
+            EventDraft(
+                "lg.deal",
+                {
+                    "round": len(self.state.results) + 1,
+                    "glass": glass,
+                    "layout": layout,
+                    "centres": detail["centres"],
+                    "card_px": self.tracker.card_px,
+                },
+                snapshot=True,
+            )
+        ]
 
     def _ask_turn(self, change: Any, now: float) -> dict[str, Any]:
         a, b = change.positions
         seat = self.active_seat()
         together = int(change.detail.get("together", 1))
-        why = (f"{together} pairs left the glass while the camera could not see. "
-               if together > 1 else "")
+        why = (
+            f"{together} pairs left the glass while the camera could not see. "
+            if together > 1
+            else ""
+        )
         # The seat rides in the id: the answer may come after later picks.
         q = Question(
             f"pick-{seat}-{uuid.uuid4().hex[:8]}",
@@ -368,8 +399,15 @@ class LookingGlassTable:
         # Held back a moment: a hand resting over both cards looks the same, and moves off
         # before a real pick would be answered.
         hold = ASK_AFTER_SECONDS if together == 1 else ASK_AFTER_SECONDS_SEVERAL
-        return {"question": q, "pair": (a, b), "asked_at": now, "hold": hold, "seat": seat,
-                "unread": self._ask_unread(a, b, seat, taker_known=False), "shown": False}
+        return {
+            "question": q,
+            "pair": (a, b),
+            "asked_at": now,
+            "hold": hold,
+            "seat": seat,
+            "unread": self._ask_unread(a, b, seat, taker_known=False),
+            "shown": False,
+        }
 
     def _book_turns(self) -> list[EventDraft]:
         """The picks at the head of the queue, each for the seat whose turn the engine says it
@@ -414,8 +452,9 @@ class LookingGlassTable:
             return f"the card the camera could not read ({pos})"
         return f"{self.deck.character(card).name} ({pos})"
 
-    def _pick_draft(self, chosen: str, other: str, order: str | None, seat: int,
-                    breach: IllegalAction | None) -> EventDraft:
+    def _pick_draft(
+        self, chosen: str, other: str, order: str | None, seat: int, breach: IllegalAction | None
+    ) -> EventDraft:
         """`order` says how the chosen card is known: "first-gone" (it left first), "asked"
         (the players said), or "self-linked": both cards left together and show the same
         character, so `position` is one of the pair, not seen to be the chosen one (the seat,
@@ -423,29 +462,38 @@ class LookingGlassTable:
         engine's verdict (a covered card taken), with the rule it names."""
         glass = self._glass()
         payload: dict[str, Any] = {
-            "seat": seat, "position": chosen, "card": glass.get(chosen), "reflection": other,
-            "reflection_card": glass.get(other), "illegal": breach is not None, "order": order,
+            "seat": seat,
+            "position": chosen,
+            "card": glass.get(chosen),
+            "reflection": other,
+            "reflection_card": glass.get(other),
+            "illegal": breach is not None,
+            "order": order,
         }
         if breach is not None:
             payload["rule"], payload["detail"] = breach.rule, breach.detail
         return EventDraft("lg.pick", payload, snapshot=True)
 
-    def _ask_unread(self, chosen: str, other: str, seat: int, *, taker_known: bool = True
-                    ) -> list[EventDraft]:
+    def _ask_unread(
+        self, chosen: str, other: str, seat: int, *, taker_known: bool = True
+    ) -> list[EventDraft]:
         """A card of the pick that the camera never read: ask the players which it was."""
         drafts = []
         glass = self._glass()
         for pos, who in ((chosen, seat), (other, 1 - seat)):
             if glass.get(pos) is None:
                 took = f" {self.session.seats[who]} took it." if taker_known else ""
-                q = Question(f"card-{pos}-{uuid.uuid4().hex[:6]}",
-                             f"Which card was at {pos}?{took}",
-                             [{"label": c.name, "value": c.id} for c in self.deck.characters])
+                q = Question(
+                    f"card-{pos}-{uuid.uuid4().hex[:6]}",
+                    f"Which card was at {pos}?{took}",
+                    [{"label": c.name, "value": c.id} for c in self.deck.characters],
+                )
                 drafts.append(question_draft(q))
         return drafts
 
-    def _maybe_reveal(self, state: LookingGlassState, hands: list[list[str] | None]
-                      ) -> list[EventDraft]:
+    def _maybe_reveal(
+        self, state: LookingGlassState, hands: list[list[str] | None]
+    ) -> list[EventDraft]:
         """The round's end, once the engine has it empty and both hands are in: the engine
         scores it (a card still unread, or hands the deck cannot have, and it waits)."""
         known = [h for h in hands if h is not None]
@@ -460,10 +508,18 @@ class LookingGlassTable:
         stacks = ENGINE.round_score(after.round).scores
         return [
             EventDraft("lg.reveal", {"hands": [sorted(h) for h in known]}),
-            EventDraft("lg.round", {"round": len(after.results), "totals": list(result.totals),
-                                    "scores": [s.to_json() for s in stacks],
-                                    "winner": result.winner, "starter": result.starter,
-                                    "layout": result.layout}, snapshot=True),
+            EventDraft(
+                "lg.round",
+                {
+                    "round": len(after.results),
+                    "totals": list(result.totals),
+                    "scores": [s.to_json() for s in stacks],
+                    "winner": result.winner,
+                    "starter": result.starter,
+                    "layout": result.layout,
+                },
+                snapshot=True,
+            ),
         ]
 
     def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
@@ -478,8 +534,11 @@ class LookingGlassTable:
             case RequestHint():
                 if seat is None:
                     raise UserError("a hint is private to a seat: open your seat link")
-                return [EventDraft.private(seat, "lg.hint", {"seat": seat, **self._hint(seat)},
-                                           once=True)]
+                return [
+                    EventDraft.private(
+                        seat, "lg.hint", {"seat": seat, **self._hint(seat)}, once=True
+                    )
+                ]
 
     def _hand(self, cards: list[str], seat: int | None) -> list[EventDraft]:
         if seat is None:
@@ -494,8 +553,9 @@ class LookingGlassTable:
         if self.state.round is None or self.phase == "deal":
             raise UserError("no round is being played: deal the Looking Glass first")
         # Counts, not a list: the same ids are public on the glass, the hand is not.
-        drafts = [EventDraft.private(seat, "lg.hand", {"seat": seat,
-                                                      "counts": dict(Counter(cards))})]
+        drafts = [
+            EventDraft.private(seat, "lg.hand", {"seat": seat, "counts": dict(Counter(cards))})
+        ]
         hands = list(self.hands)
         hands[seat] = sorted(cards)
         return drafts + self._maybe_reveal(self.state, hands)
@@ -517,13 +577,15 @@ class LookingGlassTable:
             else:
                 self.tracker.resolve(str(answer))
                 pick = (str(answer), other, {"order": "asked"})
-            turn = next((t for t in self._turns
-                         if "question" in t and t["question"].id == q.id), None)
+            turn = next(
+                (t for t in self._turns if "question" in t and t["question"].id == q.id), None
+            )
             if turn is None:
                 # Asked before a restart: the queue is gone, the seat rides in the id.
                 asked = q.id.split("-")[1]
-                self._turns.append({"pick": pick, **({"seat": int(asked)}
-                                                     if asked in ("0", "1") else {})})
+                self._turns.append(
+                    {"pick": pick, **({"seat": int(asked)} if asked in ("0", "1") else {})}
+                )
             else:
                 turn["pick"] = pick
             drafts += self._book_turns()
@@ -542,14 +604,18 @@ class LookingGlassTable:
         the engine's (`ENGINE.with_glass`). Cards gone from it stay for the tracker, which
         follows from the corrected glass and asks about them as about any pair gone unseen."""
         if seat is not None:
-            raise UserError("\"the table is right\" needs the admin link")
+            raise UserError('"the table is right" needs the admin link')
         if self.phase != "pick":
-            raise UserError("\"the table is right\" mends a round being played: there is none "
-                            "now (a fresh glass is dealt when the camera sees it)")
+            raise UserError(
+                '"the table is right" mends a round being played: there is none '
+                "now (a fresh glass is dealt when the camera sees it)"
+            )
         seen = self.tracker.steady_glass()
         if seen is None:
-            raise UserError("the camera has no steady view of the Looking Glass now: take the "
-                            "hands away and try again")
+            raise UserError(
+                "the camera has no steady view of the Looking Glass now: take the "
+                "hands away and try again"
+            )
         try:
             ENGINE.with_glass(self.state, seen)
         except IllegalAction as exc:
@@ -590,8 +656,7 @@ class LookingGlassTable:
             self.refused = None
             if not self.tracker.slots:
                 self._restore_tracker(p)
-            self.history.append({"kind": "deal", "round": int(p["round"]),
-                                 "layout": p["layout"]})
+            self.history.append({"kind": "deal", "round": int(p["round"]), "layout": p["layout"]})
         elif kind == "lg.identify":
             pos, card = p["position"], p["card"]
             self.state = ENGINE.apply(self.state, Identify(pos, card))
@@ -632,11 +697,14 @@ class LookingGlassTable:
             self.state = ENGINE.with_glass(self.state, dict(p["board"]["glass"]))
             present = self._present()
             self.picks = [pk for pk in self.picks if pk["position"] not in present]
-            self._restore_tracker({"glass": {n: c for n, c in self._glass().items()
-                                             if n in present},
-                                   "centres": self.centres,
-                                   "layout": cast(Round, self.state.round).layout,
-                                   "card_px": self.tracker.card_px})
+            self._restore_tracker(
+                {
+                    "glass": {n: c for n, c in self._glass().items() if n in present},
+                    "centres": self.centres,
+                    "layout": cast(Round, self.state.round).layout,
+                    "card_px": self.tracker.card_px,
+                }
+            )
             self._turns = []
         elif kind == QUESTION_KIND:
             self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
@@ -646,8 +714,10 @@ class LookingGlassTable:
     def _restore_tracker(self, p: dict[str, Any]) -> None:
         """The tracker's memory rebuilt from a recorded glass (after a restart, or after the
         table was declared right)."""
-        cards = [CardSeen(position=n, card=c, center=_point(p["centres"].get(n, (0.0, 0.0))))
-                 for n, c in p["glass"].items()]
+        cards = [
+            CardSeen(position=n, card=c, center=_point(p["centres"].get(n, (0.0, 0.0))))
+            for n, c in p["glass"].items()
+        ]
         # (a card not read at the deal comes back as unknown, as it was)
         self.tracker.start(cards, p.get("layout"))
         for name, slot in self.tracker.slots.items():
@@ -664,8 +734,11 @@ class LookingGlassTable:
         present = self._present()
         free = set(rv.get("free", [])) if self.phase == "pick" else set()
         lay = ENGINE.layout(rv["layout"]) if rv else None
-        self_linked = sorted(n for n in present if lay is not None and glass[n] is not None
-                             and glass[lay.reflection(n)] == glass[n])
+        self_linked = sorted(
+            n
+            for n in present
+            if lay is not None and glass[n] is not None and glass[lay.reflection(n)] == glass[n]
+        )
         piles = [Counter(c for c in pile if c is not None) for pile in rv.get("piles", [[], []])]
         grids = []
         for s in (0, 1):
@@ -682,9 +755,16 @@ class LookingGlassTable:
             "starter": self.starter,
             "to_move": self.active_seat() if self.phase == "pick" else None,
             "layout": rv.get("layout"),
-            "glass": [{"position": n, "card": glass[n], "present": n in present,
-                       "covered": (n not in free) if n in present else None,
-                       "center": self.centres.get(n)} for n in sorted(glass)],
+            "glass": [
+                {
+                    "position": n,
+                    "card": glass[n],
+                    "present": n in present,
+                    "covered": (n not in free) if n in present else None,
+                    "center": self.centres.get(n),
+                }
+                for n in sorted(glass)
+            ],
             "legal": sorted(free),
             "self_linked": self_linked,
             "piles": grids,
@@ -711,18 +791,25 @@ class LookingGlassTable:
         it does not follow, or picks it saw but cannot book before a question is answered."""
         held = sum(1 for t in self._turns if t.get("pick"))
         if held and any(t.get("shown") and "pick" not in t for t in self._turns):
-            picks = "1 pick seen since then waits" if held == 1 else (
-                f"{held} picks seen since then wait")
-            return (f"Please answer the open question: {picks} for it, because whose turn "
-                    "it was depends on the answer.")
+            picks = (
+                "1 pick seen since then waits"
+                if held == 1
+                else (f"{held} picks seen since then wait")
+            )
+            return (
+                f"Please answer the open question: {picks} for it, because whose turn "
+                "it was depends on the answer."
+            )
         if self.phase == "reveal":
             missing = [self.session.seats[s] for s in (0, 1) if self.hands[s] is None]
             if missing:
                 return f"The glass is empty: {' and '.join(missing)}, tap in your hand."
             if None in self._glass().values():
                 return "Please answer the open question: a card is still unnamed."
-            return ("The hands tapped in do not fit the deck with the cards taken: please tap "
-                    "them in again.")
+            return (
+                "The hands tapped in do not fit the deck with the cards taken: please tap "
+                "them in again."
+            )
         if self.tracker.slots:
             return None
         if self.refused is not None:
@@ -730,10 +817,12 @@ class LookingGlassTable:
         unread = self.tracker.unread_pairs
         if not unread:
             return None
-        return (f"Not following this glass yet: no card can be read at {', '.join(unread)}. "
-                "If cards lie there, a glare or a shadow hides them (move the lamp or the "
-                "camera); if they were taken already, the round started unseen: start "
-                "from the next deal.")
+        return (
+            f"Not following this glass yet: no card can be read at {', '.join(unread)}. "
+            "If cards lie there, a glare or a shadow hides them (move the lamp or the "
+            "camera); if they were taken already, the round started unseen: start "
+            "from the next deal."
+        )
 
 
 def _held_back(turn: dict[str, Any]) -> bool:
@@ -802,9 +891,16 @@ class FilmScene:
         rng = np.random.default_rng([self.seed, 77])
         yaw = float(rng.choice([0.0, 180.0]) + rng.uniform(-5, 5))
         glass = -float(rng.choice([0.0, 180.0]) + rng.uniform(50, 70))
-        return Conditions(tilt_deg=float(rng.uniform(0, 10)), yaw_deg=yaw,
-                          glass_angle_deg=glass, card_px=100.0,
-                          table_kind="wood", markers=True, noise_sigma=3.0, jpeg_quality=85)
+        return Conditions(
+            tilt_deg=float(rng.uniform(0, 10)),
+            yaw_deg=yaw,
+            glass_angle_deg=glass,
+            card_px=100.0,
+            table_kind="wood",
+            markers=True,
+            noise_sigma=3.0,
+            jpeg_quality=85,
+        )
 
     def _film(self, k: int) -> Any:
         from companion.games.looking_glass.vision.render import RoundFilm
@@ -817,9 +913,15 @@ class FilmScene:
             for old in [n for n in self._films if n < k - 1]:
                 del self._films[old]
             # Slower than the benchmark's films: a watchable game, and time for the camera.
-            self._films[k] = RoundFilm(self.seed * 1000 + k, art=self.art, cond=self._cond,
-                                       first=(self.first + k) % 2, hold=8, lead=40,
-                                       layout_id=self.layouts[k % len(self.layouts)])
+            self._films[k] = RoundFilm(
+                self.seed * 1000 + k,
+                art=self.art,
+                cond=self._cond,
+                first=(self.first + k) % 2,
+                hold=8,
+                lead=40,
+                layout_id=self.layouts[k % len(self.layouts)],
+            )
         return self._films[k]
 
     def _length(self, k: int) -> int:
@@ -836,9 +938,14 @@ class FilmScene:
         out, start = [], 0
         for k in range(self.rounds):
             end = start + self._length(k) - 1
-            out += [Tap(end / SIM_FPS, seat,
-                       EnterHand(cards=self._hands[k][seat]).model_dump(mode="json"))
-                    for seat in (0, 1)]
+            out += [
+                Tap(
+                    end / SIM_FPS,
+                    seat,
+                    EnterHand(cards=self._hands[k][seat]).model_dump(mode="json"),
+                )
+                for seat in (0, 1)
+            ]
             start += self._length(k) + self.gap
         self._films.clear()  # built for their lengths only: the one being played comes back
         return out
@@ -869,14 +976,18 @@ def _card_seen(seen: Any) -> CardSeen:
     """A reader's card (`vision.read.SeenCard`) as the observation carries it."""
     scores = seen.scores
     return CardSeen(
-        card=seen.card, center=_point(seen.center), covered=bool(seen.covered),
-        confidence=round(float(seen.confidence), 3), position=seen.position,
+        card=seen.card,
+        center=_point(seen.center),
+        covered=bool(seen.covered),
+        confidence=round(float(seen.confidence), 3),
+        position=seen.position,
         width_px=round(float(np.linalg.norm(seen.quad[1] - seen.quad[0])), 1),
         quad=tuple(_point(q) for q in seen.quad),
         # Not found in this frame, only inferred (from memory, from its reflection or from
         # the layout card): enough to keep a card alive, not to bring a taken one back.
-        inferred=bool(scores.get("verified") or scores.get("reflected")
-                      or scores.get("from_layout")),
+        inferred=bool(
+            scores.get("verified") or scores.get("reflected") or scores.get("from_layout")
+        ),
     )
 
 

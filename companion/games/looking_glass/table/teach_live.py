@@ -89,8 +89,14 @@ def preview_jpeg(image: np.ndarray, found: FoundCard, shape: CardShape) -> bytes
     H = cv2.getPerspectiveTransform(found.outer.astype(np.float32), dst)
     card = cv2.warpPerspective(image, H, (w, h), flags=cv2.INTER_AREA)
     x0, y0, x1, y1 = shape.patch_region()
-    cv2.rectangle(card, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)),
-                  (255, 200, 60), 1, cv2.LINE_AA)
+    cv2.rectangle(
+        card,
+        (round(x0 * s), round(y0 * s)),
+        (round(x1 * s), round(y1 * s)),
+        (255, 200, 60),
+        1,
+        cv2.LINE_AA,
+    )
     ok, jpeg = cv2.imencode(".jpg", card, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
         raise RuntimeError("JPEG encoding failed")
@@ -139,8 +145,9 @@ class TeachSession:
             return nxt
         self.deck.character(card)  # UserError (400) for an unknown id
         if card not in self.ids:
-            raise UserError(f"{self.names[card]} is a Brawler: start teaching with the Brawlers "
-                            "to teach it")
+            raise UserError(
+                f"{self.names[card]} is a Brawler: start teaching with the Brawlers to teach it"
+            )
         return card
 
     def capture(self, card: str | None, frame: np.ndarray) -> dict[str, Any]:
@@ -184,8 +191,10 @@ class TeachSession:
                 what = f" for {self.names[card]}" if card is not None else ""
                 raise NotNow(f"nothing captured{what}: capture the card first")
             if card is not None and card != shot.card:
-                raise NotNow(f"the captured card is {self.names[shot.card]}, "
-                             f"not {self.names[card]}: confirm or retake it")
+                raise NotNow(
+                    f"the captured card is {self.names[shot.card]}, "
+                    f"not {self.names[card]}: confirm or retake it"
+                )
             taught = {**self.taught, shot.card: shot}
             lib, warnings = self._library(taught)
             lib.save(self.library_path)
@@ -208,8 +217,11 @@ class TeachSession:
         found = {cid: dataclasses.replace(s.found) for cid, s in taught.items()}
         new, warnings = library_from_found(images, found, shape)
         if prev is not None and keep:
-            faces = (None if new.faces is None or prev.faces is None
-                     else np.concatenate([new.faces, prev.faces[keep]]))
+            faces = (
+                None
+                if new.faces is None or prev.faces is None
+                else np.concatenate([new.faces, prev.faces[keep]])
+            )
             new = Library(
                 [*new.ids, *(prev.ids[i] for i in keep)],
                 np.concatenate([new.templates, prev.templates[keep]]),
@@ -231,24 +243,39 @@ class TeachSession:
         return {
             "active": True,
             "brawlers": self.brawlers,
-            "cards": [{"id": cid, "name": self.names[cid], "taught": cid in self.taught}
-                      for cid in self.ids],
+            "cards": [
+                {"id": cid, "name": self.names[cid], "taught": cid in self.taught}
+                for cid in self.ids
+            ],
             "next": None if nxt is None else {"id": nxt, "name": self.names[nxt]},
             "taught": len(self.taught),
             "total": len(self.ids),
             "done": nxt is None,
-            "pending": None if pending is None else {
+            "pending": None
+            if pending is None
+            else {
                 "card": pending.card,
                 "name": self.names[pending.card],
                 "preview": pending.preview,
-                "warning": None if pending.resembles is None else (
+                "warning": None
+                if pending.resembles is None
+                else (
                     f"this looks like {self.names[pending.resembles]}, taught already: "
-                    f"is it really {self.names[pending.card]}?"),
+                    f"is it really {self.names[pending.card]}?"
+                ),
             },
             "warnings": list(self.warnings),
         }
 
 
 def idle_status() -> dict[str, Any]:
-    return {"active": False, "cards": [], "next": None, "taught": 0, "total": 0, "done": False,
-            "pending": None, "warnings": []}
+    return {
+        "active": False,
+        "cards": [],
+        "next": None,
+        "taught": 0,
+        "total": 0,
+        "done": False,
+        "pending": None,
+        "warnings": [],
+    }

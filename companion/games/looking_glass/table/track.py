@@ -78,8 +78,9 @@ class Change:
 class GlassTracker:
     """Turns readings (`GlassObservation`, one per frame) into deal and pick decisions."""
 
-    def __init__(self, stable_frames: int = STABLE_FRAMES, stable_seconds: float = STABLE_SECONDS
-                 ) -> None:
+    def __init__(
+        self, stable_frames: int = STABLE_FRAMES, stable_seconds: float = STABLE_SECONDS
+    ) -> None:
         self.stable_frames = stable_frames
         self.stable_seconds = stable_seconds
         self.slots: dict[str, Slot] = {}
@@ -109,8 +110,11 @@ class GlassTracker:
         view = self._present(reading)
         self.last_view = view
         hidden = self._hidden_in(reading, view)
-        key = (tuple(sorted(view.items())), tuple(sorted(self._identified.items())),
-               tuple(sorted(hidden)))
+        key = (
+            tuple(sorted(view.items())),
+            tuple(sorted(self._identified.items())),
+            tuple(sorted(hidden)),
+        )
         if key != self._candidate:
             self._candidate, self._since, self._count = key, now, 1
             self.steady = None
@@ -123,8 +127,9 @@ class GlassTracker:
             # putting it back hides it in every frame it takes. Decide once it is still.
             return []
         self.steady = {n: self._read.get(n) for n, v in view.items() if v}
-        return self._decide(view, {n: not v and n not in hidden for n, v in view.items()},
-                            dict(self._identified))
+        return self._decide(
+            view, {n: not v and n not in hidden for n, v in view.items()}, dict(self._identified)
+        )
 
     def _hidden_in(self, reading: GlassObservation, view: dict[str, bool]) -> set[str]:
         """Positions of cards lying there when last seen that this frame does not show, where
@@ -167,8 +172,7 @@ class GlassTracker:
                 # from memory or from its reflection may be the card beneath, newly uncovered,
                 # matching its template. The card taken alone may well be back (lifted and put
                 # back, found again by the perceiver's memory of it).
-                present[best] = (present[best] or not c.inferred
-                                 or best == self.first_gone)
+                present[best] = present[best] or not c.inferred or best == self.first_gone
                 continue
             present[best] = True
         return present
@@ -187,7 +191,8 @@ class GlassTracker:
             # The layout card is known: a few cards hidden by a glare or a shadow may stay
             # unknown; they are asked about (or read) later.
             ok = len(ident) >= MIN_DEAL_CARDS and all(
-                c.position in lay.position_names for c in ident)
+                c.position in lay.position_names for c in ident
+            )
         else:
             ok = len(ident) == GLASS_CARDS
         if not ok:
@@ -197,10 +202,12 @@ class GlassTracker:
         # The votes are the frames since the last one that told of another glass.
         other = [i for i, v in enumerate(self._deal_votes) if not _agree(v["named"], named)]
         if other:
-            del self._deal_votes[:other[-1] + 1]
+            del self._deal_votes[: other[-1] + 1]
         self._deal_votes.append({"named": named, "now": now})
-        if (len(self._deal_votes) < self.stable_frames
-                or now - self._deal_votes[0]["now"] < self.stable_seconds):
+        if (
+            len(self._deal_votes) < self.stable_frames
+            or now - self._deal_votes[0]["now"] < self.stable_seconds
+        ):
             return []
         # The glass is what most of these frames read: a card at the edge of what the finder
         # finds that comes and goes is in it, a card read once is not (it stays unknown and
@@ -210,11 +217,15 @@ class GlassTracker:
         ident = [latest[n] for n in sorted(seen) if 2 * seen[n] > len(self._deal_votes)]
         names = {str(c.position) for c in ident}
         if len(ident) < (MIN_DEAL_CARDS if lay is not None else GLASS_CARDS) or (
-                lay is None and any(_reflection(n) not in names for n in names)):
+            lay is None and any(_reflection(n) not in names for n in names)
+        ):
             self._deal_votes.pop(0)  # the oldest frame goes; the newer ones may yet agree
             return []
-        unread = sorted(n for n in lay.position_names if n not in names
-                        and _reflection(n) not in names) if lay is not None else []
+        unread = (
+            sorted(n for n in lay.position_names if n not in names and _reflection(n) not in names)
+            if lay is not None
+            else []
+        )
         self.unread_pairs = unread
         if unread:
             # A card and its reflection both missing: a pick already made, not a fresh deal
@@ -224,18 +235,32 @@ class GlassTracker:
             return []
         self.start(ident, reading.layout)
         glass = {n: s.card for n, s in self.slots.items()}
-        return [Change("deal", sorted(glass), {"glass": glass, "layout": reading.layout,
-                                               "centres": {n: list(s.centre) for n, s in
-                                                           self.slots.items()}})]
+        return [
+            Change(
+                "deal",
+                sorted(glass),
+                {
+                    "glass": glass,
+                    "layout": reading.layout,
+                    "centres": {n: list(s.centre) for n, s in self.slots.items()},
+                },
+            )
+        ]
 
     def start(self, seen: Sequence[CardSeen], layout: str | None) -> None:
         """Track the positions of a dealt glass (from its stable reading). With a known layout,
         positions not read get their place from the layout's geometry and an unknown card."""
         cards = [c for c in seen if c.position is not None]
         self.slots = {
-            c.position: Slot(c.position, c.card, (c.center[0], c.center[1]),
-                             _reflection(c.position), True if c.card is not None else None)
-            for c in cards if c.position is not None
+            c.position: Slot(
+                c.position,
+                c.card,
+                (c.center[0], c.center[1]),
+                _reflection(c.position),
+                True if c.card is not None else None,
+            )
+            for c in cards
+            if c.position is not None
         }
         lay = _layout(layout)
         if lay is not None:
@@ -259,8 +284,13 @@ class GlassTracker:
             pts = [s.centre for s in self.slots.values()]
             nn = []
             for i, p in enumerate(pts):
-                nn.append(min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
-                              for j, q in enumerate(pts) if j != i))
+                nn.append(
+                    min(
+                        ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
+                        for j, q in enumerate(pts)
+                        if j != i
+                    )
+                )
             self.card_px = 1.3 * sorted(nn)[len(nn) // 2]
         self.layout = layout
         self.first_gone = None
@@ -282,8 +312,9 @@ class GlassTracker:
         self.steady = None
 
     # -- picks -------------------------------------------------------------------------
-    def _decide(self, seen: dict[str, bool], unseen: dict[str, bool],
-                identified: dict[str, str]) -> list[Change]:
+    def _decide(
+        self, seen: dict[str, bool], unseen: dict[str, bool], identified: dict[str, str]
+    ) -> list[Change]:
         """`seen`: positions the stable view shows; `unseen`: those it does not."""
         out: list[Change] = []
         for n, card in sorted(identified.items()):
@@ -344,9 +375,13 @@ class GlassTracker:
                 for n in (a, b):
                     self.slots[n].present = False
                 self.asked.append((a, b))
-                out.append(Change("ask", [a, b], {"cards": [self.slots[a].card,
-                                                            self.slots[b].card],
-                                                  "together": len(pairs)}))
+                out.append(
+                    Change(
+                        "ask",
+                        [a, b],
+                        {"cards": [self.slots[a].card, self.slots[b].card], "together": len(pairs)},
+                    )
+                )
         for n in singles:
             refl = refl_of[n]
             if self.slots[refl].present is None:
@@ -372,11 +407,15 @@ class GlassTracker:
         if self.first_gone in (chosen, other):
             # (an answer to an older question must not forget the next pick's first card)
             self.first_gone = None
-        return Change("pick", [chosen, other], {
-            "card": self.slots[chosen].card,
-            "reflection_card": self.slots[other].card,
-            "order": order,
-        })
+        return Change(
+            "pick",
+            [chosen, other],
+            {
+                "card": self.slots[chosen].card,
+                "reflection_card": self.slots[other].card,
+                "order": order,
+            },
+        )
 
     def resolve(self, chosen: str) -> Change:
         """The players said which card of an asked pair was the chosen one."""

@@ -53,8 +53,11 @@ def camera_frame(runtime: Runtime) -> np.ndarray:
     shows: its outlines would be learnt as card art)."""
     frame = runtime.next_frame(FRAME_WAIT_S)
     if frame is None:
-        raise HTTPException(503, f"no picture from the camera ({runtime.camera_state()}): "
-                                 "check it on the dashboard and try again")
+        raise HTTPException(
+            503,
+            f"no picture from the camera ({runtime.camera_state()}): "
+            "check it on the dashboard and try again",
+        )
     image: np.ndarray = frame.image
     return image
 
@@ -127,15 +130,17 @@ def router() -> APIRouter:
     @api.post("/teach")
     def teach_start(body: TeachStart, runtime: RuntimeDep, who: AdminDep) -> dict[str, Any]:
         """Start (or start again) teaching the deck, card by card, with the live camera."""
-        fresh = TeachSession(load_deck(), default_library_path(runtime.settings.data_dir),
-                             body.brawlers)
+        fresh = TeachSession(
+            load_deck(), default_library_path(runtime.settings.data_dir), body.brawlers
+        )
         with guard:
             teaching["now"] = fresh
         return fresh.status()
 
     @api.post("/teach/capture", response_model=None)
-    def teach_capture(body: TeachCard, runtime: RuntimeDep, who: AdminDep
-                      ) -> dict[str, Any] | JSONResponse:
+    def teach_capture(
+        body: TeachCard, runtime: RuntimeDep, who: AdminDep
+    ) -> dict[str, Any] | JSONResponse:
         """Take the camera's next frame and find the one card in it; 409 with the reason if it
         shows no card or several. The rectified card comes back to be confirmed or retaken."""
         current = session_or_409()
@@ -164,11 +169,15 @@ def router() -> APIRouter:
         png = thumbnail_png(table_library(runtime), card)
         if png is None:
             raise HTTPException(404, "this card has not been shown to the camera yet")
-        return Response(png, media_type="image/png",
-                        headers={"Cache-Control": f"public, max-age={THUMB_MAX_AGE_S}"})
+        return Response(
+            png,
+            media_type="image/png",
+            headers={"Cache-Control": f"public, max-age={THUMB_MAX_AGE_S}"},
+        )
 
-    view_route(api, "The table as this seat may see it: glass, legal picks, piles, scores, "
-                    "own hand.")
+    view_route(
+        api, "The table as this seat may see it: glass, legal picks, piles, scores, own hand."
+    )
     correction_route(api, "/hint", RequestHint, reply=lambda view: {"hint": view.get("my_hint")})
     correction_route(api, "/hand", EnterHand, reply=lambda view: {"hand": view.get("my_hand")})
 

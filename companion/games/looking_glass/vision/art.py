@@ -104,8 +104,11 @@ class DeckStyle:
         if light:
             frame_bgr = tuple(int(v) for v in rng.uniform(10, 90, 3))
         else:
-            frame_bgr = (_hsv_bgr(rng.uniform(0.1, 0.16), rng.uniform(0.3, 0.7), 0.9)
-                         if rng.random() < 0.5 else tuple(int(v) for v in rng.uniform(200, 250, 3)))
+            frame_bgr = (
+                _hsv_bgr(rng.uniform(0.1, 0.16), rng.uniform(0.3, 0.7), 0.9)
+                if rng.random() < 0.5
+                else tuple(int(v) for v in rng.uniform(200, 250, 3))
+            )
         sleeve = str(rng.choice(SLEEVES, p=[0.5, 0.2, 0.15, 0.15]))
         return cls(
             name="random",
@@ -183,8 +186,9 @@ def deck_style(art: dict[str, CardArt]) -> DeckStyle:
     return next(iter(art.values())).style
 
 
-def draw_deck(card_ids: list[str] | tuple[str, ...], seed: int,
-              style: DeckStyle | None = None) -> dict[str, CardArt]:
+def draw_deck(
+    card_ids: list[str] | tuple[str, ...], seed: int, style: DeckStyle | None = None
+) -> dict[str, CardArt]:
     """One face per card id, all different, reproducible from `seed` (house style unless
     `style` says otherwise)."""
     if style is not None and not style.is_house:
@@ -240,14 +244,32 @@ def _draw_face(
     ticks = rng.integers(3, 8)
     for k in range(int(ticks)):
         tx = x0 + int((k + 0.5) * (x1 - x0) / ticks)
-        cv2.rectangle(face, (tx - int(1.2 * s), y0 + int(2 * s)),
-                      (tx + int(1.2 * s), y0 + band - int(2 * s)), (30, 25, 20), -1)
+        cv2.rectangle(
+            face,
+            (tx - int(1.2 * s), y0 + int(2 * s)),
+            (tx + int(1.2 * s), y0 + band - int(2 * s)),
+            (30, 25, 20),
+            -1,
+        )
     # Glyph field in the rest of the upper half (to 40 mm from the card's top).
     gy0, gy1 = y0 + band + round(1 * s), round(40 * s)
-    cols = [_hsv_bgr(hue + d, rng.uniform(0.6, 1.0), rng.uniform(0.6, 0.95))
-            for d in (0.0, 0.33, 0.66)]
-    grid = [(3, 2), (2, 2), (4, 2), (3, 1), (2, 1), (5, 2), (1, 1), (4, 1), (3, 3), (2, 3),
-            (5, 1), (1, 2)][arrangement % 12]
+    cols = [
+        _hsv_bgr(hue + d, rng.uniform(0.6, 1.0), rng.uniform(0.6, 0.95)) for d in (0.0, 0.33, 0.66)
+    ]
+    grid = [
+        (3, 2),
+        (2, 2),
+        (4, 2),
+        (3, 1),
+        (2, 1),
+        (5, 2),
+        (1, 1),
+        (4, 1),
+        (3, 3),
+        (2, 3),
+        (5, 1),
+        (1, 2),
+    ][arrangement % 12]
     gx, gyn = grid
     cell_w, cell_h = (x1 - x0) / gx, (gy1 - gy0) / gyn
     for iy in range(gyn):
@@ -262,8 +284,9 @@ def _draw_face(
         cy = rng.uniform(48 * s, y1 - 8 * s)
         col = _hsv_bgr(hue + rng.uniform(-0.2, 0.2), rng.uniform(0.5, 1.0), rng.uniform(0.4, 0.8))
         axes = (int(rng.uniform(4, 12) * s), int(rng.uniform(4, 12) * s))
-        cv2.ellipse(face, (int(cx), int(cy)), axes,
-                    float(rng.uniform(0, 180)), 0, 360, col, -1, cv2.LINE_AA)
+        cv2.ellipse(
+            face, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, col, -1, cv2.LINE_AA
+        )
     cv2.rectangle(face, (x0, y0), (x1 - 1, y1 - 1), (40, 35, 30), max(1, int(0.4 * s)))
     return face
 
@@ -272,14 +295,22 @@ def scan(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A flatbed scan of a card: tight crop, slight tone change and noise."""
     out = face.astype(np.float32) * rng.uniform(0.9, 1.05) + rng.normal(0, 2.5, face.shape)
     pad = int(rng.integers(0, 6))
-    out = cv2.copyMakeBorder(np.clip(out, 0, 255).astype(np.uint8), pad, pad, pad, pad,
-                             cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    out = cv2.copyMakeBorder(
+        np.clip(out, 0, 255).astype(np.uint8),
+        pad,
+        pad,
+        pad,
+        pad,
+        cv2.BORDER_CONSTANT,
+        value=(255, 255, 255),
+    )
     return out
 
 
 # -- randomised decks ------------------------------------------------------------------------
-def _draw_world_deck(card_ids: list[str] | tuple[str, ...], seed: int,
-                     style: DeckStyle) -> dict[str, CardArt]:
+def _draw_world_deck(
+    card_ids: list[str] | tuple[str, ...], seed: int, style: DeckStyle
+) -> dict[str, CardArt]:
     s = FACE_PX_PER_MM
     w, h = round(style.width_mm * s), round(style.height_mm * s)
     mask = _rounded_mask(w, h, style.corner_mm * s)
@@ -299,14 +330,19 @@ def _rounded_mask(w: int, h: int, r: float) -> np.ndarray | None:
     R = round(r * ss)
     cv2.rectangle(big, (R, 0), (w * ss - 1 - R, h * ss - 1), 255, -1)
     cv2.rectangle(big, (0, R), (w * ss - 1, h * ss - 1 - R), 255, -1)
-    for cx, cy in ((R, R), (w * ss - 1 - R, R), (R, h * ss - 1 - R),
-                   (w * ss - 1 - R, h * ss - 1 - R)):
+    for cx, cy in (
+        (R, R),
+        (w * ss - 1 - R, R),
+        (R, h * ss - 1 - R),
+        (w * ss - 1 - R, h * ss - 1 - R),
+    ):
         cv2.circle(big, (cx, cy), R, 255, -1)
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
 
 
-def _draw_world_face(rng: np.random.Generator, style: DeckStyle, name: str, w: int,
-                     h: int) -> np.ndarray:
+def _draw_world_face(
+    rng: np.random.Generator, style: DeckStyle, name: str, w: int, h: int
+) -> np.ndarray:
     s = FACE_PX_PER_MM
     face = np.empty((h, w, 3), np.float32)
     face[:] = style.border_bgr
@@ -322,16 +358,29 @@ def _draw_world_face(rng: np.random.Generator, style: DeckStyle, name: str, w: i
         band = round(rng.uniform(7, 11) * s * min(1.0, style.width_mm / 63))
         top = ay0 if style.title == "top" else ay1 - band
         inset = round(rng.uniform(0, 3) * s)
-        cv2.rectangle(face, (ax0 + inset, top + inset // 2),
-                      (ax1 - 1 - inset, top + band - inset // 2), style.title_bgr, -1)
+        cv2.rectangle(
+            face,
+            (ax0 + inset, top + inset // 2),
+            (ax1 - 1 - inset, top + band - inset // 2),
+            style.title_bgr,
+            -1,
+        )
         ink = (20, 20, 20) if np.mean(style.title_bgr) > 128 else (235, 235, 235)
         text = name.replace("-", " ").upper()
         scale = band / 40.0
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
         scale *= min(1.0, 0.9 * (aw - 2 * inset) / max(1, tw))
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
-        cv2.putText(face, text, (ax0 + (aw - tw) // 2, top + (band + th) // 2),
-                    cv2.FONT_HERSHEY_DUPLEX, scale, ink, max(1, round(scale * 1.5)), cv2.LINE_AA)
+        cv2.putText(
+            face,
+            text,
+            (ax0 + (aw - tw) // 2, top + (band + th) // 2),
+            cv2.FONT_HERSHEY_DUPLEX,
+            scale,
+            ink,
+            max(1, round(scale * 1.5)),
+            cv2.LINE_AA,
+        )
     if style.frame_mm > 0:
         t = max(1, round(style.frame_mm * s))
         cv2.rectangle(face, (ax0, ay0), (ax1 - 1, ay1 - 1), style.frame_bgr, t)
@@ -349,8 +398,10 @@ def _field(rng: np.random.Generator, w: int, h: int, cells: int) -> np.ndarray:
 def _photo_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.ndarray:
     """A photograph-like scene: a sky-to-ground gradient, soft shapes, fine texture."""
     top = np.array(_hsv_bgr(hue, rng.uniform(0.2, 0.7), rng.uniform(0.4, 0.95)), np.float32)
-    low = np.array(_hsv_bgr(hue + rng.uniform(0.2, 0.5), rng.uniform(0.3, 0.9),
-                            rng.uniform(0.1, 0.6)), np.float32)
+    low = np.array(
+        _hsv_bgr(hue + rng.uniform(0.2, 0.5), rng.uniform(0.3, 0.9), rng.uniform(0.1, 0.6)),
+        np.float32,
+    )
     horizon = rng.uniform(0.3, 0.7)
     y = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
     t = 1 / (1 + np.exp(-(y - horizon) * rng.uniform(6, 20)))
@@ -362,19 +413,27 @@ def _photo_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.ndarr
         axes = (int(rng.uniform(0.08, 0.35) * w), int(rng.uniform(0.05, 0.3) * h))
         cv2.ellipse(layer, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         layer = cv2.GaussianBlur(layer, (0, 0), rng.uniform(1.5, 8))[..., None]
-        col = np.array(_hsv_bgr(hue + rng.normal(0, 0.25), rng.uniform(0.2, 1.0),
-                                rng.uniform(0.1, 1.0)), np.float32)
+        col = np.array(
+            _hsv_bgr(hue + rng.normal(0, 0.25), rng.uniform(0.2, 1.0), rng.uniform(0.1, 1.0)),
+            np.float32,
+        )
         img = img * (1 - layer) + col * layer
     img += rng.normal(0, rng.uniform(3, 10), (h, w, 1)).astype(np.float32)
-    vignette = 1 - 0.35 * ((np.linspace(-1, 1, w)[None, :] ** 2 + np.linspace(-1, 1, h)[:, None]
-                           ** 2) / 2).astype(np.float32)
+    vignette = 1 - 0.35 * (
+        (np.linspace(-1, 1, w)[None, :] ** 2 + np.linspace(-1, 1, h)[:, None] ** 2) / 2
+    ).astype(np.float32)
     return img * vignette[..., None]
 
 
 def _painted_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.ndarray:
     """A painting: a wash, then many translucent brush strokes of a small palette."""
-    palette = [np.array(_hsv_bgr(hue + rng.normal(0, 0.2), rng.uniform(0.3, 1.0),
-                                 rng.uniform(0.2, 1.0)), np.float32) for _ in range(5)]
+    palette = [
+        np.array(
+            _hsv_bgr(hue + rng.normal(0, 0.2), rng.uniform(0.3, 1.0), rng.uniform(0.2, 1.0)),
+            np.float32,
+        )
+        for _ in range(5)
+    ]
     img = np.empty((h, w, 3), np.float32)
     img[:] = palette[0]
     img += (_field(rng, w, h, 3)[..., None] - 0.5) * 60
@@ -393,8 +452,14 @@ def _painted_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.nda
         if x1 <= x0 or y1 <= y0:
             continue
         layer = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.line(layer, (int(p0[0]) - x0, int(p0[1]) - y0), (int(p1[0]) - x0, int(p1[1]) - y0),
-                 1.0, thick, cv2.LINE_AA)
+        cv2.line(
+            layer,
+            (int(p0[0]) - x0, int(p0[1]) - y0),
+            (int(p1[0]) - x0, int(p1[1]) - y0),
+            1.0,
+            thick,
+            cv2.LINE_AA,
+        )
         layer = cv2.GaussianBlur(layer, (0, 0), 1.0)[..., None] * a
         roi = img[y0:y1, x0:x1]
         img[y0:y1, x0:x1] = roi * (1 - layer) + col * layer
@@ -409,23 +474,26 @@ def _line_art(rng: np.random.Generator, w: int, h: int, hue: float) -> np.ndarra
     ink = tuple(float(v) for v in _hsv_bgr(hue + 0.5, rng.uniform(0, 0.6), rng.uniform(0.05, 0.3)))
     for _ in range(int(rng.integers(1, 4))):
         if rng.random() < 0.6:
-            spot = np.array(_hsv_bgr(hue + rng.normal(0, 0.3), rng.uniform(0.3, 0.8),
-                                     rng.uniform(0.6, 0.95)), np.float32)
+            spot = np.array(
+                _hsv_bgr(hue + rng.normal(0, 0.3), rng.uniform(0.3, 0.8), rng.uniform(0.6, 0.95)),
+                np.float32,
+            )
             pts = (rng.random((int(rng.integers(3, 7)), 2)) * (w, h)).astype(np.int32)
             cv2.fillPoly(img, [cv2.convexHull(pts)], tuple(float(v) for v in spot), cv2.LINE_AA)
     for _ in range(int(rng.integers(12, 30))):
         n = int(rng.integers(3, 8))
         p = np.cumsum(rng.normal(0, 0.12, (n, 2)), axis=0) + rng.random(2)
         pts = (p * (w, h)).astype(np.int32)
-        cv2.polylines(img, [pts], bool(rng.random() < 0.3), ink, int(rng.integers(1, 4)),
-                      cv2.LINE_AA)
+        cv2.polylines(
+            img, [pts], bool(rng.random() < 0.3), ink, int(rng.integers(1, 4)), cv2.LINE_AA
+        )
     for _ in range(int(rng.integers(2, 6))):
         c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-        cv2.circle(img, c, int(rng.uniform(0.03, 0.2) * w), ink, int(rng.integers(1, 3)),
-                   cv2.LINE_AA)
+        cv2.circle(
+            img, c, int(rng.uniform(0.03, 0.2) * w), ink, int(rng.integers(1, 3)), cv2.LINE_AA
+        )
     x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
     for k in range(int(rng.integers(0, 14))):
         d = k * rng.uniform(3, 5)
-        cv2.line(img, (int(x0 + d), int(y0)), (int(x0 + d - 20), int(y0 + 30)), ink, 1,
-                 cv2.LINE_AA)
+        cv2.line(img, (int(x0 + d), int(y0)), (int(x0 + d - 20), int(y0 + 30)), ink, 1, cv2.LINE_AA)
     return img

@@ -36,14 +36,19 @@ def _library_path(arg: str | None) -> Path:
 
 
 def render_main(argv: list[str]) -> int:
-    p = _Parser(prog=f"companion render {GAME}",
-                description="Write photographs of dealt tables with ground truth "
-                "(DIR/NNNN.jpg + .json) and teach photos (DIR/teach/<card-id>.png).")
+    p = _Parser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of dealt tables with ground truth "
+        "(DIR/NNNN.jpg + .json) and teach photos (DIR/teach/<card-id>.png).",
+    )
     p.add_argument("--seed", type=int, required=True, help="seed: art, tables and camera")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--count", type=int, default=10, help="number of table photos (default 10)")
-    p.add_argument("--json", action="store_true",
-                   help="print a JSON summary: every file written, with its truth")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON summary: every file written, with its truth",
+    )
     a = p.parse_args(argv)
     if a.count < 0:
         raise UserError("--count must be >= 0")
@@ -67,22 +72,28 @@ def _render_summary(seed: int, out: Path, paths: list[str]) -> dict:
     for path in paths:
         truth_path = Path(path).with_suffix(".json")
         truth = json.loads(truth_path.read_text())
-        tables.append({
-            "image": path,
-            "truth": str(truth_path),
-            "layout": truth.get("layout"),
-            "cards": [{k: c[k] for k in ("card", "position", "covered", "center")}
-                      for c in truth["cards"]],
-            "piles": truth.get("truth", {}).get("piles", []),
-        })
+        tables.append(
+            {
+                "image": path,
+                "truth": str(truth_path),
+                "layout": truth.get("layout"),
+                "cards": [
+                    {k: c[k] for k in ("card", "position", "covered", "center")}
+                    for c in truth["cards"]
+                ],
+                "piles": truth.get("truth", {}).get("piles", []),
+            }
+        )
     teach = {t.stem: str(t) for t in sorted((out / "teach").glob("*.png"))}
     return {"game": GAME, "seed": seed, "out": str(out), "tables": tables, "teach": teach}
 
 
 def teach_main(argv: list[str]) -> int:
-    p = _Parser(prog=f"companion teach {GAME}",
-                description="Teach your own copy of the deck: DIR holds one photo per card id, "
-                "named <card-id>.png or .jpg, each card face up and upright.")
+    p = _Parser(
+        prog=f"companion teach {GAME}",
+        description="Teach your own copy of the deck: DIR holds one photo per card id, "
+        "named <card-id>.png or .jpg, each card face up and upright.",
+    )
     p.add_argument("dir", help="folder of teach photos")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -94,22 +105,33 @@ def teach_main(argv: list[str]) -> int:
     photos = photos_in(Path(a.dir), deck.ids)
     missing = [cid for cid in deck.normal_ids if cid not in photos]
     if missing:
-        raise UserError(f"{a.dir}: no photo for {', '.join(missing)} "
-                        "(one <card-id>.png or .jpg per card)")
+        raise UserError(
+            f"{a.dir}: no photo for {', '.join(missing)} (one <card-id>.png or .jpg per card)"
+        )
     taught = teach_photos(photos)  # TeachError (exit 2) only if no photo could be used
     lib = taught.library
     path = _library_path(a.library)
     lib.save(path)
     if a.json:
-        print(json.dumps({"library": str(path), "cards": lib.ids,
-                          "card_mm": [63.0, lib.shape.height_mm],
-                          "border_mm": lib.shape.border_mm, "refused": taught.refused,
-                          "warnings": taught.warnings}))
+        print(
+            json.dumps(
+                {
+                    "library": str(path),
+                    "cards": lib.ids,
+                    "card_mm": [63.0, lib.shape.height_mm],
+                    "border_mm": lib.shape.border_mm,
+                    "refused": taught.refused,
+                    "warnings": taught.warnings,
+                }
+            )
+        )
     else:
         print(f"taught {len(lib.ids)} of {len(photos)} cards -> {path}")
         if taught.refused:
-            print(f"not taught ({len(taught.refused)}): take these photos again and teach "
-                  "again:", file=sys.stderr)
+            print(
+                f"not taught ({len(taught.refused)}): take these photos again and teach again:",
+                file=sys.stderr,
+            )
             for why in taught.refused.values():
                 print(f"  {why}", file=sys.stderr)
         for w in taught.warnings:
@@ -118,16 +140,22 @@ def teach_main(argv: list[str]) -> int:
 
 
 def read_main(argv: list[str]) -> int:
-    p = _Parser(prog=f"companion read {GAME}",
-                description="Read the Looking Glass from photographs: every card whose upper half "
-                "can be seen, its centre, whether it is covered, and the layout card.")
+    p = _Parser(
+        prog=f"companion read {GAME}",
+        description="Read the Looking Glass from photographs: every card whose upper half "
+        "can be seen, its centre, whether it is covered, and the layout card.",
+    )
     p.add_argument("images", nargs="+", help="photographs")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="one JSON object per image")
-    p.add_argument("--reader", choices=READERS, default=READERS[0],
-                   help="light-border: the reader tuned on light-bordered decks (default); "
-                   "staged: cards found and named by the taught art's local features, any "
-                   "border, then the mirror fit (slower; in development)")
+    p.add_argument(
+        "--reader",
+        choices=READERS,
+        default=READERS[0],
+        help="light-border: the reader tuned on light-bordered decks (default); "
+        "staged: cards found and named by the taught art's local features, any "
+        "border, then the mirror fit (slower; in development)",
+    )
     a = p.parse_args(argv)
     import cv2
 
@@ -151,11 +179,15 @@ def read_main(argv: list[str]) -> int:
             print(json.dumps(out), flush=True)
         else:
             named = sum(1 for c in out["cards"] if c["card"])
-            print(f"{img}: {len(out['cards'])} cards ({named} identified), "
-                  f"layout {out['layout'] or 'unknown'}")
+            print(
+                f"{img}: {len(out['cards'])} cards ({named} identified), "
+                f"layout {out['layout'] or 'unknown'}"
+            )
             for c in out["cards"]:
-                print(f"  {c['position']:>9} {c['card'] or '?':<18} "
-                      f"{'covered' if c['covered'] else 'free':<8} {c['confidence']:.2f}")
+                print(
+                    f"  {c['position']:>9} {c['card'] or '?':<18} "
+                    f"{'covered' if c['covered'] else 'free':<8} {c['confidence']:.2f}"
+                )
     return 0
 
 

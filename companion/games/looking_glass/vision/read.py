@@ -259,8 +259,11 @@ class Reading:
 def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
     """The scale to the processing width (`PROC_WIDTH`, never up) and the image at it."""
     sc = min(1.0, PROC_WIDTH / image.shape[1])
-    small = image if sc == 1.0 else cv2.resize(image, None, fx=sc, fy=sc,
-                                               interpolation=cv2.INTER_LINEAR)
+    small = (
+        image
+        if sc == 1.0
+        else cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
+    )
     return sc, small
 
 
@@ -281,8 +284,9 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     return bright & grey & (mn > 45)
 
 
-def _rect(mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0
-          ) -> tuple[np.ndarray, float, float] | None:
+def _rect(
+    mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0
+) -> tuple[np.ndarray, float, float] | None:
     """(corners, area, fill) of the minimum-area rectangle around a component's mask, grown
     by `grow` px in width and height (what eroding it took off)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -296,9 +300,11 @@ def _rect(mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 
     # The outline's area less its large holes: specks of glare inside the art do not make a
     # card less rectangular, but a ring of table around a card is no card interior.
     enclosed = float(cv2.contourArea(contours[top]))
-    big_holes = sum(cv2.contourArea(contours[i]) for i in range(len(contours))
-                    if hierarchy[0][i][3] == top
-                    and cv2.contourArea(contours[i]) > 0.02 * enclosed)
+    big_holes = sum(
+        cv2.contourArea(contours[i])
+        for i in range(len(contours))
+        if hierarchy[0][i][3] == top and cv2.contourArea(contours[i]) > 0.02 * enclosed
+    )
     area = max(float(area), enclosed - float(big_holes))
     fill = area / (rw * rh)
     # The mask was eroded (by 2 px a side, unless the caller says): grow the rectangle back.
@@ -306,8 +312,9 @@ def _rect(mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 
     return cv2.boxPoints(rect).astype(np.float64), area, fill
 
 
-def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
-               white: np.ndarray | None = None) -> list[Hole]:
+def find_holes(
+    small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7, white: np.ndarray | None = None
+) -> list[Hole]:
     """Card interiors: non-white components, not touching the edge, about rectangular.
 
     A sliver of table or art between two cards can join an interior to something else; such
@@ -315,8 +322,9 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
     `white`: `white_mask(small)`, if the caller has it already."""
     white = white_mask(small) if white is None else white
     # Erode by 2 px: a thin gap between two covering cards must not join two interiors.
-    holes = cv2.erode((~white).astype(np.uint8),
-                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    holes = cv2.erode(
+        (~white).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    )
     h, w = holes.shape
     amin, amax = 500, max_frac * h * w
     out: list[Hole] = []
@@ -331,9 +339,17 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
         else:
             poor.append(cc)
     if out:
-        typical = float(np.median([min(np.linalg.norm(hl.corners[1] - hl.corners[0]),
-                                       np.linalg.norm(hl.corners[2] - hl.corners[1]))
-                                   for hl in out]))
+        typical = float(
+            np.median(
+                [
+                    min(
+                        np.linalg.norm(hl.corners[1] - hl.corners[0]),
+                        np.linalg.norm(hl.corners[2] - hl.corners[1]),
+                    )
+                    for hl in out
+                ]
+            )
+        )
     else:
         typical = 40.0
     k = max(3, int(0.25 * typical) | 1)
@@ -347,9 +363,12 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
             got = _rect(part, at, float(sub.area))
             # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
             # over the card still lying on it: ask for less white around it.
-            if got is not None and got[2] >= 0.62 and _framed(
-                    white, got[0], ring if got[2] >= L_FILL else ring - 0.2) and _has_art(
-                    small, got[0]):
+            if (
+                got is not None
+                and got[2] >= 0.62
+                and _framed(white, got[0], ring if got[2] >= L_FILL else ring - 0.2)
+                and _has_art(small, got[0])
+            ):
                 hole = Hole(*got)
                 if hole.fill < L_FILL:
                     hole.overlaid = _overlaid(white, part, at, hole.corners)
@@ -357,8 +376,9 @@ def find_holes(small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7,
     return out + _leaking_holes(small, white, out, amin, amax, ring)
 
 
-def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin: float,
-                   amax: float, ring: float) -> list[Hole]:
+def _leaking_holes(
+    small: np.ndarray, white: np.ndarray, found: list[Hole], amin: float, amax: float, ring: float
+) -> list[Hole]:
     """Interiors whose border is broken at a corner (blurred at the far side of a steep
     tilt, or darkened there): through the gap the interior joins the table around it and is
     no hole at all. Eroded 4 px instead of 2, the gap closes, and what is still open
@@ -367,8 +387,7 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
     back by what the erosion took. At half resolution (a quarter of the pixels to label): it
     is a second look over the whole image, and the rectangle is only a start."""
     h, w = white.shape
-    half = cv2.resize((~white).astype(np.uint8), (w // 2, h // 2),
-                      interpolation=cv2.INTER_NEAREST)
+    half = cv2.resize((~white).astype(np.uint8), (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
     taken = np.zeros(half.shape, np.uint8)
     for hl in found:
         cv2.fillConvexPoly(taken, np.rint(hl.corners / 2).astype(np.int32), 1)
@@ -391,16 +410,16 @@ def _leaking_holes(small: np.ndarray, white: np.ndarray, found: list[Hole], amin
     return out
 
 
-def _clean_interior(small: np.ndarray, white: np.ndarray, corners: np.ndarray,
-                    ring: float) -> bool:
+def _clean_interior(small: np.ndarray, white: np.ndarray, corners: np.ndarray, ring: float) -> bool:
     """Whether a clean rectangle (filling L_FILL of it or more) is a card's interior: framed
     and holding art. A shadow across a border leaves part of it below the white level: a
     clean rectangle of art needs less of a frame than the odd shapes split off joined holes."""
     return _framed(white, corners, ring - 0.15) and _has_art(small, corners)
 
 
-def _overlaid(white: np.ndarray, part: np.ndarray, offset: tuple[int, int],
-              corners: np.ndarray) -> bool:
+def _overlaid(
+    white: np.ndarray, part: np.ndarray, offset: tuple[int, int], corners: np.ndarray
+) -> bool:
     """Whether what cuts an L out of a hole's rectangle is another card: its art is not white.
     A glare also cuts a hole into an L, but what it leaves is white."""
     h, w = white.shape
@@ -569,13 +588,23 @@ def _width_spread(items: list[Oriented]) -> float:
     return float(np.median(np.abs(logs - np.median(logs))))
 
 
-def whole_interiors(items: list[Oriented], lib: Library,
-                    tolerance: float = WHOLE_SHAPE_TOLERANCE) -> list[Oriented]:
+def whole_interiors(
+    items: list[Oriented], lib: Library, tolerance: float = WHOLE_SHAPE_TOLERANCE
+) -> list[Oriented]:
     """The holes shaped like a whole card's interior (no card over it)."""
     shape = lib.shape
     ratio = (shape.height_mm - 2 * shape.border_mm) / (CARD_W_MM - 2 * shape.border_mm)
-    return [o for o in items if abs(float(np.linalg.norm(o.height_vec)) / max(
-        1e-6, float(np.linalg.norm(o.width_vec))) / ratio - 1) < tolerance]
+    return [
+        o
+        for o in items
+        if abs(
+            float(np.linalg.norm(o.height_vec))
+            / max(1e-6, float(np.linalg.norm(o.width_vec)))
+            / ratio
+            - 1
+        )
+        < tolerance
+    ]
 
 
 def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
@@ -586,10 +615,12 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     hi_half = shape.height_mm / 2 - shape.border_mm
     # Only holes shaped like a card interior or its upper half, of a common size, shape the
     # plane: pale patches of table and other junk must not.
-    ratio = np.array([np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec))
-                      for o in items])
-    like = ((np.abs(ratio / (hi_half / wi) - 1) < 0.3)
-            | (np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE))
+    ratio = np.array(
+        [np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec)) for o in items]
+    )
+    like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (
+        np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE
+    )
     items = [o for o, ok in zip(items, like, strict=True) if ok]
     # Two cards are enough for the affine part (each interior gives three equations for its
     # three unknowns): the last pair of a round, alone on the table, is read too.
@@ -652,8 +683,13 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
 
 
 # -- 4. the centre line ----------------------------------------------------------------------
-def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.ndarray,
-                tops: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
+def centre_line(
+    pos: np.ndarray,
+    axis: np.ndarray,
+    full: np.ndarray,
+    orient: np.ndarray,
+    tops: np.ndarray | None = None,
+) -> tuple[float, np.ndarray, np.ndarray]:
     """The centre line (its normal `axis` and offset along it), and each card's mirror partner
     (-1: none; itself: in the glass, its reflection not seen).
 
@@ -686,9 +722,16 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
                 k = (m[b, 1] - m[a, 1]) / (m[b, 0] - m[a, 0])
                 if abs(k) <= max_k:
                     lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
-    votes = [(int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)),
-              -_crossing(tops, s, orient, m[:, 0], k, c0), -abs(k), k, c0)
-             for k, c0 in lines]
+    votes = [
+        (
+            int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)),
+            -_crossing(tops, s, orient, m[:, 0], k, c0),
+            -abs(k),
+            k,
+            c0,
+        )
+        for k, c0 in lines
+    ]
     *_, k, c0 = max(votes)
     inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
     fits = [(0.0, float(np.median(m[inl, 1])))]
@@ -713,8 +756,14 @@ def centre_line(pos: np.ndarray, axis: np.ndarray, full: np.ndarray, orient: np.
     return c, partner, axis
 
 
-def _crossing(tops: np.ndarray | None, s: np.ndarray, orient: np.ndarray, mids_s: np.ndarray,
-              k: float, c0: float) -> int:
+def _crossing(
+    tops: np.ndarray | None,
+    s: np.ndarray,
+    orient: np.ndarray,
+    mids_s: np.ndarray,
+    k: float,
+    c0: float,
+) -> int:
     """How many cards along the glass (`s`: where they lie across it; `mids_s`: where the
     candidate pairs do) would lie over the line t = c0 + k s, their top edges (`tops`, along
     the axis) past it by more than `ROW_TOLERANCE_MM`: no card of the glass does, and a
@@ -726,8 +775,16 @@ def _crossing(tops: np.ndarray | None, s: np.ndarray, orient: np.ndarray, mids_s
     return int(np.sum(near & ((tops - c0 - k * s) * orient < -ROW_TOLERANCE_MM)))
 
 
-def _pairs_sheared(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
-                   full: np.ndarray, partner: np.ndarray, tol_t: float, tol_s: float) -> None:
+def _pairs_sheared(
+    pos: np.ndarray,
+    axis: np.ndarray,
+    c: float,
+    orient: np.ndarray,
+    full: np.ndarray,
+    partner: np.ndarray,
+    tol_t: float,
+    tol_s: float,
+) -> None:
     """Cards left without a partner paired allowing for the sideways shift the pairs found
     show. Without markers at a steep tilt the plane recovered from the cards shifts one half
     of the glass sideways against the other, more towards one end (22 mm, a third of a card,
@@ -760,8 +817,15 @@ def _pairs_sheared(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarr
             partner[i], partner[j] = j, i
 
 
-def _pairs_across(pos: np.ndarray, axis: np.ndarray, k: float, c0: float, orient: np.ndarray,
-                  tol_t: float, tol_s: float) -> tuple[float, np.ndarray, np.ndarray]:
+def _pairs_across(
+    pos: np.ndarray,
+    axis: np.ndarray,
+    k: float,
+    c0: float,
+    orient: np.ndarray,
+    tol_t: float,
+    tol_s: float,
+) -> tuple[float, np.ndarray, np.ndarray]:
     """(offset, one-to-one partners closest first, normal) of the line t = c0 + k s (t along
     `axis`, s square to it): see `centre_line`."""
     lateral = np.array([-axis[1], axis[0]])
@@ -786,8 +850,9 @@ def _pairs_across(pos: np.ndarray, axis: np.ndarray, k: float, c0: float, orient
     return c, partner, axis
 
 
-def grow_glass(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
-               partner: np.ndarray) -> None:
+def grow_glass(
+    pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray, partner: np.ndarray
+) -> None:
     """A card whose reflection is hidden (a hand, a glare) still belongs to the glass if it
     lies next to a card of the glass; score piles lie further off. Grown a step at a time
     (`partner` in place: itself): a hand across one half hides many reflections at once, and
@@ -806,8 +871,9 @@ def grow_glass(pos: np.ndarray, axis: np.ndarray, c: float, orient: np.ndarray,
                 grown = True
 
 
-def on_a_row(top: float, c: float, orient: int, Hc: float,
-             tolerance: float = ROW_TOLERANCE_MM) -> bool:
+def on_a_row(
+    top: float, c: float, orient: int, Hc: float, tolerance: float = ROW_TOLERANCE_MM
+) -> bool:
     """Whether a card whose top edge lies at `top` along the axis, facing the centre line at
     `c` the way `orient` says, lies on a row of the glass: rows step half a card out."""
     out, k = _rows_out(top, c, orient, Hc)
@@ -854,8 +920,7 @@ def _mirrored(pts: np.ndarray, axis: np.ndarray, c_t: float) -> np.ndarray:
     return pts - 2 * ((pts @ axis) - c_t)[:, None] * axis[None, :]
 
 
-def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float
-                      ) -> np.ndarray | None:
+def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float) -> np.ndarray | None:
     """The glass's mirror as the image sees it, fitted to the pairs found (processing px).
 
     A reflection in the table plane is a homography in the image, whatever the camera; fitted
@@ -872,8 +937,15 @@ def mirror_homography(px: np.ndarray, partner: np.ndarray, width_px: float
     return H
 
 
-def pair_in_image(px: np.ndarray, H_mirror: np.ndarray, t: np.ndarray, full: np.ndarray,
-                  orient: np.ndarray, partner: np.ndarray, width_px: float) -> np.ndarray:
+def pair_in_image(
+    px: np.ndarray,
+    H_mirror: np.ndarray,
+    t: np.ndarray,
+    full: np.ndarray,
+    orient: np.ndarray,
+    partner: np.ndarray,
+    width_px: float,
+) -> np.ndarray:
     """Cards left without a partner paired through the image mirror: one on each side of the
     centre line, facing it, of the same hole shape, within a fifth of a card of the place the
     mirror puts the other. A card that gains no partner keeps what it had."""
@@ -904,9 +976,14 @@ def pair_in_image(px: np.ndarray, H_mirror: np.ndarray, t: np.ndarray, full: np.
 class Reader:
     """Reads photographs with one card library. Keeps no state between images."""
 
-    def __init__(self, library: Library, *, use_markers: bool = True,
-                 threshold: float = CONFIDENCE_THRESHOLD,
-                 layouts: dict[str, Layout] | None = None) -> None:
+    def __init__(
+        self,
+        library: Library,
+        *,
+        use_markers: bool = True,
+        threshold: float = CONFIDENCE_THRESHOLD,
+        layouts: dict[str, Layout] | None = None,
+    ) -> None:
         self.lib = library
         self.use_markers = use_markers
         self.threshold = threshold
@@ -928,9 +1005,17 @@ class Reader:
         white = white_mask(small)
         # The table framed round a marker by its white margin and a cloth's pale lines is no
         # card, and large enough to outvote the cards' direction (1135267).
-        holes = [h for h in find_holes(small, white=white) if not any(
-            cv2.pointPolygonTest(h.corners.astype(np.float32), (float(m[0]), float(m[1])),
-                                 False) >= 0 for m in marks)]
+        holes = [
+            h
+            for h in find_holes(small, white=white)
+            if not any(
+                cv2.pointPolygonTest(
+                    h.corners.astype(np.float32), (float(m[0]), float(m[1])), False
+                )
+                >= 0
+                for m in marks
+            )
+        ]
         warnings: list[str] = []
         if not holes:
             return Reading([], None, warnings)
@@ -940,15 +1025,23 @@ class Reader:
         order = [0, 1] if spreads[0] <= spreads[1] else [1, 0]
         best: Reading | None = None
         for rank, k in enumerate(order):
-            if rank == 1 and best is not None and best.cards and (
-                    spreads[order[1]] > spreads[order[0]] + 0.05):
+            if (
+                rank == 1
+                and best is not None
+                and best.cards
+                and (spreads[order[1]] > spreads[order[0]] + 0.05)
+            ):
                 # The other axis is clearly wrong: card widths would disagree. (Unless the
                 # first found nothing: a steep tilt foreshortens the widths of a landscape
                 # glass more than its cards' long sides.)
                 break
-            if rank == 1 and best is not None and best.cards and all(
-                    c.confidence >= CONFIDENCE_THRESHOLD for c in best.cards) and float(
-                    np.median([c.confidence for c in best.cards])) >= REFLECTION_CONFIDENCE:
+            if (
+                rank == 1
+                and best is not None
+                and best.cards
+                and all(c.confidence >= CONFIDENCE_THRESHOLD for c in best.cards)
+                and float(np.median([c.confidence for c in best.cards])) >= REFLECTION_CONFIDENCE
+            ):
                 # A glass read along one axis, every card named, most clearly: along the
                 # other the cards' sides are swapped and no glass is found (on 330
                 # development tables and frames it never was); a third of frames would spend
@@ -958,8 +1051,11 @@ class Reader:
                 # better reading kept.
                 break
             # Two markers are taken only if the cards, read along this axis, agree on sizes.
-            plane, marked = (H_small, via_markers) if used != 2 or _sized_like_cards(
-                H_small, options[k], self.lib) else (None, False)
+            plane, marked = (
+                (H_small, via_markers)
+                if used != 2 or _sized_like_cards(H_small, options[k], self.lib)
+                else (None, False)
+            )
             r = self._read_axis(image, small, sc, white, options[k], plane, marked)
             if best is None or _quality(r) > _quality(best):
                 best = r
@@ -972,9 +1068,11 @@ class Reader:
             # let a hand's shadow decide the last pick). Whole card interiors alone fix a
             # plane of their own.
             for k in order:
-                whole = [o for o in whole_interiors(options[k], self.lib,
-                                                    LAST_PAIR_SHAPE_TOLERANCE)
-                         if _framed(white, o.hole.corners)]
+                whole = [
+                    o
+                    for o in whole_interiors(options[k], self.lib, LAST_PAIR_SHAPE_TOLERANCE)
+                    if _framed(white, o.hole.corners)
+                ]
                 # (Squares of a chequered cloth, foreshortened, are shaped like cards too, and
                 # many; a cloth's squares have no white frame: 1135351.)
                 if 2 <= len(whole) <= LAST_CARDS and len(whole) < len(options[k]):
@@ -983,8 +1081,9 @@ class Reader:
                     # apart from the pile's covered ones, can look alone (the glass's last
                     # cards with their reflections under an arm are read as they were).
                     if _quality(r) > _quality(best) and all(
-                            any((o.half, o.row, o.col) == (1 - c.half, c.row, c.col)
-                                for o in r.cards) for c in r.cards):
+                        any((o.half, o.row, o.col) == (1 - c.half, c.row, c.col) for o in r.cards)
+                        for c in r.cards
+                    ):
                         best = r
         best.warnings.extend(warnings)
         return best
@@ -1004,8 +1103,9 @@ class Reader:
         """
         found = list(reading.cards)
         for c in found:
-            if c.card is not None and not (c.scores.get("reflected")
-                                           or c.scores.get("from_layout")):
+            if c.card is not None and not (
+                c.scores.get("reflected") or c.scores.get("from_layout")
+            ):
                 # (Only a card the finder found by its outline: one inferred where it should
                 # lie may be the card beneath, and would be kept as long as that lies there.)
                 c.look = self.own_look(image, c.quad)
@@ -1033,8 +1133,11 @@ class Reader:
             # (Asked only of a card that would otherwise be kept or hidden: the table's look
             # costs more than the rest of this together.)
             on_cloth = cache(lambda old=old: self._table_in_face(*table(), old.quad * sc))
-            if (mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
-                    and confidence(mine, others) >= self.threshold and not on_cloth()):
+            if (
+                mine >= max(VERIFY_SCORE, own - VERIFY_DROP)
+                and confidence(mine, others) >= self.threshold
+                and not on_cloth()
+            ):
                 found.append(self._kept(old, confidence(mine, others), {old.card: own}))
                 continue
             if old.look is None:
@@ -1062,17 +1165,30 @@ class Reader:
         Hc = self.lib.shape.height_mm
         return cv2.getPerspectiveTransform(
             np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, Hc], [0, Hc]], np.float32),
-            quad.astype(np.float32))
+            quad.astype(np.float32),
+        )
 
     @staticmethod
     def _kept(old: SeenCard, conf: float, scores: dict[str, float]) -> SeenCard:
         """The remembered card `old`, found again where it lay."""
-        return SeenCard(old.card, conf, old.center, old.quad, old.covered, old.half, old.row,
-                        old.col, old.center_mm, {"verified": 1.0, **scores}, old.full_hole,
-                        look=old.look)
+        return SeenCard(
+            old.card,
+            conf,
+            old.center,
+            old.quad,
+            old.covered,
+            old.half,
+            old.row,
+            old.col,
+            old.center_mm,
+            {"verified": 1.0, **scores},
+            old.full_hole,
+            look=old.look,
+        )
 
-    def _marker_plane(self, image: np.ndarray, sc: float
-                      ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
+    def _marker_plane(
+        self, image: np.ndarray, sc: float
+    ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
         """Table plane in processing px -> mm from the corner markers, if >= 2 are seen, how
         many were, and the centres of all markers seen (processing px). The view often cuts
         off two of the four: the eight corners of the two left fix the plane better than the
@@ -1094,9 +1210,16 @@ class Reader:
         fit = TableRegistrar().fit(markers, 2)
         return (None, 0, centres) if fit is None else (fit.H, len(fit.ids), centres)
 
-    def _read_axis(self, image: np.ndarray, small: np.ndarray, sc: float, white: np.ndarray,
-                   items: list[Oriented], H_small: np.ndarray | None, via_markers: bool
-                   ) -> Reading:
+    def _read_axis(
+        self,
+        image: np.ndarray,
+        small: np.ndarray,
+        sc: float,
+        white: np.ndarray,
+        items: list[Oriented],
+        H_small: np.ndarray | None,
+        via_markers: bool,
+    ) -> Reading:
         shape = self.lib.shape
         W, Hc, b = CARD_W_MM, shape.height_mm, shape.border_mm
         wi, hi_full, hi_half = W - 2 * b, Hc - 2 * b, Hc / 2 - b
@@ -1121,8 +1244,10 @@ class Reader:
         if len(cards_mm) < 2:
             return Reading([], None, [])
         # Glass axis = mean height direction (mod 180°).
-        z = sum(complex(math.cos(2 * math.atan2(h[1], h[0])), math.sin(2 * math.atan2(h[1], h[0])))
-                for _, _, _, h, _ in cards_mm)
+        z = sum(
+            complex(math.cos(2 * math.atan2(h[1], h[0])), math.sin(2 * math.atan2(h[1], h[0])))
+            for _, _, _, h, _ in cards_mm
+        )
         ang = math.atan2(z.imag, z.real) / 2
         axis = np.array([math.cos(ang), math.sin(ang)])
         H_inv = np.linalg.inv(H_small)
@@ -1135,8 +1260,11 @@ class Reader:
             hv = hv if float(hv @ axis) > 0 else -hv
             looks.append([self._look(image, sc, H_inv, centre, sgn * hv, hl) for sgn in (1, -1)])
         # Something no template matches at all is not a card (a patch of cloth, a coin).
-        keep = [i for i, (plus, minus) in enumerate(looks)
-                if max(plus[0].max(), minus[0].max()) >= CARD_MIN_SCORE]
+        keep = [
+            i
+            for i, (plus, minus) in enumerate(looks)
+            if max(plus[0].max(), minus[0].max()) >= CARD_MIN_SCORE
+        ]
         cards_mm = [cards_mm[i] for i in keep]
         looks = [looks[i] for i in keep]
         if len(cards_mm) < 2:
@@ -1145,18 +1273,26 @@ class Reader:
         for i, (plus, minus) in enumerate(looks):
             gap = float(plus[0].max() - minus[0].max())
             orient[i] = 1 if gap > ORIENT_MARGIN else (-1 if gap < -ORIENT_MARGIN else 0)
-        unsure = [i for i, (plus, minus) in enumerate(looks) if orient[i] == 0
-                  and max(plus[0].max(), minus[0].max()) < VERIFY_SCORE]
+        unsure = [
+            i
+            for i, (plus, minus) in enumerate(looks)
+            if orient[i] == 0 and max(plus[0].max(), minus[0].max()) < VERIFY_SCORE
+        ]
         if unsure and (orient != 0).any():
             # A hole whose direction no template tells and that no taught face matches well may
             # be a block of a chequered cloth's squares, framed by the pale lines where squares
             # meet; it would pair with a score pile's card at its mirror place and bring the
             # pile into the glass (917179). Its frame is coloured, a card's border is not.
-            rings = {i: ring_chroma(small, cards_mm[i][0].hole.corners)
-                     for i in [*unsure, *np.nonzero(orient)[0]]}
+            rings = {
+                i: ring_chroma(small, cards_mm[i][0].hole.corners)
+                for i in [*unsure, *np.nonzero(orient)[0]]
+            }
             cards_ring = float(np.median([rings[i] for i in np.nonzero(orient)[0]]))
-            keep = [i for i in range(len(cards_mm))
-                    if i not in unsure or rings[i] <= cards_ring + RING_CHROMA_SLACK]
+            keep = [
+                i
+                for i in range(len(cards_mm))
+                if i not in unsure or rings[i] <= cards_ring + RING_CHROMA_SLACK
+            ]
             cards_mm = [cards_mm[i] for i in keep]
             looks = [looks[i] for i in keep]
             orient = orient[keep]
@@ -1164,14 +1300,17 @@ class Reader:
                 return Reading([], None, [])
         pos = np.array([c for _, c, _, _, _ in cards_mm])
         full = np.array([hl > (hi_full + hi_half) / 2 for *_, hl in cards_mm])
-        c_t, partner, axis = centre_line(pos, axis, full, orient,
-                                         np.array(self._card_tops(cards_mm, orient, axis)[0]))
+        c_t, partner, axis = centre_line(
+            pos, axis, full, orient, np.array(self._card_tops(cards_mm, orient, axis)[0])
+        )
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(image, table, sc, white, H_inv, cards_mm,
-                                                     looks, orient, axis, c_t, partner)
+            c_t, partner = self._glass_without_pairs(
+                image, table, sc, white, H_inv, cards_mm, looks, orient, axis, c_t, partner
+            )
         elif (partner < 0).any():
-            self._hidden_reflections(image, table, white, sc, H_inv, cards_mm, pos, looks,
-                                     orient, axis, c_t, partner)
+            self._hidden_reflections(
+                image, table, white, sc, H_inv, cards_mm, pos, looks, orient, axis, c_t, partner
+            )
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
@@ -1180,8 +1319,7 @@ class Reader:
             # at a steep tilt): refit, and look again.
             if H_mirror is None:
                 break
-            paired = pair_in_image(px, H_mirror, pos @ axis - c_t, full, orient, partner,
-                                   width_px)
+            paired = pair_in_image(px, H_mirror, pos @ axis - c_t, full, orient, partner, width_px)
             if (paired == partner).all():
                 break
             partner = paired
@@ -1197,8 +1335,10 @@ class Reader:
             _quick, d, tl, _r, window = looks[idx][0 if side > 0 else 1]
             scores = self.lib.match(window)
             quad_mm = _quad_mm(tl, d, W, Hc)
-            if partner[idx] == idx and (float(scores.max()) < VERIFY_SCORE or self._table_in_face(
-                    table(), white, apply_homography(H_inv, quad_mm))):
+            if partner[idx] == idx and (
+                float(scores.max()) < VERIFY_SCORE
+                or self._table_in_face(table(), white, apply_homography(H_inv, quad_mm))
+            ):
                 # Neither a reflection nor a taught face backs it: a patch of cloth next to
                 # the glass, not a card the companion should ask about. Nor is a hole whose
                 # art is the cloth (1170007: squares of a checked cloth between two cards,
@@ -1215,22 +1355,37 @@ class Reader:
             row = row_at(t_abs, Hc)
             # Covered: the hole is the upper half, or an L (a card lies on one corner).
             covered = hl < (hi_full + hi_half) / 2 or o.hole.overlaid
-            card = SeenCard(None, 0.0, cen_img, quad_img, covered,
-                            0 if side > 0 else 1, row, 0, cmm,
-                            full_hole=bool(hl > (hi_full + hi_half) / 2), quad_mm=quad_mm)
+            card = SeenCard(
+                None,
+                0.0,
+                cen_img,
+                quad_img,
+                covered,
+                0 if side > 0 else 1,
+                row,
+                0,
+                cmm,
+                full_hole=bool(hl > (hi_full + hi_half) / 2),
+                quad_mm=quad_mm,
+            )
             card.scores = {"_s": float(cmm @ lateral), "_t": t_abs}
             self._name(card, scores)
             seen.append(card)
             seen_at[idx] = card
         _coverage(seen, W, Hc)
-        pairs = [(seen_at[i], seen_at[int(j)]) for i, j in enumerate(partner)
-                 if i < j and i in seen_at and int(j) in seen_at]
+        pairs = [
+            (seen_at[i], seen_at[int(j)])
+            for i, j in enumerate(partner)
+            if i < j and i in seen_at and int(j) in seen_at
+        ]
         # (By the default threshold, not the caller's: what is the glass must not depend on
         # how sure a name has to be; the benchmark reads at 0 and sweeps the threshold.)
-        cloth = [(a, b_) for a, b_ in pairs
-                 if max(a.confidence, b_.confidence) < CONFIDENCE_THRESHOLD
-                 and max(c.scores.get(cid, 0.0) for c in (a, b_) for cid in self.lib.ids)
-                 < VERIFY_SCORE]
+        cloth = [
+            (a, b_)
+            for a, b_ in pairs
+            if max(a.confidence, b_.confidence) < CONFIDENCE_THRESHOLD
+            and max(c.scores.get(cid, 0.0) for c in (a, b_) for cid in self.lib.ids) < VERIFY_SCORE
+        ]
         if cloth:
             # Two squares of a chequered cloth can face each other like a pair; a pair of
             # which neither card can be named nor matches a taught face well is not the
@@ -1244,12 +1399,12 @@ class Reader:
             # a column: the pair's mean is where both lie.
             a.scores["_s"] = b_.scores["_s"] = (a.scores["_s"] + b_.scores["_s"]) / 2
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
-        seen.extend(self._reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t,
-                                      H_mirror))
+        seen.extend(
+            self._reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t, H_mirror)
+        )
         layout, fits = self._columns(seen)
         if fits:
-            seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis,
-                                             c_t))
+            seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
         # found before, whose lower half a glare hid along with its cover's border (1140012).
         _coverage(seen, W, Hc)
@@ -1257,10 +1412,19 @@ class Reader:
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
-    def _reflections(self, image: np.ndarray, table: Callable[[], TableLook],
-                     white: np.ndarray, sc: float, H_inv: np.ndarray,
-                     alone: list[SeenCard], seen: list[SeenCard], axis: np.ndarray, c_t: float,
-                     H_mirror: np.ndarray | None = None) -> list[SeenCard]:
+    def _reflections(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        sc: float,
+        H_inv: np.ndarray,
+        alone: list[SeenCard],
+        seen: list[SeenCard],
+        axis: np.ndarray,
+        c_t: float,
+        H_mirror: np.ndarray | None = None,
+    ) -> list[SeenCard]:
         """The reflections the finder lost of cards found without one (its outline broken by
         a hand, a glare, a neighbour's shadow): every glass card has a reflection, so it is
         looked for where the mirror puts it. Dealt by hand, it may lie a few mm and degrees
@@ -1283,25 +1447,41 @@ class Reader:
             refl = _mirrored(q, axis, c_t)
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
-            looked = [self._search(image, img_from_mm, mirror, d0) for k, mirror
-                      in enumerate(places) if k == 0 or (
-                          np.linalg.norm(mirror - places[0]) > 5.0
-                          and not _card_at(mirror, seen + found))]
+            looked = [
+                self._search(image, img_from_mm, mirror, d0)
+                for k, mirror in enumerate(places)
+                if k == 0
+                or (np.linalg.norm(mirror - places[0]) > 5.0 and not _card_at(mirror, seen + found))
+            ]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
             cmm = quad_mm.mean(axis=0)
             t_abs = abs(float(cmm @ axis) - c_t)
-            twin = SeenCard(None, 0.0, apply_homography(H_inv, cmm[None])[0] / sc,
-                            apply_homography(H_inv, quad_mm) / sc, card.covered, 1 - card.half,
-                            card.row, 0, cmm, full_hole=False, quad_mm=quad_mm)
-            twin.scores = {"_s": float(cmm @ np.array([-axis[1], axis[0]])), "_t": t_abs,
-                           "reflected": 1.0}
+            twin = SeenCard(
+                None,
+                0.0,
+                apply_homography(H_inv, cmm[None])[0] / sc,
+                apply_homography(H_inv, quad_mm) / sc,
+                card.covered,
+                1 - card.half,
+                card.row,
+                0,
+                cmm,
+                full_hole=False,
+                quad_mm=quad_mm,
+            )
+            twin.scores = {
+                "_s": float(cmm @ np.array([-axis[1], axis[0]])),
+                "_t": t_abs,
+                "reflected": 1.0,
+            }
             self._name(twin, scores)
             if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
                 found.append(twin)
         return found
 
-    def _card_tops(self, cards_mm: list, orient: np.ndarray, axis: np.ndarray
-                   ) -> tuple[list[float], list[np.ndarray]]:
+    def _card_tops(
+        self, cards_mm: list, orient: np.ndarray, axis: np.ndarray
+    ) -> tuple[list[float], list[np.ndarray]]:
         """Each card's top edge along `axis` and its whole face's centre (mm), the card read
         the way `orient` says (its interior hole may be only its upper half)."""
         b, Hc = self.lib.shape.border_mm, self.lib.shape.height_mm
@@ -1313,11 +1493,21 @@ class Reader:
             cmms.append(hole_top + (Hc / 2 - b) * d)
         return tops, cmms
 
-    def _hidden_reflections(self, image: np.ndarray, table: Callable[[], TableLook],
-                            white: np.ndarray,
-                            sc: float, H_inv: np.ndarray, cards_mm: list, pos: np.ndarray,
-                            looks: list, orient: np.ndarray, axis: np.ndarray, c_t: float,
-                            partner: np.ndarray) -> None:
+    def _hidden_reflections(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        sc: float,
+        H_inv: np.ndarray,
+        cards_mm: list,
+        pos: np.ndarray,
+        looks: list,
+        orient: np.ndarray,
+        axis: np.ndarray,
+        c_t: float,
+        partner: np.ndarray,
+    ) -> None:
         """Cards of the glass far from the rest of it whose reflections an arm hides: a card
         facing the line on one of its rows is taken (`partner` in place: itself) if part of
         a taught face shows where its reflection lies, or if it lies on the glass's columns
@@ -1335,45 +1525,72 @@ class Reader:
         for j in np.nonzero(partner < 0)[0]:
             side = 1 if float(cmms[j] @ axis) > c_t else -1
             tolerance = row_tolerance(float(cmms[j] @ lateral), paired_s)
-            if (orient[j] != side or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
-                    or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE):
+            if (
+                orient[j] != side
+                or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
+                or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE
+            ):
                 continue
             stack = [j, *_stacked_on(cmms, j, lateral)]
             if known_layout() and not (
-                    self._in_a_layout(cmms, partner, paired, stack, axis, c_t)
-                    or self._joined_to_glass(table, white, H_inv, cmms,
-                                             np.nonzero(partner >= 0)[0], stack, axis, c_t)):
+                self._in_a_layout(cmms, partner, paired, stack, axis, c_t)
+                or self._joined_to_glass(
+                    table, white, H_inv, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t
+                )
+            ):
                 continue  # beyond the layout card the glass lies on: a score pile (1090314)
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
             taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
-                self._arm_over_reflection(table, white, H_inv, cmms, partner, paired, j, axis,
-                                          c_t, -orient[j] * axis))
+                self._arm_over_reflection(
+                    table, white, H_inv, cmms, partner, paired, j, axis, c_t, -orient[j] * axis
+                )
+            )
             if taken:
                 partner[j] = j
                 added = True
         if added:
             grow_glass(pos, axis, c_t, orient, partner)
 
-    def _arm_over_reflection(self, table: Callable[[], TableLook], white: np.ndarray,
-                             H_inv: np.ndarray, cmms: list[np.ndarray], partner: np.ndarray,
-                             glass: list[int], j: int, axis: np.ndarray, c_t: float,
-                             down: np.ndarray) -> bool:
+    def _arm_over_reflection(
+        self,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        cmms: list[np.ndarray],
+        partner: np.ndarray,
+        glass: list[int],
+        j: int,
+        axis: np.ndarray,
+        c_t: float,
+        down: np.ndarray,
+    ) -> bool:
         """Whether card `j` (its top edge square to `down`) is of the glass though nothing of
         its reflection shows: with the cards stacked on it in its column it lies on the
         glass's columns within a layout card (`glass` the cards known to be the glass), and
         something neither card nor table covers its mirror place."""
         lateral = np.array([-axis[1], axis[0]])
         stack = [j, *_stacked_on(cmms, j, lateral)]
-        if not (self._in_a_layout(cmms, partner, glass, stack, axis, c_t)
-                or self._joined_to_glass(table, white, H_inv, cmms, np.nonzero(partner >= 0)[0],
-                                         stack, axis, c_t)):
+        if not (
+            self._in_a_layout(cmms, partner, glass, stack, axis, c_t)
+            or self._joined_to_glass(
+                table, white, H_inv, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t
+            )
+        ):
             return False
         mirror = _mirrored(cmms[j][None], axis, c_t)[0]
         return self._hidden_place(table(), white, H_inv, mirror, down)
 
-    def _joined_to_glass(self, table: Callable[[], TableLook], white: np.ndarray,
-                         H_inv: np.ndarray, cmms: list[np.ndarray], glass: np.ndarray,
-                         js: list[int], axis: np.ndarray, c_t: float) -> bool:
+    def _joined_to_glass(
+        self,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        cmms: list[np.ndarray],
+        glass: np.ndarray,
+        js: list[int],
+        axis: np.ndarray,
+        c_t: float,
+    ) -> bool:
         """Whether cards `js` (a card and those stacked on it in its column) lie joined to the
         glass that the cards `glass` span: across it no further than one card beyond its
         outermost columns and out from the line no further than its outermost row, or further
@@ -1405,16 +1622,29 @@ class Reader:
             a, b_ = sorted((near, sj))
             a, b_ = a + CARD_W_MM / 2, b_ - CARD_W_MM / 2
             t0, t1 = sorted((tj, tj + (Hc / 2 if tj < c_t else -Hc / 2)))
-            gap = np.array([a * lateral + t0 * axis, b_ * lateral + t0 * axis,
-                            b_ * lateral + t1 * axis, a * lateral + t1 * axis])
+            gap = np.array(
+                [
+                    a * lateral + t0 * axis,
+                    b_ * lateral + t0 * axis,
+                    b_ * lateral + t1 * axis,
+                    a * lateral + t1 * axis,
+                ]
+            )
             mask = np.zeros(white.shape, np.uint8)
             _paint_mm(mask, H_inv, gap)
             if mask.any() and _bare_share(table(), white, mask > 0) <= JOIN_BARE_SHARE:
                 return True
         return False
 
-    def _in_a_layout(self, cmms: list[np.ndarray], partner: np.ndarray, paired: list[int],
-                     js: list[int], axis: np.ndarray, c_t: float) -> bool:
+    def _in_a_layout(
+        self,
+        cmms: list[np.ndarray],
+        partner: np.ndarray,
+        paired: list[int],
+        js: list[int],
+        axis: np.ndarray,
+        c_t: float,
+    ) -> bool:
         """Whether cards `js` lie on columns of the glass (as the cards `paired`, known to be
         the glass, set them) and, with them, on the cells of a known layout card: a score pile
         lies beside the glass, further out than any layout reaches."""
@@ -1432,13 +1662,13 @@ class Reader:
             shift = [own[k] - mean[k] for k in paired if side[k] == side[j]]
             alone.append(own[j] - (float(np.median(shift)) if shift else 0.0))
         s = np.array([mean[k] for k in paired] + alone) / (CARD_W_MM / 2)
-        phase = column_phase(s[:len(paired)])
+        phase = column_phase(s[: len(paired)])
         cols = s - phase
         # A card's column is where the glass's columns lie, or whole steps from the nearest
         # glass card's: dealt by hand and measured on a plane that is only so good across the
         # glass, far cards may set the columns a quarter off (1130370).
         for i in range(len(paired), len(s)):
-            near = int(np.argmin(np.abs(s[:len(paired)] - s[i])))
+            near = int(np.argmin(np.abs(s[: len(paired)] - s[i])))
             step = s[i] - s[near]
             if abs(cols[i] - round(cols[i])) <= COLUMN_TOLERANCE:
                 continue
@@ -1447,19 +1677,32 @@ class Reader:
             cols[i] = round(cols[near]) + round(step)
         return self._on_layout_cells(cmms, [*paired, *js], cols, axis, c_t)
 
-    def _on_layout_cells(self, cmms: list[np.ndarray] | np.ndarray, ks: list[int],
-                         s: np.ndarray, axis: np.ndarray, c_t: float) -> bool:
+    def _on_layout_cells(
+        self,
+        cmms: list[np.ndarray] | np.ndarray,
+        ks: list[int],
+        s: np.ndarray,
+        axis: np.ndarray,
+        c_t: float,
+    ) -> bool:
         """Whether cards `ks` lie on the cells of a known layout card: their rows from the
         centre line at `c_t`, their columns from `s`, their places across the glass in
         half-card widths from a column (phase taken off)."""
         cols = np.round(s).astype(int)
         rows = [row_at(abs(float(cmms[k] @ axis) - c_t), self.lib.shape.height_mm) for k in ks]
-        return bool(layout_fits(set(zip(rows, (cols - cols.min()).tolist(), strict=True)),
-                                self.layouts))
+        return bool(
+            layout_fits(set(zip(rows, (cols - cols.min()).tolist(), strict=True)), self.layouts)
+        )
 
-    def _hidden_place(self, look: TableLook, white: np.ndarray, H_inv: np.ndarray,
-                      centre: np.ndarray, down: np.ndarray,
-                      table_share: float = BARE_TABLE_SHARE) -> bool:
+    def _hidden_place(
+        self,
+        look: TableLook,
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        centre: np.ndarray,
+        down: np.ndarray,
+        table_share: float = BARE_TABLE_SHARE,
+    ) -> bool:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
@@ -1477,27 +1720,45 @@ class Reader:
         mask = np.zeros(white.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.rint(art).astype(np.int32), 1)
         inside = mask > 0
-        return bool(inside.any()) and float(
-            (look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
+        return (
+            bool(inside.any())
+            and float((look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
+        )
 
-    def _place_mask(self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray,
-                    down: np.ndarray) -> np.ndarray:
+    def _place_mask(
+        self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray, down: np.ndarray
+    ) -> np.ndarray:
         """The processing-image pixels of the art of the upper half of the place centred at
         `centre` (mm, the card's top edge square to `down`)."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         r = np.array([down[1], -down[0]])
         tl = self._top_left(centre, down, 0.0, 0.0)
-        art = np.array([tl + b * (r + down), tl + (W - b) * r + b * down,
-                        tl + (W - b) * r + (Hc / 2) * down, tl + b * r + (Hc / 2) * down])
+        art = np.array(
+            [
+                tl + b * (r + down),
+                tl + (W - b) * r + b * down,
+                tl + (W - b) * r + (Hc / 2) * down,
+                tl + b * r + (Hc / 2) * down,
+            ]
+        )
         mask = np.zeros(white.shape, np.uint8)
         _paint_mm(mask, H_inv, art)
         return mask > 0
 
-    def _glass_without_pairs(self, image: np.ndarray, table: Callable[[], TableLook],
-                             sc: float,
-                             white: np.ndarray, H_inv: np.ndarray, cards_mm: list, looks: list,
-                             orient: np.ndarray, axis: np.ndarray, c_t: float,
-                             partner: np.ndarray) -> tuple[float, np.ndarray]:
+    def _glass_without_pairs(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        sc: float,
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        cards_mm: list,
+        looks: list,
+        orient: np.ndarray,
+        axis: np.ndarray,
+        c_t: float,
+        partner: np.ndarray,
+    ) -> tuple[float, np.ndarray]:
         """The centre line when no facing pair was found: late in a round an arm across the
         middle can hide every reflection. Rows step half a card out from the line, so each
         card facing it says where the line may lie (its own row unknown: one guess per row).
@@ -1513,8 +1774,12 @@ class Reader:
         cloth, where a taught face matched clearly: no card's border was there.)"""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
-        facing = [i for i in range(len(cards_mm)) if orient[i] != 0
-                  and float(looks[i][0 if orient[i] > 0 else 1][0].max()) >= VERIFY_SCORE]
+        facing = [
+            i
+            for i in range(len(cards_mm))
+            if orient[i] != 0
+            and float(looks[i][0 if orient[i] > 0 else 1][0].max()) >= VERIFY_SCORE
+        ]
         guesses = []
         for i in facing:
             for row in range(4):
@@ -1545,46 +1810,122 @@ class Reader:
             backed = []
             for j in on_rows:
                 mirror = _mirrored(cmms[j][None], axis, c)[0]
-                searched = self._search(image, img_from_mm, mirror, -orient[j] * axis,
-                                        give_up=0.3)
+                searched = self._search(image, img_from_mm, mirror, -orient[j] * axis, give_up=0.3)
                 # Part of a face is enough only for a card lying alone, the last of a round:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
                 # one puts a pile card's mirror on some card an arm partly hides. (That arm
                 # breaks the frame too: the frame is asked of a clear match only.)
                 art = apply_homography(H_inv, inset(searched[2], self.lib.shape.border_mm))
-                if (clear_match(searched[1]) and _frame_fraction(white, art) >= LINE_FRAME
-                        and not self._table_in_face(table(), white,
-                                                    apply_homography(H_inv, searched[2]))
-                        ) or (alone[j] and self._partly_seen(
-                        image, img_from_mm, mirror, -orient[j] * axis, searched)) or (
-                        len(groups[j]) <= LAST_CARDS and self._last_cards_under_arm(
-                            image, table, white, H_inv, img_from_mm, pos, tops, orient,
-                            facing, on_rows, j, groups[j], holes, axis, c)):
+                if (
+                    (
+                        clear_match(searched[1])
+                        and _frame_fraction(white, art) >= LINE_FRAME
+                        and not self._table_in_face(
+                            table(), white, apply_homography(H_inv, searched[2])
+                        )
+                    )
+                    or (
+                        alone[j]
+                        and self._partly_seen(
+                            image, img_from_mm, mirror, -orient[j] * axis, searched
+                        )
+                    )
+                    or (
+                        len(groups[j]) <= LAST_CARDS
+                        and self._last_cards_under_arm(
+                            image,
+                            table,
+                            white,
+                            H_inv,
+                            img_from_mm,
+                            pos,
+                            tops,
+                            orient,
+                            facing,
+                            on_rows,
+                            j,
+                            groups[j],
+                            holes,
+                            axis,
+                            c,
+                        )
+                    )
+                ):
                     backed.append(j)
             if not backed:
-                backed = self._halves_under_arm(image, table, white, H_inv, img_from_mm, pos,
-                                                tops, orient, facing, on_rows, holes, axis, c)
+                backed = self._halves_under_arm(
+                    image,
+                    table,
+                    white,
+                    H_inv,
+                    img_from_mm,
+                    pos,
+                    tops,
+                    orient,
+                    facing,
+                    on_rows,
+                    holes,
+                    axis,
+                    c,
+                )
             if not backed:
                 continue
             glass = set(backed)
             partner = partner.copy()
-            self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing, on_rows,
-                                     glass, partner, axis, c, apart=False)
+            self._grow_without_pairs(
+                table,
+                white,
+                H_inv,
+                cmms,
+                tops,
+                orient,
+                facing,
+                on_rows,
+                glass,
+                partner,
+                axis,
+                c,
+                apart=False,
+            )
             # The line lies where the glass's cards say, not where the card that first
             # suggested it did: any card within a row's tolerance may have, a score pile's too
             # (1100385). The glass only grows.
             c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)], c, Hc)
             on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
-            self._grow_without_pairs(table, white, H_inv, cmms, tops, orient, facing, on_rows,
-                                     glass, partner, axis, c, apart=True)
+            self._grow_without_pairs(
+                table,
+                white,
+                H_inv,
+                cmms,
+                tops,
+                orient,
+                facing,
+                on_rows,
+                glass,
+                partner,
+                axis,
+                c,
+                apart=True,
+            )
             return c, partner
         return c_t, partner
 
-    def _grow_without_pairs(self, table: Callable[[], TableLook], white: np.ndarray,
-                            H_inv: np.ndarray, cmms: list[np.ndarray], tops: list[float],
-                            orient: np.ndarray, facing: list[int], on_rows: list[int],
-                            glass: set[int], partner: np.ndarray, axis: np.ndarray, c: float,
-                            apart: bool) -> None:
+    def _grow_without_pairs(
+        self,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        cmms: list[np.ndarray],
+        tops: list[float],
+        orient: np.ndarray,
+        facing: list[int],
+        on_rows: list[int],
+        glass: set[int],
+        partner: np.ndarray,
+        axis: np.ndarray,
+        c: float,
+        apart: bool,
+    ) -> None:
         """Grows `glass` (the cards backing the line at `c`; `partner` in place: itself) by the
         cards on the line's rows (`on_rows`) that touch it, one neighbour after another, and
         with `apart` by cards on its rows apart from it whose reflections an arm hides. An arm
@@ -1600,8 +1941,10 @@ class Reader:
             while grown:
                 grown = False
                 for j in on_rows:
-                    if j not in glass and min(np.linalg.norm(cmms[j] - cmms[k])
-                                              for k in glass) < NEIGHBOUR_MM:
+                    if (
+                        j not in glass
+                        and min(np.linalg.norm(cmms[j] - cmms[k]) for k in glass) < NEIGHBOUR_MM
+                    ):
                         glass.add(j)
                         grown = True
             for j in glass:
@@ -1611,23 +1954,52 @@ class Reader:
             glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
 
             def on_rows_here(k: int, glass_s: np.ndarray = glass_s) -> bool:
-                return on_a_row(tops[k], c, int(orient[k]), Hc,
-                                row_tolerance(float(cmms[k] @ lateral), glass_s))
+                return on_a_row(
+                    tops[k], c, int(orient[k]), Hc, row_tolerance(float(cmms[k] @ lateral), glass_s)
+                )
 
-            more = next((j for j in facing if j not in glass and on_rows_here(j)
-                         and _cascade_on_rows(cmms, j, lateral, facing, on_rows_here)
-                         and self._arm_over_reflection(table, white, H_inv, cmms, partner,
-                                                       sorted(glass), j, axis, c,
-                                                       -orient[j] * axis)), None)
+            more = next(
+                (
+                    j
+                    for j in facing
+                    if j not in glass
+                    and on_rows_here(j)
+                    and _cascade_on_rows(cmms, j, lateral, facing, on_rows_here)
+                    and self._arm_over_reflection(
+                        table,
+                        white,
+                        H_inv,
+                        cmms,
+                        partner,
+                        sorted(glass),
+                        j,
+                        axis,
+                        c,
+                        -orient[j] * axis,
+                    )
+                ),
+                None,
+            )
             if more is None:
                 return
             glass.add(more)
 
-    def _halves_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
-                          white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
-                          pos: np.ndarray, tops: list[float], orient: np.ndarray,
-                          facing: list[int], on_rows: list[int], holes: list[Oriented],
-                          axis: np.ndarray, c: float) -> list[int]:
+    def _halves_under_arm(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        img_from_mm: np.ndarray,
+        pos: np.ndarray,
+        tops: list[float],
+        orient: np.ndarray,
+        facing: list[int],
+        on_rows: list[int],
+        holes: list[Oriented],
+        axis: np.ndarray,
+        c: float,
+    ) -> list[int]:
         """The cards on the rows of the line at `c`, if they are what an arm across the middle
         of a larger glass leaves of it, every reflection under the arm. Believed only if
         together they lie on the cells of a layout card (columns from where they lie across
@@ -1645,22 +2017,44 @@ class Reader:
             return []
         lateral = np.array([-axis[1], axis[0]])
         Hc = self.lib.shape.height_mm
-        if not all(_cascade_on_rows(list(pos), k, lateral, facing,
-                                    lambda m: on_a_row(tops[m], c, int(orient[m]), Hc))
-                   for k in on_rows):
+        if not all(
+            _cascade_on_rows(
+                list(pos), k, lateral, facing, lambda m: on_a_row(tops[m], c, int(orient[m]), Hc)
+            )
+            for k in on_rows
+        ):
             return []  # a score pile's cascade
         s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
         s -= column_phase(s)
         if (np.abs(s - np.round(s)) > COLUMN_TOLERANCE).any() or not self._on_layout_cells(
-                pos, on_rows, s, axis, c):
+            pos, on_rows, s, axis, c
+        ):
             return []
         sides = {int(orient[k]) for k in on_rows}
         if len(sides) == 1:
-            first_row = any(abs(abs(tops[k] - c) - GAP_MM / 2) < ROW_TOLERANCE_MM
-                            for k in on_rows)
-            return list(on_rows) if first_row and _inside_view(white, holes, on_rows) and all(
-                self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
-                                    axis, c, part_of_face=True) for k in on_rows) else []
+            first_row = any(abs(abs(tops[k] - c) - GAP_MM / 2) < ROW_TOLERANCE_MM for k in on_rows)
+            return (
+                list(on_rows)
+                if first_row
+                and _inside_view(white, holes, on_rows)
+                and all(
+                    self._arm_at_mirror(
+                        image,
+                        table,
+                        white,
+                        H_inv,
+                        img_from_mm,
+                        pos,
+                        orient,
+                        k,
+                        axis,
+                        c,
+                        part_of_face=True,
+                    )
+                    for k in on_rows
+                )
+                else []
+            )
         hidden = set()
         for k in on_rows:
             mirror = _mirrored(pos[k][None], axis, c)[0]
@@ -1668,15 +2062,26 @@ class Reader:
             inside = self._place_mask(white, H_inv, mirror, down)
             if _centre_at(mirror, pos) or not _borderless(white, inside):
                 return []
-            if (_arm_in(table(), white, inside)
-                    or self._partly_seen(image, img_from_mm, mirror, down)):
+            if _arm_in(table(), white, inside) or self._partly_seen(
+                image, img_from_mm, mirror, down
+            ):
                 hidden.add(int(orient[k]))
         return list(on_rows) if hidden == sides else []
 
-    def _arm_at_mirror(self, image: np.ndarray, table: Callable[[], TableLook],
-                       white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
-                       pos: np.ndarray, orient: np.ndarray, k: int, axis: np.ndarray,
-                       c: float, part_of_face: bool = False) -> bool:
+    def _arm_at_mirror(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        img_from_mm: np.ndarray,
+        pos: np.ndarray,
+        orient: np.ndarray,
+        k: int,
+        axis: np.ndarray,
+        c: float,
+        part_of_face: bool = False,
+    ) -> bool:
         """Whether an arm lies at card `k`'s mirror in the line at `c` (`_hidden_place`, at
         most `LAST_CARD_TABLE_SHARE` of the place in the table's colours), or, with
         `part_of_face`, part of a taught face shows there; and no card lies there, found
@@ -1694,12 +2099,24 @@ class Reader:
             return False
         return arm or self._partly_seen(image, img_from_mm, mirror, down, searched)
 
-    def _last_cards_under_arm(self, image: np.ndarray, table: Callable[[], TableLook],
-                              white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
-                              pos: np.ndarray, tops: list[float],
-                              orient: np.ndarray, facing: list[int], on_rows: list[int],
-                              j: int, group: list[int], holes: list[Oriented],
-                              axis: np.ndarray, c: float) -> bool:
+    def _last_cards_under_arm(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        img_from_mm: np.ndarray,
+        pos: np.ndarray,
+        tops: list[float],
+        orient: np.ndarray,
+        facing: list[int],
+        on_rows: list[int],
+        j: int,
+        group: list[int],
+        holes: list[Oriented],
+        axis: np.ndarray,
+        c: float,
+    ) -> bool:
         """Whether card `j` and the cards next to it (`group`, neighbour by neighbour: at
         most `LAST_CARDS`) are the last cards of a round whose reflections an arm hides
         whole, the centre line at `c` just across `j`'s top edge (its first row). All face
@@ -1722,30 +2139,52 @@ class Reader:
         # pile card 6 mm off their row may lie on the one but not the other.
         Hc = self.lib.shape.height_mm
         c = line_through([tops[g] for g in group], orient[group], c, Hc)
-        if any(k not in group and on_a_row(tops[k], c, int(orient[k]), Hc)
-               and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM for k in facing for g in group):
+        if any(
+            k not in group
+            and on_a_row(tops[k], c, int(orient[k]), Hc)
+            and abs(tops[k] - tops[g]) < ROW_TOLERANCE_MM
+            for k in facing
+            for g in group
+        ):
             return False
         # The line's direction comes from the cards' own, each dealt a little askew: a card
         # far along it may cross it a little further (1135365: a pile card 250 mm along).
         lateral = np.array([-axis[1], axis[0]])
         group_s = np.array([float(pos[g] @ lateral) for g in group])
-        if not _from_own_sides(tops, orient, facing, c, [
-                row_tolerance(float(pos[k] @ lateral), group_s) for k in range(len(tops))]):
+        if not _from_own_sides(
+            tops,
+            orient,
+            facing,
+            c,
+            [row_tolerance(float(pos[k] @ lateral), group_s) for k in range(len(tops))],
+        ):
             return False
-        if not self._alone_on_table(image, table, white, H_inv, img_from_mm, pos, orient,
-                                   axis, group, holes):
+        if not self._alone_on_table(
+            image, table, white, H_inv, img_from_mm, pos, orient, axis, group, holes
+        ):
             return False
         if len(group) > 1:
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
             if not self._on_layout_cells(pos, group, s - column_phase(s), axis, c):
                 return False
-        return all(self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k,
-                                       axis, c) for k in group)
+        return all(
+            self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k, axis, c)
+            for k in group
+        )
 
-    def _alone_on_table(self, image: np.ndarray, table: Callable[[], TableLook],
-                        white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
-                        pos: np.ndarray, orient: np.ndarray, axis: np.ndarray,
-                        group: list[int], holes: list[Oriented]) -> bool:
+    def _alone_on_table(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        img_from_mm: np.ndarray,
+        pos: np.ndarray,
+        orient: np.ndarray,
+        axis: np.ndarray,
+        group: list[int],
+        holes: list[Oriented],
+    ) -> bool:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
         round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`).
@@ -1761,37 +2200,48 @@ class Reader:
         for k in group:
             down = orient[k] * axis
             r = np.array([down[1], -down[0]])
-            _paint_mm(own, H_inv, _quad_mm(self._top_left(pos[k], down, -2.0, 0.0), down,
-                                           W + 4.0, Hc + 2.0))
+            _paint_mm(
+                own,
+                H_inv,
+                _quad_mm(self._top_left(pos[k], down, -2.0, 0.0), down, W + 4.0, Hc + 2.0),
+            )
             px_per_mm = float(np.linalg.norm(holes[k].width_vec)) / (W - 2 * b)
             outline = inset(holes[k].hole.corners, -(b + 2.0) * px_per_mm)
             cv2.fillConvexPoly(own, np.rint(outline).astype(np.int32), 1)
             for side in (-1.0, 1.0):
                 beside = pos[k] + side * W * r
-                if self._hidden_place(table(), white, H_inv, beside, down,
-                                      LAST_CARD_TABLE_SHARE) and self._partly_seen(
-                        image, img_from_mm, beside, down):
-                    _paint_mm(hidden, H_inv,
-                              _quad_mm(self._top_left(beside, down, 0.0, 0.0), down, W, Hc))
+                if self._hidden_place(
+                    table(), white, H_inv, beside, down, LAST_CARD_TABLE_SHARE
+                ) and self._partly_seen(image, img_from_mm, beside, down):
+                    _paint_mm(
+                        hidden, H_inv, _quad_mm(self._top_left(beside, down, 0.0, 0.0), down, W, Hc)
+                    )
         # Each side on its own: one neighbour's border along one side is a share of that
         # side's strip, but a small share of a ring round the whole group.
         free = (own == 0) & (hidden == 0)
         out = LAST_CARD_RING_MM
         for k in group:
             down = orient[k] * axis
-            for dr, dd, w, h in ((-out, 0.0, out - 2.0, Hc), (W + 2.0, 0.0, out - 2.0, Hc),
-                                 (-out, Hc + 2.0, W + 2 * out, out - 2.0)):
+            for dr, dd, w, h in (
+                (-out, 0.0, out - 2.0, Hc),
+                (W + 2.0, 0.0, out - 2.0, Hc),
+                (-out, Hc + 2.0, W + 2 * out, out - 2.0),
+            ):
                 strip = np.zeros(white.shape, np.uint8)
-                _paint_mm(strip, H_inv, _quad_mm(self._top_left(pos[k], down, dr, dd), down,
-                                                 w, h))
+                _paint_mm(strip, H_inv, _quad_mm(self._top_left(pos[k], down, dr, dd), down, w, h))
                 there = (strip > 0) & free
                 if there.any() and float(white[there].mean()) > LAST_CARD_RING_WHITE:
                     return False
         return True
 
-    def _search(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
-                down: np.ndarray, give_up: float = 0.0
-                ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
+    def _search(
+        self,
+        image: np.ndarray,
+        img_from_mm: np.ndarray,
+        centre: np.ndarray,
+        down: np.ndarray,
+        give_up: float = 0.0,
+    ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
         Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
         as soon as the match is clear, or at once if the first look scores below `give_up`
@@ -1802,8 +2252,16 @@ class Reader:
         for _ in range(2):
             # A second ring about the best shift: a card 5 to 7 mm off its predicted place.
             at = best[3], best[4]
-            for dr, dd in ((-3.5, 0), (3.5, 0), (0, -3.5), (0, 3.5),
-                           (-3.5, -3.5), (3.5, -3.5), (-3.5, 3.5), (3.5, 3.5)):
+            for dr, dd in (
+                (-3.5, 0),
+                (3.5, 0),
+                (0, -3.5),
+                (0, 3.5),
+                (-3.5, -3.5),
+                (3.5, -3.5),
+                (-3.5, 3.5),
+                (3.5, 3.5),
+            ):
                 if best[0] >= 0.85:
                     break
                 got = self._probe(image, img_from_mm, centre, down, 0.0, at[0] + dr, at[1] + dd)
@@ -1816,11 +2274,18 @@ class Reader:
                 best = got if got[0] > best[0] else best
         return best
 
-    def _layout_places(self, image: np.ndarray, table: Callable[[], TableLook],
-                       white: np.ndarray,
-                       sc: float, H_inv: np.ndarray,
-                       seen: list[SeenCard], fits: list[tuple[Layout, int]],
-                       axis: np.ndarray, c_t: float) -> list[SeenCard]:
+    def _layout_places(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        sc: float,
+        H_inv: np.ndarray,
+        seen: list[SeenCard],
+        fits: list[tuple[Layout, int]],
+        axis: np.ndarray,
+        c_t: float,
+    ) -> list[SeenCard]:
         """Cards at places of the layout that nothing was found at, nor at their reflection's
         place: an arm across the glass hides both a card's outline and its reflection, so
         neither the finder nor the reflection search sees it. The layout card says where every
@@ -1843,8 +2308,11 @@ class Reader:
             # turned and scaled as the plane has it (a lattice of exact card pitches drifts
             # 8 mm off by the far columns).
             plan = placements(lay)
-            known = [(c, plan[lay.name_of(c.half, index[(c.row, c.col)])]) for c in seen
-                     if (c.row, c.col) in index]
+            known = [
+                (c, plan[lay.name_of(c.half, index[(c.row, c.col)])])
+                for c in seen
+                if (c.row, c.col) in index
+            ]
             A = np.array([[p.x, p.y, 1.0] for _, p in known])
             if len(known) < 3 or np.linalg.matrix_rank(A) < 3:
                 continue
@@ -1854,7 +2322,8 @@ class Reader:
                 # a card seen (1140383): a glass card of that row or the one before, a column
                 # aside; beyond the glass lies a score pile or the table.
                 near = (row, col) in common or any(
-                    abs(c.col - col) <= 2 and 0 <= row - c.row <= 1 for c in seen)
+                    abs(c.col - col) <= 2 and 0 <= row - c.row <= 1 for c in seen
+                )
                 if not near or ((0, row, col) in have and (1, row, col) in have):
                     continue
                 for half in (0, 1):
@@ -1862,66 +2331,108 @@ class Reader:
                     at = plan[lay.name_of(half, i)]
                     centre = np.array([at.x, at.y, 1.0]) @ M
                     if _card_at(centre, seen + [f for f, *_ in found]) or any(
-                            float(np.linalg.norm(centre - p)) < 5.0 for p in probed):
+                        float(np.linalg.norm(centre - p)) < 5.0 for p in probed
+                    ):
                         continue  # (another layout's plan puts a place looked at here)
                     probed.append(centre)
-                    _top, scores, quad_mm, _, _ = self._search(image, img_from_mm, centre,
-                                                              side * axis, give_up=0.55)
+                    _top, scores, quad_mm, _, _ = self._search(
+                        image, img_from_mm, centre, side * axis, give_up=0.55
+                    )
                     cmm = quad_mm.mean(axis=0)
-                    card = SeenCard(None, 0.0, apply_homography(H_inv, cmm[None])[0] / sc,
-                                    apply_homography(H_inv, quad_mm) / sc, False, half, row, col,
-                                    cmm, full_hole=False, quad_mm=quad_mm)
-                    card.scores = {"_s": float(cmm @ lateral),
-                                   "_t": abs(float(cmm @ axis) - c_t), "from_layout": 1.0}
+                    card = SeenCard(
+                        None,
+                        0.0,
+                        apply_homography(H_inv, cmm[None])[0] / sc,
+                        apply_homography(H_inv, quad_mm) / sc,
+                        False,
+                        half,
+                        row,
+                        col,
+                        cmm,
+                        full_hole=False,
+                        quad_mm=quad_mm,
+                    )
+                    card.scores = {
+                        "_s": float(cmm @ lateral),
+                        "_t": abs(float(cmm @ axis) - c_t),
+                        "from_layout": 1.0,
+                    }
                     self._name(card, scores)
-                    if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm,
-                                        scores):
-                        covers = [[np.array([plan[lay.name_of(h, j)].x,
-                                             plan[lay.name_of(h, j)].y, 1.0]) @ M
-                                   for j in lay.covered_by[i]] for h in (half, 1 - half)]
+                    if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
+                        covers = [
+                            [
+                                np.array(
+                                    [plan[lay.name_of(h, j)].x, plan[lay.name_of(h, j)].y, 1.0]
+                                )
+                                @ M
+                                for j in lay.covered_by[i]
+                            ]
+                            for h in (half, 1 - half)
+                        ]
                         found.append((card, lay, shift, i, covers))
         # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
         # both, so a hidden one is there if its reflection is).
         at = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
         kept = []
         for c, lay, shift, i, covers in found:
-            c.covered = any((h, lay.cells[j].row, lay.cells[j].col - shift) in at
-                            for j in lay.covered_by[i] for h in (0, 1))
+            c.covered = any(
+                (h, lay.cells[j].row, lay.cells[j].col - shift) in at
+                for j in lay.covered_by[i]
+                for h in (0, 1)
+            )
             # A card's covers may lie under the arm that hid it (1130098, 1135357): it is
             # reported only if its covers' places show, empty, or its reflection's do (a pick
             # takes both: 1140383).
             down = (1 if c.half == 0 else -1) * axis
             if c.covered or any(
-                    not any(self._hidden_place(table(), white, H_inv, at_, sgn * down)
-                            for at_ in places)
-                    for sgn, places in zip((1, -1), covers, strict=True)):
+                not any(
+                    self._hidden_place(table(), white, H_inv, at_, sgn * down) for at_ in places
+                )
+                for sgn, places in zip((1, -1), covers, strict=True)
+            ):
                 kept.append(c)
         return kept
 
-    def _probe(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
-               down: np.ndarray, ang: float, dr: float, dd: float
-               ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
+    def _probe(
+        self,
+        image: np.ndarray,
+        img_from_mm: np.ndarray,
+        centre: np.ndarray,
+        down: np.ndarray,
+        ang: float,
+        dr: float,
+        dd: float,
+    ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """Template scores of a card centred at `centre` (mm), its top edge square to `down`
         turned by `ang` degrees, shifted `dr` mm to its right and `dd` mm down; with its quad."""
         W, Hc = CARD_W_MM, self.lib.shape.height_mm
         a = math.radians(ang)
-        d = np.array([down[0] * math.cos(a) - down[1] * math.sin(a),
-                      down[0] * math.sin(a) + down[1] * math.cos(a)])
+        d = np.array(
+            [
+                down[0] * math.cos(a) - down[1] * math.sin(a),
+                down[0] * math.sin(a) + down[1] * math.cos(a),
+            ]
+        )
         tl = self._top_left(centre, d, dr, dd)
         scores = self.lib.match(self._card_window(image, img_from_mm, tl, d))
         return float(scores.max()), scores, _quad_mm(tl, d, W, Hc), dr, dd
 
-    def _top_left(self, centre: np.ndarray, d: np.ndarray, dr: float, dd: float
-                  ) -> np.ndarray:
+    def _top_left(self, centre: np.ndarray, d: np.ndarray, dr: float, dd: float) -> np.ndarray:
         """The top-left corner (mm) of a card centred at `centre` whose unit vector `d` points
         down it, shifted `dr` mm to its right and `dd` mm down."""
         W, Hc = CARD_W_MM, self.lib.shape.height_mm
         r = np.array([d[1], -d[0]])
         return centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
 
-    def _look(self, image: np.ndarray, sc: float, H_inv: np.ndarray, centre: np.ndarray,
-              d: np.ndarray, hl: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _look(
+        self,
+        image: np.ndarray,
+        sc: float,
+        H_inv: np.ndarray,
+        centre: np.ndarray,
+        d: np.ndarray,
+        hl: float,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Template scores of the card whose interior is centred at `centre` (mm) if `d` points
         down the card; also the card frame (d, top-left corner, right) that goes with it."""
         b = self.lib.shape.border_mm
@@ -1930,31 +2441,43 @@ class Reader:
         window = self._card_window(image, np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv, tl, d)
         return self.lib.match(window, search=False), d, tl, r, window
 
-    def _card_window(self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray,
-                     d: np.ndarray) -> np.ndarray:
+    def _card_window(
+        self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray, d: np.ndarray
+    ) -> np.ndarray:
         """Descriptor of the upper-half window of the card whose top-left corner lies at `tl`
         (table mm) and whose unit vector `d` points down it."""
         return descriptor(self._card_patch(image, img_from_mm, tl, d))
 
-    def _card_patch(self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray,
-                    d: np.ndarray) -> np.ndarray:
+    def _card_patch(
+        self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray, d: np.ndarray
+    ) -> np.ndarray:
         """The same window as `_card_window`, as BGR pixels."""
         r = np.array([d[1], -d[0]])
         C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
         return cut_window(image, img_from_mm @ C, self.lib)
 
-    def _face_found(self, image: np.ndarray, table: Callable[[], TableLook],
-                    white: np.ndarray, H_inv: np.ndarray, img_from_mm: np.ndarray,
-                    quad_mm: np.ndarray, scores: np.ndarray) -> bool:
+    def _face_found(
+        self,
+        image: np.ndarray,
+        table: Callable[[], TableLook],
+        white: np.ndarray,
+        H_inv: np.ndarray,
+        img_from_mm: np.ndarray,
+        quad_mm: np.ndarray,
+        scores: np.ndarray,
+    ) -> bool:
         """Whether a search found a card at `quad_mm` where no outline was (scores: its
         window's): a clear match, the face in view cell by cell, and not the table's
         pattern."""
-        return (clear_match(scores)
-                and self._face_in_view(image, img_from_mm, quad_mm, scores)
-                and not self._table_in_face(table(), white, apply_homography(H_inv, quad_mm)))
+        return (
+            clear_match(scores)
+            and self._face_in_view(image, img_from_mm, quad_mm, scores)
+            and not self._table_in_face(table(), white, apply_homography(H_inv, quad_mm))
+        )
 
-    def _face_in_view(self, image: np.ndarray, img_from_mm: np.ndarray, quad_mm: np.ndarray,
-                      scores: np.ndarray) -> bool:
+    def _face_in_view(
+        self, image: np.ndarray, img_from_mm: np.ndarray, quad_mm: np.ndarray, scores: np.ndarray
+    ) -> bool:
         """Whether the card a search matched clearly at `quad_mm` (scores: its whole window's)
         shows that face cell by cell too: the same taught face leads `match_visible` there, at
         `FACE_IN_VIEW_SCORE` or more."""
@@ -1964,8 +2487,14 @@ class Reader:
         best = int(np.argmax(scores))
         return int(np.argmax(visible)) == best and float(visible[best]) >= FACE_IN_VIEW_SCORE
 
-    def _partly_seen(self, image: np.ndarray, img_from_mm: np.ndarray, centre: np.ndarray,
-                     down: np.ndarray, searched: tuple | None = None) -> bool:
+    def _partly_seen(
+        self,
+        image: np.ndarray,
+        img_from_mm: np.ndarray,
+        centre: np.ndarray,
+        down: np.ndarray,
+        searched: tuple | None = None,
+    ) -> bool:
         """Whether a card lies at `centre` (mm, its top edge square to `down`) that an arm
         partly hides: a taught face matches the part left in view, clearly, about the pose
         where the whole window matches best (`searched`: that `_search`, if made already).
@@ -1975,8 +2504,9 @@ class Reader:
             return False  # nothing like a card here (an empty place, the table)
         for dr, dd in ((0, 0), (-3, 0), (3, 0), (0, -3), (0, 3)):
             tl = self._top_left(centre, down, best[3] + dr, best[4] + dd)
-            if visible_match(self.lib.match_visible(self._card_patch(image, img_from_mm, tl,
-                                                                     down))):
+            if visible_match(
+                self.lib.match_visible(self._card_patch(image, img_from_mm, tl, down))
+            ):
                 return True
         return False
 
@@ -2047,8 +2577,12 @@ def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
     h, w = white.shape
     by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
     sides = np.zeros(COLOUR_BINS, np.int32)
-    for strip in ((slice(0, by), slice(None)), (slice(h - by, h), slice(None)),
-                  (slice(by, h - by), slice(0, bx)), (slice(by, h - by), slice(w - bx, w))):
+    for strip in (
+        (slice(0, by), slice(None)),
+        (slice(h - by, h), slice(None)),
+        (slice(by, h - by), slice(0, bx)),
+        (slice(by, h - by), slice(w - bx, w)),
+    ):
         part = bins[strip][~white[strip]]
         hist = np.bincount(part, minlength=COLOUR_BINS)
         sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
@@ -2086,23 +2620,32 @@ def _stacked_on(cmms: list[np.ndarray], j: int, lateral: np.ndarray) -> list[int
     while todo:
         i = todo.pop()
         for k, c in enumerate(cmms):
-            if (k not in run and float(np.linalg.norm(c - cmms[i])) < NEIGHBOUR_MM
-                    and abs(float(c @ lateral) - s0) < CARD_W_MM / 4):
+            if (
+                k not in run
+                and float(np.linalg.norm(c - cmms[i])) < NEIGHBOUR_MM
+                and abs(float(c @ lateral) - s0) < CARD_W_MM / 4
+            ):
                 run.add(k)
                 todo.append(k)
     return sorted(run - {j})
 
 
-def _cascade_on_rows(cmms: list[np.ndarray], j: int, lateral: np.ndarray, facing: list[int],
-                     on_row: Callable[[int], bool]) -> bool:
+def _cascade_on_rows(
+    cmms: list[np.ndarray],
+    j: int,
+    lateral: np.ndarray,
+    facing: list[int],
+    on_row: Callable[[int], bool],
+) -> bool:
     """Whether the facing cards lying on card `j` in its column (`_stacked_on`) lie on the
     glass's rows (`on_row`) too, as a layout's do: a score pile's cascade steps further than a
     row (0.55 of a card in the simulated piles), so its next card lies off them (1100385)."""
     return all(on_row(k) for k in _stacked_on(cmms, j, lateral) if k in facing)
 
 
-def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]
-                ) -> list[tuple[str, int]]:
+def layout_fits(
+    observed: set[tuple[int, int]], layouts: dict[str, Layout]
+) -> list[tuple[str, int]]:
     """Every (layout id, column shift) whose cells hold all `observed` (row, column) places
     (both halves of a glass share one layout's cells)."""
     fits = []
@@ -2114,8 +2657,9 @@ def layout_fits(observed: set[tuple[int, int]], layouts: dict[str, Layout]
     return fits
 
 
-def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
-               margin: int = SEARCH_PX) -> np.ndarray:
+def cut_window(
+    image: np.ndarray, H_img_from_card: np.ndarray, lib: Library, margin: int = SEARCH_PX
+) -> np.ndarray:
     """The upper-half patch of a card, `margin` px larger on every side, rectified.
 
     `H_img_from_card` maps card mm (origin at the card's top-left, y down the card) to image
@@ -2123,20 +2667,31 @@ def cut_window(image: np.ndarray, H_img_from_card: np.ndarray, lib: Library,
     x0, y0, x1, y1 = lib.shape.patch_region()
     m, up = margin, 2
     sx, sy = (x1 - x0) / PATCH_W, (y1 - y0) / PATCH_H
-    P = np.array([[sx / up, 0, x0 - m * sx + sx / (2 * up)],
-                  [0, sy / up, y0 - m * sy + sy / (2 * up)], [0, 0, 1]])
+    P = np.array(
+        [
+            [sx / up, 0, x0 - m * sx + sx / (2 * up)],
+            [0, sy / up, y0 - m * sy + sy / (2 * up)],
+            [0, 0, 1],
+        ]
+    )
     size = ((PATCH_W + 2 * m) * up, (PATCH_H + 2 * m) * up)
-    big = cv2.warpPerspective(image, H_img_from_card @ P, size,
-                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
+    big = cv2.warpPerspective(
+        image,
+        H_img_from_card @ P,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
 
 
-def look_agreement(then: np.ndarray, now: np.ndarray, grid: tuple[int, int] = (4, 3)
-                   ) -> tuple[float, float]:
+def look_agreement(
+    then: np.ndarray, now: np.ndarray, grid: tuple[int, int] = (4, 3)
+) -> tuple[float, float]:
     """How well a place looks as a card did (`Reader.own_look` descriptors): the normalised
     correlation of the whole, and the share of the cells of a `grid` (across, down) that have
     structure then and correlate `OWN_LOOK_CELL` each (an arm over the rest)."""
+
     def corr(a: np.ndarray, b: np.ndarray) -> float:
         a, b = a - a.mean(), b - b.mean()
         return float((a * b).sum() / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b))))
@@ -2163,20 +2718,33 @@ def _sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> boo
     cards = plane_from_cards(items, lib)
     if cards is None:
         return True
-    ratios = [math.sqrt(abs(cv2.contourArea(apply_homography(H, o.hole.corners).astype(np.float32)))
-                        / max(1e-6, abs(cv2.contourArea(
-                            apply_homography(cards, o.hole.corners).astype(np.float32)))))
-              for o in items]
+    ratios = [
+        math.sqrt(
+            abs(cv2.contourArea(apply_homography(H, o.hole.corners).astype(np.float32)))
+            / max(
+                1e-6,
+                abs(cv2.contourArea(apply_homography(cards, o.hole.corners).astype(np.float32))),
+            )
+        )
+        for o in items
+    ]
     return 0.8 < float(np.median(ratios)) < 1.25
 
 
-def _from_own_sides(tops: list[float], orient: np.ndarray, facing: list[int], c: float,
-                    tolerance: list[float] | None = None) -> bool:
+def _from_own_sides(
+    tops: list[float],
+    orient: np.ndarray,
+    facing: list[int],
+    c: float,
+    tolerance: list[float] | None = None,
+) -> bool:
     """Whether every card of `facing` faces the line at `c` from its own side, its top edge
     (`tops`) not more than `ROW_TOLERANCE_MM` (or its own `tolerance`) past it (see
     `_crossing`)."""
-    return all((tops[k] - c) * orient[k] > -(ROW_TOLERANCE_MM if tolerance is None
-                                             else tolerance[k]) for k in facing)
+    return all(
+        (tops[k] - c) * orient[k] > -(ROW_TOLERANCE_MM if tolerance is None else tolerance[k])
+        for k in facing
+    )
 
 
 def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> bool:
@@ -2186,8 +2754,9 @@ def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> boo
     h, w = white.shape
     for k in ks:
         x, y = holes[k].centre
-        if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(np.linalg.norm(
-                holes[k].width_vec)):
+        if min(x, y, w - x, h - y) < LAST_CARD_EDGE_WIDTHS * float(
+            np.linalg.norm(holes[k].width_vec)
+        ):
             return False
     return True
 
@@ -2196,20 +2765,24 @@ def _bare_share(look: TableLook, white: np.ndarray, inside: np.ndarray) -> float
     """The share of the place `inside` (a mask of the processing image) that is bare table:
     neither a card's white nor anything but the table's colours."""
     lab = look.lab[inside].astype(np.float32)
-    bare = ~white[inside] & (look.common[look.bins[inside]]
-                             | (np.linalg.norm(lab - look.plain, axis=1) < BARE_TABLE_DIST))
+    bare = ~white[inside] & (
+        look.common[look.bins[inside]]
+        | (np.linalg.norm(lab - look.plain, axis=1) < BARE_TABLE_DIST)
+    )
     return float(bare.mean())
 
 
-def _arm_in(look: TableLook, white: np.ndarray, inside: np.ndarray,
-            table_share: float = BARE_TABLE_SHARE) -> bool:
+def _arm_in(
+    look: TableLook, white: np.ndarray, inside: np.ndarray, table_share: float = BARE_TABLE_SHARE
+) -> bool:
     """`Reader._hidden_place` for the place `inside` (a mask of the processing image)."""
     if not _borderless(white, inside):
         return False
     there = look.lab[inside].astype(np.float32)
-    if (float(there[:, 0].std()) < BARE_TABLE_STD
-            and float(np.linalg.norm(np.median(there, axis=0) - look.plain))
-            < BARE_TABLE_DIST):
+    if (
+        float(there[:, 0].std()) < BARE_TABLE_STD
+        and float(np.linalg.norm(np.median(there, axis=0) - look.plain)) < BARE_TABLE_DIST
+    ):
         return False
     return float(look.common[look.bins[inside]].mean()) < table_share
 
@@ -2242,8 +2815,10 @@ def _card_at(place: np.ndarray, cards: list[SeenCard]) -> bool:
 
 def _centre_at(place: np.ndarray, centres: np.ndarray) -> bool:
     """`_card_at` for cards whose face centres (mm) are `centres`."""
-    return bool(len(centres)) and float(
-        np.linalg.norm(centres - place, axis=1).min()) < 0.6 * CARD_W_MM
+    return (
+        bool(len(centres))
+        and float(np.linalg.norm(centres - place, axis=1).min()) < 0.6 * CARD_W_MM
+    )
 
 
 def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
@@ -2311,9 +2886,12 @@ def _mirror_coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
             c.covered = o.covered = c.covered or o.covered
             continue
         c.covered = o.covered = any(
-            n.half == x.half and 0.25 * Hc < n.scores["_t"] - x.scores["_t"] < 0.75 * Hc
+            n.half == x.half
+            and 0.25 * Hc < n.scores["_t"] - x.scores["_t"] < 0.75 * Hc
             and abs(n.scores["_s"] - x.scores["_s"]) < 0.8 * W
-            for x in (c, o) for n in seen)
+            for x in (c, o)
+            for n in seen
+        )
 
 
 def _quality(r: Reading) -> float:

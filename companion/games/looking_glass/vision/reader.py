@@ -31,14 +31,17 @@ class StagedReader:
 
     def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
         if library.faces is None:
-            raise UserError("this card library was taught before whole faces were kept; "
-                            "teach the deck again to read with the staged reader")
+            raise UserError(
+                "this card library was taught before whole faces were kept; "
+                "teach the deck again to read with the staged reader"
+            )
         self.lib = library
         self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
 
-    def glass(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
-              ) -> tuple[Glass, float]:
+    def glass(
+        self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
+    ) -> tuple[Glass, float]:
         """The fitted glass (in working-image px) and the scale of the working image."""
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
@@ -53,12 +56,22 @@ class StagedReader:
             outline = p.card.hypothesis.outline / sc
             ident = p.card.identity
             centre = outline.mean(axis=0)
-            seen.append(SeenCard(ident.card, ident.confidence, centre, outline,
-                                 p.card.hypothesis.covered, p.half, p.row, p.col,
-                                 centre, dict(ident.scores)))
+            seen.append(
+                SeenCard(
+                    ident.card,
+                    ident.confidence,
+                    centre,
+                    outline,
+                    p.card.hypothesis.covered,
+                    p.half,
+                    p.row,
+                    p.col,
+                    centre,
+                    dict(ident.scores),
+                )
+            )
         layout = self._layout(seen)
-        return Reading(seen, layout, [], H_mm_from_image, None, 0.0,
-                       H_mm_from_image is not None)
+        return Reading(seen, layout, [], H_mm_from_image, None, 0.0, H_mm_from_image is not None)
 
     def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
         """Memory across frames is the tracker's: the reading as it is."""

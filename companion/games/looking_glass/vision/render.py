@@ -103,9 +103,7 @@ class Table:
 
     def covered(self, name: str) -> bool:
         half, cell = self.layout.locate(name)
-        return any(
-            self.layout.name_of(half, j) in self.glass for j in self.layout.covered_by[cell]
-        )
+        return any(self.layout.name_of(half, j) in self.glass for j in self.layout.covered_by[cell])
 
     def free_positions(self) -> list[str]:
         return [n for n in self.glass if not self.covered(n)]
@@ -160,8 +158,15 @@ def deal_table(
     for name, p in placements(layout, geometry).items():
         dx, dy = np.clip(rng.normal(0, jitter_mm, 2), -4, 4)
         da = float(np.clip(rng.normal(0, jitter_deg), -4, 4))
-        poses[name] = CardPose(glass[name], p.x + dx, p.y + dy, p.rotation_deg + da, sleeves,
-                               geometry.card_w, geometry.card_h)
+        poses[name] = CardPose(
+            glass[name],
+            p.x + dx,
+            p.y + dy,
+            p.rotation_deg + da,
+            sleeves,
+            geometry.card_w,
+            geometry.card_h,
+        )
     return Table(layout, layout_known, poses, glass_angle_deg=0.0, geometry=geometry)
 
 
@@ -301,8 +306,9 @@ def card_object(art: CardArt, ppm: float) -> tuple[np.ndarray, np.ndarray, int]:
     larger than the card, or one whose coloured back shows round the edge)."""
     style = art.style
     k = ppm / FACE_PX_PER_MM
-    face = art.face if k == 1 else cv2.resize(art.face, None, fx=k, fy=k,
-                                              interpolation=cv2.INTER_AREA)
+    face = (
+        art.face if k == 1 else cv2.resize(art.face, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    )
     h, w = face.shape[:2]
     if art.mask is None:
         alpha = np.ones((h, w), np.float32)
@@ -312,8 +318,12 @@ def card_object(art: CardArt, ppm: float) -> tuple[np.ndarray, np.ndarray, int]:
         return face, alpha, 0
     pad = max(1, round(SLEEVE_MM * ppm))
     haze = {"clear": 0.06, "matte": 0.18, "coloured": 0.06}[style.sleeve]
-    film = np.array({"clear": (235, 235, 235), "matte": (205, 205, 205),
-                     "coloured": (235, 235, 235)}[style.sleeve], np.float32)
+    film = np.array(
+        {"clear": (235, 235, 235), "matte": (205, 205, 205), "coloured": (235, 235, 235)}[
+            style.sleeve
+        ],
+        np.float32,
+    )
     body = face.astype(np.float32) * (1 - haze) + film * haze
     if style.sleeve == "matte":
         body = cv2.GaussianBlur(body, (0, 0), max(0.5, 0.25 * ppm))
@@ -329,10 +339,10 @@ def card_object(art: CardArt, ppm: float) -> tuple[np.ndarray, np.ndarray, int]:
     for cx, cy in ((r, r), (W - 1 - r, r), (r, H - 1 - r), (W - 1 - r, H - 1 - r)):
         cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
     cover[:] = m.astype(np.float32) / 255 * (0.95 if style.sleeve == "coloured" else 0.35)
-    inner = out[pad:pad + h, pad:pad + w]
+    inner = out[pad : pad + h, pad : pad + w]
     a = alpha[..., None]
-    out[pad:pad + h, pad:pad + w] = body * a + inner * (1 - a)
-    cover[pad:pad + h, pad:pad + w] = np.maximum(cover[pad:pad + h, pad:pad + w], alpha)
+    out[pad : pad + h, pad : pad + w] = body * a + inner * (1 - a)
+    cover[pad : pad + h, pad : pad + w] = np.maximum(cover[pad : pad + h, pad : pad + w], alpha)
     return np.clip(out, 0, 255).astype(np.uint8), cover, pad
 
 
@@ -386,8 +396,12 @@ class Painter:
             face = cv2.copyMakeBorder(face, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(235, 235, 235))
             T = T @ np.array([[1, 0, -4], [0, 1, -4], [0, 0, 1]], float)
         warped = cv2.warpPerspective(face, T, size, flags=cv2.INTER_LINEAR)
-        mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), T, size,
-                                   flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+        mask = (
+            cv2.warpPerspective(
+                np.full(face.shape[:2], 255, np.uint8), T, size, flags=cv2.INTER_LINEAR
+            ).astype(np.float32)[..., None]
+            / 255
+        )
         if pose.sleeve:
             mask *= 0.97
         roi = img[y0:y1, x0:x1].astype(np.float32)
@@ -396,13 +410,19 @@ class Painter:
     def _object(self, img: np.ndarray, pose: CardPose) -> None:
         obj, cover, pad = self.objects[pose.card]
         if self.style.finish == "glossy":
-            where = [round(abs(pose.x) * 10), round(abs(pose.y) * 10),
-                     round(pose.rotation_deg) % 360]
+            where = [
+                round(abs(pose.x) * 10),
+                round(abs(pose.y) * 10),
+                round(pose.rotation_deg) % 360,
+            ]
             grng = np.random.default_rng(where)
             if grng.random() < 0.35:
                 obj = _gloss(obj, cover, grng)
-        Hc = self.H @ pose.table_from_card(self.face_ppm) @ np.array(
-            [[1, 0, -pad], [0, 1, -pad], [0, 0, 1]], float)
+        Hc = (
+            self.H
+            @ pose.table_from_card(self.face_ppm)
+            @ np.array([[1, 0, -pad], [0, 1, -pad], [0, 0, 1]], float)
+        )
         box = _image_box(Hc, obj.shape, img.shape)
         if box is None:
             return
@@ -412,19 +432,31 @@ class Painter:
         roi = img[y0:y1, x0:x1].astype(np.float32)
         img[y0:y1, x0:x1] = (roi * (1 - mask) + warped.astype(np.float32) * mask).astype(np.uint8)
 
-    def marker(self, img: np.ndarray, marker_id: int, centre_mm: np.ndarray, side_mm: float,
-               H_image_from_table: np.ndarray) -> None:
+    def marker(
+        self,
+        img: np.ndarray,
+        marker_id: int,
+        centre_mm: np.ndarray,
+        side_mm: float,
+        H_image_from_table: np.ndarray,
+    ) -> None:
         px = 120
         m = marker_image(marker_id, px)
         m = cv2.copyMakeBorder(m, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
         m = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
         s = side_mm / px
-        T = np.array([[s, 0, centre_mm[0] - side_mm / 2 - 20 * s],
-                      [0, s, centre_mm[1] - side_mm / 2 - 20 * s], [0, 0, 1]])
+        T = np.array(
+            [
+                [s, 0, centre_mm[0] - side_mm / 2 - 20 * s],
+                [0, s, centre_mm[1] - side_mm / 2 - 20 * s],
+                [0, 0, 1],
+            ]
+        )
         Hm = H_image_from_table @ T
         warped = cv2.warpPerspective(m, Hm, (img.shape[1], img.shape[0]), flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full(m.shape[:2], 255, np.uint8), Hm,
-                                   (img.shape[1], img.shape[0]))
+        mask = cv2.warpPerspective(
+            np.full(m.shape[:2], 255, np.uint8), Hm, (img.shape[1], img.shape[0])
+        )
         img[mask > 128] = warped[mask > 128]
 
 
@@ -452,8 +484,16 @@ def pile_poses(table: Table) -> list[CardPose]:
             gx = edge + cw / 2 + row * (cw + 6)
             gy = 20 + ch / 2 + col * (ch * 0.55)
             for j in range(n):
-                out.append(CardPose(cid, -sign * (gx + 2 * j), sign * (gy + 3 * j),
-                                    0.0 if seat == 0 else 180.0, w=cw, h=ch))
+                out.append(
+                    CardPose(
+                        cid,
+                        -sign * (gx + 2 * j),
+                        sign * (gy + 3 * j),
+                        0.0 if seat == 0 else 180.0,
+                        w=cw,
+                        h=ch,
+                    )
+                )
             del k
     return out
 
@@ -465,8 +505,14 @@ TablePainter = Callable[[int, int, np.random.Generator], np.ndarray]
 class TableCamera:
     """A fixed camera, table and light over one table: renders any moment of a round."""
 
-    def __init__(self, art: dict[str, CardArt], table: Table, cond: Conditions, seed: int,
-                 table_painter: TablePainter | None = None):
+    def __init__(
+        self,
+        art: dict[str, CardArt],
+        table: Table,
+        cond: Conditions,
+        seed: int,
+        table_painter: TablePainter | None = None,
+    ):
         self.art = art
         self.table_painter = table_painter
         self.cond = cond
@@ -498,11 +544,14 @@ class TableCamera:
             t = TableSettings()
             # Corner markers around the glass, as the platform's registration expects them.
             origin = centre - np.array([t.width_mm / 2, t.height_mm / 2])
-            for mid, (mx, my) in zip(t.corner_ids, [(0, 0), (t.width_mm, 0),
-                                                    (t.width_mm, t.height_mm), (0, t.height_mm)],
-                                     strict=True):
-                self.painter.marker(img, mid, origin + np.array([mx, my]), t.marker_size_mm,
-                                    self.H_image_from_table)
+            for mid, (mx, my) in zip(
+                t.corner_ids,
+                [(0, 0), (t.width_mm, 0), (t.width_mm, t.height_mm), (0, t.height_mm)],
+                strict=True,
+            ):
+                self.painter.marker(
+                    img, mid, origin + np.array([mx, my]), t.marker_size_mm, self.H_image_from_table
+                )
         return img
 
     def _noise_bank(self) -> np.ndarray:
@@ -587,7 +636,7 @@ class TableCamera:
             img = effects.blur(img, frng, bs)
         if c.noise_sigma > 0 and fast_noise:
             dx, dy = (int(v) for v in frng.integers(0, NOISE_SHIFT, 2))
-            noise = self._noise_bank()[dy:dy + img.shape[0], dx:dx + img.shape[1]]
+            noise = self._noise_bank()[dy : dy + img.shape[0], dx : dx + img.shape[1]]
             img = cv2.add(img, noise, dtype=cv2.CV_8U)
         elif c.noise_sigma > 0:
             noise = frng.standard_normal(img.shape, dtype=np.float32) * c.noise_sigma
@@ -617,15 +666,17 @@ class TableCamera:
                     area = max(1, int(m.sum()))
                     # Any touch of the upper half counts: that card's upper half cannot be seen.
                     occluded = bool((hand_mask[y0:y1, x0:x1][m > 0] > 0).sum() > 0.01 * area)
-            cards.append({
-                "card": pose.card,
-                "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
-                "covered": table.covered(name),
-                "confidence": 1.0,
-                "position": name,
-                "occluded": occluded,
-                "quad": [[round(float(v), 1) for v in q] for q in quad],
-            })
+            cards.append(
+                {
+                    "card": pose.card,
+                    "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
+                    "covered": table.covered(name),
+                    "confidence": 1.0,
+                    "position": name,
+                    "occluded": occluded,
+                    "quad": [[round(float(v), 1) for v in q] for q in quad],
+                }
+            )
         return {
             "cards": cards,
             "layout": table.layout.id if table.layout_known else None,
@@ -640,23 +691,31 @@ class TableCamera:
 
 def _table_key(table: Table) -> tuple:
     """What a still depends on: every card's pose and both piles."""
-    glass = tuple(sorted((n, p.card, p.x, p.y, p.rotation_deg, p.sleeve)
-                         for n, p in table.glass.items()))
+    glass = tuple(
+        sorted((n, p.card, p.x, p.y, p.rotation_deg, p.sleeve) for n, p in table.glass.items())
+    )
     piles = tuple(tuple(sorted(p.items())) for p in table.piles)
     return table.layout.id, glass, piles
 
 
 # -- whole scenes --------------------------------------------------------------------------
-def scene_table(rng: np.random.Generator, sleeves: bool,
-                geometry: TableGeometry | None = None) -> Table:
+def scene_table(
+    rng: np.random.Generator, sleeves: bool, geometry: TableGeometry | None = None
+) -> Table:
     """A fresh deal (a third of scenes) or a position some picks into a round."""
     layouts = load_layouts()
     if rng.random() < 0.2:
         layout, known = random_layout(rng), False
     else:
         layout, known = layouts[str(rng.choice(sorted(layouts)))], True
-    table = deal_table(rng, layout, brawlers=bool(rng.random() < 0.5), sleeves=sleeves,
-                       layout_known=known, geometry=geometry)
+    table = deal_table(
+        rng,
+        layout,
+        brawlers=bool(rng.random() < 0.5),
+        sleeves=sleeves,
+        layout_known=known,
+        geometry=geometry,
+    )
     picks = 0 if rng.random() < 0.35 else int(rng.integers(1, CARDS_PER_HALF))
     for k in range(picks):
         free = table.free_positions()
@@ -666,8 +725,9 @@ def scene_table(rng: np.random.Generator, sleeves: bool,
     return table
 
 
-def render_scene(seed: int, index: int, art: dict[str, CardArt],
-                 table_painter: TablePainter | None = None) -> tuple[np.ndarray, dict]:
+def render_scene(
+    seed: int, index: int, art: dict[str, CardArt], table_painter: TablePainter | None = None
+) -> tuple[np.ndarray, dict]:
     """One photograph of a table dealt with `art`'s deck, and its truth.
 
     A house-style deck gets the scenes it always got; a randomised one its own card size and
@@ -702,8 +762,13 @@ def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     ang = math.radians(rng.uniform(-12, 12))
     cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.35, 0.65) * h
     s = px / FACE_PX_PER_MM
-    A = np.array([[s * math.cos(ang), -s * math.sin(ang), 0],
-                  [s * math.sin(ang), s * math.cos(ang), 0], [0, 0, 1]])
+    A = np.array(
+        [
+            [s * math.cos(ang), -s * math.sin(ang), 0],
+            [s * math.sin(ang), s * math.cos(ang), 0],
+            [0, 0, 1],
+        ]
+    )
     fh, fw = face.shape[:2]
     A[:2, 2] = np.array([cx, cy]) - A[:2, :2] @ np.array([fw / 2, fh / 2])
     P = np.eye(3)
@@ -724,8 +789,9 @@ def teach_photo_of(art: CardArt, rng: np.random.Generator) -> np.ndarray:
     return world_teach_photo(art, rng)
 
 
-def world_teach_photo(art: CardArt, rng: np.random.Generator,
-                      table_painter: TablePainter | None = None) -> np.ndarray:
+def world_teach_photo(
+    art: CardArt, rng: np.random.Generator, table_painter: TablePainter | None = None
+) -> np.ndarray:
     """A user's photo of one card: lying anywhere on any table (wood, cloth, pattern, felt,
     often of the card's own tone), a phone held a little off square, uneven light; or a
     flat scan with a margin of the scanner's lid. The card is always wholly in the picture
@@ -736,16 +802,24 @@ def world_teach_photo(art: CardArt, rng: np.random.Generator,
     w, h = [(1280, 960), (1280, 960), (1600, 1200), (1920, 1440)][int(rng.integers(4))]
     kind = str(rng.choice(WORLD_TABLE_KINDS))
     tone = ("light" if style.light_border else "dark") if rng.random() < 0.35 else None
-    tex = (table_painter(w, h, rng) if table_painter is not None
-           else effects.table_texture(w, h, rng, kind, tone))
+    tex = (
+        table_painter(w, h, rng)
+        if table_painter is not None
+        else effects.table_texture(w, h, rng, kind, tone)
+    )
     ppm = 2.0 * w / 1280
     obj, cover, pad = card_object(art, ppm)
     oh, ow = obj.shape[:2]
     card_px = rng.uniform(160, 320) * w / 1280
     k = card_px / (ow - 2 * pad)
     ang = math.radians(rng.uniform(-15, 15))
-    A = np.array([[k * math.cos(ang), -k * math.sin(ang), 0],
-                  [k * math.sin(ang), k * math.cos(ang), 0], [0, 0, 1]])
+    A = np.array(
+        [
+            [k * math.cos(ang), -k * math.sin(ang), 0],
+            [k * math.sin(ang), k * math.cos(ang), 0],
+            [0, 0, 1],
+        ]
+    )
     P = np.eye(3)
     P[2, :2] = rng.normal(0, 0.00025, 2) / k  # a phone held up to ~15° off square
     M = A @ P
@@ -765,8 +839,9 @@ def world_teach_photo(art: CardArt, rng: np.random.Generator,
         small = effects.soft_shadow(np.full((h // 8, w // 8, 3), 200, np.uint8), rng)
         gain = cv2.resize(small[..., 0].astype(np.float32) / 200, (w, h))[..., None]
         img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-    return effects.photograph(img, rng, noise_sigma=float(rng.uniform(1.5, 4)),
-                              jpeg_quality=int(rng.integers(70, 95)))
+    return effects.photograph(
+        img, rng, noise_sigma=float(rng.uniform(1.5, 4)), jpeg_quality=int(rng.integers(70, 95))
+    )
 
 
 def _flat_scan(art: CardArt, rng: np.random.Generator) -> np.ndarray:
@@ -787,8 +862,9 @@ def _flat_scan(art: CardArt, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def render_set(seed: int, count: int, out_dir, *, brawlers: bool = True,
-               style: str = "random") -> list[str]:
+def render_set(
+    seed: int, count: int, out_dir, *, brawlers: bool = True, style: str = "random"
+) -> list[str]:
     """Write DIR/NNNN.jpg + .json and DIR/teach/<id>.png; returns the image paths.
 
     `style`: "random" (a deck of randomised design, drawn from `seed`) or "house"."""
@@ -911,10 +987,21 @@ class RoundFilm:
     it); `noise` adds the disturbances that must NOT become events (`disturb` scales how
     often: 1.0 = a quarter of picks have a card lifted and put back, a quarter a bump)."""
 
-    def __init__(self, seed: int, *, hold: int = 4, noise: bool = True,
-                 cond: Conditions | None = None, art: dict[str, CardArt] | None = None,
-                 first: int = 0, layout_id: str | None = None, brawlers: bool | None = None,
-                 max_picks: int | None = None, disturb: float = 1.0, lead: int = 0):
+    def __init__(
+        self,
+        seed: int,
+        *,
+        hold: int = 4,
+        noise: bool = True,
+        cond: Conditions | None = None,
+        art: dict[str, CardArt] | None = None,
+        first: int = 0,
+        layout_id: str | None = None,
+        brawlers: bool | None = None,
+        max_picks: int | None = None,
+        disturb: float = 1.0,
+        lead: int = 0,
+    ):
         from companion.games.looking_glass.rules import ENGINE
         from companion.games.looking_glass.rules.actions import Pick, Setup
 
@@ -927,17 +1014,23 @@ class RoundFilm:
         layouts = sorted(load_layouts())
         layout_id = layout_id or str(rng.choice(layouts))
         state = ENGINE.new_game(2, {"brawlers": brawlers})
-        state = ENGINE.apply(state, Setup(tuple([layout_id] + [x for x in layouts
-                                                                 if x != layout_id]), first))
+        state = ENGINE.apply(
+            state, Setup(tuple([layout_id] + [x for x in layouts if x != layout_id]), first)
+        )
         pyrng = random.Random(seed)
         deal = ENGINE.sample_chance(state, pyrng)
         state = ENGINE.apply(state, deal)
         self.deal = deal
         self.layout = load_layouts()[layout_id]
         style = deck_style(self.art)
-        self.table = deal_table(rng, self.layout, brawlers=brawlers, glass=deal.glass_map(),
-                                sleeves=self.cond.sleeves and style.is_house,
-                                geometry=None if style.is_house else deck_geometry(style))
+        self.table = deal_table(
+            rng,
+            self.layout,
+            brawlers=brawlers,
+            glass=deal.glass_map(),
+            sleeves=self.cond.sleeves and style.is_house,
+            geometry=None if style.is_house else deck_geometry(style),
+        )
         self.hands = [list(h) for h in deal.hands] if deal.hands else [[], []]
         self.camera = TableCamera(self.art, self.table, self.cond, seed)
         self.shots: list[Shot] = []
@@ -946,8 +1039,11 @@ class RoundFilm:
         snap = self._snap
         for _ in range(hold + 2 + lead):  # the fresh deal, while the players look at it
             self.shots.append(snap())
-        while (ENGINE.current_player(state) is not None and ENGINE.phase(state) == "pick"
-               and (max_picks is None or len(self.picks) < max_picks)):
+        while (
+            ENGINE.current_player(state) is not None
+            and ENGINE.phase(state) == "pick"
+            and (max_picks is None or len(self.picks) < max_picks)
+        ):
             seat = ENGINE.current_player(state)
             pick = pyrng.choice(ENGINE.legal_actions(state))
             state = ENGINE.apply(state, Pick(seat, pick.position))
@@ -972,8 +1068,15 @@ class RoundFilm:
             self.shots.append(snap(hand=(refl_pose.x, refl_pose.y)))
             for _ in range(hold):
                 self.shots.append(snap())
-            self.picks.append({"seat": seat, "position": pick.position, "reflection": refl,
-                               "card": chosen_pose.card, "reflection_card": refl_pose.card})
+            self.picks.append(
+                {
+                    "seat": seat,
+                    "position": pick.position,
+                    "reflection": refl,
+                    "card": chosen_pose.card,
+                    "reflection_card": refl_pose.card,
+                }
+            )
         self.shots[-1].events.append({"kind": "hands", "hands": self.hands})
         self.piles = [dict(p) for p in t.piles]
 
@@ -995,22 +1098,27 @@ class RoundFilm:
         p = self.table.glass[name]
         dx, dy = rng.uniform(-3, 3, 2)
         self.shots.append(self._snap(hand=(p.x, p.y)))
-        self.table.glass[name] = replace(p, x=p.x + dx, y=p.y + dy,
-                                         rotation_deg=p.rotation_deg + rng.uniform(-3, 3))
+        self.table.glass[name] = replace(
+            p, x=p.x + dx, y=p.y + dy, rotation_deg=p.rotation_deg + rng.uniform(-3, 3)
+        )
 
     def __len__(self) -> int:
         return len(self.shots)
 
     def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
         shot = self.shots[min(i, len(self.shots) - 1)]
-        table = Table(self.table.layout, True, shot.glass, shot.piles,
-                      geometry=self.table.geometry)
+        table = Table(self.table.layout, True, shot.glass, shot.piles, geometry=self.table.geometry)
         reach = None
         if shot.hand_mm is not None:
             reach = tuple(self.camera.image_from_glass(np.array([shot.hand_mm]))[0])
-        img, truth = self.camera.render(table, i, hand_reach=reach,
-                                        hand=shot.hand_mm is not None, blur_sigma=shot.blur,
-                                        fast_noise=True)
+        img, truth = self.camera.render(
+            table,
+            i,
+            hand_reach=reach,
+            hand=shot.hand_mm is not None,
+            blur_sigma=shot.blur,
+            fast_noise=True,
+        )
         truth["events"] = shot.events
         truth["frame"] = i
         return img, truth
@@ -1019,12 +1127,14 @@ class RoundFilm:
 def _film_conditions(rng: np.random.Generator) -> Conditions:
     """A film's fixed camera and light: like `sample_conditions`, at 1280×960, no hand."""
     c = sample_conditions(rng)
-    return replace(c, width=1280, height=960, card_px=c.card_px * 1280 / c.width, hand=False,
-                   blur_sigma=0.0)
+    return replace(
+        c, width=1280, height=960, card_px=c.card_px * 1280 / c.width, hand=False, blur_sigma=0.0
+    )
 
 
-def _image_box(Hc: np.ndarray, src_shape: tuple[int, ...], img_shape: tuple[int, ...]
-               ) -> tuple[np.ndarray, tuple[int, int], tuple[int, int, int, int]] | None:
+def _image_box(
+    Hc: np.ndarray, src_shape: tuple[int, ...], img_shape: tuple[int, ...]
+) -> tuple[np.ndarray, tuple[int, int], tuple[int, int, int, int]] | None:
     """Where a picture of `src_shape` lands in the image through `Hc` (2 px of margin, so
     its antialiased edge is kept), clipped to the image: the homography into that box, the
     box's size and corners; None when it falls outside."""

@@ -19,8 +19,9 @@ from companion.games.looking_glass.vision.teach import TeachError, find_card, te
 RETAKES = 5
 
 
-def taught_sim_deck(seed: int, style: DeckStyle | None = None
-                    ) -> tuple[dict[str, Any], dict[str, np.ndarray], Library, list[str]]:
+def taught_sim_deck(
+    seed: int, style: DeckStyle | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray], Library, list[str]]:
     """(art, teach photos, library, teach warnings) for the deck drawn from `seed`.
 
     A user whose photo is refused (a glare across the card) takes another one; when teach

@@ -82,8 +82,9 @@ class Lattice:
 
     def nearest(self, card: Identified) -> Placed:
         """The card in the slot nearest its centre."""
-        c = cv2.perspectiveTransform(card.centre.reshape(1, 1, 2).astype(np.float64),
-                                     np.linalg.inv(self.H_image_from_glass)).reshape(2)
+        c = cv2.perspectiveTransform(
+            card.centre.reshape(1, 1, 2).astype(np.float64), np.linalg.inv(self.H_image_from_glass)
+        ).reshape(2)
         half = int(c[1] < 0)
         step = self.scale * self.card_h / 2
         row = max(0, round((abs(c[1]) - self.gap / 2) / step - 1))
@@ -91,16 +92,18 @@ class Lattice:
 
     def outline(self, half: int, row: int, col: float) -> np.ndarray:
         """The slot's outline in image px, TL, TR, BR, BL turning clockwise (y down)."""
-        q = cv2.perspectiveTransform(self.glass_outline(half, row, col).reshape(-1, 1, 2),
-                                     self.H_image_from_glass).reshape(4, 2)
+        q = cv2.perspectiveTransform(
+            self.glass_outline(half, row, col).reshape(-1, 1, 2), self.H_image_from_glass
+        ).reshape(4, 2)
         e0, e1 = q[1] - q[0], q[2] - q[1]
         if e0[0] * e1[1] - e0[1] * e1[0] < 0:  # the glass frame is mirrored in the image
             q = q[[1, 0, 3, 2]]
         return q
 
 
-def _correspondences(placed: list[Placed], lat: Lattice, mirrored: bool
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def _correspondences(
+    placed: list[Placed], lat: Lattice, mirrored: bool
+) -> tuple[np.ndarray, np.ndarray]:
     src = np.vstack([lat.glass_outline(p.half, p.row, p.col) for p in placed])
     dst = np.array([p.card.hypothesis.outline for p in placed])
     if mirrored:  # a found outline turns clockwise in the image; the glass's may not
@@ -152,17 +155,20 @@ def dealt_scale(c: np.ndarray, half: np.ndarray, card_h: float) -> float:
     return best[1]
 
 
-def assign(cards: list[Identified], anchor: Identified, card_h: float
-           ) -> tuple[list[tuple[int, int, int]], float]:
+def assign(
+    cards: list[Identified], anchor: Identified, card_h: float
+) -> tuple[list[tuple[int, int, int]], float]:
     """(half, row, col) of each card in the lattice seen from the anchor card's frame: the
     half by which way its top faces, the centre line midway between the innermost cards of
     the two halves, rows and columns by half a card height and width."""
     to_anchor = _card_frame(anchor, card_h)
-    c = cv2.perspectiveTransform(np.array([k.centre for k in cards]).reshape(-1, 1, 2)
-                                 .astype(np.float64), to_anchor).reshape(-1, 2)
-    tops = cv2.perspectiveTransform(np.array([k.centre + 10 * k.up for k in cards])
-                                    .reshape(-1, 1, 2).astype(np.float64), to_anchor
-                                    ).reshape(-1, 2)
+    c = cv2.perspectiveTransform(
+        np.array([k.centre for k in cards]).reshape(-1, 1, 2).astype(np.float64), to_anchor
+    ).reshape(-1, 2)
+    tops = cv2.perspectiveTransform(
+        np.array([k.centre + 10 * k.up for k in cards]).reshape(-1, 1, 2).astype(np.float64),
+        to_anchor,
+    ).reshape(-1, 2)
     # Half 0 faces the line as the anchor does (its top toward -y).
     half = (tops[:, 1] > c[:, 1]).astype(int)
     scale = dealt_scale(c, half, card_h)
@@ -195,8 +201,11 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
     if len(named_cards) < 2:
         return None
     lat = Lattice(np.eye(3), card_h, GAP)
-    width = float(np.median([np.linalg.norm(k.hypothesis.outline[1] - k.hypothesis.outline[0])
-                             for k in named_cards]))
+    width = float(
+        np.median(
+            [np.linalg.norm(k.hypothesis.outline[1] - k.hypothesis.outline[0]) for k in named_cards]
+        )
+    )
     best: tuple[int, np.ndarray, list[Placed], bool, float] | None = None
     anchors = sorted(named_cards, key=lambda k: -k.identity.score)[:ANCHORS]
     for anchor in anchors:
@@ -204,15 +213,21 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
         lat = Lattice(np.eye(3), card_h, GAP, scale)
         placed = [Placed(k, *s) for k, s in zip(named_cards, slots, strict=True)]
         side = _mirrored(placed, lat)
-        for mirrored in ((False, True) if side is None else (side,)):
-            H, mask = cv2.findHomography(*_correspondences(placed, lat, mirrored), cv2.RANSAC,
-                                         REPROJ * width)
+        for mirrored in (False, True) if side is None else (side,):
+            H, mask = cv2.findHomography(
+                *_correspondences(placed, lat, mirrored), cv2.RANSAC, REPROJ * width
+            )
             if H is None:
                 continue
             keep = mask.ravel().reshape(-1, 4).all(axis=1)
             if best is None or int(keep.sum()) > best[0]:
-                best = (int(keep.sum()), H, [p for p, k in zip(placed, keep, strict=True)
-                                             if k], mirrored, scale)
+                best = (
+                    int(keep.sum()),
+                    H,
+                    [p for p, k in zip(placed, keep, strict=True) if k],
+                    mirrored,
+                    scale,
+                )
     if best is None or best[0] < 2:
         return None
     _, H, agree, mirrored, scale = best
@@ -220,8 +235,11 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
     for _ in range(REFITS):
         # Every named card to the slot nearest it on this lattice; those that lie square in
         # it refit the lattice by least squares, and the gap from where their tops lie.
-        moved = [lat.nearest(p.card) for p in agree + [Placed(k, 0, 0, 0) for k in named_cards
-                                                       if all(k is not a.card for a in agree)]]
+        moved = [
+            lat.nearest(p.card)
+            for p in agree
+            + [Placed(k, 0, 0, 0) for k in named_cards if all(k is not a.card for a in agree)]
+        ]
         fits = [p for p in moved if _corner_error(lat, p, mirrored) < REPROJ * width]
         if len(fits) < 2:
             break
@@ -233,8 +251,9 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
         tops = []
         for p in agree:
             o = p.card.hypothesis.outline
-            mid = cv2.perspectiveTransform(((o[0] + o[1]) / 2).reshape(1, 1, 2)
-                                           .astype(np.float64), inv).reshape(2)
+            mid = cv2.perspectiveTransform(
+                ((o[0] + o[1]) / 2).reshape(1, 1, 2).astype(np.float64), inv
+            ).reshape(2)
             tops.append(abs(mid[1]) - lat.glass_outline(0, p.row, 0)[0, 1] + lat.gap / 2)
         lat = Lattice(H, card_h, max(0.0, 2 * float(np.median(tops))), scale)
         H, _ = cv2.findHomography(*_correspondences(agree, lat, mirrored), 0)
@@ -252,8 +271,9 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
 def _in_view(q: np.ndarray, shape: tuple[int, ...]) -> bool:
     """The slot's upper half lies inside the frame."""
     upper = np.array([q[0], q[1], (q[1] + q[2]) / 2, (q[0] + q[3]) / 2])
-    return bool((upper >= 0).all() and (upper[:, 0] < shape[1]).all()
-                and (upper[:, 1] < shape[0]).all())
+    return bool(
+        (upper >= 0).all() and (upper[:, 0] < shape[1]).all() and (upper[:, 1] < shape[0]).all()
+    )
 
 
 @dataclass(frozen=True)
@@ -267,8 +287,7 @@ class Probe:
     identity: Identity
 
 
-def probe_slots(image: np.ndarray, glass: Glass, lattice: Lattice, lib: Library
-                ) -> list[Probe]:
+def probe_slots(image: np.ndarray, glass: Glass, lattice: Lattice, lib: Library) -> list[Probe]:
     """Every free slot of the lattice near the cards found, with its best names."""
     if not glass.cards:
         return []
@@ -307,8 +326,10 @@ def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
     lattice, glass = fitted
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
-    probes = sorted((p for p in probe_slots(image, glass, lattice, lib) if named(p)),
-                    key=lambda p: -p.identity.score)
+    probes = sorted(
+        (p for p in probe_slots(image, glass, lattice, lib) if named(p)),
+        key=lambda p: -p.identity.score,
+    )
     for p in probes:
         if any(c.half == p.half and c.row == p.row and abs(c.col - p.col) < 2 for c in cards):
             continue
@@ -317,14 +338,18 @@ def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
     # A card the features found but could not name stays, unnamed, where no card was named.
     for u in glass.cards:
         if u.card.identity.card is None and all(
-                np.linalg.norm(u.card.centre - c.card.centre) > SAME_PLACE * _width(c)
-                for c in cards):
+            np.linalg.norm(u.card.centre - c.card.centre) > SAME_PLACE * _width(c) for c in cards
+        ):
             cards.append(u)
     out = []
     for c in cards:
-        covered = any(o.half == c.half and o.row == c.row + 1 and abs(o.col - c.col) < 2
-                      for o in cards)
+        covered = any(
+            o.half == c.half and o.row == c.row + 1 and abs(o.col - c.col) < 2 for o in cards
+        )
         h = c.card.hypothesis
-        out.append(Placed(Identified(Hypothesis(h.outline, covered), c.card.identity),
-                          c.half, c.row, c.col))
+        out.append(
+            Placed(
+                Identified(Hypothesis(h.outline, covered), c.card.identity), c.half, c.row, c.col
+            )
+        )
     return Glass(out, glass.normal, glass.offset, glass.rejected)

@@ -53,8 +53,9 @@ class Plane:
         """Points in the plane the glass is fitted in: mm if registered, else image px."""
         if self.H_mm_from_image is None:
             return pts
-        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
-                                        self.H_mm_from_image).reshape(-1, 2)
+        return cv2.perspectiveTransform(
+            pts.reshape(-1, 1, 2).astype(np.float64), self.H_mm_from_image
+        ).reshape(-1, 2)
 
 
 @dataclass(frozen=True)
@@ -136,14 +137,13 @@ def candidates(image: np.ndarray, lib: Library, min_side_px: float = 20.0) -> li
         hyps: list[Hypothesis] = []
         if abs(q.aspect - aspect) <= SIZE_SLACK * aspect:
             # Whole: its top is one of the two short sides.
-            for top in ((1, 3) if long_i == 0 else (0, 2)):
+            for top in (1, 3) if long_i == 0 else (0, 2):
                 hyps.append(Hypothesis(_from_top(q.corners, top), False))
         if abs(q.aspect - half_aspect) <= SIZE_SLACK * half_aspect:
             # Upper half: the top is a long side; the rest of the card lies past the other.
-            for top in ((0, 2) if long_i == 0 else (1, 3)):
+            for top in (0, 2) if long_i == 0 else (1, 3):
                 bottom = (top + 2) % 4
-                grown = _extend(q.corners, bottom, (lib.shape.height_mm - half_depth)
-                                / half_depth)
+                grown = _extend(q.corners, bottom, (lib.shape.height_mm - half_depth) / half_depth)
                 hyps.append(Hypothesis(_from_top(grown, top), True))
         if hyps:
             out.append(Candidate(q, tuple(hyps)))
@@ -165,15 +165,18 @@ def _on_top(a: Instance, b: Instance) -> bool:
     """Whether `a` lies on `b` where they overlap: more of a's features than of b's are seen
     in the overlap (a card under another shows nothing there). A tie goes to the card whose
     top half lies over the other's bottom half, as a next row lies."""
-    pa = cv2.perspectiveTransform(a.inlier_mm.reshape(-1, 1, 2).astype(np.float64),
-                                  a.H).reshape(-1, 2)
-    pb = cv2.perspectiveTransform(b.inlier_mm.reshape(-1, 1, 2).astype(np.float64),
-                                  b.H).reshape(-1, 2)
+    pa = cv2.perspectiveTransform(a.inlier_mm.reshape(-1, 1, 2).astype(np.float64), a.H).reshape(
+        -1, 2
+    )
+    pb = cv2.perspectiveTransform(b.inlier_mm.reshape(-1, 1, 2).astype(np.float64), b.H).reshape(
+        -1, 2
+    )
     na, nb = _inside(pa, b.outline), _inside(pb, a.outline)
     if na != nb:
         return na > nb
     return float(b.to_card(a.centre.reshape(1, 2))[0, 1]) > float(
-        a.to_card(b.centre.reshape(1, 2))[0, 1])
+        a.to_card(b.centre.reshape(1, 2))[0, 1]
+    )
 
 
 def by_features(image: np.ndarray, index: FaceIndex) -> list[Identified]:
@@ -191,15 +194,22 @@ def by_features(image: np.ndarray, index: FaceIndex) -> list[Identified]:
     out = []
     for k, (best, place) in enumerate(zip(kept, places, strict=True)):
         area = abs(cv2.contourArea(best.outline.astype(np.float32)))
-        covered = any(j != k and _overlap(best.outline, o.outline) > COVER_SHARE * area
-                      and _on_top(o, best) for j, o in enumerate(kept))
+        covered = any(
+            j != k and _overlap(best.outline, o.outline) > COVER_SHARE * area and _on_top(o, best)
+            for j, o in enumerate(kept)
+        )
         rival = max((i.inliers for i in place if i.card != best.card), default=0)
         scores = {cid: 0.0 for cid in index.ids}
         for i in place:
             scores[i.card] = max(scores[i.card], i.inliers / best.inliers)
         card = best.card if rival < RIVAL * best.inliers else None
-        ident = Identity(card, best.inliers / (best.inliers + rival),
-                         (best.inliers - rival) / best.inliers, False, scores)
+        ident = Identity(
+            card,
+            best.inliers / (best.inliers + rival),
+            (best.inliers - rival) / best.inliers,
+            False,
+            scores,
+        )
         out.append(Identified(Hypothesis(best.outline, covered), ident))
     return out
 
@@ -240,9 +250,15 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
     c = plane.to_plane(c_img)
     up = plane.to_plane(tops_img) - c
     up /= np.maximum(np.linalg.norm(up, axis=1), 1e-6)[:, None]
-    widths = np.array([np.linalg.norm(plane.to_plane(k.hypothesis.outline[:2])[1]
-                                      - plane.to_plane(k.hypothesis.outline[:2])[0])
-                       for k in cards])
+    widths = np.array(
+        [
+            np.linalg.norm(
+                plane.to_plane(k.hypothesis.outline[:2])[1]
+                - plane.to_plane(k.hypothesis.outline[:2])[0]
+            )
+            for k in cards
+        ]
+    )
     w = float(np.median(widths))
     best: tuple[int, np.ndarray, float, np.ndarray] | None = None
     n_cards = len(cards)
@@ -274,13 +290,20 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
     along = c @ np.array([-n[1], n[0]])
     reach = np.abs(dist_line[paired]).max() + 0.5 * w
     span = (along[paired].min() - w, along[paired].max() + w)
-    in_glass = paired | (toward & (np.abs(dist_line) <= reach)
-                         & (along >= span[0]) & (along <= span[1]))
+    in_glass = paired | (
+        toward & (np.abs(dist_line) <= reach) & (along >= span[0]) & (along <= span[1])
+    )
     idx = np.flatnonzero(in_glass)
     # Rows: the distance of each card's top edge from the line, in half-card heights.
-    heights = np.array([np.linalg.norm(
-        plane.to_plane(k.hypothesis.outline[[0, 3]])[0]
-        - plane.to_plane(k.hypothesis.outline[[0, 3]])[1]) for k in cards])
+    heights = np.array(
+        [
+            np.linalg.norm(
+                plane.to_plane(k.hypothesis.outline[[0, 3]])[0]
+                - plane.to_plane(k.hypothesis.outline[[0, 3]])[1]
+            )
+            for k in cards
+        ]
+    )
     top_dist = np.abs(dist_line) - heights / 2
     h = float(np.median(heights[idx]))
     rows = np.round((top_dist - top_dist[idx].min()) / (h / 2)).astype(int)

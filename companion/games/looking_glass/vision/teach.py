@@ -45,8 +45,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
 SIMILAR = 0.75
 """Upper halves that correlate this well are flagged as hard to tell apart."""
-NO_CARD = ("no card found (is the whole card in view, face up, with its border, and no glare "
-           "across it?)")
+NO_CARD = (
+    "no card found (is the whole card in view, face up, with its border, and no glare across it?)"
+)
 BORDERLESS_RING_CHROMA = 20.0
 """A hole with no border to measure is a card only if the ring just outside it is at most this
 colourful (`ring_chroma`): a white table round a card is grey, a cloth's squares are not. Over
@@ -155,8 +156,8 @@ def _edge_along(profile: np.ndarray) -> float | None:
     bright = np.nonzero(profile >= 0.8 * top)[0]
     if len(bright) == 0:
         return None
-    mid = 0.5 * (top + float(profile[bright[0]:].min()))
-    below = np.nonzero(profile[bright[0]:] < mid)[0]
+    mid = 0.5 * (top + float(profile[bright[0] :].min()))
+    below = np.nonzero(profile[bright[0] :] < mid)[0]
     if len(below) == 0 or below[0] == 0 or top - mid < 20.0:
         return None
     k = bright[0] + int(below[0])
@@ -180,8 +181,13 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     for a, edge, normal in _sides_outward(q):
         base = a + np.linspace(0.1, 0.9, EDGE_SAMPLES)[:, None] * edge
         pts = base[:, None, :] + steps[None, :, None] * normal
-        profiles = cv2.remap(mn, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        profiles = cv2.remap(
+            mn,
+            pts[..., 0].astype(np.float32),
+            pts[..., 1].astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
         found = []
         for j, prof in enumerate(profiles):
             k = _edge_along(prof)
@@ -189,8 +195,9 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
                 found.append(base[j] + (steps[0] - 0.5 * k) * normal)
         if len(found) < EDGE_SAMPLES // 2:
             return q
-        vx, vy, x0, y0 = cv2.fitLine(np.array(found, np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(
+            np.array(found, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
+        ).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     corners = []
     for i in range(4):
@@ -202,8 +209,10 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
         corners.append(p1 + t[0] * d1)
     refined = np.array(corners)
     area, was = (abs(cv2.contourArea(c.astype(np.float32))) for c in (refined, q))
-    if (np.linalg.norm(refined - q, axis=1).max() > EDGE_MOVE * width
-            or abs(area - was) > EDGE_AREA * was):
+    if (
+        np.linalg.norm(refined - q, axis=1).max() > EDGE_MOVE * width
+        or abs(area - was) > EDGE_AREA * was
+    ):
         return q
     return refined
 
@@ -230,8 +239,10 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
     found = find_card_outline(image)
     if found.outline is None:
         if found.cards_seen > 1:
-            raise TeachError(f"{found.cards_seen} cards found; show exactly one card per photo",
-                             cards_seen=found.cards_seen)
+            raise TeachError(
+                f"{found.cards_seen} cards found; show exactly one card per photo",
+                cards_seen=found.cards_seen,
+            )
         raise TeachError(NO_CARD, cards_seen=0)
     outline = found.outline
     width = float(np.linalg.norm(outline[1] - outline[0]))
@@ -247,8 +258,7 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
 def find_framed_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo as a hole in its light border; TeachError if there is
     none or more than one."""
-    padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT,
-                                value=(45, 45, 45))
+    padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=(45, 45, 45))
     w = padded.shape[1]
     sc = min(1.0, 960 / w)
     small = cv2.resize(padded, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
@@ -264,12 +274,14 @@ def find_framed_card(image: np.ndarray) -> FoundCard:
     # A block of a chequered cloth's squares, bigger than the card, would be taught in its
     # place: see `ring_chroma`.
     chroma = [ring_chroma(small, hl.corners) for hl in cards]
-    cards = [(hl, c) for hl, c in zip(cards, chroma, strict=True)
-             if c <= min(chroma) + RING_CHROMA_SLACK]
+    cards = [
+        (hl, c) for hl, c in zip(cards, chroma, strict=True) if c <= min(chroma) + RING_CHROMA_SLACK
+    ]
     cards.sort(key=lambda hc: -hc[0].area)
     if len(cards) > 1 and cards[1][0].area > 0.5 * cards[0][0].area:
-        raise TeachError(f"{len(cards)} cards found; show exactly one card per photo",
-                         cards_seen=len(cards))
+        raise TeachError(
+            f"{len(cards)} cards found; show exactly one card per photo", cards_seen=len(cards)
+        )
     card, card_ring = cards[0]
     interior = _refine_interior(padded, _order_upright(card.corners / sc))
     bw = _border(padded, interior)
@@ -288,11 +300,13 @@ def find_framed_card(image: np.ndarray) -> FoundCard:
     return FoundCard(interior - PAD, inset(interior, -bw) - PAD, frac)
 
 
-def learn_card(image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: Library
-               ) -> tuple[np.ndarray, np.ndarray]:
+def learn_card(
+    image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: Library
+) -> tuple[np.ndarray, np.ndarray]:
     """(descriptor, BGR patch) of a found card's upper half."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm], [0, shape.height_mm]],
-                   np.float32)
+    src = np.array(
+        [[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm], [0, shape.height_mm]], np.float32
+    )
     H = cv2.getPerspectiveTransform(src, found.outer.astype(np.float32))
     window = cut_window(image, H, lib_stub)
     m = SEARCH_PX
@@ -306,8 +320,9 @@ def learn_face(image: np.ndarray, found: FoundCard, shape: CardShape) -> np.ndar
     w, h = face_size(shape)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     H = cv2.getPerspectiveTransform(found.outer.astype(np.float32), dst)
-    return cv2.warpPerspective(image, H, (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(
+        image, H, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def read_image(path: Path) -> np.ndarray:
@@ -330,18 +345,23 @@ class Taught:
 
 def teach(photos: dict[str, Path]) -> tuple[Library, list[str]]:
     """A library from one photo file per card id; returns it and warnings for the user."""
-    return teach_images({cid: read_image(p) for cid, p in photos.items()},
-                        {cid: str(p) for cid, p in photos.items()})
+    return teach_images(
+        {cid: read_image(p) for cid, p in photos.items()},
+        {cid: str(p) for cid, p in photos.items()},
+    )
 
 
 def teach_photos(photos: dict[str, Path]) -> Taught:
     """`teach_cards` from one photo file per card id (photos are named by their paths)."""
-    return teach_cards({cid: read_image(p) for cid, p in photos.items()},
-                       {cid: str(p) for cid, p in photos.items()})
+    return teach_cards(
+        {cid: read_image(p) for cid, p in photos.items()},
+        {cid: str(p) for cid, p in photos.items()},
+    )
 
 
-def teach_images(images: dict[str, np.ndarray], names: dict[str, str] | None = None
-                 ) -> tuple[Library, list[str]]:
+def teach_images(
+    images: dict[str, np.ndarray], names: dict[str, str] | None = None
+) -> tuple[Library, list[str]]:
     """A library from one photo per card id (BGR images); returns it and warnings, the first
     of which say which photos were left out (`teach_cards`)."""
     taught = teach_cards(images, names)
@@ -355,14 +375,14 @@ def teach_cards(images: dict[str, np.ndarray], names: dict[str, str] | None = No
     says why (the user retakes only that one); TeachError only if no photo could be used."""
     found, refused = find_cards(images, names)
     if not found:
-        raise TeachError("no card could be taught: " + "; ".join(refused.values()),
-                         cards_seen=None)
+        raise TeachError("no card could be taught: " + "; ".join(refused.values()), cards_seen=None)
     lib, warnings = library_from_found({cid: images[cid] for cid in found}, found)
     return Taught(lib, refused, [*warnings, *look_alike_warnings(lib)])
 
 
-def find_cards(images: dict[str, np.ndarray], names: dict[str, str] | None = None
-               ) -> tuple[dict[str, FoundCard], dict[str, str]]:
+def find_cards(
+    images: dict[str, np.ndarray], names: dict[str, str] | None = None
+) -> tuple[dict[str, FoundCard], dict[str, str]]:
     """(the card found in each usable photo, why each other photo was refused) by card id;
     a refusal reads "<photo>: <why> (not taught; take it again)"."""
     found: dict[str, FoundCard] = {}
@@ -375,8 +395,9 @@ def find_cards(images: dict[str, np.ndarray], names: dict[str, str] | None = Non
     return found, refused
 
 
-def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard],
-                       shape: CardShape | None = None) -> tuple[Library, list[str]]:
+def library_from_found(
+    images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
+) -> tuple[Library, list[str]]:
     """A library from photos whose cards `find_card` already found; returns it and warnings
     about the measured shape (look-alike cards: `look_alike_warnings`).
 
@@ -395,18 +416,28 @@ def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard
         iw = float(np.linalg.norm(i[1] - i[0]))
         f.outer = inset(i, -frac * iw / (1 - 2 * frac))
     if shape is None:
-        aspects = [float(np.linalg.norm(f.outer[3] - f.outer[0])
-                         / np.linalg.norm(f.outer[1] - f.outer[0])) for f in found.values()]
-        shape = CardShape(height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
-                          border_mm=round(frac * CARD_W_MM, 2))
+        aspects = [
+            float(np.linalg.norm(f.outer[3] - f.outer[0]) / np.linalg.norm(f.outer[1] - f.outer[0]))
+            for f in found.values()
+        ]
+        shape = CardShape(
+            height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
+            border_mm=round(frac * CARD_W_MM, 2),
+        )
     warnings = []
     if measured and not fracs:
-        warnings.append("could not measure the card border (table as light as the border?); "
-                        f"assuming {shape.border_mm} mm")
+        warnings.append(
+            "could not measure the card border (table as light as the border?); "
+            f"assuming {shape.border_mm} mm"
+        )
     if measured and abs(shape.height_mm - 88.0) > 6:
         warnings.append(f"cards measure {CARD_W_MM:g}×{shape.height_mm:g} mm, not 63×88")
-    stub = Library(ids, np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
-                   np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8), shape)
+    stub = Library(
+        ids,
+        np.zeros((0, PATCH_H, PATCH_W, 3), np.float32),
+        np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8),
+        shape,
+    )
     templates, patches, faces = [], [], []
     for cid in ids:
         f = found[cid]
@@ -414,17 +445,24 @@ def library_from_found(images: dict[str, np.ndarray], found: dict[str, FoundCard
         templates.append(t)
         patches.append(p)
         faces.append(learn_face(images[cid], f, shape))
-    return Library(ids, np.array(templates, np.float32), np.array(patches, np.uint8),
-                   shape, np.array(faces, np.uint8)), warnings
+    return Library(
+        ids,
+        np.array(templates, np.float32),
+        np.array(patches, np.uint8),
+        shape,
+        np.array(faces, np.uint8),
+    ), warnings
 
 
 def look_alike_warnings(lib: Library, names: dict[str, str] | None = None) -> list[str]:
     """One warning per pair of cards whose upper halves the camera may confuse
     (`names`: how to call each card id; default the id itself)."""
     name = (names or {}).get
-    return [f"{name(a, a)} and {name(b, b)} look alike in their upper halves "
-            f"(similarity {s:.2f}); the camera may not tell them apart when covered"
-            for a, b, s in lib.similar_pairs(SIMILAR)]
+    return [
+        f"{name(a, a)} and {name(b, b)} look alike in their upper halves "
+        f"(similarity {s:.2f}); the camera may not tell them apart when covered"
+        for a, b, s in lib.similar_pairs(SIMILAR)
+    ]
 
 
 def photos_in(folder: Path, known_ids: tuple[str, ...]) -> dict[str, Path]:

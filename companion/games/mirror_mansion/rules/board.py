@@ -253,8 +253,9 @@ def _xy(value: Any) -> tuple[float, float]:
 
 @lru_cache(maxsize=4)
 def _load(folder: Path) -> Board:
-    return _parse(read_model_toml(folder / "board.toml"), read_model_toml(folder / "motifs.toml"),
-                  folder)
+    return _parse(
+        read_model_toml(folder / "board.toml"), read_model_toml(folder / "motifs.toml"), folder
+    )
 
 
 def load_board() -> Board:

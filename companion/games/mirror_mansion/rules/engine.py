@@ -256,8 +256,7 @@ class MirrorMansionEngine:
             RULE_SETUP,
             f"the box has {self.board.mirrors} mirrors, the table shows {len(mirrors)}",
         )
-        board = replace(old, mirrors=tuple(sorted(mirrors)), window=window, door=door,
-                        cards=cards)
+        board = replace(old, mirrors=tuple(sorted(mirrors)), window=window, door=door, cards=cards)
         problems = board.problems(self.board)
         require(not problems, RULE_SETUP, "; ".join(problems))
         return replace(state, board=board, confirmed=confirmed)
@@ -544,9 +543,7 @@ class MirrorMansionEngine:
         require(not state.first_round, RULE_FIRST_ROUND)
         require(action.seat != state.active, RULE_ACTIVE_GUESS)
         self._phase(state, GUESS)
-        require(
-            action.seat in self._pending_guessers(state), RULE_ONE_GUESS, f"seat {action.seat}"
-        )
+        require(action.seat in self._pending_guessers(state), RULE_ONE_GUESS, f"seat {action.seat}")
         guesses = list(state.guesses)
         guesses[action.seat] = action.jubilant
         new = replace(state, guesses=tuple(guesses))

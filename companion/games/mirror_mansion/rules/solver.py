@@ -113,8 +113,9 @@ class Solver:
         b = self.board
         req: list[frozenset[int] | None] = [None] * len(b.cells)
 
-        def leave(cell: tuple[int, int], out: int, used: int, seen: frozenset[tuple[Cell, int]]
-                  ) -> Iterator[tuple[str, Requirement]]:
+        def leave(
+            cell: tuple[int, int], out: int, used: int, seen: frozenset[tuple[Cell, int]]
+        ) -> Iterator[tuple[str, Requirement]]:
             pos = b.exit_position(cell, out)
             if pos is None:
                 nxt = (cell[0] + DELTA[out][0], cell[1] + DELTA[out][1])
@@ -122,8 +123,9 @@ class Solver:
             elif pos != window and used > 0:  # the rules want a mirror in line: >= 1 bounce
                 yield pos, tuple(req)
 
-        def walk(cell: tuple[int, int], d: int, used: int, seen: frozenset[tuple[Cell, int]]
-                 ) -> Iterator[tuple[str, Requirement]]:
+        def walk(
+            cell: tuple[int, int], d: int, used: int, seen: frozenset[tuple[Cell, int]]
+        ) -> Iterator[tuple[str, Requirement]]:
             if (cell, d) in seen:
                 return
             seen = seen | {(cell, d)}

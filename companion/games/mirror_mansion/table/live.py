@@ -115,10 +115,13 @@ YAW_READINGS = 5
 YAW_STEADY_DEG = 4.0
 YAW_SLACK_DEG = 20.0
 """A turn of the box counts when it is within this of a whole number of quarter turns."""
-PENDING_RULES = {"swap at least once", "swap at least one mirror",
-                 "at least one mirror must end in a slot in line with the window card"}
+PENDING_RULES = {
+    "swap at least once",
+    "swap at least one mirror",
+    "at least one mirror must end in a slot in line with the window card",
+}
 """Rules the swaps may still come to satisfy: shown as "to do", not flagged as a breach."""
-RULE_STAY_PUT = "the mirrors stay put after \"make your guesses\""
+RULE_STAY_PUT = 'the mirrors stay put after "make your guesses"'
 
 
 class MirrorMansionTable:
@@ -172,8 +175,13 @@ class MirrorMansionTable:
 
         camera = getattr(self.settings, "camera", None)
         size = (camera.width, camera.height) if camera is not None else (1280, 960)
-        return table_film(self.board, seed, size=size, players=self.state.players,
-                          options=dict(self.session.options))
+        return table_film(
+            self.board,
+            seed,
+            size=size,
+            players=self.state.players,
+            options=dict(self.session.options),
+        )
 
     # -- perception (perception thread: reads settings and models only) ----------------
     def perceive(self, frame: Any, registration: Any) -> Observation:
@@ -182,8 +190,13 @@ class MirrorMansionTable:
 
         K = getattr(registration, "camera_matrix", None)
         dist = getattr(registration, "dist_coeffs", None)
-        calibration = None if K is None else Calibration(
-            np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
+        calibration = (
+            None
+            if K is None
+            else Calibration(
+                np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float)
+            )
+        )
         markers = getattr(registration, "markers", None) or None
         reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
         data = BoxObservation(box=reading)
@@ -191,15 +204,21 @@ class MirrorMansionTable:
             ends = pose.project(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
             d = ends[1] - ends[0]
             data = BoxObservation(
-                box=reading, yaw_deg=float(np.degrees(np.arctan2(d[1], d[0]))),
-                pose=PoseSeen(K=pose.K.tolist(), rvec=pose.rvec.ravel().tolist(),
-                              tvec=pose.tvec.ravel().tolist()))
+                box=reading,
+                yaw_deg=float(np.degrees(np.arctan2(d[1], d[0]))),
+                pose=PoseSeen(
+                    K=pose.K.tolist(),
+                    rvec=pose.rvec.ravel().tolist(),
+                    tvec=pose.tvec.ravel().tolist(),
+                ),
+            )
         confs = [m.confidence for m in reading.mirrors]
         conf = 0.0 if not reading.seen else min([1.0, *confs])
         return Observation(data, conf)
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         """The pieces as read, and after a look the path the light took."""
         seen = _box_observation(observation)
         pose = seen.pose
@@ -279,8 +298,13 @@ class MirrorMansionTable:
         or before the look, seen as the board's turn in the (fixed) camera's image."""
         s = self.state
         yaw = self._steady_yaw()
-        if (not s.options.masters or s.phase not in (WINDOW, LOOK) or s.box_turned
-                or yaw is None or self.box_yaw is None):
+        if (
+            not s.options.masters
+            or s.phase not in (WINDOW, LOOK)
+            or s.box_turned
+            or yaw is None
+            or self.box_yaw is None
+        ):
             return []
         d = (yaw - self.box_yaw + 180.0) % 360.0 - 180.0
         k = round(d / 90.0)
@@ -299,9 +323,17 @@ class MirrorMansionTable:
         if qid in self.open_questions:
             return drafts
         choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
-        return [*drafts, question_draft(Question(
-            qid, f"The mirror at row {m.cell[0] + 1}, column {m.cell[1] + 1} ({m.slot}): I "
-            "cannot see its dot. Which way does its mirror face?", choices))]
+        return [
+            *drafts,
+            question_draft(
+                Question(
+                    qid,
+                    f"The mirror at row {m.cell[0] + 1}, column {m.cell[1] + 1} ({m.slot}): I "
+                    "cannot see its dot. Which way does its mirror face?",
+                    choices,
+                )
+            ),
+        ]
 
     def _ask_window(self, reading: BoxState) -> list[EventDraft]:
         """The window card's dot unseen for a while (Victor stands in front of it, say)."""
@@ -309,12 +341,19 @@ class MirrorMansionTable:
         self._no_window = self._no_window + 1 if hidden else 0
         qid = f"window-{self.state.turn}-{self._window_asks}"
         if self._no_window < ASK_AFTER_FRAMES or any(
-                q.startswith("window-") for q in self.open_questions):
+            q.startswith("window-") for q in self.open_questions
+        ):
             return []
         choices = [{"label": p, "value": p} for p in self.board.positions]
-        return [question_draft(Question(
-            qid, "I cannot see the window card's magenta dot. Where is the window card?",
-            choices))]
+        return [
+            question_draft(
+                Question(
+                    qid,
+                    "I cannot see the window card's magenta dot. Where is the window card?",
+                    choices,
+                )
+            )
+        ]
 
     def _camera_moves(self, new: BoxState) -> list[EventDraft]:
         """Engine moves the camera saw, for the phase the game is in."""
@@ -334,8 +373,10 @@ class MirrorMansionTable:
         if s.phase in (GUESS, LOOK):
             board_now = {(m.cell, m.slot, m.facing) for m in s.board.mirrors}
             if {(m.cell, m.slot, m.facing) for m in new.mirrors} != board_now:
-                return self._breach(RULE_STAY_PUT, "the mirrors on the table are not where "
-                                    "they stood when the swaps were called")
+                return self._breach(
+                    RULE_STAY_PUT,
+                    "the mirrors on the table are not where they stood when the swaps were called",
+                )
         return []
 
     def _door_placed(self, new: BoxState) -> list[EventDraft]:
@@ -368,15 +409,20 @@ class MirrorMansionTable:
         # Motifs confirmed elsewhere are not offered: the engine keeps them where they are.
         after = ENGINE.apply(s, SwapWindow(window))
         assert after.board is not None
-        taken = {after.board.cards[p] for p in after.confirmed - {revealed}
-                 if p in after.board.cards}
+        taken = {
+            after.board.cards[p] for p in after.confirmed - {revealed} if p in after.board.cards
+        }
         others = [m for m in self.board.cards if m != tapped and m not in taken]
-        choices = [{"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
-                   for m in ([tapped] if tapped else []) + others]
+        choices = [
+            {"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
+            for m in ([tapped] if tapped else []) + others
+        ]
         mover = self.session.seats[s.active] if s.active < len(self.session.seats) else None
-        text = (f"{mover or 'The active player'} moved the window to {window}; the card now "
-                f"at {revealed} shows {tapped or 'which motif'}? Confirm, or tap the picture "
-                "it shows.")
+        text = (
+            f"{mover or 'The active player'} moved the window to {window}; the card now "
+            f"at {revealed} shows {tapped or 'which motif'}? Confirm, or tap the picture "
+            "it shows."
+        )
         return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
 
     def _try(self, action: Any, yaw: float | None = None) -> list[EventDraft]:
@@ -393,11 +439,14 @@ class MirrorMansionTable:
 
     def _setup_drafts(self, new: BoxState, cards: dict[str, str]) -> list[EventDraft]:
         if new.window is None or new.window in cards:
-            return self._breach("set-up", f"the window card is at {new.window}, where a "
-                                "motif was tapped in: check the cards")
+            return self._breach(
+                "set-up",
+                f"the window card is at {new.window}, where a motif was tapped in: check the cards",
+            )
         layout = {**cards, new.window: self.board.window_card}
-        mirrors = tuple(sorted(Mirror(m.cell, m.slot, m.facing) for m in new.mirrors
-                               if m.facing is not None))
+        mirrors = tuple(
+            sorted(Mirror(m.cell, m.slot, m.facing) for m in new.mirrors if m.facing is not None)
+        )
         return self._try(Setup(tuple(sorted(layout.items())), mirrors, 0))
 
     def _engine_box(self) -> BoxState:
@@ -442,8 +491,7 @@ class MirrorMansionTable:
                 if seat is None:
                     raise UserError("a guess belongs to a seat: open your seat link")
                 ENGINE.apply(self.state, Guess(seat, jubilant))  # raises IllegalAction: 409
-                return [EventDraft.private(seat, "mm.guess",
-                                           {"seat": seat, "jubilant": jubilant})]
+                return [EventDraft.private(seat, "mm.guess", {"seat": seat, "jubilant": jubilant})]
             case TakeLook(pulled=pulled):
                 self._only_active(seat)
                 return self._look(pulled)
@@ -454,8 +502,10 @@ class MirrorMansionTable:
         """The rulebook: "Your left-hand neighbour reminds Victor and names one of the ten
         motifs" (the die's question mark)."""
         if seat is not None and seat != self.state.neighbour:
-            raise UserError(f"only the left-hand neighbour (seat {self.state.neighbour}) names "
-                            "the motif Victor forgot")
+            raise UserError(
+                f"only the left-hand neighbour (seat {self.state.neighbour}) names "
+                "the motif Victor forgot"
+            )
 
     def _only_active(self, seat: int | None) -> None:
         if seat is not None and seat != self.state.active:
@@ -474,8 +524,9 @@ class MirrorMansionTable:
             raise UserError(f"not card positions: {bad} (positions: {', '.join(b.positions)})")
         names = list(cards.values())
         if sorted(names) != sorted(b.cards):
-            raise UserError(f"tap in each of the {len(b.cards)} motif cards once: "
-                            f"{', '.join(b.cards)}")
+            raise UserError(
+                f"tap in each of the {len(b.cards)} motif cards once: {', '.join(b.cards)}"
+            )
         drafts = [EventDraft("mm.cards", {"cards": dict(cards)})]
         if self.seen is not None:
             drafts += self._setup_drafts(self.seen, dict(cards))
@@ -484,7 +535,7 @@ class MirrorMansionTable:
     def _call_guesses(self) -> list[EventDraft]:
         s = self.state
         if s.phase != SWAPS or self.seen is None:
-            raise UserError("\"make your guesses\" comes after the swaps")
+            raise UserError('"make your guesses" comes after the swaps')
         v = judge_swaps(ENGINE, s, self._engine_box(), self.seen)
         if v.breach is not None:
             raise IllegalAction(v.breach.rule, v.breach.detail)
@@ -503,8 +554,10 @@ class MirrorMansionTable:
         look = Look(pulled if found else None)
         after = ENGINE.apply(s, look)
         award = Award(ENGINE.earned(after))
-        return [EventDraft("mm.action", {"action": action_to_json(look)}, snapshot=True),
-                EventDraft("mm.action", {"action": action_to_json(award)})]
+        return [
+            EventDraft("mm.action", {"action": action_to_json(look)}, snapshot=True),
+            EventDraft("mm.action", {"action": action_to_json(award)}),
+        ]
 
     def _hint(self, seat: int | None) -> list[EventDraft]:
         from companion.games.mirror_mansion.rules.solver import solve
@@ -517,25 +570,32 @@ class MirrorMansionTable:
         sol = solve(s.board, s.sought, door_movable=s.options.door, board=self.board)
         way = sol.ways[0] if sol.ways else None
         # Moves as bare arrays: [from, to, slot, facing].
-        moves = [] if way is None else [[list(a.source), list(a.target), a.slot, a.facing]
-                                        for a in way.swaps]
+        moves = (
+            []
+            if way is None
+            else [[list(a.source), list(a.target), a.slot, a.facing] for a in way.swaps]
+        )
         hint = {"seat": seat, "swaps": sol.swaps, "reason": sol.reason, "moves": moves}
         return [EventDraft.private(seat, "mm.hint", hint, once=True)]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the steady reading becomes the engine's board."""
         if seat is not None:
-            raise UserError("\"the table is right\" needs the admin link")
+            raise UserError('"the table is right" needs the admin link')
         s = self.state
         if s.board is None:
-            raise UserError("before the set-up the camera's reading is the set-up: tap in "
-                            "the motifs")
+            raise UserError(
+                "before the set-up the camera's reading is the set-up: tap in the motifs"
+            )
         seen = self.seen
         if seen is None or not is_complete(seen, self.board):
-            raise UserError("the camera has no steady reading of the whole box now: take "
-                            "the hands away and try again")
-        mirrors = tuple(Mirror(m.cell, m.slot, m.facing) for m in seen.mirrors
-                        if m.facing is not None)
+            raise UserError(
+                "the camera has no steady reading of the whole box now: take "
+                "the hands away and try again"
+            )
+        mirrors = tuple(
+            Mirror(m.cell, m.slot, m.facing) for m in seen.mirrors if m.facing is not None
+        )
         door = None if seen.door is None else Door(seen.door.cell, seen.door.slot)
         assert seen.window is not None
         try:
@@ -552,8 +612,9 @@ class MirrorMansionTable:
         values = [c["value"] for c in q.choices]
         if answer.answer not in values:
             raise UserError(f"answer must be one of {values}")
-        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer.answer,
-                                           "seat": seat})]
+        drafts = [
+            EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer.answer, "seat": seat})
+        ]
         if q.id.startswith("card-"):
             # The card the window swap revealed lies where the window was before it.
             action = ConfirmCard(q.id.split("-")[2], str(answer.answer))
@@ -584,19 +645,21 @@ class MirrorMansionTable:
             door = b.get("door")
             self.state = ENGINE.with_table(
                 self.state,
-                tuple(Mirror((m["cell"][0], m["cell"][1]), m["slot"], m["facing"])
-                      for m in b["mirrors"]),
+                tuple(
+                    Mirror((m["cell"][0], m["cell"][1]), m["slot"], m["facing"])
+                    for m in b["mirrors"]
+                ),
                 str(b["window"]),
-                None if door is None else Door((door["cell"][0], door["cell"][1]),
-                                               door["slot"]),
+                None if door is None else Door((door["cell"][0], door["cell"][1]), door["slot"]),
             )
             turn = self.state.turn
             self.breaches = [x for x in self.breaches if x["turn"] != turn]
             self.verdict = None
             self.corrections += 1
         elif kind == "mm.breach":
-            self.breaches.append({"rule": p["rule"], "detail": p["detail"],
-                                  "turn": self.state.turn})
+            self.breaches.append(
+                {"rule": p["rule"], "detail": p["detail"], "turn": self.state.turn}
+            )
         elif kind == "mm.guess":
             self.state = ENGINE.apply(self.state, Guess(int(p["seat"]), bool(p["jubilant"])))
         elif kind == "mm.hint":
@@ -626,21 +689,28 @@ class MirrorMansionTable:
             self.window_answer = None
         elif isinstance(action, Look) and before.board is not None:
             t = trace(before.board, self.board)
-            self.looks.append({
-                "turn": before.turn, "seat": before.active, "sought": before.sought,
-                "seen": t.seen, "motif": t.motif, "blocked_by": t.blocked_by,
-                "path": [s.to_json() for s in t.steps],
-                "path_mm": self._path_mm(t, before.board.window),
-                "guesses": list(before.guesses),
-            })
+            self.looks.append(
+                {
+                    "turn": before.turn,
+                    "seat": before.active,
+                    "sought": before.sought,
+                    "seen": t.seen,
+                    "motif": t.motif,
+                    "blocked_by": t.blocked_by,
+                    "path": [s.to_json() for s in t.steps],
+                    "path_mm": self._path_mm(t, before.board.window),
+                    "guesses": list(before.guesses),
+                }
+            )
             self._overlay_path = tuple((x, y) for x, y in self.looks[-1]["path_mm"])
         elif isinstance(action, Award) and self.looks:
             look = self.looks[-1]
             found = self.state.last_turn["look"]["found"] if self.state.last_turn else None
             look["found"] = found
             look["drops"] = list(action.drops)
-            look["right"] = [s for s, g in enumerate(look["guesses"])
-                             if g is not None and g == found]
+            look["right"] = [
+                s for s, g in enumerate(look["guesses"]) if g is not None and g == found
+            ]
 
     def _path_mm(self, t: Any, window: str) -> list[list[float]]:
         pts = [list(self.board.card_mm(window))]
@@ -667,19 +737,21 @@ class MirrorMansionTable:
         v = ENGINE.view(self.state, seat)
         v.pop("prediction", None)  # hidden until the look: it would spoil the guessing
         turn = self.state.turn
-        v.update({
-            "seats": list(self.session.seats),
-            "cards_tapped": self.cards is not None,
-            "cards": self.cards,
-            "seen": None if self.seen is None else self.seen.to_json(),
-            "swaps": self.verdict if self.state.phase in (SWAPS, GUESS, LOOK) else None,
-            "breaches": [b for b in self.breaches if b["turn"] == turn],
-            "table_differs": self._table_differs(),
-            "looks": self.looks[-5:],
-            "hint": self.hints.get(seat) if seat is not None else None,
-            "positions": list(self.board.positions),
-            "motifs": list(self.board.cards),
-        })
+        v.update(
+            {
+                "seats": list(self.session.seats),
+                "cards_tapped": self.cards is not None,
+                "cards": self.cards,
+                "seen": None if self.seen is None else self.seen.to_json(),
+                "swaps": self.verdict if self.state.phase in (SWAPS, GUESS, LOOK) else None,
+                "breaches": [b for b in self.breaches if b["turn"] == turn],
+                "table_differs": self._table_differs(),
+                "looks": self.looks[-5:],
+                "hint": self.hints.get(seat) if seat is not None else None,
+                "positions": list(self.board.positions),
+                "motifs": list(self.board.cards),
+            }
+        )
         return v
 
 

@@ -69,7 +69,7 @@ class NameMotif(CorrectionBase):
 
 
 class CallGuesses(CorrectionBase):
-    """"Make your guesses!": the swaps the camera counted are committed to the game."""
+    """ "Make your guesses!": the swaps the camera counted are committed to the game."""
 
     kind: Literal["call_guesses"] = "call_guesses"
 

@@ -72,14 +72,16 @@ class StableBox:
         return None
 
 
-def to_board_state(reading: BoxState, two_sided: bool = False,
-                   cards: dict[str, str] | None = None) -> BoardState:
+def to_board_state(
+    reading: BoxState, two_sided: bool = False, cards: dict[str, str] | None = None
+) -> BoardState:
     """A complete reading as the engine's board arrangement."""
     if reading.window is None or any(m.facing is None for m in reading.mirrors):
         raise ValueError("an incomplete reading has no board state")
     return BoardState(
-        mirrors=tuple(Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors
-                      if m.facing is not None),  # none is None: checked above
+        mirrors=tuple(
+            Mirror(m.cell, m.slot, m.facing) for m in reading.mirrors if m.facing is not None
+        ),  # none is None: checked above
         window=reading.window,
         door=None if reading.door is None else Door(reading.door.cell, reading.door.slot),
         two_sided=two_sided,
@@ -155,21 +157,22 @@ class SwapVerdict:
         return {
             "swaps": [action_to_json(s) for s in self.swaps],
             "count": len(self.swaps),
-            "breach": None if self.breach is None else
-            {"rule": self.breach.rule, "detail": self.breach.detail},
+            "breach": None
+            if self.breach is None
+            else {"rule": self.breach.rule, "detail": self.breach.detail},
         }
 
 
-def judge_swaps(engine: MirrorMansionEngine, at_swaps: MirrorMansionState,
-                before: BoxState, after: BoxState) -> SwapVerdict:
+def judge_swaps(
+    engine: MirrorMansionEngine, at_swaps: MirrorMansionState, before: BoxState, after: BoxState
+) -> SwapVerdict:
     """Apply the fewest swaps from `before` to `after` to the engine state at the start of
     the swaps; the engine says which rule, if any, they break (at most three, at least one,
     a mirror in line with the window, the door's limits)."""
     try:
         swaps = swaps_between(before, after)
     except ValueError as exc:
-        return SwapVerdict((), None, IllegalAction("the camera cannot count these swaps",
-                                                   str(exc)))
+        return SwapVerdict((), None, IllegalAction("the camera cannot count these swaps", str(exc)))
     state = at_swaps
     for s in swaps:
         try:

@@ -30,8 +30,7 @@ def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
 
 def router() -> APIRouter:
     api = APIRouter()
-    view_route(api, "The box as this seat may see it: pieces read, swaps so far, breaches, "
-                    "looks.")
+    view_route(api, "The box as this seat may see it: pieces read, swaps so far, breaches, looks.")
     correction_route(api, "/cards", EnterCards)
     correction_route(api, "/roll", EnterRoll)
     correction_route(api, "/name", NameMotif)

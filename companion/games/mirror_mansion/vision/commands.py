@@ -51,13 +51,19 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
     parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
     parser.add_argument("--no-hands", action="store_true", help="no arms over the box")
-    parser.add_argument("--style", choices=["house", "random"], default="house",
-                        help="house: the reference box and sticker kit; random: each box its "
-                        "own (pieces of any colour, stickers stuck by hand, white balance, "
-                        "heights, board art)")
-    parser.add_argument("--json", action="store_true",
-                        help="print what was written as JSON: the folder and each photograph "
-                        "with its answer key")
+    parser.add_argument(
+        "--style",
+        choices=["house", "random"],
+        default="house",
+        help="house: the reference box and sticker kit; random: each box its "
+        "own (pieces of any colour, stickers stuck by hand, white balance, "
+        "heights, board art)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print what was written as JSON: the folder and each photograph with its answer key",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 100_000:
         raise UserError("--count must be between 1 and 100000")
@@ -67,8 +73,9 @@ def render(argv: list[str]) -> int:
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2,
-                            style=args.style)
+    conditions = Conditions(
+        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, style=args.style
+    )
     if args.size:
         conditions = replace(conditions, sizes=(_size(args.size),))
     board = load_board()
@@ -80,11 +87,13 @@ def render(argv: list[str]) -> int:
             raise UserError(f"cannot write {name}")
         truth = photo.truth.to_json(str(name))
         (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-        written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"),
-                        "box": truth})
+        written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"), "box": truth})
     if args.json:
-        print(json.dumps({"out": str(out), "style": args.style, "seed": args.seed,
-                          "photographs": written}))
+        print(
+            json.dumps(
+                {"out": str(out), "style": args.style, "seed": args.seed, "photographs": written}
+            )
+        )
     else:
         print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0

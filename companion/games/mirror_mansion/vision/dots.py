@@ -68,9 +68,14 @@ def stand_out(hsv: np.ndarray, colour: HueRange, window_px: int) -> np.ndarray:
 
 def loosened(r: HueRange) -> HueRange:
     """The same colour, loosely: what still counts as 'of its colour' round a dot."""
-    return r.model_copy(update={
-        "hue_min": (r.hue_min - 5) % 180, "hue_max": (r.hue_max + 5) % 180,
-        "sat_min": round(r.sat_min * 0.8), "val_min": round(r.val_min * 0.8)})
+    return r.model_copy(
+        update={
+            "hue_min": (r.hue_min - 5) % 180,
+            "hue_max": (r.hue_max + 5) % 180,
+            "sat_min": round(r.sat_min * 0.8),
+            "val_min": round(r.val_min * 0.8),
+        }
+    )
 
 
 @lru_cache(maxsize=8)
@@ -127,8 +132,9 @@ def _blobs(mask: np.ndarray, least_px: float):
         yield x, y, fill & mask[y : y + h, x : x + w]
 
 
-def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float,
-              max_elongation: float = MAX_ELONGATION) -> list[Dot]:
+def find_dots(
+    plane: TopPlane, colour: HueRange, diameter_mm: float, max_elongation: float = MAX_ELONGATION
+) -> list[Dot]:
     """Every dot-like blob of `colour` on the plane (the model's dot is `diameter_mm`).
 
     At rising levels of standing out, like maximally stable regions: a sticker touching a
@@ -156,8 +162,9 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float,
     def isolation(cx: float, cy: float, area: float) -> float:
         radius = math.sqrt(area / math.pi)
         if not loose:
-            loose.append((stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2
-                          ).astype(np.uint8))
+            loose.append(
+                (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2).astype(np.uint8)
+            )
         # Opened too (thin lines of a like colour crossing are no crowd), round the dot only:
         # the box reaches a disc beyond the ring, so the opening there is the plane's.
         pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1
@@ -178,9 +185,17 @@ def find_dots(plane: TopPlane, colour: HueRange, diameter_mm: float,
             if elongation <= max_elongation:
                 cx, cy = m["m10"] / area + bx + x0, m["m01"] / area + by + y0
                 centre = plane.mm((cx, cy))
-                found.append((level_i, Dot((float(centre[0]), float(centre[1])),
-                                           area / PX_PER_MM**2, elongation,
-                                           isolation(cx, cy, area))))
+                found.append(
+                    (
+                        level_i,
+                        Dot(
+                            (float(centre[0]), float(centre[1])),
+                            area / PX_PER_MM**2,
+                            elongation,
+                            isolation(cx, cy, area),
+                        ),
+                    )
+                )
             if level_i + 1 == len(LEVELS):
                 continue
             bh, bw = blob.shape

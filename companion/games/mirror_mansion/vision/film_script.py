@@ -124,8 +124,9 @@ def box_of(board: BoardState) -> BoxState:
 class _Recorder:
     """Applies each move to the engine, then films it (beats) or schedules its tap."""
 
-    def __init__(self, engine: MirrorMansionEngine, script: FilmScript,
-                 state: MirrorMansionState) -> None:
+    def __init__(
+        self, engine: MirrorMansionEngine, script: FilmScript, state: MirrorMansionState
+    ) -> None:
         self.engine = engine
         self.script = script
         self.state = state
@@ -147,9 +148,15 @@ class _Recorder:
         self.beat(seconds, box_of(self.state.board), rest=True)
 
 
-def script_game(board: Board, seed: int, *, players: int = 2,
-                options: dict[str, Any] | None = None, turns: int | None = 12,
-                pause_s: float = 6.0) -> FilmScript:
+def script_game(
+    board: Board,
+    seed: int,
+    *,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    turns: int | None = 12,
+    pause_s: float = 6.0,
+) -> FilmScript:
     """A game of `turns` turns (None: to its end), played by the engine and scripted.
 
     Set-up from the engine's own chance (Victor on field 0, where the live game puts him);
@@ -180,8 +187,9 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     old_window = s.board.window
     window = rnd.choice([p for p in board.positions if p != old_window])
     box = box_of(s.board)
-    rec.beat(0.5, BoxState(box.mirrors, None, box.door), hand_over=board.card_mm(window),
-             moving=True)
+    rec.beat(
+        0.5, BoxState(box.mirrors, None, box.door), hand_over=board.card_mm(window), moving=True
+    )
     rec.play(SwapWindow(window))
     assert rec.state.board is not None
     revealed = rec.state.board.cards[old_window]
@@ -189,7 +197,8 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     roll = rnd.randint(1, board.die_sides)
     rec.play(Roll(roll))
     taps: list[tuple[float, int | None, dict[str, Any]]] = [
-        (2.0, seat, {"kind": "roll", "value": roll})]
+        (2.0, seat, {"kind": "roll", "value": roll})
+    ]
     if rec.state.phase == NAME:
         motif = rnd.choice(board.motifs)
         rec.play(Name(motif))
@@ -225,8 +234,21 @@ def _turn(rec: _Recorder, board: Board, rnd: random.Random, pause_s: float) -> N
     rec.play(Award(drops))
     taps.append((delay + 1.0, seat, {"kind": "look"}))
     rec.rest(delay + 1.0 + pause_s, taps)
-    rec.script.turns.append(TurnRecord(turn, seat, window, sought, tuple(swaps), guesses,
-                                       seen.seen, found, drops, at_swaps, after_swaps))
+    rec.script.turns.append(
+        TurnRecord(
+            turn,
+            seat,
+            window,
+            sought,
+            tuple(swaps),
+            guesses,
+            seen.seen,
+            found,
+            drops,
+            at_swaps,
+            after_swaps,
+        )
+    )
 
 
 def engine_guessers(state: MirrorMansionState) -> list[int]:
@@ -244,14 +266,19 @@ def _place_door(rec: _Recorder, board: Board, rnd: random.Random) -> None:
     # door put back in place once the swaps begin).
     moved = [a for a in legal if stands is None or (a.cell, a.slot) != (stands.cell, stands.slot)]
     door = rnd.choice(moved or legal)
-    rec.beat(0.5, box_of(replace(rec.state.board, door=None)),
-             hand_over=board.crossing_mm(door.cell), moving=True)
+    rec.beat(
+        0.5,
+        box_of(replace(rec.state.board, door=None)),
+        hand_over=board.crossing_mm(door.cell),
+        moving=True,
+    )
     rec.play(door)
     rec.rest(3.0, [])
 
 
-def _choose_swaps(engine: MirrorMansionEngine, state: MirrorMansionState,
-                  rnd: random.Random) -> list[Swap]:
+def _choose_swaps(
+    engine: MirrorMansionEngine, state: MirrorMansionState, rnd: random.Random
+) -> list[Swap]:
     """Legal swaps that end with "make your guesses" allowed, each moving a piece no earlier
     swap of the turn touched (so the camera's fewest-moves count is exactly these)."""
     if rnd.random() < SOLVED_SHARE:
@@ -264,8 +291,11 @@ def _choose_swaps(engine: MirrorMansionEngine, state: MirrorMansionState,
         s = state
         touched: set[tuple[int, int]] = set()
         while len(out) < want:
-            options = [a for a in engine.legal_actions(s) if isinstance(a, Swap)
-                       and a.source not in touched and a.target not in touched]
+            options = [
+                a
+                for a in engine.legal_actions(s)
+                if isinstance(a, Swap) and a.source not in touched and a.target not in touched
+            ]
             if not options:
                 break
             swap = rnd.choice(options)
@@ -305,16 +335,17 @@ def _solved(engine: MirrorMansionEngine, state: MirrorMansionState) -> list[Swap
     return None
 
 
-def _film_swap(rec: _Recorder, board: Board, swap: Swap, *, last: bool,
-               rnd: random.Random) -> None:
+def _film_swap(rec: _Recorder, board: Board, swap: Swap, *, last: bool, rnd: random.Random) -> None:
     """A hand over the piece, the piece lifted and carried (blur), put down, hands off."""
     s = rec.state
     assert s.board is not None
     before = box_of(s.board)
     src, dst = board.crossing_mm(swap.source), board.crossing_mm(swap.target)
-    lifted = BoxState(tuple(m for m in before.mirrors if m.cell != swap.source), before.window,
-                      None if before.door is not None and before.door.cell == swap.source
-                      else before.door)
+    lifted = BoxState(
+        tuple(m for m in before.mirrors if m.cell != swap.source),
+        before.window,
+        None if before.door is not None and before.door.cell == swap.source else before.door,
+    )
     mid = ((src[0] + dst[0]) / 2, (src[1] + dst[1]) / 2)
     rec.beat(0.25, before, hand_over=src)
     rec.beat(0.5, lifted, hand_over=mid, moving=True)
@@ -324,4 +355,3 @@ def _film_swap(rec: _Recorder, board: Board, swap: Swap, *, last: bool,
     rec.beat(0.25, after, hand_over=dst)
     pause = 1.5 if last else rnd.choice([0.25, 0.5, 1.0])
     rec.beat(pause, after, rest=pause >= 1.0)
-

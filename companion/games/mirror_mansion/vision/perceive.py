@@ -123,8 +123,9 @@ class Rectified:
         return self.pose.camera_centre[:2]
 
 
-def rectify(image: np.ndarray, board: Board, pose: BoardPose,
-            stickers: StickerSettings = DEFAULT_STICKERS) -> Rectified:
+def rectify(
+    image: np.ndarray, board: Board, pose: BoardPose, stickers: StickerSettings = DEFAULT_STICKERS
+) -> Rectified:
     gains = white_balance(image, pose, board)
     xs, ys = board.crossing_x_mm, board.crossing_y_mm
     reach = board.mirror_length_mm / 2 + 8
@@ -136,17 +137,22 @@ def rectify(image: np.ndarray, board: Board, pose: BoardPose,
     cards = {}
     for side in "NESW":
         line = board.card_line_mm[side]
-        along = (xs if side in "NS" else ys)
+        along = xs if side in "NS" else ys
         a0, a1 = min(along) - half, max(along) + half
         if side in "NS":
             box = ((a0, line - across), (a1, line + across))
         else:
             box = ((line - across, a0), (line + across, a1))
         cards[side] = top_plane(image, pose, board.card_height_mm, *box, gains)
-    return Rectified(pose, mirrors, doors, cards,
-                     plane_sampler(image, pose, board.mirror_height_mm, gains),
-                     plane_sampler(image, pose, stickers.door_height_mm, gains),
-                     plane_sampler(image, pose, 0.0, gains))
+    return Rectified(
+        pose,
+        mirrors,
+        doors,
+        cards,
+        plane_sampler(image, pose, board.mirror_height_mm, gains),
+        plane_sampler(image, pose, stickers.door_height_mm, gains),
+        plane_sampler(image, pose, 0.0, gains),
+    )
 
 
 def _card_half_mm(board: Board) -> float:
@@ -184,8 +190,9 @@ def _slot_lines(board: Board, length_mm: float) -> tuple[np.ndarray, np.ndarray,
 
 
 @lru_cache(maxsize=8)
-def _lines(crossings: tuple[tuple[float, float], ...], length_mm: float
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _lines(
+    crossings: tuple[tuple[float, float], ...], length_mm: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     half = length_mm / 2 - 3
     t = np.arange(-half, half + 0.01, 1.0)
     t = t[np.abs(t) > 3.0]
@@ -201,9 +208,14 @@ def _lines(crossings: tuple[tuple[float, float], ...], length_mm: float
     return np.array(centres), np.array(lines), np.array(normals)
 
 
-def bar_scores(plane: PlaneSampler, ground: PlaneSampler, board: Board, nadir: np.ndarray,
-               length_mm: float, ground_strips: dict[float, tuple[np.ndarray, ...]] | None = None
-               ) -> dict[Slot, float]:
+def bar_scores(
+    plane: PlaneSampler,
+    ground: PlaneSampler,
+    board: Board,
+    nadir: np.ndarray,
+    length_mm: float,
+    ground_strips: dict[float, tuple[np.ndarray, ...]] | None = None,
+) -> dict[Slot, float]:
     """How much each slot holds a top edge at the plane's height rather than print on the board.
 
     A piece's top is a strip of one colour, straight along the slot, that differs from the
@@ -232,8 +244,7 @@ def bar_scores(plane: PlaneSampler, ground: PlaneSampler, board: Board, nadir: n
 
     def strip(p: PlaneSampler) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         r, a, b = p.lab(pts).mean(axis=3)
-        spread = np.median(np.linalg.norm(r - np.median(r, axis=1, keepdims=True), axis=2),
-                           axis=1)
+        spread = np.median(np.linalg.norm(r - np.median(r, axis=1, keepdims=True), axis=2), axis=1)
         to_a = np.median(np.linalg.norm(r - a, axis=2), axis=1)
         to_b = np.median(np.linalg.norm(r - b, axis=2), axis=1)
         return to_a, to_b, spread, r
@@ -251,25 +262,37 @@ def bar_scores(plane: PlaneSampler, ground: PlaneSampler, board: Board, nadir: n
     # seen through the cut, or the print), and a standing piece hides it.
     empty = np.median(np.median(gr, axis=1), axis=0)
     unlike = np.median(np.linalg.norm(gr - empty, axis=2), axis=1)
-    score = (np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
-             - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s))
-             + np.log((unlike + floor_c) / (gs + floor_c)))
+    score = (
+        np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
+        - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s))
+        + np.log((unlike + floor_c) / (gs + floor_c))
+    )
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
-def find_candidates(rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
-                    ) -> Candidates:
+def find_candidates(
+    rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
+) -> Candidates:
     d = board.dot_diameter_mm
     ground: dict[float, tuple[np.ndarray, ...]] = {}
     return Candidates(
         green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION)),
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
-        magenta={side: tuple(find_dots(plane, stickers.window_dot, d))
-                 for side, plane in rect.cards.items()},
-        mirror_bars=bar_scores(rect.mirror_points, rect.ground_points, board, rect.nadir_mm,
-                               board.mirror_length_mm, ground),
-        door_bars=bar_scores(rect.door_points, rect.ground_points, board, rect.nadir_mm,
-                             board.door_length_mm, ground),
+        magenta={
+            side: tuple(find_dots(plane, stickers.window_dot, d))
+            for side, plane in rect.cards.items()
+        },
+        mirror_bars=bar_scores(
+            rect.mirror_points,
+            rect.ground_points,
+            board,
+            rect.nadir_mm,
+            board.mirror_length_mm,
+            ground,
+        ),
+        door_bars=bar_scores(
+            rect.door_points, rect.ground_points, board, rect.nadir_mm, board.door_length_mm, ground
+        ),
     )
 
 
@@ -326,7 +349,8 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
         u, n = slot_axes(slot, board)
         along, across = float(rel @ u), float(rel @ n)
         if abs(along) <= board.mirror_length_mm / 2 and abs(across) <= (
-                board.dot_offset_mm + ACROSS_MM[1]):
+            board.dot_offset_mm + ACROSS_MM[1]
+        ):
             fits[slot] = across
     if not fits:
         return None
@@ -351,7 +375,8 @@ def _door_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSeen
     for slot in SLOTS:
         u, n = slot_axes(slot, board)
         if abs(float(rel @ u)) <= board.door_length_mm / 2 and abs(float(rel @ n)) <= (
-                SIDE_MARGIN_MM):
+            SIDE_MARGIN_MM
+        ):
             fits.append(slot)
     if not fits:
         return None
@@ -380,8 +405,10 @@ def _piece_evidence(dot: Dot, bar: float) -> float:
 
 def identify(cands: Candidates, board: Board) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
-    for dots, make, bars in ((cands.green, _mirror_from_dot, cands.mirror_bars),
-                             (cands.orange, _door_from_dot, cands.door_bars)):
+    for dots, make, bars in (
+        (cands.green, _mirror_from_dot, cands.mirror_bars),
+        (cands.orange, _door_from_dot, cands.door_bars),
+    ):
         for dot in dots:
             if make is _door_from_dot and dot.isolation < ISOLATION_MIN:
                 continue
@@ -411,16 +438,19 @@ def identify(cands: Candidates, board: Board) -> Identified:
 # --- 4. fit the board ------------------------------------------------------------------
 
 
-def fit(ident: Identified, cands: Candidates, board: Board,
-        stickers: StickerSettings = DEFAULT_STICKERS) -> BoxState:
+def fit(
+    ident: Identified, cands: Candidates, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
+) -> BoxState:
     """The arrangement the evidence supports within the box's own limits."""
     warnings: list[str] = []
-    doors = sorted((p for p in ident.pieces if p.kind == "door"),
-                   key=lambda p: -_dot_quality(p.dot))  # type: ignore[arg-type]
+    doors = sorted(
+        (p for p in ident.pieces if p.kind == "door"), key=lambda p: -_dot_quality(p.dot)
+    )  # type: ignore[arg-type]
     door = doors[0] if doors and board.doors > 0 else None
-    dotted = sorted((p for p in ident.pieces if p.kind == "mirror"
-                     and (door is None or p.cell != door.cell)),
-                    key=lambda p: -p.evidence)
+    dotted = sorted(
+        (p for p in ident.pieces if p.kind == "mirror" and (door is None or p.cell != door.cell)),
+        key=lambda p: -p.evidence,
+    )
     mirrors: list[MirrorSeen] = []
     for p in dotted[: board.mirrors]:
         if p.confidence < stickers.min_confidence:
@@ -438,11 +468,11 @@ def fit(ident: Identified, cands: Candidates, board: Board,
         if score >= BAR_MIN:
             bar_only.append((score, cell, slot))
     for score, cell, slot in sorted(bar_only, reverse=True)[: board.mirrors - len(mirrors)]:
-        conf = max(0.0, min(0.49, (score - cands.mirror_bars[(cell, _other(slot))])
-                            / SLOT_MARGIN))
+        conf = max(0.0, min(0.49, (score - cands.mirror_bars[(cell, _other(slot))]) / SLOT_MARGIN))
         mirrors.append(MirrorSeen(cell, slot, None, conf))
         warnings.append(
-            f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?")
+            f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?"
+        )
     window = None
     if not ident.windows:
         warnings.append("window card not seen (its magenta dot is hidden?)")
@@ -454,8 +484,9 @@ def fit(ident: Identified, cands: Candidates, board: Board,
         # sticker stands alone on its card and is the size of the kit's: the likeliest wins,
         # and only a tie asks.
         ranked = sorted(spots.items(), key=lambda sd: -_dot_quality(sd[1]))
-        if len(ranked) == 1 or (_dot_quality(ranked[0][1]) - _dot_quality(ranked[1][1])
-                                > WINDOW_TIE):
+        if len(ranked) == 1 or (
+            _dot_quality(ranked[0][1]) - _dot_quality(ranked[1][1]) > WINDOW_TIE
+        ):
             window = ranked[0][0]
         else:
             warnings.append("two card tops look like the window: please confirm")
@@ -498,9 +529,17 @@ def read_frame(
     if calibration is not None and np.any(calibration.dist):
         image = cv2.undistort(image, calibration.K, calibration.dist)
         found = {
-            i: Marker(i, cv2.undistortPoints(m.corners.reshape(-1, 1, 2).astype(np.float64),
-                                             calibration.K, calibration.dist, P=calibration.K
-                                             ).reshape(4, 2).astype(np.float32))
+            i: Marker(
+                i,
+                cv2.undistortPoints(
+                    m.corners.reshape(-1, 1, 2).astype(np.float64),
+                    calibration.K,
+                    calibration.dist,
+                    P=calibration.K,
+                )
+                .reshape(4, 2)
+                .astype(np.float32),
+            )
             for i, m in found.items()
         }
         calibration = Calibration(calibration.K, np.zeros(5))
@@ -541,8 +580,12 @@ def find_board_markers(image: np.ndarray, board: Board) -> dict[int, Marker]:
             # A small pixel's centre lies at k (x + 1/2) - 1/2 on the full image.
             corners = np.concatenate([found[i].corners for i in ids]) * k + (k - 1) / 2
             corners = cv2.cornerSubPix(
-                gray, corners.reshape(-1, 1, 2).astype(np.float32), (k + 1, k + 1), (-1, -1),
-                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)).reshape(-1, 4, 2)
+                gray,
+                corners.reshape(-1, 1, 2).astype(np.float32),
+                (k + 1, k + 1),
+                (-1, -1),
+                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01),
+            ).reshape(-1, 4, 2)
             return {i: Marker(i, c) for i, c in zip(ids, corners, strict=True)}
     return detect_markers(gray)
 

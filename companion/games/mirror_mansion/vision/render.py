@@ -93,9 +93,9 @@ def random_camera(
     board: Board, rng: np.random.Generator, size: tuple[int, int], max_tilt_deg: float
 ) -> VirtualCamera:
     """A camera that sees the whole box, at any turn of the box, tilted up to the limit."""
-    return framing_camera(box_corners_mm(board), 30.0, rng, size, max_tilt_deg, (540, 640),
-                          grow=1.08, tries=21)
-
+    return framing_camera(
+        box_corners_mm(board), 30.0, rng, size, max_tilt_deg, (540, 640), grow=1.08, tries=21
+    )
 
 
 # --- the look of one box ---------------------------------------------------------------
@@ -170,16 +170,25 @@ def _house_sticker(board: Board, across: float) -> Sticker:
 def house_look(board: Board, box: BoxState, stickers: StickerSettings) -> BoxLook:
     """The reference box: every dot where the board model says, at the nominal heights."""
     return BoxLook(
-        board.mirror_height_mm, board.card_height_mm, stickers.door_height_mm,
-        {m.cell: _house_sticker(board, board.dot_offset_mm)
-         for m in box.mirrors if m.facing is not None},
+        board.mirror_height_mm,
+        board.card_height_mm,
+        stickers.door_height_mm,
+        {
+            m.cell: _house_sticker(board, board.dot_offset_mm)
+            for m in box.mirrors
+            if m.facing is not None
+        },
         None if box.window is None else _house_sticker(board, 0.0),
         None if box.door is None else _house_sticker(board, 0.0),
     )
 
 
-def _hand_stuck(rng: np.random.Generator, bgr: tuple[int, int, int], edge_mm: float,
-                across_mm: tuple[float, float]) -> Sticker:
+def _hand_stuck(
+    rng: np.random.Generator,
+    bgr: tuple[int, int, int],
+    edge_mm: float,
+    across_mm: tuple[float, float],
+) -> Sticker:
     """A dot stuck by hand anywhere along an edge `edge_mm` long (and not over its end)."""
     d = float(rng.uniform(6.0, 12.0))
     reach = max(0.0, edge_mm / 2 - d / 2 - 1.0)
@@ -189,8 +198,14 @@ def _hand_stuck(rng: np.random.Generator, bgr: tuple[int, int, int], edge_mm: fl
     base = np.asarray(bgr, float) + hue_shift
     base = light * ((1 - fade) * base + fade * base.mean())
     color = tuple(int(np.clip(v, 0, 255)) for v in base)
-    return Sticker(float(rng.uniform(-reach, reach)), float(rng.uniform(*across_mm)), d,
-                   float(rng.uniform(0, 180)), float(rng.uniform(0.85, 1.0)), color)
+    return Sticker(
+        float(rng.uniform(-reach, reach)),
+        float(rng.uniform(*across_mm)),
+        d,
+        float(rng.uniform(0, 180)),
+        float(rng.uniform(0.85, 1.0)),
+        color,
+    )
 
 
 def _any_paint(rng: np.random.Generator, max_sat: float = 0.45) -> tuple[int, int, int]:
@@ -201,27 +216,40 @@ def _any_paint(rng: np.random.Generator, max_sat: float = 0.45) -> tuple[int, in
 def random_paints(rng: np.random.Generator) -> PiecePaints:
     lo = float(rng.uniform(40, 170))
     return PiecePaints(
-        mirror_top=_any_paint(rng), mirror_back=_any_paint(rng),
+        mirror_top=_any_paint(rng),
+        mirror_back=_any_paint(rng),
         mirror_thickness_mm=float(rng.uniform(2.0, 5.0)),
         face_brightness=(lo, lo + float(rng.uniform(30, 80))),
-        card_top=_any_paint(rng), card_front=_any_paint(rng, 0.6),
-        card_back=_any_paint(rng, 0.6), door=_any_paint(rng), door_top=_any_paint(rng),
+        card_top=_any_paint(rng),
+        card_front=_any_paint(rng, 0.6),
+        card_back=_any_paint(rng, 0.6),
+        door=_any_paint(rng),
+        door_top=_any_paint(rng),
     )
 
 
-def random_look(board: Board, box: BoxState, stickers: StickerSettings,
-                rng: np.random.Generator) -> BoxLook:
+def random_look(
+    board: Board, box: BoxState, stickers: StickerSettings, rng: np.random.Generator
+) -> BoxLook:
     """A box of its own: dots stuck by hand, the room's white balance, heights a few mm off,
     pieces of any colour (`PiecePaints`)."""
     # "A few mm off the nominal offset" toward the reflective face, never over the middle line.
     off = board.dot_offset_mm
-    mirror_dots = {m.cell: _hand_stuck(rng, GREEN_BGR, board.mirror_length_mm,
-                                       (max(1.5, off - 2.0), off + 2.0))
-                   for m in box.mirrors if m.facing is not None}
-    window = None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM,
-                                                         (-1.0, 1.0))
-    door = None if box.door is None else _hand_stuck(rng, ORANGE_BGR, board.door_length_mm / 2,
-                                                     (-1.0, 1.0))
+    mirror_dots = {
+        m.cell: _hand_stuck(
+            rng, GREEN_BGR, board.mirror_length_mm, (max(1.5, off - 2.0), off + 2.0)
+        )
+        for m in box.mirrors
+        if m.facing is not None
+    }
+    window = (
+        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-1.0, 1.0))
+    )
+    door = (
+        None
+        if box.door is None
+        else _hand_stuck(rng, ORANGE_BGR, board.door_length_mm / 2, (-1.0, 1.0))
+    )
     warm = float(rng.uniform(-0.25, 0.25))
     tint = float(rng.uniform(-0.08, 0.08))
     balance = (1.0 - warm, 1.0 + tint, 1.0 + warm)
@@ -231,7 +259,13 @@ def random_look(board: Board, box: BoxState, stickers: StickerSettings,
         board.mirror_height_mm + float(rng.uniform(-3, 3)),
         board.card_height_mm + float(rng.uniform(-3, 3)),
         stickers.door_height_mm + float(rng.uniform(-3, 3)),
-        mirror_dots, window, door, balance, reflected, varied_art=True, clutter_anywhere=True,
+        mirror_dots,
+        window,
+        door,
+        balance,
+        reflected,
+        varied_art=True,
+        clutter_anywhere=True,
         paints=random_paints(rng),
     )
 
@@ -245,8 +279,9 @@ def _slot_frame(slot: str, facing: str | None, board: Board) -> tuple[np.ndarray
     return u, v
 
 
-def sticker_xy(centre: tuple[float, float], u: np.ndarray, v: np.ndarray,
-               dot: Sticker) -> tuple[float, float]:
+def sticker_xy(
+    centre: tuple[float, float], u: np.ndarray, v: np.ndarray, dot: Sticker
+) -> tuple[float, float]:
     p = np.asarray(centre, float) + dot.along_mm * u + dot.across_mm * v
     return float(p[0]), float(p[1])
 
@@ -312,8 +347,9 @@ def _art_colour(rng: np.random.Generator, lo: float, hi: float, max_sat: float) 
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
-def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
-                 varied: bool = False) -> np.ndarray:
+def board_canvas(
+    board: Board, rng: np.random.Generator, *, guide_lines: bool, varied: bool = False
+) -> np.ndarray:
     """The box seen from straight above with nothing standing in it, 3 px per mm.
 
     `varied` paints a box of another print run or publisher: any floor colour and pattern,
@@ -328,8 +364,9 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
     else:
         # Night-blue castle floor on paper: low saturation so the stickers stand out.
         blue = rng.uniform(80, 125)
-        floor = np.array([blue, blue * rng.uniform(0.5, 0.75), blue * rng.uniform(0.4, 0.8)],
-                         np.float32)
+        floor = np.array(
+            [blue, blue * rng.uniform(0.5, 0.75), blue * rng.uniform(0.4, 0.8)], np.float32
+        )
     img = np.empty((h, w, 3), np.float32)
     img[:] = floor
     img *= (0.8 + 0.4 * _smooth(shape, rng, 90))[..., None]
@@ -345,11 +382,14 @@ def board_canvas(board: Board, rng: np.random.Generator, *, guide_lines: bool,
     if varied:
         for _ in range(int(rng.integers(0, 7))):  # large splashes of printed art
             centre = _mm(rng.uniform(-10, 310, 2))
-            axes = (round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16),
-                    round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16))
+            axes = (
+                round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16),
+                round(rng.uniform(8, 25) * CANVAS_PX_PER_MM * 16),
+            )
             colour = _art_colour(rng, 40, 230, 0.7).tolist()
-            cv2.ellipse(out, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1,
-                        cv2.LINE_AA, 4)
+            cv2.ellipse(
+                out, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA, 4
+            )
     # Corridors: paler bands along rows and columns of crossings.
     grey = rng.uniform(110, 160)
     corridor = tuple(int(grey + v) for v in rng.uniform(-12, 12, 3))
@@ -446,9 +486,12 @@ def _jitter(color: tuple[int, int, int], rng: np.random.Generator, amount: float
     return tuple(int(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in color)
 
 
-def _mirror_texture(rng: np.random.Generator, glint: bool,
-                    reflected_dot: bool = False,
-                    brightness: tuple[float, float] = (120, 230)) -> np.ndarray:
+def _mirror_texture(
+    rng: np.random.Generator,
+    glint: bool,
+    reflected_dot: bool = False,
+    brightness: tuple[float, float] = (120, 230),
+) -> np.ndarray:
     """A mirror's face: a blurred, bright, random reflection of the room, with a glint, and
     perhaps another mirror's green dot seen in it."""
     h, w = 40, 100
@@ -491,16 +534,24 @@ def _mirror_texture(rng: np.random.Generator, glint: bool,
         tex = cv2.GaussianBlur(tex, (0, 0), 2.0)
     if reflected_dot:
         # Seen in the glass, a dot is as sharp and nearly as saturated as the sticker itself.
-        cv2.ellipse(tex, (int(rng.integers(12, w - 12)), int(rng.integers(8, h - 8))),
-                    (int(rng.integers(4, 9)), int(rng.integers(3, 7))), float(rng.uniform(0, 180)),
-                    0, 360, [float(c) * rng.uniform(0.8, 1.0) for c in GREEN_BGR], -1,
-                    cv2.LINE_AA)
+        cv2.ellipse(
+            tex,
+            (int(rng.integers(12, w - 12)), int(rng.integers(8, h - 8))),
+            (int(rng.integers(4, 9)), int(rng.integers(3, 7))),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            [float(c) * rng.uniform(0.8, 1.0) for c in GREEN_BGR],
+            -1,
+            cv2.LINE_AA,
+        )
     tex += rng.normal(0, 6, tex.shape).astype(np.float32)
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
-def _card_front(rng: np.random.Generator, window: bool,
-                base: tuple[int, int, int] = (200, 215, 225)) -> np.ndarray:
+def _card_front(
+    rng: np.random.Generator, window: bool, base: tuple[int, int, int] = (200, 215, 225)
+) -> np.ndarray:
     h, w = 50, 104
     tex = np.empty((h, w, 3), np.uint8)
     tex[:] = _jitter(base, rng, 20)
@@ -523,16 +574,16 @@ def _card_front(rng: np.random.Generator, window: bool,
     return tex
 
 
-def _card_back(rng: np.random.Generator,
-               base: tuple[int, int, int] = (90, 50, 45)) -> np.ndarray:
+def _card_back(rng: np.random.Generator, base: tuple[int, int, int] = (90, 50, 45)) -> np.ndarray:
     tex = np.empty((50, 104, 3), np.uint8)
     tex[:] = _jitter(base, rng, 15)
     cv2.rectangle(tex, (40, 12), (64, 40), (60, 200, 235), -1)
     return tex
 
 
-def card_solids(board: Board, window: str | None, rng: np.random.Generator,
-                look: BoxLook | None = None) -> list[Solid]:
+def card_solids(
+    board: Board, window: str | None, rng: np.random.Generator, look: BoxLook | None = None
+) -> list[Solid]:
     height = board.card_height_mm if look is None else look.card_height_mm
     paints = None if look is None else look.paints
     solids = []
@@ -548,8 +599,9 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator,
             CARD_THICKNESS_MM,
             height,
             {
-                "front": _card_front(rng, is_window) if paints is None else _card_front(
-                    rng, is_window, paints.card_front),
+                "front": _card_front(rng, is_window)
+                if paints is None
+                else _card_front(rng, is_window, paints.card_front),
                 "back": _card_back(rng) if paints is None else _card_back(rng, paints.card_back),
                 "end": (200, 205, 210) if paints is None else paints.card_top,
                 "top": _jitter((205, 215, 222) if paints is None else paints.card_top, rng, 12),
@@ -564,8 +616,12 @@ def card_solids(board: Board, window: str | None, rng: np.random.Generator,
             )
         elif is_window and look is not None and look.window_dot is not None:
             dot = look.window_dot
-            solid.decals.append((_oval(card_dot_xy(board, pos, look), -height, dot),
-                                 dot.bgr or _jitter(MAGENTA_BGR, rng, 15)))
+            solid.decals.append(
+                (
+                    _oval(card_dot_xy(board, pos, look), -height, dot),
+                    dot.bgr or _jitter(MAGENTA_BGR, rng, 15),
+                )
+            )
         solids.append(solid)
     return solids
 
@@ -595,8 +651,11 @@ def piece_solids(
         normal = np.array(board.facing_normal(m.facing or "NW"))
         if float(v @ normal) < 0:
             u = -u
-        top = _jitter((205, 208, 212) if paints is None else paints.mirror_top, rng,
-                      25 if paints is None else 8)
+        top = _jitter(
+            (205, 208, 212) if paints is None else paints.mirror_top,
+            rng,
+            25 if paints is None else 8,
+        )
         solid = slab(
             board.crossing_mm(m.cell),
             u,
@@ -604,9 +663,12 @@ def piece_solids(
             MIRROR_THICKNESS_MM if paints is None else paints.mirror_thickness_mm,
             mirror_h,
             {
-                "front": _mirror_texture(rng, glints and rng.random() < 0.6,
-                                         look is not None and look.reflected_dot == m.cell,
-                                         (120, 230) if paints is None else paints.face_brightness),
+                "front": _mirror_texture(
+                    rng,
+                    glints and rng.random() < 0.6,
+                    look is not None and look.reflected_dot == m.cell,
+                    (120, 230) if paints is None else paints.face_brightness,
+                ),
                 "back": _jitter((105, 78, 62) if paints is None else paints.mirror_back, rng, 8),
                 "end": top,
                 "top": top,
@@ -625,8 +687,12 @@ def piece_solids(
                 )
             )
         elif dots and m.facing is not None and dot is not None and look is not None:
-            solid.decals.append((_oval(mirror_dot_xy(board, m, look), -mirror_h, dot),
-                                 dot.bgr or _jitter(GREEN_BGR, rng, 15)))
+            solid.decals.append(
+                (
+                    _oval(mirror_dot_xy(board, m, look), -mirror_h, dot),
+                    dot.bgr or _jitter(GREEN_BGR, rng, 15),
+                )
+            )
         solids.append(solid)
     if box.door is not None:
         wood = np.empty((50, 100, 3), np.uint8)
@@ -654,8 +720,12 @@ def piece_solids(
                 )
             )
         elif dots and look is not None and look.door_dot is not None:
-            solid.decals.append((_oval(door_dot_xy(board, box.door, look), -h, look.door_dot),
-                                 look.door_dot.bgr or _jitter(ORANGE_BGR, rng, 12)))
+            solid.decals.append(
+                (
+                    _oval(door_dot_xy(board, box.door, look), -h, look.door_dot),
+                    look.door_dot.bgr or _jitter(ORANGE_BGR, rng, 12),
+                )
+            )
         solids.append(solid)
     return solids
 
@@ -663,8 +733,7 @@ def piece_solids(
 # --- loose things ----------------------------------------------------------------------
 
 
-def _victor(board: Board, rng: np.random.Generator,
-            at: tuple[float, float] | None = None) -> Solid:
+def _victor(board: Board, rng: np.random.Generator, at: tuple[float, float] | None = None) -> Solid:
     if at is None:
         at = board.fields[int(rng.integers(len(board.fields)))].xy_mm
     x, y = at
@@ -734,7 +803,10 @@ def _outside_box(board: Board, rng: np.random.Generator) -> tuple[float, float]:
 
 
 def sticker_points_px(
-    board: Board, box: BoxState, cam: VirtualCamera, stickers: StickerSettings,
+    board: Board,
+    box: BoxState,
+    cam: VirtualCamera,
+    stickers: StickerSettings,
     look: BoxLook | None = None,
 ) -> np.ndarray:
     """Image points that a hand must not hide (a reader cannot see through arms)."""
@@ -765,8 +837,13 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(p - (a + t * d)))
 
 
-def _free_spot(board: Board, box: BoxState, rng: np.random.Generator, radius_mm: float,
-               taken: list[tuple[float, float, float]]) -> tuple[float, float] | None:
+def _free_spot(
+    board: Board,
+    box: BoxState,
+    rng: np.random.Generator,
+    radius_mm: float,
+    taken: list[tuple[float, float, float]],
+) -> tuple[float, float] | None:
     """Somewhere on the board where a thing `radius_mm` across fits beside the pieces, the
     cards and what already lies there (a drop cannot lie under a mirror)."""
     segments = [board.slot_segment_mm(m.cell, m.slot) for m in box.mirrors]
@@ -775,13 +852,15 @@ def _free_spot(board: Board, box: BoxState, rng: np.random.Generator, radius_mm:
     for pos in board.positions:
         cx, cy = board.card_mm(pos)
         half = CARD_WIDTH_MM / 2
-        along = ((cx - half, cy), (cx + half, cy)) if pos[0] in "NS" else (
-            (cx, cy - half), (cx, cy + half))
+        along = (
+            ((cx - half, cy), (cx + half, cy))
+            if pos[0] in "NS"
+            else ((cx, cy - half), (cx, cy + half))
+        )
         segments.append(along)
     for _ in range(30):
         p = rng.uniform(-12, 312, 2)
-        if any(_segment_distance(p, np.array(a), np.array(b)) < radius_mm + 3
-               for a, b in segments):
+        if any(_segment_distance(p, np.array(a), np.array(b)) < radius_mm + 3 for a, b in segments):
             continue
         if any(math.hypot(p[0] - x, p[1] - y) < radius_mm + r for x, y, r in taken):
             continue
@@ -794,22 +873,29 @@ def _hides(solid: Solid, cam: VirtualCamera, points_px: np.ndarray) -> bool:
     """Whether a solid's outline in the image comes near any of the points."""
     corners = np.vstack([f.quad for f in solid.faces])
     hull = cv2.convexHull(cam.project(corners).astype(np.float32))
-    return any(cv2.pointPolygonTest(hull, (float(x), float(y)), True) > -6
-               for x, y in points_px)
+    return any(cv2.pointPolygonTest(hull, (float(x), float(y)), True) > -6 for x, y in points_px)
 
 
-def clutter_anywhere(board: Board, box: BoxState, cam: VirtualCamera, rng: np.random.Generator,
-                     look: BoxLook, stickers: StickerSettings
-                     ) -> tuple[list[Solid], list[tuple[float, float]]]:
+def clutter_anywhere(
+    board: Board,
+    box: BoxState,
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    look: BoxLook,
+    stickers: StickerSettings,
+) -> tuple[list[Solid], list[tuple[float, float]]]:
     """Victor, the die and the drops anywhere in the box or beside it, hiding no sticker and
     no corner marker (a reader cannot see through them either)."""
-    protect = np.vstack([sticker_points_px(board, box, cam, stickers, look),
-                         _marker_points_px(board, cam)])
+    protect = np.vstack(
+        [sticker_points_px(board, box, cam, stickers, look), _marker_points_px(board, cam)]
+    )
     quiet = board.marker_side_mm * 0.75 + 4  # a marker's half-diagonal and its white margin
     taken: list[tuple[float, float, float]] = [(*m.center_mm, quiet) for m in board.markers]
     solids: list[Solid] = []
-    for make, radius in ((lambda at: _victor(board, rng, at), VICTOR_RADIUS_MM + 2),
-                         (lambda at: _die(at, rng), DIE_SIDE_MM * 0.75)):
+    for make, radius in (
+        (lambda at: _victor(board, rng, at), VICTOR_RADIUS_MM + 2),
+        (lambda at: _die(at, rng), DIE_SIDE_MM * 0.75),
+    ):
         for _ in range(10):
             at = _free_spot(board, box, rng, radius, taken)
             if at is None:
@@ -819,8 +905,11 @@ def clutter_anywhere(board: Board, box: BoxState, cam: VirtualCamera, rng: np.ra
                 solids.append(solid)
                 break
             taken.pop()
-    drops = [at for _ in range(int(rng.integers(2, 10)))
-             if (at := _free_spot(board, box, rng, DROP_RADIUS_MM, taken)) is not None]
+    drops = [
+        at
+        for _ in range(int(rng.integers(2, 10)))
+        if (at := _free_spot(board, box, rng, DROP_RADIUS_MM, taken)) is not None
+    ]
     return solids, drops
 
 
@@ -902,8 +991,9 @@ def render_box(
         raise ValueError(f"unknown style {conditions.style!r} (house, random)")
     table = effects.table_texture(w, h, rng)
     lines = bool(rng.random() < 0.6) if guide_lines is None else guide_lines
-    canvas = board_canvas(board, rng, guide_lines=lines,
-                          varied=look is not None and look.varied_art)
+    canvas = board_canvas(
+        board, rng, guide_lines=lines, varied=look is not None and look.varied_art
+    )
     origin = (-BOX_MARGIN_MM, -BOX_MARGIN_MM)
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
@@ -958,7 +1048,9 @@ def render_photo(
     look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
     return Photo(
         render_box(board, box, cam, rng, conditions=conditions, stickers=stickers, look=look),
-        box, cam, look,
+        box,
+        cam,
+        look,
     )
 
 
@@ -981,11 +1073,19 @@ class Film:
     standing pieces, hands and the camera's noise, so a frame costs a fraction of a photo.
     """
 
-    def __init__(self, board: Board, shots: list[Shot], seed: int | tuple[int, ...],
-                 size: tuple[int, int] = (1280, 960), max_tilt_deg: float = 25.0,
-                 stickers: StickerSettings = DEFAULT_STICKERS, *,
-                 taps: Sequence[Tap] = (), loop: bool = True,
-                 script: FilmScript | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        shots: list[Shot],
+        seed: int | tuple[int, ...],
+        size: tuple[int, int] = (1280, 960),
+        max_tilt_deg: float = 25.0,
+        stickers: StickerSettings = DEFAULT_STICKERS,
+        *,
+        taps: Sequence[Tap] = (),
+        loop: bool = True,
+        script: FilmScript | None = None,
+    ) -> None:
         self.board = board
         self.shots = shots
         self.taps = tuple(taps)
@@ -999,8 +1099,9 @@ class Film:
         w, h = size
         table = effects.table_texture(w, h, self.rng)
         canvas = board_canvas(board, self.rng, guide_lines=bool(self.rng.random() < 0.6))
-        self.base = self.camera.render_plane(canvas, CANVAS_PX_PER_MM,
-                                             (-BOX_MARGIN_MM, -BOX_MARGIN_MM), background=table)
+        self.base = self.camera.render_plane(
+            canvas, CANVAS_PX_PER_MM, (-BOX_MARGIN_MM, -BOX_MARGIN_MM), background=table
+        )
         flat = np.full((h, w, 3), 200, np.uint8)
         self.gain = effects.uneven_light(flat, self.rng).astype(np.float32) / 200.0
         self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
@@ -1011,8 +1112,9 @@ class Film:
         self.noise = []  # sensor noise, drawn once: (positive, negative) parts per layer
         for _ in range(3):
             n = self.rng.normal(0, 3, (h, w, 3)).astype(np.float32)
-            self.noise.append((np.clip(n, 0, 255).astype(np.uint8),
-                               np.clip(-n, 0, 255).astype(np.uint8)))
+            self.noise.append(
+                (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
+            )
 
     def shot_at(self, t: float) -> Shot:
         if not self.loop and t >= self.duration:
@@ -1072,8 +1174,9 @@ def _moved(board: Board, box: BoxState, rng: np.random.Generator) -> tuple[BoxSt
     return BoxState(tuple(mirrors), box.window, box.door), m.cell, target
 
 
-def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: int
-               ) -> tuple[list[Shot], BoxState, BoxState]:
+def turn_shots(
+    board: Board, start: BoxState, rng: np.random.Generator, swaps: int
+) -> tuple[list[Shot], BoxState, BoxState]:
     """A turn of random physical moves, for measuring the reader and tracker (benchmarks):
     the window card swapped, then `swaps` mirror swaps with hands over the pieces, lifted
     mirrors and blur, then hands off. The moves may break the rules on purpose (a fourth
@@ -1083,7 +1186,8 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
     """
     shots = [Shot(1.0, start, rest=True)]
     new_window = [p for p in board.positions if p != start.window][
-        int(rng.integers(len(board.positions) - 1))]
+        int(rng.integers(len(board.positions) - 1))
+    ]
     lifted = BoxState(start.mirrors, None, start.door)
     shots.append(Shot(0.5, lifted, hand_over=board.card_mm(new_window), moving=True))
     box = BoxState(start.mirrors, new_window, start.door)
@@ -1092,8 +1196,7 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
     for k in range(swaps):
         after, source, target = _moved(board, box, rng)
         src, dst = board.crossing_mm(source), board.crossing_mm(target)
-        without = BoxState(tuple(m for m in box.mirrors if m.cell != source), box.window,
-                           box.door)
+        without = BoxState(tuple(m for m in box.mirrors if m.cell != source), box.window, box.door)
         mid = ((src[0] + dst[0]) / 2, (src[1] + dst[1]) / 2)
         shots.append(Shot(0.25, box, hand_over=src))
         shots.append(Shot(0.5, without, hand_over=mid, moving=True))
@@ -1105,13 +1208,22 @@ def turn_shots(board: Board, start: BoxState, rng: np.random.Generator, swaps: i
     return shots, at_swaps, box
 
 
-def table_film(board: Board, seed: int, turns: int | None = 12, pause_s: float = 6.0,
-               size: tuple[int, int] = (1280, 960), *, players: int = 2,
-               options: dict[str, Any] | None = None) -> Film:
+def table_film(
+    board: Board,
+    seed: int,
+    turns: int | None = 12,
+    pause_s: float = 6.0,
+    size: tuple[int, int] = (1280, 960),
+    *,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+) -> Film:
     """The `sim` camera's table: a game of `turns` turns played through the rules engine
     (`film_script.script_game`), so every turn is legal and runs to its verdict, with the
     taps its players make on their phones. The last shot stays after the end."""
-    script = script_game(board, seed, players=players, options=options, turns=turns,
-                         pause_s=pause_s)
-    return Film(board, script.beats, (seed, 32), size=size, taps=script.taps, loop=False,
-                script=script)
+    script = script_game(
+        board, seed, players=players, options=options, turns=turns, pause_s=pause_s
+    )
+    return Film(
+        board, script.beats, (seed, 32), size=size, taps=script.taps, loop=False, script=script
+    )

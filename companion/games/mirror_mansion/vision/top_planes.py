@@ -60,10 +60,12 @@ def white_balance(image: np.ndarray, pose: BoardPose, board: Board) -> np.ndarra
     d = np.linspace(*QUIET_ZONE_MM, 3)[:, None]
     t = np.linspace(-s - d, s + d, 12, axis=1)[..., 0]
     out = np.broadcast_to(s + d, t.shape)
-    ring = np.concatenate([np.stack(xy, axis=-1).reshape(-1, 2) for xy in (
-        (t, -out), (t, out), (-out, t), (out, t))])
-    centres = np.array([next(m for m in board.markers if m.id == i).center_mm
-                        for i in pose.markers], np.float64)
+    ring = np.concatenate(
+        [np.stack(xy, axis=-1).reshape(-1, 2) for xy in ((t, -out), (t, out), (-out, t), (out, t))]
+    )
+    centres = np.array(
+        [next(m for m in board.markers if m.id == i).center_mm for i in pose.markers], np.float64
+    )
     flat = (centres[:, None, :] + ring[None]).reshape(-1, 2)
     pts = np.column_stack([flat, np.zeros(len(flat))])
     px = np.rint(pose.project(np.array(pts))).astype(np.intp)
@@ -130,16 +132,23 @@ class PlaneSampler:
         rows = -(-n // cols)
         xy = np.concatenate([xy, np.zeros((rows * cols - n, 2), np.float32)])
         mx, my = (np.ascontiguousarray(xy[:, k].reshape(rows, cols)) for k in (0, 1))
-        bgr = cv2.remap(self.image, mx, my, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        bgr = cv2.remap(
+            self.image,
+            mx,
+            my,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        )
         if self.gains is not None:
             bgr = cv2.transform(bgr, np.diag(self.gains).astype(np.float32))
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
         return lab.reshape(-1, 3)[:n].reshape(*shape, 3)
 
 
-def plane_sampler(image: np.ndarray, pose: BoardPose, height_mm: float,
-                  gains: np.ndarray | None = None) -> PlaneSampler:
+def plane_sampler(
+    image: np.ndarray, pose: BoardPose, height_mm: float, gains: np.ndarray | None = None
+) -> PlaneSampler:
     if gains is not None and np.allclose(gains, 1.0, atol=0.01):
         gains = None
     return PlaneSampler(image, pose.plane_homography(height_mm), gains)

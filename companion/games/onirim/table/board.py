@@ -1,4 +1,4 @@
-""""The table is right": the engine's public table set to what the camera sees, every card
+""" "The table is right": the engine's public table set to what the camera sees, every card
 still accounted for.
 
 Only what lies face up changes: the labyrinth (the part the layout shows), the Doors in
@@ -23,8 +23,12 @@ from companion.games.onirim.table.track import Table
 RULE = "the table is right: every card comes from the hand or the deck"
 
 
-def _on_table(labyrinth: tuple[str, ...], doors: tuple[str, ...],
-              under: tuple[tuple[str, ...], ...], top: tuple[str, ...]) -> Counter[str]:
+def _on_table(
+    labyrinth: tuple[str, ...],
+    doors: tuple[str, ...],
+    under: tuple[tuple[str, ...], ...],
+    top: tuple[str, ...],
+) -> Counter[str]:
     out = Counter(labyrinth) + Counter(doors) + Counter(top)
     for cards in under:
         out.update(cards)
@@ -43,13 +47,13 @@ def _series(engine: OnirimEngine, labyrinth: tuple[str, ...]) -> int:
     return n % engine.deck.series_length
 
 
-def with_table(engine: OnirimEngine, state: OnirimState, seen: Table, window: int
-               ) -> OnirimState:
+def with_table(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> OnirimState:
     """`state` with its face-up cards as `seen` lays them; `IllegalAction` when a card seen
     is neither in the hand nor left in the deck."""
     if tuple(m.mirror for m in seen.mirrors) != state.in_game:
-        raise IllegalAction(RULE, "the camera does not see every Mirror of this game: "
-                                  f"{', '.join(state.in_game)}")
+        raise IllegalAction(
+            RULE, f"the camera does not see every Mirror of this game: {', '.join(state.in_game)}"
+        )
     kept = state.labyrinth[: max(0, len(state.labyrinth) - window)]
     labyrinth = kept + seen.labyrinth
     wanted_doors = Counter(door(c) for c in seen.doors)

@@ -34,8 +34,11 @@ class Followed:
         return [e.payload["action"] for e in self.events if e.kind == ACTION_KIND]
 
     def by_camera(self) -> list[dict[str, Any]]:
-        return [e.payload["action"] for e in self.events
-                if e.kind == ACTION_KIND and e.payload["by"] == "camera"]
+        return [
+            e.payload["action"]
+            for e in self.events
+            if e.kind == ACTION_KIND and e.payload["by"] == "camera"
+        ]
 
     def of_kind(self, kind: str) -> list[Event]:
         return [e for e in self.events if e.kind == kind]
@@ -49,8 +52,13 @@ class Followed:
         return self.of_kind(QUESTION_KIND)
 
 
-def follow(script: Script, observe: Callable[[OnirimTable, int], Observation], frames: int,
-           settings: Any = None, library: Any = None) -> Followed:
+def follow(
+    script: Script,
+    observe: Callable[[OnirimTable, int], Observation],
+    frames: int,
+    settings: Any = None,
+    library: Any = None,
+) -> Followed:
     """Play `frames` film frames: `observe(game, i)` is what the camera made of frame i;
     `library`: the taught deck the game reads with."""
     first = script.actions and script.final
@@ -63,8 +71,14 @@ def follow(script: Script, observe: Callable[[OnirimTable, int], Observation], f
 
     def commit(drafts: list[EventDraft]) -> None:
         for d in drafts:
-            event = Event(session.id, len(out.events) + 1, time.time(), d.kind,
-                          json.loads(json.dumps(d.payload)), d.visibility)
+            event = Event(
+                session.id,
+                len(out.events) + 1,
+                time.time(),
+                d.kind,
+                json.loads(json.dumps(d.payload)),
+                d.visibility,
+            )
             out.events.append(event)
             game.apply_event(event)
 

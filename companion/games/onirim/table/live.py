@@ -100,8 +100,10 @@ resting on the table, or one card of a pair lie alone under a Mirror (laid in tw
 before it is flagged."""
 SHOWN_BREACHES = 5
 HINT_SHOWN = 5
-NOT_TAUGHT = ("The companion does not know your cards yet: teach your deck once "
-              "(`companion teach onirim DIR`, one photo per card type).")
+NOT_TAUGHT = (
+    "The companion does not know your cards yet: teach your deck once "
+    "(`companion teach onirim DIR`, one photo per card type)."
+)
 TEACHING_SIM = "The simulated camera's deck is being taught (a few seconds)."
 WAITING = {
     "setup": "Deal yourself a hand of five and tap each card you draw.",
@@ -179,8 +181,9 @@ class OnirimTable:
 
         # Its deck is taught on the first frame read (`_reader_for`); the film waits for it.
         options = {"mirrors": self.state.mirrors, "hard": self.state.hard}
-        return FilmScene(seed, options, ready=lambda: self._sim_library is not None,
-                         booked=lambda: self.booked)
+        return FilmScene(
+            seed, options, ready=lambda: self._sim_library is not None, booked=lambda: self.booked
+        )
 
     def use_library(self, library: Any) -> None:
         """Read with this taught deck (a benchmark's, or the sim camera's)."""
@@ -221,8 +224,9 @@ class OnirimTable:
         named = sum(c is not None for c in cards)
         return Observation(data, named / len(cards) if cards else 1.0)
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         return image
 
     # -- deciding ----------------------------------------------------------------------
@@ -242,11 +246,19 @@ class OnirimTable:
             self._flagged = stable
             want = table_of(self.state, self.window)
             alone = half_pair(stable, want)
-            drafts.append(self._breach(
-                Breach("cards go under a Mirror two at a time",
-                       f"one card under the {alone.title()} Mirror") if alone is not None
-                else Breach("a card laid stays on the table",
-                            "cards the game has are not seen: " + _missing(stable, want))))
+            drafts.append(
+                self._breach(
+                    Breach(
+                        "cards go under a Mirror two at a time",
+                        f"one card under the {alone.title()} Mirror",
+                    )
+                    if alone is not None
+                    else Breach(
+                        "a card laid stays on the table",
+                        "cards the game has are not seen: " + _missing(stable, want),
+                    )
+                )
+            )
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
             return drafts + self._ask_which(found.choices)
@@ -267,11 +279,21 @@ class OnirimTable:
             return []
         zone, k = unclear[0]
         kinds = [c for c in ENGINE.deck.kinds if is_location(c) or zone == "discard"]
-        where = ("the labyrinth" if zone == "labyrinth" else "the discard pile"
-                 if zone == "discard" else f"the {zone.removeprefix('under-').title()} Mirror")
+        where = (
+            "the labyrinth"
+            if zone == "labyrinth"
+            else "the discard pile"
+            if zone == "discard"
+            else f"the {zone.removeprefix('under-').title()} Mirror"
+        )
         text = f"I cannot tell card {k + 1} of {where}. Which card is it?"
-        return [question_draft(Question(f"card.{zone}.{k}.{self.asked}", text,
-                                        [{"label": c, "value": c} for c in kinds]))]
+        return [
+            question_draft(
+                Question(
+                    f"card.{zone}.{k}.{self.asked}", text, [{"label": c, "value": c} for c in kinds]
+                )
+            )
+        ]
 
     def _ask_which(self, choices: tuple[Action, ...]) -> list[EventDraft]:
         """Several plays lay the table as seen: the player says which (privately: the
@@ -279,9 +301,16 @@ class OnirimTable:
         if self._unsure < ASK_AFTER_FRAMES or self.open_questions:
             return []
         options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
-        return [question_draft(Question(f"turn.{self.state.turns}.{self.asked}",
-                                        "The camera saw the end of your play, not the play: "
-                                        "which was it?", options, PLAYER))]
+        return [
+            question_draft(
+                Question(
+                    f"turn.{self.state.turns}.{self.asked}",
+                    "The camera saw the end of your play, not the play: which was it?",
+                    options,
+                    PLAYER,
+                )
+            )
+        ]
 
     def _action(self, action: Action, by: str) -> EventDraft:
         payload = {"action": action_to_json(action), "by": by}
@@ -290,8 +319,7 @@ class OnirimTable:
         return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
-        return EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns},
-                          snapshot=True)
+        return EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns}, snapshot=True)
 
     # -- the phone and corrections -------------------------------------------------------
     def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
@@ -352,8 +380,13 @@ class OnirimTable:
         values = [ch["value"] for ch in question.choices]
         if c.answer not in values:
             raise UserError("the answer must be one of the choices offered")
-        drafts = [EventDraft(ANSWER_KIND, {"question": question.id, "answer": c.answer,
-                                           "seat": seat}, question_visibility(question))]
+        drafts = [
+            EventDraft(
+                ANSWER_KIND,
+                {"question": question.id, "answer": c.answer, "seat": seat},
+                question_visibility(question),
+            )
+        ]
         if question.id.startswith("turn."):
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
@@ -362,10 +395,12 @@ class OnirimTable:
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         if seat is not None:
-            raise UserError("\"the table is right\" needs the admin link")
+            raise UserError('"the table is right" needs the admin link')
         if self.camera is None:
-            raise UserError("the camera has no steady reading of the table yet: take the "
-                            "hands away and try again")
+            raise UserError(
+                "the camera has no steady reading of the table yet: take the "
+                "hands away and try again"
+            )
         try:
             after = with_table(ENGINE, self.state, self.camera, self.window)
         except IllegalAction as exc:
@@ -378,13 +413,17 @@ class OnirimTable:
 
         s = self.state
         if ENGINE.current_player(s) != PLAYER:
-            raise UserError("a hint is for a choice of yours: "
-                            + WAITING.get(s.phase, "wait for your turn"))
+            raise UserError(
+                "a hint is for a choice of yours: " + WAITING.get(s.phase, "wait for your turn")
+            )
         found = hint(s)
-        rated = [{"action": action_to_json(r.action), "win": round(r.win, 3),
-                  "searched": r.searched} for r in found.actions[:HINT_SHOWN]]
-        return EventDraft.private(seat, HINT_KIND, {"turn": s.turns, "phase": s.phase,
-                                                    "actions": rated}, once=True)
+        rated = [
+            {"action": action_to_json(r.action), "win": round(r.win, 3), "searched": r.searched}
+            for r in found.actions[:HINT_SHOWN]
+        ]
+        return EventDraft.private(
+            seat, HINT_KIND, {"turn": s.turns, "phase": s.phase, "actions": rated}, once=True
+        )
 
     # -- the state -----------------------------------------------------------------------
     def apply_event(self, event: Event) -> None:
@@ -445,28 +484,34 @@ class OnirimTable:
         unseen = Counter({k: n for k, n in zip(ENGINE.deck.kinds, s.deck, strict=True) if n})
         unseen.update(s.hand)
         hidden = sum(unseen.values())
-        v.update({
-            "seats": list(self.session.seats),
-            "camera": None if self.camera is None else self.camera.to_json(),
-            "table_matches": self.camera is not None and behind is not None,
-            "reminders": behind.reminders() if behind is not None else [],
-            "breaches": [b for b in self.breaches if b["turn"] >= s.turns][-SHOWN_BREACHES:],
-            "waiting": WAITING.get(s.phase, ""),
-            "unseen_by_kind": dict(sorted(unseen.items())),
-            "unseen_nightmare_share": round(unseen[NIGHTMARE] / hidden, 4) if hidden else 0.0,
-            "history": self.history[-12:],
-            "hint": None,
-            "choices": None,
-            "library": self._library_error,
-        })
+        v.update(
+            {
+                "seats": list(self.session.seats),
+                "camera": None if self.camera is None else self.camera.to_json(),
+                "table_matches": self.camera is not None and behind is not None,
+                "reminders": behind.reminders() if behind is not None else [],
+                "breaches": [b for b in self.breaches if b["turn"] >= s.turns][-SHOWN_BREACHES:],
+                "waiting": WAITING.get(s.phase, ""),
+                "unseen_by_kind": dict(sorted(unseen.items())),
+                "unseen_nightmare_share": round(unseen[NIGHTMARE] / hidden, 4) if hidden else 0.0,
+                "history": self.history[-12:],
+                "hint": None,
+                "choices": None,
+                "library": self._library_error,
+            }
+        )
         if own:
-            if self.hint is not None and self.hint["turn"] == s.turns and \
-                    self.hint["phase"] == s.phase:
+            if (
+                self.hint is not None
+                and self.hint["turn"] == s.turns
+                and self.hint["phase"] == s.phase
+            ):
                 v["hint"] = self.hint
             v["choices"] = self._choices(s)
         if s.phase == "over":
-            v["result"] = "Won: every Door is open" if s.outcome == "won" else \
-                "Lost: the deck ran out"
+            v["result"] = (
+                "Won: every Door is open" if s.outcome == "won" else "Lost: the deck ran out"
+            )
         return v
 
     def _choices(self, s: OnirimState) -> list[dict[str, Any]] | None:
@@ -477,8 +522,9 @@ class OnirimTable:
             return None
         out = []
         for a in ENGINE.legal_actions(s):
-            if isinstance(a, Prophecy) and list(a.order) != [c for c in _without_one(
-                    s.shown, a.discard)]:
+            if isinstance(a, Prophecy) and list(a.order) != [
+                c for c in _without_one(s.shown, a.discard)
+            ]:
                 continue
             out.append({"label": _label(a), "payload": _tap(a)})
         return out
@@ -514,8 +560,12 @@ def _label(a: Action) -> str:
     if isinstance(a, Prophecy):
         return f"discard {a.discard}" if a.discard else "discard nothing"
     if isinstance(a, Nightmare):
-        return {"key": f"discard {a.card}", "door": f"send {a.card} to limbo",
-                "reveal": "reveal the top five", "hand": "discard the hand"}[a.way]
+        return {
+            "key": f"discard {a.card}",
+            "door": f"send {a.card} to limbo",
+            "reveal": "reveal the top five",
+            "hand": "discard the hand",
+        }[a.way]
     if isinstance(a, OpenDoor):
         return "open the Door" if a.open else "put it in limbo"
     if isinstance(a, Pick):
@@ -539,7 +589,8 @@ def _sim_library_soon(seed: int) -> Any:
     thread = _TEACHING.get(seed)
     if thread is None:
         thread = _TEACHING[seed] = threading.Thread(
-            target=sim_library, args=(seed,), name="onirim-sim-deck", daemon=True)
+            target=sim_library, args=(seed,), name="onirim-sim-deck", daemon=True
+        )
         thread.start()
     if thread.is_alive():
         return None
@@ -567,8 +618,9 @@ def sim_library(seed: int) -> Any:
         alpha = face[..., 3:].astype(np.float32) / 255
         bgr = (face[..., :3].astype(np.float32) * alpha + 128 * (1 - alpha)).astype(np.uint8)
         outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-        patch = upper_window(bgr, outline, Library([], np.zeros((0, 1)), np.zeros((0, 1)),
-                                                   shape), margin=0)
+        patch = upper_window(
+            bgr, outline, Library([], np.zeros((0, 1)), np.zeros((0, 1)), shape), margin=0
+        )
         ids.append(cid)
         templates.append(descriptor(patch))
         patches.append(patch)

@@ -123,8 +123,17 @@ Correction = Annotated[
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
     kind_discriminator(
-        "drew", "looked", "prophecy", "nightmare", "door", "pick",
-        "discarded", "paired", "hint", "answer", "table_is_right",
+        "drew",
+        "looked",
+        "prophecy",
+        "nightmare",
+        "door",
+        "pick",
+        "discarded",
+        "paired",
+        "hint",
+        "answer",
+        "table_is_right",
     ),
 ]
 """Everything the player or the admin can send to Onirim at the table."""

@@ -53,17 +53,24 @@ class Table:
         return {
             "labyrinth": list(self.labyrinth),
             "doors": list(self.doors),
-            "mirrors": [{"mirror": m.mirror, "explored": m.explored, "under": list(m.under)}
-                        for m in self.mirrors],
+            "mirrors": [
+                {"mirror": m.mirror, "explored": m.explored, "under": list(m.under)}
+                for m in self.mirrors
+            ],
             "discard_top": self.discard_top,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        return cls(tuple(data["labyrinth"]), tuple(data["doors"]),
-                   tuple(MirrorLie(m["mirror"], bool(m["explored"]), tuple(m["under"]))
-                         for m in data["mirrors"]),
-                   data["discard_top"])
+        return cls(
+            tuple(data["labyrinth"]),
+            tuple(data["doors"]),
+            tuple(
+                MirrorLie(m["mirror"], bool(m["explored"]), tuple(m["under"]))
+                for m in data["mirrors"]
+            ),
+            data["discard_top"],
+        )
 
 
 Place = tuple[str, int]
@@ -84,8 +91,10 @@ def table_of(state: OnirimState, window: int) -> Table:
     return Table(
         labyrinth=state.labyrinth[-window:],
         doors=tuple(sorted(colour_of(d) for d in state.doors)),
-        mirrors=tuple(MirrorLie(m, e, u) for m, e, u in
-                      zip(state.in_game, state.explored, state.under, strict=True)),
+        mirrors=tuple(
+            MirrorLie(m, e, u)
+            for m, e, u in zip(state.in_game, state.explored, state.under, strict=True)
+        ),
         discard_top=state.discard[-1] if state.discard else None,
     )
 
@@ -112,10 +121,15 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
         lab = fill(list(data["labyrinth"]), known.labyrinth, "labyrinth")
         known_under = {m.mirror: m.under for m in known.mirrors}
         mirrors = tuple(
-            MirrorLie(str(m["mirror"]), bool(m["explored"]),
-                      fill(list(m["under"]), known_under.get(str(m["mirror"]), ()),
-                           f"under-{m['mirror']}"))
-            for m in data["mirrors"])
+            MirrorLie(
+                str(m["mirror"]),
+                bool(m["explored"]),
+                fill(
+                    list(m["under"]), known_under.get(str(m["mirror"]), ()), f"under-{m['mirror']}"
+                ),
+            )
+            for m in data["mirrors"]
+        )
         top = data["discard_top"]
         if top is None and known.discard_top is not None:
             top = answers.get(("discard", 0)) or known.discard_top
@@ -155,10 +169,11 @@ class Lag:
     """Explored Mirrors still lying unexplored."""
 
     def reminders(self) -> list[str]:
-        out = [f"Fetch the {c} Door from the deck and lay it with the others."
-               for c in self.doors]
-        out += [f"The {m.title()} Mirror is explored: flip it and discard the cards under it."
-                for m in self.unflipped]
+        out = [f"Fetch the {c} Door from the deck and lay it with the others." for c in self.doors]
+        out += [
+            f"The {m.title()} Mirror is explored: flip it and discard the cards under it."
+            for m in self.unflipped
+        ]
         return out
 
 
@@ -191,15 +206,19 @@ def is_hidden(seen: Table, want: Table) -> bool:
     """Whether the reading lacks cards the game has where they lie: the labyrinth or a fan
     ends early, or a Mirror is not seen (the reader stops at the first place it sees empty)."""
     if len(seen.labyrinth) < len(want.labyrinth) and (
-            seen.labyrinth == want.labyrinth[:len(seen.labyrinth)]):
+        seen.labyrinth == want.labyrinth[: len(seen.labyrinth)]
+    ):
         return True
     read = {m.mirror: m for m in seen.mirrors}
     for w in want.mirrors:
         s = read.get(w.mirror)
         if s is None:
             return True
-        if s.explored == w.explored and len(s.under) < len(w.under) and (
-                s.under == w.under[:len(s.under)]):
+        if (
+            s.explored == w.explored
+            and len(s.under) < len(w.under)
+            and (s.under == w.under[: len(s.under)])
+        ):
             return True
     return False
 
@@ -207,18 +226,23 @@ def is_hidden(seen: Table, want: Table) -> bool:
 def half_pair(seen: Table, want: Table) -> str | None:
     """The Mirror under which one card more lies than the game has, everything else as the
     game has it: a pair being laid (two motions), or its second card not seen yet."""
-    if seen.labyrinth != want.labyrinth or seen.doors != want.doors or (
-            seen.discard_top != want.discard_top):
+    if (
+        seen.labyrinth != want.labyrinth
+        or seen.doors != want.doors
+        or (seen.discard_top != want.discard_top)
+    ):
         return None
     read = {m.mirror: m for m in seen.mirrors}
-    odd = [w.mirror for w in want.mirrors if w.mirror in read
-           and read[w.mirror] != w]
+    odd = [w.mirror for w in want.mirrors if w.mirror in read and read[w.mirror] != w]
     if len(odd) != 1:
         return None
     s = read[odd[0]]
     w = next(m for m in want.mirrors if m.mirror == odd[0])
-    if s.explored == w.explored and len(s.under) == len(w.under) + 1 and (
-            s.under[:len(w.under)] == w.under):
+    if (
+        s.explored == w.explored
+        and len(s.under) == len(w.under) + 1
+        and (s.under[: len(w.under)] == w.under)
+    ):
         return odd[0]
     return None
 
@@ -248,8 +272,7 @@ class Explanation:
 TURN_ACTIONS = (Play, Discard, Pair)
 
 
-def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int
-            ) -> Explanation:
+def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
     """The turn's action that lays the table as `seen`, what still lags, or the breach."""
     want = table_of(state, window)
     now = lag(seen, want)
@@ -279,28 +302,38 @@ def diagnose(engine: OnirimEngine, state: OnirimState, seen: Table, window: int)
     """The engine's refusal of the simplest action that would lay the table as `seen`."""
     want = table_of(state, window)
     tried: Action | None = None
-    if seen.labyrinth and seen.labyrinth != want.labyrinth and (
-            seen.labyrinth[:-1] == (*want.labyrinth, "")[-window:][:-1]):
+    if (
+        seen.labyrinth
+        and seen.labyrinth != want.labyrinth
+        and (seen.labyrinth[:-1] == (*want.labyrinth, "")[-window:][:-1])
+    ):
         tried = Play(seen.labyrinth[-1])
     else:
         for s, w in zip(seen.mirrors, want.mirrors, strict=False):
-            if s.mirror != w.mirror or s.under == w.under or s.under[:len(w.under)] != w.under:
+            if s.mirror != w.mirror or s.under == w.under or s.under[: len(w.under)] != w.under:
                 continue
-            new = s.under[len(w.under):]
+            new = s.under[len(w.under) :]
             if len(new) == 1:
-                return Breach("cards go under a Mirror two at a time",
-                              f"one card ({new[0]}) under the {s.mirror.title()} Mirror")
+                return Breach(
+                    "cards go under a Mirror two at a time",
+                    f"one card ({new[0]}) under the {s.mirror.title()} Mirror",
+                )
             if len(new) == 2:
                 a, b = sorted(new)
                 tried = Pair(s.mirror, (a, b))
             break
-        if tried is None and seen.discard_top not in (None, want.discard_top) and (
-                seen.labyrinth == want.labyrinth):
+        if (
+            tried is None
+            and seen.discard_top not in (None, want.discard_top)
+            and (seen.labyrinth == want.labyrinth)
+        ):
             tried = Discard(seen.discard_top)
     if tried is not None:
         if state.phase != "turn":
-            return Breach("one action per turn, after the hand is full",
-                          f"{_describe(tried)} while the game waits for a tap ({state.phase})")
+            return Breach(
+                "one action per turn, after the hand is full",
+                f"{_describe(tried)} while the game waits for a tap ({state.phase})",
+            )
         try:
             engine.apply(state, tried)
         except IllegalAction as exc:
@@ -321,8 +354,9 @@ def _describe(action: Action) -> str:
 def _difference(seen: Table, want: Table) -> str:
     parts = []
     if seen.labyrinth != want.labyrinth:
-        parts.append(f"labyrinth {list(seen.labyrinth[-4:])} (the game has "
-                     f"{list(want.labyrinth[-4:])})")
+        parts.append(
+            f"labyrinth {list(seen.labyrinth[-4:])} (the game has {list(want.labyrinth[-4:])})"
+        )
     if seen.doors != want.doors:
         parts.append(f"Doors {list(seen.doors)} (the game has {list(want.doors)})")
     for s, w in zip(seen.mirrors, want.mirrors, strict=False):

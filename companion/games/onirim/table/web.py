@@ -31,12 +31,22 @@ def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
 
 def router() -> APIRouter:
     api = APIRouter()
-    view_route(api, "The table as this seat may see it: the player's own phone adds the hand, "
-                    "the deck by kind and the chance of a Nightmare next; the public view "
-                    "never holds the hand.")
-    for path, body in (("/drew", Drew), ("/looked", Looked), ("/prophecy", Prophesied),
-                       ("/nightmare", NightmareResolved), ("/door", DoorChoice),
-                       ("/pick", Picked), ("/discarded", Discarded), ("/paired", Paired)):
+    view_route(
+        api,
+        "The table as this seat may see it: the player's own phone adds the hand, "
+        "the deck by kind and the chance of a Nightmare next; the public view "
+        "never holds the hand.",
+    )
+    for path, body in (
+        ("/drew", Drew),
+        ("/looked", Looked),
+        ("/prophecy", Prophesied),
+        ("/nightmare", NightmareResolved),
+        ("/door", DoorChoice),
+        ("/pick", Picked),
+        ("/discarded", Discarded),
+        ("/paired", Paired),
+    ):
         correction_route(api, path, body)
     correction_route(api, "/hint", HintRequest, reply=_hint_only)
     return api

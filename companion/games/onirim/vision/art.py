@@ -25,8 +25,14 @@ HUE_RANGES = {  # OpenCV hue (0..180), saturation, value ranges of each colour
     "green": ((45.0, 75.0), (0.45, 0.9), (0.4, 0.8)),
     "brown": ((9.0, 18.0), (0.5, 0.85), (0.3, 0.52)),
 }
-FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-         cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_PLAIN)
+FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+)
 BACKGROUNDS = ("flat", "gradient", "stripes", "mottled")
 BORDERS = ("none", "white", "black", "cream", "dark")
 
@@ -44,9 +50,14 @@ class DeckStyle:
     """Every design choice of one printed Onirim deck."""
 
     name: str = "house"
-    colours: dict[str, BGR] = field(default_factory=lambda: {
-        "red": (40, 40, 200), "blue": (170, 90, 30), "green": (60, 150, 50),
-        "brown": (30, 70, 120)})
+    colours: dict[str, BGR] = field(
+        default_factory=lambda: {
+            "red": (40, 40, 200),
+            "blue": (170, 90, 30),
+            "green": (60, 150, 50),
+            "brown": (30, 70, 120),
+        }
+    )
     background: str = "gradient"
     border: str = "black"
     border_bgr: BGR = (20, 20, 20)
@@ -85,8 +96,11 @@ class DeckStyle:
             "cream": hsv_bgr(rng.uniform(10, 25), rng.uniform(0.1, 0.25), rng.uniform(0.85, 0.97)),
             "dark": hsv_bgr(rng.uniform(0, 180), rng.uniform(0.2, 0.6), rng.uniform(0.15, 0.3)),
         }[border]
-        ink = (tuple(int(x) for x in rng.uniform(225, 255, 3)) if rng.random() < 0.6
-               else hsv_bgr(rng.uniform(20, 32), rng.uniform(0.5, 0.9), rng.uniform(0.85, 1.0)))
+        ink = (
+            tuple(int(x) for x in rng.uniform(225, 255, 3))
+            if rng.random() < 0.6
+            else hsv_bgr(rng.uniform(20, 32), rng.uniform(0.5, 0.9), rng.uniform(0.85, 1.0))
+        )
         grey = rng.uniform(170, 225)
         tint = rng.uniform(-15, 15, 3)
         return cls(
@@ -105,11 +119,13 @@ class DeckStyle:
             moon_bite=float(rng.uniform(0.3, 0.6)),
             key_teeth=int(rng.integers(1, 4)),
             font=int(rng.choice(FONTS)),
-            nightmare_bgr=hsv_bgr(rng.uniform(0, 180), rng.uniform(0.2, 0.7),
-                                  rng.uniform(0.08, 0.22)),
+            nightmare_bgr=hsv_bgr(
+                rng.uniform(0, 180), rng.uniform(0.2, 0.7), rng.uniform(0.08, 0.22)
+            ),
             mirror_bgr=tuple(int(np.clip(grey + t, 0, 255)) for t in tint),  # type: ignore[arg-type]
-            explored_bgr=hsv_bgr(rng.uniform(0, 180), rng.uniform(0.25, 0.6),
-                                 rng.uniform(0.3, 0.5)),
+            explored_bgr=hsv_bgr(
+                rng.uniform(0, 180), rng.uniform(0.25, 0.6), rng.uniform(0.3, 0.5)
+            ),
             seed=int(rng.integers(2**31)),
         )
 
@@ -130,8 +146,9 @@ def _r(mm: float) -> int:
     return round(mm * PX_PER_MM * 16)
 
 
-def draw_symbol(img: np.ndarray, symbol: str, c: tuple[float, float], size: float,
-                style: DeckStyle, ink: BGR) -> None:
+def draw_symbol(
+    img: np.ndarray, symbol: str, c: tuple[float, float], size: float, style: DeckStyle, ink: BGR
+) -> None:
     """A Sun, Moon, Key, Door, Nightmare or Glyph mark centred at `c` (mm), `size` mm across."""
     r = size / 2
     x, y = c
@@ -139,17 +156,27 @@ def draw_symbol(img: np.ndarray, symbol: str, c: tuple[float, float], size: floa
     if symbol == "sun":
         if style.sun_star:
             n = style.sun_rays
-            pts = [(x + (r if i % 2 == 0 else 0.5 * r) * math.cos(math.pi * i / n - math.pi / 2),
-                    y + (r if i % 2 == 0 else 0.5 * r) * math.sin(math.pi * i / n - math.pi / 2))
-                   for i in range(2 * n)]
+            pts = [
+                (
+                    x + (r if i % 2 == 0 else 0.5 * r) * math.cos(math.pi * i / n - math.pi / 2),
+                    y + (r if i % 2 == 0 else 0.5 * r) * math.sin(math.pi * i / n - math.pi / 2),
+                )
+                for i in range(2 * n)
+            ]
             cv2.fillPoly(img, [np.array([_p(*p) for p in pts], np.int32)], ink, aa, 4)
         else:
             cv2.circle(img, _p(x, y), _r(0.5 * r), ink, -1, aa, 4)
             for i in range(style.sun_rays):
                 a = 2 * math.pi * i / style.sun_rays
-                cv2.line(img, _p(x + 0.65 * r * math.cos(a), y + 0.65 * r * math.sin(a)),
-                         _p(x + r * math.cos(a), y + r * math.sin(a)), ink,
-                         max(1, round(0.12 * r * PX_PER_MM)), aa, 4)
+                cv2.line(
+                    img,
+                    _p(x + 0.65 * r * math.cos(a), y + 0.65 * r * math.sin(a)),
+                    _p(x + r * math.cos(a), y + r * math.sin(a)),
+                    ink,
+                    max(1, round(0.12 * r * PX_PER_MM)),
+                    aa,
+                    4,
+                )
     elif symbol == "moon":
         mask = np.zeros(img.shape[:2], np.uint8)
         cv2.circle(mask, _p(x, y), _r(r), 255, -1, aa, 4)
@@ -165,21 +192,30 @@ def draw_symbol(img: np.ndarray, symbol: str, c: tuple[float, float], size: floa
             cv2.line(img, _p(tx, y), _p(tx, y + 0.45 * r), ink, t, aa, 4)
     elif symbol == "door":
         cv2.rectangle(img, _p(x - 0.55 * r, y - 0.2 * r), _p(x + 0.55 * r, y + r), ink, -1, aa, 4)
-        cv2.ellipse(img, _p(x, y - 0.2 * r), (_r(0.55 * r), _r(0.7 * r)), 0, 180, 360, ink, -1,
-                    aa, 4)
+        cv2.ellipse(
+            img, _p(x, y - 0.2 * r), (_r(0.55 * r), _r(0.7 * r)), 0, 180, 360, ink, -1, aa, 4
+        )
     elif symbol == "nightmare":
         n = 7
-        pts = [(x + (r if i % 2 == 0 else 0.3 * r) * math.cos(math.pi * i / n),
-                y + (r if i % 2 == 0 else 0.3 * r) * math.sin(math.pi * i / n))
-               for i in range(2 * n)]
+        pts = [
+            (
+                x + (r if i % 2 == 0 else 0.3 * r) * math.cos(math.pi * i / n),
+                y + (r if i % 2 == 0 else 0.3 * r) * math.sin(math.pi * i / n),
+            )
+            for i in range(2 * n)
+        ]
         cv2.fillPoly(img, [np.array([_p(*p) for p in pts], np.int32)], ink, aa, 4)
     elif symbol == "glyph":
-        cv2.fillPoly(img, [np.array([_p(x, y - r), _p(x + r, y + r), _p(x - r, y + r)],
-                                    np.int32)], ink, aa, 4)
+        cv2.fillPoly(
+            img,
+            [np.array([_p(x, y - r), _p(x + r, y + r), _p(x - r, y + r)], np.int32)],
+            ink,
+            aa,
+            4,
+        )
 
 
-def _background(w: int, h: int, bgr: BGR, style: DeckStyle, rng: np.random.Generator
-                ) -> np.ndarray:
+def _background(w: int, h: int, bgr: BGR, style: DeckStyle, rng: np.random.Generator) -> np.ndarray:
     base = np.array(bgr, np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
@@ -217,8 +253,7 @@ def _face_parts(card: str, style: DeckStyle, deck: Deck) -> tuple[BGR, str, BGR 
     return style.colours[colour], symbol, None
 
 
-def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, float]
-              ) -> np.ndarray:
+def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, float]) -> np.ndarray:
     """One card face (BGR, `PX_PER_MM`), upright; outside rounded corners is black with
     alpha 0 in the fourth channel."""
     wmm, hmm = size_mm
@@ -231,20 +266,48 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
     ink = style.ink if mark != "swatch" else swatch or style.ink
     for _ in range(int(rng.integers(2, 6))):
         c = tuple(int(np.clip(v * rng.uniform(0.7, 1.3), 0, 255)) for v in bg)
-        cv2.circle(img, _p(rng.uniform(b, wmm - b), rng.uniform(hmm * 0.4, hmm - b)),
-                   _r(rng.uniform(4, 14)), c, -1, cv2.LINE_AA, 4)
+        cv2.circle(
+            img,
+            _p(rng.uniform(b, wmm - b), rng.uniform(hmm * 0.4, hmm - b)),
+            _r(rng.uniform(4, 14)),
+            c,
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
     big = {"swatch": "door", "rainbow": "glyph"}.get(mark, mark)
     if mark in ("swatch", "rainbow"):
         big = "glyph"
-    draw_symbol(img, big, (wmm / 2, hmm * 0.6), min(wmm, hmm) * 0.45, style,
-                ink if mark != "rainbow" else style.ink)
+    draw_symbol(
+        img,
+        big,
+        (wmm / 2, hmm * 0.6),
+        min(wmm, hmm) * 0.45,
+        style,
+        ink if mark != "rainbow" else style.ink,
+    )
     if card.startswith("mirror-") and card.endswith("-explored"):
-        cv2.line(img, _p(b + 4, hmm - b - 10), _p(wmm - b - 4, hmm * 0.35), style.ink,
-                 round(PX_PER_MM), cv2.LINE_AA, 4)
+        cv2.line(
+            img,
+            _p(b + 4, hmm - b - 10),
+            _p(wmm - b - 4, hmm * 0.35),
+            style.ink,
+            round(PX_PER_MM),
+            cv2.LINE_AA,
+            4,
+        )
     title = card.split("-")[-1] if not card.startswith("mirror") else "mirror"
     scale = 0.9 if style.font != cv2.FONT_HERSHEY_PLAIN else 1.6
-    cv2.putText(img, title.upper(), (round((b + 3) * PX_PER_MM), round((hmm - b - 4) * PX_PER_MM)),
-                style.font, scale, style.ink, 2, cv2.LINE_AA)
+    cv2.putText(
+        img,
+        title.upper(),
+        (round((b + 3) * PX_PER_MM), round((hmm - b - 4) * PX_PER_MM)),
+        style.font,
+        scale,
+        style.ink,
+        2,
+        cv2.LINE_AA,
+    )
     # the corner index: what a fan leaves in view
     s = style.index_mm
     cx, cy = b + 2.5 + s / 2, b + 2.5 + s / 2
@@ -256,13 +319,30 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
         cv2.circle(img, _p(cx, cy), _r(0.45 * s), style.ink, 2, cv2.LINE_AA, 4)
     elif mark == "rainbow":
         for i, col in enumerate(style.colours.values()):
-            cv2.ellipse(img, _p(cx, cy), (_r(0.45 * s), _r(0.45 * s)), 0, 90 * i, 90 * i + 90,
-                        col, -1, cv2.LINE_AA, 4)
+            cv2.ellipse(
+                img,
+                _p(cx, cy),
+                (_r(0.45 * s), _r(0.45 * s)),
+                0,
+                90 * i,
+                90 * i + 90,
+                col,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
     else:
         draw_symbol(img, mark, (cx, cy), s, style, style.ink)
     if card.startswith("mirror-"):  # the Mirror's frame, so a Mirror is not a Location
-        cv2.rectangle(img, _p(b + 0.5, b + 0.5), _p(wmm - b - 0.5, hmm - b - 0.5), style.ink,
-                      max(1, round(0.6 * PX_PER_MM)), cv2.LINE_AA, 4)
+        cv2.rectangle(
+            img,
+            _p(b + 0.5, b + 0.5),
+            _p(wmm - b - 0.5, hmm - b - 0.5),
+            style.ink,
+            max(1, round(0.6 * PX_PER_MM)),
+            cv2.LINE_AA,
+            4,
+        )
     if b > 0:
         bw = round(b * PX_PER_MM)
         img[:bw], img[-bw:], img[:, :bw], img[:, -bw:] = (style.border_bgr,) * 4

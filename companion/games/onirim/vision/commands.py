@@ -32,13 +32,17 @@ def render_main(argv: list[str]) -> int:
         prog=f"companion render {GAME}",
         description="Write photographs of solo Onirim tables with their answer keys "
         "(DIR/NNNN.jpg + NNNN.json in the shape of `companion read onirim --json`) and the "
-        "deck's teach photos (DIR/teach/<card>.jpg). One deck is drawn per seed.")
+        "deck's teach photos (DIR/teach/<card>.jpg). One deck is drawn per seed.",
+    )
     p.add_argument("--seed", type=int, default=0, help="same seed, same deck and tables")
     p.add_argument("--out", required=True, help="folder to write into (created)")
     p.add_argument("--count", type=int, default=1, help="how many table photographs")
-    p.add_argument("--style", choices=STYLES, default="random",
-                   help="random: every design choice of the deck drawn from the seed; "
-                   "house: one fixed design")
+    p.add_argument(
+        "--style",
+        choices=STYLES,
+        default="random",
+        help="random: every design choice of the deck drawn from the seed; house: one fixed design",
+    )
     a = p.parse_args(argv)
     if not 0 <= a.count <= 100_000:
         raise UserError("--count must be between 0 and 100000")
@@ -62,8 +66,10 @@ def render_main(argv: list[str]) -> int:
             raise UserError(f"cannot write {name}")
         truth = photo.truth.to_json(str(name))
         (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-    print(f"wrote {a.count} table photograph(s) with answer keys and {len(faces)} teach "
-          f"photos to {out}")
+    print(
+        f"wrote {a.count} table photograph(s) with answer keys and {len(faces)} teach "
+        f"photos to {out}"
+    )
     return 0
 
 
@@ -83,7 +89,8 @@ def teach_main(argv: list[str]) -> int:
         prog=f"companion teach {GAME}",
         description="Teach your own Onirim deck: DIR holds one photo per card type, named "
         "<card>.jpg or .png (red-sun.jpg, door-blue.jpg, nightmare.jpg, mirror-sun.jpg, "
-        "mirror-sun-explored.jpg, ...), each card face up and upright on the table.")
+        "mirror-sun-explored.jpg, ...), each card face up and upright on the table.",
+    )
     p.add_argument("dir", help="folder of teach photos")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -94,19 +101,30 @@ def teach_main(argv: list[str]) -> int:
     photos = photos_in(folder)
     missing = [cid for cid in required_ids() if cid not in photos]
     if missing:
-        raise UserError(f"{folder}: no photo for {', '.join(missing)} "
-                        "(one <card>.jpg or .png per card type)")
+        raise UserError(
+            f"{folder}: no photo for {', '.join(missing)} (one <card>.jpg or .png per card type)"
+        )
     taught = teach_photos(photos)
     path = _library_path(a.library)
     taught.library.save(path)
     if a.json:
-        print(json.dumps({"library": str(path), "cards": taught.library.ids,
-                          "refused": taught.refused, "warnings": taught.warnings}))
+        print(
+            json.dumps(
+                {
+                    "library": str(path),
+                    "cards": taught.library.ids,
+                    "refused": taught.refused,
+                    "warnings": taught.warnings,
+                }
+            )
+        )
         return 0
     print(f"taught {len(taught.library.ids)} of {len(photos)} card types -> {path}")
     if taught.refused:
-        print(f"not taught ({len(taught.refused)}): take these photos again and teach again:",
-              file=sys.stderr)
+        print(
+            f"not taught ({len(taught.refused)}): take these photos again and teach again:",
+            file=sys.stderr,
+        )
         for why in taught.refused.values():
             print(f"  {why}", file=sys.stderr)
     for w in taught.warnings:
@@ -123,7 +141,8 @@ def read_main(argv: list[str]) -> int:
     p = CommandParser(
         prog=f"companion read {GAME}",
         description="Read a solo Onirim table from photographs: the labyrinth, the Doors, the "
-        "Mirrors with the cards under them and the discard pile's top card.")
+        "Mirrors with the cards under them and the discard pile's top card.",
+    )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
@@ -143,12 +162,17 @@ def read_main(argv: list[str]) -> int:
         if a.json:
             print(json.dumps(out), flush=True)
             continue
-        mirrors = ", ".join(f"{m['mirror']}{' (explored)' if m['explored'] else ''}"
-                            + (f" [{' '.join(str(c) for c in m['under'])}]" if m["under"] else "")
-                            for m in out["mirrors"])
-        print(f"{img}: labyrinth {' '.join(str(c) for c in out['labyrinth']) or '(empty)'}; "
-              f"doors {' '.join(out['doors']) or 'none'}; mirrors {mirrors or 'none'}; "
-              f"discard {out['discard_top']}", flush=True)
+        mirrors = ", ".join(
+            f"{m['mirror']}{' (explored)' if m['explored'] else ''}"
+            + (f" [{' '.join(str(c) for c in m['under'])}]" if m["under"] else "")
+            for m in out["mirrors"]
+        )
+        print(
+            f"{img}: labyrinth {' '.join(str(c) for c in out['labyrinth']) or '(empty)'}; "
+            f"doors {' '.join(out['doors']) or 'none'}; mirrors {mirrors or 'none'}; "
+            f"discard {out['discard_top']}",
+            flush=True,
+        )
         for w in out["warnings"]:
             print(f"  warning: {w}", flush=True)
     return 0

@@ -68,6 +68,10 @@ def compare(read: TableReading, truth: TableReading) -> Tally:
     for mid, seen in got.items():
         t.phantom += 1 + len(seen.under)
         t.errors.append(f"Mirror {mid} read where none lies")
-    _row(t, "discard top", (truth.discard_top,) if truth.discard_top else (),
-         (read.discard_top,) if read.discard_top else ())
+    _row(
+        t,
+        "discard top",
+        (truth.discard_top,) if truth.discard_top else (),
+        (read.discard_top,) if read.discard_top else (),
+    )
     return t

@@ -130,8 +130,9 @@ def before_fetching(before: OnirimState, after: OnirimState) -> OnirimState | No
     return None
 
 
-def script_game(seed: int, options: dict[str, Any] | None = None,
-                max_turns: int | None = None) -> Script:
+def script_game(
+    seed: int, options: dict[str, Any] | None = None, max_turns: int | None = None
+) -> Script:
     """A game played by the greedy player with seeded chance, as the film shows it."""
     rng = random.Random(f"onirim-film-{seed}")
     opts = options if options is not None else {"mirrors": True, "hard": rng.random() < 0.3}
@@ -143,19 +144,24 @@ def script_game(seed: int, options: dict[str, Any] | None = None,
         if max_turns is not None and state.phase == "turn" and state.turns >= max_turns:
             break
         chance = ENGINE.current_player(state) == CHANCE
-        action = (ENGINE.sample_chance(state, rng) if chance
-                  else greedy_player(state, rng))
+        action = ENGINE.sample_chance(state, rng) if chance else greedy_player(state, rng)
         after = ENGINE.apply(state, action)
         done = len(out.actions)
         out.actions.append(action)
-        unseen = (isinstance(action, Discard) and bool(state.discard)
-                  and state.discard[-1] == action.card)
+        unseen = (
+            isinstance(action, Discard) and bool(state.discard) and state.discard[-1] == action.card
+        )
         if isinstance(action, CAMERA_ACTIONS) and not unseen:
             out.seen_actions.append(action)
             if isinstance(action, Pair) and _explores_alike(state, action):
                 at = frame + HAND_FRAMES + TAP_DELAY_FRAMES
-                out.taps.append(Tap(at / SIM_FPS, 0, {"kind": "paired", "mirror": action.mirror,
-                                                      "cards": list(action.cards)}))
+                out.taps.append(
+                    Tap(
+                        at / SIM_FPS,
+                        0,
+                        {"kind": "paired", "mirror": action.mirror, "cards": list(action.cards)},
+                    )
+                )
             out.shots.append(Shot(after, True, HAND_FRAMES, done))
             frame += HAND_FRAMES
             unfetched = before_fetching(state, after)
@@ -193,8 +199,14 @@ def _explores_alike(state: OnirimState, action: Pair) -> bool:
 
 def table_key(state: OnirimState, layout: TableLayout) -> tuple[Any, ...]:
     """What lies on the table for a state (two states with one key look the same)."""
-    return (state.labyrinth[-len(layout.labyrinth_places):], state.doors, state.in_game,
-            state.explored, state.under, state.discard[-4:])
+    return (
+        state.labyrinth[-len(layout.labyrinth_places) :],
+        state.doors,
+        state.in_game,
+        state.explored,
+        state.under,
+        state.discard[-4:],
+    )
 
 
 def _table_changes(before: OnirimState, after: OnirimState) -> bool:
@@ -209,11 +221,12 @@ def table_cards(state: OnirimState, layout: TableLayout) -> list[Placed]:
     ids = list(ENGINE.deck.mirrors)
     for m, explored, under in zip(state.in_game, state.explored, state.under, strict=True):
         i = ids.index(m)
-        placed.append(Placed(f"mirror-{m}-explored" if explored else f"mirror-{m}",
-                             layout.mirror_places[i]))
+        placed.append(
+            Placed(f"mirror-{m}-explored" if explored else f"mirror-{m}", layout.mirror_places[i])
+        )
         for k, card in enumerate(under[: layout.fan_max]):
             placed.append(Placed(card, layout.under_place(i, k)))
-    lab = state.labyrinth[-len(layout.labyrinth_places):]
+    lab = state.labyrinth[-len(layout.labyrinth_places) :]
     for card, place in zip(lab, layout.labyrinth_places, strict=False):
         placed.append(Placed(card, place))
     for card, place in zip(state.doors, layout.door_places, strict=False):
@@ -231,8 +244,13 @@ class TableFilm:
     """The film of one scripted game: the same deck, camera and table throughout; each card
     keeps the spot and angle it was laid at; light, noise and JPEG differ frame to frame."""
 
-    def __init__(self, seed: int, script: Script | None = None,
-                 faces: dict[str, np.ndarray] | None = None, cond: Conditions = DEMO) -> None:
+    def __init__(
+        self,
+        seed: int,
+        script: Script | None = None,
+        faces: dict[str, np.ndarray] | None = None,
+        cond: Conditions = DEMO,
+    ) -> None:
         self.seed = seed
         self.script = script or script_game(seed)
         self.layout = load_layout()
@@ -311,7 +329,7 @@ class TableFilm:
         """Sensor noise that differs frame to frame, at a fraction of drawing it anew."""
         h, w = img.shape[:2]
         dy, dx = (int(v) for v in rng.integers(0, NOISE_SHIFT, 2))
-        noise = self._noise[dy: dy + h, dx: dx + w]
+        noise = self._noise[dy : dy + h, dx : dx + w]
         return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
     def render(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
@@ -322,8 +340,12 @@ class TableFilm:
         img = self.clean(key)
         if shot.hand:
             h, w = img.shape[:2]
-            img, _ = effects.hand(img, rng, reach=(rng.uniform(0.25, 0.75) * w,
-                                                  rng.uniform(0.3, 0.8) * h), edge="bottom")
+            img, _ = effects.hand(
+                img,
+                rng,
+                reach=(rng.uniform(0.25, 0.75) * w, rng.uniform(0.3, 0.8) * h),
+                edge="bottom",
+            )
         img = effects.jpeg(self._noisy(img, rng), 88)
         return img, {"frame": i, "hand": shot.hand, "turns": shot.table.turns}
 
@@ -345,7 +367,7 @@ def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     from companion.games.onirim.vision.art import PX_PER_MM
 
     W, H = 480, 360
-    edge = face[2:6, face.shape[1] // 3: 2 * face.shape[1] // 3, :3]
+    edge = face[2:6, face.shape[1] // 3 : 2 * face.shape[1] // 3, :3]
     tone = 50.0 if float(edge.mean()) > 110 else 205.0
     table = np.full((H, W, 3), tone, np.float32)
     s = rng.uniform(3.0, 3.3) / PX_PER_MM
@@ -355,8 +377,14 @@ def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     M = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0]])
     centre = M[:, :2] @ np.array([w / 2, h / 2])
     M[:, 2] = (cx - centre[0], cy - centre[1])
-    warped = cv2.warpAffine(face, M, (W, H), flags=cv2.INTER_AREA,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpAffine(
+        face,
+        M,
+        (W, H),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
     alpha = warped[..., 3:].astype(np.float32) / 255
     img = table * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
     img += rng.standard_normal(img.shape, np.float32) * 2.0
@@ -369,9 +397,13 @@ class FilmScene:
     starts only once it says the game can read the table (its deck taught), so no play is
     laid while nobody looks; until then the camera shows the table before the first card."""
 
-    def __init__(self, seed: int, options: dict[str, Any] | None = None,
-                 ready: Callable[[], bool] | None = None,
-                 booked: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        ready: Callable[[], bool] | None = None,
+        booked: Callable[[], int] | None = None,
+    ) -> None:
         self.seed = seed
         self.films = [TableFilm(seed, script_game(seed, options))]
         self.ready = ready

@@ -18,8 +18,11 @@ Point = tuple[float, float]
 
 
 def _pt(value: object, where: str) -> Point:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int | float) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) for v in value)
+    ):
         raise UserError(f"table.toml: {where} must be [x, y] in mm, not {value!r}")
     return float(value[0]), float(value[1])
 
@@ -51,8 +54,7 @@ class TableLayout:
 
     def marker_centres(self) -> dict[int, Point]:
         w, h = self.size_mm
-        return dict(zip(self.corner_ids, ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)),
-                        strict=True))
+        return dict(zip(self.corner_ids, ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)), strict=True))
 
 
 def parse_layout(data: dict) -> TableLayout:
@@ -66,8 +68,11 @@ def parse_layout(data: dict) -> TableLayout:
         mirror_places = tuple(_add(first, step, i) for i in range(9))
         lfirst, lstep = _pt(lab["first_mm"], "labyrinth.first_mm"), _pt(lab["step_mm"], "step")
         row = _pt(lab["row_step_mm"], "labyrinth.row_step_mm")
-        labyrinth = tuple(_add(_add(lfirst, row, r), lstep, i)
-                          for r in range(int(lab["rows"])) for i in range(int(lab["per_row"])))
+        labyrinth = tuple(
+            _add(_add(lfirst, row, r), lstep, i)
+            for r in range(int(lab["rows"]))
+            for i in range(int(lab["per_row"]))
+        )
         dfirst, dstep = _pt(doors["first_mm"], "doors.first_mm"), _pt(doors["step_mm"], "step")
         bfirst, bstep = _pt(limbo["first_mm"], "limbo.first_mm"), _pt(limbo["step_mm"], "step")
         return TableLayout(
@@ -75,8 +80,12 @@ def parse_layout(data: dict) -> TableLayout:
             marker_side_mm=float(m["side_mm"]),
             size_mm=(float(m["width_mm"]), float(m["height_mm"])),
             card_mm=(float(card["width_mm"]), float(card["height_mm"])),
-            identify_mm=(float(ident["x0_mm"]), float(ident["y0_mm"]), float(ident["x1_mm"]),
-                         float(ident["y1_mm"])),
+            identify_mm=(
+                float(ident["x0_mm"]),
+                float(ident["y0_mm"]),
+                float(ident["x1_mm"]),
+                float(ident["y1_mm"]),
+            ),
             search_mm=float(ident["search_mm"]),
             mirror_places=mirror_places,
             fan_step=_pt(mir["fan_step_mm"], "mirrors.fan_step_mm"),

@@ -108,8 +108,9 @@ class Correlated:
     """(B, shifts, 2): each crop's `tint`."""
 
 
-def correlations(labs: np.ndarray, templates: np.ndarray, h: int, w: int, stride: int = 1
-                 ) -> Correlated:
+def correlations(
+    labs: np.ndarray, templates: np.ndarray, h: int, w: int, stride: int = 1
+) -> Correlated:
     """Every (h, w) crop, every `stride` px, of a batch of Lab windows (B, H, W, 3) against
     each template (`channel_major` rows, unit length, zero-mean per channel): the cosine
     between the crop's `library.descriptor` and the template.
@@ -126,7 +127,7 @@ def correlations(labs: np.ndarray, templates: np.ndarray, h: int, w: int, stride
         total = _box_sums(plane, h, w)[:, ::stride, ::stride]
         squares = _box_sums(plane * plane, h, w)[:, ::stride, ::stride]
         mean = total / n
-        var = np.maximum(squares / n - mean ** 2, 0.0).reshape(-1)
+        var = np.maximum(squares / n - mean**2, 0.0).reshape(-1)
         means.append(mean.reshape(B, -1))
         gain = (CHANNEL_WEIGHTS[c] / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
         crops = sliding_window_view(plane, (h, w), axis=(1, 2))[:, ::stride, ::stride]
@@ -149,9 +150,14 @@ class TableReader:
         self.lib = library
         self.layout = layout or load_layout()
         L = self.layout
-        self.registrar = TableRegistrar(TableSettings(
-            corner_ids=L.corner_ids, marker_size_mm=L.marker_side_mm, width_mm=L.size_mm[0],
-            height_mm=L.size_mm[1]))
+        self.registrar = TableRegistrar(
+            TableSettings(
+                corner_ids=L.corner_ids,
+                marker_size_mm=L.marker_side_mm,
+                width_mm=L.size_mm[0],
+                height_mm=L.size_mm[1],
+            )
+        )
         x0, _, x1, _ = L.identify_mm
         self.px_per_mm = PATCH_W / (x1 - x0)
         self.search_px = round(L.search_mm * self.px_per_mm)
@@ -166,18 +172,21 @@ class TableReader:
         self.tints = np.stack(tints)
         ids = library.ids
         self.zones = {
-            "location": [i for i, c in enumerate(ids) if not c.startswith("mirror-")
-                         and is_location(c)],
+            "location": [
+                i for i, c in enumerate(ids) if not c.startswith("mirror-") and is_location(c)
+            ],
             "door": [i for i, c in enumerate(ids) if is_door(c)],
-            "discard": [i for i, c in enumerate(ids) if not c.startswith("mirror-")
-                        and not is_door(c)],
+            "discard": [
+                i for i, c in enumerate(ids) if not c.startswith("mirror-") and not is_door(c)
+            ],
         }
         # The layout lays the Mirror cards in deck.toml's order, so a Mirror place holds
         # one Mirror card, either side up, or nothing.
         self.mirror_order = list(ENGINE.deck.mirrors)
         for mid in self.mirror_order:
-            self.zones[f"mirror-{mid}"] = [i for i, c in enumerate(ids)
-                                           if c in (f"mirror-{mid}", f"mirror-{mid}-explored")]
+            self.zones[f"mirror-{mid}"] = [
+                i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
+            ]
 
     # -- stages ----------------------------------------------------------------------
 
@@ -186,8 +195,9 @@ class TableReader:
         fit = self.registrar.fit(detect_markers(image))
         return None if fit is None else np.linalg.inv(fit.H)
 
-    def corner_window(self, image: np.ndarray, H_image_from_table: np.ndarray, place: Point
-                      ) -> np.ndarray:
+    def corner_window(
+        self, image: np.ndarray, H_image_from_table: np.ndarray, place: Point
+    ) -> np.ndarray:
         """BGR of the identifying corner of a card at `place`, with the search margin on
         every side, at the library's patch scale."""
         x0, y0, _, _ = self.layout.identify_mm
@@ -195,9 +205,13 @@ class TableReader:
         ox, oy = place[0] + x0 - m / s, place[1] + y0 - m / s
         to_mm = np.array([[1 / s, 0, ox + 0.5 / s], [0, 1 / s, oy + 0.5 / s], [0, 0, 1]])
         size = (PATCH_W + 2 * m, PATCH_H + 2 * m)
-        return cv2.warpPerspective(image, H_image_from_table @ to_mm, size,
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpPerspective(
+            image,
+            H_image_from_table @ to_mm,
+            size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
 
     def _score(self, c: Correlated, cand: list[int]) -> np.ndarray:
         """Correlation less the tint's distance from each template's (B, shifts, cand)."""
@@ -219,15 +233,17 @@ class TableReader:
             allowed[b, [col[c] for c in self.zones[z]]] = True
         ids = self.lib.ids
         bgr = np.vstack(windows)
-        lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3),
-                               0.7)
+        lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
         H, W = windows[0].shape[:2]
         labs = lab.reshape(len(windows), H, W, 3)
         small = cv2.resize(bgr, (W // 2, H // 2 * len(windows)), interpolation=cv2.INTER_AREA)
-        small_lab = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32),
-                                     (3, 3), 0.7).reshape(len(windows), H // 2, W // 2, 3)
-        coarse = self._score(correlations(small_lab, self.coarse[cand], PATCH_H // 2,
-                                          PATCH_W // 2, COARSE_STRIDE), cand)
+        small_lab = cv2.GaussianBlur(
+            cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
+        ).reshape(len(windows), H // 2, W // 2, 3)
+        coarse = self._score(
+            correlations(small_lab, self.coarse[cand], PATCH_H // 2, PATCH_W // 2, COARSE_STRIDE),
+            cand,
+        )
         coarse = np.where(allowed[:, None, :], coarse, -np.inf)
         nx = (W // 2 - PATCH_W // 2) // COARSE_STRIDE + 1
         regions, finalists = [], []
@@ -237,15 +253,16 @@ class TableReader:
             r = FINE_REACH
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
-            regions.append(labs[b, y0: y0 + PATCH_H + 2 * r, x0: x0 + PATCH_W + 2 * r])
+            regions.append(labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r])
             n_ok = int(allowed[b].sum())
-            best = np.argsort(coarse[b].max(axis=0))[::-1][:min(FINALISTS, n_ok)]
+            best = np.argsort(coarse[b].max(axis=0))[::-1][: min(FINALISTS, n_ok)]
             finalists.append(best.tolist())
         union = sorted(set().union(*finalists))
         at_union = {j: k for k, j in enumerate(union)}
         fine_cand = [cand[j] for j in union]
-        fine = self._score(correlations(np.stack(regions), self.fine[fine_cand], PATCH_H,
-                                        PATCH_W), fine_cand).max(axis=1)
+        fine = self._score(
+            correlations(np.stack(regions), self.fine[fine_cand], PATCH_H, PATCH_W), fine_cand
+        ).max(axis=1)
         out = []
         for b in range(len(windows)):
             keep = [cand[j] for j in finalists[b]]
@@ -264,14 +281,19 @@ class TableReader:
     def read(self, image: np.ndarray) -> TableReading:
         H = self.locate(image)
         if H is None:
-            return TableReading(warnings=("the table's corner markers are not seen "
-                                          f"(ids {', '.join(map(str, self.layout.corner_ids))})",))
+            return TableReading(
+                warnings=(
+                    "the table's corner markers are not seen "
+                    f"(ids {', '.join(map(str, self.layout.corner_ids))})",
+                )
+            )
         L = self.layout
         warnings: list[str] = []
 
         def look(asked: list[tuple[Point, str]]) -> list[Match]:
-            return self.match([self.corner_window(image, H, p) for p, _ in asked],
-                              [z for _, z in asked])
+            return self.match(
+                [self.corner_window(image, H, p) for p, _ in asked], [z for _, z in asked]
+            )
 
         def named(m: Match, where: str) -> str | None:
             if m.card is None:
@@ -283,16 +305,22 @@ class TableReader:
         # next places. A row or a fan ends at its first empty place.
         n_doors = len(L.door_places)
         first: list[tuple[Point, str]] = [
-            *((p, f"mirror-{mid}") for p, mid in zip(L.mirror_places, self.mirror_order,
-                                                     strict=False)),
-            *((p, "door") for p in L.door_places), (L.discard_place, "discard")]
+            *(
+                (p, f"mirror-{mid}")
+                for p, mid in zip(L.mirror_places, self.mirror_order, strict=False)
+            ),
+            *((p, "door") for p in L.door_places),
+            (L.discard_place, "discard"),
+        ]
         n_first = len(first)
         places = list(L.labyrinth_places)
         chunk, places = places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]
         found = look(first + [(p, "location") for p in chunk])
-        seen, door_seen, top = (found[: len(self.mirror_order)],
-                                found[len(self.mirror_order): len(self.mirror_order) + n_doors],
-                                found[n_first - 1])
+        seen, door_seen, top = (
+            found[: len(self.mirror_order)],
+            found[len(self.mirror_order) : len(self.mirror_order) + n_doors],
+            found[n_first - 1],
+        )
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
         for i, m in enumerate(seen):
@@ -318,17 +346,20 @@ class TableReader:
                 open_fans = []
             if not open_fans and not lab_open:
                 break
-            chunk, places = (places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]) if lab_open \
-                else ([], places)
-            found = look([(L.under_place(i, k), "location") for i in open_fans]
-                         + [(p, "location") for p in chunk])
+            chunk, places = (
+                (places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]) if lab_open else ([], places)
+            )
+            found = look(
+                [(L.under_place(i, k), "location") for i in open_fans]
+                + [(p, "location") for p in chunk]
+            )
             still = []
             for i, m in zip(open_fans, found, strict=False):
                 if m.empty:
                     continue
                 fans[i].append(named(m, f"card {k + 1} under the {mirrors[i][0]} Mirror"))
                 still.append(i)
-            lab_found = found[len(open_fans):]
+            lab_found = found[len(open_fans) :]
             open_fans = still
             k += 1
         doors: list[str] = []
@@ -343,8 +374,10 @@ class TableReader:
         return TableReading(
             labyrinth=tuple(labyrinth),
             doors=tuple(doors),
-            mirrors=tuple(MirrorSeen(mid, explored, tuple(fans[i]))
-                          for i, (mid, explored) in sorted(mirrors.items())),
+            mirrors=tuple(
+                MirrorSeen(mid, explored, tuple(fans[i]))
+                for i, (mid, explored) in sorted(mirrors.items())
+            ),
             discard_top=None if top.empty else named(top, "discard pile"),
             warnings=tuple(warnings),
         )

@@ -44,8 +44,10 @@ class TableReading:
         return cls(
             labyrinth=tuple(data["labyrinth"]),
             doors=tuple(data["doors"]),
-            mirrors=tuple(MirrorSeen(m["mirror"], bool(m["explored"]), tuple(m["under"]))
-                          for m in data["mirrors"]),
+            mirrors=tuple(
+                MirrorSeen(m["mirror"], bool(m["explored"]), tuple(m["under"]))
+                for m in data["mirrors"]
+            ),
             discard_top=data["discard_top"],
             warnings=tuple(data.get("warnings", ())),
         )

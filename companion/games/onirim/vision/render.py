@@ -73,8 +73,9 @@ def turns_of_a_game(rng: random.Random, options: dict) -> list[OnirimState]:
     return turns or [state]
 
 
-def table_of(state: OnirimState, layout: TableLayout, rng: random.Random
-             ) -> tuple[list[Placed], TableReading]:
+def table_of(
+    state: OnirimState, layout: TableLayout, rng: random.Random
+) -> tuple[list[Placed], TableReading]:
     """The cards on the table for a state, in the order they are put down, and the truth."""
     deck = ENGINE.deck
     placed: list[Placed] = []
@@ -87,7 +88,7 @@ def table_of(state: OnirimState, layout: TableLayout, rng: random.Random
         for k, card in enumerate(under[: layout.fan_max]):
             placed.append(Placed(card, layout.under_place(i, k)))
         mirrors.append(MirrorSeen(m, explored, tuple(under[: layout.fan_max])))
-    lab = state.labyrinth[-len(layout.labyrinth_places):]
+    lab = state.labyrinth[-len(layout.labyrinth_places) :]
     for card, place in zip(lab, layout.labyrinth_places, strict=False):
         placed.append(Placed(card, place))
     for card, place in zip(state.doors, layout.door_places, strict=False):
@@ -112,8 +113,9 @@ def random_table(layout: TableLayout, rng: random.Random) -> tuple[list[Placed],
     """A moment of a random game; more than half the time one with cards under a Mirror."""
     mirrors = rng.random() < 0.85
     options = {"mirrors": mirrors, "hard": mirrors and rng.random() < 0.3}
-    turns = [s for s in turns_of_a_game(rng, options)
-             if len(s.labyrinth) <= len(layout.labyrinth_places)]
+    turns = [
+        s for s in turns_of_a_game(rng, options) if len(s.labyrinth) <= len(layout.labyrinth_places)
+    ]
     fans = [s for s in turns if any(s.under)]
     state = rng.choice(fans if fans and rng.random() < 0.6 else turns)
     return table_of(state, layout, rng)
@@ -140,8 +142,14 @@ def paste_card(canvas: np.ndarray, face: np.ndarray, at_mm: Point, angle_deg: fl
         return
     local = M.copy()
     local[:, 2] -= (x0, y0)
-    warped = cv2.warpAffine(face, local, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpAffine(
+        face,
+        local,
+        (x1 - x0, y1 - y0),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
     alpha = warped[..., 3:].astype(np.float32) / 255
     region = canvas[y0:y1, x0:x1].astype(np.float32)
     shadow = cv2.GaussianBlur(alpha[..., 0], (0, 0), 2.5)
@@ -157,19 +165,26 @@ def draw_markers(canvas: np.ndarray, layout: TableLayout) -> None:
         sticker = round(side * 1.4 * CANVAS_PX_PER_MM)
         px = round(side * CANVAS_PX_PER_MM)
         cx, cy = (round(v) for v in _canvas_px(centre))
-        canvas[cy - sticker // 2: cy - sticker // 2 + sticker,
-               cx - sticker // 2: cx - sticker // 2 + sticker] = 245
+        canvas[
+            cy - sticker // 2 : cy - sticker // 2 + sticker,
+            cx - sticker // 2 : cx - sticker // 2 + sticker,
+        ] = 245
         m = cv2.cvtColor(marker_image(mid, px), cv2.COLOR_GRAY2BGR)
-        canvas[cy - px // 2: cy - px // 2 + px, cx - px // 2: cx - px // 2 + px] = m
+        canvas[cy - px // 2 : cy - px // 2 + px, cx - px // 2 : cx - px // 2 + px] = m
 
 
-def random_camera(layout: TableLayout, rng: np.random.Generator, cond: Conditions
-                  ) -> VirtualCamera:
+def random_camera(layout: TableLayout, rng: np.random.Generator, cond: Conditions) -> VirtualCamera:
     """A camera that sees the whole table, tilted and turned within the limits."""
     w_mm, h_mm = layout.size_mm
     reach = layout.marker_side_mm
-    corners = np.array([[-reach, -reach], [w_mm + reach, -reach], [w_mm + reach, h_mm + reach],
-                        [-reach, h_mm + reach]])
+    corners = np.array(
+        [
+            [-reach, -reach],
+            [w_mm + reach, -reach],
+            [w_mm + reach, h_mm + reach],
+            [-reach, h_mm + reach],
+        ]
+    )
     centre = corners.mean(axis=0)
     w, h = cond.size
     tilt = float(rng.uniform(0, cond.max_tilt_deg))
@@ -177,21 +192,32 @@ def random_camera(layout: TableLayout, rng: np.random.Generator, cond: Condition
     hfov = float(rng.uniform(58, 72))
     distance = float(rng.uniform(500, 600))
     target = (centre[0] + rng.uniform(-15, 15), centre[1] + rng.uniform(-15, 15))
-    cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w,
-                                   height=h, hfov_deg=hfov)
+    cam = VirtualCamera.looking_at(
+        target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
+    )
     for _ in range(40):
         pix = cam.project(corners)
-        if ((pix[:, 0] > 0.02 * w) & (pix[:, 0] < 0.98 * w) & (pix[:, 1] > 0.02 * h)
-                & (pix[:, 1] < 0.98 * h)).all():
+        if (
+            (pix[:, 0] > 0.02 * w)
+            & (pix[:, 0] < 0.98 * w)
+            & (pix[:, 1] > 0.02 * h)
+            & (pix[:, 1] < 0.98 * h)
+        ).all():
             break
         distance *= 1.05
-        cam = VirtualCamera.looking_at(target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w,
-                                       height=h, hfov_deg=hfov)
+        cam = VirtualCamera.looking_at(
+            target, distance, tilt_deg=tilt, yaw_deg=yaw, width=w, height=h, hfov_deg=hfov
+        )
     return cam
 
 
-def photograph_table(placed: list[Placed], faces: dict[str, np.ndarray], layout: TableLayout,
-                     rng: np.random.Generator, cond: Conditions) -> np.ndarray:
+def photograph_table(
+    placed: list[Placed],
+    faces: dict[str, np.ndarray],
+    layout: TableLayout,
+    rng: np.random.Generator,
+    cond: Conditions,
+) -> np.ndarray:
     w_mm, h_mm = layout.size_mm
     W = round((w_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
     H = round((h_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
@@ -199,14 +225,23 @@ def photograph_table(placed: list[Placed], faces: dict[str, np.ndarray], layout:
     draw_markers(canvas, layout)
     for p in placed:
         dx, dy = rng.uniform(-p.jitter, p.jitter, 2)
-        paste_card(canvas, faces[p.card], (p.place[0] + dx, p.place[1] + dy),
-                   float(rng.uniform(-p.turn, p.turn)))
+        paste_card(
+            canvas,
+            faces[p.card],
+            (p.place[0] + dx, p.place[1] + dy),
+            float(rng.uniform(-p.turn, p.turn)),
+        )
     cam = random_camera(layout, rng, cond)
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
     return effects.photograph(
-        img, rng, glare_spots=int(rng.integers(0, 2)), shadow=False,
-        noise_sigma=float(rng.uniform(1.5, 4.0)), blur_sigma=float(rng.uniform(0.0, 1.0)),
-        jpeg_quality=int(rng.integers(70, 95)))
+        img,
+        rng,
+        glare_spots=int(rng.integers(0, 2)),
+        shadow=False,
+        noise_sigma=float(rng.uniform(1.5, 4.0)),
+        blur_sigma=float(rng.uniform(0.0, 1.0)),
+        jpeg_quality=int(rng.integers(70, 95)),
+    )
 
 
 def deck_style(seed: int, style: str) -> DeckStyle:
@@ -219,8 +254,13 @@ def deck_faces(style: DeckStyle, layout: TableLayout) -> dict[str, np.ndarray]:
     return draw_deck(style, ENGINE.deck, layout.card_mm)
 
 
-def render_table(seed: int, index: int, faces: dict[str, np.ndarray], layout: TableLayout,
-                 cond: Conditions = Conditions()) -> Photo:
+def render_table(
+    seed: int,
+    index: int,
+    faces: dict[str, np.ndarray],
+    layout: TableLayout,
+    cond: Conditions = Conditions(),
+) -> Photo:
     prng = random.Random(f"onirim-table-{seed}-{index}")
     placed, truth = random_table(layout, prng)
     rng = np.random.default_rng([seed, index, 1])
@@ -231,7 +271,7 @@ def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One card on a plain table unlike its edge (as teach asks), photographed from above by
     a phone: about upright, a little turned and off centre."""
     W, H = 1280, 960
-    edge = face[2:6, face.shape[1] // 3: 2 * face.shape[1] // 3, :3]
+    edge = face[2:6, face.shape[1] // 3 : 2 * face.shape[1] // 3, :3]
     tone = "dark" if float(edge.mean()) > 110 else "light"  # as teach asks: a table unlike
     table = effects.table_texture(W, H, rng, kind="plain", tone=tone)  # the card's edge
     s = rng.uniform(4.5, 6.0) / PX_PER_MM  # photo px per face px
@@ -241,10 +281,17 @@ def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     M = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0]])
     centre = M[:, :2] @ np.array([w / 2, h / 2])
     M[:, 2] = (cx - centre[0], cy - centre[1])
-    warped = cv2.warpAffine(face, M, (W, H), flags=cv2.INTER_AREA,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpAffine(
+        face,
+        M,
+        (W, H),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
     alpha = warped[..., 3:].astype(np.float32) / 255
     img = table.astype(np.float32) * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
     img = np.clip(img, 0, 255).astype(np.uint8)
-    return effects.photograph(img, rng, noise_sigma=float(rng.uniform(1.5, 3.0)),
-                              jpeg_quality=int(rng.integers(80, 95)))
+    return effects.photograph(
+        img, rng, noise_sigma=float(rng.uniform(1.5, 3.0)), jpeg_quality=int(rng.integers(80, 95))
+    )

@@ -73,8 +73,11 @@ def required_ids() -> list[str]:
 def photos_in(folder: Path) -> dict[str, Path]:
     """Photos named after a card type; any other file is left alone."""
     known = set(card_ids(ENGINE.deck))
-    return {p.stem: p for p in sorted(folder.iterdir())
-            if p.suffix.lower() in SUFFIXES and p.stem in known}
+    return {
+        p.stem: p
+        for p in sorted(folder.iterdir())
+        if p.suffix.lower() in SUFFIXES and p.stem in known
+    }
 
 
 def card_outline(image: np.ndarray) -> CardInPhoto:
@@ -88,9 +91,11 @@ def card_outline(image: np.ndarray) -> CardInPhoto:
         return seen
     h, w = image.shape[:2]
     padded = cv2.copyMakeBorder(image, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
-    quads = [q for q in find_quads(padded, min_side_px=MIN_CARD_FRAC * min(w, h),
-                                   max_area_frac=0.9)
-             if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]]
+    quads = [
+        q
+        for q in find_quads(padded, min_side_px=MIN_CARD_FRAC * min(w, h), max_area_frac=0.9)
+        if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]
+    ]
     if not quads:
         return seen
     big = max(quads, key=lambda q: q.area)
@@ -103,8 +108,9 @@ def card_outline(image: np.ndarray) -> CardInPhoto:
     return CardInPhoto(upright(big.corners - PAD), 1)
 
 
-def _corner(image: np.ndarray, outline: np.ndarray, shape: CornerShape
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _corner(
+    image: np.ndarray, outline: np.ndarray, shape: CornerShape
+) -> tuple[np.ndarray, np.ndarray]:
     """(descriptor, BGR patch) of the card's identifying corner."""
     lib = Library([], np.zeros((0, 1)), np.zeros((0, 1)), shape)
     patch = upper_window(image, outline, lib, margin=0)
@@ -122,16 +128,21 @@ def teach_photos(photos: dict[str, Path]) -> Taught:
             continue
         seen = card_outline(image)
         if seen.outline is None:
-            refused[cid] = (f"{path.name}: {seen.cards_seen} cards in the photo (one, please)"
-                            if seen.cards_seen > 1 else f"{path.name}: no card found (the whole "
-                            "card face up on a plain table, in view, without glare)")
+            refused[cid] = (
+                f"{path.name}: {seen.cards_seen} cards in the photo (one, please)"
+                if seen.cards_seen > 1
+                else f"{path.name}: no card found (the whole "
+                "card face up on a plain table, in view, without glare)"
+            )
             continue
         found[cid] = (image, seen.outline)
     if not found:
         raise UserError("no teach photo could be used: " + "; ".join(refused.values()))
-    aspects = [float(np.linalg.norm(o[3] - o[0]) + np.linalg.norm(o[2] - o[1]))
-               / float(np.linalg.norm(o[1] - o[0]) + np.linalg.norm(o[2] - o[3]))
-               for _, o in found.values()]
+    aspects = [
+        float(np.linalg.norm(o[3] - o[0]) + np.linalg.norm(o[2] - o[1]))
+        / float(np.linalg.norm(o[1] - o[0]) + np.linalg.norm(o[2] - o[3]))
+        for _, o in found.values()
+    ]
     shape = CornerShape(height_mm=CARD_W_MM * float(np.median(aspects)), border_mm=0.0)
     ids, templates, patches = [], [], []
     for cid, (image, outline) in found.items():
@@ -140,8 +151,11 @@ def teach_photos(photos: dict[str, Path]) -> Taught:
         templates.append(d)
         patches.append(patch)
     lib = Library(ids, np.stack(templates).astype(np.float32), np.stack(patches), shape)
-    warnings = [f"{a} and {b} look alike in the corner the camera reads ({s:.2f}); it may "
-                "ask you which one it is" for a, b, s in lib.similar_pairs(SIMILAR)]
+    warnings = [
+        f"{a} and {b} look alike in the corner the camera reads ({s:.2f}); it may "
+        "ask you which one it is"
+        for a, b, s in lib.similar_pairs(SIMILAR)
+    ]
     return Taught(lib, refused, warnings)
 
 

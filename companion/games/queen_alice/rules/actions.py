@@ -148,12 +148,40 @@ class Pass:
 
 
 CHANCE_ACTIONS = (Tile, Wishes, Reveal, Draw)
-Action = (Tile | Wishes | Reveal | Draw | Discard | PlayMove | PlayStay | PlayRescue | PlayNone
-          | Act | Take | Acquire | Cull | Buy | UseBookmark | Pass)
+Action = (
+    Tile
+    | Wishes
+    | Reveal
+    | Draw
+    | Discard
+    | PlayMove
+    | PlayStay
+    | PlayRescue
+    | PlayNone
+    | Act
+    | Take
+    | Acquire
+    | Cull
+    | Buy
+    | UseBookmark
+    | Pass
+)
 _TYPES: dict[str, type] = {
-    "tile": Tile, "wishes": Wishes, "reveal": Reveal, "draw": Draw, "discard": Discard,
-    "move": PlayMove, "stay": PlayStay, "rescue": PlayRescue, "none": PlayNone, "act": Act,
-    "take": Take, "acquire": Acquire, "cull": Cull, "buy": Buy, "use": UseBookmark,
+    "tile": Tile,
+    "wishes": Wishes,
+    "reveal": Reveal,
+    "draw": Draw,
+    "discard": Discard,
+    "move": PlayMove,
+    "stay": PlayStay,
+    "rescue": PlayRescue,
+    "none": PlayNone,
+    "act": Act,
+    "take": Take,
+    "acquire": Acquire,
+    "cull": Cull,
+    "buy": Buy,
+    "use": UseBookmark,
     "pass": Pass,
 }
 _NAMES = {t: n for n, t in _TYPES.items()}

@@ -48,16 +48,20 @@ class CaptureReward:
 def _capture_rewards(data: dict[str, Any], where: str) -> dict[str, CaptureReward]:
     table = data.get("captures")
     if not isinstance(table, dict) or set(table) != set(KINDS):
-        raise UserError(f"{where}: [captures] must give the reward of each of "
-                        f"{', '.join(KINDS)}")
+        raise UserError(f"{where}: [captures] must give the reward of each of {', '.join(KINDS)}")
     rewards = {}
     for kind in KINDS:
         entry = table[kind]
-        if (not isinstance(entry, dict) or not set(entry) <= set(REWARD_KEYS)
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                           for v in entry.values())):
-            raise UserError(f"{where}: [captures] {kind} must be whole numbers >= 0 of "
-                            f"{', '.join(REWARD_KEYS)}")
+        if (
+            not isinstance(entry, dict)
+            or not set(entry) <= set(REWARD_KEYS)
+            or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry.values()
+            )
+        ):
+            raise UserError(
+                f"{where}: [captures] {kind} must be whole numbers >= 0 of {', '.join(REWARD_KEYS)}"
+            )
         rewards[kind] = CaptureReward(**entry)
     return rewards
 
@@ -95,18 +99,21 @@ def _int(table: dict[str, Any], key: str, where: str, low: int) -> int:
 
 
 def _cell(value: Any, where: str, rows: int, cols: int) -> Cell:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         raise UserError(f"{where}: a square must be [row, column], got {value!r}")
     if not (0 <= value[0] < rows and 0 <= value[1] < cols):
         raise UserError(f"{where}: square {value!r} is off the {rows}x{cols} board")
     return value[0], value[1]
 
 
-def _names(value: Any, allowed: tuple[str, ...], length: int, what: str, where: str
-           ) -> tuple[str, ...]:
-    if (not isinstance(value, list) or len(value) != length
-            or not all(v in allowed for v in value)):
+def _names(
+    value: Any, allowed: tuple[str, ...], length: int, what: str, where: str
+) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) != length or not all(v in allowed for v in value):
         raise UserError(f"{where}: {what} must list {length} of {', '.join(allowed)}")
     return tuple(value)
 
@@ -116,12 +123,16 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
     grid = data.get("grid", {})
     rows, cols = _int(grid, "rows", where, 2), _int(grid, "cols", where, 1)
     if rows % 2 or cols % 2 == 0:
-        raise UserError(f"{where}: rows must be even and cols odd (two central rows, "
-                        f"one central column), got {rows}x{cols}")
-    resources = _names(data.get("rows", {}).get("resources"), RESOURCES, rows,
-                       "[rows] resources", where)
-    actions = _names(data.get("columns", {}).get("actions"), ACTIONS, cols,
-                     "[columns] actions", where)
+        raise UserError(
+            f"{where}: rows must be even and cols odd (two central rows, "
+            f"one central column), got {rows}x{cols}"
+        )
+    resources = _names(
+        data.get("rows", {}).get("resources"), RESOURCES, rows, "[rows] resources", where
+    )
+    actions = _names(
+        data.get("columns", {}).get("actions"), ACTIONS, cols, "[columns] actions", where
+    )
     if resources[rows // 2 - 1] != "wild" or resources[rows // 2] != "wild":
         raise UserError(f"{where}: the two central rows must give the wild resource")
     if actions[cols // 2] != "wild":
@@ -136,8 +147,7 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
         listed = spawn.get(colour)
         if not isinstance(listed, list) or not listed:
             raise UserError(f"{where}: [respawn] {colour} must list at least one square")
-        respawn[colour] = tuple(_cell(v, f"{where} [respawn] {colour}", rows, cols)
-                                for v in listed)
+        respawn[colour] = tuple(_cell(v, f"{where} [respawn] {colour}", rows, cols) for v in listed)
     tiles: dict[str, tuple[Piece, ...]] = {}
     for tile in data.get("tiles", []):
         name = tile.get("name")
@@ -146,10 +156,18 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
         tiles[name] = pieces_from_list(tile.get("pieces"), rows, cols, f"{where} tile {name}")
     if not tiles:
         raise UserError(f"{where}: at least one [[tiles]] start position is needed")
-    return Board(rows, cols, resources, actions, final_rows, respawn, tiles,
-                 captures=_capture_rewards(data, where),
-                 jailer_time=_int(data.get("rescue", {}), "jailer_time", where, 0),
-                 promotion_pawprint=_int(data.get("promotion", {}), "pawprint", where, 0))
+    return Board(
+        rows,
+        cols,
+        resources,
+        actions,
+        final_rows,
+        respawn,
+        tiles,
+        captures=_capture_rewards(data, where),
+        jailer_time=_int(data.get("rescue", {}), "jailer_time", where, 0),
+        promotion_pawprint=_int(data.get("promotion", {}), "pawprint", where, 0),
+    )
 
 
 def pieces_from_list(value: Any, rows: int, cols: int, where: str) -> tuple[Piece, ...]:
@@ -164,8 +182,9 @@ def pieces_from_list(value: Any, rows: int, cols: int, where: str) -> tuple[Piec
         if colour not in COLOURS:
             raise UserError(f"{where}: piece {i}: colour must be red or white, got {colour!r}")
         if kind not in KINDS:
-            raise UserError(f"{where}: piece {i}: kind must be one of {', '.join(KINDS)}, "
-                            f"got {kind!r}")
+            raise UserError(
+                f"{where}: piece {i}: kind must be one of {', '.join(KINDS)}, got {kind!r}"
+            )
         cell = _cell(item.get("cell"), f"{where}: piece {i}", rows, cols)
         if cell in seen:
             raise UserError(f"{where}: piece {i}: two pieces on square {list(cell)}")

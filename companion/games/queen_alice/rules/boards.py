@@ -29,13 +29,15 @@ from companion.games.queen_alice.rules.state import State, Task, ci, evolve, set
 TEA = unit_of("tea")
 
 
-def _priced(state: State, comp: Components, action: str, target: tuple[int, ...],
-            cost: Cost) -> Iterator[Act]:
+def _priced(
+    state: State, comp: Components, action: str, target: tuple[int, ...], cost: Cost
+) -> Iterator[Act]:
     for how in payments(state.me, cost, comp):
         yield Act(action, target, how)
 
 
 # -- targets and costs -----------------------------------------------------------------------
+
 
 def _hearts(state: State, comp: Components, colour: str) -> Iterator[tuple[tuple[int, ...], Cost]]:
     i = ci(colour)
@@ -63,8 +65,9 @@ def _walks(comp: Components, start: int, length: int) -> Iterator[tuple[int, ...
 def _spades(state: State, comp: Components, colour: str) -> Iterator[tuple[tuple[int, ...], Cost]]:
     at = state.me.messengers[ci(colour)]
     for k in (1, 2, 3):
-        cost = Cost((PIECE_RESOURCES[colour],) * comp.messenger_cost[k - 1],
-                    comp.messenger_time[k - 1])
+        cost = Cost(
+            (PIECE_RESOURCES[colour],) * comp.messenger_cost[k - 1], comp.messenger_time[k - 1]
+        )
         for walk in _walks(comp, at, k):
             yield walk, cost
 
@@ -93,8 +96,9 @@ def _free_diamonds(state: State, comp: Components, colour: str) -> list[int]:
     return [t for t in range(comp.tokens("diamonds", colour, state.players)) if t not in taken]
 
 
-def _diamonds(state: State, comp: Components, colour: str
-              ) -> Iterator[tuple[tuple[int, ...], Cost]]:
+def _diamonds(
+    state: State, comp: Components, colour: str
+) -> Iterator[tuple[tuple[int, ...], Cost]]:
     tokens = _free_diamonds(state, comp, colour)
     for column, tea in enumerate(comp.wall_column_tea):
         row = lowest_free(state, colour, column)
@@ -122,6 +126,7 @@ def cost_of(state: State, comp: Components, act: Act, colour: str) -> Cost:
 
 # -- performing ------------------------------------------------------------------------------
 
+
 def perform(state: State, comp: Components, act: Act, colour: str, extra: Cost) -> State:
     """Pay for `act` (already checked legal) and resolve it with a piece of `colour`."""
     cost = cost_of(state, comp, act, colour) + extra
@@ -138,10 +143,16 @@ def _do_hearts(state: State, comp: Components, target: tuple[int, ...], colour: 
     garden = set_at(state.garden, i, set_at(state.garden[i], zone, spaces))
     gardener = -1 if all(spaces) else zone
     state = evolve(state, garden=garden, gardeners=set_pair(state.gardeners, colour, gardener))
-    state = state.with_me(hearts=set_pair(me.hearts, colour, me.hearts[i] + 1),
-                          bushes=set_pair(me.bushes, colour, bushes))
-    return push(state, tasks(token.reward, colour) + tasks(comp.garden[colour][zone][space], colour)
-                + tasks(comp.heart_milestones.get(bushes), colour))
+    state = state.with_me(
+        hearts=set_pair(me.hearts, colour, me.hearts[i] + 1),
+        bushes=set_pair(me.bushes, colour, bushes),
+    )
+    return push(
+        state,
+        tasks(token.reward, colour)
+        + tasks(comp.garden[colour][zone][space], colour)
+        + tasks(comp.heart_milestones.get(bushes), colour),
+    )
 
 
 def _step(state: State, comp: Components, colour: str, came: int, to: int) -> State:
@@ -163,8 +174,10 @@ def _step(state: State, comp: Components, colour: str, came: int, to: int) -> St
 def _do_spades(state: State, comp: Components, target: tuple[int, ...], colour: str) -> State:
     me = state.me
     came = me.messengers[ci(colour)]
-    state = state.with_me(messengers=set_pair(me.messengers, colour, target[-1]),
-                          messenger_steps=me.messenger_steps + len(target))
+    state = state.with_me(
+        messengers=set_pair(me.messengers, colour, target[-1]),
+        messenger_steps=me.messenger_steps + len(target),
+    )
     end = comp.messengers[target[-1]]
     got = tasks(end.reward, colour)
     if end.banner:
@@ -204,26 +217,34 @@ def _do_diamonds(state: State, comp: Components, target: tuple[int, ...], colour
     state = evolve(state, wall=set_at(state.wall, i, set_at(state.wall[i], row, built)))
     me = state.me
     bricks = me.bricks[i] + 1
-    state = state.with_me(diamonds=set_pair(me.diamonds, colour, (*me.diamonds[i], token)),
-                          bricks=set_pair(me.bricks, colour, bricks))
+    state = state.with_me(
+        diamonds=set_pair(me.diamonds, colour, (*me.diamonds[i], token)),
+        bricks=set_pair(me.bricks, colour, bricks),
+    )
     ip = comp.same_level_ip if row == state.eggs[i] else 0
     if all(built):
         ip += comp.row_complete_ip
         egg = min(max(state.eggs[i], row + 1), len(comp.wall_row_cost) - 1)
         state = evolve(state, eggs=set_pair(state.eggs, colour, egg))
-    milestone = (comp.heart_milestones.get(bricks)
-                 if comp.readings["blank_diamond_milestones"] == "as_hearts" else None)
-    got = (tasks(comp.diamonds[colour][token], colour)
-           + tasks(comp.wall[colour][row][column], colour)
-           + tasks(Reward(ip=ip), colour) + tasks(milestone, colour))
+    milestone = (
+        comp.heart_milestones.get(bricks)
+        if comp.readings["blank_diamond_milestones"] == "as_hearts"
+        else None
+    )
+    got = (
+        tasks(comp.diamonds[colour][token], colour)
+        + tasks(comp.wall[colour][row][column], colour)
+        + tasks(Reward(ip=ip), colour)
+        + tasks(milestone, colour)
+    )
     return push(state, got)
 
 
-_DO = {"hearts": _do_hearts, "spades": _do_spades, "clubs": _do_clubs,
-       "diamonds": _do_diamonds}
+_DO = {"hearts": _do_hearts, "spades": _do_spades, "clubs": _do_clubs, "diamonds": _do_diamonds}
 
 
 # -- Mini-actions ----------------------------------------------------------------------------
+
 
 def mini_options(state: State, comp: Components) -> list[Act]:
     """Every Mini-action the player to move may take now (all free)."""
@@ -232,8 +253,11 @@ def mini_options(state: State, comp: Components) -> list[Act]:
         if me.hearts[i] < comp.tokens("hearts", colour, state.players):
             out.append(Act("hearts", (i,), FREE))
         out.extend(Act("spades", (i, nxt), FREE) for nxt in comp.messengers[me.messengers[i]].next)
-        out.extend(Act("clubs", (i, a), FREE) for a, arrow in enumerate(comp.arrows)
-                   if arrow.start == me.twins[i] and arrow.black)
+        out.extend(
+            Act("clubs", (i, a), FREE)
+            for a, arrow in enumerate(comp.arrows)
+            if arrow.start == me.twins[i] and arrow.black
+        )
         out.extend(Act("diamonds", (i, t), FREE) for t in _free_diamonds(state, comp, colour))
     return out
 

@@ -43,6 +43,7 @@ def _scalar(kind: type) -> Callable[[Any], Any]:
         if type(data) is not kind:
             raise ValueError(f"expected {kind.__name__}, got {data!r}")
         return data
+
     return decode
 
 
@@ -62,6 +63,7 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
                 except (ValueError, TypeError):
                     continue
             raise ValueError(f"{data!r} fits none of {kind}")
+
         return union
     if origin is tuple:
         args = typing.get_args(kind)
@@ -72,6 +74,7 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
                 if not isinstance(data, list):
                     raise ValueError(f"expected a list, got {data!r}")
                 return tuple(item(v) for v in data)
+
             return many
         items = [_decoder(a) for a in args]
 
@@ -79,6 +82,7 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
             if not isinstance(data, list) or len(data) != len(items):
                 raise ValueError(f"expected {len(items)} items, got {data!r}")
             return tuple(f(v) for f, v in zip(items, data, strict=True))
+
         return fixed
     if dataclasses.is_dataclass(kind):
         cls = cast(type, kind)  # a type hint: a dataclass type, never an instance
@@ -93,6 +97,7 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
             if unknown:
                 raise ValueError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}")
             return cls(**{k: fields[k](v) for k, v in data.items()})
+
         return record
     if kind in (int, str, bool):
         return _scalar(kind)

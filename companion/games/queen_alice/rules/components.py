@@ -46,7 +46,6 @@ class Reward:
     flower: str = ""  # a Live Flower of this colour
     colour: str = ""
 
-
     def needs_colour(self) -> bool:
         """True when it gives something of a colour without naming one."""
         return bool(self.pawprint or self.alice or self.crown) and not self.colour
@@ -153,8 +152,16 @@ class WishTile:
     platinum: int
 
 
-WISH_COUNTS: tuple[str, ...] = ("bushes", "messengers", "books", "diamonds", "flowers",
-                                "crowns", "guests", "pawprints")
+WISH_COUNTS: tuple[str, ...] = (
+    "bushes",
+    "messengers",
+    "books",
+    "diamonds",
+    "flowers",
+    "crowns",
+    "guests",
+    "pawprints",
+)
 
 
 @dataclass(frozen=True)
@@ -237,13 +244,20 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
             piece = str(item.get("piece", "")).split()
             if len(piece) != 2 or piece[0] not in (*COLOURS, "wild") or piece[1] not in KINDS:
                 raise UserError(f"{at}: piece must be 'red|white|wild KIND', got {piece!r}")
-            cards[cid] = Card(cid, level, piece[0], piece[1],
-                              reward(item.get("play"), f"{at} play"),
-                              reward(item.get("discard"), f"{at} discard"),
-                              _whole(item.get("invite", 0), f"{at} invite"))
+            cards[cid] = Card(
+                cid,
+                level,
+                piece[0],
+                piece[1],
+                reward(item.get("play"), f"{at} play"),
+                reward(item.get("discard"), f"{at} discard"),
+                _whole(item.get("invite", 0), f"{at} invite"),
+            )
             if piece[0] == "wild" and cards[cid].discard.needs_colour():
-                raise UserError(f"{at}: a wild card's pawprint, alice or crown discard reward "
-                                'must name its colour (colour = "red" or "white")')
+                raise UserError(
+                    f"{at}: a wild card's pawprint, alice or crown discard reward "
+                    'must name its colour (colour = "red" or "white")'
+                )
             ids.append(cid)
         if not ids:
             raise UserError(f"{where}: no [[{level}]] cards")
@@ -262,88 +276,147 @@ def _cells(value: Any, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
     return {c: tuple((int(a), int(b)) for a, b in table[c]) for c in COLOURS}
 
 
-def components_from_toml(files: dict[str, dict[str, Any]], where: str,
-                         readings: dict[str, str]) -> Components:
-    cards_t, court, paths, acts, wish_t = (files[k] for k in
-                                            ("cards", "courtier", "paths", "actions", "wishes"))
+def components_from_toml(
+    files: dict[str, dict[str, Any]], where: str, readings: dict[str, str]
+) -> Components:
+    cards_t, court, paths, acts, wish_t = (
+        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes")
+    )
     cards, decks = _cards(cards_t, f"{where}/cards.toml")
     at = f"{where}/courtier.toml"
-    hearts = {c: tuple(HeartToken(_whole(h["cost"], f"{at} hearts {c}"),
-                                  reward(h.get("reward"), f"{at} hearts {c}"))
-                       for h in _per_colour(court.get("hearts"), f"{at} [hearts]")[c])
-              for c in COLOURS}
-    diamonds = {c: tuple(reward(r, f"{at} diamonds {c}")
-                         for r in _per_colour(court.get("diamonds"), f"{at} [diamonds]")[c])
-                for c in COLOURS}
-    milestones = {int(k): reward(v, f"{at} milestones")
-                  for k, v in court.get("milestones", {}).get("hearts", {}).items()}
+    hearts = {
+        c: tuple(
+            HeartToken(
+                _whole(h["cost"], f"{at} hearts {c}"), reward(h.get("reward"), f"{at} hearts {c}")
+            )
+            for h in _per_colour(court.get("hearts"), f"{at} [hearts]")[c]
+        )
+        for c in COLOURS
+    }
+    diamonds = {
+        c: tuple(
+            reward(r, f"{at} diamonds {c}")
+            for r in _per_colour(court.get("diamonds"), f"{at} [diamonds]")[c]
+        )
+        for c in COLOURS
+    }
+    milestones = {
+        int(k): reward(v, f"{at} milestones")
+        for k, v in court.get("milestones", {}).get("hearts", {}).items()
+    }
     time_t, cubes = court.get("time", {}), court.get("cubes", {})
     at = f"{where}/actions.toml"
     garden_t = acts.get("garden", {})
-    garden = {c: tuple(tuple(reward(r, f"{at} garden {c}") for r in zone)
-                       for zone in _per_colour(garden_t, f"{at} [garden]")[c]) for c in COLOURS}
+    garden = {
+        c: tuple(
+            tuple(reward(r, f"{at} garden {c}") for r in zone)
+            for zone in _per_colour(garden_t, f"{at} [garden]")[c]
+        )
+        for c in COLOURS
+    }
     msg = acts.get("messengers", {})
     spaces = []
     for i, s in enumerate(msg.get("spaces", [])):
         seal = s.get("seal")
-        spaces.append(MessengerSpace(
-            tuple(s.get("next", [])), reward(s.get("reward"), f"{at} messengers {i}"),
-            s.get("banner", ""),
-            None if seal is None else reward(seal.get("large"), f"{at} seal {i}"),
-            None if seal is None else reward(seal.get("small"), f"{at} seal {i}"),
-            bool(s.get("central", False)), bool(s.get("bifurcation", False))))
+        spaces.append(
+            MessengerSpace(
+                tuple(s.get("next", [])),
+                reward(s.get("reward"), f"{at} messengers {i}"),
+                s.get("banner", ""),
+                None if seal is None else reward(seal.get("large"), f"{at} seal {i}"),
+                None if seal is None else reward(seal.get("small"), f"{at} seal {i}"),
+                bool(s.get("central", False)),
+                bool(s.get("bifurcation", False)),
+            )
+        )
     for i, s in enumerate(spaces):
         if any(not 0 <= n < len(spaces) or n <= i for n in s.next):
             raise UserError(f"{at}: messengers space {i}: next must name later spaces")
         if s.banner not in ("", *LEVELS):
             raise UserError(f"{at}: messengers space {i}: banner must be a card level")
     tree_t = acts.get("tree", {})
-    tree = tuple(TreeSpace(_whole(s.get("height"), f"{at} tree {i} height", 1),
-                           reward(s.get("reward"), f"{at} tree {i}"),
-                           reward(s.get("covered"), f"{at} tree {i}"), bool(s.get("book")))
-                 for i, s in enumerate(tree_t.get("spaces", [])))
-    arrows = tuple(Arrow(a["from"], a["to"], a.get("yellow", 0), tuple(a.get("pay", ())))
-                   for a in tree_t.get("arrows", []))
+    tree = tuple(
+        TreeSpace(
+            _whole(s.get("height"), f"{at} tree {i} height", 1),
+            reward(s.get("reward"), f"{at} tree {i}"),
+            reward(s.get("covered"), f"{at} tree {i}"),
+            bool(s.get("book")),
+        )
+        for i, s in enumerate(tree_t.get("spaces", []))
+    )
+    arrows = tuple(
+        Arrow(a["from"], a["to"], a.get("yellow", 0), tuple(a.get("pay", ())))
+        for a in tree_t.get("arrows", [])
+    )
     for a in arrows:
         if not (0 <= a.start < a.end < len(tree)) or bool(a.yellow) == bool(a.pay):
-            raise UserError(f"{at}: tree arrow {a.start}->{a.end} must go up and be either "
-                            "yellow = n or pay = [...]")
+            raise UserError(
+                f"{at}: tree arrow {a.start}->{a.end} must go up and be either "
+                "yellow = n or pay = [...]"
+            )
         if not set(a.pay) <= {*STORED, "any"}:
-            raise UserError(f"{at}: tree arrow {a.start}->{a.end}: pay names cake, tea, "
-                            "toast or any")
+            raise UserError(
+                f"{at}: tree arrow {a.start}->{a.end}: pay names cake, tea, toast or any"
+            )
     books = tuple(tree_t.get("book_colours", ()))
-    bookmarks = tuple(Bookmark(b["id"], tuple(sorted(b.get("cost", {}).items())),
-                               b["kind"], reward(b.get("reward"), f"{at} bookmark {b['id']}"),
-                               _whole(b.get("ip", 0), f"{at} bookmark ip"),
-                               _whole(b.get("copies", 1), f"{at} bookmark copies", 1))
-                      for b in acts.get("bookmarks", []))
+    bookmarks = tuple(
+        Bookmark(
+            b["id"],
+            tuple(sorted(b.get("cost", {}).items())),
+            b["kind"],
+            reward(b.get("reward"), f"{at} bookmark {b['id']}"),
+            _whole(b.get("ip", 0), f"{at} bookmark ip"),
+            _whole(b.get("copies", 1), f"{at} bookmark copies", 1),
+        )
+        for b in acts.get("bookmarks", [])
+    )
     for b in bookmarks:
         if b.reward.needs_colour():
-            raise UserError(f"{at}: bookmark {b.id}: a pawprint, alice or crown reward must "
-                            'name its colour (colour = "red" or "white")')
+            raise UserError(
+                f"{at}: bookmark {b.id}: a pawprint, alice or crown reward must "
+                'name its colour (colour = "red" or "white")'
+            )
         if b.kind not in ("instant", "permanent", "endgame"):
             raise UserError(f"{at}: bookmark {b.id}: kind must be instant, permanent or endgame")
         if not {k for k, _ in b.cost} <= set(books):
             raise UserError(f"{at}: bookmark {b.id}: cost names a Book colour not in book_colours")
     wall_t = acts.get("wall", {})
-    wall = {c: tuple(tuple(reward(r, f"{at} wall {c}") for r in row)
-                     for row in _per_colour(wall_t, f"{at} [wall]")[c]) for c in COLOURS}
+    wall = {
+        c: tuple(
+            tuple(reward(r, f"{at} wall {c}") for r in row)
+            for row in _per_colour(wall_t, f"{at} [wall]")[c]
+        )
+        for c in COLOURS
+    }
     at = f"{where}/paths.toml"
     crowns_t = paths.get("crowns", {})
-    alice = {c: tuple(AliceSpace(_whole(s.get("ip", 0), f"{at} alice {c}"), bool(s.get("wish")))
-                      for s in _per_colour(paths.get("alice"), f"{at} [alice]")[c])
-             for c in COLOURS}
+    alice = {
+        c: tuple(
+            AliceSpace(_whole(s.get("ip", 0), f"{at} alice {c}"), bool(s.get("wish")))
+            for s in _per_colour(paths.get("alice"), f"{at} [alice]")[c]
+        )
+        for c in COLOURS
+    }
     cats_t = paths.get("cats", {})
     wishes = {}
     for w in wish_t.get("wishes", []):
-        tile = WishTile(w["id"], w["icon"], w["counts"], _whole(w["standard"], "standard"),
-                        _whole(w["platinum"], "platinum"))
+        tile = WishTile(
+            w["id"],
+            w["icon"],
+            w["counts"],
+            _whole(w["standard"], "standard"),
+            _whole(w["platinum"], "platinum"),
+        )
         if tile.icon not in ACTIONS or tile.counts not in WISH_COUNTS:
-            raise UserError(f"{where}/wishes.toml: {tile.id}: icon must be one of "
-                            f"{', '.join(ACTIONS)}, counts one of {', '.join(WISH_COUNTS)}")
+            raise UserError(
+                f"{where}/wishes.toml: {tile.id}: icon must be one of "
+                f"{', '.join(ACTIONS)}, counts one of {', '.join(WISH_COUNTS)}"
+            )
         wishes[tile.id] = tile
     found = Components(
-        cards=cards, basic=decks.pop("basic"), decks=decks,
+        cards=cards,
+        basic=decks.pop("basic"),
+        decks=decks,
         hand_size=_whole(cards_t.get("hand_size"), "cards.toml hand_size", 1),
         time_max=_whole(time_t.get("max"), "courtier.toml [time] max", 1),
         time_per_resource=_whole(time_t.get("per_resource"), "[time] per_resource", 1),
@@ -351,35 +424,54 @@ def components_from_toml(files: dict[str, dict[str, Any]], where: str,
         decline_time=_whole(time_t.get("decline"), "[time] decline"),
         coloured_cubes=_whole(cubes.get("coloured"), "[cubes] coloured"),
         black_cubes=_whole(cubes.get("black"), "[cubes] black"),
-        block_costs=tuple(reward(r, "courtier.toml [market]")
-                          for r in court.get("market", {}).get("block_costs", [])),
-        hearts=hearts, diamonds=diamonds,
+        block_costs=tuple(
+            reward(r, "courtier.toml [market]")
+            for r in court.get("market", {}).get("block_costs", [])
+        ),
+        hearts=hearts,
+        diamonds=diamonds,
         hearts_supply=_whole(court["hearts"].get("supply"), "[hearts] supply"),
         diamonds_supply=_whole(court["diamonds"].get("supply"), "[diamonds] supply"),
         heart_milestones=milestones,
-        garden=garden, garden_covered=_cells(garden_t.get("three_player_covered"), "garden"),
+        garden=garden,
+        garden_covered=_cells(garden_t.get("three_player_covered"), "garden"),
         gardener_tea=_whole(garden_t.get("gardener_move_tea", 1), "gardener_move_tea"),
-        messengers=tuple(spaces), messenger_cost=tuple(msg.get("cost", (1, 2, 2))),
+        messengers=tuple(spaces),
+        messenger_cost=tuple(msg.get("cost", (1, 2, 2))),
         messenger_time=tuple(msg.get("time", (0, 0, 1))),
-        tree=tree, arrows=arrows, book_colours=books, bookmarks=bookmarks,
-        wall=wall, wall_row_cost=tuple(wall_t.get("row_cost", ())),
+        tree=tree,
+        arrows=arrows,
+        book_colours=books,
+        bookmarks=bookmarks,
+        wall=wall,
+        wall_row_cost=tuple(wall_t.get("row_cost", ())),
         wall_column_tea=tuple(wall_t.get("column_tea", ())),
         wall_covered=_cells(wall_t.get("three_player_covered"), "wall"),
         same_level_ip=_whole(wall_t.get("same_level_ip"), "same_level_ip"),
         row_complete_ip=_whole(wall_t.get("row_complete_ip"), "row_complete_ip"),
-        crowns={int(k): _whole(v, "crowns display") for k, v in
-                crowns_t.get("display", {}).items()},
+        crowns={
+            int(k): _whole(v, "crowns display") for k, v in crowns_t.get("display", {}).items()
+        },
         absence_ip=_whole(crowns_t.get("absence_ip"), "absence_ip"),
         after_throne_ip=_whole(crowns_t.get("after_throne_ip"), "after_throne_ip"),
         crown_multiplier=_whole(crowns_t.get("crown_multiplier"), "crown_multiplier"),
         alice=alice,
-        alice_covered={c: tuple(v) for c, v in _per_colour(
-            paths["alice"].get("three_player_covered"), "alice covered").items()
-            if c in COLOURS},
-        cats={c: tuple(reward(r, f"{at} cats {c}") for r in _per_colour(cats_t, "[cats]")[c])
-              for c in COLOURS},
-        cat_x1=_whole(cats_t.get("x1"), "cats x1", 1), cat_x2=_whole(cats_t.get("x2"), "x2", 1),
-        wishes=wishes, readings=readings)
+        alice_covered={
+            c: tuple(v)
+            for c, v in _per_colour(
+                paths["alice"].get("three_player_covered"), "alice covered"
+            ).items()
+            if c in COLOURS
+        },
+        cats={
+            c: tuple(reward(r, f"{at} cats {c}") for r in _per_colour(cats_t, "[cats]")[c])
+            for c in COLOURS
+        },
+        cat_x1=_whole(cats_t.get("x1"), "cats x1", 1),
+        cat_x2=_whole(cats_t.get("x2"), "x2", 1),
+        wishes=wishes,
+        readings=readings,
+    )
     _check(found, where)
     return found
 
@@ -394,10 +486,10 @@ def _check(c: Components, where: str) -> None:
         if len(c.garden[colour]) < 1 or any(not z for z in c.garden[colour]):
             raise UserError(f"{where}/actions.toml: [garden] {colour} needs zones with spaces")
         rows = c.wall[colour]
-        if (len(rows) != len(c.wall_row_cost)
-                or any(len(r) != len(c.wall_column_tea) for r in rows)):
-            raise UserError(f"{where}/actions.toml: [wall] {colour} must be row_cost rows "
-                            "of column_tea columns")
+        if len(rows) != len(c.wall_row_cost) or any(len(r) != len(c.wall_column_tea) for r in rows):
+            raise UserError(
+                f"{where}/actions.toml: [wall] {colour} must be row_cost rows of column_tea columns"
+            )
     if {w.icon for w in c.wishes.values()} != set(ACTIONS):
         raise UserError(f"{where}/wishes.toml: every icon needs at least one Wish")
     if not c.cat_x1 <= c.cat_x2 <= len(c.cats["red"]):
@@ -421,11 +513,14 @@ READINGS: dict[str, tuple[str, ...]] = {
 def load_components(folder: Path | None = None) -> Components:
     """Every component file of `models/queen-alice/` (or `folder`)."""
     base = folder or models_dir() / "queen-alice"
-    files = {name: read_toml(base / f"{name}.toml")
-             for name in ("cards", "courtier", "paths", "actions", "wishes", "scoring")}
+    files = {
+        name: read_toml(base / f"{name}.toml")
+        for name in ("cards", "courtier", "paths", "actions", "wishes", "scoring")
+    }
     readings = files["scoring"].get("readings", {})
     for key, allowed in READINGS.items():
         if readings.get(key) not in allowed:
-            raise UserError(f"{base}/scoring.toml: [readings] {key} must be one of "
-                            f"{', '.join(allowed)}")
+            raise UserError(
+                f"{base}/scoring.toml: [readings] {key} must be one of {', '.join(allowed)}"
+            )
     return components_from_toml(files, str(base), {k: readings[k] for k in READINGS})

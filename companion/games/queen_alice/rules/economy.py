@@ -20,8 +20,10 @@ from companion.games.queen_alice.rules.state import Player, evolve
 
 Unit = frozenset[str]
 ANY: Unit = frozenset(STORED)
-PIECE_RESOURCES: dict[str, Unit] = {"red": frozenset({"cake", "tea"}),
-                                     "white": frozenset({"toast", "tea"})}
+PIECE_RESOURCES: dict[str, Unit] = {
+    "red": frozenset({"cake", "tea"}),
+    "white": frozenset({"toast", "tea"}),
+}
 """The rulebook: red pieces' costs take Cherry Cake and/or Tea, white ones Toast and/or Tea."""
 OWN: dict[str, Unit] = {"red": frozenset({"cake"}), "white": frozenset({"toast"})}
 """Hearts' and yellow arrows' costs: Cakes for red, Toasts for white."""
@@ -62,14 +64,22 @@ def payments(player: Player, cost: Cost, comp: Components) -> list[Pay]:
     spare_time = player.time - cost.time
     if spare_time < 0:
         return []
-    return list(_ways(cost.units, player.cake, player.tea, player.toast,
-                      spare_time // comp.time_per_resource,
-                      min(player.black, player.free_cubes())))
+    return list(
+        _ways(
+            cost.units,
+            player.cake,
+            player.tea,
+            player.toast,
+            spare_time // comp.time_per_resource,
+            min(player.black, player.free_cubes()),
+        )
+    )
 
 
 @lru_cache(maxsize=4096)
-def _ways(units: tuple[Unit, ...], cake: int, tea: int, toast: int, time: int, black: int
-          ) -> tuple[Pay, ...]:
+def _ways(
+    units: tuple[Unit, ...], cake: int, tea: int, toast: int, time: int, black: int
+) -> tuple[Pay, ...]:
     have = {"cake": cake, "tea": tea, "toast": toast, "time": time, "black": black}
     found: set[Pay] = set()
 
@@ -92,10 +102,14 @@ def pay(player: Player, cost: Cost, how: Pay, comp: Components) -> Player:
     if how not in payments(player, cost, comp):
         raise IllegalAction("payment", f"{how} does not pay {describe(cost)}")
     return evolve(
-        player, cake=player.cake - how.cake, tea=player.tea - how.tea,
+        player,
+        cake=player.cake - how.cake,
+        tea=player.tea - how.tea,
         toast=player.toast - how.toast,
         time=player.time - cost.time - how.time * comp.time_per_resource,
-        black=player.black - how.black, black_stock=player.black_stock + how.black)
+        black=player.black - how.black,
+        black_stock=player.black_stock + how.black,
+    )
 
 
 def gain_time(player: Player, n: int, comp: Components) -> Player:

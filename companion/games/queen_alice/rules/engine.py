@@ -89,8 +89,12 @@ def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 class QueenAliceEngine:
     game_id = "queen-alice"
 
-    def __init__(self, board: Board | None = None, components: Components | None = None,
-                 scoring: ScoringRules | None = None) -> None:
+    def __init__(
+        self,
+        board: Board | None = None,
+        components: Components | None = None,
+        scoring: ScoringRules | None = None,
+    ) -> None:
         self._board, self._components, self._scoring = board, components, scoring
         self._by_readings: dict[tuple[tuple[str, str], ...], Components] = {}
         self._last: tuple[State, list[Any]] | None = None
@@ -130,27 +134,41 @@ class QueenAliceEngine:
         black = comp.black_cubes
         if chosen["component_counts"] == "components":
             black = comp.black_cubes // players
-        person = Player(cubes=comp.coloured_cubes, black_stock=black,
-                        deck=tuple(sorted(comp.basic)), books=(0,) * len(comp.book_colours))
+        person = Player(
+            cubes=comp.coloured_cubes,
+            black_stock=black,
+            deck=tuple(sorted(comp.basic)),
+            books=(0,) * len(comp.book_colours),
+        )
         three = players == 3
 
         def covered(cells: dict[str, tuple[Cell, ...]], colour: str, a: int, b: int) -> bool:
             return three and (a, b) in cells[colour]
 
         return State(
-            players=players, readings=tuple(sorted(chosen.items())),
+            players=players,
+            readings=tuple(sorted(chosen.items())),
             crowns_left=comp.crowns[players],
-            garden=tuple(tuple(tuple(covered(comp.garden_covered, c, z, s)
-                                     for s in range(len(zone)))
-                               for z, zone in enumerate(comp.garden[c])) for c in COLOURS),
+            garden=tuple(
+                tuple(
+                    tuple(covered(comp.garden_covered, c, z, s) for s in range(len(zone)))
+                    for z, zone in enumerate(comp.garden[c])
+                )
+                for c in COLOURS
+            ),
             tree_books=tuple(tuple(s.book for s in comp.tree) for _ in COLOURS),
             bookmarks=tuple(b.copies for b in comp.bookmarks),
-            wall=tuple(tuple(tuple(covered(comp.wall_covered, c, r, k)
-                                   for k in range(len(row)))
-                             for r, row in enumerate(comp.wall[c])) for c in COLOURS),
+            wall=tuple(
+                tuple(
+                    tuple(covered(comp.wall_covered, c, r, k) for k in range(len(row)))
+                    for r, row in enumerate(comp.wall[c])
+                )
+                for c in COLOURS
+            ),
             market=tuple((None, None, None) for _ in LEVELS),
             market_decks=tuple(tuple(sorted(comp.decks[lv])) for lv in LEVELS),
-            people=(person,) * players)
+            people=(person,) * players,
+        )
 
     def _chance_need(self, state: State) -> tuple[str, int] | None:
         """What chance must do next: ("tile"|"wishes"|"draw"|"reveal", seat or level)."""
@@ -189,8 +207,10 @@ class QueenAliceEngine:
         if what == "tile":
             return Tile(rng.choice(sorted(self.board.tiles)))
         if what == "wishes":
-            drawn = [rng.choice(sorted(w.id for w in comp.wishes.values() if w.icon == icon))
-                     for icon in ACTIONS]
+            drawn = [
+                rng.choice(sorted(w.id for w in comp.wishes.values() if w.icon == icon))
+                for icon in ACTIONS
+            ]
             rng.shuffle(drawn)
             return Wishes(tuple(drawn))
         if what == "draw":
@@ -209,16 +229,20 @@ class QueenAliceEngine:
             return evolve(state, tile=action.tile, pieces=self.board.tiles[action.tile])
         if isinstance(action, Wishes) and what == "wishes":
             tiles = [comp.wishes.get(w) for w in action.wishes]
-            if (None in tiles or len(tiles) != len(comp.wish_spaces())
-                    or sorted(t.icon for t in tiles if t) != sorted(ACTIONS)):
+            if (
+                None in tiles
+                or len(tiles) != len(comp.wish_spaces())
+                or sorted(t.icon for t in tiles if t) != sorted(ACTIONS)
+            ):
                 raise IllegalAction("set-up", "one Wish of each icon, one per Wish space")
             return evolve(state, wishes=action.wishes)
         if isinstance(action, Draw) and what == "draw":
             p = state.people[at]
             if action.seat != at or action.card not in p.deck:
                 raise IllegalAction("draw", f"seat {at} draws a card of their own deck")
-            p = evolve(p, deck=_without(p.deck, action.card),
-                        hand=tuple(sorted((*p.hand, action.card))))
+            p = evolve(
+                p, deck=_without(p.deck, action.card), hand=tuple(sorted((*p.hand, action.card)))
+            )
             return state.with_player(at, p)
         if isinstance(action, Reveal) and what == "reveal":
             deck = state.market_decks[at]
@@ -226,9 +250,11 @@ class QueenAliceEngine:
                 raise IllegalAction("market", f"the card comes from the {LEVELS[at]} deck")
             row = state.market[at]
             row = set_at(row, row.index(None), action.card)
-            return evolve(state, market=set_at(state.market, at, row),
-                           market_decks=set_at(state.market_decks, at,
-                                               _without(deck, action.card)))
+            return evolve(
+                state,
+                market=set_at(state.market, at, row),
+                market_decks=set_at(state.market_decks, at, _without(deck, action.card)),
+            )
         raise IllegalAction("chance", f"{type(action).__name__} is not due (chance must {what})")
 
     # -- legal actions -----------------------------------------------------------------------
@@ -253,8 +279,7 @@ class QueenAliceEngine:
         if state.phase == "play":
             return self._plays(state) + self._bookmark_uses(state, comp)
         if state.phase == "act":
-            return [*self._main_options(state, comp), Pass(),
-                    *self._bookmark_uses(state, comp)]
+            return [*self._main_options(state, comp), Pass(), *self._bookmark_uses(state, comp)]
         if state.phase == "repeat":
             return [*self._repeat_options(state, comp), Pass()]
         raise AssertionError(f"no player acts in phase {state.phase}")
@@ -270,8 +295,11 @@ class QueenAliceEngine:
         if head.kind == "card":
             return [*market.acquire_options(state, comp, head.arg), Pass()]
         if head.kind == "cardreward":
-            return [*market.acquire_options(state, comp, head.arg),
-                    *market.cull_options(state), Pass()]
+            return [
+                *market.acquire_options(state, comp, head.arg),
+                *market.cull_options(state),
+                Pass(),
+            ]
         if head.kind == "cull":
             return [*market.cull_options(state), Pass()]
         if head.kind == "bookmark":
@@ -281,13 +309,15 @@ class QueenAliceEngine:
     def _bookmark_uses(self, state: State, comp: Components) -> list[Any]:
         permanent = {b.id for b in comp.bookmarks if b.kind == "permanent"}
         me = state.me
-        return [UseBookmark(b) for b in sorted(set(me.bookmarks))
-                if b in permanent and b not in me.used]
+        return [
+            UseBookmark(b) for b in sorted(set(me.bookmarks)) if b in permanent and b not in me.used
+        ]
 
     def _plays(self, state: State) -> list[Any]:
         comp, board = self.comp(state), self.board
-        position = Position(board.rows, board.cols, state.pieces,
-                            {c: board.forward(c) for c in COLOURS})
+        position = Position(
+            board.rows, board.cols, state.pieces, {c: board.forward(c) for c in COLOURS}
+        )
         occupied = [p.cell for p in state.pieces]
         out: list[Any] = []
         for cid in sorted(set(state.me.hand)):
@@ -305,14 +335,18 @@ class QueenAliceEngine:
                         found.append(PlayMove(cid, index, m.to))
                         continue
                     others = [c for c in occupied if c not in (piece.cell, m.to)]
-                    found.extend(PlayMove(cid, index, m.to, r)
-                                 for r in comeback_squares(board, piece.colour, others))
+                    found.extend(
+                        PlayMove(cid, index, m.to, r)
+                        for r in comeback_squares(board, piece.colour, others)
+                    )
             for seat, jail in enumerate(p.jail for p in state.people):
                 for slot, (colour, kind) in enumerate(jail):
                     if kind != card.kind or colour not in colours or (colour, kind) in jail[:slot]:
                         continue
-                    found.extend(PlayRescue(cid, seat, slot, to)
-                                 for to in comeback_squares(board, colour, occupied))
+                    found.extend(
+                        PlayRescue(cid, seat, slot, to)
+                        for to in comeback_squares(board, colour, occupied)
+                    )
             out.extend(found or [PlayNone(cid)])
         return out
 
@@ -321,8 +355,11 @@ class QueenAliceEngine:
         if not turn.colour or turn.performed:
             return []
         if turn.column == "wild":
-            return [a for action in ACTIONS
-                    for a in boards.options(state, comp, action, turn.colour, Cost((ANY,)))]
+            return [
+                a
+                for action in ACTIONS
+                for a in boards.options(state, comp, action, turn.colour, Cost((ANY,)))
+            ]
         return boards.options(state, comp, turn.column, turn.colour, Cost())
 
     def _repeat_options(self, state: State, comp: Components) -> list[Act]:
@@ -357,8 +394,9 @@ class QueenAliceEngine:
             state = state.with_me(used=(*me.used, mark.id))
             return push(state, tasks(mark.reward, ""))  # its colours are named (components)
         if isinstance(action, Discard):
-            state = state.with_me(hand=_without(me.hand, action.card),
-                                  discard=(*me.discard, action.card))
+            state = state.with_me(
+                hand=_without(me.hand, action.card), discard=(*me.discard, action.card)
+            )
             if state.phase == "trim":
                 return state
             card = comp.cards[action.card]
@@ -371,15 +409,15 @@ class QueenAliceEngine:
                 state = state.with_player(state.seat, gain_time(me, comp.decline_time, comp))
                 return self._to_rest(state, comp)
             extra = Cost((ANY,)) if state.turn.column == "wild" else Cost()
-            state = evolve(state, phase="repeat",
-                            turn=evolve(state.turn, action=action.action, performed=True))
+            state = evolve(
+                state, phase="repeat", turn=evolve(state.turn, action=action.action, performed=True)
+            )
             return boards.perform(state, comp, action, state.turn.colour, extra)
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
         state = evolve(state, turn=evolve(state.turn, repeated=True))
-        return boards.perform(state, comp, action, state.turn.colour,
-                              Cost(time=comp.repeat_time))
+        return boards.perform(state, comp, action, state.turn.colour, Cost(time=comp.repeat_time))
 
     def _apply_choice(self, state: State, comp: Components, head: Task, action: Any) -> State:
         if head.kind == "resource":
@@ -403,8 +441,9 @@ class QueenAliceEngine:
     def _play(self, state: State, comp: Components, action: Any) -> State:
         me, board = state.me, self.board
         card = comp.cards[action.card]
-        state = state.with_me(hand=_without(me.hand, action.card),
-                              discard=(*me.discard, action.card))
+        state = state.with_me(
+            hand=_without(me.hand, action.card), discard=(*me.discard, action.card)
+        )
         if isinstance(action, PlayNone):  # a wild card's colours are named (components)
             own = "" if card.colour == "wild" else card.colour
             return push(evolve(state, phase="act", turn=Turn()), tasks(card.play, own))
@@ -413,7 +452,9 @@ class QueenAliceEngine:
         if isinstance(action, PlayRescue):
             jailer = state.people[action.jail]
             colour, kind = jailer.jail[action.slot]
-            jailer = evolve(jailer, jail=jailer.jail[:action.slot] + jailer.jail[action.slot + 1:])
+            jailer = evolve(
+                jailer, jail=jailer.jail[: action.slot] + jailer.jail[action.slot + 1 :]
+            )
             state = state.with_player(action.jail, gain_time(jailer, board.jailer_time, comp))
             pieces.append(Piece(colour, kind, action.to))
             landing = action.to
@@ -435,8 +476,9 @@ class QueenAliceEngine:
                 pieces[pieces.index(piece)] = evolve(piece, cell=landing)
         resource, column = board.square(landing)
         got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
-        state = evolve(state, pieces=tuple(pieces), phase="act",
-                        turn=Turn(colour=colour, column=column))
+        state = evolve(
+            state, pieces=tuple(pieces), phase="act", turn=Turn(colour=colour, column=column)
+        )
         return push(state, tasks(card.play, colour) + tuple(got))
 
     def _to_rest(self, state: State, comp: Components) -> State:
@@ -472,21 +514,32 @@ class QueenAliceEngine:
         people = list(state.people)
         for space in state.turn.wishes:
             tile = comp.wishes[state.wishes[space]]
-            people = [evolve(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
-                      for p in people]
+            people = [
+                evolve(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
+                for p in people
+            ]
         people[state.seat] = evolve(people[state.seat], used=())
         state = evolve(state, people=tuple(people))
         if state.ending and state.seat == state.players - 1:
             return evolve(state, phase="over", turn=Turn())
-        return evolve(state, seat=(state.seat + 1) % state.players, phase="discard",
-                       turn=Turn(), turns=state.turns + 1)
+        return evolve(
+            state,
+            seat=(state.seat + 1) % state.players,
+            phase="discard",
+            turn=Turn(),
+            turns=state.turns + 1,
+        )
 
     def measure(self, state: State, p: Player, counts: str) -> int:
         """What a Wish counts for one player (wishes.toml `counts`)."""
         return {
-            "bushes": sum(p.bushes), "messengers": p.messenger_steps,
-            "books": sum(p.books) + len(p.bookmarks), "diamonds": sum(p.bricks),
-            "flowers": len(p.flowers), "crowns": sum(p.crowns), "guests": len(p.culled),
+            "bushes": sum(p.bushes),
+            "messengers": p.messenger_steps,
+            "books": sum(p.books) + len(p.bookmarks),
+            "diamonds": sum(p.bricks),
+            "flowers": len(p.flowers),
+            "crowns": sum(p.crowns),
+            "guests": len(p.culled),
             "pawprints": sum(p.cats),
         }[counts]
 
@@ -500,8 +553,11 @@ class QueenAliceEngine:
             return "hand", f"card {action.card!r} is not in your hand"
         if state.phase != "play" or not isinstance(action, plays):
             if isinstance(action, Act) and state.phase in ("act", "repeat"):
-                return (f"{action.action} action", "not this square's action and colour, not "
-                        "that target, or the payment does not add up")
+                return (
+                    f"{action.action} action",
+                    "not this square's action and colour, not "
+                    "that target, or the payment does not add up",
+                )
             if isinstance(action, UseBookmark):
                 return "bookmark", f"no unused permanent Bookmark {action.bookmark!r}"
             return "turn order", f"{name} is not a choice in the {state.phase} phase"
@@ -514,17 +570,25 @@ class QueenAliceEngine:
                 return "card", f"{action.card} moves a {card.colour} {card.kind}"
             if isinstance(action, PlayStay):
                 return "blocked piece", "only a piece with no move resolves its own square"
-            position = Position(self.board.rows, self.board.cols, state.pieces,
-                                {c: self.board.forward(c) for c in COLOURS})
+            position = Position(
+                self.board.rows,
+                self.board.cols,
+                state.pieces,
+                {c: self.board.forward(c) for c in COLOURS},
+            )
             if action.to not in {m.to for m in generate_moves(position, action.piece)}:
                 return "chess movement", f"piece {action.piece} cannot reach {list(action.to)}"
             return "pawn promotion", "a promoted pawn, and only one, goes to a free respawn square"
         if isinstance(action, PlayRescue):
-            if not (0 <= action.jail < state.players
-                    and 0 <= action.slot < len(state.people[action.jail].jail)):
+            if not (
+                0 <= action.jail < state.players
+                and 0 <= action.slot < len(state.people[action.jail].jail)
+            ):
                 return "rescue", "there is no such piece in that Jail"
-            return "rescue", ("the card names another piece, or a rescued piece goes to a free "
-                              "respawn square of its colour")
+            return "rescue", (
+                "the card names another piece, or a rescued piece goes to a free "
+                "respawn square of its colour"
+            )
         return "card", f"a piece {action.card} names can be activated"
 
     # -- scores ------------------------------------------------------------------------------
@@ -534,21 +598,35 @@ class QueenAliceEngine:
         spaces = comp.wish_spaces()
         ends = []
         for seat, p in enumerate(state.people):
-            wishes = {c: tuple(Wish(t.standard * n, t.platinum * n)
-                               for (colour, _), wid in zip(spaces, state.wishes, strict=True)
-                               if colour == c
-                               for t in (comp.wishes[wid],)
-                               for n in (self.measure(state, p, t.counts),))
-                      for c in COLOURS}
-            ends.append(PlayerEnd(
-                name=f"seat {seat}", track_ip=p.ip,
-                crowns={c: p.crowns[ci(c)] for c in COLOURS},
-                cats={c: track.cat_level(comp, p.cats[ci(c)]) for c in COLOURS},
-                wishes=wishes, culled_ip=tuple(comp.cards[c].invite for c in p.culled),
-                bookmarks=tuple(b.ip for m in p.bookmarks for b in comp.bookmarks
-                                if b.id == m and b.kind == "endgame")))
-        return GameEnd(alice={c: state.alice[ci(c)] for c in COLOURS}, throne=state.throne,
-                       players=tuple(ends))
+            wishes = {
+                c: tuple(
+                    Wish(t.standard * n, t.platinum * n)
+                    for (colour, _), wid in zip(spaces, state.wishes, strict=True)
+                    if colour == c
+                    for t in (comp.wishes[wid],)
+                    for n in (self.measure(state, p, t.counts),)
+                )
+                for c in COLOURS
+            }
+            ends.append(
+                PlayerEnd(
+                    name=f"seat {seat}",
+                    track_ip=p.ip,
+                    crowns={c: p.crowns[ci(c)] for c in COLOURS},
+                    cats={c: track.cat_level(comp, p.cats[ci(c)]) for c in COLOURS},
+                    wishes=wishes,
+                    culled_ip=tuple(comp.cards[c].invite for c in p.culled),
+                    bookmarks=tuple(
+                        b.ip
+                        for m in p.bookmarks
+                        for b in comp.bookmarks
+                        if b.id == m and b.kind == "endgame"
+                    ),
+                )
+            )
+        return GameEnd(
+            alice={c: state.alice[ci(c)] for c in COLOURS}, throne=state.throne, players=tuple(ends)
+        )
 
     def final(self, state: State) -> FinalScore:
         reading = dict(state.readings).get("coronation", self.scoring.reading)

@@ -86,10 +86,16 @@ class FinalScore:
         return {
             "coronation": {"colour": self.crowned, "reading": self.reading},
             "players": [
-                {"name": p.name, "track": p.track, "coronation": p.coronation,
-                 "wishes": p.wishes,
-                 "wishes_counted": {c: list(ix) for c, ix in p.wishes_counted.items()},
-                 "guests": p.guests, "bookmarks": p.bookmarks, "total": p.total}
+                {
+                    "name": p.name,
+                    "track": p.track,
+                    "coronation": p.coronation,
+                    "wishes": p.wishes,
+                    "wishes_counted": {c: list(ix) for c, ix in p.wishes_counted.items()},
+                    "guests": p.guests,
+                    "bookmarks": p.bookmarks,
+                    "total": p.total,
+                }
                 for p in self.players
             ],
             "winners": list(self.winners),
@@ -106,8 +112,7 @@ def crowned_colour(end: GameEnd, reading: str) -> str | None:
     return "red" if red > white else "white"
 
 
-def _wishes(player: PlayerEnd, colour: str, crowned: str | None
-            ) -> tuple[int, tuple[int, ...]]:
+def _wishes(player: PlayerEnd, colour: str, crowned: str | None) -> tuple[int, tuple[int, ...]]:
     """The best Wishes the Cat level allows ("of your choice": the player takes the best)."""
     side = "platinum" if colour == crowned else "standard"
     values = [getattr(w, side) for w in player.wishes[colour]]
@@ -120,16 +125,22 @@ def final_score(end: GameEnd, rules: ScoringRules) -> FinalScore:
     crowned = crowned_colour(end, rules.reading)
     scored = []
     for player in end.players:
-        crowns = (sum(player.crowns.values()) if crowned is None
-                  else player.crowns[crowned])
+        crowns = sum(player.crowns.values()) if crowned is None else player.crowns[crowned]
         wish_ip, counted = 0, {}
         for colour in COLOURS:
             ip, counted[colour] = _wishes(player, colour, crowned)
             wish_ip += ip
-        scored.append(PlayerScore(
-            name=player.name, track=player.track_ip, coronation=rules.crown_ip * crowns,
-            wishes=wish_ip, wishes_counted=counted, guests=sum(player.culled_ip),
-            bookmarks=sum(player.bookmarks)))
+        scored.append(
+            PlayerScore(
+                name=player.name,
+                track=player.track_ip,
+                coronation=rules.crown_ip * crowns,
+                wishes=wish_ip,
+                wishes_counted=counted,
+                guests=sum(player.culled_ip),
+                bookmarks=sum(player.bookmarks),
+            )
+        )
     return FinalScore(crowned, rules.reading, tuple(scored))
 
 

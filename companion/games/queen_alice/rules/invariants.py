@@ -20,16 +20,20 @@ def box(comp: Components, players: int) -> Counter[str]:
     return cards
 
 
-def broken(state: State, comp: Components, board: Board, tally: Counter[str],
-           cards: Counter[str]) -> str | None:
+def broken(
+    state: State, comp: Components, board: Board, tally: Counter[str], cards: Counter[str]
+) -> str | None:
     """The first rule `state` breaks, or None. `tally`: every card where it is now;
     `cards`: the game's `box`."""
     if state.tile is None:
         return None
     if tally != cards:
         return "the cards do not add up to the box"
-    black = comp.black_cubes if dict(state.readings)["component_counts"] == "per_player_setup" \
+    black = (
+        comp.black_cubes
+        if dict(state.readings)["component_counts"] == "per_player_setup"
         else comp.black_cubes // state.players
+    )
     for seat, p in enumerate(state.people):
         if not 0 <= p.time <= comp.time_max:
             return f"seat {seat}: Time {p.time} off the Clock"
@@ -60,10 +64,13 @@ def broken(state: State, comp: Components, board: Board, tally: Counter[str],
     covered = sum(len(v) for v in comp.wall_covered.values()) if three else 0
     if built != covered + sum(sum(p.bricks) for p in state.people):
         return "the Wall does not match the Diamonds placed"
-    if any(not 0 <= a < len(comp.alice[c]) for a, c in zip(state.alice, ("red", "white"),
-                                                            strict=True)):
+    if any(
+        not 0 <= a < len(comp.alice[c]) for a, c in zip(state.alice, ("red", "white"), strict=True)
+    ):
         return "an Alice off her path"
-    if state.throne is not None and state.alice[("red", "white").index(state.throne)] \
-            != len(comp.alice[state.throne]) - 1:
+    if (
+        state.throne is not None
+        and state.alice[("red", "white").index(state.throne)] != len(comp.alice[state.throne]) - 1
+    ):
         return "a Throne colour whose Alice is not on it"
     return None

@@ -28,8 +28,9 @@ def comeback_squares(board: Board, colour: str, occupied: Iterable[Cell]) -> tup
     free = tuple(cell for cell in board.respawn[colour] if cell not in taken)
     if free:
         return free
-    return tuple((r, c) for r in range(board.rows) for c in range(board.cols)
-                 if (r, c) not in taken)
+    return tuple(
+        (r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in taken
+    )
 
 
 def is_promotion(board: Board, piece: Piece, to: Cell) -> bool:

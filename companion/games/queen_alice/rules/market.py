@@ -21,7 +21,8 @@ CULL_FLOOR = 3
 
 def block_cost(reward: Reward) -> Cost:
     units = (ANY,) * reward.resource + tuple(
-        unit_of(r) for r in ("cake", "tea", "toast") for _ in range(getattr(reward, r)))
+        unit_of(r) for r in ("cake", "tea", "toast") for _ in range(getattr(reward, r))
+    )
     return Cost(units, reward.time)
 
 
@@ -56,15 +57,21 @@ def cull(state: State, act: Cull) -> State:
     me = state.me
     pile = list(me.hand if act.pile == "hand" else me.discard)
     pile.remove(act.card)
-    me = evolve(me, culled=tuple(sorted((*me.culled, act.card))),
-                 **{"hand" if act.pile == "hand" else "discard": tuple(pile)})
+    me = evolve(
+        me,
+        culled=tuple(sorted((*me.culled, act.card))),
+        **{"hand" if act.pile == "hand" else "discard": tuple(pile)},
+    )
     return state.with_player(state.seat, me)
 
 
 def buy_options(state: State, comp: Components) -> list[Buy]:
     books = dict(zip(comp.book_colours, state.me.books, strict=True))
-    return [Buy(b.id) for b, left in zip(comp.bookmarks, state.bookmarks, strict=True)
-            if left > 0 and all(books[c] >= n for c, n in b.cost)]
+    return [
+        Buy(b.id)
+        for b, left in zip(comp.bookmarks, state.bookmarks, strict=True)
+        if left > 0 and all(books[c] >= n for c, n in b.cost)
+    ]
 
 
 def buy(state: State, comp: Components, act: Buy, colour: str) -> State:
@@ -80,6 +87,8 @@ def buy(state: State, comp: Components, act: Buy, colour: str) -> State:
 
 def slide(state: State) -> State:
     """Rest: each level's cards slide left to fill the gaps (chance refills the rest)."""
-    market = tuple(tuple([c for c in row if c is not None]
-                         + [None] * sum(c is None for c in row)) for row in state.market)
+    market = tuple(
+        tuple([c for c in row if c is not None] + [None] * sum(c is None for c in row))
+        for row in state.market
+    )
     return evolve(state, market=market)

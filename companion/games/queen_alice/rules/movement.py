@@ -16,8 +16,7 @@ from companion.games.queen_alice.rules.board import Cell, Piece
 
 _ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _DIAGONAL: tuple[Cell, ...] = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-_KNIGHT: tuple[Cell, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2),
-                             (1, -2), (1, 2), (2, -1), (2, 1))
+_KNIGHT: tuple[Cell, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 
 _STEPS: dict[str, tuple[tuple[Cell, ...], bool]] = {
     "king": (_ORTHOGONAL + _DIAGONAL, False),

@@ -37,11 +37,11 @@ def ci(colour: str) -> int:
 
 def set_pair(pair: tuple[Any, ...], colour: str, value: Any) -> tuple[Any, ...]:
     i = ci(colour)
-    return (*pair[:i], value, *pair[i + 1:])
+    return (*pair[:i], value, *pair[i + 1 :])
 
 
 def set_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1:])
+    return (*items[:index], value, *items[index + 1 :])
 
 
 @dataclass(frozen=True)

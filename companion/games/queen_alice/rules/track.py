@@ -57,15 +57,22 @@ def gain_crown(state: State, comp: Components, colour: str) -> State:
     state = remove_crown(state)
     path, i = comp.alice[colour], ci(colour)
     blocked = _blocked(state, comp, colour)
-    spot = next((j for j in range(state.alice[i] + 1, len(path) - 1)
-                 if j not in blocked and not path[j].wish), None)
+    spot = next(
+        (
+            j
+            for j in range(state.alice[i] + 1, len(path) - 1)
+            if j not in blocked and not path[j].wish
+        ),
+        None,
+    )
     if spot is None:
         return state.with_me(ip=state.me.ip + comp.absence_ip)
     crowned = set_pair(state.crowned, colour, tuple(sorted((*state.crowned[i], spot))))
     me = state.me
     return evolve(state, crowned=crowned).with_me(
         ip=me.ip + comp.crown_multiplier * path[spot].ip,
-        crowns=set_pair(me.crowns, colour, me.crowns[i] + 1))
+        crowns=set_pair(me.crowns, colour, me.crowns[i] + 1),
+    )
 
 
 def pawprint(state: State, comp: Components, colour: str) -> tuple[State, Reward | None]:
@@ -82,4 +89,3 @@ def cat_level(comp: Components, position: int) -> str:
     if position >= comp.cat_x2:
         return "x2"
     return "x1" if position >= comp.cat_x1 else "none"
-

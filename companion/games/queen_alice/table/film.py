@@ -47,12 +47,19 @@ class Tap:
 class ChessboardFilm:
     """`frame(t)` → (BGR image, truth); the same seed gives the same film."""
 
-    def __init__(self, seed: int, players: int, table: TableSettings | None = None,
-                 size: tuple[int, int] = (1280, 960), turns: int = TURNS) -> None:
+    def __init__(
+        self,
+        seed: int,
+        players: int,
+        table: TableSettings | None = None,
+        size: tuple[int, int] = (1280, 960),
+        turns: int = TURNS,
+    ) -> None:
         self.table = table or TableSettings()
         self.camera = overhead_camera(self.table, *size)
-        canvas, origin = table_canvas(self.table, np.random.default_rng(seed),
-                                      kind="wood" if seed % 2 else "cloth")
+        canvas, origin = table_canvas(
+            self.table, np.random.default_rng(seed), kind="wood" if seed % 2 else "cloth"
+        )
         self.background = self.camera.render_plane(canvas, CANVAS_PX_PER_MM, origin)
         self.readings: list[BoardSeen] = []
         taps: list[Tap] = []
@@ -79,8 +86,14 @@ class ChessboardFilm:
         out = {}
         for cell in self.geom.cells:
             x, y = self.geom.cell_mm(cell)
-            corners = np.array([[x - half, y - half], [x + half, y - half],
-                                [x + half, y + half], [x - half, y + half]])
+            corners = np.array(
+                [
+                    [x - half, y - half],
+                    [x + half, y - half],
+                    [x + half, y + half],
+                    [x - half, y + half],
+                ]
+            )
             out[cell] = self._project(corners).astype(np.int32)
         return out
 
@@ -90,24 +103,26 @@ class ChessboardFilm:
         g, img = self.geom, self.background
         side = g.marker_side_mm
         gx, gy = g.board_mm
-        ground = np.array([[-side, -side], [gx + side, -side], [gx + side, gy + side],
-                           [-side, gy + side]])
-        cv2.fillConvexPoly(img, self._project(ground).astype(np.int32), BOARD_BGR,
-                           cv2.LINE_AA)
+        ground = np.array(
+            [[-side, -side], [gx + side, -side], [gx + side, gy + side], [-side, gy + side]]
+        )
+        cv2.fillConvexPoly(img, self._project(ground).astype(np.int32), BOARD_BGR, cv2.LINE_AA)
         for (r, c), poly in self._cells.items():
             cv2.fillConvexPoly(img, poly, SQUARE_BGR[(r + c) % 2], cv2.LINE_AA)
         px = 120
         for marker in g.markers:
             mx, my = marker.center_mm
             h = side / 2
-            quad = self._project(np.array([[mx - h, my - h], [mx + h, my - h],
-                                           [mx + h, my + h], [mx - h, my + h]]))
+            quad = self._project(
+                np.array([[mx - h, my - h], [mx + h, my - h], [mx + h, my + h], [mx - h, my + h]])
+            )
             src = np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32)
             H = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
             pic = cv2.cvtColor(marker_image(marker.id, px), cv2.COLOR_GRAY2BGR)
             warped = cv2.warpPerspective(pic, H, (img.shape[1], img.shape[0]))
-            mask = cv2.warpPerspective(np.full((px, px), 255, np.uint8), H,
-                                       (img.shape[1], img.shape[0]))
+            mask = cv2.warpPerspective(
+                np.full((px, px), 255, np.uint8), H, (img.shape[1], img.shape[0])
+            )
             img[mask > 127] = warped[mask > 127]
 
     def frame(self, t: float) -> tuple[np.ndarray, dict[str, Any]]:
@@ -119,16 +134,22 @@ class ChessboardFilm:
             ring = 0.32 * self.geom.square_mm
             a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
             disc = self._project(np.stack([x + ring * np.cos(a), y + ring * np.sin(a)], 1))
-            cv2.fillConvexPoly(img, disc.astype(np.int32), COLOURS_BGR[square.colour],
-                               cv2.LINE_AA)
+            cv2.fillConvexPoly(img, disc.astype(np.int32), COLOURS_BGR[square.colour], cv2.LINE_AA)
         arm_mm = 0.8 * self.geom.square_mm
         for cell in reading.unsure:  # an arm reaching in over the board's top edge
             x, y = self.geom.cell_mm(cell)
-            ends = self._project(np.array([[x, -3 * self.geom.marker_side_mm], [x, y],
-                                           [x + arm_mm, y]]))
+            ends = self._project(
+                np.array([[x, -3 * self.geom.marker_side_mm], [x, y], [x + arm_mm, y]])
+            )
             width = max(3, int(np.linalg.norm(ends[2] - ends[1])))
-            cv2.line(img, tuple(int(v) for v in ends[0]), tuple(int(v) for v in ends[1]),
-                     HAND_BGR, width, cv2.LINE_AA)
+            cv2.line(
+                img,
+                tuple(int(v) for v in ends[0]),
+                tuple(int(v) for v in ends[1]),
+                HAND_BGR,
+                width,
+                cv2.LINE_AA,
+            )
             cv2.fillConvexPoly(img, self._cells[cell], HAND_BGR, cv2.LINE_AA)
         truth = {"t": t, "reading": reading.model_dump(mode="json")}
         return img, truth

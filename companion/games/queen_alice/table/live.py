@@ -109,8 +109,6 @@ ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
 
-
-
 class QueenAliceTable:
     game_id = "queen-alice"
 
@@ -165,8 +163,9 @@ class QueenAliceTable:
         reading = read_board(frame.image, markers=markers if isinstance(markers, dict) else None)
         return Observation(from_reading(reading), 0.9)
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         return image
 
     # -- deciding: the camera ----------------------------------------------------------
@@ -180,8 +179,11 @@ class QueenAliceTable:
         reading, doubt = reading_of(seen, self.answers)
         drafts = self._ask(doubt)
         # The board, the Crowns left and the Alice tokens settle together.
-        new = self.tracker.update(None if reading is None else
-                                  (reading, seen.crowns_left, tuple(sorted(seen.alice.items()))))
+        new = self.tracker.update(
+            None
+            if reading is None
+            else (reading, seen.crowns_left, tuple(sorted(seen.alice.items())))
+        )
         if new is None:
             return drafts + self._ask_alice(self.alice_seen)
         board, crowns, alice = new
@@ -198,34 +200,56 @@ class QueenAliceTable:
     def _ask(self, doubt: tuple[Cell, ...]) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""
         self._doubt = self._doubt + 1 if doubt else 0
-        if self._doubt < ASK_AFTER_FRAMES or any(q.startswith("square-")
-                                                 for q in self.open_questions):
+        if self._doubt < ASK_AFTER_FRAMES or any(
+            q.startswith("square-") for q in self.open_questions
+        ):
             return []
         r, c = doubt[0]
-        choices: list[dict[str, Any]] = [{"label": "a red piece", "value": "red"},
-                   {"label": "a white piece", "value": "white"},
-                   {"label": "nothing", "value": None}]
-        return [question_draft(Question(
-            f"square-{r}-{c}-{self.asked}",
-            f"I cannot see row {r}, column {c} of the chessboard. What stands there?",
-            choices))]
+        choices: list[dict[str, Any]] = [
+            {"label": "a red piece", "value": "red"},
+            {"label": "a white piece", "value": "white"},
+            {"label": "nothing", "value": None},
+        ]
+        return [
+            question_draft(
+                Question(
+                    f"square-{r}-{c}-{self.asked}",
+                    f"I cannot see row {r}, column {c} of the chessboard. What stands there?",
+                    choices,
+                )
+            )
+        ]
 
     def _ask_alice(self, seen: dict[str, int | None]) -> list[EventDraft]:
         """At the end, the camera's Alice tokens against the engine's: they decide the
         coronation, so a disagreement is asked about, once."""
         camera = _both(seen)
-        if (not self._ending() or camera is None or self.alice_source is not None
-                or camera == self._alice_game()
-                or any(q.startswith("alice-") for q in self.open_questions)):
+        if (
+            not self._ending()
+            or camera is None
+            or self.alice_source is not None
+            or camera == self._alice_game()
+            or any(q.startswith("alice-") for q in self.open_questions)
+        ):
             return []
         game = self._alice_game()
-        choices = [{"label": f"what the camera sees (red {camera[0]}, white {camera[1]})",
-                    "value": "camera"},
-                   {"label": f"what was tapped in (red {game[0]}, white {game[1]})",
-                    "value": "game"}]
-        return [question_draft(Question(
-            f"alice-{self.asked}", "The camera sees the Alice tokens elsewhere than the game "
-            "has them. Which counts for the coronation?", choices))]
+        choices = [
+            {
+                "label": f"what the camera sees (red {camera[0]}, white {camera[1]})",
+                "value": "camera",
+            },
+            {"label": f"what was tapped in (red {game[0]}, white {game[1]})", "value": "game"},
+        ]
+        return [
+            question_draft(
+                Question(
+                    f"alice-{self.asked}",
+                    "The camera sees the Alice tokens elsewhere than the game "
+                    "has them. Which counts for the coronation?",
+                    choices,
+                )
+            )
+        ]
 
     def _ending(self) -> bool:
         return self.state.phase == "over" or self.scored
@@ -245,8 +269,13 @@ class QueenAliceTable:
             return self._breach(seen, None, diagnose(ENGINE.board, state, seen))
         if card is None or not self._can_play():
             return []  # held until the mover's taps reach the play
-        plays = [p for p in ENGINE.legal_actions(state) if isinstance(p, PlayMove | PlayRescue)
-                 and p.card == card and occupancy_after(state, p) == seen]
+        plays = [
+            p
+            for p in ENGINE.legal_actions(state)
+            if isinstance(p, PlayMove | PlayRescue)
+            and p.card == card
+            and occupancy_after(state, p) == seen
+        ]
         if len(plays) == 1:
             self._flagged = None
             return [self._action(plays[0])]
@@ -256,8 +285,7 @@ class QueenAliceTable:
 
     def _can_play(self) -> bool:
         s = self.state
-        return (s.phase == "play" and ENGINE.current_player(s) == s.seat
-                and not needs_choice(s))
+        return s.phase == "play" and ENGINE.current_player(s) == s.seat and not needs_choice(s)
 
     def _breach(self, seen: Occupancy, card: str | None, breach: Breach) -> list[EventDraft]:
         if self._flagged == (seen, card):
@@ -267,18 +295,18 @@ class QueenAliceTable:
 
     def _ask_which(self, plays: list[Play]) -> EventDraft:
         choices = [{"label": self._play_label(p), "value": i} for i, p in enumerate(plays)]
-        question = Question(f"play-{self.asked}", "Which play was it?", choices,
-                            self.state.seat)
+        question = Question(f"play-{self.asked}", "Which play was it?", choices, self.state.seat)
         draft = question_draft(question)  # its audience; the plays ride along for the answer
-        return EventDraft(draft.kind, draft.payload | {"plays": [action_to_json(p)
-                                                                 for p in plays]},
-                          draft.visibility)
+        return EventDraft(
+            draft.kind,
+            draft.payload | {"plays": [action_to_json(p) for p in plays]},
+            draft.visibility,
+        )
 
     def _play_label(self, play: Play) -> str:
         if isinstance(play, PlayRescue):
             colour, kind = self.state.people[play.jail].jail[play.slot]
-            return (f"the {colour} {kind} out of {self.names[play.jail]}'s Jail onto "
-                    f"{list(play.to)}")
+            return f"the {colour} {kind} out of {self.names[play.jail]}'s Jail onto {list(play.to)}"
         return f"{describe(self.state.pieces[play.piece])} to {list(play.to)}"
 
     @staticmethod
@@ -310,8 +338,7 @@ class QueenAliceTable:
                 return self._choose(raw)
             case ScoreNow():
                 if seat is not None:
-                    raise UserError("the final scoring before the game's end needs the admin "
-                                    "link")
+                    raise UserError("the final scoring before the game's end needs the admin link")
                 if self.state.tile is None or self._ending():
                     raise UserError("the final scoring is for a game set up and not scored yet")
                 return [EventDraft(SCORE_NOW_KIND, {"turn": self.state.turns})]
@@ -380,8 +407,10 @@ class QueenAliceTable:
         except ValueError as exc:
             raise UserError(f"action: {exc}") from None
         if isinstance(action, (*PLAYS, Tile, Wishes, Draw, Reveal)):
-            raise UserError("plays come from the camera and the card tapped; the set-up, "
-                            "draws and reveals from their own buttons")
+            raise UserError(
+                "plays come from the camera and the card tapped; the set-up, "
+                "draws and reveals from their own buttons"
+            )
         return self._apply_now(action)
 
     def _answer(self, answer: Answer) -> list[EventDraft]:
@@ -401,26 +430,30 @@ class QueenAliceTable:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
         board (`track.with_table` says how pieces keep their identity)."""
         if seat is not None:
-            raise UserError("\"the table is right\" needs the admin link")
+            raise UserError('"the table is right" needs the admin link')
         if self.state.tile is None:
-            raise UserError("\"the table is right\" is for a game set up and being played")
+            raise UserError('"the table is right" is for a game set up and being played')
         if self.camera is None:
-            raise UserError("the camera has no steady reading of the board yet: take the "
-                            "hands away and try again")
+            raise UserError(
+                "the camera has no steady reading of the board yet: take the "
+                "hands away and try again"
+            )
         try:
             pieces = with_table(self.state.pieces, self.camera)
         except IllegalAction as exc:
             raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
-        board = {"pieces": [{"colour": p.colour, "kind": p.kind, "cell": list(p.cell)}
-                            for p in pieces]}
+        board = {
+            "pieces": [{"colour": p.colour, "kind": p.kind, "cell": list(p.cell)} for p in pieces]
+        }
         return [table_is_right_draft(board, {"squares": occupancy_to_json(self.camera)})]
 
     # -- the state -----------------------------------------------------------------------
     def apply_event(self, event: Event) -> None:
         p, kind = event.payload, event.kind
         if kind == SETUP_KIND:
-            self.state = ENGINE.apply(ENGINE.apply(self.state, Tile(p["tile"])),
-                                      Wishes(tuple(p["wishes"])))
+            self.state = ENGINE.apply(
+                ENGINE.apply(self.state, Tile(p["tile"])), Wishes(tuple(p["wishes"]))
+            )
         elif kind == DRAWN_KIND:
             self.drawn[int(p["seat"])].append(p["card"])
         elif kind == REVEALED_KIND:
@@ -438,8 +471,10 @@ class QueenAliceTable:
         elif kind == SCORE_NOW_KIND:
             self.scored = True
         elif kind == TABLE_RIGHT_KIND:
-            pieces = tuple(Piece(x["colour"], x["kind"], (int(x["cell"][0]), int(x["cell"][1])))
-                           for x in p["board"]["pieces"])
+            pieces = tuple(
+                Piece(x["colour"], x["kind"], (int(x["cell"][0]), int(x["cell"][1])))
+                for x in p["board"]["pieces"]
+            )
             self.state = evolve(self.state, pieces=pieces)
             self.breaches = [b for b in self.breaches if b["turn"] != self.state.turns]
             self._flagged = None
@@ -468,32 +503,55 @@ class QueenAliceTable:
     def _gives(self, before: State, play: Any) -> dict[str, Any]:
         """What a play gave, for the dashboard: the landing square's row resource and
         column action, and a capture and whose Jail it went to."""
-        entry: dict[str, Any] = {"turn": before.turns, "seat": before.seat,
-                                 "card": play.card, "play": action_to_json(play)}
+        entry: dict[str, Any] = {
+            "turn": before.turns,
+            "seat": before.seat,
+            "card": play.card,
+            "play": action_to_json(play),
+        }
         if isinstance(play, PlayNone):
             return entry | {"text": "no piece could be activated: 2 Time and Rest"}
         if isinstance(play, PlayRescue):
             colour, kind = before.people[play.jail].jail[play.slot]
-            landing, text = play.to, (f"rescued the {colour} {kind} from "
-                                      f"{self.names[play.jail]}'s Jail")
+            landing, text = (
+                play.to,
+                (f"rescued the {colour} {kind} from {self.names[play.jail]}'s Jail"),
+            )
         else:
             piece = before.pieces[play.piece]
             landing = piece.cell if isinstance(play, PlayStay) else play.respawn or play.to
-            text = (f"{describe(piece)} stays (blocked)" if isinstance(play, PlayStay)
-                    else f"{describe(piece)} to {list(play.to)}")
-            target = None if isinstance(play, PlayStay) else next(
-                (q for q in before.pieces if q.cell == play.to), None)
+            text = (
+                f"{describe(piece)} stays (blocked)"
+                if isinstance(play, PlayStay)
+                else f"{describe(piece)} to {list(play.to)}"
+            )
+            target = (
+                None
+                if isinstance(play, PlayStay)
+                else next((q for q in before.pieces if q.cell == play.to), None)
+            )
             if target is not None:
-                entry["captured"] = {"colour": target.colour, "kind": target.kind,
-                                     "jail": before.seat}
-                text += (f", capturing the {target.colour} {target.kind} into "
-                         f"{self.names[before.seat]}'s Jail")
+                entry["captured"] = {
+                    "colour": target.colour,
+                    "kind": target.kind,
+                    "jail": before.seat,
+                }
+                text += (
+                    f", capturing the {target.colour} {target.kind} into "
+                    f"{self.names[before.seat]}'s Jail"
+                )
             if isinstance(play, PlayMove) and play.respawn is not None:
                 text += f", promoted and back on {list(play.respawn)}"
         resource, action = ENGINE.board.square(landing)
-        entry.update({"square": list(landing), "resource": resource, "action": action,
-                      "text": f"{text}: the row gives {_resource_text(resource)}, the "
-                              f"column {_action_text(action)}"})
+        entry.update(
+            {
+                "square": list(landing),
+                "resource": resource,
+                "action": action,
+                "text": f"{text}: the row gives {_resource_text(resource)}, the "
+                f"column {_action_text(action)}",
+            }
+        )
         return entry
 
     def _settle(self) -> None:
@@ -537,9 +595,12 @@ class QueenAliceTable:
             if self.card is not None:
                 return f"{name}: move the piece of {self.card} on the board"
             return f"{name}: tap the card you play, and move its piece"
-        return {"discard": f"{name}: discard a card", "act": f"{name}: perform the action",
-                "repeat": f"{name}: repeat the action for Time, or pass",
-                "trim": f"{name}: discard down to your hand size"}.get(s.phase, name)
+        return {
+            "discard": f"{name}: discard a card",
+            "act": f"{name}: perform the action",
+            "repeat": f"{name}: repeat the action for Time, or pass",
+            "trim": f"{name}: discard down to your hand size",
+        }.get(s.phase, name)
 
     def questions(self, seat: int | None) -> list[Question]:
         return [q for q in self.open_questions.values() if q.seat is None or q.seat == seat]
@@ -548,32 +609,47 @@ class QueenAliceTable:
         s = self.state
         v = ENGINE.view(s, seat)
         board = ENGINE.board
-        v.update({
-            "seats": self.names,
-            "to_move": None if s.phase == "over" else s.seat,
-            "awaiting": self._awaiting(),
-            "card": self.card,
-            "chessboard": {"rows": board.rows, "cols": board.cols,
-                           "resources": list(board.row_resources),
-                           "actions": list(board.column_actions)},
-            "camera": None if self.camera is None else occupancy_to_json(self.camera),
-            "table_differs": (self.camera is not None and s.tile is not None
-                              and self.camera != occupancy_of(s.pieces)),
-            "crowns_seen": self.crowns_seen,
-            "crowns_differ": self.crowns_seen is not None and s.tile is not None
-                             and self.crowns_seen != s.crowns_left,
-            "alice_seen": self.alice_seen,
-            "breaches": [b for b in self.breaches if b["turn"] >= s.turns - 1][-SHOWN_BREACHES:],
-            "log": self.log,
-            "choices": [],
-            "playable": [],
-            "final": None,
-        })
+        v.update(
+            {
+                "seats": self.names,
+                "to_move": None if s.phase == "over" else s.seat,
+                "awaiting": self._awaiting(),
+                "card": self.card,
+                "chessboard": {
+                    "rows": board.rows,
+                    "cols": board.cols,
+                    "resources": list(board.row_resources),
+                    "actions": list(board.column_actions),
+                },
+                "camera": None if self.camera is None else occupancy_to_json(self.camera),
+                "table_differs": (
+                    self.camera is not None
+                    and s.tile is not None
+                    and self.camera != occupancy_of(s.pieces)
+                ),
+                "crowns_seen": self.crowns_seen,
+                "crowns_differ": self.crowns_seen is not None
+                and s.tile is not None
+                and self.crowns_seen != s.crowns_left,
+                "alice_seen": self.alice_seen,
+                "breaches": [b for b in self.breaches if b["turn"] >= s.turns - 1][
+                    -SHOWN_BREACHES:
+                ],
+                "log": self.log,
+                "choices": [],
+                "playable": [],
+                "final": None,
+            }
+        )
         v["card_pieces"] = _pieces_of(v)
         if s.tile is None:
-            v["setup_options"] = {"tiles": sorted(board.tiles), "wishes": {
-                icon: sorted(w.id for w in ENGINE.components.wishes.values() if w.icon == icon)
-                for icon in ACTIONS}}
+            v["setup_options"] = {
+                "tiles": sorted(board.tiles),
+                "wishes": {
+                    icon: sorted(w.id for w in ENGINE.components.wishes.values() if w.icon == icon)
+                    for icon in ACTIONS
+                },
+            }
         mover = ENGINE.current_player(s)
         if seat is not None and seat == mover and s.tile is not None:
             legal = ENGINE.legal_actions(s)
@@ -591,8 +667,10 @@ class QueenAliceTable:
         camera = _both(self.alice_seen)
         if self.alice_source == "camera" and camera is not None:
             end = evolve(end, alice={"red": camera[0], "white": camera[1]})
-        end = evolve(end, players=tuple(evolve(p, name=n)
-                                        for p, n in zip(end.players, self.names, strict=True)))
+        end = evolve(
+            end,
+            players=tuple(evolve(p, name=n) for p, n in zip(end.players, self.names, strict=True)),
+        )
         reading = dict(s.readings).get("coronation", ENGINE.scoring.reading)
         final = final_score(end, evolve(ENGINE.scoring, reading=reading)).to_json()
         final["asking"] = any(q.startswith("alice-") for q in self.open_questions)
@@ -604,8 +682,9 @@ class QueenAliceTable:
 def _pieces_of(view: dict[str, Any]) -> dict[str, str]:
     """The piece each card in `view` names, for the panel's labels: only cards the view
     already shows (listing the whole box would look like a hand to a leak check)."""
-    shown = {c for p in view["people"]
-             for pile in ("hand", "discard", "culled") for c in p.get(pile, [])}
+    shown = {
+        c for p in view["people"] for pile in ("hand", "discard", "culled") for c in p.get(pile, [])
+    }
     shown |= {c for row in view["market"] for c in row if c}
     shown |= {e["card"] for e in view["log"]} | ({view["card"]} if view["card"] else set())
     cards = ENGINE.components.cards
@@ -622,8 +701,7 @@ def _resource_text(resource: str) -> str:
 
 
 def _action_text(action: str) -> str:
-    return ("any action for 1 extra resource" if action == "wild"
-            else f"the {action} action")
+    return "any action for 1 extra resource" if action == "wild" else f"the {action} action"
 
 
 def make_table_game(settings: Any, session: Session) -> QueenAliceTable:

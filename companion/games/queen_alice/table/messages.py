@@ -105,7 +105,14 @@ Correction = Annotated[
     | Annotated[Answer, Tag("answer")]
     | Annotated[TableIsRight, Tag("table_is_right")],
     kind_discriminator(
-        "setup", "drew", "revealed", "discard", "play", "choose", "score_now", "answer",
+        "setup",
+        "drew",
+        "revealed",
+        "discard",
+        "play",
+        "choose",
+        "score_now",
+        "answer",
         "table_is_right",
     ),
 ]

@@ -52,11 +52,14 @@ UNSEEN = BoardSeen(board_found=False)
 
 def from_reading(reading: BoardReading) -> BoardSeen:
     """The reader's `BoardReading` as the table's observation."""
-    squares = tuple(SquareSeen(cell=(int(r), int(c)), colour=colour)
-                    for (r, c), colour in sorted(reading.squares.items()))
+    squares = tuple(
+        SquareSeen(cell=(int(r), int(c)), colour=colour)
+        for (r, c), colour in sorted(reading.squares.items())
+    )
     unsure = tuple(sorted((int(r), int(c)) for r, c in reading.unsure))
-    return BoardSeen(squares=squares, unsure=unsure, crowns_left=reading.crowns_left,
-                     alice=dict(reading.alice))
+    return BoardSeen(
+        squares=squares, unsure=unsure, crowns_left=reading.crowns_left, alice=dict(reading.alice)
+    )
 
 
 def occupancy_of(pieces: Iterable[Piece]) -> Occupancy:

@@ -86,8 +86,9 @@ Step = Observe | Correct | Checkpoint | ExpectPlay
 
 
 def _frame(board: Occupancy, unsure: set[Cell]) -> Observe:
-    squares = tuple(SquareSeen(cell=cell, colour=colour)
-                    for cell, colour in sorted(board) if cell not in unsure)
+    squares = tuple(
+        SquareSeen(cell=cell, colour=colour) for cell, colour in sorted(board) if cell not in unsure
+    )
     return Observe(Observation(BoardSeen(squares=squares, unsure=tuple(sorted(unsure))), 0.9))
 
 
@@ -100,8 +101,9 @@ class Table:
         self.cells = [(r, c) for r in range(board.rows) for c in range(board.cols)]
 
     def _near(self, cells: set[Cell]) -> set[Cell]:
-        near = [x for x in self.cells for c in cells
-                if max(abs(x[0] - c[0]), abs(x[1] - c[1])) == 1]
+        near = [
+            x for x in self.cells for c in cells if max(abs(x[0] - c[0]), abs(x[1] - c[1])) == 1
+        ]
         k = min(len(near), self.rng.randint(0, self.habits.extra_cover))
         return set(self.rng.sample(near, k))
 
@@ -131,8 +133,10 @@ class Table:
 
     def move(self, before: Occupancy, after: Occupancy) -> list[Observe]:
         changed = {cell for cell, _ in before ^ after}
-        frames = [_frame(after, changed | self._near(changed))
-                  for _ in range(self.rng.randint(*self.habits.hand_frames))]
+        frames = [
+            _frame(after, changed | self._near(changed))
+            for _ in range(self.rng.randint(*self.habits.hand_frames))
+        ]
         return frames + self.steady(after)
 
     def passing_hand(self, board: Occupancy) -> list[Observe]:
@@ -142,8 +146,7 @@ class Table:
         return [_frame(board, over)] * self.rng.randint(1, 4) + self.steady(board)
 
 
-def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()
-                  ) -> Iterator[Step]:
+def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()) -> Iterator[Step]:
     """Steps of one game, `turns` player turns long (or to its end)."""
     rng = random.Random(seed)
     table = Table(rng, habits)
@@ -188,9 +191,11 @@ def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()
             yield Correct(DiscardCard(card=action.card), seat)
         else:
             yield Correct(Choose(action=action_to_json(action)), seat)
-        yield from table.passing_hand(occupancy_of(state.pieces)
-                                      if not isinstance(action, PlayMove | PlayRescue)
-                                      else occupancy_after(state, action))
+        yield from table.passing_hand(
+            occupancy_of(state.pieces)
+            if not isinstance(action, PlayMove | PlayRescue)
+            else occupancy_after(state, action)
+        )
         state = ENGINE.apply(state, action)
         if state.turns != turn or ENGINE.is_terminal(state):
             yield Checkpoint(state, state.turns)
@@ -212,8 +217,9 @@ class Tally:
     refused: list[str] = field(default_factory=list)
 
 
-def run_script(steps: Iterator[Step], session: Session, stable_frames: int = STABLE_FRAMES
-               ) -> tuple[QueenAliceTable, Tally]:
+def run_script(
+    steps: Iterator[Step], session: Session, stable_frames: int = STABLE_FRAMES
+) -> tuple[QueenAliceTable, Tally]:
     """Play the steps into a table game the way the live loop does (decide, commit, apply);
     answer "which play?" questions with the scripted play; count what went right and wrong.
     `stable_frames` other than the tracker's own is for measuring that choice."""
@@ -232,8 +238,16 @@ def run_script(steps: Iterator[Step], session: Session, stable_frames: int = STA
                     tally.square_questions += 1
                 else:
                     tally.play_questions += 1
-            game.apply_event(Event(session.id, seq, 0.0, draft.kind,
-                                   json.loads(json.dumps(draft.payload)), draft.visibility))
+            game.apply_event(
+                Event(
+                    session.id,
+                    seq,
+                    0.0,
+                    draft.kind,
+                    json.loads(json.dumps(draft.payload)),
+                    draft.visibility,
+                )
+            )
 
     now = 0.0
     for step in steps:
@@ -251,8 +265,12 @@ def run_script(steps: Iterator[Step], session: Session, stable_frames: int = STA
                 plays = game.plays_asked.get(question.id, [])
                 wanted = action_to_json(step.action)
                 if wanted in plays:
-                    commit(game.correct(Answer(question=question.id,
-                                               answer=plays.index(wanted)), game.state.seat))
+                    commit(
+                        game.correct(
+                            Answer(question=question.id, answer=plays.index(wanted)),
+                            game.state.seat,
+                        )
+                    )
             last = game.log[-1] if game.log else None
             if last is not None and last["turn"] == game.state.turns and _same(last, step):
                 tally.moves_right += 1

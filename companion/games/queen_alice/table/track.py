@@ -37,8 +37,9 @@ PERMUTE_UP_TO = 6
 Play = PlayMove | PlayRescue
 
 
-def reading_of(seen: BoardSeen, answers: dict[Cell, str | None]
-               ) -> tuple[Occupancy | None, tuple[Cell, ...]]:
+def reading_of(
+    seen: BoardSeen, answers: dict[Cell, str | None]
+) -> tuple[Occupancy | None, tuple[Cell, ...]]:
     """The frame's occupancy, or None and the squares in doubt that nobody has answered for
     (`answers`: what the players said stands there, None for an empty square)."""
     if not seen.board_found:
@@ -87,8 +88,7 @@ def occupancy_after(state: State, play: Play) -> Occupancy:
 
 
 def _position(board: Board, state: State) -> Position:
-    return Position(board.rows, board.cols, state.pieces,
-                    {c: board.forward(c) for c in COLOURS})
+    return Position(board.rows, board.cols, state.pieces, {c: board.forward(c) for c in COLOURS})
 
 
 def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
@@ -106,15 +106,19 @@ def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
                 found.append(PlayMove("", index, move.to))
                 continue
             others = [c for c in occupied if c not in (piece.cell, move.to)]
-            found += [PlayMove("", index, move.to, r)
-                      for r in comeback_squares(board, piece.colour, others)]
+            found += [
+                PlayMove("", index, move.to, r)
+                for r in comeback_squares(board, piece.colour, others)
+            ]
     if not vanished:
         for seat, person in enumerate(state.people):
             for slot, (colour, kind) in enumerate(person.jail):
                 if (colour, kind) in person.jail[:slot]:
                     continue
-                found += [PlayRescue("", seat, slot, to)
-                          for to in comeback_squares(board, colour, occupied)]
+                found += [
+                    PlayRescue("", seat, slot, to)
+                    for to in comeback_squares(board, colour, occupied)
+                ]
     return [p for p in found if occupancy_after(state, p) == seen]
 
 
@@ -145,16 +149,23 @@ def diagnose(board: Board, state: State, seen: Occupancy) -> Breach:
         if len(sources) == 1 and len(vanished) <= 2:
             piece = next(p for p in state.pieces if p.cell == sources[0])
             if is_promotion(board, piece, to):
-                return Breach("pawn promotion", f"{describe(piece)} reaching its final row "
-                              "goes on to a free respawn square of its colour")
+                return Breach(
+                    "pawn promotion",
+                    f"{describe(piece)} reaching its final row "
+                    "goes on to a free respawn square of its colour",
+                )
             return Breach("chess movement", f"{describe(piece)} cannot reach {list(to)}")
         if not vanished:
-            return Breach("rescue", f"a {colour} piece appeared on {list(to)}: a rescued "
-                          "piece comes out of a Jail onto a free respawn square of its colour")
+            return Breach(
+                "rescue",
+                f"a {colour} piece appeared on {list(to)}: a rescued "
+                "piece comes out of a Jail onto a free respawn square of its colour",
+            )
     gone = ", ".join(f"{list(c)}" for c, _ in vanished) or "none"
     new = ", ".join(f"{list(c)}" for c, _ in appeared) or "none"
-    return Breach("one piece per turn",
-                  f"no single move explains the change (left: {gone}; new: {new})")
+    return Breach(
+        "one piece per turn", f"no single move explains the change (left: {gone}; new: {new})"
+    )
 
 
 def card_refusal(engine: Any, state: State, play: Play) -> Breach:
@@ -179,14 +190,16 @@ def with_table(pieces: tuple[Piece, ...], seen: Occupancy) -> tuple[Piece, ...]:
         mine = sum(p.colour == colour for p in pieces)
         seen_here = sum(c == colour for _, c in seen)
         if mine != seen_here:
-            raise IllegalAction("the table is right",
-                                f"the camera sees {seen_here} {colour} pieces, the board has "
-                                f"{mine}: enter the capture or rescue instead")
-        moved = [i for i, p in enumerate(pieces) if p.colour == colour
-                 and (p.cell, colour) not in seen]
+            raise IllegalAction(
+                "the table is right",
+                f"the camera sees {seen_here} {colour} pieces, the board has "
+                f"{mine}: enter the capture or rescue instead",
+            )
+        moved = [
+            i for i, p in enumerate(pieces) if p.colour == colour and (p.cell, colour) not in seen
+        ]
         free = sorted(cell for cell, c in seen if c == colour and (cell, colour) not in have)
-        for i, cell in zip(moved, _pairing([pieces[i].cell for i in moved], free),
-                           strict=True):
+        for i, cell in zip(moved, _pairing([pieces[i].cell for i in moved], free), strict=True):
             out[i] = Piece(colour, pieces[i].kind, cell)
     return tuple(out)
 
@@ -198,9 +211,10 @@ def _distance(a: Cell, b: Cell) -> int:
 def _pairing(starts: list[Cell], ends: list[Cell]) -> list[Cell]:
     """`ends` reordered so that start i goes to end i with the least total distance."""
     if len(starts) <= PERMUTE_UP_TO:
-        best = min(itertools.permutations(ends),
-                   key=lambda order: sum(_distance(a, b) for a, b in zip(starts, order,
-                                                                         strict=True)))
+        best = min(
+            itertools.permutations(ends),
+            key=lambda order: sum(_distance(a, b) for a, b in zip(starts, order, strict=True)),
+        )
         return list(best)
     left, out = list(ends), []
     for start in starts:

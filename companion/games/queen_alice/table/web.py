@@ -24,8 +24,11 @@ from companion.web.game_routes import correction_route, view_route
 
 def router() -> APIRouter:
     api = APIRouter()
-    view_route(api, "The chessboard and the players as this seat may see them: its own "
-                    "hand, and its choices when it is to move.")
+    view_route(
+        api,
+        "The chessboard and the players as this seat may see them: its own "
+        "hand, and its choices when it is to move.",
+    )
     correction_route(api, "/setup", SetUp)
     correction_route(api, "/drew", Drew)
     correction_route(api, "/revealed", Revealed)

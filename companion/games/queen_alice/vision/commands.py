@@ -29,7 +29,8 @@ def render(argv: list[str]) -> int:
     parser = CommandParser(
         prog=f"companion render {GAME}",
         description="Write photographs of the Central board from above with their answer "
-        "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).")
+        "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).",
+    )
     parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
     parser.add_argument("--out", required=True, help="folder to write into (created)")
     parser.add_argument("--count", type=int, default=1, help="how many photographs")
@@ -48,8 +49,9 @@ def render(argv: list[str]) -> int:
         name = out / f"{i:04d}.jpg"
         if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
             raise UserError(f"cannot write {name}")
-        (out / f"{i:04d}.json").write_text(json.dumps(photo.truth.to_json(str(name))) + "\n",
-                                           encoding="utf-8")
+        (out / f"{i:04d}.json").write_text(
+            json.dumps(photo.truth.to_json(str(name))) + "\n", encoding="utf-8"
+        )
     print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
 
@@ -57,11 +59,18 @@ def render(argv: list[str]) -> int:
 def describe(reading: BoardReading) -> str:
     if not reading.board_found:
         return "; ".join(reading.warnings)
-    parts = [f"{colour}: " + (" ".join(f"[{r},{c}]" for (r, c), v in sorted(
-        reading.squares.items()) if v == colour) or "none") for colour in ("red", "white")]
+    parts = [
+        f"{colour}: "
+        + (
+            " ".join(f"[{r},{c}]" for (r, c), v in sorted(reading.squares.items()) if v == colour)
+            or "none"
+        )
+        for colour in ("red", "white")
+    ]
     parts.append(f"crowns left: {reading.crowns_left if reading.crowns_left is not None else '?'}")
-    parts.append("alice: " + ", ".join(f"{c} {'?' if i is None else i}"
-                                       for c, i in reading.alice.items()))
+    parts.append(
+        "alice: " + ", ".join(f"{c} {'?' if i is None else i}" for c, i in reading.alice.items())
+    )
     text = "; ".join(parts)
     return text + (f" ({'; '.join(reading.warnings)})" if reading.warnings else "")
 
@@ -70,7 +79,8 @@ def read(argv: list[str]) -> int:
     parser = CommandParser(
         prog=f"companion read {GAME}",
         description="Read which squares of the Central board hold a red or a white piece, "
-        "the Crowns left and the Alice tokens, from photographs (corner markers 30-33).")
+        "the Crowns left and the Alice tokens, from photographs (corner markers 30-33).",
+    )
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     args = parser.parse_args(argv)

@@ -64,8 +64,11 @@ class BoardGeometry:
 
 
 def _pair(value: Any, where: str) -> Point:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int | float) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) for v in value)
+    ):
         raise UserError(f"{where}: expected two numbers [x, y] in mm, got {value!r}")
     return float(value[0]), float(value[1])
 
@@ -77,8 +80,7 @@ def _line(spec: Any, count: int, where: str) -> tuple[Point, ...]:
     return tuple((x + i * dx, y + i * dy) for i in range(count))
 
 
-def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any],
-                       where: str) -> BoardGeometry:
+def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any], where: str) -> BoardGeometry:
     """The geometry from the parsed board.toml and paths.toml (Alice's spaces are counted
     there, so the two files cannot disagree)."""
     try:
@@ -89,20 +91,32 @@ def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any],
         slots = v["crowns"]
         spaces = {colour: len(paths["alice"][colour]) for colour in PATH_COLOURS}
         geometry = BoardGeometry(
-            rows=rows, cols=cols, square_mm=float(v["square_mm"]),
+            rows=rows,
+            cols=cols,
+            square_mm=float(v["square_mm"]),
             grid_origin_mm=_pair(v["grid_origin_mm"], f"{where} [vision] grid_origin_mm"),
             board_mm=(width, height),
-            markers=tuple(CornerMarker(i, c) for i, c in zip(
-                ids, [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)], strict=True)),
+            markers=tuple(
+                CornerMarker(i, c)
+                for i, c in zip(
+                    ids, [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)], strict=True
+                )
+            ),
             marker_side_mm=float(v["marker_side_mm"]),
-            paths={colour: _line(v[f"{colour}_path"], spaces[colour],
-                                 f"{where} [vision] {colour}_path") for colour in PATH_COLOURS},
+            paths={
+                colour: _line(
+                    v[f"{colour}_path"], spaces[colour], f"{where} [vision] {colour}_path"
+                )
+                for colour in PATH_COLOURS
+            },
             crown_slots=_line(slots, int(slots["slots"]), f"{where} [vision] crowns"),
             token_mm=float(v["token_mm"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise UserError(f"{where}: [vision] is incomplete or malformed ({exc!s}); see the "
-                        "comments in models/queen-alice/board.toml") from None
+        raise UserError(
+            f"{where}: [vision] is incomplete or malformed ({exc!s}); see the "
+            "comments in models/queen-alice/board.toml"
+        ) from None
     if len(ids) != 4 or geometry.square_mm <= 0 or geometry.marker_side_mm <= 0:
         raise UserError(f"{where}: [vision] wants four marker ids and positive sizes")
     return geometry

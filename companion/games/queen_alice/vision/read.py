@@ -100,8 +100,12 @@ class SpotColours:
     """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
 
 
-def locate(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
-           calibration: Calibration | None = None) -> Located | None:
+def locate(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    markers: dict[int, Marker] | None = None,
+    calibration: Calibration | None = None,
+) -> Located | None:
     if markers is None:
         markers = detect_markers(image)
     h, w = image.shape[:2]
@@ -116,7 +120,7 @@ def _disc(radius: float, step: float) -> np.ndarray:
     k = max(1, math.ceil(radius / step))
     g = np.arange(-k, k + 1) * (radius / k)
     xx, yy = np.meshgrid(g, g)
-    keep = xx ** 2 + yy ** 2 <= radius ** 2 + 1e-9
+    keep = xx**2 + yy**2 <= radius**2 + 1e-9
     return np.stack([xx[keep], yy[keep]], axis=1)
 
 
@@ -128,8 +132,14 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
 
 def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
     pix = pose.project(np.hstack([points_mm, np.zeros((len(points_mm), 1))])).astype(np.float32)
-    got = cv2.remap(image, pix[:, 0].reshape(-1, 1), pix[:, 1].reshape(-1, 1),
-                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    got = cv2.remap(
+        image,
+        pix[:, 0].reshape(-1, 1),
+        pix[:, 1].reshape(-1, 1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
     return got.reshape(-1, 3).astype(np.float32)
 
 
@@ -139,17 +149,20 @@ def _strip(angle: np.ndarray, lo: float, hi: float, n: int) -> np.ndarray:
     return np.stack([np.cos(angle)[:, None] * r, np.sin(angle)[:, None] * r], axis=2)
 
 
-def _spot_colours(image: np.ndarray, where: Located, centres: np.ndarray, middle: np.ndarray,
-                  beside: np.ndarray) -> SpotColours:
+def _spot_colours(
+    image: np.ndarray, where: Located, centres: np.ndarray, middle: np.ndarray, beside: np.ndarray
+) -> SpotColours:
     """`middle` (M x 2) offsets round every centre; `beside` (N x S x K x 2): K points along
     each of S strips per spot."""
     n, m = len(centres), len(middle)
     s = beside.shape[1]
-    flat = np.concatenate([(centres[:, None, :] + middle[None]).reshape(-1, 2),
-                           beside.reshape(-1, 2)])
+    flat = np.concatenate(
+        [(centres[:, None, :] + middle[None]).reshape(-1, 2), beside.reshape(-1, 2)]
+    )
     lab = _lab(_sample(image, where.pose, flat))
-    return SpotColours(lab[:n * m].reshape(n, m, 3),
-                       np.median(lab[n * m:].reshape(n, s, -1, 3), axis=2))
+    return SpotColours(
+        lab[: n * m].reshape(n, m, 3), np.median(lab[n * m :].reshape(n, s, -1, 3), axis=2)
+    )
 
 
 def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
@@ -161,10 +174,10 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
     m = 0.25 * sq
     x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
     step = sq * 0.1
-    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
-             ((x0, y1), (x0, y0))]
-    pts = np.concatenate([np.linspace(a, b, max(2, int(math.dist(a, b) / step)),
-                                      endpoint=False) for a, b in edges])
+    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
+    pts = np.concatenate(
+        [np.linspace(a, b, max(2, int(math.dist(a, b) / step)), endpoint=False) for a, b in edges]
+    )
     lab = _lab(_sample(image, where.pose, pts))
     ground = np.median(lab, axis=0)
     foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
@@ -203,8 +216,9 @@ def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
     return beside | (middle >= 1 - SHARE)
 
 
-def arm_squares(colours: SpotColours, arms: Arms, geom: BoardGeometry,
-                cells: tuple[Cell, ...]) -> set[Cell]:
+def arm_squares(
+    colours: SpotColours, arms: Arms, geom: BoardGeometry, cells: tuple[Cell, ...]
+) -> set[Cell]:
     """Squares under an arm: of the arm's colour and joined, square to square, to where it
     crosses the ground (a square of the print that happens to share an arm's colour
     elsewhere on the board is not under it)."""
@@ -228,30 +242,42 @@ def arm_squares(colours: SpotColours, arms: Arms, geom: BoardGeometry,
     return out
 
 
-def sample_squares(image: np.ndarray, geom: BoardGeometry, where: Located,
-                   cells: tuple[Cell, ...]) -> SpotColours:
+def sample_squares(
+    image: np.ndarray, geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]
+) -> SpotColours:
     """Each square's middle, and its print along strips across the lean (each strip on its
     own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
     sq = geom.square_mm
     centres = np.array([geom.cell_mm(c) for c in cells])
     nx, ny = where.nadir_mm
     toward = np.arctan2(ny - centres[:, 1], nx - centres[:, 0])
-    strips = np.concatenate([_strip(toward + math.radians(a), BESIDE_SQ[0] * sq,
-                                    BESIDE_SQ[1] * sq, 6)[:, None] for a in BESIDE_ANGLES],
-                            axis=1)
-    return _spot_colours(image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035),
-                         centres[:, None, None, :] + strips)
+    strips = np.concatenate(
+        [
+            _strip(toward + math.radians(a), BESIDE_SQ[0] * sq, BESIDE_SQ[1] * sq, 6)[:, None]
+            for a in BESIDE_ANGLES
+        ],
+        axis=1,
+    )
+    return _spot_colours(
+        image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035), centres[:, None, None, :] + strips
+    )
 
 
-def sample_spots(image: np.ndarray, geom: BoardGeometry, where: Located,
-                 spots: tuple[Point, ...]) -> SpotColours:
+def sample_spots(
+    image: np.ndarray, geom: BoardGeometry, where: Located, spots: tuple[Point, ...]
+) -> SpotColours:
     """A Crown slot's or path space's middle and the ring of print round it."""
     t = geom.token_mm
     centres = np.array(spots)
     angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
     arcs = _strip(angles, SPOT_RING[0] * t, SPOT_RING[1] * t, 2).reshape(4, -1, 2)
-    return _spot_colours(image, where, centres, _disc(SPOT_MIDDLE * t, t * 0.07),
-                         centres[:, None, None, :] + arcs[None])
+    return _spot_colours(
+        image,
+        where,
+        centres,
+        _disc(SPOT_MIDDLE * t, t * 0.07),
+        centres[:, None, None, :] + arcs[None],
+    )
 
 
 @dataclass(frozen=True)
@@ -275,8 +301,12 @@ def shares(colours: SpotColours) -> list[Shares]:
     red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
     white = apart & (chroma <= WHITE_CHROMA) & (mid[..., 0] > np.max(bes[..., 0], axis=1)[:, None])
     gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
-    return [Shares(float(b), float(r), float(w), float(g)) for b, r, w, g in zip(
-        board, red.mean(axis=1), white.mean(axis=1), gold.mean(axis=1), strict=True)]
+    return [
+        Shares(float(b), float(r), float(w), float(g))
+        for b, r, w, g in zip(
+            board, red.mean(axis=1), white.mean(axis=1), gold.mean(axis=1), strict=True
+        )
+    ]
 
 
 def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, float]]:
@@ -298,9 +328,13 @@ def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, 
     return out
 
 
-def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
-               geom: BoardGeometry | None = None,
-               markers: dict[int, Marker] | None = None) -> BoardReading:
+def read_board(
+    image: np.ndarray,
+    calibration: Calibration | None = None,
+    *,
+    geom: BoardGeometry | None = None,
+    markers: dict[int, Marker] | None = None,
+) -> BoardReading:
     """The board in one BGR picture (the live table's per-frame call).
 
     `markers`, when the caller has detected them already (the registration does), saves
@@ -310,21 +344,29 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
     geom = geom or load_geometry()
     where = locate(image, geom, markers, calibration)
     if where is None:
-        return BoardReading({}, frozenset(), None, {"red": None, "white": None}, {},
-                            ("the board's corner markers (30-33) are not seen: fewer than "
-                             "three found",), board_found=False)
+        return BoardReading(
+            {},
+            frozenset(),
+            None,
+            {"red": None, "white": None},
+            {},
+            ("the board's corner markers (30-33) are not seen: fewer than three found",),
+            board_found=False,
+        )
     cells = geom.cells
     arms = find_arms(image, geom, where)
     colours = sample_squares(image, geom, where, cells)
     under = arm_squares(colours, arms, geom, cells)
-    calls = [("unsure", 0.0) if c in under else call
-             for c, call in zip(cells, classify(colours), strict=True)]
+    calls = [
+        ("unsure", 0.0) if c in under else call
+        for c, call in zip(cells, classify(colours), strict=True)
+    ]
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
-    unsure = frozenset(c for c, (v, _) in zip(cells, calls, strict=True)
-                       if v not in ("red", "white", "empty"))
-    warnings = [unsure_warning(c, "neither a piece nor the board: an arm?")
-                for c in sorted(unsure)]
+    unsure = frozenset(
+        c for c, (v, _) in zip(cells, calls, strict=True) if v not in ("red", "white", "empty")
+    )
+    warnings = [unsure_warning(c, "neither a piece nor the board: an arm?") for c in sorted(unsure)]
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
@@ -336,23 +378,31 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None, *,
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
 
 
-def _spot_calls(image: np.ndarray, geom: BoardGeometry, where: Located,
-                spots: tuple[Point, ...], arms: Arms | None) -> list[tuple[str, float]]:
+def _spot_calls(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    spots: tuple[Point, ...],
+    arms: Arms | None,
+) -> list[tuple[str, float]]:
     """Crown slots or path spaces; ("unsure", -1) where of an arm's colour near where it
     crosses the ground."""
     colours = sample_spots(image, geom, where, spots)
     calls = classify(colours, gold_first=spots == geom.crown_slots)
     centres = np.array(spots)
-    for arm in (arms.arms if arms is not None else ()):
+    for arm in arms.arms if arms is not None else ():
         like = _arm_like(colours, arm)
         near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
-        calls = [("unsure", -1.0) if like[k] and near[k] <= 4 * geom.square_mm else call
-                 for k, call in enumerate(calls)]
+        calls = [
+            ("unsure", -1.0) if like[k] and near[k] <= 4 * geom.square_mm else call
+            for k, call in enumerate(calls)
+        ]
     return calls
 
 
-def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located,
-            arms: Arms | None = None) -> int | None:
+def _crowns(
+    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None = None
+) -> int | None:
     """Crowns in the display: the slots showing gold; None when an arm is over a slot."""
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -360,8 +410,9 @@ def _crowns(image: np.ndarray, geom: BoardGeometry, where: Located,
     return sum(v == "gold" for v, _ in calls)
 
 
-def _alice(image: np.ndarray, geom: BoardGeometry, where: Located, colour: str,
-           arms: Arms | None = None) -> int | None:
+def _alice(
+    image: np.ndarray, geom: BoardGeometry, where: Located, colour: str, arms: Arms | None = None
+) -> int | None:
     """The space of the path holding a token of the path's colour (a Crown ahead of it is
     gold), or None when no space or more than one does, or an arm is over the path."""
     calls = _spot_calls(image, geom, where, geom.paths[colour], arms)

@@ -33,9 +33,14 @@ class BoardReading:
     def to_json(self, image: str | None = None) -> dict[str, Any]:
         return {
             "image": image,
-            "squares": [{"cell": [r, c], "colour": self.squares[(r, c)],
-                         "confidence": round(float(self.confidence.get((r, c), 1.0)), 3)}
-                        for r, c in sorted(self.squares)],
+            "squares": [
+                {
+                    "cell": [r, c],
+                    "colour": self.squares[(r, c)],
+                    "confidence": round(float(self.confidence.get((r, c), 1.0)), 3),
+                }
+                for r, c in sorted(self.squares)
+            ],
             "crowns_left": self.crowns_left,
             "alice": {"red": self.alice.get("red"), "white": self.alice.get("white")},
             "warnings": list(self.warnings),
@@ -43,15 +48,23 @@ class BoardReading:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardReading:
-        squares = {(int(s["cell"][0]), int(s["cell"][1])): str(s["colour"])
-                   for s in data.get("squares", [])}
-        confidence = {(int(s["cell"][0]), int(s["cell"][1])): float(s.get("confidence", 1.0))
-                      for s in data.get("squares", [])}
+        squares = {
+            (int(s["cell"][0]), int(s["cell"][1])): str(s["colour"])
+            for s in data.get("squares", [])
+        }
+        confidence = {
+            (int(s["cell"][0]), int(s["cell"][1])): float(s.get("confidence", 1.0))
+            for s in data.get("squares", [])
+        }
         alice = data.get("alice") or {}
-        return cls(squares, frozenset(_unsure_cells(data.get("warnings", []))),
-                   data.get("crowns_left"),
-                   {c: alice.get(c) for c in COLOURS}, confidence,
-                   tuple(data.get("warnings", [])))
+        return cls(
+            squares,
+            frozenset(_unsure_cells(data.get("warnings", []))),
+            data.get("crowns_left"),
+            {c: alice.get(c) for c in COLOURS},
+            confidence,
+            tuple(data.get("warnings", [])),
+        )
 
 
 UNSURE_PREFIX = "unsure: square "
@@ -66,6 +79,6 @@ def _unsure_cells(warnings: list[str]) -> list[Cell]:
     out = []
     for w in warnings:
         if w.startswith(UNSURE_PREFIX):
-            r, c = w[len(UNSURE_PREFIX):].split("]")[0].strip("[").split(",")
+            r, c = w[len(UNSURE_PREFIX) :].split("]")[0].strip("[").split(",")
             out.append((int(r), int(c)))
     return out

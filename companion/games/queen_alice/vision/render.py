@@ -94,16 +94,18 @@ def random_piece_set(rng: np.random.Generator) -> PieceSet:
     warm = rng.uniform(12, 28)
     white = _hsv(warm, rng.uniform(0.0, 0.18), rng.uniform(0.82, 0.97))
     sides = int(rng.choice([4, 6, 8, 24])) if style == "tokens" else int(rng.choice([12, 24]))
-    return PieceSet(style, red, white, float(rng.uniform(0.75, 1.0)),
-                    float(rng.uniform(0.27, 0.34)), sides)
+    return PieceSet(
+        style, red, white, float(rng.uniform(0.75, 1.0)), float(rng.uniform(0.27, 0.34)), sides
+    )
 
 
 def random_position(geom: BoardGeometry, rng: np.random.Generator) -> BoardReading:
     """Up to nine pieces of each colour anywhere, some Crowns left, the Alice tokens anywhere."""
     counts = [int(rng.integers(2, PIECES_PER_COLOUR + 1)) for _ in range(2)]
     picks = rng.choice(len(geom.cells), size=sum(counts), replace=False)
-    squares = {geom.cells[int(i)]: ("red" if k < counts[0] else "white")
-               for k, i in enumerate(picks)}
+    squares = {
+        geom.cells[int(i)]: ("red" if k < counts[0] else "white") for k, i in enumerate(picks)
+    }
     alice = {c: int(rng.integers(0, len(geom.paths[c]))) for c in ("red", "white")}
     crowns = int(rng.integers(0, len(geom.crown_slots) + 1))
     return BoardReading(squares, frozenset(), crowns, alice)
@@ -129,25 +131,40 @@ def _square_colours(geom: BoardGeometry, rng: np.random.Generator) -> dict[Cell,
     palette = [_muted(rng) for _ in range(4)]
     out = {}
     for r, c in geom.cells:
-        key = {"one": 0, "checks": (r + c) % 2, "rows": min(r, geom.rows - 1 - r) % 4,
-               "columns": min(c, geom.cols - 1 - c) % 4}[kind]
+        key = {
+            "one": 0,
+            "checks": (r + c) % 2,
+            "rows": min(r, geom.rows - 1 - r) % 4,
+            "columns": min(c, geom.cols - 1 - c) % 4,
+        }[kind]
         out[(r, c)] = palette[key]
     return out
 
 
-def _icon(img: np.ndarray, centre: Point, size: float, colour: Colour,
-          rng: np.random.Generator) -> None:
+def _icon(
+    img: np.ndarray, centre: Point, size: float, colour: Colour, rng: np.random.Generator
+) -> None:
     kind = int(rng.integers(3))
     if kind == 0:
-        cv2.circle(img, _px(centre), round(size * CANVAS_PX_PER_MM * 16), colour, -1,
-                   cv2.LINE_AA, 4)
+        cv2.circle(
+            img, _px(centre), round(size * CANVAS_PX_PER_MM * 16), colour, -1, cv2.LINE_AA, 4
+        )
     elif kind == 1:
-        pts = [(centre[0] + size * math.cos(a), centre[1] + size * math.sin(a))
-               for a in np.linspace(0, 2 * math.pi, 4, endpoint=False) + math.pi / 4]
+        pts = [
+            (centre[0] + size * math.cos(a), centre[1] + size * math.sin(a))
+            for a in np.linspace(0, 2 * math.pi, 4, endpoint=False) + math.pi / 4
+        ]
         cv2.fillPoly(img, [np.array([_px(p) for p in pts], np.int32)], colour, cv2.LINE_AA, 4)
     else:
-        cv2.line(img, _px((centre[0] - size, centre[1])), _px((centre[0] + size, centre[1])),
-                 colour, 2, cv2.LINE_AA, 4)
+        cv2.line(
+            img,
+            _px((centre[0] - size, centre[1])),
+            _px((centre[0] + size, centre[1])),
+            colour,
+            2,
+            cv2.LINE_AA,
+            4,
+        )
 
 
 def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
@@ -157,8 +174,9 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     img = np.empty((h, w, 3), np.uint8)
     img[:] = _muted(rng)
     if rng.random() < 0.5:  # soft painted clouds behind everything, in the ground's hue
-        clouds = cv2.resize(rng.uniform(0.8, 1.2, (8, 8)).astype(np.float32), (w, h),
-                            interpolation=cv2.INTER_CUBIC)
+        clouds = cv2.resize(
+            rng.uniform(0.8, 1.2, (8, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+        )
         img = np.clip(img * clouds[..., None], 0, 255).astype(np.uint8)
     sq = geom.square_mm
     colours = _square_colours(geom, rng)
@@ -168,12 +186,21 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     icon_colour = _muted(rng)
     for cell, colour in colours.items():
         x, y = geom.cell_mm(cell)
-        _rect(img, (x - sq / 2 + inset, y - sq / 2 + inset),
-              (x + sq / 2 - inset, y + sq / 2 - inset), colour)
+        _rect(
+            img,
+            (x - sq / 2 + inset, y - sq / 2 + inset),
+            (x + sq / 2 - inset, y + sq / 2 - inset),
+            colour,
+        )
         if frame is not None:
             pad = rng.uniform(2, 4)
-            _rect(img, (x - sq / 2 + pad, y - sq / 2 + pad), (x + sq / 2 - pad, y + sq / 2 - pad),
-                  frame, 2)
+            _rect(
+                img,
+                (x - sq / 2 + pad, y - sq / 2 + pad),
+                (x + sq / 2 - pad, y + sq / 2 - pad),
+                frame,
+                2,
+            )
         if icons:  # an action icon in a corner, clear of where a piece stands
             _icon(img, (x - sq * 0.38, y - sq * 0.38), sq * 0.07, icon_colour, rng)
     if rng.random() < 0.7:
@@ -181,21 +208,25 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
         width = max(1, round(rng.uniform(0.5, 2.0) * CANVAS_PX_PER_MM))
         (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
         for k in range(geom.cols + 1):
-            cv2.line(img, _px((gx0 + k * sq, gy0)), _px((gx0 + k * sq, gy1)), line, width,
-                     cv2.LINE_AA, 4)
+            cv2.line(
+                img, _px((gx0 + k * sq, gy0)), _px((gx0 + k * sq, gy1)), line, width, cv2.LINE_AA, 4
+            )
         for k in range(geom.rows + 1):
-            cv2.line(img, _px((gx0, gy0 + k * sq)), _px((gx1, gy0 + k * sq)), line, width,
-                     cv2.LINE_AA, 4)
+            cv2.line(
+                img, _px((gx0, gy0 + k * sq)), _px((gx1, gy0 + k * sq)), line, width, cv2.LINE_AA, 4
+            )
     t = geom.token_mm
     space_fill, space_line = _muted(rng), _muted(rng)
     round_spaces = rng.random() < 0.5
     for spot in [*geom.paths["red"], *geom.paths["white"], *geom.crown_slots]:
         r = t * rng.uniform(0.6, 0.75)
         if round_spaces:
-            cv2.circle(img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_fill, -1,
-                       cv2.LINE_AA, 4)
-            cv2.circle(img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_line, 2,
-                       cv2.LINE_AA, 4)
+            cv2.circle(
+                img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_fill, -1, cv2.LINE_AA, 4
+            )
+            cv2.circle(
+                img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_line, 2, cv2.LINE_AA, 4
+            )
         else:
             _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_fill)
             _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_line, 2)
@@ -206,12 +237,16 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     for m in geom.markers:
         cx, cy = m.center_mm
         q = 4.0
-        _rect(img, (cx - side / 2 - q, cy - side / 2 - q), (cx + side / 2 + q, cy + side / 2 + q),
-              (236, 238, 234))
+        _rect(
+            img,
+            (cx - side / 2 - q, cy - side / 2 - q),
+            (cx + side / 2 + q, cy + side / 2 + q),
+            (236, 238, 234),
+        )
         x0 = round((cx - side / 2 + BOARD_RIM_MM) * CANVAS_PX_PER_MM)
         y0 = round((cy - side / 2 + BOARD_RIM_MM) * CANVAS_PX_PER_MM)
         tag = cv2.cvtColor(marker_image(m.id, px), cv2.COLOR_GRAY2BGR)
-        img[y0:y0 + px, x0:x0 + px] = np.where(tag > 127, 234, 24).astype(np.uint8)
+        img[y0 : y0 + px, x0 : x0 + px] = np.where(tag > 127, 234, 24).astype(np.uint8)
     return img
 
 
@@ -220,12 +255,22 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
 
 def _ring(centre: np.ndarray, radius: float, z: float, sides: int, turn: float) -> np.ndarray:
     a = turn + np.linspace(0, 2 * math.pi, sides, endpoint=False)
-    return np.stack([centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a),
-                     np.full(sides, z)], axis=1)
+    return np.stack(
+        [centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a), np.full(sides, z)], axis=1
+    )
 
 
-def frustum(centre: np.ndarray, r0: float, r1: float, z0: float, z1: float, sides: int,
-            turn: float, paint: Colour, decal: tuple[float, Colour] | None = None) -> Solid:
+def frustum(
+    centre: np.ndarray,
+    r0: float,
+    r1: float,
+    z0: float,
+    z1: float,
+    sides: int,
+    turn: float,
+    paint: Colour,
+    decal: tuple[float, Colour] | None = None,
+) -> Solid:
     """A turned section from height z0 (radius r0) to z1 (radius r1), mm above the board."""
     lo, hi = _ring(centre, r0, -z0, sides, turn), _ring(centre, r1, -z1, sides, turn)
     faces = []
@@ -235,8 +280,9 @@ def frustum(centre: np.ndarray, r0: float, r1: float, z0: float, z1: float, side
         out = np.array([mid[0] - centre[0], mid[1] - centre[1], 0.0])
         slope = (r0 - r1) / max(1e-6, z1 - z0)
         normal = out / max(1e-9, float(np.linalg.norm(out))) + np.array([0, 0, -slope])
-        faces.append(Face(np.array([hi[j], hi[i], lo[i], lo[j]]),
-                          normal / np.linalg.norm(normal), paint))
+        faces.append(
+            Face(np.array([hi[j], hi[i], lo[i], lo[j]]), normal / np.linalg.norm(normal), paint)
+        )
     faces.append(Face(hi, np.array([0.0, 0.0, -1.0]), paint))
     decals = []
     if decal is not None:
@@ -245,32 +291,53 @@ def frustum(centre: np.ndarray, r0: float, r1: float, z0: float, z1: float, side
     return Solid(faces, np.array([centre[0], centre[1], -(z0 + z1) / 2]), decals)
 
 
-KIND_HEIGHT = {"pawn": 0.6, "knight": 0.75, "bishop": 0.8, "rook": 0.7, "queen": 0.92,
-               "king": 1.0}
+KIND_HEIGHT = {"pawn": 0.6, "knight": 0.75, "bishop": 0.8, "rook": 0.7, "queen": 0.92, "king": 1.0}
 
 
-def piece_solids(centre: np.ndarray, paint: Colour, kind: str, pset: PieceSet, sq: float,
-                 rng: np.random.Generator) -> list[Solid]:
+def piece_solids(
+    centre: np.ndarray,
+    paint: Colour,
+    kind: str,
+    pset: PieceSet,
+    sq: float,
+    rng: np.random.Generator,
+) -> list[Solid]:
     turn = float(rng.uniform(0, 2 * math.pi))
     base = pset.base_sq * sq
     if pset.style == "tokens":
         h = rng.uniform(3, 8)
         dark = tuple(int(v * 0.55) for v in paint)
-        return [frustum(centre, base, base * 0.97, 0, h, pset.sides, turn, paint,
-                        (base * rng.uniform(0.2, 0.4), dark))]  # type: ignore[arg-type]
+        return [
+            frustum(
+                centre,
+                base,
+                base * 0.97,
+                0,
+                h,
+                pset.sides,
+                turn,
+                paint,
+                (base * rng.uniform(0.2, 0.4), dark),
+            )
+        ]  # type: ignore[arg-type]
     tall = KIND_HEIGHT[kind] * MAX_HEIGHT_SQ * sq * pset.scale
     if pset.style == "staunton":
         foot = rng.uniform(3, 5)
         neck = tall * 0.8
-        return [frustum(centre, base, base * 0.85, 0, foot, pset.sides, turn, paint),
-                frustum(centre, base * 0.7, base * 0.35, foot, neck, pset.sides, turn, paint),
-                frustum(centre, base * 0.6, base * 0.45, neck, tall, pset.sides, turn, paint)]
-    return [frustum(centre, base * 0.9, base * 0.6, 0, tall * 0.75, pset.sides, turn, paint),
-            frustum(centre, base * 0.75, base * 0.5, tall * 0.75, tall, pset.sides, turn, paint)]
+        return [
+            frustum(centre, base, base * 0.85, 0, foot, pset.sides, turn, paint),
+            frustum(centre, base * 0.7, base * 0.35, foot, neck, pset.sides, turn, paint),
+            frustum(centre, base * 0.6, base * 0.45, neck, tall, pset.sides, turn, paint),
+        ]
+    return [
+        frustum(centre, base * 0.9, base * 0.6, 0, tall * 0.75, pset.sides, turn, paint),
+        frustum(centre, base * 0.75, base * 0.5, tall * 0.75, tall, pset.sides, turn, paint),
+    ]
 
 
-def scene_solids(geom: BoardGeometry, position: BoardReading, pset: PieceSet,
-                 rng: np.random.Generator) -> list[Solid]:
+def scene_solids(
+    geom: BoardGeometry, position: BoardReading, pset: PieceSet, rng: np.random.Generator
+) -> list[Solid]:
     sq = geom.square_mm
     kinds = list(KIND_HEIGHT)
     solids: list[Solid] = []
@@ -278,11 +345,10 @@ def scene_solids(geom: BoardGeometry, position: BoardReading, pset: PieceSet,
         x, y = geom.cell_mm(cell)
         centre = np.array([x, y]) + rng.uniform(-0.05, 0.05, 2) * sq
         paint = _jitter(pset.red if colour == "red" else pset.white, rng)
-        solids += piece_solids(centre, paint, kinds[int(rng.integers(len(kinds)))], pset, sq,
-                               rng)
+        solids += piece_solids(centre, paint, kinds[int(rng.integers(len(kinds)))], pset, sq, rng)
     t = geom.token_mm / 2
     gold = _hsv(rng.uniform(18, 30), rng.uniform(0.6, 0.9), rng.uniform(0.6, 0.9))
-    crown_slots = rng.permutation(len(geom.crown_slots))[:position.crowns_left or 0]
+    crown_slots = rng.permutation(len(geom.crown_slots))[: position.crowns_left or 0]
     spots: list[tuple[Point, Colour]] = [(geom.crown_slots[int(i)], gold) for i in crown_slots]
     for colour in ("red", "white"):
         index = position.alice[colour]
@@ -295,8 +361,18 @@ def scene_solids(geom: BoardGeometry, position: BoardReading, pset: PieceSet,
             spots.append((path[int(rng.choice(ahead))], gold))
     for (x, y), paint in spots:
         centre = np.array([x, y]) + rng.uniform(-1.5, 1.5, 2)
-        solids.append(frustum(centre, t, t * 0.9, 0, rng.uniform(3, 7), int(rng.choice([5, 8, 24])),
-                              float(rng.uniform(0, 6.3)), _jitter(paint, rng)))
+        solids.append(
+            frustum(
+                centre,
+                t,
+                t * 0.9,
+                0,
+                rng.uniform(3, 7),
+                int(rng.choice([5, 8, 24])),
+                float(rng.uniform(0, 6.3)),
+                _jitter(paint, rng),
+            )
+        )
     return solids
 
 
@@ -313,15 +389,18 @@ def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
     return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
 
 
-def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
-                  max_tilt_deg: float) -> VirtualCamera:
+def random_camera(
+    geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int], max_tilt_deg: float
+) -> VirtualCamera:
     """A camera that sees the whole board, at any turn of it, tilted up to the limit."""
-    return framing_camera(board_corners_mm(geom), geom.square_mm, rng, size, max_tilt_deg,
-                          (330, 420))
+    return framing_camera(
+        board_corners_mm(geom), geom.square_mm, rng, size, max_tilt_deg, (330, 420)
+    )
 
 
-def _square_outline_px(geom: BoardGeometry, cam: VirtualCamera, cell: Cell,
-                       height: float) -> np.ndarray:
+def _square_outline_px(
+    geom: BoardGeometry, cam: VirtualCamera, cell: Cell, height: float
+) -> np.ndarray:
     """The image region a square and whatever stands on it can take (its footprint and the
     same raised to `height`)."""
     x, y = geom.cell_mm(cell)
@@ -331,8 +410,12 @@ def _square_outline_px(geom: BoardGeometry, cam: VirtualCamera, cell: Cell,
 
 
 def _spot_outline_px(cam: VirtualCamera, spot: Point, radius: float) -> np.ndarray:
-    pts = [(spot[0] + dx, spot[1] + dy, z) for dx in (-radius, radius)
-           for dy in (-radius, radius) for z in (0.0, -8.0)]
+    pts = [
+        (spot[0] + dx, spot[1] + dy, z)
+        for dx in (-radius, radius)
+        for dy in (-radius, radius)
+        for z in (0.0, -8.0)
+    ]
     return cv2.convexHull(cam.project(np.array(pts)).astype(np.float32))
 
 
@@ -344,16 +427,22 @@ def _covered(mask: np.ndarray, hull: np.ndarray) -> float:
     return 0.0 if area == 0 else float(np.count_nonzero(mask & region)) / area
 
 
-def add_hands(img: np.ndarray, geom: BoardGeometry, cam: VirtualCamera,
-              rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
+def add_hands(
+    img: np.ndarray, geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator, count: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Arms reaching over the board, hiding at most one corner marker; returns the picture
     and the union of the arms' masks."""
     h, w = img.shape[:2]
     total = np.zeros((h, w), np.uint8)
     s = geom.marker_side_mm / 2 + 3
-    quads = [cam.project(np.array([(m.center_mm[0] + dx, m.center_mm[1] + dy)
-                                   for dx in (-s, s) for dy in (-s, s)]))
-             for m in geom.markers]
+    quads = [
+        cam.project(
+            np.array(
+                [(m.center_mm[0] + dx, m.center_mm[1] + dy) for dx in (-s, s) for dy in (-s, s)]
+            )
+        )
+        for m in geom.markers
+    ]
     hidden_before: set[int] = set()
     bw, bh = geom.board_mm
     for _ in range(count):
@@ -362,9 +451,11 @@ def add_hands(img: np.ndarray, geom: BoardGeometry, cam: VirtualCamera,
             reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -40.0]]))[0]
             trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
             near = cv2.dilate(mask, np.ones((9, 9), np.uint8))
-            hidden = {i for i, q in enumerate(quads)
-                      if any(0 <= p[0] < w and 0 <= p[1] < h and near[int(p[1]), int(p[0])]
-                             for p in q)}
+            hidden = {
+                i
+                for i, q in enumerate(quads)
+                if any(0 <= p[0] < w and 0 <= p[1] < h and near[int(p[1]), int(p[0])] for p in q)
+            }
             if len(hidden | hidden_before) > 1:
                 continue
             hidden_before |= hidden
@@ -373,8 +464,9 @@ def add_hands(img: np.ndarray, geom: BoardGeometry, cam: VirtualCamera,
     return img, total
 
 
-def _with_arms(geom: BoardGeometry, truth: BoardReading, cam: VirtualCamera,
-               mask: np.ndarray) -> tuple[BoardReading, frozenset[Cell]]:
+def _with_arms(
+    geom: BoardGeometry, truth: BoardReading, cam: VirtualCamera, mask: np.ndarray
+) -> tuple[BoardReading, frozenset[Cell]]:
     """The answer key with what the arms hide: squares (whatever stands on them), and the
     Crowns and Alice counts when an arm is over a slot or a path."""
     if not mask.any():
@@ -399,12 +491,15 @@ def _with_arms(geom: BoardGeometry, truth: BoardReading, cam: VirtualCamera,
             alice[colour] = None
     warnings = tuple(unsure_warning(c, "an arm over it") for c in sorted(hidden))
     squares = {c: v for c, v in truth.squares.items() if c not in hidden}
-    return (BoardReading(squares, frozenset(hidden), crowns, alice, {}, warnings),
-            frozenset(near_arm))
+    return (
+        BoardReading(squares, frozenset(hidden), crowns, alice, {}, warnings),
+        frozenset(near_arm),
+    )
 
 
-def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
-                 conditions: Conditions = Conditions()) -> Photo:
+def render_photo(
+    geom: BoardGeometry, seed: int | tuple[int, ...], conditions: Conditions = Conditions()
+) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture.
 
     The answer key leaves out what an arm hides: hidden squares are `unsure`, and a Crown
@@ -417,14 +512,17 @@ def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     table = effects.table_texture(cam.width, cam.height, rng)
     canvas = board_canvas(geom, rng)
-    img = cam.render_plane(canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM),
-                           background=table)
+    img = cam.render_plane(
+        canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
+    )
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
     truth, near_arm = _with_arms(geom, position, cam, mask)
     image = effects.photograph(
-        img, rng, light=True,
+        img,
+        rng,
+        light=True,
         glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
         shadow=bool(rng.random() < 0.4),
         noise_sigma=float(rng.uniform(1.5, 5)),

@@ -68,9 +68,14 @@ Action = Setup | Step | Remove | Guess | Done
 def action_to_json(action: Action) -> dict[str, Any]:
     match action:
         case Setup(seat, chunks, letters, mirrors, hinted):
-            return {"type": "setup", "seat": seat, "chunks": list(chunks),
-                    "letter_columns": list(letters), "mirror_columns": list(mirrors),
-                    "hinted": list(hinted)}
+            return {
+                "type": "setup",
+                "seat": seat,
+                "chunks": list(chunks),
+                "letter_columns": list(letters),
+                "mirror_columns": list(mirrors),
+                "hinted": list(hinted),
+            }
         case Step(screen, to):
             return {"type": "move", "screen": screen, "to": "off" if to is None else list(to)}
         case Remove(screen):
@@ -102,9 +107,12 @@ def cell_from_json(value: Any, what: str) -> Cell | None:
     """[r, c], or "off" (None) for a jump off the board."""
     if value == "off":
         return None
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise ValueError(f"{what}: a square is [row, column] or \"off\"")
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(f'{what}: a square is [row, column] or "off"')
     return (value[0], value[1])
 
 
@@ -119,8 +127,13 @@ def action_from_json(data: Any) -> Action:
             raise ValueError("setup: 'seat' must be 0 or 1")
         if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
             raise ValueError("setup: 'chunks' must be a list of strings")
-        return Setup(seat, tuple(chunks), _ints(data, "letter_columns"),
-                     _ints(data, "mirror_columns"), _ints(data, "hinted"))
+        return Setup(
+            seat,
+            tuple(chunks),
+            _ints(data, "letter_columns"),
+            _ints(data, "mirror_columns"),
+            _ints(data, "hinted"),
+        )
     if kind == "move":
         return Step(_str(data, "screen"), cell_from_json(data.get("to"), "move"))
     if kind == "remove":

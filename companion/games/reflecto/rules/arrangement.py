@@ -35,37 +35,53 @@ def with_table(state: ReflectoState, seen: Iterable[tuple[Cell, int]]) -> Reflec
     """`state` with its screens where the table has them (see the module doc); raises
     `IllegalAction(RULE_TABLE, why)` when the arrangement cannot be this game's board."""
     if state.phase != PLAY:
-        raise IllegalAction(RULE_TABLE, "only while the game is played (before it, the "
-                                        "set-up is entered on the phones)")
+        raise IllegalAction(
+            RULE_TABLE,
+            "only while the game is played (before it, the set-up is entered on the phones)",
+        )
     seen = list(seen)
     cells = [cell for cell, _ in seen]
     if len(set(cells)) != len(cells):
         raise IllegalAction(RULE_TABLE, "two screens read on one square")
     for (r, c), owner in seen:
         if not (0 <= r < state.rows and 0 <= c < state.cols) or owner not in SEATS:
-            raise IllegalAction(RULE_TABLE, f"square [{r}, {c}] of seat {owner} is off "
-                                            "the board")
+            raise IllegalAction(RULE_TABLE, f"square [{r}, {c}] of seat {owner} is off the board")
     placed: dict[str, Cell] = {}
     for seat in SEATS:
         table = {cell for cell, owner in seen if owner == seat}
         on_board = [s for s in state.screens_of(seat) if s.cell is not None]
         if len(table) != len(on_board):
-            raise IllegalAction(RULE_TABLE, f"the camera sees {len(table)} of seat {seat}'s "
-                                            f"screens, the game has {len(on_board)} on the "
-                                            "board (a removal is made, or undone, by hand)")
+            raise IllegalAction(
+                RULE_TABLE,
+                f"the camera sees {len(table)} of seat {seat}'s "
+                f"screens, the game has {len(on_board)} on the "
+                "board (a removal is made, or undone, by hand)",
+            )
         stay = [s for s in on_board if s.cell in table]
         moved = [s for s in on_board if s.cell not in table]
         free = sorted(table - {s.cell for s in stay})
         placed |= {s.id: s.cell for s in stay if s.cell is not None}
-        best = min(permutations(free), key=lambda order: sum(
-            _distance(s.cell, cell) for s, cell in zip(moved, order, strict=True)
-            if s.cell is not None), default=())
+        best = min(
+            permutations(free),
+            key=lambda order: sum(
+                _distance(s.cell, cell)
+                for s, cell in zip(moved, order, strict=True)
+                if s.cell is not None
+            ),
+            default=(),
+        )
         placed |= {s.id: cell for s, cell in zip(moved, best, strict=True)}
-    return replace(state, screens=tuple(replace(s, cell=placed[s.id]) if s.id in placed
-                                        else s for s in state.screens))
+    return replace(
+        state,
+        screens=tuple(
+            replace(s, cell=placed[s.id]) if s.id in placed else s for s in state.screens
+        ),
+    )
 
 
 def with_cells(state: ReflectoState, cells: dict[str, Cell]) -> ReflectoState:
     """`state` with the named screens on the given squares (a recorded `with_table`)."""
-    return replace(state, screens=tuple(replace(s, cell=cells[s.id]) if s.id in cells else s
-                                        for s in state.screens))
+    return replace(
+        state,
+        screens=tuple(replace(s, cell=cells[s.id]) if s.id in cells else s for s in state.screens),
+    )

@@ -20,7 +20,14 @@ Cell = tuple[int, int]
 """A square: (row counted from player 0's side, column counted from player 0's left)."""
 
 DIRECTIONS: tuple[Cell, ...] = (
-    (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
 )
 """The eight directions a screen steps or jumps in."""
 
@@ -74,8 +81,7 @@ def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) ->
     if letters > per_player:
         raise UserError(f"{where}: letter_screens ({letters}) exceeds per_player ({per_player})")
     listed = words.get("words", [])
-    if not isinstance(listed, list) or not all(isinstance(w, str) and w.isalpha()
-                                               for w in listed):
+    if not isinstance(listed, list) or not all(isinstance(w, str) and w.isalpha() for w in listed):
         raise UserError(f"{where}: words.toml's `words` must be a list of words (letters only)")
     return Board(
         rows=rows,
@@ -93,5 +99,8 @@ def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) ->
 def load_board(folder: Path | None = None) -> Board:
     """The board model from `models/reflecto/` (or `folder`)."""
     root = folder or models_dir() / "reflecto"
-    return board_from_toml(read_model_toml(root / "board.toml"),
-                           read_model_toml(root / "words.toml"), str(root / "board.toml"))
+    return board_from_toml(
+        read_model_toml(root / "board.toml"),
+        read_model_toml(root / "words.toml"),
+        str(root / "board.toml"),
+    )

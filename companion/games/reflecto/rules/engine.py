@@ -62,8 +62,9 @@ RULE_REACH = "a step goes to an adjacent square; a chain of jumps, square by squ
 RULE_MIRROR = "mirror screens are never removed"
 RULE_LAST_LINE = "a letter screen is removed from your last line"
 RULE_ORDER = "letter screens are removed in the order of the word's letters"
-RULE_JUMP_OFF = ("a jump removes a screen only from the second-to-last line, over a screen "
-                 "on the last line")
+RULE_JUMP_OFF = (
+    "a jump removes a screen only from the second-to-last line, over a screen on the last line"
+)
 RULE_GUESS = "a guess is made instead of the move, and names a word"
 
 WIN_REMOVED = "removed all letter screens"
@@ -153,25 +154,40 @@ class ReflectoEngine:
 
     def _setup(self, state: ReflectoState, setup: Setup) -> ReflectoState:
         require(state.phase == SETUP, RULE_SETUP, "the game has begun")
-        require(setup.seat == self.current_player(state), RULE_SETUP,
-                 f"seat {self.current_player(state)} sets up now")
+        require(
+            setup.seat == self.current_player(state),
+            RULE_SETUP,
+            f"seat {self.current_player(state)} sets up now",
+        )
         seat = setup.seat
-        problem = setup_problem(setup, self.board, state.options.letter_screens[seat],
-                                seat in state.options.younger)
+        problem = setup_problem(
+            setup, self.board, state.options.letter_screens[seat], seat in state.options.younger
+        )
         if problem is not None:
             raise IllegalAction(*problem)
         row = self.board.first_row(seat)
         screens = [
-            Screen(f"{SEAT_LETTERS[seat]}{col}", seat, LETTER, text, rank,
-                   rank in setup.hinted, (row, col))
-            for rank, (text, col) in enumerate(zip(setup.chunks, setup.letter_columns,
-                                                   strict=True))
+            Screen(
+                f"{SEAT_LETTERS[seat]}{col}",
+                seat,
+                LETTER,
+                text,
+                rank,
+                rank in setup.hinted,
+                (row, col),
+            )
+            for rank, (text, col) in enumerate(zip(setup.chunks, setup.letter_columns, strict=True))
         ]
-        screens += [Screen(f"{SEAT_LETTERS[seat]}{col}", seat, MIRROR, cell=(row, col))
-                    for col in setup.mirror_columns]
+        screens += [
+            Screen(f"{SEAT_LETTERS[seat]}{col}", seat, MIRROR, cell=(row, col))
+            for col in setup.mirror_columns
+        ]
         words = (setup.word, state.words[1]) if seat == 0 else (state.words[0], setup.word)
-        state = replace(state, screens=tuple(sorted([*state.screens, *screens],
-                                                    key=lambda s: s.id)), words=words)
+        state = replace(
+            state,
+            screens=tuple(sorted([*state.screens, *screens], key=lambda s: s.id)),
+            words=words,
+        )
         if seat == 1:
             state = replace(state, phase=PLAY, to_move=state.options.first)
             state = self._record_sight(state)
@@ -180,8 +196,11 @@ class ReflectoEngine:
     def _own_screen(self, state: ReflectoState, screen_id: str) -> Screen:
         require(state.phase == PLAY, RULE_PHASE, "the game is not being played")
         screen = state.screen(screen_id)
-        require(screen is not None and screen.owner == state.to_move, RULE_OWN,
-                 f"{screen_id} is not a screen of seat {state.to_move}")
+        require(
+            screen is not None and screen.owner == state.to_move,
+            RULE_OWN,
+            f"{screen_id} is not a screen of seat {state.to_move}",
+        )
         assert screen is not None
         require(screen.cell is not None, RULE_OWN, f"{screen_id} has been removed")
         return screen
@@ -206,11 +225,17 @@ class ReflectoEngine:
         screen = self._own_screen(state, screen_id)
         require(screen.kind == LETTER, RULE_MIRROR)
         assert screen.cell is not None
-        require(screen.cell[0] == self.board.last_row(screen.owner), RULE_LAST_LINE,
-                 f"{screen_id} is on row {screen.cell[0]}")
+        require(
+            screen.cell[0] == self.board.last_row(screen.owner),
+            RULE_LAST_LINE,
+            f"{screen_id} is on row {screen.cell[0]}",
+        )
         nxt = state.next_to_remove(screen.owner)
-        require(nxt is not None and nxt.id == screen_id, RULE_ORDER,
-                 f"{screen_id} is not the next letter screen to remove")
+        require(
+            nxt is not None and nxt.id == screen_id,
+            RULE_ORDER,
+            f"{screen_id} is not the next letter screen to remove",
+        )
         state = self._removed(state.with_screen(replace(screen, cell=None)), screen)
         if state.phase == OVER or not state.moved or state.position().removals():
             return state
@@ -246,18 +271,25 @@ class ReflectoEngine:
     def _record_sight(self, state: ReflectoState) -> ReflectoState:
         """Note the first time each seat's mirrors could show each opponent letter."""
         known = {(s.seat, s.screen) for s in state.sightings}
-        new = [Sighting(seat, sight.mirror, sight.screen.id, state.turn)
-               for seat in (0, 1) for sight in mirror_sight(state, seat)
-               if (seat, sight.screen.id) not in known]
+        new = [
+            Sighting(seat, sight.mirror, sight.screen.id, state.turn)
+            for seat in (0, 1)
+            for sight in mirror_sight(state, seat)
+            if (seat, sight.screen.id) not in known
+        ]
         return replace(state, sightings=(*state.sightings, *new)) if new else state
 
-    def hint(self, state: ReflectoState, seat: int, max_states: int = MAX_STATES,
-             max_seconds: float = MAX_SECONDS) -> Hint:
+    def hint(
+        self,
+        state: ReflectoState,
+        seat: int,
+        max_states: int = MAX_STATES,
+        max_seconds: float = MAX_SECONDS,
+    ) -> Hint:
         """The fewest own moves to remove all of `seat`'s letters if the opponent stood
         still (private to `seat`: it knows its own letters' order)."""
         position = state.position()
-        return hint(position, seat, letter_order(state.screens_of(seat)), max_states,
-                    max_seconds)
+        return hint(position, seat, letter_order(state.screens_of(seat)), max_states, max_seconds)
 
     # --- what leaves the server -------------------------------------------------------
 
@@ -265,8 +297,11 @@ class ReflectoEngine:
         over = state.phase == OVER
         screens = []
         for s in state.screens:
-            item: dict[str, Any] = {"id": s.id, "owner": s.owner,
-                                    "cell": None if s.cell is None else list(s.cell)}
+            item: dict[str, Any] = {
+                "id": s.id,
+                "owner": s.owner,
+                "cell": None if s.cell is None else list(s.cell),
+            }
             if over or s.owner == seat or s.cell is None:  # removed: laid letters up
                 item.update(kind=s.kind, text=s.text, rank=s.rank, hinted=s.hinted)
             screens.append(item)
@@ -282,8 +317,9 @@ class ReflectoEngine:
             "set_up": [w is not None for w in state.words],
             "word_length": [None if w is None else len(w) for w in state.words],
             "letter_screens": list(state.options.letter_screens),
-            "mirror_screens": [self.board.screens_per_player - n
-                               for n in state.options.letter_screens],
+            "mirror_screens": [
+                self.board.screens_per_player - n for n in state.options.letter_screens
+            ],
             "options": state.options.to_json(),
             "screens": screens,
             "removed": [[self._laid(state, i) for i in ids] for ids in state.removed],

@@ -88,8 +88,11 @@ class _Search:
 
     def at(self, node: Node) -> Position:
         cells, done = node
-        placed = tuple(Placed(self.own[i].id, self.seat, self.own[i].kind, c)
-                       for i, c in enumerate(cells) if c is not None)
+        placed = tuple(
+            Placed(self.own[i].id, self.seat, self.own[i].kind, c)
+            for i, c in enumerate(cells)
+            if c is not None
+        )
         nxt = self.own[self.letters[done]].id if done < len(self.letters) else None
         pair = (nxt, None) if self.seat == 0 else (None, nxt)
         p = self.position
@@ -105,7 +108,7 @@ class _Search:
             cell = cells[i]
             if cell is None or cell[0] != self.last:
                 break
-            cells = (*cells[:i], None, *cells[i + 1:])
+            cells = (*cells[:i], None, *cells[i + 1 :])
             done += 1
             lifted = (*lifted, self.own[i].id)
             out.append(((cells, done), lifted))
@@ -115,27 +118,30 @@ class _Search:
         for move in self.at(node).moves(self.seat):
             i = self.index[move.screen]
             cells, done = node
-            cells = (*cells[:i], move.to, *cells[i + 1:])
+            cells = (*cells[:i], move.to, *cells[i + 1 :])
             for child, lifted in self.lift((cells, done + (move.to is None))):
                 yield move, lifted, child
 
     def moves_needed(self, node: Node) -> int:
         """A lower bound: each letter not on the last line must move at least once."""
         cells, done = node
-        return sum(1 for i in self.letters[done:] if (c := cells[i]) is not None
-                   and c[0] != self.last)
+        return sum(
+            1 for i in self.letters[done:] if (c := cells[i]) is not None and c[0] != self.last
+        )
 
     def rows_to_go(self, node: Node) -> int:
         cells, done = node
-        return sum(abs(self.last - c[0]) + 1 for i in self.letters[done:]
-                   if (c := cells[i]) is not None)
+        return sum(
+            abs(self.last - c[0]) + 1 for i in self.letters[done:] if (c := cells[i]) is not None
+        )
 
 
 Parents = dict[Node, tuple[Node, Move, Lifted] | None]
 
 
-def _plan(parent: Parents, roots: dict[Node, Lifted], goal: Node
-          ) -> tuple[tuple[Move, ...], tuple[Lifted, ...]]:
+def _plan(
+    parent: Parents, roots: dict[Node, Lifted], goal: Node
+) -> tuple[tuple[Move, ...], tuple[Lifted, ...]]:
     moves: list[Move] = []
     lifts: list[Lifted] = []
     node = goal
@@ -146,8 +152,13 @@ def _plan(parent: Parents, roots: dict[Node, Lifted], goal: Node
     return tuple(reversed(moves)), (roots[node], *reversed(lifts))
 
 
-def hint(position: Position, seat: int, order: Sequence[ScreenId],
-         max_states: int = MAX_STATES, max_seconds: float = MAX_SECONDS) -> Hint:
+def hint(
+    position: Position,
+    seat: int,
+    order: Sequence[ScreenId],
+    max_states: int = MAX_STATES,
+    max_seconds: float = MAX_SECONDS,
+) -> Hint:
     """`order`: the seat's letter screens still on the board, in word order (ids)."""
     started = time.perf_counter()
     search = _Search(position, seat, order)
@@ -159,8 +170,17 @@ def hint(position: Position, seat: int, order: Sequence[ScreenId],
 
     def found(goal: Node, proven: bool, at_least: int, states: int) -> Hint:
         plan, lifts = _plan(parent, roots, goal)
-        return Hint(seat, len(plan), plan, lifts, proven, at_least if not proven
-                    else len(plan), states, elapsed(), proven)
+        return Hint(
+            seat,
+            len(plan),
+            plan,
+            lifts,
+            proven,
+            at_least if not proven else len(plan),
+            states,
+            elapsed(),
+            proven,
+        )
 
     for node in roots:
         if search.done(node):
@@ -181,14 +201,23 @@ def hint(position: Position, seat: int, order: Sequence[ScreenId],
                 level.append(child)
             if len(parent) > half_states or elapsed() > half_seconds:
                 bound = max(depth, min(search.moves_needed(n) for n in roots))
-                return _best_first(search, parent, roots, bound, max_states, max_seconds,
-                                   started, seat)
+                return _best_first(
+                    search, parent, roots, bound, max_states, max_seconds, started, seat
+                )
         frontier = level
     return Hint(seat, None, at_least=depth, states=len(parent), seconds=elapsed())
 
 
-def _best_first(search: _Search, proved: Parents, roots: dict[Node, Lifted], at_least: int,
-                max_states: int, max_seconds: float, started: float, seat: int) -> Hint:
+def _best_first(
+    search: _Search,
+    proved: Parents,
+    roots: dict[Node, Lifted],
+    at_least: int,
+    max_states: int,
+    max_seconds: float,
+    started: float,
+    seat: int,
+) -> Hint:
     """A way: expand the node with the fewest rows still to go. Proven the shortest only
     when it is no longer than `at_least`."""
     parent: Parents = dict.fromkeys(roots)
@@ -206,13 +235,27 @@ def _best_first(search: _Search, proved: Parents, roots: dict[Node, Lifted], at_
             if search.done(child):
                 plan, lifts = _plan(parent, roots, child)
                 proven = len(plan) <= at_least
-                return Hint(seat, len(plan), plan, lifts, proven,
-                            len(plan) if proven else at_least, count,
-                            time.perf_counter() - started, False)
+                return Hint(
+                    seat,
+                    len(plan),
+                    plan,
+                    lifts,
+                    proven,
+                    len(plan) if proven else at_least,
+                    count,
+                    time.perf_counter() - started,
+                    False,
+                )
             tick += 1
             heapq.heappush(queue, (search.rows_to_go(child), g + 1, tick, child))
-    return Hint(seat, None, at_least=at_least, states=count,
-                seconds=time.perf_counter() - started, complete=False)
+    return Hint(
+        seat,
+        None,
+        at_least=at_least,
+        states=count,
+        seconds=time.perf_counter() - started,
+        complete=False,
+    )
 
 
 def letter_order(screens: list[Any]) -> list[str]:

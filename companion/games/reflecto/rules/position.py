@@ -115,8 +115,7 @@ class Position(Grid):
                 continue
             for dc in (-1, 0, 1):
                 over = (last, c + dc)
-                if (over != screen.cell and over in self.occupant
-                        and 0 <= c + 2 * dc < self.cols):
+                if over != screen.cell and over in self.occupant and 0 <= c + 2 * dc < self.cols:
                     return True
         return False
 

@@ -20,8 +20,10 @@ from companion.games.reflecto.rules.board import Board
 
 RULE_SETUP = "each player sets up their own screens once, before the first move"
 RULE_WORD = "a secret word of letters, written on the letter screens in word order"
-RULE_SPLIT = ("a longer word is spread evenly over the letter screens (the younger player "
-              "may spread it as they like)")
+RULE_SPLIT = (
+    "a longer word is spread evenly over the letter screens (the younger player "
+    "may spread it as they like)"
+)
 RULE_BLANK = "a shorter word leaves blank screens, removed first (last for the younger player)"
 RULE_COLUMNS = "all of a player's screens stand on their first row, one per square"
 
@@ -41,13 +43,14 @@ def even_split(word: str, letter_screens: int, blank_last: bool = False) -> tupl
     sizes = [small] * (letter_screens - extra) + [small + 1] * extra
     chunks, at = [], 0
     for size in sizes:
-        chunks.append(word[at:at + size])
+        chunks.append(word[at : at + size])
         at += size
     return tuple(chunks)
 
 
-def setup_problem(setup: Setup, board: Board, letter_screens: int, younger: bool
-                  ) -> tuple[str, str] | None:
+def setup_problem(
+    setup: Setup, board: Board, letter_screens: int, younger: bool
+) -> tuple[str, str] | None:
     """(rule, detail) when `setup` is not a legal set-up for its seat, else None."""
     chunks = setup.chunks
     if len(chunks) != letter_screens:
@@ -86,8 +89,11 @@ def example_setups(board: Board, seat: int, letter_screens: int) -> list[Setup]:
     """Set-ups from the model's example words, letters left to right in word order, mirrors
     in every pair of columns: the finite sample `legal_actions` can offer of a free choice."""
     mirrors = board.screens_per_player - letter_screens
-    words = [w for w in board.words
-             if board.min_letters <= len(w) <= letter_screens * board.max_letters_per_screen]
+    words = [
+        w
+        for w in board.words
+        if board.min_letters <= len(w) <= letter_screens * board.max_letters_per_screen
+    ]
     found = []
     for word in words:
         chunks = even_split(word, letter_screens)

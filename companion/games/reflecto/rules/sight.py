@@ -24,8 +24,12 @@ class Sight:
     def to_json(self) -> dict[str, object]:
         """What the mirror's owner reads: the letters (mirrored at the table), and the
         removal order where it is written on the screen."""
-        return {"mirror": self.mirror, "screen": self.screen.id, "text": self.screen.text,
-                "rank": self.screen.rank if self.screen.hinted else None}
+        return {
+            "mirror": self.mirror,
+            "screen": self.screen.id,
+            "text": self.screen.text,
+            "rank": self.screen.rank if self.screen.hinted else None,
+        }
 
 
 def mirror_sight(state: ReflectoState, seat: int) -> list[Sight]:

@@ -36,15 +36,19 @@ class Options:
     """Seats whose own view lists what their mirrors show now (for young players)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"letter_screens": list(self.letter_screens),
-                "guessing_frequently": self.guessing_frequently,
-                "younger": sorted(self.younger), "first": self.first,
-                "mirror_sight": sorted(self.mirror_sight)}
+        return {
+            "letter_screens": list(self.letter_screens),
+            "guessing_frequently": self.guessing_frequently,
+            "younger": sorted(self.younger),
+            "first": self.first,
+            "mirror_sight": sorted(self.mirror_sight),
+        }
 
 
 def _seat_list(raw: Any, key: str) -> frozenset[int]:
     if not isinstance(raw, list | tuple) or not all(
-            isinstance(s, int) and not isinstance(s, bool) and s in SEATS for s in raw):
+        isinstance(s, int) and not isinstance(s, bool) and s in SEATS for s in raw
+    ):
         raise ValueError(f"option {key!r} must list seats 0 and/or 1")
     return frozenset(raw)
 
@@ -58,22 +62,33 @@ def parse_options(raw: dict[str, Any] | None, board: Board) -> Options:
     if isinstance(letters, int) and not isinstance(letters, bool):
         letters = [letters, letters]
     top = board.screens_per_player
-    if (not isinstance(letters, list | tuple) or len(letters) != 2 or not all(
-            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= top for n in letters)):
+    if (
+        not isinstance(letters, list | tuple)
+        or len(letters) != 2
+        or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= top for n in letters
+        )
+    ):
         raise ValueError(f"option 'letter_screens' must be [n0, n1] with 1 <= n <= {top}")
     extra = sum(max(0, n - board.letter_screens) for n in letters)
     if extra > board.spare_letter_tiles:
-        raise ValueError(f"option 'letter_screens': the box has {board.spare_letter_tiles} "
-                         "spare letter tiles for the handicap")
+        raise ValueError(
+            f"option 'letter_screens': the box has {board.spare_letter_tiles} "
+            "spare letter tiles for the handicap"
+        )
     frequently = raw.get("guessing_frequently", False)
     if not isinstance(frequently, bool):
         raise ValueError("option 'guessing_frequently' must be true or false")
     first = raw.get("first", 0)
     if first not in SEATS or isinstance(first, bool):
         raise ValueError("option 'first' must be 0 or 1")
-    return Options((letters[0], letters[1]), frequently,
-                   _seat_list(raw.get("younger", []), "younger"), first,
-                   _seat_list(raw.get("mirror_sight", []), "mirror_sight"))
+    return Options(
+        (letters[0], letters[1]),
+        frequently,
+        _seat_list(raw.get("younger", []), "younger"),
+        first,
+        _seat_list(raw.get("mirror_sight", []), "mirror_sight"),
+    )
 
 
 @dataclass(frozen=True)
@@ -87,16 +102,28 @@ class Screen:
     cell: Cell | None = None  # None once removed
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "owner": self.owner, "kind": self.kind, "text": self.text,
-                "rank": self.rank, "hinted": self.hinted,
-                "cell": None if self.cell is None else list(self.cell)}
+        return {
+            "id": self.id,
+            "owner": self.owner,
+            "kind": self.kind,
+            "text": self.text,
+            "rank": self.rank,
+            "hinted": self.hinted,
+            "cell": None if self.cell is None else list(self.cell),
+        }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Screen:
         cell = data["cell"]
-        return Screen(str(data["id"]), int(data["owner"]), str(data["kind"]), str(data["text"]),
-                      None if data["rank"] is None else int(data["rank"]), bool(data["hinted"]),
-                      None if cell is None else (int(cell[0]), int(cell[1])))
+        return Screen(
+            str(data["id"]),
+            int(data["owner"]),
+            str(data["kind"]),
+            str(data["text"]),
+            None if data["rank"] is None else int(data["rank"]),
+            bool(data["hinted"]),
+            None if cell is None else (int(cell[0]), int(cell[1])),
+        )
 
 
 @dataclass(frozen=True)
@@ -109,8 +136,7 @@ class Sighting:
     turn: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "mirror": self.mirror, "screen": self.screen,
-                "turn": self.turn}
+        return {"seat": self.seat, "mirror": self.mirror, "screen": self.screen, "turn": self.turn}
 
 
 @dataclass(frozen=True)
@@ -144,14 +170,16 @@ class ReflectoState:
     def position(self) -> Position:
         """The board as the mover may use it (its own kinds and next letter; the opponent's
         next letter too, which move generation for the mover never looks at)."""
-        placed = tuple(Placed(s.id, s.owner, s.kind, s.cell) for s in self.screens
-                       if s.cell is not None)
+        placed = tuple(
+            Placed(s.id, s.owner, s.kind, s.cell) for s in self.screens if s.cell is not None
+        )
         nxt = tuple(None if (n := self.next_to_remove(seat)) is None else n.id for seat in SEATS)
         return Position(self.rows, self.cols, self.to_move, placed, (nxt[0], nxt[1]))
 
     def with_screen(self, screen: Screen) -> ReflectoState:
-        return replace(self, screens=tuple(screen if s.id == screen.id else s
-                                           for s in self.screens))
+        return replace(
+            self, screens=tuple(screen if s.id == screen.id else s for s in self.screens)
+        )
 
 
 def state_to_json(state: ReflectoState) -> dict[str, Any]:
@@ -192,12 +220,26 @@ def state_from_json(data: dict[str, Any], board: Board) -> ReflectoState:
             guesses=tuple(dict(g) for g in data["guesses"]),
             winner=data["winner"],
             end=data["end"],
-            sightings=tuple(Sighting(int(s["seat"]), str(s["mirror"]), str(s["screen"]),
-                                     int(s["turn"])) for s in data["sightings"]),
+            sightings=tuple(
+                Sighting(int(s["seat"]), str(s["mirror"]), str(s["screen"]), int(s["turn"]))
+                for s in data["sightings"]
+            ),
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"not a Reflecto state: {exc!r}") from None
 
 
-__all__ = ["LETTER", "MIRROR", "OVER", "PLAY", "SETUP", "Options", "ReflectoState", "Screen",
-           "Sighting", "parse_options", "state_from_json", "state_to_json"]
+__all__ = [
+    "LETTER",
+    "MIRROR",
+    "OVER",
+    "PLAY",
+    "SETUP",
+    "Options",
+    "ReflectoState",
+    "Screen",
+    "Sighting",
+    "parse_options",
+    "state_from_json",
+    "state_to_json",
+]

@@ -155,8 +155,9 @@ class ReflectoTable:
         seen = perceive.perceive_frame(frame, registration, self.settings)
         return Observation(board_observation(seen.data), seen.confidence)
 
-    def annotate(self, image: np.ndarray, registration: Any, observation: Observation
-                 ) -> np.ndarray:
+    def annotate(
+        self, image: np.ndarray, registration: Any, observation: Observation
+    ) -> np.ndarray:
         perceive = _vision("perceive")
         draw = getattr(perceive, "annotate", None) if perceive is not None else None
         if draw is None:
@@ -194,12 +195,19 @@ class ReflectoTable:
             return []
         r, c = unclear[0]
         names = list(self.session.seats)
-        choices: list[dict[str, Any]] = [{"label": f"{names[s]}'s screen", "value": s}
-                                         for s in (0, 1)]
+        choices: list[dict[str, Any]] = [
+            {"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)
+        ]
         choices.append({"label": "nothing", "value": None})
-        return [question_draft(Question(
-            f"square-{r}-{c}-{self.asked}",
-            f"I cannot tell what stands on row {r}, column {c}. What is there?", choices))]
+        return [
+            question_draft(
+                Question(
+                    f"square-{r}-{c}-{self.asked}",
+                    f"I cannot tell what stands on row {r}, column {c}. What is there?",
+                    choices,
+                )
+            )
+        ]
 
     def _action(self, action: Action) -> EventDraft:
         return EventDraft(ACTION_KIND, {"action": action_to_json(action)})
@@ -248,27 +256,33 @@ class ReflectoTable:
         values = [c["value"] for c in question.choices]
         if payload.answer not in values:
             raise UserError(f"answer must be one of {values}")
-        return [EventDraft(ANSWER_KIND, {"question": question.id, "answer": payload.answer,
-                                         "seat": seat})]
+        return [
+            EventDraft(
+                ANSWER_KIND, {"question": question.id, "answer": payload.answer, "seat": seat}
+            )
+        ]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
         board (`rules/arrangement.py` says how screens keep their identity)."""
         if seat is not None:
-            raise UserError("\"the table is right\" needs the admin link")
+            raise UserError('"the table is right" needs the admin link')
         if self.state.phase != PLAY:
-            raise UserError("\"the table is right\" is for a game being played (the set-up "
-                            "is entered on the phones)")
+            raise UserError(
+                '"the table is right" is for a game being played (the set-up '
+                "is entered on the phones)"
+            )
         if self.camera is None:
-            raise UserError("the camera has no steady reading of the board yet: take the "
-                            "hands away and try again")
+            raise UserError(
+                "the camera has no steady reading of the board yet: take the "
+                "hands away and try again"
+            )
         try:
             after = with_table(self.state, self.camera)
         except IllegalAction as exc:
             raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
         cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
-        return [table_is_right_draft({"cells": cells},
-                                     {"screens": reading_to_json(self.camera)})]
+        return [table_is_right_draft({"cells": cells}, {"screens": reading_to_json(self.camera)})]
 
     @staticmethod
     def _seat(seat: int | None, what: str) -> int:
@@ -299,8 +313,13 @@ class ReflectoTable:
         if "".join(chunks) != word:
             raise UserError("setup: the chunks must spell the word")
         try:
-            setup = Setup(seat, tuple(chunks), tuple(entered.columns), tuple(entered.mirrors),
-                          tuple(entered.hinted))
+            setup = Setup(
+                seat,
+                tuple(chunks),
+                tuple(entered.columns),
+                tuple(entered.mirrors),
+                tuple(entered.hinted),
+            )
         except ValueError as exc:
             raise UserError(str(exc)) from None
         problem = setup_problem(setup, ENGINE.board, letters, young)
@@ -320,8 +339,9 @@ class ReflectoTable:
     def apply_event(self, event: Event) -> None:
         p, kind = event.payload, event.kind
         if kind == SETUP_KIND:
-            setup = action_from_json({k: v for k, v in p.items() if k != "word"}
-                                     | {"type": "setup"})
+            setup = action_from_json(
+                {k: v for k, v in p.items() if k != "word"} | {"type": "setup"}
+            )
             assert isinstance(setup, Setup)
             self.pending[setup.seat] = setup
             if len(self.pending) == 2 and self.state.phase == SETUP:
@@ -332,8 +352,9 @@ class ReflectoTable:
         elif kind == SEEN_KIND:
             self.camera = reading_from_json(p["screens"])
         elif kind == TABLE_RIGHT_KIND:
-            self.state = with_cells(self.state, {i: (int(c[0]), int(c[1]))
-                                                 for i, c in p["board"]["cells"].items()})
+            self.state = with_cells(
+                self.state, {i: (int(c[0]), int(c[1])) for i, c in p["board"]["cells"].items()}
+            )
             turn = self.state.turn
             self.breaches = [b for b in self.breaches if b["turn"] != turn]
             self._flagged = None
@@ -362,18 +383,25 @@ class ReflectoTable:
     def view(self, seat: int | None) -> dict[str, Any]:
         s = self.state
         v = ENGINE.view(s, seat)
-        shown = [b for b in self.breaches
-                 if b["turn"] >= s.turn - 1 and (not b["private"] or b["seat"] == seat)]
-        v.update({
-            "seats": list(self.session.seats),
-            "set_up": [k in self.pending for k in (0, 1)],
-            "camera": None if self.camera is None else reading_to_json(self.camera),
-            "breaches": [{k: b[k] for k in ("rule", "detail", "seat", "turn")}
-                         for b in shown[-SHOWN_BREACHES:]],
-            "hint": None,
-            "sight": None,
-            "sight_on": seat in self.sight_on,
-        })
+        shown = [
+            b
+            for b in self.breaches
+            if b["turn"] >= s.turn - 1 and (not b["private"] or b["seat"] == seat)
+        ]
+        v.update(
+            {
+                "seats": list(self.session.seats),
+                "set_up": [k in self.pending for k in (0, 1)],
+                "camera": None if self.camera is None else reading_to_json(self.camera),
+                "breaches": [
+                    {k: b[k] for k in ("rule", "detail", "seat", "turn")}
+                    for b in shown[-SHOWN_BREACHES:]
+                ],
+                "hint": None,
+                "sight": None,
+                "sight_on": seat in self.sight_on,
+            }
+        )
         if seat is not None:
             own = self.pending.get(seat)
             if own is not None and s.phase == SETUP:
@@ -387,8 +415,9 @@ class ReflectoTable:
         if s.phase == OVER:
             names = list(self.session.seats)
             winner = s.winner if s.winner is not None else -1
-            v["result"] = (f"{names[winner]} wins: {s.end}" if 0 <= winner < len(names)
-                           else "the game is over")
+            v["result"] = (
+                f"{names[winner]} wins: {s.end}" if 0 <= winner < len(names) else "the game is over"
+            )
         return v
 
 
@@ -400,4 +429,3 @@ def router() -> Any:
     from companion.games.reflecto.table.web import router as build
 
     return build()
-

@@ -48,8 +48,7 @@ class Seen:
     unclear: tuple[Cell, ...] = ()
 
 
-def reading_from(data: BoardObservation, answers: dict[Cell, int | None] | None = None
-                 ) -> Seen:
+def reading_from(data: BoardObservation, answers: dict[Cell, int | None] | None = None) -> Seen:
     """The observation's screens. No reading when the frame cannot count (no board, hands)
     or a square is in doubt (owner None, or listed in `unclear`) and the players have not
     said what stands there (`answers`: seat, or None for an empty square)."""
@@ -144,8 +143,7 @@ def explain(engine: ReflectoEngine, state: ReflectoState, reading: Reading) -> E
             out.append(Remove(screen.id))
             if not moved_once:
                 out += [Step(screen.id, None)]
-                out += [Step(screen.id, cell) for cell, owner in appeared
-                        if owner == screen.owner]
+                out += [Step(screen.id, cell) for cell, owner in appeared if owner == screen.owner]
         return out
 
     frontier: list[tuple[ReflectoState, tuple[Action, ...]]] = [(state, ())]
@@ -166,8 +164,14 @@ def explain(engine: ReflectoEngine, state: ReflectoState, reading: Reading) -> E
     return Explanation(breach=_diagnose(engine, state, movers, targets, vanished, appeared))
 
 
-def _diagnose(engine: ReflectoEngine, state: ReflectoState, movers: list[Any],
-              targets: list[Cell], vanished: Reading, appeared: Reading) -> Breach:
+def _diagnose(
+    engine: ReflectoEngine,
+    state: ReflectoState,
+    movers: list[Any],
+    targets: list[Cell],
+    vanished: Reading,
+    appeared: Reading,
+) -> Breach:
     """The engine's refusal for the simplest reading of the change."""
     if len(movers) == 1 and len(targets) <= 1:
         screen = movers[0]
@@ -175,9 +179,11 @@ def _diagnose(engine: ReflectoEngine, state: ReflectoState, movers: list[Any],
         if screen.owner != state.to_move and state.moved:
             turn = engine.apply(state, Done())
         if screen.owner != turn.to_move:
-            return Breach("it is the other player's turn",
-                          f"seat {screen.owner}'s screen {screen.id} moved during seat "
-                          f"{turn.to_move}'s turn", None)
+            return Breach(
+                "it is the other player's turn",
+                f"seat {screen.owner}'s screen {screen.id} moved during seat {turn.to_move}'s turn",
+                None,
+            )
         if targets:
             action: Action = Step(screen.id, targets[0])
         elif screen.cell[0] == engine.board.last_row(screen.owner):
@@ -190,5 +196,8 @@ def _diagnose(engine: ReflectoEngine, state: ReflectoState, movers: list[Any],
             return Breach(exc.rule, exc.detail, screen.owner)
     gone = ", ".join(f"{list(c)}" for c, _ in sorted(vanished)) or "none"
     new = ", ".join(f"{list(c)}" for c, _ in sorted(appeared)) or "none"
-    return Breach("one screen moves per turn",
-                  f"no legal move explains the change (left: {gone}; new: {new})", None)
+    return Breach(
+        "one screen moves per turn",
+        f"no legal move explains the change (left: {gone}; new: {new})",
+        None,
+    )

@@ -27,8 +27,9 @@ def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
 
 def router() -> APIRouter:
     api = APIRouter()
-    view_route(api, "The board as this seat may see it: its own screens' letters, never the "
-                    "other's.")
+    view_route(
+        api, "The board as this seat may see it: its own screens' letters, never the other's."
+    )
     correction_route(api, "/setup", EnterSetup)
     correction_route(api, "/guess", EnterGuess)
     correction_route(api, "/hint", RequestHint, reply=_hint_only)

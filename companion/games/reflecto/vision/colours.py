@@ -47,15 +47,21 @@ class ScreenColours:
     def problems(self) -> list[str]:
         """Why these colours cannot be told apart (empty when they can)."""
         m = self.means
-        out = [f"seat {k}'s screen colour is too near grey to tell from the board"
-               for k in (0, 1) if float(np.linalg.norm(m[k] - GREY)) < MIN_GREY_DISTANCE]
+        out = [
+            f"seat {k}'s screen colour is too near grey to tell from the board"
+            for k in (0, 1)
+            if float(np.linalg.norm(m[k] - GREY)) < MIN_GREY_DISTANCE
+        ]
         if float(np.linalg.norm(m[0] - m[1])) < MIN_APART:
             out.append("the two seats' screen colours are too alike to tell apart")
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat0": [round(v, 4) for v in self.seat0],
-                "seat1": [round(v, 4) for v in self.seat1], "learned_from": self.learned_from}
+        return {
+            "seat0": [round(v, 4) for v in self.seat0],
+            "seat1": [round(v, 4) for v in self.seat1],
+            "learned_from": self.learned_from,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScreenColours:
@@ -63,8 +69,9 @@ class ScreenColours:
             a, b, c = (float(x) for x in v)
             return a, b, c
 
-        return cls(three(data["seat0"]), three(data["seat1"]),
-                   str(data.get("learned_from", "set-up")))
+        return cls(
+            three(data["seat0"]), three(data["seat1"]), str(data.get("learned_from", "set-up"))
+        )
 
 
 def k_means(points: np.ndarray, k: int, iterations: int = 20) -> tuple[np.ndarray, np.ndarray]:

@@ -47,10 +47,16 @@ def render(argv: list[str]) -> int:
     parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
     parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
     parser.add_argument("--no-hands", action="store_true", help="no arms over the board")
-    parser.add_argument("--setup", action="store_true",
-                        help="also write NNNN-setup.jpg: the start position on the same table")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON object: the files written, each with its truth")
+    parser.add_argument(
+        "--setup",
+        action="store_true",
+        help="also write NNNN-setup.jpg: the start position on the same table",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: the files written, each with its truth",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 100_000:
         raise UserError("--count must be between 1 and 100000")
@@ -61,8 +67,9 @@ def render(argv: list[str]) -> int:
         raise UserError(f"{out} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
     sizes = (_size(args.size),) if args.size else Conditions().sizes
-    conditions = Conditions(max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2,
-                            sizes=sizes)
+    conditions = Conditions(
+        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, sizes=sizes
+    )
     geom = load_geometry()
     written = []
     for i in range(args.count):
@@ -78,12 +85,26 @@ def render(argv: list[str]) -> int:
         truth = photo.truth.to_json(str(name))
         key = out / f"{i:04d}.json"
         key.write_text(json.dumps(truth) + "\n", encoding="utf-8")
-        written.append({"image": str(name), "answer_key": str(key),
-                        "setup": None if setup is None else str(setup),
-                        "screens": truth["screens"]})
+        written.append(
+            {
+                "image": str(name),
+                "answer_key": str(key),
+                "setup": None if setup is None else str(setup),
+                "screens": truth["screens"],
+            }
+        )
     if args.json:
-        print(json.dumps({"game": GAME, "seed": args.seed, "out": str(out),
-                          "count": args.count, "files": written}))
+        print(
+            json.dumps(
+                {
+                    "game": GAME,
+                    "seed": args.seed,
+                    "out": str(out),
+                    "count": args.count,
+                    "files": written,
+                }
+            )
+        )
     else:
         print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
@@ -114,8 +135,9 @@ def load_colours(path: str | None) -> ScreenColours | None:
     try:
         return ScreenColours.from_json(data)
     except (KeyError, TypeError, ValueError):
-        raise UserError(f"{path} is not a screen-colours file (seat0, seat1: three numbers "
-                        "each)") from None
+        raise UserError(
+            f"{path} is not a screen-colours file (seat0, seat1: three numbers each)"
+        ) from None
 
 
 def describe(reading: BoardReading) -> str:
@@ -139,10 +161,15 @@ def read(argv: list[str]) -> int:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
-    parser.add_argument("--colours", help="screen colours saved at set-up (JSON); default: "
-                        "learned from each picture")
-    parser.add_argument("--setup", metavar="IMAGE",
-                        help="a photograph of the start position to learn the colours from")
+    parser.add_argument(
+        "--colours",
+        help="screen colours saved at set-up (JSON); default: learned from each picture",
+    )
+    parser.add_argument(
+        "--setup",
+        metavar="IMAGE",
+        help="a photograph of the start position to learn the colours from",
+    )
     args = parser.parse_args(argv)
     geom = load_geometry()
     for path in [*args.images, *([args.setup] if args.setup else [])]:

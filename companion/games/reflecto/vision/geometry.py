@@ -67,8 +67,10 @@ class BoardGeometry:
     @property
     def size_mm(self) -> tuple[float, float]:
         """Distances between the marker centres, across and down."""
-        return (2 * self.grid_inset_mm + self.cols * self.square_mm,
-                2 * self.grid_inset_mm + self.rows * self.square_mm)
+        return (
+            2 * self.grid_inset_mm + self.cols * self.square_mm,
+            2 * self.grid_inset_mm + self.rows * self.square_mm,
+        )
 
     @property
     def cells(self) -> list[Cell]:
@@ -109,8 +111,12 @@ def geometry_from_toml(data: dict[str, Any], where: str = "board.toml") -> Board
     if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 3 for v in (rows, cols)):
         raise UserError(f"{where}: [grid] rows and cols must be whole numbers >= 3")
     ids = mk["corner_ids"]
-    if (not isinstance(ids, list) or len(ids) != 4
-            or not all(isinstance(i, int) and 0 <= i < 50 for i in ids) or len(set(ids)) != 4):
+    if (
+        not isinstance(ids, list)
+        or len(ids) != 4
+        or not all(isinstance(i, int) and 0 <= i < 50 for i in ids)
+        or len(set(ids)) != 4
+    ):
         raise UserError(f"{where}: [markers] corner_ids must be four different ids 0..49")
     values = {k: _number(geo, k, f"{where} [geometry]") for k in DEFAULTS["geometry"]}
     side = _number(mk, "side_mm", f"{where} [markers]")
@@ -122,7 +128,9 @@ def geometry_from_toml(data: dict[str, Any], where: str = "board.toml") -> Board
     h = 2 * values["grid_inset_mm"] + rows * values["square_mm"]
     centres = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
     return BoardGeometry(
-        rows=rows, cols=cols, marker_side_mm=side,
+        rows=rows,
+        cols=cols,
+        marker_side_mm=side,
         markers=tuple(CornerMarker(int(i), c) for i, c in zip(ids, centres, strict=True)),
         **values,
     )

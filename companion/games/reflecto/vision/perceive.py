@@ -84,13 +84,18 @@ def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> boo
     (lo, hi), (left, right) = RIM_ROWS_MM, RIM_COLS_MM
     H = pose.plane_homography(0.0)
     s = RIM_PX_PER_MM
-    bands = [((x0, y0 - hi), (x1, y0 - lo)), ((x0, y1 + lo), (x1, y1 + hi)),
-             ((x0 - right, y0), (x0 - left, y1)), ((x1 + left, y0), (x1 + right, y1))]
+    bands = [
+        ((x0, y0 - hi), (x1, y0 - lo)),
+        ((x0, y1 + lo), (x1, y1 + hi)),
+        ((x0 - right, y0), (x0 - left, y1)),
+        ((x1 + left, y0), (x1 + right, y1)),
+    ]
     for (ax, ay), (bx, by) in bands:
         to_mm = np.array([[1 / s, 0, ax], [0, 1 / s, ay], [0, 0, 1]])
         size = (max(1, round((bx - ax) * s)), max(1, round((by - ay) * s)))
-        band = cv2.warpPerspective(image, H @ to_mm, size,
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        band = cv2.warpPerspective(
+            image, H @ to_mm, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        )
         lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
         along = 1 if size[0] >= size[1] else 0  # the band's long axis in the array
         lab = lab if along == 1 else lab.transpose(1, 0, 2)
@@ -106,15 +111,19 @@ def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> boo
     return False
 
 
-def observe(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | None, *,
-            markers: Any = None, calibration: Calibration | None = None
-            ) -> tuple[Observation, BoardReading]:
+def observe(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    colours: ScreenColours | None,
+    *,
+    markers: Any = None,
+    calibration: Calibration | None = None,
+) -> tuple[Observation, BoardReading]:
     """One frame read into the agreed observation."""
     reading, rect = read_board(image, geom, colours, markers=markers, calibration=calibration)
     hands = False
     if rect is not None:
-        hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(image, rect.pose,
-                                                                           geom)
+        hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(image, rect.pose, geom)
     data = {
         "screens": [s.to_json() for s in sorted(reading.screens, key=lambda s: s.cell)],
         "hands": bool(hands),
@@ -123,8 +132,11 @@ def observe(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | Non
         "warnings": list(reading.warnings),
     }
     if rect is not None:
-        data["pose"] = {"K": rect.pose.K.tolist(), "rvec": rect.pose.rvec.ravel().tolist(),
-                        "tvec": rect.pose.tvec.ravel().tolist()}
+        data["pose"] = {
+            "K": rect.pose.K.tolist(),
+            "rvec": rect.pose.rvec.ravel().tolist(),
+            "tvec": rect.pose.tvec.ravel().tolist(),
+        }
     confs = [s.confidence for s in reading.screens]
     conf = 0.0 if not reading.board_found else (0.3 if reading.unclear else min([1.0, *confs]))
     return Observation(data, conf), reading
@@ -135,29 +147,41 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
     geom = load_geometry()
     K = getattr(registration, "camera_matrix", None)
     dist = getattr(registration, "dist_coeffs", None)
-    calibration = None if K is None else Calibration(
-        np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
+    calibration = (
+        None
+        if K is None
+        else Calibration(
+            np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float)
+        )
+    )
     markers = getattr(registration, "markers", None) or None
     colours = load_saved_colours(settings)
-    observation, reading = observe(frame.image, geom, colours, markers=markers,
-                                   calibration=calibration)
-    if reading.board_found and not observation.data["hands"] and (
-            colours is None or not reading.screens):
+    observation, reading = observe(
+        frame.image, geom, colours, markers=markers, calibration=calibration
+    )
+    if (
+        reading.board_found
+        and not observation.data["hands"]
+        and (colours is None or not reading.screens)
+    ):
         # No colours yet, or the saved ones find nothing (another set of screens): learn
         # them from this frame if it shows the start position, and keep them.
-        learned_obs, learned = (observation, reading) if colours is None else observe(
-            frame.image, geom, None, markers=markers, calibration=calibration)
+        learned_obs, learned = (
+            (observation, reading)
+            if colours is None
+            else observe(frame.image, geom, None, markers=markers, calibration=calibration)
+        )
         # The start position's squares, whoever's colour the picture alone took for whose:
         # at set-up the rows say it (`learn_at_setup`).
         if _squares(learned) == _squares(start_position(geom)):
-            _, rect = read_board(frame.image, geom, None, markers=markers,
-                                 calibration=calibration)
+            _, rect = read_board(frame.image, geom, None, markers=markers, calibration=calibration)
             if rect is not None:
                 fresh = learn_at_setup(rect, geom)
                 if not fresh.problems():
                     _save_colours(settings, fresh)
-                    return observe(frame.image, geom, fresh, markers=markers,
-                                   calibration=calibration)[0]
+                    return observe(
+                        frame.image, geom, fresh, markers=markers, calibration=calibration
+                    )[0]
         if colours is None:
             return learned_obs
     return observation
@@ -177,11 +201,11 @@ def annotate(image: np.ndarray, registration: Any, observation: Observation) -> 
     rvec, tvec = np.asarray(pose["rvec"], float), np.asarray(pose["tvec"], float)
     for s in observation.data.get("screens", []):
         x, y = geom.cell_mm((s["cell"][0], s["cell"][1]))
-        pt, _ = cv2.projectPoints(np.array([[x, y, -geom.screen_height_mm]]), rvec, tvec, K,
-                                  None)
+        pt, _ = cv2.projectPoints(np.array([[x, y, -geom.screen_height_mm]]), rvec, tvec, K, None)
         px = tuple(int(v) for v in pt.reshape(2))
         colour = (255, 255, 255) if s["owner"] == 0 else (20, 20, 20)
         cv2.circle(image, px, 7, colour, -1, cv2.LINE_AA)
-        cv2.circle(image, px, 8, (0, 200, 255) if s["confidence"] < 0.75 else (0, 0, 0), 2,
-                   cv2.LINE_AA)
+        cv2.circle(
+            image, px, 8, (0, 200, 255) if s["confidence"] < 0.75 else (0, 0, 0), 2, cv2.LINE_AA
+        )
     return image

@@ -78,8 +78,10 @@ class Rectified:
     markers_seen: tuple[int, ...]
 
     def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
-        return ((xy_mm[0] - self.origin_mm[0]) * PX_PER_MM,
-                (xy_mm[1] - self.origin_mm[1]) * PX_PER_MM)
+        return (
+            (xy_mm[0] - self.origin_mm[0]) * PX_PER_MM,
+            (xy_mm[1] - self.origin_mm[1]) * PX_PER_MM,
+        )
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,12 @@ class CellCall:
     unclear: bool
 
 
-def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] | None = None,
-            calibration: Calibration | None = None) -> Rectified | None:
+def rectify(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    markers: dict[int, Marker] | None = None,
+    calibration: Calibration | None = None,
+) -> Rectified | None:
     """The tops' plane, or None when fewer than three corner markers are seen."""
     if markers is None:
         markers = detect_markers(image)
@@ -116,12 +122,20 @@ def rectify(image: np.ndarray, geom: BoardGeometry, markers: dict[int, Marker] |
         return None
     (x0, y0), (x1, y1) = geom.grid_box_mm
     lo = (x0 - MARGIN_MM, y0 - MARGIN_MM)
-    size = (round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
-            round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM))
+    size = (
+        round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
+        round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
+    )
     to_mm = np.array([[1 / PX_PER_MM, 0, lo[0]], [0, 1 / PX_PER_MM, lo[1]], [0, 0, 1]])
     H = pose.plane_homography(geom.screen_height_mm) @ to_mm
-    top = cv2.warpPerspective(image, H, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    top = cv2.warpPerspective(
+        image,
+        H,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
     return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
 
 
@@ -138,8 +152,10 @@ def reaching_in(mask: np.ndarray) -> np.ndarray:
 
 def _strip(geom: BoardGeometry) -> tuple[int, int]:
     """Half-sizes in pixels (across x, along y) of the strip looked at."""
-    return (round(STRIP_LENGTH * geom.screen_width_mm / 2 * PX_PER_MM),
-            round(STRIP_DEPTH_MM * PX_PER_MM))
+    return (
+        round(STRIP_LENGTH * geom.screen_width_mm / 2 * PX_PER_MM),
+        round(STRIP_DEPTH_MM * PX_PER_MM),
+    )
 
 
 def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
@@ -147,7 +163,8 @@ def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
     hx, hy = _strip(geom)
     c_all = chromaticity(rect.top)
     coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
-        rect.top.astype(np.float32).mean(axis=-1) > DARK)
+        rect.top.astype(np.float32).mean(axis=-1) > DARK
+    )
     foreign = reaching_in(coloured)
     out = []
     for cell in geom.cells:
@@ -155,7 +172,7 @@ def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
         if foreign[cy, cx]:
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
-        patch = rect.top[cy - hy:cy + hy + 1, cx - hx:cx + hx + 1].reshape(-1, 3)
+        patch = rect.top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1].reshape(-1, 3)
         bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
         if len(bright) < 0.5 * len(patch):
             out.append(CellStats(cell, GREY.copy(), 1.0))
@@ -167,8 +184,9 @@ def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
     return out
 
 
-def learn_from_cells(stats: list[CellStats], per_player: int = 7
-                     ) -> tuple[ScreenColours | None, list[str]]:
+def learn_from_cells(
+    stats: list[CellStats], per_player: int = 7
+) -> tuple[ScreenColours | None, list[str]]:
     """The two colours as the two most strongly coloured clusters of evenly coloured squares.
 
     Without a set-up this needs screens more strongly coloured than the board's print: the
@@ -177,16 +195,21 @@ def learn_from_cells(stats: list[CellStats], per_player: int = 7
     """
     strong = [s for s in stats if s.strength >= STRONG and s.spread <= UNIFORM]
     if len(strong) < 2:
-        return None, ["fewer than two coloured screens on the board: cannot learn the "
-                      "two seats' colours from this picture"]
+        return None, [
+            "fewer than two coloured screens on the board: cannot learn the "
+            "two seats' colours from this picture"
+        ]
     pts = np.array([s.chroma for s in strong], np.float64)
     centres, labels = k_means(pts, 4)
     # One colour split in two by light and glare: merge clusters nearer than two colours
     # must be to be told apart.
     while True:
         live = [j for j in range(len(centres)) if np.any(labels == j)]
-        pairs = [(float(np.linalg.norm(centres[a] - centres[b])), a, b)
-                 for i, a in enumerate(live) for b in live[i + 1:]]
+        pairs = [
+            (float(np.linalg.norm(centres[a] - centres[b])), a, b)
+            for i, a in enumerate(live)
+            for b in live[i + 1 :]
+        ]
         near = min(pairs, default=None)
         if near is None or near[0] >= SAME_COLOUR:
             break
@@ -200,14 +223,18 @@ def learn_from_cells(stats: list[CellStats], per_player: int = 7
             clusters.append((float(np.linalg.norm(centres[j] - GREY)), j, members))
     clusters.sort(key=lambda c: -c[0])
     if len(clusters) < 2:
-        return None, ["could not tell two screen colours on this board (learn them at "
-                      "set-up instead)"]
+        return None, [
+            "could not tell two screen colours on this board (learn them at set-up instead)"
+        ]
     (_, a, first), (_, b, second) = clusters[:2]
     # Which colour is seat 0's: the one whose squares lie nearer seat 0's side on average.
     if np.mean([s.cell[0] for s in first]) > np.mean([s.cell[0] for s in second]):
         a, b = b, a
-    colours = ScreenColours(tuple(centres[a]), tuple(centres[b]),  # type: ignore[arg-type]
-                            learned_from="this image")
+    colours = ScreenColours(
+        tuple(centres[a]),
+        tuple(centres[b]),  # type: ignore[arg-type]
+        learned_from="this image",
+    )
     return colours, []
 
 
@@ -245,15 +272,21 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
     f = f.reshape(-1, 1, 3)
     proj = cv2.transform(f, np.vstack([np.ones(3), u]).astype(np.float32)).reshape(-1, 3)
     total, along = proj[:, 0], proj[:, 1:]
-    w2 = np.maximum(cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1)
-                    - total * total / 3, 0)
+    w2 = np.maximum(
+        cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1) - total * total / 3, 0
+    )
     bright = total > 3 * DARK
     out = []
     for k in (0, 1):
         floor = max(FLOOR * float(strength[k]), STRONG / 2)
         a = along[:, k]
-        hit = (bright & (w2 >= (floor * total) ** 2) & (a >= 0) & (a * a >= limit * limit * w2)
-               & (a > along[:, 1 - k]))
+        hit = (
+            bright
+            & (w2 >= (floor * total) ** 2)
+            & (a >= 0)
+            & (a * a >= limit * limit * w2)
+            & (a > along[:, 1 - k])
+        )
         out.append(hit.reshape(shape[:-1]))
     return np.stack(out)
 
@@ -271,11 +304,13 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     top = geom.screen_height_mm
     hw = geom.screen_width_mm / 2 + SEARCH_MM
     corners = []  # (dx, dy, height) of the foot's and the frame's corners
-    for half_depth, z0, z1 in ((geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
-                               (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm,
-                                top)):
-        corners += [(dx, dy, z) for z in (z0, z1) for dx in (-hw, hw)
-                    for dy in (-half_depth, half_depth)]
+    for half_depth, z0, z1 in (
+        (geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
+        (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm, top),
+    ):
+        corners += [
+            (dx, dy, z) for z in (z0, z1) for dx in (-hw, hw) for dy in (-half_depth, half_depth)
+        ]
     c = np.array(corners)
     # Where the ray from the camera to each corner crosses the tops' plane.
     t = (-top - centre[2]) / (-c[:, 2] - centre[2])
@@ -306,12 +341,12 @@ def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.
         if x1 <= x0 or y1 <= y0:
             continue
         one = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1,
-                           cv2.LINE_8, 4)
+        cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
         count[y0:y1, x0:x1] += one
     free = (count <= 1).astype(np.uint8)
-    ii = cv2.integral(np.dstack([free, hits[0] & free, hits[1] & free, hits[0], hits[1]]),
-                      sdepth=cv2.CV_32S)
+    ii = cv2.integral(
+        np.dstack([free, hits[0] & free, hits[1] & free, hits[0], hits[1]]), sdepth=cv2.CV_32S
+    )
     centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
     dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
     x = centres[:, 0, None] + dx.ravel()[None]
@@ -343,8 +378,9 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
     return calls
 
 
-def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
-                 calls: list[CellCall]) -> float:
+def facing_votes(
+    rect: Rectified, geom: BoardGeometry, colours: ScreenColours, calls: list[CellCall]
+) -> float:
     """Evidence that the colour read as seat 0's is seat 0's: letters face their owners.
 
     Of a screen, the camera sees its top and the side facing it; on the tops' plane that side
@@ -373,7 +409,7 @@ def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
         far = near + min(0.6 * side_mm, 8.0)
         cx, _ = rect.px((x, y))
         ya, yb = sorted(rect.px((x, y + sign * near))[1:] + rect.px((x, y + sign * far))[1:])
-        band = rect.top[round(ya):round(yb) + 1, round(cx) - hx:round(cx) + hx + 1]
+        band = rect.top[round(ya) : round(yb) + 1, round(cx) - hx : round(cx) + hx + 1]
         if band.size == 0:
             continue
         k = call.owner
@@ -386,19 +422,27 @@ def facing_votes(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
     return total
 
 
-def fit(calls: list[CellCall], rect: Rectified, geom: BoardGeometry,
-        warnings: list[str], per_player: int = 7) -> BoardReading:
-    screens = tuple(ScreenSeen(c.cell, c.owner, c.confidence) for c in calls
-                    if c.owner is not None)
+def fit(
+    calls: list[CellCall],
+    rect: Rectified,
+    geom: BoardGeometry,
+    warnings: list[str],
+    per_player: int = 7,
+) -> BoardReading:
+    screens = tuple(ScreenSeen(c.cell, c.owner, c.confidence) for c in calls if c.owner is not None)
     unclear = tuple(c.cell for c in calls if c.unclear)
     notes = list(warnings)
     missing = [m.id for m in geom.markers if m.id not in rect.markers_seen]
     if missing:
-        notes.append(f"corner marker(s) {', '.join(map(str, missing))} not seen; "
-                     "the board is placed from the others")
+        notes.append(
+            f"corner marker(s) {', '.join(map(str, missing))} not seen; "
+            "the board is placed from the others"
+        )
     for cell in unclear:
-        notes.append(f"square {list(cell)}: cannot tell whether a screen stands there "
-                     "(hidden, glare or an unexpected colour)")
+        notes.append(
+            f"square {list(cell)}: cannot tell whether a screen stands there "
+            "(hidden, glare or an unexpected colour)"
+        )
     for seat in (0, 1):
         n = sum(1 for s in screens if s.owner == seat)
         if n > per_player:
@@ -406,16 +450,26 @@ def fit(calls: list[CellCall], rect: Rectified, geom: BoardGeometry,
     return BoardReading(screens, tuple(notes), True, unclear)
 
 
-def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | None = None,
-               *, markers: dict[int, Marker] | None = None,
-               calibration: Calibration | None = None,
-               per_player: int = 7) -> tuple[BoardReading, Rectified | None]:
+def read_board(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    colours: ScreenColours | None = None,
+    *,
+    markers: dict[int, Marker] | None = None,
+    calibration: Calibration | None = None,
+    per_player: int = 7,
+) -> tuple[BoardReading, Rectified | None]:
     """The whole pipeline; `colours` None learns them from the picture (and says so)."""
     rect = rectify(image, geom, markers, calibration)
     if rect is None:
-        return BoardReading((), ("board not found: fewer than three of the corner markers "
-                                 f"{', '.join(str(m.id) for m in geom.markers)} are seen",),
-                            board_found=False), None
+        return BoardReading(
+            (),
+            (
+                "board not found: fewer than three of the corner markers "
+                f"{', '.join(str(m.id) for m in geom.markers)} are seen",
+            ),
+            board_found=False,
+        ), None
     warnings: list[str] = []
     learned = colours is None
     if colours is None:
@@ -432,18 +486,31 @@ def read_board(image: np.ndarray, geom: BoardGeometry, colours: ScreenColours | 
     return fit(calls, rect, geom, warnings, per_player), rect
 
 
-def _seats_by_facing(rect: Rectified, geom: BoardGeometry, colours: ScreenColours,
-                     calls: list[CellCall]) -> tuple[list[CellCall], str]:
+def _seats_by_facing(
+    rect: Rectified, geom: BoardGeometry, colours: ScreenColours, calls: list[CellCall]
+) -> tuple[list[CellCall], str]:
     """Which learned colour is whose, from the way the screens' letters face (else from
     where the screens stand, which is only a guess)."""
     votes = facing_votes(rect, geom, colours, calls)
     if abs(votes) >= SEAT_EVIDENCE:
-        note = ("screen colours learned from this picture (no set-up); whose colour is whose "
-                "told by the way the letters face")
+        note = (
+            "screen colours learned from this picture (no set-up); whose colour is whose "
+            "told by the way the letters face"
+        )
         if votes > 0:
             return calls, note
-        return [CellCall(c.cell, c.shares[::-1], None if c.owner is None else 1 - c.owner,
-                         c.confidence, c.unclear) for c in calls], note
-    return calls, ("screen colours learned from this picture (no set-up); whose colour is "
-                   "whose is a guess from where the screens stand (the camera is too nearly "
-                   "overhead to see which way the letters face)")
+        return [
+            CellCall(
+                c.cell,
+                c.shares[::-1],
+                None if c.owner is None else 1 - c.owner,
+                c.confidence,
+                c.unclear,
+            )
+            for c in calls
+        ], note
+    return calls, (
+        "screen colours learned from this picture (no set-up); whose colour is "
+        "whose is a guess from where the screens stand (the camera is too nearly "
+        "overhead to see which way the letters face)"
+    )

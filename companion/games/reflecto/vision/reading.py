@@ -20,8 +20,11 @@ class ScreenSeen:
     confidence: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"cell": [self.cell[0], self.cell[1]], "owner": self.owner,
-                "confidence": round(float(self.confidence), 3)}
+        return {
+            "cell": [self.cell[0], self.cell[1]],
+            "owner": self.owner,
+            "confidence": round(float(self.confidence), 3),
+        }
 
 
 @dataclass(frozen=True)
@@ -51,8 +54,11 @@ class BoardReading:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardReading:
         screens = tuple(
-            ScreenSeen((int(s["cell"][0]), int(s["cell"][1])), int(s["owner"]),
-                       float(s.get("confidence", 1.0)))
+            ScreenSeen(
+                (int(s["cell"][0]), int(s["cell"][1])),
+                int(s["owner"]),
+                float(s.get("confidence", 1.0)),
+            )
             for s in data.get("screens", [])
         )
         return cls(screens, tuple(data.get("warnings", [])))

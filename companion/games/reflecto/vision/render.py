@@ -75,20 +75,26 @@ def random_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
     """Two plastic colours a player would tell apart: saturated, hues at least 60° apart."""
     h0 = rng.uniform(0, 180)
     h1 = h0 + rng.choice([-1, 1]) * rng.uniform(30, 90)
-    return (_hsv_to_bgr(h0, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
-            _hsv_to_bgr(h1, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)))
+    return (
+        _hsv_to_bgr(h0, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
+        _hsv_to_bgr(h1, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
+    )
 
 
 def start_position(geom: BoardGeometry, per_player: int = 7) -> BoardReading:
     """Set-up: each seat's screens on its first row, centred."""
     first = (geom.cols - per_player) // 2
-    screens = [ScreenSeen((geom.first_row(o), first + i), o)
-               for o in (0, 1) for i in range(min(per_player, geom.cols))]
+    screens = [
+        ScreenSeen((geom.first_row(o), first + i), o)
+        for o in (0, 1)
+        for i in range(min(per_player, geom.cols))
+    ]
     return BoardReading(tuple(screens))
 
 
-def random_position(geom: BoardGeometry, rng: np.random.Generator,
-                    per_player: int = 7) -> BoardReading:
+def random_position(
+    geom: BoardGeometry, rng: np.random.Generator, per_player: int = 7
+) -> BoardReading:
     """Some screens of each seat anywhere (removals leave fewer); now and then the start."""
     if rng.random() < 0.1:
         return start_position(geom, per_player)
@@ -105,11 +111,13 @@ def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
     return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
 
 
-def random_camera(geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int],
-                  max_tilt_deg: float) -> VirtualCamera:
+def random_camera(
+    geom: BoardGeometry, rng: np.random.Generator, size: tuple[int, int], max_tilt_deg: float
+) -> VirtualCamera:
     """A camera that sees the whole board, at any turn of it, tilted up to the limit."""
-    return framing_camera(board_corners_mm(geom), geom.screen_height_mm, rng, size,
-                          max_tilt_deg, (430, 560))
+    return framing_camera(
+        board_corners_mm(geom), geom.screen_height_mm, rng, size, max_tilt_deg, (430, 560)
+    )
 
 
 def _mm(p: tuple[float, float], origin: float) -> tuple[int, int]:
@@ -134,47 +142,73 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
     sq = geom.square_mm
     if rng.random() < 0.7:  # the playing area on its own ground
-        cv2.rectangle(img, _mm((gx0, gy0), origin), _mm((gx1, gy1), origin), _muted(rng),
-                      -1, cv2.LINE_AA, 4)
+        cv2.rectangle(
+            img, _mm((gx0, gy0), origin), _mm((gx1, gy1), origin), _muted(rng), -1, cv2.LINE_AA, 4
+        )
     if rng.random() < 0.5:  # checks
         other = _muted(rng)
         for r, c in geom.cells:
             if (r + c) % 2:
                 x, y = geom.cell_mm((r, c))
-                cv2.rectangle(img, _mm((x - sq / 2, y - sq / 2), origin),
-                              _mm((x + sq / 2, y + sq / 2), origin), other, -1, cv2.LINE_AA, 4)
+                cv2.rectangle(
+                    img,
+                    _mm((x - sq / 2, y - sq / 2), origin),
+                    _mm((x + sq / 2, y + sq / 2), origin),
+                    other,
+                    -1,
+                    cv2.LINE_AA,
+                    4,
+                )
     if rng.random() < 0.5:  # the first rows tinted
         for owner in (0, 1):
             tint = _muted(rng)
             x, y = geom.cell_mm((geom.first_row(owner), 0))
-            cv2.rectangle(img, _mm((gx0, y - sq / 2), origin), _mm((gx1, y + sq / 2), origin),
-                          tint, -1, cv2.LINE_AA, 4)
+            cv2.rectangle(
+                img,
+                _mm((gx0, y - sq / 2), origin),
+                _mm((gx1, y + sq / 2), origin),
+                tint,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
     if rng.random() < 0.6:  # inner squares or rounded cells
         inner = _muted(rng)
         pad = rng.uniform(2, 8)
         for cell in geom.cells:
             x, y = geom.cell_mm(cell)
-            cv2.rectangle(img, _mm((x - sq / 2 + pad, y - sq / 2 + pad), origin),
-                          _mm((x + sq / 2 - pad, y + sq / 2 - pad), origin), inner,
-                          int(rng.integers(1, 4)), cv2.LINE_AA, 4)
+            cv2.rectangle(
+                img,
+                _mm((x - sq / 2 + pad, y - sq / 2 + pad), origin),
+                _mm((x + sq / 2 - pad, y + sq / 2 - pad), origin),
+                inner,
+                int(rng.integers(1, 4)),
+                cv2.LINE_AA,
+                4,
+            )
     if rng.random() < 0.4:  # small printed motifs
         for cell in geom.cells:
             if rng.random() < 0.5:
                 x, y = geom.cell_mm(cell)
                 cx, cy = x + rng.uniform(-12, 12), y + rng.uniform(-12, 12)
-                cv2.circle(img, _mm((cx, cy), origin), round(rng.uniform(2, 7) * 48),
-                           _muted(rng), -1, cv2.LINE_AA, 4)
+                cv2.circle(
+                    img,
+                    _mm((cx, cy), origin),
+                    round(rng.uniform(2, 7) * 48),
+                    _muted(rng),
+                    -1,
+                    cv2.LINE_AA,
+                    4,
+                )
     if rng.random() < 0.8:  # grid lines
         line = _muted(rng)
         width = max(1, round(rng.uniform(0.5, 2.5) * CANVAS_PX_PER_MM))
         for k in range(geom.cols + 1):
             x = gx0 + k * sq
-            cv2.line(img, _mm((x, gy0), origin), _mm((x, gy1), origin), line, width,
-                     cv2.LINE_AA, 4)
+            cv2.line(img, _mm((x, gy0), origin), _mm((x, gy1), origin), line, width, cv2.LINE_AA, 4)
         for k in range(geom.rows + 1):
             y = gy0 + k * sq
-            cv2.line(img, _mm((gx0, y), origin), _mm((gx1, y), origin), line, width,
-                     cv2.LINE_AA, 4)
+            cv2.line(img, _mm((gx0, y), origin), _mm((gx1, y), origin), line, width, cv2.LINE_AA, 4)
     grain = rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
     img = np.clip(img.astype(np.float32) + grain, 0, 255).astype(np.uint8)
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), _muted(rng), round(2.5 * CANVAS_PX_PER_MM))
@@ -183,13 +217,19 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     quiet = min(5.0, geom.grid_inset_mm - side / 2 - 1)
     for m in geom.markers:
         cx, cy = m.center_mm
-        cv2.rectangle(img, _mm((cx - side / 2 - quiet, cy - side / 2 - quiet), origin),
-                      _mm((cx + side / 2 + quiet, cy + side / 2 + quiet), origin),
-                      (238, 240, 236), -1, cv2.LINE_AA, 4)
+        cv2.rectangle(
+            img,
+            _mm((cx - side / 2 - quiet, cy - side / 2 - quiet), origin),
+            _mm((cx + side / 2 + quiet, cy + side / 2 + quiet), origin),
+            (238, 240, 236),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
         x0 = round((cx - side / 2 - origin) * CANVAS_PX_PER_MM)
         y0 = round((cy - side / 2 - origin) * CANVAS_PX_PER_MM)
         tag = cv2.cvtColor(marker_image(m.id, px), cv2.COLOR_GRAY2BGR)
-        img[y0:y0 + px, x0:x0 + px] = np.where(tag > 127, 236, 22).astype(np.uint8)
+        img[y0 : y0 + px, x0 : x0 + px] = np.where(tag > 127, 236, 22).astype(np.uint8)
     return img
 
 
@@ -204,16 +244,23 @@ def _tile(rng: np.random.Generator, mirror: bool) -> np.ndarray:
     if mirror:
         tex[:] = int(rng.uniform(130, 230))
         for _ in range(int(rng.integers(2, 5))):
-            cv2.ellipse(tex, (int(rng.integers(0, w)), int(rng.integers(0, h))),
-                        (int(rng.integers(5, 30)), int(rng.integers(3, 15))),
-                        float(rng.uniform(0, 180)), 0, 360,
-                        [int(v) for v in rng.integers(40, 255, 3)], -1)
+            cv2.ellipse(
+                tex,
+                (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                (int(rng.integers(5, 30)), int(rng.integers(3, 15))),
+                float(rng.uniform(0, 180)),
+                0,
+                360,
+                [int(v) for v in rng.integers(40, 255, 3)],
+                -1,
+            )
         tex = cv2.GaussianBlur(tex, (0, 0), 2.5)
     else:
         tex[:] = _jitter((236, 238, 236), rng, 12)
         letter = chr(ord("A") + int(rng.integers(26)))
-        cv2.putText(tex, letter, (16, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 30), 4,
-                    cv2.LINE_AA)
+        cv2.putText(
+            tex, letter, (16, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 30), 4, cv2.LINE_AA
+        )
     return tex
 
 
@@ -222,40 +269,62 @@ def _framed(tile: np.ndarray, plastic: Colour) -> np.ndarray:
     h, w = tile.shape[:2]
     out = np.empty((h + 20, w + 12, 3), np.uint8)
     out[:] = plastic
-    out[6:6 + h, 6:6 + w] = tile
+    out[6 : 6 + h, 6 : 6 + w] = tile
     return out
 
 
-def screen_solids(geom: BoardGeometry, position: BoardReading,
-                  colours: tuple[Colour, Colour], rng: np.random.Generator, *,
-                  glare: bool = True, poses: dict[Cell, tuple[float, float, float]] | None = None,
-                  ) -> list[Solid]:
+def screen_solids(
+    geom: BoardGeometry,
+    position: BoardReading,
+    colours: tuple[Colour, Colour],
+    rng: np.random.Generator,
+    *,
+    glare: bool = True,
+    poses: dict[Cell, tuple[float, float, float]] | None = None,
+) -> list[Solid]:
     """Each screen as a foot and a frame; `poses` (cell -> skew°, dx, dy) keeps a screen
     standing the same way from frame to frame in a film."""
     solids = []
     for s in position.screens:
         skew, dx, dy = (poses or {}).get(s.cell) or (
-            rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG), *rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2))
+            rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG),
+            *rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2),
+        )
         a = math.radians(skew)
         # u along the screen; v = u turned a quarter, toward the owner's side (+y for seat 0).
         u = np.array([math.cos(a), math.sin(a)]) * geom.facing_y(s.owner)
         x, y = geom.cell_mm(s.cell)
         centre = np.array([x + dx, y + dy])
         plastic = _jitter(colours[s.owner], rng, 4)
-        foot = slab(centre, u, geom.screen_width_mm, geom.foot_depth_mm, geom.foot_height_mm,
-                    {"front": plastic, "back": plastic, "end": plastic, "top": plastic})
+        foot = slab(
+            centre,
+            u,
+            geom.screen_width_mm,
+            geom.foot_depth_mm,
+            geom.foot_height_mm,
+            {"front": plastic, "back": plastic, "end": plastic, "top": plastic},
+        )
         face = _framed(_tile(rng, bool(rng.random() < 2 / 7)), plastic)
-        frame = slab(centre, u, geom.screen_width_mm, geom.screen_thickness_mm,
-                     geom.screen_height_mm,
-                     {"front": face, "back": plastic, "end": plastic, "top": plastic},
-                     bottom_mm=geom.foot_height_mm)
+        frame = slab(
+            centre,
+            u,
+            geom.screen_width_mm,
+            geom.screen_thickness_mm,
+            geom.screen_height_mm,
+            {"front": face, "back": plastic, "end": plastic, "top": plastic},
+            bottom_mm=geom.foot_height_mm,
+        )
         if glare and rng.random() < 0.35:  # a lamp caught on the glossy top
             z = -geom.screen_height_mm - 0.05
             r = rng.uniform(1.5, 4.5)
             t = rng.uniform(-0.4, 0.4) * geom.screen_width_mm
             cx, cy = centre + u * t
-            ring = np.array([[cx + r * 1.6 * math.cos(k), cy + r * 0.6 * math.sin(k), z]
-                             for k in np.linspace(0, 2 * math.pi, 14, endpoint=False)])
+            ring = np.array(
+                [
+                    [cx + r * 1.6 * math.cos(k), cy + r * 0.6 * math.sin(k), z]
+                    for k in np.linspace(0, 2 * math.pi, 14, endpoint=False)
+                ]
+            )
             frame.decals.append((ring, _jitter((245, 248, 250), rng, 8)))
         solids += [foot, frame]
     return solids
@@ -274,16 +343,28 @@ def screen_top_points_mm(geom: BoardGeometry, position: BoardReading) -> np.ndar
     return np.array(pts, np.float64).reshape(-1, 3)
 
 
-def add_hands(img: np.ndarray, geom: BoardGeometry, position: BoardReading,
-              cam: VirtualCamera, rng: np.random.Generator, count: int) -> tuple[np.ndarray, int]:
+def add_hands(
+    img: np.ndarray,
+    geom: BoardGeometry,
+    position: BoardReading,
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    count: int,
+) -> tuple[np.ndarray, int]:
     """Arms reaching over the board that hide no screen's top and at most one marker.
     Returns the picture and how many arms it shows."""
-    protect = cam.project(screen_top_points_mm(geom, position)) if position.screens else \
-        np.zeros((0, 2))
+    protect = (
+        cam.project(screen_top_points_mm(geom, position)) if position.screens else np.zeros((0, 2))
+    )
     s = geom.marker_side_mm / 2 + 2
-    markers = [cam.project(np.array([(m.center_mm[0] + dx, m.center_mm[1] + dy)
-                                     for dx in (-s, s) for dy in (-s, s)]))
-               for m in geom.markers]
+    markers = [
+        cam.project(
+            np.array(
+                [(m.center_mm[0] + dx, m.center_mm[1] + dy) for dx in (-s, s) for dy in (-s, s)]
+            )
+        )
+        for m in geom.markers
+    ]
     h, w = img.shape[:2]
     w_mm, h_mm = geom.size_mm
     hidden_before: set[int] = set()
@@ -321,8 +402,7 @@ def add_hands(img: np.ndarray, geom: BoardGeometry, position: BoardReading,
 # --- the photograph --------------------------------------------------------------------
 
 
-def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator
-                  ) -> np.ndarray:
+def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator) -> np.ndarray:
     """The table and the empty printed board through `cam` (drawn once per table)."""
     table = effects.table_texture(cam.width, cam.height, rng)
     canvas = board_canvas(geom, rng)
@@ -330,19 +410,30 @@ def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Genera
     return cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
 
 
-def shoot(base: np.ndarray, geom: BoardGeometry, position: BoardReading,
-          colours: tuple[Colour, Colour], cam: VirtualCamera, rng: np.random.Generator, *,
-          conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+def shoot(
+    base: np.ndarray,
+    geom: BoardGeometry,
+    position: BoardReading,
+    colours: tuple[Colour, Colour],
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    *,
+    conditions: Conditions = Conditions(),
+    hands: int | None = None,
+) -> np.ndarray:
     """One photograph of `position` on a board already drawn (`board_picture`)."""
     img = base.copy()
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
-    draw_solids(img, cam, screen_solids(geom, position, colours, rng,
-                                        glare=conditions.glare), light)
+    draw_solids(
+        img, cam, screen_solids(geom, position, colours, rng, glare=conditions.glare), light
+    )
     n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
     img, _ = add_hands(img, geom, position, cam, rng, n_hands)
     return effects.photograph(
-        img, rng, light=True,
+        img,
+        rng,
+        light=True,
         glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
         shadow=bool(rng.random() < 0.4),
         noise_sigma=float(rng.uniform(1.5, 5)),
@@ -351,16 +442,36 @@ def shoot(base: np.ndarray, geom: BoardGeometry, position: BoardReading,
     )
 
 
-def render_board(geom: BoardGeometry, position: BoardReading, colours: tuple[Colour, Colour],
-                 cam: VirtualCamera, rng: np.random.Generator, *,
-                 conditions: Conditions = Conditions(), hands: int | None = None) -> np.ndarray:
+def render_board(
+    geom: BoardGeometry,
+    position: BoardReading,
+    colours: tuple[Colour, Colour],
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    *,
+    conditions: Conditions = Conditions(),
+    hands: int | None = None,
+) -> np.ndarray:
     """One photograph of `position` through `cam`, with light, arms and camera faults."""
-    return shoot(board_picture(geom, cam, rng), geom, position, colours, cam, rng,
-                 conditions=conditions, hands=hands)
+    return shoot(
+        board_picture(geom, cam, rng),
+        geom,
+        position,
+        colours,
+        cam,
+        rng,
+        conditions=conditions,
+        hands=hands,
+    )
 
 
-def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
-                 conditions: Conditions = Conditions(), *, setup: bool = False) -> Photo:
+def render_photo(
+    geom: BoardGeometry,
+    seed: int | tuple[int, ...],
+    conditions: Conditions = Conditions(),
+    *,
+    setup: bool = False,
+) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture.
 
     `setup` also photographs the start position on the same table under the same camera
@@ -375,6 +486,7 @@ def render_photo(geom: BoardGeometry, seed: int | tuple[int, ...],
     image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
     first = None
     if setup:
-        first = shoot(base, geom, start_position(geom), colours, cam, rng,
-                      conditions=conditions, hands=0)
+        first = shoot(
+            base, geom, start_position(geom), colours, cam, rng, conditions=conditions, hands=0
+        )
     return Photo(image, position, cam, colours, first)

@@ -60,8 +60,9 @@ class Script:
 
 
 def _position(state: Any) -> BoardReading:
-    return BoardReading(tuple(ScreenSeen(s.cell, s.owner) for s in state.screens
-                              if s.cell is not None))
+    return BoardReading(
+        tuple(ScreenSeen(s.cell, s.owner) for s in state.screens if s.cell is not None)
+    )
 
 
 def scripted_game(seed: int, max_moves: int = 400) -> Script:
@@ -79,8 +80,11 @@ def scripted_game(seed: int, max_moves: int = 400) -> Script:
     rng = random.Random(seed)
     state = ENGINE.new_game(2)
     setups = []
-    while ENGINE.current_player(state) is not None and state.phase != "play" and any(
-            isinstance(a, Setup) for a in ENGINE.legal_actions(state)):
+    while (
+        ENGINE.current_player(state) is not None
+        and state.phase != "play"
+        and any(isinstance(a, Setup) for a in ENGINE.legal_actions(state))
+    ):
         options = [a for a in ENGINE.legal_actions(state) if isinstance(a, Setup)]
         setups.append(rng.choice(options))
         state = ENGINE.apply(state, setups[-1])
@@ -125,8 +129,9 @@ def _changed(before: BoardReading, after: BoardReading) -> tuple[Cell | None, Ce
     return (gone[0] if gone else None), (new[0] if new else None)
 
 
-def film_shots(geom: BoardGeometry, script: Script, rng: np.random.Generator,
-               rest_s: float = REST_S) -> list[Shot]:
+def film_shots(
+    geom: BoardGeometry, script: Script, rng: np.random.Generator, rest_s: float = REST_S
+) -> list[Shot]:
     """The script as shots: reach, carry (blurred), set down, hands away."""
     shots = [Shot(rest_s, script.positions[0], rest=True)]
     for before, after in zip(script.positions, script.positions[1:], strict=False):
@@ -151,8 +156,14 @@ def film_shots(geom: BoardGeometry, script: Script, rng: np.random.Generator,
 class Film:
     """`frame(t)` -> (BGR image, ground truth); the same seed and t give the same picture."""
 
-    def __init__(self, geom: BoardGeometry, shots: list[Shot], seed: int,
-                 size: tuple[int, int] = (1280, 960), max_tilt_deg: float = 25.0) -> None:
+    def __init__(
+        self,
+        geom: BoardGeometry,
+        shots: list[Shot],
+        seed: int,
+        size: tuple[int, int] = (1280, 960),
+        max_tilt_deg: float = 25.0,
+    ) -> None:
         self.geom = geom
         self.shots = shots
         rng = np.random.default_rng([seed, 41])
@@ -163,15 +174,20 @@ class Film:
         flat = np.full((h, w, 3), 200, np.uint8)
         self.gain = effects.uneven_light(flat, rng, strength=0.25).astype(np.float32) / 200.0
         self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
-        self.poses = {cell: (float(rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG)),
-                             *(float(v) for v in rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2)))
-                      for cell in geom.cells}
+        self.poses = {
+            cell: (
+                float(rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG)),
+                *(float(v) for v in rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2)),
+            )
+            for cell in geom.cells
+        }
         self.duration = sum(s.seconds for s in shots)
         self.noise = []
         for _ in range(3):
             n = rng.normal(0, 2.5, (h, w, 3)).astype(np.float32)
-            self.noise.append((np.clip(n, 0, 255).astype(np.uint8),
-                               np.clip(-n, 0, 255).astype(np.uint8)))
+            self.noise.append(
+                (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
+            )
 
     def shot_at(self, t: float) -> Shot:
         t = t % self.duration if self.duration > 0 else 0.0
@@ -185,9 +201,14 @@ class Film:
         shot = self.shot_at(t)
         rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 43])
         img = self.base.copy()
-        draw_solids(img, self.camera, screen_solids(self.geom, shot.position, self.colours,
-                                                    rng, glare=False, poses=self.poses),
-                    self.light)
+        draw_solids(
+            img,
+            self.camera,
+            screen_solids(
+                self.geom, shot.position, self.colours, rng, glare=False, poses=self.poses
+            ),
+            self.light,
+        )
         if shot.hand_over is not None:
             x, y = shot.hand_over
             reach = self.camera.project(np.array([[x, y, -45.0]]))[0]

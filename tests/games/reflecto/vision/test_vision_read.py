@@ -39,24 +39,31 @@ def test_photographs_read_right_with_colours_learned_at_setup(i: int) -> None:
 
 
 def _position() -> BoardReading:
-    cells = {(0, 1): 0, (2, 3): 0, (4, 4): 0, (6, 0): 0, (1, 5): 1, (3, 1): 1, (5, 2): 1,
-             (6, 6): 1}
+    cells = {(0, 1): 0, (2, 3): 0, (4, 4): 0, (6, 0): 0, (1, 5): 1, (3, 1): 1, (5, 2): 1, (6, 6): 1}
     return BoardReading(tuple(ScreenSeen(c, o) for c, o in cells.items()))
 
 
-def _shot(cam: VirtualCamera, position: BoardReading, hands: int, seed: int,
-          shot: int = 0) -> np.ndarray:
+def _shot(
+    cam: VirtualCamera, position: BoardReading, hands: int, seed: int, shot: int = 0
+) -> np.ndarray:
     """Photograph `shot` of one table (board art and colours drawn from `seed`)."""
     rng = np.random.default_rng(seed)
     colours = random_colours(rng)
     base = board_picture(GEOM, cam, rng)
-    return shoot(base, GEOM, position, colours, cam, np.random.default_rng([seed, shot]),
-                 hands=hands, conditions=Conditions(glare=False))
+    return shoot(
+        base,
+        GEOM,
+        position,
+        colours,
+        cam,
+        np.random.default_rng([seed, shot]),
+        hands=hands,
+        conditions=Conditions(glare=False),
+    )
 
 
 @pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (25.0, 200.0)])
-def test_no_setup_learns_colours_and_tells_owners_by_the_letters(tilt: float, yaw: float
-                                                                 ) -> None:
+def test_no_setup_learns_colours_and_tells_owners_by_the_letters(tilt: float, yaw: float) -> None:
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=tilt, yaw_deg=yaw)
     got, _ = read_board(_shot(cam, _position(), 0, 11), GEOM)
@@ -93,24 +100,42 @@ def test_no_markers_no_board() -> None:
 
 
 def test_cli_render_then_read_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", "reflecto", "--seed", str(TEST_SEED), "--out", str(tmp_path),
-                 "--setup", "--no-hands"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                "reflecto",
+                "--seed",
+                str(TEST_SEED),
+                "--out",
+                str(tmp_path),
+                "--setup",
+                "--no-hands",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     image, setup = tmp_path / "0000.jpg", tmp_path / "0000-setup.jpg"
     assert main(["read", "reflecto", str(image), "--setup", str(setup), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     truth = json.loads((tmp_path / "0000.json").read_text())
     assert out["image"] == str(image)
-    assert [(s["cell"], s["owner"]) for s in out["screens"]] == \
-        [(s["cell"], s["owner"]) for s in truth["screens"]]
+    assert [(s["cell"], s["owner"]) for s in out["screens"]] == [
+        (s["cell"], s["owner"]) for s in truth["screens"]
+    ]
     assert all(0 < s["confidence"] <= 1 for s in out["screens"])
 
 
 @pytest.mark.parametrize("kind", ["missing", "folder", "not-an-image"])
-def test_bad_input_is_one_line_and_exit_2(kind: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    path = {"missing": tmp_path / "nope.jpg", "folder": tmp_path,
-            "not-an-image": tmp_path / "notes.txt"}[kind]
+def test_bad_input_is_one_line_and_exit_2(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = {
+        "missing": tmp_path / "nope.jpg",
+        "folder": tmp_path,
+        "not-an-image": tmp_path / "notes.txt",
+    }[kind]
     if kind == "not-an-image":
         path.write_text("hello")
     assert main(["read", "reflecto", str(path)]) == 2
@@ -119,15 +144,29 @@ def test_bad_input_is_one_line_and_exit_2(kind: str, tmp_path: Path,
 
 
 def test_render_writes_an_answer_key_in_reads_shape(tmp_path: Path) -> None:
-    assert main(["render", "reflecto", "--seed", "1", "--out", str(tmp_path), "--count",
-                 "1", "--size", "1280x960"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                "reflecto",
+                "--seed",
+                "1",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "1",
+                "--size",
+                "1280x960",
+            ]
+        )
+        == 0
+    )
     key = json.loads((tmp_path / "0000.json").read_text())
     assert set(key) == {"image", "screens", "warnings"}
     assert cv2.imread(str(tmp_path / "0000.jpg")).shape == (960, 1280, 3)
 
 
-def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path: Path
-                                                                        ) -> None:
+def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
     from companion.games.reflecto.vision.perceive import COLOURS_FILE, perceive_frame
@@ -140,17 +179,36 @@ def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path
     assert (tmp_path / COLOURS_FILE).exists()
     assert len(first.data["screens"]) == 14 and first.data["board_found"]
     assert not any("learned from this picture" in w for w in first.data["warnings"])
-    later = perceive_frame(SimpleNamespace(image=_shot(cam, _position(), 0, 21, shot=1)),
-                           SimpleNamespace(), settings)
+    later = perceive_frame(
+        SimpleNamespace(image=_shot(cam, _position(), 0, 21, shot=1)), SimpleNamespace(), settings
+    )
     got = {(tuple(s["cell"]), s["owner"]) for s in later.data["screens"]}
     assert got == set(_position().layout_key())
     assert later.data["unclear"] == [] and later.data["hands"] is False
 
 
 def test_render_json_lists_the_files_written_with_their_truth(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", "reflecto", "--seed", "2", "--out", str(tmp_path), "--count", "2",
-                 "--size", "1280x960", "--setup", "--json"]) == 0
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "render",
+                "reflecto",
+                "--seed",
+                "2",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "2",
+                "--size",
+                "1280x960",
+                "--setup",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["count"] == 2 and out["seed"] == 2 and out["out"] == str(tmp_path)
     for i, item in enumerate(out["files"]):

@@ -24,33 +24,46 @@ from companion.sim.camera import VirtualCamera
 
 GEOM = load_geometry()
 W, H = GEOM.size_mm
-SPREAD = BoardReading(tuple(
-    ScreenSeen((r, c), (r + c // 2) % 2) for r in range(GEOM.rows) for c in range(0, 7, 2)
-    if r % 2 == 0 or c % 4 == 0))
+SPREAD = BoardReading(
+    tuple(
+        ScreenSeen((r, c), (r + c // 2) % 2)
+        for r in range(GEOM.rows)
+        for c in range(0, 7, 2)
+        if r % 2 == 0 or c % 4 == 0
+    )
+)
 """Screens in every other column, with empty squares between them along the rows."""
 
 
 def _table(yaw: float) -> tuple[np.ndarray, read.ScreenColours]:
     """SPREAD and the start position on one table, from a low camera tilted 25°."""
-    cam = VirtualCamera.looking_at((W / 2, H / 2), 430, tilt_deg=25, yaw_deg=yaw,
-                                   hfov_deg=72)
+    cam = VirtualCamera.looking_at((W / 2, H / 2), 430, tilt_deg=25, yaw_deg=yaw, hfov_deg=72)
     rng = np.random.default_rng(3)
     colours = random_colours(rng)
     base = board_picture(GEOM, cam, rng)
     still = Conditions(glare=False)
-    setup = shoot(base, GEOM, start_position(GEOM), colours, cam,
-                  np.random.default_rng([3, 0]), hands=0, conditions=still)
-    image = shoot(base, GEOM, SPREAD, colours, cam, np.random.default_rng([3, 1]), hands=0,
-                  conditions=still)
+    setup = shoot(
+        base,
+        GEOM,
+        start_position(GEOM),
+        colours,
+        cam,
+        np.random.default_rng([3, 0]),
+        hands=0,
+        conditions=still,
+    )
+    image = shoot(
+        base, GEOM, SPREAD, colours, cam, np.random.default_rng([3, 1]), hands=0, conditions=still
+    )
     rect = read.rectify(setup, GEOM)
     assert rect is not None
     return image, read.learn_at_setup(rect, GEOM)
 
 
 @pytest.mark.parametrize("yaw", [45.0, 90.0])
-def test_empty_squares_beside_standing_screens_read_clear(yaw: float,
-                                                          monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
+def test_empty_squares_beside_standing_screens_read_clear(
+    yaw: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
     image, colours = _table(yaw)
     got, _ = read.read_board(image, GEOM, colours)
     assert got.layout_key() == SPREAD.layout_key()
@@ -64,7 +77,8 @@ def test_empty_squares_beside_standing_screens_read_clear(yaw: float,
 
 @pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (25.0, 90.0), (25.0, 270.0)])
 def test_reach_stretches_toward_the_camera_by_the_feet_pulled_onto_the_tops_plane(
-        tilt: float, yaw: float) -> None:
+    tilt: float, yaw: float
+) -> None:
     """Along the line to the point under the camera, the reach ends at the screen's top on
     the far side and at its foot's nearer end pulled onto the tops' plane on the near side:
     by (distance - half a screen) * height / camera height."""
