@@ -24,6 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --config-file mypy-normal.ini
 
 test: $(STAMP) browser lint
 	$(PY) -m pytest -q

@@ -51,7 +51,7 @@ class OpenCVSource(FrameSource):
             raise CameraError(f"camera {self.spec} not found or busy")
         if isinstance(self.device, int):
             # Most USB cameras reach 1280×960 at 10+ fps only as MJPG over USB 2.
-            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, s.width)
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, s.height)
         cap.set(cv2.CAP_PROP_FPS, s.fps)

@@ -41,6 +41,7 @@ def table_texture(
     if tone is not None:
         lo, hi = TONES[tone]
         base = lo + (base - 60) / 140 * (hi - lo)
+    img: np.ndarray
     if kind == "plain":
         img = np.empty((height, width, 3), np.float32)
         img[:] = base
@@ -163,7 +164,10 @@ def jpeg(img: np.ndarray, quality: int = 80) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if out is None:
+        raise RuntimeError("JPEG decoding failed")
+    return out
 
 
 def hand(

@@ -103,7 +103,7 @@ def _paint_face(img: np.ndarray, quad_px: np.ndarray, paint: Paint, shade: float
     cv2.fillConvexPoly(mask, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     if isinstance(paint, np.ndarray):
         th, tw = paint.shape[:2]
-        src = np.float32([[0, 0], [tw - 1, 0], [tw - 1, th - 1], [0, th - 1]])
+        src = np.array([[0, 0], [tw - 1, 0], [tw - 1, th - 1], [0, th - 1]], np.float32)
         M = cv2.getPerspectiveTransform(src, local)
         layer = cv2.warpPerspective(
             paint, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE

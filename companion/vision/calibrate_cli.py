@@ -226,6 +226,8 @@ def _table(args: argparse.Namespace) -> int:
     )
     c_px, s_px = reg.table_to_image(centre), reg.table_to_image(step)
     px_per_mm = float(np.mean(np.linalg.norm(s_px - c_px, axis=1)))
+    # table_to_image above raised unless the registration holds both homographies.
+    assert reg.H_table_from_image is not None and reg.H_image_from_table is not None
     data = {
         "H_table_from_image": reg.H_table_from_image.tolist(),
         "H_image_from_table": reg.H_image_from_table.tolist(),

@@ -228,6 +228,8 @@ def measure_marker_mm(png: Path, marker_id: int) -> float:
     from companion.vision.markers import detect_markers
 
     img = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    if img is None:
+        raise ValueError(f"cannot read {png}")
     found = detect_markers(img)
     if marker_id not in found:
         raise ValueError(f"marker {marker_id} not on {png.name}")

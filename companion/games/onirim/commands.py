@@ -143,7 +143,7 @@ def solve_main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     state = _load_state(args.state)
     h = hint(state, _settings(args), seed=args.seed)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "action": ENGINE.action_to_json(r.action),
             "win": round(r.win, 4),

@@ -61,10 +61,10 @@ def features(state: OnirimState) -> tuple[float, ...]:
     deck = ENGINE.deck
     idx = deck.index
     counts = state.deck
-    doors_in = {}
+    doors_in: dict[str, int] = {}
     for d in state.doors:
         doors_in[d] = doors_in.get(d, 0) + 1
-    missing = {}
+    missing: dict[str, int] = {}
     for c in deck.colours:
         d = door(c)
         missing[c] = deck.copies[d] - doors_in.get(d, 0)
@@ -88,10 +88,10 @@ def features(state: OnirimState) -> tuple[float, ...]:
     for m, explored, under in zip(state.in_game, state.explored, state.under, strict=True):
         if explored:
             continue
-        card = deck.mirrors[m]
-        if card.required:
+        mirror = deck.mirrors[m]
+        if mirror.required:
             needed += deck.cards_to_explore - len(under)
-        elif card.effect in _EFFECT_USEFUL:
+        elif mirror.effect in _EFFECT_USEFUL:
             progress += len(under)
     return (
         float(sum(counts)),

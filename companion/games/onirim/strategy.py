@@ -11,7 +11,7 @@ Nightmare if it shows one and puts the most useful cards on top.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import (
@@ -155,7 +155,8 @@ def prophecy_action(state: OnirimState) -> Prophecy:
 
 
 def pick_action(state: OnirimState) -> Pick:
-    options = [a.card for a in ENGINE.legal_actions(state)]
+    # Inside a Mirror effect every legal action is a Pick.
+    options = [a.card for a in cast(list[Pick], ENGINE.legal_actions(state))]
     assert state.effect is not None
     eff = ENGINE.deck.mirrors[state.effect].effect
     if eff in ("nightmares-then-doors", "one-door"):

@@ -35,7 +35,10 @@ def moves_command(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     position = position_from_json(read_json_file(args.state))
-    out = {"moves": [m.to_json() for m in position.moves()], "removals": position.removals()}
+    out: dict[str, Any] = {
+        "moves": [m.to_json() for m in position.moves()],
+        "removals": position.removals(),
+    }
     if args.json:
         print(json.dumps(out))
         return 0

@@ -184,7 +184,7 @@ def visible_ncc(
 
 
 def _detector() -> cv2.SIFT:
-    return cv2.SIFT_create(nfeatures=MAX_FEATURES, contrastThreshold=CONTRAST)
+    return cv2.SIFT.create(nfeatures=MAX_FEATURES, contrastThreshold=CONTRAST)
 
 
 def frame_features(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -116,7 +117,7 @@ class Library:
             "border_mm": self.shape.border_mm,
         }
         tmp = path.with_suffix(".tmp.npz")
-        faces = {} if self.faces is None else {"faces": self.faces}
+        faces: dict[str, Any] = {} if self.faces is None else {"faces": self.faces}
         np.savez_compressed(
             tmp,
             header=np.array(json.dumps(header)),

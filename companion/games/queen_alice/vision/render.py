@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -79,7 +80,7 @@ class PieceSet:
 
 
 def _hsv(h: float, s: float, v: float) -> Colour:
-    px = np.uint8([[[round(h) % 180, round(s * 255), round(v * 255)]]])
+    px = np.array([[[round(h) % 180, round(s * 255), round(v * 255)]]], np.uint8)
     b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
     return int(b), int(g), int(r)
 
@@ -106,7 +107,9 @@ def random_position(geom: BoardGeometry, rng: np.random.Generator) -> BoardReadi
     squares = {
         geom.cells[int(i)]: ("red" if k < counts[0] else "white") for k, i in enumerate(picks)
     }
-    alice = {c: int(rng.integers(0, len(geom.paths[c]))) for c in ("red", "white")}
+    alice: dict[str, int | None] = {
+        c: int(rng.integers(0, len(geom.paths[c]))) for c in ("red", "white")
+    }
     crowns = int(rng.integers(0, len(geom.crown_slots) + 1))
     return BoardReading(squares, frozenset(), crowns, alice)
 
@@ -306,7 +309,7 @@ def piece_solids(
     base = pset.base_sq * sq
     if pset.style == "tokens":
         h = rng.uniform(3, 8)
-        dark = tuple(int(v * 0.55) for v in paint)
+        dark = cast(Colour, tuple(int(v * 0.55) for v in paint))
         return [
             frustum(
                 centre,
@@ -319,7 +322,7 @@ def piece_solids(
                 paint,
                 (base * rng.uniform(0.2, 0.4), dark),
             )
-        ]  # type: ignore[arg-type]
+        ]
     tall = KIND_HEIGHT[kind] * MAX_HEIGHT_SQ * sq * pset.scale
     if pset.style == "staunton":
         foot = rng.uniform(3, 5)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -161,7 +161,7 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
     )
     if (
         reading.board_found
-        and not observation.data["hands"]
+        and not cast(dict[str, Any], observation.data)["hands"]
         and (colours is None or not reading.screens)
     ):
         # No colours yet, or the saved ones find nothing (another set of screens): learn
@@ -193,13 +193,14 @@ def _squares(reading: BoardReading) -> set[tuple[int, int]]:
 
 def annotate(image: np.ndarray, registration: Any, observation: Observation) -> np.ndarray:
     """Each screen read: a dot in its seat's colour on its top, a ring where unsure."""
-    pose = observation.data.get("pose")
+    data = cast(dict[str, Any], observation.data)  # Reflecto observes into a plain dict
+    pose = data.get("pose")
     if not pose:
         return image
     geom = load_geometry()
     K = np.asarray(pose["K"], float)
     rvec, tvec = np.asarray(pose["rvec"], float), np.asarray(pose["tvec"], float)
-    for s in observation.data.get("screens", []):
+    for s in data.get("screens", []):
         x, y = geom.cell_mm((s["cell"][0], s["cell"][1]))
         pt, _ = cv2.projectPoints(np.array([[x, y, -geom.screen_height_mm]]), rvec, tvec, K, None)
         px = tuple(int(v) for v in pt.reshape(2))

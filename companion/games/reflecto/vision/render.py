@@ -66,7 +66,7 @@ class Photo:
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> Colour:
-    px = np.uint8([[[round(h) % 180, round(s * 255), round(v * 255)]]])
+    px = np.array([[[round(h) % 180, round(s * 255), round(v * 255)]]], np.uint8)
     b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
     return int(b), int(g), int(r)
 

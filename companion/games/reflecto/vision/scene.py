@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -174,10 +174,14 @@ class Film:
         flat = np.full((h, w, 3), 200, np.uint8)
         self.gain = effects.uneven_light(flat, rng, strength=0.25).astype(np.float32) / 200.0
         self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
-        self.poses = {
-            cell: (
-                float(rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG)),
-                *(float(v) for v in rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2)),
+        # A skew in degrees, then a shift (x, y) in mm.
+        self.poses: dict[Cell, tuple[float, float, float]] = {
+            cell: cast(
+                tuple[float, float, float],
+                (
+                    float(rng.uniform(-MAX_SKEW_DEG, MAX_SKEW_DEG)),
+                    *(float(v) for v in rng.uniform(-MAX_SHIFT_MM, MAX_SHIFT_MM, 2)),
+                ),
             )
             for cell in geom.cells
         }
