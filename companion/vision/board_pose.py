@@ -157,12 +157,15 @@ def _fit(
 def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tuple[float, _Fit]:
     """The focal length kept (see `focal_by_reprojection`) and its refined pose.
 
-    The prior's refined fit comes first: when it already reprojects within the gain no other
-    focal length can beat it by the gain, and the search is skipped.
+    The search is skipped when it cannot win: every pose at every focal length maps the board
+    plane by a homography, so the best homography's reprojection error bounds from below
+    what any focal length can reach; when even that bound does not beat the prior's fit
+    clearly, the prior is kept without searching (most views that are nearly straight down).
     """
     prior = _prior_focal(size[0])
     at_prior = _fit(obj, img, prior, size, refine=True)
-    if at_prior.rms <= FOCAL_GAIN_PX:
+    floor = _homography_rms(obj, img)
+    if not _clearly_better(floor, at_prior.rms):
         return prior, at_prior
     grid = np.exp(np.linspace(math.log(0.45 * size[0]), math.log(2.6 * size[0]), 12))
     coarse = [_fit(obj, img, float(f), size).rms for f in grid]
@@ -182,10 +185,23 @@ def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tu
     step = 0.5 * (a - c) / bend if bend > 1e-12 else 0.0
     best = math.exp(logs[j] + max(-1.0, min(1.0, step)) * (logs[1] - logs[0]))
     at_best = _fit(obj, img, best, size, refine=True)
-    clearly = (
-        at_prior.rms - at_best.rms > FOCAL_GAIN_PX and at_best.rms < FOCAL_GAIN_RATIO * at_prior.rms
-    )
-    return (best, at_best) if clearly else (prior, at_prior)
+    return (best, at_best) if _clearly_better(at_best.rms, at_prior.rms) else (prior, at_prior)
+
+
+def _clearly_better(rms: float, prior_rms: float) -> bool:
+    """Whether a focal length's fit beats the prior's by the gain (`FOCAL_GAIN_PX`)."""
+    return prior_rms - rms > FOCAL_GAIN_PX and rms < FOCAL_GAIN_RATIO * prior_rms
+
+
+def _homography_rms(obj: np.ndarray, img: np.ndarray) -> float:
+    """Corner reprojection RMS of the best homography from the board plane (least squares,
+    refined on the reprojection error by OpenCV): a lower bound for any pose's."""
+    H, _ = cv2.findHomography(obj[:, :2], img, 0)
+    if H is None:
+        return 0.0  # no bound: search
+    pts = np.column_stack([obj[:, :2], np.ones(len(obj))]) @ H.T
+    off = (pts[:, :2] / pts[:, 2:3] - img).ravel()
+    return math.sqrt(float(off @ off) / len(img))
 
 
 def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> float:
