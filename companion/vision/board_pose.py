@@ -127,19 +127,81 @@ def _k(f: float, size: tuple[int, int]) -> np.ndarray:
     return np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]], np.float64)
 
 
-def _rms(
+@dataclass(frozen=True)
+class _Fit:
+    """The best pose at one focal length and how well it reprojects the marker corners."""
+
+    rms: float
+    rvec: np.ndarray
+    tvec: np.ndarray
+
+
+def _fit(
     obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int], refine: bool = False
-) -> float:
-    """Corner reprojection RMS of the best pose at focal length f (IPPE alone is enough to
-    search with; the final comparison refines, as the pose that is used will be)."""
+) -> _Fit:
+    """The best pose at focal length f (IPPE alone is enough to search with; the final
+    comparison refines, as the pose that is used will be). The corners are projected here
+    rather than by `cv2.projectPoints`: without distortion it is two lines, and the call and
+    numpy's reductions cost more than the IPPE solve itself."""
     K = _k(f, size)
     ok, rvec, tvec = cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
-        return float("inf")
+        return _Fit(float("inf"), np.zeros((3, 1)), np.zeros((3, 1)))
     if refine:
         rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, None, rvec, tvec)
-    proj, _ = cv2.projectPoints(obj, rvec, tvec, K, None)
-    return float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
+    cam = obj @ cv2.Rodrigues(rvec)[0].T + tvec.reshape(1, 3)
+    off = (f * cam[:, :2] / cam[:, 2:3] + (size[0] / 2, size[1] / 2) - img).ravel()
+    return _Fit(math.sqrt(float(off @ off) / len(img)), rvec, tvec)
+
+
+def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tuple[float, _Fit]:
+    """The focal length kept (see `focal_by_reprojection`) and its refined pose.
+
+    The search is skipped when it cannot win: every pose at every focal length maps the board
+    plane by a homography, so the best homography's reprojection error bounds from below
+    what any focal length can reach; when even that bound does not beat the prior's fit
+    clearly, the prior is kept without searching (most views that are nearly straight down).
+    """
+    prior = _prior_focal(size[0])
+    at_prior = _fit(obj, img, prior, size, refine=True)
+    floor = _homography_rms(obj, img)
+    if not _clearly_better(floor, at_prior.rms):
+        return prior, at_prior
+    grid = np.exp(np.linspace(math.log(0.45 * size[0]), math.log(2.6 * size[0]), 12))
+    coarse = [_fit(obj, img, float(f), size).rms for f in grid]
+    i = int(np.argmin(coarse))
+    lo, hi = max(0, i - 1), min(len(grid) - 1, i + 1)
+    logs = np.linspace(math.log(grid[lo]), math.log(grid[hi]), 7)
+    known = {0: coarse[lo], 6: coarse[hi]}  # the fine grid's ends (and middle) are coarse points
+    if hi - lo == 2:
+        known[3] = coarse[i]
+    errs = [
+        known[k] if k in known else _fit(obj, img, math.exp(v), size).rms
+        for k, v in enumerate(logs)
+    ]
+    j = min(max(int(np.argmin(errs)), 1), len(logs) - 2)
+    a, b, c = errs[j - 1], errs[j], errs[j + 1]
+    bend = a - 2 * b + c  # a parabola through the three points around the minimum
+    step = 0.5 * (a - c) / bend if bend > 1e-12 else 0.0
+    best = math.exp(logs[j] + max(-1.0, min(1.0, step)) * (logs[1] - logs[0]))
+    at_best = _fit(obj, img, best, size, refine=True)
+    return (best, at_best) if _clearly_better(at_best.rms, at_prior.rms) else (prior, at_prior)
+
+
+def _clearly_better(rms: float, prior_rms: float) -> bool:
+    """Whether a focal length's fit beats the prior's by the gain (`FOCAL_GAIN_PX`)."""
+    return prior_rms - rms > FOCAL_GAIN_PX and rms < FOCAL_GAIN_RATIO * prior_rms
+
+
+def _homography_rms(obj: np.ndarray, img: np.ndarray) -> float:
+    """Corner reprojection RMS of the best homography from the board plane (least squares,
+    refined on the reprojection error by OpenCV): a lower bound for any pose's."""
+    H, _ = cv2.findHomography(obj[:, :2], img, 0)
+    if H is None:
+        return 0.0  # no bound: search
+    pts = np.column_stack([obj[:, :2], np.ones(len(obj))]) @ H.T
+    off = (pts[:, :2] / pts[:, 2:3] - img).ravel()
+    return math.sqrt(float(off @ off) / len(img))
 
 
 def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> float:
@@ -149,23 +211,7 @@ def focal_by_reprojection(obj: np.ndarray, img: np.ndarray, size: tuple[int, int
     error hardly depends on f (looking nearly straight down) the prior is kept, since then
     f barely changes where a 2 cm tall top lands either.
     """
-    w = size[0]
-    prior = _prior_focal(w)
-    grid = np.exp(np.linspace(math.log(0.45 * w), math.log(2.6 * w), 12))
-    errs = [_rms(obj, img, float(f), size) for f in grid]
-    i = int(np.argmin(errs))
-    lo, hi = grid[max(0, i - 1)], grid[min(len(grid) - 1, i + 1)]
-    logs = np.linspace(math.log(lo), math.log(hi), 7)
-    errs = [_rms(obj, img, math.exp(v), size) for v in logs]
-    j = min(max(int(np.argmin(errs)), 1), len(logs) - 2)
-    a, b, c = errs[j - 1], errs[j], errs[j + 1]
-    bend = a - 2 * b + c  # a parabola through the three points around the minimum
-    step = 0.5 * (a - c) / bend if bend > 1e-12 else 0.0
-    best = math.exp(logs[j] + max(-1.0, min(1.0, step)) * (logs[1] - logs[0]))
-    at_prior = _rms(obj, img, prior, size, refine=True)
-    at_best = _rms(obj, img, best, size, refine=True)
-    clearly = at_prior - at_best > FOCAL_GAIN_PX and at_best < FOCAL_GAIN_RATIO * at_prior
-    return best if clearly else prior
+    return _focal_search(obj, img, size)[0]
 
 
 def estimate_pose(
@@ -180,18 +226,17 @@ def estimate_pose(
         return None
     obj = np.vstack([marker_object_points(board, i) for i in ids])
     img = np.vstack([markers[i].corners.reshape(4, 2) for i in ids]).astype(np.float64)
-    if calibration is not None:
-        K, dist = calibration.K.astype(np.float64), calibration.dist.astype(np.float64)
-        estimated = False
-    else:
-        dist = np.zeros(5)
-        f = focal_by_reprojection(obj, img, size)
-        estimated = True
+    if calibration is None:
+        f, fit = _focal_search(obj, img, size)
+        if not math.isfinite(fit.rms):
+            return None
         K = _k(f, size)
+        return BoardPose(K, np.zeros(5), fit.rvec, fit.tvec, ids, fit.rms, True)
+    K, dist = calibration.K.astype(np.float64), calibration.dist.astype(np.float64)
     ok, rvec, tvec = cv2.solvePnP(obj, img, K, dist, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
         return None
     rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, dist, rvec, tvec)
     proj, _ = cv2.projectPoints(obj, rvec, tvec, K, dist)
     err = float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
-    return BoardPose(K, dist, rvec, tvec, ids, err, estimated)
+    return BoardPose(K, dist, rvec, tvec, ids, err, False)
