@@ -668,7 +668,10 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     # Only holes shaped like a card interior or its upper half, of a common size, shape the
     # plane: pale patches of table and other junk must not.
     ratio = np.array(
-        [np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec)) for o in items]
+        [
+            float(np.linalg.norm(o.height_vec)) / max(1e-6, float(np.linalg.norm(o.width_vec)))
+            for o in items
+        ]
     )
     like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (
         np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE
@@ -1105,7 +1108,7 @@ class Reader:
             # Two markers are taken only if the cards, read along this axis, agree on sizes.
             plane, marked = (
                 (H_small, via_markers)
-                if used != 2 or _sized_like_cards(H_small, options[k], self.lib)
+                if used != 2 or H_small is None or _sized_like_cards(H_small, options[k], self.lib)
                 else (None, False)
             )
             r = self._read_axis(image, small, sc, white, options[k], plane, marked)
@@ -1564,7 +1567,7 @@ class Reader:
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
         known_layout = cache(lambda: self._in_a_layout(cmms, partner, paired, [], axis, c_t))
-        for j in np.nonzero(partner < 0)[0]:
+        for j in np.nonzero(partner < 0)[0].tolist():
             side = 1 if float(cmms[j] @ axis) > c_t else -1
             tolerance = row_tolerance(float(cmms[j] @ lateral), paired_s)
             if (
@@ -1840,7 +1843,7 @@ class Reader:
         # in view, and part of its reflection (1150266), while the score piles' cascades
         # suggest more lines than twelve.
         tried: list[float] = []
-        lines = []
+        lines: list[tuple[int, int, float, list[int]]] = []
         own_rows = [g for g in ranked if g[1] == 0] + [g for g in ranked if g[1] == -1]
         for n, g in enumerate(ranked + own_rows):
             if len(lines) >= 12 and n < len(ranked):
@@ -2409,11 +2412,11 @@ class Reader:
                         found.append((card, lay, shift, i, covers))
         # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
         # both, so a hidden one is there if its reflection is).
-        at = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
+        filled = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
         kept = []
         for c, lay, shift, i, covers in found:
             c.covered = any(
-                (h, lay.cells[j].row, lay.cells[j].col - shift) in at
+                (h, lay.cells[j].row, lay.cells[j].col - shift) in filled
                 for j in lay.covered_by[i]
                 for h in (0, 1)
             )
