@@ -145,7 +145,12 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     over part of remembered cards, they are neither kept nor let go: hidden. The first
     pick's chosen card lay on a card of the row before: once taken, that card shows where
     it lay, and nothing of it is kept or hidden."""
-    from companion.games.looking_glass.vision.read import OWN_LOOK_SAME, VERIFY_SCORE, Reader
+    from companion.games.looking_glass.vision.read import (
+        OWN_LOOK_SAME,
+        VERIFY_SCORE,
+        Provenance,
+        Reader,
+    )
 
     film, library = _film(931022)
     reader = Reader(library)
@@ -161,6 +166,7 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     assert [c["card"] for c in truth["cards"]] == ["queen-of-hearts"]
     [queen] = reading.cards
     assert queen.card == "queen-of-hearts" and queen.scores["own_look"] >= OWN_LOOK_SAME
+    assert queen.provenance is Provenance.VERIFIED and queen.inferred  # kept, not found
     assert queen.scores["queen-of-hearts"] < VERIFY_SCORE  # her template would not keep her
     reading, truth = verified(143, 157)
     assert truth["cards"] == [] and reading.cards == [] and reading.hidden == []

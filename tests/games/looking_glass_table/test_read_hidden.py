@@ -17,7 +17,9 @@ from companion.games.looking_glass.vision.read import (
     CONFIDENCE_THRESHOLD,
     GAP_MM,
     RING_CHROMA_SLACK,
+    GlassPlaces,
     Hole,
+    Provenance,
     Reader,
     SeenCard,
     TableLook,
@@ -130,7 +132,7 @@ def test_a_card_whose_outline_a_finger_breaks_is_found_where_its_reflection_says
     near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert len(near) == 1
     assert near[0].card == target["card"] and near[0].covered is False
-    assert near[0].scores.get("reflected") == 1.0  # the finder alone lost it
+    assert near[0].provenance is Provenance.REFLECTED  # the finder alone lost it
     c = compare(reading.to_json("x"), truth)
     assert c.right == c.cards == 28 and c.extra == 0, c
 
@@ -182,7 +184,7 @@ def test_a_card_and_its_reflection_both_hidden_is_found_where_the_layout_puts_it
     near = [c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30]
     assert len(near) == 1
     assert near[0].card == target["card"] and near[0].covered is False
-    assert near[0].scores.get("from_layout") == 1.0  # found neither by outline nor mirror
+    assert near[0].provenance is Provenance.FROM_LAYOUT  # found neither by outline nor mirror
     c = compare(reading.to_json("x"), truth)
     # All but the reflection under the palm (painted in after the truth was taken).
     assert c.right == 27 and c.missed == 1 and c.extra == 0 and c.wrong == 0, c
@@ -279,7 +281,7 @@ def test_the_last_pair_beside_full_score_piles_is_read(deck, seed, markers):
 
 
 def _seen(half: int, row: int, col: int, covered: bool, full_hole: bool) -> SeenCard:
-    card = SeenCard(
+    return SeenCard(
         "dodo",
         0.9,
         np.zeros(2),
@@ -288,11 +290,13 @@ def _seen(half: int, row: int, col: int, covered: bool, full_hole: bool) -> Seen
         half,
         row,
         col,
-        np.zeros(2),
+        # Glass frame along the x axis (`_PLACES`): t = 4 + 44 * row mm out, s = col * 31.5.
+        np.array([4.0 + 44 * row, col * 31.5]),
         full_hole=full_hole,
     )
-    card.scores = {"_s": col * 31.5, "_t": 4 + 44 * row}
-    return card
+
+
+_PLACES = GlassPlaces(np.array([1.0, 0.0]), 0.0)
 
 
 @pytest.mark.parametrize(
@@ -308,7 +312,7 @@ def test_a_card_and_its_reflection_are_covered_alike(a, b, next_row, both):
     found in the next row out over the reflection."""
     pair = [_seen(0, 1, 4, *a), _seen(1, 1, 4, *b)]
     over = [_seen(1, 2, 5, False, True)] if next_row else []
-    _mirror_coverage(pair + over, 63.0, 88.0)
+    _mirror_coverage(pair + over, _PLACES, 63.0, 88.0)
     assert [c.covered for c in pair] == [both, both]
 
 

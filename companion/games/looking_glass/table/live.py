@@ -974,7 +974,6 @@ def _point(p: Any) -> tuple[float, float]:
 
 def _card_seen(seen: Any) -> CardSeen:
     """A reader's card (`vision.read.SeenCard`) as the observation carries it."""
-    scores = seen.scores
     return CardSeen(
         card=seen.card,
         center=_point(seen.center),
@@ -985,9 +984,7 @@ def _card_seen(seen: Any) -> CardSeen:
         quad=tuple(_point(q) for q in seen.quad),
         # Not found in this frame, only inferred (from memory, from its reflection or from
         # the layout card): enough to keep a card alive, not to bring a taken one back.
-        inferred=bool(
-            scores.get("verified") or scores.get("reflected") or scores.get("from_layout")
-        ),
+        inferred=bool(seen.inferred),
     )
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -201,6 +202,21 @@ class Hole:
     """An L-shaped hole whose missing corner holds another card (not a glare)."""
 
 
+class Provenance(StrEnum):
+    """How a reading came by a card. Only a card found by its own outline in this frame may
+    bring a taken card back or teach what the place looks like: one inferred where it should
+    lie (from memory, its reflection or the layout card) may be the card beneath."""
+
+    SEEN = "seen"
+    """Found by its outline in this frame."""
+    VERIFIED = "verified"
+    """Remembered from an earlier frame and found again where it lay (`Reader.verify`)."""
+    REFLECTED = "reflected"
+    """Found where the mirror puts the reflection of a card seen (`Reader._reflections`)."""
+    FROM_LAYOUT = "from_layout"
+    """Found at a place the layout card says holds a card (`Reader._layout_places`)."""
+
+
 @dataclass
 class SeenCard:
     card: str | None
@@ -218,6 +234,12 @@ class SeenCard:
     """TL, TR, BR, BL in table mm (the reader's plane)."""
     look: np.ndarray | None = field(default=None, repr=False)
     """How its upper half looked when the finder last found it (`Reader.own_look`)."""
+    provenance: Provenance = Provenance.SEEN
+
+    @property
+    def inferred(self) -> bool:
+        """Not found by its outline in this frame, only inferred where it should lie."""
+        return self.provenance is not Provenance.SEEN
 
     @property
     def position(self) -> str:
@@ -231,6 +253,36 @@ class SeenCard:
             "confidence": round(float(self.confidence), 3),
             "position": self.position,
         }
+
+
+@dataclass
+class GlassPlaces:
+    """Where the cards of one read lie in the glass's frame (mm): `s` across the axis, `t` out
+    from the centre line, both from a card's centre. Working values of `Reader._read_axis`
+    (columns, coverage), kept beside the cards rather than on them: they mean nothing once
+    the read is done. A card and its reflection share one `s` (`align`)."""
+
+    axis: np.ndarray
+    centre_t: float
+    _aligned: dict[int, tuple[SeenCard, float]] = field(default_factory=dict)
+    """By `id` of the card, which is held so that its id stays its own."""
+
+    def s(self, card: SeenCard) -> float:
+        got = self._aligned.get(id(card))
+        if got is not None:
+            return got[1]
+        return float(card.center_mm @ np.array([-self.axis[1], self.axis[0]]))
+
+    def t(self, card: SeenCard) -> float:
+        return abs(float(card.center_mm @ self.axis) - self.centre_t)
+
+    def align(self, a: SeenCard, b: SeenCard) -> None:
+        """A card and its reflection lie in the same column. Without markers at a steep tilt
+        the rough plane shifts one half sideways against the other by up to half a column:
+        the pair's mean is where both lie."""
+        mean = (self.s(a) + self.s(b)) / 2
+        self._aligned[id(a)] = (a, mean)
+        self._aligned[id(b)] = (b, mean)
 
 
 @dataclass
@@ -616,7 +668,10 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     # Only holes shaped like a card interior or its upper half, of a common size, shape the
     # plane: pale patches of table and other junk must not.
     ratio = np.array(
-        [np.linalg.norm(o.height_vec) / max(1e-6, np.linalg.norm(o.width_vec)) for o in items]
+        [
+            float(np.linalg.norm(o.height_vec)) / max(1e-6, float(np.linalg.norm(o.width_vec)))
+            for o in items
+        ]
     )
     like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (
         np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE
@@ -1053,7 +1108,7 @@ class Reader:
             # Two markers are taken only if the cards, read along this axis, agree on sizes.
             plane, marked = (
                 (H_small, via_markers)
-                if used != 2 or _sized_like_cards(H_small, options[k], self.lib)
+                if used != 2 or H_small is None or _sized_like_cards(H_small, options[k], self.lib)
                 else (None, False)
             )
             r = self._read_axis(image, small, sc, white, options[k], plane, marked)
@@ -1103,9 +1158,7 @@ class Reader:
         """
         found = list(reading.cards)
         for c in found:
-            if c.card is not None and not (
-                c.scores.get("reflected") or c.scores.get("from_layout")
-            ):
+            if c.card is not None and c.provenance in (Provenance.SEEN, Provenance.VERIFIED):
                 # (Only a card the finder found by its outline: one inferred where it should
                 # lie may be the card beneath, and would be kept as long as that lies there.)
                 c.look = self.own_look(image, c.quad)
@@ -1181,9 +1234,10 @@ class Reader:
             old.row,
             old.col,
             old.center_mm,
-            {"verified": 1.0, **scores},
+            scores,
             old.full_hole,
             look=old.look,
+            provenance=Provenance.VERIFIED,
         )
 
     def _marker_plane(
@@ -1325,7 +1379,6 @@ class Reader:
             partner = paired
             refit = mirror_homography(px, partner, width_px)
             H_mirror = H_mirror if refit is None else refit
-        lateral = np.array([-axis[1], axis[0]])
         seen: list[SeenCard] = []
         seen_at: dict[int, SeenCard] = {}
         for idx, (o, centre, _wv, _hv, hl) in enumerate(cards_mm):
@@ -1368,11 +1421,11 @@ class Reader:
                 full_hole=bool(hl > (hi_full + hi_half) / 2),
                 quad_mm=quad_mm,
             )
-            card.scores = {"_s": float(cmm @ lateral), "_t": t_abs}
             self._name(card, scores)
             seen.append(card)
             seen_at[idx] = card
-        _coverage(seen, W, Hc)
+        places = GlassPlaces(axis, c_t)
+        _coverage(seen, places, W, Hc)
         pairs = [
             (seen_at[i], seen_at[int(j)])
             for i, j in enumerate(partner)
@@ -1394,21 +1447,18 @@ class Reader:
             seen = [c for c in seen if id(c) not in gone]
             pairs = [p for p in pairs if p not in cloth]
         for a, b_ in pairs:
-            # A card and its reflection lie in the same column. Without markers at a steep
-            # tilt the rough plane shifts one half sideways against the other by up to half
-            # a column: the pair's mean is where both lie.
-            a.scores["_s"] = b_.scores["_s"] = (a.scores["_s"] + b_.scores["_s"]) / 2
+            places.align(a, b_)
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
         seen.extend(
             self._reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t, H_mirror)
         )
-        layout, fits = self._columns(seen)
+        layout, fits = self._columns(seen, places)
         if fits:
             seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
         # found before, whose lower half a glare hid along with its cover's border (1140012).
-        _coverage(seen, W, Hc)
-        _mirror_coverage(seen, W, Hc)
+        _coverage(seen, places, W, Hc)
+        _mirror_coverage(seen, places, W, Hc)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
@@ -1455,7 +1505,6 @@ class Reader:
             ]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
             cmm = quad_mm.mean(axis=0)
-            t_abs = abs(float(cmm @ axis) - c_t)
             twin = SeenCard(
                 None,
                 0.0,
@@ -1468,12 +1517,8 @@ class Reader:
                 cmm,
                 full_hole=False,
                 quad_mm=quad_mm,
+                provenance=Provenance.REFLECTED,
             )
-            twin.scores = {
-                "_s": float(cmm @ np.array([-axis[1], axis[0]])),
-                "_t": t_abs,
-                "reflected": 1.0,
-            }
             self._name(twin, scores)
             if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
                 found.append(twin)
@@ -1522,7 +1567,7 @@ class Reader:
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
         paired = [k for k in range(len(partner)) if partner[k] >= 0 and partner[k] != k]
         known_layout = cache(lambda: self._in_a_layout(cmms, partner, paired, [], axis, c_t))
-        for j in np.nonzero(partner < 0)[0]:
+        for j in np.nonzero(partner < 0)[0].tolist():
             side = 1 if float(cmms[j] @ axis) > c_t else -1
             tolerance = row_tolerance(float(cmms[j] @ lateral), paired_s)
             if (
@@ -1798,7 +1843,7 @@ class Reader:
         # in view, and part of its reflection (1150266), while the score piles' cascades
         # suggest more lines than twelve.
         tried: list[float] = []
-        lines = []
+        lines: list[tuple[int, int, float, list[int]]] = []
         own_rows = [g for g in ranked if g[1] == 0] + [g for g in ranked if g[1] == -1]
         for n, g in enumerate(ranked + own_rows):
             if len(lines) >= 12 and n < len(ranked):
@@ -2295,7 +2340,6 @@ class Reader:
         matches that. Late in a round the cards left may fit several layout cards (`fits`:
         each with the shift of its columns): only places of the glass in all of them are
         looked at."""
-        lateral = np.array([-axis[1], axis[0]])
         have = {(c.half, c.row, c.col) for c in seen}
         cells = [{(cell.row, cell.col - sh) for cell in lay.cells} for lay, sh in fits]
         common = set(cells[0]).intersection(*cells[1:])
@@ -2351,12 +2395,8 @@ class Reader:
                         cmm,
                         full_hole=False,
                         quad_mm=quad_mm,
+                        provenance=Provenance.FROM_LAYOUT,
                     )
-                    card.scores = {
-                        "_s": float(cmm @ lateral),
-                        "_t": abs(float(cmm @ axis) - c_t),
-                        "from_layout": 1.0,
-                    }
                     self._name(card, scores)
                     if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
                         covers = [
@@ -2372,11 +2412,11 @@ class Reader:
                         found.append((card, lay, shift, i, covers))
         # Covered: a card of the next row out lies on it, or its reflection does (a pick takes
         # both, so a hidden one is there if its reflection is).
-        at = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
+        filled = {(c.half, c.row, c.col) for c in seen + [f for f, *_ in found]}
         kept = []
         for c, lay, shift, i, covers in found:
             c.covered = any(
-                (h, lay.cells[j].row, lay.cells[j].col - shift) in at
+                (h, lay.cells[j].row, lay.cells[j].col - shift) in filled
                 for j in lay.covered_by[i]
                 for h in (0, 1)
             )
@@ -2519,13 +2559,15 @@ class Reader:
         card.confidence = conf
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
-    def _columns(self, seen: list[SeenCard]) -> tuple[str | None, list[tuple[Layout, int]]]:
+    def _columns(
+        self, seen: list[SeenCard], places: GlassPlaces
+    ) -> tuple[str | None, list[tuple[Layout, int]]]:
         """Columns in half-card widths, numbered like the layout card they match (if one does).
         Also every layout and column shift the cards seen fit (shifts to add to their columns
         as they are numbered now): a glass late in a round fits several."""
         if not seen:
             return None, []
-        s = np.array([c.scores["_s"] for c in seen]) / (CARD_W_MM / 2)
+        s = np.array([places.s(c) for c in seen]) / (CARD_W_MM / 2)
         cols = np.round(s - column_phase(s)).astype(int)
         cols -= cols.min()
         for c, col in zip(seen, cols, strict=True):
@@ -2850,16 +2892,16 @@ def confidence(best: float, second: float) -> float:
     return float(margin * level)
 
 
-def _coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
+def _coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: float) -> None:
     """A card is covered when a card of a row further out lies on its lower half."""
     for c in seen:
         if c.covered:
             continue
-        s0, t0 = c.scores["_s"], c.scores["_t"]
+        s0, t0 = places.s(c), places.t(c)
         for o in seen:
             if o is c or o.half != c.half:
                 continue
-            s1, t1 = o.scores["_s"], o.scores["_t"]
+            s1, t1 = places.s(o), places.t(o)
             if t1 < t0 + 0.25 * Hc:
                 continue
             ov_s = max(0.0, W - abs(s1 - s0))
@@ -2871,7 +2913,7 @@ def _coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
                 break
 
 
-def _mirror_coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
+def _mirror_coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: float) -> None:
     """Picks take a card and its reflection together, so coverage is mirror-symmetric too: a
     card whose cover a hand hides is covered if its reflection is. When one of the two shows
     its whole face and the other looks covered, though, a glare over the other's lower half
@@ -2887,8 +2929,8 @@ def _mirror_coverage(seen: list[SeenCard], W: float, Hc: float) -> None:
             continue
         c.covered = o.covered = any(
             n.half == x.half
-            and 0.25 * Hc < n.scores["_t"] - x.scores["_t"] < 0.75 * Hc
-            and abs(n.scores["_s"] - x.scores["_s"]) < 0.8 * W
+            and 0.25 * Hc < places.t(n) - places.t(x) < 0.75 * Hc
+            and abs(places.s(n) - places.s(x)) < 0.8 * W
             for x in (c, o)
             for n in seen
         )

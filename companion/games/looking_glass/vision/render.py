@@ -1003,7 +1003,7 @@ class RoundFilm:
         lead: int = 0,
     ):
         from companion.games.looking_glass.rules import ENGINE
-        from companion.games.looking_glass.rules.actions import Pick, Setup
+        from companion.games.looking_glass.rules.actions import Deal, Pick, Setup
 
         rng = np.random.default_rng([seed, 31])
         self.seed = seed
@@ -1019,6 +1019,7 @@ class RoundFilm:
         )
         pyrng = random.Random(seed)
         deal = ENGINE.sample_chance(state, pyrng)
+        assert isinstance(deal, Deal)  # (the chance after the setup is the deal)
         state = ENGINE.apply(state, deal)
         self.deal = deal
         self.layout = load_layouts()[layout_id]
@@ -1045,6 +1046,7 @@ class RoundFilm:
             and (max_picks is None or len(self.picks) < max_picks)
         ):
             seat = ENGINE.current_player(state)
+            assert seat is not None  # (the loop's condition)
             pick = pyrng.choice(ENGINE.legal_actions(state))
             state = ENGINE.apply(state, Pick(seat, pick.position))
             refl = self.layout.reflection(pick.position)

@@ -274,15 +274,15 @@ def find_framed_card(image: np.ndarray) -> FoundCard:
     # A block of a chequered cloth's squares, bigger than the card, would be taught in its
     # place: see `ring_chroma`.
     chroma = [ring_chroma(small, hl.corners) for hl in cards]
-    cards = [
+    ringed = [
         (hl, c) for hl, c in zip(cards, chroma, strict=True) if c <= min(chroma) + RING_CHROMA_SLACK
     ]
-    cards.sort(key=lambda hc: -hc[0].area)
-    if len(cards) > 1 and cards[1][0].area > 0.5 * cards[0][0].area:
+    ringed.sort(key=lambda hc: -hc[0].area)
+    if len(ringed) > 1 and ringed[1][0].area > 0.5 * ringed[0][0].area:
         raise TeachError(
-            f"{len(cards)} cards found; show exactly one card per photo", cards_seen=len(cards)
+            f"{len(ringed)} cards found; show exactly one card per photo", cards_seen=len(ringed)
         )
-    card, card_ring = cards[0]
+    card, card_ring = ringed[0]
     interior = _refine_interior(padded, _order_upright(card.corners / sc))
     bw = _border(padded, interior)
     iw = float(np.linalg.norm(interior[1] - interior[0]))
