@@ -25,6 +25,10 @@ STILL_FRAMES = 6
 """Frames of an unchanged scene fed before skipping to its next change: more than the
 trackers' 3 stable frames, and 1.25 s of film time, more than the 0.5 s they want a still
 scene to last (they time it by the frames' stamps, not the wall clock)."""
+STILL_EVERY = 8
+"""Past that, one frame in this many is still fed: a film that waits for its game (Onirim's
+waits until its deck is taught and each play is booked) would otherwise wait for frames the
+feed never gives."""
 MAX_FRAMES = 400
 FILM_END = 4000
 """Film frames looked at, at most: a film gone still for good ends the feed (the test then
@@ -40,7 +44,7 @@ def film_frames(scene: Any) -> Any:
         now = repr({k: v for k, v in (truth or {}).items() if k not in ("t", "frame")})
         same = same + 1 if now == before else 0
         before = now
-        if same < STILL_FRAMES:
+        if same < STILL_FRAMES or same % STILL_EVERY == 0:
             yield Frame(image=image, timestamp=i * FILM_STEP_S, index=i, truth=truth)
 
 
