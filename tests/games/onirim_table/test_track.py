@@ -203,3 +203,17 @@ def test_the_player_is_asked_and_the_answer_books_the_play() -> None:
     for n, d in enumerate(out, 2):
         game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
     assert game.state.labyrinth == ("red-sun",) and not game.open_questions
+
+
+def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
+    """Since before the play, the camera reads a Door the game does not have and the row's
+    first card as another: the play is what changed from the last agreed reading."""
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
+    seen = table_of(state, WINDOW)
+    base = type(seen)(("green-moon",), ("red",), seen.mirrors, seen.discard_top)
+    played = type(seen)(("green-moon", "red-key"), ("red",), seen.mirrors, seen.discard_top)
+    assert explain(ENGINE, state, played, WINDOW).breach is not None  # no base: a breach
+    assert explain(ENGINE, state, base, WINDOW, base).misread
+    assert explain(ENGINE, state, played, WINDOW, base).action == Play("red-key")

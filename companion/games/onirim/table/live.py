@@ -171,6 +171,7 @@ class OnirimTable:
         self._unsure = 0
         self._hidden = 0
         self._asked: Table | None = None
+        self._base: Table | None = None
         # -- perception (the perception thread's own) --
         self._reader: Any = None
         self._sim_library: Any = None
@@ -245,7 +246,9 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
-        found = explain(ENGINE, self.state, stable, self.window)
+        found = explain(ENGINE, self.state, stable, self.window, self._base)
+        if not (found.hidden or found.choices or found.breach):
+            self._base = stable  # the game agrees with this reading, books it, or awaits taps
         self._hidden = self._hidden + 1 if found.hidden else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
             self._flagged = stable
@@ -455,7 +458,7 @@ class OnirimTable:
             seen = Table.from_json(p["seen"]["table"])
             self.state = with_table(ENGINE, self.state, seen, self.window)
             self.breaches = [b for b in self.breaches if b["turn"] != self.state.turns]
-            self._flagged = None
+            self._flagged = self._base = None
         elif kind == BREACH_KIND:
             self.breaches.append(dict(p))
         elif kind == HINT_KIND:

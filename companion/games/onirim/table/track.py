@@ -277,12 +277,28 @@ TURN_ACTIONS = (Play, Discard, Pair)
 NO_PLAY = "the table changed in a way no play explains"
 
 
-def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
-    """The turn's action that lays the table as `seen`, what still lags, or the breach."""
+def explain(
+    engine: OnirimEngine,
+    state: OnirimState,
+    seen: Table,
+    window: int,
+    base: Table | None = None,
+) -> Explanation:
+    """The turn's action that lays the table as `seen`, what still lags, or the breach.
+    `base`: the last reading the game agreed with; what the reading still has as it had
+    then is taken as the game has it (`rebase`), so one misread does not outlive its play."""
     want = table_of(state, window)
     now = lag(seen, want)
     if now is not None:
         return Explanation(lag=now)
+    if base is not None:
+        rebased = rebase(seen, base, want, window)
+        if base == seen and lag(rebased, want) is not None:
+            return Explanation(misread=True)  # what the game agreed with still lies there
+        if base != seen:
+            found = explain(engine, state, rebased, window)
+            if found.action is not None or found.lag is not None:
+                return found
     settled = settle(seen, want, window)
     if is_hidden(seen, want) or half_pair(seen, want) is not None:
         if settled is not None and state.phase == "turn":
@@ -371,6 +387,35 @@ def gap(seen: Table, want: Table) -> int | None:
     ):
         n += 1
     return n
+
+
+def rebase(seen: Table, base: Table, want: Table, window: int) -> Table:
+    """The game's table with what changed from `base` to `seen` done on it: a card added at
+    the row's end or to a fan, a Door come, a Mirror flipped, a new discard top. A reading's
+    steady error (a card or a Mirror's side read wrong since before) is left out."""
+    lab = want.labyrinth
+    if seen.labyrinth != base.labyrinth:
+        grew = len(seen.labyrinth) > len(base.labyrinth) or len(seen.labyrinth) == window
+        new = seen.labyrinth[-1:] if grew else ()
+        lab = (*want.labyrinth, *new)[-window:] if new else seen.labyrinth
+    doors = Counter(want.doors)
+    came = Counter(seen.doors) - Counter(base.doors)
+    doors.update(came - (Counter(want.doors) - Counter(base.doors)))  # not those it has
+    was = {m.mirror: m for m in base.mirrors}
+    laid = {m.mirror: m for m in want.mirrors}
+    mirrors = []
+    for s in seen.mirrors:
+        b, w = was.get(s.mirror), laid.get(s.mirror)
+        if b is None or w is None:
+            mirrors.append(s)
+        elif s == b:
+            mirrors.append(w)
+        elif s.explored == b.explored and s.under[: len(b.under)] == b.under:
+            mirrors.append(MirrorLie(w.mirror, w.explored, w.under + s.under[len(b.under) :]))
+        else:
+            mirrors.append(s)
+    top = want.discard_top if seen.discard_top == base.discard_top else seen.discard_top
+    return Table(lab, tuple(sorted(doors.elements())), tuple(mirrors), top)
 
 
 def settle(seen: Table, want: Table, window: int) -> Table | None:
