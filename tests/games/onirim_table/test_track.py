@@ -217,3 +217,30 @@ def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
     assert explain(ENGINE, state, played, WINDOW).breach is not None  # no base: a breach
     assert explain(ENGINE, state, base, WINDOW, base).misread
     assert explain(ENGINE, state, played, WINDOW, base).action == Play("red-key")
+
+
+def test_after_a_breach_the_next_play_is_booked_not_flagged_again() -> None:
+    """A Door the game does not have is read as a card is played: flagged once; the next
+    play is what changed since, and is booked, not flagged again."""
+    from companion.games.onirim.table.live import OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Event, Session
+
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(("green-sun", "red-key"), ("red",), seen.mirrors, seen.discard_top)
+    then = type(seen)(
+        ("green-sun", "red-key", "brown-moon"), ("red",), seen.mirrors, seen.discard_top
+    )
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts = []
+    for i, table in enumerate([seen] * 4 + [wrong] * 6 + [then] * 4):
+        out = game.update(Observation(table.to_json() | {"located": True}, 1.0), i)
+        for n, d in enumerate(out, len(drafts) + 1):
+            game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+        drafts += out
+    assert len([d for d in drafts if d.kind == "onirim.breach"]) == 1
+    assert game.state.labyrinth[-1] == "brown-moon"

@@ -278,6 +278,9 @@ class OnirimTable:
             return [*drafts, self._action(found.action, "camera")]
         if found.breach is not None and stable != self._flagged:
             self._flagged = stable
+            # Said once: the next play is what changes from here (a misread seen as a
+            # breach, or a breach left on the table, does not make every later play one).
+            self._base = stable
             drafts.append(self._breach(found.breach))
         elif found.breach is None and not found.hidden:
             self._flagged = None
