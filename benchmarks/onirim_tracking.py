@@ -6,7 +6,9 @@ Each seed is one game the greedy player plays through the engine (legal by const
 camera and table, with a hand over the table while each card is laid. The deck is taught from
 its own teach photos (`teach.teach_photos`, as a user teaches). Every frame is rendered and
 read by `OnirimTable.perceive`; the player's taps come at their film times
-(`table/follow.py`). Reported per game: whether every action the table booked is the
+(`table/follow.py`); a question "which play was it?" is answered as the player would, with
+the play made (or "put back" when it is not offered: `follow.answer_truly`); a question about
+one card is left open. Reported per game: whether every action the table booked is the
 script's, in order (plays, discards and pairs from the camera; the rest tapped), the
 breaches (every one is false: the games are legal), the questions asked, taps refused.
 

@@ -4,7 +4,7 @@ cannot explain is named by the engine's own refusal."""
 from __future__ import annotations
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.actions import Pair
+from companion.games.onirim.rules.actions import Pair, Play
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.follow import follow, script_actions
 from companion.games.onirim.table.track import MirrorLie, explain, table_of
@@ -126,3 +126,121 @@ def test_cards_hidden_under_a_resting_hand_are_waited_out_not_flagged() -> None:
     covered = type(seen)(seen.labyrinth[:1], seen.doors, seen.mirrors[1:], seen.discard_top)
     found = explain(ENGINE, state, covered, WINDOW)
     assert found.hidden and found.breach is None and found.action is None
+
+
+def test_a_card_read_as_one_not_in_the_hand_is_asked_with_the_plays_one_card_away() -> None:
+    """The camera reads the new card as one the hand does not hold: a misread, not a breach;
+    the plays whose table is one card away are the choices."""
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    misread = type(seen)(("brown-sun",), seen.doors, seen.mirrors, seen.discard_top)
+    found = explain(ENGINE, state, misread, WINDOW)
+    assert found.breach is None and found.misread
+    hand = ("red-sun", "blue-moon", "green-key", "brown-moon", "red-key")
+    assert set(found.choices) == {Play(card) for card in hand}  # any play, read as brown-sun
+
+
+def test_a_laid_card_read_as_another_does_not_stop_the_next_play() -> None:
+    """One laid card misread for good: the game's card stands, and the next play is booked."""
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+        labyrinth=("green-sun", "red-moon"),
+    )
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(("green-moon", "red-moon"), seen.doors, seen.mirrors, seen.discard_top)
+    still = explain(ENGINE, state, wrong, WINDOW)
+    assert still.misread and still.breach is None and still.action is None and not still.choices
+    played = type(seen)(
+        ("green-moon", "red-moon", "red-sun"), seen.doors, seen.mirrors, seen.discard_top
+    )
+    assert explain(ENGINE, state, played, WINDOW).action == Play("red-sun")
+
+
+def test_a_fan_read_short_does_not_hide_the_next_play() -> None:
+    """The second card of a Mirror's fan read as an empty place: the next play is seen."""
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
+        labyrinth=("green-sun",),
+    )
+    state = evolve(state, under=tuple(("blue-moon", "red-moon") for _ in state.in_game))
+    seen = table_of(state, WINDOW)
+    short = tuple(
+        MirrorLie(m.mirror, m.explored, m.under[:1] if k == 0 else m.under)
+        for k, m in enumerate(seen.mirrors)
+    )
+    played = type(seen)(("green-sun", "red-key"), seen.doors, short, seen.discard_top)
+    assert explain(ENGINE, state, played, WINDOW).action == Play("red-key")
+
+
+def test_two_cards_misread_are_still_a_breach() -> None:
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    twice = type(seen)(("brown-sun", "green-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    found = explain(ENGINE, state, twice, WINDOW)
+    assert found.breach is not None and not found.choices
+
+
+def test_the_player_is_asked_and_the_answer_books_the_play() -> None:
+    from companion.games.onirim.table.live import ASK_AFTER_FRAMES, PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Event, Session
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    misread = type(seen)(("brown-sun",), seen.doors, seen.mirrors, seen.discard_top)
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts = []
+    for i in range(ASK_AFTER_FRAMES + 20):
+        drafts += game.update(Observation(misread.to_json() | {"located": True}, 1.0), i)
+    assert not [d for d in drafts if d.kind == "onirim.breach"]
+    (asked,) = [d for d in drafts if d.kind == "question"]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert PUT_BACK in values and {"type": "play", "card": "red-sun"} in values
+    game.apply_event(Event("1", 1, 0.0, asked.kind, asked.payload, asked.visibility))
+    answer = {"question": asked.payload["id"], "answer": {"type": "play", "card": "red-sun"}}
+    out = game.correct(answer, 0)
+    for n, d in enumerate(out, 2):
+        game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+    assert game.state.labyrinth == ("red-sun",) and not game.open_questions
+
+
+def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
+    """Since before the play, the camera reads a Door the game does not have and the row's
+    first card as another: the play is what changed from the last agreed reading."""
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
+    seen = table_of(state, WINDOW)
+    base = type(seen)(("green-moon",), ("red",), seen.mirrors, seen.discard_top)
+    played = type(seen)(("green-moon", "red-key"), ("red",), seen.mirrors, seen.discard_top)
+    assert explain(ENGINE, state, played, WINDOW).breach is not None  # no base: a breach
+    assert explain(ENGINE, state, base, WINDOW, base).misread
+    assert explain(ENGINE, state, played, WINDOW, base).action == Play("red-key")
+
+
+def test_after_a_breach_the_next_play_is_booked_not_flagged_again() -> None:
+    """A Door the game does not have is read as a card is played: flagged once; the next
+    play is what changed since, and is booked, not flagged again."""
+    from companion.games.onirim.table.live import OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Event, Session
+
+    state = _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(("green-sun", "red-key"), ("red",), seen.mirrors, seen.discard_top)
+    then = type(seen)(
+        ("green-sun", "red-key", "brown-moon"), ("red",), seen.mirrors, seen.discard_top
+    )
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts = []
+    for i, table in enumerate([seen] * 4 + [wrong] * 6 + [then] * 4):
+        out = game.update(Observation(table.to_json() | {"located": True}, 1.0), i)
+        for n, d in enumerate(out, len(drafts) + 1):
+            game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+        drafts += out
+    assert len([d for d in drafts if d.kind == "onirim.breach"]) == 1
+    assert game.state.labyrinth[-1] == "brown-moon"

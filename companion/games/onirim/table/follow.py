@@ -17,7 +17,13 @@ from typing import Any
 from companion.errors import UserError
 from companion.games.base import IllegalAction
 from companion.games.onirim.rules.actions import action_to_json
-from companion.games.onirim.table.live import ACTION_KIND, BREACH_KIND, OnirimTable
+from companion.games.onirim.table.live import (
+    ACTION_KIND,
+    BREACH_KIND,
+    PLAYER,
+    PUT_BACK,
+    OnirimTable,
+)
 from companion.games.onirim.vision.film import SIM_FPS, Script
 from companion.live.table_game import QUESTION_KIND, EventDraft, Observation
 from companion.store import Event, Session
@@ -86,6 +92,7 @@ def follow(
     k = 0
     for i in range(frames):
         commit(game.update(observe(game, i), i / SIM_FPS))
+        commit(answer_truly(game, script))
         t = i / SIM_FPS
         while k < len(taps) and taps[k].t <= t:
             try:
@@ -100,3 +107,21 @@ def follow(
 
 def script_actions(script: Script) -> list[dict[str, Any]]:
     return [action_to_json(a) for a in script.actions]
+
+
+def answer_truly(game: OnirimTable, script: Script) -> list[EventDraft]:
+    """The player answers "which play was it?" as it was: the script's next action if it is
+    offered, else that the table is put back. Questions about a card are left open."""
+    for q in list(game.open_questions.values()):
+        if not q.id.startswith("turn."):
+            continue
+        values = [c["value"] for c in q.choices]
+        truth = (
+            action_to_json(script.actions[game.booked])
+            if game.booked < len(script.actions)
+            else None
+        )
+        answer = truth if truth in values else PUT_BACK if PUT_BACK in values else None
+        if answer is not None:
+            return game.correct({"question": q.id, "answer": answer}, PLAYER)
+    return []

@@ -13,6 +13,8 @@ engine is the one source of truth.
   events private to the player's seat; the public dashboard shows the table, the Doors and
   Mirrors still needed, and what is not in sight by kind, never the hand.
 - A card the camera cannot name where none lay before: the players are asked, not guessed.
+  So is a reading one card away from a play (a card read as another, a card missing from a
+  fan or the row): the player picks the play, or puts the table back; no breach.
 - "The table is right" (the admin): the engine's face-up cards become the camera's
   (`board.py`).
 """
@@ -99,6 +101,8 @@ HIDDEN_FRAMES = 40
 resting on the table, or one card of a pair lie alone under a Mirror (laid in two motions),
 before it is flagged."""
 SHOWN_BREACHES = 5
+PUT_BACK = "back"
+"""The answer to "which play was it?" that says none: the player puts the table back."""
 HINT_SHOWN = 5
 NOT_TAUGHT = (
     "The companion does not know your cards yet: teach your deck once "
@@ -166,6 +170,8 @@ class OnirimTable:
         self._doubt = 0
         self._unsure = 0
         self._hidden = 0
+        self._asked: Table | None = None
+        self._base: Table | None = None
         # -- perception (the perception thread's own) --
         self._reader: Any = None
         self._sim_library: Any = None
@@ -240,7 +246,9 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
-        found = explain(ENGINE, self.state, stable, self.window)
+        found = explain(ENGINE, self.state, stable, self.window, self._base)
+        if not (found.hidden or found.choices or found.breach):
+            self._base = stable  # the game agrees with this reading, books it, or awaits taps
         self._hidden = self._hidden + 1 if found.hidden else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
             self._flagged = stable
@@ -261,12 +269,18 @@ class OnirimTable:
             )
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
-            return drafts + self._ask_which(found.choices)
+            return drafts + self._ask_which(found.choices, stable, back=found.misread)
+        if found.misread:
+            self._flagged = None  # a laid card read as another: the game's card stands
+            return drafts
         if found.action is not None:
             self._flagged = None
             return [*drafts, self._action(found.action, "camera")]
         if found.breach is not None and stable != self._flagged:
             self._flagged = stable
+            # Said once: the next play is what changes from here (a misread seen as a
+            # breach, or a breach left on the table, does not make every later play one).
+            self._base = stable
             drafts.append(self._breach(found.breach))
         elif found.breach is None and not found.hidden:
             self._flagged = None
@@ -295,21 +309,22 @@ class OnirimTable:
             )
         ]
 
-    def _ask_which(self, choices: tuple[Action, ...]) -> list[EventDraft]:
-        """Several plays lay the table as seen: the player says which (privately: the
-        choices name cards of the hand)."""
-        if self._unsure < ASK_AFTER_FRAMES or self.open_questions:
+    def _ask_which(
+        self, choices: tuple[Action, ...], stable: Table, back: bool = False
+    ) -> list[EventDraft]:
+        """Several plays lay the table as seen, or (`back`) none does but some are one card
+        away from it: the player says which (privately: the choices name cards of the
+        hand), or that the table is to be put back. Asked once per stable table."""
+        if self._unsure < ASK_AFTER_FRAMES or self.open_questions or stable == self._asked:
             return []
+        self._asked = stable
         options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
+        text = "The camera saw the end of your play, not the play: which was it?"
+        if back:
+            options.append({"label": "none of these: I put the table back", "value": PUT_BACK})
+            text = "The camera is not sure what it saw on the table: which play was it?"
         return [
-            question_draft(
-                Question(
-                    f"turn.{self.state.turns}.{self.asked}",
-                    "The camera saw the end of your play, not the play: which was it?",
-                    options,
-                    PLAYER,
-                )
-            )
+            question_draft(Question(f"turn.{self.state.turns}.{self.asked}", text, options, PLAYER))
         ]
 
     def _action(self, action: Action, by: str) -> EventDraft:
@@ -387,7 +402,7 @@ class OnirimTable:
                 question_visibility(question),
             )
         ]
-        if question.id.startswith("turn."):
+        if question.id.startswith("turn.") and c.answer != PUT_BACK:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
             drafts.append(self._action(action, "answer"))
@@ -446,7 +461,7 @@ class OnirimTable:
             seen = Table.from_json(p["seen"]["table"])
             self.state = with_table(ENGINE, self.state, seen, self.window)
             self.breaches = [b for b in self.breaches if b["turn"] != self.state.turns]
-            self._flagged = None
+            self._flagged = self._base = None
         elif kind == BREACH_KIND:
             self.breaches.append(dict(p))
         elif kind == HINT_KIND:

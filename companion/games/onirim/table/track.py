@@ -267,35 +267,190 @@ class Explanation:
     choices: tuple[Action, ...] = ()
     """Several actions lay the table as seen (two pairs whose fourth card explores a Mirror
     leave it flipped with nothing under it): the player is asked which it was."""
+    misread: bool = False
+    """The reading is one card away from the table (`choices`: the plays that lay it so, or
+    none when it is the game's own table): a card read as another, or missing from a fan or
+    the row. The camera may be wrong, the player is asked; nothing is flagged."""
 
 
 TURN_ACTIONS = (Play, Discard, Pair)
+NO_PLAY = "the table changed in a way no play explains"
 
 
-def explain(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
-    """The turn's action that lays the table as `seen`, what still lags, or the breach."""
+def explain(
+    engine: OnirimEngine,
+    state: OnirimState,
+    seen: Table,
+    window: int,
+    base: Table | None = None,
+) -> Explanation:
+    """The turn's action that lays the table as `seen`, what still lags, or the breach.
+    `base`: the last reading the game agreed with; what the reading still has as it had
+    then is taken as the game has it (`rebase`), so one misread does not outlive its play."""
     want = table_of(state, window)
     now = lag(seen, want)
     if now is not None:
         return Explanation(lag=now)
+    if base is not None:
+        rebased = rebase(seen, base, want, window)
+        if base == seen and lag(rebased, want) is not None:
+            return Explanation(misread=True)  # what the game agreed with still lies there
+        if base != seen:
+            found = explain(engine, state, rebased, window)
+            if found.action is not None or found.lag is not None:
+                return found
+    settled = settle(seen, want, window)
     if is_hidden(seen, want) or half_pair(seen, want) is not None:
+        if settled is not None and state.phase == "turn":
+            found = _fit(engine, state, settled, window)
+            if found.action is not None:
+                return found  # a laid card read short or as another, and a play seen
         return Explanation(hidden=True)
     if state.phase != "turn":
         return Explanation()  # the player is still tapping: wait for the turn
+    found = _fit(engine, state, seen, window)
+    if found.action is not None or found.choices:
+        return found
+    if settled is not None:
+        if lag(settled, want) is not None:
+            return Explanation(misread=True)  # one laid card misread, nothing played
+        found = _fit(engine, state, settled, window)
+        if found.action is not None or found.choices:
+            return found
+    breach = diagnose(engine, state, seen, window)
+    if not is_rule_breach(breach):
+        near = tuple(
+            a
+            for a in _turn_actions(engine, state)
+            if gap(seen, table_of(engine.apply(state, a), window)) == 1
+        )
+        if near:
+            return Explanation(choices=near, misread=True)
+    return Explanation(breach=breach)
+
+
+def _turn_actions(engine: OnirimEngine, state: OnirimState) -> list[Action]:
+    return [a for a in engine.legal_actions(state) if isinstance(a, TURN_ACTIONS)]
+
+
+def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
+    """The one turn action whose table is `seen` (what lags aside), or the several."""
     fits = []
-    for action in engine.legal_actions(state):
-        if not isinstance(action, TURN_ACTIONS):
-            continue
-        after = engine.apply(state, action)
-        found = lag(seen, table_of(after, window))
+    for action in _turn_actions(engine, state):
+        found = lag(seen, table_of(engine.apply(state, action), window))
         if found is not None:
             fits.append((action, found))
     if len(fits) == 1:
         action, found = fits[0]
         return Explanation(action=action, lag=found)
-    if fits:
-        return Explanation(choices=tuple(a for a, _ in fits))
-    return Explanation(breach=diagnose(engine, state, seen, window))
+    return Explanation(choices=tuple(a for a, _ in fits))
+
+
+def is_rule_breach(breach: Breach) -> bool:
+    """Whether the engine refused what the camera saw for a rule of play (the symbol rule, a
+    pair that does not match its Mirror, one card alone), rather than because a card it saw
+    is not in the hand or no play at all explains it: those are how a misread looks."""
+    not_in_hand = breach.detail.startswith("no ") and " in hand " in breach.detail
+    return not (not_in_hand or breach.rule == NO_PLAY)
+
+
+def _seq_gap(seen: tuple[str, ...], want: tuple[str, ...]) -> int | None:
+    """Cards of `want` missing from or read otherwise in `seen` (None: `seen` has more)."""
+    if len(seen) > len(want):
+        return None
+    return len(want) - len(seen) + sum(a != b for a, b in zip(seen, want, strict=False))
+
+
+def gap(seen: Table, want: Table) -> int | None:
+    """How many cards `seen` lacks or reads otherwise than `want`, what may lag aside (a
+    Door not fetched, a Mirror not flipped); None when it differs in another way."""
+    missing = Counter(want.doors)
+    missing.subtract(seen.doors)
+    if any(n < 0 for n in missing.values()) or len(seen.mirrors) != len(want.mirrors):
+        return None
+    n = _seq_gap(seen.labyrinth, want.labyrinth)
+    if n is None:
+        return None
+    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
+        if s.mirror != w.mirror:
+            return None
+        if w.explored and not s.explored:
+            continue
+        if s.explored != w.explored:
+            return None
+        m = _seq_gap(s.under, w.under)
+        if m is None:
+            return None
+        n += m
+    if seen.discard_top != want.discard_top and not any(
+        w.explored and not s.explored for s, w in zip(seen.mirrors, want.mirrors, strict=True)
+    ):
+        n += 1
+    return n
+
+
+def rebase(seen: Table, base: Table, want: Table, window: int) -> Table:
+    """The game's table with what changed from `base` to `seen` done on it: a card added at
+    the row's end or to a fan, a Door come, a Mirror flipped, a new discard top. A reading's
+    steady error (a card or a Mirror's side read wrong since before) is left out."""
+    lab = want.labyrinth
+    if seen.labyrinth != base.labyrinth:
+        grew = len(seen.labyrinth) > len(base.labyrinth) or len(seen.labyrinth) == window
+        new = seen.labyrinth[-1:] if grew else ()
+        lab = (*want.labyrinth, *new)[-window:] if new else seen.labyrinth
+    doors = Counter(want.doors)
+    came = Counter(seen.doors) - Counter(base.doors)
+    doors.update(came - (Counter(want.doors) - Counter(base.doors)))  # not those it has
+    was = {m.mirror: m for m in base.mirrors}
+    laid = {m.mirror: m for m in want.mirrors}
+    mirrors = []
+    for s in seen.mirrors:
+        b, w = was.get(s.mirror), laid.get(s.mirror)
+        if b is None or w is None:
+            mirrors.append(s)
+        elif s == b:
+            mirrors.append(w)
+        elif s.explored == b.explored and s.under[: len(b.under)] == b.under:
+            mirrors.append(MirrorLie(w.mirror, w.explored, w.under + s.under[len(b.under) :]))
+        else:
+            mirrors.append(s)
+    top = want.discard_top if seen.discard_top == base.discard_top else seen.discard_top
+    return Table(lab, tuple(sorted(doors.elements())), tuple(mirrors), top)
+
+
+def settle(seen: Table, want: Table, window: int) -> Table | None:
+    """The reading with the one laid card it misses or misreads taken as the game has it (a
+    card once laid does not change); None when no laid card, or more than one, is read wrong.
+    The row is settled only while it is not full (a full row shifts as a card is played)."""
+    changed = 0
+
+    def fix(cards: tuple[str, ...], laid: tuple[str, ...]) -> tuple[str, ...]:
+        nonlocal changed
+        if len(cards) < len(laid):
+            if cards != laid[: len(cards)]:
+                changed += 2  # short and misread: more than one card
+            changed += len(laid) - len(cards)
+            return laid
+        out = list(cards)
+        for k, card in enumerate(laid):
+            if out[k] != card:
+                out[k] = card
+                changed += 1
+        return tuple(out)
+
+    lab = seen.labyrinth
+    if len(want.labyrinth) < window or len(seen.labyrinth) <= len(want.labyrinth):
+        lab = fix(seen.labyrinth, want.labyrinth)
+    laid = {m.mirror: m for m in want.mirrors}
+    mirrors = tuple(
+        MirrorLie(s.mirror, s.explored, fix(s.under, laid[s.mirror].under))
+        if s.mirror in laid and s.explored == laid[s.mirror].explored
+        else s
+        for s in seen.mirrors
+    )
+    if changed != 1:
+        return None
+    return Table(lab, seen.doors, mirrors, seen.discard_top)
 
 
 def diagnose(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Breach:
@@ -338,7 +493,7 @@ def diagnose(engine: OnirimEngine, state: OnirimState, seen: Table, window: int)
             engine.apply(state, tried)
         except IllegalAction as exc:
             return Breach(exc.rule, exc.detail)
-    return Breach("the table changed in a way no play explains", _difference(seen, want))
+    return Breach(NO_PLAY, _difference(seen, want))
 
 
 def _describe(action: Action) -> str:
