@@ -48,6 +48,7 @@ from companion.games.onirim.vision.render import (
     deck_faces,
     deck_style,
     draw_markers,
+    lay_face,
     paste_card,
     random_camera,
 )
@@ -362,8 +363,6 @@ def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     goes through the same `teach.teach_photos` as a user's photos."""
     import math
 
-    import cv2
-
     from companion.games.onirim.vision.art import PX_PER_MM
 
     W, H = 480, 360
@@ -372,21 +371,7 @@ def teach_snapshot(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     table = np.full((H, W, 3), tone, np.float32)
     s = rng.uniform(3.0, 3.3) / PX_PER_MM
     a = math.radians(rng.uniform(-4, 4))
-    h, w = face.shape[:2]
-    cx, cy = W / 2 + rng.uniform(-20, 20), H / 2 + rng.uniform(-10, 10)
-    M = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0]])
-    centre = M[:, :2] @ np.array([w / 2, h / 2])
-    M[:, 2] = (cx - centre[0], cy - centre[1])
-    warped = cv2.warpAffine(
-        face,
-        M,
-        (W, H),
-        flags=cv2.INTER_AREA,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(0, 0, 0, 0),
-    )
-    alpha = warped[..., 3:].astype(np.float32) / 255
-    img = table * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    img = lay_face(table, face, s, a, (W / 2 + rng.uniform(-20, 20), H / 2 + rng.uniform(-10, 10)))
     img += rng.standard_normal(img.shape, np.float32) * 2.0
     return effects.jpeg(np.clip(img, 0, 255).astype(np.uint8), 90)
 

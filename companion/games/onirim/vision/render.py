@@ -267,20 +267,17 @@ def render_table(
     return Photo(photograph_table(placed, faces, layout, rng, cond), truth)
 
 
-def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One card on a plain table unlike its edge (as teach asks), photographed from above by
-    a phone: about upright, a little turned and off centre."""
-    W, H = 1280, 960
-    edge = face[2:6, face.shape[1] // 3 : 2 * face.shape[1] // 3, :3]
-    tone = "dark" if float(edge.mean()) > 110 else "light"  # as teach asks: a table unlike
-    table = effects.table_texture(W, H, rng, kind="plain", tone=tone)  # the card's edge
-    s = rng.uniform(4.5, 6.0) / PX_PER_MM  # photo px per face px
-    a = math.radians(rng.uniform(-5, 5))
+def lay_face(
+    table: np.ndarray, face: np.ndarray, scale: float, angle_rad: float, centre: tuple[float, float]
+) -> np.ndarray:
+    """float32: a BGRA card face laid on `table` (its size is the picture's), scaled and
+    turned about its own middle, which lands on `centre`: the teach photos' one composition."""
+    H, W = table.shape[:2]
     h, w = face.shape[:2]
-    cx, cy = W / 2 + rng.uniform(-120, 120), H / 2 + rng.uniform(-60, 60)
-    M = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0]])
-    centre = M[:, :2] @ np.array([w / 2, h / 2])
-    M[:, 2] = (cx - centre[0], cy - centre[1])
+    c, s = math.cos(angle_rad), math.sin(angle_rad)
+    M = np.array([[scale * c, -scale * s, 0], [scale * s, scale * c, 0]])
+    middle = M[:, :2] @ np.array([w / 2, h / 2])
+    M[:, 2] = (centre[0] - middle[0], centre[1] - middle[1])
     warped = cv2.warpAffine(
         face,
         M,
@@ -290,8 +287,20 @@ def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         borderValue=(0, 0, 0, 0),
     )
     alpha = warped[..., 3:].astype(np.float32) / 255
-    img = table.astype(np.float32) * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
-    img = np.clip(img, 0, 255).astype(np.uint8)
+    return table.astype(np.float32) * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+
+
+def teach_photo(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One card on a plain table unlike its edge (as teach asks), photographed from above by
+    a phone: about upright, a little turned and off centre."""
+    W, H = 1280, 960
+    edge = face[2:6, face.shape[1] // 3 : 2 * face.shape[1] // 3, :3]
+    tone = "dark" if float(edge.mean()) > 110 else "light"  # as teach asks: a table unlike
+    table = effects.table_texture(W, H, rng, kind="plain", tone=tone)  # the card's edge
+    s = rng.uniform(4.5, 6.0) / PX_PER_MM  # photo px per face px
+    a = math.radians(rng.uniform(-5, 5))
+    centre = (W / 2 + rng.uniform(-120, 120), H / 2 + rng.uniform(-60, 60))
+    img = np.clip(lay_face(table, face, s, a, centre), 0, 255).astype(np.uint8)
     return effects.photograph(
         img, rng, noise_sigma=float(rng.uniform(1.5, 3.0)), jpeg_quality=int(rng.integers(80, 95))
     )
