@@ -28,6 +28,7 @@ from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Poi
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera, framing_camera
+from companion.sim.conditions import Conditions
 from companion.sim.solids import Face, Solid, draw_solids
 from companion.vision.markers import marker_image
 
@@ -42,16 +43,6 @@ MAX_HEIGHT_SQ = 1.0
 STYLES = ("tokens", "staunton", "pegs")
 
 Colour = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class Conditions:
-    max_tilt_deg: float = 25.0
-    hands: int = 2
-    blur_max: float = 1.2
-    jpeg_min: int = 70
-    glare: bool = True
-    sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera, framing_camera
+from companion.sim.conditions import Conditions
 from companion.sim.solids import Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
@@ -37,18 +38,6 @@ MAX_SHIFT_MM = 1.5
 """... and this far off its square's centre."""
 
 Colour = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """How hard a photograph is: the ranges the reader must cope with."""
-
-    max_tilt_deg: float = 25.0
-    hands: int = 2
-    blur_max: float = 1.2
-    jpeg_min: int = 70
-    glare: bool = True
-    sizes: tuple[tuple[int, int], ...] = ((1280, 960), (1280, 960), (1280, 960), (1600, 1200))
 
 
 @dataclass(frozen=True)
