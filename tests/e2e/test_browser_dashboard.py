@@ -146,3 +146,28 @@ def _admin_token(data_dir: Path) -> str:
         return store.admin_token()[0]
     finally:
         store.close()
+
+
+@pytest.mark.browser
+def test_the_game_an_admin_picks_stays_picked_while_events_arrive(browser, tmp_path):
+    """The table's events re-read the state; they once put the dropdown back on the game
+    being played between the admin's pick and their tap on "Start", so the old game restarted."""
+    port = free_port()
+    with run_server(example_server_argv(tmp_path / "data", port), port) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        assert page.input_value("#game-select") == "example"
+        reads: list[str] = []  # each event makes the page read /api/state again
+        page.on("request", lambda r: reads.append(r.url) if "/api/state" in r.url else None)
+        page.select_option("#game-select", "reflecto")
+        for i in range(3):  # the table's events, here notes a player leaves
+            note = {"note": f"note {i}"}
+            assert httpx.post(f"{server.base}/api/corrections", json=note).status_code == 200
+        for _ in range(100):
+            if len(reads) >= 3:
+                break
+            page.wait_for_timeout(100)
+        assert len(reads) >= 3, "the page did not read the state after the events"
+        assert page.input_value("#game-select") == "reflecto"
+        server.stop()

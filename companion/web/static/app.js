@@ -8,6 +8,7 @@ import { LiveView } from "./live-view.js";
 const $ = (id) => document.getElementById(id);
 const state = {
   health: null, state: null, games: [], panelGame: null, panelModule: null, stateListeners: [],
+  selectSession: null,
 };
 
 function toast(text) {
@@ -159,7 +160,12 @@ async function loadState() {
   $("who").textContent = s.seat === null ? (s.role === "spectator" ? "watching" : s.role)
     : `${seatName}'s phone`;
   $("admin-card").hidden = !(s.role === "local" || s.role === "admin");
-  if (game) $("game-select").value = game.id;
+  // Follow the table's game only when the session changes: an event arriving while an admin
+  // picks the next game must not put the dropdown back under their finger.
+  if (game && state.selectSession !== s.session.id) {
+    state.selectSession = s.session.id;
+    $("game-select").value = game.id;
+  }
   await mountPanel(s);
   for (const fn of state.stateListeners) fn(s);
   return s;
