@@ -1,24 +1,27 @@
 """Typed corrections: one pydantic type per thing a player can send, from the HTTP body to
 the game.
 
-A game declares its corrections as a discriminated union tagged by `kind` (Mirror Mansion's
-`messages.py` is one) and parses what arrives with
-`parse_correction`: its own router passes typed bodies straight through
-`runtime.correct`, and the JSON a phone posts to `/api/corrections` is validated once, at
-the boundary, so `correct` matches on types instead of asking which dict key is present.
+A game declares its corrections as a pydantic discriminated union on `kind`
+(`Annotated[A | B | ..., Field(discriminator="kind")]`; Mirror Mansion's `messages.py` is
+one) and parses what arrives with a `CorrectionParser`: its own router passes typed bodies
+straight through `runtime.correct`, and the JSON a phone posts to `/api/corrections` is
+validated once, at the boundary, so `correct` matches on types instead of asking which dict
+key is present.
 
 The platform's own two corrections live here, because every game receives them: the answer
 to a question and the admin's "the table is right". The shared dashboard posts both without
 a `kind` (`{"question", "answer"}` and `{"table_is_right": true}`), so `correction_tag`
-recognises those two untagged shapes; a game's own corrections always carry their `kind`
-(a game's router fills it in from its body type's default).
+recognises those two untagged shapes and the parser tags them before validating; a game's
+own corrections always carry their `kind` (a game's router fills it in from its body type's
+default).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+import types
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Discriminator, JsonValue, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError
 
 from companion.errors import UserError
 
@@ -62,36 +65,40 @@ def correction_tag(value: Any) -> str | None:
     return None
 
 
-def kind_discriminator(*kinds: str) -> Discriminator:
-    """The discriminator of a game's correction union; its error lists every kind, so a
-    phone that posts an unknown one learns what it may send."""
-    return Discriminator(
-        correction_tag,
-        custom_error_type="correction_kind",
-        custom_error_message="a correction's kind is one of: " + ", ".join(kinds),
-    )
-
-
 class CorrectionParser(Generic[T]):
     """`parse(payload)` for one game's union: built once (a `TypeAdapter` is not free)."""
 
     def __init__(self, union: Any) -> None:
         self._adapter: TypeAdapter[T] = TypeAdapter(union)
+        self._kinds = union_kinds(union)
 
     def __call__(self, payload: Any) -> T:
-        return parse_correction(self._adapter, payload)
+        """A correction as the game's typed union; a one-line `UserError` (400) when it is
+        not one.
+
+        Typed corrections (from a game's router) are validated again, which is cheap and
+        means a correction built in code obeys the same bounds as one posted as JSON. An
+        unknown or missing kind is answered with every kind, so a phone that posts one
+        learns what it may send."""
+        data = payload.model_dump() if isinstance(payload, BaseModel) else payload
+        kind = correction_tag(data)
+        if kind not in self._kinds:
+            raise UserError("correction: a correction's kind is one of: " + ", ".join(self._kinds))
+        if "kind" not in data:  # the dashboard's untagged shapes
+            data = {**data, "kind": kind}
+        try:
+            return self._adapter.validate_python(data)
+        except ValidationError as exc:
+            raise UserError(f"correction: {_first_error(exc)}") from None
 
 
-def parse_correction(adapter: TypeAdapter[T], payload: Any) -> T:
-    """A correction as the game's typed union; a one-line `UserError` (400) when it is not one.
-
-    Typed corrections (from a game's router) are validated again, which is cheap and means
-    a correction built in code obeys the same bounds as one posted as JSON."""
-    data = payload.model_dump() if isinstance(payload, BaseModel) else payload
-    try:
-        return adapter.validate_python(data)
-    except ValidationError as exc:
-        raise UserError(f"correction: {_first_error(exc)}") from None
+def union_kinds(union: Any) -> tuple[str, ...]:
+    """The `kind` of each model of a correction union, in the union's order."""
+    members = get_args(union)[0] if get_origin(union) is Annotated else union
+    is_union = get_origin(members) in (Union, types.UnionType)
+    return tuple(
+        str(m.model_fields["kind"].default) for m in (get_args(members) if is_union else (members,))
+    )
 
 
 def _first_error(exc: ValidationError) -> str:

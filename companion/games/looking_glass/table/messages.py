@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Tag
+from pydantic import BaseModel, ConfigDict, Field
 
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
 from companion.live.corrections import (
@@ -20,7 +20,6 @@ from companion.live.corrections import (
     CorrectionBase,
     CorrectionParser,
     TableIsRight,
-    kind_discriminator,
 )
 from companion.live.table_game import ObservationData
 
@@ -53,11 +52,8 @@ class RequestHint(CorrectionBase):
 
 
 Correction = Annotated[
-    Annotated[EnterHand, Tag("hand")]
-    | Annotated[RequestHint, Tag("hint")]
-    | Annotated[Answer, Tag("answer")]
-    | Annotated[TableIsRight, Tag("table_is_right")],
-    kind_discriminator("hand", "hint", "answer", "table_is_right"),
+    EnterHand | RequestHint | Answer | TableIsRight,
+    Field(discriminator="kind"),
 ]
 """Everything a player or the admin can send to the Looking Glass at the table."""
 

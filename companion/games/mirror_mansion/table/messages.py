@@ -16,7 +16,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    Tag,
     field_serializer,
 )
 
@@ -26,7 +25,6 @@ from companion.live.corrections import (
     CorrectionBase,
     CorrectionParser,
     TableIsRight,
-    kind_discriminator,
 )
 
 __all__ = [
@@ -96,18 +94,16 @@ class RequestHint(CorrectionBase):
 
 
 Correction = Annotated[
-    Annotated[EnterCards, Tag("cards")]
-    | Annotated[EnterRoll, Tag("roll")]
-    | Annotated[NameMotif, Tag("name")]
-    | Annotated[CallGuesses, Tag("call_guesses")]
-    | Annotated[EnterGuess, Tag("guess")]
-    | Annotated[TakeLook, Tag("look")]
-    | Annotated[RequestHint, Tag("hint")]
-    | Annotated[Answer, Tag("answer")]
-    | Annotated[TableIsRight, Tag("table_is_right")],
-    kind_discriminator(
-        "cards", "roll", "name", "call_guesses", "guess", "look", "hint", "answer", "table_is_right"
-    ),
+    EnterCards
+    | EnterRoll
+    | NameMotif
+    | CallGuesses
+    | EnterGuess
+    | TakeLook
+    | RequestHint
+    | Answer
+    | TableIsRight,
+    Field(discriminator="kind"),
 ]
 """Everything a player or the admin can send to Mirror Mansion at the table."""
 

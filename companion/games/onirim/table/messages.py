@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, Tag
+from pydantic import Field
 
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
     CorrectionParser,
     TableIsRight,
-    kind_discriminator,
 )
 
 CardName = Annotated[str, Field(min_length=3, max_length=24)]
@@ -111,30 +110,18 @@ class HintRequest(CorrectionBase):
 
 
 Correction = Annotated[
-    Annotated[Drew, Tag("drew")]
-    | Annotated[Looked, Tag("looked")]
-    | Annotated[Prophesied, Tag("prophecy")]
-    | Annotated[NightmareResolved, Tag("nightmare")]
-    | Annotated[DoorChoice, Tag("door")]
-    | Annotated[Picked, Tag("pick")]
-    | Annotated[Discarded, Tag("discarded")]
-    | Annotated[Paired, Tag("paired")]
-    | Annotated[HintRequest, Tag("hint")]
-    | Annotated[Answer, Tag("answer")]
-    | Annotated[TableIsRight, Tag("table_is_right")],
-    kind_discriminator(
-        "drew",
-        "looked",
-        "prophecy",
-        "nightmare",
-        "door",
-        "pick",
-        "discarded",
-        "paired",
-        "hint",
-        "answer",
-        "table_is_right",
-    ),
+    Drew
+    | Looked
+    | Prophesied
+    | NightmareResolved
+    | DoorChoice
+    | Picked
+    | Discarded
+    | Paired
+    | HintRequest
+    | Answer
+    | TableIsRight,
+    Field(discriminator="kind"),
 ]
 """Everything the player or the admin can send to Onirim at the table."""
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, JsonValue, Tag
+from pydantic import Field, JsonValue
 
 from companion.live.corrections import (
     Answer,
     CorrectionBase,
     CorrectionParser,
     TableIsRight,
-    kind_discriminator,
 )
 
 __all__ = [
@@ -95,26 +94,8 @@ class ScoreNow(CorrectionBase):
 
 
 Correction = Annotated[
-    Annotated[SetUp, Tag("setup")]
-    | Annotated[Drew, Tag("drew")]
-    | Annotated[Revealed, Tag("revealed")]
-    | Annotated[DiscardCard, Tag("discard")]
-    | Annotated[PlayCard, Tag("play")]
-    | Annotated[Choose, Tag("choose")]
-    | Annotated[ScoreNow, Tag("score_now")]
-    | Annotated[Answer, Tag("answer")]
-    | Annotated[TableIsRight, Tag("table_is_right")],
-    kind_discriminator(
-        "setup",
-        "drew",
-        "revealed",
-        "discard",
-        "play",
-        "choose",
-        "score_now",
-        "answer",
-        "table_is_right",
-    ),
+    SetUp | Drew | Revealed | DiscardCard | PlayCard | Choose | ScoreNow | Answer | TableIsRight,
+    Field(discriminator="kind"),
 ]
 """Everything a player or the admin can send to Queen Alice at the table."""
 

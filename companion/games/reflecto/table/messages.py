@@ -17,7 +17,6 @@ from pydantic import (
     Field,
     JsonValue,
     StrictInt,
-    Tag,
 )
 
 from companion.live.corrections import (
@@ -25,7 +24,6 @@ from companion.live.corrections import (
     CorrectionBase,
     CorrectionParser,
     TableIsRight,
-    kind_discriminator,
 )
 from companion.live.table_game import ObservationData
 
@@ -88,14 +86,8 @@ class CorrectAction(CorrectionBase):
 
 
 Correction = Annotated[
-    Annotated[EnterSetup, Tag("setup")]
-    | Annotated[EnterGuess, Tag("guess")]
-    | Annotated[RequestHint, Tag("hint")]
-    | Annotated[SwitchSight, Tag("sight")]
-    | Annotated[CorrectAction, Tag("action")]
-    | Annotated[Answer, Tag("answer")]
-    | Annotated[TableIsRight, Tag("table_is_right")],
-    kind_discriminator("setup", "guess", "hint", "sight", "action", "answer", "table_is_right"),
+    EnterSetup | EnterGuess | RequestHint | SwitchSight | CorrectAction | Answer | TableIsRight,
+    Field(discriminator="kind"),
 ]
 """Everything a player or the admin can send to Reflecto at the table."""
 
