@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 LINT = str(Path(sys.executable).with_name("lint-imports"))
 
@@ -29,59 +31,45 @@ def test_the_layers_hold():
     assert "0 broken" in proc.stdout
 
 
-def test_an_engine_that_imports_the_web_breaks_them(tmp_path):
+@pytest.mark.parametrize(
+    ("module", "line", "says"),
+    [
+        (  # an engine that imports the web
+            "games/reflecto/rules/__init__.py",
+            "import companion.web.app",
+            "companion.games.reflecto.rules is not allowed to import companion.web",
+        ),
+        (  # Mirror Mansion's rules that import its vision
+            "games/mirror_mansion/rules/solver.py",
+            "import companion.games.mirror_mansion.vision.scene",
+            "companion.games.mirror_mansion.rules is not allowed to import",
+        ),
+        (  # an engine that imports the command line
+            "games/onirim/rules/engine.py",
+            "import companion.cli",
+            "companion.games.onirim.rules is not allowed to import companion.cli",
+        ),
+        (  # a game that imports another game
+            "games/reflecto/vision/render.py",
+            "import companion.games.mirror_mansion.vision.render",
+            "companion.games.reflecto is not allowed to import companion.games.mirror_mansion",
+        ),
+        (  # shared code that names a game
+            "paths.py",
+            "import companion.games.queen_alice.rules",
+            "companion.paths is not allowed to import companion.games.queen_alice",
+        ),
+    ],
+)
+def test_an_upward_import_breaks_them(tmp_path: Path, module: str, line: str, says: str) -> None:
     shutil.copytree(
         REPO / "companion",
         tmp_path / "companion",
         ignore=shutil.ignore_patterns("__pycache__", "static"),
     )
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    rules = tmp_path / "companion" / "games" / "reflecto" / "rules" / "__init__.py"
-    rules.write_text(
-        rules.read_text(encoding="utf-8") + "\nimport companion.web.app\n", encoding="utf-8"
-    )
+    source = tmp_path / "companion" / module
+    source.write_text(source.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
     proc = _lint(tmp_path)
     assert proc.returncode != 0
-    assert "companion.games.reflecto.rules is not allowed to import companion.web" in (
-        proc.stdout.replace("\n", " ").replace("  ", " ")
-    )
-
-
-def test_mirror_mansion_rules_that_import_its_vision_break_them(tmp_path):
-    shutil.copytree(
-        REPO / "companion",
-        tmp_path / "companion",
-        ignore=shutil.ignore_patterns("__pycache__", "static"),
-    )
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    solver = tmp_path / "companion" / "games" / "mirror_mansion" / "rules" / "solver.py"
-    solver.write_text(
-        solver.read_text(encoding="utf-8")
-        + "\nimport companion.games.mirror_mansion.vision.scene\n",
-        encoding="utf-8",
-    )
-    proc = _lint(tmp_path)
-    assert proc.returncode != 0
-    assert "companion.games.mirror_mansion.rules is not allowed to import" in (
-        proc.stdout.replace("\n", " ").replace("  ", " ")
-    )
-
-
-def test_a_game_that_imports_another_game_breaks_them(tmp_path):
-    shutil.copytree(
-        REPO / "companion",
-        tmp_path / "companion",
-        ignore=shutil.ignore_patterns("__pycache__", "static"),
-    )
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    render = tmp_path / "companion" / "games" / "reflecto" / "vision" / "render.py"
-    render.write_text(
-        render.read_text(encoding="utf-8")
-        + "\nimport companion.games.mirror_mansion.vision.render\n",
-        encoding="utf-8",
-    )
-    proc = _lint(tmp_path)
-    assert proc.returncode != 0
-    assert "companion.games.reflecto is not allowed to import companion.games.mirror_mansion" in (
-        proc.stdout.replace("\n", " ").replace("  ", " ")
-    )
+    assert says in proc.stdout.replace("\n", " ").replace("  ", " ")
