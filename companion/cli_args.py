@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import NoReturn
 
 from companion.errors import UserError
@@ -17,10 +20,15 @@ from companion.json_input import (  # the CLI's readers of JSON inputs
 __all__ = [
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
+    "MAX_PHOTOS",
     "CommandParser",
+    "add_render_arguments",
+    "image_size_arg",
     "json_depth",
     "parse_json",
     "read_json_file",
+    "render_folder",
+    "report_teach_problems",
 ]
 
 
@@ -30,3 +38,61 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # main() already says "companion: error:"; name only the subcommand after it.
         raise UserError(f"{self.prog.removeprefix('companion ')}: {message}")
+
+
+MAX_PHOTOS = 100_000
+"""The most photographs one `companion render <game>` writes."""
+
+
+def add_render_arguments(
+    parser: argparse.ArgumentParser, *, over: str, camera: bool = False
+) -> None:
+    """The options each game's `companion render` shares, spelt one way: the seed, the folder,
+    how many, and (with `camera`) a forced image size and the camera's tilt limit, then "no
+    hands" over the `over` (the box, the board). The game checks its own tilt range."""
+    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
+    parser.add_argument("--out", required=True, help="folder to write into (created)")
+    parser.add_argument("--count", type=int, default=1, help="how many photographs")
+    if camera:
+        parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
+        parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
+    parser.add_argument("--no-hands", action="store_true", help=f"no arms over the {over}")
+
+
+def render_folder(args: argparse.Namespace) -> Path:
+    """The output folder of `add_render_arguments`, created, after the count is checked: a
+    bad count or a file in the folder's place fails before anything is written."""
+    if not 1 <= args.count <= MAX_PHOTOS:
+        raise UserError(f"--count must be between 1 and {MAX_PHOTOS}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def image_size_arg(text: str, min_width: int, min_height: int) -> tuple[int, int]:
+    """`--size WIDTHxHEIGHT`, within what the game's renderer can draw (at most 8192 a side)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size wants WIDTHxHEIGHT like 1280x960, not {text!r}") from None
+    if not (min_width <= w <= 8192 and min_height <= h <= 8192):
+        raise UserError(
+            f"--size {text}: width {min_width}..8192 and height {min_height}..8192, please"
+        )
+    return w, h
+
+
+def report_teach_problems(refused: Mapping[str, str], warnings: Iterable[str]) -> None:
+    """After `companion teach <game>`: on stderr, the photos to take again and why, then the
+    warnings about the cards taught; a teach that refused some photos still saves the rest."""
+    if refused:
+        print(
+            f"not taught ({len(refused)}): take these photos again and teach again:",
+            file=sys.stderr,
+        )
+        for why in refused.values():
+            print(f"  {why}", file=sys.stderr)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)

@@ -49,15 +49,43 @@ def image_size(path: Path) -> tuple[int, int] | None:
         return None
 
 
+def check_image_path(path: str | Path, missing: str = "image not found") -> Path:
+    """The path of an image the user named, refused in one line when it is missing or a folder.
+
+    Commands check every path before reading any, so a typo in the last argument is
+    reported before the first image's output; `missing` keeps each command's own wording."""
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"{missing}: {p}")
+    if p.is_dir():
+        raise UserError(f"{p} is a folder, not an image")
+    return p
+
+
+def check_image_format(path: str) -> Path:
+    """A file OpenCV has a reader for (judged by its header, nothing decoded): the card
+    readers' commands check this of every image before the (slow) library loads."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"image not found: {path}")
+    if not cv2.haveImageReader(str(p)):
+        raise UserError(f"not an image (or unreadable): {path}")
+    return p
+
+
+def write_jpeg(path: Path, image: np.ndarray, quality: int = 95) -> Path:
+    """Write a rendered photograph; a folder that cannot take it is a UserError, not a
+    silent `False` from OpenCV."""
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+        raise UserError(f"cannot write {path}")
+    return path
+
+
 def read_image(
     path: str | Path, limit: int | None = None, flags: int = cv2.IMREAD_COLOR
 ) -> np.ndarray:
     """The image as OpenCV reads it; a missing, unreadable or too large file is a UserError."""
-    p = Path(path)
-    if not p.exists():
-        raise UserError(f"image not found: {p}")
-    if p.is_dir():
-        raise UserError(f"{p} is a folder, not an image")
+    p = check_image_path(path)
     limit = max_pixels() if limit is None else limit
     size = image_size(p)
     if size is not None and size[0] * size[1] > limit:

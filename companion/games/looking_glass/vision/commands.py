@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.cli_args import report_teach_problems
 from companion.errors import UserError
 
 GAME = "looking-glass"
@@ -127,15 +127,7 @@ def teach_main(argv: list[str]) -> int:
         )
     else:
         print(f"taught {len(lib.ids)} of {len(photos)} cards -> {path}")
-        if taught.refused:
-            print(
-                f"not taught ({len(taught.refused)}): take these photos again and teach again:",
-                file=sys.stderr,
-            )
-            for why in taught.refused.values():
-                print(f"  {why}", file=sys.stderr)
-        for w in taught.warnings:
-            print(f"warning: {w}", file=sys.stderr)
+        report_teach_problems(taught.refused, taught.warnings)
     return 0
 
 
@@ -157,19 +149,14 @@ def read_main(argv: list[str]) -> int:
         "border, then the mirror fit (slower; in development)",
     )
     a = p.parse_args(argv)
-    import cv2
-
     from companion.games.looking_glass.vision.library import Library
     from companion.games.looking_glass.vision.read import Reader
     from companion.games.looking_glass.vision.reader import StagedReader
     from companion.games.looking_glass.vision.teach import read_image
+    from companion.vision.image_file import check_image_format
 
     for img in a.images:  # check every input before printing anything
-        path = Path(img)
-        if not path.is_file():
-            raise UserError(f"image not found: {img}")
-        if not cv2.haveImageReader(str(path)):
-            raise UserError(f"not an image (or unreadable): {img}")
+        check_image_format(img)
     lib = Library.load(_library_path(a.library))
     reader = StagedReader(lib) if a.reader == "staged" else Reader(lib)
     for img in a.images:

@@ -13,30 +13,27 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 from pydantic import ValidationError
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import (
+    CommandParser,
+    add_render_arguments,
+    image_size_arg,
+    read_json_file,
+    render_folder,
+)
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.board import load_board
 from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
+from companion.vision import image_file
 from companion.vision.board_pose import Calibration
+from companion.vision.image_file import write_jpeg
 
 GAME = "mirror-mansion"
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise UserError(f"--size wants WIDTHxHEIGHT like 1280x960, not {text!r}") from None
-    if not (320 <= w <= 8192 and 240 <= h <= 8192):
-        raise UserError(f"--size {text}: width 320..8192 and height 240..8192, please")
-    return w, h
 
 
 def render(argv: list[str]) -> int:
@@ -45,12 +42,7 @@ def render(argv: list[str]) -> int:
         description="Write photographs of the Mirror Mansion box with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read mirror-mansion --json`).",
     )
-    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
-    parser.add_argument("--out", required=True, help="folder to write into (created)")
-    parser.add_argument("--count", type=int, default=1, help="how many photographs")
-    parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
-    parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
-    parser.add_argument("--no-hands", action="store_true", help="no arms over the box")
+    add_render_arguments(parser, over="box", camera=True)
     parser.add_argument(
         "--style",
         choices=["house", "random"],
@@ -65,26 +57,19 @@ def render(argv: list[str]) -> int:
         help="print what was written as JSON: the folder and each photograph with its answer key",
     )
     args = parser.parse_args(argv)
-    if not 1 <= args.count <= 100_000:
-        raise UserError("--count must be between 1 and 100000")
     if not 0 <= args.max_tilt <= 60:
         raise UserError("--max-tilt must be between 0 and 60 degrees")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    out = render_folder(args)
     conditions = Conditions(
         max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, style=args.style
     )
     if args.size:
-        conditions = replace(conditions, sizes=(_size(args.size),))
+        conditions = replace(conditions, sizes=(image_size_arg(args.size, 320, 240),))
     board = load_board()
     written = []
     for i in range(args.count):
         photo = render_photo(board, (args.seed, i), conditions)
-        name = out / f"{i:04d}.jpg"
-        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise UserError(f"cannot write {name}")
+        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
         truth = photo.truth.to_json(str(name))
         (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
         written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"), "box": truth})
@@ -100,18 +85,11 @@ def render(argv: list[str]) -> int:
 
 
 def check_image_path(path: str) -> Path:
-    p = Path(path)
-    if not p.exists():
-        raise UserError(f"no such file: {p}")
-    if p.is_dir():
-        raise UserError(f"{p} is a folder, not an image")
-    return p
+    return image_file.check_image_path(path, missing="no such file")
 
 
 def load_image(path: str) -> np.ndarray:
-    from companion.vision.image_file import read_image
-
-    return read_image(check_image_path(path))  # refuses images too large to decode on a Pi
+    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
 
 
 def load_stickers(path: str | None) -> StickerSettings:

@@ -6,11 +6,10 @@ Merged into the game's `commands.VERBS` (see VISION_VERBS), so OpenCV loads only
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import CommandParser
+from companion.cli_args import CommandParser, report_teach_problems
 from companion.errors import UserError
 
 GAME = "onirim"
@@ -18,8 +17,6 @@ STYLES = ("random", "house")
 
 
 def render_main(argv: list[str]) -> int:
-    import cv2
-
     from companion.games.onirim.vision.layout import load_layout
     from companion.games.onirim.vision.render import (
         deck_faces,
@@ -27,6 +24,7 @@ def render_main(argv: list[str]) -> int:
         render_table,
         teach_photo,
     )
+    from companion.vision.image_file import write_jpeg
 
     p = CommandParser(
         prog=f"companion render {GAME}",
@@ -56,14 +54,10 @@ def render_main(argv: list[str]) -> int:
     faces = deck_faces(deck_style(a.seed, a.style), layout)
     rng = np.random.default_rng([a.seed, 99])
     for cid, face in faces.items():
-        name = out / "teach" / f"{cid}.jpg"
-        if not cv2.imwrite(str(name), teach_photo(face, rng), [cv2.IMWRITE_JPEG_QUALITY, 92]):
-            raise UserError(f"cannot write {name}")
+        write_jpeg(out / "teach" / f"{cid}.jpg", teach_photo(face, rng), quality=92)
     for i in range(a.count):
         photo = render_table(a.seed, i, faces, layout)
-        name = out / f"{i:04d}.jpg"
-        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise UserError(f"cannot write {name}")
+        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
         truth = photo.truth.to_json(str(name))
         (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
     print(
@@ -120,15 +114,7 @@ def teach_main(argv: list[str]) -> int:
         )
         return 0
     print(f"taught {len(taught.library.ids)} of {len(photos)} card types -> {path}")
-    if taught.refused:
-        print(
-            f"not taught ({len(taught.refused)}): take these photos again and teach again:",
-            file=sys.stderr,
-        )
-        for why in taught.refused.values():
-            print(f"  {why}", file=sys.stderr)
-    for w in taught.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+    report_teach_problems(taught.refused, taught.warnings)
     return 0
 
 
@@ -137,6 +123,7 @@ def read_main(argv: list[str]) -> int:
 
     from companion.games.onirim.vision.read import TableReader
     from companion.games.onirim.vision.teach import load_library
+    from companion.vision.image_file import check_image_format
 
     p = CommandParser(
         prog=f"companion read {GAME}",
@@ -148,11 +135,7 @@ def read_main(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     a = p.parse_args(argv)
     for img in a.images:  # every input checked before any output
-        path = Path(img)
-        if not path.is_file():
-            raise UserError(f"image not found: {img}")
-        if not cv2.haveImageReader(str(path)):
-            raise UserError(f"not an image (or unreadable): {img}")
+        check_image_format(img)
     reader = TableReader(load_library(_library_path(a.library)))
     for img in a.images:
         image = cv2.imread(img, cv2.IMREAD_COLOR)

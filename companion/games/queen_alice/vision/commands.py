@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
-import cv2
-
-from companion.cli_args import CommandParser
-from companion.errors import UserError
+from companion.cli_args import CommandParser, add_render_arguments, render_folder
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, render_photo
-from companion.vision.image_file import read_image
+from companion.vision.image_file import check_image_path, read_image, write_jpeg
 
 GAME = "queen-alice"
 
@@ -31,24 +27,14 @@ def render(argv: list[str]) -> int:
         description="Write photographs of the Central board from above with their answer "
         "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).",
     )
-    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
-    parser.add_argument("--out", required=True, help="folder to write into (created)")
-    parser.add_argument("--count", type=int, default=1, help="how many photographs")
-    parser.add_argument("--no-hands", action="store_true", help="no arms over the board")
+    add_render_arguments(parser, over="board")
     args = parser.parse_args(argv)
-    if not 1 <= args.count <= 100_000:
-        raise UserError("--count must be between 1 and 100000")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    out = render_folder(args)
     conditions = Conditions(hands=0 if args.no_hands else 2)
     geom = load_geometry()
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions)
-        name = out / f"{i:04d}.jpg"
-        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise UserError(f"cannot write {name}")
+        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
         (out / f"{i:04d}.json").write_text(
             json.dumps(photo.truth.to_json(str(name))) + "\n", encoding="utf-8"
         )
@@ -86,11 +72,7 @@ def read(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     geom = load_geometry()
     for path in args.images:  # every file checked before any output
-        p = Path(path)
-        if not p.exists():
-            raise UserError(f"image not found: {p}")
-        if p.is_dir():
-            raise UserError(f"{p} is a folder, not an image")
+        check_image_path(path)
     for path in args.images:
         reading = read_board(read_image(path), geom=geom)
         if args.json:

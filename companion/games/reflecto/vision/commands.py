@@ -11,28 +11,25 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import (
+    CommandParser,
+    add_render_arguments,
+    image_size_arg,
+    read_json_file,
+    render_folder,
+)
 from companion.errors import UserError
 from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.read import read_board
 from companion.games.reflecto.vision.reading import BoardReading
 from companion.games.reflecto.vision.render import Conditions, render_photo
+from companion.vision import image_file
+from companion.vision.image_file import write_jpeg
 
 GAME = "reflecto"
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise UserError(f"--size wants WIDTHxHEIGHT like 1280x960, not {text!r}") from None
-    if not (640 <= w <= 8192 and 480 <= h <= 8192):
-        raise UserError(f"--size {text}: width 640..8192 and height 480..8192, please")
-    return w, h
 
 
 def render(argv: list[str]) -> int:
@@ -41,12 +38,7 @@ def render(argv: list[str]) -> int:
         description="Write photographs of a Reflecto board from above with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read reflecto --json`).",
     )
-    parser.add_argument("--seed", type=int, default=0, help="same seed, same pictures")
-    parser.add_argument("--out", required=True, help="folder to write into (created)")
-    parser.add_argument("--count", type=int, default=1, help="how many photographs")
-    parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
-    parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
-    parser.add_argument("--no-hands", action="store_true", help="no arms over the board")
+    add_render_arguments(parser, over="board", camera=True)
     parser.add_argument(
         "--setup",
         action="store_true",
@@ -58,15 +50,10 @@ def render(argv: list[str]) -> int:
         help="print one JSON object: the files written, each with its truth",
     )
     args = parser.parse_args(argv)
-    if not 1 <= args.count <= 100_000:
-        raise UserError("--count must be between 1 and 100000")
     if not 0 <= args.max_tilt <= 40:
         raise UserError("--max-tilt must be between 0 and 40 degrees")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    sizes = (_size(args.size),) if args.size else Conditions().sizes
+    out = render_folder(args)
+    sizes = (image_size_arg(args.size, 640, 480),) if args.size else Conditions().sizes
     conditions = Conditions(
         max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, sizes=sizes
     )
@@ -74,14 +61,10 @@ def render(argv: list[str]) -> int:
     written = []
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions, setup=args.setup)
-        name = out / f"{i:04d}.jpg"
-        if not cv2.imwrite(str(name), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise UserError(f"cannot write {name}")
+        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
         setup = None
         if photo.setup is not None:
-            setup = out / f"{i:04d}-setup.jpg"
-            if not cv2.imwrite(str(setup), photo.setup, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-                raise UserError(f"cannot write {setup}")
+            setup = write_jpeg(out / f"{i:04d}-setup.jpg", photo.setup)
         truth = photo.truth.to_json(str(name))
         key = out / f"{i:04d}.json"
         key.write_text(json.dumps(truth) + "\n", encoding="utf-8")
@@ -111,20 +94,11 @@ def render(argv: list[str]) -> int:
 
 
 def check_image_path(path: str) -> Path:
-    p = Path(path)
-    if not p.exists():
-        raise UserError(f"no such file: {p}")
-    if p.is_dir():
-        raise UserError(f"{p} is a folder, not an image")
-    return p
+    return image_file.check_image_path(path, missing="no such file")
 
 
 def load_image(path: str) -> np.ndarray:
-    p = check_image_path(path)
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UserError(f"{p} is not an image OpenCV can read")
-    return image
+    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
 
 
 def load_colours(path: str | None) -> ScreenColours | None:
