@@ -497,8 +497,14 @@ class Runtime:
         finally:
             source.close()
 
+    def use_registrar(self, registrar: Any = None) -> Runtime:
+        """Registration as `start` sets it up (the saved calibration when there is one), or
+        `registrar`: what feeding `process` frames without the camera thread needs."""
+        self._registrar = table_registrar(self.settings) if registrar is None else registrar
+        return self
+
     def start(self) -> Runtime:
-        self._registrar = _registrar(self.settings)
+        self.use_registrar()
         self._capture = self._new_capture()
         self._thread = threading.Thread(target=self._run, name="perception", daemon=True)
         # READY before the loop's first ping: systemd reads pings only from a ready service.
@@ -552,7 +558,7 @@ class Runtime:
             self._game_error("perceive", exc)
             observation = Observation({"error": str(exc)}, 0.0)
         t2 = time.perf_counter()
-        status = TableStatus.of(registration, _game_markers(game))
+        status = TableStatus.of(registration, game_markers(game))
         jpeg = self._annotate(frame.image, markers, registration, game, observation, status)
         shown = self.frames.set(jpeg)
         self.last_frame_at = time.time()
@@ -609,7 +615,7 @@ class Runtime:
         status: TableStatus,
     ) -> bytes:
         view = image.copy()
-        draw_markers(view, markers, _game_markers(game) or tuple(self.settings.table.corner_ids))
+        draw_markers(view, markers, game_markers(game) or tuple(self.settings.table.corner_ids))
         draw_table(view, registration)
         try:
             view = game.annotate(view, registration, observation)
@@ -624,13 +630,15 @@ class Runtime:
         return encode_jpeg(view)
 
 
-def _game_markers(game: TableGame) -> tuple[int, ...] | None:
+def game_markers(game: TableGame) -> tuple[int, ...] | None:
     """The marker ids a game finds its own board by (`TableGame.table_markers`), if any."""
     ids = getattr(game, "table_markers", None)
     return tuple(int(i) for i in ids) if ids else None
 
 
-def _registrar(settings: Settings) -> Any:
+def table_registrar(settings: Settings) -> Any:
+    """The registrar of the saved calibration, else one from the table settings alone (a
+    warning in the log says why the calibration was not used)."""
     from companion.vision.registration import TableRegistrar
 
     try:
@@ -642,4 +650,12 @@ def _registrar(settings: Settings) -> Any:
         return TableRegistrar(settings.table)
 
 
-__all__ = ["PUBLIC", "Changes", "Runtime", "StorageUnavailable", "load_table_game"]
+__all__ = [
+    "PUBLIC",
+    "Changes",
+    "Runtime",
+    "StorageUnavailable",
+    "game_markers",
+    "load_table_game",
+    "table_registrar",
+]

@@ -128,7 +128,7 @@ def _k(f: float, size: tuple[int, int]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Fit:
+class PoseFit:
     """The best pose at one focal length and how well it reprojects the marker corners."""
 
     rms: float
@@ -136,9 +136,9 @@ class _Fit:
     tvec: np.ndarray
 
 
-def _fit(
+def fit_at_focal(
     obj: np.ndarray, img: np.ndarray, f: float, size: tuple[int, int], refine: bool = False
-) -> _Fit:
+) -> PoseFit:
     """The best pose at focal length f (IPPE alone is enough to search with; the final
     comparison refines, as the pose that is used will be). The corners are projected here
     rather than by `cv2.projectPoints`: without distortion it is two lines, and the call and
@@ -146,15 +146,15 @@ def _fit(
     K = _k(f, size)
     ok, rvec, tvec = cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
-        return _Fit(float("inf"), np.zeros((3, 1)), np.zeros((3, 1)))
+        return PoseFit(float("inf"), np.zeros((3, 1)), np.zeros((3, 1)))
     if refine:
         rvec, tvec = cv2.solvePnPRefineLM(obj, img, K, None, rvec, tvec)
     cam = obj @ cv2.Rodrigues(rvec)[0].T + tvec.reshape(1, 3)
     off = (f * cam[:, :2] / cam[:, 2:3] + (size[0] / 2, size[1] / 2) - img).ravel()
-    return _Fit(math.sqrt(float(off @ off) / len(img)), rvec, tvec)
+    return PoseFit(math.sqrt(float(off @ off) / len(img)), rvec, tvec)
 
 
-def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tuple[float, _Fit]:
+def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tuple[float, PoseFit]:
     """The focal length kept (see `focal_by_reprojection`) and its refined pose.
 
     The search is skipped when it cannot win: every pose at every focal length maps the board
@@ -163,12 +163,12 @@ def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tu
     clearly, the prior is kept without searching (most views that are nearly straight down).
     """
     prior = _prior_focal(size[0])
-    at_prior = _fit(obj, img, prior, size, refine=True)
-    floor = _homography_rms(obj, img)
+    at_prior = fit_at_focal(obj, img, prior, size, refine=True)
+    floor = homography_rms(obj, img)
     if not _clearly_better(floor, at_prior.rms):
         return prior, at_prior
     grid = np.exp(np.linspace(math.log(0.45 * size[0]), math.log(2.6 * size[0]), 12))
-    coarse = [_fit(obj, img, float(f), size).rms for f in grid]
+    coarse = [fit_at_focal(obj, img, float(f), size).rms for f in grid]
     i = int(np.argmin(coarse))
     lo, hi = max(0, i - 1), min(len(grid) - 1, i + 1)
     logs = np.linspace(math.log(grid[lo]), math.log(grid[hi]), 7)
@@ -176,7 +176,7 @@ def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tu
     if hi - lo == 2:
         known[3] = coarse[i]
     errs = [
-        known[k] if k in known else _fit(obj, img, math.exp(v), size).rms
+        known[k] if k in known else fit_at_focal(obj, img, math.exp(v), size).rms
         for k, v in enumerate(logs)
     ]
     j = min(max(int(np.argmin(errs)), 1), len(logs) - 2)
@@ -184,7 +184,7 @@ def _focal_search(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]) -> tu
     bend = a - 2 * b + c  # a parabola through the three points around the minimum
     step = 0.5 * (a - c) / bend if bend > 1e-12 else 0.0
     best = math.exp(logs[j] + max(-1.0, min(1.0, step)) * (logs[1] - logs[0]))
-    at_best = _fit(obj, img, best, size, refine=True)
+    at_best = fit_at_focal(obj, img, best, size, refine=True)
     return (best, at_best) if _clearly_better(at_best.rms, at_prior.rms) else (prior, at_prior)
 
 
@@ -193,7 +193,7 @@ def _clearly_better(rms: float, prior_rms: float) -> bool:
     return prior_rms - rms > FOCAL_GAIN_PX and rms < FOCAL_GAIN_RATIO * prior_rms
 
 
-def _homography_rms(obj: np.ndarray, img: np.ndarray) -> float:
+def homography_rms(obj: np.ndarray, img: np.ndarray) -> float:
     """Corner reprojection RMS of the best homography from the board plane (least squares,
     refined on the reprojection error by OpenCV): a lower bound for any pose's."""
     H, _ = cv2.findHomography(obj[:, :2], img, 0)

@@ -13,7 +13,7 @@ import pytest
 from companion.camera.base import Frame
 from companion.config import load_settings
 from companion.games import GAMES, get_game
-from companion.live.loop import Runtime, _registrar, code_version, load_table_game
+from companion.live.loop import Runtime, code_version, load_table_game
 from companion.store import Store
 
 LIVE_GAMES = [gid for gid, info in GAMES.items() if info.module("live") is not None]
@@ -80,7 +80,7 @@ def test_a_real_game_comes_back_from_its_checkpoint(game_id, tmp_path):
     settings = settings_for(game_id, tmp_path)
     seats = get_game(game_id).min_players
     first = Runtime(settings)
-    first._registrar = _registrar(settings)  # what start() sets; frames are fed below
+    first.use_registrar()  # what start() does; frames are fed below
     scene = first._sim_scene()
     assert scene is not None, f"{game_id} has live play but no sim demo"
     for n, frame in enumerate(film_frames(scene)):

@@ -8,7 +8,7 @@ import pytest
 from companion.camera import open_source
 from companion.config import load_settings
 from companion.games import GAMES, get_game
-from companion.live.loop import _game_markers, load_table_game
+from companion.live.loop import game_markers, load_table_game
 from companion.store import Session
 from companion.vision.markers import detect_markers
 
@@ -24,7 +24,7 @@ def test_sim_demo_frames_all_its_markers(game_id, tmp_path):
     seats = [f"P{i + 1}" for i in range(info.min_players)]
     game = load_table_game(settings, Session("s", game_id, {}, seats, 0.0))
     scene = game.sim_scene(settings.camera.seed)
-    wanted = set(_game_markers(game) or settings.table.corner_ids)
+    wanted = set(game_markers(game) or settings.table.corner_ids)
     source = open_source(
         "sim",
         settings.camera,

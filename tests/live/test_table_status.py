@@ -28,8 +28,7 @@ def table_image(ids: list[int], hide: tuple[int, ...] = ()) -> np.ndarray:
 
 def runtime(settings, factory=make_table_game) -> Runtime:
     rt = Runtime(settings, table_game_factory=factory)
-    rt._registrar = TableRegistrar(settings.table)  # what start() sets, without a camera
-    return rt
+    return rt.use_registrar(TableRegistrar(settings.table))  # as start() does, no camera
 
 
 def frame(image: np.ndarray, index: int) -> Frame:

@@ -69,16 +69,19 @@ def test_two_markers_are_not_enough() -> None:
 def test_the_homography_floor_bounds_every_focal_lengths_fit(tilt: float) -> None:
     """The focal search is skipped when the best homography's error cannot beat the prior's
     clearly; that is exact only if no pose at any focal length reprojects better than it."""
-    from companion.vision.board_pose import _fit, _homography_rms
+    from companion.vision.board_pose import fit_at_focal, homography_rms
 
     cam = VirtualCamera.looking_at((150, 150), 600, tilt_deg=tilt, yaw_deg=25, hfov_deg=62)
     found = _markers(cam, [10, 11, 13], 0.4, seed=3)
     obj = np.vstack([marker_object_points(BOARD, i) for i in found])
     img = np.vstack([found[i].corners.reshape(4, 2) for i in found]).astype(np.float64)
-    floor = _homography_rms(obj, img)
+    floor = homography_rms(obj, img)
     assert floor > 0.05  # noisy corners: the bound is not trivially zero
     size = (cam.width, cam.height)
-    fits = [_fit(obj, img, f, size, refine=True).rms for f in np.linspace(0.5, 2.5, 9) * cam.width]
+    fits = [
+        fit_at_focal(obj, img, f, size, refine=True).rms
+        for f in np.linspace(0.5, 2.5, 9) * cam.width
+    ]
     assert min(fits) >= floor - 1e-9
-    at_truth = _fit(obj, img, float(cam.K[0, 0]), size, refine=True).rms
+    at_truth = fit_at_focal(obj, img, float(cam.K[0, 0]), size, refine=True).rms
     assert floor <= at_truth < 1.2 * floor  # and tight at the true focal length

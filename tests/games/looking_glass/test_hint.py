@@ -13,7 +13,7 @@ import pytest
 from companion.games.base import CHANCE
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.engine import ENGINE
-from companion.games.looking_glass.rules.hint import _hand_options, hint
+from companion.games.looking_glass.rules.hint import hand_options, hint
 from companion.games.looking_glass.rules.simulate import simulate
 from companion.games.looking_glass.rules.solver import build, root_values, tables
 from tests.games.looking_glass.helpers import dealt, reshuffle_secrets
@@ -82,7 +82,7 @@ def test_exact_hint_averages_brute_force_over_every_other_hand() -> None:
     assert h.exact
     r = state.round
     pool = ENGINE.deck.copies(False) - Counter(r.cards[0] + r.cards[1]) - Counter(r.hands[seat])
-    options = _hand_options(pool, 4)
+    options = hand_options(pool, 4)
     assert sum(w for _, w in options) == comb(sum(pool.values()), 4)
     expected = {}
     for action in ENGINE.legal_actions(state):

@@ -25,7 +25,7 @@ from companion.games.mirror_mansion.rules.actions import (
     TurnBox,
 )
 from companion.games.mirror_mansion.rules.board import load_board
-from companion.games.mirror_mansion.rules.bruteforce import _moves
+from companion.games.mirror_mansion.rules.bruteforce import moves
 from companion.games.mirror_mansion.rules.optics import Mirror
 
 ENGINE = R.ENGINE
@@ -196,7 +196,7 @@ def test_engine_swaps_are_exactly_the_solvers_brute_force_moves() -> None:
             for n in [ENGINE.apply(s, a)]
         }
         naive = {
-            (b.mirrors, b.door) for b, _, _ in _moves((s.board, False, 0), BOARD, "door" in options)
+            (b.mirrors, b.door) for b, _, _ in moves((s.board, False, 0), BOARD, "door" in options)
         }
         assert from_engine == naive and len(naive) > 50
 

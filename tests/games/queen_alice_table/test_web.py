@@ -19,7 +19,6 @@ import pytest
 from companion.camera.base import Frame
 from companion.config import load_settings
 from companion.games.queen_alice.table.observation import Occupancy
-from companion.live import loop
 from companion.live.loop import Runtime
 from companion.live.table_game import Observation
 from companion.web.app import create_app
@@ -61,7 +60,7 @@ def live(tmp_path) -> Iterator[tuple[httpx.Client, Runtime]]:
         environ={},
     )
     runtime = Runtime(settings)  # no camera thread: frames are given to `process`
-    runtime._registrar = loop._registrar(settings)
+    runtime.use_registrar()
     try:
         with (
             served(create_app(settings, runtime), runtime) as base,

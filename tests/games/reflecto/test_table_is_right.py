@@ -35,7 +35,6 @@ from companion.games.reflecto.vision.render import (
     shoot,
     start_position,
 )
-from companion.live import loop
 from companion.live.loop import Runtime
 from companion.sim.camera import VirtualCamera
 from companion.web.app import create_app
@@ -125,7 +124,7 @@ def test_the_admin_makes_the_camera_s_board_the_engine_s(tmp_path) -> None:
         environ={},
     )
     runtime = Runtime(settings)  # no camera thread: frames are given to `process`
-    runtime._registrar = loop._registrar(settings)  # what `start` makes, without the thread
+    runtime.use_registrar()  # what `start` does, without the thread
     table = Table()
     start = {(r, c): o for (r, c), o in start_position(GEOM).layout_key()}
     try:

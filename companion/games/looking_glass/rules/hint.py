@@ -65,7 +65,7 @@ class Hint:
         }
 
 
-def _hand_options(pool: Counter[str], size: int) -> list[tuple[Counter[str], int]]:
+def hand_options(pool: Counter[str], size: int) -> list[tuple[Counter[str], int]]:
     """Every multiset of `size` cards from `pool`, with how many physical hands give it."""
     ids = sorted(pool)
     out = []
@@ -84,7 +84,7 @@ def _determinizations(
     """(own hand, other hand, weight) triples; the flag says whether they are exhaustive."""
     dealable = Counter({c: n for c, n in pool.items() if c not in BRAWLERS})
     if own is not None:
-        options = _hand_options(dealable, HAND_SIZE)
+        options = hand_options(dealable, HAND_SIZE)
         if len(options) <= samples:
             return [(own, o, float(w)) for o, w in options], True
         cards = list(dealable.elements())

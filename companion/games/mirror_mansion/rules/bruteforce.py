@@ -22,7 +22,9 @@ from companion.games.mirror_mansion.rules.optics import (
 Node = tuple[BoardState, bool, int]  # arrangement, a mirror was swapped, door swaps so far
 
 
-def _moves(node: Node, board: Board, door_movable: bool) -> Iterator[Node]:
+def moves(node: Node, board: Board, door_movable: bool) -> Iterator[Node]:
+    """Every arrangement one swap away, spelt out square by square, so the solver's own
+    move generation has an independent one to be checked against."""
     state, mirror_moved, door_moves = node
     taken = set(state.pieces())
     for mirror in state.mirrors:
@@ -85,7 +87,7 @@ def brute_force(
     for depth in range(1, limit + 1):
         nxt: dict[tuple[object, ...], Node] = {}
         for node in level.values():
-            for child in _moves(node, board, door_movable):
+            for child in moves(node, board, door_movable):
                 nxt.setdefault(_key(child), child)
         finals = set()
         for s, mirror_moved, _ in nxt.values():
