@@ -64,7 +64,6 @@ from companion.games.onirim.table.messages import (
     parse,
 )
 from companion.games.onirim.table.track import (
-    Breach,
     Place,
     StableTable,
     Table,
@@ -85,6 +84,7 @@ from companion.live.table_game import (
     question_draft,
     table_is_right_draft,
 )
+from companion.live.tracking import Breach
 from companion.store import PUBLIC, Event, Session, seat_visibility
 
 log = logging.getLogger(__name__)

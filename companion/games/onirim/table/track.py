@@ -17,7 +17,7 @@ own refusal of the simplest action that would explain it.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from companion.games.onirim.rules.actions import Action, Discard, Pair, Play
 from companion.games.onirim.rules.deck import colour_of
 from companion.games.onirim.rules.engine import OnirimEngine
 from companion.games.onirim.rules.state import OnirimState
+from companion.live.tracking import Breach, StableReadings
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree before a change counts (a hand passing over the table
@@ -141,22 +142,11 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
     return Seen(Table(lab, doors, mirrors, top))
 
 
-class StableTable:
+class StableTable(StableReadings[Table]):
     """Tracker memory: the last readings, and the last stable one."""
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
-        self._recent: deque[Table | None] = deque(maxlen=frames)
-        self.stable: Table | None = None
-
-    def update(self, table: Table | None) -> Table | None:
-        """A new stable table, once; None while unsettled or unchanged."""
-        self._recent.append(table)
-        if table is None or len(self._recent) < (self._recent.maxlen or 1):
-            return None
-        if any(t != table for t in self._recent) or table == self.stable:
-            return None
-        self.stable = table
-        return table
+        super().__init__(frames)
 
 
 @dataclass(frozen=True)
@@ -245,15 +235,6 @@ def half_pair(seen: Table, want: Table) -> str | None:
     ):
         return odd[0]
     return None
-
-
-@dataclass(frozen=True)
-class Breach:
-    rule: str
-    detail: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "detail": self.detail}
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,6 @@ from companion.games.queen_alice.table.observation import (
     seen_from,
 )
 from companion.games.queen_alice.table.track import (
-    Breach,
     Play,
     StableBoard,
     card_refusal,
@@ -93,6 +92,7 @@ from companion.live.table_game import (
     question_draft,
     table_is_right_draft,
 )
+from companion.live.tracking import Breach
 from companion.store import Event, Session
 
 PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "queen_alice.js"

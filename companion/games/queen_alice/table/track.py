@@ -15,9 +15,7 @@ breach naming the rule.
 from __future__ import annotations
 
 import itertools
-from collections import deque
-from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from companion.games.base import IllegalAction
@@ -27,6 +25,7 @@ from companion.games.queen_alice.rules.jail import comeback_squares, is_promotio
 from companion.games.queen_alice.rules.movement import Position, generate_moves
 from companion.games.queen_alice.rules.state import State
 from companion.games.queen_alice.table.observation import BoardSeen, Occupancy, occupancy_of
+from companion.live.tracking import Breach, StableReadings
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no square in doubt, before a change counts: the
@@ -55,23 +54,11 @@ def reading_of(
     return frozenset(cells.items()), ()
 
 
-class StableBoard:
+class StableBoard(StableReadings[Any]):
     """Tracker memory: the last readings (any comparable value), and the last stable one."""
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
-        self.frames = frames
-        self._recent: deque[Hashable | None] = deque(maxlen=frames)
-        self.stable: Hashable | None = None
-
-    def update(self, reading: Any) -> Any:
-        """A new stable reading, once; None while unsettled or unchanged."""
-        self._recent.append(reading)
-        if reading is None or len(self._recent) < self.frames:
-            return None
-        if any(r != reading for r in self._recent) or reading == self.stable:
-            return None
-        self.stable = reading
-        return reading
+        super().__init__(frames)
 
 
 def occupancy_after(state: State, play: Play) -> Occupancy:
@@ -124,15 +111,6 @@ def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
 
 def with_card(play: Play, card: str) -> Play:
     return replace(play, card=card)
-
-
-@dataclass(frozen=True)
-class Breach:
-    rule: str
-    detail: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "detail": self.detail}
 
 
 def describe(piece: Piece) -> str:

@@ -12,7 +12,6 @@ legal explains the change, the engine's own refusal names the rule broken.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ from companion.games.reflecto.rules.engine import (
 )
 from companion.games.reflecto.rules.state import PLAY, ReflectoState
 from companion.games.reflecto.table.messages import BoardObservation
+from companion.live.tracking import StableReadings
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no hands, before a change counts (issue 32)."""
@@ -85,23 +85,11 @@ def reading_from_json(items: list[list[int]]) -> Reading:
     return frozenset(((int(r), int(c)), int(owner)) for r, c, owner in items)
 
 
-class StableBoard:
+class StableBoard(StableReadings[Reading]):
     """Tracker memory: the last readings, and the last stable one reported."""
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
-        self.frames = frames
-        self._recent: deque[Reading | None] = deque(maxlen=frames)
-        self.stable: Reading | None = None
-
-    def update(self, reading: Reading | None) -> Reading | None:
-        """A new stable reading, once; None while unsettled or unchanged."""
-        self._recent.append(reading)
-        if reading is None or len(self._recent) < self.frames:
-            return None
-        if any(r != reading for r in self._recent) or reading == self.stable:
-            return None
-        self.stable = reading
-        return reading
+        super().__init__(frames)
 
 
 @dataclass(frozen=True)
