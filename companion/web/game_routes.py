@@ -1,7 +1,8 @@
 """The shape every game's router repeats, written once: a seat's view, and a POST whose body
 is a correction, sent through `runtime.correct` and answered with the caller's view.
 
-A game's `router()` calls `view_route(api)` and one `correction_route(...)` per button; the
+A game's `router()` calls `view_route(api)` and `correction_routes(api, ...)` with its
+buttons' bodies (or one `correction_route(...)` for a button whose reply differs); the
 handler is built here with a real signature, so FastAPI validates the body, checks the
 caller (`require_actor`) and documents the route like any hand-written one.
 """
@@ -21,6 +22,11 @@ from companion.web.deps import RuntimeDep
 
 View = dict[str, Any]
 _ACTOR = Annotated[Caller, Depends(require_actor)]
+
+
+def hint_only(view: View) -> View:
+    """The reply to a hint request: the hint alone, which is all the panel asked for."""
+    return {"hint": view.get("hint")}
 
 
 def view_route(api: APIRouter, doc: str) -> None:
@@ -63,6 +69,14 @@ def correction_route(
     handler.__signature__ = Signature(params, return_annotation=View)  # type: ignore[attr-defined]
     handler.__name__ = path.strip("/").replace("-", "_") or "root"
     api.post(path, description=body.__doc__)(handler)
+
+
+def correction_routes(api: APIRouter, *bodies: type[BaseModel]) -> None:
+    """One `correction_route` per body, each at its `kind`'s path (`call_guesses` ->
+    `/call-guesses`), so the path a panel posts to names the correction it sends."""
+    for body in bodies:
+        kind = str(body.model_fields["kind"].default)
+        correction_route(api, "/" + kind.replace("_", "-"), body)
 
 
 def _takes_input(body: type[BaseModel]) -> bool:

@@ -8,8 +8,6 @@ is the game's typed correction (`messages.py`), passed on unchanged to the table
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from companion.games.mirror_mansion.table.messages import (
@@ -21,21 +19,12 @@ from companion.games.mirror_mansion.table.messages import (
     RequestHint,
     TakeLook,
 )
-from companion.web.game_routes import correction_route, view_route
-
-
-def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
-    return {"hint": view.get("hint")}
+from companion.web.game_routes import correction_route, correction_routes, hint_only, view_route
 
 
 def router() -> APIRouter:
     api = APIRouter()
     view_route(api, "The box as this seat may see it: pieces read, swaps so far, breaches, looks.")
-    correction_route(api, "/cards", EnterCards)
-    correction_route(api, "/roll", EnterRoll)
-    correction_route(api, "/name", NameMotif)
-    correction_route(api, "/call-guesses", CallGuesses)
-    correction_route(api, "/guess", EnterGuess)
-    correction_route(api, "/look", TakeLook)
-    correction_route(api, "/hint", RequestHint, reply=_hint_only)
+    correction_routes(api, EnterCards, EnterRoll, NameMotif, CallGuesses, EnterGuess, TakeLook)
+    correction_route(api, "/hint", RequestHint, reply=hint_only)
     return api

@@ -7,8 +7,6 @@ before anyone sees it, 400 for a malformed tap, 409 for what the rules refuse.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from companion.games.onirim.table.messages import (
@@ -22,11 +20,7 @@ from companion.games.onirim.table.messages import (
     Picked,
     Prophesied,
 )
-from companion.web.game_routes import correction_route, view_route
-
-
-def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
-    return {"hint": view.get("hint")}
+from companion.web.game_routes import correction_route, correction_routes, hint_only, view_route
 
 
 def router() -> APIRouter:
@@ -37,16 +31,8 @@ def router() -> APIRouter:
         "the deck by kind and the chance of a Nightmare next; the public view "
         "never holds the hand.",
     )
-    for path, body in (
-        ("/drew", Drew),
-        ("/looked", Looked),
-        ("/prophecy", Prophesied),
-        ("/nightmare", NightmareResolved),
-        ("/door", DoorChoice),
-        ("/pick", Picked),
-        ("/discarded", Discarded),
-        ("/paired", Paired),
-    ):
-        correction_route(api, path, body)
-    correction_route(api, "/hint", HintRequest, reply=_hint_only)
+    correction_routes(
+        api, Drew, Looked, Prophesied, NightmareResolved, DoorChoice, Picked, Discarded, Paired
+    )
+    correction_route(api, "/hint", HintRequest, reply=hint_only)
     return api

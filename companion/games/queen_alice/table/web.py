@@ -19,7 +19,7 @@ from companion.games.queen_alice.table.messages import (
     ScoreNow,
     SetUp,
 )
-from companion.web.game_routes import correction_route, view_route
+from companion.web.game_routes import correction_routes, view_route
 
 
 def router() -> APIRouter:
@@ -29,11 +29,5 @@ def router() -> APIRouter:
         "The chessboard and the players as this seat may see them: its own "
         "hand, and its choices when it is to move.",
     )
-    correction_route(api, "/setup", SetUp)
-    correction_route(api, "/drew", Drew)
-    correction_route(api, "/revealed", Revealed)
-    correction_route(api, "/discard", DiscardCard)
-    correction_route(api, "/play", PlayCard)
-    correction_route(api, "/choose", Choose)
-    correction_route(api, "/score-now", ScoreNow)
+    correction_routes(api, SetUp, Drew, Revealed, DiscardCard, PlayCard, Choose, ScoreNow)
     return api

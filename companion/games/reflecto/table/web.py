@@ -8,8 +8,6 @@ the game's typed correction (`messages.py`), passed on unchanged to the table ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from companion.games.reflecto.table.messages import (
@@ -18,11 +16,7 @@ from companion.games.reflecto.table.messages import (
     RequestHint,
     SwitchSight,
 )
-from companion.web.game_routes import correction_route, view_route
-
-
-def _hint_only(view: dict[str, Any]) -> dict[str, Any]:
-    return {"hint": view.get("hint")}
+from companion.web.game_routes import correction_route, correction_routes, hint_only, view_route
 
 
 def router() -> APIRouter:
@@ -30,8 +24,6 @@ def router() -> APIRouter:
     view_route(
         api, "The board as this seat may see it: its own screens' letters, never the other's."
     )
-    correction_route(api, "/setup", EnterSetup)
-    correction_route(api, "/guess", EnterGuess)
-    correction_route(api, "/hint", RequestHint, reply=_hint_only)
-    correction_route(api, "/sight", SwitchSight)
+    correction_routes(api, EnterSetup, EnterGuess, SwitchSight)
+    correction_route(api, "/hint", RequestHint, reply=hint_only)
     return api
