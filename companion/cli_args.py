@@ -23,10 +23,12 @@ __all__ = [
     "MAX_PHOTOS",
     "CommandParser",
     "add_render_arguments",
+    "game_parser",
     "image_size_arg",
     "json_depth",
     "parse_json",
     "read_json_file",
+    "read_parser",
     "render_folder",
     "report_teach_problems",
 ]
@@ -38,6 +40,27 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # main() already says "companion: error:"; name only the subcommand after it.
         raise UserError(f"{self.prog.removeprefix('companion ')}: {message}")
+
+
+def game_parser(verb: str, game: str, description: str, epilog: str | None = None) -> CommandParser:
+    """`companion <verb> <game>`'s parser, its description and epilog printed as written: an
+    epilog that shows a file's format or an example keeps its own lines."""
+    return CommandParser(
+        prog=f"companion {verb} {game}",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def read_parser(game: str, description: str) -> CommandParser:
+    """`companion read <game>`'s parser with what every game's reader takes: the
+    photographs, and --json for one object per image and line (a line per image, so a
+    long run can be read as it goes)."""
+    parser = CommandParser(prog=f"companion read {game}", description=description)
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    return parser
 
 
 MAX_PHOTOS = 100_000

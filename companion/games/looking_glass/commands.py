@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from collections.abc import Callable
 from typing import Any
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import game_parser, read_json_file
 from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.looking_glass.rules.engine import ENGINE
@@ -34,15 +33,6 @@ tweedles (Moon); lion, unicorn (Brawlers). A finished round gives each player 18
 --partial scores collections of any size."""
 
 
-def _parser(verb: str, description: str, epilog: str | None = None) -> CommandParser:
-    return CommandParser(
-        prog=f"companion {verb} {GAME}",
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-
-
 def _counts(value: Any, where: str) -> dict[str, int]:
     if not isinstance(value, dict):
         raise UserError(f"{where} must be an object of card id -> count")
@@ -50,7 +40,9 @@ def _counts(value: Any, where: str) -> dict[str, int]:
 
 
 def score_main(argv: list[str]) -> int:
-    p = _parser("score", "Score a finished round from two players' collections.", SCORE_FORMAT)
+    p = game_parser(
+        "score", GAME, "Score a finished round from two players' collections.", SCORE_FORMAT
+    )
     p.add_argument("file", metavar="FILE", help="the collections as JSON (format below)")
     p.add_argument("--partial", action="store_true", help="allow collections other than 18")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -100,8 +92,9 @@ def _kinds(text: str) -> tuple[str, str]:
 
 
 def simulate_main(argv: list[str]) -> int:
-    p = _parser(
+    p = game_parser(
         "simulate",
+        GAME,
         "Play rounds between computer players (random, greedy, hint) and print statistics.",
     )
     p.add_argument("--rounds", type=int, required=True, help="number of rounds to play")
@@ -167,8 +160,9 @@ def _replay(data: Any, source: str) -> Any:
 
 
 def solve_main(argv: list[str]) -> int:
-    p = _parser(
+    p = game_parser(
         "solve",
+        GAME,
         "Hint: the best pick for the seat to move, from what that seat knows, with the "
         "expected margin |own| - |other| at round end and the chance to win the round "
         "after each legal pick.",

@@ -10,19 +10,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import CommandParser, game_parser, read_json_file
 from companion.errors import UserError
 
 GAME = "onirim"
-
-
-def _parser(verb: str, description: str, epilog: str | None = None) -> CommandParser:
-    return CommandParser(
-        prog=f"companion {verb} {GAME}",
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
 
 
 def _positive(text: str) -> int:
@@ -67,7 +58,9 @@ def simulate_main(argv: list[str]) -> int:
     from companion.games.onirim.players import KINDS
     from companion.games.onirim.simulate import simulate
 
-    p = _parser("simulate", "Play many solo games with a computer player and summarise them.")
+    p = game_parser(
+        "simulate", GAME, "Play many solo games with a computer player and summarise them."
+    )
     p.add_argument("--games", type=_positive, default=100)
     p.add_argument("--no-mirrors", action="store_true", help="the base game alone")
     p.add_argument("--hard", action="store_true", help="add the Rainbow Mirror")
@@ -130,8 +123,9 @@ def solve_main(argv: list[str]) -> int:
     from companion.games.onirim.hint import DEEP, hint
     from companion.games.onirim.rules import ENGINE
 
-    p = _parser(
+    p = game_parser(
         "solve",
+        GAME,
         "Each legal action's estimated win probability in a position (the hint).",
         "STATE.json is the engine's state (see docs/onirim.md): the deck as counts per kind,\n"
         "the known top cards, hand, labyrinth, Doors, discard, limbo and Mirrors.",

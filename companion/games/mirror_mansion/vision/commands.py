@@ -21,6 +21,7 @@ from companion.cli_args import (
     add_render_arguments,
     image_size_arg,
     read_json_file,
+    read_parser,
     render_folder,
 )
 from companion.errors import UserError
@@ -142,13 +143,11 @@ def describe(state: BoxState) -> str:
 
 
 def read(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion read {GAME}",
-        description="Read the mirrors, the window card and the door from photographs of the box "
+    parser = read_parser(
+        GAME,
+        "Read the mirrors, the window card and the door from photographs of the box "
         "(corner markers 10-13 and the sticker kit, see docs/mirror-mansion-table.md).",
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE")
-    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument("--calibration", help="lens intrinsics JSON (default: estimated)")
     parser.add_argument("--stickers", help="TOML with sticker colours (see stickers.py)")
     args = parser.parse_args(argv)

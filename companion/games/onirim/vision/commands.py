@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import CommandParser, report_teach_problems
+from companion.cli_args import CommandParser, read_parser, report_teach_problems
 from companion.errors import UserError
 
 GAME = "onirim"
@@ -125,14 +125,12 @@ def read_main(argv: list[str]) -> int:
     from companion.games.onirim.vision.teach import load_library
     from companion.vision.image_file import check_image_format
 
-    p = CommandParser(
-        prog=f"companion read {GAME}",
-        description="Read a solo Onirim table from photographs: the labyrinth, the Doors, the "
+    p = read_parser(
+        GAME,
+        "Read a solo Onirim table from photographs: the labyrinth, the Doors, the "
         "Mirrors with the cards under them and the discard pile's top card.",
     )
-    p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--library", help="card library file (default: in the data dir)")
-    p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     a = p.parse_args(argv)
     for img in a.images:  # every input checked before any output
         check_image_format(img)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from companion.cli_args import CommandParser, add_render_arguments, render_folder
+from companion.cli_args import CommandParser, add_render_arguments, read_parser, render_folder
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
@@ -62,13 +62,11 @@ def describe(reading: BoardReading) -> str:
 
 
 def read(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion read {GAME}",
-        description="Read which squares of the Central board hold a red or a white piece, "
+    parser = read_parser(
+        GAME,
+        "Read which squares of the Central board hold a red or a white piece, "
         "the Crowns left and the Alice tokens, from photographs (corner markers 30-33).",
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE")
-    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     args = parser.parse_args(argv)
     geom = load_geometry()
     for path in args.images:  # every file checked before any output

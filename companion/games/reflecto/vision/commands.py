@@ -18,6 +18,7 @@ from companion.cli_args import (
     add_render_arguments,
     image_size_arg,
     read_json_file,
+    read_parser,
     render_folder,
 )
 from companion.errors import UserError
@@ -128,13 +129,11 @@ def describe(reading: BoardReading) -> str:
 
 
 def read(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion read {GAME}",
-        description="Read which squares hold a screen, and whose, from photographs of the "
+    parser = read_parser(
+        GAME,
+        "Read which squares hold a screen, and whose, from photographs of the "
         "board (corner markers 20-23, see docs/reflecto.md).",
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE")
-    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument(
         "--colours",
         help="screen colours saved at set-up (JSON); default: learned from each picture",
