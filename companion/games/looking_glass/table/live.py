@@ -24,7 +24,6 @@ import functools
 import logging
 import uuid
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -60,6 +59,7 @@ from companion.live.table_game import (
     question_draft,
     table_is_right_draft,
 )
+from companion.sim.taps import Tap
 from companion.store import Event, Session
 from companion.vision.stillness import StillnessMeter
 
@@ -842,16 +842,6 @@ def sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Any, lis
     from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 
     return taught_sim_deck(seed)
-
-
-@dataclass(frozen=True)
-class Tap:
-    """A simulated player's tap on their phone, at film time `t` (`companion.live.demo_players`)."""
-
-    t: float
-    seat: int | None
-    payload: dict[str, Any]
-    """A correction's JSON, as a phone posts it to `/api/corrections`."""
 
 
 class FilmScene:

@@ -46,24 +46,11 @@ from companion.games.mirror_mansion.rules.game_state import (
 )
 from companion.games.mirror_mansion.rules.optics import BoardState, trace
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
+from companion.sim.taps import Tap
 
 SOLVED_SHARE = 0.5
 """Share of turns whose player plays a way the solver found to the sought motif (the rest
 swap at random within the rules): a demo where both findings and misses happen."""
-
-
-@dataclass(frozen=True)
-class Tap:
-    """What a player taps on the dashboard at film time `t` (seconds): `payload` is the
-    correction's JSON a phone posts (its `kind` and fields), from `seat` (None: anyone at
-    the table)."""
-
-    t: float
-    seat: int | None
-    payload: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"t": self.t, "seat": self.seat, "payload": self.payload}
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from companion.games.onirim.vision.render import (
     random_camera,
 )
 from companion.sim import effects
+from companion.sim.taps import Tap
 
 SIM_FPS = 4.0
 """Film frames per second."""
@@ -66,15 +67,6 @@ CAMERA_ACTIONS = (Play, Discard, Pair)
 NOISE_SIGMA = 2.5
 """Sensor noise of the film's camera (grey levels)."""
 NOISE_SHIFT = 64
-
-
-@dataclass(frozen=True)
-class Tap:
-    """A tap of the simulated player on their phone at film time `t` (seat 0: the player)."""
-
-    t: float
-    seat: int | None
-    payload: dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ The players' taps ride along as the scene's `taps`, played by the live loop as p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -24,6 +23,7 @@ from companion.games.queen_alice.table.script import scripted_game
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.live.conformance import Correct, Observe
 from companion.sim.demo_table import CANVAS_PX_PER_MM, overhead_camera, table_canvas
+from companion.sim.taps import Tap
 from companion.vision.markers import marker_image
 
 FRAME_S = 0.25
@@ -35,13 +35,6 @@ COLOURS_BGR = {"red": (40, 40, 200), "white": (235, 235, 235)}
 HAND_BGR = (120, 160, 215)
 BOARD_BGR = (150, 175, 190)
 SQUARE_BGR = ((70, 105, 80), (120, 150, 125))
-
-
-@dataclass(frozen=True)
-class Tap:
-    t: float
-    seat: int | None
-    payload: dict[str, Any]
 
 
 class ChessboardFilm:
