@@ -443,9 +443,11 @@ def fit(
 ) -> BoxState:
     """The arrangement the evidence supports within the box's own limits."""
     warnings: list[str] = []
+    # A door hypothesis always comes from its dot (`_door_from_dot`).
     doors = sorted(
-        (p for p in ident.pieces if p.kind == "door"), key=lambda p: -_dot_quality(p.dot)
-    )  # type: ignore[arg-type]
+        (p for p in ident.pieces if p.kind == "door" and p.dot is not None),
+        key=lambda p: -_dot_quality(p.dot) if p.dot is not None else 0.0,
+    )
     door = doors[0] if doors and board.doors > 0 else None
     dotted = sorted(
         (p for p in ident.pieces if p.kind == "mirror" and (door is None or p.cell != door.cell)),
@@ -477,7 +479,7 @@ def fit(
     if not ident.windows:
         warnings.append("window card not seen (its magenta dot is hidden?)")
     else:
-        spots = {}
+        spots: dict[str, Dot] = {}
         for spot, dot in ident.windows:
             spots.setdefault(spot, dot)
         # Print near a card's top (a thought bubble's icon) can pass for a small dot; the
