@@ -23,8 +23,11 @@ class HueRange(BaseModel):
 class StickerSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    mirror_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=40, hue_max=88))
-    """Green, on each mirror's top edge, on the half next to its reflective face."""
+    mirror_dot: HueRange = Field(
+        default_factory=lambda: HueRange(hue_min=40, hue_max=88, val_min=35)
+    )
+    """Green, on each mirror's top edge, on the half next to its reflective face. The value
+    floor is low enough for a dark green in a dim corner (`curves.py mirror_dot`)."""
     window_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=140, hue_max=172))
     """Magenta, on top of the window card."""
     door_dot: HueRange = Field(
