@@ -33,9 +33,11 @@ DEV = {"house": (9300, 40), "random": (9301, 120)}
 """Development seed bases and how many boards of each style (seeds (base, 0..n-1))."""
 
 
-def photos(cache: Path, board, style: str):
-    """(seed, image, truth) of a style's development boards, rendered on first use."""
+def photos(cache: Path, board, style: str, boards: int | None = None):
+    """(seed, image, truth) of a style's development boards, rendered on first use; `boards`
+    reads more (or fewer) of the style's development base."""
     base, n = DEV[style]
+    n = n if boards is None else boards
     cache.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         img_path, truth_path = cache / f"{style}_{base}_{i}.png", cache / f"{style}_{base}_{i}.json"
@@ -79,6 +81,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="house,random")
+    ap.add_argument("--boards", type=int, help="random boards (more of the same base)")
     ap.add_argument("--save", type=Path, help="write each board's reading here")
     ap.add_argument("--against", type=Path, help="list boards read otherwise than here")
     args = ap.parse_args()
@@ -87,7 +90,8 @@ def main() -> int:
     for style in args.styles.split(","):
         tally: Counter[str] = Counter()
         exact = 0
-        for seed, image, truth in photos(args.cache, board, style):
+        n = args.boards if args.boards is not None and style == "random" else DEV[style][1]
+        for seed, image, truth in photos(args.cache, board, style, n):
             got = read_box(image, board)
             readings[f"{style} {seed[0]} {seed[1]}"] = got.to_json()
             cats = categories(truth, got)
@@ -95,7 +99,6 @@ def main() -> int:
             tally.update(cats)
             if cats:
                 print(f"  {style} {seed}: {', '.join(cats)}")
-        n = DEV[style][1]
         print(f"{style}: {exact}/{n} exact; misses {dict(tally)}", flush=True)
     if args.save:
         args.save.write_text(json.dumps(readings, indent=0))

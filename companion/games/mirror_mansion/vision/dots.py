@@ -184,7 +184,7 @@ def find_dots(
             elongation = _elongation(m) if area <= hi else math.inf
             if elongation <= max_elongation:
                 cx, cy = m["m10"] / area + bx + x0, m["m01"] / area + by + y0
-                centre = plane.mm((cx, cy))
+                centre = plane.mm(np.array((cx, cy)))
                 found.append(
                     (
                         level_i,

@@ -197,14 +197,14 @@ def _hand_stuck(
     fade, light = float(rng.uniform(0.0, 0.3)), float(rng.uniform(0.75, 1.1))
     base = np.asarray(bgr, float) + hue_shift
     base = light * ((1 - fade) * base + fade * base.mean())
-    color = tuple(int(np.clip(v, 0, 255)) for v in base)
+    b, g, r = (int(np.clip(v, 0, 255)) for v in base)
     return Sticker(
         float(rng.uniform(-reach, reach)),
         float(rng.uniform(*across_mm)),
         d,
         float(rng.uniform(0, 180)),
         float(rng.uniform(0.85, 1.0)),
-        color,
+        (b, g, r),
     )
 
 
@@ -343,7 +343,9 @@ def _smooth(shape: tuple[int, int], rng: np.random.Generator, scale: int) -> np.
 
 def _art_colour(rng: np.random.Generator, lo: float, hi: float, max_sat: float) -> np.ndarray:
     """Any hue, a brightness in [lo, hi], at most `max_sat` saturation (0..1), as BGR."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.uniform(0, max_sat) * 255, rng.uniform(lo, hi)]]])
+    hsv = np.array(
+        [[[rng.integers(0, 180), rng.uniform(0, max_sat) * 255, rng.uniform(lo, hi)]]], np.float64
+    ).astype(np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 

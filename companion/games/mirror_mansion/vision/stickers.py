@@ -23,15 +23,19 @@ class HueRange(BaseModel):
 class StickerSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    mirror_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=40, hue_max=88))
-    """Green, on each mirror's top edge, on the half next to its reflective face."""
+    mirror_dot: HueRange = Field(
+        default_factory=lambda: HueRange(hue_min=40, hue_max=88, val_min=35)
+    )
+    """Green, on each mirror's top edge, on the half next to its reflective face. The value
+    floor is low enough for a dark green in a dim corner (`curves.py mirror_dot`)."""
     window_dot: HueRange = Field(default_factory=lambda: HueRange(hue_min=140, hue_max=172))
     """Magenta, on top of the window card."""
     door_dot: HueRange = Field(
-        default_factory=lambda: HueRange(hue_min=2, hue_max=23, sat_min=70, val_min=120)
+        default_factory=lambda: HueRange(hue_min=2, hue_max=23, sat_min=70, val_min=60)
     )
     """Orange, on top of the door (skin shares its hue: the reader tells a dot by its size,
-    shape and standing alone, `dots.py`)."""
+    shape and standing alone, `dots.py`). The value floor is low enough for a dim or
+    warm-lit dot: `benchmarks/devset/mirror_mansion/curves.py door` draws its curve."""
     door_height_mm: float = Field(25.0, gt=0, le=100)
     """The door's top above the board; the board model gives mirrors' and cards' heights."""
     min_confidence: float = Field(0.5, ge=0, le=1)

@@ -1,0 +1,143 @@
+"""Mirror Mansion threshold curves on the development boards: how each reading would change
+as one threshold moves, so a commit that sets one can show the curve it was read from.
+
+    .venv/bin/python benchmarks/devset/mirror_mansion/curves.py door
+    .venv/bin/python benchmarks/devset/mirror_mansion/curves.py door --boards 300
+    .venv/bin/python benchmarks/devset/mirror_mansion/curves.py mirror_dot --values 30,40,60
+
+`door`: per door dot's value floor (`door_dot.val_min`) and door top-edge floor
+(`perceive.DOOR_EDGE_MIN`), the boards whose door is right, missed, phantom or wrong, and
+the boards read entirely right. `mirror_dot`, `window_dot`: per value floor of that
+sticker colour (`--values`), the boards read entirely right and the misses. `--boards`
+reads more of the random development base than the sweep's (the same base, so still
+development seeds; never a fresh one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sweep import DEV, photos  # noqa: E402
+
+from companion.games.mirror_mansion.rules.board import load_board  # noqa: E402
+from companion.games.mirror_mansion.vision import perceive  # noqa: E402
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
+from companion.vision.board_pose import estimate_pose  # noqa: E402
+
+VAL_MINS = (50, 60, 70, 80, 90, 100, 110, 120)
+EDGE_MINS = (-0.5, 0.0, 0.25, 0.5, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0)
+
+
+RANKS = {
+    "dot": lambda p: perceive._dot_quality(p.dot),
+    "evidence": lambda p: p.evidence,
+}
+"""How the door is picked among its hypotheses: its dot's quality alone, or with its top
+edge (`perceive._piece_evidence`)."""
+
+
+def door_outcome(truth, got) -> str:
+    if got.door == truth.door:
+        return "right"
+    if got.door is None:
+        return "missed"
+    return "phantom" if truth.door is None else "wrong"
+
+
+def door_curve(
+    cache: Path, styles: list[str], boards: int | None, show: tuple[int, float, str] | None
+) -> None:
+    board = load_board()
+    table: dict[tuple[int, float], Counter[str]] = {}
+    for style in styles:
+        n = boards if boards is not None and style == "random" else None
+        for seed, image, truth in photos(cache, board, style, n):
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            if pose is None:
+                for key in ((v, e, r) for v in VAL_MINS for e in EDGE_MINS for r in RANKS):
+                    table.setdefault(key, Counter())["unseen"] += 1
+                continue
+            rect = perceive.rectify(image, board, pose)
+            for val in VAL_MINS:
+                stickers = DEFAULT_STICKERS.model_copy(
+                    update={
+                        "door_dot": DEFAULT_STICKERS.door_dot.model_copy(update={"val_min": val})
+                    }
+                )
+                cands = perceive.find_candidates(rect, board, stickers)
+                for edge, rank in ((e, r) for e in EDGE_MINS for r in RANKS):
+                    perceive.DOOR_EDGE_MIN = edge
+                    perceive._door_rank = RANKS[rank]
+                    got = perceive.fit(perceive.identify(cands, board), cands, board, stickers)
+                    tally = table.setdefault((val, edge, rank), Counter())
+                    tally[door_outcome(truth, got)] += 1
+                    tally["exact"] += got.layout_key() == truth.layout_key()
+                    if (val, edge, rank) == show and got.door != truth.door:
+                        print(f"  {style} {seed}: door {truth.door} read {got.door}")
+    print("val_min edge_min rank: door right / missed / phantom / wrong; boards exact")
+    for (val, edge, rank), t in sorted(table.items()):
+        print(
+            f"{val:7d} {edge:8.2f} {rank:8s}: {t['right']:4d} / {t['missed']:3d} / "
+            f"{t['phantom']:3d} / {t['wrong']:3d}; {t['exact']:4d}"
+        )
+
+
+def value_curve(
+    cache: Path, styles: list[str], boards: int | None, colour: str, values: list[int]
+) -> None:
+    """Per value floor of one sticker colour (`mirror_dot`, `window_dot`): the boards read
+    entirely right and each miss category of the sweep."""
+    from sweep import categories
+
+    board = load_board()
+    table: dict[int, Counter[str]] = {v: Counter() for v in values}
+    for style in styles:
+        n = boards if boards is not None and style == "random" else None
+        for _seed, image, truth in photos(cache, board, style, n):
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            for val in values:
+                if pose is None:
+                    table[val]["unseen"] += 1
+                    continue
+                dot = getattr(DEFAULT_STICKERS, colour).model_copy(update={"val_min": val})
+                stickers = DEFAULT_STICKERS.model_copy(update={colour: dot})
+                got = perceive.read_with_pose(image, board, pose, stickers)
+                table[val]["exact"] += got.layout_key() == truth.layout_key()
+                table[val].update(categories(truth, got))
+    for val, t in table.items():
+        print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("curve", choices=["door", "mirror_dot", "window_dot"])
+    ap.add_argument("--values", default="30,40,50,60", help="value floors of a dot colour")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
+    ap.add_argument("--styles", default="house,random")
+    ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
+    ap.add_argument("--show", help="VAL,EDGE,RANK: list the boards whose door is misread there")
+    args = ap.parse_args()
+    show = None
+    if args.show:
+        val, edge, rank = args.show.split(",")
+        show = (int(val), float(edge), rank)
+    styles = args.styles.split(",")
+    if args.curve == "door":
+        door_curve(args.cache, styles, args.boards, show)
+    else:
+        values = [int(v) for v in args.values.split(",")]
+        value_curve(args.cache, styles, args.boards, args.curve, values)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
