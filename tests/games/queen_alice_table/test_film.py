@@ -15,7 +15,7 @@ from .helpers import session
 
 
 def test_the_film_plays_legal_turns_through_the_table_game() -> None:
-    film = ChessboardFilm(seed=11, players=2, size=(640, 480), turns=6)
+    film = ChessboardFilm(seed=11, players=2, size=(1280, 960), turns=6)
     game = make_table_game(None, session())
     players = DemoPlayers(film.taps)
     kinds: list[str] = []
@@ -37,7 +37,7 @@ def test_the_film_plays_legal_turns_through_the_table_game() -> None:
     for i in range(len(film.readings) + 20):
         t = i * FRAME_S
         image, truth = film.frame(t)
-        assert image.shape == (480, 640, 3)
+        assert image.shape == (960, 1280, 3)
         commit(game.update(game.perceive(Frame(image, t, i, truth), None), t))
         players.step(t, lambda payload, seat: commit(game.correct(payload, seat)))
     assert game.state.turns == 6 and len(players) == 0 and players.dropped == 0

@@ -73,7 +73,7 @@ def test_the_shared_table_game_checks_pass() -> None:
             *frames(start()),
             *frames(jumped),
             *frames(start()),
-            *frames(start(), 0, hand_over=((4, 4),)) * 7,
+            *frames(start(), 0, hand_over=((4, 4),)) * 16,
         ],
     )
     assert [e.kind for e in events].count("qa.drawn") == 6
@@ -230,7 +230,7 @@ def test_a_square_in_doubt_for_long_is_asked_about_not_guessed() -> None:
     steps = [
         *to_play(),
         Correct(PlayCard(card=KNIGHT), 0),
-        *frames(after, 0, hand_over=((2, 3),)) * 8,
+        *frames(after, 0, hand_over=((2, 3),)) * 16,
     ]
     game, events = play(make_table_game, None, session(), steps)
     [question] = game.questions(None)
@@ -292,7 +292,7 @@ def test_the_crowns_the_camera_counts_are_compared_with_the_game_s() -> None:
             squares=frames(start(), 1)[0].observation.data.squares,  # type: ignore[union-attr]
             crowns_left=n,
         )
-        return [Observe(Observation(board, 0.9))] * 3
+        return [Observe(Observation(board, 0.9))] * 4
 
     game, _ = play(make_table_game, None, session(), set_up_taps())
     left = game.state.crowns_left
