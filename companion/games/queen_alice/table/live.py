@@ -76,6 +76,7 @@ from companion.games.queen_alice.table.track import (
     card_refusal,
     describe,
     diagnose,
+    missing_pieces,
     moves_seen,
     occupancy_after,
     reading_of,
@@ -178,10 +179,11 @@ class QueenAliceTable:
         if self.state.tile is None:
             return []  # no start position to follow yet: the first board counts after set-up
         seen = seen_from(observation.data)
+        missing = missing_pieces(ENGINE.board, self.state, seen)
         if seen.board_found:
-            for cell in [c for c in self.answers if c not in seen.unsure]:
+            for cell in [c for c in self.answers if c not in (*seen.unsure, *missing)]:
                 del self.answers[cell]  # the camera calls it itself again
-        reading, doubt = reading_of(seen, self.answers)
+        reading, doubt = reading_of(seen, self.answers, missing)
         drafts = self._ask(doubt, now)
         # The board, the Crowns left and the Alice tokens settle together.
         new = self.tracker.update(
