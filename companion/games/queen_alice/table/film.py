@@ -18,6 +18,7 @@ the camera; the reader makes its own mistakes here.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,12 +26,22 @@ import cv2
 import numpy as np
 
 from companion.config import TableSettings
+from companion.games.queen_alice.rules.actions import action_to_json
+from companion.games.queen_alice.table.messages import Answer
 from companion.games.queen_alice.table.observation import BoardSeen
-from companion.games.queen_alice.table.script import FRAME_S, Habits, scripted_game
+from companion.games.queen_alice.table.script import (
+    FRAME_S,
+    Checkpoint,
+    ExpectPlay,
+    Habits,
+    Tally,
+    scripted_game,
+)
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.live.conformance import Correct, Observe
 from companion.sim import effects
 from companion.sim.demo_table import CANVAS_PX_PER_MM, overhead_camera, table_canvas
+from companion.store import Session
 from companion.vision.markers import marker_image
 
 TURNS = 40
@@ -82,6 +93,9 @@ class ChessboardFilm:
             for n in noise
         ]
         self.readings: list[BoardSeen] = []
+        self.plays: list[dict[str, Any]] = []
+        """The moves and rescues the script made, in order (the answer key)."""
+        self.turns = 0
         taps: list[Tap] = []
         for step in scripted_game(players, seed, turns, FILM_HABITS):
             t = len(self.readings) * FRAME_S
@@ -90,6 +104,10 @@ class ChessboardFilm:
             elif isinstance(step, Correct):
                 payload = step.payload.model_dump(mode="json")  # type: ignore[union-attr]
                 taps.append(Tap(t, step.seat, payload))
+            elif isinstance(step, ExpectPlay):
+                self.plays.append(action_to_json(step.action))
+            elif isinstance(step, Checkpoint):
+                self.turns = step.turns
         self.taps = tuple(taps)
         self.geom = load_geometry()
         gx, gy = self.geom.board_mm
@@ -186,3 +204,61 @@ class ChessboardFilm:
         img = effects.jpeg(cv2.subtract(cv2.add(img, pos), neg), self._jpeg)
         truth = {"t": t, "reading": reading.model_dump(mode="json")}
         return img, truth
+
+
+def run_film(film: ChessboardFilm, session: Session, fps: float = 10.0) -> tuple[Any, Tally]:
+    """Play the film through a table game as the live loop does with the `sim` camera at
+    `fps`: each frame read by the real reader, the taps played as phones would, a "which
+    play?" question answered with the script's play; count what went right and wrong
+    (`Tally`: a move is right when the n-th play recorded is the script's n-th)."""
+    from companion.camera.base import Frame
+    from companion.games.queen_alice.table.live import BREACH_KIND, make_table_game
+    from companion.live.demo_players import DemoPlayers
+    from companion.live.table_game import QUESTION_KIND
+    from companion.store import Event
+
+    game = make_table_game(None, session)
+    players = DemoPlayers(film.taps)
+    tally, seq, recorded = Tally(moves=len(film.plays)), 0, []
+
+    def commit(drafts: list[Any]) -> None:
+        nonlocal seq
+        for draft in drafts:
+            seq += 1
+            payload = json.loads(json.dumps(draft.payload))
+            if draft.kind == BREACH_KIND:
+                tally.breaches += 1
+            elif draft.kind == QUESTION_KIND and str(payload["id"]).startswith("square-"):
+                tally.square_questions += 1
+            elif draft.kind == QUESTION_KIND:
+                tally.play_questions += 1
+            elif draft.kind == "qa.action" and payload["action"]["type"] in ("move", "rescue"):
+                recorded.append(payload["action"])
+            game.apply_event(Event(session.id, seq, 0.0, draft.kind, payload, draft.visibility))
+            if draft.kind == QUESTION_KIND and "plays" in payload:
+                wanted = film.plays[len(recorded)] if len(recorded) < len(film.plays) else None
+                if wanted in payload["plays"]:
+                    commit(
+                        game.correct(
+                            Answer(question=payload["id"], answer=payload["plays"].index(wanted)),
+                            game.state.seat,
+                        )
+                    )
+
+    end = (len(film.readings) + 20) * FRAME_S
+    i = 0
+    while i / fps <= end:
+        t = i / fps
+        image, truth = film.frame(t)
+        commit(game.update(game.perceive(Frame(image, t, i, truth), None), t))
+        players.step(t, lambda payload, seat: commit(game.correct(payload, seat)))
+        i += 1
+    tally.turns = game.state.turns
+    tally.moves_right = sum(a == b for a, b in zip(recorded, film.plays, strict=False))
+    tally.checkpoints, tally.checkpoints_right = 1, int(game.state.turns == film.turns)
+    tally.refused = [f"dropped tap {n}" for n in range(players.dropped)] + (
+        [f"{len(recorded)} plays recorded, {len(film.plays)} made"]
+        if len(recorded) != len(film.plays)
+        else []
+    )
+    return game, tally
