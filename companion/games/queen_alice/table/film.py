@@ -218,7 +218,8 @@ def run_film(film: ChessboardFilm, session: Session, fps: float = 10.0) -> tuple
     from companion.store import Event
 
     game = make_table_game(None, session)
-    players = DemoPlayers(film.taps)
+    taps: list[Any] = list(film.taps)  # read-only fields: the loop hands them over as Any
+    players = DemoPlayers(taps)
     tally, seq, recorded = Tally(moves=len(film.plays)), 0, []
 
     def commit(drafts: list[Any]) -> None:
