@@ -1,9 +1,9 @@
 """What the table games' trackers share.
 
 `StableReadings`: a reading (any value that compares) counts once it has stood unchanged for
-a number of frames in a row, and is reported once. A hand over the table, a card half laid
-down or a misread frame breaks the run; only what the camera saw the same way several times
-becomes a move for the engine to judge.
+a number of frames in a row (and, where asked, a time), and is reported once. A hand over the
+table, a card half laid down or a misread frame breaks the run; only what the camera saw the
+same way several times becomes a move for the engine to judge.
 
 `Breach`: what the table shows that the rules refuse, as the rule and what was seen, the
 shape the dashboard shows it in.
@@ -11,7 +11,6 @@ shape the dashboard shows it in.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -19,19 +18,27 @@ T = TypeVar("T")
 
 
 class StableReadings(Generic[T]):
-    """The last `frames` readings, and the last stable one reported."""
+    """The current run of equal readings, when it began, and the last stable one reported.
 
-    def __init__(self, frames: int) -> None:
-        self.frames = frames
-        self._recent: deque[T | None] = deque(maxlen=frames)
+    `seconds` asks a reading to hold for that much of the film's time as well as for
+    `frames` frames: at a fast camera a quarter-second misread fills several frames."""
+
+    def __init__(self, frames: int, seconds: float = 0.0) -> None:
+        self.frames, self.seconds = frames, seconds
+        self._last: T | None = None
+        self._run = 0
+        self._since = 0.0
         self.stable: T | None = None
 
-    def update(self, reading: T | None) -> T | None:
-        """A new stable reading, once; None while unsettled or unchanged (None: nothing read)."""
-        self._recent.append(reading)
-        if reading is None or len(self._recent) < self.frames:
+    def update(self, reading: T | None, now: float = 0.0) -> T | None:
+        """A new stable reading, once; None while unsettled or unchanged (None: nothing read).
+        `now` is the frame's time in seconds (only read when `seconds` is set)."""
+        if self._run == 0 or reading != self._last:
+            self._last, self._run, self._since = reading, 0, now
+        self._run += 1
+        if reading is None or self._run < self.frames or reading == self.stable:
             return None
-        if any(r != reading for r in self._recent) or reading == self.stable:
+        if now - self._since < self.seconds - 1e-6:
             return None
         self.stable = reading
         return reading

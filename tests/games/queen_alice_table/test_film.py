@@ -1,45 +1,20 @@
-"""The `sim` film of Queen Alice: its frames and taps, played through the table game as the
-live loop plays them, make legal turns with no breach, and it frames the table's markers."""
+"""The `sim` film of Queen Alice: its photographs, read by the real reader at the live
+camera's 10 frames a second, with its taps played as phones would, make the script's moves
+with no breach and no question; and it frames the table's markers."""
 
 from __future__ import annotations
 
-import json
-
-from companion.camera.base import Frame
-from companion.games.queen_alice.table.film import FRAME_S, ChessboardFilm
-from companion.games.queen_alice.table.live import make_table_game
-from companion.live.demo_players import DemoPlayers
-from companion.store import Event
+from companion.games.queen_alice.table.film import ChessboardFilm, run_film
 
 from .helpers import session
 
 
-def test_the_film_plays_legal_turns_through_the_table_game() -> None:
-    film = ChessboardFilm(seed=11, players=2, size=(640, 480), turns=6)
-    game = make_table_game(None, session())
-    players = DemoPlayers(film.taps)
-    kinds: list[str] = []
-
-    def commit(drafts: list) -> None:
-        for draft in drafts:
-            kinds.append(draft.kind)
-            game.apply_event(
-                Event(
-                    "s1",
-                    len(kinds),
-                    0.0,
-                    draft.kind,
-                    json.loads(json.dumps(draft.payload)),
-                    draft.visibility,
-                )
-            )
-
-    for i in range(len(film.readings) + 20):
-        t = i * FRAME_S
-        image, truth = film.frame(t)
-        assert image.shape == (480, 640, 3)
-        commit(game.update(game.perceive(Frame(image, t, i, truth), None), t))
-        players.step(t, lambda payload, seat: commit(game.correct(payload, seat)))
-    assert game.state.turns == 6 and len(players) == 0 and players.dropped == 0
-    assert "qa.breach" not in kinds and "question" not in kinds
-    assert sum(1 for e in game.log if e["play"]["type"] == "move") >= 3
+def test_the_film_plays_the_script_s_moves_through_the_real_reader_with_no_false_event() -> None:
+    film = ChessboardFilm(seed=11, players=2, size=(1280, 960), turns=6)
+    image, truth = film.frame(0.0)
+    assert image.shape == (960, 1280, 3) and truth["reading"]["squares"]
+    assert film.frame(0.0)[0].tobytes() != film.frame(0.1)[0].tobytes()  # a sensor's noise
+    game, tally = run_film(film, session(), fps=10.0)
+    assert game.state.turns == film.turns == 6 and len(film.plays) >= 3
+    assert tally.moves_right == tally.moves == len(film.plays)
+    assert (tally.breaches, tally.square_questions, tally.refused) == (0, 0, [])

@@ -60,9 +60,10 @@ def test_a_reading_counts_when_steady_and_unsure_squares_wait_for_an_answer() ->
     assert reading_of(board, {(1, 1): "white"})[0] == frozenset(
         {((0, 0), "red"), ((1, 1), "white")}
     )
-    tracker = StableBoard(3)
+    tracker = StableBoard(3, 0.5)
     a, b = frozenset({((0, 0), "red")}), frozenset({((0, 1), "red")})
-    assert [tracker.update(x) for x in (a, a, None, a, a, a, a, b, b, b)] == [
+    readings = (a, a, None, a, a, a, a, b, b, b)
+    assert [tracker.update(x, 0.25 * i) for i, x in enumerate(readings)] == [
         None,
         None,
         None,
@@ -74,6 +75,21 @@ def test_a_reading_counts_when_steady_and_unsure_squares_wait_for_an_answer() ->
         None,
         b,
     ]
+
+
+def test_a_blink_seen_in_many_fast_frames_does_not_count() -> None:
+    """Three frames a tenth of a second apart are one blink to a 10 fps camera: a reading
+    counts only once it has also lasted the tracker's seconds."""
+    a, b = frozenset({((0, 0), "red")}), frozenset({((0, 1), "red")})
+    tracker = StableBoard(3, 0.3)
+    assert [tracker.update(x, 0.1 * i) for i, x in enumerate((a, a, a, a))] == [
+        None,
+        None,
+        None,
+        a,
+    ]
+    assert [tracker.update(b, 0.4 + 0.1 * i) for i in range(3)] == [None, None, None]
+    assert tracker.update(a, 0.7) is None and tracker.stable == a
 
 
 def test_the_table_is_right_moves_the_fewest_pieces_and_keeps_their_kinds() -> None:

@@ -44,7 +44,9 @@ class Camera:
         self.board = board
         for _ in range(frames):
             self.shots += 1
-            self.runtime.process(Frame(np.zeros((120, 160, 3), np.uint8), 0.0, self.shots))
+            # Stamped as a 10 fps camera would: stillness is timed by frame time.
+            t = 0.1 * self.shots
+            self.runtime.process(Frame(np.zeros((120, 160, 3), np.uint8), t, self.shots))
 
 
 @pytest.fixture

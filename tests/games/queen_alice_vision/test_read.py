@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
-from companion.games.queen_alice.vision.read import classify, locate, read_board, sample_squares
+from companion.games.queen_alice.vision.read import (
+    SpotColours,
+    classify,
+    locate,
+    read_board,
+    sample_squares,
+    unlike_the_path,
+)
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, Photo, render_photo
 
@@ -85,3 +92,18 @@ def test_reading_json_round_trip() -> None:
     back = BoardReading.from_json(reading.to_json("x.jpg"))
     assert back.squares == reading.squares and back.unsure == reading.unsure
     assert back.crowns_left == 4 and back.alice == {"red": 2, "white": None}
+
+
+def test_on_a_light_printed_path_alice_is_the_space_unlike_the_rest() -> None:
+    """Every space of a light grey path reads white against the darker ground round it;
+    the token is the one space whose middle differs from the path's own print."""
+    spaces, pixels = 11, 20
+    middle = np.zeros((spaces, pixels, 3))
+    middle[:] = (70.0, 0.0, 2.0)  # the grey print of every space
+    middle[6] = (95.0, 1.0, -1.0)  # the white token
+    middle[3, :5] = (95.0, 0.0, 0.0)  # a glint on one space: a few pixels, not most
+    beside = np.zeros((spaces, 4, 3))
+    beside[:] = (40.0, 5.0, 10.0)  # the darker ground round every space
+    colours = SpotColours(middle, beside)
+    assert [c for c, _ in classify(colours)].count("white") == spaces
+    assert np.flatnonzero(unlike_the_path(colours)).tolist() == [6]

@@ -75,6 +75,7 @@ from companion.games.queen_alice.table.track import (
     card_refusal,
     describe,
     diagnose,
+    missing_pieces,
     moves_seen,
     occupancy_after,
     reading_of,
@@ -98,7 +99,11 @@ from companion.store import Event, Session
 PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "queen_alice.js"
 ASK_AFTER_FRAMES = 12
 """Frames in a row with a square in doubt before the players are asked what stands there
-(Reflecto's value: a hand passing over the board clears well within it)."""
+(Reflecto's value: a hand passing over the board clears well within it) ..."""
+ASK_AFTER_S = 3.0
+"""... and the seconds of frame time they must span: twelve frames are 1.2 s at the
+camera's 10 frames a second, shorter than a hand that lingers over a move (the script's
+hands stay up to 1.5 s), and a question then is a false alarm."""
 SHOWN_BREACHES = 5
 SHOWN_LOG = 8
 
@@ -143,6 +148,7 @@ class QueenAliceTable:
         self.tracker = StableBoard()
         self._flagged: tuple[Occupancy, str | None] | None = None
         self._doubt = 0
+        self._doubt_since = 0.0
 
     # -- the simulated table and the camera (perception thread) ------------------------
     def sim_scene(self, seed: int) -> Any:
@@ -173,16 +179,18 @@ class QueenAliceTable:
         if self.state.tile is None:
             return []  # no start position to follow yet: the first board counts after set-up
         seen = seen_from(observation.data)
+        missing = missing_pieces(ENGINE.board, self.state, seen)
         if seen.board_found:
-            for cell in [c for c in self.answers if c not in seen.unsure]:
+            for cell in [c for c in self.answers if c not in (*seen.unsure, *missing)]:
                 del self.answers[cell]  # the camera calls it itself again
-        reading, doubt = reading_of(seen, self.answers)
-        drafts = self._ask(doubt)
+        reading, doubt = reading_of(seen, self.answers, missing)
+        drafts = self._ask(doubt, now)
         # The board, the Crowns left and the Alice tokens settle together.
         new = self.tracker.update(
             None
             if reading is None
-            else (reading, seen.crowns_left, tuple(sorted(seen.alice.items())))
+            else (reading, seen.crowns_left, tuple(sorted(seen.alice.items()))),
+            now,
         )
         if new is None:
             return drafts + self._ask_alice(self.alice_seen)
@@ -197,10 +205,12 @@ class QueenAliceTable:
             drafts += self._judge(board, self.card)
         return drafts + self._ask_alice(dict(alice))
 
-    def _ask(self, doubt: tuple[Cell, ...]) -> list[EventDraft]:
+    def _ask(self, doubt: tuple[Cell, ...], now: float) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""
+        if not doubt or self._doubt == 0:
+            self._doubt_since = now
         self._doubt = self._doubt + 1 if doubt else 0
-        if self._doubt < ASK_AFTER_FRAMES or any(
+        if (self._doubt < ASK_AFTER_FRAMES or now - self._doubt_since < ASK_AFTER_S - 1e-6) or any(
             q.startswith("square-") for q in self.open_questions
         ):
             return []

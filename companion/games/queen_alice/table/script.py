@@ -48,10 +48,19 @@ from companion.games.queen_alice.table.observation import (
     SquareSeen,
     occupancy_of,
 )
-from companion.games.queen_alice.table.track import STABLE_FRAMES, StableBoard, occupancy_after
+from companion.games.queen_alice.table.track import (
+    STABLE_FRAMES,
+    STABLE_S,
+    StableBoard,
+    occupancy_after,
+)
 from companion.live.conformance import Correct, Observe
 from companion.live.table_game import QUESTION_KIND, EventDraft, Observation
 from companion.store import Event, Session
+
+FRAME_S = 0.25
+"""Seconds of table time per scripted camera reading (4 readings a second): the films play
+them at this pace, and the tracker is given these frame times."""
 
 
 @dataclass(frozen=True)
@@ -218,13 +227,19 @@ class Tally:
 
 
 def run_script(
-    steps: Iterator[Step], session: Session, stable_frames: int = STABLE_FRAMES
+    steps: Iterator[Step],
+    session: Session,
+    stable_frames: int = STABLE_FRAMES,
+    stable_s: float = STABLE_S,
+    fps: float = 1 / FRAME_S,
 ) -> tuple[QueenAliceTable, Tally]:
     """Play the steps into a table game the way the live loop does (decide, commit, apply);
     answer "which play?" questions with the scripted play; count what went right and wrong.
-    `stable_frames` other than the tracker's own is for measuring that choice."""
+    Each reading lasts `FRAME_S` of table time and a camera at `fps` sees it in every frame
+    it takes meanwhile (one frame at the default). `stable_frames` and `stable_s` other than
+    the tracker's own are for measuring that choice."""
     game = QueenAliceTable(None, session)
-    game.tracker = StableBoard(stable_frames)
+    game.tracker = StableBoard(stable_frames, stable_s)
     tally, seq = Tally(), 0
 
     def commit(drafts: list[EventDraft]) -> None:
@@ -249,11 +264,13 @@ def run_script(
                 )
             )
 
-    now = 0.0
+    reading_t, shot = 0.0, 0
     for step in steps:
         if isinstance(step, Observe):
-            now += 0.1
-            commit(game.update(step.observation, now))
+            reading_t += FRAME_S
+            while shot / fps < reading_t - 1e-9:
+                commit(game.update(step.observation, shot / fps))
+                shot += 1
         elif isinstance(step, Correct):
             try:
                 commit(game.correct(step.payload, step.seat))

@@ -4,12 +4,12 @@ change, as chess-board trackers follow a game from occupancy alone.
 The camera sees which squares hold a piece and its colour, never which piece it is; the
 identity of every piece comes from the start position (the player-aid tile) and is kept by
 tracking, since each turn activates one piece. A reading counts once it has been the same
-for `STABLE_FRAMES` frames with no square in doubt. A stable reading that differs from the
-engine's board is explained by the moves the engine's own move generator allows: the
-from-square emptied and the to-square filled, or recoloured (a capture), or a promoted
-pawn's final row left for a respawn square, or a jailed piece rescued onto one. The card
-the player taps in then picks the engine's play among those; what no move explains is a
-breach naming the rule.
+for `STABLE_FRAMES` frames and `STABLE_S` seconds of frame time with no square in doubt. A
+stable reading that differs from the engine's board is explained by the moves the engine's
+own move generator allows: the from-square emptied and the to-square filled, or recoloured
+(a capture), or a promoted pawn's final row left for a respawn square, or a jailed piece
+rescued onto one. The card the player taps in then picks the engine's play among those;
+what no move explains is a breach naming the rule.
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ from companion.live.tracking import Breach, StableReadings
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no square in doubt, before a change counts: the
 value Reflecto's tracker measured (issue 32); the benchmark checks it holds here too."""
+STABLE_S = 0.3
+"""... and the seconds of frame time they must span. Frames alone are not enough: a camera
+at 10 frames a second sees a glint or a hand's shadow that lasts a quarter of a second in
+three frames, and the demo recorded such a blink as a breach. The benchmark's curve
+(`--stable-seconds`, films read at 10 frames a second) chose it."""
 PERMUTE_UP_TO = 6
 """Moved pieces of one colour matched by trying every pairing; more are matched greedily."""
 
@@ -37,17 +42,19 @@ Play = PlayMove | PlayRescue
 
 
 def reading_of(
-    seen: BoardSeen, answers: dict[Cell, str | None]
+    seen: BoardSeen, answers: dict[Cell, str | None], missing: tuple[Cell, ...] = ()
 ) -> tuple[Occupancy | None, tuple[Cell, ...]]:
     """The frame's occupancy, or None and the squares in doubt that nobody has answered for
-    (`answers`: what the players said stands there, None for an empty square)."""
+    (`answers`: what the players said stands there, None for an empty square). `missing`
+    squares (`missing_pieces`) are in doubt as much as the reader's unsure ones."""
     if not seen.board_found:
         return None, ()
-    doubt = tuple(c for c in seen.unsure if c not in answers)
+    unclear = tuple(dict.fromkeys((*seen.unsure, *missing)))
+    doubt = tuple(c for c in unclear if c not in answers)
     if doubt:
         return None, doubt
     cells = {cell: colour for cell, colour in seen.occupancy()}
-    for cell in seen.unsure:
+    for cell in unclear:
         cells.pop(cell, None)
         if answers[cell] is not None:
             cells[cell] = str(answers[cell])
@@ -55,10 +62,11 @@ def reading_of(
 
 
 class StableBoard(StableReadings[Any]):
-    """Tracker memory: the last readings (any comparable value), and the last stable one."""
+    """Tracker memory: the current run of equal readings (any comparable value), when it
+    began, and the last stable reading."""
 
-    def __init__(self, frames: int = STABLE_FRAMES) -> None:
-        super().__init__(frames)
+    def __init__(self, frames: int = STABLE_FRAMES, seconds: float = STABLE_S) -> None:
+        super().__init__(frames, seconds)
 
 
 def occupancy_after(state: State, play: Play) -> Occupancy:
@@ -82,11 +90,45 @@ def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
     """Every single move or rescue (card left blank) that turns the engine's board into
     `seen`. Only a piece whose square changed can have moved, so the search is tiny."""
     vanished = occupancy_of(state.pieces) - seen
+    found = _plays(board, state, {cell for cell, _ in vanished}, rescues=not vanished)
+    return [p for p in found if occupancy_after(state, p) == seen]
+
+
+def missing_pieces(board: Board, state: State, seen: BoardSeen) -> tuple[Cell, ...]:
+    """Squares where the camera sees no piece though the board has one, before or after a
+    single legal play, when that is all that differs (nothing seen where that board has
+    none): a piece lifted mid-move, or hidden by an arm the reader did not tell from the
+    print. No play ever only takes pieces away, so this is doubt to wait out (and ask
+    about if it lasts), never a breach."""
+    if not seen.board_found:
+        return ()
+    hidden = set(seen.unsure)
+    shown = seen.occupancy()
+
+    def visible(after: Occupancy) -> Occupancy:
+        return frozenset((cell, colour) for cell, colour in after if cell not in hidden)
+
+    known = occupancy_of(state.pieces)
+    if shown == visible(known):
+        return ()
+    moved = {p.cell for p in state.pieces if (p.cell, p.colour) not in shown}
+    plays = _plays(board, state, moved | hidden, rescues=True)
+    boards = [visible(known), *(visible(occupancy_after(state, p)) for p in plays)]
+    if shown in boards:
+        return ()  # a play seen (its landing square perhaps under a hand)
+    for after in boards:
+        if shown < after:
+            return tuple(sorted(cell for cell, _ in after - shown))
+    return ()
+
+
+def _plays(board: Board, state: State, sources: set[Cell], rescues: bool) -> list[Play]:
+    """Every single move of a piece standing on `sources`, and every rescue if asked."""
     position = _position(board, state)
     occupied = [p.cell for p in state.pieces]
     found: list[Play] = []
     for index, piece in enumerate(state.pieces):
-        if (piece.cell, piece.colour) not in vanished:
+        if piece.cell not in sources:
             continue
         for move in generate_moves(position, index):
             if not is_promotion(board, piece, move.to):
@@ -97,7 +139,7 @@ def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
                 PlayMove("", index, move.to, r)
                 for r in comeback_squares(board, piece.colour, others)
             ]
-    if not vanished:
+    if rescues:
         for seat, person in enumerate(state.people):
             for slot, (colour, kind) in enumerate(person.jail):
                 if (colour, kind) in person.jail[:slot]:
@@ -106,7 +148,7 @@ def moves_seen(board: Board, state: State, seen: Occupancy) -> list[Play]:
                     PlayRescue("", seat, slot, to)
                     for to in comeback_squares(board, colour, occupied)
                 ]
-    return [p for p in found if occupancy_after(state, p) == seen]
+    return found
 
 
 def with_card(play: Play, card: str) -> Play:

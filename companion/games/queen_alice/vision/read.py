@@ -384,10 +384,12 @@ def _spot_calls(
     where: Located,
     spots: tuple[Point, ...],
     arms: Arms | None,
+    colours: SpotColours | None = None,
 ) -> list[tuple[str, float]]:
     """Crown slots or path spaces; ("unsure", -1) where of an arm's colour near where it
     crosses the ground."""
-    colours = sample_spots(image, geom, where, spots)
+    if colours is None:
+        colours = sample_spots(image, geom, where, spots)
     calls = classify(colours, gold_first=spots == geom.crown_slots)
     centres = np.array(spots)
     for arm in arms.arms if arms is not None else ():
@@ -415,8 +417,21 @@ def _alice(
 ) -> int | None:
     """The space of the path holding a token of the path's colour (a Crown ahead of it is
     gold), or None when no space or more than one does, or an arm is over the path."""
-    calls = _spot_calls(image, geom, where, geom.paths[colour], arms)
+    colours = sample_spots(image, geom, where, geom.paths[colour])
+    calls = _spot_calls(image, geom, where, geom.paths[colour], arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
+    if len(found) > 1:
+        found = [i for i in found if unlike_the_path(colours)[i]]
     return found[0] if len(found) == 1 else None
+
+
+def unlike_the_path(colours: SpotColours) -> np.ndarray:
+    """Per space: most of its middle is unlike the path's own print. A light grey print on
+    a darker ground reads as white against the ground round each space, so when several
+    spaces do, the token is the one space unlike the rest: with one token on a path of
+    many spaces, the median of all middles is the print."""
+    typical = np.median(colours.middle.reshape(-1, 3), axis=0)
+    far = np.linalg.norm(colours.middle - typical, axis=2) >= DIFFERENT
+    return np.asarray(np.mean(far, axis=1) >= SHARE)
