@@ -252,7 +252,14 @@ def find_instances(image: np.ndarray, index: FaceIndex) -> list[Instance]:
     """Every card-shaped instance of a taught card in the frame, strongest first (instances
     of different cards may overlap; the caller decides between them)."""
     pts, desc = frame_features(image)
-    q, t = _matches(desc, index)
+    return instances_of(image, pts, *_matches(desc, index), index)
+
+
+def instances_of(
+    image: np.ndarray, pts: np.ndarray, q: np.ndarray, t: np.ndarray, index: FaceIndex
+) -> list[Instance]:
+    """`find_instances` from the frame's feature points `pts` and their matches (frame
+    feature `q[i]` to taught feature `t[i]`): each stage can be timed on its own."""
     frame_l = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
     out: list[Instance] = []
     rect = index.outline_mm().reshape(-1, 1, 2)
