@@ -35,9 +35,10 @@ RANSAC_ITERS = 2000
 matches that hold no further instance, which always spends them all: on a busy frame this is
 most of the instances stage's time (sim camera: 321 ms of a 1,385 ms read). It is not cut:
 cards with smooth (photographic) art are found from a few matches among many, which only a
-large budget samples. Committed development set, failures (`looking_glass_failures.py`):
-500: 129, 1000: 122, 2000: 95 (instances stage on two dev tables: 62 / 110 ms at 500,
-95 / 247 ms at 2000)."""
+large budget samples. Committed development set, failures (`looking_glass_failures.py`,
+one run each, before the index was deterministic, so within its noise): 500: 129, 1000: 122,
+2000: 95, 4000: 93 (instances stage on two dev tables: 62 / 110 ms at 500, 95 / 247 ms at
+2000)."""
 MAX_INSTANCES = 8
 """At most this many instances of one card id are sought (a deck has few copies of a card)."""
 MAX_FEATURES = 3000
