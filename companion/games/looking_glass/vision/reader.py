@@ -7,14 +7,17 @@ tracker's (`verify` hands the reading back as it is).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from companion.errors import UserError
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
-from companion.games.looking_glass.vision.slots import fill
+from companion.games.looking_glass.vision.slots import Probe, fill_probed
 from companion.games.looking_glass.vision.stages import (
     Glass,
+    Identified,
     Plane,
     by_features,
     fit_glass,
@@ -24,6 +27,20 @@ from companion.vision.cards.library import Library
 
 WORK_WIDTH = 1280
 """Features are found on a copy at most this wide (a card there is ~100 px across)."""
+
+
+@dataclass(frozen=True)
+class Stages:
+    """What each stage made of one photograph, in working-image px."""
+
+    found: list[Identified]
+    """The cards the features found and named, before the glass fit."""
+    glass: Glass
+    """The fitted glass, its lattice's slots filled."""
+    scale: float
+    """Working image px over full-resolution px."""
+    probes: list[Probe]
+    """Every free lattice slot looked at, named or not."""
 
 
 class StagedReader:
@@ -39,21 +56,31 @@ class StagedReader:
         self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
 
+    def stages(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Stages:
+        """Every stage's output for one photograph (working-image px)."""
+        sc = min(1.0, WORK_WIDTH / image.shape[1])
+        small = image if sc == 1.0 else _resize(image, sc)
+        H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
+        found = by_features(small, self.index)
+        glass, probes = fill_probed(small, fit_glass(found, Plane(H)), self.lib)
+        return Stages(found, glass, sc, probes)
+
     def glass(
         self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
     ) -> tuple[Glass, float]:
         """The fitted glass (in working-image px) and the scale of the working image."""
-        sc = min(1.0, WORK_WIDTH / image.shape[1])
-        small = image if sc == 1.0 else _resize(image, sc)
-        H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
-        return fill(small, fit_glass(by_features(small, self.index), Plane(H)), self.lib), sc
+        st = self.stages(image, H_mm_from_image)
+        return st.glass, st.scale
 
     def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
         """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
-        glass, sc = self.glass(image, H_mm_from_image)
+        return self.reading(self.stages(image, H_mm_from_image), H_mm_from_image)
+
+    def reading(self, st: Stages, H_mm_from_image: np.ndarray | None = None) -> Reading:
+        """The stages' glass as the tracker and live play consume a reading (full-res px)."""
         seen = []
-        for p in glass.cards:
-            outline = p.card.hypothesis.outline / sc
+        for p in st.glass.cards:
+            outline = p.card.hypothesis.outline / st.scale
             ident = p.card.identity
             centre = outline.mean(axis=0)
             seen.append(

@@ -926,9 +926,22 @@ class Comparison:
             setattr(self, k, getattr(self, k) + getattr(other, k))
 
 
-def compare(reading: dict[str, Any], truth: dict[str, Any]) -> Comparison:
-    """Match read cards to true ones by centre (within a third of a card width)."""
-    out = Comparison()
+@dataclass(frozen=True)
+class CardOutcome:
+    """What became of one true card, or of one read card that matches none."""
+
+    kind: str
+    """right, wrong, unsure, covered_wrong, missed, hidden (under a hand: not counted), extra."""
+    truth: dict[str, Any] | None
+    """The true card (None for an extra)."""
+    read: dict[str, Any] | None
+    """The read card matched to it (None when missed)."""
+
+
+def card_outcomes(reading: dict[str, Any], truth: dict[str, Any]) -> list[CardOutcome]:
+    """Match read cards to true ones by centre (within a third of a card width): every true
+    card's outcome, then every read card matched to none (extra)."""
+    out: list[CardOutcome] = []
     read_cards = list(reading["cards"])
     used: set[int] = set()
     for g in truth["cards"]:
@@ -940,28 +953,32 @@ def compare(reading: dict[str, Any], truth: dict[str, Any]) -> Comparison:
             if i not in used and d < tol and (best is None or d < best[0]):
                 best = (d, i)
         if best is None:
-            if not g.get("occluded"):
-                out.cards += 1
-                out.missed += 1
+            out.append(CardOutcome("hidden" if g.get("occluded") else "missed", g, None))
             continue
         used.add(best[1])
         c = read_cards[best[1]]
-        if g.get("occluded") and c["card"] != g["card"] and c["card"] is not None:
-            out.cards += 1
-            out.wrong += 1
-            continue
-        if g.get("occluded") and c["card"] != g["card"]:
-            continue
-        out.cards += 1
         if c["card"] is None:
-            out.unsure += 1
+            kind = "hidden" if g.get("occluded") else "unsure"
         elif c["card"] != g["card"]:
-            out.wrong += 1
-        elif bool(c["covered"]) != bool(g["covered"]):
-            out.covered_wrong += 1
+            kind = "wrong"
+        elif bool(c["covered"]) == bool(g["covered"]):
+            kind = "right"
         else:
-            out.right += 1
-    out.extra = len(read_cards) - len(used)
+            kind = "covered_wrong"
+        out.append(CardOutcome(kind, g, c))
+    out += [CardOutcome("extra", None, c) for i, c in enumerate(read_cards) if i not in used]
+    return out
+
+
+def compare(reading: dict[str, Any], truth: dict[str, Any]) -> Comparison:
+    """The counts of `card_outcomes`; a card under a hand counts only if it is named wrong."""
+    out = Comparison()
+    for o in card_outcomes(reading, truth):
+        if o.kind == "hidden":
+            continue
+        if o.kind != "extra":
+            out.cards += 1
+        setattr(out, o.kind, getattr(out, o.kind) + 1)
     if truth.get("layout") is not None and reading.get("layout") is not None:
         out.layout_right = reading["layout"] == truth["layout"]
     return out
@@ -1024,11 +1041,13 @@ class RoundFilm:
         self.deal = deal
         self.layout = load_layouts()[layout_id]
         style = deck_style(self.art)
+        glass = {pos: card for pos, card in deal.glass_map().items() if card is not None}
+        assert len(glass) == len(deal.glass)  # (a sampled deal names every card it deals)
         self.table = deal_table(
             rng,
             self.layout,
             brawlers=brawlers,
-            glass=deal.glass_map(),
+            glass=glass,
             sleeves=self.cond.sleeves and style.is_house,
             geometry=None if style.is_house else deck_geometry(style),
         )

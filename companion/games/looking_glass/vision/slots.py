@@ -320,16 +320,20 @@ def named(probe: Probe) -> bool:
 def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
     """The glass with every slot the lattice names added, and every card's coverage read from
     the lattice (a card of the next row outward within two half-widths of its column)."""
+    return fill_probed(image, glass, lib)[0]
+
+
+def fill_probed(image: np.ndarray, glass: Glass, lib: Library) -> tuple[Glass, list[Probe]]:
+    """`fill`, and every slot it looked at (named or not): what the failure benchmark and
+    a threshold's curve are made of."""
     fitted = fit_lattice(glass, lib.shape.height_mm)
     if fitted is None:
-        return glass
+        return glass, []
     lattice, glass = fitted
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
-    probes = sorted(
-        (p for p in probe_slots(image, glass, lattice, lib) if named(p)),
-        key=lambda p: -p.identity.score,
-    )
+    looked = probe_slots(image, glass, lattice, lib)
+    probes = sorted((p for p in looked if named(p)), key=lambda p: -p.identity.score)
     for p in probes:
         if any(c.half == p.half and c.row == p.row and abs(c.col - p.col) < 2 for c in cards):
             continue
@@ -352,4 +356,4 @@ def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
                 Identified(Hypothesis(h.outline, covered), c.card.identity), c.half, c.row, c.col
             )
         )
-    return Glass(out, glass.normal, glass.offset, glass.rejected)
+    return Glass(out, glass.normal, glass.offset, glass.rejected), looked

@@ -182,8 +182,13 @@ def _on_top(a: Instance, b: Instance) -> bool:
 def by_features(image: np.ndarray, index: FaceIndex) -> list[Identified]:
     """Every card in the frame, named (or unsure), its whole outline and whether another
     card covers part of it."""
+    return named_places(find_instances(image, index), index)
+
+
+def named_places(instances: list[Instance], index: FaceIndex) -> list[Identified]:
+    """`by_features` from the instances found (strongest first): one card per place."""
     places: list[list[Instance]] = []
-    for inst in find_instances(image, index):  # strongest first
+    for inst in instances:  # strongest first
         for place in places:
             if np.linalg.norm(place[0].centre - inst.centre) < SAME_PLACE * place[0].width_px:
                 place.append(inst)

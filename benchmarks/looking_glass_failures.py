@@ -1,0 +1,239 @@
+"""Looking Glass failures by cause, on a development set: so the next fix is chosen from data.
+
+Every true card that is not read right, and every card read where none lies, is put in one
+class (the counts add up to the benchmark's wrong + unsure + covered_wrong + missed + extra):
+
+    missed/found-not-placed   the staged reader's features named it, the glass fit left it out
+    missed/slot-weak          the features missed it; its lattice slot was looked at and the
+                              right card scored best, below the slot thresholds
+    missed/slot-other         ...and another card scored best there
+    missed/no-slot            no stage looked there (no lattice, or a neighbour slot taken)
+    missed/not-found          (the light-border reader: no stages to tell these apart)
+    unsure                    found, reported null (covered or not)
+    wrong/neighbour           named as a card lying within two card widths (a confusion of
+                              places: overlap, the lattice a slot off)
+    wrong/other               named as a card lying nowhere near (a confusion of art)
+    covered/as-free           a covered card read as free, and free/as-covered the converse
+    phantom/duplicate         a read card within a card width of a true one already matched
+    phantom/off-glass         a read card away from every glass card (a pile, the cloth)
+
+Each class is also split by the deck's border, art and the table's conditions (hand, glare,
+table kind), so a cause that lives in one kind of deck or table shows. For the staged reader,
+every lattice slot looked at is scored against the truth (a card centred there or not), and
+`slot_curve` lists, per `slots.MIN_SCORE` candidate, the slots named right / empty slots
+named / slots named wrong: the curve that threshold is chosen from. Development sets only:
+fresh seeds are for `looking_glass_world.py`.
+
+    .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.looking_glass_devset import COMMITTED, READERS, read_json, teach_deck  # noqa: E402
+from companion.games.looking_glass.vision.render import CardOutcome, card_outcomes  # noqa: E402
+
+NEIGHBOUR_WIDTHS = 2.0
+"""A wrong name is a neighbour's when that card lies within this many card widths."""
+
+
+def _width(quad: list[list[float]]) -> float:
+    q = np.array(quad)
+    return float(np.linalg.norm(q[1] - q[0]))
+
+
+def _near(p: list[float], cards: list[dict[str, Any]], reach: float) -> list[dict[str, Any]]:
+    return [g for g in cards if float(np.hypot(*(np.array(g["center"]) - p))) < reach]
+
+
+@dataclass(frozen=True)
+class SlotSeen:
+    """One lattice slot the staged reader looked at (full-resolution px)."""
+
+    centre: np.ndarray
+    best: str
+    """The card whose upper half scored best there."""
+    score: float
+    margin: float
+
+
+def _slots(st: Any) -> list[SlotSeen]:
+    out = []
+    for p in st.probes:
+        scores = p.identity.scores
+        best = max(scores, key=scores.get)
+        out.append(
+            SlotSeen(p.outline.mean(axis=0) / st.scale, best, p.identity.score, p.identity.margin)
+        )
+    return out
+
+
+def cause(
+    o: CardOutcome,
+    truth: dict[str, Any],
+    found: list[np.ndarray] | None,
+    slots: list[SlotSeen] | None = None,
+) -> str | None:
+    """The class of one outcome (None: read right, or under a hand)."""
+    if o.kind in ("right", "hidden"):
+        return None
+    cards = truth["cards"]
+    if o.kind == "extra":
+        assert o.read is not None
+        w = float(np.median([_width(g["quad"]) for g in cards])) if cards else 100.0
+        return "phantom/duplicate" if _near(o.read["center"], cards, w) else "phantom/off-glass"
+    assert o.truth is not None
+    g = o.truth
+    state = "covered" if g["covered"] else "free"
+    if o.kind == "missed":
+        if found is not None:
+            tol = 0.33 * _width(g["quad"])
+            if any(float(np.hypot(*(c - np.array(g["center"])))) < tol for c in found):
+                return f"missed/found-not-placed ({state})"
+        if slots is not None:
+            tol = 0.33 * _width(g["quad"])
+            near = [p for p in slots if float(np.hypot(*(p.centre - g["center"]))) < tol]
+            if not near:
+                return f"missed/no-slot ({state})"
+            right = near[0].best == g["card"]
+            return f"missed/slot-{'weak' if right else 'other'} ({state})"
+        return f"missed/not-found ({state})"
+    if o.kind == "unsure":
+        return f"unsure ({state})"
+    if o.kind == "wrong":
+        assert o.read is not None
+        reach = NEIGHBOUR_WIDTHS * _width(g["quad"])
+        near = {c["card"] for c in _near(g["center"], cards, reach) if c is not g}
+        return "wrong/neighbour" if o.read["card"] in near else "wrong/other"
+    return "covered/as-free" if g["covered"] else "free/as-covered"
+
+
+def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    causes: Counter[str] = Counter()
+    by: dict[str, Counter[str]] = defaultdict(Counter)
+    examples: dict[str, list[str]] = defaultdict(list)
+    cards = tables = exact = 0
+    probes: list[tuple[float, float, str]] = []
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        taught = teach_deck(photos, reader)
+        style = deck["style"]
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            truth = json.loads((d / f"{name}.json").read_text())
+            found = slots = None
+            if reader == "staged" and taught.reader is not None:
+                st = taught.reader.stages(img)
+                found = [c.centre / st.scale for c in st.found]
+                slots = _slots(st)
+                reading = taught.reader.reading(st).to_json("table")
+                probes += [_slot_label(p, truth) for p in slots]
+            else:
+                reading = read_json(taught, img)
+            cond = truth["truth"]["conditions"]
+            table_causes = []
+            for o in card_outcomes(reading, truth):
+                cards += o.kind not in ("extra", "hidden")
+                c = cause(o, truth, found, slots)
+                if c is None:
+                    continue
+                table_causes.append(c)
+                causes[c] += 1
+                for key in (
+                    f"border={style['border']}",
+                    f"art={style['art']}",
+                    f"sleeve={style['sleeve']}",
+                    f"hand={cond.get('hand')}",
+                    f"glare={cond.get('glare')}",
+                    f"table={cond.get('table_kind')}",
+                ):
+                    by[c][key] += 1
+                if len(examples[c]) < 5:
+                    examples[c].append(f"{deck['seed']}/{name}")
+            tables += 1
+            exact += not table_causes
+        log(f"  deck {deck['seed']} ({style['border']} border, {style['art']} art): {dict(causes)}")
+    return {
+        "set": str(set_dir),
+        "reader": reader,
+        "tables": tables,
+        "tables_exact": exact,
+        "cards": cards,
+        "failures": sum(causes.values()),
+        "causes": dict(causes.most_common()),
+        "by_condition": {c: dict(v.most_common()) for c, v in by.items()},
+        "examples": dict(examples),
+        "slot_curve": slot_curve(probes),
+    }
+
+
+def _slot_label(p: SlotSeen, truth: dict[str, Any]) -> tuple[float, float, str]:
+    """(score, margin, what lies there): "right" (a card, scored best), "wrong" (a card,
+    another scored best) or "empty" (no glass card centred there)."""
+    for g in truth["cards"]:
+        if float(np.hypot(*(p.centre - g["center"]))) < 0.33 * _width(g["quad"]):
+            return p.score, p.margin, "right" if p.best == g["card"] else "wrong"
+    return p.score, p.margin, "empty"
+
+
+def slot_curve(probes: list[tuple[float, float, str]]) -> list[dict[str, Any]]:
+    """Per candidate `slots.MIN_SCORE` (margin `slots.MIN_MARGIN`): slots that would be named
+    right, empty slots named, card slots named wrong."""
+    from companion.games.looking_glass.vision.slots import MIN_MARGIN
+
+    rows = []
+    for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8):
+        hit = [k for s, m, k in probes if s >= t and m >= MIN_MARGIN]
+        rows.append(
+            {
+                "min_score": t,
+                "right": hit.count("right"),
+                "empty_named": hit.count("empty"),
+                "wrong": hit.count("wrong"),
+            }
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
+    ap.add_argument("--reader", choices=READERS, default="staged")
+    ap.add_argument("--json", default=None, help="also write the result here")
+    a = ap.parse_args(argv)
+    set_dir = Path(a.set)
+    if not (set_dir / "manifest.json").is_file():
+        print(f"error: {set_dir} is not a development set (no manifest.json)", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    out = classify_set(set_dir, a.reader, log=lambda m: print(m, file=sys.stderr, flush=True))
+    out["seconds"] = round(time.time() - t0, 1)
+    text = json.dumps(out, indent=1)
+    print(text)
+    if a.json:
+        Path(a.json).write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,140 @@
+"""Looking Glass perception frames a second on the `sim` camera, per reader and per stage.
+
+The live loop reads every frame it is given (`table.live.LookingGlassGame.perceive`: `read`
+then `verify`); the target is >= 10 perception frames a second on one core, and `read` at most
+2.5x the bare `ArucoDetector.detectMarkers` on the same frame (issue 37). Frames are the sim
+camera's own (`FilmScene` on a fresh seed, its house deck taught from its own photos),
+spread over the first round: the deal, picks with hands, the emptying glass.
+
+Times are thread CPU time (other jobs on a shared machine do not count), medians over the
+frames; fps = 1000 / median ms of read + verify. The staged reader's stages, each timed once
+in the order `StagedReader.read` runs them:
+
+    resize     the frame to the working width (`reader.WORK_WIDTH`)
+    features   SIFT keypoints and Lab descriptors (`features.frame_features`)
+    match      the ratio-tested matches to the taught faces (FLANN)
+    instances  RANSAC homographies per card id, each checked by correlation
+    places     one card per place, coverage (`stages.named_places`)
+    fit_glass  the mirror line (`stages.fit_glass`)
+    slots      the lattice and every free slot named by its upper half (`slots.fill_probed`)
+    reading    layout and cards as the tracker consumes them
+
+    .venv/bin/python benchmarks/looking_glass_live_fps.py [--frames 12] [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.looking_glass_devset import READERS  # noqa: E402
+
+
+def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """(result, thread CPU ms) of one call."""
+    t0 = time.thread_time()
+    out = fn(*args)
+    return out, 1000 * (time.thread_time() - t0)
+
+
+def staged_stages(reader: Any, image: np.ndarray) -> dict[str, float]:
+    """ms per stage of one `StagedReader.read` (the same calls, one at a time)."""
+    from companion.games.looking_glass.vision.reader import WORK_WIDTH, Stages, _resize
+    from companion.games.looking_glass.vision.slots import fill_probed
+    from companion.games.looking_glass.vision.stages import Plane, fit_glass, named_places
+    from companion.vision.cards import features
+
+    ms: dict[str, float] = {}
+    sc = min(1.0, WORK_WIDTH / image.shape[1])
+    small, ms["resize"] = _timed(lambda: image if sc == 1.0 else _resize(image, sc))
+    (pts, desc), ms["features"] = _timed(features.frame_features, small)
+    (q, t), ms["match"] = _timed(features._matches, desc, reader.index)
+    inst, ms["instances"] = _timed(features.instances_of, small, pts, q, t, reader.index)
+    found, ms["places"] = _timed(named_places, inst, reader.index)
+    glass, ms["fit_glass"] = _timed(fit_glass, found, Plane())
+    (glass, probes), ms["slots"] = _timed(fill_probed, small, glass, reader.lib)
+    _, ms["reading"] = _timed(reader.reading, Stages(found, glass, sc, probes))
+    return ms
+
+
+def measure(seed: int, frames: int, readers: list[str], log=print) -> dict[str, Any]:
+    from companion.games.looking_glass.table.live import FilmScene
+    from companion.games.looking_glass.vision.read import Reader
+    from companion.games.looking_glass.vision.reader import StagedReader
+
+    scene = FilmScene(seed)
+    film = scene._film(0)
+    picks = [round(i * (len(film) - 1) / max(1, frames - 1)) for i in range(frames)]
+    images = [film.render(i)[0] for i in picks]
+    aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    markers = [
+        _timed(aruco.detectMarkers, cv2.cvtColor(im, cv2.COLOR_BGR2GRAY))[1] for im in images
+    ]
+    out: dict[str, Any] = {
+        "frames": frames,
+        "frame_size": list(images[0].shape[1::-1]),
+        "detect_markers_ms_median": round(statistics.median(markers), 1),
+    }
+    for name in readers:
+        reader = StagedReader(scene.library) if name == "staged" else Reader(scene.library)
+        read_ms, stages = [], []
+        for im in images:
+            t0 = time.thread_time()
+            reader.verify(im, reader.read(im), [])
+            read_ms.append(1000 * (time.thread_time() - t0))
+            if name == "staged":
+                stages.append(staged_stages(reader, im))
+        med = statistics.median(read_ms)
+        row: dict[str, Any] = {
+            "read_ms_median": round(med, 1),
+            "fps": round(1000 / med, 2),
+            "read_over_detect_markers": round(med / statistics.median(markers), 2),
+        }
+        if stages:
+            row["stages_ms_median"] = {
+                k: round(statistics.median(s[k] for s in stages), 1) for k in stages[0]
+            }
+        out[name] = row
+        log(f"  {name}: {json.dumps(row)}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", type=int, default=12, help="frames timed (default 12)")
+    ap.add_argument("--seed", type=int, default=None, help="the sim table (default: fresh)")
+    ap.add_argument("--readers", nargs="*", default=list(READERS), choices=READERS)
+    a = ap.parse_args(argv)
+    if a.frames < 1:
+        print("error: --frames must be at least 1", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    seed = a.seed if a.seed is not None else 2_000_000 + secrets.randbelow(10**9)
+    command = (
+        f".venv/bin/python benchmarks/looking_glass_live_fps.py --frames {a.frames} "
+        f"--seed {seed} --readers {' '.join(a.readers)}"
+    )
+    print(command, flush=True)
+    out = measure(seed, a.frames, a.readers, log=lambda m: print(m, file=sys.stderr, flush=True))
+    print(json.dumps({"command": command, "opencv": cv2.__version__, **out}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
