@@ -79,6 +79,44 @@ function choiceLabel(a) {
   return `${a.type}${rest.length ? `: ${rest.join(", ")}` : ""}`;
 }
 
+const LEVEL_WORDS = ["bronze", "silver", "gold"];
+
+/** The event log's words for this game's events (app.js asks; null: its own words). */
+export function describe(ev, seats, view) {
+  const p = ev.payload || {};
+  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const card = (id) => (view ? cardLabel(view, id) : id);
+  const square = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
+  if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
+  if (ev.kind === "qa.drawn") return `${who(p.seat)} drew ${card(p.card)}`;
+  if (ev.kind === "qa.revealed") return `A ${LEVEL_WORDS[p.level] || ""} card comes to the market: ${card(p.card)}`;
+  if (ev.kind === "qa.card") return `${who(p.seat)} plays ${card(p.card)}`;
+  if (ev.kind === "qa.breach") return `Not allowed: ${p.detail || p.rule}`;
+  if (ev.kind === "qa.score_now") return "The family stops here: the final scoring";
+  if (ev.kind === "qa.seen") {
+    const n = (p.squares || []).length;
+    return `The camera sees the board steady: ${n} piece${n === 1 ? "" : "s"}`;
+  }
+  if (ev.kind !== "qa.action") return null;
+  const a = p.action || {};
+  const name = who(p.seat);
+  switch (a.type) {
+    case "discard": return `${name} discarded ${card(a.card)}`;
+    case "move": return `${name} played ${card(a.card)}: a piece to ${square(a.to)}${a.respawn ? `, promoted and back on ${square(a.respawn)}` : ""}`;
+    case "stay": return `${name} played ${card(a.card)}: the piece is blocked and stays`;
+    case "rescue": return `${name} played ${card(a.card)}: a piece out of ${who(a.jail)}'s Jail onto ${square(a.to)}`;
+    case "none": return `${name} played ${card(a.card)}: no piece could move (2 Time and Rest)`;
+    case "act": return `${name} took the ${a.action} action`;
+    case "take": return `${name} took ${a.resource === "time" ? "a Time" : `a ${a.resource}`}`;
+    case "acquire": return `${name} invited a ${LEVEL_WORDS[a.level] || ""} card from the market`;
+    case "cull": return `${name} invited ${card(a.card)} from the ${a.pile}`;
+    case "buy": return `${name} bought the ${a.bookmark} Bookmark`;
+    case "use": return `${name} used the ${a.bookmark} Bookmark`;
+    case "pass": return `${name} passed`;
+    default: return null;
+  }
+}
+
 export function mount(el, api) {
   const status = h("p", { className: "qa-status" });
   const board = h("div");

@@ -102,6 +102,35 @@ function setupForm(v, api, say) {
   return form;
 }
 
+/** The event log's words for this game's events (app.js asks; null: its own words). A
+ *  screen's owner comes from the view; a letter shows only where the view already shows it. */
+export function describe(ev, seats, view) {
+  const p = ev.payload || {};
+  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const screen = (id) => ((view && view.screens) || []).find((x) => x.id === id) || null;
+  const square = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
+  if (ev.kind === "reflecto.setup") return "Your word and screens are set up (only you see this)";
+  if (ev.kind === "reflecto.breach") return `Not allowed: ${p.detail || p.rule}`;
+  if (ev.kind === "reflecto.hint") return "You asked for a hint";
+  if (ev.kind === "reflecto.sight") return `What your mirrors show: ${p.on ? "on" : "off"}`;
+  if (ev.kind === "reflecto.seen") {
+    const n = (p.screens || []).length;
+    return `The camera sees the board steady: ${n} screen${n === 1 ? "" : "s"}`;
+  }
+  if (ev.kind !== "reflecto.action") return null;
+  const a = p.action || {};
+  const s = a.screen ? screen(a.screen) : null;
+  const owner = s ? who(s.owner) : "A player";
+  switch (a.type) {
+    case "setup": return `${who(a.seat)} is set up`;
+    case "move": return a.to === "off" ? `${owner} moved a screen off the board` : `${owner} moved a screen to ${square(a.to)}`;
+    case "remove": return `${owner} removed a screen${s && s.text ? `: ${s.text}` : ""}`;
+    case "guess": return `A guess: ${a.word}`;
+    case "done": return "The turn ends";
+    default: return null;
+  }
+}
+
 export function mount(el, api) {
   const status = h("p", { className: "rf-status" });
   const board = h("div");
