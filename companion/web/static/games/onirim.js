@@ -90,6 +90,7 @@ export function describe(ev, seats) {
 }
 
 export function mount(el, api) {
+  const score = h("div", { className: "on-score big" });
   const status = h("p", { className: "on-status" });
   const table = h("div", { className: "on-table" });
   const notes = h("ul", { className: "on-notes" });
@@ -132,6 +133,11 @@ export function mount(el, api) {
 
   function render(state) {
     const v = state.view;
+    // Readable from a metre: the Doors still to find, and the turn (a game of one player).
+    const needed = (v.doors_needed || []).length;
+    score.replaceChildren(
+      h("div", { className: "on-doors", textContent: v.result ? "Game over" : `${needed} Door${needed === 1 ? "" : "s"} to find` }),
+      h("div", { className: "on-turn", textContent: `Turn ${v.turns}` }));
     status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
     const mirrors = (v.mirrors || []).map((m) => h("li", {},
       `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
@@ -195,7 +201,7 @@ export function mount(el, api) {
     mine.replaceChildren(...nodes);
   }
 
-  el.replaceChildren(status, table, notes, message, mine);
+  el.replaceChildren(score, status, table, notes, message, mine);
   render(api.state());
   api.onState(render);
 }

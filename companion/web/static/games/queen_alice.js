@@ -118,6 +118,7 @@ export function describe(ev, seats, view) {
 }
 
 export function mount(el, api) {
+  const score = h("div", { className: "qa-score big" });
   const status = h("p", { className: "qa-status" });
   const board = h("div");
   const table = h("div");
@@ -149,6 +150,12 @@ export function mount(el, api) {
   function render(state) {
     const v = state.view;
     const seat = api.seat;
+    // Readable from a metre: each player's IP and whose turn it is, in large type.
+    const turn = v.phase === "over" || v.final ? "Game over"
+      : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${v.seats[v.to_move] || `seat ${v.to_move}`} to play`);
+    score.replaceChildren(
+      h("div", { className: "qa-ip" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
+      h("div", { className: "qa-turn", textContent: turn }));
     status.textContent = v.awaiting;
     board.replaceChildren(scroller(chessboard(v)));
     table.replaceChildren(scroller(players(v, seat)));
@@ -203,7 +210,7 @@ export function mount(el, api) {
   }
 
   el.style.overflowWrap = "anywhere";
-  el.replaceChildren(status, board, table, log, breaches, message, mine, end);
+  el.replaceChildren(score, status, board, table, log, breaches, message, mine, end);
   render(api.state());
   api.onState(render);
 }

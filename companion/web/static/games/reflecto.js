@@ -132,6 +132,7 @@ export function describe(ev, seats, view) {
 }
 
 export function mount(el, api) {
+  const score = h("div", { className: "rf-score big" });
   const status = h("p", { className: "rf-status" });
   const board = h("div");
   const removed = h("p");
@@ -147,6 +148,11 @@ export function mount(el, api) {
     const v = state.view;
     const seats = v.seats || [];
     const seat = api.seat;
+    // Readable from a metre: the letters each player has taken off, and whose turn it is.
+    const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${seats[v.to_move] || `seat ${v.to_move}`} to move` : "Game over";
+    score.replaceChildren(
+      h("div", { className: "rf-removed" }, ...v.removed.map((laid, s) => h("span", { textContent: `${seats[s] || `seat ${s}`} ${laid.length}` }))),
+      h("div", { className: "rf-turn", textContent: turn }));
     if (v.phase === "setup") {
       const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
       status.textContent = `Set-up (${waiting}): each player enters their word on their own phone.`;
@@ -207,7 +213,7 @@ export function mount(el, api) {
     }
   }
 
-  el.replaceChildren(status, board, removed, breaches, message, mine, end);
+  el.replaceChildren(score, status, board, removed, breaches, message, mine, end);
   render(api.state());
   api.onState(render);
 }
