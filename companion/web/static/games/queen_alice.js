@@ -86,7 +86,7 @@ export function describe(ev, seats, view) {
   const p = ev.payload || {};
   const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
   const card = (id) => (view ? cardLabel(view, id) : id);
-  const square = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
+  const square = (c) => `[${c[0]}, ${c[1]}]`; // as the panel's play lines and squares name it
   if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
   if (ev.kind === "qa.drawn") return `${who(p.seat)} drew ${card(p.card)}`;
   if (ev.kind === "qa.revealed") return `A ${LEVEL_WORDS[p.level] || ""} card comes to the market: ${card(p.card)}`;
@@ -151,7 +151,7 @@ export function mount(el, api) {
     const v = state.view;
     const seat = api.seat;
     // Readable from a metre: each player's IP and whose turn it is, in large type.
-    const turn = v.phase === "over" || v.final ? "Game over"
+    const turn = v.phase === "over" ? "Game over" : v.final ? "Final scoring"
       : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${v.seats[v.to_move] || `seat ${v.to_move}`} to play`);
     score.replaceChildren(
       h("div", { className: "qa-ip" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
