@@ -21,6 +21,43 @@ NOBODY_TAPS = {
 VIEW = "/api/games/looking-glass/view"
 
 
+def _piles_are_the_rulebooks_grid(page, view_url: str) -> None:
+    """Each player's score pile: the sun characters in one row of five, the moon's in the next,
+    each with its picture and its count (a Brawler only once one is in the pile)."""
+    page.wait_for_selector(".lg-pile-grid .lg-pile-cell img", timeout=20000)
+    wait_until(
+        page,
+        "[...document.querySelectorAll('.lg-pile-grid img')]"
+        ".every(i => i.complete && i.naturalWidth > 0)",
+        timeout=30000,
+    )
+    while True:  # the film may book a pick meanwhile: compare a page and view of one moment
+        view = httpx.get(view_url, timeout=5).json()
+        page.wait_for_timeout(1500)  # the page has had every event up to that view
+        cells = page.eval_on_selector_all(
+            ".lg-pile",
+            """ps => ps.map(p => [...p.querySelectorAll('.lg-pile-cell')].map(c => {
+                const r = c.getBoundingClientRect();
+                return [c.dataset.card, c.querySelector('b').textContent, Math.round(r.top),
+                        Math.round(r.left)];
+            }))""",
+        )
+        if httpx.get(view_url, timeout=5).json()["piles"] == view["piles"]:
+            break
+    assert len(cells) == 2
+    for pile, grid in zip(view["piles"], cells, strict=True):
+        expected = [
+            (c["card"], f"×{c['count']}" if c["count"] else "0")
+            for team in ("sun", "moon", "brawlers")
+            for c in pile[team]
+            if team != "brawlers" or c["count"]
+        ]
+        assert [(card, count) for card, count, _, _ in grid] == expected
+        tops = [top for _, _, top, _ in grid]
+        assert len(set(tops[:5])) == 1 and len(set(tops[5:10])) == 1 and tops[5] > tops[0]
+        assert [left for _, _, _, left in grid[:5]] == [left for _, _, _, left in grid[5:10]]
+
+
 @pytest.mark.browser
 @pytest.mark.timeout(420)
 def test_a_hand_is_tapped_in_as_pictures_on_the_players_own_phone(browser, tmp_path):
@@ -51,6 +88,7 @@ def test_a_hand_is_tapped_in_as_pictures_on_the_players_own_phone(browser, tmp_p
             ".every(i => i.complete && i.naturalWidth > 0)",
             timeout=30000,
         )
+        _piles_are_the_rulebooks_grid(ann, f"{server.base}{VIEW}")
         hand = [hand_cards[0], hand_cards[0], hand_cards[5], hand_cards[9]]
         piles = httpx.get(f"{server.base}{VIEW}?seat=0", timeout=5).json()["piles"][0]
         view_cards = [c for team in ("sun", "moon") for c in piles[team]]
