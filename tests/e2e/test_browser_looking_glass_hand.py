@@ -60,9 +60,9 @@ def _piles_are_the_rulebooks_grid(page, view_url: str) -> None:
 
 @pytest.mark.browser
 @pytest.mark.timeout(420)
-def test_a_hand_is_tapped_in_as_pictures_on_the_players_own_phone(browser, tmp_path):
+def test_a_hand_is_tapped_in_as_pictures_on_the_players_own_phone(browser, lg_data_dir):
     port = free_port()
-    argv = serve_argv(tmp_path / "data", port, "--game", "looking-glass")
+    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=NOBODY_TAPS) as server:
         errors: list[str] = []
         ann = browser.new_page(viewport=PHONE, device_scale_factor=1)

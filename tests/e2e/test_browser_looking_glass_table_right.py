@@ -57,13 +57,13 @@ def _refused_deal_view() -> dict:
 
 @pytest.mark.browser
 @pytest.mark.timeout(420)
-def test_the_table_is_right_is_offered_after_a_breach_and_posts_to_the_server(browser, tmp_path):
+def test_the_table_is_right_is_offered_after_a_breach_and_posts_to_the_server(browser, lg_data_dir):
     view = _refused_deal_view()
     assert view["breaches"] and view["breaches"][0]["what"] == "deal"
     clean = json.loads(json.dumps(view))
     clean["breaches"] = []
     port = free_port()
-    argv = serve_argv(tmp_path / "data", port, "--game", "looking-glass")
+    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=FILM_ALONE) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
