@@ -10,71 +10,40 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.e2e.e2e_helpers import REPO, SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
+from tests.e2e.demo_page import (
+    DEMO_CAMERA,
+    DEMO_PACE,
+    PHONE,
+    kinds,
+    new_game,
+    no_horizontal_scroll,
+    screenshots,
+)
+from tests.e2e.e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 ROUND_TIMEOUT_MS = 480_000
 """A Looking Glass round is ~90 s of film, a Mirror Mansion turn ~20 s. At `DEMO_PACE` the
 film runs up to twice as fast, but never faster than perception reads its frames: 4 film
 frames a second need 4 frames read a second (a loaded shared machine reads 1: a quarter
 of real time)."""
-DEMO_PACE = {
-    "COMPANION_CAMERA__SIM_PACE": "2",
-    "COMPANION_CAMERA__FPS": "8",
-    "COMPANION_CAMERA__SIM_LOCKSTEP": "true",
-}
-"""The demo up to twice as fast, through the settings alone (nothing reaches into a game):
-a quarter of a film second a frame, each film frame (4 a second) read by perception, which
-the film waits for (lock-step), so a loaded machine plays slower instead of skipping holds."""
-DEMO_CAMERA = {"COMPANION_CAMERA__WIDTH": "1280", "COMPANION_CAMERA__HEIGHT": "960", **DEMO_PACE}
-"""The size `make run` films at: the Looking Glass film's cards and markers are drawn for it."""
 START_TIMEOUT_MS = 180_000
 """A new Looking Glass game on `sim` builds the simulated deck before it answers."""
 
 
-def _new_game(page, game: str, seats: str) -> None:
-    page.select_option("#game-select", game)
-    page.fill("#seat-names", seats)
-    page.click("#new-game button[type=submit]")
-
-
-def _no_horizontal_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
-def _screenshots(browser, base: str, name: str) -> None:
-    artifacts = REPO / "artifacts"
-    artifacts.mkdir(exist_ok=True)
-    for size, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
-        page = browser.new_page(viewport=viewport, device_scale_factor=1)
-        page.goto(base + "/")
-        page.wait_for_selector("body[data-ready='1']", timeout=15000)
-        page.wait_for_selector("#panel .big", timeout=15000)
-        page.wait_for_timeout(500)  # pictures decoded
-        assert _no_horizontal_scroll(page), f"{name} scrolls sideways at {size} size"
-        page.screenshot(path=str(artifacts / f"{name}-{size}.png"), full_page=size == "phone")
-        page.close()
-
-
-def _kinds(base: str) -> list[str]:
-    return [e["kind"] for e in httpx.get(f"{base}/api/history", timeout=5).json()]
-
-
 @pytest.mark.browser
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
-def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path):
+def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_dir):
     port = free_port()
     # The server already plays the Looking Glass: a new one started from another game's demo
     # is never dealt on `sim` (server side, reported), which this page cannot mend.
-    argv = serve_argv(tmp_path / "data", port, "--game", "looking-glass")
+    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=DEMO_CAMERA) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
-        _new_game(page, "looking-glass", "Ann, Bob")
+        new_game(page, "looking-glass", "Ann, Bob")
         page.wait_for_selector(".lg-wins:has-text('Ann')", timeout=START_TIMEOUT_MS)
         assert "Bob" in page.text_content(".lg-wins")
 
@@ -125,7 +94,7 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
             for p in picks
         ), picks  # names, not card ids
         assert view["illegal"] == [] and page.locator(".lg-illegal").count() == 0
-        assert not [k for k in _kinds(server.base) if "breach" in k]
+        assert not [k for k in kinds(server.base) if "breach" in k]
         # the frame of the scored round is one tap away, the raw event one more
         row = page.locator("#log li[data-kind='lg.round']")
         row.locator("summary").first.click()
@@ -137,8 +106,8 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, tmp_path
         assert "lg.round" not in row.locator(".words").text_content()
         row.locator("details details summary").click()
         assert '"kind": "lg.round"' in row.locator("pre").text_content()
-        assert _no_horizontal_scroll(page)
-        _screenshots(browser, server.base, "looking-glass")
+        assert no_horizontal_scroll(page)
+        screenshots(browser, server.base, "looking-glass")
         assert not errors, errors
         server.stop()
 
@@ -155,7 +124,7 @@ def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
-        _new_game(page, "mirror-mansion", "Ann, Bob")
+        new_game(page, "mirror-mansion", "Ann, Bob")
         page.wait_for_selector(".mm-board", timeout=START_TIMEOUT_MS)
         # the sim's players tap the motifs in; until then the set-up shows a second picture
         wait_until(page, "!document.querySelector('#panel .mm-setup')", timeout=START_TIMEOUT_MS)
@@ -184,13 +153,13 @@ def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_
         drops = page.text_content(".mm-drops")
         assert all(f"{n} {d}" in drops for n, d in zip(["Ann", "Bob"], view["drops"], strict=True))
         # a film that plays by the rules: no breach anywhere
-        assert "mm.breach" not in _kinds(server.base)
+        assert "mm.breach" not in kinds(server.base)
         assert page.locator(".mm-breach").count() == 0
         words = page.locator("#log li .words").all_text_contents()
         assert any(w.startswith("The die shows ") for w in words)
         assert any(w == "Make your guesses!" for w in words)
         assert not any("{" in w for w in words), words  # words, not JSON
-        assert _no_horizontal_scroll(page)
-        _screenshots(browser, server.base, "mirror-mansion")
+        assert no_horizontal_scroll(page)
+        screenshots(browser, server.base, "mirror-mansion")
         assert not errors, errors
         server.stop()

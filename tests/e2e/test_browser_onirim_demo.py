@@ -47,6 +47,18 @@ def test_the_sim_camera_plays_a_game_the_panel_follows(tmp_path: Path) -> None:
             text = page.text_content("#panel")
             assert "Doors still needed" in text and "Your hand" not in text, text
             assert page.locator("#panel .on-breach").count() == 0, text
+            # the log in players' words: "Ann paired the blue Sun and the green Sun under ..."
+            wait_until(
+                page,
+                "[...document.querySelectorAll(\"#log li[data-kind='onirim.action'] .words\")]"
+                ".some(w => w.textContent.startsWith('Ann '))",
+                timeout=20000,
+            )
+            words = page.locator("#log li .words").all_text_contents()
+            assert not any("{" in w or "onirim." in w for w in words), words
+            plays = page.locator("#log li[data-kind='onirim.action'] .words").all_text_contents()
+            assert not any("-" in w for w in plays), plays  # names, not card ids
+            assert page.locator("#panel .big").count() == 1
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(server.base + "/?seat=0")
             phone.wait_for_selector("#panel .on-table", timeout=40000)

@@ -23,14 +23,14 @@ DEMO_CAMERA = {
 
 @pytest.mark.browser
 @pytest.mark.timeout(400)
-def test_the_dashboard_works_in_webkit(tmp_path):
+def test_the_dashboard_works_in_webkit(lg_data_dir):
     if missing():
         pytest.fail(f"WebKit is missing ({', '.join(missing())}): run `make browser`")
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     port = free_port()
-    argv = serve_argv(tmp_path / "data", port, "--game", "looking-glass")
+    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=DEMO_CAMERA) as server, webkit_driver() as page:
         page.get(server.base + "/")
         wait_for(page, "document.body.dataset.ready === '1'")

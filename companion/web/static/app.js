@@ -61,6 +61,7 @@ function describe(ev) {
   if (ev.kind === "session.started") return `New ${gameTitle(p.game)} game: ${(p.seats || []).join(", ")}`;
   if (ev.kind === "question") return p.text;
   if (ev.kind === "answer") return `Answered: ${p.label || p.answer}`;
+  if (ev.kind === "table.right") return "The table is right: the companion now keeps what the camera sees";
   if (p.text) return p.text;
   return ev.kind.replace(/[._]/g, " ");
 }

@@ -3,6 +3,8 @@ taught deck on a real camera the players read why in their own words."""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 
 from companion.camera import Frame
@@ -38,3 +40,29 @@ def test_a_missing_deck_is_told_in_players_words_without_a_server_path(tmp_path)
     note = game.view(None)["library"]
     assert "does not know your cards" in note
     assert str(tmp_path) not in note and "companion teach" not in note
+
+
+def test_the_sim_deck_is_kept_in_the_data_dir_for_the_next_start(tmp_path):
+    # Teaching the simulated photos is most of a `make run` start-up: the second start (a
+    # new process: the in-memory cache cleared) reads the deck the first one kept.
+    from companion.games.looking_glass.table.live import sim_deck
+
+    cache = tmp_path / "looking-glass"
+    sim_deck.cache_clear()
+    art, library = sim_deck(11, cache)
+    (kept,) = cache.glob("sim-deck-11-*.pickle")
+    assert set(art) == set(library.ids) and not list(cache.glob("*.tmp"))
+    sim_deck.cache_clear()
+    again_art, again_library = sim_deck(11, cache)
+    assert set(again_art) == set(art) and again_library.ids == library.ids
+    assert np.array_equal(again_library.templates, library.templates)
+    # what is read is the file itself: a marker written there comes back
+    kept.write_bytes(pickle.dumps(("art", "library")))
+    sim_deck.cache_clear()
+    assert sim_deck(11, cache) == ("art", "library")
+    # a damaged file is built again, not a crash, and replaced
+    kept.write_bytes(b"not a pickle")
+    sim_deck.cache_clear()
+    assert sim_deck(11, cache)[1].ids == library.ids
+    assert pickle.loads(kept.read_bytes())[1].ids == library.ids
+    sim_deck.cache_clear()

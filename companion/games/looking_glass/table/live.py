@@ -21,7 +21,9 @@ the game never reads them from the frame.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
+import pickle
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -147,7 +149,9 @@ class LookingGlassTable:
 
     # -- the simulated table ---------------------------------------------------------
     def sim_scene(self, seed: int) -> Any:
-        scene = FilmScene(seed, self.first, rounds=2 * self.state.target - 1)
+        scene = FilmScene(
+            seed, self.first, rounds=2 * self.state.target - 1, cache_dir=_sim_cache(self.settings)
+        )
         self._sim_library = scene.library
         return scene
 
@@ -160,7 +164,8 @@ class LookingGlassTable:
         if lib is None and _camera_is_sim(self.settings):
             # A game rebuilt from the store (after a refused write) is not handed the scene
             # again: the sim camera's deck is the one drawn for its seed.
-            lib = self._sim_library = sim_deck(int(self.settings.camera.seed))[2]
+            seed = int(self.settings.camera.seed)
+            lib = self._sim_library = sim_deck(seed, _sim_cache(self.settings))[1]
         if lib is None:
             try:
                 lib = Library.load(default_library_path(self.settings.data_dir))
@@ -830,18 +835,63 @@ def _held_back(turn: dict[str, Any]) -> bool:
     return "question" in turn and not turn["shown"] and "pick" not in turn
 
 
+def _sim_cache(settings: Any) -> Path | None:
+    """Where the sim deck is kept between starts: the data dir's looking-glass folder."""
+    data_dir = getattr(settings, "data_dir", None)
+    return None if data_dir is None else Path(data_dir) / "looking-glass"
+
+
 def _camera_is_sim(settings: Any) -> bool:
     camera = getattr(settings, "camera", None)
     return camera is not None and str(getattr(camera, "source", "")).strip() == "sim"
 
 
 @functools.lru_cache(maxsize=2)
-def sim_deck(seed: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Any, list[str]]:
-    """The `sim` camera's deck for a seed, taught from its own photos once per process: the
-    scene draws its cards with it and every game on that camera reads with it."""
+def sim_deck(seed: int, cache_dir: Path | None = None) -> tuple[dict[str, Any], Any]:
+    """The `sim` camera's deck for a seed, (art, library), taught from its own photos once:
+    the scene draws its cards with it and every game on that camera reads with it.
+
+    Teaching the twelve simulated photos takes most of a start-up (8-20 s on a Pi-class
+    machine), so the result is kept in `cache_dir` (the data dir's looking-glass folder)
+    under the fingerprint of the code and deck that made it: the next `make run` starts at
+    once, and a changed renderer or teacher makes a new one instead of reading a stale one."""
+    path = None if cache_dir is None else cache_dir / f"sim-deck-{seed}-{_sim_deck_stamp()}.pickle"
+    if path is not None and path.is_file():
+        try:
+            with path.open("rb") as f:
+                art, library = pickle.load(f)  # our own file, written below
+            return art, library
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError) as exc:
+            log.info("looking-glass: cached sim deck %s unreadable (%s): rebuilt", path, exc)
     from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 
-    return taught_sim_deck(seed)
+    art, _, library, _ = taught_sim_deck(seed)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            for old in path.parent.glob(f"sim-deck-{seed}-*.pickle"):
+                old.unlink(missing_ok=True)  # made by other code: never read again
+            tmp = path.with_suffix(f".{uuid.uuid4().hex}.tmp")
+            with tmp.open("wb") as f:
+                pickle.dump((art, library), f, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(path)  # whole or not at all
+        except OSError as exc:  # a full or read-only disk: the demo runs, only slower next time
+            log.info("looking-glass: the sim deck is not cached (%s)", exc)
+    return art, library
+
+
+def _sim_deck_stamp() -> str:
+    """What the cached sim deck depends on: the deck's model and the code that draws,
+    photographs and teaches it."""
+    from companion.paths import models_dir
+
+    package = Path(__file__).resolve().parents[3]  # companion/
+    digest = hashlib.sha256()
+    roots = [package / "games/looking_glass/vision", package / "sim", package / "vision/cards"]
+    for f in sorted(p for root in roots for p in root.glob("*.py")):
+        digest.update(f.read_bytes())
+    digest.update((models_dir() / "looking-glass" / "deck.toml").read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class FilmScene:
@@ -849,11 +899,13 @@ class FilmScene:
     each on the next layout card of a shuffled stack (the engine plays each one once), with
     its simulated players tapping their hands in when the round's glass is empty (`taps`)."""
 
-    def __init__(self, seed: int, first: int = 0, rounds: int = 5) -> None:
+    def __init__(
+        self, seed: int, first: int = 0, rounds: int = 5, cache_dir: Path | None = None
+    ) -> None:
         self.seed = seed
         self.first = first
         self.rounds = rounds
-        self.art, _, self.library, _ = sim_deck(seed)
+        self.art, self.library = sim_deck(seed, cache_dir)
         self.layouts = sorted(ENGINE.layouts)
         np.random.default_rng([seed, 78]).shuffle(self.layouts)
         self._films: dict[int, Any] = {}

@@ -319,9 +319,10 @@ class QueenAliceTable:
             return f"the {colour} {kind} out of {self.names[play.jail]}'s Jail onto {list(play.to)}"
         return f"{describe(self.state.pieces[play.piece])} to {list(play.to)}"
 
-    @staticmethod
-    def _action(action: Any) -> EventDraft:
-        return EventDraft(ACTION_KIND, {"action": action_to_json(action)})
+    def _action(self, action: Any) -> EventDraft:
+        # The seat rides along so the dashboard's log can name the player (the action
+        # itself does not say whose it is; replay reads only "action").
+        return EventDraft(ACTION_KIND, {"action": action_to_json(action), "seat": self.state.seat})
 
     # -- deciding: the phones ----------------------------------------------------------
     def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:

@@ -142,7 +142,8 @@ function scoreChart(results, seats) {
 }
 
 function handPicker(v, names, api, say) {
-  // The seat's four hand cards, tapped in as pictures (a character may be there twice).
+  // The seat's four hand cards, tapped in as pictures (a character may be there twice). Every
+  // character a hand can hold: the Brawlers (the Lion, the Unicorn) never are dealt to one.
   const chosen = [];
   const box = h("div", { className: "lg-hand" });
   const picked = h("div", { className: "lg-hand-picked" });
@@ -158,7 +159,7 @@ function handPicker(v, names, api, say) {
     send.textContent = chosen.length === 4 ? "Tap in my hand" : `${chosen.length} of 4 chosen`;
   };
   const choices = h("div", { className: "lg-hand-choices" });
-  for (const team of ["sun", "moon", "brawlers"]) {
+  for (const team of ["sun", "moon"]) {
     for (const c of v.piles[0][team]) {
       const b = h("button", { type: "button", className: "lg-choice", title: pretty(c.card, names) }, cardImage(c.card, pretty(c.card, names)), h("span", { textContent: pretty(c.card, names).replace(/^The /, "") }));
       b.dataset.card = c.card;

@@ -41,7 +41,56 @@ function row(label, cards) {
   return h("p", {}, h("b", { textContent: `${label}: ` }), ...(cards.length ? cards.map(chip) : [h("span", { textContent: "—" })]));
 }
 
+// A card in words: "red-sun" -> "the red Sun", "door-blue" -> "the blue Door".
+export function cardWords(card) {
+  if (!card) return "an unseen card";
+  if (card === "nightmare") return "a Nightmare";
+  const [a, b] = card.split("-");
+  const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  return a === "door" ? `the ${b} Door` : `the ${a} ${cap(b || "")}`;
+}
+
+function cardList(cards) {
+  const words = (cards || []).map(cardWords);
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : (words[0] || "nothing");
+}
+
+const NIGHTMARE_WAYS = {
+  key: (a) => `by discarding ${cardWords(a.card)}`,
+  door: (a) => `by sending ${cardWords(a.card)} to limbo`,
+  reveal: () => "by discarding the top five cards of the deck",
+  hand: () => "by discarding the hand",
+};
+
+/** The event log's words for this game's events (app.js asks; null: its own words). */
+export function describe(ev, seats) {
+  const p = ev.payload || {};
+  const who = seats[0] || "The player";
+  if (ev.kind === "onirim.breach") return `Not allowed: ${p.detail || p.rule}`;
+  if (ev.kind === "onirim.hint") return "You asked for a hint";
+  if (ev.kind === "onirim.seen") {
+    const n = ((p.table || {}).labyrinth || []).length;
+    return `The camera sees the table steady: ${n} card${n === 1 ? "" : "s"} in the labyrinth`;
+  }
+  if (ev.kind !== "onirim.action") return null;
+  const a = p.action || {};
+  const mirror = (m) => (["sun", "moon", "key"].includes(m) ? `the ${m.charAt(0).toUpperCase()}${m.slice(1)} Mirror` : `the ${m} Mirror`);
+  switch (a.type) {
+    case "draw": return `${who} drew ${cardWords(a.card)}`;
+    case "reveal": return `The top of the deck: ${cardList(a.cards)}`;
+    case "play": return `${who} played ${cardWords(a.card)}`;
+    case "discard": return `${who} discarded ${cardWords(a.card)}`;
+    case "pair": return `${who} paired ${cardList(a.cards)} under ${mirror(a.mirror)}`;
+    case "prophecy": return `${who}'s prophecy: ${a.discard ? `${cardWords(a.discard)} discarded, ` : ""}${cardList(a.order)} put back, top first`;
+    case "open-door": return a.open ? `${who} opened the Door with a Key` : `${who} sent the Door to limbo`;
+    case "nightmare": return `${who} faced a Nightmare ${(NIGHTMARE_WAYS[a.way] || (() => ""))(a)}`.trim();
+    case "pick": return `${who} chose ${cardWords(a.card)}`;
+    default: return null;
+  }
+}
+
 export function mount(el, api) {
+  const score = h("div", { className: "on-score big" });
   const status = h("p", { className: "on-status" });
   const table = h("div", { className: "on-table" });
   const notes = h("ul", { className: "on-notes" });
@@ -84,6 +133,11 @@ export function mount(el, api) {
 
   function render(state) {
     const v = state.view;
+    // Readable from a metre: the Doors still to find, and the turn (a game of one player).
+    const needed = (v.doors_needed || []).length;
+    score.replaceChildren(
+      h("div", { className: "on-doors", textContent: v.result ? "Game over" : `${needed} Door${needed === 1 ? "" : "s"} to find` }),
+      h("div", { className: "on-turn", textContent: `Turn ${v.turns}` }));
     status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
     const mirrors = (v.mirrors || []).map((m) => h("li", {},
       `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
@@ -147,7 +201,7 @@ export function mount(el, api) {
     mine.replaceChildren(...nodes);
   }
 
-  el.replaceChildren(status, table, notes, message, mine);
+  el.replaceChildren(score, status, table, notes, message, mine);
   render(api.state());
   api.onState(render);
 }

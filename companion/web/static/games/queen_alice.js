@@ -79,7 +79,46 @@ function choiceLabel(a) {
   return `${a.type}${rest.length ? `: ${rest.join(", ")}` : ""}`;
 }
 
+const LEVEL_WORDS = ["bronze", "silver", "gold"];
+
+/** The event log's words for this game's events (app.js asks; null: its own words). */
+export function describe(ev, seats, view) {
+  const p = ev.payload || {};
+  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const card = (id) => (view ? cardLabel(view, id) : id);
+  const square = (c) => `[${c[0]}, ${c[1]}]`; // as the panel's play lines and squares name it
+  if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
+  if (ev.kind === "qa.drawn") return `${who(p.seat)} drew ${card(p.card)}`;
+  if (ev.kind === "qa.revealed") return `A ${LEVEL_WORDS[p.level] || ""} card comes to the market: ${card(p.card)}`;
+  if (ev.kind === "qa.card") return `${who(p.seat)} plays ${card(p.card)}`;
+  if (ev.kind === "qa.breach") return `Not allowed: ${p.detail || p.rule}`;
+  if (ev.kind === "qa.score_now") return "The family stops here: the final scoring";
+  if (ev.kind === "qa.seen") {
+    const n = (p.squares || []).length;
+    return `The camera sees the board steady: ${n} piece${n === 1 ? "" : "s"}`;
+  }
+  if (ev.kind !== "qa.action") return null;
+  const a = p.action || {};
+  const name = who(p.seat);
+  switch (a.type) {
+    case "discard": return `${name} discarded ${card(a.card)}`;
+    case "move": return `${name} played ${card(a.card)}: a piece to ${square(a.to)}${a.respawn ? `, promoted and back on ${square(a.respawn)}` : ""}`;
+    case "stay": return `${name} played ${card(a.card)}: the piece is blocked and stays`;
+    case "rescue": return `${name} played ${card(a.card)}: a piece out of ${who(a.jail)}'s Jail onto ${square(a.to)}`;
+    case "none": return `${name} played ${card(a.card)}: no piece could move (2 Time and Rest)`;
+    case "act": return `${name} took the ${a.action} action`;
+    case "take": return `${name} took ${a.resource === "time" ? "a Time" : `a ${a.resource}`}`;
+    case "acquire": return `${name} invited a ${LEVEL_WORDS[a.level] || ""} card from the market`;
+    case "cull": return `${name} invited ${card(a.card)} from the ${a.pile}`;
+    case "buy": return `${name} bought the ${a.bookmark} Bookmark`;
+    case "use": return `${name} used the ${a.bookmark} Bookmark`;
+    case "pass": return `${name} passed`;
+    default: return null;
+  }
+}
+
 export function mount(el, api) {
+  const score = h("div", { className: "qa-score big" });
   const status = h("p", { className: "qa-status" });
   const board = h("div");
   const table = h("div");
@@ -111,6 +150,12 @@ export function mount(el, api) {
   function render(state) {
     const v = state.view;
     const seat = api.seat;
+    // Readable from a metre: each player's IP and whose turn it is, in large type.
+    const turn = v.phase === "over" ? "Game over" : v.final ? "Final scoring"
+      : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${v.seats[v.to_move] || `seat ${v.to_move}`} to play`);
+    score.replaceChildren(
+      h("div", { className: "qa-ip" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
+      h("div", { className: "qa-turn", textContent: turn }));
     status.textContent = v.awaiting;
     board.replaceChildren(scroller(chessboard(v)));
     table.replaceChildren(scroller(players(v, seat)));
@@ -165,7 +210,7 @@ export function mount(el, api) {
   }
 
   el.style.overflowWrap = "anywhere";
-  el.replaceChildren(status, board, table, log, breaches, message, mine, end);
+  el.replaceChildren(score, status, board, table, log, breaches, message, mine, end);
   render(api.state());
   api.onState(render);
 }

@@ -102,7 +102,37 @@ function setupForm(v, api, say) {
   return form;
 }
 
+/** The event log's words for this game's events (app.js asks; null: its own words). A
+ *  screen's owner comes from the view; a letter shows only where the view already shows it. */
+export function describe(ev, seats, view) {
+  const p = ev.payload || {};
+  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const screen = (id) => ((view && view.screens) || []).find((x) => x.id === id) || null;
+  const square = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
+  if (ev.kind === "reflecto.setup") return "Your word and screens are set up (only you see this)";
+  if (ev.kind === "reflecto.breach") return `Not allowed: ${p.detail || p.rule}`;
+  if (ev.kind === "reflecto.hint") return "You asked for a hint";
+  if (ev.kind === "reflecto.sight") return `What your mirrors show: ${p.on ? "on" : "off"}`;
+  if (ev.kind === "reflecto.seen") {
+    const n = (p.screens || []).length;
+    return `The camera sees the board steady: ${n} screen${n === 1 ? "" : "s"}`;
+  }
+  if (ev.kind !== "reflecto.action") return null;
+  const a = p.action || {};
+  const s = a.screen ? screen(a.screen) : null;
+  const owner = s ? who(s.owner) : "A player";
+  switch (a.type) {
+    case "setup": return `${who(a.seat)} is set up`;
+    case "move": return a.to === "off" ? `${owner} moved a screen off the board` : `${owner} moved a screen to ${square(a.to)}`;
+    case "remove": return `${owner} removed a screen${s && s.text ? `: ${s.text}` : ""}`;
+    case "guess": return `A guess: ${a.word}`;
+    case "done": return "The turn ends";
+    default: return null;
+  }
+}
+
 export function mount(el, api) {
+  const score = h("div", { className: "rf-score big" });
   const status = h("p", { className: "rf-status" });
   const board = h("div");
   const removed = h("p");
@@ -118,6 +148,11 @@ export function mount(el, api) {
     const v = state.view;
     const seats = v.seats || [];
     const seat = api.seat;
+    // Readable from a metre: the letters each player has taken off, and whose turn it is.
+    const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${seats[v.to_move] || `seat ${v.to_move}`} to move` : "Game over";
+    score.replaceChildren(
+      h("div", { className: "rf-removed" }, ...v.removed.map((laid, s) => h("span", { textContent: `${seats[s] || `seat ${s}`} ${laid.length}` }))),
+      h("div", { className: "rf-turn", textContent: turn }));
     if (v.phase === "setup") {
       const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
       status.textContent = `Set-up (${waiting}): each player enters their word on their own phone.`;
@@ -178,7 +213,7 @@ export function mount(el, api) {
     }
   }
 
-  el.replaceChildren(status, board, removed, breaches, message, mine, end);
+  el.replaceChildren(score, status, board, removed, breaches, message, mine, end);
   render(api.state());
   api.onState(render);
 }

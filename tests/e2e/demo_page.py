@@ -1,0 +1,79 @@
+"""What the demo-round browser tests share: the demo's pace, "New game" from the page, and the
+screenshots of a game's page at phone and laptop size (kept in artifacts/) with the checks a
+family would make of them: no sideways scrolling on a phone, no empty half-screen on a laptop."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.e2e.e2e_helpers import REPO
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+DEMO_PACE = {
+    "COMPANION_CAMERA__SIM_PACE": "2",
+    "COMPANION_CAMERA__FPS": "8",
+    "COMPANION_CAMERA__SIM_LOCKSTEP": "true",
+}
+"""The demo up to twice as fast, through the settings alone (nothing reaches into a game):
+a quarter of a film second a frame, each film frame (4 a second) read by perception, which
+the film waits for (lock-step), so a loaded machine plays slower instead of skipping holds."""
+DEMO_CAMERA = {"COMPANION_CAMERA__WIDTH": "1280", "COMPANION_CAMERA__HEIGHT": "960", **DEMO_PACE}
+"""The size `make run` films at: the films' cards and markers are drawn for it."""
+
+FILLED_HALVES = """() => {
+  // How much of each half of the first screen (below the status bar) the cards fill: the
+  // camera, the panel, the log. The gaps between two cards count as filled.
+  const w = window.innerWidth, h = window.innerHeight;
+  const top = Math.max(0, document.querySelector('main').getBoundingClientRect().top);
+  return [0.25 * w, 0.75 * w].map((x) => {
+    const spans = [...document.querySelectorAll('main > .card')]
+      .map((c) => c.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.left <= x && r.right >= x)
+      .map((r) => [Math.max(top, r.top), Math.min(h, r.bottom)])
+      .filter(([a, b]) => b > a)
+      .sort((p, q) => p[0] - q[0]);
+    let filled = 0, end = top;
+    for (const [a, b] of spans) {
+      const from = a - end <= 16 ? end : a;
+      if (b > from) filled += b - Math.max(from, end);
+      end = Math.max(end, b);
+    }
+    return filled / (h - top);
+  });
+}"""
+HALF_FILLED = 0.6
+"""A laptop's first screen: each half at least this much filled by cards, not bare page."""
+
+
+def new_game(page, game: str, seats: str) -> None:
+    page.select_option("#game-select", game)
+    page.fill("#seat-names", seats)
+    page.click("#new-game button[type=submit]")
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def screenshots(browser, base: str, name: str) -> None:
+    """artifacts/<name>-phone.png (the whole page) and <name>-laptop.png (the first screen)."""
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    for size, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
+        page = browser.new_page(viewport=viewport, device_scale_factor=1)
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        page.wait_for_selector("#panel .big", timeout=15000)
+        page.wait_for_timeout(500)  # pictures decoded
+        assert no_horizontal_scroll(page), f"{name} scrolls sideways at {size} size"
+        if size == "laptop":
+            filled = page.evaluate(FILLED_HALVES)
+            assert min(filled) >= HALF_FILLED, f"{name} on a laptop: halves filled {filled}"
+        page.screenshot(path=str(artifacts / f"{name}-{size}.png"), full_page=size == "phone")
+        page.close()
+
+
+def kinds(base: str) -> list[str]:
+    """The kinds of this game's events, as the page's history has them."""
+    return [e["kind"] for e in httpx.get(f"{base}/api/history", timeout=5).json()]

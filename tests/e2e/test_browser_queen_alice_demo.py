@@ -1,0 +1,76 @@
+"""A Queen Alice demo in real headless Chromium, as a family would see it: the `sim` camera,
+"New game" from the page, the film's turns followed in words, then the admin's "Score now" to
+the final scoring, with no breach in a film that plays by the rules. Screenshots of the page
+at phone and laptop size go to artifacts/."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.e2e.demo_page import (
+    DEMO_CAMERA,
+    PHONE,
+    kinds,
+    new_game,
+    no_horizontal_scroll,
+    screenshots,
+)
+from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
+
+PLAYS_SEEN = 4
+"""Turns the film plays (and the camera books) before the family stops and scores."""
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(780)  # the demo plays at perception's pace
+def test_a_queen_alice_demo_from_new_game_to_the_final_scoring(browser, tmp_path):
+    port = free_port()
+    with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
+        page = browser.new_page(viewport=PHONE, device_scale_factor=1)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda dialog: dialog.accept())  # "Show the final scoring ...?"
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=30000)
+        new_game(page, "queen-alice", "Ann, Bob")
+        page.wait_for_selector("#panel .qa-board", timeout=60000)
+        wait_until(page, "document.querySelector('#panel .qa-ip').textContent.includes('Ann')")
+        assert "Bob" in page.text_content("#panel .qa-ip")
+
+        # the film's turns, booked from the camera, in the log in players' words
+        plays = "#log li[data-kind='qa.action'] .words"
+        wait_until(
+            page,
+            f'[...document.querySelectorAll("{plays}")]'
+            f".filter(w => / played /.test(w.textContent)).length >= {PLAYS_SEEN}",
+            timeout=480000,
+        )
+        words = page.locator("#log li .words").all_text_contents()
+        played = [w for w in words if " played " in w]
+        assert all(w.startswith(("Ann played ", "Bob played ")) for w in played), played
+        assert {w.split(" ")[0] for w in played} == {"Ann", "Bob"}
+        assert not any("{" in w or "qa." in w for w in words), words  # words, not JSON
+        assert page.text_content("#panel .qa-turn") in ("Ann to play", "Bob to play")
+
+        # the family stops here: the final scoring, on the page as the server scored it
+        page.click("#panel button:has-text('Score now')")
+        page.wait_for_selector("#panel :text('Final scoring')", timeout=30000)
+        final = httpx.get(f"{server.base}/api/games/queen-alice/view", timeout=5).json()["final"]
+        panel = page.text_content("#panel")
+        assert f": {', '.join(final['winners'])}" in panel, panel
+        totals = {p["name"]: p["total"] for p in final["players"]}
+        assert set(totals) == {"Ann", "Bob"}
+        for name, total in totals.items():
+            row = page.locator(f"#panel tr:has(td:text-is('{name}'))").last
+            assert row.locator("td").last.text_content() == str(total)
+        assert any(
+            w == "The family stops here: the final scoring"
+            for w in page.locator("#log li .words").all_text_contents()
+        )
+        assert not [k for k in kinds(server.base) if "breach" in k]
+        assert page.locator("#panel .qa-breach").count() == 0
+        assert no_horizontal_scroll(page)
+        screenshots(browser, server.base, "queen-alice")
+        assert not errors, errors
+        server.stop()
