@@ -35,8 +35,9 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -133,7 +134,12 @@ def _summary(seed: int, done: int, boards: int, tallies: dict, failures: list) -
 
 
 def tracking(
-    seed: int, games: int, max_moves: int, fps: float, save: Callable[[dict], None] | None = None
+    seed: int,
+    games: int,
+    max_moves: int,
+    fps: float,
+    save: Callable[[dict], None] | None = None,
+    first: int = 0,
 ) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
@@ -144,16 +150,18 @@ def tracking(
     import numpy as np
 
     from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
-    from companion.games.reflecto.vision.perceive import perceive_frame
+    from companion.games.reflecto.table.messages import EnterSetup
     from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
-    from companion.live.conformance import Correct, Observe, play
+    from companion.live.conformance import Correct, play
+    from companion.live.table_game import QUESTION_KIND
     from companion.store import Session
 
     geom = load_geometry()
     right = false_events = moves_total = removals_total = 0
+    questions_total = moves_right = removals_right = 0
     failures = []
     result: dict = {}
-    for g in range(games):
+    for g in range(first, first + games):
         script = scripted_game(seed * 1000 + g, max_moves=max_moves)
         rng = np.random.default_rng([seed, g])
         film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g)
@@ -161,32 +169,30 @@ def tracking(
         for st in script.setups:
             steps.append(
                 Correct(
-                    {
-                        "setup": {
-                            "word": "".join(st["chunks"]),
-                            "chunks": st["chunks"],
-                            "columns": st["letter_columns"],
-                            "mirrors": st["mirror_columns"],
-                        }
-                    },
+                    EnterSetup(
+                        word="".join(st["chunks"]),
+                        chunks=st["chunks"],
+                        columns=st["letter_columns"],
+                        mirrors=st["mirror_columns"],
+                    ),
                     st["seat"],
                 )
             )
         with tempfile.TemporaryDirectory() as data_dir:
             settings = SimpleNamespace(data_dir=Path(data_dir))
-            for t in np.arange(0.0, film.duration, 1.0 / fps):
-                image, _ = film.frame(float(t))
-                steps.append(
-                    Observe(
-                        perceive_frame(SimpleNamespace(image=image), SimpleNamespace(), settings)
-                    )
-                )
+            table: list[Any] = []
+
+            def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
+                table.append(make_table_game(settings, session))
+                return table[-1]
+
             _, events = play(
-                make_table_game,
+                made,
                 settings,
                 Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-                steps,
+                _filmed(film, steps, fps, settings, table),
             )
+        questions_total += sum(1 for e in events if e.kind == QUESTION_KIND)
         got = [
             e.payload["action"]
             for e in events
@@ -210,24 +216,61 @@ def tracking(
                     "breaches": breaches[:3],
                 }
             )
+        agree = next(
+            (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+            min(len(got), len(want)),
+        )
+        moves_right += sum(1 for a in want[:agree] if a.get("type") == "move")
+        removals_right += sum(1 for a in want[:agree] if a.get("type") == "remove")
         moves_total += sum(1 for a in want if a.get("type") == "move")
         removals_total += sum(1 for a in want if a.get("type") == "remove")
-        print(f"game {g + 1}: {right} right, {false_events} false events", flush=True)
+        done = g + 1 - first
+        print(
+            f"game {done}: {right} right, {false_events} false events, {questions_total} questions",
+            flush=True,
+        )
         result = {
-            "games": g + 1,
+            "games": done,
             "games_asked": games,
             "max_moves_per_game": max_moves,
             "fps": fps,
-            "seeds": f"({seed}, 0..{g})",
+            "seeds": f"({seed}, {first}..{g})",
             "entirely_right": right,
             "moves": moves_total,
+            "moves_right_in_order": moves_right,
             "removals": removals_total,
+            "removals_right_in_order": removals_right,
             "false_events": false_events,
+            "questions_answered": questions_total,
             "failures": failures[:10],
         }
-        if save is not None and ((g + 1) % 10 == 0 or g + 1 == games):
+        if save is not None and (done % 10 == 0 or done == games):
             save(result)
     return result
+
+
+def _filmed(
+    film: Any, setups: list[Any], fps: float, settings: Any, table: list[Any]
+) -> Iterator[Any]:
+    """The set-ups, then each frame read by the live perceiver. After a frame, an open
+    question about a square is answered as a player would: with what stands there now."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from companion.games.reflecto.vision.perceive import perceive_frame
+    from companion.live.conformance import Correct, Observe
+    from companion.live.corrections import Answer
+
+    yield from setups
+    for t in np.arange(0.0, film.duration, 1.0 / fps):
+        image, truth = film.frame(float(t))
+        yield Observe(perceive_frame(SimpleNamespace(image=image), SimpleNamespace(), settings))
+        standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
+        for q in list(table[0].open_questions.values()):
+            if q.id.startswith("square-"):
+                _, r, c, _ = q.id.split("-")
+                yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
 
 
 def speed(frames: int, seed: int) -> dict:
@@ -273,6 +316,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--max-moves", type=int, default=400, help="moves per scripted game")
+    parser.add_argument("--first", type=int, default=0, help="first game of the family")
     parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
     parser.add_argument(
         "--section",
@@ -293,7 +337,7 @@ def main() -> None:
     if args.part == "recognition":
         result = recognition(args.seed, args.boards, save)
     elif args.part == "tracking":
-        result = tracking(args.seed, args.games, args.max_moves, args.fps, save)
+        result = tracking(args.seed, args.games, args.max_moves, args.fps, save, args.first)
     else:
         result = speed(args.frames, args.seed)
     save(result)
