@@ -264,8 +264,15 @@ def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
     return ScreenColours(means[0], means[1], learned_from="set-up")  # type: ignore[arg-type]
 
 
-def colour_masks(bgr: np.ndarray, colours: ScreenColours, floor_share: float = FLOOR) -> np.ndarray:
-    """(2, ...) booleans: pixels of each seat's colour.
+def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
+    """(2, ...) booleans: pixels of each seat's colour (`colour_masks_at` at `FLOOR`)."""
+    return colour_masks_at(bgr, colours, (FLOOR,))[0]
+
+
+def colour_masks_at(
+    bgr: np.ndarray, colours: ScreenColours, floors: tuple[float, ...]
+) -> np.ndarray:
+    """(floors, 2, ...) booleans: pixels of each seat's colour, at each colour floor.
 
     Matched by hue, the direction of a pixel's chromaticity from grey, and only among pixels
     coloured at least half as strongly as the colour learned: light that burns out a bright
@@ -290,18 +297,18 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours, floor_share: float = F
         cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1) - total * total / 3, 0
     )
     bright = total > 3 * DARK
-    out = []
+    total2 = total * total
+    hues = []
     for k in (0, 1):
-        floor = floor_share * max(float(strength[k]), STRONG)
         a = along[:, k]
-        hit = (
-            bright
-            & (w2 >= (floor * total) ** 2)
-            & (a >= 0)
-            & (a * a >= limit * limit * w2)
-            & (a > along[:, 1 - k])
-        )
-        out.append(hit.reshape(shape[:-1]))
+        hues.append(bright & (a >= 0) & (a * a >= limit * limit * w2) & (a > along[:, 1 - k]))
+    out = []
+    for floor_share in floors:
+        pair = []
+        for k in (0, 1):
+            floor = floor_share * max(float(strength[k]), STRONG)
+            pair.append((hues[k] & (w2 >= floor * floor * total2)).reshape(shape[:-1]))
+        out.append(np.stack(pair))
     return np.stack(out)
 
 
@@ -363,10 +370,8 @@ def _shares(
         count[y0:y1, x0:x1] += one
     free = (count <= 1).astype(np.uint8)
     planes = [free]
-    for floor in floors:
-        hits = [
-            (m & ~reaching_in(m)).astype(np.uint8) for m in colour_masks(rect.top, colours, floor)
-        ]
+    for masks in colour_masks_at(rect.top, colours, floors):
+        hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in masks]
         planes += [hits[0] & free, hits[1] & free, hits[0], hits[1]]
     ii = cv2.integral(np.dstack(planes), sdepth=cv2.CV_32S)
     centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
