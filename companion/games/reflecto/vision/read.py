@@ -57,7 +57,21 @@ colour learned (light that washes a top out moves it toward grey)."""
 SURE = 0.6
 """A strip at least this much of one colour is that seat's screen ..."""
 NONE = 0.25
-"""... and one under this share is no screen; between the two the reader abstains."""
+"""... and one under this share is no screen; between the two the reader abstains.
+Chosen from the curve on the development set (`benchmarks/reflecto_curves.py`): no empty
+square's best share reaches 0.15, screens' own shares lie above 0.6 but for a few washed out
+by light (next)."""
+FAINT_FLOOR = 0.3
+"""A lamp's light on a glossy top bleaches it toward white: its hue stays, its strength
+drops under `FLOOR`. Pixels coloured at least this share as strongly as the colour learned
+are a faint trace of it ..."""
+FAINT = 0.5
+"""... and a square with at least this share of its strip in a faint trace of either colour
+is not called empty but unclear (the players are asked). From the development set's curve
+(`benchmarks/reflecto_curves.py`, 50 boards): every top washed out under `FLOOR` keeps a
+faint share of 0.55 or more; empty squares with a faint share above 0.35 lie on two boards
+whose print is tinted near a seat's hue, and stay there up to 1.0 (no threshold separates
+them: those boards ask about a square instead of reading it)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -251,7 +265,14 @@ def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
 
 
 def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
-    """(2, ...) booleans: pixels of each seat's colour.
+    """(2, ...) booleans: pixels of each seat's colour (`colour_masks_at` at `FLOOR`)."""
+    return colour_masks_at(bgr, colours, (FLOOR,))[0]
+
+
+def colour_masks_at(
+    bgr: np.ndarray, colours: ScreenColours, floors: tuple[float, ...]
+) -> np.ndarray:
+    """(floors, 2, ...) booleans: pixels of each seat's colour, at each colour floor.
 
     Matched by hue, the direction of a pixel's chromaticity from grey, and only among pixels
     coloured at least half as strongly as the colour learned: light that burns out a bright
@@ -276,18 +297,18 @@ def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
         cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1) - total * total / 3, 0
     )
     bright = total > 3 * DARK
-    out = []
+    total2 = total * total
+    hues = []
     for k in (0, 1):
-        floor = max(FLOOR * float(strength[k]), STRONG / 2)
         a = along[:, k]
-        hit = (
-            bright
-            & (w2 >= (floor * total) ** 2)
-            & (a >= 0)
-            & (a * a >= limit * limit * w2)
-            & (a > along[:, 1 - k])
-        )
-        out.append(hit.reshape(shape[:-1]))
+        hues.append(bright & (a >= 0) & (a * a >= limit * limit * w2) & (a > along[:, 1 - k]))
+    out = []
+    for floor_share in floors:
+        pair = []
+        for k in (0, 1):
+            floor = floor_share * max(float(strength[k]), STRONG)
+            pair.append((hues[k] & (w2 >= floor * floor * total2)).reshape(shape[:-1]))
+        out.append(np.stack(pair))
     return np.stack(out)
 
 
@@ -321,16 +342,20 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     return [cv2.convexHull(p.astype(np.float32)).reshape(-1, 2) for p in px]
 
 
-def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.ndarray:
-    """(cells, 2): per square, the best share of its strip in each seat's colour over the
-    search shifts, counted only where no other square's screen could reach (`screen_reach`):
-    a standing neighbour's side seen in an empty square is no evidence either way, and an
-    occupied square shows its own top there anyway. A shift with less than `MIN_SEEN` of
-    its strip left counts the whole strip."""
+def _shares(
+    rect: Rectified,
+    geom: BoardGeometry,
+    colours: ScreenColours,
+    floors: tuple[float, ...] = (FLOOR,),
+) -> np.ndarray:
+    """(floors, cells, 2): per colour floor (`colour_masks`), per square, the best share of
+    its strip in each seat's colour over the search shifts, counted only where no other
+    square's screen could reach (`screen_reach`): a standing neighbour's side seen in an
+    empty square is no evidence either way, and an occupied square shows its own top there
+    anyway. A shift with less than `MIN_SEEN` of its strip left counts the whole strip."""
     hx, hy = _strip(geom)
     sx = sy = round(SEARCH_MM * PX_PER_MM)
     h, w = rect.top.shape[:2]
-    hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in colour_masks(rect.top, colours)]
     # How many squares' reach covers each pixel. A square's strip, with every shift, lies
     # inside its own reach (the top's footprint: the strip is shorter than a top and at most
     # half as deep), so there "no other square reaches" is a count of one.
@@ -344,9 +369,11 @@ def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.
         cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
         count[y0:y1, x0:x1] += one
     free = (count <= 1).astype(np.uint8)
-    ii = cv2.integral(
-        np.dstack([free, hits[0] & free, hits[1] & free, hits[0], hits[1]]), sdepth=cv2.CV_32S
-    )
+    planes = [free]
+    for masks in colour_masks_at(rect.top, colours, floors):
+        hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in masks]
+        planes += [hits[0] & free, hits[1] & free, hits[0], hits[1]]
+    ii = cv2.integral(np.dstack(planes), sdepth=cv2.CV_32S)
     centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
     dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
     x = centres[:, 0, None] + dx.ravel()[None]
@@ -357,21 +384,29 @@ def _shares(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> np.
     area = float((2 * hx + 1) * (2 * hy + 1))
     seen = sums[..., 0]
     usable = seen >= MIN_SEEN * area
-    judged = np.where(usable[..., None], sums[..., 1:3] / np.maximum(seen, 1)[..., None], 0.0)
-    whole = sums[..., 3:5] / area  # no shift with enough of its strip free: whole strips
-    return np.where(usable.any(axis=1)[:, None], judged.max(axis=1), whole.max(axis=1))
+    out = []
+    for j in range(len(floors)):
+        free_hits = sums[..., 1 + 4 * j : 3 + 4 * j]
+        judged = np.where(usable[..., None], free_hits / np.maximum(seen, 1)[..., None], 0.0)
+        whole = sums[..., 3 + 4 * j : 5 + 4 * j] / area  # no shift with enough free: whole
+        out.append(np.where(usable.any(axis=1)[:, None], judged.max(axis=1), whole.max(axis=1)))
+    return np.stack(out)
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
+    """Per square: a seat's screen, no screen, or unclear. A square short of `NONE` in both
+    colours is still unclear when a faint trace of one covers `FAINT` of it: a top washed out
+    by glare is a question for the players, never an empty square taken for granted."""
     calls = []
-    for cell, (s0, s1) in zip(geom.cells, _shares(rect, geom, colours), strict=True):
+    full, faint = _shares(rect, geom, colours, (FLOOR, FAINT_FLOOR))
+    for cell, (s0, s1), washed in zip(geom.cells, full, faint.max(axis=1), strict=True):
         shares = (float(s0), float(s1))
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
         if best >= SURE and other < NONE:
             conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
             calls.append(CellCall(cell, shares, k, round(conf, 3), False))
-        elif best < NONE:
+        elif best < NONE and washed < FAINT:
             calls.append(CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False))
         else:
             calls.append(CellCall(cell, shares, None, 0.0, True))

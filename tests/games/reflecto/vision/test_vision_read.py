@@ -217,3 +217,35 @@ def test_render_json_lists_the_files_written_with_their_truth(
         key = json.loads(Path(item["answer_key"]).read_text())
         assert item["screens"] == key["screens"] and key["image"] == item["image"]
         assert cv2.imread(item["setup"]) is not None
+
+
+@pytest.mark.parametrize("bleach", [0.35, 0.4])
+def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
+    """A lamp caught on a glossy top bleaches it toward white, keeping its hue: the square
+    is a question for the players, never read as empty (nor as anything else). The bleach
+    takes the top under the colour floor (`read.FLOOR`) but leaves its hue."""
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
+    rect = rectify(_shot(cam, start_position(GEOM), 0, 7), GEOM)
+    assert rect is not None
+    colours = learn_at_setup(rect, GEOM)
+    image = _shot(cam, _position(), 0, 7, shot=1)
+    x, y = GEOM.cell_mm((2, 3))
+    hw, hd, z = (
+        GEOM.screen_width_mm / 2 + 1,
+        GEOM.screen_thickness_mm / 2 + 1,
+        GEOM.screen_height_mm,
+    )
+    top = cam.project(
+        np.array(
+            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
+        )
+    )
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
+    washed = image.astype(np.float32) * (1 - bleach) + 255 * bleach
+    image = np.where(mask[..., None] > 0, washed, image).astype(np.uint8)
+    got, _ = read_board(image, GEOM, colours)
+    assert (2, 3) in got.unclear, got.to_json()
+    rest = tuple(k for k in _position().layout_key() if k[0] != (2, 3))
+    assert got.layout_key() == rest, got.to_json()
