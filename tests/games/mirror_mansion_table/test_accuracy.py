@@ -1,10 +1,12 @@
 """The accuracy check of `make test`: 30 boards of the random style (each box its own make and
 look: frames and cards of any colour, dark or light, hand-stuck dots, white balance, heights,
 board art, clutter anywhere), fixed development seeds. It fails when the reader falls below a
-floor set from its numbers on the day the floor was set (29 / 30 boards exact, 29 / 30
-windows and no phantom mirror with the polarity-free top-edge score on the widened family;
-the floor leaves room for one more board and window): a regression alarm, not the
-measurement (benchmarks/mirror_mansion_vision.py)."""
+floor set from its numbers on the day the floor was set: a regression alarm, not the
+measurement (benchmarks/mirror_mansion_vision.py). Set again when the random family's doors
+were widened (thin or thick, tops near the board's colour or worn), which also moved its
+random stream, so these are 30 other boards than before: 24 / 30 exact (the six misses none
+a door: two windows, four mirrors), 28 / 30 windows, no phantom mirror; the floor leaves
+room for one more board and window."""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ from companion.games.mirror_mansion.vision.render import Conditions, render_phot
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds
 BOARDS = 30
-EXACT_FLOOR = 28
+EXACT_FLOOR = 23
 """Boards read entirely right (every mirror's slot and facing, the window, the door)."""
-WINDOW_FLOOR = 28
+WINDOW_FLOOR = 27
 PHANTOM_CEILING = 0
 
 

@@ -70,13 +70,15 @@ reaches PIECE_MIN; the box's mirrors are the likeliest of those. On 80 developme
 (320 mirrors), the top four per box: weight 0 -> 4 phantoms, 310 right; 0.1 -> 3, 311;
 0.2 to 0.5 -> 2, 312. The floor changes nothing from 0.4 to 0.7 (0.8 loses a mirror); the
 least true mirror scored 1.0."""
-DOOR_EDGE_MIN = 0.85
+DOOR_EDGE_MIN = 0.5
 """An orange dot names the door only over a top edge at the door's height scoring this much:
 print of the door's colour (an insert seen through crossing slots, a skin-toned patch of art)
-has none. Curve on 340 development boards (40 house, 300 random; door dot value floor 60,
-doors ranked by evidence), boards with the door right / missed / phantom: floor 0.0
-330/1/8, 0.25 333/1/5, 0.5 334/2/3, 0.75 to 1.0 335/2/2, 1.25 333/5/1, 1.5 332/6/1,
-2.0 317/22/0. The middle of the plateau."""
+has none. Curve on 340 development boards (40 house, 300 random, the random doors thin or
+thick, tops painted near the board's colour or worn; door dot value floor 60, doors ranked
+by evidence), boards with the door right / missed / phantom (boards exact): floor -0.5
+328/0/12 (304), 0.0 334/1/5 (310), 0.25 335/1/4 (311), 0.5 336/2/2 (313), 0.75 333/5/2
+(311), 0.85 331/7/2 (309), 1.0 328/10/2 (306), 1.5 312/26/2 (291). Before the doors were
+widened the plateau was 0.75 to 1.0: a floor read off strong door tops missed faint ones."""
 WINDOW_TIE = 0.02
 """Two card tops whose dots' qualities differ by no more than this: the players are asked.
 On 40 development boards the true window's dot led every other candidate by at least 0.05."""

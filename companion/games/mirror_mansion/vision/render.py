@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -29,7 +29,7 @@ from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, Mirr
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera, framing_camera
-from companion.sim.solids import Face, Solid, draw_solids, slab
+from companion.sim.solids import Face, Paint, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
@@ -66,8 +66,9 @@ class Conditions:
     style: str = "house"
     """"house": our reference box and sticker kit as the models describe them; "random": each
     box drawn with its own make and look (`random_look`): frames, cards and door of any
-    colour (`PiecePaints`), stickers stuck by hand, white balance, heights, board art and
-    clutter anywhere (domain randomisation)."""
+    colour (`PiecePaints`; doors thin or thick, their tops near the board's colour or worn),
+    stickers stuck by hand, white balance, heights, board art and clutter anywhere (domain
+    randomisation)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,12 @@ class PiecePaints:
     card_back: tuple[int, int, int]
     door: tuple[int, int, int]
     door_top: tuple[int, int, int]
+    door_thickness_mm: float = DOOR_THICKNESS_MM
+    door_top_like_board: float = 0.0
+    """How far the door's top is painted toward the board under it (0: its own paint; 1: the
+    board's colour): a door top of nearly the board's colour gives a weak top edge."""
+    door_top_wear: float = 0.0
+    """Share of the door top's length rubbed down to the door's face colour, in patches."""
 
 
 def _house_sticker(board: Board, across: float) -> Sticker:
@@ -225,6 +232,11 @@ def random_paints(rng: np.random.Generator) -> PiecePaints:
         card_back=_any_paint(rng, 0.6),
         door=_any_paint(rng),
         door_top=_any_paint(rng),
+        # Doors are made as freely as frames: thin card or thick wood, a top painted like the
+        # board or the door's face, its edge worn, so its top edge may be faint.
+        door_thickness_mm=float(rng.uniform(1.0, 4.5)),
+        door_top_like_board=float(rng.uniform(0.5, 0.95)) if rng.random() < 0.35 else 0.0,
+        door_top_wear=float(rng.uniform(0.1, 0.6)) if rng.random() < 0.35 else 0.0,
     )
 
 
@@ -258,7 +270,7 @@ def random_look(
     return BoxLook(
         board.mirror_height_mm + float(rng.uniform(-3, 3)),
         board.card_height_mm + float(rng.uniform(-3, 3)),
-        stickers.door_height_mm + float(rng.uniform(-3, 3)),
+        stickers.door_height_mm + float(rng.uniform(-4, 4)),
         mirror_dots,
         window,
         door,
@@ -701,17 +713,20 @@ def piece_solids(
         wood[:] = _jitter((60, 75, 100) if paints is None else paints.door, rng, 10)
         cv2.rectangle(wood, (30, 8), (70, 50), (30, 55, 90), 3)
         h = door_h
+        door_top: Paint = _jitter((185, 200, 215) if paints is None else paints.door_top, rng)
+        if paints is not None and paints.door_top_wear > 0:
+            door_top = _worn_top(door_top, paints.door, paints.door_top_wear, rng)
         solid = slab(
             board.crossing_mm(box.door.cell),
             _slot_dir(box.door.slot),
             board.door_length_mm,
-            DOOR_THICKNESS_MM,
+            DOOR_THICKNESS_MM if paints is None else paints.door_thickness_mm,
             h,
             {
                 "front": wood,
                 "back": wood,
                 "end": (60, 75, 100) if paints is None else paints.door,
-                "top": _jitter((185, 200, 215) if paints is None else paints.door_top, rng),
+                "top": door_top,
             },
         )
         if dots and (look is None or look.door_dot is None):
@@ -730,6 +745,45 @@ def piece_solids(
             )
         solids.append(solid)
     return solids
+
+
+def _worn_top(
+    top: tuple[int, int, int],
+    face: tuple[int, int, int],
+    wear: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """A top edge (a texture along its length) rubbed through to the face's colour in a few
+    patches covering about `wear` of it, with soft ends."""
+    n = 200
+    rubbed = np.zeros(n, np.float32)
+    for _ in range(int(rng.integers(1, 5))):
+        width = max(4, int(n * wear / 2 * rng.uniform(0.5, 1.5)))
+        start = int(rng.integers(0, n))
+        rubbed[start : start + width] = float(rng.uniform(0.6, 1.0))
+    rubbed = cv2.GaussianBlur(rubbed[None, :], (0, 0), 3.0)[0]
+    line = (1 - rubbed)[:, None] * np.asarray(top, np.float32) + rubbed[:, None] * np.asarray(
+        face, np.float32
+    )
+    return np.repeat(np.clip(line, 0, 255).astype(np.uint8)[None], 8, axis=0)
+
+
+def _door_top_like_board(canvas: np.ndarray, board: Board, box: BoxState, look: BoxLook) -> BoxLook:
+    """The look with the door's top painted toward the board's colour where the door stands
+    (`PiecePaints.door_top_like_board`)."""
+    paints = look.paints
+    if box.door is None or paints is None or paints.door_top_like_board <= 0:
+        return look
+    x, y = board.crossing_mm(box.door.cell)
+    cx = round((x + BOX_MARGIN_MM) * CANVAS_PX_PER_MM)
+    cy = round((y + BOX_MARGIN_MM) * CANVAS_PX_PER_MM)
+    r = round(12 * CANVAS_PX_PER_MM)
+    patch = canvas[max(0, cy - r) : cy + r, max(0, cx - r) : cx + r].reshape(-1, 3)
+    under = np.median(patch, axis=0)
+    k = paints.door_top_like_board
+    top = (1 - k) * np.asarray(paints.door_top, np.float32) + k * under
+    b, g, r = (int(v) for v in np.clip(top, 0, 255))
+    return replace(look, paints=replace(paints, door_top=(b, g, r), door_top_like_board=0.0))
 
 
 # --- loose things ----------------------------------------------------------------------
@@ -996,6 +1050,8 @@ def render_box(
     canvas = board_canvas(
         board, rng, guide_lines=lines, varied=look is not None and look.varied_art
     )
+    if look is not None:
+        look = _door_top_like_board(canvas, board, box, look)
     origin = (-BOX_MARGIN_MM, -BOX_MARGIN_MM)
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
