@@ -38,10 +38,10 @@ def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
     assert "Sun Mirror" in found.breach.rule
 
 
-def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
-    """A pair is laid in two motions: one card alone is waited out, and flagged only if it
-    stays alone."""
-    from companion.games.onirim.table.live import HIDDEN_FRAMES, OnirimTable
+def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
+    """A pair is laid in two motions: one card alone is waited out; if it stays alone, the
+    player is asked which pair it was (the legal pairs with that card), never flagged."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, PUT_BACK, OnirimTable
     from companion.live.table_game import Observation
     from companion.store import Session
 
@@ -58,9 +58,46 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
     for i in range(HIDDEN_FRAMES + 3):
         drafts += game.update(Observation(one.to_json() | {"located": True}, 1.0), i)
         if i == HIDDEN_FRAMES - 2:
-            assert not [d for d in drafts if d.kind == "onirim.breach"]
-    (breach,) = [d for d in drafts if d.kind == "onirim.breach"]
-    assert breach.payload["rule"] == "cards go under a Mirror two at a time"
+            assert not [d for d in drafts if d.kind == "question"]
+    assert not [d for d in drafts if d.kind == "onirim.breach"]
+    (asked,) = [d for d in drafts if d.kind == "question"]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
+
+
+def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
+    """A new card that cannot be named: the player is asked, offered the plays the cards
+    named and the hand leave (never guessed, even when one fits); an unnamed place just
+    past the last card (its body over the next corner) does not stop the play being booked."""
+    from companion.games.onirim.table.live import PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    hand = ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"]
+
+    def frames(table: dict[str, object]) -> list[object]:
+        game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+        game.state = _turn(hand)
+        out = []
+        for i in range(4):
+            out += game.update(Observation(table | {"located": True}, 0.5), i)
+        return out
+
+    base = table_of(_turn(hand), WINDOW).to_json()
+    half = {"under": ["blue-sun", None]}
+    fan = [m | half if m["mirror"] == "sun" else m for m in base["mirrors"]]
+    out = frames(base | {"mirrors": fan})
+    (asked,) = [d for d in out if d.kind == "question"]
+    assert not [d for d in out if d.kind in ("onirim.action", "onirim.breach")]
+    pair = {"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}
+    assert [c["value"] for c in asked.payload["choices"]] == [pair, PUT_BACK]
+    out = frames(base | {"labyrinth": [None]})
+    (asked,) = [d for d in out if d.kind == "question"]
+    assert {"type": "play", "card": "red-sun"} in [c["value"] for c in asked.payload["choices"]]
+    out = frames(base | {"labyrinth": ["brown-moon", None]})
+    booked = [d.payload["action"] for d in out if d.kind == "onirim.action"]
+    assert booked and all(a == {"type": "play", "card": "brown-moon"} for a in booked)
+    assert not [d for d in out if d.kind in ("question", "onirim.breach")]
 
 
 def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:

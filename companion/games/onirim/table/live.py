@@ -71,8 +71,11 @@ from companion.games.onirim.table.track import (
     explain,
     half_pair,
     lag,
+    near_plays,
+    pairs_with,
     seen_from,
     table_of,
+    unclear_fits,
 )
 from companion.live.table_game import (
     ANSWER_KIND,
@@ -166,6 +169,8 @@ class OnirimTable:
         """Engine actions booked so far (the sim film waits for them)."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
+        self._partial = StableTable()
+        """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
         self._doubt = 0
         self._unsure = 0
@@ -239,8 +244,23 @@ class OnirimTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
+        if seen.table is None:
+            self.tracker.update(None)  # an unsettled frame all the same
+        self._partial.update(seen.partial)
+        steady = self._partial.steady() if seen.table is None else None
+        fits, sure = (
+            unclear_fits(ENGINE, self.state, steady, self.window) if steady else ((), False)
+        )
+        if sure:
+            # The cards the camera named leave one play, an unnamed card only where the
+            # last card's body lies: it is booked. A play that needs an unnamed card to be
+            # a card of the hand is asked (the engine's plays that fit, or none of them).
+            self._flagged = None
+            return [self._action(fits[0], "camera")]
+        if fits and steady is not None:
+            return self._ask_which(fits, steady, back=True, wait=False)
         drafts = self._ask(seen.unclear)
-        new = self.tracker.update(seen.table)
+        new = self.tracker.update(seen.table) if seen.table is not None else None
         if new is not None:
             drafts.append(EventDraft(SEEN_KIND, {"table": new.to_json()}))
         stable = self.tracker.stable
@@ -251,9 +271,18 @@ class OnirimTable:
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
         self._hidden = self._hidden + 1 if found.hidden else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
-            self._flagged = stable
             want = table_of(self.state, self.window)
             alone = half_pair(stable, want)
+            near = (
+                pairs_with(ENGINE, self.state, stable, alone)
+                if alone is not None
+                else near_plays(ENGINE, self.state, stable, self.window)
+            )
+            if near or self._asking_which():
+                # One card of a pair laid and the other held, or cards under a resting
+                # hand: the camera cannot tell a slow play from a wrong one, so it asks.
+                return drafts + self._ask_which(near, stable, back=True, wait=False)
+            self._flagged = stable
             drafts.append(
                 self._breach(
                     Breach(
@@ -310,12 +339,16 @@ class OnirimTable:
         ]
 
     def _ask_which(
-        self, choices: tuple[Action, ...], stable: Table, back: bool = False
+        self, choices: tuple[Action, ...], stable: Table, back: bool = False, wait: bool = True
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
         hand), or that the table is to be put back. Asked once per stable table."""
-        if self._unsure < ASK_AFTER_FRAMES or self.open_questions or stable == self._asked:
+        if (
+            (wait and self._unsure < ASK_AFTER_FRAMES)
+            or self._asking_which()
+            or stable == self._asked
+        ):
             return []
         self._asked = stable
         options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
@@ -326,6 +359,11 @@ class OnirimTable:
         return [
             question_draft(Question(f"turn.{self.state.turns}.{self.asked}", text, options, PLAYER))
         ]
+
+    def _asking_which(self) -> bool:
+        """Whether a "which play was it?" is open (a question about one card does not stop
+        one: the play may tell that card)."""
+        return any(q.startswith("turn.") for q in self.open_questions)
 
     def _action(self, action: Action, by: str) -> EventDraft:
         payload = {"action": action_to_json(action), "by": by}

@@ -77,12 +77,19 @@ Place = tuple[str, int]
 """A place the camera reads: ("labyrinth", k), ("under-<mirror>", k) or ("discard", 0)."""
 
 
+UNCLEAR = "?"
+"""A card the camera sees but cannot name, in a `Seen.partial` table."""
+
+
 @dataclass(frozen=True)
 class Seen:
     """One frame as the tracker takes it: the table, or None and the places in doubt."""
 
     table: Table | None
     unclear: tuple[Place, ...] = ()
+    partial: Table | None = None
+    """With places in doubt: the table with `UNCLEAR` where a card cannot be named, so the
+    engine can still say which plays would lay it (the hand is known)."""
 
 
 def table_of(state: OnirimState, window: int) -> Table:
@@ -114,7 +121,7 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
                 card = answers.get((zone, k)) or (had[k] if k < len(had) else None)
             if card is None:
                 unclear.append((zone, k))
-            out.append(card)
+            out.append(card if card is not None else UNCLEAR)
         return tuple(out)
 
     try:
@@ -136,9 +143,10 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
         doors = tuple(sorted(str(d) for d in data["doors"]))
     except (KeyError, TypeError):
         return Seen(None)
+    table = Table(lab, doors, mirrors, top)
     if unclear:
-        return Seen(None, tuple(unclear))
-    return Seen(Table(lab, doors, mirrors, top))
+        return Seen(None, tuple(unclear), table)
+    return Seen(table)
 
 
 class StableTable:
@@ -147,6 +155,13 @@ class StableTable:
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
         self._recent: deque[Table | None] = deque(maxlen=frames)
         self.stable: Table | None = None
+
+    def steady(self) -> Table | None:
+        """The last reading if it has been the same for the whole memory, else None."""
+        last = self._recent[-1] if self._recent else None
+        if last is None or len(self._recent) < (self._recent.maxlen or 1):
+            return None
+        return last if all(t == last for t in self._recent) else None
 
     def update(self, table: Table | None) -> Table | None:
         """A new stable table, once; None while unsettled or unchanged."""
@@ -319,14 +334,90 @@ def explain(
             return found
     breach = diagnose(engine, state, seen, window)
     if not is_rule_breach(breach):
-        near = tuple(
-            a
-            for a in _turn_actions(engine, state)
-            if gap(seen, table_of(engine.apply(state, a), window)) == 1
-        )
+        near = near_plays(engine, state, seen, window)
         if near:
             return Explanation(choices=near, misread=True)
     return Explanation(breach=breach)
+
+
+def fill_unclear(partial: Table, want: Table) -> tuple[Table, int]:
+    """`partial` with each card it cannot name taken as `want` has it there, and how many
+    were so taken. An unnamed card past the end of `want`'s row or fan is dropped: the body
+    of the last card covers the next place's corner, which may read as a card. (A Mirror
+    `want` has explored: the cards still under it are left as read, `lag` skips them.)"""
+    taken = 0
+
+    def fill(cards: tuple[str, ...], laid: tuple[str, ...]) -> tuple[str, ...]:
+        nonlocal taken
+        if len(cards) == len(laid) + 1 and cards[-1] == UNCLEAR:
+            cards = cards[:-1]
+        out = []
+        for k, c in enumerate(cards):
+            if c == UNCLEAR and k < len(laid):
+                c = laid[k]
+                taken += 1
+            out.append(c)
+        return tuple(out)
+
+    laid = {m.mirror: m for m in want.mirrors}
+    mirrors = tuple(
+        MirrorLie(s.mirror, s.explored, fill(s.under, laid[s.mirror].under))
+        if s.mirror in laid and not (laid[s.mirror].explored and not s.explored)
+        else s
+        for s in partial.mirrors
+    )
+    lab = fill(partial.labyrinth, want.labyrinth)
+    return Table(lab, partial.doors, mirrors, partial.discard_top), taken
+
+
+def unclear_fits(
+    engine: OnirimEngine, state: OnirimState, partial: Table, window: int
+) -> tuple[tuple[Action, ...], bool]:
+    """The turn's actions whose table is `partial` once its unnamed cards are taken as the
+    action lays them, and whether the one that fits is sure: it needed no unnamed card to
+    be a card of the hand (one sure fit is the play; otherwise the player is asked). An
+    action that leaves the table as it lay (a discard onto its own kind) is never seen."""
+    if state.phase != "turn":
+        return (), False
+    now = table_of(state, window)
+    fits, sure = [], True
+    for action in _turn_actions(engine, state):
+        want = table_of(engine.apply(state, action), window)
+        if want == now:
+            continue
+        filled, taken = fill_unclear(partial, want)
+        if lag(filled, want) is not None:  # an unnamed card left over never equals one
+            fits.append(action)
+            sure = sure and taken == 0
+    return tuple(fits), sure and len(fits) == 1
+
+
+def pairs_with(
+    engine: OnirimEngine, state: OnirimState, seen: Table, mirror: str
+) -> tuple[Action, ...]:
+    """The legal pairs under `mirror` that hold the card lying alone there (`half_pair`)."""
+    if state.phase != "turn":
+        return ()
+    lone = next((m.under[-1] for m in seen.mirrors if m.mirror == mirror and m.under), None)
+    return tuple(
+        a
+        for a in _turn_actions(engine, state)
+        if isinstance(a, Pair) and a.mirror == mirror and lone in a.cards
+    )
+
+
+def near_plays(
+    engine: OnirimEngine, state: OnirimState, seen: Table, window: int
+) -> tuple[Action, ...]:
+    """The turn's actions whose table is one card away from `seen` (a card missing or read
+    as another): what the player is offered when the camera cannot tell."""
+    if state.phase != "turn":
+        return ()
+    return tuple(
+        a
+        for a in _turn_actions(engine, state)
+        if gap(seen, table_of(engine.apply(state, a), window)) == 1
+    )
 
 
 def _turn_actions(engine: OnirimEngine, state: OnirimState) -> list[Action]:
