@@ -281,3 +281,34 @@ def test_after_a_breach_the_next_play_is_booked_not_flagged_again() -> None:
         drafts += out
     assert len([d for d in drafts if d.kind == "onirim.breach"]) == 1
     assert game.state.labyrinth[-1] == "brown-moon"
+
+
+def test_a_fourth_card_and_the_flip_are_one_play_even_ahead_of_the_effects_taps() -> None:
+    """The Key Mirror's fourth card: the camera reads three cards of the fan while the effect
+    is chosen, or the Mirror already flipped with its Doors laid before the tap; either is
+    the pair, booked once, and nothing is flagged while the taps come."""
+    state = _turn(["blue-key", "green-key", "red-sun", "brown-moon", "red-moon"])
+    i = state.in_game.index("key")
+    under = tuple(("red-key", "brown-key") if k == i else () for k in range(len(state.in_game)))
+    state = evolve(state, under=under)
+    seen = table_of(state, WINDOW)
+    pair = Pair("key", ("blue-key", "green-key"))
+    effect = ENGINE.apply(state, pair)
+    assert effect.phase == "effect"
+    fan = type(seen)(
+        seen.labyrinth,
+        seen.doors,
+        _with_under(state, "key", ("red-key", "brown-key", "blue-key")),
+        table_of(effect, WINDOW).discard_top,  # the Nightmares it discards
+    )
+    assert explain(ENGINE, state, fan, WINDOW).action == pair
+    flipped = type(seen)(
+        seen.labyrinth,
+        ("red", "red"),
+        tuple(MirrorLie(m.mirror, True, ()) if m.mirror == "key" else m for m in seen.mirrors),
+        "green-key",
+    )
+    assert explain(ENGINE, state, flipped, WINDOW).action == pair
+    for table in (fan, flipped):
+        found = explain(ENGINE, effect, table, WINDOW)
+        assert found.breach is None and found.action is None

@@ -269,7 +269,9 @@ class OnirimTable:
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
-        self._hidden = self._hidden + 1 if found.hidden else 0
+        # Hidden cards are waited out while the player taps (a Mirror's fourth card lies
+        # out of the fan's view until its effect is chosen).
+        self._hidden = self._hidden + 1 if found.hidden and self.state.phase == "turn" else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
             want = table_of(self.state, self.window)
             alone = half_pair(stable, want)

@@ -316,6 +316,10 @@ def explain(
                 return found
     settled = settle(seen, want, window)
     if is_hidden(seen, want) or half_pair(seen, want) is not None:
+        if state.phase == "turn" and half_pair(seen, want) is not None:
+            found = _fit(engine, state, seen, window)
+            if found.action is not None or found.choices:
+                return found  # a fourth card laid: the fan shows three, the effect waits
         if settled is not None and state.phase == "turn":
             found = _fit(engine, state, settled, window)
             if found.action is not None:
@@ -424,11 +428,51 @@ def _turn_actions(engine: OnirimEngine, state: OnirimState) -> list[Action]:
     return [a for a in engine.legal_actions(state) if isinstance(a, TURN_ACTIONS)]
 
 
+FAN_READ = 3
+"""Cards of a fan the camera reads (the layout's `fan_max`): a fourth lies on the table only
+while a Mirror's effect is being chosen."""
+
+
+def explored_ahead(seen: Table, want: Table) -> bool:
+    """Whether `seen` is `want` (a Mirror's fourth card laid, its effect still to be chosen)
+    with the player ahead of their taps: the fan's first cards in view, or the Mirror
+    already flipped with its cards discarded and the Doors its effect brings laid."""
+    if seen.labyrinth != want.labyrinth or len(seen.mirrors) != len(want.mirrors):
+        return False
+    flipped, ahead = [], False
+    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
+        if s.mirror != w.mirror:
+            return False
+        if s == w:
+            continue
+        if w.explored or len(w.under) <= FAN_READ:
+            return False
+        if not s.explored and s.under == w.under[:FAN_READ]:
+            ahead = True
+        elif s.explored and not s.under:
+            flipped.append(w.under)
+        else:
+            return False
+    if not ahead and not flipped:
+        return False
+    extra = Counter(seen.doors)
+    extra.subtract(want.doors)
+    if any(n < 0 for n in extra.values()) or (+extra and not flipped):
+        return False
+    tops = {want.discard_top, *(c for under in flipped for c in under)}
+    return seen.discard_top in tops
+
+
 def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
-    """The one turn action whose table is `seen` (what lags aside), or the several."""
+    """The one turn action whose table is `seen` (what lags aside, or a Mirror's exploring
+    done ahead of its taps: the fourth card and the flip are one play), or the several."""
     fits = []
     for action in _turn_actions(engine, state):
-        found = lag(seen, table_of(engine.apply(state, action), window))
+        after = engine.apply(state, action)
+        want = table_of(after, window)
+        found = lag(seen, want)
+        if found is None and after.phase == "effect" and explored_ahead(seen, want):
+            found = Lag()
         if found is not None:
             fits.append((action, found))
     if len(fits) == 1:
