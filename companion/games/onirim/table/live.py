@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections import Counter
+from collections import Counter, deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,10 @@ from companion.games.onirim.table.messages import (
     parse,
 )
 from companion.games.onirim.table.track import (
+    STABLE_FRAMES,
     Breach,
     Place,
+    Seen,
     StableTable,
     Table,
     explain,
@@ -170,6 +173,8 @@ class OnirimTable:
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
         self._partial = StableTable()
+        self._last_top: str | None = None
+        self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
         self._doubt = 0
@@ -244,6 +249,7 @@ class OnirimTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
+        seen = self._pile_kept(seen)
         if seen.table is None:
             self.tracker.update(None)  # an unsettled frame all the same
         self._partial.update(seen.partial)
@@ -316,6 +322,21 @@ class OnirimTable:
         elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
+
+    def _pile_kept(self, seen: Seen) -> Seen:
+        """The discard pile read as empty after it was read with a card: its last top read
+        (the pile only grows; its top read on and off would never settle otherwise)."""
+        read = next((t.discard_top for t in (seen.table, seen.partial) if t is not None), None)
+        if read is not None:
+            self._tops.append(read)
+            if len(self._tops) == self._tops.maxlen and len(set(self._tops)) == 1:
+                self._last_top = read  # read alike in a row: a flicker does not stick
+        top = self._last_top
+
+        def kept(t: Table | None) -> Table | None:
+            return replace(t, discard_top=top) if t is not None and t.discard_top is None else t
+
+        return seen if top is None else Seen(kept(seen.table), seen.unclear, kept(seen.partial))
 
     def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
         """A new card the camera cannot name for a while: ask which it is, not guess."""

@@ -212,7 +212,8 @@ def lag(seen: Table, want: Table) -> Lag | None:
             unflipped.append(w.mirror)
             continue
         return None
-    if seen.discard_top != want.discard_top and not unflipped:
+    # A pile read as empty where the game has one is not read: cards only go onto it.
+    if seen.discard_top not in (want.discard_top, None) and not unflipped:
         return None
     return Lag(tuple(sorted((+missing).elements())), tuple(unflipped))
 
@@ -386,6 +387,8 @@ def unclear_fits(
     now = table_of(state, window)
     fits, sure = [], True
     for action in _turn_actions(engine, state):
+        if isinstance(action, Discard) and partial.discard_top != action.card:
+            continue  # a discard is seen on the pile, never taken from a pile not read
         want = table_of(engine.apply(state, action), window)
         if want == now:
             continue
@@ -468,6 +471,8 @@ def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> 
     done ahead of its taps: the fourth card and the flip are one play), or the several."""
     fits = []
     for action in _turn_actions(engine, state):
+        if isinstance(action, Discard) and seen.discard_top != action.card:
+            continue  # a discard is seen on the pile, never taken from a pile not read
         after = engine.apply(state, action)
         want = table_of(after, window)
         found = lag(seen, want)
