@@ -286,21 +286,18 @@ class OnirimTable:
                 if alone is not None
                 else near_plays(ENGINE, self.state, stable, self.window)
             )
-            if near or self._asking_which():
-                # One card of a pair laid and the other held, or cards under a resting
-                # hand: the camera cannot tell a slow play from a wrong one, so it asks.
-                return drafts + self._ask_which(near, stable, back=True, wait=False)
+            if near or alone is None or self._asking_which():
+                # One card of a pair laid and the other held, or cards unseen (a resting
+                # hand, a row or fan read short): the camera cannot tell a slow play or its
+                # own miss from a wrong one, so it asks; the player may put the table back.
+                unseen = None if near or alone is not None else _missing(stable, want)
+                return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
             self._flagged = stable
             drafts.append(
                 self._breach(
                     Breach(
                         "cards go under a Mirror two at a time",
                         f"one card under the {alone.title()} Mirror",
-                    )
-                    if alone is not None
-                    else Breach(
-                        "a card laid stays on the table",
-                        "cards the game has are not seen: " + _missing(stable, want),
                     )
                 )
             )
@@ -362,7 +359,12 @@ class OnirimTable:
         ]
 
     def _ask_which(
-        self, choices: tuple[Action, ...], stable: Table, back: bool = False, wait: bool = True
+        self,
+        choices: tuple[Action, ...],
+        stable: Table,
+        back: bool = False,
+        wait: bool = True,
+        unseen: str | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -379,6 +381,9 @@ class OnirimTable:
         if back:
             options.append({"label": "none of these: I put the table back", "value": PUT_BACK})
             text = "The camera is not sure what it saw on the table: which play was it?"
+        if unseen is not None:
+            options = [{"label": "they lie there: nothing was played", "value": PUT_BACK}]
+            text = f"The camera cannot see {unseen}: are those cards still there?"
         return [
             question_draft(Question(f"turn.{self.state.turns}.{self.asked}", text, options, PLAYER))
         ]

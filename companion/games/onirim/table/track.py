@@ -323,6 +323,10 @@ def explain(
                 return found  # a fourth card laid: the fan shows three, the effect waits
         if settled is not None and state.phase == "turn":
             found = _fit(engine, state, settled, window)
+            if isinstance(found.action, Discard):
+                # Only the pile's top changed while laid cards are not seen: the row may
+                # have grown under them as well, so the player says which play it was.
+                return Explanation(choices=(found.action,), misread=True)
             if found.action is not None:
                 return found  # a laid card read short or as another, and a play seen
         return Explanation(hidden=True)
