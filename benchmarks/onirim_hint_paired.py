@@ -1,13 +1,15 @@
 """Onirim: the hint player against greedy on the SAME deck orders (a paired benchmark).
 
-Each game draws one deck order: every physical card gets a random priority, and whenever
-chance acts (a draw whose top card is not known, a prophecy's or a Nightmare's reveal) the
-lowest-priority cards still in the unknown part of the deck come first. Both players play
-that game; their results differ only by their choices. Reported per configuration (base;
-Mirrors; hard): both win rates (Wilson 95 %), the paired difference hint - greedy with its
-95 % interval (normal approximation of the mean of per-game differences), the discordant
-games (hint won and greedy lost, and the reverse), and the hint's CPU time per decision
-(median, worst) on one core.
+Each game draws one stream of uniform numbers; the k-th card chance takes in a game (a draw
+whose top card is not known, each card of a prophecy's or a Nightmare's reveal) is the one
+the k-th number picks from the unknown part of the deck by its counts (kinds in a fixed
+order, inverse CDF). Each draw is uniform given what is left, as in the real game, and while
+the two players' decks hold the same cards they draw the same cards: common random numbers.
+Both players play that game; their results differ only by their choices. Reported per
+configuration (base; Mirrors; hard): both win rates (Wilson 95 %), the paired difference
+hint - greedy with its 95 % interval (normal approximation of the mean of per-game
+differences), the discordant games (hint won and greedy lost, and the reverse), and the
+hint's CPU time per decision (median, worst) on one core.
 
     PYTHONPATH=. python benchmarks/onirim_hint_paired.py --games 2000 [--configs base,mirrors,hard]
 """
@@ -47,18 +49,46 @@ CONFIGS = {
 }
 RESULT = ROOT / "benchmarks" / "results" / "onirim_hint_paired.json"
 
-Order = dict[str, list[float]]
-"""Each kind's copies' priorities: the copies still unknown are the first n of the list."""
+STREAM = 400
+"""Uniform numbers per game: more than any game's chance draws (76 cards, reshuffles)."""
+
+
+class Order:
+    """One game's stream of uniforms, consumed one per card chance takes."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.u = [rng.random() for _ in range(STREAM)]
+        self.k = 0
+
+    def fresh(self) -> Order:
+        copy = Order.__new__(Order)
+        copy.u, copy.k = self.u, 0
+        return copy
+
+    def take(self, pool: dict[str, int]) -> str:
+        u = self.u[self.k % STREAM]
+        self.k += 1
+        kinds = [k for k in ENGINE.deck.kinds if pool.get(k, 0) > 0]
+        x = u * sum(pool[k] for k in kinds)
+        for k in kinds:
+            x -= pool[k]
+            if x < 0:
+                return k
+        return kinds[-1]
 
 
 def deck_order(rng: random.Random) -> Order:
-    return {k: [rng.random() for _ in range(n)] for k, n in ENGINE.deck.copies.items()}
+    return Order(rng)
 
 
 def ordered(pool: dict[str, int], order: Order, n: int) -> list[str]:
-    """The `n` cards of `pool` that come first in `order`."""
-    cards = sorted((p, k) for k, c in pool.items() for p in order[k][:c])
-    return [k for _, k in cards[:n]]
+    """`n` cards drawn from `pool` without replacement by the stream's next numbers."""
+    left, out = dict(pool), []
+    for _ in range(n):
+        card = order.take(left)
+        left[card] -= 1
+        out.append(card)
+    return out
 
 
 def chance(state: OnirimState, order: Order) -> Action:
@@ -108,8 +138,8 @@ def run(config: str, games: int, seed: int) -> dict[str, Any]:
     g, h, times = [], [], []
     for _ in range(games):
         order = deck_order(rng)
-        g.append(play(options, order, "greedy", rng, times))
-        h.append(play(options, order, "hint", rng, times))
+        g.append(play(options, order.fresh(), "greedy", rng, times))
+        h.append(play(options, order.fresh(), "hint", rng, times))
     n = len(g)
     diffs = [int(b) - int(a) for a, b in zip(g, h, strict=True)]
     mean = statistics.fmean(diffs)
