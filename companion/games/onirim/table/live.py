@@ -74,6 +74,7 @@ from companion.games.onirim.table.track import (
     explain,
     half_pair,
     lag,
+    missed_choices,
     near_plays,
     pairs_with,
     seen_from,
@@ -173,6 +174,7 @@ class OnirimTable:
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
         self._partial = StableTable()
+        self._missed = False
         self._last_top: str | None = None
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
@@ -272,6 +274,18 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
+        if self._missed and self.state.phase == "turn" and not self._asking_which():
+            # The player tapped what follows a play the camera did not book: they are asked
+            # which play it was, every legal one offered, those nearest the reading first.
+            self._missed, self._asked = False, None
+            return drafts + self._ask_which(
+                missed_choices(ENGINE, self.state, stable, self.window),
+                stable,
+                back=True,
+                wait=False,
+                text="The camera missed your play: which was it?",
+            )
+        self._missed = False
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
@@ -365,6 +379,7 @@ class OnirimTable:
         back: bool = False,
         wait: bool = True,
         unseen: str | None = None,
+        text: str | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -377,15 +392,17 @@ class OnirimTable:
             return []
         self._asked = stable
         options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
-        text = "The camera saw the end of your play, not the play: which was it?"
+        asked = text or "The camera saw the end of your play, not the play: which was it?"
         if back:
             options.append({"label": "none of these: I put the table back", "value": PUT_BACK})
-            text = "The camera is not sure what it saw on the table: which play was it?"
+            asked = text or "The camera is not sure what it saw on the table: which play was it?"
         if unseen is not None:
             options = [{"label": "they lie there: nothing was played", "value": PUT_BACK}]
-            text = f"The camera cannot see {unseen}: are those cards still there?"
+            asked = f"The camera cannot see {unseen}: are those cards still there?"
         return [
-            question_draft(Question(f"turn.{self.state.turns}.{self.asked}", text, options, PLAYER))
+            question_draft(
+                Question(f"turn.{self.state.turns}.{self.asked}", asked, options, PLAYER)
+            )
         ]
 
     def _asking_which(self) -> bool:
@@ -418,7 +435,12 @@ class OnirimTable:
         drafts, state = [], self.state
         for action in actions:
             drafts.append(self._action_on(state, action))
-            state = ENGINE.apply(state, action)  # IllegalAction: nothing is recorded
+            try:
+                state = ENGINE.apply(state, action)  # IllegalAction: nothing is recorded
+            except IllegalAction:
+                if self.state.phase == "turn" and not isinstance(c, Discarded | Paired):
+                    self._missed = True  # a tap after a play the camera never booked
+                raise
         return drafts
 
     def _action_on(self, state: OnirimState, action: Action) -> EventDraft:

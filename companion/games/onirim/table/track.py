@@ -431,6 +431,24 @@ def near_plays(
     )
 
 
+def missed_choices(
+    engine: OnirimEngine, state: OnirimState, seen: Table, window: int
+) -> tuple[Action, ...]:
+    """Every legal turn action, those whose table is nearest `seen` first (a card laid that
+    the reading holds beats one it does not): what a player is offered for a play the camera
+    missed, the reading being perhaps a play further on."""
+
+    def near(action: Action) -> tuple[int, int]:
+        want = table_of(engine.apply(state, action), window)
+        n = gap(seen, want)
+        card = getattr(action, "card", None)
+        cards = [*seen.labyrinth, *(c for m in seen.mirrors for c in m.under), seen.discard_top]
+        shown = card in cards or any(c in cards for c in getattr(action, "cards", ()))
+        return (0 if shown else 1, n if n is not None else 99)
+
+    return tuple(sorted(_turn_actions(engine, state), key=near))
+
+
 def _turn_actions(engine: OnirimEngine, state: OnirimState) -> list[Action]:
     return [a for a in engine.legal_actions(state) if isinstance(a, TURN_ACTIONS)]
 
