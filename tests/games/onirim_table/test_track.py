@@ -312,3 +312,29 @@ def test_a_fourth_card_and_the_flip_are_one_play_even_ahead_of_the_effects_taps(
     for table in (fan, flipped):
         found = explain(ENGINE, effect, table, WINDOW)
         assert found.breach is None and found.action is None
+
+
+def test_a_tap_after_a_play_the_camera_missed_asks_which_play_it_was() -> None:
+    """The camera never booked a play and the player taps the card drawn after it: the tap
+    is refused, and the player is asked which play it was, the one the table shows first."""
+    import pytest
+
+    from companion.games.base import IllegalAction
+    from companion.games.onirim.table.live import PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+    game.state = state
+    seen = table_of(state, WINDOW)
+    played = type(seen)(("blue-moon",), seen.doors, seen.mirrors, seen.discard_top)
+    for i in range(4):  # read while a hand rests on the played card: the game's table
+        game.update(Observation(seen.to_json() | {"located": True}, 1.0), i)
+    with pytest.raises(IllegalAction):
+        game.correct({"kind": "drew", "cards": ["red-moon"]}, 0)
+    game.tracker.stable = played
+    (asked,) = [d for d in game.update(Observation({"located": False}, 0.0), 5)]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert values[0] == {"type": "play", "card": "blue-moon"} and PUT_BACK in values
+    assert asked.payload["text"].startswith("The camera missed your play")
