@@ -175,6 +175,7 @@ class OnirimTable:
         self.tracker = StableTable()
         self._partial = StableTable()
         self._missed = False
+        self._missed_turn = -1
         self._last_top: str | None = None
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
@@ -274,10 +275,17 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
-        if self._missed and self.state.phase == "turn" and not self._asking_which():
+        if (
+            self._missed
+            and self.state.phase == "turn"
+            and not self._asking_which()
+            and self._missed_turn != self.state.turns
+        ):
             # The player tapped what follows a play the camera did not book: they are asked
-            # which play it was, every legal one offered, those nearest the reading first.
+            # which play it was, every legal one offered, those nearest the reading first;
+            # once a turn (a tap tried again is not asked again).
             self._missed, self._asked = False, None
+            self._missed_turn = self.state.turns
             return drafts + self._ask_which(
                 missed_choices(ENGINE, self.state, stable, self.window),
                 stable,
