@@ -30,6 +30,13 @@ class StableReadings(Generic[T]):
         self._since = 0.0
         self.stable: T | None = None
 
+    def steady(self) -> T | None:
+        """The last reading if it has stood for `frames` readings, reported or not: what a
+        tracker judges while its stable reading is held back (a card it cannot yet name)."""
+        if self._last is None or self._run < self.frames:
+            return None
+        return self._last
+
     def update(self, reading: T | None, now: float = 0.0) -> T | None:
         """A new stable reading, once; None while unsettled or unchanged (None: nothing read).
         `now` is the frame's time in seconds (only read when `seconds` is set)."""

@@ -38,10 +38,10 @@ def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
     assert "Sun Mirror" in found.breach.rule
 
 
-def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
-    """A pair is laid in two motions: one card alone is waited out, and flagged only if it
-    stays alone."""
-    from companion.games.onirim.table.live import HIDDEN_FRAMES, OnirimTable
+def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
+    """A pair is laid in two motions: one card alone is waited out; if it stays alone, the
+    player is asked which pair it was (the legal pairs with that card), never flagged."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, PUT_BACK, OnirimTable
     from companion.live.table_game import Observation
     from companion.store import Session
 
@@ -58,9 +58,46 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_refused() -> None:
     for i in range(HIDDEN_FRAMES + 3):
         drafts += game.update(Observation(one.to_json() | {"located": True}, 1.0), i)
         if i == HIDDEN_FRAMES - 2:
-            assert not [d for d in drafts if d.kind == "onirim.breach"]
-    (breach,) = [d for d in drafts if d.kind == "onirim.breach"]
-    assert breach.payload["rule"] == "cards go under a Mirror two at a time"
+            assert not [d for d in drafts if d.kind == "question"]
+    assert not [d for d in drafts if d.kind == "onirim.breach"]
+    (asked,) = [d for d in drafts if d.kind == "question"]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
+
+
+def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
+    """A new card that cannot be named: the player is asked, offered the plays the cards
+    named and the hand leave (never guessed, even when one fits); an unnamed place just
+    past the last card (its body over the next corner) does not stop the play being booked."""
+    from companion.games.onirim.table.live import PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    hand = ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"]
+
+    def frames(table: dict[str, object]) -> list[object]:
+        game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+        game.state = _turn(hand)
+        out = []
+        for i in range(4):
+            out += game.update(Observation(table | {"located": True}, 0.5), i)
+        return out
+
+    base = table_of(_turn(hand), WINDOW).to_json()
+    half = {"under": ["blue-sun", None]}
+    fan = [m | half if m["mirror"] == "sun" else m for m in base["mirrors"]]
+    out = frames(base | {"mirrors": fan})
+    (asked,) = [d for d in out if d.kind == "question"]
+    assert not [d for d in out if d.kind in ("onirim.action", "onirim.breach")]
+    pair = {"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}
+    assert [c["value"] for c in asked.payload["choices"]] == [pair, PUT_BACK]
+    out = frames(base | {"labyrinth": [None]})
+    (asked,) = [d for d in out if d.kind == "question"]
+    assert {"type": "play", "card": "red-sun"} in [c["value"] for c in asked.payload["choices"]]
+    out = frames(base | {"labyrinth": ["brown-moon", None]})
+    booked = [d.payload["action"] for d in out if d.kind == "onirim.action"]
+    assert booked and all(a == {"type": "play", "card": "brown-moon"} for a in booked)
+    assert not [d for d in out if d.kind in ("question", "onirim.breach")]
 
 
 def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:
@@ -244,3 +281,60 @@ def test_after_a_breach_the_next_play_is_booked_not_flagged_again() -> None:
         drafts += out
     assert len([d for d in drafts if d.kind == "onirim.breach"]) == 1
     assert game.state.labyrinth[-1] == "brown-moon"
+
+
+def test_a_fourth_card_and_the_flip_are_one_play_even_ahead_of_the_effects_taps() -> None:
+    """The Key Mirror's fourth card: the camera reads three cards of the fan while the effect
+    is chosen, or the Mirror already flipped with its Doors laid before the tap; either is
+    the pair, booked once, and nothing is flagged while the taps come."""
+    state = _turn(["blue-key", "green-key", "red-sun", "brown-moon", "red-moon"])
+    i = state.in_game.index("key")
+    under = tuple(("red-key", "brown-key") if k == i else () for k in range(len(state.in_game)))
+    state = evolve(state, under=under)
+    seen = table_of(state, WINDOW)
+    pair = Pair("key", ("blue-key", "green-key"))
+    effect = ENGINE.apply(state, pair)
+    assert effect.phase == "effect"
+    fan = type(seen)(
+        seen.labyrinth,
+        seen.doors,
+        _with_under(state, "key", ("red-key", "brown-key", "blue-key")),
+        table_of(effect, WINDOW).discard_top,  # the Nightmares it discards
+    )
+    assert explain(ENGINE, state, fan, WINDOW).action == pair
+    flipped = type(seen)(
+        seen.labyrinth,
+        ("red", "red"),
+        tuple(MirrorLie(m.mirror, True, ()) if m.mirror == "key" else m for m in seen.mirrors),
+        "green-key",
+    )
+    assert explain(ENGINE, state, flipped, WINDOW).action == pair
+    for table in (fan, flipped):
+        found = explain(ENGINE, effect, table, WINDOW)
+        assert found.breach is None and found.action is None
+
+
+def test_a_tap_after_a_play_the_camera_missed_asks_which_play_it_was() -> None:
+    """The camera never booked a play and the player taps the card drawn after it: the tap
+    is refused, and the player is asked which play it was, the one the table shows first."""
+    import pytest
+
+    from companion.games.base import IllegalAction
+    from companion.games.onirim.table.live import PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+    game.state = state
+    seen = table_of(state, WINDOW)
+    played = type(seen)(("blue-moon",), seen.doors, seen.mirrors, seen.discard_top)
+    for i in range(4):  # read while a hand rests on the played card: the game's table
+        game.update(Observation(seen.to_json() | {"located": True}, 1.0), i)
+    with pytest.raises(IllegalAction):
+        game.correct({"kind": "drew", "cards": ["red-moon"]}, 0)
+    game.tracker.stable = played
+    (asked,) = [d for d in game.update(Observation({"located": False}, 0.0), 5)]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert values[0] == {"type": "play", "card": "blue-moon"} and PUT_BACK in values
+    assert asked.payload["text"].startswith("The camera missed your play")

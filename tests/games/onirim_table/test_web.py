@@ -160,6 +160,8 @@ def test_a_door_earned_by_three_of_a_colour_is_a_reminder_until_it_lies(tmp_path
 
 
 def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
+    """A new card the camera cannot name: the player's phone is asked which play it was,
+    offered the plays of the hand that fit (so the question is private, like the hand)."""
     with live_table(tmp_path, {"mirrors": False}) as (http, runtime):
         http.post(
             f"{API}/drew?seat=0",
@@ -172,10 +174,13 @@ def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
         for _ in range(15):
             runtime.submit(game.update(Observation(unsure, 0.5), 0))
         assert game.state.labyrinth == ()
-        (question,) = http.get("/api/questions").json()
-        assert "labyrinth" in question["text"] and len(question["choices"]) == 12
+        assert http.get("/api/questions").json() == []
+        (question,) = http.get("/api/questions?seat=0").json()
+        values = [c["value"] for c in question["choices"]]
+        play = {"type": "play", "card": "blue-moon"}
+        assert play in values and "back" in values and len(values) == 6
         res = http.post(
-            "/api/corrections", json={"question": question["id"], "answer": "blue-moon"}
+            "/api/corrections?seat=0", json={"question": question["id"], "answer": play}
         )
         assert res.status_code == 200, res.text
         for _ in range(3):

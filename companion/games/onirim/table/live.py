@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections import Counter
+from collections import Counter, deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +65,20 @@ from companion.games.onirim.table.messages import (
     parse,
 )
 from companion.games.onirim.table.track import (
+    STABLE_FRAMES,
     Place,
+    Seen,
     StableTable,
     Table,
     explain,
     half_pair,
     lag,
+    missed_choices,
+    near_plays,
+    pairs_with,
     seen_from,
     table_of,
+    unclear_fits,
 )
 from companion.live.table_game import (
     ANSWER_KIND,
@@ -166,6 +173,12 @@ class OnirimTable:
         """Engine actions booked so far (the sim film waits for them)."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
+        self._partial = StableTable()
+        self._missed = False
+        self._missed_turn = -1
+        self._last_top: str | None = None
+        self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
+        """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
         self._doubt = 0
         self._unsure = 0
@@ -239,31 +252,74 @@ class OnirimTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
+        seen = self._pile_kept(seen)
+        if seen.table is None:
+            self.tracker.update(None)  # an unsettled frame all the same
+        self._partial.update(seen.partial)
+        steady = self._partial.steady() if seen.table is None else None
+        fits, sure = (
+            unclear_fits(ENGINE, self.state, steady, self.window) if steady else ((), False)
+        )
+        if sure:
+            # The cards the camera named leave one play, an unnamed card only where the
+            # last card's body lies: it is booked. A play that needs an unnamed card to be
+            # a card of the hand is asked (the engine's plays that fit, or none of them).
+            self._flagged = None
+            return [self._action(fits[0], "camera")]
+        if fits and steady is not None:
+            return self._ask_which(fits, steady, back=True, wait=False)
         drafts = self._ask(seen.unclear)
-        new = self.tracker.update(seen.table)
+        new = self.tracker.update(seen.table) if seen.table is not None else None
         if new is not None:
             drafts.append(EventDraft(SEEN_KIND, {"table": new.to_json()}))
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
+        if (
+            self._missed
+            and self.state.phase == "turn"
+            and not self._asking_which()
+            and self._missed_turn != self.state.turns
+        ):
+            # The player tapped what follows a play the camera did not book: they are asked
+            # which play it was, every legal one offered, those nearest the reading first;
+            # once a turn (a tap tried again is not asked again).
+            self._missed, self._asked = False, None
+            self._missed_turn = self.state.turns
+            return drafts + self._ask_which(
+                missed_choices(ENGINE, self.state, stable, self.window),
+                stable,
+                back=True,
+                wait=False,
+                text="The camera missed your play: which was it?",
+            )
+        self._missed = False
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
-        self._hidden = self._hidden + 1 if found.hidden else 0
+        # Hidden cards are waited out while the player taps (a Mirror's fourth card lies
+        # out of the fan's view until its effect is chosen).
+        self._hidden = self._hidden + 1 if found.hidden and self.state.phase == "turn" else 0
         if self._hidden >= HIDDEN_FRAMES and stable != self._flagged:
-            self._flagged = stable
             want = table_of(self.state, self.window)
             alone = half_pair(stable, want)
+            near = (
+                pairs_with(ENGINE, self.state, stable, alone)
+                if alone is not None
+                else near_plays(ENGINE, self.state, stable, self.window)
+            )
+            if near or alone is None or self._asking_which():
+                # One card of a pair laid and the other held, or cards unseen (a resting
+                # hand, a row or fan read short): the camera cannot tell a slow play or its
+                # own miss from a wrong one, so it asks; the player may put the table back.
+                unseen = None if near or alone is not None else _missing(stable, want)
+                return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
+            self._flagged = stable
             drafts.append(
                 self._breach(
                     Breach(
                         "cards go under a Mirror two at a time",
                         f"one card under the {alone.title()} Mirror",
-                    )
-                    if alone is not None
-                    else Breach(
-                        "a card laid stays on the table",
-                        "cards the game has are not seen: " + _missing(stable, want),
                     )
                 )
             )
@@ -285,6 +341,21 @@ class OnirimTable:
         elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
+
+    def _pile_kept(self, seen: Seen) -> Seen:
+        """The discard pile read as empty after it was read with a card: its last top read
+        (the pile only grows; its top read on and off would never settle otherwise)."""
+        read = next((t.discard_top for t in (seen.table, seen.partial) if t is not None), None)
+        if read is not None:
+            self._tops.append(read)
+            if len(self._tops) == self._tops.maxlen and len(set(self._tops)) == 1:
+                self._last_top = read  # read alike in a row: a flicker does not stick
+        top = self._last_top
+
+        def kept(t: Table | None) -> Table | None:
+            return replace(t, discard_top=top) if t is not None and t.discard_top is None else t
+
+        return seen if top is None else Seen(kept(seen.table), seen.unclear, kept(seen.partial))
 
     def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
         """A new card the camera cannot name for a while: ask which it is, not guess."""
@@ -310,22 +381,42 @@ class OnirimTable:
         ]
 
     def _ask_which(
-        self, choices: tuple[Action, ...], stable: Table, back: bool = False
+        self,
+        choices: tuple[Action, ...],
+        stable: Table,
+        back: bool = False,
+        wait: bool = True,
+        unseen: str | None = None,
+        text: str | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
         hand), or that the table is to be put back. Asked once per stable table."""
-        if self._unsure < ASK_AFTER_FRAMES or self.open_questions or stable == self._asked:
+        if (
+            (wait and self._unsure < ASK_AFTER_FRAMES)
+            or self._asking_which()
+            or stable == self._asked
+        ):
             return []
         self._asked = stable
         options = [{"label": _label(a), "value": action_to_json(a)} for a in choices]
-        text = "The camera saw the end of your play, not the play: which was it?"
+        asked = text or "The camera saw the end of your play, not the play: which was it?"
         if back:
             options.append({"label": "none of these: I put the table back", "value": PUT_BACK})
-            text = "The camera is not sure what it saw on the table: which play was it?"
+            asked = text or "The camera is not sure what it saw on the table: which play was it?"
+        if unseen is not None:
+            options = [{"label": "they lie there: nothing was played", "value": PUT_BACK}]
+            asked = f"The camera cannot see {unseen}: are those cards still there?"
         return [
-            question_draft(Question(f"turn.{self.state.turns}.{self.asked}", text, options, PLAYER))
+            question_draft(
+                Question(f"turn.{self.state.turns}.{self.asked}", asked, options, PLAYER)
+            )
         ]
+
+    def _asking_which(self) -> bool:
+        """Whether a "which play was it?" is open (a question about one card does not stop
+        one: the play may tell that card)."""
+        return any(q.startswith("turn.") for q in self.open_questions)
 
     def _action(self, action: Action, by: str) -> EventDraft:
         payload = {"action": action_to_json(action), "by": by}
@@ -352,7 +443,12 @@ class OnirimTable:
         drafts, state = [], self.state
         for action in actions:
             drafts.append(self._action_on(state, action))
-            state = ENGINE.apply(state, action)  # IllegalAction: nothing is recorded
+            try:
+                state = ENGINE.apply(state, action)  # IllegalAction: nothing is recorded
+            except IllegalAction:
+                if self.state.phase == "turn" and not isinstance(c, Discarded | Paired):
+                    self._missed = True  # a tap after a play the camera never booked
+                raise
         return drafts
 
     def _action_on(self, state: OnirimState, action: Action) -> EventDraft:

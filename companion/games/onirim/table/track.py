@@ -78,12 +78,19 @@ Place = tuple[str, int]
 """A place the camera reads: ("labyrinth", k), ("under-<mirror>", k) or ("discard", 0)."""
 
 
+UNCLEAR = "?"
+"""A card the camera sees but cannot name, in a `Seen.partial` table."""
+
+
 @dataclass(frozen=True)
 class Seen:
     """One frame as the tracker takes it: the table, or None and the places in doubt."""
 
     table: Table | None
     unclear: tuple[Place, ...] = ()
+    partial: Table | None = None
+    """With places in doubt: the table with `UNCLEAR` where a card cannot be named, so the
+    engine can still say which plays would lay it (the hand is known)."""
 
 
 def table_of(state: OnirimState, window: int) -> Table:
@@ -115,7 +122,7 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
                 card = answers.get((zone, k)) or (had[k] if k < len(had) else None)
             if card is None:
                 unclear.append((zone, k))
-            out.append(card)
+            out.append(card if card is not None else UNCLEAR)
         return tuple(out)
 
     try:
@@ -137,9 +144,10 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
         doors = tuple(sorted(str(d) for d in data["doors"]))
     except (KeyError, TypeError):
         return Seen(None)
+    table = Table(lab, doors, mirrors, top)
     if unclear:
-        return Seen(None, tuple(unclear))
-    return Seen(Table(lab, doors, mirrors, top))
+        return Seen(None, tuple(unclear), table)
+    return Seen(table)
 
 
 class StableTable(StableReadings[Table]):
@@ -187,7 +195,8 @@ def lag(seen: Table, want: Table) -> Lag | None:
             unflipped.append(w.mirror)
             continue
         return None
-    if seen.discard_top != want.discard_top and not unflipped:
+    # A pile read as empty where the game has one is not read: cards only go onto it.
+    if seen.discard_top not in (want.discard_top, None) and not unflipped:
         return None
     return Lag(tuple(sorted((+missing).elements())), tuple(unflipped))
 
@@ -282,8 +291,16 @@ def explain(
                 return found
     settled = settle(seen, want, window)
     if is_hidden(seen, want) or half_pair(seen, want) is not None:
+        if state.phase == "turn" and half_pair(seen, want) is not None:
+            found = _fit(engine, state, seen, window)
+            if found.action is not None or found.choices:
+                return found  # a fourth card laid: the fan shows three, the effect waits
         if settled is not None and state.phase == "turn":
             found = _fit(engine, state, settled, window)
+            if isinstance(found.action, Discard):
+                # Only the pile's top changed while laid cards are not seen: the row may
+                # have grown under them as well, so the player says which play it was.
+                return Explanation(choices=(found.action,), misread=True)
             if found.action is not None:
                 return found  # a laid card read short or as another, and a play seen
         return Explanation(hidden=True)
@@ -300,25 +317,163 @@ def explain(
             return found
     breach = diagnose(engine, state, seen, window)
     if not is_rule_breach(breach):
-        near = tuple(
-            a
-            for a in _turn_actions(engine, state)
-            if gap(seen, table_of(engine.apply(state, a), window)) == 1
-        )
+        near = near_plays(engine, state, seen, window)
         if near:
             return Explanation(choices=near, misread=True)
     return Explanation(breach=breach)
+
+
+def fill_unclear(partial: Table, want: Table) -> tuple[Table, int]:
+    """`partial` with each card it cannot name taken as `want` has it there, and how many
+    were so taken. An unnamed card past the end of `want`'s row or fan is dropped: the body
+    of the last card covers the next place's corner, which may read as a card. (A Mirror
+    `want` has explored: the cards still under it are left as read, `lag` skips them.)"""
+    taken = 0
+
+    def fill(cards: tuple[str, ...], laid: tuple[str, ...]) -> tuple[str, ...]:
+        nonlocal taken
+        if len(cards) == len(laid) + 1 and cards[-1] == UNCLEAR:
+            cards = cards[:-1]
+        out = []
+        for k, c in enumerate(cards):
+            if c == UNCLEAR and k < len(laid):
+                c = laid[k]
+                taken += 1
+            out.append(c)
+        return tuple(out)
+
+    laid = {m.mirror: m for m in want.mirrors}
+    mirrors = tuple(
+        MirrorLie(s.mirror, s.explored, fill(s.under, laid[s.mirror].under))
+        if s.mirror in laid and not (laid[s.mirror].explored and not s.explored)
+        else s
+        for s in partial.mirrors
+    )
+    lab = fill(partial.labyrinth, want.labyrinth)
+    return Table(lab, partial.doors, mirrors, partial.discard_top), taken
+
+
+def unclear_fits(
+    engine: OnirimEngine, state: OnirimState, partial: Table, window: int
+) -> tuple[tuple[Action, ...], bool]:
+    """The turn's actions whose table is `partial` once its unnamed cards are taken as the
+    action lays them, and whether the one that fits is sure: it needed no unnamed card to
+    be a card of the hand (one sure fit is the play; otherwise the player is asked). An
+    action that leaves the table as it lay (a discard onto its own kind) is never seen."""
+    if state.phase != "turn":
+        return (), False
+    now = table_of(state, window)
+    fits, sure = [], True
+    for action in _turn_actions(engine, state):
+        if isinstance(action, Discard) and partial.discard_top != action.card:
+            continue  # a discard is seen on the pile, never taken from a pile not read
+        want = table_of(engine.apply(state, action), window)
+        if want == now:
+            continue
+        filled, taken = fill_unclear(partial, want)
+        if lag(filled, want) is not None:  # an unnamed card left over never equals one
+            fits.append(action)
+            sure = sure and taken == 0
+    return tuple(fits), sure and len(fits) == 1
+
+
+def pairs_with(
+    engine: OnirimEngine, state: OnirimState, seen: Table, mirror: str
+) -> tuple[Action, ...]:
+    """The legal pairs under `mirror` that hold the card lying alone there (`half_pair`)."""
+    if state.phase != "turn":
+        return ()
+    lone = next((m.under[-1] for m in seen.mirrors if m.mirror == mirror and m.under), None)
+    return tuple(
+        a
+        for a in _turn_actions(engine, state)
+        if isinstance(a, Pair) and a.mirror == mirror and lone in a.cards
+    )
+
+
+def near_plays(
+    engine: OnirimEngine, state: OnirimState, seen: Table, window: int
+) -> tuple[Action, ...]:
+    """The turn's actions whose table is one card away from `seen` (a card missing or read
+    as another): what the player is offered when the camera cannot tell."""
+    if state.phase != "turn":
+        return ()
+    return tuple(
+        a
+        for a in _turn_actions(engine, state)
+        if gap(seen, table_of(engine.apply(state, a), window)) == 1
+    )
+
+
+def missed_choices(
+    engine: OnirimEngine, state: OnirimState, seen: Table, window: int
+) -> tuple[Action, ...]:
+    """Every legal turn action, those whose table is nearest `seen` first (a card laid that
+    the reading holds beats one it does not): what a player is offered for a play the camera
+    missed, the reading being perhaps a play further on."""
+
+    def near(action: Action) -> tuple[int, int]:
+        want = table_of(engine.apply(state, action), window)
+        n = gap(seen, want)
+        card = getattr(action, "card", None)
+        cards = [*seen.labyrinth, *(c for m in seen.mirrors for c in m.under), seen.discard_top]
+        shown = card in cards or any(c in cards for c in getattr(action, "cards", ()))
+        return (0 if shown else 1, n if n is not None else 99)
+
+    return tuple(sorted(_turn_actions(engine, state), key=near))
 
 
 def _turn_actions(engine: OnirimEngine, state: OnirimState) -> list[Action]:
     return [a for a in engine.legal_actions(state) if isinstance(a, TURN_ACTIONS)]
 
 
+FAN_READ = 3
+"""Cards of a fan the camera reads (the layout's `fan_max`): a fourth lies on the table only
+while a Mirror's effect is being chosen."""
+
+
+def explored_ahead(seen: Table, want: Table) -> bool:
+    """Whether `seen` is `want` (a Mirror's fourth card laid, its effect still to be chosen)
+    with the player ahead of their taps: the fan's first cards in view, or the Mirror
+    already flipped with its cards discarded and the Doors its effect brings laid."""
+    if seen.labyrinth != want.labyrinth or len(seen.mirrors) != len(want.mirrors):
+        return False
+    flipped, ahead = [], False
+    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
+        if s.mirror != w.mirror:
+            return False
+        if s == w:
+            continue
+        if w.explored or len(w.under) <= FAN_READ:
+            return False
+        if not s.explored and s.under == w.under[:FAN_READ]:
+            ahead = True
+        elif s.explored and not s.under:
+            flipped.append(w.under)
+        else:
+            return False
+    if not ahead and not flipped:
+        return False
+    extra = Counter(seen.doors)
+    extra.subtract(want.doors)
+    if any(n < 0 for n in extra.values()) or (+extra and not flipped):
+        return False
+    tops = {want.discard_top, *(c for under in flipped for c in under)}
+    return seen.discard_top in tops
+
+
 def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
-    """The one turn action whose table is `seen` (what lags aside), or the several."""
+    """The one turn action whose table is `seen` (what lags aside, or a Mirror's exploring
+    done ahead of its taps: the fourth card and the flip are one play), or the several."""
     fits = []
     for action in _turn_actions(engine, state):
-        found = lag(seen, table_of(engine.apply(state, action), window))
+        if isinstance(action, Discard) and seen.discard_top != action.card:
+            continue  # a discard is seen on the pile, never taken from a pile not read
+        after = engine.apply(state, action)
+        want = table_of(after, window)
+        found = lag(seen, want)
+        if found is None and after.phase == "effect" and explored_ahead(seen, want):
+            found = Lag()
         if found is not None:
             fits.append((action, found))
     if len(fits) == 1:
