@@ -12,6 +12,7 @@ from typing import Any
 from companion.camera.base import Frame
 from companion.games.reflecto.rules.state import OVER
 from companion.games.reflecto.table.live import ReflectoTable, make_table_game
+from companion.games.reflecto.table.messages import parse
 from companion.live.demo_players import DemoPlayers
 from companion.store import Event, Session
 
@@ -49,7 +50,7 @@ def play_film(film: Any, fps: float = 4.0) -> DemoRun:
         image, truth = film.frame(t)
         frame = Frame(image, t, run.frames, truth)
         commit(run.game.update(run.game.perceive(frame, None), t))
-        players.step(t, lambda payload, seat: commit(run.game.correct(payload, seat)))
+        players.step(t, lambda payload, seat: commit(run.game.correct(parse(payload), seat)))
         run.frames += 1
     run.played, run.dropped = players.played, players.dropped
     return run
