@@ -7,7 +7,9 @@ mover's winning guess, all through the engine) played through the live table at 
 frames a second (`table/demo_film.play_film`): every frame read by the real perceiver, the
 film's taps played as phones would. Per seed: moves booked against the film's, breaches (the
 film is legal: every breach is false), questions, taps played and dropped, and whether the
-game reached the result. Frames are read one after the other, so the numbers do not depend
+game reached the result, and whether it did so as filmed (every move booked, no breach, no
+question: a guess tapped while the camera is behind can end a game whose board went wrong,
+as a player's would). Frames are read one after the other, so the numbers do not depend
 on the machine's speed. Use seeds never used in development.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.config import load_settings  # noqa: E402
 from companion.games.reflecto.rules.state import OVER  # noqa: E402
 from companion.games.reflecto.table.demo_film import play_film  # noqa: E402
 from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND  # noqa: E402
@@ -36,7 +40,10 @@ from companion.live.table_game import QUESTION_KIND  # noqa: E402
 
 def run_seed(seed: int, moves: int) -> dict[str, Any]:
     start = time.perf_counter()
-    run = play_film(table_film(seed, moves=moves))
+    with tempfile.TemporaryDirectory() as data:
+        # A data directory as the server has: the screens' colours are kept once learnt.
+        settings = load_settings(None, {"data_dir": data}, environ={})
+        run = play_film(table_film(seed, settings, moves=moves), settings=settings)
     booked = [e.payload["action"] for e in run.events if e.kind == ACTION_KIND]
     filmed = scripted_game(seed, max_moves=moves).actions
     return {
@@ -48,6 +55,9 @@ def run_seed(seed: int, moves: int) -> dict[str, Any]:
         "taps_played": run.played,
         "taps_dropped": run.dropped,
         "result": run.game.state.phase == OVER,
+        "as_filmed": run.game.state.phase == OVER
+        and booked[:-1] == filmed
+        and not any(e.kind in (BREACH_KIND, QUESTION_KIND) for e in run.events),
         "frames": run.frames,
         "seconds": round(time.perf_counter() - start, 1),
     }
@@ -65,6 +75,7 @@ def main() -> int:
     total = {
         "films": len(rows),
         "to_the_result": sum(r["result"] for r in rows),
+        "as_filmed": sum(r["as_filmed"] for r in rows),
         "moves_right": sum(r["moves_right"] for r in rows),
         "moves_filmed": sum(r["moves_filmed"] for r in rows),
         "breaches": sum(r["breaches"] for r in rows),

@@ -29,11 +29,13 @@ class DemoRun:
     dropped: int = 0
 
 
-def play_film(film: Any, fps: float = 4.0) -> DemoRun:
+def play_film(film: Any, fps: float = 4.0, settings: Any = None) -> DemoRun:
     """Play `film` (`vision/scene.table_film`) at `fps` film frames a second until the game
-    is over or the film (and its guess's retries) has played out."""
+    is over or the film (and its guess's retries) has played out. `settings` with a data
+    directory keeps the screens' colours learnt from the first frames, as the server does;
+    None learns them afresh from frames that show the start."""
     session = Session("demo", "reflecto", {}, ["Ann", "Bob"], 0.0)
-    run = DemoRun(make_table_game(None, session))
+    run = DemoRun(make_table_game(settings, session))
     players = DemoPlayers(list(film.taps))
 
     def commit(drafts: list[Any]) -> None:
