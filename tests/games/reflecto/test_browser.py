@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
+from tests.e2e.e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
+
+NOBODY_TAPS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
+"""The players set up on the page themselves: the demo's scripted players stay away."""
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -22,7 +25,9 @@ def test_a_seat_sets_up_its_word_and_the_other_seat_never_sees_it(tmp_path: Path
 
     port = free_port()
     with (
-        run_server(serve_argv(tmp_path / "data", port, "--game", "reflecto"), port) as server,
+        run_server(
+            serve_argv(tmp_path / "data", port, "--game", "reflecto"), port, camera=NOBODY_TAPS
+        ) as server,
         sync_playwright() as p,
     ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -231,8 +231,12 @@ class ReflectoTable:
             case EnterGuess(word=word):
                 if not normalise_word(word).isalpha():
                     raise UserError("guess: a word, letters only")
-                self._mover(self._seat(seat, "a guess"))
-                return self._apply_now(Guess(normalise_word(word)))
+                guesser = self._seat(seat, "a guess")
+                self._mover(guesser)
+                guess = Guess(normalise_word(word))
+                ENGINE.apply(self.state, guess)  # IllegalAction reaches the caller
+                # Who guessed, for the log's words: a guess moves no screen to name them by.
+                return [EventDraft(ACTION_KIND, {"action": action_to_json(guess), "seat": guesser})]
             case RequestHint():
                 return self._hint(self._seat(seat, "a hint"))
             case SwitchSight(on=on):

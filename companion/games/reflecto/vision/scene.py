@@ -7,6 +7,12 @@ screen, the screen gone from its square while the hand carries it (blurred), the
 its new square, then hands away for a few seconds; a removal carries the screen off the
 board. The table, the board and the light are drawn once; a frame draws the screens, the
 hand and the camera's noise.
+
+The `sim` camera's demo (`table_film`) is a short game that ends: the players' taps ride
+along as the film's `taps` (`companion.sim.taps.Tap`), played by the live loop through the
+same correction path a phone uses: each seat's set-up while the board rests, and after a
+few moves the mover's (right) guess of the other word. Nothing in a frame tells the
+perceiver what the taps say.
 """
 
 from __future__ import annotations
@@ -33,9 +39,15 @@ from companion.games.reflecto.vision.render import (
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera
 from companion.sim.solids import draw_solids
+from companion.sim.taps import Tap
 
 REST_S = 3.0
 """Hands away after each change: time for the tracker's stable frames and the dashboard."""
+DEMO_MOVES = 4
+"""Moves in the `sim` camera's demo before the guess: a game a browser test sees to its end."""
+SETUP_TAP_S = (0.5, 1.0)
+"""Film seconds each seat taps its set-up in, while the first position rests (before the
+first move, which the engine can only explain once both set-ups are in)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,9 @@ class Script:
     """Per change after the first position: the action (engine JSON) that made it."""
     setups: list[dict[str, Any]] = field(default_factory=list)
     """Each seat's set-up (engine JSON), as its player enters it on the phone."""
+    guess: tuple[int, str] | None = None
+    """At the end, when a turn is about to start: the mover and the other seat's word (a
+    guess that wins); None when the game is over or a turn is half made."""
 
 
 def _position(state: Any) -> BoardReading:
@@ -118,7 +133,36 @@ def scripted_game(seed: int, max_moves: int = 400) -> Script:
         if after != script.positions[-1]:
             script.positions.append(after)
             script.actions.append(action_to_json(action))
+    other = state.words[1 - state.to_move]
+    if not ENGINE.is_terminal(state) and not state.moved and other is not None:
+        script.guess = (state.to_move, other)
     return script
+
+
+def setup_payload(setup: dict[str, Any]) -> dict[str, Any]:
+    """A set-up (engine JSON) as its player's phone posts it (`messages.EnterSetup`)."""
+    return {
+        "kind": "setup",
+        "word": "".join(setup["chunks"]),
+        "chunks": list(setup["chunks"]),
+        "columns": list(setup["letter_columns"]),
+        "mirrors": list(setup["mirror_columns"]),
+        "hinted": list(setup["hinted"]),
+    }
+
+
+def script_taps(script: Script, shots: list[Shot]) -> tuple[Tap, ...]:
+    """The players' taps for a filmed script: the set-ups while the first position rests,
+    the guess once the last change has rested (the camera has booked it by then; a tap
+    refused while it has not is tried again by the demo's players)."""
+    taps = [
+        Tap(at, int(setup["seat"]), setup_payload(setup))
+        for at, setup in zip(SETUP_TAP_S, script.setups, strict=False)
+    ]
+    if script.guess is not None:
+        seat, word = script.guess
+        taps.append(Tap(sum(s.seconds for s in shots), seat, {"kind": "guess", "word": word}))
+    return tuple(taps)
 
 
 def _changed(before: BoardReading, after: BoardReading) -> tuple[Cell | None, Cell | None]:
@@ -154,7 +198,8 @@ def film_shots(
 
 
 class Film:
-    """`frame(t)` -> (BGR image, ground truth); the same seed and t give the same picture."""
+    """`frame(t)` -> (BGR image, ground truth); the same seed and t give the same picture.
+    After its last shot the table stays as the game left it."""
 
     def __init__(
         self,
@@ -163,9 +208,11 @@ class Film:
         seed: int,
         size: tuple[int, int] = (1280, 960),
         max_tilt_deg: float = 25.0,
+        taps: tuple[Tap, ...] = (),
     ) -> None:
         self.geom = geom
         self.shots = shots
+        self.taps = taps
         rng = np.random.default_rng([seed, 41])
         self.colours: tuple[Colour, Colour] = random_colours(rng)
         self.camera: VirtualCamera = random_camera(geom, rng, size, max_tilt_deg)
@@ -194,7 +241,6 @@ class Film:
             )
 
     def shot_at(self, t: float) -> Shot:
-        t = t % self.duration if self.duration > 0 else 0.0
         for s in self.shots:
             if t < s.seconds:
                 return s
@@ -223,15 +269,19 @@ class Film:
         pos, neg = self.noise[int(t * 1000) % len(self.noise)]
         img = effects.jpeg(cv2.subtract(cv2.add(img, pos), neg), 85)
         truth = shot.position.to_json()
-        truth |= {"rest": shot.rest, "hand": shot.hand_over is not None}
+        truth |= {"rest": shot.rest, "hand": shot.hand_over is not None, "t": t}
         return img, truth
 
 
-def table_film(seed: int, settings: Any = None, *, rest_s: float = REST_S) -> Film:
-    """The `sim` camera's scene: one whole scripted game (the live table's hook)."""
+def table_film(
+    seed: int, settings: Any = None, *, rest_s: float = REST_S, moves: int = DEMO_MOVES
+) -> Film:
+    """The `sim` camera's scene (the live table's hook): a short scripted game, its set-ups
+    and its winning guess tapped by the players, so the demo plays to its result."""
     camera = getattr(settings, "camera", None)
     size = (camera.width, camera.height) if camera is not None else (1280, 960)
     geom = load_geometry()
-    script = scripted_game(seed)
+    script = scripted_game(seed, max_moves=moves)
     rng = np.random.default_rng([seed, 42])
-    return Film(geom, film_shots(geom, script, rng, rest_s), seed, size)
+    shots = film_shots(geom, script, rng, rest_s)
+    return Film(geom, shots, seed, size, taps=script_taps(script, shots))

@@ -125,7 +125,7 @@ export function describe(ev, seats, view) {
     case "setup": return `${who(a.seat)} is set up`;
     case "move": return a.to === "off" ? `${owner} moved a screen off the board` : `${owner} moved a screen to ${square(a.to)}`;
     case "remove": return `${owner} removed a screen${s && s.text ? `: ${s.text}` : ""}`;
-    case "guess": return `A guess: ${a.word}`;
+    case "guess": return `${who(p.seat)} guessed the other word: ${a.word}`;
     case "done": return "The turn ends";
     default: return null;
   }
