@@ -210,7 +210,14 @@ class ReflectoTable:
         ]
 
     def _action(self, action: Action) -> EventDraft:
-        return EventDraft(ACTION_KIND, {"action": action_to_json(action)})
+        """The action's event, with the seat whose screen it moved: the log names the player
+        from the event itself, whatever view the page holds when the event arrives."""
+        payload: dict[str, Any] = {"action": action_to_json(action)}
+        screen = getattr(action, "screen", None)
+        owner = next((s.owner for s in self.state.screens if s.id == screen), None)
+        if owner is not None:
+            payload["seat"] = owner
+        return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
         payload = breach.to_json() | {"turn": self.state.turn}

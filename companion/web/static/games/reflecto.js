@@ -120,7 +120,7 @@ export function describe(ev, seats, view) {
   if (ev.kind !== "reflecto.action") return null;
   const a = p.action || {};
   const s = a.screen ? screen(a.screen) : null;
-  const owner = s ? who(s.owner) : "A player";
+  const owner = who(p.seat ?? (s ? s.owner : null));
   switch (a.type) {
     case "setup": return `${who(a.seat)} is set up`;
     case "move": return a.to === "off" ? `${owner} moved a screen off the board` : `${owner} moved a screen to ${square(a.to)}`;
