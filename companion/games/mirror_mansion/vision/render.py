@@ -748,7 +748,7 @@ def piece_solids(
 
 
 def _worn_top(
-    top: tuple[int, int, int],
+    top: Paint,
     face: tuple[int, int, int],
     wear: float,
     rng: np.random.Generator,
