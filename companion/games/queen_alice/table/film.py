@@ -18,7 +18,6 @@ the camera; the reader makes its own mistakes here.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import cv2
@@ -41,7 +40,7 @@ from companion.live.conformance import Correct, Observe
 from companion.sim import effects
 from companion.sim.demo_table import CANVAS_PX_PER_MM, overhead_camera, table_canvas
 from companion.sim.taps import Tap
-from companion.store import Session
+from companion.store import Event, Session
 from companion.vision.markers import marker_image
 
 TURNS = 40
@@ -204,53 +203,39 @@ def run_film(film: ChessboardFilm, session: Session, fps: float = 10.0) -> tuple
     `fps`: each frame read by the real reader, the taps played as phones would, a "which
     play?" question answered with the script's play; count what went right and wrong
     (`Tally`: a move is right when the n-th play recorded is the script's n-th)."""
-    from companion.camera.base import Frame
     from companion.games.queen_alice.table.live import BREACH_KIND, make_table_game
-    from companion.live.demo_players import DemoPlayers
+    from companion.live.film_run import FilmRun
     from companion.live.table_game import QUESTION_KIND
-    from companion.store import Event
 
     game = make_table_game(None, session)
-    taps: list[Any] = list(film.taps)  # read-only fields: the loop hands them over as Any
-    players = DemoPlayers(taps)
-    tally, seq, recorded = Tally(moves=len(film.plays)), 0, []
+    tally, recorded = Tally(moves=len(film.plays)), []
 
-    def commit(drafts: list[Any]) -> None:
-        nonlocal seq
-        for draft in drafts:
-            seq += 1
-            payload = json.loads(json.dumps(draft.payload))
-            if draft.kind == BREACH_KIND:
-                tally.breaches += 1
-            elif draft.kind == QUESTION_KIND and str(payload["id"]).startswith("square-"):
-                tally.square_questions += 1
-            elif draft.kind == QUESTION_KIND:
-                tally.play_questions += 1
-            elif draft.kind == "qa.action" and payload["action"]["type"] in ("move", "rescue"):
-                recorded.append(payload["action"])
-            game.apply_event(Event(session.id, seq, 0.0, draft.kind, payload, draft.visibility))
-            if draft.kind == QUESTION_KIND and "plays" in payload:
-                wanted = film.plays[len(recorded)] if len(recorded) < len(film.plays) else None
-                if wanted in payload["plays"]:
-                    commit(
-                        game.correct(
-                            Answer(question=payload["id"], answer=payload["plays"].index(wanted)),
-                            game.state.seat,
-                        )
-                    )
+    def seen(event: Event) -> None:
+        payload = event.payload
+        if event.kind == BREACH_KIND:
+            tally.breaches += 1
+        elif event.kind == QUESTION_KIND and str(payload["id"]).startswith("square-"):
+            tally.square_questions += 1
+        elif event.kind == QUESTION_KIND:
+            tally.play_questions += 1
+        elif event.kind == "qa.action" and payload["action"]["type"] in ("move", "rescue"):
+            recorded.append(payload["action"])
+        if event.kind == QUESTION_KIND and "plays" in payload:
+            wanted = film.plays[len(recorded)] if len(recorded) < len(film.plays) else None
+            if wanted in payload["plays"]:
+                answer = Answer(question=payload["id"], answer=payload["plays"].index(wanted))
+                run.commit(game.correct(answer, game.state.seat))
 
+    # read-only fields: the loop hands the taps over as Any
+    taps: list[Any] = list(film.taps)
+    run = FilmRun(game, session, taps, game.correct, on_event=seen)
     end = (len(film.readings) + 20) * FRAME_S
-    i = 0
-    while i / fps <= end:
-        t = i / fps
-        image, truth = film.frame(t)
-        commit(game.update(game.perceive(Frame(image, t, i, truth), None), t))
-        players.step(t, lambda payload, seat: commit(game.correct(payload, seat)))
-        i += 1
+    while run.frames / fps <= end:
+        run.step(film, fps)
     tally.turns = game.state.turns
     tally.moves_right = sum(a == b for a, b in zip(recorded, film.plays, strict=False))
     tally.checkpoints, tally.checkpoints_right = 1, int(game.state.turns == film.turns)
-    tally.refused = [f"dropped tap {n}" for n in range(players.dropped)] + (
+    tally.refused = [f"dropped tap {n}" for n in range(run.players.dropped)] + (
         [f"{len(recorded)} plays recorded, {len(film.plays)} made"]
         if len(recorded) != len(film.plays)
         else []
