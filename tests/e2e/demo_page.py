@@ -46,6 +46,16 @@ HALF_FILLED = 0.6
 """A laptop's first screen: each half at least this much filled by cards, not bare page."""
 
 
+def open_phone(browser, base: str):
+    """A phone-sized page on the dashboard, ready, and the list its script errors go to."""
+    page = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=30000)
+    return page, errors
+
+
 def new_game(page, game: str, seats: str) -> None:
     page.select_option("#game-select", game)
     page.fill("#seat-names", seats)

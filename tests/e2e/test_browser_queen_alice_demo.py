@@ -10,10 +10,10 @@ import pytest
 
 from tests.e2e.demo_page import (
     DEMO_CAMERA,
-    PHONE,
     kinds,
     new_game,
     no_horizontal_scroll,
+    open_phone,
     screenshots,
 )
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
@@ -27,12 +27,8 @@ PLAYS_SEEN = 4
 def test_a_queen_alice_demo_from_new_game_to_the_final_scoring(browser, tmp_path):
     port = free_port()
     with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
-        page = browser.new_page(viewport=PHONE, device_scale_factor=1)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page, errors = open_phone(browser, server.base)
         page.on("dialog", lambda dialog: dialog.accept())  # "Show the final scoring ...?"
-        page.goto(server.base + "/")
-        page.wait_for_selector("body[data-ready='1']", timeout=30000)
         new_game(page, "queen-alice", "Ann, Bob")
         page.wait_for_selector("#panel .qa-board", timeout=60000)
         wait_until(page, "document.querySelector('#panel .qa-ip').textContent.includes('Ann')")

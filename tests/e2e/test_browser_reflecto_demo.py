@@ -10,10 +10,10 @@ import pytest
 
 from tests.e2e.demo_page import (
     DEMO_CAMERA,
-    PHONE,
     kinds,
     new_game,
     no_horizontal_scroll,
+    open_phone,
     screenshots,
 )
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
@@ -26,11 +26,7 @@ ACTIONS = "#log li[data-kind='reflecto.action'] .words"
 def test_a_reflecto_demo_from_new_game_to_the_result(browser, tmp_path):
     port = free_port()
     with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
-        page = browser.new_page(viewport=PHONE, device_scale_factor=1)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(server.base + "/")
-        page.wait_for_selector("body[data-ready='1']", timeout=30000)
+        page, errors = open_phone(browser, server.base)
         new_game(page, "reflecto", "Ann, Bob")
         page.wait_for_selector("#panel .rf-board", timeout=60000)
 
