@@ -21,26 +21,27 @@ function button(text, onClick) {
   return b;
 }
 
+const SUIT = { hearts: "♥", spades: "♠", clubs: "♣", diamonds: "♦", wild: "★" };
+
 function chessboard(v) {
   const { rows, cols, resources, actions } = v.chessboard;
   const grid = h("div", { className: "qa-board" });
-  grid.style.display = "grid";
-  grid.style.gridTemplateColumns = `2.6em repeat(${cols}, 1.8em)`;
-  grid.style.fontSize = "0.9em";
+  grid.style.gridTemplateColumns = `3.2em repeat(${cols}, minmax(0, 1fr))`;
   const seen = {};
   for (const s of v.camera || []) seen[`${s.cell[0]},${s.cell[1]}`] = s.colour;
   const at = {};
   for (const p of v.pieces) at[`${p.cell[0]},${p.cell[1]}`] = p;
   grid.append(h("div"));
-  for (let c = 0; c < cols; c += 1) grid.append(h("div", { textContent: actions[c].slice(0, 3), title: actions[c] }));
+  // A column's action as its suit (a long name does not fit a square); the name on tap.
+  for (let c = 0; c < cols; c += 1) {
+    grid.append(h("div", { className: "qa-head", textContent: SUIT[actions[c]] || actions[c].slice(0, 1).toUpperCase(), title: actions[c] }));
+  }
   for (let r = rows - 1; r >= 0; r -= 1) {
     grid.append(h("div", { textContent: resources[r], title: `row ${r}` }));
     for (let c = 0; c < cols; c += 1) {
       const key = `${r},${c}`;
       const p = at[key];
       const cell = h("div", { className: "qa-cell", textContent: p ? KIND_LETTER[p.kind] : "", title: p ? `${p.colour} ${p.kind} [${r},${c}]` : `[${r},${c}]` });
-      cell.style.border = "1px solid #999";
-      cell.style.textAlign = "center";
       if (p) { cell.style.color = COLOUR[p.colour]; cell.style.fontWeight = "bold"; }
       if (v.camera && (seen[key] || null) !== (p ? p.colour : null)) {
         cell.style.background = "#fefcbf"; // the camera sees something else here

@@ -26,13 +26,15 @@ function evenSplit(word, screens) {
   return out;
 }
 
-function boardGrid(v, seat) {
-  // Seat 1 sits across the table: their view is turned half round.
+function boardGrid(v, seat, seats) {
+  // Seat 1 sits across the table: their view is turned half round. The board fills the
+  // panel's width (square cells), screens drawn as tiles in their player's colour: a
+  // family reads it from a metre, the way the screens stand on the table.
   const flip = seat === 1;
   const grid = h("div", { className: "rf-board" });
-  grid.style.display = "grid";
-  grid.style.gridTemplateColumns = `repeat(${v.cols}, 2.2em)`;
-  grid.style.gridTemplateRows = `repeat(${v.rows}, 2.2em)`;
+  grid.style.gridTemplateColumns = `repeat(${v.cols}, minmax(0, 1fr))`;
+  grid.style.gridTemplateRows = `repeat(${v.rows}, minmax(0, 1fr))`;
+  grid.style.aspectRatio = `${v.cols} / ${v.rows}`;
   const at = {};
   for (const s of v.screens) if (s.cell) at[`${s.cell[0]},${s.cell[1]}`] = s;
   const seenMirror = new Set((v.sight || []).map((x) => x.screen));
@@ -40,23 +42,32 @@ function boardGrid(v, seat) {
     for (let c = 0; c < v.cols; c += 1) {
       const s = at[`${r},${c}`];
       let text = "";
-      let title = `[${r},${c}]`;
+      let title = `row ${r + 1}, column ${c + 1}`;
+      let kind = "rf-cell";
       if (s) {
-        text = s.kind === "mirror" ? "M" : (s.kind === "letter" ? (s.text || "□") : "▮");
-        title = `${s.id} [${r},${c}]` + (s.rank !== undefined && s.rank !== null ? ` #${s.rank + 1}` : "");
+        // "M" for a mirror you know; the other player's screens are backs, without a letter.
+        text = s.kind === "mirror" ? "M" : (s.kind === "letter" ? (s.text || "□") : "");
+        kind += s.kind === "mirror" ? " rf-mirror" : (s.kind === "letter" ? " rf-letter" : " rf-back");
+        title = `${seats[s.owner] || `seat ${s.owner}`}: ${s.kind === "mirror" ? "a mirror" : s.kind === "letter" ? `letter ${s.text || "blank"}` : "a screen"}, ${title}`
+          + (s.rank !== undefined && s.rank !== null ? `, #${s.rank + 1} to remove` : "");
         if (seenMirror.has(s.id)) title += " (your mirror shows it)";
       }
-      const cell = h("div", { className: "rf-cell", textContent: text, title });
+      const cell = h("div", { className: kind, textContent: text, title });
       cell.style.gridRow = String((flip ? r : v.rows - 1 - r) + 1);
       cell.style.gridColumn = String((flip ? v.cols - 1 - c : c) + 1);
-      cell.style.border = "1px solid #999";
-      cell.style.textAlign = "center";
-      if (s) cell.style.color = COLOURS[s.owner];
-      if (s) cell.style.fontWeight = "bold";
+      if (s) cell.style.setProperty("--seat", COLOURS[s.owner]);
+      if (seenMirror.has(s && s.id)) cell.classList.add("rf-seen");
       grid.append(cell);
     }
   }
-  return grid;
+  // Whose side is whose: the near side is the reader's own (player 0's when no seat).
+  const near = flip ? 1 : 0;
+  const side = (s) => h("div", { className: "rf-side", textContent: `${seats[s] || `seat ${s}`}'s side` });
+  const far = side(1 - near);
+  far.style.color = COLOURS[1 - near];
+  const mine = side(near);
+  mine.style.color = COLOURS[near];
+  return h("div", { className: "rf-board-box" }, far, grid, mine);
 }
 
 function removedLine(v, seats) {
@@ -151,7 +162,9 @@ export function mount(el, api) {
     // Readable from a metre: the letters each player has taken off, and whose turn it is.
     const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${seats[v.to_move] || `seat ${v.to_move}`} to move` : "Game over";
     score.replaceChildren(
-      h("div", { className: "rf-removed" }, ...v.removed.map((laid, s) => h("span", { textContent: `${seats[s] || `seat ${s}`} ${laid.length}` }))),
+      h("div", { className: "rf-removed" }, ...v.removed.map((laid, s) => h("span", {
+        textContent: `${seats[s] || `seat ${s}`} ${laid.length}`,
+        title: "letter screens removed so far" }))),
       h("div", { className: "rf-turn", textContent: turn }));
     if (v.phase === "setup") {
       const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
@@ -162,7 +175,7 @@ export function mount(el, api) {
     } else {
       status.textContent = v.result || "The game is over.";
     }
-    board.replaceChildren(boardGrid(v, seat));
+    board.replaceChildren(boardGrid(v, seat, seats));
     removed.textContent = `Removed, in order: ${removedLine(v, seats)}`;
     breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "rf-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
     const nodes = [];
