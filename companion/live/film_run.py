@@ -46,12 +46,15 @@ class FilmRun:
             if self.on_event is not None:
                 self.on_event(event)
 
+    def feed(self, observation: Any, t: float) -> None:
+        """One reading at film time `t` (from a frame, or a test's own reader), then the
+        taps due by then."""
+        self.commit(self.game.update(observation, t))
+        self.players.step(t, lambda payload, seat: self.commit(self.correct(payload, seat)))
+
     def step(self, film: Any, fps: float) -> None:
-        """One camera frame at film time `frames / fps`, then the taps due by then."""
+        """One camera frame at film time `frames / fps`, read by the game's perceiver."""
         t = self.frames / fps
         image, truth = film.frame(t)
-        self.commit(
-            self.game.update(self.game.perceive(Frame(image, t, self.frames, truth), None), t)
-        )
-        self.players.step(t, lambda payload, seat: self.commit(self.correct(payload, seat)))
+        self.feed(self.game.perceive(Frame(image, t, self.frames, truth), None), t)
         self.frames += 1

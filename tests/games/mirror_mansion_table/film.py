@@ -3,7 +3,6 @@ a reading per frame (4 fps), the film's players tapping through `correct` like p
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from companion.games.mirror_mansion.table.live import make_table_game
@@ -13,6 +12,7 @@ from companion.games.mirror_mansion.table.messages import (
 from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.live.demo_players import DemoPlayers
+from companion.live.film_run import FilmRun
 from companion.live.table_game import EventDraft, Observation
 from companion.store import Event, Session
 
@@ -36,7 +36,8 @@ def truth_reading(beat: Beat) -> Observation:
 
 
 class Replay:
-    """A table game fed a film, with its events committed as the runtime commits them."""
+    """A table game fed a film, with its events committed as the runtime commits them
+    (the films' one loop, `FilmRun`, fed this test's readings instead of frames)."""
 
     def __init__(self, script: FilmScript, seats: int | None = None) -> None:
         players = seats or script.players
@@ -44,23 +45,20 @@ class Replay:
             "film", "mirror-mansion", dict(script.options), [f"p{i}" for i in range(players)], 0.0
         )
         self.game = make_table_game(None, self.session)
-        self.events: list[Event] = []
-        self.players = DemoPlayers(script.taps)
+        self.film = FilmRun(self.game, self.session, script.taps, self.game.correct)
         self.script = script
         self.commit([EventDraft("session.started", self.session.to_json())])
 
+    @property
+    def events(self) -> list[Event]:
+        return self.film.events
+
+    @property
+    def players(self) -> DemoPlayers:
+        return self.film.players
+
     def commit(self, drafts: list[EventDraft]) -> None:
-        for draft in drafts:
-            event = Event(
-                self.session.id,
-                len(self.events) + 1,
-                0.0,
-                draft.kind,
-                json.loads(json.dumps(draft.payload)),
-                draft.visibility,
-            )
-            self.events.append(event)
-            self.game.apply_event(event)
+        self.film.commit(drafts)
 
     def correct(self, payload: dict[str, Any], seat: int | None) -> None:
         self.commit(self.game.correct(payload, seat))
@@ -69,8 +67,7 @@ class Replay:
         end = self.script.duration if until is None else until
         for k in range(int(end * FPS) + 1):
             t = k / FPS
-            self.commit(self.game.update(reading(beat_at(self.script, t)), t))
-            self.players.step(t, self.correct)
+            self.film.feed(reading(beat_at(self.script, t)), t)
         return self
 
     def kinds(self, kind: str) -> list[dict[str, Any]]:
