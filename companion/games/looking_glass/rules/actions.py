@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.action_json import ActionCodec, sorted_tuple, spelt
 
@@ -98,11 +97,6 @@ CODEC: ActionCodec[Action] = ActionCodec(
     {"setup": Setup, "deal": Deal, "pick": Pick, "identify": Identify, "reveal": Reveal},
 )
 
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    return CODEC.to_json(action)
-
-
-def action_from_json(data: Any) -> Action:
-    """Raises ValueError with a one-line reason for a malformed action."""
-    return CODEC.from_json(data)
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json
+"""Raises ValueError with a one-line reason for a malformed action."""

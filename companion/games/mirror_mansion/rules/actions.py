@@ -7,7 +7,6 @@ player reads out is applied exactly like a sampled one, and the action log repla
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.action_json import ActionCodec, sorted_tuple, spelt
 from companion.games.mirror_mansion.rules.board import Cell
@@ -142,11 +141,6 @@ CODEC: ActionCodec[Action] = ActionCodec(
     },
 )
 
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    return CODEC.to_json(action)
-
-
-def action_from_json(data: Any) -> Action:
-    """Raises ValueError with a one-line reason for a malformed action."""
-    return CODEC.from_json(data)
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json
+"""Raises ValueError with a one-line reason for a malformed action."""

@@ -8,7 +8,6 @@ removals, and "done" when a removal was still possible after the move.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.action_json import ActionCodec, spelt
 from companion.games.reflecto.rules.board import Cell
@@ -71,11 +70,6 @@ CODEC: ActionCodec[Action] = ActionCodec(
     {"setup": Setup, "move": Step, "remove": Remove, "guess": Guess, "done": Done},
 )
 
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    return CODEC.to_json(action)
-
-
-def action_from_json(data: Any) -> Action:
-    """Raises ValueError with a one-line reason for a malformed action."""
-    return CODEC.from_json(data)
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json
+"""Raises ValueError with a one-line reason for a malformed action."""
