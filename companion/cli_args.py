@@ -43,13 +43,16 @@ class CommandParser(argparse.ArgumentParser):
 
 
 def game_parser(verb: str, game: str, description: str, epilog: str | None = None) -> CommandParser:
-    """`companion <verb> <game>`'s parser, its description and epilog printed as written: an
-    epilog that shows a file's format or an example keeps its own lines."""
+    """`companion <verb> <game>`'s parser. With an epilog (a file's format, an example) the
+    description and epilog are printed as written, so the epilog keeps its own lines;
+    without, the description is wrapped to the terminal."""
     return CommandParser(
         prog=f"companion {verb} {game}",
         description=description,
         epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=(
+            argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter
+        ),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from companion.cli_args import CommandParser, add_render_arguments, read_parser, render_folder
+from companion.cli_args import add_render_arguments, game_parser, read_parser, render_folder
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
@@ -22,9 +22,10 @@ GAME = "queen-alice"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of the Central board from above with their answer "
+    parser = game_parser(
+        "render",
+        GAME,
+        "Write photographs of the Central board from above with their answer "
         "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).",
     )
     add_render_arguments(parser, over="board")

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from companion.cli_args import (
-    CommandParser,
     add_render_arguments,
+    game_parser,
     image_size_arg,
     read_json_file,
     read_parser,
@@ -34,9 +34,10 @@ GAME = "reflecto"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of a Reflecto board from above with their answer keys "
+    parser = game_parser(
+        "render",
+        GAME,
+        "Write photographs of a Reflecto board from above with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read reflecto --json`).",
     )
     add_render_arguments(parser, over="board", camera=True)
