@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from companion.errors import UserError
 from companion.json_input import (  # the CLI's readers of JSON inputs
@@ -27,6 +28,7 @@ __all__ = [
     "image_size_arg",
     "json_depth",
     "parse_json",
+    "print_readings",
     "read_json_file",
     "read_parser",
     "render_folder",
@@ -83,6 +85,37 @@ def add_render_arguments(
         parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
         parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
     parser.add_argument("--no-hands", action="store_true", help=f"no arms over the {over}")
+
+
+class Reading(Protocol):
+    """What a game's reader returns for one photograph."""
+
+    def to_json(self, image: str | None = None) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Reading)
+
+
+def print_readings(
+    images: Sequence[str],
+    read: Callable[[Any], R],
+    describe: Callable[[R], str],
+    as_json: bool,
+    missing: str = "image not found",
+) -> int:
+    """`companion read <game>`'s loop over photographs: every path is checked before the
+    first is read (a typo in the last is reported before any output), then each image is read
+    (`read(image)`) and printed as soon as it is done, so a long run can be followed: its JSON
+    on one line with --json, else `path: description`."""
+    from companion.vision.image_file import check_image_path, read_image
+
+    for path in images:
+        check_image_path(path, missing)
+    for path in images:
+        reading = read(read_image(path))  # refuses images too large for a Pi
+        line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
+        print(line, flush=True)
+    return 0
 
 
 def render_folder(args: argparse.Namespace) -> Path:

@@ -20,6 +20,7 @@ from companion.cli_args import (
     add_render_arguments,
     game_parser,
     image_size_arg,
+    print_readings,
     read_json_file,
     read_parser,
     render_folder,
@@ -30,7 +31,6 @@ from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
-from companion.vision import image_file
 from companion.vision.board_pose import Calibration
 from companion.vision.image_file import write_jpeg
 
@@ -84,14 +84,6 @@ def render(argv: list[str]) -> int:
     else:
         print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
-
-
-def check_image_path(path: str) -> Path:
-    return image_file.check_image_path(path, missing="no such file")
-
-
-def load_image(path: str) -> np.ndarray:
-    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
 
 
 def load_stickers(path: str | None) -> StickerSettings:
@@ -155,15 +147,13 @@ def read(argv: list[str]) -> int:
     board = load_board()
     stickers = load_stickers(args.stickers)
     calibration = load_calibration(args.calibration)
-    for path in args.images:  # every path checked before any output
-        check_image_path(path)
-    for path in args.images:
-        state = read_box(load_image(path), board, stickers, calibration)
-        if args.json:
-            print(json.dumps(state.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(state)}", flush=True)
-    return 0
+    return print_readings(
+        args.images,
+        lambda image: read_box(image, board, stickers, calibration),
+        describe,
+        args.json,
+        missing="no such file",
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}

@@ -11,12 +11,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from companion.cli_args import add_render_arguments, game_parser, read_parser, render_folder
+from companion.cli_args import (
+    add_render_arguments,
+    game_parser,
+    print_readings,
+    read_parser,
+    render_folder,
+)
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, render_photo
-from companion.vision.image_file import check_image_path, read_image, write_jpeg
+from companion.vision.image_file import write_jpeg
 
 GAME = "queen-alice"
 
@@ -70,15 +76,9 @@ def read(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     geom = load_geometry()
-    for path in args.images:  # every file checked before any output
-        check_image_path(path)
-    for path in args.images:
-        reading = read_board(read_image(path), geom=geom)
-        if args.json:
-            print(json.dumps(reading.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(reading)}", flush=True)
-    return 0
+    return print_readings(
+        args.images, lambda image: read_board(image, geom=geom), describe, args.json
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}

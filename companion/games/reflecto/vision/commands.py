@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
-
-import numpy as np
 
 from companion.cli_args import (
     add_render_arguments,
     game_parser,
     image_size_arg,
+    print_readings,
     read_json_file,
     read_parser,
     render_folder,
@@ -95,14 +93,6 @@ def render(argv: list[str]) -> int:
     return 0
 
 
-def check_image_path(path: str) -> Path:
-    return image_file.check_image_path(path, missing="no such file")
-
-
-def load_image(path: str) -> np.ndarray:
-    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
-
-
 def load_colours(path: str | None) -> ScreenColours | None:
     """Screen colours saved at set-up (`ScreenColours.to_json`), or None."""
     if path is None:
@@ -146,23 +136,22 @@ def read(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     geom = load_geometry()
-    for path in [*args.images, *([args.setup] if args.setup else [])]:
-        check_image_path(path)  # every path checked before any output
     colours = load_colours(args.colours)
     if args.setup:
         from companion.games.reflecto.vision.read import learn_at_setup, rectify
 
-        rect = rectify(load_image(args.setup), geom)
+        image_file.check_image_path(args.setup, missing="no such file")
+        rect = rectify(image_file.read_image(args.setup), geom)
         if rect is None:
             raise UserError(f"{args.setup}: the board's corner markers are not seen")
         colours = learn_at_setup(rect, geom)
-    for path in args.images:
-        reading, _ = read_board(load_image(path), geom, colours)
-        if args.json:
-            print(json.dumps(reading.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(reading)}", flush=True)
-    return 0
+    return print_readings(
+        args.images,
+        lambda image: read_board(image, geom, colours)[0],
+        describe,
+        args.json,
+        missing="no such file",
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}
