@@ -33,6 +33,7 @@ __all__ = [
     "read_parser",
     "render_folder",
     "report_teach_problems",
+    "write_photo",
 ]
 
 
@@ -116,6 +117,21 @@ def print_readings(
         line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
         print(line, flush=True)
     return 0
+
+
+def write_photo(
+    out: Path, index: int, image: Any, truth: Callable[[str], dict[str, Any]]
+) -> tuple[Path, Path, dict[str, Any]]:
+    """A rendered photograph and its answer key, `out/NNNN.jpg` and `out/NNNN.json`: the key
+    (`truth(image path)`) in the shape `companion read <game> --json` prints for the photo.
+    Returns the two paths and the key."""
+    from companion.vision.image_file import write_jpeg
+
+    image_path = write_jpeg(out / f"{index:04d}.jpg", image)
+    key = truth(str(image_path))
+    key_path = out / f"{index:04d}.json"
+    key_path.write_text(json.dumps(key) + "\n", encoding="utf-8")
+    return image_path, key_path, key
 
 
 def render_folder(args: argparse.Namespace) -> Path:

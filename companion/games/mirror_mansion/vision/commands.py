@@ -24,6 +24,7 @@ from companion.cli_args import (
     read_json_file,
     read_parser,
     render_folder,
+    write_photo,
 )
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.board import load_board
@@ -32,7 +33,6 @@ from companion.games.mirror_mansion.vision.render import Conditions, render_phot
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.vision.board_pose import Calibration
-from companion.vision.image_file import write_jpeg
 
 GAME = "mirror-mansion"
 
@@ -71,10 +71,8 @@ def render(argv: list[str]) -> int:
     written = []
     for i in range(args.count):
         photo = render_photo(board, (args.seed, i), conditions)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
-        truth = photo.truth.to_json(str(name))
-        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-        written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"), "box": truth})
+        name, key, truth = write_photo(out, i, photo.image, photo.truth.to_json)
+        written.append({"image": str(name), "truth": str(key), "box": truth})
     if args.json:
         print(
             json.dumps(

@@ -8,7 +8,6 @@ one JSON object per image and line:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from companion.cli_args import (
@@ -17,12 +16,12 @@ from companion.cli_args import (
     print_readings,
     read_parser,
     render_folder,
+    write_photo,
 )
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, render_photo
-from companion.vision.image_file import write_jpeg
 
 GAME = "queen-alice"
 
@@ -41,10 +40,7 @@ def render(argv: list[str]) -> int:
     geom = load_geometry()
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
-        (out / f"{i:04d}.json").write_text(
-            json.dumps(photo.truth.to_json(str(name))) + "\n", encoding="utf-8"
-        )
+        write_photo(out, i, photo.image, photo.truth.to_json)
     print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
 

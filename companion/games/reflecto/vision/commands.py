@@ -18,6 +18,7 @@ from companion.cli_args import (
     read_json_file,
     read_parser,
     render_folder,
+    write_photo,
 )
 from companion.errors import UserError
 from companion.games.reflecto.vision.colours import ScreenColours
@@ -61,13 +62,10 @@ def render(argv: list[str]) -> int:
     written = []
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions, setup=args.setup)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
+        name, key, truth = write_photo(out, i, photo.image, photo.truth.to_json)
         setup = None
         if photo.setup is not None:
             setup = write_jpeg(out / f"{i:04d}-setup.jpg", photo.setup)
-        truth = photo.truth.to_json(str(name))
-        key = out / f"{i:04d}.json"
-        key.write_text(json.dumps(truth) + "\n", encoding="utf-8")
         written.append(
             {
                 "image": str(name),
