@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.cli_args import game_parser
+from companion.cli_args import CommandParser
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.actions import Swap, action_to_json
 from companion.games.mirror_mansion.rules.board import Board, load_board
@@ -49,8 +49,9 @@ def describe_step(step: Step) -> str:
 
 
 def predict(argv: list[str]) -> int:
-    parser = game_parser(
-        "predict", GAME, "What the eye at the window card sees, and the light path to it."
+    parser = CommandParser(
+        prog=f"companion predict {GAME}",
+        description="What the eye at the window card sees, and the light path to it.",
     )
     parser.add_argument("state", help="board arrangement as JSON (see docs/mirror-mansion.md)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -154,10 +155,9 @@ def _after(state: BoardState, swap: Swap) -> BoardState:
 
 
 def solve_command(argv: list[str]) -> int:
-    parser = game_parser(
-        "solve",
-        GAME,
-        "Every legal way with the fewest swaps (at most three) to make the window "
+    parser = CommandParser(
+        prog=f"companion solve {GAME}",
+        description="Every legal way with the fewest swaps (at most three) to make the window "
         "show the wanted card.",
     )
     parser.add_argument("state", help="board arrangement as JSON (see docs/mirror-mansion.md)")

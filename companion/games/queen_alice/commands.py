@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from companion.cli_args import game_parser, read_json_file
+from companion.cli_args import CommandParser, read_json_file
 from companion.errors import UserError
 from companion.games.queen_alice.end_json import game_end_from_json
 from companion.games.queen_alice.position_json import position_from_json
@@ -26,7 +26,10 @@ GAME = "queen-alice"
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = game_parser("moves", GAME, "The legal destinations of one piece on the chessboard.")
+    parser = CommandParser(
+        prog=f"companion moves {GAME}",
+        description="The legal destinations of one piece on the chessboard.",
+    )
     parser.add_argument("state", help="position as JSON (see docs/queen-alice.md)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -47,7 +50,10 @@ def moves_command(argv: list[str]) -> int:
 
 
 def score_command(argv: list[str]) -> int:
-    parser = game_parser("score", GAME, "The final scoring from each player's end state.")
+    parser = CommandParser(
+        prog=f"companion score {GAME}",
+        description="The final scoring from each player's end state.",
+    )
     parser.add_argument("file", help="end state as JSON (see docs/queen-alice.md)")
     parser.add_argument(
         "--coronation",
@@ -88,10 +94,9 @@ def simulate_command(argv: list[str]) -> int:
     from companion.games.queen_alice.rules.engine import OPTIONS
     from companion.games.queen_alice.simulate import simulate
 
-    parser = game_parser(
-        "simulate",
-        GAME,
-        "Play random games through the rules engine and "
+    parser = CommandParser(
+        prog=f"companion simulate {GAME}",
+        description="Play random games through the rules engine and "
         "summarise them (length, winners, broken states).",
     )
     parser.add_argument("--games", type=_positive, default=100)

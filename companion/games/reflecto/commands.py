@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from companion.cli_args import game_parser, read_json_file
+from companion.cli_args import CommandParser, read_json_file
 from companion.errors import UserError
 from companion.games.reflecto.position_json import order_from_json, position_from_json
 from companion.games.reflecto.rules.hint import MAX_SECONDS, MAX_STATES, hint
@@ -27,7 +27,10 @@ def _describe(move: dict[str, Any]) -> str:
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = game_parser("moves", GAME, "Every legal move and removal of the seat to move.")
+    parser = CommandParser(
+        prog=f"companion moves {GAME}",
+        description="Every legal move and removal of the seat to move.",
+    )
     parser.add_argument("state", help="position as JSON (see docs/reflecto.md)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -50,10 +53,9 @@ def moves_command(argv: list[str]) -> int:
 
 
 def solve_command(argv: list[str]) -> int:
-    parser = game_parser(
-        "solve",
-        GAME,
-        "The fewest own moves that remove all of a seat's letters in word order "
+    parser = CommandParser(
+        prog=f"companion solve {GAME}",
+        description="The fewest own moves that remove all of a seat's letters in word order "
         "if the opponent's screens stood still (breadth-first search).",
     )
     parser.add_argument("state", help='position as JSON with "order" (see docs/reflecto.md)')

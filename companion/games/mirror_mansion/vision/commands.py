@@ -17,8 +17,8 @@ import numpy as np
 from pydantic import ValidationError
 
 from companion.cli_args import (
+    CommandParser,
     add_render_arguments,
-    game_parser,
     image_size_arg,
     print_readings,
     read_json_file,
@@ -38,10 +38,9 @@ GAME = "mirror-mansion"
 
 
 def render(argv: list[str]) -> int:
-    parser = game_parser(
-        "render",
-        GAME,
-        "Write photographs of the Mirror Mansion box with their answer keys "
+    parser = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of the Mirror Mansion box with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read mirror-mansion --json`).",
     )
     add_render_arguments(parser, over="box", camera=True)

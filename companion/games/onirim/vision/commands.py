@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import game_parser, read_parser, report_teach_problems, write_photo
+from companion.cli_args import CommandParser, read_parser, report_teach_problems, write_photo
 from companion.errors import UserError
 
 GAME = "onirim"
@@ -26,10 +26,9 @@ def render_main(argv: list[str]) -> int:
     )
     from companion.vision.image_file import write_jpeg
 
-    p = game_parser(
-        "render",
-        GAME,
-        "Write photographs of solo Onirim tables with their answer keys "
+    p = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of solo Onirim tables with their answer keys "
         "(DIR/NNNN.jpg + NNNN.json in the shape of `companion read onirim --json`) and the "
         "deck's teach photos (DIR/teach/<card>.jpg). One deck is drawn per seed.",
     )
@@ -78,10 +77,9 @@ def _library_path(arg: str | None) -> Path:
 def teach_main(argv: list[str]) -> int:
     from companion.games.onirim.vision.teach import photos_in, required_ids, teach_photos
 
-    p = game_parser(
-        "teach",
-        GAME,
-        "Teach your own Onirim deck: DIR holds one photo per card type, named "
+    p = CommandParser(
+        prog=f"companion teach {GAME}",
+        description="Teach your own Onirim deck: DIR holds one photo per card type, named "
         "<card>.jpg or .png (red-sun.jpg, door-blue.jpg, nightmare.jpg, mirror-sun.jpg, "
         "mirror-sun-explored.jpg, ...), each card face up and upright on the table.",
     )

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.cli_args import (
+    CommandParser,
     add_render_arguments,
-    game_parser,
     print_readings,
     read_parser,
     render_folder,
@@ -27,10 +27,9 @@ GAME = "queen-alice"
 
 
 def render(argv: list[str]) -> int:
-    parser = game_parser(
-        "render",
-        GAME,
-        "Write photographs of the Central board from above with their answer "
+    parser = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of the Central board from above with their answer "
         "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).",
     )
     add_render_arguments(parser, over="board")

@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable
 
 from companion.cli_args import (
+    CommandParser,
     add_render_arguments,
-    game_parser,
     image_size_arg,
     print_readings,
     read_json_file,
@@ -33,10 +33,9 @@ GAME = "reflecto"
 
 
 def render(argv: list[str]) -> int:
-    parser = game_parser(
-        "render",
-        GAME,
-        "Write photographs of a Reflecto board from above with their answer keys "
+    parser = CommandParser(
+        prog=f"companion render {GAME}",
+        description="Write photographs of a Reflecto board from above with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read reflecto --json`).",
     )
     add_render_arguments(parser, over="board", camera=True)
