@@ -24,6 +24,7 @@ __all__ = [
     "MAX_PHOTOS",
     "CommandParser",
     "add_render_arguments",
+    "data_file",
     "game_parser",
     "image_size_arg",
     "json_depth",
@@ -117,6 +118,16 @@ def print_readings(
         line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
         print(line, flush=True)
     return 0
+
+
+def data_file(arg: str | None, default: Callable[[Path], Path]) -> Path:
+    """The file an option names, else the command's default for it in the data folder
+    (`default(data_dir)`; the settings are read only then)."""
+    if arg:
+        return Path(arg)
+    from companion.config import load_settings
+
+    return default(load_settings().data_dir)
 
 
 def write_photo(

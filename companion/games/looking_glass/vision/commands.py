@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import game_parser, read_parser, report_teach_problems
+from companion.cli_args import data_file, game_parser, read_parser, report_teach_problems
 from companion.errors import UserError
 
 GAME = "looking-glass"
@@ -19,12 +19,9 @@ READERS = ("light-border", "staged")
 
 
 def _library_path(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    from companion.config import load_settings
     from companion.games.looking_glass.vision.library import default_library_path
 
-    return default_library_path(load_settings().data_dir)
+    return data_file(arg, default_library_path)
 
 
 def render_main(argv: list[str]) -> int:

@@ -9,7 +9,13 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import CommandParser, read_parser, report_teach_problems, write_photo
+from companion.cli_args import (
+    CommandParser,
+    data_file,
+    read_parser,
+    report_teach_problems,
+    write_photo,
+)
 from companion.errors import UserError
 
 GAME = "onirim"
@@ -66,12 +72,9 @@ def render_main(argv: list[str]) -> int:
 
 
 def _library_path(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    from companion.config import load_settings
     from companion.games.onirim.vision.teach import default_library_path
 
-    return default_library_path(load_settings().data_dir)
+    return data_file(arg, default_library_path)
 
 
 def teach_main(argv: list[str]) -> int:
