@@ -659,8 +659,7 @@ class MirrorMansionEngine:
             }
         return out
 
-    def state_to_json(self, state: MirrorMansionState) -> dict[str, Any]:
-        return state_to_json(state)
+    state_to_json = staticmethod(state_to_json)
 
     def state_from_json(self, data: dict[str, Any]) -> MirrorMansionState:
         return state_from_json(data, self.board)

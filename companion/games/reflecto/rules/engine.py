@@ -343,8 +343,7 @@ class ReflectoEngine:
         assert s is not None
         return {"id": s.id, "text": s.text, "rank": s.rank}
 
-    def state_to_json(self, state: ReflectoState) -> dict[str, Any]:
-        return state_to_json(state)
+    state_to_json = staticmethod(state_to_json)
 
     def state_from_json(self, data: dict[str, Any]) -> ReflectoState:
         return state_from_json(data, self.board)
