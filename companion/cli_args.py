@@ -32,6 +32,7 @@ __all__ = [
     "print_readings",
     "read_json_file",
     "read_parser",
+    "render_conditions",
     "render_folder",
     "report_teach_problems",
     "write_photo",
@@ -143,6 +144,24 @@ def write_photo(
     key_path = out / f"{index:04d}.json"
     key_path.write_text(json.dumps(key) + "\n", encoding="utf-8")
     return image_path, key_path, key
+
+
+def render_conditions(
+    args: argparse.Namespace,
+    max_tilt: float | None = None,
+    min_size: tuple[int, int] = (320, 240),
+) -> dict[str, Any]:
+    """What `add_render_arguments`' options ask of the photographs, as the renderer's
+    `Conditions` fields: arms unless --no-hands, and with `camera` the tilt limit (at most
+    the game's `max_tilt` degrees) and one forced --size (at least `min_size`)."""
+    fields: dict[str, Any] = {"hands": 0 if args.no_hands else 2}
+    if max_tilt is not None:
+        if not 0 <= args.max_tilt <= max_tilt:
+            raise UserError(f"--max-tilt must be between 0 and {max_tilt:g} degrees")
+        fields["max_tilt_deg"] = args.max_tilt
+        if args.size:
+            fields["sizes"] = (image_size_arg(args.size, *min_size),)
+    return fields
 
 
 def render_folder(args: argparse.Namespace) -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +18,10 @@ from pydantic import ValidationError
 from companion.cli_args import (
     CommandParser,
     add_render_arguments,
-    image_size_arg,
     print_readings,
     read_json_file,
     read_parser,
+    render_conditions,
     render_folder,
     write_photo,
 )
@@ -58,14 +57,8 @@ def render(argv: list[str]) -> int:
         help="print what was written as JSON: the folder and each photograph with its answer key",
     )
     args = parser.parse_args(argv)
-    if not 0 <= args.max_tilt <= 60:
-        raise UserError("--max-tilt must be between 0 and 60 degrees")
+    conditions = Conditions(**render_conditions(args, max_tilt=60), style=args.style)
     out = render_folder(args)
-    conditions = Conditions(
-        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, style=args.style
-    )
-    if args.size:
-        conditions = replace(conditions, sizes=(image_size_arg(args.size, 320, 240),))
     board = load_board()
     written = []
     for i in range(args.count):

@@ -15,6 +15,7 @@ from companion.cli_args import (
     add_render_arguments,
     print_readings,
     read_parser,
+    render_conditions,
     render_folder,
     write_photo,
 )
@@ -35,7 +36,7 @@ def render(argv: list[str]) -> int:
     add_render_arguments(parser, over="board")
     args = parser.parse_args(argv)
     out = render_folder(args)
-    conditions = Conditions(hands=0 if args.no_hands else 2)
+    conditions = Conditions(**render_conditions(args))
     geom = load_geometry()
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions)

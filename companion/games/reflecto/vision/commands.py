@@ -13,10 +13,10 @@ from collections.abc import Callable
 from companion.cli_args import (
     CommandParser,
     add_render_arguments,
-    image_size_arg,
     print_readings,
     read_json_file,
     read_parser,
+    render_conditions,
     render_folder,
     write_photo,
 )
@@ -50,13 +50,8 @@ def render(argv: list[str]) -> int:
         help="print one JSON object: the files written, each with its truth",
     )
     args = parser.parse_args(argv)
-    if not 0 <= args.max_tilt <= 40:
-        raise UserError("--max-tilt must be between 0 and 40 degrees")
+    conditions = Conditions(**render_conditions(args, max_tilt=40, min_size=(640, 480)))
     out = render_folder(args)
-    sizes = (image_size_arg(args.size, 640, 480),) if args.size else Conditions().sizes
-    conditions = Conditions(
-        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, sizes=sizes
-    )
     geom = load_geometry()
     written = []
     for i in range(args.count):
