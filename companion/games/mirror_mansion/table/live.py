@@ -189,16 +189,8 @@ class MirrorMansionTable:
         from companion.games.mirror_mansion.vision.perceive import read_frame
         from companion.vision.board_pose import Calibration
 
-        K = getattr(registration, "camera_matrix", None)
-        dist = getattr(registration, "dist_coeffs", None)
-        calibration = (
-            None
-            if K is None
-            else Calibration(
-                np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float)
-            )
-        )
         markers = getattr(registration, "markers", None) or None
+        calibration = Calibration.of(registration)
         reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
         data = BoxObservation(box=reading)
         if pose is not None:
