@@ -1,7 +1,7 @@
 """The `companion` command.
 
-Platform subcommands live in their own modules; game subcommands (`score looking-glass`,
-`predict mirror-mansion`, ...) are dispatched to `companion/games/<game>/commands.py`, so
+Platform subcommands live in their own modules; game subcommands (`score <game>`,
+`predict <game>`, ...) are dispatched to `companion/games/<game>/commands.py`, so
 a new game adds its tools without touching this file. Modules are imported only when their
 subcommand runs: `companion --help` must work on a machine without a camera stack.
 """

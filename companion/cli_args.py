@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from companion.errors import UserError
 from companion.json_input import (  # the CLI's readers of JSON inputs
@@ -23,14 +24,18 @@ __all__ = [
     "MAX_PHOTOS",
     "CommandParser",
     "add_render_arguments",
+    "data_file",
     "game_parser",
     "image_size_arg",
     "json_depth",
     "parse_json",
+    "print_readings",
     "read_json_file",
     "read_parser",
+    "render_conditions",
     "render_folder",
     "report_teach_problems",
+    "write_photo",
 ]
 
 
@@ -43,13 +48,16 @@ class CommandParser(argparse.ArgumentParser):
 
 
 def game_parser(verb: str, game: str, description: str, epilog: str | None = None) -> CommandParser:
-    """`companion <verb> <game>`'s parser, its description and epilog printed as written: an
-    epilog that shows a file's format or an example keeps its own lines."""
+    """`companion <verb> <game>`'s parser. With an epilog (a file's format, an example) the
+    description and epilog are printed as written, so the epilog keeps its own lines;
+    without, the description is wrapped to the terminal."""
     return CommandParser(
         prog=f"companion {verb} {game}",
         description=description,
         epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=(
+            argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter
+        ),
     )
 
 
@@ -80,6 +88,80 @@ def add_render_arguments(
         parser.add_argument("--size", help="force one image size, e.g. 1600x1200")
         parser.add_argument("--max-tilt", type=float, default=25.0, help="camera tilt limit, deg")
     parser.add_argument("--no-hands", action="store_true", help=f"no arms over the {over}")
+
+
+class Reading(Protocol):
+    """What a game's reader returns for one photograph."""
+
+    def to_json(self, image: str | None = None) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Reading)
+
+
+def print_readings(
+    images: Sequence[str],
+    read: Callable[[Any], R],
+    describe: Callable[[R], str],
+    as_json: bool,
+    missing: str = "image not found",
+) -> int:
+    """`companion read <game>`'s loop over photographs: every path is checked before the
+    first is read (a typo in the last is reported before any output), then each image is read
+    (`read(image)`) and printed as soon as it is done, so a long run can be followed: its JSON
+    on one line with --json, else `path: description`."""
+    from companion.vision.image_file import check_image_path, read_image
+
+    for path in images:
+        check_image_path(path, missing)
+    for path in images:
+        reading = read(read_image(path))  # refuses images too large for a Pi
+        line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
+        print(line, flush=True)
+    return 0
+
+
+def data_file(arg: str | None, default: Callable[[Path], Path]) -> Path:
+    """The file an option names, else the command's default for it in the data folder
+    (`default(data_dir)`; the settings are read only then)."""
+    if arg:
+        return Path(arg)
+    from companion.config import load_settings
+
+    return default(load_settings().data_dir)
+
+
+def write_photo(
+    out: Path, index: int, image: Any, truth: Callable[[str], dict[str, Any]]
+) -> tuple[Path, Path, dict[str, Any]]:
+    """A rendered photograph and its answer key, `out/NNNN.jpg` and `out/NNNN.json`: the key
+    (`truth(image path)`) in the shape `companion read <game> --json` prints for the photo.
+    Returns the two paths and the key."""
+    from companion.vision.image_file import write_jpeg
+
+    image_path = write_jpeg(out / f"{index:04d}.jpg", image)
+    key = truth(str(image_path))
+    key_path = out / f"{index:04d}.json"
+    key_path.write_text(json.dumps(key) + "\n", encoding="utf-8")
+    return image_path, key_path, key
+
+
+def render_conditions(
+    args: argparse.Namespace,
+    max_tilt: float | None = None,
+    min_size: tuple[int, int] = (320, 240),
+) -> dict[str, Any]:
+    """What `add_render_arguments`' options ask of the photographs, as the renderer's
+    `Conditions` fields: arms unless --no-hands, and with `camera` the tilt limit (at most
+    the game's `max_tilt` degrees) and one forced --size (at least `min_size`)."""
+    fields: dict[str, Any] = {"hands": 0 if args.no_hands else 2}
+    if max_tilt is not None:
+        if not 0 <= args.max_tilt <= max_tilt:
+            raise UserError(f"--max-tilt must be between 0 and {max_tilt:g} degrees")
+        fields["max_tilt_deg"] = args.max_tilt
+        if args.size:
+            fields["sizes"] = (image_size_arg(args.size, *min_size),)
+    return fields
 
 
 def render_folder(args: argparse.Namespace) -> Path:

@@ -47,3 +47,20 @@ def test_a_bad_option_names_the_subcommand_once(capsys):
     assert main(["rig", "--bogus"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["companion: error: rig: unrecognized arguments: --bogus"]
+
+
+def test_every_game_verb_names_itself_once_on_a_bad_option(capsys):
+    """Each game's parsers are the shared CommandParser: one line, the subcommand named once."""
+    from companion.games import GAMES
+
+    for game in GAMES.values():
+        commands = game.module("commands")
+        assert commands is not None
+        for verb in commands.VERBS:
+            assert main([verb, game.id, "--bogus"]) == 2, (verb, game.id)
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1 and err[0].startswith(f"companion: error: {verb} {game.id}: "), (
+                verb,
+                game.id,
+                err,
+            )

@@ -1,8 +1,8 @@
 """Pickling a game for a checkpoint, including the read-only mappings frozen states use.
 
 A frozen game state often keeps its tables as `types.MappingProxyType` (read-only views of
-a dict), which the standard pickler refuses ("cannot pickle 'mappingproxy' object"): the
-Mirror Mansion table then kept no checkpoint at all, and every restart replayed every
+a dict), which the standard pickler refuses ("cannot pickle 'mappingproxy' object"): a
+game's table then kept no checkpoint at all, and every restart replayed every
 event. A proxy is pickled here as its dict and restored read-only, with this pickler only
 (the global `copyreg` table is left alone).
 """

@@ -2,8 +2,8 @@
 the game.
 
 A game declares its corrections as a pydantic discriminated union on `kind`
-(`Annotated[A | B | ..., Field(discriminator="kind")]`; Mirror Mansion's `messages.py` is
-one) and parses what arrives with a `CorrectionParser`: its own router passes typed bodies
+(`Annotated[A | B | ..., Field(discriminator="kind")]`, in its `table/messages.py`) and
+parses what arrives with a `CorrectionParser`: its own router passes typed bodies
 straight through `runtime.correct`, and the JSON a phone posts to `/api/corrections` is
 validated once, at the boundary, so `correct` matches on types instead of asking which dict
 key is present.

@@ -84,6 +84,7 @@ same views and questions for every seat and no private text in another seat's vi
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -92,7 +93,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel
 
-from companion.live.corrections import correction_tag
+from companion.errors import UserError
+from companion.live.corrections import Answer, correction_tag
 from companion.store import PUBLIC, Event, Session, seat_visibility
 
 if TYPE_CHECKING:
@@ -192,6 +194,11 @@ class Question:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "choices": self.choices, "seat": self.seat}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Question:
+        """The question a QUESTION_KIND event recorded, as `to_json` wrote it."""
+        return cls(data["id"], data["text"], data["choices"], data["seat"])
+
 
 Correction = dict[str, Any] | BaseModel
 """What `TableGame.correct` receives: JSON from /api/corrections or a scripted tap, or a
@@ -216,10 +223,31 @@ def table_is_right_draft(board: dict[str, Any], seen: dict[str, Any]) -> EventDr
     return EventDraft(TABLE_RIGHT_KIND, {"board": board, "seen": seen}, snapshot=True)
 
 
+def question_visibility(question: Question) -> str:
+    """Who sees a question and its answer: everyone, or only the seat asked (a question about
+    its hidden cards)."""
+    return PUBLIC if question.seat is None else seat_visibility(question.seat)
+
+
 def question_draft(question: Question) -> EventDraft:
     """The event that records a question asked (public, or private to the seat asked)."""
-    vis = PUBLIC if question.seat is None else seat_visibility(question.seat)
-    return EventDraft(QUESTION_KIND, question.to_json(), vis)
+    return EventDraft(QUESTION_KIND, question.to_json(), question_visibility(question))
+
+
+def answer_draft(
+    open_questions: Mapping[str, Question], answer: Answer, seat: int | None
+) -> tuple[Question, EventDraft]:
+    """The open question `answer` answers and the event that records the answer (seen by
+    whoever saw the question); a UserError when no such question is open or the answer is
+    not one of its choices."""
+    question = open_questions.get(answer.question)
+    if question is None:
+        raise UserError(f"no open question {answer.question!r}")
+    values = [c["value"] for c in question.choices]
+    if answer.answer not in values:
+        raise UserError(f"answer must be one of {values}")
+    payload = {"question": question.id, "answer": answer.answer, "seat": seat}
+    return question, EventDraft(ANSWER_KIND, payload, question_visibility(question))
 
 
 class Scene(Protocol):

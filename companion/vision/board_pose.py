@@ -63,6 +63,16 @@ class Calibration:
     K: np.ndarray
     dist: np.ndarray
 
+    @classmethod
+    def of(cls, registration: object) -> Calibration | None:
+        """The lens intrinsics the live registration carries (`camera_matrix`, `dist_coeffs`),
+        None when it has none: a game's perceiver then estimates the focal length."""
+        K = getattr(registration, "camera_matrix", None)
+        if K is None:
+            return None
+        dist = getattr(registration, "dist_coeffs", None)
+        return cls(np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float))
+
 
 @dataclass(frozen=True)
 class BoardPose:

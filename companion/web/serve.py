@@ -39,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
     p.add_argument("--port", type=int, help="TCP port (default 8000; 0 picks a free one)")
     p.add_argument("--camera", help="sim, replay:PATH, opencv:N, opencv:/dev/videoN or picamera2")
-    p.add_argument("--game", help="the game at the table (default from the config: looking-glass)")
+    p.add_argument("--game", help="the game at the table (default: the config's `game`)")
     p.add_argument("--data-dir", type=Path, help="where the store, snapshots and tokens live")
     p.add_argument("--config", type=Path, help="a TOML settings file")
     p.add_argument("--fps", type=float, help="camera frames per second")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -85,3 +87,16 @@ def test_the_homography_floor_bounds_every_focal_lengths_fit(tilt: float) -> Non
     assert min(fits) >= floor - 1e-9
     at_truth = fit_at_focal(obj, img, float(cam.K[0, 0]), size, refine=True).rms
     assert floor <= at_truth < 1.2 * floor  # and tight at the true focal length
+
+
+def test_the_calibration_a_registration_carries_or_none() -> None:
+    """The live registration's intrinsics become the pose's calibration; without a camera
+    matrix there is none (the focal length is then estimated), without distortion it is nil."""
+    K = [[900.0, 0.0, 640.0], [0.0, 900.0, 480.0], [0.0, 0.0, 1.0]]
+    assert Calibration.of(SimpleNamespace(camera_matrix=None, dist_coeffs=[0.1] * 5)) is None
+    assert Calibration.of(object()) is None
+    cal = Calibration.of(SimpleNamespace(camera_matrix=K, dist_coeffs=None))
+    assert cal is not None
+    assert np.array_equal(cal.K, np.array(K)) and np.array_equal(cal.dist, np.zeros(5))
+    cal = Calibration.of(SimpleNamespace(camera_matrix=K, dist_coeffs=[[0.1, 0, 0, 0, 0]]))
+    assert cal is not None and cal.dist.tolist() == [[0.1, 0, 0, 0, 0]]

@@ -11,7 +11,6 @@ deck's composition (counted from every card in sight), and the top cards they we
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.deck import NIGHTMARE, colour_of, door, symbol_of
 from companion.games.onirim.rules.state import OnirimState
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 FEATURES = (
     "deck",
@@ -47,13 +46,11 @@ class Model:
 @lru_cache(maxsize=4)
 def load_model(path: Path | None = None) -> Model:
     p = path or models_dir() / "onirim" / "hint.toml"
+    data = read_model_toml(p)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
         w = data["weights"]
         return Model(float(data["bias"]), tuple(float(w[f]) for f in FEATURES))
-    except FileNotFoundError:
-        raise UserError(f"no Onirim hint model at {p}") from None
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise UserError(f"{p}: bad hint model ({exc})") from None
 
 

@@ -15,41 +15,41 @@ from companion.games.mirror_mansion.table.messages import (
 )
 from companion.games.mirror_mansion.vision.scene import MirrorSeen
 from companion.live.conformance import Correct, check_table_game, play
-from tests.games.mirror_mansion_table.test_live import (
+from tests.games.mirror_mansion_table.helpers import (
     CARDS,
     MOTIFS,
     START,
-    _seen,
-    _session,
-    _with,
+    frames_of,
+    new_session,
+    with_moves,
 )
 
-W0 = _with(START, "W0")
+W0 = with_moves(START, "W0")
 # One swap that leaves the mirror at [0,0] in line with W0, sending the light to N0.
-MOVED = _with(W0, c21=MirrorSeen((2, 2), "/", "SE"))
+MOVED = with_moves(W0, c21=MirrorSeen((2, 2), "/", "SE"))
 TO_SWAPS = [
     Correct(EnterCards(cards=CARDS)),
-    *_seen(START),
-    *_seen(W0),
+    *frames_of(START),
+    *frames_of(W0),
     Correct(EnterRoll(value=1), 0),
-    *_seen(MOVED),
+    *frames_of(MOVED),
 ]
 
 
 def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() -> None:
     game, _ = play(
-        make_table_game, None, _session(), [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+        make_table_game, None, new_session(), [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
     )
     assert game.questions(None) == []  # nothing revealed before the swap
     game, _ = play(
         make_table_game,
         None,
-        _session(),
-        [Correct(EnterCards(cards=CARDS)), *_seen(START), *_seen(W0)],
+        new_session(),
+        [Correct(EnterCards(cards=CARDS)), *frames_of(START), *frames_of(W0)],
     )
     [q] = game.questions(None)
     assert q.id == "card-0-W1" and "W0" in q.text and "W1" in q.text
-    seats = _session().seats
+    seats = new_session().seats
     assert q.text.startswith(f"{seats[0]} moved the window")  # a player's name, not a seat
     values = [c["value"] for c in q.choices]
     assert values[0] == CARDS["W0"]  # the card from W0 now lies at W1
@@ -58,7 +58,7 @@ def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() ->
 
 
 def test_a_correction_updates_the_motif_and_the_prediction() -> None:
-    game, _ = play(make_table_game, None, _session(), TO_SWAPS)
+    game, _ = play(make_table_game, None, new_session(), TO_SWAPS)
     before = ENGINE.prediction(game.state)
     # From W0 the light bounces off the mirror at [0,0] to N0.
     assert before is not None and before.seen == "N0" and before.motif == CARDS["N0"]
@@ -67,8 +67,8 @@ def test_a_correction_updates_the_motif_and_the_prediction() -> None:
     # so N0 now holds the motif tapped in at W0, and the light finds that instead.
     wrong = CARDS["N0"]
     steps = [*TO_SWAPS, Correct({"question": q.id, "answer": wrong})]
-    check_table_game(make_table_game, None, _session(), steps)
-    game, events = play(make_table_game, None, _session(), steps)
+    check_table_game(make_table_game, None, new_session(), steps)
+    game, events = play(make_table_game, None, new_session(), steps)
     assert game.questions(None) == []
     assert game.view(None)["board"]["cards"]["W1"] == wrong
     assert sorted(game.state.board.cards.values()) == sorted(MOTIFS)
@@ -79,25 +79,25 @@ def test_a_correction_updates_the_motif_and_the_prediction() -> None:
     )
     # The look then reports the corrected card.
     steps += [Correct(CallGuesses(), 0), Correct(TakeLook(), 0)]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert game.view(None)["looks"][-1]["motif"] == after.motif
 
 
 def test_confirming_the_tap_keeps_the_prediction_and_the_question_lapses_at_the_look() -> None:
-    game, _ = play(make_table_game, None, _session(), TO_SWAPS)
+    game, _ = play(make_table_game, None, new_session(), TO_SWAPS)
     before = ENGINE.prediction(game.state)
     [q] = game.questions(None)
     steps = [*TO_SWAPS, Correct({"question": q.id, "answer": CARDS["W0"]})]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert ENGINE.prediction(game.state) == before and game.state.confirmed == {"W1"}
     unanswered = [*TO_SWAPS, Correct(CallGuesses(), 0), Correct(TakeLook(), 0)]
-    game, _ = play(make_table_game, None, _session(), unanswered)
+    game, _ = play(make_table_game, None, new_session(), unanswered)
     assert game.questions(None) == []
 
 
 @pytest.mark.parametrize("answer", ["banana", "window", None, 3])
 def test_a_bad_answer_is_a_user_error(answer: object) -> None:
-    game, _ = play(make_table_game, None, _session(), TO_SWAPS)
+    game, _ = play(make_table_game, None, new_session(), TO_SWAPS)
     [q] = game.questions(None)
     with pytest.raises(UserError):
         game.correct({"question": q.id, "answer": answer}, None)

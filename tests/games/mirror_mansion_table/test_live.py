@@ -27,49 +27,35 @@ from companion.games.mirror_mansion.table.messages import (
 from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
-from companion.store import Session
-from tests.games.mirror_mansion_table.helpers import BOARD, START
-
-MOTIFS = [*BOARD.cards]
-CARDS = dict(zip([p for p in BOARD.positions if p != "W1"], MOTIFS, strict=True))
-
-
-def _session(seats: int = 3, **options: Any) -> Session:
-    return Session("s1", "mirror-mansion", options, [f"p{i}" for i in range(seats)], 0.0)
-
-
-def _seen(box: BoxState, n: int = 7) -> list[Observe]:
-    """Enough frames (0.1 s apart in `play`) to become stable."""
-    return [Observe(Observation(BoxObservation(box=box), 0.9))] * n
-
-
-def _with(box: BoxState, window: str | None = None, **moves: MirrorSeen) -> BoxState:
-    mirrors = {f"c{m.cell[0]}{m.cell[1]}": m for m in box.mirrors}
-    for key, new in moves.items():
-        mirrors[key] = new
-    return BoxState(tuple(mirrors.values()), window or box.window, box.door)
+from tests.games.mirror_mansion_table.helpers import (
+    CARDS,
+    START,
+    frames_of,
+    new_session,
+    with_moves,
+)
 
 
 def _first_turn() -> list[Any]:
     """Seat 0: window W1 -> W0 (row 0), die, turn the mirror at [0,0], call, look."""
-    w0 = _with(START, "W0")
-    turned = _with(w0, c00=MirrorSeen((0, 0), "/", "SE"))
+    w0 = with_moves(START, "W0")
+    turned = with_moves(w0, c00=MirrorSeen((0, 0), "/", "SE"))
     return [
         Correct(EnterCards(cards=CARDS)),
-        *_seen(START),
-        *_seen(w0),
+        *frames_of(START),
+        *frames_of(w0),
         Correct(EnterRoll(value=1), 0),
-        *_seen(turned),
+        *frames_of(turned),
         Correct(CallGuesses(), 0),
         Correct(TakeLook(), 0),
     ]
 
 
 def test_a_first_turn_is_played_from_the_camera_and_replays_identically() -> None:
-    events = check_table_game(make_table_game, None, _session(), _first_turn())
+    events = check_table_game(make_table_game, None, new_session(), _first_turn())
     kinds = [e.kind for e in events]
     assert "mm.breach" not in kinds
-    game, _ = play(make_table_game, None, _session(), _first_turn())
+    game, _ = play(make_table_game, None, new_session(), _first_turn())
     assert isinstance(game, TableGame)
     v = game.view(None)
     assert v["turn"] == 1 and v["phase"] == "window"  # seat 1's turn begins
@@ -82,19 +68,19 @@ def test_a_first_turn_is_played_from_the_camera_and_replays_identically() -> Non
 def _turn(
     box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen, roll: int
 ) -> tuple[BoxState, list[Any]]:
-    swapped = _with(box, window)
-    after = _with(swapped, **{key: mirror})
+    swapped = with_moves(box, window)
+    after = with_moves(swapped, **{key: mirror})
     return after, [
-        *_seen(swapped),
+        *frames_of(swapped),
         Correct(EnterRoll(value=roll), seat),
-        *_seen(after),
+        *frames_of(after),
         Correct(CallGuesses(), seat),
     ]
 
 
 def test_guesses_stay_private_until_all_have_guessed() -> None:
     """Three seats: after the first round, seats 1 and 2 guess on seat 0's turn."""
-    box, steps = START, [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+    box, steps = START, [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
     plan = [
         (0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
         (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
@@ -105,15 +91,15 @@ def test_guesses_stay_private_until_all_have_guessed() -> None:
         steps += [*more, Correct(TakeLook(), seat)]
     box, more = _turn(box, 0, "S1", "c02", MirrorSeen((0, 2), "\\", "NE"), 2)
     steps += [*more, Correct(EnterGuess(jubilant=True), 1)]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert game.view(None)["phase"] == "guess"
     assert game.view(1)["guesses"][1]["jubilant"] is True
     assert "jubilant" not in game.view(2)["guesses"][1]
     assert "jubilant" not in game.view(None)["guesses"][1]
     assert game.view(2)["guesses"][1]["placed"] is True
     steps += [Correct(EnterGuess(jubilant=False), 2), Correct(TakeLook(), 0)]
-    check_table_game(make_table_game, None, _session(), steps)
-    game, _ = play(make_table_game, None, _session(), steps)
+    check_table_game(make_table_game, None, new_session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     look = game.view(None)["looks"][-1]
     assert look["guesses"] == [None, True, False]
     assert look["right"] == ([1] if look["found"] else [2])
@@ -121,7 +107,7 @@ def test_guesses_stay_private_until_all_have_guessed() -> None:
 
 
 def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
-    w0 = _with(START, "W0")
+    w0 = with_moves(START, "W0")
     four = BoxState(
         tuple(
             MirrorSeen(m.cell, m.slot, {"NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}[m.facing])
@@ -131,12 +117,12 @@ def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
     )
     steps = [
         Correct(EnterCards(cards=CARDS)),
-        *_seen(START),
-        *_seen(w0),
+        *frames_of(START),
+        *frames_of(w0),
         Correct(EnterRoll(value=1), 0),
-        *_seen(four),
+        *frames_of(four),
     ]
-    game, events = play(make_table_game, None, _session(), steps)
+    game, events = play(make_table_game, None, new_session(), steps)
     breaches = [e.payload for e in events if e.kind == "mm.breach"]
     assert breaches and "three" in breaches[0]["rule"]
     assert game.view(None)["breaches"]
@@ -146,13 +132,13 @@ def test_a_fourth_swap_is_flagged_at_once_and_the_call_is_refused() -> None:
 
 def test_hands_and_a_lifted_mirror_make_no_event() -> None:
     lifted = BoxState(START.mirrors[1:], START.window)
-    hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
+    hidden = with_moves(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
     blind = Observe(Observation(BoxObservation(box=BoxState(seen=False)), 0.0))
-    steps = [Correct(EnterCards(cards=CARDS)), *_seen(START)]
+    steps = [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
     steps += [Observe(Observation(BoxObservation(box=lifted), 0.9))] * 3
     steps += [Observe(Observation(BoxObservation(box=hidden), 0.3))] * 3
-    steps += [blind] * 3 + _seen(START)
-    _, events = play(make_table_game, None, _session(), steps)
+    steps += [blind] * 3 + frames_of(START)
+    _, events = play(make_table_game, None, new_session(), steps)
     assert [e.kind for e in events].count("mm.seen") == 1
     assert not [
         e
@@ -163,37 +149,37 @@ def test_hands_and_a_lifted_mirror_make_no_event() -> None:
 
 
 def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_reading() -> None:
-    hidden = _with(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
+    hidden = with_moves(START, c11=MirrorSeen((1, 1), "\\", None, 0.1))
     steps = [
         Correct(EnterCards(cards=CARDS)),
         *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 14,
     ]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     qs = game.questions(None)
     assert len(qs) == 1 and {c["value"] for c in qs[0].choices} == {"NE", "SW"}
     steps += [
         Correct({"question": qs[0].id, "answer": "NE"}),
         *[Observe(Observation(BoxObservation(box=hidden), 0.3))] * 7,
     ]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert game.questions(None) == []
     assert game.view(None)["phase"] == "window"  # set up from the completed reading
     assert {"cell": [1, 1], "slot": "\\", "facing": "NE"} in game.view(None)["board"]["mirrors"]
 
 
 def test_hint_is_private_and_on_request_only() -> None:
-    w0 = _with(START, "W0")
+    w0 = with_moves(START, "W0")
     steps = [
         Correct(EnterCards(cards=CARDS)),
-        *_seen(START),
-        *_seen(w0),
+        *frames_of(START),
+        *frames_of(w0),
         Correct(EnterRoll(value=1), 0),
     ]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert game.view(0)["hint"] is None
     steps.append(Correct(RequestHint(), 0))
-    check_table_game(make_table_game, None, _session(), steps)
-    game, _ = play(make_table_game, None, _session(), steps)
+    check_table_game(make_table_game, None, new_session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     hint = game.view(0)["hint"]
     assert hint is not None and (hint["swaps"] is None or hint["swaps"] >= 1)
     assert game.view(1)["hint"] is None and game.view(None)["hint"] is None
@@ -215,7 +201,7 @@ def test_hint_is_private_and_on_request_only() -> None:
     ],
 )
 def test_bad_input_is_a_user_error(payload: dict[str, Any]) -> None:
-    game = MirrorMansionTable(None, _session())
+    game = MirrorMansionTable(None, new_session())
     with pytest.raises(UserError) as exc:
         game.correct(payload, 1)
     assert "\n" not in str(exc.value)
@@ -229,10 +215,10 @@ def test_json_and_typed_corrections_are_the_same_correction() -> None:
     assert parse({"table_is_right": True}) == TableIsRight()
     with pytest.raises(UserError, match="kind is one of"):
         parse({"look": True})
-    typed = [Correct(EnterCards(cards=CARDS)), *_seen(START)]
-    as_json = [Correct({"kind": "cards", "cards": CARDS}), *_seen(START)]
-    _, typed_events = play(make_table_game, None, _session(), typed)
-    _, json_events = play(make_table_game, None, _session(), as_json)
+    typed = [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
+    as_json = [Correct({"kind": "cards", "cards": CARDS}), *frames_of(START)]
+    _, typed_events = play(make_table_game, None, new_session(), typed)
+    _, json_events = play(make_table_game, None, new_session(), as_json)
     assert [(e.kind, e.payload) for e in typed_events] == [(e.kind, e.payload) for e in json_events]
     assert any(
         e.kind == "mm.action" and e.payload["action"]["type"] == "setup" for e in typed_events
@@ -241,14 +227,14 @@ def test_json_and_typed_corrections_are_the_same_correction() -> None:
 
 def test_options_and_seats_are_checked() -> None:
     with pytest.raises(UserError):
-        MirrorMansionTable(None, _session(seats=1))
+        MirrorMansionTable(None, new_session(seats=1))
     with pytest.raises(UserError):
-        MirrorMansionTable(None, _session(colour="red"))
-    MirrorMansionTable(None, _session(seats=4, door=True, masters=True, two_sided=True))
+        MirrorMansionTable(None, new_session(colour="red"))
+    MirrorMansionTable(None, new_session(seats=4, door=True, masters=True, two_sided=True))
 
 
 def test_perceive_reads_the_sim_camera() -> None:
-    game = MirrorMansionTable(None, _session())
+    game = MirrorMansionTable(None, new_session())
     scene = game.sim_scene(3)
     image, truth = scene.frame(1.0)
     frame = Frame(image=image, timestamp=time.monotonic(), index=0, truth=truth)
@@ -267,13 +253,13 @@ def test_a_hidden_window_card_becomes_a_question() -> None:
     hidden = BoxState(START.mirrors, None)
     obs = Observe(Observation(BoxObservation(box=hidden), 0.9))
     steps = [Correct(EnterCards(cards=CARDS)), *[obs] * 14]
-    game, _ = play(make_table_game, None, _session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     qs = game.questions(None)
     assert len(qs) == 1 and qs[0].id.startswith("window-")
     assert game.view(None)["phase"] == "setup"
     steps += [Correct({"question": qs[0].id, "answer": "W1"}), *[obs] * 7]
-    check_table_game(make_table_game, None, _session(), steps)
-    game, _ = play(make_table_game, None, _session(), steps)
+    check_table_game(make_table_game, None, new_session(), steps)
+    game, _ = play(make_table_game, None, new_session(), steps)
     assert game.view(None)["phase"] == "window"
     assert game.view(None)["board"]["window"] == "W1"
 
@@ -292,8 +278,8 @@ def test_masters_box_turn_is_read_from_the_boards_turn_in_the_image(
         *_seen_at(START, 170.0),
         *_seen_at(START, -95.0),
     ]  # 170° -> 265°: a quarter turn clockwise
-    check_table_game(make_table_game, None, _session(**opts), steps)
-    game, events = play(make_table_game, None, _session(**opts), steps)
+    check_table_game(make_table_game, None, new_session(**opts), steps)
+    game, events = play(make_table_game, None, new_session(**opts), steps)
     assert game.view(None)["box_quarter_turns"] == turns
     turned = [
         e for e in events if e.kind == "mm.action" and e.payload["action"]["type"] == "turn_box"
@@ -306,6 +292,6 @@ def test_sticker_colours_come_from_the_settings():
 
     green_to_blue = {"mirror_dot": {"hue_min": 90, "hue_max": 120}}
     settings = Settings.model_validate({"stickers": green_to_blue})
-    game = MirrorMansionTable(settings, _session())
+    game = MirrorMansionTable(settings, new_session())
     assert (game.stickers.mirror_dot.hue_min, game.stickers.mirror_dot.hue_max) == (90, 120)
-    assert MirrorMansionTable(None, _session()).stickers.mirror_dot.hue_min == 40
+    assert MirrorMansionTable(None, new_session()).stickers.mirror_dot.hue_min == 40

@@ -47,7 +47,7 @@ def test_the_rulebook_examples_what_goes_under_the_red_and_the_sun_mirror() -> N
 
 
 def test_a_single_card_or_a_glyph_or_the_rainbow_outside_the_hard_game_is_refused() -> None:
-    with pytest.raises(ValueError, match="two cards"):
+    with pytest.raises(ValueError, match="'cards' must be a list of 2 strings"):
         action_from_json({"type": "pair", "mirror": "sun", "cards": ["red-sun"]})
     state = position(hand=["red-sun", "blue-sun", "green-moon", "brown-moon", "red-moon"])
     with pytest.raises(IllegalAction, match="not in play"):

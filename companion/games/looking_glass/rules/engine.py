@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, cast
 
 from companion.games.base import CHANCE, IllegalAction
@@ -86,20 +87,20 @@ class LookingGlassEngine:
     game_id = "looking-glass"
 
     def __init__(self, deck: Deck | None = None, layouts: dict[str, Layout] | None = None):
-        self._deck = deck
-        self._layouts = layouts
+        """A deck or layouts given stand in for the models', which are read on first use
+        (the engine is created at import)."""
+        if deck is not None:
+            self.deck = deck
+        if layouts is not None:
+            self.layouts = layouts
 
-    @property
+    @cached_property
     def deck(self) -> Deck:
-        if self._deck is None:
-            self._deck = load_deck()
-        return self._deck
+        return load_deck()
 
-    @property
+    @cached_property
     def layouts(self) -> dict[str, Layout]:
-        if self._layouts is None:
-            self._layouts = load_layouts()
-        return self._layouts
+        return load_layouts()
 
     def layout(self, layout_id: str) -> Layout:
         return self.layouts[layout_id]
@@ -532,11 +533,8 @@ class LookingGlassEngine:
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"malformed Looking Glass state ({exc!r})") from None
 
-    def action_to_json(self, action: Action) -> dict[str, Any]:
-        return A.action_to_json(action)
-
-    def action_from_json(self, data: dict[str, Any]) -> Action:
-        return A.action_from_json(data)
+    action_to_json = staticmethod(A.action_to_json)
+    action_from_json = staticmethod(A.action_from_json)
 
 
 def _result_json(x: RoundResult) -> dict[str, Any]:

@@ -6,12 +6,11 @@ commands and these live in separate files owned by separate people.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import report_teach_problems
+from companion.cli_args import data_file, game_parser, read_parser, report_teach_problems
 from companion.errors import UserError
 
 GAME = "looking-glass"
@@ -19,26 +18,17 @@ READERS = ("light-border", "staged")
 """`read --reader`: the first is the default, until the staged reader reads as well."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad option as a UserError (one line, exit 2), not a usage dump."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UserError(f"{self.prog}: {message}")
-
-
 def _library_path(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    from companion.config import load_settings
     from companion.games.looking_glass.vision.library import default_library_path
 
-    return default_library_path(load_settings().data_dir)
+    return data_file(arg, default_library_path)
 
 
 def render_main(argv: list[str]) -> int:
-    p = _Parser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of dealt tables with ground truth "
+    p = game_parser(
+        "render",
+        GAME,
+        "Write photographs of dealt tables with ground truth "
         "(DIR/NNNN.jpg + .json) and teach photos (DIR/teach/<card-id>.png).",
     )
     p.add_argument("--seed", type=int, required=True, help="seed: art, tables and camera")
@@ -89,9 +79,10 @@ def _render_summary(seed: int, out: Path, paths: list[str]) -> dict:
 
 
 def teach_main(argv: list[str]) -> int:
-    p = _Parser(
-        prog=f"companion teach {GAME}",
-        description="Teach your own copy of the deck: DIR holds one photo per card id, "
+    p = game_parser(
+        "teach",
+        GAME,
+        "Teach your own copy of the deck: DIR holds one photo per card id, "
         "named <card-id>.png or .jpg, each card face up and upright.",
     )
     p.add_argument("dir", help="folder of teach photos")
@@ -132,14 +123,12 @@ def teach_main(argv: list[str]) -> int:
 
 
 def read_main(argv: list[str]) -> int:
-    p = _Parser(
-        prog=f"companion read {GAME}",
-        description="Read the Looking Glass from photographs: every card whose upper half "
+    p = read_parser(
+        GAME,
+        "Read the Looking Glass from photographs: every card whose upper half "
         "can be seen, its centre, whether it is covered, and the layout card.",
     )
-    p.add_argument("images", nargs="+", help="photographs")
     p.add_argument("--library", help="card library file (default: in the data dir)")
-    p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.add_argument(
         "--reader",
         choices=READERS,

@@ -101,6 +101,7 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    answer_draft,
     question_draft,
     table_is_right_draft,
 )
@@ -188,16 +189,8 @@ class MirrorMansionTable:
         from companion.games.mirror_mansion.vision.perceive import read_frame
         from companion.vision.board_pose import Calibration
 
-        K = getattr(registration, "camera_matrix", None)
-        dist = getattr(registration, "dist_coeffs", None)
-        calibration = (
-            None
-            if K is None
-            else Calibration(
-                np.asarray(K, float), np.zeros(5) if dist is None else np.asarray(dist, float)
-            )
-        )
         markers = getattr(registration, "markers", None) or None
+        calibration = Calibration.of(registration)
         reading, pose = read_frame(frame.image, self.board, self.stickers, calibration, markers)
         data = BoxObservation(box=reading)
         if pose is not None:
@@ -606,15 +599,8 @@ class MirrorMansionTable:
         return [table_is_right_draft(board_state_to_json(after.board), seen.to_json())]
 
     def _answer(self, answer: Answer, seat: int | None) -> list[EventDraft]:
-        q = self.open_questions.get(answer.question)
-        if q is None:
-            raise UserError(f"no open question {answer.question!r}")
-        values = [c["value"] for c in q.choices]
-        if answer.answer not in values:
-            raise UserError(f"answer must be one of {values}")
-        drafts = [
-            EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer.answer, "seat": seat})
-        ]
+        q, answered = answer_draft(self.open_questions, answer, seat)
+        drafts = [answered]
         if q.id.startswith("card-"):
             # The card the window swap revealed lies where the window was before it.
             action = ConfirmCard(q.id.split("-")[2], str(answer.answer))
@@ -665,7 +651,7 @@ class MirrorMansionTable:
         elif kind == "mm.hint":
             self.hints[int(p["seat"])] = dict(p)
         elif kind == QUESTION_KIND:
-            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.open_questions[p["id"]] = Question.from_json(p)
         elif kind == ANSWER_KIND:
             q = self.open_questions.pop(p["question"], None)
             if q is not None and q.id.startswith("window-"):

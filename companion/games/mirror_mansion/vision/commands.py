@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +18,12 @@ from pydantic import ValidationError
 from companion.cli_args import (
     CommandParser,
     add_render_arguments,
-    image_size_arg,
+    print_readings,
     read_json_file,
     read_parser,
+    render_conditions,
     render_folder,
+    write_photo,
 )
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.board import load_board
@@ -30,9 +31,7 @@ from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
-from companion.vision import image_file
 from companion.vision.board_pose import Calibration
-from companion.vision.image_file import write_jpeg
 
 GAME = "mirror-mansion"
 
@@ -58,22 +57,14 @@ def render(argv: list[str]) -> int:
         help="print what was written as JSON: the folder and each photograph with its answer key",
     )
     args = parser.parse_args(argv)
-    if not 0 <= args.max_tilt <= 60:
-        raise UserError("--max-tilt must be between 0 and 60 degrees")
+    conditions = Conditions(**render_conditions(args, max_tilt=60), style=args.style)
     out = render_folder(args)
-    conditions = Conditions(
-        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, style=args.style
-    )
-    if args.size:
-        conditions = replace(conditions, sizes=(image_size_arg(args.size, 320, 240),))
     board = load_board()
     written = []
     for i in range(args.count):
         photo = render_photo(board, (args.seed, i), conditions)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
-        truth = photo.truth.to_json(str(name))
-        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-        written.append({"image": str(name), "truth": str(out / f"{i:04d}.json"), "box": truth})
+        name, key, truth = write_photo(out, i, photo.image, photo.truth.to_json)
+        written.append({"image": str(name), "truth": str(key), "box": truth})
     if args.json:
         print(
             json.dumps(
@@ -83,14 +74,6 @@ def render(argv: list[str]) -> int:
     else:
         print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
-
-
-def check_image_path(path: str) -> Path:
-    return image_file.check_image_path(path, missing="no such file")
-
-
-def load_image(path: str) -> np.ndarray:
-    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
 
 
 def load_stickers(path: str | None) -> StickerSettings:
@@ -154,15 +137,13 @@ def read(argv: list[str]) -> int:
     board = load_board()
     stickers = load_stickers(args.stickers)
     calibration = load_calibration(args.calibration)
-    for path in args.images:  # every path checked before any output
-        check_image_path(path)
-    for path in args.images:
-        state = read_box(load_image(path), board, stickers, calibration)
-        if args.json:
-            print(json.dumps(state.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(state)}", flush=True)
-    return 0
+    return print_readings(
+        args.images,
+        lambda image: read_box(image, board, stickers, calibration),
+        describe,
+        args.json,
+        missing="no such file",
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}

@@ -7,14 +7,13 @@ counts kinds and never tells two copies apart.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import models_dir, read_model_toml
 
 NIGHTMARE = "nightmare"
 
@@ -140,11 +139,4 @@ def parse_deck(data: dict[str, Any]) -> Deck:
 
 @lru_cache(maxsize=4)
 def load_deck(path: Path | None = None) -> Deck:
-    p = path or models_dir() / "onirim" / "deck.toml"
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"no Onirim deck file at {p}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p} is not valid TOML: {exc}") from None
-    return parse_deck(data)
+    return parse_deck(read_model_toml(path or models_dir() / "onirim" / "deck.toml"))

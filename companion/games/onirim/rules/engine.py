@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 from companion.games.base import CHANCE, IllegalAction
@@ -66,20 +67,18 @@ class OnirimEngine:
     game_id = "onirim"
 
     def __init__(self, deck: Deck | None = None) -> None:
-        self._deck = deck
-        self._matches_cache: dict[str, str] | None = None
+        """A deck given stands in for the model's, which is read on first use (the engine is
+        created at import)."""
+        if deck is not None:
+            self.deck = deck
 
-    @property
+    @cached_property
     def _matches(self) -> dict[str, str]:
-        if self._matches_cache is None:
-            self._matches_cache = {m.id: m.matches for m in self.deck.mirrors.values()}
-        return self._matches_cache
+        return {m.id: m.matches for m in self.deck.mirrors.values()}
 
-    @property
+    @cached_property
     def deck(self) -> Deck:
-        if self._deck is None:
-            self._deck = load_deck()
-        return self._deck
+        return load_deck()
 
     # -- protocol -----------------------------------------------------------------------
     def new_game(self, players: int = 1, options: dict[str, Any] | None = None) -> OnirimState:
@@ -554,8 +553,5 @@ class OnirimEngine:
     def state_from_json(self, data: dict[str, Any]) -> OnirimState:
         return state_from_json(data, self.deck)
 
-    def action_to_json(self, action: Action) -> dict[str, Any]:
-        return A.action_to_json(action)
-
-    def action_from_json(self, data: dict[str, Any]) -> Action:
-        return A.action_from_json(data)
+    action_to_json = staticmethod(A.action_to_json)
+    action_from_json = staticmethod(A.action_from_json)

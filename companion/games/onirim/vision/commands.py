@@ -9,7 +9,13 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.cli_args import CommandParser, read_parser, report_teach_problems
+from companion.cli_args import (
+    CommandParser,
+    data_file,
+    read_parser,
+    report_teach_problems,
+    write_photo,
+)
 from companion.errors import UserError
 
 GAME = "onirim"
@@ -57,9 +63,7 @@ def render_main(argv: list[str]) -> int:
         write_jpeg(out / "teach" / f"{cid}.jpg", teach_photo(face, rng), quality=92)
     for i in range(a.count):
         photo = render_table(a.seed, i, faces, layout)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
-        truth = photo.truth.to_json(str(name))
-        (out / f"{i:04d}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+        write_photo(out, i, photo.image, photo.truth.to_json)
     print(
         f"wrote {a.count} table photograph(s) with answer keys and {len(faces)} teach "
         f"photos to {out}"
@@ -68,12 +72,9 @@ def render_main(argv: list[str]) -> int:
 
 
 def _library_path(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    from companion.config import load_settings
     from companion.games.onirim.vision.teach import default_library_path
 
-    return default_library_path(load_settings().data_dir)
+    return data_file(arg, default_library_path)
 
 
 def teach_main(argv: list[str]) -> int:

@@ -90,6 +90,7 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    answer_draft,
     question_draft,
     table_is_right_draft,
 )
@@ -329,7 +330,7 @@ class QueenAliceTable:
         """One typed correction (`messages.Correction`; JSON is parsed into it first)."""
         match parse(payload):
             case Answer() as answer:
-                return self._answer(answer)
+                return self._answer(answer, seat)
             case TableIsRight():
                 return self._table_is_right(seat)
             case SetUp(tile=tile, wishes=wishes):
@@ -424,14 +425,9 @@ class QueenAliceTable:
             )
         return self._apply_now(action)
 
-    def _answer(self, answer: Answer) -> list[EventDraft]:
-        question = self.open_questions.get(answer.question)
-        if question is None:
-            raise UserError(f"no open question {answer.question!r}")
-        values = [c["value"] for c in question.choices]
-        if answer.answer not in values:
-            raise UserError(f"answer must be one of {values}")
-        drafts = [EventDraft(ANSWER_KIND, {"question": question.id, "answer": answer.answer})]
+    def _answer(self, answer: Answer, seat: int | None) -> list[EventDraft]:
+        question, answered = answer_draft(self.open_questions, answer, seat)
+        drafts = [answered]
         if question.id in self.plays_asked:
             play = action_from_json(self.plays_asked[question.id][int(answer.answer)])  # type: ignore[arg-type]
             drafts.append(self._apply_now(play)[0])
@@ -490,7 +486,7 @@ class QueenAliceTable:
             self.breaches = [b for b in self.breaches if b["turn"] != self.state.turns]
             self._flagged = None
         elif kind == QUESTION_KIND:
-            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.open_questions[p["id"]] = Question.from_json(p)
             if "plays" in p:
                 self.plays_asked[p["id"]] = p["plays"]
             self.asked += 1

@@ -8,15 +8,21 @@ one JSON object per image and line:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
-from companion.cli_args import CommandParser, add_render_arguments, read_parser, render_folder
+from companion.cli_args import (
+    CommandParser,
+    add_render_arguments,
+    print_readings,
+    read_parser,
+    render_conditions,
+    render_folder,
+    write_photo,
+)
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import read_board
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, render_photo
-from companion.vision.image_file import check_image_path, read_image, write_jpeg
 
 GAME = "queen-alice"
 
@@ -30,14 +36,11 @@ def render(argv: list[str]) -> int:
     add_render_arguments(parser, over="board")
     args = parser.parse_args(argv)
     out = render_folder(args)
-    conditions = Conditions(hands=0 if args.no_hands else 2)
+    conditions = Conditions(**render_conditions(args))
     geom = load_geometry()
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
-        (out / f"{i:04d}.json").write_text(
-            json.dumps(photo.truth.to_json(str(name))) + "\n", encoding="utf-8"
-        )
+        write_photo(out, i, photo.image, photo.truth.to_json)
     print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
 
@@ -69,15 +72,9 @@ def read(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     geom = load_geometry()
-    for path in args.images:  # every file checked before any output
-        check_image_path(path)
-    for path in args.images:
-        reading = read_board(read_image(path), geom=geom)
-        if args.json:
-            print(json.dumps(reading.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(reading)}", flush=True)
-    return 0
+    return print_readings(
+        args.images, lambda image: read_board(image, geom=geom), describe, args.json
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}

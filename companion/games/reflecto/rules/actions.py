@@ -7,9 +7,9 @@ removals, and "done" when a removal was still possible after the move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
+from companion.games.action_json import ActionCodec, spelt
 from companion.games.reflecto.rules.board import Cell
 
 
@@ -40,7 +40,7 @@ class Step:
     takes it off over the far edge."""
 
     screen: str
-    to: Cell | None
+    to: Cell | None = field(metadata=spelt(none_as="off"))
 
 
 @dataclass(frozen=True)
@@ -65,81 +65,11 @@ class Done:
 Action = Setup | Step | Remove | Guess | Done
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    match action:
-        case Setup(seat, chunks, letters, mirrors, hinted):
-            return {
-                "type": "setup",
-                "seat": seat,
-                "chunks": list(chunks),
-                "letter_columns": list(letters),
-                "mirror_columns": list(mirrors),
-                "hinted": list(hinted),
-            }
-        case Step(screen, to):
-            return {"type": "move", "screen": screen, "to": "off" if to is None else list(to)}
-        case Remove(screen):
-            return {"type": "remove", "screen": screen}
-        case Guess(word):
-            return {"type": "guess", "word": word}
-        case Done():
-            return {"type": "done"}
-    raise TypeError(f"not a Reflecto action: {action!r}")
+CODEC: ActionCodec[Action] = ActionCodec(
+    "Reflecto",
+    {"setup": Setup, "move": Step, "remove": Remove, "guess": Guess, "done": Done},
+)
 
-
-def _ints(data: dict[str, Any], key: str) -> tuple[int, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise ValueError(f"{data['type']}: {key!r} must be a list of whole numbers")
-    return tuple(value)
-
-
-def _str(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise ValueError(f"{data['type']}: {key!r} must be a string")
-    return value
-
-
-def cell_from_json(value: Any, what: str) -> Cell | None:
-    """[r, c], or "off" (None) for a jump off the board."""
-    if value == "off":
-        return None
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise ValueError(f'{what}: a square is [row, column] or "off"')
-    return (value[0], value[1])
-
-
-def action_from_json(data: Any) -> Action:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ValueError("an action is an object with a 'type'")
-    kind = data["type"]
-    if kind == "setup":
-        seat = data.get("seat")
-        chunks = data.get("chunks")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ValueError("setup: 'seat' must be 0 or 1")
-        if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
-            raise ValueError("setup: 'chunks' must be a list of strings")
-        return Setup(
-            seat,
-            tuple(chunks),
-            _ints(data, "letter_columns"),
-            _ints(data, "mirror_columns"),
-            _ints(data, "hinted"),
-        )
-    if kind == "move":
-        return Step(_str(data, "screen"), cell_from_json(data.get("to"), "move"))
-    if kind == "remove":
-        return Remove(_str(data, "screen"))
-    if kind == "guess":
-        return Guess(_str(data, "word"))
-    if kind == "done":
-        return Done()
-    raise ValueError(f"unknown action type {kind!r}")
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json
+"""Raises ValueError with a one-line reason for a malformed action."""

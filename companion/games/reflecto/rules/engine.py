@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
 from companion.games.base import IllegalAction, require
@@ -80,14 +81,14 @@ class ReflectoEngine:
     game_id = "reflecto"
 
     def __init__(self, board: Board | None = None) -> None:
-        self._board = board
+        """A board given stands in for the model's, which is read on first use (the engine
+        is created at import)."""
+        if board is not None:
+            self.board = board
 
-    @property
+    @cached_property
     def board(self) -> Board:
-        """Read on first use: the engine is created at import."""
-        if self._board is None:
-            self._board = load_board()
-        return self._board
+        return load_board()
 
     # --- protocol ---------------------------------------------------------------------
 
@@ -342,17 +343,13 @@ class ReflectoEngine:
         assert s is not None
         return {"id": s.id, "text": s.text, "rank": s.rank}
 
-    def state_to_json(self, state: ReflectoState) -> dict[str, Any]:
-        return state_to_json(state)
+    state_to_json = staticmethod(state_to_json)
 
     def state_from_json(self, data: dict[str, Any]) -> ReflectoState:
         return state_from_json(data, self.board)
 
-    def action_to_json(self, action: Action) -> dict[str, Any]:
-        return action_to_json(action)
-
-    def action_from_json(self, data: dict[str, Any]) -> Action:
-        return action_from_json(data)
+    action_to_json = staticmethod(action_to_json)
+    action_from_json = staticmethod(action_from_json)
 
 
 def move_problem(position: Position, screen_id: Any, to: Any) -> tuple[str, str]:

@@ -152,6 +152,33 @@ def _plan(
     return tuple(reversed(moves)), (roots[node], *reversed(lifts))
 
 
+def _way(
+    seat: int,
+    parent: Parents,
+    roots: dict[Node, Lifted],
+    goal: Node,
+    at_least: int,
+    states: int,
+    started: float,
+    complete: bool,
+) -> Hint:
+    """The hint that plays the way to `goal`: proven the shortest when it is no longer than
+    `at_least`, the fewest moves the search has shown any way needs."""
+    plan, lifts = _plan(parent, roots, goal)
+    proven = len(plan) <= at_least
+    return Hint(
+        seat,
+        len(plan),
+        plan,
+        lifts,
+        proven,
+        len(plan) if proven else at_least,
+        states,
+        time.perf_counter() - started,
+        complete,
+    )
+
+
 def hint(
     position: Position,
     seat: int,
@@ -168,23 +195,10 @@ def hint(
     def elapsed() -> float:
         return time.perf_counter() - started
 
-    def found(goal: Node, proven: bool, at_least: int, states: int) -> Hint:
-        plan, lifts = _plan(parent, roots, goal)
-        return Hint(
-            seat,
-            len(plan),
-            plan,
-            lifts,
-            proven,
-            at_least if not proven else len(plan),
-            states,
-            elapsed(),
-            proven,
-        )
-
+    # Breadth first: a way found at depth d has d moves, and none has fewer.
     for node in roots:
         if search.done(node):
-            return found(node, True, 0, len(parent))
+            return _way(seat, parent, roots, node, 0, len(parent), started, True)
     frontier: deque[Node] = deque(roots)
     depth = 0
     half_states, half_seconds = max_states // 2, max_seconds / 2
@@ -197,7 +211,7 @@ def hint(
                     continue
                 parent[child] = (node, move, lifted)
                 if search.done(child):
-                    return found(child, True, depth, len(parent))
+                    return _way(seat, parent, roots, child, depth, len(parent), started, True)
                 level.append(child)
             if len(parent) > half_states or elapsed() > half_seconds:
                 bound = max(depth, min(search.moves_needed(n) for n in roots))
@@ -233,19 +247,7 @@ def _best_first(
             parent[child] = (node, move, lifted)
             count += 1
             if search.done(child):
-                plan, lifts = _plan(parent, roots, child)
-                proven = len(plan) <= at_least
-                return Hint(
-                    seat,
-                    len(plan),
-                    plan,
-                    lifts,
-                    proven,
-                    len(plan) if proven else at_least,
-                    count,
-                    time.perf_counter() - started,
-                    False,
-                )
+                return _way(seat, parent, roots, child, at_least, count, started, False)
             tick += 1
             heapq.heappush(queue, (search.rows_to_go(child), g + 1, tick, child))
     return Hint(

@@ -71,6 +71,7 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    answer_draft,
     question_draft,
     table_is_right_draft,
 )
@@ -261,17 +262,7 @@ class ReflectoTable:
                 return self._apply_now(action)
 
     def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
-        question = self.open_questions.get(payload.question)
-        if question is None:
-            raise UserError(f"no open question {payload.question!r}")
-        values = [c["value"] for c in question.choices]
-        if payload.answer not in values:
-            raise UserError(f"answer must be one of {values}")
-        return [
-            EventDraft(
-                ANSWER_KIND, {"question": question.id, "answer": payload.answer, "seat": seat}
-            )
-        ]
+        return [answer_draft(self.open_questions, payload, seat)[1]]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
@@ -374,7 +365,7 @@ class ReflectoTable:
         elif kind == HINT_KIND:
             self.hints[int(p["seat"])] = dict(p)
         elif kind == QUESTION_KIND:
-            self.open_questions[p["id"]] = Question(p["id"], p["text"], p["choices"], p["seat"])
+            self.open_questions[p["id"]] = Question.from_json(p)
             self.asked += 1
         elif kind == ANSWER_KIND:
             question = self.open_questions.pop(p["question"], None)

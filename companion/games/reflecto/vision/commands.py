@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
-
-import numpy as np
 
 from companion.cli_args import (
     CommandParser,
     add_render_arguments,
-    image_size_arg,
+    print_readings,
     read_json_file,
     read_parser,
+    render_conditions,
     render_folder,
+    write_photo,
 )
 from companion.errors import UserError
 from companion.games.reflecto.vision.colours import ScreenColours
@@ -51,24 +50,16 @@ def render(argv: list[str]) -> int:
         help="print one JSON object: the files written, each with its truth",
     )
     args = parser.parse_args(argv)
-    if not 0 <= args.max_tilt <= 40:
-        raise UserError("--max-tilt must be between 0 and 40 degrees")
+    conditions = Conditions(**render_conditions(args, max_tilt=40, min_size=(640, 480)))
     out = render_folder(args)
-    sizes = (image_size_arg(args.size, 640, 480),) if args.size else Conditions().sizes
-    conditions = Conditions(
-        max_tilt_deg=args.max_tilt, hands=0 if args.no_hands else 2, sizes=sizes
-    )
     geom = load_geometry()
     written = []
     for i in range(args.count):
         photo = render_photo(geom, (args.seed, i), conditions, setup=args.setup)
-        name = write_jpeg(out / f"{i:04d}.jpg", photo.image)
+        name, key, truth = write_photo(out, i, photo.image, photo.truth.to_json)
         setup = None
         if photo.setup is not None:
             setup = write_jpeg(out / f"{i:04d}-setup.jpg", photo.setup)
-        truth = photo.truth.to_json(str(name))
-        key = out / f"{i:04d}.json"
-        key.write_text(json.dumps(truth) + "\n", encoding="utf-8")
         written.append(
             {
                 "image": str(name),
@@ -92,14 +83,6 @@ def render(argv: list[str]) -> int:
     else:
         print(f"wrote {args.count} photograph(s) with answer keys to {out}")
     return 0
-
-
-def check_image_path(path: str) -> Path:
-    return image_file.check_image_path(path, missing="no such file")
-
-
-def load_image(path: str) -> np.ndarray:
-    return image_file.read_image(check_image_path(path))  # refuses images too large for a Pi
 
 
 def load_colours(path: str | None) -> ScreenColours | None:
@@ -145,23 +128,22 @@ def read(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     geom = load_geometry()
-    for path in [*args.images, *([args.setup] if args.setup else [])]:
-        check_image_path(path)  # every path checked before any output
     colours = load_colours(args.colours)
     if args.setup:
         from companion.games.reflecto.vision.read import learn_at_setup, rectify
 
-        rect = rectify(load_image(args.setup), geom)
+        image_file.check_image_path(args.setup, missing="no such file")
+        rect = rectify(image_file.read_image(args.setup), geom)
         if rect is None:
             raise UserError(f"{args.setup}: the board's corner markers are not seen")
         colours = learn_at_setup(rect, geom)
-    for path in args.images:
-        reading, _ = read_board(load_image(path), geom, colours)
-        if args.json:
-            print(json.dumps(reading.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {describe(reading)}", flush=True)
-    return 0
+    return print_readings(
+        args.images,
+        lambda image: read_board(image, geom, colours)[0],
+        describe,
+        args.json,
+        missing="no such file",
+    )
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {"render": render, "read": read}
