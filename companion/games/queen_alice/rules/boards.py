@@ -10,6 +10,7 @@ free, smaller form with its own targets (the rulebook: no colour restriction).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
 from companion.games.queen_alice.rules.actions import Act
 from companion.games.queen_alice.rules.board import COLOURS
@@ -112,12 +113,29 @@ def _diamonds(
 _TARGETS = {"hearts": _hearts, "spades": _spades, "clubs": _clubs, "diamonds": _diamonds}
 
 
-def options(state: State, comp: Components, action: str, colour: str, extra: Cost) -> list[Act]:
-    """Every way to perform `action` with a piece of `colour`, `extra` added to its cost."""
-    out: list[Act] = []
+def discounted(cost: Cost, units: int) -> list[Cost]:
+    """Every cost left when `units` of its resources are let off (the player picks which;
+    Time is never let off). A card's discount is the only source (cards.toml)."""
+    if units <= 0 or not cost.units:
+        return [cost]
+    keep = len(cost.units) - min(units, len(cost.units))
+    found: dict[tuple[tuple[str, ...], ...], Cost] = {}
+    for kept in combinations(cost.units, keep):
+        key = tuple(sorted(tuple(sorted(u)) for u in kept))
+        found.setdefault(key, Cost(kept, cost.time))
+    return list(found.values())
+
+
+def options(
+    state: State, comp: Components, action: str, colour: str, extra: Cost, discount: int = 0
+) -> list[Act]:
+    """Every way to perform `action` with a piece of `colour`, `extra` added to its cost and
+    `discount` resources let off."""
+    out: dict[Act, None] = {}
     for target, cost in _TARGETS[action](state, comp, colour):
-        out.extend(_priced(state, comp, action, target, cost + extra))
-    return out
+        for each in discounted(cost + extra, discount):
+            out.update(dict.fromkeys(_priced(state, comp, action, target, each)))
+    return list(out)
 
 
 def cost_of(state: State, comp: Components, act: Act, colour: str) -> Cost:
@@ -127,9 +145,14 @@ def cost_of(state: State, comp: Components, act: Act, colour: str) -> Cost:
 # -- performing ------------------------------------------------------------------------------
 
 
-def perform(state: State, comp: Components, act: Act, colour: str, extra: Cost) -> State:
+def perform(
+    state: State, comp: Components, act: Act, colour: str, extra: Cost, discount: int = 0
+) -> State:
     """Pay for `act` (already checked legal) and resolve it with a piece of `colour`."""
-    cost = cost_of(state, comp, act, colour) + extra
+    costs = discounted(cost_of(state, comp, act, colour) + extra, discount)
+    # Every discounted cost this payment fits leaves the player the same: the Pay says
+    # what is given up, and the Time part is never discounted.
+    cost = next((c for c in costs if act.pay in payments(state.me, c, comp)), costs[0])
     state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp))
     return _DO[act.action](state, comp, act.target, colour)
 

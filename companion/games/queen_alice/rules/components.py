@@ -88,6 +88,8 @@ class Card:
     play: Reward
     discard: Reward
     invite: int
+    discount: int = 0  # resources off this turn's action (the rulebook: once per turn)
+    discount_action: str = ""  # the action it is for; "" any
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,10 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
                 reward(item.get("play"), f"{at} play"),
                 reward(item.get("discard"), f"{at} discard"),
                 _whole(item.get("invite", 0), f"{at} invite"),
+                *_discount(item.get("discount"), f"{at} discount"),
             )
+            if level == "basic" and (cards[cid].play != NOTHING or cards[cid].discount):
+                raise UserError(f"{at}: Basic cards have no play bonus (the rulebook)")
             if piece[0] == "wild" and cards[cid].discard.needs_colour():
                 raise UserError(
                     f"{at}: a wild card's pawprint, alice or crown discard reward "
@@ -263,6 +268,18 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
             raise UserError(f"{where}: no [[{level}]] cards")
         decks[level] = tuple(ids)
     return cards, decks
+
+
+def _discount(value: Any, where: str) -> tuple[int, str]:
+    """A card's `discount = { units = N, action = "hearts" }` (action left out: any)."""
+    if value is None:
+        return 0, ""
+    if not isinstance(value, dict) or set(value) - {"units", "action"}:
+        raise UserError(f'{where}: a discount is a table like {{ units = 1, action = "hearts" }}')
+    action = value.get("action", "")
+    if action not in ("", *ACTIONS):
+        raise UserError(f"{where}: action must be one of {', '.join(ACTIONS)}")
+    return _whole(value.get("units"), f"{where} units", 1), action
 
 
 def _per_colour(table: Any, where: str) -> dict[str, Any]:

@@ -80,6 +80,12 @@ from companion.games.queen_alice.rules.state import (
 OPTIONS: dict[str, tuple[str, ...]] = {"coronation": CORONATIONS, **READINGS}
 
 
+def _discount(turn: Turn, action: str) -> int:
+    """The card's discount on `action` (the rulebook: "Discounts shown on a card are applied
+    only once per turn": the turn's action, never its Repeat)."""
+    return turn.discount if turn.discount_action in ("", action) else 0
+
+
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     out = list(items)
     out.remove(item)
@@ -358,9 +364,13 @@ class QueenAliceEngine:
             return [
                 a
                 for action in ACTIONS
-                for a in boards.options(state, comp, action, turn.colour, Cost((ANY,)))
+                for a in boards.options(
+                    state, comp, action, turn.colour, Cost((ANY,)), _discount(turn, action)
+                )
             ]
-        return boards.options(state, comp, turn.column, turn.colour, Cost())
+        return boards.options(
+            state, comp, turn.column, turn.colour, Cost(), _discount(turn, turn.column)
+        )
 
     def _repeat_options(self, state: State, comp: Components) -> list[Act]:
         turn = state.turn
@@ -412,7 +422,8 @@ class QueenAliceEngine:
             state = evolve(
                 state, phase="repeat", turn=evolve(state.turn, action=action.action, performed=True)
             )
-            return boards.perform(state, comp, action, state.turn.colour, extra)
+            off = _discount(state.turn, action.action)
+            return boards.perform(state, comp, action, state.turn.colour, extra, off)
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
@@ -476,9 +487,13 @@ class QueenAliceEngine:
                 pieces[pieces.index(piece)] = evolve(piece, cell=landing)
         resource, column = board.square(landing)
         got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
-        state = evolve(
-            state, pieces=tuple(pieces), phase="act", turn=Turn(colour=colour, column=column)
+        turn = Turn(
+            colour=colour,
+            column=column,
+            discount=card.discount,
+            discount_action=card.discount_action,
         )
+        state = evolve(state, pieces=tuple(pieces), phase="act", turn=turn)
         return push(state, tasks(card.play, colour) + tuple(got))
 
     def _to_rest(self, state: State, comp: Components) -> State:

@@ -63,6 +63,8 @@ class Turn:
     performed: bool = False
     repeated: bool = False
     wishes: tuple[int, ...] = ()  # Wish spaces Alice reached: all players score them at Rest
+    discount: int = 0  # the card's discount: resources off the action (not the Repeat)
+    discount_action: str = ""  # the action it is for; "" any
 
 
 @dataclass(frozen=True)
