@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from companion.games.queen_alice.rules import flowers
 from companion.games.queen_alice.rules.actions import Act
 from companion.games.queen_alice.rules.board import COLOURS
 from companion.games.queen_alice.rules.components import ACTIONS, Components, Reward
@@ -154,6 +155,8 @@ def perform(
     # what is given up, and the Time part is never discounted.
     cost = next((c for c in costs if act.pay in payments(state.me, c, comp)), costs[0])
     state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp))
+    # Pushed first, so they resolve after the action's own rewards.
+    state = push(state, flowers.benefits(comp, state.me, act.action, colour))
     return _DO[act.action](state, comp, act.target, colour)
 
 

@@ -146,6 +146,19 @@ class AliceSpace:
 
 
 @dataclass(frozen=True)
+class FlowerBenefit:
+    """A Live Flower's permanent benefit: `reward` each time `when` happens, or a larger
+    hand (flowers.toml lists the `WHENS`)."""
+
+    when: str = ""
+    reward: Reward = Reward()
+    hand_size: int = 0
+
+
+WHENS: tuple[str, ...] = (*("hearts", "spades", "clubs", "diamonds"), "capture", "rescue", "rest")
+
+
+@dataclass(frozen=True)
 class WishTile:
     id: str
     icon: str
@@ -211,6 +224,9 @@ class Components:
     cat_x2: int
     wishes: dict[str, WishTile]
     readings: dict[str, str]
+    flowers: dict[str, FlowerBenefit]  # per Live Flower colour, in flowers.toml order
+    flower_supply: int
+    flower_stacking: str  # per_colour or per_flower
 
     def tokens(self, kind: str, colour: str, players: int) -> int:
         """Heart or Diamond tokens of `colour` a player has: the Courtier board's column, or
@@ -296,8 +312,8 @@ def _cells(value: Any, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
 def components_from_toml(
     files: dict[str, dict[str, Any]], where: str, readings: dict[str, str]
 ) -> Components:
-    cards_t, court, paths, acts, wish_t = (
-        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes")
+    cards_t, court, paths, acts, wish_t, flowers_t = (
+        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes", "flowers")
     )
     cards, decks = _cards(cards_t, f"{where}/cards.toml")
     at = f"{where}/courtier.toml"
@@ -488,8 +504,63 @@ def components_from_toml(
         cat_x2=_whole(cats_t.get("x2"), "x2", 1),
         wishes=wishes,
         readings=readings,
+        **_flowers(flowers_t, f"{where}/flowers.toml"),
     )
     _check(found, where)
+    return found
+
+
+def _flowers(table: dict[str, Any], where: str) -> dict[str, Any]:
+    benefits: dict[str, FlowerBenefit] = {}
+    for name, item in (table.get("benefits") or {}).items():
+        at = f"{where} [benefits] {name}"
+        if not isinstance(item, dict) or set(item) - {"when", "reward", "hand_size"}:
+            raise UserError(
+                f"{at}: a benefit is {{ when = ..., reward = {{...}} }} or {{ hand_size = N }}"
+            )
+        if "hand_size" in item:
+            if set(item) != {"hand_size"}:
+                raise UserError(f"{at}: hand_size is a benefit of its own (no when or reward)")
+            benefits[name] = FlowerBenefit(
+                hand_size=_whole(item["hand_size"], f"{at} hand_size", 1)
+            )
+            continue
+        when = item.get("when")
+        if when not in WHENS:
+            raise UserError(f"{at}: when must be one of {', '.join(WHENS)}")
+        got = reward(item.get("reward"), at)
+        if when == "rest" and got.needs_colour():
+            raise UserError(
+                f'{at}: a pawprint, alice or crown at Rest must name its colour (colour = "red")'
+            )
+        benefits[name] = FlowerBenefit(when, got)
+    if not benefits:
+        raise UserError(f"{where}: [benefits] lists no Live Flower")
+    stacking = table.get("stacking")
+    if stacking not in ("per_colour", "per_flower"):
+        raise UserError(f"{where}: stacking must be per_colour or per_flower")
+    return {
+        "flowers": benefits,
+        "flower_supply": _whole(table.get("supply"), f"{where} supply"),
+        "flower_stacking": stacking,
+    }
+
+
+def _rewards(c: Components) -> list[tuple[str, Reward]]:
+    """Every reward of the box with where it is (for checks that span the files)."""
+    found: list[tuple[str, Reward]] = []
+    for card in c.cards.values():
+        found += [(f"cards.toml {card.id}", card.play), (f"cards.toml {card.id}", card.discard)]
+    for colour in COLOURS:
+        found += [(f"courtier.toml hearts {colour}", h.reward) for h in c.hearts[colour]]
+        found += [(f"courtier.toml diamonds {colour}", r) for r in c.diamonds[colour]]
+        found += [(f"actions.toml garden {colour}", r) for z in c.garden[colour] for r in z]
+        found += [(f"actions.toml wall {colour}", r) for row in c.wall[colour] for r in row]
+        found += [(f"paths.toml cats {colour}", r) for r in c.cats[colour]]
+    found += [("actions.toml messengers", s.reward) for s in c.messengers]
+    found += [("actions.toml tree", r) for s in c.tree for r in (s.reward, s.covered)]
+    found += [(f"actions.toml bookmark {b.id}", b.reward) for b in c.bookmarks]
+    found += [(f"flowers.toml {n}", b.reward) for n, b in c.flowers.items()]
     return found
 
 
@@ -515,6 +586,9 @@ def _check(c: Components, where: str) -> None:
         raise UserError(f"{where}/courtier.toml: [market] block_costs lists 3 blocks")
     if set(c.crowns) != {2, 3, 4}:
         raise UserError(f"{where}/paths.toml: [crowns] display gives 2, 3 and 4 players")
+    for at, got in _rewards(c):
+        if got.flower and got.flower not in c.flowers:
+            raise UserError(f"{where}/{at}: no Live Flower {got.flower!r} in flowers.toml")
     if len(c.messenger_cost) != 3 or len(c.messenger_time) != 3:
         raise UserError(f"{where}/actions.toml: [messengers] cost and time list 3 numbers")
 
@@ -532,7 +606,7 @@ def load_components(folder: Path | None = None) -> Components:
     base = folder or models_dir() / "queen-alice"
     files = {
         name: read_toml(base / f"{name}.toml")
-        for name in ("cards", "courtier", "paths", "actions", "wishes", "scoring")
+        for name in ("cards", "courtier", "paths", "actions", "wishes", "flowers", "scoring")
     }
     readings = files["scoring"].get("readings", {})
     for key, allowed in READINGS.items():

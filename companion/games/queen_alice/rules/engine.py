@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.queen_alice.rules import boards, codec, market, track
+from companion.games.queen_alice.rules import boards, codec, flowers, market, track
 from companion.games.queen_alice.rules.actions import (
     CHANCE_ACTIONS,
     Acquire,
@@ -171,6 +171,7 @@ class QueenAliceEngine:
                 )
                 for c in COLOURS
             ),
+            flowers_left=(comp.flower_supply,) * len(comp.flowers),
             market=tuple((None, None, None) for _ in LEVELS),
             market_decks=tuple(tuple(sorted(comp.decks[lv])) for lv in LEVELS),
             people=(person,) * players,
@@ -178,17 +179,16 @@ class QueenAliceEngine:
 
     def _chance_need(self, state: State) -> tuple[str, int] | None:
         """What chance must do next: ("tile"|"wishes"|"draw"|"reveal", seat or level)."""
-        if state.phase not in ("setup", "rest"):
-            return None
+        if state.phase not in ("setup", "rest") or state.pending:
+            return None  # a reward being resolved (a flower's at Rest) comes first
         if state.tile is None:
             return "tile", 0
         if not state.wishes:
             return "wishes", 0
-        size = self.comp(state).hand_size
         seats = range(state.players) if state.phase == "setup" else (state.seat,)
         for seat in seats:
             p = state.people[seat]
-            if len(p.hand) < size and p.deck:
+            if len(p.hand) < self.hand_size(state, seat) and p.deck:
                 return "draw", seat
         for level, row in enumerate(state.market):
             if None in row and state.market_decks[level]:
@@ -469,6 +469,7 @@ class QueenAliceEngine:
             state = state.with_player(action.jail, gain_time(jailer, board.jailer_time, comp))
             pieces.append(Piece(colour, kind, action.to))
             landing = action.to
+            got += flowers.benefits(comp, state.me, "rescue", colour)
         else:
             piece = pieces[action.piece]
             colour, landing = piece.colour, piece.cell
@@ -481,6 +482,7 @@ class QueenAliceEngine:
                     got += [Task("time", arg=str(reward.time))] if reward.time else []
                     got += [Task("resource")] * reward.resource
                     got += [Task("pawprint", target.colour)] * reward.pawprint
+                    got += flowers.benefits(comp, state.me, "capture", colour)
                 landing = action.to if action.respawn is None else action.respawn
                 if action.respawn is not None:
                     got += [Task("pawprint", colour)] * board.promotion_pawprint
@@ -496,10 +498,20 @@ class QueenAliceEngine:
         state = evolve(state, pieces=tuple(pieces), phase="act", turn=turn)
         return push(state, tasks(card.play, colour) + tuple(got))
 
+    def hand_size(self, state: State, seat: int) -> int:
+        """The hand `seat` draws to (or discards down to) at Rest: Live Flowers may add."""
+        return flowers.hand_size(self.comp(state), state.people[seat])
+
     def _to_rest(self, state: State, comp: Components) -> State:
-        if len(state.me.hand) > comp.hand_size:
+        if len(state.me.hand) > self.hand_size(state, state.seat):
             return evolve(state, phase="trim")
-        return market.slide(evolve(state, phase="rest"))
+        return self._rest(state, comp)
+
+    def _rest(self, state: State, comp: Components) -> State:
+        """The Rest step: the market slides, and the flowers that give at Rest do (their
+        rewards are resolved before the draw)."""
+        state = market.slide(evolve(state, phase="rest"))
+        return settle(push(state, flowers.benefits(comp, state.me, "rest", "")), comp)
 
     def _advance(self, state: State) -> State:
         """Move on through steps that need nobody: a finished choice, Rest, the next turn."""
@@ -512,10 +524,10 @@ class QueenAliceEngine:
                 state = evolve(state, phase="discard")
             elif state.phase == "repeat" and not self._repeat_options(state, comp):
                 state = self._to_rest(state, comp)
-            elif state.phase == "trim" and len(me.hand) <= comp.hand_size:
-                state = market.slide(evolve(state, phase="rest"))
+            elif state.phase == "trim" and len(me.hand) <= self.hand_size(state, state.seat):
+                state = self._rest(state, comp)
             elif state.phase == "rest":
-                if len(me.hand) < comp.hand_size and not me.deck and me.discard:
+                if len(me.hand) < self.hand_size(state, state.seat) and not me.deck and me.discard:
                     state = state.with_me(deck=tuple(sorted(me.discard)), discard=())
                     continue
                 if self._chance_need(state):

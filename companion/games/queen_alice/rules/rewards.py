@@ -85,6 +85,10 @@ def _resolve(state: State, comp: Components, task: Task) -> State:
     if task.kind == "book":
         i = comp.book_colours.index(task.arg)
         return state.with_me(books=set_at(me.books, i, me.books[i] + 1))
-    if task.kind == "flower":
+    if task.kind == "flower":  # taken from the supply; none left, none taken
+        i = list(comp.flowers).index(task.arg)
+        if state.flowers_left[i] == 0:
+            return state
+        state = evolve(state, flowers_left=set_at(state.flowers_left, i, state.flowers_left[i] - 1))
         return state.with_me(flowers=tuple(sorted((*me.flowers, task.arg))))
     raise AssertionError(f"task {task.kind} is not automatic")

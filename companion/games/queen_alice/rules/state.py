@@ -130,6 +130,7 @@ class State:
     bookmarks: tuple[int, ...] = ()  # copies left of each Bookmark
     wall: tuple[tuple[tuple[bool, ...], ...], ...] = ()  # per colour, row, column: built
     eggs: Pair = (0, 0)  # the Egg half's row, per colour
+    flowers_left: tuple[int, ...] = ()  # the Live Flowers' supply, per flowers.toml colour
     market: tuple[tuple[str | None, ...], ...] = ()  # per level: the 3 blocks
     market_decks: tuple[tuple[str, ...], ...] = ()  # per level, a multiset
     pending: tuple[Task, ...] = ()

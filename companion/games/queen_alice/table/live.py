@@ -594,8 +594,8 @@ class QueenAliceTable:
         if s.phase == "over":
             return "the game is over"
         if ENGINE.current_player(s) == CHANCE:
-            size = ENGINE.comp(s).hand_size
             for seat, p in enumerate(s.people):
+                size = ENGINE.hand_size(s, seat)
                 if len(p.hand) < size and p.deck and s.phase in ("setup", "rest"):
                     return f"{self.names[seat]}: tap the card you drew"
             return "tap the card revealed in the market"
