@@ -159,6 +159,26 @@ WHENS: tuple[str, ...] = (*("hearts", "spades", "clubs", "diamonds"), "capture",
 
 
 @dataclass(frozen=True)
+class TrainSide:
+    """One side of a Train card: only what it shows is gained (the rulebook)."""
+
+    reward: Reward = Reward()
+    twin: int = -1  # the tree space the side's colour's Twin moves to; -1 none
+    messenger: int = -1  # the Messenger space the side's colour's Messenger moves to
+    bookmark: str = ""  # a Bookmark gained free
+
+
+@dataclass(frozen=True)
+class TrainCard:
+    id: str
+    red: TrainSide
+    white: TrainSide
+
+    def side(self, colour: str) -> TrainSide:
+        return self.red if colour == "red" else self.white
+
+
+@dataclass(frozen=True)
 class WishTile:
     id: str
     icon: str
@@ -227,6 +247,8 @@ class Components:
     flowers: dict[str, FlowerBenefit]  # per Live Flower colour, in flowers.toml order
     flower_supply: int
     flower_stacking: str  # per_colour or per_flower
+    train: dict[str, TrainCard]
+    train_dealt: int
 
     def tokens(self, kind: str, colour: str, players: int) -> int:
         """Heart or Diamond tokens of `colour` a player has: the Courtier board's column, or
@@ -312,8 +334,8 @@ def _cells(value: Any, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
 def components_from_toml(
     files: dict[str, dict[str, Any]], where: str, readings: dict[str, str]
 ) -> Components:
-    cards_t, court, paths, acts, wish_t, flowers_t = (
-        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes", "flowers")
+    cards_t, court, paths, acts, wish_t, flowers_t, train_t = (
+        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes", "flowers", "train")
     )
     cards, decks = _cards(cards_t, f"{where}/cards.toml")
     at = f"{where}/courtier.toml"
@@ -505,6 +527,8 @@ def components_from_toml(
         wishes=wishes,
         readings=readings,
         **_flowers(flowers_t, f"{where}/flowers.toml"),
+        train=_train(train_t, f"{where}/train.toml"),
+        train_dealt=_whole(train_t.get("dealt"), f"{where}/train.toml dealt", 1),
     )
     _check(found, where)
     return found
@@ -546,6 +570,35 @@ def _flowers(table: dict[str, Any], where: str) -> dict[str, Any]:
     }
 
 
+def _train(table: dict[str, Any], where: str) -> dict[str, TrainCard]:
+    cards: dict[str, TrainCard] = {}
+    for i, item in enumerate(table.get("cards", [])):
+        cid = item.get("id")
+        if not isinstance(cid, str) or not cid or cid in cards:
+            raise UserError(f"{where} [[cards]] {i}: every Train card needs its own id")
+        sides = []
+        for colour in COLOURS:
+            at = f"{where} {cid} {colour}"
+            side = item.get(colour)
+            if not isinstance(side, dict) or set(side) - {
+                "reward",
+                "twin",
+                "messenger",
+                "bookmark",
+            }:
+                raise UserError(f"{at}: a side is a table of reward, twin, messenger, bookmark")
+            sides.append(
+                TrainSide(
+                    reward(side.get("reward"), at),
+                    _whole(side.get("twin", -1), f"{at} twin", -1),
+                    _whole(side.get("messenger", -1), f"{at} messenger", -1),
+                    str(side.get("bookmark", "")),
+                )
+            )
+        cards[cid] = TrainCard(cid, *sides)
+    return cards
+
+
 def _rewards(c: Components) -> list[tuple[str, Reward]]:
     """Every reward of the box with where it is (for checks that span the files)."""
     found: list[tuple[str, Reward]] = []
@@ -561,6 +614,7 @@ def _rewards(c: Components) -> list[tuple[str, Reward]]:
     found += [("actions.toml tree", r) for s in c.tree for r in (s.reward, s.covered)]
     found += [(f"actions.toml bookmark {b.id}", b.reward) for b in c.bookmarks]
     found += [(f"flowers.toml {n}", b.reward) for n, b in c.flowers.items()]
+    found += [(f"train.toml {t.id}", t.side(k).reward) for t in c.train.values() for k in COLOURS]
     return found
 
 
@@ -589,8 +643,27 @@ def _check(c: Components, where: str) -> None:
     for at, got in _rewards(c):
         if got.flower and got.flower not in c.flowers:
             raise UserError(f"{where}/{at}: no Live Flower {got.flower!r} in flowers.toml")
+        if got.book and got.book not in c.book_colours:
+            raise UserError(f"{where}/{at}: no Book colour {got.book!r} in actions.toml")
+    _check_train(c, where)
     if len(c.messenger_cost) != 3 or len(c.messenger_time) != 3:
         raise UserError(f"{where}/actions.toml: [messengers] cost and time list 3 numbers")
+
+
+def _check_train(c: Components, where: str) -> None:
+    if len(c.train) < 4 * c.train_dealt:
+        raise UserError(f"{where}/train.toml: 4 players need {4 * c.train_dealt} Train cards")
+    first_arrows = {a.end for a in c.arrows if a.start == 0}
+    marks = {b.id for b in c.bookmarks}
+    for card in c.train.values():
+        for colour in COLOURS:
+            side, at = card.side(colour), f"{where}/train.toml: {card.id} {colour}"
+            if side.twin != -1 and side.twin not in first_arrows:
+                raise UserError(f"{at}: twin must be a tree space one arrow up from the start")
+            if side.messenger != -1 and side.messenger not in c.messengers[0].next:
+                raise UserError(f"{at}: messenger must be a space one step from the start")
+            if side.bookmark and side.bookmark not in marks:
+                raise UserError(f"{at}: no Bookmark {side.bookmark!r} in actions.toml")
 
 
 READINGS: dict[str, tuple[str, ...]] = {
@@ -606,7 +679,16 @@ def load_components(folder: Path | None = None) -> Components:
     base = folder or models_dir() / "queen-alice"
     files = {
         name: read_toml(base / f"{name}.toml")
-        for name in ("cards", "courtier", "paths", "actions", "wishes", "flowers", "scoring")
+        for name in (
+            "cards",
+            "courtier",
+            "paths",
+            "actions",
+            "wishes",
+            "flowers",
+            "train",
+            "scoring",
+        )
     }
     readings = files["scoring"].get("readings", {})
     for key, allowed in READINGS.items():

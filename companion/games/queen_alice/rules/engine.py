@@ -28,7 +28,9 @@ from companion.games.queen_alice.rules.actions import (
     Acquire,
     Act,
     Buy,
+    ChooseTrain,
     Cull,
+    DealTrain,
     Discard,
     Draw,
     Pass,
@@ -75,9 +77,17 @@ from companion.games.queen_alice.rules.state import (
     ci,
     evolve,
     set_at,
+    set_pair,
 )
 
-OPTIONS: dict[str, tuple[str, ...]] = {"coronation": CORONATIONS, **READINGS}
+TRAIN_CARDS: tuple[str, ...] = ("play", "skip")
+"""The set-up's Train cards: played (the rulebook), or skipped (a table that cannot tap
+them in yet)."""
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "coronation": CORONATIONS,
+    **READINGS,
+    "train_cards": TRAIN_CARDS,
+}
 
 
 def _discount(turn: Turn, action: str) -> int:
@@ -129,7 +139,11 @@ class QueenAliceEngine:
     def new_game(self, players: int, options: dict[str, Any] | None = None) -> State:
         if not 2 <= players <= 4:
             raise ValueError(f"Queen Alice is for 2 to 4 players, not {players}")
-        chosen = {**self.components.readings, "coronation": self.scoring.reading}
+        chosen = {
+            **self.components.readings,
+            "coronation": self.scoring.reading,
+            "train_cards": TRAIN_CARDS[0],
+        }
         for key, value in (options or {}).items():
             if key not in OPTIONS:
                 raise ValueError(f"unknown option {key!r} (known: {', '.join(OPTIONS)})")
@@ -172,6 +186,7 @@ class QueenAliceEngine:
                 for c in COLOURS
             ),
             flowers_left=(comp.flower_supply,) * len(comp.flowers),
+            train_deck=tuple(sorted(comp.train)),
             market=tuple((None, None, None) for _ in LEVELS),
             market_decks=tuple(tuple(sorted(comp.decks[lv])) for lv in LEVELS),
             people=(person,) * players,
@@ -179,12 +194,17 @@ class QueenAliceEngine:
 
     def _chance_need(self, state: State) -> tuple[str, int] | None:
         """What chance must do next: ("tile"|"wishes"|"draw"|"reveal", seat or level)."""
-        if state.phase not in ("setup", "rest") or state.pending:
+        if state.phase not in ("setup", "rest", "train") or state.pending:
             return None  # a reward being resolved (a flower's at Rest) comes first
         if state.tile is None:
             return "tile", 0
         if not state.wishes:
             return "wishes", 0
+        if state.phase == "train":
+            seat = next(
+                (i for i, p in enumerate(state.people) if not (p.train_hand or p.train)), -1
+            )
+            return None if seat < 0 else ("train", seat)
         seats = range(state.players) if state.phase == "setup" else (state.seat,)
         for seat in seats:
             p = state.people[seat]
@@ -221,6 +241,8 @@ class QueenAliceEngine:
             return Wishes(tuple(drawn))
         if what == "draw":
             return Draw(at, rng.choice(state.people[at].deck))
+        if what == "train":
+            return DealTrain(at, tuple(sorted(rng.sample(state.train_deck, comp.train_dealt))))
         return Reveal(at, rng.choice(state.market_decks[at]))
 
     def _apply_chance(self, state: State, action: Any) -> State:
@@ -250,6 +272,16 @@ class QueenAliceEngine:
                 p, deck=_without(p.deck, action.card), hand=tuple(sorted((*p.hand, action.card)))
             )
             return state.with_player(at, p)
+        if isinstance(action, DealTrain) and what == "train":
+            deck = list(state.train_deck)
+            if action.seat != at or len(action.cards) != comp.train_dealt:
+                raise IllegalAction("set-up", f"seat {at} receives {comp.train_dealt} Train cards")
+            for card in action.cards:
+                if card not in deck:
+                    raise IllegalAction("set-up", f"Train card {card!r} is not in the Train deck")
+                deck.remove(card)
+            state = evolve(state, train_deck=tuple(deck))
+            return state.with_player(at, evolve(state.people[at], train_hand=action.cards))
         if isinstance(action, Reveal) and what == "reveal":
             deck = state.market_decks[at]
             if action.level != at or action.card not in deck:
@@ -280,6 +312,8 @@ class QueenAliceEngine:
         if needs_choice(state):
             return self._choices(state, comp, state.pending[0])
         me = state.me
+        if state.phase == "train":
+            return [ChooseTrain(c, side) for c in sorted(set(me.train_hand)) for side in COLOURS]
         if state.phase in ("discard", "trim"):
             return [Discard(c) for c in sorted(set(me.hand))]
         if state.phase == "play":
@@ -399,6 +433,8 @@ class QueenAliceEngine:
             state = evolve(state, pending=state.pending[1:])
             return self._apply_choice(state, comp, head, action)
         me = state.me
+        if isinstance(action, ChooseTrain):
+            return self._choose_train(state, comp, action)
         if isinstance(action, UseBookmark):
             mark = next(b for b in comp.bookmarks if b.id == action.bookmark)
             state = state.with_me(used=(*me.used, mark.id))
@@ -448,6 +484,30 @@ class QueenAliceEngine:
             return market.cull(state, action)
         assert isinstance(action, Buy)
         return market.buy(state, comp, action, head.colour)
+
+    def _choose_train(self, state: State, comp: Components, action: ChooseTrain) -> State:
+        """A secret choice; after the last seat's, all are revealed and resolved in turn
+        order (the rulebook's Train Cards)."""
+        state = state.with_me(train=(action.card, action.side), train_hand=())
+        if state.seat < state.players - 1:
+            return evolve(state, seat=state.seat + 1)
+        return self._train_rewards(evolve(state, phase="train_rewards", seat=0), comp)
+
+    def _train_rewards(self, state: State, comp: Components) -> State:
+        """The player to move gains what their Train card's side shows, and only that: a
+        Twin or Messenger moved gains nothing printed where it lands."""
+        card, colour = state.me.train
+        side, me = comp.train[card].side(colour), state.me
+        if side.twin >= 0:
+            state = state.with_me(twins=set_pair(me.twins, colour, side.twin))
+        if side.messenger >= 0:
+            state = state.with_me(
+                messengers=set_pair(me.messengers, colour, side.messenger),
+                messenger_steps=me.messenger_steps + 1,
+            )
+        if side.bookmark:  # its reward (an instant one) after the card's own
+            state = market.gain_bookmark(state, comp, side.bookmark, colour)
+        return settle(push(state, tasks(side.reward, colour)), comp)
 
     def _play(self, state: State, comp: Components, action: Any) -> State:
         me, board = state.me, self.board
@@ -521,7 +581,13 @@ class QueenAliceEngine:
             if state.phase == "setup":
                 if self._chance_need(state):
                     return state
-                state = evolve(state, phase="discard")
+                train = dict(state.readings).get("train_cards", TRAIN_CARDS[0]) == "play"
+                state = evolve(state, phase="train" if train else "discard")
+            elif state.phase == "train_rewards":
+                if state.seat < state.players - 1:
+                    state = self._train_rewards(evolve(state, seat=state.seat + 1), comp)
+                else:  # a Wish Alice reached on a Train card is scored now
+                    state = evolve(self._score_wishes(state, comp), phase="discard", seat=0)
             elif state.phase == "repeat" and not self._repeat_options(state, comp):
                 state = self._to_rest(state, comp)
             elif state.phase == "trim" and len(me.hand) <= self.hand_size(state, state.seat):
@@ -537,7 +603,8 @@ class QueenAliceEngine:
                 return state
         return state
 
-    def _end_turn(self, state: State, comp: Components) -> State:
+    def _score_wishes(self, state: State, comp: Components) -> State:
+        """Every player scores the Wishes Alice reached this turn; the turn starts afresh."""
         people = list(state.people)
         for space in state.turn.wishes:
             tile = comp.wishes[state.wishes[space]]
@@ -545,8 +612,11 @@ class QueenAliceEngine:
                 evolve(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
                 for p in people
             ]
-        people[state.seat] = evolve(people[state.seat], used=())
-        state = evolve(state, people=tuple(people))
+        return evolve(state, people=tuple(people), turn=Turn())
+
+    def _end_turn(self, state: State, comp: Components) -> State:
+        state = self._score_wishes(state, comp)
+        state = state.with_me(used=())
         if state.ending and state.seat == state.players - 1:
             return evolve(state, phase="over", turn=Turn())
         return evolve(
@@ -576,6 +646,10 @@ class QueenAliceEngine:
         if needs_choice(state):
             return "reward", f"{name} does not answer the {state.pending[0].kind} being resolved"
         plays = PlayMove | PlayStay | PlayRescue | PlayNone
+        if isinstance(action, ChooseTrain):
+            return "train cards", (
+                "in the set-up, choose one of your own Train cards and its side, red or white"
+            )
         if isinstance(action, Discard | plays) and action.card not in me.hand:
             return "hand", f"card {action.card!r} is not in your hand"
         if state.phase != "play" or not isinstance(action, plays):
@@ -672,8 +746,11 @@ class QueenAliceEngine:
             p["hand_count"], p["deck_count"] = len(p["hand"]), len(p["deck"])
             del p["deck"]
             if i != seat:
-                del p["hand"]
+                del p["hand"], p["train_hand"]
+                if state.phase == "train":  # chosen secretly, revealed together
+                    p["train_chosen"] = bool(p.pop("train"))
         data["market_decks"] = [len(d) for d in data["market_decks"]]
+        data["train_deck"] = len(data["train_deck"])
         data["seat"] = seat
         return data
 

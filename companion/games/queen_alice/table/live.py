@@ -114,6 +114,12 @@ ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
 
+def table_options(options: Any) -> dict[str, Any]:
+    """The engine's options for a game at the table: the Train cards of the set-up are
+    skipped, as the phones have no taps yet for dealing and choosing them."""
+    return {**dict(options), "train_cards": "skip"}
+
+
 class QueenAliceTable:
     game_id = "queen-alice"
 
@@ -121,7 +127,7 @@ class QueenAliceTable:
         if not 2 <= len(session.seats) <= 4:
             raise UserError("Queen Alice is for 2 to 4 players")
         try:
-            self.state: State = ENGINE.new_game(len(session.seats), dict(session.options))
+            self.state: State = ENGINE.new_game(len(session.seats), table_options(session.options))
         except ValueError as exc:
             raise UserError(f"Queen Alice: {exc}") from None
         self.settings = settings
