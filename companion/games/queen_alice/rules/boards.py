@@ -47,9 +47,12 @@ def _hearts(state: State, comp: Components, colour: str) -> Iterator[tuple[tuple
     if taken >= comp.tokens("hearts", colour, state.players):
         return
     token = comp.hearts[colour][taken]
-    at = state.gardeners[i]
+    at, zones = state.gardeners[i], len(state.garden[i])
     for zone, spaces in enumerate(state.garden[i]):
-        steps = 0 if at < 0 else abs(zone - at) * comp.gardener_tea
+        moves = abs(zone - at)
+        if comp.gardener_ring:  # "you can pay 2 to access all spots" of 4: a ring
+            moves = min(moves, zones - moves)
+        steps = 0 if at < 0 else moves * comp.gardener_tea
         for space, planted in enumerate(spaces):
             if not planted:
                 yield (zone, space), Cost((OWN[colour],) * token.cost + (TEA,) * steps)

@@ -220,6 +220,7 @@ class Components:
     garden: dict[str, tuple[tuple[Reward, ...], ...]]
     garden_covered: dict[str, tuple[tuple[int, int], ...]]
     gardener_tea: int
+    gardener_ring: bool  # the Gardener's spaces close in a ring (left of the first: the last)
     messengers: tuple[MessengerSpace, ...]
     messenger_cost: tuple[int, ...]
     messenger_time: tuple[int, ...]
@@ -491,6 +492,7 @@ def components_from_toml(
         garden=garden,
         garden_covered=_cells(garden_t.get("three_player_covered"), "garden"),
         gardener_tea=_whole(garden_t.get("gardener_move_tea", 1), "gardener_move_tea"),
+        gardener_ring=bool(garden_t.get("gardener_ring", True)),
         messengers=tuple(spaces),
         messenger_cost=tuple(msg.get("cost", (1, 2, 2))),
         messenger_time=tuple(msg.get("time", (0, 0, 1))),
