@@ -34,7 +34,7 @@ TEA = unit_of("tea")
 def _priced(
     state: State, comp: Components, action: str, target: tuple[int, ...], cost: Cost
 ) -> Iterator[Act]:
-    for how in payments(state.me, cost, comp):
+    for how in payments(state.me, cost, comp, state.turn.loose):
         yield Act(action, target, how)
 
 
@@ -156,8 +156,9 @@ def perform(
     costs = discounted(cost_of(state, comp, act, colour) + extra, discount)
     # Every discounted cost this payment fits leaves the player the same: the Pay says
     # what is given up, and the Time part is never discounted.
-    cost = next((c for c in costs if act.pay in payments(state.me, c, comp)), costs[0])
-    state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp))
+    loose = state.turn.loose
+    cost = next((c for c in costs if act.pay in payments(state.me, c, comp, loose)), costs[0])
+    state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp, loose))
     # Pushed first, so they resolve after the action's own rewards.
     state = push(state, flowers.benefits(comp, state.me, act.action, colour))
     return _DO[act.action](state, comp, act.target, colour)

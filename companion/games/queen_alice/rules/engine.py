@@ -328,7 +328,7 @@ class QueenAliceEngine:
         me = state.me
         if head.kind == "resource":
             return [Take(r) for r in STORED]
-        if head.kind == "store":
+        if head.kind in ("store", "row"):
             return [*(Take(r) for r in STORED if getattr(me, r) > 0), Pass()]
         if head.kind == "mini":
             return [*boards.mini_options(state, comp), Pass()]
@@ -459,7 +459,8 @@ class QueenAliceEngine:
                 state, phase="repeat", turn=evolve(state.turn, action=action.action, performed=True)
             )
             off = _discount(state.turn, action.action)
-            return boards.perform(state, comp, action, state.turn.colour, extra, off)
+            state = boards.perform(state, comp, action, state.turn.colour, extra, off)
+            return evolve(state, turn=evolve(state.turn, loose=""))  # this action's only
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
@@ -468,11 +469,14 @@ class QueenAliceEngine:
 
     def _apply_choice(self, state: State, comp: Components, head: Task, action: Any) -> State:
         if head.kind == "resource":
-            return push(state, (Task("store", arg=action.resource),))
-        if head.kind == "store":
+            kind = "row" if head.arg == "row" else "store"
+            return push(state, (Task(kind, arg=action.resource),))
+        if head.kind in ("store", "row"):
             if isinstance(action, Take):
                 state = state.with_me(**{action.resource: getattr(state.me, action.resource) - 1})
                 return push(state, (head,))
+            if head.kind == "row":  # not stored, but the action may still pay with it
+                return evolve(state, turn=evolve(state.turn, loose=head.arg))
             return state
         if isinstance(action, Pass):
             return state
@@ -548,7 +552,7 @@ class QueenAliceEngine:
                     got += [Task("pawprint", colour)] * board.promotion_pawprint
                 pieces[pieces.index(piece)] = evolve(piece, cell=landing)
         resource, column = board.square(landing)
-        got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
+        got.append(Task("resource", arg="row") if resource == "wild" else Task("row", arg=resource))
         turn = Turn(
             colour=colour,
             column=column,

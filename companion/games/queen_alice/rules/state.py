@@ -65,6 +65,7 @@ class Turn:
     wishes: tuple[int, ...] = ()  # Wish spaces Alice reached: all players score them at Rest
     discount: int = 0  # the card's discount: resources off the action (not the Repeat)
     discount_action: str = ""  # the action it is for; "" any
+    loose: str = ""  # the row's resource, let go with the storage full: the action may use it
 
 
 @dataclass(frozen=True)
