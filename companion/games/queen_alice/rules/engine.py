@@ -273,14 +273,14 @@ class QueenAliceEngine:
             )
             return state.with_player(at, p)
         if isinstance(action, DealTrain) and what == "train":
-            deck = list(state.train_deck)
+            train = list(state.train_deck)
             if action.seat != at or len(action.cards) != comp.train_dealt:
                 raise IllegalAction("set-up", f"seat {at} receives {comp.train_dealt} Train cards")
             for card in action.cards:
-                if card not in deck:
+                if card not in train:
                     raise IllegalAction("set-up", f"Train card {card!r} is not in the Train deck")
-                deck.remove(card)
-            state = evolve(state, train_deck=tuple(deck))
+                train.remove(card)
+            state = evolve(state, train_deck=tuple(train))
             return state.with_player(at, evolve(state.people[at], train_hand=action.cards))
         if isinstance(action, Reveal) and what == "reveal":
             deck = state.market_decks[at]
