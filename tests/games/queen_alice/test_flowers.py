@@ -19,7 +19,7 @@ from companion.errors import UserError
 from companion.games.base import CHANCE
 from companion.games.queen_alice.rules import ENGINE as E
 from companion.games.queen_alice.rules import QueenAliceEngine
-from companion.games.queen_alice.rules.actions import Act, Pass, PlayMove, Take
+from companion.games.queen_alice.rules.actions import Act, Pass, PlayMove, PlayRescue, Take
 from companion.games.queen_alice.rules.board import Piece
 from companion.games.queen_alice.rules.components import (
     FlowerBenefit,
@@ -134,3 +134,18 @@ def test_a_flower_the_models_do_not_list_is_one_line(tmp_path: Path) -> None:
     flowers.write_text(flowers.read_text().replace('when = "rest"', 'when = "dusk"'))
     with pytest.raises(UserError, match="when must be one of"):
         load_components(folder)
+
+
+def test_a_rescue_flower_gives_on_a_rescue_in_the_rescued_pieces_colour() -> None:
+    f = QueenAliceEngine(
+        components=evolve(
+            COMP, flowers={**BENEFITS, "blue": FlowerBenefit("rescue", Reward(pawprint=1))}
+        )
+    )
+    pawn = card_for("red", "pawn")
+    state = playing((pawn, pawn), (Piece("white", "king", (7, 8)),), flowers=("blue",))
+    state = state.with_player(1, replace(state.people[1], jail=(("red", "pawn"),)))
+    rescue = next(a for a in f.legal_actions(state) if isinstance(a, PlayRescue))
+    after = finish_choices(f.apply(state, rescue))
+    # "The person who had it in its jail gains 1 Time"; the flower: a red pawprint.
+    assert after.people[1].time == 1 and after.people[0].cats == (1, 0)

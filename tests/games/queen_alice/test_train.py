@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
+from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.queen_alice.rules import ENGINE as E
 from companion.games.queen_alice.rules.actions import ChooseTrain, DealTrain, Pass
+from companion.games.queen_alice.rules.components import load_components
 from companion.games.queen_alice.rules.rewards import needs_choice
 from companion.games.queen_alice.rules.state import State
+from companion.paths import models_dir
 from tests.games.queen_alice.helpers import COMP, finish_choices, started
 
 
@@ -114,3 +119,19 @@ def test_what_is_not_your_train_card_or_not_due_is_refused() -> None:
         E.apply(fresh, DealTrain(deal.seat, deal.cards[:1]))
     skipped = started(2)
     assert skipped.phase == "discard" and skipped.train_deck == tuple(sorted(COMP.train))
+
+
+def test_train_card_mistakes_in_the_models_are_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "queen-alice"
+    shutil.copytree(models_dir() / "queen-alice", folder)
+    train = folder / "train.toml"
+    text = train.read_text()
+    train.write_text(text.replace('bookmark = "card-time"', 'bookmark = "tea-party"'))
+    with pytest.raises(UserError, match="no Bookmark 'tea-party'"):
+        load_components(folder)
+    train.write_text(text.replace("twin = 1,", "twin = 5,", 1))
+    with pytest.raises(UserError, match="twin must be a tree space one arrow up"):
+        load_components(folder)
+    train.write_text(text.replace("dealt = 2", "dealt = 5"))
+    with pytest.raises(UserError, match="4 players need 20 Train cards"):
+        load_components(folder)
