@@ -149,3 +149,22 @@ def test_a_rescue_flower_gives_on_a_rescue_in_the_rescued_pieces_colour() -> Non
     after = finish_choices(f.apply(state, rescue))
     # "The person who had it in its jail gains 1 Time"; the flower: a red pawprint.
     assert after.people[1].time == 1 and after.people[0].cats == (1, 0)
+
+
+def test_a_discount_flower_lets_a_resource_off_every_time_the_repeat_too() -> None:
+    # Unlike a card's discount ("applied only once per turn"), a flower's is permanent.
+    f = QueenAliceEngine(
+        components=evolve(
+            COMP, flowers={**BENEFITS, "blue": FlowerBenefit(discount=1, action="hearts")}
+        )
+    )
+    state = acting("red", "hearts", time=6, flowers=("blue",))
+    first = [a for a in f.legal_actions(state) if isinstance(a, Act)]
+    assert first and all(a.pay == Pay() for a in first)  # 1 Cake, let off
+    state = finish_choices(f.apply(state, first[0]))
+    assert state.phase == "repeat"
+    again = [a for a in f.legal_actions(state) if isinstance(a, Act)]
+    assert again and all(a.pay == Pay() for a in again)  # the second Heart's 1 Cake too
+    assert not [
+        a for a in f.legal_actions(acting("red", "spades", flowers=("blue",))) if isinstance(a, Act)
+    ]

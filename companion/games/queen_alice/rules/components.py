@@ -153,6 +153,8 @@ class FlowerBenefit:
     when: str = ""
     reward: Reward = Reward()
     hand_size: int = 0
+    discount: int = 0  # resources let off `action` every time it is performed
+    action: str = ""  # the action discounted; "" any
 
 
 WHENS: tuple[str, ...] = (*("hearts", "spades", "clubs", "diamonds"), "capture", "rescue", "rest")
@@ -540,9 +542,17 @@ def _flowers(table: dict[str, Any], where: str) -> dict[str, Any]:
     benefits: dict[str, FlowerBenefit] = {}
     for name, item in (table.get("benefits") or {}).items():
         at = f"{where} [benefits] {name}"
+        if isinstance(item, dict) and "discount" in item:
+            spec = {"units": item["discount"], "action": item.get("action", "")}
+            units, action = _discount(spec, at)
+            if set(item) - {"discount", "action"}:
+                raise UserError(f"{at}: a discount is a benefit of its own (no when or reward)")
+            benefits[name] = FlowerBenefit(discount=units, action=action)
+            continue
         if not isinstance(item, dict) or set(item) - {"when", "reward", "hand_size"}:
             raise UserError(
-                f"{at}: a benefit is {{ when = ..., reward = {{...}} }} or {{ hand_size = N }}"
+                f"{at}: a benefit is {{ when = ..., reward = {{...}} }}, {{ hand_size = N }} "
+                'or { discount = N, action = "hearts" }'
             )
         if "hand_size" in item:
             if set(item) != {"hand_size"}:

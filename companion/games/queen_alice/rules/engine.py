@@ -90,10 +90,13 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _discount(turn: Turn, action: str) -> int:
-    """The card's discount on `action` (the rulebook: "Discounts shown on a card are applied
-    only once per turn": the turn's action, never its Repeat)."""
-    return turn.discount if turn.discount_action in ("", action) else 0
+def _discount(state: State, comp: Components, action: str, repeat: bool = False) -> int:
+    """Resources let off `action`: the card's (the rulebook: "Discounts shown on a card are
+    applied only once per turn": the turn's action, never its Repeat) and the Live Flowers'
+    (permanent: every time)."""
+    turn = state.turn
+    card = 0 if repeat or turn.discount_action not in ("", action) else turn.discount
+    return card + flowers.discount(comp, state.me, action)
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
@@ -399,18 +402,21 @@ class QueenAliceEngine:
                 a
                 for action in ACTIONS
                 for a in boards.options(
-                    state, comp, action, turn.colour, Cost((ANY,)), _discount(turn, action)
+                    state, comp, action, turn.colour, Cost((ANY,)), _discount(state, comp, action)
                 )
             ]
         return boards.options(
-            state, comp, turn.column, turn.colour, Cost(), _discount(turn, turn.column)
+            state, comp, turn.column, turn.colour, Cost(), _discount(state, comp, turn.column)
         )
 
     def _repeat_options(self, state: State, comp: Components) -> list[Act]:
         turn = state.turn
         if turn.repeated or state.me.time < comp.repeat_time:
             return []
-        return boards.options(state, comp, turn.action, turn.colour, Cost(time=comp.repeat_time))
+        off = _discount(state, comp, turn.action, repeat=True)
+        return boards.options(
+            state, comp, turn.action, turn.colour, Cost(time=comp.repeat_time), off
+        )
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: State, action: Any) -> State:
@@ -458,14 +464,16 @@ class QueenAliceEngine:
             state = evolve(
                 state, phase="repeat", turn=evolve(state.turn, action=action.action, performed=True)
             )
-            off = _discount(state.turn, action.action)
+            off = _discount(state, comp, action.action)
             state = boards.perform(state, comp, action, state.turn.colour, extra, off)
             return evolve(state, turn=evolve(state.turn, loose=""))  # this action's only
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
+        off = _discount(state, comp, action.action, repeat=True)
         state = evolve(state, turn=evolve(state.turn, repeated=True))
-        return boards.perform(state, comp, action, state.turn.colour, Cost(time=comp.repeat_time))
+        repeat = Cost(time=comp.repeat_time)
+        return boards.perform(state, comp, action, state.turn.colour, repeat, off)
 
     def _apply_choice(self, state: State, comp: Components, head: Task, action: Any) -> State:
         if head.kind == "resource":

@@ -2,8 +2,9 @@
 
 The rulebook gives the supply (8 of each colour) and that a flower is a permanent benefit,
 but its appendix of benefits is missing, so the benefits are data: a reward each time
-something happens to the owner (an action, a capture, a rescue, their Rest) or a larger
-hand. How several flowers of one colour count is data too (`stacking`).
+something happens to the owner (an action, a capture, a rescue, their Rest), resources
+let off an action each time, or a larger hand. How several flowers of one colour count is
+data too (`stacking`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ def benefits(comp: Components, player: Player, when: str, colour: str) -> tuple[
         if benefit.when == when:
             out += tasks(benefit.reward, colour) * times
     return out
+
+
+def discount(comp: Components, player: Player, action: str) -> int:
+    """Resources `player`'s flowers let off each `action` they perform (its Repeat too)."""
+    return sum(
+        comp.flowers[n].discount * k
+        for n, k in _held(comp, player).items()
+        if comp.flowers[n].action in ("", action)
+    )
 
 
 def hand_size(comp: Components, player: Player) -> int:
