@@ -7,6 +7,7 @@ player, actions), winning scores and seats. Writes benchmarks/results/queen_alic
 every `--every` games, so a partial run still reports what it measured.
 
 Run:  PYTHONPATH=. python benchmarks/queen_alice_engine.py [--games 10000] [--seed 34000]
+      [--out FILE]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ OTHER = {
     "component_counts": "components",
     "blank_diamond_milestones": "none",
     "small_supplies": "skip",
+    "train_cards": "skip",
 }
 
 
@@ -43,7 +45,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=34_000)
     ap.add_argument("--every", type=int, default=250, help="write results every N games")
+    ap.add_argument("--out", type=Path, default=RESULT, help="the results file")
     args = ap.parse_args()
+    result = args.out.resolve()
     command = "PYTHONPATH=. python benchmarks/queen_alice_engine.py " + " ".join(sys.argv[1:])
     print(command, file=sys.stderr)
     rng, records, start = random.Random(args.seed), [], time.perf_counter()
@@ -65,15 +69,15 @@ def main() -> None:
                 "command": command,
                 "machine": {"python": platform.python_version(), "machine": platform.machine()},
             }
-            RESULT.parent.mkdir(parents=True, exist_ok=True)
-            RESULT.write_text(json.dumps(data, indent=1) + "\n")
+            result.parent.mkdir(parents=True, exist_ok=True)
+            result.write_text(json.dumps(data, indent=1) + "\n")
             print(
                 f"  {g + 1} games: {out['illegal_states']} broken, {out['stuck']} stuck, "
                 f"{out['cpu_seconds']} s CPU",
                 file=sys.stderr,
                 flush=True,
             )
-    print(f"wrote {RESULT.relative_to(ROOT)}")
+    print(f"wrote {result}")
 
 
 if __name__ == "__main__":

@@ -112,7 +112,11 @@ def simulate_command(argv: list[str]) -> int:
             f"--{name.replace('_', '-')}",
             choices=values,
             default=None,
-            help="a rulebook reading (default: models/queen-alice)",
+            help=(
+                "the set-up's Train cards (default: play)"
+                if name == "train_cards"
+                else "a rulebook reading (default: models/queen-alice)"
+            ),
         )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)

@@ -16,7 +16,9 @@ BOARD = E.board
 
 
 def started(players: int = 2, seed: int = 0, options: dict[str, Any] | None = None) -> State:
-    """A game after chance's set-up: seat 0 is to discard."""
+    """A game after chance's set-up: seat 0 is to discard (the Train cards skipped unless
+    `options` play them: then seat 0 is to choose one)."""
+    options = {"train_cards": "skip", **(options or {})}
     state, rng = E.new_game(players, options), random.Random(seed)
     while E.current_player(state) == CHANCE:
         state = E.apply(state, E.sample_chance(state, rng))

@@ -226,3 +226,24 @@ def test_every_reward_choice_can_be_declined_or_made() -> None:
     assert E.legal_actions(state) == [Take("cake"), Take("tea"), Take("toast")]
     state = replace(started(2), phase="act", pending=(Task("cull"),))
     assert needs_choice(state) and Pass() in E.legal_actions(state)
+
+
+def test_hearts_two_tea_reach_every_gardener_space() -> None:
+    # "move the matching-Colour Gardener one matching-Colour space left or right for 1 Tea
+    # per move (you can pay 2 to access all spots)": 4 spaces in a ring, so from the first
+    # the last is one move, the third two, and none costs 3.
+    assert len(COMP.garden["red"]) == 4 and COMP.gardener_ring
+    state = replace(acting("red", "hearts", cake=1, tea=3), gardeners=(0, -1))
+    tea = {
+        a.target[0]: a.pay.tea
+        for a in E.legal_actions(state)
+        if isinstance(a, Act) and a.pay.time == a.pay.black == 0
+    }
+    assert tea == {0: 0, 1: 1, 2: 2, 3: 1}
+    line = QueenAliceEngine(components=replace(COMP, gardener_ring=False))
+    tea = {
+        a.target[0]: a.pay.tea
+        for a in line.legal_actions(state)
+        if isinstance(a, Act) and a.pay.time == a.pay.black == 0
+    }
+    assert tea == {0: 0, 1: 1, 2: 2, 3: 3}

@@ -72,7 +72,7 @@ def test_model_mistakes_are_one_line_naming_the_file() -> None:
     base = models_dir() / "queen-alice"
     files = {
         n: tomllib.loads((base / f"{n}.toml").read_text())
-        for n in ("cards", "courtier", "paths", "actions", "wishes")
+        for n in ("cards", "courtier", "paths", "actions", "wishes", "flowers", "train")
     }
     files["cards"]["gold"][2]["discard"] = {"pawprint": 1}  # gold-2 is a wild card
     with pytest.raises(UserError, match=r"wild card.*name its colour"):

@@ -163,3 +163,30 @@ def test_illegal_actions_name_the_rule() -> None:
     after = E.apply(state, PlayMove(ROOK, 0, (2, 3)))
     with pytest.raises(IllegalAction, match="diamonds action"):
         E.apply(after, Act("diamonds", (0, 0), Pay(cake=5)))
+
+
+def test_the_wild_action_may_be_paid_with_the_rows_resource_unstored() -> None:
+    # Wild Action: "you MUST pay an additional resource ... You can directly use the
+    # resource you gain in the row, so you don't need to store that just-gained resource."
+    full = {"cake": 2, "tea": 1}  # all 3 cubes used
+    state = playing((ROOK, PAWN), (Piece("red", "rook", (2, 0)), *KINGS), **full)
+    assert BOARD.square((2, 4)) == ("toast", "wild")
+    after = E.apply(state, PlayMove(ROOK, 0, (2, 4)))
+    assert set(E.legal_actions(after)) == {Take("cake"), Take("tea"), Pass()}
+    after = E.apply(after, Pass())  # not stored ...
+    assert after.turn.loose == "toast" and after.me.toast == 0
+    step = next(
+        a
+        for a in E.legal_actions(after)
+        if isinstance(a, Act) and a.action == "spades" and a.pay == Pay(tea=1, row=1)
+    )  # ... but it pays the wild column's extra resource (a red piece's step: the Tea)
+    after = finish_choices(E.apply(after, step))
+    me = after.people[0]
+    assert (me.cake, me.tea, me.toast) == (2, 0, 0) and after.turn.loose == ""
+
+
+def test_the_rows_resource_pays_only_when_it_was_not_stored() -> None:
+    state = playing((ROOK, PAWN), (Piece("red", "rook", (2, 0)), *KINGS), tea=1)
+    after = E.apply(state, PlayMove(ROOK, 0, (2, 4)))  # a cube was free: the toast is stored
+    assert after.me.toast == 1 and after.turn.loose == ""
+    assert all(a.pay.row == 0 for a in E.legal_actions(after) if isinstance(a, Act))

@@ -49,6 +49,22 @@ class Draw:
 
 
 @dataclass(frozen=True)
+class DealTrain:
+    """Chance: the Train cards `seat` receives at set-up."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChooseTrain:
+    """Set-up: keep Train card `card` and play it for its `side` (red or white), secretly."""
+
+    card: str
+    side: str
+
+
+@dataclass(frozen=True)
 class Discard:
     """Discard a card for its reward (phase a), or down to hand size at Rest."""
 
@@ -147,12 +163,14 @@ class Pass:
     """No, to whatever the head of the turn asks."""
 
 
-CHANCE_ACTIONS = (Tile, Wishes, Reveal, Draw)
+CHANCE_ACTIONS = (Tile, Wishes, Reveal, Draw, DealTrain)
 Action = (
     Tile
     | Wishes
     | Reveal
     | Draw
+    | DealTrain
+    | ChooseTrain
     | Discard
     | PlayMove
     | PlayStay
@@ -171,6 +189,8 @@ _TYPES: dict[str, type] = {
     "wishes": Wishes,
     "reveal": Reveal,
     "draw": Draw,
+    "train_deal": DealTrain,
+    "train": ChooseTrain,
     "discard": Discard,
     "move": PlayMove,
     "stay": PlayStay,

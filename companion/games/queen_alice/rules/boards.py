@@ -10,7 +10,9 @@ free, smaller form with its own targets (the rulebook: no colour restriction).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
+from companion.games.queen_alice.rules import flowers
 from companion.games.queen_alice.rules.actions import Act
 from companion.games.queen_alice.rules.board import COLOURS
 from companion.games.queen_alice.rules.components import ACTIONS, Components, Reward
@@ -32,7 +34,7 @@ TEA = unit_of("tea")
 def _priced(
     state: State, comp: Components, action: str, target: tuple[int, ...], cost: Cost
 ) -> Iterator[Act]:
-    for how in payments(state.me, cost, comp):
+    for how in payments(state.me, cost, comp, state.turn.loose):
         yield Act(action, target, how)
 
 
@@ -45,9 +47,12 @@ def _hearts(state: State, comp: Components, colour: str) -> Iterator[tuple[tuple
     if taken >= comp.tokens("hearts", colour, state.players):
         return
     token = comp.hearts[colour][taken]
-    at = state.gardeners[i]
+    at, zones = state.gardeners[i], len(state.garden[i])
     for zone, spaces in enumerate(state.garden[i]):
-        steps = 0 if at < 0 else abs(zone - at) * comp.gardener_tea
+        moves = abs(zone - at)
+        if comp.gardener_ring:  # "you can pay 2 to access all spots" of 4: a ring
+            moves = min(moves, zones - moves)
+        steps = 0 if at < 0 else moves * comp.gardener_tea
         for space, planted in enumerate(spaces):
             if not planted:
                 yield (zone, space), Cost((OWN[colour],) * token.cost + (TEA,) * steps)
@@ -112,12 +117,29 @@ def _diamonds(
 _TARGETS = {"hearts": _hearts, "spades": _spades, "clubs": _clubs, "diamonds": _diamonds}
 
 
-def options(state: State, comp: Components, action: str, colour: str, extra: Cost) -> list[Act]:
-    """Every way to perform `action` with a piece of `colour`, `extra` added to its cost."""
-    out: list[Act] = []
+def discounted(cost: Cost, units: int) -> list[Cost]:
+    """Every cost left when `units` of its resources are let off (the player picks which;
+    Time is never let off). A card's discount is the only source (cards.toml)."""
+    if units <= 0 or not cost.units:
+        return [cost]
+    keep = len(cost.units) - min(units, len(cost.units))
+    found: dict[tuple[tuple[str, ...], ...], Cost] = {}
+    for kept in combinations(cost.units, keep):
+        key = tuple(sorted(tuple(sorted(u)) for u in kept))
+        found.setdefault(key, Cost(kept, cost.time))
+    return list(found.values())
+
+
+def options(
+    state: State, comp: Components, action: str, colour: str, extra: Cost, discount: int = 0
+) -> list[Act]:
+    """Every way to perform `action` with a piece of `colour`, `extra` added to its cost and
+    `discount` resources let off."""
+    out: dict[Act, None] = {}
     for target, cost in _TARGETS[action](state, comp, colour):
-        out.extend(_priced(state, comp, action, target, cost + extra))
-    return out
+        for each in discounted(cost + extra, discount):
+            out.update(dict.fromkeys(_priced(state, comp, action, target, each)))
+    return list(out)
 
 
 def cost_of(state: State, comp: Components, act: Act, colour: str) -> Cost:
@@ -127,10 +149,18 @@ def cost_of(state: State, comp: Components, act: Act, colour: str) -> Cost:
 # -- performing ------------------------------------------------------------------------------
 
 
-def perform(state: State, comp: Components, act: Act, colour: str, extra: Cost) -> State:
+def perform(
+    state: State, comp: Components, act: Act, colour: str, extra: Cost, discount: int = 0
+) -> State:
     """Pay for `act` (already checked legal) and resolve it with a piece of `colour`."""
-    cost = cost_of(state, comp, act, colour) + extra
-    state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp))
+    costs = discounted(cost_of(state, comp, act, colour) + extra, discount)
+    # Every discounted cost this payment fits leaves the player the same: the Pay says
+    # what is given up, and the Time part is never discounted.
+    loose = state.turn.loose
+    cost = next((c for c in costs if act.pay in payments(state.me, c, comp, loose)), costs[0])
+    state = state.with_player(state.seat, pay(state.me, cost, act.pay, comp, loose))
+    # Pushed first, so they resolve after the action's own rewards.
+    state = push(state, flowers.benefits(comp, state.me, act.action, colour))
     return _DO[act.action](state, comp, act.target, colour)
 
 

@@ -88,6 +88,8 @@ class Card:
     play: Reward
     discard: Reward
     invite: int
+    discount: int = 0  # resources off this turn's action (the rulebook: once per turn)
+    discount_action: str = ""  # the action it is for; "" any
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,41 @@ class AliceSpace:
 
 
 @dataclass(frozen=True)
+class FlowerBenefit:
+    """A Live Flower's permanent benefit: `reward` each time `when` happens, or a larger
+    hand (flowers.toml lists the `WHENS`)."""
+
+    when: str = ""
+    reward: Reward = Reward()
+    hand_size: int = 0
+    discount: int = 0  # resources let off `action` every time it is performed
+    action: str = ""  # the action discounted; "" any
+
+
+WHENS: tuple[str, ...] = (*("hearts", "spades", "clubs", "diamonds"), "capture", "rescue", "rest")
+
+
+@dataclass(frozen=True)
+class TrainSide:
+    """One side of a Train card: only what it shows is gained (the rulebook)."""
+
+    reward: Reward = Reward()
+    twin: int = -1  # the tree space the side's colour's Twin moves to; -1 none
+    messenger: int = -1  # the Messenger space the side's colour's Messenger moves to
+    bookmark: str = ""  # a Bookmark gained free
+
+
+@dataclass(frozen=True)
+class TrainCard:
+    id: str
+    red: TrainSide
+    white: TrainSide
+
+    def side(self, colour: str) -> TrainSide:
+        return self.red if colour == "red" else self.white
+
+
+@dataclass(frozen=True)
 class WishTile:
     id: str
     icon: str
@@ -185,6 +222,7 @@ class Components:
     garden: dict[str, tuple[tuple[Reward, ...], ...]]
     garden_covered: dict[str, tuple[tuple[int, int], ...]]
     gardener_tea: int
+    gardener_ring: bool  # the Gardener's spaces close in a ring (left of the first: the last)
     messengers: tuple[MessengerSpace, ...]
     messenger_cost: tuple[int, ...]
     messenger_time: tuple[int, ...]
@@ -209,6 +247,11 @@ class Components:
     cat_x2: int
     wishes: dict[str, WishTile]
     readings: dict[str, str]
+    flowers: dict[str, FlowerBenefit]  # per Live Flower colour, in flowers.toml order
+    flower_supply: int
+    flower_stacking: str  # per_colour or per_flower
+    train: dict[str, TrainCard]
+    train_dealt: int
 
     def tokens(self, kind: str, colour: str, players: int) -> int:
         """Heart or Diamond tokens of `colour` a player has: the Courtier board's column, or
@@ -252,7 +295,10 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
                 reward(item.get("play"), f"{at} play"),
                 reward(item.get("discard"), f"{at} discard"),
                 _whole(item.get("invite", 0), f"{at} invite"),
+                *_discount(item.get("discount"), f"{at} discount"),
             )
+            if level == "basic" and (cards[cid].play != NOTHING or cards[cid].discount):
+                raise UserError(f"{at}: Basic cards have no play bonus (the rulebook)")
             if piece[0] == "wild" and cards[cid].discard.needs_colour():
                 raise UserError(
                     f"{at}: a wild card's pawprint, alice or crown discard reward "
@@ -263,6 +309,18 @@ def _cards(data: dict[str, Any], where: str) -> tuple[dict[str, Card], dict[str,
             raise UserError(f"{where}: no [[{level}]] cards")
         decks[level] = tuple(ids)
     return cards, decks
+
+
+def _discount(value: Any, where: str) -> tuple[int, str]:
+    """A card's `discount = { units = N, action = "hearts" }` (action left out: any)."""
+    if value is None:
+        return 0, ""
+    if not isinstance(value, dict) or set(value) - {"units", "action"}:
+        raise UserError(f'{where}: a discount is a table like {{ units = 1, action = "hearts" }}')
+    action = value.get("action", "")
+    if action not in ("", *ACTIONS):
+        raise UserError(f"{where}: action must be one of {', '.join(ACTIONS)}")
+    return _whole(value.get("units"), f"{where} units", 1), action
 
 
 def _per_colour(table: Any, where: str) -> dict[str, Any]:
@@ -279,8 +337,8 @@ def _cells(value: Any, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
 def components_from_toml(
     files: dict[str, dict[str, Any]], where: str, readings: dict[str, str]
 ) -> Components:
-    cards_t, court, paths, acts, wish_t = (
-        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes")
+    cards_t, court, paths, acts, wish_t, flowers_t, train_t = (
+        files[k] for k in ("cards", "courtier", "paths", "actions", "wishes", "flowers", "train")
     )
     cards, decks = _cards(cards_t, f"{where}/cards.toml")
     at = f"{where}/courtier.toml"
@@ -436,6 +494,7 @@ def components_from_toml(
         garden=garden,
         garden_covered=_cells(garden_t.get("three_player_covered"), "garden"),
         gardener_tea=_whole(garden_t.get("gardener_move_tea", 1), "gardener_move_tea"),
+        gardener_ring=bool(garden_t.get("gardener_ring", True)),
         messengers=tuple(spaces),
         messenger_cost=tuple(msg.get("cost", (1, 2, 2))),
         messenger_time=tuple(msg.get("time", (0, 0, 1))),
@@ -471,8 +530,103 @@ def components_from_toml(
         cat_x2=_whole(cats_t.get("x2"), "x2", 1),
         wishes=wishes,
         readings=readings,
+        **_flowers(flowers_t, f"{where}/flowers.toml"),
+        train=_train(train_t, f"{where}/train.toml"),
+        train_dealt=_whole(train_t.get("dealt"), f"{where}/train.toml dealt", 1),
     )
     _check(found, where)
+    return found
+
+
+def _flowers(table: dict[str, Any], where: str) -> dict[str, Any]:
+    benefits: dict[str, FlowerBenefit] = {}
+    for name, item in (table.get("benefits") or {}).items():
+        at = f"{where} [benefits] {name}"
+        if isinstance(item, dict) and "discount" in item:
+            spec = {"units": item["discount"], "action": item.get("action", "")}
+            units, action = _discount(spec, at)
+            if set(item) - {"discount", "action"}:
+                raise UserError(f"{at}: a discount is a benefit of its own (no when or reward)")
+            benefits[name] = FlowerBenefit(discount=units, action=action)
+            continue
+        if not isinstance(item, dict) or set(item) - {"when", "reward", "hand_size"}:
+            raise UserError(
+                f"{at}: a benefit is {{ when = ..., reward = {{...}} }}, {{ hand_size = N }} "
+                'or { discount = N, action = "hearts" }'
+            )
+        if "hand_size" in item:
+            if set(item) != {"hand_size"}:
+                raise UserError(f"{at}: hand_size is a benefit of its own (no when or reward)")
+            benefits[name] = FlowerBenefit(
+                hand_size=_whole(item["hand_size"], f"{at} hand_size", 1)
+            )
+            continue
+        when = item.get("when")
+        if when not in WHENS:
+            raise UserError(f"{at}: when must be one of {', '.join(WHENS)}")
+        got = reward(item.get("reward"), at)
+        if when == "rest" and got.needs_colour():
+            raise UserError(
+                f'{at}: a pawprint, alice or crown at Rest must name its colour (colour = "red")'
+            )
+        benefits[name] = FlowerBenefit(when, got)
+    if not benefits:
+        raise UserError(f"{where}: [benefits] lists no Live Flower")
+    stacking = table.get("stacking")
+    if stacking not in ("per_colour", "per_flower"):
+        raise UserError(f"{where}: stacking must be per_colour or per_flower")
+    return {
+        "flowers": benefits,
+        "flower_supply": _whole(table.get("supply"), f"{where} supply"),
+        "flower_stacking": stacking,
+    }
+
+
+def _train(table: dict[str, Any], where: str) -> dict[str, TrainCard]:
+    cards: dict[str, TrainCard] = {}
+    for i, item in enumerate(table.get("cards", [])):
+        cid = item.get("id")
+        if not isinstance(cid, str) or not cid or cid in cards:
+            raise UserError(f"{where} [[cards]] {i}: every Train card needs its own id")
+        sides = []
+        for colour in COLOURS:
+            at = f"{where} {cid} {colour}"
+            side = item.get(colour)
+            if not isinstance(side, dict) or set(side) - {
+                "reward",
+                "twin",
+                "messenger",
+                "bookmark",
+            }:
+                raise UserError(f"{at}: a side is a table of reward, twin, messenger, bookmark")
+            sides.append(
+                TrainSide(
+                    reward(side.get("reward"), at),
+                    _whole(side.get("twin", -1), f"{at} twin", -1),
+                    _whole(side.get("messenger", -1), f"{at} messenger", -1),
+                    str(side.get("bookmark", "")),
+                )
+            )
+        cards[cid] = TrainCard(cid, *sides)
+    return cards
+
+
+def _rewards(c: Components) -> list[tuple[str, Reward]]:
+    """Every reward of the box with where it is (for checks that span the files)."""
+    found: list[tuple[str, Reward]] = []
+    for card in c.cards.values():
+        found += [(f"cards.toml {card.id}", card.play), (f"cards.toml {card.id}", card.discard)]
+    for colour in COLOURS:
+        found += [(f"courtier.toml hearts {colour}", h.reward) for h in c.hearts[colour]]
+        found += [(f"courtier.toml diamonds {colour}", r) for r in c.diamonds[colour]]
+        found += [(f"actions.toml garden {colour}", r) for z in c.garden[colour] for r in z]
+        found += [(f"actions.toml wall {colour}", r) for row in c.wall[colour] for r in row]
+        found += [(f"paths.toml cats {colour}", r) for r in c.cats[colour]]
+    found += [("actions.toml messengers", s.reward) for s in c.messengers]
+    found += [("actions.toml tree", r) for s in c.tree for r in (s.reward, s.covered)]
+    found += [(f"actions.toml bookmark {b.id}", b.reward) for b in c.bookmarks]
+    found += [(f"flowers.toml {n}", b.reward) for n, b in c.flowers.items()]
+    found += [(f"train.toml {t.id}", t.side(k).reward) for t in c.train.values() for k in COLOURS]
     return found
 
 
@@ -498,8 +652,30 @@ def _check(c: Components, where: str) -> None:
         raise UserError(f"{where}/courtier.toml: [market] block_costs lists 3 blocks")
     if set(c.crowns) != {2, 3, 4}:
         raise UserError(f"{where}/paths.toml: [crowns] display gives 2, 3 and 4 players")
+    for at, got in _rewards(c):
+        if got.flower and got.flower not in c.flowers:
+            raise UserError(f"{where}/{at}: no Live Flower {got.flower!r} in flowers.toml")
+        if got.book and got.book not in c.book_colours:
+            raise UserError(f"{where}/{at}: no Book colour {got.book!r} in actions.toml")
+    _check_train(c, where)
     if len(c.messenger_cost) != 3 or len(c.messenger_time) != 3:
         raise UserError(f"{where}/actions.toml: [messengers] cost and time list 3 numbers")
+
+
+def _check_train(c: Components, where: str) -> None:
+    if len(c.train) < 4 * c.train_dealt:
+        raise UserError(f"{where}/train.toml: 4 players need {4 * c.train_dealt} Train cards")
+    first_arrows = {a.end for a in c.arrows if a.start == 0}
+    marks = {b.id for b in c.bookmarks}
+    for card in c.train.values():
+        for colour in COLOURS:
+            side, at = card.side(colour), f"{where}/train.toml: {card.id} {colour}"
+            if side.twin != -1 and side.twin not in first_arrows:
+                raise UserError(f"{at}: twin must be a tree space one arrow up from the start")
+            if side.messenger != -1 and side.messenger not in c.messengers[0].next:
+                raise UserError(f"{at}: messenger must be a space one step from the start")
+            if side.bookmark and side.bookmark not in marks:
+                raise UserError(f"{at}: no Bookmark {side.bookmark!r} in actions.toml")
 
 
 READINGS: dict[str, tuple[str, ...]] = {
@@ -515,7 +691,16 @@ def load_components(folder: Path | None = None) -> Components:
     base = folder or models_dir() / "queen-alice"
     files = {
         name: read_toml(base / f"{name}.toml")
-        for name in ("cards", "courtier", "paths", "actions", "wishes", "scoring")
+        for name in (
+            "cards",
+            "courtier",
+            "paths",
+            "actions",
+            "wishes",
+            "flowers",
+            "train",
+            "scoring",
+        )
     }
     readings = files["scoring"].get("readings", {})
     for key, allowed in READINGS.items():

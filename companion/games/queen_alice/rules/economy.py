@@ -31,16 +31,19 @@ OWN: dict[str, Unit] = {"red": frozenset({"cake"}), "white": frozenset({"toast"}
 
 @dataclass(frozen=True)
 class Pay:
-    """How a cost's units are paid: stored resources, 3-Time units, Black cubes."""
+    """How a cost's units are paid: stored resources, 3-Time units, Black cubes, and the
+    resource the landing row gave when it was not stored (`row`: the rulebook's "You can
+    directly use the resource you gain in the row")."""
 
     cake: int = 0
     tea: int = 0
     toast: int = 0
     time: int = 0
     black: int = 0
+    row: int = 0
 
     def units(self) -> int:
-        return self.cake + self.tea + self.toast + self.time + self.black
+        return self.cake + self.tea + self.toast + self.time + self.black + self.row
 
 
 FREE = Pay()
@@ -59,8 +62,9 @@ def unit_of(name: str) -> Unit:
     return ANY if name == "any" else frozenset({name})
 
 
-def payments(player: Player, cost: Cost, comp: Components) -> list[Pay]:
-    """Every distinct way `player` can pay `cost` (empty when they cannot)."""
+def payments(player: Player, cost: Cost, comp: Components, loose: str = "") -> list[Pay]:
+    """Every distinct way `player` can pay `cost` (empty when they cannot); `loose`: the
+    row's resource, not stored, that this action may use."""
     spare_time = player.time - cost.time
     if spare_time < 0:
         return []
@@ -72,34 +76,37 @@ def payments(player: Player, cost: Cost, comp: Components) -> list[Pay]:
             player.toast,
             spare_time // comp.time_per_resource,
             min(player.black, player.free_cubes()),
+            loose,
         )
     )
 
 
 @lru_cache(maxsize=4096)
 def _ways(
-    units: tuple[Unit, ...], cake: int, tea: int, toast: int, time: int, black: int
+    units: tuple[Unit, ...], cake: int, tea: int, toast: int, time: int, black: int, loose: str
 ) -> tuple[Pay, ...]:
     have = {"cake": cake, "tea": tea, "toast": toast, "time": time, "black": black}
+    have["row"] = 1 if loose else 0
     found: set[Pay] = set()
 
     def walk(i: int, used: dict[str, int]) -> None:
         if i == len(units):
             found.add(Pay(**used))
             return
-        for source in (*sorted(units[i]), "time", "black"):
+        row = ("row",) if loose in units[i] else ()
+        for source in (*sorted(units[i]), "time", "black", *row):
             if used[source] < have[source]:
                 used[source] += 1
                 walk(i + 1, used)
                 used[source] -= 1
 
-    walk(0, dict.fromkeys(("cake", "tea", "toast", "time", "black"), 0))
-    return tuple(sorted(found, key=lambda p: (p.time, p.black, p.cake, p.tea, p.toast)))
+    walk(0, dict.fromkeys(("cake", "tea", "toast", "time", "black", "row"), 0))
+    return tuple(sorted(found, key=lambda p: (p.row, p.time, p.black, p.cake, p.tea, p.toast)))
 
 
-def pay(player: Player, cost: Cost, how: Pay, comp: Components) -> Player:
+def pay(player: Player, cost: Cost, how: Pay, comp: Components, loose: str = "") -> Player:
     """`player` after paying `cost` the way `how` says; IllegalAction if it does not fit."""
-    if how not in payments(player, cost, comp):
+    if how not in payments(player, cost, comp, loose):
         raise IllegalAction("payment", f"{how} does not pay {describe(cost)}")
     return evolve(
         player,

@@ -22,13 +22,15 @@ from functools import cached_property
 from typing import Any, cast
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.queen_alice.rules import boards, codec, market, track
+from companion.games.queen_alice.rules import boards, codec, flowers, market, track
 from companion.games.queen_alice.rules.actions import (
     CHANCE_ACTIONS,
     Acquire,
     Act,
     Buy,
+    ChooseTrain,
     Cull,
+    DealTrain,
     Discard,
     Draw,
     Pass,
@@ -75,9 +77,26 @@ from companion.games.queen_alice.rules.state import (
     ci,
     evolve,
     set_at,
+    set_pair,
 )
 
-OPTIONS: dict[str, tuple[str, ...]] = {"coronation": CORONATIONS, **READINGS}
+TRAIN_CARDS: tuple[str, ...] = ("play", "skip")
+"""The set-up's Train cards: played (the rulebook), or skipped (a table that cannot tap
+them in yet)."""
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "coronation": CORONATIONS,
+    **READINGS,
+    "train_cards": TRAIN_CARDS,
+}
+
+
+def _discount(state: State, comp: Components, action: str, repeat: bool = False) -> int:
+    """Resources let off `action`: the card's (the rulebook: "Discounts shown on a card are
+    applied only once per turn": the turn's action, never its Repeat) and the Live Flowers'
+    (permanent: every time)."""
+    turn = state.turn
+    card = 0 if repeat or turn.discount_action not in ("", action) else turn.discount
+    return card + flowers.discount(comp, state.me, action)
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
@@ -123,7 +142,11 @@ class QueenAliceEngine:
     def new_game(self, players: int, options: dict[str, Any] | None = None) -> State:
         if not 2 <= players <= 4:
             raise ValueError(f"Queen Alice is for 2 to 4 players, not {players}")
-        chosen = {**self.components.readings, "coronation": self.scoring.reading}
+        chosen = {
+            **self.components.readings,
+            "coronation": self.scoring.reading,
+            "train_cards": TRAIN_CARDS[0],
+        }
         for key, value in (options or {}).items():
             if key not in OPTIONS:
                 raise ValueError(f"unknown option {key!r} (known: {', '.join(OPTIONS)})")
@@ -165,6 +188,8 @@ class QueenAliceEngine:
                 )
                 for c in COLOURS
             ),
+            flowers_left=(comp.flower_supply,) * len(comp.flowers),
+            train_deck=tuple(sorted(comp.train)),
             market=tuple((None, None, None) for _ in LEVELS),
             market_decks=tuple(tuple(sorted(comp.decks[lv])) for lv in LEVELS),
             people=(person,) * players,
@@ -172,17 +197,21 @@ class QueenAliceEngine:
 
     def _chance_need(self, state: State) -> tuple[str, int] | None:
         """What chance must do next: ("tile"|"wishes"|"draw"|"reveal", seat or level)."""
-        if state.phase not in ("setup", "rest"):
-            return None
+        if state.phase not in ("setup", "rest", "train") or state.pending:
+            return None  # a reward being resolved (a flower's at Rest) comes first
         if state.tile is None:
             return "tile", 0
         if not state.wishes:
             return "wishes", 0
-        size = self.comp(state).hand_size
+        if state.phase == "train":
+            seat = next(
+                (i for i, p in enumerate(state.people) if not (p.train_hand or p.train)), -1
+            )
+            return None if seat < 0 else ("train", seat)
         seats = range(state.players) if state.phase == "setup" else (state.seat,)
         for seat in seats:
             p = state.people[seat]
-            if len(p.hand) < size and p.deck:
+            if len(p.hand) < self.hand_size(state, seat) and p.deck:
                 return "draw", seat
         for level, row in enumerate(state.market):
             if None in row and state.market_decks[level]:
@@ -215,6 +244,8 @@ class QueenAliceEngine:
             return Wishes(tuple(drawn))
         if what == "draw":
             return Draw(at, rng.choice(state.people[at].deck))
+        if what == "train":
+            return DealTrain(at, tuple(sorted(rng.sample(state.train_deck, comp.train_dealt))))
         return Reveal(at, rng.choice(state.market_decks[at]))
 
     def _apply_chance(self, state: State, action: Any) -> State:
@@ -244,6 +275,16 @@ class QueenAliceEngine:
                 p, deck=_without(p.deck, action.card), hand=tuple(sorted((*p.hand, action.card)))
             )
             return state.with_player(at, p)
+        if isinstance(action, DealTrain) and what == "train":
+            train = list(state.train_deck)
+            if action.seat != at or len(action.cards) != comp.train_dealt:
+                raise IllegalAction("set-up", f"seat {at} receives {comp.train_dealt} Train cards")
+            for card in action.cards:
+                if card not in train:
+                    raise IllegalAction("set-up", f"Train card {card!r} is not in the Train deck")
+                train.remove(card)
+            state = evolve(state, train_deck=tuple(train))
+            return state.with_player(at, evolve(state.people[at], train_hand=action.cards))
         if isinstance(action, Reveal) and what == "reveal":
             deck = state.market_decks[at]
             if action.level != at or action.card not in deck:
@@ -274,6 +315,8 @@ class QueenAliceEngine:
         if needs_choice(state):
             return self._choices(state, comp, state.pending[0])
         me = state.me
+        if state.phase == "train":
+            return [ChooseTrain(c, side) for c in sorted(set(me.train_hand)) for side in COLOURS]
         if state.phase in ("discard", "trim"):
             return [Discard(c) for c in sorted(set(me.hand))]
         if state.phase == "play":
@@ -288,7 +331,7 @@ class QueenAliceEngine:
         me = state.me
         if head.kind == "resource":
             return [Take(r) for r in STORED]
-        if head.kind == "store":
+        if head.kind in ("store", "row"):
             return [*(Take(r) for r in STORED if getattr(me, r) > 0), Pass()]
         if head.kind == "mini":
             return [*boards.mini_options(state, comp), Pass()]
@@ -358,15 +401,22 @@ class QueenAliceEngine:
             return [
                 a
                 for action in ACTIONS
-                for a in boards.options(state, comp, action, turn.colour, Cost((ANY,)))
+                for a in boards.options(
+                    state, comp, action, turn.colour, Cost((ANY,)), _discount(state, comp, action)
+                )
             ]
-        return boards.options(state, comp, turn.column, turn.colour, Cost())
+        return boards.options(
+            state, comp, turn.column, turn.colour, Cost(), _discount(state, comp, turn.column)
+        )
 
     def _repeat_options(self, state: State, comp: Components) -> list[Act]:
         turn = state.turn
         if turn.repeated or state.me.time < comp.repeat_time:
             return []
-        return boards.options(state, comp, turn.action, turn.colour, Cost(time=comp.repeat_time))
+        off = _discount(state, comp, turn.action, repeat=True)
+        return boards.options(
+            state, comp, turn.action, turn.colour, Cost(time=comp.repeat_time), off
+        )
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: State, action: Any) -> State:
@@ -389,6 +439,8 @@ class QueenAliceEngine:
             state = evolve(state, pending=state.pending[1:])
             return self._apply_choice(state, comp, head, action)
         me = state.me
+        if isinstance(action, ChooseTrain):
+            return self._choose_train(state, comp, action)
         if isinstance(action, UseBookmark):
             mark = next(b for b in comp.bookmarks if b.id == action.bookmark)
             state = state.with_me(used=(*me.used, mark.id))
@@ -412,20 +464,27 @@ class QueenAliceEngine:
             state = evolve(
                 state, phase="repeat", turn=evolve(state.turn, action=action.action, performed=True)
             )
-            return boards.perform(state, comp, action, state.turn.colour, extra)
+            off = _discount(state, comp, action.action)
+            state = boards.perform(state, comp, action, state.turn.colour, extra, off)
+            return evolve(state, turn=evolve(state.turn, loose=""))  # this action's only
         # repeat
         if isinstance(action, Pass):
             return self._to_rest(state, comp)
+        off = _discount(state, comp, action.action, repeat=True)
         state = evolve(state, turn=evolve(state.turn, repeated=True))
-        return boards.perform(state, comp, action, state.turn.colour, Cost(time=comp.repeat_time))
+        repeat = Cost(time=comp.repeat_time)
+        return boards.perform(state, comp, action, state.turn.colour, repeat, off)
 
     def _apply_choice(self, state: State, comp: Components, head: Task, action: Any) -> State:
         if head.kind == "resource":
-            return push(state, (Task("store", arg=action.resource),))
-        if head.kind == "store":
+            kind = "row" if head.arg == "row" else "store"
+            return push(state, (Task(kind, arg=action.resource),))
+        if head.kind in ("store", "row"):
             if isinstance(action, Take):
                 state = state.with_me(**{action.resource: getattr(state.me, action.resource) - 1})
                 return push(state, (head,))
+            if head.kind == "row":  # not stored, but the action may still pay with it
+                return evolve(state, turn=evolve(state.turn, loose=head.arg))
             return state
         if isinstance(action, Pass):
             return state
@@ -437,6 +496,30 @@ class QueenAliceEngine:
             return market.cull(state, action)
         assert isinstance(action, Buy)
         return market.buy(state, comp, action, head.colour)
+
+    def _choose_train(self, state: State, comp: Components, action: ChooseTrain) -> State:
+        """A secret choice; after the last seat's, all are revealed and resolved in turn
+        order (the rulebook's Train Cards)."""
+        state = state.with_me(train=(action.card, action.side), train_hand=())
+        if state.seat < state.players - 1:
+            return evolve(state, seat=state.seat + 1)
+        return self._train_rewards(evolve(state, phase="train_rewards", seat=0), comp)
+
+    def _train_rewards(self, state: State, comp: Components) -> State:
+        """The player to move gains what their Train card's side shows, and only that: a
+        Twin or Messenger moved gains nothing printed where it lands."""
+        card, colour = state.me.train
+        side, me = comp.train[card].side(colour), state.me
+        if side.twin >= 0:
+            state = state.with_me(twins=set_pair(me.twins, colour, side.twin))
+        if side.messenger >= 0:
+            state = state.with_me(
+                messengers=set_pair(me.messengers, colour, side.messenger),
+                messenger_steps=me.messenger_steps + 1,
+            )
+        if side.bookmark:  # its reward (an instant one) after the card's own
+            state = market.gain_bookmark(state, comp, side.bookmark, colour)
+        return settle(push(state, tasks(side.reward, colour)), comp)
 
     def _play(self, state: State, comp: Components, action: Any) -> State:
         me, board = state.me, self.board
@@ -458,6 +541,7 @@ class QueenAliceEngine:
             state = state.with_player(action.jail, gain_time(jailer, board.jailer_time, comp))
             pieces.append(Piece(colour, kind, action.to))
             landing = action.to
+            got += flowers.benefits(comp, state.me, "rescue", colour)
         else:
             piece = pieces[action.piece]
             colour, landing = piece.colour, piece.cell
@@ -470,21 +554,36 @@ class QueenAliceEngine:
                     got += [Task("time", arg=str(reward.time))] if reward.time else []
                     got += [Task("resource")] * reward.resource
                     got += [Task("pawprint", target.colour)] * reward.pawprint
+                    got += flowers.benefits(comp, state.me, "capture", colour)
                 landing = action.to if action.respawn is None else action.respawn
                 if action.respawn is not None:
                     got += [Task("pawprint", colour)] * board.promotion_pawprint
                 pieces[pieces.index(piece)] = evolve(piece, cell=landing)
         resource, column = board.square(landing)
-        got.append(Task("resource") if resource == "wild" else Task("store", arg=resource))
-        state = evolve(
-            state, pieces=tuple(pieces), phase="act", turn=Turn(colour=colour, column=column)
+        got.append(Task("resource", arg="row") if resource == "wild" else Task("row", arg=resource))
+        turn = Turn(
+            colour=colour,
+            column=column,
+            discount=card.discount,
+            discount_action=card.discount_action,
         )
+        state = evolve(state, pieces=tuple(pieces), phase="act", turn=turn)
         return push(state, tasks(card.play, colour) + tuple(got))
 
+    def hand_size(self, state: State, seat: int) -> int:
+        """The hand `seat` draws to (or discards down to) at Rest: Live Flowers may add."""
+        return flowers.hand_size(self.comp(state), state.people[seat])
+
     def _to_rest(self, state: State, comp: Components) -> State:
-        if len(state.me.hand) > comp.hand_size:
+        if len(state.me.hand) > self.hand_size(state, state.seat):
             return evolve(state, phase="trim")
-        return market.slide(evolve(state, phase="rest"))
+        return self._rest(state, comp)
+
+    def _rest(self, state: State, comp: Components) -> State:
+        """The Rest step: the market slides, and the flowers that give at Rest do (their
+        rewards are resolved before the draw)."""
+        state = market.slide(evolve(state, phase="rest"))
+        return settle(push(state, flowers.benefits(comp, state.me, "rest", "")), comp)
 
     def _advance(self, state: State) -> State:
         """Move on through steps that need nobody: a finished choice, Rest, the next turn."""
@@ -494,13 +593,19 @@ class QueenAliceEngine:
             if state.phase == "setup":
                 if self._chance_need(state):
                     return state
-                state = evolve(state, phase="discard")
+                train = dict(state.readings).get("train_cards", TRAIN_CARDS[0]) == "play"
+                state = evolve(state, phase="train" if train else "discard")
+            elif state.phase == "train_rewards":
+                if state.seat < state.players - 1:
+                    state = self._train_rewards(evolve(state, seat=state.seat + 1), comp)
+                else:  # a Wish Alice reached on a Train card is scored now
+                    state = evolve(self._score_wishes(state, comp), phase="discard", seat=0)
             elif state.phase == "repeat" and not self._repeat_options(state, comp):
                 state = self._to_rest(state, comp)
-            elif state.phase == "trim" and len(me.hand) <= comp.hand_size:
-                state = market.slide(evolve(state, phase="rest"))
+            elif state.phase == "trim" and len(me.hand) <= self.hand_size(state, state.seat):
+                state = self._rest(state, comp)
             elif state.phase == "rest":
-                if len(me.hand) < comp.hand_size and not me.deck and me.discard:
+                if len(me.hand) < self.hand_size(state, state.seat) and not me.deck and me.discard:
                     state = state.with_me(deck=tuple(sorted(me.discard)), discard=())
                     continue
                 if self._chance_need(state):
@@ -510,7 +615,8 @@ class QueenAliceEngine:
                 return state
         return state
 
-    def _end_turn(self, state: State, comp: Components) -> State:
+    def _score_wishes(self, state: State, comp: Components) -> State:
+        """Every player scores the Wishes Alice reached this turn; the turn starts afresh."""
         people = list(state.people)
         for space in state.turn.wishes:
             tile = comp.wishes[state.wishes[space]]
@@ -518,8 +624,11 @@ class QueenAliceEngine:
                 evolve(p, ip=p.ip + tile.standard * self.measure(state, p, tile.counts))
                 for p in people
             ]
-        people[state.seat] = evolve(people[state.seat], used=())
-        state = evolve(state, people=tuple(people))
+        return evolve(state, people=tuple(people), turn=Turn())
+
+    def _end_turn(self, state: State, comp: Components) -> State:
+        state = self._score_wishes(state, comp)
+        state = state.with_me(used=())
         if state.ending and state.seat == state.players - 1:
             return evolve(state, phase="over", turn=Turn())
         return evolve(
@@ -549,6 +658,10 @@ class QueenAliceEngine:
         if needs_choice(state):
             return "reward", f"{name} does not answer the {state.pending[0].kind} being resolved"
         plays = PlayMove | PlayStay | PlayRescue | PlayNone
+        if isinstance(action, ChooseTrain):
+            return "train cards", (
+                "in the set-up, choose one of your own Train cards and its side, red or white"
+            )
         if isinstance(action, Discard | plays) and action.card not in me.hand:
             return "hand", f"card {action.card!r} is not in your hand"
         if state.phase != "play" or not isinstance(action, plays):
@@ -645,8 +758,11 @@ class QueenAliceEngine:
             p["hand_count"], p["deck_count"] = len(p["hand"]), len(p["deck"])
             del p["deck"]
             if i != seat:
-                del p["hand"]
+                del p["hand"], p["train_hand"]
+                if state.phase == "train":  # chosen secretly, revealed together
+                    p["train_chosen"] = bool(p.pop("train"))
         data["market_decks"] = [len(d) for d in data["market_decks"]]
+        data["train_deck"] = len(data["train_deck"])
         data["seat"] = seat
         return data
 

@@ -45,6 +45,13 @@ def broken(
             return f"seat {seat}: Black cubes lost or made"
         if any(p.bushes[i] > p.hearts[i] for i in (0, 1)):
             return f"seat {seat}: more Rose bushes than Hearts taken"
+    train = [*state.train_deck, *(c for p in state.people for c in (*p.train_hand, *p.train[:1]))]
+    if len(set(train)) != len(train) or not set(train) <= set(comp.train):
+        return "a Train card dealt twice, or one not in the box"
+    for i, name in enumerate(comp.flowers):
+        held = sum(p.flowers.count(name) for p in state.people)
+        if held + state.flowers_left[i] != comp.flower_supply:
+            return f"{name} Live Flowers lost or made"
     cells = [piece.cell for piece in state.pieces]
     if len(set(cells)) != len(cells) or not all(board.on_board(c) for c in cells):
         return "two pieces on a square, or one off the board"

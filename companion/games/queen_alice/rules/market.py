@@ -75,13 +75,21 @@ def buy_options(state: State, comp: Components) -> list[Buy]:
 
 
 def buy(state: State, comp: Components, act: Buy, colour: str) -> State:
-    index = next(i for i, b in enumerate(comp.bookmarks) if b.id == act.bookmark)
-    mark = comp.bookmarks[index]
+    mark = next(b for b in comp.bookmarks if b.id == act.bookmark)
     books = list(state.me.books)
     for c, n in mark.cost:
         books[comp.book_colours.index(c)] -= n
+    return gain_bookmark(state.with_me(books=tuple(books)), comp, mark.id, colour)
+
+
+def gain_bookmark(state: State, comp: Components, bookmark: str, colour: str) -> State:
+    """Take a Bookmark from its pile (none left: nothing); an instant one gives its reward."""
+    index = next(i for i, b in enumerate(comp.bookmarks) if b.id == bookmark)
+    mark = comp.bookmarks[index]
+    if state.bookmarks[index] == 0:
+        return state
     state = evolve(state, bookmarks=set_at(state.bookmarks, index, state.bookmarks[index] - 1))
-    state = state.with_me(books=tuple(books), bookmarks=(*state.me.bookmarks, mark.id))
+    state = state.with_me(bookmarks=(*state.me.bookmarks, mark.id))
     return push(state, tasks(mark.reward, colour)) if mark.kind == "instant" else state
 
 

@@ -15,8 +15,10 @@ from companion.games.queen_alice.rules.components import Components, Reward
 from companion.games.queen_alice.rules.economy import gain_time, store, unlock_black
 from companion.games.queen_alice.rules.state import State, Task, evolve, set_at
 
-CHOICES = frozenset({"resource", "store", "mini", "card", "cardreward", "cull", "bookmark"})
-"""Tasks the player resolves with an action (`store` only when no cube is free)."""
+CHOICES = frozenset({"resource", "store", "row", "mini", "card", "cardreward", "cull", "bookmark"})
+"""Tasks the player resolves with an action (`store` and `row` only when no cube is free)."""
+STORING = frozenset({"store", "row"})
+"""A resource to store; `row` is the landing row's, which the action may use unstored."""
 
 
 def tasks(reward: Reward | None, colour: str) -> tuple[Task, ...]:
@@ -54,7 +56,7 @@ def needs_choice(state: State) -> bool:
     if not state.pending:
         return False
     head = state.pending[0]
-    return head.kind in CHOICES and not (head.kind == "store" and state.me.free_cubes() > 0)
+    return head.kind in CHOICES and not (head.kind in STORING and state.me.free_cubes() > 0)
 
 
 def settle(state: State, comp: Components) -> State:
@@ -71,7 +73,7 @@ def _resolve(state: State, comp: Components, task: Task) -> State:
         return state.with_player(state.seat, gain_time(me, int(task.arg), comp))
     if task.kind == "ip":
         return state.with_me(ip=me.ip + int(task.arg))
-    if task.kind == "store":
+    if task.kind in STORING:
         return state.with_player(state.seat, store(me, task.arg))
     if task.kind == "black":
         return state.with_player(state.seat, unlock_black(me))
@@ -85,6 +87,10 @@ def _resolve(state: State, comp: Components, task: Task) -> State:
     if task.kind == "book":
         i = comp.book_colours.index(task.arg)
         return state.with_me(books=set_at(me.books, i, me.books[i] + 1))
-    if task.kind == "flower":
+    if task.kind == "flower":  # taken from the supply; none left, none taken
+        i = list(comp.flowers).index(task.arg)
+        if state.flowers_left[i] == 0:
+            return state
+        state = evolve(state, flowers_left=set_at(state.flowers_left, i, state.flowers_left[i] - 1))
         return state.with_me(flowers=tuple(sorted((*me.flowers, task.arg))))
     raise AssertionError(f"task {task.kind} is not automatic")

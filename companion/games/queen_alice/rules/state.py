@@ -63,6 +63,9 @@ class Turn:
     performed: bool = False
     repeated: bool = False
     wishes: tuple[int, ...] = ()  # Wish spaces Alice reached: all players score them at Rest
+    discount: int = 0  # the card's discount: resources off the action (not the Repeat)
+    discount_action: str = ""  # the action it is for; "" any
+    loose: str = ""  # the row's resource, let go with the storage full: the action may use it
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ class Player:
     bookmarks: tuple[str, ...] = ()
     used: tuple[str, ...] = ()  # permanent Bookmarks used this turn
     flowers: tuple[str, ...] = ()
+    train_hand: tuple[str, ...] = ()  # the Train cards dealt, until one is chosen (private)
+    train: tuple[str, ...] = ()  # the Train card chosen and its side (secret until all chose)
 
     def stored(self) -> int:
         return self.cake + self.tea + self.toast
@@ -110,7 +115,9 @@ class Player:
 class State:
     players: int
     readings: tuple[tuple[str, str], ...] = ()  # the rulebook readings this game uses
-    phase: str = "setup"  # setup, discard, play, act, repeat, trim, rest, over
+    phase: str = (
+        "setup"  # setup, train, train_rewards, discard, play, act, repeat, trim, rest, over
+    )
     seat: int = 0
     turns: int = 0
     tile: str | None = None
@@ -128,6 +135,8 @@ class State:
     bookmarks: tuple[int, ...] = ()  # copies left of each Bookmark
     wall: tuple[tuple[tuple[bool, ...], ...], ...] = ()  # per colour, row, column: built
     eggs: Pair = (0, 0)  # the Egg half's row, per colour
+    train_deck: tuple[str, ...] = ()  # the Train cards not dealt, a multiset
+    flowers_left: tuple[int, ...] = ()  # the Live Flowers' supply, per flowers.toml colour
     market: tuple[tuple[str | None, ...], ...] = ()  # per level: the 3 blocks
     market_decks: tuple[tuple[str, ...], ...] = ()  # per level, a multiset
     pending: tuple[Task, ...] = ()

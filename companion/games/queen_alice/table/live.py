@@ -115,6 +115,12 @@ ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
 
+def table_options(options: Any) -> dict[str, Any]:
+    """The engine's options for a game at the table: the Train cards of the set-up are
+    skipped, as the phones have no taps yet for dealing and choosing them."""
+    return {**dict(options), "train_cards": "skip"}
+
+
 class QueenAliceTable:
     game_id = "queen-alice"
 
@@ -122,7 +128,7 @@ class QueenAliceTable:
         if not 2 <= len(session.seats) <= 4:
             raise UserError("Queen Alice is for 2 to 4 players")
         try:
-            self.state: State = ENGINE.new_game(len(session.seats), dict(session.options))
+            self.state: State = ENGINE.new_game(len(session.seats), table_options(session.options))
         except ValueError as exc:
             raise UserError(f"Queen Alice: {exc}") from None
         self.settings = settings
@@ -590,8 +596,8 @@ class QueenAliceTable:
         if s.phase == "over":
             return "the game is over"
         if ENGINE.current_player(s) == CHANCE:
-            size = ENGINE.comp(s).hand_size
             for seat, p in enumerate(s.people):
+                size = ENGINE.hand_size(s, seat)
                 if len(p.hand) < size and p.deck and s.phase in ("setup", "rest"):
                     return f"{self.names[seat]}: tap the card you drew"
             return "tap the card revealed in the market"

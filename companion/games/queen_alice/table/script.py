@@ -32,7 +32,7 @@ from companion.games.queen_alice.rules.actions import (
 )
 from companion.games.queen_alice.rules.board import Cell
 from companion.games.queen_alice.rules.state import State
-from companion.games.queen_alice.table.live import BREACH_KIND, QueenAliceTable
+from companion.games.queen_alice.table.live import BREACH_KIND, QueenAliceTable, table_options
 from companion.games.queen_alice.table.messages import (
     Answer,
     Choose,
@@ -159,7 +159,7 @@ def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()
     """Steps of one game, `turns` player turns long (or to its end)."""
     rng = random.Random(seed)
     table = Table(rng, habits)
-    state = ENGINE.new_game(players)
+    state = ENGINE.new_game(players, table_options({}))
     tile = ENGINE.sample_chance(state, rng)
     state = ENGINE.apply(state, tile)
     wishes = ENGINE.sample_chance(state, rng)
