@@ -44,6 +44,11 @@ def test_the_layers_hold():
             "import companion.games.mirror_mansion.vision.scene",
             "companion.games.mirror_mansion.rules is not allowed to import",
         ),
+        (  # an engine that counts with numpy (its hint and solver live beside rules/)
+            "games/reflecto/rules/engine.py",
+            "import numpy",
+            "companion.games.reflecto.rules is not allowed to import numpy",
+        ),
         (  # an engine that imports the command line
             "games/onirim/rules/engine.py",
             "import companion.cli",
