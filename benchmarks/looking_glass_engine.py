@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.base import CHANCE  # noqa: E402
+from companion.games.looking_glass.hint import DEFAULT_SAMPLES, hint  # noqa: E402
 from companion.games.looking_glass.rules.engine import ENGINE  # noqa: E402
-from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES, hint  # noqa: E402
-from companion.games.looking_glass.rules.simulate import simulate  # noqa: E402
+from companion.games.looking_glass.simulate import simulate  # noqa: E402
 
 RESULT = ROOT / "benchmarks" / "results" / "looking_glass_engine.json"
 

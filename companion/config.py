@@ -107,6 +107,14 @@ class LimitSettings(_Section):
     max_json_depth: int = Field(64, ge=2)
 
 
+def first_game() -> str:
+    """The registry's first game is the default one, so that the settings name no game and
+    the default follows the registry's order."""
+    from companion.games import GAMES
+
+    return next(iter(GAMES))
+
+
 class PlatformSettings(BaseSettings):
     """The settings every table has; each game adds its own section (see `Settings`)."""
 
@@ -119,7 +127,7 @@ class PlatformSettings(BaseSettings):
 
     data_dir: Path = Field(default_factory=lambda: default_data_dir())
     """Where the event store, snapshots, calibration and taught decks are kept."""
-    game: str = "looking-glass"
+    game: str = Field(default_factory=first_game)
     """The game a new session starts with (`companion --help` lists the games)."""
     camera: CameraSettings = Field(default_factory=CameraSettings)
     table: TableSettings = Field(default_factory=TableSettings)
@@ -163,7 +171,7 @@ def _game_sections() -> dict[str, Any]:
 Settings = create_model(
     "Settings", __base__=PlatformSettings, __module__=__name__, **_game_sections()
 )
-"""The platform's settings plus every game's section (e.g. `[stickers]` of Mirror Mansion)."""
+"""The platform's settings plus every game's section (its `SECTION`, e.g. `[stickers]`)."""
 
 
 def default_data_dir() -> Path:

@@ -4,6 +4,7 @@ import pytest
 
 from companion.config import Settings, load_settings
 from companion.errors import UserError
+from companion.games import GAMES
 
 
 def test_defaults_and_precedence(tmp_path):
@@ -16,6 +17,12 @@ def test_defaults_and_precedence(tmp_path):
     assert s.camera.fps == 7.5  # environment beats the file
     assert s.web.port == 9000  # flags beat everything
     assert s.web.host == "127.0.0.1"
+
+
+def test_the_default_game_is_the_registrys_first(tmp_path):
+    """The settings name no game: a new session starts with the first game registered."""
+    assert load_settings(None, {}, environ={}).game == next(iter(GAMES))
+    assert Settings(data_dir=tmp_path).game == next(iter(GAMES))
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def limit_heap_growth() -> bool:
 
     Every camera frame is a few MB of numpy array, made and freed by three threads. glibc
     raises its mmap threshold after the first such frees, so later frames come from per-thread
-    heaps that fragment and are not given back: a Looking Glass game on the sim camera grew
+    heaps that fragment and are not given back: the benchmark's game on the sim camera grew
     past 350 MB resident within two minutes. A fixed threshold (large arrays mapped and
     unmapped) and two arenas keep it under 240 MB (benchmarks/live_server_memory.py)."""
     import ctypes

@@ -10,11 +10,11 @@ from typing import Any
 from companion.cli_args import game_parser, read_json_file
 from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
+from companion.games.looking_glass.hint import DEFAULT_SAMPLES, hint
+from companion.games.looking_glass.players import KINDS
 from companion.games.looking_glass.rules.engine import ENGINE
-from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES, hint
-from companion.games.looking_glass.rules.players import KINDS
 from companion.games.looking_glass.rules.scoring import check_collections, score_round
-from companion.games.looking_glass.rules.simulate import simulate
+from companion.games.looking_glass.simulate import simulate
 from companion.games.looking_glass.vision.commands import VISION_VERBS
 
 GAME = "looking-glass"

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from companion.games.base import CHANCE
+from companion.games.looking_glass.hint import hand_options, hint
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.engine import ENGINE
-from companion.games.looking_glass.rules.hint import hand_options, hint
-from companion.games.looking_glass.rules.simulate import simulate
-from companion.games.looking_glass.rules.solver import build, root_values, tables
+from companion.games.looking_glass.simulate import simulate
+from companion.games.looking_glass.solver import build, root_values, tables
 from tests.games.looking_glass.helpers import dealt, reshuffle_secrets
 
 

@@ -1,4 +1,8 @@
-"""The Looking Glass's pure rules engine: no OpenCV, no FastAPI (see companion/games/base.py)."""
+"""The Looking Glass's pure rules engine: no OpenCV, numpy or FastAPI (see games/base.py).
+
+The hint and its solver count with numpy, so they (and the computer players and the
+simulator built on them) live at the game's top level, beside `rules/`.
+"""
 
 from companion.games.looking_glass.rules.engine import (
     ENGINE,

@@ -628,7 +628,7 @@ class LookingGlassTable:
         return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:
-        from companion.games.looking_glass.rules.hint import hint_from_view
+        from companion.games.looking_glass.hint import hint_from_view
 
         view = ENGINE.view(self.state, seat)
         if view.get("phase") != "pick" or view.get("to_move") != seat:

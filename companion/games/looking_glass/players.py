@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from companion.games.looking_glass.hint import DEFAULT_SAMPLES, hint_from_view
 from companion.games.looking_glass.rules.actions import Pick
 from companion.games.looking_glass.rules.engine import ENGINE
-from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES, hint_from_view
 from companion.games.looking_glass.rules.scoring import score
 
 Player = Callable[[Any, int, random.Random], Pick]

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from companion.games.looking_glass.hint import DEFAULT_SAMPLES
+from companion.games.looking_glass.players import make_player
 from companion.games.looking_glass.rules.actions import Deal
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE, Round
-from companion.games.looking_glass.rules.hint import DEFAULT_SAMPLES
-from companion.games.looking_glass.rules.players import make_player
 from companion.games.playout import play_out, wilson
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from companion.games.looking_glass.rules.deck import BRAWLERS, load_deck
 from companion.games.looking_glass.rules.engine import ENGINE
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
-from companion.games.looking_glass.rules.solver import build, root_values, tables
+from companion.games.looking_glass.solver import build, root_values, tables
 
 DEFAULT_SAMPLES = 72
 """Enough to solve every possible other hand exactly in the base game (at most C(8,4)=70)."""
