@@ -24,6 +24,7 @@ import functools
 import hashlib
 import logging
 import pickle
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -63,7 +64,7 @@ from companion.live.table_game import (
 )
 from companion.sim.taps import Tap
 from companion.store import Event, Session
-from companion.vision.stillness import StillnessMeter
+from companion.vision.stillness import StillnessMeter, thumbnail
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +117,15 @@ class LookingGlassTable:
         self.deck = load_deck()
         self.tracker = GlassTracker()
         self._reader: Any = None
+        self._incremental: Any = None
+        """The reader's `IncrementalReader`: a frame is read in full only where it changed."""
         self._sim_library = None
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
         self._stillness = StillnessMeter()
+        self.perceive_ms: dict[str, float] = {}
+        """The last frame's CPU ms per stage of `perceive` (the benchmark reports them)."""
         self._turns: list[dict[str, Any]] = []
         """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
         depends on the picks before it, and a pair asked about may turn out not to have been
@@ -157,6 +162,7 @@ class LookingGlassTable:
 
     # -- perception (perception thread) ----------------------------------------------
     def _reader_for(self) -> Any:
+        from companion.games.looking_glass.vision.incremental import IncrementalReader
         from companion.games.looking_glass.vision.library import Library, default_library_path
         from companion.games.looking_glass.vision.read import Reader
 
@@ -179,6 +185,7 @@ class LookingGlassTable:
         self._library_error = None
         if self._reader is None or self._reader.lib is not lib:
             self._reader = Reader(lib)
+            self._incremental = IncrementalReader(self._reader)
         return self._reader
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
@@ -189,18 +196,28 @@ class LookingGlassTable:
         ok = getattr(registration, "ok", False)
         if ok and getattr(registration, "camera_matrix", None) is None:
             H = registration.H_table_from_image
-        reading = reader.verify(
-            frame.image, reader.read(frame.image, H), [c for c, _ in self._prior]
-        )
+        c0 = time.thread_time()
+        thumb = thumbnail(frame.image)
+        still = self._stillness.still(frame.image, thumb)
+        c1 = time.thread_time()
+        read = self._incremental.read(frame.image, H, thumb, still)
+        c2 = time.thread_time()
+        reading = reader.verify(frame.image, read, [c for c, _ in self._prior], keep_looks=True)
         self._remember(reading.cards)
+        c3 = time.thread_time()
         data = GlassObservation(
             cards=tuple(_card_seen(c) for c in reading.cards),
             layout=reading.layout,
             warnings=tuple(reading.warnings),
             # Remembered cards something lies over: not seen, but not seen gone either.
             hidden=tuple(_point(c.center) for c in reading.hidden),
-            still=self._stillness.still(frame.image),
+            still=still,
         )
+        self.perceive_ms = {
+            "change": 1000 * (c1 - c0),
+            f"read.{self._incremental.last.how}": 1000 * (c2 - c1),
+            "verify": 1000 * (c3 - c2),
+        }
         conf = float(np.mean([c.confidence for c in data.cards])) if data.cards else 0.0
         return Observation(data, conf)
 

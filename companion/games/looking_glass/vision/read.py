@@ -1143,7 +1143,14 @@ class Reader:
         best.warnings.extend(warnings)
         return best
 
-    def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
+    def verify(
+        self,
+        image: np.ndarray,
+        reading: Reading,
+        prior: list[SeenCard],
+        *,
+        keep_looks: bool = False,
+    ) -> Reading:
         """Cards seen in an earlier frame and missing from this reading are looked for where
         they lay. A card is still there (the finder lost it: to a shadow, or a card alone on
         the table, which no pair or neighbour backs) if the taught template of the same card
@@ -1155,9 +1162,14 @@ class Reader:
         (`_table_in_face`: 925009, whose kept phantoms stood in for a glass the players had
         emptied). A card of which only part still looks as it did is `Reading.hidden`:
         something lies over the rest, and the camera cannot say whether it is there.
+
+        `keep_looks`: a card that has its look already keeps it (an incremental reading's
+        cards whose pixels did not change since it was taken: `incremental.IncrementalReader`).
         """
         found = list(reading.cards)
         for c in found:
+            if keep_looks and c.look is not None:
+                continue
             if c.card is not None and c.provenance in (Provenance.SEEN, Provenance.VERIFIED):
                 # (Only a card the finder found by its outline: one inferred where it should
                 # lie may be the card beneath, and would be kept as long as that lies there.)
