@@ -4,8 +4,11 @@ changed, and what it reads is what a full read of the same frame reads.
 A scripted round with hands over the table, picks, a card lifted and put back, a bump and
 blurred frames, and a camera nudged by a few pixels for a few frames, goes through the live
 table game's `perceive` with the registration the live loop makes. Each frame is also read in
-full (`Reader.read`, then `verify` with the same remembered cards): the cards, their places
-and the cards something lies over must be the same, frame by frame."""
+full (`Reader.read`, then `verify` with the same remembered cards): the same cards must lie at
+the same places, and the same cards be hidden, frame by frame. Places are compared where the
+tracker compares them, by their centres in the image: a full read may number the glass's
+columns afresh when a hand hides its edge column, which the tracker, following each place by
+its centre, does not see."""
 
 from __future__ import annotations
 
@@ -16,9 +19,8 @@ import numpy as np
 
 from companion.config import Settings
 from companion.games.looking_glass.table.live import LookingGlassTable
-from companion.games.looking_glass.table.messages import glass_observation
 from companion.games.looking_glass.vision.incremental import IncrementalReader
-from companion.games.looking_glass.vision.read import Reader
+from companion.games.looking_glass.vision.read import Reader, SeenCard
 from companion.games.looking_glass.vision.render import RoundFilm
 from companion.store import Session
 from companion.vision.markers import detect_markers
@@ -26,6 +28,29 @@ from companion.vision.registration import TableRegistrar
 from companion.vision.stillness import StillnessMeter, thumbnail
 
 NUDGE_PX = (3.0, 2.0)
+SAME_PLACE = 0.15
+"""Card widths two centres of one card may lie apart in two readings of one frame (the
+tracker takes a card as at a place within 0.45: `track.MATCH_FRACTION`)."""
+
+
+def _same_cards(a: list[SeenCard], b: list[SeenCard]) -> bool:
+    """The same cards at the same places (each centre within `SAME_PLACE` card widths)."""
+    left = list(b)
+    for card in a:
+        width = float(np.linalg.norm(card.quad[1] - card.quad[0]))
+        k = next(
+            (
+                i
+                for i, other in enumerate(left)
+                if other.card == card.card
+                and np.linalg.norm(other.center - card.center) <= SAME_PLACE * width
+            ),
+            None,
+        )
+        if k is None:
+            return False
+        left.pop(k)
+    return not left
 
 
 def _nudged(image: np.ndarray) -> np.ndarray:
@@ -57,17 +82,14 @@ def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
             image = _nudged(image)
         registration = registrar.register(image, markers=detect_markers(image), table_image=False)
         prior = [c for c, _ in game._prior]
-        seen = glass_observation(
-            game.perceive(SimpleNamespace(image=image, truth=truth), registration).data
-        )
+        game.perceive(SimpleNamespace(image=image, truth=truth), registration)
         ways.append(game._incremental.last.how)
-        full = reader.verify(image, reader.read(image, registration.H_table_from_image), prior)
-        assert sorted((c.position, c.card) for c in seen.cards) == sorted(
-            (c.position, c.card) for c in full.cards
-        ), f"frame {i} ({ways[-1]})"
-        assert sorted(seen.hidden) == sorted(
-            (round(float(c.center[0]), 1), round(float(c.center[1]), 1)) for c in full.hidden
-        ), f"frame {i} ({ways[-1]})"
+        seen = game.last_reading
+        full = reader.verify(
+            image, reader.read(image, registration.H_table_from_image, registration.markers), prior
+        )
+        assert _same_cards(seen.cards, full.cards), f"frame {i} ({ways[-1]})"
+        assert _same_cards(seen.hidden, full.hidden), f"frame {i} ({ways[-1]})"
     # The film really was read incrementally: frames left as they were, frames where only
     # some cards changed, and full reads (the nudge forces one).
     assert {"same", "cards", "full"} <= set(ways), ways

@@ -124,6 +124,8 @@ class LookingGlassTable:
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
         self._stillness = StillnessMeter()
+        self.last_reading: Any = None
+        """The last frame's `Reading` (perception thread), for tests and tools to look at."""
         self.perceive_ms: dict[str, float] = {}
         """The last frame's CPU ms per stage of `perceive` (the benchmark reports them)."""
         self._turns: list[dict[str, Any]] = []
@@ -200,10 +202,13 @@ class LookingGlassTable:
         thumb = thumbnail(frame.image)
         still = self._stillness.still(frame.image, thumb)
         c1 = time.thread_time()
-        read = self._incremental.read(frame.image, H, thumb, still)
+        # The registration's markers: the reader does not look for them again.
+        markers = getattr(registration, "markers", None)
+        read = self._incremental.read(frame.image, H, thumb, still, markers)
         c2 = time.thread_time()
         reading = reader.verify(frame.image, read, [c for c, _ in self._prior], keep_looks=True)
         self._remember(reading.cards)
+        self.last_reading = reading
         c3 = time.thread_time()
         data = GlassObservation(
             cards=tuple(_card_seen(c) for c in reading.cards),
@@ -226,12 +231,21 @@ class LookingGlassTable:
         last `MEMORY_FRAMES` frames, so one a hand hid can be looked for again after."""
         self._frame_no += 1
         kept = [(c, self._frame_no) for c in cards if c.card is not None]
+        # The kept centres in one array, grown as old cards are kept: one distance test per
+        # old card, not one per pair (a full glass remembered twice is 1,500 pairs a frame).
+        centres = np.empty((len(kept) + len(self._prior), 2))
+        n = len(kept)
+        for i, (c, _) in enumerate(kept):
+            centres[i] = c.center
         for old, seen in self._prior:
             if self._frame_no - seen > MEMORY_FRAMES:
                 continue
             width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
-            if all(np.linalg.norm(c.center - old.center) >= 0.3 * width for c, _ in kept):
+            d = centres[:n] - old.center
+            if not n or float(np.min(np.einsum("ij,ij->i", d, d))) >= (0.3 * width) ** 2:
                 kept.append((old, seen))
+                centres[n] = old.center
+                n += 1
         self._prior = kept
 
     def annotate(

@@ -31,6 +31,7 @@ import numpy as np
 
 from companion.games.looking_glass.vision.read import Reader, Reading, SeenCard
 from companion.vision.homography import apply_homography
+from companion.vision.markers import Marker
 from companion.vision.stillness import THUMB_SIZE, changed
 
 FULL_READ_EVERY = 20
@@ -76,12 +77,14 @@ class IncrementalReader:
         H_mm_from_image: np.ndarray | None,
         thumb: np.ndarray,
         still: bool,
+        markers: dict[int, Marker] | None = None,
     ) -> Reading:
         """The reading of `image` before `verify` (`thumb`: its `stillness.thumbnail`; `still`:
-        the picture did not move since the frame before, `stillness.StillnessMeter`)."""
+        the picture did not move since the frame before, `stillness.StillnessMeter`;
+        `markers`: as `Reader.read` takes them)."""
         why, kept, gone = self._reuse(image, H_mm_from_image, thumb, still)
         if why:
-            reading = self.reader.read(image, H_mm_from_image)
+            reading = self.reader.read(image, H_mm_from_image, markers)
             self._ref, self._since = (thumb, H_mm_from_image, reading), 0
             self.last = Step("full", why=why)
             return _copy(reading, list(reading.cards))
@@ -109,7 +112,8 @@ class IncrementalReader:
             return "", list(ref.cards), []
         scale = np.array([THUMB_SIZE[0] / image.shape[1], THUMB_SIZE[1] / image.shape[0]])
         union = np.zeros_like(diff)
-        kept, gone = [], []
+        kept: list[SeenCard] = []
+        gone: list[SeenCard] = []
         for card in ref.cards:
             mask = np.zeros_like(diff)
             cv2.fillConvexPoly(mask, np.round(card.quad * scale).astype(np.int32), 255)
