@@ -135,6 +135,8 @@ def _summary(rows: list[dict[str, float]]) -> dict[str, Any]:
     for k in keys:
         vals = [r[k] for r in rows if k in r]
         out[k] = {"median": round(statistics.median(vals), 1), "worst": round(max(vals), 1)}
+        if len(vals) < len(rows):  # a stage only some frames take (a full read)
+            out[k]["frames"] = len(vals)
     out["fps"] = round(1000 / statistics.median(r["frame"] for r in rows), 1)
     return out
 
