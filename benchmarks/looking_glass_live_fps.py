@@ -20,6 +20,16 @@ in the order `StagedReader.read` runs them:
     reading    layout and cards as the tracker consumes them
 
     .venv/bin/python benchmarks/looking_glass_live_fps.py [--frames 12] [--seed N]
+
+`--loop N`: the live loop itself, as the `sim` camera drives it (`Runtime.process`: marker
+detection and registration, the game's `perceive`, the annotated view, the tracker's
+`update` and the commits), over the first N film frames of a fresh table, each frame once
+(every film frame has its own noise, as a camera's frames do). Quiet frames (nothing over the
+table, the glass as in the frame before) and busy ones (a hand, a blur, or the glass changed)
+are reported apart, with the median and worst ms of each stage and the game's own stages
+(`LookingGlassTable.perceive_ms`); fps = 1000 / median ms of a whole frame.
+
+    taskset -c 0 .venv/bin/python benchmarks/looking_glass_live_fps.py --loop 340
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import secrets
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -115,17 +126,106 @@ def measure(seed: int, frames: int, readers: list[str], log=print) -> dict[str, 
     return out
 
 
+def _summary(rows: list[dict[str, float]]) -> dict[str, Any]:
+    """Median and worst ms per stage, and fps from the median whole frame."""
+    if not rows:
+        return {"frames": 0}
+    keys = sorted({k for r in rows for k in r}, key=lambda k: (k != "frame", k))
+    out: dict[str, Any] = {"frames": len(rows)}
+    for k in keys:
+        vals = [r[k] for r in rows if k in r]
+        out[k] = {"median": round(statistics.median(vals), 1), "worst": round(max(vals), 1)}
+        if len(vals) < len(rows):  # a stage only some frames take (a full read)
+            out[k]["frames"] = len(vals)
+    out["fps"] = round(1000 / statistics.median(r["frame"] for r in rows), 1)
+    return out
+
+
+def measure_loop(seed: int, frames: int, log=print) -> dict[str, Any]:
+    """The live loop on the `sim` camera's first `frames` film frames (see the docstring)."""
+    import tempfile
+
+    from companion.camera.base import Frame
+    from companion.config import load_settings
+    from companion.live.loop import Runtime
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(
+            None,
+            {
+                "data_dir": tmp,
+                "game": "looking-glass",
+                "camera.seed": seed,
+                "camera.width": 1280,
+                "camera.height": 960,
+            },
+            environ={},
+        )
+        rt = Runtime(settings).use_registrar()
+        scene = rt._sim_scene()
+        # The scripted players' taps are built once, before the first frame's taps are due
+        # (every round's film length): a start-up cost, not a frame's.
+        assert scene.taps
+        rows: dict[str, list[dict[str, float]]] = {"quiet": [], "busy": []}
+        before = None
+        for i in range(frames):
+            t = i / 4.0  # the film's own 4 frames a second: each film frame once
+            k, j = 0, i
+            while j >= scene._length(k) + scene.gap:
+                j -= scene._length(k) + scene.gap
+                k += 1
+            film = scene._film(k)
+            shot = film.shots[j] if j < len(film) else None
+            glass = None if shot is None else (repr(shot.glass), repr(shot.piles))
+            busy = shot is not None and (
+                shot.hand_mm is not None or shot.blur is not None or glass != before
+            )
+            before = glass
+            image, truth = scene.frame(t)
+            t0 = time.thread_time()
+            rt.process(Frame(image=image, timestamp=t, index=i, truth=truth))
+            row = {"frame": 1000 * (time.thread_time() - t0), **rt.frame_cpu_ms}
+            row["track"] = row["frame"] - sum(rt.frame_cpu_ms.values())
+            row.update({f"game.{n}": ms for n, ms in getattr(rt.game, "perceive_ms", {}).items()})
+            rows["busy" if busy else "quiet"].append(row)
+        events = rt.store.events(rt.session.id)
+        out = {
+            "frames": frames,
+            "frame_size": list(image.shape[1::-1]),
+            "all": _summary(rows["quiet"] + rows["busy"]),
+            "quiet": _summary(rows["quiet"]),
+            "busy": _summary(rows["busy"]),
+            "events": dict(Counter(e.kind for e in events)),
+            "game_errors": rt.game_errors,
+        }
+        rt.store.close()
+    for name in ("all", "quiet", "busy"):
+        log(f"  {name}: {json.dumps(out[name])}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=12, help="frames timed (default 12)")
     ap.add_argument("--seed", type=int, default=None, help="the sim table (default: fresh)")
     ap.add_argument("--readers", nargs="*", default=list(READERS), choices=READERS)
+    ap.add_argument(
+        "--loop", type=int, default=0, help="time the live loop over this many film frames"
+    )
     a = ap.parse_args(argv)
-    if a.frames < 1:
-        print("error: --frames must be at least 1", file=sys.stderr)
+    if a.frames < 1 or a.loop < 0:
+        print("error: --frames must be at least 1 and --loop at least 0", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
     seed = a.seed if a.seed is not None else 2_000_000 + secrets.randbelow(10**9)
+    if a.loop:
+        command = (
+            f".venv/bin/python benchmarks/looking_glass_live_fps.py --loop {a.loop} --seed {seed}"
+        )
+        print(command, flush=True)
+        out = measure_loop(seed, a.loop, log=lambda m: print(m, file=sys.stderr, flush=True))
+        print(json.dumps({"command": command, "opencv": cv2.__version__, **out}, indent=1))
+        return 0
     command = (
         f".venv/bin/python benchmarks/looking_glass_live_fps.py --frames {a.frames} "
         f"--seed {seed} --readers {' '.join(a.readers)}"

@@ -262,6 +262,9 @@ class TableGame(Protocol):
 
     Optional: `table_markers`, the marker ids a game locates its own board by (a box with
     markers on its corners); the status bar and overlay then count those, not the table's.
+    `uses_table_image` True: `perceive` reads `registration.table_image`, the top-down warp
+    of the frame; without it the loop skips the warp (None there), which costs a third of
+    the registration and which the games, reading the camera frame through H, do not need.
     """
 
     game_id: str

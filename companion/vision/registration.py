@@ -50,7 +50,8 @@ def marker_corners_mm(center_mm: tuple[float, float], side_mm: float) -> np.ndar
 @dataclass(frozen=True)
 class Registration:
     table_image: np.ndarray | None
-    """Top-down BGR of the play area plus `margin_mm`, at `px_per_mm`; None when not `ok`."""
+    """Top-down BGR of the play area plus `margin_mm`, at `px_per_mm`; None when not `ok` or
+    not asked for (`TableRegistrar.register`'s `table_image`)."""
     px_per_mm: float
     H_table_from_image: np.ndarray | None
     """3×3: (undistorted) camera-image pixels to table mm."""
@@ -284,11 +285,18 @@ class TableRegistrar:
         return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)
 
     def register(
-        self, image: np.ndarray, *, markers: dict[int, Marker] | None = None
+        self,
+        image: np.ndarray,
+        *,
+        markers: dict[int, Marker] | None = None,
+        table_image: bool = True,
     ) -> Registration:
         """Find the corner markers and warp the frame to the top-down table image.
 
         `markers` lets a caller that already ran detection on this frame skip a second pass.
+        `table_image` False skips the warp (`Registration.table_image` is then None): the live
+        loop asks for it only for a game that reads the top-down picture, since the warp costs
+        a third of the registration at 1280x960 and the games read the camera frame through H.
         """
         if markers is None:
             markers = detect_markers(image, self.table.marker_dictionary)
@@ -316,13 +324,15 @@ class TableRegistrar:
                 camera_matrix=self.camera_matrix,
                 dist_coeffs=self.dist_coeffs,
             )
-        src = image
-        if self.undistort_image:
-            src = self._undistorted_image(image)
-            # The homography works in undistorted pixels, which this image now is.
-        table_image = self.warp(src, H)
+        top_down = None
+        if table_image:
+            src = image
+            if self.undistort_image:
+                src = self._undistorted_image(image)
+                # The homography works in undistorted pixels, which this image now is.
+            top_down = self.warp(src, H)
         return Registration(
-            table_image=table_image,
+            table_image=top_down,
             px_per_mm=self.px_per_mm,
             H_table_from_image=H,
             H_image_from_table=np.linalg.inv(H),

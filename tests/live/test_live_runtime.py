@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.live.loop import Runtime
 from companion.store import Store
-from tests.live.example_game import make_table_game
+from tests.live.example_game import ExampleTableGame, make_table_game
 from tests.live.live_helpers import wait_for
 
 
@@ -39,6 +40,37 @@ def test_sim_frames_become_events_and_an_annotated_jpeg(settings):
         assert rt.state(None)["view"]["markers"] == [0, 1, 2, 3]
     finally:
         rt.stop()
+
+
+class TopDownGame(ExampleTableGame):
+    """The example game, keeping the top-down picture each registration brought it."""
+
+    def __init__(self, session, uses_table_image: bool) -> None:
+        super().__init__(session)
+        self.uses_table_image = uses_table_image
+        self.pictures: list[object] = []
+
+    def perceive(self, frame, registration):
+        self.pictures.append(registration.table_image)
+        return super().perceive(frame, registration)
+
+
+@pytest.mark.parametrize("uses", [False, True])
+def test_the_top_down_picture_is_made_only_for_a_game_that_reads_it(settings, uses):
+    rt = Runtime(settings, table_game_factory=lambda s, session: TopDownGame(session, uses))
+    rt.start()
+    try:
+        wait_for(lambda: len(rt.game.pictures) >= 2)
+        registered = rt.table_status.registered
+        pictures = list(rt.game.pictures)
+    finally:
+        rt.stop()
+        rt.store.close()
+    assert registered
+    if uses:
+        assert all(p is not None and p.ndim == 3 for p in pictures[1:])
+    else:
+        assert all(p is None for p in pictures)
 
 
 def test_unsure_camera_asks_and_the_answer_is_recorded(settings, blank_source):

@@ -65,6 +65,18 @@ def test_registration_maps_mm_to_the_right_pixels(canvas, tilt, yaw):
     assert np.allclose(reg.H_table_from_image @ reg.H_image_from_table, np.eye(3), atol=1e-9)
 
 
+def test_registration_without_the_top_down_picture_maps_the_same(canvas):
+    """`table_image=False` (what the live loop asks for a game that reads the camera frame):
+    the same homography, no warp."""
+    camera = overhead_camera(TABLE, tilt_deg=12, yaw_deg=35, fill=0.6)
+    image = photo(canvas, camera)
+    both = TableRegistrar(TABLE).register(image)
+    bare = TableRegistrar(TABLE).register(image, table_image=False)
+    assert bare.ok and bare.table_image is None and both.table_image is not None
+    assert np.array_equal(bare.H_table_from_image, both.H_table_from_image)
+    assert_accurate(bare, camera)
+
+
 def _cover(image, camera, ids):
     """Paint a hand-coloured blob over markers, as a hand resting on them."""
     out = image.copy()

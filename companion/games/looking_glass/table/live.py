@@ -24,6 +24,7 @@ import functools
 import hashlib
 import logging
 import pickle
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -63,7 +64,7 @@ from companion.live.table_game import (
 )
 from companion.sim.taps import Tap
 from companion.store import Event, Session
-from companion.vision.stillness import StillnessMeter
+from companion.vision.stillness import StillnessMeter, thumbnail
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +117,17 @@ class LookingGlassTable:
         self.deck = load_deck()
         self.tracker = GlassTracker()
         self._reader: Any = None
+        self._incremental: Any = None
+        """The reader's `IncrementalReader`: a frame is read in full only where it changed."""
         self._sim_library = None
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
         self._stillness = StillnessMeter()
+        self.last_reading: Any = None
+        """The last frame's `Reading` (perception thread), for tests and tools to look at."""
+        self.perceive_ms: dict[str, float] = {}
+        """The last frame's CPU ms per stage of `perceive` (the benchmark reports them)."""
         self._turns: list[dict[str, Any]] = []
         """Picks seen and pairs asked about, in order, not booked yet. Whose turn a pick was
         depends on the picks before it, and a pair asked about may turn out not to have been
@@ -157,6 +164,7 @@ class LookingGlassTable:
 
     # -- perception (perception thread) ----------------------------------------------
     def _reader_for(self) -> Any:
+        from companion.games.looking_glass.vision.incremental import IncrementalReader
         from companion.games.looking_glass.vision.library import Library, default_library_path
         from companion.games.looking_glass.vision.read import Reader
 
@@ -179,6 +187,7 @@ class LookingGlassTable:
         self._library_error = None
         if self._reader is None or self._reader.lib is not lib:
             self._reader = Reader(lib)
+            self._incremental = IncrementalReader(self._reader)
         return self._reader
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
@@ -189,18 +198,31 @@ class LookingGlassTable:
         ok = getattr(registration, "ok", False)
         if ok and getattr(registration, "camera_matrix", None) is None:
             H = registration.H_table_from_image
-        reading = reader.verify(
-            frame.image, reader.read(frame.image, H), [c for c, _ in self._prior]
-        )
+        c0 = time.thread_time()
+        thumb = thumbnail(frame.image)
+        still = self._stillness.still(frame.image, thumb)
+        c1 = time.thread_time()
+        # The registration's markers: the reader does not look for them again.
+        markers = getattr(registration, "markers", None)
+        read = self._incremental.read(frame.image, H, thumb, still, markers)
+        c2 = time.thread_time()
+        reading = reader.verify(frame.image, read, [c for c, _ in self._prior], keep_looks=True)
         self._remember(reading.cards)
+        self.last_reading = reading
+        c3 = time.thread_time()
         data = GlassObservation(
             cards=tuple(_card_seen(c) for c in reading.cards),
             layout=reading.layout,
             warnings=tuple(reading.warnings),
             # Remembered cards something lies over: not seen, but not seen gone either.
             hidden=tuple(_point(c.center) for c in reading.hidden),
-            still=self._stillness.still(frame.image),
+            still=still,
         )
+        self.perceive_ms = {
+            "change": 1000 * (c1 - c0),
+            f"read.{self._incremental.last.how}": 1000 * (c2 - c1),
+            "verify": 1000 * (c3 - c2),
+        }
         conf = float(np.mean([c.confidence for c in data.cards])) if data.cards else 0.0
         return Observation(data, conf)
 
@@ -209,12 +231,21 @@ class LookingGlassTable:
         last `MEMORY_FRAMES` frames, so one a hand hid can be looked for again after."""
         self._frame_no += 1
         kept = [(c, self._frame_no) for c in cards if c.card is not None]
+        # The kept centres in one array, grown as old cards are kept: one distance test per
+        # old card, not one per pair (a full glass remembered twice is 1,500 pairs a frame).
+        centres = np.empty((len(kept) + len(self._prior), 2))
+        n = len(kept)
+        for i, (c, _) in enumerate(kept):
+            centres[i] = c.center
         for old, seen in self._prior:
             if self._frame_no - seen > MEMORY_FRAMES:
                 continue
             width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
-            if all(np.linalg.norm(c.center - old.center) >= 0.3 * width for c, _ in kept):
+            d = centres[:n] - old.center
+            if not n or float(np.min(np.einsum("ij,ij->i", d, d))) >= (0.3 * width) ** 2:
                 kept.append((old, seen))
+                centres[n] = old.center
+                n += 1
         self._prior = kept
 
     def annotate(

@@ -1044,8 +1044,15 @@ class Reader:
         self.threshold = threshold
         self.layouts = load_layouts() if layouts is None else layouts
 
-    def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
-        """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
+    def read(
+        self,
+        image: np.ndarray,
+        H_mm_from_image: np.ndarray | None = None,
+        markers: dict[int, Marker] | None = None,
+    ) -> Reading:
+        """`H_mm_from_image`: the table registration if the caller has one (full-res px).
+        `markers`: the markers the caller found in this frame (full-res px; the live loop's
+        registration has them), so that they are not looked for again."""
         sc, small = processing_image(image)
         S = np.diag([sc, sc, 1.0])
         H_small = None
@@ -1054,8 +1061,9 @@ class Reader:
         if H_mm_from_image is not None:
             H_small = H_mm_from_image @ np.linalg.inv(S)
             via_markers = True
+            marks = [m.center * sc for m in (markers or {}).values()]
         elif self.use_markers:
-            H_small, used, marks = self._marker_plane(image, sc)
+            H_small, used, marks = self._marker_plane(image, sc, markers)
             via_markers = H_small is not None
         white = white_mask(small)
         # The table framed round a marker by its white margin and a cloth's pale lines is no
@@ -1143,7 +1151,14 @@ class Reader:
         best.warnings.extend(warnings)
         return best
 
-    def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
+    def verify(
+        self,
+        image: np.ndarray,
+        reading: Reading,
+        prior: list[SeenCard],
+        *,
+        keep_looks: bool = False,
+    ) -> Reading:
         """Cards seen in an earlier frame and missing from this reading are looked for where
         they lay. A card is still there (the finder lost it: to a shadow, or a card alone on
         the table, which no pair or neighbour backs) if the taught template of the same card
@@ -1155,9 +1170,14 @@ class Reader:
         (`_table_in_face`: 925009, whose kept phantoms stood in for a glass the players had
         emptied). A card of which only part still looks as it did is `Reading.hidden`:
         something lies over the rest, and the camera cannot say whether it is there.
+
+        `keep_looks`: a card that has its look already keeps it (an incremental reading's
+        cards whose pixels did not change since it was taken: `incremental.IncrementalReader`).
         """
         found = list(reading.cards)
         for c in found:
+            if keep_looks and c.look is not None:
+                continue
             if c.card is not None and c.provenance in (Provenance.SEEN, Provenance.VERIFIED):
                 # (Only a card the finder found by its outline: one inferred where it should
                 # lie may be the card beneath, and would be kept as long as that lies there.)
@@ -1241,7 +1261,7 @@ class Reader:
         )
 
     def _marker_plane(
-        self, image: np.ndarray, sc: float
+        self, image: np.ndarray, sc: float, seen: dict[int, Marker] | None = None
     ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
         """Table plane in processing px -> mm from the corner markers, if >= 2 are seen, how
         many were, and the centres of all markers seen (processing px). The view often cuts
@@ -1253,13 +1273,17 @@ class Reader:
 
         Markers are found as well at two thirds of the working size, in half the time; that
         copy is cut from the full image because from 1280 or 1920 px wide it is an integer
-        step down, which OpenCV's area resampling does several times faster."""
+        step down, which OpenCV's area resampling does several times faster. `seen`: markers
+        the caller found in this frame (full-res px), taken instead of looking again."""
         from companion.vision.registration import TableRegistrar
 
-        k = sc * 2 / 3
-        tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        found = detect_markers(tiny)
-        markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
+        if seen is not None:
+            markers = {i: Marker(i, m.corners * sc) for i, m in seen.items()}
+        else:
+            k = sc * 2 / 3
+            tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+            found = detect_markers(tiny)
+            markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
         centres = [m.center for m in markers.values()]
         fit = TableRegistrar().fit(markers, 2)
         return (None, 0, centres) if fit is None else (fit.H, len(fit.ids), centres)
