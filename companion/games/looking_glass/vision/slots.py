@@ -18,11 +18,13 @@ half 0 at y > 0 with its tops toward -y, half 1 mirrored.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from companion.games.looking_glass.rules.layout import Layout
 from companion.games.looking_glass.vision.stages import (
     SAME_PLACE,
     Glass,
@@ -189,15 +191,26 @@ def assign(
     return [(int(h), int(r), int(k)) for h, r, k in zip(half, rows, cols, strict=True)], scale
 
 
-def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
+def fit_lattice(
+    glass: Glass,
+    card_h: float,
+    voters: list[Identified] | None = None,
+    max_cols: int | None = None,
+) -> tuple[Lattice, Glass] | None:
     """The lattice through the glass's named cards and the glass with each card in its slot.
 
     Each of the strongest few cards is tried as the anchor of `assign`; one RANSAC
     homography over the slots' corners per anchor, the anchor whose lattice most corners
     agree with wins; then the gap and the homography are refined by least squares on the
     agreeing cards (a top lies at gap / 2 + row * height / 2 from the line). None when fewer
-    than two cards agree on one lattice."""
+    than two cards agree on one lattice.
+
+    `voters`: cards outside the glass that may fit it too (they join it if they agree). A
+    lattice they help to fit must hold agreeing cards in both halves and, given `max_cols`,
+    span no more columns than that: else None (a score pile is one-sided, or lies beside the
+    glass)."""
     named_cards = [p.card for p in glass.cards if p.card.identity.card is not None]
+    named_cards += [k for k in voters or [] if k.identity.card is not None]
     if len(named_cards) < 2:
         return None
     lat = Lattice(np.eye(3), card_h, GAP)
@@ -260,6 +273,12 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
         if H is None:
             return None
         lat = Lattice(H, card_h, lat.gap, scale)
+    if voters is not None:
+        cols = [p.col for p in agree]
+        if len({p.half for p in agree}) < 2 or (
+            max_cols is not None and max(cols) - min(cols) > max_cols
+        ):
+            return None
     lattice = Lattice(H, card_h, lat.gap, scale)
     kept = {id(p.card) for p in agree}
     # The other cards of the glass (unnamed, or off the RANSAC lattice) take the slot nearest
@@ -317,16 +336,36 @@ def named(probe: Probe) -> bool:
     return i.card is not None and i.score >= MIN_SCORE and i.margin >= MIN_MARGIN
 
 
-def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
+def fill(image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None) -> Glass:
     """The glass with every slot the lattice names added, and every card's coverage read from
-    the lattice (a card of the next row outward within two half-widths of its column)."""
-    return fill_probed(image, glass, lib)[0]
+    the lattice (a card of the next row outward within two half-widths of its column).
+    `max_cols`: the widest layout's span of columns (`layout_span`), if the caller knows it."""
+    return fill_probed(image, glass, lib, max_cols)[0]
 
 
-def fill_probed(image: np.ndarray, glass: Glass, lib: Library) -> tuple[Glass, list[Probe]]:
+def layout_span(layouts: Iterable[Layout]) -> int:
+    """The widest span of columns (half-card widths, first to last card's left edge) of any
+    layout: no glass is wider."""
+    return max(max(c.col for c in lay.cells) - min(c.col for c in lay.cells) for lay in layouts)
+
+
+def fill_probed(
+    image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None
+) -> tuple[Glass, list[Probe]]:
     """`fill`, and every slot it looked at (named or not): what the failure benchmark and
-    a threshold's curve are made of."""
+    a threshold's curve are made of.
+
+    The lattice is fitted to the glass's cards (`stages.fit_glass`: cards whose reflection
+    was found). When that fails, every named card votes, the glass's and the others (a deck
+    of smooth photographic art shows few features: the committed development set's dark
+    photo-art deck had 2 to 6 of 28 cards named, rarely one and its reflection, and no slot
+    was looked at). A score pile's cards would vote too, so a lattice voted for must have
+    cards on both sides of its centre line, and span no more columns than the widest layout."""
     fitted = fit_lattice(glass, lib.shape.height_mm)
+    if fitted is None and glass.rejected:
+        # Few cards named (smooth art shows few features), and of those few a reflection:
+        # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
+        fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
     if fitted is None:
         return glass, []
     lattice, glass = fitted
