@@ -200,7 +200,7 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         _, match = _timed(features._matches, desc, reader.index)
         found, inst = _timed(by_features, img, reader.index)
         glass, fit = _timed(fit_glass, found, Plane())
-        _, lattice = _timed(fill, img, glass, reader.lib)
+        _, lattice = _timed(fill, img, glass, reader.lib, reader.max_cols)
         for key, v in (
             ("read", read),
             ("detect_markers", markers),

@@ -98,26 +98,38 @@ def _scaled(outline: np.ndarray, s: float) -> np.ndarray:
     return c + s * (outline - c)
 
 
-def scores_of(image: np.ndarray, outline: np.ndarray, lib: Library) -> np.ndarray:
+def scores_of(
+    image: np.ndarray, outline: np.ndarray, lib: Library, margin: int = SEARCH_PX
+) -> np.ndarray:
     """Best correlation of every template with the card outlined, over `SCALES` and shifts."""
     return np.max(
-        [lib.match(descriptor(upper_window(image, _scaled(outline, s), lib))) for s in SCALES],
+        [
+            lib.match(descriptor(upper_window(image, _scaled(outline, s), lib, margin)))
+            for s in SCALES
+        ],
         axis=0,
     )
 
 
 def identify(
-    image: np.ndarray, outline: np.ndarray, lib: Library, *, top_known: bool = False
+    image: np.ndarray,
+    outline: np.ndarray,
+    lib: Library,
+    *,
+    top_known: bool = False,
+    margin: int = SEARCH_PX,
 ) -> Identity:
     """Which taught card the whole card outlined (TL, TR, BR, BL; image px) is.
 
-    `top_known`: the outline's first corners are the card's top; else both ends are tried."""
+    `top_known`: the outline's first corners are the card's top; else both ends are tried.
+    `margin`: patch px searched about the outline's place (an outline from a model of the
+    table, not from the card's own edges, may lie further off)."""
     ends = [(False, outline)]
     if not top_known:
         ends.append((True, np.roll(outline, 2, axis=0)))
     best: Identity | None = None
     for flipped, q in ends:
-        s = scores_of(image, q, lib)
+        s = scores_of(image, q, lib, margin)
         order = np.argsort(s)[::-1]
         top = float(s[order[0]])
         second = float(s[order[1]]) if len(s) > 1 else -1.0

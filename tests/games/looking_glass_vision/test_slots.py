@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.looking_glass.rules.layout import load_layouts
-from companion.games.looking_glass.vision.slots import Lattice, fit_lattice
+from companion.games.looking_glass.vision.slots import Lattice, fit_lattice, layout_span
 from companion.games.looking_glass.vision.stages import Glass, Hypothesis, Identified, Placed
 from companion.vision.cards.identify import Identity
 
@@ -66,3 +66,40 @@ def test_two_cards_are_the_least_that_fix_a_lattice():
     truth = Lattice(_camera(10.0, False), CARD_H, 10.0)
     one = Glass([Placed(_card(truth.outline(0, 0, 2)), 0, 0, 0)])
     assert fit_lattice(one, CARD_H) is None
+
+
+def test_cards_without_their_reflections_vote_for_the_lattice():
+    """Smooth art: the features named a few cards and no reflection of any (the glass fit
+    holds none). Cards of both halves fix the lattice; the unseen slots lie where it says."""
+    truth = Lattice(_camera(61.0, False), CARD_H, 11.0)
+    slots = _wall(truth)
+    seen = [(0, 0, 0), (0, 1, 4), (1, 0, 6), (1, 2, 3)]
+    voters = [_card(o) for h, r, c, o in slots if (h, r, c) in seen]
+    assert len(voters) == len(seen)
+    assert fit_lattice(Glass([]), CARD_H) is None
+    fitted = fit_lattice(Glass([]), CARD_H, voters, layout_span(load_layouts().values()))
+    assert fitted is not None
+    lattice, glass = fitted
+    assert len(glass.cards) == len(seen)
+    for h, r, _, outline in slots:
+        slot = lattice.nearest(_card(outline))
+        assert (slot.half, slot.row) == (h, r)
+        assert np.abs(lattice.outline(slot.half, slot.row, slot.col) - outline).max() < 1.0
+
+
+def test_a_lattice_only_voted_for_by_one_half_or_wider_than_any_layout_is_none():
+    """A score pile's cascade lies on a lattice of its own, every card facing one way; a card
+    beside the glass fits its lattice far out. Neither may make the glass."""
+    truth = Lattice(_camera(-20.0, False), CARD_H, 11.0)
+    span = layout_span(load_layouts().values())
+    one_half = [_card(truth.outline(0, r, c)) for r, c in ((0, 0), (1, 1), (2, 2), (0, 4))]
+    assert fit_lattice(Glass([]), CARD_H, one_half, span) is None
+    wide = [_card(truth.outline(h, 0, c)) for h, c in ((0, 0), (1, 0), (0, span + 2))]
+    assert fit_lattice(Glass([]), CARD_H, wide, span) is None
+    assert fit_lattice(Glass([]), CARD_H, wide[:2], span) is not None
+
+
+def test_no_layout_is_wider_than_the_span():
+    layouts = load_layouts().values()
+    cols = [[c.col for c in lay.cells] for lay in layouts]
+    assert max(max(c) - min(c) for c in cols) == layout_span(layouts)

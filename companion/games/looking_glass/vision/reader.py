@@ -14,7 +14,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
-from companion.games.looking_glass.vision.slots import Probe, fill_probed
+from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Identified,
@@ -55,6 +55,7 @@ class StagedReader:
         self.lib = library
         self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
+        self.max_cols = layout_span(self.layouts.values())
 
     def stages(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Stages:
         """Every stage's output for one photograph (working-image px)."""
@@ -62,7 +63,7 @@ class StagedReader:
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
         found = by_features(small, self.index)
-        glass, probes = fill_probed(small, fit_glass(found, Plane(H)), self.lib)
+        glass, probes = fill_probed(small, fit_glass(found, Plane(H)), self.lib, self.max_cols)
         return Stages(found, glass, sc, probes)
 
     def glass(

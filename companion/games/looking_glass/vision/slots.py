@@ -18,11 +18,13 @@ half 0 at y > 0 with its tops toward -y, half 1 mirrored.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from companion.games.looking_glass.rules.layout import Layout
 from companion.games.looking_glass.vision.stages import (
     SAME_PLACE,
     Glass,
@@ -53,11 +55,18 @@ COL_REACH = 2
 """Slots are looked at this many half-widths past the outermost columns found."""
 MIN_SCORE = 0.75
 """A slot's best correlation must reach this to be a card. From the curve on the committed
-development set (1,441 slots looked at, 138 of them holding a card; margin 0.1), named right /
-empty slots named / named wrong: 0.5: 108 / 9 / 3; 0.6: 105 / 1 / 2; 0.65: 104 / 1 / 2;
-0.7: 97 / 0 / 1; 0.75: 93 / 0 / 0 (a null costs a question, a wrong name the game)."""
+development set (`benchmarks/looking_glass_failures.py --reader staged`, margin 0.1, slots
+searched `PROBE_SEARCH_PX`), slots named right / empty slots named / named wrong: 0.5:
+131 / 29 / 5; 0.55: 131 / 9 / 5; 0.6: 130 / 4 / 4; 0.65: 126 / 3 / 3; 0.7: 121 / 3 / 2;
+0.75: 116 / 0 / 0; 0.8: 109 / 0 / 0 (a null costs a question, a wrong name the game)."""
 MIN_MARGIN = 0.1
 """...and beat the runner-up by this much, or the slot is not told apart: no card named."""
+PROBE_SEARCH_PX = 4
+"""A slot's upper half is matched at every shift up to this many patch px (about a mm each)
+about where the lattice puts it, not `library.SEARCH_PX` (2): a lattice extrapolated from a
+few cards is a few mm off at its far slots. Committed development set, failures 88 -> 75
+(covered cards whose slot scored below `MIN_SCORE` 21 -> 12), 1 phantom either way;
+`MIN_SCORE`'s curve is measured with it."""
 
 
 @dataclass(frozen=True)
@@ -189,15 +198,26 @@ def assign(
     return [(int(h), int(r), int(k)) for h, r, k in zip(half, rows, cols, strict=True)], scale
 
 
-def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
+def fit_lattice(
+    glass: Glass,
+    card_h: float,
+    voters: list[Identified] | None = None,
+    max_cols: int | None = None,
+) -> tuple[Lattice, Glass] | None:
     """The lattice through the glass's named cards and the glass with each card in its slot.
 
     Each of the strongest few cards is tried as the anchor of `assign`; one RANSAC
     homography over the slots' corners per anchor, the anchor whose lattice most corners
     agree with wins; then the gap and the homography are refined by least squares on the
     agreeing cards (a top lies at gap / 2 + row * height / 2 from the line). None when fewer
-    than two cards agree on one lattice."""
+    than two cards agree on one lattice.
+
+    `voters`: cards outside the glass that may fit it too (they join it if they agree). A
+    lattice they help to fit must hold agreeing cards in both halves and, given `max_cols`,
+    span no more columns than that: else None (a score pile is one-sided, or lies beside the
+    glass)."""
     named_cards = [p.card for p in glass.cards if p.card.identity.card is not None]
+    named_cards += [k for k in voters or [] if k.identity.card is not None]
     if len(named_cards) < 2:
         return None
     lat = Lattice(np.eye(3), card_h, GAP)
@@ -260,6 +280,12 @@ def fit_lattice(glass: Glass, card_h: float) -> tuple[Lattice, Glass] | None:
         if H is None:
             return None
         lat = Lattice(H, card_h, lat.gap, scale)
+    if voters is not None:
+        cols = [p.col for p in agree]
+        if len({p.half for p in agree}) < 2 or (
+            max_cols is not None and max(cols) - min(cols) > max_cols
+        ):
+            return None
     lattice = Lattice(H, card_h, lat.gap, scale)
     kept = {id(p.card) for p in agree}
     # The other cards of the glass (unnamed, or off the RANSAC lattice) take the slot nearest
@@ -303,7 +329,8 @@ def probe_slots(image: np.ndarray, glass: Glass, lattice: Lattice, lib: Library)
                 q = lattice.outline(half, row, col)
                 if not _in_view(q, image.shape):
                     continue
-                out.append(Probe(half, row, col, q, identify(image, q, lib, top_known=True)))
+                ident = identify(image, q, lib, top_known=True, margin=PROBE_SEARCH_PX)
+                out.append(Probe(half, row, col, q, ident))
     return out
 
 
@@ -317,16 +344,36 @@ def named(probe: Probe) -> bool:
     return i.card is not None and i.score >= MIN_SCORE and i.margin >= MIN_MARGIN
 
 
-def fill(image: np.ndarray, glass: Glass, lib: Library) -> Glass:
+def fill(image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None) -> Glass:
     """The glass with every slot the lattice names added, and every card's coverage read from
-    the lattice (a card of the next row outward within two half-widths of its column)."""
-    return fill_probed(image, glass, lib)[0]
+    the lattice (a card of the next row outward within two half-widths of its column).
+    `max_cols`: the widest layout's span of columns (`layout_span`), if the caller knows it."""
+    return fill_probed(image, glass, lib, max_cols)[0]
 
 
-def fill_probed(image: np.ndarray, glass: Glass, lib: Library) -> tuple[Glass, list[Probe]]:
+def layout_span(layouts: Iterable[Layout]) -> int:
+    """The widest span of columns (half-card widths, first to last card's left edge) of any
+    layout: no glass is wider."""
+    return max(max(c.col for c in lay.cells) - min(c.col for c in lay.cells) for lay in layouts)
+
+
+def fill_probed(
+    image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None
+) -> tuple[Glass, list[Probe]]:
     """`fill`, and every slot it looked at (named or not): what the failure benchmark and
-    a threshold's curve are made of."""
+    a threshold's curve are made of.
+
+    The lattice is fitted to the glass's cards (`stages.fit_glass`: cards whose reflection
+    was found). When that fails, every named card votes, the glass's and the others (a deck
+    of smooth photographic art shows few features: the committed development set's dark
+    photo-art deck had 2 to 6 of 28 cards named, rarely one and its reflection, and no slot
+    was looked at). A score pile's cards would vote too, so a lattice voted for must have
+    cards on both sides of its centre line, and span no more columns than the widest layout."""
     fitted = fit_lattice(glass, lib.shape.height_mm)
+    if fitted is None and glass.rejected:
+        # Few cards named (smooth art shows few features), and of those few a reflection:
+        # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
+        fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
     if fitted is None:
         return glass, []
     lattice, glass = fitted
