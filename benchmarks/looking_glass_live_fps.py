@@ -79,7 +79,7 @@ def staged_stages(reader: Any, image: np.ndarray) -> dict[str, float]:
     inst, ms["instances"] = _timed(features.instances_of, small, pts, q, t, reader.index)
     found, ms["places"] = _timed(named_places, inst, reader.index)
     glass, ms["fit_glass"] = _timed(fit_glass, found, Plane())
-    (glass, probes), ms["slots"] = _timed(fill_probed, small, glass, reader.lib)
+    (glass, probes), ms["slots"] = _timed(fill_probed, small, glass, reader.lib, reader.max_cols)
     _, ms["reading"] = _timed(reader.reading, Stages(found, glass, sc, probes))
     return ms
 
