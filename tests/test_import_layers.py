@@ -83,14 +83,6 @@ def test_an_upward_import_breaks_them(tmp_path: Path, module: str, line: str, sa
     assert says in proc.stdout.replace("\n", " ").replace("  ", " ")
 
 
-# Shared modules that still name a game, each waiting on its owner's change; the list may only
-# shrink (a module not listed that names a game fails the test below).
-STILL_NAMING = {
-    "vision/cards/library.py",  # the docstring's example library path
-    "vision/cards/features.py",  # the docstring's development set
-}
-
-
 def _game_name(game_id: str) -> re.Pattern[str]:
     """A game's id as a word, however it is written: `looking-glass`, `looking_glass`,
     `Looking Glass`."""
@@ -114,9 +106,7 @@ def test_shared_code_names_no_game_even_in_words():
         named = _naming(path.read_text(encoding="utf-8"))
         if named:
             offenders[path.relative_to(root).as_posix()] = named
-    assert set(offenders) <= STILL_NAMING, {
-        k: v for k, v in offenders.items() if k not in STILL_NAMING
-    }
+    assert offenders == {}
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ RANSAC_ITERS = 2000
 matches that hold no further instance, which always spends them all: on a busy frame this is
 most of the instances stage's time (sim camera: 321 ms of a 1,385 ms read). It is not cut:
 cards with smooth (photographic) art are found from a few matches among many, which only a
-large budget samples. Committed development set, failures (`looking_glass_failures.py`,
+large budget samples. A card game's committed development set, failures (its failures benchmark,
 one run each, before the index was deterministic, so within its noise): 500: 129, 1000: 122,
 2000: 95, 4000: 93 (instances stage on two dev tables: 62 / 110 ms at 500, 95 / 247 ms at
 2000)."""

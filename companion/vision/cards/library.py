@@ -1,7 +1,7 @@
 """The card library: what teach learned about the user's own deck, and how cards are matched.
 
-Game-independent: a game keeps its library where it likes (the Looking Glass:
-`companion.games.looking_glass.vision.library.default_library_path`).
+Game-independent: a game keeps its library where it likes (each game's own
+`games/<game>/vision/library.py` says where).
 
 For each card id the library keeps the rectified UPPER half of the face (the part a covered
 card still shows), as a small Lab patch, plus the card's measured shape: its aspect and the
