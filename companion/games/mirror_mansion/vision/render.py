@@ -1092,6 +1092,23 @@ def render_box(
     )
 
 
+def photo_setup(
+    board: Board,
+    seed: int | tuple[int, ...],
+    conditions: Conditions = Conditions(),
+    stickers: StickerSettings = DEFAULT_STICKERS,
+) -> tuple[np.random.Generator, BoxState, VirtualCamera, BoxLook | None]:
+    """What photograph number `seed` shows and how (the box, the camera, the box's look),
+    before a pixel is drawn: a failure analysis learns where each sticker was stuck without
+    rendering the photograph again. The generator is left where drawing goes on."""
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
+    box = random_box(board, rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(board, rng, size, conditions.max_tilt_deg)
+    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
+    return rng, box, cam, look
+
+
 def render_photo(
     board: Board,
     seed: int | tuple[int, ...],
@@ -1099,11 +1116,7 @@ def render_photo(
     stickers: StickerSettings = DEFAULT_STICKERS,
 ) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture."""
-    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
-    box = random_box(board, rng)
-    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
-    cam = random_camera(board, rng, size, conditions.max_tilt_deg)
-    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
+    rng, box, cam, look = photo_setup(board, seed, conditions, stickers)
     return Photo(
         render_box(board, box, cam, rng, conditions=conditions, stickers=stickers, look=look),
         box,
