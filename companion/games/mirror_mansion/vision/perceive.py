@@ -58,11 +58,15 @@ From the curve on 80 development boards of the widened random family (400 empty 
 320 mirrors): at 2.0 five empty crossings score above, from 2.25 none; 2.5 leaves a margin.
 A mirror is rarely found from its top edge alone (5 in 320 score above): a hidden dot is
 said, not guessed. (Chosen before the empty-slot term joined the score; not re-drawn since.)"""
-SLOT_MARGIN = 0.8
+SLOT_MARGIN = 0.5
 """When a dot fits both slots of its crossing, the top-edge score difference at which the
-slot is certain (confidence 1; half of it is the facing's `min_confidence`). On the same 80
-boards (320 mirrors): at 0.4, 2 of 292 decided are wrong and 28 abstain; at 0.8, 0 of 263.
-(Chosen before the empty-slot term joined the score; not re-drawn since.)"""
+slot is certain (confidence 1; half of it is the facing's `min_confidence`). First chosen at
+0.8 on 80 boards before the empty-slot term joined the top-edge score; redrawn since on the
+340 development boards (40 house, 300 random; `curves.py setting --setting
+perceive.SLOT_MARGIN`), boards exact and (facing null, facing wrong, slot wrong): 0.2 to 0.6
+319 (6, 2, 1), 0.7 318 (7, 2, 1), 0.8 316 (9, 2, 1), 1.0 316 (9, 2, 1). No confident mistake
+is added anywhere on the plateau; 0.5 sits toward its cautious end (a wrong facing is worse
+than a question)."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
