@@ -254,8 +254,10 @@ def random_look(
         for m in box.mirrors
         if m.facing is not None
     }
+    # The window's dot anywhere on the card's top edge, its centre up to 2.5 mm off the edge's
+    # middle line either way (a sticker wider than the edge overhangs it).
     window = (
-        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-1.0, 1.0))
+        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-2.5, 2.5))
     )
     door = (
         None
@@ -269,7 +271,7 @@ def random_look(
     reflected = dotted[int(rng.integers(len(dotted)))] if dotted and rng.random() < 0.5 else None
     return BoxLook(
         board.mirror_height_mm + float(rng.uniform(-3, 3)),
-        board.card_height_mm + float(rng.uniform(-3, 3)),
+        board.card_height_mm + float(rng.uniform(-4, 4)),
         stickers.door_height_mm + float(rng.uniform(-4, 4)),
         mirror_dots,
         window,
