@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.camera import Frame  # noqa: E402
 from companion.config import load_settings  # noqa: E402
-from companion.live.loop import Runtime, _registrar  # noqa: E402
+from companion.live.loop import Runtime  # noqa: E402
 
 FPS = 4.0
 
@@ -54,7 +54,7 @@ def run_seed(seed: int, seconds: float, players: int, options: dict[str, Any]) -
     )
     rt = Runtime(settings)
     rt.start_session("mirror-mansion", options, [f"P{i + 1}" for i in range(players)])
-    rt._registrar = _registrar(settings)  # what start() sets, without the camera thread
+    rt.use_registrar()  # what start() sets up, without the camera thread
     scene = rt._sim_scene()
     kinds: collections.Counter[str] = collections.Counter()
     breaches, swaps, n = [], [], 0

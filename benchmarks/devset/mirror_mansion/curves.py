@@ -5,12 +5,14 @@ as one threshold moves, so a commit that sets one can show the curve it was read
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py door --boards 300
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py mirror_dot --values 30,40,60
 
-`door`: per door dot's value floor (`door_dot.val_min`) and door top-edge floor
-(`perceive.DOOR_EDGE_MIN`), the boards whose door is right, missed, phantom or wrong, and
-the boards read entirely right. `mirror_dot`, `window_dot`: per value floor of that
-sticker colour (`--values`), the boards read entirely right and the misses. `--boards`
-reads more of the random development base than the sweep's (the same base, so still
-development seeds; never a fresh one).
+`window`: per window side margin (how far off a card's top line its dot may lie), the boards
+whose window is right, asked or wrong. `door`: per door dot's value floor
+(`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
+door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
+`window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
+right and the misses. `setting`: per value (`--values`) of one reader constant
+(`--setting dots.OPENING`), the same. `--boards` reads more of the random development base
+than the sweep's (the same base, so still development seeds; never a fresh one).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sweep import DEV, photos  # noqa: E402
 
 from companion.games.mirror_mansion.rules.board import load_board  # noqa: E402
-from companion.games.mirror_mansion.vision import perceive  # noqa: E402
+from companion.games.mirror_mansion.vision import dots, perceive  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
 from companion.vision.board_pose import estimate_pose  # noqa: E402
 
@@ -117,9 +119,84 @@ def value_curve(
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
 
+WINDOW_SIDES = (2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0)
+
+
+def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
+    """Per window side margin (`perceive.WINDOW_SIDE_MM`): the boards whose window is right,
+    asked (null) or wrong, and the boards read entirely right. The candidates are found once
+    per board; only the window's choice moves."""
+    board = load_board()
+    table: dict[float, Counter[str]] = {s: Counter() for s in WINDOW_SIDES}
+    for style in styles:
+        n = boards if boards is not None and style == "random" else None
+        for _seed, image, truth in photos(cache, board, style, n):
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            if pose is None:
+                for side in WINDOW_SIDES:
+                    table[side]["unseen"] += 1
+                continue
+            cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+            for side in WINDOW_SIDES:
+                perceive.WINDOW_SIDE_MM = side
+                got = perceive.fit(perceive.identify(cands, board), cands, board)
+                tally = table[side]
+                tally[
+                    "right"
+                    if got.window == truth.window
+                    else "null"
+                    if got.window is None
+                    else "wrong"
+                ] += 1
+                tally["exact"] += got.layout_key() == truth.layout_key()
+    print("side_mm: window right / null / wrong; boards exact")
+    for side, t in table.items():
+        print(f"{side:7.1f}: {t['right']:4d} / {t['null']:3d} / {t['wrong']:3d}; {t['exact']:4d}")
+
+
+MODULES = {"perceive": perceive, "dots": dots}
+
+
+def setting_curve(
+    cache: Path, styles: list[str], boards: int | None, name: str, values: list[float]
+) -> None:
+    """Per value of one of the reader's module constants (`--setting dots.OPENING`): the
+    boards read entirely right and each miss category of the sweep, the whole reading run
+    again for each value."""
+    from sweep import categories
+
+    module_name, constant = name.split(".", 1)
+    module = MODULES[module_name]
+    if not hasattr(module, constant):
+        raise SystemExit(f"{name}: no such setting")
+    before = getattr(module, constant)
+    board = load_board()
+    table: dict[float, Counter[str]] = {v: Counter() for v in values}
+    try:
+        for style in styles:
+            n = boards if boards is not None and style == "random" else None
+            for _seed, image, truth in photos(cache, board, style, n):
+                found = perceive.find_board_markers(image, board)
+                pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+                for value in values:
+                    if pose is None:
+                        table[value]["unseen"] += 1
+                        continue
+                    setattr(module, constant, value)
+                    got = perceive.read_with_pose(image, board, pose)
+                    table[value]["exact"] += got.layout_key() == truth.layout_key()
+                    table[value].update(categories(truth, got))
+    finally:
+        setattr(module, constant, before)
+    for value, t in table.items():
+        print(f"{name} {value:g}: {t['exact']} exact; {dict(t)}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("curve", choices=["door", "mirror_dot", "window_dot"])
+    ap.add_argument("curve", choices=["door", "mirror_dot", "window_dot", "window", "setting"])
+    ap.add_argument("--setting", help="for `setting`: a reader constant, e.g. dots.OPENING")
     ap.add_argument("--values", default="30,40,50,60", help="value floors of a dot colour")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="house,random")
@@ -133,6 +210,13 @@ def main() -> int:
     styles = args.styles.split(",")
     if args.curve == "door":
         door_curve(args.cache, styles, args.boards, show)
+    elif args.curve == "window":
+        window_curve(args.cache, styles, args.boards)
+    elif args.curve == "setting":
+        if not args.setting:
+            ap.error("setting: name the constant with --setting (e.g. dots.OPENING)")
+        values = [float(v) for v in args.values.split(",")]
+        setting_curve(args.cache, styles, args.boards, args.setting, values)
     else:
         values = [int(v) for v in args.values.split(",")]
         value_curve(args.cache, styles, args.boards, args.curve, values)

@@ -254,8 +254,10 @@ def random_look(
         for m in box.mirrors
         if m.facing is not None
     }
+    # The window's dot anywhere on the card's top edge, its centre up to 2.5 mm off the edge's
+    # middle line either way (a sticker wider than the edge overhangs it).
     window = (
-        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-1.0, 1.0))
+        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-2.5, 2.5))
     )
     door = (
         None
@@ -269,7 +271,7 @@ def random_look(
     reflected = dotted[int(rng.integers(len(dotted)))] if dotted and rng.random() < 0.5 else None
     return BoxLook(
         board.mirror_height_mm + float(rng.uniform(-3, 3)),
-        board.card_height_mm + float(rng.uniform(-3, 3)),
+        board.card_height_mm + float(rng.uniform(-4, 4)),
         stickers.door_height_mm + float(rng.uniform(-4, 4)),
         mirror_dots,
         window,
@@ -1092,6 +1094,23 @@ def render_box(
     )
 
 
+def photo_setup(
+    board: Board,
+    seed: int | tuple[int, ...],
+    conditions: Conditions = Conditions(),
+    stickers: StickerSettings = DEFAULT_STICKERS,
+) -> tuple[np.random.Generator, BoxState, VirtualCamera, BoxLook | None]:
+    """What photograph number `seed` shows and how (the box, the camera, the box's look),
+    before a pixel is drawn: a failure analysis learns where each sticker was stuck without
+    rendering the photograph again. The generator is left where drawing goes on."""
+    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
+    box = random_box(board, rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(board, rng, size, conditions.max_tilt_deg)
+    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
+    return rng, box, cam, look
+
+
 def render_photo(
     board: Board,
     seed: int | tuple[int, ...],
@@ -1099,11 +1118,7 @@ def render_photo(
     stickers: StickerSettings = DEFAULT_STICKERS,
 ) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture."""
-    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
-    box = random_box(board, rng)
-    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
-    cam = random_camera(board, rng, size, conditions.max_tilt_deg)
-    look = random_look(board, box, stickers, rng) if conditions.style == "random" else None
+    rng, box, cam, look = photo_setup(board, seed, conditions, stickers)
     return Photo(
         render_box(board, box, cam, rng, conditions=conditions, stickers=stickers, look=look),
         box,
