@@ -27,7 +27,8 @@ A game plugs into the live loop and the dashboard with one module,
     PANEL_JS: pathlib.Path
         Optional. An ES module served at `/static/games/<game-id>.js` that exports
         `mount(el, api)`; the dashboard imports it and lets it fill the game's panel.
-        (Without PANEL_JS, `companion/web/static/games/<game-id>.js` is used if present.)
+        By convention `games/<game>/table/panel.js`; a `panel.css` beside it is the panel's
+        own stylesheet, served at `/static/games/<game-id>.css` and linked while it shows.
         `api` gives the panel: `api.seat` (number or null), `api.state()` (latest
         `/api/state` JSON), `api.get(path)`, `api.post(path, body)` (token attached),
         `api.onState(fn)` (called with the new state after every event) and

@@ -19,20 +19,21 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 router = APIRouter(tags=["dashboard"])
 
 
-def game_panel_file(game_id: str) -> Path | None:
-    path = STATIC_DIR / "games" / f"{game_id}.js"
-    return path if path.is_file() else None
-
-
 def panel_for(game_id: str) -> Path | None:
-    """A game's panel module: the one its live.py declares, else the static folder's."""
+    """A game's panel module, the one its live.py declares: the panel lives in the game's own
+    folder (`games/<game>/table/panel.js`), so the dashboard's files name no game."""
     if game_id not in GAMES:
         return None
     live = game_part(game_id, "live")
     declared = panel_path(live) if live is not None else None
-    if declared is not None and declared.is_file():
-        return declared
-    return game_panel_file(game_id)
+    return declared if declared is not None and declared.is_file() else None
+
+
+def panel_style_for(game_id: str) -> Path | None:
+    """The panel's own stylesheet, `panel.css` beside its panel.js, if it has one."""
+    panel = panel_for(game_id)
+    style = panel.with_suffix(".css") if panel is not None else None
+    return style if style is not None and style.is_file() else None
 
 
 @router.get("/", include_in_schema=False)
@@ -54,3 +55,11 @@ def game_panel(game_id: str) -> FileResponse:
     if path is None:
         raise HTTPException(404, f"no dashboard panel for {game_id!r} yet")
     return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/static/games/{game_id}.css", include_in_schema=False)
+def game_panel_style(game_id: str) -> FileResponse:
+    path = panel_style_for(game_id)
+    if path is None:
+        raise HTTPException(404, f"no panel stylesheet for {game_id!r}")
+    return FileResponse(path, media_type="text/css", headers={"Cache-Control": "no-cache"})

@@ -92,6 +92,15 @@ def test_newest_annotated_frame_and_dashboard_files(local):
     missing = client.get("/static/games/no-such-game.js")
     assert missing.status_code == 404 and "no dashboard panel" in missing.json()["detail"]
     assert client.get("/static/games/queen-alice.js").status_code == 200
+    # a game's panel and its look come from the game's own folder; a game without a stylesheet
+    # says so in the games list and its .css is a 404
+    style = client.get("/static/games/reflecto.css")
+    assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    assert ".rf-board" in style.text and ".rf-board" not in client.get("/static/style.css").text
+    listed = {g["id"]: g for g in client.get("/api/games").json()}
+    assert listed["reflecto"]["panel_css"] and not listed["onirim"]["panel_css"]
+    assert listed["onirim"]["panel"]
+    assert client.get("/static/games/onirim.css").status_code == 404
 
 
 def test_snapshot_before_any_frame_is_503_with_a_message(make_app):

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.games import GAMES
-from companion.live.table_game import game_part, panel_path
+from companion.live.table_game import game_part
 from companion.web.auth import Caller, CallerDep, require_admin
 from companion.web.deps import RuntimeDep
-from companion.web.static_files import game_panel_file
+from companion.web.static_files import panel_for, panel_style_for
 
 router = APIRouter(prefix="/api", tags=["session"])
 
@@ -29,6 +29,8 @@ class GameEntry(BaseModel):
     """Playable at the table: has a live perceiver/tracker (else the demo view)."""
     panel: bool
     """Has a dashboard panel."""
+    panel_css: bool = False
+    """Its panel has its own stylesheet."""
 
 
 class SessionOut(BaseModel):
@@ -76,7 +78,6 @@ class StateOut(BaseModel):
 def _game_entry(gid: str) -> GameEntry:
     info = GAMES[gid]
     live = game_part(gid, "live")
-    panel = (live is not None and panel_path(live) is not None) or game_panel_file(gid) is not None
     return GameEntry(
         id=gid,
         title=info.title,
@@ -84,7 +85,8 @@ def _game_entry(gid: str) -> GameEntry:
         max_players=info.max_players,
         rules=game_part(gid, "rules") is not None,
         table=live is not None,
-        panel=panel,
+        panel=panel_for(gid) is not None,
+        panel_css=panel_style_for(gid) is not None,
     )
 
 

@@ -192,6 +192,13 @@ async function mountPanel(s) {
   el.replaceChildren();
   const game = state.games.find((g) => g.id === gid);
   $("panel-title").textContent = game ? game.title : gid;
+  // A game's look comes with its panel (games/<game>/table/panel.css): one stylesheet link,
+  // swapped when the game changes.
+  document.getElementById("panel-style")?.remove();
+  if (game && game.panel_css) {
+    document.head.append(Object.assign(document.createElement("link"),
+      { id: "panel-style", rel: "stylesheet", href: `/static/games/${gid}.css` }));
+  }
   if (game && game.panel) {
     try {
       const mod = await import(`/static/games/${gid}.js`);

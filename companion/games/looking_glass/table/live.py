@@ -80,7 +80,7 @@ NOT_TAUGHT = (
     "camera each card (Teach my deck, below)."
 )
 """What players see while no deck is taught (the library's path and the CLI go to the log)."""
-PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "looking-glass.js"
+PANEL_JS = Path(__file__).with_name("panel.js")
 SIM_FPS = 4.0
 """Film frames per second of the simulated table (the camera may run faster)."""
 OPTIONS = {"target", "first_player"}

@@ -107,7 +107,7 @@ from companion.live.table_game import (
 )
 from companion.store import Event, Session
 
-PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "mirror-mansion.js"
+PANEL_JS = Path(__file__).with_name("panel.js")
 SIM_FPS = 4.0
 ASK_AFTER_FRAMES = 12
 """Readings in a row with a mirror whose facing is unknown before the players are asked."""

@@ -96,7 +96,7 @@ from companion.store import PUBLIC, Event, Session, seat_visibility
 
 log = logging.getLogger(__name__)
 
-PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "onirim.js"
+PANEL_JS = Path(__file__).with_name("panel.js")
 PLAYER = 0
 ACTION_KIND, SEEN_KIND = "onirim.action", "onirim.seen"
 BREACH_KIND, HINT_KIND = "onirim.breach", "onirim.hint"

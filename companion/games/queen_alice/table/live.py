@@ -97,7 +97,7 @@ from companion.live.table_game import (
 from companion.live.tracking import Breach
 from companion.store import Event, Session
 
-PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "queen_alice.js"
+PANEL_JS = Path(__file__).with_name("panel.js")
 ASK_AFTER_FRAMES = 12
 """Frames in a row with a square in doubt before the players are asked what stands there
 (Reflecto's value: a hand passing over the board clears well within it) ..."""

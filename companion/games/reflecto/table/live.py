@@ -77,7 +77,7 @@ from companion.live.table_game import (
 )
 from companion.store import Event, Session
 
-PANEL_JS = Path(__file__).resolve().parents[3] / "web" / "static" / "games" / "reflecto.js"
+PANEL_JS = Path(__file__).with_name("panel.js")
 HINT_SECONDS = 1.0
 """The hint's search budget at the table: it runs under the game's lock."""
 HINT_STATES = 60_000

@@ -143,7 +143,7 @@ export function describe(ev, seats, view) {
 }
 
 export function mount(el, api) {
-  const score = h("div", { className: "rf-score big" });
+  const score = h("div", { className: "rf-score score-line big" });
   const status = h("p", { className: "rf-status" });
   const board = h("div");
   const removed = h("p");
@@ -162,10 +162,10 @@ export function mount(el, api) {
     // Readable from a metre: the letters each player has taken off, and whose turn it is.
     const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${seats[v.to_move] || `seat ${v.to_move}`} to move` : "Game over";
     score.replaceChildren(
-      h("div", { className: "rf-removed" }, ...v.removed.map((laid, s) => h("span", {
+      h("div", { className: "rf-removed chips" }, ...v.removed.map((laid, s) => h("span", {
         textContent: `${seats[s] || `seat ${s}`} ${laid.length}`,
         title: "letter screens removed so far" }))),
-      h("div", { className: "rf-turn", textContent: turn }));
+      h("div", { className: "rf-turn turn", textContent: turn }));
     if (v.phase === "setup") {
       const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
       status.textContent = `Set-up (${waiting}): each player enters their word on their own phone.`;

@@ -119,7 +119,7 @@ export function describe(ev, seats, view) {
 }
 
 export function mount(el, api) {
-  const score = h("div", { className: "qa-score big" });
+  const score = h("div", { className: "qa-score score-line big" });
   const status = h("p", { className: "qa-status" });
   const board = h("div");
   const table = h("div");
@@ -155,8 +155,8 @@ export function mount(el, api) {
     const turn = v.phase === "over" ? "Game over" : v.final ? "Final scoring"
       : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${v.seats[v.to_move] || `seat ${v.to_move}`} to play`);
     score.replaceChildren(
-      h("div", { className: "qa-ip" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
-      h("div", { className: "qa-turn", textContent: turn }));
+      h("div", { className: "qa-ip chips" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
+      h("div", { className: "qa-turn turn", textContent: turn }));
     status.textContent = v.awaiting;
     board.replaceChildren(scroller(chessboard(v)));
     table.replaceChildren(scroller(players(v, seat)));

@@ -90,7 +90,7 @@ export function describe(ev, seats) {
 }
 
 export function mount(el, api) {
-  const score = h("div", { className: "on-score big" });
+  const score = h("div", { className: "on-score score-line big" });
   const status = h("p", { className: "on-status" });
   const table = h("div", { className: "on-table" });
   const notes = h("ul", { className: "on-notes" });
@@ -137,7 +137,7 @@ export function mount(el, api) {
     const needed = (v.doors_needed || []).length;
     score.replaceChildren(
       h("div", { className: "on-doors", textContent: v.result ? "Game over" : `${needed} Door${needed === 1 ? "" : "s"} to find` }),
-      h("div", { className: "on-turn", textContent: `Turn ${v.turns}` }));
+      h("div", { className: "on-turn turn", textContent: `Turn ${v.turns}` }));
     status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
     const mirrors = (v.mirrors || []).map((m) => h("li", {},
       `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
