@@ -51,6 +51,10 @@ crossing the ground round the grid."""
 GROUND = 20.0
 """Lab distance from the ground's median beyond which a point of the loop round the grid
 is not ground."""
+LIGHT_ONLY = 12.0
+"""BGR distance (0..255 per channel) within which a run's median pixel is the ground's own
+colour lit brighter toward white (a glare) or darker toward black (a shadow): light on the
+ground, not an arm."""
 ARM_RUN_SQ = 0.6
 """An arm crossing the ground round the grid is at least this wide, in squares (a tall
 piece at the grid's edge leaning over the ground is narrower)."""
@@ -178,15 +182,17 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
     pts = np.concatenate(
         [np.linspace(a, b, max(2, int(math.dist(a, b) / step)), endpoint=False) for a, b in edges]
     )
-    lab = _lab(_sample(image, where.pose, pts))
+    bgr = _sample(image, where.pose, pts)
+    lab = _lab(bgr)
     ground = np.median(lab, axis=0)
     foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
     if not foreign.any() or foreign.all():
         return Arms(())
+    unlit = _off_the_light_line(bgr, np.median(bgr, axis=0))
     # runs round the loop (rolled so that no run wraps)
     start = int(np.argmin(foreign))
     f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
-    pts = np.roll(pts, -start, axis=0)
+    pts, unlit = np.roll(pts, -start, axis=0), np.roll(unlit, -start)
     arms, i, n = [], 0, len(f)
     min_run = ARM_RUN_SQ * sq / step
     while i < n:
@@ -196,10 +202,22 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
         j = i
         while j < n and f[j]:
             j += 1
-        if j - i >= min_run:
+        if j - i >= min_run and np.median(unlit[i:j]) > LIGHT_ONLY:
             arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
         i = j
     return Arms(tuple(arms))
+
+
+def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """Per pixel: how far it is from the ground's colour under other light. A glare adds
+    white to what it falls on and a shadow scales it down, so either keeps a pixel on the
+    segment from the ground's colour to white or to black; an arm's own colour lies off it."""
+    up = 255.0 - ground
+    a = np.clip((bgr - ground) @ up / max(1e-6, float(up @ up)), 0.0, 1.0)
+    brighter = np.linalg.norm(bgr - (ground + a[:, None] * up), axis=1)
+    b = np.clip(bgr @ ground / max(1e-6, float(ground @ ground)), 0.0, 1.0)
+    darker = np.linalg.norm(bgr - b[:, None] * ground, axis=1)
+    return np.asarray(np.minimum(brighter, darker))
 
 
 def _shade_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:

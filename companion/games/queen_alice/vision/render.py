@@ -18,8 +18,8 @@ on their square) is what the reader assumes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -55,6 +55,11 @@ class Photo:
     camera: VirtualCamera
     position: BoardReading
     """Everything on the board, hidden or not."""
+    design: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The scene's drawn choices (set style, colours, tilt, glare, arms): what a failures
+    breakdown splits by."""
+    arm_mask: np.ndarray | None = field(default=None, compare=False)
+    """The pixels arms cover (None: no arm), for curves that need to know what is an arm."""
 
 
 @dataclass(frozen=True)
@@ -513,14 +518,31 @@ def render_photo(
     draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
     truth, near_arm = _with_arms(geom, position, cam, mask)
+    glare_spots = int(rng.integers(0, 2)) if conditions.glare else 0
+    shadow = bool(rng.random() < 0.4)
     image = effects.photograph(
         img,
         rng,
         light=True,
-        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
-        shadow=bool(rng.random() < 0.4),
+        glare_spots=glare_spots,
+        shadow=shadow,
         noise_sigma=float(rng.uniform(1.5, 5)),
         blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
         jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
     )
-    return Photo(image, truth, near_arm, cam, position)
+    design = {
+        "style": pset.style,
+        "red": pset.red,
+        "white": pset.white,
+        "tilt_deg": round(_tilt_deg(cam), 1),
+        "glare": glare_spots,
+        "shadow": shadow,
+        "arm": bool(mask.any()),
+    }
+    return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
+
+
+def _tilt_deg(cam: VirtualCamera) -> float:
+    """The optical axis's angle from straight down."""
+    axis = cam.R.T @ np.array([0.0, 0.0, 1.0])
+    return math.degrees(math.acos(min(1.0, abs(float(axis[2])))))
