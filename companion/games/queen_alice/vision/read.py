@@ -65,6 +65,17 @@ strip of its print is empty."""
 
 MIDDLE_SQ = 0.2
 """Radius of the middle looked at, in squares: inside every piece's footprint."""
+STRUCTURE_SQ = 0.3
+"""Radius, in squares, of the disc whose spread tells a piece from the flat print: a
+base's outline, a top's rim, a decal or a shadow falls inside it; a frame, an icon or the
+grid's lines fall outside."""
+STRUCTURE = 9.0
+"""90th percentile of the Lab distance from the disc's median beyond which a square the
+colours call empty is unsure: something stands there that looks like its print (a pale
+grey white on a light square, a dark red on a dark one)."""
+MIDDLE_STEP_SQ = 0.06
+"""Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
+per square; the shares are as good as from every pixel, at a third of the cost."""
 BESIDE_SQ = (0.36, 0.45)
 """The print is looked at along strips this far from the middle, in squares ..."""
 BESIDE_ANGLES = (-105.0, -80.0, 80.0, 105.0)
@@ -102,6 +113,8 @@ class SpotColours:
     """N x M x 3 Lab (L 0..100, a and b signed) of the pixels of each spot's middle."""
     beside: np.ndarray
     """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
+    structure: np.ndarray | None = None
+    """Per square: the spread of its disc of radius `STRUCTURE_SQ` (None for spots)."""
 
 
 def locate(
@@ -130,7 +143,7 @@ def _disc(radius: float, step: float) -> np.ndarray:
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """Lab of N BGR samples (float32 0..255 in), L 0..100 and signed a, b."""
-    px = (np.clip(bgr, 0, 255) / 255.0).astype(np.float32).reshape(-1, 1, 3)
+    px = (np.clip(bgr, 0, 255).astype(np.float32) / np.float32(255.0)).reshape(-1, 1, 3)
     return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
@@ -276,8 +289,12 @@ def sample_squares(
         ],
         axis=1,
     )
-    return _spot_colours(
-        image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035), centres[:, None, None, :] + strips
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
+    wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
+    spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
+    return SpotColours(
+        wide.middle[:, inner], wide.beside, np.percentile(spread, 90, axis=1).astype(np.float32)
     )
 
 
@@ -379,12 +396,22 @@ def read_board(
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
+    if colours.structure is not None:
+        calls = [
+            ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
+            for (v, p), spread in zip(calls, colours.structure, strict=True)
+        ]
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
         c for c, (v, _) in zip(cells, calls, strict=True) if v not in ("red", "white", "empty")
     )
-    warnings = [unsure_warning(c, "neither a piece nor the board: an arm?") for c in sorted(unsure)]
+    warnings = [
+        unsure_warning(
+            c, "an arm?" if c in under else "neither clearly a piece nor the board's print"
+        )
+        for c in sorted(unsure)
+    ]
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
