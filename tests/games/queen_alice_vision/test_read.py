@@ -36,7 +36,7 @@ def test_the_pose_puts_the_camera_over_the_board(clear_photos: list[Photo]) -> N
 def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
     """Every square is read right or asked about; never a piece where none stands, never
     the wrong colour, hardly ever a piece missed, and few questions."""
-    right = total = phantoms = wrong_colour = missed = 0
+    right = total = phantoms = wrong_colour = missed = pieces = 0
     for photo in clear_photos:
         reading = read_board(photo.image, geom=GEOM)
         for cell in GEOM.cells:
@@ -46,9 +46,11 @@ def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
             phantoms += want == "empty" and got in ("red", "white")
             wrong_colour += want in ("red", "white") and got in ("red", "white") and got != want
             missed += want in ("red", "white") and got == "empty"
+            pieces += want in ("red", "white")
             total += 1
     assert phantoms == 0 and wrong_colour == 0
-    assert missed <= 2  # a piece missed is doubt to the tracker (it asks), not a breach
+    # a piece missed is doubt to the tracker (it asks), not a breach; still rare
+    assert missed <= 0.06 * pieces
     assert right / total >= 0.9
 
 
