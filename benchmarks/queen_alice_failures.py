@@ -2,6 +2,7 @@
 from data, not from one picture.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --boards 60
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (development seeds only: a seed measured as fresh in `queen_alice_vision.py` is never used
@@ -94,13 +95,107 @@ def faults(
     return kinds, wrong
 
 
+def curves(seed: int, boards: int) -> dict[str, Any]:
+    """The curves two thresholds were chosen from, on development renders (a third without
+    arms): `LIGHT_ONLY`, each run round the grid that `find_arms` sees against the
+    renderer's arm mask; `STRUCTURE`, each square's disc spread against the truth, for
+    empty squares the colours call empty (no arm near) and pieces they call empty."""
+    geom = load_geometry()
+    runs: list[tuple[float, bool]] = []
+    spreads: list[tuple[float, str]] = []
+    for i in range(boards):
+        photo = render_photo(geom, (seed, i), Conditions(hands=i % 3))
+        where = reader.locate(photo.image, geom)
+        if where is None:
+            continue
+        saved = reader.LIGHT_ONLY
+        reader.LIGHT_ONLY = -1.0  # every run wide enough, light or not
+        try:
+            arms = reader.find_arms(photo.image, geom, where)
+        finally:
+            reader.LIGHT_ONLY = saved
+        for arm in arms.arms:
+            pix = reader._to_pixels(where.pose, arm.crossing_mm)
+            pts = reader._sample(photo.image, where.pose, arm.crossing_mm)
+            ground = _loop_ground(photo.image, geom, where)
+            off = float(np.median(reader._off_the_light_line(pts, ground)))
+            mask = photo.arm_mask
+            on_arm = mask is not None and bool(
+                np.mean(
+                    [
+                        mask[
+                            min(mask.shape[0] - 1, max(0, int(y))),
+                            min(mask.shape[1] - 1, max(0, int(x))),
+                        ]
+                        > 0
+                        for x, y in pix
+                    ]
+                )
+                >= 0.5
+            )
+            runs.append((off, on_arm))
+        colours = reader.sample_squares(photo.image, geom, where, geom.cells)
+        calls = reader.classify(colours)
+        assert colours.structure is not None
+        for k, cell in enumerate(geom.cells):
+            if calls[k][0] != "empty" or cell in photo.near_arm:
+                continue
+            want = photo.position.squares.get(cell, "empty")
+            spreads.append((float(colours.structure[k]), want))
+        print(f"\rcurves {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    light = [
+        {
+            "threshold": t,
+            "arms_dropped": sum(off <= t for off, arm in runs if arm),
+            "lights_kept": sum(off > t for off, arm in runs if not arm),
+        }
+        for t in (4.0, 8.0, 12.0, 16.0, 20.0)
+    ]
+    structure = [
+        {
+            "threshold": t,
+            "empty_flagged": sum(v > t for v, w in spreads if w == "empty"),
+            "missed_caught": f"{sum(v > t for v, w in spreads if w != 'empty')}/"
+            f"{sum(w != 'empty' for _, w in spreads)}",
+        }
+        for t in (7.0, 8.0, 9.0, 10.0, 12.0)
+    ]
+    return {
+        "seed": seed,
+        "boards": boards,
+        "runs": len(runs),
+        "light_only": light,
+        "structure": structure,
+    }
+
+
+def _loop_ground(image: np.ndarray, geom: Any, where: Any) -> np.ndarray:
+    """The ground's BGR median round the grid, as `find_arms` takes it."""
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    m = 0.25 * geom.square_mm
+    pts = np.array(
+        [(x, y0 - m) for x in np.linspace(x0 - m, x1 + m, 60)]
+        + [(x, y1 + m) for x in np.linspace(x0 - m, x1 + m, 60)]
+        + [(x0 - m, y) for y in np.linspace(y0 - m, y1 + m, 60)]
+        + [(x1 + m, y) for y in np.linspace(y0 - m, y1 + m, 60)]
+    )
+    return np.asarray(np.median(reader._sample(image, where.pose, pts), axis=0))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=None, help="default: a new one, printed")
     parser.add_argument("--boards", type=int, default=60)
     parser.add_argument("--out", type=Path, default=None, help="write the breakdown as JSON")
+    parser.add_argument(
+        "--curves", action="store_true", help="the LIGHT_ONLY and STRUCTURE curves instead"
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.curves:
+        print(json.dumps(curves(seed, args.boards), indent=1))
+        return
     geom = load_geometry()
     by_class: Counter[str] = Counter()
     boards_by_class: Counter[str] = Counter()
