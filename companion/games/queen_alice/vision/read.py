@@ -19,9 +19,11 @@ Stages, each with a typed result:
 
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
-fewest phantoms at 12); `RED_CHROMA`, `RED_HUE` and `WHITE_CHROMA` sit between the
-percentiles of piece and print middles on the same renders; `GROUND`, `ARM_RUN_SQ` and
-`SHARE` are set by reasoning (written beside each), not swept.
+fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
+piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
+come from curves on development renders of the wider chess sets (in the commits that set
+them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `GROUND`,
+`ARM_RUN_SQ` and `SHARE` are set by reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from companion.vision.markers import Marker, detect_markers
 
 DIFFERENT = 14.0
 """Lab distance from the print beyond which a pixel of a square's middle is something."""
-RED_CHROMA = 24.0
-"""A red piece's pixel is at least this coloured (Lab chroma), with a red hue ..."""
+RED_CHROMA = 18.0
+"""A red piece's pixel is at least this coloured (Lab chroma), with a red hue ... (a dark
+crimson in the shade of its own side is hardly more coloured than this; the white's
+band ends where the red's begins)"""
 RED_HUE = (-25.0, 50.0)
 """... between these Lab hue angles (degrees): crimson to scarlet, short of orange skin."""
 WHITE_CHROMA = 18.0
