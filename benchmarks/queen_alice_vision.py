@@ -202,14 +202,16 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=30)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if args.part == "recognition":
         out = recognition(args.set, seed, args.boards)
-        results[f"recognition_{args.set}"] = out
+        key = f"recognition_{args.set}"
     else:
         out = speed(args.frames, seed)
-        results["speed"] = out
+        key = "speed"
     print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
+    # read as the run ends, not as it starts: sets run side by side keep each other's part
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results[key] = out
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.games.queen_alice.vision.reading import BoardReading
 
 
 def test_render_then_read_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,10 +41,13 @@ def test_render_then_read_json_shape(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert square["colour"] in ("red", "white") and 0 <= square["confidence"] <= 1
         assert len(square["cell"]) == 2
     assert isinstance(out["warnings"], list)
-    # the answer key and the reading agree on most squares of a clear board
+    # on a clear board the reading agrees with the answer key wherever it does not ask
     want = {tuple(s["cell"]): s["colour"] for s in key["squares"]}
     got = {tuple(s["cell"]): s["colour"] for s in out["squares"]}
-    assert len(set(want.items()) ^ set(got.items())) <= 1
+    asked = BoardReading.from_json(out).unsure
+    differ = {cell for cell, _ in set(want.items()) ^ set(got.items())}
+    assert len(differ - asked) <= 1
+    assert len(asked) <= 4
 
 
 @pytest.mark.parametrize("make", ["missing", "text", "folder"])

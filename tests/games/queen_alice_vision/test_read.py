@@ -11,7 +11,6 @@ from companion.games.queen_alice.vision.read import (
     classify,
     locate,
     read_board,
-    sample_squares,
     unlike_the_path,
 )
 from companion.games.queen_alice.vision.reading import BoardReading
@@ -35,18 +34,24 @@ def test_the_pose_puts_the_camera_over_the_board(clear_photos: list[Photo]) -> N
 
 
 def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
-    right = total = phantoms = 0
+    """Every square is read right or asked about; never a piece where none stands, never
+    the wrong colour, hardly ever a piece missed, and few questions."""
+    right = total = phantoms = wrong_colour = missed = pieces = 0
     for photo in clear_photos:
-        where = locate(photo.image, GEOM)
-        assert where is not None
-        calls = classify(sample_squares(photo.image, GEOM, where, GEOM.cells))
-        for cell, (got, _) in zip(GEOM.cells, calls, strict=True):
+        reading = read_board(photo.image, geom=GEOM)
+        for cell in GEOM.cells:
             want = photo.position.squares.get(cell, "empty")
+            got = "unsure" if cell in reading.unsure else reading.squares.get(cell, "empty")
             right += got == want
             phantoms += want == "empty" and got in ("red", "white")
+            wrong_colour += want in ("red", "white") and got in ("red", "white") and got != want
+            missed += want in ("red", "white") and got == "empty"
+            pieces += want in ("red", "white")
             total += 1
-    assert phantoms == 0
-    assert right / total >= 0.98
+    assert phantoms == 0 and wrong_colour == 0
+    # a piece missed is doubt to the tracker (it asks), not a breach; still rare
+    assert missed <= 0.06 * pieces
+    assert right / total >= 0.9
 
 
 def test_whole_readings_count_crowns_and_find_alice(clear_photos: list[Photo]) -> None:

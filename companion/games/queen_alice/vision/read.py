@@ -19,9 +19,11 @@ Stages, each with a typed result:
 
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
-fewest phantoms at 12); `RED_CHROMA`, `RED_HUE` and `WHITE_CHROMA` sit between the
-percentiles of piece and print middles on the same renders; `GROUND`, `ARM_RUN_SQ` and
-`SHARE` are set by reasoning (written beside each), not swept.
+fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
+piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
+come from curves on development renders of the wider chess sets (in the commits that set
+them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `GROUND`,
+`ARM_RUN_SQ` and `SHARE` are set by reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from companion.vision.markers import Marker, detect_markers
 
 DIFFERENT = 14.0
 """Lab distance from the print beyond which a pixel of a square's middle is something."""
-RED_CHROMA = 24.0
-"""A red piece's pixel is at least this coloured (Lab chroma), with a red hue ..."""
+RED_CHROMA = 18.0
+"""A red piece's pixel is at least this coloured (Lab chroma), with a red hue ... (a dark
+crimson in the shade of its own side is hardly more coloured than this; the white's
+band ends where the red's begins)"""
 RED_HUE = (-25.0, 50.0)
 """... between these Lab hue angles (degrees): crimson to scarlet, short of orange skin."""
 WHITE_CHROMA = 18.0
@@ -51,6 +55,10 @@ crossing the ground round the grid."""
 GROUND = 20.0
 """Lab distance from the ground's median beyond which a point of the loop round the grid
 is not ground."""
+LIGHT_ONLY = 12.0
+"""BGR distance (0..255 per channel) within which a run's median pixel is the ground's own
+colour lit brighter toward white (a glare) or darker toward black (a shadow): light on the
+ground, not an arm."""
 ARM_RUN_SQ = 0.6
 """An arm crossing the ground round the grid is at least this wide, in squares (a tall
 piece at the grid's edge leaning over the ground is narrower)."""
@@ -61,6 +69,17 @@ strip of its print is empty."""
 
 MIDDLE_SQ = 0.2
 """Radius of the middle looked at, in squares: inside every piece's footprint."""
+STRUCTURE_SQ = 0.3
+"""Radius, in squares, of the disc whose spread tells a piece from the flat print: a
+base's outline, a top's rim, a decal or a shadow falls inside it; a frame, an icon or the
+grid's lines fall outside."""
+STRUCTURE = 9.0
+"""90th percentile of the Lab distance from the disc's median beyond which a square the
+colours call empty is unsure: something stands there that looks like its print (a pale
+grey white on a light square, a dark red on a dark one)."""
+MIDDLE_STEP_SQ = 0.06
+"""Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
+per square; the shares are as good as from every pixel, at a third of the cost."""
 BESIDE_SQ = (0.36, 0.45)
 """The print is looked at along strips this far from the middle, in squares ..."""
 BESIDE_ANGLES = (-105.0, -80.0, 80.0, 105.0)
@@ -98,6 +117,8 @@ class SpotColours:
     """N x M x 3 Lab (L 0..100, a and b signed) of the pixels of each spot's middle."""
     beside: np.ndarray
     """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
+    structure: np.ndarray | None = None
+    """Per square: the spread of its disc of radius `STRUCTURE_SQ` (None for spots)."""
 
 
 def locate(
@@ -124,14 +145,31 @@ def _disc(radius: float, step: float) -> np.ndarray:
     return np.stack([xx[keep], yy[keep]], axis=1)
 
 
+_LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+_LAB_SHIFT = np.array([0.0, -128.0, -128.0], np.float32)
+
+
 def _lab(bgr: np.ndarray) -> np.ndarray:
-    """Lab of N BGR samples (float32 0..255 in), L 0..100 and signed a, b."""
-    px = (np.clip(bgr, 0, 255) / 255.0).astype(np.float32).reshape(-1, 1, 3)
-    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    """Lab of N BGR samples (0..255 in), L 0..100 and signed a, b. Through OpenCV's 8-bit
+    table: the samples are 8-bit already, and the table is several times faster than the
+    float conversion (a step of at most 0.4 in L and 1 in a or b, far below any threshold)."""
+    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    return lab * _LAB_SCALE + _LAB_SHIFT
+
+
+def _to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
+    """Board-plane points to pixels: by the plane's homography when the lens has no
+    distortion (one matrix product), else through OpenCV's full projection."""
+    if not np.any(pose.dist):
+        h = pose.plane_homography(0.0)
+        p = points_mm @ h[:, :2].T + h[:, 2]
+        return np.asarray(p[:, :2] / p[:, 2:3], np.float32)
+    return pose.project(np.hstack([points_mm, np.zeros((len(points_mm), 1))])).astype(np.float32)
 
 
 def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
-    pix = pose.project(np.hstack([points_mm, np.zeros((len(points_mm), 1))])).astype(np.float32)
+    pix = _to_pixels(pose, points_mm)
     got = cv2.remap(
         image,
         pix[:, 0].reshape(-1, 1),
@@ -178,15 +216,17 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
     pts = np.concatenate(
         [np.linspace(a, b, max(2, int(math.dist(a, b) / step)), endpoint=False) for a, b in edges]
     )
-    lab = _lab(_sample(image, where.pose, pts))
+    bgr = _sample(image, where.pose, pts)
+    lab = _lab(bgr)
     ground = np.median(lab, axis=0)
     foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
     if not foreign.any() or foreign.all():
         return Arms(())
+    unlit = _off_the_light_line(bgr, np.median(bgr, axis=0))
     # runs round the loop (rolled so that no run wraps)
     start = int(np.argmin(foreign))
     f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
-    pts = np.roll(pts, -start, axis=0)
+    pts, unlit = np.roll(pts, -start, axis=0), np.roll(unlit, -start)
     arms, i, n = [], 0, len(f)
     min_run = ARM_RUN_SQ * sq / step
     while i < n:
@@ -196,10 +236,22 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
         j = i
         while j < n and f[j]:
             j += 1
-        if j - i >= min_run:
+        if j - i >= min_run and np.median(unlit[i:j]) > LIGHT_ONLY:
             arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
         i = j
     return Arms(tuple(arms))
+
+
+def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """Per pixel: how far it is from the ground's colour under other light. A glare adds
+    white to what it falls on and a shadow scales it down, so either keeps a pixel on the
+    segment from the ground's colour to white or to black; an arm's own colour lies off it."""
+    up = 255.0 - ground
+    a = np.clip((bgr - ground) @ up / max(1e-6, float(up @ up)), 0.0, 1.0)
+    brighter = np.linalg.norm(bgr - (ground + a[:, None] * up), axis=1)
+    b = np.clip(bgr @ ground / max(1e-6, float(ground @ ground)), 0.0, 1.0)
+    darker = np.linalg.norm(bgr - b[:, None] * ground, axis=1)
+    return np.asarray(np.minimum(brighter, darker))
 
 
 def _shade_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -258,8 +310,12 @@ def sample_squares(
         ],
         axis=1,
     )
-    return _spot_colours(
-        image, where, centres, _disc(MIDDLE_SQ * sq, sq * 0.035), centres[:, None, None, :] + strips
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
+    wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
+    spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
+    return SpotColours(
+        wide.middle[:, inner], wide.beside, np.percentile(spread, 90, axis=1).astype(np.float32)
     )
 
 
@@ -361,12 +417,22 @@ def read_board(
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
+    if colours.structure is not None:
+        calls = [
+            ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
+            for (v, p), spread in zip(calls, colours.structure, strict=True)
+        ]
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
         c for c, (v, _) in zip(cells, calls, strict=True) if v not in ("red", "white", "empty")
     )
-    warnings = [unsure_warning(c, "neither a piece nor the board: an arm?") for c in sorted(unsure)]
+    warnings = [
+        unsure_warning(
+            c, "an arm?" if c in under else "neither clearly a piece nor the board's print"
+        )
+        for c in sorted(unsure)
+    ]
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")

@@ -2,10 +2,12 @@
 
 Every design choice is drawn per box (per scene): the board's art (ground, square colours
 as one tint, checks, tinted rows or columns, frames, corner icons, grid lines), the chess
-set (flat tokens of any outline with a printed symbol, turned Staunton-like pieces, or pegs
-with a knob, each a stack of solids drawn face by face through the shared
-`VirtualCamera`, so a standing piece leans away from the camera as in a photograph), the
-plastic or wood of the red and the white pieces, the Crowns and Alice tokens. The camera
+set (flat tokens of any outline with a printed symbol, wide checkers, turned Staunton-like
+pieces, pegs with a knob, straight columns or cones, each a stack of solids drawn face by
+face through the shared `VirtualCamera`, so a standing piece leans away from the camera as
+in a photograph; any base width and height), the plastic or wood of the red (orange-red to
+dark crimson) and the white (ivory to pale grey) pieces, glossy (a glint on every top) or
+matte, the Crowns and Alice tokens. The camera
 tilts up to 25 degrees at any turn, arms reach over any part of the board (never over more
 than one corner marker), and the shared camera effects add uneven light, glare, shadow,
 noise, blur and JPEG.
@@ -18,8 +20,8 @@ on their square) is what the reader assumes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -40,7 +42,7 @@ PIECES_PER_COLOUR = 9
 eight; captures only lower the count)."""
 MAX_HEIGHT_SQ = 1.0
 """The tallest piece drawn, in squares (a king of 30 mm on 30 mm squares)."""
-STYLES = ("tokens", "staunton", "pegs")
+STYLES = ("tokens", "checkers", "staunton", "pegs", "columns", "cones")
 
 Colour = tuple[int, int, int]
 
@@ -55,6 +57,11 @@ class Photo:
     camera: VirtualCamera
     position: BoardReading
     """Everything on the board, hidden or not."""
+    design: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The scene's drawn choices (set style, colours, tilt, glare, arms): what a failures
+    breakdown splits by."""
+    arm_mask: np.ndarray | None = field(default=None, compare=False)
+    """The pixels arms cover (None: no arm), for curves that need to know what is an arm."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ class PieceSet:
     """The base's radius, in squares."""
     sides: int
     """Facets round a piece (4 and 6 are square and hexagonal tokens; 24 looks round)."""
+    glossy: bool = False
+    """A glint of the lamp on every piece's top."""
 
 
 def _hsv(h: float, s: float, v: float) -> Colour:
@@ -82,12 +91,21 @@ def _muted(rng: np.random.Generator, v_lo: float = 0.15, v_hi: float = 0.62) -> 
 
 def random_piece_set(rng: np.random.Generator) -> PieceSet:
     style = str(rng.choice(STYLES))
-    red = _hsv(rng.uniform(-7, 5) % 180, rng.uniform(0.55, 0.95), rng.uniform(0.45, 0.9))
-    warm = rng.uniform(12, 28)
-    white = _hsv(warm, rng.uniform(0.0, 0.18), rng.uniform(0.82, 0.97))
+    # OpenCV hue (0..180): -10 is a dark crimson's, +8 an orange-red's
+    red = _hsv(rng.uniform(-10, 8) % 180, rng.uniform(0.5, 0.95), rng.uniform(0.3, 0.9))
+    warm = rng.uniform(12, 30)
+    white = _hsv(warm, rng.uniform(0.0, 0.22), rng.uniform(0.72, 0.97))
+    flat = style in ("tokens", "checkers")
     sides = int(rng.choice([4, 6, 8, 24])) if style == "tokens" else int(rng.choice([12, 24]))
+    base = rng.uniform(0.33, 0.4) if style == "checkers" else rng.uniform(0.24, 0.36)
     return PieceSet(
-        style, red, white, float(rng.uniform(0.75, 1.0)), float(rng.uniform(0.27, 0.34)), sides
+        style,
+        red,
+        white,
+        float(rng.uniform(0.6, 1.0)),
+        float(base),
+        sides,
+        bool(rng.random() < (0.3 if flat else 0.5)),
     )
 
 
@@ -161,6 +179,41 @@ def _icon(
         )
 
 
+def _square_art(img: np.ndarray, geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+    """Print that is not one flat tint: each square shaded from one side to the other, and
+    a fine printed texture (lines or dots) over the grid, each on some boards."""
+    out = img.astype(np.float32)
+    (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
+    a = (
+        round((gx0 + BOARD_RIM_MM) * CANVAS_PX_PER_MM),
+        round((gy0 + BOARD_RIM_MM) * CANVAS_PX_PER_MM),
+    )
+    b = (
+        round((gx1 + BOARD_RIM_MM) * CANVAS_PX_PER_MM),
+        round((gy1 + BOARD_RIM_MM) * CANVAS_PX_PER_MM),
+    )
+    grid = out[a[1] : b[1], a[0] : b[0]]
+    h, w = grid.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = geom.square_mm * CANVAS_PX_PER_MM
+    if rng.random() < 0.3:  # each square lighter toward one side
+        angle = rng.uniform(0, 2 * math.pi)
+        u = ((xx % side) / side - 0.5) * math.cos(angle) + ((yy % side) / side - 0.5) * math.sin(
+            angle
+        )
+        grid *= (1 + rng.uniform(0.1, 0.25) * u)[..., None]
+    if rng.random() < 0.3:  # a fine texture printed over the grid
+        period = rng.uniform(1.5, 4) * CANVAS_PX_PER_MM
+        amp = rng.uniform(0.04, 0.1)
+        if rng.random() < 0.5:
+            angle = rng.uniform(0, math.pi)
+            wave = np.sin((xx * math.cos(angle) + yy * math.sin(angle)) * 2 * math.pi / period)
+        else:
+            wave = np.sin(xx * 2 * math.pi / period) * np.sin(yy * 2 * math.pi / period)
+        grid *= (1 + amp * wave)[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     w_mm, h_mm = geom.board_mm
     w = round((w_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
@@ -197,6 +250,7 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
             )
         if icons:  # an action icon in a corner, clear of where a piece stands
             _icon(img, (x - sq * 0.38, y - sq * 0.38), sq * 0.07, icon_colour, rng)
+    img = _square_art(img, geom, rng)
     if rng.random() < 0.7:
         line = _muted(rng)
         width = max(1, round(rng.uniform(0.5, 2.0) * CANVAS_PX_PER_MM))
@@ -296,8 +350,33 @@ def piece_solids(
     sq: float,
     rng: np.random.Generator,
 ) -> list[Solid]:
+    solids = _piece_shape(centre, paint, kind, pset, sq, rng)
+    if pset.glossy:  # the lamp's glint on the top: a small pale spot off its centre
+        top = solids[-1]
+        z = float(np.min(top.faces[-1].quad[:, 2]))
+        r = float(np.linalg.norm(top.faces[-1].quad[0, :2] - centre))
+        spot = centre + rng.uniform(-0.35, 0.35, 2) * r
+        glint = cast(Colour, tuple(int(min(255, v * 0.3 + 190)) for v in paint))
+        top.decals.append((_ring(spot, r * rng.uniform(0.2, 0.35), z - 0.1, 8, 0.0), glint))
+    return solids
+
+
+def _piece_shape(
+    centre: np.ndarray,
+    paint: Colour,
+    kind: str,
+    pset: PieceSet,
+    sq: float,
+    rng: np.random.Generator,
+) -> list[Solid]:
     turn = float(rng.uniform(0, 2 * math.pi))
     base = pset.base_sq * sq
+    if pset.style == "checkers":  # a wide low disc with a ridged rim and a sunk middle
+        h = rng.uniform(4, 9)
+        dark = cast(Colour, tuple(int(v * 0.8) for v in paint))
+        return [
+            frustum(centre, base, base * 0.98, 0, h, 24, turn, paint, (base * 0.7, dark)),
+        ]
     if pset.style == "tokens":
         h = rng.uniform(3, 8)
         dark = cast(Colour, tuple(int(v * 0.55) for v in paint))
@@ -323,6 +402,13 @@ def piece_solids(
             frustum(centre, base * 0.7, base * 0.35, foot, neck, pset.sides, turn, paint),
             frustum(centre, base * 0.6, base * 0.45, neck, tall, pset.sides, turn, paint),
         ]
+    if pset.style == "columns":
+        return [
+            frustum(centre, base, base, 0, rng.uniform(2, 4), pset.sides, turn, paint),
+            frustum(centre, base * 0.7, base * 0.7, 2, tall, pset.sides, turn, paint),
+        ]
+    if pset.style == "cones":
+        return [frustum(centre, base, base * 0.25, 0, tall, pset.sides, turn, paint)]
     return [
         frustum(centre, base * 0.9, base * 0.6, 0, tall * 0.75, pset.sides, turn, paint),
         frustum(centre, base * 0.75, base * 0.5, tall * 0.75, tall, pset.sides, turn, paint),
@@ -513,14 +599,32 @@ def render_photo(
     draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
     truth, near_arm = _with_arms(geom, position, cam, mask)
+    glare_spots = int(rng.integers(0, 2)) if conditions.glare else 0
+    shadow = bool(rng.random() < 0.4)
     image = effects.photograph(
         img,
         rng,
         light=True,
-        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
-        shadow=bool(rng.random() < 0.4),
+        glare_spots=glare_spots,
+        shadow=shadow,
         noise_sigma=float(rng.uniform(1.5, 5)),
         blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
         jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
     )
-    return Photo(image, truth, near_arm, cam, position)
+    design = {
+        "style": pset.style,
+        "glossy": pset.glossy,
+        "red": pset.red,
+        "white": pset.white,
+        "tilt_deg": round(_tilt_deg(cam), 1),
+        "glare": glare_spots,
+        "shadow": shadow,
+        "arm": bool(mask.any()),
+    }
+    return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
+
+
+def _tilt_deg(cam: VirtualCamera) -> float:
+    """The optical axis's angle from straight down."""
+    axis = cam.R.T @ np.array([0.0, 0.0, 1.0])
+    return math.degrees(math.acos(min(1.0, abs(float(axis[2])))))

@@ -1,0 +1,272 @@
+"""Queen Alice reader failures by cause, on a DEVELOPMENT set: so the next fix is chosen
+from data, not from one picture.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --boards 60
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
+
+Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
+(development seeds only: a seed measured as fresh in `queen_alice_vision.py` is never used
+here), reads each, and puts every wrong board's faults in classes:
+
+    missed        a piece read as an empty square
+    wrong_colour  a red piece read white, or white read red
+    asked_piece   a piece no arm comes near called unsure
+    asked_empty   an empty square no arm comes near called unsure
+    phantom       a piece read where none stands
+    crowns        the Crowns left wrong (or None with no arm over the display)
+    alice         an Alice token wrong (or None with no arm over its path)
+
+Each class is split by the scene's drawn conditions (set style, tilt, glare, shadow, arm,
+the red's and the white's shade), and every wrong square is listed with the reader's shares
+of its middle (like the print / red / white), the numbers its thresholds act on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.games.queen_alice.vision import read as reader  # noqa: E402
+from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
+from companion.games.queen_alice.vision.render import Conditions, render_photo  # noqa: E402
+
+
+def _shade(bgr: tuple[int, int, int]) -> str:
+    h, s, v = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    hue = int(h) * 2 // 10 * 10
+    sat, val = (int(x) * 100 // 255 // 20 * 20 for x in (s, v))
+    return f"h{hue:03d} s{sat:02d} v{val:02d}"
+
+
+def conditions_of(design: dict[str, Any]) -> dict[str, str]:
+    tilt = float(design.get("tilt_deg", 0))
+    return {
+        "style": str(design.get("style")),
+        "tilt": "tilt>15" if tilt > 15 else "tilt<=15",
+        "glare": "glare" if design.get("glare") else "no glare",
+        "shadow": "shadow" if design.get("shadow") else "no shadow",
+        "arm": "arm" if design.get("arm") else "no arm",
+        "red": _shade(design["red"]) if "red" in design else "?",
+        "white": _shade(design["white"]) if "white" in design else "?",
+    }
+
+
+def faults(
+    reading: reader.BoardReading, photo: Any, cells: tuple
+) -> tuple[list[str], list[tuple[Any, str, str]]]:
+    """Fault classes on one board and the wrong squares (cell, want, got)."""
+    kinds: list[str] = []
+    wrong = []
+    for cell in cells:
+        want = photo.position.squares.get(cell, "empty")
+        got = "unsure" if cell in reading.unsure else reading.squares.get(cell, "empty")
+        if got == want:
+            continue
+        if got == "unsure":
+            if cell in photo.near_arm:
+                continue
+            kinds.append("asked_piece" if want != "empty" else "asked_empty")
+        elif want == "empty":
+            kinds.append("phantom")
+        elif got == "empty":
+            if cell in photo.truth.unsure:  # hidden under an arm: the reader may miss it
+                continue
+            kinds.append("missed")
+        else:
+            kinds.append("wrong_colour")
+        wrong.append((cell, want, got))
+    truth = photo.truth
+    if truth.crowns_left is not None and reading.crowns_left != truth.crowns_left:
+        kinds.append("crowns")
+    for colour in ("red", "white"):
+        if truth.alice[colour] is not None and reading.alice[colour] != truth.alice[colour]:
+            kinds.append("alice")
+    return kinds, wrong
+
+
+def curves(seed: int, boards: int) -> dict[str, Any]:
+    """The curves two thresholds were chosen from, on development renders (a third without
+    arms): `LIGHT_ONLY`, each run round the grid that `find_arms` sees against the
+    renderer's arm mask; `STRUCTURE`, each square's disc spread against the truth, for
+    empty squares the colours call empty (no arm near) and pieces they call empty."""
+    geom = load_geometry()
+    runs: list[tuple[float, bool]] = []
+    spreads: list[tuple[float, str]] = []
+    for i in range(boards):
+        photo = render_photo(geom, (seed, i), Conditions(hands=i % 3))
+        where = reader.locate(photo.image, geom)
+        if where is None:
+            continue
+        saved = reader.LIGHT_ONLY
+        reader.LIGHT_ONLY = -1.0  # every run wide enough, light or not
+        try:
+            arms = reader.find_arms(photo.image, geom, where)
+        finally:
+            reader.LIGHT_ONLY = saved
+        for arm in arms.arms:
+            pix = reader._to_pixels(where.pose, arm.crossing_mm)
+            pts = reader._sample(photo.image, where.pose, arm.crossing_mm)
+            ground = _loop_ground(photo.image, geom, where)
+            off = float(np.median(reader._off_the_light_line(pts, ground)))
+            mask = photo.arm_mask
+            on_arm = mask is not None and bool(
+                np.mean(
+                    [
+                        mask[
+                            min(mask.shape[0] - 1, max(0, int(y))),
+                            min(mask.shape[1] - 1, max(0, int(x))),
+                        ]
+                        > 0
+                        for x, y in pix
+                    ]
+                )
+                >= 0.5
+            )
+            runs.append((off, on_arm))
+        colours = reader.sample_squares(photo.image, geom, where, geom.cells)
+        calls = reader.classify(colours)
+        assert colours.structure is not None
+        for k, cell in enumerate(geom.cells):
+            if calls[k][0] != "empty" or cell in photo.near_arm:
+                continue
+            want = photo.position.squares.get(cell, "empty")
+            spreads.append((float(colours.structure[k]), want))
+        print(f"\rcurves {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    light = [
+        {
+            "threshold": t,
+            "arms_dropped": sum(off <= t for off, arm in runs if arm),
+            "lights_kept": sum(off > t for off, arm in runs if not arm),
+        }
+        for t in (4.0, 8.0, 12.0, 16.0, 20.0)
+    ]
+    structure = [
+        {
+            "threshold": t,
+            "empty_flagged": sum(v > t for v, w in spreads if w == "empty"),
+            "missed_caught": f"{sum(v > t for v, w in spreads if w != 'empty')}/"
+            f"{sum(w != 'empty' for _, w in spreads)}",
+        }
+        for t in (7.0, 8.0, 9.0, 10.0, 12.0)
+    ]
+    return {
+        "seed": seed,
+        "boards": boards,
+        "runs": len(runs),
+        "light_only": light,
+        "structure": structure,
+    }
+
+
+def _loop_ground(image: np.ndarray, geom: Any, where: Any) -> np.ndarray:
+    """The ground's BGR median round the grid, as `find_arms` takes it."""
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    m = 0.25 * geom.square_mm
+    pts = np.array(
+        [(x, y0 - m) for x in np.linspace(x0 - m, x1 + m, 60)]
+        + [(x, y1 + m) for x in np.linspace(x0 - m, x1 + m, 60)]
+        + [(x0 - m, y) for y in np.linspace(y0 - m, y1 + m, 60)]
+        + [(x1 + m, y) for y in np.linspace(y0 - m, y1 + m, 60)]
+    )
+    return np.asarray(np.median(reader._sample(image, where.pose, pts), axis=0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=None, help="default: a new one, printed")
+    parser.add_argument("--boards", type=int, default=60)
+    parser.add_argument("--out", type=Path, default=None, help="write the breakdown as JSON")
+    parser.add_argument(
+        "--curves", action="store_true", help="the LIGHT_ONLY and STRUCTURE curves instead"
+    )
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.curves:
+        print(json.dumps(curves(seed, args.boards), indent=1))
+        return
+    geom = load_geometry()
+    by_class: Counter[str] = Counter()
+    boards_by_class: Counter[str] = Counter()
+    split: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    totals: dict[str, Counter[str]] = defaultdict(Counter)
+    right = 0
+    listing = []
+    for i in range(args.boards):
+        conditions = Conditions(hands=0) if i % 2 == 0 else Conditions()
+        photo = render_photo(geom, (seed, i), conditions)
+        reading = reader.read_board(photo.image, geom=geom)
+        kinds, wrong = faults(reading, photo, geom.cells)
+        cond = conditions_of(photo.design)
+        for key, value in cond.items():
+            totals[key][value] += 1
+        if not kinds:
+            right += 1
+            continue
+        by_class.update(kinds)
+        boards_by_class.update(set(kinds))
+        for kind in set(kinds):
+            for key, value in cond.items():
+                split[kind][key][value] += 1
+        details = []
+        if wrong:
+            where = reader.locate(photo.image, geom)
+            if where is not None:
+                cells = tuple(c for c, _, _ in wrong)
+                shares = reader.shares(reader.sample_squares(photo.image, geom, where, cells))
+                details = [
+                    f"{list(c)} {w}->{g} board {s.board:.2f} red {s.red:.2f} white {s.white:.2f}"
+                    for (c, w, g), s in zip(wrong, shares, strict=True)
+                ]
+        listing.append(
+            {
+                "board": i,
+                "faults": dict(Counter(kinds)),
+                "conditions": cond,
+                "squares": details[:8],
+                "crowns": [photo.truth.crowns_left, reading.crowns_left],
+                "alice": [photo.truth.alice, reading.alice],
+            }
+        )
+        print(f"\r{i + 1}/{args.boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    out = {
+        "seed": seed,
+        "boards": args.boards,
+        "entirely_right": right,
+        "faults": dict(by_class),
+        "boards_with_fault": dict(boards_by_class),
+        "by_condition": {
+            kind: {
+                key: {v: f"{n}/{totals[key][v]}" for v, n in sorted(vals.items())}
+                for key, vals in keys.items()
+                if key not in ("red", "white")
+            }
+            for kind, keys in split.items()
+        },
+        "failed": listing,
+    }
+    text = json.dumps(out, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n")
+    summary = {k: v for k, v in out.items() if k != "failed"}
+    print(json.dumps(summary, indent=1))
+    for b in listing:
+        print(b["board"], b["faults"], b["conditions"], b["crowns"], b["alice"])
+        for line in b["squares"]:
+            print("    ", line)
+
+
+if __name__ == "__main__":
+    main()
