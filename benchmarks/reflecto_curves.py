@@ -39,7 +39,7 @@ def _print_shares(
     (-1: too little beside in view)."""
     out = []
     for size in BINS:
-        shares = read.print_share(rect, geom, ev, cell, seat, 1, size)
+        shares = read.print_share(rect, geom, ev, cell, seat, 1, size, size)
         out += [-1.0 if v is None else v for v in (shares.board, shares.with_sides)]
     return out
 

@@ -77,13 +77,15 @@ SURROUND_MM = (6.0, 30.0)
 standing up to 2 mm off) and where the next square's foot would begin."""
 SURROUND_MIN_MM2 = 25.0
 """A square with less than this of the board beside its top in view says nothing."""
-PRINT_BIN = 4.0
-PRINT_SHARE = 0.1
+PRINT_BIN = 6.0
+PRINT_SHARE = 0.2
+PRINT_CLOSE_BIN = 4.0
 PRINT_EMPTY = 0.9
 """A strip with at least `PRINT_SHARE` of its pixels' colours (Lab, within about
 `PRINT_BIN`) found beside it may be the print, and is asked about; with at least
-`PRINT_EMPTY` found on the board alone, it is the print (`print_share`, `printed`). A faint
-trace found on the board alone at `PRINT_SHARE` is the print."""
+`PRINT_EMPTY` found on the board alone within the closer `PRINT_CLOSE_BIN`, it is the print
+(`print_share`, `printed`). A faint trace found on the board alone at `PRINT_SHARE` is
+the print."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -185,14 +187,20 @@ def _strip(geom: BoardGeometry) -> tuple[int, int]:
     )
 
 
-def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
-    """Each square's centre strip: its median chromaticity and how uniform it is."""
+def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[CellStats]:
+    """Each square's centre strip: its median chromaticity and how uniform it is. With
+    `arms`, a square whose centre is joined to the picture's edge by strong colour (an arm
+    reaching in) counts as grey; a picture known to have no arm over it (the start
+    position, learned only from a frame without hands) says `arms=False`, for a board
+    printed in strong colours joins every screen to the edge."""
     hx, hy = _strip(geom)
-    c_all = chromaticity(rect.top)
-    coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
-        rect.top.astype(np.float32).mean(axis=-1) > DARK
-    )
-    foreign = reaching_in(coloured)
+    foreign = np.zeros(rect.top.shape[:2], bool)
+    if arms:
+        c_all = chromaticity(rect.top)
+        coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
+            rect.top.astype(np.float32).mean(axis=-1) > DARK
+        )
+        foreign = reaching_in(coloured)
     out = []
     for cell in geom.cells:
         cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
@@ -266,8 +274,8 @@ def learn_from_cells(
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
-    """Each seat's colour from its first row at the start of a game."""
-    stats = {s.cell: s for s in cell_stats(rect, geom)}
+    """Each seat's colour from its first row at the start of a game (no hands over it)."""
+    stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
     means = []
     for seat in (0, 1):
         row = geom.first_row(seat)
@@ -427,20 +435,17 @@ class Evidence:
     reach: np.ndarray
     """`reach_count`."""
     masks: np.ndarray
-    """(floors, 2, h, w): pixels of each seat's colour at each colour floor (`colour_masks_at`),
-    without what reaches in from beyond the board (`reaching_in`: an arm)."""
+    """(floors, 2, h, w): pixels of each seat's colour at each colour floor (`colour_masks_at`)."""
 
 
 def evidence(
     rect: Rectified, geom: BoardGeometry, colours: ScreenColours, floors: tuple[float, ...]
 ) -> Evidence:
+    # No arm is cut out of the masks by what reaches in from the picture's edge: a board
+    # printed in a seat's colour reaches the edge too, and joins every screen standing on
+    # it. An arm (or sleeve) of a seat's colour over a square is a colour found beside the
+    # strip as well, which `print_share` tells from a screen's top.
     masks = colour_masks_at(rect.top, colours, floors)
-    # An arm is found once per seat, at the lowest floor (an arm's colour fades toward its
-    # edge, and a lower floor holds every higher floor's pixels).
-    lowest = int(np.argmin(floors))
-    for k in (0, 1):
-        arm = reaching_in(masks[lowest, k])
-        masks[:, k] &= ~arm
     polys = screen_reach(rect, geom)
     return Evidence(polys, reach_count(rect, polys), masks)
 
@@ -500,6 +505,8 @@ class PrintShares:
     """On the board or the square's own screen's upright sides: where an empty square
     shows its print too, but a screen the shade of its sides, which light may not tell
     from its top's."""
+    close: float | None
+    """On the board alone, in the finer bins of `PRINT_CLOSE_BIN`."""
 
 
 def print_share(
@@ -510,6 +517,7 @@ def print_share(
     seat: int,
     floor: int,
     bin_size: float | None = None,
+    close_bin: float | None = None,
 ) -> PrintShares:
     """Shares of a square's strip, in the seat's colour at `ev.masks[floor]`, whose colour
     is also found beside it across the row (`PrintShares`): the strip is the print there.
@@ -520,9 +528,8 @@ def print_share(
     pattern and wherever the tilt pulls it to. Beside means: no other square's screen
     reaches there (`reach_count`), and not the foot's top face in front of or behind the
     frame, which faces up and is lit as the top is (`own_faces`). Colours are compared in
-    Lab, in bins of `PRINT_BIN`: a strip pixel is found when its bin or a neighbouring bin
-    holds enough of the pixels beside."""
-    size = bin_size or PRINT_BIN
+    Lab, in bins of `PRINT_BIN` (`PRINT_CLOSE_BIN` for `PrintShares.close`): a strip pixel
+    is found when its bin or a neighbouring bin holds enough of the pixels beside."""
     hx, hy = _strip(geom)
     cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
     h, w = rect.top.shape[:2]
@@ -533,7 +540,7 @@ def print_share(
     rows = np.arange(y0, y1)[:, None] - cy
     strip = mask & (np.abs(rows) <= hy)
     if strip.sum() < 4:
-        return PrintShares(None, None)
+        return PrintShares(None, None, None)
     mine = _fill(ev.polys[geom.cells.index(cell)], box)
     beside = (ev.reach[y0:y1, x0:x1] == mine) & (  # no other square's screen reaches here
         np.abs(rows) >= SURROUND_MM[0] * PX_PER_MM
@@ -541,13 +548,22 @@ def print_share(
     frame, *ledges = (_fill(poly, box) > 0 for poly in own_faces(rect, geom, cell))
     for ledge in ledges:
         beside &= ~ledge
-    k = int(256 // size) + 3  # room for a neighbour on either side of every bin
-    q = (cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB) / size).astype(np.int32) + 1
-    index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
-    ids = index[strip][:, None] + np.array(
-        [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+    lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+
+    def binned(size: float) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's bin, and each strip pixel's bin with its 26 neighbours."""
+        k = int(256 // size) + 3  # room for a neighbour on either side of every bin
+        q = (lab / size).astype(np.int32) + 1
+        index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
+        near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+        return index, index[strip][:, None] + np.array(near)
+
+    board = beside & ~frame
+    index, ids = binned(bin_size or PRINT_BIN)
+    close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
+    return PrintShares(
+        _found(index, ids, board), _found(index, ids, beside), _found(close, close_ids, board)
     )
-    return PrintShares(_found(index, ids, beside & ~frame), _found(index, ids, beside))
 
 
 def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
@@ -567,10 +583,9 @@ def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | No
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
-    board, sides = shares.board or 0.0, shares.with_sides or 0.0
-    if board >= PRINT_EMPTY:
+    if (shares.close or 0.0) >= PRINT_EMPTY:
         return True
-    return None if max(board, sides) >= PRINT_SHARE else False
+    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_SHARE else False
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
@@ -604,6 +619,14 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
                 calls.append(empty)
             else:
                 calls.append(unclear)
+        elif all(
+            printed(print_share(rect, geom, ev, cell, seat, 1)) is True
+            for seat in (0, 1)
+            if shares[seat] >= NONE
+        ):
+            # In between: part of the strip in a seat's colour. The print, when each colour
+            # there is found on the board beside it; otherwise a question.
+            calls.append(CellCall(cell, shares, None, 0.5, False))
         else:
             calls.append(unclear)
     return calls
