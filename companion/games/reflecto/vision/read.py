@@ -506,7 +506,8 @@ class PrintShares:
     shows its print too, but a screen the shade of its sides, which light may not tell
     from its top's."""
     close: float | None
-    """On the board alone, in the finer bins of `PRINT_CLOSE_BIN`."""
+    """On the board alone, in the finer bins of `PRINT_CLOSE_BIN` (None when `board` is
+    short of `PRINT_SHARE`)."""
 
 
 def print_share(
@@ -560,10 +561,13 @@ def print_share(
 
     board = beside & ~frame
     index, ids = binned(bin_size or PRINT_BIN)
+    on_board = _found(index, ids, board)
+    if on_board is None or on_board < PRINT_SHARE:
+        # Too little found on the board for the finer bins to find nine tenths: not worth
+        # their cost on every screen's top.
+        return PrintShares(on_board, _found(index, ids, beside), None)
     close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
-    return PrintShares(
-        _found(index, ids, board), _found(index, ids, beside), _found(close, close_ids, board)
-    )
+    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board))
 
 
 def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
@@ -619,14 +623,6 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
                 calls.append(empty)
             else:
                 calls.append(unclear)
-        elif all(
-            printed(print_share(rect, geom, ev, cell, seat, 1)) is True
-            for seat in (0, 1)
-            if shares[seat] >= NONE
-        ):
-            # In between: part of the strip in a seat's colour. The print, when each colour
-            # there is found on the board beside it; otherwise a question.
-            calls.append(CellCall(cell, shares, None, 0.5, False))
         else:
             calls.append(unclear)
     return calls
