@@ -7,9 +7,10 @@
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports) with the colours learned from their set-up photograph, and stores per square the
 truth (empty, seat 0, seat 1) and what the reader decides on: the best share of the strip in
-each seat's colour (`read._shares`) and the share of the strip washed out to near white
-(`washed_shares`). `curves` prints, for each threshold, how many screens and empty
-squares fall on each side of each candidate value: the curve a threshold is read off.
+each seat's colour at both colour floors (`read._shares`) and what lies beside the strip
+across the row (`read.surrounds`), for the seat strongest at each floor. `curves` prints,
+for each threshold, how many screens and empty squares fall on each side of each candidate
+value: the curve a threshold is read off.
 """
 
 from __future__ import annotations
@@ -18,43 +19,35 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.reflecto.vision import read  # noqa: E402
-from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import render_photo  # noqa: E402
 
-WASHED = 200
-"""Every channel at least this: a pixel burnt out to near white (glare)."""
-FAINT = (0.1, 0.2, 0.3)
-"""Lower colour floors (share of the learned colour's strength) the faint curves try."""
+BINS = (4.0, 6.0, 8.0)
+"""Colour bins (Lab) `read.print_share` is tried with."""
 
 
-def washed_shares(rect: read.Rectified, geom: BoardGeometry) -> np.ndarray:
-    """(cells,): per square, the share of its centre strip burnt out to near white (every
-    channel at least `WASHED`, 200): a lamp's glare on a glossy top, where no colour is left to
-    judge by."""
-    hx, hy = read._strip(geom)
-    white = (rect.top.min(axis=-1) >= WASHED).astype(np.uint8)
-    ii = cv2.integral(white, sdepth=cv2.CV_32S)
-    h, w = white.shape
+def _print_shares(
+    rect: read.Rectified, geom: BoardGeometry, ev: read.Evidence, cell: Cell, seat: int
+) -> list[float]:
+    """`read.print_share` (board alone, then with the screen's sides) at each of `BINS`
+    (-1: too little beside in view)."""
     out = []
-    for cell in geom.cells:
-        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-        x0, x1 = max(cx - hx, 0), min(cx + hx + 1, w)
-        y0, y1 = max(cy - hy, 0), min(cy + hy + 1, h)
-        n = max((x1 - x0) * (y1 - y0), 1)
-        out.append(float(ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]) / n)
-    return np.array(out)
+    for size in BINS:
+        shares = read.print_share(rect, geom, ev, cell, seat, 1, size, size)
+        out += [-1.0 if v is None else v for v in (shares.board, shares.with_sides)]
+    return out
 
 
 def collect(seed: int, boards: int, out: Path) -> None:
     geom = load_geometry()
     rows = []
+    floors = (read.FLOOR, read.FAINT_FLOOR)
     for i in range(boards):
         photo = render_photo(geom, (seed, i), setup=True)
         truth = dict(photo.truth.layout_key())
@@ -65,18 +58,19 @@ def collect(seed: int, boards: int, out: Path) -> None:
         colours = read.learn_at_setup(rect_setup, geom)
         if colours.problems():
             continue
-        washed = washed_shares(rect, geom)
-        shares, *faint = read._shares(rect, geom, colours, (read.FLOOR, *FAINT))
+        ev = read.evidence(rect, geom, colours, floors)
+        shares, faint = read._shares(rect, geom, colours, ev=ev)
         for k, cell in enumerate(geom.cells):
+            seat, faint_seat = int(np.argmax(shares[k])), int(np.argmax(faint[k]))
             rows.append(
                 (
                     i,
                     *cell,
                     truth.get(cell, -1),
-                    shares[k, 0],
-                    shares[k, 1],
-                    washed[k],
-                    *(v for f in faint for v in f[k]),
+                    *shares[k],
+                    *faint[k],
+                    *_print_shares(rect, geom, ev, cell, seat),
+                    *_print_shares(rect, geom, ev, cell, faint_seat),
                 )
             )
         if (i + 1) % 10 == 0:
@@ -87,39 +81,55 @@ def collect(seed: int, boards: int, out: Path) -> None:
 
 def curves(path: Path) -> None:
     d = np.load(path)
-    truth, s0, s1, washed = d[:, 3].astype(int), d[:, 4], d[:, 5], d[:, 6]
-    s = np.stack([s0, s1], axis=1)
+    truth, s, faint = d[:, 3].astype(int), d[:, 4:6], d[:, 6:8]
+    nb = 2 * len(BINS)
+    sides, faint_sides = d[:, 8 : 8 + nb], d[:, 8 + nb : 8 + 2 * nb]
     screen = truth >= 0
-    own = np.where(screen, s[np.arange(len(s)), np.maximum(truth, 0)], 0)
-    best = s.max(axis=1)
+    best, other = s.max(axis=1), s.min(axis=1)
     print(
         f"{int(screen.sum())} screens, {int((~screen).sum())} empty squares, "
         f"{len(set(d[:, 0].astype(int)))} boards"
     )
+    own = np.where(screen, s[np.arange(len(s)), np.maximum(truth, 0)], 0)
     print("share t | screens with own share < t | empty squares with best share >= t")
     for t in (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8):
         lo, hi = int((screen & (own < t)).sum()), int((~screen & (best >= t)).sum())
         print(f"  {t:4.2f}  | {lo:5d} | {hi:5d}")
-    print("burnt-out share w among squares called empty: screens | empty squares over w")
-    for t in (0.05, 0.1, 0.2, 0.3, 0.5):
-        lo = int((screen & (best < read.NONE) & (washed >= t)).sum())
-        hi = int((~screen & (best < read.NONE) & (washed >= t)).sum())
-        print(f"   {t:4.2f} | {lo:4d} | {hi:4d}")
-    called_empty = best < read.NONE
+    strong = (best >= read.SURE) & (other < read.NONE)
     print(
-        f"faint shares, among squares called empty today (best share < NONE = {read.NONE}): "
-        "screens there are misses, which a faint share over t turns into questions; "
-        "empty squares over t are questions asked for nothing"
+        f"squares strongly in one colour (SURE {read.SURE}, NONE {read.NONE}): "
+        f"{int((strong & screen).sum())} screens, {int((strong & ~screen).sum())} empty"
     )
-    for j, f in enumerate(FAINT):
-        fs = d[:, 7 + 2 * j : 9 + 2 * j]
-        fown = np.where(screen, fs[np.arange(len(fs)), np.maximum(truth, 0)], 0)
-        fbest = fs.max(axis=1)
-        print(f"floor {f}: t | misses still called empty | empty squares made unclear")
-        for t in (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5):
-            lo = int((screen & called_empty & (fown < t)).sum())
-            hi = int((~screen & called_empty & (fbest >= t)).sum())
-            print(f"   {t:4.2f} | {lo:4d} | {hi:4d}")
+    print(
+        "colours found beside, max(board, with sides) >= p (bin b): screens asked | "
+        "empty squares read as screens"
+    )
+    for j, size in enumerate(BINS):
+        either = sides[:, 2 * j : 2 * j + 2].max(axis=1)
+        for t in (0.05, 0.1, 0.2, 0.3, 0.5):
+            p = either >= t
+            lost, phantoms = int((strong & screen & p).sum()), int((strong & ~screen & ~p).sum())
+            print(f"  b {size:4.1f} p {t:4.2f} | {lost:4d} | {phantoms:4d}")
+    print("found on the board alone >= e (bin b): screens called empty | empty squares asked")
+    for j, size in enumerate(BINS):
+        board = sides[:, 2 * j]
+        for t in (0.5, 0.7, 0.8, 0.9, 0.95):
+            p = board >= t
+            lost, asked = int((strong & screen & p).sum()), int((strong & ~screen & ~p).sum())
+            print(f"  b {size:4.1f} e {t:4.2f} | {lost:4d} | {asked:4d}")
+    trace = faint.max(axis=1)
+    weak = (best < read.NONE) & (trace >= read.FAINT)
+    print(
+        f"squares short of NONE with a faint trace over FAINT {read.FAINT}: "
+        f"{int((weak & screen).sum())} screens, {int((weak & ~screen).sum())} empty"
+    )
+    print("found on the board alone >= p (bin b): screens called empty | empty squares asked")
+    for j, size in enumerate(BINS):
+        board = faint_sides[:, 2 * j]
+        for t in (0.05, 0.1, 0.2, 0.3, 0.5):
+            p = board >= t
+            lost, asked = int((weak & screen & p).sum()), int((weak & ~screen & ~p).sum())
+            print(f"  b {size:4.1f} p {t:4.2f} | {lost:4d} | {asked:4d}")
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
 from companion.vision.markers import Marker, detect_markers
 
-PX_PER_MM = 2.0
+PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
 MARGIN_MM = 6.0
 STRIP_LENGTH = 0.8
@@ -72,6 +72,20 @@ is not called empty but unclear (the players are asked). From the development se
 faint share of 0.55 or more; empty squares with a faint share above 0.35 lie on two boards
 whose print is tinted near a seat's hue, and stay there up to 1.0 (no threshold separates
 them: those boards ask about a square instead of reading it)."""
+SURROUND_MM = (6.0, 30.0)
+"""Across the row, from a square's centre line: where its top has ended (4 mm, a screen
+standing up to 2 mm off) and where the next square's foot would begin."""
+SURROUND_MIN_MM2 = 25.0
+"""A square with less than this of the board beside its top in view says nothing."""
+PRINT_BIN = 6.0
+PRINT_SHARE = 0.2
+PRINT_CLOSE_BIN = 4.0
+PRINT_EMPTY = 0.9
+"""A strip with at least `PRINT_SHARE` of its pixels' colours (Lab, within about
+`PRINT_BIN`) found beside it may be the print, and is asked about; with at least
+`PRINT_EMPTY` found on the board alone within the closer `PRINT_CLOSE_BIN`, it is the print
+(`print_share`, `printed`). A faint trace found on the board alone at `PRINT_SHARE` is
+the print."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -156,12 +170,13 @@ def rectify(
 def reaching_in(mask: np.ndarray) -> np.ndarray:
     """The parts of a mask connected to the picture's border: what reaches in from beyond the
     board (an arm), never a screen, whose top and smear stay inside its square's reach."""
-    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    edge = edge[edge > 0]
-    if n <= 1 or len(edge) == 0:
+    n, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
+    touching = np.zeros(n, bool)
+    touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
+    touching[0] = False
+    if not touching.any():
         return np.zeros(mask.shape, bool)
-    return np.isin(labels, edge)
+    return touching[labels]
 
 
 def _strip(geom: BoardGeometry) -> tuple[int, int]:
@@ -172,14 +187,20 @@ def _strip(geom: BoardGeometry) -> tuple[int, int]:
     )
 
 
-def cell_stats(rect: Rectified, geom: BoardGeometry) -> list[CellStats]:
-    """Each square's centre strip: its median chromaticity and how uniform it is."""
+def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[CellStats]:
+    """Each square's centre strip: its median chromaticity and how uniform it is. With
+    `arms`, a square whose centre is joined to the picture's edge by strong colour (an arm
+    reaching in) counts as grey; a picture known to have no arm over it (the start
+    position, learned only from a frame without hands) says `arms=False`, for a board
+    printed in strong colours joins every screen to the edge."""
     hx, hy = _strip(geom)
-    c_all = chromaticity(rect.top)
-    coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
-        rect.top.astype(np.float32).mean(axis=-1) > DARK
-    )
-    foreign = reaching_in(coloured)
+    foreign = np.zeros(rect.top.shape[:2], bool)
+    if arms:
+        c_all = chromaticity(rect.top)
+        coloured = (np.linalg.norm(c_all - GREY, axis=-1) >= STRONG) & (
+            rect.top.astype(np.float32).mean(axis=-1) > DARK
+        )
+        foreign = reaching_in(coloured)
     out = []
     for cell in geom.cells:
         cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
@@ -253,8 +274,8 @@ def learn_from_cells(
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
-    """Each seat's colour from its first row at the start of a game."""
-    stats = {s.cell: s for s in cell_stats(rect, geom)}
+    """Each seat's colour from its first row at the start of a game (no hands over it)."""
+    stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
     means = []
     for seat in (0, 1):
         row = geom.first_row(seat)
@@ -281,33 +302,38 @@ def colour_masks_at(
     angle between them (at most 30°).
     """
     m = colours.means - GREY
+    m -= m.mean(axis=1, keepdims=True)  # a learned median's channels need not sum to 1
     strength = np.linalg.norm(m, axis=1)
     u = m / strength[:, None]
     apart = float(np.arccos(np.clip(u[0] @ u[1], -1, 1)))
     limit = float(np.cos(min(MATCH * apart, np.radians(30))))
     # In terms of the pixel f (BGR) and its sum S, with w = f - S/3: chromaticity - grey is
-    # w / S, and u is orthogonal to (1, 1, 1), so w.u = f.u and |w|^2 = |f|^2 - S^2 / 3.
-    # One 3x3 transform then gives S, f.u0 and f.u1 without a division per pixel.
-    f = bgr.astype(np.float32)
-    shape = f.shape
-    f = f.reshape(-1, 1, 3)
-    proj = cv2.transform(f, np.vstack([np.ones(3), u]).astype(np.float32)).reshape(-1, 3)
-    total, along = proj[:, 0], proj[:, 1:]
-    w2 = np.maximum(
-        cv2.transform(f * f, np.ones((1, 3), np.float32)).reshape(-1) - total * total / 3, 0
-    )
+    # w / S, and u lies in the plane orthogonal to (1, 1, 1), so w.u = f.u. One 3x3
+    # transform gives S and w in an orthonormal basis (e1, e2) of that plane, without a
+    # division per pixel.
+    e1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+    e2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
+    shape = bgr.shape[:-1]
+    proj = cv2.transform(
+        bgr.reshape(-1, 1, 3).astype(np.float32), np.vstack([np.ones(3), e1, e2]).astype(np.float32)
+    ).reshape(-1, 3)
+    total, wa, wb = proj[:, 0], proj[:, 1], proj[:, 2]
+    w2 = wa * wa
+    w2 += wb * wb
+    along = [wa * np.float32(uk @ e1) + wb * np.float32(uk @ e2) for uk in u]
     bright = total > 3 * DARK
     total2 = total * total
-    hues = []
-    for k in (0, 1):
-        a = along[:, k]
-        hues.append(bright & (a >= 0) & (a * a >= limit * limit * w2) & (a > along[:, 1 - k]))
+    limit2 = np.float32(limit * limit) * w2
+    hues = [
+        bright & (along[k] >= 0) & (along[k] * along[k] >= limit2) & (along[k] > along[1 - k])
+        for k in (0, 1)
+    ]
     out = []
     for floor_share in floors:
         pair = []
         for k in (0, 1):
             floor = floor_share * max(float(strength[k]), STRONG)
-            pair.append((hues[k] & (w2 >= floor * floor * total2)).reshape(shape[:-1]))
+            pair.append((hues[k] & (w2 >= np.float32(floor * floor) * total2)).reshape(shape))
         out.append(np.stack(pair))
     return np.stack(out)
 
@@ -321,25 +347,107 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     stands off its square. Only the screen's own top can lie at its square's centre; the
     rest of the polygon is where a neighbour's side may show in an empty square.
     """
-    centre = rect.pose.camera_centre
-    top = geom.screen_height_mm
     hw = geom.screen_width_mm / 2 + SEARCH_MM
     corners = []  # (dx, dy, height) of the foot's and the frame's corners
     for half_depth, z0, z1 in (
         (geom.foot_depth_mm / 2 + SEARCH_MM, 0.0, geom.foot_height_mm),
-        (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm, top),
+        (geom.screen_thickness_mm / 2 + SEARCH_MM, geom.foot_height_mm, geom.screen_height_mm),
     ):
         corners += [
             (dx, dy, z) for z in (z0, z1) for dx in (-hw, hw) for dy in (-half_depth, half_depth)
         ]
-    c = np.array(corners)
+    return _hulls(rect, geom, np.array(corners))
+
+
+def own_faces(rect: Rectified, geom: BoardGeometry, cell: Cell) -> list[np.ndarray]:
+    """The polygons (tops'-plane pixels) where a screen standing on `cell` shows itself
+    beside its own top: its frame (the top and the upright faces under it, whose shade
+    light may not tell from the top's) and the foot's top face in front of and behind
+    the frame (faces up as the top does). What else lies in its reach is the board, or
+    its foot's low upright faces."""
+    hw = geom.screen_width_mm / 2 + SEARCH_MM
+    lo, hi = geom.foot_height_mm, geom.screen_height_mm
+    thick = geom.screen_thickness_mm / 2 + SEARCH_MM
+    outer = geom.foot_depth_mm / 2 + SEARCH_MM
+    inner = max(geom.screen_thickness_mm / 2 - SEARCH_MM, 0.0)
+    corners = [(dx, dy, z) for z in (lo, hi) for dx in (-hw, hw) for dy in (-thick, thick)]
+    for sign in (-1.0, 1.0):
+        corners += [(dx, sign * dy, lo) for dx in (-hw, hw) for dy in (inner, outer)]
+    px = _projected(rect, geom, np.array(corners), [cell])[0]
+    return [cv2.convexHull(px[a:b]).reshape(-1, 2) for a, b in ((0, 8), (8, 12), (12, 16))]
+
+
+def _hulls(rect: Rectified, geom: BoardGeometry, corners: np.ndarray) -> list[np.ndarray]:
+    """Per square, the hull on the tops' plane of `corners` (dx, dy, height in mm) around
+    its centre, seen through the camera."""
+    return [cv2.convexHull(p).reshape(-1, 2) for p in _projected(rect, geom, corners)]
+
+
+def _projected(
+    rect: Rectified, geom: BoardGeometry, corners: np.ndarray, cells: list[Cell] | None = None
+) -> np.ndarray:
+    """(cells, corners, 2) float32: `corners` (dx, dy, height in mm) around each square's
+    centre (of `cells`, default all) where the camera sees them on the tops' plane, in
+    pixels."""
+    centre = rect.pose.camera_centre
+    top = geom.screen_height_mm
     # Where the ray from the camera to each corner crosses the tops' plane.
-    t = (-top - centre[2]) / (-c[:, 2] - centre[2])
-    mids = np.array([geom.cell_mm(cell) for cell in geom.cells])
-    xy = mids[:, None, :] + c[None, :, :2]
+    t = (-top - centre[2]) / (-corners[:, 2] - centre[2])
+    mids = np.array([geom.cell_mm(cell) for cell in (cells or geom.cells)])
+    xy = mids[:, None, :] + corners[None, :, :2]
     on_top = centre[:2] + t[None, :, None] * (xy - centre[:2])
-    px = (on_top - np.array(rect.origin_mm)) * PX_PER_MM
-    return [cv2.convexHull(p.astype(np.float32)).reshape(-1, 2) for p in px]
+    return ((on_top - np.array(rect.origin_mm)) * PX_PER_MM).astype(np.float32)
+
+
+def _fill(poly: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """A convex polygon (tops'-plane pixels) as a uint8 mask over `box` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    one = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    return one
+
+
+def _box(poly: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    h, w = shape[:2]
+    x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, (w, h))
+    return None if x1 <= x0 or y1 <= y0 else (int(x0), int(y0), int(x1), int(y1))
+
+
+def reach_count(rect: Rectified, polys: list[np.ndarray]) -> np.ndarray:
+    """Per pixel of the tops' plane, how many squares' screens could show there (`polys`,
+    from `screen_reach`): 0 is the board alone."""
+    count = np.zeros(rect.top.shape[:2], np.uint8)
+    for poly in polys:
+        box = _box(poly, count.shape)
+        if box is not None:
+            x0, y0, x1, y1 = box
+            count[y0:y1, x0:x1] += _fill(poly, box)
+    return count
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What every square is judged on, computed once per picture."""
+
+    polys: list[np.ndarray]
+    """`screen_reach`, per square."""
+    reach: np.ndarray
+    """`reach_count`."""
+    masks: np.ndarray
+    """(floors, 2, h, w): pixels of each seat's colour at each colour floor (`colour_masks_at`)."""
+
+
+def evidence(
+    rect: Rectified, geom: BoardGeometry, colours: ScreenColours, floors: tuple[float, ...]
+) -> Evidence:
+    # No arm is cut out of the masks by what reaches in from the picture's edge: a board
+    # printed in a seat's colour reaches the edge too, and joins every screen standing on
+    # it. An arm (or sleeve) of a seat's colour over a square is a colour found beside the
+    # strip as well, which `print_share` tells from a screen's top.
+    masks = colour_masks_at(rect.top, colours, floors)
+    polys = screen_reach(rect, geom)
+    return Evidence(polys, reach_count(rect, polys), masks)
 
 
 def _shares(
@@ -347,33 +455,25 @@ def _shares(
     geom: BoardGeometry,
     colours: ScreenColours,
     floors: tuple[float, ...] = (FLOOR,),
+    ev: Evidence | None = None,
 ) -> np.ndarray:
     """(floors, cells, 2): per colour floor (`colour_masks`), per square, the best share of
     its strip in each seat's colour over the search shifts, counted only where no other
     square's screen could reach (`screen_reach`): a standing neighbour's side seen in an
     empty square is no evidence either way, and an occupied square shows its own top there
     anyway. A shift with less than `MIN_SEEN` of its strip left counts the whole strip."""
+    ev = ev or evidence(rect, geom, colours, floors)
     hx, hy = _strip(geom)
     sx = sy = round(SEARCH_MM * PX_PER_MM)
     h, w = rect.top.shape[:2]
-    # How many squares' reach covers each pixel. A square's strip, with every shift, lies
-    # inside its own reach (the top's footprint: the strip is shorter than a top and at most
-    # half as deep), so there "no other square reaches" is a count of one.
-    count = np.zeros((h, w), np.uint8)
-    for poly in screen_reach(rect, geom):
-        x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, (w, h))
-        if x1 <= x0 or y1 <= y0:
-            continue
-        one = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(one, np.round((poly - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
-        count[y0:y1, x0:x1] += one
-    free = (count <= 1).astype(np.uint8)
+    # A square's strip, with every shift, lies inside its own reach (the top's footprint:
+    # the strip is shorter than a top and at most half as deep), so there "no other square
+    # reaches" is a count of one.
+    free = (ev.reach <= 1).view(np.uint8)
     planes = [free]
-    for masks in colour_masks_at(rect.top, colours, floors):
-        hits = [(m & ~reaching_in(m)).astype(np.uint8) for m in masks]
-        planes += [hits[0] & free, hits[1] & free, hits[0], hits[1]]
-    ii = cv2.integral(np.dstack(planes), sdepth=cv2.CV_32S)
+    for masks in ev.masks:
+        planes += [m.view(np.uint8) & free for m in masks]
+    ii = cv2.integral(cv2.merge(planes), sdepth=cv2.CV_32S)
     centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
     dx, dy = np.meshgrid(np.arange(-sx, sx + 1), np.arange(-sy, sy + 1))
     x = centres[:, 0, None] + dx.ravel()[None]
@@ -384,32 +484,147 @@ def _shares(
     area = float((2 * hx + 1) * (2 * hy + 1))
     seen = sums[..., 0]
     usable = seen >= MIN_SEEN * area
-    out = []
-    for j in range(len(floors)):
-        free_hits = sums[..., 1 + 4 * j : 3 + 4 * j]
-        judged = np.where(usable[..., None], free_hits / np.maximum(seen, 1)[..., None], 0.0)
-        whole = sums[..., 3 + 4 * j : 5 + 4 * j] / area  # no shift with enough free: whole
-        out.append(np.where(usable.any(axis=1)[:, None], judged.max(axis=1), whole.max(axis=1)))
-    return np.stack(out)
+    shares = np.where(usable[..., None], sums[..., 1:] / np.maximum(seen, 1)[..., None], 0.0)
+    out = shares.max(axis=1).reshape(len(geom.cells), len(ev.masks), 2).transpose(1, 0, 2)
+    for j in np.flatnonzero(~usable.any(axis=1)):
+        # No shift leaves enough out of the neighbours' reach: the whole strip counts.
+        for s in range(x.shape[1]):
+            window = ev.masks[:, :, y0[j, s] : y1[j, s], x0[j, s] : x1[j, s]]
+            out[:, j] = np.maximum(out[:, j], window.sum(axis=(2, 3)) / area)
+    return out
+
+
+@dataclass(frozen=True)
+class PrintShares:
+    """`print_share`: shares of a strip's colours found beside it, None where too little
+    is in view to tell."""
+
+    board: float | None
+    """On the board alone (no part of any screen standing on the square can show there)."""
+    with_sides: float | None
+    """On the board or the square's own screen's upright sides: where an empty square
+    shows its print too, but a screen the shade of its sides, which light may not tell
+    from its top's."""
+    close: float | None
+    """On the board alone, in the finer bins of `PRINT_CLOSE_BIN` (None when `board` is
+    short of `PRINT_SHARE`)."""
+
+
+def print_share(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    cell: Cell,
+    seat: int,
+    floor: int,
+    bin_size: float | None = None,
+    close_bin: float | None = None,
+) -> PrintShares:
+    """Shares of a square's strip, in the seat's colour at `ev.masks[floor]`, whose colour
+    is also found beside it across the row (`PrintShares`): the strip is the print there.
+
+    A screen's top is a raised bar 8 mm deep: beyond it across the row lies the board,
+    printed in whatever colour, so the top's colour is found nowhere beside it. A square
+    printed in a seat's colour shows the same colours beside its strip, whatever the
+    pattern and wherever the tilt pulls it to. Beside means: no other square's screen
+    reaches there (`reach_count`), and not the foot's top face in front of or behind the
+    frame, which faces up and is lit as the top is (`own_faces`). Colours are compared in
+    Lab, in bins of `PRINT_BIN` (`PRINT_CLOSE_BIN` for `PrintShares.close`): a strip pixel
+    is found when its bin or a neighbouring bin holds enough of the pixels beside."""
+    hx, hy = _strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    h, w = rect.top.shape[:2]
+    far = round(SURROUND_MM[1] * PX_PER_MM)
+    box = (max(cx - hx, 0), max(cy - far, 0), min(cx + hx + 1, w), min(cy + far + 1, h))
+    x0, y0, x1, y1 = box
+    mask = ev.masks[floor, seat, y0:y1, x0:x1]
+    rows = np.arange(y0, y1)[:, None] - cy
+    strip = mask & (np.abs(rows) <= hy)
+    if strip.sum() < 4:
+        return PrintShares(None, None, None)
+    mine = _fill(ev.polys[geom.cells.index(cell)], box)
+    beside = (ev.reach[y0:y1, x0:x1] == mine) & (  # no other square's screen reaches here
+        np.abs(rows) >= SURROUND_MM[0] * PX_PER_MM
+    )
+    frame, *ledges = (_fill(poly, box) > 0 for poly in own_faces(rect, geom, cell))
+    for ledge in ledges:
+        beside &= ~ledge
+    lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+
+    def binned(size: float) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's bin, and each strip pixel's bin with its 26 neighbours."""
+        k = int(256 // size) + 3  # room for a neighbour on either side of every bin
+        q = (lab / size).astype(np.int32) + 1
+        index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
+        near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+        return index, index[strip][:, None] + np.array(near)
+
+    board = beside & ~frame
+    index, ids = binned(bin_size or PRINT_BIN)
+    on_board = _found(index, ids, board)
+    if on_board is None or on_board < PRINT_SHARE:
+        # Too little found on the board for the finer bins to find nine tenths: not worth
+        # their cost on every screen's top.
+        return PrintShares(on_board, _found(index, ids, beside), None)
+    close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
+    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board))
+
+
+def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
+    """Share of the rows of `ids` (a strip pixel's bin and its neighbours) with a bin that
+    holds enough of the `beside` pixels; None when too few pixels are beside."""
+    n = int(beside.sum())
+    if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
+        return None
+    bins, counts = np.unique(index[beside], return_counts=True)
+    found = bins[counts >= max(3.0, 0.01 * n)]
+    if len(found) == 0:
+        return 0.0
+    at = np.minimum(np.searchsorted(found, ids), len(found) - 1)
+    return float((found[at] == ids).any(axis=1).mean())
+
+
+def printed(shares: PrintShares) -> bool | None:
+    """From `print_share`: True, the strip is the board's print; None, it may be (ask);
+    False, it is not (or too little beside it is in view to tell)."""
+    if (shares.close or 0.0) >= PRINT_EMPTY:
+        return True
+    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_SHARE else False
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
-    """Per square: a seat's screen, no screen, or unclear. A square short of `NONE` in both
-    colours is still unclear when a faint trace of one covers `FAINT` of it: a top washed out
-    by glare is a question for the players, never an empty square taken for granted."""
+    """Per square: a seat's screen, no screen, or unclear.
+
+    A strip in a seat's colour is a screen only if the colour does not go on beside it in
+    the same shade (`printed`): a board printed in a player's colour is not a row of that
+    player's screens. A square short of `NONE` in both colours is still unclear when a faint
+    trace of one covers `FAINT` of it (a top washed out by glare is a question for the
+    players, never an empty square taken for granted), unless that trace is the print."""
     calls = []
-    full, faint = _shares(rect, geom, colours, (FLOOR, FAINT_FLOOR))
-    for cell, (s0, s1), washed in zip(geom.cells, full, faint.max(axis=1), strict=True):
+    ev = evidence(rect, geom, colours, (FLOOR, FAINT_FLOOR))
+    full, faint = _shares(rect, geom, colours, ev=ev)
+    for cell, (s0, s1), trace in zip(geom.cells, full, faint, strict=True):
         shares = (float(s0), float(s1))
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
+        empty = CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False)
+        unclear = CellCall(cell, shares, None, 0.0, True)
         if best >= SURE and other < NONE:
-            conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-            calls.append(CellCall(cell, shares, k, round(conf, 3), False))
-        elif best < NONE and washed < FAINT:
-            calls.append(CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False))
+            verdict = printed(print_share(rect, geom, ev, cell, k, 1))
+            if verdict is False:
+                conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
+                calls.append(CellCall(cell, shares, k, round(conf, 3), False))
+            else:
+                calls.append(CellCall(cell, shares, None, 0.5, False) if verdict else unclear)
+        elif best < NONE:
+            kf = int(np.argmax(trace))
+            board = print_share(rect, geom, ev, cell, kf, 1).board
+            if trace[kf] < FAINT or (board is not None and board >= PRINT_SHARE):
+                calls.append(empty)
+            else:
+                calls.append(unclear)
         else:
-            calls.append(CellCall(cell, shares, None, 0.0, True))
+            calls.append(unclear)
     return calls
 
 

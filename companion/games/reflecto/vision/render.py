@@ -119,23 +119,79 @@ def _muted(rng: np.random.Generator, s_max: float = 0.3) -> Colour:
     return _hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, s_max), rng.uniform(0.3, 0.92))
 
 
-def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+def _ink(rng: np.random.Generator, screens: tuple[Colour, Colour] | None) -> Colour:
+    """A colour printed on the board. Without the screens' colours, always muted (the boards
+    drawn before); with them, any hue at any saturation, and often near a screen's own
+    colour (a board printed in a player's colour, or wood or baize under plastic of the same
+    hue): a screen must be told from its board by more than its colour."""
+    if screens is None:
+        return _muted(rng)
+    u = rng.random()
+    if u < 0.3:
+        px = np.array([[screens[int(rng.integers(2))]]], np.uint8)
+        h, s, v = (float(x) for x in cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0])
+        return _hsv_to_bgr(
+            h + rng.uniform(-8, 8),
+            min(1.0, s / 255 * rng.uniform(0.5, 1.15)),
+            min(1.0, v / 255 * rng.uniform(0.35, 1.3)),
+        )
+    if u < 0.6:
+        return _hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 1), rng.uniform(0.15, 0.95))
+    return _muted(rng)
+
+
+def _ground(
+    rng: np.random.Generator, size: tuple[int, int], screens: tuple[Colour, Colour] | None
+) -> np.ndarray:
+    """The board's ground: one ink, or (with the screens' colours given) now and then wood,
+    felt or cloth dyed in any ink."""
+    w, h = size
+    ink = _ink(rng, screens)
+    if screens is None or rng.random() < 0.5:
+        img = np.empty((h, w, 3), np.uint8)
+        img[:] = ink
+        return img
+    kind = str(rng.choice(["wood", "felt", "cloth"]))
+    tex = effects.table_texture(w, h, rng, kind).astype(np.float32)
+    dyed = tex * (np.array(ink, np.float32) / np.maximum(tex.reshape(-1, 3).mean(axis=0), 1.0))
+    return np.clip(dyed, 0, 255).astype(np.uint8)
+
+
+def board_canvas(
+    geom: BoardGeometry,
+    rng: np.random.Generator,
+    screens: tuple[Colour, Colour] | None = None,
+) -> np.ndarray:
     """The printed board from straight above, its art drawn anew: tints, checks, lines,
-    motifs, frame, grain; the corner markers on white stickers."""
+    motifs, frame, grain; the corner markers on white stickers. `screens` (the players'
+    plastic colours) lets the print take any colour, theirs included (`_ink`); without it
+    the print is muted, as boards drawn before were."""
     corners = board_corners_mm(geom)
     origin = float(corners[0, 0])
     w = round((corners[1, 0] - corners[0, 0]) * CANVAS_PX_PER_MM)
     h = round((corners[2, 1] - corners[1, 1]) * CANVAS_PX_PER_MM)
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = _muted(rng)
+    img = _ground(rng, (w, h), screens)
     (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
     sq = geom.square_mm
     if rng.random() < 0.7:  # the playing area on its own ground
-        cv2.rectangle(
-            img, _mm((gx0, gy0), origin), _mm((gx1, gy1), origin), _muted(rng), -1, cv2.LINE_AA, 4
-        )
+        if screens is None:
+            cv2.rectangle(
+                img,
+                _mm((gx0, gy0), origin),
+                _mm((gx1, gy1), origin),
+                _muted(rng),
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
+        else:
+            (ax, ay), (bx, by) = (
+                [round((v - origin) * CANVAS_PX_PER_MM) for v in p]
+                for p in ((gx0, gy0), (gx1, gy1))
+            )
+            img[ay:by, ax:bx] = _ground(rng, (bx - ax, by - ay), screens)
     if rng.random() < 0.5:  # checks
-        other = _muted(rng)
+        other = _ink(rng, screens)
         for r, c in geom.cells:
             if (r + c) % 2:
                 x, y = geom.cell_mm((r, c))
@@ -148,9 +204,20 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
                     cv2.LINE_AA,
                     4,
                 )
+    if screens is not None and rng.random() < 0.3:  # squares printed with stripes
+        ink, width = _ink(rng, screens), max(1, round(rng.uniform(1, 6) * CANVAS_PX_PER_MM))
+        pitch, slope = rng.uniform(4, 14), rng.uniform(-1.5, 1.5)
+        for cell in geom.cells:
+            if rng.random() < 0.5:
+                continue
+            x, y = geom.cell_mm(cell)
+            for k in np.arange(-sq, sq, pitch):
+                a = (x - sq / 2, y + k - slope * sq / 2)
+                b = (x + sq / 2, y + k + slope * sq / 2)
+                cv2.line(img, _mm(a, origin), _mm(b, origin), ink, width, cv2.LINE_AA, 4)
     if rng.random() < 0.5:  # the first rows tinted
         for owner in (0, 1):
-            tint = _muted(rng)
+            tint = _ink(rng, screens)
             x, y = geom.cell_mm((geom.first_row(owner), 0))
             cv2.rectangle(
                 img,
@@ -162,7 +229,7 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
                 4,
             )
     if rng.random() < 0.6:  # inner squares or rounded cells
-        inner = _muted(rng)
+        inner = _ink(rng, screens)
         pad = rng.uniform(2, 8)
         for cell in geom.cells:
             x, y = geom.cell_mm(cell)
@@ -184,13 +251,13 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
                     img,
                     _mm((cx, cy), origin),
                     round(rng.uniform(2, 7) * 48),
-                    _muted(rng),
+                    _ink(rng, screens),
                     -1,
                     cv2.LINE_AA,
                     4,
                 )
     if rng.random() < 0.8:  # grid lines
-        line = _muted(rng)
+        line = _ink(rng, screens)
         width = max(1, round(rng.uniform(0.5, 2.5) * CANVAS_PX_PER_MM))
         for k in range(geom.cols + 1):
             x = gx0 + k * sq
@@ -200,7 +267,7 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
             cv2.line(img, _mm((gx0, y), origin), _mm((gx1, y), origin), line, width, cv2.LINE_AA, 4)
     grain = rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
     img = np.clip(img.astype(np.float32) + grain, 0, 255).astype(np.uint8)
-    cv2.rectangle(img, (0, 0), (w - 1, h - 1), _muted(rng), round(2.5 * CANVAS_PX_PER_MM))
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), _ink(rng, screens), round(2.5 * CANVAS_PX_PER_MM))
     side = geom.marker_side_mm
     px = round(side * CANVAS_PX_PER_MM)
     quiet = min(5.0, geom.grid_inset_mm - side / 2 - 1)
@@ -391,10 +458,16 @@ def add_hands(
 # --- the photograph --------------------------------------------------------------------
 
 
-def board_picture(geom: BoardGeometry, cam: VirtualCamera, rng: np.random.Generator) -> np.ndarray:
-    """The table and the empty printed board through `cam` (drawn once per table)."""
+def board_picture(
+    geom: BoardGeometry,
+    cam: VirtualCamera,
+    rng: np.random.Generator,
+    screens: tuple[Colour, Colour] | None = None,
+) -> np.ndarray:
+    """The table and the empty printed board through `cam` (drawn once per table); the print
+    in any colour, the screens' included, when their colours are given (`board_canvas`)."""
     table = effects.table_texture(cam.width, cam.height, rng)
-    canvas = board_canvas(geom, rng)
+    canvas = board_canvas(geom, rng, screens)
     origin = (-BOARD_RIM_MM, -BOARD_RIM_MM)
     return cam.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
 
@@ -471,7 +544,7 @@ def render_photo(
     colours = random_colours(rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
-    base = board_picture(geom, cam, rng)
+    base = board_picture(geom, cam, rng, colours)
     image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
     first = None
     if setup:
