@@ -48,12 +48,12 @@ class DealingGame(ExampleTableGame):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         self.dealt = False
-        self._proposed = False
+        self.proposed = False
 
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
-        if self._proposed:
+        if self.proposed:
             return []
-        self._proposed = True
+        self.proposed = True
         return [EventDraft("deal", {"cards": ["A", "B"]})]
 
     def apply_event(self, event: Any) -> None:
@@ -81,10 +81,10 @@ def test_a_full_disk_refuses_whole_steps_says_so_and_the_game_resumes_by_itself(
 
     # the tracker proposes the deal; the disk refuses: nothing applied, nothing stuck
     frame = Observation({"markers": []}, 0.9)
-    assert rt.game.update(frame, 0.0) and rt.game._proposed
+    assert rt.game.update(frame, 0.0) and rt.game.proposed
     with pytest.raises(StorageUnavailable):
         rt.submit([EventDraft("deal", {"cards": ["A", "B"]})])
-    assert rt.game.dealt is False and rt.game._proposed is False  # rebuilt from the store
+    assert rt.game.dealt is False and rt.game.proposed is False  # rebuilt from the store
     res = client.post("/api/corrections", json={"note": "x"})
     assert res.status_code == 503 and "storage" in res.json()["detail"]
     assert rt.store.last_seq(rt.session.id) == before

@@ -81,9 +81,10 @@ def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
         if i in nudge:
             image = _nudged(image)
         registration = registrar.register(image, markers=detect_markers(image), table_image=False)
-        prior = [c for c, _ in game._prior]
+        prior = game.remembered()
         game.perceive(SimpleNamespace(image=image, truth=truth), registration)
-        ways.append(game._incremental.last.how)
+        (how,) = [k.removeprefix("read.") for k in game.perceive_ms if k.startswith("read.")]
+        ways.append(how)
         seen = game.last_reading
         full = reader.verify(
             image, reader.read(image, registration.H_table_from_image, registration.markers), prior

@@ -208,7 +208,7 @@ class LookingGlassTable:
         markers = getattr(registration, "markers", None)
         read = self._incremental.read(frame.image, H, thumb, still, markers)
         c2 = time.thread_time()
-        reading = reader.verify(frame.image, read, [c for c, _ in self._prior], keep_looks=True)
+        reading = reader.verify(frame.image, read, self.remembered(), keep_looks=True)
         self._remember(reading.cards)
         self.last_reading = reading
         c3 = time.thread_time()
@@ -227,6 +227,11 @@ class LookingGlassTable:
         }
         conf = float(np.mean([c.confidence for c in data.cards])) if data.cards else 0.0
         return Observation(data, conf)
+
+    def remembered(self) -> list[Any]:
+        """The cards the perceiver remembers (`_remember`): what the next frame's reading is
+        verified against, so a card a hand hides now is looked for where it was."""
+        return [c for c, _ in self._prior]
 
     def _remember(self, cards: list[Any]) -> None:
         """The perceiver's own memory (not game state): every identified card seen in the
