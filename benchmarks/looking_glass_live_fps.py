@@ -90,7 +90,7 @@ def measure(seed: int, frames: int, readers: list[str], log=print) -> dict[str, 
     from companion.games.looking_glass.vision.reader import StagedReader
 
     scene = FilmScene(seed)
-    film = scene._film(0)
+    film = scene.film(0)
     picks = [round(i * (len(film) - 1) / max(1, frames - 1)) for i in range(frames)]
     images = [film.render(i)[0] for i in picks]
     aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
@@ -162,7 +162,7 @@ def measure_loop(seed: int, frames: int, log=print) -> dict[str, Any]:
             environ={},
         )
         rt = Runtime(settings).use_registrar()
-        scene = rt._sim_scene()
+        scene = rt.sim_scene()
         # The scripted players' taps are built once, before the first frame's taps are due
         # (every round's film length): a start-up cost, not a frame's.
         assert scene.taps
@@ -174,7 +174,7 @@ def measure_loop(seed: int, frames: int, log=print) -> dict[str, Any]:
             while j >= scene._length(k) + scene.gap:
                 j -= scene._length(k) + scene.gap
                 k += 1
-            film = scene._film(k)
+            film = scene.film(k)
             shot = film.shots[j] if j < len(film) else None
             glass = None if shot is None else (repr(shot.glass), repr(shot.piles))
             busy = shot is not None and (

@@ -55,7 +55,7 @@ def run_seed(seed: int, seconds: float, players: int, options: dict[str, Any]) -
     rt = Runtime(settings)
     rt.start_session("mirror-mansion", options, [f"P{i + 1}" for i in range(players)])
     rt.use_registrar()  # what start() sets up, without the camera thread
-    scene = rt._sim_scene()
+    scene = rt.sim_scene()
     kinds: collections.Counter[str] = collections.Counter()
     breaches, swaps, n = [], [], 0
     t0 = time.time()

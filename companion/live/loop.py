@@ -447,11 +447,14 @@ class Runtime:
         if not self._is_sim():
             return False
         try:
-            return self._sim_scene() is not None
+            return self.sim_scene() is not None
         except Exception:
             return False
 
-    def _sim_scene(self) -> Any:
+    def sim_scene(self) -> Any:
+        """The session's own simulated scene (what the `sim` camera films and the demo players
+        tap from), built once per session: benchmarks and tests replay the very scene the
+        live loop plays."""
         game, sid = self.game, self.session.id
         if self._scene is None or self._scene[0] != sid:
             self._scene = (sid, game.sim_scene(self.settings.camera.seed))
@@ -462,7 +465,7 @@ class Runtime:
             return self._source_factory()
         from companion.camera import open_source
 
-        scene = self._sim_scene() if self._is_sim() else None
+        scene = self.sim_scene() if self._is_sim() else None
         return open_source(
             self.settings.camera.source,
             self.settings.camera,
@@ -604,7 +607,7 @@ class Runtime:
             or "t" not in truth
         ):
             return []
-        scene = self._sim_scene()
+        scene = self.sim_scene()
         if self._players is None or self._players[0] is not scene:
             self._players = (scene, DemoPlayers(getattr(scene, "taps", ())))
         events: list[Event] = []

@@ -181,10 +181,13 @@ def test_a_hung_read_is_reported():
 
 
 def test_stop_joins_the_thread():
+    before = set(threading.enumerate())
     cap = CaptureThread(lambda: ScriptedSource({}, [None])).start()
     assert cap.wait_for_frame(-1, timeout=2) is not None
+    started = set(threading.enumerate()) - before
+    assert started  # the capture thread, as the process sees it
     cap.stop()
-    assert not cap._thread.is_alive()
+    assert not any(t.is_alive() for t in started)
     assert cap.status().state == "stopped"
     assert cap.wait_for_frame(10**9, timeout=0.5) is None
 

@@ -81,7 +81,7 @@ def test_a_real_game_comes_back_from_its_checkpoint(game_id, tmp_path):
     seats = get_game(game_id).min_players
     first = Runtime(settings)
     first.use_registrar()  # what start() does; frames are fed below
-    scene = first._sim_scene()
+    scene = first.sim_scene()
     assert scene is not None, f"{game_id} has live play but no sim demo"
     for n, frame in enumerate(film_frames(scene)):
         first.process(frame)

@@ -6,6 +6,7 @@ import contextlib
 import resource
 import signal
 import sqlite3
+import time
 from typing import Any
 
 import pytest
@@ -47,12 +48,12 @@ class DealingGame(ExampleTableGame):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         self.dealt = False
-        self._proposed = False
+        self.proposed = False
 
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
-        if self._proposed:
+        if self.proposed:
             return []
-        self._proposed = True
+        self.proposed = True
         return [EventDraft("deal", {"cards": ["A", "B"]})]
 
     def apply_event(self, event: Any) -> None:
@@ -80,10 +81,10 @@ def test_a_full_disk_refuses_whole_steps_says_so_and_the_game_resumes_by_itself(
 
     # the tracker proposes the deal; the disk refuses: nothing applied, nothing stuck
     frame = Observation({"markers": []}, 0.9)
-    assert rt.game.update(frame, 0.0) and rt.game._proposed
+    assert rt.game.update(frame, 0.0) and rt.game.proposed
     with pytest.raises(StorageUnavailable):
-        rt._commit([EventDraft("deal", {"cards": ["A", "B"]})])
-    assert rt.game.dealt is False and rt.game._proposed is False  # rebuilt from the store
+        rt.submit([EventDraft("deal", {"cards": ["A", "B"]})])
+    assert rt.game.dealt is False and rt.game.proposed is False  # rebuilt from the store
     res = client.post("/api/corrections", json={"note": "x"})
     assert res.status_code == 503 and "storage" in res.json()["detail"]
     assert rt.store.last_seq(rt.session.id) == before
@@ -94,7 +95,8 @@ def test_a_full_disk_refuses_whole_steps_says_so_and_the_game_resumes_by_itself(
     free_up(rt.store)
     drafts = rt.game.update(frame, 0.0)  # the rebuilt tracker proposes the deal again
     assert [d.kind for d in drafts] == ["deal"]
-    events = rt._commit(drafts)
+    time.sleep(settings.store.retry_s)  # till the next retry, as the camera's loop waits
+    events = rt.submit(drafts)
     assert [e.kind for e in events] == ["deal"] and rt.game.dealt
     assert client.post("/api/corrections", json={"pick": "A"}).status_code == 200
     assert client.get("/api/health").json()["status"] != "degraded: storage"
@@ -124,8 +126,6 @@ def test_the_live_loop_waits_while_the_disk_is_full_then_carries_on(tmp_path):
 
 
 def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
-    import time
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if value := predicate():

@@ -4,7 +4,9 @@ logs, each audience numbered on its own, and actions only from the seat and game
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 import time
 
 import pytest
@@ -142,7 +144,8 @@ def test_tokens_are_scrubbed_from_access_logs_and_the_admin_link_kept_off_the_jo
 def test_tokens_are_stored_hashed_and_found_by_hash(make_app):
     _, runtime = make_app(host="0.0.0.0")
     admin = runtime.store.admin_token()[0]
-    rows = runtime.store._read("SELECT hash FROM tokens WHERE role = 'admin'")
+    with contextlib.closing(sqlite3.connect(runtime.store.path)) as db:
+        rows = db.execute("SELECT hash FROM tokens WHERE role = 'admin'").fetchall()
     assert len(rows[0][0]) == 64 and admin not in rows[0][0]
     assert runtime.store.token(admin).role == "admin"
     assert runtime.store.token(admin[:-1]) is None and runtime.store.token(admin + "x") is None

@@ -27,7 +27,7 @@ def test_frames_read_before_the_sim_scene_is_built_know_its_deck(tmp_path):
     game = make_table_game(settings, SESSION)
     game.perceive(_frame(), None)
     assert game.view(None)["library"] is None
-    read_with = game._sim_library
+    read_with = game.sim_library
     assert read_with is not None and game.sim_scene(7).library is read_with
 
 

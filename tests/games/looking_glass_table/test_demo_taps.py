@@ -20,7 +20,7 @@ SESSION = Session("s1", "looking-glass", {}, ["Ann", "Bo"], 0.0)
 
 def test_the_demo_players_tap_their_hands_in_through_corrections_at_the_rounds_end() -> None:
     scene = FilmScene(31, rounds=1)
-    film = scene._film(0)
+    film = scene.film(0)
     taps = scene.taps
     assert [(tap.seat, tap.payload) for tap in taps] == [
         (0, {"kind": "hand", "cards": film.hands[0]}),

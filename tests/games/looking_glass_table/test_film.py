@@ -20,7 +20,7 @@ def test_hands_bumps_and_blur_make_no_false_event():
     film = RoundFilm(
         21,
         art=scene.art,
-        cond=scene._film(0).cond,
+        cond=scene.film(0).cond,
         hold=3,
         max_picks=2,
         disturb=4.0,

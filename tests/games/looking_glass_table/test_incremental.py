@@ -66,7 +66,7 @@ def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
     film = RoundFilm(
         21,
         art=scene.art,
-        cond=scene._film(0).cond,
+        cond=scene.film(0).cond,
         hold=3,
         max_picks=2,
         disturb=4.0,
@@ -81,9 +81,10 @@ def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
         if i in nudge:
             image = _nudged(image)
         registration = registrar.register(image, markers=detect_markers(image), table_image=False)
-        prior = [c for c, _ in game._prior]
+        prior = game.remembered()
         game.perceive(SimpleNamespace(image=image, truth=truth), registration)
-        ways.append(game._incremental.last.how)
+        (how,) = [k.removeprefix("read.") for k in game.perceive_ms if k.startswith("read.")]
+        ways.append(how)
         seen = game.last_reading
         full = reader.verify(
             image, reader.read(image, registration.H_table_from_image, registration.markers), prior
@@ -99,7 +100,7 @@ def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
 def test_a_still_frame_is_not_read_again_and_a_moved_camera_is():
     game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
     scene = game.sim_scene(21)
-    film = scene._film(0)
+    film = scene.film(0)
     image = film.render(0)[0]
     registrar = TableRegistrar(Settings().table)
     incremental = IncrementalReader(Reader(scene.library))

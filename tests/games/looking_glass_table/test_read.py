@@ -17,11 +17,11 @@ from companion.games.looking_glass.vision.art import draw_deck
 from companion.games.looking_glass.vision.read import (
     PROC_WIDTH,
     Reader,
-    _dominant_angle,
-    _sized_like_cards,
-    _width_spread,
+    dominant_angle,
     find_holes,
     orient,
+    sized_like_cards,
+    width_spread,
 )
 from companion.games.looking_glass.vision.render import (
     Conditions,
@@ -165,13 +165,13 @@ def test_a_plane_from_two_markers_is_checked_against_the_cards_sizes():
     sc = PROC_WIDTH / img.shape[1]
     small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
     holes = find_holes(small)
-    phi = _dominant_angle(holes)
-    items = min((orient(holes, phi + k * math.pi / 2) for k in (0, 1)), key=_width_spread)
-    H, used, _ = Reader(lib)._marker_plane(img, sc)
+    phi = dominant_angle(holes)
+    items = min((orient(holes, phi + k * math.pi / 2) for k in (0, 1)), key=width_spread)
+    H, used, _ = Reader(lib).marker_plane(img, sc)
     assert used == 2 and H is not None
-    assert _sized_like_cards(H, items, lib)
+    assert sized_like_cards(H, items, lib)
     for wrong in (0.7, 1.4):
-        assert not _sized_like_cards(np.diag([wrong, wrong, 1.0]) @ H, items, lib)
+        assert not sized_like_cards(np.diag([wrong, wrong, 1.0]) @ H, items, lib)
 
 
 def test_the_table_framed_round_a_marker_does_not_set_the_cards_direction():

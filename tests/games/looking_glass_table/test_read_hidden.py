@@ -23,17 +23,17 @@ from companion.games.looking_glass.vision.read import (
     Reader,
     SeenCard,
     TableLook,
-    _dominant_angle,
-    _mirror_coverage,
-    _overlaid,
     centre_line,
     clear_match,
     cut_window,
+    dominant_angle,
     find_holes,
     inset,
     line_through,
+    mirror_coverage,
     mirror_homography,
     orient,
+    overlaid,
     pair_in_image,
     plane_from_cards,
     ring_chroma,
@@ -312,7 +312,7 @@ def test_a_card_and_its_reflection_are_covered_alike(a, b, next_row, both):
     found in the next row out over the reflection."""
     pair = [_seen(0, 1, 4, *a), _seen(1, 1, 4, *b)]
     over = [_seen(1, 2, 5, False, True)] if next_row else []
-    _mirror_coverage(pair + over, _PLACES, 63.0, 88.0)
+    mirror_coverage(pair + over, _PLACES, 63.0, 88.0)
     assert [c.covered for c in pair] == [both, both]
 
 
@@ -518,9 +518,9 @@ def _l_hole(missing_white: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def test_an_l_shaped_hole_is_covered_when_a_card_cuts_it_not_a_glare():
     white, part, corners = _l_hole(missing_white=False)
-    assert _overlaid(white, part, (50, 40), corners)
+    assert overlaid(white, part, (50, 40), corners)
     white, part, corners = _l_hole(missing_white=True)
-    assert not _overlaid(white, part, (50, 40), corners)
+    assert not overlaid(white, part, (50, 40), corners)
 
 
 def _hole(centre, angle_deg: float, w: float, h: float, area: float) -> Hole:
@@ -589,7 +589,7 @@ def test_card_direction_is_the_most_voted_not_the_mean_of_cards_and_a_tilted_clo
         _hole(rng.uniform(200, 600, 2), 35 + rng.normal(0, 1.5), 60, 85, 4500) for _ in range(12)
     ]
     cloth = [_hole(rng.uniform(0, 900, 2), rng.normal(0, 1), 30, 40, 1300) for _ in range(45)]
-    angle = math.degrees(_dominant_angle(cards + cloth)) % 90
+    angle = math.degrees(dominant_angle(cards + cloth)) % 90
     assert abs(angle - 35) < 2.5, angle
 
 
@@ -950,10 +950,10 @@ def test_a_searched_face_must_show_its_cells_not_only_its_banner():
     quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
     named_dotted = np.array([0.2, 0.9])
     dotted = faces["dotted"]
-    assert reader._face_in_view(dotted, img_from_mm, quad, named_dotted)
+    assert reader.face_in_view(dotted, img_from_mm, quad, named_dotted)
     armed = dotted.copy()
     armed[round((shape.border_mm + 8) * px_mm) :] = (40, 110, 90)
-    assert not reader._face_in_view(armed, img_from_mm, quad, named_dotted)
+    assert not reader.face_in_view(armed, img_from_mm, quad, named_dotted)
 
 
 def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck):
@@ -974,7 +974,7 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     white = white_mask(small)
     ids = []
     for H_mirror in (None, off @ _image_mirror(reading, sc)):
-        found = reader._reflections(
+        found = reader.reflections(
             img,
             lambda: TableLook.of(small, white),
             white,
@@ -1009,7 +1009,7 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
     small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
     white = white_mask(small)
-    found = reader._layout_places(
+    found = reader.layout_places(
         img,
         lambda: TableLook.of(small, white),
         white,

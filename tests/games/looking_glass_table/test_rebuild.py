@@ -29,7 +29,7 @@ def test_a_game_rebuilt_after_a_refused_write_keeps_the_sim_deck(tmp_path) -> No
     try:
         runtime.check_camera()  # opens the sim source: the game's own scene, its deck
         before = runtime.game
-        deck = before._sim_library
+        deck = before.sim_library
         assert deck is not None
         store = runtime.store
         with store._lock:  # the test plays the disk: no page beyond the ones there are
@@ -43,9 +43,9 @@ def test_a_game_rebuilt_after_a_refused_write_keeps_the_sim_deck(tmp_path) -> No
             runtime.submit([EventDraft("filler", {"pad": "x" * 20000})])
         rebuilt = runtime.game
         assert rebuilt is not before  # rebuilt from the store, without the scene
-        image, _ = runtime._scene[1].frame(12.0)  # the demo film with its glass dealt
+        image, _ = runtime.sim_scene().frame(12.0)  # the demo film with its glass dealt
         observation = rebuilt.perceive(SimpleNamespace(image=image), SimpleNamespace(ok=False))
         assert observation.data.error is None and len(observation.data.cards) >= 20
-        assert rebuilt._sim_library is deck and rebuilt.view(None)["library"] is None
+        assert rebuilt.sim_library is deck and rebuilt.view(None)["library"] is None
     finally:
         runtime.stop()

@@ -92,10 +92,10 @@ def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
     ]
     reader = StagedReader.__new__(StagedReader)
     reader.layouts = load_layouts()
-    assert reader._layout(seen) == "wall"
+    assert reader.layout(seen) == "wall"
     assert sorted({(c.row, c.col) for c in seen}) == cells  # renumbered as the layout does
     partial = [c for c in seen if c.row == 0 and c.col in (0, 2)]
-    assert reader._layout(partial) is None  # several layouts hold two cards of a row
+    assert reader.layout(partial) is None  # several layouts hold two cards of a row
 
 
 def test_a_library_taught_before_faces_were_kept_asks_to_teach_again():

@@ -119,7 +119,9 @@ class LookingGlassTable:
         self._reader: Any = None
         self._incremental: Any = None
         """The reader's `IncrementalReader`: a frame is read in full only where it changed."""
-        self._sim_library = None
+        self.sim_library: Any = None
+        """The simulated deck when the sim camera films this game's own scene: read with it,
+        and the web's card pictures are of the very cards the film shows."""
         self._library_error: str | None = None
         self._prior: list[tuple[Any, int]] = []
         self._frame_no = 0
@@ -159,7 +161,7 @@ class LookingGlassTable:
         scene = FilmScene(
             seed, self.first, rounds=2 * self.state.target - 1, cache_dir=_sim_cache(self.settings)
         )
-        self._sim_library = scene.library
+        self.sim_library = scene.library
         return scene
 
     # -- perception (perception thread) ----------------------------------------------
@@ -168,12 +170,12 @@ class LookingGlassTable:
         from companion.games.looking_glass.vision.library import Library, default_library_path
         from companion.games.looking_glass.vision.read import Reader
 
-        lib = self._sim_library
+        lib = self.sim_library
         if lib is None and _camera_is_sim(self.settings):
             # A game rebuilt from the store (after a refused write) is not handed the scene
             # again: the sim camera's deck is the one drawn for its seed.
             seed = int(self.settings.camera.seed)
-            lib = self._sim_library = sim_deck(seed, _sim_cache(self.settings))[1]
+            lib = self.sim_library = sim_deck(seed, _sim_cache(self.settings))[1]
         if lib is None:
             try:
                 lib = Library.load(default_library_path(self.settings.data_dir))
@@ -206,7 +208,7 @@ class LookingGlassTable:
         markers = getattr(registration, "markers", None)
         read = self._incremental.read(frame.image, H, thumb, still, markers)
         c2 = time.thread_time()
-        reading = reader.verify(frame.image, read, [c for c, _ in self._prior], keep_looks=True)
+        reading = reader.verify(frame.image, read, self.remembered(), keep_looks=True)
         self._remember(reading.cards)
         self.last_reading = reading
         c3 = time.thread_time()
@@ -225,6 +227,11 @@ class LookingGlassTable:
         }
         conf = float(np.mean([c.confidence for c in data.cards])) if data.cards else 0.0
         return Observation(data, conf)
+
+    def remembered(self) -> list[Any]:
+        """The cards the perceiver remembers (`_remember`): what the next frame's reading is
+        verified against, so a card a hand hides now is looked for where it was."""
+        return [c for c, _ in self._prior]
 
     def _remember(self, cards: list[Any]) -> None:
         """The perceiver's own memory (not game state): every identified card seen in the
@@ -975,7 +982,9 @@ class FilmScene:
             jpeg_quality=85,
         )
 
-    def _film(self, k: int) -> Any:
+    def film(self, k: int) -> Any:
+        """Round `k`'s film, built once and kept while it is played: what the demo camera
+        shows, and what a benchmark or test replays the demo's own round from."""
         from companion.games.looking_glass.vision.render import RoundFilm
 
         if k not in self._films:
@@ -999,7 +1008,7 @@ class FilmScene:
 
     def _length(self, k: int) -> int:
         while len(self._lengths) <= k:
-            film = self._film(len(self._lengths))
+            film = self.film(len(self._lengths))
             self._lengths.append(len(film))
             self._hands.append([list(h) for h in film.hands])
         return self._lengths[k]
@@ -1030,7 +1039,7 @@ class FilmScene:
             while j >= self._length(k) + self.gap:
                 j -= self._length(k) + self.gap
                 k += 1
-            film = self._film(k)
+            film = self.film(k)
             if j < len(film):
                 out = film.render(j)
             else:

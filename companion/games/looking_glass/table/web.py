@@ -68,9 +68,9 @@ def table_library(runtime: Runtime) -> Any:
     from companion.errors import UserError
     from companion.games.looking_glass.vision.library import Library, default_library_path
 
-    # The sim deck is the game's (built with its scene); the attribute is the table game's
-    # own, read here so the pictures are of the very cards the camera's film shows.
-    sim = getattr(runtime.game, "_sim_library", None)
+    # The sim deck is the game's (built with its scene), read here so the pictures are of
+    # the very cards the camera's film shows.
+    sim = getattr(runtime.game, "sim_library", None)
     if sim is not None:
         return sim
     try:

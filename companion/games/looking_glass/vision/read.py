@@ -212,9 +212,9 @@ class Provenance(StrEnum):
     VERIFIED = "verified"
     """Remembered from an earlier frame and found again where it lay (`Reader.verify`)."""
     REFLECTED = "reflected"
-    """Found where the mirror puts the reflection of a card seen (`Reader._reflections`)."""
+    """Found where the mirror puts the reflection of a card seen (`Reader.reflections`)."""
     FROM_LAYOUT = "from_layout"
-    """Found at a place the layout card says holds a card (`Reader._layout_places`)."""
+    """Found at a place the layout card says holds a card (`Reader.layout_places`)."""
 
 
 @dataclass
@@ -423,7 +423,7 @@ def find_holes(
             ):
                 hole = Hole(*got)
                 if hole.fill < L_FILL:
-                    hole.overlaid = _overlaid(white, part, at, hole.corners)
+                    hole.overlaid = overlaid(white, part, at, hole.corners)
                 out.append(hole)
     return out + _leaking_holes(small, white, out, amin, amax, ring)
 
@@ -469,7 +469,7 @@ def _clean_interior(small: np.ndarray, white: np.ndarray, corners: np.ndarray, r
     return _framed(white, corners, ring - 0.15) and _has_art(small, corners)
 
 
-def _overlaid(
+def overlaid(
     white: np.ndarray, part: np.ndarray, offset: tuple[int, int], corners: np.ndarray
 ) -> bool:
     """Whether what cuts an L out of a hole's rectangle is another card: its art is not white.
@@ -573,7 +573,7 @@ def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c[1] - c[0], c[2] - c[1]
 
 
-def _dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
+def dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     """Direction of card sides modulo 90°, voted by holes shaped like a card interior or its
     upper half (long side 1.2-1.8 times the short one).
 
@@ -633,7 +633,10 @@ def _area_median(values: np.ndarray, items: list[Oriented]) -> float:
     return float(values[order][int(np.searchsorted(cum, cum[-1] / 2))])
 
 
-def _width_spread(items: list[Oriented]) -> float:
+def width_spread(items: list[Oriented]) -> float:
+    """How much the holes' widths differ (median absolute deviation of their logs): read along
+    the right axis the card interiors share one width, so of the two axes 90° apart the one
+    with the smaller spread is the cards' own (a lone hole cannot tell, hence 1.0)."""
     if len(items) < 2:
         return 1.0
     logs = np.log([max(1e-6, float(np.linalg.norm(o.width_vec))) for o in items])
@@ -1063,7 +1066,7 @@ class Reader:
             via_markers = True
             marks = [m.center * sc for m in (markers or {}).values()]
         elif self.use_markers:
-            H_small, used, marks = self._marker_plane(image, sc, markers)
+            H_small, used, marks = self.marker_plane(image, sc, markers)
             via_markers = H_small is not None
         white = white_mask(small)
         # The table framed round a marker by its white margin and a cloth's pale lines is no
@@ -1082,9 +1085,9 @@ class Reader:
         warnings: list[str] = []
         if not holes:
             return Reading([], None, warnings)
-        phi = _dominant_angle(holes)
+        phi = dominant_angle(holes)
         options = [orient(holes, phi), orient(holes, phi + math.pi / 2)]
-        spreads = [_width_spread(o) for o in options]
+        spreads = [width_spread(o) for o in options]
         order = [0, 1] if spreads[0] <= spreads[1] else [1, 0]
         best: Reading | None = None
         for rank, k in enumerate(order):
@@ -1116,7 +1119,7 @@ class Reader:
             # Two markers are taken only if the cards, read along this axis, agree on sizes.
             plane, marked = (
                 (H_small, via_markers)
-                if used != 2 or H_small is None or _sized_like_cards(H_small, options[k], self.lib)
+                if used != 2 or H_small is None or sized_like_cards(H_small, options[k], self.lib)
                 else (None, False)
             )
             r = self._read_axis(image, small, sc, white, options[k], plane, marked)
@@ -1260,7 +1263,7 @@ class Reader:
             provenance=Provenance.VERIFIED,
         )
 
-    def _marker_plane(
+    def marker_plane(
         self, image: np.ndarray, sc: float, seen: dict[int, Marker] | None = None
     ) -> tuple[np.ndarray | None, int, list[np.ndarray]]:
         """Table plane in processing px -> mm from the corner markers, if >= 2 are seen, how
@@ -1474,19 +1477,19 @@ class Reader:
             places.align(a, b_)
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
         seen.extend(
-            self._reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t, H_mirror)
+            self.reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t, H_mirror)
         )
         layout, fits = self._columns(seen, places)
         if fits:
-            seen.extend(self._layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
+            seen.extend(self.layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
         # found before, whose lower half a glare hid along with its cover's border (1140012).
         _coverage(seen, places, W, Hc)
-        _mirror_coverage(seen, places, W, Hc)
+        mirror_coverage(seen, places, W, Hc)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
         return Reading(seen, layout, [], H_small @ np.diag([sc, sc, 1.0]), axis, c_t, via_markers)
 
-    def _reflections(
+    def reflections(
         self,
         image: np.ndarray,
         table: Callable[[], TableLook],
@@ -2343,7 +2346,7 @@ class Reader:
                 best = got if got[0] > best[0] else best
         return best
 
-    def _layout_places(
+    def layout_places(
         self,
         image: np.ndarray,
         table: Callable[[], TableLook],
@@ -2535,11 +2538,11 @@ class Reader:
         pattern."""
         return (
             clear_match(scores)
-            and self._face_in_view(image, img_from_mm, quad_mm, scores)
+            and self.face_in_view(image, img_from_mm, quad_mm, scores)
             and not self._table_in_face(table(), white, apply_homography(H_inv, quad_mm))
         )
 
-    def _face_in_view(
+    def face_in_view(
         self, image: np.ndarray, img_from_mm: np.ndarray, quad_mm: np.ndarray, scores: np.ndarray
     ) -> bool:
         """Whether the card a search matched clearly at `quad_mm` (scores: its whole window's)
@@ -2775,7 +2778,7 @@ def look_agreement(
     return corr(then, now), good / max(1, structured)
 
 
-def _sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> bool:
+def sized_like_cards(H: np.ndarray, items: list[Oriented], lib: Library) -> bool:
     """Whether the plane `H` (processing px to mm) sizes the card interiors `items` (read
     along one axis) about as the cards' own plane does (`plane_from_cards`, a few % off where
     borders blur): two markers leave no other marker to tell a wrong one by (one printed at
@@ -2937,7 +2940,7 @@ def _coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: float) ->
                 break
 
 
-def _mirror_coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: float) -> None:
+def mirror_coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: float) -> None:
     """Picks take a card and its reflection together, so coverage is mirror-symmetric too: a
     card whose cover a hand hides is covered if its reflection is. When one of the two shows
     its whole face and the other looks covered, though, a glare over the other's lower half

@@ -98,14 +98,14 @@ class StagedReader:
                     dict(ident.scores),
                 )
             )
-        layout = self._layout(seen)
+        layout = self.layout(seen)
         return Reading(seen, layout, [], H_mm_from_image, None, 0.0, H_mm_from_image is not None)
 
     def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
         """Memory across frames is the tracker's: the reading as it is."""
         return reading
 
-    def _layout(self, seen: list[SeenCard]) -> str | None:
+    def layout(self, seen: list[SeenCard]) -> str | None:
         """The one layout whose cells hold every (row, column) read, columns counted either
         way along the line (every layout is symmetric, so both ways usually fit: the first
         way that fits at one column shift numbers them); None when two layouts fit, or one
