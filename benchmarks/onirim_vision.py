@@ -84,6 +84,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
     def score(places, zone, cards):
         ms = reader.match([reader.corner_window(image, H, p) for p in places], zone)
         for m, card in zip(ms, cards, strict=True):
+            out["coarse_empty" if card is None else "coarse_card"].append(m.coarse)
             if card is None:
                 out["empty"].append(m.score)
             else:
@@ -120,7 +121,16 @@ def main() -> int:
     }
     read_ms, bare_ms = [], []
     scores: dict[str, list[float]] = {
-        k: [] for k in ("right", "wrong", "empty", "margin_right", "margin_wrong")
+        k: []
+        for k in (
+            "right",
+            "wrong",
+            "empty",
+            "margin_right",
+            "margin_wrong",
+            "coarse_card",
+            "coarse_empty",
+        )
     }
     for style in a.styles.split(","):
         total, refused, tables, exact = Tally(), 0, 0, 0
