@@ -119,7 +119,7 @@ def main() -> int:
         "command": "PYTHONPATH=. python benchmarks/onirim_vision.py " + " ".join(sys.argv[1:]),
         "styles": {},
     }
-    read_ms, bare_ms = [], []
+    read_ms, bare_ms, locate_ms, cards_ms = [], [], [], []
     scores: dict[str, list[float]] = {
         k: []
         for k in (
@@ -159,6 +159,13 @@ def main() -> int:
                 t0 = time.process_time()
                 detect_markers(photo.image)
                 bare_ms.append(1e3 * (time.process_time() - t0))
+                # The stages: the homography (markers and fit), then the cards alone.
+                t0 = time.process_time()
+                located = reader.locate(photo.image)
+                locate_ms.append(1e3 * (time.process_time() - t0))
+                t0 = time.process_time()
+                reader.read(photo.image, located=located)
+                cards_ms.append(1e3 * (time.process_time() - t0))
                 tally = compare(reading, photo.truth)
                 tables += 1
                 exact += tally.right == tally.cards and tally.phantom == 0
@@ -191,6 +198,10 @@ def main() -> int:
         "read_ms_median": round(statistics.median(read_ms), 1),
         "detect_markers_ms_median": round(statistics.median(bare_ms), 1),
         "ratio": round(statistics.median(read_ms) / statistics.median(bare_ms), 2),
+        "stages_ms_median": {
+            "locate (markers + homography)": round(statistics.median(locate_ms), 1),
+            "cards (windows, match, layout)": round(statistics.median(cards_ms), 1),
+        },
         "clock": "CPU time of this process (time.process_time), 1280x960",
     }
     print(results["speed"])
