@@ -214,3 +214,24 @@ def test_compare_counts_wrong_null_and_phantom() -> None:
     t = compare(read, truth)
     assert (t.cards, t.right, t.wrong, t.null) == (5, 3, 1, 1)
     assert t.phantom == 3  # green-key, the moon Mirror, the discard top
+
+
+def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:
+    """Both sides of every Mirror taught from one photo (the two cannot be told apart): a
+    Mirror with cards under it is still read, unexplored (explored Mirrors hold no cards),
+    with its fan; one with nothing under it is left out, not guessed."""
+    sure = TableReader(load_library(rendered / "lib.npz"))
+    lib = load_library(rendered / "lib.npz")
+    for k, cid in enumerate(lib.ids):
+        if cid.startswith("mirror-") and cid.endswith("-explored"):
+            j = lib.ids.index(cid.removesuffix("-explored"))
+            lib.templates[k], lib.patches[k] = lib.templates[j], lib.patches[j]
+    alike = TableReader(lib)
+    fans = 0
+    for i in range(3):
+        image = cv2.imread(str(rendered / f"{i:04d}.jpg"))
+        want = {m.mirror: m for m in sure.read(image).mirrors if m.under}
+        got = alike.read(image)
+        assert {m.mirror: m for m in got.mirrors} == want
+        fans += len(want)
+    assert fans > 0

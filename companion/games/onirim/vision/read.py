@@ -376,15 +376,21 @@ class TableReader:
         )
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
+        unsure: dict[int, Match] = {}
         for i, m in enumerate(seen):
             if m.empty:
                 continue
-            card = named(m, f"Mirror place {i + 1}")
-            if card is not None:  # a Mirror is never guessed
-                mid = card.removeprefix("mirror-").removesuffix("-explored")
-                mirrors[i] = (mid, card.endswith("-explored"))
+            if m.card is None:  # a Mirror's side is never guessed, but its fan is read
+                unsure[i] = m
+                continue
+            mid = m.card.removeprefix("mirror-").removesuffix("-explored")
+            mirrors[i] = (mid, m.card.endswith("-explored"))
+        # The layout lays the Mirrors in deck.toml's order: a place names its Mirror even
+        # when its side is not told apart.
+        for i in unsure:
+            mirrors[i] = (self.mirror_order[i], False)
         fans: dict[int, list[str | None]] = {i: [] for i in mirrors}
-        open_fans = [i for i, (_, explored) in mirrors.items() if not explored]
+        open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
         labyrinth: list[str | None] = []
         lab_open = True
         k = 0
@@ -415,6 +421,12 @@ class TableReader:
             lab_found = found[len(open_fans) :]
             open_fans = still
             k += 1
+        for i, m in unsure.items():
+            if not fans[i]:  # nothing under it: either side may be up
+                del mirrors[i]
+                named(m, f"Mirror place {i + 1}")
+            # Cards lie under it: explored Mirrors hold none (their four are discarded), so
+            # it is the unexplored side.
         doors: list[str] = []
         for j, m in enumerate(door_seen):
             if m.empty:
