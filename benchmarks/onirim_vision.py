@@ -84,6 +84,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
     def score(places, zone, cards):
         ms = reader.match([reader.corner_window(image, H, p) for p in places], zone)
         for m, card in zip(ms, cards, strict=True):
+            out["coarse_empty" if card is None else "coarse_card"].append(m.coarse)
             if card is None:
                 out["empty"].append(m.score)
             else:
@@ -118,9 +119,18 @@ def main() -> int:
         "command": "PYTHONPATH=. python benchmarks/onirim_vision.py " + " ".join(sys.argv[1:]),
         "styles": {},
     }
-    read_ms, bare_ms = [], []
+    read_ms, bare_ms, locate_ms, cards_ms = [], [], [], []
     scores: dict[str, list[float]] = {
-        k: [] for k in ("right", "wrong", "empty", "margin_right", "margin_wrong")
+        k: []
+        for k in (
+            "right",
+            "wrong",
+            "empty",
+            "margin_right",
+            "margin_wrong",
+            "coarse_card",
+            "coarse_empty",
+        )
     }
     for style in a.styles.split(","):
         total, refused, tables, exact = Tally(), 0, 0, 0
@@ -149,6 +159,13 @@ def main() -> int:
                 t0 = time.process_time()
                 detect_markers(photo.image)
                 bare_ms.append(1e3 * (time.process_time() - t0))
+                # The stages: the homography (markers and fit), then the cards alone.
+                t0 = time.process_time()
+                located = reader.locate(photo.image)
+                locate_ms.append(1e3 * (time.process_time() - t0))
+                t0 = time.process_time()
+                reader.read(photo.image, located=located)
+                cards_ms.append(1e3 * (time.process_time() - t0))
                 tally = compare(reading, photo.truth)
                 tables += 1
                 exact += tally.right == tally.cards and tally.phantom == 0
@@ -181,6 +198,10 @@ def main() -> int:
         "read_ms_median": round(statistics.median(read_ms), 1),
         "detect_markers_ms_median": round(statistics.median(bare_ms), 1),
         "ratio": round(statistics.median(read_ms) / statistics.median(bare_ms), 2),
+        "stages_ms_median": {
+            "locate (markers + homography)": round(statistics.median(locate_ms), 1),
+            "cards (windows, match, layout)": round(statistics.median(cards_ms), 1),
+        },
         "clock": "CPU time of this process (time.process_time), 1280x960",
     }
     print(results["speed"])

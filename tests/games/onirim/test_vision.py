@@ -16,10 +16,12 @@ from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
-from companion.games.onirim.vision.read import TableReader
+from companion.games.onirim.vision.read import TableReader, _planar, correlations, crop_scores
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.games.onirim.vision.render import random_table, turns_of_a_game
 from companion.games.onirim.vision.teach import load_library, required_ids
+from companion.vision.cards.library import CHANNEL_WEIGHTS
+from companion.vision.markers import detect_markers
 
 SEED = 424242
 
@@ -112,6 +114,42 @@ def test_match_in_one_batch_as_one_by_one(rendered: Path) -> None:
         assert reader.lib.ids.index(m.best) in reader.zones[zone]
 
 
+def _cosine(crop: np.ndarray, template: np.ndarray) -> float:
+    """The descriptor's cosine written out plainly (`library.descriptor`'s formula)."""
+    std = crop.reshape(-1, 3).std(axis=0)
+    d = (crop - crop.reshape(-1, 3).mean(axis=0)) * CHANNEL_WEIGHTS / np.maximum(std, 6.0)
+    t = template.reshape(-1)
+    return float(d.reshape(-1) @ t / np.linalg.norm(d) / np.linalg.norm(t))
+
+
+def test_fast_correlations_score_as_the_descriptor() -> None:
+    """Both fast paths (every shift by matchTemplate over a stacked batch, and a few shifts
+    per window's own templates) give the plain descriptor cosine at every shift."""
+    rng = np.random.default_rng(7)
+    labs = cv2.GaussianBlur(rng.uniform(40, 220, (3 * 23, 32, 3)).astype(np.float32), (5, 5), 2)
+    labs = labs.reshape(3, 23, 32, 3)
+    labs[1, ..., 0] = 150.0  # a flat channel: its spread floored, as the descriptor does
+    raw = rng.standard_normal((4, 15, 24, 3)).astype(np.float32)
+    raw -= raw.mean(axis=(1, 2), keepdims=True)
+    c = correlations(labs, _planar(raw))
+    assert c.scores.shape == (3, 9 * 9, 4)
+    for b, y, x, k in [(0, 0, 0, 0), (1, 4, 7, 2), (2, 8, 8, 3), (1, 8, 0, 1)]:
+        want = _cosine(labs[b, y : y + 15, x : x + 24], raw[k])
+        assert c.scores[b, y * 9 + x, k] == pytest.approx(want, abs=2e-4)
+    few = crop_scores(labs, np.stack([raw[[0, 3]], raw[[1, 2]], raw[[2, 0]]]))
+    assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)
+    assert few.tints == pytest.approx(c.tints, abs=1e-4)
+
+
+def test_read_takes_the_frames_markers(rendered: Path) -> None:
+    """A frame's markers found by the live loop are used, not detected again: no markers
+    given is no table; the markers given read as the reader's own detection does."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    image = cv2.imread(str(rendered / "0001.jpg"))
+    assert reader.locate(image, {}) is None
+    assert reader.read(image, detect_markers(image)) == reader.read(image)
+
+
 def test_read_cli_json_shape_and_no_markers(rendered: Path, tmp_path: Path, capsys) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
@@ -176,3 +214,24 @@ def test_compare_counts_wrong_null_and_phantom() -> None:
     t = compare(read, truth)
     assert (t.cards, t.right, t.wrong, t.null) == (5, 3, 1, 1)
     assert t.phantom == 3  # green-key, the moon Mirror, the discard top
+
+
+def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:
+    """Both sides of every Mirror taught from one photo (the two cannot be told apart): a
+    Mirror with cards under it is still read, unexplored (explored Mirrors hold no cards),
+    with its fan; one with nothing under it is left out, not guessed."""
+    sure = TableReader(load_library(rendered / "lib.npz"))
+    lib = load_library(rendered / "lib.npz")
+    for k, cid in enumerate(lib.ids):
+        if cid.startswith("mirror-") and cid.endswith("-explored"):
+            j = lib.ids.index(cid.removesuffix("-explored"))
+            lib.templates[k], lib.patches[k] = lib.templates[j], lib.patches[j]
+    alike = TableReader(lib)
+    fans = 0
+    for i in range(3):
+        image = cv2.imread(str(rendered / f"{i:04d}.jpg"))
+        want = {m.mirror: m for m in sure.read(image).mirrors if m.under}
+        got = alike.read(image)
+        assert {m.mirror: m for m in got.mirrors} == want
+        fans += len(want)
+    assert fans > 0

@@ -217,6 +217,23 @@ def test_two_cards_misread_are_still_a_breach() -> None:
     assert found.breach is not None and not found.choices
 
 
+def test_two_plays_seen_at_once_ask_about_the_first() -> None:
+    """The row shows two new cards (the camera missed the first play before the next was
+    laid): the player is asked about the first play, not flagged; a first card the hand does
+    not hold is still a breach."""
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    ahead = type(seen)(("blue-moon", "red-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    found = explain(ENGINE, state, ahead, WINDOW)
+    assert found.breach is None and found.misread and found.choices == (Play("blue-moon"),)
+    three = type(seen)(
+        ("blue-moon", "red-sun", "green-key"), seen.doors, seen.mirrors, seen.discard_top
+    )
+    assert explain(ENGINE, state, three, WINDOW).choices == (Play("blue-moon"),)
+    wrong = type(seen)(("brown-sun", "red-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    assert explain(ENGINE, state, wrong, WINDOW).breach is not None
+
+
 def test_the_player_is_asked_and_the_answer_books_the_play() -> None:
     from companion.games.onirim.table.live import ASK_AFTER_FRAMES, PUT_BACK, OnirimTable
     from companion.live.table_game import Observation

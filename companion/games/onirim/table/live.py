@@ -235,9 +235,14 @@ class OnirimTable:
         reader = self._reader_for()
         if reader is None:
             return Observation({"error": self._library_error, "located": False}, 0.0)
-        if reader.locate(frame.image) is None:
+        # The live loop has detected this frame's markers already: not a second time.
+        markers = getattr(registration, "markers", None) or None
+        located = reader.locate(frame.image, markers)
+        if located is None and markers:  # another marker dictionary in the settings
+            located = reader.locate(frame.image)
+        if located is None:
             return Observation({"located": False}, 0.0)
-        reading = reader.read(frame.image)
+        reading = reader.read(frame.image, located=located)
         data = reading.to_json("frame") | {"located": True}
         cards = [*reading.labyrinth, *(c for m in reading.mirrors for c in m.under)]
         named = sum(c is not None for c in cards)

@@ -320,7 +320,33 @@ def explain(
         near = near_plays(engine, state, seen, window)
         if near:
             return Explanation(choices=near, misread=True)
+        first = first_of_plays_ahead(engine, state, seen, want)
+        if first is not None:
+            return Explanation(choices=(first,), misread=True)
     return Explanation(breach=breach)
+
+
+def first_of_plays_ahead(
+    engine: OnirimEngine, state: OnirimState, seen: Table, want: Table
+) -> Action | None:
+    """The row holds the game's cards and two or more new ones, the rest of the table as the
+    game has it: the camera missed a play (the next card was laid before the first one was
+    read steadily), so the player is asked about the first new card's play, which the rules
+    allow from the hand, rather than flagged. The draws tapped after it then follow."""
+    n = len(want.labyrinth)
+    if (
+        len(seen.labyrinth) < n + 2
+        or seen.labyrinth[:n] != want.labyrinth
+        or (seen.mirrors, seen.discard_top) != (want.mirrors, want.discard_top)
+        or not set(want.doors) <= set(seen.doors)
+    ):
+        return None
+    play = Play(seen.labyrinth[n])
+    try:
+        engine.apply(state, play)
+    except IllegalAction:
+        return None
+    return play
 
 
 def fill_unclear(partial: Table, want: Table) -> tuple[Table, int]:

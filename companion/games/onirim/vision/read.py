@@ -33,7 +33,7 @@ from companion.vision.cards.library import (
     Library,
     descriptor,
 )
-from companion.vision.markers import detect_markers
+from companion.vision.markers import Marker, detect_markers
 from companion.vision.registration import TableRegistrar
 
 EMPTY = 0.62
@@ -55,9 +55,13 @@ TINT_WEIGHT = 1.0
 once by hand; red against brown needs it, no curve behind the value yet)."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
-COARSE_STRIDE = 1
-"""Shifts of the coarse look, in half-scale pixels."""
-FINE_REACH = 2
+COARSE_EMPTY = 0.45
+"""A window whose best half-scale score is below this is empty without the closer look. From
+the curve on the development set (`benchmarks/onirim_vision.py --curve`, seeds 1000..1005, 2
+tables each, house and random decks): places holding a card scored at least 0.597 at half
+scale (1st percentile 0.698); of 200 empty places 170 / 184 / 185 / 192 / 200 scored below
+0.30 / 0.40 / 0.45 / 0.50 / 0.60, while 0 / 0 / 0 / 0 / 1 of the 360 cards did."""
+FINE_REACH = 1
 """The full-scale look tries this many pixels either way of the coarse best."""
 FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
@@ -71,25 +75,12 @@ class Match:
     margin: float
     best: str
     runner_up: str | None
+    coarse: float = 0.0
+    """The best half-scale score (what decides whether a window is looked at closely)."""
 
     @property
     def empty(self) -> bool:
         return self.score < EMPTY
-
-
-def _box_sums(planes: np.ndarray, h: int, w: int) -> np.ndarray:
-    """Sum of every (h, w) window of each of a batch of planes (B, H, W), by integral image."""
-    B, H, W = planes.shape
-    S = np.zeros((B, H + 1, W + 1), np.float64)
-    S[:, 1:, 1:] = planes.cumsum(axis=1, dtype=np.float64).cumsum(axis=2)
-    return S[:, h:, w:] - S[:, :-h, w:] - S[:, h:, :-w] + S[:, :-h, :-w]
-
-
-def channel_major(templates: np.ndarray, h: int, w: int) -> np.ndarray:
-    """Unit template rows (h, w, 3 interleaved) reordered channel by channel, as
-    `correlations` wants them."""
-    t = templates.reshape(len(templates), h * w, 3)
-    return np.ascontiguousarray(t.transpose(0, 2, 1).reshape(len(templates), 3 * h * w))
 
 
 def tint(mean_lab: np.ndarray) -> np.ndarray:
@@ -108,39 +99,76 @@ class Correlated:
     """(B, shifts, 2): each crop's `tint`."""
 
 
-def correlations(
-    labs: np.ndarray, templates: np.ndarray, h: int, w: int, stride: int = 1
-) -> Correlated:
-    """Every (h, w) crop, every `stride` px, of a batch of Lab windows (B, H, W, 3) against
-    each template (`channel_major` rows, unit length, zero-mean per channel): the cosine
+def _stacked_sums(planes: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """Plain correlation (`cv2.matchTemplate`, TM_CCORR) of `kernel` over a batch of planes
+    (B, H, W) stacked into one tall image: one call for the whole batch, the positions that
+    straddle two windows dropped. -> (B, H - h + 1, W - w + 1)."""
+    B, H, W = planes.shape
+    h, w = kernel.shape
+    r = cv2.matchTemplate(planes.reshape(B * H, W), kernel, cv2.TM_CCORR)
+    full = np.empty((B * H, W - w + 1), np.float32)
+    full[: len(r)] = r
+    return full.reshape(B, H, W - w + 1)[:, : H - h + 1]
+
+
+def correlations(labs: np.ndarray, templates: np.ndarray) -> Correlated:
+    """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against each
+    template ((T, 3, h, w): channel planes, unit length, zero-mean per channel): the cosine
     between the crop's `library.descriptor` and the template.
 
-    A crop's mean drops out of the product with a zero-mean template, so crops are only
-    scaled, channel by channel, by their spread (from integral images): one matrix product
-    for the whole batch."""
+    A crop's mean drops out of the product with a zero-mean template, so each crop is only
+    scaled, channel by channel, by its spread (box sums of the window and of its square):
+    one `matchTemplate` per template and channel over the whole batch, which OpenCV does
+    far faster than the crops copied out for one matrix product."""
     B = len(labs)
+    T, _, h, w = templates.shape
     n = h * w
-    parts, means = [], []
+    ones = np.ones((h, w), np.float32)
+    dots: np.ndarray | float = 0.0
     norm2: np.ndarray | float = 0.0
+    means = []
     for c in range(3):
-        plane = np.ascontiguousarray(labs[..., c])
-        total = _box_sums(plane, h, w)[:, ::stride, ::stride]
-        squares = _box_sums(plane * plane, h, w)[:, ::stride, ::stride]
-        mean = total / n
-        var = np.maximum(squares / n - mean**2, 0.0).reshape(-1)
-        means.append(mean.reshape(B, -1))
-        gain = (CHANNEL_WEIGHTS[c] / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
-        crops = sliding_window_view(plane, (h, w), axis=(1, 2))[:, ::stride, ::stride]
-        parts.append(crops.reshape(-1, n) * gain[:, None])
-        norm2 = norm2 + gain.astype(np.float64) ** 2 * var * n
-    dots = cv2.gemm(np.hstack(parts), templates, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-    scores = dots / np.maximum(1e-6, np.sqrt(norm2))[:, None]
-    return Correlated(scores.reshape(B, -1, len(templates)), tint(np.stack(means, axis=-1)))
+        # Less each window's own mean first: the same products and spreads (the templates are
+        # zero-mean), without float32 losing a flat channel's spread to its large mean.
+        offset = labs[..., c].mean(axis=(1, 2), keepdims=True)
+        plane = np.ascontiguousarray(labs[..., c] - offset, dtype=np.float32)
+        mean = _stacked_sums(plane, ones) / n
+        var = np.maximum(_stacked_sums(plane * plane, ones) / n - mean**2, 0.0)
+        means.append(mean + offset)
+        gain = CHANNEL_WEIGHTS[c] / np.maximum(np.sqrt(var), 6.0)
+        norm2 = norm2 + gain**2 * var * n
+        part = np.stack([_stacked_sums(plane, templates[k, c]) for k in range(T)], axis=-1)
+        dots = dots + part * gain[..., None]
+    scores = np.asarray(dots) / np.sqrt(np.maximum(norm2, 1e-12))[..., None]
+    return Correlated(scores.reshape(B, -1, T), tint(np.stack(means, axis=-1).reshape(B, -1, 3)))
 
 
-def _unit(t: np.ndarray) -> np.ndarray:
-    flat = t.reshape(len(t), -1)
-    return flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))
+def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
+    """Each crop of a template's size in each region ((L, Hr, Wr, 3) Lab) against that
+    region's own templates ((L, K, h, w, 3): descriptors, any length), as `correlations`
+    scores them. For a few templates at a few shifts: the crops copied out cost less than a
+    sweep of the whole batch for every template."""
+    L, K, h, w, _ = templates.shape
+    crops = sliding_window_view(regions, (h, w), axis=(1, 2))  # (L, y, x, 3, h, w)
+    crops = crops.reshape(L, -1, 3, h * w)
+    mean = crops.mean(axis=-1, keepdims=True)
+    centred = crops - mean
+    var = np.maximum((centred * centred).mean(axis=-1, keepdims=True), 0.0)
+    gain = CHANNEL_WEIGHTS[:, None] / np.maximum(np.sqrt(var), 6.0)
+    desc = centred * gain  # (L, S, 3, n)
+    desc /= np.maximum(1e-6, np.sqrt((desc * desc).sum(axis=(2, 3), keepdims=True)))
+    planar = templates.reshape(L, K, h * w, 3).transpose(0, 1, 3, 2).reshape(L, K, -1)
+    planar = planar / np.maximum(1e-6, np.linalg.norm(planar, axis=-1, keepdims=True))
+    scores = np.einsum("lsd,lkd->lsk", desc.reshape(L, desc.shape[1], -1), planar)
+    return Correlated(scores, tint(mean[..., 0]))
+
+
+def _planar(descriptors: np.ndarray) -> np.ndarray:
+    """Descriptors (T, h, w, 3) as unit-length channel planes (T, 3, h, w), as
+    `correlations` wants them."""
+    flat = descriptors.reshape(len(descriptors), -1)
+    unit = flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))
+    return np.ascontiguousarray(unit.reshape(descriptors.shape).transpose(0, 3, 1, 2))
 
 
 class TableReader:
@@ -161,14 +189,15 @@ class TableReader:
         x0, _, x1, _ = L.identify_mm
         self.px_per_mm = PATCH_W / (x1 - x0)
         self.search_px = round(L.search_mm * self.px_per_mm)
-        self.fine = channel_major(_unit(library.templates), PATCH_H, PATCH_W)
+        # The templates, both scales, made once per deck (not once per frame).
+        self.fine = _planar(library.templates)
         half, tints = [], []
         for p in library.patches:
             small = cv2.resize(p, (PATCH_W // 2, PATCH_H // 2), interpolation=cv2.INTER_AREA)
-            half.append(descriptor(small).reshape(-1))
+            half.append(descriptor(small))
             lab = cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float32)
             tints.append(tint(lab.reshape(-1, 3).mean(axis=0)))
-        self.coarse = channel_major(_unit(np.stack(half)), PATCH_H // 2, PATCH_W // 2)
+        self.coarse = _planar(np.stack(half))
         self.tints = np.stack(tints)
         ids = library.ids
         self.zones = {
@@ -190,9 +219,13 @@ class TableReader:
 
     # -- stages ----------------------------------------------------------------------
 
-    def locate(self, image: np.ndarray) -> np.ndarray | None:
-        """Table mm -> image px, or None when too few corner markers are seen."""
-        fit = self.registrar.fit(detect_markers(image))
+    def locate(
+        self, image: np.ndarray, markers: dict[int, Marker] | None = None
+    ) -> np.ndarray | None:
+        """Table mm -> image px, or None when too few corner markers are seen. `markers`: the
+        frame's markers when the live loop's registration has already found them (detection
+        costs more than the rest of a read)."""
+        fit = self.registrar.fit(detect_markers(image) if markers is None else markers)
         return None if fit is None else np.linalg.inv(fit.H)
 
     def corner_window(
@@ -220,66 +253,86 @@ class TableReader:
 
     def match(self, windows: list[np.ndarray], zone: str | list[str]) -> list[Match]:
         """Which card type lies at each window (BGR from `corner_window`); `zone` for all of
-        them, or one zone per window (windows of several zones compared in one batch)."""
-        if not windows:
-            return []
+        them, or one zone per window. Each zone's windows are compared with that zone's types
+        only, in one batch."""
         zones = [zone] * len(windows) if isinstance(zone, str) else zone
-        cand = sorted(set().union(*(self.zones[z] for z in zones)))
+        out: list[Match | None] = [None] * len(windows)
+        groups: dict[str, list[int]] = {}
+        for b, z in enumerate(zones):
+            groups.setdefault(z, []).append(b)
+        for z, members in groups.items():
+            for b, m in zip(
+                members, self._match_zone([windows[b] for b in members], z), strict=True
+            ):
+                out[b] = m
+        return [m for m in out if m is not None]
+
+    def _match_zone(self, windows: list[np.ndarray], zone: str) -> list[Match]:
+        cand = self.zones[zone]
         if not cand:
             return [Match(None, -1.0, 0.0, "", None) for _ in windows]
-        col = {c: j for j, c in enumerate(cand)}
-        allowed = np.zeros((len(windows), len(cand)), bool)
-        for b, z in enumerate(zones):
-            allowed[b, [col[c] for c in self.zones[z]]] = True
         ids = self.lib.ids
+        B = len(windows)
+        H, W = windows[0].shape[:2]
         bgr = np.vstack(windows)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
-        H, W = windows[0].shape[:2]
-        labs = lab.reshape(len(windows), H, W, 3)
-        small = cv2.resize(bgr, (W // 2, H // 2 * len(windows)), interpolation=cv2.INTER_AREA)
+        labs = lab.reshape(B, H, W, 3)
+        small = cv2.resize(bgr, (W // 2, H // 2 * B), interpolation=cv2.INTER_AREA)
         small_lab = cv2.GaussianBlur(
             cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
-        ).reshape(len(windows), H // 2, W // 2, 3)
-        coarse = self._score(
-            correlations(small_lab, self.coarse[cand], PATCH_H // 2, PATCH_W // 2, COARSE_STRIDE),
-            cand,
-        )
-        coarse = np.where(allowed[:, None, :], coarse, -np.inf)
-        nx = (W // 2 - PATCH_W // 2) // COARSE_STRIDE + 1
-        regions, finalists = [], []
-        for b in range(len(windows)):
+        ).reshape(B, H // 2, W // 2, 3)
+        coarse = self._score(correlations(small_lab, self.coarse[cand]), cand)
+        nx = W // 2 - PATCH_W // 2 + 1
+        out: list[Match | None] = [None] * B
+        regions, finalists, looked, coarse_best = [], [], [], []
+        r = FINE_REACH
+        for b in range(B):
+            per_type = coarse[b].max(axis=0)
+            ranked = np.argsort(per_type)[::-1]
+            if per_type[ranked[0]] < COARSE_EMPTY:  # nothing like a card: no closer look
+                runner = ids[cand[ranked[1]]] if len(ranked) > 1 else None
+                top = float(per_type[ranked[0]])
+                out[b] = Match(None, top, 0.0, ids[cand[ranked[0]]], runner, top)
+                continue
             at = int(np.argmax(coarse[b].max(axis=1)))
-            cy, cx = 2 * COARSE_STRIDE * (at // nx), 2 * COARSE_STRIDE * (at % nx)
-            r = FINE_REACH
+            cy, cx = 2 * (at // nx), 2 * (at % nx)
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
             regions.append(labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r])
-            n_ok = int(allowed[b].sum())
-            best = np.argsort(coarse[b].max(axis=0))[::-1][: min(FINALISTS, n_ok)]
-            finalists.append(best.tolist())
-        union = sorted(set().union(*finalists))
-        at_union = {j: k for k, j in enumerate(union)}
-        fine_cand = [cand[j] for j in union]
-        fine = self._score(
-            correlations(np.stack(regions), self.fine[fine_cand], PATCH_H, PATCH_W), fine_cand
-        ).max(axis=1)
-        out = []
-        for b in range(len(windows)):
-            keep = [cand[j] for j in finalists[b]]
-            row = fine[b, [at_union[j] for j in finalists[b]]]
-            order = np.argsort(row)[::-1]
-            score = float(row[order[0]])
-            first = keep[order[0]]
-            second = float(row[order[1]]) if len(order) > 1 else -1.0
-            runner = ids[keep[order[1]]] if len(order) > 1 else None
-            named = ids[first] if score >= SURE and score - second >= MARGIN else None
-            out.append(Match(named, score, score - second, ids[first], runner))
-        return out
+            finalists.append(ranked[:FINALISTS].tolist())
+            looked.append(b)
+            coarse_best.append(float(per_type[ranked[0]]))
+        if looked:
+            tpl = self.lib.templates[[[cand[j] for j in keep] for keep in finalists]]
+            c = crop_scores(np.stack(regions), tpl)
+            fin_tints = self.tints[[[cand[j] for j in keep] for keep in finalists]]
+            d = np.linalg.norm(c.tints[:, :, None, :] - fin_tints[:, None], axis=-1)
+            fine = (c.scores - TINT_WEIGHT * d).max(axis=1)  # (L, finalists)
+            for row_at, (b, keep_j) in enumerate(zip(looked, finalists, strict=True)):
+                keep = [cand[j] for j in keep_j]
+                row = fine[row_at]
+                order = np.argsort(row)[::-1]
+                score = float(row[order[0]])
+                first = keep[order[0]]
+                second = float(row[order[1]]) if len(order) > 1 else -1.0
+                runner = ids[keep[order[1]]] if len(order) > 1 else None
+                named = ids[first] if score >= SURE and score - second >= MARGIN else None
+                out[b] = Match(
+                    named, score, score - second, ids[first], runner, coarse_best[row_at]
+                )
+        return [m for m in out if m is not None]
 
     # -- the table -------------------------------------------------------------------
 
-    def read(self, image: np.ndarray) -> TableReading:
-        H = self.locate(image)
+    def read(
+        self,
+        image: np.ndarray,
+        markers: dict[int, Marker] | None = None,
+        located: np.ndarray | None = None,
+    ) -> TableReading:
+        """The table in `image`; `markers` (the frame's, already detected) or `located` (from
+        `locate`) spare the detection."""
+        H = self.locate(image, markers) if located is None else located
         if H is None:
             return TableReading(
                 warnings=(
@@ -323,15 +376,21 @@ class TableReader:
         )
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
+        unsure: dict[int, Match] = {}
         for i, m in enumerate(seen):
             if m.empty:
                 continue
-            card = named(m, f"Mirror place {i + 1}")
-            if card is not None:  # a Mirror is never guessed
-                mid = card.removeprefix("mirror-").removesuffix("-explored")
-                mirrors[i] = (mid, card.endswith("-explored"))
+            if m.card is None:  # a Mirror's side is never guessed, but its fan is read
+                unsure[i] = m
+                continue
+            mid = m.card.removeprefix("mirror-").removesuffix("-explored")
+            mirrors[i] = (mid, m.card.endswith("-explored"))
+        # The layout lays the Mirrors in deck.toml's order: a place names its Mirror even
+        # when its side is not told apart.
+        for i in unsure:
+            mirrors[i] = (self.mirror_order[i], False)
         fans: dict[int, list[str | None]] = {i: [] for i in mirrors}
-        open_fans = [i for i, (_, explored) in mirrors.items() if not explored]
+        open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
         labyrinth: list[str | None] = []
         lab_open = True
         k = 0
@@ -362,6 +421,12 @@ class TableReader:
             lab_found = found[len(open_fans) :]
             open_fans = still
             k += 1
+        for i, m in unsure.items():
+            if not fans[i]:  # nothing under it: either side may be up
+                del mirrors[i]
+                named(m, f"Mirror place {i + 1}")
+            # Cards lie under it: explored Mirrors hold none (their four are discarded), so
+            # it is the unexplored side.
         doors: list[str] = []
         for j, m in enumerate(door_seen):
             if m.empty:

@@ -82,7 +82,8 @@ def photos_in(folder: Path) -> dict[str, Path]:
 
 def card_outline(image: np.ndarray) -> CardInPhoto:
     """The one card of a teach photo (`photo.find_card_outline`), except that outlines which
-    are one card fitted twice, as a rounded card's corners can be, count once.
+    are one card fitted twice, as a rounded card's corners can be, or a quad inside the card
+    (its inner frame), count once.
 
     A stop-gap: the shared finder counts them as two cards (reported to its owner); when it
     merges them itself this falls through to it unchanged."""
@@ -101,9 +102,18 @@ def card_outline(image: np.ndarray) -> CardInPhoto:
     big = max(quads, key=lambda q: q.area)
     width = float(np.sqrt(big.area / big.aspect))
     others = [q for q in quads if q.area > 0.5 * big.area and q is not big]
+    outline = big.corners.astype(np.float32).reshape(-1, 1, 2)
     for q in others:
         a, b = upright(q.corners), upright(big.corners)
-        if float(np.abs(a - b).max()) > SAME_CARD * width:
+        if float(np.abs(a - b).max()) <= SAME_CARD * width:
+            continue
+        # A quad inside the card's outline is its own border or art (an inner frame cut
+        # short by a round motif), not a second card: a second card lies beside it.
+        inside = [
+            cv2.pointPolygonTest(outline, (float(x), float(y)), True) >= -SAME_CARD * width
+            for x, y in q.corners
+        ]
+        if not all(inside):
             return seen
     return CardInPhoto(upright(big.corners - PAD), 1)
 
