@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.demo_page import screenshots
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
@@ -69,5 +70,6 @@ def test_the_sim_camera_plays_a_game_the_panel_follows(tmp_path: Path) -> None:
             )
             assert "Chance the next draw is a Nightmare" in phone.text_content("#panel")
             assert not errors, errors
+            screenshots(browser, server.base, "onirim")
         finally:
             browser.close()

@@ -4,23 +4,23 @@
 // drawn, a prophecy, a Nightmare, a Door, a Mirror's effect) and the hint on request.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
+import { button, h, svg } from "/static/panel-kit.js";
+
 const API = "/api/games/onirim";
 const COLOURS = { red: "#c53030", blue: "#2b6cb0", green: "#2f855a", brown: "#8b5a2b" };
-const SYMBOLS = { sun: "☀", moon: "☾", key: "⚿" };
+const SYMBOLS = { sun: "☀", moon: "☾" };
+
+// The Key as a drawn icon: no key character is in every phone's and Chromium's fonts
+// (Debian's showed an empty box for "⚿").
+function keyIcon() {
+  const icon = svg("svg", { viewBox: "0 0 24 12", width: "1.5em", height: "0.75em", role: "img", "aria-label": "key" });
+  icon.append(
+    svg("circle", { cx: 5, cy: 6, r: 3.6, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+    svg("path", { d: "M8.6 6H22M18 6V10M21.5 6V9.5", fill: "none", stroke: "currentColor", "stroke-width": 2 }));
+  return icon;
+}
 const DRAW_PHASES = new Set(["setup", "refill", "redraw"]);
 const LOOK_PHASES = new Set(["prophecy-look", "nightmare-look"]);
-
-function h(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-function button(text, onClick) {
-  const b = h("button", { textContent: text, type: "button" });
-  b.addEventListener("click", onClick);
-  return b;
-}
 
 // A card as a small coloured chip: "red-sun", "door-blue", "nightmare".
 function chip(card) {
@@ -31,7 +31,8 @@ function chip(card) {
   if (card === "nightmare") text = "☠";
   else if (parts[0] === "door") { text = "Door"; colour = COLOURS[parts[1]]; }
   else { text = SYMBOLS[parts[1]] || parts[1]; colour = COLOURS[parts[0]]; }
-  const c = h("span", { className: "on-card", textContent: text, title: card });
+  const key = parts[1] === "key";
+  const c = h("span", { className: "on-card", textContent: key ? "" : text, title: card }, key ? keyIcon() : null);
   c.style.cssText = `display:inline-block;min-width:1.8em;margin:1px;padding:2px 4px;`
     + `border-radius:4px;color:#fff;text-align:center;background:${colour || "#444"}`;
   return c;
