@@ -498,8 +498,9 @@ class QueenAliceTable:
     def _answer(self, answer: Answer, seat: int | None) -> list[EventDraft]:
         question, answered = answer_draft(self.open_questions, answer, seat)
         drafts = [answered]
-        if question.id in self.plays_asked:
-            play = action_from_json(self.plays_asked[question.id][int(answer.answer)])  # type: ignore[arg-type]
+        index = answer.answer  # a play's index: answer_draft checked it is a choice's value
+        if question.id in self.plays_asked and isinstance(index, int):
+            play = action_from_json(self.plays_asked[question.id][index])
             drafts.append(self._apply_now(play)[0])
         return drafts
 
