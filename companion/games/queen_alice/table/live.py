@@ -27,6 +27,7 @@ only decide and return drafts; `apply_event` is the one place the state changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -412,13 +413,19 @@ class QueenAliceTable:
         p = self.state.people[seat]
         return bool(p.train_hand or p.train)
 
-    def _train_dealt(self, cards: tuple[str, ...], seat: int | None) -> list[EventDraft]:
+    def _train_seat(self, seat: int | None, done: Mapping[int, Any], what: str) -> int:
+        """The seat a Train card tap comes from: a player's own phone, while the Train
+        cards are being `what` (dealt, chosen), once."""
         if seat is None:
-            raise UserError("Train cards dealt belong to a seat: tap them on your own phone")
+            raise UserError(f"Train cards are {what} on each player's own phone")
         if not self._train_setup():
-            raise UserError("the Train cards are dealt at set-up, in a game that plays them")
-        if seat in self.train_dealt:
-            raise UserError("your Train cards are tapped in already")
+            raise UserError(f"the Train cards are {what} at set-up, in a game that plays them")
+        if seat in done:
+            raise UserError(f"your Train cards are {what} already")
+        return seat
+
+    def _train_dealt(self, cards: tuple[str, ...], tapped: int | None) -> list[EventDraft]:
+        seat = self._train_seat(tapped, self.train_dealt, "dealt")
         dealt = ENGINE.comp(self.state).train_dealt
         if len(cards) != dealt:
             raise IllegalAction("set-up", f"each player receives {dealt} Train cards")
@@ -434,17 +441,11 @@ class QueenAliceTable:
         payload = {"seat": seat, "cards": sorted(cards)}
         return [EventDraft.private(seat, TRAIN_DEALT_KIND, payload)]
 
-    def _train_chosen(self, choice: ChooseTrain, seat: int | None) -> list[EventDraft]:
+    def _train_chosen(self, choice: ChooseTrain, tapped: int | None) -> list[EventDraft]:
         """A secret choice, checked by the engine as if the seat were the one choosing now
         (a choice depends on nothing but the seat's own cards); it is applied when the
         engine reaches the seat."""
-        s = self.state
-        if seat is None:
-            raise UserError("a Train card is chosen on its own player's phone")
-        if not self._train_setup():
-            raise UserError("the Train cards are chosen at set-up, in a game that plays them")
-        if seat in self.train_kept:
-            raise UserError("you have chosen your Train card already")
+        s, seat = self.state, self._train_seat(tapped, self.train_kept, "chosen")
         if s.phase != "train" or ENGINE.current_player(s) == CHANCE:
             raise UserError(f"first: {self._awaiting()}")
         if choice not in ENGINE.legal_actions(evolve(s, seat=seat)):

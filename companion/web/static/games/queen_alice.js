@@ -153,6 +153,7 @@ export function mount(el, api) {
 
   // The box's Train cards, fetched once: a player finds the two dealt to them here.
   let trainBox = null;
+  const trainPicks = [null, null];
   async function trainCards() {
     if (trainBox === null) trainBox = await api.get(`${API}/train-cards`);
     return trainBox;
@@ -173,14 +174,18 @@ export function mount(el, api) {
       }
       return nodes;
     }
-    const pick = () => h("select", { className: "qa-train-dealt" });
-    const selects = [pick(), pick()];
+    // A new view redraws the panel: the cards picked so far are kept across redraws.
+    const selects = [0, 1].map((i) => {
+      const s = h("select", { className: "qa-train-dealt" });
+      s.addEventListener("change", () => { trainPicks[i] = s.value; });
+      return s;
+    });
     trainCards().then((box) => {
-      for (const s of selects) {
+      selects.forEach((s, i) => {
         s.replaceChildren(...box.map((c) => h("option", { value: c.id, textContent: `${c.id} — red: ${c.red}; white: ${c.white}` })));
         s.style.maxWidth = "100%";
-      }
-      selects[1].selectedIndex = Math.min(1, box.length - 1);
+        s.value = trainPicks[i] || box[Math.min(i, box.length - 1)].id;
+      });
     }).catch((err) => say(err.message));
     return [h("p", {}, "Your Train cards: ", ...selects, button("These were dealt to me", async () => {
       await send("train-dealt", { cards: selects.map((s) => s.value) })();
