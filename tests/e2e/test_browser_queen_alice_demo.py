@@ -1,7 +1,7 @@
 """A Queen Alice demo in real headless Chromium, as a family would see it: the `sim` camera,
-"New game" from the page, the film's turns followed in words, then the admin's "Score now" to
-the final scoring, with no breach in a film that plays by the rules. Screenshots of the page
-at phone and laptop size go to artifacts/."""
+"New game" from the page, the film's Train cards and turns followed in words, then the
+admin's "Score now" to the final scoring, with no breach in a film that plays by the rules.
+Screenshots of the page at phone and laptop size go to artifacts/."""
 
 from __future__ import annotations
 
@@ -52,7 +52,10 @@ def test_a_queen_alice_demo_from_new_game_to_the_final_scoring(browser, tmp_path
         # the family stops here: the final scoring, on the page as the server scored it
         page.click("#panel button:has-text('Score now')")
         page.wait_for_selector("#panel :text('Final scoring')", timeout=30000)
-        final = httpx.get(f"{server.base}/api/games/queen-alice/view", timeout=5).json()["final"]
+        view = httpx.get(f"{server.base}/api/games/queen-alice/view", timeout=5).json()
+        final = view["final"]
+        # the film's players chose their Train cards on their phones: revealed by now
+        assert all(len(p["train"]) == 2 for p in view["people"]), view["people"]
         panel = page.text_content("#panel")
         assert f": {', '.join(final['winners'])}" in panel, panel
         totals = {p["name"]: p["total"] for p in final["players"]}

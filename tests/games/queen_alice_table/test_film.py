@@ -1,6 +1,7 @@
 """The `sim` film of Queen Alice: its photographs, read by the real reader at the live
-camera's 10 frames a second, with its taps played as phones would, make the script's moves
-with no breach and no question; and it frames the table's markers."""
+camera's 10 frames a second, with its taps played as phones would (the set-up's Train cards
+too), make the script's moves with no breach and no question; and it frames the table's
+markers."""
 
 from __future__ import annotations
 
@@ -18,3 +19,4 @@ def test_the_film_plays_the_script_s_moves_through_the_real_reader_with_no_false
     assert game.state.turns == film.turns == 6 and len(film.plays) >= 3
     assert tally.moves_right == tally.moves == len(film.plays)
     assert (tally.breaches, tally.square_questions, tally.refused) == (0, 0, [])
+    assert all(p.train for p in game.state.people)  # the players tapped their Train cards

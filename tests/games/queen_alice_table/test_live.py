@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion.errors import UserError
+from companion.games.base import IllegalAction
 from companion.games.queen_alice.rules import ENGINE
 from companion.games.queen_alice.table.live import QueenAliceTable, make_table_game
 from companion.games.queen_alice.table.messages import (
@@ -18,13 +19,15 @@ from companion.games.queen_alice.table.messages import (
     PlayCard,
     ScoreNow,
     TableIsRight,
+    TrainChosen,
+    TrainDealt,
 )
 from companion.games.queen_alice.table.script import run_script, scripted_game
 from companion.live.conformance import Correct, Step, check_table_game, play
 from companion.live.table_game import TableGame
 from companion.store import Event, Session
 
-from .helpers import HANDS, frames, moved, session, set_up_taps, start
+from .helpers import HANDS, TRAIN, frames, moved, session, set_up_taps, start, train_taps
 
 KNIGHT, ROOK = "basic-3", "basic-7"  # seat 0's white knight and white rook cards
 
@@ -62,14 +65,16 @@ def test_the_table_game_contract() -> None:
 
 
 def test_the_shared_table_game_checks_pass() -> None:
-    """Replay gives the same views and questions; no private text in another's view."""
+    """Replay gives the same views and questions; no private text in another's view (a
+    session without the Train cards: the one chosen is public once all have chosen, which
+    the leak check cannot know; the next test checks them while they are secret)."""
     jumped = moved(start(), (0, 2), (3, 2))
     events = check_table_game(
         make_table_game,
         None,
-        session(),
+        session(options={"train_cards": "skip"}),
         [
-            *set_up_taps(),
+            *set_up_taps(train=False),
             *frames(start()),
             *frames(jumped),
             *frames(start()),
@@ -79,6 +84,70 @@ def test_the_shared_table_game_checks_pass() -> None:
     assert [e.kind for e in events].count("qa.drawn") == 6
     assert [e.kind for e in events].count("qa.breach") == 1
     assert [e.kind for e in events].count("question") == 1
+
+
+def test_train_cards_are_tapped_in_and_chosen_on_each_player_s_own_phone() -> None:
+    """Each phone taps in its Train cards and its secret choice; while anyone is still
+    choosing, other phones (and the public view) learn only who has chosen."""
+    deals, [bob_chooses, ann_chooses] = train_taps()[:2], train_taps()[2:]
+    steps = [*set_up_taps(train=False), *deals, bob_chooses]
+    events = check_table_game(make_table_game, None, session(), steps)  # no leak, replays
+    game, _ = play(make_table_game, None, session(), steps)
+    assert game.state.phase == "train" and game.state.seat == 0  # Bob's choice waits for Ann
+    for seat, other in ((0, 1), (1, 0), (None, None)):
+        view = game.view(seat)
+        assert view["train_chosen"] == [False, True]
+        text = json.dumps([view, game.view(seat)["awaiting"]])
+        hidden = TRAIN[other][0] if other is not None else TRAIN[0][0] + TRAIN[1][0]
+        assert not [c for c in hidden if c in text], seat
+        if seat is None:
+            assert "my_train" not in view
+    mine = game.view(1)["my_train"]
+    assert [c["id"] for c in mine["dealt"]] == sorted(TRAIN[1][0])
+    assert mine["chosen"] == {"card": TRAIN[1][1], "side": "red"}
+    assert "IP" in mine["dealt"][0]["red"] and mine["dealt"][0]["white"]  # each side in words
+    assert game.view(0)["my_train"]["chosen"] is None
+    assert game.view(0)["awaiting"] == "Ann: choose your Train card and its side, secretly"
+    assert [e.visibility for e in events if e.kind.startswith("qa.train")] == [
+        "seat:0",
+        "seat:1",
+        "seat:1",
+    ]
+
+    # Ann's choice completes them: revealed, and each side's rewards resolved in seat order.
+    game, _ = play(make_table_game, None, session(), [*steps, ann_chooses])
+    assert [p.train for p in game.state.people] == [(TRAIN[0][1], "red"), (TRAIN[1][1], "red")]
+    assert game.state.phase == "discard" and game.state.seat == 0
+    assert "train_chosen" not in game.view(1) and "my_train" not in game.view(1)
+    assert game.view(1)["people"][0]["train"] == [TRAIN[0][1], "red"]
+
+
+def test_every_train_card_tap_is_checked() -> None:
+    set_up = set_up_taps(train=False)
+    game, _ = play(make_table_game, None, session(), [*set_up, train_taps()[0]])
+    with pytest.raises(UserError, match="own phone"):
+        game.correct(TrainDealt(cards=TRAIN[1][0]), None)
+    with pytest.raises(UserError, match="already"):
+        game.correct(TrainDealt(cards=TRAIN[1][0]), 0)
+    with pytest.raises(IllegalAction, match="not in the Train deck"):
+        game.correct(TrainDealt(cards=(TRAIN[0][0][0], TRAIN[1][0][0])), 1)  # Ann's card
+    with pytest.raises(IllegalAction, match="receives 2"):
+        game.correct(TrainDealt(cards=TRAIN[1][0][:1]), 1)
+    with pytest.raises(UserError, match="Bob: tap the Train cards you were dealt"):
+        game.correct(TrainChosen(card=TRAIN[0][1], side="red"), 0)  # Bob has none yet
+    game, _ = play(make_table_game, None, session(), [*set_up, *train_taps()[:2]])
+    with pytest.raises(IllegalAction, match="train cards"):
+        game.correct(TrainChosen(card=TRAIN[1][1], side="white"), 0)  # Bob's card
+    with pytest.raises(UserError, match="Train cards"):
+        game.correct(Choose(action={"type": "train", "card": TRAIN[0][1], "side": "red"}), 0)
+    with pytest.raises(UserError, match="side"):
+        game.correct({"kind": "train", "card": TRAIN[0][1], "side": "green"}, 0)
+    game.correct(TrainChosen(card=TRAIN[0][1], side="white"), 0)  # checked, not recorded
+    skipping = session(options={"train_cards": "skip"})
+    game, _ = play(make_table_game, None, skipping, set_up)
+    assert game.state.phase == "discard" and "train_chosen" not in game.view(0)
+    with pytest.raises(UserError, match="game that plays them"):
+        game.correct(TrainDealt(cards=TRAIN[0][0]), 0)
 
 
 def test_a_move_seen_then_its_card_is_the_engine_s_play_and_says_what_the_square_gives() -> None:

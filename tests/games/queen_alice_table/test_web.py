@@ -24,7 +24,7 @@ from companion.live.table_game import Observation
 from companion.web.app import create_app
 from tests.web.web_helpers import served
 
-from .helpers import HANDS, WISHES, market_cards, moved, seen, start
+from .helpers import HANDS, TRAIN, WISHES, market_cards, moved, seen, start
 
 API = "/api/games/queen-alice"
 KNIGHT = "basic-3"
@@ -78,17 +78,56 @@ def ok(res: httpx.Response) -> Any:
     return res.json()
 
 
-def test_a_turn_at_the_table_through_the_server(live, tmp_path) -> None:
-    http, runtime = live
+def set_up(http: httpx.Client) -> None:
+    """A new game of Ann and Bob, the set-up, hands and market tapped in."""
     res = http.post("/api/session", json={"game": "queen-alice", "seats": ["Ann", "Bob"]})
     assert res.status_code == 201, res.text
-    camera = Camera(runtime)
     ok(http.post(f"{API}/setup", json={"tile": "A", "wishes": list(WISHES)}))
     for seat, hand in enumerate(HANDS):
         for card in hand:
             ok(http.post(f"{API}/drew?seat={seat}", json={"card": card}))
     for level, card in market_cards():
         ok(http.post(f"{API}/revealed", json={"level": level, "card": card}))
+
+
+def test_train_cards_stay_on_their_own_phone_until_all_have_chosen(live) -> None:
+    http, _ = live
+    set_up(http)
+    box = ok(http.get(f"{API}/train-cards"))
+    assert len(box) == 16 and all(c["red"] and c["white"] for c in box)
+    for seat in (0, 1):
+        ok(http.post(f"{API}/train-dealt?seat={seat}", json={"cards": list(TRAIN[seat][0])}))
+    bob = TRAIN[1][0]
+    res = http.post(f"{API}/train?seat=1", json={"card": TRAIN[0][1], "side": "red"})
+    assert res.status_code == 409 and "train cards" in res.text  # Ann's card, not Bob's
+    mine = ok(http.post(f"{API}/train?seat=1", json={"card": TRAIN[1][1], "side": "white"}))
+    assert [c["id"] for c in mine["my_train"]["dealt"]] == sorted(bob)
+    assert mine["my_train"]["chosen"] == {"card": TRAIN[1][1], "side": "white"}
+
+    # Ann's phone, the public view and their histories: who has chosen, nothing of Bob's.
+    for who in ("?seat=0", ""):
+        view = ok(http.get(f"{API}/view{who}"))
+        assert view["train_chosen"] == [False, True]
+        history = ok(http.get(f"/api/history{who}{'&' if who else '?'}limit=2000"))
+        text = json.dumps([view, history])
+        assert not [c for c in bob if c in text], who
+        assert '"white"' not in json.dumps(view["people"][1])  # nor the side
+
+    # Ann chooses: the cards are revealed together, and each side's rewards resolved.
+    ok(http.post(f"{API}/train?seat=0", json={"card": TRAIN[0][1], "side": "red"}))
+    view = ok(http.get(f"{API}/view"))
+    assert [p["train"] for p in view["people"]] == [[TRAIN[0][1], "red"], [TRAIN[1][1], "white"]]
+    assert "train_chosen" not in view and view["phase"] == "discard"
+
+
+def test_a_turn_at_the_table_through_the_server(live, tmp_path) -> None:
+    http, runtime = live
+    set_up(http)
+    camera = Camera(runtime)
+    for seat in (0, 1):
+        ok(http.post(f"{API}/train-dealt?seat={seat}", json={"cards": list(TRAIN[seat][0])}))
+    for seat in (1, 0):
+        ok(http.post(f"{API}/train?seat={seat}", json={"card": TRAIN[seat][1], "side": "red"}))
     assert http.post(f"{API}/drew?seat=0", json={"card": "gold-0"}).status_code == 409
 
     # A red pawn slid three squares: flagged at once, then the admin takes the table's board.

@@ -11,9 +11,8 @@ Bookmark, or letting a resource go when the storage is full.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from companion.games.queen_alice.rules import codec
+from companion.games.action_json import ActionCodec
 from companion.games.queen_alice.rules.board import Cell
 from companion.games.queen_alice.rules.economy import FREE, Pay
 
@@ -184,7 +183,7 @@ Action = (
     | UseBookmark
     | Pass
 )
-_TYPES: dict[str, type] = {
+_TYPES: dict[str, type[Action]] = {
     "tile": Tile,
     "wishes": Wishes,
     "reveal": Reveal,
@@ -204,18 +203,8 @@ _TYPES: dict[str, type] = {
     "use": UseBookmark,
     "pass": Pass,
 }
-_NAMES = {t: n for n, t in _TYPES.items()}
-
-
-def action_to_json(action: Any) -> dict[str, Any]:
-    return {"type": _NAMES[type(action)], **codec.to_json(action)}
-
-
-def action_from_json(data: dict[str, Any]) -> Any:
-    if not isinstance(data, dict) or data.get("type") not in _TYPES:
-        raise ValueError(f"unknown action {data!r} (types: {', '.join(_TYPES)})")
-    body = {k: v for k, v in data.items() if k != "type"}
-    try:
-        return codec.from_json(_TYPES[data["type"]], body)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"malformed action {data!r}: {exc}") from None
+CODEC: ActionCodec[Action] = ActionCodec("Queen Alice", _TYPES, refuse_unknown=True)
+"""Actions by their JSON `type` (the shared codec: every field is written as its type hint
+says, and a key no field has is refused)."""
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json

@@ -21,8 +21,9 @@ from collections import Counter
 from functools import cached_property
 from typing import Any, cast
 
+from companion.games import action_json
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.queen_alice.rules import boards, codec, flowers, market, track
+from companion.games.queen_alice.rules import boards, flowers, market, track
 from companion.games.queen_alice.rules.actions import (
     CHANCE_ACTIONS,
     Acquire,
@@ -753,7 +754,7 @@ class QueenAliceEngine:
     # -- JSON and views ----------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything public; a seat's own hand. Decks (player and market) as counts only."""
-        data: dict[str, Any] = codec.to_json(state)
+        data: dict[str, Any] = action_json.to_json(state)
         for i, p in enumerate(data["people"]):
             p["hand_count"], p["deck_count"] = len(p["hand"]), len(p["deck"])
             del p["deck"]
@@ -767,10 +768,10 @@ class QueenAliceEngine:
         return data
 
     def state_to_json(self, state: State) -> dict[str, Any]:
-        return cast("dict[str, Any]", codec.to_json(state))
+        return cast("dict[str, Any]", action_json.to_json(state))
 
     def state_from_json(self, data: dict[str, Any]) -> State:
-        return cast(State, codec.from_json(State, data))
+        return cast(State, action_json.from_json(State, data))
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
         return action_to_json(action)

@@ -18,6 +18,7 @@ the camera; the reader makes its own mistakes here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import cv2
@@ -68,6 +69,7 @@ class ChessboardFilm:
         table: TableSettings | None = None,
         size: tuple[int, int] = (1280, 960),
         turns: int = TURNS,
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self.table = table or TableSettings()
         self.camera = overhead_camera(self.table, *size)
@@ -89,7 +91,7 @@ class ChessboardFilm:
         """The moves and rescues the script made, in order (the answer key)."""
         self.turns = 0
         taps: list[Tap] = []
-        for step in scripted_game(players, seed, turns, FILM_HABITS):
+        for step in scripted_game(players, seed, turns, FILM_HABITS, options):
             t = len(self.readings) * FRAME_S
             if isinstance(step, Observe):
                 self.readings.append(step.observation.data)  # type: ignore[arg-type]

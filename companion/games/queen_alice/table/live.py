@@ -8,6 +8,10 @@ only decide and return drafts; `apply_event` is the one place the state changes.
   dashboard; each player taps in the cards they draw, on their own phone (a private event);
   anyone taps in the market cards revealed. Chance's actions are applied as soon as the
   engine asks for them, in the engine's order, whatever order the taps came in.
+- Train cards (set-up): each player taps in the two dealt to them and then the one they
+  keep with its side, on their own phone (private events); other phones learn only who has
+  chosen. The players choose at once, the engine in seat order: a choice waits until the
+  engine asks that seat, as a draw does.
 - Moves: a stable change of the board (`track.py`) that one legal chess move explains is
   held until the mover taps the card played, then the engine's play with that card is
   recorded and the dashboard says what the landing square gives (row resource, column
@@ -23,6 +27,8 @@ only decide and return drafts; `apply_event` is the one place the state changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,8 @@ from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.queen_alice.rules import ENGINE
 from companion.games.queen_alice.rules.actions import (
+    ChooseTrain,
+    DealTrain,
     Discard,
     Draw,
     PlayMove,
@@ -45,7 +53,7 @@ from companion.games.queen_alice.rules.actions import (
     action_to_json,
 )
 from companion.games.queen_alice.rules.board import Cell, Piece
-from companion.games.queen_alice.rules.components import ACTIONS, LEVELS
+from companion.games.queen_alice.rules.components import ACTIONS, LEVELS, Reward, TrainSide
 from companion.games.queen_alice.rules.final_scoring import final_score
 from companion.games.queen_alice.rules.rewards import needs_choice
 from companion.games.queen_alice.rules.state import State, evolve
@@ -59,6 +67,8 @@ from companion.games.queen_alice.table.messages import (
     ScoreNow,
     SetUp,
     TableIsRight,
+    TrainChosen,
+    TrainDealt,
     parse,
 )
 from companion.games.queen_alice.table.observation import (
@@ -111,14 +121,9 @@ SHOWN_LOG = 8
 SETUP_KIND, DRAWN_KIND, REVEALED_KIND = "qa.setup", "qa.drawn", "qa.revealed"
 SEEN_KIND, CARD_KIND, ACTION_KIND, BREACH_KIND = "qa.seen", "qa.card", "qa.action", "qa.breach"
 SCORE_NOW_KIND = "qa.score_now"
+TRAIN_DEALT_KIND, TRAIN_KIND = "qa.train_dealt", "qa.train"
 ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
-
-
-def table_options(options: Any) -> dict[str, Any]:
-    """The engine's options for a game at the table: the Train cards of the set-up are
-    skipped, as the phones have no taps yet for dealing and choosing them."""
-    return {**dict(options), "train_cards": "skip"}
 
 
 class QueenAliceTable:
@@ -128,7 +133,7 @@ class QueenAliceTable:
         if not 2 <= len(session.seats) <= 4:
             raise UserError("Queen Alice is for 2 to 4 players")
         try:
-            self.state: State = ENGINE.new_game(len(session.seats), table_options(session.options))
+            self.state: State = ENGINE.new_game(len(session.seats), dict(session.options))
         except ValueError as exc:
             raise UserError(f"Queen Alice: {exc}") from None
         self.settings = settings
@@ -141,6 +146,8 @@ class QueenAliceTable:
         self.card: str | None = None  # the card tapped for this turn's play
         self.drawn: dict[int, list[str]] = {s: [] for s in range(len(self.names))}
         self.revealed: dict[int, list[str]] = {lv: [] for lv in range(len(LEVELS))}
+        self.train_dealt: dict[int, tuple[str, ...]] = {}  # each seat's Train cards tapped in
+        self.train_kept: dict[int, ChooseTrain] = {}  # each seat's secret choice, tapped in
         self.breaches: list[dict[str, Any]] = []
         self.log: list[dict[str, Any]] = []
         self.open_questions: dict[str, Question] = {}
@@ -165,7 +172,7 @@ class QueenAliceTable:
         camera = getattr(self.settings, "camera", None)
         size = (camera.width, camera.height) if camera is not None else (1280, 960)
         table = getattr(self.settings, "table", None)
-        return ChessboardFilm(seed, len(self.names), table, size)
+        return ChessboardFilm(seed, len(self.names), table, size, options=self.session.options)
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
         """The vision reader's `read_board(image)`, mapped by `from_reading`; the table's
@@ -343,6 +350,10 @@ class QueenAliceTable:
                 return self._setup(tile, wishes)
             case Drew(card=card):
                 return self._drew(card, seat)
+            case TrainDealt(cards=cards):
+                return self._train_dealt(cards, seat)
+            case TrainChosen(card=card, side=side):
+                return self._train_chosen(ChooseTrain(card, side), seat)
             case Revealed(level=level, card=card):
                 return self._revealed(level, card)
             case DiscardCard(card=card):
@@ -391,6 +402,60 @@ class QueenAliceTable:
             raise IllegalAction("draw", f"card {card!r} is not in your deck")
         return [EventDraft.private(seat, DRAWN_KIND, {"seat": seat, "card": card})]
 
+    def _train_setup(self) -> bool:
+        """Whether the Train cards are still being dealt or chosen (the game plays them
+        and nobody has revealed theirs yet)."""
+        s = self.state
+        plays = dict(s.readings).get("train_cards", "play") == "play"
+        return plays and s.phase in ("setup", "train")
+
+    def _dealt_in_engine(self, seat: int) -> bool:
+        p = self.state.people[seat]
+        return bool(p.train_hand or p.train)
+
+    def _train_seat(self, seat: int | None, done: Mapping[int, Any], what: str) -> int:
+        """The seat a Train card tap comes from: a player's own phone, while the Train
+        cards are being `what` (dealt, chosen), once."""
+        if seat is None:
+            raise UserError(f"Train cards are {what} on each player's own phone")
+        if not self._train_setup():
+            raise UserError(f"the Train cards are {what} at set-up, in a game that plays them")
+        if seat in done:
+            raise UserError(f"your Train cards are {what} already")
+        return seat
+
+    def _train_dealt(self, cards: tuple[str, ...], tapped: int | None) -> list[EventDraft]:
+        seat = self._train_seat(tapped, self.train_dealt, "dealt")
+        dealt = ENGINE.comp(self.state).train_dealt
+        if len(cards) != dealt:
+            raise IllegalAction("set-up", f"each player receives {dealt} Train cards")
+        left = list(self.state.train_deck)
+        for other, queued in self.train_dealt.items():
+            if not self._dealt_in_engine(other):
+                for card in queued:
+                    left.remove(card)
+        for card in cards:
+            if card not in left:
+                raise IllegalAction("set-up", f"Train card {card!r} is not in the Train deck")
+            left.remove(card)
+        payload = {"seat": seat, "cards": sorted(cards)}
+        return [EventDraft.private(seat, TRAIN_DEALT_KIND, payload)]
+
+    def _train_chosen(self, choice: ChooseTrain, tapped: int | None) -> list[EventDraft]:
+        """A secret choice, checked by the engine as if the seat were the one choosing now
+        (a choice depends on nothing but the seat's own cards); it is applied when the
+        engine reaches the seat."""
+        s, seat = self.state, self._train_seat(tapped, self.train_kept, "chosen")
+        if s.phase != "train" or ENGINE.current_player(s) == CHANCE:
+            raise UserError(f"first: {self._awaiting()}")
+        if choice not in ENGINE.legal_actions(evolve(s, seat=seat)):
+            mine = ", ".join(s.people[seat].train_hand)
+            raise IllegalAction(
+                "train cards", f"keep one of your own Train cards ({mine}), red or white side"
+            )
+        payload = {"seat": seat, "card": choice.card, "side": choice.side}
+        return [EventDraft.private(seat, TRAIN_KIND, payload)]
+
     def _revealed(self, level: int, card: str) -> list[EventDraft]:
         left = list(self.state.market_decks[level])
         for queued in self.revealed[level]:
@@ -424,18 +489,19 @@ class QueenAliceTable:
             action = action_from_json(raw)
         except ValueError as exc:
             raise UserError(f"action: {exc}") from None
-        if isinstance(action, (*PLAYS, Tile, Wishes, Draw, Reveal)):
+        if isinstance(action, (*PLAYS, Tile, Wishes, Draw, Reveal, DealTrain, ChooseTrain)):
             raise UserError(
-                "plays come from the camera and the card tapped; the set-up, "
-                "draws and reveals from their own buttons"
+                "plays come from the camera and the card tapped; the set-up, the Train "
+                "cards, draws and reveals from their own buttons"
             )
         return self._apply_now(action)
 
     def _answer(self, answer: Answer, seat: int | None) -> list[EventDraft]:
         question, answered = answer_draft(self.open_questions, answer, seat)
         drafts = [answered]
-        if question.id in self.plays_asked:
-            play = action_from_json(self.plays_asked[question.id][int(answer.answer)])  # type: ignore[arg-type]
+        index = answer.answer  # a play's index: answer_draft checked it is a choice's value
+        if question.id in self.plays_asked and isinstance(index, int):
+            play = action_from_json(self.plays_asked[question.id][index])
             drafts.append(self._apply_now(play)[0])
         return drafts
 
@@ -471,6 +537,10 @@ class QueenAliceTable:
             self.drawn[int(p["seat"])].append(p["card"])
         elif kind == REVEALED_KIND:
             self.revealed[int(p["level"])].append(p["card"])
+        elif kind == TRAIN_DEALT_KIND:
+            self.train_dealt[int(p["seat"])] = tuple(p["cards"])
+        elif kind == TRAIN_KIND:
+            self.train_kept[int(p["seat"])] = ChooseTrain(p["card"], p["side"])
         elif kind == CARD_KIND:
             self.card = p["card"]
         elif kind == ACTION_KIND:
@@ -568,10 +638,22 @@ class QueenAliceTable:
         return entry
 
     def _settle(self) -> None:
-        """Apply chance's actions the engine is waiting for from the cards tapped in."""
+        """Apply chance's actions the engine is waiting for from the cards tapped in, and
+        the Train cards chosen as the engine reaches each seat."""
         progress = True
-        while progress and ENGINE.current_player(self.state) == CHANCE:
+        while progress:
             progress = False
+            s = self.state
+            if s.phase == "train" and ENGINE.current_player(s) == s.seat:
+                kept = self.train_kept.get(s.seat)
+                progress = kept is not None and self._try(kept)
+                continue
+            if ENGINE.current_player(s) != CHANCE:
+                break
+            if s.phase == "train":
+                for seat, cards in self.train_dealt.items():
+                    if not self._dealt_in_engine(seat):
+                        progress = self._try(DealTrain(seat, cards)) or progress
             for seat, queue in self.drawn.items():
                 if queue and self._try(Draw(seat, queue[0])):
                     queue.pop(0)
@@ -595,6 +677,13 @@ class QueenAliceTable:
             return "enter the set-up: the player-aid tile and the Wishes"
         if s.phase == "over":
             return "the game is over"
+        if s.phase == "train":
+            dealing = ENGINE.current_player(s) == CHANCE
+            done = self.train_dealt if dealing else self.train_kept
+            waiting = ", ".join(n for i, n in enumerate(self.names) if i not in done)
+            if dealing:
+                return f"{waiting}: tap the Train cards you were dealt"
+            return f"{waiting}: choose your Train card and its side, secretly"
         if ENGINE.current_player(s) == CHANCE:
             for seat, p in enumerate(s.people):
                 size = ENGINE.hand_size(s, seat)
@@ -664,13 +753,33 @@ class QueenAliceTable:
                 },
             }
         mover = ENGINE.current_player(s)
+        if self._train_setup():
+            self._train_view(v, seat)
         if seat is not None and seat == mover and s.tile is not None:
             legal = ENGINE.legal_actions(s)
-            v["choices"] = [action_to_json(a) for a in legal if not isinstance(a, PLAYS)]
+            v["choices"] = [
+                action_to_json(a) for a in legal if not isinstance(a, (*PLAYS, ChooseTrain))
+            ]
             v["playable"] = sorted({a.card for a in legal if isinstance(a, PLAYS)})
         if self._ending():
             v["final"] = self._final()
         return v
+
+    def _train_view(self, v: dict[str, Any], seat: int | None) -> None:
+        """While the Train cards are dealt and chosen: every seat sees only who has chosen
+        (the engine's `train_chosen` knows only the choices it has reached); a seat sees
+        its own cards, in words, and its own choice."""
+        v["train_chosen"] = [i in self.train_kept for i in range(len(self.names))]
+        for i, p in enumerate(v["people"]):
+            if i != seat:
+                p.pop("train_chosen", None)
+        if seat is None:
+            return
+        kept = self.train_kept.get(seat)
+        v["my_train"] = {
+            "dealt": [train_card_words(c) for c in self.train_dealt.get(seat, ())],
+            "chosen": None if kept is None else {"card": kept.card, "side": kept.side},
+        }
 
     def _final(self) -> dict[str, Any]:
         """The calculator on what the engine knows, the Alice tokens as the players said;
@@ -702,6 +811,56 @@ def _pieces_of(view: dict[str, Any]) -> dict[str, str]:
     shown |= {e["card"] for e in view["log"]} | ({view["card"]} if view["card"] else set())
     cards = ENGINE.components.cards
     return {c: f"{cards[c].colour} {cards[c].kind}" for c in sorted(shown) if c in cards}
+
+
+def train_card_words(card: str) -> dict[str, str]:
+    """A Train card as the phones show it: each side's icons in words (train.toml)."""
+    sides = ENGINE.components.train[card]
+    return {"id": card, "red": _side_text(sides.red), "white": _side_text(sides.white)}
+
+
+def train_catalogue() -> list[dict[str, str]]:
+    """Every Train card of the box, for a player to find the ones dealt to them."""
+    return [train_card_words(c) for c in sorted(ENGINE.components.train)]
+
+
+_REWARD_WORDS = {
+    "time": "Time",
+    "ip": "IP",
+    "resource": "resource of your choice",
+    "black": "Black cube",
+    "pawprint": "pawprint",
+    "alice": "Alice step",
+    "crown": "Crown",
+    "mini": "Mini-action",
+    "cull": "Invitation",
+}
+
+
+def _side_text(side: TrainSide) -> str:
+    parts = []
+    if side.twin >= 0:
+        parts.append(f"the Twin to space {side.twin}")
+    if side.messenger >= 0:
+        parts.append(f"the Messenger to space {side.messenger}")
+    if side.bookmark:
+        parts.append(f"the {side.bookmark} Bookmark")
+    parts += _reward_text(side.reward)
+    return ", ".join(parts) or "nothing"
+
+
+def _reward_text(reward: Reward) -> list[str]:
+    parts = []
+    for f in fields(reward):
+        value = getattr(reward, f.name)
+        if f.name == "colour" or not value:
+            continue
+        if isinstance(value, str):
+            noun = {"card": "card from the market", "book": "Book", "flower": "Live Flower"}
+            parts.append(f"a {value} {noun[f.name]}")
+        else:
+            parts.append(f"{value} {_REWARD_WORDS.get(f.name, f.name)}")
+    return parts
 
 
 def _both(alice: dict[str, int | None]) -> tuple[int, int] | None:

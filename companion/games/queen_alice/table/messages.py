@@ -2,9 +2,10 @@
 tagged by `kind`, from the HTTP body (`web.py`) to `QueenAliceTable.correct`.
 
 The camera sees the chessboard; everything else is tapped in and checked by the engine:
-the set-up (player-aid tile and Wishes), the cards each player draws (on their own phone
-only), the market cards revealed, the card discarded and the card played, and every other
-choice of the turn (rewards, the action, Repeat, Pass) as the engine's own action JSON.
+the set-up (player-aid tile and Wishes), the Train cards each player is dealt and the one
+they keep with its side, and the cards each player draws (each on their own phone only),
+the market cards revealed, the card discarded and the card played, and every other choice
+of the turn (rewards, the action, Repeat, Pass) as the engine's own action JSON.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ __all__ = [
     "ScoreNow",
     "SetUp",
     "TableIsRight",
+    "TrainChosen",
+    "TrainDealt",
     "parse",
 ]
 
@@ -51,6 +54,22 @@ class Drew(CorrectionBase):
 
     kind: Literal["drew"] = "drew"
     card: CardId
+
+
+class TrainDealt(CorrectionBase):
+    """The Train cards this seat was dealt at set-up: private to the seat."""
+
+    kind: Literal["train_dealt"] = "train_dealt"
+    cards: tuple[CardId, ...] = Field(min_length=1, max_length=4)
+
+
+class TrainChosen(CorrectionBase):
+    """The Train card this seat keeps and the side it plays, chosen secretly: other seats
+    learn only that it is chosen, until every seat has chosen."""
+
+    kind: Literal["train"] = "train"
+    card: CardId
+    side: Literal["red", "white"]
 
 
 class Revealed(CorrectionBase):
@@ -94,7 +113,17 @@ class ScoreNow(CorrectionBase):
 
 
 Correction = Annotated[
-    SetUp | Drew | Revealed | DiscardCard | PlayCard | Choose | ScoreNow | Answer | TableIsRight,
+    SetUp
+    | TrainDealt
+    | TrainChosen
+    | Drew
+    | Revealed
+    | DiscardCard
+    | PlayCard
+    | Choose
+    | ScoreNow
+    | Answer
+    | TableIsRight,
     Field(discriminator="kind"),
 ]
 """Everything a player or the admin can send to Queen Alice at the table."""

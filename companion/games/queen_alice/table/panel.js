@@ -1,6 +1,7 @@
 // Queen Alice: the chessboard as the companion keeps it (and where the camera differs), what
 // the game waits for, each player's IP, Time, resources, Crowns and Jail, what each play
-// gave, breaches, and for your seat only: your hand, the cards you draw and your choices.
+// gave, breaches, and for your seat only: your hand, the cards you draw and your choices,
+// and at set-up your Train cards and the one you keep (other phones: only who has chosen).
 // The admin (no seat) enters the set-up and market cards and can declare the table right.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
@@ -90,6 +91,8 @@ export function describe(ev, seats, view) {
   const square = (c) => `[${c[0]}, ${c[1]}]`; // as the panel's play lines and squares name it
   if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
   if (ev.kind === "qa.drawn") return `${who(p.seat)} drew ${card(p.card)}`;
+  if (ev.kind === "qa.train_dealt") return `${who(p.seat)} was dealt the Train cards ${p.cards.join(", ")}`;
+  if (ev.kind === "qa.train") return `${who(p.seat)} keeps ${p.card}, ${p.side} side (secret until all have chosen)`;
   if (ev.kind === "qa.revealed") return `A ${LEVEL_WORDS[p.level] || ""} card comes to the market: ${card(p.card)}`;
   if (ev.kind === "qa.card") return `${who(p.seat)} plays ${card(p.card)}`;
   if (ev.kind === "qa.breach") return `Not allowed: ${p.detail || p.rule}`;
@@ -148,6 +151,53 @@ export function mount(el, api) {
     }));
   }
 
+  // The box's Train cards, fetched once: a player finds the two dealt to them here.
+  let trainBox = null;
+  const trainPicks = [null, null];
+  async function trainCards() {
+    if (trainBox === null) trainBox = await api.get(`${API}/train-cards`);
+    return trainBox;
+  }
+
+  function trainForm(v) {
+    const mine = v.my_train;
+    if (!mine) return [];
+    if (mine.chosen) {
+      return [h("p", { className: "qa-train", textContent: `Your Train card: ${mine.chosen.card}, ${mine.chosen.side} side (secret until everyone has chosen)` })];
+    }
+    if (mine.dealt.length) {
+      const nodes = [h("p", { textContent: "Keep one Train card and choose its side, secretly:" })];
+      for (const c of mine.dealt) {
+        for (const side of ["red", "white"]) {
+          nodes.push(button(`Keep ${c.id}, ${side}: ${c[side]}`, send("train", { card: c.id, side })));
+        }
+      }
+      return nodes;
+    }
+    // A new view redraws the panel: the cards picked so far are kept across redraws.
+    const selects = [0, 1].map((i) => {
+      const s = h("select", { className: "qa-train-dealt" });
+      s.addEventListener("change", () => { trainPicks[i] = s.value; });
+      return s;
+    });
+    trainCards().then((box) => {
+      selects.forEach((s, i) => {
+        s.replaceChildren(...box.map((c) => h("option", { value: c.id, textContent: `${c.id} — red: ${c.red}; white: ${c.white}` })));
+        s.style.maxWidth = "100%";
+        s.value = trainPicks[i] || box[Math.min(i, box.length - 1)].id;
+      });
+    }).catch((err) => say(err.message));
+    return [h("p", {}, "Your Train cards: ", ...selects, button("These were dealt to me", async () => {
+      await send("train-dealt", { cards: selects.map((s) => s.value) })();
+    }))];
+  }
+
+  function trainStatus(v) {
+    if (!v.train_chosen) return null;
+    const who = v.train_chosen.map((done, s) => `${v.seats[s] || `seat ${s}`} ${done ? "chosen" : "still choosing"}`);
+    return h("p", { className: "qa-train-status", textContent: `Train cards: ${who.join(", ")}` });
+  }
+
   function render(state) {
     const v = state.view;
     const seat = api.seat;
@@ -164,6 +214,9 @@ export function mount(el, api) {
     breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "qa-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
     const nodes = [];
     if (v.setup_options) nodes.push(setupForm(v));
+    const chosen = trainStatus(v);
+    if (chosen) nodes.push(chosen);
+    nodes.push(...trainForm(v));
     const me = seat === null || seat === undefined ? null : v.people[seat];
     if (me && me.hand) {
       const drew = h("input", { placeholder: "card drawn (id)", autocomplete: "off", size: 12 });

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,8 @@ from companion.errors import UserError
 from companion.games.base import CHANCE, IllegalAction
 from companion.games.queen_alice.rules import ENGINE
 from companion.games.queen_alice.rules.actions import (
+    ChooseTrain,
+    DealTrain,
     Discard,
     Draw,
     PlayMove,
@@ -32,7 +34,7 @@ from companion.games.queen_alice.rules.actions import (
 )
 from companion.games.queen_alice.rules.board import Cell
 from companion.games.queen_alice.rules.state import State
-from companion.games.queen_alice.table.live import BREACH_KIND, QueenAliceTable, table_options
+from companion.games.queen_alice.table.live import BREACH_KIND, QueenAliceTable
 from companion.games.queen_alice.table.messages import (
     Answer,
     Choose,
@@ -41,6 +43,8 @@ from companion.games.queen_alice.table.messages import (
     PlayCard,
     Revealed,
     SetUp,
+    TrainChosen,
+    TrainDealt,
 )
 from companion.games.queen_alice.table.observation import (
     BoardSeen,
@@ -155,11 +159,18 @@ class Table:
         return [_frame(board, over)] * self.rng.randint(1, 4) + self.steady(board)
 
 
-def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()) -> Iterator[Step]:
-    """Steps of one game, `turns` player turns long (or to its end)."""
+def scripted_game(
+    players: int,
+    seed: int,
+    turns: int,
+    habits: Habits = Habits(),
+    options: Mapping[str, Any] | None = None,
+) -> Iterator[Step]:
+    """Steps of one game, `turns` player turns long (or to its end), with the session's
+    `options` (the set-up's Train cards are played unless they say otherwise)."""
     rng = random.Random(seed)
     table = Table(rng, habits)
-    state = ENGINE.new_game(players, table_options({}))
+    state = ENGINE.new_game(players, dict(options or {}))
     tile = ENGINE.sample_chance(state, rng)
     state = ENGINE.apply(state, tile)
     wishes = ENGINE.sample_chance(state, rng)
@@ -174,6 +185,8 @@ def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()
                 yield Correct(Drew(card=action.card), action.seat)
             elif isinstance(action, Reveal):
                 yield Correct(Revealed(level=action.level, card=action.card))
+            elif isinstance(action, DealTrain):
+                yield Correct(TrainDealt(cards=action.cards), action.seat)
             state = ENGINE.apply(state, action)
             if state.turns != turn:
                 yield Checkpoint(state, state.turns)
@@ -198,6 +211,9 @@ def scripted_game(players: int, seed: int, turns: int, habits: Habits = Habits()
             yield Correct(PlayCard(card=action.card), seat)
         elif isinstance(action, Discard):
             yield Correct(DiscardCard(card=action.card), seat)
+        elif isinstance(action, ChooseTrain):
+            chosen = {"card": action.card, "side": action.side}
+            yield Correct(TrainChosen.model_validate(chosen), seat)
         else:
             yield Correct(Choose(action=action_to_json(action)), seat)
         yield from table.passing_hand(

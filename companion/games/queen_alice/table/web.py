@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from companion.games.queen_alice.table.live import train_catalogue
 from companion.games.queen_alice.table.messages import (
     Choose,
     DiscardCard,
@@ -18,6 +19,8 @@ from companion.games.queen_alice.table.messages import (
     Revealed,
     ScoreNow,
     SetUp,
+    TrainChosen,
+    TrainDealt,
 )
 from companion.web.game_routes import correction_routes, view_route
 
@@ -29,5 +32,12 @@ def router() -> APIRouter:
         "The chessboard and the players as this seat may see them: its own "
         "hand, and its choices when it is to move.",
     )
-    correction_routes(api, SetUp, Drew, Revealed, DiscardCard, PlayCard, Choose, ScoreNow)
+    correction_routes(
+        api, SetUp, TrainDealt, TrainChosen, Drew, Revealed, DiscardCard, PlayCard, Choose, ScoreNow
+    )
+    api.get(
+        "/train-cards",
+        description="Every Train card of the box, each side in words, for a player to find "
+        "the two dealt to them (the box's list, the same for everyone: no seat's cards).",
+    )(train_catalogue)
     return api
