@@ -200,3 +200,47 @@ def test_an_answered_question_is_not_asked_again_while_the_table_stays_hidden(
         assert kinds.count("question") == 1
     finally:
         rt.stop()
+
+
+def test_a_frame_of_the_old_game_s_film_plays_none_of_the_new_film_s_taps(settings):
+    """ "New game" restarts the sim camera, but a frame of the old film can still be in flight.
+    Its film time is not the new film's: it must neither play the new film's taps early nor
+    give up on them (a Queen Alice demo once dropped its Train-card taps this way and never
+    started)."""
+    from companion.camera.base import Frame
+    from companion.sim.taps import Tap
+
+    taps = [Tap(1.0, None, {"note": "first"}), Tap(2.0, None, {"note": "second"})]
+
+    class TapScene:
+        def __init__(self) -> None:
+            self.taps = taps
+
+        def frame(self, t: float):
+            return np.full((120, 160, 3), 200, np.uint8), {"t": t}
+
+    class TapGame(ExampleTableGame):
+        def __init__(self, session) -> None:
+            super().__init__(session)
+            self.tapped: list[str] = []
+
+        def sim_scene(self, seed: int):
+            return TapScene()
+
+        def correct(self, payload, seat):
+            if "note" not in payload:
+                return super().correct(payload, seat)
+            self.tapped.append(payload["note"])
+            return []
+
+    rt = Runtime(settings, table_game_factory=lambda s, session: TapGame(session))
+    rt.use_registrar()
+    image = np.full((360, 480, 3), 200, np.uint8)
+    old_film = Frame(image, 100.0, 0, truth={"t": 100.0}, scene=TapScene())
+    rt.process(old_film)
+    assert rt.game.tapped == []
+    scene = rt.sim_scene()
+    rt.process(Frame(image, 1.5, 1, truth={"t": 1.5}, scene=scene))
+    assert rt.game.tapped == ["first"]
+    rt.process(Frame(image, 2.0, 2, truth={"t": 2.0}, scene=scene))
+    assert rt.game.tapped == ["first", "second"]
