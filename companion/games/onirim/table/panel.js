@@ -4,7 +4,7 @@
 // drawn, a prophecy, a Nightmare, a Door, a Mirror's effect) and the hint on request.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { button, h, svg } from "/static/panel-kit.js";
+import { button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/onirim";
 const COLOURS = { red: "#c53030", blue: "#2b6cb0", green: "#2f855a", brown: "#8b5a2b" };
@@ -189,14 +189,7 @@ export function mount(el, api) {
     } else if (api.seat === null || api.seat === undefined) {
       if ((v.breaches || []).length) {
         // The admin's way back when the game has drifted from the table.
-        nodes.push(button("The table is right", async () => {
-          try {
-            await api.post("/api/table-is-right", {});
-            say("");
-          } catch (err) {
-            say(err.message);
-          }
-        }));
+        nodes.push(tableIsRightButton(api, say));
       }
     }
     mine.replaceChildren(...nodes);

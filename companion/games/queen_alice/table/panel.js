@@ -5,22 +5,13 @@
 // The admin (no seat) enters the set-up and market cards and can declare the table right.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
+import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
+
 const API = "/api/games/queen-alice";
 const KIND_LETTER = { king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P" };
 const COLOUR = { red: "#c53030", white: "#4a5568" };
 const LEVELS = ["bronze", "silver", "gold"];
 
-function h(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-function button(text, onClick) {
-  const b = h("button", { textContent: text, type: "button" });
-  b.addEventListener("click", onClick);
-  return b;
-}
 
 const SUIT = { hearts: "♥", spades: "♠", clubs: "♣", diamonds: "♦", wild: "★" };
 
@@ -132,14 +123,7 @@ export function mount(el, api) {
   const mine = h("div", { className: "private" });
   const end = h("div");
   const say = (text) => { message.textContent = text; };
-  const send = (path, body) => async () => {
-    try {
-      await api.post(`${API}/${path}`, body || {});
-      say("");
-    } catch (err) {
-      say(err.message);
-    }
-  };
+  const send = actions(api, API, say);
 
   function setupForm(v) {
     const opts = v.setup_options;
@@ -242,14 +226,7 @@ export function mount(el, api) {
         }));
       }
       if (v.table_differs) {
-        nodes.push(button("The table is right", async () => {
-          try {
-            await api.post("/api/table-is-right", {});
-            say("");
-          } catch (err) {
-            say(err.message);
-          }
-        }));
+        nodes.push(tableIsRightButton(api, say));
       }
     }
     mine.replaceChildren(...nodes);
