@@ -41,10 +41,6 @@ class Frame:
     """Counts up from 0 for one source (a CaptureThread keeps counting across reconnects)."""
     truth: dict[str, Any] | None = None
     """Ground truth of a simulated scene; None for real cameras."""
-    scene: Any = None
-    """The simulated scene that filmed it; None for real cameras. A new game films a new
-    scene, and a frame still in flight from the old one must not drive the new game's demo
-    players (its film time is not theirs)."""
 
 
 class FrameSource(abc.ABC):

@@ -608,10 +608,6 @@ class Runtime:
         ):
             return []
         scene = self.sim_scene()
-        if getattr(frame, "scene", None) is not scene:
-            # A frame of the previous game's film, still in flight when "New game" restarted
-            # the camera: its film time would play (or give up on) the new film's taps.
-            return []
         if self._players is None or self._players[0] is not scene:
             self._players = (scene, DemoPlayers(getattr(scene, "taps", ())))
         events: list[Event] = []
