@@ -16,7 +16,7 @@ from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
-from companion.games.onirim.vision.read import TableReader, _planar, correlations, crop_scores
+from companion.games.onirim.vision.read import TableReader, correlations, crop_scores, unit_planes
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.games.onirim.vision.render import random_table, turns_of_a_game
 from companion.games.onirim.vision.teach import load_library, required_ids
@@ -131,7 +131,7 @@ def test_fast_correlations_score_as_the_descriptor() -> None:
     labs[1, ..., 0] = 150.0  # a flat channel: its spread floored, as the descriptor does
     raw = rng.standard_normal((4, 15, 24, 3)).astype(np.float32)
     raw -= raw.mean(axis=(1, 2), keepdims=True)
-    c = correlations(labs, _planar(raw))
+    c = correlations(labs, unit_planes(raw))
     assert c.scores.shape == (3, 9 * 9, 4)
     for b, y, x, k in [(0, 0, 0, 0), (1, 4, 7, 2), (2, 8, 8, 3), (1, 8, 0, 1)]:
         want = _cosine(labs[b, y : y + 15, x : x + 24], raw[k])

@@ -58,6 +58,9 @@ def live(tmp_path) -> Iterator[tuple[httpx.Client, Runtime]]:
             "game": "queen-alice",
             "camera.width": 160,
             "camera.height": 120,
+            # one client taps in a whole table's set-up and Train cards in a moment, faster
+            # than a seat's rate of changes (the rate limit has its own tests)
+            "web.actions_per_s": 1000.0,
         },
         environ={},
     )

@@ -163,7 +163,7 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     return Correlated(scores, tint(mean[..., 0]))
 
 
-def _planar(descriptors: np.ndarray) -> np.ndarray:
+def unit_planes(descriptors: np.ndarray) -> np.ndarray:
     """Descriptors (T, h, w, 3) as unit-length channel planes (T, 3, h, w), as
     `correlations` wants them."""
     flat = descriptors.reshape(len(descriptors), -1)
@@ -190,14 +190,14 @@ class TableReader:
         self.px_per_mm = PATCH_W / (x1 - x0)
         self.search_px = round(L.search_mm * self.px_per_mm)
         # The templates, both scales, made once per deck (not once per frame).
-        self.fine = _planar(library.templates)
+        self.fine = unit_planes(library.templates)
         half, tints = [], []
         for p in library.patches:
             small = cv2.resize(p, (PATCH_W // 2, PATCH_H // 2), interpolation=cv2.INTER_AREA)
             half.append(descriptor(small))
             lab = cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float32)
             tints.append(tint(lab.reshape(-1, 3).mean(axis=0)))
-        self.coarse = _planar(np.stack(half))
+        self.coarse = unit_planes(np.stack(half))
         self.tints = np.stack(tints)
         ids = library.ids
         self.zones = {
