@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+from companion.config import Settings
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import load_layouts, placements
+from companion.games.looking_glass.table.live import LookingGlassTable
 from companion.games.looking_glass.table.messages import CardSeen, GlassObservation
 from companion.games.looking_glass.vision.read import Reader, Reading
-from companion.games.looking_glass.vision.render import Comparison, compare, render_scene
+from companion.games.looking_glass.vision.render import Comparison, RoundFilm, compare, render_scene
 from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
+from companion.store import Session
 
 
 def teach_photos(seed: int) -> tuple[dict, dict]:
@@ -78,3 +81,22 @@ def unlink(glass: dict[str, str], pos: str, reflection: str) -> None:
     glass[reflection] = next(
         c for c in deck.normal_ids if c != glass[pos] and counts[c] < deck.copies(False)[c]
     )
+
+
+def disturbed_round(settings: Settings | None = None):
+    """(table game, its sim scene, a two-pick pyramid film of that scene's deck with hands,
+    bumps and blur): what the live-play film tests feed the table game frame by frame."""
+    game = LookingGlassTable(
+        settings or Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0)
+    )
+    scene = game.sim_scene(21)
+    film = RoundFilm(
+        21,
+        art=scene.art,
+        cond=scene.film(0).cond,
+        hold=3,
+        max_picks=2,
+        disturb=4.0,
+        layout_id="pyramid",
+    )
+    return game, scene, film

@@ -12,20 +12,11 @@ from companion.config import Settings
 from companion.games.looking_glass.table.live import LookingGlassTable
 from companion.games.looking_glass.vision.render import RoundFilm
 from companion.store import Event, Session
+from tests.games.looking_glass_table.helpers import disturbed_round
 
 
 def test_hands_bumps_and_blur_make_no_false_event():
-    game = LookingGlassTable(Settings(), Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
-    scene = game.sim_scene(21)
-    film = RoundFilm(
-        21,
-        art=scene.art,
-        cond=scene.film(0).cond,
-        hold=3,
-        max_picks=2,
-        disturb=4.0,
-        layout_id="pyramid",
-    )
+    game, _, film = disturbed_round()
     hands = sum(1 for s in film.shots if s.hand_mm is not None)
     blurred = sum(1 for s in film.shots if s.blur)
     assert hands >= 6 and blurred >= 2  # the film really has the disturbances

@@ -21,11 +21,11 @@ from companion.config import Settings
 from companion.games.looking_glass.table.live import LookingGlassTable
 from companion.games.looking_glass.vision.incremental import IncrementalReader
 from companion.games.looking_glass.vision.read import Reader, SeenCard
-from companion.games.looking_glass.vision.render import RoundFilm
 from companion.store import Session
 from companion.vision.markers import detect_markers
 from companion.vision.registration import TableRegistrar
 from companion.vision.stillness import StillnessMeter, thumbnail
+from tests.games.looking_glass_table.helpers import disturbed_round
 
 NUDGE_PX = (3.0, 2.0)
 SAME_PLACE = 0.15
@@ -61,17 +61,7 @@ def _nudged(image: np.ndarray) -> np.ndarray:
 
 def test_an_incremental_reading_equals_the_full_reading_frame_by_frame():
     settings = Settings()
-    game = LookingGlassTable(settings, Session("t", "looking-glass", {}, ["Ann", "Bo"], 0.0))
-    scene = game.sim_scene(21)
-    film = RoundFilm(
-        21,
-        art=scene.art,
-        cond=scene.film(0).cond,
-        hold=3,
-        max_picks=2,
-        disturb=4.0,
-        layout_id="pyramid",
-    )
+    game, scene, film = disturbed_round(settings)
     registrar = TableRegistrar(settings.table)
     reader = Reader(scene.library)
     nudge = range(len(film) // 2, len(film) // 2 + 4)
