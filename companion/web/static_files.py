@@ -29,9 +29,8 @@ def panel_for(game_id: str) -> Path | None:
     return declared if declared is not None and declared.is_file() else None
 
 
-def panel_style_for(game_id: str) -> Path | None:
-    """The panel's own stylesheet, `panel.css` beside its panel.js, if it has one."""
-    panel = panel_for(game_id)
+def panel_style_of(panel: Path | None) -> Path | None:
+    """A panel's own stylesheet, `panel.css` beside its panel.js, if it has one."""
     style = panel.with_suffix(".css") if panel is not None else None
     return style if style is not None and style.is_file() else None
 
@@ -59,7 +58,7 @@ def game_panel(game_id: str) -> FileResponse:
 
 @router.get("/static/games/{game_id}.css", include_in_schema=False)
 def game_panel_style(game_id: str) -> FileResponse:
-    path = panel_style_for(game_id)
+    path = panel_style_of(panel_for(game_id))
     if path is None:
         raise HTTPException(404, f"no panel stylesheet for {game_id!r}")
     return FileResponse(path, media_type="text/css", headers={"Cache-Control": "no-cache"})

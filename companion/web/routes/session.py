@@ -11,7 +11,7 @@ from companion.games import GAMES
 from companion.live.table_game import game_part
 from companion.web.auth import Caller, CallerDep, require_admin
 from companion.web.deps import RuntimeDep
-from companion.web.static_files import panel_for, panel_style_for
+from companion.web.static_files import panel_for, panel_style_of
 
 router = APIRouter(prefix="/api", tags=["session"])
 
@@ -78,6 +78,7 @@ class StateOut(BaseModel):
 def _game_entry(gid: str) -> GameEntry:
     info = GAMES[gid]
     live = game_part(gid, "live")
+    panel = panel_for(gid)
     return GameEntry(
         id=gid,
         title=info.title,
@@ -85,8 +86,8 @@ def _game_entry(gid: str) -> GameEntry:
         max_players=info.max_players,
         rules=game_part(gid, "rules") is not None,
         table=live is not None,
-        panel=panel_for(gid) is not None,
-        panel_css=panel_style_for(gid) is not None,
+        panel=panel is not None,
+        panel_css=panel_style_of(panel) is not None,
     )
 
 
