@@ -34,7 +34,9 @@ __all__ = [
     "read_parser",
     "render_conditions",
     "render_folder",
+    "render_parser",
     "report_teach_problems",
+    "state_parser",
     "write_photo",
 ]
 
@@ -61,6 +63,15 @@ def game_parser(verb: str, game: str, description: str, epilog: str | None = Non
     )
 
 
+def state_parser(verb: str, game: str, description: str, state_help: str) -> CommandParser:
+    """`companion <verb> <game> STATE`'s parser for the verbs that read one position from a
+    JSON file (moves, predict, solve): the file, and --json to print JSON, spelt one way."""
+    parser = game_parser(verb, game, description)
+    parser.add_argument("state", help=state_help)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
 def read_parser(game: str, description: str) -> CommandParser:
     """`companion read <game>`'s parser with what every game's reader takes: the
     photographs, and --json for one object per image and line (a line per image, so a
@@ -73,6 +84,14 @@ def read_parser(game: str, description: str) -> CommandParser:
 
 MAX_PHOTOS = 100_000
 """The most photographs one `companion render <game>` writes."""
+
+
+def render_parser(game: str, description: str, *, over: str, camera: bool = False) -> CommandParser:
+    """`companion render <game>`'s parser with the options every game's renderer shares
+    (`add_render_arguments`)."""
+    parser = game_parser("render", game, description)
+    add_render_arguments(parser, over=over, camera=camera)
+    return parser
 
 
 def add_render_arguments(

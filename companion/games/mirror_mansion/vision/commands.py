@@ -16,13 +16,12 @@ import numpy as np
 from pydantic import ValidationError
 
 from companion.cli_args import (
-    CommandParser,
-    add_render_arguments,
     print_readings,
     read_json_file,
     read_parser,
     render_conditions,
     render_folder,
+    render_parser,
     write_photo,
 )
 from companion.errors import UserError
@@ -37,12 +36,13 @@ GAME = "mirror-mansion"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of the Mirror Mansion box with their answer keys "
+    parser = render_parser(
+        GAME,
+        "Write photographs of the Mirror Mansion box with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read mirror-mansion --json`).",
+        over="box",
+        camera=True,
     )
-    add_render_arguments(parser, over="box", camera=True)
     parser.add_argument(
         "--style",
         choices=["house", "random"],
