@@ -89,6 +89,7 @@ from companion.live.table_game import (
     Observation,
     Question,
     question_draft,
+    start_state,
     table_is_right_draft,
 )
 from companion.live.tracking import Breach
@@ -149,12 +150,9 @@ class OnirimTable:
     game_id = "onirim"
 
     def __init__(self, settings: Any, session: Session) -> None:
-        if len(session.seats) != 1:
-            raise UserError("Onirim is played solo here: one seat")
-        try:
-            self.state: OnirimState = ENGINE.new_game(1, dict(session.options))
-        except ValueError as exc:
-            raise UserError(f"Onirim: {exc}") from None
+        self.state: OnirimState = start_state(
+            ENGINE, session, "Onirim", range(1, 2), "Onirim is played solo here: one seat"
+        )
         from companion.games.onirim.vision.layout import load_layout
 
         self.settings = settings
