@@ -30,6 +30,7 @@ __all__ = [
     "json_depth",
     "parse_json",
     "print_readings",
+    "print_taught",
     "read_json_file",
     "read_parser",
     "render_conditions",
@@ -37,6 +38,7 @@ __all__ = [
     "render_parser",
     "report_teach_problems",
     "state_parser",
+    "teach_parser",
     "write_photo",
 ]
 
@@ -72,13 +74,28 @@ def state_parser(verb: str, game: str, description: str, state_help: str) -> Com
     return parser
 
 
-def read_parser(game: str, description: str) -> CommandParser:
+def read_parser(game: str, description: str, *, library: bool = False) -> CommandParser:
     """`companion read <game>`'s parser with what every game's reader takes: the
     photographs, and --json for one object per image and line (a line per image, so a
-    long run can be read as it goes)."""
+    long run can be read as it goes); with `library`, a card game's --library."""
     parser = CommandParser(prog=f"companion read {game}", description=description)
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    if library:
+        parser.add_argument("--library", help=LIBRARY_HELP)
+    return parser
+
+
+LIBRARY_HELP = "card library file (default: in the data dir)"
+
+
+def teach_parser(game: str, description: str) -> CommandParser:
+    """`companion teach <game> DIR`'s parser for a card game: the folder of teach photos,
+    the library file to write, and --json."""
+    parser = game_parser("teach", game, description)
+    parser.add_argument("dir", help="folder of teach photos")
+    parser.add_argument("--library", help=LIBRARY_HELP)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
 
 
@@ -112,7 +129,7 @@ def add_render_arguments(
 class Reading(Protocol):
     """What a game's reader returns for one photograph."""
 
-    def to_json(self, image: str | None = None) -> dict[str, Any]: ...
+    def to_json(self, image: str) -> dict[str, Any]: ...
 
 
 R = TypeVar("R", bound=Reading)
@@ -220,3 +237,36 @@ def report_teach_problems(refused: Mapping[str, str], warnings: Iterable[str]) -
             print(f"  {why}", file=sys.stderr)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
+
+
+class Taught(Protocol):
+    """What a card game's teach run returns: the library of the cards taught (to be saved),
+    and why each other photo was refused, and warnings about the cards taught."""
+
+    @property
+    def refused(self) -> Mapping[str, str]: ...
+
+    @property
+    def warnings(self) -> Sequence[str]: ...
+
+
+def print_taught(
+    taught: Taught,
+    cards: list[str],
+    path: Path,
+    photos: int,
+    as_json: bool,
+    noun: str = "cards",
+    extra: Mapping[str, Any] | None = None,
+) -> int:
+    """After `companion teach <game>` saved the library of `cards` at `path`: one JSON object
+    (with the game's `extra` facts about the library), or a line and the photos to take
+    again (`report_teach_problems`)."""
+    if as_json:
+        out = {"library": str(path), "cards": cards, **(extra or {})}
+        out |= {"refused": dict(taught.refused), "warnings": list(taught.warnings)}
+        print(json.dumps(out))
+    else:
+        print(f"taught {len(cards)} of {photos} {noun} -> {path}")
+        report_teach_problems(taught.refused, taught.warnings)
+    return 0
