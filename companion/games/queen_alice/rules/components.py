@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.games.queen_alice.rules.board import COLOURS, KINDS, read_toml
-from companion.paths import models_dir
+from companion.games.queen_alice.rules.board import COLOURS, KINDS
+from companion.paths import models_dir, read_model_toml
 
 ACTIONS: tuple[str, ...] = ("hearts", "spades", "clubs", "diamonds")
 LEVELS: tuple[str, ...] = ("bronze", "silver", "gold")
@@ -690,7 +690,7 @@ def load_components(folder: Path | None = None) -> Components:
     """Every component file of `models/queen-alice/` (or `folder`)."""
     base = folder or models_dir() / "queen-alice"
     files = {
-        name: read_toml(base / f"{name}.toml")
+        name: read_model_toml(base / f"{name}.toml")
         for name in (
             "cards",
             "courtier",
