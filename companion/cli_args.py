@@ -200,11 +200,12 @@ def render_conditions(
     return fields
 
 
-def render_folder(args: argparse.Namespace) -> Path:
-    """The output folder of `add_render_arguments`, created, after the count is checked: a
-    bad count or a file in the folder's place fails before anything is written."""
-    if not 1 <= args.count <= MAX_PHOTOS:
-        raise UserError(f"--count must be between 1 and {MAX_PHOTOS}")
+def render_folder(args: argparse.Namespace, least: int = 1) -> Path:
+    """The output folder of a `companion render <game>` (--out, --count), created, after the
+    count is checked: a bad count or a file in the folder's place fails before anything is
+    written. `least` 0: a card game's render may write only the deck's teach photos."""
+    if not least <= args.count <= MAX_PHOTOS:
+        raise UserError(f"--count must be between {least} and {MAX_PHOTOS}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} exists and is not a folder")

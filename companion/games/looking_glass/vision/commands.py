@@ -17,6 +17,7 @@ from companion.cli_args import (
     print_readings,
     print_taught,
     read_parser,
+    render_folder,
     teach_parser,
 )
 from companion.errors import UserError
@@ -51,13 +52,9 @@ def render_main(argv: list[str]) -> int:
         help="print a JSON summary: every file written, with its truth",
     )
     a = p.parse_args(argv)
-    if a.count < 0:
-        raise UserError("--count must be >= 0")
+    out = render_folder(a, least=0)
     from companion.games.looking_glass.vision.render import render_set
 
-    out = Path(a.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} exists and is not a folder")
     paths = render_set(a.seed, a.count, out)
     if a.json:
         print(json.dumps(_render_summary(a.seed, out, paths)))

@@ -15,6 +15,7 @@ from companion.cli_args import (
     print_readings,
     print_taught,
     read_parser,
+    render_folder,
     teach_parser,
     write_photo,
 )
@@ -53,12 +54,8 @@ def render_main(argv: list[str]) -> int:
         help="random: every design choice of the deck drawn from the seed; house: one fixed design",
     )
     a = p.parse_args(argv)
-    if not 0 <= a.count <= 100_000:
-        raise UserError("--count must be between 0 and 100000")
-    out = Path(a.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    (out / "teach").mkdir(parents=True, exist_ok=True)
+    out = render_folder(a, least=0)
+    (out / "teach").mkdir(exist_ok=True)
     import numpy as np
 
     layout = load_layout()
