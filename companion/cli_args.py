@@ -39,6 +39,7 @@ __all__ = [
     "report_teach_problems",
     "state_parser",
     "teach_parser",
+    "with_warnings",
     "write_photo",
 ]
 
@@ -155,6 +156,12 @@ def print_readings(
         line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
         print(line, flush=True)
     return 0
+
+
+def with_warnings(text: str, warnings: Sequence[str]) -> str:
+    """A board reader's one-line description with the reading's warnings in brackets after
+    it (what `companion read <game>` prints for a photograph that was read with doubts)."""
+    return f"{text} ({'; '.join(warnings)})" if warnings else text
 
 
 def data_file(arg: str | None, default: Callable[[Path], Path]) -> Path:

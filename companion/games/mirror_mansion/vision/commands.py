@@ -22,6 +22,7 @@ from companion.cli_args import (
     render_conditions,
     render_folder,
     render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.errors import UserError
@@ -119,10 +120,7 @@ def describe(state: BoxState) -> str:
     if state.door is not None:
         parts.append(f"door {list(state.door.cell)} {state.door.slot}")
     parts.append(f"window {state.window or 'unknown'}")
-    text = ", ".join(parts)
-    if state.warnings:
-        text += " (" + "; ".join(state.warnings) + ")"
-    return text
+    return with_warnings(", ".join(parts), state.warnings)
 
 
 def read(argv: list[str]) -> int:

@@ -16,6 +16,7 @@ from companion.cli_args import (
     render_conditions,
     render_folder,
     render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.games.queen_alice.vision.geometry import load_geometry
@@ -59,8 +60,7 @@ def describe(reading: BoardReading) -> str:
     parts.append(
         "alice: " + ", ".join(f"{c} {'?' if i is None else i}" for c, i in reading.alice.items())
     )
-    text = "; ".join(parts)
-    return text + (f" ({'; '.join(reading.warnings)})" if reading.warnings else "")
+    return with_warnings("; ".join(parts), reading.warnings)
 
 
 def read(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ from companion.cli_args import (
     render_conditions,
     render_folder,
     render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.errors import UserError
@@ -105,10 +106,7 @@ def describe(reading: BoardReading) -> str:
     for seat in (0, 1):
         cells = [f"[{s.cell[0]},{s.cell[1]}]" for s in reading.screens if s.owner == seat]
         seats.append(f"seat {seat}: {' '.join(cells) or 'none'}")
-    text = "; ".join(seats)
-    if reading.warnings:
-        text += " (" + "; ".join(reading.warnings) + ")"
-    return text
+    return with_warnings("; ".join(seats), reading.warnings)
 
 
 def read(argv: list[str]) -> int:
