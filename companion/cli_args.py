@@ -248,8 +248,8 @@ def report_teach_problems(refused: Mapping[str, str], warnings: Iterable[str]) -
 
 
 class Taught(Protocol):
-    """What a card game's teach run returns: the library of the cards taught (to be saved),
-    and why each other photo was refused, and warnings about the cards taught."""
+    """What a card game's teach run says besides the library it made (which the command
+    saves itself): why each other photo was refused, and warnings about the cards taught."""
 
     @property
     def refused(self) -> Mapping[str, str]: ...
