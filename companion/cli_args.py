@@ -30,11 +30,16 @@ __all__ = [
     "json_depth",
     "parse_json",
     "print_readings",
+    "print_taught",
     "read_json_file",
     "read_parser",
     "render_conditions",
     "render_folder",
+    "render_parser",
     "report_teach_problems",
+    "state_parser",
+    "teach_parser",
+    "with_warnings",
     "write_photo",
 ]
 
@@ -61,18 +66,50 @@ def game_parser(verb: str, game: str, description: str, epilog: str | None = Non
     )
 
 
-def read_parser(game: str, description: str) -> CommandParser:
+def state_parser(verb: str, game: str, description: str, state_help: str) -> CommandParser:
+    """`companion <verb> <game> STATE`'s parser for the verbs that read one position from a
+    JSON file (moves, predict, solve): the file, and --json to print JSON, spelt one way."""
+    parser = game_parser(verb, game, description)
+    parser.add_argument("state", help=state_help)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def read_parser(game: str, description: str, *, library: bool = False) -> CommandParser:
     """`companion read <game>`'s parser with what every game's reader takes: the
     photographs, and --json for one object per image and line (a line per image, so a
-    long run can be read as it goes)."""
+    long run can be read as it goes); with `library`, a card game's --library."""
     parser = CommandParser(prog=f"companion read {game}", description=description)
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    if library:
+        parser.add_argument("--library", help=LIBRARY_HELP)
+    return parser
+
+
+LIBRARY_HELP = "card library file (default: in the data dir)"
+
+
+def teach_parser(game: str, description: str) -> CommandParser:
+    """`companion teach <game> DIR`'s parser for a card game: the folder of teach photos,
+    the library file to write, and --json."""
+    parser = game_parser("teach", game, description)
+    parser.add_argument("dir", help="folder of teach photos")
+    parser.add_argument("--library", help=LIBRARY_HELP)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
 
 
 MAX_PHOTOS = 100_000
 """The most photographs one `companion render <game>` writes."""
+
+
+def render_parser(game: str, description: str, *, over: str, camera: bool = False) -> CommandParser:
+    """`companion render <game>`'s parser with the options every game's renderer shares
+    (`add_render_arguments`)."""
+    parser = game_parser("render", game, description)
+    add_render_arguments(parser, over=over, camera=camera)
+    return parser
 
 
 def add_render_arguments(
@@ -93,7 +130,7 @@ def add_render_arguments(
 class Reading(Protocol):
     """What a game's reader returns for one photograph."""
 
-    def to_json(self, image: str | None = None) -> dict[str, Any]: ...
+    def to_json(self, image: str) -> dict[str, Any]: ...
 
 
 R = TypeVar("R", bound=Reading)
@@ -119,6 +156,12 @@ def print_readings(
         line = json.dumps(reading.to_json(path)) if as_json else f"{path}: {describe(reading)}"
         print(line, flush=True)
     return 0
+
+
+def with_warnings(text: str, warnings: Sequence[str]) -> str:
+    """A board reader's one-line description with the reading's warnings in brackets after
+    it (what `companion read <game>` prints for a photograph that was read with doubts)."""
+    return f"{text} ({'; '.join(warnings)})" if warnings else text
 
 
 def data_file(arg: str | None, default: Callable[[Path], Path]) -> Path:
@@ -164,11 +207,12 @@ def render_conditions(
     return fields
 
 
-def render_folder(args: argparse.Namespace) -> Path:
-    """The output folder of `add_render_arguments`, created, after the count is checked: a
-    bad count or a file in the folder's place fails before anything is written."""
-    if not 1 <= args.count <= MAX_PHOTOS:
-        raise UserError(f"--count must be between 1 and {MAX_PHOTOS}")
+def render_folder(args: argparse.Namespace, least: int = 1) -> Path:
+    """The output folder of a `companion render <game>` (--out, --count), created, after the
+    count is checked: a bad count or a file in the folder's place fails before anything is
+    written. `least` 0: a card game's render may write only the deck's teach photos."""
+    if not least <= args.count <= MAX_PHOTOS:
+        raise UserError(f"--count must be between {least} and {MAX_PHOTOS}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} exists and is not a folder")
@@ -201,3 +245,36 @@ def report_teach_problems(refused: Mapping[str, str], warnings: Iterable[str]) -
             print(f"  {why}", file=sys.stderr)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
+
+
+class Taught(Protocol):
+    """What a card game's teach run says besides the library it made (which the command
+    saves itself): why each other photo was refused, and warnings about the cards taught."""
+
+    @property
+    def refused(self) -> Mapping[str, str]: ...
+
+    @property
+    def warnings(self) -> Sequence[str]: ...
+
+
+def print_taught(
+    taught: Taught,
+    cards: list[str],
+    path: Path,
+    photos: int,
+    as_json: bool,
+    noun: str = "cards",
+    extra: Mapping[str, Any] | None = None,
+) -> int:
+    """After `companion teach <game>` saved the library of `cards` at `path`: one JSON object
+    (with the game's `extra` facts about the library), or a line and the photos to take
+    again (`report_teach_problems`)."""
+    if as_json:
+        out = {"library": str(path), "cards": cards, **(extra or {})}
+        out |= {"refused": dict(taught.refused), "warnings": list(taught.warnings)}
+        print(json.dumps(out))
+    else:
+        print(f"taught {len(cards)} of {photos} {noun} -> {path}")
+        report_teach_problems(taught.refused, taught.warnings)
+    return 0

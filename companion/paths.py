@@ -33,3 +33,12 @@ def read_model_toml(path: Path) -> dict[str, Any]:
         raise UserError(f"cannot read model file {path}: {exc.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path} is not valid TOML: {exc}") from None
+
+
+def model_int(table: dict[str, Any], key: str, where: str, low: int) -> int:
+    """A whole number of a model file's table, at least `low`; anything else (a float, a
+    bool, text) is one `UserError` naming the file and the key."""
+    value = table.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise UserError(f"{where}: [{key}] must be a whole number >= {low}")
+    return value

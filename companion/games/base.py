@@ -10,7 +10,8 @@ Engines import neither OpenCV nor FastAPI.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar
+from functools import cached_property
+from typing import Any, Generic, Protocol, TypeVar
 
 CHANCE = -1
 """`current_player` returns this when the next action is chance's (a deal, a die roll)."""
@@ -20,6 +21,7 @@ SPECTATOR = None
 
 State = TypeVar("State")
 Action = TypeVar("Action")
+Board = TypeVar("Board")
 
 
 class IllegalAction(ValueError):
@@ -85,3 +87,21 @@ class GameEngine(Protocol[State, Action]):
     def action_from_json(self, data: dict[str, Any]) -> Action:
         """Raises ValueError with a one-line reason for a malformed action."""
         ...
+
+
+class BoardEngine(Generic[Board]):
+    """An engine over a board read from the game's model file. The engine is created at
+    import, so the board is read on first use, not then; a board given stands in for the
+    model's (a test's or a variant's board)."""
+
+    def __init__(self, board: Board | None = None) -> None:
+        if board is not None:
+            self.board = board
+
+    @cached_property
+    def board(self) -> Board:
+        return self.load_board()
+
+    def load_board(self) -> Board:
+        """The model's board (the game's own reader)."""
+        raise NotImplementedError

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.games.base import CHANCE
@@ -26,6 +27,18 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(successes: int, n: int) -> dict[str, Any]:
+    """A simulation's rate as its summaries print it: the share, its 95% Wilson interval and
+    the count behind it."""
+    lo, hi = wilson(successes, n)
+    return {"rate": successes / n, "ci95": [lo, hi], "wins": successes}
+
+
+def distribution(values: Iterable[int], n: int) -> dict[str, float]:
+    """The share of `n` runs that gave each count, in the counts' order (JSON keys)."""
+    return {str(k): v / n for k, v in sorted(Counter(values).items())}
 
 
 def play_out(

@@ -89,7 +89,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel
@@ -121,6 +121,7 @@ __all__ = [
     "TableGame",
     "is_table_is_right",
     "question_draft",
+    "start_state",
     "table_is_right_draft",
 ]
 
@@ -249,6 +250,33 @@ def answer_draft(
         raise UserError(f"answer must be one of {values}")
     payload = {"question": question.id, "answer": answer.answer, "seat": seat}
     return question, EventDraft(ANSWER_KIND, payload, question_visibility(question))
+
+
+StateT_co = TypeVar("StateT_co", covariant=True)
+
+
+class StartsGames(Protocol[StateT_co]):
+    """What `start_state` needs of a rules engine (`GameEngine.new_game`)."""
+
+    def new_game(self, players: int, options: dict[str, Any] | None = None) -> StateT_co: ...
+
+
+def start_state(
+    engine: StartsGames[StateT_co],
+    session: Session,
+    title: str,
+    seats: range | None = None,
+    seats_rule: str = "",
+) -> StateT_co:
+    """A session's fresh game state. A seat count outside `seats`, or a player count or an
+    option the engine refuses (its ValueError), is a mistake in setting up the table: one
+    line naming the game (a UserError, so a 400), never a traceback."""
+    if seats is not None and len(session.seats) not in seats:
+        raise UserError(seats_rule)
+    try:
+        return engine.new_game(len(session.seats), dict(session.options))
+    except ValueError as exc:
+        raise UserError(f"{title}: {exc}") from None
 
 
 class Scene(Protocol):

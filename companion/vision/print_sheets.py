@@ -81,6 +81,36 @@ def north_arrow(page: Image.Image, x_mm: float, y_mm: float, side_mm: float, tip
     )
 
 
+def heading(page: Image.Image, title: str, note: str) -> None:
+    """A sheet's title and the line under it that says how to cut and lay what it holds."""
+    draw = ImageDraw.Draw(page)
+    draw.text((mm(MARGIN_MM), mm(MARGIN_MM)), title, fill="black", font=font(5))
+    draw.text((mm(MARGIN_MM), mm(MARGIN_MM + 8)), note, fill="black", font=font(3.2))
+
+
+def corner_marker(
+    page: Image.Image, marker_id: int, where: str, x_mm: float, y_mm: float, side_mm: float
+) -> None:
+    """A corner marker at true size in its cut square (a quarter of its side of white around
+    it, which the detector needs), its arrow inside the cut line so it is kept, and its id
+    and corner under it."""
+    q = side_mm / 4
+    paste_marker(page, marker_id, x_mm, y_mm, side_mm)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle(
+        [mm(x_mm - q), mm(y_mm - q), mm(x_mm + side_mm + q), mm(y_mm + side_mm + q)],
+        outline="black",
+        width=1,
+    )
+    north_arrow(page, x_mm, y_mm, side_mm, q - 1)
+    draw.text(
+        (mm(x_mm - q), mm(y_mm + side_mm + q + 2)),
+        f"id {marker_id}: {where} corner",
+        fill="black",
+        font=font(3.5),
+    )
+
+
 @dataclass(frozen=True)
 class Sheet:
     name: str
@@ -100,36 +130,16 @@ def table_marker_sheet(table: TableSettings) -> Sheet:
         slot = i % (cols * rows)
         if slot == 0:
             pages.append(new_page())
-            draw = ImageDraw.Draw(pages[-1])
-            draw.text(
-                (mm(MARGIN_MM), mm(MARGIN_MM)),
+            heading(
+                pages[-1],
                 f"Table corner markers: ArUco {table.marker_dictionary}, {side:g} mm",
-                fill="black",
-                font=font(5),
-            )
-            draw.text(
-                (mm(MARGIN_MM), mm(MARGIN_MM + 8)),
                 f"Centres {table.width_mm:g} mm apart across, {table.height_mm:g} mm "
                 "down. Cut on the thin line; the arrow points to the table's far (top) edge.",
-                fill="black",
-                font=font(3.2),
             )
             scale_bar(pages[-1], MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
-        page = pages[-1]
         x = MARGIN_MM + q + 4 + (slot % cols) * cell_w
         y = MARGIN_MM + 24 + q + (slot // cols) * cell_h
-        paste_marker(page, mid, x, y, side)
-        draw = ImageDraw.Draw(page)
-        draw.rectangle(
-            [mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)], outline="black", width=1
-        )
-        north_arrow(page, x, y, side, q - 1)  # inside the cut line, so it is kept
-        draw.text(
-            (mm(x - q), mm(y + side + q + 2)),
-            f"id {mid}: {where} corner",
-            fill="black",
-            font=font(3.5),
-        )
+        corner_marker(pages[-1], mid, where, x, y, side)
     return Sheet("table-markers", pages, bilevel=True)
 
 
@@ -160,35 +170,17 @@ def board_marker_sheet(name: str, title: str, ids: list[int], side: float) -> Sh
     """A game board's four corner markers at true size, each labelled with its corner and
     with the arrow that must point to the board's far edge (for a game's `sheets` part)."""
     sheet = new_page()
-    draw = ImageDraw.Draw(sheet)
-    draw.text(
-        (mm(MARGIN_MM), mm(MARGIN_MM)),
+    heading(
+        sheet,
         f"{title}: board corner markers, ArUco DICT_4X4_50, {side:g} mm",
-        fill="black",
-        font=font(5),
-    )
-    draw.text(
-        (mm(MARGIN_MM), mm(MARGIN_MM + 8)),
         "Stick each on the board's corner it "
         "names, its arrow to the far edge; measure the board as its model file says.",
-        fill="black",
-        font=font(3.2),
     )
     q = side / 4
     for i, (mid, where) in enumerate(zip(ids, CORNER_NAMES, strict=True)):
         x = MARGIN_MM + q + 4 + (i % 2) * (side + 2 * q + 40)
         y = MARGIN_MM + 30 + q + (i // 2) * (side + 2 * q + 30)
-        paste_marker(sheet, int(mid), x, y, float(side))
-        draw.rectangle(
-            [mm(x - q), mm(y - q), mm(x + side + q), mm(y + side + q)], outline="black", width=1
-        )
-        north_arrow(sheet, x, y, side, q - 1)
-        draw.text(
-            (mm(x - q), mm(y + side + q + 2)),
-            f"id {mid}: {where} corner",
-            fill="black",
-            font=font(3.5),
-        )
+        corner_marker(sheet, int(mid), where, x, y, float(side))
     scale_bar(sheet, MARGIN_MM, A4_MM[1] - MARGIN_MM - 4)
     return Sheet(name, [sheet], bilevel=True)
 

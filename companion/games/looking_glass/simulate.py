@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -19,7 +18,7 @@ from companion.games.looking_glass.players import make_player
 from companion.games.looking_glass.rules.actions import Deal
 from companion.games.looking_glass.rules.deck import BRAWLERS
 from companion.games.looking_glass.rules.engine import ENGINE, Round
-from companion.games.playout import play_out, wilson
+from companion.games.playout import distribution, play_out, rate
 
 
 @dataclass
@@ -56,30 +55,23 @@ class Summary:
             "players": list(self.kinds),
             "brawlers": self.brawlers,
             "seconds": round(self.seconds, 3),
-            "brawlers_in_glass": {
-                str(k): v / n for k, v in sorted(Counter(r.brawlers_in_glass for r in recs).items())
-            },
+            "brawlers_in_glass": distribution((r.brawlers_in_glass for r in recs), n),
             "self_linked_pairs": {
                 "mean": statistics.fmean(linked),
                 "stdev": statistics.pstdev(linked),
-                "distribution": {str(k): v / n for k, v in sorted(Counter(linked).items())},
+                "distribution": distribution(linked, n),
             },
             "absolute_score": {
                 "mean": statistics.fmean(absolute),
                 "stdev": statistics.pstdev(absolute),
             },
-            "first_player_win_rate": _rate(first_wins, n),
+            "first_player_win_rate": rate(first_wins, n),
         }
         if a_wins is not None:
-            out["win_rate"] = {"player": a, "against": self.kinds[1], **_rate(a_wins, n)}
+            out["win_rate"] = {"player": a, "against": self.kinds[1], **rate(a_wins, n)}
         else:
             out["win_rate"] = None
         return out
-
-
-def _rate(k: int, n: int) -> dict[str, Any]:
-    lo, hi = wilson(k, n)
-    return {"rate": k / n, "ci95": [lo, hi], "wins": k}
 
 
 def play_round(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.cli_args import CommandParser
+from companion.cli_args import state_parser
 from companion.errors import UserError
 from companion.games.mirror_mansion.rules.actions import Swap, action_to_json
 from companion.games.mirror_mansion.rules.board import Board, load_board
@@ -21,6 +21,7 @@ from companion.games.mirror_mansion.rules.state_json import board_state_to_json,
 from companion.games.mirror_mansion.vision.commands import VISION_VERBS
 
 GAME = "mirror-mansion"
+STATE_HELP = "board arrangement as JSON (see docs/mirror-mansion.md)"
 
 
 def _cell(cell: tuple[int, int]) -> str:
@@ -49,12 +50,12 @@ def describe_step(step: Step) -> str:
 
 
 def predict(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion predict {GAME}",
-        description="What the eye at the window card sees, and the light path to it.",
+    parser = state_parser(
+        "predict",
+        GAME,
+        "What the eye at the window card sees, and the light path to it.",
+        STATE_HELP,
     )
-    parser.add_argument("state", help="board arrangement as JSON (see docs/mirror-mansion.md)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     board = load_board()
     state = load_board_state(args.state, board)
@@ -155,17 +156,17 @@ def _after(state: BoardState, swap: Swap) -> BoardState:
 
 
 def solve_command(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion solve {GAME}",
-        description="Every legal way with the fewest swaps (at most three) to make the window "
+    parser = state_parser(
+        "solve",
+        GAME,
+        "Every legal way with the fewest swaps (at most three) to make the window "
         "show the wanted card.",
+        STATE_HELP,
     )
-    parser.add_argument("state", help="board arrangement as JSON (see docs/mirror-mansion.md)")
     parser.add_argument("--want", required=True, help="a motif (e.g. garlic) or a position (N0)")
     parser.add_argument(
         "--door", action="store_true", help="door variant: swaps may also move the door"
     )
-    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     board = load_board()
     state = load_board_state(args.state, board)

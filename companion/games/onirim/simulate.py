@@ -12,7 +12,7 @@ from typing import Any
 from companion.games.onirim.players import Player, make_player
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.state import OnirimState
-from companion.games.playout import play_out, wilson
+from companion.games.playout import distribution, play_out, rate
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,6 @@ class Summary:
         recs = self.records
         n = len(recs)
         wins = sum(r.won for r in recs)
-        lo, hi = wilson(wins, n)
         times = [t for r in recs for t in r.decision_seconds]
         causes = Counter(r.loss for r in recs if r.loss)
         return {
@@ -80,12 +79,10 @@ class Summary:
             "options": self.options,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
-            "win_rate": {"rate": wins / n, "ci95": [lo, hi], "wins": wins},
+            "win_rate": rate(wins, n),
             "doors_opened": {
                 "mean": statistics.fmean(r.doors for r in recs),
-                "distribution": {
-                    str(k): v / n for k, v in sorted(Counter(r.doors for r in recs).items())
-                },
+                "distribution": distribution((r.doors for r in recs), n),
             },
             "mirrors_explored": {"mean": statistics.fmean(r.mirrors_explored for r in recs)},
             "losses": {k: v / n for k, v in sorted(causes.items())},

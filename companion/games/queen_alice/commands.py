@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import CommandParser, read_json_file, state_parser
 from companion.errors import UserError
 from companion.games.queen_alice.end_json import game_end_from_json
 from companion.games.queen_alice.position_json import position_from_json
@@ -26,12 +26,12 @@ GAME = "queen-alice"
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion moves {GAME}",
-        description="The legal destinations of one piece on the chessboard.",
+    parser = state_parser(
+        "moves",
+        GAME,
+        "The legal destinations of one piece on the chessboard.",
+        "position as JSON (see docs/queen-alice.md)",
     )
-    parser.add_argument("state", help="position as JSON (see docs/queen-alice.md)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     position, index = position_from_json(read_json_file(args.state))
     moves = generate_moves(position, index)

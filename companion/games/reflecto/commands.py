@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from companion.cli_args import CommandParser, read_json_file
+from companion.cli_args import read_json_file, state_parser
 from companion.errors import UserError
 from companion.games.reflecto.position_json import order_from_json, position_from_json
 from companion.games.reflecto.rules.hint import MAX_SECONDS, MAX_STATES, hint
@@ -27,12 +27,12 @@ def _describe(move: dict[str, Any]) -> str:
 
 
 def moves_command(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion moves {GAME}",
-        description="Every legal move and removal of the seat to move.",
+    parser = state_parser(
+        "moves",
+        GAME,
+        "Every legal move and removal of the seat to move.",
+        "position as JSON (see docs/reflecto.md)",
     )
-    parser.add_argument("state", help="position as JSON (see docs/reflecto.md)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     position = position_from_json(read_json_file(args.state))
     out: dict[str, Any] = {
@@ -53,12 +53,13 @@ def moves_command(argv: list[str]) -> int:
 
 
 def solve_command(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion solve {GAME}",
-        description="The fewest own moves that remove all of a seat's letters in word order "
+    parser = state_parser(
+        "solve",
+        GAME,
+        "The fewest own moves that remove all of a seat's letters in word order "
         "if the opponent's screens stood still (breadth-first search).",
+        'position as JSON with "order" (see docs/reflecto.md)',
     )
-    parser.add_argument("state", help='position as JSON with "order" (see docs/reflecto.md)')
     parser.add_argument(
         "--seat",
         type=int,
@@ -78,7 +79,6 @@ def solve_command(argv: list[str]) -> int:
         default=MAX_SECONDS,
         help=f"search budget in seconds (default {MAX_SECONDS:g})",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     if args.max_states < 1 or args.max_seconds <= 0:
         raise UserError("--max-states and --max-seconds must be positive")

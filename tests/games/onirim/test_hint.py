@@ -7,8 +7,9 @@ import random
 from companion.games.onirim.hint import HintSettings, hint
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Nightmare, OpenDoor, Play
-from companion.games.onirim.simulate import simulate, wilson
+from companion.games.onirim.simulate import simulate
 from companion.games.onirim.strategy import greedy_action
+from companion.games.playout import wilson
 
 from .helpers import position
 

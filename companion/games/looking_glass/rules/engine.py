@@ -256,10 +256,7 @@ class LookingGlassEngine:
             raise IllegalAction("players alternate turns", f"it is seat {seat}'s turn")
         r = cast(Round, state.round)  # and a round
         lay = self.layout(r.layout)
-        try:
-            half, cell = lay.locate(action.position)
-        except ValueError as exc:
-            raise IllegalAction("a pick names a position of the layout", str(exc)) from None
+        half, cell = _locate(lay, action.position, "a pick names a position of the layout")
         if (r.taken >> cell) & 1:
             raise IllegalAction("a card can be taken once", f"{action.position} is already taken")
         if lay.cover_masks[cell] & ~r.taken and not covered_ok:
@@ -279,10 +276,7 @@ class LookingGlassEngine:
         if r is None or (r.hands is not None and r.taken == self.layout(r.layout).full_mask):
             raise IllegalAction("an unread card is named during its round", "no round is open")
         lay = self.layout(r.layout)
-        try:
-            half, cell = lay.locate(action.position)
-        except ValueError as exc:
-            raise IllegalAction("a card is named at a position of the layout", str(exc)) from None
+        half, cell = _locate(lay, action.position, "a card is named at a position of the layout")
         if r.cards[half][cell] is not None:
             raise IllegalAction(
                 "only an unread card is named", f"{action.position} holds {r.cards[half][cell]}"
@@ -535,6 +529,14 @@ class LookingGlassEngine:
 
     action_to_json = staticmethod(A.action_to_json)
     action_from_json = staticmethod(A.action_from_json)
+
+
+def _locate(lay: Layout, position: str, rule: str) -> tuple[int, int]:
+    """A position's (half, cell) in the layout; a name it does not have breaks `rule`."""
+    try:
+        return lay.locate(position)
+    except ValueError as exc:
+        raise IllegalAction(rule, str(exc)) from None
 
 
 def _result_json(x: RoundResult) -> dict[str, Any]:

@@ -59,6 +59,7 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    answer_draft,
     question_draft,
     table_is_right_draft,
 )
@@ -604,15 +605,11 @@ class LookingGlassTable:
         return drafts + self._maybe_reveal(self.state, hands)
 
     def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
-        q = self.open_questions.get(payload.question)
-        if q is None:
-            raise UserError(f"no open question {payload.question!r}")
+        q, answered = answer_draft(self.open_questions, payload, seat)
         values = [c["value"] for c in q.choices]
         answer = payload.answer
-        if answer not in values:
-            raise UserError(f"answer must be one of {values}")
         other = next((v for v in values if v != answer), None)
-        drafts = [EventDraft(ANSWER_KIND, {"question": q.id, "answer": answer, "seat": seat})]
+        drafts = [answered]
         if q.id.startswith("pick-"):
             if answer == NOTHING_TAKEN:
                 self.tracker.withdraw(*[v for v in values if v != NOTHING_TAKEN])

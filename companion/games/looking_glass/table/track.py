@@ -293,17 +293,17 @@ class GlassTracker:
                 )
             self.card_px = 1.3 * sorted(nn)[len(nn) // 2]
         self.layout = layout
-        self.first_gone = None
-        self.asked = []
-        self.unread_pairs = []
-        self.last_view = {}
-        self._candidate = None
-        self.steady = None
+        self._forget_picks()
 
     def reset(self) -> None:
         """Forget the round: wait for the next deal."""
         self.slots = {}
         self._deal_votes = []
+        self._forget_picks()
+
+    def _forget_picks(self) -> None:
+        """What the picks of a round leave behind, gone when a glass is dealt and when the
+        round is given up alike (one list, so neither forgets a field the other clears)."""
         self._candidate = None
         self.first_gone = None
         self.asked = []

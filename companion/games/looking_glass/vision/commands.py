@@ -9,9 +9,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from companion.cli_args import data_file, game_parser, read_parser, report_teach_problems
+from companion.cli_args import (
+    data_file,
+    game_parser,
+    print_readings,
+    print_taught,
+    read_parser,
+    render_folder,
+    teach_parser,
+)
 from companion.errors import UserError
+
+if TYPE_CHECKING:
+    from companion.games.looking_glass.vision.read import Reading
 
 GAME = "looking-glass"
 READERS = ("light-border", "staged")
@@ -40,13 +52,9 @@ def render_main(argv: list[str]) -> int:
         help="print a JSON summary: every file written, with its truth",
     )
     a = p.parse_args(argv)
-    if a.count < 0:
-        raise UserError("--count must be >= 0")
+    out = render_folder(a, least=0)
     from companion.games.looking_glass.vision.render import render_set
 
-    out = Path(a.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} exists and is not a folder")
     paths = render_set(a.seed, a.count, out)
     if a.json:
         print(json.dumps(_render_summary(a.seed, out, paths)))
@@ -79,15 +87,11 @@ def _render_summary(seed: int, out: Path, paths: list[str]) -> dict:
 
 
 def teach_main(argv: list[str]) -> int:
-    p = game_parser(
-        "teach",
+    p = teach_parser(
         GAME,
         "Teach your own copy of the deck: DIR holds one photo per card id, "
         "named <card-id>.png or .jpg, each card face up and upright.",
     )
-    p.add_argument("dir", help="folder of teach photos")
-    p.add_argument("--library", help="card library file (default: in the data dir)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
     a = p.parse_args(argv)
     from companion.games.looking_glass.rules.deck import load_deck
     from companion.games.looking_glass.vision.teach import photos_in, teach_photos
@@ -103,23 +107,8 @@ def teach_main(argv: list[str]) -> int:
     lib = taught.library
     path = _library_path(a.library)
     lib.save(path)
-    if a.json:
-        print(
-            json.dumps(
-                {
-                    "library": str(path),
-                    "cards": lib.ids,
-                    "card_mm": [63.0, lib.shape.height_mm],
-                    "border_mm": lib.shape.border_mm,
-                    "refused": taught.refused,
-                    "warnings": taught.warnings,
-                }
-            )
-        )
-    else:
-        print(f"taught {len(lib.ids)} of {len(photos)} cards -> {path}")
-        report_teach_problems(taught.refused, taught.warnings)
-    return 0
+    shape = {"card_mm": [63.0, lib.shape.height_mm], "border_mm": lib.shape.border_mm}
+    return print_taught(taught, lib.ids, path, len(photos), a.json, extra=shape)
 
 
 def read_main(argv: list[str]) -> int:
@@ -127,8 +116,8 @@ def read_main(argv: list[str]) -> int:
         GAME,
         "Read the Looking Glass from photographs: every card whose upper half "
         "can be seen, its centre, whether it is covered, and the layout card.",
+        library=True,
     )
-    p.add_argument("--library", help="card library file (default: in the data dir)")
     p.add_argument(
         "--reader",
         choices=READERS,
@@ -141,30 +130,26 @@ def read_main(argv: list[str]) -> int:
     from companion.games.looking_glass.vision.library import Library
     from companion.games.looking_glass.vision.read import Reader
     from companion.games.looking_glass.vision.reader import StagedReader
-    from companion.games.looking_glass.vision.teach import read_image
     from companion.vision.image_file import check_image_format
 
-    for img in a.images:  # check every input before printing anything
+    for img in a.images:  # check every input before the (slow) library loads
         check_image_format(img)
     lib = Library.load(_library_path(a.library))
     reader = StagedReader(lib) if a.reader == "staged" else Reader(lib)
-    for img in a.images:
-        reading = reader.read(read_image(Path(img)))
-        out = reading.to_json(img)
-        if a.json:
-            print(json.dumps(out), flush=True)
-        else:
-            named = sum(1 for c in out["cards"] if c["card"])
-            print(
-                f"{img}: {len(out['cards'])} cards ({named} identified), "
-                f"layout {out['layout'] or 'unknown'}"
-            )
-            for c in out["cards"]:
-                print(
-                    f"  {c['position']:>9} {c['card'] or '?':<18} "
-                    f"{'covered' if c['covered'] else 'free':<8} {c['confidence']:.2f}"
-                )
-    return 0
+    return print_readings(a.images, reader.read, describe, a.json)
+
+
+def describe(reading: Reading) -> str:
+    """A reading in words: the cards found and named and the layout, then a line per card."""
+    out = reading.to_json("")
+    named = sum(1 for c in out["cards"] if c["card"])
+    lines = [f"{len(out['cards'])} cards ({named} identified), layout {out['layout'] or 'unknown'}"]
+    lines += [
+        f"  {c['position']:>9} {c['card'] or '?':<18} "
+        f"{'covered' if c['covered'] else 'free':<8} {c['confidence']:.2f}"
+        for c in out["cards"]
+    ]
+    return "\n".join(lines)
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {

@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from functools import cached_property
 from typing import Any
 
-from companion.games.base import CHANCE, IllegalAction, require
+from companion.games.base import CHANCE, BoardEngine, IllegalAction, require
 from companion.games.mirror_mansion.rules.actions import (
     Action,
     Award,
@@ -100,17 +99,10 @@ RULE_PULL = "pull a card only when the sought motif was seen, and never the wind
 RULE_DROPS = "take exactly the drops earned"
 
 
-class MirrorMansionEngine:
+class MirrorMansionEngine(BoardEngine[Board]):
     game_id = "mirror-mansion"
 
-    def __init__(self, board: Board | None = None) -> None:
-        """A board given stands in for the model's, which is read on first use (the engine
-        is created at import)."""
-        if board is not None:
-            self.board = board
-
-    @cached_property
-    def board(self) -> Board:
+    def load_board(self) -> Board:
         return load_board()
 
     # --- protocol ---------------------------------------------------------------------

@@ -103,6 +103,7 @@ from companion.live.table_game import (
     Question,
     answer_draft,
     question_draft,
+    start_state,
     table_is_right_draft,
 )
 from companion.store import Event, Session
@@ -129,11 +130,7 @@ class MirrorMansionTable:
     game_id = "mirror-mansion"
 
     def __init__(self, settings: Any, session: Session) -> None:
-        players = len(session.seats)
-        try:
-            self.state = ENGINE.new_game(players, dict(session.options))
-        except ValueError as exc:
-            raise UserError(f"Mirror Mansion: {exc}") from None
+        self.state = start_state(ENGINE, session, "Mirror Mansion")
         self.settings = settings
         self.session = session
         self.board: Board = load_board()

@@ -16,13 +16,13 @@ import numpy as np
 from pydantic import ValidationError
 
 from companion.cli_args import (
-    CommandParser,
-    add_render_arguments,
     print_readings,
     read_json_file,
     read_parser,
     render_conditions,
     render_folder,
+    render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.errors import UserError
@@ -37,12 +37,13 @@ GAME = "mirror-mansion"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of the Mirror Mansion box with their answer keys "
+    parser = render_parser(
+        GAME,
+        "Write photographs of the Mirror Mansion box with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read mirror-mansion --json`).",
+        over="box",
+        camera=True,
     )
-    add_render_arguments(parser, over="box", camera=True)
     parser.add_argument(
         "--style",
         choices=["house", "random"],
@@ -119,10 +120,7 @@ def describe(state: BoxState) -> str:
     if state.door is not None:
         parts.append(f"door {list(state.door.cell)} {state.door.slot}")
     parts.append(f"window {state.window or 'unknown'}")
-    text = ", ".join(parts)
-    if state.warnings:
-        text += " (" + "; ".join(state.warnings) + ")"
-    return text
+    return with_warnings(", ".join(parts), state.warnings)
 
 
 def read(argv: list[str]) -> int:

@@ -63,6 +63,19 @@ CHANCE_PHASES = frozenset({"setup", "prophecy-look", "refill", "nightmare-look",
 OPTIONS = ("mirrors", "hard", "glyphs")
 
 
+TURN_RULE = "a card is played or discarded only on a turn"
+PLAYER_PHASES: dict[type, tuple[str, str]] = {
+    Play: ("turn", TURN_RULE),
+    Discard: ("turn", TURN_RULE),
+    Pair: ("turn", TURN_RULE),
+    Prophecy: ("prophecy", "a prophecy follows discarding a Key"),
+    OpenDoor: ("door", "a Door is opened when it is drawn"),
+    Nightmare: ("nightmare", "a Nightmare is resolved when it is drawn"),
+    Pick: ("effect", "cards are picked only inside a Mirror's effect"),
+}
+"""The player's actions: the phase each is taken in, and the rule broken out of it."""
+
+
 class OnirimEngine:
     game_id = "onirim"
 
@@ -271,11 +284,12 @@ class OnirimEngine:
             return self._settle(self._reveal(self._take_from_deck(state, action.cards), action))
         if self.current_player(state) == CHANCE:
             raise IllegalAction("chance acts now", f"phase {phase} waits for a draw or a look")
+        wanted = PLAYER_PHASES.get(type(action))
+        if wanted is None:
+            raise IllegalAction("not an Onirim action", repr(action))
+        if phase != wanted[0]:
+            raise IllegalAction(wanted[1], f"phase is {phase}")
         if isinstance(action, Play | Discard | Pair):
-            if phase != "turn":
-                raise IllegalAction(
-                    "a card is played or discarded only on a turn", f"phase is {phase}"
-                )
             state = evolve(state, turns=state.turns + 1)
             if isinstance(action, Play):
                 return self._settle(self._play(state, action.card))
@@ -283,28 +297,16 @@ class OnirimEngine:
                 return self._settle(self._discard(state, action.card))
             return self._settle(self._pair(state, action))
         if isinstance(action, Prophecy):
-            if phase != "prophecy":
-                raise IllegalAction("a prophecy follows discarding a Key", f"phase is {phase}")
             return self._settle(self._prophecy(state, action))
         if isinstance(action, OpenDoor):
-            if phase != "door":
-                raise IllegalAction("a Door is opened when it is drawn", f"phase is {phase}")
             return self._settle(self._open_door(state, action.open))
         if isinstance(action, Nightmare):
-            if phase != "nightmare":
-                raise IllegalAction("a Nightmare is resolved when it is drawn", f"phase is {phase}")
             return self._settle(self._nightmare(state, action))
-        if isinstance(action, Pick):
-            if phase != "effect":
-                raise IllegalAction(
-                    "cards are picked only inside a Mirror's effect", f"phase is {phase}"
-                )
-            if action.card not in effects.pick_options(self.deck, state):
-                raise IllegalAction(
-                    effects.pick_rule(self.deck, state), f"{action.card} cannot be picked"
-                )
-            return self._settle(self._pick(state, action.card))
-        raise IllegalAction("not an Onirim action", repr(action))
+        if action.card not in effects.pick_options(self.deck, state):
+            raise IllegalAction(
+                effects.pick_rule(self.deck, state), f"{action.card} cannot be picked"
+            )
+        return self._settle(self._pick(state, action.card))
 
     def _settle(self, state: OnirimState) -> OnirimState:
         """The game is won the moment the Doors (and required Mirrors) are all in play."""

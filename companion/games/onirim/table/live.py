@@ -88,11 +88,13 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    answer_draft,
     question_draft,
+    start_state,
     table_is_right_draft,
 )
 from companion.live.tracking import Breach
-from companion.store import PUBLIC, Event, Session, seat_visibility
+from companion.store import PUBLIC, Event, Session
 
 log = logging.getLogger(__name__)
 
@@ -149,12 +151,9 @@ class OnirimTable:
     game_id = "onirim"
 
     def __init__(self, settings: Any, session: Session) -> None:
-        if len(session.seats) != 1:
-            raise UserError("Onirim is played solo here: one seat")
-        try:
-            self.state: OnirimState = ENGINE.new_game(1, dict(session.options))
-        except ValueError as exc:
-            raise UserError(f"Onirim: {exc}") from None
+        self.state: OnirimState = start_state(
+            ENGINE, session, "Onirim", range(1, 2), "Onirim is played solo here: one seat"
+        )
         from companion.games.onirim.vision.layout import load_layout
 
         self.settings = settings
@@ -490,19 +489,8 @@ class OnirimTable:
         return seat
 
     def _answer(self, c: Answer, seat: int | None) -> list[EventDraft]:
-        question = self.open_questions.get(c.question)
-        if question is None:
-            raise UserError(f"no open question {c.question!r}")
-        values = [ch["value"] for ch in question.choices]
-        if c.answer not in values:
-            raise UserError("the answer must be one of the choices offered")
-        drafts = [
-            EventDraft(
-                ANSWER_KIND,
-                {"question": question.id, "answer": c.answer, "seat": seat},
-                question_visibility(question),
-            )
-        ]
+        question, answered = answer_draft(self.open_questions, c, seat)
+        drafts = [answered]
         if question.id.startswith("turn.") and c.answer != PUT_BACK:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
@@ -653,10 +641,6 @@ def _missing(seen: Table, want: Table) -> str:
     read = {m.mirror: m for m in seen.mirrors}
     parts += [f"the {m.mirror.title()} Mirror" for m in want.mirrors if read.get(m.mirror) != m]
     return ", ".join(parts) or "some"
-
-
-def question_visibility(question: Question) -> str:
-    return PUBLIC if question.seat is None else seat_visibility(question.seat)
 
 
 def _without_one(cards: tuple[str, ...], card: str | None) -> list[str]:

@@ -175,6 +175,17 @@ class Lag:
         return out
 
 
+def changed_mirrors(seen: Table, want: Table) -> list[tuple[MirrorLie, MirrorLie]] | None:
+    """The Mirrors the reading sees otherwise than the game has them, paired (seen, game);
+    None when the two do not hold the same Mirrors in the same places."""
+    if len(seen.mirrors) != len(want.mirrors):
+        return None
+    pairs = list(zip(seen.mirrors, want.mirrors, strict=True))
+    if any(s.mirror != w.mirror for s, w in pairs):
+        return None
+    return [(s, w) for s, w in pairs if s != w]
+
+
 def lag(seen: Table, want: Table) -> Lag | None:
     """How `seen` lags behind `want` without anything wrong, or None if it differs otherwise."""
     if seen.labyrinth != want.labyrinth:
@@ -183,14 +194,11 @@ def lag(seen: Table, want: Table) -> Lag | None:
     missing.subtract(seen.doors)
     if any(n < 0 for n in missing.values()):
         return None  # a Door on the table the game has not put into play
-    if len(seen.mirrors) != len(want.mirrors):
+    changed = changed_mirrors(seen, want)
+    if changed is None:
         return None
     unflipped = []
-    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
-        if s.mirror != w.mirror:
-            return None
-        if s == w:
-            continue
+    for s, w in changed:
         if w.explored and not s.explored:
             unflipped.append(w.mirror)
             continue
@@ -462,14 +470,11 @@ def explored_ahead(seen: Table, want: Table) -> bool:
     """Whether `seen` is `want` (a Mirror's fourth card laid, its effect still to be chosen)
     with the player ahead of their taps: the fan's first cards in view, or the Mirror
     already flipped with its cards discarded and the Doors its effect brings laid."""
-    if seen.labyrinth != want.labyrinth or len(seen.mirrors) != len(want.mirrors):
+    changed = changed_mirrors(seen, want)
+    if seen.labyrinth != want.labyrinth or changed is None:
         return False
     flipped, ahead = [], False
-    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
-        if s.mirror != w.mirror:
-            return False
-        if s == w:
-            continue
+    for s, w in changed:
         if w.explored or len(w.under) <= FAN_READ:
             return False
         if not s.explored and s.under == w.under[:FAN_READ]:
@@ -528,14 +533,13 @@ def gap(seen: Table, want: Table) -> int | None:
     Door not fetched, a Mirror not flipped); None when it differs in another way."""
     missing = Counter(want.doors)
     missing.subtract(seen.doors)
-    if any(n < 0 for n in missing.values()) or len(seen.mirrors) != len(want.mirrors):
+    changed = changed_mirrors(seen, want)
+    if any(n < 0 for n in missing.values()) or changed is None:
         return None
     n = _seq_gap(seen.labyrinth, want.labyrinth)
     if n is None:
         return None
-    for s, w in zip(seen.mirrors, want.mirrors, strict=True):
-        if s.mirror != w.mirror:
-            return None
+    for s, w in changed:
         if w.explored and not s.explored:
             continue
         if s.explored != w.explored:
@@ -545,7 +549,7 @@ def gap(seen: Table, want: Table) -> int | None:
             return None
         n += m
     if seen.discard_top != want.discard_top and not any(
-        w.explored and not s.explored for s, w in zip(seen.mirrors, want.mirrors, strict=True)
+        w.explored and not s.explored for s, w in changed
     ):
         n += 1
     return n

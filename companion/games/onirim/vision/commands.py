@@ -5,18 +5,24 @@ Merged into the game's `commands.VERBS` (see VISION_VERBS), so OpenCV loads only
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.cli_args import (
     CommandParser,
     data_file,
+    print_readings,
+    print_taught,
     read_parser,
-    report_teach_problems,
+    render_folder,
+    teach_parser,
     write_photo,
 )
 from companion.errors import UserError
+
+if TYPE_CHECKING:
+    from companion.games.onirim.vision.reading import TableReading
 
 GAME = "onirim"
 STYLES = ("random", "house")
@@ -48,12 +54,8 @@ def render_main(argv: list[str]) -> int:
         help="random: every design choice of the deck drawn from the seed; house: one fixed design",
     )
     a = p.parse_args(argv)
-    if not 0 <= a.count <= 100_000:
-        raise UserError("--count must be between 0 and 100000")
-    out = Path(a.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    (out / "teach").mkdir(parents=True, exist_ok=True)
+    out = render_folder(a, least=0)
+    (out / "teach").mkdir(exist_ok=True)
     import numpy as np
 
     layout = load_layout()
@@ -80,15 +82,12 @@ def _library_path(arg: str | None) -> Path:
 def teach_main(argv: list[str]) -> int:
     from companion.games.onirim.vision.teach import photos_in, required_ids, teach_photos
 
-    p = CommandParser(
-        prog=f"companion teach {GAME}",
-        description="Teach your own Onirim deck: DIR holds one photo per card type, named "
+    p = teach_parser(
+        GAME,
+        "Teach your own Onirim deck: DIR holds one photo per card type, named "
         "<card>.jpg or .png (red-sun.jpg, door-blue.jpg, nightmare.jpg, mirror-sun.jpg, "
         "mirror-sun-explored.jpg, ...), each card face up and upright on the table.",
     )
-    p.add_argument("dir", help="folder of teach photos")
-    p.add_argument("--library", help="card library file (default: in the data dir)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
     a = p.parse_args(argv)
     folder = Path(a.dir)
     if not folder.is_dir():
@@ -102,26 +101,10 @@ def teach_main(argv: list[str]) -> int:
     taught = teach_photos(photos)
     path = _library_path(a.library)
     taught.library.save(path)
-    if a.json:
-        print(
-            json.dumps(
-                {
-                    "library": str(path),
-                    "cards": taught.library.ids,
-                    "refused": taught.refused,
-                    "warnings": taught.warnings,
-                }
-            )
-        )
-        return 0
-    print(f"taught {len(taught.library.ids)} of {len(photos)} card types -> {path}")
-    report_teach_problems(taught.refused, taught.warnings)
-    return 0
+    return print_taught(taught, taught.library.ids, path, len(photos), a.json, "card types")
 
 
 def read_main(argv: list[str]) -> int:
-    import cv2
-
     from companion.games.onirim.vision.read import TableReader
     from companion.games.onirim.vision.teach import load_library
     from companion.vision.image_file import check_image_format
@@ -130,34 +113,31 @@ def read_main(argv: list[str]) -> int:
         GAME,
         "Read a solo Onirim table from photographs: the labyrinth, the Doors, the "
         "Mirrors with the cards under them and the discard pile's top card.",
+        library=True,
     )
-    p.add_argument("--library", help="card library file (default: in the data dir)")
     a = p.parse_args(argv)
-    for img in a.images:  # every input checked before any output
+    for img in a.images:  # every input checked before the (slow) library loads
         check_image_format(img)
     reader = TableReader(load_library(_library_path(a.library)))
-    for img in a.images:
-        image = cv2.imread(img, cv2.IMREAD_COLOR)
-        if image is None:
-            raise UserError(f"{img} is not an image OpenCV can read")
-        out = reader.read(image).to_json(img)
-        if a.json:
-            print(json.dumps(out), flush=True)
-            continue
-        mirrors = ", ".join(
-            f"{m['mirror']}{' (explored)' if m['explored'] else ''}"
-            + (f" [{' '.join(str(c) for c in m['under'])}]" if m["under"] else "")
-            for m in out["mirrors"]
-        )
-        print(
-            f"{img}: labyrinth {' '.join(str(c) for c in out['labyrinth']) or '(empty)'}; "
-            f"doors {' '.join(out['doors']) or 'none'}; mirrors {mirrors or 'none'}; "
-            f"discard {out['discard_top']}",
-            flush=True,
-        )
-        for w in out["warnings"]:
-            print(f"  warning: {w}", flush=True)
-    return 0
+    return print_readings(a.images, reader.read, describe, a.json)
+
+
+def describe(reading: TableReading) -> str:
+    """A reading in words: the labyrinth, the Doors, the Mirrors and the discard pile's top
+    card, then a line per warning."""
+    out = reading.to_json("")
+    mirrors = ", ".join(
+        f"{m['mirror']}{' (explored)' if m['explored'] else ''}"
+        + (f" [{' '.join(str(c) for c in m['under'])}]" if m["under"] else "")
+        for m in out["mirrors"]
+    )
+    lines = [
+        f"labyrinth {' '.join(str(c) for c in out['labyrinth']) or '(empty)'}; "
+        f"doors {' '.join(out['doors']) or 'none'}; mirrors {mirrors or 'none'}; "
+        f"discard {out['discard_top']}"
+    ]
+    lines += [f"  warning: {w}" for w in out["warnings"]]
+    return "\n".join(lines)
 
 
 VISION_VERBS: dict[str, Callable[[list[str]], int]] = {

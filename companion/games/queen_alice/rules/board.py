@@ -9,14 +9,13 @@ each colour is derived here, once, from its final row.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import model_int, models_dir, read_model_toml
 
 Cell = tuple[int, int]
 COLOURS: tuple[str, ...] = ("red", "white")
@@ -91,13 +90,6 @@ class Board:
         return self.row_resources[cell[0]], self.column_actions[cell[1]]
 
 
-def _int(table: dict[str, Any], key: str, where: str, low: int) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise UserError(f"{where}: [{key}] must be a whole number >= {low}")
-    return value
-
-
 def _cell(value: Any, where: str, rows: int, cols: int) -> Cell:
     if (
         not isinstance(value, list)
@@ -121,7 +113,7 @@ def _names(
 def board_from_toml(data: dict[str, Any], where: str) -> Board:
     """A board from board.toml's contents; every mistake is one UserError naming the key."""
     grid = data.get("grid", {})
-    rows, cols = _int(grid, "rows", where, 2), _int(grid, "cols", where, 1)
+    rows, cols = model_int(grid, "rows", where, 2), model_int(grid, "cols", where, 1)
     if rows % 2 or cols % 2 == 0:
         raise UserError(
             f"{where}: rows must be even and cols odd (two central rows, "
@@ -138,7 +130,7 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
     if actions[cols // 2] != "wild":
         raise UserError(f"{where}: the central column must give the wild action")
     finals = data.get("final_rows", {})
-    final_rows = {c: _int(finals, c, where, 0) for c in COLOURS}
+    final_rows = {c: model_int(finals, c, where, 0) for c in COLOURS}
     if sorted(final_rows.values()) != [0, rows - 1]:
         raise UserError(f"{where}: [final_rows] must be 0 and {rows - 1}, one per colour")
     spawn = data.get("respawn", {})
@@ -165,8 +157,8 @@ def board_from_toml(data: dict[str, Any], where: str) -> Board:
         respawn,
         tiles,
         captures=_capture_rewards(data, where),
-        jailer_time=_int(data.get("rescue", {}), "jailer_time", where, 0),
-        promotion_pawprint=_int(data.get("promotion", {}), "pawprint", where, 0),
+        jailer_time=model_int(data.get("rescue", {}), "jailer_time", where, 0),
+        promotion_pawprint=model_int(data.get("promotion", {}), "pawprint", where, 0),
     )
 
 
@@ -193,17 +185,8 @@ def pieces_from_list(value: Any, rows: int, cols: int, where: str) -> tuple[Piec
     return tuple(pieces)
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"missing model file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path} is not valid TOML: {exc}") from None
-
-
 @lru_cache(maxsize=4)
 def load_board(folder: Path | None = None) -> Board:
     """The board model from `models/queen-alice/` (or `folder`)."""
     path = (folder or models_dir() / "queen-alice") / "board.toml"
-    return board_from_toml(read_toml(path), str(path))
+    return board_from_toml(read_model_toml(path), str(path))

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.games.queen_alice.rules.board import COLOURS, KINDS, read_toml
-from companion.paths import models_dir
+from companion.games.queen_alice.rules.board import COLOURS, KINDS
+from companion.paths import models_dir, read_model_toml
 
 ACTIONS: tuple[str, ...] = ("hearts", "spades", "clubs", "diamonds")
 LEVELS: tuple[str, ...] = ("bronze", "silver", "gold")
@@ -329,6 +329,18 @@ def _per_colour(table: Any, where: str) -> dict[str, Any]:
     return table
 
 
+def _reward_rows(table: Any, at: str, name: str) -> dict[str, tuple[tuple[Reward, ...], ...]]:
+    """Each colour's rows of rewards, read one way for the garden's zones and the wall's rows
+    (an error names the file, the track and the colour)."""
+    return {
+        c: tuple(
+            tuple(reward(r, f"{at} {name} {c}") for r in row)
+            for row in _per_colour(table, f"{at} [{name}]")[c]
+        )
+        for c in COLOURS
+    }
+
+
 def _cells(value: Any, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
     table = _per_colour(value or {"red": [], "white": []}, where)
     return {c: tuple((int(a), int(b)) for a, b in table[c]) for c in COLOURS}
@@ -365,13 +377,7 @@ def components_from_toml(
     time_t, cubes = court.get("time", {}), court.get("cubes", {})
     at = f"{where}/actions.toml"
     garden_t = acts.get("garden", {})
-    garden = {
-        c: tuple(
-            tuple(reward(r, f"{at} garden {c}") for r in zone)
-            for zone in _per_colour(garden_t, f"{at} [garden]")[c]
-        )
-        for c in COLOURS
-    }
+    garden = _reward_rows(garden_t, at, "garden")
     msg = acts.get("messengers", {})
     spaces = []
     for i, s in enumerate(msg.get("spaces", [])):
@@ -439,13 +445,7 @@ def components_from_toml(
         if not {k for k, _ in b.cost} <= set(books):
             raise UserError(f"{at}: bookmark {b.id}: cost names a Book colour not in book_colours")
     wall_t = acts.get("wall", {})
-    wall = {
-        c: tuple(
-            tuple(reward(r, f"{at} wall {c}") for r in row)
-            for row in _per_colour(wall_t, f"{at} [wall]")[c]
-        )
-        for c in COLOURS
-    }
+    wall = _reward_rows(wall_t, at, "wall")
     at = f"{where}/paths.toml"
     crowns_t = paths.get("crowns", {})
     alice = {
@@ -690,7 +690,7 @@ def load_components(folder: Path | None = None) -> Components:
     """Every component file of `models/queen-alice/` (or `folder`)."""
     base = folder or models_dir() / "queen-alice"
     files = {
-        name: read_toml(base / f"{name}.toml")
+        name: read_model_toml(base / f"{name}.toml")
         for name in (
             "cards",
             "courtier",

@@ -166,29 +166,27 @@ class QueenAliceEngine:
         )
         three = players == 3
 
-        def covered(cells: dict[str, tuple[Cell, ...]], colour: str, a: int, b: int) -> bool:
-            return three and (a, b) in cells[colour]
+        def covered(
+            grid: dict[str, tuple[tuple[Any, ...], ...]], cells: dict[str, tuple[Cell, ...]]
+        ) -> tuple[tuple[tuple[bool, ...], ...], ...]:
+            """Per colour, which spaces of each row (the garden's zones, the wall's rows) are
+            covered: only in a three-player game, the spaces the board lists."""
+            return tuple(
+                tuple(
+                    tuple(three and (r, k) in cells[c] for k in range(len(row)))
+                    for r, row in enumerate(grid[c])
+                )
+                for c in COLOURS
+            )
 
         return State(
             players=players,
             readings=tuple(sorted(chosen.items())),
             crowns_left=comp.crowns[players],
-            garden=tuple(
-                tuple(
-                    tuple(covered(comp.garden_covered, c, z, s) for s in range(len(zone)))
-                    for z, zone in enumerate(comp.garden[c])
-                )
-                for c in COLOURS
-            ),
+            garden=covered(comp.garden, comp.garden_covered),
             tree_books=tuple(tuple(s.book for s in comp.tree) for _ in COLOURS),
             bookmarks=tuple(b.copies for b in comp.bookmarks),
-            wall=tuple(
-                tuple(
-                    tuple(covered(comp.wall_covered, c, r, k) for k in range(len(row)))
-                    for r, row in enumerate(comp.wall[c])
-                )
-                for c in COLOURS
-            ),
+            wall=covered(comp.wall, comp.wall_covered),
             flowers_left=(comp.flower_supply,) * len(comp.flowers),
             train_deck=tuple(sorted(comp.train)),
             market=tuple((None, None, None) for _ in LEVELS),

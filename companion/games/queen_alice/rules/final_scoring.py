@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import UserError
-from companion.games.queen_alice.rules.board import COLOURS, read_toml
-from companion.paths import models_dir
+from companion.games.queen_alice.rules.board import COLOURS
+from companion.paths import models_dir, read_model_toml
 
 READINGS: tuple[str, ...] = ("advanced_most", "throne_first")
 CAT_LEVELS: dict[str, int] = {"none": 0, "x1": 1, "x2": 2}
@@ -147,7 +147,7 @@ def final_score(end: GameEnd, rules: ScoringRules) -> FinalScore:
 def load_scoring_rules(folder: Path | None = None) -> ScoringRules:
     """The scoring model from `models/queen-alice/scoring.toml` (or `folder`)."""
     path = (folder or models_dir() / "queen-alice") / "scoring.toml"
-    data = read_toml(path)
+    data = read_model_toml(path)
     coronation, wishes = data.get("coronation", {}), data.get("wishes", {})
     crown_ip, per_colour = coronation.get("crown_ip"), wishes.get("per_colour")
     reading = coronation.get("reading")

@@ -102,6 +102,7 @@ from companion.live.table_game import (
     Question,
     answer_draft,
     question_draft,
+    start_state,
     table_is_right_draft,
 )
 from companion.live.tracking import Breach
@@ -130,12 +131,9 @@ class QueenAliceTable:
     game_id = "queen-alice"
 
     def __init__(self, settings: Any, session: Session) -> None:
-        if not 2 <= len(session.seats) <= 4:
-            raise UserError("Queen Alice is for 2 to 4 players")
-        try:
-            self.state: State = ENGINE.new_game(len(session.seats), dict(session.options))
-        except ValueError as exc:
-            raise UserError(f"Queen Alice: {exc}") from None
+        self.state: State = start_state(
+            ENGINE, session, "Queen Alice", range(2, 5), "Queen Alice is for 2 to 4 players"
+        )
         self.settings = settings
         self.session = session
         self.names = list(session.seats)

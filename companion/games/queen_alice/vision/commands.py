@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.cli_args import (
-    CommandParser,
-    add_render_arguments,
     print_readings,
     read_parser,
     render_conditions,
     render_folder,
+    render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.games.queen_alice.vision.geometry import load_geometry
@@ -28,12 +28,12 @@ GAME = "queen-alice"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of the Central board from above with their answer "
+    parser = render_parser(
+        GAME,
+        "Write photographs of the Central board from above with their answer "
         "keys (NNNN.jpg + NNNN.json in the shape of `companion read queen-alice --json`).",
+        over="board",
     )
-    add_render_arguments(parser, over="board")
     args = parser.parse_args(argv)
     out = render_folder(args)
     conditions = Conditions(**render_conditions(args))
@@ -60,8 +60,7 @@ def describe(reading: BoardReading) -> str:
     parts.append(
         "alice: " + ", ".join(f"{c} {'?' if i is None else i}" for c, i in reading.alice.items())
     )
-    text = "; ".join(parts)
-    return text + (f" ({'; '.join(reading.warnings)})" if reading.warnings else "")
+    return with_warnings("; ".join(parts), reading.warnings)
 
 
 def read(argv: list[str]) -> int:

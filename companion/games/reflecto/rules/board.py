@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir, read_model_toml
+from companion.paths import model_int, models_dir, read_model_toml
 
 Cell = tuple[int, int]
 """A square: (row counted from player 0's side, column counted from player 0's left)."""
@@ -65,19 +65,12 @@ class Board(Grid):
     words: tuple[str, ...]
 
 
-def _int(table: dict[str, Any], key: str, where: str, low: int) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise UserError(f"{where}: [{key}] must be a whole number >= {low}")
-    return value
-
-
 def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) -> Board:
     """A board from the two files' contents; every mistake is one UserError naming the key."""
     grid, screens, rules = board.get("grid", {}), board.get("screens", {}), board.get("words", {})
-    per_player = _int(screens, "per_player", where, 1)
-    rows, cols = _int(grid, "rows", where, 3), _int(grid, "cols", where, per_player)
-    letters = _int(screens, "letter_screens", where, 1)
+    per_player = model_int(screens, "per_player", where, 1)
+    rows, cols = model_int(grid, "rows", where, 3), model_int(grid, "cols", where, per_player)
+    letters = model_int(screens, "letter_screens", where, 1)
     if letters > per_player:
         raise UserError(f"{where}: letter_screens ({letters}) exceeds per_player ({per_player})")
     listed = words.get("words", [])
@@ -88,9 +81,9 @@ def board_from_toml(board: dict[str, Any], words: dict[str, Any], where: str) ->
         cols=cols,
         screens_per_player=per_player,
         letter_screens=letters,
-        spare_letter_tiles=_int(screens, "spare_letter_tiles", where, 0),
-        min_letters=_int(rules, "min_letters", where, 1),
-        max_letters_per_screen=_int(rules, "max_letters_per_screen", where, 1),
+        spare_letter_tiles=model_int(screens, "spare_letter_tiles", where, 0),
+        min_letters=model_int(rules, "min_letters", where, 1),
+        max_letters_per_screen=model_int(rules, "max_letters_per_screen", where, 1),
         words=tuple(w.upper() for w in listed),
     )
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import cached_property
 from typing import Any
 
-from companion.games.base import IllegalAction, require
+from companion.games.base import BoardEngine, IllegalAction, require
 from companion.games.reflecto.rules.actions import (
     Action,
     Done,
@@ -77,17 +76,10 @@ def screen_ids(seat: int, columns: list[int]) -> list[str]:
     return [f"{SEAT_LETTERS[seat]}{c}" for c in columns]
 
 
-class ReflectoEngine:
+class ReflectoEngine(BoardEngine[Board]):
     game_id = "reflecto"
 
-    def __init__(self, board: Board | None = None) -> None:
-        """A board given stands in for the model's, which is read on first use (the engine
-        is created at import)."""
-        if board is not None:
-            self.board = board
-
-    @cached_property
-    def board(self) -> Board:
+    def load_board(self) -> Board:
         return load_board()
 
     # --- protocol ---------------------------------------------------------------------

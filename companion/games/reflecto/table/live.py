@@ -73,6 +73,7 @@ from companion.live.table_game import (
     Question,
     answer_draft,
     question_draft,
+    start_state,
     table_is_right_draft,
 )
 from companion.store import Event, Session
@@ -110,12 +111,9 @@ class ReflectoTable:
     game_id = "reflecto"
 
     def __init__(self, settings: Any, session: Session) -> None:
-        if len(session.seats) != 2:
-            raise UserError("Reflecto is for 2 players")
-        try:
-            self.state: ReflectoState = ENGINE.new_game(2, dict(session.options))
-        except ValueError as exc:
-            raise UserError(f"Reflecto: {exc}") from None
+        self.state: ReflectoState = start_state(
+            ENGINE, session, "Reflecto", range(2, 3), "Reflecto is for 2 players"
+        )
         self.settings = settings
         self.session = session
         # -- the state (changed only in apply_event) --

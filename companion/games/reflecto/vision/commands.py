@@ -11,13 +11,13 @@ import json
 from collections.abc import Callable
 
 from companion.cli_args import (
-    CommandParser,
-    add_render_arguments,
     print_readings,
     read_json_file,
     read_parser,
     render_conditions,
     render_folder,
+    render_parser,
+    with_warnings,
     write_photo,
 )
 from companion.errors import UserError
@@ -33,12 +33,13 @@ GAME = "reflecto"
 
 
 def render(argv: list[str]) -> int:
-    parser = CommandParser(
-        prog=f"companion render {GAME}",
-        description="Write photographs of a Reflecto board from above with their answer keys "
+    parser = render_parser(
+        GAME,
+        "Write photographs of a Reflecto board from above with their answer keys "
         "(NNNN.jpg + NNNN.json in the shape of `companion read reflecto --json`).",
+        over="board",
+        camera=True,
     )
-    add_render_arguments(parser, over="board", camera=True)
     parser.add_argument(
         "--setup",
         action="store_true",
@@ -105,10 +106,7 @@ def describe(reading: BoardReading) -> str:
     for seat in (0, 1):
         cells = [f"[{s.cell[0]},{s.cell[1]}]" for s in reading.screens if s.owner == seat]
         seats.append(f"seat {seat}: {' '.join(cells) or 'none'}")
-    text = "; ".join(seats)
-    if reading.warnings:
-        text += " (" + "; ".join(reading.warnings) + ")"
-    return text
+    return with_warnings("; ".join(seats), reading.warnings)
 
 
 def read(argv: list[str]) -> int:
