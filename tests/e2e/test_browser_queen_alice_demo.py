@@ -10,6 +10,7 @@ import pytest
 
 from tests.e2e.demo_page import (
     DEMO_CAMERA,
+    SERVER_START_S,
     kinds,
     new_game,
     no_horizontal_scroll,
@@ -26,7 +27,8 @@ PLAYS_SEEN = 4
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_queen_alice_demo_from_new_game_to_the_final_scoring(browser, tmp_path):
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
+    argv = serve_argv(tmp_path / "data", port)
+    with run_server(argv, port, timeout=SERVER_START_S, camera=DEMO_CAMERA) as server:
         page, errors = open_phone(browser, server.base)
         page.on("dialog", lambda dialog: dialog.accept())  # "Show the final scoring ...?"
         new_game(page, "queen-alice", "Ann, Bob")
