@@ -41,6 +41,10 @@ class Frame:
     """Counts up from 0 for one source (a CaptureThread keeps counting across reconnects)."""
     truth: dict[str, Any] | None = None
     """Ground truth of a simulated scene; None for real cameras."""
+    film: Any = None
+    """The simulated scene that filmed it (None: a real camera, or a frame built by hand).
+    "New game" films another scene, and a frame of the old one can still be in flight: its
+    picture and its film time belong to the old game, not to the new one."""
 
 
 class FrameSource(abc.ABC):

@@ -58,7 +58,7 @@ class SimSource(FrameSource):
         film_t = self._index * self.pace / self.fps
         image, truth = self.scene.frame(film_t)
         self._pacer.wait()
-        frame = Frame(image=image, timestamp=film_t, index=self._index, truth=truth)
+        frame = Frame(image, film_t, self._index, truth=truth, film=self.scene)
         self._index += 1
         return frame
 

@@ -54,6 +54,9 @@ class DemoPlayers:
                 log.info("demo tap %s by seat %s dropped: %s", tap.payload, tap.seat, exc)
                 self.dropped += 1
             else:
+                log.debug(
+                    "demo tap %s by seat %s played at film time %.2f", tap.payload, tap.seat, t
+                )
                 self.played += 1
                 took += 1
             self._pending.popleft()

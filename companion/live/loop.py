@@ -152,6 +152,11 @@ class Runtime:
         self._scene: tuple[str, Any] | None = None
         """(session id, its game's sim scene): built once per session, not per camera
         (re)open or game rebuild; a game's scene can be a whole deck taught from photos."""
+        self._scene_lock = threading.Lock()
+        """Held while a scene is built. Right after "New game" the capture thread (opening
+        the camera on the new film) and the perception thread (playing its taps) both ask
+        for it; built twice, the camera filmed one copy while the players were rebuilt for
+        the other and played every tap again from the start (a demo stalled that way)."""
         self._players: tuple[Any, DemoPlayers] | None = None
         """(scene, its scripted players), rebuilt when the scene changes."""
         self._thread: threading.Thread | None = None
@@ -453,12 +458,29 @@ class Runtime:
 
     def sim_scene(self) -> Any:
         """The session's own simulated scene (what the `sim` camera films and the demo players
-        tap from), built once per session: benchmarks and tests replay the very scene the
-        live loop plays."""
-        game, sid = self.game, self.session.id
-        if self._scene is None or self._scene[0] != sid:
-            self._scene = (sid, game.sim_scene(self.settings.camera.seed))
-        return self._scene[1]
+        tap from), built once per session whichever thread asks first: benchmarks and tests
+        replay the very scene the live loop plays. Never take `_lock` while holding
+        `_scene_lock`: `start_session` asks for a scene under `_lock`."""
+        with self._lock:  # the session and its game, as one pair
+            game, sid = self.game, self.session.id
+        with self._scene_lock:
+            if self._scene is not None and self._scene[0] == sid:
+                return self._scene[1]
+            scene = game.sim_scene(self.settings.camera.seed)
+            if sid == self.session.id:  # not kept when another game started meanwhile
+                self._scene = (sid, scene)
+            return scene
+
+    def _of_another_film(self, frame: Any) -> bool:
+        """A `sim` frame filmed from another scene than the session's: one still in flight
+        when "New game" restarted the camera. It shows the old game's table at the old
+        film's time; read by the new game, it would make its tracker see the old board and
+        play the new film's taps due by that time at once, out of step with the film."""
+        film = getattr(frame, "film", None)
+        if film is None or not self._is_sim():
+            return False
+        scene = self.sim_scene()
+        return scene is not None and film is not scene
 
     def _open_source(self) -> Any:
         if self._source_factory is not None:
@@ -551,6 +573,8 @@ class Runtime:
 
     def process(self, frame: Any) -> list[Event]:
         """One frame through registration, the game and the store; returns new events."""
+        if self._of_another_film(frame):
+            return []
         t0, c0 = time.perf_counter(), time.thread_time()
         from companion.vision.markers import detect_markers
 
@@ -583,8 +607,8 @@ class Runtime:
         # the status bar never mixes two frames, nor shows markers without a perception time.
         self.table_status = replace(status, frame=shown)
         with self._lock:
-            if game is not self.game:  # a new session started (or a rebuild) while we looked
-                return []
+            if game is not self.game or self._of_another_film(frame):
+                return []  # a new session started (or a rebuild) while we looked
             if self.storage_error is not None and time.monotonic() < self._retry_storage_at:
                 return []  # the disk refused lately: the tracker waits, it does not move on
             try:
@@ -607,15 +631,18 @@ class Runtime:
             or "t" not in truth
         ):
             return []
-        scene = self.sim_scene()
+        scene, t = self.sim_scene(), float(truth["t"])
         if self._players is None or self._players[0] is not scene:
-            self._players = (scene, DemoPlayers(getattr(scene, "taps", ())))
+            taps = tuple(getattr(scene, "taps", ()))
+            name = type(scene).__name__
+            log.info("demo players: %d taps of %s, from film time %.2f", len(taps), name, t)
+            self._players = (scene, DemoPlayers(taps))
         events: list[Event] = []
 
         def correct(payload: Correction, seat: int | None) -> None:
             events.extend(self.correct(payload, seat))
 
-        self._players[1].step(float(truth["t"]), correct)
+        self._players[1].step(t, correct)
         return events
 
     def _annotate(

@@ -20,6 +20,10 @@ a quarter of a film second a frame, each film frame (4 a second) read by percept
 the film waits for (lock-step), so a loaded machine plays slower instead of skipping holds."""
 DEMO_CAMERA = {"COMPANION_CAMERA__WIDTH": "1280", "COMPANION_CAMERA__HEIGHT": "960", **DEMO_PACE}
 """The size `make run` films at: the films' cards and markers are drawn for it."""
+SERVER_START_S = 120
+"""A demo server builds its first film before it answers: the Queen Alice table at
+`DEMO_CAMERA` size took 30 s on a loaded shared machine, where the 30 s `run_server` gives
+by default ran out before the server answered."""
 
 FILLED_HALVES = """() => {
   // How much of each half of the first screen (below the status bar) the cards fill: the

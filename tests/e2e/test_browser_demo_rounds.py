@@ -14,6 +14,7 @@ from tests.e2e.demo_page import (
     DEMO_CAMERA,
     DEMO_PACE,
     PHONE,
+    SERVER_START_S,
     kinds,
     new_game,
     no_horizontal_scroll,
@@ -116,9 +117,9 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_path):
     port = free_port()
-    with run_server(
-        serve_argv(tmp_path / "data", port), port, camera={**SMALL_CAMERA, **DEMO_PACE}
-    ) as server:
+    camera = {**SMALL_CAMERA, **DEMO_PACE}
+    argv = serve_argv(tmp_path / "data", port)
+    with run_server(argv, port, timeout=SERVER_START_S, camera=camera) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -10,6 +10,7 @@ import pytest
 
 from tests.e2e.demo_page import (
     DEMO_CAMERA,
+    SERVER_START_S,
     kinds,
     new_game,
     no_horizontal_scroll,
@@ -25,7 +26,8 @@ ACTIONS = "#log li[data-kind='reflecto.action'] .words"
 @pytest.mark.timeout(600)  # the demo plays at perception's pace
 def test_a_reflecto_demo_from_new_game_to_the_result(browser, tmp_path):
     port = free_port()
-    with run_server(serve_argv(tmp_path / "data", port), port, camera=DEMO_CAMERA) as server:
+    argv = serve_argv(tmp_path / "data", port)
+    with run_server(argv, port, timeout=SERVER_START_S, camera=DEMO_CAMERA) as server:
         page, errors = open_phone(browser, server.base)
         new_game(page, "reflecto", "Ann, Bob")
         page.wait_for_selector("#panel .rf-board", timeout=60000)
