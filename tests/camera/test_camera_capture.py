@@ -112,19 +112,23 @@ def test_backoff_doubles_between_failed_opens():
 
 
 def test_slow_viewer_never_slows_the_camera():
+    """A viewer that reads nothing for a while does not hold the camera back, and when it
+    reads again it gets the newest frame, not the one after its last (no timing bound: the
+    producer is only required to keep going, however slowly a loaded machine runs it)."""
     log: dict = {}
     cap = CaptureThread(lambda: ScriptedSource(log, [None], period=0.002), name="fast")
     with cap:
         first = cap.wait_for_frame(-1, timeout=2)
         assert first is not None
         before = cap.status().frames
-        time.sleep(0.3)  # a viewer busy with something else
+        deadline = time.monotonic() + 30
+        while cap.status().frames < before + 20 and time.monotonic() < deadline:
+            time.sleep(0.01)  # a viewer busy with something else: it reads nothing
         after = cap.status().frames
         newest = cap.wait_for_frame(first.index, timeout=2)
-        frames_now = cap.status().frames
-    assert after - before > 20  # the producer kept going while nobody read
-    assert newest is not None and newest.index >= frames_now - 3  # the newest, not the next
-    assert cap.status().fps > 50
+    assert after - before >= 20  # the producer kept going while nobody read
+    assert newest is not None and newest.index >= first.index + 20  # the newest, not the next
+    assert cap.status().fps > 0
 
 
 def test_many_viewers_share_frames():
