@@ -35,9 +35,8 @@ START_TIMEOUT_MS = 180_000
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_dir):
     port = free_port()
-    # The server already plays the Looking Glass: a new one started from another game's demo
-    # is never dealt on `sim` (server side, reported), which this page cannot mend.
-    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
+    # The server plays another game's demo first: "New game" must bring the sim's own deck.
+    argv = serve_argv(lg_data_dir, port, "--game", "reflecto")
     with run_server(argv, port, timeout=180, camera=DEMO_CAMERA) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
