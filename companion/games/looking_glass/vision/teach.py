@@ -39,7 +39,7 @@ from companion.games.looking_glass.vision.read import (
     ring_chroma,
 )
 from companion.vision.cards.library import face_size
-from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides
+from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides, upright
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -52,8 +52,7 @@ BORDERLESS_RING_CHROMA = 20.0
 """A hole with no border to measure is a card only if the ring just outside it is at most this
 colourful (`ring_chroma`): a white table round a card is grey, a cloth's squares are not. Over
 240 development teach photos the chosen cards' rings measured at most 10.9; the block of a
-chequered cloth taught in a card's place (round 918015's Mock Turtle, whose border a glare
-broke) 29."""
+chequered cloth taught in a card's place (a card whose border a glare broke) 29."""
 
 
 class TeachError(UserError):
@@ -74,23 +73,6 @@ class FoundCard:
     outer: np.ndarray
     border_frac: float
     """Border width / card width, measured; NaN when the border cannot be told from the table."""
-
-
-def _order_upright(box: np.ndarray) -> np.ndarray:
-    """Corners TL, TR, BR, BL of an upright-ish portrait rectangle."""
-    c = box.mean(axis=0)
-    e = [box[(i + 1) % 4] - box[i] for i in range(4)]
-    long_i = int(np.argmax([np.linalg.norm(v) for v in e]))
-    down = e[long_i] / np.linalg.norm(e[long_i])
-    if down[1] < 0:
-        down = -down
-    right = np.array([down[1], -down[0]])
-    local = [(float((p - c) @ right), float((p - c) @ down)) for p in box]
-    tl = min(range(4), key=lambda i: local[i][0] + local[i][1])
-    tr = min(range(4), key=lambda i: -local[i][0] + local[i][1])
-    br = max(range(4), key=lambda i: local[i][0] + local[i][1])
-    bl = max(range(4), key=lambda i: -local[i][0] + local[i][1])
-    return box[[tl, tr, br, bl]]
 
 
 def _sides_outward(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -140,7 +122,7 @@ EDGE_SAMPLES = 15
 EDGE_IN, EDGE_OUT = 0.2, 0.2
 """How far inside and outside the finder's side the art's edge is looked for (of the art's
 width; the border is 0.07 of it): the finder's rectangle lay up to 0.12 off, turned 4.6°
-from the art (926127's white-rabbit)."""
+from the art in one development photo."""
 EDGE_MOVE = 0.15
 """A refined corner further than this (of the art's width) from the finder's is not kept,
 nor refined corners that change the art's area by more than `EDGE_AREA`."""
@@ -168,8 +150,7 @@ def _edge_along(profile: np.ndarray) -> float | None:
 def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     """The art's corners (TL, TR, BR, BL; `q` the finder's, image px) where its four edges
     meet. The finder fits a rectangle, and a photo not taken square shows the card as a
-    trapezoid, which no rectangle fits: in one development teach photo (1090006's
-    jabberwocky) the rectangle's sides lay up to 14 px off the art's, the template took in
+    trapezoid, which no rectangle fits: in one development teach photo the rectangle's sides lay up to 14 px off the art's, the template took in
     part of the border and matched its own face at 0.75. Each side is refitted (robustly)
     to where the light border gives way to the art, and the corners are where the sides
     cross; if that moves a corner too far, the finder's rectangle is kept."""
@@ -283,7 +264,7 @@ def find_framed_card(image: np.ndarray) -> FoundCard:
             f"{len(ringed)} cards found; show exactly one card per photo", cards_seen=len(ringed)
         )
     card, card_ring = ringed[0]
-    interior = _refine_interior(padded, _order_upright(card.corners / sc))
+    interior = _refine_interior(padded, upright(card.corners / sc))
     bw = _border(padded, interior)
     iw = float(np.linalg.norm(interior[1] - interior[0]))
     if math.isnan(bw):
