@@ -76,16 +76,16 @@ REFLECTION_CONFIDENCE = 0.6
 REFLECTION_SCORE = 0.8
 """A card looked for where its reflection says is kept only this sure and matching its
 template this well: no outline backs it. The art left beside a hand lying over another card
-matched a third card at 0.60 (seed 910282), a glove over a card another card at 0.72 (seed
-930163); on 80 development tables with hands or glare the finds of cards no hand touched
+matched a third card at 0.60, a glove over a card another card at 0.72; on 80 development tables
+with hands or glare the finds of cards no hand touched
 scored 0.85-0.97 but one (0.69), those between 0.5 and 0.8 were all of cards under a hand."""
 VISIBLE_SCORE = 0.85
 VISIBLE_MARGIN = 0.3
 """A card partly under an arm: its best template's best cells match this well, and this much
 better than any other template's. At the places of 186 cards an arm partly hid (35
-development tables with a hand, seeds 891060-891199) 72 reached it (the whole window matched
+development tables with a hand) 72 reached it (the whole window matched
 clearly at 59), every one the right card; 644 places with no card (a taken card's, a score
-pile card's mirror, with and without an arm; seeds 891000-891039) scored at most 0.66."""
+pile card's mirror, with and without an arm) scored at most 0.66."""
 L_FILL = 0.85
 """A hole filling less of its rectangle than this is an L: a card lies on part of it."""
 NEIGHBOUR_MM = 75.0
@@ -99,7 +99,8 @@ LINE_FRAME = 0.2
 """How much of the ring round a card's art must be white (`_frame_fraction`) for a face that
 matches clearly there to back a centre line guessed without pairs. On the development tables
 with a hand, the reflections that backed such a line showed 0.38 or more; the chequered cloth
-of 1030060 0.06. (Reflections the search finds once the line is known showed as little as
+of another development table 0.06. (Reflections the search finds once the line is known showed as
+little as
 0.06 under an arm: they are not asked, nor is part of a face beside an arm.)"""
 COLUMN_TOLERANCE = 0.25
 """How far (in half-card widths) a card whose reflection is hidden may lie off the glass's
@@ -126,41 +127,42 @@ PLACE_WHITE = 0.15
 LAST_CARD_TABLE_SHARE = 0.45
 """With no pair in view, the place of a last card's reflection counts as under an arm only if
 less than this share of it has the table's colours. Fingertips that stop short of the line
-leave table across its top (1120069: 0.41). A glare on a wooden table put 0.48 of a score-pile
-card's mirror place in them (1010217; that card lies at the edge of the view, and
+leave table across its top (0.41). A glare on a wooden table put 0.48 of a score-pile
+card's mirror place in them (that card lies at the edge of the view, and
 `_inside_view` now turns it down first). Of the 63 places asked on 1,023 development tables,
-58 had at most 0.25; of the two a score pile's card put there, one held a card's border
-(1090402), the other 0.99 of the table's colours (1030205)."""
+58 had at most 0.25; of the two a score pile's card put there, one held a card's border, the other
+0.99 of the table's colours."""
 LAST_CARD_EDGE_WIDTHS = 2.0
 """With no pair in view, cards lying together are taken for the last cards of a round only
 this many of their widths or more inside every edge of the image: at the edge a score pile's
-cascade may go on out of view, so a pile card there only looks alone (1070142, 1070485: 0.7
+cascade may go on out of view, so a pile card there only looks alone (0.7
 widths; the last cards the rule read on the development tables lay 3.5 widths in or more)."""
 FACE_IN_VIEW_SCORE = 0.75
 """A card the reflection search or a layout place's search matches clearly is kept only if
 its cells match that face this well too (`match_visible`). Normalised as a whole, a face
-with a large flat field correlates with an arm over most of a window: in 1110429 an arm
+with a large flat field correlates with an arm over most of a window: on one development table an
+arm
 under the strip of a card's banner matched white-rabbit's olive field at 0.82 (0.97
 confident), cell by cell 0.67. Of the 442 clear matches the searches made on the 1,001
 cached development tables (where no card is named wrong), 441 matched cell by cell at 0.77
-or more, and one at 0.73 (1100196, whose card was found there all the same)."""
+or more, and one at 0.73 (whose card was found there all the same)."""
 TABLE_FACE_SHARE = 0.8
 """A face matched clearly where no outline was found (a search, or a remembered card looked
 for again) is the table, not a card, if this share of its upper half's art is white or in
 the table's own colours (`TableLook.common`): a checked cloth matched the Mad Hatter's face
-at 0.81 where the last pair of round 925009 had lain (0.96 of its art the cloth's), so the
+at 0.81 where the last pair of one development round had lain (0.96 of its art the cloth's), so the
 card was kept alive after it was taken, and at 0.81 where a score-pile card's reflection
 would lie (0.83). Of the 717 such matches on 1,519 cached development tables, all of real
-cards, the most had 0.70 (1135263) and 0.59 (1135331: olive cards on wood)."""
+cards, the most had 0.70 and 0.59 (olive cards on wood)."""
 LAST_CARD_RING_MM = 12.0
 LAST_CARD_RING_WHITE = 0.1
 """With no pair in view, the last cards of a round lie alone: in each strip this wide beside
 and below them (their top edges face the line, where their reflections lay) at most this
 share is white. A score pile's card has its pile's other cards there, found or not (as one
-ring round the group: 1100326 0.24, 1010161 0.19; the last cards the rule read on 500
+ring round the group: 0.24 and 0.19 on two development tables; the last cards the rule read on 500
 development tables at most 0.02). The strips reach past the 6 mm between a pile's two rows
 with the pose's error to spare: 8 mm took in only the gap's edge beside a pile card
-(1150133: 0.09, and the pile was read as the glass, a card where none is). Each side is
+(0.09, and the pile was read as the glass, a card where none is). Each side is
 judged on its own, as one ring a wider strip would thin one neighbour's border out below
 the share; no reading of 1,522 development tables changes with either."""
 LAST_CARDS = 4
@@ -171,7 +173,8 @@ MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 OWN_LOOK_SAME = 0.9
 """A remembered card is still there if its place correlates this well with how it looked when
-last found (`look_agreement`): 0.98 for 931022's Queen seven frames on; a taken card's place
+last found (`look_agreement`): 0.98 for one development table's Queen seven frames on; a taken
+card's place
 (the table, the card beneath) correlates below 0.3."""
 OWN_LOOK_CELL = 0.9
 OWN_LOOK_PART = 0.25
@@ -185,12 +188,13 @@ WHOLE_SHAPE_TOLERANCE = 0.25
 foreshortens one side) for it to be taken for one."""
 LAST_PAIR_SHAPE_TOLERANCE = 0.18
 """...and for the last cards of a round read apart from the score piles: at 25° a whole
-card's ratio is off by 10 %, a covered pile card's square hole by 24 % (931169)."""
+card's ratio is off by 10 %, a covered pile card's square hole by 24 %."""
 RING_CHROMA_SLACK = 10.0
 """How much more colourful than the cards' the ring round a hole may be (`ring_chroma`, over
 the median of the cards whose direction the art tells) for it to be a card. On 100 development
 tables the rings of 1,749 glass cards lay within 10 of that median but 3 (all named clearly),
-the blocks of chequered cloth that paired with a score pile's card in round 917179 25 over."""
+the blocks of chequered cloth that paired with a score pile's card in one development round 25
+over."""
 
 
 @dataclass
@@ -434,7 +438,7 @@ def _leaking_holes(
     """Interiors whose border is broken at a corner (blurred at the far side of a steep
     tilt, or darkened there): through the gap the interior joins the table around it and is
     no hole at all. Eroded 4 px instead of 2, the gap closes, and what is still open
-    eroded 6 px (1100428: a face's art against its border, blurred and compressed, left a
+    eroded 6 px (a face's art against its border, blurred and compressed, left a
     gap 5 px wide); only interiors not found already are taken, as clean rectangles grown
     back by what the erosion took. At half resolution (a quarter of the pixels to label): it
     is a second look over the whole image, and the rectangle is only a start."""
@@ -701,7 +705,7 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     A = np.hstack([pts, np.ones((len(pts), 1))])
     m = np.array([0.0, 0.0, float(np.median(w3))])
     # Five interiors fit the three unknowns with some to spare. Late in a round at a steep
-    # tilt the cards' sizes across the image differ by a quarter (1150114: seven interiors,
+    # tilt the cards' sizes across the image differ by a quarter (seven interiors,
     # from 1.05 to 1.31); left flat, the far pair measured 30 % narrow and was dropped.
     if len(items) >= 5:
         weights = np.where(full, 1.0, 0.6)
@@ -798,8 +802,8 @@ def centre_line(
         fits.insert(0, (float(np.clip(k, -max_k, max_k)), float(c0)))
     # A few pairs close together give a slope as much from how they were dealt (a few mm off)
     # as from the line: 3 mm across two columns is 3°, and over the 370 mm between the two
-    # cards of a far pair that puts one 20 mm sideways of its reflection, so no pair is found
-    # (1030199). Of the fitted line and the one square to the cards, the one that pairs more
+    # cards of a far pair that puts one 20 mm sideways of its reflection, so no pair is found.
+    # Of the fitted line and the one square to the cards, the one that pairs more
     # cards is kept (the fitted one if they pair as many).
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for k, c0 in fits:
@@ -826,7 +830,7 @@ def _crossing(
     candidate pairs do) would lie over the line t = c0 + k s, their top edges (`tops`, along
     the axis) past it by more than `ROW_TOLERANCE_MM`: no card of the glass does, and a
     score pile lies in front of its player. A pair of two cards of one character, a row
-    apart, is a pair of the wrong line (1090076)."""
+    apart, is a pair of the wrong line."""
     if tops is None:
         return 0
     near = (s > mids_s.min() - CARD_W_MM) & (s < mids_s.max() + CARD_W_MM) & (orient != 0)
@@ -846,7 +850,7 @@ def _pairs_sheared(
     """Cards left without a partner paired allowing for the sideways shift the pairs found
     show. Without markers at a steep tilt the plane recovered from the cards shifts one half
     of the glass sideways against the other, more towards one end (22 mm, a third of a card,
-    at the far end of round 917179's glass, 3 mm at the other): that end's pair was lost,
+    at the far end of one development round's glass, 3 mm at the other): that end's pair was lost,
     and its cards, matched poorly, were taken for cloth. With `MIRROR_PAIRS` pairs the
     mirror seen in the image pairs them (`pair_in_image`); with fewer, the shift is fitted
     along the line (`partner` in place)."""
@@ -958,7 +962,7 @@ def line_through(tops: list[float], orient: np.ndarray, c: float, Hc: float) -> 
 def row_tolerance(s: float, glass_s: np.ndarray) -> float:
     """How far (mm) off its row a card `s` mm across the glass may lie, the glass's cards that
     set the centre line at `glass_s`: the line's direction is only as good as their spread, so
-    further along it from them a row may lie further off (1050167: 7.5 mm at 230 mm)."""
+    further along it from them a row may lie further off (7.5 mm at 230 mm)."""
     return ROW_TOLERANCE_MM + LINE_SLOPE_SLACK * float(np.abs(glass_s - s).min())
 
 
@@ -1070,7 +1074,7 @@ class Reader:
             via_markers = H_small is not None
         white = white_mask(small)
         # The table framed round a marker by its white margin and a cloth's pale lines is no
-        # card, and large enough to outvote the cards' direction (1135267).
+        # card, and large enough to outvote the cards' direction.
         holes = [
             h
             for h in find_holes(small, white=white)
@@ -1112,7 +1116,7 @@ class Reader:
                 # other the cards' sides are swapped and no glass is found (on 330
                 # development tables and frames it never was); a third of frames would spend
                 # ~8 ms to learn that. Squares of a patterned table framed by pale lines can
-                # pass for a few cards named at 0.4-0.6 (1090392, with its deck taught from
+                # pass for a few cards named at 0.4-0.6 (with its deck taught from
                 # photos seen in perspective): then the other axis is read too, and the
                 # better reading kept.
                 break
@@ -1130,7 +1134,7 @@ class Reader:
             # The last pair of a round, alone and whole, can be outvoted by the score piles'
             # upper halves: at a steep tilt the piles lie far off and small, the pair near
             # and large, so the plane fitted to the piles measures the pair's cards as upper
-            # halves turned sideways, or twice too long (931169, where not reading the pair
+            # halves turned sideways, or twice too long (where not reading the pair
             # let a hand's shadow decide the last pick). Whole card interiors alone fix a
             # plane of their own.
             for k in order:
@@ -1140,7 +1144,7 @@ class Reader:
                     if _framed(white, o.hole.corners)
                 ]
                 # (Squares of a chequered cloth, foreshortened, are shaped like cards too, and
-                # many; a cloth's squares have no white frame: 1135351.)
+                # many; a cloth's squares have no white frame.)
                 if 2 <= len(whole) <= LAST_CARDS and len(whole) < len(options[k]):
                     r = self._read_axis(image, small, sc, white, whole, None, False)
                     # Only pairs, a card and its reflection: a score pile's top cards, read
@@ -1167,10 +1171,12 @@ class Reader:
         the table, which no pair or neighbour backs) if the taught template of the same card
         still matches there clearly, or if the place still looks as the card did when the
         finder last found it by its outline, its template still the best (`own_look`: a card
-        whose template matches poorly, 931022's last Queen at 0.53, still matches itself at
+        whose template matches poorly, one development table's last Queen at 0.53, still matches
+        itself at
         0.98). A hand or the table under a taken card matches neither, nor does the card
         beneath, uncovered; nor is a checked cloth that matches a face well kept
-        (`_table_in_face`: 925009, whose kept phantoms stood in for a glass the players had
+        (`_table_in_face`: on one development table, whose kept phantoms stood in for a glass the
+        players had
         emptied). A card of which only part still looks as it did is `Reading.hidden`:
         something lies over the rest, and the camera cannot say whether it is there.
 
@@ -1222,7 +1228,7 @@ class Reader:
             same = whole >= OWN_LOOK_SAME and mine >= max(CARD_MIN_SCORE, others)
             if not (same or cells >= OWN_LOOK_PART) or on_cloth():
                 # (A face the finder matched on a checked cloth looks as it did as long as
-                # the cloth lies there: 925009.)
+                # the cloth lies there.)
                 continue
             if same:
                 found.append(self._kept(old, old.confidence, {old.card: own, "own_look": whole}))
@@ -1271,8 +1277,7 @@ class Reader:
         off two of the four: the eight corners of the two left fix the plane better than the
         cards do. On 376 development tables with two in view, every card measured within 5 %
         of its size on their plane (0.5 % the median table); the cards' own plane is off by
-        up to 7 % where their borders blur into the table, and skewed where few cards show
-        (1135140).
+        up to 7 % where their borders blur into the table, and skewed where few cards show.
 
         Markers are found as well at two thirds of the working size, in half the time; that
         copy is cut from the full image because from 1280 or 1920 px wide it is an integer
@@ -1363,7 +1368,7 @@ class Reader:
             # A hole whose direction no template tells and that no taught face matches well may
             # be a block of a chequered cloth's squares, framed by the pale lines where squares
             # meet; it would pair with a score pile's card at its mirror place and bring the
-            # pile into the glass (917179). Its frame is coloured, a card's border is not.
+            # pile into the glass. Its frame is coloured, a card's border is not.
             rings = {
                 i: ring_chroma(small, cards_mm[i][0].hole.corners)
                 for i in [*unsure, *np.nonzero(orient)[0]]
@@ -1421,7 +1426,7 @@ class Reader:
             ):
                 # Neither a reflection nor a taught face backs it: a patch of cloth next to
                 # the glass, not a card the companion should ask about. Nor is a hole whose
-                # art is the cloth (1170007: squares of a checked cloth between two cards,
+                # art is the cloth (squares of a checked cloth between two cards,
                 # closed above by squares a glare turned pale, matched a face at 0.63; of the
                 # 1,398 cards without a reflection read on the cached development tables,
                 # none had more than 0.63 of its art in the table's colours or white, this
@@ -1483,7 +1488,7 @@ class Reader:
         if fits:
             seen.extend(self.layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
-        # found before, whose lower half a glare hid along with its cover's border (1140012).
+        # found before, whose lower half a glare hid along with its cover's border.
         _coverage(seen, places, W, Hc)
         mirror_coverage(seen, places, W, Hc)
         seen.sort(key=lambda c: (c.half, c.row, c.col))
@@ -1610,7 +1615,7 @@ class Reader:
                     table, white, H_inv, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t
                 )
             ):
-                continue  # beyond the layout card the glass lies on: a score pile (1090314)
+                continue  # beyond the layout card the glass lies on: a score pile
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
             taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
                 self._arm_over_reflection(
@@ -1668,9 +1673,9 @@ class Reader:
         outermost columns and out from the line no further than its outermost row, or further
         across, by at most one card's room with no bare table in it, between one of them and
         the glass (an arm across the middle of the glass hides the cards that join them, and
-        its further rows: 1135259; an arm over the room between a score pile and the glass can
-        hide that gap, but not the table between glass cards several columns apart, 1140049).
-        A layout no layout card shows is read from the table (1140002); a score pile lies
+        its further rows; an arm over the room between a score pile and the glass can
+        hide that gap, but not the table between glass cards several columns apart).
+        A layout no layout card shows is read from the table; a score pile lies
         beside the glass, apart from it: what lies joined to it is the glass, even with its
         mirror place under an arm."""
         if len(glass) < 2:
@@ -1738,7 +1743,7 @@ class Reader:
         cols = s - phase
         # A card's column is where the glass's columns lie, or whole steps from the nearest
         # glass card's: dealt by hand and measured on a plane that is only so good across the
-        # glass, far cards may set the columns a quarter off (1130370).
+        # glass, far cards may set the columns a quarter off.
         for i in range(len(paired), len(s)):
             near = int(np.argmin(np.abs(s[: len(paired)] - s[i])))
             step = s[i] - s[near]
@@ -1778,7 +1783,7 @@ class Reader:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
-        all of a reflection that shows once the next row covers the rest (1050322)."""
+        all of a reflection that shows once the next row covers the rest."""
         return _arm_in(look, white, self._place_mask(white, H_inv, centre, down), table_share)
 
     def _table_in_face(self, look: TableLook, white: np.ndarray, quad: np.ndarray) -> bool:
@@ -1867,7 +1872,7 @@ class Reader:
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card; then its
         # second: an arm over the middle of the glass can leave one card of its second row
-        # in view, and part of its reflection (1150266), while the score piles' cascades
+        # in view, and part of its reflection, while the score piles' cascades
         # suggest more lines than twelve.
         tried: list[float] = []
         lines: list[tuple[int, int, float, list[int]]] = []
@@ -1960,8 +1965,8 @@ class Reader:
                 apart=False,
             )
             # The line lies where the glass's cards say, not where the card that first
-            # suggested it did: any card within a row's tolerance may have, a score pile's too
-            # (1100385). The glass only grows.
+            # suggested it did: any card within a row's tolerance may have, a score pile's too.
+            # The glass only grows.
             c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)], c, Hc)
             on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
             self._grow_without_pairs(
@@ -2001,7 +2006,7 @@ class Reader:
         """Grows `glass` (the cards backing the line at `c`; `partner` in place: itself) by the
         cards on the line's rows (`on_rows`) that touch it, one neighbour after another, and
         with `apart` by cards on its rows apart from it whose reflections an arm hides. An arm
-        across the middle columns can part the glass (1070454): such a card is the glass too
+        across the middle columns can part the glass: such a card is the glass too
         if it passes `_hidden_reflections`' test with this glass for the pairs. Its row may lie
         further off, as there: the line's direction comes from the cards' own, each dealt a
         little askew. The cards lying on it in its column lie on the rows too
@@ -2076,9 +2081,9 @@ class Reader:
         of a larger glass leaves of it, every reflection under the arm. Believed only if
         together they lie on the cells of a layout card (columns from where they lie across
         the glass, rows from the line; both halves share the cells) and every card faces the
-        line from its own side. Cards of both halves (1090004, 1090148): at each one's mirror
+        line from its own side. Cards of both halves: at each one's mirror
         place no card lies and no card's border shows, and at some on each side an arm lies
-        (`_hidden_place`) or part of a face shows. Cards of one half (1080191): as for the
+        (`_hidden_place`) or part of a face shows. Cards of one half: as for the
         last cards of a round (`_last_cards_under_arm`), the line lies just across the top
         edge of one of them, they lie well inside the image, and an arm lies at each one's
         mirror place, or part of a face shows there. Score piles lie in front of their
@@ -2199,7 +2204,7 @@ class Reader:
         (`_arm_at_mirror`); and every card faces the line from its own side. A score pile lies
         in front of its player and faces them as their half of the glass does, so a line
         across a pile card's top edge has the other pile's cards, or its own, facing it from
-        the wrong side (1030205, 1000108), where an arm may lie in front of it all the same.
+        the wrong side, where an arm may lie in front of it all the same.
         """
         if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
             return False
@@ -2220,7 +2225,7 @@ class Reader:
         ):
             return False
         # The line's direction comes from the cards' own, each dealt a little askew: a card
-        # far along it may cross it a little further (1135365: a pile card 250 mm along).
+        # far along it may cross it a little further (a pile card 250 mm along).
         lateral = np.array([-axis[1], axis[0]])
         group_s = np.array([float(pos[g] @ lateral) for g in group])
         if not _from_own_sides(
@@ -2260,13 +2265,13 @@ class Reader:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
         round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`).
-        Beside a card, its row's next card may still lie with an arm over its upper half
-        (1130154): the place one card width to that side is left out where no border shows
+        Beside a card, its row's next card may still lie with an arm over its upper half: the place
+        one card width to that side is left out where no border shows
         in its upper half (`_hidden_place`) and part of a taught face does (`_partly_seen`).
-        A score pile's cards lie further apart than a row's (1010161: there the place
+        A score pile's cards lie further apart than a row's (there the place
         beside a pile card showed an arm and no face). A card's own border is where its
         outline (`holes`) shows it too: at a steep tilt without markers the plane can put
-        the card a few mm off where it lies, and its own border in the strip (1150445)."""
+        the card a few mm off where it lies, and its own border in the strip."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
         own, hidden = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
         for k in group:
@@ -2390,7 +2395,7 @@ class Reader:
             M, *_ = np.linalg.lstsq(A, np.array([c.center_mm for c, _ in known]), rcond=None)
             for (row, col), i in sorted(index.items()):
                 # A place of only some of the layouts the cards fit is looked at only next to
-                # a card seen (1140383): a glass card of that row or the one before, a column
+                # a card seen: a glass card of that row or the one before, a column
                 # aside; beyond the glass lies a score pile or the table.
                 near = (row, col) in common or any(
                     abs(c.col - col) <= 2 and 0 <= row - c.row <= 1 for c in seen
@@ -2447,9 +2452,9 @@ class Reader:
                 for j in lay.covered_by[i]
                 for h in (0, 1)
             )
-            # A card's covers may lie under the arm that hid it (1130098, 1135357): it is
+            # A card's covers may lie under the arm that hid it: it is
             # reported only if its covers' places show, empty, or its reflection's do (a pick
-            # takes both: 1140383).
+            # takes both).
             down = (1 if c.half == 0 else -1) * axis
             if c.covered or any(
                 not any(
@@ -2634,7 +2639,7 @@ COLOUR_BINS = 8 * 16 * 16
 def colour_bins(lab: np.ndarray) -> np.ndarray:
     """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
     counts: an arm often has the hue of a wooden table or of the blend between a chequered
-    cloth's squares (1070020, 1070364), not its lightness."""
+    cloth's squares, not its lightness."""
     v = lab.astype(np.int32)
     return ((v[..., 0] >> 5) << 8) | ((v[..., 1] >> 4) << 4) | (v[..., 2] >> 4)
 
@@ -2682,7 +2687,8 @@ def _stacked_on(cmms: list[np.ndarray], j: int, lateral: np.ndarray) -> list[int
     """The cards lying on card `j` in its own column, one row out or in, and on them in turn:
     a score pile's cascade lies so, and so do some layouts' rows (the wall, the terrace). A
     card taken into the glass brings them with it, so they must fit a layout too: the pile
-    beside an arm in 1060019 had its mirror places on the arm, its first card alone fitted a
+    beside an arm on one development table had its mirror places on the arm, its first card alone
+    fitted a
     layout with the one pair in view, its second did not."""
     s0 = float(cmms[j] @ lateral)
     run, todo = {j}, [j]
@@ -2708,7 +2714,7 @@ def _cascade_on_rows(
 ) -> bool:
     """Whether the facing cards lying on card `j` in its column (`_stacked_on`) lie on the
     glass's rows (`on_row`) too, as a layout's do: a score pile's cascade steps further than a
-    row (0.55 of a card in the simulated piles), so its next card lies off them (1100385)."""
+    row (0.55 of a card in the simulated piles), so its next card lies off them."""
     return all(on_row(k) for k in _stacked_on(cmms, j, lateral) if k in facing)
 
 
@@ -2819,7 +2825,7 @@ def _from_own_sides(
 def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> bool:
     """Whether cards `ks` (`holes`: their outlines) lie `LAST_CARD_EDGE_WIDTHS` of their own
     widths inside every edge of the image (`white`: its white mask): at the edge a score
-    pile's cascade may go on out of view (1070142, 1070485)."""
+    pile's cascade may go on out of view."""
     h, w = white.shape
     for k in ks:
         x, y = holes[k].centre
