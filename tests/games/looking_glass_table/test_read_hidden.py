@@ -22,7 +22,7 @@ from companion.games.looking_glass.vision.read import (
     Provenance,
     Reader,
     SeenCard,
-    TableLook,
+    View,
     centre_line,
     clear_match,
     cut_window,
@@ -975,11 +975,7 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     ids = []
     for H_mirror in (None, off @ _image_mirror(reading, sc)):
         found = reader.reflections(
-            img,
-            lambda: TableLook.of(small, white),
-            white,
-            sc,
-            H_inv,
+            View.of(img, small, sc, white, H_inv),
             [alone],
             others,
             reading.axis,
@@ -1010,11 +1006,7 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
     white = white_mask(small)
     found = reader.layout_places(
-        img,
-        lambda: TableLook.of(small, white),
-        white,
-        sc,
-        H_inv,
+        View.of(img, small, sc, white, H_inv),
         others,
         [(load_layouts()["pyramid"], 0)],
         reading.axis,

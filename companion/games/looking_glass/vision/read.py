@@ -43,12 +43,11 @@ from companion.games.looking_glass.rules.layout import (
 )
 from companion.games.looking_glass.vision.library import (
     CARD_W_MM,
-    PATCH_H,
-    PATCH_W,
     SEARCH_PX,
     Library,
     descriptor,
 )
+from companion.vision.cards.identify import card_to_image, upper_window
 from companion.vision.components import components
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
@@ -346,8 +345,10 @@ def _rect(
     """(corners, area, fill) of the minimum-area rectangle around a component's mask, grown
     by `grow` px in width and height (what eroding it took off)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    outer = [i for i in range(len(contours)) if hierarchy[0][i][3] < 0]
-    top = max(outer, key=lambda i: cv2.contourArea(contours[i]))
+    # (Each outline's area once: the art's specks of glare are many small holes.)
+    areas = [cv2.contourArea(c) for c in contours]
+    parent = hierarchy[0][:, 3].tolist()
+    top = max((i for i in range(len(contours)) if parent[i] < 0), key=areas.__getitem__)
     cnt = contours[top] + np.array(offset)
     rect = cv2.minAreaRect(cnt.astype(np.float32))
     rw, rh = rect[1]
@@ -355,11 +356,9 @@ def _rect(
         return None
     # The outline's area less its large holes: specks of glare inside the art do not make a
     # card less rectangular, but a ring of table around a card is no card interior.
-    enclosed = float(cv2.contourArea(contours[top]))
+    enclosed = float(areas[top])
     big_holes = sum(
-        cv2.contourArea(contours[i])
-        for i in range(len(contours))
-        if hierarchy[0][i][3] == top and cv2.contourArea(contours[i]) > 0.02 * enclosed
+        areas[i] for i in range(len(contours)) if parent[i] == top and areas[i] > 0.02 * enclosed
     )
     area = max(float(area), enclosed - float(big_holes))
     fill = area / (rw * rh)
@@ -497,6 +496,10 @@ def overlaid(
     return float((~white[y0:y1, x0:x1][missing]).mean()) > 0.7
 
 
+_ART_INSET = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+"""A hole's art is looked at 2 px inside its rectangle (the border's blurred edge is not art)."""
+
+
 def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a hole holds art: the squares of a chequered cloth are framed by its light
     squares just as card art is by the border, and outnumber the cards, so they would
@@ -508,8 +511,8 @@ def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
         return False
     mask = np.zeros(roi.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, (corners - [x0, y0]).astype(np.int32), 1)
-    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
-    if not mask.any():
+    mask = cv2.erode(mask, _ART_INSET)
+    if not cv2.countNonZero(mask):
         return False
     _, std = cv2.meanStdDev(roi, mask=mask)
     return float(std.mean()) >= FLAT_STD
@@ -532,17 +535,19 @@ _RING_OUT = np.array([1.0, 2.5, 4.0, 5.5])[:, None]
 
 def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
     """How much of the ring round a rectangle (px) is white: see `_framed`."""
+    # (Called for every hole and every guess at a glass: plain floats, one array op a step.)
     c = corners.mean(axis=0)
-    e1, e2 = corners[1] - corners[0], corners[2] - corners[1]
-    l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
-    u, v = e1 / max(l1, 1e-6), e2 / max(l2, 1e-6)
+    (x0, y0), (x1, y1), (x2, y2) = corners[:3].tolist()
+    l1, l2 = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
+    n1, n2 = max(l1, 1e-6), max(l2, 1e-6)
     h, w = white.shape
     a, b = l1 / 2 + _RING_OUT, l2 / 2 + _RING_OUT
-    xs = c[0] + a * _RING_U * u[0] + b * _RING_V * v[0]
-    ys = c[1] + a * _RING_U * u[1] + b * _RING_V * v[1]
-    xi = np.clip(np.rint(xs).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(ys).astype(int), 0, h - 1)
-    return float(white[yi, xi].any(axis=0).mean())
+    au, bv = a * _RING_U, b * _RING_V
+    xs = c[0] + au * ((x1 - x0) / n1) + bv * ((x2 - x1) / n2)
+    ys = c[1] + au * ((y1 - y0) / n1) + bv * ((y2 - y1) / n2)
+    xi = np.rint(xs).astype(np.intp).clip(0, w - 1)
+    yi = np.rint(ys).astype(np.intp).clip(0, h - 1)
+    return float(np.count_nonzero(white[yi, xi].any(axis=0))) / _RING_U.size
 
 
 def ring_chroma(small: np.ndarray, corners: np.ndarray) -> float:
@@ -765,17 +770,23 @@ def centre_line(
     s = pos @ lateral
     n = len(pos)
     tol_s, tol_t = 0.3 * CARD_W_MM, 14.0
-    mids = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            if abs(s[i] - s[j]) < tol_s and abs(t[i] - t[j]) > 10 and full[i] == full[j]:
-                hi, lo = (i, j) if t[i] > t[j] else (j, i)
-                if orient[hi] >= 0 and orient[lo] <= 0:
-                    mids.append(((s[i] + s[j]) / 2, (t[i] + t[j]) / 2))
+    # Every pair of cards at once (i < j, in order): one across the glass from the other,
+    # of the same hole shape, the higher facing down the axis and the lower up it.
+    i, j = np.triu_indices(n, 1)
+    hi_is_i = t[i] > t[j]
+    hi, lo = np.where(hi_is_i, i, j), np.where(hi_is_i, j, i)
+    ok = (
+        (np.abs(s[i] - s[j]) < tol_s)
+        & (np.abs(t[i] - t[j]) > 10)
+        & (full[i] == full[j])
+        & (orient[hi] >= 0)
+        & (orient[lo] <= 0)
+    )
     partner = -np.ones(n, int)
-    if not mids:
+    if not ok.any():
         return (float(np.median(t)) if n else 0.0), partner, axis
-    m = np.array(mids)
+    i, j = i[ok], j[ok]
+    m = np.stack([(s[i] + s[j]) / 2, (t[i] + t[j]) / 2], axis=1)
     lines = [(0.0, float(tm)) for _, tm in m]
     max_k = math.tan(math.radians(6))
     for a in range(len(m)):
@@ -784,15 +795,11 @@ def centre_line(
                 k = (m[b, 1] - m[a, 1]) / (m[b, 0] - m[a, 0])
                 if abs(k) <= max_k:
                     lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
+    ks, c0s = (np.array(v)[:, None] for v in zip(*lines, strict=True))
+    inliers = (np.abs(m[:, 1] - (c0s + ks * m[:, 0])) < tol_t / 2).sum(axis=1)
+    crossing = _crossing(tops, s, orient, m[:, 0], ks, c0s)
     votes = [
-        (
-            int(np.sum(np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2)),
-            -_crossing(tops, s, orient, m[:, 0], k, c0),
-            -abs(k),
-            k,
-            c0,
-        )
-        for k, c0 in lines
+        (int(inliers[v]), -int(crossing[v]), -abs(k), k, c0) for v, (k, c0) in enumerate(lines)
     ]
     *_, k, c0 = max(votes)
     inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
@@ -823,18 +830,18 @@ def _crossing(
     s: np.ndarray,
     orient: np.ndarray,
     mids_s: np.ndarray,
-    k: float,
-    c0: float,
-) -> int:
-    """How many cards along the glass (`s`: where they lie across it; `mids_s`: where the
-    candidate pairs do) would lie over the line t = c0 + k s, their top edges (`tops`, along
-    the axis) past it by more than `ROW_TOLERANCE_MM`: no card of the glass does, and a
-    score pile lies in front of its player. A pair of two cards of one character, a row
-    apart, is a pair of the wrong line."""
+    k: np.ndarray,
+    c0: np.ndarray,
+) -> np.ndarray:
+    """For each line t = c0 + k s (`k`, `c0`: (lines, 1)), how many cards along the glass
+    (`s`: where they lie across it; `mids_s`: where the candidate pairs do) would lie over
+    it, their top edges (`tops`, along the axis) past it by more than `ROW_TOLERANCE_MM`: no
+    card of the glass does, and a score pile lies in front of its player. A pair of two
+    cards of one character, a row apart, is a pair of the wrong line."""
     if tops is None:
-        return 0
+        return np.zeros(len(k), int)
     near = (s > mids_s.min() - CARD_W_MM) & (s < mids_s.max() + CARD_W_MM) & (orient != 0)
-    return int(np.sum(near & ((tops - c0 - k * s) * orient < -ROW_TOLERANCE_MM)))
+    return (near & ((tops - c0 - k * s) * orient < -ROW_TOLERANCE_MM)).sum(axis=1)
 
 
 def _pairs_sheared(
@@ -1035,6 +1042,56 @@ def pair_in_image(
 
 
 # -- the reader ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Facing:
+    """The cards read along one axis as the search for a centre line without pairs weighs
+    them (`Reader._glass_without_pairs`), indexed alike."""
+
+    pos: np.ndarray
+    """(n, 2) each card's face centre, table mm."""
+    tops: list[float]
+    """Each card's top edge along `axis` (`Reader._card_tops`)."""
+    orient: np.ndarray
+    """Which way along `axis` each card's top faces (+1, -1, or 0: the art does not say)."""
+    facing: list[int]
+    """The cards whose art says which way they face, clearly."""
+    holes: list[Oriented]
+    """Each card's outline in the processing image."""
+    axis: np.ndarray
+    """The glass's axis (mm, unit)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """One photograph as the steps of a read along one axis look at it: the full image (for
+    cutting card windows), its white mask and table look at the processing size, and the
+    table plane both ways. Made once a read, so that no step works any of it out again."""
+
+    image: np.ndarray
+    """Full resolution."""
+    sc: float
+    """Processing px over full-resolution px."""
+    white: np.ndarray
+    """`white_mask` of the processing image."""
+    H_inv: np.ndarray
+    """Table mm -> processing px."""
+    table: Callable[[], TableLook]
+    """What the bare table looks like, made for the first step that asks."""
+    img_from_mm: np.ndarray = field(init=False)
+    """Table mm -> full-resolution px."""
+
+    def __post_init__(self) -> None:
+        scale = np.diag([1 / self.sc, 1 / self.sc, 1.0])
+        object.__setattr__(self, "img_from_mm", scale @ self.H_inv)
+
+    @classmethod
+    def of(
+        cls, image: np.ndarray, small: np.ndarray, sc: float, white: np.ndarray, H_inv: np.ndarray
+    ) -> View:
+        """The view of `image` through its processing copy `small` (`processing_image`)."""
+        return cls(image, sc, white, H_inv, cache(lambda: TableLook.of(small, white)))
+
+
 class Reader:
     """Reads photographs with one card library. Keeps no state between images."""
 
@@ -1204,8 +1261,7 @@ class Reader:
             width = float(np.linalg.norm(old.quad[1] - old.quad[0]))
             if any(np.linalg.norm(c.center - old.center) < 0.3 * width for c in found):
                 continue
-            H = self._card_to_image(old.quad)
-            scores = self.lib.match(descriptor(cut_window(image, H, self.lib)))
+            scores = self.lib.match(descriptor(upper_window(image, old.quad, self.lib)))
             mine = float(scores[self.lib.ids.index(old.card)])
             others = float(np.max(np.delete(scores, self.lib.ids.index(old.card))))
             # Its own score when the finder last saw it: the card still there matches about
@@ -1224,7 +1280,7 @@ class Reader:
                 continue
             if old.look is None:
                 continue
-            whole, cells = look_agreement(old.look, descriptor(cut_window(image, H, self.lib, 0)))
+            whole, cells = look_agreement(old.look, self.own_look(image, old.quad))
             same = whole >= OWN_LOOK_SAME and mine >= max(CARD_MIN_SCORE, others)
             if not (same or cells >= OWN_LOOK_PART) or on_cloth():
                 # (A face the finder matched on a checked cloth looks as it did as long as
@@ -1240,15 +1296,7 @@ class Reader:
     def own_look(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """How the upper half of the card outlined by `quad` (image px) looks in `image`: a
         descriptor (`descriptor`) of it, rectified."""
-        return descriptor(cut_window(image, self._card_to_image(quad), self.lib, 0))
-
-    def _card_to_image(self, quad: np.ndarray) -> np.ndarray:
-        """Card mm (origin at its top-left) -> image px, for the card outlined by `quad`."""
-        Hc = self.lib.shape.height_mm
-        return cv2.getPerspectiveTransform(
-            np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, Hc], [0, Hc]], np.float32),
-            quad.astype(np.float32),
-        )
+        return descriptor(upper_window(image, quad, self.lib, 0))
 
     @staticmethod
     def _kept(old: SeenCard, conf: float, scores: dict[str, float]) -> SeenCard:
@@ -1337,14 +1385,14 @@ class Reader:
         ang = math.atan2(z.imag, z.real) / 2
         axis = np.array([math.cos(ang), math.sin(ang)])
         H_inv = np.linalg.inv(H_small)
-        # What the bare table looks like, made for the first place that asks (an arm's cases
-        # only), once for every step of this read that asks.
-        table = cache(lambda: TableLook.of(small, white))
+        # What the bare table looks like is made for the first place that asks (an arm's
+        # cases only), once for every step of this read that asks.
+        v = View.of(image, small, sc, white, H_inv)
         # Which end is the top: the art says so (templates match one way round only).
         looks = []
         for _o, centre, _wv, hv, hl in cards_mm:
             hv = hv if float(hv @ axis) > 0 else -hv
-            looks.append([self._look(image, sc, H_inv, centre, sgn * hv, hl) for sgn in (1, -1)])
+            looks.append([self._look(v, centre, sgn * hv, hl) for sgn in (1, -1)])
         # Something no template matches at all is not a card (a patch of cloth, a coin).
         keep = [
             i
@@ -1390,13 +1438,9 @@ class Reader:
             pos, axis, full, orient, np.array(self._card_tops(cards_mm, orient, axis)[0])
         )
         if not (partner >= 0).any():
-            c_t, partner = self._glass_without_pairs(
-                image, table, sc, white, H_inv, cards_mm, looks, orient, axis, c_t, partner
-            )
+            c_t, partner = self._glass_without_pairs(v, cards_mm, looks, orient, axis, c_t, partner)
         elif (partner < 0).any():
-            self._hidden_reflections(
-                image, table, white, sc, H_inv, cards_mm, pos, looks, orient, axis, c_t, partner
-            )
+            self._hidden_reflections(v, cards_mm, pos, looks, orient, axis, c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
         width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
@@ -1422,7 +1466,7 @@ class Reader:
             quad_mm = _quad_mm(tl, d, W, Hc)
             if partner[idx] == idx and (
                 float(scores.max()) < VERIFY_SCORE
-                or self._table_in_face(table(), white, apply_homography(H_inv, quad_mm))
+                or self._table_in_face(v.table(), white, apply_homography(H_inv, quad_mm))
             ):
                 # Neither a reflection nor a taught face backs it: a patch of cloth next to
                 # the glass, not a card the companion should ask about. Nor is a hole whose
@@ -1481,12 +1525,10 @@ class Reader:
         for a, b_ in pairs:
             places.align(a, b_)
         alone = [seen_at[i] for i, j in enumerate(partner) if i == j and i in seen_at]
-        seen.extend(
-            self.reflections(image, table, white, sc, H_inv, alone, seen, axis, c_t, H_mirror)
-        )
+        seen.extend(self.reflections(v, alone, seen, axis, c_t, H_mirror))
         layout, fits = self._columns(seen, places)
         if fits:
-            seen.extend(self.layout_places(image, table, white, sc, H_inv, seen, fits, axis, c_t))
+            seen.extend(self.layout_places(v, seen, fits, axis, c_t))
         # A card found only now (by its reflection, or at its layout place) can lie on one
         # found before, whose lower half a glare hid along with its cover's border.
         _coverage(seen, places, W, Hc)
@@ -1496,11 +1538,7 @@ class Reader:
 
     def reflections(
         self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        sc: float,
-        H_inv: np.ndarray,
+        v: View,
         alone: list[SeenCard],
         seen: list[SeenCard],
         axis: np.ndarray,
@@ -1513,14 +1551,13 @@ class Reader:
         off, so a small neighbourhood is searched; it is kept only if a taught card matches
         there as clearly as `verify` asks, so an empty place is never reported."""
         found: list[SeenCard] = []
-        H_small = np.linalg.inv(H_inv)
-        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
+        H_small = np.linalg.inv(v.H_inv)
         for card in alone:
             # Where the centre line puts it, and where the pairs seen in the image do (free of
             # the plane's errors, but extrapolated at the glass's far corners): both looked at.
             places = [_mirrored(card.center_mm[None], axis, c_t)[0]]
             if H_mirror is not None:
-                at = apply_homography(H_mirror, (card.center * sc)[None])
+                at = apply_homography(H_mirror, (card.center * v.sc)[None])
                 places.insert(0, apply_homography(H_small, at)[0])
             q = card.quad_mm
             # A card found there already (the reflection a little off) is the one.
@@ -1530,31 +1567,45 @@ class Reader:
             d0 = refl[3] - refl[0]
             d0 /= np.linalg.norm(d0)
             looked = [
-                self._search(image, img_from_mm, mirror, d0)
+                self._search(v, mirror, d0)
                 for k, mirror in enumerate(places)
                 if k == 0
                 or (np.linalg.norm(mirror - places[0]) > 5.0 and not _card_at(mirror, seen + found))
             ]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
-            cmm = quad_mm.mean(axis=0)
-            twin = SeenCard(
-                None,
-                0.0,
-                apply_homography(H_inv, cmm[None])[0] / sc,
-                apply_homography(H_inv, quad_mm) / sc,
-                card.covered,
-                1 - card.half,
-                card.row,
-                0,
-                cmm,
-                full_hole=False,
-                quad_mm=quad_mm,
-                provenance=Provenance.REFLECTED,
+            twin = self._inferred(
+                v, quad_mm, scores, card.covered, (1 - card.half, card.row, 0), Provenance.REFLECTED
             )
-            self._name(twin, scores)
-            if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
+            if self._face_found(v, quad_mm, scores):
                 found.append(twin)
         return found
+
+    def _inferred(
+        self,
+        v: View,
+        quad_mm: np.ndarray,
+        scores: np.ndarray,
+        covered: bool,
+        place: tuple[int, int, int],
+        provenance: Provenance,
+    ) -> SeenCard:
+        """The card a search found at `quad_mm` (its window's `scores`) where no outline was,
+        named: `place` is its (half, row, column)."""
+        cmm = quad_mm.mean(axis=0)
+        card = SeenCard(
+            None,
+            0.0,
+            apply_homography(v.H_inv, cmm[None])[0] / v.sc,
+            apply_homography(v.H_inv, quad_mm) / v.sc,
+            covered,
+            *place,
+            cmm,
+            full_hole=False,
+            quad_mm=quad_mm,
+            provenance=provenance,
+        )
+        self._name(card, scores)
+        return card
 
     def _card_tops(
         self, cards_mm: list, orient: np.ndarray, axis: np.ndarray
@@ -1572,11 +1623,7 @@ class Reader:
 
     def _hidden_reflections(
         self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        sc: float,
-        H_inv: np.ndarray,
+        v: View,
         cards_mm: list,
         pos: np.ndarray,
         looks: list,
@@ -1593,7 +1640,6 @@ class Reader:
         nothing lies at its mirror place, or it lies beyond any layout."""
         Hc = self.lib.shape.height_mm
         tops, cmms = self._card_tops(cards_mm, orient, axis)
-        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         added = False
         lateral = np.array([-axis[1], axis[0]])
         paired_s = np.array([float(cmms[k] @ lateral) for k in np.nonzero(partner >= 0)[0]])
@@ -1611,16 +1657,12 @@ class Reader:
             stack = [j, *_stacked_on(cmms, j, lateral)]
             if known_layout() and not (
                 self._in_a_layout(cmms, partner, paired, stack, axis, c_t)
-                or self._joined_to_glass(
-                    table, white, H_inv, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t
-                )
+                or self._joined_to_glass(v, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t)
             ):
                 continue  # beyond the layout card the glass lies on: a score pile
             mirror = _mirrored(cmms[j][None], axis, c_t)[0]
-            taken = self._partly_seen(image, img_from_mm, mirror, -orient[j] * axis) or (
-                self._arm_over_reflection(
-                    table, white, H_inv, cmms, partner, paired, j, axis, c_t, -orient[j] * axis
-                )
+            taken = self._partly_seen(v, mirror, -orient[j] * axis) or (
+                self._arm_over_reflection(v, cmms, partner, paired, j, axis, c_t, -orient[j] * axis)
             )
             if taken:
                 partner[j] = j
@@ -1630,9 +1672,7 @@ class Reader:
 
     def _arm_over_reflection(
         self,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
+        v: View,
         cmms: list[np.ndarray],
         partner: np.ndarray,
         glass: list[int],
@@ -1649,19 +1689,15 @@ class Reader:
         stack = [j, *_stacked_on(cmms, j, lateral)]
         if not (
             self._in_a_layout(cmms, partner, glass, stack, axis, c_t)
-            or self._joined_to_glass(
-                table, white, H_inv, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t
-            )
+            or self._joined_to_glass(v, cmms, np.nonzero(partner >= 0)[0], stack, axis, c_t)
         ):
             return False
         mirror = _mirrored(cmms[j][None], axis, c_t)[0]
-        return self._hidden_place(table(), white, H_inv, mirror, down)
+        return self._hidden_place(v, mirror, down)
 
     def _joined_to_glass(
         self,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
+        v: View,
         cmms: list[np.ndarray],
         glass: np.ndarray,
         js: list[int],
@@ -1707,9 +1743,9 @@ class Reader:
                     a * lateral + t1 * axis,
                 ]
             )
-            mask = np.zeros(white.shape, np.uint8)
-            _paint_mm(mask, H_inv, gap)
-            if mask.any() and _bare_share(table(), white, mask > 0) <= JOIN_BARE_SHARE:
+            mask = np.zeros(v.white.shape, np.uint8)
+            _paint_mm(mask, v.H_inv, gap)
+            if mask.any() and _bare_share(v.table(), v.white, mask > 0) <= JOIN_BARE_SHARE:
                 return True
         return False
 
@@ -1772,28 +1808,22 @@ class Reader:
         )
 
     def _hidden_place(
-        self,
-        look: TableLook,
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        centre: np.ndarray,
-        down: np.ndarray,
-        table_share: float = BARE_TABLE_SHARE,
+        self, v: View, centre: np.ndarray, down: np.ndarray, table_share: float = BARE_TABLE_SHARE
     ) -> bool:
         """Whether something that is neither a card nor the bare table (an arm) lies over the
         place centred at `centre` (mm, the card's top edge square to `down`): no white border
         shows there, and the table's colours do not. Only the upper half is looked at: it is
         all of a reflection that shows once the next row covers the rest."""
-        return _arm_in(look, white, self._place_mask(white, H_inv, centre, down), table_share)
+        return _arm_in(v.table(), v.white, self._place_mask(v, centre, down), table_share)
 
     def _table_in_face(self, look: TableLook, white: np.ndarray, quad: np.ndarray) -> bool:
         """Whether the face matched in the card outline `quad` (processing px, top edge first)
         is the table's pattern: `TABLE_FACE_SHARE` of its upper half's art in the table's
         colours."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
-        card = np.array([[0, 0], [W, 0], [W, Hc], [0, Hc]], np.float32)
-        H = cv2.getPerspectiveTransform(card, quad.astype(np.float32))
-        art = apply_homography(H, np.array([[b, b], [W - b, b], [W - b, Hc / 2], [b, Hc / 2]]))
+        art = apply_homography(
+            card_to_image(quad, Hc), np.array([[b, b], [W - b, b], [W - b, Hc / 2], [b, Hc / 2]])
+        )
         mask = np.zeros(white.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.rint(art).astype(np.int32), 1)
         inside = mask > 0
@@ -1802,9 +1832,7 @@ class Reader:
             and float((look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
         )
 
-    def _place_mask(
-        self, white: np.ndarray, H_inv: np.ndarray, centre: np.ndarray, down: np.ndarray
-    ) -> np.ndarray:
+    def _place_mask(self, v: View, centre: np.ndarray, down: np.ndarray) -> np.ndarray:
         """The processing-image pixels of the art of the upper half of the place centred at
         `centre` (mm, the card's top edge square to `down`)."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
@@ -1818,17 +1846,13 @@ class Reader:
                 tl + b * r + (Hc / 2) * down,
             ]
         )
-        mask = np.zeros(white.shape, np.uint8)
-        _paint_mm(mask, H_inv, art)
+        mask = np.zeros(v.white.shape, np.uint8)
+        _paint_mm(mask, v.H_inv, art)
         return mask > 0
 
     def _glass_without_pairs(
         self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        sc: float,
-        white: np.ndarray,
-        H_inv: np.ndarray,
+        v: View,
         cards_mm: list,
         looks: list,
         orient: np.ndarray,
@@ -1863,12 +1887,10 @@ class Reader:
                 c = tops[i] - orient[i] * (GAP_MM / 2 + row * Hc / 2)
                 on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
                 guesses.append((len(on_rows), -row, c, on_rows))
-        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         ranked = sorted(guesses, key=lambda g: g[:2], reverse=True)
-        pos = np.array(cmms)
-        groups = neighbour_groups(pos)
+        f = Facing(np.array(cmms), tops, orient, facing, [o for o, *_ in cards_mm], axis)
+        groups = neighbour_groups(f.pos)
         alone = [len(group) == 1 for group in groups]
-        holes = [o for o, *_ in cards_mm]
         # The twelve lines most cards agree on, then every card's own first row: the last
         # card of a round, its reflection under an arm, agrees with no other card; then its
         # second: an arm over the middle of the glass can leave one card of its second row
@@ -1887,196 +1909,105 @@ class Reader:
             backed = []
             for j in on_rows:
                 mirror = _mirrored(cmms[j][None], axis, c)[0]
-                searched = self._search(image, img_from_mm, mirror, -orient[j] * axis, give_up=0.3)
+                searched = self._search(v, mirror, -orient[j] * axis, give_up=0.3)
                 # Part of a face is enough only for a card lying alone, the last of a round:
                 # a score pile's cards lie in cascades, and among the many lines they suggest
                 # one puts a pile card's mirror on some card an arm partly hides. (That arm
                 # breaks the frame too: the frame is asked of a clear match only.)
-                art = apply_homography(H_inv, inset(searched[2], self.lib.shape.border_mm))
+                art = apply_homography(v.H_inv, inset(searched[2], self.lib.shape.border_mm))
                 if (
                     (
                         clear_match(searched[1])
-                        and _frame_fraction(white, art) >= LINE_FRAME
+                        and _frame_fraction(v.white, art) >= LINE_FRAME
                         and not self._table_in_face(
-                            table(), white, apply_homography(H_inv, searched[2])
+                            v.table(), v.white, apply_homography(v.H_inv, searched[2])
                         )
                     )
-                    or (
-                        alone[j]
-                        and self._partly_seen(
-                            image, img_from_mm, mirror, -orient[j] * axis, searched
-                        )
-                    )
+                    or (alone[j] and self._partly_seen(v, mirror, -orient[j] * axis, searched))
                     or (
                         len(groups[j]) <= LAST_CARDS
-                        and self._last_cards_under_arm(
-                            image,
-                            table,
-                            white,
-                            H_inv,
-                            img_from_mm,
-                            pos,
-                            tops,
-                            orient,
-                            facing,
-                            on_rows,
-                            j,
-                            groups[j],
-                            holes,
-                            axis,
-                            c,
-                        )
+                        and self._last_cards_under_arm(v, f, on_rows, j, groups[j], c)
                     )
                 ):
                     backed.append(j)
             if not backed:
-                backed = self._halves_under_arm(
-                    image,
-                    table,
-                    white,
-                    H_inv,
-                    img_from_mm,
-                    pos,
-                    tops,
-                    orient,
-                    facing,
-                    on_rows,
-                    holes,
-                    axis,
-                    c,
-                )
+                backed = self._halves_under_arm(v, f, on_rows, c)
             if not backed:
                 continue
-            glass = set(backed)
             partner = partner.copy()
-            self._grow_without_pairs(
-                table,
-                white,
-                H_inv,
-                cmms,
-                tops,
-                orient,
-                facing,
-                on_rows,
-                glass,
-                partner,
-                axis,
-                c,
-                apart=False,
-            )
-            # The line lies where the glass's cards say, not where the card that first
-            # suggested it did: any card within a row's tolerance may have, a score pile's too.
-            # The glass only grows.
-            c = line_through([tops[k] for k in sorted(glass)], orient[sorted(glass)], c, Hc)
-            on_rows = [j for j in facing if on_a_row(tops[j], c, int(orient[j]), Hc)]
-            self._grow_without_pairs(
-                table,
-                white,
-                H_inv,
-                cmms,
-                tops,
-                orient,
-                facing,
-                on_rows,
-                glass,
-                partner,
-                axis,
-                c,
-                apart=True,
-            )
-            return c, partner
+            return self._grow_without_pairs(v, f, on_rows, set(backed), partner, c), partner
         return c_t, partner
 
     def _grow_without_pairs(
-        self,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        cmms: list[np.ndarray],
-        tops: list[float],
-        orient: np.ndarray,
-        facing: list[int],
-        on_rows: list[int],
-        glass: set[int],
-        partner: np.ndarray,
-        axis: np.ndarray,
-        c: float,
-        apart: bool,
-    ) -> None:
-        """Grows `glass` (the cards backing the line at `c`; `partner` in place: itself) by the
-        cards on the line's rows (`on_rows`) that touch it, one neighbour after another, and
-        with `apart` by cards on its rows apart from it whose reflections an arm hides. An arm
-        across the middle columns can part the glass: such a card is the glass too
-        if it passes `_hidden_reflections`' test with this glass for the pairs. Its row may lie
-        further off, as there: the line's direction comes from the cards' own, each dealt a
-        little askew. The cards lying on it in its column lie on the rows too
-        (`_cascade_on_rows`)."""
+        self, v: View, f: Facing, on_rows: list[int], glass: set[int], partner: np.ndarray, c: float
+    ) -> float:
+        """Grows `glass` (the cards backing the line at `c`, on its rows `on_rows`; `partner`
+        in place: itself) by the cards on the line's rows that touch it, one neighbour after
+        another; then moves the line to where the glass's cards say, not where the card that
+        first suggested it did (any card within a row's tolerance may have, a score pile's
+        too), and grows it again on the rows of that line, by cards apart from it
+        too whose reflections an arm hides. An arm across the middle columns can part the
+        glass: such a card is the glass too if it passes `_hidden_reflections`' test
+        with this glass for the pairs. Its row may lie further off, as there: the line's
+        direction comes from the cards' own, each dealt a little askew. The cards lying on it
+        in its column lie on the rows too (`_cascade_on_rows`). The glass only grows. Returns
+        the line."""
         Hc = self.lib.shape.height_mm
-        lateral = np.array([-axis[1], axis[0]])
+        self._grow_by_neighbours(f, on_rows, glass, partner)
+        c = line_through([f.tops[k] for k in sorted(glass)], f.orient[sorted(glass)], c, Hc)
+        on_rows = [j for j in f.facing if on_a_row(f.tops[j], c, int(f.orient[j]), Hc)]
+        lateral = np.array([-f.axis[1], f.axis[0]])
+        cmms = list(f.pos)
         while True:
-            grown = True
-            while grown:
-                grown = False
-                for j in on_rows:
-                    if (
-                        j not in glass
-                        and min(np.linalg.norm(cmms[j] - cmms[k]) for k in glass) < NEIGHBOUR_MM
-                    ):
-                        glass.add(j)
-                        grown = True
-            for j in glass:
-                partner[j] = j
-            if not apart:
-                return
+            self._grow_by_neighbours(f, on_rows, glass, partner)
             glass_s = np.array([float(cmms[k] @ lateral) for k in glass])
 
             def on_rows_here(k: int, glass_s: np.ndarray = glass_s) -> bool:
                 return on_a_row(
-                    tops[k], c, int(orient[k]), Hc, row_tolerance(float(cmms[k] @ lateral), glass_s)
+                    f.tops[k],
+                    c,
+                    int(f.orient[k]),
+                    Hc,
+                    row_tolerance(float(cmms[k] @ lateral), glass_s),
                 )
 
             more = next(
                 (
                     j
-                    for j in facing
+                    for j in f.facing
                     if j not in glass
                     and on_rows_here(j)
-                    and _cascade_on_rows(cmms, j, lateral, facing, on_rows_here)
+                    and _cascade_on_rows(cmms, j, lateral, f.facing, on_rows_here)
                     and self._arm_over_reflection(
-                        table,
-                        white,
-                        H_inv,
-                        cmms,
-                        partner,
-                        sorted(glass),
-                        j,
-                        axis,
-                        c,
-                        -orient[j] * axis,
+                        v, cmms, partner, sorted(glass), j, f.axis, c, -f.orient[j] * f.axis
                     )
                 ),
                 None,
             )
             if more is None:
-                return
+                return c
             glass.add(more)
 
-    def _halves_under_arm(
-        self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        img_from_mm: np.ndarray,
-        pos: np.ndarray,
-        tops: list[float],
-        orient: np.ndarray,
-        facing: list[int],
-        on_rows: list[int],
-        holes: list[Oriented],
-        axis: np.ndarray,
-        c: float,
-    ) -> list[int]:
+    @staticmethod
+    def _grow_by_neighbours(
+        f: Facing, on_rows: list[int], glass: set[int], partner: np.ndarray
+    ) -> None:
+        """Grows `glass` by the cards on `on_rows` that touch it, one neighbour after another
+        (`partner` in place: itself)."""
+        grown = True
+        while grown:
+            grown = False
+            for j in on_rows:
+                if (
+                    j not in glass
+                    and min(np.linalg.norm(f.pos[j] - f.pos[k]) for k in glass) < NEIGHBOUR_MM
+                ):
+                    glass.add(j)
+                    grown = True
+        for j in glass:
+            partner[j] = j
+
+    def _halves_under_arm(self, v: View, f: Facing, on_rows: list[int], c: float) -> list[int]:
         """The cards on the rows of the line at `c`, if they are what an arm across the middle
         of a larger glass leaves of it, every reflection under the arm. Believed only if
         together they lie on the cells of a layout card (columns from where they lie across
@@ -2090,13 +2021,14 @@ class Reader:
         players, beyond any layout's rows or off its columns, or with bare table at their
         mirror places, and a pile's cascade steps further than a row, so a card lying on one
         of them in its column lies off the rows."""
-        if len(on_rows) < 2 or not _from_own_sides(tops, orient, facing, c):
+        pos, tops, orient, axis = f.pos, f.tops, f.orient, f.axis
+        if len(on_rows) < 2 or not _from_own_sides(tops, orient, f.facing, c):
             return []
         lateral = np.array([-axis[1], axis[0]])
         Hc = self.lib.shape.height_mm
         if not all(
             _cascade_on_rows(
-                list(pos), k, lateral, facing, lambda m: on_a_row(tops[m], c, int(orient[m]), Hc)
+                list(pos), k, lateral, f.facing, lambda m: on_a_row(tops[m], c, int(orient[m]), Hc)
             )
             for k in on_rows
         ):
@@ -2113,86 +2045,43 @@ class Reader:
             return (
                 list(on_rows)
                 if first_row
-                and _inside_view(white, holes, on_rows)
-                and all(
-                    self._arm_at_mirror(
-                        image,
-                        table,
-                        white,
-                        H_inv,
-                        img_from_mm,
-                        pos,
-                        orient,
-                        k,
-                        axis,
-                        c,
-                        part_of_face=True,
-                    )
-                    for k in on_rows
-                )
+                and _inside_view(v.white, f.holes, on_rows)
+                and all(self._arm_at_mirror(v, f, k, c, part_of_face=True) for k in on_rows)
                 else []
             )
         hidden = set()
         for k in on_rows:
             mirror = _mirrored(pos[k][None], axis, c)[0]
             down = -orient[k] * axis
-            inside = self._place_mask(white, H_inv, mirror, down)
-            if _centre_at(mirror, pos) or not _borderless(white, inside):
+            inside = self._place_mask(v, mirror, down)
+            if _centre_at(mirror, pos) or not _borderless(v.white, inside):
                 return []
-            if _arm_in(table(), white, inside) or self._partly_seen(
-                image, img_from_mm, mirror, down
-            ):
+            if _arm_in(v.table(), v.white, inside) or self._partly_seen(v, mirror, down):
                 hidden.add(int(orient[k]))
         return list(on_rows) if hidden == sides else []
 
     def _arm_at_mirror(
-        self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        img_from_mm: np.ndarray,
-        pos: np.ndarray,
-        orient: np.ndarray,
-        k: int,
-        axis: np.ndarray,
-        c: float,
-        part_of_face: bool = False,
+        self, v: View, f: Facing, k: int, c: float, part_of_face: bool = False
     ) -> bool:
         """Whether an arm lies at card `k`'s mirror in the line at `c` (`_hidden_place`, at
         most `LAST_CARD_TABLE_SHARE` of the place in the table's colours), or, with
         `part_of_face`, part of a taught face shows there; and no card lies there, found
         (`pos`: the cards' centres) or matched clearly by a taught face (a face whose border
         is gone is no arm)."""
-        mirror = _mirrored(pos[k][None], axis, c)[0]
-        down = -orient[k] * axis
-        if float(np.linalg.norm(pos - mirror, axis=1).min()) <= CARD_W_MM:
+        mirror = _mirrored(f.pos[k][None], f.axis, c)[0]
+        down = -f.orient[k] * f.axis
+        if float(np.linalg.norm(f.pos - mirror, axis=1).min()) <= CARD_W_MM:
             return False
-        arm = self._hidden_place(table(), white, H_inv, mirror, down, LAST_CARD_TABLE_SHARE)
+        arm = self._hidden_place(v, mirror, down, LAST_CARD_TABLE_SHARE)
         if not (arm or part_of_face):
             return False
-        searched = self._search(image, img_from_mm, mirror, down, give_up=0.3)
+        searched = self._search(v, mirror, down, give_up=0.3)
         if clear_match(searched[1]):
             return False
-        return arm or self._partly_seen(image, img_from_mm, mirror, down, searched)
+        return arm or self._partly_seen(v, mirror, down, searched)
 
     def _last_cards_under_arm(
-        self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        img_from_mm: np.ndarray,
-        pos: np.ndarray,
-        tops: list[float],
-        orient: np.ndarray,
-        facing: list[int],
-        on_rows: list[int],
-        j: int,
-        group: list[int],
-        holes: list[Oriented],
-        axis: np.ndarray,
-        c: float,
+        self, v: View, f: Facing, on_rows: list[int], j: int, group: list[int], c: float
     ) -> bool:
         """Whether card `j` and the cards next to it (`group`, neighbour by neighbour: at
         most `LAST_CARDS`) are the last cards of a round whose reflections an arm hides
@@ -2206,11 +2095,12 @@ class Reader:
         across a pile card's top edge has the other pile's cards, or its own, facing it from
         the wrong side, where an arm may lie in front of it all the same.
         """
+        pos, tops, orient, facing, axis = f.pos, f.tops, f.orient, f.facing, f.axis
         if abs(abs(tops[j] - c) - GAP_MM / 2) >= ROW_TOLERANCE_MM:
             return False
         if any(k not in on_rows or orient[k] != orient[j] for k in group):
             return False
-        if not _inside_view(white, holes, group):
+        if not _inside_view(v.white, f.holes, group):
             return False
         # Their rows are where they lie, not where the card that suggested the line lies: a
         # pile card 6 mm off their row may lie on the one but not the other.
@@ -2236,32 +2126,15 @@ class Reader:
             [row_tolerance(float(pos[k] @ lateral), group_s) for k in range(len(tops))],
         ):
             return False
-        if not self._alone_on_table(
-            image, table, white, H_inv, img_from_mm, pos, orient, axis, group, holes
-        ):
+        if not self._alone_on_table(v, f, group):
             return False
         if len(group) > 1:
             s = np.array([float(pos[k] @ lateral) for k in group]) / (CARD_W_MM / 2)
             if not self._on_layout_cells(pos, group, s - column_phase(s), axis, c):
                 return False
-        return all(
-            self._arm_at_mirror(image, table, white, H_inv, img_from_mm, pos, orient, k, axis, c)
-            for k in group
-        )
+        return all(self._arm_at_mirror(v, f, k, c) for k in group)
 
-    def _alone_on_table(
-        self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        img_from_mm: np.ndarray,
-        pos: np.ndarray,
-        orient: np.ndarray,
-        axis: np.ndarray,
-        group: list[int],
-        holes: list[Oriented],
-    ) -> bool:
+    def _alone_on_table(self, v: View, f: Facing, group: list[int]) -> bool:
         """Whether no card's border shows beside or below the cards `group` (`pos`: face
         centres, mm; each one's top edge toward the line) but their own: the last cards of a
         round lie alone, a score pile's card among the pile's others (`LAST_CARD_RING_MM`).
@@ -2273,6 +2146,7 @@ class Reader:
         outline (`holes`) shows it too: at a steep tilt without markers the plane can put
         the card a few mm off where it lies, and its own border in the strip."""
         W, Hc, b = CARD_W_MM, self.lib.shape.height_mm, self.lib.shape.border_mm
+        pos, orient, axis, holes, white, H_inv = f.pos, f.orient, f.axis, f.holes, v.white, v.H_inv
         own, hidden = np.zeros(white.shape, np.uint8), np.zeros(white.shape, np.uint8)
         for k in group:
             down = orient[k] * axis
@@ -2287,9 +2161,9 @@ class Reader:
             cv2.fillConvexPoly(own, np.rint(outline).astype(np.int32), 1)
             for side in (-1.0, 1.0):
                 beside = pos[k] + side * W * r
-                if self._hidden_place(
-                    table(), white, H_inv, beside, down, LAST_CARD_TABLE_SHARE
-                ) and self._partly_seen(image, img_from_mm, beside, down):
+                if self._hidden_place(v, beside, down, LAST_CARD_TABLE_SHARE) and self._partly_seen(
+                    v, beside, down
+                ):
                     _paint_mm(
                         hidden, H_inv, _quad_mm(self._top_left(beside, down, 0.0, 0.0), down, W, Hc)
                     )
@@ -2312,18 +2186,26 @@ class Reader:
         return True
 
     def _search(
-        self,
-        image: np.ndarray,
-        img_from_mm: np.ndarray,
-        centre: np.ndarray,
-        down: np.ndarray,
-        give_up: float = 0.0,
+        self, v: View, centre: np.ndarray, down: np.ndarray, give_up: float = 0.0
     ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
         Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
         as soon as the match is clear, or at once if the first look scores below `give_up`
         (an empty place, a hand)."""
-        best = self._probe(image, img_from_mm, centre, down, 0.0, 0.0, 0.0)
+        probed: dict[
+            tuple[float, float, float], tuple[float, np.ndarray, np.ndarray, float, float]
+        ] = {}
+
+        def probe(
+            ang: float, dr: float, dd: float
+        ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
+            # The second ring about a neighbour of the first overlaps it: each pose once.
+            key = (ang, dr, dd)
+            if key not in probed:
+                probed[key] = self._probe(v, centre, down, ang, dr, dd)
+            return probed[key]
+
+        best = probe(0.0, 0.0, 0.0)
         if best[0] < give_up:
             return best
         for _ in range(2):
@@ -2341,23 +2223,19 @@ class Reader:
             ):
                 if best[0] >= 0.85:
                     break
-                got = self._probe(image, img_from_mm, centre, down, 0.0, at[0] + dr, at[1] + dd)
+                got = probe(0.0, at[0] + dr, at[1] + dd)
                 best = got if got[0] > best[0] else best
             if best[0] >= 0.85 or (best[3], best[4]) == at or best[0] < 0.6:
                 break
         if 0.45 <= best[0] < 0.85:
             for ang in (-3.0, 3.0):
-                got = self._probe(image, img_from_mm, centre, down, ang, best[3], best[4])
+                got = probe(ang, best[3], best[4])
                 best = got if got[0] > best[0] else best
         return best
 
     def layout_places(
         self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        sc: float,
-        H_inv: np.ndarray,
+        v: View,
         seen: list[SeenCard],
         fits: list[tuple[Layout, int]],
         axis: np.ndarray,
@@ -2375,7 +2253,6 @@ class Reader:
         have = {(c.half, c.row, c.col) for c in seen}
         cells = [{(cell.row, cell.col - sh) for cell in lay.cells} for lay, sh in fits]
         common = set(cells[0]).intersection(*cells[1:])
-        img_from_mm = np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv
         found: list[tuple[SeenCard, Layout, int, int, list[list[np.ndarray]]]] = []
         probed: list[np.ndarray] = []
         for lay, shift in fits:
@@ -2411,26 +2288,11 @@ class Reader:
                     ):
                         continue  # (another layout's plan puts a place looked at here)
                     probed.append(centre)
-                    _top, scores, quad_mm, _, _ = self._search(
-                        image, img_from_mm, centre, side * axis, give_up=0.55
+                    _top, scores, quad_mm, _, _ = self._search(v, centre, side * axis, give_up=0.55)
+                    card = self._inferred(
+                        v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
                     )
-                    cmm = quad_mm.mean(axis=0)
-                    card = SeenCard(
-                        None,
-                        0.0,
-                        apply_homography(H_inv, cmm[None])[0] / sc,
-                        apply_homography(H_inv, quad_mm) / sc,
-                        False,
-                        half,
-                        row,
-                        col,
-                        cmm,
-                        full_hole=False,
-                        quad_mm=quad_mm,
-                        provenance=Provenance.FROM_LAYOUT,
-                    )
-                    self._name(card, scores)
-                    if self._face_found(image, table, white, H_inv, img_from_mm, quad_mm, scores):
+                    if self._face_found(v, quad_mm, scores):
                         covers = [
                             [
                                 np.array(
@@ -2457,9 +2319,7 @@ class Reader:
             # takes both).
             down = (1 if c.half == 0 else -1) * axis
             if c.covered or any(
-                not any(
-                    self._hidden_place(table(), white, H_inv, at_, sgn * down) for at_ in places
-                )
+                not any(self._hidden_place(v, at_, sgn * down) for at_ in places)
                 for sgn, places in zip((1, -1), covers, strict=True)
             ):
                 kept.append(c)
@@ -2467,8 +2327,7 @@ class Reader:
 
     def _probe(
         self,
-        image: np.ndarray,
-        img_from_mm: np.ndarray,
+        v: View,
         centre: np.ndarray,
         down: np.ndarray,
         ang: float,
@@ -2486,7 +2345,7 @@ class Reader:
             ]
         )
         tl = self._top_left(centre, d, dr, dd)
-        scores = self.lib.match(self._card_window(image, img_from_mm, tl, d))
+        scores = self.lib.match(self._card_window(v.image, v.img_from_mm, tl, d))
         return float(scores.max()), scores, _quad_mm(tl, d, W, Hc), dr, dd
 
     def _top_left(self, centre: np.ndarray, d: np.ndarray, dr: float, dd: float) -> np.ndarray:
@@ -2497,20 +2356,14 @@ class Reader:
         return centre - (Hc / 2) * d - (W / 2) * r + dr * r + dd * d
 
     def _look(
-        self,
-        image: np.ndarray,
-        sc: float,
-        H_inv: np.ndarray,
-        centre: np.ndarray,
-        d: np.ndarray,
-        hl: float,
+        self, v: View, centre: np.ndarray, d: np.ndarray, hl: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Template scores of the card whose interior is centred at `centre` (mm) if `d` points
         down the card; also the card frame (d, top-left corner, right) that goes with it."""
         b = self.lib.shape.border_mm
         r = np.array([d[1], -d[0]])
         tl = centre - d * (hl / 2 + b) - (CARD_W_MM / 2) * r
-        window = self._card_window(image, np.diag([1 / sc, 1 / sc, 1.0]) @ H_inv, tl, d)
+        window = self._card_window(v.image, v.img_from_mm, tl, d)
         return self.lib.match(window, search=False), d, tl, r, window
 
     def _card_window(
@@ -2524,27 +2377,17 @@ class Reader:
         self, image: np.ndarray, img_from_mm: np.ndarray, tl: np.ndarray, d: np.ndarray
     ) -> np.ndarray:
         """The same window as `_card_window`, as BGR pixels."""
-        r = np.array([d[1], -d[0]])
-        C = np.array([[r[0], d[0], tl[0]], [r[1], d[1], tl[1]], [0, 0, 1]])
-        return cut_window(image, img_from_mm @ C, self.lib)
+        outline = _quad_mm(tl, d, CARD_W_MM, self.lib.shape.height_mm)
+        return upper_window(image, apply_homography(img_from_mm, outline), self.lib)
 
-    def _face_found(
-        self,
-        image: np.ndarray,
-        table: Callable[[], TableLook],
-        white: np.ndarray,
-        H_inv: np.ndarray,
-        img_from_mm: np.ndarray,
-        quad_mm: np.ndarray,
-        scores: np.ndarray,
-    ) -> bool:
+    def _face_found(self, v: View, quad_mm: np.ndarray, scores: np.ndarray) -> bool:
         """Whether a search found a card at `quad_mm` where no outline was (scores: its
         window's): a clear match, the face in view cell by cell, and not the table's
         pattern."""
         return (
             clear_match(scores)
-            and self.face_in_view(image, img_from_mm, quad_mm, scores)
-            and not self._table_in_face(table(), white, apply_homography(H_inv, quad_mm))
+            and self.face_in_view(v.image, v.img_from_mm, quad_mm, scores)
+            and not self._table_in_face(v.table(), v.white, apply_homography(v.H_inv, quad_mm))
         )
 
     def face_in_view(
@@ -2560,24 +2403,19 @@ class Reader:
         return int(np.argmax(visible)) == best and float(visible[best]) >= FACE_IN_VIEW_SCORE
 
     def _partly_seen(
-        self,
-        image: np.ndarray,
-        img_from_mm: np.ndarray,
-        centre: np.ndarray,
-        down: np.ndarray,
-        searched: tuple | None = None,
+        self, v: View, centre: np.ndarray, down: np.ndarray, searched: tuple | None = None
     ) -> bool:
         """Whether a card lies at `centre` (mm, its top edge square to `down`) that an arm
         partly hides: a taught face matches the part left in view, clearly, about the pose
         where the whole window matches best (`searched`: that `_search`, if made already).
         Evidence for the glass, not a name for the card."""
-        best = searched or self._search(image, img_from_mm, centre, down, give_up=0.3)
+        best = searched or self._search(v, centre, down, give_up=0.3)
         if best[0] < 0.4:
             return False  # nothing like a card here (an empty place, the table)
         for dr, dd in ((0, 0), (-3, 0), (3, 0), (0, -3), (0, 3)):
             tl = self._top_left(centre, down, best[3] + dr, best[4] + dd)
             if visible_match(
-                self.lib.match_visible(self._card_patch(image, img_from_mm, tl, down))
+                self.lib.match_visible(self._card_patch(v.image, v.img_from_mm, tl, down))
             ):
                 return True
         return False
@@ -2640,8 +2478,9 @@ def colour_bins(lab: np.ndarray) -> np.ndarray:
     """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
     counts: an arm often has the hue of a wooden table or of the blend between a chequered
     cloth's squares, not its lightness."""
-    v = lab.astype(np.int32)
-    return ((v[..., 0] >> 5) << 8) | ((v[..., 1] >> 4) << 4) | (v[..., 2] >> 4)
+    # (Shifted as bytes and put together in 16 bits: a third of the memory of int32 maths.)
+    lum, a, b = cv2.split(lab)
+    return ((lum >> 5).astype(np.uint16) << 8) | ((a >> 4).astype(np.uint16) << 4) | (b >> 4)
 
 
 def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
@@ -2735,29 +2574,12 @@ def layout_fits(
 def cut_window(
     image: np.ndarray, H_img_from_card: np.ndarray, lib: Library, margin: int = SEARCH_PX
 ) -> np.ndarray:
-    """The upper-half patch of a card, `margin` px larger on every side, rectified.
-
-    `H_img_from_card` maps card mm (origin at the card's top-left, y down the card) to image
-    px. Sampled at twice the patch resolution and averaged down, so no aliasing."""
-    x0, y0, x1, y1 = lib.shape.patch_region()
-    m, up = margin, 2
-    sx, sy = (x1 - x0) / PATCH_W, (y1 - y0) / PATCH_H
-    P = np.array(
-        [
-            [sx / up, 0, x0 - m * sx + sx / (2 * up)],
-            [0, sy / up, y0 - m * sy + sy / (2 * up)],
-            [0, 0, 1],
-        ]
-    )
-    size = ((PATCH_W + 2 * m) * up, (PATCH_H + 2 * m) * up)
-    big = cv2.warpPerspective(
-        image,
-        H_img_from_card @ P,
-        size,
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return cv2.resize(big, (PATCH_W + 2 * m, PATCH_H + 2 * m), interpolation=cv2.INTER_AREA)
+    """The upper-half patch of a card, `margin` px larger on every side, rectified
+    (`identify.upper_window`). `H_img_from_card` maps card mm (origin at the card's top-left,
+    y down the card) to image px."""
+    Hc = lib.shape.height_mm
+    card = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, Hc], [0, Hc]], np.float64)
+    return upper_window(image, apply_homography(H_img_from_card, card), lib, margin)
 
 
 def look_agreement(
