@@ -15,14 +15,18 @@ Stages, each with a typed result:
 3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
    round the grid; from there it is followed square to square by its colour (`Arms`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
-5. `read_board`: the reading, with a warning for each unsure square.
+5. `piece_colours`: a square far busier than the board's own squares holds a piece even
+   where its colours pass for the print; its colour from this board's red and white pieces;
+6. `read_board`: the reading, with a warning for each unsure square.
 
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
 fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
 piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
 come from curves on development renders of the wider chess sets (in the commits that set
-them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `GROUND`,
+them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
+`NEAR`, `APART` and `SEPARATION` from curves on development renders (in their commit);
+`GROUND`,
 `ARM_RUN_SQ` and `SHARE` are set by reasoning (written beside each), not swept.
 """
 
@@ -77,6 +81,20 @@ STRUCTURE = 9.0
 """90th percentile of the Lab distance from the disc's median beyond which a square the
 colours call empty is unsure: something stands there that looks like its print (a pale
 grey white on a light square, a dark red on a dark one)."""
+STANDS_OUT = 3.0
+"""A square whose disc spread (`STRUCTURE_SQ`) is this many times the board's median
+square's holds a piece, whatever its colours say: the board's own squares, under the same
+light, print and lens, set the scale (a base's outline, a top's rim, a decal or the sides'
+shading is far busier than any print)."""
+APART = 0.5
+"""A piece found by its structure takes the colour of the nearer of the board's red and
+white pieces only when that is at most this share of the distance to the other ..."""
+NEAR = 8.0
+"""... and at most this far from it (`_tone` units): an arm's shadow or edge the arms'
+colours missed is busy too, but far from both."""
+SEPARATION = 15.0
+"""The board's red and white centres at least this far apart (`_tone`), else only one
+colour is in view and a piece found by structure is asked about."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -203,10 +221,14 @@ def _spot_colours(
     )
 
 
-def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
+def find_arms(
+    image: np.ndarray, geom: BoardGeometry, where: Located, light_only: float | None = None
+) -> Arms:
     """Arms come from beyond the board, so each crosses the ground round the grid: a loop
     a quarter square outside the grid, where the print is one ground. Runs of the loop far
-    from the ground's colour, wide as an arm, give the arms' colours."""
+    from the ground's colour, wide as an arm, give the arms' colours. `light_only` below
+    zero keeps the runs a glare or a shadow could make too (what might be an arm)."""
+    light_only = LIGHT_ONLY if light_only is None else light_only
     sq = geom.square_mm
     (x0, y0), (x1, y1) = geom.grid_box_mm
     m = 0.25 * sq
@@ -236,7 +258,7 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
         j = i
         while j < n and f[j]:
             j += 1
-        if j - i >= min_run and np.median(unlit[i:j]) > LIGHT_ONLY:
+        if j - i >= min_run and np.median(unlit[i:j]) > light_only:
             arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
         i = j
     return Arms(tuple(arms))
@@ -422,6 +444,12 @@ def read_board(
             ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
             for (v, p), spread in zip(calls, colours.structure, strict=True)
         ]
+        # an arm's blurred edge and its shadow are busy too and spread past the squares
+        # its colour is followed to: with anything that might be an arm in view (every
+        # run round the grid kept, glare or not), a square found by structure is asked
+        in_view = bool(arms.arms) or bool(find_arms(image, geom, where, -1.0).arms)
+        arm_k = {k for k, c in enumerate(cells) if c in under}
+        calls = piece_colours(calls, colours, arm_k, resolve=not in_view)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -442,6 +470,73 @@ def read_board(
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+def _tone(lab: np.ndarray) -> np.ndarray:
+    """Lab with lightness at half weight (as `_shade_distance`): light across the board
+    varies a piece's lightness more than its hue."""
+    return np.asarray(lab * np.array([0.5, 1.0, 1.0], np.float32))
+
+
+def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
+    """Squares the colours call empty or unsure whose disc is far busier than the board's
+    median square's (`STANDS_OUT`): something stands there."""
+    assert colours.structure is not None
+    spread = colours.structure
+    floor = STANDS_OUT * float(np.median(spread))
+    return [
+        k
+        for k, (v, _) in enumerate(calls)
+        if k not in skip and v in ("empty", "unsure") and spread[k] >= floor
+    ]
+
+
+def two_centres(
+    calls: list[tuple[str, float]], tone: np.ndarray, found: list[int]
+) -> np.ndarray | None:
+    """This board's red and white piece colours (rows 0 and 1, in `_tone`): two-means over
+    every square read as a piece and those found by structure, started from the most and
+    the least red (a* against lightness); None when the two are not `SEPARATION` apart
+    (one colour only: which one is not guessed)."""
+    pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
+    pts = tone[pieces]
+    redness = pts[:, 1] - pts[:, 0]
+    centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
+    for _ in range(8):
+        near = np.argmin(np.linalg.norm(pts[:, None] - centres[None], axis=2), axis=1)
+        centres = np.stack(
+            [pts[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
+        )
+    if centres[0, 1] - centres[0, 0] < centres[1, 1] - centres[1, 0]:
+        centres = centres[::-1]
+    if float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
+        return None
+    return np.asarray(centres)
+
+
+def piece_colours(
+    calls: list[tuple[str, float]], colours: SpotColours, skip: set[int], resolve: bool = True
+) -> list[tuple[str, float]]:
+    """Squares that stand out from the board's print by their structure hold a piece even
+    where its colours pass for the print (a pale white on a light square, a wide base
+    hiding the print beside it). Its colour comes from this board's own red and white
+    pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
+    (`NEAR`); else (or when not to `resolve`) unsure."""
+    found = stand_out(calls, colours, skip)
+    if not found:
+        return calls
+    tone = _tone(np.median(colours.middle, axis=1))
+    centres = two_centres(calls, tone, found)
+    out = list(calls)
+    for k in found:
+        out[k] = ("unsure", 0.0)
+        if centres is None or not resolve:
+            continue
+        d = np.linalg.norm(tone[k] - centres, axis=1)
+        j = int(np.argmin(d))
+        if d[j] <= APART * d[1 - j] and d[j] <= NEAR:
+            out[k] = (("red", "white")[j], 0.5)
+    return out
 
 
 def _spot_calls(
