@@ -33,6 +33,7 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -95,6 +96,9 @@ colours missed is busy too, but far from both."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
+ARM_MARGIN = 2
+"""Squares within this many (rows or columns) of one a might-be arm is followed to are
+not read by structure (`_not_by_structure`)."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -444,12 +448,10 @@ def read_board(
             ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
             for (v, p), spread in zip(calls, colours.structure, strict=True)
         ]
-        # an arm's blurred edge and its shadow are busy too and spread past the squares
-        # its colour is followed to: with anything that might be an arm in view (every
-        # run round the grid kept, glare or not), a square found by structure is asked
-        in_view = bool(arms.arms) or bool(find_arms(image, geom, where, -1.0).arms)
         arm_k = {k for k, c in enumerate(cells) if c in under}
-        calls = piece_colours(calls, colours, arm_k, resolve=not in_view)
+        calls = piece_colours(
+            calls, colours, arm_k, _not_by_structure(image, geom, where, arms, colours)
+        )
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -470,6 +472,28 @@ def read_board(
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+def _not_by_structure(
+    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms, colours: SpotColours
+) -> set[int]:
+    """Squares not to read by structure: an arm's blurred edge and its shadow are busy
+    too, and spread past the squares its colour is followed to. With an arm in view, every
+    square; else those within `ARM_MARGIN` of the squares a run round the grid that looks
+    like light might be followed to (an arm lit like the ground is one)."""
+    cells = geom.cells
+    if arms.arms:
+        return set(range(len(cells)))
+    maybe = arm_squares(colours, find_arms(image, geom, where, -1.0), geom, cells)
+    return {
+        k
+        for k, (r, c) in enumerate(cells)
+        if any(
+            (r + dr, c + dc) in maybe
+            for dr in range(-ARM_MARGIN, ARM_MARGIN + 1)
+            for dc in range(-ARM_MARGIN, ARM_MARGIN + 1)
+        )
+    }
 
 
 def _tone(lab: np.ndarray) -> np.ndarray:
@@ -515,13 +539,16 @@ def two_centres(
 
 
 def piece_colours(
-    calls: list[tuple[str, float]], colours: SpotColours, skip: set[int], resolve: bool = True
+    calls: list[tuple[str, float]],
+    colours: SpotColours,
+    skip: set[int],
+    ask: Collection[int] = (),
 ) -> list[tuple[str, float]]:
     """Squares that stand out from the board's print by their structure hold a piece even
     where its colours pass for the print (a pale white on a light square, a wide base
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else (or when not to `resolve`) unsure."""
+    (`NEAR`); else (or when among those to `ask` about) unsure."""
     found = stand_out(calls, colours, skip)
     if not found:
         return calls
@@ -530,7 +557,7 @@ def piece_colours(
     out = list(calls)
     for k in found:
         out[k] = ("unsure", 0.0)
-        if centres is None or not resolve:
+        if centres is None or k in ask:
             continue
         d = np.linalg.norm(tone[k] - centres, axis=1)
         j = int(np.argmin(d))
