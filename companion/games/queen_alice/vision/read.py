@@ -96,6 +96,9 @@ colours missed is busy too, but far from both."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
+NEAR_TOKEN = 20.0
+"""An Alice token told by the board's own piece colours is at most this far from them
+(`_tone`): a token's top, lit as the pieces' tops are."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
 not read by structure (`_not_by_structure`)."""
@@ -463,12 +466,13 @@ def read_board(
         )
         for c in sorted(unsure)
     ]
+    centres = two_centres(calls, _tone(np.median(colours.middle, axis=1)), [])
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
     for colour in ("red", "white"):
-        alice[colour] = _alice(image, geom, where, colour, arms)
+        alice[colour] = _alice(image, geom, where, colour, arms, centres)
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
@@ -523,6 +527,8 @@ def two_centres(
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
     (one colour only: which one is not guessed)."""
     pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
+    if len(pieces) < 2:
+        return None
     pts = tone[pieces]
     redness = pts[:, 1] - pts[:, 0]
     centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
@@ -601,10 +607,18 @@ def _crowns(
 
 
 def _alice(
-    image: np.ndarray, geom: BoardGeometry, where: Located, colour: str, arms: Arms | None = None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    colour: str,
+    arms: Arms | None = None,
+    centres: np.ndarray | None = None,
 ) -> int | None:
     """The space of the path holding a token of the path's colour (a Crown ahead of it is
-    gold), or None when no space or more than one does, or an arm is over the path."""
+    gold), or None when no space or more than one does, or an arm is over the path. When
+    the colours alone do not tell, and the board's pieces gave its red and white
+    (`two_centres`), the token is the one space unlike the path nearest its colour
+    (`_alice_by_centres`)."""
     colours = sample_spots(image, geom, where, geom.paths[colour])
     calls = _spot_calls(image, geom, where, geom.paths[colour], arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -612,7 +626,33 @@ def _alice(
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
     if len(found) > 1:
         found = [i for i in found if unlike_the_path(colours)[i]]
-    return found[0] if len(found) == 1 else None
+    if len(found) == 1:
+        return found[0]
+    if centres is None:
+        return None
+    return _alice_by_centres(colours, centres[("red", "white").index(colour)], centres)
+
+
+def _alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray) -> int | None:
+    """The space unlike the path whose middle is nearest `own` (this board's pieces of the
+    path's colour): an ivory token passes for gold by hue and a dark crimson one for
+    neither, but each is its own set's colour. It must be near it (`NEAR_TOKEN`), clearly
+    nearer it than the other colour (`APART`), and clearly nearer than any other space
+    unlike the path (a Crown ahead of Alice, `APART`); else None."""
+    unlike = np.flatnonzero(unlike_the_path(colours))
+    if len(unlike) == 0:
+        return None
+    tone = _tone(np.median(colours.middle[unlike], axis=1))
+    d_own = np.linalg.norm(tone - own, axis=1)
+    d_any = np.min(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+    other = np.max(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+    order = np.argsort(d_own)
+    best = int(order[0])
+    if d_own[best] > NEAR_TOKEN or d_own[best] > d_any[best] or d_own[best] > APART * other[best]:
+        return None
+    if len(order) > 1 and d_own[best] > APART * d_own[int(order[1])]:
+        return None
+    return int(unlike[best])
 
 
 def unlike_the_path(colours: SpotColours) -> np.ndarray:
