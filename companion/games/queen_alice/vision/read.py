@@ -91,14 +91,14 @@ APART = 0.5
 """A piece found by its structure takes the colour of the nearer of the board's red and
 white pieces only when that is at most this share of the distance to the other ..."""
 NEAR = 8.0
-"""... and at most this far from it (`_tone` units): an arm's shadow or edge the arms'
+"""... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
 colours missed is busy too, but far from both."""
 SEPARATION = 15.0
-"""The board's red and white centres at least this far apart (`_tone`), else only one
+"""The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
 NEAR_TOKEN = 20.0
 """An Alice token told by the board's own piece colours is at most this far from them
-(`_tone`): a token's top, lit as the pieces' tops are."""
+(`board_tone`): a token's top, lit as the pieces' tops are."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
 not read by structure (`_not_by_structure`)."""
@@ -466,7 +466,7 @@ def read_board(
         )
         for c in sorted(unsure)
     ]
-    centres = two_centres(calls, _tone(np.median(colours.middle, axis=1)), [])
+    centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
@@ -500,7 +500,7 @@ def _not_by_structure(
     }
 
 
-def _tone(lab: np.ndarray) -> np.ndarray:
+def board_tone(lab: np.ndarray) -> np.ndarray:
     """Lab with lightness at half weight (as `_shade_distance`): light across the board
     varies a piece's lightness more than its hue."""
     return np.asarray(lab * np.array([0.5, 1.0, 1.0], np.float32))
@@ -522,7 +522,7 @@ def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[in
 def two_centres(
     calls: list[tuple[str, float]], tone: np.ndarray, found: list[int]
 ) -> np.ndarray | None:
-    """This board's red and white piece colours (rows 0 and 1, in `_tone`): two-means over
+    """This board's red and white piece colours (rows 0 and 1, in `board_tone`): two-means over
     every square read as a piece and those found by structure, started from the most and
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
     (one colour only: which one is not guessed)."""
@@ -558,7 +558,7 @@ def piece_colours(
     found = stand_out(calls, colours, skip)
     if not found:
         return calls
-    tone = _tone(np.median(colours.middle, axis=1))
+    tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
     for k in found:
@@ -618,7 +618,7 @@ def _alice(
     gold), or None when no space or more than one does, or an arm is over the path. When
     the colours alone do not tell, and the board's pieces gave its red and white
     (`two_centres`), the token is the one space unlike the path nearest its colour
-    (`_alice_by_centres`)."""
+    (`alice_by_centres`)."""
     colours = sample_spots(image, geom, where, geom.paths[colour])
     calls = _spot_calls(image, geom, where, geom.paths[colour], arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -630,10 +630,10 @@ def _alice(
         return found[0]
     if centres is None:
         return None
-    return _alice_by_centres(colours, centres[("red", "white").index(colour)], centres)
+    return alice_by_centres(colours, centres[("red", "white").index(colour)], centres)
 
 
-def _alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray) -> int | None:
+def alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray) -> int | None:
     """The space unlike the path whose middle is nearest `own` (this board's pieces of the
     path's colour): an ivory token passes for gold by hue and a dark crimson one for
     neither, but each is its own set's colour. It must be near it (`NEAR_TOKEN`), clearly
@@ -642,7 +642,7 @@ def _alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray
     unlike = np.flatnonzero(unlike_the_path(colours))
     if len(unlike) == 0:
         return None
-    tone = _tone(np.median(colours.middle[unlike], axis=1))
+    tone = board_tone(np.median(colours.middle[unlike], axis=1))
     d_own = np.linalg.norm(tone - own, axis=1)
     d_any = np.min(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
     other = np.max(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
