@@ -118,16 +118,23 @@ def test_on_a_light_printed_path_alice_is_the_space_unlike_the_rest() -> None:
     assert np.flatnonzero(unlike_the_path(colours)).tolist() == [6]
 
 
-def _board(pieces: dict[int, tuple[float, float, float]], busy: set[int]) -> SpotColours:
+def _board(
+    pieces: dict[int, tuple[float, float, float]],
+    busy: set[int],
+    smooth: frozenset[int] = frozenset(),
+) -> SpotColours:
     """Twenty squares of one grey print; `pieces` put a colour in a square's middle and
-    `busy` squares have a far wider disc spread than the print's."""
+    `busy` squares have a far wider disc spread than the print's, with sharp steps in it
+    (an outline) unless `smooth` (a glare's slope)."""
     middle = np.zeros((20, 12, 3))
     middle[:] = (60.0, 0.0, 4.0)
     for k, lab in pieces.items():
         middle[k] = lab
     spread = np.full(20, 2.5, np.float32)
     spread[list(busy)] = 12.0
-    return SpotColours(middle, np.zeros((20, 4, 3)), spread)
+    edges = np.full(20, 3.0, np.float32)
+    edges[list(busy - smooth)] = 15.0
+    return SpotColours(middle, np.zeros((20, 4, 3)), spread, edges)
 
 
 RED, WHITE = (30.0, 45.0, 20.0), (80.0, 0.0, 6.0)
@@ -144,6 +151,14 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     # beside an arm it is asked about, and so is a square the arm itself covers
     assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "unsure"
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
+
+
+def test_a_glare_busy_but_smooth_is_no_piece() -> None:
+    """A glare on a dark print whitens it and spreads its disc as a pale white would, but
+    its edge is a slope, not an outline's step."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, {0, 1, 2, 3, 4}, frozenset({4}))
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
 
 
 def test_with_one_colour_in_view_a_busy_square_is_asked_not_guessed() -> None:

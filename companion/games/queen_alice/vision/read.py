@@ -87,6 +87,10 @@ STANDS_OUT = 3.0
 square's holds a piece, whatever its colours say: the board's own squares, under the same
 light, print and lens, set the scale (a base's outline, a top's rim, a decal or the sides'
 shading is far busier than any print)."""
+EDGES_OUT = 2.5
+"""... and whose sharpest steps between neighbouring samples are this many times the
+median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
+glare on a dark print is as busy as a piece, never as sharp)."""
 APART = 0.5
 """A piece found by its structure takes the colour of the nearer of the board's red and
 white pieces only when that is at most this share of the distance to the other ..."""
@@ -144,6 +148,9 @@ class SpotColours:
     """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
     structure: np.ndarray | None = None
     """Per square: the spread of its disc of radius `STRUCTURE_SQ` (None for spots)."""
+    edges: np.ndarray | None = None
+    """Per square: the 95th percentile of the Lab step between neighbouring samples of
+    that disc (None for spots)."""
 
 
 def locate(
@@ -163,11 +170,27 @@ def locate(
 
 
 def _disc(radius: float, step: float) -> np.ndarray:
+    xx, yy, keep = _disc_grid(radius, step)
+    return np.stack([xx[keep], yy[keep]], axis=1)
+
+
+def _disc_grid(radius: float, step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     k = max(1, math.ceil(radius / step))
     g = np.arange(-k, k + 1) * (radius / k)
     xx, yy = np.meshgrid(g, g)
-    keep = xx**2 + yy**2 <= radius**2 + 1e-9
-    return np.stack([xx[keep], yy[keep]], axis=1)
+    return xx, yy, xx**2 + yy**2 <= radius**2 + 1e-9
+
+
+def _disc_steps(radius: float, step: float) -> np.ndarray:
+    """Pairs of `_disc` points next to each other along a row or a column (P x 2)."""
+    keep = _disc_grid(radius, step)[2]
+    index = np.full(keep.shape, -1)
+    index[keep] = np.arange(int(keep.sum()))
+    pairs = [
+        np.stack([a[(a >= 0) & (b >= 0)], b[(a >= 0) & (b >= 0)]], axis=1)
+        for a, b in ((index[:, :-1], index[:, 1:]), (index[:-1], index[1:]))
+    ]
+    return np.concatenate(pairs)
 
 
 _LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
@@ -343,8 +366,13 @@ def sample_squares(
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
     spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
+    pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    steps = np.linalg.norm(wide.middle[:, pairs[:, 0]] - wide.middle[:, pairs[:, 1]], axis=2)
     return SpotColours(
-        wide.middle[:, inner], wide.beside, np.percentile(spread, 90, axis=1).astype(np.float32)
+        wide.middle[:, inner],
+        wide.beside,
+        np.percentile(spread, 90, axis=1).astype(np.float32),
+        np.percentile(steps, 95, axis=1).astype(np.float32),
     )
 
 
@@ -452,9 +480,8 @@ def read_board(
             for (v, p), spread in zip(calls, colours.structure, strict=True)
         ]
         arm_k = {k for k, c in enumerate(cells) if c in under}
-        calls = piece_colours(
-            calls, colours, arm_k, _not_by_structure(image, geom, where, arms, colours)
-        )
+        ask = _not_by_structure(image, geom, where, arms, colours)
+        calls = piece_colours(calls, colours, arm_k, ask)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -508,14 +535,16 @@ def board_tone(lab: np.ndarray) -> np.ndarray:
 
 def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
     """Squares the colours call empty or unsure whose disc is far busier than the board's
-    median square's (`STANDS_OUT`): something stands there."""
-    assert colours.structure is not None
-    spread = colours.structure
+    median square's (`STANDS_OUT`), with sharp steps in it (`EDGES_OUT`): something stands
+    there."""
+    assert colours.structure is not None and colours.edges is not None
+    spread, edges = colours.structure, colours.edges
     floor = STANDS_OUT * float(np.median(spread))
+    sharp = EDGES_OUT * float(np.median(edges))
     return [
         k
         for k, (v, _) in enumerate(calls)
-        if k not in skip and v in ("empty", "unsure") and spread[k] >= floor
+        if k not in skip and v in ("empty", "unsure") and spread[k] >= floor and edges[k] >= sharp
     ]
 
 
