@@ -25,9 +25,9 @@ fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles
 piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
 come from curves on development renders of the wider chess sets (in the commits that set
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
-`NEAR`, `APART` and `SEPARATION` from curves on development renders (in their commit);
-`GROUND`,
-`ARM_RUN_SQ` and `SHARE` are set by reasoning (written beside each), not swept.
+`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION` and `NEAR_TOKEN` from curves on development
+renders (in their commits); `GROUND`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by
+reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
