@@ -138,6 +138,9 @@ class Arm:
 @dataclass(frozen=True)
 class Arms:
     arms: tuple[Arm, ...]
+    lit: tuple[Arm, ...] = ()
+    """Runs as wide as an arm that look like light on the ground (a glare, a shadow, or an
+    arm lit like the ground): not followed, but no square near them is read by structure."""
 
 
 @dataclass(frozen=True)
@@ -256,8 +259,8 @@ def find_arms(
 ) -> Arms:
     """Arms come from beyond the board, so each crosses the ground round the grid: a loop
     a quarter square outside the grid, where the print is one ground. Runs of the loop far
-    from the ground's colour, wide as an arm, give the arms' colours. `light_only` below
-    zero keeps the runs a glare or a shadow could make too (what might be an arm)."""
+    from the ground's colour, wide as an arm, give the arms' colours; those that look like
+    light on the ground (`LIGHT_ONLY`, or `light_only` when given) are kept apart as `lit`."""
     light_only = LIGHT_ONLY if light_only is None else light_only
     sq = geom.square_mm
     (x0, y0), (x1, y1) = geom.grid_box_mm
@@ -279,7 +282,9 @@ def find_arms(
     start = int(np.argmin(foreign))
     f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
     pts, unlit = np.roll(pts, -start, axis=0), np.roll(unlit, -start)
-    arms, i, n = [], 0, len(f)
+    arms: list[Arm] = []
+    lit: list[Arm] = []
+    i, n = 0, len(f)
     min_run = ARM_RUN_SQ * sq / step
     while i < n:
         if not f[i]:
@@ -288,10 +293,11 @@ def find_arms(
         j = i
         while j < n and f[j]:
             j += 1
-        if j - i >= min_run and np.median(unlit[i:j]) > light_only:
-            arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
+        if j - i >= min_run:
+            run = Arm(np.median(lab[i:j], axis=0), pts[i:j])
+            (arms if np.median(unlit[i:j]) > light_only else lit).append(run)
         i = j
-    return Arms(tuple(arms))
+    return Arms(tuple(arms), tuple(lit))
 
 
 def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
@@ -480,7 +486,7 @@ def read_board(
             for (v, p), spread in zip(calls, colours.structure, strict=True)
         ]
         arm_k = {k for k, c in enumerate(cells) if c in under}
-        ask = _not_by_structure(image, geom, where, arms, colours)
+        ask = _not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
@@ -505,17 +511,15 @@ def read_board(
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
 
 
-def _not_by_structure(
-    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms, colours: SpotColours
-) -> set[int]:
+def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
     """Squares not to read by structure: an arm's blurred edge and its shadow are busy
     too, and spread past the squares its colour is followed to. With an arm in view, every
     square; else those within `ARM_MARGIN` of the squares a run round the grid that looks
-    like light might be followed to (an arm lit like the ground is one)."""
+    like light (`Arms.lit`) might be followed to (an arm lit like the ground is one)."""
     cells = geom.cells
     if arms.arms:
         return set(range(len(cells)))
-    maybe = arm_squares(colours, find_arms(image, geom, where, -1.0), geom, cells)
+    maybe = arm_squares(colours, Arms(arms.lit), geom, cells)
     return {
         k
         for k, (r, c) in enumerate(cells)
