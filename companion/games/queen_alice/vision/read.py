@@ -32,6 +32,7 @@ reasoning (written beside each), not swept.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -184,6 +185,7 @@ def _disc_grid(radius: float, step: float) -> tuple[np.ndarray, np.ndarray, np.n
     return xx, yy, xx**2 + yy**2 <= radius**2 + 1e-9
 
 
+@functools.lru_cache(maxsize=8)
 def _disc_steps(radius: float, step: float) -> np.ndarray:
     """Pairs of `_disc` points next to each other along a row or a column (P x 2)."""
     keep = _disc_grid(radius, step)[2]
@@ -373,7 +375,8 @@ def sample_squares(
     wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
     spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
     pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    steps = np.linalg.norm(wide.middle[:, pairs[:, 0]] - wide.middle[:, pairs[:, 1]], axis=2)
+    step_lab = np.take(wide.middle, pairs[:, 0], axis=1) - np.take(wide.middle, pairs[:, 1], axis=1)
+    steps = np.sqrt(np.einsum("npk,npk->np", step_lab, step_lab))
     return SpotColours(
         wide.middle[:, inner],
         wide.beside,
@@ -565,8 +568,12 @@ def two_centres(
     pts = tone[pieces]
     redness = pts[:, 1] - pts[:, 0]
     centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
+    last = None
     for _ in range(8):
         near = np.argmin(np.linalg.norm(pts[:, None] - centres[None], axis=2), axis=1)
+        if last is not None and np.array_equal(near, last):
+            break  # settled: the same split gives the same centres
+        last = near
         centres = np.stack(
             [pts[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
         )
