@@ -206,7 +206,8 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     """Lab of N BGR samples (0..255 in), L 0..100 and signed a, b. Through OpenCV's 8-bit
     table: the samples are 8-bit already, and the table is several times faster than the
     float conversion (a step of at most 0.4 in L and 1 in a or b, far below any threshold)."""
-    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(1, -1, 3)  # one row: OpenCV
+    # converts row by row, so a column of single pixels costs a call per pixel
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     return lab * _LAB_SCALE + _LAB_SHIFT
 
@@ -223,10 +224,10 @@ def _to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
 
 def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
     pix = _to_pixels(pose, points_mm)
-    got = cv2.remap(
+    got = cv2.remap(  # the points as one row (see `_lab`)
         image,
-        pix[:, 0].reshape(-1, 1),
-        pix[:, 1].reshape(-1, 1),
+        np.ascontiguousarray(pix[:, 0]).reshape(1, -1),
+        np.ascontiguousarray(pix[:, 1]).reshape(1, -1),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
