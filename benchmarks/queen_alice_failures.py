@@ -96,13 +96,16 @@ def faults(
 
 
 def curves(seed: int, boards: int) -> dict[str, Any]:
-    """The curves two thresholds were chosen from, on development renders (a third without
+    """The curves thresholds were chosen from, on development renders (a third without
     arms): `LIGHT_ONLY`, each run round the grid that `find_arms` sees against the
     renderer's arm mask; `STRUCTURE`, each square's disc spread against the truth, for
-    empty squares the colours call empty (no arm near) and pieces they call empty."""
+    empty squares the colours call empty (no arm near) and pieces they call empty;
+    `STANDS_OUT` and `EDGES_OUT`, the same squares and those the colours call unsure, by
+    their spread and sharpest steps against the board's median square's."""
     geom = load_geometry()
     runs: list[tuple[float, bool]] = []
     spreads: list[tuple[float, str]] = []
+    stands: list[tuple[float, float, str]] = []
     for i in range(boards):
         photo = render_photo(geom, (seed, i), Conditions(hands=i % 3))
         where = reader.locate(photo.image, geom)
@@ -136,12 +139,22 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
             runs.append((off, on_arm))
         colours = reader.sample_squares(photo.image, geom, where, geom.cells)
         calls = reader.classify(colours)
-        assert colours.structure is not None
+        assert colours.structure is not None and colours.edges is not None
+        busy = float(np.median(colours.structure))
+        sharp = float(np.median(colours.edges))
         for k, cell in enumerate(geom.cells):
+            if calls[k][0] == "unsure" and cell not in photo.near_arm:
+                want = photo.position.squares.get(cell, "empty")
+                stands.append(
+                    (float(colours.structure[k]) / busy, float(colours.edges[k]) / sharp, want)
+                )
             if calls[k][0] != "empty" or cell in photo.near_arm:
                 continue
             want = photo.position.squares.get(cell, "empty")
             spreads.append((float(colours.structure[k]), want))
+            stands.append(
+                (float(colours.structure[k]) / busy, float(colours.edges[k]) / sharp, want)
+            )
         print(f"\rcurves {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     light = [
@@ -161,12 +174,24 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
         }
         for t in (7.0, 8.0, 9.0, 10.0, 12.0)
     ]
+    stand_out = [
+        {
+            "stands_out": a,
+            "edges_out": e,
+            "empty_found": sum(r >= a and g >= e for r, g, w in stands if w == "empty"),
+            "pieces_found": f"{sum(r >= a and g >= e for r, g, w in stands if w != 'empty')}/"
+            f"{sum(w != 'empty' for _, _, w in stands)}",
+        }
+        for a in (2.5, 3.0, 3.5)
+        for e in (0.0, 2.0, 2.5, 3.0)
+    ]
     return {
         "seed": seed,
         "boards": boards,
         "runs": len(runs),
         "light_only": light,
         "structure": structure,
+        "stand_out": stand_out,
     }
 
 
@@ -189,7 +214,9 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=60)
     parser.add_argument("--out", type=Path, default=None, help="write the breakdown as JSON")
     parser.add_argument(
-        "--curves", action="store_true", help="the LIGHT_ONLY and STRUCTURE curves instead"
+        "--curves",
+        action="store_true",
+        help="the LIGHT_ONLY, STRUCTURE, STANDS_OUT and EDGES_OUT curves instead",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)

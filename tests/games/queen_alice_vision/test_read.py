@@ -8,9 +8,13 @@ import pytest
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
     SpotColours,
+    alice_by_centres,
+    board_tone,
     classify,
     locate,
+    piece_colours,
     read_board,
+    two_centres,
     unlike_the_path,
 )
 from companion.games.queen_alice.vision.reading import BoardReading
@@ -112,3 +116,70 @@ def test_on_a_light_printed_path_alice_is_the_space_unlike_the_rest() -> None:
     colours = SpotColours(middle, beside)
     assert [c for c, _ in classify(colours)].count("white") == spaces
     assert np.flatnonzero(unlike_the_path(colours)).tolist() == [6]
+
+
+def _board(
+    pieces: dict[int, tuple[float, float, float]],
+    busy: set[int],
+    smooth: frozenset[int] = frozenset(),
+) -> SpotColours:
+    """Twenty squares of one grey print; `pieces` put a colour in a square's middle and
+    `busy` squares have a far wider disc spread than the print's, with sharp steps in it
+    (an outline) unless `smooth` (a glare's slope)."""
+    middle = np.zeros((20, 12, 3))
+    middle[:] = (60.0, 0.0, 4.0)
+    for k, lab in pieces.items():
+        middle[k] = lab
+    spread = np.full(20, 2.5, np.float32)
+    spread[list(busy)] = 12.0
+    edges = np.full(20, 3.0, np.float32)
+    edges[list(busy - smooth)] = 15.0
+    return SpotColours(middle, np.zeros((20, 4, 3)), spread, edges)
+
+
+RED, WHITE = (30.0, 45.0, 20.0), (80.0, 0.0, 6.0)
+PALE = (64.0, 0.0, 5.0)
+"""A pale white in the shade of the print: its colours pass for the print."""
+
+
+def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() -> None:
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, busy={0, 1, 2, 3, 4})
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    out = piece_colours(calls, colours, skip=set())
+    assert out[4][0] == "white"
+    assert [v for v, _ in out[5:]] == ["empty"] * 15  # the quiet squares stay empty
+    # beside an arm it is asked about, and so is a square the arm itself covers
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "unsure"
+    assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
+
+
+def test_a_glare_busy_but_smooth_is_no_piece() -> None:
+    """A glare on a dark print whitens it and spreads its disc as a pale white would, but
+    its edge is a slope, not an outline's step."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, {0, 1, 2, 3, 4}, frozenset({4}))
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
+
+
+def test_with_one_colour_in_view_a_busy_square_is_asked_not_guessed() -> None:
+    """Only whites on the board: whether the busy square is a white or a dark red in the
+    shade is not known from this board's pieces."""
+    colours = _board({2: WHITE, 3: WHITE, 4: PALE}, busy={2, 3, 4})
+    calls = [("empty", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    assert two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [4]) is None
+    assert piece_colours(calls, colours, skip=set())[4][0] == "unsure"
+
+
+def test_alice_is_the_space_unlike_the_path_nearest_her_colour() -> None:
+    """An ivory token passes for gold by hue, so the colours alone do not tell; the one
+    space unlike the path nearest the board's whites is the white Alice, not the Crown
+    ahead of her."""
+    spaces = 11
+    middle = np.zeros((spaces, 20, 3))
+    middle[:] = (30.0, 2.0, -4.0)  # the path's print
+    ivory, gold = (82.0, -2.0, 20.0), (75.0, 10.0, 60.0)
+    middle[3], middle[8] = ivory, gold
+    colours = SpotColours(middle, np.zeros((spaces, 4, 3)))
+    centres = board_tone(np.array([(30.0, 45.0, 20.0), (84.0, -1.0, 16.0)]))
+    assert alice_by_centres(colours, centres[1], centres) == 3
+    assert alice_by_centres(colours, centres[0], centres) is None  # no red token there

@@ -15,20 +15,26 @@ Stages, each with a typed result:
 3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
    round the grid; from there it is followed square to square by its colour (`Arms`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
-5. `read_board`: the reading, with a warning for each unsure square.
+5. `piece_colours`: a square far busier than the board's own squares holds a piece even
+   where its colours pass for the print; its colour from this board's red and white pieces;
+6. `read_board`: the reading, with a warning for each unsure square.
 
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
 fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
 piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
 come from curves on development renders of the wider chess sets (in the commits that set
-them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `GROUND`,
-`ARM_RUN_SQ` and `SHARE` are set by reasoning (written beside each), not swept.
+them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
+`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION` and `NEAR_TOKEN` from curves on development
+renders (in their commits); `GROUND`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by
+reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -77,6 +83,30 @@ STRUCTURE = 9.0
 """90th percentile of the Lab distance from the disc's median beyond which a square the
 colours call empty is unsure: something stands there that looks like its print (a pale
 grey white on a light square, a dark red on a dark one)."""
+STANDS_OUT = 3.0
+"""A square whose disc spread (`STRUCTURE_SQ`) is this many times the board's median
+square's holds a piece, whatever its colours say: the board's own squares, under the same
+light, print and lens, set the scale (a base's outline, a top's rim, a decal or the sides'
+shading is far busier than any print)."""
+EDGES_OUT = 2.5
+"""... and whose sharpest steps between neighbouring samples are this many times the
+median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
+glare on a dark print is as busy as a piece, never as sharp)."""
+APART = 0.5
+"""A piece found by its structure takes the colour of the nearer of the board's red and
+white pieces only when that is at most this share of the distance to the other ..."""
+NEAR = 8.0
+"""... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
+colours missed is busy too, but far from both."""
+SEPARATION = 15.0
+"""The board's red and white centres at least this far apart (`board_tone`), else only one
+colour is in view and a piece found by structure is asked about."""
+NEAR_TOKEN = 20.0
+"""An Alice token told by the board's own piece colours is at most this far from them
+(`board_tone`): a token's top, lit as the pieces' tops are."""
+ARM_MARGIN = 2
+"""Squares within this many (rows or columns) of one a might-be arm is followed to are
+not read by structure (`_not_by_structure`)."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -109,6 +139,9 @@ class Arm:
 @dataclass(frozen=True)
 class Arms:
     arms: tuple[Arm, ...]
+    lit: tuple[Arm, ...] = ()
+    """Runs as wide as an arm that look like light on the ground (a glare, a shadow, or an
+    arm lit like the ground): not followed, but no square near them is read by structure."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +152,9 @@ class SpotColours:
     """N x S x 3 Lab of the print beside each spot: a median per strip (or arc) looked at."""
     structure: np.ndarray | None = None
     """Per square: the spread of its disc of radius `STRUCTURE_SQ` (None for spots)."""
+    edges: np.ndarray | None = None
+    """Per square: the 95th percentile of the Lab step between neighbouring samples of
+    that disc (None for spots)."""
 
 
 def locate(
@@ -138,11 +174,28 @@ def locate(
 
 
 def _disc(radius: float, step: float) -> np.ndarray:
+    xx, yy, keep = _disc_grid(radius, step)
+    return np.stack([xx[keep], yy[keep]], axis=1)
+
+
+def _disc_grid(radius: float, step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     k = max(1, math.ceil(radius / step))
     g = np.arange(-k, k + 1) * (radius / k)
     xx, yy = np.meshgrid(g, g)
-    keep = xx**2 + yy**2 <= radius**2 + 1e-9
-    return np.stack([xx[keep], yy[keep]], axis=1)
+    return xx, yy, xx**2 + yy**2 <= radius**2 + 1e-9
+
+
+@functools.lru_cache(maxsize=8)
+def _disc_steps(radius: float, step: float) -> np.ndarray:
+    """Pairs of `_disc` points next to each other along a row or a column (P x 2)."""
+    keep = _disc_grid(radius, step)[2]
+    index = np.full(keep.shape, -1)
+    index[keep] = np.arange(int(keep.sum()))
+    pairs = [
+        np.stack([a[(a >= 0) & (b >= 0)], b[(a >= 0) & (b >= 0)]], axis=1)
+        for a, b in ((index[:, :-1], index[:, 1:]), (index[:-1], index[1:]))
+    ]
+    return np.concatenate(pairs)
 
 
 _LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
@@ -153,7 +206,8 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     """Lab of N BGR samples (0..255 in), L 0..100 and signed a, b. Through OpenCV's 8-bit
     table: the samples are 8-bit already, and the table is several times faster than the
     float conversion (a step of at most 0.4 in L and 1 in a or b, far below any threshold)."""
-    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(1, -1, 3)  # one row: OpenCV
+    # converts row by row, so a column of single pixels costs a call per pixel
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     return lab * _LAB_SCALE + _LAB_SHIFT
 
@@ -170,10 +224,10 @@ def _to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
 
 def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
     pix = _to_pixels(pose, points_mm)
-    got = cv2.remap(
+    got = cv2.remap(  # the points as one row (see `_lab`)
         image,
-        pix[:, 0].reshape(-1, 1),
-        pix[:, 1].reshape(-1, 1),
+        np.ascontiguousarray(pix[:, 0]).reshape(1, -1),
+        np.ascontiguousarray(pix[:, 1]).reshape(1, -1),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
@@ -203,10 +257,14 @@ def _spot_colours(
     )
 
 
-def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
+def find_arms(
+    image: np.ndarray, geom: BoardGeometry, where: Located, light_only: float | None = None
+) -> Arms:
     """Arms come from beyond the board, so each crosses the ground round the grid: a loop
     a quarter square outside the grid, where the print is one ground. Runs of the loop far
-    from the ground's colour, wide as an arm, give the arms' colours."""
+    from the ground's colour, wide as an arm, give the arms' colours; those that look like
+    light on the ground (`LIGHT_ONLY`, or `light_only` when given) are kept apart as `lit`."""
+    light_only = LIGHT_ONLY if light_only is None else light_only
     sq = geom.square_mm
     (x0, y0), (x1, y1) = geom.grid_box_mm
     m = 0.25 * sq
@@ -227,7 +285,9 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
     start = int(np.argmin(foreign))
     f, lab = np.roll(foreign, -start), np.roll(lab, -start, axis=0)
     pts, unlit = np.roll(pts, -start, axis=0), np.roll(unlit, -start)
-    arms, i, n = [], 0, len(f)
+    arms: list[Arm] = []
+    lit: list[Arm] = []
+    i, n = 0, len(f)
     min_run = ARM_RUN_SQ * sq / step
     while i < n:
         if not f[i]:
@@ -236,10 +296,11 @@ def find_arms(image: np.ndarray, geom: BoardGeometry, where: Located) -> Arms:
         j = i
         while j < n and f[j]:
             j += 1
-        if j - i >= min_run and np.median(unlit[i:j]) > LIGHT_ONLY:
-            arms.append(Arm(np.median(lab[i:j], axis=0), pts[i:j]))
+        if j - i >= min_run:
+            run = Arm(np.median(lab[i:j], axis=0), pts[i:j])
+            (arms if np.median(unlit[i:j]) > light_only else lit).append(run)
         i = j
-    return Arms(tuple(arms))
+    return Arms(tuple(arms), tuple(lit))
 
 
 def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
@@ -314,8 +375,14 @@ def sample_squares(
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
     spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
+    pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    step_lab = np.take(wide.middle, pairs[:, 0], axis=1) - np.take(wide.middle, pairs[:, 1], axis=1)
+    steps = np.sqrt(np.einsum("npk,npk->np", step_lab, step_lab))
     return SpotColours(
-        wide.middle[:, inner], wide.beside, np.percentile(spread, 90, axis=1).astype(np.float32)
+        wide.middle[:, inner],
+        wide.beside,
+        np.percentile(spread, 90, axis=1).astype(np.float32),
+        np.percentile(steps, 95, axis=1).astype(np.float32),
     )
 
 
@@ -422,6 +489,9 @@ def read_board(
             ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
             for (v, p), spread in zip(calls, colours.structure, strict=True)
         ]
+        arm_k = {k for k, c in enumerate(cells) if c in under}
+        ask = _not_by_structure(geom, arms, colours)
+        calls = piece_colours(calls, colours, arm_k, ask)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -433,15 +503,114 @@ def read_board(
         )
         for c in sorted(unsure)
     ]
+    centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
     crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
     for colour in ("red", "white"):
-        alice[colour] = _alice(image, geom, where, colour, arms)
+        alice[colour] = _alice(image, geom, where, colour, arms, centres)
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
+    """Squares not to read by structure: an arm's blurred edge and its shadow are busy
+    too, and spread past the squares its colour is followed to. With an arm in view, every
+    square; else those within `ARM_MARGIN` of the squares a run round the grid that looks
+    like light (`Arms.lit`) might be followed to (an arm lit like the ground is one)."""
+    cells = geom.cells
+    if arms.arms:
+        return set(range(len(cells)))
+    maybe = arm_squares(colours, Arms(arms.lit), geom, cells)
+    return {
+        k
+        for k, (r, c) in enumerate(cells)
+        if any(
+            (r + dr, c + dc) in maybe
+            for dr in range(-ARM_MARGIN, ARM_MARGIN + 1)
+            for dc in range(-ARM_MARGIN, ARM_MARGIN + 1)
+        )
+    }
+
+
+def board_tone(lab: np.ndarray) -> np.ndarray:
+    """Lab with lightness at half weight (as `_shade_distance`): light across the board
+    varies a piece's lightness more than its hue."""
+    return np.asarray(lab * np.array([0.5, 1.0, 1.0], np.float32))
+
+
+def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
+    """Squares the colours call empty or unsure whose disc is far busier than the board's
+    median square's (`STANDS_OUT`), with sharp steps in it (`EDGES_OUT`): something stands
+    there."""
+    assert colours.structure is not None and colours.edges is not None
+    spread, edges = colours.structure, colours.edges
+    floor = STANDS_OUT * float(np.median(spread))
+    sharp = EDGES_OUT * float(np.median(edges))
+    return [
+        k
+        for k, (v, _) in enumerate(calls)
+        if k not in skip and v in ("empty", "unsure") and spread[k] >= floor and edges[k] >= sharp
+    ]
+
+
+def two_centres(
+    calls: list[tuple[str, float]], tone: np.ndarray, found: list[int]
+) -> np.ndarray | None:
+    """This board's red and white piece colours (rows 0 and 1, in `board_tone`): two-means over
+    every square read as a piece and those found by structure, started from the most and
+    the least red (a* against lightness); None when the two are not `SEPARATION` apart
+    (one colour only: which one is not guessed)."""
+    pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
+    if len(pieces) < 2:
+        return None
+    pts = tone[pieces]
+    redness = pts[:, 1] - pts[:, 0]
+    centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
+    last = None
+    for _ in range(8):
+        near = np.argmin(np.linalg.norm(pts[:, None] - centres[None], axis=2), axis=1)
+        if last is not None and np.array_equal(near, last):
+            break  # settled: the same split gives the same centres
+        last = near
+        centres = np.stack(
+            [pts[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
+        )
+    if centres[0, 1] - centres[0, 0] < centres[1, 1] - centres[1, 0]:
+        centres = centres[::-1]
+    if float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
+        return None
+    return np.asarray(centres)
+
+
+def piece_colours(
+    calls: list[tuple[str, float]],
+    colours: SpotColours,
+    skip: set[int],
+    ask: Collection[int] = (),
+) -> list[tuple[str, float]]:
+    """Squares that stand out from the board's print by their structure hold a piece even
+    where its colours pass for the print (a pale white on a light square, a wide base
+    hiding the print beside it). Its colour comes from this board's own red and white
+    pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
+    (`NEAR`); else (or when among those to `ask` about) unsure."""
+    found = stand_out(calls, colours, skip)
+    if not found:
+        return calls
+    tone = board_tone(np.median(colours.middle, axis=1))
+    centres = two_centres(calls, tone, found)
+    out = list(calls)
+    for k in found:
+        out[k] = ("unsure", 0.0)
+        if centres is None or k in ask:
+            continue
+        d = np.linalg.norm(tone[k] - centres, axis=1)
+        j = int(np.argmin(d))
+        if d[j] <= APART * d[1 - j] and d[j] <= NEAR:
+            out[k] = (("red", "white")[j], 0.5)
+    return out
 
 
 def _spot_calls(
@@ -479,10 +648,18 @@ def _crowns(
 
 
 def _alice(
-    image: np.ndarray, geom: BoardGeometry, where: Located, colour: str, arms: Arms | None = None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    colour: str,
+    arms: Arms | None = None,
+    centres: np.ndarray | None = None,
 ) -> int | None:
     """The space of the path holding a token of the path's colour (a Crown ahead of it is
-    gold), or None when no space or more than one does, or an arm is over the path."""
+    gold), or None when no space or more than one does, or an arm is over the path. When
+    the colours alone do not tell, and the board's pieces gave its red and white
+    (`two_centres`), the token is the one space unlike the path nearest its colour
+    (`alice_by_centres`)."""
     colours = sample_spots(image, geom, where, geom.paths[colour])
     calls = _spot_calls(image, geom, where, geom.paths[colour], arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -490,7 +667,33 @@ def _alice(
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
     if len(found) > 1:
         found = [i for i in found if unlike_the_path(colours)[i]]
-    return found[0] if len(found) == 1 else None
+    if len(found) == 1:
+        return found[0]
+    if centres is None:
+        return None
+    return alice_by_centres(colours, centres[("red", "white").index(colour)], centres)
+
+
+def alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray) -> int | None:
+    """The space unlike the path whose middle is nearest `own` (this board's pieces of the
+    path's colour): an ivory token passes for gold by hue and a dark crimson one for
+    neither, but each is its own set's colour. It must be near it (`NEAR_TOKEN`), clearly
+    nearer it than the other colour (`APART`), and clearly nearer than any other space
+    unlike the path (a Crown ahead of Alice, `APART`); else None."""
+    unlike = np.flatnonzero(unlike_the_path(colours))
+    if len(unlike) == 0:
+        return None
+    tone = board_tone(np.median(colours.middle[unlike], axis=1))
+    d_own = np.linalg.norm(tone - own, axis=1)
+    d_any = np.min(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+    other = np.max(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+    order = np.argsort(d_own)
+    best = int(order[0])
+    if d_own[best] > NEAR_TOKEN or d_own[best] > d_any[best] or d_own[best] > APART * other[best]:
+        return None
+    if len(order) > 1 and d_own[best] > APART * d_own[int(order[1])]:
+        return None
+    return int(unlike[best])
 
 
 def unlike_the_path(colours: SpotColours) -> np.ndarray:
