@@ -113,18 +113,26 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
             found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
         ).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+    out = sides_meet(lines)
+    if out is None or np.linalg.norm(out - quad, axis=1).max() > 2 * reach:
+        return quad
+    return out
+
+
+def sides_meet(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """The 4x2 corners where four fitted sides (each a point and a direction, in order round
+    the quad) cross, each corner where a side meets the one before it; None when two
+    neighbouring sides are parallel, so no quad can be made of them. Refitting each side on
+    its own and crossing them is how a tilted card's outline is made exact."""
     corners = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
         m = np.array([d1, -d2]).T
         if abs(np.linalg.det(m)) < 1e-6:
-            return quad
+            return None
         t = np.linalg.solve(m, p2 - p1)
         corners.append(p1 + t[0] * d1)
-    out = np.array(corners)
-    if np.linalg.norm(out - quad, axis=1).max() > 2 * reach:
-        return quad
-    return out
+    return np.array(corners)
 
 
 def _duplicate(a: np.ndarray, b: np.ndarray, tol: float) -> bool:

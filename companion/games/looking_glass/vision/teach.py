@@ -40,6 +40,7 @@ from companion.games.looking_glass.vision.read import (
 )
 from companion.vision.cards.library import face_size
 from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides, upright
+from companion.vision.cards.quads import sides_meet
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -150,8 +151,9 @@ def _edge_along(profile: np.ndarray) -> float | None:
 def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     """The art's corners (TL, TR, BR, BL; `q` the finder's, image px) where its four edges
     meet. The finder fits a rectangle, and a photo not taken square shows the card as a
-    trapezoid, which no rectangle fits: in one development teach photo the rectangle's sides lay up to 14 px off the art's, the template took in
-    part of the border and matched its own face at 0.75. Each side is refitted (robustly)
+    trapezoid, which no rectangle fits: in one development teach photo the rectangle's sides
+    lay up to 14 px off the art's, the template took in part of the border and matched its
+    own face at 0.75. Each side is refitted (robustly)
     to where the light border gives way to the art, and the corners are where the sides
     cross; if that moves a corner too far, the finder's rectangle is kept."""
     mn = cv2.min(cv2.min(image[..., 0], image[..., 1]), image[..., 2]).astype(np.float32)
@@ -180,15 +182,9 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
             np.array(found, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
         ).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return q
-        t = np.linalg.solve(m, p2 - p1)
-        corners.append(p1 + t[0] * d1)
-    refined = np.array(corners)
+    refined = sides_meet(lines)
+    if refined is None:
+        return q
     area, was = (abs(cv2.contourArea(c.astype(np.float32))) for c in (refined, q))
     if (
         np.linalg.norm(refined - q, axis=1).max() > EDGE_MOVE * width
