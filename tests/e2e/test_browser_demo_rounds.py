@@ -34,8 +34,8 @@ START_TIMEOUT_MS = 180_000
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_dir):
     port = free_port()
-    # The server already plays the Looking Glass: a new one started from another game's demo
-    # is never dealt on `sim` (server side, reported), which this page cannot mend.
+    # The server already plays the Looking Glass, so the round starts without loading the deck
+    # again (a Looking Glass started after another game: test_browser_every_panel_on_a_phone).
     argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=DEMO_CAMERA) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
