@@ -7,6 +7,8 @@ camera's deck and be dealt (a new Looking Glass game used to stay on "card libra
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -38,6 +40,11 @@ SMALL_TAP_TARGETS = """(tap) => {
   return out;
 }"""
 
+UNPAINTED_SWATCHES = """() => [...document.querySelectorAll('#overlay-legend li')]
+  .filter(li => getComputedStyle(li, '::before').backgroundColor === 'rgb(136, 136, 136)')
+  .map(li => li.textContent)"""
+"""Legend entries left in the stylesheet's fallback grey: a colour no stylesheet defines."""
+
 PLAYERS = {
     "queen-alice": "Ann, Bob",
     "reflecto": "Ann, Bob",
@@ -46,6 +53,37 @@ PLAYERS = {
     "looking-glass": "Ann, Bob",
 }
 """Each game with players it takes; the server starts on the first, the Looking Glass last."""
+DRAWN_ON = ("reflecto", "mirror-mansion", "looking-glass")
+"""The games whose reading is drawn on the live image: their marks come with a legend."""
+
+
+VIEW = "/api/games/looking-glass/view"
+
+
+def piles_of(view: dict) -> list[dict[str, str]]:
+    """Each seat's sun and moon characters with their counts, as the page should write them."""
+    return [
+        {
+            c["card"]: f"×{c['count']}" if c["count"] else "0"
+            for t in ("sun", "moon")
+            for c in pile[t]
+        }
+        for pile in view["piles"]
+    ]
+
+
+def piles_agree(page, base: str) -> bool:
+    """Whether the page writes each sun and moon character's count under its picture as the
+    server counts it (the film keeps picking: the page follows a moment later)."""
+    expected = piles_of(httpx.get(base + VIEW, timeout=5).json())
+    shown = page.evaluate(
+        "[...document.querySelectorAll('.lg-pile')].map(b => Object.fromEntries("
+        "[...b.querySelectorAll('.lg-pile-cell')]"
+        ".map(c => [c.dataset.card, c.querySelector('b').textContent])))"
+    )
+    return len(shown) == len(expected) and all(
+        {k: got.get(k) for k in want} == want for got, want in zip(shown, expected, strict=True)
+    )
 
 
 def check_the_page(page, game: str) -> None:
@@ -57,6 +95,11 @@ def check_the_page(page, game: str) -> None:
         ".map(e => parseFloat(getComputedStyle(e).fontSize))"
     )
     assert sizes and min(sizes) >= BIG_TYPE, f"{game}: score and turn in {sizes} px type"
+    if game in DRAWN_ON:
+        legend = page.locator("#overlay-legend li").all_text_contents()
+        assert len(legend) >= 2, f"{game}: the live image's marks without a legend: {legend}"
+        unpainted = page.evaluate(UNPAINTED_SWATCHES)
+        assert not unpainted, f"{game}: legend entries without their colour: {unpainted}"
     text = page.inner_text("body")
     for hint in ("/tmp", ".npz", ".pickle", "companion ", "--", "Traceback"):
         assert hint not in text, f"{game}: {hint!r} on the page"
@@ -86,8 +129,19 @@ def test_every_panel_fits_a_phone_and_the_looking_glass_is_dealt_after_another_g
             check_the_page(page, game)
         # the Looking Glass, started after four other games, is dealt from the sim's own deck
         page.wait_for_selector(".lg-glass .lg-card img", timeout=START_TIMEOUT_MS)
-        view = httpx.get(f"{server.base}/api/games/looking-glass/view", timeout=5).json()
+        view = httpx.get(server.base + VIEW, timeout=5).json()
         assert view["round"] == 1 and view["glass"] and view["library"] is None
         check_the_page(page, "looking-glass")
+        # each player's score pile: the rulebook's rows of five, a picture and a count a character
+        deadline = time.monotonic() + 15
+        while not piles_agree(page, server.base):
+            assert time.monotonic() < deadline, "the piles' counts differ from the server's"
+            time.sleep(0.5)
+        assert page.locator(".lg-pile-cell").count() == page.locator(".lg-pile-cell img").count()
+        columns = page.eval_on_selector_all(
+            ".lg-pile-grid",
+            "gs => gs.map(g => getComputedStyle(g).gridTemplateColumns.split(' ').length)",
+        )
+        assert columns == [5, 5]
         assert not errors, errors
         server.stop()
