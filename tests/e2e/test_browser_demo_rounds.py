@@ -14,7 +14,6 @@ from tests.e2e.demo_page import (
     DEMO_CAMERA,
     DEMO_PACE,
     PHONE,
-    SERVER_START_S,
     kinds,
     new_game,
     no_horizontal_scroll,
@@ -35,8 +34,9 @@ START_TIMEOUT_MS = 180_000
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_dir):
     port = free_port()
-    # The server plays another game's demo first: "New game" must bring the sim's own deck.
-    argv = serve_argv(lg_data_dir, port, "--game", "reflecto")
+    # The server already plays the Looking Glass, so the round starts without loading the deck
+    # again (a Looking Glass started after another game: test_browser_every_panel_on_a_phone).
+    argv = serve_argv(lg_data_dir, port, "--game", "looking-glass")
     with run_server(argv, port, timeout=180, camera=DEMO_CAMERA) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
@@ -116,9 +116,9 @@ def test_a_looking_glass_demo_round_from_new_game_to_the_score(browser, lg_data_
 @pytest.mark.timeout(780)  # the demo plays at perception's pace
 def test_a_mirror_mansion_demo_round_from_new_game_to_the_verdicts(browser, tmp_path):
     port = free_port()
-    camera = {**SMALL_CAMERA, **DEMO_PACE}
-    argv = serve_argv(tmp_path / "data", port)
-    with run_server(argv, port, timeout=SERVER_START_S, camera=camera) as server:
+    with run_server(
+        serve_argv(tmp_path / "data", port), port, camera={**SMALL_CAMERA, **DEMO_PACE}
+    ) as server:
         page = browser.new_page(viewport=PHONE, device_scale_factor=1)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -8,6 +8,7 @@ import time
 import httpx
 import pytest
 
+from tests.e2e.demo_page import DEMO_PACE
 from tests.e2e.e2e_helpers import SMALL_CAMERA, free_port, run_server, serve_argv, wait_until
 
 NO_SIM_PLAYERS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
@@ -71,5 +72,38 @@ def test_the_set_up_is_tapped_in_by_pictures_and_the_board_shows_them(browser, t
             " return p ? p.tagName : null; }))"
         )
         assert kinds == ["svg", "svg", None]
+        assert not errors, errors
+        server.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(600)  # the demo plays to its first window move at the machine's pace
+def test_a_question_and_its_answer_read_in_players_words(browser, tmp_path):
+    port = free_port()
+    argv = serve_argv(tmp_path / "data", port, "--game", "mirror-mansion")
+    with run_server(argv, port, camera={**SMALL_CAMERA, **DEMO_PACE}) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=30000)
+        # the sim's players tap in the motifs, move the window, and answer what it asks
+        page.wait_for_selector("#log li[data-kind='answer']", timeout=480_000)
+        history = httpx.get(f"{server.base}/api/history", timeout=5).json()
+        answer = next(e["payload"] for e in history if e["kind"] == "answer")
+        question = next(
+            e["payload"]
+            for e in history
+            if e["kind"] == "question" and e["payload"]["id"] == answer["question"]
+        )
+        (label,) = [c["label"] for c in question["choices"] if c["value"] == answer["answer"]]
+        seats = httpx.get(f"{server.base}/api/state", timeout=5).json()["session"]["seats"]
+        who = seats[answer["seat"]] if answer["seat"] is not None else None
+        words = page.text_content("#log li[data-kind='answer'] .words")
+        assert words == (f"{who} answered: {label}" if who else f"Answered: {label}")
+        shown = page.locator("#log li[data-kind='question'] .words").all_text_contents()
+        assert question["text"] in shown
+        # a question names the player it is about by the name the table gave them
+        assert question["text"].startswith(tuple(f"{n} " for n in seats)), question["text"]
         assert not errors, errors
         server.stop()

@@ -46,6 +46,9 @@ function seatsNow() {
   return state.state ? state.state.session.seats : [];
 }
 
+// The questions the log has shown, by id: an answer is worded by the choice's own label.
+const asked = new Map();
+
 // The log reads in players' words: the game's module words its own events (describe), the
 // platform words the rest; the frame the camera kept and the raw event are a tap away.
 function describe(ev) {
@@ -59,8 +62,16 @@ function describe(ev) {
     } catch { /* a game's wording must never hide the event: fall through */ }
   }
   if (ev.kind === "session.started") return `New ${gameTitle(p.game)} game: ${(p.seats || []).join(", ")}`;
-  if (ev.kind === "question") return p.text;
-  if (ev.kind === "answer") return `Answered: ${p.label || p.answer}`;
+  if (ev.kind === "question") {
+    asked.set(p.id, p);
+    return p.text;
+  }
+  if (ev.kind === "answer") {
+    // In the words of the choice tapped, by whom: the raw answer is a card id or a place code.
+    const choice = ((asked.get(p.question) || {}).choices || []).find((c) => c.value === p.answer);
+    const who = Number.isInteger(p.seat) && seats[p.seat] ? `${seats[p.seat]} answered` : "Answered";
+    return `${who}: ${p.label || (choice ? choice.label : p.answer)}`;
+  }
   if (ev.kind === "table.right") return "The table is right: the companion now keeps what the camera sees";
   if (p.text) return p.text;
   return ev.kind.replace(/[._]/g, " ");

@@ -7,6 +7,12 @@
 import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/reflecto";
+// What the live image's marks mean, as vision/perceive.py's annotate draws them: a dot on each
+// screen read, in its owner's colour, ringed where the camera is unsure.
+export const overlayLegend = [
+  ["white", "dot: the first player's screen"], ["black", "dot: the second player's screen"],
+  ["orange", "ring: a screen the camera is unsure of"],
+];
 const COLOURS = ["#2b6cb0", "#c53030"];
 // The set-up being tapped in, kept by the module: the dashboard may mount the panel again.
 const draft = { word: "", columns: [], mirrors: [] };
