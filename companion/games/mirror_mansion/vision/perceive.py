@@ -488,7 +488,19 @@ def fit(
 ) -> BoxState:
     """The arrangement the evidence supports within the box's own limits."""
     warnings: list[str] = []
-    doors = sorted((p for p in ident.pieces if p.kind == "door"), key=_door_rank, reverse=True)
+    # One piece a crossing: a door over a crossing that a likelier mirror claims is that
+    # mirror's top edge seen on the door's plane (their tops lie a few mm apart) with some
+    # orange blob beside it, and taking the crossing would drop the mirror as well.
+    claimed = {p.cell: p.evidence for p in ident.pieces if p.kind == "mirror"}
+    doors = sorted(
+        (
+            p
+            for p in ident.pieces
+            if p.kind == "door" and p.evidence >= claimed.get(p.cell, -math.inf)
+        ),
+        key=_door_rank,
+        reverse=True,
+    )
     door = doors[0] if doors and board.doors > 0 else None
     dotted = sorted(
         (p for p in ident.pieces if p.kind == "mirror" and (door is None or p.cell != door.cell)),
