@@ -5,8 +5,8 @@ as one threshold moves, so a commit that sets one can show the curve it was read
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py door --boards 300
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py mirror_dot --values 30,40,60
 
-`window`: per window side margin (how far off a card's top line its dot may lie), the boards
-whose window is right, asked or wrong. `door`: per door dot's value floor
+`window`: per window dot cost (how fast a dot's score falls off its card's top line) and score
+floor, the boards whose window is right, asked or wrong. `door`: per door dot's value floor
 (`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
 door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
 `window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
@@ -119,40 +119,51 @@ def value_curve(
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
 
-WINDOW_SIDES = (2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0)
+WINDOW_FREES = (2.0, 3.0, 4.0)
+WINDOW_SLOPES = (1.0, 2.0, 4.0, 8.0)
+WINDOW_FLOORS = (-9.0, 0.0, 0.25, 0.5)
 
 
 def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
-    """Per window side margin (`perceive.WINDOW_SIDE_MM`): the boards whose window is right,
-    asked (null) or wrong, and the boards read entirely right. The candidates are found once
-    per board; only the window's choice moves."""
+    """Per window dot cost (`perceive.WINDOW_FREE_MM` off the card's top line at no cost, then
+    one per `WINDOW_SLOPE_MM`) and score floor (`perceive.WINDOW_FLOOR`; -9: none): the boards
+    whose window is right, asked (null) or wrong, and the boards read entirely right. The
+    candidates are found once per board; only the window's choice moves."""
     board = load_board()
-    table: dict[float, Counter[str]] = {s: Counter() for s in WINDOW_SIDES}
-    for style in styles:
-        n = boards if boards is not None and style == "random" else None
-        for _seed, image, truth in photos(cache, board, style, n):
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            if pose is None:
-                for side in WINDOW_SIDES:
-                    table[side]["unseen"] += 1
-                continue
-            cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
-            for side in WINDOW_SIDES:
-                perceive.WINDOW_SIDE_MM = side
-                got = perceive.fit(perceive.identify(cands, board), cands, board)
-                tally = table[side]
-                tally[
-                    "right"
-                    if got.window == truth.window
-                    else "null"
-                    if got.window is None
-                    else "wrong"
-                ] += 1
-                tally["exact"] += got.layout_key() == truth.layout_key()
-    print("side_mm: window right / null / wrong; boards exact")
-    for side, t in table.items():
-        print(f"{side:7.1f}: {t['right']:4d} / {t['null']:3d} / {t['wrong']:3d}; {t['exact']:4d}")
+    grid = [(a, s, f) for a in WINDOW_FREES for s in WINDOW_SLOPES for f in WINDOW_FLOORS]
+    table: dict[tuple[float, float, float], Counter[str]] = {g: Counter() for g in grid}
+    before = perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR
+    try:
+        for style in styles:
+            n = boards if boards is not None and style == "random" else None
+            for _seed, image, truth in photos(cache, board, style, n):
+                found = perceive.find_board_markers(image, board)
+                pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+                if pose is None:
+                    for g in grid:
+                        table[g]["unseen"] += 1
+                    continue
+                cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+                for g in grid:
+                    perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = g
+                    got = perceive.fit(perceive.identify(cands, board), cands, board)
+                    tally = table[g]
+                    tally[
+                        "right"
+                        if got.window == truth.window
+                        else "null"
+                        if got.window is None
+                        else "wrong"
+                    ] += 1
+                    tally["exact"] += got.layout_key() == truth.layout_key()
+    finally:
+        perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = before
+    print("free_mm slope_mm floor: window right / null / wrong; boards exact")
+    for (a, sl, f), t in table.items():
+        print(
+            f"{a:7.1f} {sl:8.1f} {f:5.2f}: {t['right']:4d} / {t['null']:3d} / {t['wrong']:3d}; "
+            f"{t['exact']:4d}"
+        )
 
 
 MODULES = {"perceive": perceive, "dots": dots}

@@ -14,7 +14,8 @@ Per board, each miss names its part and its cause:
   (`other_dot`), or read but not kept (`outranked`: more likely pieces filled the box);
 - phantom mirror: from a dot (where) or from a top edge alone;
 - window (null or wrong): its dot `not_found` (colour there), `not_alone` (isolation),
-  `off_card`, a `tie` with another card top, or `outranked` by another card top's dot;
+  `off_card`, scored `under_floor` (`perceive.WINDOW_FLOOR`), a `tie` with another card top,
+  or `outranked` by another card top's dot;
 - door: missed, phantom or wrong, with its dot found or not.
 
 Then the share of failures by how each sticker was stuck (along its edge, off the middle line,
@@ -197,22 +198,30 @@ def window_misses(
     dot = max(near, key=perceive._dot_quality)
     detail = (
         f"isolation {dot.isolation:.2f}, area {dot.area_mm2:.0f} mm2, elongation "
-        f"{dot.elongation:.2f}"
+        f"{dot.elongation:.2f}, {perceive._card_across(board, side, dot):.1f} mm off the line"
     )
     if dot.isolation < perceive.ISOLATION_MIN:
         return [(f"window {outcome}: not_alone", detail + stuck)]
     if perceive._window_spot(board, side, dot) != truth.window:
         return [(f"window {outcome}: off_card", detail + stuck)]
+    score = perceive._window_score(board, truth.window, dot)
     rivals = [
-        f"{spot} q {perceive._dot_quality(o):.2f} iso {o.isolation:.2f} area {o.area_mm2:.0f}"
+        f"{spot} score {perceive._window_score(board, spot, o):.2f} iso {o.isolation:.2f} "
+        f"area {o.area_mm2:.0f} off {perceive._card_across(board, spot[0], o):.1f}"
         for spot, o in ident.windows
         if spot != truth.window
     ][:2]
-    cause = "tie" if got.window is None else "outranked"
+    cause = (
+        "under_floor"
+        if got.window is None and score < perceive.WINDOW_FLOOR
+        else "tie"
+        if got.window is None
+        else "outranked"
+    )
     return [
         (
             f"window {outcome}: {cause}",
-            f"q {perceive._dot_quality(dot):.2f} {detail}; rivals {rivals}{stuck}",
+            f"score {score:.2f} {detail}; rivals {rivals}{stuck}",
         )
     ]
 
@@ -259,6 +268,7 @@ BINS = {
 }
 WINDOW_BINS = {
     "window dot |along| mm": (lambda s: abs(s.along_mm), (0, 5, 10, 15, 20, 100)),
+    "window dot |across| mm": (lambda s: abs(s.across_mm), (0, 1, 2, 3, 4, 100)),
     "window dot diameter mm": (lambda s: s.diameter_mm, (0, 7, 8, 9, 10, 11, 100)),
 }
 LOOK_BINS = {

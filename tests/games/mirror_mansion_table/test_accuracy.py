@@ -7,9 +7,11 @@ were widened (thin or thick, tops near the board's colour or worn), which also m
 random stream, so these are 30 other boards than before: 24 / 30 exact (the six misses none
 a door: two windows, four mirrors), 28 / 30 windows, no phantom mirror; the floor leaves
 room for one more board and window. Raised when the window's dot had to lie on its card's top
-line (`perceive.WINDOW_SIDE_MM`): 26 / 30 exact, 30 / 30 windows, still with room for one more
+line (a hard margin, since replaced): 26 / 30 exact, 30 / 30 windows, still with room for one more
 board and window; the same numbers after the random style's window dots (anywhere on the
-card's top edge) and card heights (up to 4 mm off) were widened."""
+card's top edge) and card heights (up to 4 mm off) were widened; and again after the window's
+dot was let overhang its card's top edge (up to 4 mm off its middle line) and the window was
+ranked by a smooth cost off the line instead of a hard margin (`perceive._window_score`)."""
 
 from __future__ import annotations
 

@@ -254,10 +254,11 @@ def random_look(
         for m in box.mirrors
         if m.facing is not None
     }
-    # The window's dot anywhere on the card's top edge, its centre up to 2.5 mm off the edge's
-    # middle line either way (a sticker wider than the edge overhangs it).
+    # The window's dot anywhere on the card's top edge, its centre up to 4 mm off the edge's
+    # middle line either way (a sticker wider than the edge overhangs it; the smallest, 6 mm,
+    # then just reaches the edge).
     window = (
-        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-2.5, 2.5))
+        None if box.window is None else _hand_stuck(rng, MAGENTA_BGR, CARD_WIDTH_MM, (-4.0, 4.0))
     )
     door = (
         None
