@@ -7,6 +7,7 @@ Each function takes and returns a BGR uint8 image and draws its randomness from 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import cv2
 import numpy as np
@@ -220,6 +221,36 @@ def hand(
         blend = img[roi].astype(np.float32) * (1 - soft) + layer * soft
         out[roi] = np.clip(blend, 0, 255).astype(np.uint8)
     return out, mask
+
+
+def arm_clear_of(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    reach: tuple[float, float],
+    markers: Iterable[np.ndarray],
+    hidden_before: set[int],
+    protect: Iterable[np.ndarray] = (),
+    margin_px: int = 15,
+) -> tuple[np.ndarray, np.ndarray, set[int]] | None:
+    """An arm (`hand`) reaching to `reach` that keeps `margin_px` clear of every `protect`
+    point and leaves the table registrable: with the corner `markers` it hides (each a few
+    image points) added to `hidden_before`, at most one is hidden in all, as a real table
+    still shows three. None when this arm would break either, so the caller tries another
+    reach; else the image, the arm's mask and the markers it hides."""
+    h, w = img.shape[:2]
+    trial, mask = hand(img, rng, reach=reach)
+    near = cv2.dilate(mask, np.ones((margin_px, margin_px), np.uint8))
+
+    def hit(p: np.ndarray) -> bool:
+        x, y = round(float(p[0])), round(float(p[1]))
+        return 0 <= x < w and 0 <= y < h and near[y, x] > 0
+
+    if any(hit(p) for p in protect):
+        return None
+    hidden = {i for i, quad in enumerate(markers) if any(hit(p) for p in quad)}
+    if len(hidden | hidden_before) > 1:
+        return None
+    return trial, mask, hidden
 
 
 def photograph(

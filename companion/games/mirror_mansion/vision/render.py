@@ -998,29 +998,20 @@ def add_hands(
     """Arms reaching over the box that hide no sticker and at most one corner marker."""
     protect = sticker_points_px(board, box, cam, stickers, look)
     markers = _marker_points_px(board, cam).reshape(4, 4, 2)
-    h, w = img.shape[:2]
     hidden_before: set[int] = set()
     for _ in range(count):
         for _attempt in range(12):
             reach_mm = rng.uniform(-10, 310, 2)
             reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -40.0]]))[0]
-            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
+            at = (float(reach[0]), float(reach[1]))
             if not keep_clear:
-                img = trial
+                img, _ = effects.hand(img, rng, reach=at)
                 break
-            near = cv2.dilate(mask, np.ones((41, 41), np.uint8))
-
-            def hit(p: np.ndarray, near: np.ndarray = near) -> bool:
-                x, y = round(float(p[0])), round(float(p[1]))
-                return 0 <= x < w and 0 <= y < h and near[y, x] > 0
-
-            if any(hit(p) for p in protect):
+            arm = effects.arm_clear_of(img, rng, at, markers, hidden_before, protect, 41)
+            if arm is None:
                 continue
-            hidden = {i for i, quad in enumerate(markers) if any(hit(p) for p in quad)}
-            if len(hidden | hidden_before) > 1:
-                continue
+            img, _, hidden = arm
             hidden_before |= hidden
-            img = trial
             break
     return img
 

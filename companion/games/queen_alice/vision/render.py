@@ -529,17 +529,13 @@ def add_hands(
         for _attempt in range(6):
             reach_mm = (rng.uniform(0.1, 0.9) * bw, rng.uniform(0.1, 0.9) * bh)
             reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -40.0]]))[0]
-            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
-            near = cv2.dilate(mask, np.ones((9, 9), np.uint8))
-            hidden = {
-                i
-                for i, q in enumerate(quads)
-                if any(0 <= p[0] < w and 0 <= p[1] < h and near[int(p[1]), int(p[0])] for p in q)
-            }
-            if len(hidden | hidden_before) > 1:
+            at = (float(reach[0]), float(reach[1]))
+            arm = effects.arm_clear_of(img, rng, at, quads, hidden_before, margin_px=9)
+            if arm is None:
                 continue
+            img, mask, hidden = arm
             hidden_before |= hidden
-            img, total = trial, total | mask
+            total = total | mask
             break
     return img, total
 
