@@ -81,11 +81,23 @@ PRINT_BIN = 6.0
 PRINT_SHARE = 0.2
 PRINT_CLOSE_BIN = 4.0
 PRINT_EMPTY = 0.9
-"""A strip with at least `PRINT_SHARE` of its pixels' colours (Lab, within about
+"""A strip with at least `PRINT_ASK` of its pixels' colours (Lab, within about
 `PRINT_BIN`) found beside it may be the print, and is asked about; with at least
 `PRINT_EMPTY` found on the board alone within the closer `PRINT_CLOSE_BIN`, it is the print
 (`print_share`, `printed`). A faint trace found on the board alone at `PRINT_SHARE` is
 the print."""
+PRINT_SHADE = 2.0
+"""A strip whose median colour lies within this (Lab) of the median of the same colour
+beside it in its square is the print going on under it: a top, lit from above and of its
+own plastic, stands apart from the print under it. From the development set's curve
+(`benchmarks/reflecto_curves.py`, squares strongly in one colour): no screen under
+3.6, a third of the empty squares under 2 that the bins alone would have asked about."""
+PRINT_ASK = 0.3
+"""A strip in a seat's colour is asked about when this share of its colours (or more) is
+found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). From the
+development set's curve: no empty square left over finds less than 0.5 (at 0.5, three are
+read as screens), screens on a print of a near hue find 0.2 to 1 (at 0.2, 47 asked; at 0.3,
+38)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -508,6 +520,11 @@ class PrintShares:
     close: float | None
     """On the board alone, in the finer bins of `PRINT_CLOSE_BIN` (None when `board` is
     short of `PRINT_SHARE`)."""
+    shade: float | None = None
+    """Lab distance between the median of the strip's pixels in the seat's colour and the
+    median of those beside it on the board alone: the print goes on in one shade, a top
+    lit from above stands apart from the print under it (None when too few such pixels
+    lie beside)."""
 
 
 def print_share(
@@ -560,14 +577,26 @@ def print_share(
         return index, index[strip][:, None] + np.array(near)
 
     board = beside & ~frame
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
     index, ids = binned(bin_size or PRINT_BIN)
     on_board = _found(index, ids, board)
+    # The print under a square is one design (checks change colour at its edge): its
+    # shade is taken within the square.
+    same = board & mask & (np.abs(rows) <= (geom.square_mm / 2 - 1.0) * PX_PER_MM)
+    shade = None
+    if same.sum() >= least:
+        shade = float(
+            np.linalg.norm(
+                np.median(lab[strip].astype(np.float32), axis=0)
+                - np.median(lab[same].astype(np.float32), axis=0)
+            )
+        )
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(index, ids, beside), None)
+        return PrintShares(on_board, _found(index, ids, beside), None, shade)
     close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
-    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board))
+    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board), shade)
 
 
 def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
@@ -587,9 +616,11 @@ def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | No
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
-    if (shares.close or 0.0) >= PRINT_EMPTY:
+    if (shares.close or 0.0) >= PRINT_EMPTY or (
+        shares.shade is not None and shares.shade < PRINT_SHADE
+    ):
         return True
-    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_SHARE else False
+    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_ASK else False
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
@@ -618,8 +649,11 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
                 calls.append(CellCall(cell, shares, None, 0.5, False) if verdict else unclear)
         elif best < NONE:
             kf = int(np.argmax(trace))
+            if trace[kf] < FAINT:
+                calls.append(empty)
+                continue
             board = print_share(rect, geom, ev, cell, kf, 1).board
-            if trace[kf] < FAINT or (board is not None and board >= PRINT_SHARE):
+            if board is not None and board >= PRINT_SHARE:
                 calls.append(empty)
             else:
                 calls.append(unclear)
