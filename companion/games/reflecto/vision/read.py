@@ -91,7 +91,7 @@ PRINT_SHADE = 2.0
 beside it in its square is the print going on under it: a top, lit from above and of its
 own plastic, stands apart from the print under it. From the development set's curve
 (`benchmarks/reflecto_curves.py`, squares strongly in one colour): no screen under
-3.6, a third of the empty squares under 2 that the bins alone would have asked about."""
+3.6; under 2, 32 of the 199 empty squares the bins alone ask about."""
 PRINT_ASK = 0.3
 """A strip in a seat's colour is asked about when this share of its colours (or more) is
 found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). From the
@@ -566,20 +566,28 @@ def print_share(
     frame, *ledges = (_fill(poly, box) > 0 for poly in own_faces(rect, geom, cell))
     for ledge in ledges:
         beside &= ~ledge
+    board = beside & ~frame
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
+    n_beside = int(beside.sum())
+    if n_beside >= least and int((beside & mask).sum()) < max(3.0, 0.01 * n_beside):
+        # Nothing beside is even of the seat's colour: none of the strip's colours can be
+        # found there (the common case, a screen on a board of another colour), and the
+        # bins need not be counted.
+        return PrintShares(0.0 if board.sum() >= least else None, 0.0, None)
     lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
 
-    def binned(size: float) -> tuple[np.ndarray, np.ndarray]:
-        """Each pixel's bin, and each strip pixel's bin with its 26 neighbours."""
+    def binned(size: float) -> Bins:
+        """Each pixel's bin, and the strip's bins (each with its 26 neighbours) with how
+        many strip pixels fall in each."""
         k = int(256 // size) + 3  # room for a neighbour on either side of every bin
         q = (lab / size).astype(np.int32) + 1
         index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
         near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
-        return index, index[strip][:, None] + np.array(near)
+        bins, counts = np.unique(index[strip], return_counts=True)
+        return Bins(index, bins[:, None] + np.array(near), counts, k**3)
 
-    board = beside & ~frame
-    least = SURROUND_MIN_MM2 * PX_PER_MM**2
-    index, ids = binned(bin_size or PRINT_BIN)
-    on_board = _found(index, ids, board)
+    coarse = binned(bin_size or PRINT_BIN)
+    on_board = _found(coarse, board)
     # The print under a square is one design (checks change colour at its edge): its
     # shade is taken within the square.
     same = board & mask & (np.abs(rows) <= (geom.square_mm / 2 - 1.0) * PX_PER_MM)
@@ -594,23 +602,34 @@ def print_share(
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(index, ids, beside), None, shade)
-    close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
-    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board), shade)
+        return PrintShares(on_board, _found(coarse, beside), None, shade)
+    close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
+    return PrintShares(on_board, _found(coarse, beside), close, shade)
 
 
-def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
-    """Share of the rows of `ids` (a strip pixel's bin and its neighbours) with a bin that
-    holds enough of the `beside` pixels; None when too few pixels are beside."""
+@dataclass(frozen=True)
+class Bins:
+    """A box's pixels binned in Lab (`print_share`)."""
+
+    index: np.ndarray
+    """Each pixel's bin."""
+    near: np.ndarray
+    """(strip's bins, 27): each bin the strip's pixels fall in, with its neighbours."""
+    counts: np.ndarray
+    """Strip pixels in each of those bins."""
+    size: int
+    """Number of bins."""
+
+
+def _found(bins: Bins, beside: np.ndarray) -> float | None:
+    """Share of the strip's pixels with a bin (its own or a neighbour) that holds enough of
+    the `beside` pixels; None when too few pixels are beside."""
     n = int(beside.sum())
     if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
         return None
-    bins, counts = np.unique(index[beside], return_counts=True)
-    found = bins[counts >= max(3.0, 0.01 * n)]
-    if len(found) == 0:
-        return 0.0
-    at = np.minimum(np.searchsorted(found, ids), len(found) - 1)
-    return float((found[at] == ids).any(axis=1).mean())
+    held = np.bincount(bins.index[beside], minlength=bins.size) >= max(3.0, 0.01 * n)
+    hit = held[bins.near].any(axis=1)
+    return float(bins.counts[hit].sum() / bins.counts.sum())
 
 
 def printed(shares: PrintShares) -> bool | None:
