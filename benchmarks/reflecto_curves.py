@@ -55,10 +55,10 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
         for k, cell in enumerate(geom.cells):
             best = float(shares[k].max())
             seat = int(np.argmax(shares[k] if best >= read.NONE else faint[k]))
-            found: tuple[float | None, ...] = (None,) * 4
+            found: tuple[float | None, ...] = (None,) * 5
             if best >= read.NONE or float(faint[k].max()) >= read.FAINT:
                 p = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
-                found = (p.board, p.with_sides, p.close, p.shade)
+                found = (p.board, p.with_sides, p.close, p.shade, p.side)
             rows.append(
                 (
                     i,

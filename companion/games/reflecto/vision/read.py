@@ -86,18 +86,23 @@ PRINT_EMPTY = 0.9
 `PRINT_EMPTY` found on the board alone within the closer `PRINT_CLOSE_BIN`, it is the print
 (`print_share`, `printed`). A faint trace found on the board alone at `PRINT_SHARE` is
 the print."""
-PRINT_SHADE = 2.0
+PRINT_SHADE = 6.0
 """A strip whose median colour lies within this (Lab) of the median of the same colour
-beside it in its square is the print going on under it: a top, lit from above and of its
-own plastic, stands apart from the print under it. From the development set's curve
-(`benchmarks/reflecto_curves.py`, squares strongly in one colour): no screen under
-3.6; under 2, 32 of the 199 empty squares the bins alone ask about."""
-PRINT_ASK = 0.3
+right beside it (`SHADE_MM`) is the print going on under it: a top faces up as the print
+does, but it is its own plastic, lit on its own. From the development set's curve
+(`benchmarks/reflecto_curves.py`, 344 screens and 394 empty squares strongly in one
+colour): no screen under 10, and 207 empty squares under 6 (113 under 2), of which the
+bins alone call some and ask about the rest."""
+SHADE_MM = 11.0
+"""Across the row from a square's centre line, how far the print's shade is taken
+(`PrintShares.shade`): beyond the top's reach (`SURROUND_MM`) and short of the outlines the
+board's art prints round its squares."""
+PRINT_ASK = 0.2
 """A strip in a seat's colour is asked about when this share of its colours (or more) is
-found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). From the
-development set's curve: no empty square left over finds less than 0.5 (at 0.5, three are
-read as screens), screens on a print of a near hue find 0.2 to 1 (at 0.2, 47 asked; at 0.3,
-38)."""
+found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). On the
+development set's curve no empty square left over finds less than 0.5, but a fresh board
+printed with stripes along the rows, one in a seat's colour under the strip like a top,
+found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -525,6 +530,12 @@ class PrintShares:
     median of those beside it on the board alone: the print goes on in one shade, a top
     lit from above stands apart from the print under it (None when too few such pixels
     lie beside)."""
+    side: float | None = None
+    """Lab distance between the strip's median and the median of what shows where a
+    screen's upright side would (its frame's hull beyond the top, on the board's side of
+    no other square): a screen's side faces sideways and is darker than its top, or is its
+    white tile; the print there is the print under the strip (None when too little of it
+    is in view: a camera right above the square sees no side)."""
 
 
 def print_share(
@@ -588,23 +599,23 @@ def print_share(
 
     coarse = binned(bin_size or PRINT_BIN)
     on_board = _found(coarse, board)
-    # The print under a square is one design (checks change colour at its edge): its
-    # shade is taken within the square.
-    same = board & mask & (np.abs(rows) <= (geom.square_mm / 2 - 1.0) * PX_PER_MM)
-    shade = None
+    # The print under a square is one design (checks change colour at its edge, an
+    # outline printed round a square lies some millimetres inside it): its shade is taken
+    # next to the strip.
+    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
+    top = np.median(lab[strip].astype(np.float32), axis=0)
+    shade = side = None
     if same.sum() >= least:
-        shade = float(
-            np.linalg.norm(
-                np.median(lab[strip].astype(np.float32), axis=0)
-                - np.median(lab[same].astype(np.float32), axis=0)
-            )
-        )
+        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
+    upright = beside & frame
+    if upright.sum() >= least:
+        side = float(np.linalg.norm(top - np.median(lab[upright].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(coarse, beside), None, shade)
+        return PrintShares(on_board, _found(coarse, beside), None, shade, side)
     close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
-    return PrintShares(on_board, _found(coarse, beside), close, shade)
+    return PrintShares(on_board, _found(coarse, beside), close, shade, side)
 
 
 @dataclass(frozen=True)
