@@ -248,3 +248,23 @@ def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
     steps += [Correct({"question": "square-0-3-0", "answer": 0}, 0), *[Observe(doubtful)] * 3]
     check_table_game(make_table_game, None, session(), steps)
+
+
+def test_a_square_flickering_in_doubt_is_asked_about_and_the_answer_holds() -> None:
+    """A square read in one frame and in doubt in the next never lets the board settle:
+    it is asked about all the same, and the answer stands while the camera agrees with it
+    (else the game would go on unseen and end in a jump of several moves)."""
+    cells = start()
+    clear = board(cells)
+    doubtful = board(cells)
+    doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
+    flicker = [Observe(doubtful), Observe(clear)] * 12
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *flicker]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 0, column 3" in question.text
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    drafts = [d for frame in (doubtful, clear, doubtful) for d in game.update(frame, 0.0)]
+    assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
