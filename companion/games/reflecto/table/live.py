@@ -136,6 +136,9 @@ class ReflectoTable:
         self._flagged: Reading | None = None
         self._doubt = 0
         self._clear = 0
+        self._last_called: dict[Cell, int | None] = {}
+        """Each square's last clear call (a seat, or None for empty) since the last frame
+        with hands: nothing can have moved on the board without a hand over it."""
         self.answers: dict[Cell, int | None] = {}
         """What the players said stands on a square the camera could not call; kept until
         the camera reads that square otherwise (a screen moved there or away)."""
@@ -177,13 +180,22 @@ class ReflectoTable:
     # -- deciding ----------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
-        seen = reading_from(data, self.answers)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
-        if seen.reading is not None or seen.unclear:  # the board was read (no hands)
+        if data.hands or not data.board_found:
+            self._last_called = {}
+            held: dict[Cell, int | None] = {}
+        else:
+            # A square in doubt now, read clearly in a frame since the last hands: it is what
+            # it was then (a flicker of the reader, not a move).
+            held = {c: self._last_called[c] for c in doubted if c in self._last_called}
+            for cell in set(self._last_called) | set(called):
+                if cell not in doubted:
+                    self._last_called[cell] = called.get(cell)
             for cell, said in list(self.answers.items()):
                 if cell not in doubted and called.get(cell) != said:
                     del self.answers[cell]
+        seen = reading_from(data, held | self.answers)
         drafts = self._ask(seen)
         new = self.tracker.update(seen.reading)
         if new is None:
