@@ -1,16 +1,18 @@
 """Reflecto reader: the curves its thresholds are chosen from, on a DEVELOPMENT set.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py collect --seed DEVSEED \\
-        --boards 150 --out /tmp/reflecto-dev.npz
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py curves /tmp/reflecto-dev.npz
+        --boards 150 --set random --out /tmp/reflecto-dev-random.npy   # also --set house
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py curves \\
+        /tmp/reflecto-dev-random.npy /tmp/reflecto-dev-house.npy
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
-reports) with the colours learned from their set-up photograph, and stores per square the
-truth (empty, seat 0, seat 1) and what the reader decides on: the best share of the strip in
-each seat's colour at both colour floors (`read._shares`) and what lies beside the strip
-across the row (`read.surrounds`), for the seat strongest at each floor. `curves` prints,
-for each threshold, how many screens and empty squares fall on each side of each candidate
-value: the curve a threshold is read off.
+reports; `--set house` without arms, `random` with them) with the colours learned from
+their set-up photograph, and stores per square the truth (empty, seat 0, seat 1) and what
+the reader decides on: the best share of the strip in each seat's colour at both colour
+floors (`read._shares`) and, for a square in a seat's colour or a faint trace of one, what
+lies beside the strip (`read.print_share`: the shares of its colours found beside it, and
+the shade difference). `curves` prints, for each threshold, how many screens and empty
+squares fall on each side of each candidate value: the curve a threshold is read off.
 """
 
 from __future__ import annotations
@@ -25,31 +27,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.reflecto.vision import read  # noqa: E402
-from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry  # noqa: E402
+from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import render_photo  # noqa: E402
+from companion.sim.conditions import Conditions  # noqa: E402
 
-BINS = (4.0, 6.0, 8.0)
-"""Colour bins (Lab) `read.print_share` is tried with."""
-
-
-def _print_shares(
-    rect: read.Rectified, geom: BoardGeometry, ev: read.Evidence, cell: Cell, seat: int
-) -> list[float]:
-    """`read.print_share` (board alone, then with the screen's sides) at each of `BINS`
-    (-1: too little beside in view)."""
-    out = []
-    for size in BINS:
-        shares = read.print_share(rect, geom, ev, cell, seat, 1, size, size)
-        out += [-1.0 if v is None else v for v in (shares.board, shares.with_sides)]
-    return out
+FLOOR_AT = 1
+"""`read.print_share` is judged at the faint colour floor, as `read.classify` judges it."""
 
 
-def collect(seed: int, boards: int, out: Path) -> None:
+def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
     geom = load_geometry()
     rows = []
     floors = (read.FLOOR, read.FAINT_FLOOR)
+    conditions = Conditions(hands=0) if which == "house" else Conditions()
     for i in range(boards):
-        photo = render_photo(geom, (seed, i), setup=True)
+        photo = render_photo(geom, (seed, i), conditions, setup=True)
         truth = dict(photo.truth.layout_key())
         rect_setup = read.rectify(photo.setup, geom)
         rect = read.rectify(photo.image, geom)
@@ -61,7 +53,12 @@ def collect(seed: int, boards: int, out: Path) -> None:
         ev = read.evidence(rect, geom, colours, floors)
         shares, faint = read._shares(rect, geom, colours, ev=ev)
         for k, cell in enumerate(geom.cells):
-            seat, faint_seat = int(np.argmax(shares[k])), int(np.argmax(faint[k]))
+            best = float(shares[k].max())
+            seat = int(np.argmax(shares[k] if best >= read.NONE else faint[k]))
+            found: tuple[float | None, ...] = (None,) * 5
+            if best >= read.NONE or float(faint[k].max()) >= read.FAINT:
+                p = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
+                found = (p.board, p.with_sides, p.close, p.shade, p.side)
             rows.append(
                 (
                     i,
@@ -69,8 +66,7 @@ def collect(seed: int, boards: int, out: Path) -> None:
                     truth.get(cell, -1),
                     *shares[k],
                     *faint[k],
-                    *_print_shares(rect, geom, ev, cell, seat),
-                    *_print_shares(rect, geom, ev, cell, faint_seat),
+                    *(-1.0 if v is None else v for v in found),
                 )
             )
         if (i + 1) % 10 == 0:
@@ -79,11 +75,10 @@ def collect(seed: int, boards: int, out: Path) -> None:
     np.save(out, np.array(rows, np.float64))
 
 
-def curves(path: Path) -> None:
-    d = np.load(path)
+def curves(paths: list[Path]) -> None:
+    d = np.concatenate([np.load(p) for p in paths])
     truth, s, faint = d[:, 3].astype(int), d[:, 4:6], d[:, 6:8]
-    nb = 2 * len(BINS)
-    sides, faint_sides = d[:, 8 : 8 + nb], d[:, 8 + nb : 8 + 2 * nb]
+    board, sides, close, shade = d[:, 8], d[:, 9], d[:, 10], d[:, 11]
     screen = truth >= 0
     best, other = s.max(axis=1), s.min(axis=1)
     print(
@@ -100,36 +95,38 @@ def curves(path: Path) -> None:
         f"squares strongly in one colour (SURE {read.SURE}, NONE {read.NONE}): "
         f"{int((strong & screen).sum())} screens, {int((strong & ~screen).sum())} empty"
     )
+    has = shade >= 0
+    print("shade (Lab, strip vs the same colour beside it) < t | screens | empty squares")
+    for t in (2, 4, 5, 6, 7, 8, 9, 10, 12, 15):
+        lo = int((strong & screen & has & (shade < t)).sum())
+        print(f"  {t:4.1f} | {lo:4d} | {int((strong & ~screen & has & (shade < t)).sum()):4d}")
     print(
-        "colours found beside, max(board, with sides) >= p (bin b): screens asked | "
-        "empty squares read as screens"
+        f"print by close bins (>= {read.PRINT_EMPTY}) or shade (< S); of the rest, asked "
+        "when found beside >= B: screens called print | screens asked | empty squares "
+        "asked | empty squares read as screens"
     )
-    for j, size in enumerate(BINS):
-        either = sides[:, 2 * j : 2 * j + 2].max(axis=1)
-        for t in (0.05, 0.1, 0.2, 0.3, 0.5):
-            p = either >= t
-            lost, phantoms = int((strong & screen & p).sum()), int((strong & ~screen & ~p).sum())
-            print(f"  b {size:4.1f} p {t:4.2f} | {lost:4d} | {phantoms:4d}")
-    print("found on the board alone >= e (bin b): screens called empty | empty squares asked")
-    for j, size in enumerate(BINS):
-        board = sides[:, 2 * j]
-        for t in (0.5, 0.7, 0.8, 0.9, 0.95):
-            p = board >= t
-            lost, asked = int((strong & screen & p).sum()), int((strong & ~screen & ~p).sum())
-            print(f"  b {size:4.1f} e {t:4.2f} | {lost:4d} | {asked:4d}")
+    for t in (0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0):
+        for b in (0.2, 0.3, 0.4, 0.5):
+            pr = (close >= read.PRINT_EMPTY) | (has & (shade < t))
+            ask = ~pr & (np.maximum(board, sides) >= b)
+            row = (
+                strong & screen & pr,
+                strong & screen & ask,
+                strong & ~screen & ask,
+                strong & ~screen & ~pr & ~ask,
+            )
+            print(f"  S {t:4.1f} B {b:4.2f} | " + " | ".join(f"{int(m.sum()):4d}" for m in row))
     trace = faint.max(axis=1)
     weak = (best < read.NONE) & (trace >= read.FAINT)
     print(
         f"squares short of NONE with a faint trace over FAINT {read.FAINT}: "
         f"{int((weak & screen).sum())} screens, {int((weak & ~screen).sum())} empty"
     )
-    print("found on the board alone >= p (bin b): screens called empty | empty squares asked")
-    for j, size in enumerate(BINS):
-        board = faint_sides[:, 2 * j]
-        for t in (0.05, 0.1, 0.2, 0.3, 0.5):
-            p = board >= t
-            lost, asked = int((weak & screen & p).sum()), int((weak & ~screen & ~p).sum())
-            print(f"  b {size:4.1f} p {t:4.2f} | {lost:4d} | {asked:4d}")
+    print("found on the board alone >= p: screens called empty | empty squares asked")
+    for t in (0.05, 0.1, 0.2, 0.3, 0.5):
+        p = board >= t
+        lost, asked = int((weak & screen & p).sum()), int((weak & ~screen & ~p).sum())
+        print(f"  p {t:4.2f} | {lost:4d} | {asked:4d}")
 
 
 def main() -> None:
@@ -139,13 +136,14 @@ def main() -> None:
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--boards", type=int, default=150)
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--set", choices=["house", "random"], default="random")
     v = sub.add_parser("curves")
-    v.add_argument("path", type=Path)
+    v.add_argument("paths", type=Path, nargs="+")
     a = p.parse_args()
     if a.cmd == "collect":
-        collect(a.seed, a.boards, a.out)
+        collect(a.seed, a.boards, a.out, a.set)
     else:
-        curves(a.path)
+        curves(a.paths)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,10 @@
   player would, with what stands there in that frame, and counted; `--first` starts a family
   later, so one family can be split over processes.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
-  given, as in live play; it detects the markers itself), and the bare
-  `ArucoDetector.detectMarkers` on the same frames, three times each, in wall time and in
-  CPU time.
+  given, as in live play; it detects the markers itself), the same with the markers given
+  (live play reuses the registration's detection: the reader's own cost per frame), and
+  the bare `ArucoDetector.detectMarkers` on the same frames, three times each, in wall
+  time and in CPU time.
 
 Numbers go to benchmarks/results/reflecto_vision.json (sections merged, so parts can be
 re-run alone).
@@ -61,7 +62,7 @@ from companion.games.reflecto.vision.read import (  # noqa: E402
     rectify,
 )
 from companion.games.reflecto.vision.render import Conditions, render_photo  # noqa: E402
-from companion.vision.markers import detector, to_gray  # noqa: E402
+from companion.vision.markers import detect_markers, detector, to_gray  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "reflecto_vision.json"
 
@@ -324,12 +325,13 @@ def speed(frames: int, seed: int) -> dict:
     cv2.setNumThreads(1)
     geom = load_geometry()
     det = detector()
-    read_ms, detect_ms, read_cpu, detect_cpu = [], [], [], []
+    read_ms, detect_ms, read_cpu, detect_cpu, given_cpu = [], [], [], [], []
     for i in range(frames):
         photo = render_photo(geom, (seed, i), Conditions(sizes=((1280, 960),)), setup=True)
         rect = rectify(photo.setup, geom)
         colours = learn_at_setup(rect, geom) if rect is not None else None
         gray = to_gray(photo.image)
+        markers = detect_markers(photo.image)
         for _ in range(3):
             t, c = time.perf_counter(), time.process_time()
             det.detectMarkers(gray)
@@ -339,8 +341,12 @@ def speed(frames: int, seed: int) -> dict:
             read_board(photo.image, geom, colours)
             read_ms.append((time.perf_counter() - t) * 1000)
             read_cpu.append((time.process_time() - c) * 1000)
+            c = time.process_time()
+            read_board(photo.image, geom, colours, markers=markers)
+            given_cpu.append((time.process_time() - c) * 1000)
     r, d = statistics.median(read_ms), statistics.median(detect_ms)
     rc, dc = statistics.median(read_cpu), statistics.median(detect_cpu)
+    gc = statistics.median(given_cpu)
     return {
         "frames": frames,
         "runs_per_frame": 3,
@@ -352,6 +358,8 @@ def speed(frames: int, seed: int) -> dict:
         "read_median_cpu_ms": rc,
         "detect_markers_median_cpu_ms": dc,
         "read_over_detect_median_cpu_ratio": rc / dc,
+        "read_with_registration_markers_median_cpu_ms": gc,
+        "read_with_registration_markers_over_detect_cpu_ratio": gc / dc,
         "machine": platform.machine(),
         "note": "shared machine: other jobs ran at the same time; the CPU-time ratio is "
         "steadier than the wall-time one",

@@ -248,3 +248,42 @@ def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
     steps += [Correct({"question": "square-0-3-0", "answer": 0}, 0), *[Observe(doubtful)] * 3]
     check_table_game(make_table_game, None, session(), steps)
+
+
+def test_a_square_flickering_in_doubt_keeps_its_last_clear_call() -> None:
+    """A square read in one frame and in doubt in the next, with no hand over the board in
+    between, is what it was read as: nothing moved, so the board settles."""
+    cells = start()
+    clear = board(cells)
+    doubtful = board(cells)
+    doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), Observe(clear)]
+    steps += [Observe(doubtful), Observe(clear)] * 3
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == [
+        "reflecto.seen"
+    ]
+    assert game.questions(None) == []
+
+
+def test_a_square_in_doubt_between_hands_is_asked_about_and_the_answer_holds() -> None:
+    """Hands between the frames, the square in doubt each time the board shows again: the
+    board never settles, and the square is asked about all the same (doubt is counted until
+    the board reads clearly three frames in a row); the answer stands while the camera
+    agrees with it."""
+    cells = start()
+    clear = board(cells)
+    doubtful = board(cells)
+    doubtful.data["screens"][3]["owner"] = None  # the perceiver cannot call [0, 3]
+    hands = board(cells)
+    hands.data["hands"] = True
+    cycle = [Observe(hands), Observe(doubtful), Observe(doubtful), Observe(clear)]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *cycle * 6]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 0, column 3" in question.text
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    drafts = [d for frame in (hands, doubtful, clear, doubtful) for d in game.update(frame, 0.0)]
+    assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered

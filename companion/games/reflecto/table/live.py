@@ -56,8 +56,10 @@ from companion.games.reflecto.table.messages import (
     parse,
 )
 from companion.games.reflecto.table.track import (
+    STABLE_FRAMES,
     Breach,
     Reading,
+    Seen,
     StableBoard,
     explain,
     reading_from,
@@ -84,7 +86,10 @@ HINT_SECONDS = 1.0
 HINT_STATES = 60_000
 SHOWN_BREACHES = 5
 ASK_AFTER_FRAMES = 12
-"""Frames in a row with a square in doubt (and no hands) before the players are asked."""
+"""Frames with a square in doubt before the players are asked, counted until the board has
+read clearly for `STABLE_FRAMES` frames in a row (frames with hands count neither way): a
+square that flickers between read and in doubt never lets the board settle either, and
+must be asked about, not left to end in a jump of several moves at once."""
 
 SETUP_KIND, ACTION_KIND, BREACH_KIND = "reflecto.setup", "reflecto.action", "reflecto.breach"
 SEEN_KIND, HINT_KIND, SIGHT_KIND = "reflecto.seen", "reflecto.hint", "reflecto.sight"
@@ -128,9 +133,13 @@ class ReflectoTable:
         self.tracker = StableBoard()
         self._flagged: Reading | None = None
         self._doubt = 0
+        self._clear = 0
+        self._last_called: dict[Cell, int | None] = {}
+        """Each square's last clear call (a seat, or None for empty) since the last frame
+        with hands: nothing can have moved on the board without a hand over it."""
         self.answers: dict[Cell, int | None] = {}
         """What the players said stands on a square the camera could not call; kept until
-        the camera calls that square itself."""
+        the camera reads that square otherwise (a screen moved there or away)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -169,11 +178,23 @@ class ReflectoTable:
     # -- deciding ----------------------------------------------------------------------
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
-        seen = reading_from(data, self.answers)
-        called = {s.cell for s in data.screens if s.owner in (0, 1)}
-        for cell in [c for c in self.answers if c in called]:
-            del self.answers[cell]
-        drafts = self._ask(seen.unclear)
+        called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
+        doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
+        if data.hands or not data.board_found:
+            self._last_called = {}
+            held: dict[Cell, int | None] = {}
+        else:
+            # A square in doubt now, read clearly in a frame since the last hands: it is what
+            # it was then (a flicker of the reader, not a move).
+            held = {c: self._last_called[c] for c in doubted if c in self._last_called}
+            for cell in set(self._last_called) | set(called):
+                if cell not in doubted:
+                    self._last_called[cell] = called.get(cell)
+            for cell, said in list(self.answers.items()):
+                if cell not in doubted and called.get(cell) != said:
+                    del self.answers[cell]
+        seen = reading_from(data, held | self.answers)
+        drafts = self._ask(seen)
         new = self.tracker.update(seen.reading)
         if new is None:
             return drafts
@@ -187,12 +208,19 @@ class ReflectoTable:
             drafts.append(self._breach(found.breach))
         return drafts
 
-    def _ask(self, unclear: tuple[Cell, ...]) -> list[EventDraft]:
+    def _ask(self, seen: Seen) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""
-        self._doubt = self._doubt + 1 if unclear else 0
-        if self._doubt < ASK_AFTER_FRAMES or self.open_questions:
+        if seen.unclear:
+            self._doubt += 1
+            self._clear = 0
+        elif seen.reading is not None:
+            self._clear += 1
+            if self._clear >= STABLE_FRAMES:
+                self._doubt = 0
+        if not seen.unclear or self._doubt < ASK_AFTER_FRAMES or self.open_questions:
             return []
-        r, c = unclear[0]
+        self._doubt = 0  # the question answers the doubt so far
+        r, c = seen.unclear[0]
         names = list(self.session.seats)
         choices: list[dict[str, Any]] = [
             {"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)

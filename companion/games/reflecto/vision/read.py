@@ -81,11 +81,28 @@ PRINT_BIN = 6.0
 PRINT_SHARE = 0.2
 PRINT_CLOSE_BIN = 4.0
 PRINT_EMPTY = 0.9
-"""A strip with at least `PRINT_SHARE` of its pixels' colours (Lab, within about
+"""A strip with at least `PRINT_ASK` of its pixels' colours (Lab, within about
 `PRINT_BIN`) found beside it may be the print, and is asked about; with at least
 `PRINT_EMPTY` found on the board alone within the closer `PRINT_CLOSE_BIN`, it is the print
 (`print_share`, `printed`). A faint trace found on the board alone at `PRINT_SHARE` is
 the print."""
+PRINT_SHADE = 6.0
+"""A strip whose median colour lies within this (Lab) of the median of the same colour
+right beside it (`SHADE_MM`) is the print going on under it: a top faces up as the print
+does, but it is its own plastic, lit on its own. From the development set's curve
+(`benchmarks/reflecto_curves.py`, 344 screens and 394 empty squares strongly in one
+colour): no screen under 10, and 207 empty squares under 6 (113 under 2), of which the
+bins alone call some and ask about the rest."""
+SHADE_MM = 11.0
+"""Across the row from a square's centre line, how far the print's shade is taken
+(`PrintShares.shade`): beyond the top's reach (`SURROUND_MM`) and short of the outlines the
+board's art prints round its squares."""
+PRINT_ASK = 0.2
+"""A strip in a seat's colour is asked about when this share of its colours (or more) is
+found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). On the
+development set's curve no empty square left over finds less than 0.5, but a fresh board
+printed with stripes along the rows, one in a seat's colour under the strip like a top,
+found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -508,6 +525,17 @@ class PrintShares:
     close: float | None
     """On the board alone, in the finer bins of `PRINT_CLOSE_BIN` (None when `board` is
     short of `PRINT_SHARE`)."""
+    shade: float | None = None
+    """Lab distance between the median of the strip's pixels in the seat's colour and the
+    median of those beside it on the board alone: the print goes on in one shade, a top
+    lit from above stands apart from the print under it (None when too few such pixels
+    lie beside)."""
+    side: float | None = None
+    """Lab distance between the strip's median and the median of what shows where a
+    screen's upright side would (its frame's hull beyond the top, on the board's side of
+    no other square): a screen's side faces sideways and is darker than its top, or is its
+    white tile; the print there is the print under the strip (None when too little of it
+    is in view: a camera right above the square sees no side)."""
 
 
 def print_share(
@@ -549,47 +577,80 @@ def print_share(
     frame, *ledges = (_fill(poly, box) > 0 for poly in own_faces(rect, geom, cell))
     for ledge in ledges:
         beside &= ~ledge
+    board = beside & ~frame
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
+    n_beside = int(beside.sum())
+    if n_beside >= least and int((beside & mask).sum()) < max(3.0, 0.01 * n_beside):
+        # Nothing beside is even of the seat's colour: none of the strip's colours can be
+        # found there (the common case, a screen on a board of another colour), and the
+        # bins need not be counted.
+        return PrintShares(0.0 if board.sum() >= least else None, 0.0, None)
     lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
 
-    def binned(size: float) -> tuple[np.ndarray, np.ndarray]:
-        """Each pixel's bin, and each strip pixel's bin with its 26 neighbours."""
+    def binned(size: float) -> Bins:
+        """Each pixel's bin, and the strip's bins (each with its 26 neighbours) with how
+        many strip pixels fall in each."""
         k = int(256 // size) + 3  # room for a neighbour on either side of every bin
         q = (lab / size).astype(np.int32) + 1
         index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
         near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
-        return index, index[strip][:, None] + np.array(near)
+        bins, counts = np.unique(index[strip], return_counts=True)
+        return Bins(index, bins[:, None] + np.array(near), counts, k**3)
 
-    board = beside & ~frame
-    index, ids = binned(bin_size or PRINT_BIN)
-    on_board = _found(index, ids, board)
+    coarse = binned(bin_size or PRINT_BIN)
+    on_board = _found(coarse, board)
+    # The print under a square is one design (checks change colour at its edge, an
+    # outline printed round a square lies some millimetres inside it): its shade is taken
+    # next to the strip.
+    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
+    top = np.median(lab[strip].astype(np.float32), axis=0)
+    shade = side = None
+    if same.sum() >= least:
+        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
+    upright = beside & frame
+    if upright.sum() >= least:
+        side = float(np.linalg.norm(top - np.median(lab[upright].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(index, ids, beside), None)
-    close, close_ids = binned(close_bin or PRINT_CLOSE_BIN)
-    return PrintShares(on_board, _found(index, ids, beside), _found(close, close_ids, board))
+        return PrintShares(on_board, _found(coarse, beside), None, shade, side)
+    close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
+    return PrintShares(on_board, _found(coarse, beside), close, shade, side)
 
 
-def _found(index: np.ndarray, ids: np.ndarray, beside: np.ndarray) -> float | None:
-    """Share of the rows of `ids` (a strip pixel's bin and its neighbours) with a bin that
-    holds enough of the `beside` pixels; None when too few pixels are beside."""
+@dataclass(frozen=True)
+class Bins:
+    """A box's pixels binned in Lab (`print_share`)."""
+
+    index: np.ndarray
+    """Each pixel's bin."""
+    near: np.ndarray
+    """(strip's bins, 27): each bin the strip's pixels fall in, with its neighbours."""
+    counts: np.ndarray
+    """Strip pixels in each of those bins."""
+    size: int
+    """Number of bins."""
+
+
+def _found(bins: Bins, beside: np.ndarray) -> float | None:
+    """Share of the strip's pixels with a bin (its own or a neighbour) that holds enough of
+    the `beside` pixels; None when too few pixels are beside."""
     n = int(beside.sum())
     if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
         return None
-    bins, counts = np.unique(index[beside], return_counts=True)
-    found = bins[counts >= max(3.0, 0.01 * n)]
-    if len(found) == 0:
-        return 0.0
-    at = np.minimum(np.searchsorted(found, ids), len(found) - 1)
-    return float((found[at] == ids).any(axis=1).mean())
+    held = np.bincount(bins.index[beside], minlength=bins.size) >= max(3.0, 0.01 * n)
+    hit = held[bins.near].any(axis=1)
+    return float(bins.counts[hit].sum() / bins.counts.sum())
 
 
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
-    if (shares.close or 0.0) >= PRINT_EMPTY:
+    if (shares.close or 0.0) >= PRINT_EMPTY or (
+        shares.shade is not None and shares.shade < PRINT_SHADE
+    ):
         return True
-    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_SHARE else False
+    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_ASK else False
 
 
 def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
@@ -618,8 +679,11 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
                 calls.append(CellCall(cell, shares, None, 0.5, False) if verdict else unclear)
         elif best < NONE:
             kf = int(np.argmax(trace))
+            if trace[kf] < FAINT:
+                calls.append(empty)
+                continue
             board = print_share(rect, geom, ev, cell, kf, 1).board
-            if trace[kf] < FAINT or (board is not None and board >= PRINT_SHARE):
+            if board is not None and board >= PRINT_SHARE:
                 calls.append(empty)
             else:
                 calls.append(unclear)
