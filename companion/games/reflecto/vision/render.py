@@ -421,7 +421,6 @@ def add_hands(
         )
         for m in geom.markers
     ]
-    h, w = img.shape[:2]
     w_mm, h_mm = geom.size_mm
     hidden_before: set[int] = set()
     shown = 0
@@ -437,20 +436,13 @@ def add_hands(
             else:
                 reach_mm = (rng.uniform(0, w_mm), rng.uniform(0, h_mm))
             reach = cam.project(np.array([[reach_mm[0], reach_mm[1], -50.0]]))[0]
-            trial, mask = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
-            near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
-
-            def hit(p: np.ndarray, near: np.ndarray = near) -> bool:
-                x, y = round(float(p[0])), round(float(p[1]))
-                return 0 <= x < w and 0 <= y < h and near[y, x] > 0
-
-            if any(hit(p) for p in protect):
+            at = (float(reach[0]), float(reach[1]))
+            arm = effects.arm_clear_of(img, rng, at, markers, hidden_before, protect, 15)
+            if arm is None:
                 continue
-            hidden = {i for i, quad in enumerate(markers) if any(hit(p) for p in quad)}
-            if len(hidden | hidden_before) > 1:
-                continue
+            img, _, hidden = arm
             hidden_before |= hidden
-            img, shown = trial, shown + 1
+            shown += 1
             break
     return img, shown
 
