@@ -26,7 +26,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from companion.vision.markers import Marker
+from companion.vision.markers import Marker, detect_markers
 
 PRIOR_HFOV_DEG = 66.0
 """Raspberry Pi Camera Module 3 (and many webcams): the fallback when f cannot be measured."""
@@ -250,3 +250,17 @@ def estimate_pose(
     proj, _ = cv2.projectPoints(obj, rvec, tvec, K, dist)
     err = float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
     return BoardPose(K, dist, rvec, tvec, ids, err, False)
+
+
+def pose_in_image(
+    image: np.ndarray,
+    board: MarkerGeometry,
+    markers: dict[int, Marker] | None = None,
+    calibration: Calibration | None = None,
+) -> BoardPose | None:
+    """`estimate_pose` for one photograph: its markers found unless given (live play passes
+    the registration's, so they are not looked for twice), and its size the image's."""
+    if markers is None:
+        markers = detect_markers(image)
+    h, w = image.shape[:2]
+    return estimate_pose(markers, board, (w, h), calibration)

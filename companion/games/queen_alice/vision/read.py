@@ -42,8 +42,8 @@ import numpy as np
 
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
-from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
-from companion.vision.markers import Marker, detect_markers
+from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
+from companion.vision.markers import Marker
 
 DIFFERENT = 14.0
 """Lab distance from the print beyond which a pixel of a square's middle is something."""
@@ -163,10 +163,7 @@ def locate(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
 ) -> Located | None:
-    if markers is None:
-        markers = detect_markers(image)
-    h, w = image.shape[:2]
-    pose = estimate_pose(markers, geom, (w, h), calibration)
+    pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
     c = pose.camera_centre

@@ -32,8 +32,8 @@ from companion.games.reflecto.vision.colours import (
 )
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
-from companion.vision.board_pose import BoardPose, Calibration, estimate_pose
-from companion.vision.markers import Marker, detect_markers
+from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
+from companion.vision.markers import Marker
 
 PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
@@ -159,10 +159,7 @@ def rectify(
     calibration: Calibration | None = None,
 ) -> Rectified | None:
     """The tops' plane, or None when fewer than three corner markers are seen."""
-    if markers is None:
-        markers = detect_markers(image)
-    h, w = image.shape[:2]
-    pose = estimate_pose(markers, geom, (w, h), calibration)
+    pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
     (x0, y0), (x1, y1) = geom.grid_box_mm
