@@ -128,6 +128,21 @@ class VirtualCamera:
         return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 2)
 
 
+def rim_corners_mm(size_mm: tuple[float, float], rim_mm: float) -> np.ndarray:
+    """The 4x2 corners (mm, clockwise from the origin's) of a `size_mm` board grown by a rim
+    all round: the outline a camera must keep in view (`framing_camera`)."""
+    w, h = size_mm
+    return np.array(
+        [
+            [-rim_mm, -rim_mm],
+            [w + rim_mm, -rim_mm],
+            [w + rim_mm, h + rim_mm],
+            [-rim_mm, h + rim_mm],
+        ],
+        np.float64,
+    )
+
+
 def framing_camera(
     corners_mm: np.ndarray,
     top_mm: float,

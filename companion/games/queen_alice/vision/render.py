@@ -29,7 +29,7 @@ import numpy as np
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera, framing_camera
+from companion.sim.camera import VirtualCamera, framing_camera, rim_corners_mm
 from companion.sim.conditions import Conditions
 from companion.sim.solids import Face, Solid, draw_solids
 from companion.vision.markers import marker_image
@@ -464,9 +464,7 @@ def _jitter(colour: Colour, rng: np.random.Generator, amount: float = 8) -> Colo
 
 
 def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
-    w, h = geom.board_mm
-    lo = -BOARD_RIM_MM
-    return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
+    return rim_corners_mm(geom.board_mm, BOARD_RIM_MM)
 
 
 def random_camera(

@@ -24,7 +24,7 @@ import numpy as np
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera, framing_camera
+from companion.sim.camera import VirtualCamera, framing_camera, rim_corners_mm
 from companion.sim.conditions import Conditions
 from companion.sim.solids import Solid, draw_solids, slab
 from companion.vision.markers import marker_image
@@ -95,9 +95,7 @@ def random_position(
 
 
 def board_corners_mm(geom: BoardGeometry) -> np.ndarray:
-    w, h = geom.size_mm
-    lo = -BOARD_RIM_MM
-    return np.array([[lo, lo], [w - lo, lo], [w - lo, h - lo], [lo, h - lo]], np.float64)
+    return rim_corners_mm(geom.size_mm, BOARD_RIM_MM)
 
 
 def random_camera(
