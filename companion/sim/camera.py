@@ -178,3 +178,14 @@ def framing_camera(
         distance *= grow
     assert cam is not None
     return cam
+
+
+def arm_reach(
+    cam: VirtualCamera, over_mm: tuple[float, float] | None, height_mm: float = 45.0
+) -> tuple[float, float] | None:
+    """Where in the image a hand held `height_mm` above the table point `over_mm` is (None
+    when no hand is over the table): a film's arm reaches there (`effects.film_frame`)."""
+    if over_mm is None:
+        return None
+    p = cam.project(np.array([[over_mm[0], over_mm[1], -height_mm]]))[0]
+    return (float(p[0]), float(p[1]))

@@ -253,6 +253,40 @@ def arm_clear_of(
     return trial, mask, hidden
 
 
+def film_noise(
+    rng: np.random.Generator, shape: tuple[int, int], sigma: float, layers: int = 3
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Sensor noise for a film, drawn once: each layer as its (positive, negative) parts, so
+    a frame adds one and subtracts the other (`film_frame`) at a fraction of drawing anew."""
+    h, w = shape
+    out = []
+    for _ in range(layers):
+        n = rng.normal(0, sigma, (h, w, 3)).astype(np.float32)
+        out.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+    return out
+
+
+def film_frame(
+    img: np.ndarray,
+    t: float,
+    rng: np.random.Generator,
+    reach: tuple[float, float] | None,
+    gain: np.ndarray,
+    noise: list[tuple[np.ndarray, np.ndarray]],
+    moving: bool,
+) -> np.ndarray:
+    """What a film's camera adds to a drawn frame at film time `t`: an arm reaching to
+    `reach` (image px) if one is over the table, the lens's uneven light (`gain`), motion
+    blur while something moves, the sensor's noise and JPEG."""
+    if reach is not None:
+        img, _ = hand(img, rng, reach=reach)
+    img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    if moving:
+        img = blur(img, rng, 1.6)
+    pos, neg = noise[int(t * 1000) % len(noise)]
+    return jpeg(cv2.subtract(cv2.add(img, pos), neg), 85)
+
+
 def photograph(
     img: np.ndarray,
     rng: np.random.Generator,

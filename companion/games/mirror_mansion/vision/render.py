@@ -28,7 +28,7 @@ from companion.games.mirror_mansion.vision.film_script import Beat, FilmScript, 
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen, random_box
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera, framing_camera
+from companion.sim.camera import VirtualCamera, arm_reach, framing_camera
 from companion.sim.solids import Face, Paint, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
@@ -1174,12 +1174,7 @@ class Film:
         self.die = _die(_outside_box(board, self.rng), self.rng)
         self.drops = [_outside_box(board, self.rng) for _ in range(4)]
         self.duration = sum(s.seconds for s in shots)
-        self.noise = []  # sensor noise, drawn once: (positive, negative) parts per layer
-        for _ in range(3):
-            n = self.rng.normal(0, 3, (h, w, 3)).astype(np.float32)
-            self.noise.append(
-                (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
-            )
+        self.noise = effects.film_noise(self.rng, (h, w), 3)
 
     def shot_at(self, t: float) -> Shot:
         if not self.loop and t >= self.duration:
@@ -1200,17 +1195,8 @@ class Film:
         solids += piece_solids(self.board, shot.box, rng, self.stickers)
         solids += [self.victor, self.die]
         draw_solids(img, self.camera, solids, self.light)
-        if shot.hand_over is not None:
-            x, y = shot.hand_over
-            reach = self.camera.project(np.array([[x, y, -45.0]]))[0]
-            img, _ = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
-        img = np.clip(img.astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
-        if shot.moving:
-            img = effects.blur(img, rng, 1.6)
-        noise = self.noise[int(t * 1000) % len(self.noise)]
-        img = cv2.add(img, noise[0])
-        img = cv2.subtract(img, noise[1])
-        img = effects.jpeg(img, 85)
+        reach = arm_reach(self.camera, shot.hand_over)
+        img = effects.film_frame(img, t, rng, reach, self.gain, self.noise, shot.moving)
         truth = shot.box.to_json()
         truth["rest"] = shot.rest
         truth["t"] = t

@@ -22,7 +22,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import cv2
 import numpy as np
 
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
@@ -37,7 +36,7 @@ from companion.games.reflecto.vision.render import (
     screen_solids,
 )
 from companion.sim import effects
-from companion.sim.camera import VirtualCamera
+from companion.sim.camera import VirtualCamera, arm_reach
 from companion.sim.solids import draw_solids
 from companion.sim.taps import Tap
 
@@ -233,12 +232,7 @@ class Film:
             for cell in geom.cells
         }
         self.duration = sum(s.seconds for s in shots)
-        self.noise = []
-        for _ in range(3):
-            n = rng.normal(0, 2.5, (h, w, 3)).astype(np.float32)
-            self.noise.append(
-                (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
-            )
+        self.noise = effects.film_noise(rng, (h, w), 2.5)
 
     def shot_at(self, t: float) -> Shot:
         for s in self.shots:
@@ -259,15 +253,8 @@ class Film:
             ),
             self.light,
         )
-        if shot.hand_over is not None:
-            x, y = shot.hand_over
-            reach = self.camera.project(np.array([[x, y, -45.0]]))[0]
-            img, _ = effects.hand(img, rng, reach=(float(reach[0]), float(reach[1])))
-        img = np.clip(img.astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
-        if shot.moving:
-            img = effects.blur(img, rng, 1.6)
-        pos, neg = self.noise[int(t * 1000) % len(self.noise)]
-        img = effects.jpeg(cv2.subtract(cv2.add(img, pos), neg), 85)
+        reach = arm_reach(self.camera, shot.hand_over)
+        img = effects.film_frame(img, t, rng, reach, self.gain, self.noise, shot.moving)
         truth = shot.position.to_json()
         truth |= {"rest": shot.rest, "hand": shot.hand_over is not None, "t": t}
         return img, truth
