@@ -123,19 +123,23 @@ def _cosine(crop: np.ndarray, template: np.ndarray) -> float:
 
 
 def test_fast_correlations_score_as_the_descriptor() -> None:
-    """Both fast paths (every shift by matchTemplate over a stacked batch, and a few shifts
-    per window's own templates) give the plain descriptor cosine at every shift."""
+    """Both fast paths (every shift of a batch's windows, each run of windows against the
+    templates it wants, and a few shifts per window's own templates) give the plain
+    descriptor cosine at every shift."""
     rng = np.random.default_rng(7)
     labs = cv2.GaussianBlur(rng.uniform(40, 220, (3 * 23, 32, 3)).astype(np.float32), (5, 5), 2)
     labs = labs.reshape(3, 23, 32, 3)
     labs[1, ..., 0] = 150.0  # a flat channel: its spread floored, as the descriptor does
     raw = rng.standard_normal((4, 15, 24, 3)).astype(np.float32)
     raw -= raw.mean(axis=(1, 2), keepdims=True)
-    c = correlations(labs, unit_planes(raw))
+    wanted = np.array([[1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 1]], bool)
+    c = correlations(labs, unit_planes(raw), wanted)
     assert c.scores.shape == (3, 9 * 9, 4)
     for b, y, x, k in [(0, 0, 0, 0), (1, 4, 7, 2), (2, 8, 8, 3), (1, 8, 0, 1)]:
         want = _cosine(labs[b, y : y + 15, x : x + 24], raw[k])
         assert c.scores[b, y * 9 + x, k] == pytest.approx(want, abs=2e-4)
+    # A template the window does not want is not scored (its zone cannot hold that card).
+    assert np.isneginf(c.scores[2, :, 1:3]).all() and np.isfinite(c.scores[2, :, [0, 3]]).all()
     few = crop_scores(labs, np.stack([raw[[0, 3]], raw[[1, 2]], raw[[2, 0]]]))
     assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)
     assert few.tints == pytest.approx(c.tints, abs=1e-4)

@@ -91,6 +91,15 @@ def tint(mean_lab: np.ndarray) -> np.ndarray:
     return np.stack([(mean_lab[..., 1] - 128) / L, (mean_lab[..., 2] - 128) / L], axis=-1)
 
 
+def tint_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Euclidean distance between `tint`s (..., 2), broadcast; written out, as it runs on
+    every shift of every window against every type (`np.linalg.norm` costs several times
+    more there)."""
+    dx = a[..., 0] - b[..., 0]
+    dy = a[..., 1] - b[..., 1]
+    return np.sqrt(dx * dx + dy * dy)
+
+
 @dataclass(frozen=True)
 class Correlated:
     scores: np.ndarray
@@ -99,48 +108,55 @@ class Correlated:
     """(B, shifts, 2): each crop's `tint`."""
 
 
-def _stacked_sums(planes: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-    """Plain correlation (`cv2.matchTemplate`, TM_CCORR) of `kernel` over a batch of planes
-    (B, H, W) stacked into one tall image: one call for the whole batch, the positions that
-    straddle two windows dropped. -> (B, H - h + 1, W - w + 1)."""
-    B, H, W = planes.shape
-    h, w = kernel.shape
-    r = cv2.matchTemplate(planes.reshape(B * H, W), kernel, cv2.TM_CCORR)
-    full = np.empty((B * H, W - w + 1), np.float32)
-    full[: len(r)] = r
-    return full.reshape(B, H, W - w + 1)[:, : H - h + 1]
-
-
-def correlations(labs: np.ndarray, templates: np.ndarray) -> Correlated:
-    """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against each
-    template ((T, 3, h, w): channel planes, unit length, zero-mean per channel): the cosine
-    between the crop's `library.descriptor` and the template.
+def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) -> Correlated:
+    """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against the
+    templates ((T, 3, h, w): channel planes, unit length, zero-mean per channel) each window
+    wants (`wanted`, (B, T) bool; the others score -inf): the cosine between the crop's
+    `library.descriptor` and the template.
 
     A crop's mean drops out of the product with a zero-mean template, so each crop is only
-    scaled, channel by channel, by its spread (box sums of the window and of its square):
-    one `matchTemplate` per template and channel over the whole batch, which OpenCV does
-    far faster than the crops copied out for one matrix product."""
-    B = len(labs)
+    scaled, channel by channel, by its spread: every crop's sum and sum of squares come from
+    one integral image, and each run of windows wanting the same templates is one matrix
+    product per channel of its crops (copied out once) with those templates, which costs a
+    third of a `cv2.matchTemplate` per template and channel at these sizes."""
+    B, H, W, _ = labs.shape
     T, _, h, w = templates.shape
     n = h * w
-    ones = np.ones((h, w), np.float32)
-    dots: np.ndarray | float = 0.0
-    norm2: np.ndarray | float = 0.0
-    means = []
-    for c in range(3):
-        # Less each window's own mean first: the same products and spreads (the templates are
-        # zero-mean), without float32 losing a flat channel's spread to its large mean.
-        offset = labs[..., c].mean(axis=(1, 2), keepdims=True)
-        plane = np.ascontiguousarray(labs[..., c] - offset, dtype=np.float32)
-        mean = _stacked_sums(plane, ones) / n
-        var = np.maximum(_stacked_sums(plane * plane, ones) / n - mean**2, 0.0)
-        means.append(mean + offset)
-        gain = CHANNEL_WEIGHTS[c] / np.maximum(np.sqrt(var), 6.0)
-        norm2 = norm2 + gain**2 * var * n
-        part = np.stack([_stacked_sums(plane, templates[k, c]) for k in range(T)], axis=-1)
-        dots = dots + part * gain[..., None]
-    scores = np.asarray(dots) / np.sqrt(np.maximum(norm2, 1e-12))[..., None]
-    return Correlated(scores.reshape(B, -1, T), tint(np.stack(means, axis=-1).reshape(B, -1, 3)))
+    ny, nx = H - h + 1, W - w + 1
+    # Sums in float64: float32 would lose a flat channel's spread to its large mean. The crops
+    # themselves need no centring: the templates are zero-mean.
+    s, sq = cv2.integral2(
+        np.ascontiguousarray(labs, dtype=np.float32).reshape(B * H, W, 3),
+        sdepth=cv2.CV_64F,
+        sqdepth=cv2.CV_64F,
+    )
+    top = (np.arange(B)[:, None] * H + np.arange(ny)).ravel()
+
+    def box(a: np.ndarray) -> np.ndarray:
+        return (
+            a[top + h, w : w + nx] - a[top, w : w + nx] - a[top + h, :nx] + a[top, :nx]
+        ).reshape(B, ny * nx, 3)
+
+    mean = box(s) / n
+    var = np.maximum(box(sq) / n - mean * mean, 0.0)  # (B, shifts, 3)
+    gain = (CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12)).astype(np.float32)
+    flat = templates.reshape(T, 3, n)
+    scores = np.full((B, ny * nx, T), -np.inf, np.float32)
+    b0 = 0
+    while b0 < B:
+        b1 = b0 + 1
+        while b1 < B and (wanted[b1] == wanted[b0]).all():
+            b1 += 1
+        ks = np.flatnonzero(wanted[b0])
+        if len(ks):
+            crops = sliding_window_view(labs[b0:b1], (h, w), axis=(1, 2))  # (b, y, x, 3, h, w)
+            crops = crops.transpose(3, 0, 1, 2, 4, 5).reshape(3, -1, n)  # copied out once
+            dots = np.matmul(crops, flat[ks].transpose(1, 2, 0))  # (3, crops, ks)
+            dot = np.einsum("cnk,nc->nk", dots, gain[b0:b1].reshape(-1, 3))
+            scores[b0:b1, :, ks] = (dot / norm[b0:b1].reshape(-1, 1)).reshape(b1 - b0, -1, len(ks))
+        b0 = b1
+    return Correlated(scores, tint(mean.astype(np.float32)))
 
 
 def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
@@ -189,8 +205,7 @@ class TableReader:
         x0, _, x1, _ = L.identify_mm
         self.px_per_mm = PATCH_W / (x1 - x0)
         self.search_px = round(L.search_mm * self.px_per_mm)
-        # The templates, both scales, made once per deck (not once per frame).
-        self.fine = unit_planes(library.templates)
+        # The half-scale templates and every type's tint, made once per deck (not per frame).
         half, tints = [], []
         for p in library.patches:
             small = cv2.resize(p, (PATCH_W // 2, PATCH_H // 2), interpolation=cv2.INTER_AREA)
@@ -216,6 +231,14 @@ class TableReader:
             self.zones[f"mirror-{mid}"] = [
                 i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
             ]
+        # Batches sorted by zone: the Mirrors, the Doors, then the discard pile next to the
+        # labyrinth and fans, whose types it shares.
+        self.zone_rank = {
+            z: k
+            for k, z in enumerate(
+                [*(f"mirror-{mid}" for mid in self.mirror_order), "door", "discard", "location"]
+            )
+        }
 
     # -- stages ----------------------------------------------------------------------
 
@@ -246,34 +269,32 @@ class TableReader:
             borderMode=cv2.BORDER_REPLICATE,
         )
 
-    def _score(self, c: Correlated, cand: list[int]) -> np.ndarray:
-        """Correlation less the tint's distance from each template's (B, shifts, cand)."""
-        d = np.linalg.norm(c.tints[:, :, None, :] - self.tints[cand][None, None], axis=-1)
-        return c.scores - TINT_WEIGHT * d
-
     def match(self, windows: list[np.ndarray], zone: str | list[str]) -> list[Match]:
         """Which card type lies at each window (BGR from `corner_window`); `zone` for all of
-        them, or one zone per window. Each zone's windows are compared with that zone's types
-        only, in one batch."""
-        zones = [zone] * len(windows) if isinstance(zone, str) else zone
+        them, or one zone per window. Each window is compared with its own zone's types
+        only, the whole batch at once: the windows sorted by zone, so that each template's
+        windows (a zone's, or the labyrinth's and the discard pile's) lie in one run."""
+        zones = [zone] * len(windows) if isinstance(zone, str) else list(zone)
+        if not windows:
+            return []
+        order = sorted(range(len(windows)), key=lambda b: self.zone_rank[zones[b]])
+        found = self._match_sorted([windows[b] for b in order], [zones[b] for b in order])
         out: list[Match | None] = [None] * len(windows)
-        groups: dict[str, list[int]] = {}
-        for b, z in enumerate(zones):
-            groups.setdefault(z, []).append(b)
-        for z, members in groups.items():
-            for b, m in zip(
-                members, self._match_zone([windows[b] for b in members], z), strict=True
-            ):
-                out[b] = m
+        for b, m in zip(order, found, strict=True):
+            out[b] = m
         return [m for m in out if m is not None]
 
-    def _match_zone(self, windows: list[np.ndarray], zone: str) -> list[Match]:
-        cand = self.zones[zone]
-        if not cand:
-            return [Match(None, -1.0, 0.0, "", None) for _ in windows]
+    def _match_sorted(self, windows: list[np.ndarray], zones: list[str]) -> list[Match]:
         ids = self.lib.ids
         B = len(windows)
         H, W = windows[0].shape[:2]
+        used = sorted({i for z in zones for i in self.zones[z]})
+        if not used:
+            return [Match(None, -1.0, 0.0, "", None) for _ in windows]
+        column = {i: j for j, i in enumerate(used)}
+        wanted = np.zeros((B, len(used)), bool)
+        for b, z in enumerate(zones):
+            wanted[b, [column[i] for i in self.zones[z]]] = True
         bgr = np.vstack(windows)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
         labs = lab.reshape(B, H, W, 3)
@@ -281,45 +302,49 @@ class TableReader:
         small_lab = cv2.GaussianBlur(
             cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
         ).reshape(B, H // 2, W // 2, 3)
-        coarse = self._score(correlations(small_lab, self.coarse[cand]), cand)
+        c = correlations(small_lab, self.coarse[used], wanted)
+        coarse = c.scores - TINT_WEIGHT * tint_distance(
+            c.tints[:, :, None], self.tints[used]
+        )  # (B, shifts, used); -inf where not wanted
+        per_type = coarse.max(axis=1)
+        best_at = coarse.max(axis=2).argmax(axis=1)
+        ranked = np.argsort(-per_type, axis=1, kind="stable")
         nx = W // 2 - PATCH_W // 2 + 1
-        out: list[Match | None] = [None] * B
-        regions, finalists, looked, coarse_best = [], [], [], []
         r = FINE_REACH
+        out: list[Match | None] = [None] * B
+        # The windows looked at closely, grouped by how many finalists they have (a Mirror
+        # place has two types).
+        closer: dict[int, list[tuple[int, list[int], np.ndarray]]] = {}
         for b in range(B):
-            per_type = coarse[b].max(axis=0)
-            ranked = np.argsort(per_type)[::-1]
-            if per_type[ranked[0]] < COARSE_EMPTY:  # nothing like a card: no closer look
-                runner = ids[cand[ranked[1]]] if len(ranked) > 1 else None
-                top = float(per_type[ranked[0]])
-                out[b] = Match(None, top, 0.0, ids[cand[ranked[0]]], runner, top)
+            kinds = int(wanted[b].sum())
+            if kinds == 0:
+                out[b] = Match(None, -1.0, 0.0, "", None)
                 continue
-            at = int(np.argmax(coarse[b].max(axis=1)))
+            top = float(per_type[b, ranked[b, 0]])
+            if top < COARSE_EMPTY:  # nothing like a card: no closer look
+                runner = ids[used[ranked[b, 1]]] if kinds > 1 else None
+                out[b] = Match(None, top, 0.0, ids[used[ranked[b, 0]]], runner, top)
+                continue
+            at = int(best_at[b])
             cy, cx = 2 * (at // nx), 2 * (at % nx)
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
-            regions.append(labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r])
-            finalists.append(ranked[:FINALISTS].tolist())
-            looked.append(b)
-            coarse_best.append(float(per_type[ranked[0]]))
-        if looked:
-            tpl = self.lib.templates[[[cand[j] for j in keep] for keep in finalists]]
-            c = crop_scores(np.stack(regions), tpl)
-            fin_tints = self.tints[[[cand[j] for j in keep] for keep in finalists]]
-            d = np.linalg.norm(c.tints[:, :, None, :] - fin_tints[:, None], axis=-1)
-            fine = (c.scores - TINT_WEIGHT * d).max(axis=1)  # (L, finalists)
-            for row_at, (b, keep_j) in enumerate(zip(looked, finalists, strict=True)):
-                keep = [cand[j] for j in keep_j]
-                row = fine[row_at]
-                order = np.argsort(row)[::-1]
-                score = float(row[order[0]])
-                first = keep[order[0]]
-                second = float(row[order[1]]) if len(order) > 1 else -1.0
-                runner = ids[keep[order[1]]] if len(order) > 1 else None
-                named = ids[first] if score >= SURE and score - second >= MARGIN else None
-                out[b] = Match(
-                    named, score, score - second, ids[first], runner, coarse_best[row_at]
-                )
+            keep = [used[j] for j in ranked[b, : min(FINALISTS, kinds)]]
+            region = labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r]
+            closer.setdefault(len(keep), []).append((b, keep, region))
+        for group in closer.values():
+            keeps = [keep for _, keep, _ in group]
+            fc = crop_scores(np.stack([reg for _, _, reg in group]), self.lib.templates[keeps])
+            dt = tint_distance(fc.tints[:, :, None], self.tints[keeps][:, None])
+            fine = (fc.scores - TINT_WEIGHT * dt).max(axis=1)  # (group, finalists)
+            for (b, keep, _), row in zip(group, fine, strict=True):
+                o = np.argsort(-row, kind="stable")
+                score = float(row[o[0]])
+                second = float(row[o[1]]) if len(o) > 1 else -1.0
+                runner = ids[keep[o[1]]] if len(o) > 1 else None
+                named = ids[keep[o[0]]] if score >= SURE and score - second >= MARGIN else None
+                coarse_best = float(per_type[b, ranked[b, 0]])
+                out[b] = Match(named, score, score - second, ids[keep[o[0]]], runner, coarse_best)
         return [m for m in out if m is not None]
 
     # -- the table -------------------------------------------------------------------
