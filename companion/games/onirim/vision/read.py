@@ -179,18 +179,20 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     For a few templates at a few shifts: the crops copied out cost less than a sweep of the
     whole batch for every template."""
     L, K, _, h, w = templates.shape
-    crops = sliding_window_view(regions, (h, w), axis=(1, 2))  # (L, y, x, 3, h, w)
-    crops = crops.reshape(L, -1, 3, h * w)
-    mean = crops.mean(axis=-1, keepdims=True)
-    centred = crops - mean
-    var = np.maximum((centred * centred).mean(axis=-1, keepdims=True), 0.0)
-    gain = CHANNEL_WEIGHTS[:, None] / np.maximum(np.sqrt(var), 6.0)
-    desc = centred * gain  # (L, S, 3, n)
-    desc /= np.maximum(1e-6, np.sqrt((desc * desc).sum(axis=(2, 3), keepdims=True)))
-    scores = np.einsum(
-        "lsd,lkd->lsk", desc.reshape(L, desc.shape[1], -1), templates.reshape(L, K, -1)
-    )
-    return Correlated(scores, tint(mean[..., 0]))
+    n = h * w
+    # Each region less its own mean first (small sums of squares stay exact in float32); a
+    # crop's own mean then drops out of its product with a zero-mean template, so the
+    # crops are copied out once and never centred or scaled: their spreads weigh the dots.
+    offset = regions.mean(axis=(1, 2), keepdims=True)
+    x = (regions - offset).astype(np.float32)
+    crops = sliding_window_view(x, (h, w), axis=(1, 2)).reshape(L, -1, 3, n)  # copied
+    mean = crops.sum(axis=-1) / n  # (L, S, 3)
+    var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
+    gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))  # (L, S)
+    dots = np.einsum("lscn,lkcn->lskc", crops, templates.reshape(L, K, 3, n))
+    scores = np.einsum("lskc,lsc->lsk", dots, gain) / norm[..., None]
+    return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
 
 
 def unit_planes(descriptors: np.ndarray) -> np.ndarray:
