@@ -53,6 +53,17 @@ with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
 """How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
 once by hand; red against brown needs it, no curve behind the value yet)."""
+END_SURE = 0.68
+"""The last card of a row, a fan or the Doors must score this much, or the row ends before
+it: the place after a row's last card shows that card's body, which a design can make look
+like a corner (a card between two cards is one, as a row has no gaps). From the curve on the
+development set (seeds 1000..1003, 3 tables, and 1012..1017, 2 tables, house and random
+decks, the renderer with symbols as outlines, inked edges, the symbol moved and the art
+reaching into the corner): the place after a row's or a fan's last card scored at most 0.652
+(99th percentile 0.610, 236 places), cards 0.592 at the least (1st / 5th percentile 0.695 /
+0.744, 404 cards); at 0.62 / 0.65 / 0.68 / 0.70: 2 / 1 / 0 / 0 such places above it, 1 / 2 /
+3 / 8 cards below (any place, not only the last). `EMPTY` alone let 2 phantom cards through
+on those tables."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
 COARSE_EMPTY = 0.45
@@ -73,7 +84,9 @@ whose two best types shared a colour, the symbol put the right one first for 224
 0.288 at least (1st / 5th percentile 0.335 / 0.415, median 0.668); named at 0.00 / 0.10 /
 0.15 / 0.20 / 0.30: 224 / 224 / 224 / 224 / 223 right. The one wrong (0.43) was a Moon whose
 finalists were the Sun and the Key (the coarse look had put the card elsewhere): no margin
-there helps. Half the least right lead, for decks unlike these."""
+there helps. Half the least right lead, for decks unlike these. With the widened renderer
+(seeds 1012..1017, 2 tables, house and random): 169 such cards, the right one first for all,
+leading by 0.198 at least (1st percentile 0.259): all named at 0.15, 168 at 0.20."""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
@@ -241,6 +254,13 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
     shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
     x = _unit(np.ascontiguousarray(region_l).ravel()[shifts[:, None] + (ys * rw + xs)])
     return float((x @ pair.a).max()), float((x @ pair.b).max())
+
+
+def ended(row: list[Match]) -> list[Match]:
+    """`row` (in place) without its last cards while they score below `END_SURE`."""
+    while row and row[-1].score < END_SURE:
+        row.pop()
+    return row
 
 
 class TableReader:
@@ -507,9 +527,9 @@ class TableReader:
         # when its side is not told apart.
         for i in unsure:
             mirrors[i] = (self.mirror_order[i], False)
-        fans: dict[int, list[str | None]] = {i: [] for i in mirrors}
+        fans: dict[int, list[Match]] = {i: [] for i in mirrors}
         open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
-        labyrinth: list[str | None] = []
+        labyrinth: list[Match] = []
         lab_open = True
         k = 0
         while True:
@@ -517,7 +537,7 @@ class TableReader:
                 if m.empty:
                     lab_open = False
                     break
-                labyrinth.append(named(m, f"labyrinth card {len(labyrinth) + 1}"))
+                labyrinth.append(m)
             lab_open = lab_open and bool(places)
             if k >= L.fan_max:
                 open_fans = []
@@ -534,31 +554,43 @@ class TableReader:
             for i, m in zip(open_fans, found, strict=False):
                 if m.empty:
                     continue
-                fans[i].append(named(m, f"card {k + 1} under the {mirrors[i][0]} Mirror"))
+                fans[i].append(m)
                 still.append(i)
             lab_found = found[len(open_fans) :]
             open_fans = still
             k += 1
+        for row in (labyrinth, *fans.values()):
+            ended(row)
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
                 del mirrors[i]
                 named(m, f"Mirror place {i + 1}")
             # Cards lie under it: explored Mirrors hold none (their four are discarded), so
             # it is the unexplored side.
-        doors: list[str] = []
-        for j, m in enumerate(door_seen):
+        door_row: list[Match] = []
+        for m in door_seen:
             if m.empty:
                 break
+            door_row.append(m)
+        doors: list[str] = []
+        for j, m in enumerate(ended(door_row)):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
             else:
                 doors.append(card.removeprefix("door-"))
         return TableReading(
-            labyrinth=tuple(labyrinth),
+            labyrinth=tuple(named(m, f"labyrinth card {j + 1}") for j, m in enumerate(labyrinth)),
             doors=tuple(doors),
             mirrors=tuple(
-                MirrorSeen(mid, explored, tuple(fans[i]))
+                MirrorSeen(
+                    mid,
+                    explored,
+                    tuple(
+                        named(m, f"card {j + 1} under the {mid} Mirror")
+                        for j, m in enumerate(fans[i])
+                    ),
+                )
                 for i, (mid, explored) in sorted(mirrors.items())
             ),
             discard_top=None if top.empty else named(top, "discard pile"),
