@@ -429,9 +429,11 @@ class TableReader:
                 first_id = keep[o[0]]
                 runner_id = keep[o[1]] if len(o) > 1 else None
                 coarse_best = float(per_type[b, ranked[b, 0]])
+                # Not on the discard pile: a card under its top one may show a corner there,
+                # and the symbol alone would name it; the whole corner must lead.
                 pair = (
                     None
-                    if runner_id is None
+                    if runner_id is None or zones[b] == "discard"
                     else self.symbol_pairs.get((min(first_id, runner_id), max(first_id, runner_id)))
                 )
                 if pair is None:
