@@ -16,7 +16,14 @@ from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
-from companion.games.onirim.vision.read import TableReader, correlations, crop_scores, unit_planes
+from companion.games.onirim.vision.read import (
+    TableReader,
+    correlations,
+    crop_scores,
+    symbol_pair,
+    symbol_scores,
+    unit_planes,
+)
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.games.onirim.vision.render import random_table, turns_of_a_game
 from companion.games.onirim.vision.teach import load_library, required_ids
@@ -123,22 +130,57 @@ def _cosine(crop: np.ndarray, template: np.ndarray) -> float:
 
 
 def test_fast_correlations_score_as_the_descriptor() -> None:
-    """Both fast paths (every shift by matchTemplate over a stacked batch, and a few shifts
-    per window's own templates) give the plain descriptor cosine at every shift."""
+    """Both fast paths (every shift of a batch's windows, each run of windows against the
+    templates it wants, and a few shifts per window's own templates) give the plain
+    descriptor cosine at every shift."""
     rng = np.random.default_rng(7)
     labs = cv2.GaussianBlur(rng.uniform(40, 220, (3 * 23, 32, 3)).astype(np.float32), (5, 5), 2)
     labs = labs.reshape(3, 23, 32, 3)
     labs[1, ..., 0] = 150.0  # a flat channel: its spread floored, as the descriptor does
     raw = rng.standard_normal((4, 15, 24, 3)).astype(np.float32)
     raw -= raw.mean(axis=(1, 2), keepdims=True)
-    c = correlations(labs, unit_planes(raw))
+    wanted = np.array([[1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 1]], bool)
+    c = correlations(labs, unit_planes(raw), wanted)
     assert c.scores.shape == (3, 9 * 9, 4)
     for b, y, x, k in [(0, 0, 0, 0), (1, 4, 7, 2), (2, 8, 8, 3), (1, 8, 0, 1)]:
         want = _cosine(labs[b, y : y + 15, x : x + 24], raw[k])
         assert c.scores[b, y * 9 + x, k] == pytest.approx(want, abs=2e-4)
-    few = crop_scores(labs, np.stack([raw[[0, 3]], raw[[1, 2]], raw[[2, 0]]]))
+    # A template the window does not want is not scored (its zone cannot hold that card).
+    assert np.isneginf(c.scores[2, :, 1:3]).all() and np.isfinite(c.scores[2, :, [0, 3]]).all()
+    planes = unit_planes(raw)
+    few = crop_scores(labs, np.stack([planes[[0, 3]], planes[[1, 2]], planes[[2, 0]]]))
     assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)
     assert few.tints == pytest.approx(c.tints, abs=1e-4)
+
+
+def test_symbol_decides_between_two_types_of_one_colour() -> None:
+    """Two corners that differ only by their symbol (the colour and the rest shared, with a
+    lighting slope across one photo): the pair's mask is the symbols, and a crop of one,
+    a pixel off and under other light, scores near 1 with its own type, far less with the
+    other."""
+    from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
+
+    def corner(symbol: str, slope: float) -> np.ndarray:
+        img = np.full((PATCH_H + 2, PATCH_W + 2, 3), (40, 40, 190), np.uint8)
+        if symbol == "sun":
+            cv2.circle(img, (13, 14), 5, (235, 235, 235), -1)
+            for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+                p = (int(13 + 9 * np.cos(a)), int(14 + 9 * np.sin(a)))
+                cv2.line(img, (13, 14), p, (235, 235, 235), 1)
+        else:
+            cv2.circle(img, (9, 14), 4, (235, 235, 235), 2)
+            cv2.line(img, (13, 14), (24, 14), (235, 235, 235), 2)
+        ramp = np.linspace(1.0 - slope, 1.0 + slope, img.shape[1])[None, :, None]
+        return np.clip(img * ramp, 0, 255).astype(np.uint8)
+
+    sun, key = (descriptor(corner(s, 0.0)[1:-1, 1:-1]) for s in ("sun", "key"))
+    pair = symbol_pair(sun, key)
+    assert 0 < pair.mask.sum() < 0.5 * pair.mask.size
+    assert pair.mask[:, 35:].sum() == 0  # the plain right part is no symbol
+    for truth, want in (("sun", 0), ("key", 1)):
+        seen = cv2.cvtColor(corner(truth, 0.15), cv2.COLOR_BGR2LAB).astype(np.float32)
+        scores = symbol_scores(seen[..., 0], pair)
+        assert scores[want] > 0.8 and scores[want] - scores[1 - want] > 0.3
 
 
 def test_read_takes_the_frames_markers(rendered: Path) -> None:

@@ -74,6 +74,14 @@ class DeckStyle:
     moon_bite: float = 0.45
     key_teeth: int = 2
     font: int = cv2.FONT_HERSHEY_TRIPLEX
+    index_offset_mm: tuple[float, float] = (0.0, 0.0)
+    """How far the corner symbol sits from its usual place (printings differ)."""
+    outline: bool = False
+    """Symbols drawn as outlines, not filled."""
+    ink_edge: bool = False
+    """A dark edge around the symbols' ink (print over a busy background)."""
+    corner_art: int = 0
+    """Shapes of the art that reach into the corner, behind the symbol."""
     nightmare_bgr: BGR = (30, 20, 35)
     mirror_bgr: BGR = (200, 195, 190)
     explored_bgr: BGR = (110, 70, 80)
@@ -127,6 +135,10 @@ class DeckStyle:
                 rng.uniform(0, 180), rng.uniform(0.25, 0.6), rng.uniform(0.3, 0.5)
             ),
             seed=int(rng.integers(2**31)),
+            index_offset_mm=(float(rng.uniform(-1.0, 3.0)), float(rng.uniform(-1.0, 1.0))),
+            outline=bool(rng.random() < 0.3),
+            ink_edge=bool(rng.random() < 0.3),
+            corner_art=int(rng.choice([0, 0, 1, 2, 3])),
         )
 
 
@@ -153,6 +165,8 @@ def draw_symbol(
     r = size / 2
     x, y = c
     aa = cv2.LINE_AA
+    fill = max(1, round(0.1 * r * PX_PER_MM)) if style.outline else -1
+    """Filled (-1), or an outline this many px wide."""
     if symbol == "sun":
         if style.sun_star:
             n = style.sun_rays
@@ -163,9 +177,9 @@ def draw_symbol(
                 )
                 for i in range(2 * n)
             ]
-            cv2.fillPoly(img, [np.array([_p(*p) for p in pts], np.int32)], ink, aa, 4)
+            _poly(img, [_p(*p) for p in pts], ink, fill)
         else:
-            cv2.circle(img, _p(x, y), _r(0.5 * r), ink, -1, aa, 4)
+            cv2.circle(img, _p(x, y), _r(0.5 * r), ink, fill, aa, 4)
             for i in range(style.sun_rays):
                 a = 2 * math.pi * i / style.sun_rays
                 cv2.line(
@@ -182,6 +196,8 @@ def draw_symbol(
         cv2.circle(mask, _p(x, y), _r(r), 255, -1, aa, 4)
         off = style.moon_bite * r
         cv2.circle(mask, _p(x + off, y - 0.3 * off), _r(0.85 * r), 0, -1, aa, 4)
+        if fill > 0:  # the crescent's outline: its edge, a stroke wide
+            mask = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((fill, fill), np.uint8))
         img[mask > 127] = ink
     elif symbol == "key":
         t = max(1, round(0.16 * r * PX_PER_MM))
@@ -213,6 +229,15 @@ def draw_symbol(
             aa,
             4,
         )
+
+
+def _poly(img: np.ndarray, pts: list[tuple[int, int]], ink: BGR, fill: int) -> None:
+    """A polygon filled (`fill` -1) or outlined `fill` px wide (fixed-point, 4 bits)."""
+    a = np.array(pts, np.int32)
+    if fill < 0:
+        cv2.fillPoly(img, [a], ink, cv2.LINE_AA, 4)
+    else:
+        cv2.polylines(img, [a], True, ink, fill, cv2.LINE_AA, 4)
 
 
 def _background(w: int, h: int, bgr: BGR, style: DeckStyle, rng: np.random.Generator) -> np.ndarray:
@@ -310,7 +335,25 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
     )
     # the corner index: what a fan leaves in view
     s = style.index_mm
-    cx, cy = b + 2.5 + s / 2, b + 2.5 + s / 2
+    dx, dy = style.index_offset_mm
+    cx, cy = b + 2.5 + s / 2 + dx, b + 2.5 + s / 2 + dy
+    for _ in range(style.corner_art):  # the art reaching in behind the symbol
+        c = tuple(int(np.clip(v * rng.uniform(0.6, 1.4), 0, 255)) for v in bg)
+        cv2.circle(
+            img,
+            _p(rng.uniform(b, 30.0), rng.uniform(b, 20.0)),
+            _r(rng.uniform(2, 8)),
+            c,
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+    if style.ink_edge and mark not in ("swatch", "rainbow"):
+        edge = tuple(int(v * 0.25) for v in bg)
+        grown = np.zeros_like(img)
+        draw_symbol(grown, mark, (cx, cy), s, style, (255, 255, 255))
+        grown = cv2.dilate(grown[..., 0], np.ones((5, 5), np.uint8))
+        img[grown > 127] = edge
     if style.badge:
         shade = tuple(int(np.clip(v * 0.6, 0, 255)) for v in bg)
         cv2.circle(img, _p(cx, cy), _r(0.62 * s), shade, -1, cv2.LINE_AA, 4)  # type: ignore[arg-type]

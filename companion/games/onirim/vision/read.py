@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.config import TableSettings
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.deck import is_door, is_location
+from companion.games.onirim.rules.deck import colour_of, is_door, is_location
 from companion.games.onirim.vision.layout import Point, TableLayout, load_layout
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.vision.cards.library import (
@@ -53,6 +53,17 @@ with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
 """How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
 once by hand; red against brown needs it, no curve behind the value yet)."""
+END_SURE = 0.68
+"""The last card of a row, a fan or the Doors must score this much, or the row ends before
+it: the place after a row's last card shows that card's body, which a design can make look
+like a corner (a card between two cards is one, as a row has no gaps). From the curve on the
+development set (seeds 1000..1003, 3 tables, and 1012..1017, 2 tables, house and random
+decks, the renderer with symbols as outlines, inked edges, the symbol moved and the art
+reaching into the corner): the place after a row's or a fan's last card scored at most 0.652
+(99th percentile 0.610, 236 places), cards 0.592 at the least (1st / 5th percentile 0.695 /
+0.744, 404 cards); at 0.62 / 0.65 / 0.68 / 0.70: 2 / 1 / 0 / 0 such places above it, 1 / 2 /
+3 / 8 cards below (any place, not only the last). `EMPTY` alone let 2 phantom cards through
+on those tables."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
 COARSE_EMPTY = 0.45
@@ -65,6 +76,20 @@ FINE_REACH = 1
 """The full-scale look tries this many pixels either way of the coarse best."""
 FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
+SYMBOL_MARGIN = 0.15
+"""Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
+(`symbol_scores`): the one named must lead the other by this much there. From the curve on
+the development set (seeds 1000..1003, 3 tables each, house and random decks): of 225 cards
+whose two best types shared a colour, the symbol put the right one first for 224, leading by
+0.288 at least (1st / 5th percentile 0.335 / 0.415, median 0.668); named at 0.00 / 0.10 /
+0.15 / 0.20 / 0.30: 224 / 224 / 224 / 224 / 223 right. The one wrong (0.43) was a Moon whose
+finalists were the Sun and the Key (the coarse look had put the card elsewhere): no margin
+there helps. Half the least right lead, for decks unlike these. With the widened renderer
+(seeds 1012..1017, 2 tables, house and random): 169 such cards, the right one first for all,
+leading by 0.198 at least (1st percentile 0.259): all named at 0.15, 168 at 0.20."""
+SYMBOL_SHARE = 0.35
+"""The symbol region of a pair of types: where their corners' lightness differs by at least
+this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +102,8 @@ class Match:
     runner_up: str | None
     coarse: float = 0.0
     """The best half-scale score (what decides whether a window is looked at closely)."""
+    symbol: float | None = None
+    """For two finalists of one colour: `best`'s lead on the runner-up on the symbol alone."""
 
     @property
     def empty(self) -> bool:
@@ -91,6 +118,15 @@ def tint(mean_lab: np.ndarray) -> np.ndarray:
     return np.stack([(mean_lab[..., 1] - 128) / L, (mean_lab[..., 2] - 128) / L], axis=-1)
 
 
+def tint_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Euclidean distance between `tint`s (..., 2), broadcast; written out, as it runs on
+    every shift of every window against every type (`np.linalg.norm` costs several times
+    more there)."""
+    dx = a[..., 0] - b[..., 0]
+    dy = a[..., 1] - b[..., 1]
+    return np.sqrt(dx * dx + dy * dy)
+
+
 @dataclass(frozen=True)
 class Correlated:
     scores: np.ndarray
@@ -99,76 +135,132 @@ class Correlated:
     """(B, shifts, 2): each crop's `tint`."""
 
 
-def _stacked_sums(planes: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-    """Plain correlation (`cv2.matchTemplate`, TM_CCORR) of `kernel` over a batch of planes
-    (B, H, W) stacked into one tall image: one call for the whole batch, the positions that
-    straddle two windows dropped. -> (B, H - h + 1, W - w + 1)."""
-    B, H, W = planes.shape
-    h, w = kernel.shape
-    r = cv2.matchTemplate(planes.reshape(B * H, W), kernel, cv2.TM_CCORR)
-    full = np.empty((B * H, W - w + 1), np.float32)
-    full[: len(r)] = r
-    return full.reshape(B, H, W - w + 1)[:, : H - h + 1]
-
-
-def correlations(labs: np.ndarray, templates: np.ndarray) -> Correlated:
-    """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against each
-    template ((T, 3, h, w): channel planes, unit length, zero-mean per channel): the cosine
-    between the crop's `library.descriptor` and the template.
+def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) -> Correlated:
+    """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against the
+    templates ((T, 3, h, w): channel planes, unit length, zero-mean per channel) each window
+    wants (`wanted`, (B, T) bool; the others score -inf): the cosine between the crop's
+    `library.descriptor` and the template.
 
     A crop's mean drops out of the product with a zero-mean template, so each crop is only
-    scaled, channel by channel, by its spread (box sums of the window and of its square):
-    one `matchTemplate` per template and channel over the whole batch, which OpenCV does
-    far faster than the crops copied out for one matrix product."""
-    B = len(labs)
+    scaled, channel by channel, by its spread: every crop's sum and sum of squares come from
+    one integral image, and each run of windows wanting the same templates is one matrix
+    product per channel of its crops (copied out once) with those templates, which costs a
+    third of a `cv2.matchTemplate` per template and channel at these sizes."""
+    B, H, W, _ = labs.shape
     T, _, h, w = templates.shape
     n = h * w
-    ones = np.ones((h, w), np.float32)
-    dots: np.ndarray | float = 0.0
-    norm2: np.ndarray | float = 0.0
-    means = []
-    for c in range(3):
-        # Less each window's own mean first: the same products and spreads (the templates are
-        # zero-mean), without float32 losing a flat channel's spread to its large mean.
-        offset = labs[..., c].mean(axis=(1, 2), keepdims=True)
-        plane = np.ascontiguousarray(labs[..., c] - offset, dtype=np.float32)
-        mean = _stacked_sums(plane, ones) / n
-        var = np.maximum(_stacked_sums(plane * plane, ones) / n - mean**2, 0.0)
-        means.append(mean + offset)
-        gain = CHANNEL_WEIGHTS[c] / np.maximum(np.sqrt(var), 6.0)
-        norm2 = norm2 + gain**2 * var * n
-        part = np.stack([_stacked_sums(plane, templates[k, c]) for k in range(T)], axis=-1)
-        dots = dots + part * gain[..., None]
-    scores = np.asarray(dots) / np.sqrt(np.maximum(norm2, 1e-12))[..., None]
-    return Correlated(scores.reshape(B, -1, T), tint(np.stack(means, axis=-1).reshape(B, -1, 3)))
+    ny, nx = H - h + 1, W - w + 1
+    # Sums in float64: float32 would lose a flat channel's spread to its large mean. The crops
+    # themselves need no centring: the templates are zero-mean.
+    s, sq = cv2.integral2(
+        np.ascontiguousarray(labs, dtype=np.float32).reshape(B * H, W, 3),
+        sdepth=cv2.CV_64F,
+        sqdepth=cv2.CV_64F,
+    )
+    top = (np.arange(B)[:, None] * H + np.arange(ny)).ravel()
+
+    def box(a: np.ndarray) -> np.ndarray:
+        return (
+            a[top + h, w : w + nx] - a[top, w : w + nx] - a[top + h, :nx] + a[top, :nx]
+        ).reshape(B, ny * nx, 3)
+
+    mean = box(s) / n
+    var = np.maximum(box(sq) / n - mean * mean, 0.0)  # (B, shifts, 3)
+    gain = (CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12)).astype(np.float32)
+    flat = templates.reshape(T, 3, n)
+    scores = np.full((B, ny * nx, T), -np.inf, np.float32)
+    b0 = 0
+    while b0 < B:
+        b1 = b0 + 1
+        while b1 < B and (wanted[b1] == wanted[b0]).all():
+            b1 += 1
+        ks = np.flatnonzero(wanted[b0])
+        if len(ks):
+            crops = sliding_window_view(labs[b0:b1], (h, w), axis=(1, 2))  # (b, y, x, 3, h, w)
+            crops = crops.transpose(3, 0, 1, 2, 4, 5).reshape(3, -1, n)  # copied out once
+            dots = np.matmul(crops, flat[ks].transpose(1, 2, 0))  # (3, crops, ks)
+            dot = np.einsum("cnk,nc->nk", dots, gain[b0:b1].reshape(-1, 3))
+            scores[b0:b1, :, ks] = (dot / norm[b0:b1].reshape(-1, 1)).reshape(b1 - b0, -1, len(ks))
+        b0 = b1
+    return Correlated(scores, tint(mean.astype(np.float32)))
 
 
 def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     """Each crop of a template's size in each region ((L, Hr, Wr, 3) Lab) against that
-    region's own templates ((L, K, h, w, 3): descriptors, any length), as `correlations`
-    scores them. For a few templates at a few shifts: the crops copied out cost less than a
-    sweep of the whole batch for every template."""
-    L, K, h, w, _ = templates.shape
-    crops = sliding_window_view(regions, (h, w), axis=(1, 2))  # (L, y, x, 3, h, w)
-    crops = crops.reshape(L, -1, 3, h * w)
-    mean = crops.mean(axis=-1, keepdims=True)
-    centred = crops - mean
-    var = np.maximum((centred * centred).mean(axis=-1, keepdims=True), 0.0)
-    gain = CHANNEL_WEIGHTS[:, None] / np.maximum(np.sqrt(var), 6.0)
-    desc = centred * gain  # (L, S, 3, n)
-    desc /= np.maximum(1e-6, np.sqrt((desc * desc).sum(axis=(2, 3), keepdims=True)))
-    planar = templates.reshape(L, K, h * w, 3).transpose(0, 1, 3, 2).reshape(L, K, -1)
-    planar = planar / np.maximum(1e-6, np.linalg.norm(planar, axis=-1, keepdims=True))
-    scores = np.einsum("lsd,lkd->lsk", desc.reshape(L, desc.shape[1], -1), planar)
-    return Correlated(scores, tint(mean[..., 0]))
+    region's own templates ((L, K, 3, h, w): `unit_planes`), as `correlations` scores them.
+    For a few templates at a few shifts: the crops copied out cost less than a sweep of the
+    whole batch for every template."""
+    L, K, _, h, w = templates.shape
+    n = h * w
+    # Each region less its own mean first (small sums of squares stay exact in float32); a
+    # crop's own mean then drops out of its product with a zero-mean template, so the
+    # crops are copied out once and never centred or scaled: their spreads weigh the dots.
+    offset = regions.mean(axis=(1, 2), keepdims=True)
+    x = (regions - offset).astype(np.float32)
+    crops = sliding_window_view(x, (h, w), axis=(1, 2)).reshape(L, -1, 3, n)  # copied
+    mean = crops.sum(axis=-1) / n  # (L, S, 3)
+    var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
+    gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))  # (L, S)
+    dots = np.einsum("lscn,lkcn->lskc", crops, templates.reshape(L, K, 3, n))
+    scores = np.einsum("lskc,lsc->lsk", dots, gain) / norm[..., None]
+    return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
 
 
 def unit_planes(descriptors: np.ndarray) -> np.ndarray:
     """Descriptors (T, h, w, 3) as unit-length channel planes (T, 3, h, w), as
-    `correlations` wants them."""
+    `correlations` and `crop_scores` want them."""
     flat = descriptors.reshape(len(descriptors), -1)
     unit = flat / np.maximum(1e-6, np.linalg.norm(flat, axis=1, keepdims=True))
     return np.ascontiguousarray(unit.reshape(descriptors.shape).transpose(0, 3, 1, 2))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    """Zero-mean, unit-length along the last axis (a normalised correlation's operands)."""
+    v = v - v.mean(axis=-1, keepdims=True)
+    return v / np.maximum(1e-6, np.linalg.norm(v, axis=-1, keepdims=True))
+
+
+@dataclass(frozen=True)
+class SymbolPair:
+    """Two Location types of one colour, compared on their symbol only: the pixels where
+    their corners' lightness differs (the symbol; the colour and the rest of the design are
+    what they share), each template's lightness there as a unit vector."""
+
+    mask: np.ndarray
+    """(PATCH_H, PATCH_W) bool."""
+    a: np.ndarray
+    b: np.ndarray
+
+
+def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
+    """From two descriptors (PATCH_H, PATCH_W, 3): their lightness channels differ where
+    the symbols do."""
+    la, lb = (_unit(t[..., 0].reshape(-1)).reshape(t.shape[:2]) for t in (template_a, template_b))
+    d = np.abs(la - lb)
+    mask = d >= SYMBOL_SHARE * d.max()
+    mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return SymbolPair(mask, _unit(template_a[..., 0][mask]), _unit(template_b[..., 0][mask]))
+
+
+def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]:
+    """Normalised correlation of the lightness of a region (the corner's size plus a margin)
+    with each type of `pair`, on the pair's symbol pixels only: the best over the shifts
+    the region allows. Shape, not colour: the two share their colour."""
+    rh, rw = region_l.shape
+    h, w = pair.mask.shape
+    ys, xs = np.nonzero(pair.mask)
+    shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
+    x = _unit(np.ascontiguousarray(region_l).ravel()[shifts[:, None] + (ys * rw + xs)])
+    return float((x @ pair.a).max()), float((x @ pair.b).max())
+
+
+def ended(row: list[Match]) -> list[Match]:
+    """`row` (in place) without its last cards while they score below `END_SURE`."""
+    while row and row[-1].score < END_SURE:
+        row.pop()
+    return row
 
 
 class TableReader:
@@ -189,7 +281,8 @@ class TableReader:
         x0, _, x1, _ = L.identify_mm
         self.px_per_mm = PATCH_W / (x1 - x0)
         self.search_px = round(L.search_mm * self.px_per_mm)
-        # The templates, both scales, made once per deck (not once per frame).
+        # The templates at both scales and every type's tint, made once per deck (not per
+        # frame).
         self.fine = unit_planes(library.templates)
         half, tints = [], []
         for p in library.patches:
@@ -216,6 +309,21 @@ class TableReader:
             self.zones[f"mirror-{mid}"] = [
                 i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
             ]
+        # Same-colour Location pairs, told apart by their symbol: made once per deck.
+        self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
+        for i in self.zones["location"]:
+            for j in self.zones["location"]:
+                if i < j and colour_of(ids[i]) == colour_of(ids[j]):
+                    pair = symbol_pair(library.templates[i], library.templates[j])
+                    self.symbol_pairs[i, j] = pair
+        # Batches sorted by zone: the Mirrors, the Doors, then the discard pile next to the
+        # labyrinth and fans, whose types it shares.
+        self.zone_rank = {
+            z: k
+            for k, z in enumerate(
+                [*(f"mirror-{mid}" for mid in self.mirror_order), "door", "discard", "location"]
+            )
+        }
 
     # -- stages ----------------------------------------------------------------------
 
@@ -246,34 +354,32 @@ class TableReader:
             borderMode=cv2.BORDER_REPLICATE,
         )
 
-    def _score(self, c: Correlated, cand: list[int]) -> np.ndarray:
-        """Correlation less the tint's distance from each template's (B, shifts, cand)."""
-        d = np.linalg.norm(c.tints[:, :, None, :] - self.tints[cand][None, None], axis=-1)
-        return c.scores - TINT_WEIGHT * d
-
     def match(self, windows: list[np.ndarray], zone: str | list[str]) -> list[Match]:
         """Which card type lies at each window (BGR from `corner_window`); `zone` for all of
-        them, or one zone per window. Each zone's windows are compared with that zone's types
-        only, in one batch."""
-        zones = [zone] * len(windows) if isinstance(zone, str) else zone
+        them, or one zone per window. Each window is compared with its own zone's types
+        only, the whole batch at once: the windows sorted by zone, so that each template's
+        windows (a zone's, or the labyrinth's and the discard pile's) lie in one run."""
+        zones = [zone] * len(windows) if isinstance(zone, str) else list(zone)
+        if not windows:
+            return []
+        order = sorted(range(len(windows)), key=lambda b: self.zone_rank[zones[b]])
+        found = self._match_sorted([windows[b] for b in order], [zones[b] for b in order])
         out: list[Match | None] = [None] * len(windows)
-        groups: dict[str, list[int]] = {}
-        for b, z in enumerate(zones):
-            groups.setdefault(z, []).append(b)
-        for z, members in groups.items():
-            for b, m in zip(
-                members, self._match_zone([windows[b] for b in members], z), strict=True
-            ):
-                out[b] = m
+        for b, m in zip(order, found, strict=True):
+            out[b] = m
         return [m for m in out if m is not None]
 
-    def _match_zone(self, windows: list[np.ndarray], zone: str) -> list[Match]:
-        cand = self.zones[zone]
-        if not cand:
-            return [Match(None, -1.0, 0.0, "", None) for _ in windows]
+    def _match_sorted(self, windows: list[np.ndarray], zones: list[str]) -> list[Match]:
         ids = self.lib.ids
         B = len(windows)
         H, W = windows[0].shape[:2]
+        used = sorted({i for z in zones for i in self.zones[z]})
+        if not used:
+            return [Match(None, -1.0, 0.0, "", None) for _ in windows]
+        column = {i: j for j, i in enumerate(used)}
+        wanted = np.zeros((B, len(used)), bool)
+        for b, z in enumerate(zones):
+            wanted[b, [column[i] for i in self.zones[z]]] = True
         bgr = np.vstack(windows)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
         labs = lab.reshape(B, H, W, 3)
@@ -281,44 +387,78 @@ class TableReader:
         small_lab = cv2.GaussianBlur(
             cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
         ).reshape(B, H // 2, W // 2, 3)
-        coarse = self._score(correlations(small_lab, self.coarse[cand]), cand)
+        c = correlations(small_lab, self.coarse[used], wanted)
+        coarse = c.scores - TINT_WEIGHT * tint_distance(
+            c.tints[:, :, None], self.tints[used]
+        )  # (B, shifts, used); -inf where not wanted
+        per_type = coarse.max(axis=1)
+        best_at = coarse.max(axis=2).argmax(axis=1)
+        ranked = np.argsort(-per_type, axis=1, kind="stable")
         nx = W // 2 - PATCH_W // 2 + 1
-        out: list[Match | None] = [None] * B
-        regions, finalists, looked, coarse_best = [], [], [], []
         r = FINE_REACH
+        out: list[Match | None] = [None] * B
+        # The windows looked at closely, grouped by how many finalists they have (a Mirror
+        # place has two types).
+        closer: dict[int, list[tuple[int, list[int], np.ndarray]]] = {}
         for b in range(B):
-            per_type = coarse[b].max(axis=0)
-            ranked = np.argsort(per_type)[::-1]
-            if per_type[ranked[0]] < COARSE_EMPTY:  # nothing like a card: no closer look
-                runner = ids[cand[ranked[1]]] if len(ranked) > 1 else None
-                top = float(per_type[ranked[0]])
-                out[b] = Match(None, top, 0.0, ids[cand[ranked[0]]], runner, top)
+            kinds = int(wanted[b].sum())
+            if kinds == 0:
+                out[b] = Match(None, -1.0, 0.0, "", None)
                 continue
-            at = int(np.argmax(coarse[b].max(axis=1)))
+            top = float(per_type[b, ranked[b, 0]])
+            if top < COARSE_EMPTY:  # nothing like a card: no closer look
+                runner = ids[used[ranked[b, 1]]] if kinds > 1 else None
+                out[b] = Match(None, top, 0.0, ids[used[ranked[b, 0]]], runner, top)
+                continue
+            at = int(best_at[b])
             cy, cx = 2 * (at // nx), 2 * (at % nx)
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
-            regions.append(labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r])
-            finalists.append(ranked[:FINALISTS].tolist())
-            looked.append(b)
-            coarse_best.append(float(per_type[ranked[0]]))
-        if looked:
-            tpl = self.lib.templates[[[cand[j] for j in keep] for keep in finalists]]
-            c = crop_scores(np.stack(regions), tpl)
-            fin_tints = self.tints[[[cand[j] for j in keep] for keep in finalists]]
-            d = np.linalg.norm(c.tints[:, :, None, :] - fin_tints[:, None], axis=-1)
-            fine = (c.scores - TINT_WEIGHT * d).max(axis=1)  # (L, finalists)
-            for row_at, (b, keep_j) in enumerate(zip(looked, finalists, strict=True)):
-                keep = [cand[j] for j in keep_j]
-                row = fine[row_at]
-                order = np.argsort(row)[::-1]
-                score = float(row[order[0]])
-                first = keep[order[0]]
-                second = float(row[order[1]]) if len(order) > 1 else -1.0
-                runner = ids[keep[order[1]]] if len(order) > 1 else None
-                named = ids[first] if score >= SURE and score - second >= MARGIN else None
+            keep = [used[j] for j in ranked[b, : min(FINALISTS, kinds)]]
+            region = labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r]
+            closer.setdefault(len(keep), []).append((b, keep, region))
+        for group in closer.values():
+            keeps = [keep for _, keep, _ in group]
+            fc = crop_scores(np.stack([reg for _, _, reg in group]), self.fine[keeps])
+            dt = tint_distance(fc.tints[:, :, None], self.tints[keeps][:, None])
+            fine = (fc.scores - TINT_WEIGHT * dt).max(axis=1)  # (group, finalists)
+            for (b, keep, region), row in zip(group, fine, strict=True):
+                o = np.argsort(-row, kind="stable")
+                score = float(row[o[0]])
+                second = float(row[o[1]]) if len(o) > 1 else -1.0
+                first_id = keep[o[0]]
+                runner_id = keep[o[1]] if len(o) > 1 else None
+                coarse_best = float(per_type[b, ranked[b, 0]])
+                # Not on the discard pile: a card under its top one may show a corner there,
+                # and the symbol alone would name it; the whole corner must lead.
+                pair = (
+                    None
+                    if runner_id is None or zones[b] == "discard"
+                    else self.symbol_pairs.get((min(first_id, runner_id), max(first_id, runner_id)))
+                )
+                if pair is None:
+                    named = ids[first_id] if score >= SURE and score - second >= MARGIN else None
+                    runner = None if runner_id is None else ids[runner_id]
+                    out[b] = Match(named, score, score - second, ids[first_id], runner, coarse_best)
+                    continue
+                # Two Locations of one colour lead: their symbol decides, and the pair must
+                # lead any third type as a single type must lead the rest.
+                assert runner_id is not None
+                s_a, s_b = symbol_scores(region[..., 0], pair)
+                lo, hi = sorted((first_id, runner_id))
+                by_symbol = [(s_a, lo), (s_b, hi)]
+                by_symbol.sort(reverse=True)
+                (s1, best_id), (s2, other_id) = by_symbol
+                third = float(row[o[2]]) if len(o) > 2 else -1.0
+                sure = score >= SURE and score - third >= MARGIN and s1 - s2 >= SYMBOL_MARGIN
                 out[b] = Match(
-                    named, score, score - second, ids[first], runner, coarse_best[row_at]
+                    ids[best_id] if sure else None,
+                    float(row[keep.index(best_id)]),
+                    score - second,
+                    ids[best_id],
+                    ids[other_id],
+                    coarse_best,
+                    s1 - s2,
                 )
         return [m for m in out if m is not None]
 
@@ -389,9 +529,9 @@ class TableReader:
         # when its side is not told apart.
         for i in unsure:
             mirrors[i] = (self.mirror_order[i], False)
-        fans: dict[int, list[str | None]] = {i: [] for i in mirrors}
+        fans: dict[int, list[Match]] = {i: [] for i in mirrors}
         open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
-        labyrinth: list[str | None] = []
+        labyrinth: list[Match] = []
         lab_open = True
         k = 0
         while True:
@@ -399,7 +539,7 @@ class TableReader:
                 if m.empty:
                     lab_open = False
                     break
-                labyrinth.append(named(m, f"labyrinth card {len(labyrinth) + 1}"))
+                labyrinth.append(m)
             lab_open = lab_open and bool(places)
             if k >= L.fan_max:
                 open_fans = []
@@ -416,31 +556,43 @@ class TableReader:
             for i, m in zip(open_fans, found, strict=False):
                 if m.empty:
                     continue
-                fans[i].append(named(m, f"card {k + 1} under the {mirrors[i][0]} Mirror"))
+                fans[i].append(m)
                 still.append(i)
             lab_found = found[len(open_fans) :]
             open_fans = still
             k += 1
+        for row in (labyrinth, *fans.values()):
+            ended(row)
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
                 del mirrors[i]
                 named(m, f"Mirror place {i + 1}")
             # Cards lie under it: explored Mirrors hold none (their four are discarded), so
             # it is the unexplored side.
-        doors: list[str] = []
-        for j, m in enumerate(door_seen):
+        door_row: list[Match] = []
+        for m in door_seen:
             if m.empty:
                 break
+            door_row.append(m)
+        doors: list[str] = []
+        for j, m in enumerate(ended(door_row)):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
             else:
                 doors.append(card.removeprefix("door-"))
         return TableReading(
-            labyrinth=tuple(labyrinth),
+            labyrinth=tuple(named(m, f"labyrinth card {j + 1}") for j, m in enumerate(labyrinth)),
             doors=tuple(doors),
             mirrors=tuple(
-                MirrorSeen(mid, explored, tuple(fans[i]))
+                MirrorSeen(
+                    mid,
+                    explored,
+                    tuple(
+                        named(m, f"card {j + 1} under the {mid} Mirror")
+                        for j, m in enumerate(fans[i])
+                    ),
+                )
                 for i, (mid, explored) in sorted(mirrors.items())
             ),
             discard_top=None if top.empty else named(top, "discard pile"),
