@@ -254,7 +254,7 @@ async function loadGames() {
   for (const g of state.games) {
     const opt = document.createElement("option");
     opt.value = g.id;
-    opt.textContent = `${g.title} (${g.min_players}–${g.max_players})${g.table ? "" : " · demo view"}`;
+    opt.textContent = `${g.title} (${g.players})${g.table ? "" : " · demo view"}`;
     select.append(opt);
   }
 }
