@@ -19,6 +19,7 @@ from companion.games.mirror_mansion.table.messages import (
     EnterCards,
     EnterGuess,
     EnterRoll,
+    NameMotif,
     RequestHint,
     TableIsRight,
     TakeLook,
@@ -185,6 +186,11 @@ def test_hint_is_private_and_on_request_only() -> None:
     assert game.view(1)["hint"] is None and game.view(None)["hint"] is None
     with pytest.raises(UserError):
         game.correct(RequestHint(), 1)
+    # a refusal names the player who may, never a seat number
+    with pytest.raises(UserError, match=r"^only the active player \(p0\) may do that$"):
+        game.correct(TakeLook(), 1)
+    with pytest.raises(UserError, match=r"^only the left-hand neighbour \(p[12]\) names the"):
+        game.correct(NameMotif(motif="key"), 0)
 
 
 @pytest.mark.parametrize(

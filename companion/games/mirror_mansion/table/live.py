@@ -493,13 +493,15 @@ class MirrorMansionTable:
         motifs" (the die's question mark)."""
         if seat is not None and seat != self.state.neighbour:
             raise UserError(
-                f"only the left-hand neighbour (seat {self.state.neighbour}) names "
-                "the motif Victor forgot"
+                f"only the left-hand neighbour ({self.session.seats[self.state.neighbour]}) "
+                "names the motif Victor forgot"
             )
 
     def _only_active(self, seat: int | None) -> None:
         if seat is not None and seat != self.state.active:
-            raise UserError(f"only the active player (seat {self.state.active}) may do that")
+            raise UserError(
+                f"only the active player ({self.session.seats[self.state.active]}) may do that"
+            )
 
     def _apply_now(self, action: Any) -> list[EventDraft]:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
