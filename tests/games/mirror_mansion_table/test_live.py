@@ -6,6 +6,8 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.camera import Frame
@@ -252,6 +254,15 @@ def test_perceive_reads_the_sim_camera() -> None:
     assert obs.to_json()["data"]["box"]["window"] == obs.data.box.window
     out = game.annotate(image.copy(), registration, obs)
     assert out.shape == image.shape and (out != image).any()
+    # Before any look nothing drawn is yellow, the legend's colour of the light path, not
+    # even a mirror whose side was not seen.
+    box = obs.data.box
+    unsure = BoxState(tuple(MirrorSeen(m.cell, m.slot, None) for m in box.mirrors), box.window)
+    unsure_obs = Observation(obs.data.model_copy(update={"box": unsure}), obs.confidence)
+    drawn = game.annotate(np.zeros_like(image), registration, unsure_obs)
+    hsv = cv2.cvtColor(drawn, cv2.COLOR_BGR2HSV)
+    ink = hsv[..., 2] > 0
+    assert ink.any() and not (ink & (hsv[..., 0] >= 22) & (hsv[..., 0] <= 38)).any()
 
 
 def test_a_hidden_window_card_becomes_a_question() -> None:

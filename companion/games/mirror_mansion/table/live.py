@@ -255,7 +255,9 @@ class MirrorMansionTable:
         box = seen.box
         for m in box.mirrors:
             a, c = b.slot_segment_mm(m.cell, m.slot)
-            color = (0, 220, 0) if m.facing else (0, 200, 255)
+            # The legend's swatches (#3cc83c, #ffa000): an amber nearer yellow read as the
+            # light path, which is drawn only after a look.
+            color = (60, 200, 60) if m.facing else (0, 160, 255)
             cv2.line(image, px(*a, b.mirror_height_mm), px(*c, b.mirror_height_mm), color, 2)
         if box.window:
             cv2.circle(image, px(*b.card_mm(box.window), b.card_height_mm), 12, (255, 0, 255), 2)
