@@ -51,8 +51,12 @@ def test_the_history_names_a_self_linked_pair_and_the_card_of_a_pick_seen(browse
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        # the platform's own marks on the live image have their legend entry, in their colour
+        page.wait_for_selector("#overlay-legend li.sw-blue", timeout=15000)
+        platform = page.text_content("#overlay-legend li.sw-blue")
         lines = page.evaluate(MOUNT, view)
     assert errors == []
+    assert platform == "table outline and its markers"
     linked, seen = view["picks"]
     names = {
         c["card"]: c["name"].replace("The ", "the ", 1)
