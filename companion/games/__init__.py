@@ -44,6 +44,20 @@ class GameInfo:
             return importlib.import_module(name)
         return None
 
+    @property
+    def players(self) -> str:
+        """How many play, as a person says it ("1 player", "2 players", "2-4 players")."""
+        if self.min_players == self.max_players:
+            n = self.min_players
+            return f"{n} player" if n == 1 else f"{n} players"
+        return f"{self.min_players}-{self.max_players} players"
+
+    def wrong_count(self, count: int) -> str:
+        """Why `count` players cannot play this game, in a sentence for the players."""
+        if self.max_players == 1:
+            return f"{self.title} is a solo game: one player, not {count}"
+        return f"{self.title} is played by {self.players}, not {count}"
+
 
 _PART_MODULES: dict[str, tuple[str, ...]] = {
     "live": ("table.live", "live"),

@@ -205,10 +205,7 @@ class Runtime:
     ) -> tuple[Session, TableGame]:
         info = get_game(game_id)
         if not info.min_players <= len(seats) <= info.max_players:
-            raise UserError(
-                f"{game_id} is played by {info.min_players}-{info.max_players} players, "
-                f"not {len(seats)}"
-            )
+            raise UserError(info.wrong_count(len(seats)))
         if len(set(seats)) != len(seats) or not all(s.strip() for s in seats):
             raise UserError("seat names must be non-empty and different")
         draft = Session(new_session_id(), game_id, dict(options), list(seats), time.time())

@@ -11,17 +11,19 @@ import cv2
 import numpy as np
 
 GREEN = (60, 200, 60)
-AMBER = (0, 170, 255)
 RED = (40, 40, 230)
 WHITE = (255, 255, 255)
+BLUE = (255, 141, 76)
+"""The dashboard legend's blue (#4c8dff): the platform's marks, apart from the colours the
+games draw in (green, orange, red, yellow, magenta, white, black)."""
 
 
 def draw_markers(image: np.ndarray, markers: dict[int, Any], corner_ids: tuple[int, ...]) -> None:
-    """Outline every marker: corner markers green, others amber, with their ids."""
+    """Outline every marker in the platform's blue, with its id (thinner: not a corner)."""
     for mid, marker in markers.items():
         pts = np.asarray(marker.corners, dtype=np.float32).reshape(-1, 1, 2)
-        color = GREEN if mid in corner_ids else AMBER
-        cv2.polylines(image, [pts.astype(np.int32)], True, color, 2, cv2.LINE_AA)
+        color, width = BLUE, 2 if mid in corner_ids else 1
+        cv2.polylines(image, [pts.astype(np.int32)], True, color, width, cv2.LINE_AA)
         x, y = np.asarray(marker.corners, dtype=np.float32).mean(axis=0)
         cv2.putText(
             image, str(mid), (int(x) - 8, int(y) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, color, 2
@@ -29,7 +31,7 @@ def draw_markers(image: np.ndarray, markers: dict[int, Any], corner_ids: tuple[i
 
 
 def draw_table(image: np.ndarray, registration: Any) -> None:
-    """The play area's outline where the registration puts it (amber while held)."""
+    """The play area's outline where the registration puts it (thinner while held)."""
     if not getattr(registration, "ok", False):
         return
     w, h = registration.size_mm
@@ -37,8 +39,8 @@ def draw_table(image: np.ndarray, registration: Any) -> None:
     px = np.asarray(registration.table_to_image(corners), dtype=np.float32)
     if not np.all(np.isfinite(px)):
         return
-    color = AMBER if registration.held else GREEN
-    cv2.polylines(image, [px.reshape(-1, 1, 2).astype(np.int32)], True, color, 2, cv2.LINE_AA)
+    width = 1 if registration.held else 2
+    cv2.polylines(image, [px.reshape(-1, 1, 2).astype(np.int32)], True, BLUE, width, cv2.LINE_AA)
 
 
 def draw_status(image: np.ndarray, text: str, ok: bool) -> None:

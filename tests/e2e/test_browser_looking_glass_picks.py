@@ -51,14 +51,20 @@ def test_the_history_names_a_self_linked_pair_and_the_card_of_a_pick_seen(browse
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.base + "/")
         page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        # the platform's own marks on the live image have their legend entry, in their colour
+        page.wait_for_selector("#overlay-legend li.sw-blue", timeout=15000)
+        platform = page.text_content("#overlay-legend li.sw-blue")
         lines = page.evaluate(MOUNT, view)
     assert errors == []
+    assert platform == "table outline and its markers"
     linked, seen = view["picks"]
     names = {
         c["card"]: c["name"].replace("The ", "the ", 1)
         for team in ("sun", "moon", "brawlers")
         for c in view["piles"][0][team]
     }
-    assert lines[0].startswith(f"Ann took {names[linked['card']]} (A-r3-c5 or B-r3-c5); Bo got")
-    assert lines[1].startswith(f"Bo took {names[seen['card']]} (A-r3-c3); Ann got")
+    linked_at = "row 4 of either half, 2nd from the left"  # A-r3-c5 or B-r3-c5
+    assert lines[0].startswith(f"Ann took {names[linked['card']]} ({linked_at}); Bo got")
+    seen_at = "row 4 of Ann's half, 1st from the left"  # A-r3-c3
+    assert lines[1].startswith(f"Bo took {names[seen['card']]} ({seen_at}); Ann got")
     assert " or " not in lines[1]

@@ -27,8 +27,17 @@ def test_games_list_says_which_are_playable_at_the_table(local):
     games = {g["id"]: g for g in client.get("/api/games").json()}
     assert set(games) >= {"looking-glass", "mirror-mansion", "reflecto"}
     assert games["mirror-mansion"]["min_players"] == 2
+    assert games["mirror-mansion"]["players"] == "2-4 players"
+    assert games["reflecto"]["players"] == "2 players"
     for g in games.values():
         assert isinstance(g["table"], bool) and isinstance(g["rules"], bool)
+
+
+def test_a_wrong_player_count_is_refused_in_words(local):
+    client, _ = local
+    res = client.post("/api/session", json={"game": "onirim", "seats": ["Ann", "Bob"]})
+    assert res.status_code == 400, res.text
+    assert res.json()["detail"] == "Onirim (with the Mirrors) is a solo game: one player, not 2"
 
 
 def test_new_session_state_and_history(local):

@@ -23,6 +23,8 @@ class GameEntry(BaseModel):
     title: str
     min_players: int
     max_players: int
+    players: str
+    """How many play, in words ("2 players", "2-4 players")."""
     rules: bool
     """Has a rules engine."""
     table: bool
@@ -84,6 +86,7 @@ def _game_entry(gid: str) -> GameEntry:
         title=info.title,
         min_players=info.min_players,
         max_players=info.max_players,
+        players=info.players,
         rules=game_part(gid, "rules") is not None,
         table=live is not None,
         panel=panel is not None,

@@ -235,8 +235,12 @@ async function mountPanel(s) {
   el.append(pre);
 }
 
-/** What the outlines on the live image mean, as the game draws them: [[colour, words]]. */
-function showLegend(items) {
+/** The platform's own marks on the live image (companion/live/overlay.py), in a colour no game uses. */
+const PLATFORM_LEGEND = [["blue", "table outline and its markers"]];
+
+/** What the outlines on the live image mean, the platform's and the game's: [[colour, words]]. */
+function showLegend(gameItems) {
+  const items = [...PLATFORM_LEGEND, ...gameItems];
   const list = $("overlay-legend");
   list.replaceChildren(...items.map(([colour, words]) => {
     const li = document.createElement("li");
@@ -254,7 +258,7 @@ async function loadGames() {
   for (const g of state.games) {
     const opt = document.createElement("option");
     opt.value = g.id;
-    opt.textContent = `${g.title} (${g.min_players}–${g.max_players})${g.table ? "" : " · demo view"}`;
+    opt.textContent = `${g.title} (${g.players})${g.table ? "" : " · demo view"}`;
     select.append(opt);
   }
 }

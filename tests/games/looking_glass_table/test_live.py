@@ -12,7 +12,7 @@ from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.rules.scoring import round_winner, score
-from companion.games.looking_glass.table.live import make_table_game
+from companion.games.looking_glass.table.live import make_table_game, place_words
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation
 from companion.store import Event, Session
@@ -138,6 +138,14 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     questions = {q.id.split("-")[0]: q for q in game.questions(None)}
     assert set(questions) == {"pick", "card"}
     assert "could not read" in questions["pick"].choices[1]["label"]
+    # places in words; the codes stay in the answers' values and the events
+    labels = [c["label"] for c in questions["pick"].choices]
+    assert labels[1] == "the card the camera could not read (row 4 of Bo's half, 2nd from the left)"
+    assert labels[0].endswith("(row 4 of Ann's half, 2nd from the left)")
+    assert questions["card"].text.startswith("Which card was in row 4 of Bo's half, 2nd from")
+    assert [c["value"] for c in questions["pick"].choices][:2] == ["A-r3-c5", "B-r3-c5"]
+    where = {g["position"]: g["where"] for g in game.view(None)["glass"]}
+    assert where["A-r0-c0"] == "row 1 of Ann's half, 1st from the left"
     later: list = []
     for payload in (
         {"question": questions["pick"].id, "answer": "B-r3-c5"},
@@ -345,3 +353,14 @@ def test_an_answer_names_the_card_of_the_seat_asked_even_when_the_turns_shift():
     picks = [e.payload for e in made if e.kind == "lg.pick"]
     assert [(p["seat"], p["position"], p["reflection"]) for p in picks] == [(0, y[0], y[1])]
     assert game.state.round.piles == ((glass[y[0]],), (glass[y[1]],))
+
+
+def test_every_place_of_a_layout_has_its_own_words():
+    for lay in load_layouts().values():
+        words = [place_words(lay, n, ["Ann", "Bo"]) for n in lay.position_names]
+        assert len(set(words)) == len(words)
+        assert not any("-r" in w for w in words)
+    pyramid = load_layouts()["pyramid"]
+    assert place_words(pyramid, "A-r3-c5", ["Ann", "Bo"], either=True) == (
+        "row 4 of either half, 2nd from the left"
+    )

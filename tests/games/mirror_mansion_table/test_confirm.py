@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import UserError
+from companion.games.mirror_mansion.rules.board import load_board
 from companion.games.mirror_mansion.rules.engine import ENGINE
-from companion.games.mirror_mansion.table.live import make_table_game
+from companion.games.mirror_mansion.table.live import make_table_game, place_words
 from companion.games.mirror_mansion.table.messages import (
     CallGuesses,
     EnterCards,
@@ -48,9 +49,16 @@ def test_the_window_swap_asks_for_the_revealed_card_with_the_tap_as_default() ->
         [Correct(EnterCards(cards=CARDS)), *frames_of(START), *frames_of(W0)],
     )
     [q] = game.questions(None)
-    assert q.id == "card-0-W1" and "W0" in q.text and "W1" in q.text
+    assert q.id == "card-0-W1"  # the code stays in the question's id, not in its words
     seats = new_session().seats
-    assert q.text.startswith(f"{seats[0]} moved the window")  # a player's name, not a seat
+    motif = CARDS["W0"]
+    assert q.text == (
+        f"{seats[0]} moved the window to the north end of the west side; does the card now "
+        f"at the middle of the west side show the {motif.replace('-', ' ')}? Confirm, or tap "
+        "the picture it shows."
+    )
+    labels = [c["label"] for c in q.choices]
+    assert not any("-" in label for label in labels)  # display names, not the model's ids
     values = [c["value"] for c in q.choices]
     assert values[0] == CARDS["W0"]  # the card from W0 now lies at W1
     assert sorted(values) == sorted(MOTIFS)
@@ -103,3 +111,12 @@ def test_a_bad_answer_is_a_user_error(answer: object) -> None:
         game.correct({"question": q.id, "answer": answer}, None)
     with pytest.raises(UserError):
         game.correct({"question": "card-9-N0", "answer": CARDS["N0"]}, None)
+
+
+def test_every_card_place_has_its_own_words() -> None:
+    board = load_board()
+    words = {p: place_words(board, p) for p in board.positions}
+    assert len(set(words.values())) == len(words)  # no two places said alike
+    assert words["E2"] == "the south end of the east side"
+    assert words["N0"] == "the west end of the north side"
+    assert not any(p in w for p in board.positions for w in words.values())

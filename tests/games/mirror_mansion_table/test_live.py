@@ -6,6 +6,8 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.camera import Frame
@@ -19,6 +21,7 @@ from companion.games.mirror_mansion.table.messages import (
     EnterCards,
     EnterGuess,
     EnterRoll,
+    NameMotif,
     RequestHint,
     TableIsRight,
     TakeLook,
@@ -185,6 +188,11 @@ def test_hint_is_private_and_on_request_only() -> None:
     assert game.view(1)["hint"] is None and game.view(None)["hint"] is None
     with pytest.raises(UserError):
         game.correct(RequestHint(), 1)
+    # a refusal names the player who may, never a seat number
+    with pytest.raises(UserError, match=r"^only the active player \(p0\) may do that$"):
+        game.correct(TakeLook(), 1)
+    with pytest.raises(UserError, match=r"^only the left-hand neighbour \(p[12]\) names the"):
+        game.correct(NameMotif(motif="key"), 0)
 
 
 @pytest.mark.parametrize(
@@ -246,6 +254,15 @@ def test_perceive_reads_the_sim_camera() -> None:
     assert obs.to_json()["data"]["box"]["window"] == obs.data.box.window
     out = game.annotate(image.copy(), registration, obs)
     assert out.shape == image.shape and (out != image).any()
+    # Before any look nothing drawn is yellow, the legend's colour of the light path, not
+    # even a mirror whose side was not seen.
+    box = obs.data.box
+    unsure = BoxState(tuple(MirrorSeen(m.cell, m.slot, None) for m in box.mirrors), box.window)
+    unsure_obs = Observation(obs.data.model_copy(update={"box": unsure}), obs.confidence)
+    drawn = game.annotate(np.zeros_like(image), registration, unsure_obs)
+    hsv = cv2.cvtColor(drawn, cv2.COLOR_BGR2HSV)
+    ink = hsv[..., 2] > 0
+    assert ink.any() and not (ink & (hsv[..., 0] >= 22) & (hsv[..., 0] <= 38)).any()
 
 
 def test_a_hidden_window_card_becomes_a_question() -> None:

@@ -122,7 +122,7 @@ def test_views_never_show_the_other_word_before_the_end() -> None:
 def test_a_guess_is_judged_without_showing_the_word_then_both_are_revealed() -> None:
     steps = [Correct(SETUP0, 0), Correct(SETUP1, 1)]
     game, _ = play(make_table_game, None, session({"guessing_frequently": True}), steps)
-    with pytest.raises(UserError):
+    with pytest.raises(UserError, match=r"^it is Ann's turn$"):
         game.correct({"kind": "guess", "word": "LEMON"}, 1)  # not seat 1's turn
     for draft in game.correct({"kind": "guess", "word": "melon"}, 0):
         game.apply_event(_event(draft))

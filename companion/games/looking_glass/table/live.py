@@ -27,6 +27,7 @@ import pickle
 import time
 import uuid
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -38,6 +39,7 @@ from companion.games.base import IllegalAction
 from companion.games.looking_glass.rules.actions import Deal, Identify, Pick, Reveal, Setup
 from companion.games.looking_glass.rules.deck import BRAWLERS, load_deck
 from companion.games.looking_glass.rules.engine import ENGINE, LookingGlassState, Round
+from companion.games.looking_glass.rules.layout import Layout
 from companion.games.looking_glass.rules.scoring import HAND_SIZE
 from companion.games.looking_glass.table.messages import (
     Answer,
@@ -492,9 +494,20 @@ class LookingGlassTable:
 
     def _card_label(self, pos: str) -> str:
         card = self._glass().get(pos)
+        where = self._where(pos)
         if card is None:
-            return f"the card the camera could not read ({pos})"
-        return f"{self.deck.character(card).name} ({pos})"
+            return f"the card the camera could not read ({where})"
+        return f"{self.deck.character(card).name} ({where})"
+
+    def _where(self, pos: str, *, either: bool = False) -> str:
+        r = self.state.round
+        if r is None:
+            return pos
+        return place_words(ENGINE.layout(r.layout), pos, self.session.seats, either=either)
+
+    def _pick_where(self, pick: dict[str, Any]) -> str:
+        """A self-linked pair left at once and which place was chosen was not seen: both."""
+        return self._where(pick["position"], either=pick.get("order") == "self-linked")
 
     def _pick_draft(
         self, chosen: str, other: str, order: str | None, seat: int, breach: IllegalAction | None
@@ -529,7 +542,7 @@ class LookingGlassTable:
                 took = f" {self.session.seats[who]} took it." if taker_known else ""
                 q = Question(
                     f"card-{pos}-{uuid.uuid4().hex[:6]}",
-                    f"Which card was at {pos}?{took}",
+                    f"Which card was in {self._where(pos)}?{took}",
                     [{"label": c.name, "value": c.id} for c in self.deck.characters],
                 )
                 drafts.append(question_draft(q))
@@ -798,6 +811,7 @@ class LookingGlassTable:
             "glass": [
                 {
                     "position": n,
+                    "where": self._where(n),
                     "card": glass[n],
                     "present": n in present,
                     "covered": (n not in free) if n in present else None,
@@ -809,7 +823,7 @@ class LookingGlassTable:
             "self_linked": self_linked,
             "piles": grids,
             "running_scores": ENGINE.running_totals(self.state),
-            "picks": [dict(p) for p in self.picks],
+            "picks": [{**p, "where": self._pick_where(p)} for p in self.picks],
             "illegal": [p for p in self.picks if p.get("illegal")],
             "breaches": self.breaches[-3:],
             "results": list(self.results),
@@ -863,6 +877,21 @@ class LookingGlassTable:
             "camera); if they were taken already, the round started unseen: start "
             "from the next deal."
         )
+
+
+def place_words(
+    layout: Layout, position: str, seats: Sequence[str], *, either: bool = False
+) -> str:
+    """A position said as a player points at it ("row 2 of Ann's half, 3rd from the left"),
+    not as its code ("A-r1-c4"), which stays in the events. Half A lies at player A's end;
+    rows count out from the centre line and "left" is as the dashboard draws the glass."""
+    half, cell = layout.locate(position)
+    c = layout.cells[cell]
+    k = sorted(layout.rows[c.row]).index(c.col) + 1
+    nth = f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+    owner = seats[half] if half < len(seats) else f"player {half + 1}"
+    whose = "either" if either else f"{owner}'s"
+    return f"row {c.row + 1} of {whose} half, {nth} from the left"
 
 
 def _held_back(turn: dict[str, Any]) -> bool:

@@ -294,6 +294,12 @@ function teachPanel(api, onTaught) {
   return box;
 }
 
+/** A place in the glass in the players' words (the view says it); its code only as a fallback. */
+function placeWords(position, view) {
+  const g = view && view.glass ? view.glass.find((x) => x.position === position) : null;
+  return g && g.where ? g.where : position;
+}
+
 /** The event log's words for this game's events (app.js asks; null: its own words). */
 export function describe(ev, seats, view) {
   const p = ev.payload || {};
@@ -305,7 +311,7 @@ export function describe(ev, seats, view) {
       + (p.illegal ? ". Not allowed: that card was covered" : "");
   }
   if (ev.kind === "lg.deal") return `Round ${p.round} dealt${p.layout ? ` (${p.layout})` : ""}: the camera follows the glass`;
-  if (ev.kind === "lg.identify") return `The card at ${p.position} is ${card(p.card)}`;
+  if (ev.kind === "lg.identify") return `The card in ${placeWords(p.position, view)} is ${card(p.card)}`;
   if (ev.kind === "lg.reveal") return `Hands shown: ${(p.hands || []).map((hd, s) => `${who(s)}: ${hd.map((c) => pretty(c, names).replace(/^The /, "")).join(", ")}`).join("; ")}`;
   if (ev.kind === "lg.round") return `Round ${p.round}: ${who(0)} ${p.totals[0]}, ${who(1)} ${p.totals[1]}. ${who(p.winner)} wins the round`;
   if (ev.kind === "lg.hint") return "You asked for a hint";
@@ -384,7 +390,7 @@ export function mount(el, api) {
     for (const p of v.picks) {
       // A self-linked pair that left at once: both cards are the same character, and which
       // of the two places was chosen was not seen, so the line names the pair.
-      const where = p.order === "self-linked" ? `${p.position} or ${p.reflection}` : p.position;
+      const where = p.where || (p.order === "self-linked" ? `${p.position} or ${p.reflection}` : p.position);
       const li = h("li", { textContent: `${seats[p.seat]} took ${the(pretty(p.card, names))} (${where}); ${seats[1 - p.seat]} got ${the(pretty(p.reflection_card, names))}${p.illegal ? " - not allowed: that card was covered" : ""}` });
       if (p.illegal) li.className = "lg-illegal";
       items.push(li);

@@ -126,6 +126,36 @@ PENDING_RULES = {
 RULE_STAY_PUT = 'the mirrors stay put after "make your guesses"'
 
 
+def motif_words(motif: str) -> str:
+    """A motif as the players call it: the model's ids are hyphenated ("teddy-bear")."""
+    return motif.replace("-", " ")
+
+
+_SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+_ENDS = {
+    "N": ("west", "east"),
+    "S": ("west", "east"),
+    "E": ("north", "south"),
+    "W": ("north", "south"),
+}
+"""Which way a side's card positions count (`Board.positions`): N, S west to east; E, W north
+to south."""
+
+
+def place_words(board: Board, position: str) -> str:
+    """A card position said as a player would point at it, not as its code ("E2")."""
+    side, i = position[0], int(position[1])
+    first, last = _ENDS[side]
+    where = _SIDE_WORDS[side]
+    if i == 0:
+        return f"the {first} end of the {where} side"
+    if i == board.size - 1:
+        return f"the {last} end of the {where} side"
+    if board.size % 2 == 1 and i == board.size // 2:
+        return f"the middle of the {where} side"
+    return f"the {where} side, card {i + 1} from the {first}"
+
+
 class MirrorMansionTable:
     game_id = "mirror-mansion"
 
@@ -225,7 +255,9 @@ class MirrorMansionTable:
         box = seen.box
         for m in box.mirrors:
             a, c = b.slot_segment_mm(m.cell, m.slot)
-            color = (0, 220, 0) if m.facing else (0, 200, 255)
+            # The legend's swatches (#3cc83c, #ffa000): an amber nearer yellow read as the
+            # light path, which is drawn only after a look.
+            color = (60, 200, 60) if m.facing else (0, 160, 255)
             cv2.line(image, px(*a, b.mirror_height_mm), px(*c, b.mirror_height_mm), color, 2)
         if box.window:
             cv2.circle(image, px(*b.card_mm(box.window), b.card_height_mm), 12, (255, 0, 255), 2)
@@ -404,13 +436,18 @@ class MirrorMansionTable:
         }
         others = [m for m in self.board.cards if m != tapped and m not in taken]
         choices = [
-            {"label": f"{m} (as tapped in)" if m == tapped else m, "value": m}
+            {
+                "label": f"{motif_words(m)} (as tapped in)" if m == tapped else motif_words(m),
+                "value": m,
+            }
             for m in ([tapped] if tapped else []) + others
         ]
         mover = self.session.seats[s.active] if s.active < len(self.session.seats) else None
+        shows = f"the {motif_words(tapped)}" if tapped else "which motif"
         text = (
-            f"{mover or 'The active player'} moved the window to {window}; the card now "
-            f"at {revealed} shows {tapped or 'which motif'}? Confirm, or tap the picture "
+            f"{mover or 'The active player'} moved the window to "
+            f"{place_words(self.board, window)}; does the card now at "
+            f"{place_words(self.board, revealed)} show {shows}? Confirm, or tap the picture "
             "it shows."
         )
         return question_draft(Question(f"card-{s.turn}-{revealed}", text, choices))
@@ -493,13 +530,15 @@ class MirrorMansionTable:
         motifs" (the die's question mark)."""
         if seat is not None and seat != self.state.neighbour:
             raise UserError(
-                f"only the left-hand neighbour (seat {self.state.neighbour}) names "
-                "the motif Victor forgot"
+                f"only the left-hand neighbour ({self.session.seats[self.state.neighbour]}) "
+                "names the motif Victor forgot"
             )
 
     def _only_active(self, seat: int | None) -> None:
         if seat is not None and seat != self.state.active:
-            raise UserError(f"only the active player (seat {self.state.active}) may do that")
+            raise UserError(
+                f"only the active player ({self.session.seats[self.state.active]}) may do that"
+            )
 
     def _apply_now(self, action: Any) -> list[EventDraft]:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded

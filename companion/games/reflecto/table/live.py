@@ -320,7 +320,7 @@ class ReflectoTable:
 
     def _mover(self, seat: int) -> None:
         if self.state.phase == PLAY and seat != self.state.to_move:
-            raise UserError(f"it is seat {self.state.to_move}'s turn")
+            raise UserError(f"it is {self.session.seats[self.state.to_move]}'s turn")
 
     def _apply_now(self, action: Action) -> list[EventDraft]:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded
