@@ -38,7 +38,7 @@ from companion.vision.registration import TableRegistrar
 
 EMPTY = 0.62
 """A place whose best score is below this holds no card. From the curve on the development set
-(`benchmarks/onirim_vision.py --curve`, seeds 1000..1009, 4 tables each, house and random
+(`benchmarks/onirim_vision.py --curve`, 4 tables each, house and random
 decks): empty places scored at most 0.616 (99th percentile 0.584), places holding a card
 0.625 at the 1st percentile, 0.731 at the 5th."""
 SURE = EMPTY
@@ -48,7 +48,7 @@ MARGIN = 0.06
 wrong one for 30 of 1156 cards, with margins of at most 0.235, median 0.008; right ones had a
 median margin of 0.146, 0.024 at the 5th percentile. (Tried: the lead as a share of the most
 two types' scores can differ, which a Sun and a Key of one colour might need; on the
-development curve, seeds 1000..1005, 3 tables, house and random, its wrong leads reached 0.43
+development curve, 3 tables, house and random, its wrong leads reached 0.43
 with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
 """How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
@@ -57,7 +57,7 @@ END_SURE = 0.68
 """The last card of a row, a fan or the Doors must score this much, or the row ends before
 it: the place after a row's last card shows that card's body, which a design can make look
 like a corner (a card between two cards is one, as a row has no gaps). From the curve on the
-development set (seeds 1000..1003, 3 tables, and 1012..1017, 2 tables, house and random
+development set (3 tables, and 2 tables, house and random
 decks, the renderer with symbols as outlines, inked edges, the symbol moved and the art
 reaching into the corner): the place after a row's or a fan's last card scored at most 0.652
 (99th percentile 0.610, 236 places), cards 0.592 at the least (1st / 5th percentile 0.695 /
@@ -68,7 +68,7 @@ LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
 COARSE_EMPTY = 0.45
 """A window whose best half-scale score is below this is empty without the closer look. From
-the curve on the development set (`benchmarks/onirim_vision.py --curve`, seeds 1000..1005, 2
+the curve on the development set (`benchmarks/onirim_vision.py --curve`, 2
 tables each, house and random decks): places holding a card scored at least 0.597 at half
 scale (1st percentile 0.698); of 200 empty places 170 / 184 / 185 / 192 / 200 scored below
 0.30 / 0.40 / 0.45 / 0.50 / 0.60, while 0 / 0 / 0 / 0 / 1 of the 360 cards did."""
@@ -79,13 +79,13 @@ FINALISTS = 3
 SYMBOL_MARGIN = 0.15
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
 (`symbol_scores`): the one named must lead the other by this much there. From the curve on
-the development set (seeds 1000..1003, 3 tables each, house and random decks): of 225 cards
+the development set (3 tables each, house and random decks): of 225 cards
 whose two best types shared a colour, the symbol put the right one first for 224, leading by
 0.288 at least (1st / 5th percentile 0.335 / 0.415, median 0.668); named at 0.00 / 0.10 /
 0.15 / 0.20 / 0.30: 224 / 224 / 224 / 224 / 223 right. The one wrong (0.43) was a Moon whose
 finalists were the Sun and the Key (the coarse look had put the card elsewhere): no margin
 there helps. Half the least right lead, for decks unlike these. With the widened renderer
-(seeds 1012..1017, 2 tables, house and random): 169 such cards, the right one first for all,
+(2 tables, house and random): 169 such cards, the right one first for all,
 leading by 0.198 at least (1st percentile 0.259): all named at 0.15, 168 at 0.20."""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
