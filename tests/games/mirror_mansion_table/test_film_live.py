@@ -3,13 +3,19 @@ swap counts and verdicts, every tap taken, and a restart rebuilds the same game.
 
 from __future__ import annotations
 
+import time
 from itertools import pairwise
+from types import SimpleNamespace
 
+import cv2
+import numpy as np
 import pytest
 
+from companion.camera import Frame
+from companion.games.mirror_mansion.table.live import MirrorMansionTable
 from companion.games.mirror_mansion.vision.film_script import script_game
 from tests.games.mirror_mansion_table.film import Replay
-from tests.games.mirror_mansion_table.helpers import BOARD
+from tests.games.mirror_mansion_table.helpers import BOARD, new_session
 
 
 def swaps_per_turn(replay: Replay) -> list[int]:
@@ -64,3 +70,30 @@ def test_swaps_so_far_follow_the_stable_states_only() -> None:
             assert last is not None and last["breach"] is None and last["pending"] is None
             shown_at_call.append(last["count"])
     assert shown_at_call == [len(r.swaps) for r in script.turns]
+
+
+def _yellow(image: np.ndarray) -> int:
+    """Pixels in the legend's light-path yellow."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    return int(((hsv[..., 0] >= 22) & (hsv[..., 0] <= 38) & (hsv[..., 2] > 0)).sum())
+
+
+def test_after_a_look_its_light_path_is_in_the_view_and_over_the_live_image() -> None:
+    """Issue 30: after the look the light path is drawn on the board picture (the panel draws
+    the view's `path_mm`) and over the live image (`annotate`, in the legend's yellow); before
+    any look, neither shows one."""
+    script = script_game(BOARD, 3, players=2, turns=1)
+    replay = Replay(script).run()
+    game = replay.game
+    path = game.looks[-1]["path_mm"]
+    assert len(path) >= 2
+    assert game.view(None)["looks"][-1]["path_mm"] == path
+    fresh = MirrorMansionTable(None, new_session(seats=2))
+    assert fresh.view(None).get("looks", []) == []
+    image, truth = fresh.sim_scene(3).frame(1.0)
+    frame = Frame(image=image, timestamp=time.monotonic(), index=0, truth=truth)
+    registration = SimpleNamespace(camera_matrix=None, dist_coeffs=None, markers={})
+    obs = fresh.perceive(frame, registration)
+    assert _yellow(fresh.annotate(np.zeros_like(image), registration, obs)) == 0
+    drawn = game.annotate(np.zeros_like(image), registration, obs)
+    assert _yellow(drawn) > 50 * (len(path) - 1)
