@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.cards.quads import Quad, find_quads
+from companion.vision.cards.quads import Quad, find_quads, side_profiles
 
 CARD_ASPECT = (1.1, 2.0)
 """Long over short side of anything taken for a card: mini 1.53, poker 1.40, bridge 1.56,
@@ -131,15 +131,7 @@ def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     steps = np.arange(1.0, reach, 0.5)
     out = []
     for a, e, n in _inward(outline):
-        base = a + np.linspace(0.2, 0.8, 11)[:, None] * e
-        pts = base[:, None, :] + steps[None, :, None] * n
-        prof = cv2.remap(
-            lab,
-            pts[..., 0].astype(np.float32),
-            pts[..., 1].astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        _, prof = side_profiles(lab, a, e, n, np.linspace(0.2, 0.8, 11), steps)
         depths = []
         for p in prof:
             ref = np.median(p[2:6], axis=0)

@@ -94,15 +94,7 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
         n = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
         if n @ ((a + b) / 2 - centre) < 0:
             n = -n
-        base = a + np.linspace(0.15, 0.85, 16)[:, None] * edge
-        pts = base[:, None, :] + steps[None, :, None] * n
-        prof = cv2.remap(
-            mag,
-            pts[..., 0].astype(np.float32),
-            pts[..., 1].astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        base, prof = side_profiles(mag, a, edge, n, np.linspace(0.15, 0.85, 16), steps)
         k = prof.argmax(axis=1)
         strong = prof.max(axis=1) > 0.3 * float(np.median(prof.max(axis=1)) + 1e-6)
         found = base[strong] + steps[k[strong]][:, None] * n
@@ -117,6 +109,30 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
     if out is None or np.linalg.norm(out - quad, axis=1).max() > 2 * reach:
         return quad
     return out
+
+
+def side_profiles(
+    image: np.ndarray,
+    start: np.ndarray,
+    edge: np.ndarray,
+    normal: np.ndarray,
+    fractions: np.ndarray,
+    steps: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`image` sampled across one side of a quad: at each of `fractions` of the way along it
+    (from `start`, by `edge`), at each of `steps` px along `normal`. Where a card's edge or
+    border ends is found on such profiles, one per point along the side. Returns the points
+    on the side and the samples (points x steps, and the image's channels)."""
+    base = start + fractions[:, None] * edge
+    pts = base[:, None, :] + steps[None, :, None] * normal
+    profiles = cv2.remap(
+        image,
+        pts[..., 0].astype(np.float32),
+        pts[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return base, profiles
 
 
 def sides_meet(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:

@@ -40,7 +40,7 @@ from companion.games.looking_glass.vision.read import (
 )
 from companion.vision.cards.library import face_size
 from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides, upright
-from companion.vision.cards.quads import sides_meet
+from companion.vision.cards.quads import side_profiles, sides_meet
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -162,15 +162,8 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     steps = np.arange(EDGE_OUT * width, -EDGE_IN * width, -0.5)  # outside inward
     lines = []
     for a, edge, normal in _sides_outward(q):
-        base = a + np.linspace(0.1, 0.9, EDGE_SAMPLES)[:, None] * edge
-        pts = base[:, None, :] + steps[None, :, None] * normal
-        profiles = cv2.remap(
-            mn,
-            pts[..., 0].astype(np.float32),
-            pts[..., 1].astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        fractions = np.linspace(0.1, 0.9, EDGE_SAMPLES)
+        base, profiles = side_profiles(mn, a, edge, normal, fractions, steps)
         found = []
         for j, prof in enumerate(profiles):
             k = _edge_along(prof)
