@@ -19,7 +19,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.cards.quads import Quad, find_quads, side_profiles
+from companion.vision.cards.quads import (
+    Quad,
+    find_quads,
+    side_profiles,
+    sides_meet,
+    sides_outward,
+)
 
 CARD_ASPECT = (1.1, 2.0)
 """Long over short side of anything taken for a card: mini 1.53, poker 1.40, bridge 1.56,
@@ -108,18 +114,6 @@ def find_card_outline(image: np.ndarray) -> CardInPhoto:
     return CardInPhoto(upright(card.corners), 1)
 
 
-def _inward(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each side of a quad (TL, TR, BR, BL) as (start, vector, unit normal pointing inward)."""
-    centre = quad.mean(axis=0)
-    out = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        e = b - a
-        n = np.array([-e[1], e[0]]) / max(1e-6, float(np.linalg.norm(e)))
-        out.append((a, e, n if n @ (centre - (a + b) / 2) > 0 else -n))
-    return out
-
-
 def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     """Each side's border width in px (sides TL-TR, TR-BR, BR-BL, BL-TL), measured inward
     from the outline; None if the card has no uniform border (along some side the colour
@@ -130,7 +124,8 @@ def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     reach = max(8.0, 0.2 * width)
     steps = np.arange(1.0, reach, 0.5)
     out = []
-    for a, e, n in _inward(outline):
+    for a, e, outward in sides_outward(outline):
+        n = -outward  # inward
         _, prof = side_profiles(lab, a, e, n, np.linspace(0.2, 0.8, 11), steps)
         depths = []
         for p in prof:
@@ -155,13 +150,10 @@ def border_width(image: np.ndarray, outline: np.ndarray) -> float:
 
 
 def inset_sides(outline: np.ndarray, depths: np.ndarray) -> np.ndarray:
-    """The quad whose sides lie `depths` px inside the outline's, side by side."""
+    """The quad whose sides lie `depths` px inside the outline's, side by side (the outline
+    itself where two of its sides are parallel, which no card's are)."""
     lines = []
-    for (a, e, n), d in zip(_inward(outline), depths, strict=True):
-        lines.append((a + d * n, e / max(1e-6, float(np.linalg.norm(e)))))
-    corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        t = np.linalg.solve(np.array([d1, -d2]).T, p2 - p1)
-        corners.append(p1 + t[0] * d1)
-    return np.array(corners)
+    for (a, e, out), d in zip(sides_outward(outline), depths, strict=True):
+        lines.append((a - d * out, e / max(1e-6, float(np.linalg.norm(e)))))
+    inset = sides_meet(lines)
+    return outline.astype(np.float64) if inset is None else inset

@@ -87,13 +87,7 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
     mag = cv2.magnitude(gx, gy)
     steps = np.arange(-reach, reach + 0.25, 0.5)
     lines = []
-    centre = quad.mean(axis=0)
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        edge = b - a
-        n = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
-        if n @ ((a + b) / 2 - centre) < 0:
-            n = -n
+    for a, edge, n in sides_outward(quad):
         base, prof = side_profiles(mag, a, edge, n, np.linspace(0.15, 0.85, 16), steps)
         k = prof.argmax(axis=1)
         strong = prof.max(axis=1) > 0.3 * float(np.median(prof.max(axis=1)) + 1e-6)
@@ -109,6 +103,20 @@ def refine(image_gray: np.ndarray, quad: np.ndarray, reach: float = 4.0) -> np.n
     if out is None or np.linalg.norm(out - quad, axis=1).max() > 2 * reach:
         return quad
     return out
+
+
+def sides_outward(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side of the quad `q` (corners in order round it) as (its start, its vector, its
+    unit normal pointing away from the quad): the frame every profile across a side is
+    sampled in (`side_profiles`)."""
+    centre = q.mean(axis=0)
+    sides = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        edge = b - a
+        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
+        sides.append((a, edge, normal if normal @ ((a + b) / 2 - centre) >= 0 else -normal))
+    return sides
 
 
 def side_profiles(

@@ -40,7 +40,7 @@ from companion.games.looking_glass.vision.read import (
 )
 from companion.vision.cards.library import face_size
 from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides, upright
-from companion.vision.cards.quads import side_profiles, sides_meet
+from companion.vision.cards.quads import side_profiles, sides_meet, sides_outward
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -76,19 +76,6 @@ class FoundCard:
     """Border width / card width, measured; NaN when the border cannot be told from the table."""
 
 
-def _sides_outward(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each side of the quad `q` (TL, TR, BR, BL) as (its start, its vector, its unit normal
-    pointing away from the quad)."""
-    centre = q.mean(axis=0)
-    sides = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        edge = b - a
-        normal = np.array([edge[1], -edge[0]]) / max(1e-6, float(np.linalg.norm(edge)))
-        sides.append((a, edge, normal if normal @ ((a + b) / 2 - centre) >= 0 else -normal))
-    return sides
-
-
 def _border(img: np.ndarray, q: np.ndarray) -> float:
     """Border width in px: how far outward from the interior the border colour continues."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -96,7 +83,7 @@ def _border(img: np.ndarray, q: np.ndarray) -> float:
     width = float(np.linalg.norm(q[1] - q[0]))
     reach = int(max(6, 0.16 * width))
     found = []
-    for a, edge, normal in _sides_outward(q):
+    for a, edge, normal in sides_outward(q):
         for f in np.linspace(0.2, 0.8, 7):
             p0 = a + f * edge
             prof = []
@@ -161,7 +148,7 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     width = float(np.linalg.norm(q[1] - q[0]))
     steps = np.arange(EDGE_OUT * width, -EDGE_IN * width, -0.5)  # outside inward
     lines = []
-    for a, edge, normal in _sides_outward(q):
+    for a, edge, normal in sides_outward(q):
         fractions = np.linspace(0.1, 0.9, EDGE_SAMPLES)
         base, profiles = side_profiles(mn, a, edge, normal, fractions, steps)
         found = []
