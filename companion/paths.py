@@ -42,3 +42,15 @@ def model_int(table: dict[str, Any], key: str, where: str, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise UserError(f"{where}: [{key}] must be a whole number >= {low}")
     return value
+
+
+def model_point(value: Any, where: str) -> tuple[float, float]:
+    """A point of a model file, `[x, y]` in mm; anything else is one `UserError` naming
+    where it stood."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise UserError(f"{where} must be [x, y] in mm, not {value!r}")
+    return float(value[0]), float(value[1])

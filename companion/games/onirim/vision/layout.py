@@ -12,19 +12,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import model_point, models_dir
 
 Point = tuple[float, float]
 
 
 def _pt(value: object, where: str) -> Point:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) for v in value)
-    ):
-        raise UserError(f"table.toml: {where} must be [x, y] in mm, not {value!r}")
-    return float(value[0]), float(value[1])
+    return model_point(value, f"table.toml: {where}")
 
 
 def _add(p: Point, q: Point, k: float = 1.0) -> Point:

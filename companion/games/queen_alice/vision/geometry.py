@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
-from companion.paths import models_dir
+from companion.paths import model_point, models_dir
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
@@ -63,20 +63,13 @@ class BoardGeometry:
         return (x0, y0), (x0 + self.cols * self.square_mm, y0 + self.rows * self.square_mm)
 
 
-def _pair(value: Any, where: str) -> Point:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) for v in value)
-    ):
-        raise UserError(f"{where}: expected two numbers [x, y] in mm, got {value!r}")
-    return float(value[0]), float(value[1])
-
-
 def _line(spec: Any, count: int, where: str) -> tuple[Point, ...]:
     if not isinstance(spec, dict):
         raise UserError(f"{where}: expected {{ start_mm = [x, y], step_mm = [dx, dy] }}")
-    (x, y), (dx, dy) = _pair(spec.get("start_mm"), where), _pair(spec.get("step_mm"), where)
+    (x, y), (dx, dy) = (
+        model_point(spec.get("start_mm"), where),
+        model_point(spec.get("step_mm"), where),
+    )
     return tuple((x + i * dx, y + i * dy) for i in range(count))
 
 
@@ -87,14 +80,14 @@ def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any], where: str)
         rows, cols = int(board["grid"]["rows"]), int(board["grid"]["cols"])
         v = board["vision"]
         ids = [int(i) for i in v["marker_ids"]]
-        width, height = _pair(v["board_mm"], f"{where} [vision] board_mm")
+        width, height = model_point(v["board_mm"], f"{where} [vision] board_mm")
         slots = v["crowns"]
         spaces = {colour: len(paths["alice"][colour]) for colour in PATH_COLOURS}
         geometry = BoardGeometry(
             rows=rows,
             cols=cols,
             square_mm=float(v["square_mm"]),
-            grid_origin_mm=_pair(v["grid_origin_mm"], f"{where} [vision] grid_origin_mm"),
+            grid_origin_mm=model_point(v["grid_origin_mm"], f"{where} [vision] grid_origin_mm"),
             board_mm=(width, height),
             markers=tuple(
                 CornerMarker(i, c)
