@@ -429,7 +429,11 @@ class OnirimTable:
         return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
-        return EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns}, snapshot=True)
+        return EventDraft(
+            BREACH_KIND,
+            breach.to_json(self.session.seats) | {"turn": self.state.turns},
+            snapshot=True,
+        )
 
     # -- the phone and corrections -------------------------------------------------------
     def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:

@@ -247,7 +247,7 @@ class ReflectoTable:
         return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
-        payload = breach.to_json() | {"turn": self.state.turn}
+        payload = breach.to_json(self.session.seats) | {"turn": self.state.turn}
         if breach.private and breach.seat is not None:
             return EventDraft.private(breach.seat, BREACH_KIND, payload)
         return EventDraft(BREACH_KIND, payload)
