@@ -315,6 +315,7 @@ export function describe(ev, seats, view) {
   if (ev.kind === "lg.reveal") return `Hands shown: ${(p.hands || []).map((hd, s) => `${who(s)}: ${hd.map((c) => pretty(c, names).replace(/^The /, "")).join(", ")}`).join("; ")}`;
   if (ev.kind === "lg.round") return `Round ${p.round}: ${who(0)} ${p.totals[0]}, ${who(1)} ${p.totals[1]}. ${who(p.winner)} wins the round`;
   if (ev.kind === "lg.hint") return "You asked for a hint";
+  if (ev.kind === "lg.breach") return `Not allowed: ${p.rule}`;
   return null;
 }
 
