@@ -3,6 +3,7 @@ from its events to the same views, with hands kept from the other seat."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -148,7 +149,9 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     assert labels[0].endswith("(row 4 of Ann's half, 2nd from Ann's left)")
     assert questions["card"].text == "Which card was in row 4 of Bo's half, 1st from Bo's left?"
     assert [c["value"] for c in questions["pick"].choices][:2] == ["A-r3-c5", "B-r3-c5"]
-    where = {g["position"]: g["where"] for g in game.view(None)["glass"]}
+    view = json.loads(json.dumps(game.view(None)))
+    assert view["layout_name"] == load_layouts()[view["layout"]].name  # "Pyramid", not its id
+    where = {g["position"]: g["where"] for g in view["glass"]}
     assert where["A-r0-c0"] == "row 1 of Ann's half, 1st from Ann's left"
     assert where["B-r0-c0"] == "row 1 of Bo's half, 5th from Bo's left"
     later: list = []

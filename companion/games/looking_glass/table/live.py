@@ -811,6 +811,7 @@ class LookingGlassTable:
             "starter": self.starter,
             "to_move": self.active_seat() if self.phase == "pick" else None,
             "layout": rv.get("layout"),
+            "layout_name": None if lay is None else lay.name,
             "glass": [
                 {
                     "position": n,

@@ -774,6 +774,7 @@ class MirrorMansionTable:
                 "looks": self.looks[-5:],
                 "hint": self.hints.get(seat) if seat is not None else None,
                 "positions": list(self.board.positions),
+                "places": {p: place_words(self.board, p) for p in self.board.positions},
                 "motifs": list(self.board.cards),
             }
         )

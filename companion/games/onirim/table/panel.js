@@ -32,7 +32,7 @@ function chip(card) {
   else if (parts[0] === "door") { text = "Door"; colour = COLOURS[parts[1]]; }
   else { text = SYMBOLS[parts[1]] || parts[1]; colour = COLOURS[parts[0]]; }
   const key = parts[1] === "key";
-  const c = h("span", { className: "on-card", textContent: key ? "" : text, title: card }, key ? keyIcon() : null);
+  const c = h("span", { className: "on-card", textContent: key ? "" : text, title: cardWords(card) }, key ? keyIcon() : null);
   c.style.cssText = `display:inline-block;min-width:1.8em;margin:1px;padding:2px 4px;`
     + `border-radius:4px;color:#fff;text-align:center;background:${colour || "#444"}`;
   return c;
@@ -54,6 +54,13 @@ export function cardWords(card) {
 function cardList(cards) {
   const words = (cards || []).map(cardWords);
   return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : (words[0] || "nothing");
+}
+
+/** A hint's move in words ("Play the red Sun"), not the action's fields ("play red-sun"). */
+function hintWords(a) {
+  const verb = { play: "Play", discard: "Discard", pick: "Choose" }[a.type];
+  if (verb && a.card) return `${verb} ${cardWords(a.card)}`;
+  return Object.values(a).filter((x) => x !== null).map((x) => (typeof x === "string" && x.includes("-") ? cardWords(x) : x)).join(" ");
 }
 
 const NIGHTMARE_WAYS = {
@@ -183,7 +190,7 @@ export function mount(el, api) {
       if (v.phase === "turn" || (v.choices || []).length) nodes.push(button("Hint (only you see it)", () => post("hint")));
       if (v.hint) {
         nodes.push(h("ol", { className: "on-hint" }, ...v.hint.actions.map((a) => h("li", {
-          textContent: `${Object.values(a.action).filter((x) => x !== null).join(" ")}: ${(100 * a.win).toFixed(0)} % to win${a.searched ? "" : " (one step ahead)"}`,
+          textContent: `${hintWords(a.action)}: ${(100 * a.win).toFixed(0)} % to win${a.searched ? "" : " (one step ahead)"}`,
         }))));
       }
     } else if (api.seat === null || api.seat === undefined) {
