@@ -63,6 +63,8 @@ def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
     kinds = [e.kind for e in events]
     assert kinds.count("lg.deal") == 1 and kinds.count("lg.pick") == 14
     assert kinds[-2:] == ["lg.reveal", "lg.round"]
+    (deal,) = [e.payload for e in events if e.kind == "lg.deal"]
+    assert deal["layout_name"] == load_layouts()[deal["layout"]].name  # the log's words
     picks = [e.payload for e in events if e.kind == "lg.pick"]
     assert [p["seat"] for p in picks] == [0, 1] * 7  # the first player starts, then turns
     assert not any(p["illegal"] for p in picks)

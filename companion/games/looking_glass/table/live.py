@@ -421,6 +421,7 @@ class LookingGlassTable:
                     "round": len(self.state.results) + 1,
                     "glass": glass,
                     "layout": layout,
+                    "layout_name": ENGINE.layout(layout).name,  # the log's words for it
                     "centres": detail["centres"],
                     "card_px": self.tracker.card_px,
                 },

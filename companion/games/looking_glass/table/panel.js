@@ -311,8 +311,8 @@ export function describe(ev, seats, view) {
       + (p.illegal ? ". Not allowed: that card was covered" : "");
   }
   if (ev.kind === "lg.deal") {
-    // The layout card's printed name; an event holds its id ("pyramid"), the view the name.
-    const name = view && view.layout === p.layout && view.layout_name ? view.layout_name : p.layout;
+    // The layout card's printed name, not its id ("pyramid"); an older event has only the id.
+    const name = p.layout_name || (view && view.layout === p.layout && view.layout_name) || p.layout;
     return `Round ${p.round} dealt${p.layout ? ` (${name})` : ""}: the camera follows the glass`;
   }
   if (ev.kind === "lg.identify") return `The card in ${placeWords(p.position, view)} is ${card(p.card)}`;
