@@ -103,6 +103,9 @@ def test_an_illegal_pick_is_flagged_at_once():
     picks = [e.payload for e in events if e.kind == "lg.pick"]
     assert len(picks) == 1 and picks[0]["illegal"] is True
     assert game.view(None)["illegal"][0]["position"] == "A-r0-c4"
+    # the engine's detail names places in words; the codes stay in position and reflection
+    detail = picks[0]["detail"]
+    assert "lies under" in detail and "Ann's half" in detail and "-r" not in detail, detail
 
 
 def test_bad_options_and_corrections_are_user_errors():

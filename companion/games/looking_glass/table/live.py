@@ -24,6 +24,7 @@ import functools
 import hashlib
 import logging
 import pickle
+import re
 import time
 import uuid
 from collections import Counter
@@ -407,7 +408,7 @@ class LookingGlassTable:
             try:
                 ENGINE.apply(self.state, Deal.of(glass, layout=layout))
             except IllegalAction as exc:
-                said = players_words(exc.detail, self.session.seats)
+                said = self._said(exc.detail)
                 why = f"{exc.rule} ({said})" if said else exc.rule
         if why is not None:
             self.tracker.reset()
@@ -421,7 +422,7 @@ class LookingGlassTable:
                     "round": len(self.state.results) + 1,
                     "glass": glass,
                     "layout": layout,
-                    "layout_name": ENGINE.layout(layout).name,  # the log's words for it
+                    "layout_name": ENGINE.layout(cast(str, layout)).name,  # dealt: not None
                     "centres": detail["centres"],
                     "card_px": self.tracker.card_px,
                 },
@@ -508,6 +509,13 @@ class LookingGlassTable:
             return pos
         return place_words(ENGINE.layout(r.layout), pos, self.session.seats, either=either)
 
+    def _said(self, detail: str) -> str:
+        """An engine's detail as the players read it: names for seats, words for places
+        ("A-r1-c3 lies under ..." names each place as `_where` does, in brackets: a place's
+        words hold a comma)."""
+        named = players_words(detail, self.session.seats)
+        return _POSITION.sub(lambda m: f"({self._where(m.group(0))})", named)
+
     def _pick_where(self, pick: dict[str, Any]) -> str:
         """A self-linked pair left at once and which place was chosen was not seen: both."""
         return self._where(pick["position"], either=pick.get("order") == "self-linked")
@@ -532,7 +540,7 @@ class LookingGlassTable:
         }
         if breach is not None:
             payload["rule"] = breach.rule
-            payload["detail"] = players_words(breach.detail, self.session.seats)
+            payload["detail"] = self._said(breach.detail)
         return EventDraft("lg.pick", payload, snapshot=True)
 
     def _ask_unread(
@@ -651,7 +659,7 @@ class LookingGlassTable:
             try:
                 named = ENGINE.apply(self.state, Identify(pos, str(answer)))
             except IllegalAction as exc:
-                raise UserError(f"{exc.rule}: {exc.detail}") from None
+                raise UserError(f"{exc.rule}: {self._said(exc.detail)}") from None
             drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))
             drafts += self._maybe_reveal(named, self.hands)
         return drafts
@@ -676,7 +684,9 @@ class LookingGlassTable:
         try:
             ENGINE.with_glass(self.state, seen)
         except IllegalAction as exc:
-            raise UserError(f"the camera's view cannot be the glass: {exc.detail}") from None
+            raise UserError(
+                f"the camera's view cannot be the glass: {self._said(exc.detail)}"
+            ) from None
         return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:
@@ -904,6 +914,9 @@ def place_words(
     whose = "either" if either else f"{player_name(seats, half)}'s"
     return f"row {c.row + 1} of {whose} half, {nth} from {player_name(seats, counter)}'s left"
 
+
+_POSITION = re.compile(r"\b[AB]-r\d+-c\d+\b")
+"""A place's code in an engine's text ("A-r2-c4", `Layout.name_of`)."""
 
 _NOT_DEALING = {
     "setup": "the match is not set up yet",
