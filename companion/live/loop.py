@@ -33,7 +33,13 @@ from companion.live import checkpoints
 from companion.live.demo_game import DemoTableGame
 from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
-from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
+from companion.live.overlay import (
+    draw_markers,
+    draw_status,
+    draw_table,
+    encode_jpeg,
+    status_line,
+)
 from companion.live.pubsub import Latest
 from companion.live.table_game import Correction, EventDraft, Observation, Question, TableGame
 from companion.live.table_status import TableStatus
@@ -662,7 +668,8 @@ class Runtime:
             view = game.annotate(view, registration, observation)
         except Exception as exc:
             self._game_error("annotate", exc)
-        line = f"{self.session.game}  markers {status.summary()}  conf {observation.confidence:.2f}"
+        title = get_game(self.session.game).title
+        line = status_line(title, status.summary(), observation.confidence)
         draw_status(view, line, status.located_now)
         if view.shape[1] > STREAM_MAX_WIDTH:
             # INTER_LINEAR: INTER_AREA at a non-integer scale costs several times more.

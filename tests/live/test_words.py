@@ -7,6 +7,7 @@ import pytest
 from companion.errors import UserError
 from companion.games.base import IllegalAction
 from companion.live.loop import Runtime
+from companion.live.overlay import status_line
 from companion.live.words import default_names, player_name, players_words, refusal_in_words
 from tests.live.example_game import make_table_game
 
@@ -58,3 +59,9 @@ def test_the_runtime_passes_a_game_s_refusal_on_in_the_players_names(settings) -
         assert rt.start_session("plain").seats == ["Player 1", "Player 2"]
     finally:
         rt.stop()
+
+
+def test_the_camera_view_names_the_game_by_its_title() -> None:
+    line = status_line("Reflections in the Looking Glass", "4/4", 0.996)
+    assert line == "Reflections in the Looking Glass - markers 4/4 - 100% sure"
+    assert "looking-glass" not in line and "conf" not in line
