@@ -98,7 +98,11 @@ def component_ids() -> frozenset[str]:
 
 def codes_on(page) -> list[str]:
     """Each seat number, place code, screen id or component id the page shows as text."""
-    text = page.inner_text("body")
+    return codes_in(page.inner_text("body"))
+
+
+def codes_in(text: str) -> list[str]:
+    """Each seat number, place code, screen id or component id in `text`."""
     found = [f"{what}: {m}" for pattern, what in CODES for m in re.findall(pattern, text)]
     words = set(re.findall(r"\b[a-z]+(?:-[a-z]+)+\b", text))
     return found + [f"a component id: {i}" for i in sorted(words & component_ids())]

@@ -56,10 +56,16 @@ function cardList(cards) {
   return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : (words[0] || "nothing");
 }
 
+/** A Mirror by its name: "the Sun Mirror". */
+function mirrorWords(m) {
+  return ["sun", "moon", "key"].includes(m) ? `the ${m.charAt(0).toUpperCase()}${m.slice(1)} Mirror` : `the ${m} Mirror`;
+}
+
 /** A hint's move in words ("Play the red Sun"), not the action's fields ("play red-sun"). */
 function hintWords(a) {
   const verb = { play: "Play", discard: "Discard", pick: "Choose" }[a.type];
   if (verb && a.card) return `${verb} ${cardWords(a.card)}`;
+  if (a.type === "pair") return `Pair ${cardList(a.cards)} under ${mirrorWords(a.mirror)}`;
   return Object.values(a).filter((x) => x !== null).map((x) => (typeof x === "string" && x.includes("-") ? cardWords(x) : x)).join(" ");
 }
 
@@ -82,7 +88,7 @@ export function describe(ev, seats) {
   }
   if (ev.kind !== "onirim.action") return null;
   const a = p.action || {};
-  const mirror = (m) => (["sun", "moon", "key"].includes(m) ? `the ${m.charAt(0).toUpperCase()}${m.slice(1)} Mirror` : `the ${m} Mirror`);
+  const mirror = mirrorWords;
   switch (a.type) {
     case "draw": return `${who} drew ${cardWords(a.card)}`;
     case "reveal": return `The top of the deck: ${cardList(a.cards)}`;

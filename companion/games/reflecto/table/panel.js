@@ -9,8 +9,8 @@ import { actions, button, h, playerName, tableIsRightButton } from "/static/pane
 const API = "/api/games/reflecto";
 // What the live image's marks mean, as vision/perceive.py's annotate draws them: a dot on each
 // screen read, in its owner's colour, ringed where the camera is unsure.
-export const overlayLegend = [
-  ["white", "dot: the first player's screen"], ["black", "dot: the second player's screen"],
+export const overlayLegend = (seats) => [
+  ["white", `dot: ${playerName(seats, 0)}'s screen`], ["black", `dot: ${playerName(seats, 1)}'s screen`],
   ["orange", "ring: a screen the camera is unsure of"],
 ];
 const COLOURS = ["#2b6cb0", "#c53030"];
