@@ -1,6 +1,7 @@
 """The private panels in words: each player's hint, as the real panel module draws it from the
 view its own phone receives, names letters, mirrors, squares and cards as the players do,
-never a screen id ("A3"), a mirror's facing code ("SE") or a card kind's id ("red-sun").
+never a screen id ("A3"), a mirror's facing code ("SE") or a card kind's id ("red-sun");
+Queen Alice's choices are buttons in words, not the action's JSON.
 
 The views are the table games' own; where the start of a game has no plan to show (Reflecto's
 and Mirror Mansion's searches find none there within their budget), the hint is one in the
@@ -16,6 +17,8 @@ import pytest
 
 from companion.games.mirror_mansion.table.live import make_table_game as mirror_mansion
 from companion.games.mirror_mansion.table.messages import EnterCards, EnterRoll
+from companion.games.queen_alice.table.live import make_table_game as queen_alice
+from companion.games.queen_alice.table.messages import PlayCard
 from companion.games.reflecto.rules.position import Move
 from companion.games.reflecto.table.live import make_table_game as reflecto
 from companion.live.conformance import Correct, play
@@ -29,6 +32,11 @@ from tests.games.mirror_mansion_table.helpers import (
 )
 from tests.games.onirim_table.helpers import API as ONIRIM_API
 from tests.games.onirim_table.helpers import live_table
+from tests.games.queen_alice_table.helpers import frames as qa_frames
+from tests.games.queen_alice_table.helpers import moved
+from tests.games.queen_alice_table.helpers import session as qa_session
+from tests.games.queen_alice_table.helpers import start as qa_start
+from tests.games.queen_alice_table.test_live import KNIGHT, to_play
 from tests.games.reflecto.test_table import SETUP0, SETUP1, seen, session, start
 from tests.web.web_helpers import served
 
@@ -82,9 +90,19 @@ def mirror_mansion_view() -> dict[str, Any]:
     return view
 
 
+def queen_alice_view() -> dict[str, Any]:
+    """The mover's phone after her knight's move: the actions the square offers, as buttons."""
+    after = moved(qa_start(), (0, 2), (2, 3))  # the white knight
+    steps = [*to_play(), *qa_frames(after, hand_over=((0, 2), (2, 3)))]
+    steps.append(Correct(PlayCard(card=KNIGHT), 0))
+    game, _ = play(queen_alice, None, qa_session(), steps)
+    return _json(game.view(0))
+
+
 @pytest.mark.browser
 def test_each_hint_reads_in_words_on_the_players_own_phone(browser, tmp_path) -> None:
     views = {"reflecto": reflecto_view(), "mirror-mansion": mirror_mansion_view()}
+    views["queen-alice"] = queen_alice_view()
     with live_table(tmp_path, {"mirrors": True}) as (http, runtime):
         drew = ["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"]
         assert http.post(f"{ONIRIM_API}/drew?seat=0", json={"cards": drew}).status_code == 200
@@ -115,6 +133,10 @@ def test_each_hint_reads_in_words_on_the_players_own_phone(browser, tmp_path) ->
     swaps = next(line for line in said["mirror-mansion"].splitlines() if "Fewest" in line)
     assert "the mirror at row 1, column 1 to row 2, column 3" in swaps, swaps
     assert "to the south-east" in swaps and not re.search(r"\b[NS][EW]\b", swaps), swaps
+    # Queen Alice: a choice's button says the action and what it costs, not its JSON
+    qa = said["queen-alice"]
+    assert "The diamonds action (1, 0), paying 1 toast" in qa and "Pass" in qa, qa[-600:]
+    assert "{" not in qa and '"' not in qa, qa[-600:]
     # Onirim: each move as an imperative with the card in words
     moves = [line for line in said["onirim"].splitlines() if "% to win" in line]
     assert moves and all(re.match(r"(Play|Discard|Choose|Pair) the ", m) for m in moves), moves
