@@ -140,3 +140,6 @@ def test_each_hint_reads_in_words_on_the_players_own_phone(browser, tmp_path) ->
     # Onirim: each move as an imperative with the card in words
     moves = [line for line in said["onirim"].splitlines() if "% to win" in line]
     assert moves and all(re.match(r"(Play|Discard|Choose|Pair) the ", m) for m in moves), moves
+    # and its Mirrors by name: "The Sun Mirror", not "sun"
+    assert "The Sun Mirror:" in said["onirim"] and "The red Mirror:" in said["onirim"]
+    assert re.search(r"Mirrors still needed: (none|the \w+ Mirror)", said["onirim"])

@@ -154,13 +154,13 @@ export function mount(el, api) {
       h("div", { className: "on-turn turn", textContent: `Turn ${v.turns}` }));
     status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
     const mirrors = (v.mirrors || []).map((m) => h("li", {},
-      `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
+      `${mirrorWords(m.mirror).replace(/^the /, "The ")}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
     const unseen = Object.entries(v.unseen_by_kind || {}).map(([k, n]) => h("span", {}, chip(k), `×${n} `));
     table.replaceChildren(
       row("Labyrinth", (v.labyrinth || []).slice(-14)),
       row("Doors in play", v.doors || []),
       row("Doors still needed", v.doors_needed || []),
-      h("p", { textContent: `Mirrors still needed: ${(v.mirrors_needed || []).join(", ") || "none"}` }),
+      h("p", { textContent: `Mirrors still needed: ${(v.mirrors_needed || []).map(mirrorWords).join(", ") || "none"}` }),
       h("ul", { className: "on-mirrors" }, ...mirrors),
       h("p", {}, h("b", { textContent: "Discard pile: " }), chip(v.discard_top)),
       h("p", {}, h("b", { textContent: `Not in sight (deck and hand, ${v.deck_size} + ${v.hand_size}): ` }), ...unseen),
