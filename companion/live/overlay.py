@@ -44,8 +44,8 @@ def draw_table(image: np.ndarray, registration: Any) -> None:
 
 
 def status_line(title: str, markers: str, confidence: float) -> str:
-    """The camera view's top line in the players' words: the game's title, not its id
-    ("looking-glass"), and how sure the reading is, not "conf 1.00"."""
+    """The camera view's top line in the players' words: the game's title, not its id, and
+    how sure the reading is, not "conf 1.00"."""
     return f"{title} - markers {markers} - {confidence:.0%} sure"
 
 
