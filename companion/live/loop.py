@@ -28,15 +28,23 @@ from companion import __version__
 from companion.config import Settings
 from companion.errors import UserError
 from companion.games import get_game
+from companion.games.base import IllegalAction
 from companion.live import checkpoints
 from companion.live.demo_game import DemoTableGame
 from companion.live.demo_players import DemoPlayers
 from companion.live.meters import RateMeter
-from companion.live.overlay import draw_markers, draw_status, draw_table, encode_jpeg
+from companion.live.overlay import (
+    draw_markers,
+    draw_status,
+    draw_table,
+    encode_jpeg,
+    status_line,
+)
 from companion.live.pubsub import Latest
 from companion.live.table_game import Correction, EventDraft, Observation, Question, TableGame
 from companion.live.table_status import TableStatus
 from companion.live.watchdog import Notifier
+from companion.live.words import default_names, refusal_in_words
 from companion.store import (
     PUBLIC,
     DamagedStore,
@@ -180,8 +188,7 @@ class Runtime:
         except DamagedStore as exc:
             self.store.replace_damaged(str(exc))
         info = get_game(self.settings.game)
-        seats = [f"Seat {i + 1}" for i in range(info.min_players)]
-        return self._new_session(self.settings.game, {}, seats)
+        return self._new_session(self.settings.game, {}, default_names(info.min_players))
 
     def _replay(self, session: Session) -> tuple[TableGame, int]:
         """A game rebuilt from the store: the newest usable checkpoint, then the tail."""
@@ -226,7 +233,7 @@ class Runtime:
     ) -> Session:
         """End the current session and start a new one (the table has one game at a time)."""
         info = get_game(game_id)
-        seats = seats if seats is not None else [f"Seat {i + 1}" for i in range(info.min_players)]
+        seats = seats if seats is not None else default_names(info.min_players)
         with self._lock:
             old_scene = self._has_own_scene()
             self.session, self.game = self._new_session(game_id, options or {}, seats)
@@ -241,7 +248,10 @@ class Runtime:
         """Forward a correction or an answer to the game and commit what it decides."""
         with self._lock:
             self._refuse_while_storage_rests()
-            drafts = self.game.correct(payload, seat)
+            try:
+                drafts = self.game.correct(payload, seat)
+            except (IllegalAction, UserError) as exc:
+                raise refusal_in_words(exc, self.session.seats) from None
             return self._commit(drafts)
 
     def submit(self, drafts: list[EventDraft]) -> list[Event]:
@@ -658,7 +668,8 @@ class Runtime:
             view = game.annotate(view, registration, observation)
         except Exception as exc:
             self._game_error("annotate", exc)
-        line = f"{self.session.game}  markers {status.summary()}  conf {observation.confidence:.2f}"
+        title = get_game(self.session.game).title
+        line = status_line(title, status.summary(), observation.confidence)
         draw_status(view, line, status.located_now)
         if view.shape[1] > STREAM_MAX_WIDTH:
             # INTER_LINEAR: INTER_AREA at a non-integer scale costs several times more.

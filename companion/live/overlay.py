@@ -43,6 +43,12 @@ def draw_table(image: np.ndarray, registration: Any) -> None:
     cv2.polylines(image, [px.reshape(-1, 1, 2).astype(np.int32)], True, BLUE, width, cv2.LINE_AA)
 
 
+def status_line(title: str, markers: str, confidence: float) -> str:
+    """The camera view's top line in the players' words: the game's title, not its id, and
+    how sure the reading is, not "conf 1.00"."""
+    return f"{title} - markers {markers} - {confidence:.0%} sure"
+
+
 def draw_status(image: np.ndarray, text: str, ok: bool) -> None:
     """One line in the top-left corner, on a dark band so it reads on any table."""
     scale = max(0.5, image.shape[1] / 1600)

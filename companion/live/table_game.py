@@ -33,8 +33,8 @@ A game plugs into the live loop and the dashboard with one module,
         `/api/state` JSON), `api.get(path)`, `api.post(path, body)` (token attached),
         `api.onState(fn)` (called with the new state after every event) and
         `api.correct(payload)` (POST /api/corrections).
-        It may import `h`, `button`, `svg`, `actions` and `tableIsRightButton` from
-        `/static/panel-kit.js`.
+        It may import `h`, `button`, `svg`, `actions`, `tableIsRightButton` and `playerName`
+        (a seat said as its player's name) from `/static/panel-kit.js`.
 
 How the platform drives a `TableGame` (event sourcing):
 

@@ -6,13 +6,16 @@ table, a card half laid down or a misread frame breaks the run; only what the ca
 same way several times becomes a move for the engine to judge.
 
 `Breach`: what the table shows that the rules refuse, as the rule and what was seen, the
-shape the dashboard shows it in.
+shape the dashboard shows it in (the detail naming the players, `live.words`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+
+from companion.live.words import players_words
 
 T = TypeVar("T")
 
@@ -58,5 +61,7 @@ class Breach:
     rule: str
     detail: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "detail": self.detail}
+    def to_json(self, seats: Sequence[str]) -> dict[str, Any]:
+        """As the players read it: the rule as the engine names it, the detail naming the
+        players (`seats`: the session's names) where the engine wrote "seat N"."""
+        return {"rule": self.rule, "detail": players_words(self.detail, seats)}

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.demo_page import DEMO_CAMERA, new_game, no_horizontal_scroll, open_phone
+from tests.e2e.demo_page import DEMO_CAMERA, codes_on, new_game, no_horizontal_scroll, open_phone
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 TAP = 40
@@ -100,6 +100,7 @@ def check_the_page(page, game: str) -> None:
         assert len(legend) >= 2, f"{game}: the live image's marks without a legend: {legend}"
         unpainted = page.evaluate(UNPAINTED_SWATCHES)
         assert not unpainted, f"{game}: legend entries without their colour: {unpainted}"
+    assert not codes_on(page), f"{game}: codes instead of words: {codes_on(page)}"
     text = page.inner_text("body")
     for hint in ("/tmp", ".npz", ".pickle", "companion ", "--", "Traceback"):
         assert hint not in text, f"{game}: {hint!r} on the page"

@@ -63,8 +63,8 @@ def test_the_history_names_a_self_linked_pair_and_the_card_of_a_pick_seen(browse
         for team in ("sun", "moon", "brawlers")
         for c in view["piles"][0][team]
     }
-    linked_at = "row 4 of either half, 2nd from the left"  # A-r3-c5 or B-r3-c5
+    linked_at = "row 4 of either half, 2nd from Ann's left"  # A-r3-c5 or B-r3-c5
     assert lines[0].startswith(f"Ann took {names[linked['card']]} ({linked_at}); Bo got")
-    seen_at = "row 4 of Ann's half, 1st from the left"  # A-r3-c3
+    seen_at = "row 4 of Ann's half, 1st from Ann's left"  # A-r3-c3
     assert lines[1].startswith(f"Bo took {names[seen['card']]} ({seen_at}); Ann got")
     assert " or " not in lines[1]

@@ -31,6 +31,9 @@ def test_a_reflecto_demo_from_new_game_to_the_result(browser, tmp_path):
         page, errors = open_phone(browser, server.base)
         new_game(page, "reflecto", "Ann, Bob")
         page.wait_for_selector("#panel .rf-board", timeout=60000)
+        # the live image's legend names the players whose screens its dots mark
+        legend = page.locator("#overlay-legend li").all_text_contents()
+        assert "dot: Ann's screen" in legend and "dot: Bob's screen" in legend, legend
 
         # both players set up on their phones, then the film's moves, booked from the camera
         wait_until(

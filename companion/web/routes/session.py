@@ -51,7 +51,7 @@ class NewSession(BaseModel):
     """Shorthand for options["variant"]."""
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[Annotated[str, Field(max_length=40)]] | None = Field(None, max_length=12)
-    """Seat names in seat order; default: the game's minimum of "Seat 1", "Seat 2", ..."""
+    """Seat names in seat order; default: the game's minimum of "Player 1", "Player 2", ..."""
 
 
 class SeatLink(BaseModel):

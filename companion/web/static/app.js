@@ -214,7 +214,9 @@ async function mountPanel(s) {
     try {
       const mod = await import(`/static/games/${gid}.js`);
       state.panelModule = mod;
-      showLegend(mod.overlayLegend || []);
+      // A legend may name the players (a function of the seats' names) or be a fixed list.
+      const legend = typeof mod.overlayLegend === "function" ? mod.overlayLegend(s.session.seats) : mod.overlayLegend;
+      showLegend(legend || []);
       await mod.mount(el, panelApi);
       return;
     } catch (err) {

@@ -40,3 +40,10 @@ export function actions(api, base, say) {
 export function tableIsRightButton(api, say) {
   return button("The table is right", actions(api, "/api", say)("table-is-right"));
 }
+
+/** A player as the players named them (`seats`: the session's names), "Player 2" for a seat
+ *  without a name: never the seat's number, which counts from 0 (as `companion/live/words.py`). */
+export function playerName(seats, seat) {
+  const name = seats && seats[seat];
+  return name && name.trim() ? name : `Player ${seat + 1}`;
+}

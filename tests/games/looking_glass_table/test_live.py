@@ -3,6 +3,7 @@ from its events to the same views, with hands kept from the other seat."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -62,6 +63,8 @@ def test_a_round_from_deal_to_score_replays_and_keeps_hands_private():
     kinds = [e.kind for e in events]
     assert kinds.count("lg.deal") == 1 and kinds.count("lg.pick") == 14
     assert kinds[-2:] == ["lg.reveal", "lg.round"]
+    (deal,) = [e.payload for e in events if e.kind == "lg.deal"]
+    assert deal["layout_name"] == load_layouts()[deal["layout"]].name  # the log's words
     picks = [e.payload for e in events if e.kind == "lg.pick"]
     assert [p["seat"] for p in picks] == [0, 1] * 7  # the first player starts, then turns
     assert not any(p["illegal"] for p in picks)
@@ -100,6 +103,9 @@ def test_an_illegal_pick_is_flagged_at_once():
     picks = [e.payload for e in events if e.kind == "lg.pick"]
     assert len(picks) == 1 and picks[0]["illegal"] is True
     assert game.view(None)["illegal"][0]["position"] == "A-r0-c4"
+    # the engine's detail names places in words; the codes stay in position and reflection
+    detail = picks[0]["detail"]
+    assert "lies under" in detail and "Ann's half" in detail and "-r" not in detail, detail
 
 
 def test_bad_options_and_corrections_are_user_errors():
@@ -140,12 +146,19 @@ def test_a_pick_whose_reflection_was_never_read_is_asked_not_guessed():
     assert "could not read" in questions["pick"].choices[1]["label"]
     # places in words; the codes stay in the answers' values and the events
     labels = [c["label"] for c in questions["pick"].choices]
-    assert labels[1] == "the card the camera could not read (row 4 of Bo's half, 2nd from the left)"
-    assert labels[0].endswith("(row 4 of Ann's half, 2nd from the left)")
-    assert questions["card"].text.startswith("Which card was in row 4 of Bo's half, 2nd from")
+    # left and right as the half's own player sees them: B-r3-c5 is A-r3-c5's reflection,
+    # 2nd from Ann's left and so 1st from Bo's (the dashboard draws the glass as Ann sees it)
+    assert labels[1] == (
+        "the card the camera could not read (row 4 of Bo's half, 1st from Bo's left)"
+    )
+    assert labels[0].endswith("(row 4 of Ann's half, 2nd from Ann's left)")
+    assert questions["card"].text == "Which card was in row 4 of Bo's half, 1st from Bo's left?"
     assert [c["value"] for c in questions["pick"].choices][:2] == ["A-r3-c5", "B-r3-c5"]
-    where = {g["position"]: g["where"] for g in game.view(None)["glass"]}
-    assert where["A-r0-c0"] == "row 1 of Ann's half, 1st from the left"
+    view = json.loads(json.dumps(game.view(None)))
+    assert view["layout_name"] == load_layouts()[view["layout"]].name  # "Pyramid", not its id
+    where = {g["position"]: g["where"] for g in view["glass"]}
+    assert where["A-r0-c0"] == "row 1 of Ann's half, 1st from Ann's left"
+    assert where["B-r0-c0"] == "row 1 of Bo's half, 5th from Bo's left"
     later: list = []
     for payload in (
         {"question": questions["pick"].id, "answer": "B-r3-c5"},
@@ -362,5 +375,16 @@ def test_every_place_of_a_layout_has_its_own_words():
         assert not any("-r" in w for w in words)
     pyramid = load_layouts()["pyramid"]
     assert place_words(pyramid, "A-r3-c5", ["Ann", "Bo"], either=True) == (
-        "row 4 of either half, 2nd from the left"
+        "row 4 of either half, 2nd from Ann's left"
+    )
+    assert place_words(pyramid, "B-r3-c5", ["Ann", "Bo"], either=True) == (
+        "row 4 of either half, 2nd from Ann's left"
+    )
+    # both halves, each from its own player's left: a row's first place for one is its last
+    # for the other, and a seat without a name is "Player 2"
+    bo_first = "row 1 of Bo's half, 1st from Bo's left"
+    assert place_words(pyramid, "B-r0-c8", ["Ann", "Bo"]) == bo_first
+    assert place_words(pyramid, "A-r0-c8", ["Ann"]) == "row 1 of Ann's half, 5th from Ann's left"
+    assert place_words(pyramid, "B-r1-c1", ["Ann"]) == (
+        "row 2 of Player 2's half, 4th from Player 2's left"
     )

@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.mirror_mansion.rules.board import load_board
-from companion.games.mirror_mansion.table.messages import BoxObservation
+from companion.games.mirror_mansion.table.messages import (
+    BoxObservation,
+    CallGuesses,
+    EnterCards,
+    EnterGuess,
+    EnterRoll,
+    TakeLook,
+)
 from companion.games.mirror_mansion.vision.scene import BoxState, MirrorSeen
-from companion.live.conformance import Observe
+from companion.live.conformance import Correct, Observe, Step
 from companion.live.table_game import Observation
 from companion.store import Session
 
@@ -43,3 +50,33 @@ def with_moves(box: BoxState, window: str | None = None, **moves: MirrorSeen) ->
     for key, new in moves.items():
         mirrors[key] = new
     return BoxState(tuple(mirrors.values()), window or box.window, box.door)
+
+
+def turn(
+    box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen, roll: int
+) -> tuple[BoxState, list[Step]]:
+    """`seat`'s turn up to "make your guesses": the window swapped, the die, a mirror moved."""
+    swapped = with_moves(box, window)
+    after = with_moves(swapped, **{key: mirror})
+    return after, [
+        *frames_of(swapped),
+        Correct(EnterRoll(value=roll), seat),
+        *frames_of(after),
+        Correct(CallGuesses(), seat),
+    ]
+
+
+def to_the_guesses() -> list[Step]:
+    """Three seats: a first round of looks, then seat 0's turn at the guesses, where seat 1
+    has guessed and seat 2 has not."""
+    box, steps = START, [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
+    plan = [
+        (0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
+        (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
+        (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2),
+    ]
+    for seat, window, key, mirror, roll in plan:
+        box, more = turn(box, seat, window, key, mirror, roll)
+        steps += [*more, Correct(TakeLook(), seat)]
+    box, more = turn(box, 0, "S1", "c02", MirrorSeen((0, 2), "\\", "NE"), 2)
+    return [*steps, *more, Correct(EnterGuess(jubilant=True), 1)]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.table.live import place_words
 from tests.e2e.e2e_helpers import free_port, run_server, serve_argv, wait_until
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
@@ -53,7 +54,9 @@ def test_panel_shows_the_box_and_takes_the_motifs(
             # the panel re-renders from the new state: the motifs are on the box's picture
             assert page.locator("#panel .mm-setup").count() == 0, page.text_content("#panel")
             n0 = page.text_content("#panel .mm-board .mm-place[data-position='N0']")
-            assert f"N0: {board.cards[0]}" in n0, n0  # the place's title names its motif
+            # the place's title names it in words and its motif, not its code ("N0")
+            assert f"{place_words(board, 'N0')}: {board.cards[0]}" in n0, n0
+            assert "N0" not in n0, n0
             assert not errors, errors
         finally:
             browser.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.errors import UserError
@@ -120,3 +122,13 @@ def test_every_card_place_has_its_own_words() -> None:
     assert words["E2"] == "the south end of the east side"
     assert words["N0"] == "the west end of the north side"
     assert not any(p in w for p in board.positions for w in words.values())
+
+
+def test_the_view_says_every_place_for_the_panel_to_draw_and_log_in_words() -> None:
+    """The panel's set-up prompt ("Which picture lies at ...?"), the picture's titles and the
+    log's window moves read the places from the view, never the codes."""
+    game = make_table_game(None, new_session())
+    view = json.loads(json.dumps(game.view(None)))
+    board = load_board()
+    assert view["places"] == {p: place_words(board, p) for p in board.positions}
+    assert view["places"]["W1"] == "the middle of the west side"

@@ -35,6 +35,7 @@ from tests.games.mirror_mansion_table.helpers import (
     START,
     frames_of,
     new_session,
+    to_the_guesses,
     with_moves,
 )
 
@@ -68,32 +69,9 @@ def test_a_first_turn_is_played_from_the_camera_and_replays_identically() -> Non
     assert "prediction" not in v
 
 
-def _turn(
-    box: BoxState, seat: int, window: str, key: str, mirror: MirrorSeen, roll: int
-) -> tuple[BoxState, list[Any]]:
-    swapped = with_moves(box, window)
-    after = with_moves(swapped, **{key: mirror})
-    return after, [
-        *frames_of(swapped),
-        Correct(EnterRoll(value=roll), seat),
-        *frames_of(after),
-        Correct(CallGuesses(), seat),
-    ]
-
-
 def test_guesses_stay_private_until_all_have_guessed() -> None:
     """Three seats: after the first round, seats 1 and 2 guess on seat 0's turn."""
-    box, steps = START, [Correct(EnterCards(cards=CARDS)), *frames_of(START)]
-    plan = [
-        (0, "W0", "c00", MirrorSeen((0, 0), "/", "SE"), 1),
-        (1, "E0", "c11", MirrorSeen((1, 1), "\\", "SW"), 2),
-        (2, "N1", "c21", MirrorSeen((2, 1), "/", "NW"), 2),
-    ]
-    for seat, window, key, mirror, roll in plan:
-        box, more = _turn(box, seat, window, key, mirror, roll)
-        steps += [*more, Correct(TakeLook(), seat)]
-    box, more = _turn(box, 0, "S1", "c02", MirrorSeen((0, 2), "\\", "NE"), 2)
-    steps += [*more, Correct(EnterGuess(jubilant=True), 1)]
+    steps = to_the_guesses()
     game, _ = play(make_table_game, None, new_session(), steps)
     assert game.view(None)["phase"] == "guess"
     assert game.view(1)["guesses"][1]["jubilant"] is True

@@ -355,3 +355,12 @@ def test_a_tap_after_a_play_the_camera_missed_asks_which_play_it_was() -> None:
     values = [c["value"] for c in asked.payload["choices"]]
     assert values[0] == {"type": "play", "card": "blue-moon"} and PUT_BACK in values
     assert asked.payload["text"].startswith("The camera missed your play")
+
+
+def test_a_card_is_said_as_the_player_names_it() -> None:
+    from companion.games.onirim.table.live import card_words
+
+    said = {k: card_words(k) for k in ENGINE.deck.kinds}
+    assert said["red-sun"] == "the red Sun" and said["door-blue"] == "the blue Door"
+    assert said["nightmare"] == "a Nightmare" and said["green-key"] == "the green Key"
+    assert len(set(said.values())) == len(said) and not [w for w in said.values() if "-" in w]

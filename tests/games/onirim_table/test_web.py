@@ -179,6 +179,10 @@ def test_an_unclear_new_card_is_asked_not_guessed(tmp_path) -> None:
         values = [c["value"] for c in question["choices"]]
         play = {"type": "play", "card": "blue-moon"}
         assert play in values and "back" in values and len(values) == 6
+        # the buttons in words; the kinds' ids stay in the values
+        labels = {json.dumps(c["value"]): c["label"] for c in question["choices"]}
+        assert labels[json.dumps(play)] == "play the blue Moon"
+        assert not [t for t in labels.values() if "-" in t or "{" in t]
         res = http.post(
             "/api/corrections?seat=0", json={"question": question["id"], "answer": play}
         )

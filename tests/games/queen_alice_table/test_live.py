@@ -293,7 +293,7 @@ def test_a_seat_s_hand_is_only_on_its_own_phone() -> None:
     assert set(game.view(0)["people"][0]["hand"]) == hand0
     assert game.view(0)["playable"] and game.view(1)["playable"] == []
     assert all(e.visibility == f"seat:{e.payload['seat']}" for e in events if e.kind == "qa.drawn")
-    with pytest.raises(UserError, match="Ann's turn"):
+    with pytest.raises(UserError, match=r"^it is Ann's turn$"):
         game.correct(PlayCard(card="basic-0"), 1)
     with pytest.raises(UserError, match="own phone"):
         game.correct({"kind": "drew", "card": "basic-4"}, None)

@@ -146,7 +146,8 @@ def test_a_turn_at_the_table_through_the_server(live, tmp_path) -> None:
     assert view["breaches"] == [] and not view["table_differs"]
 
     # Ann discards, plays her white knight card and captures the red pawn.
-    assert http.post(f"{API}/discard?seat=1", json={"card": "basic-0"}).status_code == 400
+    res = http.post(f"{API}/discard?seat=1", json={"card": "basic-0"})
+    assert res.status_code == 400 and res.json()["detail"] == "it is Ann's turn"  # no seat number
     ok(http.post(f"{API}/discard?seat=0", json={"card": "basic-1"}))
     res = http.post(f"{API}/play?seat=0", json={"card": "basic-0"})
     assert res.status_code == 409 and "not in your hand" in res.text

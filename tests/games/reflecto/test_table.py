@@ -238,7 +238,7 @@ def test_a_square_in_doubt_is_asked_about_not_guessed() -> None:
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
     (question,) = game.questions(0)
-    assert "row 0, column 3" in question.text
+    assert "row 1, column 4" in question.text  # square [0, 3], as the panel counts squares
     with pytest.raises(UserError):
         game.correct({"question": question.id, "answer": 7}, 0)
     for draft in game.correct({"question": question.id, "answer": 0}, 0):
@@ -282,7 +282,7 @@ def test_a_square_in_doubt_between_hands_is_asked_about_and_the_answer_holds() -
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
     (question,) = game.questions(0)
-    assert "row 0, column 3" in question.text
+    assert "row 1, column 4" in question.text  # square [0, 3], as the panel counts squares
     for draft in game.correct({"question": question.id, "answer": 0}, 0):
         game.apply_event(_event(draft))
     drafts = [d for frame in (hands, doubtful, clear, doubtful) for d in game.update(frame, 0.0)]

@@ -150,6 +150,16 @@ def test_the_admin_makes_the_camera_s_board_the_engine_s(tmp_path) -> None:
             assert view["breaches"] and view["camera"] == sorted(
                 [r, c, o] for (r, c), o in drifted.items()
             )
+            # in the players' names, in the view and in the log alike
+            said = "a screen of Bob's moved during Ann's turn"
+            assert [b["detail"] for b in view["breaches"]] == [said]
+            history = call(f"{base}/api/history")[1]
+            assert said in json.dumps(history) and "seat 1" not in json.dumps([view, history])
+            # the engine's refusal of a tap names the player too; its rule stays as it is
+            move = {"kind": "action", "action": {"type": "move", "screen": "B3", "to": [5, 2]}}
+            status, out = call(f"{base}/api/corrections", move)
+            assert status == 409 and out["detail"].endswith("B3 is not a screen of Ann"), out
+            assert out["rule"] == "move one of your own screens"
             with pytest.raises(UserError, match="admin"):  # a seat link cannot
                 runtime.game.correct({"table_is_right": True}, 1)
             status, out = call(f"{base}/api/table-is-right", {})

@@ -85,12 +85,12 @@ def check_hands(hands: Hands, available: Counter[str]) -> None:
     for seat, h in enumerate(hands):
         if len(h) != HAND_SIZE:
             raise IllegalAction(
-                f"each player is dealt {HAND_SIZE} cards", f"hand {seat} has {len(h)}"
+                f"each player is dealt {HAND_SIZE} cards", f"seat {seat}'s hand has {len(h)}"
             )
         brawler = [c for c in h if c in BRAWLERS]
         if brawler:
             raise IllegalAction(
-                "the Brawlers are never dealt to a player", f"hand {seat} holds {brawler[0]}"
+                "the Brawlers are never dealt to a player", f"seat {seat}'s hand holds {brawler[0]}"
             )
     excess = Counter(hands[0]) + Counter(hands[1]) - available
     if excess:

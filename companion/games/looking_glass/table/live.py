@@ -24,6 +24,7 @@ import functools
 import hashlib
 import logging
 import pickle
+import re
 import time
 import uuid
 from collections import Counter
@@ -65,6 +66,7 @@ from companion.live.table_game import (
     question_draft,
     table_is_right_draft,
 )
+from companion.live.words import player_name, players_words
 from companion.sim.taps import Tap
 from companion.store import Event, Session
 from companion.vision.stillness import StillnessMeter, thumbnail
@@ -401,12 +403,13 @@ class LookingGlassTable:
         if layout is None:
             why = "the layout card of this glass is not one the companion knows"
         elif self.phase != "deal":
-            why = f"a deal only starts a round (the match is in phase {self.phase})"
+            why = f"a deal only starts a round ({_NOT_DEALING[self.phase]})"
         else:
             try:
                 ENGINE.apply(self.state, Deal.of(glass, layout=layout))
             except IllegalAction as exc:
-                why = f"{exc.rule} ({exc.detail})" if exc.detail else exc.rule
+                said = self._said(exc.detail)
+                why = f"{exc.rule} ({said})" if said else exc.rule
         if why is not None:
             self.tracker.reset()
             if why == self.refused:
@@ -419,6 +422,7 @@ class LookingGlassTable:
                     "round": len(self.state.results) + 1,
                     "glass": glass,
                     "layout": layout,
+                    "layout_name": ENGINE.layout(cast(str, layout)).name,  # dealt: not None
                     "centres": detail["centres"],
                     "card_px": self.tracker.card_px,
                 },
@@ -505,6 +509,13 @@ class LookingGlassTable:
             return pos
         return place_words(ENGINE.layout(r.layout), pos, self.session.seats, either=either)
 
+    def _said(self, detail: str) -> str:
+        """An engine's detail as the players read it: names for seats, words for places
+        ("A-r1-c3 lies under ..." names each place as `_where` does, in brackets: a place's
+        words hold a comma)."""
+        named = players_words(detail, self.session.seats)
+        return _POSITION.sub(lambda m: f"({self._where(m.group(0))})", named)
+
     def _pick_where(self, pick: dict[str, Any]) -> str:
         """A self-linked pair left at once and which place was chosen was not seen: both."""
         return self._where(pick["position"], either=pick.get("order") == "self-linked")
@@ -528,7 +539,8 @@ class LookingGlassTable:
             "order": order,
         }
         if breach is not None:
-            payload["rule"], payload["detail"] = breach.rule, breach.detail
+            payload["rule"] = breach.rule
+            payload["detail"] = self._said(breach.detail)
         return EventDraft("lg.pick", payload, snapshot=True)
 
     def _ask_unread(
@@ -647,7 +659,7 @@ class LookingGlassTable:
             try:
                 named = ENGINE.apply(self.state, Identify(pos, str(answer)))
             except IllegalAction as exc:
-                raise UserError(f"{exc.rule}: {exc.detail}") from None
+                raise UserError(f"{exc.rule}: {self._said(exc.detail)}") from None
             drafts.append(EventDraft("lg.identify", {"position": pos, "card": answer}))
             drafts += self._maybe_reveal(named, self.hands)
         return drafts
@@ -672,7 +684,9 @@ class LookingGlassTable:
         try:
             ENGINE.with_glass(self.state, seen)
         except IllegalAction as exc:
-            raise UserError(f"the camera's view cannot be the glass: {exc.detail}") from None
+            raise UserError(
+                f"the camera's view cannot be the glass: {self._said(exc.detail)}"
+            ) from None
         return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:
@@ -808,6 +822,7 @@ class LookingGlassTable:
             "starter": self.starter,
             "to_move": self.active_seat() if self.phase == "pick" else None,
             "layout": rv.get("layout"),
+            "layout_name": None if lay is None else lay.name,
             "glass": [
                 {
                     "position": n,
@@ -882,16 +897,34 @@ class LookingGlassTable:
 def place_words(
     layout: Layout, position: str, seats: Sequence[str], *, either: bool = False
 ) -> str:
-    """A position said as a player points at it ("row 2 of Ann's half, 3rd from the left"),
+    """A position said as a player points at it ("row 2 of Ann's half, 3rd from Ann's left"),
     not as its code ("A-r1-c4"), which stays in the events. Half A lies at player A's end;
-    rows count out from the centre line and "left" is as the dashboard draws the glass."""
+    rows count out from the centre line. Left and right swap across the table, so a place is
+    counted from a named player's left, which is true whichever side the reader sits on: the
+    left of the player whose half it is. A self-linked pair's two places (one in each half,
+    at the same column) are counted from player A's left, where they count the same."""
     half, cell = layout.locate(position)
     c = layout.cells[cell]
-    k = sorted(layout.rows[c.row]).index(c.col) + 1
+    cols = sorted(layout.rows[c.row])  # player A's left to right (the table's x, `placement`)
+    counter = 0 if either else half
+    if counter == 1:
+        cols.reverse()  # player B faces player A: B's left is A's right
+    k = cols.index(c.col) + 1
     nth = f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
-    owner = seats[half] if half < len(seats) else f"player {half + 1}"
-    whose = "either" if either else f"{owner}'s"
-    return f"row {c.row + 1} of {whose} half, {nth} from the left"
+    whose = "either" if either else f"{player_name(seats, half)}'s"
+    return f"row {c.row + 1} of {whose} half, {nth} from {player_name(seats, counter)}'s left"
+
+
+_POSITION = re.compile(r"\b[AB]-r\d+-c\d+\b")
+"""A place's code in an engine's text ("A-r2-c4", `Layout.name_of`)."""
+
+_NOT_DEALING = {
+    "setup": "the match is not set up yet",
+    "pick": "this round is still being played",
+    "reveal": "this round waits for both hands",
+    "over": "the match is over",
+}
+"""Why a glass seen is not a deal, by the engine's phase, in words (not the phase's name)."""
 
 
 def _held_back(turn: dict[str, Any]) -> bool:

@@ -4,7 +4,7 @@
 // time (show, capture, check the straightened card, confirm or retake).
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
+import { button, h, playerName, svg, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/looking-glass";
 const STILL_EVERY_MS = 500;
@@ -304,17 +304,22 @@ function placeWords(position, view) {
 export function describe(ev, seats, view) {
   const p = ev.payload || {};
   const names = namesOf(view);
-  const who = (s) => seats[s] || `player ${s + 1}`;
+  const who = (s) => playerName(seats, s);
   const card = (id) => the(pretty(id, names));
   if (ev.kind === "lg.pick") {
     return `${who(p.seat)} took ${card(p.card)}; ${who(1 - p.seat)} got ${card(p.reflection_card)} (its reflection)`
       + (p.illegal ? ". Not allowed: that card was covered" : "");
   }
-  if (ev.kind === "lg.deal") return `Round ${p.round} dealt${p.layout ? ` (${p.layout})` : ""}: the camera follows the glass`;
+  if (ev.kind === "lg.deal") {
+    // The layout card's printed name, not its id ("pyramid"); an older event has only the id.
+    const name = p.layout_name || (view && view.layout === p.layout && view.layout_name) || p.layout;
+    return `Round ${p.round} dealt${p.layout ? ` (${name})` : ""}: the camera follows the glass`;
+  }
   if (ev.kind === "lg.identify") return `The card in ${placeWords(p.position, view)} is ${card(p.card)}`;
   if (ev.kind === "lg.reveal") return `Hands shown: ${(p.hands || []).map((hd, s) => `${who(s)}: ${hd.map((c) => pretty(c, names).replace(/^The /, "")).join(", ")}`).join("; ")}`;
   if (ev.kind === "lg.round") return `Round ${p.round}: ${who(0)} ${p.totals[0]}, ${who(1)} ${p.totals[1]}. ${who(p.winner)} wins the round`;
   if (ev.kind === "lg.hint") return "You asked for a hint";
+  if (ev.kind === "lg.breach") return `Not allowed: ${p.rule}`;
   return null;
 }
 
@@ -375,7 +380,7 @@ export function mount(el, api) {
       h("div", { className: "lg-turn", textContent: v.match_over ? "Match over" : (turn || (v.round ? `Round ${v.round}` : "Waiting for the deal")) }),
     );
     score.dataset.turn = turn;
-    status.textContent = `Round ${v.round || "-"}${v.layout ? ` (${v.layout})` : ""}, first to ${v.target} round wins. This round: ${seats[0]} ${v.running_scores[0]}, ${seats[1]} ${v.running_scores[1]}.`;
+    status.textContent = `Round ${v.round || "-"}${v.layout ? ` (${v.layout_name || v.layout})` : ""}, first to ${v.target} round wins. This round: ${seats[0]} ${v.running_scores[0]}, ${seats[1]} ${v.running_scores[1]}.`;
     if (v.library) status.textContent += ` ${v.library}`;
     if (v.waiting) status.textContent += ` ${v.waiting}`;
     // No game event announces why the camera waits (a glass it cannot follow, picks held for

@@ -536,7 +536,11 @@ class MirrorMansionEngine(BoardEngine[Board]):
         require(not state.first_round, RULE_FIRST_ROUND)
         require(action.seat != state.active, RULE_ACTIVE_GUESS)
         self._phase(state, GUESS)
-        require(action.seat in self._pending_guessers(state), RULE_ONE_GUESS, f"seat {action.seat}")
+        require(
+            action.seat in self._pending_guessers(state),
+            RULE_ONE_GUESS,
+            f"seat {action.seat} has no guess to make now",
+        )
         guesses = list(state.guesses)
         guesses[action.seat] = action.jubilant
         new = replace(state, guesses=tuple(guesses))

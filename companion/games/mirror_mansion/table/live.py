@@ -106,6 +106,7 @@ from companion.live.table_game import (
     start_state,
     table_is_right_draft,
 )
+from companion.live.words import players_words
 from companion.store import Event, Session
 
 PANEL_JS = Path(__file__).with_name("panel.js")
@@ -413,7 +414,9 @@ class MirrorMansionTable:
         return self._try(PlaceDoor(new.door.cell, new.door.slot))
 
     def _breach(self, rule: str, detail: str) -> list[EventDraft]:
-        """A breach, unless the same one is already shown for this turn."""
+        """A breach, unless the same one is already shown for this turn; its detail names the
+        players."""
+        detail = players_words(detail, self.session.seats)
         if any(b["rule"] == rule and b["detail"] == detail for b in self._shown_breaches()):
             return []
         return [EventDraft("mm.breach", {"rule": rule, "detail": detail})]
@@ -771,6 +774,7 @@ class MirrorMansionTable:
                 "looks": self.looks[-5:],
                 "hint": self.hints.get(seat) if seat is not None else None,
                 "positions": list(self.board.positions),
+                "places": {p: place_words(self.board, p) for p in self.board.positions},
                 "motifs": list(self.board.cards),
             }
         )

@@ -4,7 +4,7 @@
 // guess, the hint on request, and after each look what the window saw and the drops.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, svg, tableIsRightButton } from "/static/panel-kit.js";
+import { actions, button, h, playerName, svg, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/mirror-mansion";
 // The motifs chosen so far, kept by the module: the dashboard may mount the panel again
@@ -115,7 +115,7 @@ function boardPicture(v, { cards, look, selected, pick } = {}) {
       if (m) g.append(motifGlyph(m, at(gx), at(gy), 30));
       else g.append(svg("text", { x: at(gx), y: at(gy) + 4, class: "mm-label" }, pick ? "tap" : "?"));
     }
-    g.append(svg("title", {}, seen.window === pos ? `${pos}: the window` : `${pos}: ${pretty(motifs[pos]) || "not tapped in"}`));
+    g.append(svg("title", {}, seen.window === pos ? `${placeWords(v, pos)}: the window` : `${placeWords(v, pos)}: ${pretty(motifs[pos]) || "not tapped in"}`));
     if (pick) {
       g.setAttribute("tabindex", "0");
       g.addEventListener("click", () => pick(pos));
@@ -176,7 +176,7 @@ function setupPanel(v, api, say) {
   const draw = () => {
     picture.replaceChildren(boardPicture(v, { cards: chosen, selected, pick: (pos) => { selected = pos; draw(); } }));
     const used = new Set(Object.values(chosen));
-    palette.replaceChildren(h("p", { className: "mm-ask", textContent: `Which picture lies at ${selected}?` }), ...v.motifs.map((m) => motifButton(m, () => {
+    palette.replaceChildren(h("p", { className: "mm-ask", textContent: `Which picture lies at ${placeWords(v, selected)}?` }), ...v.motifs.map((m) => motifButton(m, () => {
       for (const [pos, x] of Object.entries(chosen)) if (x === m) delete chosen[pos];
       chosen[selected] = m;
       selected = v.positions.find((p) => !chosen[p]) || selected;
@@ -191,15 +191,22 @@ function setupPanel(v, api, say) {
   return box;
 }
 
+/** A card position in words ("the middle of the west side"), as the view says it; its code
+ *  ("W1") is the companion's name for it, not the players'. */
+function placeWords(v, pos) {
+  return (v && v.places && v.places[pos]) || pos;
+}
+
 /** The event log's words for this game's events. Guesses stay hidden: only that one was made. */
-export function describe(ev, seats) {
+export function describe(ev, seats, view) {
   const p = ev.payload || {};
+  const where = (pos) => placeWords(view, pos);
   if (ev.kind === "mm.breach") return `Not allowed: ${p.detail} (${p.rule})`;
   if (ev.kind === "mm.cards") return "The motifs are tapped in";
   if (ev.kind === "mm.seen") {
     const box = p.box || {};
     const m = (box.mirrors || []).length;
-    return `The camera sees the box steady: ${m} mirror${m === 1 ? "" : "s"}${box.window ? `, the window at ${box.window}` : ""}${box.door ? ", the door" : ""}`;
+    return `The camera sees the box steady: ${m} mirror${m === 1 ? "" : "s"}${box.window ? `, the window at ${where(box.window)}` : ""}${box.door ? ", the door" : ""}`;
   }
   if (ev.kind === "mm.swaps") return `Swaps so far: ${p.count ?? (p.swaps || []).length}`;
   if (ev.kind !== "mm.action") return null;
@@ -213,22 +220,22 @@ export function describe(ev, seats) {
     case "end_swaps": return "Make your guesses!";
     case "guess": return `${seats[a.seat] || "A player"} made a hidden guess`;
     case "look": return "A look through the window";
-    case "award": return `Drops: ${(a.drops || []).map((d, s) => `${seats[s] || s} ${d > 0 ? "+" : ""}${d}`).join(", ")}`;
-    case "swap_window": return `The window card moves to ${a.position}`;
-    case "confirm_card": return `${a.position} shows the ${pretty(a.motif)}`;
+    case "award": return `Drops: ${(a.drops || []).map((d, s) => `${playerName(seats, s)} ${d > 0 ? "+" : ""}${d}`).join(", ")}`;
+    case "swap_window": return `The window card moves to ${where(a.position)}`;
+    case "confirm_card": return `The card at ${where(a.position)} shows the ${pretty(a.motif)}`;
     case "place_door": return `The door is placed at ${cell(a.cell)}`;
     case "turn_box": return "The box is turned";
     default: return null;
   }
 }
 
-function lookLine(look, seats) {
+function lookLine(look, seats, v) {
   // The verdict in the table's words: what the window saw, Victor's mood, who guessed right.
-  const what = look.seen ? `the ${pretty(look.motif) || "?"} (${look.seen})` : `nothing: the ${look.blocked_by === "door" ? "door" : "back of a mirror"} is in the way`;
+  const what = look.seen ? `the ${pretty(look.motif) || "?"} (${placeWords(v, look.seen)})` : `nothing: the ${look.blocked_by === "door" ? "door" : "back of a mirror"} is in the way`;
   const mood = look.found === true ? " Victor is jubilant." : look.found === false ? " Victor is disappointed." : "";
-  const right = (look.right || []).map((s) => seats[s] || `player ${s + 1}`).join(", ") || "nobody";
-  const drops = (look.drops || []).map((d, s) => `${seats[s] || s} ${d > 0 ? "+" : ""}${d}`).join(", ");
-  return `${seats[look.seat] || "A player"} sought the ${pretty(look.sought)}: the window saw ${what}.${mood} Right guesses: ${right}.${drops ? ` Drops: ${drops}.` : ""}`;
+  const right = (look.right || []).map((s) => playerName(seats, s)).join(", ") || "nobody";
+  const drops = (look.drops || []).map((d, s) => `${playerName(seats, s)} ${d > 0 ? "+" : ""}${d}`).join(", ");
+  return `${playerName(seats, look.seat)} sought the ${pretty(look.sought)}: the window saw ${what}.${mood} Right guesses: ${right}.${drops ? ` Drops: ${drops}.` : ""}`;
 }
 
 export function mount(el, api) {
@@ -249,7 +256,7 @@ export function mount(el, api) {
     const v = state.view;
     if (!v || !v.positions) return;
     const seats = v.seats || [];
-    const active = seats[v.active] || `player ${v.active + 1}`;
+    const active = playerName(seats, v.active);
     const PHASE = { window: "move the window card", door: "place the door", roll: "roll the die", name: "name a motif", swaps: "swap the mirrors", guess: "guesses",
       look: "look through the window", award: "drops", over: "game over" };
     score.replaceChildren(
@@ -300,9 +307,10 @@ export function mount(el, api) {
     const sw = v.swaps;
     swaps.textContent = sw ? `Swaps so far: ${sw.count}` + (sw.pending ? ` (still needed: ${sw.pending})` : "") : "";
     breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "mm-breach", textContent: `Not allowed: ${b.detail}` })));
-    looks.replaceChildren(...(v.looks || []).slice().reverse().map((l) => h("li", { className: "mm-look", textContent: lookLine(l, seats) })));
+    looks.replaceChildren(...(v.looks || []).slice().reverse().map((l) => h("li", { className: "mm-look", textContent: lookLine(l, seats, v) })));
     if (v.hint) {
-      const moves = (v.hint.moves || []).map(([a, b, slot, facing]) => `row ${a[0] + 1} col ${a[1] + 1} to row ${b[0] + 1} col ${b[1] + 1} ${slot} ${facing || ""}`).join("; ");
+      const COMPASS = { NE: "north-east", NW: "north-west", SE: "south-east", SW: "south-west" };
+      const moves = (v.hint.moves || []).map(([a, b, slot, facing]) => `the mirror at row ${a[0] + 1}, column ${a[1] + 1} to row ${b[0] + 1}, column ${b[1] + 1}, standing ${slot}${facing ? `, its reflective side to the ${COMPASS[facing] || facing}` : ""}`).join("; ");
       mine.textContent = v.hint.swaps === null ? `No way within the rules: ${v.hint.reason || ""}` : `Fewest swaps: ${v.hint.swaps}. ${moves}`;
     } else {
       mine.textContent = "";

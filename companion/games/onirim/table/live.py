@@ -42,6 +42,7 @@ from companion.games.onirim.rules.actions import (
     OpenDoor,
     Pair,
     Pick,
+    Play,
     Prophecy,
     Reveal,
     action_from_json,
@@ -379,7 +380,9 @@ class OnirimTable:
         return [
             question_draft(
                 Question(
-                    f"card.{zone}.{k}.{self.asked}", text, [{"label": c, "value": c} for c in kinds]
+                    f"card.{zone}.{k}.{self.asked}",
+                    text,
+                    [{"label": card_words(c), "value": c} for c in kinds],
                 )
             )
         ]
@@ -429,7 +432,11 @@ class OnirimTable:
         return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
-        return EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns}, snapshot=True)
+        return EventDraft(
+            BREACH_KIND,
+            breach.to_json(self.session.seats) | {"turn": self.state.turns},
+            snapshot=True,
+        )
 
     # -- the phone and corrections -------------------------------------------------------
     def correct(self, payload: Correction, seat: int | None) -> list[EventDraft]:
@@ -656,22 +663,36 @@ def _tap(a: Action) -> dict[str, Any]:
     return tap_payload(a)
 
 
+def card_words(card: str) -> str:
+    """A card as the player names it ("the red Sun", "the blue Door", "a Nightmare"), not
+    its kind's id ("red-sun"), which stays in values and events."""
+    if card == NIGHTMARE:
+        return "a Nightmare"
+    a, _, b = card.partition("-")
+    return f"the {b} Door" if a == "door" else f"the {a} {b.title()}"
+
+
 def _label(a: Action) -> str:
+    """A choice's button in words (the panel's and a question's)."""
     if isinstance(a, Prophecy):
-        return f"discard {a.discard}" if a.discard else "discard nothing"
+        return f"discard {card_words(a.discard)}" if a.discard else "discard nothing"
     if isinstance(a, Nightmare):
+        card = card_words(a.card) if a.card else ""
         return {
-            "key": f"discard {a.card}",
-            "door": f"send {a.card} to limbo",
+            "key": f"discard {card}",
+            "door": f"send {card} to limbo",
             "reveal": "reveal the top five",
             "hand": "discard the hand",
         }[a.way]
     if isinstance(a, OpenDoor):
         return "open the Door" if a.open else "put it in limbo"
     if isinstance(a, Pick):
-        return f"pick {a.card}"
+        return f"pick {card_words(a.card)}"
     if isinstance(a, Pair):
-        return f"{a.cards[0]} and {a.cards[1]} under the {a.mirror.title()} Mirror"
+        first, second = (card_words(c) for c in a.cards)
+        return f"{first} and {second} under the {a.mirror.title()} Mirror"
+    if isinstance(a, Play | Discard | Draw):
+        return f"{type(a).__name__.lower()} {card_words(a.card)}"
     return str(action_to_json(a))
 
 

@@ -32,7 +32,7 @@ function chip(card) {
   else if (parts[0] === "door") { text = "Door"; colour = COLOURS[parts[1]]; }
   else { text = SYMBOLS[parts[1]] || parts[1]; colour = COLOURS[parts[0]]; }
   const key = parts[1] === "key";
-  const c = h("span", { className: "on-card", textContent: key ? "" : text, title: card }, key ? keyIcon() : null);
+  const c = h("span", { className: "on-card", textContent: key ? "" : text, title: cardWords(card) }, key ? keyIcon() : null);
   c.style.cssText = `display:inline-block;min-width:1.8em;margin:1px;padding:2px 4px;`
     + `border-radius:4px;color:#fff;text-align:center;background:${colour || "#444"}`;
   return c;
@@ -56,6 +56,19 @@ function cardList(cards) {
   return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : (words[0] || "nothing");
 }
 
+/** A Mirror by its name: "the Sun Mirror". */
+function mirrorWords(m) {
+  return ["sun", "moon", "key"].includes(m) ? `the ${m.charAt(0).toUpperCase()}${m.slice(1)} Mirror` : `the ${m} Mirror`;
+}
+
+/** A hint's move in words ("Play the red Sun"), not the action's fields ("play red-sun"). */
+function hintWords(a) {
+  const verb = { play: "Play", discard: "Discard", pick: "Choose" }[a.type];
+  if (verb && a.card) return `${verb} ${cardWords(a.card)}`;
+  if (a.type === "pair") return `Pair ${cardList(a.cards)} under ${mirrorWords(a.mirror)}`;
+  return Object.values(a).filter((x) => x !== null).map((x) => (typeof x === "string" && x.includes("-") ? cardWords(x) : x)).join(" ");
+}
+
 const NIGHTMARE_WAYS = {
   key: (a) => `by discarding ${cardWords(a.card)}`,
   door: (a) => `by sending ${cardWords(a.card)} to limbo`,
@@ -75,7 +88,7 @@ export function describe(ev, seats) {
   }
   if (ev.kind !== "onirim.action") return null;
   const a = p.action || {};
-  const mirror = (m) => (["sun", "moon", "key"].includes(m) ? `the ${m.charAt(0).toUpperCase()}${m.slice(1)} Mirror` : `the ${m} Mirror`);
+  const mirror = mirrorWords;
   switch (a.type) {
     case "draw": return `${who} drew ${cardWords(a.card)}`;
     case "reveal": return `The top of the deck: ${cardList(a.cards)}`;
@@ -141,13 +154,13 @@ export function mount(el, api) {
       h("div", { className: "on-turn turn", textContent: `Turn ${v.turns}` }));
     status.textContent = v.result || `Turn ${v.turns}. ${v.waiting}`;
     const mirrors = (v.mirrors || []).map((m) => h("li", {},
-      `${m.mirror}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
+      `${mirrorWords(m.mirror).replace(/^the /, "The ")}${m.explored ? " (explored)" : ""}: `, ...(m.under || []).map(chip)));
     const unseen = Object.entries(v.unseen_by_kind || {}).map(([k, n]) => h("span", {}, chip(k), `×${n} `));
     table.replaceChildren(
       row("Labyrinth", (v.labyrinth || []).slice(-14)),
       row("Doors in play", v.doors || []),
       row("Doors still needed", v.doors_needed || []),
-      h("p", { textContent: `Mirrors still needed: ${(v.mirrors_needed || []).join(", ") || "none"}` }),
+      h("p", { textContent: `Mirrors still needed: ${(v.mirrors_needed || []).map(mirrorWords).join(", ") || "none"}` }),
       h("ul", { className: "on-mirrors" }, ...mirrors),
       h("p", {}, h("b", { textContent: "Discard pile: " }), chip(v.discard_top)),
       h("p", {}, h("b", { textContent: `Not in sight (deck and hand, ${v.deck_size} + ${v.hand_size}): ` }), ...unseen),
@@ -183,7 +196,7 @@ export function mount(el, api) {
       if (v.phase === "turn" || (v.choices || []).length) nodes.push(button("Hint (only you see it)", () => post("hint")));
       if (v.hint) {
         nodes.push(h("ol", { className: "on-hint" }, ...v.hint.actions.map((a) => h("li", {
-          textContent: `${Object.values(a.action).filter((x) => x !== null).join(" ")}: ${(100 * a.win).toFixed(0)} % to win${a.searched ? "" : " (one step ahead)"}`,
+          textContent: `${hintWords(a.action)}: ${(100 * a.win).toFixed(0)} % to win${a.searched ? "" : " (one step ahead)"}`,
         }))));
       }
     } else if (api.seat === null || api.seat === undefined) {

@@ -313,7 +313,7 @@ class QueenAliceTable:
         if self._flagged == (seen, card):
             return []
         self._flagged = (seen, card)
-        return [EventDraft(BREACH_KIND, breach.to_json() | {"turn": self.state.turns})]
+        return [EventDraft(BREACH_KIND, breach.to_json(self.names) | {"turn": self.state.turns})]
 
     def _ask_which(self, plays: list[Play]) -> EventDraft:
         choices = [{"label": self._play_label(p), "value": i} for i, p in enumerate(plays)]
@@ -378,7 +378,7 @@ class QueenAliceTable:
         if ENGINE.current_player(s) == CHANCE:
             raise UserError(f"first: {self._awaiting()}")
         if seat is not None and seat != s.seat:
-            raise UserError(f"it is {self.names[s.seat]}'s turn (seat {s.seat})")
+            raise UserError(f"it is {self.names[s.seat]}'s turn")
 
     def _apply_now(self, action: Any) -> list[EventDraft]:
         ENGINE.apply(self.state, action)  # IllegalAction reaches the caller: nothing recorded

@@ -5,7 +5,7 @@
 // The admin (no seat) enters the set-up and market cards and can declare the table right.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
+import { actions, button, h, playerName, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/queen-alice";
 const KIND_LETTER = { king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P" };
@@ -48,7 +48,7 @@ function chessboard(v) {
 function players(v, seat) {
   const head = ["", "IP", "Time", "cake", "tea", "toast", "Crowns", "Jail", "hand"].map((t) => h("th", { textContent: t }));
   const rows = v.people.map((p, s) => h("tr", {},
-    h("td", { textContent: `${v.seats[s] || `seat ${s}`}${s === seat ? " (you)" : ""}${s === v.to_move ? " ▶" : ""}` }),
+    h("td", { textContent: `${playerName(v.seats, s)}${s === seat ? " (you)" : ""}${s === v.to_move ? " ▶" : ""}` }),
     ...[p.ip, p.time, p.cake, p.tea, p.toast, `${p.crowns[0]} red / ${p.crowns[1]} white`,
       p.jail.map(([c, k]) => `${c} ${k}`).join(", ") || "—", p.hand_count].map((x) => h("td", { textContent: String(x) }))));
   return h("table", { className: "qa-players" }, h("tr", {}, ...head), ...rows);
@@ -67,17 +67,38 @@ function cardLabel(v, id) {
   return piece ? `${id} (${piece})` : id;
 }
 
-function choiceLabel(a) {
-  const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`);
-  return `${a.type}${rest.length ? `: ${rest.join(", ")}` : ""}`;
+const LEVEL_WORDS = ["bronze", "silver", "gold"];
+
+/** How a choice pays, as the players count it ("paying 1 cake, 3 Time"). */
+function payWords(pay) {
+  const unit = { time: "Time", black: "Black cube", row: "from the row" };
+  const parts = Object.entries(pay || {}).filter(([, n]) => n)
+    .map(([k, n]) => (k === "row" ? `${n} ${unit.row}` : `${n} ${unit[k] || k}`));
+  return parts.length ? `, paying ${parts.join(", ")}` : "";
 }
 
-const LEVEL_WORDS = ["bronze", "silver", "gold"];
+/** A choice's button in words, not its JSON: what to do and what it costs. An action's
+ *  target keeps the engine's numbers (zone, space, arrow, token), which the board shows. */
+function choiceLabel(a) {
+  switch (a.type) {
+    case "act": return `The ${a.action} action (${(a.target || []).join(", ")})${payWords(a.pay)}`;
+    case "take": return a.resource === "time" ? "Take a Time" : `Take a ${a.resource}`;
+    case "acquire": return `Invite the ${LEVEL_WORDS[a.level] || ""} card of market block ${a.block + 1}${payWords(a.pay)}`;
+    case "cull": return `Invite ${a.card} from the ${a.pile}`;
+    case "buy": return `Buy the ${a.bookmark} Bookmark`;
+    case "use": return `Use the ${a.bookmark} Bookmark`;
+    case "pass": return "Pass";
+    default: {
+      const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`);
+      return `${a.type}${rest.length ? `: ${rest.join(", ")}` : ""}`;
+    }
+  }
+}
 
 /** The event log's words for this game's events (app.js asks; null: its own words). */
 export function describe(ev, seats, view) {
   const p = ev.payload || {};
-  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const who = (s) => (s === null || s === undefined ? "A player" : playerName(seats, s));
   const card = (id) => (view ? cardLabel(view, id) : id);
   const square = (c) => `[${c[0]}, ${c[1]}]`; // as the panel's play lines and squares name it
   if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
@@ -178,7 +199,7 @@ export function mount(el, api) {
 
   function trainStatus(v) {
     if (!v.train_chosen) return null;
-    const who = v.train_chosen.map((done, s) => `${v.seats[s] || `seat ${s}`} ${done ? "chosen" : "still choosing"}`);
+    const who = v.train_chosen.map((done, s) => `${playerName(v.seats, s)} ${done ? "chosen" : "still choosing"}`);
     return h("p", { className: "qa-train-status", textContent: `Train cards: ${who.join(", ")}` });
   }
 
@@ -187,14 +208,14 @@ export function mount(el, api) {
     const seat = api.seat;
     // Readable from a metre: each player's IP and whose turn it is, in large type.
     const turn = v.phase === "over" ? "Game over" : v.final ? "Final scoring"
-      : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${v.seats[v.to_move] || `seat ${v.to_move}`} to play`);
+      : (v.setup_options || v.to_move === null || v.to_move === undefined ? "Set-up" : `${playerName(v.seats, v.to_move)} to play`);
     score.replaceChildren(
-      h("div", { className: "qa-ip chips" }, ...v.people.map((p, s) => h("span", { textContent: `${v.seats[s] || `seat ${s}`} ${p.ip}` }))),
+      h("div", { className: "qa-ip chips" }, ...v.people.map((p, s) => h("span", { textContent: `${playerName(v.seats, s)} ${p.ip}` }))),
       h("div", { className: "qa-turn turn", textContent: turn }));
     status.textContent = v.awaiting;
     board.replaceChildren(scroller(chessboard(v)));
     table.replaceChildren(scroller(players(v, seat)));
-    log.replaceChildren(...(v.log || []).map((e) => h("li", { textContent: `${v.seats[e.seat]}: ${e.text}` })));
+    log.replaceChildren(...(v.log || []).map((e) => h("li", { textContent: `${playerName(v.seats, e.seat)}: ${e.text}` })));
     breaches.replaceChildren(...(v.breaches || []).map((b) => h("li", { className: "qa-breach", textContent: `⚠ ${b.rule}: ${b.detail}` })));
     const nodes = [];
     if (v.setup_options) nodes.push(setupForm(v));

@@ -78,6 +78,7 @@ from companion.live.table_game import (
     start_state,
     table_is_right_draft,
 )
+from companion.live.words import player_name
 from companion.store import Event, Session
 
 PANEL_JS = Path(__file__).with_name("panel.js")
@@ -221,16 +222,16 @@ class ReflectoTable:
             return []
         self._doubt = 0  # the question answers the doubt so far
         r, c = seen.unclear[0]
-        names = list(self.session.seats)
         choices: list[dict[str, Any]] = [
-            {"label": f"{names[s]}'s screen", "value": s} for s in (0, 1)
+            {"label": f"{player_name(self.session.seats, s)}'s screen", "value": s} for s in (0, 1)
         ]
         choices.append({"label": "nothing", "value": None})
         return [
             question_draft(
                 Question(
                     f"square-{r}-{c}-{self.asked}",
-                    f"I cannot tell what stands on row {r}, column {c}. What is there?",
+                    # counted from 1, as the panel says a square
+                    f"I cannot tell what stands on row {r + 1}, column {c + 1}. What is there?",
                     choices,
                 )
             )
@@ -247,7 +248,7 @@ class ReflectoTable:
         return EventDraft(ACTION_KIND, payload)
 
     def _breach(self, breach: Breach) -> EventDraft:
-        payload = breach.to_json() | {"turn": self.state.turn}
+        payload = breach.to_json(self.session.seats) | {"turn": self.state.turn}
         if breach.private and breach.seat is not None:
             return EventDraft.private(breach.seat, BREACH_KIND, payload)
         return EventDraft(BREACH_KIND, payload)

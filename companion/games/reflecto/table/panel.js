@@ -4,13 +4,13 @@
 // "what my mirrors show now" switch. Both words show once the game is over.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, tableIsRightButton } from "/static/panel-kit.js";
+import { actions, button, h, playerName, tableIsRightButton } from "/static/panel-kit.js";
 
 const API = "/api/games/reflecto";
 // What the live image's marks mean, as vision/perceive.py's annotate draws them: a dot on each
 // screen read, in its owner's colour, ringed where the camera is unsure.
-export const overlayLegend = [
-  ["white", "dot: the first player's screen"], ["black", "dot: the second player's screen"],
+export const overlayLegend = (seats) => [
+  ["white", `dot: ${playerName(seats, 0)}'s screen`], ["black", `dot: ${playerName(seats, 1)}'s screen`],
   ["orange", "ring: a screen the camera is unsure of"],
 ];
 const COLOURS = ["#2b6cb0", "#c53030"];
@@ -54,7 +54,7 @@ function boardGrid(v, seat, seats) {
         // "M" for a mirror you know; the other player's screens are backs, without a letter.
         text = s.kind === "mirror" ? "M" : (s.kind === "letter" ? (s.text || "□") : "");
         kind += s.kind === "mirror" ? " rf-mirror" : (s.kind === "letter" ? " rf-letter" : " rf-back");
-        title = `${seats[s.owner] || `seat ${s.owner}`}: ${s.kind === "mirror" ? "a mirror" : s.kind === "letter" ? `letter ${s.text || "blank"}` : "a screen"}, ${title}`
+        title = `${playerName(seats, s.owner)}: ${s.kind === "mirror" ? "a mirror" : s.kind === "letter" ? `letter ${s.text || "blank"}` : "a screen"}, ${title}`
           + (s.rank !== undefined && s.rank !== null ? `, #${s.rank + 1} to remove` : "");
         if (seenMirror.has(s.id)) title += " (your mirror shows it)";
       }
@@ -68,7 +68,7 @@ function boardGrid(v, seat, seats) {
   }
   // Whose side is whose: the near side is the reader's own (player 0's when no seat).
   const near = flip ? 1 : 0;
-  const side = (s) => h("div", { className: "rf-side", textContent: `${seats[s] || `seat ${s}`}'s side` });
+  const side = (s) => h("div", { className: "rf-side", textContent: `${playerName(seats, s)}'s side` });
   const far = side(1 - near);
   far.style.color = COLOURS[1 - near];
   const mine = side(near);
@@ -76,8 +76,33 @@ function boardGrid(v, seat, seats) {
   return h("div", { className: "rf-board-box" }, far, grid, mine);
 }
 
+/** A square as the board is drawn: rows and columns counted from 1. */
+function square(c) {
+  return `row ${c[0] + 1}, column ${c[1] + 1}`;
+}
+
+/** A screen in words, by what the view shows of it and where it stands (`cell`, default
+ *  where the view has it): its id ("A3") is the companion's name for it, not the players'. */
+function screenWords(v, id, cell) {
+  const s = ((v && v.screens) || []).find((x) => x.id === id);
+  if (!s) return "a screen";
+  const what = s.kind === "mirror" ? "the mirror" : s.kind === "letter" && s.text ? `the ${s.text}` : "a screen";
+  const at = cell === undefined ? s.cell : cell;
+  return at ? `${what} at ${square(at)}` : what;
+}
+
+/** A hint's plan in words: each move names the screen where the moves before it left it. */
+function planWords(v) {
+  const at = Object.fromEntries(((v && v.screens) || []).map((x) => [x.id, x.cell]));
+  return v.hint.plan.map((m) => {
+    const said = `${screenWords(v, m.screen, at[m.screen])} ${m.to === "off" ? "off the board" : `to ${square(m.to)}`}`;
+    at[m.screen] = m.to === "off" ? null : m.to;
+    return said;
+  }).join(", ");
+}
+
 function removedLine(v, seats) {
-  return v.removed.map((laid, s) => `${seats[s] || `seat ${s}`}: ${laid.map((x) => x.text || "□").join(" ") || "—"}`).join(" · ");
+  return v.removed.map((laid, s) => `${playerName(seats, s)}: ${laid.map((x) => x.text || "□").join(" ") || "—"}`).join(" · ");
 }
 
 function setupForm(v, api, say) {
@@ -123,9 +148,8 @@ function setupForm(v, api, say) {
  *  screen's owner comes from the view; a letter shows only where the view already shows it. */
 export function describe(ev, seats, view) {
   const p = ev.payload || {};
-  const who = (s) => (s === null || s === undefined ? "A player" : seats[s] || `player ${s + 1}`);
+  const who = (s) => (s === null || s === undefined ? "A player" : playerName(seats, s));
   const screen = (id) => ((view && view.screens) || []).find((x) => x.id === id) || null;
-  const square = (c) => `row ${c[0] + 1}, column ${c[1] + 1}`;
   if (ev.kind === "reflecto.setup") return "Your word and screens are set up (only you see this)";
   if (ev.kind === "reflecto.breach") return `Not allowed: ${p.detail || p.rule}`;
   if (ev.kind === "reflecto.hint") return "You asked for a hint";
@@ -166,18 +190,18 @@ export function mount(el, api) {
     const seats = v.seats || [];
     const seat = api.seat;
     // Readable from a metre: the letters each player has taken off, and whose turn it is.
-    const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${seats[v.to_move] || `seat ${v.to_move}`} to move` : "Game over";
+    const turn = v.phase === "setup" ? "Set-up" : v.phase === "play" ? `${playerName(seats, v.to_move)} to move` : "Game over";
     score.replaceChildren(
       h("div", { className: "rf-removed chips" }, ...v.removed.map((laid, s) => h("span", {
-        textContent: `${seats[s] || `seat ${s}`} ${laid.length}`,
+        textContent: `${playerName(seats, s)} ${laid.length}`,
         title: "letter screens removed so far" }))),
       h("div", { className: "rf-turn turn", textContent: turn }));
     if (v.phase === "setup") {
-      const waiting = v.set_up.map((done, s) => `${seats[s] || s}: ${done ? "ready" : "setting up"}`).join(", ");
+      const waiting = v.set_up.map((done, s) => `${playerName(seats, s)}: ${done ? "ready" : "setting up"}`).join(", ");
       status.textContent = `Set-up (${waiting}): each player enters their word on their own phone.`;
     } else if (v.phase === "play") {
-      status.textContent = `Turn ${v.turn + 1}: ${seats[v.to_move] || `seat ${v.to_move}`} to move`
-        + ` — word lengths ${v.word_length.map((n, s) => `${seats[s] || s} ${n}`).join(", ")}`;
+      status.textContent = `Turn ${v.turn + 1}: ${playerName(seats, v.to_move)} to move`
+        + ` — word lengths ${v.word_length.map((n, s) => `${playerName(seats, s)} ${n}`).join(", ")}`;
     } else {
       status.textContent = v.result || "The game is over.";
     }
@@ -201,7 +225,7 @@ export function mount(el, api) {
         }
         nodes.push(button("Hint (only you see it)", act("hint")));
         if (v.hint) {
-          const plan = v.hint.plan.map((m) => `${m.screen}→${m.to === "off" ? "off" : `[${m.to}]`}`).join(", ");
+          const plan = planWords(v);
           let text = `Fewest moves: ${v.hint.moves} (${plan}), found in ${v.hint.seconds} s.`;
           if (v.hint.moves === null) text = `No plan within ${v.hint.seconds} s: at least ${v.hint.at_least} moves.`;
           else if (!v.hint.proven) text = `A way in ${v.hint.moves} moves (at least ${v.hint.at_least}): ${plan}.`;
@@ -212,7 +236,7 @@ export function mount(el, api) {
         nodes.push(h("label", { textContent: " What my mirrors show now" }, sight));
         if (v.sight) {
           nodes.push(h("p", { textContent: v.sight.length
-            ? v.sight.map((x) => `${x.mirror} shows ${x.text || "a blank"}${x.rank !== null ? ` (#${x.rank + 1})` : ""}`).join("; ")
+            ? v.sight.map((x) => `${screenWords(v, x.mirror)} shows ${x.text || "a blank"}${x.rank !== null ? ` (#${x.rank + 1})` : ""}`).join("; ")
             : "Your mirrors show no letter now." }));
         }
       }
@@ -223,9 +247,9 @@ export function mount(el, api) {
     }
     mine.replaceChildren(...nodes);
     if (v.phase === "over") {
-      const record = (v.sightings || []).map((x) => `${seats[x.seat] || x.seat} could see ${x.screen} from turn ${x.turn + 1}`);
+      const record = (v.sightings || []).map((x) => `${playerName(seats, x.seat)} could see ${screenWords(v, x.screen)} from turn ${x.turn + 1}`);
       end.replaceChildren(
-        h("p", { textContent: `Words: ${(v.words || []).map((w, s) => `${seats[s] || s}: ${w}`).join(", ")}` }),
+        h("p", { textContent: `Words: ${(v.words || []).map((w, s) => `${playerName(seats, s)}: ${w}`).join(", ")}` }),
         h("p", { textContent: record.length ? `Mirror record: ${record.join("; ")}` : "No letter was in a mirror's sight." }));
     } else {
       end.replaceChildren();

@@ -12,6 +12,7 @@ legal explains the change, the engine's own refusal names the rule broken.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ from companion.games.reflecto.rules.engine import (
 from companion.games.reflecto.rules.state import PLAY, ReflectoState
 from companion.games.reflecto.table.messages import BoardObservation
 from companion.live.tracking import StableReadings
+from companion.live.words import players_words
 
 STABLE_FRAMES = 3
 """Readings in a row that must agree, with no hands, before a change counts (issue 32)."""
@@ -102,8 +104,10 @@ class Breach:
     def private(self) -> bool:
         return self.seat is not None and self.rule in PRIVATE_RULES
 
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "detail": self.detail, "seat": self.seat}
+    def to_json(self, seats: Sequence[str]) -> dict[str, Any]:
+        """As the players read it: the detail names them (`seats`), not "seat N"."""
+        detail = players_words(self.detail, seats)
+        return {"rule": self.rule, "detail": detail, "seat": self.seat}
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ def _diagnose(
         if screen.owner != turn.to_move:
             return Breach(
                 "it is the other player's turn",
-                f"seat {screen.owner}'s screen {screen.id} moved during seat {turn.to_move}'s turn",
+                f"a screen of seat {screen.owner}'s moved during seat {turn.to_move}'s turn",
                 None,
             )
         if targets:
