@@ -6,8 +6,9 @@ it no hole, and it reads few of its cards. The staged reader (`reader.StagedRead
 cards by their art's local features, whatever the border, but is slower and misses more on
 light-bordered decks. So the library's own faces are measured once: how much of each face's
 border ring the light-border reader would take for border (`read.white_mask`, the very test
-it finds holes with). A deck whose ring is mostly light is the light-border reader's; any
-other the staged reader's.
+it finds holes with), times the border's measured width: a deck with a light border wide
+enough is the light-border reader's; any other (dark, coloured or no border, or a dark
+border round a thin light frame) the staged reader's.
 """
 
 from __future__ import annotations
@@ -23,10 +24,15 @@ if TYPE_CHECKING:
     from companion.games.looking_glass.vision.read import Reader
     from companion.games.looking_glass.vision.reader import StagedReader
 
-LIGHT_BORDER_SHARE = 0.5
-"""A deck whose faces' border rings are at least this share light (`light_border_share`,
-the median over its faces) is read by the light-border reader; PLACEHOLDER until the curve
-over the development decks is measured."""
+LIGHT_BORDER_MM = 2.3
+"""A deck whose light border (`light_border_mm`) is at least this wide is read by the
+light-border reader. From the curve over 22 development decks (10 house, 12 randomised:
+`benchmarks/looking_glass_reader_choice.py`, 816 cards on 2 tables a deck), cards right under
+the choice: 1.0 mm: 641, 1.5: 680, 2.0: 707, 2.25: 727, 2.5: 727, 3.0: 711, 4.0: 697. The
+flat best lies between a randomised deck measured 2.10 mm (light-border 0 of 36 cards,
+staged 20) and one measured 2.53 mm (44 and 28 of 48); house decks measure 3.9 mm. A dark
+border round a thin light frame measures 1.1 to 1.6 mm (light-border 19, 2 and 15 cards of
+46, 40 and 39; staged 46, 29 and 27)."""
 RING = (0.3, 0.8)
 """The ring measured, as shares of the taught border's width (`CardShape.border_mm`) in from
 a face's edge: its middle (a teach cut a few px off takes in the table at the edge; the art
@@ -60,10 +66,18 @@ def light_border_share(lib: Library) -> float:
     return float(np.median([white_mask(face)[ring].mean() for face in lib.faces]))
 
 
+def light_border_mm(lib: Library) -> float:
+    """How wide (mm) a light border the taught deck has: the border teach measured times the
+    share of it that is light (`light_border_share`). A thin light frame inside a dark
+    border is measured as a narrow border (teach finds the card as a hole in the frame), and
+    gives the light-border reader too little to find cards by at the table."""
+    return lib.shape.border_mm * light_border_share(lib)
+
+
 def reader_kind(lib: Library) -> str:
-    """ "light-border" or "staged": the reader for this library (module docstring). A library
-    taught before whole faces were kept can only be read by the light-border reader."""
-    if lib.faces is None or light_border_share(lib) >= LIGHT_BORDER_SHARE:
+    """Which reader reads this library, "light-border" or "staged" (module docstring). A
+    library taught before whole faces were kept can only be read by the light-border one."""
+    if lib.faces is None or light_border_mm(lib) >= LIGHT_BORDER_MM:
         return "light-border"
     return "staged"
 
