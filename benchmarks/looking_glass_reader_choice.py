@@ -44,7 +44,7 @@ from companion.games.looking_glass.vision.reader import StagedReader  # noqa: E4
 from companion.games.looking_glass.vision.render import compare  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results" / "looking_glass_reader_choice.json"
-CANDIDATES = [round(0.25 * k, 2) for k in range(1, 17)]
+CANDIDATES = [round(0.25 * k, 2) for k in range(1, 22)]
 """`choose.LIGHT_BORDER_MM` candidates (mm)."""
 
 
