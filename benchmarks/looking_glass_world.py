@@ -17,7 +17,12 @@ nothing: its cards count as missed.
 Fresh seeds are drawn for every run unless `--seed-base` is given; they must never become
 development seeds (those are below 1,000,000; see benchmarks/looking_glass_devset.py).
 
+`--reader auto` (the default, as `companion read`) reads each deck with the reader its taught
+library calls for (`choose.reader_kind`; each family's summary counts the decks each read);
+`light-border` or `staged` reads every deck with that one.
+
     .venv/bin/python benchmarks/looking_glass_world.py [--decks 12] [--tables 3] [--seed-base N]
+        [--reader auto|light-border|staged] [--speed-frames 3]
 """
 
 from __future__ import annotations
