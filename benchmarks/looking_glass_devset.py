@@ -58,19 +58,18 @@ class Taught:
     error: str | None = None
 
 
-READERS = ("light-border", "staged")
-"""As `companion read looking-glass --reader`: the default reader, or the staged one."""
+READERS = ("auto", "light-border", "staged")
+"""As `companion read looking-glass --reader` (`commands.READERS`; not imported: a sweep
+imports the reader from the tree it measures, after the arguments are parsed)."""
 
 
-def teach_deck(photos: dict[str, Any], reader: str = "light-border") -> Taught:
+def teach_deck(photos: dict[str, Any], reader: str = "auto") -> Taught:
     """Teach as a user would: every photo tried; the cards whose photo was refused stay
-    untaught, the others are taught (a reader that refuses the whole set then reads nothing)."""
+    untaught, the others are taught (a reader that refuses the whole set then reads nothing).
+    `reader`: as `companion read looking-glass --reader` (`READERS`)."""
     from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 
-    if reader == "staged":
-        from companion.games.looking_glass.vision.reader import StagedReader as Reader
-    else:
-        from companion.games.looking_glass.vision.read import Reader
+    make_reader = _reader_maker()
 
     accepted, refused = [], {}
     for cid, img in photos.items():
@@ -85,7 +84,27 @@ def teach_deck(photos: dict[str, Any], reader: str = "light-border") -> Taught:
         lib, _ = teach_images({c: photos[c] for c in accepted})
     except TeachError as exc:
         return Taught(None, accepted, refused, str(exc))
-    return Taught(Reader(lib), accepted, refused)
+    return Taught(make_reader(lib, reader), accepted, refused)
+
+
+def _reader_maker() -> Any:
+    """`choose.make_reader` of the tree measured; a tree from before the automatic choice
+    reads with its default reader on "auto"."""
+    try:
+        from companion.games.looking_glass.vision.choose import make_reader
+
+        return make_reader
+    except ImportError:
+        from companion.games.looking_glass.vision.read import Reader
+
+        def older(lib: Any, kind: str) -> Any:
+            if kind == "staged":
+                from companion.games.looking_glass.vision.reader import StagedReader
+
+                return StagedReader(lib)
+            return Reader(lib)
+
+        return older
 
 
 def read_json(taught: Taught, img: Any) -> dict:
@@ -139,7 +158,7 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
 
 
 # -- reading a set ---------------------------------------------------------------------------
-def read_set(set_dir: Path, progress: bool = True, reader: str = "light-border") -> dict[str, Any]:
+def read_set(set_dir: Path, progress: bool = True, reader: str = "auto") -> dict[str, Any]:
     """Every table's reading (keyed "<seed>/<table>") and every deck's teach outcome."""
     import cv2
 

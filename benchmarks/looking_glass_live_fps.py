@@ -86,7 +86,7 @@ def staged_stages(reader: Any, image: np.ndarray) -> dict[str, float]:
 
 def measure(seed: int, frames: int, readers: list[str], log=print) -> dict[str, Any]:
     from companion.games.looking_glass.table.live import FilmScene
-    from companion.games.looking_glass.vision.read import Reader
+    from companion.games.looking_glass.vision.choose import make_reader
     from companion.games.looking_glass.vision.reader import StagedReader
 
     scene = FilmScene(seed)
@@ -103,16 +103,17 @@ def measure(seed: int, frames: int, readers: list[str], log=print) -> dict[str, 
         "detect_markers_ms_median": round(statistics.median(markers), 1),
     }
     for name in readers:
-        reader = StagedReader(scene.library) if name == "staged" else Reader(scene.library)
+        reader = make_reader(scene.library, name)
         read_ms, stages = [], []
         for im in images:
             t0 = time.thread_time()
             reader.verify(im, reader.read(im), [])
             read_ms.append(1000 * (time.thread_time() - t0))
-            if name == "staged":
+            if isinstance(reader, StagedReader):
                 stages.append(staged_stages(reader, im))
         med = statistics.median(read_ms)
         row: dict[str, Any] = {
+            "reader": type(reader).__name__,
             "read_ms_median": round(med, 1),
             "fps": round(1000 / med, 2),
             "read_over_detect_markers": round(med / statistics.median(markers), 2),
@@ -141,7 +142,7 @@ def _summary(rows: list[dict[str, float]]) -> dict[str, Any]:
     return out
 
 
-def measure_loop(seed: int, frames: int, log=print) -> dict[str, Any]:
+def measure_loop(seed: int, frames: int, reader: str = "auto", log=print) -> dict[str, Any]:
     """The live loop on the `sim` camera's first `frames` film frames (see the docstring)."""
     import tempfile
 
@@ -162,6 +163,7 @@ def measure_loop(seed: int, frames: int, log=print) -> dict[str, Any]:
             environ={},
         )
         rt = Runtime(settings).use_registrar()
+        rt.game.reader_kind = reader
         scene = rt.sim_scene()
         # The scripted players' taps are built once, before the first frame's taps are due
         # (every round's film length): a start-up cost, not a frame's.
@@ -212,6 +214,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--loop", type=int, default=0, help="time the live loop over this many film frames"
     )
+    ap.add_argument(
+        "--loop-reader",
+        choices=READERS,
+        default=READERS[0],
+        help="the reader live play uses in --loop (default auto: the light-border one for "
+        "the sim camera's house deck)",
+    )
     a = ap.parse_args(argv)
     if a.frames < 1 or a.loop < 0:
         print("error: --frames must be at least 1 and --loop at least 0", file=sys.stderr)
@@ -221,9 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     if a.loop:
         command = (
             f".venv/bin/python benchmarks/looking_glass_live_fps.py --loop {a.loop} --seed {seed}"
+            f" --loop-reader {a.loop_reader}"
         )
         print(command, flush=True)
-        out = measure_loop(seed, a.loop, log=lambda m: print(m, file=sys.stderr, flush=True))
+        out = measure_loop(
+            seed, a.loop, a.loop_reader, log=lambda m: print(m, file=sys.stderr, flush=True)
+        )
         print(json.dumps({"command": command, "opencv": cv2.__version__, **out}, indent=1))
         return 0
     command = (

@@ -17,7 +17,12 @@ nothing: its cards count as missed.
 Fresh seeds are drawn for every run unless `--seed-base` is given; they must never become
 development seeds (those are below 1,000,000; see benchmarks/looking_glass_devset.py).
 
+`--reader auto` (the default, as `companion read`) reads each deck with the reader its taught
+library calls for (`choose.reader_kind`; each family's summary counts the decks each read);
+`light-border` or `staged` reads every deck with that one.
+
     .venv/bin/python benchmarks/looking_glass_world.py [--decks 12] [--tables 3] [--seed-base N]
+        [--reader auto|light-border|staged] [--speed-frames 3]
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +106,8 @@ class FamilyTally:
     tables: int = 0
     tables_exact: int = 0
     cmp: Comparison | None = None
+    readers: dict[str, int] = field(default_factory=dict)
+    """Decks read by each reader (what `--reader auto` chose)."""
 
     def summary(self) -> dict[str, Any]:
         c = self.cmp or Comparison()
@@ -122,6 +129,7 @@ class FamilyTally:
             "cards_missed": c.missed,
             "covered_wrong": c.covered_wrong,
             "phantom_cards": c.extra,
+            "decks_by_reader": self.readers,
         }
 
 
@@ -133,6 +141,8 @@ def measure_family(
     for seed in seeds:
         art = family_deck(family, seed)
         taught = teach_deck(family_photos(family, seed, art), reader)
+        kind = _kind(taught.reader)
+        tally.readers[kind] = tally.readers.get(kind, 0) + 1
         tally.decks += 1
         tally.photos += len(art)
         tally.photos_accepted += len(taught.accepted)
@@ -149,12 +159,19 @@ def measure_family(
                     {"seed": seed, "index": index, **{k: v for k, v in c.__dict__.items() if v}}
                 )
         log(
-            f"  {family} {seed}: photos {len(taught.accepted)}/{len(art)}"
+            f"  {family} {seed}: photos {len(taught.accepted)}/{len(art)}, read by {kind}"
             f"{' (not taught: ' + taught.error + ')' if taught.error else ''}; "
             f"so far {tally.cmp.right}/{tally.cmp.cards} cards, "
             f"{tally.tables_exact}/{tally.tables} tables"
         )
     return {**tally.summary(), "seeds": [seeds[0], seeds[-1]], "failures": failures}
+
+
+def _kind(reader: Any) -> str:
+    """Which reader a deck was read by ("none": it could not be taught)."""
+    if reader is None:
+        return "none"
+    return "staged" if type(reader).__name__ == "StagedReader" else "light-border"
 
 
 def _timed(fn, *args) -> tuple[Any, float]:
@@ -164,18 +181,53 @@ def _timed(fn, *args) -> tuple[Any, float]:
     return out, 1000 * (time.thread_time() - t0)
 
 
-def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
-    """The staged reader's time per frame and per stage, and its ratio to the bare
-    `ArucoDetector.detectMarkers` on the same frame (medians, one core, 1280x960 frames)."""
+def measure_speed(family: str, seed: int, frames: int, kind: str = "staged") -> dict[str, Any]:
+    """The time per frame of the reader `kind` chooses for one deck (the staged reader's per
+    stage too), and its ratio to the bare `ArucoDetector.detectMarkers` on the same frame
+    (medians, one core, 1280x960 frames)."""
+    art = family_deck(family, seed)
+    taught = teach_deck(family_photos(family, seed, art), kind)
+    if taught.reader is None:
+        return {"error": taught.error}
+    if _kind(taught.reader) == "light-border":
+        return _light_border_speed(family, seed, frames, art, taught.reader)
+    return _staged_speed(family, seed, frames, art, taught.reader)
+
+
+def _frame(family: str, seed: int, index: int, art: dict[str, CardArt]) -> np.ndarray:
+    img, _ = family_scene(family, seed, index, art)
+    return cv2.resize(img, (1280, 960), interpolation=cv2.INTER_AREA)
+
+
+def _light_border_speed(
+    family: str, seed: int, frames: int, art: dict[str, CardArt], reader: Any
+) -> dict[str, Any]:
+    aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    reads, detects = [], []
+    for index in range(frames):
+        img = _frame(family, seed, index, art)
+        _, read = _timed(reader.read, img)
+        _, markers = _timed(aruco.detectMarkers, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+        reads.append(read)
+        detects.append(markers)
+    return {
+        "frames": frames,
+        "reader": "light-border",
+        "read_ms_median": round(statistics.median(reads), 1),
+        "detect_markers_ms_median": round(statistics.median(detects), 1),
+        "read_over_detect_markers_median": round(
+            statistics.median(r / max(d, 1e-3) for r, d in zip(reads, detects, strict=True)), 2
+        ),
+    }
+
+
+def _staged_speed(
+    family: str, seed: int, frames: int, art: dict[str, CardArt], reader: Any
+) -> dict[str, Any]:
     from companion.games.looking_glass.vision.slots import fill
     from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
     from companion.vision.cards import features
 
-    art = family_deck(family, seed)
-    taught = teach_deck(family_photos(family, seed, art), "staged")
-    if taught.reader is None:
-        return {"error": taught.error}
-    reader = taught.reader
     aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     rows: dict[str, list[float]] = {
         k: []
@@ -191,8 +243,7 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         )
     }
     for index in range(frames):
-        img, _ = family_scene(family, seed, index, art)
-        img = cv2.resize(img, (1280, 960), interpolation=cv2.INTER_AREA)
+        img = _frame(family, seed, index, art)
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         _, read = _timed(reader.read, img)
         _, markers = _timed(aruco.detectMarkers, grey)
@@ -222,7 +273,7 @@ def measure_speed(family: str, seed: int, frames: int) -> dict[str, Any]:
         "instances = features + match + RANSAC (by_features); read = instances + "
         "fit_glass + slots (the lattice fit and its slots named) + layout"
     )
-    return {"frames": frames, **out}
+    return {"frames": frames, "reader": "staged", **out}
 
 
 def fresh_seed_base() -> int:
@@ -258,8 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         "--speed-frames",
         type=int,
         default=0,
-        help="also time the staged reader on this many frames of one deck per "
-        "family (thread CPU time; medians)",
+        help="also time the reader on this many frames of one deck per family "
+        "(thread CPU time; medians; the staged reader per stage)",
     )
     ap.add_argument(
         "--label",
@@ -296,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = [base + 100_000 * k + d for d in range(a.decks)]
         run[family] = measure_family(family, seeds, a.tables, a.reader)
         if a.speed_frames:
-            run[family]["speed"] = measure_speed(family, seeds[0], a.speed_frames)
+            run[family]["speed"] = measure_speed(family, seeds[0], a.speed_frames, a.reader)
         print(
             json.dumps({key: v for key, v in run[family].items() if key != "failures"}), flush=True
         )

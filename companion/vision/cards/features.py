@@ -84,6 +84,18 @@ class FaceIndex:
 
     @classmethod
     def of(cls, lib: Library) -> FaceIndex:
+        """The library's index, made once per library (`Library.derived`): a reader made
+        again for the same deck (live play after a camera restart, the automatic choice of
+        reader) does not find every face's features again."""
+        made = lib.derived.get("face_index")
+        if isinstance(made, FaceIndex):
+            return made
+        index = cls._made(lib)
+        lib.derived["face_index"] = index
+        return index
+
+    @classmethod
+    def _made(cls, lib: Library) -> FaceIndex:
         if lib.faces is None:
             raise ValueError("library has no faces (taught before they were kept)")
         descs, labels, pts = [], [], []

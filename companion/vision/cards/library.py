@@ -106,6 +106,9 @@ class Library:
     _flat: np.ndarray | None = field(default=None, repr=False)
     _cells: np.ndarray | None = field(default=None, repr=False)
     _cell_valid: np.ndarray | None = field(default=None, repr=False)
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What is computed from the faces once per library, not once per reader (the feature
+    index: the SIFT of every face and its search trees, seconds on a Pi), by its maker's key."""
 
     def save(self, path: Path) -> None:
         path = Path(path)

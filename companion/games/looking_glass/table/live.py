@@ -121,6 +121,9 @@ class LookingGlassTable:
         self.first = first
         self.deck = load_deck()
         self.tracker = GlassTracker()
+        self.reader_kind = "auto"
+        """Which reader reads the table (`vision.commands.READERS`): the one the taught deck
+        calls for (`choose.reader_kind`), unless a benchmark times another."""
         self._reader: Any = None
         self._incremental: Any = None
         """The reader's `IncrementalReader`: a frame is read in full only where it changed."""
@@ -171,9 +174,9 @@ class LookingGlassTable:
 
     # -- perception (perception thread) ----------------------------------------------
     def _reader_for(self) -> Any:
+        from companion.games.looking_glass.vision.choose import make_reader
         from companion.games.looking_glass.vision.incremental import IncrementalReader
         from companion.games.looking_glass.vision.library import Library, default_library_path
-        from companion.games.looking_glass.vision.read import Reader
 
         lib = self.sim_library
         if lib is None and _camera_is_sim(self.settings):
@@ -193,7 +196,8 @@ class LookingGlassTable:
         # of a new game were read) or a deck taught since, e.g. from the dashboard.
         self._library_error = None
         if self._reader is None or self._reader.lib is not lib:
-            self._reader = Reader(lib)
+            # The reader the deck's taught border calls for (`choose.reader_kind`).
+            self._reader = make_reader(lib, self.reader_kind)
             self._incremental = IncrementalReader(self._reader)
         return self._reader
 

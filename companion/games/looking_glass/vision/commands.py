@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from companion.games.looking_glass.vision.read import Reading
 
 GAME = "looking-glass"
-READERS = ("light-border", "staged")
-"""`read --reader`: the first is the default, until the staged reader reads as well."""
+READERS = ("auto", "light-border", "staged")
+"""`read --reader` and the benchmarks': auto (the default, `choose.reader_kind`) or either."""
 
 
 def _library_path(arg: str | None) -> Path:
@@ -122,20 +122,20 @@ def read_main(argv: list[str]) -> int:
         "--reader",
         choices=READERS,
         default=READERS[0],
-        help="light-border: the reader tuned on light-bordered decks (default); "
-        "staged: cards found and named by the taught art's local features, any "
-        "border, then the mirror fit (slower; in development)",
+        help="auto (default): the light-border reader for a deck taught with a light "
+        "border, else the staged one; light-border: cards found as holes in their light "
+        "border; staged: cards found and named by the taught art's local features, any "
+        "border, then the mirror fit (slower)",
     )
     a = p.parse_args(argv)
+    from companion.games.looking_glass.vision.choose import make_reader
     from companion.games.looking_glass.vision.library import Library
-    from companion.games.looking_glass.vision.read import Reader
-    from companion.games.looking_glass.vision.reader import StagedReader
     from companion.vision.image_file import check_image_format
 
     for img in a.images:  # check every input before the (slow) library loads
         check_image_format(img)
     lib = Library.load(_library_path(a.library))
-    reader = StagedReader(lib) if a.reader == "staged" else Reader(lib)
+    reader = make_reader(lib, a.reader)
     return print_readings(a.images, reader.read, describe, a.json)
 
 

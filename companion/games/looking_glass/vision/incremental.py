@@ -11,6 +11,8 @@ thumbnail (`vision.stillness.thumbnail`; sensor noise and JPEG average out there
   (still there, gone, or something over part of it), as it does for any remembered card a
   full read did not find. While the picture moves (a hand passing), a change off the cards
   is the hand: no card is put down in the middle of a movement;
+- with a reader that does not look again (`StagedReader.verifies`), the changed cards are
+  `Reading.hidden` while the picture moves, and read in full once it is still;
 - a full read, which becomes the new reference, once the picture is still with a change off
   the cards (a card put down, the players' piles grown, an arm come to rest), when most of
   the cards changed at once (a blur, a bump of the table, the light), when the registration
@@ -30,6 +32,7 @@ import cv2
 import numpy as np
 
 from companion.games.looking_glass.vision.read import Reader, Reading, SeenCard
+from companion.games.looking_glass.vision.reader import StagedReader
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker
 from companion.vision.stillness import THUMB_SIZE, changed
@@ -58,9 +61,10 @@ class Step:
 
 
 class IncrementalReader:
-    """A `Reader` that reads a frame in full only where the table changed (module docstring)."""
+    """A `Reader` (or `StagedReader`: both read and verify alike) that reads a frame in full
+    only where the table changed (module docstring)."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader | StagedReader) -> None:
         self.reader = reader
         self._ref: tuple[np.ndarray, np.ndarray | None, Reading] | None = None
         """(thumbnail, registration, full reading) of the last full read."""
@@ -91,7 +95,12 @@ class IncrementalReader:
         assert self._ref is not None
         self._since += 1
         self.last = Step("cards" if gone else "same", changed=len(gone))
-        return _copy(self._ref[2], kept)
+        reading = _copy(self._ref[2], kept)
+        if not self.reader.verifies:
+            # No verify will look for them: while the picture moves, something (a hand) lies
+            # over the changed cards; once it is still they are read in full (`_reuse`).
+            reading.hidden = list(gone)
+        return reading
 
     def _reuse(
         self, image: np.ndarray, H: np.ndarray | None, thumb: np.ndarray, still: bool
@@ -124,6 +133,8 @@ class IncrementalReader:
             return "most cards changed", [], []
         if still and cv2.countNonZero(diff & ~union):
             return "changed off the cards", [], []
+        if still and gone and not self.reader.verifies:
+            return "cards changed", [], []
         return "", kept, gone
 
 

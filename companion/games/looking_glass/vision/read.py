@@ -1095,6 +1095,9 @@ class View:
 class Reader:
     """Reads photographs with one card library. Keeps no state between images."""
 
+    verifies = True
+    """`verify` looks again for cards a reading lacks (`incremental` leaves changed ones out)."""
+
     def __init__(
         self,
         library: Library,

@@ -24,6 +24,7 @@ from companion.games.looking_glass.vision.stages import (
 )
 from companion.vision.cards.features import FaceIndex
 from companion.vision.cards.library import Library
+from companion.vision.markers import Marker
 
 WORK_WIDTH = 1280
 """Features are found on a copy at most this wide (a card there is ~100 px across)."""
@@ -45,6 +46,10 @@ class Stages:
 
 class StagedReader:
     """Reads photographs with one card library. Keeps no state between images."""
+
+    verifies = False
+    """`verify` hands a reading back as it is: `incremental` reads a still frame whose cards
+    changed in full, and calls the changed cards of a moving one hidden."""
 
     def __init__(self, library: Library, *, layouts: dict[str, Layout] | None = None) -> None:
         if library.faces is None:
@@ -73,8 +78,15 @@ class StagedReader:
         st = self.stages(image, H_mm_from_image)
         return st.glass, st.scale
 
-    def read(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Reading:
-        """`H_mm_from_image`: the table registration if the caller has one (full-res px)."""
+    def read(
+        self,
+        image: np.ndarray,
+        H_mm_from_image: np.ndarray | None = None,
+        markers: dict[int, Marker] | None = None,
+    ) -> Reading:
+        """`H_mm_from_image`: the table registration if the caller has one (full-res px).
+        `markers` is taken as `read.Reader.read` takes it (live play hands both readers the
+        same arguments); the staged reader never looks for markers, so it needs none."""
         return self.reading(self.stages(image, H_mm_from_image), H_mm_from_image)
 
     def reading(self, st: Stages, H_mm_from_image: np.ndarray | None = None) -> Reading:
@@ -101,8 +113,16 @@ class StagedReader:
         layout = self.layout(seen)
         return Reading(seen, layout, [], H_mm_from_image, None, 0.0, H_mm_from_image is not None)
 
-    def verify(self, image: np.ndarray, reading: Reading, prior: list[SeenCard]) -> Reading:
-        """Memory across frames is the tracker's: the reading as it is."""
+    def verify(
+        self,
+        image: np.ndarray,
+        reading: Reading,
+        prior: list[SeenCard],
+        *,
+        keep_looks: bool = False,
+    ) -> Reading:
+        """Memory across frames is the tracker's: the reading as it is (the arguments are
+        `read.Reader.verify`'s, so live play and `incremental` call either reader alike)."""
         return reading
 
     def layout(self, seen: list[SeenCard]) -> str | None:
