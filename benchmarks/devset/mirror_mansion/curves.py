@@ -8,14 +8,11 @@ as one threshold moves, so a commit that sets one can show the curve it was read
 `window`: per window dot cost (how fast a dot's score falls off its card's top line) and score
 floor, the boards whose window is right, asked or wrong. `door`: per door dot's value floor
 (`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
-door is right, missed, phantom or wrong, and the boards read entirely right. `door_print`:
-per count of other crossings an orange blob must recur at to be like board print
-(`perceive.PRINT_REPEAT_AT`) and top-edge floor of a door whose dot is not, the same.
-`mirror_dot`, `window_dot`: per value floor of that sticker colour (`--values`), the boards
-read entirely right and the misses. `setting`: per value (`--values`) of one reader constant
+door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
+`window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
+right and the misses. `setting`: per value (`--values`) of one reader constant
 (`--setting dots.OPENING`), the same. `--boards` reads more of the random development base
-than the sweep's (the same base, so still development seeds; never a fresh one). `--styles`
-names development sets (`sweep.DEV`: house, random, wide).
+than the sweep's (the same base, so still development seeds; never a fresh one).
 """
 
 from __future__ import annotations
@@ -37,7 +34,7 @@ from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # n
 from companion.vision.board_pose import estimate_pose  # noqa: E402
 
 VAL_MINS = (50, 60, 70, 80, 90, 100, 110, 120)
-EDGE_MINS = (-9.0, -1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0)
+EDGE_MINS = (-0.5, 0.0, 0.25, 0.5, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0)
 
 
 RANKS = {
@@ -122,9 +119,9 @@ def value_curve(
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
 
-WINDOW_FREES = (3.0, 4.0, 5.0, 6.0)
-WINDOW_SLOPES = (1.0, 2.0, 4.0)
-WINDOW_FLOORS = (-9.0, -0.5, 0.0, 0.25)
+WINDOW_FREES = (2.0, 3.0, 4.0)
+WINDOW_SLOPES = (1.0, 2.0, 4.0, 8.0)
+WINDOW_FLOORS = (-9.0, 0.0, 0.25, 0.5)
 
 
 def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
@@ -169,56 +166,6 @@ def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
         )
 
 
-REPEATS = (1, 2, 3, 99)
-"""`perceive.PRINT_REPEAT_AT` values of the `door_print` curve (99: no dot is print)."""
-
-
-def door_print_curve(cache: Path, styles: list[str], boards: int | None) -> None:
-    """Per count of other crossings at which an orange blob must recur to be like print
-    (`perceive.PRINT_REPEAT_AT`) and top-edge floor of a door whose dot is not like print
-    (`perceive.DOOR_ALONE_EDGE_MIN`; one like print keeps `DOOR_EDGE_MIN`): the boards whose
-    door is right, missed, phantom or wrong, and the boards read entirely right. The dots are
-    found once per board; only the print test and the door's choice move."""
-    from dataclasses import replace
-
-    board = load_board()
-    table: dict[tuple[int, float], Counter[str]] = {}
-    before = perceive.PRINT_REPEAT_AT, perceive.DOOR_ALONE_EDGE_MIN
-    try:
-        for style in styles:
-            n = boards if boards is not None and style == "random" else None
-            for _seed, image, truth in photos(cache, board, style, n):
-                found = perceive.find_board_markers(image, board)
-                pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-                if pose is None:
-                    continue
-                rect = perceive.rectify(image, board, pose)
-                raw = perceive.find_candidates(rect, board)
-                for repeat in REPEATS:
-                    perceive.PRINT_REPEAT_AT = repeat
-                    printed = perceive.repeated_print(
-                        list(raw.orange), board, pose.camera_centre, rect.doors.height_mm
-                    )
-                    cands = replace(raw, orange_print=tuple(printed))
-                    for edge in EDGE_MINS:
-                        perceive.DOOR_ALONE_EDGE_MIN = edge
-                        got = perceive.fit(perceive.identify(cands, board), cands, board)
-                        tally = table.setdefault((repeat, edge), Counter())
-                        tally[door_outcome(truth, got)] += 1
-                        tally["exact"] += got.layout_key() == truth.layout_key()
-    finally:
-        perceive.PRINT_REPEAT_AT, perceive.DOOR_ALONE_EDGE_MIN = before
-    print(
-        f"repeat_at alone_edge_min (like print: {perceive.DOOR_EDGE_MIN}): "
-        "door right / missed / phantom / wrong; boards exact"
-    )
-    for (repeat, edge), t in sorted(table.items()):
-        print(
-            f"{repeat:9d} {edge:8.2f}: {t['right']:4d} / {t['missed']:3d} / "
-            f"{t['phantom']:3d} / {t['wrong']:3d}; {t['exact']:4d}"
-        )
-
-
 MODULES = {"perceive": perceive, "dots": dots}
 
 
@@ -259,9 +206,7 @@ def setting_curve(
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument(
-        "curve", choices=["door", "door_print", "mirror_dot", "window_dot", "window", "setting"]
-    )
+    ap.add_argument("curve", choices=["door", "mirror_dot", "window_dot", "window", "setting"])
     ap.add_argument("--setting", help="for `setting`: a reader constant, e.g. dots.OPENING")
     ap.add_argument("--values", default="30,40,50,60", help="value floors of a dot colour")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
@@ -276,8 +221,6 @@ def main() -> int:
     styles = args.styles.split(",")
     if args.curve == "door":
         door_curve(args.cache, styles, args.boards, show)
-    elif args.curve == "door_print":
-        door_print_curve(args.cache, styles, args.boards)
     elif args.curve == "window":
         window_curve(args.cache, styles, args.boards)
     elif args.curve == "setting":

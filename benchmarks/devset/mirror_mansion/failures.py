@@ -281,13 +281,8 @@ def door_misses(
             cause = f"dot not_alone (isolation {dot.isolation:.2f})"
         elif perceive._door_from_dot(board, dot, cands.door_bars) is None:
             cause = "dot off_slot"
-        elif bar < (
-            perceive.DOOR_EDGE_MIN
-            if cands.orange_print[cands.orange.index(dot)]
-            else perceive.DOOR_ALONE_EDGE_MIN
-        ):
-            like = " (like print)" if cands.orange_print[cands.orange.index(dot)] else ""
-            cause = f"edge_low{like}"
+        elif bar < perceive.DOOR_EDGE_MIN:
+            cause = "edge_low"
         elif mirror is not None:
             cause = "mirror_claims"
         elif held is not None and held.dot not in near:

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from companion.games.mirror_mansion.rules.board import load_board
-from companion.games.mirror_mansion.vision.dots import Dot
-from companion.games.mirror_mansion.vision.perceive import read_box, repeated_print
+from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Conditions, render_box, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.sim.camera import VirtualCamera
@@ -113,33 +112,6 @@ def test_an_arm_over_an_empty_crossing_is_not_a_door() -> None:
     got = read_box(photo.image, BOARD)
     assert got.door is None, got.to_json()
     assert got.layout_key() == photo.truth.layout_key(), (got.to_json(), photo.truth.to_json())
-
-
-def test_a_blob_the_board_prints_at_every_crossing_is_print_and_a_door_dot_is_not() -> None:
-    """An orange blob where a printed slot cut crosses itself lies, brought down to the board,
-    at the same place at each crossing; the door's dot stands on one door, 25 mm up."""
-    camera = np.array([140.0, 160.0, -600.0])
-    h = 25.0
-
-    def seen_at(ground: tuple[float, float]) -> Dot:
-        """A blob on the board as the door's plane shows it (along the camera ray)."""
-        p = camera[:2] + (np.array(ground) - camera[:2]) * (600.0 - h) / 600.0
-        return Dot((float(p[0]), float(p[1])), 50.0, 1.1, 1.0)
-
-    crossings = [BOARD.crossing_mm(c) for c in ((0, 0), (0, 2), (2, 2))]
-    printed = [seen_at(c) for c in crossings]
-    x, y = BOARD.crossing_mm((1, 0))
-    door = Dot((x + 9.0, y - 9.0), 50.0, 1.1, 1.0)
-    lone = seen_at((x - 12.0, y + 5.0))
-    assert repeated_print([*printed, door, lone], BOARD, camera, h) == [
-        True,
-        True,
-        True,
-        False,
-        False,
-    ]
-    # One blob alone is no pattern, wherever it lies.
-    assert repeated_print(printed[:1], BOARD, camera, h) == [False]
 
 
 _TILTED = VirtualCamera.looking_at((150, 150), 620, tilt_deg=20, yaw_deg=40)

@@ -82,26 +82,7 @@ thick, tops painted near the board's colour or worn; door dot value floor 60, do
 by evidence), boards with the door right / missed / phantom (boards exact): floor -0.5
 328/0/12 (304), 0.0 334/1/5 (310), 0.25 335/1/4 (311), 0.5 336/2/2 (313), 0.75 333/5/2
 (311), 0.85 331/7/2 (309), 1.0 328/10/2 (306), 1.5 312/26/2 (291). Before the doors were
-widened the plateau was 0.75 to 1.0: a floor read off strong door tops missed faint ones.
-Since `repeated_print`, the floor of a dot like the board's print; `DOOR_ALONE_EDGE_MIN` that
-of the rest."""
-DOOR_ALONE_EDGE_MIN = 0.0
-"""The top-edge floor of a door whose orange dot no other crossing repeats (`repeated_print`):
-print of the board's own is what the stricter `DOOR_EDGE_MIN` kept out, and a door top painted
-near the board's colour, thin or worn scores little. Curve on 340 development boards (40
-house, 300 of the wider random set; `curves.py door_print --styles wide,house`), with
-`PRINT_REPEAT_AT` 1, doors right / missed / phantom (boards exact): floor none 332/1/7 (309),
--1.0 336/1/3 (312), -0.5 and 0.0 337/2/1 (314), 0.25 336/3/1 (313), 0.5 (as like print, the
-reader before) 336/4/0 (313), 1.0 334/6/0 (311). Without the print test the same floors
-give 327/1/12, 331/1/8, 333/2/5, 334/2/4 (312), 335/3/2, 336/4/0: the blobs where an
-orange-printed slot cut crosses itself were the phantoms. 0.0 is the plateau's cautious end."""
-PRINT_REPEAT_MM = 3.0
-"""An orange dot is like print on the board when, brought down to the board along its camera
-ray, it lies within this of where an orange dot lies at `PRINT_REPEAT_AT` other crossings."""
-PRINT_REPEAT_AT = 1
-"""How many other crossings must show the same blob (`repeated_print`). On the curve of
-`DOOR_ALONE_EDGE_MIN`, at its floor: 1 -> 337/2/1 (314), 2 and 3 -> 336/2/2 (313); a dot
-taken for print only keeps the floor of before, so the eager end costs no door."""
+widened the plateau was 0.75 to 1.0: a floor read off strong door tops missed faint ones."""
 WINDOW_TIE = 0.02
 """Two card tops whose dots' qualities differ by no more than this: the players are asked.
 On 40 development boards the true window's dot led every other candidate by at least 0.05."""
@@ -215,8 +196,6 @@ class Candidates:
 
     green: tuple[Dot, ...]
     orange: tuple[Dot, ...]
-    orange_print: tuple[bool, ...]
-    """Per orange dot, whether it recurs at other crossings like board print (`repeated_print`)."""
     magenta: dict[str, tuple[Dot, ...]]
     """By board side."""
     mirror_bars: dict[Slot, float]
@@ -317,48 +296,14 @@ def bar_scores(
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
-def repeated_print(
-    dots: list[Dot], board: Board, camera_mm: np.ndarray, height_mm: float
-) -> list[bool]:
-    """Per dot found on the plane `height_mm` up, whether it is print that the board repeats at
-    every crossing rather than a sticker.
-
-    A board prints the same thing at each crossing (the slots' cut with the insert seen
-    through it, guide marks), and where two printed slot lines cross they make a blob a
-    dot's size, in whatever colour this box's insert has (orange ones pass for the door's
-    dot). Brought down to the board along the camera ray, such a blob lies at the same place
-    relative to its crossing at every crossing that nothing hides, while a sticker stands on
-    one piece only (and, raised, lands elsewhere: its parallax differs from the print's).
-    """
-    if not dots:
-        return []
-    c = np.asarray(camera_mm, np.float64)
-    up = -float(c[2])
-    scale = up / max(up - height_mm, 1e-6)
-    crossings = np.array([board.crossing_mm(cell) for cell in board.cells])
-    rel = []
-    for dot in dots:
-        ground = c[:2] + (np.asarray(dot.centre_mm) - c[:2]) * scale
-        k = int(np.argmin(np.hypot(*(crossings - ground).T)))
-        rel.append((k, ground - crossings[k]))
-    out = []
-    for k, r in rel:
-        others = {j for j, q in rel if j != k and float(np.hypot(*(q - r))) <= PRINT_REPEAT_MM}
-        out.append(len(others) >= PRINT_REPEAT_AT)
-    return out
-
-
 def find_candidates(
     rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> Candidates:
     d = board.dot_diameter_mm
     ground: dict[float, tuple[np.ndarray, ...]] = {}
-    orange = find_dots(rect.doors, stickers.door_dot, d)
-    printed = repeated_print(orange, board, rect.pose.camera_centre, rect.doors.height_mm)
     return Candidates(
         green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION)),
-        orange=tuple(orange),
-        orange_print=tuple(printed),
+        orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={
             side: tuple(find_dots(plane, stickers.window_dot, d))
             for side, plane in rect.cards.items()
@@ -509,11 +454,11 @@ def _door_rank(piece: PieceSeen) -> float:
 
 def identify(cands: Candidates, board: Board) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
-    for dots, printed, make, bars in (
-        (cands.green, (False,) * len(cands.green), _mirror_from_dot, cands.mirror_bars),
-        (cands.orange, cands.orange_print, _door_from_dot, cands.door_bars),
+    for dots, make, bars in (
+        (cands.green, _mirror_from_dot, cands.mirror_bars),
+        (cands.orange, _door_from_dot, cands.door_bars),
     ):
-        for dot, like_print in zip(dots, printed, strict=True):
+        for dot in dots:
             if make is _door_from_dot and dot.isolation < ISOLATION_MIN:
                 continue
             piece = make(board, dot, bars)
@@ -522,8 +467,7 @@ def identify(cands: Candidates, board: Board) -> Identified:
             evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
             if make is _mirror_from_dot and evidence < PIECE_MIN:
                 continue
-            edge_min = DOOR_EDGE_MIN if like_print else DOOR_ALONE_EDGE_MIN
-            if make is _door_from_dot and bars[(piece.cell, piece.slot)] < edge_min:
+            if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
                 continue
             piece = replace(piece, evidence=evidence)
             key = (piece.cell, piece.kind)
