@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sweep import DEV, photos  # noqa: E402
+from sweep import DEV, photos, style_of  # noqa: E402
 
 from companion.games.mirror_mansion.rules.board import Board, load_board  # noqa: E402
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
@@ -226,19 +226,77 @@ def window_misses(
     ]
 
 
+def _door_piece(p: perceive.PieceSeen | None) -> str:
+    if p is None or p.dot is None:
+        return "none"
+    x, y = p.dot.centre_mm
+    return (
+        f"{p.cell} {p.slot} evidence {p.evidence:.2f} (dot at ({x:.0f}, {y:.0f}) isolation "
+        f"{p.dot.isolation:.2f}, area {p.dot.area_mm2:.0f} mm2)"
+    )
+
+
 def door_misses(
-    board: Board, truth: BoxState, got: BoxState, look: BoxLook, cands: perceive.Candidates
+    board: Board,
+    truth: BoxState,
+    got: BoxState,
+    look: BoxLook,
+    rect: perceive.Rectified,
+    cands: perceive.Candidates,
+    ident: perceive.Identified,
 ) -> list[Miss]:
     if got.door == truth.door:
         return []
+    doors = [p for p in ident.pieces if p.kind == "door"]
     if truth.door is None:
-        return [("door phantom", f"{got.door}")]
+        won = next((p for p in doors if got.door and p.cell == got.door.cell), None)
+        return [("door phantom", _door_piece(won))]
     xy = door_dot_xy(board, truth.door, look)
     near = _near(cands.orange, xy, 6.0)
     bar = cands.door_bars[(truth.door.cell, truth.door.slot)]
-    found = "dot found" if near else "dot not_found"
+    paints = look.paints
+    made = (
+        ""
+        if paints is None
+        else f"; thickness {paints.door_thickness_mm:.1f} mm, worn {paints.door_top_wear:.2f}"
+        f", top {paints.door_top}, board-like {paints.door_top_like_board:.2f}"
+    )
+    sticker = look.door_dot
+    stuck = (
+        ""
+        if sticker is None
+        else f"; dot along {sticker.along_mm:+.1f}, across {sticker.across_mm:+.1f}, "
+        f"{sticker.diameter_mm:.1f} mm"
+    )
     outcome = "missed" if got.door is None else "wrong"
-    return [(f"door {outcome}: {found}", f"bar {bar:.2f}")]
+    held = next((p for p in doors if p.cell == truth.door.cell), None)
+    if not near:
+        d = board.dot_diameter_mm if sticker is None else sticker.diameter_mm
+        colour = _colour_at(rect.doors, xy, d, DEFAULT_STICKERS.door_dot)
+        cause = "dot not_found"
+    else:
+        dot = max(near, key=perceive._dot_quality)
+        mirror = got.mirror_at(truth.door.cell)
+        if dot.isolation < perceive.ISOLATION_MIN:
+            cause = f"dot not_alone (isolation {dot.isolation:.2f})"
+        elif perceive._door_from_dot(board, dot, cands.door_bars) is None:
+            cause = "dot off_slot"
+        elif bar < perceive.DOOR_EDGE_MIN:
+            cause = "edge_low"
+        elif mirror is not None:
+            cause = "mirror_claims"
+        elif held is not None and held.dot not in near:
+            cause = "other_dot"
+        else:
+            cause = "outranked"
+        colour = f"dot isolation {dot.isolation:.2f}, area {dot.area_mm2:.0f} mm2"
+    rival = _door_piece(next((p for p in doors if got.door and p.cell == got.door.cell), None))
+    return [
+        (
+            f"door {outcome}: {cause}",
+            f"bar {bar:.2f} {colour}{made}{stuck}; read {rival}",
+        )
+    ]
 
 
 def diagnose(
@@ -256,7 +314,7 @@ def diagnose(
     return (
         mirror_misses(board, truth, got, look, rect, cands, ident)
         + window_misses(board, truth, got, look, rect, cands, ident)
-        + door_misses(board, truth, got, look, cands)
+        + door_misses(board, truth, got, look, rect, cands, ident)
     ), got
 
 
@@ -307,7 +365,7 @@ def main() -> int:
         exact = n = 0
         count = args.boards if args.boards is not None and style == "random" else None
         for seed, image, truth in photos(args.cache, board, style, count):
-            _, box, _, drawn = photo_setup(board, seed, Conditions(style=style))
+            _, box, _, drawn = photo_setup(board, seed, Conditions(style=style_of(style)))
             assert box.layout_key() == truth.layout_key(), "cache from another renderer"
             look = drawn if drawn is not None else house_look(board, truth, DEFAULT_STICKERS)
             misses, got = diagnose(board, image, truth, look)

@@ -29,20 +29,28 @@ from companion.games.mirror_mansion.vision.perceive import read_box  # noqa: E40
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo  # noqa: E402
 from companion.games.mirror_mansion.vision.scene import BoxState  # noqa: E402
 
-DEV = {"house": (9300, 40), "random": (9301, 120)}
-"""Development seed bases and how many boards of each style (seeds (base, 0..n-1))."""
+DEV = {"house": (9300, 40), "random": (9301, 120), "wide": (527370866, 300)}
+"""Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
+the random style under another base, drawn when the first 120 had become too easy to show
+why a piece fails (it missed 1 door in 112): development seeds from then on, never fresh."""
+STYLE = {"wide": "random"}
+"""The renderer style of a set not named after its style."""
+
+
+def style_of(name: str) -> str:
+    return STYLE.get(name, name)
 
 
 def photos(cache: Path, board, style: str, boards: int | None = None):
-    """(seed, image, truth) of a style's development boards, rendered on first use; `boards`
-    reads more (or fewer) of the style's development base."""
+    """(seed, image, truth) of a development set's boards (`DEV`), rendered on first use;
+    `boards` reads more (or fewer) of the set's base."""
     base, n = DEV[style]
     n = n if boards is None else boards
     cache.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         img_path, truth_path = cache / f"{style}_{base}_{i}.png", cache / f"{style}_{base}_{i}.json"
         if not img_path.exists():
-            photo = render_photo(board, (base, i), Conditions(style=style))
+            photo = render_photo(board, (base, i), Conditions(style=style_of(style)))
             cv2.imwrite(str(img_path), photo.image)
             truth_path.write_text(json.dumps(photo.truth.to_json()))
         truth = BoxState.from_json(json.loads(truth_path.read_text()))
