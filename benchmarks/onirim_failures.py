@@ -74,7 +74,7 @@ def design_of(style: DeckStyle) -> dict[str, str]:
 
 def _why(m: R.Match, want: str) -> str:
     if m.card == want:
-        return "after"
+        return "ended" if m.score < R.END_SURE else "after"
     if m.card is not None:
         return f"read as {m.card}"
     if m.empty:
@@ -159,7 +159,7 @@ def main() -> int:
             raise SystemExit("--styles: house or random (the held-out designs are never looked at)")
         cards = right = 0
         by: dict[str, Counter[str]] = {
-            k: Counter() for k in ("zone", "kind", "why", "want", "deck", "design")
+            k: Counter() for k in ("zone", "kind", "why", "want", "design")
         }
         decks_bad: Counter[int] = Counter()
         for seed in range(lo, hi):
