@@ -563,8 +563,13 @@ class TableReader:
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
         unsure: dict[int, Match] = {}
+        doubtful: set[int] = set()
         for i, m in enumerate(seen):
             if m.empty:
+                # Something like a card (a glint over it, say): its fan is read, as cards
+                # under it say a Mirror lies there.
+                if m.coarse >= COARSE_EMPTY:
+                    doubtful.add(i)
                 continue
             if m.card is None:  # a Mirror's side is never guessed, but its fan is read
                 unsure[i] = m
@@ -573,7 +578,7 @@ class TableReader:
             mirrors[i] = (mid, m.card.endswith("-explored"))
         # The layout lays the Mirrors in deck.toml's order: a place names its Mirror even
         # when its side is not told apart.
-        for i in unsure:
+        for i in [*unsure, *doubtful]:
             mirrors[i] = (self.mirror_order[i], False)
         fans: dict[int, list[Match]] = {i: [] for i in mirrors}
         fan_seen: dict[int, list[Match]] = {i: [] for i in mirrors}
@@ -611,6 +616,9 @@ class TableReader:
                 named(m, f"Mirror place {i + 1}")
             # Cards lie under it: explored Mirrors hold none (their four are discarded), so
             # it is the unexplored side.
+        for i in doubtful:
+            if not fans[i]:  # nothing under it: most likely no Mirror at all
+                del mirrors[i]
         doors: list[str] = []
         for j, m in enumerate(ended(row_of(door_seen)[0])):
             card = named(m, f"Door {j + 1}")
