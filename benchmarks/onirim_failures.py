@@ -13,8 +13,9 @@ rendered and read, and every card not read right is listed and counted by:
              did not lead the next by MARGIN), `symbol` (two of one colour, the symbol lead
              below SYMBOL_MARGIN), `after` (the place itself reads right: an earlier place
              ended the row); for a wrong card, what it was read as
-    design   the deck's drawn choices (background, border, badge, outline, inked edge, art
-             in the corner, the Sun as a star)
+    design   the deck's drawn choices (background, border, badge and its shape, outline, inked
+             edge, art in the corner, the Sun as a star, where the colour lies, a letter,
+             the symbol turned)
 
 with the reader's own numbers at the place (best and runner-up, score, margin, symbol lead).
 Development seeds only: a seed measured as fresh in `onirim_vision.py` is never used here, and
@@ -69,6 +70,10 @@ def design_of(style: DeckStyle) -> dict[str, str]:
         "ink_edge": "inked edge" if style.ink_edge else "no edge",
         "corner_art": f"corner art {style.corner_art}",
         "sun": "star sun" if style.sun_star else "rayed sun",
+        "colour_area": f"colour {style.colour_area}",
+        "badge_shape": style.badge_shape if style.badge else "-",
+        "letter": "letter" if style.index_letter else "no letter",
+        "turn": "turned" if style.symbol_turn_deg else "upright",
     }
 
 
