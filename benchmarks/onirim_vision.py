@@ -93,6 +93,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                 if m.symbol is not None:  # finalists of one colour: the symbol decided
                     ok = "right" if m.best == card else "wrong"
                     out[f"symbol_{ok}"].append(m.symbol)
+                    out[f"symbol_score_{ok}"].append(m.score)
                     if m.overruled > 0:  # ... against the whole corner's order
                         out[f"overruled_{ok}"].append(m.overruled)
 
@@ -139,6 +140,8 @@ def main() -> int:
             "symbol_wrong",
             "overruled_right",
             "overruled_wrong",
+            "symbol_score_right",
+            "symbol_score_wrong",
         )
     }
     for style in a.styles.split(","):
