@@ -15,7 +15,7 @@ Stages, each small:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -236,6 +236,9 @@ class SymbolPair:
     """(PATCH_H, PATCH_W) bool."""
     a: np.ndarray
     b: np.ndarray
+    gather: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False)
+    """For a region's (height, width): the flat indices of the symbol pixels at every shift,
+    made once (a read looks at every Location this way)."""
 
 
 def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
@@ -253,10 +256,13 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
     with each type of `pair`, on the pair's symbol pixels only: the best over the shifts
     the region allows. Shape, not colour: the two share their colour."""
     rh, rw = region_l.shape
-    h, w = pair.mask.shape
-    ys, xs = np.nonzero(pair.mask)
-    shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
-    x = _unit(np.ascontiguousarray(region_l).ravel()[shifts[:, None] + (ys * rw + xs)])
+    idx = pair.gather.get((rh, rw))
+    if idx is None:
+        h, w = pair.mask.shape
+        ys, xs = np.nonzero(pair.mask)
+        shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
+        idx = pair.gather[rh, rw] = shifts[:, None] + (ys * rw + xs)
+    x = _unit(np.ascontiguousarray(region_l).ravel()[idx])
     return float((x @ pair.a).max()), float((x @ pair.b).max())
 
 
@@ -495,18 +501,26 @@ class TableReader:
     def _by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
         best: (it, the nearest other, its least lead on any other, pair by pair)."""
-        scores: dict[tuple[int, int], float] = {}
-        for x in kin:
-            for y in kin:
-                if x < y:
-                    s_x, s_y = symbol_scores(region_l, self.symbol_pairs[x, y])
-                    scores[x, y], scores[y, x] = s_x - s_y, s_y - s_x
-        leads = {
-            x: min(((scores[x, y], y) for y in kin if y != x), key=lambda t: t[0]) for x in kin
-        }
-        best = max(kin, key=lambda x: leads[x][0])
-        lead, nearest = leads[best]
-        return best, nearest, lead
+        lead: dict[tuple[int, int], float] = {}
+
+        def vs(x: int, y: int) -> float:
+            """x's symbol lead on y (each pair compared once)."""
+            if (x, y) not in lead:
+                lo, hi = min(x, y), max(x, y)
+                s_lo, s_hi = symbol_scores(region_l, self.symbol_pairs[lo, hi])
+                lead[lo, hi], lead[hi, lo] = s_lo - s_hi, s_hi - s_lo
+            return lead[x, y]
+
+        def least(x: int) -> tuple[float, int]:
+            return min((vs(x, y), y) for y in kin if y != x)
+
+        # The whole corner's first usually wins every pair: its pairs alone then decide.
+        first = least(kin[0])
+        if first[0] > 0:
+            return kin[0], first[1], first[0]
+        best = max(kin, key=lambda x: least(x)[0])
+        worst, nearest = least(best)
+        return best, nearest, worst
 
     # -- the table -------------------------------------------------------------------
 
