@@ -90,6 +90,12 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
             else:
                 out["right" if m.best == card else "wrong"].append(m.score)
                 out["margin_right" if m.best == card else "margin_wrong"].append(m.margin)
+                if m.symbol is not None:  # finalists of one colour: the symbol decided
+                    ok = "right" if m.best == card else "wrong"
+                    out[f"symbol_{ok}"].append(m.symbol)
+                    out[f"symbol_score_{ok}"].append(m.score)
+                    if m.overruled > 0:  # ... against the whole corner's order
+                        out[f"overruled_{ok}"].append(m.overruled)
 
     n = len(truth.labyrinth)
     places = list(L.labyrinth_places[: n + 1])
@@ -130,6 +136,12 @@ def main() -> int:
             "margin_wrong",
             "coarse_card",
             "coarse_empty",
+            "symbol_right",
+            "symbol_wrong",
+            "overruled_right",
+            "overruled_wrong",
+            "symbol_score_right",
+            "symbol_score_wrong",
         )
     }
     for style in a.styles.split(","):

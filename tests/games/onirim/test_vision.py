@@ -17,9 +17,14 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
+    COARSE_EMPTY,
+    EMPTY,
+    END_SURE,
+    Match,
     TableReader,
     correlations,
     crop_scores,
+    row_of,
     symbol_pair,
     symbol_scores,
     unit_planes,
@@ -181,6 +186,46 @@ def test_symbol_decides_between_two_types_of_one_colour() -> None:
         seen = cv2.cvtColor(corner(truth, 0.15), cv2.COLOR_BGR2LAB).astype(np.float32)
         scores = symbol_scores(seen[..., 0], pair)
         assert scores[want] > 0.8 and scores[want] - scores[1 - want] > 0.3
+
+
+def _place(score: float, coarse: float | None = None) -> Match:
+    """A place read with this best score (a card when at least EMPTY)."""
+    return Match(
+        "red-sun" if score >= EMPTY else None,
+        score,
+        0.3,
+        "red-sun",
+        "red-moon",
+        score if coarse is None else coarse,
+    )
+
+
+def test_a_row_ends_at_an_empty_place_unless_a_sure_card_follows_a_doubtful_one() -> None:
+    """A row has no gaps: a place that looked something like a card, followed by a sure
+    card, holds a card not told apart (kept, unnamed); one like bare table, or followed by
+    nothing sure, ends the row; a doubtful last place read so far wants the next."""
+    card, doubtful = _place(0.9), _place(EMPTY - 0.01, COARSE_EMPTY + 0.1)
+    bare = _place(0.2)
+    row, done = row_of([card, doubtful, card, bare])
+    assert row == [card, doubtful, card] and done and row[1].card is None
+    assert row_of([card, _place(EMPTY - 0.01, COARSE_EMPTY - 0.01), card]) == ([card], True)
+    assert row_of([card, doubtful, _place(END_SURE - 0.01)]) == ([card], True)
+    assert row_of([card, doubtful, bare]) == ([card], True)
+    assert row_of([card, doubtful]) == ([card], False)
+    assert row_of([card, card]) == ([card, card], False)
+
+
+def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: Path) -> None:
+    """Each Location corner of the taught deck, against its colour's three types only: the
+    symbol look names it (every pair of the three compared), leading the nearest other."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids = reader.lib.ids
+    for colour in ("red", "blue", "green", "brown"):
+        kin = [ids.index(f"{colour}-{s}") for s in ("sun", "moon", "key")]
+        for k in kin:
+            region = cv2.cvtColor(reader.lib.patches[k], cv2.COLOR_BGR2LAB).astype(np.float32)
+            best, other, lead = reader._by_symbol(region[..., 0], kin)
+            assert best == k and other in kin and other != k and lead > 0.3
 
 
 def test_read_takes_the_frames_markers(rendered: Path) -> None:

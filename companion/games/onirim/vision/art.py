@@ -35,6 +35,8 @@ FONTS = (
 )
 BACKGROUNDS = ("flat", "gradient", "stripes", "mottled")
 BORDERS = ("none", "white", "black", "cream", "dark")
+BADGES = ("disc", "square", "diamond", "ring")
+COLOUR_AREAS = ("full", "frame", "art")
 
 BGR = tuple[int, int, int]
 
@@ -82,6 +84,18 @@ class DeckStyle:
     """A dark edge around the symbols' ink (print over a busy background)."""
     corner_art: int = 0
     """Shapes of the art that reach into the corner, behind the symbol."""
+    badge_shape: str = "disc"
+    """The badge's outline: a disc, a square, a diamond, or a ring (a disc's outline)."""
+    colour_area: str = "full"
+    """Where a card's colour lies: over the whole face (`full`); as a frame round plain paper
+    (`frame`); or over the art below a plain top (`art`). Off `full` the corner is paper and
+    its symbol is printed in the card's colour: the colour shows in the symbol alone."""
+    paper_bgr: BGR = (235, 240, 245)
+    frame_mm: float = 3.0
+    index_letter: bool = False
+    """A letter under the corner symbol (S, M, K...), as some printings add."""
+    symbol_turn_deg: float = 0.0
+    """The corner symbol turned by this much (a Key drawn slanting, a Moon facing up)."""
     nightmare_bgr: BGR = (30, 20, 35)
     mirror_bgr: BGR = (200, 195, 190)
     explored_bgr: BGR = (110, 70, 80)
@@ -139,6 +153,13 @@ class DeckStyle:
             outline=bool(rng.random() < 0.3),
             ink_edge=bool(rng.random() < 0.3),
             corner_art=int(rng.choice([0, 0, 1, 2, 3])),
+            # Drawn last, so that the choices above stay what they were for a seed.
+            badge_shape=str(rng.choice(BADGES)),
+            colour_area=str(rng.choice(COLOUR_AREAS, p=[0.6, 0.2, 0.2])),
+            paper_bgr=hsv_bgr(rng.uniform(10, 30), rng.uniform(0.0, 0.2), rng.uniform(0.82, 0.98)),
+            frame_mm=float(rng.uniform(2.0, 5.0)),
+            index_letter=bool(rng.random() < 0.3),
+            symbol_turn_deg=float(rng.uniform(-35, 35)) if rng.random() < 0.3 else 0.0,
         )
 
 
@@ -231,6 +252,36 @@ def draw_symbol(
         )
 
 
+def _symbol_mask(
+    mark: str, c: tuple[float, float], size: float, style: DeckStyle, shape: tuple[int, ...]
+) -> np.ndarray:
+    """uint8 (h, w): where the corner symbol's ink lies, turned by `style.symbol_turn_deg`
+    about its middle."""
+    layer = np.zeros((*shape[:2], 3), np.uint8)
+    draw_symbol(layer, mark, c, size, style, (255, 255, 255))
+    mask = layer[..., 0]
+    if style.symbol_turn_deg:
+        M = cv2.getRotationMatrix2D(
+            (c[0] * PX_PER_MM, c[1] * PX_PER_MM), style.symbol_turn_deg, 1.0
+        )
+        mask = cv2.warpAffine(mask, M, (mask.shape[1], mask.shape[0]), flags=cv2.INTER_LINEAR)
+    return mask
+
+
+def _badge(img: np.ndarray, c: tuple[float, float], r: float, shape: str, shade: BGR) -> None:
+    """A badge of radius `r` mm behind the corner symbol."""
+    x, y = c
+    aa = cv2.LINE_AA
+    if shape == "square":
+        cv2.rectangle(img, _p(x - r, y - r), _p(x + r, y + r), shade, -1, aa, 4)
+    elif shape == "diamond":
+        _poly(img, [_p(x, y - r), _p(x + r, y), _p(x, y + r), _p(x - r, y)], shade, -1)
+    elif shape == "ring":
+        cv2.circle(img, _p(x, y), _r(r), shade, max(1, round(0.5 * PX_PER_MM)), aa, 4)
+    else:
+        cv2.circle(img, _p(x, y), _r(r), shade, -1, aa, 4)
+
+
 def _poly(img: np.ndarray, pts: list[tuple[int, int]], ink: BGR, fill: int) -> None:
     """A polygon filled (`fill` -1) or outlined `fill` px wide (fixed-point, 4 bits)."""
     a = np.array(pts, np.int32)
@@ -287,6 +338,18 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
     bg, mark, swatch = _face_parts(card, style, deck)
     img = _background(w, h, bg, style, rng)
     b = style.border_mm
+    area = "full" if card.startswith("mirror-") else style.colour_area
+    inset = 0.0
+    if area != "full":  # plain paper where the colour is not
+        paper = _background(w, h, style.paper_bgr, style, rng)
+        if area == "frame":
+            inset = style.frame_mm
+            f = round((b + inset) * PX_PER_MM)
+            img[f : h - f, f : w - f] = paper[f : h - f, f : w - f]
+        else:
+            top = round(hmm * 0.3 * PX_PER_MM)
+            img[:top] = paper[:top]
+    mark_ink = style.ink if area == "full" else bg
     # the big art in the middle: the mark again, large, and a few random strokes
     ink = style.ink if mark != "swatch" else swatch or style.ink
     for _ in range(int(rng.integers(2, 6))):
@@ -336,7 +399,7 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
     # the corner index: what a fan leaves in view
     s = style.index_mm
     dx, dy = style.index_offset_mm
-    cx, cy = b + 2.5 + s / 2 + dx, b + 2.5 + s / 2 + dy
+    cx, cy = b + inset + 2.5 + s / 2 + dx, b + inset + 2.5 + s / 2 + dy
     for _ in range(style.corner_art):  # the art reaching in behind the symbol
         c = tuple(int(np.clip(v * rng.uniform(0.6, 1.4), 0, 255)) for v in bg)
         cv2.circle(
@@ -350,13 +413,14 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
         )
     if style.ink_edge and mark not in ("swatch", "rainbow"):
         edge = tuple(int(v * 0.25) for v in bg)
-        grown = np.zeros_like(img)
-        draw_symbol(grown, mark, (cx, cy), s, style, (255, 255, 255))
-        grown = cv2.dilate(grown[..., 0], np.ones((5, 5), np.uint8))
+        grown = _symbol_mask(mark, (cx, cy), s, style, img.shape[:2])
+        grown = cv2.dilate(grown, np.ones((5, 5), np.uint8))
         img[grown > 127] = edge
     if style.badge:
-        shade = tuple(int(np.clip(v * 0.6, 0, 255)) for v in bg)
-        cv2.circle(img, _p(cx, cy), _r(0.62 * s), shade, -1, cv2.LINE_AA, 4)  # type: ignore[arg-type]
+        shade = tuple(
+            int(np.clip(v * 0.6, 0, 255)) for v in (bg if area == "full" else style.paper_bgr)
+        )
+        _badge(img, (cx, cy), 0.62 * s, style.badge_shape, shade)  # type: ignore[arg-type]
     if mark == "swatch":
         cv2.circle(img, _p(cx, cy), _r(0.45 * s), swatch, -1, cv2.LINE_AA, 4)  # type: ignore[arg-type]
         cv2.circle(img, _p(cx, cy), _r(0.45 * s), style.ink, 2, cv2.LINE_AA, 4)
@@ -375,7 +439,22 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
                 4,
             )
     else:
-        draw_symbol(img, mark, (cx, cy), s, style, style.ink)
+        a = _symbol_mask(mark, (cx, cy), s, style, img.shape[:2])[..., None] / 255.0
+        img[:] = np.round(img * (1 - a) + np.array(mark_ink, np.float64) * a).astype(np.uint8)
+    if style.index_letter:
+        letter = {"nightmare": "N", "door": "D", "sun": "S", "moon": "M", "key": "K"}.get(mark, "")
+        if card.startswith("mirror-"):
+            letter = "R" if card.endswith("-explored") else "M"
+        cv2.putText(
+            img,
+            letter,
+            (round((cx - 0.2 * s) * PX_PER_MM), round((cy + 0.5 * s + 4.5) * PX_PER_MM)),
+            style.font,
+            0.6,
+            mark_ink,
+            2,
+            cv2.LINE_AA,
+        )
     if card.startswith("mirror-"):  # the Mirror's frame, so a Mirror is not a Location
         cv2.rectangle(
             img,

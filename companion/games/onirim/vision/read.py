@@ -15,7 +15,7 @@ Stages, each small:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -103,7 +103,11 @@ class Match:
     coarse: float = 0.0
     """The best half-scale score (what decides whether a window is looked at closely)."""
     symbol: float | None = None
-    """For two finalists of one colour: `best`'s lead on the runner-up on the symbol alone."""
+    """For finalists of one colour: `best`'s least lead on another of them on the symbol
+    alone."""
+    overruled: float = 0.0
+    """How far the whole corner put another type of that colour above `best` (0 when the
+    symbol and the whole corner agree)."""
 
     @property
     def empty(self) -> bool:
@@ -232,6 +236,9 @@ class SymbolPair:
     """(PATCH_H, PATCH_W) bool."""
     a: np.ndarray
     b: np.ndarray
+    gather: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False)
+    """For a region's (height, width): the flat indices of the symbol pixels at every shift,
+    made once (a read looks at every Location this way)."""
 
 
 def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
@@ -249,11 +256,37 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
     with each type of `pair`, on the pair's symbol pixels only: the best over the shifts
     the region allows. Shape, not colour: the two share their colour."""
     rh, rw = region_l.shape
-    h, w = pair.mask.shape
-    ys, xs = np.nonzero(pair.mask)
-    shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
-    x = _unit(np.ascontiguousarray(region_l).ravel()[shifts[:, None] + (ys * rw + xs)])
+    idx = pair.gather.get((rh, rw))
+    if idx is None:
+        h, w = pair.mask.shape
+        ys, xs = np.nonzero(pair.mask)
+        shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
+        idx = pair.gather[rh, rw] = shifts[:, None] + (ys * rw + xs)
+    x = _unit(np.ascontiguousarray(region_l).ravel()[idx])
     return float((x @ pair.a).max()), float((x @ pair.b).max())
+
+
+def row_of(seen: list[Match]) -> tuple[list[Match], bool]:
+    """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
+    whether the row has ended. It ends at its first empty place, unless that place looked
+    something like a card (its half-scale score reached `COARSE_EMPTY`) and the next place
+    holds a card that reaches `END_SURE`: a row has no gaps, so that place holds a card not
+    told apart (a glint, a smudge), kept unnamed, and the cards after it are read. Not
+    ended: the next place is wanted."""
+    row: list[Match] = []
+    for k, m in enumerate(seen):
+        if not m.empty:
+            row.append(m)
+            continue
+        if m.coarse < COARSE_EMPTY:
+            return row, True
+        if k + 1 == len(seen):
+            return row, False
+        after = seen[k + 1]
+        if after.empty or after.score < END_SURE:
+            return row, True
+        row.append(m)
+    return row, False
 
 
 def ended(row: list[Match]) -> list[Match]:
@@ -431,26 +464,28 @@ class TableReader:
                 coarse_best = float(per_type[b, ranked[b, 0]])
                 # Not on the discard pile: a card under its top one may show a corner there,
                 # and the symbol alone would name it; the whole corner must lead.
-                pair = (
-                    None
+                kin = (
+                    []
                     if runner_id is None or zones[b] == "discard"
-                    else self.symbol_pairs.get((min(first_id, runner_id), max(first_id, runner_id)))
+                    else [
+                        keep[j]
+                        for j in o
+                        if keep[j] == first_id
+                        or (min(first_id, keep[j]), max(first_id, keep[j])) in self.symbol_pairs
+                    ]
                 )
-                if pair is None:
+                if len(kin) < 2:
                     named = ids[first_id] if score >= SURE and score - second >= MARGIN else None
                     runner = None if runner_id is None else ids[runner_id]
                     out[b] = Match(named, score, score - second, ids[first_id], runner, coarse_best)
                     continue
-                # Two Locations of one colour lead: their symbol decides, and the pair must
-                # lead any third type as a single type must lead the rest.
-                assert runner_id is not None
-                s_a, s_b = symbol_scores(region[..., 0], pair)
-                lo, hi = sorted((first_id, runner_id))
-                by_symbol = [(s_a, lo), (s_b, hi)]
-                by_symbol.sort(reverse=True)
-                (s1, best_id), (s2, other_id) = by_symbol
-                third = float(row[o[2]]) if len(o) > 2 else -1.0
-                sure = score >= SURE and score - third >= MARGIN and s1 - s2 >= SYMBOL_MARGIN
+                # Locations of one colour lead (a Sun and a Key, say, or all three): their
+                # symbol decides, and they must lead any other type as a single type must
+                # lead the rest.
+                best_id, other_id, lead = self._by_symbol(region[..., 0], kin)
+                outside = [float(row[j]) for j in o if keep[j] not in kin]
+                rest = outside[0] if outside else -1.0
+                sure = score >= SURE and score - rest >= MARGIN and lead >= SYMBOL_MARGIN
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     float(row[keep.index(best_id)]),
@@ -458,9 +493,34 @@ class TableReader:
                     ids[best_id],
                     ids[other_id],
                     coarse_best,
-                    s1 - s2,
+                    lead,
+                    score - float(row[keep.index(best_id)]),
                 )
         return [m for m in out if m is not None]
+
+    def _by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
+        """Of Location types of one colour, the one whose symbol the region's lightness shows
+        best: (it, the nearest other, its least lead on any other, pair by pair)."""
+        lead: dict[tuple[int, int], float] = {}
+
+        def vs(x: int, y: int) -> float:
+            """x's symbol lead on y (each pair compared once)."""
+            if (x, y) not in lead:
+                lo, hi = min(x, y), max(x, y)
+                s_lo, s_hi = symbol_scores(region_l, self.symbol_pairs[lo, hi])
+                lead[lo, hi], lead[hi, lo] = s_lo - s_hi, s_hi - s_lo
+            return lead[x, y]
+
+        def least(x: int) -> tuple[float, int]:
+            return min((vs(x, y), y) for y in kin if y != x)
+
+        # The whole corner's first usually wins every pair: its pairs alone then decide.
+        first = least(kin[0])
+        if first[0] > 0:
+            return kin[0], first[1], first[0]
+        best = max(kin, key=lambda x: least(x)[0])
+        worst, nearest = least(best)
+        return best, nearest, worst
 
     # -- the table -------------------------------------------------------------------
 
@@ -517,8 +577,13 @@ class TableReader:
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
         unsure: dict[int, Match] = {}
+        doubtful: set[int] = set()
         for i, m in enumerate(seen):
             if m.empty:
+                # Something like a card (a glint over it, say): its fan is read, as cards
+                # under it say a Mirror lies there.
+                if m.coarse >= COARSE_EMPTY:
+                    doubtful.add(i)
                 continue
             if m.card is None:  # a Mirror's side is never guessed, but its fan is read
                 unsure[i] = m
@@ -527,20 +592,16 @@ class TableReader:
             mirrors[i] = (mid, m.card.endswith("-explored"))
         # The layout lays the Mirrors in deck.toml's order: a place names its Mirror even
         # when its side is not told apart.
-        for i in unsure:
+        for i in [*unsure, *doubtful]:
             mirrors[i] = (self.mirror_order[i], False)
         fans: dict[int, list[Match]] = {i: [] for i in mirrors}
+        fan_seen: dict[int, list[Match]] = {i: [] for i in mirrors}
         open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
-        labyrinth: list[Match] = []
-        lab_open = True
+        lab_seen = list(lab_found)
         k = 0
         while True:
-            for m in lab_found:
-                if m.empty:
-                    lab_open = False
-                    break
-                labyrinth.append(m)
-            lab_open = lab_open and bool(places)
+            labyrinth, lab_done = row_of(lab_seen)
+            lab_open = not lab_done and bool(places)
             if k >= L.fan_max:
                 open_fans = []
             if not open_fans and not lab_open:
@@ -554,11 +615,11 @@ class TableReader:
             )
             still = []
             for i, m in zip(open_fans, found, strict=False):
-                if m.empty:
-                    continue
-                fans[i].append(m)
-                still.append(i)
-            lab_found = found[len(open_fans) :]
+                fan_seen[i].append(m)
+                fans[i], done = row_of(fan_seen[i])
+                if not done:
+                    still.append(i)
+            lab_seen += found[len(open_fans) :]
             open_fans = still
             k += 1
         for row in (labyrinth, *fans.values()):
@@ -569,13 +630,11 @@ class TableReader:
                 named(m, f"Mirror place {i + 1}")
             # Cards lie under it: explored Mirrors hold none (their four are discarded), so
             # it is the unexplored side.
-        door_row: list[Match] = []
-        for m in door_seen:
-            if m.empty:
-                break
-            door_row.append(m)
+        for i in doubtful:
+            if not fans[i]:  # nothing under it: most likely no Mirror at all
+                del mirrors[i]
         doors: list[str] = []
-        for j, m in enumerate(ended(door_row)):
+        for j, m in enumerate(ended(row_of(door_seen)[0])):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
