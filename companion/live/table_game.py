@@ -85,7 +85,8 @@ same views and questions for every seat and no private text in another seat's vi
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -95,6 +96,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from companion.errors import UserError
+from companion.games.base import IllegalAction
 from companion.live.corrections import Answer, correction_tag
 from companion.store import PUBLIC, Event, Session, seat_visibility
 
@@ -218,6 +220,36 @@ camera's reading it was taken from}, with the frame's snapshot."""
 def is_table_is_right(payload: Correction) -> bool:
     """Whether a correction asks to take the table's arrangement as the truth."""
     return correction_tag(payload) == TABLE_IS_RIGHT
+
+
+ReadingT = TypeVar("ReadingT")
+
+
+def admin_only_table_is_right(seat: int | None) -> None:
+    """Only the admin may overrule the engine with the camera's reading. The web checks the
+    link as well; scripted and command-line callers reach the table without it."""
+    if seat is not None:
+        raise UserError('"the table is right" needs the admin link')
+
+
+def steady_reading(reading: ReadingT | None, what: str) -> ReadingT:
+    """The reading "the table is right" takes, or the one line that says to wait for it."""
+    if reading is None:
+        raise UserError(
+            f"the camera has no steady reading of {what} now: take the hands away and try again"
+        )
+    return reading
+
+
+@contextmanager
+def taken_as_the_table(what: str, say: Callable[[str], str] = str) -> Iterator[None]:
+    """Around the engine's taking a reading as its board: a reading the rules cannot reach
+    (too many pieces, a card twice) is said as one line, with the engine's detail (`say`
+    puts a game's places in words)."""
+    try:
+        yield
+    except IllegalAction as exc:
+        raise UserError(f"the camera's reading cannot be {what}: {say(exc.detail)}") from None
 
 
 def table_is_right_draft(board: dict[str, Any], seen: dict[str, Any]) -> EventDraft:

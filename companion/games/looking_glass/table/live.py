@@ -62,9 +62,12 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    admin_only_table_is_right,
     answer_draft,
     question_draft,
+    steady_reading,
     table_is_right_draft,
+    taken_as_the_table,
 )
 from companion.live.words import player_name, players_words
 from companion.sim.taps import Tap
@@ -672,25 +675,15 @@ class LookingGlassTable:
         """The admin's "the table is right": the glass the tracker steadily sees now becomes
         the engine's (`ENGINE.with_glass`). Cards gone from it stay for the tracker, which
         follows from the corrected glass and asks about them as about any pair gone unseen."""
-        if seat is not None:
-            raise UserError('"the table is right" needs the admin link')
+        admin_only_table_is_right(seat)
         if self.phase != "pick":
             raise UserError(
                 '"the table is right" mends a round being played: there is none '
                 "now (a fresh glass is dealt when the camera sees it)"
             )
-        seen = self.tracker.steady_glass()
-        if seen is None:
-            raise UserError(
-                "the camera has no steady view of the Looking Glass now: take the "
-                "hands away and try again"
-            )
-        try:
+        seen = steady_reading(self.tracker.steady_glass(), "the Looking Glass")
+        with taken_as_the_table("the glass", self._said):
             ENGINE.with_glass(self.state, seen)
-        except IllegalAction as exc:
-            raise UserError(
-                f"the camera's view cannot be the glass: {self._said(exc.detail)}"
-            ) from None
         return [table_is_right_draft({"glass": seen}, {"glass": seen})]
 
     def _hint(self, seat: int) -> dict[str, Any]:

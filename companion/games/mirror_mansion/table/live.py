@@ -101,10 +101,13 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    admin_only_table_is_right,
     answer_draft,
     question_draft,
     start_state,
+    steady_reading,
     table_is_right_draft,
+    taken_as_the_table,
 )
 from companion.live.words import players_words
 from companion.store import Event, Session
@@ -612,28 +615,21 @@ class MirrorMansionTable:
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the steady reading becomes the engine's board."""
-        if seat is not None:
-            raise UserError('"the table is right" needs the admin link')
+        admin_only_table_is_right(seat)
         s = self.state
         if s.board is None:
             raise UserError(
                 "before the set-up the camera's reading is the set-up: tap in the motifs"
             )
-        seen = self.seen
-        if seen is None or not is_complete(seen, self.board):
-            raise UserError(
-                "the camera has no steady reading of the whole box now: take "
-                "the hands away and try again"
-            )
+        whole = self.seen is not None and is_complete(self.seen, self.board)
+        seen = steady_reading(self.seen if whole else None, "the whole box")
         mirrors = tuple(
             Mirror(m.cell, m.slot, m.facing) for m in seen.mirrors if m.facing is not None
         )
         door = None if seen.door is None else Door(seen.door.cell, seen.door.slot)
         assert seen.window is not None
-        try:
+        with taken_as_the_table("the board"):
             after = ENGINE.with_table(s, mirrors, seen.window, door)
-        except IllegalAction as exc:
-            raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
         assert after.board is not None
         return [table_is_right_draft(board_state_to_json(after.board), seen.to_json())]
 

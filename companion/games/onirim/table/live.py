@@ -89,10 +89,13 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    admin_only_table_is_right,
     answer_draft,
     question_draft,
     start_state,
+    steady_reading,
     table_is_right_draft,
+    taken_as_the_table,
 )
 from companion.live.tracking import Breach
 from companion.store import PUBLIC, Event, Session
@@ -505,19 +508,12 @@ class OnirimTable:
         return drafts
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
-        if seat is not None:
-            raise UserError('"the table is right" needs the admin link')
-        if self.camera is None:
-            raise UserError(
-                "the camera has no steady reading of the table yet: take the "
-                "hands away and try again"
-            )
-        try:
-            after = with_table(ENGINE, self.state, self.camera, self.window)
-        except IllegalAction as exc:
-            raise UserError(f"the camera's reading cannot be the table: {exc.detail}") from None
+        admin_only_table_is_right(seat)
+        camera = steady_reading(self.camera, "the table")
+        with taken_as_the_table("the table"):
+            after = with_table(ENGINE, self.state, camera, self.window)
         board = table_of(after, self.window).to_json()
-        return [table_is_right_draft(board, {"table": self.camera.to_json()})]
+        return [table_is_right_draft(board, {"table": camera.to_json()})]
 
     def _hint(self, seat: int) -> EventDraft:
         from companion.games.onirim.hint import hint

@@ -100,10 +100,13 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    admin_only_table_is_right,
     answer_draft,
     question_draft,
     start_state,
+    steady_reading,
     table_is_right_draft,
+    taken_as_the_table,
 )
 from companion.live.tracking import Breach
 from companion.store import Event, Session
@@ -506,23 +509,16 @@ class QueenAliceTable:
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
         board (`track.with_table` says how pieces keep their identity)."""
-        if seat is not None:
-            raise UserError('"the table is right" needs the admin link')
+        admin_only_table_is_right(seat)
         if self.state.tile is None:
             raise UserError('"the table is right" is for a game set up and being played')
-        if self.camera is None:
-            raise UserError(
-                "the camera has no steady reading of the board yet: take the "
-                "hands away and try again"
-            )
-        try:
-            pieces = with_table(self.state.pieces, self.camera)
-        except IllegalAction as exc:
-            raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
+        camera = steady_reading(self.camera, "the board")
+        with taken_as_the_table("the board"):
+            pieces = with_table(self.state.pieces, camera)
         board = {
             "pieces": [{"colour": p.colour, "kind": p.kind, "cell": list(p.cell)} for p in pieces]
         }
-        return [table_is_right_draft(board, {"squares": occupancy_to_json(self.camera)})]
+        return [table_is_right_draft(board, {"squares": occupancy_to_json(camera)})]
 
     # -- the state -----------------------------------------------------------------------
     def apply_event(self, event: Event) -> None:

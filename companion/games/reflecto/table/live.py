@@ -73,10 +73,13 @@ from companion.live.table_game import (
     EventDraft,
     Observation,
     Question,
+    admin_only_table_is_right,
     answer_draft,
     question_draft,
     start_state,
+    steady_reading,
     table_is_right_draft,
+    taken_as_the_table,
 )
 from companion.live.words import player_name
 from companion.store import Event, Session
@@ -294,24 +297,17 @@ class ReflectoTable:
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
         board (`rules/arrangement.py` says how screens keep their identity)."""
-        if seat is not None:
-            raise UserError('"the table is right" needs the admin link')
+        admin_only_table_is_right(seat)
         if self.state.phase != PLAY:
             raise UserError(
                 '"the table is right" is for a game being played (the set-up '
                 "is entered on the phones)"
             )
-        if self.camera is None:
-            raise UserError(
-                "the camera has no steady reading of the board yet: take the "
-                "hands away and try again"
-            )
-        try:
-            after = with_table(self.state, self.camera)
-        except IllegalAction as exc:
-            raise UserError(f"the camera's reading cannot be the board: {exc.detail}") from None
+        camera = steady_reading(self.camera, "the board")
+        with taken_as_the_table("the board"):
+            after = with_table(self.state, camera)
         cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
-        return [table_is_right_draft({"cells": cells}, {"screens": reading_to_json(self.camera)})]
+        return [table_is_right_draft({"cells": cells}, {"screens": reading_to_json(camera)})]
 
     @staticmethod
     def _seat(seat: int | None, what: str) -> int:
