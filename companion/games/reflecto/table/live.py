@@ -61,6 +61,7 @@ from companion.games.reflecto.table.track import (
     Reading,
     Seen,
     StableBoard,
+    board_of,
     explain,
     reading_from,
     reading_from_json,
@@ -140,6 +141,11 @@ class ReflectoTable:
         self.answers: dict[Cell, int | None] = {}
         """What the players said stands on a square the camera could not call; kept until
         the camera reads that square otherwise (a screen moved there or away)."""
+        self._start_seen = False
+        """Whether the camera has settled on the start position (or a move was made): until
+        then a start-row square the engine holds a screen on and the camera reads as empty
+        is in doubt, for the rules put seven screens on each first row (a faint top there is
+        a question, never a screen taken for gone)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -179,6 +185,9 @@ class ReflectoTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
+        prior = self._start_prior(called)
+        if prior and data.board_found and not data.hands:
+            data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         if data.hands or not data.board_found:
             self._last_called = {}
@@ -198,6 +207,8 @@ class ReflectoTable:
         new = self.tracker.update(seen.reading)
         if new is None:
             return drafts
+        if new == board_of(self.state):
+            self._start_seen = True
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
         if found.breach is None:  # moves, or the board back as the engine has it
@@ -207,6 +218,18 @@ class ReflectoTable:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _start_prior(self, called: dict[Cell, int | None]) -> set[Cell]:
+        """The rules' prior at set-up: the start-row squares the engine holds a screen on
+        that the camera reads as empty, until the start position has been seen."""
+        s = self.state
+        if self._start_seen or s.phase != PLAY or s.turn or s.moved:
+            return set()
+        return {
+            cell
+            for cell, owner in board_of(s)
+            if cell not in called and cell[0] == ENGINE.board.first_row(owner)
+        }
 
     def _ask(self, seen: Seen) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""
