@@ -27,10 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.reflecto.vision import read  # noqa: E402
+from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
 from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import render_photo  # noqa: E402
 from companion.sim.conditions import Conditions  # noqa: E402
 
+PIXELS = (12.0, 18.0, 24.0, 28.0, 36.0, 48.0)
+"""Candidate `board_print.PIXEL_CHANGE` values the change shares are collected at."""
 FLOOR_AT = 1
 """`read.print_share` is judged at the faint colour floor, as `read.classify` judges it."""
 
@@ -41,8 +44,9 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
     floors = (read.FLOOR, read.FAINT_FLOOR)
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     for i in range(boards):
-        photo = render_photo(geom, (seed, i), conditions, setup=True)
+        photo = render_photo(geom, (seed, i), conditions, setup=True, board=True)
         truth = dict(photo.truth.layout_key())
+        taught = None if photo.board is None else learn_print(photo.board, geom)
         rect_setup = read.rectify(photo.setup, geom)
         rect = read.rectify(photo.image, geom)
         if rect_setup is None or rect is None:
@@ -52,6 +56,7 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
             continue
         ev = read.evidence(rect, geom, colours, floors)
         shares, faint = read._shares(rect, geom, colours, ev=ev)
+        changes = [read.print_changes(rect, geom, ev, taught, px) for px in PIXELS]
         for k, cell in enumerate(geom.cells):
             best = float(shares[k].max())
             seat = int(np.argmax(shares[k] if best >= read.NONE else faint[k]))
@@ -67,6 +72,7 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
                     *shares[k],
                     *faint[k],
                     *(-1.0 if v is None else v for v in found),
+                    *(-1.0 if c[k] is None else c[k].share for c in changes),
                 )
             )
         if (i + 1) % 10 == 0:
