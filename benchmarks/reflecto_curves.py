@@ -122,6 +122,7 @@ def curves(paths: list[Path]) -> None:
                 strong & ~screen & ~pr & ~ask,
             )
             print(f"  S {t:4.1f} B {b:4.2f} | " + " | ".join(f"{int(m.sum()):4d}" for m in row))
+    print_curves(d, screen, best, other, faint)
     trace = faint.max(axis=1)
     weak = (best < read.NONE) & (trace >= read.FAINT)
     print(
@@ -133,6 +134,34 @@ def curves(paths: list[Path]) -> None:
         p = board >= t
         lost, asked = int((weak & screen & p).sum()), int((weak & ~screen & ~p).sum())
         print(f"  p {t:4.2f} | {lost:4d} | {asked:4d}")
+
+
+def print_curves(
+    d: np.ndarray, screen: np.ndarray, best: np.ndarray, other: np.ndarray, faint: np.ndarray
+) -> None:
+    """The empty board's print (`board_print.py`): per candidate `PIXEL_CHANGE`, the share
+    of a strip changed from its print, for screens and for empty squares, over every square
+    whose print is known and over those strongly in one colour (where it decides)."""
+    if d.shape[1] < 13 + len(PIXELS):
+        return
+    strong = (best >= read.SURE) & (other < read.NONE)
+    coloured = strong | (faint.max(axis=1) >= read.FAINT)
+    for j, px in enumerate(PIXELS):
+        change = d[:, 13 + j]
+        known = change >= 0
+        print(
+            f"PIXEL_CHANGE {px:4.0f}: print known for {int(known.sum())} squares; change "
+            "share t | screens under t | empty squares at or over t | the same, squares in "
+            "a seat's colour or a faint trace of one"
+        )
+        for t in (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
+            row = (
+                known & screen & (change < t),
+                known & ~screen & (change >= t),
+                known & coloured & screen & (change < t),
+                known & coloured & ~screen & (change >= t),
+            )
+            print(f"  {t:4.2f} | " + " | ".join(f"{int(m.sum()):5d}" for m in row))
 
 
 def main() -> None:

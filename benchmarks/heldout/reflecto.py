@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -375,7 +376,7 @@ def paint(
 
 
 def _empty(
-    geom: BoardGeometry, style: str, before_board: dict, other: np.random.Generator
+    geom: BoardGeometry, style: str, before_board: Any, other: np.random.Generator
 ) -> np.ndarray:
     """The board `paint` drew (its draws replayed), empty, through another camera."""
     again = np.random.default_rng()

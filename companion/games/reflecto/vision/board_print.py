@@ -36,8 +36,16 @@ off its centre under a 25° tilt."""
 SLACK_PX = 2
 """A pixel is compared with the print's range within this many pixels (registration of two
 pictures from their markers agrees to about a pixel; the print may have fine lines)."""
-GAIN_RANGE = (0.25, 4.0)
-"""The light's scale between the two pictures, per channel, is clamped to this."""
+GAIN_RANGE = (0.4, 2.5)
+"""The light's scale between the two pictures, per channel: outside this the print around
+a square is not the print in this picture's light (a lamp's glare washed it out when it
+was taught, a shadow lies over it now), and the square is read from the picture alone."""
+FIT = 14.0
+"""... and so it is when the board around a square, once the print is put in this
+picture's light, still differs from it by this much (BGR, median)."""
+SPREAD = 12.0
+"""Board around a square whose values (a channel's quartiles) spread this far shows more
+than one shade: light's offset is told from its scale there."""
 LEAST_MM2 = 25.0
 """Board beside a square needed to scale its print by; less, and the whole board's is used."""
 KNOWN = 0.9
@@ -96,7 +104,8 @@ def board_to_top(
     H0 = pose.plane_homography(0.0) @ _to_mm(ref.origin_mm, PX_PER_MM)
     Ht = pose.plane_homography(geom.screen_height_mm) @ _to_mm(top_origin, top_scale)
     A = np.linalg.inv(Ht) @ H0
-    return A / A[2, 2]
+    out: np.ndarray = A / A[2, 2]
+    return out
 
 
 def learn_print(
@@ -205,7 +214,7 @@ def change_shares(
     h, w = top.shape[:2]
     least = LEAST_MM2 * PX_PER_MM**2
     usable = board & exp.known
-    whole = _gain(top[usable], exp.mid[usable]) if usable.sum() >= least else None
+    whole: list[tuple[np.ndarray, np.ndarray] | None] = []  # the whole board's, if needed
     out: list[Change | None] = []
     r = square_px // 2
     for cx, cy in centres:
@@ -216,17 +225,19 @@ def change_shares(
             continue
         a0, a1, b0, b1 = max(cy - r, 0), min(cy + r + 1, h), max(cx - r, 0), min(cx + r + 1, w)
         near = usable[a0:a1, b0:b1]
-        gain = (
-            _gain(top[a0:a1, b0:b1][near], exp.mid[a0:a1, b0:b1][near])
-            if near.sum() >= least
-            else whole
-        )
+        if near.sum() >= least:
+            gain = _gain(top[a0:a1, b0:b1][near], exp.mid[a0:a1, b0:b1][near])
+        else:
+            if not whole:
+                enough = usable.sum() >= least
+                whole.append(_gain(top[usable], exp.mid[usable]) if enough else None)
+            gain = whole[0]
         if gain is None:
             out.append(None)
             continue
         cur = top[y0:y1, x0:x1][look].astype(np.float32)
-        lo = exp.lo[y0:y1, x0:x1][look] * gain
-        hi = exp.hi[y0:y1, x0:x1][look] * gain
+        lo = exp.lo[y0:y1, x0:x1][look] * gain[0] + gain[1]
+        hi = exp.hi[y0:y1, x0:x1][look] * gain[0] + gain[1]
         off = cur - np.clip(cur, lo, hi)
         dist = np.sqrt((off * off).sum(axis=1))
         changed = dist > pixel
@@ -240,9 +251,21 @@ def change_shares(
     return out
 
 
-def _gain(cur: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """Per channel, this picture's light over the print's (medians over the same board)."""
-    g = np.median(cur.astype(np.float32), axis=0) / np.maximum(
-        np.median(ref.astype(np.float32), axis=0), 8.0
-    )
-    return np.clip(g, *GAIN_RANGE).astype(np.float32)
+def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per channel, the light of this picture against the print's over the same board:
+        `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
+        scales it, so where the board shows more than one shade the two are told apart by the
+        spread of its values (quartiles); on a board of one shade only a scale can be told. None
+    when the light cannot be told (`GAIN_RANGE`, `FIT`)."""
+    c = np.percentile(cur.astype(np.float32), (25, 50, 75), axis=0)
+    r = np.percentile(ref.astype(np.float32), (25, 50, 75), axis=0)
+    spread = r[2] - r[0]
+    varied = spread >= SPREAD
+    gain = np.where(varied, (c[2] - c[0]) / np.maximum(spread, 1.0), c[1] / np.maximum(r[1], 8.0))
+    offset = np.where(varied, c[1] - gain * r[1], 0.0)
+    if gain.min() < GAIN_RANGE[0] or gain.max() > GAIN_RANGE[1]:
+        return None
+    off = cur.astype(np.float32) - (ref.astype(np.float32) * gain + offset)
+    if float(np.median(np.sqrt((off * off).sum(axis=1)))) > FIT:
+        return None
+    return gain.astype(np.float32), offset.astype(np.float32)

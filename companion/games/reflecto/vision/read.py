@@ -450,13 +450,13 @@ def reach_count(rect: Rectified, polys: list[np.ndarray]) -> np.ndarray:
     return count
 
 
-def empty_mask(rect: Rectified, geom: BoardGeometry, ev: Evidence, empty: list[Cell]) -> np.ndarray:
+def empty_mask(
+    rect: Rectified, geom: BoardGeometry, polys: list[np.ndarray], empty: list[Cell]
+) -> np.ndarray:
     """Tops'-plane pixels that show the bare board when the squares `empty` hold no screen:
-    where no other square's screen can reach (`screen_reach`)."""
-    return (
-        reach_count(rect, [p for c, p in zip(geom.cells, ev.polys, strict=True) if c not in empty])
-        == 0
-    )
+    where no other square's screen can reach (`polys`, `screen_reach`)."""
+    held = [p for c, p in zip(geom.cells, polys, strict=True) if c not in empty]
+    return reach_count(rect, held) == 0
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,9 @@ Sizes come from the board model (`geometry.py`); only looks are chosen here.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -558,7 +560,7 @@ def _empty_board(
     geom: BoardGeometry,
     cam: VirtualCamera,
     colours: tuple[Colour, Colour],
-    before_board: dict,
+    before_board: Mapping[str, Any],
     other: np.random.Generator,
     conditions: Conditions,
 ) -> np.ndarray:

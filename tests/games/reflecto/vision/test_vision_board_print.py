@@ -112,7 +112,7 @@ def test_a_print_learned_square_by_square_serves_only_where_known() -> None:
     # The start position: every row but the first rows is empty, and so is the board no
     # screen can reach.
     A = board_to_top(ref, rect.pose, GEOM, rect.origin_mm, read.PX_PER_MM)
-    empty = read.empty_mask(rect, GEOM, ev, [c for c in GEOM.cells if c[0] not in (0, 6)])
+    empty = read.empty_mask(rect, GEOM, ev.polys, [c for c in GEOM.cells if c[0] not in (0, 6)])
     learn_from(ref, rect.top, A, empty)
     changes = read.print_changes(rect, GEOM, ev, ref)
     for cell, change in zip(GEOM.cells, changes, strict=True):
