@@ -60,10 +60,10 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
         for k, cell in enumerate(geom.cells):
             best = float(shares[k].max())
             seat = int(np.argmax(shares[k] if best >= read.NONE else faint[k]))
-            found: tuple[float | None, ...] = (None,) * 5
+            found: tuple[float | None, ...] = (None,) * 4
             if best >= read.NONE or float(faint[k].max()) >= read.FAINT:
                 p = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
-                found = (p.board, p.with_sides, p.close, p.shade, p.side)
+                found = (p.board, p.with_sides, p.close, p.shade)
             rows.append(
                 (
                     i,
@@ -142,12 +142,13 @@ def print_curves(
     """The empty board's print (`board_print.py`): per candidate `PIXEL_CHANGE`, the share
     of a strip changed from its print, for screens and for empty squares, over every square
     whose print is known and over those strongly in one colour (where it decides)."""
-    if d.shape[1] < 13 + len(PIXELS):
+    first = d.shape[1] - len(PIXELS)  # the change shares are the last columns
+    if first < 12:
         return
     strong = (best >= read.SURE) & (other < read.NONE)
     coloured = strong | (faint.max(axis=1) >= read.FAINT)
     for j, px in enumerate(PIXELS):
-        change = d[:, 13 + j]
+        change = d[:, first + j]
         known = change >= 0
         print(
             f"PIXEL_CHANGE {px:4.0f}: print known for {int(known.sum())} squares; change "

@@ -19,10 +19,13 @@
   `random`, the renderer with up to two arms; `heldout`, `benchmarks/heldout/reflecto.py`, a
   painter the reader was never tuned on (with its own set-up photograph; there a board is
   also counted right when it abstains only on squares a sleeve comes near or a top washed
-  out by the lamp).
+  out by the lamp). `--mode` (default both): each board read from its picture alone, and
+  with the photograph of the same board empty (`read --board`: drawn by the renderer or the
+  painter from another camera, on another table, in other light), reported apart (the
+  board mode under `with_empty_board`).
 - tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
-  hands carrying each screen, every frame read by the live perceiver and followed by the live
-  table: a game is right when every move and removal comes out as scripted, with no breach
+  hands carrying each screen, every frame read by the live table's perceiver (which learns
+  the board's print from the squares its engine says are free) and followed by the table: a game is right when every move and removal comes out as scripted, with no breach
   and no extra action (a false event). `--max-moves` caps a game's moves (short games for
   many tables; whole games for removals). A question about a square is answered as a
   player would, with what stands there in that frame, and counted; `--first` starts a family
@@ -31,7 +34,7 @@
   given, as in live play; it detects the markers itself), the same with the markers given
   (live play reuses the registration's detection: the reader's own cost per frame), and
   the bare `ArucoDetector.detectMarkers` on the same frames, three times each, in wall
-  time and in CPU time.
+  time and in CPU time; and both reads again with the empty board's print (`--board`).
 
 Numbers go to benchmarks/results/reflecto_vision.json (sections merged, so parts can be
 re-run alone).
@@ -385,10 +388,14 @@ def speed(frames: int, seed: int) -> dict:
     geom = load_geometry()
     det = detector()
     read_ms, detect_ms, read_cpu, detect_cpu, given_cpu = [], [], [], [], []
+    print_cpu, print_given_cpu = [], []
     for i in range(frames):
-        photo = render_photo(geom, (seed, i), Conditions(sizes=((1280, 960),)), setup=True)
+        photo = render_photo(
+            geom, (seed, i), Conditions(sizes=((1280, 960),)), setup=True, board=True
+        )
         rect = rectify(photo.setup, geom)
         colours = learn_at_setup(rect, geom) if rect is not None else None
+        taught = learn_print(photo.board, geom) if photo.board is not None else None
         gray = to_gray(photo.image)
         markers = detect_markers(photo.image)
         for _ in range(3):
@@ -403,9 +410,16 @@ def speed(frames: int, seed: int) -> dict:
             c = time.process_time()
             read_board(photo.image, geom, colours, markers=markers)
             given_cpu.append((time.process_time() - c) * 1000)
+            c = time.process_time()
+            read_board(photo.image, geom, colours, board_print=taught)
+            print_cpu.append((time.process_time() - c) * 1000)
+            c = time.process_time()
+            read_board(photo.image, geom, colours, markers=markers, board_print=taught)
+            print_given_cpu.append((time.process_time() - c) * 1000)
     r, d = statistics.median(read_ms), statistics.median(detect_ms)
     rc, dc = statistics.median(read_cpu), statistics.median(detect_cpu)
     gc = statistics.median(given_cpu)
+    pc, pgc = statistics.median(print_cpu), statistics.median(print_given_cpu)
     return {
         "frames": frames,
         "runs_per_frame": 3,
@@ -419,6 +433,10 @@ def speed(frames: int, seed: int) -> dict:
         "read_over_detect_median_cpu_ratio": rc / dc,
         "read_with_registration_markers_median_cpu_ms": gc,
         "read_with_registration_markers_over_detect_cpu_ratio": gc / dc,
+        "read_with_empty_board_median_cpu_ms": pc,
+        "read_with_empty_board_over_detect_cpu_ratio": pc / dc,
+        "read_with_empty_board_and_registration_markers_median_cpu_ms": pgc,
+        "read_with_empty_board_and_registration_markers_over_detect_cpu_ratio": pgc / dc,
         "machine": platform.machine(),
         "note": "shared machine: other jobs ran at the same time; the CPU-time ratio is "
         "steadier than the wall-time one",

@@ -320,3 +320,30 @@ def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_
     assert [d.payload["action"]["type"] for d in drafts if d.kind == "reflecto.action"][:1] == [
         "move"
     ]
+
+
+def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_square_is_free() -> None:
+    """The perceiver learns the board's print from the squares the engine says are free,
+    only in frames where every screen the engine has is seen in its place (a move in
+    progress leaves its square) and no screen is seen elsewhere; a square in doubt only
+    once the players said nothing stands there."""
+    from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+
+    def reading(cells: dict[tuple[int, int], int], unclear: tuple = ()) -> BoardReading:
+        return BoardReading(tuple(ScreenSeen(c, o) for c, o in cells.items()), (), True, unclear)
+
+    game, _ = play(make_table_game, None, session(), [Correct(SETUP0, 0), Correct(SETUP1, 1)])
+    middle = [(r, c) for r in range(1, 6) for c in range(7)]
+    assert game._known_empty(reading(start())) == middle
+    assert game._known_empty(reading(moved(start(), (0, 3), None))) == []  # lifted
+    assert game._known_empty(reading(moved(start(), (0, 3), (1, 3)))) == []  # moved
+    extra = {**start(), (3, 3): 1}
+    assert game._known_empty(reading(extra)) == []
+    doubt = game._known_empty(reading(start(), ((3, 3),)))
+    assert (3, 3) not in doubt and len(doubt) == len(middle) - 1
+    game.answers[(3, 3)] = None
+    assert game._known_empty(reading(start(), ((3, 3),))) == middle
+    faint = reading(moved(start(), (6, 3), None), ((6, 3),))
+    assert game._known_empty(faint) == []
+    game.answers[(6, 3)] = 1
+    assert game._known_empty(faint) == middle

@@ -43,9 +43,10 @@ was taught, a shadow lies over it now), and the square is read from the picture 
 FIT = 14.0
 """... and so it is when the board around a square, once the print is put in this
 picture's light, still differs from it by this much (BGR, median)."""
-SPREAD = 12.0
-"""Board around a square whose values (a channel's quartiles) spread this far shows more
-than one shade: light's offset is told from its scale there."""
+SPREAD = 40.0
+"""Board around a square whose values (a channel's 10th and 90th percentiles) spread this
+far shows two shades or more: light's offset is told from its scale there (a narrower
+spread is grain, outlines and noise, and would give any scale)."""
 LEAST_MM2 = 25.0
 """Board beside a square needed to scale its print by; less, and the whole board's is used."""
 KNOWN = 0.9
@@ -204,12 +205,14 @@ def change_shares(
     square_px: int,
     masks: np.ndarray,
     pixel: float = PIXEL_CHANGE,
+    needed: list[bool] | None = None,
 ) -> list[Change | None]:
     """Per square (centre in tops'-plane pixels), how its strip (half-sizes `half`, counted
     where `free`: no other square's screen can reach) differs from its print, None where
     too little of the strip's print is known. The print is scaled to this picture's light
     by the board (`board`: no screen can reach) around the square; `masks` (2, h, w) are
-    the pixels of each seat's colour."""
+    the pixels of each seat's colour; a square not `needed` (nothing of a seat's colour in
+    it: empty whatever its print) is None too."""
     hx, hy = half
     h, w = top.shape[:2]
     least = LEAST_MM2 * PX_PER_MM**2
@@ -217,7 +220,10 @@ def change_shares(
     whole: list[tuple[np.ndarray, np.ndarray] | None] = []  # the whole board's, if needed
     out: list[Change | None] = []
     r = square_px // 2
-    for cx, cy in centres:
+    for j, (cx, cy) in enumerate(centres):
+        if needed is not None and not needed[j]:
+            out.append(None)
+            continue
         y0, y1, x0, x1 = max(cy - hy, 0), min(cy + hy + 1, h), max(cx - hx, 0), min(cx + hx + 1, w)
         look = free[y0:y1, x0:x1] & exp.known[y0:y1, x0:x1]
         if look.sum() < KNOWN * free[y0:y1, x0:x1].sum() or not look.any():
@@ -226,11 +232,12 @@ def change_shares(
         a0, a1, b0, b1 = max(cy - r, 0), min(cy + r + 1, h), max(cx - r, 0), min(cx + r + 1, w)
         near = usable[a0:a1, b0:b1]
         if near.sum() >= least:
-            gain = _gain(top[a0:a1, b0:b1][near], exp.mid[a0:a1, b0:b1][near])
+            # Every other pixel is plenty for quartiles (speed).
+            gain = _gain(top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2])
         else:
             if not whole:
                 enough = usable.sum() >= least
-                whole.append(_gain(top[usable], exp.mid[usable]) if enough else None)
+                whole.append(_gain(top[usable][::8], exp.mid[usable][::8]) if enough else None)
             gain = whole[0]
         if gain is None:
             out.append(None)
@@ -255,10 +262,10 @@ def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     """Per channel, the light of this picture against the print's over the same board:
         `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
         scales it, so where the board shows more than one shade the two are told apart by the
-        spread of its values (quartiles); on a board of one shade only a scale can be told. None
+        spread of its values (10th and 90th percentiles); on a board of one shade only a scale can be told. None
     when the light cannot be told (`GAIN_RANGE`, `FIT`)."""
-    c = np.percentile(cur.astype(np.float32), (25, 50, 75), axis=0)
-    r = np.percentile(ref.astype(np.float32), (25, 50, 75), axis=0)
+    c = np.percentile(cur.astype(np.float32), (10, 50, 90), axis=0)
+    r = np.percentile(ref.astype(np.float32), (10, 50, 90), axis=0)
     spread = r[2] - r[0]
     varied = spread >= SPREAD
     gain = np.where(varied, (c[2] - c[0]) / np.maximum(spread, 1.0), c[1] / np.maximum(r[1], 8.0))

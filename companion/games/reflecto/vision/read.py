@@ -546,12 +546,6 @@ class PrintShares:
     median of those beside it on the board alone: the print goes on in one shade, a top
     lit from above stands apart from the print under it (None when too few such pixels
     lie beside)."""
-    side: float | None = None
-    """Lab distance between the strip's median and the median of what shows where a
-    screen's upright side would (its frame's hull beyond the top, on the board's side of
-    no other square): a screen's side faces sideways and is darker than its top, or is its
-    white tile; the print there is the print under the strip (None when too little of it
-    is in view: a camera right above the square sees no side)."""
 
 
 def print_share(
@@ -620,18 +614,15 @@ def print_share(
     # next to the strip.
     same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
     top = np.median(lab[strip].astype(np.float32), axis=0)
-    shade = side = None
+    shade = None
     if same.sum() >= least:
         shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
-    upright = beside & frame
-    if upright.sum() >= least:
-        side = float(np.linalg.norm(top - np.median(lab[upright].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(coarse, beside), None, shade, side)
+        return PrintShares(on_board, _found(coarse, beside), None, shade)
     close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
-    return PrintShares(on_board, _found(coarse, beside), close, shade, side)
+    return PrintShares(on_board, _found(coarse, beside), close, shade)
 
 
 @dataclass(frozen=True)
@@ -689,7 +680,9 @@ def classify(
     calls = []
     ev = evidence(rect, geom, colours, (FLOOR, FAINT_FLOOR))
     full, faint = _shares(rect, geom, colours, ev=ev)
-    changes = print_changes(rect, geom, ev, board_print)
+    # A square with nothing of a seat's colour in it is empty whatever its print.
+    needed = [bool(f.max() >= NONE or t.max() >= FAINT) for f, t in zip(full, faint, strict=True)]
+    changes = print_changes(rect, geom, ev, board_print, needed=needed)
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
         if change is not None:
@@ -727,9 +720,10 @@ def print_changes(
     ev: Evidence,
     board_print: BoardPrint | None,
     pixel: float = PIXEL_CHANGE,
+    needed: list[bool] | None = None,
 ) -> list[Change | None]:
-    """Per square, its strip against the known print (`change_shares`), None where the
-    print is not known (or none is given)."""
+    """Per square (of those `needed`), its strip against the known print
+    (`change_shares`), None where the print is not known (or none is given)."""
     if board_print is None or not board_print.any_known:
         return [None] * len(geom.cells)
     A = board_to_top(board_print, rect.pose, geom, rect.origin_mm, PX_PER_MM)
@@ -745,6 +739,7 @@ def print_changes(
         round(geom.square_mm * PX_PER_MM),
         ev.masks[0],
         pixel,
+        needed,
     )
 
 
