@@ -51,14 +51,21 @@ LEAST_MM2 = 25.0
 """Board beside a square needed to scale its print by; less, and the whole board's is used."""
 KNOWN = 0.9
 """Share of a strip whose print must be known for the strip to be judged against it."""
-PIXEL_CHANGE = 28.0
-"""A strip pixel (BGR) this far outside its print's range (scaled to this picture's light)
+PIXEL_CHANGE = 18.0
+"""A strip pixel (BGR) this far outside its print's range (put in this picture's light)
 has changed: something stands there."""
-SCREEN_CHANGE = 0.5
-"""A strip in a seat's colour changed over at least this share is a screen ..."""
+SCREEN_CHANGE = 0.3
+"""A strip in a seat's colour changed over at least this share is a screen ...
+
+From the development set's curve (`benchmarks/reflecto_curves.py`, 24 house and 24 random
+boards with the empty board from another camera in other light; 1847 squares whose print
+could be put in the picture's light): at `PIXEL_CHANGE` 18, 2 of 411 screens changed under
+0.3 (1 under 0.15: a top the very colour of its print), 9 empty squares at 0.15 or more,
+2 of them in a seat's colour; at 12 no screen under 0.3 but 13 empty squares over it, at 36
+8 screens under it."""
 PRINT_SAME = 0.15
 """... and one changed over at most this share is the print; between, the players are
-asked."""
+asked (same curve)."""
 
 
 @dataclass
@@ -260,10 +267,10 @@ def change_shares(
 
 def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Per channel, the light of this picture against the print's over the same board:
-        `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
-        scales it, so where the board shows more than one shade the two are told apart by the
-        spread of its values (10th and 90th percentiles); on a board of one shade only a scale can be told. None
-    when the light cannot be told (`GAIN_RANGE`, `FIT`)."""
+    `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
+    scales it, so where the board shows more than one shade the two are told apart by the
+    spread of its values (10th and 90th percentiles); on a board of one shade only a scale
+    can be told. None when the light cannot be told (`GAIN_RANGE`, `FIT`)."""
     c = np.percentile(cur.astype(np.float32), (10, 50, 90), axis=0)
     r = np.percentile(ref.astype(np.float32), (10, 50, 90), axis=0)
     spread = r[2] - r[0]

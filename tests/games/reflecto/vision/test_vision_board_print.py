@@ -148,3 +148,23 @@ def test_read_board_flag(tmp_path: Path) -> None:
     assert "corner markers are not seen" in bad.stderr and "Traceback" not in bad.stderr
     missing = run(str(tmp_path / "board.png"), "--board", str(tmp_path / "none.png"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_the_renderers_empty_board_changes_no_photograph_and_shows_no_screen() -> None:
+    from companion.games.reflecto.vision.render import render_photo
+
+    plain = render_photo(GEOM, (4, 1), Conditions(hands=0))
+    photo = render_photo(GEOM, (4, 1), Conditions(hands=0), board=True)
+    assert photo.board is not None and np.array_equal(plain.image, photo.image)
+    taught = learn_print(photo.board, GEOM)
+    assert taught is not None
+    got, _ = read.read_board(photo.board, GEOM, _colours(photo.colours), board_print=taught)
+    assert got.screens == ()
+
+
+def _colours(bgr: tuple) -> read.ScreenColours:
+    """The screens' colours as the reader learns them (median chromaticity)."""
+    from companion.games.reflecto.vision.colours import chromaticity
+
+    c = [tuple(float(v) for v in chromaticity(np.array([x], np.uint8))[0]) for x in bgr]
+    return read.ScreenColours(c[0], c[1], learned_from="set-up")  # type: ignore[arg-type]
