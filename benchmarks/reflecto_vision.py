@@ -25,8 +25,9 @@
   board mode under `with_empty_board`).
 - tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
   hands carrying each screen, every frame read by the live table's perceiver (which learns
-  the board's print from the squares its engine says are free) and followed by the table: a game is right when every move and removal comes out as scripted, with no breach
-  and no extra action (a false event). `--max-moves` caps a game's moves (short games for
+  the board's print from the squares its engine says are free) and followed by the table:
+  a game is right when every move and removal comes out as scripted, with no breach and
+  no extra action (a false event). `--max-moves` caps a game's moves (short games for
   many tables; whole games for removals). A question about a square is answered as a
   player would, with what stands there in that frame, and counted; `--first` starts a family
   later, so one family can be split over processes.

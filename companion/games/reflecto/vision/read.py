@@ -751,8 +751,11 @@ def judge_by_print(
     seat's screen; one changed at most `PRINT_SAME` is the print; anything else is a
     question. A strip short of `NONE` in both colours with no faint trace of one over
     `FAINT` is empty however much it changed (an arm, a lamp's glare on the board)."""
-    k = int(np.argmax(change.colour))
-    best, other = change.colour[k], change.colour[1 - k]
+    # Whose: the changed pixels' colour, or the whole strip's where that says more (a
+    # top's glare and edges change too; a top on print of its own hue leaves some unchanged).
+    colour = [max(shares[j], change.colour[j]) for j in (0, 1)]
+    k = int(np.argmax(colour))
+    best, other = colour[k], min(shares[1 - k], change.colour[1 - k])
     unclear = CellCall(cell, shares, None, 0.0, True)
     if change.share <= PRINT_SAME:
         return CellCall(cell, shares, None, round(1 - change.share / PRINT_SAME * 0.25, 3), False)
