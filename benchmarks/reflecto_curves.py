@@ -27,10 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.reflecto.vision import read  # noqa: E402
+from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
 from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import render_photo  # noqa: E402
 from companion.sim.conditions import Conditions  # noqa: E402
 
+PIXELS = (12.0, 18.0, 24.0, 28.0, 36.0, 48.0)
+"""Candidate `board_print.PIXEL_CHANGE` values the change shares are collected at."""
 FLOOR_AT = 1
 """`read.print_share` is judged at the faint colour floor, as `read.classify` judges it."""
 
@@ -41,8 +44,9 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
     floors = (read.FLOOR, read.FAINT_FLOOR)
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     for i in range(boards):
-        photo = render_photo(geom, (seed, i), conditions, setup=True)
+        photo = render_photo(geom, (seed, i), conditions, setup=True, board=True)
         truth = dict(photo.truth.layout_key())
+        taught = None if photo.board is None else learn_print(photo.board, geom)
         rect_setup = read.rectify(photo.setup, geom)
         rect = read.rectify(photo.image, geom)
         if rect_setup is None or rect is None:
@@ -52,13 +56,14 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
             continue
         ev = read.evidence(rect, geom, colours, floors)
         shares, faint = read._shares(rect, geom, colours, ev=ev)
+        changes = [read.print_changes(rect, geom, ev, taught, px) for px in PIXELS]
         for k, cell in enumerate(geom.cells):
             best = float(shares[k].max())
             seat = int(np.argmax(shares[k] if best >= read.NONE else faint[k]))
-            found: tuple[float | None, ...] = (None,) * 5
+            found: tuple[float | None, ...] = (None,) * 4
             if best >= read.NONE or float(faint[k].max()) >= read.FAINT:
                 p = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
-                found = (p.board, p.with_sides, p.close, p.shade, p.side)
+                found = (p.board, p.with_sides, p.close, p.shade)
             rows.append(
                 (
                     i,
@@ -67,6 +72,7 @@ def collect(seed: int, boards: int, out: Path, which: str = "random") -> None:
                     *shares[k],
                     *faint[k],
                     *(-1.0 if v is None else v for v in found),
+                    *(-1.0 if c[k] is None else c[k].share for c in changes),
                 )
             )
         if (i + 1) % 10 == 0:
@@ -116,6 +122,7 @@ def curves(paths: list[Path]) -> None:
                 strong & ~screen & ~pr & ~ask,
             )
             print(f"  S {t:4.1f} B {b:4.2f} | " + " | ".join(f"{int(m.sum()):4d}" for m in row))
+    print_curves(d, screen, best, other, faint)
     trace = faint.max(axis=1)
     weak = (best < read.NONE) & (trace >= read.FAINT)
     print(
@@ -127,6 +134,35 @@ def curves(paths: list[Path]) -> None:
         p = board >= t
         lost, asked = int((weak & screen & p).sum()), int((weak & ~screen & ~p).sum())
         print(f"  p {t:4.2f} | {lost:4d} | {asked:4d}")
+
+
+def print_curves(
+    d: np.ndarray, screen: np.ndarray, best: np.ndarray, other: np.ndarray, faint: np.ndarray
+) -> None:
+    """The empty board's print (`board_print.py`): per candidate `PIXEL_CHANGE`, the share
+    of a strip changed from its print, for screens and for empty squares, over every square
+    whose print is known and over those strongly in one colour (where it decides)."""
+    first = d.shape[1] - len(PIXELS)  # the change shares are the last columns
+    if first < 12:
+        return
+    strong = (best >= read.SURE) & (other < read.NONE)
+    coloured = strong | (faint.max(axis=1) >= read.FAINT)
+    for j, px in enumerate(PIXELS):
+        change = d[:, first + j]
+        known = change >= 0
+        print(
+            f"PIXEL_CHANGE {px:4.0f}: print known for {int(known.sum())} squares; change "
+            "share t | screens under t | empty squares at or over t | the same, squares in "
+            "a seat's colour or a faint trace of one"
+        )
+        for t in (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
+            row = (
+                known & screen & (change < t),
+                known & ~screen & (change >= t),
+                known & coloured & screen & (change < t),
+                known & coloured & ~screen & (change >= t),
+            )
+            print(f"  {t:4.2f} | " + " | ".join(f"{int(m.sum()):5d}" for m in row))
 
 
 def main() -> None:

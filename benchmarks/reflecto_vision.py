@@ -19,11 +19,15 @@
   `random`, the renderer with up to two arms; `heldout`, `benchmarks/heldout/reflecto.py`, a
   painter the reader was never tuned on (with its own set-up photograph; there a board is
   also counted right when it abstains only on squares a sleeve comes near or a top washed
-  out by the lamp).
+  out by the lamp). `--mode` (default both): each board read from its picture alone, and
+  with the photograph of the same board empty (`read --board`: drawn by the renderer or the
+  painter from another camera, on another table, in other light), reported apart (the
+  board mode under `with_empty_board`).
 - tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
-  hands carrying each screen, every frame read by the live perceiver and followed by the live
-  table: a game is right when every move and removal comes out as scripted, with no breach
-  and no extra action (a false event). `--max-moves` caps a game's moves (short games for
+  hands carrying each screen, every frame read by the live table's perceiver (which learns
+  the board's print from the squares its engine says are free) and followed by the table:
+  a game is right when every move and removal comes out as scripted, with no breach and
+  no extra action (a false event). `--max-moves` caps a game's moves (short games for
   many tables; whole games for removals). A question about a square is answered as a
   player would, with what stands there in that frame, and counted; `--first` starts a family
   later, so one family can be split over processes.
@@ -31,7 +35,7 @@
   given, as in live play; it detects the markers itself), the same with the markers given
   (live play reuses the registration's detection: the reader's own cost per frame), and
   the bare `ArucoDetector.detectMarkers` on the same frames, three times each, in wall
-  time and in CPU time.
+  time and in CPU time; and both reads again with the empty board's print (`--board`).
 
 Numbers go to benchmarks/results/reflecto_vision.json (sections merged, so parts can be
 re-run alone).
@@ -55,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.heldout.reflecto import paint  # noqa: E402
+from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
 from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
 from companion.games.reflecto.vision.read import (  # noqa: E402
     learn_at_setup,
@@ -68,83 +73,140 @@ RESULTS = ROOT / "benchmarks" / "results" / "reflecto_vision.json"
 
 
 def recognition(
-    seed: int, boards: int, save: Callable[[dict], None] | None = None, which: str = "random"
+    seed: int,
+    boards: int,
+    save: Callable[[dict], None] | None = None,
+    which: str = "random",
+    mode: str = "both",
 ) -> dict:
+    """`mode`: "single", each board read from its picture alone (and its set-up's
+    colours), as before; "board", with the empty board's photograph too (`read --board`:
+    the renderer's and the painter's empty board from another camera in other light);
+    "both", each board read both ways, reported apart."""
     geom = load_geometry()
-    tallies = {
-        "entirely_right": 0,
-        "right_or_allowed_abstentions": 0,
-        "only_abstentions": 0,
-        "phantoms": 0,
-        "wrong_owner": 0,
-        "missed": 0,
-        "unclear": 0,
-        "screens": 0,
-        "loose_right": 0,
-        "loose_right_up_to_swap": 0,
-        "loose_phantoms": 0,
-    }
-    styles: dict[str, list[int]] = {}
-    failures = []
+    modes = ["single", "board"] if mode == "both" else [mode]
+    tallies = {m: _tally() for m in modes}
+    styles: dict[str, dict[str, list[int]]] = {m: {} for m in modes}
+    failures: dict[str, list] = {m: [] for m in modes}
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     for i in range(boards):
         may_abstain: frozenset = frozenset()
         if which == "heldout":
-            shot = paint(geom, (seed, i), setup=True)
-            image, setup, truth_reading = shot.image, shot.setup, shot.truth
+            shot = paint(geom, (seed, i), setup=True, board="board" in modes)
+            image, setup, truth_reading, empty = shot.image, shot.setup, shot.truth, shot.board
             may_abstain = shot.near_sleeve | shot.washed
             style = shot.style
         else:
-            photo = render_photo(geom, (seed, i), conditions, setup=True)
+            photo = render_photo(geom, (seed, i), conditions, setup=True, board="board" in modes)
             image, setup, truth_reading = photo.image, photo.setup, photo.truth
+            empty = photo.board
             style = which
-        truth = dict(truth_reading.layout_key())
-        tallies["screens"] += len(truth)
         rect = rectify(setup, geom) if setup is not None else None
         colours = learn_at_setup(rect, geom) if rect is not None else None
-        got, _ = read_board(image, geom, colours)
-        seen = dict(got.layout_key())
-        phantom = [c for c in seen if c not in truth]
-        owner = [c for c in seen if c in truth and seen[c] != truth[c]]
-        missed = [c for c in truth if c not in seen]
-        tallies["phantoms"] += len(phantom)
-        tallies["wrong_owner"] += len(owner)
-        tallies["missed"] += len(missed)
-        tallies["unclear"] += len(got.unclear)
-        right = got.layout_key() == truth_reading.layout_key()
-        tallies["entirely_right"] += right
-        abstained_ok = (
-            not phantom
-            and not owner
-            and set(missed) <= set(got.unclear)
-            and set(got.unclear) <= set(may_abstain)
-        )
-        tallies["right_or_allowed_abstentions"] += right or abstained_ok
-        styles.setdefault(style, [0, 0])
-        styles[style][0] += 1
-        styles[style][1] += right
-        if not right:
-            if not phantom and not owner and set(missed) <= set(got.unclear):
-                tallies["only_abstentions"] += 1
-            failures.append(
-                {
-                    "seed": [seed, i],
-                    "phantom": phantom,
-                    "wrong_owner": owner,
-                    "missed": missed,
-                    "unclear": list(got.unclear),
-                }
-            )
-        loose, _ = read_board(image, geom, None)
-        keys = loose.layout_key()
-        tallies["loose_phantoms"] += sum(1 for c, _ in keys if c not in truth)
-        tallies["loose_right"] += keys == truth_reading.layout_key()
-        swapped = tuple(sorted((c, 1 - o) for c, o in keys))
-        tallies["loose_right_up_to_swap"] += truth_reading.layout_key() in (keys, swapped)
+        for m in modes:
+            taught = None
+            if m == "board":
+                taught = learn_print(empty, geom) if empty is not None else None
+                if taught is None:
+                    tallies[m]["no_print_learned"] += 1
+            got, _ = read_board(image, geom, colours, board_print=taught)
+            loose = read_board(image, geom, None, board_print=taught)[0]
+            _score(tallies[m], got, loose, truth_reading, may_abstain)
+            styles[m].setdefault(style, [0, 0])
+            styles[m][style][0] += 1
+            right = got.layout_key() == truth_reading.layout_key()
+            styles[m][style][1] += right
+            if not right:
+                failures[m].append(_failure(seed, i, got, truth_reading))
         if save is not None and ((i + 1) % 10 == 0 or i + 1 == boards):
             print(f"{i + 1} boards: {tallies}", flush=True)
-            save(_summary(seed, i + 1, boards, tallies, failures, which, styles))
-    return _summary(seed, boards, boards, tallies, failures, which, styles)
+            save(_summaries(seed, i + 1, boards, tallies, failures, which, styles))
+    return _summaries(seed, boards, boards, tallies, failures, which, styles)
+
+
+def _tally() -> dict[str, int]:
+    keys = (
+        "entirely_right right_or_allowed_abstentions only_abstentions phantoms wrong_owner "
+        "missed unclear screens loose_right loose_right_up_to_swap loose_phantoms "
+        "no_print_learned"
+    )
+    return dict.fromkeys(keys.split(), 0)
+
+
+def _score(
+    tallies: dict[str, int],
+    got: Any,
+    loose: Any,
+    truth_reading: Any,
+    may_abstain: frozenset,
+) -> None:
+    """One board read (`got` with the set-up's colours, `loose` without) against its truth."""
+    truth = dict(truth_reading.layout_key())
+    tallies["screens"] += len(truth)
+    seen = dict(got.layout_key())
+    phantom = [c for c in seen if c not in truth]
+    owner = [c for c in seen if c in truth and seen[c] != truth[c]]
+    missed = [c for c in truth if c not in seen]
+    tallies["phantoms"] += len(phantom)
+    tallies["wrong_owner"] += len(owner)
+    tallies["missed"] += len(missed)
+    tallies["unclear"] += len(got.unclear)
+    right = got.layout_key() == truth_reading.layout_key()
+    tallies["entirely_right"] += right
+    abstained_ok = (
+        not phantom
+        and not owner
+        and set(missed) <= set(got.unclear)
+        and set(got.unclear) <= set(may_abstain)
+    )
+    tallies["right_or_allowed_abstentions"] += right or abstained_ok
+    if not right and not phantom and not owner and set(missed) <= set(got.unclear):
+        tallies["only_abstentions"] += 1
+    keys = loose.layout_key()
+    tallies["loose_phantoms"] += sum(1 for c, _ in keys if c not in truth)
+    tallies["loose_right"] += keys == truth_reading.layout_key()
+    swapped = tuple(sorted((c, 1 - o) for c, o in keys))
+    tallies["loose_right_up_to_swap"] += truth_reading.layout_key() in (keys, swapped)
+
+
+def _failure(seed: int, i: int, got: Any, truth_reading: Any) -> dict:
+    truth = dict(truth_reading.layout_key())
+    seen = dict(got.layout_key())
+    return {
+        "seed": [seed, i],
+        "phantom": [c for c in seen if c not in truth],
+        "wrong_owner": [c for c in seen if c in truth and seen[c] != truth[c]],
+        "missed": [c for c in truth if c not in seen],
+        "unclear": list(got.unclear),
+    }
+
+
+def _summaries(
+    seed: int,
+    done: int,
+    boards: int,
+    tallies: dict[str, dict],
+    failures: dict[str, list],
+    which: str,
+    styles: dict[str, dict],
+) -> dict:
+    """The first mode's summary at the top level (as before), the board mode's under
+    `with_empty_board` when both were read."""
+    out: dict = {}
+    for m, t in tallies.items():
+        one = _summary(seed, done, boards, t, failures[m], which, styles[m])
+        one["mode"] = (
+            "single photograph (colours from the set-up photograph)"
+            if m == "single"
+            else "with the empty board's photograph (read --board), colours from set-up"
+        )
+        if m == "board":
+            one["boards_without_a_print"] = t["no_print_learned"]
+        if not out:
+            out = one
+        else:
+            out["with_empty_board"] = one
+    return out
 
 
 def _summary(
@@ -304,14 +366,15 @@ def _filmed(
 
     import numpy as np
 
-    from companion.games.reflecto.vision.perceive import perceive_frame
     from companion.live.conformance import Correct, Observe
     from companion.live.corrections import Answer
 
     yield from setups
     for t in np.arange(0.0, film.duration, 1.0 / fps):
         image, truth = film.frame(float(t))
-        yield Observe(perceive_frame(SimpleNamespace(image=image), SimpleNamespace(), settings))
+        # The table's own perceiver: the live perceiver with the print the table learns
+        # from the squares its engine says are free (as live play reads a frame).
+        yield Observe(table[0].perceive(SimpleNamespace(image=image), SimpleNamespace()))
         standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
         for q in list(table[0].open_questions.values()):
             if q.id.startswith("square-"):
@@ -326,10 +389,14 @@ def speed(frames: int, seed: int) -> dict:
     geom = load_geometry()
     det = detector()
     read_ms, detect_ms, read_cpu, detect_cpu, given_cpu = [], [], [], [], []
+    print_cpu, print_given_cpu = [], []
     for i in range(frames):
-        photo = render_photo(geom, (seed, i), Conditions(sizes=((1280, 960),)), setup=True)
+        photo = render_photo(
+            geom, (seed, i), Conditions(sizes=((1280, 960),)), setup=True, board=True
+        )
         rect = rectify(photo.setup, geom)
         colours = learn_at_setup(rect, geom) if rect is not None else None
+        taught = learn_print(photo.board, geom) if photo.board is not None else None
         gray = to_gray(photo.image)
         markers = detect_markers(photo.image)
         for _ in range(3):
@@ -344,9 +411,16 @@ def speed(frames: int, seed: int) -> dict:
             c = time.process_time()
             read_board(photo.image, geom, colours, markers=markers)
             given_cpu.append((time.process_time() - c) * 1000)
+            c = time.process_time()
+            read_board(photo.image, geom, colours, board_print=taught)
+            print_cpu.append((time.process_time() - c) * 1000)
+            c = time.process_time()
+            read_board(photo.image, geom, colours, markers=markers, board_print=taught)
+            print_given_cpu.append((time.process_time() - c) * 1000)
     r, d = statistics.median(read_ms), statistics.median(detect_ms)
     rc, dc = statistics.median(read_cpu), statistics.median(detect_cpu)
     gc = statistics.median(given_cpu)
+    pc, pgc = statistics.median(print_cpu), statistics.median(print_given_cpu)
     return {
         "frames": frames,
         "runs_per_frame": 3,
@@ -360,6 +434,10 @@ def speed(frames: int, seed: int) -> dict:
         "read_over_detect_median_cpu_ratio": rc / dc,
         "read_with_registration_markers_median_cpu_ms": gc,
         "read_with_registration_markers_over_detect_cpu_ratio": gc / dc,
+        "read_with_empty_board_median_cpu_ms": pc,
+        "read_with_empty_board_over_detect_cpu_ratio": pc / dc,
+        "read_with_empty_board_and_registration_markers_median_cpu_ms": pgc,
+        "read_with_empty_board_and_registration_markers_over_detect_cpu_ratio": pgc / dc,
         "machine": platform.machine(),
         "note": "shared machine: other jobs ran at the same time; the CPU-time ratio is "
         "steadier than the wall-time one",
@@ -381,6 +459,12 @@ def main() -> None:
         choices=["house", "random", "heldout"],
         default="random",
         help="recognition: the renderer without arms, with arms, or the held-out painter",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["single", "board", "both"],
+        default="both",
+        help="recognition: from the picture alone, with the empty board's photograph, or both",
     )
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--games", type=int, default=200)
@@ -404,7 +488,7 @@ def main() -> None:
         RESULTS.write_text(json.dumps(data, indent=1) + "\n")
 
     if args.part == "recognition":
-        result = recognition(args.seed, args.boards, save, args.set)
+        result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":
         result = tracking(args.seed, args.games, args.max_moves, args.fps, save, args.first)
     else:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -61,6 +62,7 @@ class HeldOutPhoto:
     washed: frozenset[Cell]
     style: str
     setup: np.ndarray | None = None
+    board: np.ndarray | None = None
 
 
 def _position(geom: BoardGeometry, rng: np.random.Generator) -> BoardReading:
@@ -326,9 +328,17 @@ def start_position(geom: BoardGeometry) -> BoardReading:
     )
 
 
-def paint(geom: BoardGeometry, seed: int | tuple[int, ...], *, setup: bool = False) -> HeldOutPhoto:
+def paint(
+    geom: BoardGeometry,
+    seed: int | tuple[int, ...],
+    *,
+    setup: bool = False,
+    board: bool = False,
+) -> HeldOutPhoto:
     """The held-out photograph number `seed`; `setup` also paints the start position on the
-    same table under the same camera and lamp (`HeldOutPhoto.setup`)."""
+    same table under the same camera and lamp (`HeldOutPhoto.setup`); `board` the same board
+    empty from another camera on another table in another light (`HeldOutPhoto.board`).
+    Neither changes the photograph."""
     rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     style = HELD_OUT_STYLES[int(rng.integers(len(HELD_OUT_STYLES)))]
     position = _position(geom, rng)
@@ -338,6 +348,7 @@ def paint(geom: BoardGeometry, seed: int | tuple[int, ...], *, setup: bool = Fal
     cam = _camera(geom, rng)
     base = np.empty((cam.height, cam.width, 3), np.uint8)
     base[:] = tuple(int(v) for v in rng.uniform(60, 190, 3))
+    before_board = rng.bit_generator.state
     _board(base, cam, geom, style, rng)
     cast = rng.uniform(0.85, 1.12, 3)
     lamp_seed = int(rng.integers(1 << 31))
@@ -360,4 +371,23 @@ def paint(geom: BoardGeometry, seed: int | tuple[int, ...], *, setup: bool = Fal
         start = base.copy()
         _screens(start, cam, geom, start_position(geom), plastics, style, rng, lamp_seed)
         first = photograph(start)
-    return HeldOutPhoto(photograph(img), position, near, frozenset(washed), style, first)
+    empty = _empty(geom, style, before_board, rng.spawn(1)[0]) if board else None
+    return HeldOutPhoto(photograph(img), position, near, frozenset(washed), style, first, empty)
+
+
+def _empty(
+    geom: BoardGeometry, style: str, before_board: Any, other: np.random.Generator
+) -> np.ndarray:
+    """The board `paint` drew (its draws replayed), empty, through another camera."""
+    again = np.random.default_rng()
+    again.bit_generator.state = before_board
+    cam = _camera(geom, other)
+    img = np.empty((cam.height, cam.width, 3), np.uint8)
+    img[:] = tuple(int(v) for v in other.uniform(60, 190, 3))
+    _board(img, cam, geom, style, again)
+    out = img.astype(np.float32) * other.uniform(0.8, 1.15, 3)
+    out *= np.linspace(other.uniform(0.8, 1.0), other.uniform(1.0, 1.2), cam.width)[None, :, None]
+    out += other.normal(0, other.uniform(1, 4), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(other.integers(70, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -287,3 +287,63 @@ def test_a_square_in_doubt_between_hands_is_asked_about_and_the_answer_holds() -
         game.apply_event(_event(draft))
     drafts = [d for frame in (hands, doubtful, clear, doubtful) for d in game.update(frame, 0.0)]
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
+
+
+def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_gone() -> None:
+    """The rules put seven screens on each first row: until the camera has seen the start
+    position, a start-row screen it reads as clearly empty (a faint top) is a question, not
+    a screen gone, so no breach fires and the answer lets the start position settle."""
+    faint = {c: o for c, o in start().items() if c not in ((6, 3), (6, 4))}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(board(faint))] * 12]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 6, column 3" in question.text
+    for draft in game.correct({"question": question.id, "answer": 1}, 1):
+        game.apply_event(_event(draft))
+    for _ in range(12):
+        for draft in game.update(board(faint), 0.0):
+            game.apply_event(_event(draft))
+    (second,) = game.questions(0)
+    assert "row 6, column 4" in second.text
+    for draft in game.correct({"question": second.id, "answer": 1}, 1):
+        game.apply_event(_event(draft))
+    drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
+    assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
+    for draft in drafts:
+        game.apply_event(_event(draft))
+    # Once the start position is seen, a first-row square read empty is a move's doing.
+    after = moved(start(), (0, 3), (1, 3))
+    drafts = [d for o in seen(after) for d in game.update(o.observation, 0.0)]
+    assert "question" not in [d.kind for d in drafts]
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    assert [d.payload["action"]["type"] for d in drafts if d.kind == "reflecto.action"][:1] == [
+        "move"
+    ]
+
+
+def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_square_is_free() -> None:
+    """The perceiver learns the board's print from the squares the engine says are free,
+    only in frames where every screen the engine has is seen in its place (a move in
+    progress leaves its square) and no screen is seen elsewhere; a square in doubt only
+    once the players said nothing stands there."""
+    from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+
+    def reading(cells: dict[tuple[int, int], int], unclear: tuple = ()) -> BoardReading:
+        return BoardReading(tuple(ScreenSeen(c, o) for c, o in cells.items()), (), True, unclear)
+
+    game, _ = play(make_table_game, None, session(), [Correct(SETUP0, 0), Correct(SETUP1, 1)])
+    middle = [(r, c) for r in range(1, 6) for c in range(7)]
+    assert game._known_empty(reading(start())) == middle
+    assert game._known_empty(reading(moved(start(), (0, 3), None))) == []  # lifted
+    assert game._known_empty(reading(moved(start(), (0, 3), (1, 3)))) == []  # moved
+    extra = {**start(), (3, 3): 1}
+    assert game._known_empty(reading(extra)) == []
+    doubt = game._known_empty(reading(start(), ((3, 3),)))
+    assert (3, 3) not in doubt and len(doubt) == len(middle) - 1
+    game.answers[(3, 3)] = None
+    assert game._known_empty(reading(start(), ((3, 3),))) == middle
+    faint = reading(moved(start(), (6, 3), None), ((6, 3),))
+    assert game._known_empty(faint) == []
+    game.answers[(6, 3)] = 1
+    assert game._known_empty(faint) == middle

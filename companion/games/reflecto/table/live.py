@@ -61,6 +61,7 @@ from companion.games.reflecto.table.track import (
     Reading,
     Seen,
     StableBoard,
+    board_of,
     explain,
     reading_from,
     reading_from_json,
@@ -144,6 +145,14 @@ class ReflectoTable:
         self.answers: dict[Cell, int | None] = {}
         """What the players said stands on a square the camera could not call; kept until
         the camera reads that square otherwise (a screen moved there or away)."""
+        self._print: Any = None
+        """The board's print where it has been seen empty (`vision/board_print.py`),
+        learned by the perceiver from the squares the engine says are free."""
+        self._start_seen = False
+        """Whether the camera has settled on the start position (or a move was made): until
+        then a start-row square the engine holds a screen on and the camera reads as empty
+        is in doubt, for the rules put seven screens on each first row (a faint top there is
+        a question, never a screen taken for gone)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -164,8 +173,42 @@ class ReflectoTable:
         perceive = _vision("perceive")
         if perceive is None:
             return Observation(BoardObservation(), 0.0)
-        seen = perceive.perceive_frame(frame, registration, self.settings)
+        board_print = _vision("board_print")
+        if self._print is None and board_print is not None:
+            self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
+        seen = perceive.perceive_frame(
+            frame, registration, self.settings, self._print, self._known_empty
+        )
         return Observation(board_observation(seen.data), seen.confidence)
+
+    def _known_empty(self, reading: Any) -> list[Cell]:
+        """The squares a frame (no hands over it) shows empty for sure, whose print the
+        perceiver may learn: every square the engine says is free, when every screen the
+        engine has is seen where it has it (read so, or answered so by the players) and no
+        screen is read anywhere else. Then no screen can be elsewhere: a player's screens
+        are on the board or removed beside it, and a move in progress leaves its square
+        (or its target is read). A square in doubt that no one has answered is left out.
+        Perception thread: reads the state and answers as they are."""
+        s = self.state
+        if s.phase != PLAY:
+            return []
+        try:
+            answers = dict(self.answers)
+        except RuntimeError:  # changed under us by an answer: next frame
+            return []
+        engine = dict(board_of(s))
+        called = {x.cell: x.owner for x in reading.screens}
+        unclear = set(reading.unclear)
+        for cell, owner in engine.items():
+            if (called[cell] if cell in called else answers.get(cell, -1)) != owner:
+                return []
+        if any(cell not in engine for cell in called):
+            return []
+        return [
+            cell
+            for cell in ((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
+            if cell not in engine and (cell not in unclear or answers.get(cell, -1) is None)
+        ]
 
     def annotate(
         self, image: np.ndarray, registration: Any, observation: Observation
@@ -183,6 +226,9 @@ class ReflectoTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
+        prior = self._start_prior(called)
+        if prior and data.board_found and not data.hands:
+            data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         if data.hands or not data.board_found:
             self._last_called = {}
@@ -202,6 +248,8 @@ class ReflectoTable:
         new = self.tracker.update(seen.reading)
         if new is None:
             return drafts
+        if new == board_of(self.state):
+            self._start_seen = True
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
         if found.breach is None:  # moves, or the board back as the engine has it
@@ -211,6 +259,20 @@ class ReflectoTable:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _start_prior(self, called: dict[Cell, int]) -> set[Cell]:
+        """The rules' prior at set-up: the start-row squares the engine holds a screen on
+        that the camera reads as empty, until the start position has been seen."""
+        s = self.state
+        if self.camera is not None and self.camera == board_of(s):
+            self._start_seen = True  # the camera settled on it, maybe before the set-ups
+        if self._start_seen or s.phase != PLAY or s.turn or s.moved:
+            return set()
+        return {
+            cell
+            for cell, owner in board_of(s)
+            if cell not in called and cell[0] == ENGINE.board.first_row(owner)
+        }
 
     def _ask(self, seen: Seen) -> list[EventDraft]:
         """A square in doubt for a while: ask the table what stands there, not guess."""

@@ -21,6 +21,7 @@ from companion.cli_args import (
     write_photo,
 )
 from companion.errors import UserError
+from companion.games.reflecto.vision.board_print import learn_print
 from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.read import read_board
@@ -124,6 +125,12 @@ def read(argv: list[str]) -> int:
         metavar="IMAGE",
         help="a photograph of the start position to learn the colours from",
     )
+    parser.add_argument(
+        "--board",
+        metavar="EMPTY",
+        help="a photograph of the empty board (any light, tilt or turn): each square is "
+        "judged by change against its own print; default: from each picture alone",
+    )
     args = parser.parse_args(argv)
     geom = load_geometry()
     colours = load_colours(args.colours)
@@ -135,9 +142,15 @@ def read(argv: list[str]) -> int:
         if rect is None:
             raise UserError(f"{args.setup}: the board's corner markers are not seen")
         colours = learn_at_setup(rect, geom)
+    taught = None
+    if args.board:
+        image_file.check_image_path(args.board, missing="no such file")
+        taught = learn_print(image_file.read_image(args.board), geom)
+        if taught is None:
+            raise UserError(f"{args.board}: the board's corner markers are not seen")
     return print_readings(
         args.images,
-        lambda image: read_board(image, geom, colours)[0],
+        lambda image: read_board(image, geom, colours, board_print=taught)[0],
         describe,
         args.json,
         missing="no such file",

@@ -20,15 +20,24 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 
 import cv2
 import numpy as np
 
+from companion.games.reflecto.vision.board_print import BoardPrint, board_to_top, learn_from
 from companion.games.reflecto.vision.colours import ScreenColours
-from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry
-from companion.games.reflecto.vision.read import learn_at_setup, read_board
+from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
+from companion.games.reflecto.vision.read import (
+    PX_PER_MM,
+    Rectified,
+    empty_mask,
+    learn_at_setup,
+    read_board,
+    screen_reach,
+)
 from companion.games.reflecto.vision.reading import BoardReading
 from companion.games.reflecto.vision.render import start_position
 from companion.live.table_game import Observation
@@ -118,9 +127,27 @@ def observe(
     *,
     markers: Any = None,
     calibration: Calibration | None = None,
+    board_print: BoardPrint | None = None,
 ) -> tuple[Observation, BoardReading]:
     """One frame read into the agreed observation."""
-    reading, rect = read_board(image, geom, colours, markers=markers, calibration=calibration)
+    observation, reading, _ = _observe(
+        image, geom, colours, markers=markers, calibration=calibration, board_print=board_print
+    )
+    return observation, reading
+
+
+def _observe(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    colours: ScreenColours | None,
+    *,
+    markers: Any = None,
+    calibration: Calibration | None = None,
+    board_print: BoardPrint | None = None,
+) -> tuple[Observation, BoardReading, Rectified | None]:
+    reading, rect = read_board(
+        image, geom, colours, markers=markers, calibration=calibration, board_print=board_print
+    )
     hands = False
     if rect is not None:
         hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(image, rect.pose, geom)
@@ -139,11 +166,26 @@ def observe(
         }
     confs = [s.confidence for s in reading.screens]
     conf = 0.0 if not reading.board_found else (0.3 if reading.unclear else min([1.0, *confs]))
-    return Observation(data, conf), reading
+    return Observation(data, conf), reading, None if hands else rect
 
 
-def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
-    """The live perceiver (perception thread): reuses the registration's marker detection."""
+KnownEmpty = Callable[[BoardReading], Iterable[Cell]]
+"""Given a frame's reading (no hands over the board), the squares known to be empty in it
+(live play asks the engine, `table/live.py`)."""
+
+
+def perceive_frame(
+    frame: Any,
+    registration: Any,
+    settings: Any,
+    board_print: BoardPrint | None = None,
+    known_empty: KnownEmpty | None = None,
+) -> Observation:
+    """The live perceiver (perception thread): reuses the registration's marker detection.
+
+    With `board_print`, squares whose print is known are judged against it; with
+    `known_empty` too, the print of the squares it names is learned from this frame (when
+    no hand is over the board), for the frames after."""
     geom = load_geometry()
     K = getattr(registration, "camera_matrix", None)
     dist = getattr(registration, "dist_coeffs", None)
@@ -156,9 +198,12 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
     )
     markers = getattr(registration, "markers", None) or None
     colours = load_saved_colours(settings)
-    observation, reading = observe(
-        frame.image, geom, colours, markers=markers, calibration=calibration
-    )
+    options: dict[str, Any] = {
+        "markers": markers,
+        "calibration": calibration,
+        "board_print": board_print,
+    }
+    observation, reading, rect = _observe(frame.image, geom, colours, **options)
     if (
         reading.board_found
         and not cast(dict[str, Any], observation.data)["hands"]
@@ -166,24 +211,29 @@ def perceive_frame(frame: Any, registration: Any, settings: Any) -> Observation:
     ):
         # No colours yet, or the saved ones find nothing (another set of screens): learn
         # them from this frame if it shows the start position, and keep them.
-        learned_obs, learned = (
-            (observation, reading)
+        learned_obs, learned, _ = (
+            (observation, reading, rect)
             if colours is None
-            else observe(frame.image, geom, None, markers=markers, calibration=calibration)
+            else _observe(frame.image, geom, None, **options)
         )
         # The start position's squares, whoever's colour the picture alone took for whose:
         # at set-up the rows say it (`learn_at_setup`).
         if _squares(learned) == _squares(start_position(geom)):
-            _, rect = read_board(frame.image, geom, None, markers=markers, calibration=calibration)
-            if rect is not None:
-                fresh = learn_at_setup(rect, geom)
+            _, start = read_board(frame.image, geom, None, markers=markers, calibration=calibration)
+            if start is not None:
+                fresh = learn_at_setup(start, geom)
                 if not fresh.problems():
                     _save_colours(settings, fresh)
-                    return observe(
-                        frame.image, geom, fresh, markers=markers, calibration=calibration
-                    )[0]
-        if colours is None:
-            return learned_obs
+                    observation, reading, rect = _observe(frame.image, geom, fresh, **options)
+        elif colours is None:
+            observation, reading = learned_obs, learned
+    if board_print is not None and known_empty is not None and rect is not None:
+        empty = list(known_empty(reading))
+        if empty:
+            polys = screen_reach(rect, geom)
+            mask = empty_mask(rect, geom, polys, empty)
+            A = board_to_top(board_print, rect.pose, geom, rect.origin_mm, PX_PER_MM)
+            learn_from(board_print, rect.top, A, mask)
     return observation
 
 

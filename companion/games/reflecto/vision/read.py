@@ -24,6 +24,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.reflecto.vision.board_print import (
+    PIXEL_CHANGE,
+    PRINT_SAME,
+    SCREEN_CHANGE,
+    BoardPrint,
+    Change,
+    board_to_top,
+    change_shares,
+    expected_top,
+)
 from companion.games.reflecto.vision.colours import (
     GREY,
     ScreenColours,
@@ -440,6 +450,15 @@ def reach_count(rect: Rectified, polys: list[np.ndarray]) -> np.ndarray:
     return count
 
 
+def empty_mask(
+    rect: Rectified, geom: BoardGeometry, polys: list[np.ndarray], empty: list[Cell]
+) -> np.ndarray:
+    """Tops'-plane pixels that show the bare board when the squares `empty` hold no screen:
+    where no other square's screen can reach (`polys`, `screen_reach`)."""
+    held = [p for c, p in zip(geom.cells, polys, strict=True) if c not in empty]
+    return reach_count(rect, held) == 0
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What every square is judged on, computed once per picture."""
@@ -527,12 +546,6 @@ class PrintShares:
     median of those beside it on the board alone: the print goes on in one shade, a top
     lit from above stands apart from the print under it (None when too few such pixels
     lie beside)."""
-    side: float | None = None
-    """Lab distance between the strip's median and the median of what shows where a
-    screen's upright side would (its frame's hull beyond the top, on the board's side of
-    no other square): a screen's side faces sideways and is darker than its top, or is its
-    white tile; the print there is the print under the strip (None when too little of it
-    is in view: a camera right above the square sees no side)."""
 
 
 def print_share(
@@ -601,18 +614,15 @@ def print_share(
     # next to the strip.
     same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
     top = np.median(lab[strip].astype(np.float32), axis=0)
-    shade = side = None
+    shade = None
     if same.sum() >= least:
         shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
-    upright = beside & frame
-    if upright.sum() >= least:
-        side = float(np.linalg.norm(top - np.median(lab[upright].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(coarse, beside), None, shade, side)
+        return PrintShares(on_board, _found(coarse, beside), None, shade)
     close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
-    return PrintShares(on_board, _found(coarse, beside), close, shade, side)
+    return PrintShares(on_board, _found(coarse, beside), close, shade)
 
 
 @dataclass(frozen=True)
@@ -650,19 +660,34 @@ def printed(shares: PrintShares) -> bool | None:
     return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_ASK else False
 
 
-def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> list[CellCall]:
+def classify(
+    rect: Rectified,
+    geom: BoardGeometry,
+    colours: ScreenColours,
+    board_print: BoardPrint | None = None,
+) -> list[CellCall]:
     """Per square: a seat's screen, no screen, or unclear.
 
     A strip in a seat's colour is a screen only if the colour does not go on beside it in
     the same shade (`printed`): a board printed in a player's colour is not a row of that
     player's screens. A square short of `NONE` in both colours is still unclear when a faint
     trace of one covers `FAINT` of it (a top washed out by glare is a question for the
-    players, never an empty square taken for granted), unless that trace is the print."""
+    players, never an empty square taken for granted), unless that trace is the print.
+
+    With the board's print known (`board_print`), a square whose print is known is judged
+    by change against it instead (`judge_by_print`): the print beside a strip cannot say
+    what lies under it, the print itself can."""
     calls = []
     ev = evidence(rect, geom, colours, (FLOOR, FAINT_FLOOR))
     full, faint = _shares(rect, geom, colours, ev=ev)
-    for cell, (s0, s1), trace in zip(geom.cells, full, faint, strict=True):
+    # A square with nothing of a seat's colour in it is empty whatever its print.
+    needed = [bool(f.max() >= NONE or t.max() >= FAINT) for f, t in zip(full, faint, strict=True)]
+    changes = print_changes(rect, geom, ev, board_print, needed=needed)
+    for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
+        if change is not None:
+            calls.append(judge_by_print(cell, shares, (float(trace[0]), float(trace[1])), change))
+            continue
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
         empty = CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False)
@@ -687,6 +712,59 @@ def classify(rect: Rectified, geom: BoardGeometry, colours: ScreenColours) -> li
         else:
             calls.append(unclear)
     return calls
+
+
+def print_changes(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    board_print: BoardPrint | None,
+    pixel: float = PIXEL_CHANGE,
+    needed: list[bool] | None = None,
+) -> list[Change | None]:
+    """Per square (of those `needed`), its strip against the known print
+    (`change_shares`), None where the print is not known (or none is given)."""
+    if board_print is None or not board_print.any_known:
+        return [None] * len(geom.cells)
+    A = board_to_top(board_print, rect.pose, geom, rect.origin_mm, PX_PER_MM)
+    exp = expected_top(board_print, A, rect.top.shape)
+    centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
+    return change_shares(
+        rect.top,
+        exp,
+        centres,
+        _strip(geom),
+        ev.reach <= 1,
+        ev.reach == 0,
+        round(geom.square_mm * PX_PER_MM),
+        ev.masks[0],
+        pixel,
+        needed,
+    )
+
+
+def judge_by_print(
+    cell: Cell, shares: tuple[float, float], trace: tuple[float, float], change: Change
+) -> CellCall:
+    """A square whose print is known: a strip changed from its print over `SCREEN_CHANGE`,
+    the change in one seat's colour (`SURE` of it, under `NONE` in the other's), is that
+    seat's screen; one changed at most `PRINT_SAME` is the print; anything else is a
+    question. A strip short of `NONE` in both colours with no faint trace of one over
+    `FAINT` is empty however much it changed (an arm, a lamp's glare on the board)."""
+    # Whose: the changed pixels' colour, or the whole strip's where that says more (a
+    # top's glare and edges change too; a top on print of its own hue leaves some unchanged).
+    colour = [max(shares[j], change.colour[j]) for j in (0, 1)]
+    k = int(np.argmax(colour))
+    best, other = colour[k], min(shares[1 - k], change.colour[1 - k])
+    unclear = CellCall(cell, shares, None, 0.0, True)
+    if change.share <= PRINT_SAME:
+        return CellCall(cell, shares, None, round(1 - change.share / PRINT_SAME * 0.25, 3), False)
+    if change.share >= SCREEN_CHANGE and best >= SURE and other < NONE:
+        conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
+        return CellCall(cell, shares, k, round(conf, 3), False)
+    if max(shares) < NONE and max(trace) < FAINT:
+        return CellCall(cell, shares, None, round(1 - max(shares) / NONE * 0.5, 3), False)
+    return unclear
 
 
 def facing_votes(
@@ -769,8 +847,10 @@ def read_board(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
     per_player: int = 7,
+    board_print: BoardPrint | None = None,
 ) -> tuple[BoardReading, Rectified | None]:
-    """The whole pipeline; `colours` None learns them from the picture (and says so)."""
+    """The whole pipeline; `colours` None learns them from the picture (and says so);
+    `board_print`, the empty board's print where known (`board_print.py`)."""
     rect = rectify(image, geom, markers, calibration)
     if rect is None:
         return BoardReading(
@@ -790,7 +870,7 @@ def read_board(
     problems = colours.problems()
     if problems:
         return BoardReading((), tuple(warnings + problems)), rect
-    calls = classify(rect, geom, colours)
+    calls = classify(rect, geom, colours, board_print)
     if learned:
         calls, note = _seats_by_facing(rect, geom, colours, calls)
         warnings.append(note)

@@ -16,7 +16,9 @@ Sizes come from the board model (`geometry.py`); only looks are chosen here.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -49,6 +51,9 @@ class Photo:
     """The two players' plastic colours (BGR) as drawn."""
     setup: np.ndarray | None = None
     """The start position on the same table, when asked for."""
+    board: np.ndarray | None = None
+    """The same board empty, under another camera and light, when asked for (the "teach
+    your board" photograph)."""
 
 
 # --- what is drawn ---------------------------------------------------------------------
@@ -523,17 +528,21 @@ def render_photo(
     conditions: Conditions = Conditions(),
     *,
     setup: bool = False,
+    board: bool = False,
 ) -> Photo:
     """The photograph number `seed`: the same seed always gives the same picture.
 
     `setup` also photographs the start position on the same table under the same camera
-    (`Photo.setup`), which is where live play learns the screens' colours.
+    (`Photo.setup`), which is where live play learns the screens' colours; `board` the
+    same board with nothing on it, from another camera under other light, on another
+    table (`Photo.board`), as a user teaches their board. Neither changes the photograph.
     """
     rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     position = random_position(geom, rng)
     colours = random_colours(rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
+    before_board = rng.bit_generator.state
     base = board_picture(geom, cam, rng, colours)
     image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
     first = None
@@ -541,4 +550,29 @@ def render_photo(
         first = shoot(
             base, geom, start_position(geom), colours, cam, rng, conditions=conditions, hands=0
         )
-    return Photo(image, position, cam, colours, first)
+    empty = None
+    if board:
+        empty = _empty_board(geom, cam, colours, before_board, rng.spawn(1)[0], conditions)
+    return Photo(image, position, cam, colours, first, empty)
+
+
+def _empty_board(
+    geom: BoardGeometry,
+    cam: VirtualCamera,
+    colours: tuple[Colour, Colour],
+    before_board: Mapping[str, Any],
+    other: np.random.Generator,
+    conditions: Conditions,
+) -> np.ndarray:
+    """The board `render_photo` drew (its draws replayed from `before_board`), empty,
+    through another camera on another table, under other light and camera faults."""
+    again = np.random.default_rng()
+    again.bit_generator.state = before_board
+    effects.table_texture(cam.width, cam.height, again)  # the photograph's table, skipped
+    canvas = board_canvas(geom, again, colours)
+    size = conditions.sizes[int(other.integers(len(conditions.sizes)))]
+    cam2 = random_camera(geom, other, size, conditions.max_tilt_deg)
+    table = effects.table_texture(cam2.width, cam2.height, other)
+    origin = (-BOARD_RIM_MM, -BOARD_RIM_MM)
+    base = cam2.render_plane(canvas, CANVAS_PX_PER_MM, origin, background=table)
+    return shoot(base, geom, BoardReading(()), colours, cam2, other, conditions=conditions, hands=0)

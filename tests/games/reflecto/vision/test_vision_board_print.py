@@ -1,0 +1,170 @@
+"""The board's own print: a square once seen empty is judged by change against its print.
+
+A board printed in a player's hue defeats the reader's single-photo test in shades near a
+top's (the print beside the strip is the same colour, so the reader asks); a photograph of
+the empty board, taken under other light from another tilt and turn, tells a top from the
+print under it (`board_print.py`).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import companion.games.reflecto.vision.read as read
+from companion.games.reflecto.vision.board_print import (
+    blank_print,
+    board_to_top,
+    learn_from,
+    learn_print,
+)
+from companion.games.reflecto.vision.render import (
+    BOARD_RIM_MM,
+    CANVAS_PX_PER_MM,
+    board_canvas,
+    board_corners_mm,
+    random_colours,
+    shoot,
+    start_position,
+)
+from companion.sim import effects
+from companion.sim.camera import VirtualCamera
+from companion.sim.conditions import Conditions
+
+from .test_vision_print import GEOM, POSITION, H, W, _shade
+
+STILL = Conditions(glare=False)
+
+
+def _table(seed: int, value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Set-up, POSITION and the empty board, on a board whose playing area is printed in
+    checks of seat 0's hue (at `value` and 0.8 times `value` its plastic's brightness); the
+    empty board from another camera, on another table, in dimmer, warmer light."""
+    rng = np.random.default_rng(seed)
+    colours = random_colours(rng)
+    canvas = board_canvas(GEOM, rng)
+    origin = float(board_corners_mm(GEOM)[0, 0])
+    (gx0, gy0), (gx1, gy1) = GEOM.grid_box_mm
+    px = [round((v - origin) * CANVAS_PX_PER_MM) for v in (gx0, gy0, gx1, gy1)]
+    canvas[px[1] : px[3], px[0] : px[2]] = _shade(colours[0], value)
+    sq = GEOM.square_mm * CANVAS_PX_PER_MM
+    for r, c in GEOM.cells:
+        if (r + c) % 2:
+            x, y = (round((v - origin) * CANVAS_PX_PER_MM - sq / 2) for v in GEOM.cell_mm((r, c)))
+            canvas[y : y + round(sq), x : x + round(sq)] = _shade(colours[0], 0.8 * value)
+
+    def photo(cam: VirtualCamera, position: object, shot: int) -> np.ndarray:
+        table = effects.table_texture(cam.width, cam.height, np.random.default_rng([seed, shot]))
+        base = cam.render_plane(
+            canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
+        )
+        return shoot(
+            base,
+            GEOM,
+            position,  # type: ignore[arg-type]
+            colours,
+            cam,
+            np.random.default_rng([seed, shot]),
+            hands=0,
+            conditions=STILL,
+        )
+
+    cam = VirtualCamera.looking_at((W / 2, H / 2), 520, tilt_deg=18.0, yaw_deg=35.0)
+    other = VirtualCamera.looking_at((W / 2 + 8, H / 2 - 5), 470, tilt_deg=10.0, yaw_deg=200.0)
+    empty = photo(other, type(POSITION)(()), 2).astype(np.float32) * (0.8, 0.85, 0.95)
+    return (
+        photo(cam, start_position(GEOM), 0),
+        photo(cam, POSITION, 1),
+        np.clip(empty, 0, 255).astype(np.uint8),
+    )
+
+
+@pytest.mark.parametrize("value", [0.8, 0.9])
+def test_the_empty_boards_print_tells_tops_from_a_print_in_their_hue(value: float) -> None:
+    setup, image, empty = _table(23, value)
+    rect = read.rectify(setup, GEOM)
+    assert rect is not None
+    colours = read.learn_at_setup(rect, GEOM)
+    alone, _ = read.read_board(image, GEOM, colours)
+    assert alone.layout_key() != POSITION.layout_key()  # one photograph cannot tell
+    taught = learn_print(empty, GEOM)
+    assert taught is not None and taught.known.mean() > 0.9
+    got, _ = read.read_board(image, GEOM, colours, board_print=taught)
+    assert got.layout_key() == POSITION.layout_key(), got.to_json()
+    assert got.unclear == ()
+
+
+def test_a_print_learned_square_by_square_serves_only_where_known() -> None:
+    """Live play learns the print of the squares the engine says are free: a square whose
+    print is not known is read from the picture alone, one whose print is known by change."""
+    setup, image, _ = _table(23, 0.9)
+    rect = read.rectify(setup, GEOM)
+    assert rect is not None
+    colours = read.learn_at_setup(rect, GEOM)
+    ev = read.evidence(rect, GEOM, colours, (read.FLOOR,))
+    ref = blank_print(GEOM)
+    assert read.print_changes(rect, GEOM, ev, ref) == [None] * len(GEOM.cells)
+    # The start position: every row but the first rows is empty, and so is the board no
+    # screen can reach.
+    A = board_to_top(ref, rect.pose, GEOM, rect.origin_mm, read.PX_PER_MM)
+    empty = read.empty_mask(rect, GEOM, ev.polys, [c for c in GEOM.cells if c[0] not in (0, 6)])
+    learn_from(ref, rect.top, A, empty)
+    changes = read.print_changes(rect, GEOM, ev, ref)
+    for cell, change in zip(GEOM.cells, changes, strict=True):
+        if cell[0] in (0, 6):
+            assert change is None, cell
+        else:
+            assert change is not None and change.share < 0.1, (cell, change)
+    got, _ = read.read_board(image, GEOM, colours, board_print=ref)
+    truth = dict(POSITION.layout_key())
+    assert [s.cell for s in got.screens if truth.get(s.cell) != s.owner] == []
+    middle = {(c, o) for c, o in POSITION.layout_key() if c[0] not in (0, 6)}
+    assert middle <= set(got.layout_key()), got.to_json()
+
+
+def test_read_board_flag(tmp_path: Path) -> None:
+    _, image, empty = _table(23, 0.9)
+    cv2.imwrite(str(tmp_path / "board.png"), image)
+    cv2.imwrite(str(tmp_path / "empty.png"), empty)
+    cv2.imwrite(str(tmp_path / "blank.png"), np.full((480, 640, 3), 128, np.uint8))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "companion", "read", "reflecto", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    done = run(str(tmp_path / "board.png"), "--board", str(tmp_path / "empty.png"), "--json")
+    assert done.returncode == 0, done.stderr
+    bad = run(str(tmp_path / "board.png"), "--board", str(tmp_path / "blank.png"))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "corner markers are not seen" in bad.stderr and "Traceback" not in bad.stderr
+    missing = run(str(tmp_path / "board.png"), "--board", str(tmp_path / "none.png"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_the_renderers_empty_board_changes_no_photograph_and_shows_no_screen() -> None:
+    from companion.games.reflecto.vision.render import render_photo
+
+    plain = render_photo(GEOM, (4, 1), Conditions(hands=0))
+    photo = render_photo(GEOM, (4, 1), Conditions(hands=0), board=True)
+    assert photo.board is not None and np.array_equal(plain.image, photo.image)
+    taught = learn_print(photo.board, GEOM)
+    assert taught is not None
+    got, _ = read.read_board(photo.board, GEOM, _colours(photo.colours), board_print=taught)
+    assert got.screens == ()
+
+
+def _colours(bgr: tuple) -> read.ScreenColours:
+    """The screens' colours as the reader learns them (median chromaticity)."""
+    from companion.games.reflecto.vision.colours import chromaticity
+
+    c = [tuple(float(v) for v in chromaticity(np.array([x], np.uint8))[0]) for x in bgr]
+    return read.ScreenColours(c[0], c[1], learned_from="set-up")  # type: ignore[arg-type]
