@@ -30,6 +30,7 @@ resampling of two poses stay below it); `OCCUPIED`, `CLEAR`, `OUTLINE`, `OWN_HUE
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -58,6 +59,10 @@ OWN_HUE = 6.0
 CLEAR_OUTLINE = 12.0
 CLEAR = 0.12
 """Share of a square's disc changed at most for the square to be empty."""
+FIT_RESIDUAL = 12.0
+"""Grey levels a square's light fit may miss its own strips by (set by reasoning: strips
+are medians of a few samples, so noise and JPEG stay within a few levels; a piece's colour
+over a strip is tens of levels off)."""
 OFFSET_WEIGHT = 0.005
 """How strongly a square's light fit prefers a pure gain to a gain with a neutral offset (a
 glare adds white; a lamp scales): only enough to settle the fit on a grey print, where the
@@ -169,8 +174,7 @@ class Change:
     share: np.ndarray
     """N: share of the disc's samples changed (NaN where the print is not known)."""
     colour: np.ndarray
-    """N x 3 Lab: the median of the changed samples, their light undone (the piece's own
-    colour as the print's light would show it); the disc's median where none changed."""
+    """N x 3 Lab: the median of the changed samples (the disc's where none changed)."""
     steps: np.ndarray
     """N: 95th percentile of the change's step between neighbouring disc samples: a piece's
     outline, rim or decal is a step, a light the fit missed (a glare's middle) a slope."""
@@ -210,6 +214,32 @@ def light_fit(now: np.ndarray, then: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return cast, gain.astype(np.float32), offset.astype(np.float32)
 
 
+def _fit_residual(
+    now: np.ndarray, then: np.ndarray, cast: np.ndarray, gain: np.ndarray, offset: np.ndarray
+) -> np.ndarray:
+    """Per square: the largest grey-level error of its light fit over its strips."""
+    seen = then * cast * gain[:, None, None] + offset[:, None, None]
+    return np.asarray(np.max(np.abs(seen - now).reshape(len(now), -1), axis=1))
+
+
+def _nan_neighbours_median(values: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+    """Per square, the median of `values` over its eight neighbours and itself, NaN ones
+    left out (NaN where all are)."""
+    rows, cols = grid
+    v = values.reshape(rows, cols)
+    padded = np.pad(v, 1, constant_values=np.nan)
+    stack = np.stack(
+        [
+            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+        ]
+    )
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN neighbourhoods
+        return np.asarray(np.nanmedian(stack, axis=0).reshape(-1))
+
+
 def changes(
     look: EmptyLook,
     disc_mm: np.ndarray,
@@ -217,16 +247,30 @@ def changes(
     strips_mm: np.ndarray,
     strips_bgr: np.ndarray,
     pairs: np.ndarray,
+    grid: tuple[int, int],
 ) -> Change:
     """What changed on each square: `disc_*` N x M (board mm, BGR now) of each square's
     middle disc, `strips_*` N x S x K of its strips of print beside; `pairs` (P x 2) the
-    disc samples next to each other."""
+    disc samples next to each other; `grid` (rows, cols) the squares' layout, row by row.
+
+    A square whose own light fit does not take its learnt strips to what they show now
+    (`FIT_RESIDUAL`: a wide piece or a neighbour's over some of them, which no light does)
+    takes the median fit of its neighbours instead."""
     n, m = disc_bgr.shape[:2]
     s = strips_bgr.shape[1]
     then_disc = look.sample(disc_mm.reshape(-1, 2)).reshape(n, m, 3)
     then_strips = np.median(look.sample(strips_mm.reshape(-1, 2)).reshape(n, s, -1, 3), axis=2)
     now_strips = np.median(strips_bgr, axis=2)
     cast, gain, offset = light_fit(now_strips, then_strips)
+    bad = _fit_residual(now_strips, then_strips, cast, gain, offset) > FIT_RESIDUAL
+    bad |= ~look.known
+    if bad.any():
+        good_gain, good_offset = gain.copy(), offset.copy()
+        good_gain[bad], good_offset[bad] = np.nan, np.nan
+        near_gain = _nan_neighbours_median(good_gain, grid)
+        near_offset = _nan_neighbours_median(good_offset, grid)
+        use = bad & ~np.isnan(near_gain)
+        gain[use], offset[use] = near_gain[use], near_offset[use]
     seen = then_disc * cast * gain[:, None, None] + offset[:, None, None]
     lab_now = _lab(disc_bgr.reshape(-1, 3)).reshape(n, m, 3)
     lab_then = _lab(seen.reshape(-1, 3)).reshape(n, m, 3)
@@ -235,16 +279,12 @@ def changes(
     share = changed.mean(axis=1).astype(np.float32)
     step = np.take(residual, pairs[:, 0], axis=1) - np.take(residual, pairs[:, 1], axis=1)
     steps = np.percentile(np.sqrt(np.einsum("npk,npk->np", step, step)), 95, axis=1)
-    # the piece's colour under the print's light: undo this square's light
-    own = (disc_bgr - offset[:, None, None]) / np.maximum(gain, 1e-3)[:, None, None] / cast
-    lab_own = _lab(own.reshape(-1, 3)).reshape(n, m, 3)
-    lab_print = _lab(then_disc.reshape(-1, 3)).reshape(n, m, 3)
     colour = np.empty((n, 3), np.float32)
     hue_apart = np.zeros(n, np.float32)
     for k in range(n):
         pick = changed[k] if changed[k].any() else np.ones(m, bool)
-        colour[k] = np.median(lab_own[k][pick], axis=0)
-        printed = np.median(lab_print[k][pick], axis=0)
+        colour[k] = np.median(lab_now[k][pick], axis=0)
+        printed = np.median(lab_then[k][pick], axis=0)
         hue_apart[k] = float(np.hypot(*(colour[k][1:] - printed[1:])))
     share[~look.known] = np.nan
     return Change(share, colour, steps.astype(np.float32), hue_apart)

@@ -618,6 +618,7 @@ def _change(
         points.strips,
         bgr[len(disc) :].reshape((*points.strips.shape[:3], 3)),
         _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ),
+        (geom.rows, geom.cols),
     )
 
 
