@@ -89,11 +89,20 @@ def judge(
     }
 
 
-def recognition(which: str, seed: int, boards: int, mode: str = "photo") -> dict[str, Any]:
+def recognition(
+    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",)
+) -> dict[str, dict[str, Any]]:
+    """Each mode's results on the same boards: `photo` reads each picture alone, `board`
+    with the box's empty board learnt first from its own photograph (`read --board`)."""
     geom = load_geometry()
     conditions = Conditions(hands=0) if which == "house" else Conditions()
-    right = phantoms = squares_right = squares = abstained = crowns_right = alice_right = 0
-    failures = []
+    counts = {
+        m: dict.fromkeys(
+            ("right", "phantoms", "squares_right", "squares", "abstained", "crowns", "alice"), 0
+        )
+        for m in modes
+    }
+    failures: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     unlearnt = 0
     for i in range(boards):
         if which == "heldout":
@@ -102,58 +111,65 @@ def recognition(which: str, seed: int, boards: int, mode: str = "photo") -> dict
         else:
             photo = render_photo(geom, (seed, i), conditions)
             image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
-        empty = None
-        if mode == "board":  # the box's empty board, photographed once under other light
-            teach = (
-                paint_empty(geom, (seed, i))
-                if which == "heldout"
-                else render_empty(geom, (seed, i), conditions)
-            )
-            learnt = reader.learn_empty_board(teach, geom)
-            if learnt is None:
-                unlearnt += 1
-            else:
-                empty = learnt[0]
-                unlearnt += int(len(geom.cells) - empty.known.sum())
-        reading = reader.read_board(image, geom=geom, empty=empty)
-        verdict = judge(reading, truth, near, position, geom.cells)
-        right += verdict["right"]
-        phantoms += verdict["phantoms"]
-        abstained += verdict["abstained"]
-        squares += len(geom.cells)
-        squares_right += len(geom.cells) - len(verdict["squares_wrong"])
-        crowns_right += not any(e[0] == "crowns" for e in verdict["extras"])
-        alice_right += not any(e[0].startswith("alice") for e in verdict["extras"])
-        if not verdict["right"] and len(failures) < 20:
-            failures.append(
-                {
-                    "board": i,
-                    "squares": [[list(c), w, g] for c, w, g in verdict["squares_wrong"][:6]],
-                    "extras": verdict["extras"],
-                }
-            )
+        for mode in modes:
+            empty = None
+            if mode == "board":  # the box's empty board, photographed once under other light
+                teach = (
+                    paint_empty(geom, (seed, i))
+                    if which == "heldout"
+                    else render_empty(geom, (seed, i), conditions)
+                )
+                learnt = reader.learn_empty_board(teach, geom)
+                if learnt is None:
+                    unlearnt += len(geom.cells)
+                else:
+                    empty = learnt[0]
+                    unlearnt += int(len(geom.cells) - empty.known.sum())
+            reading = reader.read_board(image, geom=geom, empty=empty)
+            verdict = judge(reading, truth, near, position, geom.cells)
+            c = counts[mode]
+            c["right"] += verdict["right"]
+            c["phantoms"] += verdict["phantoms"]
+            c["abstained"] += verdict["abstained"]
+            c["squares"] += len(geom.cells)
+            c["squares_right"] += len(geom.cells) - len(verdict["squares_wrong"])
+            c["crowns"] += not any(e[0] == "crowns" for e in verdict["extras"])
+            c["alice"] += not any(e[0].startswith("alice") for e in verdict["extras"])
+            if not verdict["right"] and len(failures[mode]) < 20:
+                failures[mode].append(
+                    {
+                        "board": i,
+                        "squares": [[list(c), w, g] for c, w, g in verdict["squares_wrong"][:6]],
+                        "extras": verdict["extras"],
+                    }
+                )
         print(
-            f"\r{which}: {i + 1}/{boards} boards, {right} entirely right",
+            f"\r{which}: {i + 1}/{boards} boards, entirely right "
+            + ", ".join(f"{m} {counts[m]['right']}" for m in modes),
             end="",
             file=sys.stderr,
             flush=True,
         )
     print(file=sys.stderr)
     return {
-        "seed": seed,
-        "mode": mode,
-        "boards": boards,
-        "squares_not_learnt": unlearnt if mode == "board" else None,
-        "boards_entirely_right": right,
-        "boards_entirely_right_pct": round(100 * right / boards, 2),
-        "squares_right_pct": round(100 * squares_right / squares, 3),
-        "phantom_pieces": phantoms,
-        "squares_abstained": abstained,
-        "crowns_right_pct": round(100 * crowns_right / boards, 2),
-        "alice_right_pct": round(100 * alice_right / boards, 2),
-        "first_failures": failures,
-        "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-        f"--part recognition --set {which} --seed {seed} --boards {boards} --mode {mode}",
+        mode: {
+            "seed": seed,
+            "mode": mode,
+            "boards": boards,
+            "squares_not_learnt": unlearnt if mode == "board" else None,
+            "boards_entirely_right": c["right"],
+            "boards_entirely_right_pct": round(100 * c["right"] / boards, 2),
+            "squares_right_pct": round(100 * c["squares_right"] / c["squares"], 3),
+            "phantom_pieces": c["phantoms"],
+            "squares_abstained": c["abstained"],
+            "crowns_right_pct": round(100 * c["crowns"] / boards, 2),
+            "alice_right_pct": round(100 * c["alice"] / boards, 2),
+            "first_failures": failures[mode],
+            "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
+            f"--part recognition --set {which} --seed {seed} --boards {boards} "
+            f"--mode {'both' if len(modes) > 1 else mode}",
+        }
+        for mode, c in counts.items()
     }
 
 
@@ -240,24 +256,28 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument(
         "--mode",
-        choices=["photo", "board"],
+        choices=["photo", "board", "both"],
         default="photo",
         help="photo: each picture alone; board: with the box's empty board learnt from "
-        "its own photograph (`read --board`)",
+        "its own photograph (`read --board`); both: each board read both ways",
     )
     parser.add_argument("--frames", type=int, default=30)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
-        out = recognition(args.set, seed, args.boards, args.mode)
-        key = f"recognition_{args.set}" + ("_board" if args.mode == "board" else "")
+        modes = ("photo", "board") if args.mode == "both" else (args.mode,)
+        by_mode = recognition(args.set, seed, args.boards, modes)
+        sections = {
+            f"recognition_{args.set}" + ("_board" if mode == "board" else ""): out
+            for mode, out in by_mode.items()
+        }
     else:
-        out = speed(args.frames, seed)
-        key = "speed"
-    print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
+        sections = {"speed": speed(args.frames, seed)}
+    for out in sections.values():
+        print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
     # read as the run ends, not as it starts: sets run side by side keep each other's part
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results[key] = out
+    results.update(sections)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
 
