@@ -90,7 +90,7 @@ def judge(
 
 
 def recognition(
-    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",)
+    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",), first: int = 0
 ) -> dict[str, dict[str, Any]]:
     """Each mode's results on the same boards: `photo` reads each picture alone, `board`
     with the box's empty board learnt first from its own photograph (`read --board`)."""
@@ -104,7 +104,7 @@ def recognition(
     }
     failures: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     unlearnt = 0
-    for i in range(boards):
+    for i in range(first, first + boards):
         if which == "heldout":
             shot = paint(geom, (seed, i))
             image, truth, near, position = shot.image, shot.truth, shot.near_arm, shot.position
@@ -144,7 +144,7 @@ def recognition(
                     }
                 )
         print(
-            f"\r{which}: {i + 1}/{boards} boards, entirely right "
+            f"\r{which}: {i + 1 - first}/{boards} boards, entirely right "
             + ", ".join(f"{m} {counts[m]['right']}" for m in modes),
             end="",
             file=sys.stderr,
@@ -156,6 +156,7 @@ def recognition(
             "seed": seed,
             "mode": mode,
             "boards": boards,
+            "first": first,
             "squares_not_learnt": unlearnt if mode == "board" else None,
             "boards_entirely_right": c["right"],
             "boards_entirely_right_pct": round(100 * c["right"] / boards, 2),
@@ -167,7 +168,7 @@ def recognition(
             "first_failures": failures[mode],
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "
-            f"--mode {'both' if len(modes) > 1 else mode}",
+            f"--mode {'both' if len(modes) > 1 else mode}" + (f" --first {first}" if first else ""),
         }
         for mode, c in counts.items()
     }
@@ -255,6 +256,9 @@ def main() -> None:
     )
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument(
+        "--first", type=int, default=0, help="the first board's index (a run split in parts)"
+    )
+    parser.add_argument(
         "--mode",
         choices=["photo", "board", "both"],
         default="photo",
@@ -266,9 +270,10 @@ def main() -> None:
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
         modes = ("photo", "board") if args.mode == "both" else (args.mode,)
-        by_mode = recognition(args.set, seed, args.boards, modes)
+        by_mode = recognition(args.set, seed, args.boards, modes, args.first)
+        part = f"_from{args.first}" if args.first else ""
         sections = {
-            f"recognition_{args.set}" + ("_board" if mode == "board" else ""): out
+            f"recognition_{args.set}" + ("_board" if mode == "board" else "") + part: out
             for mode, out in by_mode.items()
         }
     else:
