@@ -19,6 +19,11 @@ Stages, each with a typed result:
    where its colours pass for the print; its colour from this board's red and white pieces;
 6. `read_board`: the reading, with a warning for each unsure square.
 
+With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the
+live table from the squares the engine says are free), the squares it knows are decided
+by what changed on them instead (`by_change`), the picture alone a second opinion; the
+rest as above.
+
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
 fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
