@@ -124,6 +124,11 @@ SETUP_KIND, DRAWN_KIND, REVEALED_KIND = "qa.setup", "qa.drawn", "qa.revealed"
 SEEN_KIND, CARD_KIND, ACTION_KIND, BREACH_KIND = "qa.seen", "qa.card", "qa.action", "qa.breach"
 SCORE_NOW_KIND = "qa.score_now"
 TRAIN_DEALT_KIND, TRAIN_KIND = "qa.train_dealt", "qa.train"
+LEARN_BOARD = False
+"""Whether live play learns the board's empty look from its still frames and reads by it.
+Off: on fresh renders the empty-board path got more boards entirely right than the picture
+alone, but also read phantom pieces (8 + 6 in 100 boards without arms, 41 in 50 with arms,
+19 in 80 held-out; the picture alone 0-1), and a wrong board is worse than a question."""
 LEARN_EVERY_S = 1.0
 """Seconds between two lessons of the board's empty look once every free square is known
 (set by reasoning: the room's light changes over minutes, a lesson costs about a reading)."""
@@ -197,10 +202,10 @@ class QueenAliceTable:
 
     def learn_board(self, image: np.ndarray, markers: Any, reading: Any, now: float) -> None:
         """Learn the print of the squares the engine says are free, from a frame that shows
-        exactly the engine's board (no square in doubt, nothing else unclear) while the
-        picture is still: then nothing stands on them and no hand is over them. A free
-        square not known yet is learnt at once; the rest at most every `LEARN_EVERY_S`
-        (learning warps the board: it costs about a reading)."""
+        exactly the engine's board (no square in doubt) while the picture is still: then
+        nothing stands on them and no hand is over them. A free square not known yet is
+        learnt at once; the rest at most every `LEARN_EVERY_S` (learning warps the board:
+        it costs about a reading)."""
         from companion.games.queen_alice.vision.read import learn_free_squares
         from companion.vision.stillness import StillnessMeter
 
@@ -209,11 +214,11 @@ class QueenAliceTable:
         still = self._still.still(image)
         state = self.state
         if (
-            state.tile is None
+            not LEARN_BOARD
+            or state.tile is None
             or not still
             or not reading.board_found
             or reading.unsure
-            or reading.warnings
         ):
             return
         board = occupancy_of(state.pieces)
