@@ -114,24 +114,26 @@ def test_a_change_like_a_piece_is_a_piece_of_its_nearer_colour_and_light_is_aske
     own. A glare the light fit missed changes a square as much, smoothly and in the print's
     own hue: asked about where the picture alone is unsure, empty where it plainly sees the
     print (its colours and a flat disc), asked where its disc is busy. A smooth change to
-    the board's own red is a red piece. Almost nothing changed is empty whatever the
-    picture alone said; a square not learnt (NaN) and one under an arm (`skip`) keep their
-    calls."""
+    the board's own red, with no outline, is asked about; so is a change like a piece where
+    the picture alone plainly sees the print, or near a might-be arm. Almost nothing
+    changed is empty whatever the picture alone said; a square not learnt (NaN) and one
+    under an arm (`skip`) keep their calls."""
     glare = (30.0, 8.0, 10.0)
+    tones = [RED, RED, WHITE, WHITE, glare, (20, 0, 0), (0, 0, 0), RED, glare, glare, RED]
     change = _change(
-        [0.9, 0.8, 0.7, 0.95, 0.9, 0.05, np.nan, 0.9, 0.9, 0.9, 0.7],
-        [20.0, 15.0, 18.0, 14.0, 4.5, 1.0, 0.0, 20.0, 4.0, 4.0, 5.0],
-        [30.0, 25.0, 10.0, 9.0, 10.0, 1.0, 0.0, 20.0, 10.0, 10.0, 20.0],
-        [RED, RED, WHITE, WHITE, glare, (20, 0, 0), (0, 0, 0), RED, glare, glare, RED],
+        [0.9, 0.8, 0.7, 0.95, 0.9, 0.05, np.nan, 0.9, 0.9, 0.9, 0.7, 0.9, 0.9],
+        [20.0, 15.0, 18.0, 14.0, 4.5, 1.0, 0.0, 20.0, 4.0, 4.0, 5.0, 20.0, 20.0],
+        [30.0, 25.0, 10.0, 9.0, 10.0, 1.0, 0.0, 20.0, 10.0, 10.0, 20.0, 20.0, 20.0],
+        [*tones, WHITE, WHITE],
     )
     assert like_a_piece(change, 0) and not like_a_piece(change, 4)
     calls = (
         [("unsure", 0.0)] * 6
         + [("white", 0.9), ("empty", 1.0)]
-        + [("empty", 1.0), ("empty", 1.0), ("unsure", 0.0)]
+        + [("empty", 1.0), ("empty", 1.0), ("unsure", 0.0), ("empty", 1.0), ("unsure", 0.0)]
     )
-    spread = np.array([2.0] * 9 + [20.0, 2.0], np.float32)
-    out = [v for v, _ in by_change(calls, change, skip={7}, spread=spread)]
+    spread = np.array([2.0] * 9 + [20.0, 2.0, 2.0, 2.0], np.float32)
+    out = [v for v, _ in by_change(calls, change, skip={7}, spread=spread, ask={12})]
     assert out == [
         "red",
         "red",
@@ -143,8 +145,14 @@ def test_a_change_like_a_piece_is_a_piece_of_its_nearer_colour_and_light_is_aske
         "empty",
         "empty",
         "unsure",
-        "red",
+        "unsure",
+        "unsure",
+        "unsure",
     ]
+    # without the second opinions the same changes are pieces
+    calls[11] = ("unsure", 0.0)
+    assert by_change(calls, change, skip={7}, spread=spread)[11][0] == "white"
+    assert by_change(calls, change, skip={7}, spread=spread)[12][0] == "white"
 
 
 def test_a_piece_the_photo_alone_names_otherwise_is_asked() -> None:

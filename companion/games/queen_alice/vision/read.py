@@ -524,7 +524,10 @@ def read_board(
         change = _change(image, geom, where, cells, empty)
         known = ~np.isnan(change.share)
         skip = {k for k, c in enumerate(cells) if c in under}
-        calls = by_change(calls, change, skip, colours.structure)
+        near_arm = (
+            _not_by_structure(geom, arms, colours) if colours.structure is not None else set()
+        )
+        calls = by_change(calls, change, skip, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
         calls = [
             ("unsure", 0.0) if v == "empty" and spread > STRUCTURE and not seen else (v, p)
@@ -632,20 +635,21 @@ def by_change(
     change: Change,
     skip: set[int],
     spread: np.ndarray | None = None,
+    ask: Collection[int] = (),
 ) -> list[tuple[str, float]]:
     """Squares whose empty print is known, decided by what changed on them, with what the
     picture alone says (`calls`, and each disc's `spread`) as a second opinion:
 
     - almost nothing changed (`CLEAR`): empty;
-    - much changed as a piece changes it (`OCCUPIED`, `like_a_piece`): a piece, of the
-      nearer of this board's red and white pieces' own colours (the changed samples, their
-      light undone; `two_means` of these squares), when clearly nearer (`APART`) and near
-      (`NEAR_CHANGE`), checked against what its colours alone say; asked about when the two
-      disagree or neither tells;
-    - otherwise a piece when much changed to one of the board's two colours, or when the
-      colours alone call a piece; empty when the picture alone plainly sees the print there
-      (its colours say so and its disc is flat, `STRUCTURE`: light the fit missed, a glare
-      toward the print's own hue); else asked about.
+    - much changed as a piece changes it (`OCCUPIED`, `like_a_piece`): a piece of the
+      colour its colours alone call, or else of the nearer of this board's red and white
+      pieces' colours (the changed samples; `two_means` of these squares) when clearly
+      nearer (`APART`) and near (`NEAR_CHANGE`); asked about when the two disagree, when
+      neither tells, when the picture alone plainly sees the print there (its colours say
+      so and its disc is flat, `STRUCTURE`) or near a might-be arm (`ask`: an arm's edge
+      and shadow change squares as a piece does);
+    - otherwise the picture alone's piece, or empty where it plainly sees the print (light
+      the fit missed, a glare toward the print's own hue); else asked about.
 
     Squares in `skip` (under an arm) and those not learnt keep their call."""
     share = change.share
@@ -668,11 +672,11 @@ def by_change(
         plain = calls[k][0] == "empty" and (spread is None or spread[k] <= STRUCTURE)
         if seen is not None and said is not None and seen != said:
             out[k] = ("unsure", 0.0)
-        elif k in shaped:
-            out[k] = (seen or said or "unsure", float(share[k]) if seen or said else 0.0)
-        elif seen is not None and share[k] >= OCCUPIED:
+        elif said is not None:
+            out[k] = (said, float(share[k])) if k in shaped else calls[k]
+        elif k in shaped and seen is not None and not plain and k not in ask:
             out[k] = (seen, float(share[k]))
-        elif said is not None or plain:
+        elif plain and k not in shaped:
             out[k] = calls[k]
         else:
             out[k] = ("unsure", 0.0)
