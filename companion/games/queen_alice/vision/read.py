@@ -648,8 +648,9 @@ def by_change(
       neither tells, when the picture alone plainly sees the print there (its colours say
       so and its disc is flat, `STRUCTURE`) or near a might-be arm (`ask`: an arm's edge
       and shadow change squares as a piece does);
-    - otherwise the picture alone's piece, or empty where it plainly sees the print (light
-      the fit missed, a glare toward the print's own hue); else asked about.
+    - otherwise the picture alone's piece, or empty where it plainly sees the print and
+      the change is toward neither of the board's colours (light the fit missed, a glare
+      toward the print's own hue); else asked about.
 
     Squares in `skip` (under an arm) and those not learnt keep their call."""
     share = change.share
@@ -676,7 +677,7 @@ def by_change(
             out[k] = (said, float(share[k])) if k in shaped else calls[k]
         elif k in shaped and seen is not None and not plain and k not in ask:
             out[k] = (seen, float(share[k]))
-        elif plain and k not in shaped:
+        elif plain and k not in shaped and seen is None:
             out[k] = calls[k]
         else:
             out[k] = ("unsure", 0.0)
