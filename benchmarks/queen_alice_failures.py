@@ -37,9 +37,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.queen_alice.vision import empty as empty_look_module  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
 from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
-from companion.games.queen_alice.vision.render import Conditions, render_photo  # noqa: E402
+from companion.games.queen_alice.vision.render import (  # noqa: E402
+    Conditions,
+    render_empty,
+    render_photo,
+)
 
 
 def _shade(bgr: tuple[int, int, int]) -> str:
@@ -195,6 +200,86 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
     }
 
 
+def reference_curves(seed: int, boards: int) -> dict[str, Any]:
+    """The curves the empty-board path's thresholds were chosen from (`vision/empty.py`), on
+    development boards read with the box's empty board learnt from its own photograph (half
+    with arms), squares no arm comes near: the share of each square's disc changed, for
+    empty squares and pieces (`OCCUPIED`, `CLEAR`); of squares changed at least `OCCUPIED`,
+    those passing `like_a_piece` for `OUTLINE` x `OWN_HUE` (`CLEAR_OUTLINE` kept); and the
+    pieces' colour against the nearer of the board's two (`NEAR_CHANGE`, `APART`)."""
+    geom = load_geometry()
+    shares: list[tuple[float, bool]] = []
+    changed: list[tuple[float, float, bool]] = []
+    colour: list[tuple[float, float, bool]] = []
+    for i in range(boards):
+        conditions = Conditions(hands=0) if i % 2 == 0 else Conditions()
+        photo = render_photo(geom, (seed, i), conditions)
+        learnt = reader.learn_empty_board(render_empty(geom, (seed, i), conditions), geom)
+        where = reader.locate(photo.image, geom)
+        if learnt is None or where is None:
+            continue
+        change = reader._change(photo.image, geom, where, geom.cells, learnt[0])
+        tone = reader.board_tone(change.colour)
+        pieces = []
+        for k, cell in enumerate(geom.cells):
+            if cell in photo.near_arm or np.isnan(change.share[k]):
+                continue
+            piece = cell in photo.position.squares
+            shares.append((float(change.share[k]), piece))
+            if change.share[k] >= empty_look_module.OCCUPIED:
+                changed.append((float(change.steps[k]), float(change.hue_apart[k]), piece))
+                if reader.like_a_piece(change, k):
+                    pieces.append(k)
+        centres = reader.two_means(tone[pieces])
+        if centres is not None:
+            for k in pieces:
+                d = np.linalg.norm(tone[k] - centres, axis=1)
+                j = int(np.argmin(d))
+                want = photo.position.squares.get(geom.cells[k])
+                colour.append((float(d[j]), float(d[j] / d[1 - j]), want == ("red", "white")[j]))
+        print(f"\rreference curves {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "share": [
+            {
+                "threshold": t,
+                "empty_above": sum(v > t for v, p in shares if not p),
+                "pieces_below": f"{sum(v < t for v, p in shares if p)}/{sum(p for _, p in shares)}",
+            }
+            for t in (0.05, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
+        ],
+        "like_a_piece": [
+            {
+                "outline": o,
+                "own_hue": h,
+                "empty_kept": sum(_kept(st, hu, o, h) for st, hu, p in changed if not p),
+                "pieces_kept": f"{sum(_kept(st, hu, o, h) for st, hu, p in changed if p)}/"
+                f"{sum(p for _, _, p in changed)}",
+            }
+            for o in (0.0, 5.0, 6.0, 7.0)
+            for h in (0.0, 4.0, 6.0, 8.0)
+        ],
+        "colour": [
+            {
+                "near": n,
+                "apart": a,
+                "right_kept": f"{sum(d <= n and r <= a for d, r, ok in colour if ok)}/"
+                f"{sum(ok for _, _, ok in colour)}",
+                "wrong_kept": sum(d <= n and r <= a for d, r, ok in colour if not ok),
+            }
+            for n in (8.0, 10.0, 12.0, 15.0, 20.0)
+            for a in (0.5, 0.7)
+        ],
+    }
+
+
+def _kept(steps: float, hue: float, outline: float, own_hue: float) -> bool:
+    """`like_a_piece` with other `OUTLINE` and `OWN_HUE`."""
+    return steps >= empty_look_module.CLEAR_OUTLINE or (steps >= outline and hue >= own_hue)
+
+
 def _loop_ground(image: np.ndarray, geom: Any, where: Any) -> np.ndarray:
     """The ground's BGR median round the grid, as `find_arms` takes it."""
     (x0, y0), (x1, y1) = geom.grid_box_mm
@@ -214,6 +299,17 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=60)
     parser.add_argument("--out", type=Path, default=None, help="write the breakdown as JSON")
     parser.add_argument(
+        "--mode",
+        choices=["photo", "board"],
+        default="photo",
+        help="board: each box's empty board learnt from its own photograph first (`read --board`)",
+    )
+    parser.add_argument(
+        "--reference-curves",
+        action="store_true",
+        help="the curves of the empty-board path's thresholds instead",
+    )
+    parser.add_argument(
         "--curves",
         action="store_true",
         help="the LIGHT_ONLY, STRUCTURE, STANDS_OUT and EDGES_OUT curves instead",
@@ -222,6 +318,9 @@ def main() -> None:
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.curves:
         print(json.dumps(curves(seed, args.boards), indent=1))
+        return
+    if args.reference_curves:
+        print(json.dumps(reference_curves(seed, args.boards), indent=1))
         return
     geom = load_geometry()
     by_class: Counter[str] = Counter()
@@ -233,7 +332,11 @@ def main() -> None:
     for i in range(args.boards):
         conditions = Conditions(hands=0) if i % 2 == 0 else Conditions()
         photo = render_photo(geom, (seed, i), conditions)
-        reading = reader.read_board(photo.image, geom=geom)
+        empty = None
+        if args.mode == "board":
+            learnt = reader.learn_empty_board(render_empty(geom, (seed, i), conditions), geom)
+            empty = learnt[0] if learnt is not None else None
+        reading = reader.read_board(photo.image, geom=geom, empty=empty)
         kinds, wrong = faults(reading, photo, geom.cells)
         cond = conditions_of(photo.design)
         for key, value in cond.items():
@@ -270,6 +373,7 @@ def main() -> None:
     print(file=sys.stderr)
     out = {
         "seed": seed,
+        "mode": args.mode,
         "boards": args.boards,
         "entirely_right": right,
         "faults": dict(by_class),

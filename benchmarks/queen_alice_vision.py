@@ -39,10 +39,14 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.heldout.queen_alice import paint  # noqa: E402
+from benchmarks.heldout.queen_alice import paint, paint_empty  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
 from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
-from companion.games.queen_alice.vision.render import Conditions, render_photo  # noqa: E402
+from companion.games.queen_alice.vision.render import (  # noqa: E402
+    Conditions,
+    render_empty,
+    render_photo,
+)
 from companion.vision.markers import detect_markers, detector, to_gray  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "queen_alice_vision.json"
@@ -85,55 +89,88 @@ def judge(
     }
 
 
-def recognition(which: str, seed: int, boards: int) -> dict[str, Any]:
+def recognition(
+    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",), first: int = 0
+) -> dict[str, dict[str, Any]]:
+    """Each mode's results on the same boards: `photo` reads each picture alone, `board`
+    with the box's empty board learnt first from its own photograph (`read --board`)."""
     geom = load_geometry()
     conditions = Conditions(hands=0) if which == "house" else Conditions()
-    right = phantoms = squares_right = squares = abstained = crowns_right = alice_right = 0
-    failures = []
-    for i in range(boards):
+    counts = {
+        m: dict.fromkeys(
+            ("right", "phantoms", "squares_right", "squares", "abstained", "crowns", "alice"), 0
+        )
+        for m in modes
+    }
+    failures: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+    unlearnt = 0
+    for i in range(first, first + boards):
         if which == "heldout":
             shot = paint(geom, (seed, i))
             image, truth, near, position = shot.image, shot.truth, shot.near_arm, shot.position
         else:
             photo = render_photo(geom, (seed, i), conditions)
             image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
-        reading = reader.read_board(image, geom=geom)
-        verdict = judge(reading, truth, near, position, geom.cells)
-        right += verdict["right"]
-        phantoms += verdict["phantoms"]
-        abstained += verdict["abstained"]
-        squares += len(geom.cells)
-        squares_right += len(geom.cells) - len(verdict["squares_wrong"])
-        crowns_right += not any(e[0] == "crowns" for e in verdict["extras"])
-        alice_right += not any(e[0].startswith("alice") for e in verdict["extras"])
-        if not verdict["right"] and len(failures) < 20:
-            failures.append(
-                {
-                    "board": i,
-                    "squares": [[list(c), w, g] for c, w, g in verdict["squares_wrong"][:6]],
-                    "extras": verdict["extras"],
-                }
-            )
+        for mode in modes:
+            empty = None
+            if mode == "board":  # the box's empty board, photographed once under other light
+                teach = (
+                    paint_empty(geom, (seed, i))
+                    if which == "heldout"
+                    else render_empty(geom, (seed, i), conditions)
+                )
+                learnt = reader.learn_empty_board(teach, geom)
+                if learnt is None:
+                    unlearnt += len(geom.cells)
+                else:
+                    empty = learnt[0]
+                    unlearnt += int(len(geom.cells) - empty.known.sum())
+            reading = reader.read_board(image, geom=geom, empty=empty)
+            verdict = judge(reading, truth, near, position, geom.cells)
+            c = counts[mode]
+            c["right"] += verdict["right"]
+            c["phantoms"] += verdict["phantoms"]
+            c["abstained"] += verdict["abstained"]
+            c["squares"] += len(geom.cells)
+            c["squares_right"] += len(geom.cells) - len(verdict["squares_wrong"])
+            c["crowns"] += not any(e[0] == "crowns" for e in verdict["extras"])
+            c["alice"] += not any(e[0].startswith("alice") for e in verdict["extras"])
+            if not verdict["right"] and len(failures[mode]) < 20:
+                failures[mode].append(
+                    {
+                        "board": i,
+                        "squares": [[list(c), w, g] for c, w, g in verdict["squares_wrong"][:6]],
+                        "extras": verdict["extras"],
+                    }
+                )
         print(
-            f"\r{which}: {i + 1}/{boards} boards, {right} entirely right",
+            f"\r{which}: {i + 1 - first}/{boards} boards, entirely right "
+            + ", ".join(f"{m} {counts[m]['right']}" for m in modes),
             end="",
             file=sys.stderr,
             flush=True,
         )
     print(file=sys.stderr)
     return {
-        "seed": seed,
-        "boards": boards,
-        "boards_entirely_right": right,
-        "boards_entirely_right_pct": round(100 * right / boards, 2),
-        "squares_right_pct": round(100 * squares_right / squares, 3),
-        "phantom_pieces": phantoms,
-        "squares_abstained": abstained,
-        "crowns_right_pct": round(100 * crowns_right / boards, 2),
-        "alice_right_pct": round(100 * alice_right / boards, 2),
-        "first_failures": failures,
-        "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-        f"--part recognition --set {which} --seed {seed} --boards {boards}",
+        mode: {
+            "seed": seed,
+            "mode": mode,
+            "boards": boards,
+            "first": first,
+            "squares_not_learnt": unlearnt if mode == "board" else None,
+            "boards_entirely_right": c["right"],
+            "boards_entirely_right_pct": round(100 * c["right"] / boards, 2),
+            "squares_right_pct": round(100 * c["squares_right"] / c["squares"], 3),
+            "phantom_pieces": c["phantoms"],
+            "squares_abstained": c["abstained"],
+            "crowns_right_pct": round(100 * c["crowns"] / boards, 2),
+            "alice_right_pct": round(100 * c["alice"] / boards, 2),
+            "first_failures": failures[mode],
+            "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
+            f"--part recognition --set {which} --seed {seed} --boards {boards} "
+            f"--mode {'both' if len(modes) > 1 else mode}" + (f" --first {first}" if first else ""),
+        }
+        for mode, c in counts.items()
     }
 
 
@@ -148,16 +185,32 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
     geom = load_geometry()
     conditions = Conditions(sizes=((1280, 960),))
     images = [render_photo(geom, (seed, i), conditions).image for i in range(frames)]
+    learnt = [
+        reader.learn_empty_board(render_empty(geom, (seed, i), conditions), geom)
+        for i in range(frames)
+    ]
     det = detector()
     times: dict[str, list[float]] = {
         k: []
-        for k in ("bare_detect", "read_board", "detect", "pose", "squares", "crowns_and_alice")
+        for k in (
+            "bare_detect",
+            "read_board",
+            "read_board_with_board",
+            "detect",
+            "pose",
+            "squares",
+            "crowns_and_alice",
+        )
     }
-    for image in images:
+    for image, teach in zip(images, learnt, strict=True):
         for _ in range(3):  # best of three: the machine is shared
             best: dict[str, float] = {}
             best["bare_detect"], _ = _ms(lambda im=image: det.detectMarkers(to_gray(im)))
             best["read_board"], _ = _ms(reader.read_board, image, geom=geom)
+            if teach is not None:
+                best["read_board_with_board"], _ = _ms(
+                    reader.read_board, image, geom=geom, empty=teach[0]
+                )
             best["detect"], markers = _ms(detect_markers, image)
             best["pose"], where = _ms(reader.locate, image, geom, markers)
             if where is None:
@@ -184,6 +237,9 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
         "threads": 1,
         "median_ms": med,
         "ratio_read_to_bare_detect": round(med["read_board"] / med["bare_detect"], 2),
+        "ratio_read_with_board_to_bare_detect": round(
+            med["read_board_with_board"] / med["bare_detect"], 2
+        ),
         "machine": platform.machine(),
         "python": platform.python_version(),
         "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
@@ -199,19 +255,34 @@ def main() -> None:
         "--seed", type=int, default=None, help="default: a fresh one (printed and saved)"
     )
     parser.add_argument("--boards", type=int, default=500)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first board's index (a run split in parts)"
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["photo", "board", "both"],
+        default="photo",
+        help="photo: each picture alone; board: with the box's empty board learnt from "
+        "its own photograph (`read --board`); both: each board read both ways",
+    )
     parser.add_argument("--frames", type=int, default=30)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
-        out = recognition(args.set, seed, args.boards)
-        key = f"recognition_{args.set}"
+        modes = ("photo", "board") if args.mode == "both" else (args.mode,)
+        by_mode = recognition(args.set, seed, args.boards, modes, args.first)
+        part = f"_from{args.first}" if args.first else ""
+        sections = {
+            f"recognition_{args.set}" + ("_board" if mode == "board" else "") + part: out
+            for mode, out in by_mode.items()
+        }
     else:
-        out = speed(args.frames, seed)
-        key = "speed"
-    print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
+        sections = {"speed": speed(args.frames, seed)}
+    for out in sections.values():
+        print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
     # read as the run ends, not as it starts: sets run side by side keep each other's part
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results[key] = out
+    results.update(sections)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
 

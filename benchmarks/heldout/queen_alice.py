@@ -307,6 +307,27 @@ def paint(geom: BoardGeometry, seed: int | tuple[int, ...]) -> HeldOutPhoto:
     return HeldOutPhoto(out, truth, near, position, style)
 
 
+def paint_empty(geom: BoardGeometry, seed: int | tuple[int, ...]) -> np.ndarray:
+    """The "teach your board" photograph of the box `paint(geom, seed)` draws: the same
+    board with nothing on it, from another pose, on another table, in another light."""
+    seeds = list(seed) if isinstance(seed, tuple) else [seed]
+    rng = np.random.default_rng(seeds)
+    style = HELD_OUT_STYLES[int(rng.integers(len(HELD_OUT_STYLES)))]
+    _position(geom, rng)
+    _camera(geom, rng)
+    rng.uniform(40, 200, 3)  # the table's colour in `paint`: the board's own choices follow
+    other = np.random.default_rng([*seeds, len(seeds)])
+    cam = _camera(geom, other)
+    img = np.empty((cam.height, cam.width, 3), np.uint8)
+    img[:] = tuple(int(v) for v in other.uniform(40, 200, 3))
+    _board(img, cam, geom, style, rng)
+    out = img.astype(np.float32) * other.uniform(0.88, 1.12, 3)
+    out += other.normal(0, other.uniform(1, 4), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(other.integers(70, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def _hidden(
     geom: BoardGeometry, position: BoardReading, cam: VirtualCamera, mask: np.ndarray
 ) -> tuple[BoardReading, frozenset[Cell]]:

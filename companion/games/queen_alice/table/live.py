@@ -27,6 +27,7 @@ only decide and return drafts; `apply_event` is the one place the state changes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
@@ -126,6 +127,14 @@ SETUP_KIND, DRAWN_KIND, REVEALED_KIND = "qa.setup", "qa.drawn", "qa.revealed"
 SEEN_KIND, CARD_KIND, ACTION_KIND, BREACH_KIND = "qa.seen", "qa.card", "qa.action", "qa.breach"
 SCORE_NOW_KIND = "qa.score_now"
 TRAIN_DEALT_KIND, TRAIN_KIND = "qa.train_dealt", "qa.train"
+LEARN_BOARD = False
+"""Whether live play learns the board's empty look from its still frames and reads by it.
+Off: on fresh renders the empty-board path got more boards entirely right than the picture
+alone, but also read phantom pieces (8 + 6 in 100 boards without arms, 41 in 50 with arms,
+19 in 80 held-out; the picture alone 0-1), and a wrong board is worse than a question."""
+LEARN_EVERY_S = 1.0
+"""Seconds between two lessons of the board's empty look once every free square is known
+(set by reasoning: the room's light changes over minutes, a lesson costs about a reading)."""
 ALICE_SOURCES = ("camera", "game")
 PLAYS = (PlayMove, PlayStay, PlayRescue, PlayNone)
 
@@ -161,6 +170,11 @@ class QueenAliceTable:
         the camera calls that square itself."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableBoard()
+        self.empty: Any = None
+        """The board's own empty look (`vision/empty.py`), learnt from frames (perception
+        thread only)."""
+        self._still: Any = None
+        self._learnt_at = -math.inf
         self._flagged: tuple[Occupancy, str | None] | None = None
         self._doubt = 0
         self._doubt_since = 0.0
@@ -177,12 +191,55 @@ class QueenAliceTable:
 
     def perceive(self, frame: Any, registration: Any) -> Observation:
         """The vision reader's `read_board(image)`, mapped by `from_reading`; the table's
-        registration hands its markers over when it has them, so they are found once."""
+        registration hands its markers over when it has them, so they are found once.
+
+        The board's empty look is learnt as the game goes (`learn_board`), so each square
+        whose print has been seen free is judged by what changed on it."""
         from companion.games.queen_alice.vision.read import read_board
 
         markers = getattr(registration, "markers", None)
-        reading = read_board(frame.image, markers=markers if isinstance(markers, dict) else None)
+        markers = markers if isinstance(markers, dict) else None
+        reading = read_board(frame.image, markers=markers, empty=self.empty)
+        self.learn_board(frame.image, markers, reading, float(getattr(frame, "timestamp", 0.0)))
         return Observation(from_reading(reading), 0.9)
+
+    def learn_board(self, image: np.ndarray, markers: Any, reading: Any, now: float) -> None:
+        """Learn the print of the squares the engine says are free, from a frame that shows
+        exactly the engine's board (no square in doubt) while the picture is still: then
+        nothing stands on them and no hand is over them. A free square not known yet is
+        learnt at once; the rest at most every `LEARN_EVERY_S` (learning warps the board:
+        it costs about a reading)."""
+        from companion.games.queen_alice.vision.read import learn_free_squares
+        from companion.vision.stillness import StillnessMeter
+
+        if self._still is None:
+            self._still = StillnessMeter()
+        still = self._still.still(image)
+        state = self.state
+        if (
+            not LEARN_BOARD
+            or state.tile is None
+            or not still
+            or not reading.board_found
+            or reading.unsure
+        ):
+            return
+        board = occupancy_of(state.pieces)
+        if frozenset(reading.squares.items()) != board:
+            return
+        taken = {cell for cell, _ in board}
+        if self.empty is not None and now - self._learnt_at < LEARN_EVERY_S:
+            free = [k for k, cell in enumerate(self._cells()) if cell not in taken]
+            if self.empty.known[free].all():
+                return
+        self.empty = learn_free_squares(self.empty, image, taken, markers)
+        self._learnt_at = now
+
+    @staticmethod
+    def _cells() -> tuple[Cell, ...]:
+        from companion.games.queen_alice.vision.geometry import load_geometry
+
+        return load_geometry().cells
 
     def annotate(
         self, image: np.ndarray, registration: Any, observation: Observation

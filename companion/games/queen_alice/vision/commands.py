@@ -19,10 +19,12 @@ from companion.cli_args import (
     with_warnings,
     write_photo,
 )
+from companion.errors import UserError
 from companion.games.queen_alice.vision.geometry import load_geometry
-from companion.games.queen_alice.vision.read import read_board
+from companion.games.queen_alice.vision.read import learn_empty_board, read_board
 from companion.games.queen_alice.vision.reading import BoardReading
 from companion.games.queen_alice.vision.render import Conditions, render_photo
+from companion.vision.image_file import read_image
 
 GAME = "queen-alice"
 
@@ -69,10 +71,25 @@ def read(argv: list[str]) -> int:
         "Read which squares of the Central board hold a red or a white piece, "
         "the Crowns left and the Alice tokens, from photographs (corner markers 30-33).",
     )
+    parser.add_argument(
+        "--board",
+        metavar="EMPTY",
+        help="a photograph of this board with nothing on its squares (any light and angle): "
+        "each square is then judged by what changed on it since",
+    )
     args = parser.parse_args(argv)
     geom = load_geometry()
+    empty = None
+    if args.board is not None:
+        learnt = learn_empty_board(read_image(args.board), geom)
+        if learnt is None:
+            raise UserError(
+                f"{args.board}: the board's corner markers (30-33) are not seen, so the "
+                "empty board cannot be learnt from it"
+            )
+        empty = learnt[0]
     return print_readings(
-        args.images, lambda image: read_board(image, geom=geom), describe, args.json
+        args.images, lambda image: read_board(image, geom=geom, empty=empty), describe, args.json
     )
 
 

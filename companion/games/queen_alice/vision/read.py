@@ -19,6 +19,11 @@ Stages, each with a typed result:
    where its colours pass for the print; its colour from this board's red and white pieces;
 6. `read_board`: the reading, with a warning for each unsure square.
 
+With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the
+live table from the squares the engine says are free), the squares it knows are decided
+by what changed on them instead (`by_change`), the picture alone a second opinion; the
+rest as above.
+
 Thresholds: `DIFFERENT` and `ARM_LIKE` were swept on development renders (boards entirely
 right: DIFFERENT 8/11/14 gave 8/9/11 of 30, ARM_LIKE 6/9/12/16 gave 5/5/9/9 with the
 fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles of
@@ -40,6 +45,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.queen_alice.vision.empty import (
+    CLEAR,
+    OCCUPIED,
+    Change,
+    EmptyLook,
+    changes,
+    empty_look,
+    like_a_piece,
+)
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
 from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
@@ -104,6 +118,10 @@ colour is in view and a piece found by structure is asked about."""
 NEAR_TOKEN = 20.0
 """An Alice token told by the board's own piece colours is at most this far from them
 (`board_tone`): a token's top, lit as the pieces' tops are."""
+NEAR_CHANGE = 12.0
+"""A piece found by change is at most this far (`board_tone`) from the nearer of the
+board's red and white pieces' colours, else asked about (an arm's edge or shadow changes a
+square too)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
 not read by structure (`_not_by_structure`)."""
@@ -352,11 +370,16 @@ def arm_squares(
     return out
 
 
-def sample_squares(
-    image: np.ndarray, geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]
-) -> SpotColours:
-    """Each square's middle, and its print along strips across the lean (each strip on its
-    own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
+@dataclass(frozen=True)
+class SquarePoints:
+    """Where a square is looked at, in board mm: its disc (N x M x 2, radius
+    `STRUCTURE_SQ`) and its strips of print beside, across the lean (N x S x K x 2)."""
+
+    disc: np.ndarray
+    strips: np.ndarray
+
+
+def square_points(geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]) -> SquarePoints:
     sq = geom.square_mm
     centres = np.array([geom.cell_mm(c) for c in cells])
     nx, ny = where.nadir_mm
@@ -369,8 +392,20 @@ def sample_squares(
         axis=1,
     )
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    return SquarePoints(centres[:, None, :] + disc[None], centres[:, None, None, :] + strips)
+
+
+def sample_squares(
+    image: np.ndarray, geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]
+) -> SpotColours:
+    """Each square's middle, and its print along strips across the lean (each strip on its
+    own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
+    sq = geom.square_mm
+    centres = np.array([geom.cell_mm(c) for c in cells])
+    points = square_points(geom, where, cells)
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
-    wide = _spot_colours(image, where, centres, disc, centres[:, None, None, :] + strips)
+    wide = _spot_colours(image, where, centres, disc, points.strips)
     spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
     pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     step_lab = np.take(wide.middle, pairs[:, 0], axis=1) - np.take(wide.middle, pairs[:, 1], axis=1)
@@ -454,11 +489,14 @@ def read_board(
     *,
     geom: BoardGeometry | None = None,
     markers: dict[int, Marker] | None = None,
+    empty: EmptyLook | None = None,
 ) -> BoardReading:
     """The board in one BGR picture (the live table's per-frame call).
 
     `markers`, when the caller has detected them already (the registration does), saves
-    the detection. Squares neither empty nor a piece (an arm over them) are `unsure` and
+    the detection. `empty`, the board's own empty look (`empty.py`), decides the squares
+    whose print it knows by what changed on them (`by_change`); the rest are read from this
+    picture alone. Squares neither empty nor a piece (an arm over them) are `unsure` and
     never guessed; a Crown count or an Alice position with anything unsure is None.
     """
     geom = geom or load_geometry()
@@ -481,12 +519,23 @@ def read_board(
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
-    if colours.structure is not None:
+    known = np.zeros(len(cells), bool)
+    if empty is not None:
+        change = _change(image, geom, where, cells, empty)
+        known = ~np.isnan(change.share)
+        skip = {k for k, c in enumerate(cells) if c in under}
+        near_arm = (
+            _not_by_structure(geom, arms, colours) if colours.structure is not None else set()
+        )
+        calls = by_change(calls, change, skip, colours.structure, near_arm)
+    if colours.structure is not None and not known.all():
         calls = [
-            ("unsure", 0.0) if v == "empty" and spread > STRUCTURE else (v, p)
-            for (v, p), spread in zip(calls, colours.structure, strict=True)
+            ("unsure", 0.0) if v == "empty" and spread > STRUCTURE and not seen else (v, p)
+            for (v, p), spread, seen in zip(calls, colours.structure, known, strict=True)
         ]
-        arm_k = {k for k, c in enumerate(cells) if c in under}
+        arm_k = {k for k, c in enumerate(cells) if c in under} | {
+            int(k) for k in np.flatnonzero(known)
+        }
         ask = _not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
@@ -510,6 +559,129 @@ def read_board(
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+def learn_empty_board(
+    image: np.ndarray,
+    geom: BoardGeometry | None = None,
+    calibration: Calibration | None = None,
+    markers: dict[int, Marker] | None = None,
+) -> tuple[EmptyLook, BoardReading] | None:
+    """The board's empty look from a photograph of it with nothing on the squares (the
+    "teach your board" step), and this reader's reading of that photograph; None when its
+    corner markers are not seen. A square the reading does not call clearly empty (a piece
+    left standing, an arm) is not learnt: it is read from each picture alone."""
+    geom = geom or load_geometry()
+    where = locate(image, geom, markers, calibration)
+    if where is None:
+        return None
+    reading = read_board(image, calibration, geom=geom, markers=markers)
+    empty = set(geom.cells) - set(reading.squares) - set(reading.unsure)
+    return empty_look(image, geom, functools.partial(_to_pixels, where.pose), empty), reading
+
+
+LEARN_WEIGHT = 0.25
+"""Share a still frame's print takes in a square's learnt look once it is known (set by
+reasoning, not swept: a few frames average the sensor's noise out, and a change of the
+room's light is followed within a second or two)."""
+
+
+def learn_free_squares(
+    look: EmptyLook | None,
+    image: np.ndarray,
+    occupied: Collection[Cell],
+    markers: dict[int, Marker] | None = None,
+    geom: BoardGeometry | None = None,
+) -> EmptyLook | None:
+    """The live table's learning: the print of every square but the `occupied` ones (the
+    engine's), from a still frame that shows the engine's board; the look as it was when
+    the board is not seen."""
+    geom = geom or load_geometry()
+    where = locate(image, geom, markers)
+    if where is None:
+        return look
+    free = {c for c in geom.cells if c not in set(occupied)}
+    to_pixels = functools.partial(_to_pixels, where.pose)
+    if look is None:
+        return empty_look(image, geom, to_pixels, free)
+    look.learn(image, geom, to_pixels, free, LEARN_WEIGHT)
+    return look
+
+
+def _change(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    cells: tuple[Cell, ...],
+    empty: EmptyLook,
+) -> Change:
+    points = square_points(geom, where, cells)
+    disc, strips = points.disc.reshape(-1, 2), points.strips.reshape(-1, 2)
+    bgr = _sample(image, where.pose, np.concatenate([disc, strips]))
+    sq = geom.square_mm
+    return changes(
+        empty,
+        points.disc,
+        bgr[: len(disc)].reshape((*points.disc.shape[:2], 3)),
+        points.strips,
+        bgr[len(disc) :].reshape((*points.strips.shape[:3], 3)),
+        _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ),
+        (geom.rows, geom.cols),
+    )
+
+
+def by_change(
+    calls: list[tuple[str, float]],
+    change: Change,
+    skip: set[int],
+    spread: np.ndarray | None = None,
+    ask: Collection[int] = (),
+) -> list[tuple[str, float]]:
+    """Squares whose empty print is known, decided by what changed on them, with what the
+    picture alone says (`calls`, and each disc's `spread`) as a second opinion:
+
+    - almost nothing changed (`CLEAR`): empty;
+    - much changed as a piece changes it (`OCCUPIED`, `like_a_piece`): a piece of the
+      colour its colours alone call, or else of the nearer of this board's red and white
+      pieces' colours (the changed samples; `two_means` of these squares) when clearly
+      nearer (`APART`) and near (`NEAR_CHANGE`); asked about when the two disagree, when
+      neither tells, when the picture alone plainly sees the print there (its colours say
+      so and its disc is flat, `STRUCTURE`) or near a might-be arm (`ask`: an arm's edge
+      and shadow change squares as a piece does);
+    - otherwise the picture alone's piece, or empty where it plainly sees the print and
+      the change is toward neither of the board's colours (light the fit missed, a glare
+      toward the print's own hue); else asked about.
+
+    Squares in `skip` (under an arm) and those not learnt keep their call."""
+    share = change.share
+    out = list(calls)
+    todo = [k for k, v in enumerate(share) if k not in skip and not np.isnan(v) and v > CLEAR]
+    for k, v in enumerate(share):
+        if k not in skip and not np.isnan(v) and v <= CLEAR:
+            out[k] = ("empty", float(1 - v))
+    shaped = {k for k in todo if share[k] >= OCCUPIED and like_a_piece(change, k)}
+    tone = board_tone(change.colour)
+    centres = two_means(tone[sorted(shaped)])
+    for k in todo:
+        said = calls[k][0] if calls[k][0] in ("red", "white") else None
+        seen = None
+        if centres is not None:
+            d = np.linalg.norm(tone[k] - centres, axis=1)
+            j = int(np.argmin(d))
+            if d[j] <= APART * d[1 - j] and d[j] <= NEAR_CHANGE:
+                seen = ("red", "white")[j]
+        plain = calls[k][0] == "empty" and (spread is None or spread[k] <= STRUCTURE)
+        if seen is not None and said is not None and seen != said:
+            out[k] = ("unsure", 0.0)
+        elif said is not None:
+            out[k] = (said, float(share[k])) if k in shaped else calls[k]
+        elif k in shaped and seen is not None and not plain and k not in ask:
+            out[k] = (seen, float(share[k]))
+        elif plain and k not in shaped and seen is None:
+            out[k] = calls[k]
+        else:
+            out[k] = ("unsure", 0.0)
+    return out
 
 
 def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
@@ -561,9 +733,13 @@ def two_centres(
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
     (one colour only: which one is not guessed)."""
     pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
-    if len(pieces) < 2:
+    return two_means(tone[pieces])
+
+
+def two_means(pts: np.ndarray) -> np.ndarray | None:
+    """`two_centres` of the pieces' tones themselves (K x 3)."""
+    if len(pts) < 2:
         return None
-    pts = tone[pieces]
     redness = pts[:, 1] - pts[:, 0]
     centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
     last = None

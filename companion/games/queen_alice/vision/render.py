@@ -579,13 +579,8 @@ def render_photo(
     The answer key leaves out what an arm hides: hidden squares are `unsure`, and a Crown
     count or an Alice position under an arm is None (a reader may still get it right).
     """
-    rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
-    position = random_position(geom, rng)
-    pset = random_piece_set(rng)
-    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
-    cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
-    table = effects.table_texture(cam.width, cam.height, rng)
-    canvas = board_canvas(geom, rng)
+    rng = np.random.default_rng(_seeds(seed))
+    position, pset, cam, table, canvas = _box(geom, rng, conditions)
     img = cam.render_plane(
         canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
     )
@@ -616,6 +611,50 @@ def render_photo(
         "arm": bool(mask.any()),
     }
     return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
+
+
+def _seeds(seed: int | tuple[int, ...]) -> list[int]:
+    return list(seed) if isinstance(seed, tuple) else [seed]
+
+
+def _box(
+    geom: BoardGeometry, rng: np.random.Generator, conditions: Conditions
+) -> tuple[BoardReading, PieceSet, VirtualCamera, np.ndarray, np.ndarray]:
+    """A scene's position, chess set, camera, table and printed board, in the order
+    `render_photo` draws them (so `render_empty` can draw the same box again)."""
+    position = random_position(geom, rng)
+    pset = random_piece_set(rng)
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
+    table = effects.table_texture(cam.width, cam.height, rng)
+    canvas = board_canvas(geom, rng)
+    return position, pset, cam, table, canvas
+
+
+def render_empty(
+    geom: BoardGeometry, seed: int | tuple[int, ...], conditions: Conditions = Conditions()
+) -> np.ndarray:
+    """The "teach your board" photograph of the box of `render_photo(geom, seed)`: the same
+    printed board with nothing on it, from another pose, on another table, under other
+    light (a lamp to another side, maybe a glare or a shadow), with no arm and no token."""
+    _, _, _, _, canvas = _box(geom, np.random.default_rng(_seeds(seed)), conditions)
+    rng = np.random.default_rng([*_seeds(seed), len(_seeds(seed))])  # a stream of its own
+    size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
+    cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
+    table = effects.table_texture(cam.width, cam.height, rng)
+    img = cam.render_plane(
+        canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
+    )
+    return effects.photograph(
+        img,
+        rng,
+        light=True,
+        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
+        shadow=bool(rng.random() < 0.4),
+        noise_sigma=float(rng.uniform(1.5, 5)),
+        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
+        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+    )
 
 
 def _tilt_deg(cam: VirtualCamera) -> float:
