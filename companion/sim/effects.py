@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -313,3 +314,28 @@ def photograph(
     if jpeg_quality is not None:
         out = jpeg(out, jpeg_quality)
     return out
+
+
+class Faults(TypedDict):
+    """A camera's faults drawn for one photograph: `photograph`'s arguments."""
+
+    glare_spots: int
+    shadow: bool
+    noise_sigma: float
+    blur_sigma: float
+    jpeg_quality: int
+
+
+def random_faults(
+    rng: np.random.Generator, *, blur_max: float, jpeg_min: int, glare: bool = True
+) -> Faults:
+    """A camera drawn at random within the rulebook's conditions: a glare spot and a soft
+    shadow now and then, sensor noise, blur up to `blur_max`, JPEG from `jpeg_min`. The draws
+    come in one fixed order, so a seed keeps its picture whichever game's renderer asks."""
+    return Faults(
+        glare_spots=int(rng.integers(0, 2)) if glare else 0,
+        shadow=bool(rng.random() < 0.4),
+        noise_sigma=float(rng.uniform(1.5, 5)),
+        blur_sigma=float(rng.uniform(0, blur_max)) if rng.random() < 0.6 else 0.0,
+        jpeg_quality=int(rng.integers(jpeg_min, 96)),
+    )

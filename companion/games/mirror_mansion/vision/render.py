@@ -1077,12 +1077,7 @@ def render_box(
     return effects.photograph(
         img,
         rng,
-        light=True,
-        glare_spots=int(rng.integers(0, 2)),
-        shadow=bool(rng.random() < 0.4),
-        noise_sigma=float(rng.uniform(1.5, 5)),
-        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
-        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+        **effects.random_faults(rng, blur_max=conditions.blur_max, jpeg_min=conditions.jpeg_min),
     )
 
 

@@ -588,26 +588,18 @@ def render_photo(
     draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
     truth, near_arm = _with_arms(geom, position, cam, mask)
-    glare_spots = int(rng.integers(0, 2)) if conditions.glare else 0
-    shadow = bool(rng.random() < 0.4)
-    image = effects.photograph(
-        img,
-        rng,
-        light=True,
-        glare_spots=glare_spots,
-        shadow=shadow,
-        noise_sigma=float(rng.uniform(1.5, 5)),
-        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
-        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+    faults = effects.random_faults(
+        rng, blur_max=conditions.blur_max, jpeg_min=conditions.jpeg_min, glare=conditions.glare
     )
+    image = effects.photograph(img, rng, **faults)
     design = {
         "style": pset.style,
         "glossy": pset.glossy,
         "red": pset.red,
         "white": pset.white,
         "tilt_deg": round(_tilt_deg(cam), 1),
-        "glare": glare_spots,
-        "shadow": shadow,
+        "glare": faults["glare_spots"],
+        "shadow": faults["shadow"],
         "arm": bool(mask.any()),
     }
     return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
@@ -648,12 +640,9 @@ def render_empty(
     return effects.photograph(
         img,
         rng,
-        light=True,
-        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
-        shadow=bool(rng.random() < 0.4),
-        noise_sigma=float(rng.uniform(1.5, 5)),
-        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
-        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+        **effects.random_faults(
+            rng, blur_max=conditions.blur_max, jpeg_min=conditions.jpeg_min, glare=conditions.glare
+        ),
     )
 
 

@@ -490,12 +490,9 @@ def shoot(
     return effects.photograph(
         img,
         rng,
-        light=True,
-        glare_spots=int(rng.integers(0, 2)) if conditions.glare else 0,
-        shadow=bool(rng.random() < 0.4),
-        noise_sigma=float(rng.uniform(1.5, 5)),
-        blur_sigma=float(rng.uniform(0, conditions.blur_max)) if rng.random() < 0.6 else 0.0,
-        jpeg_quality=int(rng.integers(conditions.jpeg_min, 96)),
+        **effects.random_faults(
+            rng, blur_max=conditions.blur_max, jpeg_min=conditions.jpeg_min, glare=conditions.glare
+        ),
     )
 
 
