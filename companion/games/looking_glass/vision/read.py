@@ -419,7 +419,7 @@ def find_holes(
     erode = max(1, round(ERODE_PX * unit))
     holes = cv2.erode((~white).astype(np.uint8), _disc(erode))
     h, w = holes.shape
-    amin, amax = 500 * unit**2, max_frac * h * w
+    amin, amax = math.ceil(500 * unit**2), max_frac * h * w
     out: list[Hole] = []
     poor = []
     for cc in components(holes, amin, skip_edge=True):
