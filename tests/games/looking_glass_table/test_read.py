@@ -15,13 +15,14 @@ from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision import commands as vision_commands
 from companion.games.looking_glass.vision.art import draw_deck
 from companion.games.looking_glass.vision.read import (
-    PROC_WIDTH,
     Reader,
     dominant_angle,
     find_holes,
     orient,
+    processing_image,
     sized_like_cards,
     width_spread,
+    work_unit,
 )
 from companion.games.looking_glass.vision.render import (
     Conditions,
@@ -162,9 +163,8 @@ def test_a_plane_from_two_markers_is_checked_against_the_cards_sizes():
     7 % larger: the cards' plane is that small)."""
     art, lib, _ = taught(1135140)
     img, _truth = render_scene(1135140, 0, art)
-    sc = PROC_WIDTH / img.shape[1]
-    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
-    holes = find_holes(small)
+    sc, small = processing_image(img)
+    holes = find_holes(small, unit=work_unit())
     phi = dominant_angle(holes)
     items = min((orient(holes, phi + k * math.pi / 2) for k in (0, 1)), key=width_spread)
     H, used, _ = Reader(lib).marker_plane(img, sc)

@@ -36,9 +36,11 @@ from companion.games.looking_glass.vision.read import (
     overlaid,
     pair_in_image,
     plane_from_cards,
+    processing_image,
     ring_chroma,
     visible_match,
     white_mask,
+    work_unit,
 )
 from companion.games.looking_glass.vision.render import (
     CARD_H_MM,
@@ -967,11 +969,10 @@ def test_a_lost_reflection_is_looked_for_where_the_centre_line_puts_it_too(deck)
     lost = next(c for c in reading.cards if np.hypot(*(c.center - np.array(target["center"]))) < 30)
     alone = next(c for c in reading.cards if (c.half, c.row, c.col) == (1, lost.row, lost.col))
     others = [c for c in reading.cards if c is not lost]
-    sc = 960 / img.shape[1]
+    sc, small = processing_image(img)
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
-    off = np.array([[1.0, 0, 25 * sc], [0, 1, 0], [0, 0, 1]])  # 25 px: 16 mm at this scale
-    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
-    white = white_mask(small)
+    off = np.array([[1.0, 0, 25 * sc], [0, 1, 0], [0, 0, 1]])  # 25 image px: 16 mm here
+    white = white_mask(small, work_unit())
     ids = []
     for H_mirror in (None, off @ _image_mirror(reading, sc)):
         found = reader.reflections(
@@ -1001,10 +1002,9 @@ def test_a_layout_place_is_looked_at_though_the_other_card_of_its_pair_was_found
     lost = max(reading.cards, key=lambda c: (c.row, c.half, c.col))
     assert any((c.half, c.row, c.col) == (1 - lost.half, lost.row, lost.col) for c in reading.cards)
     others = [c for c in reading.cards if c is not lost]
-    sc = 960 / img.shape[1]
+    sc, small = processing_image(img)
     H_inv = np.diag([sc, sc, 1.0]) @ np.linalg.inv(reading.H_mm_from_image)
-    small = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_LINEAR)
-    white = white_mask(small)
+    white = white_mask(small, work_unit())
     found = reader.layout_places(
         View.of(img, small, sc, white, H_inv),
         others,

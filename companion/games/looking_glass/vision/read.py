@@ -1,6 +1,7 @@
 """Reading the Looking Glass from one photograph: which card lies where, and which are covered.
 
-How (all geometry on a copy downscaled to <= 960 px wide, patches from the full image):
+How (all geometry on a copy downscaled to <= `PROC_WIDTH` px wide, patches from the full
+image):
 
 1. Light frame. A card's light border is the brightest, least saturated thing near it, so
    pixels close to the local white level form a mask of borders; the art of each card is a
@@ -52,7 +53,15 @@ from companion.vision.components import components
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
 
+REFERENCE_WIDTH = 960
+"""The working width at which the px sizes of the hole finder (erosions, rings, insets, least
+areas) were chosen; at another width each is scaled by `unit` (working px per px at this
+width), as what they measure (blur, a border's width, a gap) shrinks with the image."""
+MARKER_WIDTH = 640
+"""The width of the copy the reader looks for markers on (`Reader.marker_plane`)."""
 PROC_WIDTH = 960
+"""The reader's working width: holes, the white mask and the table's look are found on a
+copy this wide (never wider than the photograph); card windows are cut from the full image."""
 WHITE_LEVEL_PCT = 90
 """A border pixel is at least this % of the local white level..."""
 WHITE_SAT_PCT = 24
@@ -63,6 +72,13 @@ CONFIDENCE_THRESHOLD = 0.35
 GAP_MM = TableGeometry().gap
 ORIENT_MARGIN = 0.06
 """Template score gap between a card's two 180° turns that tells its top from its bottom."""
+ORIENT_SURE = 0.75
+"""One end of a hole read as a card's top matching a template this well is its top: the
+other end is not looked at. On 139 development tables (2,965 holes; the tests' 19 among
+them), wherever one end scored 0.7 or more the other scored at most 0.53; holes whose best
+end reached 0.6 / 0.65 / 0.7 / 0.75 / 0.8 / 0.9: 91 / 91 / 90 / 90 / 89 / 82 %, and of
+those, whose other end came within `ORIENT_MARGIN` of it (a turn this would settle
+otherwise than both looks did): 5 / 1 / 0 / 0 / 0 / 0."""
 CARD_MIN_SCORE = 0.35
 """Best template correlation below which a hole is not taken for a card at all."""
 VERIFY_SCORE = 0.6
@@ -311,6 +327,11 @@ class Reading:
 
 
 # -- 1. holes -----------------------------------------------------------------------------
+def work_unit() -> float:
+    """The reader's working px per px at `REFERENCE_WIDTH`: the `unit` of its px sizes."""
+    return PROC_WIDTH / REFERENCE_WIDTH
+
+
 def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
     """The scale to the processing width (`PROC_WIDTH`, never up) and the image at it."""
     sc = min(1.0, PROC_WIDTH / image.shape[1])
@@ -322,13 +343,15 @@ def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
     return sc, small
 
 
-def white_mask(small: np.ndarray) -> np.ndarray:
-    """Pixels near the local white level and unsaturated: card borders (and pale table)."""
+def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
+    """Pixels near the local white level and unsaturated: card borders (and pale table).
+    `unit`: working px per px at `REFERENCE_WIDTH` (the local level is taken over the same
+    share of the image at any working width)."""
     b, g, r = cv2.split(small)
     mn = cv2.min(cv2.min(b, g), r)
     mx = cv2.max(cv2.max(b, g), r)
     h, w = mn.shape
-    tiny = cv2.resize(mn, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    tiny = cv2.resize(mn, (int(w / (4 * unit)), int(h / (4 * unit))), interpolation=cv2.INTER_AREA)
     window = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW))
     level = cv2.dilate(tiny, window)
     level = cv2.blur(level, (7, 7))
@@ -340,10 +363,11 @@ def white_mask(small: np.ndarray) -> np.ndarray:
 
 
 def _rect(
-    mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0
+    mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0, unit: float = 1.0
 ) -> tuple[np.ndarray, float, float] | None:
     """(corners, area, fill) of the minimum-area rectangle around a component's mask, grown
-    by `grow` px in width and height (what eroding it took off)."""
+    by `grow` px in width and height (what eroding it took off); none narrower than 8 px at
+    `REFERENCE_WIDTH` (`unit`: working px per px there)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     # (Each outline's area once: the art's specks of glare are many small holes.)
     areas = [cv2.contourArea(c) for c in contours]
@@ -352,7 +376,7 @@ def _rect(
     cnt = contours[top] + np.array(offset)
     rect = cv2.minAreaRect(cnt.astype(np.float32))
     rw, rh = rect[1]
-    if rw < 8 or rh < 8:
+    if rw < 8 * unit or rh < 8 * unit:
         return None
     # The outline's area less its large holes: specks of glare inside the art do not make a
     # card less rectangular, but a ring of table around a card is no card interior.
@@ -367,29 +391,47 @@ def _rect(
     return cv2.boxPoints(rect).astype(np.float64), area, fill
 
 
+def _disc(radius: float) -> np.ndarray:
+    """An elliptic structuring element of `radius` px (rounded, at least 1)."""
+    k = 2 * max(1, round(radius)) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+ERODE_PX = 2.0
+"""How far (px at `REFERENCE_WIDTH`) the non-white is eroded before holes are labelled: a
+thin gap between two covering cards must not join two interiors."""
+
+
 def find_holes(
-    small: np.ndarray, max_frac: float = 0.08, ring: float = 0.7, white: np.ndarray | None = None
+    small: np.ndarray,
+    max_frac: float = 0.08,
+    ring: float = 0.7,
+    white: np.ndarray | None = None,
+    unit: float = 1.0,
 ) -> list[Hole]:
     """Card interiors: non-white components, not touching the edge, about rectangular.
 
     A sliver of table or art between two cards can join an interior to something else; such
     components are opened with a kernel a quarter of a typical interior wide and split.
-    `white`: `white_mask(small)`, if the caller has it already."""
-    white = white_mask(small) if white is None else white
-    # Erode by 2 px: a thin gap between two covering cards must not join two interiors.
-    holes = cv2.erode(
-        (~white).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    )
+    `white`: `white_mask(small)`, if the caller has it already. `unit`: working px per px at
+    `REFERENCE_WIDTH`, which every px size here is given at."""
+    white = white_mask(small, unit) if white is None else white
+    erode = max(1, round(ERODE_PX * unit))
+    holes = cv2.erode((~white).astype(np.uint8), _disc(erode))
     h, w = holes.shape
-    amin, amax = 500, max_frac * h * w
+    amin, amax = math.ceil(500 * unit**2), max_frac * h * w
     out: list[Hole] = []
     poor = []
     for cc in components(holes, amin, skip_edge=True):
         if cc.area > 4 * amax:
             continue
-        got = _rect(cc.mask, (cc.x, cc.y), float(cc.area)) if cc.area <= amax else None
+        got = (
+            _rect(cc.mask, (cc.x, cc.y), float(cc.area), 2.0 * erode, unit)
+            if cc.area <= amax
+            else None
+        )
         if got is not None and got[2] >= L_FILL:
-            if _clean_interior(small, white, got[0], ring):
+            if _clean_interior(small, white, got[0], ring, unit):
                 out.append(Hole(*got))
         else:
             poor.append(cc)
@@ -406,7 +448,7 @@ def find_holes(
             )
         )
     else:
-        typical = 40.0
+        typical = 40.0 * unit
     k = max(3, int(0.25 * typical) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     for cc in poor:
@@ -415,65 +457,88 @@ def find_holes(
             if sub.area > amax:
                 continue
             part, at = sub.mask, (cc.x + sub.x, cc.y + sub.y)
-            got = _rect(part, at, float(sub.area))
+            got = _rect(part, at, float(sub.area), 2.0 * erode, unit)
             # An L-shaped hole (a card freed on one side only) has its rectangle's ring partly
             # over the card still lying on it: ask for less white around it.
             if (
                 got is not None
                 and got[2] >= 0.62
-                and _framed(white, got[0], ring if got[2] >= L_FILL else ring - 0.2)
-                and _has_art(small, got[0])
+                and _framed(white, got[0], ring if got[2] >= L_FILL else ring - 0.2, unit)
+                and _has_art(small, got[0], unit)
             ):
                 hole = Hole(*got)
                 if hole.fill < L_FILL:
-                    hole.overlaid = overlaid(white, part, at, hole.corners)
+                    hole.overlaid = overlaid(white, part, at, hole.corners, unit)
                 out.append(hole)
-    return out + _leaking_holes(small, white, out, amin, amax, ring)
+    return out + _leaking_holes(small, white, out, amin, amax, ring, unit)
+
+
+LEAK_SCALE = 0.5
+"""The second look for holes (`_leaking_holes`) is taken at this share of the working size."""
+LEAK_ERODE_PX = (4.0, 6.0)
+"""...eroding the non-white this far (px at `REFERENCE_WIDTH`), once and then once more."""
 
 
 def _leaking_holes(
-    small: np.ndarray, white: np.ndarray, found: list[Hole], amin: float, amax: float, ring: float
+    small: np.ndarray,
+    white: np.ndarray,
+    found: list[Hole],
+    amin: float,
+    amax: float,
+    ring: float,
+    unit: float = 1.0,
 ) -> list[Hole]:
     """Interiors whose border is broken at a corner (blurred at the far side of a steep
     tilt, or darkened there): through the gap the interior joins the table around it and is
     no hole at all. Eroded 4 px instead of 2, the gap closes, and what is still open
     eroded 6 px (a face's art against its border, blurred and compressed, left a
     gap 5 px wide); only interiors not found already are taken, as clean rectangles grown
-    back by what the erosion took. At half resolution (a quarter of the pixels to label): it
-    is a second look over the whole image, and the rectangle is only a start."""
+    back by what the erosion took. At `LEAK_SCALE` of the working size (a quarter of the
+    pixels to label): it is a second look over the whole image, and the rectangle is only a
+    start."""
     h, w = white.shape
-    half = cv2.resize((~white).astype(np.uint8), (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+    f = LEAK_SCALE
+    half = cv2.resize(
+        (~white).astype(np.uint8), (int(w * f), int(h * f)), interpolation=cv2.INTER_NEAREST
+    )
     taken = np.zeros(half.shape, np.uint8)
     for hl in found:
-        cv2.fillConvexPoly(taken, np.rint(hl.corners / 2).astype(np.int32), 1)
+        cv2.fillConvexPoly(taken, np.rint(hl.corners * f).astype(np.int32), 1)
     out: list[Hole] = []
-    for size in (5, 7):
-        holes = cv2.erode(half, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-        for cc in components(holes, math.ceil(amin / 4), skip_edge=True):
-            if 4 * cc.area > amax:
+    for erode_px in LEAK_ERODE_PX:
+        r = max(1, round(erode_px * unit * f))
+        holes = cv2.erode(half, _disc(r))
+        for cc in components(holes, math.ceil(amin * f * f), skip_edge=True):
+            if cc.area > amax * f * f:
                 continue
             if taken[cc.y : cc.y + cc.h, cc.x : cc.x + cc.w][cc.mask > 0].mean() > 0.2:
                 continue  # found already (most of it)
-            # A (size - 1) / 2 px erosion at half resolution: grown back by as much.
-            got = _rect(cc.mask, (cc.x, cc.y), float(cc.area), grow=size - 1.0)
+            # An r px erosion at the smaller size: grown back by as much.
+            got = _rect(cc.mask, (cc.x, cc.y), float(cc.area), 2.0 * r, unit * f)
             if got is None or got[2] < L_FILL:
                 continue
-            corners = 2 * got[0] + 0.5
-            if _clean_interior(small, white, corners, ring):
-                out.append(Hole(corners, 4 * got[1], got[2]))
-                cv2.fillConvexPoly(taken, np.rint(corners / 2).astype(np.int32), 1)
+            corners = got[0] / f + (1 / f - 1) / 2
+            if _clean_interior(small, white, corners, ring, unit):
+                out.append(Hole(corners, got[1] / (f * f), got[2]))
+                cv2.fillConvexPoly(taken, np.rint(corners * f).astype(np.int32), 1)
     return out
 
 
-def _clean_interior(small: np.ndarray, white: np.ndarray, corners: np.ndarray, ring: float) -> bool:
+def _clean_interior(
+    small: np.ndarray, white: np.ndarray, corners: np.ndarray, ring: float, unit: float = 1.0
+) -> bool:
     """Whether a clean rectangle (filling L_FILL of it or more) is a card's interior: framed
     and holding art. A shadow across a border leaves part of it below the white level: a
     clean rectangle of art needs less of a frame than the odd shapes split off joined holes."""
-    return _framed(white, corners, ring - 0.15) and _has_art(small, corners)
+    return _framed(white, corners, ring - 0.15, unit) and _has_art(small, corners, unit)
 
 
 def overlaid(
-    white: np.ndarray, part: np.ndarray, offset: tuple[int, int], corners: np.ndarray
+    white: np.ndarray,
+    part: np.ndarray,
+    offset: tuple[int, int],
+    corners: np.ndarray,
+    unit: float = 1.0,
 ) -> bool:
     """Whether what cuts an L out of a hole's rectangle is another card: its art is not white.
     A glare also cuts a hole into an L, but what it leaves is white."""
@@ -489,18 +554,19 @@ def overlaid(
     sy1, sx1 = min(ph, inside.shape[0] - oy), min(pw, inside.shape[1] - ox)
     mine[oy + sy0 : oy + sy1, ox + sx0 : ox + sx1] = part[sy0:sy1, sx0:sx1]
     # The component was eroded by 2 px and the border around it is white anyway.
-    mine = cv2.dilate(mine, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    mine = cv2.dilate(mine, _disc(3 * unit))
     missing = (inside > 0) & (mine == 0)
     if missing.sum() < 0.05 * inside.sum():
         return False
     return float((~white[y0:y1, x0:x1][missing]).mean()) > 0.7
 
 
-_ART_INSET = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
-"""A hole's art is looked at 2 px inside its rectangle (the border's blurred edge is not art)."""
+ART_INSET_PX = 2.0
+"""A hole's art is looked at this far (px at `REFERENCE_WIDTH`) inside its rectangle (the
+border's blurred edge is not art)."""
 
 
-def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
+def _has_art(small: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> bool:
     """Whether a hole holds art: the squares of a chequered cloth are framed by its light
     squares just as card art is by the border, and outnumber the cards, so they would
     decide the card size and the table plane; but each is one flat colour."""
@@ -511,29 +577,32 @@ def _has_art(small: np.ndarray, corners: np.ndarray) -> bool:
         return False
     mask = np.zeros(roi.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, (corners - [x0, y0]).astype(np.int32), 1)
-    mask = cv2.erode(mask, _ART_INSET)
+    k = 2 * max(1, round(ART_INSET_PX * unit)) + 1
+    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     if not cv2.countNonZero(mask):
         return False
     _, std = cv2.meanStdDev(roi, mask=mask)
     return float(std.mean()) >= FLAT_STD
 
 
-def _framed(white: np.ndarray, corners: np.ndarray, min_white: float = 0.7) -> bool:
+def _framed(
+    white: np.ndarray, corners: np.ndarray, min_white: float = 0.7, unit: float = 1.0
+) -> bool:
     """Whether a rectangle is framed by white all round, as a card's art is by its border
     (and, below a covered card's upper half, by the border of the card lying on it)."""
-    return _frame_fraction(white, corners) >= min_white
+    return _frame_fraction(white, corners, unit) >= min_white
 
 
 # 12 points along each side of the ring (in units of half a side, from the centre), at every
-# distance out the border may lie (0..6 px: blur, perspective, a slightly tilted fit); a
-# point is framed if any is white.
+# distance out the border may lie (0..6 px at `REFERENCE_WIDTH`: blur, perspective, a
+# slightly tilted fit); a point is framed if any is white.
 _RING_F = np.linspace(0.1, 0.9, 12)
 _RING_U = np.concatenate([2 * _RING_F - 1, np.ones(12), 1 - 2 * _RING_F, -np.ones(12)])
 _RING_V = np.concatenate([-np.ones(12), 2 * _RING_F - 1, np.ones(12), 1 - 2 * _RING_F])
 _RING_OUT = np.array([1.0, 2.5, 4.0, 5.5])[:, None]
 
 
-def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
+def _frame_fraction(white: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> float:
     """How much of the ring round a rectangle (px) is white: see `_framed`."""
     # (Called for every hole and every guess at a glass: plain floats, one array op a step.)
     c = corners.mean(axis=0)
@@ -541,7 +610,7 @@ def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
     l1, l2 = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
     n1, n2 = max(l1, 1e-6), max(l2, 1e-6)
     h, w = white.shape
-    a, b = l1 / 2 + _RING_OUT, l2 / 2 + _RING_OUT
+    a, b = l1 / 2 + unit * _RING_OUT, l2 / 2 + unit * _RING_OUT
     au, bv = a * _RING_U, b * _RING_V
     xs = c[0] + au * ((x1 - x0) / n1) + bv * ((x2 - x1) / n2)
     ys = c[1] + au * ((y1 - y0) / n1) + bv * ((y2 - y1) / n2)
@@ -550,8 +619,9 @@ def _frame_fraction(white: np.ndarray, corners: np.ndarray) -> float:
     return float(np.count_nonzero(white[yi, xi].any(axis=0))) / _RING_U.size
 
 
-def ring_chroma(small: np.ndarray, corners: np.ndarray) -> float:
-    """Median colourfulness (Lab chroma) just outside a hole (2..4 px out): a card's border is
+def ring_chroma(small: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> float:
+    """Median colourfulness (Lab chroma) just outside a hole (2..4 px out at
+    `REFERENCE_WIDTH`; `unit`: working px per px there): a card's border is
     white or grey under any light, while the pale lines where a chequered cloth's squares meet
     (to the white mask, pale enough to be a border) frame a block of coloured squares."""
     h, w = small.shape[:2]
@@ -559,7 +629,7 @@ def ring_chroma(small: np.ndarray, corners: np.ndarray) -> float:
     size = float(np.mean([np.linalg.norm(corners[(i + 1) % 4] - corners[i]) for i in range(2)]))
     points = []
     for out_px in (2.0, 3.0, 4.0):
-        ring = c + (corners - c) * (1 + 2 * out_px / size)
+        ring = c + (corners - c) * (1 + 2 * unit * out_px / size)
         for i in range(4):
             a, b = ring[i], ring[(i + 1) % 4]
             for f in np.linspace(0.1, 0.9, 9):
@@ -1132,12 +1202,13 @@ class Reader:
         elif self.use_markers:
             H_small, used, marks = self.marker_plane(image, sc, markers)
             via_markers = H_small is not None
-        white = white_mask(small)
+        unit = work_unit()
+        white = white_mask(small, unit)
         # The table framed round a marker by its white margin and a cloth's pale lines is no
         # card, and large enough to outvote the cards' direction.
         holes = [
             h
-            for h in find_holes(small, white=white)
+            for h in find_holes(small, white=white, unit=unit)
             if not any(
                 cv2.pointPolygonTest(
                     h.corners.astype(np.float32), (float(m[0]), float(m[1])), False
@@ -1201,7 +1272,7 @@ class Reader:
                 whole = [
                     o
                     for o in whole_interiors(options[k], self.lib, LAST_PAIR_SHAPE_TOLERANCE)
-                    if _framed(white, o.hole.corners)
+                    if _framed(white, o.hole.corners, unit=unit)
                 ]
                 # (Squares of a chequered cloth, foreshortened, are shaped like cards too, and
                 # many; a cloth's squares have no white frame.)
@@ -1254,7 +1325,7 @@ class Reader:
         sc, small = processing_image(image)
 
         def look() -> tuple[TableLook, np.ndarray]:
-            white = white_mask(small)
+            white = white_mask(small, work_unit())
             return TableLook.of(small, white), white
 
         table = cache(look)
@@ -1330,16 +1401,16 @@ class Reader:
         of its size on their plane (0.5 % the median table); the cards' own plane is off by
         up to 7 % where their borders blur into the table, and skewed where few cards show.
 
-        Markers are found as well at two thirds of the working size, in half the time; that
-        copy is cut from the full image because from 1280 or 1920 px wide it is an integer
-        step down, which OpenCV's area resampling does several times faster. `seen`: markers
+        Markers are found as well on a copy `MARKER_WIDTH` wide, in half the time; that copy
+        is cut from the full image because from 1280 or 1920 px wide it is an integer step
+        down, which OpenCV's area resampling does several times faster. `seen`: markers
         the caller found in this frame (full-res px), taken instead of looking again."""
         from companion.vision.registration import TableRegistrar
 
         if seen is not None:
             markers = {i: Marker(i, m.corners * sc) for i, m in seen.items()}
         else:
-            k = sc * 2 / 3
+            k = min(1.0, MARKER_WIDTH / image.shape[1])
             tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
             found = detect_markers(tiny)
             markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
@@ -1391,16 +1462,25 @@ class Reader:
         # What the bare table looks like is made for the first place that asks (an arm's
         # cases only), once for every step of this read that asks.
         v = View.of(image, small, sc, white, H_inv)
-        # Which end is the top: the art says so (templates match one way round only).
-        looks = []
+        # Which end is the top: the art says so (templates match one way round only). The
+        # glass's cards face its centre line, which runs through the middle of the cards
+        # seen: that end is looked at first, and the other only if the first is not clearly
+        # a top (`ORIENT_SURE`).
+        middle = np.mean([c for _, c, *_ in cards_mm], axis=0)
+        looks: list[list[Any]] = []
         for _o, centre, _wv, hv, hl in cards_mm:
             hv = hv if float(hv @ axis) > 0 else -hv
-            looks.append([self._look(v, centre, sgn * hv, hl) for sgn in (1, -1)])
+            first = 0 if float(hv @ (centre - middle)) >= 0 else 1
+            pair: list[Any] = [None, None]
+            pair[first] = self._look(v, centre, (1 - 2 * first) * hv, hl)
+            if _top_score(pair[first]) < ORIENT_SURE:
+                pair[1 - first] = self._look(v, centre, (2 * first - 1) * hv, hl)
+            looks.append(pair)
         # Something no template matches at all is not a card (a patch of cloth, a coin).
         keep = [
             i
             for i, (plus, minus) in enumerate(looks)
-            if max(plus[0].max(), minus[0].max()) >= CARD_MIN_SCORE
+            if max(_top_score(plus), _top_score(minus)) >= CARD_MIN_SCORE
         ]
         cards_mm = [cards_mm[i] for i in keep]
         looks = [looks[i] for i in keep]
@@ -1408,12 +1488,12 @@ class Reader:
             return Reading([], None, [])
         orient = np.zeros(len(cards_mm), int)
         for i, (plus, minus) in enumerate(looks):
-            gap = float(plus[0].max() - minus[0].max())
+            gap = _top_score(plus) - _top_score(minus)
             orient[i] = 1 if gap > ORIENT_MARGIN else (-1 if gap < -ORIENT_MARGIN else 0)
         unsure = [
             i
             for i, (plus, minus) in enumerate(looks)
-            if orient[i] == 0 and max(plus[0].max(), minus[0].max()) < VERIFY_SCORE
+            if orient[i] == 0 and max(_top_score(plus), _top_score(minus)) < VERIFY_SCORE
         ]
         if unsure and (orient != 0).any():
             # A hole whose direction no template tells and that no taught face matches well may
@@ -1421,7 +1501,7 @@ class Reader:
             # meet; it would pair with a score pile's card at its mirror place and bring the
             # pile into the glass. Its frame is coloured, a card's border is not.
             rings = {
-                i: ring_chroma(small, cards_mm[i][0].hole.corners)
+                i: ring_chroma(small, cards_mm[i][0].hole.corners, work_unit())
                 for i in [*unsure, *np.nonzero(orient)[0]]
             }
             cards_ring = float(np.median([rings[i] for i in np.nonzero(orient)[0]]))
@@ -1654,7 +1734,7 @@ class Reader:
             if (
                 orient[j] != side
                 or not on_a_row(tops[j], c_t, int(orient[j]), Hc, tolerance)
-                or float(looks[j][0 if side > 0 else 1][0].max()) < VERIFY_SCORE
+                or _top_score(looks[j][0 if side > 0 else 1]) < VERIFY_SCORE
             ):
                 continue
             stack = [j, *_stacked_on(cmms, j, lateral)]
@@ -1881,8 +1961,7 @@ class Reader:
         facing = [
             i
             for i in range(len(cards_mm))
-            if orient[i] != 0
-            and float(looks[i][0 if orient[i] > 0 else 1][0].max()) >= VERIFY_SCORE
+            if orient[i] != 0 and _top_score(looks[i][0 if orient[i] > 0 else 1]) >= VERIFY_SCORE
         ]
         guesses = []
         for i in facing:
@@ -1921,7 +2000,7 @@ class Reader:
                 if (
                     (
                         clear_match(searched[1])
-                        and _frame_fraction(v.white, art) >= LINE_FRAME
+                        and _frame_fraction(v.white, art, work_unit()) >= LINE_FRAME
                         and not self._table_in_face(
                             v.table(), v.white, apply_homography(v.H_inv, searched[2])
                         )
@@ -2263,7 +2342,7 @@ class Reader:
             # The layout's plan onto the cards seen, by least squares: the glass as dealt,
             # turned and scaled as the plane has it (a lattice of exact card pitches drifts
             # 8 mm off by the far columns).
-            plan = placements(lay)
+            plan = _plan(lay)
             known = [
                 (c, plan[lay.name_of(c.half, index[(c.row, c.col)])])
                 for c in seen
@@ -2687,6 +2766,17 @@ def _arm_in(
     return float(look.common[look.bins[inside]].mean()) < table_share
 
 
+_plan = cache(placements)
+"""A layout's placements (`placements`), worked out once: every search for cards at layout
+places asks for them (a dict of dozens of positions, for each layout the cards fit)."""
+
+
+def _top_score(look: tuple[np.ndarray, ...] | None) -> float:
+    """The best template score of one end of a hole read as the card's top (`Reader._look`);
+    -1 for an end not looked at (the other was clearly the top: `ORIENT_SURE`)."""
+    return -1.0 if look is None else float(look[0].max())
+
+
 def _quad_mm(tl: np.ndarray, d: np.ndarray, w: float, h: float) -> np.ndarray:
     """The rectangle (TL, TR, BR, BL, mm) `w` wide and `h` long from its top-left corner
     `tl`, its unit vector `d` pointing down it."""
@@ -2702,8 +2792,10 @@ def _paint_mm(mask: np.ndarray, H_inv: np.ndarray, quad_mm: np.ndarray) -> None:
 
 def _borderless(white: np.ndarray, inside: np.ndarray) -> bool:
     """Whether no card's white border shows in the place `inside` (a mask of the white mask
-    `white`), and the place is in view."""
-    return bool(inside.sum() >= 50 and float(white[inside].mean()) <= PLACE_WHITE)
+    `white`), and the place is in view (50 px of it at `REFERENCE_WIDTH`)."""
+    return bool(
+        inside.sum() >= 50 * work_unit() ** 2 and float(white[inside].mean()) <= PLACE_WHITE
+    )
 
 
 def _card_at(place: np.ndarray, cards: list[SeenCard]) -> bool:
