@@ -14,11 +14,11 @@ from companion.cli import main
 from companion.games.queen_alice.vision.empty import Change, light_fit, like_a_piece
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
-    _to_pixels,
     by_change,
     learn_empty_board,
     learn_free_squares,
     locate,
+    mm_to_pixels,
     read_board,
     square_points,
 )
@@ -55,7 +55,7 @@ def test_the_learnt_look_is_the_print_seen_straight_down(boxes: list) -> None:
     where = locate(teach, GEOM)
     assert where is not None
     disc = square_points(GEOM, where, GEOM.cells).disc.reshape(-1, 2)
-    direct = _to_pixels(where.pose, disc)
+    direct = mm_to_pixels(where.pose, disc)
     seen = cv2.remap(
         teach.astype(np.float32),
         direct[:, 0].reshape(1, -1),

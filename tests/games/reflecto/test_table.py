@@ -298,14 +298,14 @@ def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
     (question,) = game.questions(0)
-    assert "row 6, column 3" in question.text
+    assert "row 7, column 4" in question.text  # square [6, 3], as the panel counts squares
     for draft in game.correct({"question": question.id, "answer": 1}, 1):
         game.apply_event(_event(draft))
     for _ in range(12):
         for draft in game.update(board(faint), 0.0):
             game.apply_event(_event(draft))
     (second,) = game.questions(0)
-    assert "row 6, column 4" in second.text
+    assert "row 7, column 5" in second.text  # square [6, 4]
     for draft in game.correct({"question": second.id, "answer": 1}, 1):
         game.apply_event(_event(draft))
     drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
@@ -334,16 +334,16 @@ def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_squar
 
     game, _ = play(make_table_game, None, session(), [Correct(SETUP0, 0), Correct(SETUP1, 1)])
     middle = [(r, c) for r in range(1, 6) for c in range(7)]
-    assert game._known_empty(reading(start())) == middle
-    assert game._known_empty(reading(moved(start(), (0, 3), None))) == []  # lifted
-    assert game._known_empty(reading(moved(start(), (0, 3), (1, 3)))) == []  # moved
+    assert game.known_empty(reading(start())) == middle
+    assert game.known_empty(reading(moved(start(), (0, 3), None))) == []  # lifted
+    assert game.known_empty(reading(moved(start(), (0, 3), (1, 3)))) == []  # moved
     extra = {**start(), (3, 3): 1}
-    assert game._known_empty(reading(extra)) == []
-    doubt = game._known_empty(reading(start(), ((3, 3),)))
+    assert game.known_empty(reading(extra)) == []
+    doubt = game.known_empty(reading(start(), ((3, 3),)))
     assert (3, 3) not in doubt and len(doubt) == len(middle) - 1
     game.answers[(3, 3)] = None
-    assert game._known_empty(reading(start(), ((3, 3),))) == middle
+    assert game.known_empty(reading(start(), ((3, 3),))) == middle
     faint = reading(moved(start(), (6, 3), None), ((6, 3),))
-    assert game._known_empty(faint) == []
+    assert game.known_empty(faint) == []
     game.answers[(6, 3)] = 1
-    assert game._known_empty(faint) == middle
+    assert game.known_empty(faint) == middle

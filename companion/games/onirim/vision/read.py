@@ -482,7 +482,7 @@ class TableReader:
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
-                best_id, other_id, lead = self._by_symbol(region[..., 0], kin)
+                best_id, other_id, lead = self.by_symbol(region[..., 0], kin)
                 outside = [float(row[j]) for j in o if keep[j] not in kin]
                 rest = outside[0] if outside else -1.0
                 sure = score >= SURE and score - rest >= MARGIN and lead >= SYMBOL_MARGIN
@@ -498,7 +498,7 @@ class TableReader:
                 )
         return [m for m in out if m is not None]
 
-    def _by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
+    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
         best: (it, the nearest other, its least lead on any other, pair by pair)."""
         lead: dict[tuple[int, int], float] = {}

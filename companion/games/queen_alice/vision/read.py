@@ -227,7 +227,7 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return lab * _LAB_SCALE + _LAB_SHIFT
 
 
-def _to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
+def mm_to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
     """Board-plane points to pixels: by the plane's homography when the lens has no
     distortion (one matrix product), else through OpenCV's full projection."""
     if not np.any(pose.dist):
@@ -238,7 +238,7 @@ def _to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
 
 
 def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
-    pix = _to_pixels(pose, points_mm)
+    pix = mm_to_pixels(pose, points_mm)
     got = cv2.remap(  # the points as one row (see `_lab`)
         image,
         np.ascontiguousarray(pix[:, 0]).reshape(1, -1),
@@ -577,7 +577,7 @@ def learn_empty_board(
         return None
     reading = read_board(image, calibration, geom=geom, markers=markers)
     empty = set(geom.cells) - set(reading.squares) - set(reading.unsure)
-    return empty_look(image, geom, functools.partial(_to_pixels, where.pose), empty), reading
+    return empty_look(image, geom, functools.partial(mm_to_pixels, where.pose), empty), reading
 
 
 LEARN_WEIGHT = 0.25
@@ -601,7 +601,7 @@ def learn_free_squares(
     if where is None:
         return look
     free = {c for c in geom.cells if c not in set(occupied)}
-    to_pixels = functools.partial(_to_pixels, where.pose)
+    to_pixels = functools.partial(mm_to_pixels, where.pose)
     if look is None:
         return empty_look(image, geom, to_pixels, free)
     look.learn(image, geom, to_pixels, free, LEARN_WEIGHT)

@@ -177,11 +177,11 @@ class ReflectoTable:
         if self._print is None and board_print is not None:
             self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
         seen = perceive.perceive_frame(
-            frame, registration, self.settings, self._print, self._known_empty
+            frame, registration, self.settings, self._print, self.known_empty
         )
         return Observation(board_observation(seen.data), seen.confidence)
 
-    def _known_empty(self, reading: Any) -> list[Cell]:
+    def known_empty(self, reading: Any) -> list[Cell]:
         """The squares a frame (no hands over it) shows empty for sure, whose print the
         perceiver may learn: every square the engine says is free, when every screen the
         engine has is seen where it has it (read so, or answered so by the players) and no
