@@ -20,18 +20,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np  # noqa: E402
 from sweep import DEV, photos  # noqa: E402
 
-from companion.games.mirror_mansion.rules.board import load_board  # noqa: E402
+from companion.games.mirror_mansion.rules.board import Board, load_board  # noqa: E402
 from companion.games.mirror_mansion.vision import dots, perceive  # noqa: E402
+from companion.games.mirror_mansion.vision.scene import BoxState  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
-from companion.vision.board_pose import estimate_pose  # noqa: E402
+from companion.vision.board_pose import BoardPose, estimate_pose  # noqa: E402
 
 VAL_MINS = (50, 60, 70, 80, 90, 100, 110, 120)
 EDGE_MINS = (-0.5, 0.0, 0.25, 0.5, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0)
@@ -43,6 +46,20 @@ RANKS = {
 }
 """How the door is picked among its hypotheses: its dot's quality alone, or with its top
 edge (`perceive._piece_evidence`)."""
+
+
+def posed_photos(
+    cache: Path, board: Board, styles: list[str], boards: int | None
+) -> Iterator[tuple[str, int, np.ndarray, BoxState, BoardPose | None]]:
+    """Each development photograph with the box's pose found from its markers (None: not
+    found), found once for the curves to read again at every setting; `boards` widens the
+    random style only."""
+    for style in styles:
+        n = boards if boards is not None and style == "random" else None
+        for seed, image, truth in photos(cache, board, style, n):
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            yield style, seed, image, truth, pose
 
 
 def door_outcome(truth, got) -> str:
@@ -58,32 +75,26 @@ def door_curve(
 ) -> None:
     board = load_board()
     table: dict[tuple[int, float], Counter[str]] = {}
-    for style in styles:
-        n = boards if boards is not None and style == "random" else None
-        for seed, image, truth in photos(cache, board, style, n):
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            if pose is None:
-                for key in ((v, e, r) for v in VAL_MINS for e in EDGE_MINS for r in RANKS):
-                    table.setdefault(key, Counter())["unseen"] += 1
-                continue
-            rect = perceive.rectify(image, board, pose)
-            for val in VAL_MINS:
-                stickers = DEFAULT_STICKERS.model_copy(
-                    update={
-                        "door_dot": DEFAULT_STICKERS.door_dot.model_copy(update={"val_min": val})
-                    }
-                )
-                cands = perceive.find_candidates(rect, board, stickers)
-                for edge, rank in ((e, r) for e in EDGE_MINS for r in RANKS):
-                    perceive.DOOR_EDGE_MIN = edge
-                    perceive._door_rank = RANKS[rank]
-                    got = perceive.fit(perceive.identify(cands, board), cands, board, stickers)
-                    tally = table.setdefault((val, edge, rank), Counter())
-                    tally[door_outcome(truth, got)] += 1
-                    tally["exact"] += got.layout_key() == truth.layout_key()
-                    if (val, edge, rank) == show and got.door != truth.door:
-                        print(f"  {style} {seed}: door {truth.door} read {got.door}")
+    for style, seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+        if pose is None:
+            for key in ((v, e, r) for v in VAL_MINS for e in EDGE_MINS for r in RANKS):
+                table.setdefault(key, Counter())["unseen"] += 1
+            continue
+        rect = perceive.rectify(image, board, pose)
+        for val in VAL_MINS:
+            stickers = DEFAULT_STICKERS.model_copy(
+                update={"door_dot": DEFAULT_STICKERS.door_dot.model_copy(update={"val_min": val})}
+            )
+            cands = perceive.find_candidates(rect, board, stickers)
+            for edge, rank in ((e, r) for e in EDGE_MINS for r in RANKS):
+                perceive.DOOR_EDGE_MIN = edge
+                perceive._door_rank = RANKS[rank]
+                got = perceive.fit(perceive.identify(cands, board), cands, board, stickers)
+                tally = table.setdefault((val, edge, rank), Counter())
+                tally[door_outcome(truth, got)] += 1
+                tally["exact"] += got.layout_key() == truth.layout_key()
+                if (val, edge, rank) == show and got.door != truth.door:
+                    print(f"  {style} {seed}: door {truth.door} read {got.door}")
     print("val_min edge_min rank: door right / missed / phantom / wrong; boards exact")
     for (val, edge, rank), t in sorted(table.items()):
         print(
@@ -101,20 +112,16 @@ def value_curve(
 
     board = load_board()
     table: dict[int, Counter[str]] = {v: Counter() for v in values}
-    for style in styles:
-        n = boards if boards is not None and style == "random" else None
-        for _seed, image, truth in photos(cache, board, style, n):
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            for val in values:
-                if pose is None:
-                    table[val]["unseen"] += 1
-                    continue
-                dot = getattr(DEFAULT_STICKERS, colour).model_copy(update={"val_min": val})
-                stickers = DEFAULT_STICKERS.model_copy(update={colour: dot})
-                got = perceive.read_with_pose(image, board, pose, stickers)
-                table[val]["exact"] += got.layout_key() == truth.layout_key()
-                table[val].update(categories(truth, got))
+    for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+        for val in values:
+            if pose is None:
+                table[val]["unseen"] += 1
+                continue
+            dot = getattr(DEFAULT_STICKERS, colour).model_copy(update={"val_min": val})
+            stickers = DEFAULT_STICKERS.model_copy(update={colour: dot})
+            got = perceive.read_with_pose(image, board, pose, stickers)
+            table[val]["exact"] += got.layout_key() == truth.layout_key()
+            table[val].update(categories(truth, got))
     for val, t in table.items():
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
@@ -134,28 +141,24 @@ def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
     table: dict[tuple[float, float, float], Counter[str]] = {g: Counter() for g in grid}
     before = perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR
     try:
-        for style in styles:
-            n = boards if boards is not None and style == "random" else None
-            for _seed, image, truth in photos(cache, board, style, n):
-                found = perceive.find_board_markers(image, board)
-                pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-                if pose is None:
-                    for g in grid:
-                        table[g]["unseen"] += 1
-                    continue
-                cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+        for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+            if pose is None:
                 for g in grid:
-                    perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = g
-                    got = perceive.fit(perceive.identify(cands, board), cands, board)
-                    tally = table[g]
-                    tally[
-                        "right"
-                        if got.window == truth.window
-                        else "null"
-                        if got.window is None
-                        else "wrong"
-                    ] += 1
-                    tally["exact"] += got.layout_key() == truth.layout_key()
+                    table[g]["unseen"] += 1
+                continue
+            cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+            for g in grid:
+                perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = g
+                got = perceive.fit(perceive.identify(cands, board), cands, board)
+                tally = table[g]
+                tally[
+                    "right"
+                    if got.window == truth.window
+                    else "null"
+                    if got.window is None
+                    else "wrong"
+                ] += 1
+                tally["exact"] += got.layout_key() == truth.layout_key()
     finally:
         perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = before
     print("free_mm slope_mm floor: window right / null / wrong; boards exact")
@@ -185,19 +188,15 @@ def setting_curve(
     board = load_board()
     table: dict[float, Counter[str]] = {v: Counter() for v in values}
     try:
-        for style in styles:
-            n = boards if boards is not None and style == "random" else None
-            for _seed, image, truth in photos(cache, board, style, n):
-                found = perceive.find_board_markers(image, board)
-                pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-                for value in values:
-                    if pose is None:
-                        table[value]["unseen"] += 1
-                        continue
-                    setattr(module, constant, value)
-                    got = perceive.read_with_pose(image, board, pose)
-                    table[value]["exact"] += got.layout_key() == truth.layout_key()
-                    table[value].update(categories(truth, got))
+        for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+            for value in values:
+                if pose is None:
+                    table[value]["unseen"] += 1
+                    continue
+                setattr(module, constant, value)
+                got = perceive.read_with_pose(image, board, pose)
+                table[value]["exact"] += got.layout_key() == truth.layout_key()
+                table[value].update(categories(truth, got))
     finally:
         setattr(module, constant, before)
     for value, t in table.items():
