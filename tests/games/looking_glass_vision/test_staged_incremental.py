@@ -10,31 +10,14 @@ import numpy as np
 
 from companion.games.looking_glass.vision.incremental import IncrementalReader
 from companion.games.looking_glass.vision.reader import StagedReader
-from companion.games.looking_glass.vision.teach import teach_cards
 from companion.vision.stillness import thumbnail
-from tests.vision.cards.card_styles import face, photo
+from tests.games.looking_glass_vision.dark_table import dark_bordered_table
 
 
 def _table() -> tuple[np.ndarray, StagedReader, list[tuple[int, int, int, int]]]:
     """Six dark-bordered cards in two facing rows, the reader taught them, and their boxes."""
-    rng = np.random.default_rng(3)
-    borders = ("black", "coloured", "dark", "black", "coloured", "dark")
-    faces = {f"c{k}": face(rng, b, frame=True, radius_mm=0) for k, b in enumerate(borders)}
-    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
-    lib = teach_cards(photos).library
-    img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
-    w = 120
-    h = round(w * 88 / 63)
-    ids = list(faces)
-    boxes = []
-    for k in range(3):
-        x = 250 + k * (w + 40)
-        top = cv2.resize(faces[ids[k]][..., :3], (w, h))
-        bottom = cv2.resize(faces[ids[k + 3]][..., :3], (w, h))
-        img[480 - 10 - h : 480 - 10, x : x + w] = cv2.rotate(top, cv2.ROTATE_180)
-        img[490 : 490 + h, x : x + w] = bottom
-        boxes += [(x, 480 - 10 - h, w, h), (x, 490, w, h)]
-    return cv2.GaussianBlur(img, (0, 0), 0.7), StagedReader(lib), boxes
+    img, lib, _ids, boxes = dark_bordered_table()
+    return img, StagedReader(lib), boxes
 
 
 def test_a_changed_card_is_hidden_while_the_picture_moves_and_read_in_full_once_still():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.games.looking_glass.vision.reader import StagedReader
@@ -12,9 +11,8 @@ from companion.games.looking_glass.vision.stages import (
     Plane,
     fit_glass,
 )
-from companion.games.looking_glass.vision.teach import teach_cards
 from companion.vision.cards.identify import Identity
-from tests.vision.cards.card_styles import face, photo
+from tests.games.looking_glass_vision.dark_table import dark_bordered_table
 
 W, H = 60.0, 84.0
 
@@ -55,29 +53,15 @@ def test_no_glass_without_a_pair():
 
 
 def test_a_clean_table_of_dark_bordered_cards_is_read():
-    rng = np.random.default_rng(3)
-    borders = ("black", "coloured", "dark", "black", "coloured", "dark")
-    faces = {f"c{k}": face(rng, b, frame=True, radius_mm=0) for k, b in enumerate(borders)}
-    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
-    lib = teach_cards(photos).library
-    img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
-    w = 120
-    h = round(w * 88 / 63)
-    ids = list(faces)
-    for k in range(3):
-        x = 250 + k * (w + 40)
-        top = cv2.resize(faces[ids[k]][..., :3], (w, h))
-        bottom = cv2.resize(faces[ids[k + 3]][..., :3], (w, h))
-        img[480 - 10 - h : 480 - 10, x : x + w] = cv2.rotate(top, cv2.ROTATE_180)
-        img[490 : 490 + h, x : x + w] = bottom
-    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    img, lib, ids, boxes = dark_bordered_table()
     reading = StagedReader(lib).read(img)
     got = {c.card: c for c in reading.cards}
     assert set(got) == set(ids)
     for k in range(3):
         a, b = got[ids[k]], got[ids[k + 3]]
         assert (a.row, a.col) == (b.row, b.col) and a.half != b.half
-        assert abs(a.center[0] - (250 + k * (w + 40) + w / 2)) < 10
+        x, _y, w, _h = boxes[2 * k]
+        assert abs(a.center[0] - (x + w / 2)) < 10
 
 
 def test_a_symmetric_layout_is_named_though_it_fits_both_ways_along_the_line():
