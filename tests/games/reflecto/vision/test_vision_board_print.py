@@ -26,8 +26,6 @@ from companion.games.reflecto.vision.board_print import (
 from companion.games.reflecto.vision.render import (
     BOARD_RIM_MM,
     CANVAS_PX_PER_MM,
-    board_canvas,
-    board_corners_mm,
     random_colours,
     shoot,
     start_position,
@@ -36,7 +34,7 @@ from companion.sim import effects
 from companion.sim.camera import VirtualCamera
 from companion.sim.conditions import Conditions
 
-from .test_vision_print import GEOM, POSITION, H, W, _shade
+from .test_vision_print import GEOM, POSITION, H, W, printed_canvas
 
 STILL = Conditions(glare=False)
 
@@ -47,16 +45,7 @@ def _table(seed: int, value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     empty board from another camera, on another table, in dimmer, warmer light."""
     rng = np.random.default_rng(seed)
     colours = random_colours(rng)
-    canvas = board_canvas(GEOM, rng)
-    origin = float(board_corners_mm(GEOM)[0, 0])
-    (gx0, gy0), (gx1, gy1) = GEOM.grid_box_mm
-    px = [round((v - origin) * CANVAS_PX_PER_MM) for v in (gx0, gy0, gx1, gy1)]
-    canvas[px[1] : px[3], px[0] : px[2]] = _shade(colours[0], value)
-    sq = GEOM.square_mm * CANVAS_PX_PER_MM
-    for r, c in GEOM.cells:
-        if (r + c) % 2:
-            x, y = (round((v - origin) * CANVAS_PX_PER_MM - sq / 2) for v in GEOM.cell_mm((r, c)))
-            canvas[y : y + round(sq), x : x + round(sq)] = _shade(colours[0], 0.8 * value)
+    canvas = printed_canvas(rng, colours[0], value, 0.8 * value)
 
     def photo(cam: VirtualCamera, position: object, shot: int) -> np.ndarray:
         table = effects.table_texture(cam.width, cam.height, np.random.default_rng([seed, shot]))

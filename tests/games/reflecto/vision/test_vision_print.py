@@ -53,6 +53,28 @@ def _shade(colour: Colour, value: float) -> Colour:
     return int(b), int(g), int(r)
 
 
+def printed_canvas(
+    rng: np.random.Generator, colour: Colour, value: float, checks: float | None
+) -> np.ndarray:
+    """A board's art drawn from `rng` with its playing area printed in `colour`'s hue at
+    `value` times its brightness, and every other square at `checks` times it when given:
+    print a screen of that colour could stand on."""
+    canvas = board_canvas(GEOM, rng)
+    origin = float(board_corners_mm(GEOM)[0, 0])
+    (gx0, gy0), (gx1, gy1) = GEOM.grid_box_mm
+    px = [round((v - origin) * CANVAS_PX_PER_MM) for v in (gx0, gy0, gx1, gy1)]
+    canvas[px[1] : px[3], px[0] : px[2]] = _shade(colour, value)
+    if checks is not None:
+        sq = GEOM.square_mm * CANVAS_PX_PER_MM
+        for r, c in GEOM.cells:
+            if (r + c) % 2:
+                x, y = (
+                    round((v - origin) * CANVAS_PX_PER_MM - sq / 2) for v in GEOM.cell_mm((r, c))
+                )
+                canvas[y : y + round(sq), x : x + round(sq)] = _shade(colour, checks)
+    return canvas
+
+
 def _printed_table(
     cam: VirtualCamera, seed: int, value: float, checks: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -60,19 +82,7 @@ def _printed_table(
     `value` times its plastic's brightness (or in checks of that and a lighter shade)."""
     rng = np.random.default_rng(seed)
     colours = random_colours(rng)
-    canvas = board_canvas(GEOM, rng)
-    origin = float(board_corners_mm(GEOM)[0, 0])
-    (gx0, gy0), (gx1, gy1) = GEOM.grid_box_mm
-    px = [round((v - origin) * CANVAS_PX_PER_MM) for v in (gx0, gy0, gx1, gy1)]
-    canvas[px[1] : px[3], px[0] : px[2]] = _shade(colours[0], value)
-    if checks:
-        sq = GEOM.square_mm * CANVAS_PX_PER_MM
-        for r, c in GEOM.cells:
-            if (r + c) % 2:
-                x, y = (
-                    round((v - origin) * CANVAS_PX_PER_MM - sq / 2) for v in GEOM.cell_mm((r, c))
-                )
-                canvas[y : y + round(sq), x : x + round(sq)] = _shade(colours[0], 1.4 * value)
+    canvas = printed_canvas(rng, colours[0], value, 1.4 * value if checks else None)
     table = effects.table_texture(cam.width, cam.height, rng)
     base = cam.render_plane(
         canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
