@@ -95,7 +95,7 @@ def blank_print(geom: BoardGeometry) -> BoardPrint:
     )
 
 
-def _to_mm(origin: tuple[float, float], scale: float) -> np.ndarray:
+def plane_px_to_mm(origin: tuple[float, float], scale: float) -> np.ndarray:
     """Pixels of a plane picture to plane millimetres."""
     return np.array([[1 / scale, 0, origin[0]], [0, 1 / scale, origin[1]], [0, 0, 1]])
 
@@ -109,8 +109,8 @@ def board_to_top(
 ) -> np.ndarray:
     """The 3x3 map from the print's pixels to the tops' plane pixels (`read.Rectified`)
     that the same camera ray passes through."""
-    H0 = pose.plane_homography(0.0) @ _to_mm(ref.origin_mm, PX_PER_MM)
-    Ht = pose.plane_homography(geom.screen_height_mm) @ _to_mm(top_origin, top_scale)
+    H0 = pose.plane_homography(0.0) @ plane_px_to_mm(ref.origin_mm, PX_PER_MM)
+    Ht = pose.plane_homography(geom.screen_height_mm) @ plane_px_to_mm(top_origin, top_scale)
     A = np.linalg.inv(Ht) @ H0
     out: np.ndarray = A / A[2, 2]
     return out
@@ -129,7 +129,7 @@ def learn_print(
         return None
     ref = blank_print(geom)
     h, w = ref.known.shape
-    H0 = pose.plane_homography(0.0) @ _to_mm(ref.origin_mm, PX_PER_MM)
+    H0 = pose.plane_homography(0.0) @ plane_px_to_mm(ref.origin_mm, PX_PER_MM)
     ref.image[:] = cv2.warpPerspective(
         image, H0, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     )

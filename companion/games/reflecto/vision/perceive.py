@@ -27,7 +27,12 @@ from typing import Any, cast
 import cv2
 import numpy as np
 
-from companion.games.reflecto.vision.board_print import BoardPrint, board_to_top, learn_from
+from companion.games.reflecto.vision.board_print import (
+    BoardPrint,
+    board_to_top,
+    learn_from,
+    plane_px_to_mm,
+)
 from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
 from companion.games.reflecto.vision.read import (
@@ -100,8 +105,8 @@ def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> boo
         ((x1 + left, y0), (x1 + right, y1)),
     ]
     for (ax, ay), (bx, by) in bands:
-        to_mm = np.array([[1 / s, 0, ax], [0, 1 / s, ay], [0, 0, 1]])
         size = (max(1, round((bx - ax) * s)), max(1, round((by - ay) * s)))
+        to_mm = plane_px_to_mm((ax, ay), s)
         band = cv2.warpPerspective(
             image, H @ to_mm, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         )

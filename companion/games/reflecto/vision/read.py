@@ -33,6 +33,7 @@ from companion.games.reflecto.vision.board_print import (
     board_to_top,
     change_shares,
     expected_top,
+    plane_px_to_mm,
 )
 from companion.games.reflecto.vision.colours import (
     GREY,
@@ -178,8 +179,7 @@ def rectify(
         round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
         round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
     )
-    to_mm = np.array([[1 / PX_PER_MM, 0, lo[0]], [0, 1 / PX_PER_MM, lo[1]], [0, 0, 1]])
-    H = pose.plane_homography(geom.screen_height_mm) @ to_mm
+    H = pose.plane_homography(geom.screen_height_mm) @ plane_px_to_mm(lo, PX_PER_MM)
     top = cv2.warpPerspective(
         image,
         H,
