@@ -53,7 +53,7 @@ from companion.games.queen_alice.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.queen_alice.rules.board import Cell, Piece
+from companion.games.queen_alice.rules.board import Cell, Piece, square_name
 from companion.games.queen_alice.rules.components import ACTIONS, LEVELS, Reward, TrainSide
 from companion.games.queen_alice.rules.final_scoring import final_score
 from companion.games.queen_alice.rules.rewards import needs_choice
@@ -296,7 +296,9 @@ class QueenAliceTable:
             question_draft(
                 Question(
                     f"square-{r}-{c}-{self.asked}",
-                    f"I cannot see row {r}, column {c} of the chessboard. What stands there?",
+                    # named as the dashboard labels it (from a1), not from 0
+                    f"I cannot see square {square_name((r, c))} of the chessboard. "
+                    "What stands there?",
                     choices,
                 )
             )
@@ -388,8 +390,9 @@ class QueenAliceTable:
     def _play_label(self, play: Play) -> str:
         if isinstance(play, PlayRescue):
             colour, kind = self.state.people[play.jail].jail[play.slot]
-            return f"the {colour} {kind} out of {self.names[play.jail]}'s Jail onto {list(play.to)}"
-        return f"{describe(self.state.pieces[play.piece])} to {list(play.to)}"
+            jail = f"{self.names[play.jail]}'s Jail"
+            return f"the {colour} {kind} out of {jail} onto {square_name(play.to)}"
+        return f"{describe(self.state.pieces[play.piece])} to {square_name(play.to)}"
 
     def _action(self, action: Any) -> EventDraft:
         # The seat rides along so the dashboard's log can name the player (the action
@@ -657,7 +660,7 @@ class QueenAliceTable:
             text = (
                 f"{describe(piece)} stays (blocked)"
                 if isinstance(play, PlayStay)
-                else f"{describe(piece)} to {list(play.to)}"
+                else f"{describe(piece)} to {square_name(play.to)}"
             )
             target = (
                 None
@@ -675,7 +678,7 @@ class QueenAliceTable:
                     f"{self.names[before.seat]}'s Jail"
                 )
             if isinstance(play, PlayMove) and play.respawn is not None:
-                text += f", promoted and back on {list(play.respawn)}"
+                text += f", promoted and back on {square_name(play.respawn)}"
         resource, action = ENGINE.board.square(landing)
         entry.update(
             {
