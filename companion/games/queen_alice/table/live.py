@@ -129,9 +129,11 @@ SCORE_NOW_KIND = "qa.score_now"
 TRAIN_DEALT_KIND, TRAIN_KIND = "qa.train_dealt", "qa.train"
 LEARN_BOARD = False
 """Whether live play learns the board's empty look from its still frames and reads by it.
-Off: on fresh renders the empty-board path got more boards entirely right than the picture
-alone, but also read phantom pieces (8 + 6 in 100 boards without arms, 41 in 50 with arms,
-19 in 80 held-out; the picture alone 0-1), and a wrong board is worse than a question."""
+Off: on fresh renders the empty-board path read phantom pieces where the picture alone read
+fewer (at 6d0833c: 14 / 74 / 19 against 1 / 1 / 0); with its safer rules (at da425b6) none
+on 60 boards without arms and 60 with, but 14 on 40 held-out (the picture alone 6), and no
+more boards entirely right than the picture alone (71.67 / 46.67 / 42.5 % against 73.33 /
+48.33 / 47.5 %). A wrong board is worse than a question."""
 LEARN_EVERY_S = 1.0
 """Seconds between two lessons of the board's empty look once every free square is known
 (set by reasoning: the room's light changes over minutes, a lesson costs about a reading)."""
