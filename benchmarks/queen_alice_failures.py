@@ -211,6 +211,7 @@ def reference_curves(seed: int, boards: int) -> dict[str, Any]:
     shares: list[tuple[float, bool]] = []
     changed: list[tuple[float, float, bool]] = []
     colour: list[tuple[float, float, bool]] = []
+    vetoed: list[tuple[float, bool]] = []  # (covered, a piece there) of `plain` vetoes
     for i in range(boards):
         conditions = Conditions(hands=0) if i % 2 == 0 else Conditions()
         photo = render_photo(geom, (seed, i), conditions)
@@ -220,6 +221,7 @@ def reference_curves(seed: int, boards: int) -> dict[str, Any]:
             continue
         change = reader._change(photo.image, geom, where, geom.cells, learnt[0])
         tone = reader.board_tone(change.colour)
+        vetoed += _vetoes(photo, geom, where, change, tone)
         pieces = []
         for k, cell in enumerate(geom.cells):
             if cell in photo.near_arm or np.isnan(change.share[k]):
@@ -272,7 +274,42 @@ def reference_curves(seed: int, boards: int) -> dict[str, Any]:
             for n in (8.0, 10.0, 12.0, 15.0, 20.0)
             for a in (0.5, 0.7)
         ],
+        "covered": [
+            {
+                "threshold": t,
+                "pieces_read": f"{sum(c >= t for c, p in vetoed if p)}/{sum(p for _, p in vetoed)}",
+                "phantoms": sum(c >= t for c, p in vetoed if not p),
+            }
+            for t in (0.25, 0.5, 0.75, 1.0, 1.01)
+        ],
     }
+
+
+def _vetoes(photo: Any, geom: Any, where: Any, change: Any, tone: np.ndarray) -> list:
+    """Squares `by_change` reads as a piece but for the picture alone plainly seeing the
+    print (no arm near, a piece colour clearly seen): each one's `Change.covered`, and
+    whether a piece stands there, for the `COVERED` curve."""
+    colours = reader.sample_squares(photo.image, geom, where, geom.cells)
+    calls = reader.classify(colours)
+    assert colours.structure is not None
+    shaped = [
+        k
+        for k in range(len(geom.cells))
+        if change.share[k] >= empty_look_module.OCCUPIED and reader.like_a_piece(change, k)
+    ]
+    centres = reader.two_means(tone[shaped])
+    out = []
+    for k in shaped:
+        cell = geom.cells[k]
+        if cell in photo.near_arm or centres is None:
+            continue
+        if calls[k][0] != "empty" or colours.structure[k] > reader.STRUCTURE:
+            continue
+        d = np.linalg.norm(tone[k] - centres, axis=1)
+        j = int(np.argmin(d))
+        if d[j] <= reader.APART * d[1 - j] and d[j] <= reader.NEAR_CHANGE:
+            out.append((float(change.covered[k]), cell in photo.position.squares))
+    return out
 
 
 def _kept(steps: float, hue: float, outline: float, own_hue: float) -> bool:

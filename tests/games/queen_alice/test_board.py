@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.errors import UserError
-from companion.games.queen_alice.rules.board import board_from_toml, load_board
+from companion.games.queen_alice.rules.board import board_from_toml, load_board, square_name
 from companion.paths import models_dir
 
 SHIPPED = models_dir() / "queen-alice" / "board.toml"
@@ -67,3 +67,14 @@ def test_a_user_copy_is_read(tmp_path: Path) -> None:
     text = text.replace("white = 7 ", "white = 0 ", 1)
     (folder / "board.toml").write_text(text, encoding="utf-8")
     assert load_board(folder).forward("red") == 1
+
+
+def test_squares_are_named_as_players_count_them() -> None:
+    """Players count from 1 and read the dashboard's labels (rows up from the bottom, columns
+    from the left): row 0, column 0 is a1; the JSON's [3, 2] is c4; a board wider than the
+    alphabet goes on as spreadsheets do."""
+    assert square_name((0, 0)) == "a1"
+    assert square_name((3, 2)) == "c4"
+    assert square_name((8, 8)) == "i9"
+    assert square_name((0, 25)) == "z1"
+    assert square_name((1, 26)) == "aa2"

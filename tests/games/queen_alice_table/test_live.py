@@ -189,7 +189,7 @@ def test_an_illegal_move_is_flagged_at_once_and_only_once() -> None:
     game, events = replayed_views_agree(steps)
     [breach] = kinds(events, "qa.breach")
     assert breach["rule"] == "chess movement"
-    assert "white knight on [0, 2] cannot reach [3, 2]" in breach["detail"]
+    assert "white knight on c1 cannot reach c4" in breach["detail"]  # counted from a1
     assert game.view(1)["breaches"] == [breach] and game.view(None)["table_differs"]
     # Put back, then moved legally after the card: the game goes on, no more breaches.
     steps += [
@@ -257,7 +257,7 @@ def test_the_table_is_right_needs_the_admin_and_a_board_the_pieces_can_make() ->
     steps = [*set_up_taps(), *frames(start()), *frames(fewer, 40)]
     game, events = play(make_table_game, None, session(), steps)
     [question] = game.questions(None)
-    assert "row 5, column 4" in question.text and not kinds(events, "qa.breach")
+    assert "square e6 " in question.text and not kinds(events, "qa.breach")
     steps += [Correct(Answer(question=question.id, answer=None), 1), *frames(fewer)]
     game, events = play(make_table_game, None, session(), steps)
     [breach] = kinds(events, "qa.breach")  # the players say it is gone: now it is one
@@ -322,7 +322,7 @@ def test_a_square_in_doubt_for_long_is_asked_about_not_guessed() -> None:
     ]
     game, events = play(make_table_game, None, session(), steps)
     [question] = game.questions(None)
-    assert "row 2, column 3" in question.text
+    assert "square d3 " in question.text  # row 2, column 3 from 0: as the dashboard labels it
     assert [a["action"]["type"] for a in kinds(events, "qa.action")] == ["discard"]
     steps += [
         Correct(Answer(question=question.id, answer="white"), 1),

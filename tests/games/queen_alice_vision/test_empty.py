@@ -97,13 +97,20 @@ def test_squares_not_learnt_are_read_from_the_photo_alone(boxes: list) -> None:
     assert read_board(image, geom=GEOM, empty=look) == read_board(image, geom=GEOM)
 
 
-def _change(share: list[float], steps: list[float], hue: list[float], tone: list) -> Change:
+def _change(
+    share: list[float],
+    steps: list[float],
+    hue: list[float],
+    tone: list,
+    covered: list[float] | None = None,
+) -> Change:
     colour = np.array(tone, np.float32) * np.array([2.0, 1.0, 1.0], np.float32)  # Lab
     return Change(
         np.array(share, np.float32),
         colour,
         np.array(steps, np.float32),
         np.array(hue, np.float32),
+        np.array(covered if covered is not None else [0.0] * len(share), np.float32),
     )
 
 
@@ -154,6 +161,23 @@ def test_a_change_like_a_piece_is_a_piece_of_its_nearer_colour_and_light_is_aske
     calls[11] = ("unsure", 0.0)
     assert by_change(calls, change, skip={7}, spread=spread)[11][0] == "white"
     assert by_change(calls, change, skip={7}, spread=spread)[12][0] == "white"
+
+
+def test_a_piece_over_its_own_strips_is_not_vetoed_by_the_photo_alone() -> None:
+    """A checker as wide as its square covers the strips the picture alone compares its
+    middle with, so that picture sees "the print" on it: where those strips changed too
+    (`covered`), the change decides; where they did not, the picture alone's veto stands."""
+    change = _change(
+        [0.95, 0.95, 0.95, 0.95, 0.95, 0.95],
+        [20.0] * 6,
+        [20.0] * 6,
+        [RED, RED, WHITE, WHITE, RED, WHITE],
+        covered=[0.0, 0.0, 0.0, 0.0, 1.0, 0.75],
+    )
+    calls = [("red", 1.0), ("empty", 1.0), ("white", 1.0), ("empty", 1.0)] + [("empty", 1.0)] * 2
+    spread = np.array([2.0] * 6, np.float32)
+    out = [v for v, _ in by_change(calls, change, skip=set(), spread=spread)]
+    assert out == ["red", "unsure", "white", "unsure", "red", "white"]
 
 
 def test_a_piece_the_photo_alone_names_otherwise_is_asked() -> None:

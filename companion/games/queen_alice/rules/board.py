@@ -24,6 +24,20 @@ RESOURCES: tuple[str, ...] = ("cake", "tea", "toast", "wild")
 ACTIONS: tuple[str, ...] = ("hearts", "spades", "clubs", "diamonds", "wild")
 
 
+def square_name(cell: Cell) -> str:
+    """A square as players name it: chess-like, its column a letter from "a" and its row a
+    number from 1 ("c4" is row 3, column 2 counted from 0), as the dashboard labels the
+    board (row 0 at the bottom, column 0 at the left). The JSON keeps [row, column] from
+    0; only words for people use this."""
+    r, c = cell
+    letters = ""
+    c += 1
+    while c > 0:  # past "z": "aa", "ab", ... (a board from the models may be wide)
+        c, rest = divmod(c - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return f"{letters}{r + 1}"
+
+
 @dataclass(frozen=True)
 class Piece:
     colour: str

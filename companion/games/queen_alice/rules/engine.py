@@ -47,7 +47,14 @@ from companion.games.queen_alice.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.queen_alice.rules.board import COLOURS, Board, Cell, Piece, load_board
+from companion.games.queen_alice.rules.board import (
+    COLOURS,
+    Board,
+    Cell,
+    Piece,
+    load_board,
+    square_name,
+)
 from companion.games.queen_alice.rules.components import (
     ACTIONS,
     LEVELS,
@@ -689,7 +696,10 @@ class QueenAliceEngine:
                 {c: self.board.forward(c) for c in COLOURS},
             )
             if action.to not in {m.to for m in generate_moves(position, action.piece)}:
-                return "chess movement", f"piece {action.piece} cannot reach {list(action.to)}"
+                return (
+                    "chess movement",
+                    f"piece {action.piece} cannot reach {square_name(action.to)}",
+                )
             return "pawn promotion", "a promoted pawn, and only one, goes to a free respawn square"
         if isinstance(action, PlayRescue):
             if not (

@@ -53,7 +53,7 @@ from companion.games.queen_alice.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.queen_alice.rules.board import Cell, Piece
+from companion.games.queen_alice.rules.board import Cell, Piece, square_name
 from companion.games.queen_alice.rules.components import ACTIONS, LEVELS, Reward, TrainSide
 from companion.games.queen_alice.rules.final_scoring import final_score
 from companion.games.queen_alice.rules.rewards import needs_choice
@@ -129,9 +129,11 @@ SCORE_NOW_KIND = "qa.score_now"
 TRAIN_DEALT_KIND, TRAIN_KIND = "qa.train_dealt", "qa.train"
 LEARN_BOARD = False
 """Whether live play learns the board's empty look from its still frames and reads by it.
-Off: on fresh renders the empty-board path got more boards entirely right than the picture
-alone, but also read phantom pieces (8 + 6 in 100 boards without arms, 41 in 50 with arms,
-19 in 80 held-out; the picture alone 0-1), and a wrong board is worse than a question."""
+Off: on fresh renders the empty-board path read phantom pieces where the picture alone read
+fewer (at 6d0833c: 14 / 74 / 19 against 1 / 1 / 0); with its safer rules (at da425b6) none
+on 60 boards without arms and 60 with, but 14 on 40 held-out (the picture alone 6), and no
+more boards entirely right than the picture alone (71.67 / 46.67 / 42.5 % against 73.33 /
+48.33 / 47.5 %). A wrong board is worse than a question."""
 LEARN_EVERY_S = 1.0
 """Seconds between two lessons of the board's empty look once every free square is known
 (set by reasoning: the room's light changes over minutes, a lesson costs about a reading)."""
@@ -296,7 +298,9 @@ class QueenAliceTable:
             question_draft(
                 Question(
                     f"square-{r}-{c}-{self.asked}",
-                    f"I cannot see row {r}, column {c} of the chessboard. What stands there?",
+                    # named as the dashboard labels it (from a1), not from 0
+                    f"I cannot see square {square_name((r, c))} of the chessboard. "
+                    "What stands there?",
                     choices,
                 )
             )
@@ -388,8 +392,9 @@ class QueenAliceTable:
     def _play_label(self, play: Play) -> str:
         if isinstance(play, PlayRescue):
             colour, kind = self.state.people[play.jail].jail[play.slot]
-            return f"the {colour} {kind} out of {self.names[play.jail]}'s Jail onto {list(play.to)}"
-        return f"{describe(self.state.pieces[play.piece])} to {list(play.to)}"
+            jail = f"{self.names[play.jail]}'s Jail"
+            return f"the {colour} {kind} out of {jail} onto {square_name(play.to)}"
+        return f"{describe(self.state.pieces[play.piece])} to {square_name(play.to)}"
 
     def _action(self, action: Any) -> EventDraft:
         # The seat rides along so the dashboard's log can name the player (the action
@@ -657,7 +662,7 @@ class QueenAliceTable:
             text = (
                 f"{describe(piece)} stays (blocked)"
                 if isinstance(play, PlayStay)
-                else f"{describe(piece)} to {list(play.to)}"
+                else f"{describe(piece)} to {square_name(play.to)}"
             )
             target = (
                 None
@@ -675,7 +680,7 @@ class QueenAliceTable:
                     f"{self.names[before.seat]}'s Jail"
                 )
             if isinstance(play, PlayMove) and play.respawn is not None:
-                text += f", promoted and back on {list(play.respawn)}"
+                text += f", promoted and back on {square_name(play.respawn)}"
         resource, action = ENGINE.board.square(landing)
         entry.update(
             {

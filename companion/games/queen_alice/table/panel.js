@@ -15,10 +15,23 @@ const LEVELS = ["bronze", "silver", "gold"];
 
 const SUIT = { hearts: "♥", spades: "♠", clubs: "♣", diamonds: "♦", wild: "★" };
 
+/** A square as players name it, as the board's labels show it and the server's words
+ *  say it (rules/board.py square_name): its column a letter from "a", its row from 1. */
+export function squareName(cell) {
+  let c = cell[1] + 1;
+  let letters = "";
+  while (c > 0) {
+    const rest = (c - 1) % 26;
+    letters = String.fromCharCode(97 + rest) + letters;
+    c = Math.floor((c - 1) / 26);
+  }
+  return `${letters}${cell[0] + 1}`;
+}
+
 function chessboard(v) {
   const { rows, cols, resources, actions } = v.chessboard;
   const grid = h("div", { className: "qa-board" });
-  grid.style.gridTemplateColumns = `3.2em repeat(${cols}, minmax(0, 1fr))`;
+  grid.style.gridTemplateColumns = `4.2em repeat(${cols}, minmax(0, 1fr))`;
   const seen = {};
   for (const s of v.camera || []) seen[`${s.cell[0]},${s.cell[1]}`] = s.colour;
   const at = {};
@@ -26,14 +39,15 @@ function chessboard(v) {
   grid.append(h("div"));
   // A column's action as its suit (a long name does not fit a square); the name on tap.
   for (let c = 0; c < cols; c += 1) {
-    grid.append(h("div", { className: "qa-head", textContent: SUIT[actions[c]] || actions[c].slice(0, 1).toUpperCase(), title: actions[c] }));
+    const file = squareName([0, c]).slice(0, -1);
+    grid.append(h("div", { className: "qa-head", textContent: `${file} ${SUIT[actions[c]] || actions[c].slice(0, 1).toUpperCase()}`, title: `column ${file}: ${actions[c]}` }));
   }
   for (let r = rows - 1; r >= 0; r -= 1) {
-    grid.append(h("div", { textContent: resources[r], title: `row ${r}` }));
+    grid.append(h("div", { textContent: `${r + 1} ${resources[r]}`, title: `row ${r + 1}: ${resources[r]}` }));
     for (let c = 0; c < cols; c += 1) {
       const key = `${r},${c}`;
       const p = at[key];
-      const cell = h("div", { className: "qa-cell", textContent: p ? KIND_LETTER[p.kind] : "", title: p ? `${p.colour} ${p.kind} [${r},${c}]` : `[${r},${c}]` });
+      const cell = h("div", { className: "qa-cell", textContent: p ? KIND_LETTER[p.kind] : "", title: p ? `${p.colour} ${p.kind} on ${squareName([r, c])}` : squareName([r, c]) });
       if (p) { cell.style.color = COLOUR[p.colour]; cell.style.fontWeight = "bold"; }
       if (v.camera && (seen[key] || null) !== (p ? p.colour : null)) {
         cell.style.background = "#fefcbf"; // the camera sees something else here
@@ -100,7 +114,7 @@ export function describe(ev, seats, view) {
   const p = ev.payload || {};
   const who = (s) => (s === null || s === undefined ? "A player" : playerName(seats, s));
   const card = (id) => (view ? cardLabel(view, id) : id);
-  const square = (c) => `[${c[0]}, ${c[1]}]`; // as the panel's play lines and squares name it
+  const square = squareName; // as the board's labels and the server's words name it
   if (ev.kind === "qa.setup") return `The game is set up: tile ${p.tile}, the Wishes laid out`;
   if (ev.kind === "qa.drawn") return `${who(p.seat)} drew ${card(p.card)}`;
   if (ev.kind === "qa.train_dealt") return `${who(p.seat)} was dealt the Train cards ${p.cards.join(", ")}`;

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.games.base import IllegalAction
 from companion.games.queen_alice.rules.actions import PlayMove, PlayRescue
-from companion.games.queen_alice.rules.board import COLOURS, Board, Cell, Piece
+from companion.games.queen_alice.rules.board import COLOURS, Board, Cell, Piece, square_name
 from companion.games.queen_alice.rules.jail import comeback_squares, is_promotion
 from companion.games.queen_alice.rules.movement import Position, generate_moves
 from companion.games.queen_alice.rules.state import State
@@ -156,7 +156,7 @@ def with_card(play: Play, card: str) -> Play:
 
 
 def describe(piece: Piece) -> str:
-    return f"the {piece.colour} {piece.kind} on {list(piece.cell)}"
+    return f"the {piece.colour} {piece.kind} on {square_name(piece.cell)}"
 
 
 def diagnose(board: Board, state: State, seen: Occupancy) -> Breach:
@@ -174,7 +174,7 @@ def diagnose(board: Board, state: State, seen: Occupancy) -> Breach:
                     f"{describe(piece)} reaching its final row "
                     "goes on to a free respawn square of its colour",
                 )
-            return Breach("chess movement", f"{describe(piece)} cannot reach {list(to)}")
+            return Breach("chess movement", f"{describe(piece)} cannot reach {square_name(to)}")
         if not vanished:
             return Breach(
                 "rescue",

@@ -24,7 +24,7 @@ disc has (`OCCUPIED`) in the way a piece changes it (an outline, a colour of its
 
 `CHANGED` is set by reasoning (the reader's own `DIFFERENT` scale: JPEG, noise and the
 resampling of two poses stay below it); `OCCUPIED`, `CLEAR`, `OUTLINE`, `OWN_HUE`,
-`CLEAR_OUTLINE` and `OFFSET_WEIGHT` are chosen from curves on development renders
+`CLEAR_OUTLINE`, `COVERED` and `OFFSET_WEIGHT` are chosen from curves on development renders
 (`benchmarks/queen_alice_failures.py --reference-curves`, in the commit that set them).
 """
 
@@ -58,6 +58,12 @@ OWN_HUE = 6.0
 CLEAR_OUTLINE = 12.0
 CLEAR = 0.12
 """Share of a square's disc changed at most for the square to be empty."""
+COVERED = 0.25
+"""Share of a square's strips of print beside changed (`Change.covered`) from which the
+picture alone's "plainly the print" is not a second opinion: it compares the middle with
+those strips, and a piece as wide as its square covers both (one strip of four: the
+strips changed under the neighbours' light are a piece's, never an empty square's, on the
+development curve in the commit that set it)."""
 FIT_RESIDUAL = 12.0
 """Grey levels a square's light fit may miss its own strips by (set by reasoning: strips
 are medians of a few samples, so noise and JPEG stay within a few levels; a piece's colour
@@ -180,6 +186,10 @@ class Change:
     hue_apart: np.ndarray
     """N: distance in (a, b) between the changed samples' own colour and the learnt print's
     there: light the fit missed makes the print lighter or darker, not another colour."""
+    covered: np.ndarray
+    """N: share of the square's strips of print beside that changed, under the light of
+    the squares round it: something over the print the picture alone compares the middle
+    with (a piece as wide as its square, a neighbour's lean, an arm)."""
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -276,13 +286,21 @@ def changes(
     cast, gain, offset = light_fit(now_strips, then_strips)
     bad = _fit_residual(now_strips, then_strips, cast, gain, offset) > FIT_RESIDUAL
     bad |= ~look.known
-    if bad.any():
-        good_gain, good_offset = gain.copy(), offset.copy()
-        good_gain[bad], good_offset[bad] = np.nan, np.nan
-        near_gain = _nan_neighbours_median(good_gain, grid)
-        near_offset = _nan_neighbours_median(good_offset, grid)
-        use = bad & ~np.isnan(near_gain)
-        gain[use], offset[use] = near_gain[use], near_offset[use]
+    good_gain, good_offset = gain.copy(), offset.copy()
+    good_gain[bad], good_offset[bad] = np.nan, np.nan
+    near_gain = _nan_neighbours_median(good_gain, grid)
+    near_offset = _nan_neighbours_median(good_offset, grid)
+    near_gain = np.where(np.isnan(near_gain), gain, near_gain)
+    near_offset = np.where(np.isnan(near_offset), offset, near_offset)
+    gain[bad], offset[bad] = near_gain[bad], near_offset[bad]
+    # the strips under the light round the square, not their own fit (which a piece as
+    # wide as the square over them bends toward itself)
+    strips_seen = then_strips * cast * near_gain[:, None, None] + near_offset[:, None, None]
+    strips_off = np.linalg.norm(
+        (_lab(now_strips.reshape(-1, 3)) - _lab(strips_seen.reshape(-1, 3))).reshape(n, s, 3),
+        axis=2,
+    )
+    covered = np.mean(strips_off > CHANGED, axis=1).astype(np.float32)
     seen = then_disc * cast * gain[:, None, None] + offset[:, None, None]
     lab_now = _lab(disc_bgr.reshape(-1, 3)).reshape(n, m, 3)
     lab_then = _lab(seen.reshape(-1, 3)).reshape(n, m, 3)
@@ -297,7 +315,7 @@ def changes(
     colour = medians[:, 0].astype(np.float32)
     hue_apart = np.hypot(*(medians[:, 0, 1:] - medians[:, 1, 1:]).T).astype(np.float32)
     share[~look.known] = np.nan
-    return Change(share, colour, steps.astype(np.float32), hue_apart)
+    return Change(share, colour, steps.astype(np.float32), hue_apart, covered)
 
 
 def like_a_piece(change: Change, k: int) -> bool:

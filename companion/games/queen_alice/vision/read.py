@@ -47,6 +47,7 @@ import numpy as np
 
 from companion.games.queen_alice.vision.empty import (
     CLEAR,
+    COVERED,
     OCCUPIED,
     Change,
     EmptyLook,
@@ -646,8 +647,9 @@ def by_change(
       pieces' colours (the changed samples; `two_means` of these squares) when clearly
       nearer (`APART`) and near (`NEAR_CHANGE`); asked about when the two disagree, when
       neither tells, when the picture alone plainly sees the print there (its colours say
-      so and its disc is flat, `STRUCTURE`) or near a might-be arm (`ask`: an arm's edge
-      and shadow change squares as a piece does);
+      so and its disc is flat, `STRUCTURE`, against strips of print that did not change:
+      `COVERED`) or near a might-be arm (`ask`: an arm's edge and shadow change squares as
+      a piece does);
     - otherwise the picture alone's piece, or empty where it plainly sees the print and
       the change is toward neither of the board's colours (light the fit missed, a glare
       toward the print's own hue); else asked about.
@@ -670,7 +672,11 @@ def by_change(
             j = int(np.argmin(d))
             if d[j] <= APART * d[1 - j] and d[j] <= NEAR_CHANGE:
                 seen = ("red", "white")[j]
-        plain = calls[k][0] == "empty" and (spread is None or spread[k] <= STRUCTURE)
+        plain = (
+            calls[k][0] == "empty"
+            and (spread is None or spread[k] <= STRUCTURE)
+            and change.covered[k] < COVERED
+        )
         if seen is not None and said is not None and seen != said:
             out[k] = ("unsure", 0.0)
         elif said is not None:
