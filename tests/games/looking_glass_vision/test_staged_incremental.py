@@ -68,3 +68,17 @@ def test_a_card_taken_from_a_still_table_is_gone_without_a_full_read():
     assert sorted(c.card for c in after.cards) == sorted(
         c.card for c in first.cards if c is not gone[0]
     )
+
+
+def test_a_card_taken_while_the_picture_moves_is_gone_not_hidden():
+    """No part of a taken card looks as it did: the frames after the hand, still or not,
+    read it gone alike (the tracker needs them to agree to believe a pick)."""
+    img, reader, boxes = _table()
+    inc = IncrementalReader(reader)
+    first = inc.read(img, None, thumbnail(img), True)
+    x, y, w, h = boxes[0]
+    taken = img.copy()
+    taken[y : y + h, x : x + w] = (90, 120, 80)
+    moving = inc.read(taken, None, thumbnail(taken), False)
+    assert inc.last.how == "cards" and inc.last.changed == 1
+    assert len(moving.cards) == len(first.cards) - 1 and not moving.hidden

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -210,10 +211,17 @@ class IncrementalReader:
         ]
         kept = [c for c in cards if all(c is not g for g in gone)]
         if not still:
+            # While the picture moves: a card part of which still looks as it did has
+            # something over the rest (a hand), one no part of which does was taken, as the
+            # still frames after will say (the tracker counts those frames as one view).
             self._since += 1
             self.last = Step("cards", changed=len(gone))
             out = _copy(ref.reading, kept)
-            out.hidden = gone
+            out.hidden = [
+                c
+                for c, look in zip(cards, ref.looks, strict=True)
+                if any(c is g for g in gone) and _part_same(_look(image, c, ref.height_mm), look)
+            ]
             return out
         if len(gone) > LARGE_SHARE * len(cards):
             return self._full_staged(reader, image, H, thumb, "most cards changed")
@@ -370,6 +378,21 @@ def _look(image: np.ndarray, card: SeenCard, height_mm: float) -> np.ndarray:
     )
     grey = cv2.cvtColor(cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     return grey[: h // 2 if card.covered else h].astype(np.float32)
+
+
+def _part_same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether some part of a card's look (a cell of a grid two cells across, two or three
+    down) still correlates with its reference look at least `SAME_LOOK`."""
+    if a.shape != b.shape:
+        return False
+    rows = 3 if a.shape[0] > a.shape[1] else 2
+    ys = np.linspace(0, a.shape[0], rows + 1).astype(int)
+    xs = np.linspace(0, a.shape[1], 3).astype(int)
+    return any(
+        _ncc(a[y0:y1, x0:x1], b[y0:y1, x0:x1]) >= SAME_LOOK
+        for y0, y1 in pairwise(ys)
+        for x0, x1 in pairwise(xs)
+    )
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
