@@ -404,7 +404,7 @@ def fill_probed(
         # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
         fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
     if fitted is None:
-        return glass, []
+        return without_lone_pair(glass), []
     lattice, glass = fitted
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
@@ -432,4 +432,16 @@ def fill_probed(
                 Identified(Hypothesis(h.outline, covered), c.card.identity), c.half, c.row, c.col
             )
         )
-    return Glass(out, glass.normal, glass.offset, glass.rejected), looked
+    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+
+
+def without_lone_pair(glass: Glass) -> Glass:
+    """No glass when all it rests on is one pair of named cards while other named cards lie
+    off it: a card of the glass and a score pile's card facing it make a pair as well as a
+    real one does, and which it is the picture does not say (a null costs a question, a
+    score pile read as the glass a wrong score)."""
+    named_in = [p for p in glass.cards if p.card.identity.card is not None]
+    named_off = [k for k in glass.rejected if k.identity.card is not None]
+    if len(named_in) > 2 or not named_off:
+        return glass
+    return Glass([], rejected=[p.card for p in glass.cards] + list(glass.rejected))
