@@ -185,7 +185,8 @@ class IncrementalReader:
         slots where the picture changed are named by their upper half as a full read names
         them (`slots.probe_slots`), coverage follows from the lattice as a full read's does,
         and the result is the new reference. Every `FULL_READ_EVERY` frames every card's look
-        is compared, not only the changed ones'."""
+        is compared, not only the changed ones', or, when the cards read fit no one layout,
+        the still frame is read in full."""
         ref = self._staged_ref
         if ref is None:
             return self._full_staged(reader, image, H, thumb, "no reference")
@@ -202,6 +203,10 @@ class IncrementalReader:
             return _copy(ref.reading, list(cards))
         if ref.lattice is None and (still or periodic):
             return self._full_staged(reader, image, H, thumb, "no lattice")
+        if periodic and still and ref.reading.layout is None:
+            # The cards read fit no one layout: a card missed or misplaced, which only a
+            # read afresh (SIFT over the frame, the camera's noise drawn anew) may mend.
+            return self._full_staged(reader, image, H, thumb, "periodic, no layout")
         looked = cards if periodic else _split(cards, diff, image.shape)[1]
         gone = [
             c
