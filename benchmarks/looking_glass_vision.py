@@ -8,6 +8,8 @@ from its own teach photos. Seeds start at 100000; the tests use seeds below 1000
 
 Tracking: whole simulated rounds (deal, every pick with hands over the table, bumps, blur,
 hands laid face up at the end) fed frame by frame to the tracker; compared with the truth.
+`--tracking-reader staged` plays them with the staged reader (read incrementally, as live
+play reads) instead of the reader the sim camera's house deck calls for.
 
 Speed: `Reader.read` per 1280×960 frame on one core (thread CPU time, so other jobs on a
 shared machine do not count), and its ratio to the bare `ArucoDetector.detectMarkers` call on
@@ -222,7 +224,9 @@ def speed(n_frames: int, seed_base: int) -> dict:
     }
 
 
-def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) -> dict:
+def play_round(
+    seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0, reader: str = "auto"
+) -> dict:
     """One scripted round through the live table game (perceive -> update -> apply).
 
     Every frame is rendered and read; frames are `dt` apart in simulated time, so a change
@@ -243,6 +247,7 @@ def play_round(seed: int, hold: int = 3, dt: float = 0.3, disturb: float = 1.0) 
 
     cpu0 = time.process_time()
     game = LookingGlassTable(Settings(), Session("bench", "looking-glass", {}, ["A", "B"], 0.0))
+    game.reader_kind = reader  # `vision.commands.READERS`: auto reads the house deck light-border
     scene = game.sim_scene(seed)
     film = RoundFilm(seed, art=scene.art, hold=hold, disturb=disturb)
     dealt = film.deal.glass_map()
@@ -386,7 +391,12 @@ def _one_thread() -> None:
 
 
 def tracking_benchmark(
-    n_rounds: int, seed_base: int, jobs: int = 1, disturb: float = 1.0, progress=None
+    n_rounds: int,
+    seed_base: int,
+    jobs: int = 1,
+    disturb: float = 1.0,
+    progress=None,
+    reader: str = "auto",
 ) -> dict:
     """`progress(summary)` after every round, with the rounds done so far: the first ones in
     seed order without a gap, so a run stopped early reports exactly the rounds it played."""
@@ -402,14 +412,16 @@ def tracking_benchmark(
 
     if jobs <= 1:
         for seed in seeds:
-            finished(play_round(seed, disturb=disturb))
+            finished(play_round(seed, disturb=disturb, reader=reader))
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         ctx = multiprocessing.get_context("spawn")  # no fork of a process with OpenCV threads
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_one_thread) as pool:
-            futures = [pool.submit(play_round, seed, disturb=disturb) for seed in seeds]
+            futures = [
+                pool.submit(play_round, seed, disturb=disturb, reader=reader) for seed in seeds
+            ]
             for fut in as_completed(futures):
                 finished(fut.result())
     return _tracking_summary(_prefix(done, seeds), seed_base, jobs, disturb, t0)
@@ -484,6 +496,13 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="processes for the tracking rounds (one OpenCV thread each)",
     )
+    ap.add_argument(
+        "--tracking-reader",
+        choices=("auto", "light-border", "staged"),
+        default="auto",
+        help="the reader live play uses in the tracking rounds (default auto: the "
+        "light-border one for the sim camera's house deck)",
+    )
     ap.add_argument("--skip", nargs="*", default=[], choices=["recognition", "tracking", "speed"])
     ap.add_argument("--results", default=str(RESULTS), help="where to write the numbers")
     a = ap.parse_args(argv)
@@ -532,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
             mine["tracking"] = {"command": command, **platform_info, **summary}
             save()
 
-        tracked(tracking_benchmark(a.rounds, base, a.jobs, a.disturb, tracked))
+        tracked(tracking_benchmark(a.rounds, base, a.jobs, a.disturb, tracked, a.tracking_reader))
         print(json.dumps(mine["tracking"], indent=1), flush=True)
     save()
     print(f"wrote {out}")

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.looking_glass.rules.layout import load_layouts
-from companion.games.looking_glass.vision.slots import Lattice, fit_lattice, layout_span
+from companion.games.looking_glass.vision.slots import (
+    Lattice,
+    fit_lattice,
+    layout_span,
+    without_lone_pair,
+)
 from companion.games.looking_glass.vision.stages import Glass, Hypothesis, Identified, Placed
 from companion.vision.cards.identify import Identity
 
@@ -103,3 +108,15 @@ def test_no_layout_is_wider_than_the_span():
     layouts = load_layouts().values()
     cols = [[c.col for c in lay.cells] for lay in layouts]
     assert max(max(c) - min(c) for c in cols) == layout_span(layouts)
+
+
+def test_a_glass_resting_on_one_pair_beside_other_named_cards_is_not_known():
+    """A glass card and a score pile's card facing it pair as well as a real pair does: with
+    named cards off the glass, one pair does not say which is the glass."""
+    truth = Lattice(_camera(15.0, False), CARD_H, 10.0)
+    pair = [Placed(_card(truth.outline(h, 0, 2)), h, 0, 2) for h in (0, 1)]
+    pile = _card(truth.outline(0, 0, 40))
+    assert without_lone_pair(Glass(pair, rejected=[pile])).cards == []
+    assert without_lone_pair(Glass(pair)).cards == pair  # nothing else named: the last pair
+    third = Placed(_card(truth.outline(0, 1, 3)), 0, 1, 3)
+    assert len(without_lone_pair(Glass([*pair, third], rejected=[pile])).cards) == 3

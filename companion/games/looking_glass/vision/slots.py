@@ -91,13 +91,23 @@ class Lattice:
 
     def nearest(self, card: Identified) -> Placed:
         """The card in the slot nearest its centre."""
+        return Placed(card, *self.slot_at(card.centre))
+
+    def slot_at(self, point: np.ndarray) -> tuple[int, int, int]:
+        """(half, row, col) of the slot whose centre is nearest an image point."""
         c = cv2.perspectiveTransform(
-            card.centre.reshape(1, 1, 2).astype(np.float64), np.linalg.inv(self.H_image_from_glass)
+            point.reshape(1, 1, 2).astype(np.float64), np.linalg.inv(self.H_image_from_glass)
         ).reshape(2)
         half = int(c[1] < 0)
         step = self.scale * self.card_h / 2
         row = max(0, round((abs(c[1]) - self.gap / 2) / step - 1))
-        return Placed(card, half, int(row), round(c[0] / (self.scale * CARD_W_MM / 2)))
+        return half, int(row), round(c[0] / (self.scale * CARD_W_MM / 2))
+
+    def scaled(self, by: float) -> Lattice:
+        """The same lattice in an image `by` times as large (working px -> full-res px)."""
+        return Lattice(
+            np.diag([by, by, 1.0]) @ self.H_image_from_glass, self.card_h, self.gap, self.scale
+        )
 
     def outline(self, half: int, row: int, col: float) -> np.ndarray:
         """The slot's outline in image px, TL, TR, BR, BL turning clockwise (y down)."""
@@ -313,8 +323,16 @@ class Probe:
     identity: Identity
 
 
-def probe_slots(image: np.ndarray, glass: Glass, lattice: Lattice, lib: Library) -> list[Probe]:
-    """Every free slot of the lattice near the cards found, with its best names."""
+def probe_slots(
+    image: np.ndarray,
+    glass: Glass,
+    lattice: Lattice,
+    lib: Library,
+    where: np.ndarray | None = None,
+) -> list[Probe]:
+    """Every free slot of the lattice near the cards found, with its best names.
+    `where`: a mask (image size, or a thumbnail of it): only the slots whose upper half
+    overlaps it are looked at (live play looks again only where the picture changed)."""
     if not glass.cards:
         return []
     cols = [p.col for p in glass.cards]
@@ -327,11 +345,22 @@ def probe_slots(image: np.ndarray, glass: Glass, lattice: Lattice, lib: Library)
                 if any((half, row, c) in taken for c in (col - 1, col, col + 1)):
                     continue
                 q = lattice.outline(half, row, col)
-                if not _in_view(q, image.shape):
+                if not _in_view(q, image.shape) or not _overlaps(q, where, image.shape):
                     continue
                 ident = identify(image, q, lib, top_known=True, margin=PROBE_SEARCH_PX)
                 out.append(Probe(half, row, col, q, ident))
     return out
+
+
+def _overlaps(q: np.ndarray, where: np.ndarray | None, shape: tuple[int, ...]) -> bool:
+    """Whether the slot's upper half (outline `q`, image px) overlaps the mask `where`."""
+    if where is None:
+        return True
+    upper = np.array([q[0], q[1], (q[1] + q[2]) / 2, (q[0] + q[3]) / 2])
+    sx, sy = where.shape[1] / shape[1], where.shape[0] / shape[0]
+    poly = np.zeros_like(where)
+    cv2.fillConvexPoly(poly, np.round(upper * [sx, sy]).astype(np.int32), 255)
+    return bool(cv2.countNonZero(poly & where))
 
 
 def _width(p: Placed) -> float:
@@ -375,7 +404,7 @@ def fill_probed(
         # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
         fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
     if fitted is None:
-        return glass, []
+        return without_lone_pair(glass), []
     lattice, glass = fitted
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
@@ -403,4 +432,16 @@ def fill_probed(
                 Identified(Hypothesis(h.outline, covered), c.card.identity), c.half, c.row, c.col
             )
         )
-    return Glass(out, glass.normal, glass.offset, glass.rejected), looked
+    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+
+
+def without_lone_pair(glass: Glass) -> Glass:
+    """No glass when all it rests on is one pair of named cards while other named cards lie
+    off it: a card of the glass and a score pile's card facing it make a pair as well as a
+    real one does, and which it is the picture does not say (a null costs a question, a
+    score pile read as the glass a wrong score)."""
+    named_in = [p for p in glass.cards if p.card.identity.card is not None]
+    named_off = [k for k in glass.rejected if k.identity.card is not None]
+    if len(named_in) > 2 or not named_off:
+        return glass
+    return Glass([], rejected=[p.card for p in glass.cards] + list(glass.rejected))
