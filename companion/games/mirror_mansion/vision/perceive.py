@@ -59,14 +59,17 @@ From the curve on 80 development boards of the widened random family (400 empty 
 A mirror is rarely found from its top edge alone (5 in 320 score above): a hidden dot is
 said, not guessed. (Chosen before the empty-slot term joined the score; not re-drawn since.)"""
 SLOT_MARGIN = 0.5
-"""When a dot fits both slots of its crossing, the top-edge score difference at which the
-slot is certain (confidence 1; half of it is the facing's `min_confidence`). First chosen at
-0.8 on 80 boards before the empty-slot term joined the top-edge score; redrawn since on the
-340 development boards (40 house, 300 random; `curves.py setting --setting
-perceive.SLOT_MARGIN`), boards exact and (facing null, facing wrong, slot wrong): 0.2 to 0.6
-319 (6, 2, 1), 0.7 318 (7, 2, 1), 0.8 316 (9, 2, 1), 1.0 316 (9, 2, 1). No confident mistake
-is added anywhere on the plateau; 0.5 sits toward its cautious end (a wrong facing is worse
-than a question)."""
+"""When a dot fits both slots of its crossing (near its middle), the top-edge score
+difference from which the likelier slot is taken; below it the reading says "slot unsure"
+(`MirrorSeen.slot_sure`), names no facing and the players are asked among all four (a
+facing names its slot). Until then a close call only nulled the facing and still named the
+likelier slot, so a wrong slot was a confident mistake. Curve on the 760 development boards
+(40 house, 120 random, and the 300 + 300 of `wide` and `wide2`; `curves.py setting --setting
+perceive.SLOT_MARGIN --late --styles house,random,wide` and `--styles wide2`), boards exact
+and mirrors (slot asked, slot wrong): 0.25 701 (4, 4), 0.4 697 (10, 3), 0.5 696 (13, 2),
+0.6 695 (14, 2), 0.75 690 (20, 1), 1.0 684 (27, 0). 0.5 is the knee: up to it each wrong slot
+removed costs about four questions, beyond it seven. The two left are mirrors whose own top
+edge barely shows (scores 0.5 and 0.8, the empty slot's 0.7 to 0.9 higher)."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -339,6 +342,9 @@ class PieceSeen:
     evidence: float = 0.0
     """How strongly the photograph supports the piece at all (`_piece_evidence`): the
     hypotheses of a box are ranked by it."""
+    slot_sure: bool = True
+    """False when the dot fits both slots and their top edges differ by less than
+    `SLOT_MARGIN`: the reading then says so instead of naming a facing."""
 
 
 @dataclass(frozen=True)
@@ -390,7 +396,9 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
     across = fits[slot]
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
-    return PieceSeen(cell, "mirror", slot, facing, min(slot_conf, side_conf), dot)
+    return PieceSeen(
+        cell, "mirror", slot, facing, min(slot_conf, side_conf), dot, slot_sure=slot_conf >= 1.0
+    )
 
 
 def _door_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSeen | None:
@@ -512,7 +520,12 @@ def fit(
     )
     mirrors: list[MirrorSeen] = []
     for p in dotted[: board.mirrors]:
-        if p.confidence < stickers.min_confidence:
+        if not p.slot_sure:
+            mirrors.append(MirrorSeen(p.cell, p.slot, None, p.confidence, slot_sure=False))
+            warnings.append(
+                f"mirror at {list(p.cell)}: its slot is unclear, which way does it face?"
+            )
+        elif p.confidence < stickers.min_confidence:
             mirrors.append(MirrorSeen(p.cell, p.slot, None, p.confidence))
             warnings.append(f"mirror at {list(p.cell)}: facing unsure, please confirm")
         else:
@@ -527,8 +540,9 @@ def fit(
         if score >= BAR_MIN:
             bar_only.append((score, cell, slot))
     for score, cell, slot in sorted(bar_only, reverse=True)[: board.mirrors - len(mirrors)]:
-        conf = max(0.0, min(0.49, (score - cands.mirror_bars[(cell, _other(slot))]) / SLOT_MARGIN))
-        mirrors.append(MirrorSeen(cell, slot, None, conf))
+        slot_conf = (score - cands.mirror_bars[(cell, _other(slot))]) / SLOT_MARGIN
+        conf = max(0.0, min(0.49, slot_conf))
+        mirrors.append(MirrorSeen(cell, slot, None, conf, slot_sure=slot_conf >= 1.0))
         warnings.append(
             f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?"
         )
