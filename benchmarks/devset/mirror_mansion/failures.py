@@ -10,7 +10,8 @@ Per board, each miss names its part and its cause:
 - mirror (missed, slot asked, slot, facing null or wrong): its dot `not_found` on the
   mirrors' plane (with the colour there, HSV, and whether that colour is inside the kit's
   range), found but `off_slot` (its place fits no slot), `slot_unsure` (it fits both slots
-  and their top edges differ by less than `perceive.SLOT_MARGIN`: asked), `slot_wrong`,
+  and their top edges differ by less than `perceive.SLOT_MARGIN`: asked), `contradicted`
+  (another dot of the crossing names another placement about as strongly: asked), `slot_wrong`,
   `evidence_low` (under `PIECE_MIN`), `side_unsure` (too near the middle line), `side_wrong`,
   another dot of the crossing won (`other_dot`), or read but not kept (`outranked`: more
   likely pieces filled the box);
@@ -137,6 +138,12 @@ def mirror_misses(
         )
         if piece is None:
             cause = "off_slot"
+        elif (
+            held is not None
+            and held.dot in near
+            and (held.slot_sure, held.confidence) != (piece.slot_sure, piece.confidence)
+        ):
+            cause = "contradicted"
         elif not piece.slot_sure:
             cause = "slot_unsure"
         elif piece.cell != m.cell or piece.slot != m.slot:

@@ -70,6 +70,16 @@ and mirrors (slot asked, slot wrong): 0.25 701 (4, 4), 0.4 697 (10, 3), 0.5 696 
 0.6 695 (14, 2), 0.75 690 (20, 1), 1.0 684 (27, 0). 0.5 is the knee: up to it each wrong slot
 removed costs about four questions, beyond it seven. The two left are mirrors whose own top
 edge barely shows (scores 0.5 and 0.8, the empty slot's 0.7 to 0.9 higher)."""
+MIRROR_TIE = 0.1
+"""Two dots of one crossing that name different placements (slot or facing) and whose
+evidence differs by no more than this: the players are asked (`_unless_contradicted`). Until
+then the likelier won outright, and three of the four wrong facings on the development boards
+came from a second green dot (seen in a mirror's face, or print) a hair likelier than the
+sticker. Curve on the 760 development boards (`curves.py setting --setting
+perceive.MIRROR_TIE --late --styles house,random,wide,wide2`), boards exact and mirrors
+(facing asked, facing wrong): off or 0 698 (11, 4), 0.05 697 (13, 3), 0.1 696 (16, 1), 0.15
+693 (20, 1), 0.2 690 (23, 1), 0.3 686 (27, 1). 0.1 is the knee: two boards asked for three
+wrong facings gone; beyond it only questions are added."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -471,8 +481,11 @@ def _door_rank(piece: PieceSeen) -> float:
     return piece.evidence
 
 
-def identify(cands: Candidates, board: Board) -> Identified:
+def identify(
+    cands: Candidates, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
+) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
+    mirrors: dict[Cell, list[PieceSeen]] = {}
     for dots, make, bars in (
         (cands.green, _mirror_from_dot, cands.mirror_bars),
         (cands.orange, _door_from_dot, cands.door_bars),
@@ -489,10 +502,14 @@ def identify(cands: Candidates, board: Board) -> Identified:
             if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
                 continue
             piece = replace(piece, evidence=evidence)
+            if piece.kind == "mirror":
+                mirrors.setdefault(piece.cell, []).append(piece)
             key = (piece.cell, piece.kind)
             held = best.get(key)
             if held is None or evidence > held.evidence:
                 best[key] = piece
+    for cell, hypotheses in mirrors.items():
+        best[(cell, "mirror")] = _unless_contradicted(best[(cell, "mirror")], hypotheses, stickers)
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
@@ -501,6 +518,27 @@ def identify(cands: Candidates, board: Board) -> Identified:
                 windows.append((spot, dot))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
     return Identified(tuple(best.values()), tuple(windows))
+
+
+def _unless_contradicted(
+    held: PieceSeen, hypotheses: list[PieceSeen], stickers: StickerSettings
+) -> PieceSeen:
+    """The likeliest mirror of a crossing, made unsure when another dot there names another
+    placement about as strongly (within `MIRROR_TIE`): two dots that disagree (a sticker and
+    a green dot seen in a mirror's face, a blob of print) are a question, not a coin toss. A
+    rival in the other slot leaves the slot unsure, one in the same slot the facing."""
+    rivals = [
+        p
+        for p in hypotheses
+        if p.evidence >= held.evidence - MIRROR_TIE
+        and p.confidence >= stickers.min_confidence
+        and (p.slot, p.facing) != (held.slot, held.facing)
+    ]
+    if not rivals:
+        return held
+    if any(p.slot != held.slot for p in rivals):
+        return replace(held, slot_sure=False)
+    return replace(held, confidence=0.0)
 
 
 # --- 4. fit the board ------------------------------------------------------------------
@@ -680,7 +718,7 @@ def read_with_pose(
     """The four stages on an (undistorted) image whose pose is known."""
     rect = rectify(image, board, pose, stickers)
     cands = find_candidates(rect, board, stickers)
-    state = fit(identify(cands, board), cands, board, stickers)
+    state = fit(identify(cands, board, stickers), cands, board, stickers)
     if len(pose.markers) < len(board.markers):
         missing = sorted({m.id for m in board.markers} - set(pose.markers))
         hidden = f"corner marker(s) {missing} hidden: read from the other three"
