@@ -113,18 +113,10 @@ outranked the dot (which touches the edge, so stands less alone). On the develop
 wrongly; at 1.8, 1797 and 86; from 1.75 down to 1.6, 1796 and 84; at 1.5, 1793 and 80;
 at 1.3, 1776 and 74. The middle of the plateau."""
 SIDE_MARGIN_MM = 5.0
-"""How far beyond a dot's width the strip of the cards' tops reaches either side of their
-line (`rectify`): room for a window dot stuck over the edge."""
-DOOR_SIDE_MM = 4.0
-"""How far beside the door's top line its dot's centre may lie: a dot is stuck on the door's
-thin top (a mm or two off its middle) and a door a few mm taller or shorter than the model
-moves it up to about 2.5 mm more on the model's plane. Further off, an orange blob beside a
-crossing is print (a board of the door's colour, a tile a shade more saturated). Curve on the
-760 development boards (`curves.py setting --setting perceive.DOOR_SIDE_MM --late --styles
-house,random,wide` and `--styles wide2`), boards exact and doors missed / phantom: 5.0 696,
-9 / 2 (before, shared with the cards' strip); 4.75 696, 9 / 2; 4.5 698, 9 / 0; 4.25 to 3.5
-698, 9 / 0; 3.0 697, 10 / 0; 2.5 697, 10 / 0. The middle of the plateau (the two phantoms'
-blobs lay 4.6 mm off their slot's line)."""
+"""How far beside the door's top line its dot's centre may lie (and, beyond a dot's width,
+how far either side of the cards' line their strip reaches). A narrower margin for the door
+(4.0 mm: the middle of a plateau on the development boards, where it removed both door
+phantoms) lost a door on fresh held-out boxes and was taken back."""
 WINDOW_FREE_MM = 3.0
 """How far off a card's top line a window dot's centre lies at no cost (`_window_score`)."""
 WINDOW_SLOPE_MM = 2.0
@@ -430,7 +422,7 @@ def _door_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSeen
     for slot in SLOTS:
         u, n = slot_axes(slot, board)
         if abs(float(rel @ u)) <= board.door_length_mm / 2 and abs(float(rel @ n)) <= (
-            DOOR_SIDE_MM
+            SIDE_MARGIN_MM
         ):
             fits.append(slot)
     if not fits:
