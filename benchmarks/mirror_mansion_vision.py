@@ -68,7 +68,9 @@ def compare(truth: BoxState, got: BoxState) -> dict[str, int]:
     for m in truth.mirrors:
         out["mirrors"] += 1
         seen = got.mirror_at(m.cell)
-        if seen is None or seen.slot != m.slot:
+        if seen is not None and not seen.slot_sure:
+            out["mirror_abstain"] += 1
+        elif seen is None or seen.slot != m.slot:
             out["mirror_wrong"] += 1
         elif seen.facing is None:
             out["mirror_abstain"] += 1

@@ -11,7 +11,8 @@ floor, the boards whose window is right, asked or wrong. `door`: per door dot's 
 door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
 `window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
 right and the misses. `setting`: per value (`--values`) of one reader constant
-(`--setting dots.OPENING`), the same. `--boards` reads more of the random development base
+(`--setting dots.OPENING`), the same (`--late`: a constant of identify or fit only, the
+candidates found once). `--boards` reads more of the random development base
 than the sweep's (the same base, so still development seeds; never a fresh one).
 """
 
@@ -173,11 +174,17 @@ MODULES = {"perceive": perceive, "dots": dots}
 
 
 def setting_curve(
-    cache: Path, styles: list[str], boards: int | None, name: str, values: list[float]
+    cache: Path,
+    styles: list[str],
+    boards: int | None,
+    name: str,
+    values: list[float],
+    late: bool = False,
 ) -> None:
     """Per value of one of the reader's module constants (`--setting dots.OPENING`): the
     boards read entirely right and each miss category of the sweep, the whole reading run
-    again for each value."""
+    again for each value; with `late` (a constant only identify and fit read) the
+    candidates are found once per photograph and only the last two stages run again."""
     from sweep import categories
 
     module_name, constant = name.split(".", 1)
@@ -189,12 +196,18 @@ def setting_curve(
     table: dict[float, Counter[str]] = {v: Counter() for v in values}
     try:
         for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+            cands = None
+            if late and pose is not None:
+                cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
             for value in values:
                 if pose is None:
                     table[value]["unseen"] += 1
                     continue
                 setattr(module, constant, value)
-                got = perceive.read_with_pose(image, board, pose)
+                if cands is None:
+                    got = perceive.read_with_pose(image, board, pose)
+                else:
+                    got = perceive.fit(perceive.identify(cands, board), cands, board)
                 table[value]["exact"] += got.layout_key() == truth.layout_key()
                 table[value].update(categories(truth, got))
     finally:
@@ -212,6 +225,11 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random")
     ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
     ap.add_argument("--show", help="VAL,EDGE,RANK: list the boards whose door is misread there")
+    ap.add_argument(
+        "--late",
+        action="store_true",
+        help="for `setting`: the constant is read only by identify and fit (faster)",
+    )
     args = ap.parse_args()
     show = None
     if args.show:
@@ -226,7 +244,7 @@ def main() -> int:
         if not args.setting:
             ap.error("setting: name the constant with --setting (e.g. dots.OPENING)")
         values = [float(v) for v in args.values.split(",")]
-        setting_curve(args.cache, styles, args.boards, args.setting, values)
+        setting_curve(args.cache, styles, args.boards, args.setting, values, args.late)
     else:
         values = [int(v) for v in args.values.split(",")]
         value_curve(args.cache, styles, args.boards, args.curve, values)

@@ -7,11 +7,14 @@ chosen from data.
 
 Per board, each miss names its part and its cause:
 
-- mirror (missed, slot, facing null or wrong): its dot `not_found` on the mirrors' plane (with
-  the colour there, HSV, and whether that colour is inside the kit's range), found but
-  `off_slot` (its place fits no slot), `slot_wrong`, `evidence_low` (under `PIECE_MIN`),
-  `side_unsure` (too near the middle line), `side_wrong`, another dot of the crossing won
-  (`other_dot`), or read but not kept (`outranked`: more likely pieces filled the box);
+- mirror (missed, slot asked, slot, facing null or wrong): its dot `not_found` on the
+  mirrors' plane (with the colour there, HSV, and whether that colour is inside the kit's
+  range), found but `off_slot` (its place fits no slot), `slot_unsure` (it fits both slots
+  and their top edges differ by less than `perceive.SLOT_MARGIN`: asked), `contradicted`
+  (another dot of the crossing names another placement about as strongly: asked), `slot_wrong`,
+  `evidence_low` (under `PIECE_MIN`), `side_unsure` (too near the middle line), `side_wrong`,
+  another dot of the crossing won (`other_dot`), or read but not kept (`outranked`: more
+  likely pieces filled the box);
 - phantom mirror: from a dot (where) or from a top edge alone;
 - window (null or wrong): its dot `not_found` (colour there), `not_alone` (isolation),
   `off_card`, scored `under_floor` (`perceive.WINDOW_FLOOR`), a `tie` with another card top,
@@ -104,6 +107,8 @@ def mirror_misses(
         outcome = (
             "missed"
             if seen is None
+            else "slot asked"
+            if not seen.slot_sure
             else "slot"
             if seen.slot != m.slot
             else "null"
@@ -133,6 +138,14 @@ def mirror_misses(
         )
         if piece is None:
             cause = "off_slot"
+        elif (
+            held is not None
+            and held.dot in near
+            and (held.slot_sure, held.confidence) != (piece.slot_sure, piece.confidence)
+        ):
+            cause = "contradicted"
+        elif not piece.slot_sure:
+            cause = "slot_unsure"
         elif piece.cell != m.cell or piece.slot != m.slot:
             cause = "slot_wrong"
         elif perceive._piece_evidence(dot, bar) < perceive.PIECE_MIN:

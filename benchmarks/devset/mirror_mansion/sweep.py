@@ -29,11 +29,18 @@ from companion.games.mirror_mansion.vision.perceive import read_box  # noqa: E40
 from companion.games.mirror_mansion.vision.render import Conditions, render_photo  # noqa: E402
 from companion.games.mirror_mansion.vision.scene import BoxState  # noqa: E402
 
-DEV = {"house": (9300, 40), "random": (9301, 120), "wide": (527370866, 300)}
+DEV = {
+    "house": (9300, 40),
+    "random": (9301, 120),
+    "wide": (527370866, 300),
+    "wide2": (642164755, 300),
+}
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
-why a piece fails (it missed 1 door in 112): development seeds from then on, never fresh."""
-STYLE = {"wide": "random"}
+why a piece fails (it missed 1 door in 112): development seeds from then on, never fresh.
+`wide2` is 300 more under a newly drawn base, drawn when `wide`'s misses (25 boards) were too
+few to rank causes by: development seeds from then on too."""
+STYLE = {"wide": "random", "wide2": "random"}
 """The renderer style of a set not named after its style."""
 
 
@@ -64,6 +71,8 @@ def categories(truth: BoxState, got: BoxState) -> list[str]:
         seen = got.mirror_at(m.cell)
         if seen is None:
             out.append("mirror_missed")
+        elif not seen.slot_sure:
+            out.append("mirror_slot_asked")
         elif seen.slot != m.slot:
             out.append("mirror_slot")
         elif seen.facing is None:

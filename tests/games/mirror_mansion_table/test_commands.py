@@ -28,8 +28,9 @@ def test_render_then_read_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert set(got) == KEYS and set(truth) == KEYS
         assert got["image"] == str(image)
         for m in got["mirrors"]:
-            assert set(m) == {"cell", "slot", "facing", "confidence"}
+            assert set(m) == {"cell", "slot", "facing", "confidence", "slot_sure"}
             assert m["slot"] in ("/", "\\") and m["facing"] in ("NW", "NE", "SE", "SW", None)
+            assert m["slot_sure"] is True or m["facing"] is None
         strip = [{k: v for k, v in m.items() if k != "confidence"} for m in got["mirrors"]]
         want = [{k: v for k, v in m.items() if k != "confidence"} for m in truth["mirrors"]]
         assert strip == want

@@ -148,6 +148,26 @@ def test_an_unseen_facing_becomes_a_question_and_the_answer_completes_the_readin
     assert {"cell": [1, 1], "slot": "\\", "facing": "NE"} in game.view(None)["board"]["mirrors"]
 
 
+def test_an_unsure_slot_asks_all_four_facings_and_the_answer_names_the_slot() -> None:
+    # The camera's likelier slot is the wrong one: the answer, not the guess, sets the board.
+    unsure = with_moves(START, c11=MirrorSeen((1, 1), "/", None, 0.3, slot_sure=False))
+    steps = [
+        Correct(EnterCards(cards=CARDS)),
+        *[Observe(Observation(BoxObservation(box=unsure), 0.3))] * 14,
+    ]
+    game, _ = play(make_table_game, None, new_session(), steps)
+    qs = game.questions(None)
+    assert len(qs) == 1 and {c["value"] for c in qs[0].choices} == {"NW", "SE", "NE", "SW"}
+    steps += [
+        Correct({"question": qs[0].id, "answer": "NE"}),
+        *[Observe(Observation(BoxObservation(box=unsure), 0.3))] * 7,
+    ]
+    game, _ = play(make_table_game, None, new_session(), steps)
+    assert game.questions(None) == []
+    assert game.view(None)["phase"] == "window"
+    assert {"cell": [1, 1], "slot": "\\", "facing": "NE"} in game.view(None)["board"]["mirrors"]
+
+
 def test_hint_is_private_and_on_request_only() -> None:
     w0 = with_moves(START, "W0")
     steps = [

@@ -61,7 +61,7 @@ from companion.games.mirror_mansion.rules.actions import (
     action_from_json,
     action_to_json,
 )
-from companion.games.mirror_mansion.rules.board import FACINGS, Board, load_board
+from companion.games.mirror_mansion.rules.board import FACINGS, SLOTS, Board, load_board
 from companion.games.mirror_mansion.rules.engine import ENGINE
 from companion.games.mirror_mansion.rules.game_state import (
     DOOR,
@@ -281,9 +281,11 @@ class MirrorMansionTable:
         window = box.window if box.window is not None else self.window_answer
         mirrors = []
         for m in box.mirrors:
-            answer = self.facing_answers.get(f"{m.cell[0]},{m.cell[1]},{m.slot}")
+            answer = self.facing_answers.get(_answer_key(m))
             if m.facing is None and answer is not None:
-                m = MirrorSeen(m.cell, m.slot, answer, 0.5)
+                # A facing names its slot too (the players' answer settles an unsure slot).
+                slot = next(s for s in SLOTS if answer in FACINGS[s])
+                m = MirrorSeen(m.cell, slot, answer, 0.5)
             mirrors.append(m)
         return BoxState(tuple(mirrors), window, box.door, box.warnings)
 
@@ -345,17 +347,26 @@ class MirrorMansionTable:
         if self._unsure < ASK_AFTER_FRAMES:
             return drafts
         m = unknown[0]
-        qid = f"facing-{m.cell[0]}-{m.cell[1]}-{'a' if m.slot == '/' else 'b'}"
+        which = "x" if not m.slot_sure else "a" if m.slot == "/" else "b"
+        qid = f"facing-{m.cell[0]}-{m.cell[1]}-{which}"
         if qid in self.open_questions:
             return drafts
-        choices = [{"label": f, "value": f} for f in FACINGS[m.slot]]
+        where = f"row {m.cell[0] + 1}, column {m.cell[1] + 1}"
+        if m.slot_sure:
+            facings: tuple[str, ...] = FACINGS[m.slot]
+            text = f"The mirror at {where} ({m.slot}): I cannot see its dot. "
+        else:
+            facings = tuple(f for s in SLOTS for f in FACINGS[s])
+            text = (
+                f"The mirror at {where}: I cannot tell which of the crossing's slots it stands in. "
+            )
+        choices = [{"label": f, "value": f} for f in facings]
         return [
             *drafts,
             question_draft(
                 Question(
                     qid,
-                    f"The mirror at row {m.cell[0] + 1}, column {m.cell[1] + 1} ({m.slot}): I "
-                    "cannot see its dot. Which way does its mirror face?",
+                    text + "Which way does its mirror face?",
                     choices,
                 )
             ),
@@ -694,7 +705,8 @@ class MirrorMansionTable:
                 self._window_asks += 1
             if q is not None and q.id.startswith("facing-"):
                 _, r, c, which = q.id.split("-")
-                self.facing_answers[f"{r},{c},{'/' if which == 'a' else chr(92)}"] = p["answer"]
+                slot = {"a": "/", "b": "\\"}.get(which, "?")
+                self.facing_answers[f"{r},{c},{slot}"] = p["answer"]
 
     def _apply_action(self, action: Any) -> None:
         before = self.state
@@ -797,3 +809,9 @@ def router() -> Any:
     from companion.games.mirror_mansion.table.web import router as build
 
     return build()
+
+
+def _answer_key(m: MirrorSeen) -> str:
+    """Where the players' answer about a mirror's facing is kept: its crossing and slot, or
+    "?" for a slot the camera could not tell (the question then offered all four facings)."""
+    return f"{m.cell[0]},{m.cell[1]},{m.slot if m.slot_sure else '?'}"

@@ -59,14 +59,27 @@ From the curve on 80 development boards of the widened random family (400 empty 
 A mirror is rarely found from its top edge alone (5 in 320 score above): a hidden dot is
 said, not guessed. (Chosen before the empty-slot term joined the score; not re-drawn since.)"""
 SLOT_MARGIN = 0.5
-"""When a dot fits both slots of its crossing, the top-edge score difference at which the
-slot is certain (confidence 1; half of it is the facing's `min_confidence`). First chosen at
-0.8 on 80 boards before the empty-slot term joined the top-edge score; redrawn since on the
-340 development boards (40 house, 300 random; `curves.py setting --setting
-perceive.SLOT_MARGIN`), boards exact and (facing null, facing wrong, slot wrong): 0.2 to 0.6
-319 (6, 2, 1), 0.7 318 (7, 2, 1), 0.8 316 (9, 2, 1), 1.0 316 (9, 2, 1). No confident mistake
-is added anywhere on the plateau; 0.5 sits toward its cautious end (a wrong facing is worse
-than a question)."""
+"""When a dot fits both slots of its crossing (near its middle), the top-edge score
+difference from which the likelier slot is taken; below it the reading says "slot unsure"
+(`MirrorSeen.slot_sure`), names no facing and the players are asked among all four (a
+facing names its slot). Until then a close call only nulled the facing and still named the
+likelier slot, so a wrong slot was a confident mistake. Curve on the 760 development boards
+(40 house, 120 random, and the 300 + 300 of `wide` and `wide2`; `curves.py setting --setting
+perceive.SLOT_MARGIN --late --styles house,random,wide` and `--styles wide2`), boards exact
+and mirrors (slot asked, slot wrong): 0.25 701 (4, 4), 0.4 697 (10, 3), 0.5 696 (13, 2),
+0.6 695 (14, 2), 0.75 690 (20, 1), 1.0 684 (27, 0). 0.5 is the knee: up to it each wrong slot
+removed costs about four questions, beyond it seven. The two left are mirrors whose own top
+edge barely shows (scores 0.5 and 0.8, the empty slot's 0.7 to 0.9 higher)."""
+MIRROR_TIE = 0.1
+"""Two dots of one crossing that name different placements (slot or facing) and whose
+evidence differs by no more than this: the players are asked (`_unless_contradicted`). Until
+then the likelier won outright, and three of the four wrong facings on the development boards
+came from a second green dot (seen in a mirror's face, or print) a hair likelier than the
+sticker. Curve on the 760 development boards (`curves.py setting --setting
+perceive.MIRROR_TIE --late --styles house,random,wide,wide2`), boards exact and mirrors
+(facing asked, facing wrong): off or 0 698 (11, 4), 0.05 697 (13, 3), 0.1 696 (16, 1), 0.15
+693 (20, 1), 0.2 690 (23, 1), 0.3 686 (27, 1). 0.1 is the knee: two boards asked for three
+wrong facings gone; beyond it only questions are added."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -100,7 +113,10 @@ outranked the dot (which touches the edge, so stands less alone). On the develop
 wrongly; at 1.8, 1797 and 86; from 1.75 down to 1.6, 1796 and 84; at 1.5, 1793 and 80;
 at 1.3, 1776 and 74. The middle of the plateau."""
 SIDE_MARGIN_MM = 5.0
-"""How far beside the door's top line its dot's centre may lie."""
+"""How far beside the door's top line its dot's centre may lie (and, beyond a dot's width,
+how far either side of the cards' line their strip reaches). A narrower margin for the door
+(4.0 mm: the middle of a plateau on the development boards, where it removed both door
+phantoms) lost a door on fresh held-out boxes and was taken back."""
 WINDOW_FREE_MM = 3.0
 """How far off a card's top line a window dot's centre lies at no cost (`_window_score`)."""
 WINDOW_SLOPE_MM = 2.0
@@ -339,6 +355,9 @@ class PieceSeen:
     evidence: float = 0.0
     """How strongly the photograph supports the piece at all (`_piece_evidence`): the
     hypotheses of a box are ranked by it."""
+    slot_sure: bool = True
+    """False when the dot fits both slots and their top edges differ by less than
+    `SLOT_MARGIN`: the reading then says so instead of naming a facing."""
 
 
 @dataclass(frozen=True)
@@ -390,7 +409,9 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
     across = fits[slot]
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
-    return PieceSeen(cell, "mirror", slot, facing, min(slot_conf, side_conf), dot)
+    return PieceSeen(
+        cell, "mirror", slot, facing, min(slot_conf, side_conf), dot, slot_sure=slot_conf >= 1.0
+    )
 
 
 def _door_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSeen | None:
@@ -452,8 +473,11 @@ def _door_rank(piece: PieceSeen) -> float:
     return piece.evidence
 
 
-def identify(cands: Candidates, board: Board) -> Identified:
+def identify(
+    cands: Candidates, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
+) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
+    mirrors: dict[Cell, list[PieceSeen]] = {}
     for dots, make, bars in (
         (cands.green, _mirror_from_dot, cands.mirror_bars),
         (cands.orange, _door_from_dot, cands.door_bars),
@@ -470,10 +494,14 @@ def identify(cands: Candidates, board: Board) -> Identified:
             if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
                 continue
             piece = replace(piece, evidence=evidence)
+            if piece.kind == "mirror":
+                mirrors.setdefault(piece.cell, []).append(piece)
             key = (piece.cell, piece.kind)
             held = best.get(key)
             if held is None or evidence > held.evidence:
                 best[key] = piece
+    for cell, hypotheses in mirrors.items():
+        best[(cell, "mirror")] = _unless_contradicted(best[(cell, "mirror")], hypotheses, stickers)
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
@@ -482,6 +510,27 @@ def identify(cands: Candidates, board: Board) -> Identified:
                 windows.append((spot, dot))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
     return Identified(tuple(best.values()), tuple(windows))
+
+
+def _unless_contradicted(
+    held: PieceSeen, hypotheses: list[PieceSeen], stickers: StickerSettings
+) -> PieceSeen:
+    """The likeliest mirror of a crossing, made unsure when another dot there names another
+    placement about as strongly (within `MIRROR_TIE`): two dots that disagree (a sticker and
+    a green dot seen in a mirror's face, a blob of print) are a question, not a coin toss. A
+    rival in the other slot leaves the slot unsure, one in the same slot the facing."""
+    rivals = [
+        p
+        for p in hypotheses
+        if p.evidence >= held.evidence - MIRROR_TIE
+        and p.confidence >= stickers.min_confidence
+        and (p.slot, p.facing) != (held.slot, held.facing)
+    ]
+    if not rivals:
+        return held
+    if any(p.slot != held.slot for p in rivals):
+        return replace(held, slot_sure=False)
+    return replace(held, confidence=0.0)
 
 
 # --- 4. fit the board ------------------------------------------------------------------
@@ -512,7 +561,12 @@ def fit(
     )
     mirrors: list[MirrorSeen] = []
     for p in dotted[: board.mirrors]:
-        if p.confidence < stickers.min_confidence:
+        if not p.slot_sure:
+            mirrors.append(MirrorSeen(p.cell, p.slot, None, p.confidence, slot_sure=False))
+            warnings.append(
+                f"mirror at {list(p.cell)}: its slot is unclear, which way does it face?"
+            )
+        elif p.confidence < stickers.min_confidence:
             mirrors.append(MirrorSeen(p.cell, p.slot, None, p.confidence))
             warnings.append(f"mirror at {list(p.cell)}: facing unsure, please confirm")
         else:
@@ -527,8 +581,9 @@ def fit(
         if score >= BAR_MIN:
             bar_only.append((score, cell, slot))
     for score, cell, slot in sorted(bar_only, reverse=True)[: board.mirrors - len(mirrors)]:
-        conf = max(0.0, min(0.49, (score - cands.mirror_bars[(cell, _other(slot))]) / SLOT_MARGIN))
-        mirrors.append(MirrorSeen(cell, slot, None, conf))
+        slot_conf = (score - cands.mirror_bars[(cell, _other(slot))]) / SLOT_MARGIN
+        conf = max(0.0, min(0.49, slot_conf))
+        mirrors.append(MirrorSeen(cell, slot, None, conf, slot_sure=slot_conf >= 1.0))
         warnings.append(
             f"mirror at {list(cell)} ({slot}): its dot is not visible, which way does it face?"
         )
@@ -655,7 +710,7 @@ def read_with_pose(
     """The four stages on an (undistorted) image whose pose is known."""
     rect = rectify(image, board, pose, stickers)
     cands = find_candidates(rect, board, stickers)
-    state = fit(identify(cands, board), cands, board, stickers)
+    state = fit(identify(cands, board, stickers), cands, board, stickers)
     if len(pose.markers) < len(board.markers):
         missing = sorted({m.id for m in board.markers} - set(pose.markers))
         hidden = f"corner marker(s) {missing} hidden: read from the other three"

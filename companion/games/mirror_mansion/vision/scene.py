@@ -26,6 +26,10 @@ class MirrorSeen:
     facing: Facing
     """None when the facing dot was not seen: the players are asked, not guessed for."""
     confidence: float = 1.0
+    slot_sure: bool = True
+    """False when the dot fits both slots of its crossing and the top edges do not tell which
+    holds the mirror: `slot` is then only the likelier, the facing is None, and the players
+    are asked among all four facings (a facing names its slot)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +37,7 @@ class MirrorSeen:
             "slot": self.slot,
             "facing": self.facing,
             "confidence": round(float(self.confidence), 3),
+            "slot_sure": self.slot_sure,
         }
 
 
@@ -59,7 +64,7 @@ class BoxState:
     def layout_key(self) -> tuple[Any, ...]:
         """What two readings must share to be the same position of the pieces."""
         return (
-            tuple(sorted((m.cell, m.slot, m.facing) for m in self.mirrors)),
+            tuple(sorted((m.cell, m.slot if m.slot_sure else "?", m.facing) for m in self.mirrors)),
             self.window,
             None if self.door is None else (self.door.cell, self.door.slot),
         )
@@ -87,6 +92,7 @@ class BoxState:
                 str(m["slot"]),
                 m.get("facing"),
                 float(m.get("confidence", 1.0)),
+                bool(m.get("slot_sure", True)),
             )
             for m in data.get("mirrors", [])
         )

@@ -1,0 +1,72 @@
+"""The slot of a mirror whose dot sits near its crossing's middle: the identify and fit stages
+on candidates given by hand (a dot and the top-edge scores), so the rule is seen alone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.games.mirror_mansion.rules.board import SLOTS, load_board
+from companion.games.mirror_mansion.vision import perceive
+from companion.games.mirror_mansion.vision.dots import Dot
+
+BOARD = load_board()
+CELL = (1, 1)
+
+
+def _candidates(bar_slash: float, bar_back: float) -> perceive.Candidates:
+    x, y = BOARD.crossing_mm(CELL)
+    # 5 mm east of the middle: 3.5 mm off both slots' middle lines, so it fits either.
+    dot = Dot((x + 5.0, y), 50.0, 1.0, 1.0)
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")], bars[(CELL, "\\")] = bar_slash, bar_back
+    return perceive.Candidates((dot,), (), {side: () for side in "NESW"}, bars, dict(bars))
+
+
+def _read(bar_slash: float, bar_back: float):
+    cands = _candidates(bar_slash, bar_back)
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+
+
+def test_top_edges_that_differ_enough_name_the_slot_and_the_dot_the_facing() -> None:
+    (slash,) = _read(2.0, 2.0 - 1.5 * perceive.SLOT_MARGIN).mirrors
+    assert (slash.cell, slash.slot, slash.facing, slash.slot_sure) == (CELL, "/", "SE", True)
+    (back,) = _read(0.5, 0.5 + 1.5 * perceive.SLOT_MARGIN).mirrors
+    assert (back.cell, back.slot, back.facing, back.slot_sure) == (CELL, "\\", "NE", True)
+
+
+def test_top_edges_too_alike_leave_the_slot_unsure_and_ask() -> None:
+    got = _read(1.0, 1.0 - 0.5 * perceive.SLOT_MARGIN)
+    (m,) = got.mirrors
+    assert m.cell == CELL and m.facing is None and not m.slot_sure
+    assert any("slot is unclear" in w for w in got.warnings)
+    # Unsure is part of what the reading says: it differs from a reading with that slot sure.
+    sure = _read(1.0, 1.0 - 1.5 * perceive.SLOT_MARGIN)
+    assert got.layout_key() != sure.layout_key()
+    assert got.to_json()["mirrors"][0]["slot_sure"] is False
+
+
+def _two_dots(isolation_b: float) -> perceive.Candidates:
+    """Two dots along the "/" slot of the crossing, 4 mm off its line on either side: one
+    says the mirror faces SE, the other NW."""
+    c = np.array(BOARD.crossing_mm(CELL))
+    u, n = perceive.slot_axes("/", BOARD)  # n points to SE, the slot's second facing
+    a = c + 10.0 * u + 4.0 * n
+    b = c - 10.0 * u - 4.0 * n
+    dots = (
+        Dot((float(a[0]), float(a[1])), 50.0, 1.0, 1.0),
+        Dot((float(b[0]), float(b[1])), 50.0, 1.0, isolation_b),
+    )
+    bars = {(cell, s): 0.0 for cell in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    return perceive.Candidates(dots, (), {side: () for side in "NESW"}, bars, dict(bars))
+
+
+def test_two_dots_of_a_crossing_that_disagree_as_strongly_are_a_question() -> None:
+    cands = _two_dots(1.0)
+    got = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+    (m,) = got.mirrors
+    assert (m.cell, m.slot, m.facing, m.slot_sure) == (CELL, "/", None, True)
+    # One dot much likelier than the other (the other crowded by its colour): it names the facing.
+    cands = _two_dots(1.0 - 3 * perceive.MIRROR_TIE)
+    (m,) = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
