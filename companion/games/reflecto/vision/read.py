@@ -161,6 +161,8 @@ class CellCall:
     owner: int | None
     confidence: float
     unclear: bool
+    why: str = ""
+    """The test that decided the call (`BoardReading.decided_by`)."""
 
 
 def rectify(
@@ -690,27 +692,29 @@ def classify(
             continue
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
-        empty = CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False)
-        unclear = CellCall(cell, shares, None, 0.0, True)
+        empty = round(1 - best / NONE * 0.5, 3)
         if best >= SURE and other < NONE:
             verdict = printed(print_share(rect, geom, ev, cell, k, 1))
             if verdict is False:
                 conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-                calls.append(CellCall(cell, shares, k, round(conf, 3), False))
+                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
+            elif verdict:
+                calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
             else:
-                calls.append(CellCall(cell, shares, None, 0.5, False) if verdict else unclear)
+                calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:
             kf = int(np.argmax(trace))
             if trace[kf] < FAINT:
-                calls.append(empty)
+                calls.append(CellCall(cell, shares, None, empty, False, "no colour"))
                 continue
             board = print_share(rect, geom, ev, cell, kf, 1).board
             if board is not None and board >= PRINT_SHARE:
-                calls.append(empty)
+                calls.append(CellCall(cell, shares, None, empty, False, "faint, the print"))
             else:
-                calls.append(unclear)
+                calls.append(CellCall(cell, shares, None, 0.0, True, "faint"))
         else:
-            calls.append(unclear)
+            why = "both colours" if other >= NONE else "some colour"
+            calls.append(CellCall(cell, shares, None, 0.0, True, why))
     return calls
 
 
@@ -756,15 +760,16 @@ def judge_by_print(
     colour = [max(shares[j], change.colour[j]) for j in (0, 1)]
     k = int(np.argmax(colour))
     best, other = colour[k], min(shares[1 - k], change.colour[1 - k])
-    unclear = CellCall(cell, shares, None, 0.0, True)
     if change.share <= PRINT_SAME:
-        return CellCall(cell, shares, None, round(1 - change.share / PRINT_SAME * 0.25, 3), False)
+        conf = round(1 - change.share / PRINT_SAME * 0.25, 3)
+        return CellCall(cell, shares, None, conf, False, "print unchanged")
     if change.share >= SCREEN_CHANGE and best >= SURE and other < NONE:
         conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-        return CellCall(cell, shares, k, round(conf, 3), False)
+        return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
     if max(shares) < NONE and max(trace) < FAINT:
-        return CellCall(cell, shares, None, round(1 - max(shares) / NONE * 0.5, 3), False)
-    return unclear
+        conf = round(1 - max(shares) / NONE * 0.5, 3)
+        return CellCall(cell, shares, None, conf, False, "changed, no colour")
+    return CellCall(cell, shares, None, 0.0, True, "changed, unsure")
 
 
 def facing_votes(
@@ -836,7 +841,7 @@ def fit(
         n = sum(1 for s in screens if s.owner == seat)
         if n > per_player:
             notes.append(f"{n} screens of seat {seat}'s colour, but a seat has {per_player}")
-    return BoardReading(screens, tuple(notes), True, unclear)
+    return BoardReading(screens, tuple(notes), True, unclear, tuple((c.cell, c.why) for c in calls))
 
 
 def read_board(
@@ -897,6 +902,7 @@ def _seats_by_facing(
                 None if c.owner is None else 1 - c.owner,
                 c.confidence,
                 c.unclear,
+                c.why,
             )
             for c in calls
         ], note
