@@ -65,8 +65,11 @@ MATCH = 0.5
 FLOOR = 0.5
 """A pixel is of a seat's colour only if coloured at least this share as strongly as the
 colour learned (light that washes a top out moves it toward grey)."""
-SURE = 0.6
-"""A strip at least this much of one colour is that seat's screen ..."""
+SURE = 0.5
+"""A strip at least this much of one colour is that seat's screen ... (0.6 before the
+development screens differed in make and shade; the sweep over whole readings,
+`benchmarks/reflecto_curves.py sweep --name SURE`, 24 boards: 0.6 146 screens right, 0.5
+151, 0.45 151, 0.4 152 with a phantom)."""
 NONE = 0.25
 """... and one under this share is no screen; between the two the reader abstains.
 Chosen from the curve on the development set (`benchmarks/reflecto_curves.py`): no empty
@@ -119,6 +122,19 @@ STRONG = 0.12
 candidate when the colours are learned from the picture itself."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
+CHANGED_OWN = 0.1
+"""With the board's print known: a strip that changed from its print is a seat's screen
+only if at least this share of what changed is in that seat's colour (`Change.colour`): a
+strip printed in a seat's hue that changed with the light is not a top. From the
+development curve (`benchmarks/reflecto_curves.py sweep --board --name CHANGED_OWN`): no
+screen lost up to 0.2, one at 0.3; two phantoms on a first row tinted near a seat's hue
+had 0.06 and 0.01 of their change in it."""
+ARM_BESIDE = 0.1
+"""With the board's print known: a square read as a seat's screen is a question instead
+when this share of the board round it, where no screen can show, changed from the print
+into that seat's colour (`Change.beside`): an arm or sleeve over an empty square, not a top
+standing on it. From the development curve (`benchmarks/reflecto_curves.py sweep --name
+ARM_BESIDE`)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
@@ -764,6 +780,13 @@ def judge_by_print(
         conf = round(1 - change.share / PRINT_SAME * 0.25, 3)
         return CellCall(cell, shares, None, conf, False, "print unchanged")
     if change.share >= SCREEN_CHANGE and best >= SURE and other < NONE:
+        if change.colour[k] < CHANGED_OWN:
+            # The strip is of that colour but what changed is not: print of the seat's
+            # hue under other light, not a top put on it.
+            return CellCall(cell, shares, None, 0.0, True, "changed, not into the colour")
+        if change.beside[k] >= ARM_BESIDE:
+            # The board round the square changed into that colour too: not a top.
+            return CellCall(cell, shares, None, 0.0, True, "changed beside too")
         conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
         return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
     if max(shares) < NONE and max(trace) < FAINT:
