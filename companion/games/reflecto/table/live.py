@@ -323,12 +323,13 @@ class ReflectoTable:
     def _ask_moves(self, actions: tuple[Action, ...]) -> list[EventDraft]:
         """The question for a change only two moves explain, in the players' words; its
         "yes" carries the actions (`_answer` books them if the engine still takes them)."""
-        said, state = [], self.state
+        said: list[str] = []
+        state = self.state
         for action in actions:
             if isinstance(action, Step | Remove):
                 screen = next(x for x in state.screens if x.id == action.screen)
                 name = player_name(self.session.seats, screen.owner)
-                r, c = screen.cell
+                r, c = screen.cell or (-1, -1)  # a screen that moves stands on the board
                 if isinstance(action, Remove) or action.to is None:
                     said.append(f"{name} took the screen on row {r + 1}, column {c + 1} off")
                 else:

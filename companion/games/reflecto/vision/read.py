@@ -59,7 +59,13 @@ MIN_SEEN = 0.25
 """Share of a strip that must lie out of every neighbour's reach to be judged on that part
 alone (`_shares`)."""
 DARK = 40.0
-"""Mean channel below which a pixel's chromaticity is noise."""
+"""Mean channel below which a pixel's chromaticity is noise ..."""
+VIVID = 30.0
+"""... unless its colour stands this far (channel levels) from the grey of its brightness:
+a dark but saturated plastic (a deep green of (4, 92, 8)) is its colour, not noise. From
+the development sweep (`benchmarks/reflecto_curves.py sweep --name VIVID`, 24 boards):
+off 151 screens right, 45 153, 30 156, 20 157 with 3 more empty squares asked; no
+phantom at any."""
 MATCH = 0.5
 """A pixel is of a seat's hue within this share of the angle between the two hues."""
 FLOOR = 0.5
@@ -250,7 +256,9 @@ def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
         patch = rect.top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1].reshape(-1, 3)
-        bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
+        f = patch.astype(np.float32)
+        vivid = np.linalg.norm(f - f.mean(axis=1, keepdims=True), axis=1) > VIVID
+        bright = patch[(f.mean(axis=1) > DARK) | vivid]
         if len(bright) < 0.5 * len(patch):
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
@@ -363,7 +371,7 @@ def colour_masks_at(
     w2 = wa * wa
     w2 += wb * wb
     along = [wa * np.float32(uk @ e1) + wb * np.float32(uk @ e2) for uk in u]
-    bright = total > 3 * DARK
+    bright = (total > 3 * DARK) | (w2 > np.float32(VIVID * VIVID))
     total2 = total * total
     limit2 = np.float32(limit * limit) * w2
     hues = [
