@@ -358,6 +358,28 @@ def test_two_moves_seen_as_one_change_are_refused_on_no_never_booked() -> None:
     assert game.questions(None) == [] and later == []
 
 
+def test_a_screen_read_as_gone_in_a_legal_move_is_asked_about_not_a_breach() -> None:
+    """Ann steps A1 forward and the camera, settling, reads her screen on [0, 5] as gone: a
+    screen leaves the board only by a removal, so [0, 5] is asked about (no breach), and the
+    answer lets the move be booked."""
+    cells = start()
+    one = moved(cells, (0, 1), (1, 1))
+    faint = {c: o for c, o in one.items() if c != (0, 5)}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells), *seen(faint)]
+    steps += [Observe(board(faint))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 1, column 6" in question.text  # square [0, 5]
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+
+
 def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_square_is_free() -> None:
     """The perceiver learns the board's print from the squares the engine says are free,
     only in frames where every screen the engine has is seen in its place (a move in

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import itertools
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -155,6 +156,12 @@ class ReflectoTable:
         then a start-row square the engine holds a screen on and the camera reads as empty
         is in doubt, for the rules put seven screens on each first row (a faint top there is
         a question, never a screen taken for gone)."""
+        self._suspect: set[Cell] = set()
+        """Squares the engine holds a screen on that the camera read as empty in a change no
+        legal play explains, and that some legal play would explain were the screen still
+        there: a screen leaves the board only by a removal, so such a square is in doubt
+        (asked about) until the camera reads a screen there or the players answer. A square
+        on its owner's last line is left to the rules (a screen lifted there is a removal)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -228,7 +235,9 @@ class ReflectoTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
-        prior = self._start_prior(called)
+        held_now = dict(board_of(self.state))
+        self._suspect = {c for c in self._suspect if c in held_now and c not in called}
+        prior = self._start_prior(called) | self._suspect
         if prior and data.board_found and not data.hands:
             data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
@@ -264,10 +273,34 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
+        gone = self._misread_gone(new)
+        if gone:
+            self._suspect |= gone
+            return drafts
         if new != self._flagged:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _misread_gone(self, reading: Reading) -> set[Cell]:
+        """The fewest squares the camera read as empty where the engine has a screen (and
+        the players have not said are empty) whose screens, were they still there, would
+        make the change legal play: a screen cannot leave the board but by a removal."""
+        known = board_of(self.state)
+        owner = dict(known)
+        # Off its owner's last line a screen may have been lifted (a removal, the rules'
+        # to judge): only a screen elsewhere cannot have left.
+        gone = sorted(
+            c
+            for c, o in known - reading
+            if c not in self.answers and c[0] != ENGINE.board.last_row(o)
+        )
+        for size in range(1, min(len(gone), 2) + 1):
+            for cells in itertools.combinations(gone, size):
+                patched = reading | {(c, owner[c]) for c in cells}
+                if explain(ENGINE, self.state, patched).breach is None:
+                    return set(cells)
+        return set()
 
     def _start_prior(self, called: dict[Cell, int]) -> set[Cell]:
         """The rules' prior at set-up: the start-row squares the engine holds a screen on
