@@ -128,11 +128,12 @@ def _top(plastic: Colour, look: ScreenLook, rng: np.random.Generator) -> Paint:
     if look.top == "flat":
         return plastic
     across = np.linspace(-1.0, 1.0, 12)[:, None, None]
+    shade: np.ndarray
     if look.top == "rounded":
-        gain = 1.0 - rng.uniform(0.25, 0.55) * across**2
+        shade = -rng.uniform(0.25, 0.55) * across**2
     else:
-        gain = 1.0 + rng.uniform(0.2, 0.6) * (np.abs(across) > 0.6)
-    tex = np.clip(np.array(plastic, np.float32)[None, None] * gain, 0, 255)
+        shade = rng.uniform(0.2, 0.6) * (np.abs(across) > 0.6)
+    tex = np.clip(np.array(plastic, np.float32)[None, None] * (1.0 + shade), 0, 255)
     return np.repeat(tex, 16, axis=1).astype(np.uint8)
 
 
