@@ -4,6 +4,8 @@
         --boards 150 --set random --out /tmp/reflecto-dev-random.npy   # also --set house
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py curves \\
         /tmp/reflecto-dev-random.npy /tmp/reflecto-dev-house.npy
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py sweep --seed DEVSEED \\
+        --boards 30 --name DARK --values 40 30 22 15
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -13,6 +15,9 @@ floors (`read._shares`) and, for a square in a seat's colour or a faint trace of
 lies beside the strip (`read.print_share`: the shares of its colours found beside it, and
 the shade difference). `curves` prints, for each threshold, how many screens and empty
 squares fall on each side of each candidate value: the curve a threshold is read off.
+`sweep` reads whole boards with one of the reader's constants (`read.NAME`) set to each
+candidate value in turn, and prints what each value makes of the screens and the empty
+squares: for a threshold several stages use, the curve of the readings themselves.
 """
 
 from __future__ import annotations
@@ -165,6 +170,54 @@ def print_curves(
             print(f"  {t:4.2f} | " + " | ".join(f"{int(m.sum()):5d}" for m in row))
 
 
+def sweep(
+    seed: int,
+    boards: int,
+    name: str,
+    values: list[float],
+    which: str = "random",
+    with_board: bool = False,
+) -> None:
+    """`with_board`: each board read with its empty board's photograph (`read --board`)."""
+    geom = load_geometry()
+    conditions = Conditions(hands=0) if which == "house" else Conditions()
+    keep = getattr(read, name)
+    tally = {
+        v: dict.fromkeys(["right", "missed", "asked_screen", "phantom", "asked_empty", "boards"], 0)
+        for v in values
+    }
+    try:
+        for i in range(boards):
+            photo = render_photo(geom, (seed, i), conditions, setup=True, board=with_board)
+            truth = dict(photo.truth.layout_key())
+            taught = None if photo.board is None else learn_print(photo.board, geom)
+            for v in values:
+                setattr(read, name, v)
+                rect = read.rectify(photo.setup, geom)
+                colours = None if rect is None else read.learn_at_setup(rect, geom)
+                got, _ = read.read_board(photo.image, geom, colours, board_print=taught)
+                seen, unclear, t = dict(got.layout_key()), set(got.unclear), tally[v]
+                for cell in geom.cells:
+                    if cell in truth:
+                        t["right" if seen.get(cell) == truth[cell] else "missed"] += 1
+                        t["asked_screen"] += cell in unclear
+                    else:
+                        t["phantom"] += cell in seen
+                        t["asked_empty"] += cell in unclear
+                t["boards"] += got.layout_key() == photo.truth.layout_key()
+    finally:
+        setattr(read, name, keep)
+    print(
+        f"{name} | screens right | missed (of which asked) | phantoms | empty squares asked "
+        f"| boards entirely right (of {boards})"
+    )
+    for v, t in tally.items():
+        print(
+            f"  {v:6g} | {t['right']:4d} | {t['missed']:4d} ({t['asked_screen']:3d}) | "
+            f"{t['phantom']:3d} | {t['asked_empty']:4d} | {t['boards']:3d}"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -175,9 +228,20 @@ def main() -> None:
     c.add_argument("--set", choices=["house", "random"], default="random")
     v = sub.add_parser("curves")
     v.add_argument("paths", type=Path, nargs="+")
+    w = sub.add_parser("sweep")
+    w.add_argument("--seed", type=int, required=True)
+    w.add_argument("--boards", type=int, default=30)
+    w.add_argument("--set", choices=["house", "random"], default="random")
+    w.add_argument("--name", required=True, help="a constant of read.py, e.g. DARK")
+    w.add_argument("--values", type=float, nargs="+", required=True)
+    w.add_argument("--board", action="store_true", help="read with the empty board's print")
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
+    elif a.cmd == "sweep":
+        if not hasattr(read, a.name):
+            p.error(f"read.py has no constant {a.name}")
+        sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
     else:
         curves(a.paths)
 

@@ -124,17 +124,19 @@ def recognition(
     return _summaries(seed, boards, boards, tallies, failures, which, styles)
 
 
-def _tally() -> dict[str, int]:
+def _tally() -> dict[str, Any]:
     keys = (
         "entirely_right right_or_allowed_abstentions only_abstentions phantoms wrong_owner "
         "missed unclear screens loose_right loose_right_up_to_swap loose_phantoms "
         "no_print_learned"
     )
-    return dict.fromkeys(keys.split(), 0)
+    out: dict[str, Any] = dict.fromkeys(keys.split(), 0)
+    out["missed_by"], out["phantom_by"] = {}, {}
+    return out
 
 
 def _score(
-    tallies: dict[str, int],
+    tallies: dict[str, Any],
     got: Any,
     loose: Any,
     truth_reading: Any,
@@ -147,6 +149,10 @@ def _score(
     phantom = [c for c in seen if c not in truth]
     owner = [c for c in seen if c in truth and seen[c] != truth[c]]
     missed = [c for c in truth if c not in seen]
+    why = dict(got.decided_by)
+    for kind, cells in (("missed_by", missed), ("phantom_by", phantom)):
+        for c in cells:
+            tallies[kind][why.get(c, "?")] = tallies[kind].get(why.get(c, "?"), 0) + 1
     tallies["phantoms"] += len(phantom)
     tallies["wrong_owner"] += len(owner)
     tallies["missed"] += len(missed)
@@ -231,6 +237,10 @@ def _summary(
         "wrong_owner_screens": tallies["wrong_owner"],
         "screens": tallies["screens"],
         "missed_screens": tallies["missed"],
+        "missed_screens_by_the_test_that_decided": dict(
+            sorted(tallies["missed_by"].items(), key=lambda kv: -kv[1])
+        ),
+        "phantom_screens_by_the_test_that_decided": tallies["phantom_by"],
         "unclear_squares": tallies["unclear"],
         "no_setup": {
             "entirely_right": tallies["loose_right"] / done,
@@ -298,7 +308,7 @@ def tracking(
                 made,
                 settings,
                 Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-                _filmed(film, steps, fps, settings, table),
+                _filmed(film, steps, fps, settings, table, script.actions),
             )
         questions_total += sum(1 for e in events if e.kind == QUESTION_KIND)
         got = [
@@ -358,10 +368,12 @@ def tracking(
 
 
 def _filmed(
-    film: Any, setups: list[Any], fps: float, settings: Any, table: list[Any]
+    film: Any, setups: list[Any], fps: float, settings: Any, table: list[Any], script: list[dict]
 ) -> Iterator[Any]:
     """The set-ups, then each frame read by the live perceiver. After a frame, an open
-    question about a square is answered as a player would: with what stands there now."""
+    question about a square is answered as a player would: with what stands there now; one
+    about two moves seen at once, yes when they are two moves the players made in a row
+    (`script`), no otherwise."""
     from types import SimpleNamespace
 
     import numpy as np
@@ -380,6 +392,14 @@ def _filmed(
             if q.id.startswith("square-"):
                 _, r, c, _ = q.id.split("-")
                 yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
+            elif q.id.startswith("moves-"):
+                yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
+                made = [a for a in script if a.get("type") in ("move", "remove")]
+                said = [a for a in yes if a.get("type") in ("move", "remove")]
+                happened = any(
+                    made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
+                )
+                yield Correct(Answer(question=q.id, answer=yes if happened else None))
 
 
 def speed(frames: int, seed: int) -> dict:

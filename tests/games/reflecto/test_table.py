@@ -297,17 +297,13 @@ def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_
     steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(board(faint))] * 12]
     game, events = play(make_table_game, None, session(), steps)
     assert [e.kind for e in events if e.kind in ("reflecto.seen", "reflecto.breach")] == []
-    (question,) = game.questions(0)
-    assert "row 7, column 4" in question.text  # square [6, 3], as the panel counts squares
-    for draft in game.correct({"question": question.id, "answer": 1}, 1):
-        game.apply_event(_event(draft))
-    for _ in range(12):
-        for draft in game.update(board(faint), 0.0):
-            game.apply_event(_event(draft))
-    (second,) = game.questions(0)
+    # Both faint squares asked about at once, not one round of frames each.
+    first, second = game.questions(0)
+    assert "row 7, column 4" in first.text  # square [6, 3], as the panel counts squares
     assert "row 7, column 5" in second.text  # square [6, 4]
-    for draft in game.correct({"question": second.id, "answer": 1}, 1):
-        game.apply_event(_event(draft))
+    for question in (first, second):
+        for draft in game.correct({"question": question.id, "answer": 1}, 1):
+            game.apply_event(_event(draft))
     drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
     for draft in drafts:
@@ -320,6 +316,68 @@ def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_
     assert [d.payload["action"]["type"] for d in drafts if d.kind == "reflecto.action"][:1] == [
         "move"
     ]
+
+
+def _two_moves_seen_as_one(answer: bool) -> tuple[Any, list[Any], list[Any]]:
+    """Ann's step and Bob's step, the board settling only after both: the players are
+    asked, and answer yes (the question's actions) or no."""
+    cells = start()
+    both = moved(moved(cells, (0, 1), (1, 1)), (6, 3), (5, 3))
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells), *seen(both)]
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    (question,) = game.questions(None)
+    assert "Ann moved row 1, column 2 to row 2, column 2" in question.text
+    assert "Bob moved row 7, column 4 to row 6, column 4" in question.text
+    yes = next(c["value"] for c in question.choices if c["value"] is not None)
+    drafts = game.correct({"question": question.id, "answer": yes if answer else None}, 0)
+    for draft in drafts:
+        game.apply_event(_event(draft))
+    # The board steady again as it was: nothing asked or booked twice.
+    later = [d for o in [Observe(board(both))] * 3 for d in game.update(o.observation, 0.0)]
+    return game, drafts, later
+
+
+def test_two_moves_seen_as_one_change_are_asked_about_and_booked_on_yes() -> None:
+    game, drafts, later = _two_moves_seen_as_one(True)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]},
+        {"type": "move", "screen": "B3", "to": [5, 3]},
+    ]
+    assert game.questions(None) == [] and later == []
+    assert board_of(game.state) == frozenset(
+        moved(moved(start(), (0, 1), (1, 1)), (6, 3), (5, 3)).items()
+    )
+
+
+def test_two_moves_seen_as_one_change_are_refused_on_no_never_booked() -> None:
+    game, drafts, later = _two_moves_seen_as_one(False)
+    assert [d.kind for d in drafts] == ["answer", "reflecto.breach"]
+    assert drafts[1].payload["rule"] == "one screen moves per turn"
+    assert board_of(game.state) == frozenset(start().items())
+    assert game.questions(None) == [] and later == []
+
+
+def test_a_screen_read_as_gone_in_a_legal_move_is_asked_about_not_a_breach() -> None:
+    """Ann steps A1 forward and the camera, settling, reads her screen on [0, 5] as gone: a
+    screen leaves the board only by a removal, so [0, 5] is asked about (no breach), and the
+    answer lets the move be booked."""
+    cells = start()
+    one = moved(cells, (0, 1), (1, 1))
+    faint = {c: o for c, o in one.items() if c != (0, 5)}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells), *seen(faint)]
+    steps += [Observe(board(faint))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    (question,) = game.questions(0)
+    assert "row 1, column 6" in question.text  # square [0, 5]
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    assert "reflecto.breach" not in [d.kind for d in drafts]
 
 
 def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_square_is_free() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import itertools
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -33,7 +34,9 @@ from companion.games.reflecto.rules import ENGINE
 from companion.games.reflecto.rules.actions import (
     Action,
     Guess,
+    Remove,
     Setup,
+    Step,
     action_from_json,
     action_to_json,
 )
@@ -153,6 +156,12 @@ class ReflectoTable:
         then a start-row square the engine holds a screen on and the camera reads as empty
         is in doubt, for the rules put seven screens on each first row (a faint top there is
         a question, never a screen taken for gone)."""
+        self._suspect: set[Cell] = set()
+        """Squares the engine holds a screen on that the camera read as empty in a change no
+        legal play explains, and that some legal play would explain were the screen still
+        there: a screen leaves the board only by a removal, so such a square is in doubt
+        (asked about) until the camera reads a screen there or the players answer. A square
+        on its owner's last line is left to the rules (a screen lifted there is a removal)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -226,7 +235,9 @@ class ReflectoTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
-        prior = self._start_prior(called)
+        held_now = dict(board_of(self.state))
+        self._suspect = {c for c in self._suspect if c in held_now and c not in called}
+        prior = self._start_prior(called) | self._suspect
         if prior and data.board_found and not data.hands:
             data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
@@ -252,13 +263,44 @@ class ReflectoTable:
             self._start_seen = True
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
+        if found.breach is None and found.moves > 1:
+            # Two turns seen as one change: the players say whether that is what happened
+            # (booked on their yes), never booked on the camera's word alone.
+            if new == self._flagged or any(q.startswith("moves-") for q in self.open_questions):
+                return drafts
+            self._flagged = new
+            return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
+        gone = self._misread_gone(new)
+        if gone:
+            self._suspect |= gone
+            return drafts
         if new != self._flagged:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _misread_gone(self, reading: Reading) -> set[Cell]:
+        """The fewest squares the camera read as empty where the engine has a screen (and
+        the players have not said are empty) whose screens, were they still there, would
+        make the change legal play: a screen cannot leave the board but by a removal."""
+        known = board_of(self.state)
+        owner = dict(known)
+        # Off its owner's last line a screen may have been lifted (a removal, the rules'
+        # to judge): only a screen elsewhere cannot have left.
+        gone = sorted(
+            c
+            for c, o in known - reading
+            if c not in self.answers and c[0] != ENGINE.board.last_row(o)
+        )
+        for size in range(1, min(len(gone), 2) + 1):
+            for cells in itertools.combinations(gone, size):
+                patched = reading | {(c, owner[c]) for c in cells}
+                if explain(ENGINE, self.state, patched).breach is None:
+                    return set(cells)
+        return set()
 
     def _start_prior(self, called: dict[Cell, int]) -> set[Cell]:
         """The rules' prior at set-up: the start-row squares the engine holds a screen on
@@ -283,10 +325,15 @@ class ReflectoTable:
             self._clear += 1
             if self._clear >= STABLE_FRAMES:
                 self._doubt = 0
-        if not seen.unclear or self._doubt < ASK_AFTER_FRAMES or self.open_questions:
+        if not seen.unclear or self._doubt < ASK_AFTER_FRAMES:
             return []
-        self._doubt = 0  # the question answers the doubt so far
-        r, c = seen.unclear[0]
+        # Every square in doubt at once (faint tops along a start row are several): one
+        # question at a time would keep the board waiting a round of frames per square.
+        asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in self._square_questions()}
+        cells = [cell for cell in seen.unclear if cell not in asked]
+        if not cells:
+            return []
+        self._doubt = 0  # the questions answer the doubt so far
         choices: list[dict[str, Any]] = [
             {"label": f"{player_name(self.session.seats, s)}'s screen", "value": s} for s in (0, 1)
         ]
@@ -294,13 +341,43 @@ class ReflectoTable:
         return [
             question_draft(
                 Question(
-                    f"square-{r}-{c}-{self.asked}",
+                    f"square-{r}-{c}-{self.asked + i}",
                     # counted from 1, as the panel says a square
                     f"I cannot tell what stands on row {r + 1}, column {c + 1}. What is there?",
                     choices,
                 )
             )
+            for i, (r, c) in enumerate(cells)
         ]
+
+    def _square_questions(self) -> list[Question]:
+        return [q for q in self.open_questions.values() if q.id.startswith("square-")]
+
+    def _ask_moves(self, actions: tuple[Action, ...]) -> list[EventDraft]:
+        """The question for a change only two moves explain, in the players' words; its
+        "yes" carries the actions (`_answer` books them if the engine still takes them)."""
+        said: list[str] = []
+        state = self.state
+        for action in actions:
+            if isinstance(action, Step | Remove):
+                screen = next(x for x in state.screens if x.id == action.screen)
+                name = player_name(self.session.seats, screen.owner)
+                r, c = screen.cell or (-1, -1)  # a screen that moves stands on the board
+                if isinstance(action, Remove) or action.to is None:
+                    said.append(f"{name} took the screen on row {r + 1}, column {c + 1} off")
+                else:
+                    to = f"row {action.to[0] + 1}, column {action.to[1] + 1}"
+                    said.append(f"{name} moved row {r + 1}, column {c + 1} to {to}")
+            state = ENGINE.apply(state, action)
+        question = Question(
+            f"moves-{self.asked}",
+            f"I saw two moves at once: {'; then '.join(said)}. Is that what happened?",
+            [
+                {"label": "yes", "value": [action_to_json(a) for a in actions]},
+                {"label": "no", "value": None},
+            ],
+        )
+        return [question_draft(question)]
 
     def _action(self, action: Action) -> EventDraft:
         """The action's event, with the seat whose screen it moved: the log names the player
@@ -354,7 +431,27 @@ class ReflectoTable:
                 return self._apply_now(action)
 
     def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
-        return [answer_draft(self.open_questions, payload, seat)[1]]
+        question, draft = answer_draft(self.open_questions, payload, seat)
+        if not question.id.startswith("moves-"):
+            return [draft]
+        if payload.answer is None:
+            # Not those two moves: the change stays unexplained, as any other would.
+            breach = Breach(
+                "one screen moves per turn",
+                "the players said the change seen was not the two moves it looked like",
+                None,
+            )
+            return [draft, self._breach(breach)]
+        raw = payload.answer if isinstance(payload.answer, list) else []
+        actions = [action_from_json(a) for a in raw if isinstance(a, dict)]
+        state = self.state
+        try:
+            for action in actions:
+                state = ENGINE.apply(state, action)
+        except IllegalAction:
+            return [draft]  # the game went on since the question: the engine has the board
+        self._flagged = None
+        return [draft, *(self._action(a) for a in actions)]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's

@@ -34,6 +34,9 @@ STABLE_FRAMES = 3
 """Readings in a row that must agree, with no hands, before a change counts (issue 32)."""
 MAX_ACTIONS = 6
 """Longest explanation searched: end of turn, removals, the move, removals."""
+MAX_TWO_MOVES = 9
+"""Longest explanation of a change as two moves, one per seat (`Explanation.moves`): each
+turn's end, removals and move."""
 PRIVATE_RULES = {RULE_ORDER, RULE_MIRROR, RULE_JUMP_OFF}
 """Refusals that would tell the opponent something secret (a word's order, a mirror; a
 refused jump-off is only ever judged for the next letter): only the screen's owner is told."""
@@ -115,6 +118,12 @@ class Explanation:
     actions: tuple[Action, ...] = ()
     breach: Breach | None = None
 
+    @property
+    def moves(self) -> int:
+        """Screens moved (steps and jumps): more than one is two turns seen as one change,
+        which the players confirm before it is booked (`live.py`)."""
+        return sum(1 for a in self.actions if isinstance(a, Step))
+
 
 def explain(engine: ReflectoEngine, state: ReflectoState, reading: Reading) -> Explanation:
     """The actions that turn the engine's board into `reading`, or the rule they break."""
@@ -127,32 +136,38 @@ def explain(engine: ReflectoEngine, state: ReflectoState, reading: Reading) -> E
     movers = [at[cell] for cell, _ in vanished]
     targets = [cell for cell, _ in appeared]
 
-    def candidates(s: ReflectoState, moved_once: bool) -> list[Action]:
+    def candidates(s: ReflectoState, done: tuple[Action, ...], moves: int) -> list[Action]:
         out: list[Action] = [Done()] if s.moved else []
+        # Up to `moves` steps (the engine refuses a second one in a turn).
+        steps = sum(1 for a in done if isinstance(a, Step))
         for screen in movers:
             if screen.owner != s.to_move:
                 continue
             out.append(Remove(screen.id))
-            if not moved_once:
+            if steps < moves:
                 out += [Step(screen.id, None)]
                 out += [Step(screen.id, cell) for cell, owner in appeared if owner == screen.owner]
         return out
 
-    frontier: list[tuple[ReflectoState, tuple[Action, ...]]] = [(state, ())]
-    for _ in range(MAX_ACTIONS):
-        nxt = []
-        for s, done in frontier:
-            moved_once = any(isinstance(a, Step) for a in done)
-            for action in candidates(s, moved_once):
-                try:
-                    after = engine.apply(s, action)
-                except IllegalAction:
-                    continue
-                if board_of(after) == reading:
-                    return Explanation((*done, action))
-                if after.phase == PLAY:
-                    nxt.append((after, (*done, action)))
-        frontier = nxt
+    # One move first (what every change should be); only then two, one per seat, which a
+    # camera sees as one change when the second player moved before the board settled.
+    # Two moves leave at most two new squares (and removals only take screens away).
+    tries = ((1, MAX_ACTIONS), (2, MAX_TWO_MOVES)) if len(appeared) <= 2 else ((1, MAX_ACTIONS),)
+    for moves, longest in tries:
+        frontier: list[tuple[ReflectoState, tuple[Action, ...]]] = [(state, ())]
+        for _ in range(longest):
+            nxt = []
+            for s, done in frontier:
+                for action in candidates(s, done, moves):
+                    try:
+                        after = engine.apply(s, action)
+                    except IllegalAction:
+                        continue
+                    if board_of(after) == reading:
+                        return Explanation((*done, action))
+                    if after.phase == PLAY:
+                        nxt.append((after, (*done, action)))
+            frontier = nxt
     return Explanation(breach=_diagnose(engine, state, movers, targets, vanished, appeared))
 
 

@@ -200,6 +200,10 @@ class Change:
     colour: tuple[float, float]
     """Share of the changed pixels in each seat's colour: whose the top is (the unchanged
     rest is print showing round a screen standing off centre)."""
+    beside: tuple[float, float] = (0.0, 0.0)
+    """Share of the board round the square where no screen can show (no square's reach)
+    changed from its print into each seat's colour: a top stays within its reach, an arm
+    or sleeve over the square changes the board round it too."""
 
 
 def change_shares(
@@ -241,11 +245,13 @@ def change_shares(
         if near.sum() >= least:
             # Every other pixel is plenty for quartiles (speed).
             gain = _gain(top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2])
+            window = (a0, a1, b0, b1)
         else:
             if not whole:
                 enough = usable.sum() >= least
                 whole.append(_gain(top[usable][::8], exp.mid[usable][::8]) if enough else None)
             gain = whole[0]
+            window = None
         if gain is None:
             out.append(None)
             continue
@@ -261,8 +267,33 @@ def change_shares(
             colour = tuple(  # type: ignore[assignment]
                 float(masks[k, y0:y1, x0:x1][look][changed].mean()) for k in (0, 1)
             )
-        out.append(Change(n / len(changed), colour))
+        beside = (0.0, 0.0)
+        if window is not None:
+            beside = _changed_beside(top, exp, usable, masks, window, gain, pixel)
+        out.append(Change(n / len(changed), colour, beside))
     return out
+
+
+def _changed_beside(
+    top: np.ndarray,
+    exp: Expected,
+    usable: np.ndarray,
+    masks: np.ndarray,
+    window: tuple[int, int, int, int],
+    gain: tuple[np.ndarray, np.ndarray],
+    pixel: float,
+) -> tuple[float, float]:
+    """`Change.beside` over `window` (a0, a1, b0, b1: rows, columns)."""
+    a0, a1, b0, b1 = window
+    near = usable[a0:a1, b0:b1]
+    cur = top[a0:a1, b0:b1][near].astype(np.float32)
+    lo = exp.lo[a0:a1, b0:b1][near] * gain[0] + gain[1]
+    hi = exp.hi[a0:a1, b0:b1][near] * gain[0] + gain[1]
+    off = cur - np.clip(cur, lo, hi)
+    changed = np.sqrt((off * off).sum(axis=1)) > pixel
+    return tuple(  # type: ignore[return-value]
+        float((changed & masks[k, a0:a1, b0:b1][near]).mean()) for k in (0, 1)
+    )
 
 
 def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

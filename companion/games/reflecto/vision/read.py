@@ -59,14 +59,23 @@ MIN_SEEN = 0.25
 """Share of a strip that must lie out of every neighbour's reach to be judged on that part
 alone (`_shares`)."""
 DARK = 40.0
-"""Mean channel below which a pixel's chromaticity is noise."""
+"""Mean channel below which a pixel's chromaticity is noise ..."""
+VIVID = 30.0
+"""... unless its colour stands this far (channel levels) from the grey of its brightness:
+a dark but saturated plastic (a deep green of (4, 92, 8)) is its colour, not noise. From
+the development sweep (`benchmarks/reflecto_curves.py sweep --name VIVID`, 24 boards):
+off 151 screens right, 45 153, 30 156, 20 157 with 3 more empty squares asked; no
+phantom at any."""
 MATCH = 0.5
 """A pixel is of a seat's hue within this share of the angle between the two hues."""
 FLOOR = 0.5
 """A pixel is of a seat's colour only if coloured at least this share as strongly as the
 colour learned (light that washes a top out moves it toward grey)."""
-SURE = 0.6
-"""A strip at least this much of one colour is that seat's screen ..."""
+SURE = 0.5
+"""A strip at least this much of one colour is that seat's screen ... (0.6 before the
+development screens differed in make and shade; the sweep over whole readings,
+`benchmarks/reflecto_curves.py sweep --name SURE`, 24 boards: 0.6 146 screens right, 0.5
+151, 0.45 151, 0.4 152 with a phantom)."""
 NONE = 0.25
 """... and one under this share is no screen; between the two the reader abstains.
 Chosen from the curve on the development set (`benchmarks/reflecto_curves.py`): no empty
@@ -119,6 +128,19 @@ STRONG = 0.12
 candidate when the colours are learned from the picture itself."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
+CHANGED_OWN = 0.1
+"""With the board's print known: a strip that changed from its print is a seat's screen
+only if at least this share of what changed is in that seat's colour (`Change.colour`): a
+strip printed in a seat's hue that changed with the light is not a top. From the
+development curve (`benchmarks/reflecto_curves.py sweep --board --name CHANGED_OWN`): no
+screen lost up to 0.2, one at 0.3; two phantoms on a first row tinted near a seat's hue
+had 0.06 and 0.01 of their change in it."""
+ARM_BESIDE = 0.1
+"""With the board's print known: a square read as a seat's screen is a question instead
+when this share of the board round it, where no screen can show, changed from the print
+into that seat's colour (`Change.beside`): an arm or sleeve over an empty square, not a top
+standing on it. From the development curve (`benchmarks/reflecto_curves.py sweep --name
+ARM_BESIDE`)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
@@ -161,6 +183,8 @@ class CellCall:
     owner: int | None
     confidence: float
     unclear: bool
+    why: str = ""
+    """The test that decided the call (`BoardReading.decided_by`)."""
 
 
 def rectify(
@@ -232,7 +256,9 @@ def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
         patch = rect.top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1].reshape(-1, 3)
-        bright = patch[patch.astype(np.float32).mean(axis=1) > DARK]
+        f = patch.astype(np.float32)
+        vivid = np.linalg.norm(f - f.mean(axis=1, keepdims=True), axis=1) > VIVID
+        bright = patch[(f.mean(axis=1) > DARK) | vivid]
         if len(bright) < 0.5 * len(patch):
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
@@ -345,7 +371,7 @@ def colour_masks_at(
     w2 = wa * wa
     w2 += wb * wb
     along = [wa * np.float32(uk @ e1) + wb * np.float32(uk @ e2) for uk in u]
-    bright = total > 3 * DARK
+    bright = (total > 3 * DARK) | (w2 > np.float32(VIVID * VIVID))
     total2 = total * total
     limit2 = np.float32(limit * limit) * w2
     hues = [
@@ -690,27 +716,29 @@ def classify(
             continue
         k = int(np.argmax(shares))
         best, other = shares[k], shares[1 - k]
-        empty = CellCall(cell, shares, None, round(1 - best / NONE * 0.5, 3), False)
-        unclear = CellCall(cell, shares, None, 0.0, True)
+        empty = round(1 - best / NONE * 0.5, 3)
         if best >= SURE and other < NONE:
             verdict = printed(print_share(rect, geom, ev, cell, k, 1))
             if verdict is False:
                 conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-                calls.append(CellCall(cell, shares, k, round(conf, 3), False))
+                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
+            elif verdict:
+                calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
             else:
-                calls.append(CellCall(cell, shares, None, 0.5, False) if verdict else unclear)
+                calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:
             kf = int(np.argmax(trace))
             if trace[kf] < FAINT:
-                calls.append(empty)
+                calls.append(CellCall(cell, shares, None, empty, False, "no colour"))
                 continue
             board = print_share(rect, geom, ev, cell, kf, 1).board
             if board is not None and board >= PRINT_SHARE:
-                calls.append(empty)
+                calls.append(CellCall(cell, shares, None, empty, False, "faint, the print"))
             else:
-                calls.append(unclear)
+                calls.append(CellCall(cell, shares, None, 0.0, True, "faint"))
         else:
-            calls.append(unclear)
+            why = "both colours" if other >= NONE else "some colour"
+            calls.append(CellCall(cell, shares, None, 0.0, True, why))
     return calls
 
 
@@ -756,15 +784,23 @@ def judge_by_print(
     colour = [max(shares[j], change.colour[j]) for j in (0, 1)]
     k = int(np.argmax(colour))
     best, other = colour[k], min(shares[1 - k], change.colour[1 - k])
-    unclear = CellCall(cell, shares, None, 0.0, True)
     if change.share <= PRINT_SAME:
-        return CellCall(cell, shares, None, round(1 - change.share / PRINT_SAME * 0.25, 3), False)
+        conf = round(1 - change.share / PRINT_SAME * 0.25, 3)
+        return CellCall(cell, shares, None, conf, False, "print unchanged")
     if change.share >= SCREEN_CHANGE and best >= SURE and other < NONE:
+        if change.colour[k] < CHANGED_OWN:
+            # The strip is of that colour but what changed is not: print of the seat's
+            # hue under other light, not a top put on it.
+            return CellCall(cell, shares, None, 0.0, True, "changed, not into the colour")
+        if change.beside[k] >= ARM_BESIDE:
+            # The board round the square changed into that colour too: not a top.
+            return CellCall(cell, shares, None, 0.0, True, "changed beside too")
         conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-        return CellCall(cell, shares, k, round(conf, 3), False)
+        return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
     if max(shares) < NONE and max(trace) < FAINT:
-        return CellCall(cell, shares, None, round(1 - max(shares) / NONE * 0.5, 3), False)
-    return unclear
+        conf = round(1 - max(shares) / NONE * 0.5, 3)
+        return CellCall(cell, shares, None, conf, False, "changed, no colour")
+    return CellCall(cell, shares, None, 0.0, True, "changed, unsure")
 
 
 def facing_votes(
@@ -836,7 +872,7 @@ def fit(
         n = sum(1 for s in screens if s.owner == seat)
         if n > per_player:
             notes.append(f"{n} screens of seat {seat}'s colour, but a seat has {per_player}")
-    return BoardReading(screens, tuple(notes), True, unclear)
+    return BoardReading(screens, tuple(notes), True, unclear, tuple((c.cell, c.why) for c in calls))
 
 
 def read_board(
@@ -897,6 +933,7 @@ def _seats_by_facing(
                 None if c.owner is None else 1 - c.owner,
                 c.confidence,
                 c.unclear,
+                c.why,
             )
             for c in calls
         ], note

@@ -36,6 +36,9 @@ class BoardReading:
     board_found: bool = True
     unclear: tuple[Cell, ...] = field(default=(), compare=False)
     """Squares the reader would not call either way (listed in `warnings` too)."""
+    decided_by: tuple[tuple[Cell, str], ...] = field(default=(), compare=False)
+    """Per square, the test that decided its call (`read.CellCall.why`): what a benchmark
+    counts its failures by, never shown to players."""
 
     def layout_key(self) -> tuple[tuple[Cell, int], ...]:
         """What two readings must share to be the same position."""

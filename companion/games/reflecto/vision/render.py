@@ -6,11 +6,14 @@ upright coloured frame whose face toward its owner holds a white letter tile or 
 Every solid is drawn face by face at its true height through the shared `VirtualCamera`, so
 under tilt a screen shows its top and a sliver of one side, exactly as a photograph would.
 The two players' colours are drawn per scene (any two plastic colours far enough apart to
-tell), screens stand a few degrees off square and off centre, tops catch glare, arms reach
-over the board (never over a screen's top: a reader cannot see through arms), and the
-camera adds uneven light, noise, blur and JPEG.
+tell: pale, dark and dull ones too), and in `render_photo` the screens' make (`ScreenLook`:
+sizes off the model's, flat, rounded or bevelled tops, screens of one seat differing in
+shade) and the light's colour; screens stand a few degrees off square and off centre,
+tops catch glare, arms reach over the board (never over a screen's top: a reader cannot
+see through arms), and the camera adds uneven light, noise, blur and JPEG.
 
-Sizes come from the board model (`geometry.py`); only looks are chosen here.
+Sizes come from the board model (`geometry.py`); `render_photo`'s screens stray from it
+by what a user's measuring misses.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera, framing_camera, rim_corners_mm
 from companion.sim.conditions import Conditions
-from companion.sim.solids import Solid, draw_solids, slab
+from companion.sim.solids import Paint, Solid, draw_solids, slab
 from companion.vision.markers import marker_image
 
 CANVAS_PX_PER_MM = 3.0
@@ -73,6 +76,72 @@ def random_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
         _hsv_to_bgr(h0, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
         _hsv_to_bgr(h1, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.95)),
     )
+
+
+def random_plastics(rng: np.random.Generator) -> tuple[Colour, Colour]:
+    """Two plastic colours of any make a player could still tell apart: pale, dark or
+    dull ones too, hues at least 25° apart (OpenCV counts hue in 2° steps), not only the
+    saturated pair of `random_colours`."""
+    h0 = rng.uniform(0, 180)
+    h1 = h0 + rng.choice([-1, 1]) * rng.uniform(12.5, 90)
+    return (
+        _hsv_to_bgr(h0, rng.uniform(0.3, 1.0), rng.uniform(0.25, 0.95)),
+        _hsv_to_bgr(h1, rng.uniform(0.3, 1.0), rng.uniform(0.25, 0.95)),
+    )
+
+
+@dataclass(frozen=True)
+class ScreenLook:
+    """One table's screens beyond their colours: sizes off the model's by what a user's
+    measuring misses (or a make the model was not measured on), the top's shape (flat;
+    rounded, darker toward its long edges; a glossy bevel, lighter there), how much one
+    screen's plastic differs from another's of the same seat, and the light's colour."""
+
+    width_mm: float
+    thickness_mm: float
+    height_mm: float
+    top: str = "flat"
+    spread: float = 4.0
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Per-channel gain (BGR) of the room's light on the whole table."""
+
+
+def model_look(geom: BoardGeometry) -> ScreenLook:
+    """The screens as the board model gives them, flat-topped, in white light."""
+    return ScreenLook(geom.screen_width_mm, geom.screen_thickness_mm, geom.screen_height_mm)
+
+
+def random_look(geom: BoardGeometry, rng: np.random.Generator) -> ScreenLook:
+    return ScreenLook(
+        geom.screen_width_mm * rng.uniform(0.82, 1.08),
+        geom.screen_thickness_mm * rng.uniform(0.6, 1.2),
+        geom.screen_height_mm + rng.uniform(-3.0, 3.0),
+        str(rng.choice(["flat", "rounded", "bevel"])),
+        rng.uniform(4.0, 16.0),
+        tuple(float(g) for g in 1 + rng.uniform(-0.1, 0.1, 3)),  # type: ignore[arg-type]
+    )
+
+
+def _top(plastic: Colour, look: ScreenLook, rng: np.random.Generator) -> Paint:
+    """The top's paint: its colour, or across its depth the shade of a rounded or bevelled
+    top."""
+    if look.top == "flat":
+        return plastic
+    across = np.linspace(-1.0, 1.0, 12)[:, None, None]
+    shade: np.ndarray
+    if look.top == "rounded":
+        shade = -rng.uniform(0.25, 0.55) * across**2
+    else:
+        shade = rng.uniform(0.2, 0.6) * (np.abs(across) > 0.6)
+    tex = np.clip(np.array(plastic, np.float32)[None, None] * (1.0 + shade), 0, 255)
+    return np.repeat(tex, 16, axis=1).astype(np.uint8)
+
+
+def with_cast(img: np.ndarray, cast: tuple[float, float, float]) -> np.ndarray:
+    """The picture under light of that colour (`ScreenLook.cast`)."""
+    if cast == (1.0, 1.0, 1.0):
+        return img
+    return np.clip(img.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8)
 
 
 def start_position(geom: BoardGeometry, per_player: int = 7) -> BoardReading:
@@ -340,9 +409,12 @@ def screen_solids(
     *,
     glare: bool = True,
     poses: dict[Cell, tuple[float, float, float]] | None = None,
+    look: ScreenLook | None = None,
 ) -> list[Solid]:
     """Each screen as a foot and a frame; `poses` (cell -> skew°, dx, dy) keeps a screen
-    standing the same way from frame to frame in a film."""
+    standing the same way from frame to frame in a film; `look`, the screens' make (the
+    model's by default)."""
+    look = look or model_look(geom)
     solids = []
     for s in position.screens:
         skew, dx, dy = (poses or {}).get(s.cell) or (
@@ -354,11 +426,11 @@ def screen_solids(
         u = np.array([math.cos(a), math.sin(a)]) * geom.facing_y(s.owner)
         x, y = geom.cell_mm(s.cell)
         centre = np.array([x + dx, y + dy])
-        plastic = _jitter(colours[s.owner], rng, 4)
+        plastic = _jitter(colours[s.owner], rng, look.spread)
         foot = slab(
             centre,
             u,
-            geom.screen_width_mm,
+            look.width_mm,
             geom.foot_depth_mm,
             geom.foot_height_mm,
             {"front": plastic, "back": plastic, "end": plastic, "top": plastic},
@@ -367,16 +439,16 @@ def screen_solids(
         frame = slab(
             centre,
             u,
-            geom.screen_width_mm,
-            geom.screen_thickness_mm,
-            geom.screen_height_mm,
-            {"front": face, "back": plastic, "end": plastic, "top": plastic},
+            look.width_mm,
+            look.thickness_mm,
+            look.height_mm,
+            {"front": face, "back": plastic, "end": plastic, "top": _top(plastic, look, rng)},
             bottom_mm=geom.foot_height_mm,
         )
         if glare and rng.random() < 0.35:  # a lamp caught on the glossy top
-            z = -geom.screen_height_mm - 0.05
+            z = -look.height_mm - 0.05
             r = rng.uniform(1.5, 4.5)
-            t = rng.uniform(-0.4, 0.4) * geom.screen_width_mm
+            t = rng.uniform(-0.4, 0.4) * look.width_mm
             cx, cy = centre + u * t
             ring = np.array(
                 [
@@ -477,16 +549,19 @@ def shoot(
     *,
     conditions: Conditions = Conditions(),
     hands: int | None = None,
+    look: ScreenLook | None = None,
 ) -> np.ndarray:
-    """One photograph of `position` on a board already drawn (`board_picture`)."""
+    """One photograph of `position` on a board already drawn (`board_picture`); `look`,
+    the screens' make and the light's colour (`ScreenLook`; the model's, white, if None)."""
     img = base.copy()
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
-    draw_solids(
-        img, cam, screen_solids(geom, position, colours, rng, glare=conditions.glare), light
-    )
+    solids = screen_solids(geom, position, colours, rng, glare=conditions.glare, look=look)
+    draw_solids(img, cam, solids, light)
     n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
     img, _ = add_hands(img, geom, position, cam, rng, n_hands)
+    if look is not None:
+        img = with_cast(img, look.cast)
     return effects.photograph(
         img,
         rng,
@@ -536,16 +611,25 @@ def render_photo(
     """
     rng = np.random.default_rng(list(seed) if isinstance(seed, tuple) else seed)
     position = random_position(geom, rng)
-    colours = random_colours(rng)
+    colours = random_plastics(rng)
+    look = random_look(geom, rng)
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     before_board = rng.bit_generator.state
     base = board_picture(geom, cam, rng, colours)
-    image = shoot(base, geom, position, colours, cam, rng, conditions=conditions)
+    image = shoot(base, geom, position, colours, cam, rng, conditions=conditions, look=look)
     first = None
     if setup:
         first = shoot(
-            base, geom, start_position(geom), colours, cam, rng, conditions=conditions, hands=0
+            base,
+            geom,
+            start_position(geom),
+            colours,
+            cam,
+            rng,
+            conditions=conditions,
+            hands=0,
+            look=look,
         )
     empty = None
     if board:
