@@ -108,6 +108,13 @@ class Match:
     overruled: float = 0.0
     """How far the whole corner put another type of that colour above `best` (0 when the
     symbol and the whole corner agree)."""
+    kin: tuple[str, ...] = ()
+    """Left null for its symbol alone (the colour sure: it leads every other colour as a
+    named card must): every Location of that colour, which live play narrows with the hand
+    instead of asking for a card it could tell."""
+    symbol_fit: float | None = None
+    """For finalists of one colour: how well `best`'s symbol shows at all (its least
+    correlation on its pairs' symbol pixels)."""
 
     @property
     def empty(self) -> bool:
@@ -342,6 +349,10 @@ class TableReader:
             self.zones[f"mirror-{mid}"] = [
                 i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
             ]
+        self.colour_kinds: dict[str, tuple[str, ...]] = {}
+        for i in self.zones["location"]:
+            c = colour_of(ids[i])
+            self.colour_kinds[c] = (*self.colour_kinds.get(c, ()), ids[i])
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
         self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
         for i in self.zones["location"]:
@@ -482,10 +493,11 @@ class TableReader:
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
-                best_id, other_id, lead = self.by_symbol(region[..., 0], kin)
+                best_id, other_id, lead, shows = self.by_symbol(region[..., 0], kin)
                 outside = [float(row[j]) for j in o if keep[j] not in kin]
                 rest = outside[0] if outside else -1.0
-                sure = score >= SURE and score - rest >= MARGIN and lead >= SYMBOL_MARGIN
+                colour_sure = score >= SURE and score - rest >= MARGIN
+                sure = colour_sure and lead >= SYMBOL_MARGIN
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     float(row[keep.index(best_id)]),
@@ -495,32 +507,37 @@ class TableReader:
                     coarse_best,
                     lead,
                     score - float(row[keep.index(best_id)]),
+                    self.colour_kinds[colour_of(ids[best_id])] if colour_sure and not sure else (),
+                    shows,
                 )
         return [m for m in out if m is not None]
 
-    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
+    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
-        best: (it, the nearest other, its least lead on any other, pair by pair)."""
-        lead: dict[tuple[int, int], float] = {}
+        best: (it, the nearest other, its least lead on any other, pair by pair, and its own
+        least correlation there: how well the symbol shows at all)."""
+        score: dict[tuple[int, int], float] = {}
 
         def vs(x: int, y: int) -> float:
             """x's symbol lead on y (each pair compared once)."""
-            if (x, y) not in lead:
+            if (x, y) not in score:
                 lo, hi = min(x, y), max(x, y)
-                s_lo, s_hi = symbol_scores(region_l, self.symbol_pairs[lo, hi])
-                lead[lo, hi], lead[hi, lo] = s_lo - s_hi, s_hi - s_lo
-            return lead[x, y]
+                score[lo, hi], score[hi, lo] = symbol_scores(region_l, self.symbol_pairs[lo, hi])
+            return score[x, y] - score[y, x]
 
         def least(x: int) -> tuple[float, int]:
             return min((vs(x, y), y) for y in kin if y != x)
 
+        def fit(x: int) -> float:
+            return min(score[x, y] for y in kin if y != x)
+
         # The whole corner's first usually wins every pair: its pairs alone then decide.
         first = least(kin[0])
         if first[0] > 0:
-            return kin[0], first[1], first[0]
+            return kin[0], first[1], first[0], fit(kin[0])
         best = max(kin, key=lambda x: least(x)[0])
         worst, nearest = least(best)
-        return best, nearest, worst
+        return best, nearest, worst, fit(best)
 
     # -- the table -------------------------------------------------------------------
 
@@ -548,9 +565,13 @@ class TableReader:
                 [self.corner_window(image, H, p) for p, _ in asked], [z for _, z in asked]
             )
 
-        def named(m: Match, where: str) -> str | None:
+        maybe: list[tuple[str, int, tuple[str, ...]]] = []
+
+        def named(m: Match, where: str, place: tuple[str, int] | None = None) -> str | None:
             if m.card is None:
                 warnings.append(f"{where}: not sure which card ({m.best} or {m.runner_up})")
+                if m.kin and place is not None:
+                    maybe.append((*place, m.kin))
             return m.card
 
         # Few batches: every place known beforehand (the Mirrors, the Doors, the discard pile,
@@ -641,14 +662,17 @@ class TableReader:
             else:
                 doors.append(card.removeprefix("door-"))
         return TableReading(
-            labyrinth=tuple(named(m, f"labyrinth card {j + 1}") for j, m in enumerate(labyrinth)),
+            labyrinth=tuple(
+                named(m, f"labyrinth card {j + 1}", ("labyrinth", j))
+                for j, m in enumerate(labyrinth)
+            ),
             doors=tuple(doors),
             mirrors=tuple(
                 MirrorSeen(
                     mid,
                     explored,
                     tuple(
-                        named(m, f"card {j + 1} under the {mid} Mirror")
+                        named(m, f"card {j + 1} under the {mid} Mirror", (f"under-{mid}", j))
                         for j, m in enumerate(fans[i])
                     ),
                 )
@@ -656,4 +680,5 @@ class TableReader:
             ),
             discard_top=None if top.empty else named(top, "discard pile"),
             warnings=tuple(warnings),
+            maybe=tuple(maybe),
         )
