@@ -76,17 +76,21 @@ FINE_REACH = 1
 """The full-scale look tries this many pixels either way of the coarse best."""
 FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
-SYMBOL_MARGIN = 0.15
+SYMBOL_MARGIN = 0.30
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
-(`symbol_scores`): the one named must lead the other by this much there. From the curve on
-the development set (3 tables each, house and random decks): of 225 cards
-whose two best types shared a colour, the symbol put the right one first for 224, leading by
-0.288 at least (1st / 5th percentile 0.335 / 0.415, median 0.668); named at 0.00 / 0.10 /
-0.15 / 0.20 / 0.30: 224 / 224 / 224 / 224 / 223 right. The one wrong (0.43) was a Moon whose
-finalists were the Sun and the Key (the coarse look had put the card elsewhere): no margin
-there helps. Half the least right lead, for decks unlike these. With the widened renderer
-(2 tables, house and random): 169 such cards, the right one first for all,
-leading by 0.198 at least (1st percentile 0.259): all named at 0.15, 168 at 0.20."""
+(`symbol_scores`): the one named must lead the other by this much there, or the card is
+left null with its colour's kinds (`Match.kin`: live play settles it with the hand or asks).
+From the margin curve on new development decks (`benchmarks/onirim_vision.py --curve
+--styles random`, 16 decks, 3 tables each): 281 cards decided by their symbol, none wrong;
+the right one's lead at the 1st / 5th percentile / median 0.082 / 0.303 / 0.831; asked at
+0.15 / 0.20 / 0.25 / 0.30 / 0.35 / 0.40: 4 / 8 / 11 / 13 / 21 / 30 of 281. The confusions
+seen before all led by more than 0.15: on an earlier development set a Moon named the Sun
+of its colour with a lead of 0.299, and live play met a Sun named the Moon of its colour
+three times in 200 games (each a false breach). Set at the right ones' 5th percentile: the
+near-confusions are asked, which costs a question in live play only when the hand holds
+two cards of that colour. (`Match.symbol_fit`, how well the named symbol shows at all, does
+not separate: right cards 0.563 / 0.718 at the 1st / 5th percentile, empty places whose
+best types shared a colour up to 0.867.)"""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
