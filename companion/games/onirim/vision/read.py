@@ -51,8 +51,13 @@ two types' scores can differ, which a Sun and a Key of one colour might need; on
 development curve, 3 tables, house and random, its wrong leads reached 0.43
 with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
-"""How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
-once by hand; red against brown needs it, no curve behind the value yet)."""
+"""How much a crop's `tint` away from a template's costs its correlation (red against brown
+differs mostly there). From the curve on new development decks
+(`benchmarks/onirim_tint_curve.py`, 12 random decks, 2 tables, 172 Locations): cards whose
+right type does not lead every other colour's by `MARGIN` at weights 0 / 0.5 / 1 / 1.5 / 2 /
+3 / 4: 20 / 7 / 6 / 6 / 6 / 5 / 4, with their own score below `END_SURE` 2 / 4 / 4 / 5 / 5 / 7
+/ 7 (1 card led by another colour at every weight): flat from 0.5 to 2, where more weight
+gains a lead only by losing a card's own score."""
 END_SURE = 0.68
 """The last card of a row, a fan or the Doors must score this much, or the row ends before
 it: the place after a row's last card shows that card's body, which a design can make look
