@@ -82,12 +82,17 @@ def test_a_symbol_in_doubt_between_two_cards_of_the_hand_is_asked() -> None:
 
 
 def test_a_symbol_in_doubt_the_hand_cannot_hold_is_asked_never_a_breach() -> None:
-    """No green card in the hand: no play fits; the card is asked about, nothing flagged."""
-    state = _turn(["blue-sun", "red-sun", "blue-key", "brown-moon", "red-key"], ("red-moon",))
+    """No green card in the hand: the colour the camera told may be what is wrong, so the
+    player is asked which play it was, offered every play that lays a card there; nothing
+    is booked or flagged."""
+    hand = ["blue-sun", "red-sun", "blue-key", "brown-moon", "red-key"]
+    state = _turn(hand, ("red-moon",))
     drafts = _follow(state, _green_in_doubt(state), 3 * ASK_AFTER_FRAMES)
     assert "onirim.breach" not in _kinds(drafts) and "onirim.action" not in _kinds(drafts)
     (asked,) = [d for d in drafts if d.kind == "question"]
-    assert "card.labyrinth.1" in asked.payload["id"]
+    values = [c["value"] for c in asked.payload["choices"]]
+    assert values[-1] == PUT_BACK
+    assert sorted(v["card"] for v in values[:-1]) == sorted(c for c in hand if "moon" not in c)
 
 
 def test_a_symbol_misnamed_with_a_steady_misreading_elsewhere_is_asked() -> None:

@@ -271,6 +271,10 @@ class OnirimTable:
             if steady
             else ((), False)
         )
+        if steady and not fits and seen.maybe:
+            # The colour the camera told fits no play: it may be the colour that is wrong,
+            # so the plays that fit without it are offered (never booked on a guess).
+            fits, sure = unclear_fits(ENGINE, self.state, steady, self.window)
         if sure:
             # The cards the camera named leave one play, an unnamed card only where the
             # last card's body lies: it is booked. A play that needs an unnamed card to be
