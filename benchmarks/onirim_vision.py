@@ -87,6 +87,10 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
             out["coarse_empty" if card is None else "coarse_card"].append(m.coarse)
             if card is None:
                 out["empty"].append(m.score)
+                if m.symbol_fit is not None:  # an empty place's best guess had kin
+                    out["symbol_fit_empty"].append(m.symbol_fit)
+                    out["symbol_empty"].append(m.symbol if m.symbol is not None else 0.0)
+                    out["score_kin_empty"].append(m.score)
             else:
                 out["right" if m.best == card else "wrong"].append(m.score)
                 out["margin_right" if m.best == card else "margin_wrong"].append(m.margin)
@@ -94,6 +98,7 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                     ok = "right" if m.best == card else "wrong"
                     out[f"symbol_{ok}"].append(m.symbol)
                     out[f"symbol_score_{ok}"].append(m.score)
+                    out[f"symbol_fit_{ok}"].append(m.symbol_fit)
                     if m.overruled > 0:  # ... against the whole corner's order
                         out[f"overruled_{ok}"].append(m.overruled)
 
@@ -142,6 +147,11 @@ def main() -> int:
             "overruled_wrong",
             "symbol_score_right",
             "symbol_score_wrong",
+            "symbol_fit_right",
+            "symbol_fit_wrong",
+            "symbol_fit_empty",
+            "symbol_empty",
+            "score_kin_empty",
         )
     }
     for style in a.styles.split(","):

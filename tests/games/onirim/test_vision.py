@@ -224,7 +224,7 @@ def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: 
         kin = [ids.index(f"{colour}-{s}") for s in ("sun", "moon", "key")]
         for k in kin:
             region = cv2.cvtColor(reader.lib.patches[k], cv2.COLOR_BGR2LAB).astype(np.float32)
-            best, other, lead = reader.by_symbol(region[..., 0], kin)
+            best, other, lead, _ = reader.by_symbol(region[..., 0], kin)
             assert best == k and other in kin and other != k and lead > 0.3
 
 
@@ -322,3 +322,34 @@ def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) 
         assert {m.mirror: m for m in got.mirrors} == want
         fans += len(want)
     assert fans > 0
+
+
+def test_a_symbol_not_told_apart_is_null_with_its_colours_kinds(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No symbol lead is enough (`SYMBOL_MARGIN` above any): every Location the reader named
+    by its symbol is left null, never guessed, and the reading says its colour's three
+    Locations (`maybe`), which live play narrows with the hand; the rest read as before."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    images = [cv2.imread(str(rendered / f"{i:04d}.jpg")) for i in range(3)]
+    wants = [reader.read(image) for image in images]
+    monkeypatch.setattr(read_module, "SYMBOL_MARGIN", 2.5)
+    doubted = 0
+    for image, want in zip(images, wants, strict=True):
+        got = reader.read(image)
+        maybe = {(zone, k): kinds for zone, k, kinds in got.maybe}
+        fans = {m.mirror: m.under for m in got.mirrors}
+        rows = [("labyrinth", want.labyrinth, got.labyrinth)]
+        rows += [(f"under-{m.mirror}", m.under, fans.get(m.mirror, ())) for m in want.mirrors]
+        for zone, named, read in rows:
+            assert len(read) == len(named)
+            for k, card in enumerate(named):
+                if read[k] == card:
+                    continue
+                assert card is not None and read[k] is None, (zone, k, card, read[k])
+                colour = card.split("-")[0]
+                assert maybe[zone, k] == tuple(f"{colour}-{s}" for s in ("key", "moon", "sun"))
+                doubted += 1
+    assert doubted > 0

@@ -246,7 +246,8 @@ class OnirimTable:
         if located is None:
             return Observation({"located": False}, 0.0)
         reading = reader.read(frame.image, located=located)
-        data = reading.to_json("frame") | {"located": True}
+        maybe = [[zone, k, list(kinds)] for zone, k, kinds in reading.maybe]
+        data = reading.to_json("frame") | {"located": True, "maybe": maybe}
         cards = [*reading.labyrinth, *(c for m in reading.mirrors for c in m.under)]
         named = sum(c is not None for c in cards)
         return Observation(data, named / len(cards) if cards else 1.0)
@@ -266,8 +267,14 @@ class OnirimTable:
         self._partial.update(seen.partial)
         steady = self._partial.steady() if seen.table is None else None
         fits, sure = (
-            unclear_fits(ENGINE, self.state, steady, self.window) if steady else ((), False)
+            unclear_fits(ENGINE, self.state, steady, self.window, seen.maybe)
+            if steady
+            else ((), False)
         )
+        if steady and not fits and seen.maybe:
+            # The colour the camera told fits no play: it may be the colour that is wrong,
+            # so the plays that fit without it are offered (never booked on a guess).
+            fits, sure = unclear_fits(ENGINE, self.state, steady, self.window)
         if sure:
             # The cards the camera named leave one play, an unnamed card only where the
             # last card's body lies: it is booked. A play that needs an unnamed card to be

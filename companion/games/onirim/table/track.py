@@ -18,7 +18,7 @@ own refusal of the simplest action that would explain it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import IllegalAction
@@ -91,6 +91,9 @@ class Seen:
     partial: Table | None = None
     """With places in doubt: the table with `UNCLEAR` where a card cannot be named, so the
     engine can still say which plays would lay it (the hand is known)."""
+    maybe: dict[Place, tuple[str, ...]] = field(default_factory=dict)
+    """Places in doubt whose colour the camera told, not the symbol: the cards they may be
+    (the reading's `maybe`)."""
 
 
 def table_of(state: OnirimState, window: int) -> Table:
@@ -146,8 +149,17 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
         return Seen(None)
     table = Table(lab, doors, mirrors, top)
     if unclear:
-        return Seen(None, tuple(unclear), table)
+        return Seen(None, tuple(unclear), table, _maybe(data.get("maybe"), unclear))
     return Seen(table)
+
+
+def _maybe(data: Any, unclear: list[Place]) -> dict[Place, tuple[str, ...]]:
+    """The reading's `maybe` for the places still in doubt; a malformed one is none."""
+    try:
+        found = {(str(z), int(k)): tuple(str(c) for c in kinds) for z, k, kinds in data or ()}
+    except (TypeError, ValueError):
+        return {}
+    return {p: kinds for p, kinds in found.items() if p in unclear and kinds}
 
 
 class StableTable(StableReadings[Table]):
@@ -289,14 +301,15 @@ def explain(
     now = lag(seen, want)
     if now is not None:
         return Explanation(lag=now)
+    since: Explanation | None = None  # what the change since `base` alone explains
     if base is not None:
         rebased = rebase(seen, base, want, window)
         if base == seen and lag(rebased, want) is not None:
             return Explanation(misread=True)  # what the game agreed with still lies there
         if base != seen:
-            found = explain(engine, state, rebased, window)
-            if found.action is not None or found.lag is not None:
-                return found
+            since = explain(engine, state, rebased, window)
+            if since.action is not None or since.lag is not None:
+                return since
     settled = settle(seen, want, window)
     if is_hidden(seen, want) or half_pair(seen, want) is not None:
         if state.phase == "turn" and half_pair(seen, want) is not None:
@@ -331,6 +344,10 @@ def explain(
         first = first_of_plays_ahead(engine, state, seen, want)
         if first is not None:
             return Explanation(choices=(first,), misread=True)
+        if since is not None and since.misread and since.choices:
+            # A steady misreading elsewhere and the new card read as one the hand lacks:
+            # what changed is one card away from plays, so the player is asked.
+            return since
     return Explanation(breach=breach)
 
 
@@ -357,54 +374,74 @@ def first_of_plays_ahead(
     return play
 
 
-def fill_unclear(partial: Table, want: Table) -> tuple[Table, int]:
+def fill_unclear(
+    partial: Table, want: Table, maybe: dict[Place, tuple[str, ...]] | None = None
+) -> tuple[Table, int]:
     """`partial` with each card it cannot name taken as `want` has it there, and how many
-    were so taken. An unnamed card past the end of `want`'s row or fan is dropped: the body
-    of the last card covers the next place's corner, which may read as a card. (A Mirror
-    `want` has explored: the cards still under it are left as read, `lag` skips them.)"""
+    were so taken without the camera's word. An unnamed card past the end of `want`'s row
+    or fan is dropped: the body of the last card covers the next place's corner, which may
+    read as a card. A place whose colour the camera told (`maybe`: the cards it may be) is
+    taken only as one of those, and then on the camera's word: only its symbol was in doubt.
+    (A Mirror `want` has explored: the cards still under it are left as read, `lag` skips
+    them.)"""
     taken = 0
+    maybe = maybe or {}
 
-    def fill(cards: tuple[str, ...], laid: tuple[str, ...]) -> tuple[str, ...]:
+    def fill(cards: tuple[str, ...], laid: tuple[str, ...], zone: str) -> tuple[str, ...]:
         nonlocal taken
         if len(cards) == len(laid) + 1 and cards[-1] == UNCLEAR:
             cards = cards[:-1]
         out = []
         for k, c in enumerate(cards):
             if c == UNCLEAR and k < len(laid):
-                c = laid[k]
-                taken += 1
+                kinds = maybe.get((zone, k))
+                if kinds is None:
+                    c = laid[k]
+                    taken += 1
+                elif laid[k] in kinds:
+                    c = laid[k]
             out.append(c)
         return tuple(out)
 
     laid = {m.mirror: m for m in want.mirrors}
     mirrors = tuple(
-        MirrorLie(s.mirror, s.explored, fill(s.under, laid[s.mirror].under))
+        MirrorLie(s.mirror, s.explored, fill(s.under, laid[s.mirror].under, f"under-{s.mirror}"))
         if s.mirror in laid and not (laid[s.mirror].explored and not s.explored)
         else s
         for s in partial.mirrors
     )
-    lab = fill(partial.labyrinth, want.labyrinth)
+    lab = fill(partial.labyrinth, want.labyrinth, "labyrinth")
     return Table(lab, partial.doors, mirrors, partial.discard_top), taken
 
 
 def unclear_fits(
-    engine: OnirimEngine, state: OnirimState, partial: Table, window: int
+    engine: OnirimEngine,
+    state: OnirimState,
+    partial: Table,
+    window: int,
+    maybe: dict[Place, tuple[str, ...]] | None = None,
 ) -> tuple[tuple[Action, ...], bool]:
     """The turn's actions whose table is `partial` once its unnamed cards are taken as the
-    action lays them, and whether the one that fits is sure: it needed no unnamed card to
-    be a card of the hand (one sure fit is the play; otherwise the player is asked). An
-    action that leaves the table as it lay (a discard onto its own kind) is never seen."""
+    action lays them (a card whose colour the camera told, `maybe`, only as one of that
+    colour), and whether the one that fits is sure: it needed no unnamed card to be a card
+    of the hand beyond what the camera told (one sure fit is the play; otherwise the player
+    is asked). A symbol in doubt is settled by the hand only when it holds one card of that
+    colour's kinds: were it two, the symbol rule might be what tells them apart, and a
+    player may have broken it. An action that leaves the table as it lay (a discard onto
+    its own kind) is never seen."""
     if state.phase != "turn":
         return (), False
     now = table_of(state, window)
-    fits, sure = [], True
+    held = Counter(state.hand)
+    fits = []
+    sure = all(sum(held[c] > 0 for c in kinds) <= 1 for kinds in (maybe or {}).values())
     for action in _turn_actions(engine, state):
         if isinstance(action, Discard) and partial.discard_top != action.card:
             continue  # a discard is seen on the pile, never taken from a pile not read
         want = table_of(engine.apply(state, action), window)
         if want == now:
             continue
-        filled, taken = fill_unclear(partial, want)
+        filled, taken = fill_unclear(partial, want, maybe)
         if lag(filled, want) is not None:  # an unnamed card left over never equals one
             fits.append(action)
             sure = sure and taken == 0

@@ -51,8 +51,13 @@ two types' scores can differ, which a Sun and a Key of one colour might need; on
 development curve, 3 tables, house and random, its wrong leads reached 0.43
 with the right ones' median at 0.29: no better, so not kept.)"""
 TINT_WEIGHT = 1.0
-"""How much a crop's `tint` away from a template's costs its correlation (PLACEHOLDER: set
-once by hand; red against brown needs it, no curve behind the value yet)."""
+"""How much a crop's `tint` away from a template's costs its correlation (red against brown
+differs mostly there). From the curve on new development decks
+(`benchmarks/onirim_tint_curve.py`, 12 random decks, 2 tables, 172 Locations): cards whose
+right type does not lead every other colour's by `MARGIN` at weights 0 / 0.5 / 1 / 1.5 / 2 /
+3 / 4: 20 / 7 / 6 / 6 / 6 / 5 / 4, with their own score below `END_SURE` 2 / 4 / 4 / 5 / 5 / 7
+/ 7 (1 card led by another colour at every weight): flat from 0.5 to 2, where more weight
+gains a lead only by losing a card's own score."""
 END_SURE = 0.68
 """The last card of a row, a fan or the Doors must score this much, or the row ends before
 it: the place after a row's last card shows that card's body, which a design can make look
@@ -76,17 +81,21 @@ FINE_REACH = 1
 """The full-scale look tries this many pixels either way of the coarse best."""
 FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
-SYMBOL_MARGIN = 0.15
+SYMBOL_MARGIN = 0.30
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
-(`symbol_scores`): the one named must lead the other by this much there. From the curve on
-the development set (3 tables each, house and random decks): of 225 cards
-whose two best types shared a colour, the symbol put the right one first for 224, leading by
-0.288 at least (1st / 5th percentile 0.335 / 0.415, median 0.668); named at 0.00 / 0.10 /
-0.15 / 0.20 / 0.30: 224 / 224 / 224 / 224 / 223 right. The one wrong (0.43) was a Moon whose
-finalists were the Sun and the Key (the coarse look had put the card elsewhere): no margin
-there helps. Half the least right lead, for decks unlike these. With the widened renderer
-(2 tables, house and random): 169 such cards, the right one first for all,
-leading by 0.198 at least (1st percentile 0.259): all named at 0.15, 168 at 0.20."""
+(`symbol_scores`): the one named must lead the other by this much there, or the card is
+left null with its colour's kinds (`Match.kin`: live play settles it with the hand or asks).
+From the margin curve on new development decks (`benchmarks/onirim_vision.py --curve
+--styles random`, 16 decks, 3 tables each): 281 cards decided by their symbol, none wrong;
+the right one's lead at the 1st / 5th percentile / median 0.082 / 0.303 / 0.831; asked at
+0.15 / 0.20 / 0.25 / 0.30 / 0.35 / 0.40: 4 / 8 / 11 / 13 / 21 / 30 of 281. The confusions
+seen before all led by more than 0.15: on an earlier development set a Moon named the Sun
+of its colour with a lead of 0.299, and live play met a Sun named the Moon of its colour
+three times in 200 games (each a false breach). Set at the right ones' 5th percentile: the
+near-confusions are asked, which costs a question in live play only when the hand holds
+two cards of that colour. (`Match.symbol_fit`, how well the named symbol shows at all, does
+not separate: right cards 0.563 / 0.718 at the 1st / 5th percentile, empty places whose
+best types shared a colour up to 0.867.)"""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
@@ -108,6 +117,13 @@ class Match:
     overruled: float = 0.0
     """How far the whole corner put another type of that colour above `best` (0 when the
     symbol and the whole corner agree)."""
+    kin: tuple[str, ...] = ()
+    """Left null for its symbol alone (the colour sure: it leads every other colour as a
+    named card must): every Location of that colour, which live play narrows with the hand
+    instead of asking for a card it could tell."""
+    symbol_fit: float | None = None
+    """For finalists of one colour: how well `best`'s symbol shows at all (its least
+    correlation on its pairs' symbol pixels)."""
 
     @property
     def empty(self) -> bool:
@@ -342,6 +358,10 @@ class TableReader:
             self.zones[f"mirror-{mid}"] = [
                 i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
             ]
+        self.colour_kinds: dict[str, tuple[str, ...]] = {}
+        for i in self.zones["location"]:
+            c = colour_of(ids[i])
+            self.colour_kinds[c] = (*self.colour_kinds.get(c, ()), ids[i])
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
         self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
         for i in self.zones["location"]:
@@ -482,10 +502,11 @@ class TableReader:
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
-                best_id, other_id, lead = self.by_symbol(region[..., 0], kin)
+                best_id, other_id, lead, shows = self.by_symbol(region[..., 0], kin)
                 outside = [float(row[j]) for j in o if keep[j] not in kin]
                 rest = outside[0] if outside else -1.0
-                sure = score >= SURE and score - rest >= MARGIN and lead >= SYMBOL_MARGIN
+                colour_sure = score >= SURE and score - rest >= MARGIN
+                sure = colour_sure and lead >= SYMBOL_MARGIN
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     float(row[keep.index(best_id)]),
@@ -495,32 +516,37 @@ class TableReader:
                     coarse_best,
                     lead,
                     score - float(row[keep.index(best_id)]),
+                    self.colour_kinds[colour_of(ids[best_id])] if colour_sure and not sure else (),
+                    shows,
                 )
         return [m for m in out if m is not None]
 
-    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float]:
+    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
-        best: (it, the nearest other, its least lead on any other, pair by pair)."""
-        lead: dict[tuple[int, int], float] = {}
+        best: (it, the nearest other, its least lead on any other, pair by pair, and its own
+        least correlation there: how well the symbol shows at all)."""
+        score: dict[tuple[int, int], float] = {}
 
         def vs(x: int, y: int) -> float:
             """x's symbol lead on y (each pair compared once)."""
-            if (x, y) not in lead:
+            if (x, y) not in score:
                 lo, hi = min(x, y), max(x, y)
-                s_lo, s_hi = symbol_scores(region_l, self.symbol_pairs[lo, hi])
-                lead[lo, hi], lead[hi, lo] = s_lo - s_hi, s_hi - s_lo
-            return lead[x, y]
+                score[lo, hi], score[hi, lo] = symbol_scores(region_l, self.symbol_pairs[lo, hi])
+            return score[x, y] - score[y, x]
 
         def least(x: int) -> tuple[float, int]:
             return min((vs(x, y), y) for y in kin if y != x)
 
+        def fit(x: int) -> float:
+            return min(score[x, y] for y in kin if y != x)
+
         # The whole corner's first usually wins every pair: its pairs alone then decide.
         first = least(kin[0])
         if first[0] > 0:
-            return kin[0], first[1], first[0]
+            return kin[0], first[1], first[0], fit(kin[0])
         best = max(kin, key=lambda x: least(x)[0])
         worst, nearest = least(best)
-        return best, nearest, worst
+        return best, nearest, worst, fit(best)
 
     # -- the table -------------------------------------------------------------------
 
@@ -548,9 +574,13 @@ class TableReader:
                 [self.corner_window(image, H, p) for p, _ in asked], [z for _, z in asked]
             )
 
-        def named(m: Match, where: str) -> str | None:
+        maybe: list[tuple[str, int, tuple[str, ...]]] = []
+
+        def named(m: Match, where: str, place: tuple[str, int] | None = None) -> str | None:
             if m.card is None:
                 warnings.append(f"{where}: not sure which card ({m.best} or {m.runner_up})")
+                if m.kin and place is not None:
+                    maybe.append((*place, m.kin))
             return m.card
 
         # Few batches: every place known beforehand (the Mirrors, the Doors, the discard pile,
@@ -641,14 +671,17 @@ class TableReader:
             else:
                 doors.append(card.removeprefix("door-"))
         return TableReading(
-            labyrinth=tuple(named(m, f"labyrinth card {j + 1}") for j, m in enumerate(labyrinth)),
+            labyrinth=tuple(
+                named(m, f"labyrinth card {j + 1}", ("labyrinth", j))
+                for j, m in enumerate(labyrinth)
+            ),
             doors=tuple(doors),
             mirrors=tuple(
                 MirrorSeen(
                     mid,
                     explored,
                     tuple(
-                        named(m, f"card {j + 1} under the {mid} Mirror")
+                        named(m, f"card {j + 1} under the {mid} Mirror", (f"under-{mid}", j))
                         for j, m in enumerate(fans[i])
                     ),
                 )
@@ -656,4 +689,5 @@ class TableReader:
             ),
             discard_top=None if top.empty else named(top, "discard pile"),
             warnings=tuple(warnings),
+            maybe=tuple(maybe),
         )

@@ -28,6 +28,10 @@ class TableReading:
     mirrors: tuple[MirrorSeen, ...] = ()
     discard_top: str | None = None
     warnings: tuple[str, ...] = field(default=())
+    maybe: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    """Null cards the reader told all but the symbol of: (zone, index, the Locations of that
+    colour), zone as live play names a place ("labyrinth", "under-<mirror>"). Live play
+    narrows them with the hand; `read`'s JSON leaves them out (a null is a question there)."""
 
     def to_json(self, image: str) -> dict[str, Any]:
         return {
