@@ -114,10 +114,14 @@ def taught_glass(lib: Library, layout: Layout, table: int) -> tuple[np.ndarray, 
     for k, (name, p) in enumerate(places.items()):
         face_i = (k + shift) % len(lib.ids)
         quad = apply_homography(H, p.corners())
-        M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-        face = cv2.warpPerspective(lib.faces[face_i], M, (w, h), flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), M, (w, h))
-        img[mask > 127] = face[mask > 127]
+        # Each face warped into its own box of the glass, not into the whole frame.
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        size = (x1 - x0, y1 - y0)
+        M = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
+        face = cv2.warpPerspective(lib.faces[face_i], M, size, flags=cv2.INTER_AREA)
+        inside = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), M, size) > 127
+        img[y0:y1, x0:x1][inside] = face[inside]
         _, cell = layout.locate(name)
         centre = quad.mean(axis=0)
         truth.append(
