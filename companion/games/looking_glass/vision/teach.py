@@ -49,7 +49,7 @@ from companion.vision.cards.photo import (
     inset_sides,
     upright,
 )
-from companion.vision.cards.quads import side_profiles, sides_meet, sides_outward
+from companion.vision.cards.quads import Quad, side_profiles, sides_meet, sides_outward
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -212,10 +212,11 @@ def find_card(image: np.ndarray) -> FoundCard:
     in its light border, cut the way the light-border reader cuts cards at the table) and the
     outline finder (`find_outlined_card`: the card's edge against the table, whatever its
     border). A card is where it meets the table, so the light-border cut is kept only where
-    the outline agrees with it (or no outline is found): on a pale table a dark card is a
-    hole in the table, which that finder took for the card's border, and a pale patch of
-    art round a dark one was taken for a light border. When its hole is the outline itself,
-    the photo cannot say which (`FoundCard.art_hole`)."""
+    the outline agrees with it, lies within its border (a frame line printed there), or is
+    not found: on a pale table a dark card is a hole in the table, which that finder took for
+    the card's border, and a pale patch of art round a dark one was taken for a light
+    border. When its hole is the outline itself, the photo cannot say which
+    (`FoundCard.art_hole`)."""
     framed, framed_error = _attempt(find_framed_card, image)
     outlined, outlined_error = _attempt(find_outlined_card, image)
     if outlined is None:
@@ -230,6 +231,11 @@ def find_card(image: np.ndarray) -> FoundCard:
         return framed
     if _agree(framed.interior, outlined.outer, width):
         outlined.art_hole = framed.interior
+        return outlined
+    if _nested(framed.interior, outlined.outer, framed.outer, width):
+        # An outline inside the light border, round its art: a frame line printed on the
+        # border, or the border's own inner edge where the card's edge did not close.
+        return framed
     return outlined
 
 
@@ -244,6 +250,12 @@ def _attempt(
 
 def _agree(a: np.ndarray, b: np.ndarray, width: float) -> bool:
     return bool(np.linalg.norm(a - b, axis=1).max() <= AGREE * width)
+
+
+def _nested(inner: np.ndarray, middle: np.ndarray, outer: np.ndarray, width: float) -> bool:
+    """Whether `middle` lies inside `outer` and round `inner` (within `AGREE` of the width)."""
+    slack = AGREE * width
+    return Quad(outer).contains(Quad(middle), slack) and Quad(middle).contains(Quad(inner), slack)
 
 
 def find_outlined_card(image: np.ndarray) -> FoundCard:
