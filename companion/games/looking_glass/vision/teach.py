@@ -205,6 +205,12 @@ share of the card's width (about 3 mm: a light border's inner edge is refitted t
 an outline to a px or two)."""
 
 
+WITHIN_OUTLINE = 0.5
+"""A light-border cut inside the outline found is the card if it fills at least this share
+of the outline's area; less, it is a hole in the art (a card's art fills 0.75 of it under a
+4 mm border)."""
+
+
 def find_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo; TeachError if there is none or more than one.
 
@@ -235,6 +241,13 @@ def find_card(image: np.ndarray) -> FoundCard:
     if _nested(framed.interior, outlined.outer, framed.outer, width):
         # An outline inside the light border, round its art: a frame line printed on the
         # border, or the border's own inner edge where the card's edge did not close.
+        return framed
+    if _nested(framed.outer, framed.outer, outlined.outer, width) and (
+        Quad(framed.outer).area >= WITHIN_OUTLINE * Quad(outlined.outer).area
+    ):
+        # A light-bordered card nearly filling an outline around it: the outline took in a
+        # piece of the table (a chequered cloth's square along the card's edge). A hole in
+        # the art, framed by a pale part of it, fills far less of the card's outline.
         return framed
     return outlined
 
