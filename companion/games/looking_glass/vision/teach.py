@@ -83,9 +83,6 @@ class FoundCard:
     outer: np.ndarray
     border_frac: float
     """Border width / card width, measured; NaN when the border cannot be told from the table."""
-    outlined: bool = False
-    """`outer` is the card's outline as seen against the table (`find_outlined_card`), not
-    the hole's quad grown by a border measured or assumed: kept as it is (`cut_deck`)."""
     art_hole: np.ndarray | None = None
     """Set when the photo alone cannot say what its card is: the light-border finder's hole
     (4×2) is this card's outline itself. Either the card is that outline (a dark card on a
@@ -96,9 +93,7 @@ class FoundCard:
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
         hole = None if self.art_hole is None else self.art_hole - shift
-        return FoundCard(
-            self.interior - shift, self.outer - shift, self.border_frac, self.outlined, hole
-        )
+        return FoundCard(self.interior - shift, self.outer - shift, self.border_frac, hole)
 
 
 def _border(img: np.ndarray, q: np.ndarray) -> float:
@@ -286,11 +281,11 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
     width = float(np.linalg.norm(outline[1] - outline[0]))
     depths = border_depths(image, outline)
     if depths is None:
-        return FoundCard(outline.copy(), outline, 0.0, outlined=True)
+        return FoundCard(outline.copy(), outline, 0.0)
     # A light border's inner edge is refitted to the art's edges, to the pixel (the step
     # samples the border only every half pixel); any other border keeps the measured inset.
     interior = _refine_interior(image, inset_sides(outline, depths))
-    return FoundCard(interior, outline, float(depths.mean()) / width, outlined=True)
+    return FoundCard(interior, outline, float(depths.mean()) / width)
 
 
 def find_framed_card(image: np.ndarray) -> FoundCard:
@@ -437,11 +432,9 @@ def cut_deck(
     images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
 ) -> tuple[dict[str, FoundCard], float, bool]:
     """Every card cut as the library keeps it: (the cards, the border's share of the card's
-    width, whether any photo showed the border). A card's outline seen against the table is
-    kept (`FoundCard.outlined`; re-derived from its art by the median border, a dark-bordered
-    card whose own border measured wider than the deck's was cut 6 mm off); any other card's
-    outer is re-derived from its art by the deck's one border (by `shape`'s, when given:
-    cards added to a library taught earlier are cut as its cards were)."""
+    width, whether any photo showed the border). One border for all cards: each outer quad is
+    re-derived from its art by the deck's median border (by `shape`'s, when given: cards
+    added to a library taught earlier are cut as its cards were)."""
     if shape is None:
         found = resolve_art_holes(images, found)
     else:
@@ -452,8 +445,6 @@ def cut_deck(
     else:
         frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
     for f in found.values():
-        if f.outlined and shape is None:
-            continue
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
         f.outer = inset(i, -frac * iw / (1 - 2 * frac))
@@ -545,7 +536,7 @@ def resolve_art_holes(
 
 
 def _as_found(f: FoundCard) -> FoundCard:
-    return FoundCard(f.interior, f.outer, f.border_frac, f.outlined)
+    return FoundCard(f.interior, f.outer, f.border_frac)
 
 
 def _hole_as_art(f: FoundCard) -> FoundCard:
