@@ -138,6 +138,7 @@ def measure_family(
 ) -> dict[str, Any]:
     tally = FamilyTally(cmp=Comparison())
     failures: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
     for seed in seeds:
         art = family_deck(family, seed)
         taught = teach_deck(family_photos(family, seed, art), reader)
@@ -148,6 +149,9 @@ def measure_family(
         tally.photos_accepted += len(taught.accepted)
         tally.decks_taught += taught.reader is not None
         tally.decks_every_photo += not taught.refused
+        for cid, why in sorted(taught.refused.items()):
+            refused.append({"seed": seed, "card": cid, "why": why})
+            log(f"  {family} {seed}: teach photo {cid} refused: {why}")
         for index in range(tables):
             img, truth = family_scene(family, seed, index, art)
             c = compare(read_json(taught, img), truth)
@@ -164,7 +168,12 @@ def measure_family(
             f"so far {tally.cmp.right}/{tally.cmp.cards} cards, "
             f"{tally.tables_exact}/{tally.tables} tables"
         )
-    return {**tally.summary(), "seeds": [seeds[0], seeds[-1]], "failures": failures}
+    return {
+        **tally.summary(),
+        "seeds": [seeds[0], seeds[-1]],
+        "teach_photos_refused": refused,
+        "failures": failures,
+    }
 
 
 def _kind(reader: Any) -> str:

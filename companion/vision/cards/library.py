@@ -106,6 +106,10 @@ class Library:
     _flat: np.ndarray | None = field(default=None, repr=False)
     _cells: np.ndarray | None = field(default=None, repr=False)
     _cell_valid: np.ndarray | None = field(default=None, repr=False)
+    notes: dict[str, Any] = field(default_factory=dict, compare=False)
+    """What a game measured once on these faces and keeps with them (JSON values; the Looking
+    Glass's reader choice, `choose.reader_choice`): saved in the file's header, so a measure
+    that takes seconds is taken once per deck taught, not once per start."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """What is computed from the faces once per library, not once per reader (the feature
     index: the SIFT of every face and its search trees, seconds on a Pi), by its maker's key."""
@@ -118,6 +122,7 @@ class Library:
             "ids": self.ids,
             "height_mm": self.shape.height_mm,
             "border_mm": self.shape.border_mm,
+            "notes": self.notes,
         }
         tmp = path.with_suffix(".tmp.npz")
         faces: dict[str, Any] = {} if self.faces is None else {"faces": self.faces}
@@ -149,7 +154,15 @@ class Library:
         if header.get("format") != FORMAT or templates.shape[1:] != (PATCH_H, PATCH_W, 3):
             raise UserError(f"{path}: card library of an unknown format; teach again")
         shape = CardShape(float(header["height_mm"]), float(header["border_mm"]))
-        return cls(list(header["ids"]), templates, patches, shape, faces)
+        notes = header.get("notes", {})
+        return cls(
+            list(header["ids"]),
+            templates,
+            patches,
+            shape,
+            faces,
+            notes=notes if isinstance(notes, dict) else {},
+        )
 
     def subset(self, keep: list[int]) -> Library:
         """The library of the cards at these indices, in this order."""

@@ -4,8 +4,9 @@ Game-independent: a photo shows one card lying on any table, or a flat scan of i
 the largest card-shaped quad (`quads.find_quads`) that is not nested in another card-shaped one.
 A scan's card fills the photo, so the photo is padded with a colour unlike its own edge, which
 makes the photo's frame an outline too: a quad inside it whose margins to the frame are equal
-on all four sides is the art inside the card's printed border (a print is symmetric, a card put
-down on a scanner is not), and the card is the frame.
+on all four sides, and which is square to it, is the art inside the card's printed border (a
+print is symmetric and square to its card; a card put down on a scanner is neither, or lies a
+degree or two askew), and the card is the frame.
 
 The border is measured inward from the outline, whatever its colour: it is where the colour
 just inside the outline gives way to something else, the same depth on every side. A card
@@ -35,7 +36,12 @@ PAD = 24
 MIN_CARD_FRAC = 0.08
 """A card's short side is at least this share of the photo's short side."""
 SYMMETRIC = 0.02
-"""Margins (of the photo's width) equal within this are a printed border, not a placement."""
+"""Margins (of the photo's width) equal within this are a printed border, not a placement..."""
+SQUARE_DEG = 0.6
+"""...if the quad's sides also run along the photo's edges within this many degrees: a tight
+scan is cut along the card's edges, and a print's lines are parallel to them, while a card
+laid on a scanner with an even margin round it lies a degree or two askew (taken for the
+frame's art, such a card was cut with the scanner's lid as its border)."""
 BORDER_STEP = 28.0
 """Lab distance from the colour just inside the outline at which the border has ended."""
 
@@ -79,6 +85,22 @@ def _margins(q: Quad, w: int, h: int) -> np.ndarray:
     return np.array([x.min(), y.min(), w - x.max(), h - y.max()])
 
 
+def _overlap(a: Quad, b: Quad) -> float:
+    """The area two quads share, as a share of the smaller one's."""
+    shared, _ = cv2.intersectConvexConvex(
+        a.corners.astype(np.float32), b.corners.astype(np.float32)
+    )
+    return float(shared) / max(1e-6, min(a.area, b.area))
+
+
+def _square_to_frame(q: Quad) -> bool:
+    """Whether `q` is turned no more than `SQUARE_DEG` from the photo's axes: the mean turn of
+    its four sides (a side alone may lean a degree where a corner was fitted a few px off)."""
+    d = np.roll(q.corners, -1, axis=0) - q.corners
+    turn = (np.degrees(np.arctan2(d[:, 1], d[:, 0])) + 45.0) % 90.0 - 45.0
+    return bool(abs(float(turn.mean())) <= SQUARE_DEG)
+
+
 def find_card_outline(image: np.ndarray) -> CardInPhoto:
     """The one card in a photo (`CardInPhoto.outline` None when there is none or several)."""
     h, w = image.shape[:2]
@@ -106,9 +128,16 @@ def find_card_outline(image: np.ndarray) -> CardInPhoto:
     outer.sort(key=lambda q: -q.area)
     card = outer[0]
     m = _margins(card, w, h)
-    if photo_is_card_shaped and m.max() - m.min() <= SYMMETRIC * w and m.max() < 0.15 * w:
+    if (
+        photo_is_card_shaped
+        and m.max() - m.min() <= SYMMETRIC * w
+        and m.max() < 0.15 * w
+        and _square_to_frame(card)
+    ):
         return CardInPhoto(upright(frame.corners), 1)
-    rivals = [q for q in outer[1:] if q.area > 0.5 * card.area]
+    # Another outline over most of this one is this card drawn twice (its edge and its
+    # sleeve's, or a corner fitted two ways), not a second card beside it.
+    rivals = [q for q in outer[1:] if q.area > 0.5 * card.area and _overlap(q, card) < 0.5]
     if rivals:
         return CardInPhoto(None, 1 + len(rivals))
     return CardInPhoto(upright(card.corners), 1)

@@ -12,6 +12,7 @@ import numpy as np
 from companion.cli import main
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.sim import effects
+from companion.vision.cards.library import Library
 from tests.vision.cards.card_styles import face, photo
 
 
@@ -33,6 +34,11 @@ def test_teach_keeps_the_usable_photos_and_says_which_to_take_again(tmp_path, ca
     assert f"{bare}.png: no card found" in out["refused"][bare]
     assert sorted(out["cards"]) == sorted(c for c in ids if c != bare)
     assert library.is_file()
+    # The reader was chosen by the trial on the taught faces, said, and kept in the library.
+    assert out["reader"] in ("light-border", "staged")
+    assert "of the taught glasses" in out["reader_reason"]
+    kept = Library.load(library).notes["glass_trial"]
+    assert f"{kept['right']} of {kept['cards']} cards" in out["reader_reason"]
 
     assert (
         main(

@@ -80,13 +80,15 @@ def photo(
     rng: np.random.Generator,
     *,
     table: str | None = None,
+    tone: str | None = None,
     width_px: float | None = None,
     tilt_deg: float = 10.0,
     size: tuple[int, int] = (1280, 960),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(photo, the card's four corners TL TR BR BL in it) of `card` lying on a table."""
+    """(photo, the card's four corners TL TR BR BL in it) of `card` lying on a table
+    (`tone`: "light" or "dark", `effects.TONES`; any by default)."""
     w, h = size
-    tex = effects.table_texture(w, h, rng, table)
+    tex = effects.table_texture(w, h, rng, table, tone)
     ch, cw = card.shape[:2]
     s = (width_px or rng.uniform(150, 320)) / cw
     ang = math.radians(rng.uniform(-tilt_deg, tilt_deg))

@@ -59,6 +59,25 @@ def test_a_tight_scan_is_the_card(border):
     assert _error(found.outline, np.array([[0, 0], [w, 0], [w, h], [0, h]], float)) < 0.03
 
 
+@pytest.mark.parametrize("border", ["black", "none"])
+def test_a_card_laid_askew_on_a_scanner_with_an_even_margin_is_the_card_not_the_scan(border):
+    """An even margin round a card looks like a printed border round art, but a card laid on
+    a scanner lies a degree or two askew, and a print's lines are square to its card."""
+    rng = np.random.default_rng([39, len(border)])
+    card = face(rng, border, frame=False, radius_mm=0)[..., :3]
+    h, w = card.shape[:2]
+    m = 40
+    R = cv2.getRotationMatrix2D(((w + 2 * m) / 2, (h + 2 * m) / 2), 1.5, 1.0)
+    R[:, 2] += m
+    img = cv2.warpAffine(
+        card, R, (w + 2 * m, h + 2 * m), borderMode=cv2.BORDER_CONSTANT, borderValue=(250,) * 3
+    )
+    truth = np.array([[0, 0], [w, 0], [w, h], [0, h]], float) @ R[:, :2].T + R[:, 2]
+    found = find_card_outline(img)
+    assert found.outline is not None
+    assert _error(found.outline, truth) < 0.03
+
+
 def test_no_card_and_two_cards_are_told_apart():
     rng = np.random.default_rng(5)
     table = effects.table_texture(1280, 960, rng, "wood")

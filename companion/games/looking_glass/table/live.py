@@ -957,9 +957,11 @@ def sim_deck(seed: int, cache_dir: Path | None = None) -> tuple[dict[str, Any], 
             return art, library
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError) as exc:
             log.info("looking-glass: cached sim deck %s unreadable (%s): rebuilt", path, exc)
+    from companion.games.looking_glass.vision.choose import reader_choice
     from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 
     art, _, library, _ = taught_sim_deck(seed)
+    reader_choice(library)  # the reader's trial, kept in the library and cached with it
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

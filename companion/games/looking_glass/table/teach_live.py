@@ -76,8 +76,7 @@ def crop_to_card(image: np.ndarray, found: FoundCard) -> tuple[np.ndarray, Found
     x0, y0 = max(0, lo[0]), max(0, lo[1])
     x1, y1 = min(image.shape[1], hi[0]), min(image.shape[0], hi[1])
     shift = np.array([x0, y0], float)
-    moved = dataclasses.replace(found, interior=found.interior - shift, outer=found.outer - shift)
-    return image[y0:y1, x0:x1].copy(), moved
+    return image[y0:y1, x0:x1].copy(), found.moved(shift)
 
 
 def preview_jpeg(image: np.ndarray, found: FoundCard, shape: CardShape) -> bytes:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 GAME = "looking-glass"
 READERS = ("auto", "light-border", "staged")
-"""`read --reader` and the benchmarks': auto (the default, `choose.reader_kind`) or either."""
+"""`read --reader` and the benchmarks': auto (the default, `choose.reader_choice`) or either."""
 
 
 def _library_path(arg: str | None) -> Path:
@@ -103,12 +103,24 @@ def teach_main(argv: list[str]) -> int:
         raise UserError(
             f"{a.dir}: no photo for {', '.join(missing)} (one <card-id>.png or .jpg per card)"
         )
+    from companion.games.looking_glass.vision.choose import reader_choice
+
     taught = teach_photos(photos)  # TeachError (exit 2) only if no photo could be used
     lib = taught.library
     path = _library_path(a.library)
+    # The reader is chosen now, by a trial on the taught faces, and kept in the library.
+    choice = reader_choice(lib)
     lib.save(path)
-    shape = {"card_mm": [63.0, lib.shape.height_mm], "border_mm": lib.shape.border_mm}
-    return print_taught(taught, lib.ids, path, len(photos), a.json, extra=shape)
+    facts = {
+        "card_mm": [63.0, lib.shape.height_mm],
+        "border_mm": lib.shape.border_mm,
+        "reader": choice.kind,
+        "reader_reason": choice.reason,
+    }
+    code = print_taught(taught, lib.ids, path, len(photos), a.json, extra=facts)
+    if not a.json:
+        print(f"read by the {choice.kind} reader: {choice.reason}")
+    return code
 
 
 def read_main(argv: list[str]) -> int:
@@ -122,10 +134,10 @@ def read_main(argv: list[str]) -> int:
         "--reader",
         choices=READERS,
         default=READERS[0],
-        help="auto (default): the light-border reader for a deck taught with a light "
-        "border, else the staged one; light-border: cards found as holes in their light "
-        "border; staged: cards found and named by the taught art's local features, any "
-        "border, then the mirror fit (slower)",
+        help="auto (default): the reader teach chose (the light-border one if it read the "
+        "taught cards laid out as glasses, else the staged one); light-border: cards found "
+        "as holes in their light border; staged: cards found and named by the taught art's "
+        "local features, any border, then the mirror fit (slower)",
     )
     a = p.parse_args(argv)
     from companion.games.looking_glass.vision.choose import make_reader

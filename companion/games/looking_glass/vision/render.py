@@ -796,6 +796,15 @@ def world_teach_photo(
     often of the card's own tone), a phone held a little off square, uneven light; or a
     flat scan with a margin of the scanner's lid. The card is always wholly in the picture
     and upright within 15°, as `teach` asks of the user."""
+    return world_teach_shot(art, rng, table_painter)[0]
+
+
+def world_teach_shot(
+    art: CardArt, rng: np.random.Generator, table_painter: TablePainter | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """`world_teach_photo` and where the card lies in it: the corners (TL, TR, BR, BL, photo
+    px) of the card and of its sleeve (2 × 4 × 2; twice the card's when it has none), so a
+    teach benchmark can tell a good cut from one that took the table for the border."""
     style = art.style
     if rng.random() < 0.25:
         return _flat_scan(art, rng)
@@ -839,16 +848,23 @@ def world_teach_photo(
         small = effects.soft_shadow(np.full((h // 8, w // 8, 3), 200, np.uint8), rng)
         gain = cv2.resize(small[..., 0].astype(np.float32) / 200, (w, h))[..., None]
         img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-    return effects.photograph(
+    card = np.array([apply_homography(M, _box(ow, oh, pad)), apply_homography(M, _box(ow, oh, 0))])
+    photo = effects.photograph(
         img, rng, noise_sigma=float(rng.uniform(1.5, 4)), jpeg_quality=int(rng.integers(70, 95))
     )
+    return photo, card
 
 
-def _flat_scan(art: CardArt, rng: np.random.Generator) -> np.ndarray:
+def _box(w: int, h: int, pad: int) -> np.ndarray:
+    """The corners of a `w` × `h` image less `pad` px on every side (TL, TR, BR, BL)."""
+    return np.array([[pad, pad], [w - pad, pad], [w - pad, h - pad], [pad, h - pad]], float)
+
+
+def _flat_scan(art: CardArt, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A flatbed scan: the card a degree or two askew on the lid's white (or black) with a
     margin, a slight tone change and noise."""
     ppm = rng.uniform(3.0, 4.0)
-    obj, cover, _ = card_object(art, ppm)
+    obj, cover, pad = card_object(art, ppm)
     lid = np.array((250, 250, 250) if rng.random() < 0.8 else (20, 20, 20), np.float32)
     m = int(rng.integers(10, 60))
     h, w = obj.shape[:2]
@@ -859,7 +875,8 @@ def _flat_scan(art: CardArt, rng: np.random.Generator) -> np.ndarray:
     a = cv2.warpAffine(cover, R, (W, H), flags=cv2.INTER_LINEAR)[..., None]
     out = lid * (1 - a) + warped.astype(np.float32) * a
     out = out * rng.uniform(0.9, 1.05) + rng.normal(0, 2.5, out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    card = np.array([_box(w, h, p) @ R[:, :2].T + R[:, 2] for p in (pad, 0)])
+    return np.clip(out, 0, 255).astype(np.uint8), card
 
 
 def render_set(

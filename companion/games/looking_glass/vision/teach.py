@@ -1,11 +1,13 @@
 """Teaching the companion the user's own deck: one photo per card id -> the card library.
 
 A photo shows one card face up and upright, lying anywhere on a table or as a tight scan.
-The card is found first the way the light-border reader finds cards (its art is a hole in
-the light border), so what is stored matches what that reader cuts out at the table; the
-finder's rectangle is then refitted to the art's four edges, since a photo not taken square
-shows a trapezoid. A card with no light border to find it by (dark, coloured or no border) is
-found by its outline (`companion.vision.cards.photo`), whatever its colours.
+Two finders look at it: the light-border reader's (its art is a hole in the light border, so
+what is stored matches what that reader cuts out at the table; the rectangle is refitted to
+the art's four edges, since a photo not taken square shows a trapezoid), and the outline
+finder (`companion.vision.cards.photo`: the card's edge against the table, whatever its
+colours). A card is where it meets the table: the light-border cut is kept where the outline
+agrees with it, and a photo that alone cannot say whether its card is a dark one on a pale
+table or the art of a light-bordered one is decided by the deck's other photos.
 The border width and the card's aspect are measured here, once, from the photos, not assumed.
 
 A photo that cannot be used does not stop the others: each is taught or refused on its own,
@@ -15,6 +17,7 @@ and the user is told which to take again.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +42,14 @@ from companion.games.looking_glass.vision.read import (
     ring_chroma,
 )
 from companion.vision.cards.library import face_size
-from companion.vision.cards.photo import border_depths, find_card_outline, inset_sides, upright
-from companion.vision.cards.quads import side_profiles, sides_meet, sides_outward
+from companion.vision.cards.photo import (
+    BORDER_STEP,
+    border_depths,
+    find_card_outline,
+    inset_sides,
+    upright,
+)
+from companion.vision.cards.quads import Quad, side_profiles, sides_meet, sides_outward
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 PAD = 40
@@ -74,6 +83,17 @@ class FoundCard:
     outer: np.ndarray
     border_frac: float
     """Border width / card width, measured; NaN when the border cannot be told from the table."""
+    art_hole: np.ndarray | None = None
+    """Set when the photo alone cannot say what its card is: the light-border finder's hole
+    (4×2) is this card's outline itself. Either the card is that outline (a dark card on a
+    pale table, which the finder takes for the card's border), or the hole is the art of a
+    light-bordered card whose border the table hides. `library_from_found` decides by the
+    border the deck's other photos show (`resolve_art_holes`)."""
+
+    def moved(self, shift: np.ndarray) -> FoundCard:
+        """The same card in a photo cropped at `shift` (px)."""
+        hole = None if self.art_hole is None else self.art_hole - shift
+        return FoundCard(self.interior - shift, self.outer - shift, self.border_frac, hole)
 
 
 def _border(img: np.ndarray, q: np.ndarray) -> float:
@@ -174,20 +194,76 @@ def _refine_interior(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     return refined
 
 
+AGREE = 0.05
+"""Two cuts of one card agree when no corner of one lies further from the other's than this
+share of the card's width (about 3 mm: a light border's inner edge is refitted to the pixel,
+an outline to a px or two)."""
+
+
+WITHIN_OUTLINE = 0.5
+"""A light-border cut inside the outline found is the card if it fills at least this share
+of the outline's area; less, it is a hole in the art (a card's art fills 0.75 of it under a
+4 mm border)."""
+
+
 def find_card(image: np.ndarray) -> FoundCard:
     """The one card in a teach photo; TeachError if there is none or more than one.
 
-    By its light border first (`find_framed_card`): the light-border reader finds cards at
-    the table as holes in that border, and a library cut the way it cuts them reads best
-    with it (taught by their outlines first, the committed development set's light- and
-    white-bordered decks read 106 cards of 554 with it, not 131). A photo in which it finds
-    no card is tried by the card's outline (`find_outlined_card`), whatever its border."""
+    Two finders look: the light-border finder (`find_framed_card`: the card's art as a hole
+    in its light border, cut the way the light-border reader cuts cards at the table) and the
+    outline finder (`find_outlined_card`: the card's edge against the table, whatever its
+    border). A card is where it meets the table, so the light-border cut is kept only where
+    the outline agrees with it, lies within its border (a frame line printed there), or is
+    not found: on a pale table a dark card is a hole in the table, which that finder took for
+    the card's border, and a pale patch of art round a dark one was taken for a light
+    border. When its hole is the outline itself, the photo cannot say which
+    (`FoundCard.art_hole`)."""
+    framed, framed_error = _attempt(find_framed_card, image)
+    outlined, outlined_error = _attempt(find_outlined_card, image)
+    if outlined is None:
+        if framed is None:
+            several = framed_error if framed_error and framed_error.cards_seen else None
+            raise several or outlined_error or TeachError(NO_CARD, cards_seen=0)
+        return framed
+    if framed is None:
+        return outlined
+    width = float(np.linalg.norm(outlined.outer[1] - outlined.outer[0]))
+    if _agree(framed.outer, outlined.outer, width):
+        return framed
+    if _agree(framed.interior, outlined.outer, width):
+        outlined.art_hole = framed.interior
+        return outlined
+    if _nested(framed.interior, outlined.outer, framed.outer, width):
+        # An outline inside the light border, round its art: a frame line printed on the
+        # border, or the border's own inner edge where the card's edge did not close.
+        return framed
+    if _nested(framed.outer, framed.outer, outlined.outer, width) and (
+        Quad(framed.outer).area >= WITHIN_OUTLINE * Quad(outlined.outer).area
+    ):
+        # A light-bordered card nearly filling an outline around it: the outline took in a
+        # piece of the table (a chequered cloth's square along the card's edge). A hole in
+        # the art, framed by a pale part of it, fills far less of the card's outline.
+        return framed
+    return outlined
+
+
+def _attempt(
+    finder: Callable[[np.ndarray], FoundCard], image: np.ndarray
+) -> tuple[FoundCard | None, TeachError | None]:
     try:
-        return find_framed_card(image)
+        return finder(image), None
     except TeachError as exc:
-        if exc.cards_seen != 0:
-            raise
-    return find_outlined_card(image)
+        return None, exc
+
+
+def _agree(a: np.ndarray, b: np.ndarray, width: float) -> bool:
+    return bool(np.linalg.norm(a - b, axis=1).max() <= AGREE * width)
+
+
+def _nested(inner: np.ndarray, middle: np.ndarray, outer: np.ndarray, width: float) -> bool:
+    """Whether `middle` lies inside `outer` and round `inner` (within `AGREE` of the width)."""
+    slack = AGREE * width
+    return Quad(outer).contains(Quad(middle), slack) and Quad(middle).contains(Quad(inner), slack)
 
 
 def find_outlined_card(image: np.ndarray) -> FoundCard:
@@ -352,6 +428,29 @@ def find_cards(
     return found, refused
 
 
+def cut_deck(
+    images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
+) -> tuple[dict[str, FoundCard], float, bool]:
+    """Every card cut as the library keeps it: (the cards, the border's share of the card's
+    width, whether any photo showed the border). One border for all cards: each outer quad is
+    re-derived from its art by the deck's median border (by `shape`'s, when given: cards
+    added to a library taught earlier are cut as its cards were)."""
+    if shape is None:
+        found = resolve_art_holes(images, found)
+    else:
+        found = {cid: _as_found(f) for cid, f in found.items()}
+    fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
+    if shape is not None:
+        frac = shape.border_mm / CARD_W_MM
+    else:
+        frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
+    for f in found.values():
+        i = f.interior
+        iw = float(np.linalg.norm(i[1] - i[0]))
+        f.outer = inset(i, -frac * iw / (1 - 2 * frac))
+    return found, frac, bool(fracs)
+
+
 def library_from_found(
     images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
 ) -> tuple[Library, list[str]]:
@@ -361,17 +460,8 @@ def library_from_found(
     The card's shape is measured across all the photos, unless `shape` is given (cards added
     to a library taught earlier are cut the way its cards were, so all its patches agree)."""
     measured = shape is None
-    fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
-    if shape is not None:
-        frac = shape.border_mm / CARD_W_MM
-    else:
-        frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
+    found, frac, border_seen = cut_deck(images, found, shape)
     ids = sorted(images)
-    for f in found.values():
-        # One border for all cards: re-derive each outer quad from its interior.
-        i = f.interior
-        iw = float(np.linalg.norm(i[1] - i[0]))
-        f.outer = inset(i, -frac * iw / (1 - 2 * frac))
     if shape is None:
         aspects = [
             float(np.linalg.norm(f.outer[3] - f.outer[0]) / np.linalg.norm(f.outer[1] - f.outer[0]))
@@ -382,7 +472,7 @@ def library_from_found(
             border_mm=round(frac * CARD_W_MM, 2),
         )
     warnings = []
-    if measured and not fracs:
+    if measured and not border_seen:
         warnings.append(
             "could not measure the card border (table as light as the border?); "
             f"assuming {shape.border_mm} mm"
@@ -409,6 +499,60 @@ def library_from_found(
         shape,
         np.array(faces, np.uint8),
     ), warnings
+
+
+def resolve_art_holes(
+    images: dict[str, np.ndarray], found: dict[str, FoundCard]
+) -> dict[str, FoundCard]:
+    """Every card cut once (`FoundCard.art_hole` decided): a photo whose hole is its outline
+    is cut as the art inside the deck's light border if the ring just outside the hole has
+    the colour of the border the deck's other photos show (within `BORDER_STEP`, the step at
+    which a border ends), else as the card its outline is. A deck with no other photo keeps
+    the hole as art (a light-bordered deck all taught on a table of its border's tone); one
+    whose other photos show no border keeps the outline."""
+    sure = {cid: f for cid, f in found.items() if f.art_hole is None}
+    bordered = [
+        (images[cid], f)
+        for cid, f in sure.items()
+        if not math.isnan(f.border_frac) and f.border_frac > 0.01
+    ]
+    out = dict(sure)
+    if not bordered:
+        for cid, f in found.items():
+            if f.art_hole is not None:
+                out[cid] = _hole_as_art(f) if not sure else _as_found(f)
+        return out
+    border = np.median([_band_lab(img, f.interior, f.outer) for img, f in bordered], axis=0)
+    frac = float(np.median([f.border_frac for _, f in bordered]))
+    for cid, f in found.items():
+        if f.art_hole is None:
+            continue
+        hole = f.art_hole
+        hw = float(np.linalg.norm(hole[1] - hole[0]))
+        ring = _band_lab(images[cid], hole, inset(hole, -0.5 * frac * hw / (1 - 2 * frac)))
+        near = float(np.linalg.norm(ring - border)) < BORDER_STEP
+        out[cid] = _hole_as_art(f) if near else _as_found(f)
+    return out
+
+
+def _as_found(f: FoundCard) -> FoundCard:
+    return FoundCard(f.interior, f.outer, f.border_frac)
+
+
+def _hole_as_art(f: FoundCard) -> FoundCard:
+    """The light-border finder's reading of a photo: its hole is the art, its border unseen."""
+    assert f.art_hole is not None
+    return FoundCard(f.art_hole, f.art_hole, math.nan)
+
+
+def _band_lab(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> np.ndarray:
+    """The median Lab colour of the band between two nested quads of a photo."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 255)
+    cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 0)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    band = lab[mask > 0]
+    return np.median(band, axis=0) if len(band) else np.full(3, np.nan)
 
 
 def look_alike_warnings(lib: Library, names: dict[str, str] | None = None) -> list[str]:

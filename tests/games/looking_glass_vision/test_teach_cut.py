@@ -1,0 +1,56 @@
+"""Teach cuts each card where it meets the table, on any table: a dark card on a pale table is
+not cut with the table as its border, and a photo that alone cannot say whether its card is
+a dark one or the art of a light-bordered one is decided by the deck's other photos."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.games.looking_glass.vision.teach import cut_deck, find_card
+from tests.vision.cards.card_styles import face, photo
+
+
+def _off_mm(found: np.ndarray, truth: np.ndarray) -> float:
+    """The worst corner's distance from the card's, in mm of a 63 mm card."""
+    return float(np.linalg.norm(found - truth, axis=1).max() / np.linalg.norm(truth[1] - truth[0]))
+
+
+def _deck(border: str, tones: list[str | None], seed: int) -> tuple[dict, dict]:
+    """Photos of one deck's cards (one border colour for all), each on a plain table of the
+    tone given (None: any), and where each card lies."""
+    rng = np.random.default_rng(seed)
+    images, truth = {}, {}
+    for k, tone in enumerate(tones):
+        card = face(rng, border, frame=False, radius_mm=2.0)
+        images[f"c{k}"], truth[f"c{k}"] = photo(card, rng, table="plain", tone=tone, tilt_deg=8)
+    return images, truth
+
+
+@pytest.mark.parametrize("border", ["black", "none"])
+def test_a_dark_card_on_a_pale_table_is_cut_at_its_own_edge(border):
+    images, truth = _deck(border, ["light"], 61)
+    found = find_card(images["c0"])
+    # The light-border finder sees the card as a hole in the pale table; taken for the card's
+    # border, the table made the card 4 mm wider on every side.
+    assert 63 * _off_mm(found.outer, truth["c0"]) < 1.5
+
+
+@pytest.mark.parametrize(
+    ("border", "tones"),
+    [
+        ("black", ["light", "light", "light", None]),
+        ("white", ["light", "light", "dark", "dark"]),
+        ("none", ["light", "light", "dark"]),
+    ],
+)
+def test_a_deck_cuts_every_card_at_its_edge_whatever_table_each_photo_shows(border, tones):
+    images, truth = _deck(border, tones, 62)
+    found = {cid: find_card(img) for cid, img in images.items()}
+    cards, frac, _ = cut_deck(images, found)
+    for cid, card in cards.items():
+        # (Within 3 mm: a light border's outer edge is drawn from its inner one, which a
+        # photo not taken square leaves a mm or two off; the table taken for the border
+        # lies 4 mm or more off.)
+        assert 63 * _off_mm(card.outer, truth[cid]) < 3.0, cid
+    assert abs(63 * frac - (0.0 if border == "none" else 4.0)) < 0.8
