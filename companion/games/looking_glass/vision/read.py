@@ -376,6 +376,11 @@ def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
     return out.view(np.bool_)
 
 
+def _not(mask: np.ndarray) -> np.ndarray:
+    """A bool (or 0/1) mask's complement as 0/1 bytes, in one pass over it."""
+    return np.bitwise_xor(mask.view(np.uint8), 1)
+
+
 def _rect(
     mask: np.ndarray, offset: tuple[int, int], area: float, grow: float = 4.0, unit: float = 1.0
 ) -> tuple[np.ndarray, float, float] | None:
@@ -431,7 +436,7 @@ def find_holes(
     `REFERENCE_WIDTH`, which every px size here is given at."""
     white = white_mask(small, unit) if white is None else white
     erode = max(1, round(ERODE_PX * unit))
-    holes = cv2.erode((~white).astype(np.uint8), _disc(erode))
+    holes = cv2.erode(_not(white), _disc(erode))
     h, w = holes.shape
     amin, amax = math.ceil(500 * unit**2), max_frac * h * w
     out: list[Hole] = []
@@ -512,8 +517,8 @@ def _leaking_holes(
     start."""
     h, w = white.shape
     f = LEAK_SCALE
-    half = cv2.resize(
-        (~white).astype(np.uint8), (int(w * f), int(h * f)), interpolation=cv2.INTER_NEAREST
+    half = _not(
+        cv2.resize(white.view(np.uint8), (int(w * f), int(h * f)), interpolation=cv2.INTER_NEAREST)
     )
     taken = np.zeros(half.shape, np.uint8)
     for hl in found:
