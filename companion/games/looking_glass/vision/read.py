@@ -623,8 +623,9 @@ _RING_OUT = np.array([1.0, 2.5, 4.0, 5.5])[:, None]
 
 def _frame_fraction(white: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> float:
     """How much of the ring round a rectangle (px) is white: see `_framed`."""
-    # (Called for every hole and every guess at a glass: plain floats, one array op a step.)
-    c = corners.mean(axis=0)
+    # (Called for every hole and every guess at a glass: plain floats, one array op a step;
+    # the centre as a sum over 4, `mean` to the bit, a third of its cost.)
+    c = corners.sum(axis=0) / 4
     (x0, y0), (x1, y1), (x2, y2) = corners[:3].tolist()
     l1, l2 = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
     n1, n2 = max(l1, 1e-6), max(l2, 1e-6)
@@ -723,7 +724,7 @@ def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list
             continue
         if not 1.05 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.9:
             continue  # not shaped like a card interior nor its upper half
-        out.append(Oriented(hl, hl.corners.mean(axis=0), wv, hv))
+        out.append(Oriented(hl, hl.corners.sum(axis=0) / 4, wv, hv))
     return out
 
 
@@ -1468,7 +1469,7 @@ class Reader:
             wv, hv, wl, hl = (e1, e2, l1, l2) if d1 / l1 >= d2 / l2 else (e2, e1, l2, l1)
             if not (0.75 * wi < wl < 1.3 * wi) or not (0.6 * hi_half < hl < 1.2 * hi_full):
                 continue
-            cards_mm.append((o, quad.mean(axis=0), wv / wl, hv / hl, hl))
+            cards_mm.append((o, quad.sum(axis=0) / 4, wv / wl, hv / hl, hl))
         if len(cards_mm) < 2:
             return Reading([], None, [])
         # Glass axis = mean height direction (mod 180°).
