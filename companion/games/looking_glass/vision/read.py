@@ -1685,11 +1685,11 @@ class Reader:
                 or (np.linalg.norm(mirror - places[0]) > 5.0 and not _card_at(mirror, seen + found))
             ]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
-            twin = self._inferred(
-                v, quad_mm, scores, card.covered, (1 - card.half, card.row, 0), Provenance.REFLECTED
-            )
             if self._face_found(v, quad_mm, scores):
-                found.append(twin)
+                place = (1 - card.half, card.row, 0)
+                found.append(
+                    self._inferred(v, quad_mm, scores, card.covered, place, Provenance.REFLECTED)
+                )
         return found
 
     def _inferred(
@@ -2415,10 +2415,10 @@ class Reader:
                     _top, scores, quad_mm, _, _ = self._search(
                         v, centre, side * axis, give_up=0.55, quick=LAYOUT_QUICK
                     )
-                    card = self._inferred(
-                        v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
-                    )
                     if self._face_found(v, quad_mm, scores):
+                        card = self._inferred(
+                            v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
+                        )
                         covers = [
                             [
                                 np.array(
