@@ -92,16 +92,16 @@ VERIFY_DROP = 0.2
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 REFLECTION_CONFIDENCE = 0.6
+LAYOUT_QUICK = 0.35
+"""A layout place whose window, unshifted, matches no taught face this well is not searched
+(`Reader._search`'s `quick`): most places looked at a frame lie empty, and none this poor
+held a card the search found (curve in the commit that chose it)."""
 REFLECTION_SCORE = 0.8
 """A card looked for where its reflection says is kept only this sure and matching its
 template this well: no outline backs it. The art left beside a hand lying over another card
 matched a third card at 0.60, a glove over a card another card at 0.72; on 80 development tables
 with hands or glare the finds of cards no hand touched
 scored 0.85-0.97 but one (0.69), those between 0.5 and 0.8 were all of cards under a hand."""
-LAYOUT_QUICK = 0.35
-"""A layout place whose window, unshifted, matches no taught face this well is not searched
-(`Reader._search`'s `quick`): most places looked at a frame lie empty, and none this poor
-held a card the search found (curve in the commit that chose it)."""
 VISIBLE_SCORE = 0.85
 VISIBLE_MARGIN = 0.3
 """A card partly under an arm: its best template's best cells match this well, and this much
