@@ -92,10 +92,6 @@ VERIFY_DROP = 0.2
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 REFLECTION_CONFIDENCE = 0.6
-LAYOUT_QUICK = 0.35
-"""A layout place whose window, unshifted, matches no taught face this well is not searched
-(`Reader._search`'s `quick`): most places looked at a frame lie empty, and none this poor
-held a card the search found (curve in the commit that chose it)."""
 REFLECTION_SCORE = 0.8
 """A card looked for where its reflection says is kept only this sure and matching its
 template this well: no outline backs it. The art left beside a hand lying over another card
@@ -2297,25 +2293,12 @@ class Reader:
         return True
 
     def _search(
-        self,
-        v: View,
-        centre: np.ndarray,
-        down: np.ndarray,
-        give_up: float = 0.0,
-        quick: float = 0.0,
+        self, v: View, centre: np.ndarray, down: np.ndarray, give_up: float = 0.0
     ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
         Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
         as soon as the match is clear, or at once if the first look scores below `give_up`
-        (an empty place, a hand). `quick`: before that, the window is matched unshifted (a
-        25th of the sliding match) and the search given up if it scores below this."""
-        if quick > 0.0:
-            tl = self._top_left(centre, down, 0.0, 0.0)
-            window = self._card_window(v.image, v.img_from_mm, tl, down)
-            scores = self.lib.match(window, search=False)
-            if float(scores.max()) < quick:
-                quad = _quad_mm(tl, down, CARD_W_MM, self.lib.shape.height_mm)
-                return float(scores.max()), scores, quad, 0.0, 0.0
+        (an empty place, a hand)."""
         probed: dict[
             tuple[float, float, float], tuple[float, np.ndarray, np.ndarray, float, float]
         ] = {}
@@ -2412,9 +2395,7 @@ class Reader:
                     ):
                         continue  # (another layout's plan puts a place looked at here)
                     probed.append(centre)
-                    _top, scores, quad_mm, _, _ = self._search(
-                        v, centre, side * axis, give_up=0.55, quick=LAYOUT_QUICK
-                    )
+                    _top, scores, quad_mm, _, _ = self._search(v, centre, side * axis, give_up=0.55)
                     if self._face_found(v, quad_mm, scores):
                         card = self._inferred(
                             v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
