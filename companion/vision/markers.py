@@ -26,15 +26,10 @@ class Marker:
 
 
 @lru_cache(maxsize=4)
-def detector(dictionary: str = DICTIONARY, window: int | None = None) -> cv2.aruco.ArucoDetector:
-    """One detector per dictionary: building one costs more than a detection. `window`: the
-    one adaptive-threshold window (px) to binarise with, instead of OpenCV's three (3, 13 and
-    23 px): a third of the work, for a caller that has measured which window its markers
-    need."""
+def detector(dictionary: str = DICTIONARY) -> cv2.aruco.ArucoDetector:
+    """One detector per dictionary: building one costs more than a detection."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    if window is not None:
-        params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
     aruco_dict = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
     return cv2.aruco.ArucoDetector(aruco_dict, params)
 
@@ -43,12 +38,9 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect_markers(
-    image: np.ndarray, dictionary: str = DICTIONARY, window: int | None = None
-) -> dict[int, Marker]:
-    """Markers seen in a BGR or gray image, by id (the first of any duplicate id wins).
-    `window`: as `detector`'s."""
-    corners, ids, _ = detector(dictionary, window).detectMarkers(to_gray(image))
+def detect_markers(image: np.ndarray, dictionary: str = DICTIONARY) -> dict[int, Marker]:
+    """Markers seen in a BGR or gray image, by id (the first of any duplicate id wins)."""
+    corners, ids, _ = detector(dictionary).detectMarkers(to_gray(image))
     found: dict[int, Marker] = {}
     if ids is None:
         return found

@@ -59,10 +59,6 @@ areas) were chosen; at another width each is scaled by `unit` (working px per px
 width), as what they measure (blur, a border's width, a gap) shrinks with the image."""
 MARKER_WIDTH = 640
 """The width of the copy the reader looks for markers on (`Reader.marker_plane`)."""
-MARKER_WINDOW = 5
-"""The one adaptive-threshold window (px on that copy) the reader's marker detection
-binarises with (`markers.detector`), not OpenCV's three: a third of the time, and as many
-markers found where the renderer put them (curve in the commit that chose it)."""
 PROC_WIDTH = 960
 """The reader's working width: holes, the white mask and the table's look are found on a
 copy this wide (never wider than the photograph); card windows are cut from the full image."""
@@ -1437,7 +1433,7 @@ class Reader:
         else:
             k = min(1.0, MARKER_WIDTH / image.shape[1])
             tiny = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-            found = detect_markers(tiny, window=MARKER_WINDOW)
+            found = detect_markers(tiny)
             markers = {i: Marker(i, m.corners * (sc / k)) for i, m in found.items()}
         centres = [m.center for m in markers.values()]
         fit = TableRegistrar().fit(markers, 2)
