@@ -343,23 +343,42 @@ def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
     return sc, small
 
 
+_LEVEL = np.arange(256)
+_BRIGHT_FROM = ((WHITE_LEVEL_PCT * _LEVEL + 99) // 100).astype(np.uint8)
+"""The least minimum channel that is bright at each local white level: the integer test
+`mn * 100 >= level * WHITE_LEVEL_PCT` as a lookup."""
+_GREY_SPREAD = ((WHITE_SAT_PCT * _LEVEL + 1200) // 100).astype(np.uint8)
+"""The largest channel spread that is unsaturated at each brightest channel: the integer
+test `(mx - mn) * 100 <= mx * WHITE_SAT_PCT + 1200` as a lookup."""
+
+
 def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
     """Pixels near the local white level and unsaturated: card borders (and pale table).
     `unit`: working px per px at `REFERENCE_WIDTH` (the local level is taken over the same
     share of the image at any working width)."""
+    # (In 8 bits with lookups, not in 16-bit numpy arrays: the same test, with a third of
+    # the memory to fill, and fresh memory is what it cost most on a small machine.)
     b, g, r = cv2.split(small)
-    mn = cv2.min(cv2.min(b, g), r)
     mx = cv2.max(cv2.max(b, g), r)
+    mn = cv2.min(cv2.min(b, g, dst=b), r, dst=b)
     h, w = mn.shape
     tiny = cv2.resize(mn, (int(w / (4 * unit)), int(h / (4 * unit))), interpolation=cv2.INTER_AREA)
     window = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW))
     level = cv2.dilate(tiny, window)
     level = cv2.blur(level, (7, 7))
     level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
-    mn16 = mn.astype(np.int16)
-    bright = mn16 * 100 >= level.astype(np.int16) * WHITE_LEVEL_PCT
-    grey = (mx.astype(np.int16) - mn16) * 100 <= mx.astype(np.int16) * WHITE_SAT_PCT + 1200
-    return bright & grey & (mn > 45)
+    bright = cv2.compare(mn, cv2.LUT(level, _BRIGHT_FROM, dst=level), cv2.CMP_GE, dst=level)
+    spread = cv2.subtract(mx, mn, dst=g)
+    grey = cv2.compare(spread, cv2.LUT(mx, _GREY_SPREAD, dst=r), cv2.CMP_LE, dst=r)
+    out = cv2.bitwise_and(bright, grey, dst=mx)
+    cv2.bitwise_and(out, cv2.compare(mn, 45, cv2.CMP_GT, dst=g), dst=out)
+    np.bitwise_and(out, 1, out=out)
+    return out.view(np.bool_)
+
+
+def _not(mask: np.ndarray) -> np.ndarray:
+    """A bool (or 0/1) mask's complement as 0/1 bytes, in one pass over it."""
+    return np.bitwise_xor(mask.view(np.uint8), 1)
 
 
 def _rect(
@@ -417,7 +436,7 @@ def find_holes(
     `REFERENCE_WIDTH`, which every px size here is given at."""
     white = white_mask(small, unit) if white is None else white
     erode = max(1, round(ERODE_PX * unit))
-    holes = cv2.erode((~white).astype(np.uint8), _disc(erode))
+    holes = cv2.erode(_not(white), _disc(erode))
     h, w = holes.shape
     amin, amax = math.ceil(500 * unit**2), max_frac * h * w
     out: list[Hole] = []
@@ -440,8 +459,8 @@ def find_holes(
             np.median(
                 [
                     min(
-                        np.linalg.norm(hl.corners[1] - hl.corners[0]),
-                        np.linalg.norm(hl.corners[2] - hl.corners[1]),
+                        _length(hl.corners[1] - hl.corners[0]),
+                        _length(hl.corners[2] - hl.corners[1]),
                     )
                     for hl in out
                 ]
@@ -498,8 +517,8 @@ def _leaking_holes(
     start."""
     h, w = white.shape
     f = LEAK_SCALE
-    half = cv2.resize(
-        (~white).astype(np.uint8), (int(w * f), int(h * f)), interpolation=cv2.INTER_NEAREST
+    half = _not(
+        cv2.resize(white.view(np.uint8), (int(w * f), int(h * f)), interpolation=cv2.INTER_NEAREST)
     )
     taken = np.zeros(half.shape, np.uint8)
     for hl in found:
@@ -604,8 +623,9 @@ _RING_OUT = np.array([1.0, 2.5, 4.0, 5.5])[:, None]
 
 def _frame_fraction(white: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> float:
     """How much of the ring round a rectangle (px) is white: see `_framed`."""
-    # (Called for every hole and every guess at a glass: plain floats, one array op a step.)
-    c = corners.mean(axis=0)
+    # (Called for every hole and every guess at a glass: plain floats, one array op a step;
+    # the centre as a sum over 4, `mean` to the bit, a third of its cost.)
+    c = corners.sum(axis=0) / 4
     (x0, y0), (x1, y1), (x2, y2) = corners[:3].tolist()
     l1, l2 = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
     n1, n2 = max(l1, 1e-6), max(l2, 1e-6)
@@ -652,6 +672,12 @@ def _sides(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c[1] - c[0], c[2] - c[1]
 
 
+def _length(v: np.ndarray) -> float:
+    """A 2-vector's length: `math.hypot`, a tenth of `np.linalg.norm`'s cost, which the
+    reader paid ~900 times a frame."""
+    return math.hypot(v[0], v[1])
+
+
 def dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     """Direction of card sides modulo 90°, voted by holes shaped like a card interior or its
     upper half (long side 1.2-1.8 times the short one).
@@ -662,7 +688,7 @@ def dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     angles, weights = [], []
     for hl in holes:
         e1, e2 = _sides(hl.corners)
-        l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+        l1, l2 = _length(e1), _length(e2)
         if not 1.2 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.8:
             continue
         angles.append(4 * math.atan2(e1[1], e1[0]))
@@ -690,15 +716,15 @@ def orient(holes: list[Hole], width_angle: float, tol_deg: float = 14.0) -> list
     out = []
     for hl in holes:
         e1, e2 = _sides(hl.corners)
-        c1 = abs(float(e1 @ u)) / max(1e-6, float(np.linalg.norm(e1)))
-        c2 = abs(float(e2 @ u)) / max(1e-6, float(np.linalg.norm(e2)))
+        l1, l2 = _length(e1), _length(e2)
+        c1 = abs(float(e1 @ u)) / max(1e-6, l1)
+        c2 = abs(float(e2 @ u)) / max(1e-6, l2)
         wv, hv = (e1, e2) if c1 >= c2 else (e2, e1)
         if max(c1, c2) < math.cos(math.radians(tol_deg)):
             continue
-        l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
         if not 1.05 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.9:
             continue  # not shaped like a card interior nor its upper half
-        out.append(Oriented(hl, hl.corners.mean(axis=0), wv, hv))
+        out.append(Oriented(hl, hl.corners.sum(axis=0) / 4, wv, hv))
     return out
 
 
@@ -718,7 +744,7 @@ def width_spread(items: list[Oriented]) -> float:
     with the smaller spread is the cards' own (a lone hole cannot tell, hence 1.0)."""
     if len(items) < 2:
         return 1.0
-    logs = np.log([max(1e-6, float(np.linalg.norm(o.width_vec))) for o in items])
+    logs = np.log([max(1e-6, _length(o.width_vec)) for o in items])
     return float(np.median(np.abs(logs - np.median(logs))))
 
 
@@ -749,12 +775,7 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     hi_half = shape.height_mm / 2 - shape.border_mm
     # Only holes shaped like a card interior or its upper half, of a common size, shape the
     # plane: pale patches of table and other junk must not.
-    ratio = np.array(
-        [
-            float(np.linalg.norm(o.height_vec)) / max(1e-6, float(np.linalg.norm(o.width_vec)))
-            for o in items
-        ]
-    )
+    ratio = np.array([_length(o.height_vec) / max(1e-6, _length(o.width_vec)) for o in items])
     like = (np.abs(ratio / (hi_half / wi) - 1) < 0.3) | (
         np.abs(ratio / (hi_full / wi) - 1) < WHOLE_SHAPE_TOLERANCE
     )
@@ -763,13 +784,13 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     # three unknowns): the last pair of a round, alone on the table, is read too.
     if len(items) < 2:
         return None
-    widths = np.array([np.linalg.norm(o.width_vec) for o in items])
+    widths = np.array([_length(o.width_vec) for o in items])
     typical = _area_median(widths, items)
     items = [o for o, wd in zip(items, widths, strict=True) if 0.65 < wd / typical < 1.5]
     if len(items) < 2:
         return None
-    widths = np.array([np.linalg.norm(o.width_vec) for o in items])
-    heights = np.array([np.linalg.norm(o.height_vec) for o in items])
+    widths = np.array([_length(o.width_vec) for o in items])
+    heights = np.array([_length(o.height_vec) for o in items])
     k = widths / wi
     full = heights / k > (hi_full + hi_half) / 2
     hx = np.where(full, hi_full, hi_half)
@@ -1444,11 +1465,11 @@ class Reader:
             # The mm side that corresponds to the image width side.
             d1 = abs(float(np.dot(e1, _apply_vec(H_small, o.centre, wv_img))))
             d2 = abs(float(np.dot(e2, _apply_vec(H_small, o.centre, wv_img))))
-            wv, hv = (e1, e2) if d1 / np.linalg.norm(e1) >= d2 / np.linalg.norm(e2) else (e2, e1)
-            wl, hl = float(np.linalg.norm(wv)), float(np.linalg.norm(hv))
+            l1, l2 = _length(e1), _length(e2)
+            wv, hv, wl, hl = (e1, e2, l1, l2) if d1 / l1 >= d2 / l2 else (e2, e1, l2, l1)
             if not (0.75 * wi < wl < 1.3 * wi) or not (0.6 * hi_half < hl < 1.2 * hi_full):
                 continue
-            cards_mm.append((o, quad.mean(axis=0), wv / wl, hv / hl, hl))
+            cards_mm.append((o, quad.sum(axis=0) / 4, wv / wl, hv / hl, hl))
         if len(cards_mm) < 2:
             return Reading([], None, [])
         # Glass axis = mean height direction (mod 180°).
@@ -1525,7 +1546,7 @@ class Reader:
         elif (partner < 0).any():
             self._hidden_reflections(v, cards_mm, pos, looks, orient, axis, c_t, partner)
         px = np.array([o.centre for o, *_ in cards_mm])
-        width_px = float(np.median([np.linalg.norm(o.width_vec) for o, *_ in cards_mm]))
+        width_px = float(np.median([_length(o.width_vec) for o, *_ in cards_mm]))
         H_mirror = mirror_homography(px, partner, width_px)
         for _ in range(3):
             # Each pair found steadies the mirror where it was extrapolated (the far corners
@@ -1656,11 +1677,11 @@ class Reader:
                 or (np.linalg.norm(mirror - places[0]) > 5.0 and not _card_at(mirror, seen + found))
             ]
             _top, scores, quad_mm, _, _ = max(looked, key=lambda got: got[0])
-            twin = self._inferred(
-                v, quad_mm, scores, card.covered, (1 - card.half, card.row, 0), Provenance.REFLECTED
-            )
             if self._face_found(v, quad_mm, scores):
-                found.append(twin)
+                place = (1 - card.half, card.row, 0)
+                found.append(
+                    self._inferred(v, quad_mm, scores, card.covered, place, Provenance.REFLECTED)
+                )
         return found
 
     def _inferred(
@@ -2366,15 +2387,15 @@ class Reader:
                     at = plan[lay.name_of(half, i)]
                     centre = np.array([at.x, at.y, 1.0]) @ M
                     if _card_at(centre, seen + [f for f, *_ in found]) or any(
-                        float(np.linalg.norm(centre - p)) < 5.0 for p in probed
+                        _length(centre - p) < 5.0 for p in probed
                     ):
                         continue  # (another layout's plan puts a place looked at here)
                     probed.append(centre)
                     _top, scores, quad_mm, _, _ = self._search(v, centre, side * axis, give_up=0.55)
-                    card = self._inferred(
-                        v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
-                    )
                     if self._face_found(v, quad_mm, scores):
+                        card = self._inferred(
+                            v, quad_mm, scores, False, (half, row, col), Provenance.FROM_LAYOUT
+                        )
                         covers = [
                             [
                                 np.array(
