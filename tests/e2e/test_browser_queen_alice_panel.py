@@ -104,3 +104,45 @@ def test_a_train_card_is_chosen_on_its_own_phone_and_stays_there(browser, tmp_pa
         assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert not errors, errors
         server.stop()
+
+
+@pytest.mark.browser
+def test_a_card_id_half_typed_outlives_an_update_from_the_table(browser, tmp_path: Path) -> None:
+    """Panels redraw on every state update; what Ann is typing on her phone when another
+    update arrives (here a card drawn tapped in from elsewhere) stays typed and is sent."""
+    port = free_port()
+    with run_server(
+        serve_argv(tmp_path / "data", port, "--fps", "4"), port, camera=NOBODY_TAPS
+    ) as server:
+        res = httpx.post(
+            f"{server.base}/api/session",
+            json={"game": "queen-alice", "seats": ["Ann", "Bob"]},
+            timeout=10,
+        )
+        assert res.status_code == 201, res.text
+        errors: list[str] = []
+        admin = browser.new_page(viewport={"width": 390, "height": 844})
+        admin.goto(server.base + "/")
+        admin.wait_for_selector("#panel .qa-board", timeout=30000)
+        admin.click("#panel button:has-text('Start')")
+        wait_until(admin, f"{PANEL}.includes('Ann: tap the card you drew')", timeout=20000)
+
+        ann = browser.new_page(viewport={"width": 390, "height": 844})
+        ann.on("pageerror", lambda exc: errors.append(str(exc)))
+        ann.goto(server.base + "/?seat=0")
+        field = "#panel input[placeholder='card drawn (id)']"
+        ann.wait_for_selector(field, timeout=30000)
+        ann.fill(field, "basic-7")
+        ann.focus(field)
+        res = httpx.post(
+            f"{server.base}/api/games/queen-alice/drew?seat=0", json={"card": "basic-3"}, timeout=10
+        )
+        assert res.status_code == 200, res.text
+        wait_until(ann, f"{PANEL}.includes('Your hand: basic-3 (white knight)')", timeout=20000)
+        assert ann.input_value(field) == "basic-7"
+        assert ann.evaluate(f"document.activeElement === document.querySelector({field!r})")
+        ann.click("#panel button:has-text('I drew it')")
+        wait_until(ann, f"{PANEL}.includes('basic-7 (white rook)')", timeout=20000)
+        assert ann.input_value(field) == ""
+        assert not errors, errors
+        server.stop()

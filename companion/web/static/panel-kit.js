@@ -14,6 +14,26 @@ export function button(text, onClick, className = "") {
   return b;
 }
 
+const typed = new Map();
+/** A text input whose text and focus outlive the panel: panels redraw on every state update,
+ *  and a player typing on their phone when an event arrives must not lose what they typed or
+ *  their keyboard. `key` names the input within the page; `forgetTyped(key)` empties it once
+ *  what was typed has been sent. */
+export function typedInput(key, props = {}) {
+  const before = typed.get(key);
+  const input = h("input", { ...props, value: before ? before.value : "" });
+  input.addEventListener("input", () => { typed.set(key, { value: input.value, input }); });
+  if (before && before.input === document.activeElement) {
+    typed.set(key, { value: before.value, input });
+    queueMicrotask(() => { if (input.isConnected) input.focus(); });
+  }
+  return input;
+}
+
+export function forgetTyped(key) {
+  typed.delete(key);
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);

@@ -5,7 +5,7 @@
 // The admin (no seat) enters the set-up and market cards and can declare the table right.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, playerName, tableIsRightButton } from "/static/panel-kit.js";
+import { actions, button, forgetTyped, h, playerName, tableIsRightButton, typedInput } from "/static/panel-kit.js";
 
 const API = "/api/games/queen-alice";
 const KIND_LETTER = { king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P" };
@@ -238,9 +238,9 @@ export function mount(el, api) {
     nodes.push(...trainForm(v));
     const me = seat === null || seat === undefined ? null : v.people[seat];
     if (me && me.hand) {
-      const drew = h("input", { placeholder: "card drawn (id)", autocomplete: "off", size: 12 });
+      const drew = typedInput("qa-drew", { placeholder: "card drawn (id)", autocomplete: "off", size: 12 });
       nodes.push(h("p", {}, `Your hand: ${me.hand.map((c) => cardLabel(v, c)).join(", ") || "—"} `, drew,
-        button("I drew it", async () => { await send("drew", { card: drew.value.trim() })(); })));
+        button("I drew it", async () => { forgetTyped("qa-drew"); await send("drew", { card: drew.value.trim() })(); })));
       for (const card of v.playable || []) nodes.push(button(`Play ${cardLabel(v, card)}`, send("play", { card })));
       for (const a of v.choices || []) {
         nodes.push(a.type === "discard"
@@ -250,8 +250,9 @@ export function mount(el, api) {
     }
     if (!me && !v.setup_options && v.phase !== "over") {
       const level = h("select", {}, ...LEVELS.map((l, i) => h("option", { value: String(i), textContent: l })));
-      const card = h("input", { placeholder: "market card (id)", autocomplete: "off", size: 12 });
+      const card = typedInput("qa-market", { placeholder: "market card (id)", autocomplete: "off", size: 12 });
       nodes.push(h("p", {}, "Market: ", level, card, button("Revealed", async () => {
+        forgetTyped("qa-market");
         await send("revealed", { level: Number(level.value), card: card.value.trim() })();
       })));
       if (!v.final) {

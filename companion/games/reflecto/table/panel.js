@@ -4,7 +4,7 @@
 // "what my mirrors show now" switch. Both words show once the game is over.
 // An ES module exporting mount(el, api); see companion/live/table_game.py.
 
-import { actions, button, h, playerName, tableIsRightButton } from "/static/panel-kit.js";
+import { actions, button, forgetTyped, h, playerName, tableIsRightButton, typedInput } from "/static/panel-kit.js";
 
 const API = "/api/games/reflecto";
 // What the live image's marks mean, as vision/perceive.py's annotate draws them: a dot on each
@@ -217,9 +217,10 @@ export function mount(el, api) {
       }
       if (v.phase === "play") {
         if (v.to_move === seat && !v.moved) {
-          const guess = h("input", { placeholder: "guess the other word", autocomplete: "off" });
+          const guess = typedInput("reflecto-guess", { placeholder: "guess the other word", autocomplete: "off" });
           nodes.push(h("p", {}, guess, button("Guess (instead of moving)", async () => {
             if (!window.confirm(`Guess ${guess.value}? A wrong guess ${v.options.guessing_frequently ? "loses your turn" : "loses the game"}.`)) return;
+            forgetTyped("reflecto-guess");
             await act("guess", { word: guess.value })();
           })));
         }
