@@ -4,7 +4,10 @@ other seat's phone never shows those cards."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -17,8 +20,10 @@ NOBODY_TAPS = {**SMALL_CAMERA, "COMPANION_CAMERA__SIM_PLAYERS": "false"}
 """The `sim` film's scripted players would enter the set-up themselves: here people do."""
 
 
-@pytest.mark.browser
-def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: Path) -> None:
+@contextmanager
+def ann_and_bob(browser, tmp_path: Path) -> Iterator[tuple[Any, Any, list[str]]]:
+    """A Queen Alice session of Ann and Bob on a real server, and the admin's page showing its
+    board; page errors are collected in the list yielded with them."""
     port = free_port()
     with run_server(
         serve_argv(tmp_path / "data", port, "--fps", "4"), port, camera=NOBODY_TAPS
@@ -34,6 +39,13 @@ def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: P
         admin.on("pageerror", lambda exc: errors.append(str(exc)))
         admin.goto(server.base + "/")
         admin.wait_for_selector("#panel .qa-board", timeout=30000)
+        yield server, admin, errors
+        server.stop()
+
+
+@pytest.mark.browser
+def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: Path) -> None:
+    with ann_and_bob(browser, tmp_path) as (server, admin, errors):
         assert admin.locator("#panel .qa-cell").count() == 8 * 9
         admin.click("#panel button:has-text('Start')")
         wait_until(admin, f"{PANEL}.includes('Ann: tap the card you drew')", timeout=20000)
@@ -53,7 +65,6 @@ def test_the_set_up_and_a_card_drawn_stay_where_they_belong(browser, tmp_path: P
         assert "basic-3" not in bob.content() and "basic-3" not in admin.content()
         assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert not errors, errors
-        server.stop()
 
 
 @pytest.mark.browser
@@ -110,20 +121,7 @@ def test_a_train_card_is_chosen_on_its_own_phone_and_stays_there(browser, tmp_pa
 def test_a_card_id_half_typed_outlives_an_update_from_the_table(browser, tmp_path: Path) -> None:
     """Panels redraw on every state update; what Ann is typing on her phone when another
     update arrives (here a card drawn tapped in from elsewhere) stays typed and is sent."""
-    port = free_port()
-    with run_server(
-        serve_argv(tmp_path / "data", port, "--fps", "4"), port, camera=NOBODY_TAPS
-    ) as server:
-        res = httpx.post(
-            f"{server.base}/api/session",
-            json={"game": "queen-alice", "seats": ["Ann", "Bob"]},
-            timeout=10,
-        )
-        assert res.status_code == 201, res.text
-        errors: list[str] = []
-        admin = browser.new_page(viewport={"width": 390, "height": 844})
-        admin.goto(server.base + "/")
-        admin.wait_for_selector("#panel .qa-board", timeout=30000)
+    with ann_and_bob(browser, tmp_path) as (server, admin, errors):
         admin.click("#panel button:has-text('Start')")
         wait_until(admin, f"{PANEL}.includes('Ann: tap the card you drew')", timeout=20000)
 
@@ -145,4 +143,3 @@ def test_a_card_id_half_typed_outlives_an_update_from_the_table(browser, tmp_pat
         wait_until(ann, f"{PANEL}.includes('basic-7 (white rook)')", timeout=20000)
         assert ann.input_value(field) == ""
         assert not errors, errors
-        server.stop()
