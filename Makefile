@@ -26,8 +26,10 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --config-file mypy-normal.ini
 
+# One test worker per core, each test file whole on one worker (its module fixtures built
+# once); the slowest tests are listed so the 15-minute budget is watched on every run.
 test: $(STAMP) browser lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile --durations=15
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -54,9 +54,15 @@ class Table:
         self.http = TestClient(create_app(self.settings, self.runtime))
 
     def show(self, image: np.ndarray) -> None:
-        """Put a photo in front of the camera and wait until it has surely been read."""
+        """Put a photo in front of the camera and wait until it has surely been read: two
+        frames the camera delivers after the swap (the replay reads a file before pacing it,
+        so the first may still be the old photo on a busy machine), then the loop's pace."""
         cv2.imwrite(str(self.staging), image)
         os.replace(self.staging, self.folder / "frame.png")
+        runtime = getattr(self, "runtime", None)
+        if runtime is not None:
+            for _ in range(2):
+                assert runtime.next_frame(30.0) is not None, "the camera stopped"
         time.sleep(3 / FPS)
 
     @property
