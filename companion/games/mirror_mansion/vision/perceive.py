@@ -51,7 +51,16 @@ from companion.vision.board_pose import (
 from companion.vision.markers import Marker, detect_markers
 
 ISOLATION_MIN = 0.6
-"""A dot must have at least this share of a ring round it free of its colour."""
+"""A door's dot must have at least this share of a ring round it free of its colour."""
+WINDOW_ISOLATION_MIN = 0.45
+"""The same for the window's dot, whose score (`_window_score`) weighs its isolation and the
+level it stands out at besides: a sticker crowded by a like colour (a card's face of a
+magenta hue seen under tilt, its own reflection) still names its card when nothing likelier
+does. Curve on the 1060 development boards (`curves.py setting --setting
+perceive.WINDOW_ISOLATION_MIN --late --styles house,random,wide,wide2,wide3`), windows right
+/ asked / wrong (boards exact): 0.3 and 0.35 1046/12/2 (987), 0.4 1046/13/1 (987), 0.45
+1045/14/1 (986), 0.5 1043/16/1 (984), 0.6 1039/20/1 (980; the door's, before). Below 0.4 print
+crowded by its own colour names a card; 0.45 keeps a step of margin from there."""
 BAR_MIN = 2.5
 """Top-edge score (`bar_scores`) above which a slot holds a mirror even when no dot is seen.
 From the curve on 80 development boards of the widened random family (400 empty crossings,
@@ -528,7 +537,8 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            spot = _window_spot(board, side, dot) if dot.isolation >= ISOLATION_MIN else None
+            alone = dot.isolation >= WINDOW_ISOLATION_MIN
+            spot = _window_spot(board, side, dot) if alone else None
             if spot is not None:
                 windows.append((spot, dot))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
