@@ -127,20 +127,29 @@ def value_curve(
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
 
-WINDOW_FREES = (2.0, 3.0, 4.0)
-WINDOW_SLOPES = (1.0, 2.0, 4.0, 8.0)
-WINDOW_FLOORS = (-9.0, 0.0, 0.25, 0.5)
+WINDOW_FREES = (3.0,)
+WINDOW_SLOPES = (2.0,)
+WINDOW_LEVELS = (0.0, 0.2, 0.3, 0.4)
+WINDOW_FLOORS = (-9.0, 0.0, 0.1, 0.2, 0.3, 0.5)
 
 
 def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
     """Per window dot cost (`perceive.WINDOW_FREE_MM` off the card's top line at no cost, then
-    one per `WINDOW_SLOPE_MM`) and score floor (`perceive.WINDOW_FLOOR`; -9: none): the boards
-    whose window is right, asked (null) or wrong, and the boards read entirely right. The
-    candidates are found once per board; only the window's choice moves."""
+    one per `WINDOW_SLOPE_MM`), weight of the level a dot stands out at
+    (`perceive.WINDOW_LEVEL_WEIGHT`) and score floor (`perceive.WINDOW_FLOOR`; -9: none): the
+    boards whose window is right, asked (null) or wrong, and the boards read entirely right.
+    The candidates are found once per board; only the window's choice moves."""
     board = load_board()
-    grid = [(a, s, f) for a in WINDOW_FREES for s in WINDOW_SLOPES for f in WINDOW_FLOORS]
-    table: dict[tuple[float, float, float], Counter[str]] = {g: Counter() for g in grid}
-    before = perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR
+    grid = [
+        (a, s, lv, f)
+        for a in WINDOW_FREES
+        for s in WINDOW_SLOPES
+        for lv in WINDOW_LEVELS
+        for f in WINDOW_FLOORS
+    ]
+    table: dict[tuple[float, float, float, float], Counter[str]] = {g: Counter() for g in grid}
+    names = ("WINDOW_FREE_MM", "WINDOW_SLOPE_MM", "WINDOW_LEVEL_WEIGHT", "WINDOW_FLOOR")
+    before = tuple(getattr(perceive, name) for name in names)
     try:
         for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
             if pose is None:
@@ -149,7 +158,8 @@ def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
                 continue
             cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
             for g in grid:
-                perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = g
+                for name, value in zip(names, g, strict=True):
+                    setattr(perceive, name, value)
                 got = perceive.fit(perceive.identify(cands, board), cands, board)
                 tally = table[g]
                 tally[
@@ -161,12 +171,13 @@ def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
                 ] += 1
                 tally["exact"] += got.layout_key() == truth.layout_key()
     finally:
-        perceive.WINDOW_FREE_MM, perceive.WINDOW_SLOPE_MM, perceive.WINDOW_FLOOR = before
-    print("free_mm slope_mm floor: window right / null / wrong; boards exact")
-    for (a, sl, f), t in table.items():
+        for name, value in zip(names, before, strict=True):
+            setattr(perceive, name, value)
+    print("free_mm slope_mm level floor: window right / null / wrong; boards exact")
+    for (a, sl, lv, f), t in table.items():
         print(
-            f"{a:7.1f} {sl:8.1f} {f:5.2f}: {t['right']:4d} / {t['null']:3d} / {t['wrong']:3d}; "
-            f"{t['exact']:4d}"
+            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f}: {t['right']:4d} / {t['null']:3d} / "
+            f"{t['wrong']:3d}; {t['exact']:4d}"
         )
 
 

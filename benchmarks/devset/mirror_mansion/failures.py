@@ -213,7 +213,7 @@ def window_misses(
         f"isolation {dot.isolation:.2f}, area {dot.area_mm2:.0f} mm2, elongation "
         f"{dot.elongation:.2f}, {perceive._card_across(board, side, dot):.1f} mm off the line"
     )
-    if dot.isolation < perceive.ISOLATION_MIN:
+    if dot.isolation < perceive.WINDOW_ISOLATION_MIN:
         return [(f"window {outcome}: not_alone", detail + stuck)]
     if perceive._window_spot(board, side, dot) != truth.window:
         return [(f"window {outcome}: off_card", detail + stuck)]

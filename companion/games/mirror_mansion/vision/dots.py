@@ -48,6 +48,8 @@ class Dot:
     elongation: float
     isolation: float
     """The share of a ring round the dot that does not show its colour, even loosely."""
+    level: int = 0
+    """The highest of `LEVELS` (its index) at which the dot was found: how far it stands out."""
 
 
 def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
@@ -193,6 +195,7 @@ def find_dots(
                             area / PX_PER_MM**2,
                             elongation,
                             isolation(cx, cy, area),
+                            level_i,
                         ),
                     )
                 )

@@ -51,7 +51,16 @@ from companion.vision.board_pose import (
 from companion.vision.markers import Marker, detect_markers
 
 ISOLATION_MIN = 0.6
-"""A dot must have at least this share of a ring round it free of its colour."""
+"""A door's dot must have at least this share of a ring round it free of its colour."""
+WINDOW_ISOLATION_MIN = 0.45
+"""The same for the window's dot, whose score (`_window_score`) weighs its isolation and the
+level it stands out at besides: a sticker crowded by a like colour (a card's face of a
+magenta hue seen under tilt, its own reflection) still names its card when nothing likelier
+does. Curve on the 1060 development boards (`curves.py setting --setting
+perceive.WINDOW_ISOLATION_MIN --late --styles house,random,wide,wide2,wide3`), windows right
+/ asked / wrong (boards exact): 0.3 and 0.35 1046/12/2 (987), 0.4 1046/13/1 (987), 0.45
+1045/14/1 (986), 0.5 1043/16/1 (984), 0.6 1039/20/1 (980; the door's, before). Below 0.4 print
+crowded by its own colour names a card; 0.45 keeps a step of margin from there."""
 BAR_MIN = 2.5
 """Top-edge score (`bar_scores`) above which a slot holds a mirror even when no dot is seen.
 From the curve on 80 development boards of the widened random family (400 empty crossings,
@@ -121,7 +130,7 @@ WINDOW_FREE_MM = 3.0
 """How far off a card's top line a window dot's centre lies at no cost (`_window_score`)."""
 WINDOW_SLOPE_MM = 2.0
 """Beyond `WINDOW_FREE_MM`, a window dot's score falls by one for every this many mm."""
-WINDOW_FLOOR = 0.0
+WINDOW_FLOOR = 0.2
 """The least score (`_window_score`) at which a card top's dot names the window. The three
 from one curve (`curves.py window --styles wide,house` and `--styles random`: 460
 development boards, 40 house, 120 random and the 300 of the wider random set, the window's
@@ -135,7 +144,23 @@ seen under tilt) outranks the sticker; a steeper cost beyond asks where a gentle
 before (240 boards: house, 200 of the random base, the accuracy check's 30) (4, 1, 0) gave
 268/2/0 and (3, 2, 0) 267/2/1; the hard margin before that (a dot at most 4 mm off, the rest
 ignored) gave 235/2/3. With no floor a hidden sticker lets print name a card: a wrong window
-is worse than a question."""
+is worse than a question. Raised from 0 to 0.2 when the level a dot stands out at joined the
+score (`WINDOW_LEVEL_WEIGHT`, whose curve it comes from)."""
+WINDOW_LEVEL_WEIGHT = 0.3
+"""Added to a window dot's score per level of `dots.LEVELS` above the first it was found at:
+a sticker is printed in the kit's full colour, while the print that outranked it (a movement
+field's disc on the board just behind a card, seen beside its top; a card top painted near
+magenta) is paler and stands out at the lowest level only. With `WINDOW_FLOOR` from one curve
+(`curves.py window --styles house,random,wide,wide2,wide3`: 1060 development boards, the
+300 of `wide3` drawn to find every wrong window left), windows right / asked / wrong as
+(weight, floor; boards exact): (0, 0) 1026/25/9 (before; 968), (0, 0.5) 987/66/7, (0.2, 0)
+1038/20/2, (0.2, 0.3) 1032/27/1, (0.3, none) 1043/8/9, (0.3, 0) 1042/16/2, (0.3, 0.1)
+1042/17/1, (0.3, 0.2) 1039/20/1 (chosen; 980), (0.3, 0.3) 1037/22/1, (0.3, 0.5) 1027/32/1,
+(0.4, 0) 1042/14/4, (0.4, 0.2) 1040/17/3. From 0.4 up
+print found at two levels (a saturated magenta splash of the board's art) wins again. The
+floor at 0.1 is the knee, but the one wrong window it removes scored 0.09 there: 0.2 keeps a
+margin for three more questions. The one wrong left is a board whose sticker is not found at
+all and a speck of print (22 mm2, barely alone) scores 0.69."""
 
 Slot = tuple[Cell, str]
 
@@ -453,10 +478,17 @@ def _window_score(board: Board, spot: str, dot: Dot) -> float:
     """How likely a magenta dot over a card position is the window's sticker: its quality,
     less a cost that grows smoothly with its distance off the card's top line. A sticker
     lies on the top edge, overhanging it when wider; print of its colour on a card's face,
-    seen beside the top under tilt, lies further off. No hard limit: a dot stuck far over
+    seen beside the top under tilt, lies further off. A sticker is printed in its kit's
+    full colour, print of a like hue (a movement field's disc on the board behind the card,
+    a card top's own paint) is mostly paler: the level it still stands out at adds to it
+    (`WINDOW_LEVEL_WEIGHT`). No hard limit: a dot stuck far over
     the edge still names its card when nothing likelier does, and the line only ranks."""
     off = _card_across(board, spot[0], dot)
-    return _dot_quality(dot) - max(0.0, off - WINDOW_FREE_MM) / WINDOW_SLOPE_MM
+    return (
+        _dot_quality(dot)
+        - max(0.0, off - WINDOW_FREE_MM) / WINDOW_SLOPE_MM
+        + WINDOW_LEVEL_WEIGHT * dot.level
+    )
 
 
 def _piece_evidence(dot: Dot, bar: float) -> float:
@@ -505,7 +537,8 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            spot = _window_spot(board, side, dot) if dot.isolation >= ISOLATION_MIN else None
+            alone = dot.isolation >= WINDOW_ISOLATION_MIN
+            spot = _window_spot(board, side, dot) if alone else None
             if spot is not None:
                 windows.append((spot, dot))
     windows.sort(key=lambda sd: -_window_score(board, *sd))

@@ -1,0 +1,77 @@
+"""The window card among magenta dots: a sticker printed in its kit's full colour stands out
+further than paler print of a like hue, and the identify and fit stages prefer it. The dots
+are found on small planes painted by hand and the stages run on candidates given by hand, so
+the rule is seen alone."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.games.mirror_mansion.rules.board import SLOTS, load_board
+from companion.games.mirror_mansion.vision import perceive
+from companion.games.mirror_mansion.vision.dots import LEVELS, Dot, find_dots
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS
+from companion.games.mirror_mansion.vision.top_planes import PX_PER_MM, TopPlane
+
+BOARD = load_board()
+
+
+def _plane_with_disc(bgr: tuple[int, int, int]) -> TopPlane:
+    """A 60 mm square of grey board with one 9 mm disc of `bgr` in its middle."""
+    side = round(60 * PX_PER_MM)
+    img = np.full((side, side, 3), 120, np.uint8)
+    cv2.circle(img, (side // 2, side // 2), round(4.5 * PX_PER_MM), bgr, -1, cv2.LINE_AA)
+    return TopPlane(img, (0.0, 0.0), 0.0)
+
+
+def _highest_level(plane: TopPlane) -> int:
+    dots = find_dots(plane, DEFAULT_STICKERS.window_dot, BOARD.dot_diameter_mm)
+    assert dots, "the disc is a dot"
+    return max(d.level for d in dots)
+
+
+def test_a_full_coloured_sticker_stands_out_at_a_higher_level_than_pale_print() -> None:
+    sticker = _highest_level(_plane_with_disc((175, 35, 205)))
+    pale = _highest_level(_plane_with_disc((170, 110, 185)))
+    assert sticker == len(LEVELS) - 1
+    assert pale < sticker
+
+
+def _on_card(position: str, off_mm: float, level: int, isolation: float) -> tuple[str, Dot]:
+    x, y = BOARD.card_mm(position)
+    # Off the top line toward the board's centre.
+    dx, dy = {"N": (0, 1), "S": (0, -1), "W": (1, 0), "E": (-1, 0)}[position[0]]
+    return position[0], Dot((x + dx * off_mm, y + dy * off_mm), 60.0, 1.1, isolation, level)
+
+
+def _window(*dots: tuple[str, Dot]) -> str | None:
+    magenta: dict[str, tuple[Dot, ...]] = {side: () for side in "NESW"}
+    for side, dot in dots:
+        magenta[side] = (*magenta[side], dot)
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    cands = perceive.Candidates((), (), magenta, bars, dict(bars))
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).window
+
+
+def test_the_dot_that_stands_out_further_names_the_window() -> None:
+    # Pale print beside a card's top, quite alone, against the sticker on another card's top
+    # with a little of its colour round it (its reflection, a card face of a like hue).
+    print_dot = _on_card("N0", 2.5, 0, 1.0)
+    sticker = _on_card("W1", 0.5, len(LEVELS) - 1, 0.85)
+    assert _window(print_dot, sticker) == "W1"
+    # Found only at the lowest level, the same sticker loses to the lonelier print.
+    faint = _on_card("W1", 0.5, 0, 0.85)
+    assert _window(print_dot, faint) == "N0"
+
+
+def test_a_crowded_sticker_still_names_its_card_when_nothing_likelier_does() -> None:
+    # A like colour round it (a card face of a magenta hue seen under tilt): less alone than a
+    # door's dot may be, yet the only sticker on the cards' tops.
+    crowded = perceive.WINDOW_ISOLATION_MIN + 0.05
+    assert crowded < perceive.ISOLATION_MIN
+    assert _window(_on_card("E2", 0.5, len(LEVELS) - 1, crowded)) == "E2"
+    # Crowded below the window's floor it is not a dot at all: the players are asked.
+    assert (
+        _window(_on_card("E2", 0.5, len(LEVELS) - 1, perceive.WINDOW_ISOLATION_MIN - 0.05)) is None
+    )
