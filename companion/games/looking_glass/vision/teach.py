@@ -244,6 +244,9 @@ def find_card(image: np.ndarray) -> FoundCard:
         return framed
     if framed is None:
         return outlined
+    # A scan's frame taken for the card leaves the card inside it to the deck, whichever
+    # finder's cut is kept.
+    framed.alternatives = outlined.alternatives
     width = float(np.linalg.norm(outlined.outer[1] - outlined.outer[0]))
     if _agree(framed.outer, outlined.outer, width):
         return framed
