@@ -54,6 +54,11 @@ class CardInPhoto:
     """4×2 corners TL, TR, BR, BL (upright portrait), photo px; None if no card was found."""
     cards_seen: int
     """How many cards the photo showed (0, 1 or more)."""
+    inner: np.ndarray | None = None
+    """Set when the photo's frame was taken for the card (a tight scan): the quad inside it
+    taken for the printed art (4×2, TL, TR, BR, BL). A card laid square and centred on a
+    scanner with an even margin looks the same, and then this is the card: a caller that
+    knows the deck's aspect from its other photos decides."""
 
 
 def upright(corners: np.ndarray) -> np.ndarray:
@@ -134,7 +139,7 @@ def find_card_outline(image: np.ndarray) -> CardInPhoto:
         and m.max() < 0.15 * w
         and _square_to_frame(card)
     ):
-        return CardInPhoto(upright(frame.corners), 1)
+        return CardInPhoto(upright(frame.corners), 1, upright(card.corners))
     # Another outline over most of this one is this card drawn twice (its edge and its
     # sleeve's, or a corner fitted two ways), not a second card beside it.
     rivals = [q for q in outer[1:] if q.area > 0.5 * card.area and _overlap(q, card) < 0.5]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.games.looking_glass.vision.teach import cut_deck, find_card
-from tests.vision.cards.card_styles import face, photo
+from tests.vision.cards.card_styles import face, photo, scan
 
 
 def _off_mm(found: np.ndarray, truth: np.ndarray) -> float:
@@ -54,3 +54,18 @@ def test_a_deck_cuts_every_card_at_its_edge_whatever_table_each_photo_shows(bord
         # lies 4 mm or more off.)
         assert 63 * _off_mm(card.outer, truth[cid]) < 3.0, cid
     assert abs(63 * frac - (0.0 if border == "none" else 4.0)) < 0.8
+
+
+def test_a_card_laid_square_and_centred_on_a_scanner_is_cut_at_its_edge_not_at_the_scans():
+    # Alone, such a scan looks like a tight scan of a card whose art is the card (the
+    # scanner's white margin its border); the deck's other photos give the card's aspect.
+    images, truth = _deck("black", ["light", "dark"], 64)
+    card = face(np.random.default_rng(65), "black", frame=False, radius_mm=0.0)
+    m = 40
+    images["scan"] = scan(card, np.random.default_rng(66), margin_px=m)
+    h, w = card.shape[:2]
+    truth["scan"] = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], float)
+    found = {cid: find_card(img) for cid, img in images.items()}
+    cards, _, _ = cut_deck(images, found)
+    for cid, c in cards.items():
+        assert 63 * _off_mm(c.outer, truth[cid]) < 3.0, cid

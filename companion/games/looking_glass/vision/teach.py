@@ -83,6 +83,15 @@ class FoundCard:
     outer: np.ndarray
     border_frac: float
     """Border width / card width, measured; NaN when the border cannot be told from the table."""
+    outlined: bool = False
+    """`outer` is the card's own outline against the table (`find_outlined_card`), not a
+    hole's quad grown by a border: `cut_deck` keeps it where the deck's border does not fit
+    this card (`KEEP_OUTLINE`)."""
+    alternatives: tuple[FoundCard, ...] = ()
+    """Other cuts of this photo it cannot tell from this one alone: the photo's frame was
+    taken for the card (a tight scan, `CardInPhoto.inner`) and the card may be the quad
+    inside it (laid square and centred on a scanner, with an even margin). `cut_deck` keeps
+    whichever has the deck's aspect (`resolve_alternatives`)."""
     art_hole: np.ndarray | None = None
     """Set when the photo alone cannot say what its card is: the light-border finder's hole
     (4×2) is this card's outline itself. Either the card is that outline (a dark card on a
@@ -93,7 +102,15 @@ class FoundCard:
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
         hole = None if self.art_hole is None else self.art_hole - shift
-        return FoundCard(self.interior - shift, self.outer - shift, self.border_frac, hole)
+        alt = tuple(a.moved(shift) for a in self.alternatives)
+        return FoundCard(
+            self.interior - shift, self.outer - shift, self.border_frac, self.outlined, alt, hole
+        )
+
+    @property
+    def aspect(self) -> float:
+        """Height over width of the card's outer quad (the mean of opposite sides)."""
+        return Quad(self.outer).aspect
 
 
 def _border(img: np.ndarray, q: np.ndarray) -> float:
@@ -227,6 +244,9 @@ def find_card(image: np.ndarray) -> FoundCard:
         return framed
     if framed is None:
         return outlined
+    # A scan's frame taken for the card leaves the card inside it to the deck, whichever
+    # finder's cut is kept.
+    framed.alternatives = outlined.alternatives
     width = float(np.linalg.norm(outlined.outer[1] - outlined.outer[0]))
     if _agree(framed.outer, outlined.outer, width):
         return framed
@@ -277,15 +297,22 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
                 cards_seen=found.cards_seen,
             )
         raise TeachError(NO_CARD, cards_seen=0)
-    outline = found.outline
+    card = _outlined(image, found.outline)
+    if found.inner is not None:
+        card.alternatives = (_outlined(image, found.inner),)
+    return card
+
+
+def _outlined(image: np.ndarray, outline: np.ndarray) -> FoundCard:
+    """The card whose edge is `outline`, its border measured inward from it."""
     width = float(np.linalg.norm(outline[1] - outline[0]))
     depths = border_depths(image, outline)
     if depths is None:
-        return FoundCard(outline.copy(), outline, 0.0)
+        return FoundCard(outline.copy(), outline, 0.0, outlined=True)
     # A light border's inner edge is refitted to the art's edges, to the pixel (the step
     # samples the border only every half pixel); any other border keeps the measured inset.
     interior = _refine_interior(image, inset_sides(outline, depths))
-    return FoundCard(interior, outline, float(depths.mean()) / width)
+    return FoundCard(interior, outline, float(depths.mean()) / width, outlined=True)
 
 
 def find_framed_card(image: np.ndarray) -> FoundCard:
@@ -428,13 +455,28 @@ def find_cards(
     return found, refused
 
 
+KEEP_OUTLINE = 0.04
+"""A card's outline seen against the table is kept where the outer the deck's one border
+draws round its art lies further than this share of the card's width from it (and the
+outline's aspect is as near the deck's): that border does not fit this card (its art's
+edge was measured off, or the deck's border is another photo's misreading). Nearer, the
+deck's border is kept, so every card of a deck is cut alike (an outline 0.5 mm inside a
+black border lost a card's find at the table). Over the 231 accepted development teach
+photos of `benchmarks/looking_glass_teach.py --seed-base 1230`, cuts more than 3 mm (more
+than 1.5 mm) off: 0 (kept wherever they differ) 27 (50), 0.02 27 (51), 0.03 26 (56),
+0.04 25 (58), 0.05 27 (60), 0.06 30 (63), never kept 54 (83)."""
+
+
 def cut_deck(
     images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
 ) -> tuple[dict[str, FoundCard], float, bool]:
     """Every card cut as the library keeps it: (the cards, the border's share of the card's
-    width, whether any photo showed the border). One border for all cards: each outer quad is
-    re-derived from its art by the deck's median border (by `shape`'s, when given: cards
-    added to a library taught earlier are cut as its cards were)."""
+    width, whether any photo showed the border). A photo with several possible cuts is cut
+    at the one of the deck's aspect (`resolve_alternatives`). One border for all cards: each
+    outer quad is re-derived from its art by the deck's median border (by `shape`'s, when
+    given: cards added to a library taught earlier are cut as its cards were), except a
+    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`)."""
+    found = resolve_alternatives(found, None if shape is None else shape.height_mm / CARD_W_MM)
     if shape is None:
         found = resolve_art_holes(images, found)
     else:
@@ -444,11 +486,27 @@ def cut_deck(
         frac = shape.border_mm / CARD_W_MM
     else:
         frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
+    aspect = float(np.median([f.aspect for f in found.values()])) if found else math.nan
     for f in found.values():
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
-        f.outer = inset(i, -frac * iw / (1 - 2 * frac))
+        derived = inset(i, -frac * iw / (1 - 2 * frac))
+        keep = (
+            f.outlined
+            and shape is None
+            and _differ(derived, f.outer, KEEP_OUTLINE)
+            and abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
+        )
+        if not keep:
+            f.outer = derived
     return found, frac, bool(fracs)
+
+
+def _differ(a: np.ndarray, b: np.ndarray, share: float) -> bool:
+    """Whether a corner of one quad lies further than `share` of the card's width from the
+    other's."""
+    width = float(np.linalg.norm(b[1] - b[0]))
+    return bool(np.linalg.norm(a - b, axis=1).max() > share * width)
 
 
 def library_from_found(
@@ -501,6 +559,29 @@ def library_from_found(
     ), warnings
 
 
+def resolve_alternatives(
+    found: dict[str, FoundCard], aspect: float | None = None
+) -> dict[str, FoundCard]:
+    """Every photo that alone cannot say which of its cuts is the card
+    (`FoundCard.alternatives`) cut at the one whose aspect is nearest the deck's: `aspect`
+    when given (a library taught earlier), else the median of the deck's photos that could
+    say. A tight scan's frame has the card's aspect and its art another; a card laid on a
+    scanner has it, and the frame round it with the margin another. With no other photo to
+    ask, the first cut is kept."""
+    sure = [f.aspect for f in found.values() if not f.alternatives]
+    if aspect is None and sure:
+        aspect = float(np.median(sure))
+    out = {}
+    for cid, f in found.items():
+        first = FoundCard(f.interior, f.outer, f.border_frac, f.outlined, (), f.art_hole)
+        if aspect is None:
+            out[cid] = first
+        else:
+            target = aspect
+            out[cid] = min([first, *f.alternatives], key=lambda c: abs(c.aspect - target))
+    return out
+
+
 def resolve_art_holes(
     images: dict[str, np.ndarray], found: dict[str, FoundCard]
 ) -> dict[str, FoundCard]:
@@ -536,7 +617,7 @@ def resolve_art_holes(
 
 
 def _as_found(f: FoundCard) -> FoundCard:
-    return FoundCard(f.interior, f.outer, f.border_frac)
+    return FoundCard(f.interior, f.outer, f.border_frac, f.outlined)
 
 
 def _hole_as_art(f: FoundCard) -> FoundCard:
