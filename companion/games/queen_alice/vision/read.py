@@ -111,7 +111,7 @@ STANDS_OUT = 3.0
 square's holds a piece, whatever its colours say: the board's own squares, under the same
 light, print and lens, set the scale (a base's outline, a top's rim, a decal or the sides'
 shading is far busier than any print)."""
-EDGES_OUT = 2.5
+EDGES_OUT = 2.2
 """... and whose sharpest steps between neighbouring samples are this many times the
 median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
 glare on a dark print is as busy as a piece, never as sharp)."""
