@@ -755,13 +755,18 @@ def by_change(
 
 def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
     """Squares not to read by structure: an arm's blurred edge and its shadow are busy
-    too, and spread past the squares its colour is followed to. With an arm in view, every
-    square; else those within `ARM_MARGIN` of the squares a run round the grid that looks
-    like light (`Arms.lit`) might be followed to (an arm lit like the ground is one)."""
+    too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
+    of the squares an arm, or a run round the grid that looks like light (`Arms.lit`: an
+    arm lit like the ground is one), is followed to or crosses the ground beside (an arm
+    shaded unlike its crossing is not followed, but comes in there)."""
     cells = geom.cells
-    if arms.arms:
-        return set(range(len(cells)))
-    maybe = arm_squares(colours, Arms(arms.lit), geom, cells)
+    runs = (*arms.arms, *arms.lit)
+    maybe = arm_squares(colours, Arms(runs), geom, cells)
+    if runs:
+        centres = np.array([geom.cell_mm(c) for c in cells])
+        crossing = np.concatenate([run.crossing_mm for run in runs])
+        gap = np.min(np.linalg.norm(centres[:, None] - crossing[None], axis=2), axis=1)
+        maybe |= {c for c, d in zip(cells, gap, strict=True) if d <= geom.square_mm}
     return {
         k
         for k, (r, c) in enumerate(cells)
