@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import secrets
 import sys
 from collections import Counter, defaultdict
@@ -123,7 +124,7 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
         finally:
             reader.LIGHT_ONLY = saved
         for arm in arms.arms:
-            pix = reader._to_pixels(where.pose, arm.crossing_mm)
+            pix = reader.mm_to_pixels(where.pose, arm.crossing_mm)
             pts = reader._sample(photo.image, where.pose, arm.crossing_mm)
             ground = _loop_ground(photo.image, geom, where)
             off = float(np.median(reader._off_the_light_line(pts, ground)))
@@ -148,7 +149,7 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
         busy = float(np.median(colours.structure))
         sharp = float(np.median(colours.edges))
         for k, cell in enumerate(geom.cells):
-            if calls[k][0] == "unsure" and cell not in photo.near_arm:
+            if calls[k][0] in ("unsure", "gold") and cell not in photo.near_arm:
                 want = photo.position.squares.get(cell, "empty")
                 stands.append(
                     (float(colours.structure[k]) / busy, float(colours.edges[k]) / sharp, want)
@@ -188,7 +189,7 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
             f"{sum(w != 'empty' for _, _, w in stands)}",
         }
         for a in (2.5, 3.0, 3.5)
-        for e in (0.0, 2.0, 2.5, 3.0)
+        for e in (0.0, 2.0, 2.2, 2.5, 3.0)
     ]
     return {
         "seed": seed,
@@ -198,6 +199,62 @@ def curves(seed: int, boards: int) -> dict[str, Any]:
         "structure": structure,
         "stand_out": stand_out,
     }
+
+
+def outline_curve(seed: int, boards: int) -> dict[str, Any]:
+    """The curve `OUTLINED` was chosen from, on development renders (two thirds with arms):
+    each run round the grid `find_arms` would take for an arm in the ground's own colour
+    (`outlined_runs`, none of its points in a run it takes already), by the step at its
+    ends, against the renderer's arm mask; and the boards where such an arm is in view."""
+    geom = load_geometry()
+    runs: list[tuple[float, bool]] = []
+    for i in range(boards):
+        photo = render_photo(geom, (seed, i), Conditions(hands=i % 3))
+        where = reader.locate(photo.image, geom)
+        if where is None:
+            continue
+        saved = reader.OUTLINED
+        reader.OUTLINED = math.inf
+        try:
+            before = reader.find_arms(photo.image, geom, where)
+        finally:
+            reader.OUTLINED = saved
+        seen = {tuple(p) for run in (*before.arms, *before.lit) for p in run.crossing_mm}
+        pts = reader.loop_points(geom)
+        lab = reader._lab(reader._sample(photo.image, where.pose, pts))
+        min_run = reader.ARM_RUN_SQ / reader.LOOP_STEP_SQ
+        for a, b, step in reader.outlined_runs(lab, min_run):
+            idx = np.arange(a, b) % len(pts)
+            if any(tuple(p) in seen for p in pts[idx]):
+                continue
+            runs.append((step, _on_arm(photo, where, pts[idx])))
+        print(f"\routline curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "runs": len(runs),
+        "outlined": [
+            {
+                "threshold": t,
+                "arms_kept": f"{sum(s >= t for s, arm in runs if arm)}/{sum(a for _, a in runs)}",
+                "light_kept": f"{sum(s >= t for s, arm in runs if not arm)}/"
+                f"{sum(not a for _, a in runs)}",
+            }
+            for t in (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
+        ],
+    }
+
+
+def _on_arm(photo: Any, where: Any, pts_mm: np.ndarray) -> bool:
+    """At least half the points fall on the renderer's arm mask."""
+    mask = photo.arm_mask
+    if mask is None:
+        return False
+    pix = reader.mm_to_pixels(where.pose, pts_mm)
+    h, w = mask.shape[:2]
+    inside = [mask[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))] > 0 for x, y in pix]
+    return bool(np.mean(inside) >= 0.5)
 
 
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
@@ -351,10 +408,18 @@ def main() -> None:
         action="store_true",
         help="the LIGHT_ONLY, STRUCTURE, STANDS_OUT and EDGES_OUT curves instead",
     )
+    parser.add_argument(
+        "--outline-curve",
+        action="store_true",
+        help="the OUTLINED curve (arms in the ground's own colour) instead",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.curves:
         print(json.dumps(curves(seed, args.boards), indent=1))
+        return
+    if args.outline_curve:
+        print(json.dumps(outline_curve(seed, args.boards), indent=1))
         return
     if args.reference_curves:
         print(json.dumps(reference_curves(seed, args.boards), indent=1))

@@ -7,11 +7,13 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    OUTLINED,
     SpotColours,
     alice_by_centres,
     board_tone,
     classify,
     locate,
+    outlined_runs,
     piece_colours,
     read_board,
     two_centres,
@@ -159,6 +161,31 @@ def test_a_glare_busy_but_smooth_is_no_piece() -> None:
     colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, {0, 1, 2, 3, 4}, frozenset({4}))
     calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
     assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
+
+
+def test_a_warm_white_read_as_gold_on_a_square_is_a_white() -> None:
+    """No Crown stands on the chessboard: an ivory white whose hue is a Crown's takes the
+    colour of the board's nearer pieces, as any busy square does."""
+    ivory = (78.0, -4.0, 22.0)
+    colours = _board({0: RED, 1: RED, 2: ivory, 3: ivory, 4: ivory}, busy={0, 1, 2, 3, 4})
+    calls = [("red", 1.0)] * 2 + [("gold", 1.0)] * 3 + [("empty", 1.0)] * 15
+    assert [v for v, _ in piece_colours(calls, colours, skip=set())[:5]] == ["red"] * 2 + [
+        "white"
+    ] * 3
+
+
+def test_an_arm_in_the_grounds_colour_is_told_from_light_by_its_outline() -> None:
+    """Round the grid, a sleeve as dark as the ground starts and ends with a step; a glare
+    of the same depth fades in and out over a few squares."""
+    ground = np.array([40.0, 8.0, 12.0])
+    lab = np.tile(ground, (160, 1))
+    lab[20:32] += (12.0, 3.0, 3.0)  # the arm, 1.2 squares wide
+    fade = np.concatenate([np.linspace(0, 14, 20), np.linspace(14, 0, 20)])
+    lab[60:100] += fade[:, None] * np.array([1.0, 0.2, 0.2])  # the glare
+    runs = sorted(outlined_runs(lab, 6))
+    assert (runs[0][0] % 160, runs[0][1] % 160) == (20, 32)
+    assert len(runs) == 2 and 60 < runs[1][0] % 160 < runs[1][1] % 160 < 100
+    assert runs[0][2] >= OUTLINED > runs[1][2]
 
 
 def test_with_one_colour_in_view_a_busy_square_is_asked_not_guessed() -> None:

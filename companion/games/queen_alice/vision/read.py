@@ -31,8 +31,9 @@ piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STR
 come from curves on development renders of the wider chess sets (in the commits that set
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION` and `NEAR_TOKEN` from curves on development
-renders (in their commits); `GROUND`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by
-reasoning (written beside each), not swept.
+renders (in their commits); `OUTLINED` from the curve of `--outline-curve` (in its commit);
+`GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by reasoning (written
+beside each), not swept.
 """
 
 from __future__ import annotations
@@ -80,6 +81,13 @@ LIGHT_ONLY = 12.0
 """BGR distance (0..255 per channel) within which a run's median pixel is the ground's own
 colour lit brighter toward white (a glare) or darker toward black (a shadow): light on the
 ground, not an arm."""
+FAINT = 8.0
+"""Lab distance from the ground's median beyond which a point of the loop round the grid
+may be an arm in the ground's own colour, when its run is outlined (`OUTLINED`) ... (set
+by reasoning: a few times the noise and JPEG of the ground's samples, well short of
+`GROUND`; the step, not this level, tells an arm from light)"""
+OUTLINED = 6.0
+"""... by a Lab step at least this at both its ends."""
 ARM_RUN_SQ = 0.6
 """An arm crossing the ground round the grid is at least this wide, in squares (a tall
 piece at the grid's edge leaning over the ground is narrower)."""
@@ -103,7 +111,7 @@ STANDS_OUT = 3.0
 square's holds a piece, whatever its colours say: the board's own squares, under the same
 light, print and lens, set the scale (a base's outline, a top's rim, a decal or the sides'
 shading is far busier than any print)."""
-EDGES_OUT = 2.5
+EDGES_OUT = 2.2
 """... and whose sharpest steps between neighbouring samples are this many times the
 median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
 glare on a dark print is as busy as a piece, never as sharp)."""
@@ -279,22 +287,19 @@ def find_arms(
     """Arms come from beyond the board, so each crosses the ground round the grid: a loop
     a quarter square outside the grid, where the print is one ground. Runs of the loop far
     from the ground's colour, wide as an arm, give the arms' colours; those that look like
-    light on the ground (`LIGHT_ONLY`, or `light_only` when given) are kept apart as `lit`."""
+    light on the ground (`LIGHT_ONLY`, or `light_only` when given) are kept apart as `lit`.
+    An arm in the ground's own colour is an arm too when its run has an outline
+    (`outlined_runs`, `OUTLINED`): unseen, the squares under it read as their print and
+    its edges as pieces."""
     light_only = LIGHT_ONLY if light_only is None else light_only
     sq = geom.square_mm
-    (x0, y0), (x1, y1) = geom.grid_box_mm
-    m = 0.25 * sq
-    x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
-    step = sq * 0.1
-    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
-    pts = np.concatenate(
-        [np.linspace(a, b, max(2, int(math.dist(a, b) / step)), endpoint=False) for a, b in edges]
-    )
+    step = sq * LOOP_STEP_SQ
+    pts = loop_points(geom)
     bgr = _sample(image, where.pose, pts)
     lab = _lab(bgr)
     ground = np.median(lab, axis=0)
     foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
-    if not foreign.any() or foreign.all():
+    if foreign.all():
         return Arms(())
     unlit = _off_the_light_line(bgr, np.median(bgr, axis=0))
     # runs round the loop (rolled so that no run wraps)
@@ -304,6 +309,7 @@ def find_arms(
     arms: list[Arm] = []
     lit: list[Arm] = []
     i, n = 0, len(f)
+    taken = np.zeros(n, bool)
     min_run = ARM_RUN_SQ * sq / step
     while i < n:
         if not f[i]:
@@ -315,8 +321,65 @@ def find_arms(
         if j - i >= min_run:
             run = Arm(np.median(lab[i:j], axis=0), pts[i:j])
             (arms if np.median(unlit[i:j]) > light_only else lit).append(run)
+            taken[i:j] = True
         i = j
+    for i, j, step in outlined_runs(lab, min_run):  # an arm in the ground's own colour
+        idx = np.arange(i, j) % n
+        if step >= OUTLINED and not taken[idx].any():
+            arms.append(Arm(np.median(lab[idx], axis=0), pts[idx]))
     return Arms(tuple(arms), tuple(lit))
+
+
+LOOP_STEP_SQ = 0.1
+"""Spacing of the loop's samples round the grid, in squares."""
+
+
+def loop_points(geom: BoardGeometry) -> np.ndarray:
+    """The loop round the grid `find_arms` samples, a quarter square outside it (board mm)."""
+    sq = geom.square_mm
+    (x0, y0), (x1, y1) = geom.grid_box_mm
+    m = 0.25 * sq
+    x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
+    step = sq * LOOP_STEP_SQ
+    edges = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
+    return np.concatenate(
+        [np.linspace(a, b, max(2, int(math.dist(a, b) / step)), endpoint=False) for a, b in edges]
+    )
+
+
+def outlined_runs(lab: np.ndarray, min_run: float) -> list[tuple[int, int, float]]:
+    """Runs of the loop round the grid (`find_arms`) at least `FAINT` from the ground's
+    median and at least `min_run` samples long, each with the smaller of the Lab steps at
+    its two ends: (first, past the last, step), indices possibly past the loop's end (they
+    wrap). An arm in the ground's own colour (a brown sleeve on a brown board) is no
+    further from it than a glare, but it has an outline where it crosses the loop: a step,
+    where light on the ground is a slope."""
+    n = len(lab)
+    off = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) > FAINT
+    if off.all() or not off.any():
+        return []
+    start = int(np.argmin(off))
+    out = []
+    i = 0
+    while i < n:
+        if not off[(start + i) % n]:
+            i += 1
+            continue
+        j = i
+        while j < n and off[(start + j) % n]:
+            j += 1
+        if j - i >= min_run:
+            a, b = start + i, start + j
+            # two samples each side of each end, the end's own sample (maybe mid-step) left out
+            starts = _mean_at(lab, [a + 1, a + 2]) - _mean_at(lab, [a - 2, a - 1])
+            ends = _mean_at(lab, [b - 3, b - 2]) - _mean_at(lab, [b, b + 1])
+            out.append((a, b, float(min(np.linalg.norm(starts), np.linalg.norm(ends)))))
+        i = j
+    return out
+
+
+def _mean_at(lab: np.ndarray, at: list[int]) -> np.ndarray:
+    return np.asarray(np.mean(lab[np.array(at) % len(lab)], axis=0))
 
 
 def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
@@ -692,13 +755,18 @@ def by_change(
 
 def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
     """Squares not to read by structure: an arm's blurred edge and its shadow are busy
-    too, and spread past the squares its colour is followed to. With an arm in view, every
-    square; else those within `ARM_MARGIN` of the squares a run round the grid that looks
-    like light (`Arms.lit`) might be followed to (an arm lit like the ground is one)."""
+    too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
+    of the squares an arm, or a run round the grid that looks like light (`Arms.lit`: an
+    arm lit like the ground is one), is followed to or crosses the ground beside (an arm
+    shaded unlike its crossing is not followed, but comes in there)."""
     cells = geom.cells
-    if arms.arms:
-        return set(range(len(cells)))
-    maybe = arm_squares(colours, Arms(arms.lit), geom, cells)
+    runs = (*arms.arms, *arms.lit)
+    maybe = arm_squares(colours, Arms(runs), geom, cells)
+    if runs:
+        centres = np.array([geom.cell_mm(c) for c in cells])
+        crossing = np.concatenate([run.crossing_mm for run in runs])
+        gap = np.min(np.linalg.norm(centres[:, None] - crossing[None], axis=2), axis=1)
+        maybe |= {c for c, d in zip(cells, gap, strict=True) if d <= geom.square_mm}
     return {
         k
         for k, (r, c) in enumerate(cells)
@@ -717,9 +785,10 @@ def board_tone(lab: np.ndarray) -> np.ndarray:
 
 
 def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
-    """Squares the colours call empty or unsure whose disc is far busier than the board's
-    median square's (`STANDS_OUT`), with sharp steps in it (`EDGES_OUT`): something stands
-    there."""
+    """Squares the colours call empty, unsure or gold whose disc is far busier than the
+    board's median square's (`STANDS_OUT`), with sharp steps in it (`EDGES_OUT`): something
+    stands there. No Crown stands on the chessboard, so gold there is a warm ivory white
+    (its hue is a Crown's) or print, never a Crown: the board's own pieces tell which."""
     assert colours.structure is not None and colours.edges is not None
     spread, edges = colours.structure, colours.edges
     floor = STANDS_OUT * float(np.median(spread))
@@ -727,7 +796,10 @@ def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[in
     return [
         k
         for k, (v, _) in enumerate(calls)
-        if k not in skip and v in ("empty", "unsure") and spread[k] >= floor and edges[k] >= sharp
+        if k not in skip
+        and v in ("empty", "unsure", "gold")
+        and spread[k] >= floor
+        and edges[k] >= sharp
     ]
 
 
