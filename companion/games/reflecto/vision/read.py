@@ -58,8 +58,14 @@ SEARCH_MM = 2.0
 MIN_SEEN = 0.25
 """Share of a strip that must lie out of every neighbour's reach to be judged on that part
 alone (`_shares`)."""
-DARK = 40.0
-"""Mean channel below which a pixel's chromaticity is noise ..."""
+DARK = 30.0
+"""Mean channel below which a pixel's chromaticity is noise ... (40 before dark, dull
+plastics: a deep green top in shade on a board printed dark green was read as no colour at
+all). From the development sweep (`benchmarks/reflecto_curves.py sweep --name DARK`, 30
+house and 30 random boards; screens right, screens missed silently (not asked), phantoms,
+boards entirely right): 40: 195 + 172, 5 + 16, 2 + 1, 13 + 12; 30: 197 + 179, 4 + 4,
+2 + 1, 14 + 12; 22: 198 + 174, 3 + 4, 2 + 1, 14 + 12; 15: 198 + 173, 3 + 5, 3 + 1, 13 + 11.
+The darker, the more a shadow's or a dark print's noise counts as colour."""
 VIVID = 30.0
 """... unless its colour stands this far (channel levels) from the grey of its brightness:
 a dark but saturated plastic (a deep green of (4, 92, 8)) is its colour, not noise. From
