@@ -53,8 +53,7 @@ card the layout steps by. Ties go to the scales nearest 1. New development decks
 random family (10 decks, 30 tables, 522 cards), one scale of 1.0 to 1.3 -> these: cards
 right 362 -> 364, phantom cards 8 -> 5, tables exact 8 -> 9; a mini deck in coloured sleeves
 (steps 0.83 and 0.855 of its taught face) fitted no lattice of its own glass and took a
-score pile's cards in by their votes, and a tarot deck's 17 glass cards agreed 4 to a
-lattice."""
+score pile's cards in by their votes."""
 SCALE_TOLERANCE = 0.1
 """Two cards lie whole steps apart when within this share of a step of it."""
 REFITS = 3
