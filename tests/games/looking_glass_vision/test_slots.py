@@ -67,6 +67,26 @@ def test_a_glass_seen_mirrored_is_fitted_too():
     _check(123.0, mirrored=True)
 
 
+def test_a_glass_dealt_at_other_steps_across_and_along_the_line_is_fitted():
+    """The taught face is the art inside a border (steps larger than it, by more along the
+    card's short side) or a sleeve's outline (steps smaller): one scale of both does not fit."""
+    for sx, sy in ((1.18, 1.1), (0.84, 0.88)):
+        truth = Lattice(_camera(30.0, False), CARD_H, 10.0, sx, sy)
+        slots = _wall(truth)
+        found = [Placed(_card(o), 0, 0, 0) for k, (_, _, _, o) in enumerate(slots) if k % 3]
+        fitted = fit_lattice(Glass(found), CARD_H)
+        assert fitted is not None
+        lattice, glass = fitted
+        assert len(glass.cards) == len(found)
+        width = np.linalg.norm(slots[0][3][1] - slots[0][3][0])
+        for _, r, _, outline in slots:  # which half is 0 is the fit's choice
+            slot = lattice.nearest(_card(outline))
+            assert slot.row == r
+            # Within a slot's search (the scales are found to a step's tolerance, not refitted).
+            err = np.abs(lattice.outline(slot.half, slot.row, slot.col) - outline).max()
+            assert err < 0.08 * width
+
+
 def test_two_cards_are_the_least_that_fix_a_lattice():
     truth = Lattice(_camera(10.0, False), CARD_H, 10.0)
     one = Glass([Placed(_card(truth.outline(0, 0, 2)), 0, 0, 0)])

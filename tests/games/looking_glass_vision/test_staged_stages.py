@@ -52,6 +52,17 @@ def test_no_glass_without_a_pair():
     assert glass.cards == [] and len(glass.rejected) == 2
 
 
+def test_lone_pairs_on_lines_of_their_own_make_no_glass():
+    """One glass card faces a score pile's card as well as its reflection would: with two
+    such pairs on different lines, which is the glass the pairs do not say."""
+    pair = [_card("a", 100.0, 395.0 - H / 2, up=-1), _card("b", 100.0, 405.0 + H / 2, up=1)]
+    assert len(fit_glass(pair, Plane()).cards) == 2  # one pair alone: the last lone pair
+    other = [_card("c", 700.0, 95.0 - H / 2, up=-1), _card("d", 700.0, 105.0 + H / 2, up=1)]
+    glass = fit_glass([*pair, *other], Plane())
+    assert glass.cards == []
+    assert len(glass.rejected) == 4
+
+
 def test_a_clean_table_of_dark_bordered_cards_is_read():
     img, lib, ids, boxes = dark_bordered_table()
     reading = StagedReader(lib).read(img)

@@ -272,6 +272,8 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
     )
     w = float(np.median(widths))
     best: tuple[int, np.ndarray, float, np.ndarray] | None = None
+    pairs_alike: set[frozenset[int]] = set()
+    """The cards each best-scoring line pairs (a lone pair: which pair?)."""
     n_cards = len(cards)
     for i in range(n_cards):
         for j in range(i + 1, n_cards):
@@ -293,7 +295,14 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
             score = int(paired.sum())
             if best is None or score > best[0]:
                 best = (score, n, off, paired)
-    if best is None:
+                pairs_alike = set()
+            if score == best[0]:
+                pairs_alike.add(frozenset(np.flatnonzero(paired).tolist()))
+    if best is None or (best[0] <= 2 and len(pairs_alike) > 1):
+        # No pair, or several lone pairs on lines of their own: a glass card facing a score
+        # pile's card pairs as well as a card and its reflection do, and which pair is the
+        # glass the pairs do not say (the lattice's vote over every named card may:
+        # `slots.fill_probed`).
         return Glass([], rejected=list(cards))
     _, n, off, paired = best
     dist_line = c @ n - off
