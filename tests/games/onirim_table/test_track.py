@@ -364,3 +364,23 @@ def test_a_card_is_said_as_the_player_names_it() -> None:
     assert said["red-sun"] == "the red Sun" and said["door-blue"] == "the blue Door"
     assert said["nightmare"] == "a Nightmare" and said["green-key"] == "the green Key"
     assert len(set(said.values())) == len(said) and not [w for w in said.values() if "-" in w]
+
+
+def test_a_mirror_read_explored_with_nothing_under_it_is_a_misread_not_a_breach() -> None:
+    """Before any play the camera reads a Mirror's explored side: only its fourth card
+    explores a Mirror, so the camera misread it; nothing is flagged, and a play seen with
+    the misreading is still booked. A Mirror flipped with cards under it in the game (they
+    vanished) is still a breach."""
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    flipped = tuple(MirrorLie(m.mirror, m.mirror == "sun", m.under) for m in seen.mirrors)
+    misread = type(seen)(seen.labyrinth, seen.doors, flipped, seen.discard_top)
+    found = explain(ENGINE, state, misread, WINDOW)
+    assert found.breach is None and found.misread and not found.choices
+    played = type(seen)(("red-sun",), seen.doors, flipped, seen.discard_top)
+    assert explain(ENGINE, state, played, WINDOW).action == Play("red-sun")
+    held = evolve(state, under=tuple(("blue-moon", "red-moon") for _ in state.in_game))
+    laid = table_of(held, WINDOW)
+    gone = tuple(MirrorLie(m.mirror, True, ()) if m.mirror == "sun" else m for m in laid.mirrors)
+    vanished = type(laid)(laid.labyrinth, laid.doors, gone, laid.discard_top)
+    assert explain(ENGINE, held, vanished, WINDOW).breach is not None

@@ -18,7 +18,7 @@ own refusal of the simplest action that would explain it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.base import IllegalAction
@@ -336,6 +336,11 @@ def explain(
         found = _fit(engine, state, settled, window)
         if found.action is not None or found.choices:
             return found
+    sides = sides_misread(seen, want)
+    if sides is not None:
+        found = explain(engine, state, sides, window)
+        if found.breach is None:
+            return found if found.action is not None else replace(found, misread=True)
     breach = diagnose(engine, state, seen, window)
     if not is_rule_breach(breach):
         near = near_plays(engine, state, seen, window)
@@ -349,6 +354,26 @@ def explain(
             # what changed is one card away from plays, so the player is asked.
             return since
     return Explanation(breach=breach)
+
+
+def sides_misread(seen: Table, want: Table) -> Table | None:
+    """`seen` with each Mirror it reads explored, nothing under it, taken as the game has it
+    when the game has it unexplored with nothing under it; None when there is none. A
+    Mirror is explored only by the fourth card under it, which the game would hold: the
+    camera misread its side (one side can look much like the other), and no play is to be
+    flagged for it. The play seen with it, if any, still counts."""
+    changed = changed_mirrors(seen, want)
+    flipped = {
+        s.mirror
+        for s, w in changed or ()
+        if s.explored and not w.explored and not s.under and not w.under
+    }
+    if not flipped:
+        return None
+    mirrors = tuple(
+        w if s.mirror in flipped else s for s, w in zip(seen.mirrors, want.mirrors, strict=True)
+    )
+    return replace(seen, mirrors=mirrors)
 
 
 def first_of_plays_ahead(

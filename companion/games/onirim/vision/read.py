@@ -71,6 +71,12 @@ reaching into the corner): the place after a row's or a fan's last card scored a
 on those tables."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
+LABYRINTH_FIRST = 4
+DOORS_FIRST = 3
+"""Labyrinth places and Door places in the first batch; the rest come with the fans' rows
+while the row goes on. Most tables hold a short labyrinth and few Doors (of 300 drawn by the
+renderer: no Door on 133, three or more on 65; a labyrinth of at most three cards on 171),
+and every place looked at past a row's end costs about as much as a card."""
 COARSE_EMPTY = 0.45
 """A window whose best half-scale score is below this is empty without the closer look. From
 the curve on the development set (`benchmarks/onirim_vision.py --curve`, 2
@@ -190,6 +196,9 @@ def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) ->
     norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12)).astype(np.float32)
     flat = templates.reshape(T, 3, n)
     scores = np.full((B, ny * nx, T), -np.inf, np.float32)
+    S = ny * nx
+    crops = sliding_window_view(labs, (h, w), axis=(1, 2))  # (B, y, x, 3, h, w)
+    crops = crops.transpose(3, 0, 1, 2, 4, 5).reshape(3, B * S, n)  # copied out once
     b0 = 0
     while b0 < B:
         b1 = b0 + 1
@@ -197,9 +206,7 @@ def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) ->
             b1 += 1
         ks = np.flatnonzero(wanted[b0])
         if len(ks):
-            crops = sliding_window_view(labs[b0:b1], (h, w), axis=(1, 2))  # (b, y, x, 3, h, w)
-            crops = crops.transpose(3, 0, 1, 2, 4, 5).reshape(3, -1, n)  # copied out once
-            dots = np.matmul(crops, flat[ks].transpose(1, 2, 0))  # (3, crops, ks)
+            dots = np.matmul(crops[:, b0 * S : b1 * S], flat[ks].transpose(1, 2, 0))
             dot = np.einsum("cnk,nc->nk", dots, gain[b0:b1].reshape(-1, 3))
             scores[b0:b1, :, ks] = (dot / norm[b0:b1].reshape(-1, 1)).reshape(b1 - b0, -1, len(ks))
         b0 = b1
@@ -583,21 +590,24 @@ class TableReader:
                     maybe.append((*place, m.kin))
             return m.card
 
-        # Few batches: every place known beforehand (the Mirrors, the Doors, the discard pile,
-        # the labyrinth's first places) in one; then each row of the fans with the labyrinth's
-        # next places. A row or a fan ends at its first empty place.
-        n_doors = len(L.door_places)
+        # Few batches: every place known beforehand (the Mirrors, the first Doors, the discard
+        # pile, the labyrinth's first places) in one; then each row of the fans with the
+        # labyrinth's next places and the other Doors while those rows go on. A row or a fan
+        # ends at its first empty place.
+        door_places = list(L.door_places)
+        door_chunk, door_places = door_places[:DOORS_FIRST], door_places[DOORS_FIRST:]
+        n_doors = len(door_chunk)
         first: list[tuple[Point, str]] = [
             *(
                 (p, f"mirror-{mid}")
                 for p, mid in zip(L.mirror_places, self.mirror_order, strict=False)
             ),
-            *((p, "door") for p in L.door_places),
+            *((p, "door") for p in door_chunk),
             (L.discard_place, "discard"),
         ]
         n_first = len(first)
         places = list(L.labyrinth_places)
-        chunk, places = places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]
+        chunk, places = places[:LABYRINTH_FIRST], places[LABYRINTH_FIRST:]
         found = look(first + [(p, "location") for p in chunk])
         seen, door_seen, top = (
             found[: len(self.mirror_order)],
@@ -632,9 +642,11 @@ class TableReader:
         while True:
             labyrinth, lab_done = row_of(lab_seen)
             lab_open = not lab_done and bool(places)
+            doors_now = door_places if door_places and not row_of(door_seen)[1] else []
+            door_places = [] if doors_now else door_places
             if k >= L.fan_max:
                 open_fans = []
-            if not open_fans and not lab_open:
+            if not open_fans and not lab_open and not doors_now:
                 break
             chunk, places = (
                 (places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]) if lab_open else ([], places)
@@ -642,6 +654,7 @@ class TableReader:
             found = look(
                 [(L.under_place(i, k), "location") for i in open_fans]
                 + [(p, "location") for p in chunk]
+                + [(p, "door") for p in doors_now]
             )
             still = []
             for i, m in zip(open_fans, found, strict=False):
@@ -649,7 +662,8 @@ class TableReader:
                 fans[i], done = row_of(fan_seen[i])
                 if not done:
                     still.append(i)
-            lab_seen += found[len(open_fans) :]
+            lab_seen += found[len(open_fans) : len(open_fans) + len(chunk)]
+            door_seen += found[len(open_fans) + len(chunk) :]
             open_fans = still
             k += 1
         for row in (labyrinth, *fans.values()):
