@@ -253,6 +253,10 @@ def find_card(image: np.ndarray) -> FoundCard:
     if _agree(framed.interior, outlined.outer, width):
         outlined.art_hole = framed.interior
         return outlined
+    if _cut_across(framed.interior, outlined.outer, width):
+        # An outline inside the art sharing a side with it: the art cut by a line printed
+        # across it (a title band), with no table round it, so not the card's edge.
+        return framed
     if _nested(framed.interior, outlined.outer, framed.outer, width):
         # An outline inside the light border, round its art: a frame line printed on the
         # border, or the border's own inner edge where the card's edge did not close.
@@ -278,6 +282,18 @@ def _attempt(
 
 def _agree(a: np.ndarray, b: np.ndarray, width: float) -> bool:
     return bool(np.linalg.norm(a - b, axis=1).max() <= AGREE * width)
+
+
+def _cut_across(art: np.ndarray, outline: np.ndarray, width: float) -> bool:
+    """Whether `outline` lies inside `art` with two of its corners on the art's (within
+    `AGREE` of the width): a piece of the art cut off along a line across it. A card on a
+    patch darker than the table (a mat, taken as a hole in a light border) lies inside the
+    patch too, but meets its corners only when pushed into one, and then at one corner."""
+    slack = AGREE * width
+    if not Quad(art).contains(Quad(outline), slack):
+        return False
+    shared = sum(bool(np.linalg.norm(art - c, axis=1).min() <= slack) for c in outline)
+    return shared >= 2
 
 
 def _nested(inner: np.ndarray, middle: np.ndarray, outer: np.ndarray, width: float) -> bool:
