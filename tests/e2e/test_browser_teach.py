@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import cv2
+import httpx
 import numpy as np
 import pytest
 
@@ -20,11 +21,25 @@ from tests.e2e.e2e_helpers import REPO, free_port, run_server, wait_until
 FPS = 8
 
 
-def put_under_camera(folder: Path, image: np.ndarray) -> None:
+def camera_frames(base: str) -> int:
+    frames: int = httpx.get(f"{base}/api/health", timeout=5).json()["camera"]["frames"]
+    return frames
+
+
+def put_under_camera(folder: Path, image: np.ndarray, base: str | None = None) -> None:
+    """Swap the photo the camera shows; with a running server, wait until the camera has
+    taken two frames since (the replay reads its file before pacing it, so on a busy machine
+    the first may still show the old photo)."""
     staging = folder.parent / "staging.png"
     cv2.imwrite(str(staging), image)
     os.replace(staging, folder / "frame.png")
-    time.sleep(3 / FPS)  # read by the camera by now
+    if base is not None:
+        before = camera_frames(base)  # the next frame's file may have been read already
+        deadline = time.monotonic() + 30
+        while camera_frames(base) < before + 2:
+            assert time.monotonic() < deadline, "the camera took no frame in 30 s"
+            time.sleep(0.05)
+    time.sleep(3 / FPS)
 
 
 @pytest.mark.browser
@@ -70,7 +85,7 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         artifacts.mkdir(exist_ok=True)
         page.locator(".lg-teach").screenshot(path=str(artifacts / "teach-show.png"))
 
-        put_under_camera(camera, photos["caterpillar"])
+        put_under_camera(camera, photos["caterpillar"], server.base)
         page.click(".lg-teach button:has-text('Capture')")
         page.wait_for_selector("h3:has-text('Is this The Caterpillar?')")
         wait_until(
@@ -91,7 +106,7 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         )
 
         # The next card, captured and retaken: nothing changes in the library.
-        put_under_camera(camera, photos["mad-hatter"])
+        put_under_camera(camera, photos["mad-hatter"], server.base)
         page.click(".lg-teach button:has-text('Capture')")
         page.wait_for_selector("h3:has-text('Is this The Mad Hatter?')")
         page.click(".lg-teach button:has-text('Retake')")
@@ -101,7 +116,7 @@ def test_teach_a_card_with_the_live_camera_from_a_phone(browser, tmp_path):
         page.click(".lg-teach summary")
         page.click(".lg-chips button[data-card='dodo']")
         page.wait_for_selector(".lg-ask:has-text('Show me The Dodo')")
-        put_under_camera(camera, photos["dodo"])
+        put_under_camera(camera, photos["dodo"], server.base)
         page.click(".lg-teach button:has-text('Capture')")
         page.wait_for_selector("h3:has-text('Is this The Dodo?')")
         page.click(".lg-teach button:has-text('Confirm')")
