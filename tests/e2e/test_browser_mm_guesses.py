@@ -92,10 +92,13 @@ def test_each_hidden_guess_is_one_tap_on_the_guessers_own_phone(browser, tmp_pat
         wait_until(
             phones[first],
             "document.querySelector('#panel').textContent.includes('Your guess: disappointed')",
+            30000,
         )
         assert phones[first].locator("#panel button:text('Victor')").count() == 0
         for page in (admin, phones[active], phones[second]):
-            wait_until(page, "document.querySelector('#panel').textContent.includes('1 of 2')")
+            wait_until(
+                page, "document.querySelector('#panel').textContent.includes('1 of 2')", 30000
+            )
         # nobody else learns it: not the page, not the view's JSON, not the history
         assert _view(server.base, first)["guesses"][first]["jubilant"] is False
         for seat in (None, active, second):
