@@ -17,6 +17,7 @@ from companion.games.looking_glass.vision.library import Library, default_librar
 from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 from companion.sim import effects
 from tests.e2e.e2e_helpers import REPO, free_port, run_server, wait_until
+from tests.web.web_helpers import wait_for
 
 FPS = 8
 
@@ -35,10 +36,7 @@ def put_under_camera(folder: Path, image: np.ndarray, base: str | None = None) -
     os.replace(staging, folder / "frame.png")
     if base is not None:
         before = camera_frames(base)  # the next frame's file may have been read already
-        deadline = time.monotonic() + 30
-        while camera_frames(base) < before + 2:
-            assert time.monotonic() < deadline, "the camera took no frame in 30 s"
-            time.sleep(0.05)
+        wait_for(lambda: camera_frames(base) >= before + 2, timeout=30)
     time.sleep(3 / FPS)
 
 
