@@ -280,8 +280,9 @@ def _attempt(
         return None, exc
 
 
-def _agree(a: np.ndarray, b: np.ndarray, width: float) -> bool:
-    return bool(np.linalg.norm(a - b, axis=1).max() <= AGREE * width)
+def _agree(a: np.ndarray, b: np.ndarray, width: float, share: float = AGREE) -> bool:
+    """Whether no corner of one quad lies further than `share` of `width` from the other's."""
+    return bool(np.linalg.norm(a - b, axis=1).max() <= share * width)
 
 
 def _cut_across(art: np.ndarray, outline: np.ndarray, width: float) -> bool:
@@ -510,19 +511,14 @@ def cut_deck(
         keep = (
             f.outlined
             and shape is None
-            and _differ(derived, f.outer, KEEP_OUTLINE)
+            and not _agree(
+                derived, f.outer, float(np.linalg.norm(f.outer[1] - f.outer[0])), KEEP_OUTLINE
+            )
             and abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
         )
         if not keep:
             f.outer = derived
     return found, frac, bool(fracs)
-
-
-def _differ(a: np.ndarray, b: np.ndarray, share: float) -> bool:
-    """Whether a corner of one quad lies further than `share` of the card's width from the
-    other's."""
-    width = float(np.linalg.norm(b[1] - b[0]))
-    return bool(np.linalg.norm(a - b, axis=1).max() > share * width)
 
 
 def library_from_found(
