@@ -17,7 +17,7 @@ from companion.games.looking_glass.vision.library import Library, default_librar
 from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
 from companion.sim import effects
 from tests.e2e.e2e_helpers import REPO, free_port, run_server, wait_until
-from tests.web.web_helpers import wait_for
+from tests.polling import wait_for
 
 FPS = 8
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -60,14 +58,3 @@ class BlankSource(FrameSource):
 
     def describe(self) -> str:
         return "blank"
-
-
-def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, every: float = 0.05) -> Any:
-    """Poll until `predicate()` is truthy; fail the test with a timeout otherwise."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"condition not met within {timeout} s")

@@ -9,7 +9,7 @@ import pytest
 from companion.live.loop import Runtime
 from companion.store import Store
 from tests.live.example_game import ExampleTableGame, make_table_game
-from tests.live.live_helpers import wait_for
+from tests.polling import wait_for
 
 
 def kinds(runtime: Runtime) -> list[str]:

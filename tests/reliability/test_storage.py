@@ -18,6 +18,7 @@ from companion.snapshots import SnapshotFolder, write_atomic
 from companion.store import DAMAGED_DIR, DB_NAME, StorageError, Store
 from companion.web.app import create_app
 from tests.live.example_game import ExampleTableGame
+from tests.polling import wait_for
 from tests.reliability.helpers import small_settings
 
 
@@ -123,15 +124,6 @@ def test_the_live_loop_waits_while_the_disk_is_full_then_carries_on(tmp_path):
     finally:
         rt.stop()
     assert [e.kind for e in rt.store.events(rt.session.id)].count("deal") == 1
-
-
-def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"condition not met within {timeout} s")
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tests.web.web_helpers import wait_for
+from tests.polling import wait_for
 
 
 def test_health_reports_camera_perception_and_markers(local):

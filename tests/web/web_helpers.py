@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import uvicorn
@@ -56,13 +56,3 @@ def served(app: FastAPI, runtime: Runtime) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         sock.close()
-
-
-def wait_for(predicate: Callable[[], object], timeout: float = 10.0) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"condition not met within {timeout} s")

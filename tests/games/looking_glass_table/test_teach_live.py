@@ -20,6 +20,7 @@ from companion.live.loop import Runtime
 from companion.sim import effects
 from companion.web.app import create_app
 from tests.games.looking_glass_table.helpers import teach_photos
+from tests.polling import wait_for
 
 SEED = 23
 FPS = 10.0
@@ -99,15 +100,6 @@ def likeness(a: np.ndarray, b: np.ndarray) -> float:
 
 def most_like(image: np.ndarray, art) -> str:
     return max(art, key=lambda cid: likeness(image, art[cid].face))
-
-
-def wait_for(predicate, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"not within {timeout} s")
 
 
 def test_cards_shown_to_the_camera_go_into_the_library_the_table_reads_with(table, deck):
