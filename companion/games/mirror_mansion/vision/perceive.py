@@ -89,6 +89,19 @@ perceive.MIRROR_TIE --late --styles house,random,wide,wide2`), boards exact and 
 (facing asked, facing wrong): off or 0 698 (11, 4), 0.05 697 (13, 3), 0.1 696 (16, 1), 0.15
 693 (20, 1), 0.2 690 (23, 1), 0.3 686 (27, 1). 0.1 is the knee: two boards asked for three
 wrong facings gone; beyond it only questions are added."""
+PIECE_LEVEL_WEIGHT = 0.2
+"""Added to a piece's evidence (`_piece_evidence`) per level of `dots.LEVELS` above the
+first its dot was found at, as for the window (`WINDOW_LEVEL_WEIGHT`): a sticker is printed
+in its kit's full colour and stands out at every level, while what else passes for a dot
+of its colour (a door or frame painted mint, seen on the mirrors' plane; a green dot seen
+paler in a mirror's face; a splash of board art) mostly stands out at the lowest only. It
+outranked a mirror's own sticker for a place in the box (a phantom mirror) or tied with it
+(a facing asked). Curve on the 1360 development boards (`curves.py setting --setting
+perceive.PIECE_LEVEL_WEIGHT --late --styles house,random,wide,wide2,wide3` and `--styles
+wide4`), boards exact and (phantom mirrors, facings asked, doors phantom): 0 1260 (4, 24,
+5), 0.05 1262 (4, 22, 5), 0.1 1267 (3, 18, 4), 0.15 1273 (3, 13, 4), 0.2 1275 (3, 11, 4),
+0.3 1276 (4, 7, 4), 0.4 1278 (4, 7, 4). 0.2 is the most before a phantom comes back: the
+three left are print blobs on green boards that take the place of a sticker not found."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -494,7 +507,7 @@ def _window_score(board: Board, spot: str, dot: Dot) -> float:
 def _piece_evidence(dot: Dot, bar: float) -> float:
     """A dot's own quality plus its piece's top edge: a dot on a top edge is a sticker, a
     lone dot over flat print is likelier print (a bubble's icon, a splash of art)."""
-    return _dot_quality(dot) + BAR_WEIGHT * bar
+    return _dot_quality(dot) + BAR_WEIGHT * bar + PIECE_LEVEL_WEIGHT * dot.level
 
 
 def _door_rank(piece: PieceSeen) -> float:
