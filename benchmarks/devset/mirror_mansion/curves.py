@@ -5,8 +5,9 @@ as one threshold moves, so a commit that sets one can show the curve it was read
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py door --boards 300
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py mirror_dot --values 30,40,60
 
-`window`: per window dot cost (how fast a dot's score falls off its card's top line) and score
-floor, the boards whose window is right, asked or wrong. `door`: per door dot's value floor
+`window`: per window dot cost (how fast a dot's score falls off its card's top line), level
+weight, score floor and tie lead (`--levels`, `--floors`, `--ties`: the values to try), the
+boards whose window is right, asked or wrong. `door`: per door dot's value floor
 (`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
 door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
 `window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
@@ -19,6 +20,7 @@ than the sweep's (the same base, so still development seeds; never a fresh one).
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -131,24 +133,40 @@ WINDOW_FREES = (3.0,)
 WINDOW_SLOPES = (2.0,)
 WINDOW_LEVELS = (0.0, 0.2, 0.3, 0.4)
 WINDOW_FLOORS = (-9.0, 0.0, 0.1, 0.2, 0.3, 0.5)
+WINDOW_TIES = (0.02,)
 
 
-def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
+def window_curve(
+    cache: Path,
+    styles: list[str],
+    boards: int | None,
+    grid_values: dict[str, tuple[float, ...]] | None = None,
+) -> None:
     """Per window dot cost (`perceive.WINDOW_FREE_MM` off the card's top line at no cost, then
     one per `WINDOW_SLOPE_MM`), weight of the level a dot stands out at
-    (`perceive.WINDOW_LEVEL_WEIGHT`) and score floor (`perceive.WINDOW_FLOOR`; -9: none): the
-    boards whose window is right, asked (null) or wrong, and the boards read entirely right.
-    The candidates are found once per board; only the window's choice moves."""
+    (`perceive.WINDOW_LEVEL_WEIGHT`), score floor (`perceive.WINDOW_FLOOR`; -9: none) and
+    the lead under which two card tops are a question (`perceive.WINDOW_TIE`): the boards
+    whose window is right, asked (null) or wrong, and the boards read entirely right. The
+    candidates are found once per board; only the window's choice moves. `grid_values`
+    replaces the default values of a dimension (by its short name: levels, floors, ties)."""
     board = load_board()
-    grid = [
-        (a, s, lv, f)
-        for a in WINDOW_FREES
-        for s in WINDOW_SLOPES
-        for lv in WINDOW_LEVELS
-        for f in WINDOW_FLOORS
-    ]
-    table: dict[tuple[float, float, float, float], Counter[str]] = {g: Counter() for g in grid}
-    names = ("WINDOW_FREE_MM", "WINDOW_SLOPE_MM", "WINDOW_LEVEL_WEIGHT", "WINDOW_FLOOR")
+    axes = {
+        "frees": WINDOW_FREES,
+        "slopes": WINDOW_SLOPES,
+        "levels": WINDOW_LEVELS,
+        "floors": WINDOW_FLOORS,
+        "ties": WINDOW_TIES,
+    }
+    axes.update(grid_values or {})
+    grid = list(itertools.product(*axes.values()))
+    table: dict[tuple[float, ...], Counter[str]] = {g: Counter() for g in grid}
+    names = (
+        "WINDOW_FREE_MM",
+        "WINDOW_SLOPE_MM",
+        "WINDOW_LEVEL_WEIGHT",
+        "WINDOW_FLOOR",
+        "WINDOW_TIE",
+    )
     before = tuple(getattr(perceive, name) for name in names)
     try:
         for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
@@ -173,11 +191,11 @@ def window_curve(cache: Path, styles: list[str], boards: int | None) -> None:
     finally:
         for name, value in zip(names, before, strict=True):
             setattr(perceive, name, value)
-    print("free_mm slope_mm level floor: window right / null / wrong; boards exact")
-    for (a, sl, lv, f), t in table.items():
+    print("free_mm slope_mm level floor tie: window right / null / wrong; boards exact")
+    for (a, sl, lv, f, tie), t in table.items():
         print(
-            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f}: {t['right']:4d} / {t['null']:3d} / "
-            f"{t['wrong']:3d}; {t['exact']:4d}"
+            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f} {tie:4.2f}: {t['right']:4d} / "
+            f"{t['null']:3d} / {t['wrong']:3d}; {t['exact']:4d}"
         )
 
 
@@ -236,6 +254,8 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random")
     ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
     ap.add_argument("--show", help="VAL,EDGE,RANK: list the boards whose door is misread there")
+    for axis in ("levels", "floors", "ties"):
+        ap.add_argument(f"--{axis}", help=f"for `window`: the {axis} to try (comma-separated)")
     ap.add_argument(
         "--late",
         action="store_true",
@@ -250,7 +270,12 @@ def main() -> int:
     if args.curve == "door":
         door_curve(args.cache, styles, args.boards, show)
     elif args.curve == "window":
-        window_curve(args.cache, styles, args.boards)
+        grid = {
+            axis: tuple(float(v) for v in getattr(args, axis).split(","))
+            for axis in ("levels", "floors", "ties")
+            if getattr(args, axis)
+        }
+        window_curve(args.cache, styles, args.boards, grid)
     elif args.curve == "setting":
         if not args.setting:
             ap.error("setting: name the constant with --setting (e.g. dots.OPENING)")
