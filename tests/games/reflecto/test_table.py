@@ -318,6 +318,18 @@ def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_
     ]
 
 
+def test_a_board_read_empty_through_the_set_ups_is_asked_about_not_taken_as_the_start() -> None:
+    """A camera that sees none of the screens reads the board empty while the set-ups are
+    entered: that empty reading is the engine's board only before its set-ups are in, so it
+    is never taken for the start position seen; every start-row square is asked about."""
+    steps = [*[Observe(board({}))] * 4, Correct(SETUP0, 0), Correct(SETUP1, 1)]
+    steps += [Observe(board({}))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind == "reflecto.breach"] == []
+    asked = {q.text.split("row ")[1].split(".")[0] for q in game.questions(0)}
+    assert len(asked) == 14 and "1, column 1" in asked and "7, column 7" in asked
+
+
 def _two_moves_seen_as_one(answer: bool) -> tuple[Any, list[Any], list[Any]]:
     """Ann's step and Bob's step, the board settling only after both: the players are
     asked, and answer yes (the question's actions) or no."""
@@ -374,6 +386,40 @@ def test_a_screen_read_as_gone_in_a_legal_move_is_asked_about_not_a_breach() -> 
     for draft in game.correct({"question": question.id, "answer": 0}, 0):
         game.apply_event(_event(draft))
     drafts = [d for _ in range(3) for d in game.update(board(faint), 0.0)]
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+
+
+@pytest.mark.parametrize(
+    ("misread", "doubted"),
+    [
+        ({(3, 3): 1}, [(3, 3)]),  # a screen read where none stands
+        ({(0, 5): 1}, [(0, 5)]),  # Ann's screen read in Bob's colour
+        ({(6, c): None for c in range(7)}, [(6, c) for c in range(7)]),  # Bob's all faint
+    ],
+)
+def test_a_misread_that_legal_play_explains_away_is_asked_about_not_a_breach(
+    misread: dict[tuple[int, int], int | None], doubted: list[tuple[int, int]]
+) -> None:
+    """Ann steps A1 forward and the camera, settling, misreads squares no legal play can
+    have changed: a screen never appears from nowhere, never changes colour, never leaves
+    the board but by a removal. Every such square is asked about at once (no breach), and
+    the answers let the move be booked."""
+    one = moved(start(), (0, 1), (1, 1))
+    read = {c: o for c, o in {**one, **misread}.items() if o is not None}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(start()), *seen(read)]
+    steps += [Observe(board(read))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    questions = game.questions(0)
+    assert len(questions) == len(doubted)
+    for question in questions:
+        r, c = (int(v) for v in question.id.split("-")[1:3])
+        for draft in game.correct({"question": question.id, "answer": one.get((r, c))}, 0):
+            game.apply_event(_event(draft))
+    drafts = [d for _ in range(3) for d in game.update(board(read), 0.0)]
     assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
