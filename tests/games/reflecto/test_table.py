@@ -289,6 +289,40 @@ def test_a_square_in_doubt_between_hands_is_asked_about_and_the_answer_holds() -
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
 
 
+def test_an_answer_the_camera_never_confirmed_is_asked_again_when_a_change_needs_it() -> None:
+    """The camera never calls [0, 3]; the players said Ann's screen stands there. Ann then
+    steps it to [1, 3], which the camera sees: the answer, never confirmed, is what makes
+    the change unexplained, so [0, 3] is asked about again, and the move is booked on the
+    new answer (no breach)."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        frame = board({c: o for c, o in cells.items() if c != (0, 3)})
+        frame.data["unclear"] = [[0, 3]]
+        return frame
+
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(unsure(start()))] * 12]
+    game, _ = play(make_table_game, None, session(), steps)
+    (question,) = game.questions(0)
+    for draft in game.correct({"question": question.id, "answer": 0}, 0):
+        game.apply_event(_event(draft))
+    after = moved(start(), (0, 3), (1, 3))
+    frames = [board(after, hands=True)] + [unsure(after)] * 16
+    drafts = []
+    for frame in frames:
+        for draft in game.update(frame, 0.0):
+            game.apply_event(_event(draft))
+            drafts.append(draft)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    (again,) = game.questions(0)
+    assert "row 1, column 4" in again.text  # [0, 3] once more
+    for draft in game.correct({"question": again.id, "answer": None}, 0):
+        game.apply_event(_event(draft))
+    booked = [d for _ in range(3) for d in game.update(unsure(after), 0.0)]
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A3", "to": [1, 3]}
+    ]
+
+
 def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_gone() -> None:
     """The rules put seven screens on each first row: until the camera has seen the start
     position, a start-row screen it reads as clearly empty (a faint top) is a question, not

@@ -151,6 +151,8 @@ class ReflectoTable:
         self._print: Any = None
         """The board's print where it has been seen empty (`vision/board_print.py`),
         learned by the perceiver from the squares the engine says are free."""
+        self._restaled: Reading | None = None
+        """The last change that had the players' unconfirmed answers asked about again."""
         self._start_seen = False
         """Whether the camera has settled on the start position (or a move was made): until
         then a start-row square the engine holds a screen on and the camera reads as empty
@@ -281,14 +283,30 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
+        stale = {c for c in self.answers if c in doubted}
+        if stale and new != self._restaled:
+            # The players' answers the camera has not confirmed since: a screen may have
+            # left or reached such a square unseen (the change says something did), so they
+            # are asked about again (once for this change) rather than the change judged
+            # on them.
+            self._restaled = new
+            for cell in stale:
+                del self.answers[cell]
+            return drafts + self._doubt_about(stale)
         misread = self._misread(new)
         if misread:
-            self._suspect |= misread
-            return drafts
+            return drafts + self._doubt_about(misread)
         if new != self._flagged:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _doubt_about(self, cells: set[Cell]) -> list[EventDraft]:
+        """`cells` in doubt until asked about; the change they left unexplained counts
+        again once the board settles with the answers, even if as the same reading."""
+        self._suspect |= cells
+        self.tracker.stable = None
+        return []
 
     def _misread(self, reading: Reading) -> set[Cell]:
         """The fewest squares (one or two, or every square read as gone but the mover's) the
