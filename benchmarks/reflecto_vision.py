@@ -6,7 +6,7 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
         --seed SEED --games 200 --max-moves 6
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
-        --seed SEED --games 3 --section tracking_whole_games
+        --seed SEED --games 3 --guesses 0.25 --section tracking_whole_games   # --look model
 
 - recognition: rendered boards (seeds (SEED, i); pass a SEED never used in development),
   camera overhead to 25° tilt, any turn of the board, random board art and screen colours,
@@ -24,7 +24,10 @@
   painter from another camera, on another table, in other light), reported apart (the
   board mode under `with_empty_board`).
 - tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
-  hands carrying each screen, every frame read by the live table's perceiver (which learns
+  hands carrying each screen (each table drawn with the development renderer's variety;
+  `--look model` films the demo's look; a share `--guesses` of the games ends early in the
+  mover's guess, right or wrong, entered on their phone; the others run to their last
+  removal), every frame read by the live table's perceiver (which learns
   the board's print from the squares its engine says are free) and followed by the table:
   a game is right when every move and removal comes out as scripted, with no breach and
   no extra action (a false event). `--max-moves` caps a game's moves (short games for
@@ -259,6 +262,7 @@ def tracking(
     save: Callable[[dict], None] | None = None,
     first: int = 0,
     guesses: float = 0.0,
+    varied: bool = True,
 ) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
@@ -266,7 +270,8 @@ def tracking(
     ends, after a random number of moves, in the mover's guess entered on their phone
     (right or wrong, half each); the others are played to their last removal (or
     `max_moves`). A game played to its end is right only when the table ends it too, with
-    the scripted winner."""
+    the scripted winner. `varied`: the films drawn with the development renderer's variety
+    (`scene.Film`), else the demo's look (the model's screens in saturated colours)."""
     import tempfile
     from types import SimpleNamespace
 
@@ -313,7 +318,7 @@ def tracking(
             end = ENGINE.apply(end, Guess(guess[1]))
         want_winner = end.winner if ENGINE.is_terminal(end) else None
         rng = np.random.default_rng([seed, g])
-        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=True)
+        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
         steps: list = []
         for st in script.setups:
             steps.append(
@@ -397,6 +402,7 @@ def tracking(
             "games": done,
             "games_asked": games,
             "max_moves_per_game": max_moves,
+            "films": "varied (the development renderer's variety)" if varied else "model look",
             "fps": fps,
             "seeds": f"({seed}, {first}..{g})",
             "entirely_right": right,
@@ -413,7 +419,7 @@ def tracking(
             "median_seconds_per_game": statistics.median(seconds),
             "failures": failures[:10],
         }
-        if save is not None and (done % 10 == 0 or done == games):
+        if save is not None:  # every game: a run stopped early keeps what it measured
             save(result)
     return result
 
@@ -555,6 +561,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="first game of the family")
     parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
     parser.add_argument(
+        "--look",
+        choices=["varied", "model"],
+        default="varied",
+        help="tracking: films with the development renderer's variety, or the demo's look",
+    )
+    parser.add_argument(
         "--guesses",
         type=float,
         default=0.0,
@@ -580,7 +592,14 @@ def main() -> None:
         result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":
         result = tracking(
-            args.seed, args.games, args.max_moves, args.fps, save, args.first, args.guesses
+            args.seed,
+            args.games,
+            args.max_moves,
+            args.fps,
+            save,
+            args.first,
+            args.guesses,
+            args.look == "varied",
         )
     else:
         result = speed(args.frames, args.seed)
