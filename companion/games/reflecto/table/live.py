@@ -99,6 +99,11 @@ read clearly for `STABLE_FRAMES` frames in a row (frames with hands count neithe
 square that flickers between read and in doubt never lets the board settle either, and
 must be asked about, not left to end in a jump of several moves at once."""
 
+NOT_TWO_MOVES = Breach(
+    "one screen moves per turn",
+    "the players said the change seen was not the two moves it looked like",
+    None,
+)
 SETUP_KIND, ACTION_KIND, BREACH_KIND = "reflecto.setup", "reflecto.action", "reflecto.breach"
 SEEN_KIND, HINT_KIND, SIGHT_KIND = "reflecto.seen", "reflecto.hint", "reflecto.sight"
 
@@ -151,6 +156,9 @@ class ReflectoTable:
         self._print: Any = None
         """The board's print where it has been seen empty (`vision/board_print.py`),
         learned by the perceiver from the squares the engine says are free."""
+        self._denied: Reading | None = None
+        """A change seen as two moves the players said no to: its squares are asked about,
+        and the same change settling again with their answers is the breach."""
         self._restaled: Reading | None = None
         """The last change that had the players' unconfirmed answers asked about again."""
         self._start_seen = False
@@ -273,6 +281,10 @@ class ReflectoTable:
             self._start_seen = True
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
+        if found.breach is None and found.moves > 1 and new == self._denied:
+            # The players said no to these two moves, then said each square is as seen.
+            self._denied, self._flagged = None, new
+            return [*drafts, self._breach(NOT_TWO_MOVES)]
         if found.breach is None and found.moves > 1:
             # Two turns seen as one change: the players say whether that is what happened
             # (booked on their yes), never booked on the camera's word alone.
@@ -482,13 +494,20 @@ class ReflectoTable:
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
-            # Not those two moves: the change stays unexplained, as any other would.
-            breach = Breach(
-                "one screen moves per turn",
-                "the players said the change seen was not the two moves it looked like",
-                None,
-            )
-            return [draft, self._breach(breach)]
+            # Not those two moves: the camera misread a square, or the change is illegal.
+            # Its squares are asked about first; the change stays unexplained (a breach)
+            # only once the players said each is as the camera saw it.
+            flagged = self._flagged
+            if flagged is None or flagged == self._denied:
+                return [draft, self._breach(NOT_TWO_MOVES)]
+            self._denied = flagged
+            known = dict(board_of(self.state))
+            seen = dict(flagged)
+            changed = {c for c in set(known) | set(seen) if known.get(c) != seen.get(c)}
+            for cell in changed:
+                self.answers.pop(cell, None)
+            self._doubt_about(changed)
+            return [draft]
         raw = payload.answer if isinstance(payload.answer, list) else []
         actions = [action_from_json(a) for a in raw if isinstance(a, dict)]
         state = self.state
