@@ -323,6 +323,29 @@ def test_an_answer_the_camera_never_confirmed_is_asked_again_when_a_change_needs
     ]
 
 
+def test_an_answer_the_engine_does_not_hold_is_asked_again_not_a_breach() -> None:
+    """The players said nothing stands on [0, 5] (answered as a hand carried something over
+    it) and the camera, missing the faint screen, agrees; the engine holds Ann's screen
+    there. The change that answer makes is asked about again, never a breach."""
+    unsure = board(start())
+    unsure.data["screens"][5]["owner"] = None  # [0, 5]
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(start())]
+    steps += [Observe(board(start(), hands=True)), *[Observe(unsure)] * 12]
+    game, _ = play(make_table_game, None, session(), steps)
+    (question,) = game.questions(0)
+    for draft in game.correct({"question": question.id, "answer": None}, 0):
+        game.apply_event(_event(draft))
+    faint = {c: o for c, o in start().items() if c != (0, 5)}
+    drafts = []
+    for frame in [board(faint)] * 16:
+        for draft in game.update(frame, 0.0):
+            game.apply_event(_event(draft))
+            drafts.append(draft)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    (again,) = game.questions(0)
+    assert "row 1, column 6" in again.text  # [0, 5] once more
+
+
 def test_start_row_screens_read_as_empty_at_set_up_are_asked_about_not_taken_as_gone() -> None:
     """The rules put seven screens on each first row: until the camera has seen the start
     position, a start-row screen it reads as clearly empty (a faint top) is a question, not
@@ -445,6 +468,13 @@ def test_a_screen_read_as_gone_in_a_legal_move_is_asked_about_not_a_breach() -> 
         ({(3, 3): 1}, [(3, 3)]),  # a screen read where none stands
         ({(0, 5): 1}, [(0, 5)]),  # Ann's screen read in Bob's colour
         ({(6, c): None for c in range(7)}, [(6, c) for c in range(7)]),  # Bob's all faint
+        (  # most screens faint, the seats' colours taken for each other on the rest
+            {
+                **{c: None for c in start()},
+                **{(0, 0): 1, (0, 2): 1, (6, 0): 0, (6, 1): 0},
+            },
+            [c for c in start() if c != (0, 1)],  # all but the move's squares
+        ),
     ],
 )
 def test_a_misread_that_legal_play_explains_away_is_asked_about_not_a_breach(

@@ -295,12 +295,13 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
-        stale = {c for c in self.answers if c in doubted}
+        held_now = dict(board_of(self.state))
+        stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
-            # The players' answers the camera has not confirmed since: a screen may have
-            # left or reached such a square unseen (the change says something did), so they
-            # are asked about again (once for this change) rather than the change judged
-            # on them.
+            # The players' answers the camera has not confirmed since, or that the engine
+            # does not hold (given as a hand carried a screen, or a screen moved unseen):
+            # the change says something differs, so they are asked about again (once for
+            # this change) rather than the change judged on them.
             self._restaled = new
             for cell in stale:
                 del self.answers[cell]
@@ -321,9 +322,10 @@ class ReflectoTable:
         return []
 
     def _misread(self, reading: Reading) -> set[Cell]:
-        """The fewest squares (one or two, or every square read as gone but the mover's) the
-        camera calls otherwise than the engine, and the players have not answered, that
-        would make the change legal play were they as the engine has them. Never the whole
+        """The fewest squares (one or two; else every square read as gone, or every one, but
+        a move's) the camera calls otherwise than the engine, and the players have not
+        answered, that would make the change legal play were they as the engine has them.
+        Never the whole
         change when a screen both left a square and reached another (an illegal move looks
         so: it is the rules' to judge); a screen gone from its owner's last line may be a
         removal."""
@@ -349,9 +351,14 @@ class ReflectoTable:
             for size in range(1, min(len(doubtful), 2) + 1)
             for cells in itertools.combinations(doubtful, size)
         ]
-        if len(gone) > 2:  # a seat's screens faint all over the board: all of them, or all
-            # but the one that moved
-            tries += [tuple(gone)] + [tuple(c for c in gone if c != left) for left in gone]
+        # A seat's screens faint all over the board, or the seats' colours taken for each
+        # other: all of those squares but a move's (the square it left, and the one it
+        # reached if read), or all of them.
+        for many in (gone, doubtful):
+            if len(many) > 2:
+                for left, reached in itertools.product(gone, [*new, None]):
+                    tries.append(tuple(c for c in many if c not in (left, reached)))
+                tries.append(tuple(many))
         for cells in tries:
             if moved_one and set(cells) == set(differ):
                 continue
