@@ -6,7 +6,7 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
         --seed SEED --games 200 --max-moves 6
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
-        --seed SEED --games 3 --section tracking_whole_games
+        --seed SEED --games 3 --guesses 0.25 --section tracking_whole_games   # --look model
 
 - recognition: rendered boards (seeds (SEED, i); pass a SEED never used in development),
   camera overhead to 25° tilt, any turn of the board, random board art and screen colours,
@@ -24,7 +24,10 @@
   painter from another camera, on another table, in other light), reported apart (the
   board mode under `with_empty_board`).
 - tracking: scripted games (through the engine, so legal) filmed by the `sim` camera with
-  hands carrying each screen, every frame read by the live table's perceiver (which learns
+  hands carrying each screen (each table drawn with the development renderer's variety;
+  `--look model` films the demo's look; a share `--guesses` of the games ends early in the
+  mover's guess, right or wrong, entered on their phone; the others run to their last
+  removal), every frame read by the live table's perceiver (which learns
   the board's print from the squares its engine says are free) and followed by the table:
   a game is right when every move and removal comes out as scripted, with no breach and
   no extra action (a false event). `--max-moves` caps a game's moves (short games for
@@ -258,15 +261,24 @@ def tracking(
     fps: float,
     save: Callable[[dict], None] | None = None,
     first: int = 0,
+    guesses: float = 0.0,
+    varied: bool = True,
 ) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
-    no other event (a breach, an extra action) may fire."""
+    no other event (a breach, an extra action) may fire. A share `guesses` of the games
+    ends, after a random number of moves, in the mover's guess entered on their phone
+    (right or wrong, half each); the others are played to their last removal (or
+    `max_moves`). A game played to its end is right only when the table ends it too, with
+    the scripted winner. `varied`: the films drawn with the development renderer's variety
+    (`scene.Film`), else the demo's look (the model's screens in saturated colours)."""
     import tempfile
     from types import SimpleNamespace
 
     import numpy as np
 
+    from companion.games.reflecto.rules import ENGINE
+    from companion.games.reflecto.rules.actions import Guess, action_from_json
     from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
     from companion.games.reflecto.table.messages import EnterSetup
     from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
@@ -277,12 +289,36 @@ def tracking(
     geom = load_geometry()
     right = false_events = moves_total = removals_total = 0
     questions_total = moves_right = removals_right = 0
+    ended = ends_right = guessed = 0
+    asked: dict[str, int] = {}
     failures = []
     result: dict = {}
+    seconds: list[float] = []
     for g in range(first, first + games):
+        start = time.perf_counter()
+        pick = np.random.default_rng([seed, g, 7])
+        guess: tuple[int, str] | None = None
         script = scripted_game(seed * 1000 + g, max_moves=max_moves)
+        if pick.random() < guesses:
+            cut = scripted_game(seed * 1000 + g, max_moves=int(pick.integers(4, 40)))
+            if cut.guess is not None and len(cut.actions) < len(script.actions):
+                script = cut
+                seat, word = cut.guess
+                if pick.random() < 0.5:  # a wrong guess: one letter off
+                    i = int(pick.integers(len(word)))
+                    word = word[:i] + ("A" if word[i] != "A" else "E") + word[i + 1 :]
+                guess = (seat, word)
+        # The end the engine gives the script (None: cut at `max_moves`).
+        end = ENGINE.new_game(2)
+        for st in script.setups:
+            end = ENGINE.apply(end, action_from_json(st))
+        for a in script.actions:
+            end = ENGINE.apply(end, action_from_json(a))
+        if guess is not None:
+            end = ENGINE.apply(end, Guess(guess[1]))
+        want_winner = end.winner if ENGINE.is_terminal(end) else None
         rng = np.random.default_rng([seed, g])
-        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g)
+        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
         steps: list = []
         for st in script.setups:
             steps.append(
@@ -308,9 +344,19 @@ def tracking(
                 made,
                 settings,
                 Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-                _filmed(film, steps, fps, settings, table, script.actions),
+                _filmed(film, steps, fps, settings, table, script.actions, guess),
             )
-        questions_total += sum(1 for e in events if e.kind == QUESTION_KIND)
+        questions = [e.payload["id"].split("-")[0] for e in events if e.kind == QUESTION_KIND]
+        questions_total += len(questions)
+        for kind in questions:
+            asked[kind] = asked.get(kind, 0) + 1
+        final = table[0].state
+        over_right = True
+        if want_winner is not None:
+            ended += 1
+            guessed += guess is not None
+            over_right = ENGINE.is_terminal(final) and final.winner == want_winner
+            ends_right += over_right
         got = [
             e.payload["action"]
             for e in events
@@ -320,7 +366,7 @@ def tracking(
         breaches = [e.payload for e in events if e.kind == BREACH_KIND]
         extra = max(0, len(got) - len(want)) + len(breaches)
         false_events += extra
-        if got == want and not breaches:
+        if got == want and not breaches and over_right:
             right += 1
         else:
             failures.append(
@@ -332,8 +378,11 @@ def tracking(
                         (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None
                     ),
                     "breaches": breaches[:3],
+                    "ended_as_scripted": over_right,
+                    "guess": guess is not None,
                 }
             )
+            print(json.dumps(failures[-1]), flush=True)
         agree = next(
             (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
             min(len(got), len(want)),
@@ -343,14 +392,17 @@ def tracking(
         moves_total += sum(1 for a in want if a.get("type") == "move")
         removals_total += sum(1 for a in want if a.get("type") == "remove")
         done = g + 1 - first
+        seconds.append(time.perf_counter() - start)
         print(
-            f"game {done}: {right} right, {false_events} false events, {questions_total} questions",
+            f"game {done}: {right} right, {false_events} false events, {questions_total} "
+            f"questions ({len(want)} changes, {seconds[-1]:.0f} s)",
             flush=True,
         )
         result = {
             "games": done,
             "games_asked": games,
             "max_moves_per_game": max_moves,
+            "films": "varied (the development renderer's variety)" if varied else "model look",
             "fps": fps,
             "seeds": f"({seed}, {first}..{g})",
             "entirely_right": right,
@@ -360,24 +412,37 @@ def tracking(
             "removals_right_in_order": removals_right,
             "false_events": false_events,
             "questions_answered": questions_total,
+            "questions_by_kind": asked,
+            "games_played_to_their_end": ended,
+            "of_which_ended_by_a_guess": guessed,
+            "ends_right": ends_right,
+            "median_seconds_per_game": statistics.median(seconds),
             "failures": failures[:10],
         }
-        if save is not None and (done % 10 == 0 or done == games):
+        if save is not None:  # every game: a run stopped early keeps what it measured
             save(result)
     return result
 
 
 def _filmed(
-    film: Any, setups: list[Any], fps: float, settings: Any, table: list[Any], script: list[dict]
+    film: Any,
+    setups: list[Any],
+    fps: float,
+    settings: Any,
+    table: list[Any],
+    script: list[dict],
+    guess: tuple[int, str] | None = None,
 ) -> Iterator[Any]:
     """The set-ups, then each frame read by the live perceiver. After a frame, an open
     question about a square is answered as a player would: with what stands there now; one
     about two moves seen at once, yes when they are two moves the players made in a row
-    (`script`), no otherwise."""
+    (`script`), no otherwise. At the end, the `guess` (seat, word), entered on the guesser's
+    phone when the table has it their turn, as the phone would accept it."""
     from types import SimpleNamespace
 
     import numpy as np
 
+    from companion.games.reflecto.table.messages import EnterGuess
     from companion.live.conformance import Correct, Observe
     from companion.live.corrections import Answer
 
@@ -400,6 +465,10 @@ def _filmed(
                     made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
                 )
                 yield Correct(Answer(question=q.id, answer=yes if happened else None))
+    state = table[0].state
+    mover = state.phase == "play" and state.to_move == (guess or (-1,))[0] and not state.moved
+    if guess is not None and mover:
+        yield Correct(EnterGuess(word=guess[1]), guess[0])
 
 
 def speed(frames: int, seed: int) -> dict:
@@ -492,6 +561,18 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="first game of the family")
     parser.add_argument("--fps", type=float, default=2.0, help="frames read per film second")
     parser.add_argument(
+        "--look",
+        choices=["varied", "model"],
+        default="varied",
+        help="tracking: films with the development renderer's variety, or the demo's look",
+    )
+    parser.add_argument(
+        "--guesses",
+        type=float,
+        default=0.0,
+        help="tracking: share of games ending early in the mover's guess (right or wrong)",
+    )
+    parser.add_argument(
         "--section",
         help="results section to write (default: the part's name), e.g. tracking_whole_games",
     )
@@ -510,7 +591,16 @@ def main() -> None:
     if args.part == "recognition":
         result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":
-        result = tracking(args.seed, args.games, args.max_moves, args.fps, save, args.first)
+        result = tracking(
+            args.seed,
+            args.games,
+            args.max_moves,
+            args.fps,
+            save,
+            args.first,
+            args.guesses,
+            args.look == "varied",
+        )
     else:
         result = speed(args.frames, args.seed)
     save(result)

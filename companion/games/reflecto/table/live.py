@@ -99,6 +99,11 @@ read clearly for `STABLE_FRAMES` frames in a row (frames with hands count neithe
 square that flickers between read and in doubt never lets the board settle either, and
 must be asked about, not left to end in a jump of several moves at once."""
 
+NOT_TWO_MOVES = Breach(
+    "one screen moves per turn",
+    "the players said the change seen was not the two moves it looked like",
+    None,
+)
 SETUP_KIND, ACTION_KIND, BREACH_KIND = "reflecto.setup", "reflecto.action", "reflecto.breach"
 SEEN_KIND, HINT_KIND, SIGHT_KIND = "reflecto.seen", "reflecto.hint", "reflecto.sight"
 
@@ -151,17 +156,24 @@ class ReflectoTable:
         self._print: Any = None
         """The board's print where it has been seen empty (`vision/board_print.py`),
         learned by the perceiver from the squares the engine says are free."""
+        self._denied: Reading | None = None
+        """A change seen as two moves the players said no to: its squares are asked about,
+        and the same change settling again with their answers is the breach."""
+        self._restaled: Reading | None = None
+        """The last change that had the players' unconfirmed answers asked about again."""
         self._start_seen = False
         """Whether the camera has settled on the start position (or a move was made): until
         then a start-row square the engine holds a screen on and the camera reads as empty
         is in doubt, for the rules put seven screens on each first row (a faint top there is
         a question, never a screen taken for gone)."""
         self._suspect: set[Cell] = set()
-        """Squares the engine holds a screen on that the camera read as empty in a change no
-        legal play explains, and that some legal play would explain were the screen still
-        there: a screen leaves the board only by a removal, so such a square is in doubt
-        (asked about) until the camera reads a screen there or the players answer. A square
-        on its owner's last line is left to the rules (a screen lifted there is a removal)."""
+        """Squares the camera calls otherwise than the engine (a screen read as gone, one
+        read where the engine has none, one read in the other seat's colour) in a change no
+        legal play explains, and that some legal play would explain were they as the engine
+        has them: a screen leaves the board only by a removal, never appears from nowhere
+        and never changes colour, so such a square is in doubt (asked about) until the
+        camera calls it as the engine has it or the players answer. A screen gone from its
+        owner's last line is left to the rules (a screen lifted there is a removal)."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -236,8 +248,9 @@ class ReflectoTable:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
         held_now = dict(board_of(self.state))
-        self._suspect = {c for c in self._suspect if c in held_now and c not in called}
+        self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
         prior = self._start_prior(called) | self._suspect
+        unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         if prior and data.board_found and not data.hands:
             data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
@@ -246,8 +259,13 @@ class ReflectoTable:
             held: dict[Cell, int | None] = {}
         else:
             # A square in doubt now, read clearly in a frame since the last hands: it is what
-            # it was then (a flicker of the reader, not a move).
-            held = {c: self._last_called[c] for c in doubted if c in self._last_called}
+            # it was then (a flicker of the reader, not a move). Not a square only the table
+            # doubts (`prior`, read clearly): there the clear call is the one in doubt.
+            held = {
+                c: self._last_called[c]
+                for c in doubted - (prior - unsure)
+                if c in self._last_called
+            }
             for cell in set(self._last_called) | set(called):
                 if cell not in doubted:
                     self._last_called[cell] = called.get(cell)
@@ -259,10 +277,14 @@ class ReflectoTable:
         new = self.tracker.update(seen.reading)
         if new is None:
             return drafts
-        if new == board_of(self.state):
+        if new == board_of(self.state) and self.state.phase == PLAY:
             self._start_seen = True
         drafts.append(EventDraft(SEEN_KIND, {"screens": reading_to_json(new)}, snapshot=True))
         found = explain(ENGINE, self.state, new)
+        if found.breach is None and found.moves > 1 and new == self._denied:
+            # The players said no to these two moves, then said each square is as seen.
+            self._denied, self._flagged = None, new
+            return [*drafts, self._breach(NOT_TWO_MOVES)]
         if found.breach is None and found.moves > 1:
             # Two turns seen as one change: the players say whether that is what happened
             # (booked on their yes), never booked on the camera's word alone.
@@ -273,41 +295,85 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
-        gone = self._misread_gone(new)
-        if gone:
-            self._suspect |= gone
-            return drafts
+        held_now = dict(board_of(self.state))
+        stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
+        if stale and new != self._restaled:
+            # The players' answers the camera has not confirmed since, or that the engine
+            # does not hold (given as a hand carried a screen, or a screen moved unseen):
+            # the change says something differs, so they are asked about again (once for
+            # this change) rather than the change judged on them.
+            self._restaled = new
+            for cell in stale:
+                del self.answers[cell]
+            return drafts + self._doubt_about(stale)
+        misread = self._misread(new)
+        if misread:
+            return drafts + self._doubt_about(misread)
         if new != self._flagged:
             self._flagged = new
             drafts.append(self._breach(found.breach))
         return drafts
 
-    def _misread_gone(self, reading: Reading) -> set[Cell]:
-        """The fewest squares the camera read as empty where the engine has a screen (and
-        the players have not said are empty) whose screens, were they still there, would
-        make the change legal play: a screen cannot leave the board but by a removal."""
-        known = board_of(self.state)
-        owner = dict(known)
-        # Off its owner's last line a screen may have been lifted (a removal, the rules'
-        # to judge): only a screen elsewhere cannot have left.
-        gone = sorted(
+    def _doubt_about(self, cells: set[Cell]) -> list[EventDraft]:
+        """`cells` in doubt until asked about; the change they left unexplained counts
+        again once the board settles with the answers, even if as the same reading."""
+        self._suspect |= cells
+        self.tracker.stable = None
+        return []
+
+    def _misread(self, reading: Reading) -> set[Cell]:
+        """The fewest squares (one or two; else every square read as gone, or every one, but
+        a move's) the camera calls otherwise than the engine, and the players have not
+        answered, that would make the change legal play were they as the engine has them.
+        Never the whole
+        change when a screen both left a square and reached another (an illegal move looks
+        so: it is the rules' to judge); a screen gone from its owner's last line may be a
+        removal."""
+        engine, seen = dict(board_of(self.state)), dict(reading)
+        differ = sorted(
             c
-            for c, o in known - reading
-            if c not in self.answers and c[0] != ENGINE.board.last_row(o)
+            for c in set(engine) | set(seen)
+            if engine.get(c) != seen.get(c) and c not in self.answers
         )
-        for size in range(1, min(len(gone), 2) + 1):
-            for cells in itertools.combinations(gone, size):
-                patched = reading | {(c, owner[c]) for c in cells}
-                if explain(ENGINE, self.state, patched).breach is None:
-                    return set(cells)
+        last = ENGINE.board.last_row
+        doubtful = [c for c in differ if c in seen or c[0] != last(engine[c])]
+        gone = [c for c in doubtful if c not in seen]
+        new = [c for c in differ if c in seen and c not in engine]
+        moved_one = bool(new) and len(new) + len(gone) == len(differ) and bool(gone)
+
+        def legal(cells: tuple[Cell, ...]) -> bool:
+            patched = {(c, o) for c, o in reading if c not in cells}
+            patched |= {(c, engine[c]) for c in cells if c in engine}
+            return explain(ENGINE, self.state, frozenset(patched)).breach is None
+
+        tries: list[tuple[Cell, ...]] = [
+            cells
+            for size in range(1, min(len(doubtful), 2) + 1)
+            for cells in itertools.combinations(doubtful, size)
+        ]
+        # A seat's screens faint all over the board, or the seats' colours taken for each
+        # other: all of those squares but a move's (the square it left, and the one it
+        # reached if read), or all of them.
+        for many in (gone, doubtful):
+            if len(many) > 2:
+                for left, reached in itertools.product(gone, [*new, None]):
+                    tries.append(tuple(c for c in many if c not in (left, reached)))
+                tries.append(tuple(many))
+        for cells in tries:
+            if moved_one and set(cells) == set(differ):
+                continue
+            if legal(cells):
+                return set(cells)
         return set()
 
     def _start_prior(self, called: dict[Cell, int]) -> set[Cell]:
         """The rules' prior at set-up: the start-row squares the engine holds a screen on
         that the camera reads as empty, until the start position has been seen."""
         s = self.state
-        if self.camera is not None and self.camera == board_of(s):
-            self._start_seen = True  # the camera settled on it, maybe before the set-ups
+        # The camera settled on it, maybe before the set-ups; not on a board read empty
+        # while the engine, its set-ups not all in, has no screen on it yet.
+        if self.camera is not None and self.camera == board_of(s) and s.phase == PLAY:
+            self._start_seen = True
         if self._start_seen or s.phase != PLAY or s.turn or s.moved:
             return set()
         return {
@@ -435,13 +501,20 @@ class ReflectoTable:
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
-            # Not those two moves: the change stays unexplained, as any other would.
-            breach = Breach(
-                "one screen moves per turn",
-                "the players said the change seen was not the two moves it looked like",
-                None,
-            )
-            return [draft, self._breach(breach)]
+            # Not those two moves: the camera misread a square, or the change is illegal.
+            # Its squares are asked about first; the change stays unexplained (a breach)
+            # only once the players said each is as the camera saw it.
+            flagged = self._flagged
+            if flagged is None or flagged == self._denied:
+                return [draft, self._breach(NOT_TWO_MOVES)]
+            self._denied = flagged
+            known = dict(board_of(self.state))
+            seen = dict(flagged)
+            changed = {c for c in set(known) | set(seen) if known.get(c) != seen.get(c)}
+            for cell in changed:
+                self.answers.pop(cell, None)
+            self._doubt_about(changed)
+            return [draft]
         raw = payload.answer if isinstance(payload.answer, list) else []
         actions = [action_from_json(a) for a in raw if isinstance(a, dict)]
         state = self.state

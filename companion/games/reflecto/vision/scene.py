@@ -8,6 +8,14 @@ its new square, then hands away for a few seconds; a removal carries the screen 
 board. The table, the board and the light are drawn once; a frame draws the screens, the
 hand and the camera's noise.
 
+A `varied` film (the tracking benchmark's) draws its table with the development renderer's
+variety (`render.render_photo`'s choices, never the held-out painter's): the two plastics of
+any make (`random_plastics`: pale, dark and dull ones too), the board's print in any colour
+(the screens' included), the screens' make and the light's colour (`random_look`), the
+lamp's direction. The demo's film keeps the model's screens in saturated colours under one
+lamp: a showcase the browser tests play to its end. Either way a screen standing on a square
+keeps its shade and its stance there from frame to frame: a real screen does not flicker.
+
 The `sim` camera's demo (`table_film`) is a short game that ends: the players' taps ride
 along as the film's `taps` (`companion.sim.taps.Tap`), played by the live loop through the
 same correction path a phone uses: each seat's set-up while the board rests, and after a
@@ -30,10 +38,15 @@ from companion.games.reflecto.vision.render import (
     MAX_SHIFT_MM,
     MAX_SKEW_DEG,
     Colour,
+    ScreenLook,
     board_picture,
+    model_look,
     random_camera,
     random_colours,
+    random_look,
+    random_plastics,
     screen_solids,
+    with_cast,
 )
 from companion.sim import effects
 from companion.sim.camera import VirtualCamera, arm_reach
@@ -208,18 +221,25 @@ class Film:
         size: tuple[int, int] = (1280, 960),
         max_tilt_deg: float = 25.0,
         taps: tuple[Tap, ...] = (),
+        *,
+        varied: bool = False,
     ) -> None:
         self.geom = geom
         self.shots = shots
         self.taps = taps
+        self.seed = seed
         rng = np.random.default_rng([seed, 41])
-        self.colours: tuple[Colour, Colour] = random_colours(rng)
+        self.colours: tuple[Colour, Colour] = (random_plastics if varied else random_colours)(rng)
+        self.look: ScreenLook = random_look(geom, rng) if varied else model_look(geom)
         self.camera: VirtualCamera = random_camera(geom, rng, size, max_tilt_deg)
-        self.base = board_picture(geom, self.camera, rng)
+        self.base = board_picture(geom, self.camera, rng, self.colours if varied else None)
         w, h = size
         flat = np.full((h, w, 3), 200, np.uint8)
         self.gain = effects.uneven_light(flat, rng, strength=0.25).astype(np.float32) / 200.0
-        self.light = np.array([0.3, -0.2, -1.0]) / np.linalg.norm([0.3, -0.2, -1.0])
+        light = np.array([0.3, -0.2, -1.0])
+        if varied:
+            light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
+        self.light = light / np.linalg.norm(light)
         # A skew in degrees, then a shift (x, y) in mm.
         self.poses: dict[Cell, tuple[float, float, float]] = {
             cell: cast(
@@ -245,14 +265,22 @@ class Film:
         shot = self.shot_at(t)
         rng = np.random.default_rng([int(t * 1000) & 0xFFFFFFFF, 43])
         img = self.base.copy()
-        draw_solids(
-            img,
-            self.camera,
-            screen_solids(
-                self.geom, shot.position, self.colours, rng, glare=False, poses=self.poses
-            ),
-            self.light,
-        )
+        solids = []
+        for s in shot.position.screens:
+            # Each screen's shade and face drawn from its square and colour, the same in
+            # every frame (the shade of one seat's screens differs by the look's spread).
+            own = np.random.default_rng([self.seed, 44, *s.cell, s.owner])
+            solids += screen_solids(
+                self.geom,
+                BoardReading((s,)),
+                self.colours,
+                own,
+                glare=False,
+                poses=self.poses,
+                look=self.look,
+            )
+        draw_solids(img, self.camera, solids, self.light)
+        img = with_cast(img, self.look.cast)
         reach = arm_reach(self.camera, shot.hand_over)
         img = effects.film_frame(img, t, rng, reach, self.gain, self.noise, shot.moving)
         truth = shot.position.to_json()
