@@ -7,6 +7,8 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    IN_COLOUR_EDGES,
+    IN_COLOUR_OUT,
     OUTLINED,
     SpotColours,
     alice_by_centres,
@@ -150,9 +152,27 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     out = piece_colours(calls, colours, skip=set())
     assert out[4][0] == "white"
     assert [v for v, _ in out[5:]] == ["empty"] * 15  # the quiet squares stay empty
-    # beside an arm it is asked about, and so is a square the arm itself covers
-    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "unsure"
+    # beside an arm its colour still tells (an arm's edge is of neither piece colour);
+    # a square the arm itself covers keeps its call
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "white"
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
+
+
+def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm() -> None:
+    """A wide dark-red checker covers the strips beside it, so its colours pass for the
+    print; it is only somewhat busier than the print, but its middle is the board's red.
+    A square as busy in the print's own colour is print; beside an arm, it is not guessed."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: RED}, busy={0, 1, 2, 3})
+    assert colours.structure is not None and colours.edges is not None
+    colours.structure[4:6] = 2.5 * IN_COLOUR_OUT  # twice the median square's 2.5 ...
+    colours.edges[4:6] = 3.0 * IN_COLOUR_EDGES  # ... and sharper than its 3.0
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    out = piece_colours(calls, colours, skip=set())
+    assert out[4][0] == "red"
+    assert [v for v, _ in out[5:]] == ["empty"] * 15  # square 5 is as busy, in the print's colour
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
+    colours.edges[4] = 3.0 * IN_COLOUR_EDGES * 0.9  # a smooth change: no outline anywhere
+    assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
 
 
 def test_a_glare_busy_but_smooth_is_no_piece() -> None:

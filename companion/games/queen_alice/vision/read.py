@@ -16,7 +16,8 @@ Stages, each with a typed result:
    round the grid; from there it is followed square to square by its colour (`Arms`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
-   where its colours pass for the print; its colour from this board's red and white pieces;
+   where its colours pass for the print, and so does one busier and of a piece's colour;
+   its colour from this board's red and white pieces;
 6. `read_board`: the reading, with a warning for each unsure square.
 
 With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the
@@ -30,8 +31,9 @@ fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles
 piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
 come from curves on development renders of the wider chess sets (in the commits that set
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
-`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION` and `NEAR_TOKEN` from curves on development
-renders (in their commits); `OUTLINED` from the curve of `--outline-curve` (in its commit);
+`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
+`IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
+the curve of `--outline-curve` (in its commit);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by reasoning (written
 beside each), not swept.
 """
@@ -115,6 +117,14 @@ EDGES_OUT = 2.2
 """... and whose sharpest steps between neighbouring samples are this many times the
 median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
 glare on a dark print is as busy as a piece, never as sharp)."""
+IN_COLOUR_OUT = 2.5
+"""A square the colours call empty whose disc spread is this many times the board's median
+square's ..."""
+IN_COLOUR_EDGES = 1.25
+"""... and whose sharpest steps are this many times the median square's holds a piece when
+its middle is of one of this board's piece colours (`NEAR`, `APART`): a wide checker covers
+the strips of print beside it too, so its colours pass for the print, and a white like its
+print is as busy as a piece only at its rim; the print near a piece colour is flat."""
 APART = 0.5
 """A piece found by its structure takes the colour of the nearer of the board's red and
 white pieces only when that is at most this share of the distance to the other ..."""
@@ -133,7 +143,7 @@ board's red and white pieces' colours, else asked about (an arm's edge or shadow
 square too)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
-not read by structure (`_not_by_structure`)."""
+read by structure only where they stand out (`_not_by_structure`)."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -754,8 +764,9 @@ def by_change(
 
 
 def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
-    """Squares not to read by structure: an arm's blurred edge and its shadow are busy
-    too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
+    """Squares read by structure only where they stand out (`piece_colours`): an arm's
+    blurred edge and its shadow are busy too (though of neither piece colour), and spread
+    past the squares its colour is followed to. Those within `ARM_MARGIN`
     of the squares an arm, or a run round the grid that looks like light (`Arms.lit`: an
     arm lit like the ground is one), is followed to or crosses the ground beside (an arm
     shaded unlike its crossing is not followed, but comes in there)."""
@@ -846,22 +857,56 @@ def piece_colours(
     where its colours pass for the print (a pale white on a light square, a wide base
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else (or when among those to `ask` about) unsure."""
+    (`NEAR`); else unsure. Near a might-be arm too: its edge or shadow is busy, but of
+    neither piece colour (on the development curve in the commit that made it so, the
+    nearest such square stood twice `NEAR` from its nearer colour). A square less busy but
+    still busier than the print (`in_colour`) holds a piece only when so near one of
+    those colours, and never among those to `ask` about (near a might-be arm); else it
+    keeps its call."""
     found = stand_out(calls, colours, skip)
-    if not found:
-        return calls
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
     for k in found:
         out[k] = ("unsure", 0.0)
-        if centres is None or k in ask:
+        if centres is None:
             continue
-        d = np.linalg.norm(tone[k] - centres, axis=1)
-        j = int(np.argmin(d))
-        if d[j] <= APART * d[1 - j] and d[j] <= NEAR:
+        j = _nearer_piece(tone[k], centres)
+        if j is not None:
+            out[k] = (("red", "white")[j], 0.5)
+    if centres is None:
+        return out
+    for k in in_colour(calls, colours, skip | set(found) | set(ask)):
+        j = _nearer_piece(tone[k], centres)
+        if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     return out
+
+
+def _nearer_piece(tone: np.ndarray, centres: np.ndarray) -> int | None:
+    """0 (red) or 1 (white): the board's piece colour `tone` is clearly nearer (`APART`)
+    and near (`NEAR`); else None."""
+    d = np.linalg.norm(tone - centres, axis=1)
+    j = int(np.argmin(d))
+    return j if d[j] <= APART * d[1 - j] and d[j] <= NEAR else None
+
+
+def in_colour(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
+    """Squares the colours call empty, unsure or gold that are busier than the board's
+    median square (`IN_COLOUR_OUT`, `IN_COLOUR_EDGES`), short of standing out: a piece
+    there when its middle is of one of the board's piece colours (`piece_colours`)."""
+    assert colours.structure is not None and colours.edges is not None
+    spread, edges = colours.structure, colours.edges
+    floor = IN_COLOUR_OUT * float(np.median(spread))
+    sharp = IN_COLOUR_EDGES * float(np.median(edges))
+    return [
+        k
+        for k, (v, _) in enumerate(calls)
+        if k not in skip
+        and v in ("empty", "unsure", "gold")
+        and spread[k] >= floor
+        and edges[k] >= sharp
+    ]
 
 
 def _spot_calls(
