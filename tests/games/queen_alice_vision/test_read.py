@@ -14,6 +14,7 @@ from companion.games.queen_alice.vision.read import (
     alice_by_centres,
     board_tone,
     classify,
+    crowns_standing,
     locate,
     outlined_runs,
     piece_colours,
@@ -230,3 +231,21 @@ def test_alice_is_the_space_unlike_the_path_nearest_her_colour() -> None:
     centres = board_tone(np.array([(30.0, 45.0, 20.0), (84.0, -1.0, 16.0)]))
     assert alice_by_centres(colours, centres[1], centres) == 3
     assert alice_by_centres(colours, centres[0], centres) is None  # no red token there
+
+
+def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
+    """Every slot reads gold when the slots are printed in a crown's gold: the Crowns are
+    the look far busier than the flat print; a display of one look is all Crowns only
+    when every slot is busy, none when every slot is flat, and asked about otherwise."""
+    print_gold, token_gold = (30.0, 5.0, 45.0), (38.0, 12.0, 62.0)
+    tone = np.array([print_gold] * 5 + [token_gold] * 3)
+    spread = np.array([3.0, 2.5, 3.5, 3.0, 2.8, 15.0, 9.0, 20.0])
+    assert crowns_standing(tone, spread, every_slot=True, print_spread=2.0) == 3
+    # two looks equally flat: which is the Crown's is not told
+    assert crowns_standing(tone, np.full(8, 3.0), every_slot=True, print_spread=2.0) is None
+    one_look = np.array([print_gold] * 8)
+    assert crowns_standing(one_look, np.full(8, 3.0), every_slot=True, print_spread=2.0) == 0
+    assert crowns_standing(one_look, np.full(8, 12.0), every_slot=True, print_spread=2.0) == 8
+    assert crowns_standing(one_look, spread, every_slot=True, print_spread=2.0) is None
+    # on a plain print, the gold slots are the Crowns, flat or not
+    assert crowns_standing(one_look[:4], np.full(4, 3.0), every_slot=False, print_spread=2.0) == 4

@@ -156,6 +156,15 @@ SPOT_MIDDLE = 0.3
 """For Crowns and Alice tokens: the middle's radius and ..."""
 SPOT_RING = (0.8, 0.95)
 """... the ring of print round the space, in token widths."""
+CROWN_DISC = 0.45
+"""Radius, in token widths, of the disc whose spread tells a Crown standing in its slot (its
+rim, its sides' shading) from the slot's flat print."""
+CROWN_LOOKS = 1.5
+"""When the gold slots show two looks (`SEPARATION` apart), the Crowns are the busier look
+only when its median disc spread is at least this times the other's; else asked about."""
+CROWN_BUSY = 2.25
+"""With every slot gold and of one look: Crowns when every disc's spread is at least this
+times the board's median square's, the print when none is; else asked about."""
 
 
 @dataclass(frozen=True)
@@ -624,7 +633,8 @@ def read_board(
         for c in sorted(unsure)
     ]
     centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
-    crowns = _crowns(image, geom, where, arms)
+    scale = None if colours.structure is None else float(np.median(colours.structure))
+    crowns = _crowns(image, geom, where, arms, scale)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
@@ -934,13 +944,81 @@ def _spot_calls(
 
 
 def _crowns(
-    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None = None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None = None,
+    print_spread: float | None = None,
 ) -> int | None:
-    """Crowns in the display: the slots showing gold; None when an arm is over a slot."""
-    calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
+    """Crowns in the display: the slots showing gold; None when an arm is over a slot.
+
+    A slot may be printed in a crown's gold, so with the board's `print_spread` (its median
+    square's disc spread) a Crown is also told by standing: the empty slots share one
+    print and the Crowns one token, so when the gold slots show two looks the Crowns are
+    the look far busier than the other (`CROWN_LOOKS`); every slot gold and alike is all
+    Crowns when every one is busy (`CROWN_BUSY`), none when every one is flat; else the
+    count is asked about, never guessed."""
+    colours = sample_spots(image, geom, where, geom.crown_slots)
+    calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
-    return sum(v == "gold" for v, _ in calls)
+    gold = [k for k, (v, _) in enumerate(calls) if v == "gold"]
+    if print_spread is None or len(gold) < 2:
+        return len(gold)
+    spread = _slot_spread(image, geom, where, [geom.crown_slots[k] for k in gold])
+    tone = board_tone(np.median(colours.middle[gold], axis=1))
+    return crowns_standing(tone, spread, len(gold) == len(calls), print_spread)
+
+
+def crowns_standing(
+    tone: np.ndarray, spread: np.ndarray, every_slot: bool, print_spread: float
+) -> int | None:
+    """The Crowns among the gold slots (their `board_tone` and disc spread; `every_slot`
+    when every slot of the display is gold), as `_crowns` tells them."""
+    looks = _two_looks(tone, spread)
+    if looks is not None:
+        busy = [float(np.median(spread[looks == j])) for j in (0, 1)]
+        j = int(np.argmax(busy))
+        return int(np.sum(looks == j)) if busy[j] >= CROWN_LOOKS * busy[1 - j] else None
+    if not every_slot:
+        return len(spread)
+    if float(np.max(spread)) < CROWN_BUSY * print_spread:
+        return 0
+    if float(np.min(spread)) >= CROWN_BUSY * print_spread:
+        return len(spread)
+    return None
+
+
+def _slot_spread(
+    image: np.ndarray, geom: BoardGeometry, where: Located, spots: list[Point]
+) -> np.ndarray:
+    """Per spot: the 90th percentile of the Lab distance from its disc's median (radius
+    `CROWN_DISC`), as a square's `structure`."""
+    t = geom.token_mm
+    disc = _disc(CROWN_DISC * t, t * 0.05)
+    pts = np.array(spots)[:, None, :] + disc[None]
+    lab = _lab(_sample(image, where.pose, pts.reshape(-1, 2))).reshape(len(spots), -1, 3)
+    spread = np.linalg.norm(lab - np.median(lab, axis=1)[:, None], axis=2)
+    return np.asarray(np.percentile(spread, 90, axis=1))
+
+
+def _two_looks(tone: np.ndarray, spread: np.ndarray) -> np.ndarray | None:
+    """Two-means of the slots' tones started from the busiest and the flattest: per slot
+    0 or 1, or None when the two centres are not `SEPARATION` apart (one look)."""
+    centres = np.stack([tone[int(np.argmax(spread))], tone[int(np.argmin(spread))]])
+    last = None
+    for _ in range(10):
+        near = np.argmin(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+        if last is not None and np.array_equal(near, last):
+            break
+        last = near
+        centres = np.stack(
+            [tone[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
+        )
+    both = bool(np.any(near == 0) and np.any(near == 1))
+    if not both or float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
+        return None
+    return np.asarray(near)
 
 
 def _alice(
