@@ -143,7 +143,7 @@ board's red and white pieces' colours, else asked about (an arm's edge or shadow
 square too)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
-read by structure only where they stand out (`_not_by_structure`)."""
+not read by structure (`_not_by_structure`)."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -162,9 +162,10 @@ rim, its sides' shading) from the slot's flat print."""
 CROWN_LOOKS = 1.5
 """When the gold slots show two looks (`SEPARATION` apart), the Crowns are the busier look
 only when its median disc spread is at least this times the other's; else asked about."""
-CROWN_BUSY = 2.25
-"""With every slot gold and of one look: Crowns when every disc's spread is at least this
-times the board's median square's, the print when none is; else asked about."""
+CROWN_BUSY = 2.5
+"""With every slot gold and of one look: all Crowns when the median slot's disc spread is at
+least this times the board's median square's (a Crown centred on its slot may show no rim
+in the disc), none when no slot's is; else asked about."""
 
 
 @dataclass(frozen=True)
@@ -774,9 +775,8 @@ def by_change(
 
 
 def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
-    """Squares read by structure only where they stand out (`piece_colours`): an arm's
-    blurred edge and its shadow are busy too (though of neither piece colour), and spread
-    past the squares its colour is followed to. Those within `ARM_MARGIN`
+    """Squares not to read by structure: an arm's blurred edge and its shadow are busy
+    too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
     of the squares an arm, or a run round the grid that looks like light (`Arms.lit`: an
     arm lit like the ground is one), is followed to or crosses the ground beside (an arm
     shaded unlike its crossing is not followed, but comes in there)."""
@@ -867,19 +867,17 @@ def piece_colours(
     where its colours pass for the print (a pale white on a light square, a wide base
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else unsure. Near a might-be arm too: its edge or shadow is busy, but of
-    neither piece colour (on the development curve in the commit that made it so, the
-    nearest such square stood twice `NEAR` from its nearer colour). A square less busy but
-    still busier than the print (`in_colour`) holds a piece only when so near one of
-    those colours, and never among those to `ask` about (near a might-be arm); else it
-    keeps its call."""
+    (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
+    too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
+    piece only when so near one of those colours, and never among those to `ask` about;
+    else it keeps its call."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
     for k in found:
         out[k] = ("unsure", 0.0)
-        if centres is None:
+        if centres is None or k in ask:
             continue
         j = _nearer_piece(tone[k], centres)
         if j is not None:
@@ -956,8 +954,8 @@ def _crowns(
     square's disc spread) a Crown is also told by standing: the empty slots share one
     print and the Crowns one token, so when the gold slots show two looks the Crowns are
     the look far busier than the other (`CROWN_LOOKS`); every slot gold and alike is all
-    Crowns when every one is busy (`CROWN_BUSY`), none when every one is flat; else the
-    count is asked about, never guessed."""
+    Crowns when most are busy (`CROWN_BUSY`), none when every one is flat; else the count
+    is asked about, never guessed."""
     colours = sample_spots(image, geom, where, geom.crown_slots)
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -984,7 +982,7 @@ def crowns_standing(
         return len(spread)
     if float(np.max(spread)) < CROWN_BUSY * print_spread:
         return 0
-    if float(np.min(spread)) >= CROWN_BUSY * print_spread:
+    if float(np.median(spread)) >= CROWN_BUSY * print_spread:
         return len(spread)
     return None
 

@@ -595,7 +595,7 @@ def render_photo(
     count or an Alice position under an arm is None (a reader may still get it right).
     """
     rng = np.random.default_rng(_seeds(seed))
-    position, pset, cam, table, canvas, slots = _box(geom, rng, conditions)
+    position, pset, cam, table, canvas, slots = _box(geom, rng, conditions, _seeds(seed))
     img = cam.render_plane(
         canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
     )
@@ -626,7 +626,7 @@ def _seeds(seed: int | tuple[int, ...]) -> list[int]:
 
 
 def _box(
-    geom: BoardGeometry, rng: np.random.Generator, conditions: Conditions
+    geom: BoardGeometry, rng: np.random.Generator, conditions: Conditions, seeds: list[int]
 ) -> tuple[BoardReading, PieceSet, VirtualCamera, np.ndarray, np.ndarray, Colour | None]:
     """A scene's position, chess set, camera, table and printed board, in the order
     `render_photo` draws them (so `render_empty` can draw the same box again)."""
@@ -635,7 +635,8 @@ def _box(
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     table = effects.table_texture(cam.width, cam.height, rng)
-    slots = crown_print(rng)
+    # the Crown slots' print from a stream of its own: every other choice as it was drawn
+    slots = crown_print(np.random.default_rng([*seeds, len(seeds), 1]))
     canvas = board_canvas(geom, rng, slots)
     return position, pset, cam, table, canvas, slots
 
@@ -646,7 +647,8 @@ def render_empty(
     """The "teach your board" photograph of the box of `render_photo(geom, seed)`: the same
     printed board with nothing on it, from another pose, on another table, under other
     light (a lamp to another side, maybe a glare or a shadow), with no arm and no token."""
-    _, _, _, _, canvas, _ = _box(geom, np.random.default_rng(_seeds(seed)), conditions)
+    seeds = _seeds(seed)
+    _, _, _, _, canvas, _ = _box(geom, np.random.default_rng(seeds), conditions, seeds)
     rng = np.random.default_rng([*_seeds(seed), len(_seeds(seed))])  # a stream of its own
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
