@@ -63,6 +63,7 @@ def conditions_of(design: dict[str, Any]) -> dict[str, str]:
         "glare": "glare" if design.get("glare") else "no glare",
         "shadow": "shadow" if design.get("shadow") else "no shadow",
         "arm": "arm" if design.get("arm") else "no arm",
+        "slots": "crown print" if design.get("crown_print") else "plain slots",
         "red": _shade(design["red"]) if "red" in design else "?",
         "white": _shade(design["white"]) if "white" in design else "?",
     }

@@ -7,11 +7,14 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    IN_COLOUR_EDGES,
+    IN_COLOUR_OUT,
     OUTLINED,
     SpotColours,
     alice_by_centres,
     board_tone,
     classify,
+    crowns_standing,
     locate,
     outlined_runs,
     piece_colours,
@@ -150,9 +153,26 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     out = piece_colours(calls, colours, skip=set())
     assert out[4][0] == "white"
     assert [v for v, _ in out[5:]] == ["empty"] * 15  # the quiet squares stay empty
-    # beside an arm it is asked about, and so is a square the arm itself covers
+    # beside an arm it is asked about, and a square the arm itself covers keeps its call
     assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "unsure"
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
+
+
+def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm() -> None:
+    """A wide dark-red checker covers the strips beside it, so its colours pass for the
+    print; it is only somewhat busier than the print, but its middle is the board's red.
+    A square as busy in the print's own colour is print; beside an arm, it is not guessed."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: RED}, busy={0, 1, 2, 3})
+    assert colours.structure is not None and colours.edges is not None
+    colours.structure[4:6] = 2.5 * IN_COLOUR_OUT  # twice the median square's 2.5 ...
+    colours.edges[4:6] = 3.0 * IN_COLOUR_EDGES  # ... and sharper than its 3.0
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    out = piece_colours(calls, colours, skip=set())
+    assert out[4][0] == "red"
+    assert [v for v, _ in out[5:]] == ["empty"] * 15  # square 5 is as busy, in the print's colour
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
+    colours.edges[4] = 3.0 * IN_COLOUR_EDGES * 0.9  # a smooth change: no outline anywhere
+    assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
 
 
 def test_a_glare_busy_but_smooth_is_no_piece() -> None:
@@ -210,3 +230,23 @@ def test_alice_is_the_space_unlike_the_path_nearest_her_colour() -> None:
     centres = board_tone(np.array([(30.0, 45.0, 20.0), (84.0, -1.0, 16.0)]))
     assert alice_by_centres(colours, centres[1], centres) == 3
     assert alice_by_centres(colours, centres[0], centres) is None  # no red token there
+
+
+def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
+    """Every slot reads gold when the slots are printed in a crown's gold: the Crowns are
+    the look far busier than the flat print; a display of one look is all Crowns only
+    when most slots are busy, none when every slot is flat, and asked about otherwise."""
+    print_gold, token_gold = (30.0, 5.0, 45.0), (38.0, 12.0, 62.0)
+    tone = np.array([print_gold] * 5 + [token_gold] * 3)
+    spread = np.array([3.0, 2.5, 3.5, 3.0, 2.8, 15.0, 9.0, 20.0])
+    assert crowns_standing(tone, spread, every_slot=True, print_spread=2.0) == 3
+    # two looks equally flat: which is the Crown's is not told
+    assert crowns_standing(tone, np.full(8, 3.0), every_slot=True, print_spread=2.0) is None
+    one_look = np.array([print_gold] * 8)
+    assert crowns_standing(one_look, np.full(8, 3.0), every_slot=True, print_spread=2.0) == 0
+    assert crowns_standing(one_look, np.full(8, 12.0), every_slot=True, print_spread=2.0) == 8
+    centred = np.array([12.0] * 7 + [3.0])  # a Crown centred on its slot shows no rim
+    assert crowns_standing(one_look, centred, every_slot=True, print_spread=2.0) == 8
+    assert crowns_standing(one_look, spread, every_slot=True, print_spread=2.0) is None
+    # on a plain print, the gold slots are the Crowns, flat or not
+    assert crowns_standing(one_look[:4], np.full(4, 3.0), every_slot=False, print_spread=2.0) == 4

@@ -16,7 +16,8 @@ Stages, each with a typed result:
    round the grid; from there it is followed square to square by its colour (`Arms`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
-   where its colours pass for the print; its colour from this board's red and white pieces;
+   where its colours pass for the print, and so does one busier and of a piece's colour;
+   its colour from this board's red and white pieces;
 6. `read_board`: the reading, with a warning for each unsure square.
 
 With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the
@@ -30,8 +31,9 @@ fewest phantoms at 12); `RED_HUE` and `WHITE_CHROMA` sit between the percentiles
 piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STRUCTURE`
 come from curves on development renders of the wider chess sets (in the commits that set
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
-`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION` and `NEAR_TOKEN` from curves on development
-renders (in their commits); `OUTLINED` from the curve of `--outline-curve` (in its commit);
+`EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
+`IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
+the curve of `--outline-curve` (in its commit);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by reasoning (written
 beside each), not swept.
 """
@@ -115,6 +117,14 @@ EDGES_OUT = 2.2
 """... and whose sharpest steps between neighbouring samples are this many times the
 median square's: a piece's outline is a step, a glare's or a shadow's edge a slope (a
 glare on a dark print is as busy as a piece, never as sharp)."""
+IN_COLOUR_OUT = 2.5
+"""A square the colours call empty whose disc spread is this many times the board's median
+square's ..."""
+IN_COLOUR_EDGES = 1.25
+"""... and whose sharpest steps are this many times the median square's holds a piece when
+its middle is of one of this board's piece colours (`NEAR`, `APART`): a wide checker covers
+the strips of print beside it too, so its colours pass for the print, and a white like its
+print is as busy as a piece only at its rim; the print near a piece colour is flat."""
 APART = 0.5
 """A piece found by its structure takes the colour of the nearer of the board's red and
 white pieces only when that is at most this share of the distance to the other ..."""
@@ -146,6 +156,16 @@ SPOT_MIDDLE = 0.3
 """For Crowns and Alice tokens: the middle's radius and ..."""
 SPOT_RING = (0.8, 0.95)
 """... the ring of print round the space, in token widths."""
+CROWN_DISC = 0.45
+"""Radius, in token widths, of the disc whose spread tells a Crown standing in its slot (its
+rim, its sides' shading) from the slot's flat print."""
+CROWN_LOOKS = 1.5
+"""When the gold slots show two looks (`SEPARATION` apart), the Crowns are the busier look
+only when its median disc spread is at least this times the other's; else asked about."""
+CROWN_BUSY = 2.5
+"""With every slot gold and of one look: all Crowns when the median slot's disc spread is at
+least this times the board's median square's (a Crown centred on its slot may show no rim
+in the disc), none when no slot's is; else asked about."""
 
 
 @dataclass(frozen=True)
@@ -614,7 +634,8 @@ def read_board(
         for c in sorted(unsure)
     ]
     centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
-    crowns = _crowns(image, geom, where, arms)
+    scale = None if colours.structure is None else float(np.median(colours.structure))
+    crowns = _crowns(image, geom, where, arms, scale)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
@@ -846,10 +867,11 @@ def piece_colours(
     where its colours pass for the print (a pale white on a light square, a wide base
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else (or when among those to `ask` about) unsure."""
+    (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
+    too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
+    piece only when so near one of those colours, and never among those to `ask` about;
+    else it keeps its call."""
     found = stand_out(calls, colours, skip)
-    if not found:
-        return calls
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
@@ -857,11 +879,42 @@ def piece_colours(
         out[k] = ("unsure", 0.0)
         if centres is None or k in ask:
             continue
-        d = np.linalg.norm(tone[k] - centres, axis=1)
-        j = int(np.argmin(d))
-        if d[j] <= APART * d[1 - j] and d[j] <= NEAR:
+        j = _nearer_piece(tone[k], centres)
+        if j is not None:
+            out[k] = (("red", "white")[j], 0.5)
+    if centres is None:
+        return out
+    for k in in_colour(calls, colours, skip | set(found) | set(ask)):
+        j = _nearer_piece(tone[k], centres)
+        if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     return out
+
+
+def _nearer_piece(tone: np.ndarray, centres: np.ndarray) -> int | None:
+    """0 (red) or 1 (white): the board's piece colour `tone` is clearly nearer (`APART`)
+    and near (`NEAR`); else None."""
+    d = np.linalg.norm(tone - centres, axis=1)
+    j = int(np.argmin(d))
+    return j if d[j] <= APART * d[1 - j] and d[j] <= NEAR else None
+
+
+def in_colour(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
+    """Squares the colours call empty, unsure or gold that are busier than the board's
+    median square (`IN_COLOUR_OUT`, `IN_COLOUR_EDGES`), short of standing out: a piece
+    there when its middle is of one of the board's piece colours (`piece_colours`)."""
+    assert colours.structure is not None and colours.edges is not None
+    spread, edges = colours.structure, colours.edges
+    floor = IN_COLOUR_OUT * float(np.median(spread))
+    sharp = IN_COLOUR_EDGES * float(np.median(edges))
+    return [
+        k
+        for k, (v, _) in enumerate(calls)
+        if k not in skip
+        and v in ("empty", "unsure", "gold")
+        and spread[k] >= floor
+        and edges[k] >= sharp
+    ]
 
 
 def _spot_calls(
@@ -889,13 +942,81 @@ def _spot_calls(
 
 
 def _crowns(
-    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None = None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None = None,
+    print_spread: float | None = None,
 ) -> int | None:
-    """Crowns in the display: the slots showing gold; None when an arm is over a slot."""
-    calls = _spot_calls(image, geom, where, geom.crown_slots, arms)
+    """Crowns in the display: the slots showing gold; None when an arm is over a slot.
+
+    A slot may be printed in a crown's gold, so with the board's `print_spread` (its median
+    square's disc spread) a Crown is also told by standing: the empty slots share one
+    print and the Crowns one token, so when the gold slots show two looks the Crowns are
+    the look far busier than the other (`CROWN_LOOKS`); every slot gold and alike is all
+    Crowns when most are busy (`CROWN_BUSY`), none when every one is flat; else the count
+    is asked about, never guessed."""
+    colours = sample_spots(image, geom, where, geom.crown_slots)
+    calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
-    return sum(v == "gold" for v, _ in calls)
+    gold = [k for k, (v, _) in enumerate(calls) if v == "gold"]
+    if print_spread is None or len(gold) < 2:
+        return len(gold)
+    spread = _slot_spread(image, geom, where, [geom.crown_slots[k] for k in gold])
+    tone = board_tone(np.median(colours.middle[gold], axis=1))
+    return crowns_standing(tone, spread, len(gold) == len(calls), print_spread)
+
+
+def crowns_standing(
+    tone: np.ndarray, spread: np.ndarray, every_slot: bool, print_spread: float
+) -> int | None:
+    """The Crowns among the gold slots (their `board_tone` and disc spread; `every_slot`
+    when every slot of the display is gold), as `_crowns` tells them."""
+    looks = _two_looks(tone, spread)
+    if looks is not None:
+        busy = [float(np.median(spread[looks == j])) for j in (0, 1)]
+        j = int(np.argmax(busy))
+        return int(np.sum(looks == j)) if busy[j] >= CROWN_LOOKS * busy[1 - j] else None
+    if not every_slot:
+        return len(spread)
+    if float(np.max(spread)) < CROWN_BUSY * print_spread:
+        return 0
+    if float(np.median(spread)) >= CROWN_BUSY * print_spread:
+        return len(spread)
+    return None
+
+
+def _slot_spread(
+    image: np.ndarray, geom: BoardGeometry, where: Located, spots: list[Point]
+) -> np.ndarray:
+    """Per spot: the 90th percentile of the Lab distance from its disc's median (radius
+    `CROWN_DISC`), as a square's `structure`."""
+    t = geom.token_mm
+    disc = _disc(CROWN_DISC * t, t * 0.05)
+    pts = np.array(spots)[:, None, :] + disc[None]
+    lab = _lab(_sample(image, where.pose, pts.reshape(-1, 2))).reshape(len(spots), -1, 3)
+    spread = np.linalg.norm(lab - np.median(lab, axis=1)[:, None], axis=2)
+    return np.asarray(np.percentile(spread, 90, axis=1))
+
+
+def _two_looks(tone: np.ndarray, spread: np.ndarray) -> np.ndarray | None:
+    """Two-means of the slots' tones started from the busiest and the flattest: per slot
+    0 or 1, or None when the two centres are not `SEPARATION` apart (one look)."""
+    centres = np.stack([tone[int(np.argmax(spread))], tone[int(np.argmin(spread))]])
+    last = None
+    for _ in range(10):
+        near = np.argmin(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
+        if last is not None and np.array_equal(near, last):
+            break
+        last = near
+        centres = np.stack(
+            [tone[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
+        )
+    both = bool(np.any(near == 0) and np.any(near == 1))
+    if not both or float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
+        return None
+    return np.asarray(near)
 
 
 def _alice(

@@ -14,7 +14,8 @@ noise, blur and JPEG.
 
 Printed colours are muted and darker than the white pieces: a board's art is designed so
 that its red and white pieces stand out from every square, and that (with pieces standing
-on their square) is what the reader assumes.
+on their square) is what the reader assumes. The Crown slots may be printed in a crown's
+gold (`crown_print`), so a slot's colour alone does not tell a Crown there.
 """
 
 from __future__ import annotations
@@ -214,7 +215,22 @@ def _square_art(img: np.ndarray, geom: BoardGeometry, rng: np.random.Generator) 
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+CROWN_PRINT = 0.25
+"""Share of boards whose Crown slots are printed in a crown's gold (a painted crown marks
+where a Crown goes), so a slot's print passes for a Crown by its colour."""
+
+
+def crown_print(rng: np.random.Generator) -> Colour | None:
+    """The gold the Crown slots are printed in, or None for the spaces' own print."""
+    if rng.random() >= CROWN_PRINT:
+        return None
+    return _hsv(rng.uniform(15, 32), rng.uniform(0.4, 0.9), rng.uniform(0.5, 0.9))
+
+
+def board_canvas(
+    geom: BoardGeometry, rng: np.random.Generator, slots: Colour | None = None
+) -> np.ndarray:
+    """The printed board; `slots`, when given, the Crown slots' print (`crown_print`)."""
     w_mm, h_mm = geom.board_mm
     w = round((w_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
     h = round((h_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
@@ -268,15 +284,14 @@ def board_canvas(geom: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     round_spaces = rng.random() < 0.5
     for spot in [*geom.paths["red"], *geom.paths["white"], *geom.crown_slots]:
         r = t * rng.uniform(0.6, 0.75)
+        fill = slots if slots is not None and spot in geom.crown_slots else space_fill
         if round_spaces:
-            cv2.circle(
-                img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_fill, -1, cv2.LINE_AA, 4
-            )
+            cv2.circle(img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), fill, -1, cv2.LINE_AA, 4)
             cv2.circle(
                 img, _px(spot), round(r * CANVAS_PX_PER_MM * 16), space_line, 2, cv2.LINE_AA, 4
             )
         else:
-            _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_fill)
+            _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), fill)
             _rect(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), space_line, 2)
     grain = rng.normal(0, rng.uniform(1.5, 5), (h, w, 1)).astype(np.float32)
     img = np.clip(img.astype(np.float32) + grain, 0, 255).astype(np.uint8)
@@ -580,7 +595,7 @@ def render_photo(
     count or an Alice position under an arm is None (a reader may still get it right).
     """
     rng = np.random.default_rng(_seeds(seed))
-    position, pset, cam, table, canvas = _box(geom, rng, conditions)
+    position, pset, cam, table, canvas, slots = _box(geom, rng, conditions, _seeds(seed))
     img = cam.render_plane(
         canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
     )
@@ -601,6 +616,7 @@ def render_photo(
         "glare": faults["glare_spots"],
         "shadow": faults["shadow"],
         "arm": bool(mask.any()),
+        "crown_print": slots is not None,
     }
     return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
 
@@ -610,8 +626,8 @@ def _seeds(seed: int | tuple[int, ...]) -> list[int]:
 
 
 def _box(
-    geom: BoardGeometry, rng: np.random.Generator, conditions: Conditions
-) -> tuple[BoardReading, PieceSet, VirtualCamera, np.ndarray, np.ndarray]:
+    geom: BoardGeometry, rng: np.random.Generator, conditions: Conditions, seeds: list[int]
+) -> tuple[BoardReading, PieceSet, VirtualCamera, np.ndarray, np.ndarray, Colour | None]:
     """A scene's position, chess set, camera, table and printed board, in the order
     `render_photo` draws them (so `render_empty` can draw the same box again)."""
     position = random_position(geom, rng)
@@ -619,8 +635,10 @@ def _box(
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     table = effects.table_texture(cam.width, cam.height, rng)
-    canvas = board_canvas(geom, rng)
-    return position, pset, cam, table, canvas
+    # the Crown slots' print from a stream of its own: every other choice as it was drawn
+    slots = crown_print(np.random.default_rng([*seeds, len(seeds), 1]))
+    canvas = board_canvas(geom, rng, slots)
+    return position, pset, cam, table, canvas, slots
 
 
 def render_empty(
@@ -629,7 +647,8 @@ def render_empty(
     """The "teach your board" photograph of the box of `render_photo(geom, seed)`: the same
     printed board with nothing on it, from another pose, on another table, under other
     light (a lamp to another side, maybe a glare or a shadow), with no arm and no token."""
-    _, _, _, _, canvas = _box(geom, np.random.default_rng(_seeds(seed)), conditions)
+    seeds = _seeds(seed)
+    _, _, _, _, canvas, _ = _box(geom, np.random.default_rng(seeds), conditions, seeds)
     rng = np.random.default_rng([*_seeds(seed), len(_seeds(seed))])  # a stream of its own
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
