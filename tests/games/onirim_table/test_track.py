@@ -69,6 +69,23 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
     assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
 
 
+def test_one_card_alone_the_hand_lacks_is_asked_one_it_holds_unpaired_is_flagged() -> None:
+    """A card lying alone under a Mirror for long that no legal pair holds: if the hand
+    holds it, it was laid alone (a breach); if not, the camera misreads the fan (asked)."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    for lone, breaches in (("blue-sun", 0), ("red-sun", 1)):
+        one = type(seen)(
+            seen.labyrinth, seen.doors, _with_under(state, "sun", (lone,)), seen.discard_top
+        )
+        _, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
+        assert len([d for d in drafts if d.kind == "onirim.breach"]) == breaches
+        asked = [d.payload["text"] for d in drafts if d.kind == "question"]
+        assert len(asked) == 1 - breaches and all("the Sun Mirror" in t for t in asked)
+
+
 def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
     """A new card that cannot be named: the player is asked, offered the plays the cards
     named and the hand leave (never guessed, even when one fits); an unnamed place just

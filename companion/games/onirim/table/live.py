@@ -329,6 +329,13 @@ class OnirimTable:
                 # own miss from a wrong one, so it asks; the player may put the table back.
                 unseen = None if near or alone is not None else _missing(stable, want)
                 return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
+            lone = next(m.under[-1] for m in stable.mirrors if m.mirror == alone)
+            if lone not in self.state.hand:
+                # The card seen alone is none the hand holds: the camera's misreading of the
+                # fan (a phantom, or a card read as another) as much as a card laid alone.
+                return drafts + self._ask_which(
+                    (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",)
+                )
             self._flagged = stable
             drafts.append(
                 self._breach(
