@@ -3,6 +3,10 @@ cannot explain is named by the engine's own refusal."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Pair, Play
 from companion.games.onirim.rules.state import OnirimState, evolve
@@ -63,6 +67,23 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
     (asked,) = [d for d in drafts if d.kind == "question"]
     values = [c["value"] for c in asked.payload["choices"]]
     assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
+
+
+def test_one_card_alone_the_hand_lacks_is_asked_one_it_holds_unpaired_is_flagged() -> None:
+    """A card lying alone under a Mirror for long that no legal pair holds: if the hand
+    holds it, it was laid alone (a breach); if not, the camera misreads the fan (asked)."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    for lone, breaches in (("blue-sun", 0), ("red-sun", 1)):
+        one = type(seen)(
+            seen.labyrinth, seen.doors, _with_under(state, "sun", (lone,)), seen.discard_top
+        )
+        _, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
+        assert len([d for d in drafts if d.kind == "onirim.breach"]) == breaches
+        asked = [d.payload["text"] for d in drafts if d.kind == "question"]
+        assert len(asked) == 1 - breaches and all("the Sun Mirror" in t for t in asked)
 
 
 def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
@@ -209,18 +230,53 @@ def test_a_fan_read_short_does_not_hide_the_next_play() -> None:
     assert explain(ENGINE, state, played, WINDOW).action == Play("red-key")
 
 
-def test_two_cards_misread_are_still_a_breach() -> None:
+def test_a_row_read_unlike_the_games_keeps_the_games_and_asks_once() -> None:
+    """Two cards in the row no play lays (neither in the hand, the row was empty): nothing
+    the rules forbid is seen, so the game's row stands and the player is asked once whether
+    the table lies so; nothing is flagged or booked."""
+    from companion.games.onirim.table.live import PUT_BACK
+
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
     twice = type(seen)(("brown-sun", "green-sun"), seen.doors, seen.mirrors, seen.discard_top)
     found = explain(ENGINE, state, twice, WINDOW)
-    assert found.breach is not None and not found.choices
+    assert found.breach is None and not found.choices and found.action is None
+    assert found.misread and found.unlike == ("the labyrinth",)
+    state = _turn(
+        ["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"],
+        labyrinth=("green-sun", "red-moon"),
+    )
+    seen = table_of(state, WINDOW)
+    swapped = type(seen)(("red-moon", "green-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    game, drafts = _run(state, [seen] * 4 + [swapped] * 20)
+    (asked,) = [d for d in drafts if d.kind == "question"]
+    assert "the labyrinth" in asked.payload["text"]
+    assert [c["value"] for c in asked.payload["choices"]] == [PUT_BACK]
+    assert not [d for d in drafts if d.kind in ("onirim.breach", "onirim.action")]
+    assert game.state == state
+
+
+def _run(state: OnirimState, tables: list[Any]) -> tuple[Any, list[Any]]:
+    """The live table fed these readings, one a frame, its drafts applied as the loop does."""
+    from companion.games.onirim.table.live import OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Event, Session
+
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    drafts: list[Any] = []
+    for i, table in enumerate(tables):
+        out = game.update(Observation(table.to_json() | {"located": True}, 1.0), i)
+        for n, d in enumerate(out, len(drafts) + 1):
+            game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+        drafts += out
+    return game, drafts
 
 
 def test_two_plays_seen_at_once_ask_about_the_first() -> None:
     """The row shows two new cards (the camera missed the first play before the next was
     laid): the player is asked about the first play, not flagged; a first card the hand does
-    not hold is still a breach."""
+    not hold is asked about without plays (the game's row kept)."""
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
     ahead = type(seen)(("blue-moon", "red-sun"), seen.doors, seen.mirrors, seen.discard_top)
@@ -231,7 +287,8 @@ def test_two_plays_seen_at_once_ask_about_the_first() -> None:
     )
     assert explain(ENGINE, state, three, WINDOW).choices == (Play("blue-moon"),)
     wrong = type(seen)(("brown-sun", "red-sun"), seen.doors, seen.mirrors, seen.discard_top)
-    assert explain(ENGINE, state, wrong, WINDOW).breach is not None
+    found = explain(ENGINE, state, wrong, WINDOW)
+    assert found.breach is None and not found.choices and found.unlike == ("the labyrinth",)
 
 
 def test_the_player_is_asked_and_the_answer_books_the_play() -> None:
@@ -268,35 +325,33 @@ def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
     seen = table_of(state, WINDOW)
     base = type(seen)(("green-moon",), ("red",), seen.mirrors, seen.discard_top)
     played = type(seen)(("green-moon", "red-key"), ("red",), seen.mirrors, seen.discard_top)
-    assert explain(ENGINE, state, played, WINDOW).breach is not None  # no base: a breach
+    alone = explain(ENGINE, state, played, WINDOW)  # no base: asked, nothing booked
+    assert alone.breach is None and alone.action is None
+    assert alone.unlike == ("the labyrinth", "the Doors")
     assert explain(ENGINE, state, base, WINDOW, base).misread
     assert explain(ENGINE, state, played, WINDOW, base).action == Play("red-key")
 
 
-def test_after_a_breach_the_next_play_is_booked_not_flagged_again() -> None:
-    """A Door the game does not have is read as a card is played: flagged once; the next
+@pytest.mark.parametrize(
+    ("new", "doors", "breaches"),
+    [("blue-sun", (), 1), ("red-key", ("red",), 0)],
+    ids=["symbol-rule", "door-not-in-game"],
+)
+def test_after_a_breach_or_a_question_the_next_play_is_booked(
+    new: str, doors: tuple[str, ...], breaches: int
+) -> None:
+    """A Sun after a Sun breaks the symbol rule: flagged once. A Door the game does not have
+    read as a card is played breaks no rule: asked once, not flagged. Either way the next
     play is what changed since, and is booked, not flagged again."""
-    from companion.games.onirim.table.live import OnirimTable
-    from companion.live.table_game import Observation
-    from companion.store import Event, Session
-
     state = _turn(
         ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
     )
     seen = table_of(state, WINDOW)
-    wrong = type(seen)(("green-sun", "red-key"), ("red",), seen.mirrors, seen.discard_top)
-    then = type(seen)(
-        ("green-sun", "red-key", "brown-moon"), ("red",), seen.mirrors, seen.discard_top
-    )
-    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
-    game.state = state
-    drafts = []
-    for i, table in enumerate([seen] * 4 + [wrong] * 6 + [then] * 4):
-        out = game.update(Observation(table.to_json() | {"located": True}, 1.0), i)
-        for n, d in enumerate(out, len(drafts) + 1):
-            game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
-        drafts += out
-    assert len([d for d in drafts if d.kind == "onirim.breach"]) == 1
+    wrong = type(seen)(("green-sun", new), doors, seen.mirrors, seen.discard_top)
+    then = type(seen)(("green-sun", new, "brown-moon"), doors, seen.mirrors, seen.discard_top)
+    game, drafts = _run(state, [seen] * 4 + [wrong] * 6 + [then] * 4)
+    assert len([d for d in drafts if d.kind == "onirim.breach"]) == breaches
+    assert len([d for d in drafts if d.kind == "question"]) == 1 - breaches
     assert game.state.labyrinth[-1] == "brown-moon"
 
 
@@ -370,7 +425,7 @@ def test_a_mirror_read_explored_with_nothing_under_it_is_a_misread_not_a_breach(
     """Before any play the camera reads a Mirror's explored side: only its fourth card
     explores a Mirror, so the camera misread it; nothing is flagged, and a play seen with
     the misreading is still booked. A Mirror flipped with cards under it in the game (they
-    vanished) is still a breach."""
+    vanished) is asked, not flagged: no play explains it and no rule forbids what is seen."""
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
     flipped = tuple(MirrorLie(m.mirror, m.mirror == "sun", m.under) for m in seen.mirrors)
@@ -383,4 +438,5 @@ def test_a_mirror_read_explored_with_nothing_under_it_is_a_misread_not_a_breach(
     laid = table_of(held, WINDOW)
     gone = tuple(MirrorLie(m.mirror, True, ()) if m.mirror == "sun" else m for m in laid.mirrors)
     vanished = type(laid)(laid.labyrinth, laid.doors, gone, laid.discard_top)
-    assert explain(ENGINE, held, vanished, WINDOW).breach is not None
+    found = explain(ENGINE, held, vanished, WINDOW)
+    assert found.breach is None and found.action is None and found.unlike == ("the Sun Mirror",)

@@ -329,6 +329,13 @@ class OnirimTable:
                 # own miss from a wrong one, so it asks; the player may put the table back.
                 unseen = None if near or alone is not None else _missing(stable, want)
                 return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
+            lone = next(m.under[-1] for m in stable.mirrors if m.mirror == alone)
+            if lone not in self.state.hand:
+                # The card seen alone is none the hand holds: the camera's misreading of the
+                # fan (a phantom, or a card read as another) as much as a card laid alone.
+                return drafts + self._ask_which(
+                    (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",)
+                )
             self._flagged = stable
             drafts.append(
                 self._breach(
@@ -343,6 +350,10 @@ class OnirimTable:
             return drafts + self._ask_which(found.choices, stable, back=found.misread)
         if found.misread:
             self._flagged = None  # a laid card read as another: the game's card stands
+            if found.unlike:
+                # No play lays the table so and no rule is broken in it: the game's table
+                # stands and the player is asked once, not flagged.
+                return drafts + self._ask_which((), stable, wait=False, unlike=found.unlike)
             return drafts
         if found.action is not None:
             self._flagged = None
@@ -405,6 +416,7 @@ class OnirimTable:
         wait: bool = True,
         unseen: str | None = None,
         text: str | None = None,
+        unlike: tuple[str, ...] = (),
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -424,6 +436,14 @@ class OnirimTable:
         if unseen is not None:
             options = [{"label": "they lie there: nothing was played", "value": PUT_BACK}]
             asked = f"The camera cannot see {unseen}: are those cards still there?"
+        if unlike:
+            options = [
+                {"label": "it lies as the game has it: nothing was played", "value": PUT_BACK}
+            ]
+            asked = (
+                f"The camera reads {_and(unlike)} unlike the game, and no play explains it: "
+                "does it lie as the game has it? If not, put it back so."
+            )
         return [
             question_draft(
                 Question(f"turn.{self.state.turns}.{self.asked}", asked, options, PLAYER)
@@ -651,6 +671,10 @@ def _missing(seen: Table, want: Table) -> str:
     read = {m.mirror: m for m in seen.mirrors}
     parts += [f"the {m.mirror.title()} Mirror" for m in want.mirrors if read.get(m.mirror) != m]
     return ", ".join(parts) or "some"
+
+
+def _and(parts: tuple[str, ...]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _without_one(cards: tuple[str, ...], card: str | None) -> list[str]:

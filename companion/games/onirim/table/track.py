@@ -281,6 +281,12 @@ class Explanation:
     """The reading is one card away from the table (`choices`: the plays that lay it so, or
     none when it is the game's own table): a card read as another, or missing from a fan or
     the row. The camera may be wrong, the player is asked; nothing is flagged."""
+    unlike: tuple[str, ...] = ()
+    """With `misread`: the places (in words) where the reading differs from the game's table
+    in a way no play explains, nothing the rules forbid seen in it (a Mirror's side read
+    otherwise, the row read shifted, a card read as one the hand lacks). The game's table is
+    kept and the player asked whether the table lies so: the camera's own misreading looks
+    just like this, and a wrong breach is worse than a question."""
 
 
 TURN_ACTIONS = (Play, Discard, Pair)
@@ -353,7 +359,25 @@ def explain(
             # A steady misreading elsewhere and the new card read as one the hand lacks:
             # what changed is one card away from plays, so the player is asked.
             return since
+        return Explanation(misread=True, unlike=places_unlike(seen, want))
     return Explanation(breach=breach)
+
+
+def places_unlike(seen: Table, want: Table) -> tuple[str, ...]:
+    """The places `seen` differs from `want` at, as a player names them (never the cards:
+    the question may show on the table's screen)."""
+    out = []
+    if seen.labyrinth != want.labyrinth:
+        out.append("the labyrinth")
+    if seen.doors != want.doors:
+        out.append("the Doors")
+    read = {m.mirror: m for m in seen.mirrors}
+    out += [f"the {w.mirror.title()} Mirror" for w in want.mirrors if read.get(w.mirror) != w]
+    if len(seen.mirrors) != len(want.mirrors) and not any("Mirror" in p for p in out):
+        out.append("the Mirrors")
+    if seen.discard_top != want.discard_top:
+        out.append("the discard pile")
+    return tuple(out) or ("the table",)
 
 
 def sides_misread(seen: Table, want: Table) -> Table | None:
