@@ -79,7 +79,11 @@ class SlotSeen:
 
 
 def _slots(st: Any) -> list[SlotSeen]:
+    from companion.games.looking_glass.vision.slots import halves_agree
+
     named = {(p.half, p.row, p.col) for p in st.glass.cards if p.card.identity.card is not None}
+    if not halves_agree(st.glass.cards):
+        named = set()
     out = []
     for p in st.probes:
         scores = p.identity.scores
