@@ -9,6 +9,8 @@ class (the counts add up to the benchmark's wrong + unsure + covered_wrong + mis
     missed/slot-other         ...and another card scored best there
     missed/no-slot            no stage looked there (no lattice, or a neighbour slot taken)
     missed/not-found          (the light-border reader: no stages to tell these apart)
+    */untaught                a card whose teach photo was refused: no reader can name it
+                              (`teach`'s failure, not the reader's), missed or unsure
     unsure                    found, reported null (covered or not)
     wrong/neighbour           named as a card lying within two card widths (a confusion of
                               places: overlap, the lattice a slot off)
@@ -72,15 +74,28 @@ class SlotSeen:
     """The card whose upper half scored best there."""
     score: float
     margin: float
+    reflected: bool = False
+    """Its reflection's slot holds a named card of the glass (so a card lies here too)."""
 
 
 def _slots(st: Any) -> list[SlotSeen]:
+    from companion.games.looking_glass.vision.slots import halves_agree
+
+    named = {(p.half, p.row, p.col) for p in st.glass.cards if p.card.identity.card is not None}
+    if not halves_agree(st.glass.cards):
+        named = set()
     out = []
     for p in st.probes:
         scores = p.identity.scores
         best = max(scores, key=scores.get)
         out.append(
-            SlotSeen(p.outline.mean(axis=0) / st.scale, best, p.identity.score, p.identity.margin)
+            SlotSeen(
+                p.outline.mean(axis=0) / st.scale,
+                best,
+                p.identity.score,
+                p.identity.margin,
+                (1 - p.half, p.row, p.col) in named,
+            )
         )
     return out
 
@@ -90,10 +105,19 @@ def cause(
     truth: dict[str, Any],
     found: list[np.ndarray] | None,
     slots: list[SlotSeen] | None = None,
+    taught: set[str] | None = None,
 ) -> str | None:
-    """The class of one outcome (None: read right, or under a hand)."""
+    """The class of one outcome (None: read right, or under a hand). `taught`: the card ids
+    the library holds (None: all)."""
     if o.kind in ("right", "hidden"):
         return None
+    if (
+        taught is not None
+        and o.truth is not None
+        and o.truth["card"] not in taught
+        and o.kind in ("missed", "unsure")
+    ):
+        return f"{o.kind}/untaught"
     cards = truth["cards"]
     if o.kind == "extra":
         assert o.read is not None
@@ -132,6 +156,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     examples: dict[str, list[str]] = defaultdict(list)
     cards = tables = exact = 0
     probes: list[tuple[float, float, str]] = []
+    reflected: list[tuple[float, float, str]] = []
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
@@ -147,13 +172,14 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                 slots = _slots(st)
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
+                reflected += [_slot_label(p, truth) for p in slots if p.reflected]
             else:
                 reading = read_json(taught, img)
             cond = truth["truth"]["conditions"]
             table_causes = []
             for o in card_outcomes(reading, truth):
                 cards += o.kind not in ("extra", "hidden")
-                c = cause(o, truth, found, slots)
+                c = cause(o, truth, found, slots, set(taught.accepted))
                 if c is None:
                     continue
                 table_causes.append(c)
@@ -183,6 +209,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "by_condition": {c: dict(v.most_common()) for c, v in by.items()},
         "examples": dict(examples),
         "slot_curve": slot_curve(probes),
+        "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
     }
 
 
@@ -195,13 +222,20 @@ def _slot_label(p: SlotSeen, truth: dict[str, Any]) -> tuple[float, float, str]:
     return p.score, p.margin, "empty"
 
 
-def slot_curve(probes: list[tuple[float, float, str]]) -> list[dict[str, Any]]:
+REFLECTED_THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
+
+
+def slot_curve(
+    probes: list[tuple[float, float, str]],
+    thresholds: tuple[float, ...] = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8),
+) -> list[dict[str, Any]]:
     """Per candidate `slots.MIN_SCORE` (margin `slots.MIN_MARGIN`): slots that would be named
-    right, empty slots named, card slots named wrong."""
+    right, empty slots named, card slots named wrong. `reflected_slot_curve`: the same over
+    the slots whose reflection holds a named card (`slots.REFLECTED_MIN_SCORE`'s curve)."""
     from companion.games.looking_glass.vision.slots import MIN_MARGIN
 
     rows = []
-    for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8):
+    for t in thresholds:
         hit = [k for s, m, k in probes if s >= t and m >= MIN_MARGIN]
         rows.append(
             {

@@ -105,6 +105,14 @@ def test_a_missed_card_says_which_stage_lost_it():
     assert cause(missed, TRUTH, [], [other]) == "missed/slot-other (free)"
 
 
+def test_a_card_whose_teach_photo_was_refused_is_teachs_failure():
+    outcomes = card_outcomes(READING, TRUTH)
+    taught = {"dodo", "mad-hatter", "tweedles"}
+    causes = [cause(o, TRUTH, [], [], taught) for o in outcomes]
+    assert causes[3] == "missed/untaught"  # caterpillar, never taught
+    assert causes[:3] == [None, "wrong/neighbour", "covered/as-free"]
+
+
 def test_the_slot_curve_counts_what_each_threshold_would_name():
     rows = {
         r["min_score"]: r

@@ -6,9 +6,15 @@ import numpy as np
 
 from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision.slots import (
+    MIN_SCORE,
+    REFLECTED_MIN_SCORE,
     Lattice,
+    Probe,
     fit_lattice,
     layout_span,
+    name_slots,
+    with_coverage,
+    with_pairs_on,
     without_lone_pair,
 )
 from companion.games.looking_glass.vision.stages import Glass, Hypothesis, Identified, Placed
@@ -140,3 +146,65 @@ def test_a_glass_resting_on_one_pair_beside_other_named_cards_is_not_known():
     assert without_lone_pair(Glass(pair)).cards == pair  # nothing else named: the last pair
     third = Placed(_card(truth.outline(0, 1, 3)), 0, 1, 3)
     assert len(without_lone_pair(Glass([*pair, third], rejected=[pile])).cards) == 3
+
+
+def _probe(truth: Lattice, half: int, row: int, col: int, best: str, score: float) -> Probe:
+    scores = {best: score, "other": score - 0.2}
+    return Probe(
+        half,
+        row,
+        col,
+        truth.outline(half, row, col),
+        Identity(best if score >= 0.5 else None, score, 0.2, False, scores),
+    )
+
+
+def test_a_slot_whose_reflection_holds_a_named_card_is_named_by_a_weaker_best():
+    """A pick takes a card and its reflection together: where the reflection is named, a card
+    lies, and only which one is asked of the slot; elsewhere a slot must name a card clearly."""
+    truth = Lattice(_camera(25.0, False), CARD_H, 10.0)
+    cards = [
+        Placed(_card(truth.outline(h, r, c), k), h, r, c)
+        for k, h, r, c in (("a", 0, 0, 2), ("g", 0, 2, 4), ("h", 1, 2, 8))
+    ]
+    weak = (REFLECTED_MIN_SCORE + MIN_SCORE) / 2
+    mirror = _probe(truth, 1, 0, 2, "b", weak)
+    lone = _probe(truth, 1, 0, 6, "c", weak)
+    faint = _probe(truth, 1, 2, 4, "d", REFLECTED_MIN_SCORE - 0.05)
+    strong = _probe(truth, 0, 1, 5, "e", MIN_SCORE + 0.05)
+    got = {
+        (p.half, p.row, p.col): p.card.identity.card
+        for p in name_slots(cards, [mirror, lone, faint, strong])
+    }
+    assert got == {(0, 0, 2): "a", (0, 2, 4): "g", (1, 2, 8): "h", (1, 0, 2): "b", (0, 1, 5): "e"}
+
+
+def test_a_card_is_covered_when_its_reflection_is():
+    """The covering card seen in one half only (missed or under an arm in the other); not
+    when the lattice numbers the halves' rows differently (their outermost rows differ)."""
+    truth = Lattice(_camera(-40.0, False), CARD_H, 10.0)
+    at = [(0, 0, 2), (1, 0, 2), (1, 1, 3), (0, 0, 6), (1, 0, 6), (0, 1, 9), (1, 1, 9)]
+    cards = [Placed(_card(truth.outline(h, r, c)), h, r, c) for h, r, c in at]
+    covered = {(p.half, p.row, p.col): p.card.hypothesis.covered for p in with_coverage(cards)}
+    assert [k for k in at if covered[k]] == [(0, 0, 2), (1, 0, 2)]
+    apart = [c for c in cards if (c.half, c.row, c.col) != (0, 1, 9)]
+    covered = {(p.half, p.row, p.col): p.card.hypothesis.covered for p in with_coverage(apart)}
+    assert [k for k, v in covered.items() if v] == [(1, 0, 2)]
+
+
+def test_a_pair_left_out_far_along_the_line_joins_the_glass_and_no_lone_or_pile_card_does():
+    """The lattice fitted to a few columns is off far from them, by as much for a card as for
+    its reflection beside it; a lone card or two score piles' cards (point-symmetric, not
+    mirrored) never join."""
+    truth = Lattice(_camera(-65.0, False), CARD_H, 10.0)
+    glass = Glass([Placed(_card(truth.outline(h, 0, c)), h, 0, c) for h in (0, 1) for c in (0, 2)])
+    far = [_card(truth.outline(h, 0, 10.45), "far") for h in (0, 1)]  # a fifth of a width off
+    lone = _card(truth.outline(0, 1, 6.45), "lone")
+    piles = [_card(truth.outline(0, 3, 14)), _card(np.roll(truth.outline(1, 3, -14), 2, axis=0))]
+    got = with_pairs_on(Glass(glass.cards, rejected=[lone, *piles, *far]), truth)
+    assert {(p.half, p.row, p.col) for p in got.cards if p.card.identity.card == "far"} == {
+        (0, 0, 10),
+        (1, 0, 10),
+    }
+    assert len(got.cards) == 6 and len(got.rejected) == 3
+    assert with_pairs_on(Glass(glass.cards, rejected=far), truth, max_cols=8).cards == glass.cards

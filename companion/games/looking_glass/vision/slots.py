@@ -9,7 +9,8 @@ can be looked at directly: its upper half (the part a covered card still shows) 
 correlated with every taught face (`companion.vision.cards.identify`, gain- and offset-free
 Lab correlation). A slot that names no card clearly is empty (the table, an arm, a
 neighbour half in view). Coverage follows from the lattice too: a card is covered when a card
-of the next row outward lies within two half-widths of its column.
+of the next row outward lies within two half-widths of its column, in its half or the other
+(the two halves hold the same slots).
 
 Glass units: the taught card's width is `CARD_W_MM` (the library measures the height in the
 same units); x along the centre line (a card's centre at col * width / 2), y across it,
@@ -26,6 +27,7 @@ import numpy as np
 
 from companion.games.looking_glass.rules.layout import Layout
 from companion.games.looking_glass.vision.stages import (
+    PAIR_TOLERANCE,
     SAME_PLACE,
     Glass,
     Hypothesis,
@@ -68,6 +70,16 @@ searched `PROBE_SEARCH_PX`), slots named right / empty slots named / named wrong
 0.75: 116 / 0 / 0; 0.8: 109 / 0 / 0 (a null costs a question, a wrong name the game)."""
 MIN_MARGIN = 0.1
 """...and beat the runner-up by this much, or the slot is not told apart: no card named."""
+REFLECTED_MIN_SCORE = 0.6
+"""...or this, where the slot's reflection holds a named card: a card lies there (the two
+halves hold the same slots), so a lower threshold risks no empty slot named, only a card named
+wrong. From the curve over such slots (`benchmarks/looking_glass_failures.py --reader staged`,
+`reflected_slot_curve`, margin `MIN_MARGIN`), right / empty named / wrong, on the committed
+development set: 0.75: 98 / 0 / 0; 0.65: 103 / 0 / 0; 0.6: 106 / 0 / 0; 0.55: 107 / 0 / 0;
+0.5: 108 / 0 / 0; 0.45: 108 / 0 / 1; 0.4: 108 / 0 / 1; and on new development decks of the
+random family (8 decks, 24 tables, 372 cards): 0.75: 47 / 0 / 0; 0.6: 48 / 0 / 0; 0.5: 48 /
+0 / 0; 0.45: 50 / 0 / 0; 0.4: 50 / 0 / 3 (an untaught card's slot names its nearest look).
+0.6 keeps 0.15 above the first wrong name on both (a null costs a question)."""
 PROBE_SEARCH_PX = 4
 """A slot's upper half is matched at every shift up to this many patch px (about a mm each)
 about where the lattice puts it, not `library.SEARCH_PX` (2): a lattice extrapolated from a
@@ -399,6 +411,12 @@ def named(probe: Probe) -> bool:
     return i.card is not None and i.score >= MIN_SCORE and i.margin >= MIN_MARGIN
 
 
+def reflected_named(probe: Probe) -> bool:
+    """Whether a slot whose reflection holds a named card is named by its best card."""
+    i = probe.identity
+    return i.score >= REFLECTED_MIN_SCORE and i.margin >= MIN_MARGIN
+
+
 def fill(image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None) -> Glass:
     """The glass with every slot the lattice names added, and every card's coverage read from
     the lattice (a card of the next row outward within two half-widths of its column).
@@ -432,33 +450,118 @@ def fill_probed(
     if fitted is None:
         return without_lone_pair(glass), []
     lattice, glass = fitted
+    glass = with_pairs_on(glass, lattice, max_cols)
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
     looked = probe_slots(image, glass, lattice, lib)
-    probes = sorted((p for p in looked if named(p)), key=lambda p: -p.identity.score)
-    for p in probes:
-        if any(c.half == p.half and c.row == p.row and abs(c.col - p.col) < 2 for c in cards):
-            continue
-        ident = Identified(Hypothesis(p.outline, False), p.identity)
-        cards.append(Placed(ident, p.half, p.row, p.col))
+    cards = name_slots(cards, looked)
     # A card the features found but could not name stays, unnamed, where no card was named.
     for u in glass.cards:
         if u.card.identity.card is None and all(
             np.linalg.norm(u.card.centre - c.card.centre) > SAME_PLACE * _width(c) for c in cards
         ):
             cards.append(u)
+    out = with_coverage(cards)
+    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+
+
+def with_pairs_on(glass: Glass, lattice: Lattice, max_cols: int | None = None) -> Glass:
+    """The glass with every two named cards left out of it that are each other's reflection
+    in the lattice's frame, each top facing the line, in free slots: a pair far along the line
+    from the pairs the glass was fitted to, where a reflection's error in image px grows past
+    `stages.PAIR_TOLERANCE`. The test is relative (the two lie side by side, so the lattice's
+    error far out moves both alike), and in pairs only: the score piles lie point-symmetric,
+    so no pile is another's reflection. None joins when the glass would then be wider than
+    `max_cols`."""
+    named_off = [k for k in glass.rejected if k.identity.card is not None]
+    if not glass.cards or len(named_off) < 2:
+        return glass
+    inv = np.linalg.inv(lattice.H_image_from_glass)
+    pts = np.array([[k.centre, k.centre + 10 * k.up] for k in named_off]).reshape(-1, 1, 2)
+    g = cv2.perspectiveTransform(pts.astype(np.float64), inv).reshape(-1, 2, 2)
+    c, up = g[:, 0], g[:, 1] - g[:, 0]
+    toward = c[:, 1] * up[:, 1] < 0  # the top faces the centre line
+    reach = PAIR_TOLERANCE * lattice.scale * CARD_W_MM
+    taken = {_slot(p) for p in glass.cards}
+    joined: list[Placed] = []
+    used: set[int] = set()
+    for i in range(len(named_off)):
+        for j in range(i + 1, len(named_off)):
+            if i in used or j in used or not (toward[i] and toward[j]):
+                continue
+            if c[i, 1] * c[j, 1] >= 0 or np.hypot(c[i, 0] - c[j, 0], c[i, 1] + c[j, 1]) > reach:
+                continue
+            a, b = lattice.nearest(named_off[i]), lattice.nearest(named_off[j])
+            if (a.row, a.col) != (b.row, b.col) or {_slot(a), _slot(b)} & taken:
+                continue
+            joined += [a, b]
+            used |= {i, j}
+    cols = [p.col for p in glass.cards + joined]
+    if not joined or (max_cols is not None and max(cols) - min(cols) > max_cols):
+        return glass
+    rest = [k for k in glass.rejected if all(k is not p.card for p in joined)]
+    return Glass(glass.cards + joined, glass.normal, glass.offset, rest)
+
+
+def _blocked(cards: list[Placed], p: Probe) -> bool:
+    """A card of the slot's row lies on it or overlaps it (cards of a row are a width apart)."""
+    return any(c.half == p.half and c.row == p.row and abs(c.col - p.col) < 2 for c in cards)
+
+
+def name_slots(cards: list[Placed], looked: list[Probe]) -> list[Placed]:
+    """The named cards with every slot looked at that names a card added, the strongest first:
+    a slot that `named` names, then a slot whose reflection holds a named card that
+    `reflected_named` names (a pick takes a card and its reflection together, so the two
+    halves hold the same slots: there the question is only which card, not whether one),
+    if `halves_agree`."""
+    cards = list(cards)
+    for p in sorted((p for p in looked if named(p)), key=lambda p: -p.identity.score):
+        if not _blocked(cards, p):
+            cards.append(Placed(Identified(Hypothesis(p.outline, False), p.identity), *_slot(p)))
+    if not halves_agree(cards):
+        return cards
+    named_at = {_slot(c) for c in cards if c.card.identity.card is not None}
+    for p in sorted(looked, key=lambda p: -p.identity.score):
+        if (1 - p.half, p.row, p.col) not in named_at or not reflected_named(p):
+            continue
+        if _blocked(cards, p):
+            continue
+        i = p.identity
+        best = max(i.scores, key=lambda k: i.scores[k])
+        ident = Identity(best, i.score, i.margin, False, i.scores)
+        cards.append(Placed(Identified(Hypothesis(p.outline, False), ident), *_slot(p)))
+    return cards
+
+
+def _slot(p: Placed | Probe) -> tuple[int, int, int]:
+    return p.half, p.row, p.col
+
+
+def halves_agree(cards: list[Placed]) -> bool:
+    """Whether the lattice numbers the two halves' rows alike: both halves hold named cards,
+    their outermost rows (free, so the best seen) the same. A lattice whose gap was fitted a
+    row off (a half's innermost row all missed) numbers one half's rows a row out, and what
+    one half says of the other's slots would then be said of the wrong ones."""
+    outer = [max((c.row for c in cards if c.half == h), default=-1) for h in (0, 1)]
+    return outer[0] == outer[1] >= 0
+
+
+def with_coverage(cards: list[Placed]) -> list[Placed]:
+    """Each card covered when a card of the next row outward lies within two half-widths of
+    its column, in its own half or, if `halves_agree`, the other: the two halves hold the same
+    slots, so a card's reflection is covered when it is (a covering card missed, untaught or
+    under an arm in one half is often seen in the other)."""
+    both = halves_agree(cards)
     out = []
     for c in cards:
         covered = any(
-            o.half == c.half and o.row == c.row + 1 and abs(o.col - c.col) < 2 for o in cards
+            (both or o.half == c.half) and o.row == c.row + 1 and abs(o.col - c.col) < 2
+            for o in cards
         )
         h = c.card.hypothesis
-        out.append(
-            Placed(
-                Identified(Hypothesis(h.outline, covered), c.card.identity), c.half, c.row, c.col
-            )
-        )
-    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+        card = Identified(Hypothesis(h.outline, covered), c.card.identity)
+        out.append(Placed(card, c.half, c.row, c.col))
+    return out
 
 
 def without_lone_pair(glass: Glass) -> Glass:
