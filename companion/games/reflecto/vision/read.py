@@ -637,7 +637,7 @@ def print_share(
         index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
         near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
         bins, counts = np.unique(index[strip], return_counts=True)
-        return Bins(index, bins[:, None] + np.array(near), counts, k**3)
+        return Bins(index, bins[:, None] + np.array(near), counts)
 
     coarse = binned(bin_size or PRINT_BIN)
     on_board = _found(coarse, board)
@@ -667,8 +667,6 @@ class Bins:
     """(strip's bins, 27): each bin the strip's pixels fall in, with its neighbours."""
     counts: np.ndarray
     """Strip pixels in each of those bins."""
-    size: int
-    """Number of bins."""
 
 
 def _found(bins: Bins, beside: np.ndarray) -> float | None:
@@ -677,8 +675,14 @@ def _found(bins: Bins, beside: np.ndarray) -> float | None:
     n = int(beside.sum())
     if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
         return None
-    held = np.bincount(bins.index[beside], minlength=bins.size) >= max(3.0, 0.01 * n)
-    hit = held[bins.near].any(axis=1)
+    # The bins holding enough beside, sorted, and each strip bin's neighbours looked up in
+    # them: a count over the whole Lab space per strip cost more than the rest of the test.
+    values, counts = np.unique(bins.index[beside], return_counts=True)
+    held = values[counts >= max(3.0, 0.01 * n)]
+    if len(held) == 0:
+        return 0.0
+    at = np.minimum(np.searchsorted(held, bins.near), len(held) - 1)
+    hit = (held[at] == bins.near).any(axis=1)
     return float(bins.counts[hit].sum() / bins.counts.sum())
 
 
