@@ -141,12 +141,7 @@ PRINT_ASK = 0.2
 found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). On the
 development set's curve no empty square left over finds less than 0.5, but a fresh board
 printed with stripes along the rows, one in a seat's colour under the strip like a top,
-found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those. Found on the
-board alone (`PrintShares.board`), not with the screen's own sides, wherever enough board
-is in view: on 60 development boards (30 house, 30 random) of the squares asked, found on
-the board alone under t: screens | empty squares: 0.1 23 | 0; 0.2 24 | 0; 0.25 27 | 0;
-0.3 36 | 1 (an empty square asked finds 0.27 or more; those 24 screens found over 0.2 only
-with their sides)."""
+found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -738,12 +733,7 @@ def printed(shares: PrintShares) -> bool | None:
         shares.shade is not None and shares.shade < PRINT_SHADE
     ):
         return True
-    # Found on the board alone where the board beside is in view: a top's own upright sides
-    # are its plastic, lit near as its top is, so with them a screen finds its colours
-    # beside (the development curve below `PRINT_ASK`); only with too little board in view
-    # do they count.
-    found = shares.with_sides if shares.board is None else shares.board
-    return None if (found or 0.0) >= PRINT_ASK else False
+    return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_ASK else False
 
 
 def classify(
