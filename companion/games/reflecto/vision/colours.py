@@ -39,6 +39,10 @@ class ScreenColours:
     seat1: tuple[float, float, float]
     learned_from: str = "set-up"
     """"set-up" (the first rows at the start) or "this image" (clusters, no set-up)."""
+    hue_spread: tuple[float, float] = (0.0, 0.0)
+    """Per seat, how far (degrees of hue) its screens at set-up lay from their median: one
+    seat's screens differ in make and shade, and a dull plastic's hue with them (0 when
+    not learned from a set-up)."""
 
     @property
     def means(self) -> np.ndarray:
@@ -61,6 +65,7 @@ class ScreenColours:
             "seat0": [round(v, 4) for v in self.seat0],
             "seat1": [round(v, 4) for v in self.seat1],
             "learned_from": self.learned_from,
+            "hue_spread": [round(v, 2) for v in self.hue_spread],
         }
 
     @classmethod
@@ -69,8 +74,12 @@ class ScreenColours:
             a, b, c = (float(x) for x in v)
             return a, b, c
 
+        a, b = (float(v) for v in data.get("hue_spread", (0.0, 0.0)))
         return cls(
-            three(data["seat0"]), three(data["seat1"]), str(data.get("learned_from", "set-up"))
+            three(data["seat0"]),
+            three(data["seat1"]),
+            str(data.get("learned_from", "set-up")),
+            (a, b),
         )
 
 

@@ -73,7 +73,20 @@ the development sweep (`benchmarks/reflecto_curves.py sweep --name VIVID`, 24 bo
 off 151 screens right, 45 153, 30 156, 20 157 with 3 more empty squares asked; no
 phantom at any."""
 MATCH = 0.5
-"""A pixel is of a seat's hue within this share of the angle between the two hues."""
+"""A pixel is of a seat's hue within this share of the angle between the two hues (at most
+30 degrees) ..."""
+HUE_SPREAD = 2.0
+"""... or within this many times the farthest its screens' hues lay from their median at
+set-up (`ScreenColours.hue_spread`), whichever is wider, up to `HUE_MAX` (radians): a dull
+plastic's hue wanders from screen to screen, and a top 30-60 degrees off its seat's median
+was read as no colour. From the development sweep (`benchmarks/reflecto_curves.py sweep
+--name HUE_SPREAD`, 24 house and 24 random boards; screens right, missed, phantoms, empty
+squares asked, boards entirely right; picture alone, then with the empty board's print):
+0: 159 + 153, 47 + 41, 4 + 0, 72 + 61, 9 + 12 and 184 + 175, 22 + 19, 0 + 2, 4 + 24,
+16 + 14; 1.5: 163 + 155, 43 + 39, 4 + 0, 75 + 58, 9 + 12 and 188 + 177, 18 + 17, 0 + 2,
+6 + 23, 16 + 16; 2: 163 + 155, 43 + 39, 4 + 0, 75 + 59, 9 + 12 and 188 + 177, 18 + 17,
+0 + 2, 6 + 24, 16 + 16; 3: as 2 but 78 + 59 empty squares asked alone."""
+HUE_MAX = float(np.radians(60))
 FLOOR = 0.5
 """A pixel is of a seat's colour only if coloured at least this share as strongly as the
 colour learned (light that washes a top out moves it toward grey)."""
@@ -332,13 +345,32 @@ def learn_from_cells(
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
     """Each seat's colour from its first row at the start of a game (no hands over it)."""
     stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
-    means = []
+    means, spreads = [], []
     for seat in (0, 1):
         row = geom.first_row(seat)
         cells = [stats[(row, c)] for c in range(geom.cols)]
         strong = [s.chroma for s in cells if s.strength >= STRONG] or [s.chroma for s in cells]
-        means.append(tuple(float(v) for v in np.median(np.array(strong), axis=0)))
-    return ScreenColours(means[0], means[1], learned_from="set-up")  # type: ignore[arg-type]
+        median = np.median(np.array(strong), axis=0)
+        means.append(tuple(float(v) for v in median))
+        spreads.append(float(np.max(np.abs(hue_offsets(np.array(strong), median)))))
+    return ScreenColours(
+        means[0],  # type: ignore[arg-type]
+        means[1],  # type: ignore[arg-type]
+        learned_from="set-up",
+        hue_spread=(spreads[0], spreads[1]),
+    )
+
+
+def hue_offsets(chromas: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Degrees of hue (the direction from grey in the chromaticity plane) of each of
+    `chromas` from `reference`'s, in -180..180."""
+    e1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+    e2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
+
+    def hue(c: np.ndarray) -> np.ndarray:
+        return np.degrees(np.arctan2((c - GREY) @ e2, (c - GREY) @ e1))
+
+    return (hue(chromas) - hue(reference) + 180.0) % 360.0 - 180.0
 
 
 def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
@@ -362,7 +394,13 @@ def colour_masks_at(
     strength = np.linalg.norm(m, axis=1)
     u = m / strength[:, None]
     apart = float(np.arccos(np.clip(u[0] @ u[1], -1, 1)))
-    limit = float(np.cos(min(MATCH * apart, np.radians(30))))
+    base = min(MATCH * apart, np.radians(30))
+    # A seat whose screens' hues spread wide at set-up (a dull plastic, screens of one seat
+    # differing in shade) is matched that much wider; the nearer hue still decides whose.
+    limits = [
+        float(np.cos(max(base, min(np.radians(HUE_SPREAD * colours.hue_spread[k]), HUE_MAX))))
+        for k in (0, 1)
+    ]
     # In terms of the pixel f (BGR) and its sum S, with w = f - S/3: chromaticity - grey is
     # w / S, and u lies in the plane orthogonal to (1, 1, 1), so w.u = f.u. One 3x3
     # transform gives S and w in an orthonormal basis (e1, e2) of that plane, without a
@@ -379,9 +417,11 @@ def colour_masks_at(
     along = [wa * np.float32(uk @ e1) + wb * np.float32(uk @ e2) for uk in u]
     bright = (total > 3 * DARK) | (w2 > np.float32(VIVID * VIVID))
     total2 = total * total
-    limit2 = np.float32(limit * limit) * w2
     hues = [
-        bright & (along[k] >= 0) & (along[k] * along[k] >= limit2) & (along[k] > along[1 - k])
+        bright
+        & (along[k] >= 0)
+        & (along[k] * along[k] >= np.float32(limits[k] * limits[k]) * w2)
+        & (along[k] > along[1 - k])
         for k in (0, 1)
     ]
     out = []
@@ -637,7 +677,7 @@ def print_share(
         index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
         near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
         bins, counts = np.unique(index[strip], return_counts=True)
-        return Bins(index, bins[:, None] + np.array(near), counts, k**3)
+        return Bins(index, bins[:, None] + np.array(near), counts)
 
     coarse = binned(bin_size or PRINT_BIN)
     on_board = _found(coarse, board)
@@ -667,8 +707,6 @@ class Bins:
     """(strip's bins, 27): each bin the strip's pixels fall in, with its neighbours."""
     counts: np.ndarray
     """Strip pixels in each of those bins."""
-    size: int
-    """Number of bins."""
 
 
 def _found(bins: Bins, beside: np.ndarray) -> float | None:
@@ -677,8 +715,14 @@ def _found(bins: Bins, beside: np.ndarray) -> float | None:
     n = int(beside.sum())
     if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
         return None
-    held = np.bincount(bins.index[beside], minlength=bins.size) >= max(3.0, 0.01 * n)
-    hit = held[bins.near].any(axis=1)
+    # The bins holding enough beside, sorted, and each strip bin's neighbours looked up in
+    # them: a count over the whole Lab space per strip cost more than the rest of the test.
+    values, counts = np.unique(bins.index[beside], return_counts=True)
+    held = values[counts >= max(3.0, 0.01 * n)]
+    if len(held) == 0:
+        return 0.0
+    at = np.minimum(np.searchsorted(held, bins.near), len(held) - 1)
+    hit = (held[at] == bins.near).any(axis=1)
     return float(bins.counts[hit].sum() / bins.counts.sum())
 
 

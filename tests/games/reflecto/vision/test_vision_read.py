@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.games.reflecto.vision.colours import ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.perceive import observe
-from companion.games.reflecto.vision.read import learn_at_setup, read_board, rectify
+from companion.games.reflecto.vision.read import colour_masks, learn_at_setup, read_board, rectify
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
     Conditions,
@@ -259,3 +260,41 @@ def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
     assert (2, 3) in got.unclear, got.to_json()
     rest = tuple(k for k in _position().layout_key() if k[0] != (2, 3))
     assert got.layout_key() == rest, got.to_json()
+
+
+def _pixel(hue_deg: float, strength: float, total: float = 360.0) -> list[float]:
+    """A BGR pixel whose chromaticity lies `strength` from grey in the direction `hue_deg`
+    (the reader's hue: the angle in the plane of chromaticities)."""
+    e1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+    e2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
+    h = np.radians(hue_deg)
+    chroma = 1 / 3 + strength * (np.cos(h) * e1 + np.sin(h) * e2)
+    return [float(v) for v in chroma * total]
+
+
+def test_a_seat_whose_screens_differ_in_hue_at_setup_is_matched_that_much_wider() -> None:
+    """A dull plastic's hue wanders from screen to screen: the set-up row shows how far, and
+    a top that far off its seat's median hue is still that seat's, while a seat whose
+    screens agreed keeps the narrow match. The nearer hue still says whose."""
+
+    def chroma(hue: float) -> tuple[float, float, float]:
+        c = chromaticity(np.array([_pixel(hue, 0.15)], np.float32))[0]
+        return float(c[0]), float(c[1]), float(c[2])
+
+    # Set-up: seat 0's screens at hues 0 +- 25, seat 1's all at 150.
+    row = np.array([[_pixel(h, 0.15) for h in (-25, -10, 0, 10, 25)] + [_pixel(150, 0.15)] * 5])
+    colours = ScreenColours(chroma(0), chroma(150), "set-up", (25.0, 0.0))
+    assert ScreenColours.from_json(colours.to_json()).hue_spread == (25.0, 0.0)
+    masks = colour_masks(row.astype(np.uint8), colours)
+    assert masks[0, 0, :5].all() and masks[1, 0, 5:].all()
+    tops = np.array([[_pixel(40, 0.15), _pixel(-40, 0.15), _pixel(115, 0.15), _pixel(95, 0.15)]])
+    wide = colour_masks(tops.astype(np.uint8), colours)
+    narrow = colour_masks(
+        tops.astype(np.uint8), ScreenColours(chroma(0), chroma(150), "set-up", (0.0, 0.0))
+    )
+    # 40 degrees off seat 0's median: seat 0's only with its spread known.
+    assert wide[0, 0, :2].all() and not narrow[0, 0, :2].any()
+    # Seat 1's screens agreed at set-up: 35 degrees off its hue is no one's (nearer seat 1's).
+    assert not wide[:, 0, 2].any()
+    # 95 degrees: nearer seat 1's hue (55 off) than seat 0's (95), so not seat 0's however wide.
+    assert not wide[0, 0, 3]
