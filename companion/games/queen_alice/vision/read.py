@@ -163,9 +163,10 @@ CROWN_LOOKS = 1.5
 """When the gold slots show two looks (`SEPARATION` apart), the Crowns are the busier look
 only when its median disc spread is at least this times the other's; else asked about."""
 CROWN_BUSY = 2.5
-"""With every slot gold and of one look: all Crowns when the median slot's disc spread is at
-least this times the board's median square's (a Crown centred on its slot may show no rim
-in the disc), none when no slot's is; else asked about."""
+"""A gold slot stands (holds a Crown) when its disc spread is at least this times the board's
+median square's. With every slot gold and of one look: all Crowns when every slot stands,
+none when no slot does; else asked about. With two looks, the flatter one standing too
+means the light split the Crowns (or a print) into two looks: asked about, not counted."""
 
 
 @dataclass(frozen=True)
@@ -953,9 +954,9 @@ def _crowns(
     A slot may be printed in a crown's gold, so with the board's `print_spread` (its median
     square's disc spread) a Crown is also told by standing: the empty slots share one
     print and the Crowns one token, so when the gold slots show two looks the Crowns are
-    the look far busier than the other (`CROWN_LOOKS`); every slot gold and alike is all
-    Crowns when most are busy (`CROWN_BUSY`), none when every one is flat; else the count
-    is asked about, never guessed."""
+    the look far busier than the other (`CROWN_LOOKS`) while the other is flat (`CROWN_BUSY`);
+    every slot gold and alike is all Crowns when every one stands, none when every one is
+    flat; else the count is asked about, never guessed."""
     colours = sample_spots(image, geom, where, geom.crown_slots)
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
@@ -977,12 +978,14 @@ def crowns_standing(
     if looks is not None:
         busy = [float(np.median(spread[looks == j])) for j in (0, 1)]
         j = int(np.argmax(busy))
+        if busy[1 - j] >= CROWN_BUSY * print_spread:
+            return None
         return int(np.sum(looks == j)) if busy[j] >= CROWN_LOOKS * busy[1 - j] else None
     if not every_slot:
         return len(spread)
     if float(np.max(spread)) < CROWN_BUSY * print_spread:
         return 0
-    if float(np.median(spread)) >= CROWN_BUSY * print_spread:
+    if float(np.min(spread)) >= CROWN_BUSY * print_spread:
         return len(spread)
     return None
 
