@@ -27,6 +27,7 @@ from companion.games.looking_glass.vision.read import (
 from companion.games.looking_glass.vision.render import (
     Conditions,
     TableCamera,
+    card_outcomes,
     compare,
     deal_table,
     render_scene,
@@ -35,6 +36,7 @@ from companion.games.looking_glass.vision.render import (
 )
 from companion.games.looking_glass.vision.teach import TeachError, find_card, teach_images
 from companion.sim import effects
+from companion.vision.cards.library import descriptor
 from tests.games.looking_glass_table.helpers import development_table, taught, teach_photos
 
 SEED = 11
@@ -210,6 +212,33 @@ def test_a_card_it_was_not_taught_is_never_named(deck):
         assert c["card"] != "dodo"
         near = [g for g in truth["cards"] if np.hypot(*(np.array(g["center"]) - c["center"])) < 30]
         assert near and (c["card"] is None or c["card"] == near[0]["card"])
+
+
+def test_a_covered_card_whose_own_face_was_taught_badly_is_asked_not_named_as_a_look_alike(
+    deck,
+):
+    """The mock turtle's face taught from a bad cut (its art magnified, as a cut inside the
+    border above a band printed across it makes it): her copies on the table match their own
+    face poorly, and the tweedles' face, a look-alike, beats it there clearly enough to name
+    them. The tweedles lie on the table too and match their face well, but they do not look
+    like her copies: a covered copy of hers is asked about, not named the tweedles."""
+    art, lib, _, _ = deck
+    q = lib.ids.index("mock-turtle")
+    patch = lib.patches[q]
+    h, w = patch.shape[:2]
+    zoom = cv2.getRotationMatrix2D((w / 2, h * 0.75), 0, 1.4)
+    templates = lib.templates.copy()
+    templates[q] = descriptor(cv2.warpAffine(patch, zoom, (w, h), borderMode=cv2.BORDER_REFLECT))
+    badly_taught = type(lib)(lib.ids, templates, lib.patches, lib.shape)
+    cond = Conditions(tilt_deg=0, yaw_deg=0, card_px=95, table_kind="plain", markers=False)
+    img, truth = scene(art, cond, "terrace", 0, 4)
+    reading = Reader(badly_taught).read(img).to_json("x")
+    outcomes = card_outcomes(reading, truth)
+    turtles = [o for o in outcomes if o.truth is not None and o.truth["card"] == "mock-turtle"]
+    covered = [o for o in turtles if o.truth["covered"]]
+    assert covered and all(o.read is not None and o.read["card"] is None for o in covered)
+    # The real tweedles keep their name.
+    assert any(o.kind == "right" and o.truth["card"] == "tweedles" for o in outcomes)
 
 
 def test_teach_refuses_a_photo_without_exactly_one_card(deck):
