@@ -811,18 +811,7 @@ def stand_out(calls: list[tuple[str, float]], colours: SpotColours, skip: set[in
     board's median square's (`STANDS_OUT`), with sharp steps in it (`EDGES_OUT`): something
     stands there. No Crown stands on the chessboard, so gold there is a warm ivory white
     (its hue is a Crown's) or print, never a Crown: the board's own pieces tell which."""
-    assert colours.structure is not None and colours.edges is not None
-    spread, edges = colours.structure, colours.edges
-    floor = STANDS_OUT * float(np.median(spread))
-    sharp = EDGES_OUT * float(np.median(edges))
-    return [
-        k
-        for k, (v, _) in enumerate(calls)
-        if k not in skip
-        and v in ("empty", "unsure", "gold")
-        and spread[k] >= floor
-        and edges[k] >= sharp
-    ]
+    return _busier(calls, colours, skip, STANDS_OUT, EDGES_OUT)
 
 
 def two_centres(
@@ -904,10 +893,23 @@ def in_colour(calls: list[tuple[str, float]], colours: SpotColours, skip: set[in
     """Squares the colours call empty, unsure or gold that are busier than the board's
     median square (`IN_COLOUR_OUT`, `IN_COLOUR_EDGES`), short of standing out: a piece
     there when its middle is of one of the board's piece colours (`piece_colours`)."""
+    return _busier(calls, colours, skip, IN_COLOUR_OUT, IN_COLOUR_EDGES)
+
+
+def _busier(
+    calls: list[tuple[str, float]],
+    colours: SpotColours,
+    skip: set[int],
+    spread_out: float,
+    edges_out: float,
+) -> list[int]:
+    """Squares the colours call empty, unsure or gold whose disc spread and sharp steps are
+    at least these times the board's median square's: the one test behind `stand_out` and
+    `in_colour`, which differ only in how far is far."""
     assert colours.structure is not None and colours.edges is not None
     spread, edges = colours.structure, colours.edges
-    floor = IN_COLOUR_OUT * float(np.median(spread))
-    sharp = IN_COLOUR_EDGES * float(np.median(edges))
+    floor = spread_out * float(np.median(spread))
+    sharp = edges_out * float(np.median(edges))
     return [
         k
         for k, (v, _) in enumerate(calls)
