@@ -141,6 +141,16 @@ def _event(draft: Any) -> Any:
     return Event("s1", 1, 0.0, draft.kind, json.loads(json.dumps(draft.payload)), draft.visibility)
 
 
+def _feed(game: Any, frames: list[Observation]) -> list[Any]:
+    """The camera's frames through the table, each draft applied as the live loop does."""
+    drafts = []
+    for frame in frames:
+        for draft in game.update(frame, 0.0):
+            game.apply_event(_event(draft))
+            drafts.append(draft)
+    return drafts
+
+
 def test_an_out_of_order_removal_is_told_to_its_owner_only() -> None:
     # A1 waits on seat 0's last line while A0, the next letter, is still on its way.
     state = placed(letter("A0", 0, (4, 4)), letter("A1", 1, (6, 2)), letter("B0", 0, (0, 0)))
@@ -307,11 +317,7 @@ def test_an_answer_the_camera_never_confirmed_is_asked_again_when_a_change_needs
         game.apply_event(_event(draft))
     after = moved(start(), (0, 3), (1, 3))
     frames = [board(after, hands=True)] + [unsure(after)] * 16
-    drafts = []
-    for frame in frames:
-        for draft in game.update(frame, 0.0):
-            game.apply_event(_event(draft))
-            drafts.append(draft)
+    drafts = _feed(game, frames)
     assert "reflecto.breach" not in [d.kind for d in drafts]
     (again,) = game.questions(0)
     assert "row 1, column 4" in again.text  # [0, 3] once more
@@ -336,11 +342,7 @@ def test_an_answer_the_engine_does_not_hold_is_asked_again_not_a_breach() -> Non
     for draft in game.correct({"question": question.id, "answer": None}, 0):
         game.apply_event(_event(draft))
     faint = {c: o for c, o in start().items() if c != (0, 5)}
-    drafts = []
-    for frame in [board(faint)] * 16:
-        for draft in game.update(frame, 0.0):
-            game.apply_event(_event(draft))
-            drafts.append(draft)
+    drafts = _feed(game, [board(faint)] * 16)
     assert "reflecto.breach" not in [d.kind for d in drafts]
     (again,) = game.questions(0)
     assert "row 1, column 6" in again.text  # [0, 5] once more
