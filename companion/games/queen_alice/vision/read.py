@@ -491,14 +491,13 @@ def sample_squares(
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, points.strips)
-    spread = np.linalg.norm(wide.middle - np.median(wide.middle, axis=1)[:, None], axis=2)
     pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     step_lab = np.take(wide.middle, pairs[:, 0], axis=1) - np.take(wide.middle, pairs[:, 1], axis=1)
     steps = np.sqrt(np.einsum("npk,npk->np", step_lab, step_lab))
     return SpotColours(
         wide.middle[:, inner],
         wide.beside,
-        np.percentile(spread, 90, axis=1).astype(np.float32),
+        _spread(wide.middle).astype(np.float32),
         np.percentile(steps, 95, axis=1).astype(np.float32),
     )
 
@@ -1001,8 +1000,14 @@ def _slot_spread(
     disc = _disc(CROWN_DISC * t, t * 0.05)
     pts = np.array(spots)[:, None, :] + disc[None]
     lab = _lab(_sample(image, where.pose, pts.reshape(-1, 2))).reshape(len(spots), -1, 3)
-    spread = np.linalg.norm(lab - np.median(lab, axis=1)[:, None], axis=2)
-    return np.asarray(np.percentile(spread, 90, axis=1))
+    return _spread(lab)
+
+
+def _spread(lab: np.ndarray) -> np.ndarray:
+    """Per spot (N spots x M samples x Lab): the 90th percentile of its samples' Lab distance
+    from their median, the disc spread a square's `structure` and a Crown slot's share."""
+    d = np.linalg.norm(lab - np.median(lab, axis=1)[:, None], axis=2)
+    return np.asarray(np.percentile(d, 90, axis=1))
 
 
 def _two_looks(tone: np.ndarray, spread: np.ndarray) -> np.ndarray | None:
