@@ -361,14 +361,18 @@ def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
     )
 
 
+_E1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+_E2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
+"""An orthonormal basis of the chromaticity plane (orthogonal to grey's (1, 1, 1)): a hue is
+a direction in it."""
+
+
 def hue_offsets(chromas: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Degrees of hue (the direction from grey in the chromaticity plane) of each of
     `chromas` from `reference`'s, in -180..180."""
-    e1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
-    e2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
 
     def hue(c: np.ndarray) -> np.ndarray:
-        return np.degrees(np.arctan2((c - GREY) @ e2, (c - GREY) @ e1))
+        return np.degrees(np.arctan2((c - GREY) @ _E2, (c - GREY) @ _E1))
 
     return (hue(chromas) - hue(reference) + 180.0) % 360.0 - 180.0
 
@@ -403,18 +407,17 @@ def colour_masks_at(
     ]
     # In terms of the pixel f (BGR) and its sum S, with w = f - S/3: chromaticity - grey is
     # w / S, and u lies in the plane orthogonal to (1, 1, 1), so w.u = f.u. One 3x3
-    # transform gives S and w in an orthonormal basis (e1, e2) of that plane, without a
+    # transform gives S and w in an orthonormal basis (`_E1`, `_E2`) of that plane, without a
     # division per pixel.
-    e1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
-    e2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
     shape = bgr.shape[:-1]
     proj = cv2.transform(
-        bgr.reshape(-1, 1, 3).astype(np.float32), np.vstack([np.ones(3), e1, e2]).astype(np.float32)
+        bgr.reshape(-1, 1, 3).astype(np.float32),
+        np.vstack([np.ones(3), _E1, _E2]).astype(np.float32),
     ).reshape(-1, 3)
     total, wa, wb = proj[:, 0], proj[:, 1], proj[:, 2]
     w2 = wa * wa
     w2 += wb * wb
-    along = [wa * np.float32(uk @ e1) + wb * np.float32(uk @ e2) for uk in u]
+    along = [wa * np.float32(uk @ _E1) + wb * np.float32(uk @ _E2) for uk in u]
     bright = (total > 3 * DARK) | (w2 > np.float32(VIVID * VIVID))
     total2 = total * total
     hues = [
