@@ -253,7 +253,7 @@ class ReflectoTable:
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         if prior and data.board_found and not data.hands:
             data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
-        doubted = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
+        doubted = unsure | set(data.unclear)
         if data.hands or not data.board_found:
             self._last_called = {}
             held: dict[Cell, int | None] = {}
@@ -295,7 +295,6 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged = None
             return drafts + [self._action(a) for a in found.actions]
-        held_now = dict(board_of(self.state))
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
