@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -585,7 +585,7 @@ def resolve_alternatives(
         aspect = float(np.median(sure))
     out = {}
     for cid, f in found.items():
-        first = FoundCard(f.interior, f.outer, f.border_frac, f.outlined, (), f.art_hole)
+        first = replace(f, alternatives=())
         if aspect is None:
             out[cid] = first
         else:
