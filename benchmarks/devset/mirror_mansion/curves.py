@@ -6,8 +6,7 @@ as one threshold moves, so a commit that sets one can show the curve it was read
     .venv/bin/python benchmarks/devset/mirror_mansion/curves.py mirror_dot --values 30,40,60
 
 `window`: per window dot cost (how fast a dot's score falls off its card's top line), level
-weight, score floor, tie lead and elongation (`--levels`, `--floors`, `--ties`,
-`--elongations`: the values to try), the
+weight, score floor and tie lead (`--levels`, `--floors`, `--ties`: the values to try), the
 boards whose window is right, asked or wrong. `door`: per door dot's value floor
 (`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
 door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
@@ -137,7 +136,6 @@ WINDOW_SLOPES = (2.0,)
 WINDOW_LEVELS = (0.0, 0.2, 0.3, 0.4)
 WINDOW_FLOORS = (-9.0, 0.0, 0.1, 0.2, 0.3, 0.5)
 WINDOW_TIES = (0.02,)
-WINDOW_ELONGATIONS = (2.0,)
 
 
 def window_curve(
@@ -149,12 +147,10 @@ def window_curve(
     """Per window dot cost (`perceive.WINDOW_FREE_MM` off the card's top line at no cost, then
     one per `WINDOW_SLOPE_MM`), weight of the level a dot stands out at
     (`perceive.WINDOW_LEVEL_WEIGHT`), score floor (`perceive.WINDOW_FLOOR`; -9: none) and
-    the lead under which two card tops are a question (`perceive.WINDOW_TIE`) and the most a
-    window dot may be drawn out (`perceive.WINDOW_ELONGATION`): the boards
+    the lead under which two card tops are a question (`perceive.WINDOW_TIE`): the boards
     whose window is right, asked (null) or wrong, and the boards read entirely right. The
     candidates are found once per board; only the window's choice moves. `grid_values`
-    replaces the default values of a dimension (by its short name: levels, floors, ties,
-    elongations)."""
+    replaces the default values of a dimension (by its short name: levels, floors, ties)."""
     board = load_board()
     axes = {
         "frees": WINDOW_FREES,
@@ -162,7 +158,6 @@ def window_curve(
         "levels": WINDOW_LEVELS,
         "floors": WINDOW_FLOORS,
         "ties": WINDOW_TIES,
-        "elongations": WINDOW_ELONGATIONS,
     }
     axes.update(grid_values or {})
     grid = list(itertools.product(*axes.values()))
@@ -173,7 +168,6 @@ def window_curve(
         "WINDOW_LEVEL_WEIGHT",
         "WINDOW_FLOOR",
         "WINDOW_TIE",
-        "WINDOW_ELONGATION",
     )
     before = tuple(getattr(perceive, name) for name in names)
     try:
@@ -199,10 +193,10 @@ def window_curve(
     finally:
         for name, value in zip(names, before, strict=True):
             setattr(perceive, name, value)
-    print("free_mm slope_mm level floor tie elongation: window right / null / wrong; boards exact")
-    for (a, sl, lv, f, tie, el), t in table.items():
+    print("free_mm slope_mm level floor tie: window right / null / wrong; boards exact")
+    for (a, sl, lv, f, tie), t in table.items():
         print(
-            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f} {tie:4.2f} {el:4.2f}: {t['right']:4d} / "
+            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f} {tie:4.2f}: {t['right']:4d} / "
             f"{t['null']:3d} / {t['wrong']:3d}; {t['exact']:4d}"
         )
 
@@ -307,7 +301,7 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random")
     ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
     ap.add_argument("--show", help="VAL,EDGE,RANK: list the boards whose door is misread there")
-    for axis in ("levels", "floors", "ties", "elongations"):
+    for axis in ("levels", "floors", "ties"):
         ap.add_argument(f"--{axis}", help=f"for `window`: the {axis} to try (comma-separated)")
     ap.add_argument(
         "--late",
@@ -325,7 +319,7 @@ def main() -> int:
     elif args.curve == "window":
         grid = {
             axis: tuple(float(v) for v in getattr(args, axis).split(","))
-            for axis in ("levels", "floors", "ties", "elongations")
+            for axis in ("levels", "floors", "ties")
             if getattr(args, axis)
         }
         window_curve(args.cache, styles, args.boards, grid)

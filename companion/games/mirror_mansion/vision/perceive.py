@@ -141,9 +141,6 @@ a small, pale sticker on a purple board behind two specks of print on other card
 (1.10 and 1.04 to its 0.95: their tie now asks); the other a sticker crowded by its card's
 magenta face, which left a disc of print behind another card scoring 0.2. The one wrong
 left is the speck of `WINDOW_LEVEL_WEIGHT`'s curve."""
-WINDOW_ELONGATION = 2.0
-"""The most a window dot may be drawn out (major over minor axis): a sticker is round, while
-a blob of a card top painted near magenta, cut loose by the dot search, is a short bar."""
 EDGE_FLOOR_LAB = (5.0, 3.0)
 """Lab units added to a contrast and to a spread before their ratio: the print's noise, so a
 plain, flat stretch scores about zero rather than a ratio of two tiny numbers."""
@@ -577,8 +574,8 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            alike = dot.isolation >= WINDOW_ISOLATION_MIN and dot.elongation <= WINDOW_ELONGATION
-            spot = _window_spot(board, side, dot) if alike else None
+            alone = dot.isolation >= WINDOW_ISOLATION_MIN
+            spot = _window_spot(board, side, dot) if alone else None
             if spot is not None:
                 windows.append((spot, dot))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
