@@ -11,7 +11,8 @@ boards whose window is right, asked or wrong. `door`: per door dot's value floor
 (`door_dot.val_min`) and door top-edge floor (`perceive.DOOR_EDGE_MIN`), the boards whose
 door is right, missed, phantom or wrong, and the boards read entirely right. `mirror_dot`,
 `window_dot`: per value floor of that sticker colour (`--values`), the boards read entirely
-right and the misses. `setting`: per value (`--values`) of one reader constant
+right and the misses. `hue`: per hue range of one sticker colour (`--colour
+mirror_dot --hues 40-88,36-96`), the same. `setting`: per value (`--values`) of one reader constant
 (`--setting dots.OPENING`), the same (`--late`: a constant of identify or fit only, the
 candidates found once). `--boards` reads more of the random development base
 than the sweep's (the same base, so still development seeds; never a fresh one).
@@ -24,6 +25,7 @@ import itertools
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -199,6 +201,47 @@ def window_curve(
         )
 
 
+def hue_curve(
+    cache: Path, styles: list[str], boards: int | None, colour: str, hues: list[tuple[int, int]]
+) -> None:
+    """Per hue range of one sticker colour (`mirror_dot`, `window_dot`, `door_dot`; `--hues
+    40-88,36-96`): the boards read entirely right and each miss category of the sweep. The
+    photograph is rectified and its candidates found once; only that colour's dots are
+    looked for again at each range."""
+    from sweep import categories
+
+    board = load_board()
+    table: dict[tuple[int, int], Counter[str]] = {h: Counter() for h in hues}
+    d = board.dot_diameter_mm
+    for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
+        if pose is None:
+            for h in hues:
+                table[h]["unseen"] += 1
+            continue
+        rect = perceive.rectify(image, board, pose)
+        cands = perceive.find_candidates(rect, board)
+        for lo, hi in hues:
+            rng = getattr(DEFAULT_STICKERS, colour).model_copy(
+                update={"hue_min": lo, "hue_max": hi}
+            )
+            stickers = DEFAULT_STICKERS.model_copy(update={colour: rng})
+            if colour == "mirror_dot":
+                found = tuple(dots.find_dots(rect.mirrors, rng, d, perceive.MIRROR_DOT_ELONGATION))
+                moved = replace(cands, green=found)
+            elif colour == "door_dot":
+                moved = replace(cands, orange=tuple(dots.find_dots(rect.doors, rng, d)))
+            else:
+                magenta = {
+                    side: tuple(dots.find_dots(plane, rng, d)) for side, plane in rect.cards.items()
+                }
+                moved = replace(cands, magenta=magenta)
+            got = perceive.fit(perceive.identify(moved, board, stickers), moved, board, stickers)
+            table[(lo, hi)]["exact"] += got.layout_key() == truth.layout_key()
+            table[(lo, hi)].update(categories(truth, got))
+    for (lo, hi), t in table.items():
+        print(f"{colour} hues {lo}-{hi}: {t['exact']} exact; {dict(t)}")
+
+
 MODULES = {"perceive": perceive, "dots": dots}
 
 
@@ -247,9 +290,13 @@ def setting_curve(
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("curve", choices=["door", "mirror_dot", "window_dot", "window", "setting"])
+    ap.add_argument(
+        "curve", choices=["door", "mirror_dot", "window_dot", "window", "setting", "hue"]
+    )
     ap.add_argument("--setting", help="for `setting`: a reader constant, e.g. dots.OPENING")
     ap.add_argument("--values", default="30,40,50,60", help="value floors of a dot colour")
+    ap.add_argument("--colour", default="mirror_dot", help="for `hue`: the sticker colour")
+    ap.add_argument("--hues", default="40-88", help="for `hue`: hue ranges, e.g. 40-88,36-96")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="house,random")
     ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
@@ -281,6 +328,14 @@ def main() -> int:
             ap.error("setting: name the constant with --setting (e.g. dots.OPENING)")
         values = [float(v) for v in args.values.split(",")]
         setting_curve(args.cache, styles, args.boards, args.setting, values, args.late)
+    elif args.curve == "hue":
+        if args.colour not in ("mirror_dot", "window_dot", "door_dot"):
+            ap.error("hue: --colour is mirror_dot, window_dot or door_dot")
+        try:
+            hues = [(int(a), int(b)) for a, b in (h.split("-") for h in args.hues.split(","))]
+        except ValueError:
+            ap.error("hue: --hues is a comma-separated list of LO-HI, e.g. 40-88,36-96")
+        hue_curve(args.cache, styles, args.boards, args.colour, hues)
     else:
         values = [int(v) for v in args.values.split(",")]
         value_curve(args.cache, styles, args.boards, args.curve, values)

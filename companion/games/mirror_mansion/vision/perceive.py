@@ -118,6 +118,15 @@ by evidence), boards with the door right / missed / phantom (boards exact): floo
 328/0/12 (304), 0.0 334/1/5 (310), 0.25 335/1/4 (311), 0.5 336/2/2 (313), 0.75 333/5/2
 (311), 0.85 331/7/2 (309), 1.0 328/10/2 (306), 1.5 312/26/2 (291). Before the doors were
 widened the plateau was 0.75 to 1.0: a floor read off strong door tops missed faint ones."""
+DOOR_LEVEL_CREDIT = 0.25
+"""Counted toward `DOOR_EDGE_MIN` per level of `dots.LEVELS` above the first the door's dot
+was found at: a sticker in the kit's full orange stands out at every level, while the print
+and skin the edge floor keeps out stand out at the lowest, so a door whose top edge is faint
+(painted near the board's colour, worn) is still read from a full-coloured dot. Curve on the
+1360 development boards (`curves.py setting --setting perceive.DOOR_LEVEL_CREDIT --late
+--styles house,random,wide,wide2,wide3,wide4`), doors missed / phantom (boards exact, from
+0): 0 14 / 4, 0.15 9 / 5 (+4), 0.25 7 / 5 (+6), 0.5 5 / 8 (+6), 1 4 / 15 (-1). 0.25 is the
+most before phantoms climb: 7 missed doors read for one phantom."""
 WINDOW_TIE = 0.1
 """Two card tops whose dots' scores (`_window_score`) differ by no more than this: the
 players are asked. Raised from 0.02 with `WINDOW_FLOOR` (0.2 -> 0.3), from one curve
@@ -548,7 +557,10 @@ def identify(
             evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
             if make is _mirror_from_dot and evidence < PIECE_MIN:
                 continue
-            if make is _door_from_dot and bars[(piece.cell, piece.slot)] < DOOR_EDGE_MIN:
+            if (
+                make is _door_from_dot
+                and bars[(piece.cell, piece.slot)] + DOOR_LEVEL_CREDIT * dot.level < DOOR_EDGE_MIN
+            ):
                 continue
             piece = replace(piece, evidence=evidence)
             if piece.kind == "mirror":
