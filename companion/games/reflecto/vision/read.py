@@ -148,7 +148,11 @@ STRONG = 0.12
 candidate when the colours are learned from the picture itself."""
 SETUP_SHARE = 0.5
 """At set-up, a first-row screen coloured at least this share as strongly as the row's
-median screen (or `STRONG`) counts toward its seat's colour (`learn_at_setup`)."""
+median screen (or `STRONG`) counts toward its seat's colour (`learn_at_setup`). From the
+development sweep (`benchmarks/reflecto_curves.py sweep --set house --name SETUP_SHARE`, 12
+boards; screens right, missed (of which asked), phantoms, empty squares asked, boards
+entirely right): 0.25, 0.5 and 0.75 alike, 92, 14 (13), 0, 67, 6; the screens over
+`STRONG` alone (as before, 2): 91, 15 (9), 0, 58, 6, six screens missed silently."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
 CHANGED_OWN = 0.1
