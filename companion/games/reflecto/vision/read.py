@@ -37,6 +37,7 @@ from companion.games.reflecto.vision.board_print import (
 )
 from companion.games.reflecto.vision.colours import (
     GREY,
+    MIN_GREY_DISTANCE,
     ScreenColours,
     chromaticity,
     k_means,
@@ -145,6 +146,13 @@ found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
+SETUP_SHARE = 0.5
+"""At set-up, a first-row screen coloured at least this share as strongly as the row's
+median screen (or `STRONG`) counts toward its seat's colour (`learn_at_setup`). From the
+development sweep (`benchmarks/reflecto_curves.py sweep --set house --name SETUP_SHARE`, 12
+boards; screens right, missed (of which asked), phantoms, empty squares asked, boards
+entirely right): 0.25, 0.5 and 0.75 alike, 92, 14 (13), 0, 67, 6; the screens over
+`STRONG` alone (as before, 2): 91, 15 (9), 0, 58, 6, six screens missed silently."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
 CHANGED_OWN = 0.1
@@ -343,16 +351,37 @@ def learn_from_cells(
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
-    """Each seat's colour from its first row at the start of a game (no hands over it)."""
+    """Each seat's colour from its first row at the start of a game (no hands over it).
+
+    Every square of that row holds one of the seat's screens, so a screen need not be
+    coloured as strongly as `STRONG` to count: a dull plastic's screens differ in shade and
+    hue, and with only its one strong screen counted the seat's hue was that screen's and
+    the others were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as
+    the row's median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by the
+    set-up's lamp does not). The seat's colour is their median hue (the median of each
+    channel of tops whose hues differ lies nearer grey than any of them), as strong as the
+    median of its screens coloured `STRONG` or more (else of all), as before."""
     stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
     means, spreads = [], []
     for seat in (0, 1):
         row = geom.first_row(seat)
         cells = [stats[(row, c)] for c in range(geom.cols)]
-        strong = [s.chroma for s in cells if s.strength >= STRONG] or [s.chroma for s in cells]
-        median = np.median(np.array(strong), axis=0)
-        means.append(tuple(float(v) for v in median))
-        spreads.append(float(np.max(np.abs(hue_offsets(np.array(strong), median)))))
+        strength = np.array([s.strength for s in cells])
+        least = min(STRONG, max(SETUP_SHARE * float(np.median(strength)), MIN_GREY_DISTANCE))
+        counted = strength >= least
+        if not counted.any():
+            counted = strength >= strength.max()
+        chromas = np.array([s.chroma for s in cells])[counted]
+        ref = chromas[int(np.argmax(strength[counted]))]
+        offsets = hue_offsets(chromas, ref)
+        mid = float(np.median(offsets))
+        w = ref - GREY
+        hue = np.arctan2(w @ _E2, w @ _E1) + np.radians(mid)
+        strong = [c.chroma for c in cells if c.strength >= STRONG] or [c.chroma for c in cells]
+        scale = float(np.linalg.norm(np.median(np.array(strong), axis=0) - GREY))
+        mean = GREY + scale * (np.cos(hue) * _E1 + np.sin(hue) * _E2)
+        means.append(tuple(float(v) for v in mean))
+        spreads.append(float(np.max(np.abs(offsets - mid))))
     return ScreenColours(
         means[0],  # type: ignore[arg-type]
         means[1],  # type: ignore[arg-type]

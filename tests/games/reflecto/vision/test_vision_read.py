@@ -13,7 +13,15 @@ from companion.cli import main
 from companion.games.reflecto.vision.colours import ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.perceive import observe
-from companion.games.reflecto.vision.read import colour_masks, learn_at_setup, read_board, rectify
+from companion.games.reflecto.vision.read import (
+    MARGIN_MM,
+    PX_PER_MM,
+    Rectified,
+    colour_masks,
+    learn_at_setup,
+    read_board,
+    rectify,
+)
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
     Conditions,
@@ -24,6 +32,7 @@ from companion.games.reflecto.vision.render import (
     start_position,
 )
 from companion.sim.camera import VirtualCamera
+from companion.vision.board_pose import BoardPose
 
 GEOM = load_geometry()
 TEST_SEED = 5151  # the benchmark's development and fresh seeds are other ranges
@@ -298,3 +307,34 @@ def test_a_seat_whose_screens_differ_in_hue_at_setup_is_matched_that_much_wider(
     assert not wide[:, 0, 2].any()
     # 95 degrees: nearer seat 1's hue (55 off) than seat 0's (95), so not seat 0's however wide.
     assert not wide[0, 0, 3]
+
+
+def test_a_dull_seat_is_learned_from_every_screen_of_its_setup_row() -> None:
+    """A dull plastic's screens differ in hue and most are coloured less than `STRONG`:
+    the set-up row is the seat's screens all the same, so the seat's hue and its spread are
+    learned from all of them, and those dull tops 35 degrees off its strong screen's hue are
+    read as its colour (with that screen alone, the seat's hue was that screen's and its
+    spread none: they read as no colour)."""
+    (x0, y0), (x1, y1) = GEOM.grid_box_mm
+    size = (
+        round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
+        round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
+    )
+    overhead = BoardPose(
+        np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
+    )
+    rect = Rectified(
+        overhead, np.full((*size, 3), 128, np.uint8), (x0 - MARGIN_MM, y0 - MARGIN_MM), ()
+    )
+    top = rect.top.copy()
+    dull = [-35.0, -25.0, -15.0, 15.0, 25.0, 35.0]
+    tops = {0: [(0.0, 0.2)] + [(d, 0.11) for d in dull], 1: [(150.0, 0.2)] * 7}
+    half = round(GEOM.square_mm * 0.4 * PX_PER_MM)
+    for seat, looks in tops.items():
+        for col, (hue, strength) in enumerate(looks):
+            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((GEOM.first_row(seat), col))))
+            top[cy - half : cy + half, cx - half : cx + half] = _pixel(hue, strength)
+    colours = learn_at_setup(Rectified(rect.pose, top, rect.origin_mm, ()), GEOM)
+    assert colours.hue_spread[0] >= 25 and colours.hue_spread[1] < 5
+    pixels = np.array([[_pixel(d, 0.11) for d in dull]]).astype(np.uint8)
+    assert colour_masks(pixels, colours)[0].all()
