@@ -2383,6 +2383,10 @@ class Reader:
         each with the shift of its columns): only places of the glass in all of them are
         looked at."""
         have = {(c.half, c.row, c.col) for c in seen}
+        # A card lies on part of each card of the row before it (`Layout.covers`): where one
+        # of those is seen whole and uncovered, its outline all in view, no card lies at the
+        # place (a pair picked), whatever an arm hides.
+        whole = {(c.half, c.row, c.col) for c in seen if c.full_hole and not c.covered}
         cells = [{(cell.row, cell.col - sh) for cell in lay.cells} for lay, sh in fits]
         common = set(cells[0]).intersection(*cells[1:])
         found: list[tuple[SeenCard, Layout, int, int, list[list[np.ndarray]]]] = []
@@ -2412,6 +2416,11 @@ class Reader:
                 if not near or ((0, row, col) in have and (1, row, col) in have):
                     continue
                 for half in (0, 1):
+                    if any(
+                        (half, lay.cells[k].row, lay.cells[k].col - shift) in whole
+                        for k in lay.covers[i]
+                    ):
+                        continue
                     side = 1 if half == 0 else -1
                     at = plan[lay.name_of(half, i)]
                     centre = np.array([at.x, at.y, 1.0]) @ M
