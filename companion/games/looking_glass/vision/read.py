@@ -1257,7 +1257,7 @@ class Reader:
             via_markers = H_small is not None
         unit = work_unit()
         white = white_mask(small, unit)
-        # The second look for interiors with a broken border (`_leaking_holes`, a fifth of
+        # The second look for interiors with a broken border (`_leaking_holes`, a quarter of
         # the hole finder's time for 0.07 interiors a frame) is taken only without the
         # markers' plane: with it, the plane needs no more cards, and a glass card whose
         # outline is broken is still found by the searches at its reflection's mirror place
