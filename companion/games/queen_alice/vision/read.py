@@ -162,11 +162,11 @@ CROWN_DISC = 0.52
 the slot's flat print: past a Crown's rim (half a token width), so even a Crown centred on
 its slot shows its outline and its sides' shading there, and short of the slot's own
 printed outline (0.6 token widths or more)."""
-CROWN_STANDS = 2.4
+CROWN_STANDS = 2.8
 """A slot whose disc spread is at least this many times the path spaces' median (the board's
 own printed spaces, under the same light, grain and lens) holds something standing: a
 Crown when it is gold ..."""
-CROWN_FLAT = 2.0
+CROWN_FLAT = 2.2
 """... and one below this many times is flat print; between the two, or a flat gold slot
 where the print is not gold, or a standing slot of neither colour, the count is asked."""
 CROWN_REF_MIN = 6
@@ -861,8 +861,9 @@ def piece_colours(
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
     (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
     too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
-    piece only when so near one of those colours, and never among those to `ask` about;
-    else it keeps its call."""
+    piece when so near one of those colours, and is unsure otherwise (a dark red checker
+    whose colours pass for its print, with no two colours to compare it with, was read
+    empty: a question, not a missed piece); those to `ask` about keep their call."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
@@ -874,12 +875,9 @@ def piece_colours(
         j = _nearer_piece(tone[k], centres)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
-    if centres is None:
-        return out
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
-        j = _nearer_piece(tone[k], centres)
-        if j is not None:
-            out[k] = (("red", "white")[j], 0.5)
+        j = None if centres is None else _nearer_piece(tone[k], centres)
+        out[k] = (("red", "white")[j], 0.5) if j is not None else ("unsure", 0.0)
     return out
 
 
