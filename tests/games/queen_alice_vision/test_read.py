@@ -244,6 +244,12 @@ def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     assert crowns_standing(stands, gold, none) == 3
     assert crowns_standing(np.full(8, 1.2), gold, none) == 0
     assert crowns_standing(np.full(8, 5.0), gold, none) == 8
+    # a slot standing in the flat slots' own gold (a blurred print edge) is not counted
+    print_gold, token_gold = (30.0, 5.0, 45.0), (38.0, 12.0, 62.0)
+    tone = np.array([print_gold] * 5 + [token_gold] * 3)
+    assert crowns_standing(stands, gold, none, tone) == 3
+    tone[5] = print_gold
+    assert crowns_standing(stands, gold, none, tone) is None
     doubtful = stands.copy()
     doubtful[0] = 2.2  # between flat and standing
     assert crowns_standing(doubtful, gold, none) is None

@@ -169,6 +169,10 @@ Crown when it is gold ..."""
 CROWN_FLAT = 2.2
 """... and one below this many times is flat print; between the two, or a flat gold slot
 where the print is not gold, or a standing slot of neither colour, the count is asked."""
+CROWN_LIKE_PRINT = 5.0
+"""With every slot gold, a standing slot whose middle is within this (`board_tone`) of the
+flat slots' (the print's own gold) is asked about, not counted: a blurred print edge
+stands too, and a Crown of the print's very gold is told by standing alone."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
 
@@ -972,23 +976,32 @@ def _crowns(
         stands,
         np.array([v == "gold" for v, _ in calls]),
         np.array([v == "unsure" for v, _ in calls]),
+        board_tone(np.median(colours.middle, axis=1)),
     )
 
 
-def crowns_standing(stands: np.ndarray, gold: np.ndarray, unsure: np.ndarray) -> int | None:
+def crowns_standing(
+    stands: np.ndarray, gold: np.ndarray, unsure: np.ndarray, tone: np.ndarray | None = None
+) -> int | None:
     """The Crowns in the display from each slot's standing (its disc spread over the path
     spaces' median) and its colours' call (`gold`, or `unsure`: neither the print nor gold).
     A Crown is gold and stands; where every slot is gold the print may be too, so the
     Crowns are the gold slots that stand. Asked about (None), never guessed: a gold or
     unsure slot neither clearly standing nor clearly flat (`CROWN_FLAT`, `CROWN_STANDS`),
-    an unsure slot standing (something there not seen as a Crown), or, with some slots not
-    gold (the print is not), a flat gold slot."""
+    an unsure slot standing (something there not seen as a Crown), with every slot gold a
+    standing one of the flat slots' colour (`CROWN_LIKE_PRINT`, `tone` the slots' middles
+    in `board_tone`), or, with some slots not gold (the print is not), a flat gold slot."""
     looked = gold | unsure
     up = stands >= CROWN_STANDS
     between = (stands >= CROWN_FLAT) & ~up
     if np.any(looked & between) or np.any(unsure & up):
         return None
     if gold.all():
+        flat = stands < CROWN_FLAT
+        if tone is not None and flat.any() and up.any():
+            print_tone = np.median(tone[flat], axis=0)
+            if float(np.min(np.linalg.norm(tone[up] - print_tone, axis=1))) < CROWN_LIKE_PRINT:
+                return None
         return int(np.sum(up))
     if np.any(gold & ~up):
         return None
