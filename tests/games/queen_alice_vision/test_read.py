@@ -161,8 +161,7 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
 def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm() -> None:
     """A wide dark-red checker covers the strips beside it, so its colours pass for the
     print; it is only somewhat busier than the print, but its middle is the board's red.
-    A square as busy in the print's own colour is asked about, never read empty (a dark red
-    that passes for its print is as busy); beside an arm, it is not guessed."""
+    A square as busy in the print's own colour is print; beside an arm, it is not guessed."""
     colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: RED}, busy={0, 1, 2, 3})
     assert colours.structure is not None and colours.edges is not None
     colours.structure[4:6] = 2.5 * IN_COLOUR_OUT  # twice the median square's 2.5 ...
@@ -170,7 +169,7 @@ def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm()
     calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
     out = piece_colours(calls, colours, skip=set())
     assert out[4][0] == "red"
-    assert [v for v, _ in out[5:]] == ["unsure"] + ["empty"] * 14  # 5: as busy, the print's colour
+    assert [v for v, _ in out[5:]] == ["empty"] * 15  # square 5 is as busy, in the print's colour
     assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
     colours.edges[4] = 3.0 * IN_COLOUR_EDGES * 0.9  # a smooth change: no outline anywhere
     assert piece_colours(calls, colours, skip=set())[4][0] == "empty"

@@ -865,9 +865,9 @@ def piece_colours(
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
     (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
     too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
-    piece when so near one of those colours, and is unsure otherwise (a dark red checker
-    whose colours pass for its print, with no two colours to compare it with, was read
-    empty: a question, not a missed piece); those to `ask` about keep their call."""
+    piece only when so near one of those colours, and never among those to `ask` about;
+    else it keeps its call (asking about it instead broke the live tracker on the sim film:
+    no move of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
@@ -881,7 +881,8 @@ def piece_colours(
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
         j = None if centres is None else _nearer_piece(tone[k], centres)
-        out[k] = (("red", "white")[j], 0.5) if j is not None else ("unsure", 0.0)
+        if j is not None:
+            out[k] = (("red", "white")[j], 0.5)
     return out
 
 
