@@ -3,6 +3,7 @@ from data, not from one picture.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --boards 60
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (development seeds only: a seed measured as fresh in `queen_alice_vision.py` is never used
@@ -258,6 +259,56 @@ def _on_arm(photo: Any, where: Any, pts_mm: np.ndarray) -> bool:
     return bool(np.mean(inside) >= 0.5)
 
 
+def crown_curve(seed: int, boards: int) -> dict[str, Any]:
+    """The curve `CROWN_STANDS` and `CROWN_FLAT` were chosen from, on development renders (a
+    third with arms): each Crown slot the colours call gold or unsure, by its disc spread over
+    the path spaces' median, against the renderer's answer key per slot (`crowns_at`), on
+    every board and on those whose slots are printed in gold; and the reader's counts,
+    right, asked or wrong, on boards with no arm over the display."""
+    geom = load_geometry()
+    slots: list[tuple[float, bool, bool]] = []
+    counts: Counter[str] = Counter()
+    paths = (*geom.paths["red"], *geom.paths["white"])
+    for i in range(boards):
+        photo = render_photo(geom, (seed, i), Conditions(hands=0) if i % 3 else Conditions())
+        where = reader.locate(photo.image, geom)
+        if where is None or photo.truth.crowns_left is None:
+            continue
+        got = reader.read_board(photo.image, geom=geom).crowns_left
+        counts[
+            "right" if got == photo.truth.crowns_left else "asked" if got is None else "wrong"
+        ] += 1
+        calls = reader._spot_calls(photo.image, geom, where, geom.crown_slots, None)
+        spread = reader._slot_spread(photo.image, geom, where, [*geom.crown_slots, *paths])
+        n = len(geom.crown_slots)
+        ref = float(np.median(spread[n:]))
+        for k, (v, _) in enumerate(calls):
+            if v in ("gold", "unsure"):
+                at = k in photo.design["crowns_at"]
+                slots.append((float(spread[k]) / ref, at, bool(photo.design["crown_print"])))
+        print(f"\rcrown curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+    def row(t: float, printed: bool) -> dict[str, Any]:
+        pick = [(r, at) for r, at, p in slots if p or not printed]
+        return {
+            "threshold": t,
+            "gold_print" if printed else "every_board": {
+                "empty_at_or_above": f"{sum(r >= t for r, at in pick if not at)}/"
+                f"{sum(not at for _, at in pick)}",
+                "crowns_below": f"{sum(r < t for r, at in pick if at)}/{sum(at for _, at in pick)}",
+            },
+        }
+
+    thresholds = (1.6, 1.8, 2.0, 2.2, 2.4, 2.6, 2.8, 3.0)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "stands": [row(t, False) for t in thresholds] + [row(t, True) for t in thresholds],
+        "counts": dict(counts),
+    }
+
+
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
     """The curves the empty-board path's thresholds were chosen from (`vision/empty.py`), on
     development boards read with the box's empty board learnt from its own photograph (half
@@ -410,6 +461,11 @@ def main() -> None:
         help="the LIGHT_ONLY, STRUCTURE, STANDS_OUT and EDGES_OUT curves instead",
     )
     parser.add_argument(
+        "--crown-curve",
+        action="store_true",
+        help="the CROWN_STANDS and CROWN_FLAT curve (Crowns on gold-printed slots) instead",
+    )
+    parser.add_argument(
         "--outline-curve",
         action="store_true",
         help="the OUTLINED curve (arms in the ground's own colour) instead",
@@ -418,6 +474,9 @@ def main() -> None:
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.curves:
         print(json.dumps(curves(seed, args.boards), indent=1))
+        return
+    if args.crown_curve:
+        print(json.dumps(crown_curve(seed, args.boards), indent=1))
         return
     if args.outline_curve:
         print(json.dumps(outline_curve(seed, args.boards), indent=1))

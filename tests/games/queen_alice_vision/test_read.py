@@ -234,23 +234,33 @@ def test_alice_is_the_space_unlike_the_path_nearest_her_colour() -> None:
 
 def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     """Every slot reads gold when the slots are printed in a crown's gold: the Crowns are
-    the look far busier than the flat print; a display of one look is all Crowns only
-    when every slot stands, none when every slot is flat, and asked about otherwise."""
+    the gold slots that stand (disc spread over the path spaces'); a slot neither clearly
+    standing nor clearly flat, a flat gold slot where the print is not gold, or a standing
+    slot the colours do not call gold are asked about, never counted."""
+    gold = np.ones(8, bool)
+    none = np.zeros(8, bool)
+    stands = np.array([1.2, 1.0, 1.5, 1.1, 1.3, 6.0, 3.0, 9.0])
+    assert crowns_standing(stands, gold, none) == 3
+    assert crowns_standing(np.full(8, 1.2), gold, none) == 0
+    assert crowns_standing(np.full(8, 5.0), gold, none) == 8
+    # a slot standing in the flat slots' own gold (a blurred print edge) is not counted
     print_gold, token_gold = (30.0, 5.0, 45.0), (38.0, 12.0, 62.0)
     tone = np.array([print_gold] * 5 + [token_gold] * 3)
-    spread = np.array([3.0, 2.5, 3.5, 3.0, 2.8, 15.0, 9.0, 20.0])
-    assert crowns_standing(tone, spread, every_slot=True, print_spread=2.0) == 3
-    # two looks equally flat: which is the Crown's is not told
-    assert crowns_standing(tone, np.full(8, 3.0), every_slot=True, print_spread=2.0) is None
-    one_look = np.array([print_gold] * 8)
-    assert crowns_standing(one_look, np.full(8, 3.0), every_slot=True, print_spread=2.0) == 0
-    assert crowns_standing(one_look, np.full(8, 12.0), every_slot=True, print_spread=2.0) == 8
-    # two looks that both stand: the light split the Crowns, so no count is guessed
-    standing = np.array([8.0] * 5 + [15.0] * 3)
-    assert crowns_standing(tone, standing, every_slot=True, print_spread=2.0) is None
-    # one flat slot among standing ones: a Crown centred on its slot or an empty print
-    centred = np.array([12.0] * 7 + [3.0])
-    assert crowns_standing(one_look, centred, every_slot=True, print_spread=2.0) is None
-    assert crowns_standing(one_look, spread, every_slot=True, print_spread=2.0) is None
-    # on a plain print, the gold slots are the Crowns, flat or not
-    assert crowns_standing(one_look[:4], np.full(4, 3.0), every_slot=False, print_spread=2.0) == 4
+    assert crowns_standing(stands, gold, none, tone) == 3
+    tone[5] = print_gold
+    assert crowns_standing(stands, gold, none, tone) is None
+    doubtful = stands.copy()
+    doubtful[0] = 2.2  # between flat and standing
+    assert crowns_standing(doubtful, gold, none) is None
+    # on a plain print the gold slots are the Crowns, each standing ...
+    some = np.array([True] * 3 + [False] * 5)
+    plain = np.array([4.0, 5.0, 3.0] + [1.0] * 5)
+    assert crowns_standing(plain, some, none) == 3
+    # ... a flat gold one is not told (a print gold here and not there)
+    plain[1] = 1.1
+    assert crowns_standing(plain, some, none) is None
+    # something standing the colours call neither the print nor gold
+    unsure = np.array([False] * 7 + [True])
+    assert crowns_standing(np.array([1.0] * 7 + [4.0]), none, unsure) is None
+    # a print busier than the paths', empty and not gold, says nothing
+    assert crowns_standing(np.array([2.2] * 8), none, none) == 0

@@ -33,7 +33,8 @@ come from curves on development renders of the wider chess sets (in the commits 
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
-the curve of `--outline-curve` (in its commit);
+the curve of `--outline-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
+the curve of `--crown-curve` (in its commit);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by reasoning (written
 beside each), not swept.
 """
@@ -156,17 +157,24 @@ SPOT_MIDDLE = 0.3
 """For Crowns and Alice tokens: the middle's radius and ..."""
 SPOT_RING = (0.8, 0.95)
 """... the ring of print round the space, in token widths."""
-CROWN_DISC = 0.45
-"""Radius, in token widths, of the disc whose spread tells a Crown standing in its slot (its
-rim, its sides' shading) from the slot's flat print."""
-CROWN_LOOKS = 1.5
-"""When the gold slots show two looks (`SEPARATION` apart), the Crowns are the busier look
-only when its median disc spread is at least this times the other's; else asked about."""
-CROWN_BUSY = 2.5
-"""A gold slot stands (holds a Crown) when its disc spread is at least this times the board's
-median square's. With every slot gold and of one look: all Crowns when every slot stands,
-none when no slot does; else asked about. With two looks, the flatter one standing too
-means the light split the Crowns (or a print) into two looks: asked about, not counted."""
+CROWN_DISC = 0.52
+"""Radius, in token widths, of the disc whose spread tells a Crown standing in its slot from
+the slot's flat print: past a Crown's rim (half a token width), so even a Crown centred on
+its slot shows its outline and its sides' shading there, and short of the slot's own
+printed outline (0.6 token widths or more)."""
+CROWN_STANDS = 2.8
+"""A slot whose disc spread is at least this many times the path spaces' median (the board's
+own printed spaces, under the same light, grain and lens) holds something standing: a
+Crown when it is gold ..."""
+CROWN_FLAT = 2.2
+"""... and one below this many times is flat print; between the two, or a flat gold slot
+where the print is not gold, or a standing slot of neither colour, the count is asked."""
+CROWN_LIKE_PRINT = 5.0
+"""With every slot gold, a standing slot whose middle is within this (`board_tone`) of the
+flat slots' (the print's own gold) is asked about, not counted: a blurred print edge
+stands too, and a Crown of the print's very gold is told by standing alone."""
+CROWN_REF_MIN = 6
+"""Path spaces clear of any arm needed for their median spread to be the print's."""
 
 
 @dataclass(frozen=True)
@@ -634,8 +642,7 @@ def read_board(
         for c in sorted(unsure)
     ]
     centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
-    scale = None if colours.structure is None else float(np.median(colours.structure))
-    crowns = _crowns(image, geom, where, arms, scale)
+    crowns = _crowns(image, geom, where, arms)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
@@ -859,7 +866,8 @@ def piece_colours(
     (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
     too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
     piece only when so near one of those colours, and never among those to `ask` about;
-    else it keeps its call."""
+    else it keeps its call (asking about it instead broke the live tracker on the sim film:
+    no move of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(np.median(colours.middle, axis=1))
     centres = two_centres(calls, tone, found)
@@ -871,10 +879,8 @@ def piece_colours(
         j = _nearer_piece(tone[k], centres)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
-    if centres is None:
-        return out
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
-        j = _nearer_piece(tone[k], centres)
+        j = None if centres is None else _nearer_piece(tone[k], centres)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     return out
@@ -944,51 +950,69 @@ def _spot_calls(
 
 
 def _crowns(
-    image: np.ndarray,
-    geom: BoardGeometry,
-    where: Located,
-    arms: Arms | None = None,
-    print_spread: float | None = None,
+    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None = None
 ) -> int | None:
-    """Crowns in the display: the slots showing gold; None when an arm is over a slot.
+    """Crowns in the display; None when an arm is over a slot or the count is not told.
 
-    A slot may be printed in a crown's gold, so with the board's `print_spread` (its median
-    square's disc spread) a Crown is also told by standing: the empty slots share one
-    print and the Crowns one token, so when the gold slots show two looks the Crowns are
-    the look far busier than the other (`CROWN_LOOKS`) while the other is flat (`CROWN_BUSY`);
-    every slot gold and alike is all Crowns when every one stands, none when every one is
-    flat; else the count is asked about, never guessed."""
+    A slot may be printed in a crown's gold, so a Crown is told by standing too: its disc
+    spread (`CROWN_DISC`) against the board's own empty spaces', the path spaces' median
+    (few of them hold a token), which sets the scale of a flat print under this light and
+    lens (`crowns_standing`)."""
     colours = sample_spots(image, geom, where, geom.crown_slots)
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
-    gold = [k for k, (v, _) in enumerate(calls) if v == "gold"]
-    if print_spread is None or len(gold) < 2:
-        return len(gold)
-    spread = _slot_spread(image, geom, where, [geom.crown_slots[k] for k in gold])
-    tone = board_tone(np.median(colours.middle[gold], axis=1))
-    return crowns_standing(tone, spread, len(gold) == len(calls), print_spread)
+    clear = _clear_of_arms(geom, (*geom.paths["red"], *geom.paths["white"]), arms)
+    if len(clear) < CROWN_REF_MIN:
+        return None
+    spread = _slot_spread(image, geom, where, [*geom.crown_slots, *clear])
+    n = len(geom.crown_slots)
+    stands = spread[:n] / max(float(np.median(spread[n:])), 1e-6)
+    return crowns_standing(
+        stands,
+        np.array([v == "gold" for v, _ in calls]),
+        np.array([v == "unsure" for v, _ in calls]),
+        board_tone(np.median(colours.middle, axis=1)),
+    )
+
+
+def _clear_of_arms(geom: BoardGeometry, spots: tuple[Point, ...], arms: Arms | None) -> list[Point]:
+    """The spots farther than `_spot_calls` looks (4 squares) from where any arm crosses the
+    ground: whatever their colour, an arm's shadow or edge may be over the others."""
+    runs = arms.arms if arms is not None else ()
+    if not runs:
+        return list(spots)
+    crossing = np.concatenate([arm.crossing_mm for arm in runs])
+    gap = np.min(np.linalg.norm(np.array(spots)[:, None] - crossing[None], axis=2), axis=1)
+    return [s for s, d in zip(spots, gap, strict=True) if d > 4 * geom.square_mm]
 
 
 def crowns_standing(
-    tone: np.ndarray, spread: np.ndarray, every_slot: bool, print_spread: float
+    stands: np.ndarray, gold: np.ndarray, unsure: np.ndarray, tone: np.ndarray | None = None
 ) -> int | None:
-    """The Crowns among the gold slots (their `board_tone` and disc spread; `every_slot`
-    when every slot of the display is gold), as `_crowns` tells them."""
-    looks = _two_looks(tone, spread)
-    if looks is not None:
-        busy = [float(np.median(spread[looks == j])) for j in (0, 1)]
-        j = int(np.argmax(busy))
-        if busy[1 - j] >= CROWN_BUSY * print_spread:
-            return None
-        return int(np.sum(looks == j)) if busy[j] >= CROWN_LOOKS * busy[1 - j] else None
-    if not every_slot:
-        return len(spread)
-    if float(np.max(spread)) < CROWN_BUSY * print_spread:
-        return 0
-    if float(np.min(spread)) >= CROWN_BUSY * print_spread:
-        return len(spread)
-    return None
+    """The Crowns in the display from each slot's standing (its disc spread over the path
+    spaces' median) and its colours' call (`gold`, or `unsure`: neither the print nor gold).
+    A Crown is gold and stands; where every slot is gold the print may be too, so the
+    Crowns are the gold slots that stand. Asked about (None), never guessed: a gold or
+    unsure slot neither clearly standing nor clearly flat (`CROWN_FLAT`, `CROWN_STANDS`),
+    an unsure slot standing (something there not seen as a Crown), with every slot gold a
+    standing one of the flat slots' colour (`CROWN_LIKE_PRINT`, `tone` the slots' middles
+    in `board_tone`), or, with some slots not gold (the print is not), a flat gold slot."""
+    looked = gold | unsure
+    up = stands >= CROWN_STANDS
+    between = (stands >= CROWN_FLAT) & ~up
+    if np.any(looked & between) or np.any(unsure & up):
+        return None
+    if gold.all():
+        flat = stands < CROWN_FLAT
+        if tone is not None and flat.any() and up.any():
+            print_tone = np.median(tone[flat], axis=0)
+            if float(np.min(np.linalg.norm(tone[up] - print_tone, axis=1))) < CROWN_LIKE_PRINT:
+                return None
+        return int(np.sum(up))
+    if np.any(gold & ~up):
+        return None
+    return int(np.sum(gold))
 
 
 def _slot_spread(
@@ -1006,27 +1030,9 @@ def _slot_spread(
 def _spread(lab: np.ndarray) -> np.ndarray:
     """Per spot (N spots x M samples x Lab): the 90th percentile of its samples' Lab distance
     from their median, the disc spread a square's `structure` and a Crown slot's share."""
-    d = np.linalg.norm(lab - np.median(lab, axis=1)[:, None], axis=2)
+    diff = lab - np.median(lab, axis=1)[:, None]
+    d = np.sqrt(np.einsum("nmk,nmk->nm", diff, diff))  # several times faster than linalg.norm
     return np.asarray(np.percentile(d, 90, axis=1))
-
-
-def _two_looks(tone: np.ndarray, spread: np.ndarray) -> np.ndarray | None:
-    """Two-means of the slots' tones started from the busiest and the flattest: per slot
-    0 or 1, or None when the two centres are not `SEPARATION` apart (one look)."""
-    centres = np.stack([tone[int(np.argmax(spread))], tone[int(np.argmin(spread))]])
-    last = None
-    for _ in range(10):
-        near = np.argmin(np.linalg.norm(tone[:, None] - centres[None], axis=2), axis=1)
-        if last is not None and np.array_equal(near, last):
-            break
-        last = near
-        centres = np.stack(
-            [tone[near == j].mean(axis=0) if np.any(near == j) else centres[j] for j in (0, 1)]
-        )
-    both = bool(np.any(near == 0) and np.any(near == 1))
-    if not both or float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
-        return None
-    return np.asarray(near)
 
 
 def _alice(

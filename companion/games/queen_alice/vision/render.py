@@ -431,8 +431,14 @@ def _piece_shape(
 
 
 def scene_solids(
-    geom: BoardGeometry, position: BoardReading, pset: PieceSet, rng: np.random.Generator
+    geom: BoardGeometry,
+    position: BoardReading,
+    pset: PieceSet,
+    rng: np.random.Generator,
+    crowns_at: list[int] | None = None,
 ) -> list[Solid]:
+    """The pieces, Crowns and Alice tokens; `crowns_at`, when given, gets the display slots
+    a Crown stands in (the answer key per slot, for curves)."""
     sq = geom.square_mm
     kinds = list(KIND_HEIGHT)
     solids: list[Solid] = []
@@ -444,6 +450,8 @@ def scene_solids(
     t = geom.token_mm / 2
     gold = _hsv(rng.uniform(18, 30), rng.uniform(0.6, 0.9), rng.uniform(0.6, 0.9))
     crown_slots = rng.permutation(len(geom.crown_slots))[: position.crowns_left or 0]
+    if crowns_at is not None:
+        crowns_at.extend(int(i) for i in crown_slots)
     spots: list[tuple[Point, Colour]] = [(geom.crown_slots[int(i)], gold) for i in crown_slots]
     for colour in ("red", "white"):
         index = position.alice[colour]
@@ -600,7 +608,9 @@ def render_photo(
         canvas, CANVAS_PX_PER_MM, (-BOARD_RIM_MM, -BOARD_RIM_MM), background=table
     )
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
-    draw_solids(img, cam, scene_solids(geom, position, pset, rng), light / np.linalg.norm(light))
+    crowns_at: list[int] = []
+    solids = scene_solids(geom, position, pset, rng, crowns_at)
+    draw_solids(img, cam, solids, light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
     truth, near_arm = _with_arms(geom, position, cam, mask)
     faults = effects.random_faults(
@@ -617,6 +627,7 @@ def render_photo(
         "shadow": faults["shadow"],
         "arm": bool(mask.any()),
         "crown_print": slots is not None,
+        "crowns_at": sorted(crowns_at),
     }
     return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
 
