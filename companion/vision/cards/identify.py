@@ -5,8 +5,8 @@ and compared with every template by normalised correlation of Lab descriptors
 (`library.descriptor`: each channel zero-mean unit-variance, so a dimmer lamp, a warmer bulb or
 a glossy sheen that lifts the whole patch change nothing). An outline found a little large or
 small, or a little off, is allowed for by trying a few scales about its centre, and the shifts
-inside the search margin (`Library.match`). Both ends of the card are tried when the caller
-does not know which is its top.
+inside the search margin (`Library.match`'s scores, computed by the FFT: `match_windows`). Both
+ends of the card are tried when the caller does not know which is its top.
 
 A weak or ambiguous best match is reported as no card (`Identity.card` None): a null costs the
 players a question, a wrong name costs them the game.
@@ -98,17 +98,52 @@ def _scaled(outline: np.ndarray, s: float) -> np.ndarray:
     return c + s * (outline - c)
 
 
+def _template_spectra(lib: Library, margin: int) -> np.ndarray:
+    """(n, 3, h, w // 2 + 1) conjugate spectra of the unit-norm templates, zero-padded to a
+    search window of `margin` (made once per library and margin, `Library.derived`)."""
+    key = f"template_spectra_{margin}"
+    made = lib.derived.get(key)
+    if isinstance(made, np.ndarray):
+        return made
+    flat = lib.templates.reshape(len(lib.ids), -1)
+    unit = lib.templates / np.maximum(1e-6, np.linalg.norm(flat, axis=1))[:, None, None, None]
+    size = (PATCH_H + 2 * margin, PATCH_W + 2 * margin)
+    spectra = np.conj(np.fft.rfft2(unit.astype(np.float32), s=size, axes=(1, 2)))
+    made = np.ascontiguousarray(spectra.transpose(0, 3, 1, 2))
+    lib.derived[key] = made
+    return made
+
+
+def match_windows(windows: np.ndarray, lib: Library, margin: int) -> np.ndarray:
+    """`Library.match` of each search window descriptor ((k, h, w, 3), `margin` px larger
+    than the patch on every side): (k, n) best correlations over every shift. The same
+    numbers (to float rounding) by the FFT: a window's correlation with a template at every
+    shift is one product of spectra, where `match` multiplies every shifted crop with every
+    template (81 crops at a margin of 4 px; a tenth of the time)."""
+    ws = np.asarray(windows, np.float32)
+    k, h, w = ws.shape[:3]
+    spectra = np.fft.rfft2(ws, axes=(1, 2)).transpose(0, 3, 1, 2)  # k, channel, fy, fx
+    product = np.einsum("kchw,nchw->knhw", spectra, _template_spectra(lib, margin))
+    shifts = (2 * margin + 1, 2 * margin + 1)
+    corr = np.fft.irfft2(product, s=(h, w), axes=(2, 3))[:, :, : shifts[0], : shifts[1]]
+    # Each shifted crop's norm: a box sum of the squared window (summed-area table).
+    sq = np.pad((ws * ws).sum(axis=3).cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
+    box = (
+        sq[:, PATCH_H:, PATCH_W:]
+        - sq[:, :-PATCH_H, PATCH_W:]
+        - sq[:, PATCH_H:, :-PATCH_W]
+        + sq[:, :-PATCH_H, :-PATCH_W]
+    )
+    norms = np.sqrt(np.maximum(box, 0.0))
+    return (corr / np.maximum(1e-6, norms)[:, None]).reshape(k, len(lib.ids), -1).max(axis=2)
+
+
 def scores_of(
     image: np.ndarray, outline: np.ndarray, lib: Library, margin: int = SEARCH_PX
 ) -> np.ndarray:
     """Best correlation of every template with the card outlined, over `SCALES` and shifts."""
-    return np.max(
-        [
-            lib.match(descriptor(upper_window(image, _scaled(outline, s), lib, margin)))
-            for s in SCALES
-        ],
-        axis=0,
-    )
+    windows = [descriptor(upper_window(image, _scaled(outline, s), lib, margin)) for s in SCALES]
+    return match_windows(np.array(windows), lib, margin).max(axis=0)
 
 
 def identify(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.games.looking_glass.vision.reader import StagedReader
@@ -104,3 +105,35 @@ def test_a_library_taught_before_faces_were_kept_asks_to_teach_again():
     )
     with pytest.raises(UserError, match="teach the deck again"):
         StagedReader(old)
+
+
+def test_a_glass_seen_at_a_slant_is_fitted_without_a_registration():
+    """Without the registration's plane the cards' own outlines give it: at a steep tilt a
+    card's mirror image in image px lies a card height from its reflection."""
+    cards, line_y = [], 400.0
+    for row in range(3):
+        for k in range(5 - row % 2):
+            x = 100.0 + 35.0 * (row % 2) + 70.0 * k
+            d = 5 + H / 2 + row * H / 2
+            cards.append(_card(f"a{row}{k}", x, line_y - d, up=-1))
+            cards.append(_card(f"b{row}{k}", x, line_y + d, up=1))
+    pile = _card("pile", 700.0, 120.0, up=1)
+    tilt = np.array([[1.4, 0.2, 300.0], [-0.1, 1.2, 100.0], [0.0011, 0.0007, 1.0]])
+    slanted = [
+        Identified(
+            Hypothesis(
+                cv2.perspectiveTransform(c.hypothesis.outline.reshape(-1, 1, 2), tilt).reshape(
+                    4, 2
+                ),
+                False,
+            ),
+            c.identity,
+        )
+        for c in [*cards, pile]
+    ]
+    glass = fit_glass(slanted, Plane())
+    assert {p.card.identity.card for p in glass.cards} == {c.identity.card for c in cards}
+    where = {p.card.identity.card: (p.half, p.row) for p in glass.cards}
+    for c in cards:
+        row = int(c.identity.card[1])
+        assert where[c.identity.card][1] == row

@@ -3,12 +3,14 @@ named where there is none."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.games.looking_glass.vision.teach import teach_cards
 from companion.sim import effects
-from companion.vision.cards.identify import identify
+from companion.vision.cards.identify import identify, match_windows
+from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
 from companion.vision.cards.photo import find_card_outline
 from tests.vision.cards.card_styles import face, photo
 
@@ -56,3 +58,22 @@ def test_no_card_is_named_where_none_is(deck):
     unknown = face(rng, "black", frame=True, radius_mm=0)
     img, truth = photo(unknown, rng, table="plain")
     assert identify(img, truth, lib).card is None
+
+
+def test_windows_matched_by_spectra_score_as_the_library_matches_them(deck):
+    """`match_windows` (the FFT) is `Library.match` (every shifted crop times every template)
+    done faster: the same best correlations, at every search margin the readers use."""
+    _, lib = deck
+    rng = np.random.default_rng(45)
+    for margin in (2, 4):
+        size = (PATCH_H + 2 * margin, PATCH_W + 2 * margin, 3)
+        patches = [rng.integers(0, 256, size, np.uint8) for _ in range(3)]
+        # A window that holds a template, shifted off centre: its best shift is found.
+        held = cv2.copyMakeBorder(
+            lib.patches[1], margin + 1, margin - 1, margin - 2, margin + 2, cv2.BORDER_REPLICATE
+        )
+        windows = np.array([descriptor(p) for p in [*patches, held]])
+        got = match_windows(windows, lib, margin)
+        want = np.array([lib.match(w) for w in windows])
+        assert np.allclose(got, want, atol=1e-5)
+        assert got[-1].argmax() == 1 and got[-1, 1] > 0.9

@@ -64,6 +64,62 @@ class Plane:
         ).reshape(-1, 2)
 
 
+PLANE_MIN_CARDS = 3
+"""Cards needed to estimate the table plane from their outlines (`plane_of_cards`)."""
+AXIS_SPREAD_DEG = 15.0
+"""Cards whose width axis lies within this of the dominant one (either way round) set the
+plane's affine part: the glass's cards lie square to each other, a pile's card may not."""
+
+
+def plane_of_cards(outlines: np.ndarray) -> np.ndarray | None:
+    """Image px -> a plane in which the table's cards are congruent rectangles (up to a
+    rotation, a shift and a stretch along the cards' own axes), from the cards' outlines
+    alone: the registration's plane where the caller has none.
+
+    Every card has one size on the table, so its area in the image grows with the cube of
+    the homography's denominator at its centre (the projective part, two numbers, fitted to
+    all cards at once, robustly); the cards whose axes agree then fix the affine part (their
+    width and height vectors made the plane's axes). A stretch along the cards' axes keeps
+    what the glass fit asks of the plane: a reflection across a line parallel to the cards'
+    width. None with fewer than `PLANE_MIN_CARDS` cards (image px serve)."""
+    if len(outlines) < PLANE_MIN_CARDS:
+        return None
+    q = np.asarray(outlines, np.float64)
+    centres = q.mean(axis=1)
+    areas = np.array([abs(cv2.contourArea(o.astype(np.float32))) for o in q])
+    w3 = np.cbrt(np.maximum(areas, 1e-6))
+    A = np.hstack([centres, np.ones((len(q), 1))])
+    weights = np.ones(len(q))
+    m = np.array([0.0, 0.0, float(np.median(w3))])
+    for _ in range(4):
+        sol, *_ = np.linalg.lstsq(A * weights[:, None], w3 * weights, rcond=None)
+        resid = np.abs(A @ sol - w3) / np.median(w3)
+        weights = 1 / (1 + (resid / 0.04) ** 2)
+        m = sol
+    if np.any(A @ m <= 0) or m[2] <= 0:
+        m = np.array([0.0, 0.0, 1.0])
+    P = np.array([[1.0, 0, 0], [0, 1.0, 0], [m[0] / m[2], m[1] / m[2], 1.0]])
+    p = cv2.perspectiveTransform(q.reshape(-1, 1, 2), P).reshape(-1, 4, 2)
+    a = ((p[:, 1] - p[:, 0]) + (p[:, 2] - p[:, 3])) / 2
+    b = ((p[:, 3] - p[:, 0]) + (p[:, 2] - p[:, 1])) / 2
+    angle = np.arctan2(a[:, 1], a[:, 0])
+    dominant = np.angle(np.exp(2j * angle).sum()) / 2
+    off = np.abs(np.angle(np.exp(2j * (angle - dominant)))) / 2
+    agree = off <= np.radians(AXIS_SPREAD_DEG)
+    ref = np.array([np.cos(dominant), np.sin(dominant)])
+    sign = np.where(a @ ref < 0, -1.0, 1.0)[:, None]
+    a_m = np.median((a * sign)[agree], axis=0)
+    b_m = np.median((b * sign)[agree], axis=0)
+    basis = np.column_stack([a_m, b_m])
+    if abs(np.linalg.det(basis)) < 1e-9:
+        return None
+    r = float(np.linalg.norm(b_m) / np.linalg.norm(a_m))
+    L = np.diag([CARD_W_MM, CARD_W_MM * r]) @ np.linalg.inv(basis)
+    affine = np.eye(3)
+    affine[:2, :2] = L
+    return affine @ P
+
+
 @dataclass(frozen=True)
 class Hypothesis:
     """One reading of a candidate: the whole card's outline (TL, TR, BR, BL from its own top,
@@ -256,6 +312,11 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
     """The centre line about which most cards have a reflection, their tops facing it."""
     if len(cards) < 2:
         return Glass([], rejected=list(cards))
+    if plane.H_mm_from_image is None:
+        # No registration: the plane from the cards themselves, else a tilted camera's
+        # perspective breaks the reflection across a wide glass (a card's mirror image a
+        # card height and more from its reflection).
+        plane = Plane(plane_of_cards(np.array([k.hypothesis.outline for k in cards])))
     c_img = np.array([c.centre for c in cards])
     tops_img = np.array([c.centre + c.up * 10.0 for c in cards])
     c = plane.to_plane(c_img)
