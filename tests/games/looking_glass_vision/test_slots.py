@@ -177,6 +177,9 @@ def test_a_slot_whose_reflection_holds_a_named_card_is_named_by_a_weaker_best():
         for p in name_slots(cards, [mirror, lone, faint, strong])
     }
     assert got == {(0, 0, 2): "a", (0, 2, 4): "g", (1, 2, 8): "h", (1, 0, 2): "b", (0, 1, 5): "e"}
+    # A card of the deck untaught may lie in the slot: its weaker best is then no name.
+    partial = name_slots(cards, [mirror, lone, faint, strong], every_card_taught=False)
+    assert {(p.half, p.row, p.col) for p in partial} == {k for k in got if k != (1, 0, 2)}
 
 
 def test_a_card_is_covered_when_its_reflection_is():

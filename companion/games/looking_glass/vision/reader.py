@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.errors import UserError
+from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
@@ -61,6 +62,9 @@ class StagedReader:
         self.index = FaceIndex.of(library)
         self.layouts = load_layouts() if layouts is None else layouts
         self.max_cols = layout_span(self.layouts.values())
+        # With a card of the base deck left untaught, a slot's weaker best is no name
+        # (`slots.name_slots`).
+        self.every_card_taught = set(load_deck().normal_ids) <= set(library.ids)
 
     def stages(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Stages:
         """Every stage's output for one photograph (working-image px)."""
@@ -68,7 +72,9 @@ class StagedReader:
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
         found = by_features(small, self.index)
-        glass, probes = fill_probed(small, fit_glass(found, Plane(H)), self.lib, self.max_cols)
+        glass, probes = fill_probed(
+            small, fit_glass(found, Plane(H)), self.lib, self.max_cols, self.every_card_taught
+        )
         return Stages(found, glass, sc, probes)
 
     def glass(

@@ -431,10 +431,14 @@ def layout_span(layouts: Iterable[Layout]) -> int:
 
 
 def fill_probed(
-    image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None
+    image: np.ndarray,
+    glass: Glass,
+    lib: Library,
+    max_cols: int | None = None,
+    every_card_taught: bool = True,
 ) -> tuple[Glass, list[Probe]]:
     """`fill`, and every slot it looked at (named or not): what the failure benchmark and
-    a threshold's curve are made of.
+    a threshold's curve are made of. `every_card_taught`: `name_slots`'s.
 
     The lattice is fitted to the glass's cards (`stages.fit_glass`: cards whose reflection
     was found). When that fails, every named card votes, the glass's and the others (a deck
@@ -454,7 +458,7 @@ def fill_probed(
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
     looked = probe_slots(image, glass, lattice, lib)
-    cards = name_slots(cards, looked)
+    cards = name_slots(cards, looked, every_card_taught)
     # A card the features found but could not name stays, unnamed, where no card was named.
     for u in glass.cards:
         if u.card.identity.card is None and all(
@@ -508,17 +512,21 @@ def _blocked(cards: list[Placed], p: Probe) -> bool:
     return any(c.half == p.half and c.row == p.row and abs(c.col - p.col) < 2 for c in cards)
 
 
-def name_slots(cards: list[Placed], looked: list[Probe]) -> list[Placed]:
+def name_slots(
+    cards: list[Placed], looked: list[Probe], every_card_taught: bool = True
+) -> list[Placed]:
     """The named cards with every slot looked at that names a card added, the strongest first:
     a slot that `named` names, then a slot whose reflection holds a named card that
     `reflected_named` names (a pick takes a card and its reflection together, so the two
     halves hold the same slots: there the question is only which card, not whether one),
-    if `halves_agree`."""
+    if `halves_agree` and `every_card_taught`. With a card of the deck left untaught (its
+    teach photo refused), a slot holding it is still sure to hold a card, and the taught
+    card that correlates best there at the lower threshold is a wrong name."""
     cards = list(cards)
     for p in sorted((p for p in looked if named(p)), key=lambda p: -p.identity.score):
         if not _blocked(cards, p):
             cards.append(Placed(Identified(Hypothesis(p.outline, False), p.identity), *_slot(p)))
-    if not halves_agree(cards):
+    if not every_card_taught or not halves_agree(cards):
         return cards
     named_at = {_slot(c) for c in cards if c.card.identity.card is not None}
     for p in sorted(looked, key=lambda p: -p.identity.score):
