@@ -425,10 +425,11 @@ def test_two_moves_seen_as_one_change_are_refused_on_no_never_booked() -> None:
     """On no, the camera misread a square or the change is illegal: each changed square is
     asked about, and only the same change confirmed square by square is the breach."""
     game, drafts, later = _two_moves_seen_as_one(False)
-    assert [d.kind for d in drafts] == ["answer"] and later == []
+    assert [d.kind for d in drafts] == ["answer"]
+    assert [d.kind for d in later] == ["question"] * 4  # asked while the board rests
     both = moved(moved(start(), (0, 1), (1, 1)), (6, 3), (5, 3))
     steps = [d for _ in range(12) for d in game.update(board(both), 0.0)]
-    for draft in steps:
+    for draft in [*later, *steps]:
         game.apply_event(_event(draft))
     asked = {tuple(int(v) for v in q.id.split("-")[1:3]): q.id for q in game.questions(None)}
     assert set(asked) == {(0, 1), (1, 1), (6, 3), (5, 3)}
@@ -530,3 +531,30 @@ def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_squar
     assert game.known_empty(faint) == []
     game.answers[(6, 3)] = 1
     assert game.known_empty(faint) == middle
+
+
+def test_a_board_still_unexplained_after_a_breach_asks_the_admin_whose_turn_it_is() -> None:
+    """Bob's illegal step is flagged; the players go on without putting it back (Ann moves).
+    A second breach, and one for every move after, would judge a board the table no longer
+    shares: the admin is asked instead, and their answer makes the camera's board the
+    game's, with the turn they name."""
+    cells = start()
+    one = moved(cells, (0, 1), (1, 1))
+    far = moved(one, (6, 3), (4, 3))
+    on = moved(far, (0, 2), (1, 2))
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells), *seen(one), *seen(far)]
+    game, events = play(make_table_game, None, session(), [*steps, *seen(on)])
+    assert [e.kind for e in events].count("reflecto.breach") == 1
+    (lost,) = game.questions(None)
+    assert lost.id.startswith("lost-") and "whose turn" in lost.text
+    with pytest.raises(UserError, match="admin"):
+        game.correct({"question": lost.id, "answer": 1}, 0)
+    for draft in game.correct({"question": lost.id, "answer": 1}, None):
+        game.apply_event(_event(draft))
+    assert board_of(game.state) == frozenset(on.items()) and game.state.to_move == 1
+    assert not game.state.moved and game.questions(None) == []
+    later = moved(on, (6, 5), (5, 5))  # Bob's next step is followed again
+    drafts = _feed(game, [board(later, hands=True)] + [board(later)] * 3)
+    assert [d.payload["action"]["screen"] for d in drafts if d.kind == "reflecto.action"] == [
+        "B5"
+    ]
