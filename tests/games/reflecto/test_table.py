@@ -555,6 +555,32 @@ def test_a_board_still_unexplained_after_a_breach_asks_the_admin_whose_turn_it_i
     assert not game.state.moved and game.questions(None) == []
     later = moved(on, (6, 5), (5, 5))  # Bob's next step is followed again
     drafts = _feed(game, [board(later, hands=True)] + [board(later)] * 3)
-    assert [d.payload["action"]["screen"] for d in drafts if d.kind == "reflecto.action"] == [
-        "B5"
-    ]
+    assert [d.payload["action"]["screen"] for d in drafts if d.kind == "reflecto.action"] == ["B5"]
+
+
+def test_a_settled_board_that_keeps_needing_answers_has_its_colours_learned_anew() -> None:
+    """Two screens the camera stopped finding on a board the players confirmed (the light
+    changed): the perceiver is given the whole board to learn the colours from, once, and
+    not at every frame after."""
+    from companion.games.reflecto.table.live import RELEARN_EVERY
+
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    assert game.board_to_learn() == frozenset(start().items())  # the start position
+    game.colours_learned(None)
+    assert game.board_to_learn() is None
+    faint = {c: o for c, o in start().items() if c not in ((0, 2), (6, 4))}
+    frame = Observation(
+        {**board(faint).data, "unclear": [[0, 2], [6, 4]]},  # type: ignore[dict-item]
+        0.3,
+    )
+    _feed(game, [frame] * 3)
+    for question in game.questions(None):
+        _, r, c, _ = question.id.split("-")
+        for draft in game.correct({"question": question.id, "answer": start()[int(r), int(c)]}, 0):
+            game.apply_event(_event(draft))
+    _feed(game, [frame] * RELEARN_EVERY)
+    assert game.board_to_learn() == frozenset(start().items())
+    assert game.board_to_learn() is None
