@@ -584,3 +584,20 @@ def test_a_settled_board_that_keeps_needing_answers_has_its_colours_learned_anew
     _feed(game, [frame] * RELEARN_EVERY)
     assert game.board_to_learn() == frozenset(start().items())
     assert game.board_to_learn() is None
+
+
+def test_a_square_read_empty_since_the_hands_left_stays_empty_through_a_flicker() -> None:
+    """The square a screen left, read empty once the hand is away and then in doubt for a
+    frame: nothing moved without a hand, so the move counts after three frames, within the
+    rest (an emptied square was never held, and its flicker kept the board unsettled)."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    _feed(game, [board(start())] * 3)
+    one = moved(start(), (0, 1), (1, 1))
+    flicker = Observation({**board(one).data, "unclear": [[0, 1]]}, 0.3)  # type: ignore[dict-item]
+    drafts = _feed(game, [board(one, hands=True), board(one), flicker, board(one)])
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]

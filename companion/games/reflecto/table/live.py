@@ -112,6 +112,8 @@ often it is tried, not what is read."""
 RELEARN_EVERY = 24
 """Frames between two such tries (one read of the frame more each)."""
 
+_SQUARES = tuple((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
+
 NOT_TWO_MOVES = Breach(
     "one screen moves per turn",
     "the players said the change seen was not the two moves it looked like",
@@ -267,7 +269,7 @@ class ReflectoTable:
             return []
         return [
             cell
-            for cell in ((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
+            for cell in _SQUARES
             if cell not in engine and (cell not in unclear or answers.get(cell, -1) is None)
         ]
 
@@ -306,7 +308,11 @@ class ReflectoTable:
                 for c in doubted - (prior - unsure)
                 if c in self._last_called
             }
-            for cell in set(self._last_called) | set(called):
+            # Every square called clearly, empty ones too: a square read empty after the
+            # hands left and in doubt in the next frame is still empty (recorded only when
+            # called before, an emptied square was never held, and its flicker kept the
+            # board from settling for a whole rest).
+            for cell in _SQUARES:
                 if cell not in doubted:
                     self._last_called[cell] = called.get(cell)
             for cell, said in list(self.answers.items()):
