@@ -601,3 +601,28 @@ def test_a_square_read_empty_since_the_hands_left_stays_empty_through_a_flicker(
     assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
+
+
+def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach() -> None:
+    """Half of each first row read in the other seat's colour and a screen read off its
+    square: no legal play and no two moves explain it. Every such square is asked about;
+    confirmed as the camera saw it, the admin is asked whose turn it is (no breach)."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    _feed(game, [board(start())] * 3)
+    odd = {c: (1 - o if c[1] < 3 else o) for c, o in start().items()}
+    odd = moved(odd, (0, 5), (3, 5))
+    drafts = _feed(game, [board(odd, hands=True)] + [board(odd)] * 6)
+    asked = [q.id for q in game.questions(None)]
+    assert len(asked) == 8 and all(q.startswith("square-") for q in asked)
+    for _ in range(3):  # answers the change then makes stale are asked again, once
+        for question in game.questions(None):
+            _, r, c, _ = question.id.split("-")
+            said = odd.get((int(r), int(c)))
+            for draft in game.correct({"question": question.id, "answer": said}, 0):
+                game.apply_event(_event(draft))
+        drafts += _feed(game, [board(odd)] * 3)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    assert [q.id.split("-")[0] for q in game.questions(None)] == ["lost"]

@@ -114,6 +114,11 @@ RELEARN_EVERY = 24
 
 _SQUARES = tuple((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
 
+MOST_CHANGED = 4
+"""Squares two moves change (each the square left and the one reached): a change the
+camera settles on that touches more, and no legal play explains, is a misread to ask
+about, or the table lost track; never a breach (removals are explained by the rules)."""
+
 NOT_TWO_MOVES = Breach(
     "one screen moves per turn",
     "the players said the change seen was not the two moves it looked like",
@@ -362,9 +367,18 @@ class ReflectoTable:
         misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
+        camera = dict(new)
+        differ = {c for c in held_now.keys() | camera.keys() if held_now.get(c) != camera.get(c)}
+        if len(differ) > MOST_CHANGED:
+            # More squares than two moves change: a misread (the colours failing, taken for
+            # each other), never a move to judge. Asked about; confirmed as seen, the table
+            # has lost track.
+            unanswered = differ - self.answers.keys()
+            if unanswered:
+                return drafts + self._doubt_about(unanswered)
         if new != self._flagged:
             self._flagged = new
-            if self._breached:
+            if self._breached or len(differ) > MOST_CHANGED:
                 return drafts + self._lost()
             self._breached = True
             drafts.append(self._breach(found.breach))
