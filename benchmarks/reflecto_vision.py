@@ -344,7 +344,7 @@ def tracking(
                 made,
                 settings,
                 Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-                _filmed(film, steps, fps, settings, table, script.actions, guess),
+                _filmed(film, steps, fps, settings, table, script.actions, guess, _turns(script)),
             )
         questions = [e.payload["id"].split("-")[0] for e in events if e.kind == QUESTION_KIND]
         questions_total += len(questions)
@@ -424,6 +424,27 @@ def tracking(
     return result
 
 
+def _turns(script: Any) -> tuple[tuple[frozenset, int], ...]:
+    """Each position of a script and the seat whose turn it is once it stands (the next
+    to move: a turn whose move is made is the other seat's), as the admin would say."""
+    from companion.games.base import IllegalAction
+    from companion.games.reflecto.rules import ENGINE
+    from companion.games.reflecto.rules.actions import Done, action_from_json
+    from companion.games.reflecto.table.track import board_of
+
+    state = ENGINE.new_game(2)
+    for st in script.setups:
+        state = ENGINE.apply(state, action_from_json(st))
+    out = [(board_of(state), state.to_move)]
+    for raw in script.actions:
+        try:
+            state = ENGINE.apply(state, action_from_json(raw))
+        except IllegalAction:  # the turn ended first (the script leaves the Done out)
+            state = ENGINE.apply(ENGINE.apply(state, Done()), action_from_json(raw))
+        out.append((board_of(state), 1 - state.to_move if state.moved else state.to_move))
+    return tuple(out)
+
+
 def _filmed(
     film: Any,
     setups: list[Any],
@@ -432,12 +453,16 @@ def _filmed(
     table: list[Any],
     script: list[dict],
     guess: tuple[int, str] | None = None,
+    turns: tuple[tuple[frozenset, int], ...] = (),
 ) -> Iterator[Any]:
     """The set-ups, then each frame read by the live perceiver. After a frame, an open
     question about a square is answered as a player would: with what stands there now; one
     about two moves seen at once, yes when they are two moves the players made in a row
-    (`script`), no otherwise. At the end, the `guess` (seat, word), entered on the guesser's
-    phone when the table has it their turn, as the phone would accept it."""
+    (`script`), no otherwise; one that the table lost track, by the admin once the board
+    rests: the seat whose turn it is in the film (`turns`) when the camera's board is the
+    film's, else not yet. At the
+    end, the `guess` (seat, word), entered on the guesser's phone when the table has it
+    their turn, as the phone would accept it."""
     from types import SimpleNamespace
 
     import numpy as np
@@ -453,8 +478,14 @@ def _filmed(
         # from the squares its engine says are free (as live play reads a frame).
         yield Observe(table[0].perceive(SimpleNamespace(image=image), SimpleNamespace()))
         standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
+        here = frozenset(standing.items())
         for q in list(table[0].open_questions.values()):
-            if q.id.startswith("square-"):
+            if q.id.startswith("lost-"):
+                whose = [seat for board, seat in turns if board == here]
+                if truth["rest"]:
+                    ok = bool(whose) and table[0].camera == here
+                    yield Correct(Answer(question=q.id, answer=whose[-1] if ok else None))
+            elif q.id.startswith("square-"):
                 _, r, c, _ = q.id.split("-")
                 yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
             elif q.id.startswith("moves-"):

@@ -425,10 +425,11 @@ def test_two_moves_seen_as_one_change_are_refused_on_no_never_booked() -> None:
     """On no, the camera misread a square or the change is illegal: each changed square is
     asked about, and only the same change confirmed square by square is the breach."""
     game, drafts, later = _two_moves_seen_as_one(False)
-    assert [d.kind for d in drafts] == ["answer"] and later == []
+    assert [d.kind for d in drafts] == ["answer"]
+    assert [d.kind for d in later] == ["question"] * 4  # asked while the board rests
     both = moved(moved(start(), (0, 1), (1, 1)), (6, 3), (5, 3))
     steps = [d for _ in range(12) for d in game.update(board(both), 0.0)]
-    for draft in steps:
+    for draft in [*later, *steps]:
         game.apply_event(_event(draft))
     asked = {tuple(int(v) for v in q.id.split("-")[1:3]): q.id for q in game.questions(None)}
     assert set(asked) == {(0, 1), (1, 1), (6, 3), (5, 3)}
@@ -530,3 +531,98 @@ def test_the_print_is_learned_only_where_the_engine_and_the_camera_agree_a_squar
     assert game.known_empty(faint) == []
     game.answers[(6, 3)] = 1
     assert game.known_empty(faint) == middle
+
+
+def test_a_board_still_unexplained_after_a_breach_asks_the_admin_whose_turn_it_is() -> None:
+    """Bob's illegal step is flagged; the players go on without putting it back (Ann moves).
+    A second breach, and one for every move after, would judge a board the table no longer
+    shares: the admin is asked instead, and their answer makes the camera's board the
+    game's, with the turn they name."""
+    cells = start()
+    one = moved(cells, (0, 1), (1, 1))
+    far = moved(one, (6, 3), (4, 3))
+    on = moved(far, (0, 2), (1, 2))
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(cells), *seen(one), *seen(far)]
+    game, events = play(make_table_game, None, session(), [*steps, *seen(on)])
+    assert [e.kind for e in events].count("reflecto.breach") == 1
+    (lost,) = game.questions(None)
+    assert lost.id.startswith("lost-") and "whose turn" in lost.text
+    with pytest.raises(UserError, match="admin"):
+        game.correct({"question": lost.id, "answer": 1}, 0)
+    for draft in game.correct({"question": lost.id, "answer": 1}, None):
+        game.apply_event(_event(draft))
+    assert board_of(game.state) == frozenset(on.items()) and game.state.to_move == 1
+    assert not game.state.moved and game.questions(None) == []
+    later = moved(on, (6, 5), (5, 5))  # Bob's next step is followed again
+    drafts = _feed(game, [board(later, hands=True)] + [board(later)] * 3)
+    assert [d.payload["action"]["screen"] for d in drafts if d.kind == "reflecto.action"] == ["B5"]
+
+
+def test_a_settled_board_that_keeps_needing_answers_has_its_colours_learned_anew() -> None:
+    """Two screens the camera stopped finding on a board the players confirmed (the light
+    changed): the perceiver is given the whole board to learn the colours from, once, and
+    not at every frame after."""
+    from companion.games.reflecto.table.live import RELEARN_EVERY
+
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    assert game.board_to_learn() == frozenset(start().items())  # the start position
+    game.colours_learned(None)
+    assert game.board_to_learn() is None
+    faint = {c: o for c, o in start().items() if c not in ((0, 2), (6, 4))}
+    frame = Observation(
+        {**board(faint).data, "unclear": [[0, 2], [6, 4]]},  # type: ignore[dict-item]
+        0.3,
+    )
+    _feed(game, [frame] * 3)
+    for question in game.questions(None):
+        _, r, c, _ = question.id.split("-")
+        for draft in game.correct({"question": question.id, "answer": start()[int(r), int(c)]}, 0):
+            game.apply_event(_event(draft))
+    _feed(game, [frame] * RELEARN_EVERY)
+    assert game.board_to_learn() == frozenset(start().items())
+    assert game.board_to_learn() is None
+
+
+def test_a_square_read_empty_since_the_hands_left_stays_empty_through_a_flicker() -> None:
+    """The square a screen left, read empty once the hand is away and then in doubt for a
+    frame: nothing moved without a hand, so the move counts after three frames, within the
+    rest (an emptied square was never held, and its flicker kept the board unsettled)."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    _feed(game, [board(start())] * 3)
+    one = moved(start(), (0, 1), (1, 1))
+    flicker = Observation({**board(one).data, "unclear": [[0, 1]]}, 0.3)  # type: ignore[dict-item]
+    drafts = _feed(game, [board(one, hands=True), board(one), flicker, board(one)])
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+
+
+def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach() -> None:
+    """Half of each first row read in the other seat's colour and a screen read off its
+    square: no legal play and no two moves explain it. Every such square is asked about;
+    confirmed as the camera saw it, the admin is asked whose turn it is (no breach)."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    _feed(game, [board(start())] * 3)
+    odd = {c: (1 - o if c[1] < 3 else o) for c, o in start().items()}
+    odd = moved(odd, (0, 5), (3, 5))
+    drafts = _feed(game, [board(odd, hands=True)] + [board(odd)] * 6)
+    asked = [q.id for q in game.questions(None)]
+    assert len(asked) == 8 and all(q.startswith("square-") for q in asked)
+    for _ in range(3):  # answers the change then makes stale are asked again, once
+        for question in game.questions(None):
+            _, r, c, _ = question.id.split("-")
+            said = odd.get((int(r), int(c)))
+            for draft in game.correct({"question": question.id, "answer": said}, 0):
+                game.apply_event(_event(draft))
+        drafts += _feed(game, [board(odd)] * 3)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    assert [q.id.split("-")[0] for q in game.questions(None)] == ["lost"]

@@ -21,10 +21,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import itertools
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -93,11 +94,30 @@ HINT_SECONDS = 1.0
 """The hint's search budget at the table: it runs under the game's lock."""
 HINT_STATES = 60_000
 SHOWN_BREACHES = 5
-ASK_AFTER_FRAMES = 12
+ASK_AFTER_FRAMES = STABLE_FRAMES
 """Frames with a square in doubt before the players are asked, counted until the board has
 read clearly for `STABLE_FRAMES` frames in a row (frames with hands count neither way): a
 square that flickers between read and in doubt never lets the board settle either, and
-must be asked about, not left to end in a jump of several moves at once."""
+must be asked about, not left to end in a jump of several moves at once. As many as a
+change takes to count: a doubt that outlasts that is asked while the board still rests (a
+player may move again a few seconds later; asked after 12 frames, the answers came during
+the next move and described a board a move on, and the table never caught up)."""
+
+RELEARN_DOUBTS = 2
+"""Squares of a settled board (the camera's reading, with the players' answers, is the
+engine's) that the camera could not call itself: this many, and the colours are learned
+anew from the whole board (the light changed since they were learned). The new ones are
+kept only if they find more of the board (`perceive.perceive_frame`), so this sets how
+often it is tried, not what is read."""
+RELEARN_EVERY = 24
+"""Frames between two such tries (one read of the frame more each)."""
+
+_SQUARES = tuple((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
+
+MOST_CHANGED = 4
+"""Squares two moves change (each the square left and the one reached): a change the
+camera settles on that touches more, and no legal play explains, is a misread to ask
+about, or the table lost track; never a breach (removals are explained by the rules)."""
 
 NOT_TWO_MOVES = Breach(
     "one screen moves per turn",
@@ -160,7 +180,15 @@ class ReflectoTable:
         """A change seen as two moves the players said no to: its squares are asked about,
         and the same change settling again with their answers is the breach."""
         self._restaled: Reading | None = None
+        self._breached = False
+        """Whether a breach was flagged since the last change the engine explained: a second
+        unexplained board is a lost track (`_lost`), asked of the admin, not another breach."""
         """The last change that had the players' unconfirmed answers asked about again."""
+        self._colours_learned = False
+        """Whether the perceiver learned this game's colours from the board the engine
+        knows (`board_to_learn`): the start position, once both set-ups are in."""
+        self._relearn = False
+        self._since_relearn = 0
         self._start_seen = False
         """Whether the camera has settled on the start position (or a move was made): until
         then a start-row square the engine holds a screen on and the camera reads as empty
@@ -198,9 +226,28 @@ class ReflectoTable:
         if self._print is None and board_print is not None:
             self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
         seen = perceive.perceive_frame(
-            frame, registration, self.settings, self._print, self.known_empty
+            frame, registration, self.settings, self._print, self.known_empty, self
         )
         return Observation(board_observation(seen.data), seen.confidence)
+
+    def board_to_learn(self) -> Reading | None:
+        """The perceiver's `ColourTeacher`: the board the colours are learned from. The
+        start position once both set-ups are in (the engine knows every screen there, while
+        the camera, without the colours, finds few of them), until learned; later the
+        engine's board when the table asked for it (`RELEARN_DOUBTS`), for one frame.
+        Perception thread: reads the state as it is."""
+        s = self.state
+        if s.phase != PLAY:
+            return None
+        if not self._colours_learned:
+            return board_of(s) if s.turn == 0 and not s.moved else None
+        if self._relearn:
+            self._relearn = False
+            return board_of(s)
+        return None
+
+    def colours_learned(self, colours: Any) -> None:
+        self._colours_learned = True
 
     def known_empty(self, reading: Any) -> list[Cell]:
         """The squares a frame (no hands over it) shows empty for sure, whose print the
@@ -227,7 +274,7 @@ class ReflectoTable:
             return []
         return [
             cell
-            for cell in ((r, c) for r in range(ENGINE.board.rows) for c in range(ENGINE.board.cols))
+            for cell in _SQUARES
             if cell not in engine and (cell not in unclear or answers.get(cell, -1) is None)
         ]
 
@@ -266,13 +313,25 @@ class ReflectoTable:
                 for c in doubted - (prior - unsure)
                 if c in self._last_called
             }
-            for cell in set(self._last_called) | set(called):
+            # Every square called clearly, empty ones too: a square read empty after the
+            # hands left and in doubt in the next frame is still empty (recorded only when
+            # called before, an emptied square was never held, and its flicker kept the
+            # board from settling for a whole rest).
+            for cell in _SQUARES:
                 if cell not in doubted:
                     self._last_called[cell] = called.get(cell)
             for cell, said in list(self.answers.items()):
                 if cell not in doubted and called.get(cell) != said:
                     del self.answers[cell]
         seen = reading_from(data, held | self.answers)
+        self._since_relearn += not data.hands
+        if (
+            seen.reading is not None
+            and seen.reading == board_of(self.state)
+            and self._since_relearn >= RELEARN_EVERY
+            and len(doubted & set(held_now)) >= RELEARN_DOUBTS
+        ):
+            self._relearn, self._since_relearn = True, 0
         drafts = self._ask(seen)
         new = self.tracker.update(seen.reading)
         if new is None:
@@ -293,7 +352,7 @@ class ReflectoTable:
             self._flagged = new
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
-            self._flagged = None
+            self._flagged, self._breached = None, False
             return drafts + [self._action(a) for a in found.actions]
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
@@ -308,10 +367,43 @@ class ReflectoTable:
         misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
+        camera = dict(new)
+        differ = {c for c in held_now.keys() | camera.keys() if held_now.get(c) != camera.get(c)}
+        if len(differ) > MOST_CHANGED:
+            # More squares than two moves change: a misread (the colours failing, taken for
+            # each other), never a move to judge. Asked about; confirmed as seen, the table
+            # has lost track.
+            unanswered = differ - self.answers.keys()
+            if unanswered:
+                return drafts + self._doubt_about(unanswered)
         if new != self._flagged:
             self._flagged = new
+            if self._breached or len(differ) > MOST_CHANGED:
+                return drafts + self._lost()
+            self._breached = True
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _lost(self) -> list[EventDraft]:
+        """The table has lost track: a breach was shown and the board the camera settled on
+        since is still one no legal play explains (the players went on without putting it
+        back, or the camera misread a square they confirmed). Judging each change against a
+        board the table no longer shares would flag every move: the admin says whose turn
+        it is, and the board becomes what the camera sees (`_answer`)."""
+        if any(q.startswith("lost-") for q in self.open_questions):
+            return []
+        choices: list[dict[str, Any]] = [
+            {"label": f"{player_name(self.session.seats, s)}'s turn", "value": s} for s in (0, 1)
+        ]
+        choices.append({"label": "not yet: we put the board back", "value": None})
+        question = Question(
+            f"lost-{self.asked}",
+            "I lost track of the game: no legal play explains the board I see. Admin: once "
+            "the screens stand as they should, whose turn is it? The board becomes what "
+            "the camera sees.",
+            choices,
+        )
+        return [question_draft(question)]
 
     def _doubt_about(self, cells: set[Cell]) -> list[EventDraft]:
         """`cells` in doubt until asked about; the change they left unexplained counts
@@ -496,6 +588,9 @@ class ReflectoTable:
                 return self._apply_now(action)
 
     def _answer(self, payload: Answer, seat: int | None) -> list[EventDraft]:
+        question = self.open_questions.get(payload.question)
+        if question is not None and question.id.startswith("lost-"):
+            return self._found_track(payload, seat)
         question, draft = answer_draft(self.open_questions, payload, seat)
         if not question.id.startswith("moves-"):
             return [draft]
@@ -524,6 +619,22 @@ class ReflectoTable:
             return [draft]  # the game went on since the question: the engine has the board
         self._flagged = None
         return [draft, *(self._action(a) for a in actions)]
+
+    def _found_track(self, payload: Answer, seat: int | None) -> list[EventDraft]:
+        """The admin's answer to `_lost`: the camera's steady reading becomes the board, and
+        the seat named is to move (its turn not yet begun); no: asked again if the board
+        still cannot be explained once put back."""
+        admin_only_table_is_right(seat)
+        _, draft = answer_draft(self.open_questions, payload, seat)
+        if payload.answer is None:
+            return [draft]
+        to_move = int(cast(int, payload.answer))
+        camera = steady_reading(self.camera, "the board")
+        with taken_as_the_table("the board"):
+            after = with_table(self.state, camera)
+        cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
+        board = {"cells": cells, "to_move": to_move}
+        return [draft, table_is_right_draft(board, {"screens": reading_to_json(camera)})]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
@@ -611,9 +722,11 @@ class ReflectoTable:
             self.state = with_cells(
                 self.state, {i: (int(c[0]), int(c[1])) for i, c in p["board"]["cells"].items()}
             )
+            if "to_move" in p["board"]:  # the admin found the track again (`_found_track`)
+                self.state = replace(self.state, to_move=int(p["board"]["to_move"]), moved=False)
             turn = self.state.turn
             self.breaches = [b for b in self.breaches if b["turn"] != turn]
-            self._flagged = None
+            self._flagged, self._breached = None, False
         elif kind == BREACH_KIND:
             self.breaches.append({**p, "private": event.visibility != "public"})
         elif kind == HINT_KIND:

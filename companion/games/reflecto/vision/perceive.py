@@ -11,6 +11,15 @@ position (every screen on its seat's first row), and kept in the data dir
 no screen at all (another set of screens, another sim table) learns them again. Until then
 the colours are learned from each frame itself, which the warnings say.
 
+Live play knows more than a frame: once both set-ups are in, the engine knows where every
+screen stands and whose it is. A `ColourTeacher` (the live table) names that board while the
+colours are to be learned from it, and the colours are learned from those squares
+(`learn_where`), however few of them the picture alone would have found: the reader needs
+the colours to find the screens, not the screens to find the colours. The table asks again
+when the camera, on a board the players confirmed, keeps failing to find screens that stand
+there (the light changed): the colours are then learned anew from every square the engine
+holds, and kept only if they find more of the board.
+
 `hands` is True when a corner marker is hidden or something crosses the board's rim: arms
 reach in from beyond the board, and the rim, between the grid and the board's edge, is out
 of every screen's reach. The tracker counts no frame with hands.
@@ -22,7 +31,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import cv2
 import numpy as np
@@ -37,8 +46,12 @@ from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
 from companion.games.reflecto.vision.read import (
     PX_PER_MM,
+    STRONG,
+    UNIFORM,
     Rectified,
+    cell_stats,
     empty_mask,
+    hue_offsets,
     learn_at_setup,
     read_board,
     screen_reach,
@@ -174,6 +187,50 @@ def _observe(
     return Observation(data, conf), reading, None if hands else rect
 
 
+class ColourTeacher(Protocol):
+    """Live play's side of learning the seats' colours (`table/live.py`)."""
+
+    def board_to_learn(self) -> Iterable[tuple[Cell, int]] | None:
+        """The squares screens stand on now and whose, when the colours are to be learned
+        from this frame (no hands over it), else None."""
+
+    def colours_learned(self, colours: ScreenColours) -> None:
+        """The colours were learned from the board `board_to_learn` named."""
+
+
+def learn_where(
+    rect: Rectified, geom: BoardGeometry, board: Iterable[tuple[Cell, int]]
+) -> ScreenColours | None:
+    """Each seat's colour from the squares `board` says its screens stand on: the median
+    chromaticity of those whose strip is strongly and evenly coloured (a top, not a glare
+    spot or the print beside a screen standing askew), else of the strong ones, else of all
+    (a dull plastic). None when a seat has no screen on the board."""
+    stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
+    means, spreads = [], []
+    for seat in (0, 1):
+        cells = [stats[c] for c, owner in board if owner == seat and c in stats]
+        if not cells:
+            return None
+        strong = [s for s in cells if s.strength >= STRONG]
+        even = [s for s in strong if s.spread <= UNIFORM]
+        chromas = np.array([s.chroma for s in (even if len(even) >= 2 else strong or cells)])
+        median = np.median(chromas, axis=0)
+        means.append(tuple(float(v) for v in median))
+        spreads.append(float(np.max(np.abs(hue_offsets(chromas, median)))))
+    return ScreenColours(
+        means[0],  # type: ignore[arg-type]
+        means[1],  # type: ignore[arg-type]
+        learned_from="set-up",
+        hue_spread=(spreads[0], spreads[1]),
+    )
+
+
+def _agreement(reading: BoardReading, board: set[tuple[Cell, int]]) -> tuple[int, int]:
+    """Screens of `board` a reading finds, and screens it reads that `board` does not have."""
+    got = set(reading.layout_key())
+    return len(got & board), len(got - board)
+
+
 KnownEmpty = Callable[[BoardReading], Iterable[Cell]]
 """Given a frame's reading (no hands over the board), the squares known to be empty in it
 (live play asks the engine, `table/live.py`)."""
@@ -185,12 +242,14 @@ def perceive_frame(
     settings: Any,
     board_print: BoardPrint | None = None,
     known_empty: KnownEmpty | None = None,
+    teacher: ColourTeacher | None = None,
 ) -> Observation:
     """The live perceiver (perception thread): reuses the registration's marker detection.
 
     With `board_print`, squares whose print is known are judged against it; with
     `known_empty` too, the print of the squares it names is learned from this frame (when
-    no hand is over the board), for the frames after."""
+    no hand is over the board), for the frames after. With `teacher`, the colours are
+    learned from the board it names (see the module doc)."""
     geom = load_geometry()
     K = getattr(registration, "camera_matrix", None)
     dist = getattr(registration, "dist_coeffs", None)
@@ -209,6 +268,24 @@ def perceive_frame(
         "board_print": board_print,
     }
     observation, reading, rect = _observe(frame.image, geom, colours, **options)
+    board = None if teacher is None or rect is None else teacher.board_to_learn()
+    if board is not None and rect is not None and teacher is not None:
+        known = set(board)
+        fresh = learn_where(rect, geom, known)
+        if fresh is not None and not fresh.problems():
+            obs2, reading2, rect2 = _observe(frame.image, geom, fresh, **options)
+            found, wrong = _agreement(reading2, known)
+            before, _ = _agreement(reading, known) if colours is not None else (-1, 0)
+            # Kept when they read no screen the board does not have (a frame that is not
+            # the board named: a screen moved before the set-ups were in) and find more of
+            # it than the colours held (none at the start); the colours held, when they
+            # find as much and read nothing else.
+            if not wrong and found > before:
+                _save_colours(settings, fresh)
+                teacher.colours_learned(fresh)
+                return _learn_print(obs2, reading2, rect2, board_print, known_empty, geom)
+            if colours is not None and before >= found and not _agreement(reading, known)[1]:
+                teacher.colours_learned(colours)
     if (
         reading.board_found
         and not cast(dict[str, Any], observation.data)["hands"]
@@ -232,6 +309,18 @@ def perceive_frame(
                     observation, reading, rect = _observe(frame.image, geom, fresh, **options)
         elif colours is None:
             observation, reading = learned_obs, learned
+    return _learn_print(observation, reading, rect, board_print, known_empty, geom)
+
+
+def _learn_print(
+    observation: Observation,
+    reading: BoardReading,
+    rect: Rectified | None,
+    board_print: BoardPrint | None,
+    known_empty: KnownEmpty | None,
+    geom: BoardGeometry,
+) -> Observation:
+    """The print of the squares `known_empty` names, learned from this frame."""
     if board_print is not None and known_empty is not None and rect is not None:
         empty = list(known_empty(reading))
         if empty:
