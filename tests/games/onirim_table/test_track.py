@@ -69,21 +69,32 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
     assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
 
 
-def test_one_card_alone_the_hand_lacks_is_asked_one_it_holds_unpaired_is_flagged() -> None:
-    """A card lying alone under a Mirror for long that no legal pair holds: if the hand
-    holds it, it was laid alone (a breach); if not, the camera misreads the fan (asked)."""
-    from companion.games.onirim.table.live import HIDDEN_FRAMES
+def test_one_card_alone_no_pair_holds_is_asked_and_a_breach_only_on_the_players_word() -> None:
+    """A card lying alone under a Mirror for long that no legal pair holds, whether the hand
+    holds it or not: the camera misreading the fan is far likelier than a card laid alone,
+    so the player is asked, never flagged; answering that it was laid alone books the
+    breach, answering that the table lies as the game has it books nothing."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, PLAYER, PUT_BACK
+    from companion.store import Event
 
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
-    for lone, breaches in (("blue-sun", 0), ("red-sun", 1)):
+    for lone in ("blue-sun", "red-sun"):  # the hand lacks it; the hand holds it
         one = type(seen)(
             seen.labyrinth, seen.doors, _with_under(state, "sun", (lone,)), seen.discard_top
         )
-        _, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
-        assert len([d for d in drafts if d.kind == "onirim.breach"]) == breaches
-        asked = [d.payload["text"] for d in drafts if d.kind == "question"]
-        assert len(asked) == 1 - breaches and all("the Sun Mirror" in t for t in asked)
+        for answer, breaches in ((PUT_BACK, 0), ("alone:sun", 1)):
+            game, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
+            assert not [d for d in drafts if d.kind == "onirim.breach"]
+            (asked,) = [d.payload for d in drafts if d.kind == "question"]
+            assert "the Sun Mirror" in asked["text"]
+            assert [c["value"] for c in asked["choices"]] == [PUT_BACK, "alone:sun"]
+            out = game.correct({"question": asked["id"], "answer": answer}, PLAYER)
+            for n, d in enumerate(out, len(drafts) + 1):
+                game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+            assert len(game.breaches) == breaches and game.state == state
+            if breaches:
+                assert game.breaches[0]["rule"] == "cards go under a Mirror two at a time"
 
 
 def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:

@@ -116,6 +116,9 @@ before it is flagged."""
 SHOWN_BREACHES = 5
 PUT_BACK = "back"
 """The answer to "which play was it?" that says none: the player puts the table back."""
+LAID_ALONE = "alone:"
+"""An answer's prefix (then the Mirror's id) saying one card was laid alone under a Mirror:
+the breach the camera only suspected, booked on the player's word."""
 HINT_SHOWN = 5
 NOT_TAUGHT = (
     "The companion does not know your cards yet: teach your deck once "
@@ -329,21 +332,11 @@ class OnirimTable:
                 # own miss from a wrong one, so it asks; the player may put the table back.
                 unseen = None if near or alone is not None else _missing(stable, want)
                 return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
-            lone = next(m.under[-1] for m in stable.mirrors if m.mirror == alone)
-            if lone not in self.state.hand:
-                # The card seen alone is none the hand holds: the camera's misreading of the
-                # fan (a phantom, or a card read as another) as much as a card laid alone.
-                return drafts + self._ask_which(
-                    (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",)
-                )
-            self._flagged = stable
-            drafts.append(
-                self._breach(
-                    Breach(
-                        "cards go under a Mirror two at a time",
-                        f"one card under the {alone.title()} Mirror",
-                    )
-                )
+            # A card alone that no legal pair holds: the camera's misreading of the fan (a
+            # phantom, a card read as another, the hand's card or not) is far likelier than
+            # a card laid alone, so the player is asked; their answer confirms a breach.
+            return drafts + self._ask_which(
+                (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",), alone=alone
             )
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
@@ -417,6 +410,7 @@ class OnirimTable:
         unseen: str | None = None,
         text: str | None = None,
         unlike: tuple[str, ...] = (),
+        alone: str | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -443,6 +437,12 @@ class OnirimTable:
             asked = (
                 f"The camera reads {_and(unlike)} unlike the game, and no play explains it: "
                 "does it lie as the game has it? If not, put it back so."
+            )
+        if alone is not None:
+            # `alone`: the Mirror under which one card is read alone; the player may say
+            # they laid it so (the breach is booked on their word, not the camera's).
+            options.append(
+                {"label": "I laid one card alone there", "value": f"{LAID_ALONE}{alone}"}
             )
         return [
             question_draft(
@@ -528,6 +528,13 @@ class OnirimTable:
     def _answer(self, c: Answer, seat: int | None) -> list[EventDraft]:
         question, answered = answer_draft(self.open_questions, c, seat)
         drafts = [answered]
+        if isinstance(c.answer, str) and c.answer.startswith(LAID_ALONE):
+            mirror = c.answer.removeprefix(LAID_ALONE)
+            breach = Breach(
+                "cards go under a Mirror two at a time",
+                f"one card under the {mirror.title()} Mirror (the player says so)",
+            )
+            return [*drafts, self._breach(breach)]
         if question.id.startswith("turn.") and c.answer != PUT_BACK:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
