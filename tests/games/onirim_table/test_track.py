@@ -97,6 +97,26 @@ def test_one_card_alone_no_pair_holds_is_asked_and_a_breach_only_on_the_players_
                 assert game.breaches[0]["rule"] == "cards go under a Mirror two at a time"
 
 
+def test_one_card_alone_with_another_change_is_asked_with_the_laid_alone_answer() -> None:
+    """One card read alone under a Mirror while another place reads otherwise too (so it is
+    no pair half laid): the engine's "two at a time" is how a fan misread looks, so the
+    player is asked, offered to say they laid it alone; nothing is flagged or booked."""
+    from companion.games.onirim.table.live import PUT_BACK
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    odd = type(seen)(
+        seen.labyrinth, seen.doors, _with_under(state, "red", ("blue-key",)), "green-key"
+    )
+    found = explain(ENGINE, state, odd, WINDOW)
+    assert found.breach is None and found.action is None
+    assert found.misread and found.alone == "red" and "the Red Mirror" in found.unlike
+    game, drafts = _run(state, [seen] * 4 + [odd] * 8)
+    assert not [d for d in drafts if d.kind == "onirim.breach"] and game.state == state
+    (asked,) = [d.payload for d in drafts if d.kind == "question"]
+    assert [c["value"] for c in asked["choices"]] == [PUT_BACK, "alone:red"]
+
+
 def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
     """A new card that cannot be named: the player is asked, offered the plays the cards
     named and the hand leave (never guessed, even when one fits); an unnamed place just

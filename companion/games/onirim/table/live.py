@@ -67,6 +67,7 @@ from companion.games.onirim.table.messages import (
 )
 from companion.games.onirim.table.track import (
     STABLE_FRAMES,
+    TWO_AT_A_TIME,
     Place,
     Seen,
     StableTable,
@@ -346,7 +347,9 @@ class OnirimTable:
             if found.unlike:
                 # No play lays the table so and no rule is broken in it: the game's table
                 # stands and the player is asked once, not flagged.
-                return drafts + self._ask_which((), stable, wait=False, unlike=found.unlike)
+                return drafts + self._ask_which(
+                    (), stable, wait=False, unlike=found.unlike, alone=found.alone
+                )
             return drafts
         if found.action is not None:
             self._flagged = None
@@ -531,8 +534,7 @@ class OnirimTable:
         if isinstance(c.answer, str) and c.answer.startswith(LAID_ALONE):
             mirror = c.answer.removeprefix(LAID_ALONE)
             breach = Breach(
-                "cards go under a Mirror two at a time",
-                f"one card under the {mirror.title()} Mirror (the player says so)",
+                TWO_AT_A_TIME, f"one card under the {mirror.title()} Mirror (the player says so)"
             )
             return [*drafts, self._breach(breach)]
         if question.id.startswith("turn.") and c.answer != PUT_BACK:
