@@ -443,6 +443,42 @@ def test_a_tap_after_a_play_the_camera_missed_asks_which_play_it_was() -> None:
     assert asked.payload["text"].startswith("The camera missed your play")
 
 
+def test_a_draw_tapped_while_an_unnamed_card_was_answered_none_asks_the_missed_play() -> None:
+    """A new card the camera cannot name is asked about and answered "none of these"; the
+    reading stays unnamed and the player taps the card drawn after their play: the tap is
+    refused and the player is asked which play it was, every legal play offered (the game
+    would otherwise wait on the reading and refuse every draw that follows)."""
+    from companion.games.base import IllegalAction
+    from companion.games.onirim.table.live import PLAYER, PUT_BACK
+    from companion.live.table_game import Observation
+    from companion.store import Event
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    game, _ = _run(state, [seen] * 4)
+    unnamed = seen.to_json() | {"labyrinth": [None], "located": True}
+
+    def frames(n: int) -> list[Any]:
+        out: list[Any] = []
+        for i in range(n):
+            new = game.update(Observation(unnamed, 0.5), i)
+            for k, d in enumerate(new, 100 + len(out)):
+                game.apply_event(Event("1", k, 0.0, d.kind, d.payload, d.visibility))
+            out += new
+        return out
+
+    (first,) = [d.payload for d in frames(4) if d.kind == "question"]
+    out = game.correct({"question": first["id"], "answer": PUT_BACK}, PLAYER)
+    for d in out:
+        game.apply_event(Event("1", 90, 0.0, d.kind, d.payload, d.visibility))
+    with pytest.raises(IllegalAction):
+        game.correct({"kind": "drew", "cards": ["red-moon"]}, PLAYER)
+    asked = [d.payload for d in frames(2) if d.kind == "question"]
+    assert len(asked) == 1 and asked[0]["text"].startswith("The camera missed your play")
+    plays = [c["value"] for c in asked[0]["choices"] if c["value"] != PUT_BACK]
+    assert {"type": "play", "card": "blue-moon"} in plays and len(plays) >= 5
+
+
 def test_a_card_is_said_as_the_player_names_it() -> None:
     from companion.games.onirim.table.live import card_words
 

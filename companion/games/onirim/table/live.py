@@ -270,6 +270,28 @@ class OnirimTable:
             self.tracker.update(None)  # an unsettled frame all the same
         self._partial.update(seen.partial)
         steady = self._partial.steady() if seen.table is None else None
+        if (
+            self._missed
+            and self.state.phase == "turn"
+            and not self._asking_which()
+            and self._missed_turn != self.state.turns
+        ):
+            # The player tapped what follows a play the camera did not book: they are asked
+            # which play it was, every legal one offered, those nearest the reading first;
+            # once a turn (a tap tried again is not asked again). Before anything the
+            # reading may still be waiting on (a card it cannot name, a question answered
+            # "none of these"): the tap says a play was made.
+            self._missed, self._asked = False, None
+            self._missed_turn = self.state.turns
+            near = steady or self.tracker.stable or table_of(self.state, self.window)
+            return self._ask_which(
+                missed_choices(ENGINE, self.state, near, self.window),
+                near,
+                back=True,
+                wait=False,
+                text="The camera missed your play: which was it?",
+            )
+        self._missed = False
         fits, sure = (
             unclear_fits(ENGINE, self.state, steady, self.window, seen.maybe)
             if steady
@@ -294,25 +316,6 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
-        if (
-            self._missed
-            and self.state.phase == "turn"
-            and not self._asking_which()
-            and self._missed_turn != self.state.turns
-        ):
-            # The player tapped what follows a play the camera did not book: they are asked
-            # which play it was, every legal one offered, those nearest the reading first;
-            # once a turn (a tap tried again is not asked again).
-            self._missed, self._asked = False, None
-            self._missed_turn = self.state.turns
-            return drafts + self._ask_which(
-                missed_choices(ENGINE, self.state, stable, self.window),
-                stable,
-                back=True,
-                wait=False,
-                text="The camera missed your play: which was it?",
-            )
-        self._missed = False
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
