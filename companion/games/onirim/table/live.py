@@ -270,28 +270,6 @@ class OnirimTable:
             self.tracker.update(None)  # an unsettled frame all the same
         self._partial.update(seen.partial)
         steady = self._partial.steady() if seen.table is None else None
-        if (
-            self._missed
-            and self.state.phase == "turn"
-            and not self._asking_which()
-            and self._missed_turn != self.state.turns
-        ):
-            # The player tapped what follows a play the camera did not book: they are asked
-            # which play it was, every legal one offered, those nearest the reading first;
-            # once a turn (a tap tried again is not asked again). Before anything the
-            # reading may still be waiting on (a card it cannot name, a question answered
-            # "none of these"): the tap says a play was made.
-            self._missed, self._asked = False, None
-            self._missed_turn = self.state.turns
-            near = steady or self.tracker.stable or table_of(self.state, self.window)
-            return self._ask_which(
-                missed_choices(ENGINE, self.state, near, self.window),
-                near,
-                back=True,
-                wait=False,
-                text="The camera missed your play: which was it?",
-            )
-        self._missed = False
         fits, sure = (
             unclear_fits(ENGINE, self.state, steady, self.window, seen.maybe)
             if steady
@@ -307,6 +285,28 @@ class OnirimTable:
             # a card of the hand is asked (the engine's plays that fit, or none of them).
             self._flagged = None
             return [self._action(fits[0], "camera")]
+        if (
+            self._missed
+            and self.state.phase == "turn"
+            and not self._asking_which()
+            and self._missed_turn != self.state.turns
+        ):
+            # The player tapped what follows a play the camera did not book: they are asked
+            # which play it was, every legal one offered, those nearest the reading first;
+            # once a turn (a tap tried again is not asked again). Before anything else the
+            # reading may still wait on (a card it cannot name, a question answered "none
+            # of these"): the tap says a play was made.
+            self._missed, self._asked = False, None
+            self._missed_turn = self.state.turns
+            near = steady or self.tracker.stable or table_of(self.state, self.window)
+            return self._ask_which(
+                missed_choices(ENGINE, self.state, near, self.window),
+                near,
+                back=True,
+                wait=False,
+                text="The camera missed your play: which was it?",
+            )
+        self._missed = False
         if fits and steady is not None:
             return self._ask_which(fits, steady, back=True, wait=False)
         drafts = self._ask(seen.unclear)
