@@ -298,10 +298,10 @@ class OnirimTable:
             # of these"): the tap says a play was made.
             self._missed, self._asked = False, None
             self._missed_turn = self.state.turns
-            near = steady or self.tracker.stable or table_of(self.state, self.window)
+            shown = steady or self.tracker.stable or table_of(self.state, self.window)
             return self._ask_which(
-                missed_choices(ENGINE, self.state, near, self.window),
-                near,
+                missed_choices(ENGINE, self.state, shown, self.window),
+                shown,
                 back=True,
                 wait=False,
                 text="The camera missed your play: which was it?",
