@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.heldout import onirim as heldout  # noqa: E402
 from companion.games.onirim.rules import ENGINE  # noqa: E402
+from companion.games.onirim.rules.deck import colour_of, is_location  # noqa: E402
 from companion.games.onirim.vision.compare import Tally, compare  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
 from companion.games.onirim.vision.read import TableReader  # noqa: E402
@@ -94,6 +95,9 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
             else:
                 out["right" if m.best == card else "wrong"].append(m.score)
                 out["margin_right" if m.best == card else "margin_wrong"].append(m.margin)
+                if m.colour_lead is not None and is_location(card):  # another colour near
+                    same = colour_of(m.best) == colour_of(card)
+                    out["colour_lead_right" if same else "colour_lead_wrong"].append(m.colour_lead)
                 if m.symbol is not None:  # finalists of one colour: the symbol decided
                     ok = "right" if m.best == card else "wrong"
                     out[f"symbol_{ok}"].append(m.symbol)
@@ -152,6 +156,8 @@ def main() -> int:
             "symbol_fit_empty",
             "symbol_empty",
             "score_kin_empty",
+            "colour_lead_right",
+            "colour_lead_wrong",
         )
     }
     for style in a.styles.split(","):

@@ -69,21 +69,52 @@ def test_one_card_alone_under_a_mirror_is_waited_for_then_asked() -> None:
     assert values == [{"type": "pair", "mirror": "sun", "cards": ["blue-sun", "red-sun"]}, PUT_BACK]
 
 
-def test_one_card_alone_the_hand_lacks_is_asked_one_it_holds_unpaired_is_flagged() -> None:
-    """A card lying alone under a Mirror for long that no legal pair holds: if the hand
-    holds it, it was laid alone (a breach); if not, the camera misreads the fan (asked)."""
-    from companion.games.onirim.table.live import HIDDEN_FRAMES
+def test_one_card_alone_no_pair_holds_is_asked_and_a_breach_only_on_the_players_word() -> None:
+    """A card lying alone under a Mirror for long that no legal pair holds, whether the hand
+    holds it or not: the camera misreading the fan is far likelier than a card laid alone,
+    so the player is asked, never flagged; answering that it was laid alone books the
+    breach, answering that the table lies as the game has it books nothing."""
+    from companion.games.onirim.table.live import HIDDEN_FRAMES, PLAYER, PUT_BACK
+    from companion.store import Event
 
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
-    for lone, breaches in (("blue-sun", 0), ("red-sun", 1)):
+    for lone in ("blue-sun", "red-sun"):  # the hand lacks it; the hand holds it
         one = type(seen)(
             seen.labyrinth, seen.doors, _with_under(state, "sun", (lone,)), seen.discard_top
         )
-        _, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
-        assert len([d for d in drafts if d.kind == "onirim.breach"]) == breaches
-        asked = [d.payload["text"] for d in drafts if d.kind == "question"]
-        assert len(asked) == 1 - breaches and all("the Sun Mirror" in t for t in asked)
+        for answer, breaches in ((PUT_BACK, 0), ("alone:sun", 1)):
+            game, drafts = _run(state, [seen] * 4 + [one] * (HIDDEN_FRAMES + 6))
+            assert not [d for d in drafts if d.kind == "onirim.breach"]
+            (asked,) = [d.payload for d in drafts if d.kind == "question"]
+            assert "the Sun Mirror" in asked["text"]
+            assert [c["value"] for c in asked["choices"]] == [PUT_BACK, "alone:sun"]
+            out = game.correct({"question": asked["id"], "answer": answer}, PLAYER)
+            for n, d in enumerate(out, len(drafts) + 1):
+                game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+            assert len(game.breaches) == breaches and game.state == state
+            if breaches:
+                assert game.breaches[0]["rule"] == "cards go under a Mirror two at a time"
+
+
+def test_one_card_alone_with_another_change_is_asked_with_the_laid_alone_answer() -> None:
+    """One card read alone under a Mirror while another place reads otherwise too (so it is
+    no pair half laid): the engine's "two at a time" is how a fan misread looks, so the
+    player is asked, offered to say they laid it alone; nothing is flagged or booked."""
+    from companion.games.onirim.table.live import PUT_BACK
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    odd = type(seen)(
+        seen.labyrinth, seen.doors, _with_under(state, "red", ("blue-key",)), "green-key"
+    )
+    found = explain(ENGINE, state, odd, WINDOW)
+    assert found.breach is None and found.action is None
+    assert found.misread and found.alone == "red" and "the Red Mirror" in found.unlike
+    game, drafts = _run(state, [seen] * 4 + [odd] * 8)
+    assert not [d for d in drafts if d.kind == "onirim.breach"] and game.state == state
+    (asked,) = [d.payload for d in drafts if d.kind == "question"]
+    assert [c["value"] for c in asked["choices"]] == [PUT_BACK, "alone:red"]
 
 
 def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> None:
@@ -410,6 +441,42 @@ def test_a_tap_after_a_play_the_camera_missed_asks_which_play_it_was() -> None:
     values = [c["value"] for c in asked.payload["choices"]]
     assert values[0] == {"type": "play", "card": "blue-moon"} and PUT_BACK in values
     assert asked.payload["text"].startswith("The camera missed your play")
+
+
+def test_a_draw_tapped_while_an_unnamed_card_was_answered_none_asks_the_missed_play() -> None:
+    """A new card the camera cannot name is asked about and answered "none of these"; the
+    reading stays unnamed and the player taps the card drawn after their play: the tap is
+    refused and the player is asked which play it was, every legal play offered (the game
+    would otherwise wait on the reading and refuse every draw that follows)."""
+    from companion.games.base import IllegalAction
+    from companion.games.onirim.table.live import PLAYER, PUT_BACK
+    from companion.live.table_game import Observation
+    from companion.store import Event
+
+    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
+    seen = table_of(state, WINDOW)
+    game, _ = _run(state, [seen] * 4)
+    unnamed = seen.to_json() | {"labyrinth": [None], "located": True}
+
+    def frames(n: int) -> list[Any]:
+        out: list[Any] = []
+        for i in range(n):
+            new = game.update(Observation(unnamed, 0.5), i)
+            for k, d in enumerate(new, 100 + len(out)):
+                game.apply_event(Event("1", k, 0.0, d.kind, d.payload, d.visibility))
+            out += new
+        return out
+
+    (first,) = [d.payload for d in frames(4) if d.kind == "question"]
+    out = game.correct({"question": first["id"], "answer": PUT_BACK}, PLAYER)
+    for d in out:
+        game.apply_event(Event("1", 90, 0.0, d.kind, d.payload, d.visibility))
+    with pytest.raises(IllegalAction):
+        game.correct({"kind": "drew", "cards": ["red-moon"]}, PLAYER)
+    asked = [d.payload for d in frames(2) if d.kind == "question"]
+    assert len(asked) == 1 and asked[0]["text"].startswith("The camera missed your play")
+    plays = [c["value"] for c in asked[0]["choices"] if c["value"] != PUT_BACK]
+    assert {"type": "play", "card": "blue-moon"} in plays and len(plays) >= 5
 
 
 def test_a_card_is_said_as_the_player_names_it() -> None:

@@ -67,6 +67,7 @@ from companion.games.onirim.table.messages import (
 )
 from companion.games.onirim.table.track import (
     STABLE_FRAMES,
+    TWO_AT_A_TIME,
     Place,
     Seen,
     StableTable,
@@ -116,6 +117,9 @@ before it is flagged."""
 SHOWN_BREACHES = 5
 PUT_BACK = "back"
 """The answer to "which play was it?" that says none: the player puts the table back."""
+LAID_ALONE = "alone:"
+"""An answer's prefix (then the Mirror's id) saying one card was laid alone under a Mirror:
+the breach the camera only suspected, booked on the player's word."""
 HINT_SHOWN = 5
 NOT_TAUGHT = (
     "The companion does not know your cards yet: teach your deck once "
@@ -281,6 +285,28 @@ class OnirimTable:
             # a card of the hand is asked (the engine's plays that fit, or none of them).
             self._flagged = None
             return [self._action(fits[0], "camera")]
+        if (
+            self._missed
+            and self.state.phase == "turn"
+            and not self._asking_which()
+            and self._missed_turn != self.state.turns
+        ):
+            # The player tapped what follows a play the camera did not book: they are asked
+            # which play it was, every legal one offered, those nearest the reading first;
+            # once a turn (a tap tried again is not asked again). Before anything else the
+            # reading may still wait on (a card it cannot name, a question answered "none
+            # of these"): the tap says a play was made.
+            self._missed, self._asked = False, None
+            self._missed_turn = self.state.turns
+            shown = steady or self.tracker.stable or table_of(self.state, self.window)
+            return self._ask_which(
+                missed_choices(ENGINE, self.state, shown, self.window),
+                shown,
+                back=True,
+                wait=False,
+                text="The camera missed your play: which was it?",
+            )
+        self._missed = False
         if fits and steady is not None:
             return self._ask_which(fits, steady, back=True, wait=False)
         drafts = self._ask(seen.unclear)
@@ -290,25 +316,6 @@ class OnirimTable:
         stable = self.tracker.stable
         if stable is None or self.state.phase == "over":
             return drafts
-        if (
-            self._missed
-            and self.state.phase == "turn"
-            and not self._asking_which()
-            and self._missed_turn != self.state.turns
-        ):
-            # The player tapped what follows a play the camera did not book: they are asked
-            # which play it was, every legal one offered, those nearest the reading first;
-            # once a turn (a tap tried again is not asked again).
-            self._missed, self._asked = False, None
-            self._missed_turn = self.state.turns
-            return drafts + self._ask_which(
-                missed_choices(ENGINE, self.state, stable, self.window),
-                stable,
-                back=True,
-                wait=False,
-                text="The camera missed your play: which was it?",
-            )
-        self._missed = False
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
             self._base = stable  # the game agrees with this reading, books it, or awaits taps
@@ -329,21 +336,11 @@ class OnirimTable:
                 # own miss from a wrong one, so it asks; the player may put the table back.
                 unseen = None if near or alone is not None else _missing(stable, want)
                 return drafts + self._ask_which(near, stable, back=True, wait=False, unseen=unseen)
-            lone = next(m.under[-1] for m in stable.mirrors if m.mirror == alone)
-            if lone not in self.state.hand:
-                # The card seen alone is none the hand holds: the camera's misreading of the
-                # fan (a phantom, or a card read as another) as much as a card laid alone.
-                return drafts + self._ask_which(
-                    (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",)
-                )
-            self._flagged = stable
-            drafts.append(
-                self._breach(
-                    Breach(
-                        "cards go under a Mirror two at a time",
-                        f"one card under the {alone.title()} Mirror",
-                    )
-                )
+            # A card alone that no legal pair holds: the camera's misreading of the fan (a
+            # phantom, a card read as another, the hand's card or not) is far likelier than
+            # a card laid alone, so the player is asked; their answer confirms a breach.
+            return drafts + self._ask_which(
+                (), stable, wait=False, unlike=(f"the {alone.title()} Mirror",), alone=alone
             )
         self._unsure = self._unsure + 1 if found.choices else 0
         if found.choices:
@@ -353,7 +350,9 @@ class OnirimTable:
             if found.unlike:
                 # No play lays the table so and no rule is broken in it: the game's table
                 # stands and the player is asked once, not flagged.
-                return drafts + self._ask_which((), stable, wait=False, unlike=found.unlike)
+                return drafts + self._ask_which(
+                    (), stable, wait=False, unlike=found.unlike, alone=found.alone
+                )
             return drafts
         if found.action is not None:
             self._flagged = None
@@ -417,6 +416,7 @@ class OnirimTable:
         unseen: str | None = None,
         text: str | None = None,
         unlike: tuple[str, ...] = (),
+        alone: str | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -443,6 +443,12 @@ class OnirimTable:
             asked = (
                 f"The camera reads {_and(unlike)} unlike the game, and no play explains it: "
                 "does it lie as the game has it? If not, put it back so."
+            )
+        if alone is not None:
+            # `alone`: the Mirror under which one card is read alone; the player may say
+            # they laid it so (the breach is booked on their word, not the camera's).
+            options.append(
+                {"label": "I laid one card alone there", "value": f"{LAID_ALONE}{alone}"}
             )
         return [
             question_draft(
@@ -528,6 +534,12 @@ class OnirimTable:
     def _answer(self, c: Answer, seat: int | None) -> list[EventDraft]:
         question, answered = answer_draft(self.open_questions, c, seat)
         drafts = [answered]
+        if isinstance(c.answer, str) and c.answer.startswith(LAID_ALONE):
+            mirror = c.answer.removeprefix(LAID_ALONE)
+            breach = Breach(
+                TWO_AT_A_TIME, f"one card under the {mirror.title()} Mirror (the player says so)"
+            )
+            return [*drafts, self._breach(breach)]
         if question.id.startswith("turn.") and c.answer != PUT_BACK:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)

@@ -287,10 +287,14 @@ class Explanation:
     otherwise, the row read shifted, a card read as one the hand lacks). The game's table is
     kept and the player asked whether the table lies so: the camera's own misreading looks
     just like this, and a wrong breach is worse than a question."""
+    alone: str | None = None
+    """With `unlike`: the Mirror under which one card is read alone (the player may answer
+    they laid it so: the breach is then booked on their word)."""
 
 
 TURN_ACTIONS = (Play, Discard, Pair)
 NO_PLAY = "the table changed in a way no play explains"
+TWO_AT_A_TIME = "cards go under a Mirror two at a time"
 
 
 def explain(
@@ -359,8 +363,22 @@ def explain(
             # A steady misreading elsewhere and the new card read as one the hand lacks:
             # what changed is one card away from plays, so the player is asked.
             return since
-        return Explanation(misread=True, unlike=places_unlike(seen, want))
+        alone = lone_under(seen, want) if breach.rule == TWO_AT_A_TIME else None
+        return Explanation(misread=True, unlike=places_unlike(seen, want), alone=alone)
     return Explanation(breach=breach)
+
+
+def lone_under(seen: Table, want: Table) -> str | None:
+    """The Mirror under which the reading has one card more than the game, laid on the
+    game's fan (`diagnose`'s "two at a time")."""
+    for s, w in zip(seen.mirrors, want.mirrors, strict=False):
+        if (
+            s.mirror == w.mirror
+            and len(s.under) == len(w.under) + 1
+            and s.under[: len(w.under)] == w.under
+        ):
+            return s.mirror
+    return None
 
 
 def places_unlike(seen: Table, want: Table) -> tuple[str, ...]:
@@ -601,10 +619,12 @@ def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> 
 
 def is_rule_breach(breach: Breach) -> bool:
     """Whether the engine refused what the camera saw for a rule of play (the symbol rule, a
-    pair that does not match its Mirror, one card alone), rather than because a card it saw
-    is not in the hand or no play at all explains it: those are how a misread looks."""
+    pair that does not match its Mirror), rather than because a card it saw is not in the
+    hand, no play at all explains it, or one card lies alone under a Mirror: those are how
+    a misread looks (a phantom in a fan, a pair's card read as another or not seen), far
+    likelier than a card laid alone, which the player's answer can still confirm."""
     not_in_hand = breach.detail.startswith("no ") and " in hand " in breach.detail
-    return not (not_in_hand or breach.rule == NO_PLAY)
+    return not (not_in_hand or breach.rule in (NO_PLAY, TWO_AT_A_TIME))
 
 
 def _seq_gap(seen: tuple[str, ...], want: tuple[str, ...]) -> int | None:
@@ -722,8 +742,7 @@ def diagnose(engine: OnirimEngine, state: OnirimState, seen: Table, window: int)
             new = s.under[len(w.under) :]
             if len(new) == 1:
                 return Breach(
-                    "cards go under a Mirror two at a time",
-                    f"one card ({new[0]}) under the {s.mirror.title()} Mirror",
+                    TWO_AT_A_TIME, f"one card ({new[0]}) under the {s.mirror.title()} Mirror"
                 )
             if len(new) == 2:
                 a, b = sorted(new)

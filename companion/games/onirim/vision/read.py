@@ -130,6 +130,9 @@ class Match:
     symbol_fit: float | None = None
     """For finalists of one colour: how well `best`'s symbol shows at all (its least
     correlation on its pairs' symbol pixels)."""
+    colour_lead: float | None = None
+    """For a Location: how far the best score leads the best finalist of another colour
+    (None when no other colour is among the finalists)."""
 
     @property
     def empty(self) -> bool:
@@ -501,10 +504,19 @@ class TableReader:
                         or (min(first_id, keep[j]), max(first_id, keep[j])) in self.symbol_pairs
                     ]
                 )
+                colour_lead = self._colour_lead(row, keep, o)
                 if len(kin) < 2:
                     named = ids[first_id] if score >= SURE and score - second >= MARGIN else None
                     runner = None if runner_id is None else ids[runner_id]
-                    out[b] = Match(named, score, score - second, ids[first_id], runner, coarse_best)
+                    out[b] = Match(
+                        named,
+                        score,
+                        score - second,
+                        ids[first_id],
+                        runner,
+                        coarse_best,
+                        colour_lead=colour_lead,
+                    )
                     continue
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
@@ -525,8 +537,22 @@ class TableReader:
                     score - float(row[keep.index(best_id)]),
                     self.colour_kinds[colour_of(ids[best_id])] if colour_sure and not sure else (),
                     shows,
+                    colour_lead,
                 )
         return [m for m in out if m is not None]
+
+    def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
+        """The first finalist's lead on the best finalist of another colour, when the first
+        is a Location and another colour is among the finalists."""
+        ids = self.lib.ids
+        first = ids[keep[order[0]]]
+        if not is_location(first) or first.startswith("mirror-"):
+            return None
+        for j in order[1:]:
+            other = ids[keep[j]]
+            if is_location(other) and colour_of(other) != colour_of(first):
+                return float(row[order[0]] - row[j])
+        return None
 
     def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
