@@ -70,6 +70,7 @@ from companion.games.reflecto.table.track import (
     reading_from,
     reading_from_json,
     reading_to_json,
+    squares_changed,
 )
 from companion.live.table_game import (
     ANSWER_KIND,
@@ -180,10 +181,10 @@ class ReflectoTable:
         """A change seen as two moves the players said no to: its squares are asked about,
         and the same change settling again with their answers is the breach."""
         self._restaled: Reading | None = None
+        """The last change that had the players' unconfirmed answers asked about again."""
         self._breached = False
         """Whether a breach was flagged since the last change the engine explained: a second
         unexplained board is a lost track (`_lost`), asked of the admin, not another breach."""
-        """The last change that had the players' unconfirmed answers asked about again."""
         self._colours_learned = False
         """Whether the perceiver learned this game's colours from the board the engine
         knows (`board_to_learn`): the start position, once both set-ups are in."""
@@ -294,7 +295,8 @@ class ReflectoTable:
     def update(self, observation: Observation, now: float) -> list[EventDraft]:
         data = board_observation(observation.data)
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
-        held_now = dict(board_of(self.state))
+        known = board_of(self.state)
+        held_now = dict(known)
         self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
         prior = self._start_prior(called) | self._suspect
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
@@ -367,8 +369,7 @@ class ReflectoTable:
         misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
-        camera = dict(new)
-        differ = {c for c in held_now.keys() | camera.keys() if held_now.get(c) != camera.get(c)}
+        differ = squares_changed(known, new)
         if len(differ) > MOST_CHANGED:
             # More squares than two moves change: a misread (the colours failing, taken for
             # each other), never a move to judge. Asked about; confirmed as seen, the table
@@ -416,16 +417,12 @@ class ReflectoTable:
         """The fewest squares (one or two; else every square read as gone, or every one, but
         a move's) the camera calls otherwise than the engine, and the players have not
         answered, that would make the change legal play were they as the engine has them.
-        Never the whole
-        change when a screen both left a square and reached another (an illegal move looks
-        so: it is the rules' to judge); a screen gone from its owner's last line may be a
-        removal."""
-        engine, seen = dict(board_of(self.state)), dict(reading)
-        differ = sorted(
-            c
-            for c in set(engine) | set(seen)
-            if engine.get(c) != seen.get(c) and c not in self.answers
-        )
+        Never the whole change when a screen both left a square and reached another (an
+        illegal move looks so: it is the rules' to judge); a screen gone from its owner's
+        last line may be a removal."""
+        known = board_of(self.state)
+        engine, seen = dict(known), dict(reading)
+        differ = sorted(c for c in squares_changed(known, reading) if c not in self.answers)
         last = ENGINE.board.last_row
         doubtful = [c for c in differ if c in seen or c[0] != last(engine[c])]
         gone = [c for c in doubtful if c not in seen]
@@ -602,9 +599,7 @@ class ReflectoTable:
             if flagged is None or flagged == self._denied:
                 return [draft, self._breach(NOT_TWO_MOVES)]
             self._denied = flagged
-            known = dict(board_of(self.state))
-            seen = dict(flagged)
-            changed = {c for c in set(known) | set(seen) if known.get(c) != seen.get(c)}
+            changed = squares_changed(board_of(self.state), flagged)
             for cell in changed:
                 self.answers.pop(cell, None)
             self._doubt_about(changed)
@@ -628,12 +623,8 @@ class ReflectoTable:
         _, draft = answer_draft(self.open_questions, payload, seat)
         if payload.answer is None:
             return [draft]
-        to_move = int(cast(int, payload.answer))
-        camera = steady_reading(self.camera, "the board")
-        with taken_as_the_table("the board"):
-            after = with_table(self.state, camera)
-        cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
-        board = {"cells": cells, "to_move": to_move}
+        cells, camera = self._cells_as_seen()
+        board = {"cells": cells, "to_move": int(cast(int, payload.answer))}
         return [draft, table_is_right_draft(board, {"screens": reading_to_json(camera)})]
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
@@ -645,11 +636,16 @@ class ReflectoTable:
                 '"the table is right" is for a game being played (the set-up '
                 "is entered on the phones)"
             )
+        cells, camera = self._cells_as_seen()
+        return [table_is_right_draft({"cells": cells}, {"screens": reading_to_json(camera)})]
+
+    def _cells_as_seen(self) -> tuple[dict[str, list[int]], Reading]:
+        """Each screen's square were the camera's steady reading the board
+        (`rules/arrangement.py` says how screens keep their identity), and that reading."""
         camera = steady_reading(self.camera, "the board")
         with taken_as_the_table("the board"):
             after = with_table(self.state, camera)
-        cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
-        return [table_is_right_draft({"cells": cells}, {"screens": reading_to_json(camera)})]
+        return {s.id: list(s.cell) for s in after.screens if s.cell is not None}, camera
 
     @staticmethod
     def _seat(seat: int | None, what: str) -> int:

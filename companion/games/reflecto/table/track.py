@@ -82,6 +82,12 @@ def board_of(state: ReflectoState) -> Reading:
     return frozenset((s.cell, s.owner) for s in state.screens if s.cell is not None)
 
 
+def squares_changed(a: Reading, b: Reading) -> set[Cell]:
+    """The squares two readings call otherwise (a screen on one only, or of another seat):
+    each square stands once in a reading, so they are the squares of its pairs on one side."""
+    return {cell for cell, _ in a ^ b}
+
+
 def reading_to_json(reading: Reading) -> list[list[int]]:
     return [[r, c, owner] for (r, c), owner in sorted(reading)]
 
