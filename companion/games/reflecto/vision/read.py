@@ -375,8 +375,7 @@ def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
         ref = chromas[int(np.argmax(strength[counted]))]
         offsets = hue_offsets(chromas, ref)
         mid = float(np.median(offsets))
-        w = ref - GREY
-        hue = np.arctan2(w @ _E2, w @ _E1) + np.radians(mid)
+        hue = _hue(ref) + np.radians(mid)
         strong = [c.chroma for c in cells if c.strength >= STRONG] or [c.chroma for c in cells]
         scale = float(np.linalg.norm(np.median(np.array(strong), axis=0) - GREY))
         mean = GREY + scale * (np.cos(hue) * _E1 + np.sin(hue) * _E2)
@@ -396,14 +395,14 @@ _E2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6)
 a direction in it."""
 
 
+def _hue(chroma: np.ndarray) -> np.ndarray:
+    """Radians of hue: the direction from grey in the chromaticity plane."""
+    return np.arctan2((chroma - GREY) @ _E2, (chroma - GREY) @ _E1)
+
+
 def hue_offsets(chromas: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Degrees of hue (the direction from grey in the chromaticity plane) of each of
-    `chromas` from `reference`'s, in -180..180."""
-
-    def hue(c: np.ndarray) -> np.ndarray:
-        return np.degrees(np.arctan2((c - GREY) @ _E2, (c - GREY) @ _E1))
-
-    return (hue(chromas) - hue(reference) + 180.0) % 360.0 - 180.0
+    """Degrees of hue (`_hue`) of each of `chromas` from `reference`'s, in -180..180."""
+    return (np.degrees(_hue(chromas)) - np.degrees(_hue(reference)) + 180.0) % 360.0 - 180.0
 
 
 def colour_masks(bgr: np.ndarray, colours: ScreenColours) -> np.ndarray:
