@@ -35,8 +35,8 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit);
-`GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE` and `ARM_MARGIN` are set by reasoning (written
-beside each), not swept.
+`GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN` and `SPOT_ARM_REACH` are set by
+reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
@@ -145,6 +145,10 @@ square too)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
 not read by structure (`_not_by_structure`)."""
+SPOT_ARM_REACH = 4
+"""Squares from where an arm crosses the ground within which a Crown slot or path space
+of the arm's colour is asked about (`_spot_calls`), and beyond which a path space is clear
+of every arm (`_clear_of_arms`): the one reach for both."""
 MIDDLE_STEP_SQ = 0.06
 """Spacing of the middle's samples, in squares: about 5 pixels at 1280 x 960, so about 50
 per square; the shares are as good as from every pixel, at a third of the cost."""
@@ -448,7 +452,7 @@ def arm_squares(
     centres = np.array([geom.cell_mm(c) for c in cells])
     for arm in arms.arms:
         like = _arm_like(colours, arm)
-        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        near = _gap_to(centres, arm.crossing_mm)
         todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
         seen = set(todo)
         while todo:
@@ -793,7 +797,7 @@ def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> 
     if runs:
         centres = np.array([geom.cell_mm(c) for c in cells])
         crossing = np.concatenate([run.crossing_mm for run in runs])
-        gap = np.min(np.linalg.norm(centres[:, None] - crossing[None], axis=2), axis=1)
+        gap = _gap_to(centres, crossing)
         maybe |= {c for c, d in zip(cells, gap, strict=True) if d <= geom.square_mm}
     return {
         k
@@ -941,9 +945,9 @@ def _spot_calls(
     centres = np.array(spots)
     for arm in arms.arms if arms is not None else ():
         like = _arm_like(colours, arm)
-        near = np.min(np.linalg.norm(centres[:, None] - arm.crossing_mm[None], axis=2), axis=1)
+        near = _gap_to(centres, arm.crossing_mm)
         calls = [
-            ("unsure", -1.0) if like[k] and near[k] <= 4 * geom.square_mm else call
+            ("unsure", -1.0) if like[k] and near[k] <= SPOT_ARM_REACH * geom.square_mm else call
             for k, call in enumerate(calls)
         ]
     return calls
@@ -977,14 +981,20 @@ def _crowns(
 
 
 def _clear_of_arms(geom: BoardGeometry, spots: tuple[Point, ...], arms: Arms | None) -> list[Point]:
-    """The spots farther than `_spot_calls` looks (4 squares) from where any arm crosses the
-    ground: whatever their colour, an arm's shadow or edge may be over the others."""
+    """The spots farther than `_spot_calls` looks (`SPOT_ARM_REACH`) from where any arm
+    crosses the ground: whatever their colour, an arm's shadow or edge may be over the
+    others."""
     runs = arms.arms if arms is not None else ()
     if not runs:
         return list(spots)
     crossing = np.concatenate([arm.crossing_mm for arm in runs])
-    gap = np.min(np.linalg.norm(np.array(spots)[:, None] - crossing[None], axis=2), axis=1)
-    return [s for s, d in zip(spots, gap, strict=True) if d > 4 * geom.square_mm]
+    gap = _gap_to(np.array(spots), crossing)
+    return [s for s, d in zip(spots, gap, strict=True) if d > SPOT_ARM_REACH * geom.square_mm]
+
+
+def _gap_to(points: np.ndarray, crossing_mm: np.ndarray) -> np.ndarray:
+    """Per point (mm), how far the nearest of `crossing_mm` (where arms cross the ground)."""
+    return np.asarray(np.min(np.linalg.norm(points[:, None] - crossing_mm[None], axis=2), axis=1))
 
 
 def crowns_standing(
