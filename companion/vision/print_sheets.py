@@ -65,17 +65,20 @@ def paste_marker(
     page.paste(Image.fromarray(marker_image(marker_id, side)).convert("RGB"), (mm(x_mm), mm(y_mm)))
 
 
-def north_arrow(page: Image.Image, x_mm: float, y_mm: float, side_mm: float, tip_mm: float) -> None:
-    """A 4 mm triangle centred above a marker pasted at (x_mm, y_mm), its tip `tip_mm` above
-    the black square: the marker's corners are read from its top, so it must be laid with
-    the arrow pointing the way the sheet says."""
+def north_arrow(
+    page: Image.Image, x_mm: float, y_mm: float, side_mm: float, tip_mm: float, height_mm: float = 4
+) -> None:
+    """A triangle `height_mm` tall centred above a marker pasted at (x_mm, y_mm), its tip
+    `tip_mm` above the black square: the marker's corners are read from its top, so it must be
+    laid with the arrow pointing the way the sheet says."""
     draw = ImageDraw.Draw(page)
     tip_x, tip_y = x_mm + side_mm / 2, y_mm - tip_mm
+    half = height_mm * 0.625
     draw.polygon(
         [
             (mm(tip_x), mm(tip_y)),
-            (mm(tip_x - 2.5), mm(tip_y + 4)),
-            (mm(tip_x + 2.5), mm(tip_y + 4)),
+            (mm(tip_x - half), mm(tip_y + height_mm)),
+            (mm(tip_x + half), mm(tip_y + height_mm)),
         ],
         fill="black",
     )
@@ -102,7 +105,11 @@ def corner_marker(
         outline="black",
         width=1,
     )
-    north_arrow(page, x_mm, y_mm, side_mm, q - 1)
+    # The arrow stays a third of the white band clear of the black square at any marker size:
+    # a dark arrow touching it breaks the quiet zone and the detector no longer finds the marker.
+    gap = q / 3
+    height = min(4.0, q - 1 - gap)
+    north_arrow(page, x_mm, y_mm, side_mm, gap + height, height)
     draw.text(
         (mm(x_mm - q), mm(y_mm + side_mm + q + 2)),
         f"id {marker_id}: {where} corner",

@@ -46,6 +46,8 @@ def test_print_writes_true_scale_sheets(tmp_path, capsys):
         ("table-markers", range(4)),
         ("mirror-mansion-stickers", (10, 11, 12, 13)),
         ("reflecto-markers", (20, 21, 22, 23)),
+        ("queen-alice-markers", (30, 31, 32, 33)),
+        ("onirim-markers", (40, 41, 42, 43)),
     ],
 )
 def test_every_marker_has_an_arrow_beside_its_top_edge(tmp_path, sheet, ids):
@@ -157,3 +159,31 @@ def test_table_bad_image_is_one_line_exit_2(tmp_path, capsys, make, message):
     )
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_each_board_game_prints_its_own_markers_at_its_models_size(tmp_path):
+    """A user prints the markers a game's reader looks for, at the size its model says: the
+    reader's pose depends on both."""
+    from companion.games.onirim.vision.layout import load_layout
+    from companion.games.queen_alice.vision.geometry import load_geometry as qa_geometry
+    from companion.games.reflecto.vision.geometry import load_geometry as reflecto_geometry
+
+    assert cli_main(["calibrate", "print", "--out", str(tmp_path)]) == 0
+    qa, onirim, reflecto = qa_geometry(), load_layout(), reflecto_geometry()
+    for sheet, ids, side in (
+        ("queen-alice-markers", [m.id for m in qa.markers], qa.marker_side_mm),
+        ("onirim-markers", list(onirim.corner_ids), onirim.marker_side_mm),
+        ("reflecto-markers", [m.id for m in reflecto.markers], reflecto.marker_side_mm),
+    ):
+        for mid in ids:
+            assert measure_marker_mm(tmp_path / f"{sheet}.png", mid) == pytest.approx(side, abs=0.3)
+
+
+def test_the_calibration_folder_holds_every_sheet_print_makes():
+    """The README tells a user to print `calibration/`: a sheet missing there is a game whose
+    markers they cannot print without running the tool."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "calibration"
+    for sheet in all_sheets(_Table()):
+        assert (folder / f"{sheet.name}.pdf").exists(), sheet.name
