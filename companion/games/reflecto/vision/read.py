@@ -19,7 +19,9 @@ Stages, each with a typed result:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -181,6 +183,13 @@ class Rectified:
     """BGR picture of the tops' plane, `PX_PER_MM`, over the grid plus `MARGIN_MM`."""
     origin_mm: tuple[float, float]
     markers_seen: tuple[int, ...]
+
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """`top` in Lab, converted once for all the squares whose print is looked for
+        (`print_share`): one conversion of the picture cost less than one per square."""
+        out: np.ndarray = cv2.cvtColor(self.top, cv2.COLOR_BGR2LAB)
+        return out
 
     def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
         return (
@@ -351,21 +360,39 @@ def learn_from_cells(
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
-    """Each seat's colour from its first row at the start of a game (no hands over it).
+    """Each seat's colour from its first row at the start of a game (no hands over it):
+    `learn_where` on the start position, every square of a seat's first row holding one of
+    its screens."""
+    start = [((geom.first_row(seat), c), seat) for seat in (0, 1) for c in range(geom.cols)]
+    colours = learn_where(rect, geom, start)
+    assert colours is not None  # every seat has a first row
+    return colours
 
-    Every square of that row holds one of the seat's screens, so a screen need not be
-    coloured as strongly as `STRONG` to count: a dull plastic's screens differ in shade and
-    hue, and with only its one strong screen counted the seat's hue was that screen's and
-    the others were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as
-    the row's median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by the
-    set-up's lamp does not). The seat's colour is their median hue (the median of each
-    channel of tops whose hues differ lies nearer grey than any of them), as strong as the
-    median of its screens coloured `STRONG` or more (else of all), as before."""
+
+def learn_where(
+    rect: Rectified, geom: BoardGeometry, board: Iterable[tuple[Cell, int]]
+) -> ScreenColours | None:
+    """Each seat's colour from the squares `board` says its screens stand on (the start
+    position at set-up; in live play, the board the engine knows), however few of them the
+    picture alone would find: the reader needs the colours to find the screens, not the
+    screens to find the colours. None when a seat has no screen on the board.
+
+    Every named square holds one of the seat's screens, so a screen need not be coloured as
+    strongly as `STRONG` to count: a dull plastic's screens differ in shade and hue, and
+    with only its one strong screen counted the seat's hue was that screen's and the others
+    were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as the seat's
+    median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by a lamp does
+    not). The seat's colour is their median hue (the median of each channel of tops whose
+    hues differ lies nearer grey than any of them), as strong as the median of its screens
+    coloured `STRONG` or more (else of all); how far their hues spread says how wide the
+    seat's hue is matched (`HUE_SPREAD`)."""
     stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
+    placed = list(board)
     means, spreads = [], []
     for seat in (0, 1):
-        row = geom.first_row(seat)
-        cells = [stats[(row, c)] for c in range(geom.cols)]
+        cells = [stats[c] for c, owner in placed if owner == seat and c in stats]
+        if not cells:
+            return None
         strength = np.array([s.strength for s in cells])
         least = min(STRONG, max(SETUP_SHARE * float(np.median(strength)), MIN_GREY_DISTANCE))
         counted = strength >= least
@@ -660,6 +687,7 @@ def print_share(
     floor: int,
     bin_size: float | None = None,
     close_bin: float | None = None,
+    shade_decides: bool = False,
 ) -> PrintShares:
     """Shares of a square's strip, in the seat's colour at `ev.masks[floor]`, whose colour
     is also found beside it across the row (`PrintShares`): the strip is the print there.
@@ -671,7 +699,10 @@ def print_share(
     reaches there (`reach_count`), and not the foot's top face in front of or behind the
     frame, which faces up and is lit as the top is (`own_faces`). Colours are compared in
     Lab, in bins of `PRINT_BIN` (`PRINT_CLOSE_BIN` for `PrintShares.close`): a strip pixel
-    is found when its bin or a neighbouring bin holds enough of the pixels beside."""
+    is found when its bin or a neighbouring bin holds enough of the pixels beside.
+
+    With `shade_decides` (a caller that only asks `printed`), a strip whose shade already
+    says the print returns without the bins' shares (None)."""
     hx, hy = _strip(geom)
     cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
     h, w = rect.top.shape[:2]
@@ -698,7 +729,18 @@ def print_share(
         # found there (the common case, a screen on a board of another colour), and the
         # bins need not be counted.
         return PrintShares(0.0 if board.sum() >= least else None, 0.0, None)
-    lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    lab = rect.lab[y0:y1, x0:x1]
+    # The print under a square is one design (checks change colour at its edge, an
+    # outline printed round a square lies some millimetres inside it): its shade is taken
+    # next to the strip.
+    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
+    shade = None
+    if same.sum() >= least:
+        top = np.median(lab[strip].astype(np.float32), axis=0)
+        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
+        if shade_decides and shade < PRINT_SHADE:
+            # `printed` says the print on the shade alone: the bins need not be counted.
+            return PrintShares(None, None, None, shade)
 
     def binned(size: float) -> Bins:
         """Each pixel's bin, and the strip's bins (each with its 26 neighbours) with how
@@ -712,14 +754,6 @@ def print_share(
 
     coarse = binned(bin_size or PRINT_BIN)
     on_board = _found(coarse, board)
-    # The print under a square is one design (checks change colour at its edge, an
-    # outline printed round a square lies some millimetres inside it): its shade is taken
-    # next to the strip.
-    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
-    top = np.median(lab[strip].astype(np.float32), axis=0)
-    shade = None
-    if same.sum() >= least:
-        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
@@ -799,9 +833,10 @@ def classify(
         best, other = shares[k], shares[1 - k]
         empty = round(1 - best / NONE * 0.5, 3)
         if best >= SURE and other < NONE:
-            verdict = printed(print_share(rect, geom, ev, cell, k, 1))
+            found = print_share(rect, geom, ev, cell, k, 1, shade_decides=True)
+            verdict = printed(found)
+            conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
             if verdict is False:
-                conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
