@@ -145,6 +145,19 @@ found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`)
 development set's curve no empty square left over finds less than 0.5, but a fresh board
 printed with stripes along the rows, one in a seat's colour under the strip like a top,
 found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
+BAR_EDGES_MM = (1.5, 5.5)
+"""Across the row from a square's centre line, where a top's outline may lie (`bar_edges`):
+a top is some 5-10 mm deep and stands up to 2 mm off its square's centre."""
+BAR_EDGE = 25.0
+BAR_BOARD = 0.3
+"""A strip the print test would ask about (`printed` None) is its seat's screen when a bar
+stands out round it, its outline's weaker side stepping `BAR_EDGE` (Lab) or more
+(`bar_edges`), and under `BAR_BOARD` of its colours are found on the board alone beside it
+(`PrintShares.board`; what asked was found on the screen's own sides). From the development
+curve (`benchmarks/reflecto_curves.py bar`, 40 house and 40 random boards, 277 squares asked
+as maybe the print: 112 screens, 165 empty): screens called / empty squares called at
+BAR_EDGE 10, 15, 20, 25, 30 with BAR_BOARD 0.3: 25/0, 21/0, 20/0, 19/0, 12/0; with BAR_BOARD
+0.35: 27/1, 23/1, 22/1, 21/0, 14/0; at BAR_EDGE 25 and BAR_BOARD 0.4 and 0.5: 23/0, 25/0."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -791,6 +804,33 @@ def _found(bins: Bins, beside: np.ndarray) -> float | None:
     return float(bins.counts[hit].sum() / bins.counts.sum())
 
 
+def bar_edges(rect: Rectified, geom: BoardGeometry, cell: Cell) -> float:
+    """How sharply a bar along the row stands out round a square's strip: the weaker of the
+    strongest colour steps (Lab) on either side of its centre line across the row,
+    `BAR_EDGES_MM` from it, in the strip's colours taken along the row (the median over
+    the strip's length, which a glare spot, a letter or a sloping stripe hardly moves).
+
+    A top is a raised bar a few millimetres deep: across the row its colour ends on both
+    sides, at its own upright face toward the camera and at the board or its foot beyond.
+    The print going on under a strip in a seat's colour shows no such pair of steps close
+    round it, or shows its colours on the board beside (`print_share`)."""
+    hx, _ = _strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    near, far = (round(v * PX_PER_MM) for v in BAR_EDGES_MM)
+    h, w = rect.top.shape[:2]
+    if cy - far - 1 < 0 or cy + far + 2 > h or cx - hx < 0 or cx + hx + 1 > w:
+        return 0.0
+    along = np.median(
+        rect.lab[cy - far - 1 : cy + far + 2, cx - hx : cx + hx + 1].astype(np.float32), axis=1
+    )
+    step = np.linalg.norm(along[2:] - along[:-2], axis=1)  # step[i]: across row i - far
+    offsets = np.abs(np.arange(len(step)) - far)
+    sides = [
+        step[(offsets >= near) & (np.sign(np.arange(len(step)) - far) == s)].max() for s in (-1, 1)
+    ]
+    return float(min(sides))
+
+
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
@@ -811,9 +851,12 @@ def classify(
 
     A strip in a seat's colour is a screen only if the colour does not go on beside it in
     the same shade (`printed`): a board printed in a player's colour is not a row of that
-    player's screens. A square short of `NONE` in both colours is still unclear when a faint
-    trace of one covers `FAINT` of it (a top washed out by glare is a question for the
-    players, never an empty square taken for granted), unless that trace is the print.
+    player's screens; where that test cannot tell, it is a screen when a bar stands out
+    round it and its colours were found beside only on the screen's own sides
+    (`bar_edges`, `BAR_BOARD`). A square short of `NONE` in both colours is still unclear
+    when a faint trace of one covers `FAINT` of it (a top washed out by glare is a question
+    for the players, never an empty square taken for granted), unless that trace is the
+    print.
 
     With the board's print known (`board_print`), a square whose print is known is judged
     by change against it instead (`judge_by_print`): the print beside a strip cannot say
@@ -840,6 +883,10 @@ def classify(
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
+            elif (found.board is not None and found.board < BAR_BOARD) and bar_edges(
+                rect, geom, cell
+            ) >= BAR_EDGE:
+                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour, a bar"))
             else:
                 calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:
