@@ -6,6 +6,8 @@
         /tmp/reflecto-dev-random.npy /tmp/reflecto-dev-house.npy
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py sweep --seed DEVSEED \\
         --boards 30 --name DARK --values 40 30 22 15
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py bar \\
+        --family house:DEVSEED --family random:DEVSEED2 --boards 40
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -18,6 +20,9 @@ squares fall on each side of each candidate value: the curve a threshold is read
 `sweep` reads whole boards with one of the reader's constants (`read.NAME`) set to each
 candidate value in turn, and prints what each value makes of the screens and the empty
 squares: for a threshold several stages use, the curve of the readings themselves.
+`bar` takes the squares the print test asks about ("maybe the print") and prints, for
+`read.BAR_EDGE` and `read.BAR_BOARD` on a grid, how many of them are screens called and how
+many empty squares would be read as screens.
 """
 
 from __future__ import annotations
@@ -218,6 +223,48 @@ def sweep(
         )
 
 
+def bar(families: list[tuple[str, int]], boards: int) -> None:
+    """The curve `read.BAR_EDGE` and `read.BAR_BOARD` are read off (see `read.bar_edges`)."""
+    geom = load_geometry()
+    rows = []  # (a screen of the strip's colour, bar edges, share found on the board alone)
+    for which, seed in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(boards):
+            photo = render_photo(geom, (seed, i), conditions, setup=True)
+            truth = dict(photo.truth.layout_key())
+            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
+            if rect_setup is None or rect is None:
+                continue
+            colours = read.learn_at_setup(rect_setup, geom)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            shares = read._shares(rect, geom, colours, ev=ev)[0]
+            for k, cell in enumerate(geom.cells):
+                seat = int(np.argmax(shares[k]))
+                if shares[k][seat] < read.SURE or shares[k][1 - seat] >= read.NONE:
+                    continue
+                found = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
+                if read.printed(found) is not None or found.board is None:
+                    continue
+                edges = read.bar_edges(rect, geom, cell)
+                rows.append((truth.get(cell) == seat, cell in truth, edges, found.board))
+    screens = sum(1 for r in rows if r[0])
+    print(
+        f"asked as maybe the print: {screens} screens, "
+        f"{sum(1 for r in rows if not r[1])} empty squares, "
+        f"{sum(1 for r in rows if r[1] and not r[0])} the other seat's screens"
+    )
+    limits = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+    print("BAR_EDGE | per BAR_BOARD " + " ".join(f"{b:6.2f}" for b in limits))
+    print("         | screens called / squares read wrong (empty or the other seat's)")
+    for edge in (10.0, 15.0, 20.0, 25.0, 30.0, 35.0):
+        cells = []
+        for b in limits:
+            called = [r for r in rows if r[2] >= edge and r[3] < b]
+            right = sum(1 for r in called if r[0])
+            cells.append(f"{right:3d}/{len(called) - right:2d}")
+        print(f"  {edge:6.1f} | " + " ".join(cells))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -235,6 +282,9 @@ def main() -> None:
     w.add_argument("--name", required=True, help="a constant of read.py, e.g. DARK")
     w.add_argument("--values", type=float, nargs="+", required=True)
     w.add_argument("--board", action="store_true", help="read with the empty board's print")
+    b = sub.add_parser("bar")
+    b.add_argument("--family", action="append", required=True, help="SET:SEED, e.g. house:DEVSEED")
+    b.add_argument("--boards", type=int, default=40)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -242,6 +292,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
+    elif a.cmd == "bar":
+        families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
+        if any(which not in ("house", "random") for which, _ in families):
+            p.error("--family SET:SEED with SET house or random")
+        bar(families, a.boards)
     else:
         curves(a.paths)
 

@@ -14,11 +14,12 @@ the colours are learned from each frame itself, which the warnings say.
 Live play knows more than a frame: once both set-ups are in, the engine knows where every
 screen stands and whose it is. A `ColourTeacher` (the live table) names that board while the
 colours are to be learned from it, and the colours are learned from those squares
-(`learn_where`), however few of them the picture alone would have found: the reader needs
-the colours to find the screens, not the screens to find the colours. The table asks again
-when the camera, on a board the players confirmed, keeps failing to find screens that stand
-there (the light changed): the colours are then learned anew from every square the engine
-holds, and kept only if they find more of the board.
+(`read.learn_where`, the one rule `learn_at_setup` applies to the start position), however
+few of them the picture alone would have found: the reader needs the colours to find the
+screens, not the screens to find the colours. The table asks again when the camera, on a
+board the players confirmed, keeps failing to find screens that stand there (the light
+changed): the colours are then learned anew from every square the engine holds, and kept
+only if they find more of the board.
 
 `hands` is True when a corner marker is hidden or something crosses the board's rim: arms
 reach in from beyond the board, and the rim, between the grid and the board's edge, is out
@@ -46,13 +47,10 @@ from companion.games.reflecto.vision.colours import ScreenColours
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell, load_geometry
 from companion.games.reflecto.vision.read import (
     PX_PER_MM,
-    STRONG,
-    UNIFORM,
     Rectified,
-    cell_stats,
     empty_mask,
-    hue_offsets,
     learn_at_setup,
+    learn_where,
     read_board,
     screen_reach,
 )
@@ -196,33 +194,6 @@ class ColourTeacher(Protocol):
 
     def colours_learned(self, colours: ScreenColours) -> None:
         """The colours were learned from the board `board_to_learn` named."""
-
-
-def learn_where(
-    rect: Rectified, geom: BoardGeometry, board: Iterable[tuple[Cell, int]]
-) -> ScreenColours | None:
-    """Each seat's colour from the squares `board` says its screens stand on: the median
-    chromaticity of those whose strip is strongly and evenly coloured (a top, not a glare
-    spot or the print beside a screen standing askew), else of the strong ones, else of all
-    (a dull plastic). None when a seat has no screen on the board."""
-    stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
-    means, spreads = [], []
-    for seat in (0, 1):
-        cells = [stats[c] for c, owner in board if owner == seat and c in stats]
-        if not cells:
-            return None
-        strong = [s for s in cells if s.strength >= STRONG]
-        even = [s for s in strong if s.spread <= UNIFORM]
-        chromas = np.array([s.chroma for s in (even if len(even) >= 2 else strong or cells)])
-        median = np.median(chromas, axis=0)
-        means.append(tuple(float(v) for v in median))
-        spreads.append(float(np.max(np.abs(hue_offsets(chromas, median)))))
-    return ScreenColours(
-        means[0],  # type: ignore[arg-type]
-        means[1],  # type: ignore[arg-type]
-        learned_from="set-up",
-        hue_spread=(spreads[0], spreads[1]),
-    )
 
 
 def _agreement(reading: BoardReading, board: set[tuple[Cell, int]]) -> tuple[int, int]:

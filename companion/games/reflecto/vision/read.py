@@ -19,7 +19,9 @@ Stages, each with a typed result:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -143,6 +145,19 @@ found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`)
 development set's curve no empty square left over finds less than 0.5, but a fresh board
 printed with stripes along the rows, one in a seat's colour under the strip like a top,
 found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
+BAR_EDGES_MM = (1.5, 5.5)
+"""Across the row from a square's centre line, where a top's outline may lie (`bar_edges`):
+a top is some 5-10 mm deep and stands up to 2 mm off its square's centre."""
+BAR_EDGE = 25.0
+BAR_BOARD = 0.3
+"""A strip the print test would ask about (`printed` None) is its seat's screen when a bar
+stands out round it, its outline's weaker side stepping `BAR_EDGE` (Lab) or more
+(`bar_edges`), and under `BAR_BOARD` of its colours are found on the board alone beside it
+(`PrintShares.board`; what asked was found on the screen's own sides). From the development
+curve (`benchmarks/reflecto_curves.py bar`, 40 house and 40 random boards, 277 squares asked
+as maybe the print: 112 screens, 165 empty): screens called / empty squares called at
+BAR_EDGE 10, 15, 20, 25, 30 with BAR_BOARD 0.3: 25/0, 21/0, 20/0, 19/0, 12/0; with BAR_BOARD
+0.35: 27/1, 23/1, 22/1, 21/0, 14/0; at BAR_EDGE 25 and BAR_BOARD 0.4 and 0.5: 23/0, 25/0."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -181,6 +196,13 @@ class Rectified:
     """BGR picture of the tops' plane, `PX_PER_MM`, over the grid plus `MARGIN_MM`."""
     origin_mm: tuple[float, float]
     markers_seen: tuple[int, ...]
+
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """`top` in Lab, converted once for all the squares whose print is looked for
+        (`print_share`): one conversion of the picture cost less than one per square."""
+        out: np.ndarray = cv2.cvtColor(self.top, cv2.COLOR_BGR2LAB)
+        return out
 
     def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
         return (
@@ -351,21 +373,39 @@ def learn_from_cells(
 
 
 def learn_at_setup(rect: Rectified, geom: BoardGeometry) -> ScreenColours:
-    """Each seat's colour from its first row at the start of a game (no hands over it).
+    """Each seat's colour from its first row at the start of a game (no hands over it):
+    `learn_where` on the start position, every square of a seat's first row holding one of
+    its screens."""
+    start = [((geom.first_row(seat), c), seat) for seat in (0, 1) for c in range(geom.cols)]
+    colours = learn_where(rect, geom, start)
+    assert colours is not None  # every seat has a first row
+    return colours
 
-    Every square of that row holds one of the seat's screens, so a screen need not be
-    coloured as strongly as `STRONG` to count: a dull plastic's screens differ in shade and
-    hue, and with only its one strong screen counted the seat's hue was that screen's and
-    the others were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as
-    the row's median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by the
-    set-up's lamp does not). The seat's colour is their median hue (the median of each
-    channel of tops whose hues differ lies nearer grey than any of them), as strong as the
-    median of its screens coloured `STRONG` or more (else of all), as before."""
+
+def learn_where(
+    rect: Rectified, geom: BoardGeometry, board: Iterable[tuple[Cell, int]]
+) -> ScreenColours | None:
+    """Each seat's colour from the squares `board` says its screens stand on (the start
+    position at set-up; in live play, the board the engine knows), however few of them the
+    picture alone would find: the reader needs the colours to find the screens, not the
+    screens to find the colours. None when a seat has no screen on the board.
+
+    Every named square holds one of the seat's screens, so a screen need not be coloured as
+    strongly as `STRONG` to count: a dull plastic's screens differ in shade and hue, and
+    with only its one strong screen counted the seat's hue was that screen's and the others
+    were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as the seat's
+    median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by a lamp does
+    not). The seat's colour is their median hue (the median of each channel of tops whose
+    hues differ lies nearer grey than any of them), as strong as the median of its screens
+    coloured `STRONG` or more (else of all); how far their hues spread says how wide the
+    seat's hue is matched (`HUE_SPREAD`)."""
     stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
+    placed = list(board)
     means, spreads = [], []
     for seat in (0, 1):
-        row = geom.first_row(seat)
-        cells = [stats[(row, c)] for c in range(geom.cols)]
+        cells = [stats[c] for c, owner in placed if owner == seat and c in stats]
+        if not cells:
+            return None
         strength = np.array([s.strength for s in cells])
         least = min(STRONG, max(SETUP_SHARE * float(np.median(strength)), MIN_GREY_DISTANCE))
         counted = strength >= least
@@ -660,6 +700,7 @@ def print_share(
     floor: int,
     bin_size: float | None = None,
     close_bin: float | None = None,
+    shade_decides: bool = False,
 ) -> PrintShares:
     """Shares of a square's strip, in the seat's colour at `ev.masks[floor]`, whose colour
     is also found beside it across the row (`PrintShares`): the strip is the print there.
@@ -671,7 +712,10 @@ def print_share(
     reaches there (`reach_count`), and not the foot's top face in front of or behind the
     frame, which faces up and is lit as the top is (`own_faces`). Colours are compared in
     Lab, in bins of `PRINT_BIN` (`PRINT_CLOSE_BIN` for `PrintShares.close`): a strip pixel
-    is found when its bin or a neighbouring bin holds enough of the pixels beside."""
+    is found when its bin or a neighbouring bin holds enough of the pixels beside.
+
+    With `shade_decides` (a caller that only asks `printed`), a strip whose shade already
+    says the print returns without the bins' shares (None)."""
     hx, hy = _strip(geom)
     cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
     h, w = rect.top.shape[:2]
@@ -698,7 +742,18 @@ def print_share(
         # found there (the common case, a screen on a board of another colour), and the
         # bins need not be counted.
         return PrintShares(0.0 if board.sum() >= least else None, 0.0, None)
-    lab = cv2.cvtColor(rect.top[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    lab = rect.lab[y0:y1, x0:x1]
+    # The print under a square is one design (checks change colour at its edge, an
+    # outline printed round a square lies some millimetres inside it): its shade is taken
+    # next to the strip.
+    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
+    shade = None
+    if same.sum() >= least:
+        top = np.median(lab[strip].astype(np.float32), axis=0)
+        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
+        if shade_decides and shade < PRINT_SHADE:
+            # `printed` says the print on the shade alone: the bins need not be counted.
+            return PrintShares(None, None, None, shade)
 
     def binned(size: float) -> Bins:
         """Each pixel's bin, and the strip's bins (each with its 26 neighbours) with how
@@ -712,14 +767,6 @@ def print_share(
 
     coarse = binned(bin_size or PRINT_BIN)
     on_board = _found(coarse, board)
-    # The print under a square is one design (checks change colour at its edge, an
-    # outline printed round a square lies some millimetres inside it): its shade is taken
-    # next to the strip.
-    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
-    top = np.median(lab[strip].astype(np.float32), axis=0)
-    shade = None
-    if same.sum() >= least:
-        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
     if on_board is None or on_board < PRINT_SHARE:
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
@@ -757,6 +804,33 @@ def _found(bins: Bins, beside: np.ndarray) -> float | None:
     return float(bins.counts[hit].sum() / bins.counts.sum())
 
 
+def bar_edges(rect: Rectified, geom: BoardGeometry, cell: Cell) -> float:
+    """How sharply a bar along the row stands out round a square's strip: the weaker of the
+    strongest colour steps (Lab) on either side of its centre line across the row,
+    `BAR_EDGES_MM` from it, in the strip's colours taken along the row (the median over
+    the strip's length, which a glare spot, a letter or a sloping stripe hardly moves).
+
+    A top is a raised bar a few millimetres deep: across the row its colour ends on both
+    sides, at its own upright face toward the camera and at the board or its foot beyond.
+    The print going on under a strip in a seat's colour shows no such pair of steps close
+    round it, or shows its colours on the board beside (`print_share`)."""
+    hx, _ = _strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    near, far = (round(v * PX_PER_MM) for v in BAR_EDGES_MM)
+    h, w = rect.top.shape[:2]
+    if cy - far - 1 < 0 or cy + far + 2 > h or cx - hx < 0 or cx + hx + 1 > w:
+        return 0.0
+    along = np.median(
+        rect.lab[cy - far - 1 : cy + far + 2, cx - hx : cx + hx + 1].astype(np.float32), axis=1
+    )
+    step = np.linalg.norm(along[2:] - along[:-2], axis=1)  # step[i]: across row i - far
+    offsets = np.abs(np.arange(len(step)) - far)
+    sides = [
+        step[(offsets >= near) & (np.sign(np.arange(len(step)) - far) == s)].max() for s in (-1, 1)
+    ]
+    return float(min(sides))
+
+
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
@@ -777,9 +851,12 @@ def classify(
 
     A strip in a seat's colour is a screen only if the colour does not go on beside it in
     the same shade (`printed`): a board printed in a player's colour is not a row of that
-    player's screens. A square short of `NONE` in both colours is still unclear when a faint
-    trace of one covers `FAINT` of it (a top washed out by glare is a question for the
-    players, never an empty square taken for granted), unless that trace is the print.
+    player's screens; where that test cannot tell, it is a screen when a bar stands out
+    round it and its colours were found beside only on the screen's own sides
+    (`bar_edges`, `BAR_BOARD`). A square short of `NONE` in both colours is still unclear
+    when a faint trace of one covers `FAINT` of it (a top washed out by glare is a question
+    for the players, never an empty square taken for granted), unless that trace is the
+    print.
 
     With the board's print known (`board_print`), a square whose print is known is judged
     by change against it instead (`judge_by_print`): the print beside a strip cannot say
@@ -799,12 +876,17 @@ def classify(
         best, other = shares[k], shares[1 - k]
         empty = round(1 - best / NONE * 0.5, 3)
         if best >= SURE and other < NONE:
-            verdict = printed(print_share(rect, geom, ev, cell, k, 1))
+            found = print_share(rect, geom, ev, cell, k, 1, shade_decides=True)
+            verdict = printed(found)
+            conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
             if verdict is False:
-                conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
+            elif (found.board is not None and found.board < BAR_BOARD) and bar_edges(
+                rect, geom, cell
+            ) >= BAR_EDGE:
+                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour, a bar"))
             else:
                 calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:

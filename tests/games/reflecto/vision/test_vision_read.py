@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.games.reflecto.vision.colours import ScreenColours, chromaticity
-from companion.games.reflecto.vision.geometry import load_geometry
+from companion.games.reflecto.vision.geometry import Cell, load_geometry
 from companion.games.reflecto.vision.perceive import observe
 from companion.games.reflecto.vision.read import (
     MARGIN_MM,
@@ -19,6 +19,7 @@ from companion.games.reflecto.vision.read import (
     Rectified,
     colour_masks,
     learn_at_setup,
+    learn_where,
     read_board,
     rectify,
 )
@@ -309,12 +310,9 @@ def test_a_seat_whose_screens_differ_in_hue_at_setup_is_matched_that_much_wider(
     assert not wide[0, 0, 3]
 
 
-def test_a_dull_seat_is_learned_from_every_screen_of_its_setup_row() -> None:
-    """A dull plastic's screens differ in hue and most are coloured less than `STRONG`:
-    the set-up row is the seat's screens all the same, so the seat's hue and its spread are
-    learned from all of them, and those dull tops 35 degrees off its strong screen's hue are
-    read as its colour (with that screen alone, the seat's hue was that screen's and its
-    spread none: they read as no colour)."""
+def _dull_seat_board(squares: dict[int, list[Cell]]) -> Rectified:
+    """An overhead tops' plane with seat 0's screens on `squares[0]`: one strong, the others
+    dull (coloured less than `STRONG`) and up to 35 degrees off its hue; seat 1's alike."""
     (x0, y0), (x1, y1) = GEOM.grid_box_mm
     size = (
         round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
@@ -323,18 +321,45 @@ def test_a_dull_seat_is_learned_from_every_screen_of_its_setup_row() -> None:
     overhead = BoardPose(
         np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
     )
-    rect = Rectified(
-        overhead, np.full((*size, 3), 128, np.uint8), (x0 - MARGIN_MM, y0 - MARGIN_MM), ()
-    )
-    top = rect.top.copy()
-    dull = [-35.0, -25.0, -15.0, 15.0, 25.0, 35.0]
-    tops = {0: [(0.0, 0.2)] + [(d, 0.11) for d in dull], 1: [(150.0, 0.2)] * 7}
+    top = np.full((*size, 3), 128, np.uint8)
+    origin = (x0 - MARGIN_MM, y0 - MARGIN_MM)
+    rect = Rectified(overhead, top, origin, ())
+    tops = {0: [(0.0, 0.2)] + [(d, 0.11) for d in DULL], 1: [(150.0, 0.2)] * 7}
     half = round(GEOM.square_mm * 0.4 * PX_PER_MM)
     for seat, looks in tops.items():
-        for col, (hue, strength) in enumerate(looks):
-            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((GEOM.first_row(seat), col))))
+        for cell, (hue, strength) in zip(squares[seat], looks, strict=True):
+            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm(cell)))
             top[cy - half : cy + half, cx - half : cx + half] = _pixel(hue, strength)
-    colours = learn_at_setup(Rectified(rect.pose, top, rect.origin_mm, ()), GEOM)
+    return Rectified(overhead, top, origin, ())
+
+
+DULL = [-35.0, -25.0, -15.0, 15.0, 25.0, 35.0]
+
+
+def _reads_the_dull_seat(colours: ScreenColours | None) -> None:
+    assert colours is not None
     assert colours.hue_spread[0] >= 25 and colours.hue_spread[1] < 5
-    pixels = np.array([[_pixel(d, 0.11) for d in dull]]).astype(np.uint8)
+    pixels = np.array([[_pixel(d, 0.11) for d in DULL]]).astype(np.uint8)
     assert colour_masks(pixels, colours)[0].all()
+
+
+def test_a_dull_seat_is_learned_from_every_screen_of_its_setup_row() -> None:
+    """A dull plastic's screens differ in hue and most are coloured less than `STRONG`:
+    the set-up row is the seat's screens all the same, so the seat's hue and its spread are
+    learned from all of them, and those dull tops 35 degrees off its strong screen's hue are
+    read as its colour (with that screen alone, the seat's hue was that screen's and its
+    spread none: they read as no colour)."""
+    rows = {s: [(GEOM.first_row(s), c) for c in range(GEOM.cols)] for s in (0, 1)}
+    _reads_the_dull_seat(learn_at_setup(_dull_seat_board(rows), GEOM))
+
+
+def test_a_dull_seat_is_learned_the_same_way_from_the_board_live_play_names() -> None:
+    """Live play learns the colours from the squares its engine says the screens stand on,
+    anywhere on the board, by the same rule as at set-up (`learn_where`): the dull screens
+    count too (the table's rule before counted the strongly coloured tops alone)."""
+    squares = {
+        0: [(3, 0), (2, 2), (4, 5), (1, 6), (5, 1), (3, 3), (2, 4)],
+        1: [(0, 3), (6, 2), (4, 1), (5, 5), (1, 0), (3, 6), (2, 6)],
+    }
+    board = [(cell, seat) for seat, cells in squares.items() for cell in cells]
+    _reads_the_dull_seat(learn_where(_dull_seat_board(squares), GEOM, board))
