@@ -136,6 +136,7 @@ WINDOW_SLOPES = (2.0,)
 WINDOW_LEVELS = (0.0, 0.2, 0.3, 0.4)
 WINDOW_FLOORS = (-9.0, 0.0, 0.1, 0.2, 0.3, 0.5)
 WINDOW_TIES = (0.02,)
+WINDOW_RIMS = (0.0,)
 
 
 def window_curve(
@@ -158,6 +159,7 @@ def window_curve(
         "levels": WINDOW_LEVELS,
         "floors": WINDOW_FLOORS,
         "ties": WINDOW_TIES,
+        "rims": WINDOW_RIMS,
     }
     axes.update(grid_values or {})
     grid = list(itertools.product(*axes.values()))
@@ -168,6 +170,7 @@ def window_curve(
         "WINDOW_LEVEL_WEIGHT",
         "WINDOW_FLOOR",
         "WINDOW_TIE",
+        "WINDOW_RIM_SHARE",
     )
     before = tuple(getattr(perceive, name) for name in names)
     try:
@@ -193,10 +196,10 @@ def window_curve(
     finally:
         for name, value in zip(names, before, strict=True):
             setattr(perceive, name, value)
-    print("free_mm slope_mm level floor tie: window right / null / wrong; boards exact")
-    for (a, sl, lv, f, tie), t in table.items():
+    print("free_mm slope_mm level floor tie rim: window right / null / wrong; boards exact")
+    for (a, sl, lv, f, tie, rim), t in table.items():
         print(
-            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f} {tie:4.2f}: {t['right']:4d} / "
+            f"{a:7.1f} {sl:8.1f} {lv:5.2f} {f:5.2f} {tie:4.2f} {rim:4.2f}: {t['right']:4d} / "
             f"{t['null']:3d} / {t['wrong']:3d}; {t['exact']:4d}"
         )
 
@@ -301,7 +304,7 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random")
     ap.add_argument("--boards", type=int, help=f"random boards (default {DEV['random'][1]})")
     ap.add_argument("--show", help="VAL,EDGE,RANK: list the boards whose door is misread there")
-    for axis in ("levels", "floors", "ties"):
+    for axis in ("frees", "slopes", "levels", "floors", "ties", "rims"):
         ap.add_argument(f"--{axis}", help=f"for `window`: the {axis} to try (comma-separated)")
     ap.add_argument(
         "--late",
@@ -319,7 +322,7 @@ def main() -> int:
     elif args.curve == "window":
         grid = {
             axis: tuple(float(v) for v in getattr(args, axis).split(","))
-            for axis in ("levels", "floors", "ties")
+            for axis in ("frees", "slopes", "levels", "floors", "ties", "rims")
             if getattr(args, axis)
         }
         window_curve(args.cache, styles, args.boards, grid)

@@ -37,6 +37,7 @@ DEV = {
     "wide3": (245229144, 300),
     "wide4": (413555804, 300),
     "wide5": (676471932, 300),
+    "wide6": (394815462, 300),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -48,13 +49,17 @@ seeds from then on. `wide4`, 300 more under another new base, was drawn to find 
 mirror and the wrong windows a fresh run still showed, and what misses boards most now:
 development seeds from then on. `wide5`, 300 more under another new base, was drawn to find
 the wrong windows (2 % of a fresh random run) and the stickers not found that the 1360
-before had become too few to show: development seeds from then on."""
+before had become too few to show: development seeds from then on. `wide6`, 300 more under
+another new base, was drawn on a new machine (the cache of the others gone) to find the
+wrong windows, the pale or small green dots lost and the doors a fresh run still missed:
+development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
     "wide3": "random",
     "wide4": "random",
     "wide5": "random",
+    "wide6": "random",
 }
 """The renderer style of a set not named after its style."""
 

@@ -5,6 +5,8 @@ the rule is seen alone."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -75,3 +77,17 @@ def test_a_crowded_sticker_still_names_its_card_when_nothing_likelier_does() -> 
     assert (
         _window(_on_card("E2", 0.5, len(LEVELS) - 1, perceive.WINDOW_ISOLATION_MIN - 0.05)) is None
     )
+
+
+def test_a_wide_sticker_overhanging_its_card_outranks_a_speck_of_print_on_the_line() -> None:
+    # A 11 mm sticker stuck with its centre 5 mm off the top line (half of it overhangs the
+    # edge) still reaches the line; a 6 mm speck of print lies nearer it on another card.
+    x, y = BOARD.card_mm("W1")
+    sticker = ("W", Dot((x + 5.0, y), math.pi * 5.5**2, 1.1, 0.95, 0))
+    x, y = BOARD.card_mm("N0")
+    speck = ("N", Dot((x, y + 1.5), math.pi * 2.8**2, 1.1, 0.85, 0))
+    assert _window(sticker, speck) == "W1"
+    # A speck as far off as the sticker's centre does not reach the line: the sticker wins
+    # even against a lonelier one.
+    far_speck = ("N", Dot((x, y + 5.0), math.pi * 2.8**2, 1.1, 1.0, 0))
+    assert _window(sticker, far_speck) == "W1"
