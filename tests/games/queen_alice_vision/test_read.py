@@ -336,3 +336,28 @@ def test_crowns_are_scaled_by_the_path_spaces_no_arm_covers() -> None:
     assert len(spaces) - 3 >= CROWN_REF_MIN
     every_arm = set(range(len(spaces)))
     assert crown_reference(GEOM, near_all, lambda: _paths(every_arm)) == []
+
+
+def test_an_arm_is_followed_through_its_own_shades_before_squares_are_read_by_structure() -> None:
+    """A hand in its own shadow keeps its hue and loses light: the squares under it are not
+    the colour of the arm's crossing, yet its edge over a light square is as busy as a
+    piece. Followed through its shades, the squares beside it are asked about; a print of
+    another hue is not followed."""
+    n = len(GEOM.cells)
+    skin = np.array((60.0, 18.0, 26.0))
+    middle = np.tile((75.0, -2.0, 4.0), (n, 12, 1))
+    beside = np.tile((75.0, -2.0, 4.0), (n, 4, 1))
+    run = _corner_run(tuple(skin))
+    crossing = np.mean(run.crossing_mm, axis=0)
+    gap = np.array([np.hypot(*(np.array(GEOM.cell_mm(c)) - crossing)) for c in GEOM.cells])
+    order = np.argsort(gap)
+    start = GEOM.cells[int(order[0])]
+    hand = [k for k, c in enumerate(GEOM.cells) if c[1] == start[1]]  # its column
+    middle[hand] = 0.5 * skin  # the hand in its own shadow, the crossing's hue
+    colours = SpotColours(middle, beside, np.full(n, 2.0, np.float32), np.full(n, 2.0, np.float32))
+    asked = not_by_structure(GEOM, Arms((run,)), colours)
+    assert set(hand) <= asked
+    middle[hand] = (30.0, -20.0, -25.0)  # a dark print of another hue: not the arm
+    colours = SpotColours(middle, beside, colours.structure, colours.edges)
+    far_end = max(hand, key=lambda k: gap[k])
+    assert far_end not in not_by_structure(GEOM, Arms((run,)), colours)

@@ -142,6 +142,10 @@ NEAR_CHANGE = 12.0
 """A piece found by change is at most this far (`board_tone`) from the nearer of the
 board's red and white pieces' colours, else asked about (an arm's edge or shadow changes a
 square too)."""
+ARM_SHADES = (0.3, 1.2)
+"""The lightness of an arm's shades against its crossing's, darkest to lightest: a hand
+in its own shadow keeps its hue and loses light (set by reasoning, not swept: a shadow
+to a third of the light, a lit side a fifth brighter; only more squares are asked)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
 not read by structure (`not_by_structure`)."""
@@ -441,17 +445,33 @@ def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
     return beside | (middle >= 1 - SHARE)
 
 
+def _arm_shade_like(colours: SpotColours, arm: Arm) -> np.ndarray:
+    """Per spot: most of its middle is the arm's colour in another shade (`ARM_SHADES`): the
+    arm's Lab scaled as a shadow or a lit side scales it (its hand in its own shade, unlike
+    its crossing)."""
+    mid = colours.middle
+    scale = np.clip(mid[..., 0] / max(float(arm.colour[0]), 1e-3), *ARM_SHADES)
+    d = np.linalg.norm(mid - scale[..., None] * arm.colour, axis=-1)
+    return np.asarray(np.mean(d <= ARM_LIKE, axis=1) >= 1 - SHARE)
+
+
 def arm_squares(
-    colours: SpotColours, arms: Arms, geom: BoardGeometry, cells: tuple[Cell, ...]
+    colours: SpotColours,
+    arms: Arms,
+    geom: BoardGeometry,
+    cells: tuple[Cell, ...],
+    shades: bool = False,
 ) -> set[Cell]:
-    """Squares under an arm: of the arm's colour and joined, square to square, to where it
-    crosses the ground (a square of the print that happens to share an arm's colour
-    elsewhere on the board is not under it)."""
+    """Squares under an arm: of the arm's colour (or, with `shades`, of its shades too) and
+    joined, square to square, to where it crosses the ground (a square of the print that
+    happens to share an arm's colour elsewhere on the board is not under it)."""
     out: set[Cell] = set()
     index = {c: k for k, c in enumerate(cells)}
     centres = np.array([geom.cell_mm(c) for c in cells])
     for arm in arms.arms:
         like = _arm_like(colours, arm)
+        if shades:
+            like = like | _arm_shade_like(colours, arm)
         near = _gap_to(centres, arm.crossing_mm)
         todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
         seen = set(todo)
@@ -789,12 +809,15 @@ def not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> s
     too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
     of the squares an arm is followed to, or of those beside where an arm or a run that
     looks like light (`Arms.lit`: an arm lit like the ground is one) crosses the ground (an
-    arm shaded unlike its crossing is not followed, but comes in there). A run of light is
-    not followed by its colour: the ground's colour under light is the print's on many
-    boards, and following it asked about pieces all over a board with no arm."""
+    arm of another colour than at its crossing is not followed, but comes in there). A run
+    of light is not followed by its colour: the ground's colour under light is the print's
+    on many boards, and following it asked about pieces all over a board with no arm. An
+    arm is followed here through its own shades too (`ARM_SHADES`): a hand in its own
+    shadow is not the colour of its crossing, and its edge over a light square is as busy
+    as a piece."""
     cells = geom.cells
     runs = (*arms.arms, *arms.lit)
-    maybe = arm_squares(colours, arms, geom, cells)
+    maybe = arm_squares(colours, arms, geom, cells, shades=True)
     if runs:
         centres = np.array([geom.cell_mm(c) for c in cells])
         crossing = np.concatenate([run.crossing_mm for run in runs])
