@@ -1033,10 +1033,14 @@ the Crowns' reference and the Alice tokens)."""
 
 
 def path_calls(
-    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None,
+    colours_of: tuple[str, ...] = ("red", "white"),
 ) -> PathCalls:
     out: PathCalls = {}
-    for colour in ("red", "white"):
+    for colour in colours_of:
         colours = sample_spots(image, geom, where, geom.paths[colour])
         out[colour] = (colours, _spot_calls(image, geom, where, geom.paths[colour], arms, colours))
     return out
@@ -1121,7 +1125,7 @@ def _alice(
     the colours alone do not tell, and the board's pieces gave its red and white
     (`two_centres`), the token is the one space unlike the path nearest its colour
     (`alice_by_centres`)."""
-    paths = paths if paths is not None else path_calls(image, geom, where, arms)
+    paths = paths if paths is not None else path_calls(image, geom, where, arms, (colour,))
     colours, calls = paths[colour]
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
