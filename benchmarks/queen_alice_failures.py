@@ -6,6 +6,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
+(`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
 (development seeds only: a seed measured as fresh in `queen_alice_vision.py` is never used
 here), reads each, and puts every wrong board's faults in classes:
 
@@ -443,6 +444,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=None, help="default: a new one, printed")
     parser.add_argument("--boards", type=int, default=60)
+    parser.add_argument(
+        "--arms",
+        action="store_true",
+        help="every board with up to two arms (as the `random` set); default: every other",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the breakdown as JSON")
     parser.add_argument(
         "--mode",
@@ -492,7 +498,7 @@ def main() -> None:
     right = 0
     listing = []
     for i in range(args.boards):
-        conditions = Conditions(hands=0) if i % 2 == 0 else Conditions()
+        conditions = Conditions(hands=0) if i % 2 == 0 and not args.arms else Conditions()
         photo = render_photo(geom, (seed, i), conditions)
         empty = None
         if args.mode == "board":

@@ -98,7 +98,17 @@ def recognition(
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     counts = {
         m: dict.fromkeys(
-            ("right", "phantoms", "squares_right", "squares", "abstained", "crowns", "alice"), 0
+            (
+                "right",
+                "phantoms",
+                "squares_right",
+                "squares",
+                "abstained",
+                "crowns",
+                "crowns_wrong",
+                "alice",
+            ),
+            0,
         )
         for m in modes
     }
@@ -134,6 +144,9 @@ def recognition(
             c["squares"] += len(geom.cells)
             c["squares_right"] += len(geom.cells) - len(verdict["squares_wrong"])
             c["crowns"] += not any(e[0] == "crowns" for e in verdict["extras"])
+            c["crowns_wrong"] += any(
+                e[0] == "crowns" and e[2] is not None for e in verdict["extras"]
+            )
             c["alice"] += not any(e[0].startswith("alice") for e in verdict["extras"])
             if not verdict["right"] and len(failures[mode]) < 20:
                 failures[mode].append(
@@ -164,6 +177,7 @@ def recognition(
             "phantom_pieces": c["phantoms"],
             "squares_abstained": c["abstained"],
             "crowns_right_pct": round(100 * c["crowns"] / boards, 2),
+            "crowns_wrong_counts": c["crowns_wrong"],
             "alice_right_pct": round(100 * c["alice"] / boards, 2),
             "first_failures": failures[mode],
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "

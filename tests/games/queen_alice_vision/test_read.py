@@ -7,15 +7,21 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    CROWN_REF_MIN,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
     OUTLINED,
+    Arm,
+    Arms,
+    PathCalls,
     SpotColours,
     alice_by_centres,
     board_tone,
     classify,
+    crown_reference,
     crowns_standing,
     locate,
+    not_by_structure,
     outlined_runs,
     piece_colours,
     read_board,
@@ -264,3 +270,94 @@ def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     assert crowns_standing(np.array([1.0] * 7 + [4.0]), none, unsure) is None
     # a print busier than the paths', empty and not gold, says nothing
     assert crowns_standing(np.array([2.2] * 8), none, none) == 0
+
+
+def _corner_run(colour: tuple[float, float, float]) -> Arm:
+    """A run round the grid along one side, from one corner, an arm wide."""
+    (x0, y0), _ = GEOM.grid_box_mm
+    sq = GEOM.square_mm
+    xs = np.linspace(x0, x0 + 1.2 * sq, 12)
+    return Arm(np.array(colour), np.stack([xs, np.full(12, y0 - 0.25 * sq)], axis=1))
+
+
+def test_light_on_the_ground_is_not_followed_by_its_colour() -> None:
+    """A run round the grid that looks like light (a glare, a shadow) keeps the squares
+    beside where it crosses from the structure reading, but is not followed square to
+    square: the ground under light is often the print's colour, and following it asked
+    about pieces all over a board with no arm. An arm of that colour is followed."""
+    n = len(GEOM.cells)
+    print_lab = (50.0, 4.0, 10.0)
+    colours = SpotColours(
+        np.tile(print_lab, (n, 12, 1)),
+        np.tile(print_lab, (n, 4, 1)),
+        np.full(n, 2.0, np.float32),
+        np.full(n, 2.0, np.float32),
+    )
+    run = _corner_run(print_lab)
+    crossing = np.mean(run.crossing_mm, axis=0)
+    gap = [np.hypot(*(np.array(GEOM.cell_mm(c)) - crossing)) for c in GEOM.cells]
+    beside, far = int(np.argmin(gap)), int(np.argmax(gap))
+    lit = not_by_structure(GEOM, Arms((), (run,)), colours)
+    assert beside in lit and far not in lit
+    assert far in not_by_structure(GEOM, Arms((run,)), colours)
+
+
+def _paths(arm_like: set[int]) -> PathCalls:
+    """Both paths' spaces read as the print, but those in `arm_like` (numbered over the
+    red path, then the white) of an arm's colour near where it crosses."""
+    out: PathCalls = {}
+    k = 0
+    for colour in ("red", "white"):
+        calls = []
+        for _ in GEOM.paths[colour]:
+            calls.append(("unsure", -1.0) if k in arm_like else ("empty", 1.0))
+            k += 1
+        m = len(calls)
+        out[colour] = (SpotColours(np.zeros((m, 4, 3)), np.zeros((m, 4, 3))), calls)
+    return out
+
+
+def test_crowns_are_scaled_by_the_path_spaces_no_arm_covers() -> None:
+    """The flat print's scale for the Crowns is the path spaces clear of every arm; when
+    arms come near nearly all of them, those not of an arm's colour (a space under the arm
+    is never the print's scale), rather than no count at all."""
+    spaces = (*GEOM.paths["red"], *GEOM.paths["white"])
+    every = np.array(spaces)
+    near_all = Arms((Arm(np.zeros(3), every + 1.0),))
+    asked: list[int] = []
+
+    def reading() -> PathCalls:
+        asked.append(1)
+        return _paths({0, 1, 2})
+
+    assert crown_reference(GEOM, None, reading) == list(spaces)
+    assert not asked  # with no arm near, the paths' colours are not needed
+    assert crown_reference(GEOM, near_all, reading) == list(spaces[3:])
+    assert len(spaces) - 3 >= CROWN_REF_MIN
+    every_arm = set(range(len(spaces)))
+    assert crown_reference(GEOM, near_all, lambda: _paths(every_arm)) == []
+
+
+def test_an_arm_is_followed_through_its_own_shades_before_squares_are_read_by_structure() -> None:
+    """A hand in its own shadow keeps its hue and loses light: the squares under it are not
+    the colour of the arm's crossing, yet its edge over a light square is as busy as a
+    piece. Followed through its shades, the squares beside it are asked about; a print of
+    another hue is not followed."""
+    n = len(GEOM.cells)
+    skin = np.array((60.0, 18.0, 26.0))
+    middle = np.tile((75.0, -2.0, 4.0), (n, 12, 1))
+    beside = np.tile((75.0, -2.0, 4.0), (n, 4, 1))
+    run = _corner_run(tuple(skin))
+    crossing = np.mean(run.crossing_mm, axis=0)
+    gap = np.array([np.hypot(*(np.array(GEOM.cell_mm(c)) - crossing)) for c in GEOM.cells])
+    order = np.argsort(gap)
+    start = GEOM.cells[int(order[0])]
+    hand = [k for k, c in enumerate(GEOM.cells) if c[1] == start[1]]  # its column
+    middle[hand] = 0.5 * skin  # the hand in its own shadow, the crossing's hue
+    colours = SpotColours(middle, beside, np.full(n, 2.0, np.float32), np.full(n, 2.0, np.float32))
+    asked = not_by_structure(GEOM, Arms((run,)), colours)
+    assert set(hand) <= asked
+    middle[hand] = (30.0, -20.0, -25.0)  # a dark print of another hue: not the arm
+    colours = SpotColours(middle, beside, colours.structure, colours.edges)
+    far_end = max(hand, key=lambda k: gap[k])
+    assert far_end not in not_by_structure(GEOM, Arms((run,)), colours)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import cv2
@@ -142,9 +142,13 @@ NEAR_CHANGE = 12.0
 """A piece found by change is at most this far (`board_tone`) from the nearer of the
 board's red and white pieces' colours, else asked about (an arm's edge or shadow changes a
 square too)."""
+ARM_SHADES = (0.3, 1.2)
+"""The lightness of an arm's shades against its crossing's, darkest to lightest: a hand
+in its own shadow keeps its hue and loses light (set by reasoning, not swept: a shadow
+to a third of the light, a lit side a fifth brighter; only more squares are asked)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
-not read by structure (`_not_by_structure`)."""
+not read by structure (`not_by_structure`)."""
 SPOT_ARM_REACH = 4
 """Squares from where an arm crosses the ground within which a Crown slot or path space
 of the arm's colour is asked about (`_spot_calls`), and beyond which a path space is clear
@@ -441,17 +445,33 @@ def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
     return beside | (middle >= 1 - SHARE)
 
 
+def _arm_shade_like(colours: SpotColours, arm: Arm) -> np.ndarray:
+    """Per spot: most of its middle is the arm's colour in another shade (`ARM_SHADES`): the
+    arm's Lab scaled as a shadow or a lit side scales it (its hand in its own shade, unlike
+    its crossing)."""
+    mid = colours.middle
+    scale = np.clip(mid[..., 0] / max(float(arm.colour[0]), 1e-3), *ARM_SHADES)
+    d = np.linalg.norm(mid - scale[..., None] * arm.colour, axis=-1)
+    return np.asarray(np.mean(d <= ARM_LIKE, axis=1) >= 1 - SHARE)
+
+
 def arm_squares(
-    colours: SpotColours, arms: Arms, geom: BoardGeometry, cells: tuple[Cell, ...]
+    colours: SpotColours,
+    arms: Arms,
+    geom: BoardGeometry,
+    cells: tuple[Cell, ...],
+    shades: bool = False,
 ) -> set[Cell]:
-    """Squares under an arm: of the arm's colour and joined, square to square, to where it
-    crosses the ground (a square of the print that happens to share an arm's colour
-    elsewhere on the board is not under it)."""
+    """Squares under an arm: of the arm's colour (or, with `shades`, of its shades too) and
+    joined, square to square, to where it crosses the ground (a square of the print that
+    happens to share an arm's colour elsewhere on the board is not under it)."""
     out: set[Cell] = set()
     index = {c: k for k, c in enumerate(cells)}
     centres = np.array([geom.cell_mm(c) for c in cells])
     for arm in arms.arms:
         like = _arm_like(colours, arm)
+        if shades:
+            like = like | _arm_shade_like(colours, arm)
         near = _gap_to(centres, arm.crossing_mm)
         todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
         seen = set(todo)
@@ -620,9 +640,7 @@ def read_board(
         change = _change(image, geom, where, cells, empty)
         known = ~np.isnan(change.share)
         skip = {k for k, c in enumerate(cells) if c in under}
-        near_arm = (
-            _not_by_structure(geom, arms, colours) if colours.structure is not None else set()
-        )
+        near_arm = not_by_structure(geom, arms, colours) if colours.structure is not None else set()
         calls = by_change(calls, change, skip, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
         calls = [
@@ -632,7 +650,7 @@ def read_board(
         arm_k = {k for k, c in enumerate(cells) if c in under} | {
             int(k) for k in np.flatnonzero(known)
         }
-        ask = _not_by_structure(geom, arms, colours)
+        ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
@@ -646,12 +664,13 @@ def read_board(
         for c in sorted(unsure)
     ]
     centres = two_centres(calls, board_tone(np.median(colours.middle, axis=1)), [])
-    crowns = _crowns(image, geom, where, arms)
+    paths = path_calls(image, geom, where, arms)
+    crowns = _crowns(image, geom, where, arms, paths)
     if crowns is None:
         warnings.append("crowns: a slot of the display is not clearly seen")
     alice: dict[str, int | None] = {}
     for colour in ("red", "white"):
-        alice[colour] = _alice(image, geom, where, colour, arms, centres)
+        alice[colour] = _alice(image, geom, where, colour, arms, centres, paths)
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
@@ -785,15 +804,20 @@ def by_change(
     return out
 
 
-def _not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
+def not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> set[int]:
     """Squares not to read by structure: an arm's blurred edge and its shadow are busy
     too, and spread past the squares its colour is followed to. Those within `ARM_MARGIN`
-    of the squares an arm, or a run round the grid that looks like light (`Arms.lit`: an
-    arm lit like the ground is one), is followed to or crosses the ground beside (an arm
-    shaded unlike its crossing is not followed, but comes in there)."""
+    of the squares an arm is followed to, or of those beside where an arm or a run that
+    looks like light (`Arms.lit`: an arm lit like the ground is one) crosses the ground (an
+    arm of another colour than at its crossing is not followed, but comes in there). A run
+    of light is not followed by its colour: the ground's colour under light is the print's
+    on many boards, and following it asked about pieces all over a board with no arm. An
+    arm is followed here through its own shades too (`ARM_SHADES`): a hand in its own
+    shadow is not the colour of its crossing, and its edge over a light square is as busy
+    as a piece."""
     cells = geom.cells
     runs = (*arms.arms, *arms.lit)
-    maybe = arm_squares(colours, Arms(runs), geom, cells)
+    maybe = arm_squares(colours, arms, geom, cells, shades=True)
     if runs:
         centres = np.array([geom.cell_mm(c) for c in cells])
         crossing = np.concatenate([run.crossing_mm for run in runs])
@@ -954,19 +978,25 @@ def _spot_calls(
 
 
 def _crowns(
-    image: np.ndarray, geom: BoardGeometry, where: Located, arms: Arms | None = None
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None = None,
+    paths: PathCalls | None = None,
 ) -> int | None:
     """Crowns in the display; None when an arm is over a slot or the count is not told.
 
     A slot may be printed in a crown's gold, so a Crown is told by standing too: its disc
     spread (`CROWN_DISC`) against the board's own empty spaces', the path spaces' median
     (few of them hold a token), which sets the scale of a flat print under this light and
-    lens (`crowns_standing`)."""
+    lens (`crowns_standing`), over the spaces `crown_reference` takes."""
     colours = sample_spots(image, geom, where, geom.crown_slots)
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
-    clear = _clear_of_arms(geom, (*geom.paths["red"], *geom.paths["white"]), arms)
+    clear = crown_reference(
+        geom, arms, lambda: paths if paths is not None else path_calls(image, geom, where, arms)
+    )
     if len(clear) < CROWN_REF_MIN:
         return None
     spread = _slot_spread(image, geom, where, [*geom.crown_slots, *clear])
@@ -978,6 +1008,42 @@ def _crowns(
         np.array([v == "unsure" for v, _ in calls]),
         board_tone(np.median(colours.middle, axis=1)),
     )
+
+
+def crown_reference(
+    geom: BoardGeometry, arms: Arms | None, paths: Callable[[], PathCalls]
+) -> list[Point]:
+    """The path spaces whose spread is the flat print's scale for the Crowns: those clear
+    of every arm (`_clear_of_arms`); when arms leave fewer than `CROWN_REF_MIN`, also those
+    near an arm that are not of its colour (`paths()`, read only then: `_spot_calls`' arm
+    calls). Two or three arms come within `SPOT_ARM_REACH` of nearly every space, yet cover
+    few of them; a space an arm's edge or shadow makes busy only raises the median, and a
+    slot is then asked about, never counted."""
+    spaces = (*geom.paths["red"], *geom.paths["white"])
+    clear = _clear_of_arms(geom, spaces, arms)
+    if len(clear) >= CROWN_REF_MIN:
+        return clear
+    seen = [call for colour in ("red", "white") for call in paths()[colour][1]]
+    return [s for s, (v, p) in zip(spaces, seen, strict=True) if v != "unsure" or p >= 0]
+
+
+PathCalls = dict[str, tuple[SpotColours, list[tuple[str, float]]]]
+"""Per path colour: its spaces' colours and `_spot_calls` (sampled once per picture for
+the Crowns' reference and the Alice tokens)."""
+
+
+def path_calls(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None,
+    colours_of: tuple[str, ...] = ("red", "white"),
+) -> PathCalls:
+    out: PathCalls = {}
+    for colour in colours_of:
+        colours = sample_spots(image, geom, where, geom.paths[colour])
+        out[colour] = (colours, _spot_calls(image, geom, where, geom.paths[colour], arms, colours))
+    return out
 
 
 def _clear_of_arms(geom: BoardGeometry, spots: tuple[Point, ...], arms: Arms | None) -> list[Point]:
@@ -1052,14 +1118,15 @@ def _alice(
     colour: str,
     arms: Arms | None = None,
     centres: np.ndarray | None = None,
+    paths: PathCalls | None = None,
 ) -> int | None:
     """The space of the path holding a token of the path's colour (a Crown ahead of it is
     gold), or None when no space or more than one does, or an arm is over the path. When
     the colours alone do not tell, and the board's pieces gave its red and white
     (`two_centres`), the token is the one space unlike the path nearest its colour
     (`alice_by_centres`)."""
-    colours = sample_spots(image, geom, where, geom.paths[colour])
-    calls = _spot_calls(image, geom, where, geom.paths[colour], arms, colours)
+    paths = paths if paths is not None else path_calls(image, geom, where, arms, (colour,))
+    colours, calls = paths[colour]
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
     found = [i for i, (v, _) in enumerate(calls) if v == colour]
