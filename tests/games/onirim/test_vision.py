@@ -303,6 +303,16 @@ def test_compare_counts_wrong_null_and_phantom() -> None:
     assert t.phantom == 3  # green-key, the moon Mirror, the discard top
 
 
+def test_compare_counts_the_doors_as_a_multiset() -> None:
+    """A Door left out (not told apart) costs one null, not a wrong name for each Door after
+    it; the order of the Doors in play means nothing."""
+    truth = TableReading(doors=("brown", "red", "green", "red"))
+    t = compare(TableReading(doors=("green", "brown", "red")), truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 0, 1, 0)
+    t = compare(TableReading(doors=("blue", "red", "green", "red", "blue")), truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 1, 0, 1)
+
+
 def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:
     """Both sides of every Mirror taught from one photo (the two cannot be told apart): a
     Mirror with cards under it is still read, unexplored (explored Mirrors hold no cards),
