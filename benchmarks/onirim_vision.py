@@ -138,6 +138,9 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random,heldout")
     ap.add_argument("--curve", action="store_true")
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
+    ap.add_argument(
+        "--results", default=str(RESULTS), help="where to write the results (one file per run)"
+    )
     a = ap.parse_args()
     layout = load_layout()
     results: dict = {
@@ -247,7 +250,7 @@ def main() -> int:
         "clock": "CPU time of this process (time.process_time), 1280x960",
     }
     print(results["speed"])
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    Path(a.results).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(results["command"])
     return 0
 
