@@ -139,6 +139,9 @@ def main() -> int:
     ap.add_argument("--curve", action="store_true")
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
+        "--progress", action="store_true", help="print each table's tally and CPU times"
+    )
+    ap.add_argument(
         "--results", default=str(RESULTS), help="where to write the results (one file per run)"
     )
     a = ap.parse_args()
@@ -217,6 +220,16 @@ def main() -> int:
                 for e in tally.errors:
                     print(f"  {style} seed {seed} table {i}: {e}", flush=True)
                 total.add(tally)
+                if a.progress:  # a run cut short still counts every table it read
+                    table = {
+                        "style": style,
+                        "seed": seed,
+                        "table": i,
+                        **{k: getattr(tally, k) for k in ("cards", "right", "wrong", "null")},
+                        "phantom": tally.phantom,
+                        "ms": [read_ms[-1], bare_ms[-1], locate_ms[-1], cards_ms[-1]],
+                    }
+                    print("TABLE " + json.dumps(table), flush=True)
         if a.curve:
             continue
         results["styles"][style] = {
