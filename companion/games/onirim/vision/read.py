@@ -743,10 +743,10 @@ class TableReader:
         doubtful: set[int] = set()
         for i, m in enumerate(seen):
             if m.empty:
-                # Its fan is read all the same: cards under it say a Mirror lies there (a
-                # glint over it, or a face whose print hardly shows, say). An empty place
-                # then costs one window more, its fan's first.
-                doubtful.add(i)
+                # Something like a card (a glint over it, say): its fan is read, as cards
+                # under it say a Mirror lies there.
+                if m.coarse >= COARSE_EMPTY:
+                    doubtful.add(i)
                 continue
             if m.card is None:  # a Mirror's side is never guessed, but its fan is read
                 unsure[i] = m
