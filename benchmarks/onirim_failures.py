@@ -11,7 +11,8 @@ rendered and read, and every card not read right is listed and counted by:
     why      for an asked card, the stage that gave up: `empty` (best score below EMPTY: the
              row ended there), `ended` (a last card below END_SURE), `margin` (the best type
              did not lead the next by MARGIN), `symbol` (two of one colour, the symbol lead
-             below SYMBOL_MARGIN), `after` (the place itself reads right: an earlier place
+             below SYMBOL_MARGIN), `colour` (the colour look refuted the whole corner's colour
+             by COLOUR_MARGIN), `after` (the place itself reads right: an earlier place
              ended the row); for a wrong card, what it was read as
     design   the deck's drawn choices (background, border, badge and its shape, outline, inked
              edge, art in the corner, the Sun as a star, where the colour lies, a letter,
@@ -84,6 +85,8 @@ def _why(m: R.Match, want: str) -> str:
         return f"read as {m.card}"
     if m.empty:
         return "empty"
+    if m.colour_look is not None and m.colour_look <= -R.COLOUR_MARGIN:
+        return "colour"
     if m.symbol is not None and m.best == want and m.symbol < R.SYMBOL_MARGIN:
         return "symbol"
     if m.score < R.END_SURE and m.best == want and m.margin >= R.MARGIN:
@@ -195,6 +198,7 @@ def main() -> int:
                             else f" | best {m.best} {m.score:.3f} runner {m.runner_up} "
                             f"margin {m.margin:.3f} coarse {m.coarse:.3f}"
                             + ("" if m.symbol is None else f" symbol {m.symbol:.3f}")
+                            + ("" if m.colour_look is None else f" colour {m.colour_look:.3f}")
                         )
                         print(
                             f"{style} seed {seed} table {i} {f.zone} {f.index + 1}: "

@@ -44,6 +44,7 @@ from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.rules.deck import colour_of, is_location  # noqa: E402
 from companion.games.onirim.vision.compare import Tally, compare  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
+from companion.games.onirim.vision.read import MARGIN as R_MARGIN  # noqa: E402
 from companion.games.onirim.vision.read import TableReader  # noqa: E402
 from companion.games.onirim.vision.render import (  # noqa: E402
     deck_faces,
@@ -98,6 +99,13 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                 if m.colour_lead is not None and is_location(card):  # another colour near
                     same = colour_of(m.best) == colour_of(card)
                     out["colour_lead_right" if same else "colour_lead_wrong"].append(m.colour_lead)
+                if m.colour_look is not None:  # another colour among the finalists
+                    same = colour_of(m.best) == colour_of(card)
+                    # In doubt: the whole corner alone leads no other colour by MARGIN.
+                    near = m.colour_lead if m.colour_lead is not None else m.margin
+                    doubt = "_doubt" if near < R_MARGIN else ""
+                    key = f"colour_look{doubt}_{'right' if same else 'wrong'}"
+                    out[key].append(m.colour_look)
                 if m.symbol is not None:  # finalists of one colour: the symbol decided
                     ok = "right" if m.best == card else "wrong"
                     out[f"symbol_{ok}"].append(m.symbol)
@@ -106,6 +114,8 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                     if m.overruled > 0:  # ... against the whole corner's order
                         out[f"overruled_{ok}"].append(m.overruled)
 
+    doors = [f"door-{d}" for d in truth.doors]
+    score(list(L.door_places[: len(doors) + 1]), "door", [*doors, None][: len(doors) + 1])
     n = len(truth.labyrinth)
     places = list(L.labyrinth_places[: n + 1])
     score(places, "location", [*truth.labyrinth, None][: len(places)])
@@ -128,6 +138,12 @@ def main() -> int:
     ap.add_argument("--styles", default="house,random,heldout")
     ap.add_argument("--curve", action="store_true")
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
+    ap.add_argument(
+        "--progress", action="store_true", help="print each table's tally and CPU times"
+    )
+    ap.add_argument(
+        "--results", default=str(RESULTS), help="where to write the results (one file per run)"
+    )
     a = ap.parse_args()
     layout = load_layout()
     results: dict = {
@@ -158,6 +174,10 @@ def main() -> int:
             "score_kin_empty",
             "colour_lead_right",
             "colour_lead_wrong",
+            "colour_look_right",
+            "colour_look_wrong",
+            "colour_look_doubt_right",
+            "colour_look_doubt_wrong",
         )
     }
     for style in a.styles.split(","):
@@ -200,6 +220,16 @@ def main() -> int:
                 for e in tally.errors:
                     print(f"  {style} seed {seed} table {i}: {e}", flush=True)
                 total.add(tally)
+                if a.progress:  # a run cut short still counts every table it read
+                    table = {
+                        "style": style,
+                        "seed": seed,
+                        "table": i,
+                        **{k: getattr(tally, k) for k in ("cards", "right", "wrong", "null")},
+                        "phantom": tally.phantom,
+                        "ms": [read_ms[-1], bare_ms[-1], locate_ms[-1], cards_ms[-1]],
+                    }
+                    print("TABLE " + json.dumps(table), flush=True)
         if a.curve:
             continue
         results["styles"][style] = {
@@ -233,7 +263,7 @@ def main() -> int:
         "clock": "CPU time of this process (time.process_time), 1280x960",
     }
     print(results["speed"])
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    Path(a.results).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(results["command"])
     return 0
 

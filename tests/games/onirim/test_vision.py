@@ -18,12 +18,16 @@ from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
     COARSE_EMPTY,
+    COLOUR_MARGIN,
     EMPTY,
     END_SURE,
+    MARGIN,
     Match,
     TableReader,
+    colour_scores,
     correlations,
     crop_scores,
+    joint_unit,
     row_of,
     symbol_pair,
     symbol_scores,
@@ -188,6 +192,88 @@ def test_symbol_decides_between_two_types_of_one_colour() -> None:
         assert scores[want] > 0.8 and scores[want] - scores[1 - want] > 0.3
 
 
+def test_colour_look_tells_red_from_brown_where_the_descriptor_cannot() -> None:
+    """Two corners of one design, a frame and a symbol printed in the card's colour on plain
+    paper, red and brown: each channel of the descriptor shows the same pattern for both (its
+    cosine between them is near 1), but the colour look keeps how the lightness and the chroma
+    change against each other, so a crop of one, a pixel off and under a dimmer, sloping
+    light, leads its own colour clearly."""
+    from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
+
+    def corner(ink: tuple[int, int, int], light: float, slope: float) -> np.ndarray:
+        img = np.full((PATCH_H + 2, PATCH_W + 2, 3), (215, 230, 238), np.uint8)
+        img[:5], img[:, :5] = ink, ink
+        cv2.circle(img, (16, 16), 6, ink, -1)
+        ramp = light * np.linspace(1.0 - slope, 1.0 + slope, img.shape[1])[None, :, None]
+        return np.clip(img * ramp, 0, 255).astype(np.uint8)
+
+    def lab(bgr: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(
+            cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
+        )
+
+    red, brown = (55, 60, 200), (30, 55, 105)
+    taught = {c: corner(c, 1.0, 0.0)[1:-1, 1:-1] for c in (red, brown)}
+    same = float((descriptor(taught[red]) * descriptor(taught[brown])).sum())
+    same /= float(
+        np.linalg.norm(descriptor(taught[red])) * np.linalg.norm(descriptor(taught[brown]))
+    )
+    assert same > 0.95  # the whole corner alone hardly tells them apart
+    joint = {c: joint_unit(lab(t)) for c, t in taught.items()}
+    for truth, other in ((red, brown), (brown, red)):
+        seen = lab(corner(truth, 0.75, 0.1))
+        mine, theirs = colour_scores(seen, joint[truth], joint[other])
+        assert mine > 0.9 and mine - theirs > 0.1
+
+
+def _framed(kind: str, ink: tuple[int, int, int], paper: tuple[int, int, int], pad: int = 0):
+    """A corner of a design whose colour is a frame and the symbol's ink on plain paper."""
+    from companion.vision.cards.library import PATCH_H, PATCH_W
+
+    img = np.full((PATCH_H + 2 * pad, PATCH_W + 2 * pad, 3), paper, np.uint8)
+    img[pad : pad + 5, pad:], img[pad:, pad : pad + 5] = ink, ink
+    if kind == "sun":
+        cv2.circle(img, (pad + 16, pad + 16), 6, ink, -1)
+    elif kind == "moon":
+        cv2.circle(img, (pad + 16, pad + 16), 6, ink, 2)
+    elif kind == "key":
+        cv2.line(img, (pad + 10, pad + 16), (pad + 26, pad + 16), ink, 3)
+    else:
+        cv2.rectangle(img, (pad + 11, pad + 10), (pad + 21, pad + 24), ink, -1)
+    return img
+
+
+def test_the_colour_look_decides_red_against_brown_where_it_is_clear(rendered: Path) -> None:
+    """A deck whose red and brown cards are a frame and a symbol on plain paper, read under a
+    dimmer, sloping light: the whole corner leads the other colour by less than MARGIN, and the
+    colour look names the red Sun; a brown Door on paper with a pink cast, which the whole
+    corner takes for the red Door by more than MARGIN, is refuted by the colour look and asked."""
+    from companion.vision.cards.library import descriptor
+
+    lib = load_library(rendered / "lib.npz")
+    inks = {"red": (55, 60, 200), "brown": (30, 55, 105)}
+    for colour, ink in inks.items():
+        for kind in ("sun", "moon", "key", "door"):
+            i = lib.ids.index(f"door-{colour}" if kind == "door" else f"{colour}-{kind}")
+            lib.patches[i] = _framed(kind, ink, (215, 230, 238))
+            lib.templates[i] = descriptor(lib.patches[i])
+    reader = TableReader(lib)
+
+    def seen(kind: str, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
+        img = _framed(kind, ink, paper, reader.search_px)
+        ramp = 0.8 * np.linspace(0.9, 1.1, img.shape[1])[None, :, None]
+        return np.clip(img * ramp, 0, 255).astype(np.uint8)
+
+    sun = reader.match([seen("sun", inks["red"], (215, 230, 238))], "location")[0]
+    assert sun.colour_lead is not None and sun.colour_lead < MARGIN
+    assert sun.colour_look is not None and sun.colour_look >= COLOUR_MARGIN
+    assert sun.card == "red-sun"
+    door = reader.match([seen("door", inks["brown"], (190, 195, 250))], "door")[0]
+    assert door.best == "door-red" and door.margin >= MARGIN
+    assert door.colour_look is not None and door.colour_look <= -COLOUR_MARGIN
+    assert door.card is None
+
+
 def _place(score: float, coarse: float | None = None) -> Match:
     """A place read with this best score (a card when at least EMPTY)."""
     return Match(
@@ -301,6 +387,16 @@ def test_compare_counts_wrong_null_and_phantom() -> None:
     t = compare(read, truth)
     assert (t.cards, t.right, t.wrong, t.null) == (5, 3, 1, 1)
     assert t.phantom == 3  # green-key, the moon Mirror, the discard top
+
+
+def test_compare_counts_the_doors_as_a_multiset() -> None:
+    """A Door left out (not told apart) costs one null, not a wrong name for each Door after
+    it; the order of the Doors in play means nothing."""
+    truth = TableReading(doors=("brown", "red", "green", "red"))
+    t = compare(TableReading(doors=("green", "brown", "red")), truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 0, 1, 0)
+    t = compare(TableReading(doors=("blue", "red", "green", "red", "blue")), truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 1, 0, 1)
 
 
 def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:

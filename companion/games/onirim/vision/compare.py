@@ -46,10 +46,35 @@ def _row(tally: Tally, where: str, truth: tuple, read: tuple) -> None:
         tally.errors.append(f"{where} {k + 1}: {read[k]} read where no card lies")
 
 
+def _doors(tally: Tally, truth: tuple[str, ...], read: tuple[str, ...]) -> None:
+    """The Doors in play as a multiset: their order on the table means nothing to the game,
+    and `read` leaves out a Door it cannot tell (with a warning), so the ones after it are not
+    named wrongly by moving up a place. A colour read that is not there is wrong while a
+    Door is missing, else a phantom."""
+    left = list(truth)
+    extra = []
+    for colour in read:
+        if colour in left:
+            left.remove(colour)
+        else:
+            extra.append(colour)
+    tally.cards += len(truth)
+    tally.right += len(truth) - len(left)
+    for want, got in zip(left, extra, strict=False):
+        tally.wrong += 1
+        tally.errors.append(f"door: {want} read as {got}")
+    for want in left[len(extra) :]:
+        tally.null += 1
+        tally.errors.append(f"door: {want} not named")
+    for got in extra[len(left) :]:
+        tally.phantom += 1
+        tally.errors.append(f"door: {got} read where no Door lies")
+
+
 def compare(read: TableReading, truth: TableReading) -> Tally:
     t = Tally()
     _row(t, "labyrinth", truth.labyrinth, read.labyrinth)
-    _row(t, "door", truth.doors, read.doors)
+    _doors(t, truth.doors, read.doors)
     got = {m.mirror: m for m in read.mirrors}
     for m in truth.mirrors:
         t.cards += 1

@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.config import TableSettings
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.deck import colour_of, is_door, is_location
+from companion.games.onirim.rules.deck import colour_of, is_door, is_location, symbol_of
 from companion.games.onirim.vision.layout import Point, TableLayout, load_layout
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.vision.cards.library import (
@@ -102,6 +102,19 @@ near-confusions are asked, which costs a question in live play only when the han
 two cards of that colour. (`Match.symbol_fit`, how well the named symbol shows at all, does
 not separate: right cards 0.563 / 0.718 at the 1st / 5th percentile, empty places whose
 best types shared a colour up to 0.867.)"""
+COLOUR_MARGIN = 0.03
+"""When another colour is among a Location's or a Door's finalists, the colour look
+(`colour_scores`: its own kind in either colour) decides where it is clear: a lead of at least
+this on every other colour there makes the colour sure (the whole corner's `MARGIN` is then
+asked of the other types only), a lead of at most minus this leaves the card null; in between
+the whole corner decides as before. From the curve on new development decks
+(`benchmarks/onirim_vision.py --curve`, 20 random decks x 2 tables and 4 house decks x 3
+tables): of 126 cards with another colour among the finalists (45 Locations, 81 Doors) the
+right colour led by 0.041 at the least (1st / 5th percentile / median 0.059-0.080 / 0.096 /
+0.31); the lead of a wrong colour is that lead turned round (the same pair), so at most -0.041.
+At 0.00 / 0.03 / 0.05 / 0.10: 0 / 0 / 1 / 3 of them short of it. The cards the whole corner
+left in doubt (another colour within `MARGIN`: red against brown, mostly where the colour is a
+frame or the symbol's ink on plain paper) all led by more than 0.03."""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
@@ -133,6 +146,10 @@ class Match:
     colour_lead: float | None = None
     """For a Location: how far the best score leads the best finalist of another colour
     (None when no other colour is among the finalists)."""
+    colour_look: float | None = None
+    """For a Location or a Door with another colour among the finalists: the least lead of
+    the whole corner's first colour on each other colour there, by `colour_scores` (its own
+    kind in either colour: a red Sun against the brown Sun)."""
 
     @property
     def empty(self) -> bool:
@@ -292,6 +309,34 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
     return float((x @ pair.a).max()), float((x @ pair.b).max())
 
 
+JOINT_WEIGHTS = CHANNEL_WEIGHTS * np.array([100 / 255, 1.0, 1.0], np.float32)
+"""Lab weights of `joint_unit`: OpenCV's 8-bit lightness back to L* (it stores L* x 2.55, which
+would drown the chroma), then the descriptor's own weights."""
+
+
+def joint_unit(lab: np.ndarray) -> np.ndarray:
+    """(..., h, w, 3) Lab -> (..., h * w * 3): less each channel's own mean, unit length over
+    the three channels together. Unlike `library.descriptor` (each channel scaled to unit
+    spread) it keeps how far the lightness and the chroma change against each other: a red
+    frame or symbol on paper and a brown one have the same pattern in every channel, so only
+    their ratio tells the two apart. A brighter or dimmer lamp scales all three alike (Lab's
+    cube root), and a colour cast moves the means, which are taken out."""
+    lead = lab.shape[:-3]
+    flat = lab.reshape(*lead, -1, 3)
+    flat = ((flat - flat.mean(axis=-2, keepdims=True)) * JOINT_WEIGHTS).reshape(*lead, -1)
+    return flat / np.maximum(1e-6, np.linalg.norm(flat, axis=-1, keepdims=True))
+
+
+def colour_scores(region: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """The `joint_unit` cosine of a region (Lab, the corner's size plus a margin) with two
+    templates (`joint_unit` of their patches), each at its best shift the region allows."""
+    h, w = PATCH_H, PATCH_W
+    crops = sliding_window_view(region, (h, w), axis=(0, 1))  # (y, x, 3, h, w)
+    x = joint_unit(np.ascontiguousarray(crops.transpose(0, 1, 3, 4, 2)))
+    x = x.reshape(-1, x.shape[-1])
+    return float((x @ a).max()), float((x @ b).max())
+
+
 def row_of(seen: list[Match]) -> tuple[list[Match], bool]:
     """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
     whether the row has ended. It ends at its first empty place, unless that place looked
@@ -351,7 +396,14 @@ class TableReader:
             tints.append(tint(lab.reshape(-1, 3).mean(axis=0)))
         self.coarse = unit_planes(np.stack(half))
         self.tints = np.stack(tints)
+        labs = [
+            cv2.GaussianBlur(cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
+            for p in library.patches
+        ]
+        self.joint = joint_unit(np.stack(labs))
+        """Each type's patch for `colour_scores`, blurred as a read's windows are."""
         ids = library.ids
+        self.index = {c: i for i, c in enumerate(ids)}
         self.zones = {
             "location": [
                 i for i, c in enumerate(ids) if not c.startswith("mirror-") and is_location(c)
@@ -505,8 +557,15 @@ class TableReader:
                     ]
                 )
                 colour_lead = self._colour_lead(row, keep, o)
+                look, beaten = self._colour_look(region, keep, o)
+                # Another colour's finalist the colour look puts clearly below is no rival; a
+                # colour the look clearly puts below another is not named.
+                refuted = look is not None and look <= -COLOUR_MARGIN
+                rivals = [float(row[j]) for j in o[1:] if keep[j] not in beaten]
                 if len(kin) < 2:
-                    named = ids[first_id] if score >= SURE and score - second >= MARGIN else None
+                    rival = rivals[0] if rivals else -1.0
+                    sure = score >= SURE and score - rival >= MARGIN and not refuted
+                    named = ids[first_id] if sure else None
                     runner = None if runner_id is None else ids[runner_id]
                     out[b] = Match(
                         named,
@@ -516,15 +575,16 @@ class TableReader:
                         runner,
                         coarse_best,
                         colour_lead=colour_lead,
+                        colour_look=look,
                     )
                     continue
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
                 best_id, other_id, lead, shows = self.by_symbol(region[..., 0], kin)
-                outside = [float(row[j]) for j in o if keep[j] not in kin]
+                outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
-                colour_sure = score >= SURE and score - rest >= MARGIN
+                colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
                 sure = colour_sure and lead >= SYMBOL_MARGIN
                 out[b] = Match(
                     ids[best_id] if sure else None,
@@ -538,6 +598,7 @@ class TableReader:
                     self.colour_kinds[colour_of(ids[best_id])] if colour_sure and not sure else (),
                     shows,
                     colour_lead,
+                    look,
                 )
         return [m for m in out if m is not None]
 
@@ -553,6 +614,42 @@ class TableReader:
             if is_location(other) and colour_of(other) != colour_of(first):
                 return float(row[order[0]] - row[j])
         return None
+
+    def _colour_look(
+        self, region: np.ndarray, keep: list[int], order: np.ndarray
+    ) -> tuple[float | None, set[int]]:
+        """When the first finalist is a Location or a Door and another colour is among the
+        finalists: its colour's least lead on theirs by `colour_scores` (its own kind in
+        each colour), and the other colours' finalists that lead beats by `COLOUR_MARGIN`."""
+        ids = self.lib.ids
+        first = ids[keep[order[0]]]
+        if first.startswith("mirror-") or not (is_location(first) or is_door(first)):
+            return None, set()
+        mine = colour_of(first)
+        others = [
+            keep[j]
+            for j in order[1:]
+            if (is_location(ids[keep[j]]) or is_door(ids[keep[j]]))
+            and colour_of(ids[keep[j]]) != mine
+        ]
+        least: float | None = None
+        beaten: set[int] = set()
+        leads: dict[str, float] = {}
+        for k in others:
+            theirs = colour_of(ids[k])
+            if theirs not in leads:
+                twin = self.index.get(
+                    f"door-{theirs}" if is_door(first) else f"{theirs}-{symbol_of(first)}"
+                )
+                if twin is None:  # that type was not taught: nothing to compare with
+                    continue
+                a, b = colour_scores(region, self.joint[keep[order[0]]], self.joint[twin])
+                leads[theirs] = a - b
+            lead = leads[theirs]
+            least = lead if least is None else min(least, lead)
+            if lead >= COLOUR_MARGIN:
+                beaten.add(k)
+        return least, beaten
 
     def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
         """Of Location types of one colour, the one whose symbol the region's lightness shows
