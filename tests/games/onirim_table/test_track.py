@@ -261,6 +261,25 @@ def test_a_fan_read_short_does_not_hide_the_next_play() -> None:
     assert explain(ENGINE, state, played, WINDOW).action == Play("red-key")
 
 
+def test_a_fan_read_short_is_no_pair_that_would_explore_its_mirror() -> None:
+    """Two cards under the Moon Mirror, the second read as an empty place, and the hand holds
+    the one pair that would explore it: nothing was played (the game's own table, one card
+    unseen), so nothing is booked, whatever the last reading the game agreed with."""
+    state = _turn(["green-moon", "green-moon", "red-sun", "blue-key", "brown-sun"])
+    fans = tuple(("brown-moon", "green-moon") if m == "moon" else () for m in state.in_game)
+    state = evolve(state, under=fans)
+    want = table_of(state, WINDOW)
+    short = type(want)(
+        want.labyrinth,
+        want.doors,
+        _with_under(state, "moon", ("brown-moon",)),
+        want.discard_top,
+    )
+    for base in (None, want, short):
+        found = explain(ENGINE, state, short, WINDOW, base)
+        assert found.action is None and found.breach is None and not found.choices, base
+
+
 def test_a_row_read_unlike_the_games_keeps_the_games_and_asks_once() -> None:
     """Two cards in the row no play lays (neither in the hand, the row was empty): nothing
     the rules forbid is seen, so the game's row stands and the player is asked once whether

@@ -599,7 +599,12 @@ def explored_ahead(seen: Table, want: Table) -> bool:
 
 def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
     """The one turn action whose table is `seen` (what lags aside, or a Mirror's exploring
-    done ahead of its taps: the fourth card and the flip are one play), or the several."""
+    done ahead of its taps: the fourth card and the flip are one play), or the several.
+    None when the game's own table already lays `seen` (what lags aside): a pair whose fourth
+    card explores a Mirror leaves it to be flipped, so its table lags into the Mirror's
+    unexplored fan as the game has it, and nothing was played there."""
+    if lag(seen, table_of(state, window)) is not None:
+        return Explanation()
     fits = []
     for action in _turn_actions(engine, state):
         if isinstance(action, Discard) and seen.discard_top != action.card:
