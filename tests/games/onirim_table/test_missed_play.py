@@ -50,3 +50,52 @@ def test_a_play_the_camera_never_saw_is_asked_and_the_draws_after_it_go_in(seed:
         if e.kind == "onirim.action" and e.payload["by"] == "answer"
     ]
     assert action_to_json(play) in by_answer
+
+
+def test_a_missed_play_answered_none_of_these_by_mistake_is_asked_once_more() -> None:
+    """The player answers "none of these" to the missed-play question by mistake: their next
+    tap is refused too, so they are asked once more, and their answer then lets the draw in
+    (without the second question every tap of the game would be refused for good). A third
+    refused tap in the same turn is not asked about again."""
+    from companion.games.base import IllegalAction
+    from companion.games.onirim.rules import ENGINE
+    from companion.games.onirim.rules.state import evolve
+    from companion.games.onirim.table.live import PLAYER, PUT_BACK, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Event, Session
+
+    start = ENGINE.new_game(1, {"mirrors": True})
+    hand = ("blue-moon", "brown-moon", "green-key", "red-key", "red-sun")
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = evolve(start, hand=hand, phase="turn")
+    table = seen(game.state).data
+    events: list[Any] = []
+
+    def commit(drafts: list[Any]) -> list[Any]:
+        for d in drafts:
+            events.append(Event("1", len(events) + 1, 0.0, d.kind, d.payload, d.visibility))
+            game.apply_event(events[-1])
+        return drafts
+
+    def refused_then_asked(i: int) -> list[dict[str, Any]]:
+        with pytest.raises(IllegalAction):
+            game.correct({"kind": "drew", "cards": ["red-moon"]}, PLAYER)
+        drafts = commit(game.update(Observation(table, 1.0), i))
+        return [d.payload for d in drafts if d.kind == "question"]
+
+    for i in range(4):  # the played card lies under a resting hand: the game's own table
+        commit(game.update(Observation(table, 1.0), i))
+    (first,) = refused_then_asked(4)
+    commit(game.correct({"question": first["id"], "answer": PUT_BACK}, PLAYER))
+    (again,) = refused_then_asked(5)
+    assert again["text"].startswith("The camera missed your play")
+    play = {"type": "play", "card": "blue-moon"}
+    commit(game.correct({"question": again["id"], "answer": play}, PLAYER))
+    commit(game.correct({"kind": "drew", "cards": ["red-moon"]}, PLAYER))
+    assert game.state.labyrinth == ("blue-moon",) and "red-moon" in game.state.hand
+    assert game.state.phase == "turn"  # the hand is full: the next turn, its own questions
+    (third,) = refused_then_asked(6)
+    commit(game.correct({"question": third["id"], "answer": PUT_BACK}, PLAYER))
+    (fourth,) = refused_then_asked(7)
+    commit(game.correct({"question": fourth["id"], "answer": PUT_BACK}, PLAYER))
+    assert refused_then_asked(8) == []
