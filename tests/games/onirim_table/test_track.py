@@ -3,6 +3,7 @@ cannot explain is named by the engine's own refusal."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -259,6 +260,44 @@ def test_a_fan_read_short_does_not_hide_the_next_play() -> None:
     )
     played = type(seen)(("green-sun", "red-key"), seen.doors, short, seen.discard_top)
     assert explain(ENGINE, state, played, WINDOW).action == Play("red-key")
+
+
+def test_plays_booked_since_the_last_agreed_reading_are_not_seen_again() -> None:
+    """The last reading the game agreed with is older than plays the game booked since (on
+    the player's answers or taps). A row as long as the game's, its last card misread as a
+    card of the hand, is no new play; nor is a fan that holds the pair booked since, read
+    with a steady misreading of the row, while the hand holds the same two kinds again."""
+    hand = ["red-sun", "red-moon", "blue-moon", "blue-sun", "brown-key"]
+    state = _turn(hand, labyrinth=("green-sun", "red-moon", "blue-key", "green-moon"))
+    fans = tuple(("red-moon", "blue-moon") if m == "moon" else () for m in state.in_game)
+    state = evolve(state, under=fans)
+    want = table_of(state, WINDOW)
+    misread = replace(want, labyrinth=(*want.labyrinth[:3], "red-sun"))
+    row_base = replace(want, labyrinth=want.labyrinth[:2])
+    steady = replace(want, labyrinth=("brown-sun", *want.labyrinth[1:]))
+    fan_base = replace(steady, mirrors=_with_under(state, "moon", ()))
+    for seen, base in ((misread, row_base), (steady, fan_base)):
+        found = explain(ENGINE, state, seen, WINDOW, base)
+        assert found.action is None and found.breach is None and not found.choices, seen
+
+
+def test_a_fan_read_short_is_no_pair_that_would_explore_its_mirror() -> None:
+    """Two cards under the Moon Mirror, the second read as an empty place, and the hand holds
+    the one pair that would explore it: nothing was played (the game's own table, one card
+    unseen), so nothing is booked, whatever the last reading the game agreed with."""
+    state = _turn(["green-moon", "green-moon", "red-sun", "blue-key", "brown-sun"])
+    fans = tuple(("brown-moon", "green-moon") if m == "moon" else () for m in state.in_game)
+    state = evolve(state, under=fans)
+    want = table_of(state, WINDOW)
+    short = type(want)(
+        want.labyrinth,
+        want.doors,
+        _with_under(state, "moon", ("brown-moon",)),
+        want.discard_top,
+    )
+    for base in (None, want, short):
+        found = explain(ENGINE, state, short, WINDOW, base)
+        assert found.action is None and found.breach is None and not found.choices, base
 
 
 def test_a_row_read_unlike_the_games_keeps_the_games_and_asks_once() -> None:

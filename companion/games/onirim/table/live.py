@@ -114,6 +114,10 @@ HIDDEN_FRAMES = 40
 """Frames in a row (10 s at 4 fps) that cards the game has may go unseen, as under a hand
 resting on the table, or one card of a pair lie alone under a Mirror (laid in two motions),
 before it is flagged."""
+MISSED_ASKS = 2
+"""Times a turn's "which play did the camera miss?" is asked: once more lets the player mend
+a "none of these" said by mistake (every tap of the turn would be refused after it for
+good); no more, so taps tried again are not asked about frame after frame."""
 SHOWN_BREACHES = 5
 PUT_BACK = "back"
 """The answer to "which play was it?" that says none: the player puts the table back."""
@@ -182,7 +186,8 @@ class OnirimTable:
         self.tracker = StableTable()
         self._partial = StableTable()
         self._missed = False
-        self._missed_turn = -1
+        self._missed_asked = (-1, 0)
+        """The turn the missed-play question was last asked in, and how many times."""
         self._last_top: str | None = None
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
@@ -289,15 +294,15 @@ class OnirimTable:
             self._missed
             and self.state.phase == "turn"
             and not self._asking_which()
-            and self._missed_turn != self.state.turns
+            and self._missed_times() < MISSED_ASKS
         ):
             # The player tapped what follows a play the camera did not book: they are asked
             # which play it was, every legal one offered, those nearest the reading first;
-            # once a turn (a tap tried again is not asked again). Before anything else the
-            # reading may still wait on (a card it cannot name, a question answered "none
-            # of these"): the tap says a play was made.
+            # at most MISSED_ASKS times a turn (a tap tried again is not asked about every
+            # frame). Before anything else the reading may still wait on (a card it cannot
+            # name, a question answered "none of these"): the tap says a play was made.
             self._missed, self._asked = False, None
-            self._missed_turn = self.state.turns
+            self._missed_asked = (self.state.turns, self._missed_times() + 1)
             shown = steady or self.tracker.stable or table_of(self.state, self.window)
             return self._ask_which(
                 missed_choices(ENGINE, self.state, shown, self.window),
@@ -366,6 +371,11 @@ class OnirimTable:
         elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
+
+    def _missed_times(self) -> int:
+        """How many times this turn the player was asked which play the camera missed."""
+        turn, times = self._missed_asked
+        return times if turn == self.state.turns else 0
 
     def _pile_kept(self, seen: Seen) -> Seen:
         """The discard pile read as empty after it was read with a card: its last top read

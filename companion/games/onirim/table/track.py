@@ -599,7 +599,12 @@ def explored_ahead(seen: Table, want: Table) -> bool:
 
 def _fit(engine: OnirimEngine, state: OnirimState, seen: Table, window: int) -> Explanation:
     """The one turn action whose table is `seen` (what lags aside, or a Mirror's exploring
-    done ahead of its taps: the fourth card and the flip are one play), or the several."""
+    done ahead of its taps: the fourth card and the flip are one play), or the several.
+    None when the game's own table already lays `seen` (what lags aside): a pair whose fourth
+    card explores a Mirror leaves it to be flipped, so its table lags into the Mirror's
+    unexplored fan as the game has it, and nothing was played there."""
+    if lag(seen, table_of(state, window)) is not None:
+        return Explanation()
     fits = []
     for action in _turn_actions(engine, state):
         if isinstance(action, Discard) and seen.discard_top != action.card:
@@ -664,11 +669,16 @@ def gap(seen: Table, want: Table) -> int | None:
 def rebase(seen: Table, base: Table, want: Table, window: int) -> Table:
     """The game's table with what changed from `base` to `seen` done on it: a card added at
     the row's end or to a fan, a Door come, a Mirror flipped, a new discard top. A reading's
-    steady error (a card or a Mirror's side read wrong since before) is left out."""
+    steady error (a card or a Mirror's side read wrong since before) is left out. The game
+    may have booked plays since `base` (answered or tapped while the reading was in doubt):
+    a card is new only past both `base`'s row or fan and the game's, else a play booked
+    already, or a laid card misread since, would be taken for another play."""
     lab = want.labyrinth
     if seen.labyrinth != base.labyrinth:
-        grew = len(seen.labyrinth) > len(base.labyrinth) or len(seen.labyrinth) == window
-        new = seen.labyrinth[-1:] if grew else ()
+        if len(seen.labyrinth) == window:
+            new = seen.labyrinth[-1:]  # a full row shifts as a card is played
+        else:
+            new = seen.labyrinth[max(len(base.labyrinth), len(want.labyrinth)) :]
         lab = (*want.labyrinth, *new)[-window:] if new else seen.labyrinth
     doors = Counter(want.doors)
     came = Counter(seen.doors) - Counter(base.doors)
@@ -683,7 +693,8 @@ def rebase(seen: Table, base: Table, want: Table, window: int) -> Table:
         elif s == b:
             mirrors.append(w)
         elif s.explored == b.explored and s.under[: len(b.under)] == b.under:
-            mirrors.append(MirrorLie(w.mirror, w.explored, w.under + s.under[len(b.under) :]))
+            new = s.under[max(len(b.under), len(w.under)) :]
+            mirrors.append(MirrorLie(w.mirror, w.explored, w.under + new))
         else:
             mirrors.append(s)
     top = want.discard_top if seen.discard_top == base.discard_top else seen.discard_top
