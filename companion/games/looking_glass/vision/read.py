@@ -370,10 +370,10 @@ def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
     share of the image at any working width)."""
     # (In 8 bits with lookups, not in 16-bit numpy arrays: the same test, with a third of
     # the memory to fill, and fresh memory is what it cost most on a small machine.)
-    b, g, r = cv2.split(small)
+    b, g, r = _split(small)
+    h, w = b.shape
     mx = cv2.max(cv2.max(b, g), r)
     mn = cv2.min(cv2.min(b, g, dst=b), r, dst=b)
-    h, w = mn.shape
     tiny = cv2.resize(mn, (int(w / (4 * unit)), int(h / (4 * unit))), interpolation=cv2.INTER_AREA)
     window = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW))
     level = cv2.dilate(tiny, window)
@@ -386,6 +386,14 @@ def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
     cv2.bitwise_and(out, cv2.compare(mn, 45, cv2.CMP_GT, dst=g), dst=out)
     np.bitwise_and(out, 1, out=out)
     return out.view(np.bool_)
+
+
+def _split(image: np.ndarray) -> list[np.ndarray]:
+    """An 8-bit 3-channel image's channels, into arrays numpy made: the arrays OpenCV makes
+    itself for a list of outputs are copied into new numpy ones on the way out (2.3 ms
+    against 0.2 for a working image on the benchmark's machine)."""
+    h, w = image.shape[:2]
+    return list(cv2.split(image, [np.empty((h, w), np.uint8) for _ in range(3)]))
 
 
 def _not(mask: np.ndarray) -> np.ndarray:
@@ -2620,7 +2628,7 @@ def colour_bins(lab: np.ndarray) -> np.ndarray:
     counts: an arm often has the hue of a wooden table or of the blend between a chequered
     cloth's squares, not its lightness."""
     # (Shifted as bytes and put together in 16 bits: a third of the memory of int32 maths.)
-    lum, a, b = cv2.split(lab)
+    lum, a, b = _split(lab)
     return ((lum >> 5).astype(np.uint16) << 8) | ((a >> 4).astype(np.uint16) << 4) | (b >> 4)
 
 
