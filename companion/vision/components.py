@@ -25,6 +25,11 @@ class Component:
     """Its pixels, as `connectedComponentsWithStats` counts them."""
     mask: np.ndarray
     """uint8 0/1 over the bounding box (x, y, w, h): the component's own pixels."""
+    outline: np.ndarray
+    """Its outer outline, as `cv2.findContours` gives it (whole-mask px): a caller that fits
+    shapes to it need not trace `mask` again."""
+    holes: tuple[np.ndarray, ...]
+    """The outlines of its holes, likewise."""
 
 
 def components(mask: np.ndarray, min_area: int, skip_edge: bool = False) -> Iterator[Component]:
@@ -65,4 +70,4 @@ def components(mask: np.ndarray, min_area: int, skip_edge: bool = False) -> Iter
         own &= mask[y : y + h, x : x + w]
         area = cv2.countNonZero(own)
         if area >= min_area:
-            yield Component(x, y, w, h, area, own)
+            yield Component(x, y, w, h, area, own, outline, tuple(holes))

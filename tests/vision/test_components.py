@@ -53,3 +53,21 @@ def test_in_raster_order_of_first_pixel():
     mask[10:20, 2:5] = 1  # starts lower, further left
     mask[3:6, 20:28] = 1  # starts higher
     assert [(c.x, c.y) for c in components(mask, 1)] == [(20, 3), (2, 10)]
+
+
+def test_outlines_are_those_of_the_component_traced_alone():
+    # A caller fits shapes to a component's outlines instead of tracing its mask again:
+    # they must be the very outlines (same points, same order) that tracing its own pixels
+    # alone gives, islands in its holes and neighbours in its box left out.
+    rng = np.random.default_rng(11)
+    for trial in range(100):
+        mask = (rng.random((48, 64)) < rng.uniform(0.4, 0.7)).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+        for c in components(mask, 4):
+            alone, hierarchy = cv2.findContours(c.mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+            parent = hierarchy[0][:, 3]
+            at = np.array([c.x, c.y])
+            (outer,) = [a + at for a, p in zip(alone, parent, strict=True) if p < 0]
+            holes = sorted((a + at).tolist() for a, p in zip(alone, parent, strict=True) if p >= 0)
+            assert np.array_equal(c.outline, outer), trial
+            assert sorted(h.tolist() for h in c.holes) == holes, trial

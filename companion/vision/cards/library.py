@@ -85,11 +85,14 @@ def descriptor(patch_bgr: np.ndarray) -> np.ndarray:
     Chroma channels carry most of what tells two faces apart, so they are weighted up."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = cv2.GaussianBlur(lab, (3, 3), 0.7)
-    # OpenCV's statistics, not numpy's: the reader calls this ~50 times a frame.
+    # OpenCV's statistics and arithmetic, not numpy's: the reader calls this ~50 times a
+    # frame, and numpy broadcasts a 3-vector over a patch one pixel at a time (the same
+    # float32 operations, 15-20 µs a patch more).
     mean, std = (v.reshape(3).astype(np.float32) for v in cv2.meanStdDev(lab))
     # A flat channel (grey art) has no structure; do not blow its noise up.
     gain = CHANNEL_WEIGHTS / np.maximum(std, 6.0)
-    return (lab - mean) * gain
+    cv2.subtract(lab, (*mean.tolist(), 0.0), dst=lab)
+    return cv2.multiply(lab, (*gain.tolist(), 0.0), dst=lab)
 
 
 @dataclass
