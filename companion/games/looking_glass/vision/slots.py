@@ -451,8 +451,10 @@ def fill_probed(
         # Few cards named (smooth art shows few features), and of those few a reflection:
         # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
         fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
-    if fitted is None:
-        return without_lone_pair(glass), []
+    if fitted is None or not without_lone_pair(fitted[1]).cards:
+        # No lattice, or one that rests on a lone pair beside other named cards: its slots
+        # would be looked at on a guess (a score pile's cards, an empty patterned cloth named).
+        return without_lone_pair(glass if fitted is None else fitted[1]), []
     lattice, glass = fitted
     glass = with_pairs_on(glass, lattice, max_cols)
     cards = [p for p in glass.cards if p.card.identity.card is not None]
