@@ -58,10 +58,6 @@ right 362 -> 364, phantom cards 8 -> 5, tables exact 8 -> 9; a mini deck in colo
 score pile's cards in by their votes."""
 SCALE_TOLERANCE = 0.1
 """Two cards lie whole steps apart when within this share of a step of it."""
-VOTED_PER_HALF = 2
-"""A lattice voted for (`fit_lattice(voters=)`) holds at least this many agreeing cards in each
-half: with one, a glass card and a score pile's cascade beside it fit one lattice as well as
-the glass does (a lone card and its reflection in one half, a pile's cards in the other)."""
 REFITS = 3
 """Rounds of: every card to its nearest slot, the lattice refitted to those square in it."""
 COL_REACH = 2
@@ -336,9 +332,9 @@ def fit_lattice(
     lattice.
 
     `voters`: cards outside the glass that may fit it too (they join it if they agree). A
-    lattice they help to fit must hold `VOTED_PER_HALF` agreeing cards in each half and, given
-    `max_cols`, span no more columns than that: else None (a score pile is one-sided, or lies
-    beside the glass)."""
+    lattice they help to fit must hold agreeing cards in both halves and, given `max_cols`,
+    span no more columns than that: else None (a score pile is one-sided, or lies beside the
+    glass)."""
     named_cards = [p.card for p in glass.cards if p.card.identity.card is not None]
     named_cards += [k for k in voters or [] if k.identity.card is not None]
     if len(named_cards) < 2:
@@ -399,8 +395,9 @@ def fit_lattice(
         lat = Lattice(H, card_h, lat.gap, *scale)
     if voters is not None:
         cols = [p.col for p in agree]
-        per_half = min(sum(p.half == h for p in agree) for h in (0, 1))
-        if per_half < VOTED_PER_HALF or (max_cols is not None and max(cols) - min(cols) > max_cols):
+        if len({p.half for p in agree}) < 2 or (
+            max_cols is not None and max(cols) - min(cols) > max_cols
+        ):
             return None
     lattice = Lattice(H, card_h, lat.gap, *scale)
     kept = {id(p.card) for p in agree}
