@@ -211,3 +211,37 @@ def test_a_pair_left_out_far_along_the_line_joins_the_glass_and_no_lone_or_pile_
     }
     assert len(got.cards) == 6 and len(got.rejected) == 3
     assert with_pairs_on(Glass(glass.cards, rejected=far), truth, max_cols=8).cards == glass.cards
+
+
+def test_rows_are_counted_from_the_line_the_reflections_fix_when_a_half_shows_no_first_row():
+    """Every first-row card of one half missed (covered and featureless, or under an arm): the
+    line midway between each half's innermost cards lies a quarter card off, and the lattice
+    numbered that half's rows one out (and the other's the other way) and never looked at its
+    first row. The cards that are each other's reflection fix the line."""
+    a = [(0, 0), (0, 4), (1, 7), (2, 2), (2, 4)]
+    b = [(1, 1), (1, 3), (1, 5), (1, 7), (2, 2), (2, 4)]  # a pyramid's half, no first row
+    seen = [(0, r, c) for r, c in a] + [(1, r, c) for r, c in b]
+    for angle, mirrored in ((0.0, False), (70.0, True), (200.0, False)):
+        truth = Lattice(_camera(angle, mirrored), CARD_H, 10.0)
+        cards = [_card(truth.outline(h, r, c)) for h, r, c in seen]
+        fitted = fit_lattice(Glass([Placed(k, 0, 0, 0) for k in cards]), CARD_H)
+        assert fitted is not None
+        where = {id(p.card): (p.half, p.row) for p in fitted[1].cards}
+        halves = {where[id(k)][0] for k, (h, _, _) in zip(cards, seen, strict=True) if h == 0}
+        assert len(halves) == 1
+        flip = halves.pop()
+        assert [where[id(k)] for k in cards] == [(h ^ flip, r) for h, r, _ in seen]
+
+
+def test_the_dealt_steps_are_measured_against_the_faces_found():
+    """Steps of 1.07 and 1.13 faces (the face taught as the art inside a border): the lattice's
+    scales come from every card's outline and place at once, to a hundredth, not from the
+    whole-step vote alone (a tenth of a step either way)."""
+    truth = Lattice(_camera(-25.0, False), CARD_H, 9.0, 1.07, 1.13)
+    cells = [(c.row, c.col) for c in load_layouts()["terrace"].cells]
+    cards = [Placed(_card(truth.outline(h, r, c)), 0, 0, 0) for r, c in cells for h in (0, 1)]
+    fitted = fit_lattice(Glass(cards), CARD_H)
+    assert fitted is not None
+    lattice = fitted[0]
+    assert abs(lattice.scale - 1.07) < 0.01 and abs(lattice.sy - 1.13) < 0.01
+    assert abs(lattice.gap - 9.0) < 0.5

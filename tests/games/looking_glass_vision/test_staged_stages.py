@@ -7,8 +7,10 @@ import numpy as np
 
 from companion.games.looking_glass.vision.reader import StagedReader
 from companion.games.looking_glass.vision.stages import (
+    Glass,
     Hypothesis,
     Identified,
+    Placed,
     Plane,
     fit_glass,
 )
@@ -137,3 +139,22 @@ def test_a_glass_seen_at_a_slant_is_fitted_without_a_registration():
     for c in cards:
         row = int(c.identity.card[1])
         assert where[c.identity.card][1] == row
+
+
+def test_no_slot_is_looked_at_about_a_lone_pair_beside_other_named_cards():
+    """A lattice resting on one pair, with a named card off it, is a guess at where the glass
+    lies (a glass card and a score pile's card facing it pair as well): its slots are not
+    looked at, so nothing of the cloth or of a pile is named there. With nothing else named
+    the pair is the last lone pair, and the slots beside it are looked at."""
+    from companion.games.looking_glass.vision.slots import fill_probed
+
+    img, lib, ids, _boxes = dark_bordered_table()
+    found = {k.identity.card: k for k in StagedReader(lib).stages(img).found}
+    pair = [Placed(found[ids[0]], 0, 0, 0), Placed(found[ids[3]], 1, 0, 0)]
+    off = found[ids[3]].hypothesis.outline + np.array([700.0, 0.0])
+    pile = Identified(Hypothesis(off, False), Identity(ids[1], 0.9, 0.5, False, {ids[1]: 0.9}))
+    glass, probes = fill_probed(img, Glass(pair, rejected=[pile]), lib)
+    assert glass.cards == [] and probes == []
+    alone, probes = fill_probed(img, Glass(pair), lib)
+    assert probes
+    assert {p.card.identity.card for p in alone.cards} >= {ids[0], ids[3]}

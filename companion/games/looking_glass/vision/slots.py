@@ -210,13 +210,46 @@ def dealt_scale(c: np.ndarray, half: np.ndarray, card_h: float) -> tuple[float, 
     return float(ks[kx]), float(ks[ky])
 
 
+SAME_COLUMN = 0.25
+"""Two cards of the two halves lie in one column when their centres along the line are
+within this share of a card width (columns are half a width apart)."""
+
+
+def mirror_line(c: np.ndarray, half: np.ndarray, step_y: float) -> float | None:
+    """The centre line (y in the anchor's frame) midway between the cards that are each
+    other's reflection: of the midpoints of every two cards of the two halves in one column,
+    the one most others agree with (a card and its reflection agree exactly; a card of one
+    row and a card two rows out in the other half lie a whole row step off). Ties go to the
+    line nearest midway between the halves' innermost cards. None: no two cards of the two
+    halves share a column, or no such line has every card on its own side.
+
+    Counted from the innermost cards alone, the line lies a quarter card off when a half's
+    first row is missed (covered and featureless, or under an arm): that half's rows are then
+    numbered one out and its first row never looked at."""
+    top, bottom = c[half == 0], c[half == 1]
+    if not len(top) or not len(bottom):
+        return None
+    dx = np.abs(top[:, None, 0] - bottom[None, :, 0])
+    i, j = np.nonzero(dx < SAME_COLUMN * CARD_W_MM)
+    mids = (top[i, 1] + bottom[j, 1]) / 2
+    mids = mids[(mids < top[:, 1].min()) & (mids > bottom[:, 1].max())]
+    if not len(mids):
+        return None
+    near = np.abs(mids[:, None] - mids[None, :]) < step_y / 4
+    support = near.sum(axis=1)
+    inner = (top[:, 1].min() + bottom[:, 1].max()) / 2
+    best = np.flatnonzero(support == support.max())
+    k = best[np.argmin(np.abs(mids[best] - inner))]
+    return float(mids[near[k]].mean())
+
+
 def assign(
     cards: list[Identified], anchor: Identified, card_h: float
 ) -> tuple[list[tuple[int, int, int]], tuple[float, float]]:
     """(half, row, col) of each card in the lattice seen from the anchor card's frame: the
-    half by which way its top faces, the centre line midway between the innermost cards of
-    the two halves, rows and columns by half a card height and width; and the dealt scales
-    (`dealt_scale`)."""
+    half by which way its top faces, the centre line where the reflections put it
+    (`mirror_line`; else midway between the innermost cards of the two halves), rows and
+    columns by half a card height and width; and the dealt scales (`dealt_scale`)."""
     to_anchor = _card_frame(anchor, card_h)
     c = cv2.perspectiveTransform(
         np.array([k.centre for k in cards]).reshape(-1, 1, 2).astype(np.float64), to_anchor
@@ -230,7 +263,10 @@ def assign(
     scale, scale_y = dealt_scale(c, half, card_h)
     y = c[:, 1]
     same, other = y[half == 0], y[half == 1]
-    if len(other):
+    line = mirror_line(c, half, scale_y * card_h / 2)
+    if line is not None:
+        reach = GAP / 2 + scale_y * card_h / 2
+    elif len(other):
         line = (same.min() + other.max()) / 2
         reach = (same.min() - other.max()) / 2  # gap / 2 + h / 2, if both innermost are row 0
     else:
@@ -246,6 +282,41 @@ def assign(
     return slots, (scale, scale_y)
 
 
+def _steps(agree: list[Placed], lat: Lattice) -> tuple[float, float, float]:
+    """(gap, scale, scale_y) of the lattice through the cards in their slots, from every card
+    at once: in the glass frame of `lat` (whose scales may be off: its homography then
+    stretches the faces to make up), the steps by least squares, a centre at a + col * step
+    along the line and at gap / 2 + (1 + row) * step_y across it, over the faces' own
+    width and height there (medians): the face is the one length the dealt steps are measured
+    against. A scale the cards do not fix (all in one column, or one row) stays, and so does
+    one outside `SCALES` (a slot misnumbered). `dealt_scale`'s vote is within
+    `SCALE_TOLERANCE` of a step, which far out from the line is enough to number a row one
+    out."""
+    inv = np.linalg.inv(lat.H_image_from_glass)
+    o = cv2.perspectiveTransform(
+        np.array([p.card.hypothesis.outline for p in agree]).reshape(-1, 1, 2).astype(np.float64),
+        inv,
+    ).reshape(-1, 4, 2)
+    face_w = float(np.median(np.linalg.norm(o[:, 1] - o[:, 0], axis=1)))
+    face_h = float(np.median(np.linalg.norm(o[:, 3] - o[:, 0], axis=1)))
+    c = o.mean(axis=1)
+    cols = np.array([p.col for p in agree], np.float64)
+    rows = np.array([p.row for p in agree], np.float64)
+    sx, sy = lat.scale, lat.sy
+    lo, hi = float(SCALES.min()), float(SCALES.max())
+    if np.ptp(cols) > 0:
+        A = np.column_stack([np.ones_like(cols), cols])
+        k = float(np.linalg.lstsq(A, c[:, 0], rcond=None)[0][1]) / (face_w / 2)
+        sx = k if lo <= k <= hi else sx
+    y = np.abs(c[:, 1]) / face_h * lat.card_h  # glass units: a face card_h tall
+    if np.ptp(rows) > 0:
+        A = np.column_stack([np.ones_like(rows), (1 + rows) * lat.card_h / 2])
+        k = float(np.linalg.lstsq(A, y, rcond=None)[0][1])
+        sy = k if lo <= k <= hi else sy
+    half_gap = float(np.median(y - (1 + rows) * sy * lat.card_h / 2))
+    return max(0.0, 2 * half_gap), sx, sy
+
+
 def fit_lattice(
     glass: Glass,
     card_h: float,
@@ -256,9 +327,9 @@ def fit_lattice(
 
     Each of the strongest few cards is tried as the anchor of `assign`; one RANSAC
     homography over the slots' corners per anchor, the anchor whose lattice most corners
-    agree with wins; then the gap and the homography are refined by least squares on the
-    agreeing cards (a top lies at gap / 2 + row * height / 2 from the line). None when fewer
-    than two cards agree on one lattice.
+    agree with wins; then the homography, the gap and the dealt scales are refined by least
+    squares on the agreeing cards (`_steps`). None when fewer than two cards agree on one
+    lattice.
 
     `voters`: cards outside the glass that may fit it too (they join it if they agree). A
     lattice they help to fit must hold agreeing cards in both halves and, given `max_cols`,
@@ -315,15 +386,9 @@ def fit_lattice(
         H, _ = cv2.findHomography(*_correspondences(agree, lat, mirrored), 0)
         if H is None:
             return None
-        inv = np.linalg.inv(H)
-        tops = []
-        for p in agree:
-            o = p.card.hypothesis.outline
-            mid = cv2.perspectiveTransform(
-                ((o[0] + o[1]) / 2).reshape(1, 1, 2).astype(np.float64), inv
-            ).reshape(2)
-            tops.append(abs(mid[1]) - lat.glass_outline(0, p.row, 0)[0, 1] + lat.gap / 2)
-        lat = Lattice(H, card_h, max(0.0, 2 * float(np.median(tops))), *scale)
+        gap, sx, sy = _steps(agree, Lattice(H, card_h, lat.gap, *scale))
+        scale = (sx, sy)
+        lat = Lattice(H, card_h, gap, *scale)
         H, _ = cv2.findHomography(*_correspondences(agree, lat, mirrored), 0)
         if H is None:
             return None
@@ -451,8 +516,10 @@ def fill_probed(
         # Few cards named (smooth art shows few features), and of those few a reflection:
         # every named card votes for the lattice, on the conditions `fit_lattice` sets them.
         fitted = fit_lattice(glass, lib.shape.height_mm, glass.rejected, max_cols)
-    if fitted is None:
-        return without_lone_pair(glass), []
+    if fitted is None or not without_lone_pair(fitted[1]).cards:
+        # No lattice, or one that rests on a lone pair beside other named cards: its slots
+        # would be looked at on a guess (a score pile's cards, an empty patterned cloth named).
+        return without_lone_pair(glass if fitted is None else fitted[1]), []
     lattice, glass = fitted
     glass = with_pairs_on(glass, lattice, max_cols)
     cards = [p for p in glass.cards if p.card.identity.card is not None]
