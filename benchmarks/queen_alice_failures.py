@@ -66,6 +66,11 @@ def conditions_of(design: dict[str, Any]) -> dict[str, str]:
         "shadow": "shadow" if design.get("shadow") else "no shadow",
         "arm": "arm" if design.get("arm") else "no arm",
         "slots": "crown print" if design.get("crown_print") else "plain slots",
+        "wider": "wider" if design.get("wider") else "house",
+        **{
+            f"wider {name}": name if name in design.get("wider", []) else "-"
+            for name in ("print", "panel", "motif", "pieces", "cast")
+        },
         "red": _shade(design["red"]) if "red" in design else "?",
         "white": _shade(design["white"]) if "white" in design else "?",
     }

@@ -6,7 +6,8 @@
 
 - recognition, three sets reported apart:
   - `house`: the renderer (`vision/render.py`, every design choice random per box) with no
-    arms over the board;
+    arms over the board (half the boxes drawn wider, `render.Wider`: counted apart as
+    `wider_boxes`, the rest drawn exactly as before that style was added);
   - `random`: the same with up to two arms over any part of the board;
   - `heldout`: `benchmarks/heldout/queen_alice.py`, a painter the reader was never tuned on.
   Seeds are (SEED, i) with SEED drawn fresh for each run unless given (then it must be one
@@ -107,6 +108,8 @@ def recognition(
                 "crowns",
                 "crowns_wrong",
                 "alice",
+                "wider_boxes",
+                "wider_right",
             ),
             0,
         )
@@ -118,9 +121,11 @@ def recognition(
         if which == "heldout":
             shot = paint(geom, (seed, i))
             image, truth, near, position = shot.image, shot.truth, shot.near_arm, shot.position
+            wider = False
         else:
             photo = render_photo(geom, (seed, i), conditions)
             image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
+            wider = bool(photo.design["wider"])
         for mode in modes:
             empty = None
             if mode == "board":  # the box's empty board, photographed once under other light
@@ -139,6 +144,8 @@ def recognition(
             verdict = judge(reading, truth, near, position, geom.cells)
             c = counts[mode]
             c["right"] += verdict["right"]
+            c["wider_boxes"] += wider
+            c["wider_right"] += wider and verdict["right"]
             c["phantoms"] += verdict["phantoms"]
             c["abstained"] += verdict["abstained"]
             c["squares"] += len(geom.cells)
@@ -179,6 +186,9 @@ def recognition(
             "crowns_right_pct": round(100 * c["crowns"] / boards, 2),
             "crowns_wrong_counts": c["crowns_wrong"],
             "alice_right_pct": round(100 * c["alice"] / boards, 2),
+            "wider_boxes": c["wider_boxes"],
+            "wider_boxes_entirely_right": c["wider_right"],
+            "house_boxes_entirely_right": c["right"] - c["wider_right"],
             "first_failures": failures[mode],
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "

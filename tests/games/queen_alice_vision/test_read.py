@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -24,20 +26,39 @@ from companion.games.queen_alice.vision.read import (
     not_by_structure,
     outlined_runs,
     piece_colours,
+    print_middles,
     read_board,
     two_centres,
     unlike_the_path,
 )
 from companion.games.queen_alice.vision.reading import BoardReading
-from companion.games.queen_alice.vision.render import Conditions, Photo, render_photo
+from companion.games.queen_alice.vision.render import (
+    Conditions,
+    Photo,
+    Wider,
+    random_wider,
+    render_photo,
+)
 
 GEOM = load_geometry()
 
 
+def _boxes(seed: int, kind: Callable[[Wider | None], bool], count: int = 4) -> list[Photo]:
+    """The first boards of `seed` with no arm over them whose box's wider style
+    (`random_wider`) is of this kind (development seeds)."""
+    out: list[Photo] = []
+    i = 0
+    while len(out) < count:
+        if kind(random_wider([seed, i])):
+            out.append(render_photo(GEOM, (seed, i), Conditions(hands=0)))
+        i += 1
+    return out
+
+
 @pytest.fixture(scope="module")
 def clear_photos() -> list[Photo]:
-    """Boards with no arm over them (development seeds)."""
-    return [render_photo(GEOM, (71, i), Conditions(hands=0)) for i in range(4)]
+    """House-style boxes with no arm over them (development seeds)."""
+    return _boxes(71, lambda wide: wide is None)
 
 
 def test_the_pose_puts_the_camera_over_the_board(clear_photos: list[Photo]) -> None:
@@ -67,6 +88,17 @@ def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
     # a piece missed is doubt to the tracker (it asks), not a breach; still rare
     assert missed <= 0.06 * pieces
     assert right / total >= 0.9
+
+
+def test_a_panel_in_every_square_gives_no_phantom_and_no_wrong_colour() -> None:
+    """Boxes whose squares have a panel of another tint inside their border (and whatever
+    else the wider style drew: vivid prints, icons, other shades, a lamp's colour): the
+    middle is unlike the print beside on every square, yet whatever is missed or asked,
+    no piece is read where none stands and none in the wrong colour."""
+    for photo in _boxes(73, lambda wide: wide is not None and wide.panel is not None):
+        reading = read_board(photo.image, geom=GEOM)
+        for cell, got in reading.squares.items():
+            assert photo.position.squares.get(cell) == got, (cell, photo.design["wider"])
 
 
 def test_whole_readings_count_crowns_and_find_alice(clear_photos: list[Photo]) -> None:
@@ -361,3 +393,45 @@ def test_an_arm_is_followed_through_its_own_shades_before_squares_are_read_by_st
     colours = SpotColours(middle, beside, colours.structure, colours.edges)
     far_end = max(hand, key=lambda k: gap[k])
     assert far_end not in not_by_structure(GEOM, Arms((run,)), colours)
+
+
+def _panelled_board(
+    pieces: dict[int, tuple[float, float, float]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """72 squares in four prints (rows of 18), each square's middle a light panel of its
+    own tint inside a darker border: the middle is never like the print beside it.
+    `pieces` put a colour in a square's middle. Returns (middle, beside)."""
+    borders = [(30.0, 8.0, 12.0), (45.0, -10.0, 20.0), (20.0, 3.0, -15.0), (55.0, 15.0, 5.0)]
+    panels = [(68.0, 12.0, 24.0), (62.0, -6.0, 14.0), (60.0, 2.0, -12.0), (58.0, -16.0, -6.0)]
+    middle = np.zeros((72, 12, 3))
+    beside = np.zeros((72, 4, 3))
+    for k in range(72):
+        middle[k], beside[k] = panels[k // 18], borders[k // 18]
+    rng = np.random.default_rng(3)
+    middle += rng.normal(0, 1.5, middle.shape)
+    for k, lab in pieces.items():
+        middle[k] = lab
+    return middle, beside
+
+
+def test_a_panel_printed_in_every_square_is_the_print_not_a_piece() -> None:
+    """A light panel inside each square's darker border reads as a white against the
+    print beside; the board's other squares of the same print tell its own middle, so an
+    empty square is empty and the pieces still read, red and white."""
+    middle, beside = _panelled_board({3: RED, 20: WHITE, 40: (88.0, 0.0, 0.0)})
+    alone = classify(SpotColours(middle, beside))
+    assert sum(v == "white" for v, _ in alone) > 30  # the panels pass for whites
+    calls = [
+        v for v, _ in classify(SpotColours(middle, beside, printed=print_middles(middle, beside)))
+    ]
+    assert calls[3] == "red" and calls[20] == "white" and calls[40] == "white"
+    assert all(v == "empty" for k, v in enumerate(calls) if k not in (3, 20, 40))
+
+
+def test_a_print_whose_squares_are_mostly_pieces_alike_tells_no_middle() -> None:
+    """Nine whites alike on a print of eighteen squares (a start row): their look is no
+    print's, so those squares keep their reading from the print beside."""
+    middle, beside = _panelled_board(dict.fromkeys(range(18, 27), WHITE))
+    printed = print_middles(middle, beside)
+    assert np.isnan(printed[18:36]).all()
+    assert not np.isnan(printed[:18]).any()

@@ -99,6 +99,23 @@ SHARE = 0.4
 (a token's printed symbol or a glint takes the rest); a middle at least 1 - SHARE like one
 strip of its print is empty."""
 
+KIN = 12.0
+"""`board_tone` distance within which two squares' print beside is the same print ..."""
+KIN_MIN = 16
+"""... a print at least this many squares share (set by reasoning: the nine pieces a
+colour has at most, alike as a start row of them, are then short of `KIN_AGREE` of it) ..."""
+KIN_AGREE = 0.6
+"""... at least this share of which look alike in their middles tells its own middle
+(`print_middles`) ..."""
+KIN_ALIKE = 10.0
+"""... alike: most of a middle's samples (`SHARE`) within this Lab distance of the print's
+median (half `DIFFERENT`: a median between two looks, half the squares pieces, is at
+least that far from both when the looks are told apart at all)."""
+
+PRINTS_TRIED = 8
+"""At most this many prints are looked for on one board (set by reasoning: a board is
+printed in a few tints, and each print tried costs a median over its squares)."""
+
 MIDDLE_SQ = 0.2
 """Radius of the middle looked at, in squares: inside every piece's footprint."""
 STRUCTURE_SQ = 0.3
@@ -219,6 +236,10 @@ class SpotColours:
     edges: np.ndarray | None = None
     """Per square: the 95th percentile of the Lab step between neighbouring samples of
     that disc (None for spots)."""
+    printed: np.ndarray | None = None
+    """Per square: its middle as the print is there with nothing on it, told by the board's
+    other squares of the same print (`print_middles`; N x M x 3 Lab, NaN where not told;
+    None for spots)."""
 
 
 def locate(
@@ -523,15 +544,67 @@ def sample_squares(
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, points.strips)
+    printed = print_middles(wide.middle, wide.beside)
+    # a square's structure is what its print's own look does not explain (a panel's edge,
+    # an icon), where the board tells that look
+    rest = np.where(np.isnan(printed), wide.middle, wide.middle - printed)
     pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    step_lab = np.take(wide.middle, pairs[:, 0], axis=1) - np.take(wide.middle, pairs[:, 1], axis=1)
+    step_lab = np.take(rest, pairs[:, 0], axis=1) - np.take(rest, pairs[:, 1], axis=1)
     steps = np.sqrt(np.einsum("npk,npk->np", step_lab, step_lab))
     return SpotColours(
         wide.middle[:, inner],
         wide.beside,
-        _spread(wide.middle).astype(np.float32),
+        _spread(rest).astype(np.float32),
         np.percentile(steps, 95, axis=1).astype(np.float32),
+        printed[:, inner],
     )
+
+
+def print_middles(middle: np.ndarray, beside: np.ndarray) -> np.ndarray:
+    """Per square, its disc (`middle`, N x M x 3 Lab) as its print is with nothing on it,
+    from the board itself (N x M x 3; NaN where not told): a board's squares share a few
+    prints and most of them are empty, so what most squares show, sample by sample, is
+    the print's own middle (a panel, a medallion, an icon of another tint than the print
+    beside). Either one middle over the whole board (a panel of one tint over prints of
+    several), or per print: the squares whose print beside is alike (`KIN`), their middles
+    relative to it, in proportion to its light. A look is a square's print's only when at
+    least `KIN_AGREE` of the squares it is told from (`KIN_MIN` or more) are alike it
+    (`KIN_ALIKE`): the nine pieces of a colour never make a print's majority. Looks are
+    taken from the squares with the most kin not yet told (`PRINTS_TRIED` at most)."""
+    base = np.median(beside, axis=1)
+    # light scales L + 16, a and b alike (cube roots of a gain): the print's own middle is
+    # its print beside plus an offset in proportion
+    scale = (base[:, 0] + 16.0)[:, None]
+    offsets = (middle - base[:, None]) / scale[..., None]
+    tone = board_tone(base)
+    kin = np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN
+    out = np.full(middle.shape, np.nan, np.float32)
+    flat = np.ascontiguousarray(offsets.reshape(len(middle), -1).T)  # samples x squares
+    size = kin.sum(axis=1)
+    best = np.zeros(len(middle))  # per square: the share of its kin its print's look fits
+    looked = size < KIN_MIN
+    # one middle printed on every square (a panel of one tint over prints of several):
+    # most squares show it as it is, whatever their print beside
+    same = np.median(middle, axis=0)
+    alike = np.mean(np.linalg.norm(middle - same, axis=2) < KIN_ALIKE, axis=1) >= 1 - SHARE
+    if np.mean(alike) >= KIN_AGREE:
+        out[:] = same
+        best[:] = np.mean(alike)
+        looked |= alike
+    for _ in range(PRINTS_TRIED):  # a look from the squares most alike in print not yet told
+        if looked.all():
+            break
+        lead = int(np.argmax(np.where(looked, -1, size)))
+        looked[lead] = True
+        template = np.median(flat[:, kin[lead]], axis=1).reshape(middle.shape[1:])
+        d = np.linalg.norm(offsets - template, axis=2) * scale
+        alike = np.mean(d < KIN_ALIKE, axis=1) >= 1 - SHARE
+        agree = (kin @ alike.astype(np.float32)) / size  # per square: its own kin alike
+        fits = (agree >= KIN_AGREE) & (size >= KIN_MIN) & (agree > best)
+        out[fits] = base[fits][:, None] + template * scale[fits][..., None]
+        best[fits] = agree[fits]
+        looked |= fits
+    return out
 
 
 def sample_spots(
@@ -569,6 +642,10 @@ def shares(colours: SpotColours) -> list[Shares]:
     chroma = np.hypot(mid[..., 1], mid[..., 2])
     hue = np.degrees(np.arctan2(mid[..., 2], mid[..., 1]))
     apart = np.all(d >= DIFFERENT, axis=2)
+    if colours.printed is not None:  # the print's own middle, where the board tells it
+        printed = np.linalg.norm(mid - colours.printed, axis=2) < DIFFERENT  # NaN: False
+        board = np.maximum(board, np.mean(printed, axis=1))
+        apart &= ~printed
     red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
     white = apart & (chroma <= WHITE_CHROMA) & (mid[..., 0] > np.max(bes[..., 0], axis=1)[:, None])
     gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
@@ -892,8 +969,11 @@ def piece_colours(
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
     (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
-    too) unsure. A square less busy but still busier than the print (`in_colour`) holds a
-    piece only when so near one of those colours, and never among those to `ask` about;
+    too) unsure. A square its colours call red or white but clearly nearer (`APART`) this
+    board's other colour is asked about (a dark red lighter than a dark print passes for a
+    white by its colours alone). A square less busy but still busier than the print
+    (`in_colour`) holds a piece only when so near one of those colours, and never among
+    those to `ask` about;
     else it keeps its call (asking about it instead broke the live tracker on the sim film:
     no move of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
@@ -911,6 +991,12 @@ def piece_colours(
         j = None if centres is None else _nearer_piece(tone[k], centres)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
+    for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
+        if v in ("red", "white") and k not in skip and centres is not None:
+            d = np.linalg.norm(tone[k] - centres, axis=1)
+            j = ("red", "white").index(v)
+            if d[1 - j] <= APART * d[j]:
+                out[k] = ("unsure", 0.0)
     return out
 
 

@@ -16,12 +16,19 @@ Printed colours are muted and darker than the white pieces: a board's art is des
 that its red and white pieces stand out from every square, and that (with pieces standing
 on their square) is what the reader assumes. The Crown slots may be printed in a crown's
 gold (`crown_print`), so a slot's colour alone does not tell a Crown there.
+
+Half the boxes are drawn wider (`Wider`, from a stream of their own, so the other half are
+drawn exactly as before): the directions a real box, a real chess set and a real room may
+differ from the rest in: prints as bright and coloured as the pieces, a panel or a medallion
+of another tint in each square, an icon printed in each square's middle, reds from pink to
+maroon and whites from cream to grey, and a lamp's colour and exposure over everything.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import cv2
@@ -88,6 +95,62 @@ def _hsv(h: float, s: float, v: float) -> Colour:
 
 def _muted(rng: np.random.Generator, v_lo: float = 0.15, v_hi: float = 0.62) -> Colour:
     return _hsv(rng.uniform(0, 180), rng.uniform(0, 0.35), rng.uniform(v_lo, v_hi))
+
+
+WIDER = 0.5
+"""Share of boxes drawn with the wider style (`Wider`)."""
+
+
+@dataclass(frozen=True)
+class Wider:
+    """A box's choices beyond the house style's; each is None when this box keeps the
+    house's."""
+
+    palette: list[Colour] | None
+    """The print's colours, taken in turn for the house style's own (ground, squares,
+    lines, spaces): any hue, up to vivid, up to light."""
+    panel: tuple[str, float, float] | None
+    """Each square's inner panel: its shape ("square" or "round"), its half-width in
+    squares, and its tint against the square's (a gain; 0 for one light panel colour)."""
+    panel_colour: Colour
+    motif: tuple[int, float, Colour] | None
+    """An icon printed in each square's middle: its kind, its radius in squares, its
+    colour."""
+    pieces: tuple[Colour, Colour] | None
+    """The red and the white, drawn wider."""
+    cast: tuple[float, float, float] | None
+    """The room's light: a gain per channel (B, G, R), a lamp's colour and exposure."""
+
+
+def random_wider(seeds: list[int]) -> Wider | None:
+    """The wider style of the box of `seeds`, from a stream of its own (None for the half of
+    boxes drawn in the house style only)."""
+    rng = np.random.default_rng([*seeds, len(seeds), 2])
+    if rng.random() >= WIDER:
+        return None
+
+    def vivid() -> Colour:
+        return _hsv(rng.uniform(0, 180), rng.uniform(0, 0.75), rng.uniform(0.15, 0.85))
+
+    palette = [vivid() for _ in range(12)] if rng.random() < 0.5 else None
+    panel = None
+    if rng.random() < 0.4:
+        gain = 0.0 if rng.random() < 0.4 else float(rng.choice([-1, 1]) * rng.uniform(0.2, 0.45))
+        panel = (str(rng.choice(["square", "round"])), float(rng.uniform(0.25, 0.42)), gain)
+    panel_colour = _hsv(rng.uniform(10, 35), rng.uniform(0.05, 0.3), rng.uniform(0.6, 0.9))
+    motif = None
+    if rng.random() < 0.35:
+        motif = (int(rng.integers(3)), float(rng.uniform(0.06, 0.18)), vivid())
+    pieces = None
+    if rng.random() < 0.5:
+        red = _hsv(rng.uniform(-14, 10) % 180, rng.uniform(0.55, 1.0), rng.uniform(0.25, 0.9))
+        white = _hsv(rng.uniform(12, 35), rng.uniform(0.0, 0.3), rng.uniform(0.55, 1.0))
+        pieces = (red, white)
+    cast = None
+    if rng.random() < 0.5:
+        warm, exposure = rng.uniform(-1, 1), rng.uniform(0.65, 1.25)
+        cast = (exposure * (1 - 0.2 * warm), exposure, exposure * (1 + 0.2 * warm))
+    return Wider(palette, panel, panel_colour, motif, pieces, cast)
 
 
 def random_piece_set(rng: np.random.Generator) -> PieceSet:
@@ -157,7 +220,11 @@ def _square_colours(geom: BoardGeometry, rng: np.random.Generator) -> dict[Cell,
 def _icon(
     img: np.ndarray, centre: Point, size: float, colour: Colour, rng: np.random.Generator
 ) -> None:
-    kind = int(rng.integers(3))
+    _icon_of(int(rng.integers(3)), img, centre, size, colour)
+
+
+def _icon_of(kind: int, img: np.ndarray, centre: Point, size: float, colour: Colour) -> None:
+    """A disc (0), a diamond (1) or a bar (2)."""
     if kind == 0:
         cv2.circle(
             img, _px(centre), round(size * CANVAS_PX_PER_MM * 16), colour, -1, cv2.LINE_AA, 4
@@ -227,26 +294,68 @@ def crown_print(rng: np.random.Generator) -> Colour | None:
     return _hsv(rng.uniform(15, 32), rng.uniform(0.4, 0.9), rng.uniform(0.5, 0.9))
 
 
+def _tints(wide: Wider | None) -> Callable[[Colour], Colour]:
+    """The print's colours: the house style's, or each of its colours taken in turn to the
+    wider palette's next."""
+    if wide is None or wide.palette is None:
+        return lambda colour: colour
+    palette, taken = wide.palette, dict[Colour, Colour]()
+
+    def tint(colour: Colour) -> Colour:
+        if colour not in taken:
+            taken[colour] = palette[len(taken) % len(palette)]
+        return taken[colour]
+
+    return tint
+
+
+def _panel(img: np.ndarray, centre: Point, sq: float, colour: Colour, wide: Wider | None) -> None:
+    """A square's inner panel and its middle's icon, when the wider style draws them."""
+    if wide is None:
+        return
+    if wide.panel is not None:
+        shape, half, gain = wide.panel
+        tint = wide.panel_colour if gain == 0 else _gain(colour, 1 + gain)
+        r = half * sq
+        if shape == "round":
+            radius = round(r * CANVAS_PX_PER_MM * 16)
+            cv2.circle(img, _px(centre), radius, tint, -1, cv2.LINE_AA, 4)
+        else:
+            _rect(img, (centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r), tint)
+    if wide.motif is not None:
+        kind, size, ink = wide.motif
+        _icon_of(kind, img, centre, size * sq, ink)
+
+
+def _gain(colour: Colour, gain: float) -> Colour:
+    return cast(Colour, tuple(int(np.clip(v * gain, 0, 255)) for v in colour))
+
+
 def board_canvas(
-    geom: BoardGeometry, rng: np.random.Generator, slots: Colour | None = None
+    geom: BoardGeometry,
+    rng: np.random.Generator,
+    slots: Colour | None = None,
+    wide: Wider | None = None,
 ) -> np.ndarray:
-    """The printed board; `slots`, when given, the Crown slots' print (`crown_print`)."""
+    """The printed board; `slots`, when given, the Crown slots' print (`crown_print`);
+    `wide`, the box's wider style (`random_wider`)."""
+    tint = _tints(wide)
     w_mm, h_mm = geom.board_mm
     w = round((w_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
     h = round((h_mm + 2 * BOARD_RIM_MM) * CANVAS_PX_PER_MM)
     img = np.empty((h, w, 3), np.uint8)
-    img[:] = _muted(rng)
+    img[:] = tint(_muted(rng))
     if rng.random() < 0.5:  # soft painted clouds behind everything, in the ground's hue
         clouds = cv2.resize(
             rng.uniform(0.8, 1.2, (8, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
         )
         img = np.clip(img * clouds[..., None], 0, 255).astype(np.uint8)
     sq = geom.square_mm
-    colours = _square_colours(geom, rng)
+    colours = {cell: tint(colour) for cell, colour in _square_colours(geom, rng).items()}
     inset = rng.uniform(0, 1.5) if rng.random() < 0.4 else 0.0
-    frame = _muted(rng) if rng.random() < 0.4 else None
+    frame = tint(_muted(rng)) if rng.random() < 0.4 else None
     icons = rng.random() < 0.5
-    icon_colour = _muted(rng)
+    icon_colour = tint(_muted(rng))
     for cell, colour in colours.items():
         x, y = geom.cell_mm(cell)
         _rect(
@@ -255,6 +364,7 @@ def board_canvas(
             (x + sq / 2 - inset, y + sq / 2 - inset),
             colour,
         )
+        _panel(img, (x, y), sq, colour, wide)
         if frame is not None:
             pad = rng.uniform(2, 4)
             _rect(
@@ -268,7 +378,7 @@ def board_canvas(
             _icon(img, (x - sq * 0.38, y - sq * 0.38), sq * 0.07, icon_colour, rng)
     img = _square_art(img, geom, rng)
     if rng.random() < 0.7:
-        line = _muted(rng)
+        line = tint(_muted(rng))
         width = max(1, round(rng.uniform(0.5, 2.0) * CANVAS_PX_PER_MM))
         (gx0, gy0), (gx1, gy1) = geom.grid_box_mm
         for k in range(geom.cols + 1):
@@ -280,7 +390,7 @@ def board_canvas(
                 img, _px((gx0, gy0 + k * sq)), _px((gx1, gy0 + k * sq)), line, width, cv2.LINE_AA, 4
             )
     t = geom.token_mm
-    space_fill, space_line = _muted(rng), _muted(rng)
+    space_fill, space_line = tint(_muted(rng)), tint(_muted(rng))
     round_spaces = rng.random() < 0.5
     for spot in [*geom.paths["red"], *geom.paths["white"], *geom.crown_slots]:
         r = t * rng.uniform(0.6, 0.75)
@@ -612,6 +722,8 @@ def render_photo(
     solids = scene_solids(geom, position, pset, rng, crowns_at)
     draw_solids(img, cam, solids, light / np.linalg.norm(light))
     img, mask = add_hands(img, geom, cam, rng, int(rng.integers(0, conditions.hands + 1)))
+    wide = random_wider(_seeds(seed))
+    img = _lit(img, wide)
     truth, near_arm = _with_arms(geom, position, cam, mask)
     faults = effects.random_faults(
         rng, blur_max=conditions.blur_max, jpeg_min=conditions.jpeg_min, glare=conditions.glare
@@ -628,8 +740,31 @@ def render_photo(
         "arm": bool(mask.any()),
         "crown_print": slots is not None,
         "crowns_at": sorted(crowns_at),
+        "wider": _wider_names(wide),
     }
     return Photo(image, truth, near_arm, cam, position, design, mask if mask.any() else None)
+
+
+def _lit(img: np.ndarray, wide: Wider | None) -> np.ndarray:
+    """The room's light over the table (`Wider.cast`): a lamp's colour and the exposure."""
+    if wide is None or wide.cast is None:
+        return img
+    gain = np.array(wide.cast, np.float32)
+    return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def _wider_names(wide: Wider | None) -> list[str]:
+    """Which of the wider choices a box took (for the failures' breakdown)."""
+    if wide is None:
+        return []
+    named = {
+        "print": wide.palette,
+        "panel": wide.panel,
+        "motif": wide.motif,
+        "pieces": wide.pieces,
+        "cast": wide.cast,
+    }
+    return [name for name, value in named.items() if value is not None]
 
 
 def _seeds(seed: int | tuple[int, ...]) -> list[int]:
@@ -643,12 +778,15 @@ def _box(
     `render_photo` draws them (so `render_empty` can draw the same box again)."""
     position = random_position(geom, rng)
     pset = random_piece_set(rng)
+    wide = random_wider(seeds)
+    if wide is not None and wide.pieces is not None:
+        pset = replace(pset, red=wide.pieces[0], white=wide.pieces[1])
     size = conditions.sizes[int(rng.integers(len(conditions.sizes)))]
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     table = effects.table_texture(cam.width, cam.height, rng)
     # the Crown slots' print from a stream of its own: every other choice as it was drawn
     slots = crown_print(np.random.default_rng([*seeds, len(seeds), 1]))
-    canvas = board_canvas(geom, rng, slots)
+    canvas = board_canvas(geom, rng, slots, wide)
     return position, pset, cam, table, canvas, slots
 
 
