@@ -1,6 +1,7 @@
 """Green dots as the mirrors' evidence: a sticker joined to a wide stripe of its colour is
-still found where it was stuck. The dots are found on small planes painted by hand, so the
-rule is seen alone."""
+still found where it was stuck, and a green dot over a slot that shows no top edge names no
+mirror. The dots are found on small planes painted by hand, and the stages run on candidates
+given by hand, so each rule is seen alone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import math
 import cv2
 import numpy as np
 
-from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.rules.board import SLOTS, load_board
+from companion.games.mirror_mansion.vision import perceive
 from companion.games.mirror_mansion.vision.dots import (
     OPENING,
     SIZE_RANGE,
@@ -63,3 +65,38 @@ def test_a_dot_stuck_on_a_stripe_of_its_colour_wider_than_the_first_opening_is_f
 def test_a_wide_stripe_alone_is_no_dot() -> None:
     plane, _ = _plane(STRIPE_MM, 0.0)
     assert find_dots(plane, DEFAULT_STICKERS.mirror_dot, BOARD.dot_diameter_mm) == []
+
+
+def _read_dot_over(bar: float):
+    """A lone, round, full-coloured green dot 4 mm off the "/" slot of the middle crossing,
+    whose top-edge score is `bar`."""
+    c = np.array(BOARD.crossing_mm((1, 1)))
+    u, n = perceive.slot_axes("/", BOARD)
+    p = c + 10.0 * u + 4.0 * n
+    dot = Dot((float(p[0]), float(p[1])), 50.0, 1.0, 1.0, 2)
+    bars = {(cell, s): -1.0 for cell in BOARD.cells for s in SLOTS}
+    bars[((1, 1), "/")] = bar
+    cands = perceive.Candidates((dot,), (), {side: () for side in "NESW"}, bars, dict(bars))
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+
+
+def test_a_green_dot_names_a_mirror_only_over_a_top_edge() -> None:
+    (m,) = _read_dot_over(perceive.MIRROR_EDGE_MIN + 0.5).mirrors
+    assert (m.cell, m.slot, m.facing) == ((1, 1), "/", "SE")
+    # The same dot over flat print (a splash of art, a bubble's icon) is no mirror.
+    assert _read_dot_over(perceive.MIRROR_EDGE_MIN - 0.5).mirrors == ()
+
+
+def test_a_top_edge_alone_is_a_mirror_whose_facing_is_asked() -> None:
+    # No dot found (a pale sticker under glare, a green one over a green board): the top edge
+    # says a mirror stands there, not which way it faces.
+    bars = {(cell, s): -1.0 for cell in BOARD.cells for s in SLOTS}
+    bars[((1, 1), "/")] = perceive.BAR_MIN + 0.1
+    cands = perceive.Candidates((), (), {side: () for side in "NESW"}, bars, dict(bars))
+    got = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+    (m,) = got.mirrors
+    assert (m.cell, m.slot, m.facing) == ((1, 1), "/", None)
+    assert any("which way does it face" in w for w in got.warnings)
+    bars[((1, 1), "/")] = perceive.BAR_MIN - 0.1
+    cands = perceive.Candidates((), (), {side: () for side in "NESW"}, bars, dict(bars))
+    assert perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors == ()
