@@ -90,27 +90,41 @@ def compare(truth: BoxState, got: BoxState) -> dict[str, int]:
     return out
 
 
-def _photo(board, style: str, seed: tuple[int, int]):
+def _photo(board, style: str, seed: tuple[int, int], cache: Path | None = None):
+    """The photograph and its answer key; with a `cache`, rendered there once (PNG, lossless)
+    and read back after, so two readers (a branch and main) read the very same boards for the
+    cost of one rendering."""
+    if cache is not None:
+        stem = cache / f"{style}_{seed[0]}_{seed[1]}"
+        png, key = stem.with_suffix(".png"), stem.with_suffix(".json")
+        if png.exists() and key.exists():
+            return cv2.imread(str(png)), BoxState.from_json(json.loads(key.read_text()))
     if style == "heldout":
         from benchmarks.heldout.mirror_mansion import paint
 
-        return paint(board, seed)
-    return render_photo(board, seed, Conditions(style=style))
+        photo = paint(board, seed)
+    else:
+        photo = render_photo(board, seed, Conditions(style=style))
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(png), photo.image)
+        key.write_text(json.dumps(photo.truth.to_json()))
+    return photo.image, photo.truth
 
 
-def recognition(boards: int, style: str, base: int) -> dict:
+def recognition(boards: int, style: str, base: int, cache: Path | None = None) -> dict:
     board = load_board()
     totals: dict[str, int] = {}
     entirely = abstained_only = wrong = 0
     failures = []
     t0 = time.time()
     for i in range(boards):
-        photo = _photo(board, style, (base, i))
-        got = read_box(photo.image, board)
-        c = compare(photo.truth, got)
+        image, truth = _photo(board, style, (base, i), cache)
+        got = read_box(image, board)
+        c = compare(truth, got)
         for k, v in c.items():
             totals[k] = totals.get(k, 0) + v
-        ok = got.layout_key() == photo.truth.layout_key()
+        ok = got.layout_key() == truth.layout_key()
         entirely += ok
         mistakes = c["mirror_wrong"] + c["mirror_false"] + c["window_wrong"] + (1 - c["door_right"])
         if not ok:
@@ -118,9 +132,7 @@ def recognition(boards: int, style: str, base: int) -> dict:
                 abstained_only += 1
             else:
                 wrong += 1
-            failures.append(
-                {"seed": [base, i], "truth": photo.truth.to_json(), "read": got.to_json()}
-            )
+            failures.append({"seed": [base, i], "truth": truth.to_json(), "read": got.to_json()})
         if (i + 1) % 50 == 0:
             print(
                 f"  {style}: {i + 1}/{boards} boards, {entirely} entirely right "
@@ -342,6 +354,18 @@ def main() -> int:
     ap.add_argument(
         "--seed", type=int, help="recognition and turns seed base (default: fresh, drawn)"
     )
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        help="recognition: render each board into this folder once and read it from there after",
+    )
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=RESULTS,
+        help="the results file (its sections merged); a run the README does not cite goes to "
+        "a file of its own",
+    )
     args = ap.parse_args()
     styles = [s for s in args.styles.split(",") if s]
     if any(s not in STYLES for s in styles):
@@ -359,7 +383,7 @@ def main() -> int:
         print(f"recognition, fresh seeds ({base}, i) ...", flush=True)
         results["recognition"] = {}
         for style in styles:
-            r = recognition(args.boards, style, base)
+            r = recognition(args.boards, style, base, args.cache)
             r["command"] = (
                 f"{command} --part recognition --boards {args.boards} "
                 f"--styles {style} --seed {base}"
@@ -371,16 +395,17 @@ def main() -> int:
         results["turns"] = turns(args.turns, base)
         results["turns"]["command"] = f"{command} --part turns --turns {args.turns} --seed {base}"
         print(json.dumps({k: v for k, v in results["turns"].items() if k != "failures"}, indent=1))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    out: Path = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
     # Merge into the file as it is now: another part may have run meanwhile.
-    merged = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    merged = json.loads(out.read_text()) if out.exists() else {}
     if "recognition" in results and isinstance(merged.get("recognition"), dict):
         old = merged["recognition"]
         kept = {k: v for k, v in old.items() if k in STYLES}
         results["recognition"] = {**kept, **results["recognition"]}
     merged.update({k: v for k, v in results.items() if k in ran})
-    RESULTS.write_text(json.dumps(merged, indent=1) + "\n")
-    print(f"wrote {RESULTS}")
+    out.write_text(json.dumps(merged, indent=1) + "\n")
+    print(f"wrote {out}")
     return 0
 
 

@@ -58,9 +58,11 @@ def posed_photos(
 ) -> Iterator[tuple[str, int, np.ndarray, BoxState, BoardPose | None]]:
     """Each development photograph with the box's pose found from its markers (None: not
     found), found once for the curves to read again at every setting; `boards` widens the
-    random style only."""
-    for style in styles:
+    random style only, and a style written `wide7:120` reads the first 120 boards of its set."""
+    for spec in styles:
+        style, _, first = spec.partition(":")
         n = boards if boards is not None and style == "random" else None
+        n = int(first) if first else n
         for seed, image, truth in photos(cache, board, style, n):
             found = perceive.find_board_markers(image, board)
             pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)

@@ -50,8 +50,14 @@ from companion.vision.board_pose import (
 )
 from companion.vision.markers import Marker, detect_markers
 
-ISOLATION_MIN = 0.6
-"""A door's dot must have at least this share of a ring round it free of its colour."""
+ISOLATION_MIN = 0.45
+"""A door's dot must have at least this share of a ring round it free of its colour (a
+worn door top or a skin-toned hand near it crowds it; its rank weighs its isolation
+besides). Curve on 243 development boards (`curves.py setting --setting
+perceive.ISOLATION_MIN --late --styles wide6:85,wide7:158`), boards exact and doors (missed,
+phantom): 0.7 222 (2, 2), 0.6 222 (2, 2; before), 0.55 222 (2, 2), 0.5 223 (1, 2), 0.45 224
+(0, 2), 0.4 223 (0, 3). 0.45 is the most before a phantom comes; the window's is the same
+(`WINDOW_ISOLATION_MIN`)."""
 WINDOW_ISOLATION_MIN = 0.45
 """The same for the window's dot, whose score (`_window_score`) weighs its isolation and the
 level it stands out at besides: a sticker crowded by a like colour (a card's face of a
@@ -61,12 +67,17 @@ perceive.WINDOW_ISOLATION_MIN --late --styles house,random,wide,wide2,wide3`), w
 / asked / wrong (boards exact): 0.3 and 0.35 1046/12/2 (987), 0.4 1046/13/1 (987), 0.45
 1045/14/1 (986), 0.5 1043/16/1 (984), 0.6 1039/20/1 (980; the door's, before). Below 0.4 print
 crowded by its own colour names a card; 0.45 keeps a step of margin from there."""
-BAR_MIN = 2.5
-"""Top-edge score (`bar_scores`) above which a slot holds a mirror even when no dot is seen.
-From the curve on 80 development boards of the widened random family (400 empty crossings,
-320 mirrors): at 2.0 five empty crossings score above, from 2.25 none; 2.5 leaves a margin.
-A mirror is rarely found from its top edge alone (5 in 320 score above): a hidden dot is
-said, not guessed. (Chosen before the empty-slot term joined the score; not re-drawn since.)"""
+BAR_MIN = 1.5
+"""Top-edge score (`bar_scores`) above which a slot holds a mirror even when no dot is seen
+(only while the box's mirrors are not all found from dots; its facing is asked). Redrawn
+since the empty-slot term joined the score: on 244 development boards (`curves.py setting
+--setting perceive.BAR_MIN --late --styles wide6:85,wide7:159`), boards exact and mirrors
+(missed, facing asked, phantom): 2.5 225 (2, 7, 0; before), 2.25 and 2.0 the same, 1.75 to
+0.75 225 (0, 9, 0): the two mirrors whose stickers were not found (a pale dot under glare, a
+green dot overhanging a green board; top edges 1.76 and 1.98) are asked instead of missed,
+and no slot without a mirror is taken down to 0.75. Of the slot lines of 159 of those boards
+that hold no piece (1468), 26 score 1.5 or more, 2 score 2.5: the fill takes the likeliest
+free slot only, so 1.5 keeps a margin below the least of the two and above most print."""
 SLOT_MARGIN = 0.5
 """When a dot fits both slots of its crossing (near its middle), the top-edge score
 difference from which the likelier slot is taken; below it the reading says "slot unsure"
@@ -102,6 +113,20 @@ wide4`), boards exact and (phantom mirrors, facings asked, doors phantom): 0 126
 5), 0.05 1262 (4, 22, 5), 0.1 1267 (3, 18, 4), 0.15 1273 (3, 13, 4), 0.2 1275 (3, 11, 4),
 0.3 1276 (4, 7, 4), 0.4 1278 (4, 7, 4). 0.2 is the most before a phantom comes back: the
 three left are print blobs on green boards that take the place of a sticker not found."""
+MIRROR_EDGE_MIN = 0.0
+"""A green dot names a mirror only over a top edge (`bar_scores` of its slot) scoring this
+much, as an orange dot names the door (`DOOR_EDGE_MIN`): a mirror's sticker lies on its top
+edge, while what else passes for a green dot (a splash of art, a bubble's icon, a green
+board's print) mostly lies over flat print. When a sticker is not found, such a dot took the
+mirror's place in the box (a phantom mirror, the dot's evidence above `PIECE_MIN` and the
+top edge's weight in it small). On 159 of the development boards of `wide6` and `wide7`, of
+the green dots over a crossing with no piece that reach `PIECE_MIN` (81) the floor keeps:
+none -> 81, -0.5 -> 57, 0 -> 23, 0.25 -> 9, 0.5 -> 5; of the true mirrors' likeliest dots
+(630) it loses: 0 up to 0.25, 2 at 0.5, 8 at 0.75. Boards read (`curves.py setting --setting
+perceive.MIRROR_EDGE_MIN --late --styles wide6:85,wide7:120`, 205 boards), exact and
+(mirrors missed, phantom): none to 0.25 187 (2, 0); 0.5 185 (4, 0); 0.75 183 (12, 1); 1.0 180
+(18, 3): a box whose frames are painted like its board shows faint top edges on every
+mirror. 0 keeps half a unit of margin from the first mirror lost."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -575,7 +600,9 @@ def identify(
             if piece is None:
                 continue
             evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
-            if make is _mirror_from_dot and evidence < PIECE_MIN:
+            if make is _mirror_from_dot and (
+                evidence < PIECE_MIN or bars[(piece.cell, piece.slot)] < MIRROR_EDGE_MIN
+            ):
                 continue
             if (
                 make is _door_from_dot
