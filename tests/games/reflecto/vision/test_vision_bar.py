@@ -18,15 +18,24 @@ TOP = 1.3 * PRINT
 """A top of that hue, lighter than the print under it."""
 
 
-def _board(rng: np.random.Generator) -> tuple[read.Rectified, np.ndarray]:
-    """An overhead tops' plane showing nothing but the print, and its pixels to paint on."""
+def _board(
+    rng: np.random.Generator, camera_mm: tuple[float, float] = (0.0, 0.0)
+) -> tuple[read.Rectified, np.ndarray]:
+    """A tops' plane showing nothing but the print, and its pixels to paint on; the camera
+    500 mm above the board point `camera_mm`, looking straight down."""
     (x0, y0), (x1, y1) = GEOM.grid_box_mm
     size = (
         round((y1 - y0 + 2 * read.MARGIN_MM) * S),
         round((x1 - x0 + 2 * read.MARGIN_MM) * S),
     )
     overhead = BoardPose(
-        np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
+        np.eye(3),
+        np.zeros(5),
+        np.zeros(3),
+        np.array([-camera_mm[0], -camera_mm[1], 500.0]),
+        (),
+        0,
+        False,
     )
     top = PRINT + rng.normal(0, 3, (*size, 3))
     origin = (x0 - read.MARGIN_MM, y0 - read.MARGIN_MM)
@@ -84,3 +93,24 @@ def test_a_top_on_print_of_its_hue_is_its_seats_screen_and_the_print_is_not() ->
     assert calls[patch].owner is None
     assert calls[plain].owner is None
     assert [c.cell for c in calls.values() if c.owner is not None] == [bar]
+
+
+def test_a_top_whose_upright_face_the_tilt_pulls_out_still_stands_out_as_a_bar() -> None:
+    """Seen from a camera off to one side, a screen shows its upright face beyond its top,
+    toward the point under the camera, often in the top's own colour and shade: there its
+    colour ends only where the pose puts the bottom of that face (`read.outline_mm`), well
+    past where a top's edge would be. A patch of print deeper than that still shows no bar."""
+    rng = np.random.default_rng(5)
+    bar, patch = (3, 3), (1, 1)
+    x, y = GEOM.cell_mm(bar)
+    rect, top = _board(rng, (x, y + 150.0))  # the camera beyond the square, along +y
+    near, far = read.outline_mm(rect, GEOM, bar)
+    assert near == GEOM.screen_thickness_mm / 2
+    face = far - GEOM.screen_thickness_mm / 2
+    assert 7.0 < face < 10.0  # (30 - 3) mm of face seen 150 mm off, 470 mm below the camera
+    _paint(top, rect, bar, (-4.0, far), TOP)
+    _paint(top, rect, patch, (-15.0, 15.0), TOP)
+    top += rng.normal(0, 3, top.shape)
+    picture = read.Rectified(rect.pose, np.clip(top, 0, 255).astype(np.uint8), rect.origin_mm, ())
+    assert read.bar_edges(picture, GEOM, bar) >= read.BAR_EDGE
+    assert read.bar_edges(picture, GEOM, patch) < read.BAR_EDGE
