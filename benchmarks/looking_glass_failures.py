@@ -157,6 +157,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     cards = tables = exact = 0
     probes: list[tuple[float, float, str]] = []
     reflected: list[tuple[float, float, str]] = []
+    untaught: list[tuple[float, float, str]] = []
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
@@ -173,6 +174,8 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
                 reflected += [_slot_label(p, truth) for p in slots if p.reflected]
+                if not taught.reader.every_card_taught:
+                    untaught += [_slot_label(p, truth) for p in slots]
             else:
                 reading = read_json(taught, img)
             cond = truth["truth"]["conditions"]
@@ -210,6 +213,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "examples": dict(examples),
         "slot_curve": slot_curve(probes),
         "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
+        "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
     }
 
 
@@ -222,6 +226,8 @@ def _slot_label(p: SlotSeen, truth: dict[str, Any]) -> tuple[float, float, str]:
     return p.score, p.margin, "empty"
 
 
+UNTAUGHT_THRESHOLDS = (0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+"""`slots.UNTAUGHT_MIN_SCORE`'s candidates: over the slots of decks with a card untaught."""
 REFLECTED_THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
 
 
@@ -231,7 +237,9 @@ def slot_curve(
 ) -> list[dict[str, Any]]:
     """Per candidate `slots.MIN_SCORE` (margin `slots.MIN_MARGIN`): slots that would be named
     right, empty slots named, card slots named wrong. `reflected_slot_curve`: the same over
-    the slots whose reflection holds a named card (`slots.REFLECTED_MIN_SCORE`'s curve)."""
+    the slots whose reflection holds a named card (`slots.REFLECTED_MIN_SCORE`'s curve);
+    `untaught_slot_curve`: over the slots of decks with a card of the base deck untaught
+    (`slots.UNTAUGHT_MIN_SCORE`'s)."""
     from companion.games.looking_glass.vision.slots import MIN_MARGIN
 
     rows = []

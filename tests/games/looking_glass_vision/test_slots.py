@@ -8,6 +8,7 @@ from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision.slots import (
     MIN_SCORE,
     REFLECTED_MIN_SCORE,
+    UNTAUGHT_MIN_SCORE,
     Lattice,
     Probe,
     fit_lattice,
@@ -180,6 +181,24 @@ def test_a_slot_whose_reflection_holds_a_named_card_is_named_by_a_weaker_best():
     # A card of the deck untaught may lie in the slot: its weaker best is then no name.
     partial = name_slots(cards, [mirror, lone, faint, strong], every_card_taught=False)
     assert {(p.half, p.row, p.col) for p in partial} == {k for k in got if k != (1, 0, 2)}
+
+
+def test_a_slot_of_a_deck_with_an_untaught_card_must_name_its_card_more_clearly():
+    """An untaught card lying in a slot correlates best with its nearest taught look-alike,
+    and its own look, which would have been the runner-up, is missing: the same score that
+    names a card of a fully taught deck is no name then, a clearer one still is."""
+    truth = Lattice(_camera(10.0, False), CARD_H, 10.0)
+    cards = [Placed(_card(truth.outline(0, 0, 2), "a"), 0, 0, 2)]
+    assert MIN_SCORE < UNTAUGHT_MIN_SCORE
+    plain = _probe(truth, 0, 1, 5, "e", (MIN_SCORE + UNTAUGHT_MIN_SCORE) / 2)
+    clear = _probe(truth, 1, 1, 9, "f", UNTAUGHT_MIN_SCORE + 0.02)
+
+    def slots(every_card_taught: bool) -> set[tuple[int, int, int]]:
+        got = name_slots(cards, [plain, clear], every_card_taught=every_card_taught)
+        return {(p.half, p.row, p.col) for p in got}
+
+    assert slots(True) == {(0, 0, 2), (0, 1, 5), (1, 1, 9)}
+    assert slots(False) == {(0, 0, 2), (1, 1, 9)}
 
 
 def test_a_card_is_covered_when_its_reflection_is():

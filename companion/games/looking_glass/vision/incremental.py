@@ -294,7 +294,8 @@ class IncrementalReader:
         ]
         probes = probe_slots(image, Glass(placed), lattice, reader.lib, where=area)
         cards = [replace(c) for c in kept]
-        for p in sorted((p for p in probes if named(p)), key=lambda p: -p.identity.score):
+        taught = reader.every_card_taught
+        for p in sorted((p for p in probes if named(p, taught)), key=lambda p: -p.identity.score):
             half, row, col = to_reading(p.half, p.row, p.col)
             if any(c.half == half and c.row == row and abs(c.col - col) < 2 for c in cards):
                 continue
