@@ -132,7 +132,7 @@ class Match:
     """The best half-scale score (what decides whether a window is looked at closely)."""
     symbol: float | None = None
     """For finalists of one colour: `best`'s least lead on another of them on the symbol
-    alone."""
+    alone, as a share of the pair's `SymbolPair.reach` (1: the crop is just like `best`)."""
     overruled: float = 0.0
     """How far the whole corner put another type of that colour above `best` (0 when the
     symbol and the whole corner agree)."""
@@ -279,6 +279,11 @@ class SymbolPair:
     """(PATCH_H, PATCH_W) bool."""
     a: np.ndarray
     b: np.ndarray
+    reach: float
+    """1 less the two templates' own correlation there: the most a crop can lead one of them
+    on the other (a crop equal to `a` leads `b` by this). Whatever the two share inside the
+    mask (a stripe of the background, an inked edge, a badge's rim) takes part of every
+    correlation, so a raw lead is measured against this."""
     gather: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False)
     """For a region's (height, width): the flat indices of the symbol pixels at every shift,
     made once (a read looks at every Location this way)."""
@@ -291,7 +296,8 @@ def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
     d = np.abs(la - lb)
     mask = d >= SYMBOL_SHARE * d.max()
     mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    return SymbolPair(mask, _unit(template_a[..., 0][mask]), _unit(template_b[..., 0][mask]))
+    a, b = _unit(template_a[..., 0][mask]), _unit(template_b[..., 0][mask])
+    return SymbolPair(mask, a, b, max(1e-3, 1.0 - float(a @ b)))
 
 
 def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]:
@@ -658,11 +664,13 @@ class TableReader:
         score: dict[tuple[int, int], float] = {}
 
         def vs(x: int, y: int) -> float:
-            """x's symbol lead on y (each pair compared once)."""
+            """x's symbol lead on y as a share of the pair's `reach` (each pair compared
+            once): 1 for a crop just like x, -1 for one just like y."""
+            lo, hi = min(x, y), max(x, y)
+            pair = self.symbol_pairs[lo, hi]
             if (x, y) not in score:
-                lo, hi = min(x, y), max(x, y)
-                score[lo, hi], score[hi, lo] = symbol_scores(region_l, self.symbol_pairs[lo, hi])
-            return score[x, y] - score[y, x]
+                score[lo, hi], score[hi, lo] = symbol_scores(region_l, pair)
+            return (score[x, y] - score[y, x]) / pair.reach
 
         def least(x: int) -> tuple[float, int]:
             return min((vs(x, y), y) for y in kin if y != x)
