@@ -22,6 +22,7 @@ from companion.games.onirim.vision.read import (
     EMPTY,
     END_SURE,
     MARGIN,
+    SYMBOL_MARGIN,
     Match,
     TableReader,
     colour_scores,
@@ -190,6 +191,42 @@ def test_symbol_decides_between_two_types_of_one_colour() -> None:
         seen = cv2.cvtColor(corner(truth, 0.15), cv2.COLOR_BGR2LAB).astype(np.float32)
         scores = symbol_scores(seen[..., 0], pair)
         assert scores[want] > 0.8 and scores[want] - scores[1 - want] > 0.3
+
+
+def test_a_symbol_lead_is_measured_against_what_the_two_symbols_share() -> None:
+    """A Sun and a Key whose ink overlaps (the Sun's disc where the Key's ring lies) and a
+    band of the background across both: on the pair's pixels the two templates correlate
+    well with each other, so even a crop just like one of them leads the other by little in
+    raw correlation. Against the pair's `reach` (what a crop just like one leads the other
+    by) a blurred crop under other light leads its own type clearly, either way round."""
+    from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
+
+    def corner(symbol: str, slope: float, band: float) -> np.ndarray:
+        img = np.full((PATCH_H + 2, PATCH_W + 2, 3), (200, 225, 230), np.float32)
+        img[16:] *= 1 - band
+        ink = (40, 40, 190)
+        if symbol == "sun":
+            cv2.circle(img, (13, 15), 4, ink, -1)
+            for a in np.linspace(0, 2 * np.pi, 10, endpoint=False):
+                cv2.line(img, (13, 15), (int(13 + 7 * np.cos(a)), int(15 + 7 * np.sin(a))), ink)
+        else:
+            cv2.circle(img, (10, 15), 3, ink, 2)
+            cv2.line(img, (13, 15), (21, 15), ink, 2)
+        img = cv2.GaussianBlur(img, (3, 3), 0.8)
+        ramp = np.linspace(1.0 - slope, 1.0 + slope, img.shape[1])[None, :, None]
+        return np.clip(img * ramp, 0, 255).astype(np.uint8)
+
+    sun, key = (descriptor(corner(s, 0.0, 0.3)[1:-1, 1:-1]) for s in ("sun", "key"))
+    pair = symbol_pair(sun, key)
+    assert pair.reach < 0.5  # the two share much of their pixels' pattern
+    raw = []
+    for truth, sign in (("sun", 1), ("key", -1)):
+        photo = cv2.GaussianBlur(corner(truth, 0.15, 0.15), (5, 5), 1.2)
+        seen = cv2.cvtColor(photo, cv2.COLOR_BGR2LAB).astype(np.float32)
+        a, b = symbol_scores(seen[..., 0], pair)
+        raw.append(sign * (a - b))
+        assert sign * (a - b) / pair.reach > max(0.4, SYMBOL_MARGIN)  # against the reach
+    assert min(raw) < 0.3  # raw, one of them would lead by less than the former margin
 
 
 def test_colour_look_tells_red_from_brown_where_the_descriptor_cannot() -> None:
