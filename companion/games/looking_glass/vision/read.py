@@ -356,12 +356,14 @@ def processing_image(image: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 _LEVEL = np.arange(256)
-_BRIGHT_FROM = ((WHITE_LEVEL_PCT * _LEVEL + 99) // 100).astype(np.uint8)
+WHITE_LEAST = 46
+"""No pixel whose least channel is below this is white, whatever the light around it."""
+_BRIGHT_FROM = np.maximum((WHITE_LEVEL_PCT * _LEVEL + 99) // 100, WHITE_LEAST).astype(np.uint8)
 """The least minimum channel that is bright at each local white level: the integer test
-`mn * 100 >= level * WHITE_LEVEL_PCT` as a lookup."""
-_GREY_SPREAD = ((WHITE_SAT_PCT * _LEVEL + 1200) // 100).astype(np.uint8)
-"""The largest channel spread that is unsaturated at each brightest channel: the integer
-test `(mx - mn) * 100 <= mx * WHITE_SAT_PCT + 1200` as a lookup."""
+`mn * 100 >= level * WHITE_LEVEL_PCT` (and `mn >= WHITE_LEAST`) as a lookup."""
+_GREY_FROM = np.maximum(_LEVEL - (WHITE_SAT_PCT * _LEVEL + 1200) // 100, 0).astype(np.uint8)
+"""The least minimum channel that is unsaturated at each brightest channel: the integer
+test `(mx - mn) * 100 <= mx * WHITE_SAT_PCT + 1200` as a lookup, `mn >= mx - spread`."""
 
 
 def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
@@ -369,21 +371,24 @@ def white_mask(small: np.ndarray, unit: float = 1.0) -> np.ndarray:
     `unit`: working px per px at `REFERENCE_WIDTH` (the local level is taken over the same
     share of the image at any working width)."""
     # (In 8 bits with lookups, not in 16-bit numpy arrays: the same test, with a third of
-    # the memory to fill, and fresh memory is what it cost most on a small machine.)
+    # the memory to fill, and fresh memory is what it cost most on a small machine. Each of
+    # its tests is a least value of the minimum channel, so the pixel is white if that
+    # channel reaches the larger of the two: one comparison, not three and two ands.)
     b, g, r = _split(small)
     h, w = b.shape
-    mx = cv2.max(cv2.max(b, g), r)
-    mn = cv2.min(cv2.min(b, g, dst=b), r, dst=b)
+    mx = cv2.max(b, g)
+    cv2.max(mx, r, dst=mx)
+    mn = cv2.min(b, g, dst=b)
+    cv2.min(mn, r, dst=mn)
     tiny = cv2.resize(mn, (int(w / (4 * unit)), int(h / (4 * unit))), interpolation=cv2.INTER_AREA)
     window = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_WINDOW, WHITE_WINDOW))
     level = cv2.dilate(tiny, window)
     level = cv2.blur(level, (7, 7))
     level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
-    bright = cv2.compare(mn, cv2.LUT(level, _BRIGHT_FROM, dst=level), cv2.CMP_GE, dst=level)
-    spread = cv2.subtract(mx, mn, dst=g)
-    grey = cv2.compare(spread, cv2.LUT(mx, _GREY_SPREAD, dst=r), cv2.CMP_LE, dst=r)
-    out = cv2.bitwise_and(bright, grey, dst=mx)
-    cv2.bitwise_and(out, cv2.compare(mn, 45, cv2.CMP_GT, dst=g), dst=out)
+    least = cv2.max(
+        cv2.LUT(level, _BRIGHT_FROM, dst=level), cv2.LUT(mx, _GREY_FROM, dst=mx), dst=level
+    )
+    out = cv2.compare(mn, least, cv2.CMP_GE, dst=least)
     np.bitwise_and(out, 1, out=out)
     return out.view(np.bool_)
 
@@ -408,8 +413,11 @@ def _rect(
     moved by `offset` px), grown by `grow` px in width and height (what eroding it took off);
     none narrower than 8 px at `REFERENCE_WIDTH` (`unit`: working px per px there)."""
     # (From the outlines `components` traced already: tracing the component's mask again
-    # gives the same ones, at ~35 µs a component.)
-    rect = cv2.minAreaRect((cc.outline + np.array(offset)).astype(np.float32))
+    # gives the same ones, at ~35 µs a component. In integers: the same hull and rectangle
+    # as from floats, whose arithmetic is exact on px this size, a third faster.)
+    rect = cv2.minAreaRect(
+        cc.outline if offset == (0, 0) else cc.outline + np.array(offset, np.int32)
+    )
     rw, rh = rect[1]
     if rw < 8 * unit or rh < 8 * unit:
         return None
@@ -596,10 +604,14 @@ def overlaid(
     mine[oy + sy0 : oy + sy1, ox + sx0 : ox + sx1] = part[sy0:sy1, sx0:sx1]
     # The component was eroded by 2 px and the border around it is white anyway.
     mine = cv2.dilate(mine, _disc(3 * unit))
-    missing = (inside > 0) & (mine == 0)
-    if missing.sum() < 0.05 * inside.sum():
+    # (Counted by OpenCV on 0/1 bytes: the same counts as numpy's sums of bools, and the
+    # share not white as the count of the white ones taken from all.)
+    missing = cv2.subtract(inside, mine)
+    n_missing = cv2.countNonZero(missing)
+    if n_missing == 0 or n_missing < 0.05 * cv2.countNonZero(inside):
         return False
-    return float((~white[y0:y1, x0:x1][missing]).mean()) > 0.7
+    n_white = cv2.countNonZero(cv2.bitwise_and(missing, white[y0:y1, x0:x1].view(np.uint8)))
+    return (n_missing - n_white) / n_missing > 0.7
 
 
 ART_INSET_PX = 2.0
@@ -623,7 +635,9 @@ def _has_art(small: np.ndarray, corners: np.ndarray, unit: float = 1.0) -> bool:
     cv2.fillConvexPoly(mask, (corners - (x0, y0)).astype(np.int32), 1)
     mask = cv2.erode(mask, _square(2 * max(1, round(ART_INSET_PX * unit)) + 1))
     _, std = cv2.meanStdDev(roi, mask=mask)
-    return float(std.mean()) >= FLAT_STD
+    # (The mean of the three in plain floats: numpy's `mean` adds them in this order too.)
+    s0, s1, s2 = std.ravel().tolist()
+    return (s0 + s1 + s2) / 3 >= FLAT_STD
 
 
 @cache
@@ -846,11 +860,25 @@ def plane_from_cards(items: list[Oriented], lib: Library) -> np.ndarray | None:
     P = np.array([[1, 0, 0], [0, 1, 0], [m[0], m[1], m[2]]])
     # Affine part: M = A^T A with e_w^T M e_w = wi^2, e_w^T M e_h = 0, e_h^T M e_h = hx^2.
     rows, rhs = [], []
-    for o, h_mm, is_full in zip(items, hx, full, strict=True):
-        c = o.centre
-        ew = apply_homography(P, np.array([c - o.width_vec / 2, c + o.width_vec / 2]))
-        eh = apply_homography(P, np.array([c - o.height_vec / 2, c + o.height_vec / 2]))
-        a, b = ew[1] - ew[0], eh[1] - eh[0]
+    # Each interior's width and height ends through P, all in one call (point by point the
+    # same numbers).
+    ends = apply_homography(
+        P,
+        np.array(
+            [
+                end
+                for o in items
+                for end in (
+                    o.centre - o.width_vec / 2,
+                    o.centre + o.width_vec / 2,
+                    o.centre - o.height_vec / 2,
+                    o.centre + o.height_vec / 2,
+                )
+            ]
+        ),
+    ).reshape(-1, 4, 2)
+    for (w0, w1, h0, h1), h_mm, is_full in zip(ends, hx, full, strict=True):
+        a, b = w1 - w0, h1 - h0
         rows.append([a[0] ** 2, 2 * a[0] * a[1], a[1] ** 2])
         rhs.append(wi**2)
         wt = 2.0
@@ -909,19 +937,26 @@ def centre_line(
         return (float(np.median(t)) if n else 0.0), partner, axis
     i, j = i[ok], j[ok]
     m = np.stack([(s[i] + s[j]) / 2, (t[i] + t[j]) / 2], axis=1)
-    lines = [(0.0, float(tm)) for _, tm in m]
     max_k = math.tan(math.radians(6))
-    for a in range(len(m)):
-        for b in range(a + 1, len(m)):
-            if abs(m[b, 0] - m[a, 0]) > 2 * CARD_W_MM / 3:
-                k = (m[b, 1] - m[a, 1]) / (m[b, 0] - m[a, 0])
-                if abs(k) <= max_k:
-                    lines.append((float(k), float(m[a, 1] - k * m[a, 0])))
-    ks, c0s = (np.array(v)[:, None] for v in zip(*lines, strict=True))
+    # The lines square to the cards through each midpoint, then through every two midpoints
+    # far enough apart along it and not too steep (as arrays, in the order of a double loop
+    # over the pairs: the first of equal votes wins).
+    a, b = np.triu_indices(len(m), 1)
+    across = m[b, 0] - m[a, 0]
+    far = np.abs(across) > 2 * CARD_W_MM / 3
+    a, b, across = a[far], b[far], across[far]
+    slope = (m[b, 1] - m[a, 1]) / across
+    flat = np.abs(slope) <= max_k
+    a, slope = a[flat], slope[flat]
+    ks = np.concatenate([np.zeros(len(m)), slope])[:, None]
+    c0s = np.concatenate([m[:, 1], m[a, 1] - slope * m[a, 0]])[:, None]
     inliers = (np.abs(m[:, 1] - (c0s + ks * m[:, 0])) < tol_t / 2).sum(axis=1)
     crossing = _crossing(tops, s, orient, m[:, 0], ks, c0s)
     votes = [
-        (int(inliers[v]), -int(crossing[v]), -abs(k), k, c0) for v, (k, c0) in enumerate(lines)
+        (n_in, -n_cross, -abs(k), k, c0)
+        for n_in, n_cross, k, c0 in zip(
+            inliers.tolist(), crossing.tolist(), ks[:, 0].tolist(), c0s[:, 0].tolist(), strict=True
+        )
     ]
     *_, k, c0 = max(votes)
     inl = np.abs(m[:, 1] - (c0 + k * m[:, 0])) < tol_t / 2
@@ -1024,16 +1059,20 @@ def _pairs_across(
     axis = (axis - k * lateral) / norm
     lateral = np.array([-axis[1], axis[0]])
     c = float(c0) / norm
-    t = pos @ axis
+    t = pos @ axis - c
     s = pos @ lateral
     n = len(pos)
-    cand = []
-    for i in range(n):
-        for j in range(n):
-            if t[i] - c > 0 > t[j] - c and orient[i] >= 0 and orient[j] <= 0:
-                err = abs((t[i] - c) + (t[j] - c)) / tol_t + abs(s[i] - s[j]) / tol_s
-                if err < 1.0:
-                    cand.append((err, i, j))
+    # Every ordered pair at once (i across the line from j, both facing it), as arrays.
+    err = np.abs(t[:, None] + t[None, :]) / tol_t + np.abs(s[:, None] - s[None, :]) / tol_s
+    ok = (
+        (t[:, None] > 0)
+        & (t[None, :] < 0)
+        & (orient[:, None] >= 0)
+        & (orient[None, :] <= 0)
+        & (err < 1.0)
+    )
+    ii, jj = np.nonzero(ok)
+    cand = list(zip(err[ii, jj].tolist(), ii.tolist(), jj.tolist(), strict=True))
     partner = -np.ones(n, int)
     for _, i, j in sorted(cand):
         if partner[i] < 0 and partner[j] < 0:
@@ -1495,13 +1534,29 @@ class Reader:
                 return Reading([], None, [])
         # Everything in mm from here on.
         cards_mm = []
-        for o in items:
-            quad = apply_homography(H_small, o.hole.corners)
+        # Each hole's corners and the ends of its width in the image, all mapped in one call
+        # (point by point the same numbers).
+        mapped = apply_homography(
+            H_small,
+            np.array(
+                [
+                    p
+                    for o in items
+                    for p in (
+                        *o.hole.corners,
+                        o.centre - o.width_vec / 2,
+                        o.centre + o.width_vec / 2,
+                    )
+                ]
+            ),
+        ).reshape(-1, 6, 2)
+        for o, points in zip(items, mapped, strict=True):
+            quad = points[:4]
             e1, e2 = _sides(quad)
-            wv_img = o.width_vec
             # The mm side that corresponds to the image width side.
-            d1 = abs(float(np.dot(e1, _apply_vec(H_small, o.centre, wv_img))))
-            d2 = abs(float(np.dot(e2, _apply_vec(H_small, o.centre, wv_img))))
+            wv_mm = points[5] - points[4]
+            d1 = abs(float(np.dot(e1, wv_mm)))
+            d2 = abs(float(np.dot(e2, wv_mm)))
             l1, l2 = _length(e1), _length(e2)
             wv, hv, wl, hl = (e1, e2, l1, l2) if d1 / l1 >= d2 / l2 else (e2, e1, l2, l1)
             if not (0.75 * wi < wl < 1.3 * wi) or not (0.6 * hi_half < hl < 1.2 * hi_full):
@@ -2574,7 +2629,7 @@ class Reader:
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
         conf = confidence(s1, s2)
-        card.scores.update({cid: float(s) for cid, s in zip(self.lib.ids, scores, strict=True)})
+        card.scores.update(zip(self.lib.ids, scores.tolist(), strict=True))
         card.confidence = conf
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
@@ -2880,11 +2935,6 @@ def _centre_at(place: np.ndarray, centres: np.ndarray) -> bool:
     )
 
 
-def _apply_vec(H: np.ndarray, at: np.ndarray, vec: np.ndarray) -> np.ndarray:
-    p = apply_homography(H, np.array([at - vec / 2, at + vec / 2]))
-    return p[1] - p[0]
-
-
 def clear_match(scores: np.ndarray) -> bool:
     """As clear a match as a card no outline of its own backs needs (the reflection search,
     the layout's places, the centre line guessed without pairs)."""
@@ -2904,8 +2954,9 @@ def visible_match(scores: np.ndarray) -> bool:
 
 def confidence(best: float, second: float) -> float:
     """How sure a match is: a clear margin over the runner-up and a good score of its own."""
-    margin = np.clip((best - second) / 0.25, 0.0, 1.0)
-    level = np.clip((best - 0.35) / 0.35, 0.0, 1.0)
+    # (Clipped in plain floats, as numpy's `clip` of one value does it: ~30 calls a frame.)
+    margin = min(max((best - second) / 0.25, 0.0), 1.0)
+    level = min(max((best - 0.35) / 0.35, 0.0), 1.0)
     return float(margin * level)
 
 
