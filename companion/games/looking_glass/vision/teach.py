@@ -92,20 +92,26 @@ class FoundCard:
     taken for the card (a tight scan, `CardInPhoto.inner`) and the card may be the quad
     inside it (laid square and centred on a scanner, with an even margin). `cut_deck` keeps
     whichever has the deck's aspect (`resolve_alternatives`)."""
-    art_hole: np.ndarray | None = None
-    """Set when the photo alone cannot say what its card is: the light-border finder's hole
-    (4×2) is this card's outline itself. Either the card is that outline (a dark card on a
-    pale table, which the finder takes for the card's border), or the hole is the art of a
-    light-bordered card whose border the table hides. `library_from_found` decides by the
-    border the deck's other photos show (`resolve_art_holes`)."""
+    as_art: FoundCard | None = None
+    """Set when the photo alone cannot say what its card is: the light-border finder's
+    reading of it, whose hole (`art_hole`) is this card's outline itself. Either the card is
+    that outline (a dark card on a pale table, which the finder takes for the card's border),
+    or the hole is the art of a light-bordered card whose border the table hides, and then
+    the finder's reading is the card, with the border it measured. `library_from_found`
+    decides by the border the deck's other photos show (`resolve_art_holes`)."""
 
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
-        hole = None if self.art_hole is None else self.art_hole - shift
+        as_art = None if self.as_art is None else self.as_art.moved(shift)
         alt = tuple(a.moved(shift) for a in self.alternatives)
         return FoundCard(
-            self.interior - shift, self.outer - shift, self.border_frac, self.outlined, alt, hole
+            self.interior - shift, self.outer - shift, self.border_frac, self.outlined, alt, as_art
         )
+
+    @property
+    def art_hole(self) -> np.ndarray | None:
+        """The light-border finder's hole when the photo cannot say what its card is (4×2)."""
+        return None if self.as_art is None else self.as_art.interior
 
     @property
     def aspect(self) -> float:
@@ -261,7 +267,7 @@ def find_card(image: np.ndarray) -> FoundCard:
     if _agree(framed.outer, outlined.outer, width):
         return framed
     if _agree(framed.interior, outlined.outer, width):
-        outlined.art_hole = framed.interior
+        outlined.as_art = framed
         return outlined
     if _cut_across(framed.interior, outlined.outer, width):
         # An outline inside the art sharing a side with it: the art cut by a line printed
@@ -661,9 +667,13 @@ def _as_found(f: FoundCard) -> FoundCard:
 
 
 def _hole_as_art(f: FoundCard) -> FoundCard:
-    """The light-border finder's reading of a photo: its hole is the art, its border unseen."""
-    assert f.art_hole is not None
-    return FoundCard(f.art_hole, f.art_hole, math.nan)
+    """The light-border finder's reading of a photo: its hole is the art, with the border it
+    measured (NaN where the table round the card continued its tone). It counts in the deck's
+    median border as it does where no outline is seen, so a deck is cut the same whichever
+    finders saw a photo (dropped, one photo's art outline moved a light-bordered deck's
+    border by 0.03 mm, enough for the reader to lose a card at the table)."""
+    assert f.as_art is not None
+    return _as_found(f.as_art)
 
 
 def _band_lab(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> np.ndarray:
