@@ -5,13 +5,18 @@ accepted or refused (and why), and how far the corners of the card as the librar
 lie from the card's (mm, the worst corner). A cut
 more than `BAD_CUT_MM` off took something else for the card (the table for its border, the
 art's frame for its edge): the library's face of it is wrong, at the table and in the reader
-choice. Held-out decks have no truth cut here; the world benchmark counts their photos
-accepted.
+choice. The house and held-out families' photos (`looking_glass_world.family_photos`, the
+world benchmark's own) have no truth cut: for them only the photos accepted are counted.
 
-Development seeds only (below 1,000,000; the random family's seeds as in
+Development seeds (below 1,000,000; the random family's seeds as in
 `looking_glass_reader_choice.py`):
 
     .venv/bin/python benchmarks/looking_glass_teach.py --decks 20 --seed-base 1230
+
+A fresh measurement (`--fresh`: seeds drawn for this run, above the development ones, or the
+`--seed-base` given there):
+
+    .venv/bin/python benchmarks/looking_glass_teach.py --decks 10 --fresh --family heldout
 """
 
 from __future__ import annotations
@@ -31,7 +36,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.looking_glass_world import DEV_SEED_LIMIT, family_deck  # noqa: E402
+from benchmarks.looking_glass_world import (  # noqa: E402
+    DEV_SEED_LIMIT,
+    FAMILIES,
+    family_deck,
+    family_photos,
+    fresh_seed_base,
+)
 from companion.games.looking_glass.vision.render import world_teach_shot  # noqa: E402
 from companion.games.looking_glass.vision.teach import TeachError, find_card  # noqa: E402
 from companion.vision.cards.library import CARD_W_MM  # noqa: E402
@@ -89,30 +100,63 @@ def deck_rows(seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def deck_accepted(family: str, seed: int) -> list[dict[str, Any]]:
+    """Every teach photo of one deck of a family without a truth cut: accepted, or refused
+    (why)."""
+    art = family_deck(family, seed)
+    rows = []
+    for cid, img in family_photos(family, seed, art).items():
+        row: dict[str, Any] = {"seed": seed, "card": cid, "family": family}
+        try:
+            find_card(img)
+        except TeachError as exc:
+            row["refused"] = str(exc)
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--decks", type=int, default=20)
-    ap.add_argument("--seed-base", type=int, default=1230, help="development: below 999,000")
+    ap.add_argument("--seed-base", type=int, default=None, help="development: below 999,000")
+    ap.add_argument("--fresh", action="store_true", help="fresh seeds (drawn unless given)")
+    ap.add_argument("--family", choices=FAMILIES, default="random")
     ap.add_argument("--rows", default=None, help="also write every photo's row here (JSON lines)")
     a = ap.parse_args(argv)
-    if not 0 <= a.seed_base < DEV_SEED_LIMIT - a.decks:
-        print("error: --seed-base must be a development seed (below 999,000)", file=sys.stderr)
-        return 2
+    if a.fresh:
+        base = fresh_seed_base() if a.seed_base is None else a.seed_base
+        if base < DEV_SEED_LIMIT:
+            print("error: fresh seeds lie above 1,000,000", file=sys.stderr)
+            return 2
+    else:
+        base = 1230 if a.seed_base is None else a.seed_base
+        if not 0 <= base < DEV_SEED_LIMIT - a.decks:
+            print("error: --seed-base must be a development seed (below 999,000)", file=sys.stderr)
+            return 2
+    print(
+        f".venv/bin/python benchmarks/looking_glass_teach.py --decks {a.decks} --seed-base {base}"
+        f"{' --fresh' if a.fresh else ''} --family {a.family}",
+        flush=True,
+    )
     cv2.setNumThreads(1)
     rows = []
-    for seed in range(a.seed_base, a.seed_base + a.decks):
-        for row in deck_rows(seed):
+    for seed in range(base, base + a.decks):
+        deck = deck_rows(seed) if a.family == "random" else deck_accepted(a.family, seed)
+        for row in deck:
             rows.append(row)
-            if "refused" in row or row["bad"]:
+            if "refused" in row or row.get("bad"):
                 print(json.dumps(row), flush=True)
     accepted = [r for r in rows if "refused" not in r]
-    bad = [r for r in accepted if r["bad"]]
-    decided = [r for r in accepted if r["decided_by_deck"]]
-    print(
-        f"{len(accepted)} of {len(rows)} photos accepted; {len(bad)} of them cut more than "
-        f"{BAD_CUT_MM:g} mm off the card ({sum(r['bad'] for r in decided)} of the "
-        f"{len(decided)} the deck decided)"
-    )
+    if a.family == "random":
+        bad = [r for r in accepted if r["bad"]]
+        decided = [r for r in accepted if r["decided_by_deck"]]
+        print(
+            f"{len(accepted)} of {len(rows)} photos accepted; {len(bad)} of them cut more than "
+            f"{BAD_CUT_MM:g} mm off the card ({sum(r['bad'] for r in decided)} of the "
+            f"{len(decided)} the deck decided)"
+        )
+    else:
+        print(f"{len(accepted)} of {len(rows)} photos accepted (no truth cut for {a.family})")
     if a.rows:
         Path(a.rows).write_text("".join(json.dumps(r) + "\n" for r in rows))
     return 0

@@ -129,3 +129,16 @@ def test_teach_keeps_every_usable_photo_and_names_the_one_it_refuses():
     assert taught.refused["d"].startswith("d.png: no card found")
     with pytest.raises(TeachError, match="no card could be taught"):
         teach_cards({"d": images["d"]})
+
+
+def test_a_card_whose_edge_the_tables_texture_breaks_is_found_in_the_photo_blurred():
+    # On a large photo of a fine chequered cloth, the texture filter breaks the card's edge
+    # into pieces where the squares meet it and no outline closes; blurred, it closes.
+    rng = np.random.default_rng([71, 5])
+    card = face(rng, "black", frame=True, radius_mm=1.0)
+    img, truth = photo(
+        card, rng, table="pattern", size=(1920, 1440), width_px=rng.uniform(250, 420)
+    )
+    found = find_card_outline(img)
+    assert found.outline is not None and found.cards_seen == 1
+    assert _error(found.outline, truth) < 0.04
