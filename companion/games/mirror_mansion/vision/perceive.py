@@ -599,15 +599,11 @@ def identify(
             piece = make(board, dot, bars)
             if piece is None:
                 continue
-            evidence = _piece_evidence(dot, bars[(piece.cell, piece.slot)])
-            if make is _mirror_from_dot and (
-                evidence < PIECE_MIN or bars[(piece.cell, piece.slot)] < MIRROR_EDGE_MIN
-            ):
+            bar = bars[(piece.cell, piece.slot)]
+            evidence = _piece_evidence(dot, bar)
+            if make is _mirror_from_dot and (evidence < PIECE_MIN or bar < MIRROR_EDGE_MIN):
                 continue
-            if (
-                make is _door_from_dot
-                and bars[(piece.cell, piece.slot)] + DOOR_LEVEL_CREDIT * dot.level < DOOR_EDGE_MIN
-            ):
+            if make is _door_from_dot and bar + DOOR_LEVEL_CREDIT * dot.level < DOOR_EDGE_MIN:
                 continue
             piece = replace(piece, evidence=evidence)
             if piece.kind == "mirror":
