@@ -374,9 +374,12 @@ def main() -> int:
     causes: Counter[str] = Counter()
     # Per bin: (stickers, of them on a piece read wrong or asked).
     bins: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
-    for style in args.styles.split(","):
+    for spec in args.styles.split(","):
+        # A set written `wide8:150` is read for its first 150 boards (as in curves.py).
+        style, _, first = spec.partition(":")
         exact = n = 0
         count = args.boards if args.boards is not None and style == "random" else None
+        count = int(first) if first else count
         for seed, image, truth in photos(args.cache, board, style, count):
             _, box, _, drawn = photo_setup(board, seed, Conditions(style=style_of(style)))
             assert box.layout_key() == truth.layout_key(), "cache from another renderer"

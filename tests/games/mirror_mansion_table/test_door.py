@@ -12,9 +12,9 @@ BOARD = load_board()
 CELL = BOARD.cells[4]
 
 
-def _door(level: int, edge: float) -> tuple[int, int] | None:
+def _door(level: int, edge: float, contrast: float = 60.0) -> tuple[int, int] | None:
     x, y = BOARD.crossing_mm(CELL)
-    dot = Dot((x + 3.0, y - 3.0), 50.0, 1.1, 1.0, level)
+    dot = Dot((x + 3.0, y - 3.0), 50.0, 1.1, 1.0, level, contrast)
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
     door_bars = dict(bars)
     door_bars[(CELL, "/")] = edge
@@ -30,3 +30,11 @@ def test_a_full_coloured_dot_names_the_door_over_a_faint_top_edge() -> None:
     # Found at the lowest level only (print, skin), the same dot needs the edge.
     assert _door(0, faint) is None
     assert _door(0, perceive.DOOR_EDGE_MIN + 0.05) == CELL
+
+
+def test_an_orange_blob_like_its_ring_names_no_door() -> None:
+    # Over a strong top edge, a lone round orange blob whose ring is near its own colour (a
+    # patch of art that is part of a larger region, a door face beside its top) is no door.
+    strong = perceive.DOOR_EDGE_MIN + 1.0
+    assert _door(len(LEVELS) - 1, strong, perceive.CONTRAST_MIN + 5.0) == CELL
+    assert _door(len(LEVELS) - 1, strong, perceive.CONTRAST_MIN - 5.0) is None

@@ -18,6 +18,7 @@ from companion.games.mirror_mansion.vision.dots import (
     SPLIT_OPENING,
     Dot,
     find_dots,
+    ring_contrast,
 )
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS
 from companion.games.mirror_mansion.vision.top_planes import PX_PER_MM, TopPlane
@@ -100,3 +101,42 @@ def test_a_top_edge_alone_is_a_mirror_whose_facing_is_asked() -> None:
     bars[((1, 1), "/")] = perceive.BAR_MIN - 0.1
     cands = perceive.Candidates((), (), {side: () for side in "NESW"}, bars, dict(bars))
     assert perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors == ()
+
+
+def _disc_on(background: tuple[int, int, int], region: tuple[int, int, int] | None) -> float:
+    """The ring contrast of a 9 mm green disc in the middle of a 70 mm square of
+    `background`; with `region`, a rectangle of that colour covering the square's right half
+    (the disc's middle on its edge) or, if it is the disc's own green, the disc is part of it."""
+    side = round(70 * PX_PER_MM)
+    img = np.full((side, side, 3), background, np.uint8)
+    mid, r = side // 2, 4.5 * PX_PER_MM
+    if region is not None:
+        cv2.rectangle(img, (mid, 0), (side, side), region, -1)
+    cv2.circle(img, (mid, mid), round(r), GREEN, -1, cv2.LINE_AA)
+    return ring_contrast(img, float(mid), float(mid), r)
+
+
+def test_a_sticker_contrasts_with_its_ring_a_blob_of_a_larger_region_does_not() -> None:
+    on_board = _disc_on((110, 110, 110), None)
+    # Stuck half on a face of a darker green: the ring's nearest part is still another shade.
+    on_a_face = _disc_on((110, 110, 110), (30, 90, 25))
+    # The same green blob as the tip of a larger region of its colour (board art).
+    part_of_art = _disc_on((110, 110, 110), GREEN)
+    assert part_of_art < perceive.CONTRAST_MIN < min(on_board, on_a_face)
+
+
+def test_a_dot_that_does_not_contrast_with_its_ring_names_no_mirror() -> None:
+    c = np.array(BOARD.crossing_mm((1, 1)))
+    u, n = perceive.slot_axes("/", BOARD)
+    p = c + 10.0 * u + 4.0 * n
+    bars = {(cell, s): -1.0 for cell in BOARD.cells for s in SLOTS}
+    bars[((1, 1), "/")] = perceive.MIRROR_EDGE_MIN + 0.5
+
+    def read(contrast: float):
+        dot = Dot((float(p[0]), float(p[1])), 50.0, 1.0, 1.0, 2, contrast)
+        cands = perceive.Candidates((dot,), (), {side: () for side in "NESW"}, bars, dict(bars))
+        return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
+
+    (m,) = read(perceive.CONTRAST_MIN + 5.0)
+    assert (m.cell, m.slot, m.facing) == ((1, 1), "/", "SE")
+    assert read(perceive.CONTRAST_MIN - 5.0) == ()

@@ -51,6 +51,13 @@ becomes right, and another board's facing is asked (a piece cut from print ties 
 sticker); the wider disc alone loses the sticker it was meant to find. Windows and doors
 read the same at every value."""
 
+CONTRAST_MIDDLE = 0.6
+"""The share of a dot's radius whose pixels give its colour (its rim is blurred into the
+ring)."""
+CONTRAST_SHARE = 0.1
+"""The share of the ring, nearest the dot's colour, that `ring_contrast` looks past: a glint
+or a thin line of the dot's colour crossing the ring does not make it part of a region."""
+
 
 @dataclass(frozen=True)
 class Dot:
@@ -63,6 +70,8 @@ class Dot:
     """The share of a ring round the dot that does not show its colour, even loosely."""
     level: int = 0
     """The highest of `LEVELS` (its index) at which the dot was found: how far it stands out."""
+    contrast: float = math.inf
+    """How far its colour lies from the ring round it (`ring_contrast`), in 8-bit Lab units."""
 
 
 def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
@@ -98,11 +107,20 @@ def _kernel(k: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-@lru_cache(maxsize=16)
-def _ring(inner_px: int, outer_px: int) -> np.ndarray:
-    yy, xx = np.mgrid[-outer_px : outer_px + 1, -outer_px : outer_px + 1]
+@lru_cache(maxsize=64)
+def _ring(inner_px: int, outer_px: int, half_px: int | None = None) -> np.ndarray:
+    """The pixels from `inner_px` to `outer_px` off the middle of a square `half_px` (by
+    default `outer_px`) either side of it."""
+    half = outer_px if half_px is None else half_px
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
     d2 = xx * xx + yy * yy
     return (d2 >= inner_px * inner_px) & (d2 <= outer_px * outer_px)
+
+
+@lru_cache(maxsize=64)
+def _disc(radius_px: int, half_px: int) -> np.ndarray:
+    """A disc's mask (0/1) in the middle of a square `half_px` either side of it."""
+    return _ring(0, radius_px, half_px).astype(np.uint8)
 
 
 def _isolation(loose: np.ndarray, cx: float, cy: float, radius_px: float) -> float:
@@ -121,6 +139,38 @@ def _isolation(loose: np.ndarray, cx: float, cy: float, radius_px: float) -> flo
     inside = loose[y0:y1, x0:x1][r]
     # Beyond the plane's edge counts as unknown, i.e. not alone.
     return float(np.count_nonzero(inside == 0)) / ring.sum()
+
+
+def ring_contrast(bgr: np.ndarray, cx: float, cy: float, radius_px: float) -> float:
+    """How far a dot's colour lies from its surroundings: the Lab distance from the mean of
+    its middle (within `CONTRAST_MIDDLE` of its radius) to the ring round it (the ring of
+    `isolation`), at the ring's nearest `CONTRAST_SHARE`.
+
+    A sticker is one colour laid on something else, so nearly all of its ring differs from
+    it, whatever the colours: a green dot on a green face of another shade, a dark dot on a
+    dark frame. A blob of board art of the sticker's hue that is part of a larger region, or
+    a door's face of its colour seen beside its top, has a good part of its ring in its own
+    colour. Unlike `isolation`, which asks whether the ring shows the kit's hue at all, this
+    is measured against the dot's own colour, so a white balance or a sticker of another
+    shade moves both alike. Beyond the plane's edge nothing is counted."""
+    inner, outer = round(radius_px + 2), round(radius_px + 2 + 3 * PX_PER_MM)
+    h, w = bgr.shape[:2]
+    ix, iy = round(cx), round(cy)
+    x0, x1 = max(0, ix - outer), min(w, ix + outer + 1)
+    y0, y1 = max(0, iy - outer), min(h, iy + outer + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    cut = (slice(y0 - iy + outer, y1 - iy + outer), slice(x0 - ix + outer, x1 - ix + outer))
+    ring = _ring(inner, outer)[cut]
+    middle = _disc(round(CONTRAST_MIDDLE * radius_px), outer)[cut]
+    if not middle.any() or not ring.any():
+        return 0.0
+    lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    colour = cv2.mean(lab, mask=np.ascontiguousarray(middle))[:3]
+    d = lab[ring].astype(np.float32) - np.array(colour, np.float32)
+    far2 = np.einsum("ij,ij->i", d, d)
+    k = int(CONTRAST_SHARE * (len(far2) - 1))
+    return math.sqrt(float(np.partition(far2, k)[k]))
 
 
 def _elongation(m: dict[str, float]) -> float:
@@ -193,6 +243,7 @@ def find_dots(
         area = m["m00"]
         cx, cy = m["m10"] / area + bx, m["m01"] / area + by
         centre = plane.mm(np.array((cx, cy)))
+        contrast = ring_contrast(plane.bgr, cx, cy, math.sqrt(area / math.pi))
         found.append(
             (
                 level_i,
@@ -202,6 +253,7 @@ def find_dots(
                     _elongation(m),
                     isolation(cx, cy, area),
                     level_i,
+                    contrast,
                 ),
             )
         )

@@ -127,6 +127,20 @@ perceive.MIRROR_EDGE_MIN --late --styles wide6:85,wide7:120`, 205 boards), exact
 (mirrors missed, phantom): none to 0.25 187 (2, 0); 0.5 185 (4, 0); 0.75 183 (12, 1); 1.0 180
 (18, 3): a box whose frames are painted like its board shows faint top edges on every
 mirror. 0 keeps half a unit of margin from the first mirror lost."""
+CONTRAST_MIN = 12.5
+"""A dot names a piece (a mirror, the door, the window) only when its ring lies at least this
+far from its colour (`dots.ring_contrast`, 8-bit Lab units): a sticker is one colour laid on
+something else, while a blob of art that is the tip of a larger region of its colour, or a
+door's face beside its top, has part of its ring in that colour. On 159 development boards
+(`wide7`) the true stickers' contrast was 30 or more in 95 % of mirrors and 39 in 95 % of
+doors, the green blobs over empty crossings 6.5 and the orange blobs off the door 4.8
+(medians). Curve on 629 development boards (`curves.py setting --setting
+perceive.CONTRAST_MIN --late --styles house,random,wide7:159,wide8:10` and `--styles wide6`),
+boards exact and (windows wrong, doors phantom, mirrors phantom, facings asked): off 588 (4,
+2, 3, 15), 5 586 (3, 2, 2, 17), 10 590 (2, 0, 2, 17), 12.5 590 (2, 0, 2, 17), 15 591 (2, 0,
+3, 15), 20 587 (2, 0, 2, 19), 25 and 30 on the first 329 only: 300 and 282 of 329 (312 off).
+The middle of the stretch without a door phantom and with the fewest wrong windows; at 15 a
+phantom mirror comes back."""
 BAR_WEIGHT = 0.2
 PIECE_MIN = 0.6
 """A green dot names a mirror when its quality plus BAR_WEIGHT times its slot's top-edge score
@@ -594,6 +608,8 @@ def identify(
         (cands.orange, _door_from_dot, cands.door_bars),
     ):
         for dot in dots:
+            if dot.contrast < CONTRAST_MIN:
+                continue
             if make is _door_from_dot and dot.isolation < ISOLATION_MIN:
                 continue
             piece = make(board, dot, bars)
@@ -617,7 +633,7 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            alone = dot.isolation >= WINDOW_ISOLATION_MIN
+            alone = dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
             spot = _window_spot(board, side, dot) if alone else None
             if spot is not None:
                 windows.append((spot, dot))
