@@ -18,8 +18,16 @@ from typing import Any
 import numpy as np
 
 GREY = np.full(3, 1 / 3)
-MIN_GREY_DISTANCE = 0.06
-"""A screen colour nearer grey than this (chromaticity) is not usable; ~20 % saturation."""
+MIN_GREY_DISTANCE = 0.03
+"""A screen colour nearer grey than this (chromaticity) is not usable: a grey plastic under
+a faintly coloured light. A dull plastic is learned nearer grey than its tops lie (the
+median of tops differing in hue and shade, in the set-up's light), and a refused colour
+loses the whole board. From the development curve (`benchmarks/reflecto_curves.py refusal
+--family random:6657522701 --family house:4617908168 --boards 150`: the boards whose
+weaker colour or pair lay under 0.15, read with no limit): at the limit 0.06 before, the
+boards learned at 0.039, 0.049 and 0.056 were refused (22 screens lost); read, they gave
+13 screens right, 0 phantoms, 0 wrong owners; no board of either family came nearer grey
+than 0.039 (the renderer draws no grey plastic)."""
 MIN_APART = 0.06
 """The two colours must lie this far apart (chromaticity) to be told from each other."""
 
