@@ -106,12 +106,12 @@ FLOOR_REF = 0.06
 """... of the colour learned, or of this (chromaticity from grey) when the colour learned
 is weaker (`STRONG`, 0.12, before): a dull plastic's tops lie under 0.06 from grey where
 the light is weaker, and were read as no colour. It acts only on a seat learned under 0.12.
-From the development sweep on 13 boards with such a seat (of the `refusal` families in
-`benchmarks/reflecto_curves.py`, 7 house and 6 random; screens right, phantoms, wrong
-owners, empty squares asked, boards entirely right): 0.12: 89, 0, 0, 67, 2; 0.09: 93, 0,
-0, 74, 3; 0.06: 95, 0, 0, 69, 4; 0.045: as 0.06. A lower floor asks about more empty
-squares on a board printed near a dull seat's hue (one house board, 6 -> 20) and fewer
-on others."""
+From the development sweep on 15 boards with such a seat (13 of the `refusal` families in
+`benchmarks/reflecto_curves.py`, 7 house and 6 random, and 2 house boards of another
+family; screens right, phantoms, wrong owners, empty squares asked, boards entirely
+right): 0.12: 109, 0, 0, 67, 2; 0.09: 115, 0, 0, 74, 4; 0.06: 118, 0, 0, 69, 5; 0.045: as
+0.06. A lower floor asks about more empty squares on a board printed near a dull seat's
+hue (one house board, 6 -> 20) and fewer on others."""
 FAINT_FLOOR = 0.3
 """A lamp's light on a glossy top bleaches it toward white: its hue stays, its strength
 drops under `FLOOR`. Pixels coloured at least this share as strongly as the colour learned
