@@ -8,6 +8,8 @@
         --boards 30 --name DARK --values 40 30 22 15
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py bar \\
         --family house:DEVSEED --family random:DEVSEED2 --boards 40
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py refusal \\
+        --family house:DEVSEED --family random:DEVSEED2 --boards 60
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -23,6 +25,10 @@ squares: for a threshold several stages use, the curve of the readings themselve
 `bar` takes the squares the print test asks about ("maybe the print") and prints, for
 `read.BAR_EDGE` and `read.BAR_BOARD` on a grid, how many of them are screens called and how
 many empty squares would be read as screens.
+`refusal` learns each board's colours at set-up and, for the boards whose colours lie near
+the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
+the board with no limit, and prints per candidate limit the boards refused and what the
+reader makes of the boards it would accept: the curve those limits are read off.
 """
 
 from __future__ import annotations
@@ -36,10 +42,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.reflecto.vision import colours as screen_colours  # noqa: E402
 from companion.games.reflecto.vision import read  # noqa: E402
 from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
-from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
-from companion.games.reflecto.vision.render import render_photo  # noqa: E402
+from companion.games.reflecto.vision.colours import chromaticity  # noqa: E402
+from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
+from companion.games.reflecto.vision.render import (  # noqa: E402
+    random_plastics,
+    random_position,
+    render_photo,
+)
 from companion.sim.conditions import Conditions  # noqa: E402
 
 PIXELS = (12.0, 18.0, 24.0, 28.0, 36.0, 48.0)
@@ -265,6 +277,81 @@ def bar(families: list[tuple[str, int]], boards: int) -> None:
         print(f"  {edge:6.1f} | " + " ".join(cells))
 
 
+NEAR = 0.15
+"""`refusal` reads with no limit the boards whose weaker colour or whose two colours' distance
+(chromaticity) is under this: the rest are accepted at every candidate limit."""
+
+
+DRAWN_NEAR = 0.13
+
+
+def _near_drawn(geom: BoardGeometry, seed: tuple[int, int]) -> bool:
+    """Whether the plastics `render_photo` draws for `seed` (replayed from its first draws,
+    without rendering) lie within `DRAWN_NEAR` of grey or of each other: the colours learned
+    from a board's set-up lie nearer grey and each other than those drawn (light, shade, a
+    screen's spread), but a board drawn farther than that is not rendered."""
+    rng = np.random.default_rng(list(seed))
+    random_position(geom, rng)
+    drawn = [chromaticity(np.array(c, np.uint8)) for c in random_plastics(rng)]
+    weak = min(float(np.linalg.norm(c - screen_colours.GREY)) for c in drawn)
+    return weak < DRAWN_NEAR or float(np.linalg.norm(drawn[0] - drawn[1])) < DRAWN_NEAR
+
+
+def refusal(families: list[tuple[str, int]], boards: int) -> None:
+    """The curve `colours.MIN_GREY_DISTANCE` and `colours.MIN_APART` are read off."""
+    geom = load_geometry()
+    rows = []  # (weaker colour, apart, screens, right, missed, phantoms, wrong owner, exact)
+    n = 0
+    for which, seed in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(boards):
+            n += 1
+            if not _near_drawn(geom, (seed, i)):
+                continue
+            photo = render_photo(geom, (seed, i), conditions, setup=True)
+            rect = read.rectify(photo.setup, geom)
+            if rect is None:
+                continue
+            colours = read.learn_at_setup(rect, geom)
+            m = colours.means
+            weak = float(min(np.linalg.norm(m - screen_colours.GREY, axis=1)))
+            apart = float(np.linalg.norm(m[0] - m[1]))
+            if weak >= NEAR and apart >= NEAR:
+                continue
+            keep = screen_colours.MIN_GREY_DISTANCE, screen_colours.MIN_APART
+            screen_colours.MIN_GREY_DISTANCE = screen_colours.MIN_APART = 0.0
+            try:
+                got, _ = read.read_board(photo.image, geom, colours)
+            finally:
+                screen_colours.MIN_GREY_DISTANCE, screen_colours.MIN_APART = keep
+            truth, seen = dict(photo.truth.layout_key()), dict(got.layout_key())
+            rows.append(
+                (
+                    weak,
+                    apart,
+                    len(truth),
+                    sum(1 for c, o in seen.items() if truth.get(c) == o),
+                    sum(1 for c in truth if c not in seen),
+                    sum(1 for c in seen if c not in truth),
+                    sum(1 for c, o in seen.items() if c in truth and truth[c] != o),
+                    seen == truth,
+                )
+            )
+            print(
+                f"{which} {seed} {i}: " + " ".join(f"{v:.3f}" for v in rows[-1][:2]), rows[-1][2:]
+            )
+    print(f"{n} boards, {len(rows)} with a colour or the pair under {NEAR}")
+    for name, col in (("MIN_GREY_DISTANCE (weaker colour)", 0), ("MIN_APART (the pair)", 1)):
+        print(
+            f"{name} | boards refused | of the near boards accepted: screens, right, missed, "
+            "phantoms, wrong owner, boards entirely right"
+        )
+        for t in (0.08, 0.06, 0.05, 0.04, 0.03, 0.02, 0.0):
+            kept = [r for r in rows if r[col] >= t]
+            sums = [sum(r[k] for r in kept) for k in range(2, 8)]
+            print(f"  {t:4.2f} | {len(rows) - len(kept):3d} | " + ", ".join(map(str, sums)))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -285,6 +372,9 @@ def main() -> None:
     b = sub.add_parser("bar")
     b.add_argument("--family", action="append", required=True, help="SET:SEED, e.g. house:DEVSEED")
     b.add_argument("--boards", type=int, default=40)
+    r = sub.add_parser("refusal")
+    r.add_argument("--family", action="append", required=True, help="SET:SEED")
+    r.add_argument("--boards", type=int, default=60)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -292,11 +382,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
-    elif a.cmd == "bar":
+    elif a.cmd in ("bar", "refusal"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):
             p.error("--family SET:SEED with SET house or random")
-        bar(families, a.boards)
+        (bar if a.cmd == "bar" else refusal)(families, a.boards)
     else:
         curves(a.paths)
 

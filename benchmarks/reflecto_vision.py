@@ -41,7 +41,8 @@
   time and in CPU time; and both reads again with the empty board's print (`--board`).
 
 Numbers go to benchmarks/results/reflecto_vision.json (sections merged, so parts can be
-re-run alone).
+re-run alone), or to the file `--out` names (a run's boards in detail, kept apart from the
+cited results).
 """
 
 from __future__ import annotations
@@ -607,6 +608,12 @@ def main() -> None:
         "--section",
         help="results section to write (default: the part's name), e.g. tracking_whole_games",
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=RESULTS,
+        help="results file (sections merged); default benchmarks/results/reflecto_vision.json",
+    )
     args = parser.parse_args()
     command = "PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py " + " ".join(
         sys.argv[1:]
@@ -614,10 +621,11 @@ def main() -> None:
 
     def save(result: dict) -> None:
         result["command"] = command
-        data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        out: Path = args.out
+        data = json.loads(out.read_text()) if out.exists() else {}
         data[args.section or args.part] = result
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(data, indent=1) + "\n")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(data, indent=1) + "\n")
 
     if args.part == "recognition":
         result = recognition(args.seed, args.boards, save, args.set, args.mode)

@@ -39,7 +39,6 @@ from companion.games.reflecto.vision.board_print import (
 )
 from companion.games.reflecto.vision.colours import (
     GREY,
-    MIN_GREY_DISTANCE,
     ScreenColours,
     chromaticity,
     k_means,
@@ -103,6 +102,16 @@ NONE = 0.25
 Chosen from the curve on the development set (`benchmarks/reflecto_curves.py`): no empty
 square's best share reaches 0.15, screens' own shares lie above 0.6 but for a few washed out
 by light (next)."""
+FLOOR_REF = 0.06
+"""... of the colour learned, or of this (chromaticity from grey) when the colour learned
+is weaker (`STRONG`, 0.12, before): a dull plastic's tops lie under 0.06 from grey where
+the light is weaker, and were read as no colour. It acts only on a seat learned under 0.12.
+From the development sweep on 15 boards with such a seat (13 of the `refusal` families in
+`benchmarks/reflecto_curves.py`, 7 house and 6 random, and 2 house boards of another
+family; screens right, phantoms, wrong owners, empty squares asked, boards entirely
+right): 0.12: 109, 0, 0, 67, 2; 0.09: 115, 0, 0, 74, 4; 0.06: 118, 0, 0, 69, 5; 0.045: as
+0.06. A lower floor asks about more empty squares on a board printed near a dull seat's
+hue (one house board, 6 -> 20) and fewer on others."""
 FAINT_FLOOR = 0.3
 """A lamp's light on a glossy top bleaches it toward white: its hue stays, its strength
 drops under `FLOOR`. Pixels coloured at least this share as strongly as the colour learned
@@ -178,6 +187,9 @@ entirely right): 0.25, 0.5 and 0.75 alike, 92, 14 (13), 0, 67, 6; the screens ov
 `STRONG` alone (as before, 2): 91, 15 (9), 0, 58, 6, six screens missed silently."""
 UNIFORM = 0.08
 """... and its pixels this close to their median (median distance): one plastic colour."""
+BURNT_OUT = 0.06
+"""A top coloured less than this (chromaticity from grey) at set-up is burnt out by a lamp
+(or not the seat's plastic) and says nothing of its seat's hue (`learn_where`)."""
 CHANGED_OWN = 0.1
 """With the board's print known: a strip that changed from its print is a seat's screen
 only if at least this share of what changed is in that seat's colour (`Change.colour`): a
@@ -402,11 +414,11 @@ def learn_where(
     strongly as `STRONG` to count: a dull plastic's screens differ in shade and hue, and
     with only its one strong screen counted the seat's hue was that screen's and the others
     were read as no colour. Those at least `SETUP_SHARE` as strongly coloured as the seat's
-    median screen count (not under `MIN_GREY_DISTANCE`: a top burnt out by a lamp does
-    not). The seat's colour is their median hue (the median of each channel of tops whose
-    hues differ lies nearer grey than any of them), as strong as the median of its screens
-    coloured `STRONG` or more (else of all); how far their hues spread says how wide the
-    seat's hue is matched (`HUE_SPREAD`)."""
+    median screen count (not under `BURNT_OUT`: a top burnt out by a lamp does not). The
+    seat's colour is their median hue (the median of each channel of tops whose hues differ
+    lies nearer grey than any of them), as strong as the median of its screens coloured
+    `STRONG` or more (else of all); how far their hues spread says how wide the seat's hue
+    is matched (`HUE_SPREAD`)."""
     stats = {s.cell: s for s in cell_stats(rect, geom, arms=False)}
     placed = list(board)
     means, spreads = [], []
@@ -415,7 +427,7 @@ def learn_where(
         if not cells:
             return None
         strength = np.array([s.strength for s in cells])
-        least = min(STRONG, max(SETUP_SHARE * float(np.median(strength)), MIN_GREY_DISTANCE))
+        least = min(STRONG, max(SETUP_SHARE * float(np.median(strength)), BURNT_OUT))
         counted = strength >= least
         if not counted.any():
             counted = strength >= strength.max()
@@ -507,7 +519,7 @@ def colour_masks_at(
     for floor_share in floors:
         pair = []
         for k in (0, 1):
-            floor = floor_share * max(float(strength[k]), STRONG)
+            floor = floor_share * max(float(strength[k]), FLOOR_REF)
             pair.append((hues[k] & (w2 >= np.float32(floor * floor) * total2)).reshape(shape))
         out.append(np.stack(pair))
     return np.stack(out)

@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.games.reflecto.vision.colours import ScreenColours, chromaticity
+from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
 from companion.games.reflecto.vision.perceive import observe
 from companion.games.reflecto.vision.read import (
     MARGIN_MM,
     PX_PER_MM,
     Rectified,
+    classify,
     colour_masks,
     learn_at_setup,
     learn_where,
@@ -363,3 +364,49 @@ def test_a_dull_seat_is_learned_the_same_way_from_the_board_live_play_names() ->
     }
     board = [(cell, seat) for seat, cells in squares.items() for cell in cells]
     _reads_the_dull_seat(learn_where(_dull_seat_board(squares), GEOM, board))
+
+
+def _setup_rows(looks: dict[int, list[tuple[float, float]]]) -> Rectified:
+    """An overhead tops' plane of the start position on a grey board: each seat's first
+    row of tops (hue, strength), each drawn the size of a top."""
+    (x0, y0), (x1, y1) = GEOM.grid_box_mm
+    size = (
+        round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
+        round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
+    )
+    overhead = BoardPose(
+        np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
+    )
+    top = np.full((*size, 3), 128, np.uint8)
+    origin = (x0 - MARGIN_MM, y0 - MARGIN_MM)
+    rect = Rectified(overhead, top, origin, ())
+    hx = round(GEOM.screen_width_mm * 0.45 * PX_PER_MM)
+    hy = round(GEOM.screen_thickness_mm * 0.5 * PX_PER_MM)
+    for seat, row in looks.items():
+        for col, (hue, strength) in enumerate(row):
+            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((GEOM.first_row(seat), col))))
+            top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1] = _pixel(hue, strength)
+    return Rectified(overhead, top, origin, ())
+
+
+def test_a_dull_seat_nearer_grey_than_before_is_learned_and_its_screens_read() -> None:
+    """A dull plastic, its tops coloured 0.035-0.08 from grey under the set-up's light, is
+    learned nearer grey than the 0.06 once refused (the whole board was then lost), and all
+    its tops are read as its screens: a pixel is matched against a weak seat's own
+    strength, not against `STRONG`'s (at 0.12 the three weakest tops read as no colour)."""
+    dull = [(0.0, s) for s in (0.08, 0.035, 0.08, 0.055, 0.035, 0.08, 0.035)]
+    rect = _setup_rows({0: [(150.0, 0.2)] * 7, 1: dull})
+    colours = learn_at_setup(rect, GEOM)
+    assert float(np.linalg.norm(colours.means[1] - GREY)) < 0.06
+    assert colours.problems() == []
+    seen = {c.cell: c.owner for c in classify(rect, GEOM, colours) if c.owner is not None}
+    start = {(GEOM.first_row(s), c): s for s in (0, 1) for c in range(GEOM.cols)}
+    assert seen == start
+
+
+def test_a_grey_seat_is_still_refused() -> None:
+    """Screens must be coloured plastic: a seat whose tops lie 0.02 from grey (a grey
+    plastic under a faintly coloured light) is refused, not matched on noise."""
+    rect = _setup_rows({0: [(150.0, 0.2)] * 7, 1: [(0.0, 0.02)] * 7})
+    colours = learn_at_setup(rect, GEOM)
+    assert any("too near grey" in p for p in colours.problems())
