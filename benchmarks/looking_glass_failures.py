@@ -256,11 +256,76 @@ def slot_curve(
     return rows
 
 
+VOTER_THRESHOLDS = (0.2, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)
+"""`slots.REFLECTION_SHOWN`'s candidates."""
+
+
+def voter_curve(set_dir: Path, log=print) -> dict[str, Any]:
+    """`slots.REFLECTION_SHOWN`'s curve: every card that joined a lattice by its vote alone
+    (the glass fit paired none), with its reflection's evidence
+    (`slots.reflection_evidence`), each vote's first round, labelled by the truth (a glass
+    card centred there, or not: a score pile's or a stray card). Per candidate threshold: the
+    glass voters kept and the others kept (each a phantom unless the slots drop it)."""
+    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.slots import fit_lattice, reflection_evidence
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    seen: list[tuple[float, bool]] = []
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        taught = teach_deck(photos, "staged")
+        r = taught.reader
+        if r is None or not hasattr(r, "index"):
+            continue
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            assert img is not None, d / f"{name}.jpg"
+            truth = json.loads((d / f"{name}.json").read_text())
+            sc = min(1.0, WORK_WIDTH / img.shape[1])
+            small = (
+                img
+                if sc == 1.0
+                else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+            )
+            glass = fit_glass(by_features(small, r.index), Plane(None))
+            h = r.lib.shape.height_mm
+            if fit_lattice(glass, h) is not None or not glass.rejected:
+                continue
+            fitted = fit_lattice(glass, h, glass.rejected, r.max_cols)
+            if fitted is None:
+                continue
+            for p, score in reflection_evidence(small, *fitted, glass.rejected, r.lib):
+                centre = p.card.centre / sc
+                on = any(
+                    float(np.hypot(*(centre - g["center"]))) < 0.33 * _width(g["quad"])
+                    for g in truth["cards"]
+                )
+                seen.append((score, on))
+        log(f"  deck {deck['seed']}: {len(seen)} voters so far")
+    rows = [
+        {
+            "min_score": t,
+            "glass_kept": sum(on and s >= t for s, on in seen),
+            "glass_dropped": sum(on and s < t for s, on in seen),
+            "off_glass_kept": sum(not on and s >= t for s, on in seen),
+        }
+        for t in VOTER_THRESHOLDS
+    ]
+    return {"set": str(set_dir), "voters": len(seen), "curve": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
     ap.add_argument("--reader", choices=READERS, default="staged")
     ap.add_argument("--json", default=None, help="also write the result here")
+    ap.add_argument(
+        "--voter-curve",
+        action="store_true",
+        help="only the curve of slots.REFLECTION_SHOWN (cards that joined a glass by vote)",
+    )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
     if not (set_dir / "manifest.json").is_file():
@@ -268,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     t0 = time.time()
+    if a.voter_curve:
+        print(json.dumps(voter_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
+        return 0
     out = classify_set(set_dir, a.reader, log=lambda m: print(m, file=sys.stderr, flush=True))
     out["seconds"] = round(time.time() - t0, 1)
     text = json.dumps(out, indent=1)

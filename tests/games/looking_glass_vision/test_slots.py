@@ -264,3 +264,37 @@ def test_the_dealt_steps_are_measured_against_the_faces_found():
     lattice = fitted[0]
     assert abs(lattice.scale - 1.07) < 0.01 and abs(lattice.sy - 1.13) < 0.01
     assert abs(lattice.gap - 9.0) < 0.5
+
+
+def _widened(outline: np.ndarray, by: float) -> np.ndarray:
+    """An outline stretched along its width: a face outlined from a few features, its width a
+    share off and its height right."""
+    c = outline.mean(axis=0)
+    v = (outline[1] - outline[0]) / np.linalg.norm(outline[1] - outline[0])
+    return outline + np.outer(((outline - c) @ v) * (by - 1), v)
+
+
+def test_few_cards_one_outlined_a_share_too_wide_fix_the_lattice():
+    """Smooth photographic art: three cards named far out from the line, two in one half and
+    the reflection of one in the other, the strongest (the anchor) outlined 15 % too wide by
+    its few features. The steps are measured against the cards' median face, not the
+    anchor's own, so the innermost slots, three rows from any card found, are where the
+    truth has them."""
+    truth = Lattice(_camera(60.0, False), CARD_H, 10.0)
+    seen = [(0, 3, 6), (0, 3, 2), (1, 3, 2)]
+    outlines = [truth.outline(h, r, c) for h, r, c in seen]
+    cards = [
+        Identified(Hypothesis(o, False), Identity("x", s, 0.5, False, {"x": s}))
+        for o, s in zip([_widened(outlines[0], 1.15), *outlines[1:]], (1.0, 0.9, 0.8), strict=True)
+    ]
+    fitted = fit_lattice(Glass([]), CARD_H, cards, layout_span(load_layouts().values()))
+    assert fitted is not None
+    lattice, glass = fitted
+    assert len(glass.cards) == 3
+    width = np.linalg.norm(outlines[1][1] - outlines[1][0])
+    for h, r, c in ((0, 0, 4), (1, 0, 4), (0, 2, 5)):
+        outline = truth.outline(h, r, c)
+        slot = lattice.nearest(_card(outline))
+        assert slot.row == r
+        err = np.abs(lattice.outline(slot.half, slot.row, slot.col) - outline).max()
+        assert err < 0.08 * width

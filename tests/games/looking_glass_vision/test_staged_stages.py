@@ -158,3 +158,34 @@ def test_no_slot_is_looked_at_about_a_lone_pair_beside_other_named_cards():
     alone, probes = fill_probed(img, Glass(pair), lib)
     assert probes
     assert {p.card.identity.card for p in alone.cards} >= {ids[0], ids[3]}
+
+
+def test_a_card_that_votes_itself_onto_the_glass_without_a_reflection_is_left_off():
+    """No pair found (smooth art): every named card votes for the lattice, a score pile's
+    too. A card whose reflection's slot shows empty table is off the glass, however well it
+    lies on the lattice; the cards whose reflections are there stay."""
+    from companion.games.looking_glass.rules.layout import load_layouts
+    from companion.games.looking_glass.vision.slots import (
+        REFLECTION_SHOWN,
+        fill_probed,
+        fit_lattice,
+        layout_span,
+        reflection_evidence,
+    )
+
+    img, lib, ids, _boxes = dark_bordered_table()
+    found = {k.identity.card: k for k in StagedReader(lib).stages(img).found}
+    assert set(found) == set(ids)
+    # A card of the first half's row, one column step further along (160 px), where the
+    # table is empty in both halves.
+    outline = found[ids[2]].hypothesis.outline + np.array([160.0, 0.0])
+    stray = Identified(Hypothesis(outline, False), Identity(ids[1], 0.9, 0.5, False, {}))
+    voters = [found[c] for c in ids] + [stray]
+    span = layout_span(load_layouts().values())
+    fitted = fit_lattice(Glass([]), lib.shape.height_mm, voters, span)
+    assert fitted is not None and any(p.card is stray for p in fitted[1].cards)
+    evidence = {id(p.card): s for p, s in reflection_evidence(img, *fitted, voters, lib)}
+    assert evidence[id(stray)] < REFLECTION_SHOWN
+    assert all(evidence[id(found[c])] >= REFLECTION_SHOWN for c in ids)
+    glass, _probes = fill_probed(img, Glass([], rejected=voters), lib, span)
+    assert sorted(str(p.card.identity.card) for p in glass.cards) == sorted(ids)
