@@ -182,6 +182,9 @@ class OnirimTable:
         self.history: list[dict[str, Any]] = []
         self.booked = 0
         """Engine actions booked so far (the sim film waits for them)."""
+        self._turn_action: tuple[int, Action] | None = None
+        """The last turn's action booked (a play, discard or pair) and the turn count after
+        it: a pair tapped in that the camera or an answer booked already is not refused."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
         self._partial = StableTable()
@@ -497,6 +500,12 @@ class OnirimTable:
             return [self._hint(self._own(seat, "a hint"))]
         self._own(seat, "what you drew and chose")
         actions = self._actions_of(c)
+        if isinstance(c, Paired) and self._turn_action == (self.state.turns, actions[0]):
+            # The player taps the pair whose fourth card explored a Mirror while the camera
+            # asks which pair it was: answered first, the pair is booked; the tap says the
+            # same, so nothing is recorded and nothing refused (a refusal would hold up the
+            # draws tapped after it).
+            return []
         drafts, state = [], self.state
         for action in actions:
             drafts.append(self._action_on(state, action))
@@ -590,6 +599,8 @@ class OnirimTable:
             self.state = ENGINE.apply(before, action)
             self.booked += 1
             self.hint = None
+            if isinstance(action, Play | Discard | Pair):
+                self._turn_action = (self.state.turns, action)
             if isinstance(action, Discard | Draw | Reveal) or p.get("by") == "camera":
                 self.answers = {}
             if p.get("by") == "camera" or event.visibility == PUBLIC:
