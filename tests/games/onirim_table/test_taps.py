@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.actions import Pair, Play, action_to_json
+from companion.games.onirim.rules.actions import Pair, action_to_json
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.live import ASK_AFTER_FRAMES, PLAYER, OnirimTable
 from companion.live.table_game import Observation
@@ -78,31 +78,3 @@ def test_a_pair_tapped_in_after_its_question_was_answered_is_not_refused() -> No
         action_to_json(pair),
         {"type": "draw", "card": "blue-sun"},
     ]
-
-
-def test_a_play_laid_before_the_last_ones_draws_are_tapped_is_booked_once_they_are() -> None:
-    """The player plays the red Sun (booked), lays the blue Moon before tapping the card
-    drawn after the Sun, then taps it. While the game waits for the tap the blue Moon is no
-    play of the turn; once the draw is in, the camera books it (it used to take the reading
-    it had waited on as agreed, and the blue Moon was never seen as new)."""
-    state = evolve(
-        ENGINE.new_game(1, {"mirrors": True}),
-        hand=("blue-moon", "brown-sun", "green-key", "red-key", "red-sun"),
-        phase="turn",
-    )
-    table = Table(state)
-    table.show(seen(state), 4)
-    played = ENGINE.apply(state, Play("red-sun"))
-    table.show(seen(played), 4)
-    assert table.game.state.phase == "refill"
-    ahead = seen(evolve(played, labyrinth=("red-sun", "blue-moon")))
-    table.show(ahead, 6)
-    table.tap({"kind": "drew", "cards": ["green-moon"]})
-    asked = [d for d in table.show(ahead, 4) if d.kind == "question"]
-    assert not asked
-    assert [b["action"] for b in table.booked()] == [
-        {"type": "play", "card": "red-sun"},
-        {"type": "draw", "card": "green-moon"},
-        {"type": "play", "card": "blue-moon"},
-    ]
-    assert [b["by"] for b in table.booked()] == ["camera", "tap", "camera"]

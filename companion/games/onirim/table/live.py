@@ -68,7 +68,6 @@ from companion.games.onirim.table.messages import (
 from companion.games.onirim.table.track import (
     STABLE_FRAMES,
     TWO_AT_A_TIME,
-    Explanation,
     Place,
     Seen,
     StableTable,
@@ -326,12 +325,8 @@ class OnirimTable:
         if stable is None or self.state.phase == "over":
             return drafts
         found = explain(ENGINE, self.state, stable, self.window, self._base)
-        # A reading the game neither agrees with nor books while it waits for taps (a play
-        # laid before the draws of the last one are tapped) is no base: its play would not
-        # be seen as new once the turn comes.
-        waiting = self.state.phase != "turn" and found == Explanation()
-        if not (found.hidden or found.choices or found.breach or waiting):
-            self._base = stable  # the game agrees with this reading or books it
+        if not (found.hidden or found.choices or found.breach):
+            self._base = stable  # the game agrees with this reading, books it, or awaits taps
         # Hidden cards are waited out while the player taps (a Mirror's fourth card lies
         # out of the fan's view until its effect is chosen).
         self._hidden = self._hidden + 1 if found.hidden and self.state.phase == "turn" else 0
