@@ -9,9 +9,10 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Pair, action_to_json
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.live import ASK_AFTER_FRAMES, PLAYER, OnirimTable
+from companion.games.onirim.table.track import table_of
 from companion.live.table_game import Observation
 from companion.store import Event, Session
-from tests.games.onirim_table.helpers import seen
+from tests.games.onirim_table.helpers import WINDOW, seen
 
 
 class Table:
@@ -78,3 +79,50 @@ def test_a_pair_tapped_in_after_its_question_was_answered_is_not_refused() -> No
         action_to_json(pair),
         {"type": "draw", "card": "blue-sun"},
     ]
+
+
+def test_a_card_read_where_the_camera_never_saw_the_place_empty_is_asked_not_booked() -> None:
+    """The bare table can read as a card at the row's first empty place, from the first
+    frame on (a patch of cloth like a card's corner). A play read there, the place never
+    read empty since the last Location, is asked, not booked; the same play read after the
+    place was read empty is booked."""
+    state = evolve(
+        ENGINE.new_game(1, {"mirrors": True}),
+        hand=("blue-moon", "brown-sun", "green-key", "green-moon", "red-sun"),
+        phase="turn",
+    )
+    phantom = seen(evolve(state, labyrinth=("green-moon",)))
+    table = Table(state)
+    drafts = table.show(phantom, 8)
+    (asked,) = [d.payload for d in drafts if d.kind == "question"]
+    assert [c["value"] for c in asked["choices"]] == [
+        {"type": "play", "card": "green-moon"},
+        "back",
+    ]
+    assert not table.booked()
+    table = Table(state)
+    table.show(seen(state), 2)
+    table.show(phantom, 4)
+    assert table.booked() == [{"action": {"type": "play", "card": "green-moon"}, "by": "camera"}]
+
+
+def test_a_colour_read_where_the_camera_never_saw_the_place_empty_is_asked_not_booked() -> None:
+    """The same with the place read as a green card of an unsure symbol, the hand holding
+    one green card (which would settle the symbol): asked, not booked."""
+    state = evolve(
+        ENGINE.new_game(1, {"mirrors": True}),
+        hand=("blue-moon", "brown-sun", "green-moon", "red-key", "red-sun"),
+        phase="turn",
+    )
+    greens = ["green-sun", "green-moon", "green-key"]
+    bare = table_of(state, WINDOW).to_json() | {"located": True}
+    green = bare | {"labyrinth": [None], "maybe": [["labyrinth", 0, greens]]}
+    table = Table(state)
+    drafts = table.show(Observation(green, 0.9), 8)
+    assert not table.booked()
+    (asked,) = [d.payload for d in drafts if d.kind == "question"]
+    assert {"type": "play", "card": "green-moon"} in [c["value"] for c in asked["choices"]]
+    table = Table(state)
+    table.show(seen(state), 2)
+    table.show(Observation(green, 0.9), 4)
+    assert table.booked() == [{"action": {"type": "play", "card": "green-moon"}, "by": "camera"}]
