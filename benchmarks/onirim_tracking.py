@@ -12,7 +12,17 @@ one card is left open. Reported per game: whether every action the table booked 
 script's, in order (plays, discards and pairs from the camera; the rest tapped), the
 breaches (every one is false: the games are legal), the questions asked, taps refused.
 
+Also per game: the first action booked off the script, the actions booked wrong and those
+lost (an alignment of the booked actions with the script's), and a failed game's events with
+the film frame of each.
+
     PYTHONPATH=. python benchmarks/onirim_tracking.py --seeds 700000:700010
+
+The reader keeps no memory between frames and knows nothing of the game, so its readings can
+be kept (`--readings DIR`) and the tracker followed again on them in seconds (`--replay DIR`);
+`--record-only` keeps a run's readings and follows nothing, so a fresh run's pictures can be
+read while the tracker is still being changed and followed by the commit measured, nothing of
+it seen before.
 """
 
 from __future__ import annotations
