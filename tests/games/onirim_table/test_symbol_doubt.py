@@ -24,12 +24,15 @@ def _turn(hand: list[str], labyrinth: tuple[str, ...]) -> OnirimState:
 
 
 def _follow(state: OnirimState, reading: dict[str, Any], frames: int) -> list[EventDraft]:
-    """`frames` frames of one reading through the table game, every draft applied."""
+    """`frames` frames of one reading through the table game, every draft applied, after
+    one of the game's own table (the camera sees the place empty before a card is laid)."""
     game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
     game.state = state
     drafts: list[EventDraft] = []
-    for i in range(frames):
-        out = game.update(Observation(reading | {"located": True}, 0.5), i)
+    before = table_of(state, WINDOW).to_json()
+    for i in range(frames + 1):
+        shown = before if i == 0 else reading
+        out = game.update(Observation(shown | {"located": True}, 0.5), i)
         for n, d in enumerate(out, len(drafts) + 1):
             game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
         drafts += out

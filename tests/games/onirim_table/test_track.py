@@ -131,8 +131,8 @@ def test_a_card_the_camera_cannot_name_is_asked_with_the_plays_that_fit() -> Non
     def frames(table: dict[str, object]) -> list[object]:
         game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
         game.state = _turn(hand)
-        out = []
-        for i in range(4):
+        out = game.update(Observation(base | {"located": True}, 1.0), 0)  # the place empty
+        for i in range(1, 5):
             out += game.update(Observation(table | {"located": True}, 0.5), i)
         return out
 

@@ -138,12 +138,14 @@ def test_a_door_earned_by_three_of_a_colour_is_a_reminder_until_it_lies(tmp_path
         http.post(f"{API}/drew?seat=0", json={"cards": hand}).raise_for_status()
         game = runtime.game
         for card, draw in (("red-sun", "blue-sun"), ("red-moon", "brown-sun")):
+            runtime.submit(game.update(seen(game.state), 0))  # before the card is laid
             state = ENGINE.apply(
                 game.state, ENGINE.action_from_json({"type": "play", "card": card})
             )
             for _ in range(3):
                 runtime.submit(game.update(seen(state), 0))
             http.post(f"{API}/drew?seat=0", json={"cards": [draw]}).raise_for_status()
+        runtime.submit(game.update(seen(game.state), 0))
         third = ENGINE.apply(
             game.state, ENGINE.action_from_json({"type": "play", "card": "red-key"})
         )

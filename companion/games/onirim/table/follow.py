@@ -34,6 +34,8 @@ class Followed:
     game: OnirimTable
     events: list[Event] = field(default_factory=list)
     refused_taps: list[str] = field(default_factory=list)
+    frames: list[int] = field(default_factory=list)
+    """The film frame each event was committed at (beside `events`), to find it in the film."""
 
     def booked(self) -> list[dict[str, Any]]:
         """Every engine action the table booked, in order."""
@@ -75,7 +77,7 @@ def follow(
         game.use_library(library)
     out = Followed(game)
 
-    def commit(drafts: list[EventDraft]) -> None:
+    def commit(drafts: list[EventDraft], i: int) -> None:
         for d in drafts:
             event = Event(
                 session.id,
@@ -86,17 +88,18 @@ def follow(
                 d.visibility,
             )
             out.events.append(event)
+            out.frames.append(i)
             game.apply_event(event)
 
     taps = sorted(script.taps, key=lambda tap: tap.t)
     k = 0
     for i in range(frames):
-        commit(game.update(observe(game, i), i / SIM_FPS))
-        commit(answer_truly(game, script))
+        commit(game.update(observe(game, i), i / SIM_FPS), i)
+        commit(answer_truly(game, script), i)
         t = i / SIM_FPS
         while k < len(taps) and taps[k].t <= t:
             try:
-                commit(game.correct(taps[k].payload, taps[k].seat))
+                commit(game.correct(taps[k].payload, taps[k].seat), i)
             except (UserError, IllegalAction) as exc:
                 if t - taps[k].t < 30.0:
                     break  # tried again on the next frame, as the live loop does

@@ -182,6 +182,9 @@ class OnirimTable:
         self.history: list[dict[str, Any]] = []
         self.booked = 0
         """Engine actions booked so far (the sim film waits for them)."""
+        self._turn_action: tuple[int, Action] | None = None
+        """The last turn's action booked (a play, discard or pair) and the turn count after
+        it: a pair tapped in that the camera or an answer booked already is not refused."""
         # -- tracker memory (never shown; rebuilt from frames after a restart) --
         self.tracker = StableTable()
         self._partial = StableTable()
@@ -197,6 +200,10 @@ class OnirimTable:
         self._hidden = 0
         self._asked: Table | None = None
         self._base: Table | None = None
+        self._row_low: int | None = None
+        """The shortest row read since the game last booked a Location (None: nothing read
+        since). A card at a place the camera has not read empty since is no card it saw
+        laid: the bare table can read as a card there (`_unseen_place`)."""
         # -- perception (the perception thread's own) --
         self._reader: Any = None
         self._sim_library: Any = None
@@ -271,6 +278,10 @@ class OnirimTable:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
         seen = self._pile_kept(seen)
+        read = seen.table or seen.partial
+        if read is not None:
+            low = len(read.labyrinth)
+            self._row_low = low if self._row_low is None else min(self._row_low, low)
         if seen.table is None:
             self.tracker.update(None)  # an unsettled frame all the same
         self._partial.update(seen.partial)
@@ -284,7 +295,7 @@ class OnirimTable:
             # The colour the camera told fits no play: it may be the colour that is wrong,
             # so the plays that fit without it are offered (never booked on a guess).
             fits, sure = unclear_fits(ENGINE, self.state, steady, self.window)
-        if sure:
+        if sure and not self._unseen_place(fits[0]):
             # The cards the camera named leave one play, an unnamed card only where the
             # last card's body lies: it is booked. A play that needs an unnamed card to be
             # a card of the hand is asked (the engine's plays that fit, or none of them).
@@ -361,6 +372,8 @@ class OnirimTable:
             return drafts
         if found.action is not None:
             self._flagged = None
+            if self._unseen_place(found.action):
+                return drafts + self._ask_which((found.action,), stable, back=True, wait=False)
             return [*drafts, self._action(found.action, "camera")]
         if found.breach is not None and stable != self._flagged:
             self._flagged = stable
@@ -371,6 +384,19 @@ class OnirimTable:
         elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
+
+    def _unseen_place(self, action: Action) -> bool:
+        """Whether `action` plays to a place of the row the camera has not read empty since
+        the game's last Location: what it reads there may be the bare table read as a card
+        (a patch of cloth can look like a card's corner for a whole game), so the play is
+        asked, not booked. A full row shifts as a card is played: no place of it is new."""
+        n = len(self.state.labyrinth)
+        return (
+            isinstance(action, Play)
+            and n < self.window
+            and self._row_low is not None
+            and self._row_low > n
+        )
 
     def _missed_times(self) -> int:
         """How many times this turn the player was asked which play the camera missed."""
@@ -497,6 +523,12 @@ class OnirimTable:
             return [self._hint(self._own(seat, "a hint"))]
         self._own(seat, "what you drew and chose")
         actions = self._actions_of(c)
+        if isinstance(c, Paired) and self._turn_action == (self.state.turns, actions[0]):
+            # The player taps the pair whose fourth card explored a Mirror while the camera
+            # asks which pair it was: answered first, the pair is booked; the tap says the
+            # same, so nothing is recorded and nothing refused (a refusal would hold up the
+            # draws tapped after it).
+            return []
         drafts, state = [], self.state
         for action in actions:
             drafts.append(self._action_on(state, action))
@@ -590,6 +622,10 @@ class OnirimTable:
             self.state = ENGINE.apply(before, action)
             self.booked += 1
             self.hint = None
+            if isinstance(action, Play | Discard | Pair):
+                self._turn_action = (self.state.turns, action)
+            if isinstance(action, Play):
+                self._row_low = None  # the next place is new: read empty from here on
             if isinstance(action, Discard | Draw | Reveal) or p.get("by") == "camera":
                 self.answers = {}
             if p.get("by") == "camera" or event.visibility == PUBLIC:
