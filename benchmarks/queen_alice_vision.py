@@ -17,7 +17,9 @@
   over them in the truth, which the reader may also get right). A phantom is a piece read on
   a square where none stands.
 - speed: on one core (cv2.setNumThreads(1)), 1280x960 renders: `read_board` per frame
-  against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians.
+  against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians;
+  `--against REF` also times the reader (`vision/read.py`) of a git commit, frame by frame
+  in turn with this one in the same process, so a load that comes and goes hits both.
 
 Numbers go to benchmarks/results/queen_alice_vision.json (sections merged, so parts can be
 re-run alone).
@@ -26,13 +28,16 @@ re-run alone).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import secrets
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import cv2
@@ -204,8 +209,25 @@ def _ms(f, *args, **kwargs) -> tuple[float, Any]:
     return (time.perf_counter() - t) * 1000, out
 
 
-def speed(frames: int, seed: int) -> dict[str, Any]:
+def reader_at(ref: str) -> ModuleType:
+    """`vision/read.py` as it was at commit `ref`, beside this one (its imports are today's:
+    a paired timing of the reader's own changes)."""
+    path = "companion/games/queen_alice/vision/read.py"
+    source = subprocess.run(
+        ["git", "show", f"{ref}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    name = f"queen_alice_read_at_{ref}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{ref}:{path}", "exec"), module.__dict__)
+    return module
+
+
+def speed(frames: int, seed: int, against: str | None = None) -> dict[str, Any]:
     cv2.setNumThreads(1)
+    other = reader_at(against) if against else None
     geom = load_geometry()
     conditions = Conditions(sizes=((1280, 960),))
     images = [render_photo(geom, (seed, i), conditions).image for i in range(frames)]
@@ -224,6 +246,7 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             "pose",
             "squares",
             "crowns_and_alice",
+            "read_board_against",
         )
     }
     for image, teach in zip(images, learnt, strict=True):
@@ -231,6 +254,8 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             best: dict[str, float] = {}
             best["bare_detect"], _ = _ms(lambda im=image: det.detectMarkers(to_gray(im)))
             best["read_board"], _ = _ms(reader.read_board, image, geom=geom)
+            if other is not None:
+                best["read_board_against"], _ = _ms(other.read_board, image, geom=geom)
             if teach is not None:
                 best["read_board_with_board"], _ = _ms(
                     reader.read_board, image, geom=geom, empty=teach[0]
@@ -254,6 +279,21 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             for k, v in best.items():
                 times[k].append(v)
     med = {k: round(statistics.median(v), 2) for k, v in times.items() if v}
+    paired = {}
+    if other is not None:
+        paired = {
+            "against": against,
+            "ratio_against_to_bare_detect": round(
+                med["read_board_against"] / med["bare_detect"], 2
+            ),
+            "ratio_read_to_against_per_frame_median": round(
+                statistics.median(
+                    a / b
+                    for a, b in zip(times["read_board"], times["read_board_against"], strict=True)
+                ),
+                3,
+            ),
+        }
     return {
         "frames": frames,
         "seed": seed,
@@ -264,10 +304,12 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
         "ratio_read_with_board_to_bare_detect": round(
             med["read_board_with_board"] / med["bare_detect"], 2
         ),
+        **paired,
         "machine": platform.machine(),
         "python": platform.python_version(),
         "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-        f"--part speed --frames {frames} --seed {seed}",
+        f"--part speed --frames {frames} --seed {seed}"
+        + (f" --against {against}" if against else ""),
     }
 
 
@@ -290,6 +332,11 @@ def main() -> None:
         "its own photograph (`read --board`); both: each board read both ways",
     )
     parser.add_argument("--frames", type=int, default=30)
+    parser.add_argument(
+        "--against",
+        default=None,
+        help="speed: also time the reader of this git commit, frame by frame in turn",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
@@ -301,7 +348,7 @@ def main() -> None:
             for mode, out in by_mode.items()
         }
     else:
-        sections = {"speed": speed(args.frames, seed)}
+        sections = {"speed": speed(args.frames, seed, args.against)}
     for out in sections.values():
         print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
     # read as the run ends, not as it starts: sets run side by side keep each other's part
