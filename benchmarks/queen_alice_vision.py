@@ -10,6 +10,8 @@
     `wider_boxes`, the rest drawn exactly as before that style was added);
   - `random`: the same with up to two arms over any part of the board;
   - `heldout`: `benchmarks/heldout/queen_alice.py`, a painter the reader was never tuned on.
+  `--against REF` also reads each picture alone with the reader of commit REF (its own
+  section), so a change is measured against main on the very same images.
   Seeds are (SEED, i) with SEED drawn fresh for each run unless given (then it must be one
   never used in development). A board is "entirely right" when every square no arm comes
   near is read right (empty, red or white), every square an arm comes near is read right or
@@ -96,11 +98,20 @@ def judge(
 
 
 def recognition(
-    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",), first: int = 0
+    which: str,
+    seed: int,
+    boards: int,
+    modes: tuple[str, ...] = ("photo",),
+    first: int = 0,
+    against: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Each mode's results on the same boards: `photo` reads each picture alone, `board`
-    with the box's empty board learnt first from its own photograph (`read --board`)."""
+    with the box's empty board learnt first from its own photograph (`read --board`);
+    with `against`, also `against`: each picture alone by the reader of that commit."""
     geom = load_geometry()
+    other = reader_at(against) if against else None
+    if other is not None:
+        modes = (*modes, "against")
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     counts = {
         m: dict.fromkeys(
@@ -145,7 +156,10 @@ def recognition(
                 else:
                     empty = learnt[0]
                     unlearnt += int(len(geom.cells) - empty.known.sum())
-            reading = reader.read_board(image, geom=geom, empty=empty)
+            read = (
+                other.read_board if mode == "against" and other is not None else reader.read_board
+            )
+            reading = read(image, geom=geom, empty=empty)
             verdict = judge(reading, truth, near, position, geom.cells)
             c = counts[mode]
             c["right"] += verdict["right"]
@@ -195,9 +209,12 @@ def recognition(
             "wider_boxes_entirely_right": c["wider_right"],
             "house_boxes_entirely_right": c["right"] - c["wider_right"],
             "first_failures": failures[mode],
+            "reader": against if mode == "against" else "this",
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "
-            f"--mode {'both' if len(modes) > 1 else mode}" + (f" --first {first}" if first else ""),
+            f"--mode {'both' if 'board' in modes and 'photo' in modes else modes[0]}"
+            + (f" --first {first}" if first else "")
+            + (f" --against {against}" if against else ""),
         }
         for mode, c in counts.items()
     }
@@ -335,17 +352,18 @@ def main() -> None:
     parser.add_argument(
         "--against",
         default=None,
-        help="speed: also time the reader of this git commit, frame by frame in turn",
+        help="speed: also time the reader of this git commit, frame by frame in turn; "
+        "recognition: also read each picture alone with it (a section of its own)",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
         modes = ("photo", "board") if args.mode == "both" else (args.mode,)
-        by_mode = recognition(args.set, seed, args.boards, modes, args.first)
+        by_mode = recognition(args.set, seed, args.boards, modes, args.first, args.against)
         part = f"_from{args.first}" if args.first else ""
+        suffix = {"photo": "", "board": "_board", "against": f"_at_{args.against}"}
         sections = {
-            f"recognition_{args.set}" + ("_board" if mode == "board" else "") + part: out
-            for mode, out in by_mode.items()
+            f"recognition_{args.set}" + suffix[mode] + part: out for mode, out in by_mode.items()
         }
     else:
         sections = {"speed": speed(args.frames, seed, args.against)}
