@@ -34,8 +34,7 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
-the curve of `--crown-curve` (in its commit); `PRINT_LEADS` from the curve of
-`--print-leads-curve` (in its commit);
+the curve of `--crown-curve` (in its commit);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN` and `SPOT_ARM_REACH` are set by
 reasoning (written beside each), not swept.
 """
