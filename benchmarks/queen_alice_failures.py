@@ -317,10 +317,11 @@ def crown_curve(seed: int, boards: int) -> dict[str, Any]:
 
 
 def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
-    """The curve `PRINT_LEADS` was chosen from, on development renders: every square no arm
-    comes near that the colours call red or white, by how much more of its middle is like
-    the print than of the piece's colour, against the answer key: the pieces and the empty
-    squares (phantoms) a square would be asked about at each threshold."""
+    """A curve for asking about a square the colours call red or white whose middle is more
+    like the print than of the piece's colour (tried as `PRINT_LEADS` 0.1 at 7d354db and
+    reverted: on fresh boards 2 fewer entirely right for 1 phantom fewer), on development
+    renders: every such square no arm comes near, by print share - piece share, against the
+    answer key: the pieces and the empty squares (phantoms) asked about at each threshold."""
     geom = load_geometry()
     rows: list[tuple[float, bool]] = []  # (print share - piece share, a piece there)
     for i in range(boards):
@@ -522,7 +523,7 @@ def main() -> None:
     parser.add_argument(
         "--print-leads-curve",
         action="store_true",
-        help="the PRINT_LEADS curve (red or white calls more like the print) instead",
+        help="the curve of red or white calls more like the print (PRINT_LEADS) instead",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)

@@ -163,20 +163,6 @@ def test_on_a_light_printed_path_alice_is_the_space_unlike_the_rest() -> None:
     assert np.flatnonzero(unlike_the_path(colours)).tolist() == [6]
 
 
-def test_a_square_more_like_its_print_than_a_piece_is_asked_about() -> None:
-    """An icon of a vivid red ink the board's look does not explain covers nearly half a
-    square's middle: more of it is the print than red, and the square is asked about, not
-    read as a red piece. A piece covering as much of its middle as the print shows is red;
-    Crown slots and path spaces are not read this way."""
-    middle = np.tile((55.0, 5.0, 10.0), (2, 40, 1))  # the print
-    middle[0, :17] = RED  # an icon: 17 of 40 samples, the print 23
-    middle[1, :20] = RED  # a piece: as much as the print
-    beside = np.tile((55.0, 5.0, 10.0), (2, 4, 1))
-    colours = SpotColours(middle, beside)
-    assert [v for v, _ in classify(colours, squares=True)] == ["unsure", "red"]
-    assert [v for v, _ in classify(colours)] == ["red", "red"]
-
-
 def _board(
     pieces: dict[int, tuple[float, float, float]],
     busy: set[int],

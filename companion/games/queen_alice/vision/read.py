@@ -99,11 +99,6 @@ SHARE = 0.4
 (a token's printed symbol or a glint takes the rest); a middle at least 1 - SHARE like one
 strip of its print is empty."""
 
-PRINT_LEADS = 0.1
-"""A square the colours call red or white whose middle is at least this share more like
-the print than of the piece's colour is asked about (from the curve of
-`queen_alice_failures.py --print-leads-curve`)."""
-
 KIN = 12.0
 """`board_tone` distance within which two squares' print beside is the same print ..."""
 KIN_MIN = 16
@@ -672,16 +667,11 @@ def shares(colours: SpotColours) -> list[Shares]:
     ]
 
 
-def classify(
-    colours: SpotColours, gold_first: bool = False, squares: bool = False
-) -> list[tuple[str, float]]:
+def classify(colours: SpotColours, gold_first: bool = False) -> list[tuple[str, float]]:
     """Per spot: "empty", "red", "white", "gold" (a Crown) or "unsure", with a confidence.
 
     `gold_first` for Crown slots: a Crown is told by its gold alone there (a slot's own
-    print differs from the ground round it, so "not the print" says nothing). `squares`
-    for the chessboard's: a red or a white whose middle is more like the print than of the
-    piece's colour by `PRINT_LEADS` is asked about (an icon of a vivid ink the board's
-    look does not fully explain covers nearly half a middle: a piece covers it)."""
+    print differs from the ground round it, so "not the print" says nothing)."""
     out = []
     for s in shares(colours):
         best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
@@ -689,8 +679,6 @@ def classify(
             out.append(("gold", s.gold))
         elif s.board >= 1 - SHARE:
             out.append(("empty", s.board))
-        elif squares and best[0] != "gold" and s.board - best[1] >= PRINT_LEADS:
-            out.append(("unsure", 0.0))
         elif best[1] >= SHARE:
             out.append((best[0], best[1]))
         else:
@@ -732,7 +720,7 @@ def read_board(
     under = arm_squares(colours, arms, geom, cells)
     calls = [
         ("unsure", 0.0) if c in under else call
-        for c, call in zip(cells, classify(colours, squares=True), strict=True)
+        for c, call in zip(cells, classify(colours), strict=True)
     ]
     known = np.zeros(len(cells), bool)
     if empty is not None:
