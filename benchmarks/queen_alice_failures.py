@@ -4,6 +4,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --boards 60
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -315,6 +316,44 @@ def crown_curve(seed: int, boards: int) -> dict[str, Any]:
     }
 
 
+def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """A curve for asking about a square the colours call red or white whose middle is more
+    like the print than of the piece's colour (tried as `PRINT_LEADS` 0.1 at 7d354db and
+    reverted: on fresh boards 2 fewer entirely right for 1 phantom fewer), on development
+    renders: every such square no arm comes near, by print share - piece share, against the
+    answer key: the pieces and the empty squares (phantoms) asked about at each threshold."""
+    geom = load_geometry()
+    rows: list[tuple[float, bool]] = []  # (print share - piece share, a piece there)
+    for i in range(boards):
+        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
+        photo = render_photo(geom, (seed, i), conditions)
+        where = reader.locate(photo.image, geom)
+        if where is None:
+            continue
+        colours = reader.sample_squares(photo.image, geom, where, geom.cells)
+        for cell, s in zip(geom.cells, reader.shares(colours), strict=True):
+            best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
+            if cell in photo.near_arm or s.board >= 1 - reader.SHARE or best[0] == "gold":
+                continue
+            if best[1] >= reader.SHARE:
+                rows.append((s.board - best[1], cell in photo.position.squares))
+        print(f"\rprint leads curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "colour_calls": len(rows),
+        "asked": [
+            {
+                "threshold": t,
+                "pieces": f"{sum(d >= t for d, p in rows if p)}/{sum(p for _, p in rows)}",
+                "empty": f"{sum(d >= t for d, p in rows if not p)}/{sum(not p for _, p in rows)}",
+            }
+            for t in (-0.3, -0.2, -0.1, 0.0, 0.05, 0.1, 0.2, 0.3)
+        ],
+    }
+
+
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
     """The curves the empty-board path's thresholds were chosen from (`vision/empty.py`), on
     development boards read with the box's empty board learnt from its own photograph (half
@@ -481,8 +520,16 @@ def main() -> None:
         action="store_true",
         help="the OUTLINED curve (arms in the ground's own colour) instead",
     )
+    parser.add_argument(
+        "--print-leads-curve",
+        action="store_true",
+        help="the curve of red or white calls more like the print (PRINT_LEADS) instead",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.print_leads_curve:
+        print(json.dumps(print_leads_curve(seed, args.boards, args.arms), indent=1))
+        return
     if args.curves:
         print(json.dumps(curves(seed, args.boards), indent=1))
         return

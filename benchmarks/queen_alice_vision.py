@@ -10,6 +10,8 @@
     `wider_boxes`, the rest drawn exactly as before that style was added);
   - `random`: the same with up to two arms over any part of the board;
   - `heldout`: `benchmarks/heldout/queen_alice.py`, a painter the reader was never tuned on.
+  `--against REF` also reads each picture alone with the reader of commit REF (its own
+  section), so a change is measured against main on the very same images.
   Seeds are (SEED, i) with SEED drawn fresh for each run unless given (then it must be one
   never used in development). A board is "entirely right" when every square no arm comes
   near is read right (empty, red or white), every square an arm comes near is read right or
@@ -17,7 +19,9 @@
   over them in the truth, which the reader may also get right). A phantom is a piece read on
   a square where none stands.
 - speed: on one core (cv2.setNumThreads(1)), 1280x960 renders: `read_board` per frame
-  against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians.
+  against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians;
+  `--against REF` also times the reader (`vision/read.py`) of a git commit, frame by frame
+  in turn with this one in the same process, so a load that comes and goes hits both.
 
 Numbers go to benchmarks/results/queen_alice_vision.json (sections merged, so parts can be
 re-run alone).
@@ -26,13 +30,16 @@ re-run alone).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import secrets
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import cv2
@@ -91,11 +98,20 @@ def judge(
 
 
 def recognition(
-    which: str, seed: int, boards: int, modes: tuple[str, ...] = ("photo",), first: int = 0
+    which: str,
+    seed: int,
+    boards: int,
+    modes: tuple[str, ...] = ("photo",),
+    first: int = 0,
+    against: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Each mode's results on the same boards: `photo` reads each picture alone, `board`
-    with the box's empty board learnt first from its own photograph (`read --board`)."""
+    with the box's empty board learnt first from its own photograph (`read --board`);
+    with `against`, also `against`: each picture alone by the reader of that commit."""
     geom = load_geometry()
+    other = reader_at(against) if against else None
+    if other is not None:
+        modes = (*modes, "against")
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     counts = {
         m: dict.fromkeys(
@@ -140,7 +156,10 @@ def recognition(
                 else:
                     empty = learnt[0]
                     unlearnt += int(len(geom.cells) - empty.known.sum())
-            reading = reader.read_board(image, geom=geom, empty=empty)
+            read = (
+                other.read_board if mode == "against" and other is not None else reader.read_board
+            )
+            reading = read(image, geom=geom, empty=empty)
             verdict = judge(reading, truth, near, position, geom.cells)
             c = counts[mode]
             c["right"] += verdict["right"]
@@ -190,9 +209,12 @@ def recognition(
             "wider_boxes_entirely_right": c["wider_right"],
             "house_boxes_entirely_right": c["right"] - c["wider_right"],
             "first_failures": failures[mode],
+            "reader": against if mode == "against" else "this",
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "
-            f"--mode {'both' if len(modes) > 1 else mode}" + (f" --first {first}" if first else ""),
+            f"--mode {'both' if 'board' in modes and 'photo' in modes else modes[0]}"
+            + (f" --first {first}" if first else "")
+            + (f" --against {against}" if against else ""),
         }
         for mode, c in counts.items()
     }
@@ -204,8 +226,25 @@ def _ms(f, *args, **kwargs) -> tuple[float, Any]:
     return (time.perf_counter() - t) * 1000, out
 
 
-def speed(frames: int, seed: int) -> dict[str, Any]:
+def reader_at(ref: str) -> ModuleType:
+    """`vision/read.py` as it was at commit `ref`, beside this one (its imports are today's:
+    a paired timing of the reader's own changes)."""
+    path = "companion/games/queen_alice/vision/read.py"
+    source = subprocess.run(
+        ["git", "show", f"{ref}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    name = f"queen_alice_read_at_{ref}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{ref}:{path}", "exec"), module.__dict__)
+    return module
+
+
+def speed(frames: int, seed: int, against: str | None = None) -> dict[str, Any]:
     cv2.setNumThreads(1)
+    other = reader_at(against) if against else None
     geom = load_geometry()
     conditions = Conditions(sizes=((1280, 960),))
     images = [render_photo(geom, (seed, i), conditions).image for i in range(frames)]
@@ -224,6 +263,7 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             "pose",
             "squares",
             "crowns_and_alice",
+            "read_board_against",
         )
     }
     for image, teach in zip(images, learnt, strict=True):
@@ -231,6 +271,8 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             best: dict[str, float] = {}
             best["bare_detect"], _ = _ms(lambda im=image: det.detectMarkers(to_gray(im)))
             best["read_board"], _ = _ms(reader.read_board, image, geom=geom)
+            if other is not None:
+                best["read_board_against"], _ = _ms(other.read_board, image, geom=geom)
             if teach is not None:
                 best["read_board_with_board"], _ = _ms(
                     reader.read_board, image, geom=geom, empty=teach[0]
@@ -254,6 +296,21 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
             for k, v in best.items():
                 times[k].append(v)
     med = {k: round(statistics.median(v), 2) for k, v in times.items() if v}
+    paired = {}
+    if other is not None:
+        paired = {
+            "against": against,
+            "ratio_against_to_bare_detect": round(
+                med["read_board_against"] / med["bare_detect"], 2
+            ),
+            "ratio_read_to_against_per_frame_median": round(
+                statistics.median(
+                    a / b
+                    for a, b in zip(times["read_board"], times["read_board_against"], strict=True)
+                ),
+                3,
+            ),
+        }
     return {
         "frames": frames,
         "seed": seed,
@@ -264,10 +321,12 @@ def speed(frames: int, seed: int) -> dict[str, Any]:
         "ratio_read_with_board_to_bare_detect": round(
             med["read_board_with_board"] / med["bare_detect"], 2
         ),
+        **paired,
         "machine": platform.machine(),
         "python": platform.python_version(),
         "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
-        f"--part speed --frames {frames} --seed {seed}",
+        f"--part speed --frames {frames} --seed {seed}"
+        + (f" --against {against}" if against else ""),
     }
 
 
@@ -290,18 +349,24 @@ def main() -> None:
         "its own photograph (`read --board`); both: each board read both ways",
     )
     parser.add_argument("--frames", type=int, default=30)
+    parser.add_argument(
+        "--against",
+        default=None,
+        help="speed: also time the reader of this git commit, frame by frame in turn; "
+        "recognition: also read each picture alone with it (a section of its own)",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.part == "recognition":
         modes = ("photo", "board") if args.mode == "both" else (args.mode,)
-        by_mode = recognition(args.set, seed, args.boards, modes, args.first)
+        by_mode = recognition(args.set, seed, args.boards, modes, args.first, args.against)
         part = f"_from{args.first}" if args.first else ""
+        suffix = {"photo": "", "board": "_board", "against": f"_at_{args.against}"}
         sections = {
-            f"recognition_{args.set}" + ("_board" if mode == "board" else "") + part: out
-            for mode, out in by_mode.items()
+            f"recognition_{args.set}" + suffix[mode] + part: out for mode, out in by_mode.items()
         }
     else:
-        sections = {"speed": speed(args.frames, seed)}
+        sections = {"speed": speed(args.frames, seed, args.against)}
     for out in sections.values():
         print(json.dumps({k: v for k, v in out.items() if k != "first_failures"}, indent=1))
     # read as the run ends, not as it starts: sets run side by side keep each other's part

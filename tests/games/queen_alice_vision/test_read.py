@@ -9,6 +9,7 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    ARM_MARGIN,
     CROWN_REF_MIN,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
@@ -23,6 +24,7 @@ from companion.games.queen_alice.vision.read import (
     crown_reference,
     crowns_standing,
     locate,
+    median_along,
     not_by_structure,
     outlined_runs,
     piece_colours,
@@ -332,6 +334,47 @@ def test_light_on_the_ground_is_not_followed_by_its_colour() -> None:
     lit = not_by_structure(GEOM, Arms((), (run,)), colours)
     assert beside in lit and far not in lit
     assert far in not_by_structure(GEOM, Arms((run,)), colours)
+
+
+def test_squares_within_the_margin_of_an_arm_are_not_read_by_structure() -> None:
+    """Every square within `ARM_MARGIN` rows and columns of one beside where an arm
+    crosses the ground is kept from the structure reading, and no other: the margin is a
+    square round each, to the grid's edges."""
+    n = len(GEOM.cells)
+    colours = SpotColours(
+        np.tile((50.0, 4.0, 10.0), (n, 12, 1)),
+        np.tile((50.0, 4.0, 10.0), (n, 4, 1)),
+        np.full(n, 2.0, np.float32),
+        np.full(n, 2.0, np.float32),
+    )
+    run = _corner_run((60.0, -30.0, 40.0))  # of no square's colour: not followed
+    gap = [
+        float(np.min(np.hypot(*(np.array(GEOM.cell_mm(c)) - run.crossing_mm).T)))
+        for c in GEOM.cells
+    ]
+    beside = [c for c, d in zip(GEOM.cells, gap, strict=True) if d <= GEOM.square_mm]
+    assert beside
+    want = {
+        k
+        for k, (r, c) in enumerate(GEOM.cells)
+        if any(max(abs(r - br), abs(c - bc)) <= ARM_MARGIN for br, bc in beside)
+    }
+    assert not_by_structure(GEOM, Arms((run,)), colours) == want
+    assert len(want) < n
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 72, 113])
+def test_median_along_is_numpys_median_value_for_value(count: int) -> None:
+    """The reader's medians are `np.median`'s to the bit, along any axis, for odd and even
+    counts, with ties, and with a NaN (which propagates)."""
+    rng = np.random.default_rng(count)
+    a = (rng.normal(size=(5, count, 3)) * 40).astype(np.float32)
+    a[1] = np.round(a[1] / 20)  # ties
+    for axis in range(3):
+        assert np.array_equal(median_along(a, axis), np.median(a, axis=axis))
+    a[2, 0, 1] = np.nan
+    assert np.array_equal(median_along(a, 1), np.median(a, axis=1), equal_nan=True)
+    assert np.isnan(median_along(a, 1)[2, 1])
 
 
 def _paths(arm_like: set[int]) -> PathCalls:
