@@ -222,8 +222,11 @@ def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) ->
     flat = templates.reshape(T, 3, n)
     scores = np.full((B, ny * nx, T), -np.inf, np.float32)
     S = ny * nx
-    crops = sliding_window_view(labs, (h, w), axis=(1, 2))  # (B, y, x, 3, h, w)
-    crops = crops.transpose(3, 0, 1, 2, 4, 5).reshape(3, B * S, n)  # copied out once
+    # Channel planes first (a small copy), so that each crop's row of pixels is contiguous
+    # when the crops are copied out: a third less than copying them from interleaved Lab.
+    planes = np.ascontiguousarray(labs.transpose(3, 0, 1, 2), dtype=np.float32)
+    crops = sliding_window_view(planes, (h, w), axis=(2, 3))  # (3, B, y, x, h, w)
+    crops = crops.reshape(3, B * S, n)  # copied out once
     b0 = 0
     while b0 < B:
         b1 = b0 + 1
@@ -255,8 +258,11 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
     gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
     norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))  # (L, S)
-    dots = np.einsum("lscn,lkcn->lskc", crops, templates.reshape(L, K, 3, n))
-    scores = np.einsum("lskc,lsc->lsk", dots, gain) / norm[..., None]
+    # (L, 3, S, n) @ (L, 3, n, K): one matrix product per region and channel.
+    dots = np.matmul(
+        crops.transpose(0, 2, 1, 3), templates.reshape(L, K, 3, n).transpose(0, 2, 3, 1)
+    )
+    scores = np.einsum("lcsk,lsc->lsk", dots, gain) / norm[..., None]
     return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
 
 
@@ -338,14 +344,24 @@ def joint_unit(lab: np.ndarray) -> np.ndarray:
     return flat / np.maximum(1e-6, np.linalg.norm(flat, axis=-1, keepdims=True))
 
 
-def colour_scores(region: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """The `joint_unit` cosine of a region (Lab, the corner's size plus a margin) with two
-    templates (`joint_unit` of their patches), each at its best shift the region allows."""
+def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ...]:
+    """The `joint_unit` cosine of a region (Lab, the corner's size plus a margin) with each
+    template (`joint_unit` of their patches), each at its best shift the region allows. The
+    region's crops are made once for all of them (they cost far more than the products)."""
     h, w = PATCH_H, PATCH_W
-    crops = sliding_window_view(region, (h, w), axis=(0, 1))  # (y, x, 3, h, w)
-    x = joint_unit(np.ascontiguousarray(crops.transpose(0, 1, 3, 4, 2)))
-    x = x.reshape(-1, x.shape[-1])
-    return float((x @ a).max()), float((x @ b).max())
+    n = h * w
+    # As `crop_scores` does: the region less its own mean (sums of squares stay exact in
+    # float32), each crop's own mean then drops out of its product with a template zero-mean
+    # per channel, and its `joint_unit` length comes from its channels' sums.
+    x = region - region.mean(axis=(0, 1), keepdims=True)
+    crops = sliding_window_view(x, (h, w), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
+    crops = crops.reshape(-1, n, 3)  # (shifts, h * w, 3), copied out once
+    total = crops.sum(axis=1)
+    spread = np.maximum(np.einsum("snc,snc->sc", crops, crops) - total * total / n, 0.0)
+    norm = np.sqrt(np.maximum((JOINT_WEIGHTS**2 * spread).sum(axis=-1), 1e-12))
+    weighted = np.stack(templates, axis=1).reshape(n, 3, -1) * JOINT_WEIGHTS[:, None]
+    dots = crops.reshape(len(crops), n * 3) @ weighted.reshape(n * 3, -1)
+    return tuple(float(v) for v in (dots / norm[:, None]).max(axis=0))
 
 
 def row_of(seen: list[Match]) -> tuple[list[Match], bool]:
@@ -643,20 +659,27 @@ class TableReader:
             if (is_location(ids[keep[j]]) or is_door(ids[keep[j]]))
             and colour_of(ids[keep[j]]) != mine
         ]
-        least: float | None = None
-        beaten: set[int] = set()
-        leads: dict[str, float] = {}
+        # Each other colour's twin of the first (that type taught: else nothing to compare).
+        twins: dict[str, int] = {}
         for k in others:
             theirs = colour_of(ids[k])
-            if theirs not in leads:
-                twin = self.index.get(
-                    f"door-{theirs}" if is_door(first) else f"{theirs}-{symbol_of(first)}"
-                )
-                if twin is None:  # that type was not taught: nothing to compare with
-                    continue
-                a, b = colour_scores(region, self.joint[keep[order[0]]], self.joint[twin])
-                leads[theirs] = a - b
-            lead = leads[theirs]
+            twin = self.index.get(
+                f"door-{theirs}" if is_door(first) else f"{theirs}-{symbol_of(first)}"
+            )
+            if twin is not None:
+                twins.setdefault(theirs, twin)
+        if not twins:
+            return None, set()
+        mine_score, *their_scores = colour_scores(
+            region, self.joint[keep[order[0]]], *(self.joint[t] for t in twins.values())
+        )
+        leads = {c: mine_score - v for c, v in zip(twins, their_scores, strict=True)}
+        least: float | None = None
+        beaten: set[int] = set()
+        for k in others:
+            lead = leads.get(colour_of(ids[k]))
+            if lead is None:
+                continue
             least = lead if least is None else min(least, lead)
             if lead >= COLOUR_MARGIN:
                 beaten.add(k)
