@@ -127,3 +127,20 @@ def test_a_light_bordered_card_whose_art_outline_the_deck_decides_counts_its_bor
     assert frac == frac_by_art
     for cid, card in cards.items():
         assert np.allclose(card.outer, cards_by_art[cid].outer), cid
+
+
+def test_a_dark_card_on_a_pale_chequered_cloth_is_cut_at_its_edge_not_at_a_square():
+    # The light-border finder sees the card as a hole with no border round it (the cloth goes
+    # on from its edge); the outline finder's quad over nearly the same place, bent by the
+    # cloth's squares, disagreed with it, and the hole with its assumed border was kept (6.9
+    # mm off). The hole is the card, or a light-bordered card's art: the deck decides, and
+    # alone the hole is the card. (Before: 4 of the 8 within 3 mm. Of the three still off, one has
+    # no outline closed, one no hole, and in one the cloth's next square was measured as the
+    # hole's border.)
+    within = 0
+    for seed in range(8):
+        rng = np.random.default_rng([71, seed])
+        card = face(rng, "black", frame=False, radius_mm=2.0)
+        image, truth = photo(card, rng, table="pattern", tone="light", tilt_deg=10)
+        within += 63 * _off_mm(find_card(image).outer, truth) < 3.0
+    assert within >= 5
