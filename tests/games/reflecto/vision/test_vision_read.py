@@ -311,9 +311,8 @@ def test_a_seat_whose_screens_differ_in_hue_at_setup_is_matched_that_much_wider(
     assert not wide[0, 0, 3]
 
 
-def _dull_seat_board(squares: dict[int, list[Cell]]) -> Rectified:
-    """An overhead tops' plane with seat 0's screens on `squares[0]`: one strong, the others
-    dull (coloured less than `STRONG`) and up to 35 degrees off its hue; seat 1's alike."""
+def _grey_plane() -> Rectified:
+    """An overhead tops' plane of a plain grey board, for tests to draw tops on."""
     (x0, y0), (x1, y1) = GEOM.grid_box_mm
     size = (
         round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
@@ -322,16 +321,23 @@ def _dull_seat_board(squares: dict[int, list[Cell]]) -> Rectified:
     overhead = BoardPose(
         np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
     )
-    top = np.full((*size, 3), 128, np.uint8)
-    origin = (x0 - MARGIN_MM, y0 - MARGIN_MM)
-    rect = Rectified(overhead, top, origin, ())
+    return Rectified(
+        overhead, np.full((*size, 3), 128, np.uint8), (x0 - MARGIN_MM, y0 - MARGIN_MM), ()
+    )
+
+
+def _dull_seat_board(squares: dict[int, list[Cell]]) -> Rectified:
+    """An overhead tops' plane with seat 0's screens on `squares[0]`: one strong, the others
+    dull (coloured less than `STRONG`) and up to 35 degrees off its hue; seat 1's alike."""
+    rect = _grey_plane()
+    top = rect.top
     tops = {0: [(0.0, 0.2)] + [(d, 0.11) for d in DULL], 1: [(150.0, 0.2)] * 7}
     half = round(GEOM.square_mm * 0.4 * PX_PER_MM)
     for seat, looks in tops.items():
         for cell, (hue, strength) in zip(squares[seat], looks, strict=True):
             cx, cy = (round(v) for v in rect.px(GEOM.cell_mm(cell)))
             top[cy - half : cy + half, cx - half : cx + half] = _pixel(hue, strength)
-    return Rectified(overhead, top, origin, ())
+    return rect
 
 
 DULL = [-35.0, -25.0, -15.0, 15.0, 25.0, 35.0]
@@ -369,24 +375,15 @@ def test_a_dull_seat_is_learned_the_same_way_from_the_board_live_play_names() ->
 def _setup_rows(looks: dict[int, list[tuple[float, float]]]) -> Rectified:
     """An overhead tops' plane of the start position on a grey board: each seat's first
     row of tops (hue, strength), each drawn the size of a top."""
-    (x0, y0), (x1, y1) = GEOM.grid_box_mm
-    size = (
-        round((y1 - y0 + 2 * MARGIN_MM) * PX_PER_MM),
-        round((x1 - x0 + 2 * MARGIN_MM) * PX_PER_MM),
-    )
-    overhead = BoardPose(
-        np.eye(3), np.zeros(5), np.zeros(3), np.array([0.0, 0.0, 500.0]), (), 0, False
-    )
-    top = np.full((*size, 3), 128, np.uint8)
-    origin = (x0 - MARGIN_MM, y0 - MARGIN_MM)
-    rect = Rectified(overhead, top, origin, ())
+    rect = _grey_plane()
+    top = rect.top
     hx = round(GEOM.screen_width_mm * 0.45 * PX_PER_MM)
     hy = round(GEOM.screen_thickness_mm * 0.5 * PX_PER_MM)
     for seat, row in looks.items():
         for col, (hue, strength) in enumerate(row):
             cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((GEOM.first_row(seat), col))))
             top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1] = _pixel(hue, strength)
-    return Rectified(overhead, top, origin, ())
+    return rect
 
 
 def test_a_dull_seat_nearer_grey_than_before_is_learned_and_its_screens_read() -> None:
