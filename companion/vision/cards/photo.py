@@ -45,10 +45,10 @@ frame's art, such a card was cut with the scanner's lid as its border)."""
 COARSE_SIGMA = 2.0
 """When no card's outline closes, the photo is looked at again blurred by this (px): a woven
 cloth's or a felt's fine texture (a weave of 3-7 px) is then smooth, and the card's edge
-against it, which the texture filter had broken into pieces, closes. Of the 29 photos of
-720 development teach photos (seeds 1230-1249, 55337-55346, 668129-668138) in which teach
-found no card, the blurred look cut within 3 mm / more than 3 mm off: at sigma 2, 9 / 4; at
-3, 9 / 5 (one a block of a chequered cloth's squares)."""
+against it, which the texture filter had broken into pieces, closes. Of the 29 photos of 720
+development teach photos (three blocks of development decks) in which teach found no card,
+the blurred look cut within 3 mm / more than 3 mm off: at sigma 2, 9 / 4; at 3, 9 / 5 (one a
+block of a chequered cloth's squares)."""
 BORDER_STEP = 28.0
 """Lab distance from the colour just inside the outline at which the border has ended."""
 

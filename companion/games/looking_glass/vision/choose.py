@@ -37,7 +37,7 @@ GLASS_RIGHT = 0.95
 """A deck is the light-border reader's if it names at least this share of the cards of the
 taught glasses right (`glass_trial`), none wrong and none where no card lies. From the curve
 over 24 development decks (12 house, 12 randomised, 891 cards on 2 tables a deck;
-`benchmarks/looking_glass_reader_choice.py --decks 12 --tables 2 --dev-seed-base 730`),
+`benchmarks/looking_glass_reader_choice.py --decks 12 --tables 2` on development seeds),
 cards right under the choice: 0.0: 565, 0.25 to 0.8: 769, 0.85 to 1.0: 781, none (every deck
 staged): 754. House decks read 140 of 140, randomised ones 0 to 6, 113, 123 or 140; the
 middle of the flat best. (The light-border width rule it replaces, 2.3 mm, read the same 781

@@ -590,17 +590,17 @@ def fill_probed(
 REFLECTION_SHOWN = 0.4
 """A card that joined the glass by its vote alone (`fit_lattice`'s voters) stays only if its
 reflection's slot holds a named card or correlates at least this with some taught face:
-every glass card's reflection lies on the table (a pick takes both), a score pile's card
-has empty table or another pile's card across the line. From the curve over the voters of
-the first vote on new development decks of the random family (10 decks, 30 tables; 19 voters,
-12 of them glass cards; `benchmarks/looking_glass_failures.py --voter-curve`), glass cards
-kept / dropped / off-glass cards kept: 0.2: 10 / 2 / 2; 0.3: 8 / 4 / 0; 0.4: 8 / 4 / 0; 0.45
-to 0.7: 7 / 5 / 0 (a glass card whose reflection is untaught or under a hand is dropped: a
-null, not a phantom). On a second block (seeds 243674 369395 906576 457435 76754 187641 803226
-955402 841459 29092; 9 voters, 3 of them glass cards), measured after the choice: 0.2: 3 / 0 /
-3; 0.3: 2 / 1 / 1; 0.4 to 0.7: 2 / 1 / 0. Both: 0.4 is the least with no off-glass card kept,
-one off-glass voter scored between 0.3 and 0.4, so the margin below is thin; 0.45 to 0.7
-keep one glass card fewer (9 of 15 against 10)."""
+every glass card's reflection lies on the table (a pick takes both), a score pile's card has
+empty table or another pile's card across the line. From the curve over the voters of the
+first vote on new development decks of the random family (10 decks, 30 tables; 19 voters, 12
+of them glass cards; `benchmarks/looking_glass_failures.py --voter-curve`), glass cards kept
+/ dropped / off-glass cards kept: 0.2: 10 / 2 / 2; 0.3: 8 / 4 / 0; 0.4: 8 / 4 / 0; 0.45 to
+0.7: 7 / 5 / 0 (a glass card whose reflection is untaught or under a hand is dropped: a
+null, not a phantom). On a second block of 10 development decks (9 voters, 3 of them glass
+cards), measured after the choice: 0.2: 3 / 0 / 3; 0.3: 2 / 1 / 1; 0.4 to 0.7: 2 / 1 / 0.
+Both: 0.4 is the least with no off-glass card kept, one off-glass voter scored between 0.3
+and 0.4, so the margin below is thin; 0.45 to 0.7 keep one glass card fewer (9 of 15 against
+10)."""
 
 
 def reflection_evidence(

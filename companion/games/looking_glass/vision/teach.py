@@ -228,26 +228,25 @@ WITHIN_OUTLINE = 0.5
 of the outline's area; less, it is a hole in the art (a card's art fills 0.75 of it under a
 4 mm border)."""
 EVEN_BAND = 0.1
-"""...unless the outline lies outside it on every side: the band between them is then at
-least this share as wide on its narrowest side as on its widest. A piece of the table the
-outline took in (a chequered cloth's square along the card's edge) widens one or two sides
-and leaves the others on the card's edge (share about 0); a dark border round a thin light
-frame line, which the light-border finder takes for the border, is a band round all four
-(shares 0.78-0.96). Over the 22 development teach photos of this kind (seeds 1230-1249,
-55337-55346, 668129-668138: 720 photos), cuts more than 3 mm off by the lowest share at which
-the outline is kept: -1 (always) 3, 0 4, 0.05 5, 0.1 5, 0.15 5, 0.2 6, 0.3 8, 0.4 10,
-0.5 13, 0.7 13, 0.8 15, 0.9 17, never 21."""
+"""...unless the outline lies outside it on every side: the band between them is then at least
+this share as wide on its narrowest side as on its widest. A piece of the table the outline
+took in (a chequered cloth's square along the card's edge) widens one or two sides and
+leaves the others on the card's edge (share about 0); a dark border round a thin light frame
+line, which the light-border finder takes for the border, is a band round all four (shares
+0.78-0.96). Over the 22 development teach photos of this kind (three blocks of development
+decks, 720 photos), cuts more than 3 mm off by the lowest share at which the outline is
+kept: -1 (always) 3, 0 4, 0.05 5, 0.1 5, 0.15 5, 0.2 6, 0.3 8, 0.4 10, 0.5 13, 0.7 13, 0.8
+15, 0.9 17, never 21."""
 
 
 HOLE_OVERLAP = 0.75
 """A hole with no border round it (the table goes on from its edge) and an outline that
 disagree are two readings of one card if they overlap this much (intersection over union);
 less, one of them is something else (a patch of the art taken for a hole, a block of the
-table for an outline) and the finders' other rules choose. Over development decks
-465576-465585 (120 photos), such photos' overlaps: the hole within 3 mm of the card, the
-outline 7.3 and 11.6 mm off: 0.94, 0.89; both within 3 mm: 0.93; the hole a patch of the
-art (97 and 60 mm off), the outline within 3 mm: 0.49, 0.04. Any share from 0.5 to 0.89
-chooses alike."""
+table for an outline) and the finders' other rules choose. Over a block of 10 development
+decks (120 photos), such photos' overlaps: the hole within 3 mm of the card, the outline 7.3
+and 11.6 mm off: 0.94, 0.89; both within 3 mm: 0.93; the hole a patch of the art (97 and 60
+mm off), the outline within 3 mm: 0.49, 0.04. Any share from 0.5 to 0.89 chooses alike."""
 
 
 def find_card(image: np.ndarray) -> FoundCard:
@@ -535,15 +534,15 @@ def find_cards(
 
 
 KEEP_OUTLINE = 0.04
-"""A card's outline seen against the table is kept where the outer the deck's one border
-draws round its art lies further than this share of the card's width from it (and the
-outline's aspect is as near the deck's): that border does not fit this card (its art's
-edge was measured off, or the deck's border is another photo's misreading). Nearer, the
-deck's border is kept, so every card of a deck is cut alike (an outline 0.5 mm inside a
-black border lost a card's find at the table). Over the 231 accepted development teach
-photos of `benchmarks/looking_glass_teach.py --seed-base 1230`, cuts more than 3 mm (more
-than 1.5 mm) off: 0 (kept wherever they differ) 27 (50), 0.02 27 (51), 0.03 26 (56),
-0.04 25 (58), 0.05 27 (60), 0.06 30 (63), never kept 54 (83)."""
+"""A card's outline seen against the table is kept where the outer the deck's one border draws
+round its art lies further than this share of the card's width from it (and the outline's
+aspect is as near the deck's): that border does not fit this card (its art's edge was
+measured off, or the deck's border is another photo's misreading). Nearer, the deck's border
+is kept, so every card of a deck is cut alike (an outline 0.5 mm inside a black border lost
+a card's find at the table). Over the 231 accepted development teach photos of a development
+block of `benchmarks/looking_glass_teach.py`, cuts more than 3 mm (more than 1.5 mm) off: 0
+(kept wherever they differ) 27 (50), 0.02 27 (51), 0.03 26 (56), 0.04 25 (58), 0.05 27 (60),
+0.06 30 (63), never kept 54 (83)."""
 
 
 def cut_deck(

@@ -89,24 +89,25 @@ FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
 SYMBOL_MARGIN = 0.30
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
-(`symbol_scores`): the one named must lead the other by this much there, as a share of the pair's
-`SymbolPair.reach`, or the card is left null with its colour's kinds (`Match.kin`: live play settles
-it with the hand or asks). On the curve of new development decks (`benchmarks/onirim_vision.py
---curve --seeds 5440080610:5440080622 --tables 2 --styles random`, 158 symbol-decided cards, none
-wrong) the right ones' lead at the least / 1st / 5th percentile / median is 0.264 / 0.337 / 0.544 /
-0.798 of the reach (the raw lead: 0.084 / 0.093 / 0.352 / 0.701); asked at 0.15 / 0.20 / 0.25 / 0.30
-/ 0.35 / 0.40 / 0.50: 0 / 0 / 0 / 1 / 3 / 3 / 6 of 158 (raw: 4 / 4 / 5 / 8 / 8 / 13 / 28). Kept at
-0.30: a wrong name needs a crop nearer the other type than its own by 0.30 of what tells the two
-apart. Before the reach, in raw leads, from the margin curve on new development decks
-(`benchmarks/onirim_vision.py --curve --styles random`, 16 decks, 3 tables each): 281 cards decided
-by their symbol, none wrong; the right one's lead at the 1st / 5th percentile / median 0.082 / 0.303
-/ 0.831; asked at 0.15 / 0.20 / 0.25 / 0.30 / 0.35 / 0.40: 4 / 8 / 11 / 13 / 21 / 30 of 281. The
-confusions seen before all led by more than 0.15: on an earlier development set a Moon named the Sun
-of its colour with a lead of 0.299, and live play met a Sun named the Moon of its colour three times
-in 200 games (each a false breach). Set at the right ones' 5th percentile: the near-confusions are
-asked, which costs a question in live play only when the hand holds two cards of that colour.
-(`Match.symbol_fit`, how well the named symbol shows at all, does not separate: right cards 0.563 /
-0.718 at the 1st / 5th percentile, empty places whose best types shared a colour up to 0.867.)"""
+(`symbol_scores`): the one named must lead the other by this much there, as a share of the
+pair's `SymbolPair.reach`, or the card is left null with its colour's kinds (`Match.kin`: live
+play settles it with the hand or asks). On the curve of new development decks
+(`benchmarks/onirim_vision.py --curve` on 12 random-style development decks, 2 tables each, 158
+symbol-decided cards, none wrong) the right ones' lead at the least / 1st / 5th percentile /
+median is 0.264 / 0.337 / 0.544 / 0.798 of the reach (the raw lead: 0.084 / 0.093 / 0.352 /
+0.701); asked at 0.15 / 0.20 / 0.25 / 0.30 / 0.35 / 0.40 / 0.50: 0 / 0 / 0 / 1 / 3 / 3 / 6 of
+158 (raw: 4 / 4 / 5 / 8 / 8 / 13 / 28). Kept at 0.30: a wrong name needs a crop nearer the other
+type than its own by 0.30 of what tells the two apart. Before the reach, in raw leads, from the
+margin curve on new development decks (`benchmarks/onirim_vision.py --curve --styles random`, 16
+decks, 3 tables each): 281 cards decided by their symbol, none wrong; the right one's lead at
+the 1st / 5th percentile / median 0.082 / 0.303 / 0.831; asked at 0.15 / 0.20 / 0.25 / 0.30 /
+0.35 / 0.40: 4 / 8 / 11 / 13 / 21 / 30 of 281. The confusions seen before all led by more than
+0.15: on an earlier development set a Moon named the Sun of its colour with a lead of 0.299, and
+live play met a Sun named the Moon of its colour three times in 200 games (each a false breach).
+Set at the right ones' 5th percentile: the near-confusions are asked, which costs a question in
+live play only when the hand holds two cards of that colour. (`Match.symbol_fit`, how well the
+named symbol shows at all, does not separate: right cards 0.563 / 0.718 at the 1st / 5th
+percentile, empty places whose best types shared a colour up to 0.867.)"""
 COLOUR_MARGIN = 0.03
 """When another colour is among a Location's or a Door's finalists, the colour look
 (`colour_scores`: its own kind in either colour) decides where it is clear: a lead of at least

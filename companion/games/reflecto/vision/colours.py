@@ -19,16 +19,16 @@ import numpy as np
 
 GREY = np.full(3, 1 / 3)
 MIN_GREY_DISTANCE = 0.03
-"""A screen colour nearer grey than this (chromaticity) is not usable: a grey plastic under
-a faintly coloured light. A dull plastic is learned nearer grey than its tops lie (the
-median of tops differing in hue and shade, in the set-up's light), and a refused colour
-loses the whole board. From the development curve (`benchmarks/reflecto_curves.py refusal
---family random:6657522701 --family house:4617908168 --boards 150`, stopped after some 75
-random and 125 house boards: the boards whose weaker colour or pair lay under 0.15, read
-with no limit): at the limit 0.06 before, six boards learned at 0.039, 0.045, 0.049,
-0.050, 0.056 and 0.058 were refused (45 screens lost); read, they gave 30 screens right
-(one board entirely), 0 phantoms, 0 wrong owners. No development board came nearer grey
-than 0.039 (the renderer draws no grey plastic): 0.03 keeps them and refuses a grey one."""
+"""A screen colour nearer grey than this (chromaticity) is not usable: a grey plastic under a
+faintly coloured light. A dull plastic is learned nearer grey than its tops lie (the median
+of tops differing in hue and shade, in the set-up's light), and a refused colour loses the
+whole board. From the development curve (`benchmarks/reflecto_curves.py refusal` on a random
+and a house development family, some 75 random and 125 house boards: the boards whose weaker
+colour or pair lay under 0.15, read with no limit): at the limit 0.06 before, six boards
+learned at 0.039, 0.045, 0.049, 0.050, 0.056 and 0.058 were refused (45 screens lost); read,
+they gave 30 screens right (one board entirely), 0 phantoms, 0 wrong owners. No development
+board came nearer grey than 0.039 (the renderer draws no grey plastic): 0.03 keeps them and
+refuses a grey one."""
 MIN_APART = 0.06
 """The two colours must lie this far apart (chromaticity) to be told from each other. On
 the same curve the pairs under it (0.028, 0.058) read 3 and 0 screens in the wrong
