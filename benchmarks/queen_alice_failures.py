@@ -246,13 +246,18 @@ def outline_curve(seed: int, boards: int) -> dict[str, Any]:
         "outlined": [
             {
                 "threshold": t,
-                "arms_kept": f"{sum(s >= t for s, arm in runs if arm)}/{sum(a for _, a in runs)}",
-                "light_kept": f"{sum(s >= t for s, arm in runs if not arm)}/"
-                f"{sum(not a for _, a in runs)}",
+                "arms_kept": _at_or_above(runs, t, True),
+                "light_kept": _at_or_above(runs, t, False),
             }
             for t in (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
         ],
     }
+
+
+def _at_or_above(values: list[tuple[float, bool]], t: float, kind: bool) -> str:
+    """A curve's cell: how many values of one kind reach the threshold, out of that kind."""
+    of_kind = [v for v, k in values if k == kind]
+    return f"{sum(v >= t for v in of_kind)}/{len(of_kind)}"
 
 
 def _on_arm(photo: Any, where: Any, pts_mm: np.ndarray) -> bool:
@@ -346,8 +351,8 @@ def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
         "asked": [
             {
                 "threshold": t,
-                "pieces": f"{sum(d >= t for d, p in rows if p)}/{sum(p for _, p in rows)}",
-                "empty": f"{sum(d >= t for d, p in rows if not p)}/{sum(not p for _, p in rows)}",
+                "pieces": _at_or_above(rows, t, True),
+                "empty": _at_or_above(rows, t, False),
             }
             for t in (-0.3, -0.2, -0.1, 0.0, 0.05, 0.1, 0.2, 0.3)
         ],
