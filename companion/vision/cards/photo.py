@@ -99,10 +99,7 @@ def _margins(q: Quad, w: int, h: int) -> np.ndarray:
 
 def _overlap(a: Quad, b: Quad) -> float:
     """The area two quads share, as a share of the smaller one's."""
-    shared, _ = cv2.intersectConvexConvex(
-        a.corners.astype(np.float32), b.corners.astype(np.float32)
-    )
-    return float(shared) / max(1e-6, min(a.area, b.area))
+    return a.shared_area(b) / max(1e-6, min(a.area, b.area))
 
 
 def _square_to_frame(q: Quad) -> bool:

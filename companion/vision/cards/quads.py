@@ -50,6 +50,13 @@ class Quad:
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
+    def shared_area(self, other: Quad) -> float:
+        """The area (px²) this quad and `other` cover both."""
+        shared, _ = cv2.intersectConvexConvex(
+            self.corners.astype(np.float32), other.corners.astype(np.float32)
+        )
+        return float(shared)
+
     def contains(self, other: Quad, slack: float = 2.0) -> bool:
         """Whether every corner of `other` lies inside this quad (or within `slack` px)."""
         poly = self.corners.astype(np.float32)

@@ -322,9 +322,9 @@ def _attempt(
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     """The area two convex quads share over the area they cover together."""
-    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = Quad(a).area + Quad(b).area - float(shared)
-    return float(shared) / max(union, 1e-6)
+    qa, qb = Quad(a), Quad(b)
+    shared = qa.shared_area(qb)
+    return shared / max(qa.area + qb.area - shared, 1e-6)
 
 
 def _agree(a: np.ndarray, b: np.ndarray, width: float, share: float = AGREE) -> bool:
