@@ -13,6 +13,7 @@ import numpy as np
 from companion.games.mirror_mansion.rules.board import SLOTS, load_board
 from companion.games.mirror_mansion.vision import perceive
 from companion.games.mirror_mansion.vision.dots import (
+    MAX_ELONGATION,
     OPENING,
     SIZE_RANGE,
     SPLIT_OPENING,
@@ -63,9 +64,31 @@ def test_a_dot_stuck_on_a_stripe_of_its_colour_wider_than_the_first_opening_is_f
     assert free and max(d.isolation for d in near) < max(d.isolation for d in free)
 
 
-def test_a_wide_stripe_alone_is_no_dot() -> None:
+def test_a_wide_stripe_alone_is_no_dot_that_stands_out_from_its_ring() -> None:
+    # Its rounded ends may be cut as discs (`_discs` looks for lobes), but a stripe's end has
+    # the stripe in its ring: it names no piece.
     plane, _ = _plane(STRIPE_MM, 0.0)
-    assert find_dots(plane, DEFAULT_STICKERS.mirror_dot, BOARD.dot_diameter_mm) == []
+    found = find_dots(plane, DEFAULT_STICKERS.mirror_dot, BOARD.dot_diameter_mm)
+    assert all(d.contrast < perceive.CONTRAST_MIN for d in found)
+    assert all(d.elongation <= MAX_ELONGATION for d in found)
+
+
+def test_a_sticker_touching_a_printed_disc_of_its_colour_is_found_where_it_was_stuck() -> None:
+    # Together the two discs are one blob round enough for a dot (a window's sticker against
+    # a movement field's disc printed just behind its card), centred between them.
+    side = round(70 * PX_PER_MM)
+    img = np.full((side, side, 3), 110, np.uint8)
+    print_mm, sticker_mm = (33.0, 30.0), (37.0, 36.5)
+    for (x, y), d in ((print_mm, 10.0), (sticker_mm, 8.5)):
+        c = (round(x * PX_PER_MM), round(y * PX_PER_MM))
+        cv2.circle(img, c, round(d / 2 * PX_PER_MM), GREEN, -1, cv2.LINE_AA)
+    plane = TopPlane(img, (0.0, 0.0), float(BOARD.mirror_height_mm))
+    found = find_dots(plane, DEFAULT_STICKERS.mirror_dot, BOARD.dot_diameter_mm)
+    near = [d for d in found if math.dist(d.centre_mm, sticker_mm) <= 1.0]
+    assert near, "the sticker is a dot of its own"
+    assert all(abs(d.area_mm2 - math.pi * 4.25**2) < 15 for d in near)
+    # The blob as a whole is found too, between the two.
+    assert any(math.dist(d.centre_mm, sticker_mm) > 2.5 for d in found)
 
 
 def _read_dot_over(bar: float):

@@ -51,6 +51,12 @@ becomes right, and another board's facing is asked (a piece cut from print ties 
 sticker); the wider disc alone loses the sticker it was meant to find. Windows and doors
 read the same at every value."""
 
+DISC_RIM_SHARE = 0.5
+"""A disc cut from a blob by its distance to the rim (`_discs`) is a dot only when at most
+this share of a thin ring just outside it lies in the blob: a lobe, free on most of its rim
+(a sticker touching a printed disc shares a short arc); a disc on a stripe of its colour
+shares two arcs as wide as the stripe, about two thirds of its rim."""
+
 CONTRAST_MIDDLE = 0.6
 """The share of a dot's radius whose pixels give its colour (its rim is blurred into the
 ring)."""
@@ -197,6 +203,38 @@ def _blobs(mask: np.ndarray, least_px: float):
         yield x, y, fill & mask[y : y + h, x : x + w]
 
 
+def _discs(blob: np.ndarray, least_r: float, most_r: float, taken: list[tuple[float, float]]):
+    """(left, top, piece) of each disc that fills a part of a blob: the peaks of its distance
+    to the blob's rim from `least_r` to `most_r` (px), widest first, none inside a wider one
+    or near a piece already cut (`taken`), each piece the blob within its radius of its peak.
+
+    Two discs that touch over a neck wider than any opening could cut (a sticker stuck
+    against a printed disc of its colour: a movement field's, just behind a card) are two
+    peaks of that distance, and each is a dot's place and size."""
+    dist = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    peaks = (dist >= least_r) & (dist >= cv2.dilate(dist, _kernel(5)))
+    ys, xs = np.nonzero(peaks)
+    spots: list[tuple[float, float, float]] = [(x, y, most_r) for x, y in taken]
+    h, w = blob.shape
+    for i in np.argsort(-dist[ys, xs], kind="stable"):
+        x, y = int(xs[i]), int(ys[i])
+        r = float(dist[y, x])
+        if r > most_r * 1.1 or any(math.hypot(x - a, y - b) < max(r, q) for a, b, q in spots):
+            spots.append((x, y, r))
+            continue
+        spots.append((x, y, r))
+        reach = math.ceil(r + 3)
+        x0, y0 = max(0, x - reach), max(0, y - reach)
+        x1, y1 = min(w, x + reach + 1), min(h, y + reach + 1)
+        cut = (slice(y0 - y + reach, y1 - y + reach), slice(x0 - x + reach, x1 - x + reach))
+        rim = _ring(math.ceil(r + 1), reach)[cut]
+        near = blob[y0:y1, x0:x1]
+        # A disc on a stripe or in a region has much of its rim in the blob: no lobe.
+        if np.count_nonzero(near[rim]) > DISC_RIM_SHARE * np.count_nonzero(rim):
+            continue
+        yield x0, y0, _disc(math.ceil(r + 1), reach)[cut] & near
+
+
 def find_dots(
     plane: TopPlane, colour: HueRange, diameter_mm: float, max_elongation: float = MAX_ELONGATION
 ) -> list[Dot]:
@@ -221,6 +259,9 @@ def find_dots(
     # the union of the smaller discs inside it) and cuts it loose from streaks of its colour
     # narrower than that (a guide line, smeared twice as wide by JPEG's halved colour).
     k = max(3, round(OPENING * SIZE_RANGE[0] * diameter_mm * PX_PER_MM) | 1)
+    # A disc shows at least MIN_SHOWN of the smallest dot and is at most the largest.
+    least_r = math.sqrt(lo / math.pi)
+    most_r = SIZE_RANGE[1] * diameter_mm * PX_PER_MM / 2
     loose: list[np.ndarray] = []
     found: list[tuple[int, Dot]] = []
 
@@ -265,10 +306,16 @@ def find_dots(
         """The round pieces of a blob that is no dot as a whole, cut loose by a wider disc."""
         kk = max(3, round(SPLIT_OPENING * diameter_mm * PX_PER_MM) | 1)
         opened = cv2.morphologyEx(np.pad(blob, 1), cv2.MORPH_OPEN, _kernel(kk))
+        cut: list[tuple[float, float]] = []
         for px, py, piece in _blobs(opened, lo):
             m = cv2.moments(piece, binaryImage=True)
             if round_blob(m):
                 add(level_i, bx + px - 1, by + py - 1, m)
+                cut.append((m["m10"] / m["m00"] + px - 1, m["m01"] / m["m00"] + py - 1))
+        for px, py, piece in _discs(blob, least_r, most_r, cut):
+            m = cv2.moments(piece, binaryImage=True)
+            if round_blob(m):
+                add(level_i, bx + px, by + py, m)
 
     def look(level_i: int, mask: np.ndarray, x0: int, y0: int) -> None:
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(k))
@@ -279,6 +326,13 @@ def find_dots(
                 continue  # and so is all of it at the levels above
             if round_blob(m):
                 add(level_i, bx + x0, by + y0, m)
+                # A blob round enough for a dot may still be two discs that touch.
+                discs = [(px, py, p) for px, py, p in _discs(blob, least_r, most_r, [])]
+                if len(discs) > 1:
+                    for px, py, piece in discs:
+                        mp = cv2.moments(piece, binaryImage=True)
+                        if round_blob(mp):
+                            add(level_i, bx + x0 + px, by + y0 + py, mp)
             else:
                 split(level_i, blob, bx + x0, by + y0)
             if level_i + 1 == len(LEVELS):
