@@ -188,26 +188,6 @@ def border_depths(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     return np.array(out)
 
 
-STEP_REACH = 3.0
-"""How far either side of a quad's side (px) `edge_steps` compares the colours."""
-
-
-def edge_steps(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """How sharply the colour changes across each of the quad's sides (Lab distance between
-    the median just outside and just inside, the median along the middle of the side; sides
-    TL-TR, TR-BR, BR-BL, BL-TL). A card's edge is a step along its whole side, whatever the
-    table: a side laid across the card's own border, inside it, steps nowhere."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    steps = np.arange(-STEP_REACH, STEP_REACH + 0.25, 0.5)
-    inside, outside = steps < -0.75, steps > 0.75
-    out = []
-    for a, e, outward in sides_outward(quad):
-        _, prof = side_profiles(lab, a, e, outward, np.linspace(0.15, 0.85, 15), steps)
-        change = np.median(prof[:, outside], axis=1) - np.median(prof[:, inside], axis=1)
-        out.append(float(np.median(np.linalg.norm(change, axis=1))))
-    return np.array(out)
-
-
 def border_width(image: np.ndarray, outline: np.ndarray) -> float:
     """The card's border width in px (the mean of its sides'); 0.0 if it has none."""
     d = border_depths(image, outline)

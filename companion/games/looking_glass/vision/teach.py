@@ -45,7 +45,6 @@ from companion.vision.cards.library import face_size
 from companion.vision.cards.photo import (
     BORDER_STEP,
     border_depths,
-    edge_steps,
     find_card_outline,
     inset_sides,
     upright,
@@ -546,22 +545,6 @@ block of `benchmarks/looking_glass_teach.py`, cuts more than 3 mm (more than 1.5
 0.06 30 (63), never kept 54 (83)."""
 
 
-STEP_NOWHERE = 5.0
-"""A cut with a side across which the colour changes less than this (`edge_steps`, Lab) lies
-on no edge there: inside the card's own border (an art edge misread at a light title band
-or frame line, and the deck's border drawn round it) or on a plain table. Where the outline
-seen against the table steps at least this much on every side, the outline is the card.
-Over two blocks of 10 development decks (240 photos, 237 accepted), cuts more than 3 mm
-(more than 1.5 mm) off by this value: 0 (never) 22 (43), 2 20 (41), 3 18 (39), 4 17 (38),
-5 17 (38), 6 17 (38), 8 20 (41), 12 22 (43). The sides of the cuts it sets right step 1-4;
-a white card's edge on a scanner's white lid steps 6-7."""
-
-
-def _steps_nowhere(image: np.ndarray, cut: np.ndarray, outline: np.ndarray) -> bool:
-    """Whether `cut` has a side on no edge (`STEP_NOWHERE`) while `outline` steps on all."""
-    return bool(edge_steps(image, cut).min() < STEP_NOWHERE <= edge_steps(image, outline).min())
-
-
 def cut_deck(
     images: dict[str, np.ndarray], found: dict[str, FoundCard], shape: CardShape | None = None
 ) -> tuple[dict[str, FoundCard], float, bool]:
@@ -570,9 +553,7 @@ def cut_deck(
     at the one of the deck's aspect (`resolve_alternatives`). One border for all cards: each
     outer quad is re-derived from its art by the deck's median border (by `shape`'s, when
     given: cards added to a library taught earlier are cut as its cards were), except a
-    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`) where
-    its aspect is as near the deck's, or where a side of the derived quad steps nowhere
-    (`STEP_NOWHERE`)."""
+    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`)."""
     found = resolve_alternatives(found, None if shape is None else shape.height_mm / CARD_W_MM)
     if shape is None:
         found = resolve_art_holes(images, found)
@@ -584,7 +565,7 @@ def cut_deck(
     else:
         frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
     aspect = float(np.median([f.aspect for f in found.values()])) if found else math.nan
-    for cid, f in found.items():
+    for f in found.values():
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
         derived = inset(i, -frac * iw / (1 - 2 * frac))
@@ -594,10 +575,7 @@ def cut_deck(
             and not _agree(
                 derived, f.outer, float(np.linalg.norm(f.outer[1] - f.outer[0])), KEEP_OUTLINE
             )
-            and (
-                abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
-                or _steps_nowhere(images[cid], derived, f.outer)
-            )
+            and abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
         )
         if not keep:
             f.outer = derived
