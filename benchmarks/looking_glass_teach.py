@@ -150,10 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.family == "random":
         bad = [r for r in accepted if r["bad"]]
         decided = [r for r in accepted if r["decided_by_deck"]]
+        worst = max((r["cut_off_mm"] for r in accepted), default=0.0)
         print(
             f"{len(accepted)} of {len(rows)} photos accepted; {len(bad)} of them cut more than "
             f"{BAD_CUT_MM:g} mm off the card ({sum(r['bad'] for r in decided)} of the "
-            f"{len(decided)} the deck decided)"
+            f"{len(decided)} the deck decided); worst cut {worst:g} mm"
         )
     else:
         print(f"{len(accepted)} of {len(rows)} photos accepted (no truth cut for {a.family})")
