@@ -5,6 +5,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -359,6 +360,71 @@ def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `ALONE` curve, on development renders: every square that stands out
+    (`stand_out`) among those not read by structure beside an arm (`not_by_structure`),
+    whose middle is clearly of one of the board's piece colours (`NEAR`, `APART`), by how
+    many of its four neighbours the colours do not tell, at most each threshold
+    (`lone_squares`): read right (a piece of that colour), a piece of the other colour, and
+    phantoms (no piece there)."""
+    geom = load_geometry()
+    thresholds = (0, 1, 2, 3, 4)
+    counts = {t: Counter[str]() for t in thresholds}
+    for i in range(boards):
+        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
+        photo = render_photo(geom, (seed, i), conditions)
+        where = reader.locate(photo.image, geom)
+        if where is None:
+            continue
+        cells = geom.cells
+        found_arms = reader.find_arms(photo.image, geom, where)
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        assert colours.structure is not None
+        under = reader.arm_squares(colours, found_arms, geom, cells)
+        calls = [
+            ("unsure", 0.0) if c in under else call
+            for c, call in zip(cells, reader.classify(colours), strict=True)
+        ]
+        calls = [
+            ("unsure", 0.0) if v == "empty" and spread > reader.STRUCTURE else (v, p)
+            for (v, p), spread in zip(calls, colours.structure, strict=True)
+        ]
+        skip = {k for k, c in enumerate(cells) if c in under}
+        ask = reader.not_by_structure(geom, found_arms, colours)
+        found = reader.stand_out(calls, colours, skip)
+        tone = reader.board_tone(reader.median_along(colours.middle, 1))
+        centres = reader.two_centres(calls, tone, found)
+        if centres is None:
+            continue
+        saved = reader.ALONE
+        try:
+            for t in thresholds:
+                reader.ALONE = t
+                lone = reader.lone_squares(cells, calls)
+                for k in found:
+                    if k not in ask or k not in lone:
+                        continue
+                    d = np.linalg.norm(tone[k] - centres, axis=1)
+                    j = int(np.argmin(d))
+                    if d[j] > reader.APART * d[1 - j] or d[j] > reader.NEAR:
+                        continue
+                    want = photo.position.squares.get(cells[k], "empty")
+                    kind = "phantom" if want == "empty" else "right"
+                    counts[t][kind if want in ("empty", ("red", "white")[j]) else "wrong"] += 1
+        finally:
+            reader.ALONE = saved
+        print(f"\rlone curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "read": [
+            {"alone": t, **{k: counts[t][k] for k in ("right", "wrong", "phantom")}}
+            for t in thresholds
+        ],
+    }
+
+
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
     """The curves the empty-board path's thresholds were chosen from (`vision/empty.py`), on
     development boards read with the box's empty board learnt from its own photograph (half
@@ -530,8 +596,16 @@ def main() -> None:
         action="store_true",
         help="the curve of red or white calls more like the print (PRINT_LEADS) instead",
     )
+    parser.add_argument(
+        "--lone-curve",
+        action="store_true",
+        help="the ALONE curve (pieces standing out beside an arm) instead",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.lone_curve:
+        print(json.dumps(lone_curve(seed, args.boards, args.arms), indent=1))
+        return
     if args.print_leads_curve:
         print(json.dumps(print_leads_curve(seed, args.boards, args.arms), indent=1))
         return

@@ -9,6 +9,7 @@ import pytest
 
 from companion.games.queen_alice.vision.geometry import load_geometry
 from companion.games.queen_alice.vision.read import (
+    ALONE,
     ARM_MARGIN,
     CROWN_REF_MIN,
     IN_COLOUR_EDGES,
@@ -24,6 +25,7 @@ from companion.games.queen_alice.vision.read import (
     crown_reference,
     crowns_standing,
     locate,
+    lone_squares,
     median_along,
     not_by_structure,
     outlined_runs,
@@ -196,6 +198,27 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     # beside an arm it is asked about, and a square the arm itself covers keeps its call
     assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "unsure"
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
+    # ... unless it stands alone among squares the colours tell: a piece, not an arm's edge
+    assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "white"
+
+
+def test_a_square_is_lone_with_few_neighbours_the_colours_do_not_tell() -> None:
+    """A run of unsure squares (an arm's edge or shadow) is not lone; a square with at
+    most `ALONE` of its four neighbours unsure or gold is, whatever its diagonals."""
+    cells = tuple((r, c) for r in range(3) for c in range(4))
+    calls = [("empty", 1.0)] * len(cells)
+    middle = cells.index((1, 1))
+    for k in (cells.index((0, 1)), cells.index((1, 0)), cells.index((2, 2))):
+        calls[k] = ("unsure", 0.0)
+    around = [cells.index(c) for c in ((0, 1), (1, 0), (2, 1), (1, 2))]
+    lone = lone_squares(cells, calls)
+    assert ALONE < 2
+    assert middle not in lone  # two of its four neighbours unsure
+    calls[around[0]] = ("red", 1.0)
+    assert middle in lone_squares(cells, calls)  # one left (the diagonal does not count)
+    calls[around[0]] = ("gold", 1.0)
+    assert middle not in lone_squares(cells, calls)  # gold is not told either
+    assert cells.index((0, 3)) in lone  # a corner with its two neighbours told
 
 
 def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm() -> None:

@@ -33,7 +33,8 @@ come from curves on development renders of the wider chess sets (in the commits 
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
-the curve of `--outline-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
+the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
+(in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN` and `SPOT_ARM_REACH` are set by
 reasoning (written beside each), not swept.
@@ -165,7 +166,11 @@ in its own shadow keeps its hue and loses light (set by reasoning, not swept: a 
 to a third of the light, a lit side a fifth brighter; only more squares are asked)."""
 ARM_MARGIN = 2
 """Squares within this many (rows or columns) of one a might-be arm is followed to are
-not read by structure (`not_by_structure`)."""
+not read by structure (`not_by_structure`) ..."""
+ALONE = 1
+"""... except a square that stands out (`STANDS_OUT`) with at most this many of its four
+neighbours neither a piece nor empty (`lone_squares`): a piece is one square's blob, an
+arm's edge or shadow a run of unsure squares."""
 SPOT_ARM_REACH = 4
 """Squares from where an arm crosses the ground within which a Crown slot or path space
 of the arm's colour is asked about (`_spot_calls`), and beyond which a path space is clear
@@ -738,7 +743,7 @@ def read_board(
             int(k) for k in np.flatnonzero(known)
         }
         ask = not_by_structure(geom, arms, colours)
-        calls = piece_colours(calls, colours, arm_k, ask)
+        calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -970,13 +975,15 @@ def piece_colours(
     colours: SpotColours,
     skip: set[int],
     ask: Collection[int] = (),
+    lone: Collection[int] = (),
 ) -> list[tuple[str, float]]:
     """Squares that stand out from the board's print by their structure hold a piece even
     where its colours pass for the print (a pale white on a light square, a wide base
     hiding the print beside it). Its colour comes from this board's own red and white
     pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else (or when among those to `ask` about: an arm's edge or shadow is busy
-    too) unsure. A square its colours call red or white but clearly nearer (`APART`) this
+    (`NEAR`); else (or when among those to `ask` about and not `lone`: an arm's edge or
+    shadow is busy too, but spreads over a run of squares the colours do not tell)
+    unsure. A square its colours call red or white but clearly nearer (`APART`) this
     board's other colour is asked about (a dark red lighter than a dark print passes for a
     white by its colours alone). A square less busy but still busier than the print
     (`in_colour`) holds a piece only when so near one of those colours, and never among
@@ -989,7 +996,7 @@ def piece_colours(
     out = list(calls)
     for k in found:
         out[k] = ("unsure", 0.0)
-        if centres is None or k in ask:
+        if centres is None or (k in ask and k not in lone):
             continue
         j = _nearer_piece(tone[k], centres)
         if j is not None:
@@ -1004,6 +1011,20 @@ def piece_colours(
             j = ("red", "white").index(v)
             if d[1 - j] <= APART * d[j]:
                 out[k] = ("unsure", 0.0)
+    return out
+
+
+def lone_squares(cells: tuple[Cell, ...], calls: list[tuple[str, float]]) -> set[int]:
+    """Squares with at most `ALONE` of their four neighbours called neither a piece nor
+    empty (unsure or gold): a piece's structure stays on its own square, while an arm's
+    blurred edge or shadow, or a hand its colour missed, leaves a run of such squares."""
+    index = {c: k for k, c in enumerate(cells)}
+    told = ("red", "white", "empty")
+    out = set()
+    for k, (r, c) in enumerate(cells):
+        around = (index.get(n) for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+        if sum(1 for n in around if n is not None and calls[n][0] not in told) <= ALONE:
+            out.add(k)
     return out
 
 
