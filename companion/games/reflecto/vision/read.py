@@ -209,7 +209,10 @@ ARM_BESIDE = 0.1
 when this share of the board round it, where no screen can show, changed from the print
 into that seat's colour (`Change.beside`): an arm or sleeve over an empty square, not a top
 standing on it. From the development curve (`benchmarks/reflecto_curves.py sweep --name
-ARM_BESIDE`)."""
+ARM_BESIDE`). On 40 house and 40 random boards of another development family (refl15; 688
+screens; phantoms, screens missed, boards entirely right, with the empty board's photo):
+0.05: 3, 54, 51; 0.1 and 0.2: 4, 49, 52. `CHANGED_OWN` 0.1, 0.2 and 0.3 read those boards
+alike (4, 49, 52): the phantoms left there are decided by neither."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
