@@ -137,16 +137,22 @@ def test_no_layout_is_wider_than_the_span():
     assert max(max(c) - min(c) for c in cols) == layout_span(layouts)
 
 
-def test_a_glass_resting_on_one_pair_beside_other_named_cards_is_not_known():
-    """A glass card and a score pile's card facing it pair as well as a real pair does: with
-    named cards off the glass, one pair does not say which is the glass."""
+def test_a_glass_resting_on_one_pair_beside_other_named_cards_is_known_only_across_the_gap():
+    """A glass card and a score pile's card facing it pair as well as a real pair does, but
+    a glass's last pair lies across the gap, its top edges a few mm apart: such a pair beside
+    other named cards is the glass, unless two other named cards lie so too. A pair further
+    apart beside other named cards does not say which is the glass."""
     truth = Lattice(_camera(15.0, False), CARD_H, 10.0)
     pair = [Placed(_card(truth.outline(h, 0, 2)), h, 0, 2) for h in (0, 1)]
+    far = [Placed(_card(truth.outline(h, 1, 2)), h, 1, 2) for h in (0, 1)]
     pile = _card(truth.outline(0, 0, 40))
-    assert without_lone_pair(Glass(pair, rejected=[pile])).cards == []
-    assert without_lone_pair(Glass(pair)).cards == pair  # nothing else named: the last pair
-    third = Placed(_card(truth.outline(0, 1, 3)), 0, 1, 3)
-    assert len(without_lone_pair(Glass([*pair, third], rejected=[pile])).cards) == 3
+    assert without_lone_pair(Glass(pair, rejected=[pile])).cards == pair
+    assert without_lone_pair(Glass(far, rejected=[pile])).cards == []
+    assert without_lone_pair(Glass(far)).cards == far  # nothing else named: the last pair
+    piles = [_card(truth.outline(h, 0, 40)) for h in (0, 1)]  # two named cards across a gap
+    assert without_lone_pair(Glass(pair, rejected=piles)).cards == []
+    third = Placed(_card(truth.outline(0, 2, 3)), 0, 2, 3)
+    assert len(without_lone_pair(Glass([*far, third], rejected=piles)).cards) == 3
 
 
 def _probe(truth: Lattice, half: int, row: int, col: int, best: str, score: float) -> Probe:

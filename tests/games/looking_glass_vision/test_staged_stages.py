@@ -66,6 +66,17 @@ def test_lone_pairs_on_lines_of_their_own_make_no_glass():
     assert len(glass.rejected) == 4
 
 
+def test_of_lone_pairs_the_one_across_the_gap_is_the_glass():
+    """A glass's last pair lies across the gap, top edges a few mm apart; a glass card facing
+    a score pile's card lies further off: of such lone pairs, the one across the gap is the
+    glass (two across it say nothing, above)."""
+    pair = [_card("a", 100.0, 395.0 - H / 2, up=-1), _card("b", 100.0, 405.0 + H / 2, up=1)]
+    apart = [_card("c", 700.0, 95.0 - H / 2, up=-1), _card("d", 700.0, 105.0 + H, up=1)]
+    beside = [_card("e", 400.0, 695.0 - H / 2, up=-1), _card("f", 440.0, 705.0 + H / 2, up=1)]
+    glass = fit_glass([*pair, *apart, *beside], Plane())
+    assert sorted(str(p.card.identity.card) for p in glass.cards) == ["a", "b"]
+
+
 def test_a_clean_table_of_dark_bordered_cards_is_read():
     img, lib, ids, boxes = dark_bordered_table()
     reading = StagedReader(lib).read(img)
@@ -141,11 +152,11 @@ def test_a_glass_seen_at_a_slant_is_fitted_without_a_registration():
         assert where[c.identity.card][1] == row
 
 
-def test_no_slot_is_looked_at_about_a_lone_pair_beside_other_named_cards():
-    """A lattice resting on one pair, with a named card off it, is a guess at where the glass
-    lies (a glass card and a score pile's card facing it pair as well): its slots are not
-    looked at, so nothing of the cloth or of a pile is named there. With nothing else named
-    the pair is the last lone pair, and the slots beside it are looked at."""
+def test_no_slot_is_looked_at_about_a_lone_pair_beside_another():
+    """A lattice resting on one pair, with two other named cards that lie as a pair across a
+    gap too, is a guess at where the glass lies: its slots are not looked at, so nothing of
+    the cloth or of a pile is named there. With one other named card, or none, the pair
+    across the gap is the last lone pair, and the slots beside it are looked at."""
     from companion.games.looking_glass.vision.slots import fill_probed
 
     img, lib, ids, _boxes = dark_bordered_table()
@@ -153,11 +164,19 @@ def test_no_slot_is_looked_at_about_a_lone_pair_beside_other_named_cards():
     pair = [Placed(found[ids[0]], 0, 0, 0), Placed(found[ids[3]], 1, 0, 0)]
     off = found[ids[3]].hypothesis.outline + np.array([700.0, 0.0])
     pile = Identified(Hypothesis(off, False), Identity(ids[1], 0.9, 0.5, False, {ids[1]: 0.9}))
-    glass, probes = fill_probed(img, Glass(pair, rejected=[pile]), lib)
+    piles = [
+        pile,
+        Identified(
+            Hypothesis(found[ids[0]].hypothesis.outline + np.array([700.0, 0.0]), False),
+            Identity(ids[2], 0.9, 0.5, False, {ids[2]: 0.9}),
+        ),
+    ]
+    glass, probes = fill_probed(img, Glass(pair, rejected=piles), lib)
     assert glass.cards == [] and probes == []
-    alone, probes = fill_probed(img, Glass(pair), lib)
-    assert probes
-    assert {p.card.identity.card for p in alone.cards} >= {ids[0], ids[3]}
+    for rejected in ([pile], []):
+        alone, probes = fill_probed(img, Glass(pair, rejected=rejected), lib)
+        assert probes
+        assert {p.card.identity.card for p in alone.cards} >= {ids[0], ids[3]}
 
 
 def test_a_card_that_votes_itself_onto_the_glass_without_a_reflection_is_left_off():

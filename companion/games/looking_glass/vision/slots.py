@@ -33,6 +33,7 @@ from companion.games.looking_glass.vision.stages import (
     Hypothesis,
     Identified,
     Placed,
+    across_gap,
 )
 from companion.vision.cards.identify import Identity, identify
 from companion.vision.cards.library import CARD_W_MM, Library
@@ -745,4 +746,14 @@ def without_lone_pair(glass: Glass) -> Glass:
     named_off = [k for k in glass.rejected if k.identity.card is not None]
     if len(named_in) > 2 or not named_off:
         return glass
+    if len(named_in) == 2 and across_gap(named_in[0].card, named_in[1].card):
+        # The pair lies as a glass's innermost pair does; it is the glass when no other two
+        # named cards lie so (a score pile's cards rarely face each other across a gap).
+        every = [p.card for p in named_in] + named_off
+        if not any(
+            across_gap(every[i], every[j])
+            for i in range(len(every))
+            for j in range(max(2, i + 1), len(every))
+        ):
+            return glass
     return Glass([], rejected=[p.card for p in glass.cards] + list(glass.rejected))
