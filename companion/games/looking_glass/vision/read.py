@@ -2025,7 +2025,8 @@ class Reader:
         inside = mask > 0
         return (
             bool(inside.any())
-            and float((look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
+            and float((look.common[colour_bins(look.lab(inside))] | white[inside]).mean())
+            >= TABLE_FACE_SHARE
         )
 
     def _place_mask(self, v: View, centre: np.ndarray, down: np.ndarray) -> np.ndarray:
@@ -2657,40 +2658,50 @@ class Reader:
 
 @dataclass
 class TableLook:
-    """What the bare table looks like in one image, for `Reader._hidden_place`: the image in
-    Lab, each pixel's colour bin (`colour_bins`), the plain table's colour and a patterned
-    table's colour bins."""
+    """What the bare table looks like in one image, for `Reader._hidden_place`: the plain
+    table's colour and a patterned table's colour bins, and each pixel's Lab colour and colour
+    bin (`colour_bins`) where a step asks. Those are worked out only about the place asked
+    for: a read asks of a few places a card's size, and the whole working image in Lab cost
+    ~3 ms a frame (the same values, pixel by pixel)."""
 
-    lab: np.ndarray
-    bins: np.ndarray
+    small: np.ndarray
+    """The processing image (BGR)."""
     plain: np.ndarray
     common: np.ndarray
 
     @classmethod
     def of(cls, small: np.ndarray, white: np.ndarray) -> TableLook:
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         grid = (slice(None, None, 8), slice(None, None, 8))
-        plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
-        bins = colour_bins(lab)
-        return cls(lab, bins, plain, table_colours(bins, white))
+        lab = cv2.cvtColor(np.ascontiguousarray(small[grid]), cv2.COLOR_BGR2LAB)
+        plain = np.median(lab[~white[grid]].astype(np.float32), axis=0)
+        return cls(small, plain, table_colours(small, white))
+
+    def lab(self, inside: np.ndarray) -> np.ndarray:
+        """(k, 3) uint8 Lab of the pixels of the mask `inside` (processing image), in the
+        order `image[inside]` gives them."""
+        x, y, w, h = cv2.boundingRect(inside.view(np.uint8))
+        if w == 0:
+            return np.zeros((0, 3), np.uint8)
+        box = (slice(y, y + h), slice(x, x + w))
+        return cv2.cvtColor(self.small[box], cv2.COLOR_BGR2LAB)[inside[box]]
 
 
 COLOUR_BINS = 8 * 16 * 16
 
 
 def colour_bins(lab: np.ndarray) -> np.ndarray:
-    """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
-    counts: an arm often has the hue of a wooden table or of the blend between a chequered
-    cloth's squares, not its lightness."""
+    """Each Lab colour's bin (lab: (..., 3) uint8) of 8 x 16 x 16 (L* // 32, a* // 16,
+    b* // 16). Lightness counts: an arm often has the hue of a wooden table or of the blend
+    between a chequered cloth's squares, not its lightness."""
     # (Shifted as bytes and put together in 16 bits: a third of the memory of int32 maths.)
-    lum, a, b = _split(lab)
+    lum, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     return ((lum >> 5).astype(np.uint16) << 8) | ((a >> 4).astype(np.uint16) << 4) | (b >> 4)
 
 
-def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
+def table_colours(small: np.ndarray, white: np.ndarray) -> np.ndarray:
     """Which colour bins (`colour_bins`) are the table's: common along three of the image's
-    four edges. A chequered cloth or a printed pattern has several; an arm reaches in over
-    one edge (two at a corner)."""
+    four edges (`small`, the processing image). A chequered cloth or a printed pattern has
+    several; an arm reaches in over one edge (two at a corner)."""
     h, w = white.shape
     by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
     sides = np.zeros(COLOUR_BINS, np.int32)
@@ -2700,7 +2711,8 @@ def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
         (slice(by, h - by), slice(0, bx)),
         (slice(by, h - by), slice(w - bx, w)),
     ):
-        part = bins[strip][~white[strip]]
+        lab = cv2.cvtColor(np.ascontiguousarray(small[strip]), cv2.COLOR_BGR2LAB)
+        part = colour_bins(lab[~white[strip]])
         hist = np.bincount(part, minlength=COLOUR_BINS)
         sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
     return sides >= 3
@@ -2865,10 +2877,10 @@ def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> boo
 def _bare_share(look: TableLook, white: np.ndarray, inside: np.ndarray) -> float:
     """The share of the place `inside` (a mask of the processing image) that is bare table:
     neither a card's white nor anything but the table's colours."""
-    lab = look.lab[inside].astype(np.float32)
+    lab = look.lab(inside)
     bare = ~white[inside] & (
-        look.common[look.bins[inside]]
-        | (np.linalg.norm(lab - look.plain, axis=1) < BARE_TABLE_DIST)
+        look.common[colour_bins(lab)]
+        | (np.linalg.norm(lab.astype(np.float32) - look.plain, axis=1) < BARE_TABLE_DIST)
     )
     return float(bare.mean())
 
@@ -2879,13 +2891,14 @@ def _arm_in(
     """`Reader._hidden_place` for the place `inside` (a mask of the processing image)."""
     if not _borderless(white, inside):
         return False
-    there = look.lab[inside].astype(np.float32)
+    lab = look.lab(inside)
+    there = lab.astype(np.float32)
     if (
         float(there[:, 0].std()) < BARE_TABLE_STD
         and float(np.linalg.norm(np.median(there, axis=0) - look.plain)) < BARE_TABLE_DIST
     ):
         return False
-    return float(look.common[look.bins[inside]].mean()) < table_share
+    return float(look.common[colour_bins(lab)].mean()) < table_share
 
 
 _plan = cache(placements)
