@@ -44,11 +44,13 @@ from companion.games.looking_glass.rules.layout import (
 )
 from companion.games.looking_glass.vision.library import (
     CARD_W_MM,
+    PATCH_H,
+    PATCH_W,
     SEARCH_PX,
     Library,
     descriptor,
 )
-from companion.vision.cards.identify import card_to_image, upper_window
+from companion.vision.cards.identify import card_to_image, coarse_shift, upper_window
 from companion.vision.components import Component, components
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
@@ -106,6 +108,12 @@ template this well: no outline backs it. The art left beside a hand lying over a
 matched a third card at 0.60, a glove over a card another card at 0.72; on 80 development tables
 with hands or glare the finds of cards no hand touched
 scored 0.85-0.97 but one (0.69), those between 0.5 and 0.8 were all of cards under a hand."""
+SEARCH_CLEAR = 0.85
+"""A search stops at a match this clear: it is the card, a few mm off at most."""
+SEARCH_REACH_PX = 8
+"""How far a search looks about a predicted place, in patch px (~1.1 mm each) beyond the
+match's own ±`SEARCH_PX`: a card dealt by hand ~9 mm off, as far as two rings of probes 3.5 mm
+apart reached."""
 VISIBLE_SCORE = 0.85
 VISIBLE_MARGIN = 0.3
 """A card partly under an arm: its best template's best cells match this well, and this much
@@ -2385,49 +2393,35 @@ class Reader:
         self, v: View, centre: np.ndarray, down: np.ndarray, give_up: float = 0.0
     ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
-        Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
-        as soon as the match is clear, or at once if the first look scores below `give_up`
-        (an empty place, a hand)."""
-        probed: dict[
-            tuple[float, float, float], tuple[float, np.ndarray, np.ndarray, float, float]
-        ] = {}
-
-        def probe(
-            ang: float, dr: float, dd: float
-        ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
-            # The second ring about a neighbour of the first overlaps it: each pose once.
-            key = (ang, dr, dd)
-            if key not in probed:
-                probed[key] = self._probe(v, centre, down, ang, dr, dd)
-            return probed[key]
-
-        best = probe(0.0, 0.0, 0.0)
-        if best[0] < give_up:
+        The place itself first (the match slides ±2 mm); unless that is clear, or below
+        `give_up` (an empty place, a hand), every shift up to `SEARCH_REACH_PX` at once
+        (`_best_shift`), probed there, then turns about the best shift."""
+        best = self._probe(v, centre, down, 0.0, 0.0, 0.0)
+        if best[0] < give_up or best[0] >= SEARCH_CLEAR:
             return best
-        for _ in range(2):
-            # A second ring about the best shift: a card 5 to 7 mm off its predicted place.
-            at = best[3], best[4]
-            for dr, dd in (
-                (-3.5, 0),
-                (3.5, 0),
-                (0, -3.5),
-                (0, 3.5),
-                (-3.5, -3.5),
-                (3.5, -3.5),
-                (-3.5, 3.5),
-                (3.5, 3.5),
-            ):
-                if best[0] >= 0.85:
-                    break
-                got = probe(0.0, at[0] + dr, at[1] + dd)
-                best = got if got[0] > best[0] else best
-            if best[0] >= 0.85 or (best[3], best[4]) == at or best[0] < 0.6:
-                break
-        if 0.45 <= best[0] < 0.85:
+        dr, dd = self._best_shift(v, centre, down)
+        if (dr, dd) != (0.0, 0.0):
+            got = self._probe(v, centre, down, 0.0, dr, dd)
+            best = got if got[0] > best[0] else best
+        if 0.45 <= best[0] < SEARCH_CLEAR:
             for ang in (-3.0, 3.0):
-                got = probe(ang, best[3], best[4])
+                got = self._probe(v, centre, down, ang, best[3], best[4])
                 best = got if got[0] > best[0] else best
         return best
+
+    def _best_shift(self, v: View, centre: np.ndarray, down: np.ndarray) -> tuple[float, float]:
+        """(right, down) mm from `centre` to where a taught face matches best in a window
+        `SEARCH_REACH_PX` patch px larger on every side than the card's upper half: every
+        shift in one small product (`coarse_shift`), where a ring of re-cut probes cost a
+        window, a descriptor and a match each."""
+        m = SEARCH_REACH_PX
+        tl = self._top_left(centre, down, 0.0, 0.0)
+        outline = apply_homography(
+            v.img_from_mm, _quad_mm(tl, down, CARD_W_MM, self.lib.shape.height_mm)
+        )
+        dy, dx = coarse_shift(descriptor(upper_window(v.image, outline, self.lib, m)), self.lib, m)
+        x0, y0, x1, y1 = self.lib.shape.patch_region()
+        return dx * (x1 - x0) / PATCH_W, dy * (y1 - y0) / PATCH_H
 
     def layout_places(
         self,
