@@ -83,7 +83,7 @@ def test_a_wide_window_tells_where_the_card_lies_in_it(deck):
     """`coarse_shift` finds a taught face anywhere in a window 8 px wider than the patch on
     every side (what a search probed ring by ring), to within the full-resolution match's
     own ±2 px slide, among other faces and the table."""
-    faces, lib = deck
+    _, lib = deck
     rng = np.random.default_rng(46)
     margin = 8
     table = effects.table_texture(PATCH_W + 2 * margin, PATCH_H + 2 * margin, rng, "wood")
