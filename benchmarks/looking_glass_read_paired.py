@@ -11,8 +11,9 @@ taught table, the markers the registration would find in each) is read by both r
 - both are timed alternately on one core (thread CPU time, best of 3 each), so the load of a
   shared machine falls on both alike: the ratio frame by frame is what to quote.
 
-Only `companion/games/looking_glass/vision/read.py` is taken from the base commit; the rest
-is this tree's, so the two commits must not differ anywhere else under `companion/` (checked).
+Only `companion/games/looking_glass/vision/read.py` and the shared match functions it calls
+(`companion/vision/cards/identify.py`) are taken from the base commit; the rest is this tree's,
+so the two commits must not differ anywhere else under `companion/` (checked).
 
     .venv/bin/python benchmarks/looking_glass_read_paired.py --base main --seed-bases S1 S2
     [--serve-heap]   # the allocator as `companion serve` sets it (`limit_heap_growth`)
@@ -41,29 +42,46 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 READ_PY = "companion/games/looking_glass/vision/read.py"
+BASE_MODULES = {
+    "companion/vision/cards/identify.py": "companion.vision.cards.identify",
+    READ_PY: "companion.games.looking_glass.vision.read",
+}
+"""The files taken from the base commit, each loaded beside this tree's as `base_<stem>` and
+the later ones importing the earlier ones' base versions (the reader's match functions live in
+the shared card code)."""
 
 
 def base_module(rev: str) -> ModuleType:
-    """The reader module of commit `rev`, loaded beside this tree's."""
+    """The reader module of commit `rev` (with its `BASE_MODULES`), loaded beside this
+    tree's."""
     differ = subprocess.run(
-        ["git", "diff", "--name-only", rev, "--", "companion/", f":!{READ_PY}"],
+        ["git", "diff", "--name-only", rev, "--", "companion/"]
+        + [f":!{path}" for path in BASE_MODULES],
         cwd=REPO,
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
     if differ:
-        raise SystemExit(f"{rev} differs from this tree beyond read.py: {differ}")
-    text = subprocess.run(
-        ["git", "show", f"{rev}:{READ_PY}"], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "base_read.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("base_read", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["base_read"] = module
-    spec.loader.exec_module(module)
+        raise SystemExit(f"{rev} differs from this tree beyond {list(BASE_MODULES)}: {differ}")
+    where = Path(tempfile.mkdtemp())
+    renamed: dict[str, str] = {}
+    module: ModuleType | None = None
+    for path, name in BASE_MODULES.items():
+        text = subprocess.run(
+            ["git", "show", f"{rev}:{path}"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout
+        for old, new in renamed.items():
+            text = text.replace(f"from {old} import", f"from {new} import")
+        base_name = "base_" + Path(path).stem
+        (where / f"{base_name}.py").write_text(text)
+        spec = importlib.util.spec_from_file_location(base_name, where / f"{base_name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[base_name] = module
+        spec.loader.exec_module(module)
+        renamed[name] = base_name
+    assert module is not None
     return module
 
 

@@ -138,6 +138,45 @@ def match_windows(windows: np.ndarray, lib: Library, margin: int) -> np.ndarray:
     return (corr / np.maximum(1e-6, norms)[:, None]).reshape(k, len(lib.ids), -1).max(axis=2)
 
 
+def _half_templates(lib: Library) -> np.ndarray:
+    """(PATCH_LEN / 4, n) the unit-norm templates at half resolution, as columns (made once per
+    library, `Library.derived`)."""
+    made = lib.derived.get("half_templates")
+    if isinstance(made, np.ndarray):
+        return made
+    half = np.stack(
+        [
+            cv2.resize(t, (PATCH_W // 2, PATCH_H // 2), interpolation=cv2.INTER_AREA)
+            for t in lib.templates.astype(np.float32)
+        ]
+    ).reshape(len(lib.ids), -1)
+    made = np.ascontiguousarray((half / np.maximum(1e-6, np.linalg.norm(half, axis=1))[:, None]).T)
+    lib.derived["half_templates"] = made
+    return made
+
+
+def coarse_shift(window: np.ndarray, lib: Library, margin: int) -> tuple[int, int]:
+    """(dy, dx) patch px, each even, of the patch-sized crop of a search window descriptor
+    ((h, w, 3), `margin` px larger than the patch on every side, `margin` even) that some
+    template matches best by normalised correlation, compared at half resolution: every shift
+    of a wide window in one small product (a sixteenth of the full-resolution one). The
+    caller matches the patch there at full resolution, whose ±`SEARCH_PX` slide covers the
+    half-resolution step."""
+    h, w = window.shape[:2]
+    small = cv2.resize(
+        np.ascontiguousarray(window, np.float32), (w // 2, h // 2), interpolation=cv2.INTER_AREA
+    )
+    ph, pw = PATCH_H // 2, PATCH_W // 2
+    shifts = (h // 2 - ph + 1, w // 2 - pw + 1)
+    crops = np.ascontiguousarray(
+        np.lib.stride_tricks.sliding_window_view(small, (ph, pw, 3)).reshape(-1, ph * pw * 3)
+    )
+    norms = np.sqrt(np.einsum("ij,ij->i", crops, crops))
+    corr = (crops @ _half_templates(lib)) / np.maximum(1e-6, norms)[:, None]
+    cy, cx = divmod(int(np.argmax(corr)) // len(lib.ids), shifts[1])
+    return 2 * cy - margin, 2 * cx - margin
+
+
 def scores_of(
     image: np.ndarray, outline: np.ndarray, lib: Library, margin: int = SEARCH_PX
 ) -> np.ndarray:

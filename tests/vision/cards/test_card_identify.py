@@ -9,7 +9,7 @@ import pytest
 
 from companion.games.looking_glass.vision.teach import teach_cards
 from companion.sim import effects
-from companion.vision.cards.identify import identify, match_windows
+from companion.vision.cards.identify import coarse_shift, identify, match_windows
 from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
 from companion.vision.cards.photo import find_card_outline
 from tests.vision.cards.card_styles import face, photo
@@ -77,3 +77,21 @@ def test_windows_matched_by_spectra_score_as_the_library_matches_them(deck):
         want = np.array([lib.match(w) for w in windows])
         assert np.allclose(got, want, atol=1e-5)
         assert got[-1].argmax() == 1 and got[-1, 1] > 0.9
+
+
+def test_a_wide_window_tells_where_the_card_lies_in_it(deck):
+    """`coarse_shift` finds a taught face anywhere in a window 8 px wider than the patch on
+    every side (what a search probed ring by ring), to within the full-resolution match's
+    own ±2 px slide, among other faces and the table."""
+    _, lib = deck
+    rng = np.random.default_rng(46)
+    margin = 8
+    table = effects.table_texture(PATCH_W + 2 * margin, PATCH_H + 2 * margin, rng, "wood")
+    for k in range(len(lib.ids)):
+        for dy, dx in ((-6, 5), (3, -8), (0, 0), (7, 7)):
+            window = table.copy()
+            y, x = margin + dy, margin + dx
+            window[y : y + PATCH_H, x : x + PATCH_W] = lib.patches[k]
+            cy, cx = coarse_shift(descriptor(window), lib, margin)
+            assert abs(cy - dy) <= 2 and abs(cx - dx) <= 2, (k, (dy, dx), (cy, cx))
+            assert cy % 2 == 0 and cx % 2 == 0

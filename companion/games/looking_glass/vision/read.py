@@ -44,11 +44,13 @@ from companion.games.looking_glass.rules.layout import (
 )
 from companion.games.looking_glass.vision.library import (
     CARD_W_MM,
+    PATCH_H,
+    PATCH_W,
     SEARCH_PX,
     Library,
     descriptor,
 )
-from companion.vision.cards.identify import card_to_image, upper_window
+from companion.vision.cards.identify import card_to_image, coarse_shift, upper_window
 from companion.vision.components import Component, components
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
@@ -106,6 +108,12 @@ template this well: no outline backs it. The art left beside a hand lying over a
 matched a third card at 0.60, a glove over a card another card at 0.72; on 80 development tables
 with hands or glare the finds of cards no hand touched
 scored 0.85-0.97 but one (0.69), those between 0.5 and 0.8 were all of cards under a hand."""
+SEARCH_CLEAR = 0.85
+"""A search stops at a match this clear: it is the card, a few mm off at most."""
+SEARCH_REACH_PX = 8
+"""How far a search looks about a predicted place, in patch px (~1.1 mm each) beyond the
+match's own ±`SEARCH_PX`: a card dealt by hand ~9 mm off, as far as two rings of probes 3.5 mm
+apart reached."""
 VISIBLE_SCORE = 0.85
 VISIBLE_MARGIN = 0.3
 """A card partly under an arm: its best template's best cells match this well, and this much
@@ -2025,7 +2033,8 @@ class Reader:
         inside = mask > 0
         return (
             bool(inside.any())
-            and float((look.common[look.bins[inside]] | white[inside]).mean()) >= TABLE_FACE_SHARE
+            and float((look.common[colour_bins(look.lab(inside))] | white[inside]).mean())
+            >= TABLE_FACE_SHARE
         )
 
     def _place_mask(self, v: View, centre: np.ndarray, down: np.ndarray) -> np.ndarray:
@@ -2384,49 +2393,35 @@ class Reader:
         self, v: View, centre: np.ndarray, down: np.ndarray, give_up: float = 0.0
     ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
         """The best `_probe` of a card dealt by hand near `centre`: a few mm and degrees off.
-        Shifts first (the match itself slides ±2 mm), then turns about the best shift; stops
-        as soon as the match is clear, or at once if the first look scores below `give_up`
-        (an empty place, a hand)."""
-        probed: dict[
-            tuple[float, float, float], tuple[float, np.ndarray, np.ndarray, float, float]
-        ] = {}
-
-        def probe(
-            ang: float, dr: float, dd: float
-        ) -> tuple[float, np.ndarray, np.ndarray, float, float]:
-            # The second ring about a neighbour of the first overlaps it: each pose once.
-            key = (ang, dr, dd)
-            if key not in probed:
-                probed[key] = self._probe(v, centre, down, ang, dr, dd)
-            return probed[key]
-
-        best = probe(0.0, 0.0, 0.0)
-        if best[0] < give_up:
+        The place itself first (the match slides ±2 mm); unless that is clear, or below
+        `give_up` (an empty place, a hand), every shift up to `SEARCH_REACH_PX` at once
+        (`_best_shift`), probed there, then turns about the best shift."""
+        best = self._probe(v, centre, down, 0.0, 0.0, 0.0)
+        if best[0] < give_up or best[0] >= SEARCH_CLEAR:
             return best
-        for _ in range(2):
-            # A second ring about the best shift: a card 5 to 7 mm off its predicted place.
-            at = best[3], best[4]
-            for dr, dd in (
-                (-3.5, 0),
-                (3.5, 0),
-                (0, -3.5),
-                (0, 3.5),
-                (-3.5, -3.5),
-                (3.5, -3.5),
-                (-3.5, 3.5),
-                (3.5, 3.5),
-            ):
-                if best[0] >= 0.85:
-                    break
-                got = probe(0.0, at[0] + dr, at[1] + dd)
-                best = got if got[0] > best[0] else best
-            if best[0] >= 0.85 or (best[3], best[4]) == at or best[0] < 0.6:
-                break
-        if 0.45 <= best[0] < 0.85:
+        dr, dd = self._best_shift(v, centre, down)
+        if (dr, dd) != (0.0, 0.0):
+            got = self._probe(v, centre, down, 0.0, dr, dd)
+            best = got if got[0] > best[0] else best
+        if 0.45 <= best[0] < SEARCH_CLEAR:
             for ang in (-3.0, 3.0):
-                got = probe(ang, best[3], best[4])
+                got = self._probe(v, centre, down, ang, best[3], best[4])
                 best = got if got[0] > best[0] else best
         return best
+
+    def _best_shift(self, v: View, centre: np.ndarray, down: np.ndarray) -> tuple[float, float]:
+        """(right, down) mm from `centre` to where a taught face matches best in a window
+        `SEARCH_REACH_PX` patch px larger on every side than the card's upper half: every
+        shift in one small product (`coarse_shift`), where a ring of re-cut probes cost a
+        window, a descriptor and a match each."""
+        m = SEARCH_REACH_PX
+        tl = self._top_left(centre, down, 0.0, 0.0)
+        outline = apply_homography(
+            v.img_from_mm, _quad_mm(tl, down, CARD_W_MM, self.lib.shape.height_mm)
+        )
+        dy, dx = coarse_shift(descriptor(upper_window(v.image, outline, self.lib, m)), self.lib, m)
+        x0, y0, x1, y1 = self.lib.shape.patch_region()
+        return dx * (x1 - x0) / PATCH_W, dy * (y1 - y0) / PATCH_H
 
     def layout_places(
         self,
@@ -2657,40 +2652,50 @@ class Reader:
 
 @dataclass
 class TableLook:
-    """What the bare table looks like in one image, for `Reader._hidden_place`: the image in
-    Lab, each pixel's colour bin (`colour_bins`), the plain table's colour and a patterned
-    table's colour bins."""
+    """What the bare table looks like in one image, for `Reader._hidden_place`: the plain
+    table's colour and a patterned table's colour bins, and each pixel's Lab colour and colour
+    bin (`colour_bins`) where a step asks. Those are worked out only about the place asked
+    for: a read asks of a few places a card's size, and the whole working image in Lab cost
+    ~3 ms a frame (the same values, pixel by pixel)."""
 
-    lab: np.ndarray
-    bins: np.ndarray
+    small: np.ndarray
+    """The processing image (BGR)."""
     plain: np.ndarray
     common: np.ndarray
 
     @classmethod
     def of(cls, small: np.ndarray, white: np.ndarray) -> TableLook:
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         grid = (slice(None, None, 8), slice(None, None, 8))
-        plain = np.median(lab[grid][~white[grid]].astype(np.float32), axis=0)
-        bins = colour_bins(lab)
-        return cls(lab, bins, plain, table_colours(bins, white))
+        lab = cv2.cvtColor(np.ascontiguousarray(small[grid]), cv2.COLOR_BGR2LAB)
+        plain = np.median(lab[~white[grid]].astype(np.float32), axis=0)
+        return cls(small, plain, table_colours(small, white))
+
+    def lab(self, inside: np.ndarray) -> np.ndarray:
+        """(k, 3) uint8 Lab of the pixels of the mask `inside` (processing image), in the
+        order `image[inside]` gives them."""
+        x, y, w, h = cv2.boundingRect(inside.view(np.uint8))
+        if w == 0:
+            return np.zeros((0, 3), np.uint8)
+        box = (slice(y, y + h), slice(x, x + w))
+        return cv2.cvtColor(self.small[box], cv2.COLOR_BGR2LAB)[inside[box]]
 
 
 COLOUR_BINS = 8 * 16 * 16
 
 
 def colour_bins(lab: np.ndarray) -> np.ndarray:
-    """Each pixel's Lab colour in 8 x 16 x 16 bins (L* // 32, a* // 16, b* // 16). Lightness
-    counts: an arm often has the hue of a wooden table or of the blend between a chequered
-    cloth's squares, not its lightness."""
+    """Each Lab colour's bin (lab: (..., 3) uint8) of 8 x 16 x 16 (L* // 32, a* // 16,
+    b* // 16). Lightness counts: an arm often has the hue of a wooden table or of the blend
+    between a chequered cloth's squares, not its lightness."""
     # (Shifted as bytes and put together in 16 bits: a third of the memory of int32 maths.)
-    lum, a, b = _split(lab)
+    lum, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     return ((lum >> 5).astype(np.uint16) << 8) | ((a >> 4).astype(np.uint16) << 4) | (b >> 4)
 
 
-def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
+def table_colours(small: np.ndarray, white: np.ndarray) -> np.ndarray:
     """Which colour bins (`colour_bins`) are the table's: common along three of the image's
-    four edges. A chequered cloth or a printed pattern has several; an arm reaches in over
-    one edge (two at a corner)."""
+    four edges (`small`, the processing image). A chequered cloth or a printed pattern has
+    several; an arm reaches in over one edge (two at a corner)."""
     h, w = white.shape
     by, bx = max(1, int(TABLE_BAND * h)), max(1, int(TABLE_BAND * w))
     sides = np.zeros(COLOUR_BINS, np.int32)
@@ -2700,7 +2705,8 @@ def table_colours(bins: np.ndarray, white: np.ndarray) -> np.ndarray:
         (slice(by, h - by), slice(0, bx)),
         (slice(by, h - by), slice(w - bx, w)),
     ):
-        part = bins[strip][~white[strip]]
+        lab = cv2.cvtColor(np.ascontiguousarray(small[strip]), cv2.COLOR_BGR2LAB)
+        part = colour_bins(lab[~white[strip]])
         hist = np.bincount(part, minlength=COLOUR_BINS)
         sides += hist >= TABLE_BIN_SHARE * max(1, len(part))
     return sides >= 3
@@ -2865,10 +2871,10 @@ def _inside_view(white: np.ndarray, holes: list[Oriented], ks: list[int]) -> boo
 def _bare_share(look: TableLook, white: np.ndarray, inside: np.ndarray) -> float:
     """The share of the place `inside` (a mask of the processing image) that is bare table:
     neither a card's white nor anything but the table's colours."""
-    lab = look.lab[inside].astype(np.float32)
+    lab = look.lab(inside)
     bare = ~white[inside] & (
-        look.common[look.bins[inside]]
-        | (np.linalg.norm(lab - look.plain, axis=1) < BARE_TABLE_DIST)
+        look.common[colour_bins(lab)]
+        | (np.linalg.norm(lab.astype(np.float32) - look.plain, axis=1) < BARE_TABLE_DIST)
     )
     return float(bare.mean())
 
@@ -2879,13 +2885,14 @@ def _arm_in(
     """`Reader._hidden_place` for the place `inside` (a mask of the processing image)."""
     if not _borderless(white, inside):
         return False
-    there = look.lab[inside].astype(np.float32)
+    lab = look.lab(inside)
+    there = lab.astype(np.float32)
     if (
         float(there[:, 0].std()) < BARE_TABLE_STD
         and float(np.linalg.norm(np.median(there, axis=0) - look.plain)) < BARE_TABLE_DIST
     ):
         return False
-    return float(look.common[look.bins[inside]].mean()) < table_share
+    return float(look.common[colour_bins(lab)].mean()) < table_share
 
 
 _plan = cache(placements)
