@@ -323,15 +323,21 @@ def _place(score: float, coarse: float | None = None) -> Match:
     )
 
 
-def test_a_row_ends_at_an_empty_place_unless_a_sure_card_follows_a_doubtful_one() -> None:
+def test_a_row_ends_at_an_empty_place_unless_sure_cards_follow_it() -> None:
     """A row has no gaps: a place that looked something like a card, followed by a sure
-    card, holds a card not told apart (kept, unnamed); one like bare table, or followed by
-    nothing sure, ends the row; a doubtful last place read so far wants the next."""
+    card, holds a card not told apart (kept, unnamed); a place like bare table (a glare over
+    the whole corner) needs two sure cards after it; followed by nothing sure, either ends the
+    row; an empty last place read so far wants the next."""
     card, doubtful = _place(0.9), _place(EMPTY - 0.01, COARSE_EMPTY + 0.1)
     bare = _place(0.2)
-    row, done = row_of([card, doubtful, card, bare])
+    row, done = row_of([card, doubtful, card, bare, bare])
     assert row == [card, doubtful, card] and done and row[1].card is None
-    assert row_of([card, _place(EMPTY - 0.01, COARSE_EMPTY - 0.01), card]) == ([card], True)
+    unlike = _place(EMPTY - 0.01, COARSE_EMPTY - 0.01)
+    assert row_of([card, unlike, card]) == ([card], False)
+    assert row_of([card, unlike, card, card]) == ([card, unlike, card, card], False)
+    assert row_of([card, unlike, card, bare]) == ([card], True)
+    assert row_of([card, unlike, _place(END_SURE - 0.01), card]) == ([card], True)
+    assert row_of([card, bare]) == ([card], False)
     assert row_of([card, doubtful, _place(END_SURE - 0.01)]) == ([card], True)
     assert row_of([card, doubtful, bare]) == ([card], True)
     assert row_of([card, doubtful]) == ([card], False)
