@@ -87,6 +87,7 @@ def _load_reader(path: str):
     if spec is None or spec.loader is None:
         raise SystemExit(f"--against: cannot load {path}")
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
     spec.loader.exec_module(mod)
     return mod
 
