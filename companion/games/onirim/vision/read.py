@@ -659,16 +659,21 @@ class TableReader:
     ) -> float:
         """The share of `named`'s symbol lead (`lead`) it keeps when the symbol look reaches
         `SYMBOL_CHECK_REACH` pixels either way of the crop at (cy, cx) in the window's
-        lightness; below 0 when another type leads there."""
+        lightness: its least lead on another of `kin` there, below 0 when one leads it."""
         H, W = window_l.shape
         rs = SYMBOL_CHECK_REACH
         y0 = min(max(0, cy - rs), H - PATCH_H - 2 * rs)
         x0 = min(max(0, cx - rs), W - PATCH_W - 2 * rs)
         wide = window_l[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
-        best, _, wide_lead, _ = self.by_symbol(wide, kin)
-        if best != named:
-            wide_lead = -wide_lead
-        return wide_lead / max(lead, 1e-6)
+        # Only the named type's pairs: its least lead there (below 0 when another leads).
+        least = min(self._symbol_lead(wide, named, other) for other in kin if other != named)
+        return least / max(lead, 1e-6)
+
+    def _symbol_lead(self, region_l: np.ndarray, x: int, y: int) -> float:
+        """x's symbol lead on y in a region, as a share of the pair's `reach`."""
+        pair = self.symbol_pairs[min(x, y), max(x, y)]
+        a, b = symbol_scores(region_l, pair)
+        return (a - b if x < y else b - a) / pair.reach
 
     def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
         """The first finalist's lead on the best finalist of another colour, when the first
