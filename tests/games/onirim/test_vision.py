@@ -339,6 +339,7 @@ def test_a_row_ends_at_an_empty_place_unless_sure_cards_follow_it() -> None:
     assert row_of([card, unlike, card, bare]) == ([card], True)
     assert row_of([card, unlike, _place(END_SURE - 0.01), card]) == ([card], True)
     assert row_of([card, bare]) == ([card], False)
+    assert row_of([card, unlike, card, card], bare_gaps=False) == ([card], True)
     assert row_of([card, doubtful, _place(END_SURE - 0.01)]) == ([card], True)
     assert row_of([card, doubtful, bare]) == ([card], True)
     assert row_of([card, doubtful]) == ([card], False)

@@ -385,20 +385,22 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     return tuple(float(v) for v in (dots / norm[:, None]).max(axis=0))
 
 
-def row_of(seen: list[Match]) -> tuple[list[Match], bool]:
+def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool]:
     """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
     whether the row has ended. It ends at its first empty place, unless the cards after that
     place say the row goes on: a row has no gaps, so the place holds a card not told apart,
     kept unnamed, and the cards after it are read. A place that looked something like a card
     (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) needs one card after it
-    that reaches `END_SURE`; one that looked like no card at all (a glare over the whole
-    corner) needs two, as the place after a row's last card shows that card's body. Not
-    ended: the next place is wanted."""
+    that reaches `END_SURE`; with `bare_gaps`, one that looked like no card at all (a glare
+    over the whole corner) needs two, as the place after a row's last card shows that card's
+    body (without, it ends the row). Not ended: the next place is wanted."""
     row: list[Match] = []
     for k, m in enumerate(seen):
         if not m.empty:
             row.append(m)
             continue
+        if m.coarse < COARSE_EMPTY and not bare_gaps:
+            return row, True
         after = seen[k + 1 : k + (2 if m.coarse >= COARSE_EMPTY else 3)]
         if any(a.empty or a.score < END_SURE for a in after):
             return row, True
@@ -795,6 +797,10 @@ class TableReader:
                     maybe.append((*place, m.kin))
             return m.card
 
+        # A bare place (no card's look at all) does not end the labyrinth when two sure cards
+        # follow it: a long row, where one glare over a corner would lose every card after it.
+        # The fans (at most three) and the Doors end there: looking past every row's end there
+        # would cost a window a row for a card or two.
         # Few batches: every place known beforehand (the Mirrors, the first Doors, the discard
         # pile, the labyrinth's first places) in one; then each row of the fans with the
         # labyrinth's next places and the other Doors while those rows go on. A row or a fan
@@ -847,7 +853,7 @@ class TableReader:
         while True:
             labyrinth, lab_done = row_of(lab_seen)
             lab_open = not lab_done and bool(places)
-            doors_now = door_places if door_places and not row_of(door_seen)[1] else []
+            doors_now = door_places if door_places and not row_of(door_seen, False)[1] else []
             door_places = [] if doors_now else door_places
             if k >= L.fan_max:
                 open_fans = []
@@ -864,7 +870,7 @@ class TableReader:
             still = []
             for i, m in zip(open_fans, found, strict=False):
                 fan_seen[i].append(m)
-                fans[i], done = row_of(fan_seen[i])
+                fans[i], done = row_of(fan_seen[i], False)
                 if not done:
                     still.append(i)
             lab_seen += found[len(open_fans) : len(open_fans) + len(chunk)]
@@ -883,7 +889,7 @@ class TableReader:
             if not fans[i]:  # nothing under it: most likely no Mirror at all
                 del mirrors[i]
         doors: list[str] = []
-        for j, m in enumerate(ended(row_of(door_seen)[0])):
+        for j, m in enumerate(ended(row_of(door_seen, False)[0])):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
