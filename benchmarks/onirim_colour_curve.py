@@ -45,7 +45,7 @@ from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.rules.deck import colour_of, symbol_of  # noqa: E402
 from companion.games.onirim.vision import read as R  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
-from companion.games.onirim.vision.render import deck_faces, deck_style, render_table  # noqa: E402
+from companion.games.onirim.vision.render import deck_faces, deck_style, render_table, table_look  # noqa: E402
 
 COLOUR_SHARE = 0.5
 
@@ -95,7 +95,7 @@ def main() -> int:
             ids, patches = reader.lib.ids, reader.lib.patches
             locs = reader.zones["location"]
             for i in range(a.tables):
-                photo = render_table(seed, i, faces, layout)
+                photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
                 H = reader.locate(photo.image)
                 if H is None:
                     continue

@@ -48,7 +48,7 @@ from companion.games.onirim.vision.art import DeckStyle  # noqa: E402
 from companion.games.onirim.vision.compare import compare  # noqa: E402
 from companion.games.onirim.vision.layout import Point, load_layout  # noqa: E402
 from companion.games.onirim.vision.reading import TableReading  # noqa: E402
-from companion.games.onirim.vision.render import deck_faces, deck_style, render_table  # noqa: E402
+from companion.games.onirim.vision.render import deck_faces, deck_style, render_table, table_look  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ def _why(m: R.Match, want: str) -> str:
         return "colour"
     if m.symbol is not None and m.best == want and m.symbol < R.SYMBOL_MARGIN:
         return "symbol"
+    if m.symbol_kept is not None and m.symbol_kept < R.SYMBOL_KEEP:
+        return "symbol kept"
     if m.score < R.END_SURE and m.best == want and m.margin >= R.MARGIN:
         return "ended"
     if m.best != want:
@@ -176,7 +178,7 @@ def main() -> int:
             reader, _ = teach_deck(faces, seed)
             design = design_of(ds)
             for i in range(a.tables):
-                photo = render_table(seed, i, faces, layout)
+                photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
                 reading = reader.read(photo.image)
                 t = compare(reading, photo.truth)
                 cards += t.cards

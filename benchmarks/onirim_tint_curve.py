@@ -34,7 +34,7 @@ from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.rules.deck import colour_of  # noqa: E402
 from companion.games.onirim.vision import read as R  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
-from companion.games.onirim.vision.render import deck_faces, deck_style, render_table  # noqa: E402
+from companion.games.onirim.vision.render import deck_faces, deck_style, render_table, table_look  # noqa: E402
 
 WEIGHTS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
 
@@ -61,7 +61,7 @@ def main() -> int:
             templates = reader.fine[locs][None]
             tints = reader.tints[locs]
             for i in range(a.tables):
-                photo = render_table(seed, i, faces, layout)
+                photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
                 H = reader.locate(photo.image)
                 if H is None:
                     continue

@@ -50,6 +50,7 @@ from companion.games.onirim.vision.render import (  # noqa: E402
     deck_faces,
     deck_style,
     render_table,
+    table_look,
     teach_photo,
 )
 from companion.games.onirim.vision.teach import teach_photos  # noqa: E402
@@ -75,6 +76,20 @@ def teach_deck(
             paths[cid] = p
         taught = teach_photos(paths)
     return TableReader(taught.library), len(taught.refused)
+
+
+def _load_reader(path: str):
+    """The module of another read.py, loaded beside this one (it imports the same shared
+    code): a paired run reads each table with both readers."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("onirim_read_against", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--against: cannot load {path}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[float]]) -> None:
@@ -111,6 +126,8 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                     out[f"symbol_{ok}"].append(m.symbol)
                     out[f"symbol_score_{ok}"].append(m.score)
                     out[f"symbol_fit_{ok}"].append(m.symbol_fit)
+                    if m.symbol_kept is not None:  # ... and the look reaching further
+                        out[f"symbol_kept_{ok}"].append(m.symbol_kept)
                     if m.overruled > 0:  # ... against the whole corner's order
                         out[f"overruled_{ok}"].append(m.overruled)
 
@@ -125,6 +142,8 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
         m = present.get(mid)
         side = None if m is None else (f"mirror-{mid}-explored" if m.explored else f"mirror-{mid}")
         score([L.mirror_places[i]], f"mirror-{mid}", [side])
+        m_seen = reader.match([reader.corner_window(image, H, L.mirror_places[i])], f"mirror-{mid}")
+        out["mirror_empty" if side is None else "mirror_card"].append(m_seen[0].score)
         if m is not None and not m.explored:
             k = len(m.under)
             places = [L.under_place(i, j) for j in range(min(k + 1, L.fan_max))]
@@ -144,7 +163,13 @@ def main() -> int:
     ap.add_argument(
         "--results", default=str(RESULTS), help="where to write the results (one file per run)"
     )
+    ap.add_argument(
+        "--against",
+        help="another read.py (e.g. main's, from `git show main:companion/games/onirim/vision/"
+        "read.py`): each table is read by it too, on the same library, and tallied apart",
+    )
     a = ap.parse_args()
+    against = _load_reader(a.against) if a.against else None
     layout = load_layout()
     results: dict = {
         "command": "PYTHONPATH=. python benchmarks/onirim_vision.py " + " ".join(sys.argv[1:]),
@@ -163,6 +188,10 @@ def main() -> int:
             "coarse_empty",
             "symbol_right",
             "symbol_wrong",
+            "symbol_kept_right",
+            "mirror_card",
+            "mirror_empty",
+            "symbol_kept_wrong",
             "overruled_right",
             "overruled_wrong",
             "symbol_score_right",
@@ -180,8 +209,10 @@ def main() -> int:
             "colour_look_doubt_wrong",
         )
     }
+    results["against"] = {"file": a.against, "styles": {}} if against else None
     for style in a.styles.split(","):
         total, refused, tables, exact = Tally(), 0, 0, 0
+        total_b, exact_b, same = Tally(), 0, 0
         for seed in _seeds(a.seeds):
             if style == "heldout":  # measured only: see benchmarks/heldout/onirim.py
                 if a.curve:
@@ -192,11 +223,12 @@ def main() -> int:
                 faces = deck_faces(deck_style(seed, style), layout)
                 reader, n_refused = teach_deck(faces, seed)
             refused += n_refused
+            other = against.TableReader(reader.lib) if against else None
             for i in range(a.tables):
                 photo = (
                     heldout.heldout_table(seed, i, faces, layout)
                     if style == "heldout"
-                    else render_table(seed, i, faces, layout)
+                    else render_table(seed, i, faces, layout, look=table_look(seed, style))
                 )
                 if a.curve:
                     curve(reader, photo.image, photo.truth, scores)
@@ -220,6 +252,24 @@ def main() -> int:
                 for e in tally.errors:
                     print(f"  {style} seed {seed} table {i}: {e}", flush=True)
                 total.add(tally)
+                extra = {}
+                if other is not None:
+                    t0 = time.process_time()
+                    reading_b = other.read(photo.image, located=located)
+                    cards_b = 1e3 * (time.process_time() - t0)
+                    tally_b = compare(reading_b, photo.truth)
+                    total_b.add(tally_b)
+                    exact_b += tally_b.right == tally_b.cards and tally_b.phantom == 0
+                    same += reading_b.to_json("") == reading.to_json("")
+                    for e in tally_b.errors:
+                        print(f"  against: {style} seed {seed} table {i}: {e}", flush=True)
+                    extra = {
+                        "against": {
+                            **{k: getattr(tally_b, k) for k in ("right", "wrong", "null")},
+                            "phantom": tally_b.phantom,
+                            "cards_ms": cards_b,
+                        }
+                    }
                 if a.progress:  # a run cut short still counts every table it read
                     table = {
                         "style": style,
@@ -228,6 +278,7 @@ def main() -> int:
                         **{k: getattr(tally, k) for k in ("cards", "right", "wrong", "null")},
                         "phantom": tally.phantom,
                         "ms": [read_ms[-1], bare_ms[-1], locate_ms[-1], cards_ms[-1]],
+                        **extra,
                     }
                     print("TABLE " + json.dumps(table), flush=True)
         if a.curve:
@@ -243,6 +294,17 @@ def main() -> int:
             "teach_refused": refused,
         }
         print(style, results["styles"][style], flush=True)
+        if against:
+            results["against"]["styles"][style] = {
+                "cards": total_b.cards,
+                "right": round(total_b.right / max(1, total_b.cards), 4),
+                "wrong": total_b.wrong,
+                "null": total_b.null,
+                "phantom": total_b.phantom,
+                "tables_exact": exact_b,
+                "readings_identical": same,
+            }
+            print("against", style, results["against"]["styles"][style], flush=True)
     if a.curve:
         if a.dump:
             dump = {k: [float(x) for x in v] for k, v in scores.items()}

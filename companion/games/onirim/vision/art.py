@@ -96,6 +96,9 @@ class DeckStyle:
     """A letter under the corner symbol (S, M, K...), as some printings add."""
     symbol_turn_deg: float = 0.0
     """The corner symbol turned by this much (a Key drawn slanting, a Moon facing up)."""
+    pale: float = 0.0
+    """How far the whole print is washed toward its paper (a faded or light-toned printing):
+    0 as designed, 0.5 half way; the corner's symbol and the Mirrors' print then hardly show."""
     nightmare_bgr: BGR = (30, 20, 35)
     mirror_bgr: BGR = (200, 195, 190)
     explored_bgr: BGR = (110, 70, 80)
@@ -160,6 +163,7 @@ class DeckStyle:
             frame_mm=float(rng.uniform(2.0, 5.0)),
             index_letter=bool(rng.random() < 0.3),
             symbol_turn_deg=float(rng.uniform(-35, 35)) if rng.random() < 0.3 else 0.0,
+            pale=float(rng.uniform(0.15, 0.55)) if rng.random() < 0.25 else 0.0,
         )
 
 
@@ -468,6 +472,9 @@ def draw_face(card: str, style: DeckStyle, deck: Deck, size_mm: tuple[float, flo
     if b > 0:
         bw = round(b * PX_PER_MM)
         img[:bw], img[-bw:], img[:, :bw], img[:, -bw:] = (style.border_bgr,) * 4
+    if style.pale > 0:
+        paper = np.array(style.paper_bgr, np.float32)
+        img[:] = np.round(img * (1 - style.pale) + paper * style.pale).astype(np.uint8)
     alpha = np.full((h, w), 255, np.uint8)
     rc = round(style.corner_mm * PX_PER_MM)
     if rc > 0:

@@ -34,6 +34,7 @@ def render_main(argv: list[str]) -> int:
         deck_faces,
         deck_style,
         render_table,
+        table_look,
         teach_photo,
     )
     from companion.vision.image_file import write_jpeg
@@ -64,7 +65,7 @@ def render_main(argv: list[str]) -> int:
     for cid, face in faces.items():
         write_jpeg(out / "teach" / f"{cid}.jpg", teach_photo(face, rng), quality=92)
     for i in range(a.count):
-        photo = render_table(a.seed, i, faces, layout)
+        photo = render_table(a.seed, i, faces, layout, look=table_look(a.seed, a.style))
         write_photo(out, i, photo.image, photo.truth.to_json)
     print(
         f"wrote {a.count} table photograph(s) with answer keys and {len(faces)} teach "

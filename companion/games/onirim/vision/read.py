@@ -85,6 +85,23 @@ scale (1st percentile 0.698); of 200 empty places 170 / 184 / 185 / 192 / 200 sc
 0.30 / 0.40 / 0.45 / 0.50 / 0.60, while 0 / 0 / 0 / 0 / 1 of the 360 cards did."""
 FINE_REACH = 1
 """The full-scale look tries this many pixels either way of the coarse best."""
+SYMBOL_CHECK_REACH = 3
+"""The symbol look (`by_symbol`) compares the types of a colour about the whole corner's best
+shift, a pixel either way; it is made again this many pixels either way (each type at its own
+best shift there), and the lead must hold (`SYMBOL_KEEP`). The whole corner's best shift is set
+mostly by what the types share (a striped or mottled face, a badge, each type's teach photo
+cut a pixel or two apart), and can lie pixels off where the symbol lines up, where the other
+symbol's pixels fit the crop better than its own: on a development deck a Moon was named the
+Sun of its colour with a lead of 0.997 of the reach, 0.049 once the symbols could line up."""
+SYMBOL_KEEP = 0.35
+"""The share of its symbol lead a type must keep when the look reaches `SYMBOL_CHECK_REACH`
+(`Match.symbol_kept`), or the card is asked (its colour's kinds kept, as for a lead below
+`SYMBOL_MARGIN`). A check that only asks: it never names a card the first look did not. From
+the curve on 12 widened random development decks x 3 tables (`benchmarks/onirim_vision.py
+--curve --styles random`, symbol_kept): of 261 cards named right by their symbol, the least
+kept 0.426 of its lead (1st / 5th percentile / median 0.481 / 0.545 / 0.749); the one named
+wrong kept 0.050. Asked at 0.20 / 0.30 / 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
+0 / 2 / 4 / 15 / 48 of the 261, the wrong one at each. 0.35: below the right ones' least."""
 FINALISTS = 3
 """Card types the coarse look passes on to the full-scale comparison."""
 SYMBOL_MARGIN = 0.30
@@ -156,6 +173,9 @@ class Match:
     """For a Location or a Door with another colour among the finalists: the least lead of
     the whole corner's first colour on each other colour there, by `colour_scores` (its own
     kind in either colour: a red Sun against the brown Sun)."""
+    symbol_kept: float | None = None
+    """For a card named by its symbol: the share of its symbol lead it keeps when the symbols
+    may line up a few pixels off the whole corner's shift (`SYMBOL_CHECK_REACH`)."""
 
     @property
     def empty(self) -> bool:
@@ -365,25 +385,27 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     return tuple(float(v) for v in (dots / norm[:, None]).max(axis=0))
 
 
-def row_of(seen: list[Match]) -> tuple[list[Match], bool]:
+def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool]:
     """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
-    whether the row has ended. It ends at its first empty place, unless that place looked
-    something like a card (its half-scale score reached `COARSE_EMPTY`) and the next place
-    holds a card that reaches `END_SURE`: a row has no gaps, so that place holds a card not
-    told apart (a glint, a smudge), kept unnamed, and the cards after it are read. Not
-    ended: the next place is wanted."""
+    whether the row has ended. It ends at its first empty place, unless the cards after that
+    place say the row goes on: a row has no gaps, so the place holds a card not told apart,
+    kept unnamed, and the cards after it are read. A place that looked something like a card
+    (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) needs one card after it
+    that reaches `END_SURE`; with `bare_gaps`, one that looked like no card at all (a glare
+    over the whole corner) needs two, as the place after a row's last card shows that card's
+    body (without, it ends the row). Not ended: the next place is wanted."""
     row: list[Match] = []
     for k, m in enumerate(seen):
         if not m.empty:
             row.append(m)
             continue
-        if m.coarse < COARSE_EMPTY:
+        if m.coarse < COARSE_EMPTY and not bare_gaps:
             return row, True
-        if k + 1 == len(seen):
+        after = seen[k + 1 : k + (2 if m.coarse >= COARSE_EMPTY else 3)]
+        if any(a.empty or a.score < END_SURE for a in after):
+            return row, True
+        if len(after) < (1 if m.coarse >= COARSE_EMPTY else 2):
             return row, False
-        after = seen[k + 1]
-        if after.empty or after.score < END_SURE:
-            return row, True
         row.append(m)
     return row, False
 
@@ -542,7 +564,7 @@ class TableReader:
         out: list[Match | None] = [None] * B
         # The windows looked at closely, grouped by how many finalists they have (a Mirror
         # place has two types).
-        closer: dict[int, list[tuple[int, list[int], np.ndarray]]] = {}
+        closer: dict[int, list[tuple[int, list[int], np.ndarray, tuple[int, int]]]] = {}
         for b in range(B):
             kinds = int(wanted[b].sum())
             if kinds == 0:
@@ -559,13 +581,13 @@ class TableReader:
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
             keep = [used[j] for j in ranked[b, : min(FINALISTS, kinds)]]
             region = labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r]
-            closer.setdefault(len(keep), []).append((b, keep, region))
+            closer.setdefault(len(keep), []).append((b, keep, region, (cy, cx)))
         for group in closer.values():
-            keeps = [keep for _, keep, _ in group]
-            fc = crop_scores(np.stack([reg for _, _, reg in group]), self.fine[keeps])
+            keeps = [keep for _, keep, _, _ in group]
+            fc = crop_scores(np.stack([reg for _, _, reg, _ in group]), self.fine[keeps])
             dt = tint_distance(fc.tints[:, :, None], self.tints[keeps][:, None])
             fine = (fc.scores - TINT_WEIGHT * dt).max(axis=1)  # (group, finalists)
-            for (b, keep, region), row in zip(group, fine, strict=True):
+            for (b, keep, region, (cy, cx)), row in zip(group, fine, strict=True):
                 o = np.argsort(-row, kind="stable")
                 score = float(row[o[0]])
                 second = float(row[o[1]]) if len(o) > 1 else -1.0
@@ -613,7 +635,10 @@ class TableReader:
                 outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
                 colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
-                sure = colour_sure and lead >= SYMBOL_MARGIN
+                kept = None
+                if colour_sure and lead >= SYMBOL_MARGIN:
+                    kept = self._symbol_kept(labs[b, ..., 0], cy, cx, kin, best_id, lead)
+                sure = colour_sure and kept is not None and kept >= SYMBOL_KEEP
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     float(row[keep.index(best_id)]),
@@ -627,8 +652,30 @@ class TableReader:
                     shows,
                     colour_lead,
                     look,
+                    kept,
                 )
         return [m for m in out if m is not None]
+
+    def _symbol_kept(
+        self, window_l: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
+    ) -> float:
+        """The share of `named`'s symbol lead (`lead`) it keeps when the symbol look reaches
+        `SYMBOL_CHECK_REACH` pixels either way of the crop at (cy, cx) in the window's
+        lightness: its least lead on another of `kin` there, below 0 when one leads it."""
+        H, W = window_l.shape
+        rs = SYMBOL_CHECK_REACH
+        y0 = min(max(0, cy - rs), H - PATCH_H - 2 * rs)
+        x0 = min(max(0, cx - rs), W - PATCH_W - 2 * rs)
+        wide = window_l[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
+        # Only the named type's pairs: its least lead there (below 0 when another leads).
+        least = min(self._symbol_lead(wide, named, other) for other in kin if other != named)
+        return least / max(lead, 1e-6)
+
+    def _symbol_lead(self, region_l: np.ndarray, x: int, y: int) -> float:
+        """x's symbol lead on y in a region, as a share of the pair's `reach`."""
+        pair = self.symbol_pairs[min(x, y), max(x, y)]
+        a, b = symbol_scores(region_l, pair)
+        return (a - b if x < y else b - a) / pair.reach
 
     def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
         """The first finalist's lead on the best finalist of another colour, when the first
@@ -750,6 +797,10 @@ class TableReader:
                     maybe.append((*place, m.kin))
             return m.card
 
+        # A bare place (no card's look at all) does not end the labyrinth when two sure cards
+        # follow it: a long row, where one glare over a corner would lose every card after it.
+        # The fans (at most three) and the Doors end there: looking past every row's end there
+        # would cost a window a row for a card or two.
         # Few batches: every place known beforehand (the Mirrors, the first Doors, the discard
         # pile, the labyrinth's first places) in one; then each row of the fans with the
         # labyrinth's next places and the other Doors while those rows go on. A row or a fan
@@ -802,7 +853,7 @@ class TableReader:
         while True:
             labyrinth, lab_done = row_of(lab_seen)
             lab_open = not lab_done and bool(places)
-            doors_now = door_places if door_places and not row_of(door_seen)[1] else []
+            doors_now = door_places if door_places and not row_of(door_seen, False)[1] else []
             door_places = [] if doors_now else door_places
             if k >= L.fan_max:
                 open_fans = []
@@ -819,7 +870,7 @@ class TableReader:
             still = []
             for i, m in zip(open_fans, found, strict=False):
                 fan_seen[i].append(m)
-                fans[i], done = row_of(fan_seen[i])
+                fans[i], done = row_of(fan_seen[i], False)
                 if not done:
                     still.append(i)
             lab_seen += found[len(open_fans) : len(open_fans) + len(chunk)]
@@ -838,7 +889,7 @@ class TableReader:
             if not fans[i]:  # nothing under it: most likely no Mirror at all
                 del mirrors[i]
         doors: list[str] = []
-        for j, m in enumerate(ended(row_of(door_seen)[0])):
+        for j, m in enumerate(ended(row_of(door_seen, False)[0])):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")

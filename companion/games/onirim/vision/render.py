@@ -45,11 +45,54 @@ class Conditions:
 
 
 @dataclass(frozen=True)
+class TableLook:
+    """How one player's table looks beyond the deck's print: how the discard pile is kept,
+    sleeves, the lamp. The default is the renderer's narrow first look (the house style and
+    the film keep it); `sample` draws each choice, for the random style."""
+
+    pile_mm: float = 3.0
+    """Cards under the discard pile's top lie up to this far off the pile's place ..."""
+    pile_turn_deg: float = 6.0
+    """... and turned up to this much."""
+    pile_drift_mm: tuple[float, float] = (0.0, 0.0)
+    """Each discard lies this much further on than the one under it (a pile pushed one way
+    as it grows): the cards under the top show a strip on the other side of it."""
+    top_mm: float = 3.0
+    """The top discard lies up to this far off the pile's place ..."""
+    top_turn_deg: float = 3.0
+    """... and turned up to this much."""
+    shine: float = 0.0
+    """Sleeves: the strongest shine a lamp leaves across a card (a bright soft band); 0, no
+    sleeves."""
+    glare_on_cards: int = 0
+    """Glare spots that fall on cards' corners (besides the camera's spots anywhere)."""
+    lamp_bgr: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """The lamp's colour, a gain per channel (warm or cool light, not the teach photos')."""
+
+    @classmethod
+    def sample(cls, rng: np.random.Generator) -> TableLook:
+        warm = float(rng.uniform(-0.12, 0.12)) if rng.random() < 0.5 else 0.0
+        drift = rng.uniform(-7.0, 7.0, 2) if rng.random() < 0.4 else np.zeros(2)
+        return cls(
+            pile_mm=float(rng.uniform(1.0, 8.0)),
+            pile_turn_deg=float(rng.uniform(2.0, 15.0)),
+            pile_drift_mm=(float(drift[0]), float(drift[1])),
+            top_mm=float(rng.uniform(1.0, 4.0)),
+            top_turn_deg=float(rng.uniform(1.0, 6.0)),
+            shine=float(rng.uniform(0.2, 0.7)) if rng.random() < 0.35 else 0.0,
+            glare_on_cards=int(rng.choice([0, 0, 1, 2])),
+            lamp_bgr=(1.0 - warm, 1.0, 1.0 + warm),
+        )
+
+
+@dataclass(frozen=True)
 class Placed:
     card: str
     place: Point
     jitter: float = JITTER_MM
     turn: float = TURN_DEG
+    offset: Point = (0.0, 0.0)
+    """Where it lies off its place before its own jitter (a discard pile's drift)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +117,7 @@ def turns_of_a_game(rng: random.Random, options: dict) -> list[OnirimState]:
 
 
 def table_of(
-    state: OnirimState, layout: TableLayout, rng: random.Random
+    state: OnirimState, layout: TableLayout, rng: random.Random, look: TableLook = TableLook()
 ) -> tuple[list[Placed], TableReading]:
     """The cards on the table for a state, in the order they are put down, and the truth."""
     deck = ENGINE.deck
@@ -94,8 +137,21 @@ def table_of(
     for card, place in zip(state.doors, layout.door_places, strict=False):
         placed.append(Placed(card, place))
     top = state.discard[-1] if state.discard else None
-    for card in state.discard[-4:]:
-        placed.append(Placed(card, layout.discard_place, 3.0, 6.0 if card != top else 3.0))
+    pile = state.discard[-4:]
+    for k, card in enumerate(pile):
+        above = len(pile) - 1 - k  # how many lie on it
+        dx, dy = look.pile_drift_mm
+        placed.append(
+            Placed(card, layout.discard_place, look.top_mm, look.top_turn_deg, (0.0, 0.0))
+            if above == 0
+            else Placed(
+                card,
+                layout.discard_place,
+                look.pile_mm,
+                look.pile_turn_deg,
+                (-above * dx, -above * dy),
+            )
+        )
     if rng.random() < 0.15:  # limbo, as in the middle of a draw
         kinds = [k for k in deck.kinds if k.startswith("door-") or k == "nightmare"]
         for place in layout.limbo_places[: rng.randint(1, 3)]:
@@ -109,7 +165,9 @@ def table_of(
     return placed, truth
 
 
-def random_table(layout: TableLayout, rng: random.Random) -> tuple[list[Placed], TableReading]:
+def random_table(
+    layout: TableLayout, rng: random.Random, look: TableLook = TableLook()
+) -> tuple[list[Placed], TableReading]:
     """A moment of a random game; more than half the time one with cards under a Mirror."""
     mirrors = rng.random() < 0.85
     options = {"mirrors": mirrors, "hard": mirrors and rng.random() < 0.3}
@@ -118,7 +176,7 @@ def random_table(layout: TableLayout, rng: random.Random) -> tuple[list[Placed],
     ]
     fans = [s for s in turns if any(s.under)]
     state = rng.choice(fans if fans and rng.random() < 0.6 else turns)
-    return table_of(state, layout, rng)
+    return table_of(state, layout, rng, look)
 
 
 def _canvas_px(p: Point) -> tuple[float, float]:
@@ -217,22 +275,43 @@ def photograph_table(
     layout: TableLayout,
     rng: np.random.Generator,
     cond: Conditions,
+    look: TableLook = TableLook(),
 ) -> np.ndarray:
     w_mm, h_mm = layout.size_mm
     W = round((w_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
     H = round((h_mm + 2 * MARGIN_MM) * CANVAS_PX_PER_MM)
     canvas = effects.table_texture(W, H, rng)
     draw_markers(canvas, layout)
+    # The look's own draws come from their own generator: a table of the narrow look keeps
+    # the picture it always had.
+    extra = np.random.default_rng([int(rng.integers(2**31)), 3]) if look != TableLook() else None
     for p in placed:
         dx, dy = rng.uniform(-p.jitter, p.jitter, 2)
+        face = faces[p.card]
+        if extra is not None and look.shine > 0:
+            face = sleeve_shine(face, extra, look.shine)
         paste_card(
             canvas,
-            faces[p.card],
-            (p.place[0] + dx, p.place[1] + dy),
+            face,
+            (p.place[0] + p.offset[0] + dx, p.place[1] + p.offset[1] + dy),
             float(rng.uniform(-p.turn, p.turn)),
         )
     cam = random_camera(layout, rng, cond)
     img = cam.render_plane(canvas, CANVAS_PX_PER_MM, (-MARGIN_MM, -MARGIN_MM))
+    if extra is not None:
+        img = np.clip(img * np.array(look.lamp_bgr, np.float32), 0, 255).astype(np.uint8)
+        corners = [p.place for p in placed]
+        for _ in range(look.glare_on_cards if corners else 0):
+            x, y = corners[int(extra.integers(len(corners)))]
+            at = cam.project(np.array([[x + extra.uniform(0, 25), y + extra.uniform(0, 15)]]))[0]
+            px_per_mm = cond.size[0] / (layout.size_mm[0] + 2 * layout.marker_side_mm)
+            img = effects.glare(
+                img,
+                extra,
+                center=(float(at[0]), float(at[1])),
+                radius=float(extra.uniform(3.0, 12.0)) * px_per_mm,
+                strength=float(extra.uniform(0.3, 0.75)),
+            )
     return effects.photograph(
         img,
         rng,
@@ -242,6 +321,28 @@ def photograph_table(
         blur_sigma=float(rng.uniform(0.0, 1.0)),
         jpeg_quality=int(rng.integers(70, 95)),
     )
+
+
+def sleeve_shine(face: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A card in a glossy sleeve: the lamp's reflection a bright soft band across it, at a
+    random angle and place, up to `strength` of the way to white."""
+    h, w = face.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, math.pi)
+    across = (x - rng.uniform(0, w)) * math.cos(a) + (y - rng.uniform(0, h)) * math.sin(a)
+    band = np.exp(-0.5 * (across / (rng.uniform(0.05, 0.25) * w)) ** 2)
+    gain = (float(rng.uniform(0.3, 1.0)) * strength * band)[..., None]
+    out = face.copy()
+    rgb = face[..., :3].astype(np.float32)
+    out[..., :3] = np.clip(rgb + (255 - rgb) * gain, 0, 255).astype(np.uint8)
+    return out
+
+
+def table_look(seed: int, style: str) -> TableLook:
+    """The table's look for a seed: the narrow first look for the house style."""
+    if style == "house":
+        return TableLook()
+    return TableLook.sample(np.random.default_rng([seed, 8]))
 
 
 def deck_style(seed: int, style: str) -> DeckStyle:
@@ -260,11 +361,12 @@ def render_table(
     faces: dict[str, np.ndarray],
     layout: TableLayout,
     cond: Conditions = Conditions(),
+    look: TableLook = TableLook(),
 ) -> Photo:
     prng = random.Random(f"onirim-table-{seed}-{index}")
-    placed, truth = random_table(layout, prng)
+    placed, truth = random_table(layout, prng, look)
     rng = np.random.default_rng([seed, index, 1])
-    return Photo(photograph_table(placed, faces, layout, rng, cond), truth)
+    return Photo(photograph_table(placed, faces, layout, rng, cond, look), truth)
 
 
 def lay_face(
