@@ -33,6 +33,7 @@ import math
 import secrets
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,10 @@ sys.path.insert(0, str(ROOT))
 
 from companion.games.queen_alice.vision import empty as empty_look_module  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
-from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
+from companion.games.queen_alice.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
 from companion.games.queen_alice.vision.render import (  # noqa: E402
     Conditions,
+    Photo,
     render_empty,
     render_photo,
 )
@@ -322,6 +324,19 @@ def crown_curve(seed: int, boards: int) -> dict[str, Any]:
     }
 
 
+def _located_photos(
+    geom: BoardGeometry, seed: int, boards: int, arms: bool
+) -> Iterator[tuple[int, Photo, reader.Located]]:
+    """(index, photo, where the board lies) of each development render the reader locates,
+    every other one without hands unless `arms` (the curves' mix of boards)."""
+    for i in range(boards):
+        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
+        photo = render_photo(geom, (seed, i), conditions)
+        where = reader.locate(photo.image, geom)
+        if where is not None:
+            yield i, photo, where
+
+
 def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """A curve for asking about a square the colours call red or white whose middle is more
     like the print than of the piece's colour (tried as `PRINT_LEADS` 0.1 at 7d354db and
@@ -330,12 +345,7 @@ def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     answer key: the pieces and the empty squares (phantoms) asked about at each threshold."""
     geom = load_geometry()
     rows: list[tuple[float, bool]] = []  # (print share - piece share, a piece there)
-    for i in range(boards):
-        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
-        photo = render_photo(geom, (seed, i), conditions)
-        where = reader.locate(photo.image, geom)
-        if where is None:
-            continue
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
         colours = reader.sample_squares(photo.image, geom, where, geom.cells)
         for cell, s in zip(geom.cells, reader.shares(colours), strict=True):
             best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
@@ -370,12 +380,7 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     geom = load_geometry()
     thresholds = (0, 1, 2, 3, 4)
     counts = {t: Counter[str]() for t in thresholds}
-    for i in range(boards):
-        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
-        photo = render_photo(geom, (seed, i), conditions)
-        where = reader.locate(photo.image, geom)
-        if where is None:
-            continue
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
         cells = geom.cells
         found_arms = reader.find_arms(photo.image, geom, where)
         colours = reader.sample_squares(photo.image, geom, where, cells)
