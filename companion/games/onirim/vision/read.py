@@ -15,6 +15,7 @@ Stages, each small:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -668,14 +669,9 @@ class TableReader:
         x0 = min(max(0, cx - rs), W - PATCH_W - 2 * rs)
         wide = window_l[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
         # Only the named type's pairs: its least lead there (below 0 when another leads).
-        least = min(self._symbol_lead(wide, named, other) for other in kin if other != named)
+        vs, _ = self._symbol_leads(wide)
+        least = min(vs(named, other) for other in kin if other != named)
         return least / max(lead, 1e-6)
-
-    def _symbol_lead(self, region_l: np.ndarray, x: int, y: int) -> float:
-        """x's symbol lead on y in a region, as a share of the pair's `reach`."""
-        pair = self.symbol_pairs[min(x, y), max(x, y)]
-        a, b = symbol_scores(region_l, pair)
-        return (a - b if x < y else b - a) / pair.reach
 
     def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
         """The first finalist's lead on the best finalist of another colour, when the first
@@ -733,20 +729,28 @@ class TableReader:
                 beaten.add(k)
         return least, beaten
 
-    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
-        """Of Location types of one colour, the one whose symbol the region's lightness shows
-        best: (it, the nearest other, its least lead on any other, pair by pair, and its own
-        least correlation there: how well the symbol shows at all)."""
+    def _symbol_leads(
+        self, region_l: np.ndarray
+    ) -> tuple[Callable[[int, int], float], dict[tuple[int, int], float]]:
+        """x's symbol lead on y in the region's lightness as a share of the pair's `reach`
+        (each pair compared once): 1 for a crop just like x, -1 for one just like y; and the
+        scores of the pairs compared so far ((x, y): x's correlation in the pair x, y)."""
         score: dict[tuple[int, int], float] = {}
 
         def vs(x: int, y: int) -> float:
-            """x's symbol lead on y as a share of the pair's `reach` (each pair compared
-            once): 1 for a crop just like x, -1 for one just like y."""
             lo, hi = min(x, y), max(x, y)
             pair = self.symbol_pairs[lo, hi]
             if (x, y) not in score:
                 score[lo, hi], score[hi, lo] = symbol_scores(region_l, pair)
             return (score[x, y] - score[y, x]) / pair.reach
+
+        return vs, score
+
+    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
+        """Of Location types of one colour, the one whose symbol the region's lightness shows
+        best: (it, the nearest other, its least lead on any other, pair by pair, and its own
+        least correlation there: how well the symbol shows at all)."""
+        vs, score = self._symbol_leads(region_l)
 
         def least(x: int) -> tuple[float, int]:
             return min((vs(x, y), y) for y in kin if y != x)
