@@ -10,6 +10,8 @@
         --family house:DEVSEED --family random:DEVSEED2 --boards 40
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py refusal \\
         --family house:DEVSEED --family random:DEVSEED2 --boards 60
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py unchanged \\
+        --family house:DEVSEED --family random:DEVSEED2 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -29,6 +31,12 @@ many empty squares would be read as screens.
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
 reader makes of the boards it would accept: the curve those limits are read off.
+`unchanged` reads each board with the empty board's print and takes the squares judged
+"print unchanged" (`read.judge_by_print`) whose strip the picture alone sees in a seat's
+colour (`read.SURE`, the other under `read.NONE`): per square, a screen or not, and what the
+one-picture print test makes of it (the print, maybe the print, a bar, a screen). Whether
+asking about such squares, where the picture alone does not say the print, would turn
+silent misses into questions, and at how many questions about empty squares.
 """
 
 from __future__ import annotations
@@ -352,6 +360,49 @@ def refusal(families: list[tuple[str, int]], boards: int) -> None:
             print(f"  {t:4.2f} | {len(rows) - len(kept):3d} | " + ", ".join(map(str, sums)))
 
 
+def unchanged(families: list[tuple[str, int]], boards: int) -> None:
+    """The curve for asking about a "print unchanged" square in a seat's colour."""
+    geom = load_geometry()
+    tally: dict[tuple[str, bool], int] = {}
+    for which, seed in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(boards):
+            photo = render_photo(geom, (seed, i), conditions, setup=True, board=True)
+            if photo.setup is None or photo.board is None:
+                continue
+            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
+            if rect_setup is None or rect is None:
+                continue
+            colours = read.learn_at_setup(rect_setup, geom)
+            if colours.problems():
+                continue
+            calls = read.classify(rect, geom, colours, learn_print(photo.board, geom))
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            for call in calls:
+                seat = int(np.argmax(call.shares))
+                best, other = call.shares[seat], call.shares[1 - seat]
+                if call.why != "print unchanged" or best < read.SURE or other >= read.NONE:
+                    continue
+                found = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+                verdict = read.printed(found)
+                if verdict is None and found.board is not None and found.board < read.BAR_BOARD:
+                    bar_called = read.bar_edges(rect, geom, call.cell) >= read.BAR_EDGE
+                    alone = "a bar" if bar_called else "maybe the print"
+                else:
+                    alone = {True: "the print", None: "maybe the print", False: "a screen"}[verdict]
+                key = (alone, truth.get(call.cell) == seat)
+                tally[key] = tally.get(key, 0) + 1
+    print(
+        "print unchanged, in a seat's colour: the picture alone says | its screens | "
+        "empty squares (or the other seat's)"
+    )
+    for alone in ("the print", "maybe the print", "a bar", "a screen"):
+        print(
+            f"  {alone:16s} | {tally.get((alone, True), 0):4d} | {tally.get((alone, False), 0):4d}"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -375,6 +426,9 @@ def main() -> None:
     r = sub.add_parser("refusal")
     r.add_argument("--family", action="append", required=True, help="SET:SEED")
     r.add_argument("--boards", type=int, default=60)
+    u = sub.add_parser("unchanged")
+    u.add_argument("--family", action="append", required=True, help="SET:SEED")
+    u.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -382,11 +436,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
-    elif a.cmd in ("bar", "refusal"):
+    elif a.cmd in ("bar", "refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):
             p.error("--family SET:SEED with SET house or random")
-        (bar if a.cmd == "bar" else refusal)(families, a.boards)
+        {"bar": bar, "refusal": refusal, "unchanged": unchanged}[a.cmd](families, a.boards)
     else:
         curves(a.paths)
 
