@@ -6,6 +6,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -430,6 +431,35 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+def band_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `ARM_BAND` curve, on development renders: every board read whole at each band
+    width (math.inf: every square followed by the arm's colour, as before the band), judged
+    as `queen_alice_vision.py` judges: boards entirely right, phantom pieces, and squares no
+    arm comes near asked about."""
+    geom = load_geometry()
+    widths = (0.25, 0.5, 0.75, 1.0, 1.5, math.inf)
+    counts = {w: Counter[str]() for w in widths}
+    saved = reader.ARM_BAND
+    try:
+        for i, photo, _where in _located_photos(geom, seed, boards, arms):
+            for w in widths:
+                reader.ARM_BAND = w
+                reading = reader.read_board(photo.image, geom=geom)
+                kinds = faults(reading, photo, geom.cells)[0]
+                counts[w]["right"] += not kinds
+                counts[w]["phantoms"] += kinds.count("phantom")
+                counts[w]["asked"] += kinds.count("asked_piece") + kinds.count("asked_empty")
+            print(f"\rband curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    finally:
+        reader.ARM_BAND = saved
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "band": [{"arm_band": str(w), **dict(counts[w])} for w in widths],
+    }
+
+
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
     """The curves the empty-board path's thresholds were chosen from (`vision/empty.py`), on
     development boards read with the box's empty board learnt from its own photograph (half
@@ -602,12 +632,20 @@ def main() -> None:
         help="the curve of red or white calls more like the print (PRINT_LEADS) instead",
     )
     parser.add_argument(
+        "--band-curve",
+        action="store_true",
+        help="the ARM_BAND curve (how wide a band an arm covers) instead",
+    )
+    parser.add_argument(
         "--lone-curve",
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.band_curve:
+        print(json.dumps(band_curve(seed, args.boards, args.arms), indent=1))
+        return
     if args.lone_curve:
         print(json.dumps(lone_curve(seed, args.boards, args.arms), indent=1))
         return

@@ -20,6 +20,7 @@ from companion.games.queen_alice.vision.read import (
     PathCalls,
     SpotColours,
     alice_by_centres,
+    arm_squares,
     board_tone,
     classify,
     crown_reference,
@@ -329,11 +330,11 @@ def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     assert crowns_standing(np.array([2.2] * 8), none, none) == 0
 
 
-def _corner_run(colour: tuple[float, float, float]) -> Arm:
-    """A run round the grid along one side, from one corner, an arm wide."""
+def _corner_run(colour: tuple[float, float, float], squares: float = 1.2) -> Arm:
+    """A run round the grid along one side, from one corner, an arm wide (`squares`)."""
     (x0, y0), _ = GEOM.grid_box_mm
     sq = GEOM.square_mm
-    xs = np.linspace(x0, x0 + 1.2 * sq, 12)
+    xs = np.linspace(x0, x0 + squares * sq, 12)
     return Arm(np.array(colour), np.stack([xs, np.full(12, y0 - 0.25 * sq)], axis=1))
 
 
@@ -501,3 +502,62 @@ def test_a_print_whose_squares_are_mostly_pieces_alike_tells_no_middle() -> None
     printed = print_middles(middle, beside)
     assert np.isnan(printed[18:36]).all()
     assert not np.isnan(printed[:18]).any()
+
+
+def _flat_board(look: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Every square's middle and print beside in one look: (middle, beside)."""
+    n = len(GEOM.cells)
+    return np.tile(look, (n, 12, 1)), np.tile(look, (n, 4, 1))
+
+
+def _under(middle: np.ndarray, beside: np.ndarray, arm: Arm) -> set[tuple[int, int]]:
+    n = len(GEOM.cells)
+    flat = np.full(n, 2.0, np.float32)
+    return arm_squares(SpotColours(middle, beside, flat, flat), Arms((arm,)), GEOM, GEOM.cells)
+
+
+def test_an_arm_is_followed_side_to_side_not_through_checks_of_its_colour() -> None:
+    """An arm is wider than a square, so the squares under it share sides; a print of the
+    arm's colour in checks meets only at the corners, and is not followed past the squares
+    beside the arm."""
+    skin = (60.0, 18.0, 26.0)
+    middle, beside = _flat_board((75.0, -2.0, 4.0))
+    for k, (r, c) in enumerate(GEOM.cells):
+        if (r + c) % 2 == 0:  # dark checks in the arm's colour
+            middle[k], beside[k] = skin, skin
+    arm = [k for k, (r, c) in enumerate(GEOM.cells) if c == 0]  # down the first column
+    middle[arm], beside[arm] = skin, skin
+    under = _under(middle, beside, _corner_run(skin, 2.4))  # a slant: its band is wide
+    assert {GEOM.cells[k] for k in arm} <= under
+    assert all(c <= 1 for _, c in under)
+
+
+def test_an_arm_covers_one_band_from_where_it_crosses() -> None:
+    """A row printed in the arm's colour across the arm's way joins it side to side, but
+    only the part of it in the band one arm covers (as wide as its crossing) is under it."""
+    skin = (60.0, 18.0, 26.0)
+    middle, beside = _flat_board((75.0, -2.0, 4.0))
+    row = GEOM.rows // 2
+    for k, (r, c) in enumerate(GEOM.cells):
+        if c == 0 or r == row:  # the arm down the first column, the row of its colour
+            middle[k], beside[k] = skin, skin
+    under = _under(middle, beside, _corner_run(skin))
+    assert {(r, 0) for r in range(GEOM.rows)} <= under
+    assert not any((row, c) in under for c in range(3, GEOM.cols))
+
+
+def test_a_middle_the_print_explains_is_not_an_arm() -> None:
+    """A panel of an arm's colour printed in every square is the print, where the board
+    tells its middle (`print_middles`): the arm is not followed through it."""
+    skin = (60.0, 18.0, 26.0)
+    middle, beside = _flat_board((40.0, -12.0, -20.0))
+    middle[:] = skin  # every square's panel
+    n = len(GEOM.cells)
+    flat = np.full(n, 2.0, np.float32)
+    run = _corner_run(skin)
+    assert (
+        len(arm_squares(SpotColours(middle, beside, flat, flat), Arms((run,)), GEOM, GEOM.cells))
+        > 1
+    )
+    told = SpotColours(middle, beside, flat, flat, middle.copy())
+    assert arm_squares(told, Arms((run,)), GEOM, GEOM.cells) == set()

@@ -13,7 +13,8 @@ Stages, each with a typed result:
 2. `sample_spots`: per square (and per Crown slot and path space) the Lab colour of its
    middle and of its print beside it (`SpotColours`);
 3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
-   round the grid; from there it is followed square to square by its colour (`Arms`);
+   round the grid; from there it is followed side to side by its colour, within the band
+   one arm covers (`Arms`, `arm_band`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
@@ -36,8 +37,9 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit);
-`GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN` and `SPOT_ARM_REACH` are set by
-reasoning (written beside each), not swept.
+`ARM_BAND` from the curve of `--band-curve` (in its commit);
+`GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN`, `ARM_BAND_ANGLES` and
+`SPOT_ARM_REACH` are set by reasoning (written beside each), not swept.
 """
 
 from __future__ import annotations
@@ -470,10 +472,21 @@ def _shade_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def _arm_like(colours: SpotColours, arm: Arm) -> np.ndarray:
-    """Per spot: its print beside, or most of its middle, has the arm's colour."""
+    """Per spot: its print beside, or most of its middle, has the arm's colour; a middle
+    only where it is not the print's own (`_printed_middle`: a panel of an arm's colour in
+    every square is the print)."""
     beside = np.any(_shade_distance(colours.beside, arm.colour) <= ARM_LIKE, axis=1)
     middle = np.mean(_shade_distance(colours.middle, arm.colour) <= ARM_LIKE, axis=1)
-    return beside | (middle >= 1 - SHARE)
+    return beside | ((middle >= 1 - SHARE) & ~_printed_middle(colours))
+
+
+def _printed_middle(colours: SpotColours) -> np.ndarray:
+    """Per spot: most of its middle is its print's own middle, where the board tells it
+    (`SpotColours.printed`; never for spots)."""
+    if colours.printed is None:
+        return np.zeros(len(colours.middle), bool)
+    near = np.linalg.norm(colours.middle - colours.printed, axis=2) < DIFFERENT  # NaN: False
+    return np.asarray(np.mean(near, axis=1) >= 1 - SHARE)
 
 
 def _arm_shade_like(colours: SpotColours, arm: Arm) -> np.ndarray:
@@ -483,7 +496,7 @@ def _arm_shade_like(colours: SpotColours, arm: Arm) -> np.ndarray:
     mid = colours.middle
     scale = np.clip(mid[..., 0] / max(float(arm.colour[0]), 1e-3), *ARM_SHADES)
     d = np.linalg.norm(mid - scale[..., None] * arm.colour, axis=-1)
-    return np.asarray(np.mean(d <= ARM_LIKE, axis=1) >= 1 - SHARE)
+    return np.asarray((np.mean(d <= ARM_LIKE, axis=1) >= 1 - SHARE) & ~_printed_middle(colours))
 
 
 def arm_squares(
@@ -494,8 +507,10 @@ def arm_squares(
     shades: bool = False,
 ) -> set[Cell]:
     """Squares under an arm: of the arm's colour (or, with `shades`, of its shades too) and
-    joined, square to square, to where it crosses the ground (a square of the print that
-    happens to share an arm's colour elsewhere on the board is not under it)."""
+    joined, side to side, to where it crosses the ground (a square of the print that
+    happens to share an arm's colour elsewhere on the board is not under it), within the
+    band one arm covers (`arm_band`). An arm is wider than a square, so the squares under
+    it share sides; squares of a print in checks meet only at their corners."""
     out: set[Cell] = set()
     index = {c: k for k, c in enumerate(cells)}
     centres = np.array([geom.cell_mm(c) for c in cells])
@@ -508,14 +523,44 @@ def arm_squares(
         seen = set(todo)
         while todo:
             r, c = todo.pop()
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    n = (r + dr, c + dc)
-                    if n in index and n not in seen and like[index[n]]:
-                        seen.add(n)
-                        todo.append(n)
-        out |= seen
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if n in index and n not in seen and like[index[n]]:
+                    seen.add(n)
+                    todo.append(n)
+        out |= arm_band(seen, arm, geom)
     return out
+
+
+ARM_BAND = 0.75
+"""Half the width of the band an arm covers, as a share of its crossing's length round the
+grid (an arm crossing at a slant crosses a longer run than it is wide; its hand is a
+little wider than its forearm) ..."""
+ARM_BAND_ANGLES = 72
+"""... along the direction, of this many round the crossing, that holds the most squares
+followed by colour (set by reasoning: 5 degrees apart, a band's width swings by less than a
+square over the board's length)."""
+
+
+def arm_band(followed: set[Cell], arm: Arm, geom: BoardGeometry) -> set[Cell]:
+    """The squares followed by an arm's colour (`arm_squares`) that one arm can cover: a
+    band as wide as its crossing, from the crossing into the board, the way that holds the
+    most of them. A print of the arm's colour is followed square to square too (checks, a
+    row, a column of it), but away from the arm: an arm is one band, a print a pattern."""
+    if not followed:
+        return followed
+    cells = sorted(followed)
+    centres = np.array([geom.cell_mm(c) for c in cells])
+    at = np.mean(arm.crossing_mm, axis=0)
+    across = float(np.max(np.linalg.norm(arm.crossing_mm - at, axis=1)))  # half its length
+    half = 2 * ARM_BAND * across + 0.5 * math.sqrt(2) * geom.square_mm  # a square touched
+    angle = np.linspace(0, 2 * math.pi, ARM_BAND_ANGLES, endpoint=False)
+    way = np.stack([np.cos(angle), np.sin(angle)], axis=1)  # D x 2
+    rel = centres - at  # N x 2
+    along = rel @ way.T  # N x D
+    off = np.abs(rel[:, :1] * way[:, 1] - rel[:, 1:] * way[:, 0])  # N x D
+    inside = (off <= half) & (along >= -half)
+    best = inside[:, int(np.argmax(inside.sum(axis=0)))]
+    return {c for c, keep in zip(cells, best, strict=True) if keep}
 
 
 @dataclass(frozen=True)
