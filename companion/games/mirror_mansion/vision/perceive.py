@@ -181,6 +181,26 @@ a small, pale sticker on a purple board behind two specks of print on other card
 (1.10 and 1.04 to its 0.95: their tie now asks); the other a sticker crowded by its card's
 magenta face, which left a disc of print behind another card scoring 0.2. The one wrong
 left is the speck of `WINDOW_LEVEL_WEIGHT`'s curve."""
+WINDOW_CONTRAST_WEIGHT = 0.8
+"""Added to a window dot's score at full contrast with its ring (`dots.ring_contrast`, up to
+`WINDOW_CONTRAST_FULL`): a sticker is one colour laid on a card top, while a pocket of a
+board or a card top of a like colour (a magenta or purple board between a card, a drop and
+a hand) stands out of its colour barely above `CONTRAST_MIN`. With the place's level
+(`_place_level`), from one curve on 522 development boards (`wide9` 182, `wide10` 300,
+`house` 40; the candidates found once, the window's choice replayed), windows right / asked /
+wrong as (place level, weight, full contrast): (no, 0, -) 516/3/3 (before), (yes, 0, -)
+515/5/2, (no, 0.6, 40) 517/4/1, (yes, 0.2, 40) 516/4/2, (yes, 0.4, 30) 517/4/1, (yes, 0.4,
+40) 517/4/1, (yes, 0.4, 60) 515/6/1, (yes, 0.6, 30) 517/5/0, (yes, 0.6, 40) 518/4/0, (yes,
+0.6, 60) 516/5/1, (yes, 0.8, 30) 518/4/0, (yes, 0.8, 40) 518/4/0 (chosen), (yes, 0.8, 60)
+517/5/0, (yes, 1.0, 30) 518/4/0, (yes, 1.0, 40) 520/2/0, (yes, 1.0, 60) 517/4/1 (a wrong
+window back). 0.8 at 40 is the middle of the stretch with no wrong window. The three wrong
+windows before (all of `wide10`): a pocket of a magenta board beside a card top (contrast
+14.8 to the sticker's 29), a blob of a like colour on another card's top (15.4 to 36), and a
+card top painted near magenta outranking a sticker on a purple board whose core stood out
+at the highest level only (the place's level)."""
+WINDOW_CONTRAST_FULL = 40.0
+"""The contrast (8-bit Lab units) from which a window dot counts as fully set off from its
+ring: about what 95 % of the doors' stickers reach (`CONTRAST_MIN`'s curve)."""
 EDGE_FLOOR_LAB = (5.0, 3.0)
 """Lab units added to a contrast and to a spread before their ratio: the print's noise, so a
 plain, flat stretch scores about zero rather than a ratio of two tiny numbers."""
@@ -582,6 +602,18 @@ def _window_score(board: Board, spot: str, dot: Dot) -> float:
         _dot_quality(dot)
         - max(0.0, off - WINDOW_FREE_MM) / WINDOW_SLOPE_MM
         + WINDOW_LEVEL_WEIGHT * dot.level
+        + WINDOW_CONTRAST_WEIGHT * min(1.0, dot.contrast / WINDOW_CONTRAST_FULL)
+    )
+
+
+def _place_level(dot: Dot, dots: tuple[Dot, ...]) -> int:
+    """The highest level any dot found within `dot`'s radius of its centre reached: how far
+    its place stands out. A sticker on a board or card top of a like colour comes loose of
+    it only at the higher levels, as a core too crowded to be a dot of its own (its ring is
+    the paler blob round it), while the blob round it was found at a lower level."""
+    reach = math.sqrt(dot.area_mm2 / math.pi)
+    return max(
+        [d.level for d in dots if math.dist(d.centre_mm, dot.centre_mm) <= reach] + [dot.level]
     )
 
 
@@ -637,7 +669,7 @@ def identify(
             alone = dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
             spot = _window_spot(board, side, dot) if alone else None
             if spot is not None:
-                windows.append((spot, dot))
+                windows.append((spot, replace(dot, level=_place_level(dot, dots))))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
     return Identified(tuple(best.values()), tuple(windows))
 
