@@ -181,7 +181,8 @@ def window_curve(
                 for g in grid:
                     table[g]["unseen"] += 1
                 continue
-            cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+            rect = perceive.rectify(image, board, pose)
+            cands, _ = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
             for g in grid:
                 for name, value in zip(names, g, strict=True):
                     setattr(perceive, name, value)
@@ -275,7 +276,8 @@ def setting_curve(
         for _style, _seed, image, truth, pose in posed_photos(cache, board, styles, boards):
             cands = None
             if late and pose is not None:
-                cands = perceive.find_candidates(perceive.rectify(image, board, pose), board)
+                rect = perceive.rectify(image, board, pose)
+                cands, _ = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
             for value in values:
                 if pose is None:
                     table[value]["unseen"] += 1

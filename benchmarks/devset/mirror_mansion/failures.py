@@ -321,8 +321,7 @@ def diagnose(
     if pose is None:
         return [("board unseen", "")], BoxState(seen=False)
     rect = perceive.rectify(image, board, pose)
-    cands = perceive.find_candidates(rect, board)
-    ident = perceive.identify(cands, board)
+    cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
     got = perceive.fit(ident, cands, board)
     return (
         mirror_misses(board, truth, got, look, rect, cands, ident)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.games.mirror_mansion.rules.board import load_board
+from companion.games.mirror_mansion.vision import dots
 from companion.games.mirror_mansion.vision.perceive import read_box
 from companion.games.mirror_mansion.vision.render import Conditions, render_box, render_photo
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
@@ -75,6 +77,42 @@ def test_a_mirror_without_a_visible_dot_is_reported_with_unknown_facing() -> Non
     assert got.mirror_at((0, 0)) == MirrorSeen((0, 0), "/", "NW", got.mirror_at((0, 0)).confidence)
 
 
+def test_a_pale_sticker_is_rescued_when_the_box_is_short_of_a_mirror(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pale green dot whose kit-coloured middle is narrower than the search's opening disc
+    (a dot over a mint board, on a pale top, blurred): the search misses it, the box is a
+    mirror short, and the rescue, looser and with a smaller disc, finds it there."""
+    box = BoxState(
+        mirrors=(
+            MirrorSeen((0, 0), "/", "NW"),
+            MirrorSeen((0, 2), "\\", "SW"),
+            MirrorSeen((1, 1), "/", None),  # rendered without its dot; painted pale below
+            MirrorSeen((2, 1), "/", "SE"),
+        ),
+        window="N0",
+    )
+    cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=10, yaw_deg=20)
+    image = render_box(BOARD, box, cam, np.random.default_rng(2), hands=0)
+    x, y = BOARD.dot_mm((1, 1), "SE")
+    cx, cy = cam.project(np.array([[x, y, -BOARD.mirror_height_mm]]))[0]
+    px_per_mm = cam.px_per_mm_at((x, y))
+    centre = (round(cx), round(cy))
+
+    def bgr(sat: int) -> tuple[int, int, int]:
+        hsv = np.uint8([[[60, sat, 190]]])
+        return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+
+    # An 8 mm dot, below the kit's saturation floor but for a middle under 4 mm across.
+    cv2.circle(image, centre, round(4 * px_per_mm), bgr(38), -1, cv2.LINE_AA)
+    cv2.circle(image, centre, round(1.9 * px_per_mm), bgr(80), -1, cv2.LINE_AA)
+    assert read_box(image, BOARD).mirror_at((1, 1)) == MirrorSeen((1, 1), "/", "SE", 1.0)
+    # A rescue opened with the search's own disc does not find it: the facing is asked.
+    monkeypatch.setattr(dots, "RESCUE_OPENING", dots.OPENING)
+    seen = read_box(image, BOARD).mirror_at((1, 1))
+    assert seen is not None and seen.facing is None
+
+
 def test_with_fewer_than_three_corner_markers_nothing_is_reported() -> None:
     cam = VirtualCamera.looking_at((150, 150), 620, tilt_deg=5, yaw_deg=0)
     image = render_box(
@@ -86,8 +124,6 @@ def test_with_fewer_than_three_corner_markers_nothing_is_reported() -> None:
         quad = cam.project(
             np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s], [x - s, y + s]], float)
         )
-        import cv2
-
         cv2.fillConvexPoly(image, quad.astype(np.int32), (90, 60, 50))
     got = read_box(image, BOARD)
     assert not got.seen

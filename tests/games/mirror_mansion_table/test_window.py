@@ -40,11 +40,19 @@ def test_a_full_coloured_sticker_stands_out_at_a_higher_level_than_pale_print() 
     assert pale < sticker
 
 
-def _on_card(position: str, off_mm: float, level: int, isolation: float) -> tuple[str, Dot]:
+def _on_card(
+    position: str,
+    off_mm: float,
+    level: int,
+    isolation: float,
+    contrast: float = perceive.WINDOW_CONTRAST_FULL,
+    area_mm2: float = 60.0,
+) -> tuple[str, Dot]:
     x, y = BOARD.card_mm(position)
     # Off the top line toward the board's centre.
     dx, dy = {"N": (0, 1), "S": (0, -1), "W": (1, 0), "E": (-1, 0)}[position[0]]
-    return position[0], Dot((x + dx * off_mm, y + dy * off_mm), 60.0, 1.1, isolation, level)
+    centre = (x + dx * off_mm, y + dy * off_mm)
+    return position[0], Dot(centre, area_mm2, 1.1, isolation, level, contrast)
 
 
 def _window(*dots: tuple[str, Dot]) -> str | None:
@@ -90,3 +98,25 @@ def test_a_wide_sticker_overhanging_its_card_outranks_a_speck_of_print_on_the_li
     # even against a lonelier one.
     far_speck = ("N", Dot((x, y + 5.0), math.pi * 2.8**2, 1.1, 1.0, 0))
     assert _window(sticker, far_speck) == "W1"
+
+
+def test_a_sticker_set_off_from_its_ring_outranks_a_lonelier_pocket_of_its_colour() -> None:
+    # A pocket of a magenta board between a card, a drop and a hand: alone, but barely set
+    # off from its ring; the sticker on another card's top, a little crowded, set off fully.
+    pocket = _on_card("N2", 2.5, 0, 1.0, perceive.CONTRAST_MIN + 2.0)
+    sticker = _on_card("S0", 0.5, 0, 0.8)
+    assert _window(pocket, sticker) == "S0"
+    # Were the sticker no more set off than the pocket, the lonelier pocket would win.
+    dull = _on_card("S0", 0.5, 0, 0.8, perceive.CONTRAST_MIN + 2.0)
+    assert _window(pocket, dull) == "N2"
+
+
+def test_a_stickers_core_found_at_a_higher_level_lifts_the_blob_round_it() -> None:
+    # A sticker on a card top of a like colour: the blob round it found at the lowest level
+    # (crowded), its core at the highest, too crowded to be a dot of its own.
+    blob = _on_card("W0", 0.5, 0, perceive.WINDOW_ISOLATION_MIN + 0.05, 20.0, 100.0)
+    core = _on_card("W0", 0.8, len(LEVELS) - 1, 0.2, 20.0, 30.0)
+    rival = _on_card("W1", 0.5, 0, 0.95, 20.0, 40.0)
+    assert _window(blob, core, rival) == "W0"
+    # Without its core the blob is no likelier than the lonelier rival.
+    assert _window(blob, rival) == "W1"
