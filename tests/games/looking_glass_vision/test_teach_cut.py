@@ -144,20 +144,3 @@ def test_a_dark_card_on_a_pale_chequered_cloth_is_cut_at_its_edge_not_at_a_squar
         image, truth = photo(card, rng, table="pattern", tone="light", tilt_deg=10)
         within += 63 * _off_mm(find_card(image).outer, truth) < 3.0
     assert within >= 5
-
-
-@pytest.mark.parametrize("border", ["black", "dark", "coloured"])
-def test_a_deck_with_a_frame_line_on_its_dark_border_measures_the_whole_border(border):
-    # Inward from a dark card's outline the colour first changes at the light frame line,
-    # but the card's art is refitted inside that line: the border measured to the line's
-    # outer edge, drawn round the art by the deck, cut every card a frame line's width
-    # inside its edge (2.2 mm of 3 measured; a 1 mm line on a real deck put its cards 3-4 mm
-    # off).
-    images, truth = {}, {}
-    for k in range(4):
-        rng = np.random.default_rng([73, k])
-        card = face(rng, border, frame=True, radius_mm=1.0, border_mm=3.0)
-        images[k], truth[k] = photo(card, rng, table="plain", tilt_deg=8)
-    cards, frac, _ = cut_deck(images, {k: find_card(im) for k, im in images.items()})
-    assert abs(63 * frac - 3.0) < 0.3
-    assert sum(63 * _off_mm(c.outer, truth[k]) < 1.0 for k, c in cards.items()) >= 3

@@ -349,19 +349,13 @@ def _band_evenness(inner: np.ndarray, outer: np.ndarray) -> float:
     over its widest (sides by corner order; each side's width the mean of its two corners'
     distances inward from `outer`'s side). A photo not taken square shows a printed border
     a little wider on its near side; a piece of the table taken in widens one side alone."""
-    widths = _band_widths(inner, outer)
-    return float(widths.min() / max(float(widths.max()), 1e-6))
-
-
-def _band_widths(inner: np.ndarray, outer: np.ndarray) -> np.ndarray:
-    """How far `inner` lies inside `outer` on each side (px, sides by corner order; each the
-    mean of its two corners' distances inward from `outer`'s side)."""
-    return np.array(
+    widths = np.array(
         [
             float(np.mean((a - inner[[i, (i + 1) % 4]]) @ out))
             for i, (a, _, out) in enumerate(sides_outward(outer))
         ]
     )
+    return float(widths.min() / max(float(widths.max()), 1e-6))
 
 
 def _nested(inner: np.ndarray, middle: np.ndarray, outer: np.ndarray, width: float) -> bool:
@@ -389,20 +383,14 @@ def find_outlined_card(image: np.ndarray) -> FoundCard:
 
 def _outlined(image: np.ndarray, outline: np.ndarray) -> FoundCard:
     """The card whose edge is `outline`, its border measured inward from it."""
+    width = float(np.linalg.norm(outline[1] - outline[0]))
     depths = border_depths(image, outline)
     if depths is None:
         return FoundCard(outline.copy(), outline, 0.0, outlined=True)
     # A light border's inner edge is refitted to the art's edges, to the pixel (the step
     # samples the border only every half pixel); any other border keeps the measured inset.
     interior = _refine_interior(image, inset_sides(outline, depths))
-    # The border is what lies between that interior and the outline, so that the deck's
-    # border drawn round this card's art (`cut_deck`) gives its outline back. Where the
-    # refit went past a light frame line printed on a dark border to the art inside it, the
-    # first colour step measured the dark border alone: a deck of such cards, cut with that
-    # border round art measured inside the frame line, lay 2 mm inside every card's edge.
-    border = float(_band_widths(interior, outline).mean())
-    iw = float(np.linalg.norm(interior[1] - interior[0]))
-    return FoundCard(interior, outline, border / (iw + 2 * border), outlined=True)
+    return FoundCard(interior, outline, float(depths.mean()) / width, outlined=True)
 
 
 def find_framed_card(image: np.ndarray) -> FoundCard:
