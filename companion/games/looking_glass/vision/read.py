@@ -1702,6 +1702,8 @@ class Reader:
                 quad_mm=quad_mm,
             )
             self._name(card, scores)
+            if card.confidence < max(self.threshold, CONFIDENCE_THRESHOLD):
+                self._name_by_cells(card, scores, self._card_patch(v.image, v.img_from_mm, tl, d))
             seen.append(card)
             seen_at[idx] = card
         places = GlassPlaces(axis, c_t)
@@ -2622,6 +2624,24 @@ class Reader:
         card.scores.update(zip(self.lib.ids, scores.tolist(), strict=True))
         card.confidence = conf
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
+
+    def _name_by_cells(self, card: SeenCard, scores: np.ndarray, patch: np.ndarray) -> None:
+        """A card found by its outline whose whole window names it unclearly (a shadow or a
+        sleeve's sheen across it: one normalisation for the whole window) is named when the
+        face that leads there leads cell by cell too, as clearly as `visible_match` asks (each
+        cell normalised on its own, so a light across the card does not shift the others);
+        its confidence is then that of the cells. Only where that face matches the whole
+        window at `VERIFY_SCORE` or more: a pair of cloth squares (no face matches either so
+        well) stays unnamed, and out of the glass. `patch`: its upper-half window (BGR)."""
+        best = int(np.argmax(scores))
+        if float(scores[best]) < VERIFY_SCORE:
+            return
+        cells = self.lib.match_visible(patch)
+        if int(np.argmax(cells)) != best or not visible_match(cells):
+            return
+        ranked = np.sort(cells)[::-1]
+        card.confidence = confidence(float(ranked[0]), float(ranked[1]))
+        card.card = self.lib.ids[best] if card.confidence >= self.threshold else None
 
     def _columns(
         self, seen: list[SeenCard], places: GlassPlaces
