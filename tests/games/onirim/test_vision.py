@@ -17,11 +17,13 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
+    BLUR_STEPS,
     COARSE_EMPTY,
     COLOUR_MARGIN,
     EMPTY,
     END_SURE,
     MARGIN,
+    MIRROR_EMPTY,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
     Match,
@@ -519,3 +521,73 @@ def test_a_symbol_a_few_pixels_off_the_corner_keeps_its_lead(rendered: Path) -> 
                 assert found.symbol_kept is not None and found.symbol_kept >= SYMBOL_KEEP
                 kept.append(found.card)
     assert len(kept) >= 8
+
+
+def test_a_symbol_a_blurred_picture_wiped_out_is_asked(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture's blur is found from how well the taught corner, blurred, fits the crop,
+    and a card named by its symbol is asked when its pairs' reach at that blur
+    (`sharp_reach`: how far the two symbols can differ at all there) is below `SYMBOL_SHARP`:
+    a thin symbol wiped out leaves a disc as like one symbol as the other. With the bar set
+    between a card's sharp and blurred reach, the sharp card is named and the blurred one
+    asked with its colour's kinds."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids, m = reader.lib.ids, reader.search_px
+    sun, moon = ids.index("red-sun"), ids.index("red-moon")
+    reach = reader.symbol_pairs[min(sun, moon), max(sun, moon)].reach
+    assert reader.sharp_reach(sun, moon, 0.0) == pytest.approx(reach)
+    assert reader.sharp_reach(sun, moon, BLUR_STEPS[-1]) < reach
+    bar = 0.5
+    monkeypatch.setattr(read_module, "SYMBOL_SHARP", bar)
+    asked = 0
+    for colour in ("red", "blue", "green", "brown"):
+        for symbol in ("sun", "moon", "key"):
+            card = f"{colour}-{symbol}"
+            window = cv2.copyMakeBorder(
+                reader.lib.patches[ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+            )
+            blurred = cv2.GaussianBlur(window, (0, 0), 2.0)
+            lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
+            region = cv2.GaussianBlur(lab, (3, 3), 0.7)[..., 0]
+            assert 1.6 <= reader.blur_of(region, ids.index(card)) <= 2.5
+            sharp, dull = reader.match([window, blurred], "location")
+            assert sharp.card in (None, card) and dull.card in (None, card)
+            if sharp.symbol_sharp is None or dull.symbol_sharp is None:
+                continue  # not named by its symbol
+            if sharp.symbol_sharp >= bar > dull.symbol_sharp:
+                assert sharp.card == card
+                assert dull.card is None and dull.kin == reader.colour_kinds[colour]
+                asked += 1
+    assert asked > 0
+
+
+def test_a_mirror_place_holds_its_mirror_from_a_lower_score(rendered: Path) -> None:
+    """A Mirror place holds one Mirror card or nothing, and is never a row's end: a Mirror
+    whose corner scores from `MIRROR_EMPTY` up (a pale or glared print, here noise over it)
+    is named by its side, where a Location scoring the same is not a card."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    rng = np.random.default_rng(5)
+    low = 0
+    for i in range(3):
+        image = cv2.imread(str(rendered / f"{i:04d}.jpg"))
+        H = reader.locate(image)
+        assert H is not None
+        for k, mid in enumerate(reader.mirror_order):
+            window = reader.corner_window(image, H, L.mirror_places[k])
+            clean = reader.match([window], f"mirror-{mid}")[0]
+            if clean.card is None:
+                continue
+            for noise in range(10, 120, 10):
+                seen = np.clip(window + rng.normal(0, noise, window.shape), 0, 255)
+                found = reader.match([seen.astype(np.uint8)], f"mirror-{mid}")[0]
+                if MIRROR_EMPTY <= found.score < EMPTY and found.margin >= MARGIN:
+                    assert found.card == clean.card
+                    low += 1
+    assert low > 0
+    assert MIRROR_EMPTY < EMPTY
+    lone = Match(None, (MIRROR_EMPTY + EMPTY) / 2, 0.2, "red-sun", "red-moon")
+    assert row_of([lone], bare_gaps=False) == ([], True)
