@@ -208,7 +208,9 @@ class Match:
     symbol_sharp: float | None = None
     """For a card named by its symbol: the least reach of its pairs with the templates blurred
     as the picture is there (`TableReader.sharp_reach`): how far the two symbols can differ at
-    all in this picture."""
+    all in this picture. When its pairs clear `SYMBOL_SHARP` at every blur step, the blur is
+    not looked for and this is their least reach at any step (`TableReader.sharp_floor`), a
+    lower bound."""
 
     @property
     def empty(self) -> bool:
@@ -714,9 +716,18 @@ class TableReader:
         # Only the named type's pairs: its least lead there (below 0 when another leads).
         vs, _ = self._symbol_leads(wide)
         least = min(vs(named, other) for other in kin if other != named)
-        blur = self.blur_of(wide, named)
-        sharp = min(self.sharp_reach(named, other, blur) for other in kin if other != named)
+        others = [other for other in kin if other != named]
+        # Pairs that differ enough however blurred the picture is (most decks' symbols) need
+        # not have the blur found: their least reach over every blur step is what is kept.
+        sharp = min(self.sharp_floor(named, other) for other in others)
+        if sharp < SYMBOL_SHARP:
+            blur = self.blur_of(wide, named)
+            sharp = min(self.sharp_reach(named, other, blur) for other in others)
         return least / max(lead, 1e-6), sharp
+
+    def sharp_floor(self, x: int, y: int) -> float:
+        """The least `sharp_reach` of the pair x, y over every `BLUR_STEPS` sigma."""
+        return min(self.sharp_reach(x, y, s) for s in BLUR_STEPS)
 
     def blur_of(self, region_l: np.ndarray, kind: int) -> float:
         """How much more blurred than its taught corner the card `kind` is in a region's
