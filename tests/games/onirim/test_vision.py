@@ -23,7 +23,6 @@ from companion.games.onirim.vision.read import (
     EMPTY,
     END_SURE,
     MARGIN,
-    MIRROR_EMPTY,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
     Match,
@@ -562,32 +561,3 @@ def test_a_symbol_a_blurred_picture_wiped_out_is_asked(
                 assert dull.card is None and dull.kin == reader.colour_kinds[colour]
                 asked += 1
     assert asked > 0
-
-
-def test_a_mirror_place_holds_its_mirror_from_a_lower_score(rendered: Path) -> None:
-    """A Mirror place holds one Mirror card or nothing, and is never a row's end: a Mirror
-    whose corner scores from `MIRROR_EMPTY` up (a pale or glared print, here noise over it)
-    is named by its side, where a Location scoring the same is not a card."""
-    reader = TableReader(load_library(rendered / "lib.npz"))
-    L = reader.layout
-    rng = np.random.default_rng(5)
-    low = 0
-    for i in range(3):
-        image = cv2.imread(str(rendered / f"{i:04d}.jpg"))
-        H = reader.locate(image)
-        assert H is not None
-        for k, mid in enumerate(reader.mirror_order):
-            window = reader.corner_window(image, H, L.mirror_places[k])
-            clean = reader.match([window], f"mirror-{mid}")[0]
-            if clean.card is None:
-                continue
-            for noise in range(10, 120, 10):
-                seen = np.clip(window + rng.normal(0, noise, window.shape), 0, 255)
-                found = reader.match([seen.astype(np.uint8)], f"mirror-{mid}")[0]
-                if MIRROR_EMPTY <= found.score < EMPTY and found.margin >= MARGIN:
-                    assert found.card == clean.card
-                    low += 1
-    assert low > 0
-    assert MIRROR_EMPTY < EMPTY
-    lone = Match(None, (MIRROR_EMPTY + EMPTY) / 2, 0.2, "red-sun", "red-moon")
-    assert row_of([lone], bare_gaps=False) == ([], True)

@@ -44,17 +44,6 @@ decks): empty places scored at most 0.616 (99th percentile 0.584), places holdin
 0.625 at the 1st percentile, 0.731 at the 5th."""
 SURE = EMPTY
 """A card is named only when its score reaches this (a card at all) ..."""
-MIRROR_EMPTY = 0.47
-"""... but a Mirror place (one Mirror card, either side up, or nothing) holds its Mirror from
-this score: the place is never the end of a row, and its two sides' print is often pale or
-under glare. From the curve of Mirror places on development tables (`benchmarks/onirim_vision.py
---curve`, mirror_card / mirror_empty; 12 widened random decks x 3 tables and 4 house decks x 3
-tables): empty Mirror places scored at most 0.434 (house; random 0.396), Mirrors 0.391 at the
-least, then 0.507, 0.513, 0.565, 0.597, 0.618, 0.618 (7 of 297 below `EMPTY`). Empty places
-above / Mirrors below at 0.40 / 0.45 / 0.47 / 0.50 / 0.55 / 0.62: 1 / 0 / 0 / 0 / 0 / 0 and
-1 / 1 / 1 / 1 / 3 / 7. 0.47: midway between the highest empty place and the next Mirror.
-Its side is still named only by `MARGIN`; with a side not told apart it is read as the
-unexplored side only when cards lie under it."""
 MARGIN = 0.06
 """... and beats every other type's by this much. On the same curve the best type was the
 wrong one for 30 of 1156 cards, with margins of at most 0.235, median 0.008; right ones had a
@@ -649,10 +638,9 @@ class TableReader:
                 # colour the look clearly puts below another is not named.
                 refuted = look is not None and look <= -COLOUR_MARGIN
                 rivals = [float(row[j]) for j in o[1:] if keep[j] not in beaten]
-                floor = MIRROR_EMPTY if zones[b].startswith("mirror-") else SURE
                 if len(kin) < 2:
                     rival = rivals[0] if rivals else -1.0
-                    sure = score >= floor and score - rival >= MARGIN and not refuted
+                    sure = score >= SURE and score - rival >= MARGIN and not refuted
                     named = ids[first_id] if sure else None
                     runner = None if runner_id is None else ids[runner_id]
                     out[b] = Match(
@@ -920,7 +908,7 @@ class TableReader:
         unsure: dict[int, Match] = {}
         doubtful: set[int] = set()
         for i, m in enumerate(seen):
-            if m.score < MIRROR_EMPTY:
+            if m.empty:
                 # Something like a card (a glint over it, say): its fan is read, as cards
                 # under it say a Mirror lies there.
                 if m.coarse >= COARSE_EMPTY:
