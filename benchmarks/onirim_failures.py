@@ -91,6 +91,8 @@ def _why(m: R.Match, want: str) -> str:
         return "symbol"
     if m.symbol_kept is not None and m.symbol_kept < R.SYMBOL_KEEP:
         return "symbol kept"
+    if m.symbol_sharp is not None and m.symbol_sharp < R.SYMBOL_SHARP:
+        return "symbol blurred"
     if m.score < R.END_SURE and m.best == want and m.margin >= R.MARGIN:
         return "ended"
     if m.best != want:
@@ -201,6 +203,7 @@ def main() -> int:
                             f"margin {m.margin:.3f} coarse {m.coarse:.3f}"
                             + ("" if m.symbol is None else f" symbol {m.symbol:.3f}")
                             + ("" if m.colour_look is None else f" colour {m.colour_look:.3f}")
+                            + ("" if m.symbol_sharp is None else f" sharp {m.symbol_sharp:.3f}")
                         )
                         print(
                             f"{style} seed {seed} table {i} {f.zone} {f.index + 1}: "

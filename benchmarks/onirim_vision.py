@@ -128,6 +128,8 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                     out[f"symbol_fit_{ok}"].append(m.symbol_fit)
                     if m.symbol_kept is not None:  # ... and the look reaching further
                         out[f"symbol_kept_{ok}"].append(m.symbol_kept)
+                    if m.symbol_sharp is not None:  # ... and the pairs' reach at its blur
+                        out[f"symbol_sharp_{ok}"].append(m.symbol_sharp)
                     if m.overruled > 0:  # ... against the whole corner's order
                         out[f"overruled_{ok}"].append(m.overruled)
 
@@ -192,6 +194,8 @@ def main() -> int:
             "mirror_card",
             "mirror_empty",
             "symbol_kept_wrong",
+            "symbol_sharp_right",
+            "symbol_sharp_wrong",
             "overruled_right",
             "overruled_wrong",
             "symbol_score_right",

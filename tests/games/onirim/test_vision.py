@@ -17,6 +17,7 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
+    BLUR_STEPS,
     COARSE_EMPTY,
     COLOUR_MARGIN,
     EMPTY,
@@ -519,3 +520,44 @@ def test_a_symbol_a_few_pixels_off_the_corner_keeps_its_lead(rendered: Path) -> 
                 assert found.symbol_kept is not None and found.symbol_kept >= SYMBOL_KEEP
                 kept.append(found.card)
     assert len(kept) >= 8
+
+
+def test_a_symbol_a_blurred_picture_wiped_out_is_asked(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture's blur is found from how well the taught corner, blurred, fits the crop,
+    and a card named by its symbol is asked when its pairs' reach at that blur
+    (`sharp_reach`: how far the two symbols can differ at all there) is below `SYMBOL_SHARP`:
+    a thin symbol wiped out leaves a disc as like one symbol as the other. With the bar set
+    between a card's sharp and blurred reach, the sharp card is named and the blurred one
+    asked with its colour's kinds."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids, m = reader.lib.ids, reader.search_px
+    sun, moon = ids.index("red-sun"), ids.index("red-moon")
+    reach = reader.symbol_pairs[min(sun, moon), max(sun, moon)].reach
+    assert reader.sharp_reach(sun, moon, 0.0) == pytest.approx(reach)
+    assert reader.sharp_reach(sun, moon, BLUR_STEPS[-1]) < reach
+    bar = 0.5
+    monkeypatch.setattr(read_module, "SYMBOL_SHARP", bar)
+    asked = 0
+    for colour in ("red", "blue", "green", "brown"):
+        for symbol in ("sun", "moon", "key"):
+            card = f"{colour}-{symbol}"
+            window = cv2.copyMakeBorder(
+                reader.lib.patches[ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+            )
+            blurred = cv2.GaussianBlur(window, (0, 0), 2.0)
+            lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
+            region = cv2.GaussianBlur(lab, (3, 3), 0.7)[..., 0]
+            assert 1.6 <= reader.blur_of(region, ids.index(card)) <= 2.5
+            sharp, dull = reader.match([window, blurred], "location")
+            assert sharp.card in (None, card) and dull.card in (None, card)
+            if sharp.symbol_sharp is None or dull.symbol_sharp is None:
+                continue  # not named by its symbol
+            if sharp.symbol_sharp >= bar > dull.symbol_sharp:
+                assert sharp.card == card
+                assert dull.card is None and dull.kin == reader.colour_kinds[colour]
+                asked += 1
+    assert asked > 0

@@ -139,6 +139,23 @@ right colour led by 0.041 at the least (1st / 5th percentile / median 0.059-0.08
 At 0.00 / 0.03 / 0.05 / 0.10: 0 / 0 / 1 / 3 of them short of it. The cards the whole corner
 left in doubt (another colour within `MARGIN`: red against brown, mostly where the colour is a
 frame or the symbol's ink on plain paper) all led by more than 0.03."""
+SYMBOL_SHARP = 0.12
+"""The least `SymbolPair.reach` a card named by its symbol needs of each pair it was told apart
+in, with both templates blurred as the picture is there (`Match.symbol_sharp`), or it is asked
+(its colour's kinds kept): a thin symbol a blurred picture has wiped out leaves a disc as like
+one symbol of the pair as the other, and a pair whose symbols hardly differ in lightness (ink
+about as light as what it is printed on) gives a lead that is its noise over a tiny reach.
+From the curve on 12 widened random development decks x 3 tables (`benchmarks/onirim_vision.py
+--curve`, symbol_sharp): of 240 cards the symbol look would name (colour sure, lead above
+`SYMBOL_MARGIN`), 233 right, 7 the wrong type (5 of them on one deck of thin outline symbols
+on a disc, in a blurred picture). Asked at 0.05 / 0.08 / 0.10 / 0.12 / 0.15 / 0.20 / 0.25 /
+0.30: right 1 / 4 / 5 / 5 / 5 / 7 / 9 / 13 of 233, wrong 2 / 5 / 5 / 5 / 5 / 5 / 5 / 5 of 7
+(the right ones under 0.10 are cards of that same pair and picture: coin flips); on 4 house
+decks x 3 tables 0 of 79 asked up to 0.25. 0.12: in the flat stretch, under the next right
+card (0.161)."""
+BLUR_STEPS = (0.0, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
+"""The picture's blur beyond the taught corner's, looked for among these Gaussian sigmas (px
+at the library's patch scale): the one whose blurred template fits the crop best."""
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
@@ -177,6 +194,12 @@ class Match:
     symbol_kept: float | None = None
     """For a card named by its symbol: the share of its symbol lead it keeps when the symbols
     may line up a few pixels off the whole corner's shift (`SYMBOL_CHECK_REACH`)."""
+    symbol_sharp: float | None = None
+    """For a card named by its symbol: the least reach of its pairs with the templates blurred
+    as the picture is there (`TableReader.sharp_reach`): how far the two symbols can differ at
+    all in this picture. When its pairs clear `SYMBOL_SHARP` at every blur step, the blur is
+    not looked for and this is their least reach at any step (`TableReader.sharp_floor`), a
+    lower bound."""
 
     @property
     def empty(self) -> bool:
@@ -482,6 +505,8 @@ class TableReader:
                 if i < j and colour_of(ids[i]) == colour_of(ids[j]):
                     pair = symbol_pair(library.templates[i], library.templates[j])
                     self.symbol_pairs[i, j] = pair
+        self._blurred: dict[tuple[int, float], np.ndarray] = {}
+        self._sharp: dict[tuple[int, int, float], float] = {}
         # Batches sorted by zone: the Mirrors, the Doors, then the discard pile next to the
         # labyrinth and fans, whose types it shares.
         self.zone_rank = {
@@ -636,10 +661,16 @@ class TableReader:
                 outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
                 colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
-                kept = None
+                kept = sharp = None
                 if colour_sure and lead >= SYMBOL_MARGIN:
-                    kept = self._symbol_kept(labs[b, ..., 0], cy, cx, kin, best_id, lead)
-                sure = colour_sure and kept is not None and kept >= SYMBOL_KEEP
+                    kept, sharp = self._symbol_kept(labs[b, ..., 0], cy, cx, kin, best_id, lead)
+                sure = (
+                    colour_sure
+                    and kept is not None
+                    and kept >= SYMBOL_KEEP
+                    and sharp is not None
+                    and sharp >= SYMBOL_SHARP
+                )
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     float(row[keep.index(best_id)]),
@@ -654,15 +685,17 @@ class TableReader:
                     colour_lead,
                     look,
                     kept,
+                    sharp,
                 )
         return [m for m in out if m is not None]
 
     def _symbol_kept(
         self, window_l: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
-    ) -> float:
+    ) -> tuple[float, float]:
         """The share of `named`'s symbol lead (`lead`) it keeps when the symbol look reaches
         `SYMBOL_CHECK_REACH` pixels either way of the crop at (cy, cx) in the window's
-        lightness: its least lead on another of `kin` there, below 0 when one leads it."""
+        lightness: its least lead on another of `kin` there, below 0 when one leads it; and
+        the least reach of its pairs at the picture's blur there (`sharp_reach`)."""
         H, W = window_l.shape
         rs = SYMBOL_CHECK_REACH
         y0 = min(max(0, cy - rs), H - PATCH_H - 2 * rs)
@@ -671,7 +704,48 @@ class TableReader:
         # Only the named type's pairs: its least lead there (below 0 when another leads).
         vs, _ = self._symbol_leads(wide)
         least = min(vs(named, other) for other in kin if other != named)
-        return least / max(lead, 1e-6)
+        others = [other for other in kin if other != named]
+        # Pairs that differ enough however blurred the picture is (most decks' symbols) need
+        # not have the blur found: their least reach over every blur step is what is kept.
+        sharp = min(self.sharp_floor(named, other) for other in others)
+        if sharp < SYMBOL_SHARP:
+            blur = self.blur_of(wide, named)
+            sharp = min(self.sharp_reach(named, other, blur) for other in others)
+        return least / max(lead, 1e-6), sharp
+
+    def sharp_floor(self, x: int, y: int) -> float:
+        """The least `sharp_reach` of the pair x, y over every `BLUR_STEPS` sigma."""
+        return min(self.sharp_reach(x, y, s) for s in BLUR_STEPS)
+
+    def blur_of(self, region_l: np.ndarray, kind: int) -> float:
+        """How much more blurred than its taught corner the card `kind` is in a region's
+        lightness (the corner's size plus a margin): the `BLUR_STEPS` sigma whose blurred
+        template fits it best (normalised correlation, at its best shift)."""
+        fits = [
+            float(cv2.matchTemplate(region_l, self._blurred_l(kind, s), cv2.TM_CCOEFF_NORMED).max())
+            for s in BLUR_STEPS
+        ]
+        return BLUR_STEPS[int(np.argmax(fits))]
+
+    def _blurred_l(self, kind: int, sigma: float) -> np.ndarray:
+        """A type's taught lightness (its descriptor's), blurred by `sigma` (made once)."""
+        got = self._blurred.get((kind, sigma))
+        if got is None:
+            plane = np.ascontiguousarray(self.lib.templates[kind][..., 0], dtype=np.float32)
+            got = plane if sigma == 0 else cv2.GaussianBlur(plane, (0, 0), sigma)
+            self._blurred[kind, sigma] = got
+        return got
+
+    def sharp_reach(self, x: int, y: int, sigma: float) -> float:
+        """The reach of the symbol pair x, y (`SymbolPair.reach`) with both templates blurred
+        by `sigma`: 1 less their correlation on the pair's symbol pixels (made once)."""
+        lo, hi = min(x, y), max(x, y)
+        got = self._sharp.get((lo, hi, sigma))
+        if got is None:
+            mask = self.symbol_pairs[lo, hi].mask
+            a, b = (_unit(self._blurred_l(k, sigma)[mask]) for k in (lo, hi))
+            got = self._sharp[lo, hi, sigma] = max(1e-3, 1.0 - float(a @ b))
+        return got
 
     def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
         """The first finalist's lead on the best finalist of another colour, when the first
