@@ -133,12 +133,15 @@ def value_curve(
         print(f"{colour}.val_min {val:4d}: {t['exact']} exact; {dict(t)}")
 
 
-WINDOW_FREES = (3.0,)
-WINDOW_SLOPES = (2.0,)
+WINDOW_FREES = (perceive.WINDOW_FREE_MM,)
+WINDOW_SLOPES = (perceive.WINDOW_SLOPE_MM,)
 WINDOW_LEVELS = (0.0, 0.2, 0.3, 0.4)
 WINDOW_FLOORS = (-9.0, 0.0, 0.1, 0.2, 0.3, 0.5)
-WINDOW_TIES = (0.02,)
-WINDOW_RIMS = (0.0,)
+WINDOW_TIES = (perceive.WINDOW_TIE,)
+WINDOW_RIMS = (perceive.WINDOW_RIM_SHARE,)
+"""The `window` curve's values per axis unless `--frees` and the like name others: the axes
+one curve does not move stay at the reader's own settings (fixed numbers here had gone stale:
+a curve run without them replayed a cost the reader no longer has)."""
 
 
 def window_curve(

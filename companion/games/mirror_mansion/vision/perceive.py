@@ -180,7 +180,14 @@ run still showed), windows right / asked / wrong as (floor, tie): (0.1, 0.02) 13
 a small, pale sticker on a purple board behind two specks of print on other card tops
 (1.10 and 1.04 to its 0.95: their tie now asks); the other a sticker crowded by its card's
 magenta face, which left a disc of print behind another card scoring 0.2. The one wrong
-left is the speck of `WINDOW_LEVEL_WEIGHT`'s curve."""
+left is the speck of `WINDOW_LEVEL_WEIGHT`'s curve. Looked at again with
+`WINDOW_CONTRAST_WEIGHT` in the score (`curves.py window --levels 0.3 --floors 0.3 --ties
+...` on `--styles house,random,wide9:182,wide10`, 642 development boards), windows right /
+asked / wrong per tie: 0.1 636/4/2 (kept), 0.12 636/4/2, 0.15 635/5/2, 0.18 to 0.3
+631/9/2, 0.32 631/10/1, 0.35 631/11/0, 0.4 631/11/0, 0.5 629/13/0. The two wrong windows
+lead the sticker by 0.31 and 0.34 (printed discs set off from their ring more than the
+sticker): a tie past them asks 7 windows more and reads 5 fewer right, fitted to two boards,
+so the tie stays."""
 WINDOW_CONTRAST_WEIGHT = 0.8
 """Added to a window dot's score at full contrast with its ring (`dots.ring_contrast`, up to
 `WINDOW_CONTRAST_FULL`): a sticker is one colour laid on a card top, while a pocket of a
