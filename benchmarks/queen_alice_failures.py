@@ -410,9 +410,8 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
                 for k in found:
                     if k not in ask or k not in lone:
                         continue
-                    d = np.linalg.norm(tone[k] - centres, axis=1)
-                    j = int(np.argmin(d))
-                    if d[j] > reader.APART * d[1 - j] or d[j] > reader.NEAR:
+                    j = reader._nearer_piece(tone[k], centres)
+                    if j is None:
                         continue
                     want = photo.position.squares.get(cells[k], "empty")
                     kind = "phantom" if want == "empty" else "right"

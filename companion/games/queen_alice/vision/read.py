@@ -522,8 +522,7 @@ def arm_squares(
         todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
         seen = set(todo)
         while todo:
-            r, c = todo.pop()
-            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            for n in _sides(todo.pop()):
                 if n in index and n not in seen and like[index[n]]:
                     seen.add(n)
                     todo.append(n)
@@ -1066,11 +1065,17 @@ def lone_squares(cells: tuple[Cell, ...], calls: list[tuple[str, float]]) -> set
     index = {c: k for k, c in enumerate(cells)}
     told = ("red", "white", "empty")
     out = set()
-    for k, (r, c) in enumerate(cells):
-        around = (index.get(n) for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    for k, cell in enumerate(cells):
+        around = (index.get(n) for n in _sides(cell))
         if sum(1 for n in around if n is not None and calls[n][0] not in told) <= ALONE:
             out.add(k)
     return out
+
+
+def _sides(cell: Cell) -> tuple[Cell, ...]:
+    """The four squares sharing a side with `cell` (some may lie off the board)."""
+    r, c = cell
+    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
 
 def _nearer_piece(tone: np.ndarray, centres: np.ndarray) -> int | None:
