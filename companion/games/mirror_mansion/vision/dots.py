@@ -12,6 +12,7 @@ board art, a thought bubble's small icon: each fails one of these, wherever it l
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -321,6 +322,15 @@ def find_dots(
     def round_blob(m: dict[str, float]) -> bool:
         return lo <= m["m00"] <= hi and _elongation(m) <= max_elongation
 
+    def add_discs(
+        level_i: int, discs: Iterable[tuple[int, int, np.ndarray]], bx: int, by: int
+    ) -> None:
+        """Each round one of the discs `_discs` cut from a blob whose box is at (bx, by)."""
+        for px, py, piece in discs:
+            m = cv2.moments(piece, binaryImage=True)
+            if round_blob(m):
+                add(level_i, bx + px, by + py, m)
+
     def split(level_i: int, blob: np.ndarray, bx: int, by: int) -> None:
         """The round pieces of a blob that is no dot as a whole, cut loose by a wider disc."""
         kk = max(3, round(SPLIT_OPENING * diameter_mm * PX_PER_MM) | 1)
@@ -331,10 +341,7 @@ def find_dots(
             if round_blob(m):
                 add(level_i, bx + px - 1, by + py - 1, m)
                 cut.append((m["m10"] / m["m00"] + px - 1, m["m01"] / m["m00"] + py - 1))
-        for px, py, piece in _discs(blob, least_r, most_r, cut):
-            m = cv2.moments(piece, binaryImage=True)
-            if round_blob(m):
-                add(level_i, bx + px, by + py, m)
+        add_discs(level_i, _discs(blob, least_r, most_r, cut), bx, by)
 
     def look(level_i: int, mask: np.ndarray, x0: int, y0: int) -> None:
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(k))
@@ -346,12 +353,9 @@ def find_dots(
             if round_blob(m):
                 add(level_i, bx + x0, by + y0, m)
                 # A blob round enough for a dot may still be two discs that touch.
-                discs = [(px, py, p) for px, py, p in _discs(blob, least_r, most_r, [])]
+                discs = list(_discs(blob, least_r, most_r, []))
                 if len(discs) > 1:
-                    for px, py, piece in discs:
-                        mp = cv2.moments(piece, binaryImage=True)
-                        if round_blob(mp):
-                            add(level_i, bx + x0 + px, by + y0 + py, mp)
+                    add_discs(level_i, discs, bx + x0, by + y0)
             else:
                 split(level_i, blob, bx + x0, by + y0)
             if level_i + 1 == len(levels):
