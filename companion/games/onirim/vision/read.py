@@ -703,8 +703,8 @@ class TableReader:
         wide = window_l[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
         # Only the named type's pairs: its least lead there (below 0 when another leads).
         vs, _ = self._symbol_leads(wide)
-        least = min(vs(named, other) for other in kin if other != named)
         others = [other for other in kin if other != named]
+        least = min(vs(named, other) for other in others)
         # Pairs that differ enough however blurred the picture is (most decks' symbols) need
         # not have the blur found: their least reach over every blur step is what is kept.
         sharp = min(self.sharp_floor(named, other) for other in others)
