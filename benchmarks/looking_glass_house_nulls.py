@@ -42,7 +42,6 @@ from companion.games.looking_glass.vision.library import Library  # noqa: E402
 from companion.games.looking_glass.vision.read import (  # noqa: E402
     CONFIDENCE_THRESHOLD,
     Reader,
-    SeenCard,
 )
 from companion.games.looking_glass.vision.render import card_outcomes  # noqa: E402
 from companion.vision.cards.identify import upper_window  # noqa: E402
@@ -50,18 +49,6 @@ from companion.vision.cards.identify import upper_window  # noqa: E402
 THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)
 """Candidate naming thresholds for the curve (the default is `read.CONFIDENCE_THRESHOLD`)."""
 CONDITIONS = ("glare", "hand", "shadow", "sleeves", "markers", "table_kind")
-
-
-def _nearest(g: dict[str, Any], cards: list[SeenCard]) -> SeenCard | None:
-    """The read card matched to the true card `g` (as `render.card_outcomes` matches)."""
-    quad = np.array(g["quad"])
-    tol = 0.33 * float(np.linalg.norm(quad[1] - quad[0]))
-    best = None
-    for c in cards:
-        d = float(np.hypot(*(c.center - np.array(g["center"]))))
-        if d < tol and (best is None or d < best[0]):
-            best = (d, c)
-    return None if best is None else best[1]
 
 
 def _crop(img: np.ndarray, quad: np.ndarray, out: Path) -> None:
@@ -95,6 +82,8 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
         read_json = reading.to_json("t")
         for c in read_json["cards"]:
             c["card"] = c["card"] if c["confidence"] >= CONFIDENCE_THRESHOLD else None
+        # `card_outcomes` matches each true card to a read one: the read card behind each.
+        behind = {id(j): c for j, c in zip(read_json["cards"], reading.cards, strict=True)}
         cond = truth["truth"]["conditions"]
         for o in card_outcomes(read_json, truth):
             if o.truth is None or o.kind == "hidden":
@@ -102,7 +91,7 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
             g = o.truth
             if drop_one and g["card"] in lib.ids:
                 continue  # (only the untaught card's copies are of interest)
-            seen = _nearest(g, reading.cards)
+            seen = None if o.read is None else behind[id(o.read)]
             row: dict[str, Any] = {
                 "seed": seed,
                 "position": g["position"],
