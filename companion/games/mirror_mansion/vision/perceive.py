@@ -503,18 +503,28 @@ def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
     x, y = board.card_mm(spot)
     middle = x if side in "NS" else y
     half = CARD_TOP_SPAN * _card_half_mm(board)
-    cols = _index(
-        np.arange(middle - half, middle + half + 0.01, 1 / PX_PER_MM), o_along, lab.shape[1]
+    c0, c1 = _index(np.array([middle - half, middle + half]), o_along, lab.shape[1])
+    # Every pixel row from the reach less the sides to the reach plus them: the strip a mm
+    # wide (a blurred top's middle) at each row of the reach, its sides 3 mm off either way.
+    side_px, ridge_px = round(3.0 * PX_PER_MM), round(0.5 * PX_PER_MM)
+    reach = np.arange(-CARD_TOP_REACH_MM, CARD_TOP_REACH_MM + 0.01, 1 / PX_PER_MM)
+    pad = side_px / PX_PER_MM
+    rows = _index(
+        board.card_line_mm[side]
+        + np.concatenate(
+            [
+                reach[0] - pad + np.arange(side_px) / PX_PER_MM,
+                reach,
+                reach[-1] + np.arange(1, side_px + 1) / PX_PER_MM,
+            ]
+        ),
+        o_across,
+        lab.shape[0],
     )
-    offsets = np.arange(-CARD_TOP_REACH_MM, CARD_TOP_REACH_MM + 0.01, 0.5)
-    line = board.card_line_mm[side]
-
-    def rows(shift: float) -> np.ndarray:
-        return lab[_index(line + offsets + shift, o_across, lab.shape[0])][:, cols]
-
-    # The strip a mm wide (a blurred top's middle), its sides 3 mm off either way.
-    ridge = (rows(-0.5) + rows(0.0) + rows(0.5)) / 3
-    before, after = rows(-3.0), rows(3.0)
+    block = lab[rows, c0 : c1 + 1]
+    n = len(reach)
+    ridge = sum(block[side_px + k : side_px + k + n] for k in (-ridge_px, 0, ridge_px)) / 3
+    before, after = block[:n], block[2 * side_px :]
     to_before = np.median(np.linalg.norm(ridge - before, axis=2), axis=1)
     to_after = np.median(np.linalg.norm(ridge - after, axis=2), axis=1)
     spread = np.median(
@@ -522,7 +532,7 @@ def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
     )
     floor_c, floor_s = EDGE_FLOOR_LAB
     score = (np.minimum(to_before, to_after) + floor_c) / (spread + floor_s)
-    return float(line + offsets[int(np.argmax(score))])
+    return float(board.card_line_mm[side] + reach[int(np.argmax(score))])
 
 
 def top_cover(mask: np.ndarray, plane: TopPlane, side: str, dot: Dot, top_mm: float) -> float:
@@ -543,8 +553,8 @@ def top_cover(mask: np.ndarray, plane: TopPlane, side: str, dot: Dot, top_mm: fl
 def window_dots(
     plane: TopPlane, side: str, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> tuple[Dot, ...]:
-    """The magenta dots on one side's card tops, each over a card position with how much of
-    that card's top it covers (`Dot.on_top`)."""
+    """The magenta dots on one side's card tops, each that may name a card (`_window_alone`)
+    with how much of its card's top it covers (`Dot.on_top`)."""
     found = find_dots(plane, stickers.window_dot, board.dot_diameter_mm)
     if not found:
         return ()
@@ -552,7 +562,7 @@ def window_dots(
     tops: dict[str, float] = {}
     out = []
     for dot in found:
-        spot = _window_spot(board, side, dot)
+        spot = _window_spot(board, side, dot) if _window_alone(dot) else None
         if spot is not None:
             if spot not in tops:
                 tops[spot] = card_top_mm(plane, board, spot)
@@ -697,6 +707,11 @@ def _window_spot(board: Board, side: str, dot: Dot) -> str | None:
     return f"{side}{i}"
 
 
+def _window_alone(dot: Dot) -> bool:
+    """Whether a magenta dot stands alone and set off enough to name a card at all."""
+    return dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
+
+
 def _window_score(board: Board, spot: str, dot: Dot) -> float:
     """How likely a magenta dot over a card position is the window's sticker: its quality,
     less a cost that grows smoothly with its distance off the card's top line (its centre's,
@@ -777,8 +792,7 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            alone = dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
-            spot = _window_spot(board, side, dot) if alone else None
+            spot = _window_spot(board, side, dot) if _window_alone(dot) else None
             if spot is not None:
                 windows.append((spot, replace(dot, level=_place_level(dot, dots))))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
