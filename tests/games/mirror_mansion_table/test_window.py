@@ -6,6 +6,7 @@ the rule is seen alone."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -120,3 +121,48 @@ def test_a_stickers_core_found_at_a_higher_level_lifts_the_blob_round_it() -> No
     assert _window(blob, core, rival) == "W0"
     # Without its core the blob is no likelier than the lonelier rival.
     assert _window(blob, rival) == "W1"
+
+
+def _cards_plane() -> TopPlane:
+    """The north cards' plane as `perceive.rectify` makes it: a board, each card's top a 2 mm
+    grey strip 2 mm behind the model's line (a card a little off its line) with its dark face
+    below; a magenta disc printed on the board behind N0, hidden by that card up to its top;
+    a magenta sticker on N1's top, overhanging it toward the board."""
+    lo = (40.0, 13.0)
+    w, h = round(220 * PX_PER_MM), round(34 * PX_PER_MM)
+    img = np.full((h, w, 3), (120, 100, 80), np.uint8)
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        return round((x - lo[0]) * PX_PER_MM), round((y - lo[1]) * PX_PER_MM)
+
+    magenta = (175, 35, 205)
+    cv2.circle(img, px(*BOARD.card_mm("N0")[:1], 24.0), round(5 * PX_PER_MM), magenta, -1)
+    top = BOARD.card_line_mm["N"] + 2.0
+    for spot in ("N0", "N1", "N2"):
+        x = BOARD.card_mm(spot)[0]
+        cv2.rectangle(img, px(x - 25, top + 1), px(x + 25, 47), (40, 40, 40), -1)
+        cv2.rectangle(img, px(x - 25, top - 1), px(x + 25, top + 1), (170, 170, 170), -1)
+    cv2.circle(img, px(BOARD.card_mm("N1")[0], top - 2.5), round(4.5 * PX_PER_MM), magenta, -1)
+    return TopPlane(img, lo, BOARD.card_height_mm)
+
+
+def test_a_sticker_covers_its_cards_top_and_print_behind_the_card_does_not() -> None:
+    plane = _cards_plane()
+    assert abs(perceive.card_top_mm(plane, BOARD, "N1") - (BOARD.card_line_mm["N"] + 2)) <= 0.5
+    dots = perceive.window_dots(plane, "N", BOARD)
+    cards = ("N0", "N1", "N2")
+    by_card = {min(cards, key=lambda c: abs(BOARD.card_mm(c)[0] - d.centre_mm[0])): d for d in dots}
+    sticker, printed = by_card["N1"], by_card["N0"]
+    assert sticker.on_top >= 0.8
+    assert printed.on_top <= 0.2
+
+
+def test_a_dot_on_its_cards_top_outranks_a_lonelier_disc_beside_it() -> None:
+    # A printed disc behind another card, alone and set off fully, against the sticker a
+    # little crowded (its reflection beside it): the sticker covers its card's top.
+    printed = _on_card("N0", -2.5, len(LEVELS) - 1, 1.0)
+    sticker = _on_card("W1", 1.0, len(LEVELS) - 1, 0.85)
+    on_top = (sticker[0], replace(sticker[1], on_top=1.0))
+    assert _window(printed, on_top) == "W1"
+    # Were the sticker not on its card's top either, the lonelier disc would win.
+    assert _window(printed, sticker) == "N0"

@@ -90,6 +90,9 @@ class Dot:
     """The highest of `LEVELS` (its index) at which the dot was found: how far it stands out."""
     contrast: float = math.inf
     """How far its colour lies from the ring round it (`ring_contrast`), in 8-bit Lab units."""
+    on_top: float = 0.0
+    """For a window dot, the share of its card's top under its middle that shows its colour
+    (`perceive.top_cover`); 0 where not measured."""
 
 
 def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
@@ -106,6 +109,17 @@ def stand_out(hsv: np.ndarray, colour: HueRange, window_px: int) -> np.ndarray:
     weighted = cv2.bitwise_and(hsv[..., 1], colour_mask(hsv, colour))
     local = cv2.blur(weighted, (window_px, window_px), borderType=cv2.BORDER_REPLICATE)
     return cv2.subtract(weighted, local, dtype=cv2.CV_16S)
+
+
+def neighbourhood_px(diameter_mm: float) -> int:
+    """The side (odd, px) of the window `stand_out` compares a dot's pixels with."""
+    return round(NEIGHBOURHOOD_DOTS * SIZE_RANGE[1] * diameter_mm * PX_PER_MM) | 1
+
+
+def loose_mask(plane: TopPlane, colour: HueRange, diameter_mm: float) -> np.ndarray:
+    """Mask (0/1) of what stands out in `colour` even loosely: the crowd round a dot."""
+    out = stand_out(plane.hsv, loosened(colour), neighbourhood_px(diameter_mm))
+    return (out >= LEVELS[0] // 2).astype(np.uint8)
 
 
 def loosened(r: HueRange) -> HueRange:
@@ -269,8 +283,7 @@ def find_dots(
     the level below that was big enough to hold a dot: a higher level is looked at only
     there, in that blob's box (the same blobs, for a fraction of the work).
     """
-    window = round(NEIGHBOURHOOD_DOTS * SIZE_RANGE[1] * diameter_mm * PX_PER_MM) | 1
-    out = stand_out(plane.hsv, colour, window)
+    out = stand_out(plane.hsv, colour, neighbourhood_px(diameter_mm))
     area_of = (math.pi / 4) * PX_PER_MM * PX_PER_MM
     lo = MIN_SHOWN * area_of * (SIZE_RANGE[0] * diameter_mm) ** 2
     hi = MAX_SHOWN * area_of * (SIZE_RANGE[1] * diameter_mm) ** 2
@@ -288,9 +301,7 @@ def find_dots(
     def isolation(cx: float, cy: float, area: float) -> float:
         radius = math.sqrt(area / math.pi)
         if not loose:
-            loose.append(
-                (stand_out(plane.hsv, loosened(colour), window) >= LEVELS[0] // 2).astype(np.uint8)
-            )
+            loose.append(loose_mask(plane, colour, diameter_mm))
         # Opened too (thin lines of a like colour crossing are no crowd), round the dot only:
         # the box reaches a disc beyond the ring, so the opening there is the plane's.
         pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1

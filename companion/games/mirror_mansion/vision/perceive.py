@@ -37,6 +37,7 @@ from companion.games.mirror_mansion.vision.dots import Dot, find_dots
 from companion.games.mirror_mansion.vision.scene import BoxState, DoorSeen, MirrorSeen
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS, StickerSettings
 from companion.games.mirror_mansion.vision.top_planes import (
+    PX_PER_MM,
     PlaneSampler,
     TopPlane,
     plane_sampler,
@@ -210,6 +211,24 @@ reason. The three wrong windows of `wide10` before: a pocket of a magenta board 
 card top (contrast 14.8 to the sticker's 29), a blob of a like colour on another card's top
 (15.4 to 36), and a card top painted near magenta outranking a sticker on a purple board
 whose core stood out at the highest level only (the place's level)."""
+WINDOW_TOP_WEIGHT = 1.0
+"""Added to a window dot's score when its card's top under its middle shows its colour
+(`Dot.on_top`, `top_cover`): a sticker is stuck on the card's top and covers it, while print
+of a like colour cannot lie there: a disc on the board behind the card is hidden by the card
+up to its top's far edge, print on the card's face lies below its near edge. The wrong
+windows left by `WINDOW_TIE`'s curve were printed discs behind other cards set off from
+their ring more than the sticker. Curve on 792 development boards (`curves.py setting
+--setting perceive.WINDOW_TOP_WEIGHT --late --styles house,random,wide9:182,wide10` and
+`--styles wide11`), windows right / asked / wrong (boards exact): 0 784/6/2 (750, before),
+0.2 787/3/2 (753), 0.4 and 0.6 788/3/1 (754), 0.8, 1.0 and 1.5 789/2/1 (755). 1.0 is the
+middle of the plateau; no weight made a window wrong. The wrong one left is a sticker
+overhanging its card's far side by more than its radius, which covers no top."""
+CARD_TOP_REACH_MM = 6.0
+"""How far off its nominal line a card's top is looked for on the cards' plane
+(`card_top_mm`): a card a few mm taller or shorter than the model, or standing a little in
+front of or behind its line, shows its top displaced by parallax and by where it stands."""
+CARD_TOP_SPAN = 0.7
+"""The share of a card's width, about its middle, over which its top is looked for."""
 WINDOW_CONTRAST_FULL = 40.0
 """The contrast (8-bit Lab units) from which a window dot counts as fully set off from its
 ring: about what 95 % of the doors' stickers reach (`CONTRAST_MIN`'s curve)."""
@@ -462,6 +481,96 @@ def bar_scores(
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
+def _across_along(plane: TopPlane, side: str) -> tuple[np.ndarray, tuple[float, float]]:
+    """The plane's Lab image with rows across its side's card line and columns along it, and
+    the board mm (across, along) of its first pixel."""
+    ox, oy = plane.origin_mm
+    if side in "NS":
+        return plane.lab, (oy, ox)
+    return plane.lab.transpose(1, 0, 2), (ox, oy)
+
+
+def _index(mm: np.ndarray, origin: float, size: int) -> np.ndarray:
+    return np.clip(np.rint((mm - origin) * PX_PER_MM).astype(np.intp), 0, size - 1)
+
+
+def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
+    """Where the top of the card at `spot` lies across its side's line (board mm), seen on the
+    cards' plane: the strip, straight along the card's middle, that stands out most from both
+    sides of it (as `bar_scores` reads a top edge, either sign, any colour)."""
+    side = spot[0]
+    lab, (o_across, o_along) = _across_along(plane, side)
+    x, y = board.card_mm(spot)
+    middle = x if side in "NS" else y
+    half = CARD_TOP_SPAN * _card_half_mm(board)
+    c0, c1 = _index(np.array([middle - half, middle + half]), o_along, lab.shape[1])
+    # Every pixel row from the reach less the sides to the reach plus them: the strip a mm
+    # wide (a blurred top's middle) at each row of the reach, its sides 3 mm off either way.
+    side_px, ridge_px = round(3.0 * PX_PER_MM), round(0.5 * PX_PER_MM)
+    reach = np.arange(-CARD_TOP_REACH_MM, CARD_TOP_REACH_MM + 0.01, 1 / PX_PER_MM)
+    pad = side_px / PX_PER_MM
+    rows = _index(
+        board.card_line_mm[side]
+        + np.concatenate(
+            [
+                reach[0] - pad + np.arange(side_px) / PX_PER_MM,
+                reach,
+                reach[-1] + np.arange(1, side_px + 1) / PX_PER_MM,
+            ]
+        ),
+        o_across,
+        lab.shape[0],
+    )
+    block = lab[rows, c0 : c1 + 1]
+    n = len(reach)
+    ridge = sum(block[side_px + k : side_px + k + n] for k in (-ridge_px, 0, ridge_px)) / 3
+    before, after = block[:n], block[2 * side_px :]
+    to_before = np.median(np.linalg.norm(ridge - before, axis=2), axis=1)
+    to_after = np.median(np.linalg.norm(ridge - after, axis=2), axis=1)
+    spread = np.median(
+        np.linalg.norm(ridge - np.median(ridge, axis=1, keepdims=True), axis=2), axis=1
+    )
+    floor_c, floor_s = EDGE_FLOOR_LAB
+    score = (np.minimum(to_before, to_after) + floor_c) / (spread + floor_s)
+    return float(board.card_line_mm[side] + reach[int(np.argmax(score))])
+
+
+def top_cover(mask: np.ndarray, plane: TopPlane, side: str, dot: Dot, top_mm: float) -> float:
+    """The share of a card's top (the mm either side of its middle, `top_mm`) under the middle
+    half of a dot that shows the dot's colour (`mask`, the plane's `dots.loose_mask`)."""
+    m = mask if side in "NS" else mask.T
+    ox, oy = plane.origin_mm
+    o_across, o_along = (oy, ox) if side in "NS" else (ox, oy)
+    along = dot.centre_mm[0] if side in "NS" else dot.centre_mm[1]
+    r = math.sqrt(dot.area_mm2 / math.pi)
+    cols = _index(
+        np.arange(along - r / 2, along + r / 2 + 0.01, 1 / PX_PER_MM), o_along, m.shape[1]
+    )
+    rows = _index(top_mm + np.array([-0.5, 0.0, 0.5]), o_across, m.shape[0])
+    return float(m[rows][:, cols].mean())
+
+
+def window_dots(
+    plane: TopPlane, side: str, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
+) -> tuple[Dot, ...]:
+    """The magenta dots on one side's card tops, each that may name a card (`_window_alone`)
+    with how much of its card's top it covers (`Dot.on_top`)."""
+    found = find_dots(plane, stickers.window_dot, board.dot_diameter_mm)
+    if not found:
+        return ()
+    mask = dot_search.loose_mask(plane, stickers.window_dot, board.dot_diameter_mm)
+    tops: dict[str, float] = {}
+    out = []
+    for dot in found:
+        spot = _window_spot(board, side, dot) if _window_alone(dot) else None
+        if spot is not None:
+            if spot not in tops:
+                tops[spot] = card_top_mm(plane, board, spot)
+            dot = replace(dot, on_top=top_cover(mask, plane, side, dot, tops[spot]))
+        out.append(dot)
+    return tuple(out)
+
+
 def find_candidates(
     rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> Candidates:
@@ -471,8 +580,7 @@ def find_candidates(
         green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION)),
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={
-            side: tuple(find_dots(plane, stickers.window_dot, d))
-            for side, plane in rect.cards.items()
+            side: window_dots(plane, side, board, stickers) for side, plane in rect.cards.items()
         },
         mirror_bars=bar_scores(
             rect.mirror_points,
@@ -599,6 +707,11 @@ def _window_spot(board: Board, side: str, dot: Dot) -> str | None:
     return f"{side}{i}"
 
 
+def _window_alone(dot: Dot) -> bool:
+    """Whether a magenta dot stands alone and set off enough to name a card at all."""
+    return dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
+
+
 def _window_score(board: Board, spot: str, dot: Dot) -> float:
     """How likely a magenta dot over a card position is the window's sticker: its quality,
     less a cost that grows smoothly with its distance off the card's top line (its centre's,
@@ -615,6 +728,7 @@ def _window_score(board: Board, spot: str, dot: Dot) -> float:
         - max(0.0, off - WINDOW_FREE_MM) / WINDOW_SLOPE_MM
         + WINDOW_LEVEL_WEIGHT * dot.level
         + WINDOW_CONTRAST_WEIGHT * min(1.0, dot.contrast / WINDOW_CONTRAST_FULL)
+        + WINDOW_TOP_WEIGHT * dot.on_top
     )
 
 
@@ -678,8 +792,7 @@ def identify(
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
-            alone = dot.isolation >= WINDOW_ISOLATION_MIN and dot.contrast >= CONTRAST_MIN
-            spot = _window_spot(board, side, dot) if alone else None
+            spot = _window_spot(board, side, dot) if _window_alone(dot) else None
             if spot is not None:
                 windows.append((spot, replace(dot, level=_place_level(dot, dots))))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
