@@ -46,7 +46,7 @@ from companion.games.reflecto.vision.colours import (
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
-from companion.vision.markers import Marker
+from companion.vision.markers import Marker, find_markers
 
 PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
@@ -272,7 +272,11 @@ def rectify(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
 ) -> Rectified | None:
-    """The tops' plane, or None when fewer than three corner markers are seen."""
+    """The tops' plane, or None when fewer than three corner markers are seen. A picture
+    that comes without its markers (live play passes the registration's) has them looked
+    for at half size first, and at full size when one of the four is not found so."""
+    if markers is None:
+        markers = find_markers(image, [m.id for m in geom.markers], len(geom.markers))
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
