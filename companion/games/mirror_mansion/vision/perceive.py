@@ -50,7 +50,7 @@ from companion.vision.board_pose import (
     Calibration,
     estimate_pose,
 )
-from companion.vision.markers import Marker, detect_markers
+from companion.vision.markers import Marker, find_markers
 
 ISOLATION_MIN = 0.45
 """A door's dot must have at least this share of a ring round it free of its colour (a
@@ -995,37 +995,10 @@ def read_frame(
     return read_with_pose(image, board, pose, stickers), pose
 
 
-MARKERS_STEP = 2
-"""A photograph alone has its markers looked for at 1/MARKERS_STEP of its size first (a
-quarter of the pixels at 2: a 30 mm marker still spans 40 px or more from 1280 px wide), the
-corners then refined on the full image; at full size again only if a board marker is not
-found that way."""
-MARKERS_FULL_BELOW_PX = 1200
-"""Narrower photographs are searched at full size only."""
-
-
 def find_board_markers(image: np.ndarray, board: Board) -> dict[int, Marker]:
-    """The markers of a photograph that came without the platform's registration."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    wanted = {m.id for m in board.markers}
-    if image.shape[1] >= MARKERS_FULL_BELOW_PX:
-        k = MARKERS_STEP
-        h, w = gray.shape[0] // k * k, gray.shape[1] // k * k
-        small = cv2.resize(gray[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
-        found = detect_markers(small)
-        ids = sorted(wanted & set(found))
-        if len(ids) >= MIN_MARKERS:
-            # A small pixel's centre lies at k (x + 1/2) - 1/2 on the full image.
-            corners = np.concatenate([found[i].corners for i in ids]) * k + (k - 1) / 2
-            corners = cv2.cornerSubPix(
-                gray,
-                corners.reshape(-1, 1, 2).astype(np.float32),
-                (k + 1, k + 1),
-                (-1, -1),
-                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01),
-            ).reshape(-1, 4, 2)
-            return {i: Marker(i, c) for i, c in zip(ids, corners, strict=True)}
-    return detect_markers(gray)
+    """The markers of a photograph that came without the platform's registration, at half
+    size first (`find_markers`)."""
+    return find_markers(image, [m.id for m in board.markers], MIN_MARKERS)
 
 
 def read_with_pose(

@@ -19,7 +19,7 @@ Stages, each with a typed result:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -46,7 +46,7 @@ from companion.games.reflecto.vision.colours import (
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
-from companion.vision.markers import Marker
+from companion.vision.markers import Marker, find_markers
 
 PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
@@ -272,7 +272,11 @@ def rectify(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
 ) -> Rectified | None:
-    """The tops' plane, or None when fewer than three corner markers are seen."""
+    """The tops' plane, or None when fewer than three corner markers are seen. A picture
+    that comes without its markers (live play passes the registration's) has them looked
+    for at half size first, and at full size when one of the four is not found so."""
+    if markers is None:
+        markers = find_markers(image, [m.id for m in geom.markers], len(geom.markers))
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
@@ -728,12 +732,23 @@ def print_share(
     cell: Cell,
     seat: int,
     floor: int,
-    bin_size: float | None = None,
-    close_bin: float | None = None,
     shade_decides: bool = False,
 ) -> PrintShares:
-    """Shares of a square's strip, in the seat's colour at `ev.masks[floor]`, whose colour
-    is also found beside it across the row (`PrintShares`): the strip is the print there.
+    """`print_shares` for one square's strip in one seat's colour."""
+    return print_shares(rect, geom, ev, [(cell, seat)], floor, shade_decides)[0]
+
+
+def print_shares(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    asks: Sequence[tuple[Cell, int]],
+    floor: int,
+    shade_decides: bool = False,
+) -> list[PrintShares]:
+    """Per (square, seat) of `asks`: shares of the square's strip, in the seat's colour at
+    `ev.masks[floor]`, whose colour is also found beside it across the row
+    (`PrintShares`): the strip is the print there.
 
     A screen's top is a raised bar 8 mm deep: beyond it across the row lies the board,
     printed in whatever colour, so the top's colour is found nowhere beside it. A square
@@ -744,94 +759,202 @@ def print_share(
     Lab, in bins of `PRINT_BIN` (`PRINT_CLOSE_BIN` for `PrintShares.close`): a strip pixel
     is found when its bin or a neighbouring bin holds enough of the pixels beside.
 
-    With `shade_decides` (a caller that only asks `printed`), a strip whose shade already
-    says the print returns without the bins' shares (None)."""
-    hx, hy = _strip(geom)
-    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-    h, w = rect.top.shape[:2]
-    far = round(SURROUND_MM[1] * PX_PER_MM)
-    box = (max(cx - hx, 0), max(cy - far, 0), min(cx + hx + 1, w), min(cy + far + 1, h))
-    x0, y0, x1, y1 = box
-    mask = ev.masks[floor, seat, y0:y1, x0:x1]
-    rows = np.arange(y0, y1)[:, None] - cy
-    strip = mask & (np.abs(rows) <= hy)
-    if strip.sum() < 4:
-        return PrintShares(None, None, None)
-    mine = _fill(ev.polys[geom.cells.index(cell)], box)
-    beside = (ev.reach[y0:y1, x0:x1] == mine) & (  # no other square's screen reaches here
-        np.abs(rows) >= SURROUND_MM[0] * PX_PER_MM
+    All the squares are looked at in one pass over a stack of same-sized windows (the
+    picture padded so that a window past its edge sees nothing there): a read asks about
+    twenty squares, and one test per square cost half the read in numpy's per-call
+    overhead. With `shade_decides` (a caller that only asks `printed`), a strip whose shade
+    already says the print comes back without the bins' shares (None)."""
+    if not asks:
+        return []
+    windows = _print_windows(rect, geom, ev, asks, floor)
+    rows = np.arange(windows.mask.shape[1]) - windows.centre
+    in_strip = np.abs(rows) <= windows.hy
+    strip = windows.mask & in_strip[None, :, None]
+    beside = (
+        (windows.reach == windows.mine)
+        & (np.abs(rows) >= SURROUND_MM[0] * PX_PER_MM)[None, :, None]
+        & ~windows.ledges
     )
-    frame, *ledges = (_fill(poly, box) > 0 for poly in own_faces(rect, geom, cell))
-    for ledge in ledges:
-        beside &= ~ledge
-    board = beside & ~frame
+    board = beside & ~windows.frame
     least = SURROUND_MIN_MM2 * PX_PER_MM**2
-    n_beside = int(beside.sum())
-    if n_beside >= least and int((beside & mask).sum()) < max(3.0, 0.01 * n_beside):
-        # Nothing beside is even of the seat's colour: none of the strip's colours can be
-        # found there (the common case, a screen on a board of another colour), and the
-        # bins need not be counted.
-        return PrintShares(0.0 if board.sum() >= least else None, 0.0, None)
-    lab = rect.lab[y0:y1, x0:x1]
+    n_strip = strip.sum(axis=(1, 2))
+    n_beside = beside.sum(axis=(1, 2))
+    n_board = board.sum(axis=(1, 2))
+    coloured_beside = (beside & windows.mask).sum(axis=(1, 2))
+    out: list[PrintShares | None] = [None] * len(asks)
+    for j in range(len(asks)):
+        if n_strip[j] < 4:
+            out[j] = PrintShares(None, None, None)
+        elif n_beside[j] >= least and coloured_beside[j] < max(3.0, 0.01 * n_beside[j]):
+            # Nothing beside is even of the seat's colour: none of the strip's colours can
+            # be found there (the common case, a screen on a board of another colour), and
+            # the bins need not be counted.
+            out[j] = PrintShares(0.0 if n_board[j] >= least else None, 0.0, None)
     # The print under a square is one design (checks change colour at its edge, an
     # outline printed round a square lies some millimetres inside it): its shade is taken
     # next to the strip.
-    same = board & mask & (np.abs(rows) <= SHADE_MM * PX_PER_MM)
-    shade = None
-    if same.sum() >= least:
-        top = np.median(lab[strip].astype(np.float32), axis=0)
-        shade = float(np.linalg.norm(top - np.median(lab[same].astype(np.float32), axis=0)))
-        if shade_decides and shade < PRINT_SHADE:
-            # `printed` says the print on the shade alone: the bins need not be counted.
-            return PrintShares(None, None, None, shade)
-
-    def binned(size: float) -> Bins:
-        """Each pixel's bin, and the strip's bins (each with its 26 neighbours) with how
-        many strip pixels fall in each."""
-        k = int(256 // size) + 3  # room for a neighbour on either side of every bin
-        q = (lab / size).astype(np.int32) + 1
-        index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
-        near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
-        bins, counts = np.unique(index[strip], return_counts=True)
-        return Bins(index, bins[:, None] + np.array(near), counts)
-
-    coarse = binned(bin_size or PRINT_BIN)
-    on_board = _found(coarse, board)
-    if on_board is None or on_board < PRINT_SHARE:
+    near = np.abs(rows) <= SHADE_MM * PX_PER_MM
+    same = board[:, near] & windows.mask[:, near]
+    n_same = same.sum(axis=(1, 2))
+    live = [j for j in range(len(asks)) if out[j] is None]
+    shades: dict[int, float] = {}
+    shaded = [j for j in live if n_same[j] >= least]
+    if shaded:
+        top = _medians(windows.lab[shaded][:, in_strip], strip[shaded][:, in_strip])
+        side = _medians(windows.lab[shaded][:, near], same[shaded])
+        for j, a, b in zip(shaded, top, side, strict=True):
+            shades[j] = float(np.linalg.norm(a - b))
+            if shade_decides and shades[j] < PRINT_SHADE:
+                # `printed` says the print on the shade alone: the bins need not be counted.
+                out[j] = PrintShares(None, None, None, shades[j])
+    live = [j for j in live if out[j] is None]
+    if live:
+        coarse = _bins(windows.lab[live], PRINT_BIN)
+        on_board = _found(coarse, strip[live], board[live])
+        with_sides = _found(coarse, strip[live], beside[live])
         # Too little found on the board for the finer bins to find nine tenths: not worth
         # their cost on every screen's top.
-        return PrintShares(on_board, _found(coarse, beside), None, shade)
-    close = _found(binned(close_bin or PRINT_CLOSE_BIN), board)
-    return PrintShares(on_board, _found(coarse, beside), close, shade)
+        closer = [i for i, v in enumerate(on_board) if v is not None and v >= PRINT_SHARE]
+        close: list[float | None] = [None] * len(live)
+        if closer:
+            pick = [live[i] for i in closer]
+            found = _found(_bins(windows.lab[pick], PRINT_CLOSE_BIN), strip[pick], board[pick])
+            for i, v in zip(closer, found, strict=True):
+                close[i] = v
+        for i, j in enumerate(live):
+            out[j] = PrintShares(on_board[i], with_sides[i], close[i], shades.get(j))
+    done = [p for p in out if p is not None]
+    assert len(done) == len(asks)  # every ask is answered by one of the branches above
+    return done
+
+
+@dataclass(frozen=True)
+class PrintWindows:
+    """`print_shares`' windows, one per (square, seat) asked, all the same size: the
+    square's strip and the board across the row from it out to `SURROUND_MM`[1]."""
+
+    mask: np.ndarray
+    """(asks, h, w) bool: pixels of the seat's colour (nothing beyond the picture)."""
+    lab: np.ndarray
+    """(asks, h, w, 3) uint8."""
+    reach: np.ndarray
+    """(asks, h, w) `reach_count` (255 beyond the picture: no square's count)."""
+    mine: np.ndarray
+    """(asks, h, w): 1 where the square's own screen can reach (`screen_reach`)."""
+    frame: np.ndarray
+    ledges: np.ndarray
+    """(asks, h, w) bool: the square's screen's frame, and its foot's top faces
+    (`own_faces`)."""
+    centre: int
+    """Row of the square's centre line in a window."""
+    hy: int
+    """Half the strip's depth in rows."""
+
+
+def _print_windows(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    asks: Sequence[tuple[Cell, int]],
+    floor: int,
+) -> PrintWindows:
+    hx, hy = _strip(geom)
+    far = round(SURROUND_MM[1] * PX_PER_MM)
+    h, w = rect.top.shape[:2]
+    n, wh, ww = len(asks), 2 * far + 1, 2 * hx + 1
+    # Padded by a window's reach: a window past the picture's edge sees nothing there.
+    pad = ((far, far), (hx, hx))
+    lab = np.pad(rect.lab, (*pad, (0, 0)))
+    reach = np.pad(ev.reach, pad, constant_values=255)
+    masks = np.pad(ev.masks[floor], ((0, 0), *pad))
+    mine = np.zeros((n, wh, ww), np.uint8)
+    frame = np.zeros((n, wh, ww), bool)
+    ledges = np.zeros((n, wh, ww), bool)
+    centres = np.zeros((n, 2), int)
+    for j, (cell, _) in enumerate(asks):
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        centres[j] = (cy, cx)
+        # The polygons are drawn in the picture's own window (clipped at its edge), as the
+        # reach was, so that a pixel on a polygon's edge falls the same way.
+        box = (max(cx - hx, 0), max(cy - far, 0), min(cx + hx + 1, w), min(cy + far + 1, h))
+        x0, y0, x1, y1 = box
+        at = (j, slice(y0 - cy + far, y1 - cy + far), slice(x0 - cx + hx, x1 - cx + hx))
+        mine[at] = _fill(ev.polys[geom.cells.index(cell)], box)
+        faces = own_faces(rect, geom, cell)
+        frame[at] = _fill(faces[0], box) > 0
+        for ledge in faces[1:]:
+            ledges[at] |= _fill(ledge, box) > 0
+    # Each window is a block of the padded pictures (its top left corner, padded, at the
+    # square's centre unpadded), gathered a block at a time.
+    ys, xs = centres[:, 0], centres[:, 1]
+    seats = np.array([seat for _, seat in asks])
+    blocks = np.lib.stride_tricks.sliding_window_view
+    return PrintWindows(
+        blocks(masks, (wh, ww), axis=(1, 2))[seats, ys, xs],
+        np.moveaxis(blocks(lab, (wh, ww), axis=(0, 1))[ys, xs], 1, -1),
+        blocks(reach, (wh, ww))[ys, xs],
+        mine,
+        frame,
+        ledges,
+        far,
+        hy,
+    )
+
+
+def _medians(lab: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """(n, 3) float32: per window, the median of its Lab pixels `where` (each at least
+    one), as `np.median` takes it (the mean of the middle two of an even count)."""
+    values = lab.reshape(len(lab), -1, 3).astype(np.float32)
+    values[~where.reshape(len(lab), -1)] = np.inf
+    values.sort(axis=1)
+    count = where.reshape(len(lab), -1).sum(axis=1)
+    i = np.arange(len(lab))
+    lo, hi = values[i, (count - 1) // 2], values[i, count // 2]
+    out: np.ndarray = (lo + hi) / np.float32(2)
+    return out
 
 
 @dataclass(frozen=True)
 class Bins:
-    """A box's pixels binned in Lab (`print_share`)."""
+    """Windows' pixels binned in Lab (`print_shares`)."""
 
     index: np.ndarray
-    """Each pixel's bin."""
+    """(windows, h, w) int64: each pixel's bin, window j's numbered from j * `span` on."""
+    span: int
     near: np.ndarray
-    """(strip's bins, 27): each bin the strip's pixels fall in, with its neighbours."""
-    counts: np.ndarray
-    """Strip pixels in each of those bins."""
+    """A bin's 27 neighbours (itself among them), as offsets to its number."""
 
 
-def _found(bins: Bins, beside: np.ndarray) -> float | None:
-    """Share of the strip's pixels with a bin (its own or a neighbour) that holds enough of
-    the `beside` pixels; None when too few pixels are beside."""
-    n = int(beside.sum())
-    if n < SURROUND_MIN_MM2 * PX_PER_MM**2:
-        return None
-    # The bins holding enough beside, sorted, and each strip bin's neighbours looked up in
-    # them: a count over the whole Lab space per strip cost more than the rest of the test.
+def _bins(lab: np.ndarray, size: float) -> Bins:
+    """Each pixel of the windows `lab` in its Lab bin of `size`."""
+    k = int(256 // size) + 3  # room for a neighbour on either side of every bin
+    q = (lab / size).astype(np.int32) + 1
+    index = (q[..., 0] * k + q[..., 1]) * k + q[..., 2]
+    span = k**3
+    index = index.astype(np.int64) + (np.arange(len(lab), dtype=np.int64) * span)[:, None, None]
+    near = [(a * k + b) * k + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+    return Bins(index, span, np.array(near, np.int64))
+
+
+def _found(bins: Bins, strip: np.ndarray, beside: np.ndarray) -> list[float | None]:
+    """Per window, the share of its `strip` pixels with a bin (its own or a neighbour) that
+    holds enough of its `beside` pixels; None when too few pixels are beside."""
+    n = len(bins.index)
+    n_beside = beside.reshape(n, -1).sum(axis=1)
+    n_strip = strip.reshape(n, -1).sum(axis=1)
+    # The bins holding enough beside, every window's at once (kept apart by their
+    # numbers), sorted; each strip pixel's neighbour bins are looked up in them.
     values, counts = np.unique(bins.index[beside], return_counts=True)
-    held = values[counts >= max(3.0, 0.01 * n)]
-    if len(held) == 0:
-        return 0.0
-    at = np.minimum(np.searchsorted(held, bins.near), len(held) - 1)
-    hit = (held[at] == bins.near).any(axis=1)
-    return float(bins.counts[hit].sum() / bins.counts.sum())
+    held = values[counts >= np.maximum(3.0, 0.01 * n_beside)[values // bins.span]]
+    keys, per_key = np.unique(bins.index[strip], return_counts=True)
+    near = keys[:, None] + bins.near[None]
+    hit = np.zeros(len(near), bool)
+    if len(held):
+        at = np.minimum(np.searchsorted(held, near), len(held) - 1)
+        hit = (held[at] == near).any(axis=1)
+    hits = np.bincount(keys[hit] // bins.span, weights=per_key[hit], minlength=n)
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
+    return [None if n_beside[j] < least else float(hits[j] / n_strip[j]) for j in range(n)]
 
 
 def outline_mm(rect: Rectified, geom: BoardGeometry, cell: Cell) -> tuple[float, float]:
@@ -914,6 +1037,20 @@ def classify(
     # A square with nothing of a seat's colour in it is empty whatever its print.
     needed = [bool(f.max() >= NONE or t.max() >= FAINT) for f, t in zip(full, faint, strict=True)]
     changes = print_changes(rect, geom, ev, board_print, needed=needed)
+    # The print test for every square that needs it, in one pass (`print_shares`): the
+    # strips in a seat's colour, and those with only a faint trace of one.
+    coloured: list[tuple[Cell, int]] = []
+    faint_asks: list[tuple[Cell, int]] = []
+    for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
+        if change is not None:
+            continue
+        k = int(np.argmax(f))
+        if f[k] >= SURE and f[1 - k] < NONE:
+            coloured.append((cell, k))
+        elif f[k] < NONE and t.max() >= FAINT:
+            faint_asks.append((cell, int(np.argmax(t))))
+    found = dict(zip(coloured, print_shares(rect, geom, ev, coloured, 1, True), strict=True))
+    found_faint = dict(zip(faint_asks, print_shares(rect, geom, ev, faint_asks, 1), strict=True))
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
         if change is not None:
@@ -923,14 +1060,14 @@ def classify(
         best, other = shares[k], shares[1 - k]
         empty = round(1 - best / NONE * 0.5, 3)
         if best >= SURE and other < NONE:
-            found = print_share(rect, geom, ev, cell, k, 1, shade_decides=True)
-            verdict = printed(found)
+            here = found[(cell, k)]
+            verdict = printed(here)
             conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
             if verdict is False:
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
-            elif (found.board is not None and found.board < BAR_BOARD) and bar_edges(
+            elif (here.board is not None and here.board < BAR_BOARD) and bar_edges(
                 rect, geom, cell
             ) >= BAR_EDGE:
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour, a bar"))
@@ -941,7 +1078,7 @@ def classify(
             if trace[kf] < FAINT:
                 calls.append(CellCall(cell, shares, None, empty, False, "no colour"))
                 continue
-            board = print_share(rect, geom, ev, cell, kf, 1).board
+            board = found_faint[(cell, kf)].board
             if board is not None and board >= PRINT_SHARE:
                 calls.append(CellCall(cell, shares, None, empty, False, "faint, the print"))
             else:

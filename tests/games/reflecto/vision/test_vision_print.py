@@ -120,3 +120,23 @@ def test_a_board_printed_in_a_seats_hue_shows_no_phantom_screens(
     truth = dict(POSITION.layout_key())
     assert [s.cell for s in got.screens if truth.get(s.cell) != s.owner] == []  # no phantom
     assert got.layout_key() == POSITION.layout_key(), got.to_json()
+
+
+def test_the_print_test_of_many_squares_at_once_answers_each_as_alone() -> None:
+    """`print_shares` looks at every square asked in one pass over a stack of windows: one
+    square's colours beside must not count for another's strip, and a window past the
+    picture's edge must see nothing there."""
+    cam = VirtualCamera.looking_at((W / 2, H / 2), 520, tilt_deg=20.0, yaw_deg=130.0)
+    setup, image = _printed_table(cam, 17, 0.5, True)
+    rect_setup = read.rectify(setup, GEOM)
+    rect = read.rectify(image, GEOM)
+    assert rect_setup is not None and rect is not None
+    colours = read.learn_at_setup(rect_setup, GEOM)
+    ev = read.evidence(rect, GEOM, colours, (read.FLOOR, read.FAINT_FLOOR))
+    asks = [(cell, seat) for cell in GEOM.cells for seat in (0, 1)]
+    together = read.print_shares(rect, GEOM, ev, asks, 1)
+    alone = [read.print_share(rect, GEOM, ev, cell, seat, 1) for cell, seat in asks]
+    assert together == alone
+    boards = [p.board for p in together if p.board is not None]
+    # The print in seat 0's hue is found beside some strips, and nothing beside others.
+    assert max(boards) >= read.PRINT_ASK and min(boards) == 0.0

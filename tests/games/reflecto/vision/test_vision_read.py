@@ -407,3 +407,21 @@ def test_a_grey_seat_is_still_refused() -> None:
     rect = _setup_rows({0: [(150.0, 0.2)] * 7, 1: [(0.0, 0.02)] * 7})
     colours = learn_at_setup(rect, GEOM)
     assert any("too near grey" in p for p in colours.problems())
+
+
+def test_a_picture_alone_has_its_markers_found_at_half_size_where_a_full_search_puts_them() -> None:
+    """A picture that comes without the registration's markers has them looked for on a
+    half-size copy (`find_markers`, a quarter of the time): the board it places lies where
+    the full-size search places it, within half a pixel at every corner of the grid."""
+    from companion.vision.markers import detect_markers
+
+    for seed in (TEST_SEED, TEST_SEED + 1):
+        image = render_photo(GEOM, seed, Conditions(sizes=((1280, 960),), hands=0)).image
+        fast = rectify(image, GEOM)
+        full = rectify(image, GEOM, detect_markers(image))
+        assert fast is not None and full is not None
+        assert fast.markers_seen == full.markers_seen == (20, 21, 22, 23)
+        (x0, y0), (x1, y1) = GEOM.grid_box_mm
+        grid = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+        at = [cv2.perspectiveTransform(grid, r.pose.plane_homography(0.0))[0] for r in (fast, full)]
+        assert np.abs(at[0] - at[1]).max() < 0.5
