@@ -4,8 +4,6 @@ a dark one or the art of a light-bordered one is decided by the deck's other pho
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -146,23 +144,3 @@ def test_a_dark_card_on_a_pale_chequered_cloth_is_cut_at_its_edge_not_at_a_squar
         image, truth = photo(card, rng, table="pattern", tone="light", tilt_deg=10)
         within += 63 * _off_mm(find_card(image).outer, truth) < 3.0
     assert within >= 5
-
-
-@pytest.mark.parametrize("border", ["coloured", "black"])
-def test_a_deck_border_that_falls_short_of_the_edge_leaves_each_card_cut_at_its_edge(border):
-    # The deck's one border, drawn round each card's art, is measured from the photos; where
-    # it is read too narrow (a frame line on a dark border taken for the border's end, or
-    # another photo's misreading), it ends on the card's border, which goes on across it,
-    # while the card's outline steps from the card to the table on all four sides: the
-    # outline is the card. (Before: every card cut 2 mm inside its edge.)
-    rng = np.random.default_rng(68)
-    images, truth = {}, {}
-    for k in range(4):
-        card = face(rng, border, frame=False, radius_mm=1.0, border_mm=5.0)
-        images[f"c{k}"], truth[f"c{k}"] = photo(card, rng, table="plain", tilt_deg=8)
-    found = {cid: find_card(img) for cid, img in images.items()}
-    narrow = {cid: replace(f, border_frac=f.border_frac - 2.0 / 63) for cid, f in found.items()}
-    cards, frac, _ = cut_deck(images, narrow)
-    assert abs(63 * frac - 3.0) < 0.8  # the deck's border is still read 2 mm short
-    for cid, card in cards.items():
-        assert 63 * _off_mm(card.outer, truth[cid]) < 1.0, cid

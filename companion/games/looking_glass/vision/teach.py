@@ -553,9 +553,7 @@ def cut_deck(
     at the one of the deck's aspect (`resolve_alternatives`). One border for all cards: each
     outer quad is re-derived from its art by the deck's median border (by `shape`'s, when
     given: cards added to a library taught earlier are cut as its cards were), except a
-    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`), and
-    a photo's own cut that reaches the step to the table where the derived quad falls short
-    of it (`_reaches_edge`)."""
+    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`)."""
     found = resolve_alternatives(found, None if shape is None else shape.height_mm / CARD_W_MM)
     if shape is None:
         found = resolve_art_holes(images, found)
@@ -567,65 +565,21 @@ def cut_deck(
     else:
         frac = float(np.median(fracs)) if fracs else 4.0 / CARD_W_MM
     aspect = float(np.median([f.aspect for f in found.values()])) if found else math.nan
-    for cid, f in found.items():
+    for f in found.values():
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
         derived = inset(i, -frac * iw / (1 - 2 * frac))
-        width = float(np.linalg.norm(f.outer[1] - f.outer[0]))
         keep = (
             f.outlined
             and shape is None
-            and not _agree(derived, f.outer, width, KEEP_OUTLINE)
+            and not _agree(
+                derived, f.outer, float(np.linalg.norm(f.outer[1] - f.outer[0])), KEEP_OUTLINE
+            )
             and abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
-        ) or (shape is None and _reaches_edge(images[cid], f.outer, derived, width))
+        )
         if not keep:
             f.outer = derived
     return found, frac, bool(fracs)
-
-
-EDGE_STEP_AT = 0.015
-"""How far inside and outside a cut's side (of the card's width, about 1 mm) the colours are
-compared whose difference is the step at that side (`_edge_step`)."""
-
-
-def _edge_step(image: np.ndarray, quad: np.ndarray) -> float:
-    """How sharply the colour changes across the weakest of the quad's four sides (Lab
-    distance between just inside and just outside it, the median along each side): a card's
-    cut is where it meets the table, so its sides step from the card to the table on all
-    four; a cut a few mm inside the card's edge lies on its border and one outside it on the
-    table, and there the colours either side of it are alike."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    d = max(1.5, EDGE_STEP_AT * float(np.linalg.norm(quad[1] - quad[0])))
-    steps = np.array([-d, d])
-    sides = []
-    for a, e, out in sides_outward(quad):
-        _, prof = side_profiles(lab, a, e, out, np.linspace(0.15, 0.85, 9), steps)
-        sides.append(float(np.median(np.linalg.norm(prof[:, 1] - prof[:, 0], axis=1))))
-    return min(sides)
-
-
-REACH_DIFFER = 0.015
-"""A photo's own cut and the deck's differ when a corner lies this share of the card's width
-apart (about 1 mm); nearer, the deck's is kept, so every card of a deck is cut alike."""
-REACH_STEP = 2.0
-"""A photo's own cut that lies round the deck's is the card when the colour steps across its
-weakest side at least this many times as sharply as across the deck's (`_edge_step`)."""
-
-
-def _reaches_edge(image: np.ndarray, own: np.ndarray, derived: np.ndarray, width: float) -> bool:
-    """Whether a photo's own cut reaches the card's edge where the deck's border drawn round
-    its art falls short of it: the own cut lies round the deck's, and the colour steps across
-    it (from the card to the table) on all four sides, while the deck's lies on the card's
-    border, whose colour goes on across it. A deck's border measured on a frame line (a dark
-    border's light line round the art) or by another photo's misreading puts every card of it
-    a few mm inside its edge. Only outward: a deck's cut outside a photo's own may be the
-    card's edge on a table of its border's tone round a cut both finders stopped at a frame
-    line."""
-    if _agree(derived, own, width, REACH_DIFFER):
-        return False
-    if not Quad(own).contains(Quad(derived), REACH_DIFFER * width):
-        return False
-    return _edge_step(image, own) >= REACH_STEP * _edge_step(image, derived)
 
 
 def library_from_found(
