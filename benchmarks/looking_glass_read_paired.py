@@ -11,8 +11,9 @@ taught table, the markers the registration would find in each) is read by both r
 - both are timed alternately on one core (thread CPU time, best of 3 each), so the load of a
   shared machine falls on both alike: the ratio frame by frame is what to quote.
 
-Only `companion/games/looking_glass/vision/read.py` and the shared match functions it calls
-(`companion/vision/cards/identify.py`) are taken from the base commit; the rest is this tree's,
+Only `companion/games/looking_glass/vision/read.py` and the shared code it calls that a speed
+change may touch (`companion/vision/cards/identify.py`, `companion/vision/components.py`) are
+taken from the base commit; the rest is this tree's,
 so the two commits must not differ anywhere else under `companion/` (checked).
 
     .venv/bin/python benchmarks/looking_glass_read_paired.py --base main --seed-bases S1 S2
@@ -43,12 +44,13 @@ sys.path.insert(0, str(REPO))
 
 READ_PY = "companion/games/looking_glass/vision/read.py"
 BASE_MODULES = {
+    "companion/vision/components.py": "companion.vision.components",
     "companion/vision/cards/identify.py": "companion.vision.cards.identify",
     READ_PY: "companion.games.looking_glass.vision.read",
 }
 """The files taken from the base commit, each loaded beside this tree's as `base_<stem>` and
 the later ones importing the earlier ones' base versions (the reader's match functions live in
-the shared card code)."""
+the shared card code, its hole finder's components in the shared vision code)."""
 
 
 def base_module(rev: str) -> ModuleType:

@@ -38,21 +38,25 @@ def components(mask: np.ndarray, min_area: int, skip_edge: bool = False) -> Iter
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return
-    links = hierarchy[0]
+    # (The links as Python ints, and each outline's box before anything else is asked of it:
+    # a mask of a patterned table has hundreds of specks, and numpy's indexing of one link or
+    # point at a time cost more than tracing them.)
+    links = hierarchy[0].tolist()
+    H, W = mask.shape
+    boxes = []
+    for i, link in enumerate(links):
+        if link[3] >= 0:
+            continue
+        x, y, w, h = cv2.boundingRect(contours[i])
+        if w * h < min_area or (skip_edge and (x == 0 or y == 0 or x + w >= W or y + h >= H)):
+            continue
+        boxes.append((i, x, y, w, h))
     # In a fixed order, which callers' choices may depend on: by each component's first pixel
     # in raster order, where its outline starts. (OpenCV's labels are not in that order: it
     # scans blocks of pixels, and in stripes when it has threads.)
-    outer = sorted(
-        (i for i in range(len(contours)) if links[i][3] < 0),
-        key=lambda i: (contours[i][0, 0, 1], contours[i][0, 0, 0]),
-    )
-    for i in outer:
+    boxes.sort(key=lambda b: (int(contours[b[0]][0, 0, 1]), int(contours[b[0]][0, 0, 0])))
+    for i, x, y, w, h in boxes:
         outline = contours[i]
-        x, y, w, h = cv2.boundingRect(outline)
-        if w * h < min_area or (
-            skip_edge and (x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0])
-        ):
-            continue
         own = np.zeros((h, w), np.uint8)
         cv2.drawContours(own, [outline], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         # Empty its holes (and whatever lies in them: another component's island), then put
