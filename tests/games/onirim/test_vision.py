@@ -26,6 +26,7 @@ from companion.games.onirim.vision.read import (
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
     Match,
+    ShiftedTemplates,
     TableReader,
     colour_scores,
     correlations,
@@ -152,13 +153,18 @@ def test_fast_correlations_score_as_the_descriptor() -> None:
     raw = rng.standard_normal((4, 15, 24, 3)).astype(np.float32)
     raw -= raw.mean(axis=(1, 2), keepdims=True)
     wanted = np.array([[1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 1]], bool)
-    c = correlations(labs, unit_planes(raw), wanted)
+    c = correlations(labs, ShiftedTemplates(unit_planes(raw)), [0, 1, 2, 3], wanted)
     assert c.scores.shape == (3, 9 * 9, 4)
     for b, y, x, k in [(0, 0, 0, 0), (1, 4, 7, 2), (2, 8, 8, 3), (1, 8, 0, 1)]:
         want = _cosine(labs[b, y : y + 15, x : x + 24], raw[k])
         assert c.scores[b, y * 9 + x, k] == pytest.approx(want, abs=2e-4)
     # A template the window does not want is not scored (its zone cannot hold that card).
     assert np.isneginf(c.scores[2, :, 1:3]).all() and np.isfinite(c.scores[2, :, [0, 3]]).all()
+    # Only the templates used are scored, in their order; windows of one run score alike.
+    some = correlations(labs, ShiftedTemplates(unit_planes(raw)), [3, 1], wanted[:, [3, 1]])
+    assert some.scores[:2] == pytest.approx(c.scores[:2, :, [3, 1]], abs=1e-5)
+    assert np.isneginf(some.scores[2, :, 1]).all()
+    assert some.scores[2, :, 0] == pytest.approx(c.scores[2, :, 3], abs=1e-5)
     planes = unit_planes(raw)
     few = crop_scores(labs, np.stack([planes[[0, 3]], planes[[1, 2]], planes[[2, 0]]]))
     assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)

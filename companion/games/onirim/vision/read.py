@@ -71,13 +71,16 @@ reaching into the corner): the place after a row's or a fan's last card scored a
 3 / 8 cards below (any place, not only the last). `EMPTY` alone let 2 phantom cards through
 on those tables."""
 LABYRINTH_CHUNK = 8
-"""Labyrinth places compared in one batch (more: fewer calls, more places past the end)."""
+"""Labyrinth places compared in one batch while the row's last places hold cards (more: fewer
+calls, more places past the end). Once one of its last two places is empty, the next place
+alone says whether the row goes on (`next_places`)."""
 LABYRINTH_FIRST = 4
 DOORS_FIRST = 3
-"""Labyrinth places and Door places in the first batch; the rest come with the fans' rows
-while the row goes on. Most tables hold a short labyrinth and few Doors (of 300 drawn by the
-renderer: no Door on 133, three or more on 65; a labyrinth of at most three cards on 171),
-and every place looked at past a row's end costs about as much as a card."""
+"""Labyrinth places and Door places in the first batch, and the Doors' later batches; the rest
+come with the fans' rows while the row goes on. Most tables hold a short labyrinth and few
+Doors (of 300 drawn by the renderer: no Door on 133, three or more on 65; a labyrinth of at
+most three cards on 171), and every place looked at past a row's end costs about as much as a
+card."""
 COARSE_EMPTY = 0.45
 """A window whose best half-scale score is below this is empty without the closer look. From
 the curve on the development set (`benchmarks/onirim_vision.py --curve`, 2
@@ -231,19 +234,47 @@ class Correlated:
     """(B, shifts, 2): each crop's `tint`."""
 
 
-def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) -> Correlated:
+class ShiftedTemplates:
+    """Templates ((T, 3, h, w): `unit_planes`) laid at every horizontal shift of a window's
+    width, one matrix per channel for each set of templates a run of windows wants (made once
+    per deck and set): a window's rows y..y+h are then one contiguous run of its channel plane,
+    and one matrix product scores every shift of it. Copying out every crop of every shift
+    instead (h x w pixels for each of the shifts) cost as much as the products themselves."""
+
+    def __init__(self, templates: np.ndarray) -> None:
+        self.templates = templates
+        self._made: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def at_shifts(self, width: int, ks: np.ndarray) -> np.ndarray:
+        """(3, h * width, shifts * len(ks)): for each channel, template ks[j] placed at column
+        x of an (h, width) frame, zero elsewhere, in column x * len(ks) + j."""
+        key = (width, tuple(int(k) for k in ks))
+        got = self._made.get(key)
+        if got is None:
+            _, _, h, w = self.templates.shape
+            nx = width - w + 1
+            frame = np.zeros((3, h, width, nx, len(ks)), np.float32)
+            chosen = self.templates[ks].transpose(1, 2, 3, 0)  # (3, h, w, k)
+            for x in range(nx):
+                frame[:, :, x : x + w, x] = chosen
+            got = self._made[key] = frame.reshape(3, h * width, nx * len(ks))
+        return got
+
+
+def correlations(
+    labs: np.ndarray, templates: ShiftedTemplates, used: list[int], wanted: np.ndarray
+) -> Correlated:
     """Every crop of a template's size in a batch of Lab windows (B, H, W, 3) against the
-    templates ((T, 3, h, w): channel planes, unit length, zero-mean per channel) each window
-    wants (`wanted`, (B, T) bool; the others score -inf): the cosine between the crop's
-    `library.descriptor` and the template.
+    templates `used` of `templates` each window wants (`wanted`, (B, len(used)) bool; the
+    others score -inf): the cosine between the crop's `library.descriptor` and the template.
 
     A crop's mean drops out of the product with a zero-mean template, so each crop is only
     scaled, channel by channel, by its spread: every crop's sum and sum of squares come from
     one integral image, and each run of windows wanting the same templates is one matrix
-    product per channel of its crops (copied out once) with those templates, which costs a
-    third of a `cv2.matchTemplate` per template and channel at these sizes."""
+    product per channel of its windows' bands of rows (one per vertical shift) with those
+    templates laid at every horizontal shift (`ShiftedTemplates`)."""
     B, H, W, _ = labs.shape
-    T, _, h, w = templates.shape
+    _, _, h, w = templates.templates.shape
     n = h * w
     ny, nx = H - h + 1, W - w + 1
     # Sums in float64: float32 would lose a flat channel's spread to its large mean. The crops
@@ -264,14 +295,13 @@ def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) ->
     var = np.maximum(box(sq) / n - mean * mean, 0.0)  # (B, shifts, 3)
     gain = (CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
     norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12)).astype(np.float32)
-    flat = templates.reshape(T, 3, n)
-    scores = np.full((B, ny * nx, T), -np.inf, np.float32)
-    S = ny * nx
-    # Channel planes first (a small copy), so that each crop's row of pixels is contiguous
-    # when the crops are copied out: a third less than copying them from interleaved Lab.
+    scores = np.full((B, ny * nx, len(used)), -np.inf, np.float32)
+    # Channel planes first; each window's band of rows y..y+h is then one contiguous run,
+    # copied out once for every vertical shift.
     planes = np.ascontiguousarray(labs.transpose(3, 0, 1, 2), dtype=np.float32)
-    crops = sliding_window_view(planes, (h, w), axis=(2, 3))  # (3, B, y, x, h, w)
-    crops = crops.reshape(3, B * S, n)  # copied out once
+    bands = sliding_window_view(planes, h, axis=2)  # (3, B, ny, W, h)
+    bands = bands.transpose(0, 1, 2, 4, 3).reshape(3, B * ny, h * W)  # copied out once
+    index = np.asarray(used)
     b0 = 0
     while b0 < B:
         b1 = b0 + 1
@@ -279,7 +309,9 @@ def correlations(labs: np.ndarray, templates: np.ndarray, wanted: np.ndarray) ->
             b1 += 1
         ks = np.flatnonzero(wanted[b0])
         if len(ks):
-            dots = np.matmul(crops[:, b0 * S : b1 * S], flat[ks].transpose(1, 2, 0))
+            at = templates.at_shifts(W, index[ks])
+            # (3, windows * ny, nx * k): shift (y, x) of template j at [y, x * k + j].
+            dots = np.matmul(bands[:, b0 * ny : b1 * ny], at).reshape(3, -1, len(ks))
             dot = np.einsum("cnk,nc->nk", dots, gain[b0:b1].reshape(-1, 3))
             scores[b0:b1, :, ks] = (dot / norm[b0:b1].reshape(-1, 1)).reshape(b1 - b0, -1, len(ks))
         b0 = b1
@@ -296,10 +328,13 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     # Each region less its own mean first (small sums of squares stay exact in float32); a
     # crop's own mean then drops out of its product with a zero-mean template, so the
     # crops are copied out once and never centred or scaled: their spreads weigh the dots.
-    offset = regions.mean(axis=(1, 2), keepdims=True)
+    # Sums over pixels as products with ones: a reduction over a middle axis costs several
+    # times more.
+    pixels = regions.reshape(L, -1, 3)
+    offset = (np.ones(pixels.shape[1], np.float32) @ pixels / pixels.shape[1])[:, None, None]
     x = (regions - offset).astype(np.float32)
     crops = sliding_window_view(x, (h, w), axis=(1, 2)).reshape(L, -1, 3, n)  # copied
-    mean = crops.sum(axis=-1) / n  # (L, S, 3)
+    mean = crops @ np.ones(n, np.float32) / n  # (L, S, 3)
     var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
     gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
     norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))  # (L, S)
@@ -340,9 +375,14 @@ class SymbolPair:
     on the other (a crop equal to `a` leads `b` by this). Whatever the two share inside the
     mask (a stripe of the background, an inked edge, a badge's rim) takes part of every
     correlation, so a raw lead is measured against this."""
+    ab: np.ndarray = field(init=False, repr=False, compare=False)
+    """`a` and `b` side by side (n, 2): both scores from one product."""
     gather: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False)
     """For a region's (height, width): the flat indices of the symbol pixels at every shift,
     made once (a read looks at every Location this way)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ab", np.stack([self.a, self.b], axis=1))
 
 
 def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
@@ -367,8 +407,13 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
         ys, xs = np.nonzero(pair.mask)
         shifts = (np.arange(rh - h + 1)[:, None] * rw + np.arange(rw - w + 1)).ravel()
         idx = pair.gather[rh, rw] = shifts[:, None] + (ys * rw + xs)
-    x = _unit(np.ascontiguousarray(region_l).ravel()[idx])
-    return float((x @ pair.a).max()), float((x @ pair.b).max())
+    # `pair.a` and `pair.b` are zero-mean: a crop's mean drops out of its products with them,
+    # and its length divides the two scores, not its pixels.
+    x = np.ascontiguousarray(region_l).ravel()[idx]
+    x -= x.mean(axis=-1, keepdims=True)
+    length = np.maximum(1e-6, np.sqrt(np.einsum("ij,ij->i", x, x)))
+    scores = (x @ pair.ab) / length[:, None]
+    return float(scores[:, 0].max()), float(scores[:, 1].max())
 
 
 JOINT_WEIGHTS = CHANNEL_WEIGHTS * np.array([100 / 255, 1.0, 1.0], np.float32)
@@ -398,11 +443,15 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     # As `crop_scores` does: the region less its own mean (sums of squares stay exact in
     # float32), each crop's own mean then drops out of its product with a template zero-mean
     # per channel, and its `joint_unit` length comes from its channels' sums.
-    x = region - region.mean(axis=(0, 1), keepdims=True)
+    # Sums over pixels as products with ones: a reduction over a middle axis costs ten times
+    # more.
+    pixels = region.reshape(-1, 3)
+    x = region - np.ones(len(pixels), np.float32) @ pixels / len(pixels)
     crops = sliding_window_view(x, (h, w), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
     crops = crops.reshape(-1, n, 3)  # (shifts, h * w, 3), copied out once
-    total = crops.sum(axis=1)
-    spread = np.maximum(np.einsum("snc,snc->sc", crops, crops) - total * total / n, 0.0)
+    ones = np.ones(n, np.float32)
+    total = ones @ crops
+    spread = np.maximum(ones @ (crops * crops) - total * total / n, 0.0)
     norm = np.sqrt(np.maximum((JOINT_WEIGHTS**2 * spread).sum(axis=-1), 1e-12))
     weighted = np.stack(templates, axis=1).reshape(n, 3, -1) * JOINT_WEIGHTS[:, None]
     dots = crops.reshape(len(crops), n * 3) @ weighted.reshape(n * 3, -1)
@@ -432,6 +481,13 @@ def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool
             return row, False
         row.append(m)
     return row, False
+
+
+def next_places(seen: list[Match], chunk: int) -> int:
+    """How many places of a row that goes on (`row_of`) to look at next: one when one of the
+    last two places seen is empty, as that one place then ends the row or says it goes on
+    (every place looked at past a row's end costs about as much as a card); else `chunk`."""
+    return 1 if any(m.empty for m in seen[-2:]) else chunk
 
 
 def ended(row: list[Match]) -> list[Match]:
@@ -468,7 +524,7 @@ class TableReader:
             half.append(descriptor(small))
             lab = cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float32)
             tints.append(tint(lab.reshape(-1, 3).mean(axis=0)))
-        self.coarse = unit_planes(np.stack(half))
+        self.coarse = ShiftedTemplates(unit_planes(np.stack(half)))
         self.tints = np.stack(tints)
         labs = [
             cv2.GaussianBlur(cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
@@ -578,7 +634,7 @@ class TableReader:
         small_lab = cv2.GaussianBlur(
             cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
         ).reshape(B, H // 2, W // 2, 3)
-        c = correlations(small_lab, self.coarse[used], wanted)
+        c = correlations(small_lab, self.coarse, used, wanted)
         coarse = c.scores - TINT_WEIGHT * tint_distance(
             c.tints[:, :, None], self.tints[used]
         )  # (B, shifts, used); -inf where not wanted
@@ -931,15 +987,15 @@ class TableReader:
         while True:
             labyrinth, lab_done = row_of(lab_seen)
             lab_open = not lab_done and bool(places)
-            doors_now = door_places if door_places and not row_of(door_seen, False)[1] else []
-            door_places = [] if doors_now else door_places
+            doors_open = bool(door_places) and not row_of(door_seen, False)[1]
+            n = next_places(door_seen, DOORS_FIRST) if doors_open else 0
+            doors_now, door_places = door_places[:n], door_places[n:]
             if k >= L.fan_max:
                 open_fans = []
             if not open_fans and not lab_open and not doors_now:
                 break
-            chunk, places = (
-                (places[:LABYRINTH_CHUNK], places[LABYRINTH_CHUNK:]) if lab_open else ([], places)
-            )
+            n = next_places(lab_seen, LABYRINTH_CHUNK) if lab_open else 0
+            chunk, places = places[:n], places[n:]
             found = look(
                 [(L.under_place(i, k), "location") for i in open_fans]
                 + [(p, "location") for p in chunk]
