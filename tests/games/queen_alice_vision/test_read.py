@@ -15,7 +15,6 @@ from companion.games.queen_alice.vision.read import (
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
-    NEAR,
     OUTLINED,
     STRUCTURE,
     STRUCTURE_OUT,
@@ -206,19 +205,6 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
     # ... unless it stands alone among squares the colours tell: a piece, not an arm's edge
     assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "white"
-
-
-def test_a_found_square_somewhat_off_its_colour_still_takes_it() -> None:
-    """A square found by its structure takes the nearer of the board's two piece colours
-    when it is within `NEAR` of it and far from the other: a pale white in its print's shade
-    lies some way off the whites its colours tell, and still far nearer them than the reds."""
-    pale = (53.0, 0.0, 6.0)  # its tone 9 from the whites' centre (itself counted in)
-    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: pale}, busy={0, 1, 2, 3, 4})
-    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
-    tone = board_tone(np.array([WHITE, WHITE, pale]))
-    off = float(np.linalg.norm(tone[2] - tone.mean(axis=0)))
-    assert 8.0 < off <= NEAR
-    assert piece_colours(calls, colours, skip=set())[4][0] == "white"
 
 
 def test_the_board_sets_the_scale_of_a_flat_print() -> None:

@@ -37,9 +37,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit);
-`ARM_BAND` from the curve of `--band-curve` (in its commit); `NEAR` (redrawn with the
-wider boxes), `STRUCTURE_OUT` and `FLAT_OUT` from the whole-board curves of `--near-curve`,
-`--structure-curve` and the same reading at each `FLAT_OUT` (in their commit);
+`ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
+from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
+(in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
+boards);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN`, `ARM_BAND_ANGLES` and
 `SPOT_ARM_REACH` are set by reasoning (written beside each), not swept.
 """
@@ -158,7 +159,7 @@ print is as busy as a piece only at its rim; the print near a piece colour is fl
 APART = 0.5
 """A piece found by its structure takes the colour of the nearer of the board's red and
 white pieces only when that is at most this share of the distance to the other ..."""
-NEAR = 10.0
+NEAR = 8.0
 """... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
 colours missed is busy too, but far from both."""
 SEPARATION = 15.0
