@@ -7,6 +7,8 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -391,10 +393,7 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
             ("unsure", 0.0) if c in under else call
             for c, call in zip(cells, reader.classify(colours), strict=True)
         ]
-        calls = [
-            ("unsure", 0.0) if v == "empty" and spread > reader.STRUCTURE else (v, p)
-            for (v, p), spread in zip(calls, colours.structure, strict=True)
-        ]
+        calls = reader.structure_unsure(calls, colours.structure)
         skip = {k for k, c in enumerate(cells) if c in under}
         ask = reader.not_by_structure(geom, found_arms, colours)
         found = reader.stand_out(calls, colours, skip)
@@ -435,28 +434,56 @@ def band_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     width (math.inf: every square followed by the arm's colour, as before the band), judged
     as `queen_alice_vision.py` judges: boards entirely right, phantom pieces, and squares no
     arm comes near asked about."""
-    geom = load_geometry()
     widths = (0.25, 0.5, 0.75, 1.0, 1.5, math.inf)
-    counts = {w: Counter[str]() for w in widths}
-    saved = reader.ARM_BAND
-    try:
-        for i, photo, _where in _located_photos(geom, seed, boards, arms):
-            for w in widths:
-                reader.ARM_BAND = w
-                reading = reader.read_board(photo.image, geom=geom)
-                kinds = faults(reading, photo, geom.cells)[0]
-                counts[w]["right"] += not kinds
-                counts[w]["phantoms"] += kinds.count("phantom")
-                counts[w]["asked"] += kinds.count("asked_piece") + kinds.count("asked_empty")
-            print(f"\rband curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
-    finally:
-        reader.ARM_BAND = saved
-    print(file=sys.stderr)
     return {
         "seed": seed,
         "boards": boards,
-        "band": [{"arm_band": str(w), **dict(counts[w])} for w in widths],
+        "band": board_curve("ARM_BAND", widths, seed, boards, arms),
     }
+
+
+def near_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `NEAR` curve, on development renders: every board read whole at each distance
+    within which a square found by its structure takes the nearer of the board's two piece
+    colours (`_nearer_piece`), judged as `queen_alice_vision.py` judges."""
+    values = (6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
+    return {"seed": seed, "boards": boards, "near": board_curve("NEAR", values, seed, boards, arms)}
+
+
+def structure_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `STRUCTURE_OUT` curve, on development renders: every board read whole at each
+    share of the board's median square's disc spread a square the colours call empty must
+    pass (besides `STRUCTURE`) to be asked about (0: `STRUCTURE` alone), judged as
+    `queen_alice_vision.py` judges."""
+    values = (0.0, 1.0, 1.25, 1.5, 2.0, 2.5)
+    curve = board_curve("STRUCTURE_OUT", values, seed, boards, arms)
+    return {"seed": seed, "boards": boards, "structure_out": curve}
+
+
+def board_curve(
+    name: str, values: tuple[float, ...], seed: int, boards: int, arms: bool
+) -> list[dict[str, Any]]:
+    """Every development board read whole with the reader's constant `name` at each of
+    `values`: boards entirely right, phantom pieces, wrong colours, pieces missed, and squares
+    no arm comes near asked about (the board rendered once, read once per value)."""
+    geom = load_geometry()
+    counts = {v: Counter[str]() for v in values}
+    saved = getattr(reader, name)
+    try:
+        for i, photo, _where in _located_photos(geom, seed, boards, arms):
+            for v in values:
+                setattr(reader, name, v)
+                reading = reader.read_board(photo.image, geom=geom)
+                kinds = faults(reading, photo, geom.cells)[0]
+                counts[v]["right"] += not kinds
+                for kind in ("phantom", "wrong_colour", "missed"):
+                    counts[v][kind] += kinds.count(kind)
+                counts[v]["asked"] += kinds.count("asked_piece") + kinds.count("asked_empty")
+            print(f"\r{name} curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    finally:
+        setattr(reader, name, saved)
+    print(file=sys.stderr)
+    return [{name.lower(): str(v), **dict(counts[v])} for v in values]
 
 
 def reference_curves(seed: int, boards: int) -> dict[str, Any]:
@@ -636,6 +663,16 @@ def main() -> None:
         help="the ARM_BAND curve (how wide a band an arm covers) instead",
     )
     parser.add_argument(
+        "--structure-curve",
+        action="store_true",
+        help="the STRUCTURE_OUT curve (flat-print squares as busy as the board's) instead",
+    )
+    parser.add_argument(
+        "--near-curve",
+        action="store_true",
+        help="the NEAR curve (how near a piece colour a square found by structure is) instead",
+    )
+    parser.add_argument(
         "--lone-curve",
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
@@ -644,6 +681,12 @@ def main() -> None:
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     if args.band_curve:
         print(json.dumps(band_curve(seed, args.boards, args.arms), indent=1))
+        return
+    if args.structure_curve:
+        print(json.dumps(structure_curve(seed, args.boards, args.arms), indent=1))
+        return
+    if args.near_curve:
+        print(json.dumps(near_curve(seed, args.boards, args.arms), indent=1))
         return
     if args.lone_curve:
         print(json.dumps(lone_curve(seed, args.boards, args.arms), indent=1))

@@ -12,9 +12,12 @@ from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_MARGIN,
     CROWN_REF_MIN,
+    FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
     OUTLINED,
+    STRUCTURE,
+    STRUCTURE_OUT,
     Arm,
     Arms,
     PathCalls,
@@ -33,6 +36,7 @@ from companion.games.queen_alice.vision.read import (
     piece_colours,
     print_middles,
     read_board,
+    structure_unsure,
     two_centres,
     unlike_the_path,
 )
@@ -201,6 +205,31 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
     # ... unless it stands alone among squares the colours tell: a piece, not an arm's edge
     assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "white"
+
+
+def test_the_board_sets_the_scale_of_a_flat_print() -> None:
+    """A busy print (an icon in every square) is busier than `STRUCTURE` on every square: a
+    square the colours call empty is asked about only when it is also busier than the board's
+    median square (`STRUCTURE_OUT`). A square the colours call a piece but flatter than
+    the board's squares (`FLAT_OUT`) is print of a piece's tint, and asked about too."""
+    n = 20
+    structure = np.full(n, 2.0 * STRUCTURE, np.float32)
+    structure[3] = 2.0 * STRUCTURE * STRUCTURE_OUT * 1.5  # something stands there
+    structure[5] = 2.0 * STRUCTURE * FLAT_OUT * 0.5  # a flat white: the print
+    structure[6] = 2.0 * STRUCTURE * 2.0  # a white with a rim
+    calls = [("empty", 1.0)] * n
+    calls[5] = calls[6] = ("white", 1.0)
+    out = structure_unsure(calls, structure)
+    assert [k for k, (v, _) in enumerate(out) if v == "unsure"] == [3, 5]
+    assert out[6][0] == "white"
+    known = np.zeros(n, bool)
+    known[3] = known[5] = True  # decided by what changed on them instead
+    assert all(v != "unsure" for v, _ in structure_unsure(calls, structure, known))
+    # on a quiet print, busier than STRUCTURE is enough
+    quiet = np.full(n, 0.5 * STRUCTURE, np.float32)
+    quiet[3] = 1.2 * STRUCTURE
+    empty = [("empty", 1.0)] * n
+    assert [k for k, (v, _) in enumerate(structure_unsure(empty, quiet)) if v == "unsure"] == [3]
 
 
 def test_a_square_is_lone_with_few_neighbours_the_colours_do_not_tell() -> None:

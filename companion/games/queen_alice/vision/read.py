@@ -37,7 +37,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit);
-`ARM_BAND` from the curve of `--band-curve` (in its commit);
+`ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
+from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
+(in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
+boards);
 `GROUND`, `FAINT`, `ARM_RUN_SQ`, `SHARE`, `ARM_MARGIN`, `ARM_BAND_ANGLES` and
 `SPOT_ARM_REACH` are set by reasoning (written beside each), not swept.
 """
@@ -129,6 +132,13 @@ STRUCTURE = 9.0
 """90th percentile of the Lab distance from the disc's median beyond which a square the
 colours call empty is unsure: something stands there that looks like its print (a pale
 grey white on a light square, a dark red on a dark one)."""
+STRUCTURE_OUT = 1.25
+"""... and this many times the board's median square's (`structure_unsure`)."""
+FLAT_OUT = 1.2
+"""A square the colours call red or white whose disc spread is under this many times the
+board's median square's is unsure (`structure_unsure`): a piece's rim and shaded sides make
+its square at least about as busy as the board's empty squares; a middle of a piece's colour
+flatter than they are is print (a panel, a motif of a white's tint in every square)."""
 STANDS_OUT = 3.0
 """A square whose disc spread (`STRUCTURE_SQ`) is this many times the board's median
 square's holds a piece, whatever its colours say: the board's own squares, under the same
@@ -779,10 +789,7 @@ def read_board(
         near_arm = not_by_structure(geom, arms, colours) if colours.structure is not None else set()
         calls = by_change(calls, change, skip, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
-        calls = [
-            ("unsure", 0.0) if v == "empty" and spread > STRUCTURE and not seen else (v, p)
-            for (v, p), spread, seen in zip(calls, colours.structure, known, strict=True)
-        ]
+        calls = structure_unsure(calls, colours.structure, known)
         arm_k = {k for k, c in enumerate(cells) if c in under} | {
             int(k) for k in np.flatnonzero(known)
         }
@@ -965,6 +972,27 @@ def not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> s
     side = 2 * ARM_MARGIN + 1  # each square's window of squares within ARM_MARGIN
     near = np.asarray(np.lib.stride_tricks.sliding_window_view(grid, (side, side)).any(axis=(2, 3)))
     return {k for k, (r, c) in enumerate(cells) if near[r, c]}
+
+
+def structure_unsure(
+    calls: list[tuple[str, float]], structure: np.ndarray, known: np.ndarray | None = None
+) -> list[tuple[str, float]]:
+    """Squares the colours call empty whose disc is busier than a flat print's
+    (`STRUCTURE`) and than the board's median square's (`STRUCTURE_OUT`) are unsure: something
+    may stand there in its print's colours. A busy print (an icon, a panel's edge in every
+    square) makes most of the board's squares as busy, and a square no busier than them says
+    nothing. Squares whose empty print is `known` are decided by their change instead."""
+    median = float(np.median(structure))
+    floor = max(STRUCTURE, STRUCTURE_OUT * median)
+    flat = FLAT_OUT * median
+    seen = np.zeros(len(calls), bool) if known is None else known
+    return [
+        ("unsure", 0.0)
+        if not k_seen
+        and ((v == "empty" and spread > floor) or (v in ("red", "white") and spread < flat))
+        else (v, p)
+        for (v, p), spread, k_seen in zip(calls, structure, seen, strict=True)
+    ]
 
 
 def board_tone(lab: np.ndarray) -> np.ndarray:
