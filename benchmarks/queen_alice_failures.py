@@ -679,33 +679,28 @@ def main() -> None:
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    if args.band_curve:
-        print(json.dumps(band_curve(seed, args.boards, args.arms), indent=1))
-        return
-    if args.structure_curve:
-        print(json.dumps(structure_curve(seed, args.boards, args.arms), indent=1))
-        return
-    if args.near_curve:
-        print(json.dumps(near_curve(seed, args.boards, args.arms), indent=1))
-        return
-    if args.lone_curve:
-        print(json.dumps(lone_curve(seed, args.boards, args.arms), indent=1))
-        return
-    if args.print_leads_curve:
-        print(json.dumps(print_leads_curve(seed, args.boards, args.arms), indent=1))
-        return
-    if args.curves:
-        print(json.dumps(curves(seed, args.boards), indent=1))
-        return
-    if args.crown_curve:
-        print(json.dumps(crown_curve(seed, args.boards), indent=1))
-        return
-    if args.outline_curve:
-        print(json.dumps(outline_curve(seed, args.boards), indent=1))
-        return
-    if args.reference_curves:
-        print(json.dumps(reference_curves(seed, args.boards), indent=1))
-        return
+    # Each curve flag prints its curve instead of the failure listing; the first flag given wins.
+    with_arms = {
+        "band_curve": band_curve,
+        "structure_curve": structure_curve,
+        "near_curve": near_curve,
+        "lone_curve": lone_curve,
+        "print_leads_curve": print_leads_curve,
+    }
+    without_arms = {
+        "curves": curves,
+        "crown_curve": crown_curve,
+        "outline_curve": outline_curve,
+        "reference_curves": reference_curves,
+    }
+    for flag, armed in with_arms.items():
+        if getattr(args, flag):
+            print(json.dumps(armed(seed, args.boards, args.arms), indent=1))
+            return
+    for flag, plain in without_arms.items():
+        if getattr(args, flag):
+            print(json.dumps(plain(seed, args.boards), indent=1))
+            return
     geom = load_geometry()
     by_class: Counter[str] = Counter()
     boards_by_class: Counter[str] = Counter()
