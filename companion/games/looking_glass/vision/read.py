@@ -1282,14 +1282,18 @@ class Reader:
         use_markers: bool = True,
         threshold: float = CONFIDENCE_THRESHOLD,
         layouts: dict[str, Layout] | None = None,
+        copies: dict[str, int] | None = None,
     ) -> None:
         self.lib = library
         self.use_markers = use_markers
         self.threshold = threshold
         self.layouts = load_layouts() if layouts is None else layouts
-        self.copies: dict[str, int] = dict(load_deck().copies(brawlers=True))
+        self.copies: dict[str, int] = (
+            dict(load_deck().copies(brawlers=True)) if copies is None else copies
+        )
         """How many cards of each id the deck has: more named alike on one table is a
-        misreading (`ask_unbacked_names`)."""
+        misreading (`ask_unbacked_names`). `{}`: no such limit (a trial glass that lays each
+        face as often as its places ask, `choose.taught_glass`)."""
 
     def read(
         self,
