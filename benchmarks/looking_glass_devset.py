@@ -216,7 +216,7 @@ def score(set_dir: Path, read: dict[str, Any]) -> dict[str, Any]:
 
 def _signature(reading: dict) -> list:
     return sorted(
-        (c.get("card"), bool(c.get("covered")), round(c["center"][0]), round(c["center"][1]))
+        (c.get("card") or "", bool(c.get("covered")), round(c["center"][0]), round(c["center"][1]))
         for c in reading["cards"]
     )
 

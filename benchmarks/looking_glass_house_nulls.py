@@ -14,9 +14,13 @@ taught library, photo and truth), with the light-border reader at threshold 0, a
   chosen from.
 
 Development tables only: seeds measured as fresh are never read with this script.
+`--make N --seed-base S [--kinds pattern,wood]` first keeps N development tables in DIR (as
+`looking_glass_vision.py --tables-dir` keeps them), taking from S on only the seeds whose
+scene lies on a table of those kinds: a naming rule's wrong side lies mostly on patterned
+tables, a quarter of the benchmark's draw.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/looking_glass_house_nulls.py --tables-dir DIR \\
-        [--crops OUT] [--json F]
+        [--make N --seed-base S --kinds pattern,wood] [--crops OUT] [--json F]
 """
 
 from __future__ import annotations
@@ -43,7 +47,10 @@ from companion.games.looking_glass.vision.read import (  # noqa: E402
     CONFIDENCE_THRESHOLD,
     Reader,
 )
-from companion.games.looking_glass.vision.render import card_outcomes  # noqa: E402
+from companion.games.looking_glass.vision.render import (  # noqa: E402
+    card_outcomes,
+    sample_conditions,
+)
 from companion.vision.cards.identify import upper_window  # noqa: E402
 
 THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)
@@ -68,6 +75,25 @@ def _without_one(lib: Library, truth: dict[str, Any]) -> Library:
     photo of another card)."""
     common = Counter(g["card"] for g in truth["cards"]).most_common(1)[0][0]
     return lib.subset([i for i, cid in enumerate(lib.ids) if cid != common])
+
+
+def scene_table_kind(seed: int) -> str:
+    """The kind of table the recognition scene of `seed` lies on (`render.render_scene` draws
+    a house deck's conditions first from this generator), known before anything is taught."""
+    return sample_conditions(np.random.default_rng([seed, 11, 0])).table_kind
+
+
+def make(store: Path, n: int, seed_base: int, kinds: set[str]) -> list[int]:
+    """Keep `n` development tables in `store`, from `seed_base` on, of the table kinds asked."""
+    seeds: list[int] = []
+    seed = seed_base
+    while len(seeds) < n:
+        if scene_table_kind(seed) in kinds:
+            stored_table(seed, store)
+            seeds.append(seed)
+            print(f"  made {seed} ({len(seeds)}/{n})", file=sys.stderr, flush=True)
+        seed += 1
+    return seeds
 
 
 def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str, Any]:
@@ -211,8 +237,19 @@ def main(argv: list[str] | None = None) -> int:
         help="read each table without the face of its commonest card and list only that "
         "card's copies: every name they get is wrong (the curve's wrong side)",
     )
+    ap.add_argument("--make", type=int, default=0, help="first keep this many tables in DIR")
+    ap.add_argument("--seed-base", type=int, default=None, help="--make's first seed")
+    ap.add_argument(
+        "--kinds",
+        default="plain,wood,cloth,pattern",
+        help="--make keeps only seeds whose scene's table is of these kinds",
+    )
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if a.make:
+        if a.seed_base is None:
+            ap.error("--make needs --seed-base (a development seed you drew)")
+        make(Path(a.tables_dir), a.make, a.seed_base, set(a.kinds.split(",")))
     out = examine(Path(a.tables_dir), None if a.crops is None else Path(a.crops), a.drop_one)
     text = json.dumps(out, indent=1)
     print(text)

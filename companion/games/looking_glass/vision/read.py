@@ -27,6 +27,7 @@ image):
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -36,6 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import (
     Layout,
     TableGeometry,
@@ -99,6 +101,12 @@ matched their own face below 0.75 and 4 below 0.7; of 291 (with signatures), non
 at 0.65-0.75 for any `COPY_AGREE` 0.1-0.3, and both covered cards named wrong with a
 confidence over the threshold were asked for `COPY_AGREE` 0.1-0.15 at 0.7-0.8 (one at
 0.2-0.25, none at 0.3)."""
+COPY_GAP = 0.2
+"""A card is asked about when another card named alike matches the face that names it this
+much better (`ask_unbacked_names`): copies of one card are one print and match its face
+alike, but a card whose own face was taught badly (or not at all) is named by its nearest
+look-alike, which matches the look-alike's own cards far better. Curve in the commit that
+set it (development house-deck tables, read with every face and without one)."""
 FLAT_STD = 10.0
 """A hole whose colours vary less than this (mean BGR std) is a patch of cloth, not card art."""
 REFLECTION_CONFIDENCE = 0.6
@@ -1274,11 +1282,18 @@ class Reader:
         use_markers: bool = True,
         threshold: float = CONFIDENCE_THRESHOLD,
         layouts: dict[str, Layout] | None = None,
+        copies: dict[str, int] | None = None,
     ) -> None:
         self.lib = library
         self.use_markers = use_markers
         self.threshold = threshold
         self.layouts = load_layouts() if layouts is None else layouts
+        self.copies: dict[str, int] = (
+            dict(load_deck().copies(brawlers=True)) if copies is None else copies
+        )
+        """How many cards of each id the deck has: more named alike on one table is a
+        misreading (`ask_unbacked_names`). `{}`: no such limit (a trial glass that lays each
+        face as often as its places ask, `choose.taught_glass`)."""
 
     def read(
         self,
@@ -1391,7 +1406,7 @@ class Reader:
                     ):
                         best = r
         best.warnings.extend(warnings)
-        ask_unbacked_names(best.cards)
+        ask_unbacked_names(best.cards, self.copies, max(self.threshold, CONFIDENCE_THRESHOLD))
         return best
 
     def verify(
@@ -3068,22 +3083,39 @@ def mirror_coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: flo
         )
 
 
-def ask_unbacked_names(cards: list[SeenCard]) -> None:
-    """A covered card is asked about (named None) when the taught face it is named by matches
-    none of its copies on the table well (`COPY_BACKS`): a face taught badly (cut inside its
-    border, above a band printed across it) matches its own copies poorly, and a look-alike's
-    face can then beat it on them by a clear margin. The face that names a card rightly
-    matches the card, or a copy of it that a glare or a hand spares, well.
+def ask_unbacked_names(
+    cards: list[SeenCard], copies: dict[str, int] | None = None, sure: float = 0.0
+) -> None:
+    """Names the table contradicts are asked about (named None), among the names given at
+    confidence `sure` or more (a reading at a lower threshold, to sweep it, keeps the rest as
+    they are: the default threshold's cards are then checked as the default reader checks
+    them):
+
+    - a covered card's, when the taught face it is named by matches none of its copies on
+      the table well (`COPY_BACKS`): a face taught badly (cut inside its border, above a band
+      printed across it) matches its own copies poorly, and a look-alike's face can then beat
+      it on them by a clear margin. The face that names a card rightly matches the card, or a
+      copy of it that a glare or a hand spares, well;
+    - any card's, when another card named alike matches that face `COPY_GAP` better: the
+      two are not copies of one print;
+    - every card of a name given to more cards than the deck has (`copies`, by id): one of
+      them at least is another card.
 
     A copy is a card of that name that looks the same: every other taught face scores the
     two within `COPY_AGREE` of each other. The look-alike's own cards, on the table too and
     matching its face well, are no copies of hers: the faces score them differently (her own
     face least of all, however badly taught)."""
-    named = [c for c in cards if c.card is not None]
+    named = [c for c in cards if c.card is not None and c.confidence >= sure]
     asked = []
     for c in named:
         name = c.card
-        if not c.covered or name is None:
+        if name is None:
+            continue
+        own = c.scores.get(name, -1.0)
+        if any(d.card == name and d.scores.get(name, -1.0) - own > COPY_GAP for d in named):
+            asked.append(c)
+            continue
+        if not c.covered:
             continue
         if not any(
             d.card == name
@@ -3094,6 +3126,12 @@ def ask_unbacked_names(cards: list[SeenCard]) -> None:
             asked.append(c)
     for c in asked:
         c.card = None
+    if copies is None:
+        return
+    counts = Counter(c.card for c in named if c.card is not None)
+    for c in named:
+        if c.card in copies and counts[c.card] > copies[c.card]:
+            c.card = None
 
 
 def _same_look(a: SeenCard, b: SeenCard, name: str) -> bool:
