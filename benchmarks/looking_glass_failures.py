@@ -7,7 +7,8 @@ class (the counts add up to the benchmark's wrong + unsure + covered_wrong + mis
     missed/slot-weak          the features missed it; its lattice slot was looked at and the
                               right card scored best, below the slot thresholds
     missed/slot-other         ...and another card scored best there
-    missed/no-slot            no stage looked there (no lattice, or a neighbour slot taken)
+    missed/no-lattice         no stage looked there: no lattice was fitted (no slot looked at)
+    missed/no-slot            no stage looked there: a lattice, but no slot near the card
     missed/not-found          (the light-border reader: no stages to tell these apart)
     */untaught                a card whose teach photo was refused: no reader can name it
                               (`teach`'s failure, not the reader's), missed or unsure
@@ -135,7 +136,7 @@ def cause(
             tol = 0.33 * _width(g["quad"])
             near = [p for p in slots if float(np.hypot(*(p.centre - g["center"]))) < tol]
             if not near:
-                return f"missed/no-slot ({state})"
+                return f"missed/{'no-slot' if slots else 'no-lattice'} ({state})"
             right = near[0].best == g["card"]
             return f"missed/slot-{'weak' if right else 'other'} ({state})"
         return f"missed/not-found ({state})"
@@ -158,19 +159,26 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     probes: list[tuple[float, float, str]] = []
     reflected: list[tuple[float, float, str]] = []
     untaught: list[tuple[float, float, str]] = []
+    by_reader: dict[str, Counter[str]] = defaultdict(Counter)
+    outlined: Counter[str] = Counter()
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
         taught = teach_deck(photos, reader)
         style = deck["style"]
+        # The reader the deck is read with ("auto" chooses per deck, `choose.reader_kind`).
+        staged = taught.reader is not None and hasattr(taught.reader, "stages")
+        kind = "none" if taught.reader is None else "staged" if staged else "light-border"
         for name in deck["tables"]:
             img = cv2.imread(str(d / f"{name}.jpg"))
             truth = json.loads((d / f"{name}.json").read_text())
             found = slots = None
-            if reader == "staged" and taught.reader is not None:
+            outlines: list[np.ndarray] = []
+            if staged:
                 st = taught.reader.stages(img)
                 found = [c.centre / st.scale for c in st.found]
                 slots = _slots(st)
+                outlines = _outline_centres(img, taught.reader.lib)
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
                 reflected += [_slot_label(p, truth) for p in slots if p.reflected]
@@ -187,6 +195,12 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     continue
                 table_causes.append(c)
                 causes[c] += 1
+                by_reader[kind][c] += 1
+                if c.startswith("missed/") and o.truth is not None:
+                    g = o.truth
+                    tol = 0.33 * _width(g["quad"])
+                    near = any(float(np.hypot(*(q - g["center"]))) < tol for q in outlines)
+                    outlined[f"{c}: {'an outline' if near else 'no outline'}"] += 1
                 for key in (
                     f"border={style['border']}",
                     f"art={style['art']}",
@@ -200,7 +214,10 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     examples[c].append(f"{deck['seed']}/{name}")
             tables += 1
             exact += not table_causes
-        log(f"  deck {deck['seed']} ({style['border']} border, {style['art']} art): {dict(causes)}")
+        log(
+            f"  deck {deck['seed']} ({style['border']} border, {style['art']} art, {kind}): "
+            f"{dict(causes)}"
+        )
     return {
         "set": str(set_dir),
         "reader": reader,
@@ -209,12 +226,31 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "cards": cards,
         "failures": sum(causes.values()),
         "causes": dict(causes.most_common()),
+        "causes_by_reader": {k: dict(v.most_common()) for k, v in by_reader.items()},
+        "missed_with_outline": dict(sorted(outlined.items())),
         "by_condition": {c: dict(v.most_common()) for c, v in by.items()},
         "examples": dict(examples),
         "slot_curve": slot_curve(probes),
         "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
         "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
     }
+
+
+def _outline_centres(img: np.ndarray, lib: Any) -> list[np.ndarray]:
+    """Centres (full-resolution px) of the whole-card outlines the candidate stage finds
+    (`stages.candidates`, a whole card's hypothesis), on the staged reader's working image:
+    whether a missed card's edges were there to be named from."""
+    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.stages import candidates
+
+    sc = min(1.0, WORK_WIDTH / img.shape[1])
+    small = img if sc == 1.0 else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    return [
+        h.outline.mean(axis=0) / sc
+        for c in candidates(small, lib)
+        for h in c.hypotheses
+        if not h.covered
+    ]
 
 
 def _slot_label(p: SlotSeen, truth: dict[str, Any]) -> tuple[float, float, str]:

@@ -98,7 +98,9 @@ def test_a_missed_card_says_which_stage_lost_it():
     missed = card_outcomes(READING, TRUTH)[3]
     centre = np.array([300.0, 70.0])
     assert cause(missed, TRUTH, [centre]) == "missed/found-not-placed (free)"
-    assert cause(missed, TRUTH, [], []) == "missed/no-slot (free)"
+    assert cause(missed, TRUTH, [], []) == "missed/no-lattice (free)"
+    far = SlotSeen(centre + 300, "dodo", 0.9, 0.3)
+    assert cause(missed, TRUTH, [], [far]) == "missed/no-slot (free)"
     weak = SlotSeen(centre + 5, "caterpillar", 0.6, 0.2)
     other = SlotSeen(centre - 5, "dodo", 0.8, 0.2)
     assert cause(missed, TRUTH, [], [weak]) == "missed/slot-weak (free)"

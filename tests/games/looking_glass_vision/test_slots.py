@@ -304,3 +304,34 @@ def test_few_cards_one_outlined_a_share_too_wide_fix_the_lattice():
         assert slot.row == r
         err = np.abs(lattice.outline(slot.half, slot.row, slot.col) - outline).max()
         assert err < 0.08 * width
+
+
+def test_a_slot_over_a_card_whose_lower_half_shows_is_no_card():
+    """A card of the next row outward hides the lower half of the card it lies on: where that
+    lower half is in view and matches its own face, a slot named there by chance (its window
+    straddling the lower halves of the row inward) is dropped; a card really lying there
+    hides it and stays. Cards the features found are never dropped."""
+    import cv2
+
+    from companion.games.looking_glass.vision.slots import without_shown_lower_halves
+    from tests.games.looking_glass_vision.dark_table import dark_bordered_table
+
+    img, lib, ids, boxes = dark_bordered_table()
+    x, y, w, h = boxes[1]  # the first card facing up the image, its top toward the line
+    under = Placed(
+        _card(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float), ids[3]), 1, 0, 0
+    )
+    ox, oy = x + w / 2, y + h / 2  # the next row outward, a column along
+    over_outline = np.array([[ox, oy], [ox + w, oy], [ox + w, oy + h], [ox, oy + h]], float)
+    over = Placed(_card(over_outline, ids[4]), 1, 1, 1)
+    cards = [under, over]
+    kept = without_shown_lower_halves(img, cards, {id(under)}, lib)
+    assert [p.card.identity.card for p in kept] == [ids[3]]
+    # The same card found by its features stays: its own evidence outweighs the slot's.
+    assert len(without_shown_lower_halves(img, cards, {id(under), id(over)}, lib)) == 2
+    # A card really lying there: its face pasted over the lower half.
+    dealt = img.copy()
+    face = cv2.resize(lib.faces[lib.ids.index(ids[0])], (w, h))
+    dealt[round(oy) : round(oy) + h, round(ox) : round(ox) + w] = face[: dealt.shape[0] - round(oy)]
+    kept = without_shown_lower_halves(dealt, cards, {id(under)}, lib)
+    assert [p.card.identity.card for p in kept] == [ids[3], ids[4]]
