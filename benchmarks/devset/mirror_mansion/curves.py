@@ -241,7 +241,8 @@ def hue_curve(
                 moved = replace(cands, orange=tuple(dots.find_dots(rect.doors, rng, d)))
             else:
                 magenta = {
-                    side: tuple(dots.find_dots(plane, rng, d)) for side, plane in rect.cards.items()
+                    side: perceive.window_dots(plane, side, board, stickers)
+                    for side, plane in rect.cards.items()
                 }
                 moved = replace(cands, magenta=magenta)
             got = perceive.fit(perceive.identify(moved, board, stickers), moved, board, stickers)

@@ -12,9 +12,9 @@ board art, a thought bubble's small icon: each fails one of these, wherever it l
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -268,10 +268,14 @@ def find_dots(
     max_elongation: float = MAX_ELONGATION,
     levels: tuple[int, ...] = LEVELS,
     opening: float | None = None,
+    loose: Callable[[], np.ndarray] | None = None,
 ) -> list[Dot]:
     """Every dot-like blob of `colour` on the plane (the model's dot is `diameter_mm`),
     looked for at each of `levels` of standing out, opened with a disc `opening` (by default
     `OPENING`) of the smallest dot across (a rescue's is smaller: `RESCUE_OPENING`).
+    `loose` gives the plane's `loose_mask` for `colour`, made on its first call, when the
+    caller needs it too (`perceive.window_dots`): the isolation test asks it only once a
+    dot is found.
 
     At rising levels of standing out, like maximally stable regions: a sticker touching a
     paler patch of its colour (its reflection in a mirror's face, a bleached print, a card's
@@ -295,20 +299,19 @@ def find_dots(
     # A disc shows at least MIN_SHOWN of the smallest dot and is at most the largest.
     least_r = math.sqrt(lo / math.pi)
     most_r = SIZE_RANGE[1] * diameter_mm * PX_PER_MM / 2
-    loose: list[np.ndarray] = []
+    crowd = loose if loose is not None else cache(lambda: loose_mask(plane, colour, diameter_mm))
     found: list[tuple[int, Dot]] = []
 
     def isolation(cx: float, cy: float, area: float) -> float:
         radius = math.sqrt(area / math.pi)
-        if not loose:
-            loose.append(loose_mask(plane, colour, diameter_mm))
+        mask = crowd()
         # Opened too (thin lines of a like colour crossing are no crowd), round the dot only:
         # the box reaches a disc beyond the ring, so the opening there is the plane's.
         pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1
-        h, w = loose[0].shape
+        h, w = mask.shape
         x0, y0 = max(0, round(cx) - pad), max(0, round(cy) - pad)
         x1, y1 = min(w, round(cx) + pad + 1), min(h, round(cy) + pad + 1)
-        near = cv2.morphologyEx(loose[0][y0:y1, x0:x1], cv2.MORPH_OPEN, _kernel(k))
+        near = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, _kernel(k))
         return _isolation(near, cx - x0, cy - y0, radius)
 
     def add(level_i: int, bx: int, by: int, m: dict[str, float]) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -481,13 +481,15 @@ def bar_scores(
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
-def _across_along(plane: TopPlane, side: str) -> tuple[np.ndarray, tuple[float, float]]:
-    """The plane's Lab image with rows across its side's card line and columns along it, and
-    the board mm (across, along) of its first pixel."""
+def _across_along(
+    image: np.ndarray, plane: TopPlane, side: str
+) -> tuple[np.ndarray, tuple[float, float]]:
+    """An image of the plane (its Lab pixels, a mask) with rows across its side's card line
+    and columns along it, and the board mm (across, along) of its first pixel."""
     ox, oy = plane.origin_mm
     if side in "NS":
-        return plane.lab, (oy, ox)
-    return plane.lab.transpose(1, 0, 2), (ox, oy)
+        return image, (oy, ox)
+    return image.swapaxes(0, 1), (ox, oy)
 
 
 def _index(mm: np.ndarray, origin: float, size: int) -> np.ndarray:
@@ -499,7 +501,7 @@ def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
     cards' plane: the strip, straight along the card's middle, that stands out most from both
     sides of it (as `bar_scores` reads a top edge, either sign, any colour)."""
     side = spot[0]
-    lab, (o_across, o_along) = _across_along(plane, side)
+    lab, (o_across, o_along) = _across_along(plane.lab, plane, side)
     x, y = board.card_mm(spot)
     middle = x if side in "NS" else y
     half = CARD_TOP_SPAN * _card_half_mm(board)
@@ -538,9 +540,7 @@ def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
 def top_cover(mask: np.ndarray, plane: TopPlane, side: str, dot: Dot, top_mm: float) -> float:
     """The share of a card's top (the mm either side of its middle, `top_mm`) under the middle
     half of a dot that shows the dot's colour (`mask`, the plane's `dots.loose_mask`)."""
-    m = mask if side in "NS" else mask.T
-    ox, oy = plane.origin_mm
-    o_across, o_along = (oy, ox) if side in "NS" else (ox, oy)
+    m, (o_across, o_along) = _across_along(mask, plane, side)
     along = dot.centre_mm[0] if side in "NS" else dot.centre_mm[1]
     r = math.sqrt(dot.area_mm2 / math.pi)
     cols = _index(
@@ -555,10 +555,9 @@ def window_dots(
 ) -> tuple[Dot, ...]:
     """The magenta dots on one side's card tops, each that may name a card (`_window_alone`)
     with how much of its card's top it covers (`Dot.on_top`)."""
-    found = find_dots(plane, stickers.window_dot, board.dot_diameter_mm)
-    if not found:
-        return ()
-    mask = dot_search.loose_mask(plane, stickers.window_dot, board.dot_diameter_mm)
+    colour, d = stickers.window_dot, board.dot_diameter_mm
+    loose = cache(lambda: dot_search.loose_mask(plane, colour, d))
+    found = find_dots(plane, colour, d, loose=loose)
     tops: dict[str, float] = {}
     out = []
     for dot in found:
@@ -566,7 +565,7 @@ def window_dots(
         if spot is not None:
             if spot not in tops:
                 tops[spot] = card_top_mm(plane, board, spot)
-            dot = replace(dot, on_top=top_cover(mask, plane, side, dot, tops[spot]))
+            dot = replace(dot, on_top=top_cover(loose(), plane, side, dot, tops[spot]))
         out.append(dot)
     return tuple(out)
 
