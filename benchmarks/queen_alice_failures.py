@@ -4,6 +4,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --boards 60
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --flat-slots-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
@@ -54,6 +55,7 @@ from companion.games.queen_alice.vision.render import (  # noqa: E402
     Photo,
     render_empty,
     render_photo,
+    slots_print,
 )
 
 
@@ -324,6 +326,55 @@ def crown_curve(seed: int, boards: int) -> dict[str, Any]:
         "boards": boards,
         "stands": [row(t, False) for t in thresholds] + [row(t, True) for t in thresholds],
         "counts": dict(counts),
+    }
+
+
+def flat_slots_curve(seed: int, boards: int) -> dict[str, Any]:
+    """The curve `CROWN_FLATS_ALIKE` was chosen from, on development renders whose Crown
+    slots are all printed in gold (a third with arms; the others are not drawn): per board
+    the busiest flat slot (`CROWN_FLAT`) over the flattest, by whether a flat slot holds a
+    Crown (the count then wrong), and how many boards each threshold asks about."""
+    geom = load_geometry()
+    ratios: list[tuple[float, bool]] = []
+    i = 0
+    while len(ratios) < boards and i < 40 * boards:
+        i += 1
+        if slots_print((seed, i)) is None:
+            continue
+        photo = render_photo(geom, (seed, i), Conditions(hands=0) if i % 3 else Conditions())
+        where = reader.locate(photo.image, geom)
+        if where is None or photo.truth.crowns_left is None:
+            continue
+        arms = reader.find_arms(photo.image, geom, where)
+        calls = reader._spot_calls(photo.image, geom, where, geom.crown_slots, arms)
+        clear = reader.crown_reference(
+            geom, arms, lambda im=photo.image, w=where, a=arms: reader.path_calls(im, geom, w, a)
+        )
+        if any(v != "gold" for v, _ in calls) or len(clear) < reader.CROWN_REF_MIN:
+            continue  # asked or counted on the slots' colours, not by standing alone
+        spread = reader._slot_spread(photo.image, geom, where, [*geom.crown_slots, *clear])
+        n = len(geom.crown_slots)
+        stands = spread[:n] / max(float(np.median(spread[n:])), 1e-6)
+        flat = np.flatnonzero(stands < reader.CROWN_FLAT)
+        if len(flat) == 0:
+            continue
+        crown_flat = any(int(k) in photo.design["crowns_at"] for k in flat)
+        ratios.append((float(stands[flat].max() / stands[flat].min()), crown_flat))
+        print(f"\rflat slots curve {len(ratios)}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": len(ratios),
+        "with_a_flat_crown": [round(r, 2) for r, c in ratios if c],
+        "asked_at_or_above": [
+            {
+                "threshold": t,
+                "no_flat_crown": f"{sum(r > t for r, c in ratios if not c)}/"
+                f"{sum(not c for _, c in ratios)}",
+                "a_flat_crown": f"{sum(r > t for r, c in ratios if c)}/{sum(c for _, c in ratios)}",
+            }
+            for t in (1.5, 2.0, 2.5, 3.0, 3.5)
+        ],
     }
 
 
@@ -648,6 +699,11 @@ def main() -> None:
         help="the CROWN_STANDS and CROWN_FLAT curve (Crowns on gold-printed slots) instead",
     )
     parser.add_argument(
+        "--flat-slots-curve",
+        action="store_true",
+        help="the CROWN_FLATS_ALIKE curve (flat gold slots unlike one another) instead",
+    )
+    parser.add_argument(
         "--outline-curve",
         action="store_true",
         help="the OUTLINED curve (arms in the ground's own colour) instead",
@@ -690,6 +746,7 @@ def main() -> None:
     without_arms = {
         "curves": curves,
         "crown_curve": crown_curve,
+        "flat_slots_curve": flat_slots_curve,
         "outline_curve": outline_curve,
         "reference_curves": reference_curves,
     }

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from companion.games.queen_alice.vision.geometry import load_geometry
+from companion.errors import UserError
+from companion.games.queen_alice.vision.geometry import geometry_from_toml, load_geometry
 from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_MARGIN,
@@ -24,6 +26,7 @@ from companion.games.queen_alice.vision.read import (
     SpotColours,
     alice_by_centres,
     arm_squares,
+    at_most,
     board_tone,
     classify,
     crown_reference,
@@ -48,6 +51,7 @@ from companion.games.queen_alice.vision.render import (
     random_wider,
     render_photo,
 )
+from companion.paths import models_dir
 
 GEOM = load_geometry()
 
@@ -328,8 +332,9 @@ def test_alice_is_the_space_unlike_the_path_nearest_her_colour() -> None:
 def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     """Every slot reads gold when the slots are printed in a crown's gold: the Crowns are
     the gold slots that stand (disc spread over the path spaces'); a slot neither clearly
-    standing nor clearly flat, a flat gold slot where the print is not gold, or a standing
-    slot the colours do not call gold are asked about, never counted."""
+    standing nor clearly flat, flat slots unlike one another, a flat gold slot where the
+    print is not gold, or a standing slot the colours do not call gold are asked about,
+    never counted."""
     gold = np.ones(8, bool)
     none = np.zeros(8, bool)
     stands = np.array([1.2, 1.0, 1.5, 1.1, 1.3, 6.0, 3.0, 9.0])
@@ -345,6 +350,12 @@ def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     doubtful = stands.copy()
     doubtful[0] = 2.2  # between flat and standing
     assert crowns_standing(doubtful, gold, none) is None
+    # flat slots unlike one another: the paths' scale does not fit the slots (a busy print
+    # on the paths flattens Crowns too), so which are Crowns is asked, not one counted
+    squeezed = np.array([2.9, 0.6, 1.0, 1.8, 2.1, 0.7, 2.0, 2.0])
+    assert crowns_standing(squeezed, gold, none) is None
+    squeezed[1:] = np.clip(squeezed[1:], 1.0, 2.1)  # as alike as a print's own slots
+    assert crowns_standing(squeezed, gold, none) == 1
     # on a plain print the gold slots are the Crowns, each standing ...
     some = np.array([True] * 3 + [False] * 5)
     plain = np.array([4.0, 5.0, 3.0] + [1.0] * 5)
@@ -590,3 +601,29 @@ def test_a_middle_the_print_explains_is_not_an_arm() -> None:
     )
     told = SpotColours(middle, beside, flat, flat, middle.copy())
     assert arm_squares(told, Arms((run,)), GEOM, GEOM.cells) == set()
+
+
+def test_more_pieces_of_a_colour_than_the_box_holds_are_asked_not_read() -> None:
+    """No play adds a piece: a reading with more of one colour than the box holds is wrong
+    somewhere (a whole print of a piece's tint read by its structure), so the squares the
+    colours alone did not call that colour are asked about; with still too many, all are."""
+    told = [("red", 0.9)] * 3 + [("white", 0.9)] * 2 + [("empty", 0.9)] * 12
+    by_structure = told[:5] + [("red", 0.5)] * 7 + [("empty", 0.9)] * 5
+    assert at_most(told, by_structure, 10) == by_structure  # ten reds: as many as it holds
+    asked = at_most(told, by_structure, 9)
+    assert asked[:5] == told[:5]  # the colours' own reds and the whites stand
+    assert asked[5:12] == [("unsure", 0.0)] * 7
+    too_many = [("red", 0.9)] * 11 + [("white", 0.9)] * 2
+    assert at_most(too_many, too_many, 9) == [("unsure", 0.0)] * 11 + [("white", 0.9)] * 2
+
+
+def test_the_box_holds_at_least_as_many_pieces_as_a_start_tile() -> None:
+    """`pieces_per_colour` below a start tile's count would ask about every start."""
+    folder = models_dir() / "queen-alice"
+    board = tomllib.loads((folder / "board.toml").read_text(encoding="utf-8"))
+    paths = tomllib.loads((folder / "paths.toml").read_text(encoding="utf-8"))
+    reds = sum(1 for p in board["tiles"][0]["pieces"] if p["colour"] == "red")
+    assert geometry_from_toml(board, paths, "board.toml").pieces_per_colour >= reds
+    board["vision"]["pieces_per_colour"] = reds - 1
+    with pytest.raises(UserError, match="pieces_per_colour"):
+        geometry_from_toml(board, paths, "board.toml")

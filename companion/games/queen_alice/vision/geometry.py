@@ -47,6 +47,8 @@ class BoardGeometry:
     """Each colour's Alice's Path spaces, space 0 (the start) first."""
     crown_slots: tuple[Point, ...]
     token_mm: float
+    pieces_per_colour: int
+    """The most pieces of one colour on the chessboard at once (no play adds one)."""
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -104,6 +106,7 @@ def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any], where: str)
             },
             crown_slots=_line(slots, int(slots["slots"]), f"{where} [vision] crowns"),
             token_mm=float(v["token_mm"]),
+            pieces_per_colour=int(v["pieces_per_colour"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise UserError(
@@ -112,6 +115,19 @@ def geometry_from_toml(board: dict[str, Any], paths: dict[str, Any], where: str)
         ) from None
     if len(ids) != 4 or geometry.square_mm <= 0 or geometry.marker_side_mm <= 0:
         raise UserError(f"{where}: [vision] wants four marker ids and positive sizes")
+    starting = max(
+        (
+            sum(1 for p in tile.get("pieces", []) if p.get("colour") == colour)
+            for tile in board.get("tiles", [])
+            for colour in PATH_COLOURS
+        ),
+        default=0,
+    )
+    if geometry.pieces_per_colour < starting:
+        raise UserError(
+            f"{where}: [vision] pieces_per_colour = {geometry.pieces_per_colour}, but a start "
+            f"tile has {starting} pieces of one colour"
+        )
     return geometry
 
 

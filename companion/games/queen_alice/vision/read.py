@@ -36,7 +36,8 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
-the curve of `--crown-curve` (in its commit);
+the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
+(in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
@@ -215,6 +216,10 @@ CROWN_LIKE_PRINT = 5.0
 """With every slot gold, a standing slot whose middle is within this (`board_tone`) of the
 flat slots' (the print's own gold) is asked about, not counted: a blurred print edge
 stands too, and a Crown of the print's very gold is told by standing alone."""
+CROWN_FLATS_ALIKE = 2.5
+"""With every slot gold, the slots under `CROWN_FLAT` are the one print: when the busiest of
+them is more than this many times the flattest, the path spaces' scale does not fit the
+slots (a busy print on the paths makes Crowns look flat) and the count is asked."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
 
@@ -781,6 +786,7 @@ def read_board(
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
+    told = calls  # what the colours alone say, before change or structure add pieces
     known = np.zeros(len(cells), bool)
     if empty is not None:
         change = _change(image, geom, where, cells, empty)
@@ -795,6 +801,7 @@ def read_board(
         }
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+    calls = at_most(told, calls, geom.pieces_per_colour)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -1086,6 +1093,25 @@ def piece_colours(
     return out
 
 
+def at_most(
+    told: list[tuple[str, float]], calls: list[tuple[str, float]], most: int
+) -> list[tuple[str, float]]:
+    """No play adds a piece, so a reading with more than `most` (the box's
+    `pieces_per_colour`) of one colour is wrong somewhere: a whole print of a piece's tint
+    read as pieces by its structure or its change. Those of that colour the colours alone
+    (`told`) did not call so are asked about; if still too many, every one of that colour
+    is (which are phantoms is not guessed)."""
+    out = list(calls)
+    for colour in ("red", "white"):
+        mine = [k for k, (v, _) in enumerate(out) if v == colour]
+        if len(mine) <= most:
+            continue
+        added = [k for k in mine if told[k][0] != colour]
+        for k in added if len(mine) - len(added) <= most else mine:
+            out[k] = ("unsure", 0.0)
+    return out
+
+
 def lone_squares(cells: tuple[Cell, ...], calls: list[tuple[str, float]]) -> set[int]:
     """Squares with at most `ALONE` of their four neighbours called neither a piece nor
     empty (unsure or gold): a piece's structure stays on its own square, while an arm's
@@ -1263,9 +1289,10 @@ def crowns_standing(
     A Crown is gold and stands; where every slot is gold the print may be too, so the
     Crowns are the gold slots that stand. Asked about (None), never guessed: a gold or
     unsure slot neither clearly standing nor clearly flat (`CROWN_FLAT`, `CROWN_STANDS`),
-    an unsure slot standing (something there not seen as a Crown), with every slot gold a
-    standing one of the flat slots' colour (`CROWN_LIKE_PRINT`, `tone` the slots' middles
-    in `board_tone`), or, with some slots not gold (the print is not), a flat gold slot."""
+    an unsure slot standing (something there not seen as a Crown), with every slot gold
+    flat slots unlike one another (`CROWN_FLATS_ALIKE`) or a standing one of the flat
+    slots' colour (`CROWN_LIKE_PRINT`, `tone` the slots' middles in `board_tone`), or, with
+    some slots not gold (the print is not), a flat gold slot."""
     looked = gold | unsure
     up = stands >= CROWN_STANDS
     between = (stands >= CROWN_FLAT) & ~up
@@ -1273,6 +1300,8 @@ def crowns_standing(
         return None
     if gold.all():
         flat = stands < CROWN_FLAT
+        if flat.any() and np.max(stands[flat]) > CROWN_FLATS_ALIKE * np.min(stands[flat]):
+            return None
         if tone is not None and flat.any() and up.any():
             print_tone = np.median(tone[flat], axis=0)
             if float(np.min(np.linalg.norm(tone[up] - print_tone, axis=1))) < CROWN_LIKE_PRINT:

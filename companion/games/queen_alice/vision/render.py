@@ -45,9 +45,6 @@ from companion.vision.markers import marker_image
 CANVAS_PX_PER_MM = 3.0
 BOARD_RIM_MM = 18.0
 """The board's printed edge lies this far outside the corner-marker centres."""
-PIECES_PER_COLOUR = 9
-"""At most this many pieces of each colour are drawn (tile A of board.toml starts with
-eight; captures only lower the count)."""
 MAX_HEIGHT_SQ = 1.0
 """The tallest piece drawn, in squares (a king of 30 mm on 30 mm squares)."""
 STYLES = ("tokens", "checkers", "staunton", "pegs", "columns", "cones")
@@ -174,8 +171,9 @@ def random_piece_set(rng: np.random.Generator) -> PieceSet:
 
 
 def random_position(geom: BoardGeometry, rng: np.random.Generator) -> BoardReading:
-    """Up to nine pieces of each colour anywhere, some Crowns left, the Alice tokens anywhere."""
-    counts = [int(rng.integers(2, PIECES_PER_COLOUR + 1)) for _ in range(2)]
+    """Up to the box's most pieces of each colour (`pieces_per_colour`) anywhere, some Crowns
+    left, the Alice tokens anywhere."""
+    counts = [int(rng.integers(2, geom.pieces_per_colour + 1)) for _ in range(2)]
     picks = rng.choice(len(geom.cells), size=sum(counts), replace=False)
     squares = {
         geom.cells[int(i)]: ("red" if k < counts[0] else "white") for k, i in enumerate(picks)
@@ -292,6 +290,13 @@ def crown_print(rng: np.random.Generator) -> Colour | None:
     if rng.random() >= CROWN_PRINT:
         return None
     return _hsv(rng.uniform(15, 32), rng.uniform(0.4, 0.9), rng.uniform(0.5, 0.9))
+
+
+def slots_print(seed: int | tuple[int, ...]) -> Colour | None:
+    """`crown_print` of the box `render_photo(geom, seed)` draws, without drawing it (from
+    the stream of its own that box takes it from): curves over gold-printed slots only."""
+    seeds = _seeds(seed)
+    return crown_print(np.random.default_rng([*seeds, len(seeds), 1]))
 
 
 def _tints(wide: Wider | None) -> Callable[[Colour], Colour]:
@@ -785,7 +790,7 @@ def _box(
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     table = effects.table_texture(cam.width, cam.height, rng)
     # the Crown slots' print from a stream of its own: every other choice as it was drawn
-    slots = crown_print(np.random.default_rng([*seeds, len(seeds), 1]))
+    slots = slots_print(tuple(seeds))
     canvas = board_canvas(geom, rng, slots, wide)
     return position, pset, cam, table, canvas, slots
 
