@@ -70,3 +70,32 @@ def test_two_dots_of_a_crossing_that_disagree_as_strongly_are_a_question() -> No
     cands = _two_dots(1.0 - 3 * perceive.MIRROR_TIE)
     (m,) = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
     assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
+
+
+def _dot_at(along: float, across: float, bar_slash: float, bar_back: float):
+    """A dot `along` mm along the "/" slot from the crossing's middle and `across` mm off its
+    line (toward SE), read with the given top-edge scores."""
+    c = np.array(BOARD.crossing_mm(CELL))
+    u, n = perceive.slot_axes("/", BOARD)
+    p = c + along * u + across * n
+    bars = {(cell, s): 0.0 for cell in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")], bars[(CELL, "\\")] = bar_slash, bar_back
+    dot = Dot((float(p[0]), float(p[1])), 50.0, 1.0, 1.0)
+    cands = perceive.Candidates((dot,), (), {side: () for side in "NESW"}, bars, dict(bars))
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+
+
+def test_a_dot_too_far_across_for_one_slot_names_the_other() -> None:
+    # 7.5 mm along "/" and 3 mm off it: for "\\" the same dot lies 7.5 mm off its line, past
+    # where a sticker is stuck (offset + free), so with alike top edges "/" is the slot.
+    excess = 7.5 - BOARD.dot_offset_mm - perceive.SLOT_ACROSS_FREE_MM
+    assert excess * perceive.SLOT_ACROSS_WEIGHT >= perceive.SLOT_MARGIN
+    (m,) = _dot_at(7.5, 3.0, 1.0, 1.0).mirrors
+    assert (m.cell, m.slot, m.facing, m.slot_sure) == (CELL, "/", "SE", True)
+    # A top edge clearly likelier in the other slot still outweighs the place.
+    far = excess * perceive.SLOT_ACROSS_WEIGHT + 1.5 * perceive.SLOT_MARGIN
+    (m,) = _dot_at(7.5, 3.0, 1.0, 1.0 + far).mirrors
+    assert (m.slot, m.slot_sure) == ("\\", True)
+    # Where both places are ones a sticker is stuck at, the top edges alone decide (unsure).
+    (m,) = _dot_at(4.5, 3.5, 1.0, 1.0).mirrors
+    assert not m.slot_sure

@@ -92,6 +92,26 @@ and mirrors (slot asked, slot wrong): 0.25 701 (4, 4), 0.4 697 (10, 3), 0.5 696 
 0.6 695 (14, 2), 0.75 690 (20, 1), 1.0 684 (27, 0). 0.5 is the knee: up to it each wrong slot
 removed costs about four questions, beyond it seven. The two left are mirrors whose own top
 edge barely shows (scores 0.5 and 0.8, the empty slot's 0.7 to 0.9 higher)."""
+SLOT_ACROSS_FREE_MM = 2.0
+"""How far either way of the model's offset (`dot_offset_mm`) a mirror's dot is stuck off its top
+edge's middle line at no cost when its slot is chosen (`_across_excess`). A dot near a crossing's
+middle fits both slots, and what one slot reads as along its edge the other reads as across it: a
+dot stuck a few mm along the edge from the middle lies, for the other slot, far beyond where a
+sticker is stuck (up to the hard limit of `ACROSS_MM`). Until then only the top edges told the slots
+apart, and where both are faint (a frame painted like the board) they erred or asked. Curve on 760
+development boards (`wide12` 150, drawn for this, `wide11` 150, `wide10` 300, `random` 120, `house`
+40: the 1382 true mirrors whose best dot fits both slots, the top-edge scores and places replayed;
+`SLOT_MARGIN` 0.5), slots asked / wrong as (free, weight): no place term 7 / 2 (before); (1.0, 0.25)
+7 / 1, (1.0, 0.5) 6 / 1, (1.0, 1.0) 10 / 1, (1.0, 2.0) 20 / 8; (1.5, 0.5) 7 / 1, (1.5, 1.0) 7 / 1,
+(1.5, 2.0) 12 / 1; (2.0, 0.25) 6 / 1, (2.0, 0.5) 6 / 1, (2.0, 1.0) 5 / 1 (chosen), (2.0, 2.0) 5 / 1;
+(2.5, 0.5) 6 / 1, (2.5, 1.0) 6 / 1; (3.0, 1.0) 7 / 1, (3.0, 2.0) 5 / 1. On `wide12` alone, before
+1 / 1, chosen 0 / 1. A cost on dots stuck nearer the line than the offset less `free` as well
+changed nothing at (2.0, 1.0) and asked or erred more elsewhere. Of what is left, the wrong slot
+is a mirror whose empty slot shows the stronger top edge (2.27 to 0.98); the asked ones are dots
+whose place fits a sticker on either slot, where only the top edges can tell."""
+SLOT_ACROSS_WEIGHT = 1.0
+"""Taken off a slot's top-edge score (`bar_scores`) per mm its dot lies beyond
+`SLOT_ACROSS_FREE_MM`, when a dot fits both slots (the margin `SLOT_MARGIN` judges)."""
 MIRROR_TIE = 0.1
 """Two dots of one crossing that name different placements (slot or facing) and whose
 evidence differs by no more than this: the players are asked (`_unless_contradicted`). Until
@@ -658,6 +678,9 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
         return None
     if len(fits) == 2:
         margin = bars[(cell, "/")] - bars[(cell, "\\")]
+        margin -= SLOT_ACROSS_WEIGHT * (
+            _across_excess(board, fits["/"]) - _across_excess(board, fits["\\"])
+        )
         slot = "/" if margin >= 0 else "\\"
         slot_conf = min(1.0, abs(margin) / SLOT_MARGIN)
     else:
@@ -669,6 +692,12 @@ def _mirror_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSe
     return PieceSeen(
         cell, "mirror", slot, facing, min(slot_conf, side_conf), dot, slot_sure=slot_conf >= 1.0
     )
+
+
+def _across_excess(board: Board, across: float) -> float:
+    """How far (mm) a dot's centre lies off a slot's middle line beyond where a sticker is
+    stuck on a mirror (the model's offset give or take `SLOT_ACROSS_FREE_MM`)."""
+    return max(0.0, abs(across) - board.dot_offset_mm - SLOT_ACROSS_FREE_MM)
 
 
 def _door_from_dot(board: Board, dot: Dot, bars: dict[Slot, float]) -> PieceSeen | None:
