@@ -266,7 +266,10 @@ def bar(families: list[tuple[str, int]], boards: int) -> None:
                 if read.printed(found) is not None or found.board is None:
                     continue
                 edges = read.bar_edges(rect, geom, cell)
-                rows.append((truth.get(cell) == seat, cell in truth, edges, found.board))
+                # `close` is only counted when `board` reaches `read.PRINT_SHARE`: under
+                # that, none of the strip's colours are close to the board's either.
+                close = 0.0 if found.close is None else found.close
+                rows.append((truth.get(cell) == seat, cell in truth, edges, found.board, close))
     screens = sum(1 for r in rows if r[0])
     print(
         f"asked as maybe the print: {screens} screens, "
@@ -283,6 +286,21 @@ def bar(families: list[tuple[str, int]], boards: int) -> None:
             right = sum(1 for r in called if r[0])
             cells.append(f"{right:3d}/{len(called) - right:2d}")
         print(f"  {edge:6.1f} | " + " ".join(cells))
+    closes = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+    print(
+        "BAR_EDGE | per limit on `close` (no limit on the board share) "
+        + " ".join(f"{c:6.2f}" for c in closes)
+    )
+    for edge in (10.0, 15.0, 20.0, 25.0, 30.0, 35.0):
+        cells = []
+        for c in closes:
+            called = [r for r in rows if r[2] >= edge and r[4] < c]
+            right = sum(1 for r in called if r[0])
+            cells.append(f"{right:3d}/{len(called) - right:2d}")
+        print(f"  {edge:6.1f} | " + " ".join(cells))
+    print("squares read wrong nearest a call (bar >= 10): bar edges, board share, close")
+    for r in sorted((r for r in rows if not r[0] and r[2] >= 10.0), key=lambda r: r[4]):
+        print(f"  {r[2]:6.1f} {r[3]:5.2f} {r[4]:5.2f}")
 
 
 NEAR = 0.15
