@@ -6,8 +6,6 @@
         /tmp/reflecto-dev-random.npy /tmp/reflecto-dev-house.npy
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py sweep --seed DEVSEED \\
         --boards 30 --name DARK --values 40 30 22 15
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py bar \\
-        --family house:DEVSEED --family random:DEVSEED2 --boards 40
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py refusal \\
         --family house:DEVSEED --family random:DEVSEED2 --boards 60
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py unchanged \\
@@ -24,9 +22,7 @@ squares fall on each side of each candidate value: the curve a threshold is read
 `sweep` reads whole boards with one of the reader's constants (`read.NAME`) set to each
 candidate value in turn, and prints what each value makes of the screens and the empty
 squares: for a threshold several stages use, the curve of the readings themselves.
-`bar` takes the squares the print test asks about ("maybe the print") and prints, for
-`read.BAR_EDGE` and `read.BAR_BOARD` on a grid, how many of them are screens called and how
-many empty squares would be read as screens.
+(`bar`, the curve of the retired bar test, is at commit 623abad.)
 `refusal` learns each board's colours at set-up and, for the boards whose colours lie near
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
@@ -34,7 +30,7 @@ reader makes of the boards it would accept: the curve those limits are read off.
 `unchanged` reads each board with the empty board's print and takes the squares judged
 "print unchanged" (`read.judge_by_print`) whose strip the picture alone sees in a seat's
 colour (`read.SURE`, the other under `read.NONE`): per square, a screen or not, and what the
-one-picture print test makes of it (the print, maybe the print, a bar, a screen). Whether
+one-picture print test makes of it (the print, maybe the print, a screen). Whether
 asking about such squares, where the picture alone does not say the print, would turn
 silent misses into questions, and at how many questions about empty squares.
 """
@@ -243,48 +239,6 @@ def sweep(
         )
 
 
-def bar(families: list[tuple[str, int]], boards: int) -> None:
-    """The curve `read.BAR_EDGE` and `read.BAR_BOARD` are read off (see `read.bar_edges`)."""
-    geom = load_geometry()
-    rows = []  # (a screen of the strip's colour, bar edges, share found on the board alone)
-    for which, seed in families:
-        conditions = Conditions(hands=0) if which == "house" else Conditions()
-        for i in range(boards):
-            photo = render_photo(geom, (seed, i), conditions, setup=True)
-            truth = dict(photo.truth.layout_key())
-            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
-            if rect_setup is None or rect is None:
-                continue
-            colours = read.learn_at_setup(rect_setup, geom)
-            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-            shares = read._shares(rect, geom, colours, ev=ev)[0]
-            for k, cell in enumerate(geom.cells):
-                seat = int(np.argmax(shares[k]))
-                if shares[k][seat] < read.SURE or shares[k][1 - seat] >= read.NONE:
-                    continue
-                found = read.print_share(rect, geom, ev, cell, seat, FLOOR_AT)
-                if read.printed(found) is not None or found.board is None:
-                    continue
-                edges = read.bar_edges(rect, geom, cell)
-                rows.append((truth.get(cell) == seat, cell in truth, edges, found.board))
-    screens = sum(1 for r in rows if r[0])
-    print(
-        f"asked as maybe the print: {screens} screens, "
-        f"{sum(1 for r in rows if not r[1])} empty squares, "
-        f"{sum(1 for r in rows if r[1] and not r[0])} the other seat's screens"
-    )
-    limits = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-    print("BAR_EDGE | per BAR_BOARD " + " ".join(f"{b:6.2f}" for b in limits))
-    print("         | screens called / squares read wrong (empty or the other seat's)")
-    for edge in (10.0, 15.0, 20.0, 25.0, 30.0, 35.0):
-        cells = []
-        for b in limits:
-            called = [r for r in rows if r[2] >= edge and r[3] < b]
-            right = sum(1 for r in called if r[0])
-            cells.append(f"{right:3d}/{len(called) - right:2d}")
-        print(f"  {edge:6.1f} | " + " ".join(cells))
-
-
 NEAR = 0.15
 """`refusal` reads with no limit the boards whose weaker colour or whose two colours' distance
 (chromaticity) is under this: the rest are accepted at every candidate limit."""
@@ -386,18 +340,14 @@ def unchanged(families: list[tuple[str, int]], boards: int) -> None:
                     continue
                 found = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
                 verdict = read.printed(found)
-                if verdict is None and found.board is not None and found.board < read.BAR_BOARD:
-                    bar_called = read.bar_edges(rect, geom, call.cell) >= read.BAR_EDGE
-                    alone = "a bar" if bar_called else "maybe the print"
-                else:
-                    alone = {True: "the print", None: "maybe the print", False: "a screen"}[verdict]
+                alone = {True: "the print", None: "maybe the print", False: "a screen"}[verdict]
                 key = (alone, truth.get(call.cell) == seat)
                 tally[key] = tally.get(key, 0) + 1
     print(
         "print unchanged, in a seat's colour: the picture alone says | its screens | "
         "empty squares (or the other seat's)"
     )
-    for alone in ("the print", "maybe the print", "a bar", "a screen"):
+    for alone in ("the print", "maybe the print", "a screen"):
         print(
             f"  {alone:16s} | {tally.get((alone, True), 0):4d} | {tally.get((alone, False), 0):4d}"
         )
@@ -420,9 +370,6 @@ def main() -> None:
     w.add_argument("--name", required=True, help="a constant of read.py, e.g. DARK")
     w.add_argument("--values", type=float, nargs="+", required=True)
     w.add_argument("--board", action="store_true", help="read with the empty board's print")
-    b = sub.add_parser("bar")
-    b.add_argument("--family", action="append", required=True, help="SET:SEED, e.g. house:DEVSEED")
-    b.add_argument("--boards", type=int, default=40)
     r = sub.add_parser("refusal")
     r.add_argument("--family", action="append", required=True, help="SET:SEED")
     r.add_argument("--boards", type=int, default=60)
@@ -436,11 +383,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
-    elif a.cmd in ("bar", "refusal", "unchanged"):
+    elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):
             p.error("--family SET:SEED with SET house or random")
-        {"bar": bar, "refusal": refusal, "unchanged": unchanged}[a.cmd](families, a.boards)
+        {"refusal": refusal, "unchanged": unchanged}[a.cmd](families, a.boards)
     else:
         curves(a.paths)
 

@@ -153,35 +153,10 @@ PRINT_ASK = 0.2
 found beside it (`print_share`; not the print by `PRINT_EMPTY` or `PRINT_SHADE`). On the
 development set's curve no empty square left over finds less than 0.5, but a fresh board
 printed with stripes along the rows, one in a seat's colour under the strip like a top,
-found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those."""
-BAR_EDGES_MM = (1.5, 1.5)
-"""Across the row from a square's centre line, where a screen's outline is looked for
-(`bar_edges`): from the first (mm) out to where the pose puts the screen's outline on that
-side (`outline_mm`: the top's edge, or on the side toward the point under the camera the
-bottom of its upright face, which the tilt pulls out beyond the top) plus the second: a top
-is some 5-10 mm deep and stands up to 2 mm off its square's centre."""
-BAR_EDGE = 15.0
-BAR_BOARD = 0.25
-"""A strip the print test would ask about (`printed` None) is its seat's screen when a bar
-stands out round it, its outline's weaker side stepping `BAR_EDGE` (Lab) or more
-(`bar_edges`), and under `BAR_BOARD` of its colours are found on the board alone beside it
-(`PrintShares.board`; what asked was found on the screen's own sides). From the development
-curve (`benchmarks/reflecto_curves.py bar`; screens called / empty squares called at
-BAR_EDGE 10, 15, 20, 25, 30 with BAR_BOARD 0.3): on 40 house and 40 random boards (277
-squares asked as maybe the print: 112 screens, 165 empty), with the outline looked for 1.5-5.5
-mm from the centre line on both sides, 25/0, 21/0, 20/0, 19/0, 12/0 (with BAR_BOARD 0.35:
-27/1, 23/1, 22/1, 21/0, 14/0); on 30 house and 30 random boards of other development
-families (113 squares asked: 68 screens, 45 empty), the same window 30/0, 23/0, 19/0, 13/0,
-8/0, and the outline looked for where the pose puts it (`outline_mm`) 31/0, 24/0, 21/0,
-16/0, 14/0 (with BAR_BOARD 0.35: 35/0, 28/0, 25/0, 20/0, 17/0). No empty square is called
-at 10 or over with BAR_BOARD 0.3 on either set: 15 keeps a margin under it. BAR_BOARD 0.3 ->
-0.25 (refl15): on 40 house and 40 random boards of a third development family (225 squares
-asked or called by the bar: 94 screens, 131 empty), screens / empty squares called at
-BAR_EDGE 10, 15, 20, 25, 30: BAR_BOARD 0.2 12/0, 8/0, 6/0, 4/0, 3/0; 0.25 22/0, 16/0, 12/0,
-10/0, 7/0; 0.3 24/4, 18/4, 13/4, 11/3, 7/3; 0.35 25/4, 19/4, 14/4, 12/3, 8/3. The four empty
-squares (board shares 0.26-0.28; three on one board's far row printed in a seat's colour,
-whose printed outlines the tilt pulls within millimetres of the strip) are called by none
-at 0.25, which costs 2 of 18 screens at BAR_EDGE 15."""
+found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those. Such a strip
+stays a question whatever stands out round it: a stripe printed along the row in a seat's
+colour shows the edges of a top's bar (the bar test, refl12-refl17, read 4 empty squares as
+screens on a wider development family, `benchmarks/reflecto_curves.py bar` at 623abad)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -957,50 +932,6 @@ def _found(bins: Bins, strip: np.ndarray, beside: np.ndarray) -> list[float | No
     return [None if n_beside[j] < least else float(hits[j] / n_strip[j]) for j in range(n)]
 
 
-def outline_mm(rect: Rectified, geom: BoardGeometry, cell: Cell) -> tuple[float, float]:
-    """How far (mm, on the tops' plane) a screen standing on `cell` shows its frame across
-    the row on either side of its centre line (-y, +y): its top's edges, and on the side
-    toward the point under the camera its upright face down to the foot, which the tilt
-    pulls out beyond the top (the face on the other side is hidden under the top)."""
-    half = geom.screen_thickness_mm / 2
-    corners = np.array(
-        [(0.0, dy, z) for dy in (-half, half) for z in (geom.foot_height_mm, geom.screen_height_mm)]
-    )
-    cy = rect.px(geom.cell_mm(cell))[1]
-    across = (_projected(rect, geom, corners, [cell])[0][:, 1] - cy) / PX_PER_MM
-    return max(half, float(-across.min())), max(half, float(across.max()))
-
-
-def bar_edges(rect: Rectified, geom: BoardGeometry, cell: Cell) -> float:
-    """How sharply a bar along the row stands out round a square's strip: the weaker of the
-    strongest colour steps (Lab) on either side of its centre line across the row, looked
-    for from `BAR_EDGES_MM[0]` out to where the pose puts the screen's outline on that side
-    (`outline_mm`) and `BAR_EDGES_MM[1]` beyond, in the strip's colours taken along the row
-    (the median over the strip's length, which a glare spot, a letter or a sloping stripe
-    hardly moves).
-
-    A top is a raised bar a few millimetres deep: across the row its colour ends on both
-    sides, at its own edge away from the camera and, toward it, where its upright face
-    (often of the top's own colour and shade) and its foot meet the board. The print going
-    on under a strip in a seat's colour shows no such pair of steps close round it, or
-    shows its colours on the board beside (`print_share`)."""
-    hx, _ = _strip(geom)
-    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-    near = round(BAR_EDGES_MM[0] * PX_PER_MM)
-    lo, hi = (round((v + BAR_EDGES_MM[1]) * PX_PER_MM) for v in outline_mm(rect, geom, cell))
-    h, w = rect.top.shape[:2]
-    lo, hi = min(lo, cy - 1), min(hi, h - cy - 2)  # the picture ends a little past the grid
-    if lo <= near or hi <= near or cx - hx < 0 or cx + hx + 1 > w:
-        return 0.0
-    along = np.median(
-        rect.lab[cy - lo - 1 : cy + hi + 2, cx - hx : cx + hx + 1].astype(np.float32), axis=1
-    )
-    step = np.linalg.norm(along[2:] - along[:-2], axis=1)  # step[i]: across row i - lo
-    offsets = np.arange(len(step)) - lo
-    sides = [step[offsets <= -near].max(), step[offsets >= near].max()]
-    return float(min(sides))
-
-
 def printed(shares: PrintShares) -> bool | None:
     """From `print_share`: True, the strip is the board's print; None, it may be (ask);
     False, it is not (or too little beside it is in view to tell)."""
@@ -1021,12 +952,10 @@ def classify(
 
     A strip in a seat's colour is a screen only if the colour does not go on beside it in
     the same shade (`printed`): a board printed in a player's colour is not a row of that
-    player's screens; where that test cannot tell, it is a screen when a bar stands out
-    round it and its colours were found beside only on the screen's own sides
-    (`bar_edges`, `BAR_BOARD`). A square short of `NONE` in both colours is still unclear
-    when a faint trace of one covers `FAINT` of it (a top washed out by glare is a question
-    for the players, never an empty square taken for granted), unless that trace is the
-    print.
+    player's screens; where that test cannot tell, the players are asked. A square short of
+    `NONE` in both colours is still unclear when a faint trace of one covers `FAINT` of it
+    (a top washed out by glare is a question for the players, never an empty square taken
+    for granted), unless that trace is the print.
 
     With the board's print known (`board_print`), a square whose print is known is judged
     by change against it instead (`judge_by_print`): the print beside a strip cannot say
@@ -1067,10 +996,6 @@ def classify(
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
-            elif (here.board is not None and here.board < BAR_BOARD) and bar_edges(
-                rect, geom, cell
-            ) >= BAR_EDGE:
-                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour, a bar"))
             else:
                 calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:
