@@ -253,8 +253,8 @@ def speed(n_frames: int, seed_base: int, allocator: str = "glibc default") -> di
     ratios = [r / max(1e-6, d) for r, d in zip(read_ms, detect_ms, strict=True)]
     given_ratios = [r / max(1e-6, d) for r, d in zip(given_ms, detect_ms, strict=True)]
     # With fewer than two markers in view the reader has no plane from them: it fits one to
-    # the cards (more of them read, more of them searched for), which frames with two or
-    # more skip. (Live play on a camera without calibration passes
+    # the cards and takes its second look for broken borders (`find_holes(second_look=)`),
+    # which frames with two or more skip. (Live play on a camera without calibration passes
     # the registration's held plane instead, `LookingGlassTable.perceive`.)
     by_markers = {
         label: [g for g, n in zip(given_ratios, in_view, strict=True) if keep(n)]
