@@ -107,7 +107,8 @@ kept 0.426 of its lead (1st / 5th percentile / median 0.481 / 0.545 / 0.749); th
 wrong kept 0.050. Asked at 0.20 / 0.30 / 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
 0 / 2 / 4 / 15 / 48 of the 261, the wrong one at each. 0.35: below the right ones' least."""
 FINALISTS = 3
-"""Card types the coarse look passes on to the full-scale comparison."""
+"""Card types the coarse look passes on to the full-scale comparison (with the best type of
+another colour when all of them are Locations of one colour: `TableReader._another_colour`)."""
 SYMBOL_MARGIN = 0.30
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
 (`symbol_scores`): the one named must lead the other by this much there, as a share of the
