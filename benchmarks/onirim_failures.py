@@ -16,7 +16,7 @@ rendered and read, and every card not read right is listed and counted by:
              ended the row); for a wrong card, what it was read as
     design   the deck's drawn choices (background, border, badge and its shape, outline, inked
              edge, art in the corner, the Sun as a star, where the colour lies, a letter,
-             the symbol turned)
+             the symbol turned, how pale the print is)
 
 with the reader's own numbers at the place (best and runner-up, score, margin, symbol lead).
 Development seeds only: a seed measured as fresh in `onirim_vision.py` is never used here, and
@@ -75,6 +75,7 @@ def design_of(style: DeckStyle) -> dict[str, str]:
         "badge_shape": style.badge_shape if style.badge else "-",
         "letter": "letter" if style.index_letter else "no letter",
         "turn": "turned" if style.symbol_turn_deg else "upright",
+        "pale": f"pale {style.pale:.2f}" if style.pale else "not pale",
     }
 
 

@@ -366,6 +366,25 @@ def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: 
             assert best == k and other in kin and other != k and lead > 0.3
 
 
+def test_a_colour_is_named_only_after_it_led_another_colour(rendered: Path) -> None:
+    """Each Location corner of the taught deck, a window about it: a colour's three types often
+    lead the half-scale look together, and the card is named only once another colour has been
+    compared with it at full scale (its `colour_lead` and `colour_look` are measured), so a
+    corner a colour's three types lead on a weak score is not named that colour unchecked."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids, m = reader.lib.ids, reader.search_px
+    for colour in ("red", "blue", "green", "brown"):
+        for symbol in ("sun", "moon", "key"):
+            card = f"{colour}-{symbol}"
+            window = cv2.copyMakeBorder(
+                reader.lib.patches[ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+            )
+            found = reader.match([window], "location")[0]
+            assert found.card == card
+            assert found.colour_lead is not None and found.colour_lead >= MARGIN
+            assert found.colour_look is not None and found.colour_look >= COLOUR_MARGIN
+
+
 def test_read_takes_the_frames_markers(rendered: Path) -> None:
     """A frame's markers found by the live loop are used, not detected again: no markers
     given is no table; the markers given read as the reader's own detection does."""

@@ -107,7 +107,8 @@ kept 0.426 of its lead (1st / 5th percentile / median 0.481 / 0.545 / 0.749); th
 wrong kept 0.050. Asked at 0.20 / 0.30 / 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
 0 / 2 / 4 / 15 / 48 of the 261, the wrong one at each. 0.35: below the right ones' least."""
 FINALISTS = 3
-"""Card types the coarse look passes on to the full-scale comparison."""
+"""Card types the coarse look passes on to the full-scale comparison (with the best type of
+another colour when all of them are Locations of one colour: `TableReader._another_colour`)."""
 SYMBOL_MARGIN = 0.30
 """Two Locations of one colour (a Sun and a Key, say) are told apart by their symbol alone
 (`symbol_scores`): the one named must lead the other by this much there, as a share of the
@@ -550,6 +551,10 @@ class TableReader:
             self.zones[f"mirror-{mid}"] = [
                 i for i, c in enumerate(ids) if c in (f"mirror-{mid}", f"mirror-{mid}-explored")
             ]
+        self.location_colour: list[str | None] = [
+            colour_of(c) if i in self.zones["location"] else None for i, c in enumerate(ids)
+        ]
+        """Each type's colour if it is a Location, else None."""
         self.colour_kinds: dict[str, tuple[str, ...]] = {}
         for i in self.zones["location"]:
             c = colour_of(ids[i])
@@ -662,6 +667,7 @@ class TableReader:
             y0 = min(max(0, cy - r), H - PATCH_H - 2 * r)
             x0 = min(max(0, cx - r), W - PATCH_W - 2 * r)
             keep = [used[j] for j in ranked[b, : min(FINALISTS, kinds)]]
+            keep += self._another_colour(keep, [used[j] for j in ranked[b, len(keep) : kinds]])
             region = labs[b, y0 : y0 + PATCH_H + 2 * r, x0 : x0 + PATCH_W + 2 * r]
             closer.setdefault(len(keep), []).append((b, keep, region, (cy, cx)))
         for group in closer.values():
@@ -744,6 +750,19 @@ class TableReader:
                     sharp,
                 )
         return [m for m in out if m is not None]
+
+    def _another_colour(self, keep: list[int], rest: list[int]) -> list[int]:
+        """The best of `rest` (ranked) that is not a Location of the finalists' colour, when
+        every finalist is a Location of one colour (else none): a colour's three types often
+        lead the half-scale look together, and a colour is named only once it leads another
+        colour at full scale (the whole corner and the colour look), as a named type leads the
+        rest. Without it a red Sun whose corner the brown Sun, Key and Moon led was named
+        brown on its score alone."""
+        colours = {self.location_colour[k] for k in keep}
+        if len(colours) != 1 or None in colours:
+            return []
+        mine = colours.pop()
+        return next(([k] for k in rest if self.location_colour[k] != mine), [])
 
     def _symbol_kept(
         self, window_l: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
