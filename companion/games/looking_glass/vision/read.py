@@ -2641,22 +2641,17 @@ class Reader:
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
     def _name_by_cells(self, card: SeenCard, scores: np.ndarray, patch: np.ndarray) -> None:
-        """A card found by its outline whose whole window names it unclearly (a shadow or a
-        sleeve's sheen across it: one normalisation for the whole window) is named when the
-        face that leads there leads cell by cell too, as clearly as `visible_match` asks (each
-        cell normalised on its own, so a light across the card does not shift the others);
-        its confidence is then that of the cells. Only where that face matches the whole
-        window at `VERIFY_SCORE` or more: a pair of cloth squares (no face matches either so
-        well) stays unnamed, and out of the glass. `patch`: its upper-half window (BGR)."""
-        best = int(np.argmax(scores))
-        if float(scores[best]) < VERIFY_SCORE:
+        """A card found by its outline whose whole window names it unclearly is named when its
+        cells back that name (`cells_back_name`); its confidence is then that of the cells.
+        `patch`: its upper-half window (BGR), matched only where the whole window could be
+        backed."""
+        if float(scores.max()) < VERIFY_SCORE:
             return
-        cells = self.lib.match_visible(patch)
-        if int(np.argmax(cells)) != best or not visible_match(cells):
+        conf = cells_back_name(scores, self.lib.match_visible(patch))
+        if conf is None:
             return
-        ranked = np.sort(cells)[::-1]
-        card.confidence = confidence(float(ranked[0]), float(ranked[1]))
-        card.card = self.lib.ids[best] if card.confidence >= self.threshold else None
+        card.confidence = conf
+        card.card = self.lib.ids[int(np.argmax(scores))] if conf >= self.threshold else None
 
     def _columns(
         self, seen: list[SeenCard], places: GlassPlaces
@@ -3021,6 +3016,30 @@ def clear_match(scores: np.ndarray) -> bool:
     top = float(ranked[0])
     second = float(ranked[1]) if len(ranked) > 1 else -1.0
     return top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE
+
+
+def cells_back_name(scores: np.ndarray, cells: np.ndarray) -> float | None:
+    """How sure the cells make the name of a card its whole window names unclearly (`scores`:
+    the whole window's, `cells`: `match_visible`'s), or None when they do not back it. A
+    shadow or a sleeve's sheen across a card shifts one normalisation for the whole window;
+    each cell is normalised on its own, so a light across the card does not shift the others.
+    The face that leads the whole window must lead cell by cell at `FACE_IN_VIEW_SCORE` or
+    more, `VISIBLE_MARGIN` ahead of every other face, and match the whole window at
+    `VERIFY_SCORE` or more: a pair of cloth squares (no face matches either so well) stays
+    unnamed, and so do the copies of a face not taught, which can match a look-alike's cells
+    as clearly (on development tables every such copy with a cell lead this clear matched the
+    look-alike's whole window below 0.51)."""
+    best = int(np.argmax(scores))
+    ranked = np.sort(cells)[::-1]
+    second = float(ranked[1]) if len(ranked) > 1 else -1.0
+    if (
+        float(scores[best]) < VERIFY_SCORE
+        or int(np.argmax(cells)) != best
+        or float(ranked[0]) < FACE_IN_VIEW_SCORE
+        or float(ranked[0]) - second < VISIBLE_MARGIN
+    ):
+        return None
+    return confidence(float(ranked[0]), second)
 
 
 def visible_match(scores: np.ndarray) -> bool:
