@@ -6,9 +6,10 @@ taught library, photo and truth), with the light-border reader at threshold 0, a
 
 - every true card the default threshold leaves null or the reader misses, with its scores
   (the best two faces, the true face's rank), how the reader came by it (`Provenance`),
-  whether it is covered, whether the copy check (`read.ask_unbacked_names`) asked it, and the
-  table's conditions; with `--crops DIR` a picture of each (the card's outline in red, the
-  photo round it) to tell a glare, an arm or a tilt apart by eye;
+  whether it is covered, whether the copy check (`read.ask_unbacked_names`) asked it and by
+  which rule (`read.unbacked_names`), its cause in a few words (`cause`; `causes` counts
+  them), and the table's conditions; with `--crops DIR` a picture of each (the card's
+  outline in red, the photo round it) to tell a glare, an arm or a tilt apart by eye;
 - per candidate threshold, over every true card the reader found: named right, named wrong,
   asked (`curve`), and the same split by provenance and cover: the counts a threshold is
   chosen from.
@@ -30,6 +31,7 @@ import json
 import os
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,8 @@ from companion.games.looking_glass.vision.library import Library  # noqa: E402
 from companion.games.looking_glass.vision.read import (  # noqa: E402
     CONFIDENCE_THRESHOLD,
     Reader,
+    SeenCard,
+    unbacked_names,
 )
 from companion.games.looking_glass.vision.render import (  # noqa: E402
     card_outcomes,
@@ -96,6 +100,39 @@ def make(store: Path, n: int, seed_base: int, kinds: set[str]) -> list[int]:
     return seeds
 
 
+def copy_check_reasons(
+    cards: list[SeenCard], ids: list[str], copies: dict[str, int]
+) -> dict[int, str]:
+    """Why the copy check asked each card it asked (by `id` of the card): in a reading at
+    threshold 0 every card found is named but those, so each such card sure enough to be
+    named by default gets back its whole window's name, and the reader's own check
+    (`read.unbacked_names`) says which rule asked it."""
+    named = [
+        replace(c, card=ids[int(np.argmax([c.scores[k] for k in ids]))])
+        if c.card is None and c.scores and c.confidence >= CONFIDENCE_THRESHOLD
+        else c
+        for c in cards
+    ]
+    asked = unbacked_names(named, copies, CONFIDENCE_THRESHOLD)
+    return {id(cards[i]): rule for i, rule in asked.items() if cards[i].card is None}
+
+
+def cause(row: dict[str, Any]) -> str:
+    """Why a true card was not named right, in a few words (the summary counts them): never
+    found, named wrong, asked by the copy check (which rule), or unclear as a whole window,
+    its own face leading there or not, and whether its cells lead the same face (`v1`, `v2`:
+    how clearly)."""
+    if row["kind"] == "missed" or "best" not in row:
+        return "never found"
+    if row["kind"] == "wrong":
+        return f"named wrong ({row['provenance']})"
+    if row["copy_rule"]:
+        return f"copy check: {row['copy_rule']}"
+    whole = "its own face leads" if row["best"] == row["truth"] else "another face leads"
+    cells = "so do its cells" if row["v_best"] == row["best"] else "its cells lead another"
+    return f"unclear ({row['provenance']}): {whole}, {cells}"
+
+
 def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str, Any]:
     seeds = sorted(int(p.name) for p in store.iterdir() if (p / "truth.json").exists())
     cases: list[dict[str, Any]] = []
@@ -104,7 +141,9 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
         lib, img, truth = stored_table(seed, store)
         if drop_one:
             lib = _without_one(lib, truth)
-        reading = Reader(lib, threshold=0.0).read(img)
+        reader = Reader(lib, threshold=0.0)
+        reading = reader.read(img)
+        why_asked = copy_check_reasons(reading.cards, lib.ids, reader.copies)
         read_json = reading.to_json("t")
         for c in read_json["cards"]:
             c["card"] = c["card"] if c["confidence"] >= CONFIDENCE_THRESHOLD else None
@@ -140,6 +179,7 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
                     "full_hole": bool(seen.full_hole),
                     # Named at threshold 0 and still None: the copy check asked it.
                     "copy_asked": seen.card is None,
+                    "copy_rule": why_asked.get(id(seen)),
                 }
                 vis = lib.match_visible(upper_window(img, seen.quad, lib))
                 order = np.argsort(-vis)
@@ -150,6 +190,7 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
                 }
                 found.append(row)
             if o.kind in ("unsure", "missed", "wrong"):
+                row["cause"] = cause(row)
                 row["conditions"] = {k: cond[k] for k in CONDITIONS} | {
                     "tilt": round(cond["tilt_deg"]),
                     "card_px": round(cond["card_px"]),
@@ -161,6 +202,8 @@ def examine(store: Path, crops: Path | None, drop_one: bool = False) -> dict[str
         print(f"  {seed}: {sum(c['seed'] == seed for c in cases)} cases", file=sys.stderr)
     return {
         "tables": len(seeds),
+        "cards_found": len(found),
+        "causes": dict(Counter(c["cause"] for c in cases).most_common()),
         "cases": cases,
         "curve": curve(found),
         "cell_curve": cell_curve(found),

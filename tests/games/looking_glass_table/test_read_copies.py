@@ -8,10 +8,15 @@ import numpy as np
 
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.vision.read import (
+    ASKED_NAMESAKE,
+    ASKED_TOO_MANY,
+    ASKED_UNBACKED,
     CONFIDENCE_THRESHOLD,
+    COPY_BACKS,
     COPY_GAP,
     SeenCard,
     ask_unbacked_names,
+    unbacked_names,
 )
 
 FACES = ("dodo", "tweedles", "mock-turtle", "lion")
@@ -62,3 +67,20 @@ def test_names_under_the_threshold_neither_count_nor_are_asked():
     unsure = card("lion", {"lion": 0.5}, sure=CONFIDENCE_THRESHOLD / 2)
     ask_unbacked_names([lion, unsure], COPIES, CONFIDENCE_THRESHOLD)
     assert (lion.card, unsure.card) == ("lion", "lion")
+
+
+def test_each_asked_card_comes_with_the_rule_that_asked_it():
+    """`unbacked_names` says which rule asks each card (the benchmark that lists the cards
+    asked reads it) and changes no name: a mock turtle named by the tweedles' face, which
+    the real tweedles match far better; a covered dodo whose face matches it poorly, with no
+    copy on the table; two cards named the Lion, of which the deck has one."""
+    real = card("tweedles", {"tweedles": 0.97, "dodo": 0.45})
+    turtle = card("tweedles", {"tweedles": 0.97 - COPY_GAP - 0.05, "dodo": 0.4})
+    dodo = card("dodo", {"dodo": COPY_BACKS - 0.05}, covered=True)
+    lions = [card("lion", {"lion": 0.9}) for _ in range(2)]
+    cards = [real, turtle, dodo, *lions]
+    asked = unbacked_names(cards, COPIES, CONFIDENCE_THRESHOLD)
+    assert asked == {1: ASKED_NAMESAKE, 2: ASKED_UNBACKED, 3: ASKED_TOO_MANY, 4: ASKED_TOO_MANY}
+    assert [c.card for c in cards] == ["tweedles", "tweedles", "dodo", "lion", "lion"]
+    ask_unbacked_names(cards, COPIES, CONFIDENCE_THRESHOLD)
+    assert [c.card for c in cards] == ["tweedles", None, None, None, None]

@@ -2641,22 +2641,17 @@ class Reader:
         card.card = self.lib.ids[int(order[0])] if conf >= self.threshold else None
 
     def _name_by_cells(self, card: SeenCard, scores: np.ndarray, patch: np.ndarray) -> None:
-        """A card found by its outline whose whole window names it unclearly (a shadow or a
-        sleeve's sheen across it: one normalisation for the whole window) is named when the
-        face that leads there leads cell by cell too, as clearly as `visible_match` asks (each
-        cell normalised on its own, so a light across the card does not shift the others);
-        its confidence is then that of the cells. Only where that face matches the whole
-        window at `VERIFY_SCORE` or more: a pair of cloth squares (no face matches either so
-        well) stays unnamed, and out of the glass. `patch`: its upper-half window (BGR)."""
-        best = int(np.argmax(scores))
-        if float(scores[best]) < VERIFY_SCORE:
+        """A card found by its outline whose whole window names it unclearly is named when its
+        cells back that name (`cells_back_name`); its confidence is then that of the cells.
+        `patch`: its upper-half window (BGR), matched only where the whole window could be
+        backed."""
+        if float(scores.max()) < VERIFY_SCORE:
             return
-        cells = self.lib.match_visible(patch)
-        if int(np.argmax(cells)) != best or not visible_match(cells):
+        conf = cells_back_name(scores, self.lib.match_visible(patch))
+        if conf is None:
             return
-        ranked = np.sort(cells)[::-1]
-        card.confidence = confidence(float(ranked[0]), float(ranked[1]))
-        card.card = self.lib.ids[best] if card.confidence >= self.threshold else None
+        card.confidence = conf
+        card.card = self.lib.ids[int(np.argmax(scores))] if conf >= self.threshold else None
 
     def _columns(
         self, seen: list[SeenCard], places: GlassPlaces
@@ -3023,6 +3018,30 @@ def clear_match(scores: np.ndarray) -> bool:
     return top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE
 
 
+def cells_back_name(scores: np.ndarray, cells: np.ndarray) -> float | None:
+    """How sure the cells make the name of a card its whole window names unclearly (`scores`:
+    the whole window's, `cells`: `match_visible`'s), or None when they do not back it. A
+    shadow or a sleeve's sheen across a card shifts one normalisation for the whole window;
+    each cell is normalised on its own, so a light across the card does not shift the others.
+    The face that leads the whole window must lead cell by cell at `FACE_IN_VIEW_SCORE` or
+    more, `VISIBLE_MARGIN` ahead of every other face, and match the whole window at
+    `VERIFY_SCORE` or more: a pair of cloth squares (no face matches either so well) stays
+    unnamed, and so do the copies of a face not taught, which can match a look-alike's cells
+    as clearly (on development tables every such copy with a cell lead this clear matched the
+    look-alike's whole window below 0.51)."""
+    best = int(np.argmax(scores))
+    ranked = np.sort(cells)[::-1]
+    second = float(ranked[1]) if len(ranked) > 1 else -1.0
+    if (
+        float(scores[best]) < VERIFY_SCORE
+        or int(np.argmax(cells)) != best
+        or float(ranked[0]) < FACE_IN_VIEW_SCORE
+        or float(ranked[0]) - second < VISIBLE_MARGIN
+    ):
+        return None
+    return confidence(float(ranked[0]), second)
+
+
 def visible_match(scores: np.ndarray) -> bool:
     """As clear a match of the part of a card an arm leaves in view (`match_visible`) as the
     glass asks before it takes a card whose reflection is hidden."""
@@ -3083,13 +3102,28 @@ def mirror_coverage(seen: list[SeenCard], places: GlassPlaces, W: float, Hc: flo
         )
 
 
+ASKED_NAMESAKE = "a namesake matches its face COPY_GAP better"
+ASKED_UNBACKED = "covered, and no copy backs its face"
+ASKED_TOO_MANY = "more cards so named than the deck has"
+"""Why `unbacked_names` asks a card: the rule of `ask_unbacked_names` that asked it."""
+
+
 def ask_unbacked_names(
     cards: list[SeenCard], copies: dict[str, int] | None = None, sure: float = 0.0
 ) -> None:
     """Names the table contradicts are asked about (named None), among the names given at
     confidence `sure` or more (a reading at a lower threshold, to sweep it, keeps the rest as
     they are: the default threshold's cards are then checked as the default reader checks
-    them):
+    them). Which, and why: `unbacked_names`."""
+    for i in unbacked_names(cards, copies, sure):
+        cards[i].card = None
+
+
+def unbacked_names(
+    cards: list[SeenCard], copies: dict[str, int] | None = None, sure: float = 0.0
+) -> dict[int, str]:
+    """The cards (by index) whose names the table contradicts, each with the rule that says
+    so (`ASKED_*`), among the names given at confidence `sure` or more:
 
     - a covered card's, when the taught face it is named by matches none of its copies on
       the table well (`COPY_BACKS`): a face taught badly (cut inside its border, above a band
@@ -3098,22 +3132,23 @@ def ask_unbacked_names(
       copy of it that a glare or a hand spares, well;
     - any card's, when another card named alike matches that face `COPY_GAP` better: the
       two are not copies of one print;
-    - every card of a name given to more cards than the deck has (`copies`, by id): one of
-      them at least is another card.
+    - every card of a name given to more cards than the deck has (`copies`, by id), among
+      the names the two rules above leave: one of them at least is another card.
 
     A copy is a card of that name that looks the same: every other taught face scores the
     two within `COPY_AGREE` of each other. The look-alike's own cards, on the table too and
     matching its face well, are no copies of hers: the faces score them differently (her own
-    face least of all, however badly taught)."""
-    named = [c for c in cards if c.card is not None and c.confidence >= sure]
-    asked = []
-    for c in named:
+    face least of all, however badly taught). The cards are not changed: a tool that lists
+    why a card was asked reads the same decision the reader applies."""
+    named = [(i, c) for i, c in enumerate(cards) if c.card is not None and c.confidence >= sure]
+    asked: dict[int, str] = {}
+    for i, c in named:
         name = c.card
         if name is None:
             continue
         own = c.scores.get(name, -1.0)
-        if any(d.card == name and d.scores.get(name, -1.0) - own > COPY_GAP for d in named):
-            asked.append(c)
+        if any(d.card == name and d.scores.get(name, -1.0) - own > COPY_GAP for _, d in named):
+            asked[i] = ASKED_NAMESAKE
             continue
         if not c.covered:
             continue
@@ -3121,17 +3156,17 @@ def ask_unbacked_names(
             d.card == name
             and d.scores.get(name, -1.0) >= COPY_BACKS
             and (d is c or _same_look(c, d, name))
-            for d in named
+            for _, d in named
         ):
-            asked.append(c)
-    for c in asked:
-        c.card = None
+            asked[i] = ASKED_UNBACKED
     if copies is None:
-        return
-    counts = Counter(c.card for c in named if c.card is not None)
-    for c in named:
+        return asked
+    left = [(i, c) for i, c in named if i not in asked]
+    counts = Counter(c.card for _, c in left)
+    for i, c in left:
         if c.card in copies and counts[c.card] > copies[c.card]:
-            c.card = None
+            asked[i] = ASKED_TOO_MANY
+    return asked
 
 
 def _same_look(a: SeenCard, b: SeenCard, name: str) -> bool:
