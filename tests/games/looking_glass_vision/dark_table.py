@@ -3,6 +3,8 @@ the staged reader's smallest whole scene, shared by the tests that read it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -13,14 +15,17 @@ from tests.vision.cards.card_styles import face, photo
 Box = tuple[int, int, int, int]
 
 
-def dark_bordered_table() -> tuple[np.ndarray, Library, list[str], list[Box]]:
+def dark_bordered_table(
+    also_taught: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]] | None = None,
+) -> tuple[np.ndarray, Library, list[str], list[Box]]:
     """The image, the library, the card ids (the first three face down the image, top to the
     line; the last three face up) and each card's box (x, y, w, h), the upper card of each
-    column first."""
+    column first. `also_taught`: more faces (made from the six) taught but not laid out."""
     rng = np.random.default_rng(3)
     borders = ("black", "coloured", "dark", "black", "coloured", "dark")
     faces = {f"c{k}": face(rng, b, frame=True, radius_mm=0) for k, b in enumerate(borders)}
-    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}
+    taught = {**faces, **(also_taught(faces) if also_taught else {})}
+    photos = {cid: photo(f, rng, table="plain")[0] for cid, f in taught.items()}
     lib = teach_cards(photos).library
     img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
     w = 120

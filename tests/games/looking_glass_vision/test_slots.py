@@ -335,3 +335,40 @@ def test_a_slot_over_a_card_whose_lower_half_shows_is_no_card():
     dealt[round(oy) : round(oy) + h, round(ox) : round(ox) + w] = face[: dealt.shape[0] - round(oy)]
     kept = without_shown_lower_halves(dealt, cards, {id(under)}, lib)
     assert [p.card.identity.card for p in kept] == [ids[3], ids[4]]
+
+
+def test_slots_named_at_the_glass_s_edge_lead_the_look_further_out():
+    """The features found only the middle pair of a glass five cards wide: the slots a
+    column past it name the next cards, and the slots past those the outermost ones. A
+    single look a couple of columns past the cards found would miss the outer two pairs."""
+    import cv2
+
+    from companion.games.looking_glass.vision.slots import fill_probed
+    from companion.games.looking_glass.vision.teach import teach_cards
+    from tests.vision.cards.card_styles import face, photo
+
+    rng = np.random.default_rng(11)
+    borders = ("black", "coloured", "dark") * 4
+    faces = {f"c{k}": face(rng, b, frame=True, radius_mm=0) for k, b in enumerate(borders[:10])}
+    lib = teach_cards({cid: photo(f, rng, table="plain")[0] for cid, f in faces.items()}).library
+    truth = Lattice(np.array([[1.6, 0, 640], [0, 1.6, 480], [0, 0, 1.0]]), lib.shape.height_mm, 12)
+    img = np.full((960, 1280, 3), (90, 120, 80), np.uint8)
+    ids = list(faces)
+    where = {}
+    for k, (half, col) in enumerate((h, c) for h in (0, 1) for c in (-4, -2, 0, 2, 4)):
+        f = faces[ids[k]][..., :3]
+        fh, fw = f.shape[:2]
+        corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        outline = truth.outline(half, 0, col)
+        M = cv2.getPerspectiveTransform(corners, outline.astype(np.float32))
+        warped = cv2.warpPerspective(f, M, (1280, 960), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), M, (1280, 960))
+        img[mask > 127] = warped[mask > 127]
+        where[ids[k]] = outline
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    middle = [Placed(_card(where[ids[k]], ids[k]), k // 5, 0, 0) for k in (2, 7)]
+    glass, _ = fill_probed(img, Glass(middle), lib)
+    named = {p.card.identity.card: p.card.centre for p in glass.cards}
+    assert set(named) == set(ids)
+    for cid, centre in named.items():
+        assert np.abs(centre - where[cid].mean(axis=0)).max() < 10

@@ -82,3 +82,36 @@ def test_a_card_taken_while_the_picture_moves_is_gone_not_hidden():
     moving = inc.read(taken, None, thumbnail(taken), False)
     assert inc.last.how == "cards" and inc.last.changed == 1
     assert len(moving.cards) == len(first.cards) - 1 and not moving.hidden
+
+
+def _upper_half_of_lower(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A taught card whose upper half is the fourth card's lower half (its border on top): a
+    slot of the next row outward over that card, straddling its lower half, names it."""
+    under = faces["c3"][..., :3]
+    h = under.shape[0]
+    twin = under.copy()
+    twin[: h // 2] = under[h - h // 2 :]
+    twin[: h // 16] = under[-(h // 16) :]
+    return {"twin": twin}
+
+
+def test_a_slot_over_a_card_whose_lower_half_shows_is_no_card_when_read_incrementally():
+    """Live play names the free slots where the picture changed as a full read does: a card
+    back from under a hand is named, and the slot of the next row outward over it, which
+    names a look-alike of its lower half, is no card while that lower half shows (a phantom,
+    and it would call the card under it covered)."""
+    img, lib, ids, boxes = dark_bordered_table(_upper_half_of_lower)
+    inc = IncrementalReader(StagedReader(lib))
+    first = inc.read(img, None, thumbnail(img), True)
+    assert sorted(c.card for c in first.cards) == sorted(ids)
+    x, y, w, h = boxes[1]  # the fourth card
+    hand = img.copy()
+    cv2.ellipse(hand, (x + w // 2, y + h // 2), (w // 2, h // 3), 0, 0, 360, (60, 90, 150), -1)
+    inc.read(hand, None, thumbnail(hand), False)
+    rested = inc.read(hand, None, thumbnail(hand), True)
+    assert inc.last.how == "local" and ids[3] not in {c.card for c in rested.cards}
+    back = inc.read(img, None, thumbnail(img), True)
+    assert inc.last.how == "local"
+    assert sorted((c.card, c.covered) for c in back.cards) == sorted(
+        (c.card, c.covered) for c in first.cards
+    )

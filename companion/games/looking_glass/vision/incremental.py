@@ -42,7 +42,13 @@ import numpy as np
 
 from companion.games.looking_glass.vision.read import Reader, Reading, SeenCard
 from companion.games.looking_glass.vision.reader import StagedReader
-from companion.games.looking_glass.vision.slots import Lattice, fit_lattice, named, probe_slots
+from companion.games.looking_glass.vision.slots import (
+    Lattice,
+    fit_lattice,
+    name_slots,
+    probe_slots,
+    without_shown_lower_halves,
+)
 from companion.games.looking_glass.vision.stages import Glass, Hypothesis, Identified, Placed
 from companion.vision.cards.identify import Identity
 from companion.vision.cards.library import CARD_W_MM
@@ -278,7 +284,9 @@ class IncrementalReader:
         area: np.ndarray,
     ) -> Reading:
         """The reference's cards that `kept` their look, every free slot overlapping `area`
-        (a thumbnail mask) named by its upper half, and coverage from the lattice."""
+        (a thumbnail mask) named by its upper half as a full read names slots (`name_slots`,
+        less those over a card whose own lower half still shows), and coverage from the
+        lattice."""
         lattice = ref.lattice
         assert lattice is not None
         to_reading = _numbering(ref.reading.cards, lattice)
@@ -293,20 +301,28 @@ class IncrementalReader:
             for c in kept
         ]
         probes = probe_slots(image, Glass(placed), lattice, reader.lib, where=area)
+        # The slots named as a full read names them (`slots.name_slots`), less those over a
+        # card whose own lower half still shows (`slots.without_shown_lower_halves`).
+        named_now = without_shown_lower_halves(
+            image,
+            name_slots(placed, probes, reader.every_card_taught),
+            set(map(id, placed)),
+            reader.lib,
+        )
         cards = [replace(c) for c in kept]
-        taught = reader.every_card_taught
-        for p in sorted((p for p in probes if named(p, taught)), key=lambda p: -p.identity.score):
-            half, row, col = to_reading(p.half, p.row, p.col)
-            if any(c.half == half and c.row == row and abs(c.col - col) < 2 for c in cards):
+        for p in named_now:
+            if any(p is k for k in placed):
                 continue
-            centre = p.outline.mean(axis=0)
-            ident = p.identity
+            half, row, col = to_reading(p.half, p.row, p.col)
+            outline = p.card.hypothesis.outline
+            ident = p.card.identity
+            centre = outline.mean(axis=0)
             cards.append(
                 SeenCard(
                     ident.card,
                     ident.confidence,
                     centre,
-                    p.outline,
+                    outline,
                     False,
                     half,
                     row,

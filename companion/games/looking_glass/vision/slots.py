@@ -584,10 +584,9 @@ def fill_probed(
     glass = with_pairs_on(glass, lattice, max_cols)
     cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
-    looked = probe_slots(image, glass, lattice, lib)
-    cards = without_shown_lower_halves(
-        image, name_slots(cards, looked, every_card_taught), set(map(id, cards)), lib
-    )
+    found = set(map(id, cards))
+    cards, looked = named_outward(image, glass, lattice, lib, every_card_taught, max_cols)
+    cards = without_shown_lower_halves(image, cards, found, lib)
     # A card the features found but could not name stays, unnamed, where no card was named.
     for u in glass.cards:
         if u.card.identity.card is None and all(
@@ -596,6 +595,43 @@ def fill_probed(
             cards.append(u)
     out = with_coverage(cards)
     return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+
+
+def named_outward(
+    image: np.ndarray,
+    glass: Glass,
+    lattice: Lattice,
+    lib: Library,
+    every_card_taught: bool = True,
+    max_cols: int | None = None,
+) -> tuple[list[Placed], list[Probe]]:
+    """The glass's named cards with every slot `name_slots` names added, and every slot looked
+    at. Slots are looked at `COL_REACH` columns and a row past the cards known; when a slot
+    named there widens the glass, the slots past it are looked at in turn, until no new slot
+    names a card or the glass would be wider than `max_cols`: the features may have found only
+    the cards of the middle columns (smooth art, one end of the glass in a lamp's glare), and a
+    layout reaches further than the cards found by more than one card."""
+    cards = [p for p in glass.cards if p.card.identity.card is not None]
+    unnamed = [p for p in glass.cards if p.card.identity.card is None]
+    looked = probe_slots(image, glass, lattice, lib)
+    cards = name_slots(cards, looked, every_card_taught)
+    seen = {_slot(p) for p in looked}
+    while True:
+        more = [
+            p
+            for p in probe_slots(image, Glass(cards + unnamed), lattice, lib)
+            if _slot(p) not in seen
+        ]
+        if not more:
+            break
+        looked += more
+        seen |= {_slot(p) for p in more}
+        grown = name_slots(cards, looked, every_card_taught)
+        cols = [p.col for p in grown]
+        if len(grown) == len(cards) or (max_cols is not None and max(cols) - min(cols) > max_cols):
+            break
+        cards = grown
+    return cards, looked
 
 
 LOWER_SHOWN = 0.75
