@@ -7,7 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.looking_glass.vision.teach import cut_deck, find_card, find_framed_card
+from companion.games.looking_glass.vision.teach import (
+    FoundCard,
+    cut_deck,
+    find_card,
+    find_framed_card,
+)
 from tests.vision.cards.card_styles import PX_PER_MM, face, photo, scan
 
 
@@ -144,3 +149,38 @@ def test_a_dark_card_on_a_pale_chequered_cloth_is_cut_at_its_edge_not_at_a_squar
         image, truth = photo(card, rng, table="pattern", tone="light", tilt_deg=10)
         within += 63 * _off_mm(find_card(image).outer, truth) < 3.0
     assert within >= 5
+
+
+def _rect(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float)
+
+
+def test_a_decks_border_is_the_one_measured_inward_from_its_cards_outlines():
+    # A dark border round a thin light frame line: the outline finder sees each card's edge
+    # against the table and measures the border inward from it (4 mm); the light-border
+    # finder takes the frame line for a light border, its hole the frame line's inside and
+    # its border the line's width (0.8 mm). With four photos read the second way and three
+    # the first, the median over all photos was the frame line's width, and every card was
+    # cut 3 mm inside its edge.
+    px = 4.0  # px per mm
+    border, line = 4.0 * px, 0.8 * px
+    cards, found = {}, {}
+    for k in range(7):
+        card = _rect(40 + 300 * k, 60, 63 * px, 88 * px)
+        art = _rect(40 + 300 * k + border, 60 + border, 63 * px - 2 * border, 88 * px - 2 * border)
+        if k < 3:
+            found[f"c{k}"] = FoundCard(art, card.copy(), border / (63 * px), outlined=True)
+        else:
+            inside = _rect(
+                40 + 300 * k + border + line,
+                60 + border + line,
+                63 * px - 2 * (border + line),
+                88 * px - 2 * (border + line),
+            )
+            found[f"c{k}"] = FoundCard(inside, art.copy(), line / (63 * px - 2 * border))
+        cards[f"c{k}"] = card
+    images = {cid: np.full((500, 2200, 3), 90, np.uint8) for cid in found}
+    cut, frac, _ = cut_deck(images, found)
+    assert abs(63 * frac - 4.0) < 0.1
+    for cid, card in cards.items():
+        assert 63 * _off_mm(cut[cid].outer, card) < 1.5, cid  # (a frame line inside the edge)
