@@ -303,15 +303,13 @@ class IncrementalReader:
         probes = probe_slots(image, Glass(placed), lattice, reader.lib, where=area)
         # The slots named as a full read names them (`slots.name_slots`), less those over a
         # card whose own lower half still shows (`slots.without_shown_lower_halves`).
+        kept_ids = set(map(id, placed))
         named_now = without_shown_lower_halves(
-            image,
-            name_slots(placed, probes, reader.every_card_taught),
-            set(map(id, placed)),
-            reader.lib,
+            image, name_slots(placed, probes, reader.every_card_taught), kept_ids, reader.lib
         )
         cards = [replace(c) for c in kept]
         for p in named_now:
-            if any(p is k for k in placed):
+            if id(p) in kept_ids:
                 continue
             half, row, col = to_reading(p.half, p.row, p.col)
             outline = p.card.hypothesis.outline

@@ -582,9 +582,8 @@ def fill_probed(
         return without_lone_pair(glass if fitted is None else fitted[1]), []
     lattice, glass = fitted
     glass = with_pairs_on(glass, lattice, max_cols)
-    cards = [p for p in glass.cards if p.card.identity.card is not None]
     # Unnamed feature finds give way to what their slot's upper half says.
-    found = set(map(id, cards))
+    found = {id(p) for p in glass.cards if p.card.identity.card is not None}
     cards, looked = named_outward(image, glass, lattice, lib, every_card_taught, max_cols)
     cards = without_shown_lower_halves(image, cards, found, lib)
     # A card the features found but could not name stays, unnamed, where no card was named.
