@@ -99,3 +99,41 @@ def test_a_dot_too_far_across_for_one_slot_names_the_other() -> None:
     # Where both places are ones a sticker is stuck at, the top edges alone decide (unsure).
     (m,) = _dot_at(4.5, 3.5, 1.0, 1.0).mirrors
     assert not m.slot_sure
+
+
+def _with_middle(dot_area_mm2: float, middle_like: str | None):
+    """A dot 5 mm east of the crossing's middle (it fits both slots at alike places), alike top
+    edges, and the crossing's middle on the mirrors' plane: its colour that of `middle_like`'s
+    line (a light top) while the other slot's line is dark (an insert), or None for no middle."""
+    c = np.array(BOARD.crossing_mm(CELL))
+    bars = {(cell, s): 0.0 for cell in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = bars[(CELL, "\\")] = 1.0
+    dot = Dot((float(c[0]) + 5.0, float(c[1])), dot_area_mm2, 1.0, 1.0)
+    middles = {}
+    if middle_like is not None:
+        g = np.mgrid[-1.5:1.51:0.5, -1.5:1.51:0.5].reshape(2, -1).T
+        top, insert = np.array([200.0, 128.0, 128.0]), np.array([40.0, 140.0, 170.0])
+        lines = {s: top if s == middle_like else insert for s in SLOTS}
+        middles[CELL] = perceive.CrossingMiddle(c + g, np.tile(top, (len(g), 1)), lines)
+    cands = perceive.Candidates(
+        (dot,), (), {side: () for side in "NESW"}, bars, dict(bars), middles
+    )
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+
+
+def test_the_slot_whose_line_runs_through_the_crossings_middle_holds_the_mirror() -> None:
+    # Without the middle the top edges and places are alike: the slot is asked.
+    (m,) = _with_middle(50.0, None).mirrors
+    assert not m.slot_sure
+    # The middle shows the top that runs along one slot; the other's line (an insert) is broken
+    # there: that slot is the mirror's, either way round.
+    (m,) = _with_middle(50.0, "\\").mirrors
+    assert (m.slot, m.facing, m.slot_sure) == ("\\", "NE", True)
+    (m,) = _with_middle(50.0, "/").mirrors
+    assert (m.slot, m.facing, m.slot_sure) == ("/", "SE", True)
+
+
+def test_a_dot_that_hides_the_crossings_middle_leaves_the_slot_to_the_top_edges() -> None:
+    # A dot 12 mm across, 5 mm from the middle, covers it: its colour is not the top's.
+    (m,) = _with_middle(113.0, "\\").mirrors
+    assert not m.slot_sure
