@@ -1020,10 +1020,9 @@ def print_scale(values: np.ndarray, beside: np.ndarray) -> np.ndarray:
     other, and an empty square is as busy as its own print's squares, not the board's."""
     tone = board_tone(median_along(beside, 1))
     kin = np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN
-    out = np.full(len(values), float(np.median(values)), np.float32)
-    for k in np.flatnonzero(kin.sum(axis=1) >= KIN_MIN):
-        out[k] = float(np.median(values[kin[k]]))
-    return out
+    own = np.nanmedian(np.where(kin, values[None, :], np.nan), axis=1)  # one call, not N
+    told = kin.sum(axis=1) >= KIN_MIN
+    return np.where(told, own, np.median(values)).astype(np.float32)
 
 
 def board_tone(lab: np.ndarray) -> np.ndarray:
