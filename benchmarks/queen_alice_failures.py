@@ -5,6 +5,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --curves
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --flat-slots-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-apart-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
@@ -378,6 +379,53 @@ def flat_slots_curve(seed: int, boards: int) -> dict[str, Any]:
     }
 
 
+def crown_apart_curve(seed: int, boards: int) -> dict[str, Any]:
+    """The curve `CROWN_APART` was chosen from, on development renders (a third with arms):
+    on every board whose Crown count the rest of the reader asks about (None, with no arm
+    over the display in the truth), the largest ratio between two slots' standing next to
+    each other in order (`crowns_apart`'s gap), and whether the slots above it are the
+    Crowns; and the counts `crowns_apart` gives at each threshold, right or wrong."""
+    geom = load_geometry()
+    asked: list[tuple[float, bool, int | None]] = []  # (gap, the split right, apart's count)
+    counts: Counter[str] = Counter()
+    saved = reader.CROWN_APART
+    try:
+        for i in range(boards):
+            photo = render_photo(geom, (seed, i), Conditions(hands=0) if i % 3 else Conditions())
+            truth = photo.truth.crowns_left
+            where = reader.locate(photo.image, geom)
+            if where is None or truth is None:
+                continue
+            arms = reader.find_arms(photo.image, geom, where)
+            reader.CROWN_APART = math.inf
+            got = reader._crowns(photo.image, geom, where, arms)
+            counts["right" if got == truth else "asked" if got is None else "wrong"] += 1
+            if got is not None:
+                continue
+            reader.CROWN_APART = 1.0
+            split = reader._crowns(photo.image, geom, where, arms)
+            gap = reader.crowns_gap(reader.crown_stands(photo.image, geom, where, arms))
+            asked.append((gap, split == truth, split))
+            print(f"\rcrown apart curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    finally:
+        reader.CROWN_APART = saved
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "counts_before": dict(counts),
+        "asked_gaps": sorted((round(g, 2), ok) for g, ok, _ in asked),
+        "counted_at_or_above": [
+            {
+                "threshold": t,
+                "right": sum(g >= t and ok for g, ok, n in asked if n is not None),
+                "wrong": sum(g >= t and not ok for g, ok, n in asked if n is not None),
+            }
+            for t in (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
+        ],
+    }
+
+
 def _located_photos(
     geom: BoardGeometry, seed: int, boards: int, arms: bool
 ) -> Iterator[tuple[int, Photo, reader.Located]]:
@@ -444,7 +492,8 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
             ("unsure", 0.0) if c in under else call
             for c, call in zip(cells, reader.classify(colours), strict=True)
         ]
-        calls = reader.structure_unsure(calls, colours.structure)
+        scale = reader.print_scale(colours.structure, colours.beside)
+        calls = reader.structure_unsure(calls, colours.structure, scale=scale)
         skip = {k for k, c in enumerate(cells) if c in under}
         ask = reader.not_by_structure(geom, found_arms, colours)
         found = reader.stand_out(calls, colours, skip)
@@ -704,6 +753,11 @@ def main() -> None:
         help="the CROWN_FLATS_ALIKE curve (flat gold slots unlike one another) instead",
     )
     parser.add_argument(
+        "--crown-apart-curve",
+        action="store_true",
+        help="the CROWN_APART curve (Crowns standing apart from the display's other slots)",
+    )
+    parser.add_argument(
         "--outline-curve",
         action="store_true",
         help="the OUTLINED curve (arms in the ground's own colour) instead",
@@ -747,6 +801,7 @@ def main() -> None:
         "curves": curves,
         "crown_curve": crown_curve,
         "flat_slots_curve": flat_slots_curve,
+        "crown_apart_curve": crown_apart_curve,
         "outline_curve": outline_curve,
         "reference_curves": reference_curves,
     }

@@ -13,7 +13,9 @@ from companion.games.queen_alice.vision.geometry import geometry_from_toml, load
 from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_MARGIN,
+    CROWN_APART,
     CROWN_REF_MIN,
+    CROWN_STANDS,
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
@@ -30,6 +32,7 @@ from companion.games.queen_alice.vision.read import (
     board_tone,
     classify,
     crown_reference,
+    crowns_apart,
     crowns_standing,
     locate,
     lone_squares,
@@ -38,6 +41,7 @@ from companion.games.queen_alice.vision.read import (
     outlined_runs,
     piece_colours,
     print_middles,
+    print_scale,
     read_board,
     structure_unsure,
     two_centres,
@@ -368,6 +372,55 @@ def test_crowns_on_slots_printed_in_gold_are_told_by_standing() -> None:
     assert crowns_standing(np.array([1.0] * 7 + [4.0]), none, unsure) is None
     # a print busier than the paths', empty and not gold, says nothing
     assert crowns_standing(np.array([2.2] * 8), none, none) == 0
+
+
+def test_crowns_are_told_apart_from_the_displays_other_slots() -> None:
+    """Where the paths' scale or the slots' colours ask the count (a slot between flat and
+    standing; Crowns whose gold a lamp's colour carried past the gold hue), the slots are
+    compared with one another: one print, so its empty slots are alike, and the Crowns
+    stand far apart from them; a display that does not split so is still asked about."""
+    gold, none = np.ones(8, bool), np.zeros(8, bool)
+    stands = np.array([8.1, 2.4, 8.7, 1.9, 1.5, 1.6, 8.3, 9.4])
+    tone = np.zeros((8, 3))
+    assert crowns_standing(stands, gold, none, tone) is None  # 2.4: between on the paths' scale
+    assert crowns_apart(stands, tone) == 4
+    lamp = np.array([14.0, 9.3, 9.4, 12.3, 12.9, 9.7, 1.0, 1.5])  # six Crowns, not gold
+    assert crowns_standing(lamp, none, np.array([True] * 6 + [False] * 2)) is None
+    assert crowns_apart(lamp, tone) == 6
+    # no gap: every slot flat, or every slot a Crown, is not told here
+    assert crowns_apart(np.array([1.0, 1.4, 1.2, 1.1, 1.3, 1.0, 1.5, 1.2]), tone) is None
+    assert crowns_apart(np.full(8, 6.0), tone) is None
+    # a gap short of CROWN_APART, slots above it short of standing, or unlike flat slots
+    near = stands.copy()
+    near[[0, 2, 6, 7]] = 0.9 * CROWN_APART * 2.4
+    assert crowns_apart(near, tone) is None
+    low = np.array([0.9 * CROWN_STANDS] * 2 + [0.3] * 6)
+    assert crowns_apart(low, tone) is None
+    unlike = np.array([9.0, 8.0, 0.4, 1.9, 1.0, 1.0, 1.0, 1.0])
+    assert crowns_apart(unlike, tone) is None
+
+
+def test_an_empty_square_is_as_busy_as_its_own_prints_squares() -> None:
+    """A board printed in two prints, one with a motif (busy) and one plain: the busy
+    print's empty squares are busier than the board's median square but no busier than
+    their own print's (`print_scale`), so they are not asked about; a white on the plain
+    print, busier than its print's squares though flatter than the board's median, is
+    read; something on the busy print busier than its squares is still asked about."""
+    n = 40
+    beside = np.zeros((n, 4, 3), np.float32)
+    beside[:20] = (70.0, 0.0, 20.0)  # the busy print
+    beside[20:] = (35.0, 10.0, 5.0)  # the plain one
+    structure = np.array([3.0 * STRUCTURE] * 20 + [0.5 * STRUCTURE] * 20, np.float32)
+    structure[[0, 1, 2]] = 3.0 * STRUCTURE * STRUCTURE_OUT * 1.2  # on the busy print
+    structure[25] = 0.5 * STRUCTURE * FLAT_OUT * 2.0  # a white on the plain print
+    calls = [("empty", 1.0)] * n
+    calls[25] = ("white", 1.0)
+    by_board = structure_unsure(calls, structure)
+    assert sum(v == "unsure" for v, _ in by_board) > 10  # the busy print's squares asked
+    scale = print_scale(structure, beside)
+    out = structure_unsure(calls, structure, scale=scale)
+    assert [k for k, (v, _) in enumerate(out) if v == "unsure"] == [0, 1, 2]
+    assert out[25][0] == "white"
 
 
 def _corner_run(colour: tuple[float, float, float], squares: float = 1.2) -> Arm:

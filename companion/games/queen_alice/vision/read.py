@@ -222,6 +222,9 @@ them is more than this many times the flattest, the path spaces' scale does not 
 slots (a busy print on the paths makes Crowns look flat) and the count is asked."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
+CROWN_APART = 3.0
+"""A Crown's standing at least this many times the flat slot's next below it, in order, when
+the slots are compared with one another (`crowns_apart`)."""
 
 
 @dataclass(frozen=True)
@@ -795,7 +798,8 @@ def read_board(
         near_arm = not_by_structure(geom, arms, colours) if colours.structure is not None else set()
         calls = by_change(calls, change, skip, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
-        calls = structure_unsure(calls, colours.structure, known)
+        scale = print_scale(colours.structure, colours.beside)
+        calls = structure_unsure(calls, colours.structure, known, scale)
         arm_k = {k for k, c in enumerate(cells) if c in under} | {
             int(k) for k in np.flatnonzero(known)
         }
@@ -982,24 +986,43 @@ def not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> s
 
 
 def structure_unsure(
-    calls: list[tuple[str, float]], structure: np.ndarray, known: np.ndarray | None = None
+    calls: list[tuple[str, float]],
+    structure: np.ndarray,
+    known: np.ndarray | None = None,
+    scale: np.ndarray | None = None,
 ) -> list[tuple[str, float]]:
     """Squares the colours call empty whose disc is busier than a flat print's
-    (`STRUCTURE`) and than the board's median square's (`STRUCTURE_OUT`) are unsure: something
-    may stand there in its print's colours. A busy print (an icon, a panel's edge in every
-    square) makes most of the board's squares as busy, and a square no busier than them says
-    nothing. Squares whose empty print is `known` are decided by their change instead."""
-    median = float(np.median(structure))
-    floor = max(STRUCTURE, STRUCTURE_OUT * median)
-    flat = FLAT_OUT * median
+    (`STRUCTURE`) and than an empty square of their print's (`STRUCTURE_OUT`) are unsure:
+    something may stand there in its print's colours. A busy print (an icon, a panel's edge in
+    every square) makes its squares as busy, and a square no busier than them says nothing.
+    `scale` is that print's (`print_scale`, per square); the board's median square's when not
+    given. Squares whose empty print is `known` are decided by their change instead."""
+    if scale is None:
+        scale = np.full(len(calls), float(np.median(structure)), np.float32)
     seen = np.zeros(len(calls), bool) if known is None else known
     return [
         ("unsure", 0.0)
         if not k_seen
-        and ((v == "empty" and spread > floor) or (v in ("red", "white") and spread < flat))
+        and (
+            (v == "empty" and spread > max(STRUCTURE, STRUCTURE_OUT * ref))
+            or (v in ("red", "white") and spread < FLAT_OUT * ref)
+        )
         else (v, p)
-        for (v, p), spread, k_seen in zip(calls, structure, seen, strict=True)
+        for (v, p), spread, k_seen, ref in zip(calls, structure, seen, scale, strict=True)
     ]
+
+
+def print_scale(values: np.ndarray, beside: np.ndarray) -> np.ndarray:
+    """Per square, the median of `values` (a disc's spread) over the squares of its print:
+    those whose print beside is alike (`KIN`), when at least `KIN_MIN` share it (most of
+    them empty: nine pieces of a colour never make its majority); else over the whole
+    board. A board printed in two prints, one with a motif, is busy on one and flat on the
+    other, and an empty square is as busy as its own print's squares, not the board's."""
+    tone = board_tone(median_along(beside, 1))
+    kin = np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN
+    own = np.nanmedian(np.where(kin, values[None, :], np.nan), axis=1)  # one call, not N
+    told = kin.sum(axis=1) >= KIN_MIN
+    return np.where(told, own, np.median(values)).astype(np.float32)
 
 
 def board_tone(lab: np.ndarray) -> np.ndarray:
@@ -1212,6 +1235,28 @@ def _crowns(
     calls = _spot_calls(image, geom, where, geom.crown_slots, arms, colours)
     if any(v == "unsure" and p < 0 for v, p in calls):
         return None
+    stands = crown_stands(image, geom, where, arms, paths)
+    if stands is None:
+        return None
+    tone = board_tone(median_along(colours.middle, 1))
+    count = crowns_standing(
+        stands,
+        np.array([v == "gold" for v, _ in calls]),
+        np.array([v == "unsure" for v, _ in calls]),
+        tone,
+    )
+    return count if count is not None else crowns_apart(stands, tone)
+
+
+def crown_stands(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    where: Located,
+    arms: Arms | None = None,
+    paths: PathCalls | None = None,
+) -> np.ndarray | None:
+    """Per Crown slot, its disc spread over the path spaces' median (`crown_reference`);
+    None when too few spaces are clear of arms to set the scale."""
     clear = crown_reference(
         geom, arms, lambda: paths if paths is not None else path_calls(image, geom, where, arms)
     )
@@ -1219,13 +1264,34 @@ def _crowns(
         return None
     spread = _slot_spread(image, geom, where, [*geom.crown_slots, *clear])
     n = len(geom.crown_slots)
-    stands = spread[:n] / max(float(np.median(spread[n:])), 1e-6)
-    return crowns_standing(
-        stands,
-        np.array([v == "gold" for v, _ in calls]),
-        np.array([v == "unsure" for v, _ in calls]),
-        board_tone(median_along(colours.middle, 1)),
-    )
+    return np.asarray(spread[:n] / max(float(np.median(spread[n:])), 1e-6))
+
+
+def crowns_gap(stands: np.ndarray) -> float:
+    """The largest ratio between two slots' standing next to each other in order: where the
+    display's flat slots end and its Crowns begin, when it holds both."""
+    s = np.sort(stands)
+    return float(np.max(s[1:] / np.maximum(s[:-1], 1e-6))) if len(s) > 1 else 1.0
+
+
+def crowns_apart(stands: np.ndarray, tone: np.ndarray) -> int | None:
+    """The Crowns told by comparing the display's slots with one another, when the path
+    spaces' scale and the slots' colours leave the count asked: the slots are one print,
+    so its empty slots are alike (`CROWN_FLATS_ALIKE`) and a Crown's rim and shaded sides
+    stand far apart from them (`CROWN_APART` over the flat slot next below it in order), and
+    stand on the paths' scale too (`CROWN_STANDS`). A lamp's colour can carry a Crown's
+    gold past the gold hue, and a busy path print can bring a Crown between flat and
+    standing on the paths' scale; its own display's slots are under the same light. None
+    when the slots do not split so."""
+    if crowns_gap(stands) < CROWN_APART:
+        return None
+    order = np.argsort(stands)
+    s = stands[order]
+    j = int(np.argmax(s[1:] / np.maximum(s[:-1], 1e-6)))
+    flat, up = s[: j + 1], s[j + 1 :]
+    if np.min(up) < CROWN_STANDS or np.max(flat) > CROWN_FLATS_ALIKE * np.min(flat):
+        return None
+    return len(up)
 
 
 def crown_reference(
