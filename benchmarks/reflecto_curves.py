@@ -10,6 +10,8 @@
         --family house:DEVSEED --family random:DEVSEED2 --boards 60
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py unchanged \\
         --family house:DEVSEED --family random:DEVSEED2 --boards 30
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py colour \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -23,6 +25,10 @@ squares fall on each side of each candidate value: the curve a threshold is read
 candidate value in turn, and prints what each value makes of the screens and the empty
 squares: for a threshold several stages use, the curve of the readings themselves.
 (`bar`, the curve of the retired bar test, is at commit 623abad.)
+`colour` takes the squares the picture alone calls a seat's screen by its colour (nothing of
+the strip's colours found beside it) and prints, per candidate value, how many of them are
+phantoms and how many right screens would be asked instead if a smaller share found beside
+(`read.PRINT_ASK`), or a strip less fully in the seat's colour, made them ask.
 `refusal` learns each board's colours at set-up and, for the boards whose colours lie near
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
@@ -39,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -198,8 +205,10 @@ def sweep(
     values: list[float],
     which: str = "random",
     with_board: bool = False,
+    first: int = 0,
 ) -> None:
-    """`with_board`: each board read with its empty board's photograph (`read --board`)."""
+    """`with_board`: each board read with its empty board's photograph (`read --board`);
+    `first`, the family's first board (one family split over processes)."""
     geom = load_geometry()
     conditions = Conditions(hands=0) if which == "house" else Conditions()
     keep = getattr(read, name)
@@ -208,7 +217,7 @@ def sweep(
         for v in values
     }
     try:
-        for i in range(boards):
+        for i in range(first, first + boards):
             photo = render_photo(geom, (seed, i), conditions, setup=True, board=with_board)
             truth = dict(photo.truth.layout_key())
             taught = None if photo.board is None else learn_print(photo.board, geom)
@@ -353,6 +362,60 @@ def unchanged(families: list[tuple[str, int]], boards: int) -> None:
         )
 
 
+ASK_AT = (0.2, 0.15, 0.12, 0.1, 0.08, 0.05, 0.03, 0.01)
+"""Candidate `read.PRINT_ASK` values `colour` prints the curve at."""
+SHARE_AT = (0.9, 0.85, 0.8, 0.75, 0.7)
+"""Candidate least shares of the strip in the seat's colour `colour` prints the curve at."""
+
+
+def colour(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares the picture alone calls a screen by colour (`read.classify`
+    decided by "colour"): right screens against phantoms (an empty square, or a screen read
+    in the other seat's colour), by what could make them ask instead, each per candidate
+    value: the share of the strip's colours found beside it (`read.print_share`, the larger
+    of `board` and `with_sides`, as `read.printed` takes it) and the strip's share in the
+    seat's colour. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    for which, seed, first in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(first, first + boards):
+            photo = render_photo(geom, (seed, i), conditions, setup=True)
+            if photo.setup is None:
+                continue
+            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
+            if rect_setup is None or rect is None:
+                continue
+            colours = read.learn_at_setup(rect_setup, geom)
+            if colours.problems():
+                continue
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            for call in read.classify(rect, geom, colours):
+                if call.why != "colour" or call.owner is None:
+                    continue
+                p = read.print_share(rect, geom, ev, call.cell, call.owner, FLOOR_AT)
+                beside = max(p.board or 0.0, p.with_sides or 0.0)
+                right = truth.get(call.cell) == call.owner
+                found.append((right, beside, max(call.shares), (seed, i)))
+    phantoms = [f for f in found if not f[0]]
+    print(f"{len(found) - len(phantoms)} screens and {len(phantoms)} phantoms called by colour")
+    tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
+        ("found beside >=", lambda beside, v: beside >= v, ASK_AT),
+        ("share in the colour <", lambda share, v: share < v, SHARE_AT),
+    )
+    for key, (name, asks, values) in enumerate(tests, start=1):
+        print(f"asked when {name} | phantoms asked (boards) | screens asked (boards)")
+        for v in values:
+            hit = [f for f in found if asks(f[1] if key == 1 else f[2], v)]
+            ph = [f for f in hit if not f[0]]
+            ok = [f for f in hit if f[0]]
+            print(
+                f"  {v:5g} | {len(ph):3d} ({len({f[3] for f in ph}):3d}) | "
+                f"{len(ok):4d} ({len({f[3] for f in ok}):3d})"
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -370,19 +433,28 @@ def main() -> None:
     w.add_argument("--name", required=True, help="a constant of read.py, e.g. DARK")
     w.add_argument("--values", type=float, nargs="+", required=True)
     w.add_argument("--board", action="store_true", help="read with the empty board's print")
+    w.add_argument("--first", type=int, default=0, help="the family's first board")
     r = sub.add_parser("refusal")
     r.add_argument("--family", action="append", required=True, help="SET:SEED")
     r.add_argument("--boards", type=int, default=60)
     u = sub.add_parser("unchanged")
     u.add_argument("--family", action="append", required=True, help="SET:SEED")
     u.add_argument("--boards", type=int, default=30)
+    o = sub.add_parser("colour")
+    o.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    o.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
     elif a.cmd == "sweep":
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
-        sweep(a.seed, a.boards, a.name, a.values, a.set, a.board)
+        sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
+    elif a.cmd == "colour":
+        fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
+        if any(which not in ("house", "random") for which, _, _ in fams):
+            p.error("--family SET:SEED:FIRST with SET house or random")
+        colour(fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):
