@@ -394,6 +394,24 @@ def test_read_takes_the_frames_markers(rendered: Path) -> None:
     assert reader.read(image, detect_markers(image)) == reader.read(image)
 
 
+def test_locate_puts_the_markers_where_the_full_size_detection_sees_them(rendered: Path) -> None:
+    """A picture alone is located from its corner markers found on a half-size copy (their
+    corners refined on the full picture): the table's marker centres land within a pixel of
+    the full-size detection's."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    w, h = L.size_mm
+    centres_mm = np.array([[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]])
+    for i in range(3):
+        image = cv2.imread(str(rendered / f"{i:04d}.jpg"))
+        H = reader.locate(image)
+        assert H is not None
+        found = detect_markers(image)
+        seen = np.array([found[mid].center for mid in L.corner_ids])
+        placed = cv2.perspectiveTransform(centres_mm, H)[0]
+        assert np.abs(placed - seen).max() < 1.0
+
+
 def test_read_cli_json_shape_and_no_markers(rendered: Path, tmp_path: Path, capsys) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))

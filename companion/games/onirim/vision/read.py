@@ -2,7 +2,8 @@
 fans, and the discard pile's top card.
 
 Stages, each small:
-1. `locate`: the corner markers (models/onirim/table.toml) -> the table's homography;
+1. `locate`: the corner markers (models/onirim/table.toml) -> the table's homography (the live
+   loop's markers, or a picture's own found on a half-size copy);
 2. `corner_window`: for a place on the table, the card corner a fan leaves in view, searched
    a few millimetres about the place, rectified to the card library's patch scale;
 3. `match`: which taught corner it is, coarse to fine (every shift at half scale, then the
@@ -34,7 +35,7 @@ from companion.vision.cards.library import (
     Library,
     descriptor,
 )
-from companion.vision.markers import Marker, detect_markers
+from companion.vision.markers import Marker, find_markers
 from companion.vision.registration import TableRegistrar
 
 EMPTY = 0.62
@@ -333,7 +334,7 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     # times more.
     pixels = regions.reshape(L, -1, 3)
     offset = (np.ones(pixels.shape[1], np.float32) @ pixels / pixels.shape[1])[:, None, None]
-    x = (regions - offset).astype(np.float32)
+    x = (regions - offset).astype(np.float32, copy=False)
     crops = sliding_window_view(x, (h, w), axis=(1, 2)).reshape(L, -1, 3, n)  # copied
     mean = crops @ np.ones(n, np.float32) / n  # (L, S, 3)
     var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
@@ -568,6 +569,7 @@ class TableReader:
                     self.symbol_pairs[i, j] = pair
         self._blurred: dict[tuple[int, float], np.ndarray] = {}
         self._sharp: dict[tuple[int, int, float], float] = {}
+        self._floor: dict[tuple[int, int], float] = {}
         # Batches sorted by zone: the Mirrors, the Doors, then the discard pile next to the
         # labyrinth and fans, whose types it shares.
         self.zone_rank = {
@@ -584,8 +586,14 @@ class TableReader:
     ) -> np.ndarray | None:
         """Table mm -> image px, or None when too few corner markers are seen. `markers`: the
         frame's markers when the live loop's registration has already found them (detection
-        costs more than the rest of a read)."""
-        fit = self.registrar.fit(detect_markers(image) if markers is None else markers)
+        costs more than the rest of a read). A picture alone has its corner markers looked for
+        on a half-size copy and their corners refined on the full picture (`find_markers`, as
+        Reflecto and Mirror Mansion do): a quarter of a full-size detection's pixels, and at
+        full size after all when one of them is not found so."""
+        if markers is None:
+            ids = self.layout.corner_ids
+            markers = find_markers(image, ids, len(ids))
+        fit = self.registrar.fit(markers)
         return None if fit is None else np.linalg.inv(fit.H)
 
     def corner_window(
@@ -789,8 +797,13 @@ class TableReader:
         return least / max(lead, 1e-6), sharp
 
     def sharp_floor(self, x: int, y: int) -> float:
-        """The least `sharp_reach` of the pair x, y over every `BLUR_STEPS` sigma."""
-        return min(self.sharp_reach(x, y, s) for s in BLUR_STEPS)
+        """The least `sharp_reach` of the pair x, y over every `BLUR_STEPS` sigma (made once:
+        every card named by its symbol asks it of its pairs)."""
+        lo, hi = min(x, y), max(x, y)
+        got = self._floor.get((lo, hi))
+        if got is None:
+            got = self._floor[lo, hi] = min(self.sharp_reach(lo, hi, s) for s in BLUR_STEPS)
+        return got
 
     def blur_of(self, region_l: np.ndarray, kind: int) -> float:
         """How much more blurred than its taught corner the card `kind` is in a region's
