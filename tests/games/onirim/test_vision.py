@@ -23,6 +23,7 @@ from companion.games.onirim.vision.read import (
     EMPTY,
     END_SURE,
     MARGIN,
+    SURE,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
     Match,
@@ -351,6 +352,17 @@ def test_a_row_ends_at_an_empty_place_unless_sure_cards_follow_it() -> None:
     assert row_of([card, doubtful, bare]) == ([card], True)
     assert row_of([card, doubtful]) == ([card], False)
     assert row_of([card, card]) == ([card, card], False)
+    # Two places that both looked something like a card: two sure cards after them, and only
+    # in a row that bridges bare places (the labyrinth).
+    assert row_of([card, doubtful, doubtful]) == ([card], False)
+    assert row_of([card, doubtful, doubtful, card]) == ([card], False)
+    assert row_of([card, doubtful, doubtful, card, card]) == (
+        [card, doubtful, doubtful, card, card],
+        False,
+    )
+    assert row_of([card, doubtful, doubtful, card, bare]) == ([card], True)
+    assert row_of([card, doubtful, doubtful, card, card], bare_gaps=False) == ([card], True)
+    assert row_of([card, doubtful, unlike, card, card]) == ([card], True)
 
 
 def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: Path) -> None:
@@ -563,6 +575,37 @@ def test_a_symbol_a_few_pixels_off_the_corner_keeps_its_lead(rendered: Path) -> 
                 assert found.symbol_kept is not None and found.symbol_kept >= SYMBOL_KEEP
                 kept.append(found.card)
     assert len(kept) >= 8
+
+
+def test_a_type_named_by_its_symbol_must_be_a_card_on_its_whole_corner(rendered: Path) -> None:
+    """One symbol of a colour pasted over another's corner: the symbol look may name the pasted
+    symbol's type while the whole corner puts the corner's own type first. The type named must
+    reach `SURE` on its own whole-corner score, as any type named must; the first finalist's
+    score says the colour, not that type. Below it the card is asked with its colour's kinds."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids, m = reader.lib.ids, reader.search_px
+    asked = 0
+    for colour in ("red", "blue", "green", "brown"):
+        for a in ("sun", "moon", "key"):
+            for b in ("sun", "moon", "key"):
+                if a == b:
+                    continue
+                ia, ib = ids.index(f"{colour}-{a}"), ids.index(f"{colour}-{b}")
+                pair = reader.symbol_pairs[min(ia, ib), max(ia, ib)]
+                ys, xs = np.nonzero(pair.mask)
+                y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+                window = cv2.copyMakeBorder(
+                    reader.lib.patches[ia], m, m, m, m, cv2.BORDER_REPLICATE
+                )
+                window[m + y0 : m + y1, m + x0 : m + x1] = reader.lib.patches[ib][y0:y1, x0:x1]
+                found = reader.match([window], "location")[0]
+                if found.card is not None:
+                    assert found.score >= SURE, (colour, a, b, found)
+                first = found.score + found.overruled  # the whole corner's first finalist
+                if found.card is None and found.symbol is not None and found.score < SURE <= first:
+                    assert found.kin == reader.colour_kinds[colour]
+                    asked += 1
+    assert asked > 0
 
 
 def test_a_symbol_a_blurred_picture_wiped_out_is_asked(

@@ -468,20 +468,31 @@ def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool
     (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) needs one card after it
     that reaches `END_SURE`; with `bare_gaps`, one that looked like no card at all (a glare
     over the whole corner) needs two, as the place after a row's last card shows that card's
-    body (without, it ends the row). Not ended: the next place is wanted."""
+    body (without, it ends the row). With `bare_gaps`, two such places in a row that both
+    looked something like a card (one glare over two corners) need two sure cards after them.
+    Not ended: the next place is wanted."""
     row: list[Match] = []
-    for k, m in enumerate(seen):
+    k = 0
+    while k < len(seen):
+        m = seen[k]
         if not m.empty:
             row.append(m)
+            k += 1
             continue
-        if m.coarse < COARSE_EMPTY and not bare_gaps:
+        like = m.coarse >= COARSE_EMPTY
+        if not like and not bare_gaps:
             return row, True
-        after = seen[k + 1 : k + (2 if m.coarse >= COARSE_EMPTY else 3)]
+        gap, need = 1, (1 if like else 2)
+        nxt = seen[k + 1] if k + 1 < len(seen) else None
+        if like and bare_gaps and nxt is not None and nxt.empty and nxt.coarse >= COARSE_EMPTY:
+            gap, need = 2, 2
+        after = seen[k + gap : k + gap + need]
         if any(a.empty or a.score < END_SURE for a in after):
             return row, True
-        if len(after) < (1 if m.coarse >= COARSE_EMPTY else 2):
+        if len(after) < need:
             return row, False
-        row.append(m)
+        row += seen[k : k + gap]
+        k += gap
     return row, False
 
 
@@ -728,14 +739,19 @@ class TableReader:
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
                 best_id, other_id, lead, shows = self.by_symbol(region[..., 0], kin)
+                own = float(row[keep.index(best_id)])
                 outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
                 colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
                 kept = sharp = None
                 if colour_sure and lead >= SYMBOL_MARGIN:
                     kept, sharp = self._symbol_kept(labs[b, ..., 0], cy, cx, kin, best_id, lead)
+                # The type the symbol names must be a card at all on its own whole corner, as
+                # a type named without its symbol must: the colour's first finalist reaching
+                # `SURE` says the colour, not that corner.
                 sure = (
                     colour_sure
+                    and own >= SURE
                     and kept is not None
                     and kept >= SYMBOL_KEEP
                     and sharp is not None
@@ -743,13 +759,13 @@ class TableReader:
                 )
                 out[b] = Match(
                     ids[best_id] if sure else None,
-                    float(row[keep.index(best_id)]),
+                    own,
                     score - second,
                     ids[best_id],
                     ids[other_id],
                     coarse_best,
                     lead,
-                    score - float(row[keep.index(best_id)]),
+                    score - own,
                     self.colour_kinds[colour_of(ids[best_id])] if colour_sure and not sure else (),
                     shows,
                     colour_lead,
