@@ -33,7 +33,11 @@
   no extra action (a false event). `--max-moves` caps a game's moves (short games for
   many tables; whole games for removals). A question about a square is answered as a
   player would, with what stands there in that frame, and counted; `--first` starts a family
-  later, so one family can be split over processes.
+  later, so one family can be split over processes. `--jobs N` plays N games at once (one
+  process each); `--resume` keeps the games the section already holds and plays the rest;
+  `--log DIR` writes each game frame by frame (the film's truth, the reading, the table's
+  turn and open questions, the events). A game is "stuck" when the table stopped booking
+  changes while the film went on.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
   given, as in live play; it detects the markers itself), the same with the markers given
   (live play reuses the registration's detection: the reader's own cost per frame), and
@@ -481,7 +485,11 @@ def _track_game(
     )
     # Stuck: the film rested on more than `STUCK_RESTS` changes after the film second of
     # the table's last booked change, and the table booked fewer than the script.
-    booked_at = [e.ts for e in events if e.kind == ACTION_KIND]
+    booked_at = [
+        e.ts
+        for e in events
+        if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+    ]
     last_t = 0.0
     if booked_at and log:
         last_t = max((f["t"] for f in log if f["wall"] <= booked_at[-1]), default=0.0)
@@ -498,7 +506,16 @@ def _track_game(
             if e.kind not in ("reflecto.setup",)
         ]
         (log_dir / f"{seed}_{g}.json").write_text(
-            json.dumps({"frames": log, "events": kept, "script": script.actions}) + "\n"
+            json.dumps(
+                {
+                    "frames": log,
+                    "events": kept,
+                    "script": script.actions,
+                    "setups": script.setups,
+                    "guess": guess,
+                }
+            )
+            + "\n"
         )
     return {
         "game": [seed, g],
@@ -569,7 +586,6 @@ def _filmed(
 
     from companion.games.reflecto.table.messages import EnterGuess
     from companion.live.conformance import Correct, Observe
-    from companion.live.corrections import Answer
 
     yield from setups
     for t in np.arange(0.0, film.duration, 1.0 / fps):
@@ -581,28 +597,149 @@ def _filmed(
         if log is not None:
             log.append(_frame_log(float(t), truth, seen.data, table[0]))
         standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
-        here = frozenset(standing.items())
-        for q in list(table[0].open_questions.values()):
-            if q.id.startswith("lost-"):
-                whose = [seat for board, seat in turns if board == here]
-                if truth["rest"]:
-                    ok = bool(whose) and table[0].camera == here
-                    yield Correct(Answer(question=q.id, answer=whose[-1] if ok else None))
-            elif q.id.startswith("square-"):
-                _, r, c, _ = q.id.split("-")
-                yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
-            elif q.id.startswith("moves-"):
-                yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
-                made = [a for a in script if a.get("type") in ("move", "remove")]
-                said = [a for a in yes if a.get("type") in ("move", "remove")]
-                happened = any(
-                    made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
-                )
-                yield Correct(Answer(question=q.id, answer=yes if happened else None))
+        yield from _answers(table[0], standing, truth["rest"], script, turns)
     state = table[0].state
     mover = state.phase == "play" and state.to_move == (guess or (-1,))[0] and not state.moved
     if guess is not None and mover:
         yield Correct(EnterGuess(word=guess[1]), guess[0])
+
+
+def _answers(
+    table: Any,
+    standing: dict,
+    rest: bool,
+    script: list[dict],
+    turns: tuple[tuple[frozenset, int], ...],
+) -> Iterator[Any]:
+    """The scripted players' answers to the table's open questions after a frame, from what
+    stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
+    with what stands there; two moves seen at once, yes when they are two changes made in
+    a row (`script`); a lost track, by the admin once the board rests, the seat whose turn
+    it is in the film (`turns`) when the camera's board is the film's, else not yet."""
+    from companion.live.conformance import Correct
+    from companion.live.corrections import Answer
+
+    here = frozenset(standing.items())
+    for q in list(table.open_questions.values()):
+        if q.id.startswith("lost-"):
+            whose = [seat for board, seat in turns if board == here]
+            if rest:
+                ok = bool(whose) and table.camera == here
+                yield Correct(Answer(question=q.id, answer=whose[-1] if ok else None))
+        elif q.id.startswith("square-"):
+            _, r, c, _ = q.id.split("-")
+            yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
+        elif q.id.startswith("moves-"):
+            yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
+            made = [a for a in script if a.get("type") in ("move", "remove")]
+            said = [a for a in yes if a.get("type") in ("move", "remove")]
+            happened = any(
+                made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
+            )
+            yield Correct(Answer(question=q.id, answer=yes if happened else None))
+
+
+def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
+    """The readings `--log` kept, game by game, through the table as it is now, with the
+    same scripted answers and no perception: seconds a game, so a change to the table is
+    compared with the table before on exactly the same readings. Not a measurement of
+    live play: the live perceiver learns the board's print and the colours from what the
+    table says, which a replay cannot redo (the readings stay those of the run's table)."""
+    from types import SimpleNamespace
+
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
+    from companion.games.reflecto.table.messages import EnterGuess, EnterSetup
+    from companion.games.reflecto.vision.scene import scripted_game
+    from companion.live.conformance import Correct, Observe, play
+    from companion.live.table_game import QUESTION_KIND, Observation
+    from companion.store import Session
+
+    rows = []
+    for path in sorted(log_dir.glob("*.json")):
+        held = json.loads(path.read_text())
+        if "setups" not in held:  # a log from before they were kept: the family's script
+            seed, g = (int(v) for v in path.stem.split("_"))
+            held["setups"] = scripted_game(seed * 1000 + g).setups
+        script = SimpleNamespace(setups=held["setups"], actions=held["script"])
+        turns = _turns(script)
+        table: list[Any] = []
+
+        def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
+            table.append(make_table_game(settings, session))
+            return table[-1]
+
+        def steps(held: dict = held, table: list[Any] = table, turns: Any = turns) -> Any:
+            for st in held["setups"]:
+                entered = EnterSetup(
+                    word="".join(st["chunks"]),
+                    chunks=st["chunks"],
+                    columns=st["letter_columns"],
+                    mirrors=st["mirror_columns"],
+                )
+                yield Correct(entered, st["seat"])
+            for f in held["frames"]:
+                screens = [
+                    {"cell": [r, c], "owner": o if o >= 0 else None, "confidence": 0.9}
+                    for r, c, o in f["screens"]
+                ]
+                data = {
+                    "screens": screens,
+                    "unclear": f["unclear"],
+                    "hands": f["hands"],
+                    "board_found": f["board_found"],
+                }
+                yield Observe(Observation(data, 0.9))
+                standing = {(r, c): o for r, c, o in f["truth"]}
+                yield from _answers(table[0], standing, f["rest"], held["script"], turns)
+            guess = held.get("guess")
+            state = table[0].state
+            if guess and state.phase == "play" and state.to_move == guess[0] and not state.moved:
+                yield Correct(EnterGuess(word=guess[1]), guess[0])
+
+        settings = SimpleNamespace(data_dir=None)
+        _, events = play(
+            made, settings, Session("replay", "reflecto", {}, ["A", "B"], 0.0), steps()
+        )
+        got = [
+            e.payload["action"]
+            for e in events
+            if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+        ]
+        want = [a for a in held["script"] if a.get("type") in ("move", "remove")]
+        breaches = sum(e.kind == BREACH_KIND for e in events)
+        asked: dict[str, int] = {}
+        for e in events:
+            if e.kind == QUESTION_KIND:
+                kind = e.payload["id"].split("-")[0]
+                asked[kind] = asked.get(kind, 0) + 1
+        agree = next(
+            (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+            min(len(got), len(want)),
+        )
+        rows.append(
+            {
+                "game": path.stem,
+                "right": got == want and not breaches,
+                "want": len(want),
+                "booked_in_order": agree,
+                "false_events": max(0, len(got) - len(want)) + breaches,
+                "questions_by_kind": asked,
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    result = {
+        "logs": str(log_dir),
+        "games": len(rows),
+        "entirely_right": sum(r["right"] for r in rows),
+        "changes": sum(r["want"] for r in rows),
+        "changes_booked_in_order": sum(r["booked_in_order"] for r in rows),
+        "false_events": sum(r["false_events"] for r in rows),
+        "questions_answered": sum(sum(r["questions_by_kind"].values()) for r in rows),
+        "per_game": rows,
+    }
+    if save is not None:
+        save(result)
+    return result
 
 
 def _frame_log(t: float, truth: dict, data: Any, table: Any) -> dict:
@@ -693,12 +830,13 @@ def speed(frames: int, seed: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["recognition", "speed", "tracking"], required=True)
+    parser.add_argument(
+        "--part", choices=["recognition", "speed", "tracking", "replay"], required=True
+    )
     parser.add_argument(
         "--seed",
         type=int,
-        required=True,
-        help="seed family; fresh (never used in development) for numbers",
+        help="seed family; fresh (never used in development) for numbers (not for replay)",
     )
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument(
@@ -764,7 +902,13 @@ def main() -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n")
 
-    if args.part == "recognition":
+    if args.seed is None and args.part != "replay":
+        parser.error(f"--part {args.part} needs --seed")
+    if args.part == "replay":
+        if args.log is None:
+            parser.error("--part replay reads the games --log kept: pass --log DIR")
+        result = replay(args.log, save)
+    elif args.part == "recognition":
         result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":
         before: list[dict] = []
