@@ -654,7 +654,7 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
     from companion.live.table_game import QUESTION_KIND, Observation
     from companion.store import Session
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in sorted(log_dir.glob("*.json")):
         held = json.loads(path.read_text())
         if "setups" not in held:  # a log from before they were kept: the family's script
