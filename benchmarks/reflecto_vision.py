@@ -374,6 +374,7 @@ def _tracking_summary(
         "questions_answered": sum(r["questions"] for r in rows),
         "questions_by_kind": asked,
         "stuck_games": sum(r["stuck"] is not None for r in rows),
+        "answers_refused": sum(r.get("answers_refused", 0) for r in rows),
         "games_played_to_their_end": sum(r["ended"] for r in rows),
         "of_which_ended_by_a_guess": sum(r["ended"] and r["guess"] for r in rows),
         "ends_right": sum(r["ended"] and r["ended_as_scripted"] for r in rows),
@@ -405,7 +406,7 @@ def _track_game(
 
     from companion.games.reflecto.rules import ENGINE
     from companion.games.reflecto.rules.actions import Guess, action_from_json
-    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
     from companion.games.reflecto.table.messages import EnterSetup
     from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
     from companion.live.conformance import Correct, play
@@ -455,7 +456,7 @@ def _track_game(
         table: list[Any] = []
 
         def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
-            table.append(make_table_game(settings, session))
+            table.append(_phones_table(settings, session))
             return table[-1]
 
         _, events = play(
@@ -535,6 +536,7 @@ def _track_game(
         "ended_as_scripted": over_right,
         "guess": guess is not None,
         "stuck": stuck,
+        "answers_refused": table[0].refused,
         "seconds": round(time.perf_counter() - start, 1),
     }
 
@@ -604,6 +606,26 @@ def _filmed(
         yield Correct(EnterGuess(word=guess[1]), guess[0])
 
 
+def _phones_table(settings: Any, session: Any) -> Any:
+    """The live table, with the phones' side of a correction: one the table refuses (a
+    `UserError`, which a phone shows its player) is counted in `refused`, and the game goes
+    on, as it would; the runtime never lets a refusal stop the table."""
+    from companion.errors import UserError
+    from companion.games.reflecto.table.live import ReflectoTable
+
+    class Phones(ReflectoTable):
+        refused = 0
+
+        def correct(self, payload: Any, seat: int | None) -> Any:
+            try:
+                return super().correct(payload, seat)
+            except UserError:
+                self.refused += 1
+                return []
+
+    return Phones(settings, session)
+
+
 def _answers(
     table: Any,
     standing: dict,
@@ -647,7 +669,7 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
     table says, which a replay cannot redo (the readings stay those of the run's table)."""
     from types import SimpleNamespace
 
-    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
     from companion.games.reflecto.table.messages import EnterGuess, EnterSetup
     from companion.games.reflecto.vision.scene import scripted_game
     from companion.live.conformance import Correct, Observe, play
@@ -665,7 +687,7 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
         table: list[Any] = []
 
         def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
-            table.append(make_table_game(settings, session))
+            table.append(_phones_table(settings, session))
             return table[-1]
 
         def steps(held: dict = held, table: list[Any] = table, turns: Any = turns) -> Any:
@@ -724,6 +746,7 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
                 "booked_in_order": agree,
                 "false_events": max(0, len(got) - len(want)) + breaches,
                 "questions_by_kind": asked,
+                "answers_refused": table[0].refused,
             }
         )
         print(json.dumps(rows[-1]), flush=True)
