@@ -425,8 +425,8 @@ def test_two_moves_seen_as_one_change_are_refused_on_no_never_booked() -> None:
     """On no, the camera misread a square or the change is illegal: each changed square is
     asked about, and only the same change confirmed square by square is the breach."""
     game, drafts, later = _two_moves_seen_as_one(False)
-    assert [d.kind for d in drafts] == ["answer"] + ["question"] * 4  # asked at once
-    assert later == []
+    assert [d.kind for d in drafts] == ["answer"]
+    assert [d.kind for d in later] == ["question"] * 4  # asked while the board rests
     both = moved(moved(start(), (0, 1), (1, 1)), (6, 3), (5, 3))
     steps = [d for _ in range(12) for d in game.update(board(both), 0.0)]
     for draft in [*later, *steps]:
@@ -619,8 +619,6 @@ def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach()
     assert len(asked) == 8 and all(q.startswith("square-") for q in asked)
     for _ in range(3):  # answers the change then makes stale are asked again, once
         for question in game.questions(None):
-            if not question.id.startswith("square-"):
-                continue
             _, r, c, _ = question.id.split("-")
             said = odd.get((int(r), int(c)))
             for draft in game.correct({"question": question.id, "answer": said}, 0):
@@ -628,42 +626,3 @@ def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach()
         drafts += _feed(game, [board(odd)] * 3)
     assert "reflecto.breach" not in [d.kind for d in drafts]
     assert [q.id.split("-")[0] for q in game.questions(None)] == ["lost"]
-
-
-def test_a_move_whose_landing_is_read_as_empty_is_asked_about_and_booked() -> None:
-    """Ann's screens are barely seen: her A1 steps to [1, 1] and the camera, settling, reads
-    both its old square and its landing as empty. A screen leaves the board only by a
-    removal, so the squares it may have reached are asked about (no breach), each at once
-    on the board it was found on; Ann's answer books the move, and holds while the camera
-    still reads the landing as empty, so Bob's next move is booked too."""
-    game = make_table_game(None, session())
-    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
-        for draft in game.correct(setup, seat):
-            game.apply_event(_event(draft))
-    _feed(game, [board(start())] * 3)
-    one = moved(start(), (0, 1), (1, 1))
-    two = moved(one, (6, 3), (5, 3))
-    drafts: list[Any] = []
-    asked: list[tuple[int, int]] = []
-    for truth in (one, two):
-        read = {c: o for c, o in truth.items() if c not in ((0, 1), (1, 1))}
-        frames = [board(read, hands=True)] + [board(read)] * 14
-        for i, frame in enumerate(frames):
-            out = _feed(game, [frame])
-            kinds = [d.kind for d in out]
-            if "question" in kinds and not asked:  # asked on the frame the board settled
-                assert i == 3 and "reflecto.seen" in kinds
-            drafts += out
-            for question in game.questions(0):
-                if not question.id.startswith("square-"):
-                    continue  # (the admin's lost-track question: the test fails below)
-                r, c = (int(v) for v in question.id.split("-")[1:3])
-                asked.append((r, c))
-                for d in game.correct({"question": question.id, "answer": truth.get((r, c))}, 0):
-                    game.apply_event(_event(d))
-    assert (1, 1) in asked
-    assert "reflecto.breach" not in [d.kind for d in drafts]
-    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
-        {"type": "move", "screen": "A1", "to": [1, 1]},
-        {"type": "move", "screen": "B3", "to": [5, 3]},
-    ]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import itertools
-from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -298,14 +297,7 @@ class ReflectoTable:
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
         known = board_of(self.state)
         held_now = dict(known)
-        # A square stays in doubt until the camera calls it as the engine has it, unless the
-        # players said otherwise (a screen's landing read as empty: the answer must count).
-        self._suspect = {
-            c
-            for c in self._suspect
-            if called.get(c) != held_now.get(c)
-            or self.answers.get(c, held_now.get(c)) != held_now.get(c)
-        }
+        self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
         prior = self._start_prior(called) | self._suspect
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         if prior and data.board_found and not data.hands:
@@ -373,10 +365,10 @@ class ReflectoTable:
             self._restaled = new
             for cell in stale:
                 del self.answers[cell]
-            return drafts + self._doubt_about(stale, drafts)
+            return drafts + self._doubt_about(stale)
         misread = self._misread(new)
         if misread:
-            return drafts + self._doubt_about(misread, drafts)
+            return drafts + self._doubt_about(misread)
         differ = squares_changed(known, new)
         if len(differ) > MOST_CHANGED:
             # More squares than two moves change: a misread (the colours failing, taken for
@@ -384,7 +376,7 @@ class ReflectoTable:
             # has lost track.
             unanswered = differ - self.answers.keys()
             if unanswered:
-                return drafts + self._doubt_about(unanswered, drafts)
+                return drafts + self._doubt_about(unanswered)
         if new != self._flagged:
             self._flagged = new
             if self._breached or len(differ) > MOST_CHANGED:
@@ -414,16 +406,12 @@ class ReflectoTable:
         )
         return [question_draft(question)]
 
-    def _doubt_about(self, cells: set[Cell], pending: list[EventDraft]) -> list[EventDraft]:
-        """`cells` in doubt until answered, and asked about at once: the board they were
-        found on has rested `STABLE_FRAMES` frames already, and waiting another
-        `ASK_AFTER_FRAMES` let the next move start before the answers could count (a seat
-        whose screens the camera barely sees needed its squares asked at every change, and
-        the table never booked a move). The change they left unexplained counts again once
-        the board settles with the answers, even if as the same reading."""
+    def _doubt_about(self, cells: set[Cell]) -> list[EventDraft]:
+        """`cells` in doubt until asked about; the change they left unexplained counts
+        again once the board settles with the answers, even if as the same reading."""
         self._suspect |= cells
         self.tracker.stable = None
-        return self._ask_about(sorted(cells - self.answers.keys()), pending)
+        return []
 
     def _misread(self, reading: Reading) -> set[Cell]:
         """The fewest squares (one or two; else every square read as gone, or every one, but
@@ -464,28 +452,7 @@ class ReflectoTable:
                 continue
             if legal(cells):
                 return set(cells)
-        return self._unseen_landings(reading)
-
-    def _unseen_landings(self, reading: Reading) -> set[Cell]:
-        """Where a screen read as gone may have gone unseen: every square
-        the camera reads as empty, and the engine too, that a legal play explains the change
-        with, were that screen's colour standing there. A seat's colour the camera barely
-        finds leaves a moved screen's new square read as empty; the players say which of
-        these holds it (each answered "nothing", the change is the rules' to judge). Not a
-        screen gone from its owner's last line: lifted there, it is a removal to judge."""
-        known = board_of(self.state)
-        engine, seen = dict(known), dict(reading)
-        last = ENGINE.board.last_row
-        owners = {o for c, o in engine.items() if c not in seen and c[0] != last(o)}
-        found: set[Cell] = set()
-        for owner in owners:
-            for cell in _SQUARES:
-                if cell in seen or cell in engine or cell in self.answers:
-                    continue
-                patched = reading | {(cell, owner)}
-                if explain(ENGINE, self.state, patched).breach is None:
-                    found.add(cell)
-        return found
+        return set()
 
     def _start_prior(self, called: dict[Cell, int]) -> set[Cell]:
         """The rules' prior at set-up: the start-row squares the engine holds a screen on
@@ -516,22 +483,11 @@ class ReflectoTable:
             return []
         # Every square in doubt at once (faint tops along a start row are several): one
         # question at a time would keep the board waiting a round of frames per square.
-        return self._ask_about(seen.unclear, [])
-
-    def _ask_about(self, cells: Iterable[Cell], pending: list[EventDraft]) -> list[EventDraft]:
-        """A question per square in `cells` not already asked about (open, or among the
-        `pending` drafts of this frame, which the ids count on from)."""
-        pending_ids = [d.payload["id"] for d in pending if d.kind == QUESTION_KIND]
-        asked = {
-            tuple(int(v) for v in qid.split("-")[1:3])
-            for qid in [*(q.id for q in self._square_questions()), *pending_ids]
-            if qid.startswith("square-")
-        }
-        cells = [cell for cell in cells if cell not in asked]
+        asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in self._square_questions()}
+        cells = [cell for cell in seen.unclear if cell not in asked]
         if not cells:
             return []
         self._doubt = 0  # the questions answer the doubt so far
-        first = self.asked + len(pending_ids)
         choices: list[dict[str, Any]] = [
             {"label": f"{player_name(self.session.seats, s)}'s screen", "value": s} for s in (0, 1)
         ]
@@ -539,7 +495,7 @@ class ReflectoTable:
         return [
             question_draft(
                 Question(
-                    f"square-{r}-{c}-{first + i}",
+                    f"square-{r}-{c}-{self.asked + i}",
                     # counted from 1, as the panel says a square
                     f"I cannot tell what stands on row {r + 1}, column {c + 1}. What is there?",
                     choices,
@@ -646,7 +602,8 @@ class ReflectoTable:
             changed = squares_changed(board_of(self.state), flagged)
             for cell in changed:
                 self.answers.pop(cell, None)
-            return [draft, *self._doubt_about(changed, [draft])]
+            self._doubt_about(changed)
+            return [draft]
         raw = payload.answer if isinstance(payload.answer, list) else []
         actions = [action_from_json(a) for a in raw if isinstance(a, dict)]
         state = self.state
