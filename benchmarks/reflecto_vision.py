@@ -33,7 +33,11 @@
   no extra action (a false event). `--max-moves` caps a game's moves (short games for
   many tables; whole games for removals). A question about a square is answered as a
   player would, with what stands there in that frame, and counted; `--first` starts a family
-  later, so one family can be split over processes.
+  later, so one family can be split over processes. `--jobs N` plays N games at once (one
+  process each); `--resume` keeps the games the section already holds and plays the rest;
+  `--log DIR` writes each game frame by frame (the film's truth, the reading, the table's
+  turn and open questions, the events). A game is "stuck" when the table stopped booking
+  changes while the film went on.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
   given, as in live play; it detects the markers itself), the same with the markers given
   (live play reuses the registration's detection: the reader's own cost per frame), and
@@ -74,6 +78,10 @@ from companion.games.reflecto.vision.render import Conditions, render_photo  # n
 from companion.vision.markers import detect_markers, detector, to_gray  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "reflecto_vision.json"
+STUCK_RESTS = 2
+"""Tracking: a game is "stuck" when its film rested on more changes than this after the
+table booked its last one (and the table booked fewer than the script): the table stopped
+following, where one late change is a slow booking."""
 
 
 def recognition(
@@ -264,6 +272,9 @@ def tracking(
     first: int = 0,
     guesses: float = 0.0,
     varied: bool = True,
+    jobs: int = 1,
+    done_before: list[dict] | None = None,
+    log_dir: Path | None = None,
 ) -> dict:
     """Scripted games filmed by the sim camera, read by the live perceiver and followed by
     the live table (`table/live.py`): every move and removal must come out as scripted and
@@ -272,7 +283,122 @@ def tracking(
     (right or wrong, half each); the others are played to their last removal (or
     `max_moves`). A game played to its end is right only when the table ends it too, with
     the scripted winner. `varied`: the films drawn with the development renderer's variety
-    (`scene.Film`), else the demo's look (the model's screens in saturated colours)."""
+    (`scene.Film`), else the demo's look (the model's screens in saturated colours).
+
+    Games are independent, so `jobs` processes play them at once (a whole game takes a
+    minute or two on a loaded core); `done_before` holds games a stopped run of the same
+    family already played (`--resume`), which are not played again. The summary counts
+    the first games in order without a gap, so a run stopped early reports exactly the
+    games it played. `log_dir`: one JSON file per game, frame by frame, for finding why a
+    game went wrong."""
+    rows = {r["game"][1]: r for r in done_before or [] if r["game"][0] == seed}
+    todo = [g for g in range(first, first + games) if g not in rows]
+    t0 = time.time()
+
+    def summary() -> dict:
+        return _tracking_summary(
+            _in_order(rows, first, games), seed, first, games, max_moves, fps, varied, jobs
+        )
+
+    def finished(row: dict) -> None:
+        rows[row["game"][1]] = row
+        print(
+            f"game {row['game'][1]}: {'right' if row['right'] else 'WRONG'}, "
+            f"{row['false_events']} false events, {row['questions']} questions, "
+            f"{row['got']} of {row['want']} changes booked, stuck {row['stuck']} "
+            f"({row['seconds']:.0f} s; {len(rows)} games in {time.time() - t0:.0f} s)",
+            flush=True,
+        )
+        if save is not None:  # every game: a run stopped early keeps what it measured
+            save(summary())
+
+    args = (seed, max_moves, fps, guesses, varied, log_dir)
+    if jobs <= 1:
+        for g in todo:
+            finished(_track_game(g, *args))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        ctx = multiprocessing.get_context("spawn")  # no fork of a process with OpenCV threads
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_one_thread) as pool:
+            for fut in as_completed([pool.submit(_track_game, g, *args) for g in todo]):
+                finished(fut.result())
+    return summary()
+
+
+def _one_thread() -> None:
+    """Worker processes: one OpenCV thread each (the processes are the parallelism)."""
+    cv2.setNumThreads(1)
+
+
+def _in_order(rows: dict[int, dict], first: int, games: int) -> list[dict]:
+    out = []
+    for g in range(first, first + games):
+        if g not in rows:
+            break
+        out.append(rows[g])
+    return out
+
+
+def _tracking_summary(
+    rows: list[dict],
+    seed: int,
+    first: int,
+    games: int,
+    max_moves: int,
+    fps: float,
+    varied: bool,
+    jobs: int,
+) -> dict:
+    asked: dict[str, int] = {}
+    for row in rows:
+        for kind, n in row["questions_by_kind"].items():
+            asked[kind] = asked.get(kind, 0) + n
+    wrong = [r for r in rows if not r["right"]]
+    seconds = [r["seconds"] for r in rows]
+    return {
+        "games": len(rows),
+        "games_asked": games,
+        "max_moves_per_game": max_moves,
+        "films": "varied (the development renderer's variety)" if varied else "model look",
+        "fps": fps,
+        "jobs": jobs,
+        "seeds": f"({seed}, {first}..{first + len(rows) - 1})",
+        "entirely_right": sum(r["right"] for r in rows),
+        "moves": sum(r["moves"] for r in rows),
+        "moves_right_in_order": sum(r["moves_right"] for r in rows),
+        "removals": sum(r["removals"] for r in rows),
+        "removals_right_in_order": sum(r["removals_right"] for r in rows),
+        "false_events": sum(r["false_events"] for r in rows),
+        "questions_answered": sum(r["questions"] for r in rows),
+        "questions_by_kind": asked,
+        "stuck_games": sum(r["stuck"] is not None for r in rows),
+        "answers_refused": sum(r.get("answers_refused", 0) for r in rows),
+        "games_played_to_their_end": sum(r["ended"] for r in rows),
+        "of_which_ended_by_a_guess": sum(r["ended"] and r["guess"] for r in rows),
+        "ends_right": sum(r["ended"] and r["ended_as_scripted"] for r in rows),
+        "median_seconds_per_game": statistics.median(seconds) if seconds else None,
+        "failures": [_failure_of(r) for r in wrong[:20]],
+        "per_game": rows,
+    }
+
+
+def _failure_of(row: dict) -> dict:
+    keys = ("game", "want", "got", "first_difference", "breaches", "stuck")
+    return {k: row[k] for k in (*keys, "ended_as_scripted", "guess")}
+
+
+def _track_game(
+    g: int,
+    seed: int,
+    max_moves: int,
+    fps: float,
+    guesses: float,
+    varied: bool,
+    log_dir: Path | None = None,
+) -> dict:
+    """One game of `tracking`'s family (`seed`, `g`) played through a fresh live table."""
     import tempfile
     from types import SimpleNamespace
 
@@ -280,7 +406,7 @@ def tracking(
 
     from companion.games.reflecto.rules import ENGINE
     from companion.games.reflecto.rules.actions import Guess, action_from_json
-    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND, make_table_game
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
     from companion.games.reflecto.table.messages import EnterSetup
     from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
     from companion.live.conformance import Correct, play
@@ -288,141 +414,131 @@ def tracking(
     from companion.store import Session
 
     geom = load_geometry()
-    right = false_events = moves_total = removals_total = 0
-    questions_total = moves_right = removals_right = 0
-    ended = ends_right = guessed = 0
+    start = time.perf_counter()
+    pick = np.random.default_rng([seed, g, 7])
+    guess: tuple[int, str] | None = None
+    script = scripted_game(seed * 1000 + g, max_moves=max_moves)
+    if pick.random() < guesses:
+        cut = scripted_game(seed * 1000 + g, max_moves=int(pick.integers(4, 40)))
+        if cut.guess is not None and len(cut.actions) < len(script.actions):
+            script = cut
+            seat, word = cut.guess
+            if pick.random() < 0.5:  # a wrong guess: one letter off
+                i = int(pick.integers(len(word)))
+                word = word[:i] + ("A" if word[i] != "A" else "E") + word[i + 1 :]
+            guess = (seat, word)
+    # The end the engine gives the script (None: cut at `max_moves`).
+    end = ENGINE.new_game(2)
+    for st in script.setups:
+        end = ENGINE.apply(end, action_from_json(st))
+    for a in script.actions:
+        end = ENGINE.apply(end, action_from_json(a))
+    if guess is not None:
+        end = ENGINE.apply(end, Guess(guess[1]))
+    want_winner = end.winner if ENGINE.is_terminal(end) else None
+    rng = np.random.default_rng([seed, g])
+    film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
+    steps: list = [
+        Correct(
+            EnterSetup(
+                word="".join(st["chunks"]),
+                chunks=st["chunks"],
+                columns=st["letter_columns"],
+                mirrors=st["mirror_columns"],
+            ),
+            st["seat"],
+        )
+        for st in script.setups
+    ]
+    log: list[dict] = []
+    with tempfile.TemporaryDirectory() as data_dir:
+        settings = SimpleNamespace(data_dir=Path(data_dir))
+        table: list[Any] = []
+
+        def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
+            table.append(_phones_table(settings, session))
+            return table[-1]
+
+        _, events = play(
+            made,
+            settings,
+            Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
+            _filmed(film, steps, fps, settings, table, script.actions, guess, _turns(script), log),
+        )
+    questions = [e.payload["id"].split("-")[0] for e in events if e.kind == QUESTION_KIND]
     asked: dict[str, int] = {}
-    failures = []
-    result: dict = {}
-    seconds: list[float] = []
-    for g in range(first, first + games):
-        start = time.perf_counter()
-        pick = np.random.default_rng([seed, g, 7])
-        guess: tuple[int, str] | None = None
-        script = scripted_game(seed * 1000 + g, max_moves=max_moves)
-        if pick.random() < guesses:
-            cut = scripted_game(seed * 1000 + g, max_moves=int(pick.integers(4, 40)))
-            if cut.guess is not None and len(cut.actions) < len(script.actions):
-                script = cut
-                seat, word = cut.guess
-                if pick.random() < 0.5:  # a wrong guess: one letter off
-                    i = int(pick.integers(len(word)))
-                    word = word[:i] + ("A" if word[i] != "A" else "E") + word[i + 1 :]
-                guess = (seat, word)
-        # The end the engine gives the script (None: cut at `max_moves`).
-        end = ENGINE.new_game(2)
-        for st in script.setups:
-            end = ENGINE.apply(end, action_from_json(st))
-        for a in script.actions:
-            end = ENGINE.apply(end, action_from_json(a))
-        if guess is not None:
-            end = ENGINE.apply(end, Guess(guess[1]))
-        want_winner = end.winner if ENGINE.is_terminal(end) else None
-        rng = np.random.default_rng([seed, g])
-        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
-        steps: list = []
-        for st in script.setups:
-            steps.append(
-                Correct(
-                    EnterSetup(
-                        word="".join(st["chunks"]),
-                        chunks=st["chunks"],
-                        columns=st["letter_columns"],
-                        mirrors=st["mirror_columns"],
-                    ),
-                    st["seat"],
-                )
-            )
-        with tempfile.TemporaryDirectory() as data_dir:
-            settings = SimpleNamespace(data_dir=Path(data_dir))
-            table: list[Any] = []
-
-            def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
-                table.append(make_table_game(settings, session))
-                return table[-1]
-
-            _, events = play(
-                made,
-                settings,
-                Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-                _filmed(film, steps, fps, settings, table, script.actions, guess, _turns(script)),
-            )
-        questions = [e.payload["id"].split("-")[0] for e in events if e.kind == QUESTION_KIND]
-        questions_total += len(questions)
-        for kind in questions:
-            asked[kind] = asked.get(kind, 0) + 1
-        final = table[0].state
-        over_right = True
-        if want_winner is not None:
-            ended += 1
-            guessed += guess is not None
-            over_right = ENGINE.is_terminal(final) and final.winner == want_winner
-            ends_right += over_right
-        got = [
-            e.payload["action"]
+    for kind in questions:
+        asked[kind] = asked.get(kind, 0) + 1
+    final = table[0].state
+    over_right = True
+    if want_winner is not None:
+        over_right = ENGINE.is_terminal(final) and final.winner == want_winner
+    got = [
+        e.payload["action"]
+        for e in events
+        if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+    ]
+    want = [a for a in script.actions if a.get("type") in ("move", "remove")]
+    breaches = [e.payload for e in events if e.kind == BREACH_KIND]
+    agree = next(
+        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+        min(len(got), len(want)),
+    )
+    # Stuck: the film rested on more than `STUCK_RESTS` changes after the film second of
+    # the table's last booked change, and the table booked fewer than the script.
+    booked_at = [
+        e.ts
+        for e in events
+        if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+    ]
+    last_t = 0.0
+    if booked_at and log:
+        last_t = max((f["t"] for f in log if f["wall"] <= booked_at[-1]), default=0.0)
+    starts = np.cumsum([0.0] + [s.seconds for s in film.shots])
+    rests_after = sum(1 for s, t in zip(film.shots, starts, strict=False) if s.rest and t > last_t)
+    stuck = None
+    if len(got) < len(want) and rests_after > STUCK_RESTS:
+        stuck = {"after_change": len(got), "film_second": round(last_t, 1)}
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        kept = [
+            {"ts": e.ts, "kind": e.kind, "payload": e.payload}
             for e in events
-            if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+            if e.kind not in ("reflecto.setup",)
         ]
-        want = [a for a in script.actions if a.get("type") in ("move", "remove")]
-        breaches = [e.payload for e in events if e.kind == BREACH_KIND]
-        extra = max(0, len(got) - len(want)) + len(breaches)
-        false_events += extra
-        if got == want and not breaches and over_right:
-            right += 1
-        else:
-            failures.append(
+        (log_dir / f"{seed}_{g}.json").write_text(
+            json.dumps(
                 {
-                    "game": [seed, g],
-                    "want": len(want),
-                    "got": len(got),
-                    "first_difference": next(
-                        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None
-                    ),
-                    "breaches": breaches[:3],
-                    "ended_as_scripted": over_right,
-                    "guess": guess is not None,
+                    "frames": log,
+                    "events": kept,
+                    "script": script.actions,
+                    "setups": script.setups,
+                    "guess": guess,
                 }
             )
-            print(json.dumps(failures[-1]), flush=True)
-        agree = next(
-            (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
-            min(len(got), len(want)),
+            + "\n"
         )
-        moves_right += sum(1 for a in want[:agree] if a.get("type") == "move")
-        removals_right += sum(1 for a in want[:agree] if a.get("type") == "remove")
-        moves_total += sum(1 for a in want if a.get("type") == "move")
-        removals_total += sum(1 for a in want if a.get("type") == "remove")
-        done = g + 1 - first
-        seconds.append(time.perf_counter() - start)
-        print(
-            f"game {done}: {right} right, {false_events} false events, {questions_total} "
-            f"questions ({len(want)} changes, {seconds[-1]:.0f} s)",
-            flush=True,
-        )
-        result = {
-            "games": done,
-            "games_asked": games,
-            "max_moves_per_game": max_moves,
-            "films": "varied (the development renderer's variety)" if varied else "model look",
-            "fps": fps,
-            "seeds": f"({seed}, {first}..{g})",
-            "entirely_right": right,
-            "moves": moves_total,
-            "moves_right_in_order": moves_right,
-            "removals": removals_total,
-            "removals_right_in_order": removals_right,
-            "false_events": false_events,
-            "questions_answered": questions_total,
-            "questions_by_kind": asked,
-            "games_played_to_their_end": ended,
-            "of_which_ended_by_a_guess": guessed,
-            "ends_right": ends_right,
-            "median_seconds_per_game": statistics.median(seconds),
-            "failures": failures[:10],
-        }
-        if save is not None:  # every game: a run stopped early keeps what it measured
-            save(result)
-    return result
+    return {
+        "game": [seed, g],
+        "right": got == want and not breaches and over_right,
+        "want": len(want),
+        "got": len(got),
+        "first_difference": None if agree == len(want) == len(got) else agree,
+        "moves": sum(1 for a in want if a.get("type") == "move"),
+        "removals": sum(1 for a in want if a.get("type") == "remove"),
+        "moves_right": sum(1 for a in want[:agree] if a.get("type") == "move"),
+        "removals_right": sum(1 for a in want[:agree] if a.get("type") == "remove"),
+        "false_events": max(0, len(got) - len(want)) + len(breaches),
+        "breaches": breaches[:3],
+        "questions": len(questions),
+        "questions_by_kind": asked,
+        "ended": want_winner is not None,
+        "ended_as_scripted": over_right,
+        "guess": guess is not None,
+        "stuck": stuck,
+        "answers_refused": table[0].refused,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
 
 
 def _turns(script: Any) -> tuple[tuple[frozenset, int], ...]:
@@ -455,6 +571,7 @@ def _filmed(
     script: list[dict],
     guess: tuple[int, str] | None = None,
     turns: tuple[tuple[frozenset, int], ...] = (),
+    log: list[dict] | None = None,
 ) -> Iterator[Any]:
     """The set-ups, then each frame read by the live perceiver. After a frame, an open
     question about a square is answered as a player would: with what stands there now; one
@@ -463,44 +580,213 @@ def _filmed(
     rests: the seat whose turn it is in the film (`turns`) when the camera's board is the
     film's, else not yet. At the
     end, the `guess` (seat, word), entered on the guesser's phone when the table has it
-    their turn, as the phone would accept it."""
+    their turn, as the phone would accept it. `log`: per frame, what stood, what the
+    perceiver saw and where the table was, appended after the table took the frame."""
     from types import SimpleNamespace
 
     import numpy as np
 
     from companion.games.reflecto.table.messages import EnterGuess
     from companion.live.conformance import Correct, Observe
-    from companion.live.corrections import Answer
 
     yield from setups
     for t in np.arange(0.0, film.duration, 1.0 / fps):
         image, truth = film.frame(float(t))
         # The table's own perceiver: the live perceiver with the print the table learns
         # from the squares its engine says are free (as live play reads a frame).
-        yield Observe(table[0].perceive(SimpleNamespace(image=image), SimpleNamespace()))
+        seen = table[0].perceive(SimpleNamespace(image=image), SimpleNamespace())
+        yield Observe(seen)
+        if log is not None:
+            log.append(_frame_log(float(t), truth, seen.data, table[0]))
         standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
-        here = frozenset(standing.items())
-        for q in list(table[0].open_questions.values()):
-            if q.id.startswith("lost-"):
-                whose = [seat for board, seat in turns if board == here]
-                if truth["rest"]:
-                    ok = bool(whose) and table[0].camera == here
-                    yield Correct(Answer(question=q.id, answer=whose[-1] if ok else None))
-            elif q.id.startswith("square-"):
-                _, r, c, _ = q.id.split("-")
-                yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
-            elif q.id.startswith("moves-"):
-                yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
-                made = [a for a in script if a.get("type") in ("move", "remove")]
-                said = [a for a in yes if a.get("type") in ("move", "remove")]
-                happened = any(
-                    made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
-                )
-                yield Correct(Answer(question=q.id, answer=yes if happened else None))
+        yield from _answers(table[0], standing, truth["rest"], script, turns)
     state = table[0].state
     mover = state.phase == "play" and state.to_move == (guess or (-1,))[0] and not state.moved
     if guess is not None and mover:
         yield Correct(EnterGuess(word=guess[1]), guess[0])
+
+
+def _phones_table(settings: Any, session: Any) -> Any:
+    """The live table, with the phones' side of a correction: one the table refuses (a
+    `UserError`, which a phone shows its player) is counted in `refused`, and the game goes
+    on, as it would; the runtime never lets a refusal stop the table."""
+    from companion.errors import UserError
+    from companion.games.reflecto.table.live import ReflectoTable
+
+    class Phones(ReflectoTable):
+        refused = 0
+
+        def correct(self, payload: Any, seat: int | None) -> Any:
+            try:
+                return super().correct(payload, seat)
+            except UserError:
+                self.refused += 1
+                return []
+
+    return Phones(settings, session)
+
+
+def _answers(
+    table: Any,
+    standing: dict,
+    rest: bool,
+    script: list[dict],
+    turns: tuple[tuple[frozenset, int], ...],
+) -> Iterator[Any]:
+    """The scripted players' answers to the table's open questions after a frame, from what
+    stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
+    with what stands there; two moves seen at once, yes when they are two changes made in
+    a row (`script`); a lost track, by the admin once the board rests, the seat whose turn
+    it is in the film (`turns`) when the camera's board is the film's, else not yet."""
+    from companion.live.conformance import Correct
+    from companion.live.corrections import Answer
+
+    here = frozenset(standing.items())
+    for q in list(table.open_questions.values()):
+        if q.id.startswith("lost-"):
+            whose = [seat for board, seat in turns if board == here]
+            if rest:
+                ok = bool(whose) and table.camera == here
+                yield Correct(Answer(question=q.id, answer=whose[-1] if ok else None))
+        elif q.id.startswith("square-"):
+            _, r, c, _ = q.id.split("-")
+            yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
+        elif q.id.startswith("moves-"):
+            yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
+            made = [a for a in script if a.get("type") in ("move", "remove")]
+            said = [a for a in yes if a.get("type") in ("move", "remove")]
+            happened = any(
+                made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
+            )
+            yield Correct(Answer(question=q.id, answer=yes if happened else None))
+
+
+def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
+    """The readings `--log` kept, game by game, through the table as it is now, with the
+    same scripted answers and no perception: seconds a game, so a change to the table is
+    compared with the table before on exactly the same readings. Not a measurement of
+    live play: the live perceiver learns the board's print and the colours from what the
+    table says, which a replay cannot redo (the readings stay those of the run's table)."""
+    from types import SimpleNamespace
+
+    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
+    from companion.games.reflecto.table.messages import EnterGuess, EnterSetup
+    from companion.games.reflecto.vision.scene import scripted_game
+    from companion.live.conformance import Correct, Observe, play
+    from companion.live.table_game import QUESTION_KIND, Observation
+    from companion.store import Session
+
+    rows: list[dict[str, Any]] = []
+    for path in sorted(log_dir.glob("*.json")):
+        held = json.loads(path.read_text())
+        if "setups" not in held:  # a log from before they were kept: the family's script
+            seed, g = (int(v) for v in path.stem.split("_"))
+            held["setups"] = scripted_game(seed * 1000 + g).setups
+        script = SimpleNamespace(setups=held["setups"], actions=held["script"])
+        turns = _turns(script)
+        table: list[Any] = []
+
+        def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
+            table.append(_phones_table(settings, session))
+            return table[-1]
+
+        def steps(held: dict = held, table: list[Any] = table, turns: Any = turns) -> Any:
+            for st in held["setups"]:
+                entered = EnterSetup(
+                    word="".join(st["chunks"]),
+                    chunks=st["chunks"],
+                    columns=st["letter_columns"],
+                    mirrors=st["mirror_columns"],
+                )
+                yield Correct(entered, st["seat"])
+            for f in held["frames"]:
+                screens = [
+                    {"cell": [r, c], "owner": o if o >= 0 else None, "confidence": 0.9}
+                    for r, c, o in f["screens"]
+                ]
+                data = {
+                    "screens": screens,
+                    "unclear": f["unclear"],
+                    "hands": f["hands"],
+                    "board_found": f["board_found"],
+                }
+                yield Observe(Observation(data, 0.9))
+                standing = {(r, c): o for r, c, o in f["truth"]}
+                yield from _answers(table[0], standing, f["rest"], held["script"], turns)
+            guess = held.get("guess")
+            state = table[0].state
+            if guess and state.phase == "play" and state.to_move == guess[0] and not state.moved:
+                yield Correct(EnterGuess(word=guess[1]), guess[0])
+
+        settings = SimpleNamespace(data_dir=None)
+        _, events = play(
+            made, settings, Session("replay", "reflecto", {}, ["A", "B"], 0.0), steps()
+        )
+        got = [
+            e.payload["action"]
+            for e in events
+            if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
+        ]
+        want = [a for a in held["script"] if a.get("type") in ("move", "remove")]
+        breaches = sum(e.kind == BREACH_KIND for e in events)
+        asked: dict[str, int] = {}
+        for e in events:
+            if e.kind == QUESTION_KIND:
+                kind = e.payload["id"].split("-")[0]
+                asked[kind] = asked.get(kind, 0) + 1
+        agree = next(
+            (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+            min(len(got), len(want)),
+        )
+        rows.append(
+            {
+                "game": path.stem,
+                "right": got == want and not breaches,
+                "want": len(want),
+                "booked_in_order": agree,
+                "false_events": max(0, len(got) - len(want)) + breaches,
+                "questions_by_kind": asked,
+                "answers_refused": table[0].refused,
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    result = {
+        "logs": str(log_dir),
+        "games": len(rows),
+        "entirely_right": sum(r["right"] for r in rows),
+        "changes": sum(r["want"] for r in rows),
+        "changes_booked_in_order": sum(r["booked_in_order"] for r in rows),
+        "false_events": sum(r["false_events"] for r in rows),
+        "questions_answered": sum(sum(r["questions_by_kind"].values()) for r in rows),
+        "per_game": rows,
+    }
+    if save is not None:
+        save(result)
+    return result
+
+
+def _frame_log(t: float, truth: dict, data: Any, table: Any) -> dict:
+    """One line of `--log`: the film's truth, the reading and the table, after the frame."""
+    from companion.games.reflecto.table.messages import board_observation
+    from companion.games.reflecto.table.track import board_of, reading_to_json
+
+    seen = board_observation(data)
+    state = table.state
+    return {
+        "t": round(t, 2),
+        "wall": time.time(),
+        "rest": truth["rest"],
+        "hand": truth["hand"],
+        "truth": sorted([*s["cell"], s["owner"]] for s in truth["screens"]),
+        "screens": sorted([*s.cell, s.owner if s.owner in (0, 1) else -1] for s in seen.screens),
+        "unclear": sorted(list(c) for c in seen.unclear),
+        "hands": seen.hands,
+        "board_found": seen.board_found,
+        "turn": state.turn,
+        "to_move": state.to_move,
+        "engine": reading_to_json(board_of(state)),
+        "open": sorted(table.open_questions),
+    }
 
 
 def speed(frames: int, seed: int) -> dict:
@@ -567,12 +853,13 @@ def speed(frames: int, seed: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["recognition", "speed", "tracking"], required=True)
+    parser.add_argument(
+        "--part", choices=["recognition", "speed", "tracking", "replay"], required=True
+    )
     parser.add_argument(
         "--seed",
         type=int,
-        required=True,
-        help="seed family; fresh (never used in development) for numbers",
+        help="seed family; fresh (never used in development) for numbers (not for replay)",
     )
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument(
@@ -605,6 +892,17 @@ def main() -> None:
         help="tracking: share of games ending early in the mover's guess (right or wrong)",
     )
     parser.add_argument(
+        "--jobs", type=int, default=1, help="tracking: games played at once, one process each"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="tracking: keep the games the section already holds (same family), play the rest",
+    )
+    parser.add_argument(
+        "--log", type=Path, help="tracking: a directory for one frame-by-frame JSON per game"
+    )
+    parser.add_argument(
         "--section",
         help="results section to write (default: the part's name), e.g. tracking_whole_games",
     )
@@ -627,9 +925,19 @@ def main() -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n")
 
-    if args.part == "recognition":
+    if args.seed is None and args.part != "replay":
+        parser.error(f"--part {args.part} needs --seed")
+    if args.part == "replay":
+        if args.log is None:
+            parser.error("--part replay reads the games --log kept: pass --log DIR")
+        result = replay(args.log, save)
+    elif args.part == "recognition":
         result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":
+        before: list[dict] = []
+        if args.resume and args.out.exists():
+            held = json.loads(args.out.read_text()).get(args.section or args.part, {})
+            before = held.get("per_game", [])
         result = tracking(
             args.seed,
             args.games,
@@ -639,11 +947,15 @@ def main() -> None:
             args.first,
             args.guesses,
             args.look == "varied",
+            args.jobs,
+            before,
+            args.log,
         )
     else:
         result = speed(args.frames, args.seed)
     save(result)
-    print(json.dumps({k: v for k, v in result.items() if k != "failures"}, indent=1))
+    shown = {k: v for k, v in result.items() if k not in ("failures", "per_game")}
+    print(json.dumps(shown, indent=1))
 
 
 if __name__ == "__main__":
