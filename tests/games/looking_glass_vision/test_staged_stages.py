@@ -208,3 +208,56 @@ def test_a_card_that_votes_itself_onto_the_glass_without_a_reflection_is_left_of
     assert all(evidence[id(found[c])] >= REFLECTION_SHOWN for c in ids)
     glass, _probes = fill_probed(img, Glass([], rejected=voters), lib, span)
     assert sorted(str(p.card.identity.card) for p in glass.cards) == sorted(ids)
+
+
+def test_cards_the_features_missed_are_found_by_their_upper_halves_at_the_named_cards_size():
+    """Smooth art shows the features too little: the cards they do name give the size and
+    pose every card lies at, and a taught face's upper half slid over the table finds the
+    others, either way up, each at its place and by its name; none where the table is bare."""
+    from companion.games.looking_glass.vision.stages import by_correlation
+
+    img, lib, ids, boxes = dark_bordered_table()
+    found = {k.identity.card: k for k in StagedReader(lib).stages(img, correlate=False).found}
+    assert set(found) == set(ids)
+    kept = [found[ids[0]], found[ids[5]]]  # the features named only these two
+    more = {k.identity.card: k for k in by_correlation(img, kept, lib)}
+    assert set(more) == set(ids[1:5])
+    for k, cid in enumerate(ids):
+        if cid not in more:
+            continue
+        x, y, w, h = boxes[2 * k if k < 3 else 2 * (k - 3) + 1]
+        assert np.linalg.norm(more[cid].centre - (x + w / 2, y + h / 2)) < 10
+        # The first three face down the image (their tops toward the line), the rest up.
+        assert more[cid].up[1] > 0.9 if k < 3 else more[cid].up[1] < -0.9
+    assert by_correlation(img, [], lib) == []  # no named card: no size to search at
+
+
+def test_a_glass_whose_features_fix_no_lattice_is_read_from_the_cards_correlation_finds():
+    """Two named cards of one half fix no lattice (no reflection, no cards on both sides of
+    the line); the correlation finder's cards do, and the whole glass is read."""
+    from companion.games.looking_glass.vision.slots import fill_probed
+    from companion.games.looking_glass.vision.stages import by_correlation
+
+    img, lib, ids, _boxes = dark_bordered_table()
+    found = {k.identity.card: k for k in StagedReader(lib).stages(img, correlate=False).found}
+    kept = [found[ids[0]], found[ids[1]]]
+    glass, probes = fill_probed(img, fit_glass(kept, Plane()), lib)
+    assert probes == []
+    more = kept + by_correlation(img, kept, lib)
+    glass, probes = fill_probed(img, fit_glass(more, Plane()), lib)
+    assert sorted(str(p.card.identity.card) for p in glass.cards) == sorted(ids)
+
+
+def test_the_reader_looks_by_correlation_only_where_the_features_fix_no_lattice():
+    """A reader whose features know two faces of one half (as smooth art leaves them) fits no
+    lattice from them; it reads the whole glass with the correlation finder's cards, and
+    without the finder reads nothing."""
+    from companion.vision.cards.features import FaceIndex
+
+    img, lib, ids, _boxes = dark_bordered_table()
+    reader = StagedReader(lib)
+    reader.index = FaceIndex.of(lib.subset([lib.ids.index(ids[0]), lib.ids.index(ids[1])]))
+    assert reader.stages(img, correlate=False).glass.cards == []
+    st = reader.stages(img)
+    assert sorted(str(p.card.identity.card) for p in st.glass.cards) == sorted(ids)
+    assert st.probes  # the lattice's slots were looked at

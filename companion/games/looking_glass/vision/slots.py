@@ -34,6 +34,7 @@ from companion.games.looking_glass.vision.stages import (
     Identified,
     Placed,
     across_gap,
+    card_frame,
 )
 from companion.vision.cards.features import VERIFY_PX_PER_MM, FaceIndex
 from companion.vision.cards.identify import Identity, card_to_image, identify
@@ -196,13 +197,6 @@ def _mirrored(placed: list[Placed], lat: Lattice) -> bool | None:
     return bool(np.linalg.det(sol[:2].T) < 0)
 
 
-def _card_frame(anchor: Identified, card_h: float) -> np.ndarray:
-    """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
-    glass's own axes, every glass card lying square to them."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
-    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
-
-
 def _sized(to_anchor: np.ndarray, cards: list[Identified], card_h: float) -> np.ndarray:
     """The anchor's frame rescaled so that the cards' median face is the taught size there:
     one card's outline from a few features (smooth photographic art) is often a tenth or more
@@ -286,7 +280,7 @@ def assign(
     between the halves' innermost rows: where the reflections put the line, from the cards'
     distances to it (a deck's gap in glass units is its dealer's gap over its own card width:
     10 mm between mini cards is 14 units, between tarot cards 9), else `GAP`."""
-    to_anchor = _sized(_card_frame(anchor, card_h), cards, card_h)
+    to_anchor = _sized(card_frame(anchor, card_h), cards, card_h)
     c = cv2.perspectiveTransform(
         np.array([k.centre for k in cards]).reshape(-1, 1, 2).astype(np.float64), to_anchor
     ).reshape(-1, 2)

@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.vision.cards.features import FaceIndex, Instance, find_instances
 from companion.vision.cards.identify import Identity, identify
-from companion.vision.cards.library import CARD_W_MM, Library
+from companion.vision.cards.library import CARD_W_MM, FACE_PX_PER_MM, Library
 from companion.vision.cards.quads import Quad, find_quads
 
 SIZE_SLACK = 0.2
@@ -423,3 +423,175 @@ def fit_glass(cards: list[Identified], plane: Plane) -> Glass:
     cols -= cols[idx].min()
     placed = [Placed(cards[k], int(dist_line[k] < 0), int(rows[k]), int(cols[k])) for k in idx]
     return Glass(placed, n, off, [cards[k] for k in np.flatnonzero(~in_glass)])
+
+
+# -- correlation: cards the features missed -----------------------------------------------------
+CORR_PX_PER_MM = 0.5
+"""Resolution (px per taught mm) at which `by_correlation` slides the taught upper halves over
+the table: a card's upper half is some 25 × 17 px, enough for art whose features are too smooth
+for SIFT (photographic blobs), coarse enough to slide 28 faces over a table in a few hundred ms
+(0.75 px and three sizes, 0.92 to 1.08: on one development deck's three tables the same cards
+found at 0.8 but one, at six times the time)."""
+CORR_SCALES = (1.0,)
+"""Card sizes tried, over the named cards' median face."""
+CORR_MIN_SCORE = 0.8
+"""A place's best face must correlate at least this to be a card (`by_correlation`). From the
+curve over every place taken at 0.45 on 10 development photo-art decks (dark, black,
+coloured or no border; 30 tables; `benchmarks/looking_glass_failures.py --corr-curve`),
+right / wrong name / no glass card there, on the tables whose features fixed no lattice:
+0.6: 72 / 6 / 71; 0.65: 69 / 1 / 34; 0.7: 67 / 1 / 20; 0.75: 65 / 0 / 11; 0.8: 62 / 0 / 7;
+0.85: 55 / 0 / 5; and on the others: 0.6: 225 / 4 / 214; 0.7: 223 / 0 / 70; 0.75: 219 / 0 /
+43; 0.8: 209 / 0 / 29. 0.8 is 0.05 past the last wrong name. A place with no glass card may
+be a score pile's card, which the glass fit leaves off as it does the features' finds."""
+CORR_MIN_MARGIN = 0.1
+"""...and beat every other face by this much (`slots.MIN_MARGIN`)."""
+CORR_MAX_FINDS = 40
+"""At most this many places are taken, strongest first (a table holds at most ~40 cards)."""
+
+
+def card_frame(anchor: Identified, card_h: float) -> np.ndarray:
+    """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
+    glass's own axes, every glass card lying square to them."""
+    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
+    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
+
+
+def _weighted_lab(bgr: np.ndarray) -> np.ndarray:
+    from companion.vision.cards.library import CHANNEL_WEIGHTS
+
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return cv2.multiply(lab, (*CHANNEL_WEIGHTS.tolist(), 0.0))
+
+
+def by_correlation(
+    image: np.ndarray,
+    found: list[Identified],
+    lib: Library,
+    min_score: float = CORR_MIN_SCORE,
+) -> list[Identified]:
+    """Cards the features did not name, found by sliding every taught face's upper half (the
+    part a covered card still shows) over the table, rectified to the named cards' plane and
+    size, both ways up: zero-mean normalised correlation of weighted Lab (no keypoints, so
+    smooth photographic art is found as well as any). A place is a card when its best face
+    reaches `CORR_MIN_SCORE` and beats every other face by `CORR_MIN_MARGIN`; places within
+    `SAME_PLACE` card widths of a card found already are not looked at. Returns nothing when
+    the features named no card (their size and pose are what the search is done at)."""
+    named = [k for k in found if k.identity.card is not None]
+    if not named or lib.faces is None:
+        return []
+    card_h = lib.shape.height_mm
+    outlines = np.array([k.hypothesis.outline for k in named])
+    to_plane = plane_of_cards(outlines)
+    if to_plane is None:
+        anchor = max(named, key=lambda k: k.identity.score)
+        to_plane = card_frame(anchor, card_h)
+    # The named cards' median face in the plane: the units every card is measured in.
+    o = cv2.perspectiveTransform(outlines.reshape(-1, 1, 2).astype(np.float64), to_plane).reshape(
+        -1, 4, 2
+    )
+    w = float(np.median(np.linalg.norm(o[:, 1] - o[:, 0], axis=1)))
+    h = float(np.median(np.linalg.norm(o[:, 3] - o[:, 0], axis=1)))
+    if w <= 0 or h <= 0:
+        return []
+    to_plane = np.diag([CARD_W_MM / w, card_h / h, 1.0]) @ to_plane
+    # The frame's corners in the plane: the canvas to rectify into.
+    hi, wi = image.shape[:2]
+    corners = np.array([[0, 0], [wi, 0], [wi, hi], [0, hi]], np.float64).reshape(-1, 1, 2)
+    pc = cv2.perspectiveTransform(corners, to_plane).reshape(-1, 2)
+    lo = pc.min(axis=0)
+    size = pc.max(axis=0) - lo
+    limit = 25 * CARD_W_MM  # the frame at a card ~50 px wide; a wilder plane says nothing
+    if not np.all(np.isfinite(size)) or (size > limit).any():
+        return []
+    x0, y0, x1, y1 = lib.shape.patch_region()
+    faces_lab = [
+        _weighted_lab(
+            lib.faces[k][
+                round(y0 * FACE_PX_PER_MM) : round(y1 * FACE_PX_PER_MM),
+                round(x0 * FACE_PX_PER_MM) : round(x1 * FACE_PX_PER_MM),
+            ]
+        )
+        for k in range(len(lib.ids))
+    ]
+    best: list[tuple[float, float, np.ndarray, dict[str, float]]] = []
+    for s in CORR_SCALES:
+        r = CORR_PX_PER_MM / s  # canvas px per card mm at this card size
+        canvas_from_image = (
+            np.array([[r, 0, -lo[0] * r], [0, r, -lo[1] * r], [0, 0, 1.0]]) @ to_plane
+        )
+        cw, ch = int(np.ceil(size[0] * r)), int(np.ceil(size[1] * r))
+        canvas = _weighted_lab(
+            cv2.warpPerspective(image, canvas_from_image, (cw, ch), flags=cv2.INTER_AREA)
+        )
+        inside = cv2.warpPerspective(
+            np.full(image.shape[:2], 255, np.uint8), canvas_from_image, (cw, ch)
+        )
+        tw = max(4, round((x1 - x0) * CORR_PX_PER_MM))
+        th = max(4, round((y1 - y0) * CORR_PX_PER_MM))
+        if cw <= tw or ch <= th:
+            continue
+        for flipped in (False, True):
+            maps = []
+            for f in faces_lab:
+                t = cv2.resize(f, (tw, th), interpolation=cv2.INTER_AREA)
+                if flipped:
+                    t = cv2.rotate(t, cv2.ROTATE_180)
+                maps.append(cv2.matchTemplate(canvas, t, cv2.TM_CCOEFF_NORMED))
+            stack = np.nan_to_num(np.array(maps), nan=-1.0)
+            # A place the frame's edge cuts is not looked at.
+            ok = cv2.erode(inside, np.ones((th, tw), np.uint8), anchor=(0, 0))
+            ok = ok[: stack.shape[1], : stack.shape[2]] > 0
+            order = np.argsort(stack, axis=0)
+            top = np.take_along_axis(stack, order[-1:], axis=0)[0]
+            second = np.take_along_axis(stack, order[-2:-1], axis=0)[0]
+            top = np.where(ok, top, -1.0)
+            # Local maxima over half a card width.
+            k = max(3, round(0.5 * CARD_W_MM * CORR_PX_PER_MM) | 1)
+            peak = (top >= cv2.dilate(top, np.ones((k, k), np.float32))) & (top >= min_score)
+            for py, px in zip(*np.nonzero(peak), strict=True):
+                if top[py, px] - second[py, px] < CORR_MIN_MARGIN:
+                    continue
+                # The card's own corners (TL, TR, BR, BL from its top) in canvas px.
+                if not flipped:
+                    ox, oy = px - x0 * r, py - y0 * r
+                    own = np.array(
+                        [
+                            [ox, oy],
+                            [ox + CARD_W_MM * r, oy],
+                            [ox + CARD_W_MM * r, oy + card_h * r],
+                            [ox, oy + card_h * r],
+                        ]
+                    )
+                else:
+                    ox, oy = px + tw + x0 * r, py + th + y0 * r
+                    own = np.array(
+                        [
+                            [ox, oy],
+                            [ox - CARD_W_MM * r, oy],
+                            [ox - CARD_W_MM * r, oy - card_h * r],
+                            [ox, oy - card_h * r],
+                        ]
+                    )
+                outline = cv2.perspectiveTransform(
+                    own.reshape(-1, 1, 2), np.linalg.inv(canvas_from_image)
+                ).reshape(4, 2)
+                scores = {cid: float(stack[j, py, px]) for j, cid in enumerate(lib.ids)}
+                best.append(
+                    (float(top[py, px]), float(top[py, px] - second[py, px]), outline, scores)
+                )
+    best.sort(key=lambda b: -b[0])
+    out: list[Identified] = []
+    taken = [k.centre for k in found]
+    width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in outlines]))
+    for score, margin, outline, scores in best:
+        centre = outline.mean(axis=0)
+        if any(np.linalg.norm(centre - t) < SAME_PLACE * width for t in taken):
+            continue
+        card = max(scores, key=lambda c: scores[c])
+        out.append(
+            Identified(Hypothesis(outline, False), Identity(card, score, margin, False, scores))
+        )
+        taken.append(centre)
+        if len(out) >= CORR_MAX_FINDS:
+            break
+    return out
