@@ -261,3 +261,24 @@ def test_the_reader_looks_by_correlation_only_where_the_features_fix_no_lattice(
     st = reader.stages(img)
     assert sorted(str(p.card.identity.card) for p in st.glass.cards) == sorted(ids)
     assert st.probes  # the lattice's slots were looked at
+
+
+def test_a_correlation_find_is_kept_only_when_its_slot_names_the_same_card():
+    """The finder's coarse patches name a card; the glass rests on it only when the slot's
+    full patch names the same card as clearly as any slot must."""
+    from companion.games.looking_glass.vision.slots import confirmed
+    from companion.games.looking_glass.vision.stages import by_correlation
+
+    img, lib, ids, _boxes = dark_bordered_table()
+    found = {k.identity.card: k for k in StagedReader(lib).stages(img, correlate=False).found}
+    finds = by_correlation(img, [found[ids[0]], found[ids[5]]], lib)
+    kept = confirmed(img, finds, lib)
+    assert sorted(str(k.identity.card) for k in kept) == sorted(ids[1:5])
+    k = finds[0]
+    other = next(c for c in ids if c != k.identity.card)
+    misnamed = Identified(k.hypothesis, Identity(other, 0.9, 0.5, False, {other: 0.9}))
+    assert confirmed(img, [misnamed], lib) == []
+    bare = Identified(  # a card's outline moved onto the bare table
+        Hypothesis(k.hypothesis.outline + np.array([0.0, 400.0]), False), k.identity
+    )
+    assert confirmed(img, [bare], lib) == []

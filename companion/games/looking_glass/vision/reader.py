@@ -15,7 +15,12 @@ from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
-from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
+from companion.games.looking_glass.vision.slots import (
+    Probe,
+    confirmed,
+    fill_probed,
+    layout_span,
+)
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Identified,
@@ -84,7 +89,9 @@ class StagedReader:
         found = by_features(small, self.index)
         glass, probes = self._fitted(small, found, H)
         if correlate and not probes:
-            more = by_correlation(small, found, self.lib)
+            more = confirmed(
+                small, by_correlation(small, found, self.lib), self.lib, self.every_card_taught
+            )
             if more:
                 found = found + more
                 glass, probes = self._fitted(small, found, H)

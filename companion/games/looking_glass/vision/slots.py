@@ -516,6 +516,22 @@ def named(probe: Probe, every_card_taught: bool = True) -> bool:
     return i.card is not None and i.score >= least and i.margin >= MIN_MARGIN
 
 
+def confirmed(
+    image: np.ndarray, finds: list[Identified], lib: Library, every_card_taught: bool = True
+) -> list[Identified]:
+    """The finds (`stages.by_correlation`'s) whose upper half, looked at as a slot is (the
+    library's full patch, searched `PROBE_SEARCH_PX` about it), names the same card by
+    `named`'s thresholds: the finder compares coarse patches over the whole table, so its
+    names pass the same test as every slot's before the glass rests on them."""
+    out = []
+    for k in finds:
+        q = k.hypothesis.outline
+        ident = identify(image, q, lib, top_known=True, margin=PROBE_SEARCH_PX)
+        if ident.card == k.identity.card and named(Probe(0, 0, 0, q, ident), every_card_taught):
+            out.append(Identified(k.hypothesis, ident))
+    return out
+
+
 def reflected_named(probe: Probe) -> bool:
     """Whether a slot whose reflection holds a named card is named by its best card."""
     i = probe.identity
