@@ -352,69 +352,6 @@ def voter_curve(set_dir: Path, log=print) -> dict[str, Any]:
     return {"set": str(set_dir), "voters": len(seen), "curve": rows}
 
 
-CORR_THRESHOLDS = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
-"""`stages.CORR_MIN_SCORE`'s candidates."""
-
-
-def corr_curve(set_dir: Path, log=print) -> dict[str, Any]:
-    """`stages.CORR_MIN_SCORE`'s curve: every place `stages.by_correlation` takes at the lowest
-    candidate threshold (margin `CORR_MIN_MARGIN`), labelled by the truth: "right" (a glass
-    card of that name centred there), "wrong" (a glass card of another name) or "empty" (no
-    glass card: the cloth, a score pile's card, two cards' halves). Split by whether the
-    staged reader fitted a lattice on that table without it (the finder is for tables where
-    it did not), with the finder's thread time."""
-    from companion.games.looking_glass.vision.stages import by_correlation, by_features
-
-    manifest = json.loads((set_dir / "manifest.json").read_text())
-    seen: list[tuple[float, str, bool]] = []
-    ms: list[float] = []
-    for deck in manifest["decks"]:
-        d = set_dir / str(deck["seed"])
-        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
-        taught = teach_deck(photos, "staged")
-        r = taught.reader
-        if r is None or not hasattr(r, "index"):
-            continue
-        for name in deck["tables"]:
-            img = cv2.imread(str(d / f"{name}.jpg"))
-            assert img is not None, d / f"{name}.jpg"
-            truth = json.loads((d / f"{name}.json").read_text())
-            st = r.stages(img, correlate=False)
-            lattice = bool(st.probes)
-            sc = st.scale
-            small = (
-                img
-                if sc == 1.0
-                else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
-            )
-            found = by_features(small, r.index)
-            t0 = time.thread_time()
-            extra = by_correlation(small, found, r.lib, min(CORR_THRESHOLDS))
-            ms.append(1000 * (time.thread_time() - t0))
-            for k in extra:
-                centre = k.centre / sc
-                label = "empty"
-                for g in truth["cards"]:
-                    if float(np.hypot(*(centre - g["center"]))) < 0.33 * _width(g["quad"]):
-                        label = "right" if g["card"] == k.identity.card else "wrong"
-                        break
-                seen.append((k.identity.score, label, lattice))
-        log(f"  deck {deck['seed']}: {len(seen)} places so far")
-    rows = []
-    for t in CORR_THRESHOLDS:
-        row: dict[str, Any] = {"min_score": t}
-        for part, want in (("no_lattice", False), ("lattice", True)):
-            hit = [lab for s, lab, lat in seen if s >= t and lat == want]
-            row[part] = {k: hit.count(k) for k in ("right", "wrong", "empty")}
-        rows.append(row)
-    return {
-        "set": str(set_dir),
-        "places": len(seen),
-        "ms_median": round(float(np.median(ms)), 1) if ms else None,
-        "curve": rows,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -425,11 +362,6 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the curve of slots.REFLECTION_SHOWN (cards that joined a glass by vote)",
     )
-    ap.add_argument(
-        "--corr-curve",
-        action="store_true",
-        help="only the curve of stages.CORR_MIN_SCORE (places the correlation finder takes)",
-    )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
     if not (set_dir / "manifest.json").is_file():
@@ -439,9 +371,6 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.voter_curve:
         print(json.dumps(voter_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
-        return 0
-    if a.corr_curve:
-        print(json.dumps(corr_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
         return 0
     out = classify_set(set_dir, a.reader, log=lambda m: print(m, file=sys.stderr, flush=True))
     out["seconds"] = round(time.time() - t0, 1)

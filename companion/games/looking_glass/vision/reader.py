@@ -15,17 +15,11 @@ from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
-from companion.games.looking_glass.vision.slots import (
-    Probe,
-    confirmed,
-    fill_probed,
-    layout_span,
-)
+from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
 from companion.games.looking_glass.vision.stages import (
     Glass,
     Identified,
     Plane,
-    by_correlation,
     by_features,
     fit_glass,
 )
@@ -72,37 +66,16 @@ class StagedReader:
         # (`slots.name_slots`).
         self.every_card_taught = set(load_deck().normal_ids) <= set(library.ids)
 
-    def stages(
-        self,
-        image: np.ndarray,
-        H_mm_from_image: np.ndarray | None = None,
-        *,
-        correlate: bool = True,
-    ) -> Stages:
-        """Every stage's output for one photograph (working-image px). When the features'
-        cards fix no lattice (smooth art: they name a few cards, rarely one and its
-        reflection), the cards `by_correlation` finds join them and the glass is fitted again
-        (`correlate`: False, the features alone)."""
+    def stages(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Stages:
+        """Every stage's output for one photograph (working-image px)."""
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
         found = by_features(small, self.index)
-        glass, probes = self._fitted(small, found, H)
-        if correlate and not probes:
-            more = confirmed(
-                small, by_correlation(small, found, self.lib), self.lib, self.every_card_taught
-            )
-            if more:
-                found = found + more
-                glass, probes = self._fitted(small, found, H)
-        return Stages(found, glass, sc, probes)
-
-    def _fitted(
-        self, small: np.ndarray, found: list[Identified], H: np.ndarray | None
-    ) -> tuple[Glass, list[Probe]]:
-        return fill_probed(
+        glass, probes = fill_probed(
             small, fit_glass(found, Plane(H)), self.lib, self.max_cols, self.every_card_taught
         )
+        return Stages(found, glass, sc, probes)
 
     def glass(
         self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None

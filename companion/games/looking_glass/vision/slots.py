@@ -34,7 +34,6 @@ from companion.games.looking_glass.vision.stages import (
     Identified,
     Placed,
     across_gap,
-    card_frame,
 )
 from companion.vision.cards.features import VERIFY_PX_PER_MM, FaceIndex
 from companion.vision.cards.identify import Identity, card_to_image, identify
@@ -197,6 +196,13 @@ def _mirrored(placed: list[Placed], lat: Lattice) -> bool | None:
     return bool(np.linalg.det(sol[:2].T) < 0)
 
 
+def _card_frame(anchor: Identified, card_h: float) -> np.ndarray:
+    """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
+    glass's own axes, every glass card lying square to them."""
+    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
+    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
+
+
 def _sized(to_anchor: np.ndarray, cards: list[Identified], card_h: float) -> np.ndarray:
     """The anchor's frame rescaled so that the cards' median face is the taught size there:
     one card's outline from a few features (smooth photographic art) is often a tenth or more
@@ -280,7 +286,7 @@ def assign(
     between the halves' innermost rows: where the reflections put the line, from the cards'
     distances to it (a deck's gap in glass units is its dealer's gap over its own card width:
     10 mm between mini cards is 14 units, between tarot cards 9), else `GAP`."""
-    to_anchor = _sized(card_frame(anchor, card_h), cards, card_h)
+    to_anchor = _sized(_card_frame(anchor, card_h), cards, card_h)
     c = cv2.perspectiveTransform(
         np.array([k.centre for k in cards]).reshape(-1, 1, 2).astype(np.float64), to_anchor
     ).reshape(-1, 2)
@@ -514,22 +520,6 @@ def named(probe: Probe, every_card_taught: bool = True) -> bool:
     i = probe.identity
     least = MIN_SCORE if every_card_taught else UNTAUGHT_MIN_SCORE
     return i.card is not None and i.score >= least and i.margin >= MIN_MARGIN
-
-
-def confirmed(
-    image: np.ndarray, finds: list[Identified], lib: Library, every_card_taught: bool = True
-) -> list[Identified]:
-    """The finds (`stages.by_correlation`'s) whose upper half, looked at as a slot is (the
-    library's full patch, searched `PROBE_SEARCH_PX` about it), names the same card by
-    `named`'s thresholds: the finder compares coarse patches over the whole table, so its
-    names pass the same test as every slot's before the glass rests on them."""
-    out = []
-    for k in finds:
-        q = k.hypothesis.outline
-        ident = identify(image, q, lib, top_known=True, margin=PROBE_SEARCH_PX)
-        if ident.card == k.identity.card and named(Probe(0, 0, 0, q, ident), every_card_taught):
-            out.append(Identified(k.hypothesis, ident))
-    return out
 
 
 def reflected_named(probe: Probe) -> bool:
