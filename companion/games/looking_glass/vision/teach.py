@@ -67,13 +67,13 @@ TABLE_LIKENESS = 0.9
 """A finder's cut whose inside looks at least this much like the ring round it
 (`photo.surround_likeness`) is a piece of the table, not the card, and is not kept: taught, its
 face matched nothing of its card at the table, which was then asked or named as another.
-Development photos (two new blocks of 10 randomised decks, 182 of their 240 photos measured,
-271 finders' cuts; three house decks): a cut within 3 mm of its card measured at most 0.80 (a
+Development photos (two new blocks of 10 randomised decks, their 232 accepted photos, 344
+finders' cuts; three house decks): a cut within 3 mm of its card measured at most 0.80 (a
 cream card on a pale table), a piece of a full-bleed card's art taken for the card 0.69, a
 block of a chequered cloth's squares taken for a house card (while the light-border finder had
 the card itself) 0.97 and 0.99. Finders' cuts dropped by threshold, within 3 mm / more than 3
-mm off, of the randomised decks' (of the house decks' 2 blocks of cloth): 0.5 6 / 13 (2), 0.6
-2 / 4 (2), 0.7 1 / 1 (2), 0.8 1 / 0 (2), 0.9 and 0.95 0 / 0 (2), never 0 / 0 (0)."""
+mm off, of the randomised decks' (of the house decks' 2 blocks of cloth): 0.5 6 / 14 (2), 0.6
+2 / 5 (2), 0.7 1 / 1 (2), 0.8 1 / 0 (2), 0.85-0.95 0 / 0 (2), never 0 / 0 (0)."""
 BORDERLESS_RING_CHROMA = 20.0
 """A hole with no border to measure is a card only if the ring just outside it is at most this
 colourful (`ring_chroma`): a white table round a card is grey, a cloth's squares are not. Over
