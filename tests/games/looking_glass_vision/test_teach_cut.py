@@ -188,31 +188,6 @@ def test_a_decks_border_is_the_one_measured_inward_from_its_cards_outlines():
         assert 63 * _off_mm(cut[cid].outer, card) < 1.5, cid  # (a frame line inside the edge)
 
 
-def test_a_light_border_cut_keeps_the_cards_own_outline_where_the_decks_border_misses_it():
-    # Cards in a light sleeve: the light-border finder takes the sleeve's rim for the border
-    # (its hole the card inside it, 1.5 mm in) and the outline finder agrees on the sleeve's
-    # edge; three other photos measured the deck's border inward from their outlines (4 mm).
-    # Drawn round each hole, that border cut the sleeved cards 2.5 mm outside their edge.
-    px = 4.0  # px per mm
-    rim, border = 1.5 * px, 4.0 * px
-    cards, found = {}, {}
-    for k in range(6):
-        card = _rect(40 + 300 * k, 60, 63 * px, 88 * px)
-        if k < 3:
-            art = _rect(
-                40 + 300 * k + border, 60 + border, 63 * px - 2 * border, 88 * px - 2 * border
-            )
-            found[f"c{k}"] = FoundCard(art, card.copy(), border / (63 * px), outlined=True)
-        else:
-            hole = _rect(40 + 300 * k + rim, 60 + rim, 63 * px - 2 * rim, 88 * px - 2 * rim)
-            found[f"c{k}"] = FoundCard(hole, card.copy(), rim / (63 * px), edge=card.copy())
-        cards[f"c{k}"] = card
-    images = {cid: np.full((500, 2000, 3), 90, np.uint8) for cid in found}
-    cut, _, _ = cut_deck(images, found)
-    for cid, card in cards.items():
-        assert 63 * _off_mm(cut[cid].outer, card) < 0.5, cid
-
-
 def test_a_piece_of_the_table_looks_like_its_surroundings_and_a_card_does_not():
     # A block of a chequered cloth's squares closed by the squares' own edges was taught as a
     # card while the light-border finder had the card itself: `find_card` drops a finder's cut

@@ -115,30 +115,14 @@ class FoundCard:
     or the hole is the art of a light-bordered card whose border the table hides, and then
     the finder's reading is the card, with the border it measured. `library_from_found`
     decides by the border the deck's other photos show (`resolve_art_holes`)."""
-    edge: np.ndarray | None = None
-    """The card's own outline against the table where the outline finder saw it and it agrees
-    with this light-border cut (`AGREE`): `cut_deck` keeps it, as it keeps an `outlined`
-    card's, where the deck's border drawn round this card's art misses it (`KEEP_OUTLINE`)."""
 
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
         as_art = None if self.as_art is None else self.as_art.moved(shift)
         alt = tuple(a.moved(shift) for a in self.alternatives)
-        edge = None if self.edge is None else self.edge - shift
         return FoundCard(
-            self.interior - shift,
-            self.outer - shift,
-            self.border_frac,
-            self.outlined,
-            alt,
-            as_art,
-            edge,
+            self.interior - shift, self.outer - shift, self.border_frac, self.outlined, alt, as_art
         )
-
-    @property
-    def seen_edge(self) -> np.ndarray | None:
-        """The card's outline against the table, where a finder saw it (4×2)."""
-        return self.outer if self.outlined else self.edge
 
     @property
     def art_hole(self) -> np.ndarray | None:
@@ -310,7 +294,6 @@ def find_card(image: np.ndarray) -> FoundCard:
     framed.alternatives = outlined.alternatives
     width = float(np.linalg.norm(outlined.outer[1] - outlined.outer[0]))
     if _agree(framed.outer, outlined.outer, width):
-        framed.edge = outlined.outer
         return framed
     if _agree(framed.interior, outlined.outer, width):
         outlined.as_art = framed
@@ -586,11 +569,7 @@ is kept, so every card of a deck is cut alike (an outline 0.5 mm inside a black 
 a card's find at the table). Over the 231 accepted development teach photos of a development
 block of `benchmarks/looking_glass_teach.py`, cuts more than 3 mm (more than 1.5 mm) off: 0
 (kept wherever they differ) 27 (50), 0.02 27 (51), 0.03 26 (56), 0.04 25 (58), 0.05 27 (60),
-0.06 30 (63), never kept 54 (83). A light-border cut that the outline finder agreed with
-(`AGREE`) keeps that outline the same way (`FoundCard.edge`): in a light sleeve the finder's
-hole is the card and its border the sleeve's rim, and the deck's border drawn round that hole
-put the card 2-4 mm out on the table. On two new blocks of 10 development decks (232 of 240
-photos accepted) cuts more than 3 mm (1.5 mm) off: 33 (69) -> 26 (64), none further."""
+0.06 30 (63), never kept 54 (83)."""
 
 
 EDGED_BORDERS = 3
@@ -632,14 +611,16 @@ def cut_deck(
         i = f.interior
         iw = float(np.linalg.norm(i[1] - i[0]))
         derived = inset(i, -frac * iw / (1 - 2 * frac))
-        edge = f.seen_edge
         keep = (
-            edge is not None
+            f.outlined
             and shape is None
-            and not _agree(derived, edge, float(np.linalg.norm(edge[1] - edge[0])), KEEP_OUTLINE)
-            and abs(Quad(edge).aspect - aspect) <= abs(Quad(derived).aspect - aspect)
+            and not _agree(
+                derived, f.outer, float(np.linalg.norm(f.outer[1] - f.outer[0])), KEEP_OUTLINE
+            )
+            and abs(f.aspect - aspect) <= abs(Quad(derived).aspect - aspect)
         )
-        f.outer = edge if keep and edge is not None else derived
+        if not keep:
+            f.outer = derived
     return found, frac, bool(fracs)
 
 
@@ -751,7 +732,7 @@ def resolve_art_holes(
 
 
 def _as_found(f: FoundCard) -> FoundCard:
-    return FoundCard(f.interior, f.outer, f.border_frac, f.outlined, edge=f.edge)
+    return FoundCard(f.interior, f.outer, f.border_frac, f.outlined)
 
 
 def _hole_as_art(f: FoundCard) -> FoundCard:
