@@ -202,3 +202,33 @@ def inset_sides(outline: np.ndarray, depths: np.ndarray) -> np.ndarray:
         lines.append((a - d * out, e / max(1e-6, float(np.linalg.norm(e)))))
     inset = sides_meet(lines)
     return outline.astype(np.float64) if inset is None else inset
+
+
+SURROUND_RING = 0.25
+"""Width of the ring round a cut that `surround_likeness` compares it with (of the cut's width)."""
+LIKENESS_BINS = 8
+"""Histogram bins along each of L*, a* and b* (coarse: a print and a cloth differ in colours
+present, not in shades of one)."""
+
+
+def surround_likeness(image: np.ndarray, quad: np.ndarray) -> float:
+    """How much the inside of `quad` (photo px) looks like the ring round it: the
+    Bhattacharyya coefficient of their Lab colour histograms (1: the same colours in the same
+    shares). A card differs from the table it lies on, so a cut that is a piece of that table
+    (a block of a chequered cloth's squares, closed by the squares' own edges) is as like its
+    surroundings as the table is like itself."""
+    h, w = image.shape[:2]
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    ring = inset_sides(quad, np.full(4, -SURROUND_RING * width))
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 255)
+    around = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(around, np.round(ring).astype(np.int32), 255)
+    around[inside > 0] = 0
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    bins, ranges = [LIKENESS_BINS] * 3, [0, 256] * 3
+    hists = [cv2.calcHist([lab], [0, 1, 2], m, bins, ranges).ravel() for m in (inside, around)]
+    if min(float(hh.sum()) for hh in hists) <= 0:
+        return 0.0
+    a, b = (hh / hh.sum() for hh in hists)
+    return float(np.sum(np.sqrt(a * b)))

@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from companion.games.looking_glass.vision.teach import (
+    TABLE_LIKENESS,
     FoundCard,
     cut_deck,
     find_card,
     find_framed_card,
 )
+from companion.vision.cards.photo import surround_likeness
 from tests.vision.cards.card_styles import PX_PER_MM, face, photo, scan
 
 
@@ -184,3 +186,19 @@ def test_a_decks_border_is_the_one_measured_inward_from_its_cards_outlines():
     assert abs(63 * frac - 4.0) < 0.1
     for cid, card in cards.items():
         assert 63 * _off_mm(cut[cid].outer, card) < 1.5, cid  # (a frame line inside the edge)
+
+
+def test_a_piece_of_the_table_looks_like_its_surroundings_and_a_card_does_not():
+    # A block of a chequered cloth's squares closed by the squares' own edges was taught as a
+    # card while the light-border finder had the card itself: `find_card` drops a finder's cut
+    # that looks like the table round it (`TABLE_LIKENESS`).
+    for seed in range(4):
+        rng = np.random.default_rng([72, seed])
+        card = face(
+            rng, str(rng.choice(["white", "black", "coloured", "none"])), frame=False, radius_mm=2.0
+        )
+        image, truth = photo(card, rng, table="pattern", width_px=220, tilt_deg=8)
+        x0 = 40.0 if truth[:, 0].min() > 400 else 1000.0
+        block = _rect(x0, 300, 220, 308)
+        assert surround_likeness(image, truth) < TABLE_LIKENESS, seed
+        assert surround_likeness(image, block) >= TABLE_LIKENESS, seed
