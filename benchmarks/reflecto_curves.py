@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -56,9 +56,10 @@ sys.path.insert(0, str(ROOT))
 from companion.games.reflecto.vision import colours as screen_colours  # noqa: E402
 from companion.games.reflecto.vision import read  # noqa: E402
 from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
-from companion.games.reflecto.vision.colours import chromaticity  # noqa: E402
+from companion.games.reflecto.vision.colours import ScreenColours, chromaticity  # noqa: E402
 from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import (  # noqa: E402
+    Photo,
     random_plastics,
     random_position,
     render_photo,
@@ -323,22 +324,33 @@ def refusal(families: list[tuple[str, int]], boards: int) -> None:
             print(f"  {t:4.2f} | {len(rows) - len(kept):3d} | " + ", ".join(map(str, sums)))
 
 
+def learned_boards(
+    geom: BoardGeometry, which: str, seed: int, indices: range, with_board: bool
+) -> Iterator[tuple[int, Photo, read.Rectified, ScreenColours]]:
+    """The family's boards whose set-up photograph taught both seats' colours, rectified (with
+    the empty board's photograph when `with_board`): a curve counts only what the reader
+    would have read, and a board refused at set-up never reaches `classify`."""
+    conditions = Conditions(hands=0) if which == "house" else Conditions()
+    for i in indices:
+        photo = render_photo(geom, (seed, i), conditions, setup=True, board=with_board)
+        if photo.setup is None or (with_board and photo.board is None):
+            continue
+        rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
+        if rect_setup is None or rect is None:
+            continue
+        colours = read.learn_at_setup(rect_setup, geom)
+        if colours.problems():
+            continue
+        yield i, photo, rect, colours
+
+
 def unchanged(families: list[tuple[str, int]], boards: int) -> None:
     """The curve for asking about a "print unchanged" square in a seat's colour."""
     geom = load_geometry()
     tally: dict[tuple[str, bool], int] = {}
     for which, seed in families:
-        conditions = Conditions(hands=0) if which == "house" else Conditions()
-        for i in range(boards):
-            photo = render_photo(geom, (seed, i), conditions, setup=True, board=True)
-            if photo.setup is None or photo.board is None:
-                continue
-            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
-            if rect_setup is None or rect is None:
-                continue
-            colours = read.learn_at_setup(rect_setup, geom)
-            if colours.problems():
-                continue
+        for _, photo, rect, colours in learned_boards(geom, which, seed, range(boards), True):
+            assert photo.board is not None
             calls = read.classify(rect, geom, colours, learn_print(photo.board, geom))
             ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
             truth = dict(photo.truth.layout_key())
@@ -378,17 +390,8 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
     for which, seed, first in families:
-        conditions = Conditions(hands=0) if which == "house" else Conditions()
-        for i in range(first, first + boards):
-            photo = render_photo(geom, (seed, i), conditions, setup=True)
-            if photo.setup is None:
-                continue
-            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
-            if rect_setup is None or rect is None:
-                continue
-            colours = read.learn_at_setup(rect_setup, geom)
-            if colours.problems():
-                continue
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
             ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
             truth = dict(photo.truth.layout_key())
             for call in read.classify(rect, geom, colours):
