@@ -1270,8 +1270,16 @@ def crown_stands(
 def crowns_gap(stands: np.ndarray) -> float:
     """The largest ratio between two slots' standing next to each other in order: where the
     display's flat slots end and its Crowns begin, when it holds both."""
-    s = np.sort(stands)
-    return float(np.max(s[1:] / np.maximum(s[:-1], 1e-6))) if len(s) > 1 else 1.0
+    return _largest_step(np.sort(stands))[1]
+
+
+def _largest_step(s: np.ndarray) -> tuple[int, float]:
+    """In sorted `s`, the index below the largest ratio between neighbours, and that ratio."""
+    if len(s) < 2:
+        return 0, 1.0
+    steps = s[1:] / np.maximum(s[:-1], 1e-6)
+    j = int(np.argmax(steps))
+    return j, float(steps[j])
 
 
 def crowns_apart(stands: np.ndarray, tone: np.ndarray) -> int | None:
@@ -1283,11 +1291,10 @@ def crowns_apart(stands: np.ndarray, tone: np.ndarray) -> int | None:
     gold past the gold hue, and a busy path print can bring a Crown between flat and
     standing on the paths' scale; its own display's slots are under the same light. None
     when the slots do not split so."""
-    if crowns_gap(stands) < CROWN_APART:
+    s = np.sort(stands)
+    j, gap = _largest_step(s)
+    if gap < CROWN_APART:
         return None
-    order = np.argsort(stands)
-    s = stands[order]
-    j = int(np.argmax(s[1:] / np.maximum(s[:-1], 1e-6)))
     flat, up = s[: j + 1], s[j + 1 :]
     if np.min(up) < CROWN_STANDS or np.max(flat) > CROWN_FLATS_ALIKE * np.min(flat):
         return None
