@@ -3012,10 +3012,15 @@ def _centre_at(place: np.ndarray, centres: np.ndarray) -> bool:
 def clear_match(scores: np.ndarray) -> bool:
     """As clear a match as a card no outline of its own backs needs (the reflection search,
     the layout's places, the centre line guessed without pairs)."""
-    ranked = np.sort(scores)[::-1]
-    top = float(ranked[0])
-    second = float(ranked[1]) if len(ranked) > 1 else -1.0
+    top, second = top_two(scores)
     return top >= REFLECTION_SCORE and confidence(top, second) >= REFLECTION_CONFIDENCE
+
+
+def top_two(scores: np.ndarray) -> tuple[float, float]:
+    """The best score and the runner-up's (-1 when there is none): what every "clear lead"
+    test of a match weighs."""
+    ranked = np.sort(scores)[::-1]
+    return float(ranked[0]), float(ranked[1]) if len(ranked) > 1 else -1.0
 
 
 def cells_back_name(scores: np.ndarray, cells: np.ndarray) -> float | None:
@@ -3030,24 +3035,22 @@ def cells_back_name(scores: np.ndarray, cells: np.ndarray) -> float | None:
     as clearly (on development tables every such copy with a cell lead this clear matched the
     look-alike's whole window below 0.51)."""
     best = int(np.argmax(scores))
-    ranked = np.sort(cells)[::-1]
-    second = float(ranked[1]) if len(ranked) > 1 else -1.0
+    top, second = top_two(cells)
     if (
         float(scores[best]) < VERIFY_SCORE
         or int(np.argmax(cells)) != best
-        or float(ranked[0]) < FACE_IN_VIEW_SCORE
-        or float(ranked[0]) - second < VISIBLE_MARGIN
+        or top < FACE_IN_VIEW_SCORE
+        or top - second < VISIBLE_MARGIN
     ):
         return None
-    return confidence(float(ranked[0]), second)
+    return confidence(top, second)
 
 
 def visible_match(scores: np.ndarray) -> bool:
     """As clear a match of the part of a card an arm leaves in view (`match_visible`) as the
     glass asks before it takes a card whose reflection is hidden."""
-    ranked = np.sort(scores)[::-1]
-    second = float(ranked[1]) if len(ranked) > 1 else -1.0
-    return float(ranked[0]) >= VISIBLE_SCORE and float(ranked[0]) - second >= VISIBLE_MARGIN
+    top, second = top_two(scores)
+    return top >= VISIBLE_SCORE and top - second >= VISIBLE_MARGIN
 
 
 def confidence(best: float, second: float) -> float:
