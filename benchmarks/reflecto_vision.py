@@ -406,11 +406,9 @@ def _track_game(
 
     from companion.games.reflecto.rules import ENGINE
     from companion.games.reflecto.rules.actions import Guess, action_from_json
-    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
-    from companion.games.reflecto.table.messages import EnterSetup
+    from companion.games.reflecto.table.live import BREACH_KIND
     from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
-    from companion.live.conformance import Correct, play
-    from companion.live.table_game import QUESTION_KIND
+    from companion.live.conformance import play
     from companion.store import Session
 
     geom = load_geometry()
@@ -438,62 +436,41 @@ def _track_game(
     want_winner = end.winner if ENGINE.is_terminal(end) else None
     rng = np.random.default_rng([seed, g])
     film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
-    steps: list = [
-        Correct(
-            EnterSetup(
-                word="".join(st["chunks"]),
-                chunks=st["chunks"],
-                columns=st["letter_columns"],
-                mirrors=st["mirror_columns"],
-            ),
-            st["seat"],
-        )
-        for st in script.setups
-    ]
     log: list[dict] = []
+    table: list[Any] = []
     with tempfile.TemporaryDirectory() as data_dir:
         settings = SimpleNamespace(data_dir=Path(data_dir))
-        table: list[Any] = []
-
-        def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
-            table.append(_phones_table(settings, session))
-            return table[-1]
-
         _, events = play(
-            made,
+            _table_into(table),
             settings,
             Session(f"bench{g}", "reflecto", {}, ["A", "B"], 0.0),
-            _filmed(film, steps, fps, settings, table, script.actions, guess, _turns(script), log),
+            _filmed(
+                film,
+                _setup_steps(script.setups),
+                fps,
+                settings,
+                table,
+                script.actions,
+                guess,
+                _turns(script),
+                log,
+            ),
         )
-    questions = [e.payload["id"].split("-")[0] for e in events if e.kind == QUESTION_KIND]
-    asked: dict[str, int] = {}
-    for kind in questions:
-        asked[kind] = asked.get(kind, 0) + 1
+    asked = _questions_by_kind(events)
     final = table[0].state
     over_right = True
     if want_winner is not None:
         over_right = ENGINE.is_terminal(final) and final.winner == want_winner
-    got = [
-        e.payload["action"]
-        for e in events
-        if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
-    ]
-    want = [a for a in script.actions if a.get("type") in ("move", "remove")]
+    booked = _booked(events)
+    got = [e.payload["action"] for e in booked]
+    want = _changes(script.actions)
     breaches = [e.payload for e in events if e.kind == BREACH_KIND]
-    agree = next(
-        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
-        min(len(got), len(want)),
-    )
+    agree = _agree(got, want)
     # Stuck: the film rested on more than `STUCK_RESTS` changes after the film second of
     # the table's last booked change, and the table booked fewer than the script.
-    booked_at = [
-        e.ts
-        for e in events
-        if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
-    ]
     last_t = 0.0
-    if booked_at and log:
-        last_t = max((f["t"] for f in log if f["wall"] <= booked_at[-1]), default=0.0)
+    if booked and log:
+        last_t = max((f["t"] for f in log if f["wall"] <= booked[-1].ts), default=0.0)
     starts = np.cumsum([0.0] + [s.seconds for s in film.shots])
     rests_after = sum(1 for s, t in zip(film.shots, starts, strict=False) if s.rest and t > last_t)
     stuck = None
@@ -530,7 +507,7 @@ def _track_game(
         "removals_right": sum(1 for a in want[:agree] if a.get("type") == "remove"),
         "false_events": max(0, len(got) - len(want)) + len(breaches),
         "breaches": breaches[:3],
-        "questions": len(questions),
+        "questions": sum(asked.values()),
         "questions_by_kind": asked,
         "ended": want_winner is not None,
         "ended_as_scripted": over_right,
@@ -586,8 +563,7 @@ def _filmed(
 
     import numpy as np
 
-    from companion.games.reflecto.table.messages import EnterGuess
-    from companion.live.conformance import Correct, Observe
+    from companion.live.conformance import Observe
 
     yield from setups
     for t in np.arange(0.0, film.duration, 1.0 / fps):
@@ -600,10 +576,81 @@ def _filmed(
             log.append(_frame_log(float(t), truth, seen.data, table[0]))
         standing = {tuple(s["cell"]): s["owner"] for s in truth["screens"]}
         yield from _answers(table[0], standing, truth["rest"], script, turns)
-    state = table[0].state
-    mover = state.phase == "play" and state.to_move == (guess or (-1,))[0] and not state.moved
-    if guess is not None and mover:
+    yield from _guess_step(table[0], guess)
+
+
+def _setup_steps(setups: list[dict]) -> list[Any]:
+    """Each seat's set-up entered on its own phone, as the script wrote it."""
+    from companion.games.reflecto.table.messages import EnterSetup
+    from companion.live.conformance import Correct
+
+    return [
+        Correct(
+            EnterSetup(
+                word="".join(st["chunks"]),
+                chunks=st["chunks"],
+                columns=st["letter_columns"],
+                mirrors=st["mirror_columns"],
+            ),
+            st["seat"],
+        )
+        for st in setups
+    ]
+
+
+def _guess_step(table: Any, guess: tuple[int, str] | None) -> Iterator[Any]:
+    """The `guess` (seat, word) entered on the guesser's phone, when the table has it their
+    turn, as the phone would accept it."""
+    from companion.games.reflecto.table.messages import EnterGuess
+    from companion.live.conformance import Correct
+
+    state = table.state
+    mover = guess is not None and state.phase == "play" and state.to_move == guess[0]
+    if guess is not None and mover and not state.moved:
         yield Correct(EnterGuess(word=guess[1]), guess[0])
+
+
+def _table_into(table: list[Any]) -> Callable[[Any, Any], Any]:
+    """The live table's factory for `play`, keeping the table it makes in `table` (the
+    players' answers and the summary read it)."""
+
+    def made(settings: Any, session: Any) -> Any:
+        table.append(_phones_table(settings, session))
+        return table[-1]
+
+    return made
+
+
+def _changes(actions: list[dict]) -> list[dict]:
+    """The moves and removals of a list of actions: what the camera books."""
+    return [a for a in actions if a.get("type") in ("move", "remove")]
+
+
+def _booked(events: list[Any]) -> list[Any]:
+    """The table's events that booked a move or a removal, in order."""
+    from companion.games.reflecto.table.live import ACTION_KIND
+
+    return [e for e in events if e.kind == ACTION_KIND and _changes([e.payload["action"]])]
+
+
+def _agree(got: list[dict], want: list[dict]) -> int:
+    """How many changes the table booked as scripted before the first that differs."""
+    return next(
+        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+        min(len(got), len(want)),
+    )
+
+
+def _questions_by_kind(events: list[Any]) -> dict[str, int]:
+    """The questions the table asked, by kind (the question id's first word)."""
+    from companion.live.table_game import QUESTION_KIND
+
+    asked: dict[str, int] = {}
+    for e in events:
+        if e.kind == QUESTION_KIND:
+            kind = e.payload["id"].split("-")[0]
+            asked[kind] = asked.get(kind, 0) + 1
+    return asked
 
 
 def _phones_table(settings: Any, session: Any) -> Any:
@@ -669,11 +716,10 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
     table says, which a replay cannot redo (the readings stay those of the run's table)."""
     from types import SimpleNamespace
 
-    from companion.games.reflecto.table.live import ACTION_KIND, BREACH_KIND
-    from companion.games.reflecto.table.messages import EnterGuess, EnterSetup
+    from companion.games.reflecto.table.live import BREACH_KIND
     from companion.games.reflecto.vision.scene import scripted_game
-    from companion.live.conformance import Correct, Observe, play
-    from companion.live.table_game import QUESTION_KIND, Observation
+    from companion.live.conformance import Observe, play
+    from companion.live.table_game import Observation
     from companion.store import Session
 
     rows: list[dict[str, Any]] = []
@@ -686,19 +732,8 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
         turns = _turns(script)
         table: list[Any] = []
 
-        def made(settings: Any, session: Session, table: list[Any] = table) -> Any:
-            table.append(_phones_table(settings, session))
-            return table[-1]
-
         def steps(held: dict = held, table: list[Any] = table, turns: Any = turns) -> Any:
-            for st in held["setups"]:
-                entered = EnterSetup(
-                    word="".join(st["chunks"]),
-                    chunks=st["chunks"],
-                    columns=st["letter_columns"],
-                    mirrors=st["mirror_columns"],
-                )
-                yield Correct(entered, st["seat"])
+            yield from _setup_steps(held["setups"])
             for f in held["frames"]:
                 screens = [
                     {"cell": [r, c], "owner": o if o >= 0 else None, "confidence": 0.9}
@@ -714,30 +749,20 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
                 standing = {(r, c): o for r, c, o in f["truth"]}
                 yield from _answers(table[0], standing, f["rest"], held["script"], turns)
             guess = held.get("guess")
-            state = table[0].state
-            if guess and state.phase == "play" and state.to_move == guess[0] and not state.moved:
-                yield Correct(EnterGuess(word=guess[1]), guess[0])
+            yield from _guess_step(table[0], None if guess is None else (guess[0], guess[1]))
 
         settings = SimpleNamespace(data_dir=None)
         _, events = play(
-            made, settings, Session("replay", "reflecto", {}, ["A", "B"], 0.0), steps()
+            _table_into(table),
+            settings,
+            Session("replay", "reflecto", {}, ["A", "B"], 0.0),
+            steps(),
         )
-        got = [
-            e.payload["action"]
-            for e in events
-            if e.kind == ACTION_KIND and e.payload["action"].get("type") in ("move", "remove")
-        ]
-        want = [a for a in held["script"] if a.get("type") in ("move", "remove")]
+        got = [e.payload["action"] for e in _booked(events)]
+        want = _changes(held["script"])
         breaches = sum(e.kind == BREACH_KIND for e in events)
-        asked: dict[str, int] = {}
-        for e in events:
-            if e.kind == QUESTION_KIND:
-                kind = e.payload["id"].split("-")[0]
-                asked[kind] = asked.get(kind, 0) + 1
-        agree = next(
-            (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
-            min(len(got), len(want)),
-        )
+        asked = _questions_by_kind(events)
+        agree = _agree(got, want)
         rows.append(
             {
                 "game": path.stem,
