@@ -29,7 +29,8 @@ squares: for a threshold several stages use, the curve of the readings themselve
 the strip's colours found beside it) and prints, per candidate value, how many of them are
 phantoms and how many right screens would be asked instead if a smaller share found beside
 (`read.PRINT_ASK`), a strip less fully in the seat's colour, or a strip whose median colour
-lies nearer grey along its seat's hue (`read.MEDIAN_ALONG`), made them ask.
+lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), made them
+ask.
 `refusal` learns each board's colours at set-up and, for the boards whose colours lie near
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
@@ -380,8 +381,21 @@ ASK_AT = (0.2, 0.15, 0.12, 0.1, 0.08, 0.05, 0.03, 0.01)
 SHARE_AT = (0.9, 0.85, 0.8, 0.75, 0.7)
 """Candidate least shares of the strip in the seat's colour `colour` prints the curve at."""
 ALONG_AT = (0.2, 0.3, 0.35, 0.4, 0.45, 0.5)
-"""Candidate `read.MEDIAN_ALONG` values `colour` prints the curve at (the strip's median
-colour along its seat's hue, `read.along_hue`)."""
+"""Candidate least medians along the seat's hue (`along_hue`) `colour` prints the curve at
+(refl20's `MEDIAN_ALONG`, 0.35, tried and taken out: see docs/reflecto.md)."""
+
+
+def along_hue(colours: ScreenColours, chroma: np.ndarray, seat: int) -> float:
+    """How far `chroma` (a strip's median, `read.strip_stats`) lies from grey along the
+    seat's hue, as a share of the seat's strength (or of `read.FLOOR_REF` when the seat's
+    colour is weaker): 1 is the seat's own colour, 0 grey or a hue at right angles to it.
+    A top is one plastic, so its median should be its colour; noise on a pale print that
+    reaches a dull seat's hue leaves the median grey."""
+    m = colours.means.astype(np.float64) - 1 / 3
+    m -= m.mean(axis=1, keepdims=True)  # a learned median's channels need not sum to 1
+    strength = float(np.linalg.norm(m[seat]))
+    along = float((np.asarray(chroma, np.float64) - 1 / 3) @ m[seat]) / strength
+    return along / max(strength, read.FLOOR_REF)
 
 
 def colour(families: list[tuple[str, int, int]], boards: int) -> None:
@@ -399,15 +413,12 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
             ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
             truth = dict(photo.truth.layout_key())
             for call in read.classify(rect, geom, colours):
-                # "median near grey" is a call by colour that `MEDIAN_ALONG` made ask.
-                if call.why not in ("colour", "median near grey"):
+                if call.why != "colour" or call.owner is None:
                     continue
-                seat = int(np.argmax(call.shares))
+                seat = call.owner
                 p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
                 beside = max(p.board or 0.0, p.with_sides or 0.0)
-                along = read.along_hue(
-                    colours, read.strip_stats(rect, geom, call.cell).chroma, seat
-                )
+                along = along_hue(colours, read.strip_stats(rect, geom, call.cell).chroma, seat)
                 right = truth.get(call.cell) == seat
                 found.append((right, beside, max(call.shares), (seed, i), along))
     phantoms = [f for f in found if not f[0]]

@@ -157,17 +157,6 @@ found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those. Suc
 stays a question whatever stands out round it: a stripe printed along the row in a seat's
 colour shows the edges of a top's bar (the bar test, refl12-refl17, read 4 empty squares as
 screens on a wider development family, `benchmarks/reflecto_curves.py bar` at 623abad)."""
-MEDIAN_ALONG = 0.35
-"""A strip read as a seat's screen by its colour (`SURE` of its pixels in the seat's colour,
-nothing of it found beside) is asked about when its median colour lies less than this share
-of the seat's strength along the seat's hue (`along_hue`): a top is one plastic, its median
-pixel is its colour, while noise on a near-grey print pushes single pixels into a dull
-seat's hue and leaves the median grey. From the development curve (refl20,
-`benchmarks/reflecto_curves.py colour` on 100 house and random boards: some 700 screens
-called by colour, 7 phantoms): a median along under 0.2 / 0.3 / 0.35 / 0.4 / 0.5 asks
-3 / 3 / 4 / 5 / 5 phantoms (5 on one board, noise on a pale first row; the other 2, along
-0.87 and 2.6, are a print's edge and an arm) and 0 / 0 / 0 / 2-4 / 7-10 screens (the
-lowest 0.39)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -341,20 +330,6 @@ def strip_stats(rect: Rectified, geom: BoardGeometry, cell: Cell) -> CellStats:
     c = chromaticity(bright)
     med = np.median(c, axis=0)
     return CellStats(cell, med, float(np.median(np.linalg.norm(c - med, axis=1))))
-
-
-def along_hue(colours: ScreenColours, chroma: np.ndarray, seat: int) -> float:
-    """How far `chroma` lies from grey along the seat's hue, as a share of the seat's
-    strength (or of `FLOOR_REF` when the seat's colour is weaker): 1 is the seat's own
-    colour, 0 grey or a hue at right angles to it."""
-    m = colours.means.astype(np.float64) - GREY
-    m -= m.mean(axis=1, keepdims=True)  # a learned median's channels need not sum to 1
-    strength = float(np.linalg.norm(m[seat]))
-    return (
-        float((np.asarray(chroma, np.float64) - GREY) @ m[seat])
-        / strength
-        / max(strength, FLOOR_REF)
-    )
 
 
 def learn_from_cells(
@@ -1022,13 +997,7 @@ def classify(
             here = found[(cell, k)]
             verdict = printed(here)
             conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-            if verdict is False and (
-                along_hue(colours, strip_stats(rect, geom, cell).chroma, k) < MEDIAN_ALONG
-            ):
-                # Over half the strip matches the seat's colour pixel by pixel, but its
-                # median pixel is near grey: noise on a pale print reaching a dull hue.
-                calls.append(CellCall(cell, shares, None, 0.0, True, "median near grey"))
-            elif verdict is False:
+            if verdict is False:
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
