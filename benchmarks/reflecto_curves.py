@@ -28,7 +28,9 @@ squares: for a threshold several stages use, the curve of the readings themselve
 `colour` takes the squares the picture alone calls a seat's screen by its colour (nothing of
 the strip's colours found beside it) and prints, per candidate value, how many of them are
 phantoms and how many right screens would be asked instead if a smaller share found beside
-(`read.PRINT_ASK`), or a strip less fully in the seat's colour, made them ask.
+(`read.PRINT_ASK`), a strip less fully in the seat's colour, or a strip whose median colour
+lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), made them
+ask.
 `refusal` learns each board's colours at set-up and, for the boards whose colours lie near
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
@@ -378,6 +380,22 @@ ASK_AT = (0.2, 0.15, 0.12, 0.1, 0.08, 0.05, 0.03, 0.01)
 """Candidate `read.PRINT_ASK` values `colour` prints the curve at."""
 SHARE_AT = (0.9, 0.85, 0.8, 0.75, 0.7)
 """Candidate least shares of the strip in the seat's colour `colour` prints the curve at."""
+ALONG_AT = (0.2, 0.3, 0.35, 0.4, 0.45, 0.5)
+"""Candidate least medians along the seat's hue (`along_hue`) `colour` prints the curve at
+(refl20's `MEDIAN_ALONG`, 0.35, tried and taken out: see docs/reflecto.md)."""
+
+
+def along_hue(colours: ScreenColours, chroma: np.ndarray, seat: int) -> float:
+    """How far `chroma` (a strip's median, `read.strip_stats`) lies from grey along the
+    seat's hue, as a share of the seat's strength (or of `read.FLOOR_REF` when the seat's
+    colour is weaker): 1 is the seat's own colour, 0 grey or a hue at right angles to it.
+    A top is one plastic, so its median should be its colour; noise on a pale print that
+    reaches a dull seat's hue leaves the median grey."""
+    m = colours.means.astype(np.float64) - 1 / 3
+    m -= m.mean(axis=1, keepdims=True)  # a learned median's channels need not sum to 1
+    strength = float(np.linalg.norm(m[seat]))
+    along = float((np.asarray(chroma, np.float64) - 1 / 3) @ m[seat]) / strength
+    return along / max(strength, read.FLOOR_REF)
 
 
 def colour(families: list[tuple[str, int, int]], boards: int) -> None:
@@ -388,7 +406,7 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
     of `board` and `with_sides`, as `read.printed` takes it) and the strip's share in the
     seat's colour. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
-    found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    found: list[tuple[bool, float, float, tuple[int, int], float]] = []
     for which, seed, first in families:
         indices = range(first, first + boards)
         for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
@@ -397,20 +415,23 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
             for call in read.classify(rect, geom, colours):
                 if call.why != "colour" or call.owner is None:
                     continue
-                p = read.print_share(rect, geom, ev, call.cell, call.owner, FLOOR_AT)
+                seat = call.owner
+                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
                 beside = max(p.board or 0.0, p.with_sides or 0.0)
-                right = truth.get(call.cell) == call.owner
-                found.append((right, beside, max(call.shares), (seed, i)))
+                along = along_hue(colours, read.strip_stats(rect, geom, call.cell).chroma, seat)
+                right = truth.get(call.cell) == seat
+                found.append((right, beside, max(call.shares), (seed, i), along))
     phantoms = [f for f in found if not f[0]]
     print(f"{len(found) - len(phantoms)} screens and {len(phantoms)} phantoms called by colour")
     tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
         ("found beside >=", lambda beside, v: beside >= v, ASK_AT),
         ("share in the colour <", lambda share, v: share < v, SHARE_AT),
+        ("median along the seat's hue <", lambda along, v: along < v, ALONG_AT),
     )
     for key, (name, asks, values) in enumerate(tests, start=1):
         print(f"asked when {name} | phantoms asked (boards) | screens asked (boards)")
         for v in values:
-            hit = [f for f in found if asks(f[1] if key == 1 else f[2], v)]
+            hit = [f for f in found if asks((f[1], f[2], f[4])[key - 1], v)]
             ph = [f for f in hit if not f[0]]
             ok = [f for f in hit if f[0]]
             print(

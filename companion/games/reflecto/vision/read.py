@@ -299,7 +299,6 @@ def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[
     reaching in) counts as grey; a picture known to have no arm over it (the start
     position, learned only from a frame without hands) says `arms=False`, for a board
     printed in strong colours joins every screen to the edge."""
-    hx, hy = _strip(geom)
     foreign = np.zeros(rect.top.shape[:2], bool)
     if arms:
         c_all = chromaticity(rect.top)
@@ -313,18 +312,24 @@ def cell_stats(rect: Rectified, geom: BoardGeometry, arms: bool = True) -> list[
         if foreign[cy, cx]:
             out.append(CellStats(cell, GREY.copy(), 1.0))
             continue
-        patch = rect.top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1].reshape(-1, 3)
-        f = patch.astype(np.float32)
-        vivid = np.linalg.norm(f - f.mean(axis=1, keepdims=True), axis=1) > VIVID
-        bright = patch[(f.mean(axis=1) > DARK) | vivid]
-        if len(bright) < 0.5 * len(patch):
-            out.append(CellStats(cell, GREY.copy(), 1.0))
-            continue
-        c = chromaticity(bright)
-        med = np.median(c, axis=0)
-        spread = float(np.median(np.linalg.norm(c - med, axis=1)))
-        out.append(CellStats(cell, med, spread))
+        out.append(strip_stats(rect, geom, cell))
     return out
+
+
+def strip_stats(rect: Rectified, geom: BoardGeometry, cell: Cell) -> CellStats:
+    """One square's centre strip: the median chromaticity of its pixels bright or vivid
+    enough to have one (`DARK`, `VIVID`), grey when fewer than half are."""
+    hx, hy = _strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    patch = rect.top[max(cy - hy, 0) : cy + hy + 1, max(cx - hx, 0) : cx + hx + 1].reshape(-1, 3)
+    f = patch.astype(np.float32)
+    vivid = np.linalg.norm(f - f.mean(axis=1, keepdims=True), axis=1) > VIVID
+    bright = patch[(f.mean(axis=1) > DARK) | vivid]
+    if len(bright) == 0 or len(bright) < 0.5 * len(patch):
+        return CellStats(cell, GREY.copy(), 1.0)
+    c = chromaticity(bright)
+    med = np.median(c, axis=0)
+    return CellStats(cell, med, float(np.median(np.linalg.norm(c - med, axis=1))))
 
 
 def learn_from_cells(
