@@ -14,6 +14,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
+from companion.games.looking_glass.vision.finder import by_correlation, fill_by_places
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
 from companion.games.looking_glass.vision.stages import (
@@ -66,8 +67,17 @@ class StagedReader:
         # (`slots.name_slots`).
         self.every_card_taught = set(load_deck().normal_ids) <= set(library.ids)
 
-    def stages(self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None) -> Stages:
-        """Every stage's output for one photograph (working-image px)."""
+    def stages(
+        self,
+        image: np.ndarray,
+        H_mm_from_image: np.ndarray | None = None,
+        *,
+        correlate: bool = True,
+    ) -> Stages:
+        """Every stage's output for one photograph (working-image px). When the features'
+        cards fix no lattice (smooth art: they name a few cards, rarely one and its
+        reflection), places found by correlation fix it with them, and the slot stage names
+        every slot (`finder.fill_by_places`; `correlate` False: the features alone)."""
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
@@ -75,6 +85,18 @@ class StagedReader:
         glass, probes = fill_probed(
             small, fit_glass(found, Plane(H)), self.lib, self.max_cols, self.every_card_taught
         )
+        if correlate and not probes:
+            filled = fill_by_places(
+                small,
+                found,
+                by_correlation(small, found, self.lib),
+                Plane(H),
+                self.lib,
+                self.max_cols,
+                self.every_card_taught,
+            )
+            if filled is not None:
+                glass, probes = filled
         return Stages(found, glass, sc, probes)
 
     def glass(

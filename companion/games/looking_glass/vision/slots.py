@@ -34,6 +34,7 @@ from companion.games.looking_glass.vision.stages import (
     Identified,
     Placed,
     across_gap,
+    card_frame,
 )
 from companion.vision.cards.features import VERIFY_PX_PER_MM, FaceIndex
 from companion.vision.cards.identify import Identity, card_to_image, identify
@@ -196,13 +197,6 @@ def _mirrored(placed: list[Placed], lat: Lattice) -> bool | None:
     return bool(np.linalg.det(sol[:2].T) < 0)
 
 
-def _card_frame(anchor: Identified, card_h: float) -> np.ndarray:
-    """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
-    glass's own axes, every glass card lying square to them."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
-    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
-
-
 def _sized(to_anchor: np.ndarray, cards: list[Identified], card_h: float) -> np.ndarray:
     """The anchor's frame rescaled so that the cards' median face is the taught size there:
     one card's outline from a few features (smooth photographic art) is often a tenth or more
@@ -286,7 +280,7 @@ def assign(
     between the halves' innermost rows: where the reflections put the line, from the cards'
     distances to it (a deck's gap in glass units is its dealer's gap over its own card width:
     10 mm between mini cards is 14 units, between tarot cards 9), else `GAP`."""
-    to_anchor = _sized(_card_frame(anchor, card_h), cards, card_h)
+    to_anchor = _sized(card_frame(anchor, card_h), cards, card_h)
     c = cv2.perspectiveTransform(
         np.array([k.centre for k in cards]).reshape(-1, 1, 2).astype(np.float64), to_anchor
     ).reshape(-1, 2)
@@ -557,6 +551,19 @@ def fill_probed(
     photo-art deck had 2 to 6 of 28 cards named, rarely one and its reflection, and no slot
     was looked at). A score pile's cards would vote too, so a lattice voted for must have
     cards on both sides of its centre line, and span no more columns than the widest layout."""
+    lattice, glass = lattice_of(image, glass, lib, max_cols)
+    if lattice is None:
+        return without_lone_pair(glass), []
+    return fill_lattice(image, lattice, glass, lib, max_cols, every_card_taught)
+
+
+def lattice_of(
+    image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None
+) -> tuple[Lattice | None, Glass]:
+    """`fill_probed`'s fit: the lattice through the glass's named cards, else voted for by
+    every named card (`fit_lattice`'s voters, each with a card in its reflection's slot), and
+    the glass with each card in its slot; no lattice (None, and the glass as far as it was
+    fitted) when there is none, or it rests on a lone pair beside other named cards."""
     fitted = fit_lattice(glass, lib.shape.height_mm)
     if fitted is None and glass.rejected:
         # Few cards named (smooth art shows few features), and of those few a reflection:
@@ -579,8 +586,24 @@ def fill_probed(
     if fitted is None or not without_lone_pair(fitted[1]).cards:
         # No lattice, or one that rests on a lone pair beside other named cards: its slots
         # would be looked at on a guess (a score pile's cards, an empty patterned cloth named).
-        return without_lone_pair(glass if fitted is None else fitted[1]), []
-    lattice, glass = fitted
+        return None, glass if fitted is None else fitted[1]
+    return fitted
+
+
+def fill_lattice(
+    image: np.ndarray,
+    lattice: Lattice,
+    glass: Glass,
+    lib: Library,
+    max_cols: int | None = None,
+    every_card_taught: bool = True,
+    marks: frozenset[int] = frozenset(),
+) -> tuple[Glass, list[Probe]]:
+    """`fill_probed` past the fit: the glass's free slots on a fitted lattice named, the
+    slots straddling shown lower halves dropped, coverage from the lattice. Unnamed glass
+    cards mark where the glass reaches (its slots are looked at) and stay, unnamed, where no
+    slot named a card, except `marks` (ids of their `Identified`): places that only say where
+    to look, never a card read."""
     glass = with_pairs_on(glass, lattice, max_cols)
     # Unnamed feature finds give way to what their slot's upper half says.
     found = {id(p) for p in glass.cards if p.card.identity.card is not None}
@@ -588,6 +611,8 @@ def fill_probed(
     cards = without_shown_lower_halves(image, cards, found, lib)
     # A card the features found but could not name stays, unnamed, where no card was named.
     for u in glass.cards:
+        if id(u.card) in marks:
+            continue
         if u.card.identity.card is None and all(
             np.linalg.norm(u.card.centre - c.card.centre) > SAME_PLACE * _width(c) for c in cards
         ):

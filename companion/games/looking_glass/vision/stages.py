@@ -304,6 +304,13 @@ def identify_all(image: np.ndarray, cands: list[Candidate], lib: Library) -> lis
 
 
 # -- the glass ----------------------------------------------------------------------------------
+def card_frame(anchor: Identified, card_h: float) -> np.ndarray:
+    """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
+    glass's own axes, every glass card lying square to them."""
+    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
+    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
+
+
 def _mirror(p: np.ndarray, n: np.ndarray, off: float) -> np.ndarray:
     return p - 2 * ((p @ n) - off)[..., None] * n
 
