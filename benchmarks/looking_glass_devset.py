@@ -114,12 +114,15 @@ def read_json(taught: Taught, img: Any) -> dict:
 
 
 # -- making a set ----------------------------------------------------------------------------
-def make_set(out: Path, seeds: list[int], tables: int) -> dict:
+def make_set(out: Path, seeds: list[int], tables: int, family: str = "random") -> dict:
+    """`family` "random": each deck of randomised design (`render.sample_style`); "house":
+    the house style (`art.draw_deck` without a style), taught and dealt as the random ones
+    (one teach photo a card, no retakes), as `looking_glass_world.py`'s house family."""
     import cv2
     import numpy as np
 
     from companion.games.looking_glass.rules.deck import load_deck
-    from companion.games.looking_glass.vision.art import draw_deck
+    from companion.games.looking_glass.vision.art import DeckStyle, draw_deck
     from companion.games.looking_glass.vision.render import (
         render_scene,
         sample_style,
@@ -127,10 +130,10 @@ def make_set(out: Path, seeds: list[int], tables: int) -> dict:
     )
 
     ids = load_deck().ids
-    manifest: dict[str, Any] = {"family": "random", "decks": []}
+    manifest: dict[str, Any] = {"family": family, "decks": []}
     for seed in seeds:
-        style = sample_style(seed)
-        art = draw_deck(ids, seed, style)
+        style = sample_style(seed) if family == "random" else DeckStyle.house()
+        art = draw_deck(ids, seed, style if family == "random" else None)
         d = out / str(seed)
         (d / "teach").mkdir(parents=True, exist_ok=True)
         rng = np.random.default_rng([seed, 5])
@@ -302,6 +305,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="these development seeds instead of --seed-base and --decks",
     )
+    mk.add_argument(
+        "--family",
+        choices=("random", "house"),
+        default="random",
+        help="the decks' design: randomised (default) or the house style",
+    )
     rd = sub.add_parser("read", help="read a set and score it")
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
@@ -327,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = a.seeds or [a.seed_base + k for k in range(a.decks)]
         if max(seeds) >= 1_000_000:
             raise SystemExit("development seeds must stay below 1,000,000")
-        make_set(Path(a.out), seeds, a.tables)
+        make_set(Path(a.out), seeds, a.tables, a.family)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
         return 0
     if verb == "read":

@@ -387,3 +387,21 @@ def test_cli_render_writes_tables_truth_and_teach_photos(tmp_path, capsys):
     truth = json.loads((out / "0000.json").read_text())
     assert (out / "0000.jpg").is_file() and len(list((out / "teach").glob("*.png"))) == 12
     assert set(truth) >= {"image", "cards", "layout", "warnings"}
+
+
+def test_no_card_is_read_where_the_card_inward_still_shows_its_lower_half():
+    """A light-bordered photo-art deck on a pale chequered cloth (a development deck of the
+    random family): a glare's pale streak cuts a free card in two, and its lower half was read
+    as the upper half of a card one row out (a phantom that also called the card under it
+    and its reflection covered). A card lies on the lower half it covers and hides it."""
+    from companion.games.looking_glass.vision.render import sample_style
+    from companion.games.looking_glass.vision.sim_deck import taught_sim_deck
+
+    seed = 654421
+    art, _, lib, _ = taught_sim_deck(seed, sample_style(seed))
+    img, truth = render_scene(seed, 2, art)
+    ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert ok
+    c = compare(Reader(lib).read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)).to_json("x"), truth)
+    assert c.extra == 0 and c.covered_wrong == 0 and c.wrong == 0
+    assert c.right >= 25

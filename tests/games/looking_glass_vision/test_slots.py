@@ -372,3 +372,22 @@ def test_slots_named_at_the_glass_s_edge_lead_the_look_further_out():
     assert set(named) == set(ids)
     for cid, centre in named.items():
         assert np.abs(centre - where[cid].mean(axis=0)).max() < 10
+
+
+def test_a_face_s_lightness_is_made_alone_as_the_features_index_makes_it():
+    """A reader that never builds the features' index (the light-border one) gets each taught
+    face's lightness made alone, the same as the index's, once per library; an id the library
+    does not hold has none."""
+    from companion.games.looking_glass.vision.slots import face_lightness
+    from companion.vision.cards.features import FaceIndex
+    from tests.games.looking_glass_vision.dark_table import dark_bordered_table
+
+    _, lib, ids, _ = dark_bordered_table()
+    lib.derived.clear()
+    alone = face_lightness(lib, ids[2])
+    assert alone is not None and "face_index" not in lib.derived
+    assert face_lightness(lib, ids[2]) is alone
+    indexed = FaceIndex.of(lib).faces_grey[lib.ids.index(ids[2])]
+    assert alone.shape == indexed.shape and alone.dtype == indexed.dtype
+    assert np.array_equal(alone, indexed)
+    assert face_lightness(lib, "no-such-card") is None

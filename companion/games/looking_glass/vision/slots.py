@@ -679,17 +679,53 @@ SHOWN_MIN_MM2 = 150.0
 
 def lower_shown(image: np.ndarray, under: Placed, over: np.ndarray, lib: Library) -> float:
     """How well the part of `under`'s lower half that a card outlined `over` (image px, TL,
-    TR, BR, BL from its top) would hide still matches `under`'s own taught face: zero-mean
-    normalised correlation of lightness at `features.VERIFY_PX_PER_MM`, the best over shifts
-    of up to `SHOWN_SEARCH_MM` (-1 where too little of it lies under `over`, or in view)."""
+    TR, BR, BL from its top) would hide still matches `under`'s own taught face
+    (`lower_half_shown`; -1 where its card is not named or not taught)."""
     card = under.card.identity.card
-    if card is None or card not in lib.ids:
+    face = None if card is None else face_lightness(lib, card)
+    if face is None:
         return -1.0
-    face = FaceIndex.of(lib).faces_grey[lib.ids.index(card)]
+    return lower_half_shown(image, under.card.hypothesis.outline, face, lib.shape.height_mm, over)
+
+
+def face_lightness(lib: Library, card: str) -> np.ndarray | None:
+    """`card`'s taught face as lightness at `features.VERIFY_PX_PER_MM` (float32; None when
+    the library holds no such face). The features' index keeps these (`FaceIndex.faces_grey`);
+    a reader that never builds that index (the light-border one: its SIFT features cost a
+    third of a second a deck) gets them made alone, once per library (`Library.derived`)."""
+    if card not in lib.ids or lib.faces is None:
+        return None
+    k = lib.ids.index(card)
+    index = lib.derived.get("face_index")
+    if isinstance(index, FaceIndex) and index.faces_grey:
+        return index.faces_grey[k]
+    made = lib.derived.get("faces_lightness")
+    if not isinstance(made, tuple):
+        size = (round(CARD_W_MM * VERIFY_PX_PER_MM), round(lib.shape.height_mm * VERIFY_PX_PER_MM))
+        made = tuple(
+            cv2.resize(
+                cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], size, interpolation=cv2.INTER_AREA
+            ).astype(np.float32)
+            for f in lib.faces
+        )
+        lib.derived["faces_lightness"] = made
+    face: np.ndarray = made[k]
+    return face
+
+
+def lower_half_shown(
+    image: np.ndarray, outline: np.ndarray, face: np.ndarray, height_mm: float, over: np.ndarray
+) -> float:
+    """How well the part of the lower half of a card outlined `outline` (image px, TL, TR, BR,
+    BL from its top; its taught face's lightness `face`, `face_lightness`) that a card
+    outlined `over` would hide still matches that face: zero-mean normalised correlation of
+    lightness at `features.VERIFY_PX_PER_MM`, the best over shifts of up to
+    `SHOWN_SEARCH_MM` (-1 where too little of it lies under `over`, or in view). A card lies
+    over that part and hides it; where it still shows, no card lies there."""
     fh, fw = face.shape
     px = VERIFY_PX_PER_MM
     m = max(1, round(SHOWN_SEARCH_MM * px))
-    to_image = card_to_image(under.card.hypothesis.outline, lib.shape.height_mm)
+    to_image = card_to_image(outline, height_mm)
     # Face px (with a margin of m on every side) -> image px.
     M = to_image @ np.array([[1 / px, 0, -m / px], [0, 1 / px, -m / px], [0, 0, 1]])
     warped = cv2.warpPerspective(
@@ -723,15 +759,16 @@ def lower_shown(image: np.ndarray, under: Placed, over: np.ndarray, lib: Library
     nb = float(np.sqrt((b * b).sum()))
     if nb < 1e-6:
         return -1.0
-    best = -1.0
-    for dy in range(2 * m + 1):
-        for dx in range(2 * m + 1):
-            a = grey[dy : dy + fh, dx : dx + fw][region]
-            a = a - a.mean()
-            na = float(np.sqrt((a * a).sum()))
-            if na > 1e-6:
-                best = max(best, float((a * b).sum()) / (na * nb))
-    return best
+    # Every shift at once: the region's px of each shifted window, one row a shift.
+    ys, xs = np.nonzero(region)
+    dy, dx = (v.reshape(-1, 1) for v in np.mgrid[0 : 2 * m + 1, 0 : 2 * m + 1])
+    a = grey[ys + dy, xs + dx]
+    a -= a.mean(axis=1, keepdims=True)
+    na = np.sqrt((a * a).sum(axis=1))
+    ok = na > 1e-6
+    if not ok.any():
+        return -1.0
+    return float(max(-1.0, float(((a[ok] @ b) / (na[ok] * nb)).max())))
 
 
 def shown_under(image: np.ndarray, cards: list[Placed], p: Placed, lib: Library) -> float:
