@@ -245,7 +245,7 @@ SEEN_LOWER_SHOWN = 0.85
 a named card of the row inward, that it would lie on, still shows its own lower half there
 this well (`slots.lower_half_shown`; `Reader._lower_halves_shown`). The curve over the 40
 such cards of 8 development decks of the random family the trial gave this reader (light
-borders, 24 tables; seeds 654421 654423 654426 654430 654432 654436 654441 654443), real
+borders, 24 tables; the development decks are named in the guide), real
 cards dropped / phantoms dropped: 0.5: 3 / 1; 0.55-0.6: 2 / 1; 0.65-0.75: 1 / 1; 0.8-0.9:
 0 / 1. The real cards reach 0.754 (smooth photo art correlates a little anywhere), the
 phantom 0.95 (a free card's lower half, cut off by a glare's pale streak); 0.85 is the middle
