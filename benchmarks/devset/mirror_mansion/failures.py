@@ -11,7 +11,8 @@ Per board, each miss names its part and its cause:
   mirrors' plane (with the colour there, HSV, and whether that colour is inside the kit's
   range), found but `off_slot` (its place fits no slot), `slot_unsure` (it fits both slots
   and their top edges differ by less than `perceive.SLOT_MARGIN`: asked), `contradicted`
-  (another dot of the crossing names another placement about as strongly: asked), `slot_wrong`,
+  (another dot of the crossing names another placement about as strongly: asked; the same
+  sticker found at another level, nearer its line, is `side_unsure`), `slot_wrong`,
   `evidence_low` (under `PIECE_MIN`), `side_unsure` (too near the middle line), `side_wrong`,
   another dot of the crossing won (`other_dot`), or read but not kept (`outranked`: more
   likely pieces filled the box);
@@ -136,13 +137,14 @@ def mirror_misses(
             (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"),
             None,
         )
+        # The crossing's likeliest dot may be this sticker found at another level (its core):
+        # then its own side or slot, not a rival, may be what was unsure.
+        own = held is not None and held.dot in near
         if piece is None:
             cause = "off_slot"
-        elif (
-            held is not None
-            and held.dot in near
-            and (held.slot_sure, held.confidence) != (piece.slot_sure, piece.confidence)
-        ):
+        elif own and held.slot_sure and 0.0 < held.confidence < stickers.min_confidence:
+            cause = "side_unsure"
+        elif own and (held.confidence == 0.0 or (piece.slot_sure and not held.slot_sure)):
             cause = "contradicted"
         elif not piece.slot_sure:
             cause = "slot_unsure"

@@ -137,3 +137,35 @@ def test_a_dot_that_hides_the_crossings_middle_leaves_the_slot_to_the_top_edges(
     # A dot 12 mm across, 5 mm from the middle, covers it: its colour is not the top's.
     (m,) = _with_middle(113.0, "\\").mirrors
     assert not m.slot_sure
+
+
+def _core_and_disc(disc_across: float, disc_along: float = 10.0):
+    """One sticker on the "/" slot found at two levels: its core (level 2, 6 mm across, 0.4 mm
+    off the line toward SE: too near to tell the side alone) and its whole disc (level 0, 9 mm
+    across, `disc_across` mm off), the core the likelier (found at the higher level)."""
+    c = np.array(BOARD.crossing_mm(CELL))
+    u, n = perceive.slot_axes("/", BOARD)
+    core = c + 10.0 * u + 0.4 * n
+    disc = c + disc_along * u + disc_across * n
+    dots = (
+        Dot((float(disc[0]), float(disc[1])), 64.0, 1.0, 1.0, level=0),
+        Dot((float(core[0]), float(core[1])), 28.0, 1.0, 1.0, level=2),
+    )
+    bars = {(cell, s): 0.0 for cell in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    cands = perceive.Candidates(dots, (), {side: () for side in "NESW"}, bars, dict(bars))
+    return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
+
+
+def test_a_stickers_side_is_told_from_its_whole_disc_when_its_core_lies_near_the_line() -> None:
+    # The whole disc lies clearly on the SE side: the facing is named.
+    (m,) = _core_and_disc(1.2).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
+    # The disc as near the line as the core: asked.
+    got = _core_and_disc(0.4)
+    (m,) = got.mirrors
+    assert (m.slot, m.facing) == ("/", None)
+    assert any("facing unsure" in w for w in got.warnings)
+    # A sure dot of the same side elsewhere on the slot is another dot, not this sticker: asked.
+    (m,) = _core_and_disc(1.2, disc_along=-10.0).mirrors
+    assert m.facing is None

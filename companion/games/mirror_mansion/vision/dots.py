@@ -229,6 +229,12 @@ def _blobs(mask: np.ndarray, least_px: float):
         yield x, y, fill & mask[y : y + h, x : x + w]
 
 
+def _framed(mask: np.ndarray) -> np.ndarray:
+    """A mask with a pixel of 0 round it (what `np.pad(mask, 1)` gives, for a tenth of its
+    cost: a frame has some thirty blobs to frame, and numpy's pad is mostly Python)."""
+    return cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+
+
 def _discs(blob: np.ndarray, least_r: float, most_r: float, taken: list[tuple[float, float]]):
     """(left, top, piece) of each disc that fills a part of a blob: the peaks of its distance
     to the blob's rim from `least_r` to `most_r` (px), widest first, none inside a wider one
@@ -237,7 +243,7 @@ def _discs(blob: np.ndarray, least_r: float, most_r: float, taken: list[tuple[fl
     Two discs that touch over a neck wider than any opening could cut (a sticker stuck
     against a printed disc of its colour: a movement field's, just behind a card) are two
     peaks of that distance, and each is a dot's place and size."""
-    dist = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    dist = cv2.distanceTransform(_framed(blob), cv2.DIST_L2, 5)[1:-1, 1:-1]
     peaks = (dist >= least_r) & (dist >= cv2.dilate(dist, _kernel(5)))
     ys, xs = np.nonzero(peaks)
     spots: list[tuple[float, float, float]] = [(x, y, most_r) for x, y in taken]
@@ -348,7 +354,7 @@ def find_dots(
     def split(level_i: int, blob: np.ndarray, bx: int, by: int) -> None:
         """The round pieces of a blob that is no dot as a whole, cut loose by a wider disc."""
         kk = max(3, round(SPLIT_OPENING * diameter_mm * PX_PER_MM) | 1)
-        opened = cv2.morphologyEx(np.pad(blob, 1), cv2.MORPH_OPEN, _kernel(kk))
+        opened = cv2.morphologyEx(_framed(blob), cv2.MORPH_OPEN, _kernel(kk))
         cut: list[tuple[float, float]] = []
         for px, py, piece in _blobs(opened, lo):
             m = cv2.moments(piece, binaryImage=True)

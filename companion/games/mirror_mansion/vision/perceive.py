@@ -913,7 +913,8 @@ def identify(
             if held is None or evidence > held.evidence:
                 best[key] = piece
     for cell, hypotheses in mirrors.items():
-        best[(cell, "mirror")] = _unless_contradicted(best[(cell, "mirror")], hypotheses, stickers)
+        held = _side_from_whole_sticker(best[(cell, "mirror")], hypotheses)
+        best[(cell, "mirror")] = _unless_contradicted(held, hypotheses, stickers)
     windows = []
     for side, dots in cands.magenta.items():
         for dot in dots:
@@ -922,6 +923,32 @@ def identify(
                 windows.append((spot, replace(dot, level=_place_level(dot, dots))))
     windows.sort(key=lambda sd: -_window_score(board, *sd))
     return Identified(tuple(best.values()), tuple(windows))
+
+
+def _side_from_whole_sticker(held: PieceSeen, hypotheses: list[PieceSeen]) -> PieceSeen:
+    """The likeliest mirror of a crossing, as sure of its side as the surest view of its own
+    sticker: the dots of the crossing that name the same placement and lie within one
+    another's radius are one sticker found at several levels (`dots.LEVELS`).
+
+    The likeliest is found at the highest level it reaches (`PIECE_LEVEL_WEIGHT`): its core,
+    where its colour stands out most. That core is not its middle: glare, a tint of the face
+    or board beside it, or a rim blurred into the top edge move it, and for a sticker stuck
+    near the least offset a hand leaves (2 mm off the line) the core came within
+    `ACROSS_MM`'s first of the line (side unsure: the facing asked) while the whole disc,
+    found at a lower level, lay clearly on its side. The evidence and the placement stay the
+    likeliest's; only how sure its side is may rise, never its facing change."""
+    if held.dot is None:
+        return held
+    reach = math.sqrt(held.dot.area_mm2 / math.pi)
+    same = [
+        p.confidence
+        for p in hypotheses
+        if p.dot is not None
+        and (p.slot, p.facing, p.slot_sure) == (held.slot, held.facing, held.slot_sure)
+        and math.dist(p.dot.centre_mm, held.dot.centre_mm)
+        <= max(reach, math.sqrt(p.dot.area_mm2 / math.pi))
+    ]
+    return replace(held, confidence=max([held.confidence, *same]))
 
 
 def _unless_contradicted(
