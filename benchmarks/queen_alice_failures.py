@@ -429,38 +429,38 @@ def crown_apart_curve(seed: int, boards: int) -> dict[str, Any]:
 
 
 def ref_alike_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
-    """The `CROWN_REF_ALIKE` curve, on development renders: on every board with the
+    """A curve for asking the Crown count when the path spaces that set its scale are unlike
+    one another (tried as `CROWN_REF_ALIKE` 2.5 after 8fb0bca and taken out: the `sim`
+    film's flat path spaces, spreads at the noise's level, have quartile ratios over 3 and
+    its Crowns were asked in every frame), on development renders: on every board with the
     display in view, the path spaces that set the Crowns' scale (`crown_reference`), their
-    upper quartile of disc spread over their lower, and whether the Crown count without the
-    check (`CROWN_REF_ALIKE` = inf) is right, wrong or asked; then, at each threshold, the
-    counts that the check would ask about."""
+    upper quartile of disc spread over their lower and the gap between the two, and
+    whether the reader's Crown count is right, wrong or asked; then, at each threshold, the
+    counts a check of the ratio would ask about."""
     geom = load_geometry()
     rows: list[tuple[float, str]] = []
-    saved = reader.CROWN_REF_ALIKE
-    try:
-        reader.CROWN_REF_ALIKE = math.inf
-        for i, photo, where in _located_photos(geom, seed, boards, arms):
-            truth = photo.truth.crowns_left
-            if truth is None:
-                continue
-            arms_seen = reader.find_arms(photo.image, geom, where)
-            paths = reader.path_calls(photo.image, geom, where, arms_seen)
-            got = reader._crowns(photo.image, geom, where, arms_seen, paths)
-            clear = reader.crown_reference(geom, arms_seen, lambda p=paths: p)
-            if len(clear) < reader.CROWN_REF_MIN:
-                continue
-            spread = reader._slot_spread(photo.image, geom, where, list(clear))
-            low, high = np.percentile(spread, [25, 75])
-            outcome = "asked" if got is None else "right" if got == truth else "wrong"
-            rows.append((float(high / max(low, 1e-6)), outcome))
-            print(f"\rref alike curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
-    finally:
-        reader.CROWN_REF_ALIKE = saved
+    gaps: list[tuple[float, float, str]] = []
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        truth = photo.truth.crowns_left
+        if truth is None:
+            continue
+        arms_seen = reader.find_arms(photo.image, geom, where)
+        paths = reader.path_calls(photo.image, geom, where, arms_seen)
+        got = reader._crowns(photo.image, geom, where, arms_seen, paths)
+        clear = reader.crown_reference(geom, arms_seen, lambda p=paths: p)
+        if len(clear) < reader.CROWN_REF_MIN:
+            continue
+        spread = reader._slot_spread(photo.image, geom, where, list(clear))
+        low, high = np.percentile(spread, [25, 75])
+        outcome = "asked" if got is None else "right" if got == truth else "wrong"
+        rows.append((float(high / max(low, 1e-6)), outcome))
+        gaps.append((round(float(high / max(low, 1e-6)), 2), round(float(high - low), 1), outcome))
+        print(f"\rref alike curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return {
         "seed": seed,
         "boards": boards,
-        "ratios": sorted((round(r, 2), o) for r, o in rows),
+        "ratios_and_gaps": sorted(gaps),
         "asked_at": [
             {
                 "threshold": t,
@@ -840,7 +840,7 @@ def main() -> None:
     parser.add_argument(
         "--ref-alike-curve",
         action="store_true",
-        help="the CROWN_REF_ALIKE curve (path spaces unlike one another) instead",
+        help="the path spaces' spread ratio curve (tried as CROWN_REF_ALIKE) instead",
     )
     parser.add_argument(
         "--told-curve",

@@ -14,7 +14,6 @@ from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_MARGIN,
     CROWN_APART,
-    CROWN_REF_ALIKE,
     CROWN_REF_MIN,
     CROWN_STANDS,
     FLAT_OUT,
@@ -39,7 +38,6 @@ from companion.games.queen_alice.vision.read import (
     lone_squares,
     median_along,
     not_by_structure,
-    one_print_scale,
     outlined_runs,
     piece_colours,
     print_middles,
@@ -667,18 +665,6 @@ def test_a_colour_the_colours_call_on_more_squares_than_the_box_holds_is_asked()
     after = [("unsure", 0.0)] * 8 + [("white", 0.9)] * 4 + told[12:]
     assert at_most(told, after, 9) == [("unsure", 0.0)] * 12 + told[12:]
     assert at_most(told, after, 12) == after  # twelve whites: as many as the box holds
-
-
-def test_the_crowns_scale_is_asked_when_the_path_spaces_disagree() -> None:
-    """The path spaces are one print under one light: their median spread is the Crowns'
-    scale, whatever the two Alice tokens on them add; when a printed edge makes half of them
-    busy, the median is no flat print's (a full display would pass for empty) and the count
-    is asked."""
-    flat = np.array([3.0, 3.4, 2.8, 3.1, 3.3, 2.9, 3.2, 3.0, 3.5, 2.7, 30.0, 28.0])
-    assert one_print_scale(flat) == pytest.approx(float(np.median(flat)))
-    split = np.array([2.3, 3.8, 4.8, 9.1, 12.7, 22.4, 23.6, 24.0, 24.1, 24.3, 36.6])
-    assert np.percentile(split, 75) > CROWN_REF_ALIKE * np.percentile(split, 25)
-    assert one_print_scale(split) is None
 
 
 def test_more_pieces_of_a_colour_than_the_box_holds_are_asked_not_read() -> None:

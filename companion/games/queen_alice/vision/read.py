@@ -37,8 +37,7 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
-(in its commit); `CROWN_REF_ALIKE` from `--ref-alike-curve` and `TOLD_OVER` from
-`--told-curve` (in their commit);
+(in its commit); `TOLD_OVER` from `--told-curve` (in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
@@ -226,8 +225,6 @@ TOLD_OVER = 1.0
 (`at_most`) is a print of that tint: every square read that colour is asked about."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
-CROWN_REF_ALIKE = 2.5
-"""... and the most their upper quartile of spread may be over their lower (`one_print_scale`)."""
 CROWN_APART = 3.0
 """A Crown's standing at least this many times the flat slot's next below it, in order, when
 the slots are compared with one another (`crowns_apart`)."""
@@ -1269,8 +1266,7 @@ def crown_stands(
     paths: PathCalls | None = None,
 ) -> np.ndarray | None:
     """Per Crown slot, its disc spread over the path spaces' median (`crown_reference`);
-    None when too few spaces are clear of arms to set the scale, or when they are unlike
-    one another (`one_print_scale`)."""
+    None when too few spaces are clear of arms to set the scale."""
     clear = crown_reference(
         geom, arms, lambda: paths if paths is not None else path_calls(image, geom, where, arms)
     )
@@ -1278,22 +1274,7 @@ def crown_stands(
         return None
     spread = _slot_spread(image, geom, where, [*geom.crown_slots, *clear])
     n = len(geom.crown_slots)
-    scale = one_print_scale(spread[n:])
-    return None if scale is None else np.asarray(spread[:n] / max(scale, 1e-6))
-
-
-def one_print_scale(spreads: np.ndarray) -> float | None:
-    """The path spaces' median disc spread, the scale of a flat print for the Crowns; None
-    when the spaces are unlike one another (the upper quartile over `CROWN_REF_ALIKE` times
-    the lower: quartiles, so the few tokens on the paths leave it alone). The spaces are one
-    print under one light, and a scale they disagree on is not a flat print's: a printed
-    edge that the disc takes in on some spaces (printed a little smaller, or the picture a
-    little off there) raises the median until Crowns pass for flat, and a display full of
-    them is read as empty."""
-    low, high = np.percentile(spreads, [25, 75])
-    if high > CROWN_REF_ALIKE * max(float(low), 1e-6):
-        return None
-    return float(np.median(spreads))
+    return np.asarray(spread[:n] / max(float(np.median(spread[n:])), 1e-6))
 
 
 def crowns_gap(stands: np.ndarray) -> float:
