@@ -8,6 +8,8 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --crown-apart-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --print-leads-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --lone-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --told-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --ref-alike-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
@@ -426,6 +428,49 @@ def crown_apart_curve(seed: int, boards: int) -> dict[str, Any]:
     }
 
 
+def ref_alike_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """A curve for asking the Crown count when the path spaces that set its scale are unlike
+    one another (tried as `CROWN_REF_ALIKE` 2.5 after 8fb0bca and taken out: the `sim`
+    film's flat path spaces, spreads at the noise's level, have quartile ratios over 3 and
+    its Crowns were asked in every frame), on development renders: on every board with the
+    display in view, the path spaces that set the Crowns' scale (`crown_reference`), their
+    upper quartile of disc spread over their lower and the gap between the two, and
+    whether the reader's Crown count is right, wrong or asked; then, at each threshold, the
+    counts a check of the ratio would ask about."""
+    geom = load_geometry()
+    rows: list[tuple[float, str]] = []
+    gaps: list[tuple[float, float, str]] = []
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        truth = photo.truth.crowns_left
+        if truth is None:
+            continue
+        arms_seen = reader.find_arms(photo.image, geom, where)
+        paths = reader.path_calls(photo.image, geom, where, arms_seen)
+        got = reader._crowns(photo.image, geom, where, arms_seen, paths)
+        clear = reader.crown_reference(geom, arms_seen, lambda p=paths: p)
+        if len(clear) < reader.CROWN_REF_MIN:
+            continue
+        spread = reader._slot_spread(photo.image, geom, where, list(clear))
+        low, high = np.percentile(spread, [25, 75])
+        outcome = "asked" if got is None else "right" if got == truth else "wrong"
+        rows.append((float(high / max(low, 1e-6)), outcome))
+        gaps.append((round(float(high / max(low, 1e-6)), 2), round(float(high - low), 1), outcome))
+        print(f"\rref alike curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "ratios_and_gaps": sorted(gaps),
+        "asked_at": [
+            {
+                "threshold": t,
+                **{o: sum(r > t and oo == o for r, oo in rows) for o in ("right", "wrong")},
+            }
+            for t in (1.5, 2.0, 2.5, 3.0, 4.0)
+        ],
+    }
+
+
 def _located_photos(
     geom: BoardGeometry, seed: int, boards: int, arms: bool
 ) -> Iterator[tuple[int, Photo, reader.Located]]:
@@ -548,6 +593,16 @@ def near_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     colours (`_nearer_piece`), judged as `queen_alice_vision.py` judges."""
     values = (6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
     return {"seed": seed, "boards": boards, "near": board_curve("NEAR", values, seed, boards, arms)}
+
+
+def told_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `TOLD_OVER` curve, on development renders: every board read whole at each share
+    of the box's pieces of a colour (`pieces_per_colour`) the colours alone may call that
+    colour before every square read so is asked about (inf: never), judged as
+    `queen_alice_vision.py` judges."""
+    values = (math.inf, 3.0, 2.0, 1.5, 1.0)
+    curve = board_curve("TOLD_OVER", values, seed, boards, arms)
+    return {"seed": seed, "boards": boards, "told_over": curve}
 
 
 def structure_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
@@ -783,6 +838,16 @@ def main() -> None:
         help="the NEAR curve (how near a piece colour a square found by structure is) instead",
     )
     parser.add_argument(
+        "--ref-alike-curve",
+        action="store_true",
+        help="the path spaces' spread ratio curve (tried as CROWN_REF_ALIKE) instead",
+    )
+    parser.add_argument(
+        "--told-curve",
+        action="store_true",
+        help="the TOLD_OVER curve (a colour the colours call on too many squares) instead",
+    )
+    parser.add_argument(
         "--lone-curve",
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
@@ -795,6 +860,8 @@ def main() -> None:
         "structure_curve": structure_curve,
         "near_curve": near_curve,
         "lone_curve": lone_curve,
+        "told_curve": told_curve,
+        "ref_alike_curve": ref_alike_curve,
         "print_leads_curve": print_leads_curve,
     }
     without_arms = {

@@ -656,6 +656,17 @@ def test_a_middle_the_print_explains_is_not_an_arm() -> None:
     assert arm_squares(told, Arms((run,)), GEOM, GEOM.cells) == set()
 
 
+def test_a_colour_the_colours_call_on_more_squares_than_the_box_holds_is_asked() -> None:
+    """A print of a white's tint (a light panel in every square) is called white by its
+    colours on more squares than the box has whites: the flat ones are asked about by their
+    structure, and the busier ones left white are that print too, so every white is asked;
+    the reds, which the colours call on few squares, stand."""
+    told = [("white", 0.9)] * 12 + [("red", 0.9)] * 3 + [("empty", 0.9)] * 5
+    after = [("unsure", 0.0)] * 8 + [("white", 0.9)] * 4 + told[12:]
+    assert at_most(told, after, 9) == [("unsure", 0.0)] * 12 + told[12:]
+    assert at_most(told, after, 12) == after  # twelve whites: as many as the box holds
+
+
 def test_more_pieces_of_a_colour_than_the_box_holds_are_asked_not_read() -> None:
     """No play adds a piece: a reading with more of one colour than the box holds is wrong
     somewhere (a whole print of a piece's tint read by its structure), so the squares the

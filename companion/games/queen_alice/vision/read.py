@@ -37,7 +37,7 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
-(in its commit);
+(in its commit); `TOLD_OVER` from `--told-curve` (in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
@@ -220,6 +220,9 @@ CROWN_FLATS_ALIKE = 2.5
 """With every slot gold, the slots under `CROWN_FLAT` are the one print: when the busiest of
 them is more than this many times the flattest, the path spaces' scale does not fit the
 slots (a busy print on the paths makes Crowns look flat) and the count is asked."""
+TOLD_OVER = 1.0
+"""A colour the colours alone call on more than this many times the box's pieces of it
+(`at_most`) is a print of that tint: every square read that colour is asked about."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
 CROWN_APART = 3.0
@@ -1123,10 +1126,17 @@ def at_most(
     `pieces_per_colour`) of one colour is wrong somewhere: a whole print of a piece's tint
     read as pieces by its structure or its change. Those of that colour the colours alone
     (`told`) did not call so are asked about; if still too many, every one of that colour
-    is (which are phantoms is not guessed)."""
+    is (which are phantoms is not guessed). When the colours alone call more than
+    `TOLD_OVER` times `most` squares one colour, they call a print of that tint so (the flat
+    ones `FLAT_OUT` asks about are its squares; the busier ones may be too): every square of
+    that colour is asked about."""
     out = list(calls)
     for colour in ("red", "white"):
         mine = [k for k, (v, _) in enumerate(out) if v == colour]
+        if sum(v == colour for v, _ in told) > TOLD_OVER * most:
+            for k in mine:
+                out[k] = ("unsure", 0.0)
+            continue
         if len(mine) <= most:
             continue
         added = [k for k in mine if told[k][0] != colour]
