@@ -118,7 +118,13 @@ def _load_reader(path: str):
     return mod
 
 
-def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[float]]) -> None:
+def curve(
+    reader: TableReader,
+    image: np.ndarray,
+    truth,
+    out: dict[str, list[float]],
+    mirrors_only: bool = False,
+) -> None:
     H = reader.locate(image)
     if H is None:
         return
@@ -160,10 +166,12 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
                         out[f"overruled_{ok}"].append(m.overruled)
 
     doors = [f"door-{d}" for d in truth.doors]
-    score(list(L.door_places[: len(doors) + 1]), "door", [*doors, None][: len(doors) + 1])
+    if not mirrors_only:
+        score(list(L.door_places[: len(doors) + 1]), "door", [*doors, None][: len(doors) + 1])
     n = len(truth.labyrinth)
     places = list(L.labyrinth_places[: n + 1])
-    score(places, "location", [*truth.labyrinth, None][: len(places)])
+    if not mirrors_only:
+        score(places, "location", [*truth.labyrinth, None][: len(places)])
     order = list(ENGINE.deck.mirrors)
     present = {m.mirror: m for m in truth.mirrors}
     for i, mid in enumerate(order):
@@ -172,7 +180,21 @@ def curve(reader: TableReader, image: np.ndarray, truth, out: dict[str, list[flo
         score([L.mirror_places[i]], f"mirror-{mid}", [side])
         m_seen = reader.match([reader.corner_window(image, H, L.mirror_places[i])], f"mirror-{mid}")
         out["mirror_empty" if side is None else "mirror_card"].append(m_seen[0].score)
-        if m is not None and not m.explored:
+        if side is not None and m_seen[0].light is not None:  # the sides' lightness look
+            ok = "right" if m_seen[0].best == side else "wrong"
+            # The right side's lead in lightness (the named side's when it is the right one).
+            lead = m_seen[0].light if ok == "right" else -m_seen[0].light
+            out[f"mirror_light_{ok}"].append(lead)
+            out[f"mirror_margin_{ok}"].append(m_seen[0].margin)
+            out[f"mirror_sure_{ok}"].append(float(m_seen[0].card is not None))
+            out[f"mirror_gap_{ok}"].append(
+                abs(
+                    float(reader.lightness[reader.index[f"mirror-{mid}"]])
+                    - float(reader.lightness[reader.index[f"mirror-{mid}-explored"]])
+                )
+            )
+            out[f"mirror_explored_{ok}"].append(float(m is not None and m.explored))
+        if m is not None and not m.explored and not mirrors_only:
             k = len(m.under)
             places = [L.under_place(i, j) for j in range(min(k + 1, L.fan_max))]
             score(places, "location", [*m.under, None][: len(places)])
@@ -184,6 +206,11 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=5)
     ap.add_argument("--styles", default="house,random,heldout")
     ap.add_argument("--curve", action="store_true")
+    ap.add_argument(
+        "--mirrors-only",
+        action="store_true",
+        help="with --curve: score the Mirror places only (their sides' curves, in less time)",
+    )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
         "--progress", action="store_true", help="print each table's tally and CPU times"
@@ -229,6 +256,11 @@ def main() -> int:
             "symbol_kept_right",
             "mirror_card",
             "mirror_empty",
+            *(
+                f"mirror_{k}_{ok}"
+                for k in ("light", "margin", "sure", "gap", "explored")
+                for ok in ("right", "wrong")
+            ),
             "symbol_kept_wrong",
             "symbol_sharp_right",
             "symbol_sharp_wrong",
@@ -271,7 +303,7 @@ def main() -> int:
                     else render_table(seed, i, faces, layout, look=table_look(seed, style))
                 )
                 if a.curve:
-                    curve(reader, photo.image, photo.truth, scores)
+                    curve(reader, photo.image, photo.truth, scores, a.mirrors_only)
                     continue
                 # Each frame timed `--repeat` times, this reader, the bare detection and the
                 # other reader in turn (a burst of load then falls on all of them alike); a
