@@ -177,6 +177,9 @@ class ReflectoTable:
         self._print: Any = None
         """The board's print where it has been seen empty (`vision/board_print.py`),
         learned by the perceiver from the squares the engine says are free."""
+        self._rim: Any = None
+        """The board's rim as seen so far (`vision/perceive.py`'s `RimMemory`): a rim's own
+        print is not taken for an arm."""
         self._denied: Reading | None = None
         """A change seen as two moves the players said no to: its squares are asked about,
         and the same change settling again with their answers is the breach."""
@@ -226,8 +229,10 @@ class ReflectoTable:
         board_print = _vision("board_print")
         if self._print is None and board_print is not None:
             self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
+        if self._rim is None:
+            self._rim = perceive.RimMemory()
         seen = perceive.perceive_frame(
-            frame, registration, self.settings, self._print, self.known_empty, self
+            frame, registration, self.settings, self._print, self.known_empty, self, self._rim
         )
         return Observation(board_observation(seen.data), seen.confidence)
 
