@@ -7,6 +7,8 @@
         --seed SEED --games 200 --max-moves 6
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part tracking \\
         --seed SEED --games 3 --guesses 0.25 --section tracking_whole_games   # --look model
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_vision.py --part hands \\
+        --seed SEED --games 40 --fps 1
 
 - recognition: rendered boards (seeds (SEED, i); pass a SEED never used in development),
   camera overhead to 25° tilt, any turn of the board, random board art and screen colours,
@@ -38,6 +40,8 @@
   `--log DIR` writes each game frame by frame (the film's truth, the reading, the table's
   turn and open questions, the events). A game is "stuck" when the table stopped booking
   changes while the film went on.
+- hands: the hand test (`perceive.rim_runs`, the corner markers) on frames of `--games`
+  films (`--look`) with and without a hand, and its curve over the rim run's length.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
   given, as in live play; it detects the markers itself), the same with the markers given
   (live play reuses the registration's detection: the reader's own cost per frame), and
@@ -814,6 +818,100 @@ def _frame_log(t: float, truth: dict, data: Any, table: Any) -> dict:
     }
 
 
+HANDS_CURVE_MM = (6.0, 9.0, 12.0, 15.0, 20.0, 30.0)
+"""The rim run lengths (`perceive.ARM_MM`) the hands curve is drawn at."""
+RIM_SHARE_CURVE = (0.5, 0.65, 0.8, 0.95)
+"""The shares of frames (`perceive.RIM_PRINT_SHARE`) the rim-print curve is drawn at."""
+
+
+def hands(
+    seed: int,
+    films: int,
+    first: int = 0,
+    changes: int = 2,
+    varied: bool = True,
+    save: Callable[[dict], None] | None = None,
+    fps: float = 2.0,
+) -> dict:
+    """The hand test on film frames with and without a hand (the film's truth): per frame,
+    the corner markers seen and the rim's odd stretches (`perceive.rim_columns`). Two
+    curves: over the run an arm needs (`HANDS_CURVE_MM`), without the rim's print learned
+    and with it (`RimMemory` at `RIM_PRINT_SHARE`), and over the share of frames that makes
+    a stretch the print (`RIM_SHARE_CURVE`, at `ARM_MM`): frames without a hand called
+    hands (a false "hands" stalls the tracker; a film whose every still frame is so called
+    stalls its game), and hand frames not called (what the tracker would count as still).
+    Every frame of each film's first `changes` changes, `fps` frames a film second."""
+    import numpy as np
+
+    from companion.games.reflecto.vision.perceive import (
+        ARM_MM,
+        RIM_PRINT_SHARE,
+        RimMemory,
+        longest_runs,
+        rim_columns,
+    )
+    from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
+
+    geom = load_geometry()
+    frames: list[dict] = []
+    settings = [(mm, None) for mm in HANDS_CURVE_MM]
+    settings += [(mm, RIM_PRINT_SHARE) for mm in HANDS_CURVE_MM]
+    settings += [(ARM_MM, share) for share in RIM_SHARE_CURVE if share != RIM_PRINT_SHARE]
+
+    def summary(done: int) -> dict:
+        rest = [f for f in frames if not f["hand"]]
+        hand = [f for f in frames if f["hand"]]
+        curve = []
+        for k, (mm, share) in enumerate(settings):
+
+            def called(f: dict, mm: float = mm, k: int = k) -> bool:
+                return bool(f["markers"] < 4 or f["runs"][k] >= mm)
+
+            by_film: dict[int, list[bool]] = {}
+            for f in rest:
+                by_film.setdefault(f["film"], []).append(called(f))
+            curve.append(
+                {
+                    "arm_mm": mm,
+                    "rim_print_share": share,
+                    "no_hand_called_hands": sum(map(called, rest)),
+                    "films_every_still_frame_hands": sum(all(v) for v in by_film.values()),
+                    "hand_not_called": sum(not called(f) for f in hand),
+                }
+            )
+        return {
+            "seeds": f"({seed}, {first}..{first + done - 1})",
+            "films": done,
+            "frames_without_hand": len(rest),
+            "frames_with_hand": len(hand),
+            "no_board": sum(f["markers"] < 3 for f in frames),
+            "no_hand_marker_unseen": sum(f["markers"] < 4 for f in rest),
+            "curve": curve,
+        }
+
+    for n, g in enumerate(range(first, first + films)):
+        script = scripted_game(seed * 1000 + g, max_moves=changes)
+        rng = np.random.default_rng([seed, g])
+        film = Film(geom, film_shots(geom, script, rng), seed * 1000 + g, varied=varied)
+        rim = RimMemory()  # as the live table keeps one for its game
+        for t in np.arange(0.0, film.duration, 1.0 / fps):
+            image, truth = film.frame(float(t))
+            rect = rectify(image, geom)
+            frame = {"film": g, "hand": truth["hand"], "markers": 0, "runs": [0.0] * len(settings)}
+            if rect is not None:
+                columns = rim_columns(image, rect.pose, geom)
+                frame["markers"] = len(rect.markers_seen)
+                frame["runs"] = [
+                    max(longest_runs(columns, None if s is None else rim.print_mask(s)))
+                    for _, s in settings
+                ]
+                rim.add(columns)
+            frames.append(frame)
+        if save is not None:
+            save(summary(n + 1))
+    return summary(films)
+
+
 def speed(frames: int, seed: int) -> dict:
     """Wall time and CPU time (`time.process_time`: on a machine shared with other jobs, the
     time this process actually ran), each frame's read and bare detection interleaved."""
@@ -879,7 +977,9 @@ def speed(frames: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["recognition", "speed", "tracking", "replay"], required=True
+        "--part",
+        choices=["recognition", "speed", "tracking", "replay", "hands"],
+        required=True,
     )
     parser.add_argument(
         "--seed",
@@ -975,6 +1075,10 @@ def main() -> None:
             args.jobs,
             before,
             args.log,
+        )
+    elif args.part == "hands":
+        result = hands(
+            args.seed, args.games, args.first, varied=args.look == "varied", save=save, fps=args.fps
         )
     else:
         result = speed(args.frames, args.seed)

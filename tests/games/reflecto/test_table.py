@@ -18,7 +18,7 @@ from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session
 
-from .helpers import ENGINE, greedy_game, letter, placed
+from .helpers import ENGINE, greedy_game, letter, mirror, placed
 
 SETUP0 = {"kind": "setup", "word": "PIANO", "columns": [1, 3, 5, 2, 4], "mirrors": [0, 6]}
 SETUP1 = {"kind": "setup", "word": "LEMON", "columns": [2, 3, 4, 5, 6], "mirrors": [0, 1]}
@@ -626,3 +626,82 @@ def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach()
         drafts += _feed(game, [board(odd)] * 3)
     assert "reflecto.breach" not in [d.kind for d in drafts]
     assert [q.id.split("-")[0] for q in game.questions(None)] == ["lost"]
+
+
+def test_a_removal_missed_while_the_track_was_lost_is_judged_by_the_engine() -> None:
+    """Ann's next letter A0 stands on her second-to-last line; she steps it onto her last
+    line and lifts it off, and Bob moves, all unseen by the table (a hand in the way).
+    No legal play explains the board: a breach, then, as play goes on, the admin is asked
+    whose turn it is. The camera's board has one screen of Ann's fewer: the only way off
+    the board is a removal of her next letter, which the engine books; her other screens
+    and Bob's are placed as seen, and Bob's next step is followed again."""
+    state = placed(
+        letter("A0", 0, (5, 1)),
+        letter("A1", 1, (2, 3)),
+        letter("A2", 2, (1, 5)),
+        letter("B0", 0, (4, 4)),
+        letter("B1", 1, (5, 6)),
+    )
+    table = ReflectoTable(None, session())
+    table.state = state
+    cells = {c: o for c, o in board_of(state)}
+    _feed(table, [board(cells)] * 3)
+    gone = moved(moved(cells, (5, 1), None), (4, 4), (3, 4))
+    drafts = _feed(table, [board(gone, hands=True)] + [board(gone)] * 3)
+    assert [d.kind for d in drafts].count("reflecto.breach") == 1
+    on = moved(gone, (2, 3), (3, 3))
+    _feed(table, [board(on, hands=True)] + [board(on)] * 3)
+    (lost,) = _answered_as_seen(table, on)
+    assert lost.id.startswith("lost-")
+    drafts = table.correct({"question": lost.id, "answer": 1}, None)
+    for draft in drafts:
+        table.apply_event(_event(draft))
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "remove", "screen": "A0"}
+    ]
+    assert table.state.removed == (("A0",), ())
+    assert board_of(table.state) == frozenset(on.items()) and table.state.to_move == 1
+    later = moved(on, (3, 4), (2, 4))
+    drafts = _feed(table, [board(later, hands=True)] + [board(later)] * 3)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "B0", "to": [2, 4]}
+    ]
+
+
+def test_a_lost_board_short_of_a_mirror_is_refused_never_booked() -> None:
+    """A board that has lost more of Ann's screens than she has letters left to remove (a
+    mirror can never leave the board): the admin's answer is refused, nothing is booked."""
+    state = placed(
+        letter("A0", 0, (5, 1)),
+        mirror("A5", (2, 2)),
+        letter("B0", 0, (4, 4)),
+        letter("B1", 1, (5, 6)),
+    )
+    table = ReflectoTable(None, session())
+    table.state = state
+    cells = {c: o for c, o in board_of(state)}
+    _feed(table, [board(cells)] * 3)
+    gone = moved(moved(moved(cells, (5, 1), None), (2, 2), None), (4, 4), (3, 4))
+    _feed(table, [board(gone, hands=True)] + [board(gone)] * 3)
+    on = moved(gone, (5, 6), (4, 6))
+    _feed(table, [board(on, hands=True)] + [board(on)] * 3)
+    (lost,) = _answered_as_seen(table, on)
+    with pytest.raises(UserError, match="cannot be the board"):
+        table.correct({"question": lost.id, "answer": 0}, None)
+    assert table.state == state
+
+
+def _answered_as_seen(table: Any, cells: dict[tuple[int, int], int]) -> list[Any]:
+    """The board fed again and the squares the table asks about answered as the camera
+    sees them (the players confirm the board), round after round; the questions left."""
+    for _ in range(8):
+        _feed(table, [board(cells)] * 3)
+        if any(q.id.startswith("lost-") for q in table.questions(None)):
+            break
+        squares = [q for q in table.questions(None) if q.id.startswith("square-")]
+        for question in squares:
+            _, r, c, _ = question.id.split("-")
+            said = cells.get((int(r), int(c)))
+            for draft in table.correct({"question": question.id, "answer": said}, 0):
+                table.apply_event(_event(draft))
+    return list(table.questions(None))

@@ -177,6 +177,9 @@ class ReflectoTable:
         self._print: Any = None
         """The board's print where it has been seen empty (`vision/board_print.py`),
         learned by the perceiver from the squares the engine says are free."""
+        self._rim: Any = None
+        """The board's rim as seen so far (`vision/perceive.py`'s `RimMemory`): a rim's own
+        print is not taken for an arm."""
         self._denied: Reading | None = None
         """A change seen as two moves the players said no to: its squares are asked about,
         and the same change settling again with their answers is the breach."""
@@ -226,8 +229,10 @@ class ReflectoTable:
         board_print = _vision("board_print")
         if self._print is None and board_print is not None:
             self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
+        if self._rim is None:
+            self._rim = perceive.RimMemory()
         seen = perceive.perceive_frame(
-            frame, registration, self.settings, self._print, self.known_empty, self
+            frame, registration, self.settings, self._print, self.known_empty, self, self._rim
         )
         return Observation(board_observation(seen.data), seen.confidence)
 
@@ -536,9 +541,14 @@ class ReflectoTable:
     def _action(self, action: Action) -> EventDraft:
         """The action's event, with the seat whose screen it moved: the log names the player
         from the event itself, whatever view the page holds when the event arrives."""
-        payload: dict[str, Any] = {"action": action_to_json(action)}
         screen = getattr(action, "screen", None)
-        owner = next((s.owner for s in self.state.screens if s.id == screen), None)
+        return self._action_of(
+            action, next((s.owner for s in self.state.screens if s.id == screen), None)
+        )
+
+    @staticmethod
+    def _action_of(action: Action, owner: int | None) -> EventDraft:
+        payload: dict[str, Any] = {"action": action_to_json(action)}
         if owner is not None:
             payload["seat"] = owner
         return EventDraft(ACTION_KIND, payload)
@@ -618,14 +628,71 @@ class ReflectoTable:
     def _found_track(self, payload: Answer, seat: int | None) -> list[EventDraft]:
         """The admin's answer to `_lost`: the camera's steady reading becomes the board, and
         the seat named is to move (its turn not yet begun); no: asked again if the board
-        still cannot be explained once put back."""
+        still cannot be explained once put back. Screens the camera no longer sees were
+        lifted off while the table had lost track: the engine judges them as removals
+        (`_missed_removals`), and a board no removal explains is refused as before."""
         admin_only_table_is_right(seat)
         _, draft = answer_draft(self.open_questions, payload, seat)
         if payload.answer is None:
             return [draft]
-        cells, camera = self._cells_as_seen()
+        camera = steady_reading(self.camera, "the board")
+        drafts, state = self._missed_removals(camera)
+        if state.phase != PLAY:  # the last letter came off: the rules ended the game
+            return [draft, *drafts]
+        with taken_as_the_table("the board"):
+            after = with_table(state, camera)
+        cells = {s.id: list(s.cell) for s in after.screens if s.cell is not None}
         board = {"cells": cells, "to_move": int(cast(int, payload.answer))}
-        return [draft, table_is_right_draft(board, {"screens": reading_to_json(camera)})]
+        return [draft, *drafts, table_is_right_draft(board, {"screens": reading_to_json(camera)})]
+
+    def _missed_removals(self, camera: Reading) -> tuple[list[EventDraft], ReflectoState]:
+        """The removals that take the engine's board down to as many screens per seat as
+        the camera sees, and the state after them. Only a removal takes a screen off the
+        board, and only the seat's next letter in word order, from its last line: a seat
+        with k screens fewer on the camera's board lost its next k letters. Where each was
+        lifted from is not known, so each stands first on a free square of its owner's last
+        line (a "table is right" event with that seat to move) and is then removed by the
+        engine, which judges it like any removal. None when the counts already agree; a
+        count the engine cannot reach so (more screens than it has, more than its letters
+        left, no free square) is left to `with_table` to refuse."""
+        state = self.state
+        drafts: list[EventDraft] = []
+        for owner in (0, 1):
+            seen = sum(1 for _, o in camera if o == owner)
+            on_board = [s for s in state.screens_of(owner) if s.cell is not None]
+            gone = len(on_board) - seen
+            if gone <= 0 or state.phase != PLAY:
+                continue
+            letters = sorted(
+                (s for s in on_board if s.kind == "letter"), key=lambda s: s.rank or 0
+            )[:gone]
+            if len(letters) < gone:
+                return [], self.state
+            last = ENGINE.board.last_row(owner)
+            taken = {s.cell for s in state.screens if s.cell is not None}
+            free = [(last, c) for c in range(state.cols) if (last, c) not in taken]
+            cells: dict[str, list[int]] = {}
+            for screen in letters:
+                assert screen.cell is not None  # on the board
+                if screen.cell[0] != last:
+                    if not free:
+                        return [], self.state
+                    cells[screen.id] = list(free.pop(0))
+            try:
+                turned = replace(
+                    with_cells(state, {i: (c[0], c[1]) for i, c in cells.items()}),
+                    to_move=owner,
+                    moved=False,
+                )
+                for screen in letters:
+                    turned = ENGINE.apply(turned, Remove(screen.id))
+            except IllegalAction:
+                return [], self.state
+            seen_now = {"screens": reading_to_json(camera)}
+            drafts.append(table_is_right_draft({"cells": cells, "to_move": owner}, seen_now))
+            drafts += [self._action_of(Remove(screen.id), owner) for screen in letters]
+            state = turned
+        return drafts, state
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:
         """The admin's "the table is right": the camera's steady reading becomes the engine's
@@ -723,6 +790,9 @@ class ReflectoTable:
             turn = self.state.turn
             self.breaches = [b for b in self.breaches if b["turn"] != turn]
             self._flagged, self._breached = None, False
+            # The squares suspected of a misread against the board before: the board is
+            # now the camera's own.
+            self._suspect = set()
         elif kind == BREACH_KIND:
             self.breaches.append({**p, "private": event.visibility != "public"})
         elif kind == HINT_KIND:

@@ -74,6 +74,10 @@ ODD_HUE = 12.0
 pixel that is something else (brighter alone is a lamp's glare, not an arm)."""
 ARM_MM = 12.0
 """A run of odd rim pixels this long (and at least this wide a share across) is an arm."""
+RIM_PRINT_FRAMES = 6
+RIM_PRINT_SHARE = 0.8
+"""A stretch of the rim odd in this share of the frames, after this many, is the board's
+print (`RimMemory`)."""
 
 
 def colours_path(settings: Any) -> Path | None:
@@ -103,8 +107,63 @@ def _save_colours(settings: Any, colours: ScreenColours) -> None:
         log.warning("cannot save the screen colours to %s", path)
 
 
-def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> bool:
-    """Whether something crosses the board's rim (see the module doc)."""
+class RimMemory:
+    """What the rim looked like so far, per band and millimetre along it: how many frames
+    showed it odd. A board's rim may be printed (a frame, a hatch, stripes running off the
+    squares): that print is odd against the band's median in every frame, while an arm
+    crosses the rim now and then, moving. A stretch odd in at least `RIM_PRINT_SHARE` of
+    the frames seen, once `RIM_PRINT_FRAMES` have been, is taken for the print and left
+    out of an arm's run (the run goes on across it, neither counted nor broken); before
+    that, every odd stretch counts (a false "hands" stalls the game, a missed one could
+    book a change under a hand). Live play keeps one per table (`table/live.py`)."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.odd: list[np.ndarray] = []
+        self._last: tuple[np.ndarray, bool] | None = None
+        """The last frame judged and its answer: the perceiver reads a frame again (with
+        colours learned from it), and a frame counts once."""
+
+    def crossed(self, image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> bool:
+        """`arm_over_rim` for this frame, the print left out; the frame is then added."""
+        if self._last is not None and self._last[0] is image:
+            return self._last[1]
+        columns = rim_columns(image, pose, geom)
+        crossed = max(longest_runs(columns, self.print_mask())) >= ARM_MM
+        self.add(columns)
+        self._last = (image, crossed)
+        return crossed
+
+    def print_mask(self, share: float = RIM_PRINT_SHARE) -> list[np.ndarray] | None:
+        """Per band, the stretches taken for the print (odd in `share` of the frames);
+        None until enough frames."""
+        if self.frames < RIM_PRINT_FRAMES or not self.odd:
+            return None
+        return [counts >= share * self.frames for counts in self.odd]
+
+    def add(self, columns: list[np.ndarray]) -> None:
+        if len(self.odd) != len(columns) or any(
+            a.shape != b.shape for a, b in zip(self.odd, columns, strict=True)
+        ):
+            self.frames, self.odd = 0, [np.zeros(c.shape, np.int32) for c in columns]
+        self.frames += 1
+        for counts, column in zip(self.odd, columns, strict=True):
+            counts += column
+
+
+def arm_over_rim(
+    image: np.ndarray, pose: BoardPose, geom: BoardGeometry, rim: RimMemory | None = None
+) -> bool:
+    """Whether something crosses the board's rim (see the module doc). With `rim`, the
+    stretches it takes for the board's own print are left out, and this frame is added."""
+    if rim is not None:
+        return rim.crossed(image, pose, geom)
+    return max(longest_runs(rim_columns(image, pose, geom))) >= ARM_MM
+
+
+def rim_columns(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> list[np.ndarray]:
+    """Per rim band (above, below, left, right of the grid), whether each step along it is
+    odd: rim pixels unlike the band's own median (`ODD`, `ODD_HUE`) over half its width."""
     (x0, y0), (x1, y1) = geom.grid_box_mm
     (lo, hi), (left, right) = RIM_ROWS_MM, RIM_COLS_MM
     H = pose.plane_homography(0.0)
@@ -115,6 +174,7 @@ def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> boo
         ((x0 - right, y0), (x0 - left, y1)),
         ((x1 + left, y0), (x1 + right, y1)),
     ]
+    columns = []
     for (ax, ay), (bx, by) in bands:
         size = (max(1, round((bx - ax) * s)), max(1, round((by - ay) * s)))
         to_mm = plane_px_to_mm((ax, ay), s)
@@ -126,14 +186,23 @@ def arm_over_rim(image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> boo
         lab = lab if along == 1 else lab.transpose(1, 0, 2)
         diff = lab - np.median(lab.reshape(-1, 3), axis=0)
         odd = (np.linalg.norm(diff[..., 1:], axis=-1) > ODD_HUE) | (diff[..., 0] < -ODD)
-        column = odd.mean(axis=0) > 0.5
+        columns.append(odd.mean(axis=0) > 0.5)
+    return columns
+
+
+def longest_runs(columns: list[np.ndarray], mask: list[np.ndarray] | None = None) -> list[float]:
+    """Per band, the longest run in mm of odd steps, the steps `mask` names skipped (the
+    run goes on across them): what `arm_over_rim` compares with `ARM_MM`, and the
+    benchmark's hands curve measures."""
+    runs = []
+    for k, column in enumerate(columns):
+        kept = column if mask is None else column[~mask[k]]
         run = best = 0
-        for v in column:
+        for v in kept:
             run = run + 1 if v else 0
             best = max(best, run)
-        if best / s >= ARM_MM:
-            return True
-    return False
+        runs.append(best / RIM_PX_PER_MM)
+    return runs
 
 
 def observe(
@@ -160,13 +229,16 @@ def _observe(
     markers: Any = None,
     calibration: Calibration | None = None,
     board_print: BoardPrint | None = None,
+    rim: RimMemory | None = None,
 ) -> tuple[Observation, BoardReading, Rectified | None]:
     reading, rect = read_board(
         image, geom, colours, markers=markers, calibration=calibration, board_print=board_print
     )
     hands = False
     if rect is not None:
-        hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(image, rect.pose, geom)
+        hands = len(rect.markers_seen) < len(geom.markers) or arm_over_rim(
+            image, rect.pose, geom, rim
+        )
     data = {
         "screens": [s.to_json() for s in sorted(reading.screens, key=lambda s: s.cell)],
         "hands": bool(hands),
@@ -214,13 +286,15 @@ def perceive_frame(
     board_print: BoardPrint | None = None,
     known_empty: KnownEmpty | None = None,
     teacher: ColourTeacher | None = None,
+    rim: RimMemory | None = None,
 ) -> Observation:
     """The live perceiver (perception thread): reuses the registration's marker detection.
 
     With `board_print`, squares whose print is known are judged against it; with
     `known_empty` too, the print of the squares it names is learned from this frame (when
     no hand is over the board), for the frames after. With `teacher`, the colours are
-    learned from the board it names (see the module doc)."""
+    learned from the board it names (see the module doc). With `rim`, the rim's own print
+    is learned over the frames and not taken for an arm (`RimMemory`)."""
     geom = load_geometry()
     K = getattr(registration, "camera_matrix", None)
     dist = getattr(registration, "dist_coeffs", None)
@@ -237,6 +311,7 @@ def perceive_frame(
         "markers": markers,
         "calibration": calibration,
         "board_print": board_print,
+        "rim": rim,
     }
     observation, reading, rect = _observe(frame.image, geom, colours, **options)
     board = None if teacher is None or rect is None else teacher.board_to_learn()
