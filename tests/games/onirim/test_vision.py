@@ -23,7 +23,6 @@ from companion.games.onirim.vision.read import (
     EMPTY,
     END_SURE,
     MARGIN,
-    MIRROR_LIGHT,
     SURE,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
@@ -650,15 +649,17 @@ def test_a_symbol_a_blurred_picture_wiped_out_is_asked(
     assert asked > 0
 
 
-def test_a_mirror_side_as_light_as_its_other_side_is_asked(rendered: Path) -> None:
+def test_a_mirror_sides_lightness_lead_says_which_side_the_window_is_as_light_as(
+    rendered: Path,
+) -> None:
     """The descriptor is blind to a patch's mean lightness, and a Mirror card's two sides
-    differ most there. One side printed pale (its lightness moved to the other side's taught
-    mean, its pattern kept at half the contrast: light ink on a light face) still looks like
-    that side to the whole corner, but its lightness says the other side: the side is asked,
-    not named. The taught side as it is keeps its name."""
+    differ most there: `Match.light` measures it. The taught side as it is leads in
+    lightness; one side printed pale (its lightness moved to the other side's taught mean,
+    its pattern kept at half the contrast: light ink on a light face) still looks like that
+    side to the whole corner, but its lightness lead is negative: as light as the other."""
     reader = TableReader(load_library(rendered / "lib.npz"))
     ids, m = reader.lib.ids, reader.search_px
-    asked = 0
+    pale_seen = 0
     for mid in ENGINE.deck.mirrors:
         sides = (f"mirror-{mid}", f"mirror-{mid}-explored")
         if not all(s in ids for s in sides):
@@ -669,14 +670,13 @@ def test_a_mirror_side_as_light_as_its_other_side_is_asked(rendered: Path) -> No
             )
             plain = reader.match([window], f"mirror-{mid}")[0]
             assert plain.card in (None, side)
-            assert plain.light is not None and plain.light > MIRROR_LIGHT
+            assert plain.light is not None and plain.light > 0.5
             lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
             lightness = lab[..., 0]
             lab[..., 0] = reader.lightness[ids.index(other)] + 0.5 * (lightness - lightness.mean())
             pale = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
             found = reader.match([pale], f"mirror-{mid}")[0]
-            if found.best == side and found.margin >= MARGIN:
-                assert found.light is not None and found.light < MIRROR_LIGHT
-                assert found.card is None
-                asked += 1
-    assert asked > 0
+            if found.best == side:
+                assert found.light is not None and found.light < -0.5
+                pale_seen += 1
+    assert pale_seen > 0

@@ -158,22 +158,6 @@ on a disc, in a blurred picture). Asked at 0.05 / 0.08 / 0.10 / 0.12 / 0.15 / 0.
 (the right ones under 0.10 are cards of that same pair and picture: coin flips); on 4 house
 decks x 3 tables 0 of 79 asked up to 0.25. 0.12: in the flat stretch, under the next right
 card (0.161)."""
-MIRROR_LIGHT = -0.4
-"""A Mirror's side is named only when the window's mean lightness lies nearer that side's
-taught lightness than the other side's by this share of the two sides' difference
-(`Match.light`), or the side is asked (its fan is still read: cards under it say it is the
-unexplored side). The whole corner's descriptor is blind to a patch's mean, and a pale print
-of one side (light ink on a light face) can look more like the other side's cleaner pattern:
-on development (on18) one deck's unexplored Key Mirror, very light ink on light grey, was named
-its explored side on three tables (window L 171, taught sides 184 and 105: -0.67 here). From
-the curve of Mirror places holding a Mirror (`benchmarks/onirim_vision.py --curve`, the
-`mirror_light_*` rows: the right side's lead), 6 house decks x 2 tables and 16 random decks x
-2 tables: 73 house Mirrors right, lead 0.029 at the least; 217 random ones right, lead -0.821
-(one, a margin of 0.086) then -0.351 / -0.286 / -0.242, 1st / 5th percentile -0.279 / 0.031;
-right ones asked at -0.5 / -0.4 / -0.3 / -0.2 / -0.1 / 0.0: 1 / 1 / 2 / 5 / 9 / 10 of 290 (all
-named before). The two random Mirrors whose wrong side was best (neither named: below `SURE`)
-led in lightness too (0.19, 0.47): this check asks, it never names. -0.4: in the gap below the
-right ones' second least, a quarter of the sides' difference short of the wrong one seen."""
 BLUR_STEPS = (0.0, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
 """The picture's blur beyond the taught corner's, looked for among these Gaussian sigmas (px
 at the library's patch scale): the one whose blurred template fits the crop best."""
@@ -225,7 +209,11 @@ class Match:
     """For a Mirror place (its two sides the finalists): how far the window's mean lightness
     lies nearer `best`'s taught side than the other's, as a share of the two sides' own
     difference (1: as light as `best`, -1: as light as the other side). The descriptor is
-    blind to a patch's mean, and the two sides of a Mirror card differ most in lightness."""
+    blind to a patch's mean, and the two sides of a Mirror card differ most in lightness.
+    Measured, not yet used to decide: asking a side whose lightness says the other
+    (on19's gate at -0.4) asked whole decks' Mirrors on every frame in live play, and the
+    camera booked none of 15 fresh games' plays out of 100 (the curve: `onirim_vision.py
+    --curve`, its `mirror_light_*` rows; the guide has the numbers)."""
 
     @property
     def empty(self) -> bool:
@@ -749,7 +737,6 @@ class TableReader:
                     light = None
                     if runner_id is not None and zones[b].startswith("mirror-"):
                         light = self._light_lead(region, first_id, runner_id)
-                        sure = sure and light >= MIRROR_LIGHT
                     named = ids[first_id] if sure else None
                     runner = None if runner_id is None else ids[runner_id]
                     out[b] = Match(
