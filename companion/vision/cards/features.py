@@ -104,10 +104,7 @@ class FaceIndex:
             descs.append(d)
             labels += [k] * len(p)
             pts.append(p)
-        grey = tuple(
-            _verify_size(cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], lib.shape.height_mm)
-            for f in lib.faces
-        )
+        grey = faces_lightness(lib.faces, lib.shape.height_mm)
         descriptors = np.vstack(descs).astype(np.float32)
         return cls(
             tuple(lib.ids),
@@ -172,6 +169,15 @@ def _matcher(descriptors: np.ndarray) -> cv2.FlannBasedMatcher | None:
     cv2.setRNGSeed(0)
     m.train()
     return m
+
+
+def faces_lightness(faces: np.ndarray, height_mm: float) -> tuple[np.ndarray, ...]:
+    """Each taught face (BGR) as lightness at `VERIFY_PX_PER_MM`, float32: what a find is
+    verified against (`FaceIndex.faces_grey`), and what a reader that never builds the index
+    compares a card's shown lower half with (`slots.face_lightness`)."""
+    return tuple(
+        _verify_size(cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], height_mm) for f in faces
+    )
 
 
 def _verify_size(face_l: np.ndarray, height_mm: float) -> np.ndarray:

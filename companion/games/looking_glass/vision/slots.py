@@ -36,7 +36,7 @@ from companion.games.looking_glass.vision.stages import (
     across_gap,
     card_frame,
 )
-from companion.vision.cards.features import VERIFY_PX_PER_MM, FaceIndex
+from companion.vision.cards.features import VERIFY_PX_PER_MM, FaceIndex, faces_lightness
 from companion.vision.cards.identify import Identity, card_to_image, identify
 from companion.vision.cards.library import CARD_W_MM, Library
 
@@ -701,13 +701,7 @@ def face_lightness(lib: Library, card: str) -> np.ndarray | None:
         return index.faces_grey[k]
     made = lib.derived.get("faces_lightness")
     if not isinstance(made, tuple):
-        size = (round(CARD_W_MM * VERIFY_PX_PER_MM), round(lib.shape.height_mm * VERIFY_PX_PER_MM))
-        made = tuple(
-            cv2.resize(
-                cv2.cvtColor(f, cv2.COLOR_BGR2LAB)[:, :, 0], size, interpolation=cv2.INTER_AREA
-            ).astype(np.float32)
-            for f in lib.faces
-        )
+        made = faces_lightness(lib.faces, lib.shape.height_mm)
         lib.derived["faces_lightness"] = made
     face: np.ndarray = made[k]
     return face
