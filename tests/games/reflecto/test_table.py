@@ -642,10 +642,7 @@ def test_a_removal_missed_while_the_track_was_lost_is_judged_by_the_engine() -> 
         letter("B0", 0, (4, 4)),
         letter("B1", 1, (5, 6)),
     )
-    table = ReflectoTable(None, session())
-    table.state = state
-    cells = {c: o for c, o in board_of(state)}
-    _feed(table, [board(cells)] * 3)
+    table, cells = _settled_at(state)
     gone = moved(moved(cells, (5, 1), None), (4, 4), (3, 4))
     drafts = _feed(table, [board(gone, hands=True)] + [board(gone)] * 3)
     assert [d.kind for d in drafts].count("reflecto.breach") == 1
@@ -677,10 +674,7 @@ def test_a_lost_board_short_of_a_mirror_is_refused_never_booked() -> None:
         letter("B0", 0, (4, 4)),
         letter("B1", 1, (5, 6)),
     )
-    table = ReflectoTable(None, session())
-    table.state = state
-    cells = {c: o for c, o in board_of(state)}
-    _feed(table, [board(cells)] * 3)
+    table, cells = _settled_at(state)
     gone = moved(moved(moved(cells, (5, 1), None), (2, 2), None), (4, 4), (3, 4))
     _feed(table, [board(gone, hands=True)] + [board(gone)] * 3)
     on = moved(gone, (5, 6), (4, 6))
@@ -689,6 +683,16 @@ def test_a_lost_board_short_of_a_mirror_is_refused_never_booked() -> None:
     with pytest.raises(UserError, match="cannot be the board"):
         table.correct({"question": lost.id, "answer": 0}, None)
     assert table.state == state
+
+
+def _settled_at(state: Any) -> tuple[Any, dict[tuple[int, int], int]]:
+    """A table whose engine holds `state`, the camera's steady board agreeing with it; and
+    that board's squares by owner."""
+    table = ReflectoTable(None, session())
+    table.state = state
+    cells = {c: o for c, o in board_of(state)}
+    _feed(table, [board(cells)] * 3)
+    return table, cells
 
 
 def _answered_as_seen(table: Any, cells: dict[tuple[int, int], int]) -> list[Any]:
