@@ -27,14 +27,12 @@ from companion.games.reflecto.vision.read import (
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
     Conditions,
-    board_picture,
-    random_colours,
     render_photo,
-    shoot,
     start_position,
 )
 from companion.sim.camera import VirtualCamera
 from companion.vision.board_pose import BoardPose
+from tests.games.reflecto.vision.photos import table_shot
 
 GEOM = load_geometry()
 TEST_SEED = 5151  # the benchmark's development and fresh seeds are other ranges
@@ -61,30 +59,11 @@ def _position() -> BoardReading:
     return BoardReading(tuple(ScreenSeen(c, o) for c, o in cells.items()))
 
 
-def _shot(
-    cam: VirtualCamera, position: BoardReading, hands: int, seed: int, shot: int = 0
-) -> np.ndarray:
-    """Photograph `shot` of one table (board art and colours drawn from `seed`)."""
-    rng = np.random.default_rng(seed)
-    colours = random_colours(rng)
-    base = board_picture(GEOM, cam, rng)
-    return shoot(
-        base,
-        GEOM,
-        position,
-        colours,
-        cam,
-        np.random.default_rng([seed, shot]),
-        hands=hands,
-        conditions=Conditions(glare=False),
-    )
-
-
 @pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (25.0, 200.0)])
 def test_no_setup_learns_colours_and_tells_owners_by_the_letters(tilt: float, yaw: float) -> None:
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=tilt, yaw_deg=yaw)
-    got, _ = read_board(_shot(cam, _position(), 0, 11), GEOM)
+    got, _ = read_board(table_shot(GEOM, cam, _position(), 0, 11), GEOM)
     keys = got.layout_key()
     swapped = tuple(sorted((c, 1 - o) for c, o in keys))
     assert _position().layout_key() in (keys, swapped), got.to_json()
@@ -96,16 +75,16 @@ def test_no_setup_learns_colours_and_tells_owners_by_the_letters(tilt: float, ya
 def test_an_arm_over_the_board_makes_no_phantom_and_is_reported() -> None:
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 540, tilt_deg=12, yaw_deg=15)
-    setup = _shot(cam, start_position(GEOM), 0, 3)
+    setup = table_shot(GEOM, cam, start_position(GEOM), 0, 3)
     rect = rectify(setup, GEOM)
     assert rect is not None
     colours = learn_at_setup(rect, GEOM)
-    obs, reading = observe(_shot(cam, _position(), 2, 3, shot=1), GEOM, colours)
+    obs, reading = observe(table_shot(GEOM, cam, _position(), 2, 3, shot=1), GEOM, colours)
     truth = dict(_position().layout_key())
     assert all(truth.get(s.cell) == s.owner for s in reading.screens)  # no phantom
     assert obs.data["hands"] is True
     assert obs.data["board_found"] is True
-    quiet, reading = observe(_shot(cam, _position(), 0, 3, shot=2), GEOM, colours)
+    quiet, reading = observe(table_shot(GEOM, cam, _position(), 0, 3, shot=2), GEOM, colours)
     assert quiet.data["hands"] is False
     assert reading.layout_key() == _position().layout_key()
 
@@ -196,13 +175,15 @@ def test_live_perceiver_learns_the_colours_once_from_the_start_position(tmp_path
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=8, yaw_deg=-20)
     settings = SimpleNamespace(data_dir=tmp_path)
-    frame = SimpleNamespace(image=_shot(cam, start_position(GEOM), 0, 21))
+    frame = SimpleNamespace(image=table_shot(GEOM, cam, start_position(GEOM), 0, 21))
     first = perceive_frame(frame, SimpleNamespace(), settings)
     assert (tmp_path / COLOURS_FILE).exists()
     assert len(first.data["screens"]) == 14 and first.data["board_found"]
     assert not any("learned from this picture" in w for w in first.data["warnings"])
     later = perceive_frame(
-        SimpleNamespace(image=_shot(cam, _position(), 0, 21, shot=1)), SimpleNamespace(), settings
+        SimpleNamespace(image=table_shot(GEOM, cam, _position(), 0, 21, shot=1)),
+        SimpleNamespace(),
+        settings,
     )
     got = {(tuple(s["cell"]), s["owner"]) for s in later.data["screens"]}
     assert got == set(_position().layout_key())
@@ -248,10 +229,10 @@ def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
     takes the top under the colour floor (`read.FLOOR`) but leaves its hue."""
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
-    rect = rectify(_shot(cam, start_position(GEOM), 0, 7), GEOM)
+    rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
     assert rect is not None
     colours = learn_at_setup(rect, GEOM)
-    image = _shot(cam, _position(), 0, 7, shot=1)
+    image = table_shot(GEOM, cam, _position(), 0, 7, shot=1)
     x, y = GEOM.cell_mm((2, 3))
     hw, hd, z = (
         GEOM.screen_width_mm / 2 + 1,

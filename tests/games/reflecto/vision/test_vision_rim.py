@@ -10,31 +10,14 @@ from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.perceive import RIM_PRINT_FRAMES, RimMemory, arm_over_rim
 from companion.games.reflecto.vision.read import rectify
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
-from companion.games.reflecto.vision.render import board_picture, random_colours, shoot
 from companion.sim.camera import VirtualCamera
-from companion.sim.conditions import Conditions
 from companion.vision.board_pose import BoardPose
+from tests.games.reflecto.vision.photos import table_shot
 
 GEOM = load_geometry()
 W, H = GEOM.size_mm
 CAM = VirtualCamera.looking_at((W / 2, H / 2), 540, tilt_deg=12, yaw_deg=15)
 POSITION = BoardReading((ScreenSeen((0, 1), 0), ScreenSeen((6, 5), 1), ScreenSeen((3, 3), 0)))
-
-
-def _frame(hands: int, shot: int) -> np.ndarray:
-    rng = np.random.default_rng(3)
-    colours = random_colours(rng)
-    base = board_picture(GEOM, CAM, rng)
-    return shoot(
-        base,
-        GEOM,
-        POSITION,
-        colours,
-        CAM,
-        np.random.default_rng([3, shot]),
-        hands=hands,
-        conditions=Conditions(glare=False),
-    )
 
 
 def _printed(image: np.ndarray, pose: BoardPose) -> np.ndarray:
@@ -52,7 +35,7 @@ def _printed(image: np.ndarray, pose: BoardPose) -> np.ndarray:
 
 
 def test_a_printed_rim_is_learned_and_an_arm_is_still_seen() -> None:
-    quiet = _frame(0, 2)
+    quiet = table_shot(GEOM, CAM, POSITION, 0, 3, 2)
     rect = rectify(quiet, GEOM)
     assert rect is not None
     pose = rect.pose
@@ -61,9 +44,12 @@ def test_a_printed_rim_is_learned_and_an_arm_is_still_seen() -> None:
     # Frame by frame alone, the print is an arm on every frame: the game would stall.
     assert arm_over_rim(printed, pose, GEOM)
     rim = RimMemory()
-    calls = [arm_over_rim(_printed(_frame(0, 10 + k), pose), pose, GEOM, rim) for k in range(9)]
+    calls = [
+        arm_over_rim(_printed(table_shot(GEOM, CAM, POSITION, 0, 3, 10 + k), pose), pose, GEOM, rim)
+        for k in range(9)
+    ]
     assert calls[:RIM_PRINT_FRAMES] == [True] * RIM_PRINT_FRAMES  # until it is learned
     assert calls[RIM_PRINT_FRAMES:] == [False] * (9 - RIM_PRINT_FRAMES)
-    arm = _frame(2, 1)
+    arm = table_shot(GEOM, CAM, POSITION, 2, 3, 1)
     assert arm_over_rim(arm, pose, GEOM)
     assert arm_over_rim(_printed(arm, pose), pose, GEOM, rim)
