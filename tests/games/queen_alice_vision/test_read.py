@@ -24,6 +24,7 @@ from companion.games.queen_alice.vision.read import (
     NEAR,
     OUTLINED,
     REDDER,
+    STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
     Arm,
@@ -40,6 +41,7 @@ from companion.games.queen_alice.vision.read import (
     crowns_standing,
     locate,
     lone_squares,
+    looks_like_light,
     median_along,
     not_by_structure,
     one_print_scale,
@@ -739,3 +741,20 @@ def test_the_crowns_scale_is_asked_when_the_path_spaces_disagree_above_the_noise
     assert one_print_scale(noise) == pytest.approx(1.0)
     alike = np.array([3.0] * 10 + [5.0] * 10)
     assert one_print_scale(alike) == pytest.approx(4.0)
+
+
+def test_a_dark_arm_on_the_grounds_line_to_black_is_an_arm_by_its_outline() -> None:
+    """Round the grid, a dark brown sleeve over a yellow-green ground is as near the
+    ground's colour in shadow as a shadow is (`unlit` small on both), but it starts and ends
+    with a step; a shadow as deep fades in and out."""
+    ground = np.array([57.0, -13.0, 32.0])
+    lab = np.tile(ground, (160, 1))
+    unlit = np.full(160, 10.0)  # both near the ground's line to black
+    lab[20:46] = ground * 0.3  # the sleeve: a step at each end
+    fade = np.concatenate([np.linspace(0.0, 0.6, 20), np.linspace(0.6, 0.0, 20)])
+    lab[80:120] = ground * (1.0 - fade[:, None])  # the shadow: a slope
+    assert not looks_like_light(lab, unlit, 20, 46)
+    assert looks_like_light(lab, unlit, 88, 112)  # where it is beyond GROUND from the ground
+    steep = np.linalg.norm(lab[22] - lab[18])
+    assert steep >= STEPPED
+    assert looks_like_light(lab, np.full(160, 30.0), 20, 46) is False  # off the line: an arm

@@ -39,7 +39,8 @@ the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lon
 the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
 (in its commit); `TOLD_OVER` from `--told-curve` (in its commit); `REDDER`,
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
-commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps);
+commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
+the end steps of the runs that look like light on development boards (in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
@@ -100,6 +101,11 @@ by reasoning: a few times the noise and JPEG of the ground's samples, well short
 `GROUND`; the step, not this level, tells an arm from light)"""
 OUTLINED = 6.0
 """... by a Lab step at least this at both its ends."""
+STEPPED = 20.0
+"""A run that looks like light (`LIGHT_ONLY`) but starts and ends with a Lab step at least
+this (as far as `GROUND` within a third of a square) is an arm: a dark arm lies on the
+ground's line to black as a shadow does, but a shadow's or a glare's edge is a slope (their
+steps on development boards 1.4-7.7, a dark brown arm's 39)."""
 ARM_RUN_SQ = 0.6
 """An arm crossing the ground round the grid is at least this wide, in squares (a tall
 piece at the grid's edge leaning over the ground is narrower)."""
@@ -422,7 +428,7 @@ def find_arms(
             j += 1
         if j - i >= min_run:
             run = Arm(np.median(lab[i:j], axis=0), pts[i:j])
-            (arms if np.median(unlit[i:j]) > light_only else lit).append(run)
+            (lit if looks_like_light(lab, unlit, i, j, light_only) else arms).append(run)
             taken[i:j] = True
         i = j
     for i, j, step in outlined_runs(lab, min_run):  # an arm in the ground's own colour
@@ -472,12 +478,28 @@ def outlined_runs(lab: np.ndarray, min_run: float) -> list[tuple[int, int, float
             j += 1
         if j - i >= min_run:
             a, b = start + i, start + j
-            # two samples each side of each end, the end's own sample (maybe mid-step) left out
-            starts = _mean_at(lab, [a + 1, a + 2]) - _mean_at(lab, [a - 2, a - 1])
-            ends = _mean_at(lab, [b - 3, b - 2]) - _mean_at(lab, [b, b + 1])
-            out.append((a, b, float(min(np.linalg.norm(starts), np.linalg.norm(ends)))))
+            out.append((a, b, _end_step(lab, a, b)))
         i = j
     return out
+
+
+def looks_like_light(
+    lab: np.ndarray, unlit: np.ndarray, a: int, b: int, light_only: float = LIGHT_ONLY
+) -> bool:
+    """The loop's run [a, b) round the grid is light on the ground (a glare, a shadow), not
+    an arm: its pixels lie near the ground's colour under other light (`unlit`, within
+    `light_only`) and it fades in and out (its end steps under `STEPPED`). A dark arm on
+    a ground of its hue lies on the ground's line to black as a shadow does; its outline
+    tells it."""
+    return bool(np.median(unlit[a:b]) <= light_only and _end_step(lab, a, b) < STEPPED)
+
+
+def _end_step(lab: np.ndarray, a: int, b: int) -> float:
+    """The smaller of the Lab steps at the two ends of the loop's run [a, b): two samples
+    each side of each end, the end's own sample (maybe mid-step) left out."""
+    starts = _mean_at(lab, [a + 1, a + 2]) - _mean_at(lab, [a - 2, a - 1])
+    ends = _mean_at(lab, [b - 3, b - 2]) - _mean_at(lab, [b, b + 1])
+    return float(min(np.linalg.norm(starts), np.linalg.norm(ends)))
 
 
 def _mean_at(lab: np.ndarray, at: list[int]) -> np.ndarray:
