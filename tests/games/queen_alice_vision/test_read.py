@@ -14,12 +14,17 @@ from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_MARGIN,
     CROWN_APART,
+    CROWN_REF_ALIKE,
+    CROWN_REF_GAP,
     CROWN_REF_MIN,
     CROWN_STANDS,
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
+    NEAR,
     OUTLINED,
+    REDDER,
+    STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
     Arm,
@@ -36,8 +41,10 @@ from companion.games.queen_alice.vision.read import (
     crowns_standing,
     locate,
     lone_squares,
+    looks_like_light,
     median_along,
     not_by_structure,
+    one_print_scale,
     outlined_runs,
     piece_colours,
     print_middles,
@@ -45,6 +52,7 @@ from companion.games.queen_alice.vision.read import (
     read_board,
     structure_unsure,
     two_centres,
+    two_means,
     unlike_the_path,
 )
 from companion.games.queen_alice.vision.reading import BoardReading
@@ -691,3 +699,62 @@ def test_the_box_holds_at_least_as_many_pieces_as_a_start_tile() -> None:
     board["vision"]["pieces_per_colour"] = reds - 1
     with pytest.raises(UserError, match="pieces_per_colour"):
         geometry_from_toml(board, paths, "board.toml")
+
+
+def test_two_shades_of_one_colour_are_not_the_boards_red_and_white() -> None:
+    """Cream whites, some read gold and some white, split into two looks as far apart as a
+    red and a white, but neither is red: which is red is not guessed (a dark red missed on
+    the board, the yellower whites were read red). A real red is redder by far."""
+    cream, paler = (29.8, 1.0, 23.6), (39.0, -1.0, 6.0)  # board_tone: L halved
+    shades = np.array([cream] * 4 + [paler] * 3)
+    assert np.linalg.norm(np.subtract(cream, paler)) > 15  # as far apart as SEPARATION asks
+    assert two_means(shades) is None
+    red = (12.0, cream[1] + REDDER + 20.0, 15.0)
+    centres = two_means(np.array([red] * 3 + [paler] * 3))
+    assert centres is not None and centres[0][1] > centres[1][1]
+
+
+def test_a_square_told_a_colour_like_the_print_asked_as_too_many_is_that_print() -> None:
+    """A panel of a white's tint in every other square: its structure reads most of them as
+    whites (more than the box holds, so those are asked) and the colours call one of them
+    white; that one has the look of those asked, so it is asked too. The real whites, of
+    another look, stand."""
+    panel, white = np.array([40.0, -5.0, 18.0]), np.array([35.0, 2.0, -2.0])
+    told = [("white", 0.9)] * 3 + [("empty", 0.9)] * 10
+    calls = [("white", 0.9)] * 3 + [("white", 0.5)] * 8 + [("empty", 0.9)] * 2
+    tone = np.array([white, white, panel + 0.5 * NEAR] + [panel] * 8 + [white] * 2)
+    out = at_most(told, calls, 9, tone)
+    assert out[:2] == calls[:2]
+    assert out[2:11] == [("unsure", 0.0)] * 9
+    assert at_most(told, calls, 9)[2] == calls[2]  # without the looks, kept
+
+
+def test_the_crowns_scale_is_asked_when_the_path_spaces_disagree_above_the_noise() -> None:
+    """Path spaces printed a little smaller than the disc on some of them (their printed
+    edge inside it) make the median a scale no flat print has: asked. Flat spaces at the
+    sensor's noise differ by as large a ratio but by about 1 Lab: their median stands."""
+    edged = np.array([3.0] * 10 + [24.0] * 10)
+    assert CROWN_REF_ALIKE < 24.0 / 3.0 and CROWN_REF_GAP < 24.0 - 3.0
+    assert one_print_scale(edged) is None
+    noise = np.array([0.4] * 10 + [1.6] * 10)
+    assert CROWN_REF_ALIKE < 1.6 / 0.4
+    assert one_print_scale(noise) == pytest.approx(1.0)
+    alike = np.array([3.0] * 10 + [5.0] * 10)
+    assert one_print_scale(alike) == pytest.approx(4.0)
+
+
+def test_a_dark_arm_on_the_grounds_line_to_black_is_an_arm_by_its_outline() -> None:
+    """Round the grid, a dark brown sleeve over a yellow-green ground is as near the
+    ground's colour in shadow as a shadow is (`unlit` small on both), but it starts and ends
+    with a step; a shadow as deep fades in and out."""
+    ground = np.array([57.0, -13.0, 32.0])
+    lab = np.tile(ground, (160, 1))
+    unlit = np.full(160, 10.0)  # both near the ground's line to black
+    lab[20:46] = ground * 0.3  # the sleeve: a step at each end
+    fade = np.concatenate([np.linspace(0.0, 0.6, 20), np.linspace(0.6, 0.0, 20)])
+    lab[80:120] = ground * (1.0 - fade[:, None])  # the shadow: a slope
+    assert not looks_like_light(lab, unlit, 20, 46)
+    assert looks_like_light(lab, unlit, 88, 112)  # where it is beyond GROUND from the ground
+    steep = np.linalg.norm(lab[22] - lab[18])
+    assert steep >= STEPPED
+    assert looks_like_light(lab, np.full(160, 30.0), 20, 46) is False  # off the line: an arm

@@ -37,7 +37,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
-(in its commit); `TOLD_OVER` from `--told-curve` (in its commit);
+(in its commit); `TOLD_OVER` from `--told-curve` (in its commit); `REDDER`,
+`CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
+commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
+the end steps of the runs that look like light on development boards (in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
@@ -98,6 +101,11 @@ by reasoning: a few times the noise and JPEG of the ground's samples, well short
 `GROUND`; the step, not this level, tells an arm from light)"""
 OUTLINED = 6.0
 """... by a Lab step at least this at both its ends."""
+STEPPED = 20.0
+"""A run that looks like light (`LIGHT_ONLY`) but starts and ends with a Lab step at least
+this (as far as `GROUND` within a third of a square) is an arm: a dark arm lies on the
+ground's line to black as a shadow does, but a shadow's or a glare's edge is a slope (their
+steps on development boards 1.4-7.7, a dark brown arm's 39)."""
 ARM_RUN_SQ = 0.6
 """An arm crossing the ground round the grid is at least this wide, in squares (a tall
 piece at the grid's edge leaning over the ground is narrower)."""
@@ -166,6 +174,10 @@ colours missed is busy too, but far from both."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
+REDDER = 10.0
+"""... and the red one at least this much redder (a*) than the white one, else the two
+are shades of one colour (whites cream and yellower, the reds not seen) and which is red is
+not guessed."""
 NEAR_TOKEN = 20.0
 """An Alice token told by the board's own piece colours is at most this far from them
 (`board_tone`): a token's top, lit as the pieces' tops are."""
@@ -225,6 +237,11 @@ TOLD_OVER = 1.0
 (`at_most`) is a print of that tint: every square read that colour is asked about."""
 CROWN_REF_MIN = 6
 """Path spaces clear of any arm needed for their median spread to be the print's."""
+CROWN_REF_ALIKE = 2.5
+"""The most the path spaces' upper quartile of spread may be over their lower ..."""
+CROWN_REF_GAP = 12.0
+"""... when it is more than this above it (Lab): a floor above the sensor's noise (flat
+spaces differ by large ratios and gaps of about 1)."""
 CROWN_APART = 3.0
 """A Crown's standing at least this many times the flat slot's next below it, in order, when
 the slots are compared with one another (`crowns_apart`)."""
@@ -411,7 +428,7 @@ def find_arms(
             j += 1
         if j - i >= min_run:
             run = Arm(np.median(lab[i:j], axis=0), pts[i:j])
-            (arms if np.median(unlit[i:j]) > light_only else lit).append(run)
+            (lit if looks_like_light(lab, unlit, i, j, light_only) else arms).append(run)
             taken[i:j] = True
         i = j
     for i, j, step in outlined_runs(lab, min_run):  # an arm in the ground's own colour
@@ -461,12 +478,28 @@ def outlined_runs(lab: np.ndarray, min_run: float) -> list[tuple[int, int, float
             j += 1
         if j - i >= min_run:
             a, b = start + i, start + j
-            # two samples each side of each end, the end's own sample (maybe mid-step) left out
-            starts = _mean_at(lab, [a + 1, a + 2]) - _mean_at(lab, [a - 2, a - 1])
-            ends = _mean_at(lab, [b - 3, b - 2]) - _mean_at(lab, [b, b + 1])
-            out.append((a, b, float(min(np.linalg.norm(starts), np.linalg.norm(ends)))))
+            out.append((a, b, _end_step(lab, a, b)))
         i = j
     return out
+
+
+def looks_like_light(
+    lab: np.ndarray, unlit: np.ndarray, a: int, b: int, light_only: float = LIGHT_ONLY
+) -> bool:
+    """The loop's run [a, b) round the grid is light on the ground (a glare, a shadow), not
+    an arm: its pixels lie near the ground's colour under other light (`unlit`, within
+    `light_only`) and it fades in and out (its end steps under `STEPPED`). A dark arm on
+    a ground of its hue lies on the ground's line to black as a shadow does; its outline
+    tells it."""
+    return bool(np.median(unlit[a:b]) <= light_only and _end_step(lab, a, b) < STEPPED)
+
+
+def _end_step(lab: np.ndarray, a: int, b: int) -> float:
+    """The smaller of the Lab steps at the two ends of the loop's run [a, b): two samples
+    each side of each end, the end's own sample (maybe mid-step) left out."""
+    starts = _mean_at(lab, [a + 1, a + 2]) - _mean_at(lab, [a - 2, a - 1])
+    ends = _mean_at(lab, [b - 3, b - 2]) - _mean_at(lab, [b, b + 1])
+    return float(min(np.linalg.norm(starts), np.linalg.norm(ends)))
 
 
 def _mean_at(lab: np.ndarray, at: list[int]) -> np.ndarray:
@@ -808,7 +841,8 @@ def read_board(
         }
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
-    calls = at_most(told, calls, geom.pieces_per_colour)
+    tone = board_tone(median_along(colours.middle, 1))
+    calls = at_most(told, calls, geom.pieces_per_colour, tone)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
     confidence = {c: p for c, (v, p) in zip(cells, calls, strict=True) if v in ("red", "white")}
     unsure = frozenset(
@@ -820,7 +854,7 @@ def read_board(
         )
         for c in sorted(unsure)
     ]
-    centres = two_centres(calls, board_tone(median_along(colours.middle, 1)), [])
+    centres = two_centres(calls, tone, [])
     paths = path_calls(image, geom, where, arms)
     crowns = _crowns(image, geom, where, arms, paths)
     if crowns is None:
@@ -1048,7 +1082,8 @@ def two_centres(
     """This board's red and white piece colours (rows 0 and 1, in `board_tone`): two-means over
     every square read as a piece and those found by structure, started from the most and
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
-    (one colour only: which one is not guessed)."""
+    or the redder is not `REDDER` than the other (one colour only: which one is not
+    guessed)."""
     pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
     return two_means(tone[pieces])
 
@@ -1072,6 +1107,8 @@ def two_means(pts: np.ndarray) -> np.ndarray | None:
         centres = centres[::-1]
     if float(np.linalg.norm(centres[0] - centres[1])) < SEPARATION:
         return None
+    if centres[0, 1] - centres[1, 1] < REDDER:
+        return None  # two shades of one colour (a cream white and a yellower one)
     return np.asarray(centres)
 
 
@@ -1120,7 +1157,10 @@ def piece_colours(
 
 
 def at_most(
-    told: list[tuple[str, float]], calls: list[tuple[str, float]], most: int
+    told: list[tuple[str, float]],
+    calls: list[tuple[str, float]],
+    most: int,
+    tone: np.ndarray | None = None,
 ) -> list[tuple[str, float]]:
     """No play adds a piece, so a reading with more than `most` (the box's
     `pieces_per_colour`) of one colour is wrong somewhere: a whole print of a piece's tint
@@ -1129,7 +1169,9 @@ def at_most(
     is (which are phantoms is not guessed). When the colours alone call more than
     `TOLD_OVER` times `most` squares one colour, they call a print of that tint so (the flat
     ones `FLAT_OUT` asks about are its squares; the busier ones may be too): every square of
-    that colour is asked about."""
+    that colour is asked about. With `tone` (each square's middle, `board_tone`), a square
+    the colours call that colour but as near (`NEAR`) the look of those asked is that print
+    too (a panel of a white's tint read gold on most squares and white on one)."""
     out = list(calls)
     for colour in ("red", "white"):
         mine = [k for k, (v, _) in enumerate(out) if v == colour]
@@ -1142,6 +1184,11 @@ def at_most(
         added = [k for k in mine if told[k][0] != colour]
         for k in added if len(mine) - len(added) <= most else mine:
             out[k] = ("unsure", 0.0)
+        if tone is not None and added and len(mine) - len(added) <= most:
+            look = np.median(tone[added], axis=0)  # the print read as pieces
+            for k in mine:
+                if float(np.linalg.norm(tone[k] - look)) <= NEAR:
+                    out[k] = ("unsure", 0.0)
     return out
 
 
@@ -1274,7 +1321,21 @@ def crown_stands(
         return None
     spread = _slot_spread(image, geom, where, [*geom.crown_slots, *clear])
     n = len(geom.crown_slots)
-    return np.asarray(spread[:n] / max(float(np.median(spread[n:])), 1e-6))
+    scale = one_print_scale(spread[n:])
+    return None if scale is None else np.asarray(spread[:n] / max(scale, 1e-6))
+
+
+def one_print_scale(spreads: np.ndarray) -> float | None:
+    """The path spaces' median disc spread, the scale of a flat print for the Crowns; None
+    when the spaces are unlike one another: their upper quartile over `CROWN_REF_ALIKE`
+    times the lower and more than `CROWN_REF_GAP` above it (quartiles, so the few tokens
+    on the paths leave it alone). The spaces are one print under one light: a printed edge
+    the disc takes in on some of them raises the median until Crowns pass for flat; spaces
+    as flat as the sensor's noise differ by large ratios and tell nothing."""
+    low, high = np.percentile(spreads, [25, 75])
+    if high > CROWN_REF_ALIKE * max(float(low), 1e-6) and high - low > CROWN_REF_GAP:
+        return None
+    return float(np.median(spreads))
 
 
 def crowns_gap(stands: np.ndarray) -> float:
