@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -207,13 +206,6 @@ class Rectified:
     """BGR picture of the tops' plane, `PX_PER_MM`, over the grid plus `MARGIN_MM`."""
     origin_mm: tuple[float, float]
     markers_seen: tuple[int, ...]
-
-    @cached_property
-    def lab(self) -> np.ndarray:
-        """`top` in Lab, converted once for all the squares whose print is looked for
-        (`print_share`): one conversion of the picture cost less than one per square."""
-        out: np.ndarray = cv2.cvtColor(self.top, cv2.COLOR_BGR2LAB)
-        return out
 
     def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
         return (
@@ -617,12 +609,13 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     return _hulls(rect, geom, np.array(corners))
 
 
-def own_faces(rect: Rectified, geom: BoardGeometry, cell: Cell) -> list[np.ndarray]:
-    """The polygons (tops'-plane pixels) where a screen standing on `cell` shows itself
-    beside its own top: its frame (the top and the upright faces under it, whose shade
-    light may not tell from the top's) and the foot's top face in front of and behind
-    the frame (faces up as the top does). What else lies in its reach is the board, or
-    its foot's low upright faces."""
+def own_faces(rect: Rectified, geom: BoardGeometry, cells: list[Cell]) -> list[list[np.ndarray]]:
+    """Per square of `cells`, the polygons (tops'-plane pixels) where a screen standing
+    there shows itself beside its own top: its frame (the top and the upright faces under
+    it, whose shade light may not tell from the top's) and the foot's top face in front of
+    and behind the frame (faces up as the top does). What else lies in its reach is the
+    board, or its foot's low upright faces. All the squares are projected at once (a read
+    asks about twenty)."""
     hw = geom.screen_width_mm / 2 + SEARCH_MM
     lo, hi = geom.foot_height_mm, geom.screen_height_mm
     thick = geom.screen_thickness_mm / 2 + SEARCH_MM
@@ -631,8 +624,10 @@ def own_faces(rect: Rectified, geom: BoardGeometry, cell: Cell) -> list[np.ndarr
     corners = [(dx, dy, z) for z in (lo, hi) for dx in (-hw, hw) for dy in (-thick, thick)]
     for sign in (-1.0, 1.0):
         corners += [(dx, sign * dy, lo) for dx in (-hw, hw) for dy in (inner, outer)]
-    px = _projected(rect, geom, np.array(corners), [cell])[0]
-    return [cv2.convexHull(px[a:b]).reshape(-1, 2) for a, b in ((0, 8), (8, 12), (12, 16))]
+    return [
+        [cv2.convexHull(px[a:b]).reshape(-1, 2) for a, b in ((0, 8), (8, 12), (12, 16))]
+        for px in _projected(rect, geom, np.array(corners), cells)
+    ]
 
 
 def _hulls(rect: Rectified, geom: BoardGeometry, corners: np.ndarray) -> list[np.ndarray]:
@@ -921,14 +916,15 @@ def _print_windows(
     n, wh, ww = len(asks), 2 * far + 1, 2 * hx + 1
     # Padded by a window's reach: a window past the picture's edge sees nothing there.
     pad = ((far, far), (hx, hx))
-    lab = np.pad(rect.lab, (*pad, (0, 0)))
+    top = np.pad(rect.top, (*pad, (0, 0)))
     reach = np.pad(ev.reach, pad, constant_values=255)
     masks = np.pad(ev.masks[floor], ((0, 0), *pad))
     mine = np.zeros((n, wh, ww), np.uint8)
     frame = np.zeros((n, wh, ww), bool)
     ledges = np.zeros((n, wh, ww), bool)
     centres = np.zeros((n, 2), int)
-    for j, (cell, _) in enumerate(asks):
+    cells = [cell for cell, _ in asks]
+    for j, (cell, faces) in enumerate(zip(cells, own_faces(rect, geom, cells), strict=True)):
         cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
         centres[j] = (cy, cx)
         # The polygons are drawn in the picture's own window (clipped at its edge), as the
@@ -937,7 +933,6 @@ def _print_windows(
         x0, y0, x1, y1 = box
         at = (j, slice(y0 - cy + far, y1 - cy + far), slice(x0 - cx + hx, x1 - cx + hx))
         mine[at] = _fill(ev.polys[geom.cells.index(cell)], box)
-        faces = own_faces(rect, geom, cell)
         frame[at] = _fill(faces[0], box) > 0
         for ledge in faces[1:]:
             ledges[at] |= _fill(ledge, box) > 0
@@ -946,9 +941,14 @@ def _print_windows(
     ys, xs = centres[:, 0], centres[:, 1]
     seats = np.array([seat for _, seat in asks])
     blocks = np.lib.stride_tricks.sliding_window_view
+    # Only the windows are put in Lab (half the tops' plane or less; a pixel's Lab is its
+    # own, so the same values). Beyond the picture a window holds Lab's black, never
+    # looked at: no strip or board pixel lies there (`mask` and `reach` above).
+    bgr = np.moveaxis(blocks(top, (wh, ww), axis=(0, 1))[ys, xs], 1, -1)
+    lab = cv2.cvtColor(bgr.reshape(n * wh, ww, 3), cv2.COLOR_BGR2LAB).reshape(n, wh, ww, 3)
     return PrintWindows(
         blocks(masks, (wh, ww), axis=(1, 2))[seats, ys, xs],
-        np.moveaxis(blocks(lab, (wh, ww), axis=(0, 1))[ys, xs], 1, -1),
+        lab,
         blocks(reach, (wh, ww))[ys, xs],
         mine,
         frame,
