@@ -12,6 +12,8 @@
         --family house:DEVSEED --family random:DEVSEED2 --boards 30
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py colour \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py maybe \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -31,6 +33,10 @@ phantoms and how many right screens would be asked instead if a smaller share fo
 (`read.PRINT_ASK`), a strip less fully in the seat's colour, or a strip whose median colour
 lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), made them
 ask.
+`maybe` takes the squares the picture alone asks about as "maybe the print" and prints, per
+candidate value, how many screens and empty squares a screen call would take if a strip
+whose colours are found on the board alone under that share (its own sides aside), or
+whose shade stands that far from its print's, were called its seat's screen.
 `refusal` learns each board's colours at set-up and, for the boards whose colours lie near
 the limits `colours.problems` refuses them at (`MIN_GREY_DISTANCE`, `MIN_APART`), reads
 the board with no limit, and prints per candidate limit the boards refused and what the
@@ -440,6 +446,51 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+BOARD_AT = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4)
+SHADE_AT = (6.0, 10.0, 15.0, 20.0, 30.0)
+
+
+def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares the picture alone asks about as "maybe the print"
+    (`read.classify`): screens against empty squares, by what might call them instead,
+    per candidate value: the share of the strip's colours found on the board alone
+    (`PrintShares.board`; they are asked when it or `with_sides` reaches `read.PRINT_ASK`,
+    and a top's own upright sides are its colour), and the Lab distance between the
+    strip's median and its print's shade beside it (`PrintShares.shade`). Each family is
+    SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            for call in read.classify(rect, geom, colours):
+                if call.why != "maybe the print":
+                    continue
+                seat = int(np.argmax(call.shares))
+                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+                board = -1.0 if p.board is None else p.board
+                shade = -1.0 if p.shade is None else p.shade
+                found.append((truth.get(call.cell) == seat, board, shade, (seed, i)))
+    screens = [f for f in found if f[0]]
+    print(f"asked as maybe the print: {len(screens)} screens, {len(found) - len(screens)} not")
+    tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
+        ("found on the board alone <", lambda board, v: 0.0 <= board < v, BOARD_AT),
+        ("shade from the print >=", lambda shade, v: shade >= v, SHADE_AT),
+    )
+    for key, (name, calls, values) in enumerate(tests, start=1):
+        print(f"called a screen when {name} | screens (boards) | empty squares (boards)")
+        for v in values:
+            hit = [f for f in found if calls(f[key], v)]
+            ok = [f for f in hit if f[0]]
+            bad = [f for f in hit if not f[0]]
+            print(
+                f"  {v:5g} | {len(ok):4d} ({len({f[3] for f in ok}):3d}) | "
+                f"{len(bad):3d} ({len({f[3] for f in bad}):3d})"
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -467,6 +518,9 @@ def main() -> None:
     o = sub.add_parser("colour")
     o.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     o.add_argument("--boards", type=int, default=30)
+    m = sub.add_parser("maybe")
+    m.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    m.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -474,11 +528,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd == "colour":
+    elif a.cmd in ("colour", "maybe"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        colour(fams, a.boards)
+        {"colour": colour, "maybe": maybe}[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -45,8 +44,14 @@ from companion.games.reflecto.vision.colours import (
 )
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
-from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
-from companion.vision.markers import Marker, find_markers
+from companion.vision.board_pose import (
+    MIN_MARKERS,
+    BoardPose,
+    Calibration,
+    marker_object_points,
+    pose_in_image,
+)
+from companion.vision.markers import Marker, detector, find_markers, to_gray
 
 PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
@@ -202,13 +207,6 @@ class Rectified:
     origin_mm: tuple[float, float]
     markers_seen: tuple[int, ...]
 
-    @cached_property
-    def lab(self) -> np.ndarray:
-        """`top` in Lab, converted once for all the squares whose print is looked for
-        (`print_share`): one conversion of the picture cost less than one per square."""
-        out: np.ndarray = cv2.cvtColor(self.top, cv2.COLOR_BGR2LAB)
-        return out
-
     def px(self, xy_mm: tuple[float, float]) -> tuple[float, float]:
         return (
             (xy_mm[0] - self.origin_mm[0]) * PX_PER_MM,
@@ -248,10 +246,10 @@ def rectify(
     calibration: Calibration | None = None,
 ) -> Rectified | None:
     """The tops' plane, or None when fewer than three corner markers are seen. A picture
-    that comes without its markers (live play passes the registration's) has them looked
-    for at half size first, and at full size when one of the four is not found so."""
+    that comes without its markers (live play passes the registration's) has them found by
+    `corner_markers`."""
     if markers is None:
-        markers = find_markers(image, [m.id for m in geom.markers], len(geom.markers))
+        markers = corner_markers(image, geom)
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
@@ -271,6 +269,77 @@ def rectify(
         borderValue=(0, 0, 0),
     )
     return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
+
+
+def corner_markers(image: np.ndarray, geom: BoardGeometry) -> dict[int, Marker]:
+    """The corner markers of a picture that came without the registration's: looked for
+    at half size first (`find_markers`); when all but one are found so, the full-size
+    search is made only where the markers lie (`CROP_MARGIN`), placed by the ones found.
+
+    A corner hidden by a hand, or out of the picture, is the usual reason one is missing,
+    and a full-size search of the whole picture (a detection's cost again on top of the
+    half-size one) then found the same three: on 12 development frames of the speed
+    benchmark 5 searched the whole picture, all in vain. Each window is searched with the
+    smallest marker outline the whole picture's search would accept (its
+    `minMarkerPerimeterRate` rescaled to the window), so it finds what that search finds
+    there, with the same corners (to float32 rounding, some 1e-4 px)."""
+    wanted = [m.id for m in geom.markers]
+    gray = to_gray(image)
+    found = find_markers(gray, wanted, MIN_MARKERS)
+    have = [i for i in wanted if i in found]
+    if len(have) < MIN_MARKERS or len(have) == len(wanted):
+        return found
+    return _marker_windows(gray, geom, wanted, found, have)
+
+
+CROP_MARGIN = (0.5, 16.0)
+"""`corner_markers`' window round a marker: its box where the markers found put it, widened
+by this share of its side and these pixels on every side (the adaptive threshold's widest
+window is 23 px; the markers found place the missing one within a few pixels, the board
+being a plane)."""
+
+
+def _marker_windows(
+    gray: np.ndarray,
+    geom: BoardGeometry,
+    wanted: list[int],
+    found: dict[int, Marker],
+    have: list[int],
+) -> dict[int, Marker]:
+    obj = np.vstack([marker_object_points(geom, i)[:, :2] for i in have]).astype(np.float32)
+    img = np.vstack([found[i].corners.reshape(4, 2) for i in have]).astype(np.float32)
+    H, _ = cv2.findHomography(obj, img)
+    if H is None:
+        return found
+    base = detector()
+    params = base.getDetectorParameters()
+    h, w = gray.shape[:2]
+    least, most = params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate
+    out: dict[int, Marker] = {}
+    for i in wanted:
+        mm = marker_object_points(geom, i)[:, :2].reshape(-1, 1, 2).astype(np.float32)
+        quad = cv2.perspectiveTransform(mm, H).reshape(4, 2)
+        pad = CROP_MARGIN[0] * float(np.sqrt(abs(cv2.contourArea(quad)))) + CROP_MARGIN[1]
+        x0 = max(int(np.floor(quad[:, 0].min() - pad)), 0)
+        y0 = max(int(np.floor(quad[:, 1].min() - pad)), 0)
+        x1 = min(int(np.ceil(quad[:, 0].max() + pad)) + 1, w)
+        y1 = min(int(np.ceil(quad[:, 1].max() + pad)) + 1, h)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue  # out of the picture
+        # The whole picture's search bounds a marker's outline by rates of the picture's
+        # larger side; the window's own would let every speck of texture be a candidate.
+        scale = max(h, w) / max(y1 - y0, x1 - x0)
+        params.minMarkerPerimeterRate = least * scale
+        params.maxMarkerPerimeterRate = most * scale
+        det = cv2.aruco.ArucoDetector(base.getDictionary(), params)
+        corners, ids, _ = det.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+        if ids is None:
+            continue
+        for quad_px, marker_id in zip(corners, ids.ravel(), strict=True):
+            if int(marker_id) == i:
+                out[i] = Marker(i, quad_px.reshape(4, 2) + np.array([x0, y0], np.float32))
+                break
+    return out
 
 
 def reaching_in(mask: np.ndarray) -> np.ndarray:
@@ -540,12 +609,13 @@ def screen_reach(rect: Rectified, geom: BoardGeometry) -> list[np.ndarray]:
     return _hulls(rect, geom, np.array(corners))
 
 
-def own_faces(rect: Rectified, geom: BoardGeometry, cell: Cell) -> list[np.ndarray]:
-    """The polygons (tops'-plane pixels) where a screen standing on `cell` shows itself
-    beside its own top: its frame (the top and the upright faces under it, whose shade
-    light may not tell from the top's) and the foot's top face in front of and behind
-    the frame (faces up as the top does). What else lies in its reach is the board, or
-    its foot's low upright faces."""
+def own_faces(rect: Rectified, geom: BoardGeometry, cells: list[Cell]) -> list[list[np.ndarray]]:
+    """Per square of `cells`, the polygons (tops'-plane pixels) where a screen standing
+    there shows itself beside its own top: its frame (the top and the upright faces under
+    it, whose shade light may not tell from the top's) and the foot's top face in front of
+    and behind the frame (faces up as the top does). What else lies in its reach is the
+    board, or its foot's low upright faces. All the squares are projected at once (a read
+    asks about twenty)."""
     hw = geom.screen_width_mm / 2 + SEARCH_MM
     lo, hi = geom.foot_height_mm, geom.screen_height_mm
     thick = geom.screen_thickness_mm / 2 + SEARCH_MM
@@ -554,8 +624,10 @@ def own_faces(rect: Rectified, geom: BoardGeometry, cell: Cell) -> list[np.ndarr
     corners = [(dx, dy, z) for z in (lo, hi) for dx in (-hw, hw) for dy in (-thick, thick)]
     for sign in (-1.0, 1.0):
         corners += [(dx, sign * dy, lo) for dx in (-hw, hw) for dy in (inner, outer)]
-    px = _projected(rect, geom, np.array(corners), [cell])[0]
-    return [cv2.convexHull(px[a:b]).reshape(-1, 2) for a, b in ((0, 8), (8, 12), (12, 16))]
+    return [
+        [cv2.convexHull(px[a:b]).reshape(-1, 2) for a, b in ((0, 8), (8, 12), (12, 16))]
+        for px in _projected(rect, geom, np.array(corners), cells)
+    ]
 
 
 def _hulls(rect: Rectified, geom: BoardGeometry, corners: np.ndarray) -> list[np.ndarray]:
@@ -844,14 +916,15 @@ def _print_windows(
     n, wh, ww = len(asks), 2 * far + 1, 2 * hx + 1
     # Padded by a window's reach: a window past the picture's edge sees nothing there.
     pad = ((far, far), (hx, hx))
-    lab = np.pad(rect.lab, (*pad, (0, 0)))
+    top = np.pad(rect.top, (*pad, (0, 0)))
     reach = np.pad(ev.reach, pad, constant_values=255)
     masks = np.pad(ev.masks[floor], ((0, 0), *pad))
     mine = np.zeros((n, wh, ww), np.uint8)
     frame = np.zeros((n, wh, ww), bool)
     ledges = np.zeros((n, wh, ww), bool)
     centres = np.zeros((n, 2), int)
-    for j, (cell, _) in enumerate(asks):
+    cells = [cell for cell, _ in asks]
+    for j, (cell, faces) in enumerate(zip(cells, own_faces(rect, geom, cells), strict=True)):
         cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
         centres[j] = (cy, cx)
         # The polygons are drawn in the picture's own window (clipped at its edge), as the
@@ -860,7 +933,6 @@ def _print_windows(
         x0, y0, x1, y1 = box
         at = (j, slice(y0 - cy + far, y1 - cy + far), slice(x0 - cx + hx, x1 - cx + hx))
         mine[at] = _fill(ev.polys[geom.cells.index(cell)], box)
-        faces = own_faces(rect, geom, cell)
         frame[at] = _fill(faces[0], box) > 0
         for ledge in faces[1:]:
             ledges[at] |= _fill(ledge, box) > 0
@@ -869,9 +941,14 @@ def _print_windows(
     ys, xs = centres[:, 0], centres[:, 1]
     seats = np.array([seat for _, seat in asks])
     blocks = np.lib.stride_tricks.sliding_window_view
+    # Only the windows are put in Lab (half the tops' plane or less; a pixel's Lab is its
+    # own, so the same values). Beyond the picture a window holds Lab's black, never
+    # looked at: no strip or board pixel lies there (`mask` and `reach` above).
+    bgr = np.moveaxis(blocks(top, (wh, ww), axis=(0, 1))[ys, xs], 1, -1)
+    lab = cv2.cvtColor(bgr.reshape(n * wh, ww, 3), cv2.COLOR_BGR2LAB).reshape(n, wh, ww, 3)
     return PrintWindows(
         blocks(masks, (wh, ww), axis=(1, 2))[seats, ys, xs],
-        np.moveaxis(blocks(lab, (wh, ww), axis=(0, 1))[ys, xs], 1, -1),
+        lab,
         blocks(reach, (wh, ww))[ys, xs],
         mine,
         frame,

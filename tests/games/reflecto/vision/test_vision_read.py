@@ -19,6 +19,7 @@ from companion.games.reflecto.vision.read import (
     Rectified,
     classify,
     colour_masks,
+    corner_markers,
     learn_at_setup,
     learn_where,
     read_board,
@@ -406,3 +407,27 @@ def test_a_picture_alone_has_its_markers_found_at_half_size_where_a_full_search_
         grid = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
         at = [cv2.perspectiveTransform(grid, r.pose.plane_homography(0.0))[0] for r in (fast, full)]
         assert np.abs(at[0] - at[1]).max() < 0.5
+
+
+@pytest.mark.parametrize("hidden", [20, 21, 22, 23])
+def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
+    hidden: int,
+) -> None:
+    """With one corner marker covered (a hand), the half-size search finds three and the
+    full-size search is made only round the markers (`corner_markers`): it finds the same
+    three as a search of the whole picture, at the same corners, and no fourth."""
+    from companion.vision.markers import detect_markers
+
+    image = render_photo(GEOM, TEST_SEED, Conditions(sizes=((1280, 960),), hands=0)).image
+    whole = detect_markers(image)
+    assert hidden in whole
+    cover = whole[hidden].corners
+    centre = cover.mean(axis=0)
+    hand = np.round(centre + 1.6 * (cover - centre)).astype(np.int32)
+    image = image.copy()
+    cv2.fillConvexPoly(image, hand, (120, 130, 140))
+    full = {i: m for i, m in detect_markers(image).items() if i in (20, 21, 22, 23)}
+    found = corner_markers(image, GEOM)
+    assert sorted(found) == sorted(full) == sorted({20, 21, 22, 23} - {hidden})
+    for i, m in full.items():
+        assert np.abs(found[i].corners - m.corners).max() < 1e-3
