@@ -192,17 +192,38 @@ def ring_contrast(bgr: np.ndarray, cx: float, cy: float, radius_px: float) -> fl
     y0, y1 = max(0, iy - outer), min(h, iy + outer + 1)
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    cut = (slice(y0 - iy + outer, y1 - iy + outer), slice(x0 - ix + outer, x1 - ix + outer))
-    ring = _ring(inner, outer)[cut]
-    middle = _disc(round(CONTRAST_MIDDLE * radius_px), outer)[cut]
-    if not middle.any() or not ring.any():
-        return 0.0
-    lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
-    colour = cv2.mean(lab, mask=np.ascontiguousarray(middle))[:3]
-    d = lab[ring].astype(np.float32) - np.array(colour, np.float32)
+    middle_r = round(CONTRAST_MIDDLE * radius_px)
+    if x1 - x0 == y1 - y0 == 2 * outer + 1:
+        # The whole square on the plane (nearly every dot): its ring and middle made once.
+        ring_at, middle, any_middle = _ring_parts(inner, outer, middle_r)
+        if not any_middle or len(ring_at) == 0:
+            return 0.0
+        lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+        colour = cv2.mean(lab, mask=middle)[:3]
+        d = lab.reshape(-1, 3)[ring_at].astype(np.float32) - np.array(colour, np.float32)
+    else:
+        cut = (slice(y0 - iy + outer, y1 - iy + outer), slice(x0 - ix + outer, x1 - ix + outer))
+        ring = _ring(inner, outer)[cut]
+        middle = _disc(middle_r, outer)[cut]
+        if not middle.any() or not ring.any():
+            return 0.0
+        lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+        colour = cv2.mean(lab, mask=np.ascontiguousarray(middle))[:3]
+        d = lab[ring].astype(np.float32) - np.array(colour, np.float32)
     far2 = np.einsum("ij,ij->i", d, d)
     k = int(CONTRAST_SHARE * (len(far2) - 1))
     return math.sqrt(float(np.partition(far2, k)[k]))
+
+
+@lru_cache(maxsize=64)
+def _ring_parts(
+    inner_px: int, outer_px: int, middle_px: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """For `ring_contrast` on a whole square: the ring's flat indices (in the order a mask
+    picks them), the middle's mask (contiguous, as `cv2.mean` takes it) and whether it has
+    any pixel; a frame has some sixty dots, mostly of a few sizes."""
+    middle = np.ascontiguousarray(_disc(middle_px, outer_px))
+    return np.flatnonzero(_ring(inner_px, outer_px)), middle, bool(middle.any())
 
 
 def _elongation(m: dict[str, float]) -> float:
@@ -235,10 +256,19 @@ def _framed(mask: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
 
 
-def _discs(blob: np.ndarray, least_r: float, most_r: float, taken: list[tuple[float, float]]):
+def _discs(
+    blob: np.ndarray,
+    least_r: float,
+    most_r: float,
+    taken: list[tuple[float, float]],
+    least_peaks: int = 1,
+):
     """(left, top, piece) of each disc that fills a part of a blob: the peaks of its distance
     to the blob's rim from `least_r` to `most_r` (px), widest first, none inside a wider one
     or near a piece already cut (`taken`), each piece the blob within its radius of its peak.
+    Nothing when the blob has fewer than `least_peaks` peaks: a caller that wants the discs
+    of a blob only when there are two (`find_dots`, a round blob that may be two touching
+    discs) skips the rims of the one disc most blobs are, for half of this call's time.
 
     Two discs that touch over a neck wider than any opening could cut (a sticker stuck
     against a printed disc of its colour: a movement field's, just behind a card) are two
@@ -246,6 +276,8 @@ def _discs(blob: np.ndarray, least_r: float, most_r: float, taken: list[tuple[fl
     dist = cv2.distanceTransform(_framed(blob), cv2.DIST_L2, 5)[1:-1, 1:-1]
     peaks = (dist >= least_r) & (dist >= cv2.dilate(dist, _kernel(5)))
     ys, xs = np.nonzero(peaks)
+    if len(ys) < least_peaks:
+        return
     spots: list[tuple[float, float, float]] = [(x, y, most_r) for x, y in taken]
     h, w = blob.shape
     for i in np.argsort(-dist[ys, xs], kind="stable"):
@@ -372,8 +404,9 @@ def find_dots(
                 continue  # and so is all of it at the levels above
             if round_blob(m):
                 add(level_i, bx + x0, by + y0, m)
-                # A blob round enough for a dot may still be two discs that touch.
-                discs = list(_discs(blob, least_r, most_r, []))
+                # A blob round enough for a dot may still be two discs that touch (with
+                # nothing cut yet, one peak gives one disc at most).
+                discs = list(_discs(blob, least_r, most_r, [], least_peaks=2))
                 if len(discs) > 1:
                     add_discs(level_i, discs, bx + x0, by + y0)
             else:
