@@ -374,7 +374,7 @@ def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: 
         kin = [ids.index(f"{colour}-{s}") for s in ("sun", "moon", "key")]
         for k in kin:
             region = cv2.cvtColor(reader.lib.patches[k], cv2.COLOR_BGR2LAB).astype(np.float32)
-            best, other, lead, _ = reader.by_symbol(region[..., 0], kin)
+            best, other, lead, _ = reader.by_symbol(region, kin)
             assert best == k and other in kin and other != k and lead > 0.3
 
 
