@@ -202,6 +202,39 @@ def test_symbol_decides_between_two_types_of_one_colour() -> None:
         assert scores[want] > 0.8 and scores[want] - scores[1 - want] > 0.3
 
 
+def test_a_symbol_as_light_as_its_badge_is_told_apart_in_its_chroma() -> None:
+    """A Sun and a Key printed in red on a grey disc as light as the ink: in the lightness the
+    two corners hardly differ (a pair whose lead would be noise over a tiny reach), in the
+    red-green chroma they differ as any two symbols do, and a blurred crop under a dimmer lamp
+    leads its own type there, either way round."""
+    from companion.vision.cards.library import PATCH_H, PATCH_W, descriptor
+
+    def corner(symbol: str, dim: float) -> np.ndarray:
+        lab = np.full((PATCH_H + 2, PATCH_W + 2, 3), (200, 128, 128), np.float32)
+        lab[:4] = lab[:, :4] = (90, 160, 150)  # the card's red frame
+        cv2.circle(lab, (14, 16), 11, (140, 128, 128), -1)  # a grey disc
+        ink = (140, 175, 150)  # the disc's lightness, red
+        if symbol == "sun":
+            cv2.circle(lab, (14, 16), 4, ink, -1)
+            for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+                cv2.line(lab, (14, 16), (int(14 + 8 * np.cos(a)), int(16 + 8 * np.sin(a))), ink)
+        else:
+            cv2.circle(lab, (10, 16), 4, ink, 2)
+            cv2.line(lab, (14, 16), (22, 16), ink, 2)
+        bgr = cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR).astype(np.float32)
+        return np.clip(bgr * dim, 0, 255).astype(np.uint8)
+
+    sun, key = (descriptor(corner(s, 1.0)[1:-1, 1:-1]) for s in ("sun", "key"))
+    lightness, chroma = symbol_pair(sun, key), symbol_pair(sun, key, channel=1)
+    assert lightness.channel == 0 and chroma.channel == 1
+    assert lightness.reach < 0.12 < 0.5 < chroma.reach
+    for truth, sign in (("sun", 1), ("key", -1)):
+        photo = cv2.GaussianBlur(corner(truth, 0.8), (3, 3), 0.8)
+        seen = cv2.cvtColor(photo, cv2.COLOR_BGR2LAB).astype(np.float32)
+        a, b = symbol_scores(seen[..., chroma.channel], chroma)
+        assert sign * (a - b) / chroma.reach > SYMBOL_MARGIN
+
+
 def test_a_symbol_lead_is_measured_against_what_the_two_symbols_share() -> None:
     """A Sun and a Key whose ink overlaps (the Sun's disc where the Key's ring lies) and a
     band of the background across both: on the pair's pixels the two templates correlate
@@ -374,7 +407,7 @@ def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: 
         kin = [ids.index(f"{colour}-{s}") for s in ("sun", "moon", "key")]
         for k in kin:
             region = cv2.cvtColor(reader.lib.patches[k], cv2.COLOR_BGR2LAB).astype(np.float32)
-            best, other, lead, _ = reader.by_symbol(region[..., 0], kin)
+            best, other, lead, _ = reader.by_symbol(region, kin)
             assert best == k and other in kin and other != k and lead > 0.3
 
 

@@ -374,8 +374,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class SymbolPair:
     """Two Location types of one colour, compared on their symbol only: the pixels where
-    their corners' lightness differs (the symbol; the colour and the rest of the design are
-    what they share), each template's lightness there as a unit vector."""
+    their corners differ in one Lab channel (the symbol; the colour and the rest of the design
+    are what they share), each template's channel there as a unit vector. The channel is the
+    lightness unless the symbols hardly differ in it (`TableReader` chooses)."""
 
     mask: np.ndarray
     """(PATCH_H, PATCH_W) bool."""
@@ -386,6 +387,9 @@ class SymbolPair:
     on the other (a crop equal to `a` leads `b` by this). Whatever the two share inside the
     mask (a stripe of the background, an inked edge, a badge's rim) takes part of every
     correlation, so a raw lead is measured against this."""
+    channel: int = 0
+    """The Lab channel compared (0 lightness, 1 and 2 chroma): a symbol printed in a colour
+    about as light as the badge or paper under it shows in its chroma only."""
     ab: np.ndarray = field(init=False, repr=False, compare=False)
     """`a` and `b` side by side (n, 2): both scores from one product."""
     gather: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False)
@@ -396,21 +400,24 @@ class SymbolPair:
         object.__setattr__(self, "ab", np.stack([self.a, self.b], axis=1))
 
 
-def symbol_pair(template_a: np.ndarray, template_b: np.ndarray) -> SymbolPair:
-    """From two descriptors (PATCH_H, PATCH_W, 3): their lightness channels differ where
-    the symbols do."""
-    la, lb = (_unit(t[..., 0].reshape(-1)).reshape(t.shape[:2]) for t in (template_a, template_b))
+def symbol_pair(template_a: np.ndarray, template_b: np.ndarray, channel: int = 0) -> SymbolPair:
+    """From two descriptors (PATCH_H, PATCH_W, 3): their `channel` (the lightness unless
+    told) differs where the symbols do."""
+    la, lb = (
+        _unit(t[..., channel].reshape(-1)).reshape(t.shape[:2]) for t in (template_a, template_b)
+    )
     d = np.abs(la - lb)
     mask = d >= SYMBOL_SHARE * d.max()
     mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    a, b = _unit(template_a[..., 0][mask]), _unit(template_b[..., 0][mask])
-    return SymbolPair(mask, a, b, max(1e-3, 1.0 - float(a @ b)))
+    a, b = _unit(template_a[..., channel][mask]), _unit(template_b[..., channel][mask])
+    return SymbolPair(mask, a, b, max(1e-3, 1.0 - float(a @ b)), channel)
 
 
 def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]:
-    """Normalised correlation of the lightness of a region (the corner's size plus a margin)
-    with each type of `pair`, on the pair's symbol pixels only: the best over the shifts
-    the region allows. Shape, not colour: the two share their colour."""
+    """Normalised correlation of one Lab channel of a region (the corner's size plus a
+    margin; the pair's `channel`) with each type of `pair`, on the pair's symbol pixels only:
+    the best over the shifts the region allows. Shape, not colour: the two share their
+    colour."""
     rh, rw = region_l.shape
     idx = pair.gather.get((rh, rw))
     if idx is None:
@@ -583,16 +590,15 @@ class TableReader:
         for i in self.zones["location"]:
             c = colour_of(ids[i])
             self.colour_kinds[c] = (*self.colour_kinds.get(c, ()), ids[i])
+        self._blurred: dict[tuple[int, float, int], np.ndarray] = {}
+        self._sharp: dict[tuple[int, int, float, int], float] = {}
+        self._floor: dict[tuple[int, int], float] = {}
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
         self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
         for i in self.zones["location"]:
             for j in self.zones["location"]:
                 if i < j and colour_of(ids[i]) == colour_of(ids[j]):
-                    pair = symbol_pair(library.templates[i], library.templates[j])
-                    self.symbol_pairs[i, j] = pair
-        self._blurred: dict[tuple[int, float], np.ndarray] = {}
-        self._sharp: dict[tuple[int, int, float], float] = {}
-        self._floor: dict[tuple[int, int], float] = {}
+                    self.symbol_pairs[i, j] = self._symbol_pair(i, j)
         # Batches sorted by zone: the Mirrors, the Doors, then the discard pile next to the
         # labyrinth and fans, whose types it shares.
         self.zone_rank = {
@@ -754,14 +760,14 @@ class TableReader:
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
                 # symbol decides, and they must lead any other type as a single type must
                 # lead the rest.
-                best_id, other_id, lead, shows = self.by_symbol(region[..., 0], kin)
+                best_id, other_id, lead, shows = self.by_symbol(region, kin)
                 own = float(row[keep.index(best_id)])
                 outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
                 colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
                 kept = sharp = None
                 if colour_sure and lead >= SYMBOL_MARGIN:
-                    kept, sharp = self._symbol_kept(labs[b, ..., 0], cy, cx, kin, best_id, lead)
+                    kept, sharp = self._symbol_kept(labs[b], cy, cx, kin, best_id, lead)
                 # The type the symbol names must be a card at all on its own whole corner, as
                 # a type named without its symbol must: the colour's first finalist reaching
                 # `SURE` says the colour, not that corner.
@@ -791,6 +797,27 @@ class TableReader:
                 )
         return [m for m in out if m is not None]
 
+    def _symbol_pair(self, i: int, j: int) -> SymbolPair:
+        """Types i < j compared on their symbol: in the lightness, unless the two symbols can
+        hardly differ there at some blur (`sharp_floor` below `SYMBOL_SHARP`, where a card
+        they name would be asked) and they differ more in a chroma channel (the most of its
+        own least reach over the blur steps): a symbol printed in the card's colour on a badge
+        or paper about as light shows in its chroma only (a development deck's red, blue and
+        green pairs reached 0.01-0.04 in the lightness, 0.39-1.30 in either chroma channel)."""
+        T = self.lib.templates
+        best = self.symbol_pairs[i, j] = symbol_pair(T[i], T[j])
+        floor = self.sharp_floor(i, j)
+        if floor >= SYMBOL_SHARP:
+            return best
+        for channel in (1, 2):
+            self.symbol_pairs[i, j] = symbol_pair(T[i], T[j], channel)
+            self._floor.pop((i, j))
+            if self.sharp_floor(i, j) > floor:
+                best, floor = self.symbol_pairs[i, j], self.sharp_floor(i, j)
+        self.symbol_pairs[i, j] = best
+        self._floor[i, j] = floor
+        return best
+
     def _light_lead(self, region: np.ndarray, named: int, other: int) -> float:
         """How far a region's (Lab) mean lightness lies nearer type `named`'s taught lightness
         than `other`'s, as a share of theirs apart (`Match.light`)."""
@@ -812,17 +839,17 @@ class TableReader:
         return next(([k] for k in rest if self.location_colour[k] != mine), [])
 
     def _symbol_kept(
-        self, window_l: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
+        self, window: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
     ) -> tuple[float, float]:
         """The share of `named`'s symbol lead (`lead`) it keeps when the symbol look reaches
-        `SYMBOL_CHECK_REACH` pixels either way of the crop at (cy, cx) in the window's
-        lightness: its least lead on another of `kin` there, below 0 when one leads it; and
-        the least reach of its pairs at the picture's blur there (`sharp_reach`)."""
-        H, W = window_l.shape
+        `SYMBOL_CHECK_REACH` pixels either way of the crop at (cy, cx) in the window (Lab):
+        its least lead on another of `kin` there, below 0 when one leads it; and the least
+        reach of its pairs at the picture's blur there (`sharp_reach`)."""
+        H, W = window.shape[:2]
         rs = SYMBOL_CHECK_REACH
         y0 = min(max(0, cy - rs), H - PATCH_H - 2 * rs)
         x0 = min(max(0, cx - rs), W - PATCH_W - 2 * rs)
-        wide = window_l[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
+        wide = window[y0 : y0 + PATCH_H + 2 * rs, x0 : x0 + PATCH_W + 2 * rs]
         # Only the named type's pairs: its least lead there (below 0 when another leads).
         vs, _ = self._symbol_leads(wide)
         others = [other for other in kin if other != named]
@@ -831,7 +858,7 @@ class TableReader:
         # not have the blur found: their least reach over every blur step is what is kept.
         sharp = min(self.sharp_floor(named, other) for other in others)
         if sharp < SYMBOL_SHARP:
-            blur = self.blur_of(wide, named)
+            blur = self.blur_of(np.ascontiguousarray(wide[..., 0]), named)
             sharp = min(self.sharp_reach(named, other, blur) for other in others)
         return least / max(lead, 1e-6), sharp
 
@@ -849,29 +876,34 @@ class TableReader:
         lightness (the corner's size plus a margin): the `BLUR_STEPS` sigma whose blurred
         template fits it best (normalised correlation, at its best shift)."""
         fits = [
-            float(cv2.matchTemplate(region_l, self._blurred_l(kind, s), cv2.TM_CCOEFF_NORMED).max())
+            float(
+                cv2.matchTemplate(
+                    region_l, self._blurred_plane(kind, s), cv2.TM_CCOEFF_NORMED
+                ).max()
+            )
             for s in BLUR_STEPS
         ]
         return BLUR_STEPS[int(np.argmax(fits))]
 
-    def _blurred_l(self, kind: int, sigma: float) -> np.ndarray:
-        """A type's taught lightness (its descriptor's), blurred by `sigma` (made once)."""
-        got = self._blurred.get((kind, sigma))
+    def _blurred_plane(self, kind: int, sigma: float, channel: int = 0) -> np.ndarray:
+        """A type's taught channel (its descriptor's; the lightness unless told), blurred by
+        `sigma` (made once)."""
+        got = self._blurred.get((kind, sigma, channel))
         if got is None:
-            plane = np.ascontiguousarray(self.lib.templates[kind][..., 0], dtype=np.float32)
+            plane = np.ascontiguousarray(self.lib.templates[kind][..., channel], dtype=np.float32)
             got = plane if sigma == 0 else cv2.GaussianBlur(plane, (0, 0), sigma)
-            self._blurred[kind, sigma] = got
+            self._blurred[kind, sigma, channel] = got
         return got
 
     def sharp_reach(self, x: int, y: int, sigma: float) -> float:
         """The reach of the symbol pair x, y (`SymbolPair.reach`) with both templates blurred
         by `sigma`: 1 less their correlation on the pair's symbol pixels (made once)."""
         lo, hi = min(x, y), max(x, y)
-        got = self._sharp.get((lo, hi, sigma))
+        pair = self.symbol_pairs[lo, hi]
+        got = self._sharp.get((lo, hi, sigma, pair.channel))
         if got is None:
-            mask = self.symbol_pairs[lo, hi].mask
-            a, b = (_unit(self._blurred_l(k, sigma)[mask]) for k in (lo, hi))
-            got = self._sharp[lo, hi, sigma] = max(1e-3, 1.0 - float(a @ b))
+            a, b = (_unit(self._blurred_plane(k, sigma, pair.channel)[pair.mask]) for k in (lo, hi))
+            got = self._sharp[lo, hi, sigma, pair.channel] = max(1e-3, 1.0 - float(a @ b))
         return got
 
     def _colour_lead(self, row: np.ndarray, keep: list[int], order: np.ndarray) -> float | None:
@@ -931,27 +963,28 @@ class TableReader:
         return least, beaten
 
     def _symbol_leads(
-        self, region_l: np.ndarray
+        self, region: np.ndarray
     ) -> tuple[Callable[[int, int], float], dict[tuple[int, int], float]]:
-        """x's symbol lead on y in the region's lightness as a share of the pair's `reach`
-        (each pair compared once): 1 for a crop just like x, -1 for one just like y; and the
-        scores of the pairs compared so far ((x, y): x's correlation in the pair x, y)."""
+        """x's symbol lead on y in the region (Lab: each pair's `channel`) as a share of the
+        pair's `reach` (each pair compared once): 1 for a crop just like x, -1 for one just like
+        y; and the scores of the pairs compared so far ((x, y): x's correlation in the pair
+        x, y)."""
         score: dict[tuple[int, int], float] = {}
 
         def vs(x: int, y: int) -> float:
             lo, hi = min(x, y), max(x, y)
             pair = self.symbol_pairs[lo, hi]
             if (x, y) not in score:
-                score[lo, hi], score[hi, lo] = symbol_scores(region_l, pair)
+                score[lo, hi], score[hi, lo] = symbol_scores(region[..., pair.channel], pair)
             return (score[x, y] - score[y, x]) / pair.reach
 
         return vs, score
 
-    def by_symbol(self, region_l: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
-        """Of Location types of one colour, the one whose symbol the region's lightness shows
-        best: (it, the nearest other, its least lead on any other, pair by pair, and its own
-        least correlation there: how well the symbol shows at all)."""
-        vs, score = self._symbol_leads(region_l)
+    def by_symbol(self, region: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
+        """Of Location types of one colour, the one whose symbol the region (Lab) shows best:
+        (it, the nearest other, its least lead on any other, pair by pair, and its own least
+        correlation there: how well the symbol shows at all)."""
+        vs, score = self._symbol_leads(region)
 
         def least(x: int) -> tuple[float, int]:
             return min((vs(x, y), y) for y in kin if y != x)
