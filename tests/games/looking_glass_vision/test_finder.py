@@ -128,7 +128,7 @@ def test_a_card_that_lies_on_no_card_of_the_row_inward_is_left_off():
 
 
 def test_a_glass_keeps_only_what_the_dealing_allows_and_its_coverage_follows():
-    """Every staged glass, whichever lattice it rests on, is held to the dealing: a card on no
+    """The glass the finder's lattice reads is held to the dealing: a card on no
     card of the row inward goes to the glass's rejected cards, with any card only it held up,
     and coverage is said again from the cards left (the cards came in unflagged); a glass
     the dealing allows whole is handed back as it is."""

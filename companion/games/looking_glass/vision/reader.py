@@ -14,11 +14,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.games.looking_glass.rules.deck import load_deck
 from companion.games.looking_glass.rules.layout import Layout, load_layouts
-from companion.games.looking_glass.vision.finder import (
-    by_correlation,
-    fill_by_places,
-    held_by_the_row_inward,
-)
+from companion.games.looking_glass.vision.finder import by_correlation, fill_by_places
 from companion.games.looking_glass.vision.read import Reading, SeenCard, layout_fits
 from companion.games.looking_glass.vision.slots import Probe, fill_probed, layout_span
 from companion.games.looking_glass.vision.stages import (
@@ -81,9 +77,7 @@ class StagedReader:
         """Every stage's output for one photograph (working-image px). When the features'
         cards fix no lattice (smooth art: they name a few cards, rarely one and its
         reflection), places found by correlation fix it with them, and the slot stage names
-        every slot (`finder.fill_by_places`; `correlate` False: the features alone). Every
-        glass, whichever lattice it rests on, keeps only the cards the rulebook's dealing
-        allows (`finder.held_by_the_row_inward`)."""
+        every slot (`finder.fill_by_places`; `correlate` False: the features alone)."""
         sc = min(1.0, WORK_WIDTH / image.shape[1])
         small = image if sc == 1.0 else _resize(image, sc)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
@@ -103,7 +97,7 @@ class StagedReader:
             )
             if filled is not None:
                 glass, probes = filled
-        return Stages(found, held_by_the_row_inward(glass), sc, probes)
+        return Stages(found, glass, sc, probes)
 
     def glass(
         self, image: np.ndarray, H_mm_from_image: np.ndarray | None = None
