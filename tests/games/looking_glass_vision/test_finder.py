@@ -8,11 +8,14 @@ import numpy as np
 from companion.games.looking_glass.vision.finder import (
     by_correlation,
     fill_by_places,
+    held_by_the_row_inward,
     on_the_row_inward,
+    reflection_pairs,
 )
 from companion.games.looking_glass.vision.reader import StagedReader
 from companion.games.looking_glass.vision.slots import fill_probed
 from companion.games.looking_glass.vision.stages import (
+    Glass,
     Hypothesis,
     Identified,
     Placed,
@@ -122,6 +125,50 @@ def test_a_card_that_lies_on_no_card_of_the_row_inward_is_left_off():
     # Alone in its half, with the other half's rows numbered otherwise, it does not.
     apart = [_placed("a", 0, 0, 3), _placed("g", 1, 1, 4)]
     assert [str(p.card.identity.card) for p in on_the_row_inward(apart)] == ["a"]
+
+
+def test_a_glass_keeps_only_what_the_dealing_allows_and_its_coverage_follows():
+    """The glass the finder's lattice reads is held to the dealing: a card on no
+    card of the row inward goes to the glass's rejected cards, with any card only it held up,
+    and coverage is said again from the cards left (the cards came in unflagged); a glass
+    the dealing allows whole is handed back as it is."""
+    pile = _placed("e", 1, 2, 9)  # a score pile's card the lattice put at row 2 of half 1
+    on_pile = _placed("f", 1, 3, 9)
+    cards = [
+        _placed("a", 0, 0, 3),
+        _placed("b", 1, 0, 3),
+        _placed("c", 1, 1, 4),
+        _placed("d", 0, 1, 2),
+        pile,
+        on_pile,
+    ]
+    stray = Identified(Hypothesis(np.zeros((4, 2)), False), Identity("z", 0.9, 0.5, False, {}))
+    glass = held_by_the_row_inward(Glass(cards, np.array([0.0, 1.0]), 2.0, [stray]))
+    assert [str(p.card.identity.card) for p in glass.cards] == ["a", "b", "c", "d"]
+    assert glass.rejected == [stray, pile.card, on_pile.card]
+    assert glass.offset == 2.0
+    covered = {str(p.card.identity.card): p.card.hypothesis.covered for p in glass.cards}
+    assert covered == {"a": True, "b": True, "c": False, "d": False}
+    whole = Glass(cards[:4])
+    assert held_by_the_row_inward(whole) is whole
+
+
+def test_a_glass_shows_its_cards_in_pairs_and_a_pile_of_one_half_shows_none():
+    """A pick takes a card and its reflection together: the named cards whose reflection's
+    slot (other half, same row and column) is named too are counted once a pair; a column of
+    one half's rows (a score pile's cards, each half a card along the one before) and
+    reflections a column or a row apart count none, and an unnamed slot pairs nothing."""
+    pile = [_placed(c, 1, r, 7) for r, c in enumerate("abcd")] + [_placed("e", 1, 0, 5)]
+    assert reflection_pairs(pile) == 0
+    glass = [_placed("a", 0, 0, 3), _placed("a", 1, 0, 3), _placed("b", 0, 1, 4)]
+    glass += [_placed("b", 1, 1, 4), _placed("c", 0, 1, 2), _placed("c", 1, 2, 2)]
+    assert reflection_pairs(glass) == 2
+    blank = _placed("x", 1, 1, 2)
+    unnamed = Placed(
+        Identified(blank.card.hypothesis, Identity(None, 0.5, 0.0, False, {})), 1, 1, 2
+    )
+    assert reflection_pairs([*glass, unnamed]) == 2
+    assert reflection_pairs([*glass, blank]) == 3
 
 
 def test_the_reader_looks_by_correlation_only_where_the_features_fix_no_lattice():
