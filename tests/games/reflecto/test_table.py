@@ -603,6 +603,37 @@ def test_a_square_read_empty_since_the_hands_left_stays_empty_through_a_flicker(
     ]
 
 
+def test_a_landing_square_flickering_between_unclear_and_empty_is_asked_and_kept() -> None:
+    """Ann steps A1 forward; the reader calls the square it left empty and the square it
+    reached now unclear, now empty, frame after frame. Held at its clear call, the landing
+    square leaves a screen gone from the board, which no legal play explains: the square
+    it flickered on is asked about (not the one it left, read right), and the players'
+    "Ann's screen" stands through the flicker, so the move is booked and nothing flagged."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    _feed(game, [board(start())] * 3)
+    one = moved(start(), (0, 1), (1, 1))
+    read = moved(one, (1, 1), None)
+    unclear = Observation({**board(read).data, "unclear": [[1, 1]]}, 0.3)  # type: ignore[dict-item]
+    drafts = _feed(game, [board(read, hands=True)])
+    asked: list[str] = []
+    for frame in [unclear, board(read)] * 8:
+        drafts += _feed(game, [frame])
+        for question in game.questions(None):
+            asked.append(question.id)
+            _, r, c, _ = question.id.split("-")
+            said = one.get((int(r), int(c)))
+            for draft in game.correct({"question": question.id, "answer": said}, 0):
+                game.apply_event(_event(draft))
+    assert asked and all(q.startswith("square-1-1-") for q in asked)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+
+
 def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach() -> None:
     """Half of each first row read in the other seat's colour and a screen read off its
     square: no legal play and no two moves explain it. Every such square is asked about;

@@ -198,6 +198,17 @@ class ReflectoTable:
         then a start-row square the engine holds a screen on and the camera reads as empty
         is in doubt, for the rules put seven screens on each first row (a faint top there is
         a question, never a screen taken for gone)."""
+        self._runs: dict[Cell, tuple[int | None, int]] = {}
+        """Each square's current run of equal clear calls by the reader (the call and how
+        many frames without hands in a row), for what outlasts a flicker."""
+        self._flicker: dict[Cell, int | None] = {}
+        """The squares held at their last clear call (`held`) in a frame since the last
+        hands, and that call."""
+        self._wavered: set[Cell] = set()
+        """Squares the reader could not call in a frame since the last hands."""
+        self._unheld: set[Cell] = set()
+        """Squares of `_flicker` a change no legal play explains was put down to: in doubt
+        (asked about), not held, until answered or read clearly `STABLE_FRAMES` in a row."""
         self._suspect: set[Cell] = set()
         """Squares the camera calls otherwise than the engine (a screen read as gone, one
         read where the engine has none, one read in the other seat's colour) in a change no
@@ -303,23 +314,37 @@ class ReflectoTable:
         known = board_of(self.state)
         held_now = dict(known)
         self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
-        prior = self._start_prior(called) | self._suspect
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
-        if prior and data.board_found and not data.hands:
+        looked = data.board_found and not data.hands
+        if looked:
+            self._count_runs(called, unsure)
+            self._wavered |= unsure
+        else:
+            self._wavered = set()
+        self._unheld = {
+            c for c in self._unheld if c not in self.answers and self._run(c) < STABLE_FRAMES
+        }
+        prior = self._start_prior(called) | self._suspect | self._unheld
+        if looked:
+            prior |= self._contested(called, unsure | prior)
+        if prior and looked:
             data = data.model_copy(update={"unclear": tuple(sorted({*data.unclear, *prior}))})
         doubted = unsure | set(data.unclear)
-        if data.hands or not data.board_found:
+        if not looked:
             self._last_called = {}
+            self._flicker = {}
             held: dict[Cell, int | None] = {}
         else:
             # A square in doubt now, read clearly in a frame since the last hands: it is what
             # it was then (a flicker of the reader, not a move). Not a square only the table
-            # doubts (`prior`, read clearly): there the clear call is the one in doubt.
+            # doubts (`prior`, read clearly): there the clear call is the one in doubt; nor
+            # one a change no legal play explains was put down to (`_unheld`).
             held = {
                 c: self._last_called[c]
-                for c in doubted - (prior - unsure)
+                for c in doubted - (prior - unsure) - self._unheld
                 if c in self._last_called
             }
+            self._flicker.update(held)
             # Every square called clearly, empty ones too: a square read empty after the
             # hands left and in doubt in the next frame is still empty (recorded only when
             # called before, an emptied square was never held, and its flicker kept the
@@ -327,9 +352,6 @@ class ReflectoTable:
             for cell in _SQUARES:
                 if cell not in doubted:
                     self._last_called[cell] = called.get(cell)
-            for cell, said in list(self.answers.items()):
-                if cell not in doubted and called.get(cell) != said:
-                    del self.answers[cell]
         seen = reading_from(data, held | self.answers)
         self._since_relearn += not data.hands
         if (
@@ -361,6 +383,14 @@ class ReflectoTable:
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged, self._breached = None, False
             return drafts + [self._action(a) for a in found.actions]
+        flicker = self._flickered(new)
+        if flicker:
+            # A square the reader could not call in some frames since the hands, taken at
+            # its clear call in the others, that legal play says may be otherwise: asked
+            # about, no longer held (a landing square read now in doubt, now empty).
+            self._unheld |= flicker
+            self.tracker.stable = None
+            return drafts
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
@@ -389,6 +419,58 @@ class ReflectoTable:
             self._breached = True
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _count_runs(self, called: dict[Cell, int], unsure: set[Cell]) -> None:
+        """One frame without hands into `_runs`: a square the reader called clearly extends
+        or starts its run; one in doubt has none."""
+        for cell in _SQUARES:
+            if cell in unsure:
+                self._runs.pop(cell, None)
+                continue
+            value = called.get(cell)
+            before = self._runs.get(cell)
+            self._runs[cell] = (value, before[1] + 1 if before and before[0] == value else 1)
+
+    def _run(self, cell: Cell) -> int:
+        run = self._runs.get(cell)
+        return 0 if run is None else run[1]
+
+    def _contested(self, called: dict[Cell, int], doubted: set[Cell]) -> set[Cell]:
+        """The players' answers the reader now calls otherwise, clearly, on a square it
+        could not call in a frame since the last hands, and not yet for `STABLE_FRAMES`
+        frames in a row: still in doubt, the answer standing (a reader that flickers
+        between "unclear" and "empty" on a landing square erased the players' "a screen
+        stands there" on its first clear frame, and the board never settled). Any other
+        answer the reader calls otherwise is forgotten (a screen moved): one it has called
+        clearly in every frame since the hands, or that long in a row."""
+        contested: set[Cell] = set()
+        for cell, said in list(self.answers.items()):
+            if cell in doubted or called.get(cell) == said:
+                continue
+            if cell not in self._wavered or self._run(cell) >= STABLE_FRAMES:
+                del self.answers[cell]
+            else:
+                contested.add(cell)
+        return contested
+
+    def _flickered(self, reading: Reading) -> set[Cell]:
+        """The fewest squares (one or two) of `_flicker`, unanswered, that would make the
+        change legal play were they called otherwise than held: those the reader flickered
+        on are the first to doubt when no legal play explains what it settled on."""
+        cells = sorted(c for c in self._flicker if c not in self.answers and c not in self._unheld)
+        seen = dict(reading)
+        for size in (1, 2):
+            for chosen in itertools.combinations(cells, size):
+                rest = {(c, o) for c, o in reading if c not in chosen}
+                for values in itertools.product((0, 1, None), repeat=size):
+                    if any(seen.get(c) == v for c, v in zip(chosen, values, strict=True)):
+                        continue
+                    patched = rest | {
+                        (c, v) for c, v in zip(chosen, values, strict=True) if v is not None
+                    }
+                    if explain(ENGINE, self.state, frozenset(patched)).breach is None:
+                        return set(chosen)
+        return set()
 
     def _lost(self) -> list[EventDraft]:
         """The table has lost track: a breach was shown and the board the camera settled on
