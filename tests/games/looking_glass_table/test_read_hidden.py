@@ -1253,6 +1253,30 @@ def test_one_half_in_two_groups_is_read_when_an_arm_hides_every_reflection(deck,
     assert (c.cards, c.right, c.extra, c.wrong) == (5, 5, 0, 0), c
 
 
+@pytest.mark.parametrize("markers", [True, False])
+def test_one_half_under_an_arm_is_read_beside_a_score_pile_card_on_its_rows(deck, markers):
+    """The same five cards, and far along the glass a score pile: a card of the other half
+    on the line's first row, a card lying on it further out than the next row. The pile's
+    cascade fails the rows, but only for the pile: the five cards lying together are judged
+    apart from it and read; nothing of the pile is (593550, a hand over half a wall)."""
+    art, lib = deck
+    table, names = _one_half_apart_table()
+    whole = _kept_table(7)
+    step = whole.glass["B-r0-c8"].x - whole.glass["B-r0-c6"].x
+    pile = dataclasses.replace(whole.glass["B-r0-c8"], x=whole.glass["B-r0-c8"].x + 3 * step)
+    # (Place names of the layout no card holds: the renderer stacks cards by row.)
+    table.glass["B-r0-c0"] = pile
+    table.glass["B-r1-c1"] = dataclasses.replace(
+        pile, card=whole.glass["B-r0-c2"].card, y=pile.y + math.copysign(0.8 * CARD_H_MM, pile.y)
+    )
+    img, truth = _palms_over_mirrors(art, table, names, markers)
+    at = {g["position"]: np.array(g["center"]) for g in truth["cards"]}
+    reading = Reader(lib).read(img)
+    assert [_read_at(reading, at[n]) for n in names] == [[table.glass[n].card] for n in names]
+    assert _read_at(reading, at["B-r0-c0"]) == [] and _read_at(reading, at["B-r1-c1"]) == []
+    assert len(reading.cards) == len(names)
+
+
 def test_one_half_with_bare_table_at_one_mirror_place_is_not_read(deck):
     """The same five cards, the first row's mirror place at one end left bare: a score
     pile's card could lie so."""

@@ -2279,19 +2279,28 @@ class Reader:
         mirror place, or part of a face shows there. Score piles lie in front of their
         players, beyond any layout's rows or off its columns, or with bare table at their
         mirror places, and a pile's cascade steps further than a row, so a card lying on one
-        of them in its column lies off the rows."""
+        of them in its column lies off the rows: that card and the cards lying with it are
+        left out, and the rest judged without them."""
         pos, tops, orient, axis = f.pos, f.tops, f.orient, f.axis
         if len(on_rows) < 2 or not _from_own_sides(tops, orient, f.facing, c):
             return []
         lateral = np.array([-axis[1], axis[0]])
         Hc = self.lib.shape.height_mm
-        if not all(
-            _cascade_on_rows(
+        piles = [
+            k
+            for k in on_rows
+            if not _cascade_on_rows(
                 list(pos), k, lateral, f.facing, lambda m: on_a_row(tops[m], c, int(orient[m]), Hc)
             )
-            for k in on_rows
-        ):
-            return []  # a score pile's cascade
+        ]
+        if piles:
+            # A score pile's cascade. A pile card's top can lie on a row of the line far from
+            # the glass (593550: a hand over half a wall); the cards lying apart from the
+            # pile (no neighbour of its, one after another) are judged without it.
+            groups = neighbour_groups(pos)
+            on_rows = [k for k in on_rows if not any(k in groups[p] for p in piles)]
+            if len(on_rows) < 2:
+                return []
         s = np.array([float(pos[k] @ lateral) for k in on_rows]) / (CARD_W_MM / 2)
         s -= column_phase(s)
         if (np.abs(s - np.round(s)) > COLUMN_TOLERANCE).any() or not self._on_layout_cells(
