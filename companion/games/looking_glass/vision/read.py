@@ -2295,8 +2295,9 @@ class Reader:
         ]
         if piles:
             # A score pile's cascade. A pile card's top can lie on a row of the line far from
-            # the glass (593550: a hand over half a wall); the cards lying apart from the
-            # pile (no neighbour of its, one after another) are judged without it.
+            # the glass (under a hand over half a wall it is then the only card off the
+            # glass); the cards lying apart from the pile (no neighbour of its, one after
+            # another) are judged without it.
             groups = neighbour_groups(pos)
             on_rows = [k for k in on_rows if not any(k in groups[p] for p in piles)]
             if len(on_rows) < 2:
