@@ -130,13 +130,20 @@ def test_the_last_pair_is_read_though_the_score_piles_outnumber_it():
 def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     """Round 931022's last pair: the Walrus taken, the Queen lies alone, which the finder
     cannot read (no pair, no neighbour backs one card). Where her taught face matches her
-    too poorly to keep her (a face taught from a poor teach photo: here her template with
-    noise added, 0.55), she was booked as the first card to leave, and the Walrus went to
-    the wrong player. Her place still looks as she did when last found: she is kept. Once
+    too poorly to keep her, she was booked as the first card to leave, and the Walrus went
+    to the wrong player. Her place still looks as she did when last found: she is kept. Once
     taken, the cloth shows there and nothing is kept. Where an arm lies over part of
     remembered cards, they are neither kept nor let go: hidden. The first pick's chosen card
     lay on a card of the row before: once taken, that card shows where it lay, and nothing
-    of it is kept or hidden."""
+    of it is kept or hidden.
+
+    The premise, a face that names her where she is found but matches her under
+    `VERIFY_SCORE` (as one taught from a poor photo does), is made by the least noise on her
+    template that gives it in the frame before she is left alone, chosen from that frame's
+    read alone: how well her true face matches there depends on the library (the `sim`
+    deck's scans were cut at their art before lgteach13, 0.72) and on the reader's plane
+    over the last three cards (off by a fifth with the card's true aspect: 0.55, no noise
+    needed; right: 0.95, noise 1.3 needed), and a fixed amount held for one of them only."""
     from companion.games.looking_glass.vision.read import (
         OWN_LOOK_SAME,
         VERIFY_SCORE,
@@ -147,11 +154,20 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
 
     film, library = _film(931022)
     q = library.ids.index("queen-of-hearts")
-    templates = library.templates.copy()
-    noise = np.random.default_rng(0).normal(0, 1, templates[q].shape).astype(np.float32)
-    templates[q] += 0.9 * float(templates[q].std()) * noise
-    poorly_taught = Library(library.ids, templates, library.patches, library.shape, library.faces)
-    reader = Reader(poorly_taught)
+    noise = np.random.default_rng(0).normal(0, 1, library.templates[q].shape).astype(np.float32)
+    last_found = film.render(143)[0]  # the last frame before an arm reaches for the Walrus
+    for amount in (0.0, 0.3, 0.6, 0.9, 1.1, 1.3, 1.5):
+        templates = library.templates.copy()
+        templates[q] += amount * float(templates[q].std()) * noise
+        reader = Reader(
+            Library(library.ids, templates, library.patches, library.shape, library.faces)
+        )
+        found = reader.verify(last_found, reader.read(last_found), []).cards
+        queens = [c.scores["queen-of-hearts"] for c in found if c.card == "queen-of-hearts"]
+        if queens and max(queens) < VERIFY_SCORE:
+            break
+    else:
+        raise AssertionError("no face names the Queen and matches her poorly: no premise")
 
     def verified(prior_frame: int, frame: int):
         prior = reader.verify(

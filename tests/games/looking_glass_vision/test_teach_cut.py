@@ -7,12 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from companion.games.looking_glass.vision.read import inset
 from companion.games.looking_glass.vision.teach import (
     TABLE_LIKENESS,
     FoundCard,
     cut_deck,
     find_card,
     find_framed_card,
+    resolve_alternatives,
 )
 from companion.vision.cards.photo import surround_likeness
 from tests.vision.cards.card_styles import PX_PER_MM, face, photo, scan
@@ -202,3 +204,80 @@ def test_a_piece_of_the_table_looks_like_its_surroundings_and_a_card_does_not():
         block = _rect(x0, 300, 220, 308)
         assert surround_likeness(image, truth) < TABLE_LIKENESS, seed
         assert surround_likeness(image, block) >= TABLE_LIKENESS, seed
+
+
+def _scan_cuts(frame_border: float, inner_border: float) -> FoundCard:
+    """A photo the deck must decide: the scan's frame taken for the card (63 × 87.5 px units,
+    aspect 1.389, `frame_border` its border measured inward), with the quad inside it
+    (aspect 1.455 and `inner_border`) as the other cut."""
+    frame = _rect(0, 0, 630, 875)
+    inner = _rect(40, 40, 550, 800)
+    alt = FoundCard(inset(inner, 40), inner, inner_border, outlined=True)
+    return FoundCard(inner.copy(), frame, frame_border, outlined=True, alternatives=(alt,))
+
+
+def _sure_cards(aspect: float, border: float) -> dict[str, FoundCard]:
+    """Five photos that said what their card is: outlines of `aspect`, `border` measured."""
+    out = {}
+    for k in range(5):
+        card = _rect(1000 * k, 0, 630, 630 * aspect)
+        out[f"c{k}"] = FoundCard(inset(card, 630 * border), card, border, outlined=True)
+    return out
+
+
+def test_a_tight_scan_is_cut_at_its_frame_when_the_frame_has_the_decks_border_inside_it():
+    # House development deck 538887: its other photos measured an aspect of 1.435 (the face
+    # is 1.397), nearer its tight scans' art (1.455) than their frames (1.389), and 4 of its
+    # 12 faces were taught as the art magnified. The frame has the deck's border inside it
+    # and the art none.
+    found = {**_sure_cards(1.435, 0.063), "scan": _scan_cuts(0.068, 0.0)}
+    assert np.allclose(resolve_alternatives(found)["scan"].outer, _rect(0, 0, 630, 875))
+
+
+def test_a_card_laid_on_a_scanner_is_cut_inside_the_margin_when_the_card_has_the_border():
+    # The frame's "border" is the scanner lid's margin, wider than the deck's; the card inside
+    # it has the deck's border, whatever the aspects say.
+    found = {**_sure_cards(1.40, 0.063), "scan": _scan_cuts(0.15, 0.063)}
+    assert np.allclose(resolve_alternatives(found)["scan"].outer, _rect(40, 40, 550, 800))
+
+
+def test_where_the_borders_cannot_tell_the_cuts_apart_the_aspect_decides():
+    # A deck with no border: neither cut has one, so the deck's aspect chooses.
+    found = {**_sure_cards(1.45, 0.0), "scan": _scan_cuts(0.0, 0.0)}
+    assert np.allclose(resolve_alternatives(found)["scan"].outer, _rect(40, 40, 550, 800))
+    found = {**_sure_cards(1.39, 0.0), "scan": _scan_cuts(0.0, 0.0)}
+    assert np.allclose(resolve_alternatives(found)["scan"].outer, _rect(0, 0, 630, 875))
+
+
+def _sleeved_deck(own_border: float) -> tuple[dict[str, FoundCard], np.ndarray, np.ndarray]:
+    """Four cards whose outlines measured the deck's border (0.125 of the width) inward, and a
+    light-border cut of a fifth whose outline agreed with it (`FoundCard.edge`): its hole
+    grown by `own_border`. Returns the cards, that cut's outline, and the deck's cut of it."""
+    found = {}
+    for k in range(4):
+        card = _rect(1000 * k, 0, 630, 880)
+        found[f"c{k}"] = FoundCard(inset(card, 630 * 0.125), card, 0.125, outlined=True)
+    hole = _rect(4000, 0, 600, 838)
+    outer = inset(hole, -own_border * 600 / (1 - 2 * own_border))
+    found["sleeved"] = FoundCard(hole, outer.copy(), own_border, edge=outer.copy())
+    return found, outer, inset(hole, -0.125 * 600 / (1 - 2 * 0.125))
+
+
+def test_a_card_the_decks_border_puts_out_on_the_table_keeps_its_agreed_outline():
+    # In a light sleeve the light-border finder's hole is the card and its border the
+    # sleeve's rim; the deck's border, measured inward from its other cards' outlines, drawn
+    # round that hole put the card 12.6 mm out on the table (development deck 556833).
+    found, edge, _ = _sleeved_deck(0.03)
+    images = {cid: np.full((10, 10, 3), 90, np.uint8) for cid in found}
+    cut, _, _ = cut_deck(images, found)
+    assert np.allclose(cut["sleeved"].outer, edge)
+
+
+def test_a_card_whose_own_border_is_near_the_decks_is_cut_by_the_decks_border():
+    # A house card whose outline lay a few px inside its light-border cut kept that outline
+    # with lgteach12's rule and its face matched its art worse; the deck's border fits it.
+    found, edge, derived = _sleeved_deck(0.1)
+    images = {cid: np.full((10, 10, 3), 90, np.uint8) for cid in found}
+    cut, _, _ = cut_deck(images, found)
+    assert not np.allclose(derived, edge)
+    assert np.allclose(cut["sleeved"].outer, derived)
