@@ -604,10 +604,10 @@ share of the card's width from the photo's own cut: the deck's border does not f
 deck's border drawn round the hole put the card out on the table). Nearer, the deck's border
 is kept, so that a house deck is cut as before (lgteach12's rule without this, a corner of the
 outline further than `KEEP_OUTLINE` from the deck's cut, recut a house card 2-5 px inside its
-edge). Over the agreed cuts of the development decks at 8fb0bca (25 house decks, 330598-330621
-and 538887, 278 cuts; 14 randomised, 556824-556837, 24 cuts) the deck's cut lay from the
+edge). Over the agreed cuts of the development decks at 8fb0bca (25 house decks, 278 cuts;
+14 randomised, 24 cuts; the decks are named in the guide) the deck's cut lay from the
 photo's own at most 0.031 of the width in the house decks, at most 0.020 in the randomised
-ones, except two cards of one sleeved dark deck (556833): 0.18 and 0.19, cut 12.7 and 12.6 mm
+ones, except two cards of one sleeved dark deck: 0.18 and 0.19, cut 12.7 and 12.6 mm
 off, their outlines 0.8 and 0.6 mm. Cuts recut by threshold (house / randomised): 0.02 0 / 2,
 0.03-0.17 0 / 2 (the two), 0.2 0 / 0; 0.06 keeps twice the house decks' largest."""
 
@@ -732,9 +732,9 @@ BORDER_DECIDES = 0.02
 """A photo's cut whose border measured inward from it lies nearer the deck's border by at least
 this share of the card's width than its other cut's (`resolve_alternatives`) is the card; a
 smaller difference leaves the choice to the aspect. The development photos that alone could
-not say (at 8fb0bca: 77 tight scans of 24 house decks, 330598-330621, and the 4 of 538887; 8
-scans laid square on the lid of 14 randomised decks, 556824-556837): deciding by the aspect
-alone cut 5 of the 88 that had a good cut wrong (538887's 4 and one of 330613, all taught as
+not say (at 8fb0bca: 81 tight scans of 25 house decks; 8 scans laid square on the lid of 14
+randomised decks; the decks are named in the guide): deciding by the aspect alone cut 5 of the
+88 that had a good cut wrong (4 of one house deck and one of another, all taught as
 the art magnified); by the border, with this margin at 0-0.045 0 wrong, 0.05 1, 0.06 3, 0.08
 5. 0.02 lies in the middle of the plateau."""
 
@@ -749,8 +749,8 @@ def resolve_alternatives(
     on a scanner has its border inside its edge, and the frame round it the lid's margin.
     Where the borders do not tell them apart by `BORDER_DECIDES` (a deck with no border, a
     margin as wide as the border), the cut whose aspect is nearest the deck's: `aspect` when
-    given, else the median of the deck's photos that could say (house development deck
-    538887's other photos measured 1.435 where the face is 1.397, nearer its art's 1.455
+    given, else the median of the deck's photos that could say (one house development deck's
+    other photos measured 1.435 where the face is 1.397, nearer its art's 1.455
     than its scans' frames' 1.389, and 4 of its 12 faces were taught as the art magnified).
     With no other photo to ask, the first cut is kept."""
     sure = [f for f in found.values() if not f.alternatives]
