@@ -226,7 +226,7 @@ def _sure_cards(aspect: float, border: float) -> dict[str, FoundCard]:
 
 
 def test_a_tight_scan_is_cut_at_its_frame_when_the_frame_has_the_decks_border_inside_it():
-    # House development deck 538887: its other photos measured an aspect of 1.435 (the face
+    # A house development deck: its other photos measured an aspect of 1.435 (the face
     # is 1.397), nearer its tight scans' art (1.455) than their frames (1.389), and 4 of its
     # 12 faces were taught as the art magnified. The frame has the deck's border inside it
     # and the art none.
@@ -266,7 +266,7 @@ def _sleeved_deck(own_border: float) -> tuple[dict[str, FoundCard], np.ndarray, 
 def test_a_card_the_decks_border_puts_out_on_the_table_keeps_its_agreed_outline():
     # In a light sleeve the light-border finder's hole is the card and its border the
     # sleeve's rim; the deck's border, measured inward from its other cards' outlines, drawn
-    # round that hole put the card 12.6 mm out on the table (development deck 556833).
+    # round that hole put the card 12.6 mm out on the table (a sleeved development deck).
     found, edge, _ = _sleeved_deck(0.03)
     images = {cid: np.full((10, 10, 3), 90, np.uint8) for cid in found}
     cut, _, _ = cut_deck(images, found)
