@@ -141,6 +141,15 @@ def _event(draft: Any) -> Any:
     return Event("s1", 1, 0.0, draft.kind, json.loads(json.dumps(draft.payload)), draft.visibility)
 
 
+def _set_up_table() -> Any:
+    """A live table whose two seats have tapped in their set-ups, as every game starts."""
+    game = make_table_game(None, session())
+    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
+        for draft in game.correct(setup, seat):
+            game.apply_event(_event(draft))
+    return game
+
+
 def _feed(game: Any, frames: list[Observation]) -> list[Any]:
     """The camera's frames through the table, each draft applied as the live loop does."""
     drafts = []
@@ -564,10 +573,7 @@ def test_a_settled_board_that_keeps_needing_answers_has_its_colours_learned_anew
     not at every frame after."""
     from companion.games.reflecto.table.live import RELEARN_EVERY
 
-    game = make_table_game(None, session())
-    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
-        for draft in game.correct(setup, seat):
-            game.apply_event(_event(draft))
+    game = _set_up_table()
     assert game.board_to_learn() == frozenset(start().items())  # the start position
     game.colours_learned(None)
     assert game.board_to_learn() is None
@@ -590,10 +596,7 @@ def test_a_square_read_empty_since_the_hands_left_stays_empty_through_a_flicker(
     """The square a screen left, read empty once the hand is away and then in doubt for a
     frame: nothing moved without a hand, so the move counts after three frames, within the
     rest (an emptied square was never held, and its flicker kept the board unsettled)."""
-    game = make_table_game(None, session())
-    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
-        for draft in game.correct(setup, seat):
-            game.apply_event(_event(draft))
+    game = _set_up_table()
     _feed(game, [board(start())] * 3)
     one = moved(start(), (0, 1), (1, 1))
     flicker = Observation({**board(one).data, "unclear": [[0, 1]]}, 0.3)  # type: ignore[dict-item]
@@ -609,10 +612,7 @@ def test_a_landing_square_flickering_between_unclear_and_empty_is_asked_and_kept
     square leaves a screen gone from the board, which no legal play explains: the square
     it flickered on is asked about (not the one it left, read right), and the players'
     "Ann's screen" stands through the flicker, so the move is booked and nothing flagged."""
-    game = make_table_game(None, session())
-    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
-        for draft in game.correct(setup, seat):
-            game.apply_event(_event(draft))
+    game = _set_up_table()
     _feed(game, [board(start())] * 3)
     one = moved(start(), (0, 1), (1, 1))
     read = moved(one, (1, 1), None)
@@ -638,10 +638,7 @@ def test_a_change_of_more_squares_than_two_moves_is_asked_about_never_a_breach()
     """Half of each first row read in the other seat's colour and a screen read off its
     square: no legal play and no two moves explain it. Every such square is asked about;
     confirmed as the camera saw it, the admin is asked whose turn it is (no breach)."""
-    game = make_table_game(None, session())
-    for setup, seat in ((SETUP0, 0), (SETUP1, 1)):
-        for draft in game.correct(setup, seat):
-            game.apply_event(_event(draft))
+    game = _set_up_table()
     _feed(game, [board(start())] * 3)
     odd = {c: (1 - o if c[1] < 3 else o) for c, o in start().items()}
     odd = moved(odd, (0, 5), (3, 5))
