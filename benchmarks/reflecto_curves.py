@@ -404,6 +404,30 @@ def along_hue(colours: ScreenColours, chroma: np.ndarray, seat: int) -> float:
     return along / max(strength, read.FLOOR_REF)
 
 
+def classified_calls(
+    geom: BoardGeometry, families: list[tuple[str, int, int]], boards: int
+) -> Iterator[
+    tuple[
+        tuple[int, int],
+        read.Rectified,
+        ScreenColours,
+        read.Evidence,
+        dict[tuple[int, int], int],
+        read.CellCall,
+    ]
+]:
+    """Every call the picture alone makes on each family's learned boards, with what a curve
+    measures it against: the board (seed, index), its rectified picture, colours, evidence
+    and truth. The curves differ only in which calls they keep and what they ask of them."""
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            for call in read.classify(rect, geom, colours):
+                yield (seed, i), rect, colours, ev, truth, call
+
+
 def colour(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of the squares the picture alone calls a screen by colour (`read.classify`
     decided by "colour"): right screens against phantoms (an empty square, or a screen read
@@ -413,20 +437,15 @@ def colour(families: list[tuple[str, int, int]], boards: int) -> None:
     seat's colour. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int], float]] = []
-    for which, seed, first in families:
-        indices = range(first, first + boards)
-        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
-            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-            truth = dict(photo.truth.layout_key())
-            for call in read.classify(rect, geom, colours):
-                if call.why != "colour" or call.owner is None:
-                    continue
-                seat = call.owner
-                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
-                beside = max(p.board or 0.0, p.with_sides or 0.0)
-                along = along_hue(colours, read.strip_stats(rect, geom, call.cell).chroma, seat)
-                right = truth.get(call.cell) == seat
-                found.append((right, beside, max(call.shares), (seed, i), along))
+    for board, rect, colours, ev, truth, call in classified_calls(geom, families, boards):
+        if call.why != "colour" or call.owner is None:
+            continue
+        seat = call.owner
+        p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+        beside = max(p.board or 0.0, p.with_sides or 0.0)
+        along = along_hue(colours, read.strip_stats(rect, geom, call.cell).chroma, seat)
+        right = truth.get(call.cell) == seat
+        found.append((right, beside, max(call.shares), board, along))
     phantoms = [f for f in found if not f[0]]
     print(f"{len(found) - len(phantoms)} screens and {len(phantoms)} phantoms called by colour")
     tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
@@ -460,19 +479,14 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
     SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
-    for which, seed, first in families:
-        indices = range(first, first + boards)
-        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
-            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-            truth = dict(photo.truth.layout_key())
-            for call in read.classify(rect, geom, colours):
-                if call.why != "maybe the print":
-                    continue
-                seat = int(np.argmax(call.shares))
-                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
-                board = -1.0 if p.board is None else p.board
-                shade = -1.0 if p.shade is None else p.shade
-                found.append((truth.get(call.cell) == seat, board, shade, (seed, i)))
+    for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
+        if call.why != "maybe the print":
+            continue
+        seat = int(np.argmax(call.shares))
+        p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+        board = -1.0 if p.board is None else p.board
+        shade = -1.0 if p.shade is None else p.shade
+        found.append((truth.get(call.cell) == seat, board, shade, where))
     screens = [f for f in found if f[0]]
     print(f"asked as maybe the print: {len(screens)} screens, {len(found) - len(screens)} not")
     tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
