@@ -338,6 +338,18 @@ BINS = {
     "mirror dot diameter mm": (lambda s: s.diameter_mm, (0, 7, 8, 9, 10, 11, 100)),
     "mirror dot turn deg": (lambda s: s.turn_deg, (0, 45, 90, 135, 180)),
 }
+MIRROR_LOOK_BINS = {
+    "mirror dot off its slot's line mm (top's line + across)": (
+        lambda s, look: (
+            (0.0 if look.paints is None else look.paints.mirror_top_line_mm) + s.across_mm
+        ),
+        (-100, -2, -1, 0, 1, 2, 3, 4, 100),
+    ),
+    "mirror top thickness mm": (
+        lambda s, look: 0.0 if look.paints is None else look.paints.mirror_thickness_mm,
+        (0, 3, 5, 7, 100),
+    ),
+}
 WINDOW_BINS = {
     "window dot |along| mm": (lambda s: abs(s.along_mm), (0, 5, 10, 15, 20, 100)),
     "window dot |across| mm": (lambda s: abs(s.across_mm), (0, 1, 2, 3, 4, 100)),
@@ -404,6 +416,10 @@ def main() -> int:
             for cell, sticker in drawn.mirror_dots.items():
                 for name, (value, edges) in BINS.items():
                     tally = bins[name][_bin(value(sticker), edges)]
+                    tally[0] += 1
+                    tally[1] += cell in bad
+                for name, (look_value, edges) in MIRROR_LOOK_BINS.items():
+                    tally = bins[name][_bin(look_value(sticker, drawn), edges)]
                     tally[0] += 1
                     tally[1] += cell in bad
             window_bad = any(part.startswith("window") for part, _ in misses)

@@ -11,7 +11,15 @@ line (a hard margin, since replaced): 26 / 30 exact, 30 / 30 windows, still with
 board and window; the same numbers after the random style's window dots (anywhere on the
 card's top edge) and card heights (up to 4 mm off) were widened; and again after the window's
 dot was let overhang its card's top edge (up to 4 mm off its middle line) and the window was
-ranked by a smooth cost off the line instead of a hard margin (`perceive._window_score`)."""
+ranked by a smooth cost off the line instead of a hard margin (`perceive._window_score`).
+Set again when the random style's mirror tops were widened (2 to 9 mm thick, half the boxes
+with the reflective face on the slot's line and the top behind it; the random stream moved
+too): 17 / 30 exact, 30 / 30 windows, 17 mirrors of 120 with a confident wrong facing (dots
+stuck on a top standing behind the line lie on the line or behind it) and 1 phantom (board
+13: a mirror whose top stands 3.8 mm behind its line went unread and a top edge elsewhere took
+its place, its slot asked). The reader does not read such tops yet (issue 37); the floors
+leave room for one more board and window and catch any further phantom. Raise them, and the
+phantom ceiling back to 0, when it does."""
 
 from __future__ import annotations
 
@@ -22,10 +30,10 @@ from companion.games.mirror_mansion.vision.render import Conditions, render_phot
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds
 BOARDS = 30
-EXACT_FLOOR = 25
+EXACT_FLOOR = 16
 """Boards read entirely right (every mirror's slot and facing, the window, the door)."""
 WINDOW_FLOOR = 29
-PHANTOM_CEILING = 0
+PHANTOM_CEILING = 1
 
 
 def test_random_style_boards_are_read_at_least_as_well_as_on_the_day() -> None:

@@ -12,7 +12,7 @@ board art, a thought bubble's small icon: each fails one of these, wherever it l
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -185,29 +185,65 @@ def ring_contrast(bgr: np.ndarray, cx: float, cy: float, radius_px: float) -> fl
     colour. Unlike `isolation`, which asks whether the ring shows the kit's hue at all, this
     is measured against the dot's own colour, so a white balance or a sticker of another
     shade moves both alike. Beyond the plane's edge nothing is counted."""
-    inner, outer = round(radius_px + 2), round(radius_px + 2 + 3 * PX_PER_MM)
+    return ring_contrasts(bgr, [(cx, cy, radius_px)])[0]
+
+
+def ring_contrasts(bgr: np.ndarray, spots: Sequence[tuple[float, float, float]]) -> list[float]:
+    """`ring_contrast` of each (cx, cy, radius_px) on one plane, the squares round them
+    converted to Lab in one call: a plane's dots are a dozen small squares, and a Lab
+    conversion's tables, cold again by each call's turn under a busy core, cost more than
+    its pixels (the same values: the conversion is pixel by pixel)."""
     h, w = bgr.shape[:2]
-    ix, iy = round(cx), round(cy)
-    x0, x1 = max(0, ix - outer), min(w, ix + outer + 1)
-    y0, y1 = max(0, iy - outer), min(h, iy + outer + 1)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    middle_r = round(CONTRAST_MIDDLE * radius_px)
-    if x1 - x0 == y1 - y0 == 2 * outer + 1:
+    squares = []
+    for cx, cy, radius_px in spots:
+        inner, outer = round(radius_px + 2), round(radius_px + 2 + 3 * PX_PER_MM)
+        ix, iy = round(cx), round(cy)
+        x0, x1 = max(0, ix - outer), min(w, ix + outer + 1)
+        y0, y1 = max(0, iy - outer), min(h, iy + outer + 1)
+        squares.append((inner, outer, ix, iy, x0, x1, y0, y1, round(CONTRAST_MIDDLE * radius_px)))
+    # One image of all squares, one above the other (a conversion pays per call and per row).
+    shown = [(x0, x1, y0, y1) for *_, x0, x1, y0, y1, _ in squares if x1 > x0 and y1 > y0]
+    if not shown:
+        return [0.0] * len(spots)
+    canvas = np.zeros(
+        (sum(y1 - y0 for _, _, y0, y1 in shown), max(x1 - x0 for x0, x1, _, _ in shown), 3),
+        np.uint8,
+    )
+    rows = []
+    top = 0
+    for x0, x1, y0, y1 in shown:
+        canvas[top : top + y1 - y0, : x1 - x0] = bgr[y0:y1, x0:x1]
+        rows.append(top)
+        top += y1 - y0
+    lab_all = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)
+    out = []
+    k = 0
+    for inner, outer, ix, iy, x0, x1, y0, y1, middle_r in squares:
+        if x1 <= x0 or y1 <= y0:
+            out.append(0.0)
+            continue
+        lab = lab_all[rows[k] : rows[k] + y1 - y0, : x1 - x0]
+        k += 1
+        out.append(_contrast(lab, inner, outer, ix - x0, iy - y0, middle_r))
+    return out
+
+
+def _contrast(lab: np.ndarray, inner: int, outer: int, ox: int, oy: int, middle_r: int) -> float:
+    """`ring_contrast` on the Lab square round a dot whose middle lies at (ox, oy) in it."""
+    h, w = lab.shape[:2]
+    if h == w == 2 * outer + 1:
         # The whole square on the plane (nearly every dot): its ring and middle made once.
         ring_at, middle, any_middle = _ring_parts(inner, outer, middle_r)
         if not any_middle or len(ring_at) == 0:
             return 0.0
-        lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         colour = cv2.mean(lab, mask=middle)[:3]
         d = lab.reshape(-1, 3)[ring_at].astype(np.float32) - np.array(colour, np.float32)
     else:
-        cut = (slice(y0 - iy + outer, y1 - iy + outer), slice(x0 - ix + outer, x1 - ix + outer))
+        cut = (slice(outer - oy, outer - oy + h), slice(outer - ox, outer - ox + w))
         ring = _ring(inner, outer)[cut]
         middle = _disc(middle_r, outer)[cut]
         if not middle.any() or not ring.any():
             return 0.0
-        lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         colour = cv2.mean(lab, mask=np.ascontiguousarray(middle))[:3]
         d = lab[ring].astype(np.float32) - np.array(colour, np.float32)
     far2 = np.einsum("ij,ij->i", d, d)
@@ -224,6 +260,32 @@ def _ring_parts(
     any pixel; a frame has some sixty dots, mostly of a few sizes."""
     middle = np.ascontiguousarray(_disc(middle_px, outer_px))
     return np.flatnonzero(_ring(inner_px, outer_px)), middle, bool(middle.any())
+
+
+def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) that overlap merged into the box round them, until none do."""
+    out: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        while True:
+            hit = next(
+                (
+                    o
+                    for o in out
+                    if o[0] < box[2] and box[0] < o[2] and o[1] < box[3] and box[1] < o[3]
+                ),
+                None,
+            )
+            if hit is None:
+                break
+            out.remove(hit)
+            box = (
+                min(box[0], hit[0]),
+                min(box[1], hit[1]),
+                max(box[2], hit[2]),
+                max(box[3], hit[3]),
+            )
+        out.append(box)
+    return out
 
 
 def _elongation(m: dict[str, float]) -> float:
@@ -338,36 +400,58 @@ def find_dots(
     least_r = math.sqrt(lo / math.pi)
     most_r = SIZE_RANGE[1] * diameter_mm * PX_PER_MM / 2
     crowd = loose if loose is not None else cache(lambda: loose_mask(plane, colour, diameter_mm))
-    found: list[tuple[int, Dot]] = []
+    # Each dot found: its level, then its measures in `Dot`'s order up to its elongation;
+    # where it lies on the plane (px) and its radius in `spots`. How alone and how set off
+    # each is are measured once the search is done, all together (`isolations`,
+    # `ring_contrasts`).
+    found: list[tuple[int, tuple[float, float], float, float]] = []
+    spots: list[tuple[float, float, float]] = []
 
-    def isolation(cx: float, cy: float, area: float) -> float:
-        radius = math.sqrt(area / math.pi)
+    def isolations() -> list[float]:
+        """The isolation of each dot found (`spots`), round it only on the crowd's mask,
+        opened too (thin lines of a like colour crossing are no crowd): each dot's box
+        reaches a disc beyond its ring, so the opening there is the plane's. Boxes that
+        overlap (a sticker found at every level) are opened as one."""
+        if not spots:
+            return []
         mask = crowd()
-        # Opened too (thin lines of a like colour crossing are no crowd), round the dot only:
-        # the box reaches a disc beyond the ring, so the opening there is the plane's.
-        pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1
         h, w = mask.shape
-        x0, y0 = max(0, round(cx) - pad), max(0, round(cy) - pad)
-        x1, y1 = min(w, round(cx) + pad + 1), min(h, round(cy) + pad + 1)
-        near = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, _kernel(k))
-        return _isolation(near, cx - x0, cy - y0, radius)
+        boxes = []
+        for cx, cy, radius in spots:
+            pad = round(radius + 2 + 3 * PX_PER_MM) + k + 1
+            x0, y0 = max(0, round(cx) - pad), max(0, round(cy) - pad)
+            boxes.append((x0, y0, min(w, round(cx) + pad + 1), min(h, round(cy) + pad + 1)))
+        opened = [
+            (
+                box,
+                cv2.morphologyEx(
+                    mask[box[1] : box[3], box[0] : box[2]], cv2.MORPH_OPEN, _kernel(k)
+                ),
+            )
+            for box in _merged(boxes)
+        ]
+        out = []
+        for (cx, cy, radius), (x0, y0, x1, y1) in zip(spots, boxes, strict=True):
+            (a0, b0, _, _), near = next(
+                (box, o)
+                for box, o in opened
+                if box[0] <= x0 and box[1] <= y0 and x1 <= box[2] and y1 <= box[3]
+            )
+            crop = near[y0 - b0 : y1 - b0, x0 - a0 : x1 - a0]
+            out.append(_isolation(crop, cx - x0, cy - y0, radius))
+        return out
 
     def add(level_i: int, bx: int, by: int, m: dict[str, float]) -> None:
         area = m["m00"]
         cx, cy = m["m10"] / area + bx, m["m01"] / area + by
         centre = plane.mm(np.array((cx, cy)))
-        contrast = ring_contrast(plane.bgr, cx, cy, math.sqrt(area / math.pi))
+        spots.append((cx, cy, math.sqrt(area / math.pi)))
         found.append(
             (
                 level_i,
-                Dot(
-                    (float(centre[0]), float(centre[1])),
-                    area / PX_PER_MM**2,
-                    _elongation(m),
-                    isolation(cx, cy, area),
-                    level_i,
-                    contrast,
-                ),
+                (float(centre[0]), float(centre[1])),
+                area / PX_PER_MM**2,
+                _elongation(m),
             )
         )
 
@@ -424,5 +508,9 @@ def find_dots(
                 look(level_i + 1, sub, x0 + ax0, y0 + ay0)
 
     look(0, (out >= levels[0]).astype(np.uint8), 0, 0)
+    dots = [
+        (d[0], Dot(*d[1:], isolation=i, level=d[0], contrast=c))
+        for d, i, c in zip(found, isolations(), ring_contrasts(plane.bgr, spots), strict=True)
+    ]
     # In the order of a level-by-level search: every place at the lowest level first.
-    return [dot for _, dot in sorted(found, key=lambda ld: ld[0])]
+    return [dot for _, dot in sorted(dots, key=lambda ld: ld[0])]

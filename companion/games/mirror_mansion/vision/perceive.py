@@ -40,6 +40,8 @@ from companion.games.mirror_mansion.vision.top_planes import (
     PX_PER_MM,
     PlaneSampler,
     TopPlane,
+    median,
+    norm,
     plane_sampler,
     top_plane,
     white_balance,
@@ -444,7 +446,7 @@ class CrossingMiddle:
         clear = np.hypot(*(self.points_mm - np.array(dot.centre_mm)).T) > reach
         if int(clear.sum()) < MIDDLE_MIN_POINTS:
             return None
-        middle = np.median(self.lab[clear], axis=0)
+        middle = median(self.lab[clear], axis=0)
         return {s: float(np.linalg.norm(middle - line)) for s, line in self.lines.items()}
 
 
@@ -531,9 +533,9 @@ def bar_scores(
 
     def strip(p: PlaneSampler) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         r, a, b = p.lab(pts).mean(axis=3)
-        spread = np.median(np.linalg.norm(r - np.median(r, axis=1, keepdims=True), axis=2), axis=1)
-        to_a = np.median(np.linalg.norm(r - a, axis=2), axis=1)
-        to_b = np.median(np.linalg.norm(r - b, axis=2), axis=1)
+        spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
+        to_a = median(norm(r - a), axis=1)
+        to_b = median(norm(r - b), axis=1)
         return to_a, to_b, spread, r
 
     ta, tb, sp, _ = strip(plane)
@@ -547,8 +549,8 @@ def bar_scores(
     # told from the board's own empty slot, learnt from this board: most slots are empty, so
     # the median of the slot lines on the ground is what an empty one looks like (the insert
     # seen through the cut, or the print), and a standing piece hides it.
-    empty = np.median(np.median(gr, axis=1), axis=0)
-    unlike = np.median(np.linalg.norm(gr - empty, axis=2), axis=1)
+    empty = median(median(gr, axis=1), axis=0)
+    unlike = median(norm(gr - empty), axis=1)
     score = (
         np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
         - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s))
@@ -601,13 +603,13 @@ def card_top_mm(plane: TopPlane, board: Board, spot: str) -> float:
     )
     block = lab[rows, c0 : c1 + 1]
     n = len(reach)
-    ridge = sum(block[side_px + k : side_px + k + n] for k in (-ridge_px, 0, ridge_px)) / 3
-    before, after = block[:n], block[2 * side_px :]
-    to_before = np.median(np.linalg.norm(ridge - before, axis=2), axis=1)
-    to_after = np.median(np.linalg.norm(ridge - after, axis=2), axis=1)
-    spread = np.median(
-        np.linalg.norm(ridge - np.median(ridge, axis=1, keepdims=True), axis=2), axis=1
+    ridge = (
+        np.asarray(sum(block[side_px + k : side_px + k + n] for k in (-ridge_px, 0, ridge_px))) / 3
     )
+    before, after = block[:n], block[2 * side_px :]
+    to_before = median(norm(ridge - before), axis=1)
+    to_after = median(norm(ridge - after), axis=1)
+    spread = median(norm(ridge - median(ridge, axis=1, keepdims=True)), axis=1)
     floor_c, floor_s = EDGE_FLOOR_LAB
     score = (np.minimum(to_before, to_after) + floor_c) / (spread + floor_s)
     return float(board.card_line_mm[side] + reach[int(np.argmax(score))])
@@ -662,7 +664,7 @@ def crossing_middles(plane: PlaneSampler, board: Board) -> dict[Cell, CrossingMi
     lab = plane.lab(
         np.concatenate([lines.reshape(-1, 2), (crossings[:, None] + offsets).reshape(-1, 2)])
     )
-    along = np.median(lab[: lines.shape[0] * lines.shape[1]].reshape(*lines.shape[:2], 3), axis=1)
+    along = median(lab[: lines.shape[0] * lines.shape[1]].reshape(*lines.shape[:2], 3), axis=1)
     mid = lab[lines.shape[0] * lines.shape[1] :].reshape(len(crossings), len(offsets), 3)
     return {
         cell: CrossingMiddle(

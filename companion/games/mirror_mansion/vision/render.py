@@ -168,6 +168,12 @@ class PiecePaints:
     board's colour): a door top of nearly the board's colour gives a weak top edge."""
     door_top_wear: float = 0.0
     """Share of the door top's length rubbed down to the door's face colour, in patches."""
+    mirror_top_line_mm: float = 0.0
+    """Where the middle of a mirror's top lies off its slot's line, toward its reflective
+    face (negative: behind it). A frame may stand centred in its slot, or a mirror sheet may
+    be glued on the front of a thick backing whose face stands on the slot's line, its top
+    then lying behind the line by half its thickness; a dot is stuck on the reflective half
+    of that top (`Sticker.across_mm` counts from the top's middle)."""
 
 
 def _house_sticker(board: Board, across: float) -> Sticker:
@@ -222,10 +228,15 @@ def _any_paint(rng: np.random.Generator, max_sat: float = 0.45) -> tuple[int, in
 
 def random_paints(rng: np.random.Generator) -> PiecePaints:
     lo = float(rng.uniform(40, 170))
+    # Mirror tops from a thin acrylic sheet's 2 mm to a thick backing's 9 mm, standing
+    # centred in the slot or with the reflective face on the slot's line (the top behind it).
+    thickness = float(rng.uniform(2.0, 9.0))
+    centred = rng.random() < 0.5
+    top_line = float(rng.uniform(-1.0, 1.0)) + (0.0 if centred else -thickness / 2)
     return PiecePaints(
         mirror_top=_any_paint(rng),
         mirror_back=_any_paint(rng),
-        mirror_thickness_mm=float(rng.uniform(2.0, 5.0)),
+        mirror_thickness_mm=thickness,
         face_brightness=(lo, lo + float(rng.uniform(30, 80))),
         card_top=_any_paint(rng),
         card_front=_any_paint(rng, 0.6),
@@ -237,6 +248,7 @@ def random_paints(rng: np.random.Generator) -> PiecePaints:
         door_thickness_mm=float(rng.uniform(1.0, 4.5)),
         door_top_like_board=float(rng.uniform(0.5, 0.95)) if rng.random() < 0.35 else 0.0,
         door_top_wear=float(rng.uniform(0.1, 0.6)) if rng.random() < 0.35 else 0.0,
+        mirror_top_line_mm=top_line,
     )
 
 
@@ -317,7 +329,9 @@ def mirror_dot_xy(board: Board, m: MirrorSeen, look: BoxLook) -> tuple[float, fl
     if dot is None or m.facing is None:
         return board.dot_mm(m.cell, m.facing or "NW")
     u, v = _slot_frame(m.slot, m.facing, board)
-    return sticker_xy(board.crossing_mm(m.cell), u, v, dot)
+    line = 0.0 if look.paints is None else look.paints.mirror_top_line_mm
+    x, y = np.asarray(board.crossing_mm(m.cell)) + line * v
+    return sticker_xy((float(x), float(y)), u, v, dot)
 
 
 def card_dot_xy(board: Board, position: str, look: BoxLook) -> tuple[float, float]:
@@ -673,8 +687,9 @@ def piece_solids(
             rng,
             25 if paints is None else 8,
         )
+        line = 0.0 if paints is None else paints.mirror_top_line_mm
         solid = slab(
-            board.crossing_mm(m.cell),
+            np.asarray(board.crossing_mm(m.cell)) + line * np.array([-u[1], u[0]]) / math.sqrt(2),
             u,
             board.mirror_length_mm,
             MIRROR_THICKNESS_MM if paints is None else paints.mirror_thickness_mm,
