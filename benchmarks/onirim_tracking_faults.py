@@ -246,8 +246,7 @@ def one_game(
     }
     if trace:
         out["events"] = [
-            [e.seq, f, e.kind, e.payload]
-            for e, f in zip(result.events, result.frames, strict=True)
+            [e.seq, f, e.kind, e.payload] for e, f in zip(result.events, result.frames, strict=True)
         ]
         out["real_breach_frames"] = broken
     return out
