@@ -11,8 +11,20 @@ the benchmark's (`table/follow.py`). It is a development tool for the tracker, t
 games a minute under no load, to find the shapes in which it books a play wrong or loses
 track; the camera's own measure is `benchmarks/onirim_tracking.py`.
 
+Two more kinds, off unless asked for, measure a breach seen by the camera alone:
+`--symbol-misreads P` reads a Location just laid, in P of the plays, as a card (of the hand
+when it holds one) with the symbol of the card before it, for the first 3-5 frames of the
+table after it (the reader's false breach: a brown Sun read as the red Moon after a red Moon);
+`--real-breaches P` has the player, in P of the plays, first lay a card of the hand that breaks
+the symbol rule, leave it 6-30 frames, and put it back before the play made (a real breach,
+the truthful player saying so when asked; its frames are read as they lie, no other fault
+over them). Breaches booked during a real one are counted as caught (`real_breaches_caught`
+of `real_breaches`), every other one is false.
+
     PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds 1000:1300
     PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds 1439:1440 --trace
+    PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds 1000:1300 \
+        --symbol-misreads 0.1 --real-breaches 0.05
 """
 
 from __future__ import annotations
@@ -23,15 +35,19 @@ import copy
 import json
 import random
 import sys
+from dataclasses import replace
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.state import OnirimState
-from companion.games.onirim.table.follow import follow, script_actions
+from companion.games.onirim.rules.actions import Play
+from companion.games.onirim.rules.deck import symbol_of
+from companion.games.onirim.rules.state import OnirimState, evolve
+from companion.games.onirim.table.follow import answer_truly, follow, script_actions
+from companion.games.onirim.table.live import BROKE, OnirimTable
 from companion.games.onirim.table.track import table_of
-from companion.games.onirim.vision.film import Script, script_game
+from companion.games.onirim.vision.film import HAND_FRAMES, SIM_FPS, Script, Shot, script_game
 from companion.games.onirim.vision.layout import load_layout
-from companion.live.table_game import Observation
+from companion.live.table_game import EventDraft, Observation
 
 WINDOW = len(load_layout().labyrinth_places)
 KINDS = [k for k in ENGINE.deck.kinds if "-" in k and not k.startswith("door")]
@@ -39,6 +55,7 @@ HANDS = Observation(
     {"located": True, "labyrinth": [None] * 3, "doors": [], "mirrors": [], "discard_top": None}, 0.1
 )
 LOST = Observation({"located": False}, 0.0)
+BREACH = "onirim.breach"
 
 
 def seen(state: OnirimState) -> dict[str, Any]:
@@ -76,12 +93,83 @@ def fault(data: dict[str, Any], before: dict[str, Any], r: random.Random) -> dic
     return d
 
 
-def one_game(seed: int, trace: bool = False) -> dict[str, Any]:
+def breaking(before: OnirimState, after: OnirimState, rng: random.Random) -> str | None:
+    """A Location with the symbol of the labyrinth's last card before a play (one of the hand
+    when it holds one, else any), other than the card played: what a card laid against the
+    symbol rule, or misread as one, is read as; None on an empty labyrinth."""
+    if not before.labyrinth:
+        return None
+    symbol = symbol_of(before.labyrinth[-1])
+    played = after.labyrinth[-1]
+    held = sorted({c for c in before.hand if c in KINDS and symbol_of(c) == symbol} - {played})
+    return rng.choice(held or [c for c in KINDS if symbol_of(c) == symbol and c != played])
+
+
+def play_shots(script: Script) -> list[tuple[int, OnirimState, OnirimState]]:
+    """Each Location play's hand shot (the card being laid), with the state before and after
+    it: the still shot that follows shows the card in the row."""
+    out = []
+    for j, shot in enumerate(script.shots):
+        if shot.hand and j > 0 and isinstance(script.actions[shot.needs], Play):
+            before = script.shots[j - 1].table
+            if not script.shots[j - 1].hand and len(before.labyrinth) < len(shot.table.labyrinth):
+                out.append((j, before, shot.table))
+    return out
+
+
+def with_breaches(
+    script: Script, share: float, rng: random.Random
+) -> tuple[Script, list[tuple[int, int]]]:
+    """The script with, before `share` of its Location plays, a real breach: the player lays a
+    card of the hand against the symbol rule (a hand shot), leaves it 4-20 frames, and takes
+    it back (a hand shot) before the play made; later taps come that much later. Also the
+    frames [a, b) each breach lies on the table, laid and taken back."""
+    shots, taps = list(script.shots), list(script.taps)
+    episodes: list[tuple[int, int]] = []
+    for j, before, after in reversed(play_shots(script)):
+        if rng.random() >= share:
+            continue
+        card = breaking(before, after, rng)
+        if card is None or card not in before.hand:
+            continue
+        wrong = evolve(before, labyrinth=(*before.labyrinth, card))
+        need = shots[j].needs
+        added = [
+            Shot(wrong, True, HAND_FRAMES, need),
+            Shot(wrong, False, rng.randint(4, 20), need),
+            Shot(before, True, HAND_FRAMES, need),
+        ]
+        shots[j:j] = added
+        at = sum(shot.frames for shot in shots[:j])
+        n = sum(shot.frames for shot in added)
+        taps = [replace(t, t=t.t + n / SIM_FPS) if t.t * SIM_FPS >= at else t for t in taps]
+        episodes = [(a + n, b + n) for a, b in episodes]
+        episodes.append((at, at + n))
+    out = replace(script, shots=shots, taps=taps)
+    return out, sorted(episodes)
+
+
+def one_game(
+    seed: int, trace: bool = False, symbol_misreads: float = 0.0, real_breaches: float = 0.0
+) -> dict[str, Any]:
     script: Script = script_game(seed)
+    # Drawn apart from the other faults: asking for none of these leaves those as they were.
+    rb = random.Random(f"faults-misread-{seed}")
+    misreads = []  # the shot showing a card just laid, how many frames misread, and as what
+    for j, before, after in play_shots(script) if symbol_misreads else ():
+        card = breaking(before, after, rb)
+        if card is not None and rb.random() < symbol_misreads:
+            misreads.append((script.shots[j + 1], rb.randint(3, 5), card))
+    rb = random.Random(f"faults-breach-{seed}")
+    script, broken = with_breaches(script, real_breaches, rb) if real_breaches else (script, [])
     starts, n = [], 0
     for shot in script.shots:
         starts.append(n)
         n += shot.frames
+    misread = {  # first frame of the misread: (frames, card)
+        starts[next(k for k, s in enumerate(script.shots) if s is shot)]: (frames, card)
+        for shot, frames, card in misreads
+    }
     r = random.Random(f"faults-{seed}")
     sticky = {j for j in range(len(script.shots)) if r.random() < 0.15}
     late: list[tuple[int, int, OnirimState]] = []
@@ -92,6 +180,14 @@ def one_game(seed: int, trace: bool = False) -> dict[str, Any]:
     def observe(_game: Any, i: int) -> Observation:
         frame = random.Random(f"faults-{seed}-{i}")
         lost = frame.random() < 0.02
+        j = bisect.bisect_right(starts, i) - 1
+        if any(a <= i < b for a, b in broken):  # a real breach is read as it lies
+            return HANDS if script.shots[j].hand else Observation(seen(script.shots[j].table), 1.0)
+        for a, (frames, card) in misread.items():
+            if a <= i < a + frames:
+                d = seen(script.shots[bisect.bisect_right(starts, i) - 1].table)
+                d["labyrinth"][-1] = card
+                return Observation(d, 1.0)
         for a, b, table in late:
             if a <= i < b:
                 return LOST if lost else Observation(seen(table), 1.0)
@@ -111,9 +207,26 @@ def one_game(seed: int, trace: bool = False) -> dict[str, Any]:
             d = fault(d, before, frame)
         return Observation(d, 1.0)
 
-    result = follow(script, observe, n)
+    def answer(game: OnirimTable, i: int) -> list[EventDraft]:
+        """The player answers truly: during a real breach, that they made that play."""
+        if any(a <= i < b for a, b in broken):
+            for q in list(game.open_questions.values()):
+                said = [c["value"] for c in q.choices if isinstance(c["value"], dict)]
+                said = [v for v in said if BROKE in v]
+                if said:
+                    return game.correct({"question": q.id, "answer": said[0]}, 0)
+        return answer_truly(game, script)
+
+    result = follow(script, observe, n, answer=answer)
     want = script_actions(script)
     booked = [e.payload for e in result.events if e.kind == "onirim.action"]
+    at = [f for e, f in zip(result.events, result.frames, strict=True) if e.kind == BREACH]
+    caught = sum(any(a <= f < b for f in at) for a, b in broken)
+    false = [
+        e.payload
+        for e, f in zip(result.events, result.frames, strict=True)
+        if e.kind == BREACH and not any(a <= f < b for a, b in broken)
+    ]
     got = [b["action"] for b in booked]
     first = next((k for k, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None)
     out: dict[str, Any] = {
@@ -121,7 +234,10 @@ def one_game(seed: int, trace: bool = False) -> dict[str, Any]:
         "all_right": got == want,
         "actions": len(want),
         "booked": len(got),
-        "breaches": [e.payload for e in result.breaches],
+        "breaches": false,
+        "real_breaches": len(broken),
+        "real_breaches_caught": caught,
+        "symbol_misreads": len(misread),
         "questions": len(result.questions),
         "refused_taps": result.refused_taps,
         "first_wrong": None
@@ -129,7 +245,10 @@ def one_game(seed: int, trace: bool = False) -> dict[str, Any]:
         else {"index": first, "booked": booked[first], "script": want[first]},
     }
     if trace:
-        out["events"] = [[e.seq, e.kind, e.payload] for e in result.events]
+        out["events"] = [
+            [e.seq, f, e.kind, e.payload] for e, f in zip(result.events, result.frames, strict=True)
+        ]
+        out["real_breach_frames"] = broken
     return out
 
 
@@ -137,19 +256,37 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", default="1000:1100", help="A:B, film seeds (A included)")
     p.add_argument("--trace", action="store_true", help="print every event of a failed game")
+    p.add_argument(
+        "--symbol-misreads",
+        type=float,
+        default=0.0,
+        help="share of plays whose card is read for 3-5 frames as one breaking the symbol rule",
+    )
+    p.add_argument(
+        "--real-breaches",
+        type=float,
+        default=0.0,
+        help="share of plays before which the player lays a card against the symbol rule",
+    )
     a = p.parse_args()
     lo, hi = (int(v) for v in a.seeds.split(":"))
     games = []
     for seed in range(lo, hi):
-        g = one_game(seed, a.trace)
+        g = one_game(seed, a.trace, a.symbol_misreads, a.real_breaches)
         games.append(g)
-        if not g["all_right"] or g["breaches"] or g["refused_taps"]:
+        missed = g["real_breaches_caught"] < g["real_breaches"]
+        if not g["all_right"] or g["breaches"] or g["refused_taps"] or missed:
             print(json.dumps(g), flush=True)
+    extra = f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
     summary = {
-        "command": f"PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds {a.seeds}",
+        "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
+        f"--seeds {a.seeds}" + (extra if a.symbol_misreads or a.real_breaches else ""),
         "games": len(games),
         "games_all_right": sum(g["all_right"] for g in games),
         "false_events": sum(len(g["breaches"]) for g in games),
+        "symbol_misreads": sum(g["symbol_misreads"] for g in games),
+        "real_breaches": sum(g["real_breaches"] for g in games),
+        "real_breaches_caught": sum(g["real_breaches_caught"] for g in games),
         "questions": sum(g["questions"] for g in games),
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
         "lost_track": sum(len(g["refused_taps"]) >= 3 for g in games),

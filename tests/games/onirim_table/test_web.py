@@ -10,7 +10,7 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Draw, action_to_json
 from companion.games.onirim.rules.deck import is_location
 from companion.games.onirim.rules.state import evolve
-from companion.games.onirim.table.live import make_table_game
+from companion.games.onirim.table.live import BROKE, make_table_game
 from companion.games.onirim.vision.film import SIM_FPS, script_game
 from tests.games.onirim_table.helpers import API, film_observer, live_table, seen
 
@@ -92,7 +92,9 @@ def test_a_scripted_game_is_followed_play_by_play_and_the_hand_stays_private(tmp
         ]
 
 
-def test_an_illegal_play_is_a_breach_at_once_and_a_tap_out_of_turn_is_refused(tmp_path) -> None:
+def test_an_illegal_play_is_asked_then_a_breach_and_a_tap_out_of_turn_is_refused(tmp_path) -> None:
+    """A play the rules forbid, seen by the camera alone, is first a private question (a
+    card misread looks just like it); the player's word books the breach on the dashboard."""
     with live_table(tmp_path, {"mirrors": True}) as (http, runtime):
         hand = ["red-sun", "red-sun", "blue-moon", "green-key", "brown-moon"]
         res = http.post(f"{API}/drew?seat=0", json={"cards": hand})
@@ -107,11 +109,22 @@ def test_an_illegal_play_is_a_breach_at_once_and_a_tap_out_of_turn_is_refused(tm
         assert runtime.game.state.labyrinth == ("red-sun",)
         assert http.get(f"{API}/view").json()["waiting"].startswith("Draw back")
         http.post(f"{API}/drew?seat=0", json={"cards": ["red-moon"]}).raise_for_status()
-        # The second red-sun on the first: the symbol rule, flagged once, the engine unmoved.
+        # The second red-sun on the first: the symbol rule, asked privately, the engine
+        # unmoved; the player says they laid it so: flagged once.
         after = runtime.game.state
         wrong = evolve(after, labyrinth=("red-sun", "red-sun"))
         for _ in range(5):
             runtime.submit(runtime.game.update(seen(wrong), 2))
+        assert http.get(f"{API}/view").json()["breaches"] == []
+        assert http.get("/api/questions").json() == []
+        (question,) = http.get("/api/questions?seat=0").json()
+        (broke,) = [c["value"] for c in question["choices"] if BROKE in c["value"]]
+        res = http.post(
+            "/api/corrections?seat=0", json={"question": question["id"], "answer": broke}
+        )
+        assert res.status_code == 200, res.text
+        for _ in range(5):
+            runtime.submit(runtime.game.update(seen(wrong), 3))
         breaches = http.get(f"{API}/view").json()["breaches"]
         assert len(breaches) == 1 and "symbol" in breaches[0]["rule"]
         assert runtime.game.state.labyrinth == ("red-sun",)

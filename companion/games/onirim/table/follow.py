@@ -66,9 +66,11 @@ def follow(
     frames: int,
     settings: Any = None,
     library: Any = None,
+    answer: Callable[[OnirimTable, int], list[EventDraft]] | None = None,
 ) -> Followed:
     """Play `frames` film frames: `observe(game, i)` is what the camera made of frame i;
-    `library`: the taught deck the game reads with."""
+    `library`: the taught deck the game reads with; `answer(game, i)`: the player's answers
+    at frame i (`answer_truly` by default: the script's play)."""
     first = script.actions and script.final
     opts = {"mirrors": first.mirrors, "hard": first.hard} if first else {}
     session = Session("1", "onirim", opts, ["player"], time.time())
@@ -95,7 +97,7 @@ def follow(
     k = 0
     for i in range(frames):
         commit(game.update(observe(game, i), i / SIM_FPS), i)
-        commit(answer_truly(game, script), i)
+        commit(answer(game, i) if answer is not None else answer_truly(game, script), i)
         t = i / SIM_FPS
         while k < len(taps) and taps[k].t <= t:
             try:

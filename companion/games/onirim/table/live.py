@@ -7,7 +7,10 @@ engine is the one source of truth.
 - The camera: a stable change of the face-up cards (`track.py`) is explained by the engine as
   the turn's action (a Location played, a card discarded, a pair under a Mirror) and booked at
   once; a Door the play earned, or a Mirror explored, that the table does not show yet is a
-  reminder; a change no legal action explains is a breach, shown at once, naming the rule.
+  reminder; a change no legal action explains is named by the engine's refusal. The camera's
+  reading alone never announces a breach: a card misread looks just like a rule broken, so
+  the player is asked which play it was (the legal plays one card away offered), and the
+  breach is booked only on their word that the play was made so.
 - The phone (seat 0, the player): what the camera cannot see (`messages.py`). The cards drawn
   into the hand, what a prophecy showed and its order, and a card picked from the deck are
   events private to the player's seat; the public dashboard shows the table, the Doors and
@@ -124,6 +127,9 @@ PUT_BACK = "back"
 LAID_ALONE = "alone:"
 """An answer's prefix (then the Mirror's id) saying one card was laid alone under a Mirror:
 the breach the camera only suspected, booked on the player's word."""
+BROKE = "broke"
+"""The key of an answer saying the play the camera read, which the rules forbid, is the one
+made (`{BROKE: rule, "detail": detail}`): the breach booked on the player's word."""
 HINT_SHOWN = 5
 NOT_TAUGHT = (
     "The companion does not know your cards yet: teach your deck once "
@@ -376,11 +382,17 @@ class OnirimTable:
                 return drafts + self._ask_which((found.action,), stable, back=True, wait=False)
             return [*drafts, self._action(found.action, "camera")]
         if found.breach is not None and stable != self._flagged:
-            self._flagged = stable
-            # Said once: the next play is what changes from here (a misread seen as a
-            # breach, or a breach left on the table, does not make every later play one).
-            self._base = stable
-            drafts.append(self._breach(found.breach))
+            # The camera's reading is the only evidence of the breach, and a card misread
+            # (a brown Sun read as the red Moon after a red Moon) looks just like one: the
+            # player is asked first, offered the legal plays one card away, that they did
+            # lay it so (the breach is then booked on their word) or that it is put back.
+            return drafts + self._ask_which(
+                near_plays(ENGINE, self.state, stable, self.window),
+                stable,
+                back=True,
+                wait=False,
+                broken=found.breach,
+            )
         elif found.breach is None and not found.hidden:
             self._flagged = None
         return drafts
@@ -453,6 +465,7 @@ class OnirimTable:
         text: str | None = None,
         unlike: tuple[str, ...] = (),
         alone: str | None = None,
+        broken: Breach | None = None,
     ) -> list[EventDraft]:
         """Several plays lay the table as seen, or (`back`) none does but some are one card
         away from it: the player says which (privately: the choices name cards of the
@@ -479,6 +492,20 @@ class OnirimTable:
             asked = (
                 f"The camera reads {_and(unlike)} unlike the game, and no play explains it: "
                 "does it lie as the game has it? If not, put it back so."
+            )
+        if broken is not None:
+            # `broken`: the engine's refusal of the play the camera read; the player may
+            # say they made it (the breach is booked on their word, not the camera's).
+            options.insert(
+                len(choices),
+                {
+                    "label": f"I made that play ({broken.detail}), though the rules forbid it",
+                    "value": {BROKE: broken.rule, "detail": broken.detail},
+                },
+            )
+            asked = (
+                f"The camera reads a play the rules forbid ({broken.rule}: {broken.detail}), "
+                "but it may have misread a card: which play was it?"
             )
         if alone is not None:
             # `alone`: the Mirror under which one card is read alone; the player may say
@@ -582,6 +609,13 @@ class OnirimTable:
                 TWO_AT_A_TIME, f"one card under the {mirror.title()} Mirror (the player says so)"
             )
             return [*drafts, self._breach(breach)]
+        if isinstance(c.answer, dict) and BROKE in c.answer:
+            # The player says the play the camera read is the one made: the breach stands
+            # on their word. The next play is what changes from the table asked about (a
+            # breach left on the table does not make every later play one).
+            self._flagged = self._base = self._asked
+            rule, detail = str(c.answer[BROKE]), str(c.answer["detail"])
+            return [*drafts, self._breach(Breach(rule, f"{detail} (the player says so)"))]
         if question.id.startswith("turn.") and c.answer != PUT_BACK:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
