@@ -18,6 +18,11 @@
   called unsure, the Crowns left and both Alice tokens are right (or None where an arm is
   over them in the truth, which the reader may also get right). A phantom is a piece read on
   a square where none stands.
+- same: reads each board of a set (`--set`, `--seed`, `--boards`) with this reader and the
+  reader of `--against REF`, each picture alone and (`--mode both`) with its empty board
+  learnt, and lists every board whose readings differ in anything (squares, unsure,
+  Crowns, Alice, confidences, warnings): a change meant to leave the readings alone, such as
+  a faster stage, is checked bit for bit on a development set.
 - speed: on one core (cv2.setNumThreads(1)), 1280x960 renders: `read_board` per frame
   against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians;
   `--against REF` also times the reader (`vision/read.py`) of a git commit, frame by frame
@@ -220,6 +225,75 @@ def recognition(
     }
 
 
+def _reading_key(reading: reader.BoardReading) -> tuple[Any, ...]:
+    """Everything a reading says, confidences and warnings too (`BoardReading`'s equality
+    leaves those two out)."""
+    return (
+        sorted(reading.squares.items()),
+        sorted(reading.unsure),
+        reading.crowns_left,
+        sorted(reading.alice.items()),
+        sorted(reading.confidence.items()),
+        reading.warnings,
+        reading.board_found,
+    )
+
+
+def same(
+    which: str, seed: int, boards: int, against: str, modes: tuple[str, ...] = ("photo",)
+) -> dict[str, Any]:
+    """The boards (and modes) on which this reader's reading differs from `against`'s."""
+    geom = load_geometry()
+    other = reader_at(against)
+    conditions = Conditions(hands=0) if which == "house" else Conditions()
+    differ: list[list[Any]] = []
+    for i in range(boards):
+        if which == "heldout":
+            image = paint(geom, (seed, i)).image
+        else:
+            image = render_photo(geom, (seed, i), conditions).image
+        for mode in modes:
+            mine = theirs = None
+            if mode == "board":
+                teach = (
+                    paint_empty(geom, (seed, i))
+                    if which == "heldout"
+                    else render_empty(geom, (seed, i), conditions)
+                )
+                learnt = reader.learn_empty_board(teach, geom)
+                learnt_then = other.learn_empty_board(teach, geom)
+                if learnt is None or learnt_then is None:
+                    if (learnt is None) != (learnt_then is None):
+                        differ.append([i, mode, "learnt", "not learnt"])
+                    continue
+                if _reading_key(learnt[1]) != _reading_key(learnt_then[1]):
+                    differ.append([i, mode, "the teach photo's reading", ""])
+                mine, theirs = learnt[0], learnt_then[0]
+            a = reader.read_board(image, geom=geom, empty=mine)
+            b = other.read_board(image, geom=geom, empty=theirs)
+            if _reading_key(a) != _reading_key(b):
+                differ.append([i, mode, repr(_reading_key(a)), repr(_reading_key(b))])
+        print(
+            f"\r{which}: {i + 1}/{boards} boards, {len(differ)} readings differ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(file=sys.stderr)
+    return {
+        "set": which,
+        "seed": seed,
+        "boards": boards,
+        "modes": list(modes),
+        "against": against,
+        "readings_differ": len(differ),
+        "first_differences": differ[:5],
+        "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
+        f"--part same --set {which} --seed {seed} --boards {boards} "
+        f"--mode {'both' if len(modes) > 1 else modes[0]} --against {against}",
+    }
+
+
 def _ms(f, *args, **kwargs) -> tuple[float, Any]:
     t = time.perf_counter()
     out = f(*args, **kwargs)
@@ -332,7 +406,7 @@ def speed(frames: int, seed: int, against: str | None = None) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=["recognition", "speed"], required=True)
+    parser.add_argument("--part", choices=["recognition", "speed", "same"], required=True)
     parser.add_argument("--set", choices=["house", "random", "heldout"], default="random")
     parser.add_argument(
         "--seed", type=int, default=None, help="default: a fresh one (printed and saved)"
@@ -353,7 +427,8 @@ def main() -> None:
         "--against",
         default=None,
         help="speed: also time the reader of this git commit, frame by frame in turn; "
-        "recognition: also read each picture alone with it (a section of its own)",
+        "recognition: also read each picture alone with it (a section of its own); "
+        "same: the reader whose readings this one's must equal",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
@@ -365,6 +440,13 @@ def main() -> None:
         sections = {
             f"recognition_{args.set}" + suffix[mode] + part: out for mode, out in by_mode.items()
         }
+    elif args.part == "same":
+        if args.against is None:
+            parser.error("--part same needs --against REF")
+        modes = ("photo", "board") if args.mode == "both" else (args.mode,)
+        out = same(args.set, seed, args.boards, args.against, modes)
+        print(json.dumps(out, indent=1))
+        return  # a check, not a measurement: nothing saved
     else:
         sections = {"speed": speed(args.frames, seed, args.against)}
     for out in sections.values():
