@@ -11,7 +11,8 @@
   - `random`: the same with up to two arms over any part of the board;
   - `heldout`: `benchmarks/heldout/queen_alice.py`, a painter the reader was never tuned on.
   `--against REF` also reads each picture alone with the reader of commit REF (its own
-  section), so a change is measured against main on the very same images.
+  section), so a change is measured against main on the very same images, and lists the
+  boards where this reader has a fault REF's has not (`boards_with_new_faults`).
   Seeds are (SEED, i) with SEED drawn fresh for each run unless given (then it must be one
   never used in development). A board is "entirely right" when every square no arm comes
   near is read right (empty, red or white), every square an arm comes near is read right or
@@ -138,6 +139,7 @@ def recognition(
     }
     failures: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     unlearnt = 0
+    worse: list[dict[str, Any]] = []  # boards where this reader errs where `against` does not
     for i in range(first, first + boards):
         if which == "heldout":
             shot = paint(geom, (seed, i))
@@ -147,6 +149,7 @@ def recognition(
             photo = render_photo(geom, (seed, i), conditions)
             image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
             wider = bool(photo.design["wider"])
+        verdicts: dict[str, dict[str, Any]] = {}
         for mode in modes:
             empty = None
             if mode == "board":  # the box's empty board, photographed once under other light
@@ -166,6 +169,7 @@ def recognition(
             )
             reading = read(image, geom=geom, empty=empty)
             verdict = judge(reading, truth, near, position, geom.cells)
+            verdicts[mode] = verdict
             c = counts[mode]
             c["right"] += verdict["right"]
             c["wider_boxes"] += wider
@@ -187,6 +191,10 @@ def recognition(
                         "extras": verdict["extras"],
                     }
                 )
+        if "against" in verdicts and "photo" in verdicts:
+            new = _new_faults(verdicts["photo"], verdicts["against"])
+            if new:
+                worse.append({"board": i, "faults": new})
         print(
             f"\r{which}: {i + 1 - first}/{boards} boards, entirely right "
             + ", ".join(f"{m} {counts[m]['right']}" for m in modes),
@@ -215,6 +223,7 @@ def recognition(
             "house_boxes_entirely_right": c["right"] - c["wider_right"],
             "first_failures": failures[mode],
             "reader": against if mode == "against" else "this",
+            "boards_with_new_faults": worse if mode == "photo" and against else None,
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "
             f"--mode {'both' if 'board' in modes and 'photo' in modes else modes[0]}"
@@ -292,6 +301,16 @@ def same(
         f"--part same --set {which} --seed {seed} --boards {boards} "
         f"--mode {'both' if len(modes) > 1 else modes[0]} --against {against}",
     }
+
+
+def _new_faults(mine: dict[str, Any], theirs: dict[str, Any]) -> list[Any]:
+    """The faults of this reader's verdict on one board that `against`'s has not (a square
+    read wrong or asked away from an arm, a Crown count or an Alice token wrong)."""
+    theirs_squares = {tuple(w) for w in theirs["squares_wrong"]}
+    theirs_extras = {tuple(e) for e in theirs["extras"]}
+    return [list(w) for w in mine["squares_wrong"] if tuple(w) not in theirs_squares] + [
+        list(e) for e in mine["extras"] if tuple(e) not in theirs_extras
+    ]
 
 
 def _ms(f, *args, **kwargs) -> tuple[float, Any]:
