@@ -71,8 +71,8 @@ from companion.games.queen_alice.vision.empty import (
 )
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
-from companion.vision.board_pose import MIN_MARKERS, BoardPose, Calibration, pose_in_image
-from companion.vision.markers import Marker, find_markers
+from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
+from companion.vision.markers import Marker
 
 DIFFERENT = 14.0
 """Lab distance from the print beyond which a pixel of a square's middle is something."""
@@ -298,15 +298,6 @@ def locate(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
 ) -> Located | None:
-    """The camera's pose from the board's corner markers; None with fewer than three. A
-    picture that comes without its markers (live play passes the registration's) has them
-    looked for at half size first, their corners refined on the full picture
-    (`find_markers`, as Mirror Mansion and Onirim find theirs): a quarter of a full-size
-    search's pixels, the stage that cost most, with corners as close to the renders' true
-    ones (development renders: median 0.47 px, at most 1.16 px; the full-size search's
-    0.53 px, at most 2.53 px)."""
-    if markers is None:
-        markers = find_markers(image, [m.id for m in geom.markers], MIN_MARKERS)
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
