@@ -11,13 +11,19 @@
   - `random`: the same with up to two arms over any part of the board;
   - `heldout`: `benchmarks/heldout/queen_alice.py`, a painter the reader was never tuned on.
   `--against REF` also reads each picture alone with the reader of commit REF (its own
-  section), so a change is measured against main on the very same images.
+  section), so a change is measured against main on the very same images, and lists the
+  boards where this reader has a fault REF's has not (`boards_with_new_faults`).
   Seeds are (SEED, i) with SEED drawn fresh for each run unless given (then it must be one
   never used in development). A board is "entirely right" when every square no arm comes
   near is read right (empty, red or white), every square an arm comes near is read right or
   called unsure, the Crowns left and both Alice tokens are right (or None where an arm is
   over them in the truth, which the reader may also get right). A phantom is a piece read on
   a square where none stands.
+- same: reads each board of a set (`--set`, `--seed`, `--boards`) with this reader and the
+  reader of `--against REF`, each picture alone and (`--mode both`) with its empty board
+  learnt, and lists every board whose readings differ in anything (squares, unsure,
+  Crowns, Alice, confidences, warnings): a change meant to leave the readings alone, such as
+  a faster stage, is checked bit for bit on a development set.
 - speed: on one core (cv2.setNumThreads(1)), 1280x960 renders: `read_board` per frame
   against the bare `ArucoDetector.detectMarkers` on the same frames, with per-stage medians;
   `--against REF` also times the reader (`vision/read.py`) of a git commit, frame by frame
@@ -133,6 +139,7 @@ def recognition(
     }
     failures: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     unlearnt = 0
+    worse: list[dict[str, Any]] = []  # boards where this reader errs where `against` does not
     for i in range(first, first + boards):
         if which == "heldout":
             shot = paint(geom, (seed, i))
@@ -142,6 +149,7 @@ def recognition(
             photo = render_photo(geom, (seed, i), conditions)
             image, truth, near, position = photo.image, photo.truth, photo.near_arm, photo.position
             wider = bool(photo.design["wider"])
+        verdicts: dict[str, dict[str, Any]] = {}
         for mode in modes:
             empty = None
             if mode == "board":  # the box's empty board, photographed once under other light
@@ -161,6 +169,7 @@ def recognition(
             )
             reading = read(image, geom=geom, empty=empty)
             verdict = judge(reading, truth, near, position, geom.cells)
+            verdicts[mode] = verdict
             c = counts[mode]
             c["right"] += verdict["right"]
             c["wider_boxes"] += wider
@@ -182,6 +191,10 @@ def recognition(
                         "extras": verdict["extras"],
                     }
                 )
+        if "against" in verdicts and "photo" in verdicts:
+            new = _new_faults(verdicts["photo"], verdicts["against"])
+            if new:
+                worse.append({"board": i, "faults": new})
         print(
             f"\r{which}: {i + 1 - first}/{boards} boards, entirely right "
             + ", ".join(f"{m} {counts[m]['right']}" for m in modes),
@@ -210,6 +223,7 @@ def recognition(
             "house_boxes_entirely_right": c["right"] - c["wider_right"],
             "first_failures": failures[mode],
             "reader": against if mode == "against" else "this",
+            "boards_with_new_faults": worse if mode == "photo" and against else None,
             "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
             f"--part recognition --set {which} --seed {seed} --boards {boards} "
             f"--mode {'both' if 'board' in modes and 'photo' in modes else modes[0]}"
@@ -218,6 +232,85 @@ def recognition(
         }
         for mode, c in counts.items()
     }
+
+
+def _reading_key(reading: reader.BoardReading) -> tuple[Any, ...]:
+    """Everything a reading says, confidences and warnings too (`BoardReading`'s equality
+    leaves those two out)."""
+    return (
+        sorted(reading.squares.items()),
+        sorted(reading.unsure),
+        reading.crowns_left,
+        sorted(reading.alice.items()),
+        sorted(reading.confidence.items()),
+        reading.warnings,
+        reading.board_found,
+    )
+
+
+def same(
+    which: str, seed: int, boards: int, against: str, modes: tuple[str, ...] = ("photo",)
+) -> dict[str, Any]:
+    """The boards (and modes) on which this reader's reading differs from `against`'s."""
+    geom = load_geometry()
+    other = reader_at(against)
+    conditions = Conditions(hands=0) if which == "house" else Conditions()
+    differ: list[list[Any]] = []
+    for i in range(boards):
+        if which == "heldout":
+            image = paint(geom, (seed, i)).image
+        else:
+            image = render_photo(geom, (seed, i), conditions).image
+        for mode in modes:
+            mine = theirs = None
+            if mode == "board":
+                teach = (
+                    paint_empty(geom, (seed, i))
+                    if which == "heldout"
+                    else render_empty(geom, (seed, i), conditions)
+                )
+                learnt = reader.learn_empty_board(teach, geom)
+                learnt_then = other.learn_empty_board(teach, geom)
+                if learnt is None or learnt_then is None:
+                    if (learnt is None) != (learnt_then is None):
+                        differ.append([i, mode, "learnt", "not learnt"])
+                    continue
+                if _reading_key(learnt[1]) != _reading_key(learnt_then[1]):
+                    differ.append([i, mode, "the teach photo's reading", ""])
+                mine, theirs = learnt[0], learnt_then[0]
+            a = reader.read_board(image, geom=geom, empty=mine)
+            b = other.read_board(image, geom=geom, empty=theirs)
+            if _reading_key(a) != _reading_key(b):
+                differ.append([i, mode, repr(_reading_key(a)), repr(_reading_key(b))])
+        print(
+            f"\r{which}: {i + 1}/{boards} boards, {len(differ)} readings differ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(file=sys.stderr)
+    return {
+        "set": which,
+        "seed": seed,
+        "boards": boards,
+        "modes": list(modes),
+        "against": against,
+        "readings_differ": len(differ),
+        "first_differences": differ[:5],
+        "command": f"PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_vision.py "
+        f"--part same --set {which} --seed {seed} --boards {boards} "
+        f"--mode {'both' if len(modes) > 1 else modes[0]} --against {against}",
+    }
+
+
+def _new_faults(mine: dict[str, Any], theirs: dict[str, Any]) -> list[Any]:
+    """The faults of this reader's verdict on one board that `against`'s has not (a square
+    read wrong or asked away from an arm, a Crown count or an Alice token wrong)."""
+    theirs_squares = {tuple(w) for w in theirs["squares_wrong"]}
+    theirs_extras = {tuple(e) for e in theirs["extras"]}
+    return [list(w) for w in mine["squares_wrong"] if tuple(w) not in theirs_squares] + [
+        list(e) for e in mine["extras"] if tuple(e) not in theirs_extras
+    ]
 
 
 def _ms(f, *args, **kwargs) -> tuple[float, Any]:
@@ -332,7 +425,7 @@ def speed(frames: int, seed: int, against: str | None = None) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=["recognition", "speed"], required=True)
+    parser.add_argument("--part", choices=["recognition", "speed", "same"], required=True)
     parser.add_argument("--set", choices=["house", "random", "heldout"], default="random")
     parser.add_argument(
         "--seed", type=int, default=None, help="default: a fresh one (printed and saved)"
@@ -353,7 +446,8 @@ def main() -> None:
         "--against",
         default=None,
         help="speed: also time the reader of this git commit, frame by frame in turn; "
-        "recognition: also read each picture alone with it (a section of its own)",
+        "recognition: also read each picture alone with it (a section of its own); "
+        "same: the reader whose readings this one's must equal",
     )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
@@ -365,6 +459,13 @@ def main() -> None:
         sections = {
             f"recognition_{args.set}" + suffix[mode] + part: out for mode, out in by_mode.items()
         }
+    elif args.part == "same":
+        if args.against is None:
+            parser.error("--part same needs --against REF")
+        modes = ("photo", "board") if args.mode == "both" else (args.mode,)
+        out = same(args.set, seed, args.boards, args.against, modes)
+        print(json.dumps(out, indent=1))
+        return  # a check, not a measurement: nothing saved
     else:
         sections = {"speed": speed(args.frames, seed, args.against)}
     for out in sections.values():

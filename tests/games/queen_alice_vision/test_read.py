@@ -43,6 +43,7 @@ from companion.games.queen_alice.vision.read import (
     lone_squares,
     looks_like_light,
     median_along,
+    medians_of,
     not_by_structure,
     one_print_scale,
     outlined_runs,
@@ -500,6 +501,23 @@ def test_median_along_is_numpys_median_value_for_value(count: int) -> None:
     a[2, 0, 1] = np.nan
     assert np.array_equal(median_along(a, 1), np.median(a, axis=1), equal_nan=True)
     assert np.isnan(median_along(a, 1)[2, 1])
+
+
+@pytest.mark.parametrize("count", [1, 2, 17, 72])
+def test_medians_of_is_numpys_median_of_each_rows_choice(count: int) -> None:
+    """`print_scale`'s medians over each square's print are `np.median`'s of the values each
+    row chooses, to the bit: odd and even choices, ties, a row choosing one value."""
+    rng = np.random.default_rng(count)
+    values = (rng.gamma(2.0, 3.0, count) * 10).astype(np.float32)
+    values[: count // 3] = np.round(values[: count // 3] / 20)  # ties
+    chosen = rng.random((count, count)) < 0.4
+    chosen[np.arange(count), np.arange(count)] = True
+    chosen[0] = False
+    chosen[0, count - 1] = True  # one value alone
+    got = medians_of(values, chosen)
+    assert got.dtype == values.dtype
+    for row, pick in zip(got, chosen, strict=True):
+        assert row == np.median(values[pick])
 
 
 def _paths(arm_like: set[int]) -> PathCalls:

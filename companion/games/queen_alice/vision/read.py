@@ -252,6 +252,9 @@ class Located:
     pose: BoardPose
     nadir_mm: Point
     """The board point under the camera: pieces lean away from it."""
+    plane: np.ndarray | None = None
+    """The board plane's homography to pixels when the lens has no distortion (`mm_to_pixels`),
+    made once per picture rather than once per sampling."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +288,8 @@ class SpotColours:
     """Per square: its middle as the print is there with nothing on it, told by the board's
     other squares of the same print (`print_middles`; N x M x 3 Lab, NaN where not told;
     None for spots)."""
+    kin: np.ndarray | None = None
+    """Per pair of squares: their print beside alike (`print_kin`; N x N; None for spots)."""
 
 
 def locate(
@@ -297,7 +302,8 @@ def locate(
     if pose is None:
         return None
     c = pose.camera_centre
-    return Located(pose, (float(c[0]), float(c[1])))
+    plane = None if np.any(pose.dist) else pose.plane_homography(0.0)
+    return Located(pose, (float(c[0]), float(c[1])), plane)
 
 
 @functools.lru_cache(maxsize=8)
@@ -334,29 +340,40 @@ _LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
 _LAB_SHIFT = np.array([0.0, -128.0, -128.0], np.float32)
 
 
-def _lab(bgr: np.ndarray) -> np.ndarray:
-    """Lab of N BGR samples (0..255 in), L 0..100 and signed a, b. Through OpenCV's 8-bit
-    table: the samples are 8-bit already, and the table is several times faster than the
-    float conversion (a step of at most 0.4 in L and 1 in a or b, far below any threshold)."""
-    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(1, -1, 3)  # one row: OpenCV
-    # converts row by row, so a column of single pixels costs a call per pixel
-    lab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    return lab * _LAB_SCALE + _LAB_SHIFT
+def _lab8(px: np.ndarray) -> np.ndarray:
+    """Lab of N x 3 8-bit BGR samples as they come from the picture, L 0..100 and signed a,
+    b. Through OpenCV's 8-bit table: the samples are 8-bit already, and the table is several
+    times faster than the float conversion (a step of at most 0.4 in L and 1 in a or b, far
+    below any threshold)."""
+    row = np.ascontiguousarray(px).reshape(1, -1, 3)  # one row: OpenCV converts row by row,
+    # so a column of single pixels costs a call per pixel
+    lab = cv2.cvtColor(row, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    lab *= _LAB_SCALE
+    lab += _LAB_SHIFT
+    return lab
 
 
-def mm_to_pixels(pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
+def mm_to_pixels(
+    pose: BoardPose, points_mm: np.ndarray, plane: np.ndarray | None = None
+) -> np.ndarray:
     """Board-plane points to pixels: by the plane's homography when the lens has no
-    distortion (one matrix product), else through OpenCV's full projection."""
+    distortion (one matrix product; `plane` when the caller has it already, `Located`),
+    else through OpenCV's full projection."""
     if not np.any(pose.dist):
-        h = pose.plane_homography(0.0)
+        h = pose.plane_homography(0.0) if plane is None else plane
         p = points_mm @ h[:, :2].T + h[:, 2]
         return np.asarray(p[:, :2] / p[:, 2:3], np.float32)
     return pose.project(np.hstack([points_mm, np.zeros((len(points_mm), 1))])).astype(np.float32)
 
 
-def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.ndarray:
-    pix = mm_to_pixels(pose, points_mm)
-    got = cv2.remap(  # the points as one row (see `_lab`)
+def _sample(image: np.ndarray, where: Located, points_mm: np.ndarray) -> np.ndarray:
+    return _sample8(image, where, points_mm).astype(np.float32)
+
+
+def _sample8(image: np.ndarray, where: Located, points_mm: np.ndarray) -> np.ndarray:
+    """The picture's 8-bit BGR at board points (N x 3), bilinear."""
+    pix = mm_to_pixels(where.pose, points_mm, where.plane)
+    got = cv2.remap(  # the points as one row (see `_lab8`)
         image,
         np.ascontiguousarray(pix[:, 0]).reshape(1, -1),
         np.ascontiguousarray(pix[:, 1]).reshape(1, -1),
@@ -364,7 +381,25 @@ def _sample(image: np.ndarray, pose: BoardPose, points_mm: np.ndarray) -> np.nda
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     )
-    return got.reshape(-1, 3).astype(np.float32)
+    return got.reshape(-1, 3)
+
+
+_CENTRES: dict[tuple[object, ...], np.ndarray] = {}
+
+
+def _centres(geom: BoardGeometry, cells: tuple[Cell, ...]) -> np.ndarray:
+    """The squares' centres (N x 2 board mm, `cell_mm`), made once per board and list of
+    squares (read-only): every stage looks them up, a few hundred calls a picture otherwise.
+    Keyed by what `cell_mm` reads."""
+    key = (geom.rows, geom.square_mm, geom.grid_origin_mm, cells)
+    got = _CENTRES.get(key)
+    if got is None:
+        got = np.array([geom.cell_mm(c) for c in cells])
+        got.flags.writeable = False
+        if len(_CENTRES) >= 16:
+            _CENTRES.clear()
+        _CENTRES[key] = got
+    return got
 
 
 def _strip(angle: np.ndarray, lo: float, hi: float, n: int) -> np.ndarray:
@@ -383,7 +418,7 @@ def _spot_colours(
     flat = np.concatenate(
         [(centres[:, None, :] + middle[None]).reshape(-1, 2), beside.reshape(-1, 2)]
     )
-    lab = _lab(_sample(image, where.pose, flat))
+    lab = _lab8(_sample8(image, where, flat))
     return SpotColours(
         lab[: n * m].reshape(n, m, 3), median_along(lab[n * m :].reshape(n, s, -1, 3), 2)
     )
@@ -403,8 +438,8 @@ def find_arms(
     sq = geom.square_mm
     step = sq * LOOP_STEP_SQ
     pts = loop_points(geom)
-    bgr = _sample(image, where.pose, pts)
-    lab = _lab(bgr)
+    px = _sample8(image, where, pts)
+    bgr, lab = px.astype(np.float32), _lab8(px)
     ground = np.median(lab, axis=0)
     foreign = np.linalg.norm(lab - ground, axis=1) > GROUND
     if foreign.all():
@@ -567,7 +602,7 @@ def arm_squares(
     it share sides; squares of a print in checks meet only at their corners."""
     out: set[Cell] = set()
     index = {c: k for k, c in enumerate(cells)}
-    centres = np.array([geom.cell_mm(c) for c in cells])
+    centres = _centres(geom, cells)
     for arm in arms.arms:
         like = _arm_like(colours, arm)
         if shades:
@@ -627,7 +662,7 @@ class SquarePoints:
 
 def square_points(geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]) -> SquarePoints:
     sq = geom.square_mm
-    centres = np.array([geom.cell_mm(c) for c in cells])
+    centres = _centres(geom, cells)
     nx, ny = where.nadir_mm
     toward = np.arctan2(ny - centres[:, 1], nx - centres[:, 0])
     strips = np.concatenate(
@@ -647,12 +682,13 @@ def sample_squares(
     """Each square's middle, and its print along strips across the lean (each strip on its
     own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
     sq = geom.square_mm
-    centres = np.array([geom.cell_mm(c) for c in cells])
+    centres = _centres(geom, cells)
     points = square_points(geom, where, cells)
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, points.strips)
-    printed = print_middles(wide.middle, wide.beside)
+    kin = print_kin(wide.beside)
+    printed = print_middles(wide.middle, wide.beside, kin)
     # a square's structure is what its print's own look does not explain (a panel's edge,
     # an icon), where the board tells that look
     rest = np.where(np.isnan(printed), wide.middle, wide.middle - printed)
@@ -665,10 +701,20 @@ def sample_squares(
         _spread(rest).astype(np.float32),
         np.percentile(steps, 95, axis=1).astype(np.float32),
         printed[:, inner],
+        kin,
     )
 
 
-def print_middles(middle: np.ndarray, beside: np.ndarray) -> np.ndarray:
+def print_kin(beside: np.ndarray) -> np.ndarray:
+    """Per pair of squares (N x N): their print beside (N x S x 3 Lab) is alike (`KIN`): the
+    same print, for `print_middles` and `print_scale` alike."""
+    tone = board_tone(median_along(beside, 1))
+    return np.asarray(np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN)
+
+
+def print_middles(
+    middle: np.ndarray, beside: np.ndarray, kin: np.ndarray | None = None
+) -> np.ndarray:
     """Per square, its disc (`middle`, N x M x 3 Lab) as its print is with nothing on it,
     from the board itself (N x M x 3; NaN where not told): a board's squares share a few
     prints and most of them are empty, so what most squares show, sample by sample, is
@@ -678,14 +724,14 @@ def print_middles(middle: np.ndarray, beside: np.ndarray) -> np.ndarray:
     relative to it, in proportion to its light. A look is a square's print's only when at
     least `KIN_AGREE` of the squares it is told from (`KIN_MIN` or more) are alike it
     (`KIN_ALIKE`): the nine pieces of a colour never make a print's majority. Looks are
-    taken from the squares with the most kin not yet told (`PRINTS_TRIED` at most)."""
+    taken from the squares with the most kin not yet told (`PRINTS_TRIED` at most). `kin`:
+    `print_kin(beside)`, when the caller has it."""
     base = median_along(beside, 1)
     # light scales L + 16, a and b alike (cube roots of a gain): the print's own middle is
     # its print beside plus an offset in proportion
     scale = (base[:, 0] + 16.0)[:, None]
     offsets = (middle - base[:, None]) / scale[..., None]
-    tone = board_tone(base)
-    kin = np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN
+    kin = print_kin(beside) if kin is None else kin
     out = np.full(middle.shape, np.nan, np.float32)
     flat = np.ascontiguousarray(offsets.reshape(len(middle), -1).T)  # samples x squares
     size = kin.sum(axis=1)
@@ -834,7 +880,7 @@ def read_board(
         near_arm = not_by_structure(geom, arms, colours) if colours.structure is not None else set()
         calls = by_change(calls, change, skip, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
-        scale = print_scale(colours.structure, colours.beside)
+        scale = print_scale(colours.structure, colours.beside, colours.kin)
         calls = structure_unsure(calls, colours.structure, known, scale)
         arm_k = {k for k, c in enumerate(cells) if c in under} | {
             int(k) for k in np.flatnonzero(known)
@@ -923,7 +969,7 @@ def _change(
 ) -> Change:
     points = square_points(geom, where, cells)
     disc, strips = points.disc.reshape(-1, 2), points.strips.reshape(-1, 2)
-    bgr = _sample(image, where.pose, np.concatenate([disc, strips]))
+    bgr = _sample(image, where, np.concatenate([disc, strips]))
     sq = geom.square_mm
     return changes(
         empty,
@@ -1010,7 +1056,7 @@ def not_by_structure(geom: BoardGeometry, arms: Arms, colours: SpotColours) -> s
     runs = (*arms.arms, *arms.lit)
     maybe = arm_squares(colours, arms, geom, cells, shades=True)
     if runs:
-        centres = np.array([geom.cell_mm(c) for c in cells])
+        centres = _centres(geom, cells)
         crossing = np.concatenate([run.crossing_mm for run in runs])
         gap = _gap_to(centres, crossing)
         maybe |= {c for c, d in zip(cells, gap, strict=True) if d <= geom.square_mm}
@@ -1049,17 +1095,34 @@ def structure_unsure(
     ]
 
 
-def print_scale(values: np.ndarray, beside: np.ndarray) -> np.ndarray:
+def print_scale(
+    values: np.ndarray, beside: np.ndarray, kin: np.ndarray | None = None
+) -> np.ndarray:
     """Per square, the median of `values` (a disc's spread) over the squares of its print:
     those whose print beside is alike (`KIN`), when at least `KIN_MIN` share it (most of
     them empty: nine pieces of a colour never make its majority); else over the whole
     board. A board printed in two prints, one with a motif, is busy on one and flat on the
-    other, and an empty square is as busy as its own print's squares, not the board's."""
-    tone = board_tone(median_along(beside, 1))
-    kin = np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN
-    own = np.nanmedian(np.where(kin, values[None, :], np.nan), axis=1)  # one call, not N
+    other, and an empty square is as busy as its own print's squares, not the board's.
+    `kin`: `print_kin(beside)`, when the caller has it."""
+    kin = print_kin(beside) if kin is None else kin
+    own = medians_of(values, kin)
     told = kin.sum(axis=1) >= KIN_MIN
     return np.where(told, own, np.median(values)).astype(np.float32)
+
+
+def medians_of(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Per row of `chosen` (K x N, each row choosing at least one): the median of the
+    `values` (N) it chooses, as `np.median` gives it (the two middle values' mean in their
+    own dtype), all rows at once: the values sorted once, each row's middle two found by
+    counting its chosen values in that order."""
+    order = np.argsort(values, kind="stable")
+    ranked = values[order]
+    rank = np.cumsum(chosen[:, order], axis=1)  # per row: its chosen values up to here
+    count = rank[:, -1:]
+    low = ranked[np.argmax(rank >= (count + 1) // 2, axis=1)]
+    high = ranked[np.argmax(rank >= count // 2 + 1, axis=1)]
+    odd = count[:, 0] % 2 == 1
+    return np.asarray(np.where(odd, low, (low + high) / 2).astype(values.dtype))
 
 
 def board_tone(lab: np.ndarray) -> np.ndarray:
@@ -1464,7 +1527,7 @@ def _slot_spread(
     t = geom.token_mm
     disc = _disc(CROWN_DISC * t, t * 0.05)
     pts = np.array(spots)[:, None, :] + disc[None]
-    lab = _lab(_sample(image, where.pose, pts.reshape(-1, 2))).reshape(len(spots), -1, 3)
+    lab = _lab8(_sample8(image, where, pts.reshape(-1, 2))).reshape(len(spots), -1, 3)
     return _spread(lab)
 
 
