@@ -71,6 +71,7 @@ from companion.games.queen_alice.vision.empty import (
 )
 from companion.games.queen_alice.vision.geometry import BoardGeometry, Cell, Point, load_geometry
 from companion.games.queen_alice.vision.reading import BoardReading, unsure_warning
+from companion.vision.board_markers import board_markers
 from companion.vision.board_pose import BoardPose, Calibration, pose_in_image
 from companion.vision.markers import Marker
 
@@ -298,6 +299,12 @@ def locate(
     markers: dict[int, Marker] | None = None,
     calibration: Calibration | None = None,
 ) -> Located | None:
+    """The board's pose. A picture that comes without its markers (live play passes the
+    registration's) has them found by `board_markers` with the full-size search's corners:
+    the reader's thresholds were chosen on those, and the half-size corners, up to 2 px off
+    them, moved readings (a phantom on fresh boards with arms)."""
+    if markers is None:
+        markers = board_markers(image, geom, full_size_corners=True)
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None

@@ -44,14 +44,13 @@ from companion.games.reflecto.vision.colours import (
 )
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.vision.board_markers import board_markers
 from companion.vision.board_pose import (
-    MIN_MARKERS,
     BoardPose,
     Calibration,
-    marker_object_points,
     pose_in_image,
 )
-from companion.vision.markers import Marker, detector, find_markers, to_gray
+from companion.vision.markers import Marker
 
 PX_PER_MM = 1.5
 """Scale of the tops' plane: about what a 1280-pixel camera sees of the board."""
@@ -247,9 +246,9 @@ def rectify(
 ) -> Rectified | None:
     """The tops' plane, or None when fewer than three corner markers are seen. A picture
     that comes without its markers (live play passes the registration's) has them found by
-    `corner_markers`."""
+    `board_markers`, keeping the half-size corners: the reader's thresholds hold on them."""
     if markers is None:
-        markers = corner_markers(image, geom)
+        markers = board_markers(image, geom, full_size_corners=False)
     pose = pose_in_image(image, geom, markers, calibration)
     if pose is None:
         return None
@@ -269,77 +268,6 @@ def rectify(
         borderValue=(0, 0, 0),
     )
     return Rectified(pose, top, lo, tuple(sorted(pose.markers)))
-
-
-def corner_markers(image: np.ndarray, geom: BoardGeometry) -> dict[int, Marker]:
-    """The corner markers of a picture that came without the registration's: looked for
-    at half size first (`find_markers`); when all but one are found so, the full-size
-    search is made only where the markers lie (`CROP_MARGIN`), placed by the ones found.
-
-    A corner hidden by a hand, or out of the picture, is the usual reason one is missing,
-    and a full-size search of the whole picture (a detection's cost again on top of the
-    half-size one) then found the same three: on 12 development frames of the speed
-    benchmark 5 searched the whole picture, all in vain. Each window is searched with the
-    smallest marker outline the whole picture's search would accept (its
-    `minMarkerPerimeterRate` rescaled to the window), so it finds what that search finds
-    there, with the same corners (to float32 rounding, some 1e-4 px)."""
-    wanted = [m.id for m in geom.markers]
-    gray = to_gray(image)
-    found = find_markers(gray, wanted, MIN_MARKERS)
-    have = [i for i in wanted if i in found]
-    if len(have) < MIN_MARKERS or len(have) == len(wanted):
-        return found
-    return _marker_windows(gray, geom, wanted, found, have)
-
-
-CROP_MARGIN = (0.5, 16.0)
-"""`corner_markers`' window round a marker: its box where the markers found put it, widened
-by this share of its side and these pixels on every side (the adaptive threshold's widest
-window is 23 px; the markers found place the missing one within a few pixels, the board
-being a plane)."""
-
-
-def _marker_windows(
-    gray: np.ndarray,
-    geom: BoardGeometry,
-    wanted: list[int],
-    found: dict[int, Marker],
-    have: list[int],
-) -> dict[int, Marker]:
-    obj = np.vstack([marker_object_points(geom, i)[:, :2] for i in have]).astype(np.float32)
-    img = np.vstack([found[i].corners.reshape(4, 2) for i in have]).astype(np.float32)
-    H, _ = cv2.findHomography(obj, img)
-    if H is None:
-        return found
-    base = detector()
-    params = base.getDetectorParameters()
-    h, w = gray.shape[:2]
-    least, most = params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate
-    out: dict[int, Marker] = {}
-    for i in wanted:
-        mm = marker_object_points(geom, i)[:, :2].reshape(-1, 1, 2).astype(np.float32)
-        quad = cv2.perspectiveTransform(mm, H).reshape(4, 2)
-        pad = CROP_MARGIN[0] * float(np.sqrt(abs(cv2.contourArea(quad)))) + CROP_MARGIN[1]
-        x0 = max(int(np.floor(quad[:, 0].min() - pad)), 0)
-        y0 = max(int(np.floor(quad[:, 1].min() - pad)), 0)
-        x1 = min(int(np.ceil(quad[:, 0].max() + pad)) + 1, w)
-        y1 = min(int(np.ceil(quad[:, 1].max() + pad)) + 1, h)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            continue  # out of the picture
-        # The whole picture's search bounds a marker's outline by rates of the picture's
-        # larger side; the window's own would let every speck of texture be a candidate.
-        scale = max(h, w) / max(y1 - y0, x1 - x0)
-        params.minMarkerPerimeterRate = least * scale
-        params.maxMarkerPerimeterRate = most * scale
-        det = cv2.aruco.ArucoDetector(base.getDictionary(), params)
-        corners, ids, _ = det.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
-        if ids is None:
-            continue
-        for quad_px, marker_id in zip(corners, ids.ravel(), strict=True):
-            if int(marker_id) == i:
-                out[i] = Marker(i, quad_px.reshape(4, 2) + np.array([x0, y0], np.float32))
-                break
-    return out
 
 
 def reaching_in(mask: np.ndarray) -> np.ndarray:

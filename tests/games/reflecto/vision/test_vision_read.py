@@ -19,7 +19,6 @@ from companion.games.reflecto.vision.read import (
     Rectified,
     classify,
     colour_masks,
-    corner_markers,
     learn_at_setup,
     learn_where,
     read_board,
@@ -32,6 +31,7 @@ from companion.games.reflecto.vision.render import (
     start_position,
 )
 from companion.sim.camera import VirtualCamera
+from companion.vision.board_markers import board_markers
 from companion.vision.board_pose import BoardPose
 from tests.games.reflecto.vision.photos import table_shot
 
@@ -414,7 +414,7 @@ def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
     hidden: int,
 ) -> None:
     """With one corner marker covered (a hand), the half-size search finds three and the
-    full-size search is made only round the markers (`corner_markers`): it finds the same
+    full-size search is made only round the markers (`board_markers`): it finds the same
     three as a search of the whole picture, at the same corners, and no fourth."""
     from companion.vision.markers import detect_markers
 
@@ -427,7 +427,7 @@ def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
     image = image.copy()
     cv2.fillConvexPoly(image, hand, (120, 130, 140))
     full = {i: m for i, m in detect_markers(image).items() if i in (20, 21, 22, 23)}
-    found = corner_markers(image, GEOM)
+    found = board_markers(image, GEOM, full_size_corners=False)
     assert sorted(found) == sorted(full) == sorted({20, 21, 22, 23} - {hidden})
     for i, m in full.items():
         assert np.abs(found[i].corners - m.corners).max() < 1e-3
