@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.games.reflecto.vision import read
 from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
 from companion.games.reflecto.vision.perceive import observe
@@ -29,6 +30,7 @@ from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
     Conditions,
     render_photo,
+    screen_solids,
     start_position,
 )
 from companion.sim.camera import VirtualCamera
@@ -431,3 +433,60 @@ def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
     assert sorted(found) == sorted(full) == sorted({20, 21, 22, 23} - {hidden})
     for i, m in full.items():
         assert np.abs(found[i].corners - m.corners).max() < 1e-3
+
+
+def test_a_top_burnt_white_by_the_lamp_is_asked_about_when_its_body_shows_its_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lamp straight above a glossy top can burn it out to white along all its length and
+    most of its depth: the strip shows no colour at all, but the screen's own body round it
+    (the top's edges, its foot's ledges, the sliver of its side) is still its plastic, where
+    an empty square shows its print. The square is a question for the players, never an
+    empty square taken for granted; the other squares read as before (and without the test,
+    `read.BODY` out of reach, the square is read as empty)."""
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
+    rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
+    assert rect is not None
+    colours = learn_at_setup(rect, GEOM)
+    image = table_shot(GEOM, cam, _position(), 0, 7, shot=1)
+    x, y = GEOM.cell_mm((2, 3))
+    hw, hd, z = (
+        GEOM.screen_width_mm / 2 + 0.5,
+        GEOM.screen_thickness_mm / 2 - 0.5,
+        GEOM.screen_height_mm,
+    )
+    top = cam.project(
+        np.array(
+            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
+        )
+    )
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
+    burnt = image.copy()
+    burnt[mask > 0] = (250, 251, 252)
+    got, _ = read_board(burnt, GEOM, colours)
+    assert (2, 3) in got.unclear, got.to_json()
+    rest = tuple(k for k in _position().layout_key() if k[0] != (2, 3))
+    assert got.layout_key() == rest, got.to_json()
+    assert set(got.unclear) == {(2, 3)}, got.to_json()
+    monkeypatch.setattr(read, "BODY", 1.01)
+    before, _ = read_board(burnt, GEOM, colours)
+    assert (2, 3) not in before.unclear and before.layout_key() == rest
+
+
+def test_the_renderer_names_the_tops_its_lamp_washes_out() -> None:
+    """The renderer's lamp washes a top from a spot to all of it; the answer key names the
+    squares whose top is mostly glare (`Photo.washed`, where the benchmark lets a reader
+    ask), and only squares where a screen stands."""
+    named = 0
+    for i in range(40):
+        washed: set[Cell] = set()
+        rng = np.random.default_rng([TEST_SEED, 90, i])
+        solids = screen_solids(
+            GEOM, start_position(GEOM), ((20, 30, 200), (200, 60, 20)), rng, washed=washed
+        )
+        assert washed <= {cell for cell, _ in start_position(GEOM).layout_key()}
+        assert len(washed) <= sum(1 for s in solids if s.decals)
+        named += len(washed)
+    assert named > 0
