@@ -513,8 +513,7 @@ BODY_BOARD_AT = (0.05, 0.1, 0.2, 1.01)
 
 def washed(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of the squares with no colour in their strip (under `read.NONE` of it in
-    either seat's colour, no faint trace: "no colour", or asked as "the body coloured" at
-    `read.BODY` and `read.BODY_BOARD`): screens missed
+    either seat's colour, no faint trace: "no colour"): screens missed
     silently (a top washed out by the lamp, `Photo.washed`, or otherwise) against empty
     squares, by what would make them ask: the square's own body beside its strip in a
     seat's colour (`read.body_shares`) at least a candidate share while the board beside
@@ -527,7 +526,7 @@ def washed(families: list[tuple[str, int, int]], boards: int) -> None:
         for i in range(first, first + boards):
             washed_of[(seed, i)] = render_photo(geom, (seed, i), conditions).washed
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
-        if call.why not in ("no colour", "the body coloured"):
+        if call.why != "no colour":
             continue
         both = read.body_shares(rect, geom, ev, [(call.cell, 0), (call.cell, 1)], FLOOR_AT)
         k = int(np.argmax([b.body or 0.0 for b in both]))

@@ -162,20 +162,6 @@ found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those. Suc
 stays a question whatever stands out round it: a stripe printed along the row in a seat's
 colour shows the edges of a top's bar (the bar test, refl12-refl17, read 4 empty squares as
 screens on a wider development family, `benchmarks/reflecto_curves.py bar` at 623abad)."""
-BODY = 0.4
-"""A square whose strip shows no colour (under `NONE` in both seats' colours, no faint
-trace) is asked about when at least this share of its own screen's body beside the strip
-(`body_shares`: the frame's upright faces and the rest of its top, the foot's ledges, where
-no other square's screen reaches) is in a seat's colour ...
-From the development curve (`benchmarks/reflecto_curves.py washed`, house 9654617605 and
-random 7704722932, boards 0-29 each, the renderer's lamp washing a top from a spot to all
-of it: 20 screens and 1551 empty squares called empty by "no colour", 11 of the screens
-mostly glare; screens / empty squares asked at BODY, `BODY_BOARD`): 0.2, 0.1: 8 / 14;
-0.3, 0.05: 3 / 0; 0.3, 0.1: 4 / 1; 0.4, 0.1: 4 / 0; 0.4, 0.2: 4 / 7; 0.5, 0.1: 3 / 0;
-0.6, 0.1: 2 / 0; any board share: 0.4, 8 / 28."""
-BODY_BOARD = 0.1
-"""... and under this share of the board beside it is (else that colour is the print,
-which an empty square shows in both places)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -918,7 +904,12 @@ def body_shares(
     `own_faces`, where no other square's screen reaches) is in the seat's colour, and how
     much of the board alone beside it. A top the lamp washed out to white has lost its
     colour, its body has not; an empty square shows its print in both places. A square
-    asked about for both seats has its windows drawn once."""
+    asked about for both seats has its windows drawn once.
+
+    Not part of a read (refl22): asking about a strip of no colour whose body is coloured
+    (0.4 of it, under 0.1 of the board beside: the curve `benchmarks/reflecto_curves.py
+    washed`) turned 5 of 27 held-out silent misses into questions but cost a read some 10
+    ms of CPU (loaded), over the speed target; see docs/reflecto.md."""
     if not asks:
         return []
     cells = list(dict.fromkeys(cell for cell, _ in asks))
@@ -1146,16 +1137,6 @@ def classify(
             faint_asks.append((cell, int(np.argmax(t))))
     found = dict(zip(coloured, print_shares(rect, geom, ev, coloured, 1, True), strict=True))
     found_faint = dict(zip(faint_asks, print_shares(rect, geom, ev, faint_asks, 1), strict=True))
-    # The squares with no colour at all in their strip: is their screen's body coloured?
-    near = _colour_near(rect, geom, ev, 1)
-    bare = [
-        (cell, k)
-        for j, (cell, f, t, change) in enumerate(zip(geom.cells, full, faint, changes, strict=True))
-        if change is None and f.max() < NONE and t.max() < FAINT
-        for k in (0, 1)
-        if near[j, k]
-    ]
-    bodies = dict(zip(bare, body_shares(rect, geom, ev, bare, 1), strict=True))
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
         if change is not None:
@@ -1177,10 +1158,7 @@ def classify(
         elif best < NONE:
             kf = int(np.argmax(trace))
             if trace[kf] < FAINT:
-                if any(_body_coloured(bodies.get((cell, k))) for k in (0, 1)):
-                    calls.append(CellCall(cell, shares, None, 0.0, True, "the body coloured"))
-                else:
-                    calls.append(CellCall(cell, shares, None, empty, False, "no colour"))
+                calls.append(CellCall(cell, shares, None, empty, False, "no colour"))
                 continue
             board = found_faint[(cell, kf)].board
             if board is not None and board >= PRINT_SHARE:
@@ -1191,45 +1169,6 @@ def classify(
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
     return calls
-
-
-def _colour_near(rect: Rectified, geom: BoardGeometry, ev: Evidence, floor: int) -> np.ndarray:
-    """(cells, 2) bool: whether enough pixels of each seat's colour lie across the row from
-    a square's strip (in its `body_shares` window, where at most one square's screen
-    reaches) for its own screen's body to hold `BODY` of them: the squares `body_shares`
-    need look at (the pairs left out are exactly pairs it could not ask about; most
-    squares of a board are such, and the test's windows cost time)."""
-    hx, hy = _strip(geom)
-    far = round(SURROUND_MM[1] * PX_PER_MM)
-    h, w = rect.top.shape[:2]
-    free = ev.reach <= 1
-    ii = cv2.integral(
-        cv2.merge([(m & free).view(np.uint8) for m in ev.masks[floor]]), sdepth=cv2.CV_32S
-    )
-    centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
-    x0 = np.clip(centres[:, 0] - hx, 0, w)
-    x1 = np.clip(centres[:, 0] + hx + 1, 0, w)
-    total = np.zeros((len(centres), 2), np.int64)
-    for a, b in ((-far, -hy), (hy + 1, far + 1)):
-        y0 = np.clip(centres[:, 1] + a, 0, h)
-        y1 = np.clip(centres[:, 1] + b, 0, h)
-        total += ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-    least = BODY * SURROUND_MIN_MM2 * PX_PER_MM**2
-    out: np.ndarray = total >= least
-    return out
-
-
-def _body_coloured(shares: BodyShares | None) -> bool:
-    """A screen's body in a seat's colour round a strip of no colour (`BODY`, `BODY_BOARD`):
-    a top washed out by the lamp, or of a colour the seat's was not learned as. None: too
-    little of that colour near the square to look (`_colour_near`)."""
-    return (
-        shares is not None
-        and shares.body is not None
-        and shares.body >= BODY
-        and shares.board is not None
-        and shares.board < BODY_BOARD
-    )
 
 
 def print_changes(

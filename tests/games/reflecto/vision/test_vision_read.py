@@ -10,17 +10,20 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.games.reflecto.vision import read
 from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
 from companion.games.reflecto.vision.perceive import observe
 from companion.games.reflecto.vision.read import (
+    FAINT_FLOOR,
+    FLOOR,
     MARGIN_MM,
     PX_PER_MM,
     Rectified,
+    body_shares,
     classify,
     colour_masks,
     corner_markers,
+    evidence,
     learn_at_setup,
     learn_where,
     read_board,
@@ -435,15 +438,11 @@ def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
         assert np.abs(found[i].corners - m.corners).max() < 1e-3
 
 
-def test_a_top_burnt_white_by_the_lamp_is_asked_about_when_its_body_shows_its_colour(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_top_burnt_white_keeps_its_colour_on_its_body_where_an_empty_square_shows_print() -> None:
     """A lamp straight above a glossy top can burn it out to white along all its length and
-    most of its depth: the strip shows no colour at all, but the screen's own body round it
-    (the top's edges, its foot's ledges, the sliver of its side) is still its plastic, where
-    an empty square shows its print. The square is a question for the players, never an
-    empty square taken for granted; the other squares read as before (and without the test,
-    `read.BODY` out of reach, the square is read as empty)."""
+    most of its depth: the strip shows no colour and is read as empty, but the screen's own
+    body round it (the top's edges, its foot's ledges, the sliver of its side) is still its
+    plastic (`body_shares`), where an empty square shows its print."""
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
     rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
@@ -465,14 +464,16 @@ def test_a_top_burnt_white_by_the_lamp_is_asked_about_when_its_body_shows_its_co
     cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
     burnt = image.copy()
     burnt[mask > 0] = (250, 251, 252)
-    got, _ = read_board(burnt, GEOM, colours)
-    assert (2, 3) in got.unclear, got.to_json()
-    rest = tuple(k for k in _position().layout_key() if k[0] != (2, 3))
-    assert got.layout_key() == rest, got.to_json()
-    assert set(got.unclear) == {(2, 3)}, got.to_json()
-    monkeypatch.setattr(read, "BODY", 1.01)
-    before, _ = read_board(burnt, GEOM, colours)
-    assert (2, 3) not in before.unclear and before.layout_key() == rest
+    got, burnt_rect = read_board(burnt, GEOM, colours)
+    assert (2, 3) not in dict(got.layout_key()), got.to_json()
+    assert burnt_rect is not None
+    ev = evidence(burnt_rect, GEOM, colours, (FLOOR, FAINT_FLOOR))
+    washed, other_seat, empty = body_shares(
+        burnt_rect, GEOM, ev, [((2, 3), 0), ((2, 3), 1), ((3, 3), 0)], 1
+    )
+    assert washed.body is not None and washed.body >= 0.4, washed
+    assert washed.board is not None and washed.board < 0.1, washed
+    assert (other_seat.body or 0.0) < 0.1 and (empty.body or 0.0) < 0.1, (other_seat, empty)
 
 
 def test_the_renderer_names_the_tops_its_lamp_washes_out() -> None:
