@@ -505,6 +505,60 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+BODY_AT = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+"""Candidate least shares of a square's own body in a seat's colour `washed` prints."""
+BODY_BOARD_AT = (0.05, 0.1, 0.2, 1.01)
+"""Candidate most shares of the board beside in that colour `washed` prints (1.01: any)."""
+
+
+def washed(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares with no colour in their strip (under `read.NONE` of it in
+    either seat's colour, no faint trace: "no colour"): screens missed
+    silently (a top washed out by the lamp, `Photo.washed`, or otherwise) against empty
+    squares, by what would make them ask: the square's own body beside its strip in a
+    seat's colour (`read.body_shares`) at least a candidate share while the board beside
+    is under another. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[int, float, float, tuple[int, int], bool]] = []
+    washed_of: dict[tuple[int, int], frozenset] = {}
+    for which, seed, first in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(first, first + boards):
+            washed_of[(seed, i)] = render_photo(geom, (seed, i), conditions).washed
+    for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
+        if call.why != "no colour":
+            continue
+        both = read.body_shares(rect, geom, ev, [(call.cell, 0), (call.cell, 1)], FLOOR_AT)
+        k = int(np.argmax([b.body or 0.0 for b in both]))
+        body = both[k].body
+        board = both[k].board
+        seat = truth.get(call.cell, -1)
+        found.append(
+            (
+                seat,
+                -1.0 if body is None else body,
+                1.0 if board is None else board,
+                where,
+                call.cell in washed_of.get(where, frozenset()),
+            )
+        )
+    screens = [f for f in found if f[0] >= 0]
+    print(
+        f"called empty by no colour: {len(screens)} screens "
+        f"({sum(f[4] for f in screens)} mostly glare), {len(found) - len(screens)} empty"
+    )
+    print("asked when body >= | board < | screens (glare) (boards) | empty squares (boards)")
+    for v in BODY_AT:
+        for w in BODY_BOARD_AT:
+            hit = [f for f in found if f[1] >= v and f[2] < w]
+            ok = [f for f in hit if f[0] >= 0]
+            bad = [f for f in hit if f[0] < 0]
+            print(
+                f"  {v:4g} | {w:4g} | {len(ok):3d} ({sum(f[4] for f in ok):3d}) "
+                f"({len({f[3] for f in ok}):3d}) | {len(bad):4d} ({len({f[3] for f in bad}):3d})"
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -535,6 +589,9 @@ def main() -> None:
     m = sub.add_parser("maybe")
     m.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     m.add_argument("--boards", type=int, default=30)
+    d = sub.add_parser("washed")
+    d.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    d.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -542,11 +599,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe"):
+    elif a.cmd in ("colour", "maybe", "washed"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        {"colour": colour, "maybe": maybe}[a.cmd](fams, a.boards)
+        {"colour": colour, "maybe": maybe, "washed": washed}[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):

@@ -19,9 +19,10 @@
   where none stands, or with the wrong owner; an unclear square is an abstention. Three sets
   are reported apart (`--set`, each its own section): `house`, the renderer with no arms;
   `random`, the renderer with up to two arms; `heldout`, `benchmarks/heldout/reflecto.py`, a
-  painter the reader was never tuned on (with its own set-up photograph; there a board is
-  also counted right when it abstains only on squares a sleeve comes near or a top washed
-  out by the lamp). `--mode` (default both): each board read from its picture alone, and
+  painter the reader was never tuned on (with its own set-up photograph). A board is
+  also counted right ("right_or_abstained_only_where_allowed") when it abstains only on
+  squares a sleeve comes near (held-out) or whose top is mostly glare (`washed`, both).
+  `--mode` (default both): each board read from its picture alone, and
   with the photograph of the same board empty (`read --board`: drawn by the renderer or the
   painter from another camera, on another table, in other light), reported apart (the
   board mode under `with_empty_board`).
@@ -116,6 +117,7 @@ def recognition(
             photo = render_photo(geom, (seed, i), conditions, setup=True, board="board" in modes)
             image, setup, truth_reading = photo.image, photo.setup, photo.truth
             empty = photo.board
+            may_abstain = photo.washed
             style = which
         rect = rectify(setup, geom) if setup is not None else None
         colours = learn_at_setup(rect, geom) if rect is not None else None

@@ -809,6 +809,78 @@ def print_shares(
 
 
 @dataclass(frozen=True)
+class BodyShares:
+    """`body_shares`: a square's own screen's body beside its strip, and the board beside
+    it, in one seat's colour (None where too little is in view to tell)."""
+
+    body: float | None
+    """Share of the square's own frame and foot ledges off its strip (where only its own
+    screen can reach) in the seat's colour."""
+    board: float | None
+    """Share of the board alone beside the strip in the seat's colour."""
+
+
+def body_shares(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    asks: Sequence[tuple[Cell, int]],
+    floor: int,
+) -> list[BodyShares]:
+    """Per (square, seat) of `asks`: how much of what a screen standing on the square shows
+    beside its top (its frame's upright faces and the rest of its top, its foot's ledges:
+    `own_faces`, where no other square's screen reaches) is in the seat's colour, and how
+    much of the board alone beside it. A top the lamp washed out to white has lost its
+    colour, its body has not; an empty square shows its print in both places. A square
+    asked about for both seats has its windows drawn once.
+
+    Not part of a read (refl22): asking about a strip of no colour whose body is coloured
+    (0.4 of it, under 0.1 of the board beside: the curve `benchmarks/reflecto_curves.py
+    washed`) turned 5 of 27 held-out silent misses into questions but cost a read some 10
+    ms of CPU (loaded), over the speed target; see docs/reflecto.md."""
+    if not asks:
+        return []
+    cells = list(dict.fromkeys(cell for cell, _ in asks))
+    windows = _print_windows(rect, geom, ev, [(cell, 0) for cell in cells], floor, lab=False)
+    rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
+    own = (windows.reach == 1) & (windows.mine == 1) & (rows > windows.hy)[None, :, None]
+    body = (windows.frame | windows.ledges) & own
+    board = (
+        (windows.reach == windows.mine)
+        & (rows >= SURROUND_MM[0] * PX_PER_MM)[None, :, None]
+        & ~windows.ledges
+        & ~windows.frame
+    )
+    # Seat 1's colour in the same windows (`_print_windows` gathered seat 0's).
+    hx, _ = _strip(geom)
+    far = windows.centre
+    pad = ((far, far), (hx, hx))
+    masks = np.pad(ev.masks[floor][1], pad)
+    at = np.array([[round(v) for v in rect.px(geom.cell_mm(cell))][::-1] for cell in cells])
+    other = np.lib.stride_tricks.sliding_window_view(masks, windows.mask.shape[1:])[
+        at[:, 0], at[:, 1]
+    ]
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
+    nb = body.sum(axis=(1, 2))
+    nd = board.sum(axis=(1, 2))
+    per_seat = []
+    for mask in (windows.mask, other):
+        on_body = (body & mask).sum(axis=(1, 2))
+        on_board = (board & mask).sum(axis=(1, 2))
+        per_seat.append(
+            [
+                BodyShares(
+                    float(on_body[j] / nb[j]) if nb[j] >= least else None,
+                    float(on_board[j] / nd[j]) if nd[j] >= least else None,
+                )
+                for j in range(len(cells))
+            ]
+        )
+    index = {cell: j for j, cell in enumerate(cells)}
+    return [per_seat[seat][index[cell]] for cell, seat in asks]
+
+
+@dataclass(frozen=True)
 class PrintWindows:
     """`print_shares`' windows, one per (square, seat) asked, all the same size: the
     square's strip and the board across the row from it out to `SURROUND_MM`[1]."""
@@ -816,7 +888,7 @@ class PrintWindows:
     mask: np.ndarray
     """(asks, h, w) bool: pixels of the seat's colour (nothing beyond the picture)."""
     lab: np.ndarray
-    """(asks, h, w, 3) uint8."""
+    """(asks, h, w, 3) uint8 (empty when not asked for)."""
     reach: np.ndarray
     """(asks, h, w) `reach_count` (255 beyond the picture: no square's count)."""
     mine: np.ndarray
@@ -837,6 +909,7 @@ def _print_windows(
     ev: Evidence,
     asks: Sequence[tuple[Cell, int]],
     floor: int,
+    lab: bool = True,
 ) -> PrintWindows:
     hx, hy = _strip(geom)
     far = round(SURROUND_MM[1] * PX_PER_MM)
@@ -872,11 +945,13 @@ def _print_windows(
     # Only the windows are put in Lab (half the tops' plane or less; a pixel's Lab is its
     # own, so the same values). Beyond the picture a window holds Lab's black, never
     # looked at: no strip or board pixel lies there (`mask` and `reach` above).
-    bgr = np.moveaxis(blocks(top, (wh, ww), axis=(0, 1))[ys, xs], 1, -1)
-    lab = cv2.cvtColor(bgr.reshape(n * wh, ww, 3), cv2.COLOR_BGR2LAB).reshape(n, wh, ww, 3)
+    in_lab = np.zeros((n, 0, 0, 3), np.uint8)
+    if lab:
+        bgr = np.moveaxis(blocks(top, (wh, ww), axis=(0, 1))[ys, xs], 1, -1)
+        in_lab = cv2.cvtColor(bgr.reshape(n * wh, ww, 3), cv2.COLOR_BGR2LAB).reshape(n, wh, ww, 3)
     return PrintWindows(
         blocks(masks, (wh, ww), axis=(1, 2))[seats, ys, xs],
-        lab,
+        in_lab,
         blocks(reach, (wh, ww))[ys, xs],
         mine,
         frame,

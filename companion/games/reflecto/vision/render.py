@@ -57,6 +57,8 @@ class Photo:
     board: np.ndarray | None = None
     """The same board empty, under another camera and light, when asked for (the "teach
     your board" photograph)."""
+    washed: frozenset[Cell] = frozenset()
+    """Squares whose screen's top is mostly glare (`WASHED`): there a reader may ask."""
 
 
 # --- what is drawn ---------------------------------------------------------------------
@@ -401,6 +403,48 @@ def _framed(tile: np.ndarray, plastic: Colour) -> np.ndarray:
     return out
 
 
+WASHED = 0.5
+"""A top is "mostly glare" (`Photo.washed`, where a reader may ask instead of calling it)
+when the lamp's reflection covers at least this share of its length, bleached at least
+`WASHED_WHITE` of the way to white."""
+WASHED_WHITE = 0.7
+
+
+def _glare(
+    centre: np.ndarray,
+    u: np.ndarray,
+    look: ScreenLook,
+    plastic: Colour,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, Colour, bool]:
+    """A lamp's reflection on a glossy top: an ellipse on the top from a small spot to the
+    whole top (a lamp straight above a glossy top washes all of it out), its paint the
+    plastic bleached part of the way, or all the way, to the lamp's near-white. Returns the
+    ellipse (world mm), its paint and whether the top is mostly glare (`WASHED`)."""
+    half = look.width_mm / 2
+    if rng.random() < 0.5:  # a spot
+        along = rng.uniform(1.5, 4.5) * 1.6
+        across = along / 1.6 * 0.6
+    else:  # a wash over much of the top, up to all of it
+        along = rng.uniform(0.3, 1.05) * half
+        across = rng.uniform(0.5, 1.1) * look.thickness_mm / 2
+    t = rng.uniform(-1.0, 1.0) * max(half - along, 0.0)
+    cx, cy = centre + u * t
+    v = np.array([-u[1], u[0]])
+    z = -look.height_mm - 0.05
+    ring = np.array(
+        [
+            [*(np.array([cx, cy]) + u * along * math.cos(k) + v * across * math.sin(k)), z]
+            for k in np.linspace(0, 2 * math.pi, 20, endpoint=False)
+        ]
+    )
+    white = float(rng.uniform(0.55, 1.0))
+    lamp = np.array(_jitter((245, 248, 250), rng, 8), np.float32)
+    paint = np.clip(np.array(plastic, np.float32) * (1 - white) + lamp * white, 0, 255)
+    mostly = along >= WASHED * half and white >= WASHED_WHITE
+    return ring, (int(paint[0]), int(paint[1]), int(paint[2])), bool(mostly)
+
+
 def screen_solids(
     geom: BoardGeometry,
     position: BoardReading,
@@ -410,10 +454,12 @@ def screen_solids(
     glare: bool = True,
     poses: dict[Cell, tuple[float, float, float]] | None = None,
     look: ScreenLook | None = None,
+    washed: set[Cell] | None = None,
 ) -> list[Solid]:
     """Each screen as a foot and a frame; `poses` (cell -> skew°, dx, dy) keeps a screen
     standing the same way from frame to frame in a film; `look`, the screens' make (the
-    model's by default)."""
+    model's by default); `washed`, when given, gets the squares whose top is mostly glare
+    (`_glare`)."""
     look = look or model_look(geom)
     solids = []
     for s in position.screens:
@@ -446,17 +492,10 @@ def screen_solids(
             bottom_mm=geom.foot_height_mm,
         )
         if glare and rng.random() < 0.35:  # a lamp caught on the glossy top
-            z = -look.height_mm - 0.05
-            r = rng.uniform(1.5, 4.5)
-            t = rng.uniform(-0.4, 0.4) * look.width_mm
-            cx, cy = centre + u * t
-            ring = np.array(
-                [
-                    [cx + r * 1.6 * math.cos(k), cy + r * 0.6 * math.sin(k), z]
-                    for k in np.linspace(0, 2 * math.pi, 14, endpoint=False)
-                ]
-            )
-            frame.decals.append((ring, _jitter((245, 248, 250), rng, 8)))
+            ring, paint, mostly = _glare(centre, u, look, plastic, rng)
+            frame.decals.append((ring, paint))
+            if mostly and washed is not None:
+                washed.add(s.cell)
         solids += [foot, frame]
     return solids
 
@@ -550,13 +589,17 @@ def shoot(
     conditions: Conditions = Conditions(),
     hands: int | None = None,
     look: ScreenLook | None = None,
+    washed: set[Cell] | None = None,
 ) -> np.ndarray:
     """One photograph of `position` on a board already drawn (`board_picture`); `look`,
-    the screens' make and the light's colour (`ScreenLook`; the model's, white, if None)."""
+    the screens' make and the light's colour (`ScreenLook`; the model's, white, if None);
+    `washed`, when given, gets the squares whose top is mostly glare."""
     img = base.copy()
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
-    solids = screen_solids(geom, position, colours, rng, glare=conditions.glare, look=look)
+    solids = screen_solids(
+        geom, position, colours, rng, glare=conditions.glare, look=look, washed=washed
+    )
     draw_solids(img, cam, solids, light)
     n_hands = int(rng.integers(0, conditions.hands + 1)) if hands is None else hands
     img, _ = add_hands(img, geom, position, cam, rng, n_hands)
@@ -617,7 +660,10 @@ def render_photo(
     cam = random_camera(geom, rng, size, conditions.max_tilt_deg)
     before_board = rng.bit_generator.state
     base = board_picture(geom, cam, rng, colours)
-    image = shoot(base, geom, position, colours, cam, rng, conditions=conditions, look=look)
+    washed: set[Cell] = set()
+    image = shoot(
+        base, geom, position, colours, cam, rng, conditions=conditions, look=look, washed=washed
+    )
     first = None
     if setup:
         first = shoot(
@@ -634,7 +680,7 @@ def render_photo(
     empty = None
     if board:
         empty = _empty_board(geom, cam, colours, before_board, rng.spawn(1)[0], conditions)
-    return Photo(image, position, cam, colours, first, empty)
+    return Photo(image, position, cam, colours, first, empty, frozenset(washed))
 
 
 def _empty_board(

@@ -14,11 +14,15 @@ from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromat
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
 from companion.games.reflecto.vision.perceive import observe
 from companion.games.reflecto.vision.read import (
+    FAINT_FLOOR,
+    FLOOR,
     MARGIN_MM,
     PX_PER_MM,
     Rectified,
+    body_shares,
     classify,
     colour_masks,
+    evidence,
     learn_at_setup,
     learn_where,
     read_board,
@@ -28,6 +32,7 @@ from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
     Conditions,
     render_photo,
+    screen_solids,
     start_position,
 )
 from companion.sim.camera import VirtualCamera
@@ -431,3 +436,58 @@ def test_a_hidden_corner_marker_leaves_the_others_where_a_full_search_puts_them(
     assert sorted(found) == sorted(full) == sorted({20, 21, 22, 23} - {hidden})
     for i, m in full.items():
         assert np.abs(found[i].corners - m.corners).max() < 1e-3
+
+
+def test_a_top_burnt_white_keeps_its_colour_on_its_body_where_an_empty_square_shows_print() -> None:
+    """A lamp straight above a glossy top can burn it out to white along all its length and
+    most of its depth: the strip shows no colour and is read as empty, but the screen's own
+    body round it (the top's edges, its foot's ledges, the sliver of its side) is still its
+    plastic (`body_shares`), where an empty square shows its print."""
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
+    rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
+    assert rect is not None
+    colours = learn_at_setup(rect, GEOM)
+    image = table_shot(GEOM, cam, _position(), 0, 7, shot=1)
+    x, y = GEOM.cell_mm((2, 3))
+    hw, hd, z = (
+        GEOM.screen_width_mm / 2 + 0.5,
+        GEOM.screen_thickness_mm / 2 - 0.5,
+        GEOM.screen_height_mm,
+    )
+    top = cam.project(
+        np.array(
+            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
+        )
+    )
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
+    burnt = image.copy()
+    burnt[mask > 0] = (250, 251, 252)
+    got, burnt_rect = read_board(burnt, GEOM, colours)
+    assert (2, 3) not in dict(got.layout_key()), got.to_json()
+    assert burnt_rect is not None
+    ev = evidence(burnt_rect, GEOM, colours, (FLOOR, FAINT_FLOOR))
+    washed, other_seat, empty = body_shares(
+        burnt_rect, GEOM, ev, [((2, 3), 0), ((2, 3), 1), ((3, 3), 0)], 1
+    )
+    assert washed.body is not None and washed.body >= 0.4, washed
+    assert washed.board is not None and washed.board < 0.1, washed
+    assert (other_seat.body or 0.0) < 0.1 and (empty.body or 0.0) < 0.1, (other_seat, empty)
+
+
+def test_the_renderer_names_the_tops_its_lamp_washes_out() -> None:
+    """The renderer's lamp washes a top from a spot to all of it; the answer key names the
+    squares whose top is mostly glare (`Photo.washed`, where the benchmark lets a reader
+    ask), and only squares where a screen stands."""
+    named = 0
+    for i in range(40):
+        washed: set[Cell] = set()
+        rng = np.random.default_rng([TEST_SEED, 90, i])
+        solids = screen_solids(
+            GEOM, start_position(GEOM), ((20, 30, 200), (200, 60, 20)), rng, washed=washed
+        )
+        assert washed <= {cell for cell, _ in start_position(GEOM).layout_key()}
+        assert len(washed) <= sum(1 for s in solids if s.decals)
+        named += len(washed)
+    assert named > 0
