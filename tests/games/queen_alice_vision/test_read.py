@@ -65,6 +65,8 @@ from companion.games.queen_alice.vision.render import (
     render_photo,
 )
 from companion.paths import models_dir
+from companion.vision.board_markers import board_markers
+from companion.vision.markers import detect_markers
 
 GEOM = load_geometry()
 
@@ -93,6 +95,21 @@ def test_the_pose_puts_the_camera_over_the_board(clear_photos: list[Photo]) -> N
         assert where is not None
         cam = photo.camera.C
         assert np.hypot(where.nadir_mm[0] - cam[0], where.nadir_mm[1] - cam[1]) < 25
+
+
+def test_a_picture_alone_has_the_full_size_searchs_marker_corners(
+    clear_photos: list[Photo],
+) -> None:
+    """`locate` finds a picture's markers at half size and searches full size only in
+    windows round them (`board_markers`); the reader's thresholds were chosen on the
+    full-size search's corners, so the windows must give exactly those."""
+    wanted = {m.id for m in GEOM.markers}
+    for photo in clear_photos:
+        whole = {i: m for i, m in detect_markers(photo.image).items() if i in wanted}
+        found = board_markers(photo.image, GEOM, full_size_corners=True)
+        assert sorted(found) == sorted(whole) == sorted(wanted)
+        for i, m in whole.items():
+            assert np.abs(found[i].corners - m.corners).max() < 1e-3
 
 
 def test_squares_read_like_the_answer_key(clear_photos: list[Photo]) -> None:
