@@ -761,3 +761,48 @@ def test_a_screen_that_lands_read_in_the_other_colour_is_asked_about_not_a_breac
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
     assert "reflecto.breach" not in [d.kind for d in drafts]
+
+
+def test_an_answer_against_the_cameras_call_outlasts_a_hand_over_the_board() -> None:
+    """Ann steps A1 forward and the camera reads the square it reached in Bob's colour; the
+    players answer both squares, then an arm crosses the board (the square unread under
+    it) before the board settles again. The reader still makes the call the players
+    contradicted, so their answer stands, and the move is booked on it."""
+    one = moved(start(), (0, 1), (1, 1))
+    read = {**one, (1, 1): 1}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(start()), *seen(read)]
+    steps += [Observe(board(read))] * 12
+    game, _ = play(make_table_game, None, session(), steps)
+    for question in game.questions(0):
+        r, c = (int(v) for v in question.id.split("-")[1:3])
+        for draft in game.correct({"question": question.id, "answer": one.get((r, c))}, 0):
+            game.apply_event(_event(draft))
+    arm = {c: o for c, o in read.items() if c != (1, 1)}
+    drafts = _feed(game, [board(arm, hands=True)] + [board(read)] * 3)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+
+
+def test_an_answer_that_cannot_explain_a_change_is_not_asked_again_for_it() -> None:
+    """The camera never calls [6, 3]; the players said Bob's screen stands there. Ann then
+    steps A1 forward, read in Bob's colour where it landed: no call of [6, 3] explains that
+    change, so [6, 3] is not asked about again; the squares that can are."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        frame = board({c: o for c, o in cells.items() if c != (6, 3)})
+        frame.data["unclear"] = [[6, 3]]
+        return frame
+
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(unsure(start()))] * 12]
+    game, _ = play(make_table_game, None, session(), steps)
+    (question,) = game.questions(0)
+    for draft in game.correct({"question": question.id, "answer": 1}, 0):
+        game.apply_event(_event(draft))
+    _feed(game, [unsure(start())] * 3)
+    read = {**moved(start(), (0, 1), (1, 1)), (1, 1): 1}
+    drafts = _feed(game, [unsure(read)] * 12)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in game.questions(0)}
+    assert asked == {(0, 1), (1, 1)}
