@@ -391,11 +391,6 @@ class ReflectoTable:
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged, self._breached = None, False
-            if found.actions:
-                # An answer against the reader's steady call served the change it explained;
-                # the next change asks again (a screen may leave a square the reader is
-                # blind to unseen, and a standing answer would hide that it left).
-                self._overrode = {}
             return drafts + [self._action(a) for a in found.actions]
         flicker = self._flickered(new)
         if flicker:
