@@ -206,15 +206,6 @@ class ReflectoTable:
         hands, and that call."""
         self._wavered: set[Cell] = set()
         """Squares the reader could not call in a frame since the last hands."""
-        self._clear_call: dict[Cell, int | None] = {}
-        """Each square's last clear call by the reader in a frame without hands, kept
-        through hands: the call the players contradict when they answer otherwise."""
-        self._overrode: dict[Cell, int | None] = {}
-        """The reader's clear call on a square the players answered otherwise: that call
-        was wrong when they answered, so while the reader keeps making it nothing moved
-        there, hands or not, and the answer stands (`_contested`). An answer given at the
-        end of a rest was lost on the first clear frame after the next hands, and the
-        change that followed was judged without it."""
         self._unheld: set[Cell] = set()
         """Squares of `_flicker` a change no legal play explains was put down to: in doubt
         (asked about), not held, until answered or read clearly `STABLE_FRAMES` in a row."""
@@ -322,10 +313,10 @@ class ReflectoTable:
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
         known = board_of(self.state)
         held_now = dict(known)
+        self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         looked = data.board_found and not data.hands
-        if looked:  # a frame with hands calls nothing: a suspect square stays in doubt
-            self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
+        if looked:
             self._count_runs(called, unsure)
             self._wavered |= unsure
         else:
@@ -401,8 +392,7 @@ class ReflectoTable:
             self.tracker.stable = None
             return drafts
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
-        stale = self._stale(new, stale, held_now) if new != self._restaled else set()
-        if stale:
+        if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
             # does not hold (given as a hand carried a screen, or a screen moved unseen):
             # the change says something differs, so they are asked about again (once for
@@ -438,7 +428,6 @@ class ReflectoTable:
                 self._runs.pop(cell, None)
                 continue
             value = called.get(cell)
-            self._clear_call[cell] = value
             before = self._runs.get(cell)
             self._runs[cell] = (value, before[1] + 1 if before and before[0] == value else 1)
 
@@ -453,15 +442,12 @@ class ReflectoTable:
         between "unclear" and "empty" on a landing square erased the players' "a screen
         stands there" on its first clear frame, and the board never settled). Any other
         answer the reader calls otherwise is forgotten (a screen moved): one it has called
-        clearly in every frame since the hands, or that long in a row; but not while it
-        makes the very call the players contradicted (`_overrode`)."""
+        clearly in every frame since the hands, or that long in a row."""
         contested: set[Cell] = set()
         for cell, said in list(self.answers.items()):
             if cell in doubted or called.get(cell) == said:
                 continue
-            if cell in self._overrode and self._overrode[cell] == called.get(cell):
-                contested.add(cell)
-            elif cell not in self._wavered or self._run(cell) >= STABLE_FRAMES:
+            if cell not in self._wavered or self._run(cell) >= STABLE_FRAMES:
                 del self.answers[cell]
             else:
                 contested.add(cell)
@@ -485,25 +471,6 @@ class ReflectoTable:
                     if explain(ENGINE, self.state, frozenset(patched)).breach is None:
                         return set(chosen)
         return set()
-
-    def _stale(self, reading: Reading, stale: set[Cell], engine: dict[Cell, int]) -> set[Cell]:
-        """The answers of `stale` worth asking again about a change no legal play explains:
-        the first that, called otherwise, makes it legal play, or all of them when only all
-        as the engine has them would. Asking again about answers that cannot explain the
-        change (a start row the reader never calls, answered at every rest) kept the table
-        from ever asking about the squares that can, move after move."""
-        seen = dict(reading)
-        for c in sorted(stale):
-            rest = {(x, o) for x, o in reading if x != c}
-            for v in (0, 1, None):
-                if seen.get(c) == v:
-                    continue
-                patched = rest | ({(c, v)} if v is not None else set())
-                if explain(ENGINE, self.state, frozenset(patched)).breach is None:
-                    return {c}
-        patched = {(c, o) for c, o in reading if c not in stale}
-        patched |= {(c, engine[c]) for c in stale if c in engine}
-        return stale if explain(ENGINE, self.state, frozenset(patched)).breach is None else set()
 
     def _lost(self) -> list[EventDraft]:
         """The table has lost track: a breach was shown and the board the camera settled on
@@ -926,13 +893,7 @@ class ReflectoTable:
             question = self.open_questions.pop(p["question"], None)
             if question is not None and question.id.startswith("square-"):
                 _, r, c, _ = question.id.split("-")
-                cell = (int(r), int(c))
-                self.answers[cell] = p["answer"]
-                call = self._clear_call.get(cell, p["answer"])
-                if call != p["answer"]:
-                    self._overrode[cell] = call
-                else:
-                    self._overrode.pop(cell, None)
+                self.answers[(int(r), int(c))] = p["answer"]
         elif kind == SIGHT_KIND:
             if p["on"]:
                 self.sight_on.add(int(p["seat"]))
