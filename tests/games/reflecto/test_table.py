@@ -737,3 +737,27 @@ def _answered_as_seen(table: Any, cells: dict[tuple[int, int], int]) -> list[Any
             for draft in table.correct({"question": question.id, "answer": said}, 0):
                 table.apply_event(_event(draft))
     return list(table.questions(None))
+
+
+def test_a_screen_that_lands_read_in_the_other_colour_is_asked_about_not_a_breach() -> None:
+    """Ann steps A1 forward and the camera reads the square it reached in Bob's colour: a
+    screen never changes colour, so the change is no illegal move of one screen but a
+    misread; the square left and the square reached are asked about (no breach), and the
+    answers let the move be booked."""
+    one = moved(start(), (0, 1), (1, 1))
+    read = {**one, (1, 1): 1}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(start()), *seen(read)]
+    steps += [Observe(board(read))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in game.questions(0)}
+    assert asked == {(0, 1), (1, 1)}
+    for question in game.questions(0):
+        r, c = (int(v) for v in question.id.split("-")[1:3])
+        for draft in game.correct({"question": question.id, "answer": one.get((r, c))}, 0):
+            game.apply_event(_event(draft))
+    drafts = [d for _ in range(3) for d in game.update(board(read), 0.0)]
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    assert "reflecto.breach" not in [d.kind for d in drafts]

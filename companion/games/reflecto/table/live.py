@@ -504,9 +504,9 @@ class ReflectoTable:
         """The fewest squares (one or two; else every square read as gone, or every one, but
         a move's) the camera calls otherwise than the engine, and the players have not
         answered, that would make the change legal play were they as the engine has them.
-        Never the whole change when a screen both left a square and reached another (an
-        illegal move looks so: it is the rules' to judge); a screen gone from its owner's
-        last line may be a removal."""
+        Never the whole change when a screen both left a square and reached another in its
+        colour (an illegal move looks so: it is the rules' to judge); a screen gone from its
+        owner's last line may be a removal."""
         known = board_of(self.state)
         engine, seen = dict(known), dict(reading)
         differ = sorted(c for c in squares_changed(known, reading) if c not in self.answers)
@@ -514,7 +514,14 @@ class ReflectoTable:
         doubtful = [c for c in differ if c in seen or c[0] != last(engine[c])]
         gone = [c for c in doubtful if c not in seen]
         new = [c for c in differ if c in seen and c not in engine]
-        moved_one = bool(new) and len(new) + len(gone) == len(differ) and bool(gone)
+        # A screen keeps its colour: a square reached in a colour no screen that left has
+        # is no move of one screen (an illegal move's look) but a misread, asked about.
+        moved_one = (
+            bool(new)
+            and len(new) + len(gone) == len(differ)
+            and bool(gone)
+            and {seen[c] for c in new} <= {engine[c] for c in gone}
+        )
 
         def legal(cells: tuple[Cell, ...]) -> bool:
             patched = {(c, o) for c, o in reading if c not in cells}
