@@ -10,7 +10,6 @@ from companion.games.looking_glass.vision.finder import (
     fill_by_places,
     held_by_the_row_inward,
     on_the_row_inward,
-    reflection_pairs,
 )
 from companion.games.looking_glass.vision.reader import StagedReader
 from companion.games.looking_glass.vision.slots import fill_probed
@@ -151,24 +150,6 @@ def test_a_glass_keeps_only_what_the_dealing_allows_and_its_coverage_follows():
     assert covered == {"a": True, "b": True, "c": False, "d": False}
     whole = Glass(cards[:4])
     assert held_by_the_row_inward(whole) is whole
-
-
-def test_a_glass_shows_its_cards_in_pairs_and_a_pile_of_one_half_shows_none():
-    """A pick takes a card and its reflection together: the named cards whose reflection's
-    slot (other half, same row and column) is named too are counted once a pair; a column of
-    one half's rows (a score pile's cards, each half a card along the one before) and
-    reflections a column or a row apart count none, and an unnamed slot pairs nothing."""
-    pile = [_placed(c, 1, r, 7) for r, c in enumerate("abcd")] + [_placed("e", 1, 0, 5)]
-    assert reflection_pairs(pile) == 0
-    glass = [_placed("a", 0, 0, 3), _placed("a", 1, 0, 3), _placed("b", 0, 1, 4)]
-    glass += [_placed("b", 1, 1, 4), _placed("c", 0, 1, 2), _placed("c", 1, 2, 2)]
-    assert reflection_pairs(glass) == 2
-    blank = _placed("x", 1, 1, 2)
-    unnamed = Placed(
-        Identified(blank.card.hypothesis, Identity(None, 0.5, 0.0, False, {})), 1, 1, 2
-    )
-    assert reflection_pairs([*glass, unnamed]) == 2
-    assert reflection_pairs([*glass, blank]) == 3
 
 
 def test_the_reader_looks_by_correlation_only_where_the_features_fix_no_lattice():

@@ -12,8 +12,10 @@ from companion.games.looking_glass.vision.slots import (
     Lattice,
     Probe,
     fit_lattice,
+    halves_disagree,
     layout_span,
     name_slots,
+    reflection_pairs,
     with_coverage,
     with_pairs_on,
     without_lone_pair,
@@ -391,3 +393,53 @@ def test_a_face_s_lightness_is_made_alone_as_the_features_index_makes_it():
     assert alone.shape == indexed.shape and alone.dtype == indexed.dtype
     assert np.array_equal(alone, indexed)
     assert face_lightness(lib, "no-such-card") is None
+
+
+def _at(cid: str | None, half: int, row: int, col: int) -> Placed:
+    """A card (None: unnamed) in a slot; its outline does not matter here."""
+    corners = np.array([[0.0, 0.0], [60.0, 0.0], [60.0, 84.0], [0.0, 84.0]])
+    outline = corners + np.array([30.0 * col, 0.0])
+    ident = Identity(cid, 0.9, 0.5, False, {} if cid is None else {cid: 0.9})
+    return Placed(Identified(Hypothesis(outline, False), ident), half, row, col)
+
+
+def test_a_glass_shows_its_cards_in_pairs_and_a_pile_of_one_half_shows_none():
+    """A pick takes a card and its reflection together: the named cards whose reflection's
+    slot (other half, same row and column) is named too are counted once a pair; a column of
+    one half's rows (a score pile's cards, each half a card along the one before) and
+    reflections a column or a row apart count none, and an unnamed slot pairs nothing."""
+    pile = [_at(c, 1, r, 7) for r, c in enumerate("abcd")] + [_at("e", 1, 0, 5)]
+    assert reflection_pairs(pile) == 0
+    glass = [_at("a", 0, 0, 3), _at("a", 1, 0, 3), _at("b", 0, 1, 4)]
+    glass += [_at("b", 1, 1, 4), _at("c", 0, 1, 2), _at("c", 1, 2, 2)]
+    assert reflection_pairs(glass) == 2
+    assert reflection_pairs(glass, 1) == 1  # c: a row further out in half 1
+    assert reflection_pairs(glass, 0, 2) == 1  # c (0, 1, 2) and b (1, 1, 4): two columns on
+    assert reflection_pairs([*glass, _at(None, 1, 1, 2)]) == 2
+    assert reflection_pairs([*glass, _at("x", 1, 1, 2)]) == 3
+
+
+def test_halves_that_pair_best_a_row_apart_disagree_about_the_line():
+    """A diamond glass numbered alike in both halves pairs every card with its reflection;
+    the same glass with one half numbered a row out (its line where a score pile put it)
+    pairs its cards best a row apart, and so does one whose other half lost a row to a hand;
+    a glass of one half, or whose reflections are missing, says nothing either way."""
+    cells = [(c.row, c.col) for c in load_layouts()["diamond"].cells]
+    alike = [_at(f"{r}-{c}", h, r, c) for r, c in cells for h in (0, 1)]
+    assert reflection_pairs(alike) == len(cells)
+    assert not halves_disagree(alike)
+    one_out = [_at(p.card.identity.card, p.half, p.row + p.half, p.col) for p in alike]
+    assert halves_disagree(one_out)
+    two_out = [_at(p.card.identity.card, p.half, p.row + 2 * p.half, p.col) for p in alike]
+    assert halves_disagree(two_out)
+    # Half 0's first row under an arm, its other rows numbered one in: still a row apart.
+    hidden = [_at(p.card.identity.card, 0, p.row - 1, p.col) for p in alike if p.half == 0]
+    hidden = [p for p in hidden if p.row >= 0]
+    assert halves_disagree(hidden + [p for p in alike if p.half == 1])
+    # One half's cards and a score pile taken for the other half, columns off the glass.
+    pile = [_at(c, 0, r, 0) for r, c in enumerate("abcd")] + [_at("e", 0, 0, 2)]
+    assert halves_disagree(pile + [p for p in alike if p.half == 1])
+    # Half 0's first row under an arm, the rest numbered right: the reflections still agree.
+    arm = [p for p in alike if p.half == 1 or p.row > 0]
+    assert not halves_disagree(arm)
+    assert not halves_disagree([p for p in alike if p.half == 0])

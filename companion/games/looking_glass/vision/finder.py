@@ -24,6 +24,7 @@ from companion.games.looking_glass.vision.slots import (
     fill_lattice,
     halves_agree,
     lattice_of,
+    reflection_pairs,
     with_coverage,
 )
 from companion.games.looking_glass.vision.stages import (
@@ -199,7 +200,9 @@ def fill_by_places(
     fit together (`stages.fit_glass`, `slots.lattice_of`), every place's slot named by the slot
     stage alone (`slots.fill_lattice`): a place says where the glass lies and how far it
     reaches, never which card lies there. None when the places fix no lattice either, or the
-    glass read through it shows no card with its reflection (`reflection_pairs`)."""
+    glass read through it shows no card with its reflection (`slots.reflection_pairs`): on a
+    development table whose glass lay under an arm, the places fixed a lattice on a score
+    pile and its slots read five of the pile's cards as a glass of one half."""
     if not places:
         return None
     lattice, glass = lattice_of(image, fit_glass(found + places, plane), lib, max_cols)
@@ -229,21 +232,6 @@ def fill_by_places(
     if not reflection_pairs(filled.cards):
         return None
     return filled, looked
-
-
-def reflection_pairs(cards: list[Placed]) -> int:
-    """How many named cards have their reflection's slot (the other half, same row and
-    column) named too. A pick takes a card and its reflection together, so a glass shows its
-    cards in pairs; a score pile's cards, stacked each half a card along the one before,
-    line up as a column of one half's rows and show none. A lattice the finder's places
-    fixed is kept only where its slots named at least one pair (`fill_by_places`): on a
-    development table whose glass lay under an arm, the places fixed a lattice on a score
-    pile and its slots read five of the pile's cards as a glass of one half. (Not asked of a
-    lattice the features' own cards fixed: those rest on pairs `stages.fit_glass` found, and
-    where the lattice numbers the halves a row apart no slot pair is named, though the cards
-    are right.)"""
-    named = {(p.half, p.row, p.col) for p in cards if p.card.identity.card is not None}
-    return sum((1 - h, r, c) in named for h, r, c in named) // 2
 
 
 def held_by_the_row_inward(glass: Glass) -> Glass:
