@@ -285,16 +285,20 @@ ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
 TOP_NEAR_MM = 3.0
-"""How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name
-its facing; farther, the line names it (mm24's tally on `wide15`: beyond 3 mm 1 of 107 such
-dots missed, behind the line or within 1 mm of it 42 of 55). Within it, a dot the line puts
-clearly on one side (`ACROSS_MM[0]`) and its top on the other is asked. Curve on the first 40
-boards of development set `wide15` (`curves.py setting --setting perceive.TOP_NEAR_MM --late
---styles wide15:40`), boards exact and facings (asked, wrong): 0 (the line alone, as before)
-22 (21, 9); 2 29 (9, 2); 2.5 29 (10, 1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0). 3 is the
-least with no facing read wrong. No floor for a top too faint to trust: on 26 boards' true
-mirror dots a floor on the top's strength (1.5, 2.0) only took right facings to asked or
-wrong; the tops read wrong stand out as clearly as the right ones."""
+"""How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name its
+facing; farther, the line names it (mm24's tally on `wide15`: beyond 3 mm 1 of 107 such dots
+missed, behind the line or within 1 mm of it 42 of 55). Within it, a dot the line puts clearly
+on one side (`ACROSS_MM[0]`) and its top on the other is asked. Curve on the first 40 boards of
+development set `wide15` (`curves.py setting --setting perceive.TOP_NEAR_MM --late --styles
+wide15:40`), boards exact and facings (asked, wrong): 0 (the line alone, as before) 22 (21, 9);
+2 29 (9, 2); 2.5 29 (10, 1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0). 3 is the least with no
+facing read wrong. On all 60 examined boards of `wide15`: 0 33 (28, 15); 2 40 (15, 5); 2.5 40
+(17, 3); 3 40 (18, 2); 3.5 36 (24, 2). Its cost on 100 boards of `wide14` (drawn before the tops
+were widened: 2-5 mm, centred): 0 97 exact; 2.5 95; 3 91; 3.5 89, every board lost a facing
+asked (none wrong): a thin centred top and its dot's line disagreeing. No floor for a top too
+faint to trust: on 26 boards' true mirror dots a floor on the top's strength (1.5, 2.0) only
+took right facings to asked or wrong; the tops read wrong stand out as clearly as the right
+ones."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
