@@ -780,7 +780,8 @@ def mirror_tops(
     of it relative to how uneven it is (as `card_top_mm` finds a card's top; any colour, either
     sign). A mirror's dot is stuck on the reflective half of its top, so which side of this
     middle the dot lies on is its facing wherever the top stands off the slot's line (a thick
-    backing whose face is on the line puts the whole top, and the dot, behind it). All the
+    backing whose face is on the line puts the whole top, and the dot, behind it). Only for
+    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side; all the
     slots' samples are read from the plane at once; a slot too little of which is clear of its
     dot has none."""
     t, a = _top_grid(board)
@@ -792,7 +793,8 @@ def mirror_tops(
         r = math.sqrt(dot.area_mm2 / math.pi)
         for slot, (along, across) in fits.items():
             clear = np.abs(t - along) > r + 1.5
-            if clear.sum() >= 6:
+            # Farther off the line than `TOP_NEAR_MM` the line names the side: no top needed.
+            if abs(across) < TOP_NEAR_MM and clear.sum() >= 6:
                 asks.append((dot, cell, slot, across, clear))
     if not asks:
         return {}
