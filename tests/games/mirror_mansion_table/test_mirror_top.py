@@ -1,10 +1,13 @@
 """A mirror's facing read from its own top (issue 37): a thick top standing behind its slot's
 line carries its dot onto the line or behind it, and the side of the top the dot lies on still
-names the facing; where the line and the top disagree, the players are asked."""
+names the facing; where the line and the top disagree, the players are asked. The reader has
+it off (`perceive.TOP_NEAR_MM` 0: it added wrong facings on fresh boards); these tests turn it
+on at the value its development curve chose, so the tool stays right for the next attempt."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.games.mirror_mansion.rules.board import SLOTS, load_board
 from companion.games.mirror_mansion.vision import perceive
@@ -15,6 +18,11 @@ from companion.games.mirror_mansion.vision.top_planes import PlaneSampler
 BOARD = load_board()
 CELL = (1, 1)
 PX = 4.0
+
+
+@pytest.fixture(autouse=True)
+def _tops_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(perceive, "TOP_NEAR_MM", 3.0)
 
 
 def _plane(top: tuple[float, float], dot_across: float, dot_mm: float = 8.0) -> PlaneSampler:

@@ -284,21 +284,19 @@ plain, flat stretch scores about zero rather than a ratio of two tiny numbers.""
 ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
-TOP_NEAR_MM = 3.0
-"""How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name its
-facing; farther, the line names it (mm24's tally on `wide15`: beyond 3 mm 1 of 107 such dots
-missed, behind the line or within 1 mm of it 42 of 55). Within it, a dot the line puts clearly
-on one side (`ACROSS_MM[0]`) and its top on the other is asked. Curve on the first 40 boards of
+TOP_NEAR_MM = 0.0
+"""How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name
+its facing; farther, the line names it. Within it, a dot the line puts clearly on one side
+(`ACROSS_MM[0]`) and its top on the other is asked. 0 (off): at 3 it read fresh random boards
+with fewer facings wrong (11 -> 2 of 160) but two of those 2 were new (facings main asked),
+so it was taken out (mm25, docs/mirror-mansion-table.md). Curve on the first 40 boards of
 development set `wide15` (`curves.py setting --setting perceive.TOP_NEAR_MM --late --styles
-wide15:40`), boards exact and facings (asked, wrong): 0 (the line alone, as before) 22 (21, 9);
-2 29 (9, 2); 2.5 29 (10, 1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0). 3 is the least with no
-facing read wrong. On all 60 examined boards of `wide15`: 0 33 (28, 15); 2 40 (15, 5); 2.5 40
-(17, 3); 3 40 (18, 2); 3.5 36 (24, 2). Its cost on 100 boards of `wide14` (drawn before the tops
-were widened: 2-5 mm, centred): 0 97 exact; 2.5 95; 3 91; 3.5 89, every board lost a facing
-asked (none wrong): a thin centred top and its dot's line disagreeing. No floor for a top too
-faint to trust: on 26 boards' true mirror dots a floor on the top's strength (1.5, 2.0) only
-took right facings to asked or wrong; the tops read wrong stand out as clearly as the right
-ones."""
+wide15:40`), boards exact and facings (asked, wrong): 0 22 (21, 9); 2 29 (9, 2); 2.5 29 (10,
+1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0); on all 60 examined: 0 33 (28, 15); 2 40 (15,
+5); 2.5 40 (17, 3); 3 40 (18, 2); 3.5 36 (24, 2). On 100 boards of `wide14` (tops 2-5 mm,
+centred): 0 97 exact; 2.5 95; 3 91; 3.5 89, every loss a facing asked. No floor for a top too
+faint to trust helped: on 26 boards' true mirror dots a floor on the top's strength (1.5,
+2.0) only turned right facings into asked or wrong."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
@@ -784,6 +782,8 @@ def mirror_tops(
     dots within `TOP_NEAR_MM` of the slot's line, where the top names the side; all the
     slots' samples are read from the plane at once; a slot too little of which is clear of its
     dot has none."""
+    if TOP_NEAR_MM <= 0:
+        return {}
     t, a = _top_grid(board)
     asks = []
     for dot in green:
