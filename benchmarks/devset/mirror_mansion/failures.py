@@ -132,7 +132,7 @@ def mirror_misses(
             out.append((f"mirror {outcome}: dot not_found", f"{colour}; bar {bar:.2f}{stuck}"))
             continue
         dot = max(near, key=perceive._dot_quality)
-        piece = perceive._mirror_from_dot(board, dot, cands.mirror_bars, cands.middles)
+        piece = perceive._mirror_from_dot(board, dot, cands.mirror_bars, cands.middles, cands.tops)
         held = next(
             (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"),
             None,

@@ -284,6 +284,19 @@ plain, flat stretch scores about zero rather than a ratio of two tiny numbers.""
 ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
+TOP_NEAR_MM = 0.0
+"""How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name
+its facing; farther, the line names it. Within it, a dot the line puts clearly on one side
+(`ACROSS_MM[0]`) and its top on the other is asked. 0 (off): at 3 it read fresh random boards
+with fewer facings wrong (11 -> 2 of 160) but two of those 2 were new (facings main asked),
+so it was taken out (mm25, docs/mirror-mansion-table.md). Curve on the first 40 boards of
+development set `wide15` (`curves.py setting --setting perceive.TOP_NEAR_MM --late --styles
+wide15:40`), boards exact and facings (asked, wrong): 0 22 (21, 9); 2 29 (9, 2); 2.5 29 (10,
+1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0); on all 60 examined: 0 33 (28, 15); 2 40 (15,
+5); 2.5 40 (17, 3); 3 40 (18, 2); 3.5 36 (24, 2). On 100 boards of `wide14` (tops 2-5 mm,
+centred): 0 97 exact; 2.5 95; 3 91; 3.5 89, every loss a facing asked. No floor for a top too
+faint to trust helped: on 26 boards' true mirror dots a floor on the top's strength (1.5,
+2.0) only turned right facings into asked or wrong."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
@@ -463,6 +476,9 @@ class Candidates:
     middles: dict[Cell, CrossingMiddle] = field(default_factory=dict)
     """Per crossing, its middle on the mirrors' plane (`crossing_middles`): which slot a mirror
     whose dot fits both stands in."""
+    tops: dict[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
+    """Per green dot (its centre) and slot it fits, that slot's mirror top as found on the
+    mirrors' plane clear of the dot (`mirror_top`): which side of its top the dot lies on."""
 
 
 def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
@@ -676,13 +692,143 @@ def crossing_middles(plane: PlaneSampler, board: Board) -> dict[Cell, CrossingMi
     }
 
 
+@dataclass(frozen=True)
+class MirrorTop:
+    """A mirror's top found across its slot (`mirror_top`)."""
+
+    middle_mm: float
+    """Its middle line, mm off the slot's line toward the slot's second facing."""
+    width_mm: float
+    strength: float
+    """How much the strip stands out from both sides over how uneven it is (a log-ratio)."""
+
+
+TOP_REACH_MM = 12.0
+"""How far either side of a slot's line a mirror's top is looked for: a 9 mm top whose face
+stands on the line, and a dot stuck up to the model's offset plus `ACROSS_MM` beside it."""
+TOP_WIDTHS_MM = (1.5, 10.0)
+"""The widths a mirror's top may have on the plane (2 to 9 mm tops, blurred by a pixel)."""
+TOP_SIDE_MM = 2.0
+"""How much of the board (or face) beside a top each side's colour is taken from."""
+TOP_STEP_MM = 0.5
+
+
+def _slot_fits(board: Board, dot: Dot) -> tuple[Cell, dict[str, tuple[float, float]]]:
+    """The crossing nearest a green dot and the slots whose top its place fits (anywhere
+    along the slot, off its middle line by at most a dot offset plus `ACROSS_MM`), each with
+    the dot's (along, across) in mm."""
+    p = np.array(dot.centre_mm)
+    cell = _nearest_cell(board, p)
+    rel = p - board.crossing_mm(cell)
+    fits = {}
+    for slot in SLOTS:
+        u, n = slot_axes(slot, board)
+        along, across = float(rel @ u), float(rel @ n)
+        if abs(along) <= board.mirror_length_mm / 2 and abs(across) <= (
+            board.dot_offset_mm + ACROSS_MM[1]
+        ):
+            fits[slot] = (along, across)
+    return cell, fits
+
+
+def _top_grid(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The steps along a slot (mm, clear of the crossing's middle and the ends) and across it
+    at which a mirror's top is looked for."""
+    half = board.mirror_length_mm / 2 - 2.0
+    t = np.arange(-half, half + 0.01, 1.0)
+    return t[np.abs(t) > 3.0], np.arange(-TOP_REACH_MM, TOP_REACH_MM + 0.01, TOP_STEP_MM)
+
+
+def _top_from_profile(lab: np.ndarray, a: np.ndarray, across: float) -> MirrorTop | None:
+    """The top in one slot's samples (`lab`: across × along × Lab, the dot's columns left
+    out), as `mirror_top` says."""
+    prof = median(lab, axis=1)
+    spread = median(norm(lab - prof[:, None, :]), axis=1)
+    k = round(TOP_SIDE_MM / TOP_STEP_MM)
+    cum = np.concatenate([np.zeros((1, 3)), np.cumsum(prof, axis=0)])
+    cum_s = np.concatenate([[0.0], np.cumsum(spread)])
+    lo_w = round(TOP_WIDTHS_MM[0] / TOP_STEP_MM)
+    hi_w = round(TOP_WIDTHS_MM[1] / TOP_STEP_MM)
+    m = len(a)
+    i, w = np.meshgrid(np.arange(k, m), np.arange(lo_w, hi_w + 1), indexing="ij")
+    j = i + w
+    # The dot is stuck on the top: the strip holds its centre, give or take a mm.
+    ok = (j + k <= m) & (a[i] - 1.0 <= across) & (across <= a[np.minimum(j, m) - 1] + 1.0)
+    if not ok.any():
+        return None
+    i, j = i[ok], j[ok]
+    inside = (cum[j] - cum[i]) / (j - i)[:, None]
+    left = (cum[i] - cum[i - k]) / k
+    right = (cum[j + k] - cum[j]) / k
+    uneven = (cum_s[j] - cum_s[i]) / (j - i)
+    contrast = np.minimum(norm(inside - left), norm(inside - right))
+    floor_c, floor_s = EDGE_FLOOR_LAB
+    score = np.log((contrast + floor_c) / (uneven + floor_s))
+    best = int(np.argmax(score))
+    lo, hi = a[i[best]], a[j[best] - 1]
+    return MirrorTop(float(lo + hi) / 2, float(hi - lo) + TOP_STEP_MM, float(score[best]))
+
+
+def mirror_tops(
+    plane: PlaneSampler, board: Board, green: tuple[Dot, ...]
+) -> dict[tuple[tuple[float, float], str], MirrorTop]:
+    """Where the top of a mirror lies across its slot, for every green dot and slot its place
+    fits, seen on the mirrors' plane clear of the dot: the strip, straight along the slot and
+    1.5 to 10 mm wide, holding the dot's centre, whose colour stands out most from both sides
+    of it relative to how uneven it is (as `card_top_mm` finds a card's top; any colour, either
+    sign). A mirror's dot is stuck on the reflective half of its top, so which side of this
+    middle the dot lies on is its facing wherever the top stands off the slot's line (a thick
+    backing whose face is on the line puts the whole top, and the dot, behind it). Only for
+    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side; all the
+    slots' samples are read from the plane at once; a slot too little of which is clear of its
+    dot has none."""
+    if TOP_NEAR_MM <= 0:
+        return {}
+    t, a = _top_grid(board)
+    asks = []
+    for dot in green:
+        if dot.contrast < CONTRAST_MIN:
+            continue
+        cell, fits = _slot_fits(board, dot)
+        r = math.sqrt(dot.area_mm2 / math.pi)
+        for slot, (along, across) in fits.items():
+            clear = np.abs(t - along) > r + 1.5
+            # Farther off the line than `TOP_NEAR_MM` the line names the side: no top needed.
+            if abs(across) < TOP_NEAR_MM and clear.sum() >= 6:
+                asks.append((dot, cell, slot, across, clear))
+    if not asks:
+        return {}
+    pts = []
+    for _, cell, slot, _, _ in asks:
+        u, n = slot_axes(slot, board)
+        c = np.asarray(board.crossing_mm(cell), np.float64)
+        pts.append(c + t[None, :, None] * u + a[:, None, None] * n)
+    lab = plane.lab(np.stack(pts))
+    out = {}
+    for k, (dot, _, slot, across, clear) in enumerate(asks):
+        top = _top_from_profile(lab[k][:, clear], a, across)
+        if top is not None:
+            out[(dot.centre_mm, slot)] = top
+    return out
+
+
+def mirror_top(
+    plane: PlaneSampler, board: Board, cell: Cell, slot: str, dot: Dot
+) -> MirrorTop | None:
+    """The top of the mirror standing in `slot` of `cell` as `mirror_tops` finds it round
+    `dot` (None where the dot's place does not fit that slot or hides too much of it)."""
+    found = mirror_tops(plane, board, (dot,))
+    return found.get((dot.centre_mm, slot)) if _slot_fits(board, dot)[0] == cell else None
+
+
 def find_candidates(
     rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> Candidates:
     d = board.dot_diameter_mm
     ground: dict[float, tuple[np.ndarray, ...]] = {}
+    green = tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION))
     return Candidates(
-        green=tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION)),
+        green=green,
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={
             side: window_dots(plane, side, board, stickers) for side, plane in rect.cards.items()
@@ -699,6 +845,7 @@ def find_candidates(
             rect.door_points, rect.ground_points, board, rect.nadir_mm, board.door_length_mm, ground
         ),
         middles=crossing_middles(rect.mirror_points, board),
+        tops=mirror_tops(rect.mirror_points, board, green),
     )
 
 
@@ -751,22 +898,16 @@ def _mirror_from_dot(
     dot: Dot,
     bars: dict[Slot, float],
     middles: dict[Cell, CrossingMiddle] | None = None,
+    tops: dict[tuple[tuple[float, float], str], MirrorTop] | None = None,
 ) -> PieceSeen | None:
     """The mirror a green dot belongs to, if its place fits one: anywhere along a slot's top
     edge, off the middle line by a dot offset. Near the crossing's middle both slots fit:
     the top edges decide, with the dot's place and which slot's line the crossing's middle
-    looks like (`CrossingMiddle`)."""
-    p = np.array(dot.centre_mm)
-    cell = _nearest_cell(board, p)
-    rel = p - board.crossing_mm(cell)
-    fits = {}
-    for slot in SLOTS:
-        u, n = slot_axes(slot, board)
-        along, across = float(rel @ u), float(rel @ n)
-        if abs(along) <= board.mirror_length_mm / 2 and abs(across) <= (
-            board.dot_offset_mm + ACROSS_MM[1]
-        ):
-            fits[slot] = across
+    looks like (`CrossingMiddle`). Its facing is the side of the slot's line it lies on, or,
+    within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
+    disagree and the line's is clear, the facing is asked."""
+    cell, places = _slot_fits(board, dot)
+    fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
         return None
     if len(fits) == 2:
@@ -786,6 +927,13 @@ def _mirror_from_dot(
         slot = next(iter(fits))
         slot_conf = 1.0
     across = fits[slot]
+    top = None if tops is None else tops.get((dot.centre_mm, slot))
+    if top is not None and abs(across) < TOP_NEAR_MM:
+        on_top = across - top.middle_mm
+        # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
+        # other: asked, not guessed.
+        disagree = on_top * across < 0 and abs(across) >= ACROSS_MM[0]
+        across = 0.0 if disagree else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
@@ -890,7 +1038,11 @@ def identify(
     best: dict[tuple[Cell, str], PieceSeen] = {}
     mirrors: dict[Cell, list[PieceSeen]] = {}
     for dots, make, bars in (
-        (cands.green, partial(_mirror_from_dot, middles=cands.middles), cands.mirror_bars),
+        (
+            cands.green,
+            partial(_mirror_from_dot, middles=cands.middles, tops=cands.tops),
+            cands.mirror_bars,
+        ),
         (cands.orange, _door_from_dot, cands.door_bars),
     ):
         for dot in dots:
