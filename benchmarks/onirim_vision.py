@@ -124,11 +124,25 @@ def curve(
     truth,
     out: dict[str, list[float]],
     mirrors_only: bool = False,
+    discard_only: bool = False,
 ) -> None:
     H = reader.locate(image)
     if H is None:
         return
     L = reader.layout
+    # The discard place: the pile's top (a card named by the whole corner, never its symbol)
+    # or the bare table; no row's last card lies before it, so its body is never what shows.
+    (top,) = reader.match([reader.corner_window(image, H, L.discard_place)], "discard")
+    if truth.discard_top is None:
+        out["discard_empty"].append(top.score)
+        out["discard_coarse_empty"].append(top.coarse)
+    else:
+        ok = "right" if top.best == truth.discard_top else "wrong"
+        out[f"discard_{ok}"].append(top.score)
+        out[f"discard_margin_{ok}"].append(top.margin)
+        out[f"discard_coarse_{ok}"].append(top.coarse)
+    if discard_only:
+        return
 
     def score(places, zone, cards):
         ms = reader.match([reader.corner_window(image, H, p) for p in places], zone)
@@ -211,6 +225,11 @@ def main() -> int:
         action="store_true",
         help="with --curve: score the Mirror places only (their sides' curves, in less time)",
     )
+    ap.add_argument(
+        "--discard-only",
+        action="store_true",
+        help="with --curve: score the discard place only (its `discard_*` rows, in less time)",
+    )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
         "--progress", action="store_true", help="print each table's tally and CPU times"
@@ -256,6 +275,8 @@ def main() -> int:
             "symbol_kept_right",
             "mirror_card",
             "mirror_empty",
+            *(f"discard_{k}" for k in ("empty", "coarse_empty", "right", "wrong")),
+            *(f"discard_{k}_{ok}" for k in ("margin", "coarse") for ok in ("right", "wrong")),
             *(
                 f"mirror_{k}_{ok}"
                 for k in ("light", "margin", "sure", "gap", "explored")
@@ -303,7 +324,7 @@ def main() -> int:
                     else render_table(seed, i, faces, layout, look=table_look(seed, style))
                 )
                 if a.curve:
-                    curve(reader, photo.image, photo.truth, scores, a.mirrors_only)
+                    curve(reader, photo.image, photo.truth, scores, a.mirrors_only, a.discard_only)
                     continue
                 # Each frame timed `--repeat` times, this reader, the bare detection and the
                 # other reader in turn (a burst of load then falls on all of them alike); a

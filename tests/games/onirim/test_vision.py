@@ -20,6 +20,7 @@ from companion.games.onirim.vision.read import (
     BLUR_STEPS,
     COARSE_EMPTY,
     COLOUR_MARGIN,
+    DISCARD_SURE,
     EMPTY,
     END_SURE,
     MARGIN,
@@ -713,3 +714,36 @@ def test_a_mirror_sides_lightness_lead_says_which_side_the_window_is_as_light_as
                 assert found.light is not None and found.light < -0.5
                 pale_seen += 1
     assert pale_seen > 0
+
+
+def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
+    rendered: Path,
+) -> None:
+    """A Nightmare's corner washed out by a texture until it scores between `DISCARD_SURE` and
+    `EMPTY`: on the discard pile (where only the bare table shows when it is empty, never a
+    card's body) it is named, with its lead over every other type; the same washed corner
+    of a Location in a row is an empty place there. A bare place is named nowhere."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    assert DISCARD_SURE < EMPTY
+    m = reader.search_px
+    texture = np.random.default_rng(3).uniform(60, 200, (1, 1, 3)) + np.random.default_rng(
+        4
+    ).normal(0, 40, (reader.lib.patches.shape[1] + 2 * m, reader.lib.patches.shape[2] + 2 * m, 3))
+    banded = {}
+    for card in ("nightmare", "red-sun", "blue-key"):
+        corner = cv2.copyMakeBorder(
+            reader.lib.patches[reader.lib.ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+        ).astype(np.float64)
+        for share in np.arange(0.0, 1.0, 0.02):
+            window = np.clip((1 - share) * corner + share * texture, 0, 255).astype(np.uint8)
+            (on_pile,) = reader.match([window], "discard")
+            if DISCARD_SURE <= on_pile.score < EMPTY and on_pile.margin >= MARGIN:
+                banded[card] = window
+                assert on_pile.card == card and on_pile.empty
+                if card != "nightmare":
+                    (in_row,) = reader.match([window], "location")
+                    assert in_row.card is None and in_row.empty
+                break
+    assert "nightmare" in banded and len(banded) >= 2
+    bare = np.clip(texture, 0, 255).astype(np.uint8)
+    assert reader.match([bare], "discard")[0].card is None

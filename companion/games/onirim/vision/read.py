@@ -60,6 +60,18 @@ right type does not lead every other colour's by `MARGIN` at weights 0 / 0.5 / 1
 3 / 4: 20 / 7 / 6 / 6 / 6 / 5 / 4, with their own score below `END_SURE` 2 / 4 / 4 / 5 / 5 / 7
 / 7 (1 card led by another colour at every weight): flat from 0.5 to 2, where more weight
 gains a lead only by losing a card's own score."""
+DISCARD_SURE = 0.50
+"""The discard pile's top is named from this score (with `MARGIN` on every other type and the
+colour look, as any card named by its whole corner), below `EMPTY`: no row's last card lies
+before the pile, so what shows there when it is empty is the bare table, never a card's body
+(what `EMPTY` and `END_SURE` guard against). From the curve on new development decks
+(`benchmarks/onirim_vision.py --curve --discard-only`, 8 random decks x 8 tables): 8 bare
+discard places scored at most 0.108 (all below `COARSE_EMPTY`, so never looked at closely);
+of 56 tops, 55 had the right type best (1st / 5th percentile 0.398 / 0.672), the one wrong best
+scored 0.405; named at 0.45 / 0.50 / 0.55 / 0.60 / 0.62: 1 / 1 / 1 / 0 / 0 more than at `EMPTY`,
+none wrong. On on21's development misses (16 random decks x 3 tables) 6 of 9 discard tops left
+null scored 0.518-0.606 with the right type leading by 0.27-0.62; the one wrong best there
+(0.564) led by 0.029, under `MARGIN`. 0.50: above every bare place by far, under those tops."""
 END_SURE = 0.68
 """The last card of a row, a fan or the Doors must score this much, or the row ends before
 it: the place after a row's last card shows that card's body, which a design can make look
@@ -739,7 +751,8 @@ class TableReader:
                 rivals = [float(row[j]) for j in o[1:] if keep[j] not in beaten]
                 if len(kin) < 2:
                     rival = rivals[0] if rivals else -1.0
-                    sure = score >= SURE and score - rival >= MARGIN and not refuted
+                    floor = DISCARD_SURE if zones[b] == "discard" else SURE
+                    sure = score >= floor and score - rival >= MARGIN and not refuted
                     light = None
                     if runner_id is not None and zones[b].startswith("mirror-"):
                         light = self._light_lead(region, first_id, runner_id)
@@ -1150,7 +1163,9 @@ class TableReader:
                 )
                 for i, (mid, explored) in sorted(mirrors.items())
             ),
-            discard_top=None if top.empty else named(top, "discard pile"),
+            # Below `EMPTY` the pile's top is named only when sure (`DISCARD_SURE`), never
+            # asked: a bare place is no question.
+            discard_top=None if top.empty and top.card is None else named(top, "discard pile"),
             warnings=tuple(warnings),
             maybe=tuple(maybe),
         )
