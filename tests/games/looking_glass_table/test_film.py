@@ -142,8 +142,10 @@ def test_a_remembered_card_is_kept_while_its_place_looks_as_it_did():
     template that gives it in the frame before she is left alone, chosen from that frame's
     read alone: how well her true face matches there depends on the library (the `sim`
     deck's scans were cut at their art before lgteach13, 0.72) and on the reader's plane
-    over the last three cards (off by a fifth with the card's true aspect: 0.55, no noise
-    needed; right: 0.95, noise 1.3 needed), and a fixed amount held for one of them only."""
+    over the last three cards (off by a fifth while `WHOLE_SHAPE_TOLERANCE` dropped a far
+    pile card: 0.55 and named at confidence 0.352, just over `CONFIDENCE_THRESHOLD` 0.35,
+    with no noise; with the plane right, 0.95: noise 1.3 gives 0.58, named at 0.65), and a
+    fixed amount held for one of them only."""
     from companion.games.looking_glass.vision.read import (
         OWN_LOOK_SAME,
         VERIFY_SCORE,
