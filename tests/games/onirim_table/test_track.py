@@ -12,7 +12,7 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Pair, Play
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.follow import follow, script_actions
-from companion.games.onirim.table.track import MirrorLie, explain, table_of
+from companion.games.onirim.table.track import MirrorLie, Table, explain, table_of
 from companion.games.onirim.vision.film import script_game
 from tests.games.onirim_table.helpers import WINDOW, film_observer
 
@@ -20,6 +20,21 @@ from tests.games.onirim_table.helpers import WINDOW, film_observer
 def _turn(hand: list[str], **changes: object) -> OnirimState:
     start = ENGINE.new_game(1, {"mirrors": True})
     return evolve(start, hand=tuple(sorted(hand)), phase="turn", **changes)
+
+
+def _green_sun_turn() -> OnirimState:
+    """A turn after a green Sun with a blue Sun in hand: the symbol rule's trap."""
+    return _turn(
+        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
+    )
+
+
+def _blue_sun_after_green_sun() -> tuple[OnirimState, Table, Table]:
+    """That turn, the table as it is, and the table with the blue Sun laid (or misread)."""
+    state = _green_sun_turn()
+    seen = table_of(state, WINDOW)
+    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    return state, seen, wrong
 
 
 def _with_under(state: OnirimState, mirror: str, cards: tuple[str, ...]) -> tuple[MirrorLie, ...]:
@@ -186,11 +201,7 @@ def test_a_matching_pair_is_booked_and_a_fourth_card_explores() -> None:
 
 
 def test_the_symbol_rule_is_a_breach() -> None:
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
-    seen = table_of(state, WINDOW)
-    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    state, _, wrong = _blue_sun_after_green_sun()
     breach = explain(ENGINE, state, wrong, WINDOW).breach
     assert breach is not None and "symbol" in breach.rule
 
@@ -248,10 +259,7 @@ def test_a_laid_card_read_as_another_does_not_stop_the_next_play() -> None:
 
 def test_a_fan_read_short_does_not_hide_the_next_play() -> None:
     """The second card of a Mirror's fan read as an empty place: the next play is seen."""
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"],
-        labyrinth=("green-sun",),
-    )
+    state = _green_sun_turn()
     state = evolve(state, under=tuple(("blue-moon", "red-moon") for _ in state.in_game))
     seen = table_of(state, WINDOW)
     short = tuple(
@@ -389,9 +397,7 @@ def test_the_player_is_asked_and_the_answer_books_the_play() -> None:
 def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
     """Since before the play, the camera reads a Door the game does not have and the row's
     first card as another: the play is what changed from the last agreed reading."""
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
+    state = _green_sun_turn()
     seen = table_of(state, WINDOW)
     base = type(seen)(("green-moon",), ("red",), seen.mirrors, seen.discard_top)
     played = type(seen)(("green-moon", "red-key"), ("red",), seen.mirrors, seen.discard_top)
@@ -405,9 +411,7 @@ def test_a_steady_misreading_is_left_out_of_the_next_play() -> None:
 def test_after_a_question_about_a_door_not_in_the_game_the_next_play_is_booked() -> None:
     """A Door the game does not have read as a card is played breaks no rule: asked once,
     not flagged; the next play is what changed since, and is booked, not asked again."""
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
+    state = _green_sun_turn()
     seen = table_of(state, WINDOW)
     wrong = type(seen)(("green-sun", "red-key"), ("red",), seen.mirrors, seen.discard_top)
     then = type(seen)(
@@ -453,11 +457,7 @@ def test_a_play_the_rules_forbid_seen_by_the_camera_alone_is_asked_not_flagged()
     books the breach."""
     from companion.games.onirim.table.live import BROKE, PUT_BACK
 
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
-    seen = table_of(state, WINDOW)
-    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    state, seen, wrong = _blue_sun_after_green_sun()
     breach = explain(ENGINE, state, wrong, WINDOW).breach
     assert breach is not None and "symbol" in breach.rule
     game, drafts = _run(state, [seen] * 4 + [wrong] * 8)
@@ -478,11 +478,7 @@ def test_a_forbidden_play_the_player_confirms_is_a_breach_and_the_next_play_is_b
     it is the next play (the breach left on the table does not make every later play one)."""
     from companion.games.onirim.table.live import BROKE
 
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
-    seen = table_of(state, WINDOW)
-    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    state, seen, wrong = _blue_sun_after_green_sun()
     then = type(seen)(
         ("green-sun", "blue-sun", "brown-moon"), seen.doors, seen.mirrors, seen.discard_top
     )
@@ -507,11 +503,7 @@ def test_a_forbidden_play_that_was_a_misread_books_the_play_named_or_nothing(
     table is put back, which books nothing; no breach either way."""
     from companion.games.onirim.table.live import PUT_BACK
 
-    state = _turn(
-        ["red-sun", "blue-sun", "green-key", "brown-moon", "red-key"], labyrinth=("green-sun",)
-    )
-    seen = table_of(state, WINDOW)
-    wrong = type(seen)(("green-sun", "blue-sun"), seen.doors, seen.mirrors, seen.discard_top)
+    state, seen, wrong = _blue_sun_after_green_sun()
     game, drafts = _run(state, [seen] * 4 + [wrong] * 8)
     value: Any = PUT_BACK if answer == "back" else {"type": "play", "card": answer}
     out = _answered(game, drafts, value)
