@@ -228,11 +228,11 @@ def test_render_json_lists_the_files_written_with_their_truth(
         assert cv2.imread(item["setup"]) is not None
 
 
-@pytest.mark.parametrize("bleach", [0.35, 0.4])
-def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
-    """A lamp caught on a glossy top bleaches it toward white, keeping its hue: the square
-    is a question for the players, never read as empty (nor as anything else). The bleach
-    takes the top under the colour floor (`read.FLOOR`) but leaves its hue."""
+def _lamp_on_a_top(
+    widen_mm: float, deepen_mm: float
+) -> tuple[ScreenColours, np.ndarray, np.ndarray]:
+    """The seat colours learnt at set-up, a later shot, and the mask of the screen's top on
+    square (2, 3) grown by these mm along and across it: where a lamp's glare is painted."""
     w, h = GEOM.size_mm
     cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
     rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
@@ -240,11 +240,9 @@ def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
     colours = learn_at_setup(rect, GEOM)
     image = table_shot(GEOM, cam, _position(), 0, 7, shot=1)
     x, y = GEOM.cell_mm((2, 3))
-    hw, hd, z = (
-        GEOM.screen_width_mm / 2 + 1,
-        GEOM.screen_thickness_mm / 2 + 1,
-        GEOM.screen_height_mm,
-    )
+    hw = GEOM.screen_width_mm / 2 + widen_mm
+    hd = GEOM.screen_thickness_mm / 2 + deepen_mm
+    z = GEOM.screen_height_mm
     top = cam.project(
         np.array(
             [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
@@ -252,6 +250,15 @@ def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
     )
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
+    return colours, image, mask
+
+
+@pytest.mark.parametrize("bleach", [0.35, 0.4])
+def test_a_top_washed_out_by_glare_is_unclear_not_empty(bleach: float) -> None:
+    """A lamp caught on a glossy top bleaches it toward white, keeping its hue: the square
+    is a question for the players, never read as empty (nor as anything else). The bleach
+    takes the top under the colour floor (`read.FLOOR`) but leaves its hue."""
+    colours, image, mask = _lamp_on_a_top(widen_mm=1.0, deepen_mm=1.0)
     washed = image.astype(np.float32) * (1 - bleach) + 255 * bleach
     image = np.where(mask[..., None] > 0, washed, image).astype(np.uint8)
     got, _ = read_board(image, GEOM, colours)
@@ -443,25 +450,7 @@ def test_a_top_burnt_white_keeps_its_colour_on_its_body_where_an_empty_square_sh
     most of its depth: the strip shows no colour and is read as empty, but the screen's own
     body round it (the top's edges, its foot's ledges, the sliver of its side) is still its
     plastic (`body_shares`), where an empty square shows its print."""
-    w, h = GEOM.size_mm
-    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
-    rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
-    assert rect is not None
-    colours = learn_at_setup(rect, GEOM)
-    image = table_shot(GEOM, cam, _position(), 0, 7, shot=1)
-    x, y = GEOM.cell_mm((2, 3))
-    hw, hd, z = (
-        GEOM.screen_width_mm / 2 + 0.5,
-        GEOM.screen_thickness_mm / 2 - 0.5,
-        GEOM.screen_height_mm,
-    )
-    top = cam.project(
-        np.array(
-            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
-        )
-    )
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(top).astype(np.int32), 255)
+    colours, image, mask = _lamp_on_a_top(widen_mm=0.5, deepen_mm=-0.5)
     burnt = image.copy()
     burnt[mask > 0] = (250, 251, 252)
     got, burnt_rect = read_board(burnt, GEOM, colours)
