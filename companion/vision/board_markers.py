@@ -1,11 +1,11 @@
 """A board's corner markers found in a photograph that came without the registration's.
 
-Every game reader that stands on a board's four corner markers (Reflecto, Queen Alice) finds
-them the same way, here: at half size first (`find_markers`, a quarter of a full search's
-pixels), then, where the corners must be the full-size search's or a marker is missing, a
-full-size search only in windows round the markers' places as the ones found put them (the
-board being a plane). A full search of the whole picture costs a detection again on top of
-the half-size one; the windows cost a fraction of it and find what it finds there.
+Every game reader that stands on a board's four corner markers finds them the same way, here:
+at half size first (`find_markers`, a quarter of a full search's pixels), then, where the
+corners must be the full-size search's or a marker is missing, a full-size search only in
+windows round the markers' places as the ones found put them (the board being a plane). A
+full search of the whole picture costs a detection again on top of the half-size one; the
+windows cost a fraction of it and find what it finds there.
 """
 
 from __future__ import annotations
