@@ -44,7 +44,9 @@ def _with_under(state: OnirimState, mirror: str, cards: tuple[str, ...]) -> tupl
     )
 
 
-def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
+def _unmatched_pair_under_the_sun() -> tuple[OnirimState, Table, Table]:
+    """A turn, the table as it is, and the table with a blue Moon and a red Sun under the
+    Sun Mirror: a pair it refuses, the blue Moon being no Sun."""
     state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
     seen = table_of(state, WINDOW)
     wrong = type(seen)(
@@ -53,6 +55,11 @@ def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
         _with_under(state, "sun", ("blue-moon", "red-sun")),
         seen.discard_top,
     )
+    return state, seen, wrong
+
+
+def test_a_pair_that_does_not_match_its_mirror_is_named_by_the_engine() -> None:
+    state, _, wrong = _unmatched_pair_under_the_sun()
     found = explain(ENGINE, state, wrong, WINDOW)
     assert found.action is None and found.breach is not None
     assert "Sun Mirror" in found.breach.rule
@@ -521,14 +528,7 @@ def test_a_pair_that_does_not_match_its_mirror_is_asked_then_flagged_on_the_play
     the player is asked; saying they laid it so books the breach."""
     from companion.games.onirim.table.live import BROKE
 
-    state = _turn(["red-sun", "blue-moon", "green-key", "brown-moon", "red-key"])
-    seen = table_of(state, WINDOW)
-    wrong = type(seen)(
-        seen.labyrinth,
-        seen.doors,
-        _with_under(state, "sun", ("blue-moon", "red-sun")),
-        seen.discard_top,
-    )
+    state, seen, wrong = _unmatched_pair_under_the_sun()
     game, drafts = _run(state, [seen] * 4 + [wrong] * 8)
     assert not [d for d in drafts if d.kind == "onirim.breach"]
     (asked,) = [d.payload for d in drafts if d.kind == "question"]
