@@ -12,8 +12,12 @@ Per board, each miss names its part and its cause:
   range), found but `off_slot` (its place fits no slot), `slot_unsure` (it fits both slots
   and their top edges differ by less than `perceive.SLOT_MARGIN`: asked), `contradicted`
   (another dot of the crossing names another placement about as strongly: asked; the same
-  sticker found at another level, nearer its line, is `side_unsure`), `slot_wrong`,
-  `evidence_low` (under `PIECE_MIN`), `side_unsure` (too near the middle line), `side_wrong`,
+  sticker found at another level, nearer its line, is `side_unsure`), `top_unsure` (its own
+  top, near the line, disagrees with the line or may hold the face toward the camera:
+  asked), `slot_wrong`,
+  `evidence_low` (under `PIECE_MIN`), `edge_low` (its slot's top edge, read at the slot's
+  line, under `MIRROR_EDGE_MIN`: a thick top standing off the line), `side_unsure` (too
+  near the middle line), `side_wrong`,
   another dot of the crossing won (`other_dot`), or read but not kept (`outranked`: more
   likely pieces filled the box);
 - phantom mirror: from a dot (where) or from a top edge alone;
@@ -90,6 +94,16 @@ def _colour_at(plane: TopPlane, xy: tuple[float, float], diameter: float, hues: 
     return f"hsv ({hue},{sat},{val}) {'in' if ok else 'OUT OF'} range"
 
 
+def _top_unsure(board: Board, held: perceive.PieceSeen, cands: perceive.Candidates) -> bool:
+    """Whether the crossing's likeliest dot was asked by its own top (`perceive.mirror_tops`:
+    the top and the line disagree, or the face toward the camera may be in the top), not by
+    a rival dot."""
+    if held.dot is None or (held.dot.centre_mm, held.slot) not in cands.tops:
+        return False
+    alone = perceive._mirror_from_dot(board, held.dot, cands.mirror_bars, cands.middles, cands.tops)
+    return alone is not None and alone.confidence == 0.0
+
+
 def mirror_misses(
     board: Board,
     truth: BoxState,
@@ -144,6 +158,8 @@ def mirror_misses(
             cause = "off_slot"
         elif own and held.slot_sure and 0.0 < held.confidence < stickers.min_confidence:
             cause = "side_unsure"
+        elif own and held.confidence == 0.0 and _top_unsure(board, held, cands):
+            cause = "top_unsure"
         elif own and (held.confidence == 0.0 or (piece.slot_sure and not held.slot_sure)):
             cause = "contradicted"
         elif not piece.slot_sure:
@@ -152,6 +168,8 @@ def mirror_misses(
             cause = "slot_wrong"
         elif perceive._piece_evidence(dot, bar) < perceive.PIECE_MIN:
             cause = "evidence_low"
+        elif piece.slot == m.slot and bar < perceive.MIRROR_EDGE_MIN:
+            cause = "edge_low"
         elif held is not None and held.dot is not None and held.dot not in near:
             cause = "other_dot"
         elif piece.confidence < stickers.min_confidence:

@@ -17,9 +17,14 @@ with the reflective face on the slot's line and the top behind it; the random st
 too): 17 / 30 exact, 30 / 30 windows, 17 mirrors of 120 with a confident wrong facing (dots
 stuck on a top standing behind the line lie on the line or behind it) and 1 phantom (board
 13: a mirror whose top stands 3.8 mm behind its line went unread and a top edge elsewhere took
-its place, its slot asked). The reader does not read such tops yet (issue 37); the floors
-leave room for one more board and window and catch any further phantom. Raise them, and the
-phantom ceiling back to 0, when it does."""
+its place, its slot asked). The floors left room for one more board and window and caught any
+further phantom. Raised when the reader read the side of a mirror's dot near its line from
+the mirror's own top, asking where the face toward the camera may be in that top
+(`perceive.mirror_tops`, `_face_in_top`): 20 / 30 exact, 30 / 30 windows, 2 facings
+confidently wrong (boards 19 and 27: dots 0.1 and 0.9 mm behind the line on tops standing
+behind it), 15 asked, the same phantom; the floors leave room for one more board and window,
+and the ceilings catch any further wrong facing or phantom. Set the phantom ceiling back to 0
+when board 13's mirror is read (its top edge, read at the slot's line, scores none)."""
 
 from __future__ import annotations
 
@@ -30,14 +35,16 @@ from companion.games.mirror_mansion.vision.render import Conditions, render_phot
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds
 BOARDS = 30
-EXACT_FLOOR = 16
+EXACT_FLOOR = 19
 """Boards read entirely right (every mirror's slot and facing, the window, the door)."""
 WINDOW_FLOOR = 29
 PHANTOM_CEILING = 1
+WRONG_FACING_CEILING = 2
+"""Mirrors whose slot and facing are both named and either is wrong (a confident mistake)."""
 
 
 def test_random_style_boards_are_read_at_least_as_well_as_on_the_day() -> None:
-    exact = windows = phantoms = 0
+    exact = windows = phantoms = wrong_facings = 0
     wrong = []
     for i in range(BOARDS):
         photo = render_photo(BOARD, (DEV_SEED, i), Conditions(style="random"))
@@ -45,10 +52,15 @@ def test_random_style_boards_are_read_at_least_as_well_as_on_the_day() -> None:
         truth_cells = {m.cell for m in photo.truth.mirrors}
         phantoms += sum(1 for m in got.mirrors if m.cell not in truth_cells)
         windows += got.window == photo.truth.window
+        for m in photo.truth.mirrors:
+            seen = got.mirror_at(m.cell)
+            if seen is not None and seen.slot_sure and seen.facing is not None:
+                wrong_facings += (seen.slot, seen.facing) != (m.slot, m.facing)
         if got.layout_key() == photo.truth.layout_key():
             exact += 1
         else:
             wrong.append(i)
     assert phantoms <= PHANTOM_CEILING
+    assert wrong_facings <= WRONG_FACING_CEILING
     assert windows >= WINDOW_FLOOR
     assert exact >= EXACT_FLOOR, f"boards {wrong} read wrong"

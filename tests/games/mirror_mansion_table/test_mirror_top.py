@@ -1,8 +1,9 @@
 """A mirror's facing read from its own top (issue 37): a thick top standing behind its slot's
 line carries its dot onto the line or behind it, and the side of the top the dot lies on still
-names the facing; where the line and the top disagree, the players are asked. The reader has
-it off (`perceive.TOP_NEAR_MM` 0: it added wrong facings on fresh boards); these tests turn it
-on at the value its development curve chose, so the tool stays right for the next attempt."""
+names the facing; where the line and the top disagree, the players are asked, and where the
+face toward the camera may have been taken for the top (or with it), a top that puts the dot
+on its far half names the facing only when the line does too. These tests pin
+`perceive.TOP_NEAR_MM` at 3 mm, the value its development curve chose."""
 
 from __future__ import annotations
 
@@ -25,11 +26,18 @@ def _tops_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(perceive, "TOP_NEAR_MM", 3.0)
 
 
-def _plane(top: tuple[float, float], dot_across: float, dot_mm: float = 8.0) -> PlaneSampler:
+def _plane(
+    top: tuple[float, float],
+    dot_across: float,
+    dot_mm: float = 8.0,
+    face: tuple[float, float] | None = None,
+    top_bgr: tuple[int, int, int] = (60, 50, 45),
+) -> PlaneSampler:
     """A board seen from straight above round the crossing (4 px a mm): light wood, the `/`
-    mirror's top a dark strip from `top[0]` to `top[1]` mm across the slot's line (toward its
-    second facing, SE), and a green dot of `dot_mm` on it `dot_across` off the line, 6 mm
-    along."""
+    mirror's top a strip (dark unless `top_bgr`) from `top[0]` to `top[1]` mm across the
+    slot's line (toward its second facing, SE), a green dot of `dot_mm` on it `dot_across` off
+    the line, 6 mm along, and, when `face` is given, a bright even reflection from `face[0]`
+    to `face[1]` mm: the face toward the camera as the mirrors' plane shows it."""
     c = np.asarray(BOARD.crossing_mm(CELL))
     u, n = perceive.slot_axes("/", BOARD)
     size = 480
@@ -38,7 +46,10 @@ def _plane(top: tuple[float, float], dot_across: float, dot_mm: float = 8.0) -> 
     along, across = rel @ u, rel @ n
     img = np.full((size, size, 3), (170, 190, 205), np.uint8)
     on_top = (np.abs(along) <= BOARD.mirror_length_mm / 2) & (across >= top[0]) & (across <= top[1])
-    img[on_top] = (60, 50, 45)
+    img[on_top] = top_bgr
+    if face is not None:
+        shown = (np.abs(along) <= BOARD.mirror_length_mm / 2) & (across >= face[0])
+        img[shown & (across <= face[1])] = (245, 245, 245)
     dot = np.hypot(along - 6.0, across - dot_across) <= dot_mm / 2
     img[dot] = (60, 200, 60)
     half = size / 2
@@ -54,7 +65,13 @@ def _dot(dot_across: float, dot_mm: float = 8.0) -> Dot:
     return Dot((float(x), float(y)), float(np.pi * (dot_mm / 2) ** 2), 1.0, 1.0)
 
 
-def _read(top: tuple[float, float], dot_across: float) -> BoxState:
+def _read(
+    top: tuple[float, float],
+    dot_across: float,
+    face: tuple[float, float] | None = None,
+    camera: np.ndarray | None = None,
+    top_bgr: tuple[int, int, int] = (60, 50, 45),
+) -> BoxState:
     dot = _dot(dot_across)
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
     bars[(CELL, "/")] = 2.0
@@ -64,7 +81,9 @@ def _read(top: tuple[float, float], dot_across: float) -> BoxState:
         {side: () for side in "NESW"},
         bars,
         dict(bars),
-        tops=perceive.mirror_tops(_plane(top, dot_across), BOARD, (dot,)),
+        tops=perceive.mirror_tops(
+            _plane(top, dot_across, face=face, top_bgr=top_bgr), BOARD, (dot,), camera
+        ),
     )
     return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
 
@@ -98,3 +117,42 @@ def test_a_top_that_contradicts_a_clear_side_of_the_line_is_asked() -> None:
     for top, dot_across in (((-8.0, 0.0), -1.5), ((-1.0, 6.0), 1.5)):
         (m,) = _read(top, dot_across).mirrors
         assert m.cell == CELL and m.facing is None
+
+
+def _camera(across_mm: float, height_mm: float) -> np.ndarray:
+    """A camera `height_mm` above the board over the point `across_mm` off the `/` slot's
+    line of the crossing (toward SE when positive)."""
+    _, n = perceive.slot_axes("/", BOARD)
+    x, y = np.asarray(BOARD.crossing_mm(CELL)) + across_mm * n
+    return np.array([x, y, -height_mm])
+
+
+def test_the_face_toward_the_camera_shows_as_wide_as_the_camera_looks_slantwise() -> None:
+    # 300 mm aside and 1200 mm up: the face's foot, 20 mm below the top, is seen 5 mm nearer.
+    side, width = perceive.face_width_mm(BOARD, _camera(300.0, 1200.0), CELL, "/")
+    assert side == 1.0
+    assert width == pytest.approx(300.0 * BOARD.mirror_height_mm / 1200.0)
+    side, width = perceive.face_width_mm(BOARD, _camera(-150.0, 1200.0), CELL, "/")
+    assert side == -1.0 and width == pytest.approx(2.5)
+
+
+def test_a_face_taken_for_the_top_does_not_name_the_far_side() -> None:
+    # The top (8 mm, behind the line, near the board's colour) and, on the camera's side, its
+    # reflective face 5 mm wide on the plane, brighter and as even: the finder takes the face
+    # for the top, which puts the dot (on the face's edge of the top) on the far half. Without
+    # the camera that is a wrong facing (NW); with it, the players are asked.
+    top, face, dot_across = (-8.0, 0.0), (0.0, 5.0), -0.5
+    faint = (150, 172, 190)
+    (m,) = _read(top, dot_across, face, None, faint).mirrors
+    assert m.facing == "NW"
+    (m,) = _read(top, dot_across, face, _camera(300.0, 1200.0), faint).mirrors
+    assert m.cell == CELL and m.facing is None
+
+
+def test_a_far_half_top_the_line_confirms_still_names_the_facing() -> None:
+    # A centred top, the camera over its back's side (the face it sees is the back): the dot
+    # on the reflective half, 2.5 mm off the line, is on the far half of the top and of the
+    # line alike.
+    (m,) = _read((-2.0, 2.0), 2.5, camera=_camera(-300.0, 1200.0)).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
+    assert m.confidence >= 0.5

@@ -284,19 +284,37 @@ plain, flat stretch scores about zero rather than a ratio of two tiny numbers.""
 ACROSS_MM = (0.75, 4.0)
 """A mirror's dot centre lies off its top edge's middle line by at least the first (else
 its side is unknown) and at most the model's offset plus the second."""
-TOP_NEAR_MM = 0.0
+TOP_NEAR_MM = 3.0
 """How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name
 its facing; farther, the line names it. Within it, a dot the line puts clearly on one side
-(`ACROSS_MM[0]`) and its top on the other is asked. 0 (off): at 3 it read fresh random boards
-with fewer facings wrong (11 -> 2 of 160) but two of those 2 were new (facings main asked),
-so it was taken out (mm25, docs/mirror-mansion-table.md). Curve on the first 40 boards of
-development set `wide15` (`curves.py setting --setting perceive.TOP_NEAR_MM --late --styles
-wide15:40`), boards exact and facings (asked, wrong): 0 22 (21, 9); 2 29 (9, 2); 2.5 29 (10,
-1); 3 29 (11, 0); 3.5 26 (15, 0); 4 25 (17, 0); on all 60 examined: 0 33 (28, 15); 2 40 (15,
-5); 2.5 40 (17, 3); 3 40 (18, 2); 3.5 36 (24, 2). On 100 boards of `wide14` (tops 2-5 mm,
-centred): 0 97 exact; 2.5 95; 3 91; 3.5 89, every loss a facing asked. No floor for a top too
-faint to trust helped: on 26 boards' true mirror dots a floor on the top's strength (1.5,
-2.0) only turned right facings into asked or wrong."""
+(`ACROSS_MM[0]`) and its top on the other is asked, and so is a dot the top puts on its far
+half when the face toward the camera may be in that top and the line does not say the same
+(`_face_in_top`). mm25 had it at 3 without the face rule: fresh random boards read with 11 ->
+2 facings wrong of 160, both new, so it was off (0). Its curve then, on the first 60 boards
+of development set `wide15` (mm25's `curves.py setting --setting perceive.TOP_NEAR_MM --late
+--styles wide15:60`), boards exact and facings (asked, wrong): 0 33 (28, 15); 2 40 (15, 5);
+2.5 40 (17, 3); 3 40 (18, 2); 3.5 36 (24, 2). The wrong ones left (6 dots of true mirrors
+on those boards, mm26) were all one class: the face toward the camera, shown on the mirrors'
+plane beside the top and as even, taken for the top or with it, which pulls the strip's
+middle toward the camera and puts a dot on the near half on the far half. With
+`_face_in_top` (`FACE_SLACK_MM` 0.5), the same 60 boards: 2.5 34 (27, 1); 3 34 (28, 0); 3.5
+30 (34, 0); `wide15` boards 60 to 124, not looked at before (64 read): 0 (main) 35 of 54
+(21, 10) on 60 to 114, 3 42 (16, 0); all 124 read at 3: 84 exact (46, 0). On the first 20
+boards of `wide14` as the widened renderer now draws them: 0 13 of 17 (3, 5), 3 15 of 20
+(9, 1), the one wrong a dot 3.1 mm behind its line, where the line decides (a veto zone out
+to 3.5, 4 or 5 mm, asking wherever the top there disagrees with the line, kept it wrong and
+read `wide15` 84 -> 78, 77, 77 exact: not kept)."""
+FACE_SLACK_MM = 0.5
+"""Added to the face's width on the mirrors' plane (`face_width_mm`, from the model's mirror
+height: a box's mirrors stand a few mm taller or shorter, and the face's edge is blurred)
+when `_face_in_top` takes it off a top. Curve on the first 60 boards of `wide15` at
+`TOP_NEAR_MM` 3, boards exact and facings (asked, wrong): with the line's word kept (a far
+half the line names too stands) 0, 0.5 and 1 34 (28, 0), flat; without it 0 30 (35, 0), 0.5 29
+(37, 0), 1 26 (41, 0), 1.5 26 (42, 0). 0.5, the middle of the flat stretch. A margin of the
+top over the best strip that puts the dot on its other half (a top barely told apart) was
+tried first and asked without removing the wrong ones: margins 0, 0.1, 0.2, 0.3, 0.5, 0.75
+40 (18, 2), 39 (21, 2), 37 (26, 2), 32 (35, 1), 27 (48, 1), 20 (74, 0): the faces taken for
+tops stand out as clearly as tops."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
@@ -701,6 +719,11 @@ class MirrorTop:
     width_mm: float
     strength: float
     """How much the strip stands out from both sides over how uneven it is (a log-ratio)."""
+    near_side: float = 0.0
+    """Which side of the slot's line the camera stands over (+1 toward the slot's second
+    facing, -1 the other, 0 unknown): the side where a face shows beside the top."""
+    face_mm: float = 0.0
+    """How wide the face toward the camera shows on the mirrors' plane (`face_width_mm`)."""
 
 
 TOP_REACH_MM = 12.0
@@ -739,38 +762,73 @@ def _top_grid(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return t[np.abs(t) > 3.0], np.arange(-TOP_REACH_MM, TOP_REACH_MM + 0.01, TOP_STEP_MM)
 
 
-def _top_from_profile(lab: np.ndarray, a: np.ndarray, across: float) -> MirrorTop | None:
-    """The top in one slot's samples (`lab`: across × along × Lab, the dot's columns left
-    out), as `mirror_top` says."""
+def _top_strips(lab: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every strip a mirror's top may be in one slot's samples (`lab`: across × along × Lab,
+    the dots' columns left out; `a` the mm across of its rows), as `mirror_tops` scores them:
+    each one's first and last row (mm) and how much it stands out from both sides over its
+    own unevenness. Measured once a slot; each dot then only picks among them
+    (`_top_holding`)."""
     prof = median(lab, axis=1)
     spread = median(norm(lab - prof[:, None, :]), axis=1)
     k = round(TOP_SIDE_MM / TOP_STEP_MM)
     cum = np.concatenate([np.zeros((1, 3)), np.cumsum(prof, axis=0)])
     cum_s = np.concatenate([[0.0], np.cumsum(spread)])
-    lo_w = round(TOP_WIDTHS_MM[0] / TOP_STEP_MM)
-    hi_w = round(TOP_WIDTHS_MM[1] / TOP_STEP_MM)
-    m = len(a)
-    i, w = np.meshgrid(np.arange(k, m), np.arange(lo_w, hi_w + 1), indexing="ij")
-    j = i + w
-    # The dot is stuck on the top: the strip holds its centre, give or take a mm.
-    ok = (j + k <= m) & (a[i] - 1.0 <= across) & (across <= a[np.minimum(j, m) - 1] + 1.0)
-    if not ok.any():
-        return None
-    i, j = i[ok], j[ok]
+    i, j = _strip_rows(len(a), k)
     inside = (cum[j] - cum[i]) / (j - i)[:, None]
     left = (cum[i] - cum[i - k]) / k
     right = (cum[j + k] - cum[j]) / k
     uneven = (cum_s[j] - cum_s[i]) / (j - i)
     contrast = np.minimum(norm(inside - left), norm(inside - right))
     floor_c, floor_s = EDGE_FLOOR_LAB
-    score = np.log((contrast + floor_c) / (uneven + floor_s))
-    best = int(np.argmax(score))
-    lo, hi = a[i[best]], a[j[best] - 1]
-    return MirrorTop(float(lo + hi) / 2, float(hi - lo) + TOP_STEP_MM, float(score[best]))
+    return a[i], a[j - 1], np.log((contrast + floor_c) / (uneven + floor_s))
+
+
+@lru_cache(maxsize=4)
+def _strip_rows(m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first row and the row past the last of every strip `TOP_WIDTHS_MM` wide with `k`
+    rows of each side within `m` rows."""
+    lo_w = round(TOP_WIDTHS_MM[0] / TOP_STEP_MM)
+    hi_w = round(TOP_WIDTHS_MM[1] / TOP_STEP_MM)
+    i, w = np.meshgrid(np.arange(k, m), np.arange(lo_w, hi_w + 1), indexing="ij")
+    j = i + w
+    fits = j + k <= m
+    return i[fits], j[fits]
+
+
+def _top_holding(
+    strips: tuple[np.ndarray, np.ndarray, np.ndarray], across: float
+) -> MirrorTop | None:
+    """The likeliest of a slot's strips (`_top_strips`) that holds a dot `across` mm off the
+    line, give or take a mm (the dot is stuck on the top)."""
+    lo, hi, score = strips
+    ok = (lo - 1.0 <= across) & (across <= hi + 1.0)
+    if not ok.any():
+        return None
+    best = int(np.argmax(np.where(ok, score, -np.inf)))
+    return MirrorTop(
+        float(lo[best] + hi[best]) / 2, float(hi[best] - lo[best]) + TOP_STEP_MM, float(score[best])
+    )
+
+
+def face_width_mm(board: Board, camera: np.ndarray, cell: Cell, slot: str) -> tuple[float, float]:
+    """Which side of a slot's line the camera stands over (+1 toward its second facing, -1
+    the other) and how wide the face of a mirror standing there that looks toward the camera
+    shows on the mirrors' plane: the face's foot, on the board, is seen on that plane pulled
+    toward the point under the camera by its distance from it times mirror height over camera
+    height."""
+    _, n = slot_axes(slot, board)
+    x = float((np.asarray(camera[:2]) - np.asarray(board.crossing_mm(cell))) @ n)
+    height = -float(camera[2])
+    if height <= board.mirror_height_mm:
+        return 0.0, 0.0
+    return math.copysign(1.0, x), abs(x) * board.mirror_height_mm / height
 
 
 def mirror_tops(
-    plane: PlaneSampler, board: Board, green: tuple[Dot, ...]
+    plane: PlaneSampler,
+    board: Board,
+    green: tuple[Dot, ...],
+    camera: np.ndarray | None = None,
 ) -> dict[tuple[tuple[float, float], str], MirrorTop]:
     """Where the top of a mirror lies across its slot, for every green dot and slot its place
     fits, seen on the mirrors' plane clear of the dot: the strip, straight along the slot and
@@ -779,36 +837,44 @@ def mirror_tops(
     sign). A mirror's dot is stuck on the reflective half of its top, so which side of this
     middle the dot lies on is its facing wherever the top stands off the slot's line (a thick
     backing whose face is on the line puts the whole top, and the dot, behind it). Only for
-    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side; all the
-    slots' samples are read from the plane at once; a slot too little of which is clear of its
-    dot has none."""
+    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side.
+
+    Each slot is measured once (one sampling, one profile across it, clear of all its asking
+    dots: a sticker found at three levels is one sticker), then each dot picks its strip from
+    that profile; a slot too little of which is clear of its dots has none."""
     if TOP_NEAR_MM <= 0:
         return {}
     t, a = _top_grid(board)
-    asks = []
+    asks: dict[tuple[Cell, str], list[tuple[Dot, float]]] = {}
+    clears: dict[tuple[Cell, str], np.ndarray] = {}
     for dot in green:
         if dot.contrast < CONTRAST_MIN:
             continue
         cell, fits = _slot_fits(board, dot)
         r = math.sqrt(dot.area_mm2 / math.pi)
         for slot, (along, across) in fits.items():
-            clear = np.abs(t - along) > r + 1.5
             # Farther off the line than `TOP_NEAR_MM` the line names the side: no top needed.
-            if abs(across) < TOP_NEAR_MM and clear.sum() >= 6:
-                asks.append((dot, cell, slot, across, clear))
-    if not asks:
+            if abs(across) < TOP_NEAR_MM:
+                asks.setdefault((cell, slot), []).append((dot, across))
+                clear = np.abs(t - along) > r + 1.5
+                clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
+    slots = [key for key in asks if clears[key].sum() >= 6]
+    if not slots:
         return {}
     pts = []
-    for _, cell, slot, _, _ in asks:
+    for cell, slot in slots:
         u, n = slot_axes(slot, board)
         c = np.asarray(board.crossing_mm(cell), np.float64)
         pts.append(c + t[None, :, None] * u + a[:, None, None] * n)
     lab = plane.lab(np.stack(pts))
     out = {}
-    for k, (dot, _, slot, across, clear) in enumerate(asks):
-        top = _top_from_profile(lab[k][:, clear], a, across)
-        if top is not None:
-            out[(dot.centre_mm, slot)] = top
+    for k, key in enumerate(slots):
+        strips = _top_strips(lab[k][:, clears[key]], a)
+        side, face = (0.0, 0.0) if camera is None else face_width_mm(board, camera, *key)
+        for dot, across in asks[key]:
+            top = _top_holding(strips, across)
+            if top is not None:
+                out[(dot.centre_mm, key[1])] = replace(top, near_side=side, face_mm=face)
     return out
 
 
@@ -845,7 +911,7 @@ def find_candidates(
             rect.door_points, rect.ground_points, board, rect.nadir_mm, board.door_length_mm, ground
         ),
         middles=crossing_middles(rect.mirror_points, board),
-        tops=mirror_tops(rect.mirror_points, board, green),
+        tops=mirror_tops(rect.mirror_points, board, green, rect.pose.camera_centre),
     )
 
 
@@ -932,13 +998,36 @@ def _mirror_from_dot(
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
         # other: asked, not guessed.
-        disagree = on_top * across < 0 and abs(across) >= ACROSS_MM[0]
-        across = 0.0 if disagree else on_top
+        clear = abs(across) >= ACROSS_MM[0]
+        disagree = on_top * across < 0 and clear
+        # A top that may hold the face toward the camera names the far half only where the
+        # line names it too.
+        unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
+        across = 0.0 if disagree or unsure else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
         cell, "mirror", slot, facing, min(slot_conf, side_conf), dot, slot_sure=slot_conf >= 1.0
     )
+
+
+def _face_in_top(top: MirrorTop, across: float) -> bool:
+    """Whether the face toward the camera may be what put the dot on the far half of its top.
+
+    That face shows on the mirrors' plane beside the top, on the camera's side
+    (`face_width_mm`), and a reflection can look as even as a top: taken for the top, or
+    with it, it pulls the strip's middle toward the camera, so a dot on the near half reads
+    as on the far half (never the other way). A dot on the far half is believed only if it
+    stays there with the face's width (plus `FACE_SLACK_MM`) taken off the strip's near
+    side and what is left is still a top."""
+    far = -top.near_side
+    if far == 0 or (across - top.middle_mm) * far <= 0:
+        return False
+    face = top.face_mm + FACE_SLACK_MM
+    left = top.width_mm - face
+    if left < TOP_WIDTHS_MM[0]:
+        return True
+    return (across - (top.middle_mm + far * face / 2)) * far < ACROSS_MM[0]
 
 
 def _across_excess(board: Board, across: float) -> float:
