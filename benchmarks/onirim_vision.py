@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.heldout import onirim as heldout  # noqa: E402
 from companion.games.onirim.rules import ENGINE  # noqa: E402
 from companion.games.onirim.rules.deck import colour_of, is_location  # noqa: E402
+from companion.games.onirim.vision import read as read_module  # noqa: E402
 from companion.games.onirim.vision.compare import Tally, compare  # noqa: E402
 from companion.games.onirim.vision.layout import load_layout  # noqa: E402
 from companion.games.onirim.vision.read import MARGIN as R_MARGIN  # noqa: E402
@@ -62,6 +63,9 @@ from companion.games.onirim.vision.render import (  # noqa: E402
 from companion.games.onirim.vision.teach import teach_photos  # noqa: E402
 from companion.vision.markers import detect_markers  # noqa: E402
 
+CURVE_HELD_FLOOR = 0.40
+"""With `--curve`, `read.HELD_SURE` is lowered to this, so the `held_*` rows show what a gap in
+a row would name from every score down to it."""
 RESULTS = ROOT / "benchmarks" / "results" / "onirim_vision.json"
 
 
@@ -146,8 +150,22 @@ def curve(
 
     def score(places, zone, cards):
         ms = reader.match([reader.corner_window(image, H, p) for p in places], zone)
-        for m, card in zip(ms, cards, strict=True):
+        for k, (m, card) in enumerate(zip(ms, cards, strict=True)):
             out["coarse_empty" if card is None else "coarse_card"].append(m.coarse)
+            # A row's end: its last card, and the place after it (the last card's body), when
+            # the symbol look decided (finalists of one colour): how well the symbol shows.
+            last = card is not None and (k + 1 == len(cards) or cards[k + 1] is None)
+            if m.symbol_fit is not None and (last or card is None) and m.symbol is not None:
+                ok = "body" if card is None else ("right" if m.best == card else "wrong")
+                out[f"end_symbol_fit_{ok}"].append(m.symbol_fit)
+                if m.card is not None:  # named: a phantom if it were read past the row's end
+                    out[f"end_named_symbol_fit_{ok}"].append(m.symbol_fit)
+            if card is not None and m.empty and m.held is not None:
+                # A card below EMPTY that a gap bridged by sure cards would name (`Match.held`,
+                # HELD_SURE lowered to CURVE_HELD_FLOOR here): its score, right or wrong.
+                out[f"held_{'right' if m.held == card else 'wrong'}"].append(m.score)
+            if card is not None and m.empty:
+                out["below_empty_card"].append(m.score)
             if card is None:
                 out["empty"].append(m.score)
                 if m.symbol_fit is not None:  # an empty place's best guess had kin
@@ -253,6 +271,8 @@ def main() -> int:
         "reader's caches for that deck: about 5 ms more on its first table); 1: as before",
     )
     a = ap.parse_args()
+    if a.curve:  # the `held_*` rows: what a bridged gap would name from this low a score
+        read_module.HELD_SURE = CURVE_HELD_FLOOR
     against = _load_reader(a.against) if a.against else None
     layout = load_layout()
     results: dict = {
@@ -292,6 +312,14 @@ def main() -> int:
             "symbol_fit_right",
             "symbol_fit_wrong",
             "symbol_fit_empty",
+            "held_right",
+            "held_wrong",
+            "below_empty_card",
+            *(
+                f"end{n}_symbol_fit_{ok}"
+                for n in ("", "_named")
+                for ok in ("right", "wrong", "body")
+            ),
             "symbol_empty",
             "score_kin_empty",
             "colour_lead_right",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -23,6 +24,8 @@ from companion.games.onirim.vision.read import (
     DISCARD_SURE,
     EMPTY,
     END_SURE,
+    END_SYMBOL_FIT,
+    HELD_SURE,
     MARGIN,
     SURE,
     SYMBOL_KEEP,
@@ -33,6 +36,7 @@ from companion.games.onirim.vision.read import (
     colour_scores,
     correlations,
     crop_scores,
+    ended,
     joint_unit,
     row_of,
     symbol_pair,
@@ -747,3 +751,52 @@ def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
     assert "nightmare" in banded and len(banded) >= 2
     bare = np.clip(texture, 0, 255).astype(np.uint8)
     assert reader.match([bare], "discard")[0].card is None
+
+
+def test_a_gap_sure_cards_bridge_is_named_below_empty(rendered: Path) -> None:
+    """A Location's corner washed out by a texture until it scores between `HELD_SURE` and
+    `EMPTY`: alone it is an empty place (it could be a row's last card's body), but between
+    sure cards of a row (a row has no gaps) it is named from `HELD_SURE`, with its lead as
+    any card's (`Match.held`); a place that is no card is named nowhere."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    assert HELD_SURE < EMPTY
+    m = reader.search_px
+    shape = (reader.lib.patches.shape[1] + 2 * m, reader.lib.patches.shape[2] + 2 * m, 3)
+    texture = np.random.default_rng(5).uniform(60, 200, (1, 1, 3)) + np.random.default_rng(
+        6
+    ).normal(0, 40, shape)
+    sure = Match("blue-sun", 0.9, 0.3, "blue-sun", "blue-moon", 0.9)
+    held = 0
+    for card in ("red-sun", "blue-key", "green-moon", "brown-sun"):
+        corner = cv2.copyMakeBorder(
+            reader.lib.patches[reader.lib.ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+        ).astype(np.float64)
+        for share in np.arange(0.0, 1.0, 0.02):
+            window = np.clip((1 - share) * corner + share * texture, 0, 255).astype(np.uint8)
+            (place,) = reader.match([window], "location")
+            if place.empty and place.held is not None:
+                assert place.card is None and place.score >= HELD_SURE
+                assert place.held == card, (card, place)
+                row, done = row_of([sure, place, sure])
+                assert [r.card for r in row] == ["blue-sun", card, "blue-sun"] and not done
+                assert row_of([sure, place]) == ([sure], False)  # no card after: not yet
+                held += 1
+                break
+    assert held >= 2
+    bare = np.clip(texture, 0, 255).astype(np.uint8)
+    assert reader.match([bare], "location")[0].held is None
+
+
+def test_a_rows_last_card_named_by_a_symbol_that_hardly_shows_ends_the_row() -> None:
+    """The place after a row's last card shows that card's body; on a design whose corner is
+    mostly its colour's field it scores as a card of that colour, and the symbol look over the
+    plain body names a type by noise. A last card whose type rests on a symbol showing less
+    than `END_SYMBOL_FIT` is dropped; the same card between two cards is kept (a row has no
+    gaps), and a card named without the symbol look is not asked for it."""
+    card = _place(0.9)
+    body = replace(card, symbol=SYMBOL_MARGIN + 0.01, symbol_fit=END_SYMBOL_FIT - 0.01)
+    shown = replace(body, symbol_fit=END_SYMBOL_FIT + 0.01)
+    assert ended([card, body]) == [card]
+    assert ended([card, body, card]) == [card, body, card]
+    assert ended([card, shown]) == [card, shown]
+    assert ended([card, card]) == [card, card]

@@ -17,7 +17,7 @@ Stages, each small:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -72,6 +72,16 @@ scored 0.405; named at 0.45 / 0.50 / 0.55 / 0.60 / 0.62: 1 / 1 / 1 / 0 / 0 more 
 none wrong. On on21's development misses (16 random decks x 3 tables) 6 of 9 discard tops left
 null scored 0.518-0.606 with the right type leading by 0.27-0.62; the one wrong best there
 (0.564) led by 0.029, under `MARGIN`. 0.50: above every bare place by far, under those tops."""
+HELD_SURE = DISCARD_SURE
+"""A place a row's cards after it say holds a card (a gap `row_of` bridges: a row has no gaps)
+is named from this score instead of `SURE` (`Match.held`), with `MARGIN`, the colour look and
+the symbol look as any card: what `EMPTY` guards against, a row's last card's body read as a
+card past the row's end, cannot lie there, as it cannot on the discard pile. From the curve on
+development decks (`benchmarks/onirim_vision.py --curve`, `held_*` rows, which lower this to
+0.40; 6 random decks x 2 tables, 7424891431:7424891437, and 4687922352 x 3): of 17 cards
+scoring below `EMPTY`, 13 would be named at 0.40, all right (none wrong at any floor); named
+at 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 13 / 13 / 10 / 8 / 4. Kept at the discard's 0.50 (its
+own curve: a wrong best there scored 0.405): few cards, so not lower."""
 END_SURE = 0.68
 """The last card of a row, a fan or the Doors must score this much, or the row ends before
 it: the place after a row's last card shows that card's body, which a design can make look
@@ -83,6 +93,19 @@ reaching into the corner): the place after a row's or a fan's last card scored a
 0.744, 404 cards); at 0.62 / 0.65 / 0.68 / 0.70: 2 / 1 / 0 / 0 such places above it, 1 / 2 /
 3 / 8 cards below (any place, not only the last). `EMPTY` alone let 2 phantom cards through
 on those tables."""
+END_SYMBOL_FIT = 0.45
+"""A row's last card whose type the symbol look decides (finalists of one colour) must show the
+symbol it is named by this well (`Match.symbol_fit`, its least correlation on its pairs' symbol
+pixels), or the row ends before it. The place after a row's last card shows that card's body:
+on a design whose corner is mostly its colour's field, the body scores as a corner of that
+colour (0.70-0.77 on a development deck, over `END_SURE`), and the symbol look over plain body
+named a Moon by a lead just over `SYMBOL_MARGIN` (two phantoms, on21). From the curve on
+development decks (`benchmarks/onirim_vision.py --curve`, `end_*symbol_fit_*` rows; 6 random
+decks x 2 tables, 7424891431:7424891437, and on21's phantom deck 4687922352 x 3): 29 right last
+cards the symbol look decided, least 0.532 (then 0.645; the 28 named, 0.645); 11 places after a
+row's end whose best types shared a colour, at most 0.379 (the two named: -0.063 and 0.379).
+Right last cards dropped / bodies left at 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
+0 / 1 / 1 and 1 / 0 / 0 / 0 / 0 / 0. 0.45: the middle of the gap."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch while the row's last places hold cards (more: fewer
 calls, more places past the end). Once one of its last two places is empty, the next place
@@ -217,6 +240,9 @@ class Match:
     all in this picture. When its pairs clear `SYMBOL_SHARP` at every blur step, the blur is
     not looked for and this is their least reach at any step (`TableReader.sharp_floor`), a
     lower bound."""
+    held: str | None = None
+    """The type named if a card is known to lie here (a gap in a row, the cards after it
+    sure): as `card`, from `HELD_SURE` instead of `SURE`."""
     light: float | None = None
     """For a Mirror place (its two sides the finalists): how far the window's mean lightness
     lies nearer `best`'s taught side than the other's, as a share of the two sides' own
@@ -491,8 +517,9 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
 def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool]:
     """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
     whether the row has ended. It ends at its first empty place, unless the cards after that
-    place say the row goes on: a row has no gaps, so the place holds a card not told apart,
-    kept unnamed, and the cards after it are read. A place that looked something like a card
+    place say the row goes on: a row has no gaps, so the place holds a card, named from the
+    lower bar such a place allows (`Match.held`, `HELD_SURE`) or else kept unnamed, and the
+    cards after it are read. A place that looked something like a card
     (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) needs one card after it
     that reaches `END_SURE`; with `bare_gaps`, one that looked like no card at all (a glare
     over the whole corner) needs two, as the place after a row's last card shows that card's
@@ -519,7 +546,7 @@ def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool
             return row, True
         if len(after) < need:
             return row, False
-        row += seen[k : k + gap]
+        row += [replace(g, card=g.held) for g in seen[k : k + gap]]
         k += gap
     return row, False
 
@@ -532,8 +559,14 @@ def next_places(seen: list[Match], chunk: int) -> int:
 
 
 def ended(row: list[Match]) -> list[Match]:
-    """`row` (in place) without its last cards while they score below `END_SURE`."""
-    while row and row[-1].score < END_SURE:
+    """`row` (in place) without its last cards while they score below `END_SURE`, or while
+    their type rests on a symbol that hardly shows (`END_SYMBOL_FIT`): the place after a row's
+    last card shows that card's body, which on some designs scores as a corner of its colour,
+    and a symbol look over plain body then names a type by noise."""
+    while row and (
+        row[-1].score < END_SURE
+        or (row[-1].symbol_fit is not None and row[-1].symbol_fit < END_SYMBOL_FIT)
+    ):
         row.pop()
     return row
 
@@ -752,7 +785,9 @@ class TableReader:
                 if len(kin) < 2:
                     rival = rivals[0] if rivals else -1.0
                     floor = DISCARD_SURE if zones[b] == "discard" else SURE
-                    sure = score >= floor and score - rival >= MARGIN and not refuted
+                    lead_ok = score - rival >= MARGIN and not refuted
+                    sure = score >= floor and lead_ok
+                    held = ids[first_id] if score >= HELD_SURE and lead_ok else None
                     light = None
                     if runner_id is not None and zones[b].startswith("mirror-"):
                         light = self._light_lead(region, first_id, runner_id)
@@ -767,6 +802,7 @@ class TableReader:
                         coarse_best,
                         colour_lead=colour_lead,
                         colour_look=look,
+                        held=held,
                         light=light,
                     )
                     continue
@@ -777,21 +813,22 @@ class TableReader:
                 own = float(row[keep.index(best_id)])
                 outside = [float(row[j]) for j in o if keep[j] not in {*kin, *beaten}]
                 rest = outside[0] if outside else -1.0
-                colour_sure = score >= SURE and score - rest >= MARGIN and not refuted
+                colour_held = score >= HELD_SURE and score - rest >= MARGIN and not refuted
+                colour_sure = colour_held and score >= SURE
                 kept = sharp = None
-                if colour_sure and lead >= SYMBOL_MARGIN:
+                if colour_held and lead >= SYMBOL_MARGIN:
                     kept, sharp = self._symbol_kept(labs[b], cy, cx, kin, best_id, lead)
-                # The type the symbol names must be a card at all on its own whole corner, as
-                # a type named without its symbol must: the colour's first finalist reaching
-                # `SURE` says the colour, not that corner.
-                sure = (
-                    colour_sure
-                    and own >= SURE
-                    and kept is not None
+                symbol_sure = (
+                    kept is not None
                     and kept >= SYMBOL_KEEP
                     and sharp is not None
                     and sharp >= SYMBOL_SHARP
                 )
+                # The type the symbol names must be a card at all on its own whole corner, as
+                # a type named without its symbol must: the colour's first finalist reaching
+                # `SURE` says the colour, not that corner.
+                sure = colour_sure and own >= SURE and symbol_sure
+                held = colour_held and own >= HELD_SURE and symbol_sure
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     own,
@@ -807,6 +844,7 @@ class TableReader:
                     look,
                     kept,
                     sharp,
+                    ids[best_id] if held else None,
                 )
         return [m for m in out if m is not None]
 
