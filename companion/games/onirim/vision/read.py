@@ -78,7 +78,7 @@ is named from this score instead of `SURE` (`Match.held`), with `MARGIN`, the co
 the symbol look as any card: what `EMPTY` guards against, a row's last card's body read as a
 card past the row's end, cannot lie there, as it cannot on the discard pile. From the curve on
 development decks (`benchmarks/onirim_vision.py --curve`, `held_*` rows, which lower this to
-0.40; 6 random decks x 2 tables, 7424891431:7424891437, and 4687922352 x 3): of 17 cards
+0.40; 6 random decks x 2 tables and on21's phantom deck, seeds in `docs/onirim.md`): of 17 cards
 scoring below `EMPTY`, 13 would be named at 0.40, all right (none wrong at any floor); named
 at 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 13 / 13 / 10 / 8 / 4. Kept at the discard's 0.50 (its
 own curve: a wrong best there scored 0.405): few cards, so not lower."""
@@ -101,7 +101,7 @@ on a design whose corner is mostly its colour's field, the body scores as a corn
 colour (0.70-0.77 on a development deck, over `END_SURE`), and the symbol look over plain body
 named a Moon by a lead just over `SYMBOL_MARGIN` (two phantoms, on21). From the curve on
 development decks (`benchmarks/onirim_vision.py --curve`, `end_*symbol_fit_*` rows; 6 random
-decks x 2 tables, 7424891431:7424891437, and on21's phantom deck 4687922352 x 3): 29 right last
+decks x 2 tables and on21's phantom deck x 3, seeds in `docs/onirim.md`): 29 right last
 cards the symbol look decided, least 0.532 (then 0.645; the 28 named, 0.645); 11 places after a
 row's end whose best types shared a colour, at most 0.379 (the two named: -0.063 and 0.379).
 Right last cards dropped / bodies left at 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
