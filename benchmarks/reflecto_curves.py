@@ -574,7 +574,7 @@ def body(families: list[tuple[str, int, int]], boards: int) -> None:
     plastic. Each phantom is listed. Each family is SET:SEED:FIRST, boards FIRST.. of seeds
     (SEED, i)."""
     geom = load_geometry()
-    found: list[tuple[bool, float, float, tuple[int, int], tuple[int, int]]] = []
+    found: list[tuple[bool, float, float, tuple[int, int], tuple[int, int], float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
         if call.why != "colour" or call.owner is None:
             continue
