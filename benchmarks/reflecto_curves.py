@@ -565,10 +565,11 @@ CALLED_BODY_AT = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 
 def body(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of the squares the picture alone calls a seat's screen by its colour
-    (`read.classify` decided by "colour"): right screens against phantoms (an empty square,
-    or a screen of the other seat), by how much of the square's own body beside its strip
-    (`read.body_shares`: the rest of the top, the frame's upright faces, the foot's
-    ledges, where no other square's screen reaches) is in the seat's colour. A printed
+    (`read.classify` decided by "colour", or asked as "body not its colour"): right
+    screens against phantoms (an empty square, or a screen of the other seat), by how much
+    of the square's own body beside its strip (`read.body_shares`: the rest of the top, the
+    frame's upright faces, the foot's ledges, where no other square's screen reaches) is
+    in the seat's colour. A printed
     stripe in a seat's colour narrower than the board's margin beside a top (`SURROUND_MM`)
     finds nothing of its colour beside it and reads as a top; a top's body is its own
     plastic. Each phantom is listed. Each family is SET:SEED:FIRST, boards FIRST.. of seeds
@@ -576,13 +577,16 @@ def body(families: list[tuple[str, int, int]], boards: int) -> None:
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int], tuple[int, int], float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
-        if call.why != "colour" or call.owner is None:
+        # Those `read.BODY_CALLED` asks about are counted too: the curve is of the calls
+        # the colour alone makes.
+        if call.why not in ("colour", "body not its colour"):
             continue
-        b = read.body_shares(rect, geom, ev, [(call.cell, call.owner)], FLOOR_AT)[0]
-        right = truth.get(call.cell) == call.owner
+        seat = int(np.argmax(call.shares))
+        b = read.body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0]
+        right = truth.get(call.cell) == seat
         got = -1.0 if b.body is None else b.body
         beside = -1.0 if b.board is None else b.board
-        centre = centre_share(rect, geom, ev, call.cell, call.owner)
+        centre = centre_share(rect, geom, ev, call.cell, seat)
         found.append((right, got, beside, where, call.cell, centre))
         if not right:
             print(
