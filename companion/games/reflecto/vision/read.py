@@ -174,7 +174,9 @@ on the square, narrower than the margin the print test leaves round a top
 screens asked at body under 0.1 / 0.15 / 0.2 / 0.25 / 0.3 / 0.4 / 0.5: 4 / 7 / 10 / 10 /
 11 / 12 / 12 and 0 / 0 / 0 / 0 / 2 / 27 / 83. The 4 left are an arm or a neighbour's
 side in the random set (body 0.86 and 0.92) and two whose colour lies off the strip's
-centre (body 0.29 and 0.35)."""
+centre (body 0.29 and 0.35). On a second development draw (house 8509552114, random
+9534564120, boards 0-29 each; 416 screens, 1 phantom at body 0.33) 0.25 asks 1 screen
+(body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
