@@ -559,6 +559,79 @@ def washed(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+CALLED_BODY_AT = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+"""Candidate least shares of a called screen's own body in its seat's colour `body` prints."""
+
+
+def body(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares the picture alone calls a seat's screen by its colour
+    (`read.classify` decided by "colour", or asked as "body not its colour"): right
+    screens against phantoms (an empty square, or a screen of the other seat), by how much
+    of the square's own body beside its strip (`read.body_shares`: the rest of the top, the
+    frame's upright faces, the foot's ledges, where no other square's screen reaches) is
+    in the seat's colour. A printed
+    stripe in a seat's colour narrower than the board's margin beside a top (`SURROUND_MM`)
+    finds nothing of its colour beside it and reads as a top; a top's body is its own
+    plastic. Each phantom is listed. Each family is SET:SEED:FIRST, boards FIRST.. of seeds
+    (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[bool, float, float, tuple[int, int], tuple[int, int], float]] = []
+    for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
+        # Those `read.BODY_CALLED` asks about are counted too: the curve is of the calls
+        # the colour alone makes.
+        if call.why not in ("colour", "body not its colour"):
+            continue
+        seat = int(np.argmax(call.shares))
+        b = read.body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0]
+        right = truth.get(call.cell) == seat
+        got = -1.0 if b.body is None else b.body
+        beside = -1.0 if b.board is None else b.board
+        centre = centre_share(rect, geom, ev, call.cell, seat)
+        found.append((right, got, beside, where, call.cell, centre))
+        if not right:
+            print(
+                f"  phantom {where} {call.cell}: body {got:.2f}, board beside {beside:.2f}, "
+                f"centre {centre:.2f}"
+            )
+    phantoms = [f for f in found if not f[0]]
+    print(f"{len(found) - len(phantoms)} screens and {len(phantoms)} phantoms called by colour")
+    print("asked when body < | phantoms asked (boards) | screens asked (boards)")
+    for v in CALLED_BODY_AT:
+        hit = [f for f in found if 0.0 <= f[1] < v]
+        ph = [f for f in hit if not f[0]]
+        ok = [f for f in hit if f[0]]
+        print(
+            f"  {v:5g} | {len(ph):3d} ({len({f[3] for f in ph}):3d}) | "
+            f"{len(ok):4d} ({len({f[3] for f in ok}):3d})"
+        )
+    print("asked when the centre strip's share < | phantoms asked (boards) | screens asked")
+    for v in CENTRE_AT:
+        hit = [f for f in found if f[5] < v]
+        ph = [f for f in hit if not f[0]]
+        ok = [f for f in hit if f[0]]
+        print(
+            f"  {v:5g} | {len(ph):3d} ({len({f[3] for f in ph}):3d}) | "
+            f"{len(ok):4d} ({len({f[3] for f in ok}):3d})"
+        )
+
+
+CENTRE_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+"""Candidate least shares of the unshifted centre strip in the seat's colour `body` prints."""
+
+
+def centre_share(
+    rect: read.Rectified, geom: BoardGeometry, ev: read.Evidence, cell: tuple[int, int], seat: int
+) -> float:
+    """The share of a square's strip, unshifted, in the seat's colour at the faint floor,
+    where no other square's screen reaches (`read._shares` takes the best of its search
+    shifts). A top at most `read.SEARCH_MM` off its square still covers it."""
+    hx, hy = read._strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    sl = (slice(max(cy - hy, 0), cy + hy + 1), slice(max(cx - hx, 0), cx + hx + 1))
+    free = ev.reach[sl] <= 1
+    return float((ev.masks[FLOOR_AT][seat][sl] & free).sum() / max(int(free.sum()), 1))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -592,6 +665,9 @@ def main() -> None:
     d = sub.add_parser("washed")
     d.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     d.add_argument("--boards", type=int, default=30)
+    b = sub.add_parser("body")
+    b.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    b.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -599,11 +675,12 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed"):
+    elif a.cmd in ("colour", "maybe", "washed", "body"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        {"colour": colour, "maybe": maybe, "washed": washed}[a.cmd](fams, a.boards)
+        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body}
+        cmds[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):

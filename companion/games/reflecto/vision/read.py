@@ -161,6 +161,22 @@ found 0.29 and 0.29 where no screen stood: 0.2, as before, asks about those. Suc
 stays a question whatever stands out round it: a stripe printed along the row in a seat's
 colour shows the edges of a top's bar (the bar test, refl12-refl17, read 4 empty squares as
 screens on a wider development family, `benchmarks/reflecto_curves.py bar` at 623abad)."""
+BODY_CALLED = 0.25
+"""A strip in a seat's colour with nothing of it found beside (a top, by `printed`) is
+asked about when less than this share of its own screen's body off the strip (the rest of
+the top, the frame's upright faces, the foot's ledges: `PrintShares.body`) is in the
+seat's colour: a top is one plastic with its body; a stripe printed along the row in the
+seat's colour (a board's frame line pulled onto a first row by the tilt) or a dot printed
+on the square, narrower than the margin the print test leaves round a top
+(`SURROUND_MM`), is colour on the strip alone. From the development curve
+(`benchmarks/reflecto_curves.py body`, house 5296104181 and random 7585187595, boards
+0-39 each, picture alone; 471 screens and 14 phantoms called by colour), phantoms and
+screens asked at body under 0.1 / 0.15 / 0.2 / 0.25 / 0.3 / 0.4 / 0.5: 4 / 7 / 10 / 10 /
+11 / 12 / 12 and 0 / 0 / 0 / 0 / 2 / 27 / 83. The 4 left are an arm or a neighbour's
+side in the random set (body 0.86 and 0.92) and two whose colour lies off the strip's
+centre (body 0.29 and 0.35). On a second development draw (house 8509552114, random
+9534564120, boards 0-29 each; 416 screens, 1 phantom at body 0.33) 0.25 asks 1 screen
+(body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -703,6 +719,9 @@ class PrintShares:
     median of those beside it on the board alone: the print goes on in one shade, a top
     lit from above stands apart from the print under it (None when too few such pixels
     lie beside)."""
+    body: float | None = None
+    """Share of the square's own screen's body off its strip in the seat's colour
+    (`BodyShares.body`, from the same windows; None when too little of it is in view)."""
 
 
 def print_share(
@@ -761,15 +780,16 @@ def print_shares(
     n_beside = beside.sum(axis=(1, 2))
     n_board = board.sum(axis=(1, 2))
     coloured_beside = (beside & windows.mask).sum(axis=(1, 2))
+    body_of = _body_share(windows, windows.mask)
     out: list[PrintShares | None] = [None] * len(asks)
     for j in range(len(asks)):
         if n_strip[j] < 4:
-            out[j] = PrintShares(None, None, None)
+            out[j] = PrintShares(None, None, None, None, body_of[j])
         elif n_beside[j] >= least and coloured_beside[j] < max(3.0, 0.01 * n_beside[j]):
             # Nothing beside is even of the seat's colour: none of the strip's colours can
             # be found there (the common case, a screen on a board of another colour), and
             # the bins need not be counted.
-            out[j] = PrintShares(0.0 if n_board[j] >= least else None, 0.0, None)
+            out[j] = PrintShares(0.0 if n_board[j] >= least else None, 0.0, None, None, body_of[j])
     # The print under a square is one design (checks change colour at its edge, an
     # outline printed round a square lies some millimetres inside it): its shade is taken
     # next to the strip.
@@ -786,7 +806,7 @@ def print_shares(
             shades[j] = float(np.linalg.norm(a - b))
             if shade_decides and shades[j] < PRINT_SHADE:
                 # `printed` says the print on the shade alone: the bins need not be counted.
-                out[j] = PrintShares(None, None, None, shades[j])
+                out[j] = PrintShares(None, None, None, shades[j], body_of[j])
     live = [j for j in live if out[j] is None]
     if live:
         coarse = _bins(windows.lab[live], PRINT_BIN)
@@ -802,7 +822,7 @@ def print_shares(
             for i, v in zip(closer, found, strict=True):
                 close[i] = v
         for i, j in enumerate(live):
-            out[j] = PrintShares(on_board[i], with_sides[i], close[i], shades.get(j))
+            out[j] = PrintShares(on_board[i], with_sides[i], close[i], shades.get(j), body_of[j])
     done = [p for p in out if p is not None]
     assert len(done) == len(asks)  # every ask is answered by one of the branches above
     return done
@@ -843,8 +863,6 @@ def body_shares(
     cells = list(dict.fromkeys(cell for cell, _ in asks))
     windows = _print_windows(rect, geom, ev, [(cell, 0) for cell in cells], floor, lab=False)
     rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
-    own = (windows.reach == 1) & (windows.mine == 1) & (rows > windows.hy)[None, :, None]
-    body = (windows.frame | windows.ledges) & own
     board = (
         (windows.reach == windows.mine)
         & (rows >= SURROUND_MM[0] * PX_PER_MM)[None, :, None]
@@ -861,23 +879,32 @@ def body_shares(
         at[:, 0], at[:, 1]
     ]
     least = SURROUND_MIN_MM2 * PX_PER_MM**2
-    nb = body.sum(axis=(1, 2))
     nd = board.sum(axis=(1, 2))
     per_seat = []
     for mask in (windows.mask, other):
-        on_body = (body & mask).sum(axis=(1, 2))
+        on_body = _body_share(windows, mask)
         on_board = (board & mask).sum(axis=(1, 2))
         per_seat.append(
             [
-                BodyShares(
-                    float(on_body[j] / nb[j]) if nb[j] >= least else None,
-                    float(on_board[j] / nd[j]) if nd[j] >= least else None,
-                )
+                BodyShares(on_body[j], float(on_board[j] / nd[j]) if nd[j] >= least else None)
                 for j in range(len(cells))
             ]
         )
     index = {cell: j for j, cell in enumerate(cells)}
     return [per_seat[seat][index[cell]] for cell, seat in asks]
+
+
+def _body_share(windows: PrintWindows, mask: np.ndarray) -> list[float | None]:
+    """Per window, the share of its square's own screen's body off the strip (the frame's
+    upright faces and the rest of the top, the foot's ledges, where no other square's
+    screen reaches: `own_faces`) that `mask` holds; None when too little is in view."""
+    rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
+    own = (windows.reach == 1) & (windows.mine == 1) & (rows > windows.hy)[None, :, None]
+    body = (windows.frame | windows.ledges) & own
+    n = body.sum(axis=(1, 2))
+    on = (body & mask).sum(axis=(1, 2))
+    least = SURROUND_MIN_MM2 * PX_PER_MM**2
+    return [float(on[j] / n[j]) if n[j] >= least else None for j in range(len(n))]
 
 
 @dataclass(frozen=True)
@@ -1077,7 +1104,12 @@ def classify(
             here = found[(cell, k)]
             verdict = printed(here)
             conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
-            if verdict is False:
+            if verdict is False and here.body is not None and here.body < BODY_CALLED:
+                # Nothing of the colour beside, but the screen's own body is not of it
+                # either: a stripe or a spot printed in the seat's colour, narrower than
+                # the margin the print test leaves round a top.
+                calls.append(CellCall(cell, shares, None, 0.0, True, "body not its colour"))
+            elif verdict is False:
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))

@@ -25,6 +25,7 @@ from companion.games.reflecto.vision.read import (
     evidence,
     learn_at_setup,
     learn_where,
+    own_faces,
     read_board,
     rectify,
 )
@@ -368,14 +369,20 @@ def test_a_dull_seat_is_learned_the_same_way_from_the_board_live_play_names() ->
 
 def _setup_rows(looks: dict[int, list[tuple[float, float]]]) -> Rectified:
     """An overhead tops' plane of the start position on a grey board: each seat's first
-    row of tops (hue, strength), each drawn the size of a top."""
+    row of screens (hue, strength), each drawn the size of a top, with its foot's ledges
+    beside it where the camera sees them (`own_faces`) in the same plastic (a top alone,
+    with no body, is a printed stripe's look: `read.BODY_CALLED`)."""
     rect = _grey_plane()
     top = rect.top
     hx = round(GEOM.screen_width_mm * 0.45 * PX_PER_MM)
     hy = round(GEOM.screen_thickness_mm * 0.5 * PX_PER_MM)
     for seat, row in looks.items():
-        for col, (hue, strength) in enumerate(row):
-            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((GEOM.first_row(seat), col))))
+        cells = [(GEOM.first_row(seat), col) for col in range(len(row))]
+        faces = own_faces(rect, GEOM, cells)
+        for cell, polys, (hue, strength) in zip(cells, faces, row, strict=True):
+            for ledge in polys[1:]:
+                cv2.fillConvexPoly(top, np.round(ledge).astype(np.int32), _pixel(hue, strength))
+            cx, cy = (round(v) for v in rect.px(GEOM.cell_mm(cell)))
             top[cy - hy : cy + hy + 1, cx - hx : cx + hx + 1] = _pixel(hue, strength)
     return rect
 
@@ -480,3 +487,30 @@ def test_the_renderer_names_the_tops_its_lamp_washes_out() -> None:
         assert len(washed) <= sum(1 for s in solids if s.decals)
         named += len(washed)
     assert named > 0
+
+
+@pytest.mark.parametrize("depth_mm", [3.0, 5.0])
+def test_a_stripe_printed_in_a_seats_colour_under_an_empty_strip_is_asked_not_read(
+    depth_mm: float,
+) -> None:
+    """A board's line printed in a seat's colour, narrower than the margin the print test
+    leaves round a top (a frame line the tilt pulls onto a first row), lies under an empty
+    square's strip with nothing of its colour beside it: by the strip alone a top. A top is
+    one plastic with its body (`PrintShares.body`); the stripe has none: it is asked about,
+    never read as a screen, and the screens standing are read as before."""
+    colours, image, top = _lamp_on_a_top(widen_mm=0.0, deepen_mm=0.0)
+    plastic = np.median(image[top > 0], axis=0)
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
+    x, y = GEOM.cell_mm((3, 3))  # empty in `_position`
+    hw, hd, z = GEOM.screen_width_mm / 2, depth_mm / 2, GEOM.screen_height_mm
+    stripe = cam.project(
+        np.array(
+            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
+        )
+    )
+    cv2.fillConvexPoly(image, np.round(stripe).astype(np.int32), [float(v) for v in plastic])
+    got, _ = read_board(image, GEOM, colours)
+    assert (3, 3) not in dict(got.layout_key()), got.to_json()
+    assert dict(got.decided_by)[(3, 3)] != "colour", got.decided_by
+    assert got.layout_key() == _position().layout_key(), got.to_json()
