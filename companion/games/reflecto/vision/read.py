@@ -162,21 +162,20 @@ stays a question whatever stands out round it: a stripe printed along the row in
 colour shows the edges of a top's bar (the bar test, refl12-refl17, read 4 empty squares as
 screens on a wider development family, `benchmarks/reflecto_curves.py bar` at 623abad)."""
 BODY_CALLED = 0.25
-"""A strip in a seat's colour with nothing of it found beside (a top, by `printed`) is
-asked about when less than this share of its own screen's body off the strip (the rest of
-the top, the frame's upright faces, the foot's ledges: `PrintShares.body`) is in the
-seat's colour: a top is one plastic with its body; a stripe printed along the row in the
-seat's colour (a board's frame line pulled onto a first row by the tilt) or a dot printed
-on the square, narrower than the margin the print test leaves round a top
-(`SURROUND_MM`), is colour on the strip alone. From the development curve
-(`benchmarks/reflecto_curves.py body`, house 5296104181 and random 7585187595, boards
-0-39 each, picture alone; 471 screens and 14 phantoms called by colour), phantoms and
-screens asked at body under 0.1 / 0.15 / 0.2 / 0.25 / 0.3 / 0.4 / 0.5: 4 / 7 / 10 / 10 /
-11 / 12 / 12 and 0 / 0 / 0 / 0 / 2 / 27 / 83. The 4 left are an arm or a neighbour's
-side in the random set (body 0.86 and 0.92) and two whose colour lies off the strip's
-centre (body 0.29 and 0.35). On a second development draw (house 8509552114, random
-9534564120, boards 0-29 each; 416 screens, 1 phantom at body 0.33) 0.25 asks 1 screen
-(body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
+"""A strip in a seat's colour with nothing of it found beside (a top, by `printed`) is asked
+about when less than this share of its own screen's body off the strip (the rest of the top,
+the frame's upright faces, the foot's ledges: `PrintShares.body`) is in the seat's colour: a
+top is one plastic with its body; a stripe printed along the row in the seat's colour (a
+board's frame line pulled onto a first row by the tilt) or a dot printed on the square,
+narrower than the margin the print test leaves round a top (`SURROUND_MM`), is colour on the
+strip alone. From the development curve (`benchmarks/reflecto_curves.py body`, a house and a
+random draw of 40 boards each whose seeds `docs/reflecto.md` names, picture alone; 471
+screens and 14 phantoms called by colour), phantoms and screens asked at body under 0.1 /
+0.15 / 0.2 / 0.25 / 0.3 / 0.4 / 0.5: 4 / 7 / 10 / 10 / 11 / 12 / 12 and 0 / 0 / 0 / 0 / 2 /
+27 / 83. The 4 left are an arm or a neighbour's side in the random set (body 0.86 and 0.92)
+and two whose colour lies off the strip's centre (body 0.29 and 0.35). On a second
+development draw (house and random, 30 boards each; 416 screens, 1 phantom at body 0.33)
+0.25 asks 1 screen (body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
