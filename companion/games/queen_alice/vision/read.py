@@ -173,7 +173,7 @@ white pieces only when that is at most this share of the distance to the other .
 NEAR = 8.0
 """... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
 colours missed is busy too, but far from both ..."""
-NEAR_CLEAR = 12.0
+NEAR_CLEAR = 10.0
 """... or this far, for a square that stands out (`STANDS_OUT`) clear of anything that
 might be an arm (`not_by_structure`): there no arm's shadow or edge is the busy thing, and a
 piece in a shadow or a glare of the room's light is its colour at another lightness, which
