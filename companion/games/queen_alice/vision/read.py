@@ -1195,20 +1195,19 @@ def piece_colours(
     ask: Collection[int] = (),
     lone: Collection[int] = (),
 ) -> list[tuple[str, float]]:
-    """Squares that stand out from the board's print by their structure hold a piece even
-    where its colours pass for the print (a pale white on a light square, a wide base
-    hiding the print beside it). Its colour comes from this board's own red and white
-    pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`; `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow
-    is the busy thing, not an arm's shadow or edge); else (or when among those to `ask` about and not `lone`: an arm's edge or
-    shadow is busy too, but spreads over a run of squares the colours do not tell)
-    unsure. A square its colours call red or white but clearly nearer (`APART`) this
-    board's other colour is asked about (a dark red lighter than a dark print passes for a
-    white by its colours alone). A square less busy but still busier than the print
-    (`in_colour`) holds a piece only when so near one of those colours, and never among
-    those to `ask` about;
-    else it keeps its call (asking about it instead broke the live tracker on the sim film:
-    no move of a three-player game recorded, two breaches)."""
+    """Squares that stand out from the board's print by their structure hold a piece even where
+    its colours pass for the print (a pale white on a light square, a wide base hiding the
+    print beside it). Its colour comes from this board's own red and white pieces
+    (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
+    `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
+    busy thing, not an arm's shadow or edge); else (or when among those to `ask` about and
+    not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
+    colours do not tell) unsure. A square its colours call red or white but clearly nearer
+    (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
+    passes for a white by its colours alone). A square less busy but still busier than the
+    print (`in_colour`) holds a piece only when so near one of those colours, and never
+    among those to `ask` about; else it keeps its call (asking about it instead broke the
+    live tracker on the sim film: no move of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
