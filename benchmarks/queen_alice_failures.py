@@ -12,6 +12,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --ref-alike-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-clear-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
@@ -595,6 +596,16 @@ def near_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "near": board_curve("NEAR", values, seed, boards, arms)}
 
 
+def near_clear_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `NEAR_CLEAR` curve, on development renders: every board read whole at each
+    distance within which a square standing out clear of anything that might be an arm takes
+    the nearer of the board's two piece colours (`NEAR` stays for those near one), judged as
+    `queen_alice_vision.py` judges."""
+    values = (8.0, 10.0, 12.0, 16.0, 24.0)
+    curve = board_curve("NEAR_CLEAR", values, seed, boards, arms)
+    return {"seed": seed, "boards": boards, "near_clear": curve}
+
+
 def told_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `TOLD_OVER` curve, on development renders: every board read whole at each share
     of the box's pieces of a colour (`pieces_per_colour`) the colours alone may call that
@@ -838,6 +849,11 @@ def main() -> None:
         help="the NEAR curve (how near a piece colour a square found by structure is) instead",
     )
     parser.add_argument(
+        "--near-clear-curve",
+        action="store_true",
+        help="the NEAR_CLEAR curve (NEAR for squares standing out clear of any arm) instead",
+    )
+    parser.add_argument(
         "--ref-alike-curve",
         action="store_true",
         help="the path spaces' spread ratio curve (tried as CROWN_REF_ALIKE) instead",
@@ -859,6 +875,7 @@ def main() -> None:
         "band_curve": band_curve,
         "structure_curve": structure_curve,
         "near_curve": near_curve,
+        "near_clear_curve": near_clear_curve,
         "lone_curve": lone_curve,
         "told_curve": told_curve,
         "ref_alike_curve": ref_alike_curve,

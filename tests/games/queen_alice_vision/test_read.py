@@ -22,6 +22,7 @@ from companion.games.queen_alice.vision.read import (
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
     NEAR,
+    NEAR_CLEAR,
     OUTLINED,
     REDDER,
     STEPPED,
@@ -239,6 +240,25 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
     # ... unless it stands alone among squares the colours tell: a piece, not an arm's edge
     assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "white"
+
+
+def test_a_piece_in_shadow_clear_of_arms_is_read_but_beside_an_arm_asked() -> None:
+    """A white in a shadow: its colour at another lightness, farther from the board's white
+    than `NEAR` but within `NEAR_CLEAR`. Clear of anything that might be an arm it is that
+    white; beside one (even standing alone) `NEAR` holds, as for an arm's shadow."""
+    assert NEAR_CLEAR > NEAR
+    whites = 6  # the shadowed square pulls the white centre toward it by 1 / (whites + 1)
+    gap = (NEAR + NEAR_CLEAR) / 2 * (whites + 1) / whites  # its distance after that pull
+    shadowed = (WHITE[0] - 2 * gap, WHITE[1], WHITE[2])  # `board_tone` halves lightness
+    pieces = {0: RED, 1: RED, **{k: WHITE for k in range(2, 2 + whites)}, 8: shadowed}
+    colours = _board(pieces, busy=set(range(9)))
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * whites + [("empty", 1.0)] * 12
+    assert piece_colours(calls, colours, skip=set())[8][0] == "white"
+    assert piece_colours(calls, colours, skip=set(), ask={8}, lone={8})[8][0] == "unsure"
+    # a darker shade still, past `NEAR_CLEAR`, is not guessed
+    far = (WHITE[0] - 2 * (NEAR_CLEAR + 2) * (whites + 1) / whites, WHITE[1], WHITE[2])
+    colours = _board({**pieces, 8: far}, busy=set(range(9)))
+    assert piece_colours(calls, colours, skip=set())[8][0] == "unsure"
 
 
 def test_the_board_sets_the_scale_of_a_flat_print() -> None:

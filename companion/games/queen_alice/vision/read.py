@@ -33,7 +33,8 @@ piece and print middles on the same renders; `RED_CHROMA`, `LIGHT_ONLY` and `STR
 come from curves on development renders of the wider chess sets (in the commits that set
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
-`IN_COLOUR_EDGES` from curves on development renders (in their commits); `OUTLINED` from
+`IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
+the whole-board curve of `--near-clear-curve` (in its commit); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
 the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
@@ -171,7 +172,12 @@ APART = 0.5
 white pieces only when that is at most this share of the distance to the other ..."""
 NEAR = 8.0
 """... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
-colours missed is busy too, but far from both."""
+colours missed is busy too, but far from both ..."""
+NEAR_CLEAR = 10.0
+"""... or this far, for a square that stands out (`STANDS_OUT`) clear of anything that
+might be an arm (`not_by_structure`): there no arm's shadow or edge is the busy thing, and a
+piece in a shadow or a glare of the room's light is its colour at another lightness, which
+`board_tone` halves but does not take away."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -1189,19 +1195,19 @@ def piece_colours(
     ask: Collection[int] = (),
     lone: Collection[int] = (),
 ) -> list[tuple[str, float]]:
-    """Squares that stand out from the board's print by their structure hold a piece even
-    where its colours pass for the print (a pale white on a light square, a wide base
-    hiding the print beside it). Its colour comes from this board's own red and white
-    pieces (`two_centres`): the nearer, when clearly nearer (`APART`) and near
-    (`NEAR`); else (or when among those to `ask` about and not `lone`: an arm's edge or
-    shadow is busy too, but spreads over a run of squares the colours do not tell)
-    unsure. A square its colours call red or white but clearly nearer (`APART`) this
-    board's other colour is asked about (a dark red lighter than a dark print passes for a
-    white by its colours alone). A square less busy but still busier than the print
-    (`in_colour`) holds a piece only when so near one of those colours, and never among
-    those to `ask` about;
-    else it keeps its call (asking about it instead broke the live tracker on the sim film:
-    no move of a three-player game recorded, two breaches)."""
+    """Squares that stand out from the board's print by their structure hold a piece even where
+    its colours pass for the print (a pale white on a light square, a wide base hiding the
+    print beside it). Its colour comes from this board's own red and white pieces
+    (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
+    `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
+    busy thing, not an arm's shadow or edge); else (or when among those to `ask` about and
+    not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
+    colours do not tell) unsure. A square its colours call red or white but clearly nearer
+    (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
+    passes for a white by its colours alone). A square less busy but still busier than the
+    print (`in_colour`) holds a piece only when so near one of those colours, and never
+    among those to `ask` about; else it keeps its call (asking about it instead broke the
+    live tracker on the sim film: no move of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
@@ -1210,7 +1216,7 @@ def piece_colours(
         out[k] = ("unsure", 0.0)
         if centres is None or (k in ask and k not in lone):
             continue
-        j = _nearer_piece(tone[k], centres)
+        j = _nearer_piece(tone[k], centres, NEAR if k in ask else NEAR_CLEAR)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
@@ -1282,12 +1288,12 @@ def _sides(cell: Cell) -> tuple[Cell, ...]:
     return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
 
-def _nearer_piece(tone: np.ndarray, centres: np.ndarray) -> int | None:
+def _nearer_piece(tone: np.ndarray, centres: np.ndarray, near: float | None = None) -> int | None:
     """0 (red) or 1 (white): the board's piece colour `tone` is clearly nearer (`APART`)
-    and near (`NEAR`); else None."""
+    and near (within `near`, `NEAR` when not given); else None."""
     d = np.linalg.norm(tone - centres, axis=1)
     j = int(np.argmin(d))
-    return j if d[j] <= APART * d[1 - j] and d[j] <= NEAR else None
+    return j if d[j] <= APART * d[1 - j] and d[j] <= (NEAR if near is None else near) else None
 
 
 def in_colour(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
