@@ -237,15 +237,15 @@ holes (upper halves, covered cards, pieces of cloth) 139 within 0.25 and 146 wit
 0.25 a far pile card dropped left too few cards for the plane's projective part, and the plane
 came out a fifth off."""
 LAST_PAIR_SHAPE_TOLERANCE = 0.22
-"""...and for the last cards of a round read apart from the score piles, among the holes framed
-by white all round (the only ones that path reads): the largest tolerance that takes no upper
-half for a whole card, which would measure the pair's plane from half-cards. The curve
+"""...and for the last cards of a round read apart from the score piles, among the holes framed by
+white all round (the only ones that path reads): the largest tolerance that takes no upper half
+for a whole card, which would measure the pair's plane from half-cards. The curve
 (`benchmarks/looking_glass_plane_shapes.py`, its framed rows, 30 development tables whose seeds
-the guide names, at 25°, no markers): of 277 framed whole interiors 244 lie within 0.18, 266 within 0.22,
-269 within 0.25, 276 within 0.3; of 251 upper halves none within 0.22, 1 within 0.25, 3 within
-0.3; of 193 other framed holes (covered cards, cloth) 29, 37, 37, 42. (0.18 was the median
-whole interior's 10 % with slack, not the curve's tail: one framed whole card in eight lay
-outside it.)"""
+the guide names, at 25°, no markers): of 277 framed whole interiors 244 lie within 0.18, 266
+within 0.22, 269 within 0.25, 276 within 0.3; of 251 upper halves none within 0.22, 1 within
+0.25, 3 within 0.3; of 193 other framed holes (covered cards, cloth) 29, 37, 37, 42. (0.18 was
+the median whole interior's 10 % with slack, not the curve's tail: one framed whole card in
+eight lay outside it.)"""
 RING_CHROMA_SLACK = 10.0
 """How much more colourful than the cards' the ring round a hole may be (`ring_chroma`, over
 the median of the cards whose direction the art tells) for it to be a card. On 100 development
