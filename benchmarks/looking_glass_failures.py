@@ -28,6 +28,7 @@ named / slots named wrong: the curve that threshold is chosen from. Development 
 fresh seeds are for `looking_glass_world.py`.
 
     .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
+        [--voter-curve | --shifts]
 """
 
 from __future__ import annotations
