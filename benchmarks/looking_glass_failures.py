@@ -28,6 +28,7 @@ named / slots named wrong: the curve that threshold is chosen from. Development 
 fresh seeds are for `looking_glass_world.py`.
 
     .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
+        [--voter-curve | --shifts]
 """
 
 from __future__ import annotations
@@ -352,6 +353,97 @@ def voter_curve(set_dir: Path, log=print) -> dict[str, Any]:
     return {"set": str(set_dir), "voters": len(seen), "curve": rows}
 
 
+def shifts(set_dir: Path, log=print) -> dict[str, Any]:
+    """Whether a lattice the halves disagree about (`slots.halves_disagree`) could be
+    renumbered instead of dropped: on every staged table, the glass's cards as the slot stage
+    names them before it weighs the halves (`slots.lattice_cards`, the features' glass), and
+    where a shift pairs more of them than their reflections do (`slots.shift_pairs`), the
+    best shifts (several when they tie), their margin over the next, and each pair at them
+    labelled by the truth ("right": a glass card named right; "none": no glass card there, a
+    score pile's or a phantom). Renumbering pays only where the best shift is alone and its
+    pairs are right on both sides."""
+    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.slots import (
+        lattice_cards,
+        lattice_of,
+        shift_pairs,
+        with_pairs_on,
+    )
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    rows = []
+    tables = 0
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        r = teach_deck(photos, "auto").reader
+        if r is None or not hasattr(r, "stages"):
+            continue
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            truth = json.loads((d / f"{name}.json").read_text())
+            tables += 1
+            sc = min(1.0, WORK_WIDTH / img.shape[1])
+            small = (
+                img
+                if sc == 1.0
+                else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+            )
+            found = by_features(small, r.index)
+            lattice, glass = lattice_of(small, fit_glass(found, Plane(None)), r.lib, r.max_cols)
+            if lattice is None:
+                continue
+            glass = with_pairs_on(glass, lattice, r.max_cols)
+            cards, _ = lattice_cards(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
+            pairs = shift_pairs(cards)
+            here = pairs.get((0, 0), 0)
+            best = max(pairs.values(), default=0)
+            if best <= here:
+                continue
+            at = [k for k, n in pairs.items() if n == best]
+            nxt = max([n for k, n in pairs.items() if n < best] + [here])
+            label: dict[tuple[int, int, int], str] = {}
+            for p in cards:
+                if p.card.identity.card is None:
+                    continue
+                c = p.card.hypothesis.outline.mean(axis=0) / sc
+                g = [
+                    g
+                    for g in truth["cards"]
+                    if float(np.hypot(*(c - np.array(g["center"])))) < 0.33 * _width(g["quad"])
+                ]
+                ok = g and g[0]["card"] == p.card.identity.card
+                label[(p.half, p.row, p.col)] = "right" if ok else "none" if not g else "wrong"
+            at_best = {
+                f"{dr},{dc}": [
+                    f"{v}+{label[(1, r0 + dr, c0 + dc)]}"
+                    for (h, r0, c0), v in label.items()
+                    if h == 0 and (1, r0 + dr, c0 + dc) in label
+                ]
+                for dr, dc in at
+            }
+            rows.append(
+                {
+                    "table": f"{deck['seed']}/{name}",
+                    "reflections": here,
+                    "best": best,
+                    "shifts_tied": len(at),
+                    "margin": best - nxt,
+                    "pairs_at_best": at_best,
+                    "named": dict(Counter(label.values())),
+                }
+            )
+            log(json.dumps(rows[-1]))
+    return {
+        "set": str(set_dir),
+        "staged_tables": tables,
+        "halves_disagree": len(rows),
+        "one_best_shift": sum(x["shifts_tied"] == 1 for x in rows),
+        "tables": rows,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -362,6 +454,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the curve of slots.REFLECTION_SHOWN (cards that joined a glass by vote)",
     )
+    ap.add_argument(
+        "--shifts",
+        action="store_true",
+        help="only the tables whose halves disagree, and whether a renumbering would pay",
+    )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
     if not (set_dir / "manifest.json").is_file():
@@ -371,6 +468,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.voter_curve:
         print(json.dumps(voter_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
+        return 0
+    if a.shifts:
+        print(json.dumps(shifts(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
         return 0
     out = classify_set(set_dir, a.reader, log=lambda m: print(m, file=sys.stderr, flush=True))
     out["seconds"] = round(time.time() - t0, 1)

@@ -16,6 +16,7 @@ from companion.games.looking_glass.vision.slots import (
     layout_span,
     name_slots,
     reflection_pairs,
+    shift_pairs,
     with_coverage,
     with_pairs_on,
     without_lone_pair,
@@ -443,3 +444,17 @@ def test_halves_that_pair_best_a_row_apart_disagree_about_the_line():
     arm = [p for p in alike if p.half == 1 or p.row > 0]
     assert not halves_disagree(arm)
     assert not halves_disagree([p for p in alike if p.half == 0])
+
+
+def test_the_shifts_weighed_count_the_pairs_each_numbering_of_the_halves_makes():
+    """Every shift of half 1 against half 0 is counted: a glass numbered alike pairs all its
+    cards at (0, 0) and fewer at any other shift; numbered a row out, all at (1, 0); cards
+    with no name count at none."""
+    cells = [(c.row, c.col) for c in load_layouts()["diamond"].cells]
+    alike = [_at(f"{r}-{c}", h, r, c) for r, c in cells for h in (0, 1)]
+    pairs = shift_pairs(alike)
+    assert pairs[(0, 0)] == len(cells)
+    assert all(n < len(cells) for k, n in pairs.items() if k != (0, 0))
+    one_out = shift_pairs([_at(p.card.identity.card, p.half, p.row + p.half, p.col) for p in alike])
+    assert one_out[(1, 0)] == len(cells) > one_out[(0, 0)]
+    assert shift_pairs([_at(None, h, 0, 3) for h in (0, 1)]) == {}

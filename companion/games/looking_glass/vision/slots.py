@@ -605,6 +605,29 @@ def fill_lattice(
     slot named a card, except `marks` (ids of their `Identified`): places that only say where
     to look, never a card read."""
     glass = with_pairs_on(glass, lattice, max_cols)
+    cards, looked = lattice_cards(image, lattice, glass, lib, max_cols, every_card_taught, marks)
+    if halves_disagree(cards):
+        # The halves disagree about the line: the lattice numbers one a row out, and what it
+        # reads there is read off the glass. No glass (a question), not a guess.
+        rest = [p.card for p in glass.cards if id(p.card) not in marks]
+        return Glass([], glass.normal, glass.offset, rest + list(glass.rejected)), looked
+    out = with_coverage(cards)
+    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+
+
+def lattice_cards(
+    image: np.ndarray,
+    lattice: Lattice,
+    glass: Glass,
+    lib: Library,
+    max_cols: int | None = None,
+    every_card_taught: bool = True,
+    marks: frozenset[int] = frozenset(),
+) -> tuple[list[Placed], list[Probe]]:
+    """`fill_lattice`'s cards before it weighs the halves (`halves_disagree`): the glass's
+    named cards, every slot named (`named_outward`) less those straddling shown lower halves,
+    and the features' unnamed cards where no card was named (not `marks`); and every slot
+    looked at. `glass`: with the pairs far along the line already joined (`with_pairs_on`)."""
     # Unnamed feature finds give way to what their slot's upper half says.
     found = {id(p) for p in glass.cards if p.card.identity.card is not None}
     cards, looked = named_outward(image, glass, lattice, lib, every_card_taught, max_cols)
@@ -617,13 +640,7 @@ def fill_lattice(
             np.linalg.norm(u.card.centre - c.card.centre) > SAME_PLACE * _width(c) for c in cards
         ):
             cards.append(u)
-    if halves_disagree(cards):
-        # The halves disagree about the line: the lattice numbers one a row out, and what it
-        # reads there is read off the glass. No glass (a question), not a guess.
-        rest = [p.card for p in glass.cards if id(p.card) not in marks]
-        return Glass([], glass.normal, glass.offset, rest + list(glass.rejected)), looked
-    out = with_coverage(cards)
-    return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
+    return cards, looked
 
 
 def named_outward(
@@ -943,11 +960,26 @@ MIRROR_SHIFTS = 2
 centre line half a row step off numbers the halves a row apart, a whole step off two."""
 
 
+def shift_pairs(cards: list[Placed]) -> dict[tuple[int, int], int]:
+    """`reflection_pairs` at every shift `halves_disagree` weighs: (rows, columns) of half 1
+    against half 0, rows up to `MIRROR_SHIFTS` either way and columns up to the named cards'
+    span; (0, 0) is the reflections' own count. Empty when no card is named."""
+    cols = [p.col for p in cards if p.card.identity.card is not None]
+    if not cols:
+        return {}
+    span = max(cols) - min(cols)
+    return {
+        (dr, dc): reflection_pairs(cards, dr, dc)
+        for dr in range(-MIRROR_SHIFTS, MIRROR_SHIFTS + 1)
+        for dc in range(-span, span + 1)
+    }
+
+
 def halves_disagree(cards: list[Placed]) -> bool:
     """Whether the two halves disagree about where the glass's mirror lies: more named cards
     find a named card in the other half some rows further out (up to `MIRROR_SHIFTS`) or some
     columns along (up to the named cards' span) than in their reflection's slot
-    (`reflection_pairs`). The two halves hold the same slots (a pick takes a card and its
+    (`shift_pairs`). The two halves hold the same slots (a pick takes a card and its
     reflection), so on a lattice that numbers both halves alike the reflections pair best. A
     lattice fitted through the glass's cards of one half and a score pile's cards taken for
     the other (its half under an arm, or its features too few) pairs nothing across its line,
@@ -956,18 +988,16 @@ def halves_disagree(cards: list[Placed]) -> bool:
     it names past that half's cards lie off the glass. No threshold: the numbering the named
     cards themselves pair best under. Over the 45 development tables this was chosen on
     (`benchmarks/looking_glass_failures.py`, the glass's named cards against the truth), the
-    rule held on every table whose glass carried no phantom, and on the three that did."""
-    here = reflection_pairs(cards)
-    cols = [p.col for p in cards if p.card.identity.card is not None]
-    if not cols:
-        return False
-    span = max(cols) - min(cols)
-    return any(
-        reflection_pairs(cards, dr, dc) > here
-        for dr in range(-MIRROR_SHIFTS, MIRROR_SHIFTS + 1)
-        for dc in range(-span, span + 1)
-        if (dr, dc) != (0, 0)
-    )
+    rule held on every table whose glass carried no phantom, and on the three that did.
+
+    Such a lattice is dropped, not renumbered at the shift that pairs best: on those three
+    tables two to twelve shifts tie for best; on two of them every pair at those shifts joins
+    a score pile's card to a glass card, on the third two of four pair right cards and two a
+    pile's; on 32 newer development tables no lattice's halves disagree
+    (`benchmarks/looking_glass_failures.py --shifts` lists them)."""
+    pairs = shift_pairs(cards)
+    here = pairs.get((0, 0), 0)
+    return any(n > here for n in pairs.values())
 
 
 def with_coverage(cards: list[Placed]) -> list[Placed]:
