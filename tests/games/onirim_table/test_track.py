@@ -675,7 +675,7 @@ def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_gam
     state = _turn(hand, discard=("brown-moon",))
     fans = tuple(("brown-sun", "brown-sun") if m == "sun" else () for m in state.in_game)
     state = evolve(state, under=fans)
-    game = OnirimTable(None, Session(1, "onirim", {}, ["player"], 0.0))
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
     game.state = state
 
     def read(table: Table, top: str | None, flipped: bool = False) -> Observation:
