@@ -25,6 +25,13 @@ of `real_breaches`), every other one is false.
     PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds 1439:1440 --trace
     PYTHONPATH=. python benchmarks/onirim_tracking_faults.py --seeds 1000:1300 \
         --symbol-misreads 0.1 --real-breaches 0.05
+
+One more, off unless asked for: `--unnamed-tops P` leaves, in P of the stretches of film in
+which one card is the discard pile's top, that card unnamed in every frame (the reader cannot
+tell it: the pile is read as bare, and the table keeps the top it last read). A top put there
+by a tap (a Mirror explored, a Nightmare resolved, a prophecy) then leaves the pile read as
+the top before: the shape of the two games lost at 88f764c, where that older top was a card
+of the hand and the camera booked its discard.
 """
 
 from __future__ import annotations
@@ -149,8 +156,27 @@ def with_breaches(
     return out, sorted(episodes)
 
 
+def unnamed_tops(script: Script, share: float, rng: random.Random) -> set[int]:
+    """The shots in which the pile's top is not named: each stretch of shots with one top
+    (a new stretch wherever the top changes) is drawn with probability `share`."""
+    out: set[int] = set()
+    top: str | None = None
+    drawn = False
+    for j, shot in enumerate(script.shots):
+        now = shot.table.discard[-1] if shot.table.discard else None
+        if now != top:
+            top, drawn = now, now is not None and rng.random() < share
+        if drawn:
+            out.add(j)
+    return out
+
+
 def one_game(
-    seed: int, trace: bool = False, symbol_misreads: float = 0.0, real_breaches: float = 0.0
+    seed: int,
+    trace: bool = False,
+    symbol_misreads: float = 0.0,
+    real_breaches: float = 0.0,
+    unnamed: float = 0.0,
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -170,6 +196,8 @@ def one_game(
         starts[next(k for k, s in enumerate(script.shots) if s is shot)]: (frames, card)
         for shot, frames, card in misreads
     }
+    # Drawn apart from the other faults, after the breaches are laid into the script.
+    bare = unnamed_tops(script, unnamed, random.Random(f"faults-top-{seed}")) if unnamed else set()
     r = random.Random(f"faults-{seed}")
     sticky = {j for j in range(len(script.shots)) if r.random() < 0.15}
     late: list[tuple[int, int, OnirimState]] = []
@@ -205,6 +233,8 @@ def one_game(
             d = fault(d, before, random.Random(f"faults-{seed}-shot-{j}"))
         if frame.random() < 0.05:
             d = fault(d, before, frame)
+        if j in bare:
+            d["discard_top"] = None
         return Observation(d, 1.0)
 
     def answer(game: OnirimTable, i: int) -> list[EventDraft]:
@@ -238,6 +268,7 @@ def one_game(
         "real_breaches": len(broken),
         "real_breaches_caught": caught,
         "symbol_misreads": len(misread),
+        "unnamed_top_shots": len(bare),
         "questions": len(result.questions),
         "refused_taps": result.refused_taps,
         "first_wrong": None
@@ -263,6 +294,12 @@ def main() -> int:
         help="share of plays whose card is read for 3-5 frames as one breaking the symbol rule",
     )
     p.add_argument(
+        "--unnamed-tops",
+        type=float,
+        default=0.0,
+        help="share of the discard pile's tops the reader never names while they lie on top",
+    )
+    p.add_argument(
         "--real-breaches",
         type=float,
         default=0.0,
@@ -272,21 +309,24 @@ def main() -> int:
     lo, hi = (int(v) for v in a.seeds.split(":"))
     games = []
     for seed in range(lo, hi):
-        g = one_game(seed, a.trace, a.symbol_misreads, a.real_breaches)
+        g = one_game(seed, a.trace, a.symbol_misreads, a.real_breaches, a.unnamed_tops)
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
         if not g["all_right"] or g["breaches"] or g["refused_taps"] or missed:
             print(json.dumps(g), flush=True)
     extra = f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
+    extra += f" --unnamed-tops {a.unnamed_tops}" if a.unnamed_tops else ""
     summary = {
         "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
-        f"--seeds {a.seeds}" + (extra if a.symbol_misreads or a.real_breaches else ""),
+        f"--seeds {a.seeds}"
+        + (extra if a.symbol_misreads or a.real_breaches or a.unnamed_tops else ""),
         "games": len(games),
         "games_all_right": sum(g["all_right"] for g in games),
         "false_events": sum(len(g["breaches"]) for g in games),
         "symbol_misreads": sum(g["symbol_misreads"] for g in games),
         "real_breaches": sum(g["real_breaches"] for g in games),
         "real_breaches_caught": sum(g["real_breaches_caught"] for g in games),
+        "unnamed_top_shots": sum(g["unnamed_top_shots"] for g in games),
         "questions": sum(g["questions"] for g in games),
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
         "lost_track": sum(len(g["refused_taps"]) >= 3 for g in games),

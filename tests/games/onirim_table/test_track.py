@@ -659,3 +659,59 @@ def test_a_mirror_read_explored_with_nothing_under_it_is_a_misread_not_a_breach(
     vanished = type(laid)(laid.labyrinth, laid.doors, gone, laid.discard_top)
     found = explain(ENGINE, held, vanished, WINDOW)
     assert found.breach is None and found.action is None and found.unlike == ("the Sun Mirror",)
+
+
+def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_games_top() -> None:
+    """The lost games' shape at 88f764c: the camera names no card on the pile while the game's
+    top is a red Key (a card the hand holds too) and reads the Sun Mirror flipped before its
+    pair is tapped in; the tap puts the pair's Suns on the pile. The steady reading held from
+    before the tap is no discard of the red Key: the camera never read one. A red Key the
+    camera names on the pile after it still is."""
+    from companion.games.onirim.table.live import ACTION_KIND, SEEN_KIND, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    hand = ["blue-sun", "green-sun", "red-sun", "red-key", "red-moon"]
+    state = _turn(hand, discard=("brown-moon",))
+    fans = tuple(("brown-sun", "brown-sun") if m == "sun" else () for m in state.in_game)
+    state = evolve(state, under=fans)
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+
+    def read(table: Table, top: str | None, flipped: bool = False) -> Observation:
+        data = table.to_json() | {"located": True, "discard_top": top}
+        if flipped:
+            for m in data["mirrors"]:
+                if m["mirror"] == "sun":
+                    m["explored"], m["under"] = True, []
+        return Observation(data, 1.0)
+
+    drafts = [
+        d for i in range(4) for d in game.update(read(table_of(state, WINDOW), "brown-moon"), i)
+    ]
+    assert [d.kind for d in drafts] == [SEEN_KIND]  # the pile read, as the game has it
+    state = evolve(state, discard=("brown-moon", "red-key"))  # a tap put a red Key there
+    game.state = state
+    drafts = [
+        d for i in range(4, 8) for d in game.update(read(table_of(state, WINDOW), None, True), i)
+    ]
+    assert [d.kind for d in drafts] == [SEEN_KIND]
+    i = state.in_game.index("sun")
+    state = evolve(  # the pair tapped in: the Sun Mirror explored, its four cards discarded
+        state,
+        hand=("red-key", "red-moon", "red-sun"),
+        under=tuple(() for _ in state.in_game),
+        explored=tuple(k == i for k in range(len(state.in_game))),
+        discard=("brown-moon", "red-key", "brown-sun", "brown-sun", "blue-sun", "green-sun"),
+    )
+    game.state = state
+    for i in range(8, 12):  # a hand over the table, then the pile still not named
+        seen = (
+            Observation({"located": False}, 0.0) if i < 10 else read(table_of(state, WINDOW), None)
+        )
+        assert not [d for d in game.update(seen, i) if d.kind == ACTION_KIND], i
+    named = read(table_of(state, WINDOW), "red-key")
+    booked = [d for i in range(12, 16) for d in game.update(named, i)]
+    assert [d.payload["action"] for d in booked if d.kind == ACTION_KIND] == [
+        {"type": "discard", "card": "red-key"}
+    ]

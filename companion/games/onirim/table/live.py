@@ -198,6 +198,11 @@ class OnirimTable:
         self._missed_asked = (-1, 0)
         """The turn the missed-play question was last asked in, and how many times."""
         self._last_top: str | None = None
+        self._tops_named: deque[bool] = deque(maxlen=STABLE_FRAMES)
+        """For the last frames: whether the camera named the pile's top (not the game's top
+        filled in for a pile it did not read, `_judged`)."""
+        self._stable_named = False
+        """Whether the camera named the pile's top in a reading of the stable table."""
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
@@ -284,6 +289,11 @@ class OnirimTable:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
         seen = self._pile_kept(seen)
+        self._tops_named.append(
+            data.get("discard_top") is not None
+            or not self.state.discard
+            or ("discard", 0) in self.answers
+        )
         read = seen.table or seen.partial
         if read is not None:
             low = len(read.labyrinth)
@@ -291,7 +301,11 @@ class OnirimTable:
         if seen.table is None:
             self.tracker.update(None)  # an unsettled frame all the same
         self._partial.update(seen.partial)
-        steady = self._partial.steady() if seen.table is None else None
+        steady = (
+            self._judged(self._partial.steady(), any(self._tops_named))
+            if seen.table is None
+            else None
+        )
         fits, sure = (
             unclear_fits(ENGINE, self.state, steady, self.window, seen.maybe)
             if steady
@@ -320,7 +334,11 @@ class OnirimTable:
             # name, a question answered "none of these"): the tap says a play was made.
             self._missed, self._asked = False, None
             self._missed_asked = (self.state.turns, self._missed_times() + 1)
-            shown = steady or self.tracker.stable or table_of(self.state, self.window)
+            shown = (
+                steady
+                or self._judged(self.tracker.stable, self._stable_named)
+                or table_of(self.state, self.window)
+            )
             return self._ask_which(
                 missed_choices(ENGINE, self.state, shown, self.window),
                 shown,
@@ -334,8 +352,11 @@ class OnirimTable:
         drafts = self._ask(seen.unclear)
         new = self.tracker.update(seen.table) if seen.table is not None else None
         if new is not None:
+            self._stable_named = any(self._tops_named)
             drafts.append(EventDraft(SEEN_KIND, {"table": new.to_json()}))
-        stable = self.tracker.stable
+        elif seen.table is not None and seen.table == self.tracker.stable:
+            self._stable_named = self._stable_named or self._tops_named[-1]
+        stable = self._judged(self.tracker.stable, self._stable_named)
         if stable is None or self.state.phase == "over":
             return drafts
         found = explain(ENGINE, self.state, stable, self.window, self._base)
@@ -409,6 +430,20 @@ class OnirimTable:
             and self._row_low is not None
             and self._row_low > n
         )
+
+    def _judged(self, table: Table | None, named: bool) -> Table | None:
+        """A steady reading as it is judged now. Where the camera did not name the pile's
+        top, `seen_from` filled in the game's top as it was then; a tap or an answer may
+        have changed it since (a Mirror explored by a pair tapped in puts its four cards on
+        the pile), and the old top then looked like a discard of that card, booked when the
+        hand held one (the two games lost at 88f764c; the fault benchmark's
+        `--unnamed-tops`). Only a top the camera named is evidence of a discard: one it did
+        not name is the game's top as it is now. (Filled in when read, not left out: a
+        frame whose pile flickers unread still reads alike the frames that name it.)"""
+        top = self.state.discard[-1] if self.state.discard else None
+        if table is None or named or table.discard_top == top:
+            return table
+        return replace(table, discard_top=top)
 
     def _missed_times(self) -> int:
         """How many times this turn the player was asked which play the camera missed."""
