@@ -688,9 +688,10 @@ def _answers(
 ) -> Iterator[Any]:
     """The scripted players' answers to the table's open questions after a frame, from what
     stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
-    with what stands there; two moves seen at once, yes when they are two changes made in
-    a row (`script`); a lost track, by the admin once the board rests, the seat whose turn
-    it is in the film (`turns`) when the camera's board is the film's, else not yet."""
+    with what stands there; where a screen went, `_where_it_is`; two moves seen at once,
+    yes when they are two changes made in a row (`script`); a lost track, by the admin once
+    the board rests, the seat whose turn it is in the film (`turns`) when the camera's board
+    is the film's, else not yet."""
     from companion.live.conformance import Correct
     from companion.live.corrections import Answer
 
@@ -704,6 +705,8 @@ def _answers(
         elif q.id.startswith("square-"):
             _, r, c, _ = q.id.split("-")
             yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
+        elif q.id.startswith("where-"):
+            yield Correct(Answer(question=q.id, answer=_where_it_is(table, q, standing)))
         elif q.id.startswith("moves-"):
             yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
             made = [a for a in script if a.get("type") in ("move", "remove")]
@@ -712,6 +715,30 @@ def _answers(
                 made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
             )
             yield Correct(Answer(question=q.id, answer=yes if happened else None))
+
+
+def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
+    """A player's answer to "where is it now?" about the screen on the question's square,
+    from what stands on the board (`standing`): "still" when a screen of its colour stands
+    there; else the one offered square that holds its colour and no screen on the table's
+    board (where it went); else "somewhere else" (None)."""
+    from companion.games.reflecto.table.track import board_of
+
+    _, r, c, _ = question.id.split("-")
+    engine = dict(board_of(table.state))
+    owner = engine.get((int(r), int(c)))
+    if owner is None:
+        return None
+    if standing.get((int(r), int(c))) == owner:
+        return "still"
+    went = [
+        ch["value"]
+        for ch in question.choices
+        if isinstance(ch["value"], list)
+        and standing.get(tuple(ch["value"])) == owner
+        and tuple(ch["value"]) not in engine
+    ]
+    return went[0] if len(went) == 1 else None
 
 
 def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
