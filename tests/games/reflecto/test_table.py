@@ -810,3 +810,22 @@ def test_a_screen_said_still_there_books_nothing_and_else_is_judged_as_before() 
     later = _feed(game, [board(faint)] * 12)
     assert not any(q.id.startswith("where-") for q in game.questions(None))
     assert "reflecto.action" not in [d.kind for d in later]
+
+
+def test_a_flickering_landing_square_is_asked_about_as_soon_as_the_board_settles() -> None:
+    """The same flicker: the question about the landing square comes on the frame the board
+    settles on a change no legal play explains (the table's own doubt, which more frames
+    cannot resolve), not after `ASK_AFTER_FRAMES` more frames of doubt: a rest is about six
+    frames, and a question that came later was answered during the next move."""
+    game = _set_up_table()
+    _feed(game, [board(start())] * 3)
+    read = moved(moved(start(), (0, 1), (1, 1)), (1, 1), None)
+    unclear = Observation({**board(read).data, "unclear": [[1, 1]]}, 0.3)  # type: ignore[dict-item]
+    _feed(game, [board(read, hands=True)])
+    frames = 0
+    while not game.questions(None) and frames < 12:
+        _feed(game, [[unclear, board(read)][frames % 2]])
+        frames += 1
+    # Settled on the 5th frame after the hands (unclear, read, unclear held, read, ...).
+    assert [q.id.split("-")[:3] for q in game.questions(None)] == [["square", "1", "1"]]
+    assert frames <= 5

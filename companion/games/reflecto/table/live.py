@@ -395,7 +395,7 @@ class ReflectoTable:
             # about, no longer held (a landing square read now in doubt, now empty).
             self._unheld |= flicker
             self.tracker.stable = None
-            return drafts
+            return drafts + self._ask_squares(flicker)
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
@@ -675,11 +675,14 @@ class ReflectoTable:
             return []
         # Every square in doubt at once (faint tops along a start row are several): one
         # question at a time would keep the board waiting a round of frames per square.
+        asked = self._ask_squares(set(seen.unclear))
+        if asked:
+            self._doubt = 0  # the questions answer the doubt so far
+        return asked
+
+    def _ask_squares(self, cells: set[Cell]) -> list[EventDraft]:
+        """The question "what stands there?" about each of `cells` not already asked."""
         asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in self._square_questions()}
-        cells = [cell for cell in seen.unclear if cell not in asked]
-        if not cells:
-            return []
-        self._doubt = 0  # the questions answer the doubt so far
         choices: list[dict[str, Any]] = [
             {"label": f"{player_name(self.session.seats, s)}'s screen", "value": s} for s in (0, 1)
         ]
@@ -693,7 +696,7 @@ class ReflectoTable:
                     choices,
                 )
             )
-            for i, (r, c) in enumerate(cells)
+            for i, (r, c) in enumerate(sorted(c for c in cells if c not in asked))
         ]
 
     def _square_questions(self) -> list[Question]:
