@@ -41,6 +41,8 @@
   `--log DIR` writes each game frame by frame (the film's truth, the reading, the table's
   turn and open questions, the events). A game is "stuck" when the table stopped booking
   changes while the film went on.
+- stops: why the games `--log` kept went wrong (`--log DIR`): the first rest at whose end
+  the table was behind the film, and what the reader called there (`STOP_CLASSES`).
 - hands: the hand test (`perceive.rim_runs`, the corner markers) on frames of `--games`
   films (`--look`) with and without a hand, and its curve over the rim run's length.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
@@ -688,9 +690,10 @@ def _answers(
 ) -> Iterator[Any]:
     """The scripted players' answers to the table's open questions after a frame, from what
     stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
-    with what stands there; two moves seen at once, yes when they are two changes made in
-    a row (`script`); a lost track, by the admin once the board rests, the seat whose turn
-    it is in the film (`turns`) when the camera's board is the film's, else not yet."""
+    with what stands there; where a screen went, `_where_it_is`; two moves seen at once,
+    yes when they are two changes made in a row (`script`); a lost track, by the admin once
+    the board rests, the seat whose turn it is in the film (`turns`) when the camera's board
+    is the film's, else not yet."""
     from companion.live.conformance import Correct
     from companion.live.corrections import Answer
 
@@ -704,6 +707,8 @@ def _answers(
         elif q.id.startswith("square-"):
             _, r, c, _ = q.id.split("-")
             yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
+        elif q.id.startswith("where-"):
+            yield Correct(Answer(question=q.id, answer=_where_it_is(table, q, standing)))
         elif q.id.startswith("moves-"):
             yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
             made = [a for a in script if a.get("type") in ("move", "remove")]
@@ -712,6 +717,30 @@ def _answers(
                 made[i : i + len(said)] == said for i in range(len(made) - len(said) + 1)
             )
             yield Correct(Answer(question=q.id, answer=yes if happened else None))
+
+
+def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
+    """A player's answer to "where is it now?" about the screen on the question's square,
+    from what stands on the board (`standing`): "still" when a screen of its colour stands
+    there; else the one offered square that holds its colour and no screen on the table's
+    board (where it went); else "somewhere else" (None)."""
+    from companion.games.reflecto.table.track import board_of
+
+    _, r, c, _ = question.id.split("-")
+    engine = dict(board_of(table.state))
+    owner = engine.get((int(r), int(c)))
+    if owner is None:
+        return None
+    if standing.get((int(r), int(c))) == owner:
+        return "still"
+    went = [
+        ch["value"]
+        for ch in question.choices
+        if isinstance(ch["value"], list)
+        and standing.get(tuple(ch["value"])) == owner
+        and tuple(ch["value"]) not in engine
+    ]
+    return went[0] if len(went) == 1 else None
 
 
 def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
@@ -794,6 +823,102 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
     if save is not None:
         save(result)
     return result
+
+
+STOP_CLASSES = (
+    "hands over every frame of the rest",
+    "a seat mostly unseen",
+    "the landing read empty",
+    "the landing read in the other colour",
+    "the landing in doubt",
+    "the square left read held",
+    "another square misread",
+    "another square in doubt",
+    "read right, the table behind",
+)
+"""`stops`' classes, in the order they are tried: what the reader did at the first rest
+where the table fell behind the film."""
+
+
+def stop_reason(log: dict) -> dict | None:
+    """Why a logged game (`--log`) stopped: the first rest at whose end the table's board is
+    not the film's, and what the reader called there in the rest's last frame without
+    hands (`STOP_CLASSES`). None when the table was never behind at the end of a rest."""
+    frames = log["frames"]
+    rests: list[list[dict]] = []
+    for before, f in zip([None, *frames], frames, strict=False):
+        if f["rest"]:
+            if before is None or not before["rest"]:
+                rests.append([])
+            rests[-1].append(f)
+    for i, rest in enumerate(rests):
+        last = rest[-1]
+        truth = {(r, c): o for r, c, o in last["truth"]}
+        engine = {(r, c): o for r, c, o in last["engine"]}
+        if truth == engine:
+            continue
+        looked = [f for f in rest if not f["hands"] and f["board_found"]]
+        out = {"rest": i, "film_second": rest[0]["t"], "turn": last["turn"]}
+        if not looked:
+            return out | {"class": STOP_CLASSES[0]}
+        f = looked[-1]
+        seen = {(r, c): o for r, c, o in f["screens"] if o >= 0}
+        unclear = {(r, c) for r, c in f["unclear"]} | {(r, c) for r, c, o in f["screens"] if o < 0}
+        missed = {c for c in truth if c not in seen and c not in unclear}
+        colour = {c for c, o in seen.items() if c in truth and truth[c] != o}
+        phantom = {c for c in seen if c not in truth}
+        reached = {c for c, o in truth.items() if engine.get(c) != o}
+        left = {c for c in engine if c not in truth}
+        out |= {
+            "missed": len(missed),
+            "colour": len(colour),
+            "phantom": len(phantom),
+            "unclear": len(unclear),
+        }
+        unseen = any(
+            2 * sum(1 for c, o in truth.items() if o == seat and c in missed | unclear)
+            > sum(1 for o in truth.values() if o == seat)
+            for seat in (0, 1)
+        )
+        tests = (
+            unseen,
+            bool(reached & missed),
+            bool(reached & colour),
+            bool(reached & unclear),
+            bool(left & (phantom | unclear - set(truth))),
+            bool(missed | colour | phantom),
+            bool(unclear),
+        )
+        found = next((k for k, hit in enumerate(tests) if hit), len(tests))
+        return out | {"class": STOP_CLASSES[found + 1]}
+    return None
+
+
+def stops(log_dir: Path) -> dict:
+    """`stop_reason` for every game `--log` kept that did not book every change as scripted
+    (its events say which), counted by class."""
+    rows = []
+    for path in sorted(log_dir.glob("*.json")):
+        held = json.loads(path.read_text())
+        got = [
+            e["payload"]["action"]
+            for e in held["events"]
+            if e["kind"] == "reflecto.action" and _changes([e["payload"]["action"]])
+        ]
+        breaches = [e for e in held["events"] if e["kind"] == "reflecto.breach"]
+        want = _changes(held["script"])
+        if got == want and not breaches:
+            continue
+        reason = stop_reason(held)
+        rows.append(
+            {"game": path.stem, "booked": len(got), "want": len(want)}
+            | (reason or {"class": "never behind at a rest's end"})
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["class"]] = counts.get(row["class"], 0) + 1
+    return {"logs": str(log_dir), "games_not_right": len(rows), "classes": counts, "per_game": rows}
 
 
 def _frame_log(t: float, truth: dict, data: Any, table: Any) -> dict:
@@ -980,7 +1105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=["recognition", "speed", "tracking", "replay", "hands"],
+        choices=["recognition", "speed", "tracking", "replay", "hands", "stops"],
         required=True,
     )
     parser.add_argument(
@@ -1052,12 +1177,14 @@ def main() -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n")
 
-    if args.seed is None and args.part != "replay":
+    if args.seed is None and args.part not in ("replay", "stops"):
         parser.error(f"--part {args.part} needs --seed")
+    if args.part in ("replay", "stops") and args.log is None:
+        parser.error(f"--part {args.part} reads the games --log kept: pass --log DIR")
     if args.part == "replay":
-        if args.log is None:
-            parser.error("--part replay reads the games --log kept: pass --log DIR")
         result = replay(args.log, save)
+    elif args.part == "stops":
+        result = stops(args.log)
     elif args.part == "recognition":
         result = recognition(args.seed, args.boards, save, args.set, args.mode)
     elif args.part == "tracking":

@@ -739,3 +739,93 @@ def _answered_as_seen(table: Any, cells: dict[tuple[int, int], int]) -> list[Any
             for draft in table.correct({"question": question.id, "answer": said}, 0):
                 table.apply_event(_event(draft))
     return list(table.questions(None))
+
+
+def _landing_unseen() -> tuple[Any, dict[tuple[int, int], int]]:
+    """Ann steps A1 from [0, 1] to [1, 1] and the camera, settling, reads [1, 1] clearly
+    empty in every frame (the screen there unseen): one screen gone, nothing new. The
+    table, and the board the camera reads from then on."""
+    faint = {c: o for c, o in start().items() if c != (0, 1)}
+    steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *seen(start()), *seen(faint)]
+    steps += [Observe(board(faint))] * 12
+    game, events = play(make_table_game, None, session(), steps)
+    assert [e.kind for e in events if e.kind in ("reflecto.action", "reflecto.breach")] == []
+    return game, faint
+
+
+def _answer(game: Any, question: Any, said: Any) -> list[Any]:
+    drafts = game.correct({"question": question.id, "answer": said}, 0)
+    for draft in drafts:
+        game.apply_event(_event(draft))
+    return list(drafts)
+
+
+def test_a_screen_gone_with_no_landing_seen_is_asked_where_it_is_and_booked() -> None:
+    """The players are asked where Ann's screen went, offered the squares the rules let it
+    reach (steps and jump chains, from the engine) and "still there"; their square books
+    the move, and the camera still not seeing the screen there makes no breach and no
+    further question."""
+    game, faint = _landing_unseen()
+    (question,) = game.questions(None)
+    assert question.id.startswith("where-0-1-") and "row 1, column 2" in question.text
+    offered = [ch["value"] for ch in question.choices]
+    state = game.state
+    reach = {
+        tuple(a.to)
+        for a in REAL_ENGINE.legal_actions(state)
+        if isinstance(a, Step) and a.screen == "A1" and a.to is not None
+    }
+    assert {tuple(v) for v in offered if isinstance(v, list)} == reach and (1, 1) in reach
+    assert "still" in offered and None in offered
+    drafts = _answer(game, question, [1, 1])
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    later = _feed(game, [board(faint)] * 12)
+    assert [d.kind for d in later if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    assert game.questions(None) == []
+    # Bob's next move, seen, is booked on the board the answer left.
+    bob = moved(faint, (6, 3), (5, 3))
+    booked = _feed(game, [board(bob, hands=True)] + [board(bob)] * 3)
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"][-1] == {
+        "type": "move",
+        "screen": "B3",
+        "to": [5, 3],
+    }
+
+
+def test_a_screen_said_still_there_books_nothing_and_else_is_judged_as_before() -> None:
+    """Said "still there": the square is held as answered and nothing is booked. "Somewhere
+    else": not asked again; the change is judged as a change no legal play explains."""
+    game, faint = _landing_unseen()
+    (question,) = game.questions(None)
+    drafts = _answer(game, question, "still")
+    assert [d.kind for d in drafts] == ["answer"]
+    later = _feed(game, [board(faint)] * 12)
+    assert [d.kind for d in later if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    assert game.questions(None) == [] and game.state.turn == 0
+    game, faint = _landing_unseen()
+    (question,) = game.questions(None)
+    _answer(game, question, None)
+    later = _feed(game, [board(faint)] * 12)
+    assert not any(q.id.startswith("where-") for q in game.questions(None))
+    assert "reflecto.action" not in [d.kind for d in later]
+
+
+def test_a_flickering_landing_square_is_asked_about_as_soon_as_the_board_settles() -> None:
+    """The same flicker: the question about the landing square comes on the frame the board
+    settles on a change no legal play explains (the table's own doubt, which more frames
+    cannot resolve), not after `ASK_AFTER_FRAMES` more frames of doubt: a rest is about six
+    frames, and a question that came later was answered during the next move."""
+    game = _set_up_table()
+    _feed(game, [board(start())] * 3)
+    read = moved(moved(start(), (0, 1), (1, 1)), (1, 1), None)
+    unclear = Observation({**board(read).data, "unclear": [[1, 1]]}, 0.3)  # type: ignore[dict-item]
+    _feed(game, [board(read, hands=True)])
+    frames = 0
+    while not game.questions(None) and frames < 12:
+        _feed(game, [[unclear, board(read)][frames % 2]])
+        frames += 1
+    # Settled on the 5th frame after the hands (unclear, read, unclear held, read, ...).
+    assert [q.id.split("-")[:3] for q in game.questions(None)] == [["square", "1", "1"]]
+    assert frames <= 5

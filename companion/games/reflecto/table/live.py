@@ -34,6 +34,7 @@ from companion.games.base import IllegalAction
 from companion.games.reflecto.rules import ENGINE
 from companion.games.reflecto.rules.actions import (
     Action,
+    Done,
     Guess,
     Remove,
     Setup,
@@ -217,6 +218,9 @@ class ReflectoTable:
         and never changes colour, so such a square is in doubt (asked about) until the
         camera calls it as the engine has it or the players answer. A screen gone from its
         owner's last line is left to the rules (a screen lifted there is a removal)."""
+        self._elsewhere: set[Cell] = set()
+        """Squares whose screen the players said went "somewhere else" (`_where_now`): the
+        change is judged as before (the square asked, then the rules), not asked again."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -382,6 +386,7 @@ class ReflectoTable:
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged, self._breached = None, False
+            self._elsewhere = set()
             return drafts + [self._action(a) for a in found.actions]
         flicker = self._flickered(new)
         if flicker:
@@ -390,7 +395,7 @@ class ReflectoTable:
             # about, no longer held (a landing square read now in doubt, now empty).
             self._unheld |= flicker
             self.tracker.stable = None
-            return drafts
+            return drafts + self._ask_squares(flicker)
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
@@ -401,6 +406,9 @@ class ReflectoTable:
             for cell in stale:
                 del self.answers[cell]
             return drafts + self._doubt_about(stale)
+        where = self._where_now(new)
+        if where is not None:
+            return drafts + where
         misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
@@ -500,6 +508,96 @@ class ReflectoTable:
         self.tracker.stable = None
         return []
 
+    def _where_now(self, reading: Reading) -> list[EventDraft] | None:
+        """The question for a change that is one screen gone and nothing new: "where is it
+        now?", its choices the squares the rules let that screen reach now (steps and jump
+        chains, `ENGINE.legal_actions`), "it is still there" and "somewhere else". A screen
+        leaves the board only by a removal, so it stands somewhere the camera cannot see
+        (a landing read empty, a top too faint) or was misread where it was; the players
+        know which, and the answer books the move through the engine (`_landed`). None when
+        the change is not that, the screen's seat cannot move now, or the players already
+        said "somewhere else" about that square (then it is judged as before). A screen gone
+        from its owner's last line is left to the rules (lifted there, it is a removal)."""
+        known = board_of(self.state)
+        vanished, appeared = known - reading, reading - known
+        if appeared or len(vanished) != 1:
+            return None
+        ((cell, owner),) = vanished
+        if cell in self._elsewhere or cell[0] == ENGINE.board.last_row(owner):
+            return None
+        landings = self._landings(cell)
+        if not landings:
+            return None
+        if any(q.startswith("where-") for q in self.open_questions):
+            return []
+        choices: list[dict[str, Any]] = [
+            {"label": f"row {r + 1}, column {c + 1}", "value": [r, c]} for r, c in landings
+        ]
+        choices += [
+            {"label": "it is still there", "value": "still"},
+            {"label": "somewhere else", "value": None},
+        ]
+        name = player_name(self.session.seats, owner)
+        r, c = cell
+        question = Question(
+            f"where-{r}-{c}-{self.asked}",
+            # counted from 1, as the panel says a square
+            f"I no longer see {name}'s screen on row {r + 1}, column {c + 1}, and nothing new "
+            "where it could have gone. Where is it now?",
+            choices,
+        )
+        return [question_draft(question)]
+
+    def _turn_of(self, owner: int) -> tuple[tuple[Action, ...], ReflectoState] | None:
+        """The actions that begin `owner`'s move now (ending the turn whose move is made),
+        and the state they lead to; None when `owner` cannot move now."""
+        state = self.state
+        if state.phase != PLAY:
+            return None
+        if owner != state.to_move and state.moved:
+            return (Done(),), ENGINE.apply(state, Done())
+        if owner != state.to_move or state.moved:
+            return None
+        return (), state
+
+    def _landings(self, cell: Cell) -> list[Cell]:
+        """The squares the rules let the screen on `cell` reach now, in order."""
+        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        turn = None if screen is None else self._turn_of(screen.owner)
+        if screen is None or turn is None:
+            return []
+        return sorted(
+            {
+                a.to
+                for a in ENGINE.legal_actions(turn[1])
+                if isinstance(a, Step) and a.screen == screen.id and a.to is not None
+            }
+        )
+
+    def _landed(self, cell: Cell, said: Any) -> list[EventDraft]:
+        """The players' answer to `_where_now` about the screen on `cell`: a square books
+        its move through the engine (the square is then held as answered until the camera
+        sees the screen there); "still there" holds the square as answered; "somewhere
+        else" leaves the change to be judged as before. Nothing when the game went on."""
+        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        if screen is None:
+            return []
+        self.tracker.stable = None  # the change counts again, with the answer
+        if said is None:
+            self._elsewhere.add(cell)
+            return []
+        if said == "still":
+            self._suspect.add(cell)
+            return []
+        turn = self._turn_of(screen.owner)
+        to = (int(said[0]), int(said[1]))
+        if turn is None or to not in self._landings(cell):
+            return []
+        self._suspect.add(to)
+        self._flagged, self._breached = None, False
+        self._elsewhere = set()
+        return [self._action(a) for a in (*turn[0], Step(screen.id, to))]
+
     def _misread(self, reading: Reading) -> set[Cell]:
         """The fewest squares (one or two; else every square read as gone, or every one, but
         a move's) the camera calls otherwise than the engine, and the players have not
@@ -577,11 +675,14 @@ class ReflectoTable:
             return []
         # Every square in doubt at once (faint tops along a start row are several): one
         # question at a time would keep the board waiting a round of frames per square.
+        asked = self._ask_squares(set(seen.unclear))
+        if asked:
+            self._doubt = 0  # the questions answer the doubt so far
+        return asked
+
+    def _ask_squares(self, cells: set[Cell]) -> list[EventDraft]:
+        """The question "what stands there?" about each of `cells` not already asked."""
         asked = {tuple(int(v) for v in q.id.split("-")[1:3]) for q in self._square_questions()}
-        cells = [cell for cell in seen.unclear if cell not in asked]
-        if not cells:
-            return []
-        self._doubt = 0  # the questions answer the doubt so far
         choices: list[dict[str, Any]] = [
             {"label": f"{player_name(self.session.seats, s)}'s screen", "value": s} for s in (0, 1)
         ]
@@ -595,7 +696,7 @@ class ReflectoTable:
                     choices,
                 )
             )
-            for i, (r, c) in enumerate(cells)
+            for i, (r, c) in enumerate(sorted(c for c in cells if c not in asked))
         ]
 
     def _square_questions(self) -> list[Question]:
@@ -688,6 +789,9 @@ class ReflectoTable:
         if question is not None and question.id.startswith("lost-"):
             return self._found_track(payload, seat)
         question, draft = answer_draft(self.open_questions, payload, seat)
+        if question.id.startswith("where-"):
+            _, r, c, _ = question.id.split("-")
+            return [draft, *self._landed((int(r), int(c)), payload.answer)]
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
@@ -894,11 +998,28 @@ class ReflectoTable:
             if question is not None and question.id.startswith("square-"):
                 _, r, c, _ = question.id.split("-")
                 self.answers[(int(r), int(c))] = p["answer"]
+            elif question is not None and question.id.startswith("where-"):
+                self._where_answered(question, p["answer"])
         elif kind == SIGHT_KIND:
             if p["on"]:
                 self.sight_on.add(int(p["seat"]))
             else:
                 self.sight_on.discard(int(p["seat"]))
+
+    def _where_answered(self, question: Question, said: Any) -> None:
+        """A "where is it now?" answer as the players' word on squares (`answers`): the
+        screen stands on the square they named (the square it left is empty), or still
+        where it was. Applied before the move it books, while the screen is on `cell`."""
+        _, r, c, _ = question.id.split("-")
+        cell = (int(r), int(c))
+        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        if screen is None or said is None:
+            return
+        if said == "still":
+            self.answers[cell] = screen.owner
+            return
+        self.answers[cell] = None
+        self.answers[(int(said[0]), int(said[1]))] = screen.owner
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
