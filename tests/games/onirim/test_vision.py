@@ -720,6 +720,24 @@ def test_a_mirror_sides_lightness_lead_says_which_side_the_window_is_as_light_as
     assert pale_seen > 0
 
 
+def _washed_corners(reader: TableReader, card: str, seeds: tuple[int, int]):
+    """A card's corner blended toward a noisy texture in steps of 2 %, with the bare texture
+    last: the places that score between a sure card and an empty place on the way."""
+    m = reader.search_px
+    shape = (reader.lib.patches.shape[1] + 2 * m, reader.lib.patches.shape[2] + 2 * m, 3)
+    texture = np.random.default_rng(seeds[0]).uniform(60, 200, (1, 1, 3)) + np.random.default_rng(
+        seeds[1]
+    ).normal(0, 40, shape)
+    corner = cv2.copyMakeBorder(
+        reader.lib.patches[reader.lib.ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
+    ).astype(np.float64)
+    windows = [
+        np.clip((1 - share) * corner + share * texture, 0, 255).astype(np.uint8)
+        for share in np.arange(0.0, 1.0, 0.02)
+    ]
+    return windows, np.clip(texture, 0, 255).astype(np.uint8)
+
+
 def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
     rendered: Path,
 ) -> None:
@@ -729,17 +747,10 @@ def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
     of a Location in a row is an empty place there. A bare place is named nowhere."""
     reader = TableReader(load_library(rendered / "lib.npz"))
     assert DISCARD_SURE < EMPTY
-    m = reader.search_px
-    texture = np.random.default_rng(3).uniform(60, 200, (1, 1, 3)) + np.random.default_rng(
-        4
-    ).normal(0, 40, (reader.lib.patches.shape[1] + 2 * m, reader.lib.patches.shape[2] + 2 * m, 3))
     banded = {}
     for card in ("nightmare", "red-sun", "blue-key"):
-        corner = cv2.copyMakeBorder(
-            reader.lib.patches[reader.lib.ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
-        ).astype(np.float64)
-        for share in np.arange(0.0, 1.0, 0.02):
-            window = np.clip((1 - share) * corner + share * texture, 0, 255).astype(np.uint8)
+        windows, bare = _washed_corners(reader, card, (3, 4))
+        for window in windows:
             (on_pile,) = reader.match([window], "discard")
             if DISCARD_SURE <= on_pile.score < EMPTY and on_pile.margin >= MARGIN:
                 banded[card] = window
@@ -749,7 +760,6 @@ def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
                     assert in_row.card is None and in_row.empty
                 break
     assert "nightmare" in banded and len(banded) >= 2
-    bare = np.clip(texture, 0, 255).astype(np.uint8)
     assert reader.match([bare], "discard")[0].card is None
 
 
@@ -760,19 +770,11 @@ def test_a_gap_sure_cards_bridge_is_named_below_empty(rendered: Path) -> None:
     any card's (`Match.held`); a place that is no card is named nowhere."""
     reader = TableReader(load_library(rendered / "lib.npz"))
     assert HELD_SURE < EMPTY
-    m = reader.search_px
-    shape = (reader.lib.patches.shape[1] + 2 * m, reader.lib.patches.shape[2] + 2 * m, 3)
-    texture = np.random.default_rng(5).uniform(60, 200, (1, 1, 3)) + np.random.default_rng(
-        6
-    ).normal(0, 40, shape)
     sure = Match("blue-sun", 0.9, 0.3, "blue-sun", "blue-moon", 0.9)
     held = 0
     for card in ("red-sun", "blue-key", "green-moon", "brown-sun"):
-        corner = cv2.copyMakeBorder(
-            reader.lib.patches[reader.lib.ids.index(card)], m, m, m, m, cv2.BORDER_REPLICATE
-        ).astype(np.float64)
-        for share in np.arange(0.0, 1.0, 0.02):
-            window = np.clip((1 - share) * corner + share * texture, 0, 255).astype(np.uint8)
+        windows, bare = _washed_corners(reader, card, (5, 6))
+        for window in windows:
             (place,) = reader.match([window], "location")
             if place.empty and place.held is not None:
                 assert place.card is None and place.score >= HELD_SURE
@@ -783,7 +785,6 @@ def test_a_gap_sure_cards_bridge_is_named_below_empty(rendered: Path) -> None:
                 held += 1
                 break
     assert held >= 2
-    bare = np.clip(texture, 0, 255).astype(np.uint8)
     assert reader.match([bare], "location")[0].held is None
 
 
