@@ -715,3 +715,30 @@ def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_gam
     assert [d.payload["action"] for d in booked if d.kind == ACTION_KIND] == [
         {"type": "discard", "card": "red-key"}
     ]
+
+
+def test_a_mirrors_cards_gone_from_view_are_no_pair_that_explores_it() -> None:
+    """Two cards lie under the Moon Mirror and the hand holds two more Moons: a new card
+    laid at the row's end that the camera cannot name, while a hand over the Mirror hides
+    its two cards. The pair that would explore the Mirror lays a table the reading lags
+    behind (the Mirror unflipped, the new card taken for the last card's body), yet nothing
+    of it was seen: the player is asked, the pair never booked on that reading."""
+    from companion.games.onirim.table.live import OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    start = _turn(["brown-moon", "red-moon", "green-sun", "green-sun", "blue-key"])
+    moon = start.in_game.index("moon")
+    under = tuple(("blue-moon", "blue-moon") if i == moon else u for i, u in enumerate(start.under))
+    state = evolve(start, labyrinth=("red-sun", "brown-sun"), under=under)
+    assert ENGINE.apply(state, Pair("moon", ("brown-moon", "red-moon"))).explored[moon]
+    base = table_of(state, WINDOW).to_json()
+    hidden = [m | {"under": []} if m["mirror"] == "moon" else m for m in base["mirrors"]]
+    reading = base | {"labyrinth": [*base["labyrinth"], None], "mirrors": hidden}
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    out = game.update(Observation(base | {"located": True}, 1.0), 0)
+    for i in range(1, 8):
+        out += game.update(Observation(reading | {"located": True}, 0.5), i)
+    assert not [d for d in out if d.kind in ("onirim.action", "onirim.breach")]
+    assert [d for d in out if d.kind == "question"]

@@ -509,10 +509,21 @@ def unclear_fits(
         if want == now:
             continue
         filled, taken = fill_unclear(partial, want, maybe)
-        if lag(filled, want) is not None:  # an unnamed card left over never equals one
+        found = lag(filled, want)
+        if found is not None:  # an unnamed card left over never equals one
             fits.append(action)
-            sure = sure and taken == 0
+            sure = sure and taken == 0 and not vanished_under(filled, now, found.unflipped)
     return tuple(fits), sure and len(fits) == 1
+
+
+def vanished_under(seen: Table, now: Table, unflipped: tuple[str, ...]) -> bool:
+    """Whether a Mirror an action explores, still lying unflipped in the reading, shows fewer
+    cards than the game has under it before the action: cards gone from view without the flip
+    are what a hand resting over the Mirror, or a fan the reader missed, looks like too, so
+    they are no evidence of the pair that explores it (the flip, or the fan grown, is)."""
+    read = {m.mirror: m for m in seen.mirrors}
+    had = {m.mirror: m for m in now.mirrors}
+    return any(m in read and m in had and len(read[m].under) < len(had[m].under) for m in unflipped)
 
 
 def pairs_with(
