@@ -46,7 +46,7 @@ from companion.games.reflecto.rules.arrangement import with_cells, with_table
 from companion.games.reflecto.rules.board import Cell
 from companion.games.reflecto.rules.setup import even_split, normalise_word, setup_problem
 from companion.games.reflecto.rules.sight import mirror_sight
-from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState
+from companion.games.reflecto.rules.state import OVER, PLAY, SETUP, ReflectoState, Screen
 from companion.games.reflecto.table.messages import (
     Answer,
     BoardObservation,
@@ -560,9 +560,13 @@ class ReflectoTable:
             return None
         return (), state
 
+    def _screen_on(self, cell: Cell) -> Screen | None:
+        """The screen the game has on `cell`, if any."""
+        return next((s for s in self.state.screens if s.cell == cell), None)
+
     def _landings(self, cell: Cell) -> list[Cell]:
         """The squares the rules let the screen on `cell` reach now, in order."""
-        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        screen = self._screen_on(cell)
         turn = None if screen is None else self._turn_of(screen.owner)
         if screen is None or turn is None:
             return []
@@ -579,7 +583,7 @@ class ReflectoTable:
         its move through the engine (the square is then held as answered until the camera
         sees the screen there); "still there" holds the square as answered; "somewhere
         else" leaves the change to be judged as before. Nothing when the game went on."""
-        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        screen = self._screen_on(cell)
         if screen is None:
             return []
         self.tracker.stable = None  # the change counts again, with the answer
@@ -790,8 +794,7 @@ class ReflectoTable:
             return self._found_track(payload, seat)
         question, draft = answer_draft(self.open_questions, payload, seat)
         if question.id.startswith("where-"):
-            _, r, c, _ = question.id.split("-")
-            return [draft, *self._landed((int(r), int(c)), payload.answer)]
+            return [draft, *self._landed(_where_cell(question.id), payload.answer)]
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
@@ -1010,9 +1013,8 @@ class ReflectoTable:
         """A "where is it now?" answer as the players' word on squares (`answers`): the
         screen stands on the square they named (the square it left is empty), or still
         where it was. Applied before the move it books, while the screen is on `cell`."""
-        _, r, c, _ = question.id.split("-")
-        cell = (int(r), int(c))
-        screen = next((s for s in self.state.screens if s.cell == cell), None)
+        cell = _where_cell(question.id)
+        screen = self._screen_on(cell)
         if screen is None or said is None:
             return
         if said == "still":
@@ -1074,3 +1076,9 @@ def router() -> Any:
     from companion.games.reflecto.table.web import router as build
 
     return build()
+
+
+def _where_cell(question_id: str) -> Cell:
+    """The square a "where is it now?" question (`where-ROW-COL-N`) asks about."""
+    _, r, c, _ = question_id.split("-")
+    return int(r), int(c)
