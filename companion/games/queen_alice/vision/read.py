@@ -1288,12 +1288,12 @@ def _sides(cell: Cell) -> tuple[Cell, ...]:
     return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
 
-def _nearer_piece(tone: np.ndarray, centres: np.ndarray, near: float | None = None) -> int | None:
+def _nearer_piece(tone: np.ndarray, centres: np.ndarray, near: float = NEAR) -> int | None:
     """0 (red) or 1 (white): the board's piece colour `tone` is clearly nearer (`APART`)
-    and near (within `near`, `NEAR` when not given); else None."""
+    and near (within `near`); else None."""
     d = np.linalg.norm(tone - centres, axis=1)
     j = int(np.argmin(d))
-    return j if d[j] <= APART * d[1 - j] and d[j] <= (NEAR if near is None else near) else None
+    return j if d[j] <= APART * d[1 - j] and d[j] <= near else None
 
 
 def in_colour(calls: list[tuple[str, float]], colours: SpotColours, skip: set[int]) -> list[int]:
