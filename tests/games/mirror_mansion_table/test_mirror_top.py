@@ -156,3 +156,31 @@ def test_a_far_half_top_the_line_confirms_still_names_the_facing() -> None:
     (m,) = _read((-2.0, 2.0), 2.5, camera=_camera(-300.0, 1200.0)).mirrors
     assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
     assert m.confidence >= 0.5
+
+
+class _CountingPlane(PlaneSampler):
+    """A plane that counts how many times it is sampled."""
+
+    calls: int = 0
+
+    def lab(self, pts_mm: np.ndarray) -> np.ndarray:
+        type(self).calls += 1
+        return super().lab(pts_mm)
+
+
+def test_a_slot_s_top_is_measured_only_when_looked_up_and_the_same_whatever_the_order() -> None:
+    # Two dots on the `/` slot's top within `TOP_NEAR_MM` of its line: nothing is sampled
+    # until a top is asked for, both are answered from one sampling of the slot, and the
+    # answer is the one the eager reading (every key listed) gives.
+    plain = _plane((-8.0, 0.0), -0.5)
+    plane = _CountingPlane(plain.image, plain.H)
+    near, far = _dot(-0.5), _dot(-1.5)
+    _CountingPlane.calls = 0
+    tops = perceive.mirror_tops(plane, BOARD, (near, far))
+    assert _CountingPlane.calls == 0
+    first = tops[(far.centre_mm, "/")]
+    assert _CountingPlane.calls == 1
+    assert tops[(near.centre_mm, "/")] is not None and _CountingPlane.calls == 1
+    listed = dict(perceive.mirror_tops(plane, BOARD, (near, far)))
+    assert listed[(far.centre_mm, "/")] == first
+    assert abs(first.middle_mm - -4.0) <= 0.75

@@ -25,6 +25,7 @@ is four stages, each with a typed result and testable alone:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 
@@ -494,28 +495,41 @@ class Candidates:
     middles: dict[Cell, CrossingMiddle] = field(default_factory=dict)
     """Per crossing, its middle on the mirrors' plane (`crossing_middles`): which slot a mirror
     whose dot fits both stands in."""
-    tops: dict[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
+    tops: Mapping[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
     """Per green dot (its centre) and slot it fits, that slot's mirror top as found on the
     mirrors' plane clear of the dot (`mirror_top`): which side of its top the dot lies on."""
 
 
 def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Unit vectors along a slot and across it, toward its second facing (`FACINGS`)."""
+    return _axes(slot)
+
+
+@cache
+def _axes(slot: str) -> tuple[np.ndarray, np.ndarray]:
+    # Made once (read-only): a frame asks for them some fifty times.
     u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
-    return u, np.array(board.facing_normal(FACINGS[slot][1]))
+    n = np.array(Board.facing_normal(FACINGS[slot][1]))
+    u.setflags(write=False)
+    n.setflags(write=False)
+    return u, n
 
 
 def _slot_lines(board: Board, length_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per slot (crossings in order, `SLOTS` within): its crossing, its points along the line
     every mm (not within 3 mm of the middle, where the two slots cross, nor of the ends) and
     its unit normal."""
-    return _lines(tuple(board.crossing_mm(c) for c in board.cells), length_mm)
+    # Keyed by the crossings' coordinates, not by the board (unhashable): some thirty look-ups
+    # a frame, each building its key of nine crossings was a tenth of a millisecond.
+    return _lines(board.crossing_x_mm, board.crossing_y_mm, board.size, length_mm)
 
 
 @lru_cache(maxsize=8)
 def _lines(
-    crossings: tuple[tuple[float, float], ...], length_mm: float
+    xs: tuple[float, ...], ys: tuple[float, ...], size: int, length_mm: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # The crossings in `Board.cells`' order, as `Board.crossing_mm` places them.
+    crossings = [(xs[c], ys[r]) for r in range(size) for c in range(size)]
     half = length_mm / 2 - 3
     t = np.arange(-half, half + 0.01, 1.0)
     t = t[np.abs(t) > 3.0]
@@ -824,12 +838,11 @@ def face_width_mm(board: Board, camera: np.ndarray, cell: Cell, slot: str) -> tu
     return math.copysign(1.0, x), abs(x) * board.mirror_height_mm / height
 
 
-def mirror_tops(
-    plane: PlaneSampler,
-    board: Board,
-    green: tuple[Dot, ...],
-    camera: np.ndarray | None = None,
-) -> dict[tuple[tuple[float, float], str], MirrorTop]:
+TopKey = tuple[tuple[float, float], str]
+"""A green dot's centre (board mm) and a slot its place fits: what a mirror's top is asked for."""
+
+
+class MirrorTops(Mapping[TopKey, MirrorTop]):
     """Where the top of a mirror lies across its slot, for every green dot and slot its place
     fits, seen on the mirrors' plane clear of the dot: the strip, straight along the slot and
     1.5 to 10 mm wide, holding the dot's centre, whose colour stands out most from both sides
@@ -841,41 +854,105 @@ def mirror_tops(
 
     Each slot is measured once (one sampling, one profile across it, clear of all its asking
     dots: a sticker found at three levels is one sticker), then each dot picks its strip from
-    that profile; a slot too little of which is clear of its dots has none."""
-    if TOP_NEAR_MM <= 0:
-        return {}
-    t, a = _top_grid(board)
-    asks: dict[tuple[Cell, str], list[tuple[Dot, float]]] = {}
-    clears: dict[tuple[Cell, str], np.ndarray] = {}
-    for dot in green:
-        if dot.contrast < CONTRAST_MIN:
-            continue
-        cell, fits = _slot_fits(board, dot)
-        r = math.sqrt(dot.area_mm2 / math.pi)
-        for slot, (along, across) in fits.items():
-            # Farther off the line than `TOP_NEAR_MM` the line names the side: no top needed.
-            if abs(across) < TOP_NEAR_MM:
-                asks.setdefault((cell, slot), []).append((dot, across))
-                clear = np.abs(t - along) > r + 1.5
-                clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
-    slots = [key for key in asks if clears[key].sum() >= 6]
-    if not slots:
-        return {}
-    pts = []
-    for cell, slot in slots:
-        u, n = slot_axes(slot, board)
-        c = np.asarray(board.crossing_mm(cell), np.float64)
-        pts.append(c + t[None, :, None] * u + a[:, None, None] * n)
-    lab = plane.lab(np.stack(pts))
-    out = {}
-    for k, key in enumerate(slots):
-        strips = _top_strips(lab[k][:, clears[key]], a)
-        side, face = (0.0, 0.0) if camera is None else face_width_mm(board, camera, *key)
-        for dot, across in asks[key]:
-            top = _top_holding(strips, across)
-            if top is not None:
-                out[(dot.centre_mm, key[1])] = replace(top, near_side=side, face_mm=face)
-    return out
+    that profile; a slot too little of which is clear of its dots has none.
+
+    A slot is measured only when a top in it is first looked up: most dots that fit a slot
+    within `TOP_NEAR_MM` of its line lie near the crossing's middle, where the other slot is
+    the one they name (a house box's dots, 4 mm off their own slot's line, asked 4 slots a
+    frame and needed 0.05), and measuring them cost about a tenth of a read. Which columns of
+    a slot are clear still counts every dot that fits it, looked up or not, so a top is the
+    same whichever are asked first."""
+
+    def __init__(
+        self,
+        plane: PlaneSampler,
+        board: Board,
+        green: tuple[Dot, ...],
+        camera: np.ndarray | None = None,
+    ) -> None:
+        self._plane, self._board, self._camera = plane, board, camera
+        self._green = green
+        self._t, self._a = _top_grid(board)
+        self._clears: dict[Slot, np.ndarray] = {}
+        self._asked: dict[TopKey, tuple[Slot, float]] | None = None
+        self._found: dict[TopKey, MirrorTop | None] = {}
+
+    def _asking(self) -> dict[TopKey, tuple[Slot, float]]:
+        """Per dot and slot whose top may be asked for, the slot and the dot's place across
+        it; which columns of each slot are clear of its dots (`_clears`). Made at the first
+        look-up (a house box's frame has none)."""
+        if self._asked is not None:
+            return self._asked
+        asks: dict[Slot, list[tuple[Dot, float]]] = {}
+        clears = self._clears
+        for dot in self._green if TOP_NEAR_MM > 0 else ():
+            if dot.contrast < CONTRAST_MIN:
+                continue
+            cell, fits = _slot_fits(self._board, dot)
+            r = math.sqrt(dot.area_mm2 / math.pi)
+            for slot, (along, across) in fits.items():
+                # Farther off the line than `TOP_NEAR_MM` the line names the side: no top.
+                if abs(across) < TOP_NEAR_MM:
+                    asks.setdefault((cell, slot), []).append((dot, across))
+                    clear = np.abs(self._t - along) > r + 1.5
+                    clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
+        self._asked = {
+            (dot.centre_mm, key[1]): (key, across)
+            for key, dots in asks.items()
+            if clears[key].sum() >= 6
+            for dot, across in dots
+        }
+        return self._asked
+
+    def _top(self, key: TopKey) -> MirrorTop | None:
+        asked = self._asking()
+        if key not in asked:
+            return None
+        if key not in self._found:
+            self._measure(asked[key][0])
+        return self._found[key]
+
+    def _measure(self, where: Slot) -> None:
+        """One slot's profile across it, and every asking dot's pick among its strips."""
+        cell, slot = where
+        u, n = slot_axes(slot, self._board)
+        c = np.asarray(self._board.crossing_mm(cell), np.float64)
+        lab = self._plane.lab(c + self._t[None, :, None] * u + self._a[:, None, None] * n)
+        strips = _top_strips(lab[:, self._clears[where]], self._a)
+        side, face = (
+            (0.0, 0.0)
+            if self._camera is None
+            else face_width_mm(self._board, self._camera, cell, slot)
+        )
+        for key, (at, across) in self._asking().items():
+            if at == where:
+                top = _top_holding(strips, across)
+                self._found[key] = (
+                    None if top is None else replace(top, near_side=side, face_mm=face)
+                )
+
+    def __getitem__(self, key: TopKey) -> MirrorTop:
+        top = self._top(key)
+        if top is None:
+            raise KeyError(key)
+        return top
+
+    def __iter__(self) -> Iterator[TopKey]:
+        return (key for key in list(self._asking()) if self._top(key) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def mirror_tops(
+    plane: PlaneSampler,
+    board: Board,
+    green: tuple[Dot, ...],
+    camera: np.ndarray | None = None,
+) -> MirrorTops:
+    """The mirrors' tops round `green`'s dots (`MirrorTops`), each slot measured when first
+    looked up."""
+    return MirrorTops(plane, board, green, camera)
 
 
 def mirror_top(
@@ -964,7 +1041,7 @@ def _mirror_from_dot(
     dot: Dot,
     bars: dict[Slot, float],
     middles: dict[Cell, CrossingMiddle] | None = None,
-    tops: dict[tuple[tuple[float, float], str], MirrorTop] | None = None,
+    tops: Mapping[tuple[tuple[float, float], str], MirrorTop] | None = None,
 ) -> PieceSeen | None:
     """The mirror a green dot belongs to, if its place fits one: anywhere along a slot's top
     edge, off the middle line by a dot offset. Near the crossing's middle both slots fit:
@@ -993,8 +1070,9 @@ def _mirror_from_dot(
         slot = next(iter(fits))
         slot_conf = 1.0
     across = fits[slot]
-    top = None if tops is None else tops.get((dot.centre_mm, slot))
-    if top is not None and abs(across) < TOP_NEAR_MM:
+    near = tops is not None and abs(across) < TOP_NEAR_MM
+    top = tops.get((dot.centre_mm, slot)) if near and tops is not None else None
+    if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
         # other: asked, not guessed.
