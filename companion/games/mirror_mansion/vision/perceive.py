@@ -176,6 +176,18 @@ perceive.MIRROR_EDGE_MIN --late --styles wide6:85,wide7:120`, 205 boards), exact
 (mirrors missed, phantom): none to 0.25 187 (2, 0); 0.5 185 (4, 0); 0.75 183 (12, 1); 1.0 180
 (18, 3): a box whose frames are painted like its board shows faint top edges on every
 mirror. 0 keeps half a unit of margin from the first mirror lost."""
+DOT_EDGE_MIN = 0.0
+"""The least top edge, scored along the line through a green dot (`DotBars`), that lets the
+dot name a mirror whose slot's own line scores under `MIRROR_EDGE_MIN` (a thick top standing
+off its line); its facing is then asked and its evidence stays its line's. Curve on the first
+55 boards of development set `wide15` (`curves.py setting --setting perceive.DOT_EDGE_MIN
+--late --styles wide15:55`), mirrors missed, phantom, facings asked (boards exact 34 and no
+facing wrong at every value): off (inf) 5, 1, 25; 1.5 and 1 4, 1, 26; 0.5 and 0.25 3, 1, 27;
+0 2, 1, 28; -0.25 to -1 1, 1, 29. Below 0 nearly every dot passes (the gate says nothing);
+0 is the line's own floor (`MIRROR_EDGE_MIN`), where the curve still falls. With the dot's
+line also raising the evidence, the recovered mirrors outranked true ones: at 1.5 phantoms
+1 -> 3 and missed 5 -> 6 (a dot 7 mm off its line, the line through it along another
+edge), so the evidence stays the line's."""
 CONTRAST_MIN = 12.5
 """A dot names a piece (a mirror, the door, the window) only when its ring lies at least this
 far from its colour (`dots.ring_contrast`, 8-bit Lab units): a sticker is one colour laid on
@@ -498,6 +510,9 @@ class Candidates:
     tops: Mapping[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
     """Per green dot (its centre) and slot it fits, that slot's mirror top as found on the
     mirrors' plane clear of the dot (`mirror_top`): which side of its top the dot lies on."""
+    dot_bars: Mapping[tuple[tuple[float, float], str], float] = field(default_factory=dict)
+    """Per green dot (its centre) and slot it fits, the top edge scored along the line through
+    the dot instead of the slot's (`DotBars`): a thick top standing off its slot's line."""
 
 
 def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
@@ -570,28 +585,12 @@ def bar_scores(
     centres, along, across = _slot_lines(board, length_mm)
     # Which side of each slot looks away from the camera (the board shows there, not a face).
     side = np.where(np.einsum("sk,sk->s", across, centres - nadir) >= 0, 1.0, -1.0)
-    ridge_k = np.array([-0.6, 0.0, 0.6])
-    beside_k = np.array([3.5, 4.5, 5.5])
-    n = across[:, None, None, :]
-    ridges = along[:, :, None, :] + ridge_k[None, None, :, None] * n
-    aways = along[:, :, None, :] + (side[:, None] * beside_k)[:, None, :, None] * n
-    nears = along[:, :, None, :] - (side[:, None] * beside_k)[:, None, :, None] * n
-    pts = np.stack([ridges, aways, nears])
-    floor_c, floor_s = EDGE_FLOOR_LAB
-
-    def strip(p: PlaneSampler) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        r, a, b = p.lab(pts).mean(axis=3)
-        spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
-        to_a = median(norm(r - a), axis=1)
-        to_b = median(norm(r - b), axis=1)
-        return to_a, to_b, spread, r
-
-    ta, tb, sp, _ = strip(plane)
+    ta, tb, sp, _ = _edge_strips(plane, along, across, side)
     # The ground's strips depend on the slot length only (mirrors and doors share them).
     if ground_strips is None:
         ground_strips = {}
     if length_mm not in ground_strips:
-        ground_strips[length_mm] = strip(ground)
+        ground_strips[length_mm] = _edge_strips(ground, along, across, side)
     ga, gb, gs, gr = ground_strips[length_mm]
     # Straight above a crossing both planes agree and parallax says nothing; there the slot is
     # told from the board's own empty slot, learnt from this board: most slots are empty, so
@@ -599,12 +598,50 @@ def bar_scores(
     # seen through the cut, or the print), and a standing piece hides it.
     empty = median(median(gr, axis=1), axis=0)
     unlike = median(norm(gr - empty), axis=1)
-    score = (
-        np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
-        - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s))
-        + np.log((unlike + floor_c) / (gs + floor_c))
-    )
+    score = _edge_score(ta, tb, sp, ga, gb, gs) + _unlike_score(unlike, gs)
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
+
+
+_RIDGE_MM = np.array([-0.6, 0.0, 0.6])
+"""Where across a slot's line its top edge is sampled (mm)."""
+_BESIDE_MM = np.array([3.5, 4.5, 5.5])
+"""Where either side of it the board (or face) beside the top is sampled (mm)."""
+
+
+def _edge_strips(
+    p: PlaneSampler, along: np.ndarray, across: np.ndarray, side: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per line (`along`: lines × steps × 2 board mm, `across` their unit normals, `side` +1
+    or -1 for the normal's side that looks away from the camera), the median over steps of
+    the ridge's colour distance to the side away from the camera and to the near side, its
+    unevenness along the line, and the ridge's colours step by step (`bar_scores`)."""
+    n = across[:, None, None, :]
+    ridges = along[:, :, None, :] + _RIDGE_MM[None, None, :, None] * n
+    aways = along[:, :, None, :] + (side[:, None] * _BESIDE_MM)[:, None, :, None] * n
+    nears = along[:, :, None, :] - (side[:, None] * _BESIDE_MM)[:, None, :, None] * n
+    r, a, b = p.lab(np.stack([ridges, aways, nears])).mean(axis=3)
+    spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
+    to_a = median(norm(r - a), axis=1)
+    to_b = median(norm(r - b), axis=1)
+    return to_a, to_b, spread, r
+
+
+def _edge_score(
+    ta: np.ndarray, tb: np.ndarray, sp: np.ndarray, ga: np.ndarray, gb: np.ndarray, gs: np.ndarray
+) -> np.ndarray:
+    """A line's top-plane contrast over its unevenness (against the side that differs most)
+    less the same on the ground (against the side that differs least), as log-ratios."""
+    floor_c, floor_s = EDGE_FLOOR_LAB
+    return np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s)) - np.log(
+        (np.minimum(ga, gb) + floor_c) / (gs + floor_s)
+    )
+
+
+def _unlike_score(unlike: np.ndarray, gs: np.ndarray) -> np.ndarray:
+    """How unlike the board's empty slot line a slot's line looks on the ground, over its
+    unevenness (a log-ratio): a standing piece hides the insert or print of its slot."""
+    floor_c = EDGE_FLOOR_LAB[0]
+    return np.log((unlike + floor_c) / (gs + floor_c))
 
 
 def _across_along(
@@ -964,6 +1001,71 @@ def mirror_top(
     return found.get((dot.centre_mm, slot)) if _slot_fits(board, dot)[0] == cell else None
 
 
+class DotBars(Mapping[TopKey, float]):
+    """A mirror's top edge scored where its dot is: along the line parallel to the slot through
+    the dot's centre (clear of the dot), as `bar_scores` scores the slot's own line (the
+    top-plane strip over its unevenness less the same on the ground), plus the slot's own
+    unlikeness to the board's empty slot (a standing piece hides its insert).
+
+    A thick top standing off its slot's line (the reflective face on the line and 2 to 9 mm
+    of backing behind it) scores no top edge at the line, where its edge or its face is, and
+    its dot was dropped as print (`MIRROR_EDGE_MIN`); the dot is stuck on the top, so a line
+    through the dot runs along the top wherever it stands. Scored only when looked up: where
+    a dot's slot scores under `MIRROR_EDGE_MIN` at its line (`identify`)."""
+
+    def __init__(
+        self,
+        rect: Rectified,
+        board: Board,
+        green: tuple[Dot, ...],
+        ground_strips: dict[float, tuple[np.ndarray, ...]],
+    ) -> None:
+        self._rect, self._board, self._ground = rect, board, ground_strips
+        self._dots = {dot.centre_mm: dot for dot in green if dot.contrast >= CONTRAST_MIN}
+        self._found: dict[TopKey, float] = {}
+
+    def __getitem__(self, key: TopKey) -> float:
+        if key not in self._found:
+            dot = self._dots[key[0]]
+            cell, fits = _slot_fits(self._board, dot)
+            along, across = fits[key[1]]
+            r = math.sqrt(dot.area_mm2 / math.pi)
+            self._found[key] = self._score(cell, key[1], along, across, r)
+        return self._found[key]
+
+    def _score(self, cell: Cell, slot: str, along: float, across: float, r: float) -> float:
+        board = self._board
+        centres, lines, normals = _slot_lines(board, board.mirror_length_mm)
+        k = board.cells.index(cell) * len(SLOTS) + SLOTS.index(slot)
+        u, n = slot_axes(slot, board)
+        line = lines[k]
+        clear = np.abs((line - centres[k]) @ u - along) > r + 1.5
+        if int(clear.sum()) < 6:
+            return -math.inf
+        shifted = (line[clear] + across * normals[k])[None]
+        nadir = self._rect.nadir_mm
+        side = np.array(
+            [1.0 if float(normals[k] @ (centres[k] + across * n - nadir)) >= 0 else -1.0]
+        )
+        ta, tb, sp, _ = _edge_strips(self._rect.mirror_points, shifted, normals[k : k + 1], side)
+        ga, gb, gs, _ = _edge_strips(self._rect.ground_points, shifted, normals[k : k + 1], side)
+        # The slot's own line on the ground (`bar_scores` has measured them all).
+        _, _, line_gs, gr = self._ground[board.mirror_length_mm]
+        empty = median(median(gr, axis=1), axis=0)
+        unlike = median(norm(gr[k] - empty), axis=0)
+        return float(_edge_score(ta, tb, sp, ga, gb, gs)[0] + _unlike_score(unlike, line_gs[k]))
+
+    def __iter__(self) -> Iterator[TopKey]:
+        return (
+            (centre, slot)
+            for centre, dot in self._dots.items()
+            for slot in _slot_fits(self._board, dot)[1]
+        )
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def find_candidates(
     rect: Rectified, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> Candidates:
@@ -989,6 +1091,7 @@ def find_candidates(
         ),
         middles=crossing_middles(rect.mirror_points, board),
         tops=mirror_tops(rect.mirror_points, board, green, rect.pose.camera_centre),
+        dot_bars=DotBars(rect, board, green, ground),
     )
 
 
@@ -1221,8 +1324,19 @@ def identify(
             if piece is None:
                 continue
             bar = bars[(piece.cell, piece.slot)]
+            edge_ok = bar >= MIRROR_EDGE_MIN
+            if piece.kind == "mirror" and not edge_ok:
+                # A thick top standing off the slot's line: its edge scored through its dot.
+                # Its facing is asked: where such a top stands, the line names no side, and
+                # the top found beside the dot may hold the face toward the camera.
+                # Its evidence stays its line's: it fills the box after the mirrors whose
+                # slot's line shows a top.
+                at_dot = cands.dot_bars.get((dot.centre_mm, piece.slot), -math.inf)
+                if at_dot >= DOT_EDGE_MIN:
+                    edge_ok = True
+                    piece = replace(piece, confidence=0.0)
             evidence = _piece_evidence(dot, bar)
-            if piece.kind == "mirror" and (evidence < PIECE_MIN or bar < MIRROR_EDGE_MIN):
+            if piece.kind == "mirror" and (evidence < PIECE_MIN or not edge_ok):
                 continue
             if piece.kind == "door" and bar + DOOR_LEVEL_CREDIT * dot.level < DOOR_EDGE_MIN:
                 continue
