@@ -25,6 +25,7 @@ is four stages, each with a typed result and testable alone:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 
@@ -175,6 +176,18 @@ perceive.MIRROR_EDGE_MIN --late --styles wide6:85,wide7:120`, 205 boards), exact
 (mirrors missed, phantom): none to 0.25 187 (2, 0); 0.5 185 (4, 0); 0.75 183 (12, 1); 1.0 180
 (18, 3): a box whose frames are painted like its board shows faint top edges on every
 mirror. 0 keeps half a unit of margin from the first mirror lost."""
+DOT_EDGE_MIN = 0.0
+"""The least top edge, scored along the line through a green dot (`DotBars`), that lets the
+dot name a mirror whose slot's own line scores under `MIRROR_EDGE_MIN` (a thick top standing
+off its line); its facing is then asked and its evidence stays its line's. Curve on the first
+55 boards of development set `wide15` (`curves.py setting --setting perceive.DOT_EDGE_MIN
+--late --styles wide15:55`), mirrors missed, phantom, facings asked (boards exact 34 and no
+facing wrong at every value): off (inf) 5, 1, 25; 1.5 and 1 4, 1, 26; 0.5 and 0.25 3, 1, 27;
+0 2, 1, 28; -0.25 to -1 1, 1, 29. Below 0 nearly every dot passes (the gate says nothing);
+0 is the line's own floor (`MIRROR_EDGE_MIN`), where the curve still falls. With the dot's
+line also raising the evidence, the recovered mirrors outranked true ones: at 1.5 phantoms
+1 -> 3 and missed 5 -> 6 (a dot 7 mm off its line, the line through it along another
+edge), so the evidence stays the line's."""
 CONTRAST_MIN = 12.5
 """A dot names a piece (a mirror, the door, the window) only when its ring lies at least this
 far from its colour (`dots.ring_contrast`, 8-bit Lab units): a sticker is one colour laid on
@@ -494,28 +507,44 @@ class Candidates:
     middles: dict[Cell, CrossingMiddle] = field(default_factory=dict)
     """Per crossing, its middle on the mirrors' plane (`crossing_middles`): which slot a mirror
     whose dot fits both stands in."""
-    tops: dict[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
+    tops: Mapping[tuple[tuple[float, float], str], MirrorTop] = field(default_factory=dict)
     """Per green dot (its centre) and slot it fits, that slot's mirror top as found on the
     mirrors' plane clear of the dot (`mirror_top`): which side of its top the dot lies on."""
+    dot_bars: Mapping[tuple[tuple[float, float], str], float] = field(default_factory=dict)
+    """Per green dot (its centre) and slot it fits, the top edge scored along the line through
+    the dot instead of the slot's (`DotBars`): a thick top standing off its slot's line."""
 
 
 def slot_axes(slot: str, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Unit vectors along a slot and across it, toward its second facing (`FACINGS`)."""
+    return _axes(slot)
+
+
+@cache
+def _axes(slot: str) -> tuple[np.ndarray, np.ndarray]:
+    # Made once (read-only): a frame asks for them some fifty times.
     u = np.array([1.0, -1.0] if slot == "/" else [1.0, 1.0]) / math.sqrt(2)
-    return u, np.array(board.facing_normal(FACINGS[slot][1]))
+    n = np.array(Board.facing_normal(FACINGS[slot][1]))
+    u.setflags(write=False)
+    n.setflags(write=False)
+    return u, n
 
 
 def _slot_lines(board: Board, length_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per slot (crossings in order, `SLOTS` within): its crossing, its points along the line
     every mm (not within 3 mm of the middle, where the two slots cross, nor of the ends) and
     its unit normal."""
-    return _lines(tuple(board.crossing_mm(c) for c in board.cells), length_mm)
+    # Keyed by the crossings' coordinates, not by the board (unhashable): some thirty look-ups
+    # a frame, each building its key of nine crossings was a tenth of a millisecond.
+    return _lines(board.crossing_x_mm, board.crossing_y_mm, board.size, length_mm)
 
 
 @lru_cache(maxsize=8)
 def _lines(
-    crossings: tuple[tuple[float, float], ...], length_mm: float
+    xs: tuple[float, ...], ys: tuple[float, ...], size: int, length_mm: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # The crossings in `Board.cells`' order, as `Board.crossing_mm` places them.
+    crossings = [(xs[c], ys[r]) for r in range(size) for c in range(size)]
     half = length_mm / 2 - 3
     t = np.arange(-half, half + 0.01, 1.0)
     t = t[np.abs(t) > 3.0]
@@ -556,28 +585,12 @@ def bar_scores(
     centres, along, across = _slot_lines(board, length_mm)
     # Which side of each slot looks away from the camera (the board shows there, not a face).
     side = np.where(np.einsum("sk,sk->s", across, centres - nadir) >= 0, 1.0, -1.0)
-    ridge_k = np.array([-0.6, 0.0, 0.6])
-    beside_k = np.array([3.5, 4.5, 5.5])
-    n = across[:, None, None, :]
-    ridges = along[:, :, None, :] + ridge_k[None, None, :, None] * n
-    aways = along[:, :, None, :] + (side[:, None] * beside_k)[:, None, :, None] * n
-    nears = along[:, :, None, :] - (side[:, None] * beside_k)[:, None, :, None] * n
-    pts = np.stack([ridges, aways, nears])
-    floor_c, floor_s = EDGE_FLOOR_LAB
-
-    def strip(p: PlaneSampler) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        r, a, b = p.lab(pts).mean(axis=3)
-        spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
-        to_a = median(norm(r - a), axis=1)
-        to_b = median(norm(r - b), axis=1)
-        return to_a, to_b, spread, r
-
-    ta, tb, sp, _ = strip(plane)
+    ta, tb, sp, _ = _edge_strips(plane, along, across, side)
     # The ground's strips depend on the slot length only (mirrors and doors share them).
     if ground_strips is None:
         ground_strips = {}
     if length_mm not in ground_strips:
-        ground_strips[length_mm] = strip(ground)
+        ground_strips[length_mm] = _edge_strips(ground, along, across, side)
     ga, gb, gs, gr = ground_strips[length_mm]
     # Straight above a crossing both planes agree and parallax says nothing; there the slot is
     # told from the board's own empty slot, learnt from this board: most slots are empty, so
@@ -585,12 +598,50 @@ def bar_scores(
     # seen through the cut, or the print), and a standing piece hides it.
     empty = median(median(gr, axis=1), axis=0)
     unlike = median(norm(gr - empty), axis=1)
-    score = (
-        np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s))
-        - np.log((np.minimum(ga, gb) + floor_c) / (gs + floor_s))
-        + np.log((unlike + floor_c) / (gs + floor_c))
-    )
+    score = _edge_score(ta, tb, sp, ga, gb, gs) + _unlike_score(unlike, gs)
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
+
+
+_RIDGE_MM = np.array([-0.6, 0.0, 0.6])
+"""Where across a slot's line its top edge is sampled (mm)."""
+_BESIDE_MM = np.array([3.5, 4.5, 5.5])
+"""Where either side of it the board (or face) beside the top is sampled (mm)."""
+
+
+def _edge_strips(
+    p: PlaneSampler, along: np.ndarray, across: np.ndarray, side: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per line (`along`: lines × steps × 2 board mm, `across` their unit normals, `side` +1
+    or -1 for the normal's side that looks away from the camera), the median over steps of
+    the ridge's colour distance to the side away from the camera and to the near side, its
+    unevenness along the line, and the ridge's colours step by step (`bar_scores`)."""
+    n = across[:, None, None, :]
+    ridges = along[:, :, None, :] + _RIDGE_MM[None, None, :, None] * n
+    aways = along[:, :, None, :] + (side[:, None] * _BESIDE_MM)[:, None, :, None] * n
+    nears = along[:, :, None, :] - (side[:, None] * _BESIDE_MM)[:, None, :, None] * n
+    r, a, b = p.lab(np.stack([ridges, aways, nears])).mean(axis=3)
+    spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
+    to_a = median(norm(r - a), axis=1)
+    to_b = median(norm(r - b), axis=1)
+    return to_a, to_b, spread, r
+
+
+def _edge_score(
+    ta: np.ndarray, tb: np.ndarray, sp: np.ndarray, ga: np.ndarray, gb: np.ndarray, gs: np.ndarray
+) -> np.ndarray:
+    """A line's top-plane contrast over its unevenness (against the side that differs most)
+    less the same on the ground (against the side that differs least), as log-ratios."""
+    floor_c, floor_s = EDGE_FLOOR_LAB
+    return np.log((np.maximum(ta, tb) + floor_c) / (sp + floor_s)) - np.log(
+        (np.minimum(ga, gb) + floor_c) / (gs + floor_s)
+    )
+
+
+def _unlike_score(unlike: np.ndarray, gs: np.ndarray) -> np.ndarray:
+    """How unlike the board's empty slot line a slot's line looks on the ground, over its
+    unevenness (a log-ratio): a standing piece hides the insert or print of its slot."""
+    floor_c = EDGE_FLOOR_LAB[0]
+    return np.log((unlike + floor_c) / (gs + floor_c))
 
 
 def _across_along(
@@ -824,12 +875,11 @@ def face_width_mm(board: Board, camera: np.ndarray, cell: Cell, slot: str) -> tu
     return math.copysign(1.0, x), abs(x) * board.mirror_height_mm / height
 
 
-def mirror_tops(
-    plane: PlaneSampler,
-    board: Board,
-    green: tuple[Dot, ...],
-    camera: np.ndarray | None = None,
-) -> dict[tuple[tuple[float, float], str], MirrorTop]:
+TopKey = tuple[tuple[float, float], str]
+"""A green dot's centre (board mm) and a slot its place fits: what a mirror's top is asked for."""
+
+
+class MirrorTops(Mapping[TopKey, MirrorTop]):
     """Where the top of a mirror lies across its slot, for every green dot and slot its place
     fits, seen on the mirrors' plane clear of the dot: the strip, straight along the slot and
     1.5 to 10 mm wide, holding the dot's centre, whose colour stands out most from both sides
@@ -841,41 +891,105 @@ def mirror_tops(
 
     Each slot is measured once (one sampling, one profile across it, clear of all its asking
     dots: a sticker found at three levels is one sticker), then each dot picks its strip from
-    that profile; a slot too little of which is clear of its dots has none."""
-    if TOP_NEAR_MM <= 0:
-        return {}
-    t, a = _top_grid(board)
-    asks: dict[tuple[Cell, str], list[tuple[Dot, float]]] = {}
-    clears: dict[tuple[Cell, str], np.ndarray] = {}
-    for dot in green:
-        if dot.contrast < CONTRAST_MIN:
-            continue
-        cell, fits = _slot_fits(board, dot)
-        r = math.sqrt(dot.area_mm2 / math.pi)
-        for slot, (along, across) in fits.items():
-            # Farther off the line than `TOP_NEAR_MM` the line names the side: no top needed.
-            if abs(across) < TOP_NEAR_MM:
-                asks.setdefault((cell, slot), []).append((dot, across))
-                clear = np.abs(t - along) > r + 1.5
-                clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
-    slots = [key for key in asks if clears[key].sum() >= 6]
-    if not slots:
-        return {}
-    pts = []
-    for cell, slot in slots:
-        u, n = slot_axes(slot, board)
-        c = np.asarray(board.crossing_mm(cell), np.float64)
-        pts.append(c + t[None, :, None] * u + a[:, None, None] * n)
-    lab = plane.lab(np.stack(pts))
-    out = {}
-    for k, key in enumerate(slots):
-        strips = _top_strips(lab[k][:, clears[key]], a)
-        side, face = (0.0, 0.0) if camera is None else face_width_mm(board, camera, *key)
-        for dot, across in asks[key]:
-            top = _top_holding(strips, across)
-            if top is not None:
-                out[(dot.centre_mm, key[1])] = replace(top, near_side=side, face_mm=face)
-    return out
+    that profile; a slot too little of which is clear of its dots has none.
+
+    A slot is measured only when a top in it is first looked up: most dots that fit a slot
+    within `TOP_NEAR_MM` of its line lie near the crossing's middle, where the other slot is
+    the one they name (a house box's dots, 4 mm off their own slot's line, asked 4 slots a
+    frame and needed 0.05), and measuring them cost about a tenth of a read. Which columns of
+    a slot are clear still counts every dot that fits it, looked up or not, so a top is the
+    same whichever are asked first."""
+
+    def __init__(
+        self,
+        plane: PlaneSampler,
+        board: Board,
+        green: tuple[Dot, ...],
+        camera: np.ndarray | None = None,
+    ) -> None:
+        self._plane, self._board, self._camera = plane, board, camera
+        self._green = green
+        self._t, self._a = _top_grid(board)
+        self._clears: dict[Slot, np.ndarray] = {}
+        self._asked: dict[TopKey, tuple[Slot, float]] | None = None
+        self._found: dict[TopKey, MirrorTop | None] = {}
+
+    def _asking(self) -> dict[TopKey, tuple[Slot, float]]:
+        """Per dot and slot whose top may be asked for, the slot and the dot's place across
+        it; which columns of each slot are clear of its dots (`_clears`). Made at the first
+        look-up (a house box's frame has none)."""
+        if self._asked is not None:
+            return self._asked
+        asks: dict[Slot, list[tuple[Dot, float]]] = {}
+        clears = self._clears
+        for dot in self._green if TOP_NEAR_MM > 0 else ():
+            if dot.contrast < CONTRAST_MIN:
+                continue
+            cell, fits = _slot_fits(self._board, dot)
+            r = math.sqrt(dot.area_mm2 / math.pi)
+            for slot, (along, across) in fits.items():
+                # Farther off the line than `TOP_NEAR_MM` the line names the side: no top.
+                if abs(across) < TOP_NEAR_MM:
+                    asks.setdefault((cell, slot), []).append((dot, across))
+                    clear = np.abs(self._t - along) > r + 1.5
+                    clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
+        self._asked = {
+            (dot.centre_mm, key[1]): (key, across)
+            for key, dots in asks.items()
+            if clears[key].sum() >= 6
+            for dot, across in dots
+        }
+        return self._asked
+
+    def _top(self, key: TopKey) -> MirrorTop | None:
+        asked = self._asking()
+        if key not in asked:
+            return None
+        if key not in self._found:
+            self._measure(asked[key][0])
+        return self._found[key]
+
+    def _measure(self, where: Slot) -> None:
+        """One slot's profile across it, and every asking dot's pick among its strips."""
+        cell, slot = where
+        u, n = slot_axes(slot, self._board)
+        c = np.asarray(self._board.crossing_mm(cell), np.float64)
+        lab = self._plane.lab(c + self._t[None, :, None] * u + self._a[:, None, None] * n)
+        strips = _top_strips(lab[:, self._clears[where]], self._a)
+        side, face = (
+            (0.0, 0.0)
+            if self._camera is None
+            else face_width_mm(self._board, self._camera, cell, slot)
+        )
+        for key, (at, across) in self._asking().items():
+            if at == where:
+                top = _top_holding(strips, across)
+                self._found[key] = (
+                    None if top is None else replace(top, near_side=side, face_mm=face)
+                )
+
+    def __getitem__(self, key: TopKey) -> MirrorTop:
+        top = self._top(key)
+        if top is None:
+            raise KeyError(key)
+        return top
+
+    def __iter__(self) -> Iterator[TopKey]:
+        return (key for key in list(self._asking()) if self._top(key) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def mirror_tops(
+    plane: PlaneSampler,
+    board: Board,
+    green: tuple[Dot, ...],
+    camera: np.ndarray | None = None,
+) -> MirrorTops:
+    """The mirrors' tops round `green`'s dots (`MirrorTops`), each slot measured when first
+    looked up."""
+    return MirrorTops(plane, board, green, camera)
 
 
 def mirror_top(
@@ -885,6 +999,71 @@ def mirror_top(
     `dot` (None where the dot's place does not fit that slot or hides too much of it)."""
     found = mirror_tops(plane, board, (dot,))
     return found.get((dot.centre_mm, slot)) if _slot_fits(board, dot)[0] == cell else None
+
+
+class DotBars(Mapping[TopKey, float]):
+    """A mirror's top edge scored where its dot is: along the line parallel to the slot through
+    the dot's centre (clear of the dot), as `bar_scores` scores the slot's own line (the
+    top-plane strip over its unevenness less the same on the ground), plus the slot's own
+    unlikeness to the board's empty slot (a standing piece hides its insert).
+
+    A thick top standing off its slot's line (the reflective face on the line and 2 to 9 mm
+    of backing behind it) scores no top edge at the line, where its edge or its face is, and
+    its dot was dropped as print (`MIRROR_EDGE_MIN`); the dot is stuck on the top, so a line
+    through the dot runs along the top wherever it stands. Scored only when looked up: where
+    a dot's slot scores under `MIRROR_EDGE_MIN` at its line (`identify`)."""
+
+    def __init__(
+        self,
+        rect: Rectified,
+        board: Board,
+        green: tuple[Dot, ...],
+        ground_strips: dict[float, tuple[np.ndarray, ...]],
+    ) -> None:
+        self._rect, self._board, self._ground = rect, board, ground_strips
+        self._dots = {dot.centre_mm: dot for dot in green if dot.contrast >= CONTRAST_MIN}
+        self._found: dict[TopKey, float] = {}
+
+    def __getitem__(self, key: TopKey) -> float:
+        if key not in self._found:
+            dot = self._dots[key[0]]
+            cell, fits = _slot_fits(self._board, dot)
+            along, across = fits[key[1]]
+            r = math.sqrt(dot.area_mm2 / math.pi)
+            self._found[key] = self._score(cell, key[1], along, across, r)
+        return self._found[key]
+
+    def _score(self, cell: Cell, slot: str, along: float, across: float, r: float) -> float:
+        board = self._board
+        centres, lines, normals = _slot_lines(board, board.mirror_length_mm)
+        k = board.cells.index(cell) * len(SLOTS) + SLOTS.index(slot)
+        u, n = slot_axes(slot, board)
+        line = lines[k]
+        clear = np.abs((line - centres[k]) @ u - along) > r + 1.5
+        if int(clear.sum()) < 6:
+            return -math.inf
+        shifted = (line[clear] + across * normals[k])[None]
+        nadir = self._rect.nadir_mm
+        side = np.array(
+            [1.0 if float(normals[k] @ (centres[k] + across * n - nadir)) >= 0 else -1.0]
+        )
+        ta, tb, sp, _ = _edge_strips(self._rect.mirror_points, shifted, normals[k : k + 1], side)
+        ga, gb, gs, _ = _edge_strips(self._rect.ground_points, shifted, normals[k : k + 1], side)
+        # The slot's own line on the ground (`bar_scores` has measured them all).
+        _, _, line_gs, gr = self._ground[board.mirror_length_mm]
+        empty = median(median(gr, axis=1), axis=0)
+        unlike = median(norm(gr[k] - empty), axis=0)
+        return float(_edge_score(ta, tb, sp, ga, gb, gs)[0] + _unlike_score(unlike, line_gs[k]))
+
+    def __iter__(self) -> Iterator[TopKey]:
+        return (
+            (centre, slot)
+            for centre, dot in self._dots.items()
+            for slot in _slot_fits(self._board, dot)[1]
+        )
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def find_candidates(
@@ -912,6 +1091,7 @@ def find_candidates(
         ),
         middles=crossing_middles(rect.mirror_points, board),
         tops=mirror_tops(rect.mirror_points, board, green, rect.pose.camera_centre),
+        dot_bars=DotBars(rect, board, green, ground),
     )
 
 
@@ -964,7 +1144,7 @@ def _mirror_from_dot(
     dot: Dot,
     bars: dict[Slot, float],
     middles: dict[Cell, CrossingMiddle] | None = None,
-    tops: dict[tuple[tuple[float, float], str], MirrorTop] | None = None,
+    tops: Mapping[tuple[tuple[float, float], str], MirrorTop] | None = None,
 ) -> PieceSeen | None:
     """The mirror a green dot belongs to, if its place fits one: anywhere along a slot's top
     edge, off the middle line by a dot offset. Near the crossing's middle both slots fit:
@@ -993,8 +1173,9 @@ def _mirror_from_dot(
         slot = next(iter(fits))
         slot_conf = 1.0
     across = fits[slot]
-    top = None if tops is None else tops.get((dot.centre_mm, slot))
-    if top is not None and abs(across) < TOP_NEAR_MM:
+    near = tops is not None and abs(across) < TOP_NEAR_MM
+    top = tops.get((dot.centre_mm, slot)) if near and tops is not None else None
+    if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
         # other: asked, not guessed.
@@ -1143,8 +1324,19 @@ def identify(
             if piece is None:
                 continue
             bar = bars[(piece.cell, piece.slot)]
+            edge_ok = bar >= MIRROR_EDGE_MIN
+            if piece.kind == "mirror" and not edge_ok:
+                # A thick top standing off the slot's line: its edge scored through its dot.
+                # Its facing is asked: where such a top stands, the line names no side, and
+                # the top found beside the dot may hold the face toward the camera.
+                # Its evidence stays its line's: it fills the box after the mirrors whose
+                # slot's line shows a top.
+                at_dot = cands.dot_bars.get((dot.centre_mm, piece.slot), -math.inf)
+                if at_dot >= DOT_EDGE_MIN:
+                    edge_ok = True
+                    piece = replace(piece, confidence=0.0)
             evidence = _piece_evidence(dot, bar)
-            if piece.kind == "mirror" and (evidence < PIECE_MIN or bar < MIRROR_EDGE_MIN):
+            if piece.kind == "mirror" and (evidence < PIECE_MIN or not edge_ok):
                 continue
             if piece.kind == "door" and bar + DOOR_LEVEL_CREDIT * dot.level < DOOR_EDGE_MIN:
                 continue
