@@ -14,6 +14,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-clear-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -575,6 +576,74 @@ def lone_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `CUT_WRONG` and `CUT_SIDE` curve, on development renders: every square that
+    stands out (`stand_out`) beside a might-be arm (`not_by_structure`) but alone
+    (`lone_squares`), whose middle is clearly of one of the board's piece colours (`NEAR`,
+    `APART`), by how cleanly a straight line cuts its disc in two (`cut_by_a_line`): those
+    the cut test would ask at each setting, read right (a piece of that colour), a piece of
+    the other colour, and phantoms (no piece there); and each such square listed."""
+    geom = load_geometry()
+    wrongs = (0.02, 0.035, 0.05, 0.08, 0.12)
+    sides = (0.1, 0.2, 0.3)
+    rows: list[dict[str, Any]] = []
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        cells = geom.cells
+        found_arms = reader.find_arms(photo.image, geom, where)
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        assert colours.structure is not None and colours.disc is not None
+        assert colours.disc_at is not None
+        under = reader.arm_squares(colours, found_arms, geom, cells)
+        calls = [
+            ("unsure", 0.0) if c in under else call
+            for c, call in zip(cells, reader.classify(colours), strict=True)
+        ]
+        scale = reader.print_scale(colours.structure, colours.beside, colours.kin)
+        calls = reader.structure_unsure(calls, colours.structure, scale=scale)
+        skip = {k for k, c in enumerate(cells) if c in under}
+        ask = reader.not_by_structure(geom, found_arms, colours)
+        lone = reader.lone_squares(cells, calls)
+        found = reader.stand_out(calls, colours, skip)
+        tone = reader.board_tone(reader.median_along(colours.middle, 1))
+        centres = reader.two_centres(calls, tone, found)
+        for k in found:
+            if centres is None or k not in ask or k not in lone:
+                continue
+            j = reader._nearer_piece(tone[k], centres)
+            if j is None:
+                continue
+            want = photo.position.squares.get(cells[k], "empty")
+            kind = "phantom" if want == "empty" else "right"
+            wrong, smaller = reader.cut_by_a_line(colours.disc[k], colours.disc_at)
+            rows.append(
+                {
+                    "board": i,
+                    "cell": list(cells[k]),
+                    "kind": kind if want in ("empty", ("red", "white")[j]) else "wrong",
+                    "under_arm": cells[k] in photo.truth.unsure,
+                    "wrong": round(wrong, 3),
+                    "smaller": round(smaller, 2),
+                }
+            )
+        print(f"\rcut curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "asked": [
+            {
+                "cut_wrong": w,
+                "cut_side": m,
+                **Counter(r["kind"] for r in rows if r["wrong"] <= w and r["smaller"] >= m),
+            }
+            for w in wrongs
+            for m in sides
+        ],
+        "read": dict(Counter(r["kind"] for r in rows)),
+        "squares": rows,
+    }
+
+
 def band_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `ARM_BAND` curve, on development renders: every board read whole at each band
     width (math.inf: every square followed by the arm's colour, as before the band), judged
@@ -839,6 +908,11 @@ def main() -> None:
         help="the ARM_BAND curve (how wide a band an arm covers) instead",
     )
     parser.add_argument(
+        "--cut-curve",
+        action="store_true",
+        help="the CUT_WRONG and CUT_SIDE curve (arm edges cutting a square straight) instead",
+    )
+    parser.add_argument(
         "--structure-curve",
         action="store_true",
         help="the STRUCTURE_OUT curve (flat-print squares as busy as the board's) instead",
@@ -873,6 +947,7 @@ def main() -> None:
     # Each curve flag prints its curve instead of the failure listing; the first flag given wins.
     with_arms = {
         "band_curve": band_curve,
+        "cut_curve": cut_curve,
         "structure_curve": structure_curve,
         "near_curve": near_curve,
         "near_clear_curve": near_clear_curve,

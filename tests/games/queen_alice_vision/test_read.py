@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,6 +19,8 @@ from companion.games.queen_alice.vision.read import (
     CROWN_REF_GAP,
     CROWN_REF_MIN,
     CROWN_STANDS,
+    CUT_SIDE,
+    CUT_WRONG,
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
@@ -40,6 +43,7 @@ from companion.games.queen_alice.vision.read import (
     crown_reference,
     crowns_apart,
     crowns_standing,
+    cut_by_a_line,
     locate,
     lone_squares,
     looks_like_light,
@@ -813,3 +817,38 @@ def test_a_dark_arm_on_the_grounds_line_to_black_is_an_arm_by_its_outline() -> N
     steep = np.linalg.norm(lab[22] - lab[18])
     assert steep >= STEPPED
     assert looks_like_light(lab, np.full(160, 30.0), 20, 46) is False  # off the line: an arm
+
+
+_AT = np.array([(x, y) for x in np.linspace(-0.3, 0.3, 11) for y in np.linspace(-0.3, 0.3, 11)])
+_AT = _AT[np.hypot(_AT[:, 0], _AT[:, 1]) <= 0.3]
+"""A square's disc samples, in squares from its centre."""
+
+
+def _cut_disc(inside: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """A square's disc (at `_AT`) of the arm's or piece's look where `inside` says and the
+    grey print elsewhere, with a little noise."""
+    pos = _AT
+    rng = np.random.default_rng(0)
+    lab = np.where(inside(pos)[:, None], np.array([[75.0, 2.0, 8.0]]), np.array([[60.0, 0.0, 4.0]]))
+    return np.asarray(lab + rng.normal(0.0, 1.0, lab.shape))
+
+
+def test_a_square_beside_an_arm_cut_straight_in_two_is_its_edge_not_a_piece() -> None:
+    """An arm's edge crosses a square as a straight line, the arm on one side and the print
+    on the other; a piece's outline closes round the square's middle. Beside a might-be arm,
+    a square standing out alone is read only when no straight line cuts its disc in two."""
+    edge = _cut_disc(lambda p: p[:, 0] + 0.4 * p[:, 1] > 0.03)  # a slanted straight edge
+    blob = _cut_disc(lambda p: np.hypot(p[:, 0], p[:, 1]) < 0.2)  # a piece's round top
+    wrong, smaller = cut_by_a_line(edge, _AT)
+    assert wrong <= CUT_WRONG and smaller >= CUT_SIDE
+    assert cut_by_a_line(blob, _AT)[0] > CUT_WRONG
+    pieces = {0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}
+    colours = _board(pieces, busy={0, 1, 2, 3, 4})
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    discs = np.stack([blob] * 20)
+    for disc, want in ((blob, "white"), (edge, "unsure")):
+        discs[4] = disc
+        seen = replace(colours, disc=discs, disc_at=_AT)
+        assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want
+        # clear of any might-be arm the cut is no arm's edge: a leaning piece is read
+        assert piece_colours(calls, seen, skip=set())[4][0] == "white"

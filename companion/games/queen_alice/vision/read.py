@@ -36,9 +36,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
 the whole-board curve of `--near-clear-curve` (in its commit); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
-(in its commit); `CROWN_STANDS` and `CROWN_FLAT` from
-the curve of `--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve`
-(in its commit); `TOLD_OVER` from `--told-curve` (in its commit); `REDDER`,
+(in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
+commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
+commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OVER` from
+`--told-curve` (in its commit); `REDDER`,
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
 commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
 the end steps of the runs that look like light on development boards (in its commit);
@@ -297,6 +298,11 @@ class SpotColours:
     None for spots)."""
     kin: np.ndarray | None = None
     """Per pair of squares: their print beside alike (`print_kin`; N x N; None for spots)."""
+    disc: np.ndarray | None = None
+    """Per square: the Lab of its whole disc of radius `STRUCTURE_SQ` (N x D x 3; None for
+    spots), for `cut_by_a_line` ..."""
+    disc_at: np.ndarray | None = None
+    """... its samples lying here round the square's centre (D x 2, in squares)."""
 
 
 def locate(
@@ -715,6 +721,8 @@ def sample_squares(
         np.percentile(steps, 95, axis=1).astype(np.float32),
         printed[:, inner],
         kin,
+        wide.middle,
+        disc / sq,
     )
 
 
@@ -1214,7 +1222,7 @@ def piece_colours(
     out = list(calls)
     for k in found:
         out[k] = ("unsure", 0.0)
-        if centres is None or (k in ask and k not in lone):
+        if centres is None or (k in ask and (k not in lone or _cut_straight(colours, k))):
             continue
         j = _nearer_piece(tone[k], centres, NEAR if k in ask else NEAR_CLEAR)
         if j is not None:
@@ -1230,6 +1238,56 @@ def piece_colours(
             if d[1 - j] <= APART * d[j]:
                 out[k] = ("unsure", 0.0)
     return out
+
+
+CUT_WRONG = 0.02
+"""A square standing out beside a might-be arm is read only when alone (`ALONE`) and its disc
+is not cut straight in two: a line parting its two looks misplaces more than this share of
+its samples (arm edges on development boards 0 or 0.009, two samples in a hundred at most;
+pieces read right with a side over a tenth 0.027 and up) ..."""
+CUT_SIDE = 0.2
+"""... or leaves less than this share on its smaller side (a glint or a rim's sliver: pieces
+read right that a line parts as cleanly kept 0.04-0.06 on it, arm edges 0.28-0.5)."""
+CUT_ANGLES = 36
+"""Directions tried for the line that cuts a disc in two (`cut_by_a_line`; set by reasoning:
+5 degrees apart, a line across the disc moves by under a sample at its rim)."""
+
+
+def cut_by_a_line(lab: np.ndarray, at: np.ndarray) -> tuple[float, float]:
+    """How cleanly a straight line cuts a square's disc (`SpotColours.disc`, D x 3 Lab of
+    samples lying `at`, D x 2) into its two looks: the disc's samples split into two colours
+    (two-means), and the straight line that best parts them by where they lie. Returns the
+    share of samples that line puts on the wrong side and the smaller look's share. An arm's
+    edge crosses a square as a straight line, the arm on one side and the print on the
+    other; a piece's outline closes round the square's middle, its print a ring round it."""
+    first = lab[int(np.argmax(np.linalg.norm(lab - lab.mean(axis=0), axis=1)))]
+    centres = np.stack([first, lab[int(np.argmax(np.linalg.norm(lab - first, axis=1)))]])
+    side = np.zeros(len(lab), bool)
+    for _ in range(8):
+        side = np.linalg.norm(lab - centres[1], axis=1) < np.linalg.norm(lab - centres[0], axis=1)
+        if side.all() or not side.any():
+            return 0.5, 0.0
+        centres = np.stack([lab[~side].mean(axis=0), lab[side].mean(axis=0)])
+    angle = np.linspace(0, math.pi, CUT_ANGLES, endpoint=False)
+    along = at @ np.stack([np.cos(angle), np.sin(angle)])  # D x angles
+    ranked = side[np.argsort(along, axis=0)]  # each direction's samples, in order along it
+    before = np.cumsum(ranked, axis=0)  # the second look's samples up to each place
+    total = int(side.sum())
+    at = np.arange(1, len(lab) + 1)[:, None]
+    # the line after each place: the first look before it and the second after, or the
+    # other way round
+    wrong = np.minimum(before + (len(lab) - at) - (total - before), (at - before) + total - before)
+    smaller = min(total, len(lab) - total) / len(lab)
+    return float(np.min(wrong)) / len(lab), smaller
+
+
+def _cut_straight(colours: SpotColours, k: int) -> bool:
+    """Square `k`'s disc is cut straight in two (`cut_by_a_line`): the line misplaces at most
+    `CUT_WRONG` of its samples and leaves at least `CUT_SIDE` on its smaller side."""
+    if colours.disc is None or colours.disc_at is None:
+        return False
+    wrong, smaller = cut_by_a_line(colours.disc[k], colours.disc_at)
+    return wrong <= CUT_WRONG and smaller >= CUT_SIDE
 
 
 def at_most(
