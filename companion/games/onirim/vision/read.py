@@ -258,8 +258,9 @@ class Match:
     hold: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
     """For a place scoring under `SURE` whose type the symbol look decides: the symbol check
     `held` needs (`TableReader._symbol_kept`), left to make (once) until a row bridges the
-    place as a gap (`row_of`). Most such places lie past a row's end and are never named, and
-    the check cost about 0.3 ms a read when made for all of them."""
+    place as a gap (`row_of`). Most such places lie past a row's end and are never named: made
+    for all of them, the check ran about a quarter of a time more a read on development decks
+    (the guide has the numbers)."""
 
     @property
     def empty(self) -> bool:
