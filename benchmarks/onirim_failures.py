@@ -101,6 +101,32 @@ def _why(m: R.Match, want: str) -> str:
     return "margin"
 
 
+def door_faults(
+    truth: tuple[str, ...], read: tuple[str, ...]
+) -> list[tuple[int, str | None, str | None]]:
+    """The Doors' faults by place, as the reader reports Doors: in place order, with a Door it
+    cannot tell left out (not null), so the ones after it move up a place. Compared place by
+    place, one Door left out would count every Door after it as named wrongly; here each read
+    colour is paired with the next place of that colour when one lies ahead (the places passed
+    over were left out: asked), else it is named wrongly at the next place, and read colours
+    beyond the last Door are phantoms. (place, want, got) as "door-<colour>"."""
+    out: list[tuple[int, str | None, str | None]] = []
+    k = 0
+    for colour in read:
+        if colour in truth[k:]:
+            nxt = truth.index(colour, k)
+            out += [(j, f"door-{truth[j]}", None) for j in range(k, nxt)]
+            k = nxt + 1
+        elif k < len(truth):
+            out.append((k, f"door-{truth[k]}", f"door-{colour}"))
+            k += 1
+        else:
+            out.append((k, None, f"door-{colour}"))
+            k += 1
+    out += [(j, f"door-{truth[j]}", None) for j in range(k, len(truth))]
+    return out
+
+
 def faults(
     reader: R.TableReader, image: np.ndarray, reading: TableReading, truth: TableReading
 ) -> list[Fault]:
@@ -116,13 +142,9 @@ def faults(
                 asked.append((zone, k, places[k], kind, w, g))
 
     row("labyrinth", L.labyrinth_places, "location", truth.labyrinth, reading.labyrinth)
-    row(
-        "door",
-        L.door_places,
-        "door",
-        tuple(f"door-{d}" for d in truth.doors),
-        tuple(f"door-{d}" for d in reading.doors),
-    )
+    for k, w, g in door_faults(truth.doors, reading.doors):
+        if k < len(L.door_places):
+            asked.append(("door", k, L.door_places[k], "door", w, g))
     order = list(ENGINE.deck.mirrors)
     got = {m.mirror: m for m in reading.mirrors}
     for m in truth.mirrors:

@@ -160,10 +160,10 @@ def curve(
                 out[f"end_symbol_fit_{ok}"].append(m.symbol_fit)
                 if m.card is not None:  # named: a phantom if it were read past the row's end
                     out[f"end_named_symbol_fit_{ok}"].append(m.symbol_fit)
-            if card is not None and m.empty and m.held is not None:
+            if card is not None and m.empty and m.held_card() is not None:
                 # A card below EMPTY that a gap bridged by sure cards would name (`Match.held`,
                 # HELD_SURE lowered to CURVE_HELD_FLOOR here): its score, right or wrong.
-                out[f"held_{'right' if m.held == card else 'wrong'}"].append(m.score)
+                out[f"held_{'right' if m.held_card() == card else 'wrong'}"].append(m.score)
             if card is not None and m.empty:
                 out["below_empty_card"].append(m.score)
             if card is None:

@@ -767,25 +767,30 @@ def test_a_gap_sure_cards_bridge_is_named_below_empty(rendered: Path) -> None:
     """A Location's corner washed out by a texture until it scores between `HELD_SURE` and
     `EMPTY`: alone it is an empty place (it could be a row's last card's body), but between
     sure cards of a row (a row has no gaps) it is named from `HELD_SURE`, with its lead as
-    any card's (`Match.held`); a place that is no card is named nowhere."""
+    any card's (`Match.held_card`); a place that is no card is named nowhere. The symbol check
+    of a type the symbol look decides is left until a row bridges the place (`Match.hold`):
+    most such places lie past a row's end."""
     reader = TableReader(load_library(rendered / "lib.npz"))
     assert HELD_SURE < EMPTY
     sure = Match("blue-sun", 0.9, 0.3, "blue-sun", "blue-moon", 0.9)
-    held = 0
+    held = left = 0
     for card in ("red-sun", "blue-key", "green-moon", "brown-sun"):
         windows, bare = _washed_corners(reader, card, (5, 6))
         for window in windows:
             (place,) = reader.match([window], "location")
-            if place.empty and place.held is not None:
+            if place.empty and place.held_card() is not None:
                 assert place.card is None and place.score >= HELD_SURE
-                assert place.held == card, (card, place)
+                if place.symbol is not None:  # told from its kin by the symbol look
+                    assert place.held is None and place.symbol_kept is None  # not yet made
+                    left += 1
+                assert place.held_card() == card, (card, place)
                 row, done = row_of([sure, place, sure])
                 assert [r.card for r in row] == ["blue-sun", card, "blue-sun"] and not done
                 assert row_of([sure, place]) == ([sure], False)  # no card after: not yet
                 held += 1
                 break
-    assert held >= 2
-    assert reader.match([bare], "location")[0].held is None
+    assert held >= 2 and left >= 1
+    assert reader.match([bare], "location")[0].held_card() is None
 
 
 def test_a_rows_last_card_named_by_a_symbol_that_hardly_shows_ends_the_row() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -242,7 +243,8 @@ class Match:
     lower bound."""
     held: str | None = None
     """The type named if a card is known to lie here (a gap in a row, the cards after it
-    sure): as `card`, from `HELD_SURE` instead of `SURE`."""
+    sure): as `card`, from `HELD_SURE` instead of `SURE`. None also while `hold` is left to
+    make (`held_card` says it either way)."""
     light: float | None = None
     """For a Mirror place (its two sides the finalists): how far the window's mean lightness
     lies nearer `best`'s taught side than the other's, as a share of the two sides' own
@@ -253,9 +255,21 @@ class Match:
     camera booked none of 15 fresh games' plays out of 100 (the curve: `onirim_vision.py
     --curve`, its `mirror_light_*` rows; the guide has the numbers)."""
 
+    hold: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
+    """For a place scoring under `SURE` whose type the symbol look decides: the symbol check
+    `held` needs (`TableReader._symbol_kept`), left to make (once) until a row bridges the
+    place as a gap (`row_of`). Most such places lie past a row's end and are never named: made
+    for all of them, about 0.25 more checks a read on development decks, 0.27 ms each under
+    load (the guide has the numbers)."""
+
     @property
     def empty(self) -> bool:
         return self.score < EMPTY
+
+    def held_card(self) -> str | None:
+        """The type named if a card is known to lie here (`held`), the symbol check made now
+        when it was left for a bridged gap (`hold`)."""
+        return self.held if self.hold is None else self.hold()
 
 
 def tint(mean_lab: np.ndarray) -> np.ndarray:
@@ -546,7 +560,7 @@ def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool
             return row, True
         if len(after) < need:
             return row, False
-        row += [replace(g, card=g.held) for g in seen[k : k + gap]]
+        row += [replace(g, card=g.held_card()) for g in seen[k : k + gap]]
         k += gap
     return row, False
 
@@ -556,6 +570,13 @@ def next_places(seen: list[Match], chunk: int) -> int:
     last two places seen is empty, as that one place then ends the row or says it goes on
     (every place looked at past a row's end costs about as much as a card); else `chunk`."""
     return 1 if any(m.empty for m in seen[-2:]) else chunk
+
+
+def symbol_holds(kept: float | None, sharp: float | None) -> bool:
+    """A symbol lead checked further (`TableReader._symbol_kept`) still names its type: it
+    keeps `SYMBOL_KEEP` of its lead a few pixels off, and its pairs reach `SYMBOL_SHARP` at
+    the picture's blur."""
+    return kept is not None and kept >= SYMBOL_KEEP and sharp is not None and sharp >= SYMBOL_SHARP
 
 
 def ended(row: list[Match]) -> list[Match]:
@@ -816,19 +837,19 @@ class TableReader:
                 colour_held = score >= HELD_SURE and score - rest >= MARGIN and not refuted
                 colour_sure = colour_held and score >= SURE
                 kept = sharp = None
-                if colour_held and lead >= SYMBOL_MARGIN:
+                if colour_sure and lead >= SYMBOL_MARGIN:
                     kept, sharp = self._symbol_kept(labs[b], cy, cx, kin, best_id, lead)
-                symbol_sure = (
-                    kept is not None
-                    and kept >= SYMBOL_KEEP
-                    and sharp is not None
-                    and sharp >= SYMBOL_SHARP
-                )
+                symbol_sure = symbol_holds(kept, sharp)
                 # The type the symbol names must be a card at all on its own whole corner, as
                 # a type named without its symbol must: the colour's first finalist reaching
                 # `SURE` says the colour, not that corner.
                 sure = colour_sure and own >= SURE and symbol_sure
                 held = colour_held and own >= HELD_SURE and symbol_sure
+                # Under `SURE` the place is named only if a row bridges it (mostly it lies
+                # past a row's end): its symbol check is made then, if ever.
+                hold = None
+                if colour_held and not colour_sure and own >= HELD_SURE and lead >= SYMBOL_MARGIN:
+                    hold = cache(partial(self._held_by_symbol, labs[b], cy, cx, kin, best_id, lead))
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     own,
@@ -845,8 +866,17 @@ class TableReader:
                     kept,
                     sharp,
                     ids[best_id] if held else None,
+                    hold=hold,
                 )
         return [m for m in out if m is not None]
+
+    def _held_by_symbol(
+        self, window: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
+    ) -> str | None:
+        """`named` if its symbol check holds (`symbol_holds`), for a place a row bridges whose
+        colour and own score cleared `HELD_SURE` (`Match.hold`)."""
+        kept, sharp = self._symbol_kept(window, cy, cx, kin, named, lead)
+        return self.lib.ids[named] if symbol_holds(kept, sharp) else None
 
     def _symbol_pair(self, i: int, j: int) -> SymbolPair:
         """Types i < j compared on their symbol: in the lightness, unless the two symbols can
