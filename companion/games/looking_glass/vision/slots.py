@@ -611,6 +611,9 @@ def fill_lattice(
         # reads there is read off the glass. No glass (a question), not a guess.
         rest = [p.card for p in glass.cards if id(p.card) not in marks]
         return Glass([], glass.normal, glass.offset, rest + list(glass.rejected)), looked
+    # A card named by its slot alone is held to the dealing (`on_the_row_inward`); the
+    # glass's own cards are not (lg21: a hand over the row inward would take them off).
+    cards = on_the_row_inward(cards, frozenset(id(p) for p in glass.cards))
     out = with_coverage(cards)
     return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
 
@@ -1016,6 +1019,34 @@ def with_coverage(cards: list[Placed]) -> list[Placed]:
         card = Identified(Hypothesis(h.outline, covered), c.card.identity)
         out.append(Placed(card, c.half, c.row, c.col))
     return out
+
+
+def on_the_row_inward(cards: list[Placed], kept: frozenset[int] = frozenset()) -> list[Placed]:
+    """The glass less every card past the first row that lies on no card of the row inward
+    within a column of it (in its half, or either half where `halves_agree`), except the
+    cards whose ids are in `kept` (which still hold others up). The rulebook deals each row
+    over the lower half of the row before, and a covered card cannot be taken, so every card
+    of a real glass past its first row lies on one: a card that lies on none was placed in the
+    lattice from off the glass (a score pile's card beside a small glass whose lattice the
+    finder's places fixed, `finder.held_by_the_row_inward`), or named in an empty slot
+    (`fill_lattice`). Repeated until every card lies on one."""
+    while True:
+        both = halves_agree(cards)
+        held = {(p.half, p.row, p.col) for p in cards}
+        left = [
+            p
+            for p in cards
+            if p.row == 0
+            or id(p) in kept
+            or any(
+                (h, p.row - 1, p.col + d) in held
+                for h in ((0, 1) if both else (p.half,))
+                for d in (-1, 0, 1)
+            )
+        ]
+        if len(left) == len(cards):
+            return left
+        cards = left
 
 
 def without_lone_pair(glass: Glass) -> Glass:
