@@ -445,18 +445,17 @@ def shifts(set_dir: Path, log=print) -> dict[str, Any]:
 
 
 ROW_INWARD_REACHES = (0, 1, 2)
-"""Columns either side that `row_inward_curve` weighs (`slots.on_the_row_inward` takes 1)."""
+"""Columns either side that `row_inward_curve` weighs (`finder.on_the_row_inward` takes 1)."""
 
 
 def row_inward_curve(set_dir: Path, log=print) -> dict[str, Any]:
-    """`slots.on_the_row_inward`'s curve: every named glass card past the first row of every
+    """`finder.on_the_row_inward`'s curve: every named glass card past the first row of every
     staged table, as the reader reads it, split by who named it (the features, or its slot
     alone) and labelled by the truth ("right", "wrong", "none": no glass card there), with
     whether it lies on a glass card of the row inward within each reach of
     `ROW_INWARD_REACHES` columns, in its own half or either half (where `slots.halves_agree`).
-    Per reach: the cards of each label the rule would drop. The reader under test already
-    holds slot-named cards to the rule at 1 column, either half: measure the curve on the
-    commit before it (`devset.py sweep`-style, with `PYTHONPATH` at that tree)."""
+    Per reach: the cards of each label the rule would drop (lg24 built it for the slot's
+    cards at 1 column, either half, and took it out again: docs/looking-glass-table.md)."""
     from companion.games.looking_glass.vision.slots import halves_agree
 
     manifest = json.loads((set_dir / "manifest.json").read_text())
@@ -531,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--row-inward",
         action="store_true",
-        help="only the curve of slots.on_the_row_inward (named cards past the first row)",
+        help="only the curve of finder.on_the_row_inward (named cards past the first row)",
     )
     ap.add_argument(
         "--shifts",

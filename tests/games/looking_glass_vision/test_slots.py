@@ -15,7 +15,6 @@ from companion.games.looking_glass.vision.slots import (
     halves_disagree,
     layout_span,
     name_slots,
-    on_the_row_inward,
     reflection_pairs,
     shift_pairs,
     with_coverage,
@@ -459,22 +458,3 @@ def test_the_shifts_weighed_count_the_pairs_each_numbering_of_the_halves_makes()
     one_out = shift_pairs([_at(p.card.identity.card, p.half, p.row + p.half, p.col) for p in alike])
     assert one_out[(1, 0)] == len(cells) > one_out[(0, 0)]
     assert shift_pairs([_at(None, h, 0, 3) for h in (0, 1)]) == {}
-
-
-def test_only_the_cards_not_kept_are_held_to_the_row_inward():
-    """A card named by its slot alone past the first row stays only on a card of the row
-    inward within a column (either half where the halves agree); the glass's own cards
-    (`kept`) stay wherever they lie and still hold others up."""
-    glass = [_at("a", 0, 0, 3), _at("a", 1, 0, 3), _at("b", 0, 1, 4), _at("b", 1, 1, 4)]
-    features = _at("f", 1, 1, 7)  # found by the features, three columns past b
-    slot_named = _at("s", 0, 2, 8)  # named by its slot: on f's twin slot across the line
-    on_f = _at("t", 1, 2, 8)  # named by its slot, on f
-    cards = [*glass, features, slot_named, on_f]
-    kept = frozenset(id(p) for p in [*glass, features])
-    left = on_the_row_inward(cards, kept)
-    assert [str(p.card.identity.card) for p in left] == ["a", "a", "b", "b", "f", "s", "t"]
-    # Without the features' card, s and t lie on nothing and go.
-    alone = on_the_row_inward([*glass, slot_named, on_f], frozenset(id(p) for p in glass))
-    assert [str(p.card.identity.card) for p in alone] == ["a", "a", "b", "b"]
-    # Nothing kept: every card is held to the dealing, f too and then what lay on it.
-    assert [str(p.card.identity.card) for p in on_the_row_inward(cards)] == ["a", "a", "b", "b"]

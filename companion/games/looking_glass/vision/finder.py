@@ -22,8 +22,8 @@ import numpy as np
 from companion.games.looking_glass.vision.slots import (
     Probe,
     fill_lattice,
+    halves_agree,
     lattice_of,
-    on_the_row_inward,
     reflection_pairs,
     with_coverage,
 )
@@ -246,3 +246,28 @@ def held_by_the_row_inward(glass: Glass) -> Glass:
         return glass
     gone = [p.card for p in glass.cards if all(p is not c for c in cards)]
     return Glass(with_coverage(cards), glass.normal, glass.offset, glass.rejected + gone)
+
+
+def on_the_row_inward(cards: list[Placed]) -> list[Placed]:
+    """The glass less every card past the first row that lies on no card of the row inward
+    within a column of it (in its half, or either half where `slots.halves_agree`). The
+    rulebook deals each row over the lower half of the row before, and a covered card cannot
+    be taken, so every card of a real glass past its first row lies on one: a card that lies
+    on none was placed in the lattice from off the glass (a score pile's card beside a small
+    glass whose lattice the finder's places fixed). Repeated until every card lies on one."""
+    while True:
+        both = halves_agree(cards)
+        held = {(p.half, p.row, p.col) for p in cards}
+        kept = [
+            p
+            for p in cards
+            if p.row == 0
+            or any(
+                (h, p.row - 1, p.col + d) in held
+                for h in ((0, 1) if both else (p.half,))
+                for d in (-1, 0, 1)
+            )
+        ]
+        if len(kept) == len(cards):
+            return kept
+        cards = kept

@@ -600,9 +600,7 @@ def fill_lattice(
     marks: frozenset[int] = frozenset(),
 ) -> tuple[Glass, list[Probe]]:
     """`fill_probed` past the fit: the glass's free slots on a fitted lattice named, the
-    slots straddling shown lower halves dropped, a card named by its slot alone that lies on
-    no card of the row inward dropped (`on_the_row_inward`, the glass's own cards kept),
-    coverage from the lattice. Unnamed glass
+    slots straddling shown lower halves dropped, coverage from the lattice. Unnamed glass
     cards mark where the glass reaches (its slots are looked at) and stay, unnamed, where no
     slot named a card, except `marks` (ids of their `Identified`): places that only say where
     to look, never a card read."""
@@ -613,9 +611,6 @@ def fill_lattice(
         # reads there is read off the glass. No glass (a question), not a guess.
         rest = [p.card for p in glass.cards if id(p.card) not in marks]
         return Glass([], glass.normal, glass.offset, rest + list(glass.rejected)), looked
-    # A card named by its slot alone is held to the dealing (`on_the_row_inward`); the
-    # glass's own cards are not (lg21: a hand over the row inward would take them off).
-    cards = on_the_row_inward(cards, frozenset(id(p) for p in glass.cards))
     out = with_coverage(cards)
     return without_lone_pair(Glass(out, glass.normal, glass.offset, glass.rejected)), looked
 
@@ -1021,44 +1016,6 @@ def with_coverage(cards: list[Placed]) -> list[Placed]:
         card = Identified(Hypothesis(h.outline, covered), c.card.identity)
         out.append(Placed(card, c.half, c.row, c.col))
     return out
-
-
-def on_the_row_inward(cards: list[Placed], kept: frozenset[int] = frozenset()) -> list[Placed]:
-    """The glass less every card past the first row that lies on no card of the row inward
-    within a column of it (in its half, or either half where `halves_agree`), except the
-    cards whose ids are in `kept` (which still hold others up). The rulebook deals each row
-    over the lower half of the row before, and a covered card cannot be taken, so every card
-    of a real glass past its first row lies on one: a card that lies on none was placed in the
-    lattice from off the glass (a score pile's card beside a small glass whose lattice the
-    finder's places fixed, `finder.held_by_the_row_inward`), or named in an empty slot
-    (`fill_lattice`). Repeated until every card lies on one.
-
-    "Within a column" is the dealing's own reach (a card two half-widths wide covers the
-    cards of the row inward one column either side), and on development it is also the
-    curve's choice: over 106 cards named by their slot alone past the first row of 48
-    development tables read by the staged reader (105 right, 1 where no card lies; the tables
-    are named in docs/looking-glass-table.md), right cards dropped / that one dropped at a
-    reach of 0, 1 and 2 columns, either half: 84 / 1, 0 / 1, 0 / 0; at 1 column in its own
-    half only: 2 / 1. Over the features' own 439 such cards (438 right): 0 columns 356 right
-    dropped, 1 column 5, 1 column in its own half 36 (lg21 measured it on every card: where
-    a hand hid the row inward, the rows past it went), so they are `kept`."""
-    while True:
-        both = halves_agree(cards)
-        held = {(p.half, p.row, p.col) for p in cards}
-        left = [
-            p
-            for p in cards
-            if p.row == 0
-            or id(p) in kept
-            or any(
-                (h, p.row - 1, p.col + d) in held
-                for h in ((0, 1) if both else (p.half,))
-                for d in (-1, 0, 1)
-            )
-        ]
-        if len(left) == len(cards):
-            return left
-        cards = left
 
 
 def without_lone_pair(glass: Glass) -> Glass:
