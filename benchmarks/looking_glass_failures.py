@@ -28,7 +28,7 @@ named / slots named wrong: the curve that threshold is chosen from. Development 
 fresh seeds are for `looking_glass_world.py`.
 
     .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
-        [--voter-curve | --shifts]
+        [--voter-curve | --shifts | --row-inward]
 """
 
 from __future__ import annotations
@@ -444,6 +444,79 @@ def shifts(set_dir: Path, log=print) -> dict[str, Any]:
     }
 
 
+ROW_INWARD_REACHES = (0, 1, 2)
+"""Columns either side that `row_inward_curve` weighs (`finder.on_the_row_inward` takes 1)."""
+
+
+def row_inward_curve(set_dir: Path, log=print) -> dict[str, Any]:
+    """`finder.on_the_row_inward`'s curve: every named glass card past the first row of every
+    staged table, as the reader reads it, split by who named it (the features, or its slot
+    alone) and labelled by the truth ("right", "wrong", "none": no glass card there), with
+    whether it lies on a glass card of the row inward within each reach of
+    `ROW_INWARD_REACHES` columns, in its own half or either half (where `slots.halves_agree`).
+    Per reach: the cards of each label the rule would drop (lg24 built it for the slot's
+    cards at 1 column, either half, and took it out again: docs/looking-glass-table.md)."""
+    from companion.games.looking_glass.vision.slots import halves_agree
+
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    seen: list[tuple[str, str, dict[str, bool]]] = []
+    tables = 0
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        r = teach_deck(photos, "auto").reader
+        if r is None or not hasattr(r, "stages"):
+            continue
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            truth = json.loads((d / f"{name}.json").read_text())
+            tables += 1
+            st = r.stages(img)
+            by_features = {id(k.identity) for k in st.found}
+            cards = st.glass.cards
+            both = halves_agree(cards)
+            held = {(p.half, p.row, p.col) for p in cards}
+            for p in cards:
+                if p.card.identity.card is None or p.row == 0:
+                    continue
+                c = p.card.hypothesis.outline.mean(axis=0) / st.scale
+                g = [
+                    g
+                    for g in truth["cards"]
+                    if float(np.hypot(*(c - np.array(g["center"])))) < 0.33 * _width(g["quad"])
+                ]
+                label = (
+                    "none"
+                    if not g
+                    else "right"
+                    if g[0]["card"] == p.card.identity.card
+                    else "wrong"
+                )
+                on = {
+                    f"{reach} {which}": any(
+                        (h, p.row - 1, p.col + k) in held
+                        for h in ((p.half,) if which == "own" or not both else (0, 1))
+                        for k in range(-reach, reach + 1)
+                    )
+                    for reach in ROW_INWARD_REACHES
+                    for which in ("own", "either")
+                }
+                who = "features" if id(p.card.identity) in by_features else "slot"
+                seen.append((who, label, on))
+        log(f"  deck {deck['seed']}: {len(seen)} cards past the first row so far")
+    curve: dict[str, Any] = {}
+    for who in ("slot", "features"):
+        mine = [(label, on) for w, label, on in seen if w == who]
+        curve[who] = {
+            "cards": dict(Counter(label for label, _ in mine)),
+            "dropped": {
+                key: dict(Counter(label for label, on in mine if not on[key]))
+                for key in (mine[0][1] if mine else {})
+            },
+        }
+    return {"set": str(set_dir), "staged_tables": tables, "curve": curve}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -453,6 +526,11 @@ def main(argv: list[str] | None = None) -> int:
         "--voter-curve",
         action="store_true",
         help="only the curve of slots.REFLECTION_SHOWN (cards that joined a glass by vote)",
+    )
+    ap.add_argument(
+        "--row-inward",
+        action="store_true",
+        help="only the curve of finder.on_the_row_inward (named cards past the first row)",
     )
     ap.add_argument(
         "--shifts",
@@ -468,6 +546,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.voter_curve:
         print(json.dumps(voter_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
+        return 0
+    if a.row_inward:
+        print(
+            json.dumps(row_inward_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
+        )
         return 0
     if a.shifts:
         print(json.dumps(shifts(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
