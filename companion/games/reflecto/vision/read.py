@@ -182,12 +182,14 @@ colours are found under this share on the board alone (`PrintShares.board`), so 
 only on its own screen's upright sides (`PrintShares.with_sides`), is its seat's screen
 when its body is of its colour too (`BODY_CALLED`): a top's sides are its own plastic,
 while an empty square's print goes on past them onto the board. From the development curve
-(`benchmarks/reflecto_curves.py maybe`, a house and a random draw of 40 boards each whose
-seeds `docs/reflecto.md` names, picture alone): of 28 screens and 37 empty squares asked,
-a board share under 0.0001 / 0.05 / 0.1 / 0.15 / 0.2 / 0.3 calls 8 / 8 / 8 / 9 / 10 / 14
-screens and no empty square (the lowest 0.41). A stripe printed along the row in a seat's
-colour was found at 0.05-0.24 on the board alone (the bar test's phantoms, refl18): kept
-under that."""
+(`benchmarks/reflecto_curves.py maybe`, a house and a random draw whose seeds
+`docs/reflecto.md` names, 39 boards, picture alone): of 60 screens and 56 empty squares
+asked, a board share under 0.0001 / 0.05 / 0.1 / 0.15 / 0.2 / 0.25 / 0.3 calls 16 / 17 / 17
+/ 19 / 21 / 26 / 29 screens and no empty square (the lowest 0.41); a second draw (9
+boards; 14 screens, 6 empty squares asked, the lowest 0.91): 0 / 1 / 1 / 3 / 3 / 4 / 4
+screens. A stripe printed along the row in a seat's colour was found at 0.05-0.24 on the
+board alone (the bar test's phantoms, refl18): kept under that. Every square so called
+had a body of 0.43 or more in its colour."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
