@@ -176,20 +176,6 @@ screens and 14 phantoms called by colour), phantoms and screens asked at body un
 and two whose colour lies off the strip's centre (body 0.29 and 0.35). On a second
 development draw (house and random, 30 boards each; 416 screens, 1 phantom at body 0.33)
 0.25 asks 1 screen (body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
-OWN_SIDES_BOARD = 0.05
-"""A strip asked about as maybe the print (`PRINT_ASK` of its colours found beside it) whose
-colours are found under this share on the board alone (`PrintShares.board`), so beside it
-only on its own screen's upright sides (`PrintShares.with_sides`), is its seat's screen
-when its body is of its colour too (`BODY_CALLED`): a top's sides are its own plastic,
-while an empty square's print goes on past them onto the board. From the development curve
-(`benchmarks/reflecto_curves.py maybe`, a house and a random draw whose seeds
-`docs/reflecto.md` names, 39 boards, picture alone): of 60 screens and 56 empty squares
-asked, a board share under 0.0001 / 0.05 / 0.1 / 0.15 / 0.2 / 0.25 / 0.3 calls 16 / 17 / 17
-/ 19 / 21 / 26 / 29 screens and no empty square (the lowest 0.41); a second draw (9
-boards; 14 screens, 6 empty squares asked, the lowest 0.91): 0 / 1 / 1 / 3 / 3 / 4 / 4
-screens. A stripe printed along the row in a seat's colour was found at 0.05-0.24 on the
-board alone (the bar test's phantoms, refl18): kept under that. Every square so called
-had a body of 0.43 or more in its colour."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -844,7 +830,7 @@ def print_shares(
     done = [p for p in out if p is not None]
     assert len(done) == len(asks)  # every ask is answered by one of the branches above
     if body:
-        need = [j for j, p in enumerate(done) if printed(p) is False or _own_sides(p)]
+        need = [j for j, p in enumerate(done) if printed(p) is False]
         for j, share in zip(need, _body_share(windows, windows.mask, need), strict=True):
             done[j] = replace(done[j], body=share)
     return done
@@ -1014,12 +1000,6 @@ def printed(shares: PrintShares) -> bool | None:
     return None if max(shares.board or 0.0, shares.with_sides or 0.0) >= PRINT_ASK else False
 
 
-def _own_sides(shares: PrintShares) -> bool:
-    """A strip `printed` asks about whose colours are found beside it only on its own
-    screen's upright sides (`OWN_SIDES_BOARD`)."""
-    return printed(shares) is None and shares.board is not None and shares.board < OWN_SIDES_BOARD
-
-
 def classify(
     rect: Rectified,
     geom: BoardGeometry,
@@ -1081,10 +1061,6 @@ def classify(
                 calls.append(CellCall(cell, shares, k, round(conf, 3), False, "colour"))
             elif verdict:
                 calls.append(CellCall(cell, shares, None, 0.5, False, "the print beside"))
-            elif _own_sides(here) and here.body is not None and here.body >= BODY_CALLED:
-                # Its colours are beside it only on its own screen's sides, and its body
-                # is of its colour: a top, not a print that goes on onto the board.
-                calls.append(CellCall(cell, shares, k, round(conf, 3), False, "its own sides"))
             else:
                 calls.append(CellCall(cell, shares, None, 0.0, True, "maybe the print"))
         elif best < NONE:

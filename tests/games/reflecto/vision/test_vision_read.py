@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -19,7 +18,6 @@ from companion.games.reflecto.vision.read import (
     FLOOR,
     MARGIN_MM,
     PX_PER_MM,
-    SURROUND_MM,
     Rectified,
     classify,
     colour_masks,
@@ -519,40 +517,3 @@ def test_a_stripe_printed_in_a_seats_colour_under_an_empty_strip_is_asked_not_re
     assert (3, 3) not in dict(got.layout_key()), got.to_json()
     assert dict(got.decided_by)[(3, 3)] != "colour", got.decided_by
     assert got.layout_key() == _position().layout_key(), got.to_json()
-
-
-@pytest.mark.parametrize("print_goes_on", [False, True])
-def test_a_top_whose_colour_is_beside_it_only_on_its_own_sides_is_read(
-    print_goes_on: bool,
-) -> None:
-    """A strip whose colours are found beside it is asked about (maybe the print), unless
-    they are found only on its own screen's upright sides, the frame a tilted camera sees
-    past the top (`OWN_SIDES_BOARD`): a top's sides are its own plastic. Where the same
-    colour goes on onto the board beyond (the print), it is not read as a screen."""
-    w, h = GEOM.size_mm
-    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=25, yaw_deg=40)
-    rect = rectify(table_shot(GEOM, cam, start_position(GEOM), 0, 7), GEOM)
-    assert rect is not None
-    colours = learn_at_setup(rect, GEOM)
-    got, rect = read_board(table_shot(GEOM, cam, _position(), 0, 7, shot=1), GEOM, colours)
-    assert rect is not None and dict(got.layout_key())[(2, 3)] == 0
-    cx, cy = (round(v) for v in rect.px(GEOM.cell_mm((2, 3))))
-    plastic = np.median(rect.top[cy - 2 : cy + 3, cx - 10 : cx + 11].reshape(-1, 3), axis=0)
-    frame, *ledges = own_faces(rect, GEOM, [(2, 3)])[0]
-    shape = rect.top.shape[:2]
-    sides = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(sides, np.round(frame).astype(np.int32), 1)
-    for ledge in ledges:
-        cv2.fillConvexPoly(sides, np.round(ledge).astype(np.int32), 0)
-    beyond = np.abs(np.arange(shape[0]) - cy)[:, None] >= SURROUND_MM[0] * PX_PER_MM
-    top = rect.top.copy()
-    top[(sides > 0) & beyond] = plastic
-    if print_goes_on:
-        band = np.zeros(shape, bool)
-        band[max(cy - 30, 0) : cy + 31, cx - 20 : cx + 21] = True
-        top[band & beyond & (sides == 0)] = plastic
-    call = {c.cell: c for c in classify(replace(rect, top=top), GEOM, colours)}[(2, 3)]
-    if print_goes_on:
-        assert call.owner is None, call
-    else:
-        assert (call.owner, call.unclear, call.why) == (0, False, "its own sides"), call
