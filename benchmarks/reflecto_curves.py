@@ -480,6 +480,7 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
     SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    lowest: list[tuple[float, tuple[int, int], tuple[int, int], float, float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
         if call.why != "maybe the print":
             continue
@@ -488,8 +489,15 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
         board = -1.0 if p.board is None else p.board
         shade = -1.0 if p.shade is None else p.shade
         found.append((truth.get(call.cell) == seat, board, shade, where))
+        if truth.get(call.cell) != seat and 0.0 <= board < 0.3:
+            # refl24: an empty square whose colours are found beside it mostly on its own
+            # screen's upright sides looks like a top there (`with_sides`, the body).
+            b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0].body
+            lowest.append((board, where, call.cell, p.with_sides or 0.0, -1.0 if b is None else b))
     screens = [f for f in found if f[0]]
     print(f"asked as maybe the print: {len(screens)} screens, {len(found) - len(screens)} not")
+    for board, where, cell, sides, body in sorted(lowest):
+        print(f"  empty {where} {cell}: board {board:.3f}, with sides {sides:.2f}, body {body:.2f}")
     tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
         ("found on the board alone <", lambda board, v: 0.0 <= board < v, BOARD_AT),
         ("shade from the print >=", lambda shade, v: shade >= v, SHADE_AT),
