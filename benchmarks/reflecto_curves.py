@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -479,6 +480,7 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
     SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    lowest: list[tuple[float, tuple[int, int], tuple[int, int], float, float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
         if call.why != "maybe the print":
             continue
@@ -487,8 +489,15 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
         board = -1.0 if p.board is None else p.board
         shade = -1.0 if p.shade is None else p.shade
         found.append((truth.get(call.cell) == seat, board, shade, where))
+        if truth.get(call.cell) != seat and 0.0 <= board < 0.3:
+            # refl24: an empty square whose colours are found beside it mostly on its own
+            # screen's upright sides looks like a top there (`with_sides`, the body).
+            b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0].body
+            lowest.append((board, where, call.cell, p.with_sides or 0.0, -1.0 if b is None else b))
     screens = [f for f in found if f[0]]
     print(f"asked as maybe the print: {len(screens)} screens, {len(found) - len(screens)} not")
+    for board, where, cell, sides, body in sorted(lowest):
+        print(f"  empty {where} {cell}: board {board:.3f}, with sides {sides:.2f}, body {body:.2f}")
     tests: tuple[tuple[str, Callable[[float, float], bool], tuple[float, ...]], ...] = (
         ("found on the board alone <", lambda board, v: 0.0 <= board < v, BOARD_AT),
         ("shade from the print >=", lambda shade, v: shade >= v, SHADE_AT),
@@ -505,6 +514,74 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+@dataclass(frozen=True)
+class BodyShares:
+    """`body_shares`: a square's own screen's body beside its strip, and the board beside
+    it, in one seat's colour (None where too little is in view to tell)."""
+
+    body: float | None
+    """Share of the square's own frame and foot ledges off its strip (where only its own
+    screen can reach) in the seat's colour."""
+    board: float | None
+    """Share of the board alone beside the strip in the seat's colour."""
+
+
+def body_shares(
+    rect: read.Rectified,
+    geom: BoardGeometry,
+    ev: read.Evidence,
+    asks: Sequence[tuple[tuple[int, int], int]],
+    floor: int,
+) -> list[BodyShares]:
+    """Per (square, seat) of `asks`: how much of what a screen standing on the square shows
+    beside its top (its frame's upright faces and the rest of its top, its foot's ledges:
+    `own_faces`, where no other square's screen reaches) is in the seat's colour, and how
+    much of the board alone beside it. A top the lamp washed out to white has lost its
+    colour, its body has not; an empty square shows its print in both places. A square
+    asked about for both seats has its windows drawn once.
+
+    Not part of a read (refl22): asking about a strip of no colour whose body is coloured
+    (0.4 of it, under 0.1 of the board beside: the curve `washed`) turned 5 of 27 held-out
+    silent misses into questions but cost a read some 10 ms of CPU (loaded), over the speed
+    target; see docs/reflecto.md. Kept here for the curves (moved from the reader, refl24);
+    a read takes a called strip's body from its print test's windows (`PrintShares.body`),
+    which this shares (`read._body_share`)."""
+    if not asks:
+        return []
+    cells = list(dict.fromkeys(cell for cell, _ in asks))
+    windows = read._print_windows(rect, geom, ev, [(cell, 0) for cell in cells], floor, lab=False)
+    rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
+    board = (
+        (windows.reach == windows.mine)
+        & (rows >= read.SURROUND_MM[0] * read.PX_PER_MM)[None, :, None]
+        & ~windows.ledges
+        & ~windows.frame
+    )
+    # Seat 1's colour in the same windows (`_print_windows` gathered seat 0's).
+    hx, _ = read._strip(geom)
+    far = windows.centre
+    pad = ((far, far), (hx, hx))
+    masks = np.pad(ev.masks[floor][1], pad)
+    at = np.array([[round(v) for v in rect.px(geom.cell_mm(cell))][::-1] for cell in cells])
+    other = np.lib.stride_tricks.sliding_window_view(masks, windows.mask.shape[1:])[
+        at[:, 0], at[:, 1]
+    ]
+    least = read.SURROUND_MIN_MM2 * read.PX_PER_MM**2
+    nd = board.sum(axis=(1, 2))
+    per_seat = []
+    for mask in (windows.mask, other):
+        on_body = read._body_share(windows, mask)
+        on_board = (board & mask).sum(axis=(1, 2))
+        per_seat.append(
+            [
+                BodyShares(on_body[j], float(on_board[j] / nd[j]) if nd[j] >= least else None)
+                for j in range(len(cells))
+            ]
+        )
+    index = {cell: j for j, cell in enumerate(cells)}
+    return [per_seat[seat][index[cell]] for cell, seat in asks]
+
+
 BODY_AT = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 """Candidate least shares of a square's own body in a seat's colour `washed` prints."""
 BODY_BOARD_AT = (0.05, 0.1, 0.2, 1.01)
@@ -516,7 +593,7 @@ def washed(families: list[tuple[str, int, int]], boards: int) -> None:
     either seat's colour, no faint trace: "no colour"): screens missed
     silently (a top washed out by the lamp, `Photo.washed`, or otherwise) against empty
     squares, by what would make them ask: the square's own body beside its strip in a
-    seat's colour (`read.body_shares`) at least a candidate share while the board beside
+    seat's colour (`body_shares`) at least a candidate share while the board beside
     is under another. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[int, float, float, tuple[int, int], bool]] = []
@@ -528,7 +605,7 @@ def washed(families: list[tuple[str, int, int]], boards: int) -> None:
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
         if call.why != "no colour":
             continue
-        both = read.body_shares(rect, geom, ev, [(call.cell, 0), (call.cell, 1)], FLOOR_AT)
+        both = body_shares(rect, geom, ev, [(call.cell, 0), (call.cell, 1)], FLOOR_AT)
         k = int(np.argmax([b.body or 0.0 for b in both]))
         body = both[k].body
         board = both[k].board
@@ -567,7 +644,7 @@ def body(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of the squares the picture alone calls a seat's screen by its colour
     (`read.classify` decided by "colour", or asked as "body not its colour"): right
     screens against phantoms (an empty square, or a screen of the other seat), by how much
-    of the square's own body beside its strip (`read.body_shares`: the rest of the top, the
+    of the square's own body beside its strip (`body_shares`: the rest of the top, the
     frame's upright faces, the foot's ledges, where no other square's screen reaches) is
     in the seat's colour. A printed
     stripe in a seat's colour narrower than the board's margin beside a top (`SURROUND_MM`)
@@ -582,7 +659,7 @@ def body(families: list[tuple[str, int, int]], boards: int) -> None:
         if call.why not in ("colour", "body not its colour"):
             continue
         seat = int(np.argmax(call.shares))
-        b = read.body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0]
+        b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0]
         right = truth.get(call.cell) == seat
         got = -1.0 if b.body is None else b.body
         beside = -1.0 if b.board is None else b.board

@@ -20,7 +20,7 @@ Stages, each with a typed result:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -719,8 +719,10 @@ class PrintShares:
     lit from above stands apart from the print under it (None when too few such pixels
     lie beside)."""
     body: float | None = None
-    """Share of the square's own screen's body off its strip in the seat's colour
-    (`BodyShares.body`, from the same windows; None when too little of it is in view)."""
+    """Share of the square's own screen's body off its strip in the seat's colour (the rest
+    of the top, the frame's upright faces, the foot's ledges: `own_faces`, where no other
+    square's screen reaches), from the same windows; None when too little of it is in view,
+    or not asked for (`print_shares`' `body`)."""
 
 
 def print_share(
@@ -743,6 +745,7 @@ def print_shares(
     asks: Sequence[tuple[Cell, int]],
     floor: int,
     shade_decides: bool = False,
+    body: bool = False,
 ) -> list[PrintShares]:
     """Per (square, seat) of `asks`: shares of the square's strip, in the seat's colour at
     `ev.masks[floor]`, whose colour is also found beside it across the row
@@ -761,7 +764,10 @@ def print_shares(
     picture padded so that a window past its edge sees nothing there): a read asks about
     twenty squares, and one test per square cost half the read in numpy's per-call
     overhead. With `shade_decides` (a caller that only asks `printed`), a strip whose shade
-    already says the print comes back without the bins' shares (None)."""
+    already says the print comes back without the bins' shares (None). With `body`, the
+    share of the square's own screen's body in the seat's colour (`PrintShares.body`) is
+    given for the strips `printed` does not call the print, the only ones `classify` asks
+    it of (a read's other strips are spared its sums)."""
     if not asks:
         return []
     windows = _print_windows(rect, geom, ev, asks, floor)
@@ -779,16 +785,15 @@ def print_shares(
     n_beside = beside.sum(axis=(1, 2))
     n_board = board.sum(axis=(1, 2))
     coloured_beside = (beside & windows.mask).sum(axis=(1, 2))
-    body_of = _body_share(windows, windows.mask)
     out: list[PrintShares | None] = [None] * len(asks)
     for j in range(len(asks)):
         if n_strip[j] < 4:
-            out[j] = PrintShares(None, None, None, None, body_of[j])
+            out[j] = PrintShares(None, None, None)
         elif n_beside[j] >= least and coloured_beside[j] < max(3.0, 0.01 * n_beside[j]):
             # Nothing beside is even of the seat's colour: none of the strip's colours can
             # be found there (the common case, a screen on a board of another colour), and
             # the bins need not be counted.
-            out[j] = PrintShares(0.0 if n_board[j] >= least else None, 0.0, None, None, body_of[j])
+            out[j] = PrintShares(0.0 if n_board[j] >= least else None, 0.0, None)
     # The print under a square is one design (checks change colour at its edge, an
     # outline printed round a square lies some millimetres inside it): its shade is taken
     # next to the strip.
@@ -805,7 +810,7 @@ def print_shares(
             shades[j] = float(np.linalg.norm(a - b))
             if shade_decides and shades[j] < PRINT_SHADE:
                 # `printed` says the print on the shade alone: the bins need not be counted.
-                out[j] = PrintShares(None, None, None, shades[j], body_of[j])
+                out[j] = PrintShares(None, None, None, shades[j])
     live = [j for j in live if out[j] is None]
     if live:
         coarse = _bins(windows.lab[live], PRINT_BIN)
@@ -821,87 +826,29 @@ def print_shares(
             for i, v in zip(closer, found, strict=True):
                 close[i] = v
         for i, j in enumerate(live):
-            out[j] = PrintShares(on_board[i], with_sides[i], close[i], shades.get(j), body_of[j])
+            out[j] = PrintShares(on_board[i], with_sides[i], close[i], shades.get(j))
     done = [p for p in out if p is not None]
     assert len(done) == len(asks)  # every ask is answered by one of the branches above
+    if body:
+        need = [j for j, p in enumerate(done) if printed(p) is False]
+        for j, share in zip(need, _body_share(windows, windows.mask, need), strict=True):
+            done[j] = replace(done[j], body=share)
     return done
 
 
-@dataclass(frozen=True)
-class BodyShares:
-    """`body_shares`: a square's own screen's body beside its strip, and the board beside
-    it, in one seat's colour (None where too little is in view to tell)."""
-
-    body: float | None
-    """Share of the square's own frame and foot ledges off its strip (where only its own
-    screen can reach) in the seat's colour."""
-    board: float | None
-    """Share of the board alone beside the strip in the seat's colour."""
-
-
-def body_shares(
-    rect: Rectified,
-    geom: BoardGeometry,
-    ev: Evidence,
-    asks: Sequence[tuple[Cell, int]],
-    floor: int,
-) -> list[BodyShares]:
-    """Per (square, seat) of `asks`: how much of what a screen standing on the square shows
-    beside its top (its frame's upright faces and the rest of its top, its foot's ledges:
-    `own_faces`, where no other square's screen reaches) is in the seat's colour, and how
-    much of the board alone beside it. A top the lamp washed out to white has lost its
-    colour, its body has not; an empty square shows its print in both places. A square
-    asked about for both seats has its windows drawn once.
-
-    Not part of a read (refl22): asking about a strip of no colour whose body is coloured
-    (0.4 of it, under 0.1 of the board beside: the curve `benchmarks/reflecto_curves.py
-    washed`) turned 5 of 27 held-out silent misses into questions but cost a read some 10
-    ms of CPU (loaded), over the speed target; see docs/reflecto.md."""
-    if not asks:
-        return []
-    cells = list(dict.fromkeys(cell for cell, _ in asks))
-    windows = _print_windows(rect, geom, ev, [(cell, 0) for cell in cells], floor, lab=False)
+def _body_share(
+    windows: PrintWindows, mask: np.ndarray, which: list[int] | None = None
+) -> list[float | None]:
+    """Per window (of `which`, default all), the share of its square's own screen's body
+    off the strip (the frame's upright faces and the rest of the top, the foot's ledges,
+    where no other square's screen reaches: `own_faces`) that `mask` holds; None when too
+    little is in view."""
+    at = slice(None) if which is None else np.array(which, int)
     rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
-    board = (
-        (windows.reach == windows.mine)
-        & (rows >= SURROUND_MM[0] * PX_PER_MM)[None, :, None]
-        & ~windows.ledges
-        & ~windows.frame
-    )
-    # Seat 1's colour in the same windows (`_print_windows` gathered seat 0's).
-    hx, _ = _strip(geom)
-    far = windows.centre
-    pad = ((far, far), (hx, hx))
-    masks = np.pad(ev.masks[floor][1], pad)
-    at = np.array([[round(v) for v in rect.px(geom.cell_mm(cell))][::-1] for cell in cells])
-    other = np.lib.stride_tricks.sliding_window_view(masks, windows.mask.shape[1:])[
-        at[:, 0], at[:, 1]
-    ]
-    least = SURROUND_MIN_MM2 * PX_PER_MM**2
-    nd = board.sum(axis=(1, 2))
-    per_seat = []
-    for mask in (windows.mask, other):
-        on_body = _body_share(windows, mask)
-        on_board = (board & mask).sum(axis=(1, 2))
-        per_seat.append(
-            [
-                BodyShares(on_body[j], float(on_board[j] / nd[j]) if nd[j] >= least else None)
-                for j in range(len(cells))
-            ]
-        )
-    index = {cell: j for j, cell in enumerate(cells)}
-    return [per_seat[seat][index[cell]] for cell, seat in asks]
-
-
-def _body_share(windows: PrintWindows, mask: np.ndarray) -> list[float | None]:
-    """Per window, the share of its square's own screen's body off the strip (the frame's
-    upright faces and the rest of the top, the foot's ledges, where no other square's
-    screen reaches: `own_faces`) that `mask` holds; None when too little is in view."""
-    rows = np.abs(np.arange(windows.mask.shape[1]) - windows.centre)
-    own = (windows.reach == 1) & (windows.mine == 1) & (rows > windows.hy)[None, :, None]
-    body = (windows.frame | windows.ledges) & own
+    own = (windows.reach[at] == 1) & (windows.mine[at] == 1) & (rows > windows.hy)[None, :, None]
+    body = (windows.frame[at] | windows.ledges[at]) & own
     n = body.sum(axis=(1, 2))
-    on = (body & mask).sum(axis=(1, 2))
+    on = (body & mask[at]).sum(axis=(1, 2))
     least = SURROUND_MIN_MM2 * PX_PER_MM**2
     return [float(on[j] / n[j]) if n[j] >= least else None for j in range(len(n))]
 
@@ -1089,7 +1036,9 @@ def classify(
             coloured.append((cell, k))
         elif f[k] < NONE and t.max() >= FAINT:
             faint_asks.append((cell, int(np.argmax(t))))
-    found = dict(zip(coloured, print_shares(rect, geom, ev, coloured, 1, True), strict=True))
+    found = dict(
+        zip(coloured, print_shares(rect, geom, ev, coloured, 1, True, body=True), strict=True)
+    )
     found_faint = dict(zip(faint_asks, print_shares(rect, geom, ev, faint_asks, 1), strict=True))
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))

@@ -19,13 +19,13 @@ from companion.games.reflecto.vision.read import (
     MARGIN_MM,
     PX_PER_MM,
     Rectified,
-    body_shares,
     classify,
     colour_masks,
     evidence,
     learn_at_setup,
     learn_where,
     own_faces,
+    print_shares,
     read_board,
     rectify,
 )
@@ -456,7 +456,8 @@ def test_a_top_burnt_white_keeps_its_colour_on_its_body_where_an_empty_square_sh
     """A lamp straight above a glossy top can burn it out to white along all its length and
     most of its depth: the strip shows no colour and is read as empty, but the screen's own
     body round it (the top's edges, its foot's ledges, the sliver of its side) is still its
-    plastic (`body_shares`), where an empty square shows its print."""
+    plastic (`PrintShares.body`, asked of `print_shares`), where an empty square shows its
+    print."""
     colours, image, mask = _lamp_on_a_top(widen_mm=0.5, deepen_mm=-0.5)
     burnt = image.copy()
     burnt[mask > 0] = (250, 251, 252)
@@ -464,12 +465,14 @@ def test_a_top_burnt_white_keeps_its_colour_on_its_body_where_an_empty_square_sh
     assert (2, 3) not in dict(got.layout_key()), got.to_json()
     assert burnt_rect is not None
     ev = evidence(burnt_rect, GEOM, colours, (FLOOR, FAINT_FLOOR))
-    washed, other_seat, empty = body_shares(
-        burnt_rect, GEOM, ev, [((2, 3), 0), ((2, 3), 1), ((3, 3), 0)], 1
+    washed, other_seat, empty = print_shares(
+        burnt_rect, GEOM, ev, [((2, 3), 0), ((2, 3), 1), ((3, 3), 0)], 1, body=True
     )
     assert washed.body is not None and washed.body >= 0.4, washed
-    assert washed.board is not None and washed.board < 0.1, washed
-    assert (other_seat.body or 0.0) < 0.1 and (empty.body or 0.0) < 0.1, (other_seat, empty)
+    assert other_seat.body is not None and other_seat.body < 0.1, other_seat
+    assert empty.body is not None and empty.body < 0.1, empty
+    # Not asked for, not computed (a read asks it only of strips called by colour).
+    assert print_shares(burnt_rect, GEOM, ev, [((2, 3), 0)], 1)[0].body is None
 
 
 def test_the_renderer_names_the_tops_its_lamp_washes_out() -> None:
