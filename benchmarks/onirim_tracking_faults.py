@@ -39,6 +39,11 @@ one card, which the camera books), the pile is read with the top before it, name
 few frames after the tap (the player taps first and puts the cards on the pile after), and
 the new top is then named in no frame: a top named before a tap and unread after it, stale
 once the tap has changed the game's (ontrack4's open hole).
+
+`--fault-scale X` multiplies the default faults' rates (a sticky fault in 15 % of the shots, a
+single-frame fault in 5 % of the frames, the table lost in 2 %, the table read as before a
+play after 10 % of the hand shots) by X, to look for the tracker's next weak point; 1.0 draws
+the faults exactly as without it.
 """
 
 from __future__ import annotations
@@ -215,6 +220,7 @@ def one_game(
     real_breaches: float = 0.0,
     unnamed: float = 0.0,
     tapped: float = 0.0,
+    scale: float = 1.0,
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -237,10 +243,15 @@ def one_game(
     # Drawn apart from the other faults, after the breaches are laid into the script.
     bare = unnamed_tops(script, unnamed, random.Random(f"faults-top-{seed}")) if unnamed else set()
     r = random.Random(f"faults-{seed}")
-    sticky = {j for j in range(len(script.shots)) if r.random() < 0.15}
+    sticky = {j for j in range(len(script.shots)) if r.random() < 0.15 * scale}
     late: list[tuple[int, int, OnirimState]] = []
     for j, shot in enumerate(script.shots):
-        if shot.hand and j > 0 and r.random() < 0.1 and (not late or starts[j] >= late[-1][1]):
+        if (
+            shot.hand
+            and j > 0
+            and r.random() < 0.1 * scale
+            and (not late or starts[j] >= late[-1][1])
+        ):
             late.append((starts[j], starts[j] + r.randint(5, 80), script.shots[j - 1].table))
     # Drawn apart from the other faults, after the breaches are laid into the script.
     tops = (
@@ -251,7 +262,7 @@ def one_game(
 
     def observe(_game: Any, i: int) -> Observation:
         frame = random.Random(f"faults-{seed}-{i}")
-        lost = frame.random() < 0.02
+        lost = frame.random() < 0.02 * scale
         j = bisect.bisect_right(starts, i) - 1
         if any(a <= i < b for a, b in broken):  # a real breach is read as it lies
             return HANDS if script.shots[j].hand else Observation(seen(script.shots[j].table), 1.0)
@@ -275,7 +286,7 @@ def one_game(
         before = seen(script.shots[k].table)
         if j in sticky:
             d = fault(d, before, random.Random(f"faults-{seed}-shot-{j}"))
-        if frame.random() < 0.05:
+        if frame.random() < 0.05 * scale:
             d = fault(d, before, frame)
         if j in bare:
             d["discard_top"] = None
@@ -347,6 +358,12 @@ def main() -> int:
         help="share of the discard pile's tops the reader never names while they lie on top",
     )
     p.add_argument(
+        "--fault-scale",
+        type=float,
+        default=1.0,
+        help="the default faults' rates times this (sticky shots, single frames, lost table, late)",
+    )
+    p.add_argument(
         "--tapped-tops",
         type=float,
         default=0.0,
@@ -363,21 +380,27 @@ def main() -> int:
     games = []
     for seed in range(lo, hi):
         g = one_game(
-            seed, a.trace, a.symbol_misreads, a.real_breaches, a.unnamed_tops, a.tapped_tops
+            seed,
+            a.trace,
+            a.symbol_misreads,
+            a.real_breaches,
+            a.unnamed_tops,
+            a.tapped_tops,
+            a.fault_scale,
         )
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
         if not g["all_right"] or g["breaches"] or g["refused_taps"] or missed:
             print(json.dumps(g), flush=True)
-    extra = f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
+    extra = ""
+    if a.symbol_misreads or a.real_breaches:
+        extra += f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
     extra += f" --unnamed-tops {a.unnamed_tops}" if a.unnamed_tops else ""
     extra += f" --tapped-tops {a.tapped_tops}" if a.tapped_tops else ""
+    extra += f" --fault-scale {a.fault_scale}" if a.fault_scale != 1.0 else ""
     summary = {
         "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
-        f"--seeds {a.seeds}"
-        + (
-            extra if a.symbol_misreads or a.real_breaches or a.unnamed_tops or a.tapped_tops else ""
-        ),
+        f"--seeds {a.seeds}{extra}",
         "games": len(games),
         "games_all_right": sum(g["all_right"] for g in games),
         "false_events": sum(len(g["breaches"]) for g in games),
