@@ -32,6 +32,18 @@ tell it: the pile is read as bare, and the table keeps the top it last read). A 
 by a tap (a Mirror explored, a Nightmare resolved, a prophecy) then leaves the pile read as
 the top before: the shape of the two games lost at 88f764c, where that older top was a card
 of the hand and the camera booked its discard.
+
+And `--tapped-tops P`: in P of the stretches of film whose pile top a tap put there (a
+Nightmare resolved, a prophecy, a Mirror's four cards: anything but the player's discard of
+one card, which the camera books), the pile is read with the top before it, named, until a
+few frames after the tap (the player taps first and puts the cards on the pile after), and
+the new top is then named in no frame: a top named before a tap and unread after it, stale
+once the tap has changed the game's (ontrack4's open hole).
+
+`--fault-scale X` multiplies the default faults' rates (a sticky fault in 15 % of the shots, a
+single-frame fault in 5 % of the frames, the table lost in 2 %, the table read as before a
+play after 10 % of the hand shots) by X, to look for the tracker's next weak point; 1.0 draws
+the faults exactly as without it.
 """
 
 from __future__ import annotations
@@ -46,7 +58,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.actions import Play
+from companion.games.onirim.rules.actions import Discard, Play
 from companion.games.onirim.rules.deck import symbol_of
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.follow import answer_truly, follow, script_actions
@@ -171,12 +183,44 @@ def unnamed_tops(script: Script, share: float, rng: random.Random) -> set[int]:
     return out
 
 
+def tapped_tops(
+    script: Script, starts: list[int], share: float, rng: random.Random
+) -> dict[int, str | None]:
+    """Frame by frame, the pile's top as read where it is not as it lies: in `share` of the
+    stretches of shots with one top that an action other than a discard put there (what the
+    player taps, or a Mirror's four cards), the top before it, named, through the stretch's
+    first still shot and 1-8 frames more (the player taps, then puts the cards on the pile),
+    then no top named for the rest of the stretch."""
+    out: dict[int, str | None] = {}
+    top: str | None = None
+    old: str | None = None
+    late = 0
+    drawn = False
+    for j, shot in enumerate(script.shots):
+        now = shot.table.discard[-1] if shot.table.discard else None
+        if now != top:
+            by = script.actions[shot.needs] if j > 0 else None
+            old, top = top, now
+            drawn = old is not None and now is not None and not isinstance(by, Discard)
+            drawn = drawn and rng.random() < share
+            late = -1
+        if not drawn:
+            continue
+        if late < 0 and not shot.hand:
+            late = starts[j] + shot.frames + rng.randint(1, 8)
+        for i in range(starts[j], starts[j] + shot.frames):
+            out[i] = old if late < 0 or i < late else None
+    return out
+
+
 def one_game(
     seed: int,
     trace: bool = False,
     symbol_misreads: float = 0.0,
     real_breaches: float = 0.0,
     unnamed: float = 0.0,
+    tapped: float = 0.0,
+    scale: float = 1.0,
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -199,15 +243,26 @@ def one_game(
     # Drawn apart from the other faults, after the breaches are laid into the script.
     bare = unnamed_tops(script, unnamed, random.Random(f"faults-top-{seed}")) if unnamed else set()
     r = random.Random(f"faults-{seed}")
-    sticky = {j for j in range(len(script.shots)) if r.random() < 0.15}
+    sticky = {j for j in range(len(script.shots)) if r.random() < 0.15 * scale}
     late: list[tuple[int, int, OnirimState]] = []
     for j, shot in enumerate(script.shots):
-        if shot.hand and j > 0 and r.random() < 0.1 and (not late or starts[j] >= late[-1][1]):
+        if (
+            shot.hand
+            and j > 0
+            and r.random() < 0.1 * scale
+            and (not late or starts[j] >= late[-1][1])
+        ):
             late.append((starts[j], starts[j] + r.randint(5, 80), script.shots[j - 1].table))
+    # Drawn apart from the other faults, after the breaches are laid into the script.
+    tops = (
+        tapped_tops(script, starts, tapped, random.Random(f"faults-tapped-top-{seed}"))
+        if tapped
+        else {}
+    )
 
     def observe(_game: Any, i: int) -> Observation:
         frame = random.Random(f"faults-{seed}-{i}")
-        lost = frame.random() < 0.02
+        lost = frame.random() < 0.02 * scale
         j = bisect.bisect_right(starts, i) - 1
         if any(a <= i < b for a, b in broken):  # a real breach is read as it lies
             return HANDS if script.shots[j].hand else Observation(seen(script.shots[j].table), 1.0)
@@ -231,10 +286,12 @@ def one_game(
         before = seen(script.shots[k].table)
         if j in sticky:
             d = fault(d, before, random.Random(f"faults-{seed}-shot-{j}"))
-        if frame.random() < 0.05:
+        if frame.random() < 0.05 * scale:
             d = fault(d, before, frame)
         if j in bare:
             d["discard_top"] = None
+        if i in tops:
+            d["discard_top"] = tops[i]
         return Observation(d, 1.0)
 
     def answer(game: OnirimTable, i: int) -> list[EventDraft]:
@@ -269,6 +326,7 @@ def one_game(
         "real_breaches_caught": caught,
         "symbol_misreads": len(misread),
         "unnamed_top_shots": len(bare),
+        "tapped_top_frames": len(tops),
         "questions": len(result.questions),
         "refused_taps": result.refused_taps,
         "first_wrong": None
@@ -300,6 +358,18 @@ def main() -> int:
         help="share of the discard pile's tops the reader never names while they lie on top",
     )
     p.add_argument(
+        "--fault-scale",
+        type=float,
+        default=1.0,
+        help="the default faults' rates times this (sticky shots, single frames, lost table, late)",
+    )
+    p.add_argument(
+        "--tapped-tops",
+        type=float,
+        default=0.0,
+        help="share of the pile's tops put there by a tap that the reader never names",
+    )
+    p.add_argument(
         "--real-breaches",
         type=float,
         default=0.0,
@@ -309,17 +379,28 @@ def main() -> int:
     lo, hi = (int(v) for v in a.seeds.split(":"))
     games = []
     for seed in range(lo, hi):
-        g = one_game(seed, a.trace, a.symbol_misreads, a.real_breaches, a.unnamed_tops)
+        g = one_game(
+            seed,
+            a.trace,
+            a.symbol_misreads,
+            a.real_breaches,
+            a.unnamed_tops,
+            a.tapped_tops,
+            a.fault_scale,
+        )
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
         if not g["all_right"] or g["breaches"] or g["refused_taps"] or missed:
             print(json.dumps(g), flush=True)
-    extra = f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
+    extra = ""
+    if a.symbol_misreads or a.real_breaches:
+        extra += f" --symbol-misreads {a.symbol_misreads} --real-breaches {a.real_breaches}"
     extra += f" --unnamed-tops {a.unnamed_tops}" if a.unnamed_tops else ""
+    extra += f" --tapped-tops {a.tapped_tops}" if a.tapped_tops else ""
+    extra += f" --fault-scale {a.fault_scale}" if a.fault_scale != 1.0 else ""
     summary = {
         "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
-        f"--seeds {a.seeds}"
-        + (extra if a.symbol_misreads or a.real_breaches or a.unnamed_tops else ""),
+        f"--seeds {a.seeds}{extra}",
         "games": len(games),
         "games_all_right": sum(g["all_right"] for g in games),
         "false_events": sum(len(g["breaches"]) for g in games),
@@ -327,6 +408,7 @@ def main() -> int:
         "real_breaches": sum(g["real_breaches"] for g in games),
         "real_breaches_caught": sum(g["real_breaches_caught"] for g in games),
         "unnamed_top_shots": sum(g["unnamed_top_shots"] for g in games),
+        "tapped_top_frames": sum(g["tapped_top_frames"] for g in games),
         "questions": sum(g["questions"] for g in games),
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
         "lost_track": sum(len(g["refused_taps"]) >= 3 for g in games),

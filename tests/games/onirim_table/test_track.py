@@ -665,8 +665,10 @@ def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_gam
     """The lost games' shape at 88f764c: the camera names no card on the pile while the game's
     top is a red Key (a card the hand holds too) and reads the Sun Mirror flipped before its
     pair is tapped in; the tap puts the pair's Suns on the pile. The steady reading held from
-    before the tap is no discard of the red Key: the camera never read one. A red Key the
-    camera names on the pile after it still is."""
+    before the tap is no discard of the red Key: the camera never read one. Nor is a red Key
+    named on the pile at once (the red Key was the game's top: it may be the pile as it lay
+    before the tap, the Suns not yet on it). Once the camera has named the pile as the game
+    has it, a red Key named on it is a discard."""
     from companion.games.onirim.table.live import ACTION_KIND, SEEN_KIND, OnirimTable
     from companion.live.table_game import Observation
     from companion.store import Session
@@ -711,7 +713,10 @@ def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_gam
         )
         assert not [d for d in game.update(seen, i) if d.kind == ACTION_KIND], i
     named = read(table_of(state, WINDOW), "red-key")
-    booked = [d for i in range(12, 16) for d in game.update(named, i)]
+    assert not [d for i in range(12, 16) for d in game.update(named, i) if d.kind == ACTION_KIND]
+    game_top = read(table_of(state, WINDOW), "green-sun")
+    assert not [d for i in range(16, 20) for d in game.update(game_top, i) if d.kind == ACTION_KIND]
+    booked = [d for i in range(20, 24) for d in game.update(named, i)]
     assert [d.payload["action"] for d in booked if d.kind == ACTION_KIND] == [
         {"type": "discard", "card": "red-key"}
     ]
@@ -742,3 +747,52 @@ def test_a_mirrors_cards_gone_from_view_are_no_pair_that_explores_it() -> None:
         out += game.update(Observation(reading | {"located": True}, 0.5), i)
     assert not [d for d in out if d.kind in ("onirim.action", "onirim.breach")]
     assert [d for d in out if d.kind == "question"]
+
+
+def test_a_top_named_before_a_tap_changed_the_games_top_is_no_discard_after_it() -> None:
+    """The camera names a red Key on the pile (the game's top; the hand holds another). The
+    player flips the Sun Mirror and taps its pair in before moving its four cards onto the
+    pile: the game's top is a green Sun while the pile still shows the red Key, named, with
+    a hand at the row's end (an unnamed card there is taken for the last card's body). The
+    red Key lay there before the tap: no discard of it. Once the camera has named the pile
+    as the game has it, a red Key named on it is a discard again."""
+    from companion.games.onirim.table.live import ACTION_KIND, SEEN_KIND, OnirimTable
+    from companion.live.table_game import Observation
+    from companion.store import Session
+
+    hand = ["blue-sun", "green-sun", "red-sun", "red-key", "red-moon"]
+    state = _turn(hand, discard=("brown-moon", "red-key"))
+    fans = tuple(("brown-sun", "brown-sun") if m == "sun" else () for m in state.in_game)
+    state = evolve(state, under=fans)
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+
+    def booked(s: OnirimState, top: str | None, frames: range, row: Any = ()) -> list[Any]:
+        data = table_of(s, WINDOW).to_json() | {"located": True, "discard_top": top}
+        data["labyrinth"] = list(row)
+        out = [d for i in frames for d in game.update(Observation(data, 1.0), i)]
+        return [d.payload["action"] for d in out if d.kind == ACTION_KIND]
+
+    first = [d for i in range(4) for d in game.update(seen_of(state, "red-key"), i)]
+    assert [d.kind for d in first] == [SEEN_KIND]
+    i = state.in_game.index("sun")
+    state = evolve(  # the pair tapped in: the Sun Mirror explored, its four cards discarded
+        state,
+        hand=("red-key", "red-moon", "red-sun"),
+        under=tuple(() for _ in state.in_game),
+        explored=tuple(k == i for k in range(len(state.in_game))),
+        discard=(*state.discard, "brown-sun", "brown-sun", "blue-sun", "green-sun"),
+    )
+    game.state = state
+    assert booked(state, "red-key", range(4, 10), [None]) == []  # the cards not moved yet
+    assert booked(state, None, range(10, 14)) == []
+    assert booked(state, "green-sun", range(14, 18)) == []  # the pile named as the game has it
+    again = booked(state, "red-key", range(18, 22), [None])  # not applied: booked each frame
+    assert again and all(a == {"type": "discard", "card": "red-key"} for a in again)
+
+
+def seen_of(state: OnirimState, top: str) -> Any:
+    """A perfect camera's reading of `state`'s table with `top` named on the pile."""
+    from companion.live.table_game import Observation
+
+    return Observation(table_of(state, WINDOW).to_json() | {"located": True, "discard_top": top}, 1)

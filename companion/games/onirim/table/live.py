@@ -203,6 +203,11 @@ class OnirimTable:
         filled in for a pile it did not read, `_judged`)."""
         self._stable_named = False
         """Whether the camera named the pile's top in a reading of the stable table."""
+        self._game_top: str | None = None
+        """The game's top at the last frame."""
+        self._stale: set[str] = set()
+        """The tops the game's pile has had since a stable reading last named a top none of
+        them, or the game's own: such a top read is no evidence of a discard (`_judged`)."""
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
@@ -289,6 +294,7 @@ class OnirimTable:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
         seen = self._pile_kept(seen)
+        self._stale_tops()
         self._tops_named.append(
             data.get("discard_top") is not None
             or not self.state.discard
@@ -356,12 +362,16 @@ class OnirimTable:
             drafts.append(EventDraft(SEEN_KIND, {"table": new.to_json()}))
         elif seen.table is not None and seen.table == self.tracker.stable:
             self._stable_named = self._stable_named or self._tops_named[-1]
+        self._stale_seen()
         stable = self._judged(self.tracker.stable, self._stable_named)
         if stable is None or self.state.phase == "over":
             return drafts
         found = explain(ENGINE, self.state, stable, self.window, self._base)
         if not (found.hidden or found.choices or found.breach):
-            self._base = stable  # the game agrees with this reading, books it, or awaits taps
+            # The game agrees with this reading, books it, or awaits taps. Kept as read, its
+            # stale top too (`_judged`): a pile read as it lay before, stale no more once
+            # the camera has named another top, is then still no change since.
+            self._base = self.tracker.stable
         # Hidden cards are waited out while the player taps (a Mirror's fourth card lies
         # out of the fan's view until its effect is chosen).
         self._hidden = self._hidden + 1 if found.hidden and self.state.phase == "turn" else 0
@@ -431,6 +441,36 @@ class OnirimTable:
             and self._row_low > n
         )
 
+    def _stale_tops(self) -> None:
+        """Adds the game's top to `_stale` when the game's top changes. A top named before a
+        tap or an answer changed the game's top (a Mirror's four cards put on the pile, a
+        Nightmare resolved) and still read after it (a player who taps before moving the
+        cards), the new top unnamed, is no discard of that card: the camera has not seen the
+        pile change (the fault benchmark's `--tapped-tops`). Every top the game had since is
+        kept, not only the one the camera named: a top put there by a tap may be read
+        after the next tap too (the pile still as it lay), never having settled in a stable
+        reading while it was the game's."""
+        top = self.state.discard[-1] if self.state.discard else None
+        if top != self._game_top:
+            if self._game_top is not None:
+                self._stale.add(self._game_top)
+            self._game_top = top
+
+    def _stale_seen(self) -> None:
+        """Empties `_stale` once the stable reading names a top none of it, or the game's
+        own: the camera saw the pile change, and a stale card named on it later is a
+        discard again. Judged on the stable reading, not frame by frame: the pile may read
+        steadily as the game has it while the stable reading still holds the stale top
+        (another place in it not yet settled)."""
+        stable = self.tracker.stable
+        top = stable.discard_top if stable is not None else None
+        if (
+            self._stable_named
+            and top is not None
+            and (top not in self._stale or top == self._game_top)
+        ):
+            self._stale.clear()
+
     def _judged(self, table: Table | None, named: bool) -> Table | None:
         """A steady reading as it is judged now. Where the camera did not name the pile's
         top, `seen_from` filled in the game's top as it was then; a tap or an answer may
@@ -439,9 +479,12 @@ class OnirimTable:
         hand held one (the two games lost at 88f764c; the fault benchmark's
         `--unnamed-tops`). Only a top the camera named is evidence of a discard: one it did
         not name is the game's top as it is now. (Filled in when read, not left out: a
-        frame whose pile flickers unread still reads alike the frames that name it.)"""
+        frame whose pile flickers unread still reads alike the frames that name it.) Nor is
+        a named top the game's pile had before its top last changed (`_stale_tops`)."""
         top = self.state.discard[-1] if self.state.discard else None
-        if table is None or named or table.discard_top == top:
+        if table is None or table.discard_top == top:
+            return table
+        if named and table.discard_top not in self._stale:
             return table
         return replace(table, discard_top=top)
 
