@@ -375,6 +375,8 @@ def perceive_frame(
     if board is not None and rect is not None and teacher is not None:
         known = set(board)
         fresh, held = _fresh_colours(frame.image, rect, geom, known, colours, reading, options)
+        if (fresh is not None or held) and early is not None:
+            early.frames = []  # learned: the set-up frames kept have nothing more to teach
         if fresh is not None:
             _save_colours(settings, fresh)
             teacher.colours_learned(fresh)
