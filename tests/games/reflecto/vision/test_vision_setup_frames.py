@@ -63,7 +63,14 @@ def _play(tmp_path: Path, early: SetupFrames | None) -> tuple[Teacher, list[Any]
     settings = SimpleNamespace(data_dir=tmp_path)
     seen = [
         perceive_frame(
-            SimpleNamespace(image=image), SimpleNamespace(), settings, None, None, teacher, rim, early
+            SimpleNamespace(image=image),
+            SimpleNamespace(),
+            settings,
+            None,
+            None,
+            teacher,
+            rim,
+            early,
         )
         for image in _frames()
     ]
@@ -90,3 +97,26 @@ def test_without_them_the_moved_board_refuses_the_start_positions_colours(
     # start position has none, so colours learned from the start position are refused.
     teacher, _ = _play(tmp_path, None)
     assert teacher.learned == []
+
+
+def test_frames_kept_are_let_go_once_a_frame_without_hands_teaches_the_colours(
+    tmp_path: Path,
+) -> None:
+    # One set-up frame called hands for the rim, then one whose rim shows no print: the
+    # colours come from the second, and the first is not judged again later (it would
+    # replace them).
+    rect = rectify(table_shot(GEOM, CAM, START, 0, 5), GEOM)
+    assert rect is not None
+    frames = [_printed(table_shot(GEOM, CAM, START, 0, 5, 30), rect.pose)]
+    frames.append(table_shot(GEOM, CAM, START, 0, 5, 31))
+    teacher, rim, early = Teacher(), RimMemory(), SetupFrames()
+    settings = SimpleNamespace(data_dir=tmp_path)
+    seen: list[Any] = []
+    for image in frames:
+        frame = SimpleNamespace(image=image)
+        args = (settings, None, None, teacher, rim, early)
+        seen.append(perceive_frame(frame, SimpleNamespace(), *args))
+        if len(seen) == 1:
+            assert seen[0].data["hands"] and len(early.frames) == 1
+    assert not seen[1].data["hands"]
+    assert len(teacher.learned) == 1 and early.frames == []
