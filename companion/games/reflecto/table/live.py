@@ -181,6 +181,10 @@ class ReflectoTable:
         self._rim: Any = None
         """The board's rim as seen so far (`vision/perceive.py`'s `RimMemory`): a rim's own
         print is not taken for an arm."""
+        self._early: Any = None
+        """Set-up frames called hands before the rim's print could be told
+        (`vision/perceive.py`'s `SetupFrames`): the colours are learned from one of them
+        once it can."""
         self._denied: Reading | None = None
         """A change seen as two moves the players said no to: its squares are asked about,
         and the same change settling again with their answers is the breach."""
@@ -246,8 +250,17 @@ class ReflectoTable:
             self._print = board_print.blank_print(_vision("geometry").load_geometry())  # type: ignore[union-attr]
         if self._rim is None:
             self._rim = perceive.RimMemory()
+        if self._early is None:
+            self._early = perceive.SetupFrames()
         seen = perceive.perceive_frame(
-            frame, registration, self.settings, self._print, self.known_empty, self, self._rim
+            frame,
+            registration,
+            self.settings,
+            self._print,
+            self.known_empty,
+            self,
+            self._rim,
+            self._early,
         )
         return Observation(board_observation(seen.data), seen.confidence)
 

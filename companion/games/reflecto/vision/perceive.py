@@ -123,16 +123,31 @@ class RimMemory:
         self._last: tuple[np.ndarray, bool] | None = None
         """The last frame judged and its answer: the perceiver reads a frame again (with
         colours learned from it), and a frame counts once."""
+        self.last_columns: list[np.ndarray] | None = None
+        """The last frame's odd steps (`rim_columns`), to judge it again later."""
+        self.last_unsure = False
+        """Whether the last frame was called crossed before the print could be told (fewer
+        than `RIM_PRINT_FRAMES` frames seen): a printed rim is odd in every such frame."""
 
     def crossed(self, image: np.ndarray, pose: BoardPose, geom: BoardGeometry) -> bool:
         """`arm_over_rim` for this frame, the print left out; the frame is then added."""
         if self._last is not None and self._last[0] is image:
             return self._last[1]
         columns = rim_columns(image, pose, geom)
-        crossed = max(longest_runs(columns, self.print_mask())) >= ARM_MM
+        mask = self.print_mask()
+        crossed = max(longest_runs(columns, mask)) >= ARM_MM
         self.add(columns)
         self._last = (image, crossed)
+        self.last_columns, self.last_unsure = columns, crossed and mask is None
         return crossed
+
+    def crossed_now(self, columns: list[np.ndarray]) -> bool | None:
+        """An earlier frame's odd steps judged with the print as known now (None while it
+        cannot be told yet)."""
+        mask = self.print_mask()
+        if mask is None or len(mask) != len(columns):
+            return None
+        return max(longest_runs(columns, mask)) >= ARM_MM
 
     def print_mask(self, share: float = RIM_PRINT_SHARE) -> list[np.ndarray] | None:
         """Per band, the stretches taken for the print (odd in `share` of the frames);
@@ -149,6 +164,29 @@ class RimMemory:
         self.frames += 1
         for counts, column in zip(self.odd, columns, strict=True):
             counts += column
+
+
+class SetupFrames:
+    """Set-up frames called hands only because the rim's print could not be told yet
+    (`RimMemory.last_unsure`), with the board the colours were to be learned from then.
+
+    A board's printed rim is odd in every frame until `RIM_PRINT_FRAMES` have been seen, so
+    a short rest at set-up is all "hands": the colours were then first learned after the
+    first move, from the start position the engine still held while a screen had left it;
+    the screen read where the start has none refused them in every frame after, and the
+    game went on with colours guessed from each picture, a seat mostly unseen. Kept here,
+    such a frame is judged again once the print is known, and the colours are learned from
+    it as from any frame without hands (`perceive_frame`). At most `keep` frames, the
+    latest."""
+
+    def __init__(self, keep: int = RIM_PRINT_FRAMES) -> None:
+        self.keep_at_most = keep
+        self.frames: list[tuple[np.ndarray, list[np.ndarray], set[tuple[Cell, int]]]] = []
+
+    def keep(
+        self, image: np.ndarray, columns: list[np.ndarray], board: set[tuple[Cell, int]]
+    ) -> None:
+        self.frames = [*self.frames, (image, columns, board)][-self.keep_at_most :]
 
 
 def arm_over_rim(
@@ -215,7 +253,7 @@ def observe(
     board_print: BoardPrint | None = None,
 ) -> tuple[Observation, BoardReading]:
     """One frame read into the agreed observation."""
-    observation, reading, _ = _observe(
+    observation, reading, _, _ = _observe(
         image, geom, colours, markers=markers, calibration=calibration, board_print=board_print
     )
     return observation, reading
@@ -230,7 +268,9 @@ def _observe(
     calibration: Calibration | None = None,
     board_print: BoardPrint | None = None,
     rim: RimMemory | None = None,
-) -> tuple[Observation, BoardReading, Rectified | None]:
+) -> tuple[Observation, BoardReading, Rectified | None, Rectified | None]:
+    """The observation, the reading, the board resampled when no hand is over it, and the
+    board resampled whatever the hands."""
     reading, rect = read_board(
         image, geom, colours, markers=markers, calibration=calibration, board_print=board_print
     )
@@ -254,7 +294,7 @@ def _observe(
         }
     confs = [s.confidence for s in reading.screens]
     conf = 0.0 if not reading.board_found else (0.3 if reading.unclear else min([1.0, *confs]))
-    return Observation(data, conf), reading, None if hands else rect
+    return Observation(data, conf), reading, None if hands else rect, rect
 
 
 class ColourTeacher(Protocol):
@@ -287,6 +327,7 @@ def perceive_frame(
     known_empty: KnownEmpty | None = None,
     teacher: ColourTeacher | None = None,
     rim: RimMemory | None = None,
+    early: SetupFrames | None = None,
 ) -> Observation:
     """The live perceiver (perception thread): reuses the registration's marker detection.
 
@@ -294,7 +335,9 @@ def perceive_frame(
     `known_empty` too, the print of the squares it names is learned from this frame (when
     no hand is over the board), for the frames after. With `teacher`, the colours are
     learned from the board it names (see the module doc). With `rim`, the rim's own print
-    is learned over the frames and not taken for an arm (`RimMemory`)."""
+    is learned over the frames and not taken for an arm (`RimMemory`); with `early` too,
+    set-up frames called hands only for want of that print are judged again once it is
+    known, and the colours learned from one that had no arm over it (`SetupFrames`)."""
     geom = load_geometry()
     K = getattr(registration, "camera_matrix", None)
     dist = getattr(registration, "dist_coeffs", None)
@@ -313,25 +356,34 @@ def perceive_frame(
         "board_print": board_print,
         "rim": rim,
     }
-    observation, reading, rect = _observe(frame.image, geom, colours, **options)
+    observation, reading, rect, seen = _observe(frame.image, geom, colours, **options)
+    if teacher is not None and early is not None and rim is not None:
+        if rect is None and seen is not None and rim.last_unsure and rim.last_columns:
+            # Hands only for want of the rim's print (all four markers seen): kept, to be
+            # judged again once the print is known (`SetupFrames`).
+            wanted = teacher.board_to_learn()
+            if wanted is not None and len(seen.markers_seen) == len(geom.markers):
+                early.keep(frame.image, rim.last_columns, set(wanted))
+        elif rect is not None and early.frames:
+            from_setup = _learn_early(early, rim, geom, colours, options)
+            if from_setup is not None:
+                _save_colours(settings, from_setup)
+                teacher.colours_learned(from_setup)
+                colours = from_setup
+                observation, reading, rect, _ = _observe(frame.image, geom, colours, **options)
     board = None if teacher is None or rect is None else teacher.board_to_learn()
     if board is not None and rect is not None and teacher is not None:
         known = set(board)
-        fresh = learn_where(rect, geom, known)
-        if fresh is not None and not fresh.problems():
-            obs2, reading2, rect2 = _observe(frame.image, geom, fresh, **options)
-            found, wrong = _agreement(reading2, known)
-            before, _ = _agreement(reading, known) if colours is not None else (-1, 0)
-            # Kept when they read no screen the board does not have (a frame that is not
-            # the board named: a screen moved before the set-ups were in) and find more of
-            # it than the colours held (none at the start); the colours held, when they
-            # find as much and read nothing else.
-            if not wrong and found > before:
-                _save_colours(settings, fresh)
-                teacher.colours_learned(fresh)
-                return _learn_print(obs2, reading2, rect2, board_print, known_empty, geom)
-            if colours is not None and before >= found and not _agreement(reading, known)[1]:
-                teacher.colours_learned(colours)
+        fresh, held = _fresh_colours(frame.image, rect, geom, known, colours, reading, options)
+        if (fresh is not None or held) and early is not None:
+            early.frames = []  # learned: the set-up frames kept have nothing more to teach
+        if fresh is not None:
+            _save_colours(settings, fresh)
+            teacher.colours_learned(fresh)
+            obs2, reading2, rect2, _ = _observe(frame.image, geom, fresh, **options)
+            return _learn_print(obs2, reading2, rect2, board_print, known_empty, geom)
+        if held and colours is not None:
+            teacher.colours_learned(colours)
     if (
         reading.board_found
         and not cast(dict[str, Any], observation.data)["hands"]
@@ -339,8 +391,8 @@ def perceive_frame(
     ):
         # No colours yet, or the saved ones find nothing (another set of screens): learn
         # them from this frame if it shows the start position, and keep them.
-        learned_obs, learned, _ = (
-            (observation, reading, rect)
+        learned_obs, learned, _, _ = (
+            (observation, reading, rect, rect)
             if colours is None
             else _observe(frame.image, geom, None, **options)
         )
@@ -352,10 +404,76 @@ def perceive_frame(
                 fresh = learn_at_setup(start, geom)
                 if not fresh.problems():
                     _save_colours(settings, fresh)
-                    observation, reading, rect = _observe(frame.image, geom, fresh, **options)
+                    observation, reading, rect, _ = _observe(frame.image, geom, fresh, **options)
         elif colours is None:
             observation, reading = learned_obs, learned
     return _learn_print(observation, reading, rect, board_print, known_empty, geom)
+
+
+def _fresh_colours(
+    image: np.ndarray,
+    rect: Rectified,
+    geom: BoardGeometry,
+    known: set[tuple[Cell, int]],
+    colours: ScreenColours | None,
+    reading: BoardReading,
+    options: dict[str, Any],
+) -> tuple[ScreenColours | None, bool]:
+    """The colours learned from the board `known` names in this picture (`learn_where`),
+    when they are kept; and whether the colours held (`reading` was read with them) are
+    kept instead. Kept when they read no screen the board does not have (a frame that is
+    not the board named: a screen moved before the set-ups were in) and find more of it
+    than the colours held (none at the start); the colours held, when they find as much
+    and read nothing else."""
+    fresh = learn_where(rect, geom, known)
+    if fresh is None or fresh.problems():
+        return None, False
+    seen, _ = read_board(
+        image,
+        geom,
+        fresh,
+        markers=options["markers"],
+        calibration=options["calibration"],
+        board_print=options["board_print"],
+    )
+    found, wrong = _agreement(seen, known)
+    before, held_wrong = _agreement(reading, known) if colours is not None else (-1, 0)
+    if not wrong and found > before:
+        return fresh, False
+    return None, colours is not None and before >= found and not held_wrong
+
+
+def _learn_early(
+    early: SetupFrames,
+    rim: RimMemory,
+    geom: BoardGeometry,
+    colours: ScreenColours | None,
+    options: dict[str, Any],
+) -> ScreenColours | None:
+    """The colours from the latest set-up frame `early` kept that, judged again with the
+    rim's print now known, had no arm over the rim, if they are kept (`_fresh_colours`).
+    The frames are let go once judged."""
+    if rim.print_mask() is None:
+        return None
+    kept, early.frames = early.frames, []
+    # Each frame's own markers: the registration's are this frame's.
+    its_own = options | {"markers": None}
+    for image, columns, known in reversed(kept):
+        if rim.crossed_now(columns) is not False:
+            continue
+        reading, rect = read_board(
+            image,
+            geom,
+            colours,
+            calibration=its_own["calibration"],
+            board_print=its_own["board_print"],
+        )
+        if rect is None or not reading.board_found:
+            continue
+        fresh, _ = _fresh_colours(image, rect, geom, known, colours, reading, its_own)
+        if fresh is not None:
+            return fresh
+    return None
 
 
 def _learn_print(
