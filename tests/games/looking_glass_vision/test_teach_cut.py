@@ -14,6 +14,7 @@ from companion.games.looking_glass.vision.teach import (
     cut_deck,
     find_card,
     find_framed_card,
+    out_to_edge,
     resolve_alternatives,
 )
 from companion.vision.cards.photo import surround_likeness
@@ -281,3 +282,30 @@ def test_a_card_whose_own_border_is_near_the_decks_is_cut_by_the_decks_border():
     cut, _, _ = cut_deck(images, found)
     assert not np.allclose(derived, edge)
     assert np.allclose(cut["sleeved"].outer, derived)
+
+
+def _inset_mm(quad: np.ndarray, mm: float) -> np.ndarray:
+    """`quad` with every side moved `mm` (of a 63 mm card) inward (negative: outward)."""
+    return inset(quad, mm / 63 * float(np.linalg.norm(quad[1] - quad[0])))
+
+
+@pytest.mark.parametrize("table", ["plain", "wood"])
+def test_a_cut_inside_a_dark_card_is_moved_out_to_its_edge_with_the_table_beyond(table):
+    # A cut at the light frame line round a dark card's art (the light-border finder's, or
+    # the deck's border drawn too narrow round it) has card on both sides of it; the card's
+    # edge, 4 mm further out, has the table beyond it.
+    rng = np.random.default_rng(71)
+    image, truth = photo(face(rng, "black", frame=True, radius_mm=1.0), rng, table=table)
+    cut = _inset_mm(truth, 4.0)
+    assert 63 * _off_mm(out_to_edge(image, cut), truth) < 1.0
+    assert 63 * _off_mm(cut, truth) > 4.0
+
+
+def test_a_cut_on_the_cards_edge_or_out_on_the_table_is_left_as_it_is():
+    # Only a move outward is ever made: walking in from the table, a light border on a
+    # table of its tone is walked through to the art, and a cut out on the table would be
+    # pulled onto the art. A cut at the edge is not touched, to the bit.
+    rng = np.random.default_rng(72)
+    image, truth = photo(face(rng, "white", frame=False, radius_mm=2.0), rng, tone="light")
+    for cut in (truth, _inset_mm(truth, -3.0)):
+        assert out_to_edge(image, cut) is cut
