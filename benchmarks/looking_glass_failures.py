@@ -39,6 +39,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -237,15 +238,51 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     }
 
 
+def _truth_label(centre: np.ndarray, card: str | None, truth: dict[str, Any]) -> str:
+    """A glass card named at `centre` (full-resolution px) against the truth: "right" (the
+    card lying there), "wrong" (another card lies there) or "none" (no card there: a score
+    pile's place or a phantom)."""
+    there = [
+        g
+        for g in truth["cards"]
+        if float(np.hypot(*(centre - np.array(g["center"])))) < 0.33 * _width(g["quad"])
+    ]
+    return "none" if not there else "right" if there[0]["card"] == card else "wrong"
+
+
+def taught_tables(
+    set_dir: Path, kind: str, has: str
+) -> Iterator[tuple[Any, str, np.ndarray, dict[str, Any]]]:
+    """Each table of a development set with the reader its deck's teach photos make
+    (`teach_deck` with reader `kind`), for the curves that look inside one reader's stages:
+    decks whose reader lacks the attribute `has` (another reader was chosen, or none) are
+    passed over. The reader, "deck/table", the photograph and its truth."""
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        reader = teach_deck(photos, kind).reader
+        if reader is None or not hasattr(reader, has):
+            continue
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            assert img is not None, d / f"{name}.jpg"
+            yield (
+                reader,
+                f"{deck['seed']}/{name}",
+                img,
+                json.loads((d / f"{name}.json").read_text()),
+            )
+
+
 def _outline_centres(img: np.ndarray, lib: Any) -> list[np.ndarray]:
     """Centres (full-resolution px) of the whole-card outlines the candidate stage finds
     (`stages.candidates`, a whole card's hypothesis), on the staged reader's working image:
     whether a missed card's edges were there to be named from."""
-    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.reader import working_image
     from companion.games.looking_glass.vision.stages import candidates
 
-    sc = min(1.0, WORK_WIDTH / img.shape[1])
-    small = img if sc == 1.0 else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    small, sc = working_image(img)
     return [
         h.outline.mean(axis=0) / sc
         for c in candidates(small, lib)
@@ -303,44 +340,28 @@ def voter_curve(set_dir: Path, log=print) -> dict[str, Any]:
     (`slots.reflection_evidence`), each vote's first round, labelled by the truth (a glass
     card centred there, or not: a score pile's or a stray card). Per candidate threshold: the
     glass voters kept and the others kept (each a phantom unless the slots drop it)."""
-    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.reader import working_image
     from companion.games.looking_glass.vision.slots import fit_lattice, reflection_evidence
     from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
 
-    manifest = json.loads((set_dir / "manifest.json").read_text())
     seen: list[tuple[float, bool]] = []
-    for deck in manifest["decks"]:
-        d = set_dir / str(deck["seed"])
-        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
-        taught = teach_deck(photos, "staged")
-        r = taught.reader
-        if r is None or not hasattr(r, "index"):
+    for r, table, img, truth in taught_tables(set_dir, "staged", "index"):
+        log(f"  {table}: {len(seen)} voters so far")
+        small, sc = working_image(img)
+        glass = fit_glass(by_features(small, r.index), Plane(None))
+        h = r.lib.shape.height_mm
+        if fit_lattice(glass, h) is not None or not glass.rejected:
             continue
-        for name in deck["tables"]:
-            img = cv2.imread(str(d / f"{name}.jpg"))
-            assert img is not None, d / f"{name}.jpg"
-            truth = json.loads((d / f"{name}.json").read_text())
-            sc = min(1.0, WORK_WIDTH / img.shape[1])
-            small = (
-                img
-                if sc == 1.0
-                else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+        fitted = fit_lattice(glass, h, glass.rejected, r.max_cols)
+        if fitted is None:
+            continue
+        for p, score in reflection_evidence(small, *fitted, glass.rejected, r.lib):
+            centre = p.card.centre / sc
+            on = any(
+                float(np.hypot(*(centre - g["center"]))) < 0.33 * _width(g["quad"])
+                for g in truth["cards"]
             )
-            glass = fit_glass(by_features(small, r.index), Plane(None))
-            h = r.lib.shape.height_mm
-            if fit_lattice(glass, h) is not None or not glass.rejected:
-                continue
-            fitted = fit_lattice(glass, h, glass.rejected, r.max_cols)
-            if fitted is None:
-                continue
-            for p, score in reflection_evidence(small, *fitted, glass.rejected, r.lib):
-                centre = p.card.centre / sc
-                on = any(
-                    float(np.hypot(*(centre - g["center"]))) < 0.33 * _width(g["quad"])
-                    for g in truth["cards"]
-                )
-                seen.append((score, on))
-        log(f"  deck {deck['seed']}: {len(seen)} voters so far")
+            seen.append((score, on))
     rows = [
         {
             "min_score": t,
@@ -362,7 +383,7 @@ def shifts(set_dir: Path, log=print) -> dict[str, Any]:
     labelled by the truth ("right": a glass card named right; "none": no glass card there, a
     score pile's or a phantom). Renumbering pays only where the best shift is alone and its
     pairs are right on both sides."""
-    from companion.games.looking_glass.vision.reader import WORK_WIDTH
+    from companion.games.looking_glass.vision.reader import working_image
     from companion.games.looking_glass.vision.slots import (
         lattice_cards,
         lattice_of,
@@ -371,70 +392,50 @@ def shifts(set_dir: Path, log=print) -> dict[str, Any]:
     )
     from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
 
-    manifest = json.loads((set_dir / "manifest.json").read_text())
     rows = []
     tables = 0
-    for deck in manifest["decks"]:
-        d = set_dir / str(deck["seed"])
-        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
-        r = teach_deck(photos, "auto").reader
-        if r is None or not hasattr(r, "stages"):
+    for r, table, img, truth in taught_tables(set_dir, "auto", "stages"):
+        tables += 1
+        small, sc = working_image(img)
+        found = by_features(small, r.index)
+        lattice, glass = lattice_of(small, fit_glass(found, Plane(None)), r.lib, r.max_cols)
+        if lattice is None:
             continue
-        for name in deck["tables"]:
-            img = cv2.imread(str(d / f"{name}.jpg"))
-            truth = json.loads((d / f"{name}.json").read_text())
-            tables += 1
-            sc = min(1.0, WORK_WIDTH / img.shape[1])
-            small = (
-                img
-                if sc == 1.0
-                else cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
-            )
-            found = by_features(small, r.index)
-            lattice, glass = lattice_of(small, fit_glass(found, Plane(None)), r.lib, r.max_cols)
-            if lattice is None:
+        glass = with_pairs_on(glass, lattice, r.max_cols)
+        cards, _ = lattice_cards(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
+        pairs = shift_pairs(cards)
+        here = pairs.get((0, 0), 0)
+        best = max(pairs.values(), default=0)
+        if best <= here:
+            continue
+        at = [k for k, n in pairs.items() if n == best]
+        nxt = max([n for k, n in pairs.items() if n < best] + [here])
+        label: dict[tuple[int, int, int], str] = {}
+        for p in cards:
+            if p.card.identity.card is None:
                 continue
-            glass = with_pairs_on(glass, lattice, r.max_cols)
-            cards, _ = lattice_cards(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
-            pairs = shift_pairs(cards)
-            here = pairs.get((0, 0), 0)
-            best = max(pairs.values(), default=0)
-            if best <= here:
-                continue
-            at = [k for k, n in pairs.items() if n == best]
-            nxt = max([n for k, n in pairs.items() if n < best] + [here])
-            label: dict[tuple[int, int, int], str] = {}
-            for p in cards:
-                if p.card.identity.card is None:
-                    continue
-                c = p.card.hypothesis.outline.mean(axis=0) / sc
-                g = [
-                    g
-                    for g in truth["cards"]
-                    if float(np.hypot(*(c - np.array(g["center"])))) < 0.33 * _width(g["quad"])
-                ]
-                ok = g and g[0]["card"] == p.card.identity.card
-                label[(p.half, p.row, p.col)] = "right" if ok else "none" if not g else "wrong"
-            at_best = {
-                f"{dr},{dc}": [
-                    f"{v}+{label[(1, r0 + dr, c0 + dc)]}"
-                    for (h, r0, c0), v in label.items()
-                    if h == 0 and (1, r0 + dr, c0 + dc) in label
-                ]
-                for dr, dc in at
+            c = p.card.hypothesis.outline.mean(axis=0) / sc
+            label[(p.half, p.row, p.col)] = _truth_label(c, p.card.identity.card, truth)
+        at_best = {
+            f"{dr},{dc}": [
+                f"{v}+{label[(1, r0 + dr, c0 + dc)]}"
+                for (h, r0, c0), v in label.items()
+                if h == 0 and (1, r0 + dr, c0 + dc) in label
+            ]
+            for dr, dc in at
+        }
+        rows.append(
+            {
+                "table": table,
+                "reflections": here,
+                "best": best,
+                "shifts_tied": len(at),
+                "margin": best - nxt,
+                "pairs_at_best": at_best,
+                "named": dict(Counter(label.values())),
             }
-            rows.append(
-                {
-                    "table": f"{deck['seed']}/{name}",
-                    "reflections": here,
-                    "best": best,
-                    "shifts_tied": len(at),
-                    "margin": best - nxt,
-                    "pairs_at_best": at_best,
-                    "named": dict(Counter(label.values())),
-                }
-            )
-            log(json.dumps(rows[-1]))
+        )
+        log(json.dumps(rows[-1]))
     return {
         "set": str(set_dir),
         "staged_tables": tables,
@@ -458,52 +459,32 @@ def row_inward_curve(set_dir: Path, log=print) -> dict[str, Any]:
     cards at 1 column, either half, and took it out again: docs/looking-glass-table.md)."""
     from companion.games.looking_glass.vision.slots import halves_agree
 
-    manifest = json.loads((set_dir / "manifest.json").read_text())
     seen: list[tuple[str, str, dict[str, bool]]] = []
     tables = 0
-    for deck in manifest["decks"]:
-        d = set_dir / str(deck["seed"])
-        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
-        r = teach_deck(photos, "auto").reader
-        if r is None or not hasattr(r, "stages"):
-            continue
-        for name in deck["tables"]:
-            img = cv2.imread(str(d / f"{name}.jpg"))
-            truth = json.loads((d / f"{name}.json").read_text())
-            tables += 1
-            st = r.stages(img)
-            by_features = {id(k.identity) for k in st.found}
-            cards = st.glass.cards
-            both = halves_agree(cards)
-            held = {(p.half, p.row, p.col) for p in cards}
-            for p in cards:
-                if p.card.identity.card is None or p.row == 0:
-                    continue
-                c = p.card.hypothesis.outline.mean(axis=0) / st.scale
-                g = [
-                    g
-                    for g in truth["cards"]
-                    if float(np.hypot(*(c - np.array(g["center"])))) < 0.33 * _width(g["quad"])
-                ]
-                label = (
-                    "none"
-                    if not g
-                    else "right"
-                    if g[0]["card"] == p.card.identity.card
-                    else "wrong"
+    for r, table, img, truth in taught_tables(set_dir, "auto", "stages"):
+        log(f"  {table}: {len(seen)} cards past the first row so far")
+        tables += 1
+        st = r.stages(img)
+        by_features = {id(k.identity) for k in st.found}
+        cards = st.glass.cards
+        both = halves_agree(cards)
+        held = {(p.half, p.row, p.col) for p in cards}
+        for p in cards:
+            if p.card.identity.card is None or p.row == 0:
+                continue
+            c = p.card.hypothesis.outline.mean(axis=0) / st.scale
+            label = _truth_label(c, p.card.identity.card, truth)
+            on = {
+                f"{reach} {which}": any(
+                    (h, p.row - 1, p.col + k) in held
+                    for h in ((p.half,) if which == "own" or not both else (0, 1))
+                    for k in range(-reach, reach + 1)
                 )
-                on = {
-                    f"{reach} {which}": any(
-                        (h, p.row - 1, p.col + k) in held
-                        for h in ((p.half,) if which == "own" or not both else (0, 1))
-                        for k in range(-reach, reach + 1)
-                    )
-                    for reach in ROW_INWARD_REACHES
-                    for which in ("own", "either")
-                }
-                who = "features" if id(p.card.identity) in by_features else "slot"
-                seen.append((who, label, on))
-        log(f"  deck {deck['seed']}: {len(seen)} cards past the first row so far")
+                for reach in ROW_INWARD_REACHES
+                for which in ("own", "either")
+            }
+            who = "features" if id(p.card.identity) in by_features else "slot"
+            seen.append((who, label, on))
     curve: dict[str, Any] = {}
     for who in ("slot", "features"):
         mine = [(label, on) for w, label, on in seen if w == who]

@@ -78,8 +78,7 @@ class StagedReader:
         cards fix no lattice (smooth art: they name a few cards, rarely one and its
         reflection), places found by correlation fix it with them, and the slot stage names
         every slot (`finder.fill_by_places`; `correlate` False: the features alone)."""
-        sc = min(1.0, WORK_WIDTH / image.shape[1])
-        small = image if sc == 1.0 else _resize(image, sc)
+        small, sc = working_image(image)
         H = None if H_mm_from_image is None else H_mm_from_image @ np.diag([1 / sc, 1 / sc, 1])
         found = by_features(small, self.index)
         glass, probes = fill_probed(
@@ -174,7 +173,12 @@ class StagedReader:
         return None
 
 
-def _resize(image: np.ndarray, sc: float) -> np.ndarray:
+def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photograph at most `WORK_WIDTH` wide, and the scale from the photograph to it:
+    every stage works at this size, so a tool that runs a stage alone must too."""
     import cv2
 
-    return cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    sc = min(1.0, WORK_WIDTH / image.shape[1])
+    if sc == 1.0:
+        return image, sc
+    return cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA), sc
