@@ -236,9 +236,9 @@ def surround_likeness(image: np.ndarray, quad: np.ndarray) -> float:
 
 TABLE_STEP = 14.0
 """Lab distance from the nearest of the table's colours at which something that is not the
-table begins (`table_edges`). Looking Glass teach's curve (`teach.OUT_TO_EDGE`'s docstring),
-cuts more than 3 mm off / made worse, with the move at 0.04 of the width: 7 25 / 1, 10 25 /
-1, 14 25 / 0, 20 25 / 0 (30 / 0 unmoved)."""
+table begins (`table_edges`). The curve of the teach step that moves cuts out to the card's
+edge (its `OUT_TO_EDGE` docstring), cuts more than 3 mm off / made worse, with the move at
+0.04 of the width: 7 25 / 1, 10 25 / 1, 14 25 / 0, 20 25 / 0 (30 / 0 unmoved)."""
 EDGE_INSIDE, EDGE_TABLE = 0.1, (0.14, 0.24)
 """How far inside a cut its card's edge is looked for, and the band outside it whose colours
 are the table's (shares of the cut's width): a cut 6 mm inside a poker card's edge still has
