@@ -248,6 +248,17 @@ EDGE_AGREE = 0.9
 cut's width of their median (a table's pattern crossing the profiles scatters them)."""
 
 
+def nearest_distance(samples: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """Each sample's (… x 3) Euclidean distance to the nearest of `colours` (n x 3).
+
+    Summed channel by channel and rooted after the minimum: the same numbers as the norm of
+    the whole difference array, without building it (it is most of a teach photo's cost)."""
+    sq = np.zeros((*samples.shape[:-1], len(colours)), np.result_type(samples, colours))
+    for c in range(samples.shape[-1]):
+        sq += np.square(samples[..., c, None] - colours[:, c])
+    return np.sqrt(np.min(sq, axis=-1))
+
+
 def table_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Where each side of `quad` (photo px, corners in order round it) would lie on the
     outermost step from the table to something else: each side's signed offset in px
@@ -274,16 +285,18 @@ def table_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     table = table[:: max(1, len(table) // 400)]
     out = np.full(4, np.nan)
     for s, prof in enumerate(profiles):
-        # Each sample's distance to the nearest of the table's colours.
-        d = np.min(np.linalg.norm(prof[:, :, None, :] - table[None, None], axis=3), axis=2)
+        d = nearest_distance(prof[:, : start + 1], table)  # the far band is the table's
         unlike = d > TABLE_STEP
+        # ends[:, k]: samples k - run + 1 .. k all unlike the table (k from run - 1).
+        ends = np.ones((len(d), unlike.shape[1] - run + 1), bool)
+        for i in range(run):
+            ends &= unlike[:, i : unlike.shape[1] - run + 1 + i]
         found = []
-        for row, un in zip(d, unlike, strict=True):
-            k = start
-            while k >= run - 1 and not un[k - run + 1 : k + 1].all():
-                k -= 1
-            if k < run - 1:
+        for row, end in zip(d, ends[:, : start - run + 2], strict=True):
+            hits = np.flatnonzero(end)
+            if not len(hits):
                 continue
+            k = int(hits[-1]) + run - 1  # the outermost run that ends at or inside `start`
             # The edge: where the distance crosses half the card's (from the table's side).
             inner = row[max(0, k - run - 6) : k - run + 1]
             level = max(TABLE_STEP, 0.5 * float(np.median(inner) if len(inner) else row[k]))

@@ -9,7 +9,7 @@ import pytest
 
 from companion.games.looking_glass.vision.teach import TeachError, teach_cards
 from companion.sim import effects
-from companion.vision.cards.photo import border_width, find_card_outline
+from companion.vision.cards.photo import border_width, find_card_outline, nearest_distance
 from companion.vision.cards.quads import find_quads
 from tests.vision.cards.card_styles import face, photo, scan
 
@@ -142,3 +142,14 @@ def test_a_card_whose_edge_the_tables_texture_breaks_is_found_in_the_photo_blurr
     found = find_card_outline(img)
     assert found.outline is not None and found.cards_seen == 1
     assert _error(found.outline, truth) < 0.04
+
+
+def test_nearest_distance_is_the_distance_to_the_nearest_colour_bit_for_bit():
+    rng = np.random.default_rng(0)
+    samples = rng.uniform(0, 255, (5, 40, 3)).astype(np.float32)
+    colours = rng.uniform(0, 255, (30, 3)).astype(np.float32)
+    brute = np.min(np.linalg.norm(samples[:, :, None, :] - colours[None, None], axis=3), axis=2)
+    got = nearest_distance(samples, colours)
+    assert got.shape == (5, 40) and got.dtype == np.float32
+    assert np.array_equal(got, brute)  # the edges found on it must not move by a rounding
+    assert nearest_distance(colours[None, :4], colours)[0].max() == 0.0
