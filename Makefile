@@ -29,9 +29,12 @@ lint: $(STAMP)
 	test $$strict -eq 0 -a $$normal -eq 0
 
 # One test worker per core, each test file whole on one worker (its module fixtures built
-# once); the slowest tests are listed so the 15-minute budget is watched on every run.
+# once), handed out in collection order: the browser tests (tests/e2e, the slowest files, of
+# one or two tests each) first, where xdist's own order (most tests first) left them to the
+# end and one worker ran them alone. The slowest tests are listed so the 15-minute budget is
+# watched on every run.
 test: $(STAMP) browser lint
-	$(PY) -m pytest -q -n auto --dist loadfile --durations=15
+	$(PY) -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
