@@ -43,7 +43,9 @@ commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OV
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
 commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
 the end steps of the runs that look like light on development boards (in its commit);
-`ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
+`ARM_BAND` from the curve of `--band-curve` (in its commit); `SHARED_OVER` from the squares
+the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
+its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -953,9 +955,7 @@ def shared_looks(
     by the one read; squares under an arm (`skip`) neither hold it nor are read so (an arm
     covers a run of squares in one colour). A busy square so called is still asked about or
     read by its structure, as every square the colours call empty."""
-    ask = [
-        k for k, (v, _) in enumerate(calls) if v in ("unsure", "gold") and k not in skip
-    ]
+    ask = [k for k, (v, _) in enumerate(calls) if v in ("unsure", "gold") and k not in skip]
     if not ask:
         return calls
     holders = np.ones(len(calls), bool)
