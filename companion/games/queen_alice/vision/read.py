@@ -953,8 +953,9 @@ def shared_looks(
     pieces are at most `pieces_per_colour` squares alike, and red and white are not alike, so
     a look that many others share is the print's. The look is held by the other squares, not
     by the one read; squares under an arm (`skip`) neither hold it nor are read so (an arm
-    covers a run of squares in one colour). A busy square so called is still asked about or
-    read by its structure, as every square the colours call empty."""
+    covers a run of squares in one colour). A piece on a print of its own tint may share the
+    print's look too, but stands out by its rim and sides: every square so called is still
+    asked about or read by its structure, as every square the colours call empty."""
     ask = [k for k, (v, _) in enumerate(calls) if v in ("unsure", "gold") and k not in skip]
     if not ask:
         return calls
