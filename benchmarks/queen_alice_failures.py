@@ -15,6 +15,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-clear-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -644,6 +645,46 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+def shared_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `SHARED_OVER` curve, on development renders: every square the colours call unsure
+    or gold, not under an arm (`arm_squares`), by how many of the board's other squares (none
+    under an arm) have a middle alike it (`KIN_ALIKE`, most samples: `SHARE`), the empty
+    squares (beside an arm or not) against the pieces; and every board read whole at each
+    `SHARED_OVER` (inf: off), judged as `queen_alice_vision.py` judges."""
+    geom = load_geometry()
+    bins = ((0, 3), (3, 6), (6, 9), (9, 10), (10, 12), (12, 16), (16, 20), (20, 30), (30, 80))
+    rows: list[tuple[int, str, bool]] = []  # (others alike, truth, beside an arm)
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        cells = geom.cells
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        under = reader.arm_squares(colours, reader.find_arms(photo.image, geom, where), geom, cells)
+        holders = np.array([c not in under for c in cells])
+        for k, (call, _) in enumerate(reader.classify(colours)):
+            if call not in ("unsure", "gold") or cells[k] in under:
+                continue
+            d = np.linalg.norm(colours.middle[holders] - colours.middle[k][None], axis=2)
+            alike = np.mean(d < reader.KIN_ALIKE, axis=1) >= 1 - reader.SHARE
+            want = photo.position.squares.get(cells[k], "empty")
+            rows.append((int(alike.sum()) - 1, want, cells[k] in photo.near_arm))
+        print(f"\rshared curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    values = (math.inf, 1.0, 1.33, 1.67, 2.0)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "others_alike": [
+            {
+                "others": f"{lo}-{hi - 1}",
+                "empty": sum(lo <= n < hi and w == "empty" and not a for n, w, a in rows),
+                "empty_beside_arm": sum(lo <= n < hi and w == "empty" and a for n, w, a in rows),
+                "pieces": sum(lo <= n < hi and w != "empty" for n, w, _ in rows),
+            }
+            for lo, hi in bins
+        ],
+        "shared_over": board_curve("SHARED_OVER", values, seed, boards, arms),
+    }
+
+
 def band_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `ARM_BAND` curve, on development renders: every board read whole at each band
     width (math.inf: every square followed by the arm's colour, as before the band), judged
@@ -913,6 +954,11 @@ def main() -> None:
         help="the CUT_WRONG and CUT_SIDE curve (arm edges cutting a square straight) instead",
     )
     parser.add_argument(
+        "--shared-curve",
+        action="store_true",
+        help="the SHARED_OVER curve (a look more squares share than a colour has pieces)",
+    )
+    parser.add_argument(
         "--structure-curve",
         action="store_true",
         help="the STRUCTURE_OUT curve (flat-print squares as busy as the board's) instead",
@@ -948,6 +994,7 @@ def main() -> None:
     with_arms = {
         "band_curve": band_curve,
         "cut_curve": cut_curve,
+        "shared_curve": shared_curve,
         "structure_curve": structure_curve,
         "near_curve": near_curve,
         "near_clear_curve": near_clear_curve,

@@ -56,6 +56,7 @@ from companion.games.queen_alice.vision.read import (
     print_middles,
     print_scale,
     read_board,
+    shared_looks,
     structure_unsure,
     two_centres,
     two_means,
@@ -852,3 +853,34 @@ def test_a_square_beside_an_arm_cut_straight_in_two_is_its_edge_not_a_piece() ->
         assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want
         # clear of any might-be arm the cut is no arm's edge: a leaning piece is read
         assert piece_colours(calls, seen, skip=set())[4][0] == "white"
+
+
+PANEL = (50.0, -20.0, -25.0)
+"""A panel's look: neither a print's beside it, nor red, white or gold (the colours call it
+unsure)."""
+
+
+def test_a_middle_more_squares_share_than_a_colour_has_pieces_is_the_print() -> None:
+    """A panel the board does not tell by its print is unsure on each square; when more of
+    the board's other squares share its look than a colour has pieces, it is print. Nine
+    squares alike (a colour's whole box) stay asked, and squares under an arm neither hold a
+    look nor are read so."""
+    n = len(GEOM.cells)
+    middle, beside = _flat_board((30.0, 8.0, 12.0))
+    rng = np.random.default_rng(5)
+    # the others alike each panel one more than a box holds
+    panels = list(range(0, 2 * (GEOM.pieces_per_colour + 2), 2))
+    blues = list(range(1, 2 * GEOM.pieces_per_colour, 2))  # a box's worth alike
+    middle[panels] = PANEL
+    middle[blues] = (40.0, 5.0, -40.0)
+    middle = middle + rng.normal(0, 1.0, middle.shape)
+    colours = SpotColours(middle, beside)
+    calls = classify(colours)
+    assert all(calls[k][0] == "unsure" for k in panels + blues)
+    read = shared_looks(calls, colours, set(), GEOM)
+    assert all(read[k][0] == "empty" for k in panels)
+    assert all(read[k][0] == "unsure" for k in blues)
+    assert all(read[k] == calls[k] for k in range(n) if k not in panels)
+    under = set(panels[:3])  # an arm over three of them: the rest are a box's worth
+    read = shared_looks(calls, colours, under, GEOM)
+    assert all(read[k][0] == "unsure" for k in panels)

@@ -43,7 +43,9 @@ commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OV
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
 commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
 the end steps of the runs that look like light on development boards (in its commit);
-`ARM_BAND` from the curve of `--band-curve` (in its commit); `STRUCTURE_OUT` and `FLAT_OUT`
+`ARM_BAND` from the curve of `--band-curve` (in its commit); `SHARED_OVER` from the squares
+the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
+its commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -892,6 +894,7 @@ def read_board(
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
+    calls = shared_looks(calls, colours, {k for k, c in enumerate(cells) if c in under}, geom)
     told = calls  # what the colours alone say, before change or structure add pieces
     known = np.zeros(len(cells), bool)
     if empty is not None:
@@ -932,6 +935,41 @@ def read_board(
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
     return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+
+
+SHARED_OVER = 1.0
+"""A square the colours do not tell whose middle more than this many times the box's pieces
+of one colour (`pieces_per_colour`) of the board's other squares share is print
+(`shared_looks`)."""
+
+
+def shared_looks(
+    calls: list[tuple[str, float]], colours: SpotColours, skip: set[int], geom: BoardGeometry
+) -> list[tuple[str, float]]:
+    """Squares the colours call unsure or gold (neither their print beside nor a piece's
+    colour: a panel, a medallion or an icon the board does not tell by `print_middles`)
+    whose middle is alike (`KIN_ALIKE`, most of its samples: `SHARE`) the middles of more of
+    the board's other squares than a colour has pieces (`SHARED_OVER`) are empty: one colour's
+    pieces are at most `pieces_per_colour` squares alike, and red and white are not alike, so
+    a look that many others share is the print's. The look is held by the other squares, not
+    by the one read; squares under an arm (`skip`) neither hold it nor are read so (an arm
+    covers a run of squares in one colour). A piece on a print of its own tint may share the
+    print's look too, but stands out by its rim and sides: every square so called is still
+    asked about or read by its structure, as every square the colours call empty."""
+    ask = [k for k, (v, _) in enumerate(calls) if v in ("unsure", "gold") and k not in skip]
+    if not ask:
+        return calls
+    holders = np.ones(len(calls), bool)
+    holders[list(skip)] = False
+    mid = colours.middle
+    d = np.linalg.norm(mid[ask][:, None] - mid[holders][None], axis=3)  # U x H x M
+    alike = np.mean(d < KIN_ALIKE, axis=2) >= 1 - SHARE
+    others = alike.sum(axis=1) - 1  # each square is alike itself
+    out = list(calls)
+    for k, n in zip(ask, others, strict=True):
+        if n > SHARED_OVER * geom.pieces_per_colour:
+            out[k] = ("empty", 0.5)
+    return out
 
 
 def learn_empty_board(
