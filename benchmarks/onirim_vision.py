@@ -226,6 +226,9 @@ def curve(
                 )
             )
             out[f"mirror_explored_{ok}"].append(float(m is not None and m.explored))
+        if side is not None and m_seen[0].card is not None:  # named: is its side a guess?
+            ok = "right" if m_seen[0].card == side else "wrong"
+            out[f"mirror_guessed_{ok}"].append(float(m_seen[0].side_guessed))
         if m is not None and not m.explored and not mirrors_only:
             k = len(m.under)
             places = [L.under_place(i, j) for j in range(min(k + 1, L.fan_max))]
@@ -299,7 +302,7 @@ def main() -> int:
             *(f"discard_{k}_{ok}" for k in ("margin", "coarse") for ok in ("right", "wrong")),
             *(
                 f"mirror_{k}_{ok}"
-                for k in ("light", "margin", "sure", "gap", "explored")
+                for k in ("light", "margin", "sure", "gap", "explored", "guessed")
                 for ok in ("right", "wrong")
             ),
             "symbol_kept_wrong",
