@@ -201,21 +201,22 @@ lightness (`Match.light` at most this) and whose whole corner leads that side by
 patch's mean, and a pale unexplored Mirror (light ink on a light face, a blurred picture)
 shows the explored side's clean symbol better. Its fan is read (cards under it: the unexplored
 side); with none, `read` asks (`TableReading.guessed`, `asked`), and live play keeps the guess,
-which the game settles. The curve (per Mirror place, the named side's `light` and `margin`; 16
-random development decks x 3 tables and on18's development decks x 3 tables, seeds in
-`docs/onirim.md`): the one wrong side (an unexplored Key Mirror read explored on its deck's
-three tables) at light -1.0, margins 0.064 / 0.213 / 0.219; of the right sides named, margins
-0.087 at the least (1st / 5th percentile 0.128 / 0.155), so a margin alone asks many right
-ones to ask the wrong one; light at most -0.3 / -0.5 / -0.7: 2 / 1 / 0 right sides (-0.621 and
--0.315, margins 0.401 and 0.674), none of them with a margin under 0.40. on19's curve (290
-right Mirrors, `docs/onirim.md`): one right side below -0.5 (-0.821, margin 0.086), asked
-here. Lightness alone was on19's gate, which asked whole decks' Mirrors in live play: here
-`read` asks and live play keeps the side read."""
+which the game settles. The curve (per Mirror place, the named side's `light` and `margin`;
+development random decks, 10 x 3 tables and on18's 11 x 3, seeds in `docs/onirim.md`; 384
+sides named): 3 wrong, one unexplored Key Mirror read explored on its deck's three tables, at
+light -1.0 with margins 0.064 / 0.213 / 0.219; the right ones' margins 0.087 at the least
+(1st / 5th percentile 0.104 / 0.142; 53 / 80 / 108 of 381 under 0.20 / 0.25 / 0.30), so a
+margin alone asks dozens of right sides to ask the wrong one. Right sides at light at most
+-0.3 / -0.5 / -0.7: 3 / 2 / 1, of them with a margin under 0.30: 1 / 1 / 1 (an explored Rainbow
+Mirror at -1.0, margin 0.174: asked); the others led by 0.401 and 0.674. So 3 wrong and 1
+right asked of 384. on19's curve (290 right Mirrors, `docs/onirim.md`): one right side below
+-0.5 (-0.821, margin 0.086), asked here. Lightness alone was on19's gate, which asked whole
+decks' Mirrors in live play: here only `read` asks, and live play keeps the side read."""
 SIDE_MARGIN = 0.30
 """See `SIDE_LIGHT`: a side leading the other by this much on the whole corner is named
 whatever its lightness says (a lamp, a glare or a teach photo's exposure moves the lightness
-of right Mirrors too: the right sides below `SIDE_LIGHT` led by 0.401 and up on the curve,
-the wrong one by 0.219 at most)."""
+of right Mirrors too: of the right sides at or below `SIDE_LIGHT` on the curve one led by
+0.401, named, and one by 0.174, asked; the wrong one by 0.219 at most)."""
 BLUR_STEPS = (0.0, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
 """The picture's blur beyond the taught corner's, looked for among these Gaussian sigmas (px
 at the library's patch scale): the one whose blurred template fits the crop best."""
