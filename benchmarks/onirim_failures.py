@@ -80,6 +80,8 @@ def design_of(style: DeckStyle) -> dict[str, str]:
 
 
 def _why(m: R.Match, want: str) -> str:
+    if m.side_guessed:
+        return "side guessed"
     if m.card == want:
         return "ended" if m.score < R.END_SURE else "after"
     if m.card is not None:
@@ -204,7 +206,7 @@ def main() -> int:
             design = design_of(ds)
             for i in range(a.tables):
                 photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
-                reading = reader.read(photo.image)
+                reading = reader.read(photo.image).asked()  # what `read` prints
                 t = compare(reading, photo.truth)
                 cards += t.cards
                 right += t.right

@@ -129,6 +129,7 @@ def curve(
     out: dict[str, list[float]],
     mirrors_only: bool = False,
     discard_only: bool = False,
+    mirror_rows: bool = False,
 ) -> None:
     H = reader.locate(image)
     if H is None:
@@ -226,6 +227,13 @@ def curve(
                 )
             )
             out[f"mirror_explored_{ok}"].append(float(m is not None and m.explored))
+        if mirror_rows and side is not None:  # one line a Mirror place: the joint curve
+            row = {"mirror": mid, "side": side, "under": len(m.under) if m else 0}
+            row |= {k: getattr(m_seen[0], k) for k in ("best", "card", "score", "margin", "light")}
+            print("MIRROR " + json.dumps(row), flush=True)
+        if side is not None and m_seen[0].card is not None:  # named: is its side a guess?
+            ok = "right" if m_seen[0].card == side else "wrong"
+            out[f"mirror_guessed_{ok}"].append(float(m_seen[0].side_guessed))
         if m is not None and not m.explored and not mirrors_only:
             k = len(m.under)
             places = [L.under_place(i, j) for j in range(min(k + 1, L.fan_max))]
@@ -247,6 +255,12 @@ def main() -> int:
         "--discard-only",
         action="store_true",
         help="with --curve: score the discard place only (its `discard_*` rows, in less time)",
+    )
+    ap.add_argument(
+        "--mirror-rows",
+        action="store_true",
+        help="with --curve: print each Mirror place's side, best, score, margin and light on a "
+        "line (`read.SIDE_LIGHT` and `SIDE_MARGIN` are chosen on the two together)",
     )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
@@ -299,7 +313,7 @@ def main() -> int:
             *(f"discard_{k}_{ok}" for k in ("margin", "coarse") for ok in ("right", "wrong")),
             *(
                 f"mirror_{k}_{ok}"
-                for k in ("light", "margin", "sure", "gap", "explored")
+                for k in ("light", "margin", "sure", "gap", "explored", "guessed")
                 for ok in ("right", "wrong")
             ),
             "symbol_kept_wrong",
@@ -352,7 +366,15 @@ def main() -> int:
                     else render_table(seed, i, faces, layout, look=table_look(seed, style))
                 )
                 if a.curve:
-                    curve(reader, photo.image, photo.truth, scores, a.mirrors_only, a.discard_only)
+                    curve(
+                        reader,
+                        photo.image,
+                        photo.truth,
+                        scores,
+                        a.mirrors_only,
+                        a.discard_only,
+                        a.mirror_rows,
+                    )
                     continue
                 # Each frame timed `--repeat` times, this reader, the bare detection and the
                 # other reader in turn (a burst of load then falls on all of them alike); a

@@ -27,6 +27,8 @@ from companion.games.onirim.vision.read import (
     END_SYMBOL_FIT,
     HELD_SURE,
     MARGIN,
+    SIDE_LIGHT,
+    SIDE_MARGIN,
     SURE,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
@@ -536,6 +538,33 @@ def test_compare_counts_the_doors_as_a_multiset() -> None:
     assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 0, 1, 0)
     t = compare(TableReading(doors=("blue", "red", "green", "red", "blue")), truth)
     assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (4, 3, 1, 0, 1)
+
+
+def test_a_mirror_side_its_lightness_contradicts_is_asked_by_read_and_kept_for_live() -> None:
+    """A Mirror side named whose window is as light as the other side, with a small lead on
+    the whole corner, is only a guess (a pale unexplored Mirror shows the explored side's
+    pattern better): `read` asks it (`asked`, and `compare` counts it so), the reading keeps it
+    for live play (its JSON), which settles a side with the game. A large lead, or a lightness
+    that does not say the other side, is a reading."""
+    side = Match("mirror-key-explored", 0.68, 0.2, "mirror-key-explored", "mirror-key")
+    assert replace(side, light=SIDE_LIGHT).side_guessed
+    assert not replace(side, light=SIDE_LIGHT + 0.1).side_guessed
+    assert not replace(side, light=-1.0, margin=SIDE_MARGIN).side_guessed
+    assert not side.side_guessed  # no lightness measured: not a Mirror place
+    assert not replace(side, card=None, light=-1.0).side_guessed  # not named at all
+    read = TableReading(
+        mirrors=(MirrorSeen("sun", False), MirrorSeen("key", True)),
+        warnings=("Mirror place 3: not sure which side",),
+        guessed=("key",),
+    )
+    truth = TableReading(mirrors=(MirrorSeen("sun", False), MirrorSeen("key", False)))
+    assert [m["mirror"] for m in read.to_json("x")["mirrors"]] == ["sun", "key"]
+    assert [m.mirror for m in read.asked().mirrors] == ["sun"]
+    assert read.asked().warnings == read.warnings
+    t = compare(read, truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (2, 1, 0, 1, 0)
+    t = compare(replace(read, guessed=()), truth)
+    assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (2, 1, 1, 0, 0)
 
 
 def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:

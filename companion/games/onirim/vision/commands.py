@@ -120,7 +120,7 @@ def read_main(argv: list[str]) -> int:
     for img in a.images:  # every input checked before the (slow) library loads
         check_image_format(img)
     reader = TableReader(load_library(_library_path(a.library)))
-    return print_readings(a.images, reader.read, describe, a.json)
+    return print_readings(a.images, lambda image: reader.read(image).asked(), describe, a.json)
 
 
 def describe(reading: TableReading) -> str:

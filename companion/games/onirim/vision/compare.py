@@ -72,6 +72,9 @@ def _doors(tally: Tally, truth: tuple[str, ...], read: tuple[str, ...]) -> None:
 
 
 def compare(read: TableReading, truth: TableReading) -> Tally:
+    """`read` as `companion read` prints it (`TableReading.asked`: a Mirror whose side is
+    only guessed is a question) against the answer key."""
+    read = read.asked()
     t = Tally()
     _row(t, "labyrinth", truth.labyrinth, read.labyrinth)
     _doors(t, truth.doors, read.doors)

@@ -194,6 +194,29 @@ on a disc, in a blurred picture). Asked at 0.05 / 0.08 / 0.10 / 0.12 / 0.15 / 0.
 (the right ones under 0.10 are cards of that same pair and picture: coin flips); on 4 house
 decks x 3 tables 0 of 79 asked up to 0.25. 0.12: in the flat stretch, under the next right
 card (0.161)."""
+SIDE_LIGHT = -0.5
+"""A Mirror place whose window's lightness lies this far toward the other side's taught
+lightness (`Match.light` at most this) and whose whole corner leads that side by less than
+`SIDE_MARGIN` has its side only guessed (`Match.side_guessed`): the descriptor is blind to a
+patch's mean, and a pale unexplored Mirror (light ink on a light face, a blurred picture)
+shows the explored side's clean symbol better. Its fan is read (cards under it: the unexplored
+side); with none, `read` asks (`TableReading.guessed`, `asked`), and live play keeps the guess,
+which the game settles. The curve (per Mirror place, the named side's `light` and `margin`;
+development random decks, 10 x 3 tables and on18's 11 x 3, seeds in `docs/onirim.md`; 384
+sides named): 3 wrong, one unexplored Key Mirror read explored on its deck's three tables, at
+light -1.0 with margins 0.064 / 0.213 / 0.219; the right ones' margins 0.087 at the least
+(1st / 5th percentile 0.104 / 0.142; 53 / 80 / 108 of 381 under 0.20 / 0.25 / 0.30), so a
+margin alone asks dozens of right sides to ask the wrong one. Right sides at light at most
+-0.3 / -0.5 / -0.7: 3 / 2 / 1, of them with a margin under 0.30: 1 / 1 / 1 (an explored Rainbow
+Mirror at -1.0, margin 0.174: asked); the others led by 0.401 and 0.674. So 3 wrong and 1
+right asked of 384. on19's curve (290 right Mirrors, `docs/onirim.md`): one right side below
+-0.5 (-0.821, margin 0.086), asked here. Lightness alone was on19's gate, which asked whole
+decks' Mirrors in live play: here only `read` asks, and live play keeps the side read."""
+SIDE_MARGIN = 0.30
+"""See `SIDE_LIGHT`: a side leading the other by this much on the whole corner is named
+whatever its lightness says (a lamp, a glare or a teach photo's exposure moves the lightness
+of right Mirrors too: of the right sides at or below `SIDE_LIGHT` on the curve one led by
+0.401, named, and one by 0.174, asked; the wrong one by 0.219 at most)."""
 BLUR_STEPS = (0.0, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
 """The picture's blur beyond the taught corner's, looked for among these Gaussian sigmas (px
 at the library's patch scale): the one whose blurred template fits the crop best."""
@@ -265,6 +288,17 @@ class Match:
     @property
     def empty(self) -> bool:
         return self.score < EMPTY
+
+    @property
+    def side_guessed(self) -> bool:
+        """A Mirror side named whose lightness says the other side (`SIDE_LIGHT`) while the
+        whole corner hardly leads it (`SIDE_MARGIN`): a guess, not a reading."""
+        return (
+            self.card is not None
+            and self.light is not None
+            and self.light <= SIDE_LIGHT
+            and self.margin < SIDE_MARGIN
+        )
 
     def held_card(self) -> str | None:
         """The type named if a card is known to lie here (`held`), the symbol check made now
@@ -1147,6 +1181,7 @@ class TableReader:
         lab_found = found[n_first:]
         mirrors: dict[int, tuple[str, bool]] = {}
         unsure: dict[int, Match] = {}
+        guess: dict[int, Match] = {}
         doubtful: set[int] = set()
         for i, m in enumerate(seen):
             if m.empty:
@@ -1160,6 +1195,9 @@ class TableReader:
                 continue
             mid = m.card.removeprefix("mirror-").removesuffix("-explored")
             mirrors[i] = (mid, m.card.endswith("-explored"))
+            if m.side_guessed:  # its fan is read: cards under it say the unexplored side
+                guess[i] = m
+                mirrors[i] = (mid, False)
         # The layout lays the Mirrors in deck.toml's order: a place names its Mirror even
         # when its side is not told apart.
         for i in [*unsure, *doubtful]:
@@ -1207,6 +1245,16 @@ class TableReader:
         for i in doubtful:
             if not fans[i]:  # nothing under it: most likely no Mirror at all
                 del mirrors[i]
+        guessed = []
+        for i, m in guess.items():
+            if fans[i]:  # cards lie under it: the unexplored side, as for `unsure`
+                continue
+            mid = mirrors[i][0]
+            mirrors[i] = (mid, m.best.endswith("-explored"))
+            guessed.append(mid)
+            warnings.append(
+                f"Mirror place {i + 1}: not sure which side ({m.best} or {m.runner_up})"
+            )
         doors: list[str] = []
         for j, m in enumerate(ended(row_of(door_seen, False)[0])):
             card = named(m, f"Door {j + 1}")
@@ -1236,4 +1284,5 @@ class TableReader:
             discard_top=None if top.empty and top.card is None else named(top, "discard pile"),
             warnings=tuple(warnings),
             maybe=tuple(maybe),
+            guessed=tuple(guessed),
         )

@@ -6,7 +6,7 @@ name is null with a warning, never a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -32,6 +32,21 @@ class TableReading:
     """Null cards the reader told all but the symbol of: (zone, index, the Locations of that
     colour), zone as live play names a place ("labyrinth", "under-<mirror>"). Live play
     narrows them with the hand; `read`'s JSON leaves them out (a null is a question there)."""
+    guessed: tuple[str, ...] = ()
+    """Mirrors (of `mirrors`, nothing under them) whose side is the reader's best guess: the
+    window's lightness says one side, the whole corner hardly the other (`read.SIDE_LIGHT`).
+    Live play keeps the guess and settles it with the game (a Mirror is explored only by the
+    fourth card under it, which the game holds: the tracker takes a side misread as such);
+    `read` asks (`asked`)."""
+
+    def asked(self) -> TableReading:
+        """What `companion read` prints: a Mirror whose side is only guessed left out (its
+        warning says so), as a Mirror whose side is not told apart is."""
+        if not self.guessed:
+            return self
+        return replace(
+            self, mirrors=tuple(m for m in self.mirrors if m.mirror not in self.guessed), guessed=()
+        )
 
     def to_json(self, image: str) -> dict[str, Any]:
         return {
