@@ -327,7 +327,13 @@ half the line names too stands) 0, 0.5 and 1 34 (28, 0), flat; without it 0 30 (
 top over the best strip that puts the dot on its other half (a top barely told apart) was
 tried first and asked without removing the wrong ones: margins 0, 0.1, 0.2, 0.3, 0.5, 0.75
 40 (18, 2), 39 (21, 2), 37 (26, 2), 32 (35, 1), 27 (48, 1), 20 (74, 0): the faces taken for
-tops stand out as clearly as tops."""
+tops stand out as clearly as tops. Drawn again with the views of a sticker barred from
+making a top-asked facing sure (mm28; `curves.py setting --setting perceive.FACE_SLACK_MM
+--values 0.5,0.75,1.0,1.5 --late`), boards exact and facings (asked, wrong): `wide16` (150)
+0.5 98 (70, 6), 0.75 and 1.0 98 (71, 5), 1.5 97 (73, 5); `wide15:95` 0.5 to 1.0 62 (45, 0),
+1.5 61 (47, 0): one wrong facing asked from 0.62 (`wide16` board 84). 1.0 was tried on fresh
+boards (40 random): one right facing asked, none wrong to remove (main 31 / 40 exact, 1.0
+30 / 40), so it stays at 0.5: one mirror either way is no curve."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
