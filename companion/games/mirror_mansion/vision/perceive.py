@@ -331,7 +331,7 @@ tops stand out as clearly as tops. Drawn again with the views of a sticker barre
 making a top-asked facing sure (mm28; `curves.py setting --setting perceive.FACE_SLACK_MM
 --values 0.5,0.75,1.0,1.5 --late`), boards exact and facings (asked, wrong): `wide16` (150)
 0.5 98 (70, 6), 0.75 and 1.0 98 (71, 5), 1.5 97 (73, 5); `wide15:95` 0.5 to 1.0 62 (45, 0),
-1.5 61 (47, 0): one wrong facing asked from 0.62 (`wide16` board 84). 1.0 was tried on fresh
+1.5 61 (47, 0): one wrong facing asked from 0.62 (the guide, mm28). 1.0 was tried on fresh
 boards (40 random): one right facing asked, none wrong to remove (main 31 / 40 exact, 1.0
 30 / 40), so it stays at 0.5: one mirror either way is no curve."""
 MIRROR_DOT_ELONGATION = 1.65
