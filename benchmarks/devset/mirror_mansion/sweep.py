@@ -47,6 +47,7 @@ DEV = {
     "wide13": (3276445048, 300),
     "wide14": (9646545688, 300),
     "wide15": (2464814885, 150),
+    "wide16": (7123144785, 150),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -84,7 +85,10 @@ crossing disagree (the largest class of boards lost on a fresh random run) on bo
 reader was tuned on: development seeds from then on. `wide15`, 150 more under another new
 base, was drawn when the random style's mirror tops were widened (2 to 9 mm thick, centred
 in the slot or with the reflective face on its line and the top behind it), to rank by cause
-what such tops cost: development seeds from then on."""
+what such tops cost: development seeds from then on. `wide16`, 150 more under another new
+base, was drawn to find what makes a facing confidently wrong on random boxes (two on one box
+of a fresh random run at mm27) and the largest class of random boxes missed: development seeds
+from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -101,6 +105,7 @@ STYLE = {
     "wide13": "random",
     "wide14": "random",
     "wide15": "random",
+    "wide16": "random",
 }
 """The renderer style of a set not named after its style."""
 

@@ -7,6 +7,8 @@ on its far half names the facing only when the line does too. These tests pin
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -212,3 +214,27 @@ def test_a_thick_top_off_its_line_is_a_mirror_whose_facing_is_asked() -> None:
     assert not [m for m in _identify_edge_low(low).mirrors if m.cell == CELL]
     (m,) = [m for m in _identify_edge_low(perceive.DOT_EDGE_MIN + 0.25).mirrors if m.cell == CELL]
     assert (m.slot, m.facing) == ("/", None)
+
+
+def test_a_facing_its_top_asked_is_not_made_sure_by_the_line_through_another_view() -> None:
+    # One sticker seen at two levels: its core 1.5 mm behind the line, where the top (from -8
+    # to 0 mm) names the other side than the line (asked), and its whole disc, found at the
+    # lowest level, 3.2 mm behind the line, beyond `TOP_NEAR_MM`, where only the line names
+    # a side. That disc's side is the same line again, not a second reading: the facing
+    # stays asked (it was read confidently wrong).
+    core = replace(_dot(-1.5), level=2)
+    whole = _dot(-3.2, dot_mm=10.0)
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    cands = perceive.Candidates(
+        (whole, core),
+        (),
+        {side: () for side in "NESW"},
+        bars,
+        dict(bars),
+        tops=perceive.mirror_tops(_plane((-8.0, 0.0), -1.5), BOARD, (whole, core), None),
+    )
+    held = [p for p in perceive.identify(cands, BOARD).pieces if p.cell == CELL]
+    assert [p.dot for p in held] == [core]
+    (m,) = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
+    assert m.cell == CELL and m.facing is None

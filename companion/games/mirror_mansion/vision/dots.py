@@ -103,10 +103,15 @@ def colour_mask(hsv: np.ndarray, r: HueRange) -> np.ndarray:
     return cv2.inRange(hsv, lo, (179, 255, 255)) | cv2.inRange(hsv, (0, *lo[1:]), hi)
 
 
-def stand_out(hsv: np.ndarray, colour: HueRange, window_px: int) -> np.ndarray:
+def stand_out(
+    hsv: np.ndarray, colour: HueRange, window_px: int, sat: np.ndarray | None = None
+) -> np.ndarray:
     """Per pixel, how far its saturation in `colour` (0 outside the colour) exceeds the
-    mean of the same over a `window_px` square round it (int16)."""
-    weighted = cv2.bitwise_and(hsv[..., 1], colour_mask(hsv, colour))
+    mean of the same over a `window_px` square round it (int16). `sat` is the saturation
+    plane of `hsv` when the caller has it contiguous already (`TopPlane.sat`: a plane's
+    colours are looked for twice, strictly and loosely, and each call copied it out)."""
+    s = hsv[..., 1] if sat is None else sat
+    weighted = cv2.bitwise_and(s, colour_mask(hsv, colour))
     local = cv2.blur(weighted, (window_px, window_px), borderType=cv2.BORDER_REPLICATE)
     return cv2.subtract(weighted, local, dtype=cv2.CV_16S)
 
@@ -118,7 +123,7 @@ def neighbourhood_px(diameter_mm: float) -> int:
 
 def loose_mask(plane: TopPlane, colour: HueRange, diameter_mm: float) -> np.ndarray:
     """Mask (0/1) of what stands out in `colour` even loosely: the crowd round a dot."""
-    out = stand_out(plane.hsv, loosened(colour), neighbourhood_px(diameter_mm))
+    out = stand_out(plane.hsv, loosened(colour), neighbourhood_px(diameter_mm), plane.sat)
     return (out >= LEVELS[0] // 2).astype(np.uint8)
 
 
@@ -387,7 +392,7 @@ def find_dots(
     the level below that was big enough to hold a dot: a higher level is looked at only
     there, in that blob's box (the same blobs, for a fraction of the work).
     """
-    out = stand_out(plane.hsv, colour, neighbourhood_px(diameter_mm))
+    out = stand_out(plane.hsv, colour, neighbourhood_px(diameter_mm), plane.sat)
     area_of = (math.pi / 4) * PX_PER_MM * PX_PER_MM
     lo = MIN_SHOWN * area_of * (SIZE_RANGE[0] * diameter_mm) ** 2
     hi = MAX_SHOWN * area_of * (SIZE_RANGE[1] * diameter_mm) ** 2
@@ -498,14 +503,18 @@ def find_dots(
             if level_i + 1 == len(levels):
                 continue
             bh, bw = blob.shape
+            above = out[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw] >= levels[level_i + 1]
+            inside = above & (blob > 0)
+            # Fewer pixels than a dot's least area above this level: no blob at the next
+            # level or above can reach it (an opening only takes pixels away).
+            if np.count_nonzero(inside) < lo:
+                continue
             # Padded by the disc so the opening inside the box sees what it saw here.
             ax0, ay0 = max(0, bx - k), max(0, by - k)
             ax1, ay1 = min(mask.shape[1], bx + bw + k), min(mask.shape[0], by + bh + k)
             sub = np.zeros((ay1 - ay0, ax1 - ax0), np.uint8)
-            above = out[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw] >= levels[level_i + 1]
-            sub[by - ay0 : by - ay0 + bh, bx - ax0 : bx - ax0 + bw] = above & (blob > 0)
-            if sub.any():
-                look(level_i + 1, sub, x0 + ax0, y0 + ay0)
+            sub[by - ay0 : by - ay0 + bh, bx - ax0 : bx - ax0 + bw] = inside
+            look(level_i + 1, sub, x0 + ax0, y0 + ay0)
 
     look(0, (out >= levels[0]).astype(np.uint8), 0, 0)
     dots = [

@@ -327,7 +327,13 @@ half the line names too stands) 0, 0.5 and 1 34 (28, 0), flat; without it 0 30 (
 top over the best strip that puts the dot on its other half (a top barely told apart) was
 tried first and asked without removing the wrong ones: margins 0, 0.1, 0.2, 0.3, 0.5, 0.75
 40 (18, 2), 39 (21, 2), 37 (26, 2), 32 (35, 1), 27 (48, 1), 20 (74, 0): the faces taken for
-tops stand out as clearly as tops."""
+tops stand out as clearly as tops. Drawn again with the views of a sticker barred from
+making a top-asked facing sure (mm28; `curves.py setting --setting perceive.FACE_SLACK_MM
+--values 0.5,0.75,1.0,1.5 --late`), boards exact and facings (asked, wrong): `wide16` (150)
+0.5 98 (70, 6), 0.75 and 1.0 98 (71, 5), 1.5 97 (73, 5); `wide15:95` 0.5 to 1.0 62 (45, 0),
+1.5 61 (47, 0): one wrong facing asked from 0.62 (the guide, mm28). 1.0 was tried on fresh
+boards (40 random): one right facing asked, none wrong to remove (main 31 / 40 exact, 1.0
+30 / 40), so it stays at 0.5: one mirror either way is no curve."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
@@ -1115,6 +1121,11 @@ class PieceSeen:
     slot_sure: bool = True
     """False when the dot fits both slots and their top edges differ by less than
     `SLOT_MARGIN`: the reading then says so instead of naming a facing."""
+    side_from: str = "line"
+    """What named the facing: "line" (the dot's side of its slot's line), "top" (its side of
+    the mirror's own top, near the line, `TOP_NEAR_MM`) or "top_asked" (that top left it
+    asked: it names the other side than the line, or may hold the face toward the camera;
+    the facing then named is no reading, only the slot's first)."""
 
 
 @dataclass(frozen=True)
@@ -1175,6 +1186,7 @@ def _mirror_from_dot(
     across = fits[slot]
     near = tops is not None and abs(across) < TOP_NEAR_MM
     top = tops.get((dot.centre_mm, slot)) if near and tops is not None else None
+    side_from = "line"
     if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
@@ -1184,11 +1196,19 @@ def _mirror_from_dot(
         # A top that may hold the face toward the camera names the far half only where the
         # line names it too.
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
+        side_from = "top_asked" if disagree or unsure else "top"
         across = 0.0 if disagree or unsure else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
-        cell, "mirror", slot, facing, min(slot_conf, side_conf), dot, slot_sure=slot_conf >= 1.0
+        cell,
+        "mirror",
+        slot,
+        facing,
+        min(slot_conf, side_conf),
+        dot,
+        slot_sure=slot_conf >= 1.0,
+        side_from=side_from,
     )
 
 
@@ -1371,7 +1391,14 @@ def _side_from_whole_sticker(held: PieceSeen, hypotheses: list[PieceSeen]) -> Pi
     near the least offset a hand leaves (2 mm off the line) the core came within
     `ACROSS_MM`'s first of the line (side unsure: the facing asked) while the whole disc,
     found at a lower level, lay clearly on its side. The evidence and the placement stay the
-    likeliest's; only how sure its side is may rise, never its facing change."""
+    likeliest's; only how sure its side is may rise, never its facing change.
+
+    When the likeliest's own top asked its facing (`PieceSeen.side_from`), only a view that
+    read its side from the top too may make it sure: the top named the other side than the
+    line, and a view of the sticker lying just beyond `TOP_NEAR_MM`, read from the line
+    alone, is the same line again (it made a thick top standing behind its line confidently
+    wrong; the class is in the guide). A view whose top and line agree is the whole disc
+    clear of the line where the core was not."""
     if held.dot is None:
         return held
     reach = math.sqrt(held.dot.area_mm2 / math.pi)
@@ -1379,6 +1406,7 @@ def _side_from_whole_sticker(held: PieceSeen, hypotheses: list[PieceSeen]) -> Pi
         p.confidence
         for p in hypotheses
         if p.dot is not None
+        and (held.side_from != "top_asked" or p.side_from == "top")
         and (p.slot, p.facing, p.slot_sure) == (held.slot, held.facing, held.slot_sure)
         and math.dist(p.dot.centre_mm, held.dot.centre_mm)
         <= max(reach, math.sqrt(p.dot.area_mm2 / math.pi))

@@ -38,6 +38,11 @@ class TopPlane:
         return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2HSV)
 
     @cached_property
+    def sat(self) -> np.ndarray:
+        """The saturation plane of `hsv`, contiguous (what OpenCV copies a view into)."""
+        return np.ascontiguousarray(self.hsv[..., 1])
+
+    @cached_property
     def gray(self) -> np.ndarray:
         return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY)
 
