@@ -14,6 +14,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py maybe \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py ends \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 20
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -33,6 +35,12 @@ phantoms and how many right screens would be asked instead if a smaller share fo
 (`read.PRINT_ASK`), a strip less fully in the seat's colour, or a strip whose median colour
 lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), made them
 ask.
+`ends` takes the squares the picture alone asks about as "maybe the print" and prints, per
+candidate value, how many screens and empty squares a screen call would take if a strip
+whose side's colour does not go on past its screen's ends (`read.side_ends`) and whose
+colours are found on the board alone under a share were called its seat's screen
+(`read.OWN_ENDS`, `read.ENDS_BOARD`); and, for the squares called by colour, how many
+phantoms and screens would be asked if an end showed the colour going on.
 `maybe` takes the squares the picture alone asks about as "maybe the print" and prints, per
 candidate value, how many screens and empty squares a screen call would take if a strip
 whose colours are found on the board alone under that share (its own sides aside), or
@@ -482,7 +490,8 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
     lowest: list[tuple[float, tuple[int, int], tuple[int, int], float, float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
-        if call.why != "maybe the print":
+        # Those `read.OWN_ENDS` calls are counted too: the curve is of the strips asked.
+        if call.why not in ("maybe the print", "its side ends"):
             continue
         seat = int(np.argmax(call.shares))
         p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
@@ -512,6 +521,97 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
                 f"  {v:5g} | {len(ok):4d} ({len({f[3] for f in ok}):3d}) | "
                 f"{len(bad):3d} ({len({f[3] for f in bad}):3d})"
             )
+
+
+ENDS_AT = (0.02, 0.05, 0.1, 0.2)
+"""Candidate largest shares of the seat's colour past a screen's ends (`read.side_ends`)."""
+ENDS_BOARD_AT = (0.1, 0.2, 0.3, 0.4, 0.5)
+"""Candidate largest shares of the strip's colours found on the board alone."""
+ASK_ENDS_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
+"""Candidate least shares past a screen's ends at which a strip called by colour would be
+asked instead (its colour going on along the row, a print)."""
+
+
+def held_reach(
+    rect: read.Rectified, geom: BoardGeometry, calls: list[read.CellCall]
+) -> list[np.ndarray]:
+    """The reach (`read.screen_reach`) of the squares that may hold a screen: all but those
+    read as holding no colour at all (what `read.side_ends` looks past a screen's ends
+    through)."""
+    polys = read.screen_reach(rect, geom)
+    return [p for c, p in zip(calls, polys, strict=True) if c.why != "no colour"]
+
+
+def ends(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares the picture alone asks about as "maybe the print": screens
+    against empty squares, by whether the colour of the square's own frame off its top goes
+    on past the screen's ends along the row (`read.side_ends`, the larger of the ends in
+    view): a screen's side ends with the screen, a stripe printed along the row goes on.
+    Counted only where the strip's colours are found on the board alone under a candidate
+    share and its body is its colour (`read.BODY_CALLED`). Each empty square with both under
+    0.2 / 0.5 is listed. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    by_colour: list[tuple[bool, float, tuple[int, int]]] = []
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            calls = read.classify(rect, geom, colours)
+            held = held_reach(rect, geom, calls)
+            for call in calls:
+                seat = int(np.argmax(call.shares))
+                if call.why in ("colour", "body not its colour"):
+                    at = [v for v in read.side_ends(rect, geom, ev, call.cell, seat, held) if v]
+                    right = truth.get(call.cell) == seat
+                    by_colour.append((right, max(at, default=0.0), (seed, i)))
+                    if not right:
+                        print(f"  phantom {(seed, i)} {call.cell} ({call.why}): ends {at}")
+                if call.why not in ("maybe the print", "its side ends"):
+                    # Those `read.OWN_ENDS` calls are counted too: the curve is of the
+                    # strips asked as maybe the print.
+                    continue
+                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+                b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0].body
+                at_ends = [
+                    v
+                    for v in read.side_ends(rect, geom, ev, call.cell, seat, held)
+                    if v is not None
+                ]
+                if b is None or b < read.BODY_CALLED or not at_ends:
+                    continue
+                right = truth.get(call.cell) == seat
+                board = p.board or 0.0
+                found.append((right, board, max(at_ends), (seed, i)))
+                if not right and max(at_ends) < 0.2 and board < 0.5:
+                    print(
+                        f"  empty {(seed, i)} {call.cell}: board {board:.3f}, "
+                        f"ends {max(at_ends):.3f}, body {b:.2f}"
+                    )
+    n = sum(f[0] for f in found)
+    print(f"maybe the print, body its colour, an end in view: {n} screens, {len(found) - n} not")
+    print("called a screen when board < B and ends < E | screens (boards) | empty squares (boards)")
+    for bmax in ENDS_BOARD_AT:
+        for e in ENDS_AT:
+            hit = [f for f in found if f[1] < bmax and f[2] < e]
+            ok = [f for f in hit if f[0]]
+            bad = [f for f in hit if not f[0]]
+            print(
+                f"  B {bmax:4g} E {e:4g} | {len(ok):4d} ({len({f[3] for f in ok}):3d}) | "
+                f"{len(bad):3d} ({len({f[3] for f in bad}):3d})"
+            )
+    n = sum(f[0] for f in by_colour)
+    print(f"called by colour: {n} screens, {len(by_colour) - n} phantoms")
+    print("asked when an end >= E | phantoms asked (boards) | screens asked (boards)")
+    for e in ASK_ENDS_AT:
+        asked = [f for f in by_colour if f[1] >= e]
+        screens = [f for f in asked if f[0]]
+        phantoms = [f for f in asked if not f[0]]
+        print(
+            f"  E {e:4g} | {len(phantoms):3d} ({len({f[2] for f in phantoms}):3d}) | "
+            f"{len(screens):4d} ({len({f[2] for f in screens}):3d})"
+        )
 
 
 @dataclass(frozen=True)
@@ -745,6 +845,9 @@ def main() -> None:
     b = sub.add_parser("body")
     b.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     b.add_argument("--boards", type=int, default=30)
+    e = sub.add_parser("ends")
+    e.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    e.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -752,11 +855,11 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed", "body"):
+    elif a.cmd in ("colour", "maybe", "washed", "body", "ends"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body}
+        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body, "ends": ends}
         cmds[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
