@@ -37,10 +37,11 @@ lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), ma
 ask.
 `ends` takes the squares the picture alone asks about as "maybe the print" and prints, per
 candidate value, how many screens and empty squares a screen call would take if a strip
-whose side's colour does not go on past its screen's ends (`read.side_ends`) and whose
+whose side's colour does not go on past its screen's ends (`side_ends`) and whose
 colours are found on the board alone under a share were called its seat's screen
-(`read.OWN_ENDS`, `read.ENDS_BOARD`); and, for the squares called by colour, how many
-phantoms and screens would be asked if an end showed the colour going on.
+(refl25's `OWN_ENDS`, `ENDS_BOARD`, tried in the reader and taken out); and, for the
+squares called by colour, how many phantoms and screens would be asked if an end showed the
+colour going on.
 `maybe` takes the squares the picture alone asks about as "maybe the print" and prints, per
 candidate value, how many screens and empty squares a screen call would take if a strip
 whose colours are found on the board alone under that share (its own sides aside), or
@@ -490,8 +491,7 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
     lowest: list[tuple[float, tuple[int, int], tuple[int, int], float, float]] = []
     for where, rect, _colours, ev, truth, call in classified_calls(geom, families, boards):
-        # Those `read.OWN_ENDS` calls are counted too: the curve is of the strips asked.
-        if call.why not in ("maybe the print", "its side ends"):
+        if call.why != "maybe the print":
             continue
         seat = int(np.argmax(call.shares))
         p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
@@ -523,8 +523,72 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+ENDS_MM = 9.0
+"""How far past a screen's ends along its row `side_ends` looks for its side's colour going
+on: across the gap between two screens (6 mm at the model's size) and into the next square,
+short of where its centre strip begins."""
+ENDS_LEAST = 20
+"""Pixels of an end's band `side_ends` needs in view to say anything of that end."""
+OWN_ENDS = 0.05
+ENDS_BOARD = 0.2
+"""refl25's rule, tried in the reader and taken out (docs/reflecto.md, "A screen's side
+ends with the screen"): a strip asked as maybe the print read as its seat's screen when
+every end in view (`side_ends`, one at least) is under `OWN_ENDS` in its colour, under
+`ENDS_BOARD` of its colours are on the board alone and its body is its colour."""
+
+
+def side_ends(
+    rect: read.Rectified,
+    geom: BoardGeometry,
+    ev: read.Evidence,
+    cell: tuple[int, int],
+    seat: int,
+    held: Sequence[np.ndarray],
+    floor: int = 1,
+) -> tuple[float | None, float | None]:
+    """Per end of the square's screen along its row (left, right): the share, in the seat's
+    colour at `ev.masks[floor]`, of the board just past that end (out to `ENDS_MM`) on the
+    rows where the square's own frame shows that colour off its top; None where fewer than
+    `ENDS_LEAST` such pixels are in view or no row of the frame shows the colour.
+
+    A screen's upright side is its own plastic and ends with the screen, a few millimetres
+    inside its square; a stripe printed along the row that reads as a side goes on past the
+    screen's ends. Only pixels no screen can reach are looked at: `held` holds the reach
+    (`screen_reach`) of the squares that may hold a screen (the others read as holding no
+    colour at all), so a neighbour's side is never taken for the print going on."""
+    hw = geom.screen_width_mm / 2
+    far_x = round((hw + ENDS_MM) * read.PX_PER_MM)
+    far_y = round(read.SURROUND_MM[1] * read.PX_PER_MM)
+    h, w = rect.top.shape[:2]
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    box = (max(cx - far_x, 0), max(cy - far_y, 0), min(cx + far_x + 1, w), min(cy + far_y + 1, h))
+    x0, y0, x1, y1 = box
+    if x1 <= x0 or y1 <= y0:
+        return None, None
+    mask = ev.masks[floor][seat][y0:y1, x0:x1]
+    reach = ev.reach[y0:y1, x0:x1]
+    frame = read._fill(read.own_faces(rect, geom, [cell])[0][0], box) > 0
+    mine = read._fill(ev.polys[geom.cells.index(cell)], box) > 0
+    dy = (np.arange(y0, y1) - cy)[:, None] / read.PX_PER_MM
+    dx = (np.arange(x0, x1) - cx)[None, :] / read.PX_PER_MM
+    side = frame & mine & (reach == 1) & (np.abs(dy) > geom.screen_thickness_mm / 2) & mask
+    rows = side.sum(axis=1) >= 2
+    free = ~mine
+    for poly in held:
+        lo, hi = poly.min(axis=0), poly.max(axis=0)
+        if lo[0] < x1 and hi[0] >= x0 and lo[1] < y1 and hi[1] >= y0:
+            free &= read._fill(poly, box) == 0
+    band = rows[:, None] & free & (np.abs(dx) >= hw)
+    out: list[float | None] = []
+    for end in (dx < 0, dx > 0):
+        at = band & end
+        n = int(at.sum())
+        out.append(float((mask & at).sum() / n) if n >= ENDS_LEAST else None)
+    return out[0], out[1]
+
+
 ENDS_AT = (0.02, 0.05, 0.1, 0.2)
-"""Candidate largest shares of the seat's colour past a screen's ends (`read.side_ends`)."""
+"""Candidate largest shares of the seat's colour past a screen's ends (`side_ends`)."""
 ENDS_BOARD_AT = (0.1, 0.2, 0.3, 0.4, 0.5)
 """Candidate largest shares of the strip's colours found on the board alone."""
 ASK_ENDS_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
@@ -536,7 +600,7 @@ def held_reach(
     rect: read.Rectified, geom: BoardGeometry, calls: list[read.CellCall]
 ) -> list[np.ndarray]:
     """The reach (`read.screen_reach`) of the squares that may hold a screen: all but those
-    read as holding no colour at all (what `read.side_ends` looks past a screen's ends
+    read as holding no colour at all (what `side_ends` looks past a screen's ends
     through)."""
     polys = read.screen_reach(rect, geom)
     return [p for c, p in zip(calls, polys, strict=True) if c.why != "no colour"]
@@ -545,7 +609,7 @@ def held_reach(
 def ends(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of the squares the picture alone asks about as "maybe the print": screens
     against empty squares, by whether the colour of the square's own frame off its top goes
-    on past the screen's ends along the row (`read.side_ends`, the larger of the ends in
+    on past the screen's ends along the row (`side_ends`, the larger of the ends in
     view): a screen's side ends with the screen, a stripe printed along the row goes on.
     Counted only where the strip's colours are found on the board alone under a candidate
     share and its body is its colour (`read.BODY_CALLED`). Each empty square with both under
@@ -563,21 +627,17 @@ def ends(families: list[tuple[str, int, int]], boards: int) -> None:
             for call in calls:
                 seat = int(np.argmax(call.shares))
                 if call.why in ("colour", "body not its colour"):
-                    at = [v for v in read.side_ends(rect, geom, ev, call.cell, seat, held) if v]
+                    at = [v for v in side_ends(rect, geom, ev, call.cell, seat, held) if v]
                     right = truth.get(call.cell) == seat
                     by_colour.append((right, max(at, default=0.0), (seed, i)))
                     if not right:
                         print(f"  phantom {(seed, i)} {call.cell} ({call.why}): ends {at}")
-                if call.why not in ("maybe the print", "its side ends"):
-                    # Those `read.OWN_ENDS` calls are counted too: the curve is of the
-                    # strips asked as maybe the print.
+                if call.why != "maybe the print":
                     continue
                 p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
                 b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0].body
                 at_ends = [
-                    v
-                    for v in read.side_ends(rect, geom, ev, call.cell, seat, held)
-                    if v is not None
+                    v for v in side_ends(rect, geom, ev, call.cell, seat, held) if v is not None
                 ]
                 if b is None or b < read.BODY_CALLED or not at_ends:
                     continue

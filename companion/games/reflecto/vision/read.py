@@ -176,29 +176,6 @@ screens and 14 phantoms called by colour), phantoms and screens asked at body un
 and two whose colour lies off the strip's centre (body 0.29 and 0.35). On a second
 development draw (house and random, 30 boards each; 416 screens, 1 phantom at body 0.33)
 0.25 asks 1 screen (body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
-ENDS_MM = 9.0
-"""How far past a screen's ends along its row `side_ends` looks for its side's colour going
-on: across the gap between two screens (6 mm at the model's size) and into the next square,
-short of where its centre strip begins."""
-ENDS_LEAST = 20
-"""Pixels of an end's band `side_ends` needs in view to say anything of that end."""
-OWN_ENDS = 0.05
-ENDS_BOARD = 0.2
-"""A strip asked about as maybe the print is its seat's screen when past the ends of its
-screen (`side_ends`, every end in view, one at least) under `OWN_ENDS` is in the seat's
-colour, under `ENDS_BOARD` of the strip's colours are found on the board alone
-(`PrintShares.board`) and its body is its colour (`BODY_CALLED`): its colour beside it is
-its own upright side, which ends with the screen, where a stripe printed along the row
-goes on. From the development curve (`benchmarks/reflecto_curves.py ends`, two house and
-two random draws of 20 boards whose seeds `docs/reflecto.md` names, picture alone; strips
-asked as maybe the print whose body is their colour with an end in view: 66 screens, 73
-empty squares), called at board under 0.2 and ends under 0.02 / 0.05 / 0.1 / 0.2: 6 / 7 /
-8 / 9 screens and 0 / 0 / 0 / 1 empty squares; at board under 0.3 and ends under 0.05: 13
-screens and 1 empty square (board 0.26, ends 0, body 0.26). A stripe printed in the seat's
-colour that ends where the screen ends is a top by every test the picture alone has; one
-going 3 mm past the ends shows some 0.1 of its colour there."""
-
-
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -853,60 +830,10 @@ def print_shares(
     done = [p for p in out if p is not None]
     assert len(done) == len(asks)  # every ask is answered by one of the branches above
     if body:
-        need = [j for j, p in enumerate(done) if printed(p) is not True]
+        need = [j for j, p in enumerate(done) if printed(p) is False]
         for j, share in zip(need, _body_share(windows, windows.mask, need), strict=True):
             done[j] = replace(done[j], body=share)
     return done
-
-
-def side_ends(
-    rect: Rectified,
-    geom: BoardGeometry,
-    ev: Evidence,
-    cell: Cell,
-    seat: int,
-    held: Sequence[np.ndarray],
-    floor: int = 1,
-) -> tuple[float | None, float | None]:
-    """Per end of the square's screen along its row (left, right): the share, in the seat's
-    colour at `ev.masks[floor]`, of the board just past that end (out to `ENDS_MM`) on the
-    rows where the square's own frame shows that colour off its top; None where fewer than
-    `ENDS_LEAST` such pixels are in view or no row of the frame shows the colour.
-
-    A screen's upright side is its own plastic and ends with the screen, a few millimetres
-    inside its square; a stripe printed along the row that reads as a side goes on past the
-    screen's ends. Only pixels no screen can reach are looked at: `held` holds the reach
-    (`screen_reach`) of the squares that may hold a screen (the others read as holding no
-    colour at all), so a neighbour's side is never taken for the print going on."""
-    hw = geom.screen_width_mm / 2
-    far_x = round((hw + ENDS_MM) * PX_PER_MM)
-    far_y = round(SURROUND_MM[1] * PX_PER_MM)
-    h, w = rect.top.shape[:2]
-    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-    box = (max(cx - far_x, 0), max(cy - far_y, 0), min(cx + far_x + 1, w), min(cy + far_y + 1, h))
-    x0, y0, x1, y1 = box
-    if x1 <= x0 or y1 <= y0:
-        return None, None
-    mask = ev.masks[floor][seat][y0:y1, x0:x1]
-    reach = ev.reach[y0:y1, x0:x1]
-    frame = _fill(own_faces(rect, geom, [cell])[0][0], box) > 0
-    mine = _fill(ev.polys[geom.cells.index(cell)], box) > 0
-    dy = (np.arange(y0, y1) - cy)[:, None] / PX_PER_MM
-    dx = (np.arange(x0, x1) - cx)[None, :] / PX_PER_MM
-    side = frame & mine & (reach == 1) & (np.abs(dy) > geom.screen_thickness_mm / 2) & mask
-    rows = side.sum(axis=1) >= 2
-    free = ~mine
-    for poly in held:
-        lo, hi = poly.min(axis=0), poly.max(axis=0)
-        if lo[0] < x1 and hi[0] >= x0 and lo[1] < y1 and hi[1] >= y0:
-            free &= _fill(poly, box) == 0
-    band = rows[:, None] & free & (np.abs(dx) >= hw)
-    out: list[float | None] = []
-    for end in (dx < 0, dx > 0):
-        at = band & end
-        n = int(at.sum())
-        out.append(float((mask & at).sum() / n) if n >= ENDS_LEAST else None)
-    return out[0], out[1]
 
 
 def _body_share(
@@ -1149,37 +1076,7 @@ def classify(
         else:
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
-    return _own_sides(rect, geom, ev, calls, found)
-
-
-def _own_sides(
-    rect: Rectified,
-    geom: BoardGeometry,
-    ev: Evidence,
-    calls: list[CellCall],
-    found: dict[tuple[Cell, int], PrintShares],
-) -> list[CellCall]:
-    """`calls` with each strip asked about as maybe the print whose colour beside it is its
-    own upright side (`OWN_ENDS`, `ENDS_BOARD`) called its seat's screen."""
-    asked = []
-    for j, call in enumerate(calls):
-        if call.why != "maybe the print":
-            continue
-        k = int(np.argmax(call.shares))
-        here = found[(call.cell, k)]
-        if (here.board or 0.0) < ENDS_BOARD and (here.body or 0.0) >= BODY_CALLED:
-            asked.append((j, k))
-    if not asked:
-        return calls
-    held = [p for c, p in zip(calls, ev.polys, strict=True) if c.why != "no colour"]
-    out = list(calls)
-    for j, k in asked:
-        call = calls[j]
-        ends = [v for v in side_ends(rect, geom, ev, call.cell, k, held) if v is not None]
-        if ends and max(ends) < OWN_ENDS:
-            conf = 0.75 + 0.25 * (call.shares[k] - SURE) / (1 - SURE)
-            out[j] = CellCall(call.cell, call.shares, k, round(conf, 3), False, "its side ends")
-    return out
+    return calls
 
 
 def print_changes(

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.reflecto_curves import OWN_ENDS, side_ends
 from companion.cli import main
 from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
@@ -17,7 +18,6 @@ from companion.games.reflecto.vision.read import (
     FAINT_FLOOR,
     FLOOR,
     MARGIN_MM,
-    OWN_ENDS,
     PX_PER_MM,
     Rectified,
     classify,
@@ -30,7 +30,6 @@ from companion.games.reflecto.vision.read import (
     read_board,
     rectify,
     screen_reach,
-    side_ends,
 )
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
@@ -528,9 +527,11 @@ def test_a_stripe_going_on_past_a_screens_ends_is_not_its_side(
 ) -> None:
     """A stripe printed along the row in a seat's colour, deeper than a top, lies under an
     empty square's strip and shows its colour where a screen's upright sides would: by the
-    strip and its sides a top. A screen's side ends with the screen; the stripe goes on past
-    the screen's ends (`side_ends`, looked at where no screen can reach): it is asked about,
-    never read as a screen, while a standing screen's ends show none of its colour."""
+    strip and its sides a top: it is asked about, never read as a screen. A screen's side
+    ends with the screen, the stripe goes on past the screen's ends (`side_ends` in the
+    curves tool, looked at where no screen can reach; refl25 read such strips by it and
+    took that out, see docs/reflecto.md): a standing screen's ends show none of its colour,
+    the stripe's show it."""
     colours, image, top = _lamp_on_a_top(widen_mm=0.0, deepen_mm=0.0)
     plastic = np.median(image[top > 0], axis=0)
     got, rect = read_board(image, GEOM, colours)
