@@ -606,14 +606,16 @@ def held_reach(
     return [p for c, p in zip(calls, polys, strict=True) if c.why != "no colour"]
 
 
-def ends(families: list[tuple[str, int, int]], boards: int) -> None:
+def ends(families: list[tuple[str, int, int]], boards: int, both: bool = False) -> None:
     """The curve of the squares the picture alone asks about as "maybe the print": screens
     against empty squares, by whether the colour of the square's own frame off its top goes
     on past the screen's ends along the row (`side_ends`, the larger of the ends in
     view): a screen's side ends with the screen, a stripe printed along the row goes on.
     Counted only where the strip's colours are found on the board alone under a candidate
     share and its body is its colour (`read.BODY_CALLED`). Each empty square with both under
-    0.2 / 0.5 is listed. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    0.2 / 0.5 is listed. With `both` (`--both`), only strips with both ends in view count
+    (refl25's rule counted one, and read an empty square whose other end was hidden). Each
+    family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     found: list[tuple[bool, float, float, tuple[int, int]]] = []
     by_colour: list[tuple[bool, float, tuple[int, int]]] = []
@@ -639,7 +641,7 @@ def ends(families: list[tuple[str, int, int]], boards: int) -> None:
                 at_ends = [
                     v for v in side_ends(rect, geom, ev, call.cell, seat, held) if v is not None
                 ]
-                if b is None or b < read.BODY_CALLED or not at_ends:
+                if b is None or b < read.BODY_CALLED or len(at_ends) < (2 if both else 1):
                     continue
                 right = truth.get(call.cell) == seat
                 board = p.board or 0.0
@@ -908,6 +910,7 @@ def main() -> None:
     e = sub.add_parser("ends")
     e.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     e.add_argument("--boards", type=int, default=30)
+    e.add_argument("--both", action="store_true", help="count only strips with both ends in view")
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -920,7 +923,10 @@ def main() -> None:
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
         cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body, "ends": ends}
-        cmds[a.cmd](fams, a.boards)
+        if a.cmd == "ends":
+            ends(fams, a.boards, a.both)
+        else:
+            cmds[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):
