@@ -14,6 +14,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py maybe \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py ends \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 20
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -33,6 +35,13 @@ phantoms and how many right screens would be asked instead if a smaller share fo
 (`read.PRINT_ASK`), a strip less fully in the seat's colour, or a strip whose median colour
 lies nearer grey along its seat's hue (`along_hue`, refl20's `MEDIAN_ALONG`), made them
 ask.
+`ends` takes the squares the picture alone asks about as "maybe the print" and prints, per
+candidate value, how many screens and empty squares a screen call would take if a strip
+whose side's colour does not go on past its screen's ends (`side_ends`) and whose
+colours are found on the board alone under a share were called its seat's screen
+(refl25's `OWN_ENDS`, `ENDS_BOARD`, tried in the reader and taken out); and, for the
+squares called by colour, how many phantoms and screens would be asked if an end showed the
+colour going on.
 `maybe` takes the squares the picture alone asks about as "maybe the print" and prints, per
 candidate value, how many screens and empty squares a screen call would take if a strip
 whose colours are found on the board alone under that share (its own sides aside), or
@@ -514,6 +523,159 @@ def maybe(families: list[tuple[str, int, int]], boards: int) -> None:
             )
 
 
+ENDS_MM = 9.0
+"""How far past a screen's ends along its row `side_ends` looks for its side's colour going
+on: across the gap between two screens (6 mm at the model's size) and into the next square,
+short of where its centre strip begins."""
+ENDS_LEAST = 20
+"""Pixels of an end's band `side_ends` needs in view to say anything of that end."""
+OWN_ENDS = 0.05
+ENDS_BOARD = 0.2
+"""refl25's rule, tried in the reader and taken out (docs/reflecto.md, "A screen's side
+ends with the screen"): a strip asked as maybe the print read as its seat's screen when
+every end in view (`side_ends`, one at least) is under `OWN_ENDS` in its colour, under
+`ENDS_BOARD` of its colours are on the board alone and its body is its colour."""
+
+
+def side_ends(
+    rect: read.Rectified,
+    geom: BoardGeometry,
+    ev: read.Evidence,
+    cell: tuple[int, int],
+    seat: int,
+    held: Sequence[np.ndarray],
+    floor: int = 1,
+) -> tuple[float | None, float | None]:
+    """Per end of the square's screen along its row (left, right): the share, in the seat's
+    colour at `ev.masks[floor]`, of the board just past that end (out to `ENDS_MM`) on the
+    rows where the square's own frame shows that colour off its top; None where fewer than
+    `ENDS_LEAST` such pixels are in view or no row of the frame shows the colour.
+
+    A screen's upright side is its own plastic and ends with the screen, a few millimetres
+    inside its square; a stripe printed along the row that reads as a side goes on past the
+    screen's ends. Only pixels no screen can reach are looked at: `held` holds the reach
+    (`screen_reach`) of the squares that may hold a screen (the others read as holding no
+    colour at all), so a neighbour's side is never taken for the print going on."""
+    hw = geom.screen_width_mm / 2
+    far_x = round((hw + ENDS_MM) * read.PX_PER_MM)
+    far_y = round(read.SURROUND_MM[1] * read.PX_PER_MM)
+    h, w = rect.top.shape[:2]
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    box = (max(cx - far_x, 0), max(cy - far_y, 0), min(cx + far_x + 1, w), min(cy + far_y + 1, h))
+    x0, y0, x1, y1 = box
+    if x1 <= x0 or y1 <= y0:
+        return None, None
+    mask = ev.masks[floor][seat][y0:y1, x0:x1]
+    reach = ev.reach[y0:y1, x0:x1]
+    frame = read._fill(read.own_faces(rect, geom, [cell])[0][0], box) > 0
+    mine = read._fill(ev.polys[geom.cells.index(cell)], box) > 0
+    dy = (np.arange(y0, y1) - cy)[:, None] / read.PX_PER_MM
+    dx = (np.arange(x0, x1) - cx)[None, :] / read.PX_PER_MM
+    side = frame & mine & (reach == 1) & (np.abs(dy) > geom.screen_thickness_mm / 2) & mask
+    rows = side.sum(axis=1) >= 2
+    free = ~mine
+    for poly in held:
+        lo, hi = poly.min(axis=0), poly.max(axis=0)
+        if lo[0] < x1 and hi[0] >= x0 and lo[1] < y1 and hi[1] >= y0:
+            free &= read._fill(poly, box) == 0
+    band = rows[:, None] & free & (np.abs(dx) >= hw)
+    out: list[float | None] = []
+    for end in (dx < 0, dx > 0):
+        at = band & end
+        n = int(at.sum())
+        out.append(float((mask & at).sum() / n) if n >= ENDS_LEAST else None)
+    return out[0], out[1]
+
+
+ENDS_AT = (0.02, 0.05, 0.1, 0.2)
+"""Candidate largest shares of the seat's colour past a screen's ends (`side_ends`)."""
+ENDS_BOARD_AT = (0.1, 0.2, 0.3, 0.4, 0.5)
+"""Candidate largest shares of the strip's colours found on the board alone."""
+ASK_ENDS_AT = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
+"""Candidate least shares past a screen's ends at which a strip called by colour would be
+asked instead (its colour going on along the row, a print)."""
+
+
+def held_reach(
+    rect: read.Rectified, geom: BoardGeometry, calls: list[read.CellCall]
+) -> list[np.ndarray]:
+    """The reach (`read.screen_reach`) of the squares that may hold a screen: all but those
+    read as holding no colour at all (what `side_ends` looks past a screen's ends
+    through)."""
+    polys = read.screen_reach(rect, geom)
+    return [p for c, p in zip(calls, polys, strict=True) if c.why != "no colour"]
+
+
+def ends(families: list[tuple[str, int, int]], boards: int, both: bool = False) -> None:
+    """The curve of the squares the picture alone asks about as "maybe the print": screens
+    against empty squares, by whether the colour of the square's own frame off its top goes
+    on past the screen's ends along the row (`side_ends`, the larger of the ends in
+    view): a screen's side ends with the screen, a stripe printed along the row goes on.
+    Counted only where the strip's colours are found on the board alone under a candidate
+    share and its body is its colour (`read.BODY_CALLED`). Each empty square with both under
+    0.2 / 0.5 is listed. With `both` (`--both`), only strips with both ends in view count
+    (refl25's rule counted one, and read an empty square whose other end was hidden). Each
+    family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    found: list[tuple[bool, float, float, tuple[int, int]]] = []
+    by_colour: list[tuple[bool, float, tuple[int, int]]] = []
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            calls = read.classify(rect, geom, colours)
+            held = held_reach(rect, geom, calls)
+            for call in calls:
+                seat = int(np.argmax(call.shares))
+                if call.why in ("colour", "body not its colour"):
+                    at = [v for v in side_ends(rect, geom, ev, call.cell, seat, held) if v]
+                    right = truth.get(call.cell) == seat
+                    by_colour.append((right, max(at, default=0.0), (seed, i)))
+                    if not right:
+                        print(f"  phantom {(seed, i)} {call.cell} ({call.why}): ends {at}")
+                if call.why != "maybe the print":
+                    continue
+                p = read.print_share(rect, geom, ev, call.cell, seat, FLOOR_AT)
+                b = body_shares(rect, geom, ev, [(call.cell, seat)], FLOOR_AT)[0].body
+                at_ends = [
+                    v for v in side_ends(rect, geom, ev, call.cell, seat, held) if v is not None
+                ]
+                if b is None or b < read.BODY_CALLED or len(at_ends) < (2 if both else 1):
+                    continue
+                right = truth.get(call.cell) == seat
+                board = p.board or 0.0
+                found.append((right, board, max(at_ends), (seed, i)))
+                if not right and max(at_ends) < 0.2 and board < 0.5:
+                    print(
+                        f"  empty {(seed, i)} {call.cell}: board {board:.3f}, "
+                        f"ends {max(at_ends):.3f}, body {b:.2f}"
+                    )
+    n = sum(f[0] for f in found)
+    print(f"maybe the print, body its colour, an end in view: {n} screens, {len(found) - n} not")
+    print("called a screen when board < B and ends < E | screens (boards) | empty squares (boards)")
+    for bmax in ENDS_BOARD_AT:
+        for e in ENDS_AT:
+            hit = [f for f in found if f[1] < bmax and f[2] < e]
+            ok = [f for f in hit if f[0]]
+            bad = [f for f in hit if not f[0]]
+            print(
+                f"  B {bmax:4g} E {e:4g} | {len(ok):4d} ({len({f[3] for f in ok}):3d}) | "
+                f"{len(bad):3d} ({len({f[3] for f in bad}):3d})"
+            )
+    n = sum(f[0] for f in by_colour)
+    print(f"called by colour: {n} screens, {len(by_colour) - n} phantoms")
+    print("asked when an end >= E | phantoms asked (boards) | screens asked (boards)")
+    for e in ASK_ENDS_AT:
+        asked = [f for f in by_colour if f[1] >= e]
+        screens = [f for f in asked if f[0]]
+        phantoms = [f for f in asked if not f[0]]
+        print(
+            f"  E {e:4g} | {len(phantoms):3d} ({len({f[2] for f in phantoms}):3d}) | "
+            f"{len(screens):4d} ({len({f[2] for f in screens}):3d})"
+        )
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -745,6 +907,10 @@ def main() -> None:
     b = sub.add_parser("body")
     b.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     b.add_argument("--boards", type=int, default=30)
+    e = sub.add_parser("ends")
+    e.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    e.add_argument("--boards", type=int, default=30)
+    e.add_argument("--both", action="store_true", help="count only strips with both ends in view")
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -752,12 +918,15 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed", "body"):
+    elif a.cmd in ("colour", "maybe", "washed", "body", "ends"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body}
-        cmds[a.cmd](fams, a.boards)
+        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body, "ends": ends}
+        if a.cmd == "ends":
+            ends(fams, a.boards, a.both)
+        else:
+            cmds[a.cmd](fams, a.boards)
     elif a.cmd in ("refusal", "unchanged"):
         families = [(f.split(":")[0], int(f.split(":")[1])) for f in a.family]
         if any(which not in ("house", "random") for which, _ in families):

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.reflecto_curves import OWN_ENDS, side_ends
 from companion.cli import main
 from companion.games.reflecto.vision.colours import GREY, ScreenColours, chromaticity
 from companion.games.reflecto.vision.geometry import Cell, load_geometry
@@ -28,6 +29,7 @@ from companion.games.reflecto.vision.read import (
     print_shares,
     read_board,
     rectify,
+    screen_reach,
 )
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.render import (
@@ -516,4 +518,46 @@ def test_a_stripe_printed_in_a_seats_colour_under_an_empty_strip_is_asked_not_re
     got, _ = read_board(image, GEOM, colours)
     assert (3, 3) not in dict(got.layout_key()), got.to_json()
     assert dict(got.decided_by)[(3, 3)] != "colour", got.decided_by
+    assert got.layout_key() == _position().layout_key(), got.to_json()
+
+
+@pytest.mark.parametrize(("depth_mm", "past_mm"), [(13.0, 3.0), (14.0, 3.0), (13.0, 6.0)])
+def test_a_stripe_going_on_past_a_screens_ends_is_not_its_side(
+    depth_mm: float, past_mm: float
+) -> None:
+    """A stripe printed along the row in a seat's colour, deeper than a top, lies under an
+    empty square's strip and shows its colour where a screen's upright sides would: by the
+    strip and its sides a top: it is asked about, never read as a screen. A screen's side
+    ends with the screen, the stripe goes on past the screen's ends (`side_ends` in the
+    curves tool, looked at where no screen can reach; refl25 read such strips by it and
+    took that out, see docs/reflecto.md): a standing screen's ends show none of its colour,
+    the stripe's show it."""
+    colours, image, top = _lamp_on_a_top(widen_mm=0.0, deepen_mm=0.0)
+    plastic = np.median(image[top > 0], axis=0)
+    got, rect = read_board(image, GEOM, colours)
+    assert rect is not None
+    ev = evidence(rect, GEOM, colours, (FLOOR, FAINT_FLOOR))
+    held = {cell for cell, _ in _position().layout_key()}
+    reach = [
+        p for cell, p in zip(GEOM.cells, screen_reach(rect, GEOM), strict=True) if cell in held
+    ]
+    standing = [v for v in side_ends(rect, GEOM, ev, (2, 3), 0, reach) if v is not None]
+    assert standing and max(standing) < OWN_ENDS, standing
+    w, h = GEOM.size_mm
+    cam = VirtualCamera.looking_at((w / 2, h / 2), 520, tilt_deg=10, yaw_deg=40)
+    x, y = GEOM.cell_mm((3, 3))  # empty in `_position`, and so are its neighbours on the row
+    hw, hd, z = GEOM.screen_width_mm / 2 + past_mm, depth_mm / 2, GEOM.screen_height_mm
+    stripe = cam.project(
+        np.array(
+            [[x - hw, y - hd, -z], [x + hw, y - hd, -z], [x + hw, y + hd, -z], [x - hw, y + hd, -z]]
+        )
+    )
+    cv2.fillConvexPoly(image, np.round(stripe).astype(np.int32), [float(v) for v in plastic])
+    got, rect = read_board(image, GEOM, colours)
+    assert rect is not None
+    assert (3, 3) not in dict(got.layout_key()), got.to_json()
+    assert (3, 3) in got.unclear, got.to_json()
+    ev = evidence(rect, GEOM, colours, (FLOOR, FAINT_FLOOR))
+    going_on = [v for v in side_ends(rect, GEOM, ev, (3, 3), 0, reach) if v is not None]
+    assert going_on and max(going_on) >= OWN_ENDS, going_on
     assert got.layout_key() == _position().layout_key(), got.to_json()
