@@ -193,8 +193,9 @@ def affine_frame(anchor: Identified, card_h: float) -> np.ndarray:
     made the canvas too wild to search (a development table of a full-bleed tarot deck under
     a hand: no place found at 0.5; with this frame 5 right at 0.8 and none wrong, both halves)
     or rectified one half of the glass only (a full-bleed mini deck on wood: 5 places, all of
-    one half, so no glass; with this frame both halves). Within a 25° tilt the table's scale
-    changes by a few per cent across a glass, which the coarse search stands."""
+    one half, so no glass; with this frame both halves; docs/looking-glass-table.md, lg25).
+    What the affine frame leaves out, the table's own perspective, the coarse search at
+    `CORR_PX_PER_MM` stood on those tables (one under a 6° tilt)."""
     src = anchor.hypothesis.outline.astype(np.float64)
     dst = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float64)
     sol, *_ = np.linalg.lstsq(np.hstack([src, np.ones((4, 1))]), dst, rcond=None)
