@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.looking_glass.vision.finder import (
+    affine_frame,
     by_correlation,
     fill_by_places,
     held_by_the_row_inward,
@@ -163,3 +164,23 @@ def test_the_reader_looks_by_correlation_only_where_the_features_fix_no_lattice(
     st = reader.stages(img)
     assert sorted(str(p.card.identity.card) for p in st.glass.cards) == sorted(ids)
     assert st.probes
+
+
+def test_one_named_card_a_little_keystoned_still_sizes_the_search():
+    """One card named from a few features has an outline a few per cent off its true shape:
+    its place, turn and size hold, its perspective does not, and carried across the frame it
+    would stretch the search canvas out of shape. The finder searches the card's affine frame
+    (`affine_frame`), so the others are found at their places all the same."""
+    img, lib, ids, boxes = dark_bordered_table()
+    one = _features_found(img, StagedReader(lib))[ids[0]]
+    o = one.hypothesis.outline
+    mid = (o[2] + o[3]) / 2
+    keystoned = o.copy()
+    keystoned[2:] = mid + 0.9 * (o[2:] - mid)  # the bottom edge 10 % short, as in a tilt
+    frame = affine_frame(Identified(Hypothesis(keystoned, False), one.identity), 88.0)
+    assert np.allclose(frame[2], [0.0, 0.0, 1.0])  # no perspective part
+    places = by_correlation(img, [Identified(Hypothesis(keystoned, False), one.identity)], lib)
+    for k in range(1, 6):
+        x, y, w, h = boxes[2 * k if k < 3 else 2 * (k - 3) + 1]
+        near = [p for p in places if np.linalg.norm(p.centre - (x + w / 2, y + h / 2)) < 15]
+        assert len(near) == 1, ids[k]

@@ -34,7 +34,6 @@ from companion.games.looking_glass.vision.stages import (
     Identified,
     Placed,
     Plane,
-    card_frame,
     fit_glass,
     plane_of_cards,
 )
@@ -88,8 +87,7 @@ def by_correlation(
     outlines = np.array([k.hypothesis.outline for k in named])
     to_plane = plane_of_cards(outlines)
     if to_plane is None:
-        anchor = max(named, key=lambda k: k.identity.score)
-        to_plane = card_frame(anchor, card_h)
+        to_plane = affine_frame(max(named, key=lambda k: k.identity.score), card_h)
     # The named cards' median face in the plane: the units every card is measured in.
     o = cv2.perspectiveTransform(outlines.reshape(-1, 1, 2).astype(np.float64), to_plane).reshape(
         -1, 4, 2
@@ -185,6 +183,25 @@ def by_correlation(
         if len(out) >= CORR_MAX_FINDS:
             break
     return out
+
+
+def affine_frame(anchor: Identified, card_h: float) -> np.ndarray:
+    """Image px -> the anchor card's mm, affine (least squares over its four corners): the
+    plane `by_correlation` searches when too few cards are named for `plane_of_cards`. One
+    card's outline from a few features fixes its own place, turn and size, but not the
+    table's perspective: its perspective part (`stages.card_frame`), carried across the frame,
+    made the canvas too wild to search (a development table of a full-bleed tarot deck under
+    a hand: no place found at 0.5; with this frame 5 right at 0.8 and none wrong, both halves)
+    or rectified one half of the glass only (a full-bleed mini deck on wood: 5 places, all of
+    one half, so no glass; with this frame both halves; docs/looking-glass-table.md, lg25).
+    What the affine frame leaves out, the table's own perspective, the coarse search at
+    `CORR_PX_PER_MM` stood on those tables (one under a 6° tilt)."""
+    src = anchor.hypothesis.outline.astype(np.float64)
+    dst = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float64)
+    sol, *_ = np.linalg.lstsq(np.hstack([src, np.ones((4, 1))]), dst, rcond=None)
+    frame = np.eye(3)
+    frame[:2] = sol.T
+    return frame
 
 
 def fill_by_places(
