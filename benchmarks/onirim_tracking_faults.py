@@ -40,6 +40,15 @@ few frames after the tap (the player taps first and puts the cards on the pile a
 the new top is then named in no frame: a top named before a tap and unread after it, stale
 once the tap has changed the game's (ontrack4's open hole).
 
+And `--misnamed-cards P`: in P of the Locations played to the labyrinth or discarded (seen by
+the camera), the reader names the new card with confidence as another Location of the same
+symbol in another colour (the shape of the two fresh games lost at 56f2c352's predecessor: a
+discard of the wrong Sun, a play of the wrong-colour Moon), one of the hand when it holds one
+(no tracker can tell that from the camera alone), else any. Misnamed in every frame from its
+play until the table's next change (`--misnamed-for turn`), or for as long as it lies at its
+place (`--misnamed-for stay`: the row's place until it shifts out of view, the pile's top until
+another kind covers it), or either drawn per card (`both`, the default).
+
 `--fault-scale X` multiplies the default faults' rates (a sticky fault in 15 % of the shots, a
 single-frame fault in 5 % of the frames, the table lost in 2 %, the table read as before a
 play after 10 % of the hand shots) by X, to look for the tracker's next weak point; 1.0 draws
@@ -59,7 +68,7 @@ from typing import Any
 
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Discard, Play
-from companion.games.onirim.rules.deck import symbol_of
+from companion.games.onirim.rules.deck import colour_of, symbol_of
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.follow import answer_truly, follow, script_actions
 from companion.games.onirim.table.live import BROKE, OnirimTable
@@ -213,6 +222,81 @@ def tapped_tops(
     return out
 
 
+def twin(card: str, hand: tuple[str, ...], rng: random.Random) -> str:
+    """A Location the reader may name `card` as with confidence: the same symbol in another
+    colour, one of `hand` when it holds one (the table cannot tell that from the camera),
+    else any."""
+    alike = [
+        c for c in KINDS if symbol_of(c) == symbol_of(card) and colour_of(c) != colour_of(card)
+    ]
+    held = sorted(set(alike) & set(hand))
+    return rng.choice(held or alike)
+
+
+Misname = tuple[str, int, str, str, bool]
+"""A misnamed card: its place ("labyrinth" and the row's index in the whole game, or
+"discard" and the pile's length once it lies on top), the card, the name read, and whether
+the hand held a card of that name."""
+
+
+def misnamed_cards(
+    script: Script, share: float, stay: str, rng: random.Random
+) -> dict[int, Misname]:
+    """Shot by shot, the card the reader names wrong in it: in `share` of the Locations
+    played or discarded where the camera sees them, the card is named as its `twin` from its
+    hand shot on, until the next camera action's hand shot (`turn`) or as long as it lies at
+    its place (`stay`; `both`: either, drawn per card)."""
+    out: dict[int, Misname] = {}
+    for j, shot in enumerate(script.shots):
+        if not shot.hand or j == 0 or shot.needs >= len(script.actions):
+            continue
+        action = script.actions[shot.needs]
+        before = script.shots[j - 1].table
+        if script.shots[j - 1].hand or not isinstance(action, Play | Discard):
+            continue
+        if isinstance(action, Play) and len(shot.table.labyrinth) == len(before.labyrinth):
+            continue
+        if isinstance(action, Discard) and len(shot.table.discard) == len(before.discard):
+            continue
+        if rng.random() >= share:
+            continue
+        card = action.card
+        hand = tuple(c for c in before.hand if c != card)
+        name = twin(card, hand, rng)
+        whole = stay == "stay" or (stay == "both" and rng.random() < 0.5)
+        place: Misname = (
+            ("labyrinth", len(shot.table.labyrinth) - 1, card, name, name in hand)
+            if isinstance(action, Play)
+            else ("discard", len(shot.table.discard), card, name, name in hand)
+        )
+        for k in range(j, len(script.shots)):
+            later = script.shots[k]
+            if k > j and later.hand and not whole and later.needs != shot.needs:
+                break
+            zone, at = place[:2]
+            pile = later.table.discard
+            if zone == "discard" and (len(pile) < at or set(pile[at - 1 :]) != {card}):
+                break  # covered by another card (one of its own kind looks the same)
+            if zone == "labyrinth" and len(later.table.labyrinth) - at > WINDOW:
+                break
+            if zone == "labyrinth" and len(later.table.labyrinth) <= at:
+                break  # the row discarded (a Mirror's effect, a Nightmare)
+            out.setdefault(k, place)
+    return out
+
+
+def misname(d: dict[str, Any], state: OnirimState, place: Misname) -> None:
+    """The reading `d` of `state` with the card at `place` named as read, where it shows."""
+    zone, at, card, name, _ = place
+    if zone == "discard":
+        if d["discard_top"] == card:
+            d["discard_top"] = name
+        return
+    k = at - max(0, len(state.labyrinth) - WINDOW)
+    if 0 <= k < len(d["labyrinth"]) and d["labyrinth"][k] == card:
+        d["labyrinth"][k] = name
+
+
 def one_game(
     seed: int,
     trace: bool = False,
@@ -221,6 +305,8 @@ def one_game(
     unnamed: float = 0.0,
     tapped: float = 0.0,
     scale: float = 1.0,
+    misnamed: float = 0.0,
+    misnamed_for: str = "both",
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -260,6 +346,13 @@ def one_game(
         else {}
     )
 
+    # Drawn apart from the other faults, after the breaches are laid into the script.
+    wrong = (
+        misnamed_cards(script, misnamed, misnamed_for, random.Random(f"faults-misnamed-{seed}"))
+        if misnamed
+        else {}
+    )
+
     def observe(_game: Any, i: int) -> Observation:
         frame = random.Random(f"faults-{seed}-{i}")
         lost = frame.random() < 0.02 * scale
@@ -280,6 +373,8 @@ def one_game(
         if lost:
             return LOST
         d = seen(script.shots[j].table)
+        if j in wrong:
+            misname(d, script.shots[j].table, wrong[j])
         k = j
         while k > 0 and script.shots[k].needs >= script.shots[j].needs:
             k -= 1  # the table before this shot's action (its hand shots show the one after)
@@ -327,6 +422,8 @@ def one_game(
         "symbol_misreads": len(misread),
         "unnamed_top_shots": len(bare),
         "tapped_top_frames": len(tops),
+        "misnamed_cards": len(set(wrong.values())),
+        "misnamed_as_held": sum(place[-1] for place in set(wrong.values())),
         "questions": len(result.questions),
         "refused_taps": result.refused_taps,
         "first_wrong": None
@@ -375,6 +472,18 @@ def main() -> int:
         default=0.0,
         help="share of plays before which the player lays a card against the symbol rule",
     )
+    p.add_argument(
+        "--misnamed-cards",
+        type=float,
+        default=0.0,
+        help="share of Locations played or discarded named as another colour of their symbol",
+    )
+    p.add_argument(
+        "--misnamed-for",
+        choices=("turn", "stay", "both"),
+        default="both",
+        help="a misnamed card is named wrong until the next play, while it lies, or either",
+    )
     a = p.parse_args()
     lo, hi = (int(v) for v in a.seeds.split(":"))
     games = []
@@ -387,6 +496,8 @@ def main() -> int:
             a.unnamed_tops,
             a.tapped_tops,
             a.fault_scale,
+            a.misnamed_cards,
+            a.misnamed_for,
         )
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
@@ -398,6 +509,8 @@ def main() -> int:
     extra += f" --unnamed-tops {a.unnamed_tops}" if a.unnamed_tops else ""
     extra += f" --tapped-tops {a.tapped_tops}" if a.tapped_tops else ""
     extra += f" --fault-scale {a.fault_scale}" if a.fault_scale != 1.0 else ""
+    if a.misnamed_cards:
+        extra += f" --misnamed-cards {a.misnamed_cards} --misnamed-for {a.misnamed_for}"
     summary = {
         "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
         f"--seeds {a.seeds}{extra}",
@@ -409,6 +522,8 @@ def main() -> int:
         "real_breaches_caught": sum(g["real_breaches_caught"] for g in games),
         "unnamed_top_shots": sum(g["unnamed_top_shots"] for g in games),
         "tapped_top_frames": sum(g["tapped_top_frames"] for g in games),
+        "misnamed_cards": sum(g["misnamed_cards"] for g in games),
+        "misnamed_as_held": sum(g["misnamed_as_held"] for g in games),
         "questions": sum(g["questions"] for g in games),
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
         "lost_track": sum(len(g["refused_taps"]) >= 3 for g in games),
