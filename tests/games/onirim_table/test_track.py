@@ -661,6 +661,20 @@ def test_a_mirror_read_explored_with_nothing_under_it_is_a_misread_not_a_breach(
     assert found.breach is None and found.action is None and found.unlike == ("the Sun Mirror",)
 
 
+def _sun_pair_tapped(state: OnirimState, discard: tuple[str, ...]) -> OnirimState:
+    """`state` once the player taps in the blue and green Suns under the Sun Mirror, which
+    holds two brown Suns: the Mirror explored, its four cards put on the pile `discard`, the
+    hand left with the rest (the two tests of a pile top changed by a tap build this)."""
+    i = state.in_game.index("sun")
+    return evolve(
+        state,
+        hand=tuple(c for c in state.hand if c not in ("blue-sun", "green-sun")),
+        under=tuple(() for _ in state.in_game),
+        explored=tuple(k == i for k in range(len(state.in_game))),
+        discard=(*discard, *state.under[i], "blue-sun", "green-sun"),
+    )
+
+
 def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_games_top() -> None:
     """The lost games' shape at 88f764c: the camera names no card on the pile while the game's
     top is a red Key (a card the hand holds too) and reads the Sun Mirror flipped before its
@@ -698,14 +712,7 @@ def test_a_pile_the_camera_did_not_read_is_no_discard_when_a_tap_changes_the_gam
         d for i in range(4, 8) for d in game.update(read(table_of(state, WINDOW), None, True), i)
     ]
     assert [d.kind for d in drafts] == [SEEN_KIND]
-    i = state.in_game.index("sun")
-    state = evolve(  # the pair tapped in: the Sun Mirror explored, its four cards discarded
-        state,
-        hand=("red-key", "red-moon", "red-sun"),
-        under=tuple(() for _ in state.in_game),
-        explored=tuple(k == i for k in range(len(state.in_game))),
-        discard=("brown-moon", "red-key", "brown-sun", "brown-sun", "blue-sun", "green-sun"),
-    )
+    state = _sun_pair_tapped(state, ("brown-moon", "red-key"))
     game.state = state
     for i in range(8, 12):  # a hand over the table, then the pile still not named
         seen = (
@@ -775,14 +782,7 @@ def test_a_top_named_before_a_tap_changed_the_games_top_is_no_discard_after_it()
 
     first = [d for i in range(4) for d in game.update(seen_of(state, "red-key"), i)]
     assert [d.kind for d in first] == [SEEN_KIND]
-    i = state.in_game.index("sun")
-    state = evolve(  # the pair tapped in: the Sun Mirror explored, its four cards discarded
-        state,
-        hand=("red-key", "red-moon", "red-sun"),
-        under=tuple(() for _ in state.in_game),
-        explored=tuple(k == i for k in range(len(state.in_game))),
-        discard=(*state.discard, "brown-sun", "brown-sun", "blue-sun", "green-sun"),
-    )
+    state = _sun_pair_tapped(state, state.discard)
     game.state = state
     assert booked(state, "red-key", range(4, 10), [None]) == []  # the cards not moved yet
     assert booked(state, None, range(10, 14)) == []
