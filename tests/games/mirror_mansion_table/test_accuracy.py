@@ -1,4 +1,4 @@
-"""The accuracy check of `make test`: 30 boards of the random style (each box its own make and
+"""The accuracy check of `make test`: 15 boards of the random style (each box its own make and
 look: frames and cards of any colour, dark or light, hand-stuck dots, white balance, heights,
 board art, clutter anywhere), fixed development seeds. It fails when the reader falls below a
 floor set from its numbers on the day the floor was set: a regression alarm, not the
@@ -24,7 +24,11 @@ the mirror's own top, asking where the face toward the camera may be in that top
 confidently wrong (boards 19 and 27: dots 0.1 and 0.9 mm behind the line on tops standing
 behind it), 15 asked, the same phantom; the floors leave room for one more board and window,
 and the ceilings catch any further wrong facing or phantom. Set the phantom ceiling back to 0
-when board 13's mirror is read (its top edge, read at the slot's line, scores none)."""
+when board 13's mirror is read (its top edge, read at the slot's line, scores none).
+Cut to the first 15 boards for the suite's time budget (the 30 took ~45 s of CI's two cores):
+on them the reader in the tree (after mm28) reads 11 / 15 exact, 15 / 15 windows, board 13's
+phantom and no wrong facing (the two of the 30 were on boards 19 and 27), so the floors leave
+room for one board and one window and any wrong facing fails."""
 
 from __future__ import annotations
 
@@ -34,12 +38,12 @@ from companion.games.mirror_mansion.vision.render import Conditions, render_phot
 
 BOARD = load_board()
 DEV_SEED = 9100  # development boards; the benchmark draws fresh seeds
-BOARDS = 30
-EXACT_FLOOR = 19
+BOARDS = 15
+EXACT_FLOOR = 10
 """Boards read entirely right (every mirror's slot and facing, the window, the door)."""
-WINDOW_FLOOR = 29
+WINDOW_FLOOR = 14
 PHANTOM_CEILING = 1
-WRONG_FACING_CEILING = 2
+WRONG_FACING_CEILING = 0
 """Mirrors whose slot and facing are both named and either is wrong (a confident mistake)."""
 
 
