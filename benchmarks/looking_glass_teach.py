@@ -54,6 +54,7 @@ from companion.games.looking_glass.vision.teach import (  # noqa: E402
     library_from_found,
 )
 from companion.vision.cards.library import CARD_W_MM  # noqa: E402
+from companion.vision.cards.quads import sides_outward  # noqa: E402
 
 BAD_CUT_MM = 3.0
 """A cut whose worst corner lies further than this from the card's or its sleeve's."""
@@ -76,10 +77,24 @@ def _cut_deck(images: dict[str, np.ndarray], found: dict[str, Any]) -> dict[str,
     return cut_deck(images, found)[0]
 
 
-def deck_rows(seed: int) -> list[dict[str, Any]]:
+def side_offsets(cut: np.ndarray, card: np.ndarray) -> list[float]:
+    """How far each side of the card (or sleeve) `card` lies outward from the same side of
+    `cut` (both 4×2, TL, TR, BR, BL; sides as `quads.sides_outward`), the mean of its two
+    corners, in `cut`'s px: positive where the cut lies inside the card's edge, negative where
+    it lies out on the table. Which way a bad cut is off (all sides in, all out, one side)
+    names its cause."""
+    out = []
+    for i, (a, _, n) in enumerate(sides_outward(cut)):
+        out.append(float(np.mean((card[[i, (i + 1) % 4]] - a) @ n)))
+    return out
+
+
+def deck_rows(seed: int, sides: bool = False) -> list[dict[str, Any]]:
     """Every teach photo of one randomised deck: refused (why), or how far its card as the
     library keeps it (`teach.cut_deck`, after the deck decided the photos it alone could not,
-    `FoundCard.art_hole`) lies from the card."""
+    `FoundCard.art_hole`) lies from the card; with `sides`, also each side's signed offset
+    (`side_offsets`, mm, from the card or sleeve the cut lies nearer) and how the finders saw
+    the photo (an outline, the border it measured)."""
     art = family_deck("random", seed)
     rng = np.random.default_rng([seed, 5])  # the world benchmark's teach photos
     shots = {cid: world_teach_shot(a, rng) for cid, a in art.items()}
@@ -102,8 +117,17 @@ def deck_rows(seed: int) -> list[dict[str, Any]]:
         # A sleeved card may be cut at the card's edge or at the sleeve's (its rim shows at
         # the table too).
         mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
-        off = min(float(np.linalg.norm(cards[cid].outer - c, axis=1).max()) for c in card) * mm
+        offs = [float(np.linalg.norm(cards[cid].outer - c, axis=1).max()) for c in card]
+        off = min(offs) * mm
         row |= {"cut_off_mm": round(off, 2), "bad": off > BAD_CUT_MM}
+        if sides:
+            nearest = card[int(np.argmin(offs))]
+            f = found[cid]
+            row |= {
+                "sides_mm": [round(x * mm, 2) for x in side_offsets(cards[cid].outer, nearest)],
+                "outlined": bool(getattr(f, "outlined", False)),
+                "border_frac": None if np.isnan(f.border_frac) else round(f.border_frac, 4),
+            }
         rows.append({**row, "decided_by_deck": cid in undecided})
     return rows
 
@@ -163,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true", help="fresh seeds (drawn unless given)")
     ap.add_argument("--family", choices=FAMILIES, default="random")
     ap.add_argument("--rows", default=None, help="also write every photo's row here (JSON lines)")
+    ap.add_argument(
+        "--sides",
+        action="store_true",
+        help="random family: each row also gives its cut's side offsets (mm) and how it was found",
+    )
     a = ap.parse_args(argv)
     if a.fresh:
         base = fresh_seed_base() if a.seed_base is None else a.seed_base
@@ -182,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     rows = []
     for seed in range(base, base + a.decks):
-        deck = deck_rows(seed) if a.family == "random" else deck_accepted(a.family, seed)
+        deck = deck_rows(seed, a.sides) if a.family == "random" else deck_accepted(a.family, seed)
         for row in deck:
             rows.append(row)
             if "refused" in row or row.get("bad") or row.get("face_match", 1.0) < FACE_MATCH_BAD:

@@ -301,6 +301,18 @@ def test_a_cut_inside_a_dark_card_is_moved_out_to_its_edge_with_the_table_beyond
     assert 63 * _off_mm(cut, truth) > 4.0
 
 
+def test_a_cut_at_the_art_of_a_wide_dark_border_on_a_dark_table_is_moved_out_to_its_edge():
+    # A 6 mm black border round a mini card's 32 mm art is 0.19 of the art's width: the
+    # table's colours must be taken beyond it, or the border counts as the table and the
+    # walk in from the table goes through it to the art (a development deck cut 8-9 mm in).
+    rng = np.random.default_rng(73)
+    card = face(rng, "black", frame=False, radius_mm=3.0, size_mm=(44.0, 67.0), border_mm=6.0)
+    image, truth = photo(card, rng, table="plain", tone="dark")
+    cut = inset(truth, 6.0 / 44.0 * float(np.linalg.norm(truth[1] - truth[0])))
+    assert 44 * _off_mm(cut, truth) > 8.0
+    assert 44 * _off_mm(out_to_edge(image, cut), truth) < 1.0
+
+
 def test_a_cut_on_the_cards_edge_or_out_on_the_table_is_left_as_it_is():
     # Only a move outward is ever made: walking in from the table, a light border on a
     # table of its tone is walked through to the art, and a cut out on the table would be
