@@ -291,7 +291,7 @@ def table_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     table = table[:: max(1, len(table) // 400)]
     out = np.full(4, np.nan)
     for s, prof in enumerate(profiles):
-        d = nearest_distance(prof[:, : start + 1], table)  # the far band is the table's
+        d = nearest_distance(prof[:, : start + 2], table)  # not the far band (the table)
         unlike = d > TABLE_STEP
         # ends[:, k]: samples k - run + 1 .. k all unlike the table (k from run - 1).
         ends = np.ones((len(d), unlike.shape[1] - run + 1), bool)
