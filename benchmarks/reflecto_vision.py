@@ -43,6 +43,9 @@
   changes while the film went on.
 - stops: why the games `--log` kept went wrong (`--log DIR`): the first rest at whose end
   the table was behind the film, and what the reader called there (`STOP_CLASSES`).
+- setup-rests: which films' set-up rest (`--games` films from `--first`, `--look`) is
+  "hands" in every frame, as live play calls it with the rim's print still unlearned
+  (`perceive.SetupFrames` then keeps those frames for the colours); the films only.
 - hands: the hand test (`perceive.rim_runs`, the corner markers) on frames of `--games`
   films (`--look`) with and without a hand, and its curve over the rim run's length.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
@@ -951,6 +954,67 @@ RIM_SHARE_CURVE = (0.5, 0.65, 0.8, 0.95)
 """The shares of frames (`perceive.RIM_PRINT_SHARE`) the rim-print curve is drawn at."""
 
 
+def setup_rests(
+    seed: int,
+    films: int,
+    first: int = 0,
+    varied: bool = True,
+    fps: float = 2.0,
+    save: Callable[[dict], None] | None = None,
+) -> dict:
+    """The set-up rest of each of `films` films of the tracking family (`seed`, `--look`),
+    judged for hands as live play judges it, with a fresh `perceive.RimMemory` per film
+    (a corner marker hidden, or an arm over the rim, its print left out once learned):
+    the films whose every set-up frame is "hands" (a printed rim not learned within the
+    rest), for which the table learns the colours from `perceive.SetupFrames`. The films
+    only, no game played: seconds a film, so a family's all-hands set-ups are found before
+    its games are tracked (`--first G --games 1`)."""
+    import numpy as np
+
+    from companion.games.reflecto.vision.perceive import RimMemory, arm_over_rim
+    from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
+
+    geom = load_geometry()
+    rows: list[dict] = []
+    for g in range(first, first + films):
+        script = scripted_game(seed * 1000 + g)
+        film = Film(
+            geom,
+            film_shots(geom, script, np.random.default_rng([seed, g])),
+            seed * 1000 + g,
+            varied=varied,
+        )
+        rim = RimMemory()
+        calls: list[bool | None] = []
+        for t in np.arange(0.0, film.shots[0].seconds, 1.0 / fps):
+            image, _ = film.frame(float(t))
+            rect = rectify(image, geom)
+            calls.append(
+                None
+                if rect is None
+                else len(rect.markers_seen) < len(geom.markers)
+                or arm_over_rim(image, rect.pose, geom, rim)
+            )
+        rows.append(
+            {
+                "game": [seed, g],
+                "hands": calls,
+                "all_hands": all(c is not False for c in calls),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    result = {
+        "films": "varied (the development renderer's variety)" if varied else "model look",
+        "seeds": f"({seed}, {first}..{first + films - 1})",
+        "fps": fps,
+        "setup_rests_all_hands": [r["game"][1] for r in rows if r["all_hands"]],
+        "per_game": rows,
+    }
+    if save is not None:
+        save(result)
+    return result
+
+
 def hands(
     seed: int,
     films: int,
@@ -1105,7 +1169,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=["recognition", "speed", "tracking", "replay", "hands", "stops"],
+        choices=["recognition", "speed", "tracking", "replay", "hands", "stops", "setup-rests"],
         required=True,
     )
     parser.add_argument(
@@ -1204,6 +1268,10 @@ def main() -> None:
             args.jobs,
             before,
             args.log,
+        )
+    elif args.part == "setup-rests":
+        result = setup_rests(
+            args.seed, args.games, args.first, args.look == "varied", args.fps, save
         )
     elif args.part == "hands":
         result = hands(
