@@ -746,15 +746,20 @@ def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
     return went[0] if len(went) == 1 else None
 
 
-def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
+def replay(
+    log_dir: Path, save: Callable[[dict], None] | None = None, out_dir: Path | None = None
+) -> dict:
     """The readings `--log` kept, game by game, through the table as it is now, with the
     same scripted answers and no perception: seconds a game, so a change to the table is
     compared with the table before on exactly the same readings. Not a measurement of
     live play: the live perceiver learns the board's print and the colours from what the
-    table says, which a replay cannot redo (the readings stay those of the run's table)."""
+    table says, which a replay cannot redo (the readings stay those of the run's table).
+    `out_dir` (`--replay-log`): each game's log again, its table columns (turn, board,
+    open questions) and events this table's, for `--part stops` on the replay."""
     from types import SimpleNamespace
 
     from companion.games.reflecto.table.live import BREACH_KIND
+    from companion.games.reflecto.table.track import board_of, reading_to_json
     from companion.games.reflecto.vision.scene import scripted_game
     from companion.live.conformance import Observe, play
     from companion.live.table_game import Observation
@@ -784,6 +789,13 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
                     "board_found": f["board_found"],
                 }
                 yield Observe(Observation(data, 0.9))
+                state = table[0].state
+                f |= {
+                    "turn": state.turn,
+                    "to_move": state.to_move,
+                    "engine": reading_to_json(board_of(state)),
+                    "open": sorted(table[0].open_questions),
+                }
                 standing = {(r, c): o for r, c, o in f["truth"]}
                 yield from _answers(table[0], standing, f["rest"], held["script"], turns)
             guess = held.get("guess")
@@ -799,6 +811,10 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
         got = [e.payload["action"] for e in _booked(events)]
         want = _changes(held["script"])
         breaches = sum(e.kind == BREACH_KIND for e in events)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            kept = [{"ts": e.ts, "kind": e.kind, "payload": e.payload} for e in events]
+            (out_dir / path.name).write_text(json.dumps(held | {"events": kept}) + "\n")
         asked = _questions_by_kind(events)
         agree = _agree(got, want)
         rows.append(
@@ -1219,6 +1235,11 @@ def main() -> None:
         "--log", type=Path, help="tracking: a directory for one frame-by-frame JSON per game"
     )
     parser.add_argument(
+        "--replay-log",
+        type=Path,
+        help="replay: a directory for each game's log with this table's columns and events",
+    )
+    parser.add_argument(
         "--section",
         help="results section to write (default: the part's name), e.g. tracking_whole_games",
     )
@@ -1246,7 +1267,7 @@ def main() -> None:
     if args.part in ("replay", "stops") and args.log is None:
         parser.error(f"--part {args.part} reads the games --log kept: pass --log DIR")
     if args.part == "replay":
-        result = replay(args.log, save)
+        result = replay(args.log, save, args.replay_log)
     elif args.part == "stops":
         result = stops(args.log)
     elif args.part == "recognition":
