@@ -409,6 +409,13 @@ class ReflectoTable:
             self._unheld |= flicker
             self.tracker.stable = None
             return drafts + self._ask_squares(flicker)
+        # One screen gone and nothing new: "where is it now?" on this frame, before any
+        # answer the camera has not confirmed is asked again (one question after the other,
+        # each waiting for the board to settle with its answer, outlasted the rest: the
+        # landing's question came during the next move and the table fell behind).
+        where = self._where_now(new)
+        if where is not None:
+            return drafts + where
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
@@ -419,9 +426,6 @@ class ReflectoTable:
             for cell in stale:
                 del self.answers[cell]
             return drafts + self._doubt_about(stale)
-        where = self._where_now(new)
-        if where is not None:
-            return drafts + where
         misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
