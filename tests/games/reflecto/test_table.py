@@ -859,3 +859,33 @@ def test_a_screen_gone_while_an_unconfirmed_answer_stands_is_asked_where_at_once
     assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
+
+
+def test_a_screen_read_gone_beside_a_move_is_asked_before_unconfirmed_answers() -> None:
+    """Bob's screen on [6, 4] is never called by the camera; the players said it stands
+    there. Ann steps A1 from [0, 1] to [1, 1], seen, while her screen on [0, 5] turns faint
+    (read empty). The square that makes the change legal, [0, 5], is asked about first,
+    not the unconfirmed answer on [6, 4] (that one is asked again at every change the
+    camera cannot explain, and a rest never got further), and the move is booked."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        frame = board({c: o for c, o in cells.items() if c != (6, 4)})
+        frame.data["unclear"] = [[6, 4]]
+        return frame
+
+    game = _set_up_table()
+    _feed(game, [unsure(start())] * 4)
+    (question,) = game.questions(None)
+    _answer(game, question, 1)
+    _feed(game, [unsure(start())] * 3)
+    after = moved(start(), (0, 1), (1, 1))
+    faint = moved(after, (0, 5), None)
+    drafts = _feed(game, [board(faint, hands=True)] + [unsure(faint)] * 6)
+    assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    (asked,) = game.questions(None)
+    assert asked.id.startswith("square-0-5-")
+    _answer(game, asked, 0)
+    booked = _feed(game, [unsure(faint)] * 3)
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
