@@ -43,6 +43,9 @@
   changes while the film went on.
 - stops: why the games `--log` kept went wrong (`--log DIR`): the first rest at whose end
   the table was behind the film, and what the reader called there (`STOP_CLASSES`).
+- setup-rests: which films' set-up rest (`--games` films from `--first`, `--look`) is
+  "hands" in every frame, as live play calls it with the rim's print still unlearned
+  (`perceive.SetupFrames` then keeps those frames for the colours); the films only.
 - hands: the hand test (`perceive.rim_runs`, the corner markers) on frames of `--games`
   films (`--look`) with and without a hand, and its curve over the rim run's length.
 - speed: on one core (cv2.setNumThreads(1)), 1280×960: `read_board` per frame (colours
@@ -743,15 +746,20 @@ def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
     return went[0] if len(went) == 1 else None
 
 
-def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
+def replay(
+    log_dir: Path, save: Callable[[dict], None] | None = None, out_dir: Path | None = None
+) -> dict:
     """The readings `--log` kept, game by game, through the table as it is now, with the
     same scripted answers and no perception: seconds a game, so a change to the table is
     compared with the table before on exactly the same readings. Not a measurement of
     live play: the live perceiver learns the board's print and the colours from what the
-    table says, which a replay cannot redo (the readings stay those of the run's table)."""
+    table says, which a replay cannot redo (the readings stay those of the run's table).
+    `out_dir` (`--replay-log`): each game's log again, its table columns (turn, board,
+    open questions) and events this table's, for `--part stops` on the replay."""
     from types import SimpleNamespace
 
     from companion.games.reflecto.table.live import BREACH_KIND
+    from companion.games.reflecto.table.track import board_of, reading_to_json
     from companion.games.reflecto.vision.scene import scripted_game
     from companion.live.conformance import Observe, play
     from companion.live.table_game import Observation
@@ -781,6 +789,13 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
                     "board_found": f["board_found"],
                 }
                 yield Observe(Observation(data, 0.9))
+                state = table[0].state
+                f |= {
+                    "turn": state.turn,
+                    "to_move": state.to_move,
+                    "engine": reading_to_json(board_of(state)),
+                    "open": sorted(table[0].open_questions),
+                }
                 standing = {(r, c): o for r, c, o in f["truth"]}
                 yield from _answers(table[0], standing, f["rest"], held["script"], turns)
             guess = held.get("guess")
@@ -796,6 +811,10 @@ def replay(log_dir: Path, save: Callable[[dict], None] | None = None) -> dict:
         got = [e.payload["action"] for e in _booked(events)]
         want = _changes(held["script"])
         breaches = sum(e.kind == BREACH_KIND for e in events)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            kept = [{"ts": e.ts, "kind": e.kind, "payload": e.payload} for e in events]
+            (out_dir / path.name).write_text(json.dumps(held | {"events": kept}) + "\n")
         asked = _questions_by_kind(events)
         agree = _agree(got, want)
         rows.append(
@@ -949,6 +968,67 @@ HANDS_CURVE_MM = (6.0, 9.0, 12.0, 15.0, 20.0, 30.0)
 """The rim run lengths (`perceive.ARM_MM`) the hands curve is drawn at."""
 RIM_SHARE_CURVE = (0.5, 0.65, 0.8, 0.95)
 """The shares of frames (`perceive.RIM_PRINT_SHARE`) the rim-print curve is drawn at."""
+
+
+def setup_rests(
+    seed: int,
+    films: int,
+    first: int = 0,
+    varied: bool = True,
+    fps: float = 2.0,
+    save: Callable[[dict], None] | None = None,
+) -> dict:
+    """The set-up rest of each of `films` films of the tracking family (`seed`, `--look`),
+    judged for hands as live play judges it, with a fresh `perceive.RimMemory` per film
+    (a corner marker hidden, or an arm over the rim, its print left out once learned):
+    the films whose every set-up frame is "hands" (a printed rim not learned within the
+    rest), for which the table learns the colours from `perceive.SetupFrames`. The films
+    only, no game played: seconds a film, so a family's all-hands set-ups are found before
+    its games are tracked (`--first G --games 1`)."""
+    import numpy as np
+
+    from companion.games.reflecto.vision.perceive import RimMemory, arm_over_rim
+    from companion.games.reflecto.vision.scene import Film, film_shots, scripted_game
+
+    geom = load_geometry()
+    rows: list[dict] = []
+    for g in range(first, first + films):
+        script = scripted_game(seed * 1000 + g)
+        film = Film(
+            geom,
+            film_shots(geom, script, np.random.default_rng([seed, g])),
+            seed * 1000 + g,
+            varied=varied,
+        )
+        rim = RimMemory()
+        calls: list[bool | None] = []
+        for t in np.arange(0.0, film.shots[0].seconds, 1.0 / fps):
+            image, _ = film.frame(float(t))
+            rect = rectify(image, geom)
+            calls.append(
+                None
+                if rect is None
+                else len(rect.markers_seen) < len(geom.markers)
+                or arm_over_rim(image, rect.pose, geom, rim)
+            )
+        rows.append(
+            {
+                "game": [seed, g],
+                "hands": calls,
+                "all_hands": all(c is not False for c in calls),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    result = {
+        "films": "varied (the development renderer's variety)" if varied else "model look",
+        "seeds": f"({seed}, {first}..{first + films - 1})",
+        "fps": fps,
+        "setup_rests_all_hands": [r["game"][1] for r in rows if r["all_hands"]],
+        "per_game": rows,
+    }
+    if save is not None:
+        save(result)
+    return result
 
 
 def hands(
@@ -1105,7 +1185,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=["recognition", "speed", "tracking", "replay", "hands", "stops"],
+        choices=["recognition", "speed", "tracking", "replay", "hands", "stops", "setup-rests"],
         required=True,
     )
     parser.add_argument(
@@ -1155,6 +1235,11 @@ def main() -> None:
         "--log", type=Path, help="tracking: a directory for one frame-by-frame JSON per game"
     )
     parser.add_argument(
+        "--replay-log",
+        type=Path,
+        help="replay: a directory for each game's log with this table's columns and events",
+    )
+    parser.add_argument(
         "--section",
         help="results section to write (default: the part's name), e.g. tracking_whole_games",
     )
@@ -1182,7 +1267,7 @@ def main() -> None:
     if args.part in ("replay", "stops") and args.log is None:
         parser.error(f"--part {args.part} reads the games --log kept: pass --log DIR")
     if args.part == "replay":
-        result = replay(args.log, save)
+        result = replay(args.log, save, args.replay_log)
     elif args.part == "stops":
         result = stops(args.log)
     elif args.part == "recognition":
@@ -1204,6 +1289,10 @@ def main() -> None:
             args.jobs,
             before,
             args.log,
+        )
+    elif args.part == "setup-rests":
+        result = setup_rests(
+            args.seed, args.games, args.first, args.look == "varied", args.fps, save
         )
     elif args.part == "hands":
         result = hands(

@@ -829,3 +829,63 @@ def test_a_flickering_landing_square_is_asked_about_as_soon_as_the_board_settles
     # Settled on the 5th frame after the hands (unclear, read, unclear held, read, ...).
     assert [q.id.split("-")[:3] for q in game.questions(None)] == [["square", "1", "1"]]
     assert frames <= 5
+
+
+def test_a_screen_gone_while_an_unconfirmed_answer_stands_is_asked_where_at_once() -> None:
+    """Bob's screen on [6, 4] is never called by the camera; the players said it stands
+    there. Ann steps A1 from [0, 1] to [1, 1] and the camera reads [1, 1] clearly empty:
+    one screen gone, nothing new. "Where is it now?" is asked on the frame the board
+    settles, before the unconfirmed answer on [6, 4] is asked again (a rest is about six
+    frames: asked one after the other, the landing's question came during the next move),
+    and the players' square books the move."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        frame = board({c: o for c, o in cells.items() if c != (6, 4)})
+        frame.data["unclear"] = [[6, 4]]
+        return frame
+
+    game = _set_up_table()
+    _feed(game, [unsure(start())] * 4)
+    (question,) = game.questions(None)
+    assert question.id.startswith("square-6-4-")
+    _answer(game, question, 1)
+    _feed(game, [unsure(start())] * 3)
+    faint = moved(start(), (0, 1), None)
+    drafts = _feed(game, [board(faint, hands=True)] + [unsure(faint)] * 3)
+    assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    (where,) = game.questions(None)
+    assert where.id.startswith("where-0-1-")
+    booked = _answer(game, where, [1, 1])
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+
+
+def test_a_screen_read_gone_beside_a_move_is_asked_before_unconfirmed_answers() -> None:
+    """Bob's screen on [6, 4] is never called by the camera; the players said it stands
+    there. Ann steps A1 from [0, 1] to [1, 1], seen, while her screen on [0, 5] turns faint
+    (read empty). The square that makes the change legal, [0, 5], is asked about first,
+    not the unconfirmed answer on [6, 4] (that one is asked again at every change the
+    camera cannot explain, and a rest never got further), and the move is booked."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        frame = board({c: o for c, o in cells.items() if c != (6, 4)})
+        frame.data["unclear"] = [[6, 4]]
+        return frame
+
+    game = _set_up_table()
+    _feed(game, [unsure(start())] * 4)
+    (question,) = game.questions(None)
+    _answer(game, question, 1)
+    _feed(game, [unsure(start())] * 3)
+    after = moved(start(), (0, 1), (1, 1))
+    faint = moved(after, (0, 5), None)
+    drafts = _feed(game, [board(faint, hands=True)] + [unsure(faint)] * 6)
+    assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    (asked,) = game.questions(None)
+    assert asked.id.startswith("square-0-5-")
+    _answer(game, asked, 0)
+    booked = _feed(game, [unsure(faint)] * 3)
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]

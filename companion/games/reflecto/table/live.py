@@ -409,7 +409,22 @@ class ReflectoTable:
             self._unheld |= flicker
             self.tracker.stable = None
             return drafts + self._ask_squares(flicker)
+        # One screen gone and nothing new: "where is it now?" on this frame, before any
+        # answer the camera has not confirmed is asked again (one question after the other,
+        # each waiting for the board to settle with its answer, outlasted the rest: the
+        # landing's question came during the next move and the table fell behind).
+        where = self._where_now(new)
+        if where is not None:
+            return drafts + where
+        misread = self._misread(new)
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
+        # A square the camera calls otherwise than the engine, one or two of which would
+        # make the change legal, is asked before the players' unconfirmed answers, unless
+        # one of those, said otherwise, would make it legal too: they (squares the camera
+        # never calls) were asked again at every change it could not explain, each rest
+        # ended before the misread's question, and the table never caught up.
+        if misread and not self._otherwise(new, stale):
+            return drafts + self._doubt_about(misread)
         if stale and new != self._restaled:
             # The players' answers the camera has not confirmed since, or that the engine
             # does not hold (given as a hand carried a screen, or a screen moved unseen):
@@ -419,10 +434,6 @@ class ReflectoTable:
             for cell in stale:
                 del self.answers[cell]
             return drafts + self._doubt_about(stale)
-        where = self._where_now(new)
-        if where is not None:
-            return drafts + where
-        misread = self._misread(new)
         if misread:
             return drafts + self._doubt_about(misread)
         differ = squares_changed(known, new)
@@ -478,7 +489,13 @@ class ReflectoTable:
         """The fewest squares (one or two) of `_flicker`, unanswered, that would make the
         change legal play were they called otherwise than held: those the reader flickered
         on are the first to doubt when no legal play explains what it settled on."""
-        cells = sorted(c for c in self._flicker if c not in self.answers and c not in self._unheld)
+        cells = {c for c in self._flicker if c not in self.answers and c not in self._unheld}
+        return self._otherwise(reading, cells)
+
+    def _otherwise(self, reading: Reading, among: set[Cell]) -> set[Cell]:
+        """The fewest squares (one or two) of `among` that would make the change legal play
+        were they called otherwise than `reading` has them (another seat, or empty)."""
+        cells = sorted(among)
         seen = dict(reading)
         for size in (1, 2):
             for chosen in itertools.combinations(cells, size):
