@@ -315,9 +315,7 @@ def test_an_answer_the_camera_never_confirmed_is_asked_again_when_a_change_needs
     new answer (no breach)."""
 
     def unsure(cells: dict[tuple[int, int], int]) -> Observation:
-        frame = board({c: o for c, o in cells.items() if c != (0, 3)})
-        frame.data["unclear"] = [[0, 3]]
-        return frame
+        return _never_called(cells, (0, 3))
 
     steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(unsure(start()))] * 12]
     game, _ = play(make_table_game, None, session(), steps)
@@ -831,6 +829,29 @@ def test_a_flickering_landing_square_is_asked_about_as_soon_as_the_board_settles
     assert frames <= 5
 
 
+def _never_called(cells: dict[tuple[int, int], int], cell: tuple[int, int]) -> Observation:
+    """A frame of `cells` in which the camera does not call `cell` (unclear)."""
+    frame = board({c: o for c, o in cells.items() if c != cell})
+    frame.data["unclear"] = [list(cell)]
+    return frame
+
+
+def _unsure_6_4(cells: dict[tuple[int, int], int]) -> Observation:
+    return _never_called(cells, (6, 4))
+
+
+def _bobs_6_4_said_to_stand() -> Any:
+    """A set-up table whose camera never calls Bob's screen on [6, 4], asked about it once
+    and told by the players that it stands there (the answer stays unconfirmed)."""
+    game = _set_up_table()
+    _feed(game, [_unsure_6_4(start())] * 4)
+    (question,) = game.questions(None)
+    assert question.id.startswith("square-6-4-")
+    _answer(game, question, 1)
+    _feed(game, [_unsure_6_4(start())] * 3)
+    return game
+
+
 def test_a_screen_gone_while_an_unconfirmed_answer_stands_is_asked_where_at_once() -> None:
     """Bob's screen on [6, 4] is never called by the camera; the players said it stands
     there. Ann steps A1 from [0, 1] to [1, 1] and the camera reads [1, 1] clearly empty:
@@ -839,19 +860,9 @@ def test_a_screen_gone_while_an_unconfirmed_answer_stands_is_asked_where_at_once
     frames: asked one after the other, the landing's question came during the next move),
     and the players' square books the move."""
 
-    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
-        frame = board({c: o for c, o in cells.items() if c != (6, 4)})
-        frame.data["unclear"] = [[6, 4]]
-        return frame
-
-    game = _set_up_table()
-    _feed(game, [unsure(start())] * 4)
-    (question,) = game.questions(None)
-    assert question.id.startswith("square-6-4-")
-    _answer(game, question, 1)
-    _feed(game, [unsure(start())] * 3)
+    game = _bobs_6_4_said_to_stand()
     faint = moved(start(), (0, 1), None)
-    drafts = _feed(game, [board(faint, hands=True)] + [unsure(faint)] * 3)
+    drafts = _feed(game, [board(faint, hands=True)] + [_unsure_6_4(faint)] * 3)
     assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
     (where,) = game.questions(None)
     assert where.id.startswith("where-0-1-")
@@ -868,24 +879,15 @@ def test_a_screen_read_gone_beside_a_move_is_asked_before_unconfirmed_answers() 
     not the unconfirmed answer on [6, 4] (that one is asked again at every change the
     camera cannot explain, and a rest never got further), and the move is booked."""
 
-    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
-        frame = board({c: o for c, o in cells.items() if c != (6, 4)})
-        frame.data["unclear"] = [[6, 4]]
-        return frame
-
-    game = _set_up_table()
-    _feed(game, [unsure(start())] * 4)
-    (question,) = game.questions(None)
-    _answer(game, question, 1)
-    _feed(game, [unsure(start())] * 3)
+    game = _bobs_6_4_said_to_stand()
     after = moved(start(), (0, 1), (1, 1))
     faint = moved(after, (0, 5), None)
-    drafts = _feed(game, [board(faint, hands=True)] + [unsure(faint)] * 6)
+    drafts = _feed(game, [board(faint, hands=True)] + [_unsure_6_4(faint)] * 6)
     assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
     (asked,) = game.questions(None)
     assert asked.id.startswith("square-0-5-")
     _answer(game, asked, 0)
-    booked = _feed(game, [unsure(faint)] * 3)
+    booked = _feed(game, [_unsure_6_4(faint)] * 3)
     assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
