@@ -19,11 +19,11 @@ run: $(STAMP)
 browser:
 	bash scripts/ensure-browsers.sh
 
+# The two mypy runs have their own caches: run side by side (one core each), both reported.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	# The two mypy runs have their own caches: run side by side (one core each), both reported.
 	$(VENV)/bin/mypy --config-file mypy-normal.ini & normal=$$!; \
 	$(VENV)/bin/mypy; strict=$$?; wait $$normal; normal=$$?; \
 	test $$strict -eq 0 -a $$normal -eq 0
