@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.cards.library import CARD_W_MM, FACE_PX_PER_MM, Library
+from companion.vision.cards.library import CARD_W_MM, FACE_PX_PER_MM, Library, card_outline_mm
 
 RATIO = 0.85
 """Lowe's ratio: a frame feature's nearest taught feature must be this much nearer than the
@@ -117,8 +117,7 @@ class FaceIndex:
         )
 
     def outline_mm(self) -> np.ndarray:
-        h = self.height_mm
-        return np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, h], [0, h]], np.float32)
+        return card_outline_mm(self.height_mm)
 
 
 @dataclass(frozen=True)

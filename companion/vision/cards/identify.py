@@ -20,11 +20,11 @@ import cv2
 import numpy as np
 
 from companion.vision.cards.library import (
-    CARD_W_MM,
     PATCH_H,
     PATCH_W,
     SEARCH_PX,
     Library,
+    card_outline_mm,
     descriptor,
 )
 
@@ -61,8 +61,7 @@ class Identity:
 
 def card_to_image(outline: np.ndarray, height_mm: float) -> np.ndarray:
     """Card mm (origin the card's top-left, y down) -> image px for an outline TL, TR, BR, BL."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, height_mm], [0, height_mm]], np.float32)
-    return cv2.getPerspectiveTransform(src, outline.astype(np.float32))
+    return cv2.getPerspectiveTransform(card_outline_mm(height_mm), outline.astype(np.float32))
 
 
 def upper_window(

@@ -41,6 +41,12 @@ CHANNEL_WEIGHTS = np.array([0.8, 1.1, 1.1], np.float32)
 """Lab weights of a descriptor: chroma tells two faces apart more than lightness does."""
 
 
+def card_outline_mm(height_mm: float, dtype: type = np.float32) -> np.ndarray:
+    """A card's corners in card mm (origin its top-left, y down the card; TL, TR, BR, BL): the
+    one frame every homography between a card and a picture of it is made against."""
+    return np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, height_mm], [0, height_mm]], dtype)
+
+
 CELLS_X, CELLS_Y = 6, 3
 """The grid `match_visible` compares a partly hidden card by (cells of 8 × 10 patch px)."""
 VISIBLE_SHARE = 0.6

@@ -38,7 +38,13 @@ from companion.games.looking_glass.vision.stages import (
     plane_of_cards,
 )
 from companion.vision.cards.identify import Identity
-from companion.vision.cards.library import CARD_W_MM, CHANNEL_WEIGHTS, FACE_PX_PER_MM, Library
+from companion.vision.cards.library import (
+    CARD_W_MM,
+    CHANNEL_WEIGHTS,
+    FACE_PX_PER_MM,
+    Library,
+    card_outline_mm,
+)
 
 CORR_PX_PER_MM = 0.5
 """Resolution (px per taught mm) at which `by_correlation` slides the taught upper halves over
@@ -197,7 +203,7 @@ def affine_frame(anchor: Identified, card_h: float) -> np.ndarray:
     What the affine frame leaves out, the table's own perspective, the coarse search at
     `CORR_PX_PER_MM` stood on those tables (one under a 6° tilt)."""
     src = anchor.hypothesis.outline.astype(np.float64)
-    dst = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float64)
+    dst = card_outline_mm(card_h, np.float64)
     sol, *_ = np.linalg.lstsq(np.hstack([src, np.ones((4, 1))]), dst, rcond=None)
     frame = np.eye(3)
     frame[:2] = sol.T

@@ -54,6 +54,7 @@ from companion.games.looking_glass.vision.library import (
 )
 from companion.games.looking_glass.vision.slots import face_lightness, lower_half_shown
 from companion.vision.cards.identify import card_to_image, coarse_shift, upper_window
+from companion.vision.cards.library import card_outline_mm
 from companion.vision.components import Component, components
 from companion.vision.homography import apply_homography
 from companion.vision.markers import Marker, detect_markers
@@ -2882,8 +2883,7 @@ def cut_window(
     """The upper-half patch of a card, `margin` px larger on every side, rectified
     (`identify.upper_window`). `H_img_from_card` maps card mm (origin at the card's top-left,
     y down the card) to image px."""
-    Hc = lib.shape.height_mm
-    card = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, Hc], [0, Hc]], np.float64)
+    card = card_outline_mm(lib.shape.height_mm, np.float64)
     return upper_window(image, apply_homography(H_img_from_card, card), lib, margin)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.vision.cards.features import FaceIndex, Instance, find_instances
 from companion.vision.cards.identify import Identity, identify
-from companion.vision.cards.library import CARD_W_MM, Library
+from companion.vision.cards.library import CARD_W_MM, Library, card_outline_mm
 from companion.vision.cards.quads import Quad, find_quads
 
 SIZE_SLACK = 0.2
@@ -307,8 +307,8 @@ def identify_all(image: np.ndarray, cands: list[Candidate], lib: Library) -> lis
 def card_frame(anchor: Identified, card_h: float) -> np.ndarray:
     """Image px -> the anchor card's mm (its top-left the origin, y toward its bottom): the
     glass's own axes, every glass card lying square to them."""
-    src = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, card_h], [0, card_h]], np.float32)
-    return cv2.getPerspectiveTransform(anchor.hypothesis.outline.astype(np.float32), src)
+    outline = anchor.hypothesis.outline.astype(np.float32)
+    return cv2.getPerspectiveTransform(outline, card_outline_mm(card_h))
 
 
 def _mirror(p: np.ndarray, n: np.ndarray, off: float) -> np.ndarray:

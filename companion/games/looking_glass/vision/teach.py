@@ -41,7 +41,7 @@ from companion.games.looking_glass.vision.read import (
     inset,
     ring_chroma,
 )
-from companion.vision.cards.library import face_size
+from companion.vision.cards.library import card_outline_mm, face_size
 from companion.vision.cards.photo import (
     BORDER_STEP,
     border_depths,
@@ -482,10 +482,9 @@ def learn_card(
     image: np.ndarray, found: FoundCard, shape: CardShape, lib_stub: Library
 ) -> tuple[np.ndarray, np.ndarray]:
     """(descriptor, BGR patch) of a found card's upper half."""
-    src = np.array(
-        [[0, 0], [CARD_W_MM, 0], [CARD_W_MM, shape.height_mm], [0, shape.height_mm]], np.float32
+    H = cv2.getPerspectiveTransform(
+        card_outline_mm(shape.height_mm), found.outer.astype(np.float32)
     )
-    H = cv2.getPerspectiveTransform(src, found.outer.astype(np.float32))
     window = cut_window(image, H, lib_stub)
     m = SEARCH_PX
     patch = window[m : m + PATCH_H, m : m + PATCH_W]
