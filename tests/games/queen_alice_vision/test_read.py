@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,10 +25,12 @@ from companion.games.queen_alice.vision.read import (
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
+    KIN_ALIKE,
     NEAR,
     NEAR_CLEAR,
     OUTLINED,
     REDDER,
+    SHARE,
     STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
@@ -49,6 +52,7 @@ from companion.games.queen_alice.vision.read import (
     looks_like_light,
     median_along,
     medians_of,
+    middles_alike,
     not_by_structure,
     one_print_scale,
     outlined_runs,
@@ -884,3 +888,24 @@ def test_a_middle_more_squares_share_than_a_colour_has_pieces_is_the_print() -> 
     under = set(panels[:3])  # an arm over three of them: the rest are a box's worth
     read = shared_looks(calls, colours, under, GEOM)
     assert all(read[k][0] == "unsure" for k in panels)
+
+
+def test_middles_are_alike_when_most_of_their_samples_are_near() -> None:
+    """`middles_alike`: at least 1 - `SHARE` of the samples within `KIN_ALIKE` (strictly),
+    samples on the last axis, the test `print_middles` and `shared_looks` both use."""
+    near, far = 0.5 * KIN_ALIKE, KIN_ALIKE
+    samples = 10
+    need = math.ceil((1 - SHARE) * samples)
+    rows = np.array(
+        [
+            [near] * need + [far] * (samples - need),  # just enough near: alike
+            [near] * (need - 1) + [far] * (samples - need + 1),  # one short: not
+            [far] * samples,  # at KIN_ALIKE itself: not alike
+        ]
+    )
+    assert middles_alike(rows).tolist() == [True, False, False]
+    # any leading axes: a square against each of the board's others
+    assert middles_alike(np.stack([rows, rows[::-1]])).tolist() == [
+        [True, False, False],
+        [False, False, True],
+    ]

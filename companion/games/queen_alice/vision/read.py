@@ -735,6 +735,15 @@ def print_kin(beside: np.ndarray) -> np.ndarray:
     return np.asarray(np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN)
 
 
+def middles_alike(distance: np.ndarray) -> np.ndarray:
+    """Two middles are alike when most of their samples (at least 1 - `SHARE`: a piece's
+    symbol or a glint takes the rest) lie within `KIN_ALIKE` of each other: `distance` holds
+    each sample's Lab distance, samples on the last axis, and the answer drops that axis. The
+    one test by which `print_middles` tells a print's look and `shared_looks` counts the
+    squares sharing one."""
+    return np.asarray(np.mean(distance < KIN_ALIKE, axis=-1) >= 1 - SHARE)
+
+
 def print_middles(
     middle: np.ndarray, beside: np.ndarray, kin: np.ndarray | None = None
 ) -> np.ndarray:
@@ -763,7 +772,7 @@ def print_middles(
     # one middle printed on every square (a panel of one tint over prints of several):
     # most squares show it as it is, whatever their print beside
     same = median_along(middle, 0)
-    alike = np.mean(np.linalg.norm(middle - same, axis=2) < KIN_ALIKE, axis=1) >= 1 - SHARE
+    alike = middles_alike(np.linalg.norm(middle - same, axis=2))
     if np.mean(alike) >= KIN_AGREE:
         out[:] = same
         best[:] = np.mean(alike)
@@ -779,8 +788,7 @@ def print_middles(
             continue  # (`best` only grows): a try, and nothing more
         tried.add(kin[lead].tobytes())
         template = median_along(flat[:, kin[lead]], 1).reshape(middle.shape[1:])
-        d = np.linalg.norm(offsets - template, axis=2) * scale
-        alike = np.mean(d < KIN_ALIKE, axis=1) >= 1 - SHARE
+        alike = middles_alike(np.linalg.norm(offsets - template, axis=2) * scale)
         agree = (kin @ alike.astype(np.float32)) / size  # per square: its own kin alike
         fits = (agree >= KIN_AGREE) & (size >= KIN_MIN) & (agree > best)
         out[fits] = base[fits][:, None] + template * scale[fits][..., None]
@@ -962,8 +970,7 @@ def shared_looks(
     holders = np.ones(len(calls), bool)
     holders[list(skip)] = False
     mid = colours.middle
-    d = np.linalg.norm(mid[ask][:, None] - mid[holders][None], axis=3)  # U x H x M
-    alike = np.mean(d < KIN_ALIKE, axis=2) >= 1 - SHARE
+    alike = middles_alike(np.linalg.norm(mid[ask][:, None] - mid[holders][None], axis=3))
     others = alike.sum(axis=1) - 1  # each square is alike itself
     out = list(calls)
     for k, n in zip(ask, others, strict=True):
