@@ -636,7 +636,8 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     (`lone_squares`), whose middle is clearly of one of the board's piece colours (`NEAR`,
     `APART`), by how cleanly a straight line cuts its disc in two (`cut_by_a_line`): those
     the cut test would ask at each setting, read right (a piece of that colour), a piece of
-    the other colour, and phantoms (no piece there); and each such square listed."""
+    the other colour, and phantoms (no piece there); each such square listed; and every
+    board read whole at each `CUT_SIDE`."""
     geom = load_geometry()
     wrongs = (0.02, 0.035, 0.05, 0.08, 0.12)
     sides = (0.1, 0.2, 0.3)
@@ -695,6 +696,7 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
         ],
         "read": dict(Counter(r["kind"] for r in rows)),
         "squares": rows,
+        "cut_side": board_curve("CUT_SIDE", (0.2, 0.15, 0.12, 0.1, 0.08), seed, boards, arms),
     }
 
 

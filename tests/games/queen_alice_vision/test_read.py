@@ -851,7 +851,11 @@ def test_a_square_beside_an_arm_cut_straight_in_two_is_its_edge_not_a_piece() ->
     colours = _board(pieces, busy={0, 1, 2, 3, 4})
     calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
     discs = np.stack([blob] * 20)
-    for disc, want in ((blob, "white"), (edge, "unsure")):
+    # an arm's edge over a sliver of the disc (a seventh of it) is an edge too
+    sliver = _cut_disc(lambda p: p[:, 0] + 0.4 * p[:, 1] > 0.18)
+    wrong, smaller = cut_by_a_line(sliver, _AT)
+    assert wrong <= CUT_WRONG and CUT_SIDE <= smaller < 0.15
+    for disc, want in ((blob, "white"), (edge, "unsure"), (sliver, "unsure")):
         discs[4] = disc
         seen = replace(colours, disc=discs, disc_at=_AT)
         assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want

@@ -1290,9 +1290,11 @@ CUT_WRONG = 0.02
 is not cut straight in two: a line parting its two looks misplaces more than this share of
 its samples (arm edges on development boards 0 or 0.009, two samples in a hundred at most;
 pieces read right with a side over a tenth 0.027 and up) ..."""
-CUT_SIDE = 0.2
+CUT_SIDE = 0.12
 """... or leaves less than this share on its smaller side (a glint or a rim's sliver: pieces
-read right that a line parts as cleanly kept 0.04-0.06 on it, arm edges 0.28-0.5)."""
+read right that a line parts as cleanly kept 0.03-0.11 on it, arm edges 0.28-0.5, and an
+arm's edge or its shadow over a sliver of the disc 0.12-0.14; whole boards in the curve of
+`--cut-curve`, the development draws named in the game's guide)."""
 CUT_ANGLES = 36
 """Directions tried for the line that cuts a disc in two (`cut_by_a_line`; set by reasoning:
 5 degrees apart, a line across the disc moves by under a sample at its rim)."""
