@@ -331,6 +331,21 @@ def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm()
     assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
 
 
+def test_a_busier_square_clear_of_arms_takes_its_colour_in_shade() -> None:
+    """A white in shade, only somewhat busier than the print, is its colour at another
+    lightness: past `NEAR` of the board's white but within `NEAR_CLEAR`, it is read white
+    clear of any might-be arm (such a square is never among those asked about beside one)."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, busy={0, 1, 2, 3})
+    assert colours.structure is not None and colours.edges is not None
+    colours.structure[4] = 2.5 * IN_COLOUR_OUT
+    colours.edges[4] = 3.0 * IN_COLOUR_EDGES
+    gap = float(np.linalg.norm(board_tone(np.array(PALE)) - board_tone(np.array(WHITE))))
+    assert NEAR < gap <= NEAR_CLEAR
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    assert piece_colours(calls, colours, skip=set())[4][0] == "white"
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
+
+
 def test_a_glare_busy_but_smooth_is_no_piece() -> None:
     """A glare on a dark print whitens it and spreads its disc as a pale white would, but
     its edge is a slope, not an outline's step."""

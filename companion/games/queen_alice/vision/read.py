@@ -177,10 +177,11 @@ NEAR = 8.0
 """... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
 colours missed is busy too, but far from both ..."""
 NEAR_CLEAR = 10.0
-"""... or this far, for a square that stands out (`STANDS_OUT`) clear of anything that
-might be an arm (`not_by_structure`): there no arm's shadow or edge is the busy thing, and a
-piece in a shadow or a glare of the room's light is its colour at another lightness, which
-`board_tone` halves but does not take away."""
+"""... or this far, for a square that stands out (`STANDS_OUT`), or is only busier than the
+print (`in_colour`), clear of anything that might be an arm (`not_by_structure`): there no
+arm's shadow or edge is the busy thing, and a piece in a shadow or a glare of the room's
+light is its colour at another lightness, which `board_tone` halves but does not take
+away."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -1258,9 +1259,10 @@ def piece_colours(
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
     passes for a white by its colours alone). A square less busy but still busier than the
-    print (`in_colour`) holds a piece only when so near one of those colours, and never
-    among those to `ask` about; else it keeps its call (asking about it instead broke the
-    live tracker on the sim film: no move of a three-player game recorded, two breaches)."""
+    print (`in_colour`) holds a piece only when so near one of those colours (`NEAR_CLEAR`:
+    it is never among those to `ask` about); else it keeps its call (asking about it instead
+    broke the live tracker on the sim film: no move of a three-player game recorded, two
+    breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
@@ -1273,7 +1275,7 @@ def piece_colours(
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
-        j = None if centres is None else _nearer_piece(tone[k], centres)
+        j = None if centres is None else _nearer_piece(tone[k], centres, NEAR_CLEAR)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
