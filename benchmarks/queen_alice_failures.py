@@ -38,8 +38,10 @@ of its middle (like the print / red / white), the numbers its thresholds act on.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import pickle
 import secrets
 import sys
 from collections import Counter, defaultdict
@@ -474,17 +476,68 @@ def ref_alike_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+CACHE: Path | None = None
+"""Where development renders are kept (`--cache DIR`): a board takes seconds to render and
+tens of milliseconds to read, so a set rendered once is read again at every value of a
+curve, by each try of a change, and by `--same` against another commit."""
+
+HOUSE = False
+"""`--house`: every board with no arm (as the `house` set of `queen_alice_vision.py`)."""
+
+
+def board_conditions(i: int, arms: bool) -> Conditions:
+    """Board `i`'s conditions: no hands with `--house`, up to two with `arms`, else every
+    other one without (the curves' mix)."""
+    if HOUSE or (i % 2 == 0 and not arms):
+        return Conditions(hands=0)
+    return Conditions()
+
+
+def cached_photo(geom: BoardGeometry, seed: int, i: int, conditions: Conditions) -> Photo:
+    """Render (seed, i) under `conditions`, or load it from `CACHE` where it was kept."""
+    if CACHE is None:
+        return render_photo(geom, (seed, i), conditions)
+    key = hashlib.sha256(repr((seed, i, conditions)).encode()).hexdigest()[:16]
+    path = CACHE / f"{seed}_{i}_{key}.pkl"
+    if path.exists():
+        photo: Photo = pickle.loads(path.read_bytes())
+        return photo
+    photo = render_photo(geom, (seed, i), conditions)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(photo))
+    return photo
+
+
 def _located_photos(
     geom: BoardGeometry, seed: int, boards: int, arms: bool
 ) -> Iterator[tuple[int, Photo, reader.Located]]:
     """(index, photo, where the board lies) of each development render the reader locates,
     every other one without hands unless `arms` (the curves' mix of boards)."""
     for i in range(boards):
-        conditions = Conditions(hands=0) if i % 2 == 0 and not arms else Conditions()
-        photo = render_photo(geom, (seed, i), conditions)
+        photo = cached_photo(geom, seed, i, board_conditions(i, arms))
         where = reader.locate(photo.image, geom)
         if where is not None:
             yield i, photo, where
+
+
+def same_as(ref: str, seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The development boards whose reading (everything it says, confidences and warnings
+    too) differs between this reader and the reader of commit `ref`: a change meant to leave
+    the readings alone is checked bit for bit on a cached set (`--cache`)."""
+    from benchmarks.queen_alice_vision import _reading_key, reader_at
+
+    geom = load_geometry()
+    other = reader_at(ref)
+    differ = []
+    for i in range(boards):
+        photo = cached_photo(geom, seed, i, board_conditions(i, arms))
+        mine = reader.read_board(photo.image, geom=geom)
+        theirs = other.read_board(photo.image, geom=geom)
+        if _reading_key(mine) != _reading_key(theirs):
+            differ.append(i)
+        print(f"\rsame {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {"seed": seed, "boards": boards, "against": ref, "differ": differ}
 
 
 def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
@@ -583,7 +636,8 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     (`lone_squares`), whose middle is clearly of one of the board's piece colours (`NEAR`,
     `APART`), by how cleanly a straight line cuts its disc in two (`cut_by_a_line`): those
     the cut test would ask at each setting, read right (a piece of that colour), a piece of
-    the other colour, and phantoms (no piece there); and each such square listed."""
+    the other colour, and phantoms (no piece there); each such square listed; and every
+    board read whole at each `CUT_SIDE`."""
     geom = load_geometry()
     wrongs = (0.02, 0.035, 0.05, 0.08, 0.12)
     sides = (0.1, 0.2, 0.3)
@@ -642,6 +696,7 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
         ],
         "read": dict(Counter(r["kind"] for r in rows)),
         "squares": rows,
+        "cut_side": board_curve("CUT_SIDE", (0.2, 0.15, 0.12, 0.1, 0.08), seed, boards, arms),
     }
 
 
@@ -663,7 +718,7 @@ def shared_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
             if call not in ("unsure", "gold") or cells[k] in under:
                 continue
             d = np.linalg.norm(colours.middle[holders] - colours.middle[k][None], axis=2)
-            alike = np.mean(d < reader.KIN_ALIKE, axis=1) >= 1 - reader.SHARE
+            alike = reader.middles_alike(d)
             want = photo.position.squares.get(cells[k], "empty")
             rows.append((int(alike.sum()) - 1, want, cells[k] in photo.near_arm))
         print(f"\rshared curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
@@ -988,8 +1043,25 @@ def main() -> None:
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
     )
+    parser.add_argument(
+        "--house", action="store_true", help="every board with no arm (as the `house` set)"
+    )
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="keep the renders here and read them again"
+    )
+    parser.add_argument(
+        "--same",
+        metavar="REF",
+        default=None,
+        help="list the boards whose readings differ from the reader of commit REF instead",
+    )
     args = parser.parse_args()
+    global CACHE, HOUSE
+    CACHE, HOUSE = args.cache, args.house
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    if args.same:
+        print(json.dumps(same_as(args.same, seed, args.boards, args.arms), indent=1))
+        return
     # Each curve flag prints its curve instead of the failure listing; the first flag given wins.
     with_arms = {
         "band_curve": band_curve,
@@ -1027,8 +1099,8 @@ def main() -> None:
     right = 0
     listing = []
     for i in range(args.boards):
-        conditions = Conditions(hands=0) if i % 2 == 0 and not args.arms else Conditions()
-        photo = render_photo(geom, (seed, i), conditions)
+        conditions = board_conditions(i, args.arms)
+        photo = cached_photo(geom, seed, i, conditions)
         empty = None
         if args.mode == "board":
             learnt = reader.learn_empty_board(render_empty(geom, (seed, i), conditions), geom)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,10 +25,12 @@ from companion.games.queen_alice.vision.read import (
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
+    KIN_ALIKE,
     NEAR,
     NEAR_CLEAR,
     OUTLINED,
     REDDER,
+    SHARE,
     STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
@@ -49,6 +52,7 @@ from companion.games.queen_alice.vision.read import (
     looks_like_light,
     median_along,
     medians_of,
+    middles_alike,
     not_by_structure,
     one_print_scale,
     outlined_runs,
@@ -325,6 +329,21 @@ def test_a_busier_square_of_a_piece_colour_is_that_piece_but_not_beside_an_arm()
     assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
     colours.edges[4] = 3.0 * IN_COLOUR_EDGES * 0.9  # a smooth change: no outline anywhere
     assert piece_colours(calls, colours, skip=set())[4][0] == "empty"
+
+
+def test_a_busier_square_clear_of_arms_takes_its_colour_in_shade() -> None:
+    """A white in shade, only somewhat busier than the print, is its colour at another
+    lightness: past `NEAR` of the board's white but within `NEAR_CLEAR`, it is read white
+    clear of any might-be arm (such a square is never among those asked about beside one)."""
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}, busy={0, 1, 2, 3})
+    assert colours.structure is not None and colours.edges is not None
+    colours.structure[4] = 2.5 * IN_COLOUR_OUT
+    colours.edges[4] = 3.0 * IN_COLOUR_EDGES
+    gap = float(np.linalg.norm(board_tone(np.array(PALE)) - board_tone(np.array(WHITE))))
+    assert NEAR < gap <= NEAR_CLEAR
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    assert piece_colours(calls, colours, skip=set())[4][0] == "white"
+    assert piece_colours(calls, colours, skip=set(), ask={4})[4][0] == "empty"
 
 
 def test_a_glare_busy_but_smooth_is_no_piece() -> None:
@@ -847,7 +866,11 @@ def test_a_square_beside_an_arm_cut_straight_in_two_is_its_edge_not_a_piece() ->
     colours = _board(pieces, busy={0, 1, 2, 3, 4})
     calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
     discs = np.stack([blob] * 20)
-    for disc, want in ((blob, "white"), (edge, "unsure")):
+    # an arm's edge over a sliver of the disc (a seventh of it) is an edge too
+    sliver = _cut_disc(lambda p: p[:, 0] + 0.4 * p[:, 1] > 0.18)
+    wrong, smaller = cut_by_a_line(sliver, _AT)
+    assert wrong <= CUT_WRONG and CUT_SIDE <= smaller < 0.15
+    for disc, want in ((blob, "white"), (edge, "unsure"), (sliver, "unsure")):
         discs[4] = disc
         seen = replace(colours, disc=discs, disc_at=_AT)
         assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want
@@ -884,3 +907,24 @@ def test_a_middle_more_squares_share_than_a_colour_has_pieces_is_the_print() -> 
     under = set(panels[:3])  # an arm over three of them: the rest are a box's worth
     read = shared_looks(calls, colours, under, GEOM)
     assert all(read[k][0] == "unsure" for k in panels)
+
+
+def test_middles_are_alike_when_most_of_their_samples_are_near() -> None:
+    """`middles_alike`: at least 1 - `SHARE` of the samples within `KIN_ALIKE` (strictly),
+    samples on the last axis, the test `print_middles` and `shared_looks` both use."""
+    near, far = 0.5 * KIN_ALIKE, KIN_ALIKE
+    samples = 10
+    need = math.ceil((1 - SHARE) * samples)
+    rows = np.array(
+        [
+            [near] * need + [far] * (samples - need),  # just enough near: alike
+            [near] * (need - 1) + [far] * (samples - need + 1),  # one short: not
+            [far] * samples,  # at KIN_ALIKE itself: not alike
+        ]
+    )
+    assert middles_alike(rows).tolist() == [True, False, False]
+    # any leading axes: a square against each of the board's others
+    assert middles_alike(np.stack([rows, rows[::-1]])).tolist() == [
+        [True, False, False],
+        [False, False, True],
+    ]

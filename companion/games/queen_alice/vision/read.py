@@ -177,10 +177,11 @@ NEAR = 8.0
 """... and at most this far from it (`board_tone` units): an arm's shadow or edge the arms'
 colours missed is busy too, but far from both ..."""
 NEAR_CLEAR = 10.0
-"""... or this far, for a square that stands out (`STANDS_OUT`) clear of anything that
-might be an arm (`not_by_structure`): there no arm's shadow or edge is the busy thing, and a
-piece in a shadow or a glare of the room's light is its colour at another lightness, which
-`board_tone` halves but does not take away."""
+"""... or this far, for a square that stands out (`STANDS_OUT`), or is only busier than the
+print (`in_colour`), clear of anything that might be an arm (`not_by_structure`): there no
+arm's shadow or edge is the busy thing, and a piece in a shadow or a glare of the room's
+light is its colour at another lightness, which `board_tone` halves but does not take
+away."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -735,6 +736,15 @@ def print_kin(beside: np.ndarray) -> np.ndarray:
     return np.asarray(np.linalg.norm(tone[:, None] - tone[None], axis=2) <= KIN)
 
 
+def middles_alike(distance: np.ndarray) -> np.ndarray:
+    """Two middles are alike when most of their samples (at least 1 - `SHARE`: a piece's
+    symbol or a glint takes the rest) lie within `KIN_ALIKE` of each other: `distance` holds
+    each sample's Lab distance, samples on the last axis, and the answer drops that axis. The
+    one test by which `print_middles` tells a print's look and `shared_looks` counts the
+    squares sharing one."""
+    return np.asarray(np.mean(distance < KIN_ALIKE, axis=-1) >= 1 - SHARE)
+
+
 def print_middles(
     middle: np.ndarray, beside: np.ndarray, kin: np.ndarray | None = None
 ) -> np.ndarray:
@@ -763,7 +773,7 @@ def print_middles(
     # one middle printed on every square (a panel of one tint over prints of several):
     # most squares show it as it is, whatever their print beside
     same = median_along(middle, 0)
-    alike = np.mean(np.linalg.norm(middle - same, axis=2) < KIN_ALIKE, axis=1) >= 1 - SHARE
+    alike = middles_alike(np.linalg.norm(middle - same, axis=2))
     if np.mean(alike) >= KIN_AGREE:
         out[:] = same
         best[:] = np.mean(alike)
@@ -779,8 +789,7 @@ def print_middles(
             continue  # (`best` only grows): a try, and nothing more
         tried.add(kin[lead].tobytes())
         template = median_along(flat[:, kin[lead]], 1).reshape(middle.shape[1:])
-        d = np.linalg.norm(offsets - template, axis=2) * scale
-        alike = np.mean(d < KIN_ALIKE, axis=1) >= 1 - SHARE
+        alike = middles_alike(np.linalg.norm(offsets - template, axis=2) * scale)
         agree = (kin @ alike.astype(np.float32)) / size  # per square: its own kin alike
         fits = (agree >= KIN_AGREE) & (size >= KIN_MIN) & (agree > best)
         out[fits] = base[fits][:, None] + template * scale[fits][..., None]
@@ -962,8 +971,7 @@ def shared_looks(
     holders = np.ones(len(calls), bool)
     holders[list(skip)] = False
     mid = colours.middle
-    d = np.linalg.norm(mid[ask][:, None] - mid[holders][None], axis=3)  # U x H x M
-    alike = np.mean(d < KIN_ALIKE, axis=2) >= 1 - SHARE
+    alike = middles_alike(np.linalg.norm(mid[ask][:, None] - mid[holders][None], axis=3))
     others = alike.sum(axis=1) - 1  # each square is alike itself
     out = list(calls)
     for k, n in zip(ask, others, strict=True):
@@ -1251,9 +1259,10 @@ def piece_colours(
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
     passes for a white by its colours alone). A square less busy but still busier than the
-    print (`in_colour`) holds a piece only when so near one of those colours, and never
-    among those to `ask` about; else it keeps its call (asking about it instead broke the
-    live tracker on the sim film: no move of a three-player game recorded, two breaches)."""
+    print (`in_colour`) holds a piece only when so near one of those colours (`NEAR_CLEAR`:
+    it is never among those to `ask` about); else it keeps its call (asking about it instead
+    broke the live tracker on the sim film: no move of a three-player game recorded, two
+    breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
@@ -1266,7 +1275,7 @@ def piece_colours(
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
-        j = None if centres is None else _nearer_piece(tone[k], centres)
+        j = None if centres is None else _nearer_piece(tone[k], centres, NEAR_CLEAR)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
@@ -1283,9 +1292,11 @@ CUT_WRONG = 0.02
 is not cut straight in two: a line parting its two looks misplaces more than this share of
 its samples (arm edges on development boards 0 or 0.009, two samples in a hundred at most;
 pieces read right with a side over a tenth 0.027 and up) ..."""
-CUT_SIDE = 0.2
+CUT_SIDE = 0.12
 """... or leaves less than this share on its smaller side (a glint or a rim's sliver: pieces
-read right that a line parts as cleanly kept 0.04-0.06 on it, arm edges 0.28-0.5)."""
+read right that a line parts as cleanly kept 0.03-0.11 on it, arm edges 0.28-0.5, and an
+arm's edge or its shadow over a sliver of the disc 0.12-0.14; whole boards in the curve of
+`--cut-curve`, the development draws named in the game's guide)."""
 CUT_ANGLES = 36
 """Directions tried for the line that cuts a disc in two (`cut_by_a_line`; set by reasoning:
 5 degrees apart, a line across the disc moves by under a sample at its rim)."""
