@@ -299,11 +299,10 @@ ACROSS_MM = (0.75, 4.0)
 its side is unknown) and at most the model's offset plus the second."""
 TOP_NEAR_MM = 3.0
 """How near its slot's line a mirror's dot must lie for its own top (`mirror_tops`) to name
-its facing; farther, the line names it. Within it, a dot the top puts on its far half when
-the face toward the camera may be in that top and the line does not say the same is asked
-(`_face_in_top`), and, only where the camera's side is unknown, so is a dot the line puts
-clearly on one side (`ACROSS_MM[0]`) and its top on the other (`_line_outvoted`). mm25 had
-it at 3 without the face rule: fresh random boards read with 11 ->
+its facing; farther, the line names it. Within it, a dot the line puts clearly on one side
+(`ACROSS_MM[0]`) and its top on the other is asked, and so is a dot the top puts on its far
+half when the face toward the camera may be in that top and the line does not say the same
+(`_face_in_top`). mm25 had it at 3 without the face rule: fresh random boards read with 11 ->
 2 facings wrong of 160, both new, so it was off (0). Its curve then, on the first 60 boards
 of development set `wide15` (mm25's `curves.py setting --setting perceive.TOP_NEAR_MM --late
 --styles wide15:60`), boards exact and facings (asked, wrong): 0 33 (28, 15); 2 40 (15, 5);
@@ -1162,9 +1161,8 @@ def _mirror_from_dot(
     edge, off the middle line by a dot offset. Near the crossing's middle both slots fit:
     the top edges decide, with the dot's place and which slot's line the crossing's middle
     looks like (`CrossingMiddle`). Its facing is the side of the slot's line it lies on, or,
-    within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`), asked where
-    the face toward the camera may have made it (`_face_in_top`) or, without the camera's
-    side, where the line clearly names the other (`_line_outvoted`)."""
+    within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
+    disagree and the line's is clear, the facing is asked."""
     cell, places = _slot_fits(board, dot)
     fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
@@ -1192,9 +1190,9 @@ def _mirror_from_dot(
     if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
-        # other: asked, not guessed, unless the camera's side is known (`_line_outvoted`).
+        # other: asked, not guessed.
         clear = abs(across) >= ACROSS_MM[0]
-        disagree = on_top * across < 0 and clear and not _line_outvoted(top)
+        disagree = on_top * across < 0 and clear
         # A top that may hold the face toward the camera names the far half only where the
         # line names it too.
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
@@ -1212,21 +1210,6 @@ def _mirror_from_dot(
         slot_sure=slot_conf >= 1.0,
         side_from=side_from,
     )
-
-
-def _line_outvoted(top: MirrorTop) -> bool:
-    """Whether a mirror's own top names its facing against a clear word of the slot's line.
-
-    Within `TOP_NEAR_MM` the line is what a thick top standing off it makes wrong (its face
-    on the line, the top and the dot behind it), and the top is read there for that reason.
-    What can make the top wrong is the face toward the camera taken for the top or with it,
-    and that only ever pulls the strip's middle toward the camera: a dot the top puts on its
-    near half cannot have been put there by the face, and a far-half reading stands only where
-    `_face_in_top` says the face cannot have made it. So where the camera's side is known,
-    the top's reading is judged by `_face_in_top` alone and the line is outvoted; where it is
-    not (no pose), a top and a line that disagree are still asked. Where this asked, on the
-    development boards the top was right (the guide, mm29); no threshold."""
-    return top.near_side != 0
 
 
 def _face_in_top(top: MirrorTop, across: float) -> bool:
