@@ -1,0 +1,109 @@
+"""Mirror Mansion: a mirror's own top as the reader finds it, next to the top as it was made.
+
+    .venv/bin/python benchmarks/devset/mirror_mansion/tops.py --styles wide16:150
+
+For every mirror of the development boards whose likeliest dot lies within
+`perceive.TOP_NEAR_MM` of its slot's line (where the facing is read from the mirror's own top,
+`perceive.mirror_tops`), one line: the true top (its span across the slot, mm toward the slot's
+second facing), the strip the reader took for it, the dot's place, the camera's side and the
+width its face shows (`perceive.face_width_mm`), what the reader made of it (`side_from`:
+"top", or "top_asked" because the top and the line disagree or the face may be in the top)
+and whether the reading is right, asked or wrong. Then tallies, so that a rule for which strip
+is the top can be judged on the rows, not on one board.
+
+Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sweep import photos, style_of  # noqa: E402
+
+from companion.games.mirror_mansion.rules.board import FACINGS, load_board  # noqa: E402
+from companion.games.mirror_mansion.vision import perceive  # noqa: E402
+from companion.games.mirror_mansion.vision.render import (  # noqa: E402
+    Conditions,
+    photo_setup,
+)
+from companion.vision.board_pose import estimate_pose  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
+    ap.add_argument("--styles", default="wide16")
+    args = ap.parse_args()
+    board = load_board()
+    tally: Counter[str] = Counter()
+    print(
+        "board cell slot | true top lo..hi | found lo..hi (strength) | dot across | "
+        "camera side, face mm | side_from | outcome"
+    )
+    for spec in args.styles.split(","):
+        style, _, first = spec.partition(":")
+        for seed, image, truth in photos(args.cache, board, style, int(first) if first else None):
+            _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
+            if look is None or look.paints is None:
+                continue
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            if pose is None:
+                continue
+            rect = perceive.rectify(image, board, pose)
+            cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
+            got = perceive.fit(ident, cands, board)
+            paints = look.paints
+            for m in truth.mirrors:
+                held = next(
+                    (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"), None
+                )
+                if held is None or held.dot is None or held.slot != m.slot:
+                    continue
+                key = (held.dot.centre_mm, m.slot)
+                if key not in cands.tops:
+                    continue
+                top = cands.tops[key]
+                s = 1.0 if m.facing == FACINGS[m.slot][1] else -1.0
+                mid, half = s * paints.mirror_top_line_mm, paints.mirror_thickness_mm / 2
+                _, fits = perceive._slot_fits(board, held.dot)
+                across = fits[m.slot][1]
+                seen = got.mirror_at(m.cell)
+                outcome = (
+                    "missed"
+                    if seen is None
+                    else "asked"
+                    if seen.facing is None or not seen.slot_sure
+                    else "right"
+                    if (seen.slot, seen.facing) == (m.slot, m.facing)
+                    else "WRONG"
+                )
+                lo, hi = top.middle_mm - top.width_mm / 2, top.middle_mm + top.width_mm / 2
+                # Where the face toward the camera shows: beside the true top on the camera's side.
+                face = f"{top.near_side:+.0f} {top.face_mm:.1f}" if top.near_side else "0 0"
+                # Is the strip found the true top (overlapping it by most of its width)?
+                overlap = max(0.0, min(hi, mid + half) - max(lo, mid - half))
+                which = "top" if overlap >= 0.6 * min(top.width_mm, 2 * half) else "beside"
+                face_in = perceive._face_in_top(top, across)
+                print(
+                    f"{style} {seed[1]:3d} {m.cell} {m.slot} | "
+                    f"{mid - half:+5.1f}..{mid + half:+5.1f}"
+                    f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
+                    f"{face} | {held.side_from} | {outcome} | face in top {face_in}"
+                )
+                tally[f"{which} {held.side_from} {outcome}"] += 1
+    print()
+    for k, v in sorted(tally.items()):
+        print(f"  {v:4d}  {k}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
