@@ -16,6 +16,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py ends \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 20
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py span \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 40
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -42,6 +44,12 @@ colours are found on the board alone under a share were called its seat's screen
 (refl25's `OWN_ENDS`, `ENDS_BOARD`, tried in the reader and taken out); and, for the
 squares called by colour, how many phantoms and screens would be asked if an end showed the
 colour going on.
+`span` takes the squares the picture alone asks about as "maybe the print" and prints, per
+candidate value, how many empty squares a call "empty" would gain and how many screens it
+would read as empty if a region of the seat's colour (or of the strip's own colours)
+spanning the board beside the strip out to the square's edge (`span_shares`) were the
+print (refl26's try: a top is 8 mm deep); and, for the squares called by colour, how many
+phantoms and screens it would ask about.
 `maybe` takes the squares the picture alone asks about as "maybe the print" and prints, per
 candidate value, how many screens and empty squares a screen call would take if a strip
 whose colours are found on the board alone under that share (its own sides aside), or
@@ -676,6 +684,138 @@ def ends(families: list[tuple[str, int, int]], boards: int, both: bool = False) 
         )
 
 
+SPAN_AT = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+"""Candidate least shares of the board beside a strip, out to its square's edge, in the
+seat's colour (`span_shares`) at which `span` would call a strip asked as maybe the print
+empty."""
+
+
+@dataclass(frozen=True)
+class SpanShares:
+    """`span_shares`: how far a square's seat-coloured region runs across the row, on the
+    board alone (no screen can reach), out to the square's edge and past it."""
+
+    near: float | None
+    """Share of the board alone from the top's edge (`read.SURROUND_MM`[0]) to the
+    square's edge in the seat's colour, the lesser of the two sides in view."""
+    rows: float | None
+    """Share of those rows (both sides) more than half in the seat's colour."""
+    past: float | None
+    """Share of the board alone past the square's edge (out to `read.SURROUND_MM`[1]) in
+    the seat's colour, the larger side."""
+    close: float | None
+    """Share of the board alone out to the square's edge whose colour (Lab, in bins of
+    `read.PRINT_CLOSE_BIN`, a neighbour bin counting) is among the strip's own: the strip's
+    colours spanning the square, not only a hue near the seat's."""
+
+
+def span_shares(
+    rect: read.Rectified,
+    geom: BoardGeometry,
+    ev: read.Evidence,
+    asks: Sequence[tuple[tuple[int, int], int]],
+    floor: int = FLOOR_AT,
+) -> list[SpanShares]:
+    """Per (square, seat) of `asks`: how much of the board across the row from its strip,
+    out to the square's edge and past, is in the seat's colour (`SpanShares`). A screen's
+    top is 8 mm deep: a region of the seat's colour spanning the whole square is print."""
+    if not asks:
+        return []
+    win = read._print_windows(rect, geom, ev, asks, floor)
+    rows = (np.arange(win.mask.shape[1]) - win.centre) / read.PX_PER_MM
+    board = win.reach == 0
+    half = geom.square_mm / 2
+    near_rows = (np.abs(rows) >= read.SURROUND_MM[0]) & (np.abs(rows) <= half)
+    past_rows = np.abs(rows) > half
+    least = 20
+    out = []
+    bins = read._bins(win.lab, read.PRINT_CLOSE_BIN)
+    strip_rows = np.abs(rows) <= win.hy / read.PX_PER_MM
+    for j in range(len(asks)):
+        m, b = win.mask[j], board[j]
+        sides: list[float] = []
+        for side in (rows < 0, rows > 0):
+            at = b & (near_rows & side)[:, None]
+            if at.sum() >= least:
+                sides.append(float((m & at).sum() / at.sum()))
+        per_row = []
+        for r in np.flatnonzero(near_rows):
+            n = int(b[r].sum())
+            if n >= 5:
+                per_row.append((m[r] & b[r]).sum() / n > 0.5)
+        pasts: list[float] = []
+        for side in (rows < 0, rows > 0):
+            at = b & (past_rows & side)[:, None]
+            if at.sum() >= least:
+                pasts.append(float((m & at).sum() / at.sum()))
+        strip = m & strip_rows[:, None]
+        beside = b & near_rows[:, None]
+        close = None
+        if strip.sum() >= least and beside.sum() >= least:
+            keys = np.unique(bins.index[j][strip])
+            near = (bins.index[j][beside][:, None] + bins.near[None]).ravel()
+            hit = np.isin(near, keys).reshape(-1, len(bins.near)).any(axis=1)
+            close = float(hit.mean())
+        out.append(
+            SpanShares(
+                min(sides) if sides else None,
+                float(np.mean(per_row)) if per_row else None,
+                max(pasts) if pasts else None,
+                close,
+            )
+        )
+    return out
+
+
+def span(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of the squares the picture alone asks about as "maybe the print": screens
+    against empty squares, by how far the seat's colour runs across the row beside the
+    strip (`span_shares`): a top is 8 mm deep, so colour spanning the square is print.
+    Per candidate value, how many empty squares a call "empty" would gain and how many
+    screens it would read as empty (a silent miss). And the same for the squares called a
+    screen by colour (or asked as "body not its colour"): how many phantoms and screens it
+    would ask about instead. Each family is SET:SEED:FIRST, boards FIRST.. of seeds
+    (SEED, i)."""
+    geom = load_geometry()
+    kinds = {"maybe the print": "maybe", "colour": "colour", "body not its colour": "colour"}
+    found: dict[str, list[tuple[bool, SpanShares, tuple[int, int]]]] = {"maybe": [], "colour": []}
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, False):
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            truth = dict(photo.truth.layout_key())
+            calls = [c for c in read.classify(rect, geom, colours) if c.why in kinds]
+            asks = [(c.cell, int(np.argmax(c.shares))) for c in calls]
+            spans = span_shares(rect, geom, ev, asks)
+            for call, (cell, seat), sp in zip(calls, asks, spans, strict=True):
+                right = truth.get(cell) == seat
+                found[kinds[call.why]].append((right, sp, (seed, i)))
+                if kinds[call.why] == "maybe" or not right:
+                    print(
+                        f"  {call.why}: {'screen' if right else 'empty '} {(seed, i)} {cell}: "
+                        f"near {sp.near}, rows {sp.rows}, past {sp.past}, close {sp.close}"
+                    )
+    for kind, good, bad in (
+        ("maybe", "empty squares", "screens"),
+        ("colour", "phantoms", "screens"),
+    ):
+        got = found[kind]
+        n = sum(f[0] for f in got)
+        print(f"{kind}: {n} screens, {len(got) - n} not")
+        for name in ("near", "rows", "past", "close"):
+            print(
+                f"{kind}: taken off the screens when {name} >= V | {good} (boards) | {bad} (boards)"
+            )
+            for v in SPAN_AT:
+                hit = [f for f in got if (getattr(f[1], name) or -1.0) >= v]
+                ok = [f for f in hit if not f[0]]
+                lost = [f for f in hit if f[0]]
+                print(
+                    f"  {v:5g} | {len(ok):4d} ({len({f[2] for f in ok}):3d}) | "
+                    f"{len(lost):3d} ({len({f[2] for f in lost}):3d})"
+                )
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -911,6 +1051,9 @@ def main() -> None:
     e.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     e.add_argument("--boards", type=int, default=30)
     e.add_argument("--both", action="store_true", help="count only strips with both ends in view")
+    sp = sub.add_parser("span")
+    sp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    sp.add_argument("--boards", type=int, default=30)
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
@@ -918,11 +1061,18 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed", "body", "ends"):
+    elif a.cmd in ("colour", "maybe", "washed", "body", "ends", "span"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
-        cmds = {"colour": colour, "maybe": maybe, "washed": washed, "body": body, "ends": ends}
+        cmds = {
+            "colour": colour,
+            "maybe": maybe,
+            "washed": washed,
+            "body": body,
+            "ends": ends,
+            "span": span,
+        }
         if a.cmd == "ends":
             ends(fams, a.boards, a.both)
         else:
