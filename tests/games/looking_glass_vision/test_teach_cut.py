@@ -321,3 +321,40 @@ def test_a_cut_on_the_cards_edge_or_out_on_the_table_is_left_as_it_is():
     image, truth = photo(face(rng, "white", frame=False, radius_mm=2.0), rng, tone="light")
     for cut in (truth, _inset_mm(truth, -3.0)):
         assert out_to_edge(image, cut) is cut
+
+
+def _inside_deck(inside: int, seed: int) -> tuple[dict, dict, dict[str, FoundCard]]:
+    """Photos of four black cards with a light frame line on a dark table, each found with its
+    art 4 mm inside its edge; the first `inside` measured a 2 mm border (to the frame line),
+    the others their own 4 mm."""
+    rng = np.random.default_rng(seed)
+    images, truth, found = {}, {}, {}
+    for k in range(4):
+        card = face(rng, "black", frame=True, radius_mm=1.0)
+        image, edge = photo(card, rng, table="plain", tone="dark")
+        cid = f"c{k}"
+        images[cid], truth[cid] = image, edge
+        border_mm = 2.0 if k < inside else 4.0
+        found[cid] = FoundCard(
+            _inset_mm(edge, 4.0), _inset_mm(edge, 4.0 - border_mm), border_mm / 63
+        )
+    return images, truth, found
+
+
+def test_a_deck_cut_inside_its_cards_on_every_side_measures_its_border_to_the_table_step():
+    # The deck's border measured at the frame line, 2 mm inside the card's edge, put every card
+    # 2 mm inside it on every side: too little for `out_to_edge` to move one side alone, and the
+    # step from the table, one card after another, says where the edge is.
+    images, truth, found = _inside_deck(3, 74)
+    assert 63 * _off_mm(_inset_mm(truth["c0"], 2.0), truth["c0"]) > 2.0
+    cards, frac, _ = cut_deck(images, found)
+    assert abs(63 * frac - 4.0) < 0.5
+    for cid, card in cards.items():
+        assert 63 * _off_mm(card.outer, truth[cid]) < 1.0
+
+
+def test_a_deck_with_most_cards_cut_at_their_edges_keeps_its_border():
+    # Most cards' cuts have the table beyond them: the deck's border is not measured again.
+    images, _, found = _inside_deck(1, 75)
+    _, frac, _ = cut_deck(images, found)
+    assert 63 * frac == pytest.approx(4.0)
