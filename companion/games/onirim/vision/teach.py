@@ -5,7 +5,9 @@ Through the shared card library (`companion.vision.cards`): the card is found by
 (`identify.upper_window`) and stored as a `Library` template. What is stored is the corner
 every fan on the table leaves in view (models/onirim/table.toml `[identify]`), not the upper
 half the shared library keeps by default: `CornerShape` says so, and a library loaded from
-disk is given it again (`load_library`).
+disk is given it again (`load_library`). Each card's whole face is kept too (`Library.faces`):
+the place after a row's last card shows that card's body, which the reader cuts from it
+(`read.TableReader.body_score`).
 
 A photo that cannot be used does not stop the others: it is named, with the reason, and the
 rest are taught.
