@@ -112,9 +112,18 @@ BODY_FLOOR = HELD_SURE
 like a card's corner than like the card before it's body by `BODY_MARGIN`
 (`TableReader.body_score`, the body cut from that type's taught whole face) is a card, named
 from this score as a gap's card is (`Match.held`): `EMPTY` and `END_SURE` guard against that
-body. The curve: `docs/onirim.md` (on25)."""
+body. `HELD_SURE`'s floor: the body test answers what `EMPTY` guards against, not which type
+a low-scoring card is. From the curve on development decks (`benchmarks/onirim_vision.py
+--curve --body-rows`, 12 random and 4 house decks x 3 tables, seeds in `docs/onirim.md`; 121
+last cards, 319 places after a row's end): gained / named wrong / phantoms at 0.40 / 0.45 /
+0.50 / 0.55: 3 / 0 / 0, 3 / 0 / 0, 2 / 0 / 0, 2 / 0 / 0 (any `BODY_MARGIN` 0 to 0.30)."""
 BODY_MARGIN = 0.03
-"""See `BODY_FLOOR`."""
+"""See `BODY_FLOOR`. On the same curve a place past a row's end scored 0.90 against the last
+card's body at the median; where it looked like a card (`COARSE_EMPTY`) its corner led that
+body by -0.129 at the most (57 places), any place past a row's end by -0.009 at the most (but
+one after a card not read, under `COARSE_EMPTY`); right last cards led the body before them by
+0.024 / 0.077 / 0.094 at the least (the lowest scoring 0.86-0.89 on their corner, out of the
+rule's reach). 0.03: the middle of the gap over every place past a row's end."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch while the row's last places hold cards (more: fewer
 calls, more places past the end). Once one of its last two places is empty, the next place
