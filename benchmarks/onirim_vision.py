@@ -240,6 +240,57 @@ def curve(
             score(places, "location", [*m.under, None][: len(places)])
 
 
+def body_rows(reader: TableReader, image: np.ndarray, truth) -> None:
+    """One line a row's end (`--body-rows`): each row's last card and the place after it, with
+    the reader's scores there and how well the window matches the body of the card before it
+    (`TableReader.body_score`, the type the reader saw there): the curve of `read.BODY_FLOOR`
+    and `BODY_MARGIN`. `want` null: the place after the row's last card (its body, or the
+    table for a row's first place)."""
+    H = reader.locate(image)
+    if H is None:
+        return
+    L = reader.layout
+    rows: list[tuple[str, list, str, list, tuple | None]] = []
+    doors = [f"door-{d}" for d in truth.doors]
+    rows.append(("door", list(L.door_places), "door", doors, None))
+    rows.append(("labyrinth", list(L.labyrinth_places), "location", list(truth.labyrinth), None))
+    order = list(ENGINE.deck.mirrors)
+    for m in truth.mirrors:
+        if m.explored:
+            continue
+        i = order.index(m.mirror)
+        places = [L.under_place(i, k) for k in range(L.fan_max)]
+        rows.append((f"under-{m.mirror}", places, "location", list(m.under), (i, m.mirror)))
+    for name, places, zone, cards, mirror in rows:
+        n = len(cards)
+        ks = [k for k in (n - 1, n) if 0 <= k < len(places)]
+        if not ks:
+            continue
+        ms = reader.match([reader.corner_window(image, H, places[k]) for k in ks], zone)
+        for k, m in zip(ks, ms, strict=True):
+            p = places[k]
+            if k > 0:  # the card before it in the row, as the reader sees it
+                b, bzone = places[k - 1], zone
+            elif mirror is not None:  # a fan's first place: the Mirror above it
+                b, bzone = L.mirror_places[mirror[0]], f"mirror-{mirror[1]}"
+            else:  # a row's first place: the table before it
+                b, bzone = None, zone
+            pm = None if b is None else reader.match([reader.corner_window(image, H, b)], bzone)[0]
+            body = None if b is None or pm is None else reader.body_score(image, H, p, b, pm.best)
+            row = {
+                "row": name,
+                "k": k,
+                "want": cards[k] if k < n else None,
+                "before": None if pm is None else pm.best,
+                "before_empty": None if pm is None else pm.empty,
+                "body": body,
+                "held": m.card or m.held_card(),
+            }
+            row |= {f: getattr(m, f) for f in ("best", "card", "score", "margin", "coarse")}
+            row["symbol_fit"] = m.symbol_fit
+            print("BODY " + json.dumps(row), flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="500000:500010")
@@ -261,6 +312,12 @@ def main() -> int:
         action="store_true",
         help="with --curve: print each Mirror place's side, best, score, margin and light on a "
         "line (`read.SIDE_LIGHT` and `SIDE_MARGIN` are chosen on the two together)",
+    )
+    ap.add_argument(
+        "--body-rows",
+        action="store_true",
+        help="with --curve: print each row's last card and the place after it with its score "
+        "against the body of the card before it (`read.BODY_FLOOR`, `BODY_MARGIN`)",
     )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
@@ -375,6 +432,8 @@ def main() -> int:
                         a.discard_only,
                         a.mirror_rows,
                     )
+                    if a.body_rows:
+                        body_rows(reader, photo.image, photo.truth)
                     continue
                 # Each frame timed `--repeat` times, this reader, the bare detection and the
                 # other reader in turn (a burst of load then falls on all of them alike); a

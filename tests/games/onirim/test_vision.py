@@ -19,6 +19,8 @@ from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
     BLUR_STEPS,
+    BODY_FLOOR,
+    BODY_MARGIN,
     COARSE_EMPTY,
     COLOUR_MARGIN,
     DISCARD_SURE,
@@ -48,7 +50,7 @@ from companion.games.onirim.vision.read import (
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.games.onirim.vision.render import random_table, turns_of_a_game
 from companion.games.onirim.vision.teach import load_library, required_ids
-from companion.vision.cards.library import CHANNEL_WEIGHTS
+from companion.vision.cards.library import CHANNEL_WEIGHTS, descriptor
 from companion.vision.markers import detect_markers
 
 SEED = 424242
@@ -835,3 +837,81 @@ def test_a_rows_last_card_named_by_a_symbol_that_hardly_shows_ends_the_row() -> 
     assert ended([card, body, card]) == [card, body, card]
     assert ended([card, shown]) == [card, shown]
     assert ended([card, card]) == [card, card]
+
+
+def test_teach_keeps_each_cards_whole_face(rendered: Path) -> None:
+    """The place after a row's last card shows that card's body, which the reader cuts from
+    the card's taught whole face: teach keeps one face a type, upright, card-shaped."""
+    lib = load_library(rendered / "lib.npz")
+    assert lib.faces is not None and len(lib.faces) == len(lib.ids)
+    h, w = lib.faces.shape[1:3]
+    assert abs(h / w - lib.shape.height_mm / 63.0) < 0.02
+    # Upright: the identifying corner is the face's top-left, as the stored patch is.
+    x0, y0, x1, y1 = load_layout().identify_mm
+    k = w / 63.0
+    for face, patch in zip(lib.faces, lib.patches, strict=True):
+        cut = cv2.resize(
+            face[round(y0 * k) : round(y1 * k), round(x0 * k) : round(x1 * k)],
+            patch.shape[1::-1],
+            interpolation=cv2.INTER_AREA,
+        )
+        a, b = descriptor(cut).ravel(), descriptor(patch).ravel()
+        assert a @ b / np.linalg.norm(a) / np.linalg.norm(b) > 0.8
+
+
+def test_a_place_after_a_rows_card_is_a_card_when_it_is_not_that_cards_body(
+    rendered: Path,
+) -> None:
+    """On rendered tables, at each row's last card the window looks much less like the body
+    of the card before it than like a corner (`body_score`), and the place after the row's end
+    looks like the last card's body: a place scoring between `BODY_FLOOR` and `END_SURE` is a
+    card there (`unbodied`, `Match.shown`: neither empty nor ended) and past the row's end it
+    is left as it was (the body). A row's first place has no card before it."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    low = BODY_FLOOR + 0.01
+    assert BODY_FLOOR <= low < EMPTY
+    checked = shown = 0
+    for j in range(3):
+        image = cv2.imread(str(rendered / f"{j:04d}.jpg"))
+        truth = json.loads((rendered / f"{j:04d}.json").read_text())
+        H = reader.locate(image)
+        assert H is not None
+        rows = [(list(L.labyrinth_places), truth["labyrinth"])]
+        order = list(ENGINE.deck.mirrors)
+        for m in truth["mirrors"]:
+            if not m["explored"] and m["under"]:
+                i = order.index(m["mirror"])
+                places = [L.mirror_places[i], *(L.under_place(i, k) for k in range(L.fan_max))]
+                rows.append((places, [f"mirror-{m['mirror']}", *m["under"]]))
+        for places, cards in rows:
+            n = len(cards)
+            if n < 2 or n >= len(places):
+                continue
+            last, after = places[n - 1], places[n]
+            assert reader.covers(places[n - 2], last) and reader.covers(last, after)
+            on_last = reader.body_score(image, H, last, places[n - 2], cards[n - 2])
+            past = reader.body_score(image, H, after, last, cards[n - 1])
+            assert on_last is not None and past is not None
+            (corner,) = reader.match([reader.corner_window(image, H, last)], "location")
+            assert corner.best == cards[n - 1] and past >= 0.8 and on_last < past
+            # Both places as if they scored just over `BODY_FLOOR`: the card is kept where it
+            # leads the body before it, the body past the row's end never.
+            before = Match(cards[n - 2], 0.9, 0.3, cards[n - 2], None, 0.9)
+            dim = replace(corner, card=None, score=low, held=cards[n - 1])
+            kept = reader.unbodied(image, H, dim, last, before, places[n - 2])
+            if low - on_last >= BODY_MARGIN:
+                assert kept.shown and kept.card == cards[n - 1] and not kept.empty
+                assert ended([before, kept]) == [before, kept]
+                shown += 1
+            else:
+                assert kept == dim and ended([before, kept]) == [before]
+            prev = Match(cards[n - 1], 0.9, 0.3, cards[n - 1], None, 0.9)
+            assert reader.unbodied(image, H, dim, after, prev, last) == dim
+            checked += 1
+    assert checked >= 2 and shown >= 1
+    assert not reader.covers(L.labyrinth_places[20], L.labyrinth_places[21])
+    assert (
+        reader.body_score(image, H, L.labyrinth_places[21], L.labyrinth_places[20], "red-sun")
+        == -1.0
+    )

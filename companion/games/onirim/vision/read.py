@@ -107,6 +107,23 @@ cards the symbol look decided, least 0.532 (then 0.645; the 28 named, 0.645); 11
 row's end whose best types shared a colour, at most 0.379 (the two named: -0.063 and 0.379).
 Right last cards dropped / bodies left at 0.35 / 0.40 / 0.45 / 0.50 / 0.55 / 0.60: 0 / 0 / 0 /
 0 / 1 / 1 and 1 / 0 / 0 / 0 / 0 / 0. 0.45: the middle of the gap."""
+BODY_FLOOR = HELD_SURE
+"""A place after a row's card that scores under `END_SURE` (or under `EMPTY`) but looks more
+like a card's corner than like the card before it's body by `BODY_MARGIN`
+(`TableReader.body_score`, the body cut from that type's taught whole face) is a card, named
+from this score as a gap's card is (`Match.held`): `EMPTY` and `END_SURE` guard against that
+body. `HELD_SURE`'s floor: the body test answers what `EMPTY` guards against, not which type
+a low-scoring card is. From the curve on development decks (`benchmarks/onirim_vision.py
+--curve --body-rows`, 12 random and 4 house decks x 3 tables, seeds in `docs/onirim.md`; 121
+last cards, 319 places after a row's end): gained / named wrong / phantoms at 0.40 / 0.45 /
+0.50 / 0.55: 3 / 0 / 0, 3 / 0 / 0, 2 / 0 / 0, 2 / 0 / 0 (any `BODY_MARGIN` 0 to 0.30)."""
+BODY_MARGIN = 0.03
+"""See `BODY_FLOOR`. On the same curve a place past a row's end scored 0.90 against the last
+card's body at the median; where it looked like a card (`COARSE_EMPTY`) its corner led that
+body by -0.129 at the most (57 places), any place past a row's end by -0.009 at the most (but
+one after a card not read, under `COARSE_EMPTY`); right last cards led the body before them by
+0.024 / 0.077 / 0.094 at the least (the lowest scoring 0.86-0.89 on their corner, out of the
+rule's reach). 0.03: the middle of the gap over every place past a row's end."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch while the row's last places hold cards (more: fewer
 calls, more places past the end). Once one of its last two places is empty, the next place
@@ -278,6 +295,11 @@ class Match:
     camera booked none of 15 fresh games' plays out of 100 (the curve: `onirim_vision.py
     --curve`, its `mirror_light_*` rows; the guide has the numbers)."""
 
+    shown: bool = False
+    """Under `END_SURE` (or `EMPTY`) after a row's card, but not that card's body: its corner
+    leads the body the place would show by `BODY_MARGIN` (`TableReader.unbodied`). Neither
+    empty nor ended for its score; named from `BODY_FLOOR`."""
+
     hold: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
     """For a place scoring under `SURE` whose type the symbol look decides: the symbol check
     `held` needs (`TableReader._symbol_kept`), left to make (once) until a row bridges the
@@ -287,7 +309,7 @@ class Match:
 
     @property
     def empty(self) -> bool:
-        return self.score < EMPTY
+        return self.score < EMPTY and not self.shown
 
     @property
     def side_guessed(self) -> bool:
@@ -619,7 +641,7 @@ def ended(row: list[Match]) -> list[Match]:
     last card shows that card's body, which on some designs scores as a corner of its colour,
     and a symbol look over plain body then names a type by noise."""
     while row and (
-        row[-1].score < END_SURE
+        (row[-1].score < END_SURE and not row[-1].shown)
         or (row[-1].symbol_fit is not None and row[-1].symbol_fit < END_SYMBOL_FIT)
     ):
         row.pop()
@@ -691,6 +713,7 @@ class TableReader:
             c = colour_of(ids[i])
             self.colour_kinds[c] = (*self.colour_kinds.get(c, ()), ids[i])
         self._blurred: dict[tuple[int, float, int], np.ndarray] = {}
+        self._bodies: dict[tuple[int, float, float], tuple[np.ndarray, np.ndarray]] = {}
         self._sharp: dict[tuple[int, int, float, int], float] = {}
         self._floor: dict[tuple[int, int], float] = {}
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
@@ -1115,6 +1138,97 @@ class TableReader:
         worst, nearest = least(best)
         return best, nearest, worst, fit(best)
 
+    def covers(self, before: Point, place: Point) -> bool:
+        """Whether a card lying at `before` covers the corner of a card at `place`: the place
+        after a row's or a fan's card, not the first of a row."""
+        L = self.layout
+        dx, dy = place[0] - before[0], place[1] - before[1]
+        x0, y0, x1, y1 = L.identify_mm
+        return dx + x0 >= 0 and dy + y0 >= 0 and dx + x1 <= L.card_mm[0] and dy + y1 <= L.card_mm[1]
+
+    def _body(self, kind: int, dx: float, dy: float) -> tuple[np.ndarray, np.ndarray]:
+        """(unit planes (1, 3, h, w), tint) of type `kind`'s body where a place (dx, dy) mm
+        on from its own shows it: its taught whole face cut at the corner window moved by
+        that much (made once)."""
+        key = (kind, dx, dy)
+        got = self._bodies.get(key)
+        if got is None:
+            faces = self.lib.faces
+            assert faces is not None
+            x0, y0, x1, y1 = self.layout.identify_mm
+            k = faces.shape[2] / self.layout.card_mm[0]  # face px per mm
+            up = 2  # sampled at twice the patch's resolution, then averaged down
+            sx, sy = (x1 - x0) * k / (PATCH_W * up), (y1 - y0) * k / (PATCH_H * up)
+            M = np.array(
+                [[sx, 0, (x0 + dx) * k + sx / 2 - 0.5], [0, sy, (y0 + dy) * k + sy / 2 - 0.5]]
+            )
+            big = cv2.warpAffine(
+                faces[kind],
+                M,
+                (PATCH_W * up, PATCH_H * up),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            patch = cv2.resize(big, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
+            lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+            got = self._bodies[key] = (
+                unit_planes(descriptor(patch)[None]),
+                tint(lab.reshape(-1, 3).mean(axis=0)),
+            )
+        return got
+
+    def body_score(
+        self, image: np.ndarray, H: np.ndarray, place: Point, before: Point, kind: str
+    ) -> float | None:
+        """How well the window at `place` matches the body of a card of type `kind` lying at
+        `before` (scored as a corner is: the descriptor's correlation less the tint's
+        distance, at the best shift): -1 when no card at `before` covers the place (a row's
+        first place shows the table there), None when the library keeps no whole faces (taught
+        before they were kept)."""
+        if not self.covers(before, place):
+            return -1.0
+        if self.lib.faces is None or kind not in self.index:
+            return None
+        planes, body_tint = self._body(self.index[kind], place[0] - before[0], place[1] - before[1])
+        bgr = self.corner_window(image, H, place)
+        lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
+        c = crop_scores(lab[None], planes[None])
+        return float((c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)).max())
+
+    def unbodied(
+        self,
+        image: np.ndarray,
+        H: np.ndarray,
+        m: Match,
+        place: Point,
+        before: Match | None,
+        before_place: Point | None,
+    ) -> Match:
+        """`m` as a card (`Match.shown`, named from `BODY_FLOOR`) when it scores under
+        `END_SURE` after a card (`before`, at `before_place`; None: a row's first place) yet
+        leads that card's body by `BODY_MARGIN`: `EMPTY` and `END_SURE` guard against the
+        body of a row's last card read as a card past the row's end, which this looks at.
+        Else `m` unchanged."""
+        if (
+            m.score >= END_SURE
+            or m.score < BODY_FLOOR
+            or m.coarse < COARSE_EMPTY
+            or (before is not None and before.empty)
+        ):
+            return m
+        if m.card is None and m.held is None and m.hold is None:  # not even held
+            return m
+        body = (
+            -1.0
+            if before is None or before_place is None
+            else self.body_score(image, H, place, before_place, before.best)
+        )
+        if body is None or m.score - body < BODY_MARGIN:
+            return m
+        # The symbol check a held card needs, made only now (most such places are bodies).
+        card = m.card or m.held_card()
+        return m if card is None else replace(m, card=card, shown=True)
+
     # -- the table -------------------------------------------------------------------
 
     def read(
@@ -1179,6 +1293,20 @@ class TableReader:
             found[n_first - 1],
         )
         lab_found = found[n_first:]
+
+        def extend(
+            seq: list[Match],
+            new: list[Match],
+            place: Callable[[int], Point],
+            first: tuple[Match, Point] | None = None,
+        ) -> None:
+            """`seq` (a row's places read so far) with `new`, each after the one before it
+            looked at for that card's body (`unbodied`)."""
+            for m in new:
+                j = len(seq)
+                before, at = (seq[-1], place(j - 1)) if seq else (first or (None, None))
+                seq.append(self.unbodied(image, H, m, place(j), before, at))
+
         mirrors: dict[int, tuple[str, bool]] = {}
         unsure: dict[int, Match] = {}
         guess: dict[int, Match] = {}
@@ -1205,7 +1333,10 @@ class TableReader:
         fans: dict[int, list[Match]] = {i: [] for i in mirrors}
         fan_seen: dict[int, list[Match]] = {i: [] for i in mirrors}
         open_fans = sorted(i for i, (_, explored) in mirrors.items() if not explored)
-        lab_seen = list(lab_found)
+        lab_seen: list[Match] = []
+        extend(lab_seen, lab_found, lambda j: L.labyrinth_places[j])
+        door_found, door_seen = door_seen, []
+        extend(door_seen, door_found, lambda j: L.door_places[j])
         k = 0
         while True:
             labyrinth, lab_done = row_of(lab_seen)
@@ -1226,12 +1357,21 @@ class TableReader:
             )
             still = []
             for i, m in zip(open_fans, found, strict=False):
-                fan_seen[i].append(m)
+                extend(
+                    fan_seen[i],
+                    [m],
+                    partial(L.under_place, i),
+                    (seen[i], L.mirror_places[i]),
+                )
                 fans[i], done = row_of(fan_seen[i], False)
                 if not done:
                     still.append(i)
-            lab_seen += found[len(open_fans) : len(open_fans) + len(chunk)]
-            door_seen += found[len(open_fans) + len(chunk) :]
+            extend(
+                lab_seen,
+                found[len(open_fans) : len(open_fans) + len(chunk)],
+                lambda j: L.labyrinth_places[j],
+            )
+            extend(door_seen, found[len(open_fans) + len(chunk) :], lambda j: L.door_places[j])
             open_fans = still
             k += 1
         for row in (labyrinth, *fans.values()):

@@ -5,7 +5,9 @@ Through the shared card library (`companion.vision.cards`): the card is found by
 (`identify.upper_window`) and stored as a `Library` template. What is stored is the corner
 every fan on the table leaves in view (models/onirim/table.toml `[identify]`), not the upper
 half the shared library keeps by default: `CornerShape` says so, and a library loaded from
-disk is given it again (`load_library`).
+disk is given it again (`load_library`). Each card's whole face is kept too (`Library.faces`):
+the place after a row's last card shows that card's body, which the reader cuts from it
+(`read.TableReader.body_score`).
 
 A photo that cannot be used does not stop the others: it is named, with the reason, and the
 rest are taught.
@@ -24,7 +26,14 @@ from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.vision.art import card_ids
 from companion.games.onirim.vision.layout import load_layout
 from companion.vision.cards.identify import upper_window
-from companion.vision.cards.library import CARD_W_MM, CardShape, Library, descriptor
+from companion.vision.cards.library import (
+    CARD_W_MM,
+    CardShape,
+    Library,
+    card_outline_mm,
+    descriptor,
+    face_size,
+)
 from companion.vision.cards.photo import (
     CARD_ASPECT,
     MIN_CARD_FRAC,
@@ -127,6 +136,19 @@ def _corner(
     return descriptor(patch), patch
 
 
+def _face(image: np.ndarray, outline: np.ndarray, shape: CornerShape) -> np.ndarray:
+    """The whole face of the card outlined, rectified at the library's `FACE_PX_PER_MM` (BGR):
+    what the reader cuts a card's body from (`read.TableReader.body_scores`), the part of it
+    the place after a row's last card shows."""
+    w, h = face_size(shape)
+    to_face = cv2.getPerspectiveTransform(
+        outline.astype(np.float32), card_outline_mm(shape.height_mm) * np.float32(w / CARD_W_MM)
+    )
+    return cv2.warpPerspective(
+        image, to_face, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
 def teach_photos(photos: dict[str, Path]) -> Taught:
     """A library of every usable photo; raises UserError only if none could be used."""
     found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -154,13 +176,16 @@ def teach_photos(photos: dict[str, Path]) -> Taught:
         for _, o in found.values()
     ]
     shape = CornerShape(height_mm=CARD_W_MM * float(np.median(aspects)), border_mm=0.0)
-    ids, templates, patches = [], [], []
+    ids, templates, patches, faces = [], [], [], []
     for cid, (image, outline) in found.items():
         d, patch = _corner(image, outline, shape)
         ids.append(cid)
         templates.append(d)
         patches.append(patch)
-    lib = Library(ids, np.stack(templates).astype(np.float32), np.stack(patches), shape)
+        faces.append(_face(image, outline, shape))
+    lib = Library(
+        ids, np.stack(templates).astype(np.float32), np.stack(patches), shape, np.stack(faces)
+    )
     warnings = [
         f"{a} and {b} look alike in the corner the camera reads ({s:.2f}); it may "
         "ask you which one it is"
