@@ -358,8 +358,15 @@ def with_leads(
     for zone, k, at, card in spots:
         if card is None or card not in KINDS:
             continue
-        wrong = place is not None and place[:2] == (zone, at) and card == place[3]
-        lead = leads.lead(seed, zone, at, wrong)
+        # As `misname` names it: a top of the misnamed card's kind is read as it was, the
+        # one misnamed or another laid on it (a discard onto its own kind looks the same).
+        wrong = (
+            place is not None
+            and place[0] == zone
+            and card == place[3]
+            and (zone == "discard" or place[1] == at)
+        )
+        lead = leads.lead(seed, zone, place[1] if wrong and place else at, wrong)
         if lead is not None:
             out.append([zone, k, lead])
     d[COLOUR_LEADS] = out
