@@ -52,14 +52,13 @@ another kind covers it), or either drawn per card (`both`, the default).
 `--colour-leads FILE` (the rows of `benchmarks/onirim_vision.py --curve --named-rows` on
 development decks): every Location named in the row or on the pile carries the reader's colour
 lead (`track.COLOUR_LEADS`), drawn once per card from the leads measured on right names (none
-where no other colour was among its finalists); a misnamed card's from the leads measured on
-wrong names where the rows hold `--misnamed-lead-rows` of them or more, else from the right
-names' leads below their `--misnamed-lead-share` quantile, or (`--misnamed-leads LO:HI`) evenly
-from that range (the model of a misreading: the
-reader names a colour wrong only where the two colours come near; a misreading as sure as
-the right names' median no tracker could tell from the camera). `--colour-doubt T` sets
-the table's `COLOUR_DOUBT` (its curve: misnamed games right against questions on clean
-films).
+where no other colour was among its finalists). A misnamed card's lead is a misreading's: drawn
+evenly from `--misnamed-leads LO:HI` when given; else from the wrong names among the rows when
+they hold `--misnamed-lead-rows` of them; else from the right names' leads under their
+`--misnamed-lead-share` quantile. (The model: the reader names a colour wrong only where
+another colour comes near; a misreading as sure as a right name's median no tracker could
+tell from the camera.) `--colour-doubt T` sets the table's `COLOUR_DOUBT` (its curve:
+misnamed games right against questions on clean films).
 
 `--fault-scale X` multiplies the default faults' rates (a sticky fault in 15 % of the shots, a
 single-frame fault in 5 % of the frames, the table lost in 2 %, the table read as before a
