@@ -15,6 +15,7 @@ import pytest
 from companion.cli import main
 from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
+from companion.games.onirim.rules.deck import is_location
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
@@ -835,3 +836,26 @@ def test_a_rows_last_card_named_by_a_symbol_that_hardly_shows_ends_the_row() -> 
     assert ended([card, body, card]) == [card, body, card]
     assert ended([card, shown]) == [card, shown]
     assert ended([card, card]) == [card, card]
+
+
+def test_a_named_locations_colour_lead_is_carried_for_live_play(rendered: Path) -> None:
+    """Live play asks a card named by a small colour lead when the hand holds its colour
+    twin; the reading carries each lead at the place of a card it named, a Location, and the
+    `read` JSON leaves them out."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    carried = 0
+    for i in range(3):
+        reading = reader.read(cv2.imread(str(rendered / f"{i:04d}.jpg")))
+        places: dict[tuple[str, int], str | None] = {
+            ("labyrinth", j): c for j, c in enumerate(reading.labyrinth)
+        }
+        for m in reading.mirrors:
+            places |= {(f"under-{m.mirror}", j): c for j, c in enumerate(m.under)}
+        places[("discard", 0)] = reading.discard_top
+        for zone, k, lead in reading.leads:
+            card = places[(zone, k)]
+            assert card is not None and is_location(card), (zone, k, card)
+            assert lead >= 0.0
+        carried += len(reading.leads)
+        assert "leads" not in reading.to_json("x")
+    assert carried > 0

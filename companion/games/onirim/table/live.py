@@ -70,6 +70,7 @@ from companion.games.onirim.table.messages import (
     parse,
 )
 from companion.games.onirim.table.track import (
+    COLOUR_LEADS,
     STABLE_FRAMES,
     TWO_AT_A_TIME,
     Place,
@@ -300,7 +301,8 @@ class OnirimTable:
             return Observation({"located": False}, 0.0)
         reading = reader.read(frame.image, located=located)
         maybe = [[zone, k, list(kinds)] for zone, k, kinds in reading.maybe]
-        data = reading.to_json("frame") | {"located": True, "maybe": maybe}
+        leads = [[zone, k, lead] for zone, k, lead in reading.leads]
+        data = reading.to_json("frame") | {"located": True, "maybe": maybe, COLOUR_LEADS: leads}
         cards = [*reading.labyrinth, *(c for m in reading.mirrors for c in m.under)]
         named = sum(c is not None for c in cards)
         return Observation(data, named / len(cards) if cards else 1.0)

@@ -82,9 +82,8 @@ COLOUR_LEADS = "colour_leads"
 """The observation's key for the reader's colour leads: `[zone, index, lead]` for each
 Location it named with another colour among its finalists, `lead` the named type's score
 over the best type of another colour (`read.Match.colour_lead`), places named as in `maybe`
-("labyrinth", "under-<mirror>", "discard"). The reading does not carry them yet (the
-perceiver has no `Match` per place): a reading without them is taken as sure of every
-colour, as before."""
+("labyrinth", "under-<mirror>", "discard"), from the reading's `leads`. A reading without
+them (a recorded film from before they were read) is taken as sure of every colour."""
 
 UNCLEAR = "?"
 """A card the camera sees but cannot name, in a `Seen.partial` table."""
