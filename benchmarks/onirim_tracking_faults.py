@@ -49,6 +49,17 @@ play until the table's next change (`--misnamed-for turn`), or for as long as it
 place (`--misnamed-for stay`: the row's place until it shifts out of view, the pile's top until
 another kind covers it), or either drawn per card (`both`, the default).
 
+`--colour-leads FILE` (the rows of `benchmarks/onirim_vision.py --curve --named-rows` on
+development decks): every Location named in the row or on the pile carries the reader's colour
+lead (`track.COLOUR_LEADS`), drawn once per card from the leads measured on right names (none
+where no other colour was among its finalists). A misnamed card's lead is a misreading's: drawn
+evenly from `--misnamed-leads LO:HI` when given; else from the wrong names among the rows when
+they hold `--misnamed-lead-rows` of them; else from the right names' leads under their
+`--misnamed-lead-share` quantile. (The model: the reader names a colour wrong only where
+another colour comes near; a misreading as sure as a right name's median no tracker could
+tell from the camera.) `--colour-doubt T` sets the table's `COLOUR_DOUBT` (its curve:
+misnamed games right against questions on clean films).
+
 `--fault-scale X` multiplies the default faults' rates (a sticky fault in 15 % of the shots, a
 single-frame fault in 5 % of the frames, the table lost in 2 %, the table read as before a
 play after 10 % of the hand shots) by X, to look for the tracker's next weak point; 1.0 draws
@@ -64,15 +75,17 @@ import json
 import random
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.actions import Discard, Play
 from companion.games.onirim.rules.deck import colour_of, symbol_of
 from companion.games.onirim.rules.state import OnirimState, evolve
+from companion.games.onirim.table import live
 from companion.games.onirim.table.follow import answer_truly, follow, script_actions
 from companion.games.onirim.table.live import BROKE, OnirimTable
-from companion.games.onirim.table.track import table_of
+from companion.games.onirim.table.track import COLOUR_LEADS, table_of
 from companion.games.onirim.vision.film import HAND_FRAMES, SIM_FPS, Script, Shot, script_game
 from companion.games.onirim.vision.layout import load_layout
 from companion.live.table_game import EventDraft, Observation
@@ -285,6 +298,79 @@ def misnamed_cards(
     return out
 
 
+class Leads:
+    """The reader's colour leads measured on development decks (`--colour-leads`): right
+    names' leads (None: no other colour among the finalists) and the leads a misnamed card
+    is drawn from (see the module's docstring)."""
+
+    def __init__(
+        self, path: str, min_wrong: int, share: float, uniform: tuple[float, float] | None
+    ) -> None:
+        rows = [
+            json.loads(line.removeprefix("NAMED "))
+            for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.startswith("NAMED ")
+        ]
+        rows = [r for r in rows if r["zone"] in ("location", "discard") and r["truth"] in KINDS]
+        self.right: list[float | None] = [
+            r["colour_lead"] for r in rows if r["truth"] == r["named"]
+        ]
+        wrong = [
+            float(r["colour_lead"] or 0.0)
+            for r in rows
+            if r["truth"] != r["named"] and r["truth"].split("-")[1] == r["named"].split("-")[1]
+        ]
+        if uniform is not None:
+            lo, hi = uniform
+            self.wrong = [lo + (hi - lo) * k / 100 for k in range(101)]
+            self.model = f"uniform in [{lo}, {hi}] ({len(wrong)} wrong names measured)"
+        elif len(wrong) >= min_wrong:
+            self.wrong, self.model = wrong, f"{len(wrong)} wrong names measured"
+        else:
+            low = sorted(v for v in self.right if v is not None)
+            cut = low[int(share * (len(low) - 1))]
+            self.wrong = [v for v in low if v <= cut]
+            self.model = (
+                f"{len(wrong)} wrong names measured (< {min_wrong}): the right names' "
+                f"{len(self.wrong)} leads at most {cut:.3f} (their {share:.2f} quantile)"
+            )
+
+    def lead(self, seed: int, zone: str, at: int, wrong: bool) -> float | None:
+        """One card's lead, the same in every frame it lies at its place."""
+        r = random.Random(f"faults-lead-{seed}-{zone}-{at}-{wrong}")
+        return r.choice(self.wrong if wrong else self.right)
+
+
+def with_leads(
+    d: dict[str, Any],
+    state: OnirimState,
+    place: Misname | None,
+    leads: Leads,
+    seed: int,
+) -> None:
+    """The reading `d` of `state` with the colour leads of its named Locations in the row
+    and on the pile (a misnamed card at `place` draws a misreading's)."""
+    out = []
+    first = max(0, len(state.labyrinth) - WINDOW)
+    spots = [("labyrinth", k, first + k, c) for k, c in enumerate(d["labyrinth"])]
+    spots.append(("discard", 0, len(state.discard), d["discard_top"]))
+    for zone, k, at, card in spots:
+        if card is None or card not in KINDS:
+            continue
+        # As `misname` names it: a top of the misnamed card's kind is read as it was, the
+        # one misnamed or another laid on it (a discard onto its own kind looks the same).
+        wrong = (
+            place is not None
+            and place[0] == zone
+            and card == place[3]
+            and (zone == "discard" or place[1] == at)
+        )
+        lead = leads.lead(seed, zone, place[1] if wrong and place else at, wrong)
+        if lead is not None:
+            out.append([zone, k, lead])
+    d[COLOUR_LEADS] = out
+
+
 def misname(d: dict[str, Any], state: OnirimState, place: Misname) -> None:
     """The reading `d` of `state` with the card at `place` named as read, where it shows."""
     zone, at, card, name, _ = place
@@ -307,6 +393,7 @@ def one_game(
     scale: float = 1.0,
     misnamed: float = 0.0,
     misnamed_for: str = "both",
+    leads: Leads | None = None,
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -387,6 +474,8 @@ def one_game(
             d["discard_top"] = None
         if i in tops:
             d["discard_top"] = tops[i]
+        if leads is not None:
+            with_leads(d, script.shots[j].table, wrong.get(j), leads, seed)
         return Observation(d, 1.0)
 
     def answer(game: OnirimTable, i: int) -> list[EventDraft]:
@@ -438,6 +527,11 @@ def one_game(
     return out
 
 
+def _range(text: str) -> tuple[float, float]:
+    lo, hi = (float(v) for v in text.split(":"))
+    return lo, hi
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", default="1000:1100", help="A:B, film seeds (A included)")
@@ -484,7 +578,35 @@ def main() -> int:
         default="both",
         help="a misnamed card is named wrong until the next play, while it lies, or either",
     )
+    p.add_argument(
+        "--colour-leads",
+        help="rows of `onirim_vision.py --curve --named-rows`: each named Location carries a "
+        "colour lead drawn from them",
+    )
+    p.add_argument("--misnamed-lead-rows", type=int, default=10)
+    p.add_argument("--misnamed-lead-share", type=float, default=0.10)
+    p.add_argument(
+        "--misnamed-leads",
+        help="LO:HI: a misnamed card's lead drawn evenly from this range instead",
+    )
+    p.add_argument(
+        "--colour-doubt",
+        type=float,
+        help="the table's COLOUR_DOUBT for this run (its curve)",
+    )
     a = p.parse_args()
+    if a.colour_doubt is not None:
+        live.COLOUR_DOUBT = a.colour_doubt
+    leads = (
+        Leads(
+            a.colour_leads,
+            a.misnamed_lead_rows,
+            a.misnamed_lead_share,
+            _range(a.misnamed_leads) if a.misnamed_leads else None,
+        )
+        if a.colour_leads
+        else None
+    )
     lo, hi = (int(v) for v in a.seeds.split(":"))
     games = []
     for seed in range(lo, hi):
@@ -498,6 +620,7 @@ def main() -> int:
             a.fault_scale,
             a.misnamed_cards,
             a.misnamed_for,
+            leads,
         )
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
@@ -511,6 +634,12 @@ def main() -> int:
     extra += f" --fault-scale {a.fault_scale}" if a.fault_scale != 1.0 else ""
     if a.misnamed_cards:
         extra += f" --misnamed-cards {a.misnamed_cards} --misnamed-for {a.misnamed_for}"
+    if leads is not None:
+        extra += f" --colour-leads {a.colour_leads}"
+        extra += f" --misnamed-lead-rows {a.misnamed_lead_rows}"
+        extra += f" --misnamed-lead-share {a.misnamed_lead_share}"
+        extra += f" --misnamed-leads {a.misnamed_leads}" if a.misnamed_leads else ""
+    extra += f" --colour-doubt {live.COLOUR_DOUBT}"
     summary = {
         "command": "PYTHONPATH=. python benchmarks/onirim_tracking_faults.py "
         f"--seeds {a.seeds}{extra}",
@@ -525,6 +654,7 @@ def main() -> int:
         "misnamed_cards": sum(g["misnamed_cards"] for g in games),
         "misnamed_as_held": sum(g["misnamed_as_held"] for g in games),
         "questions": sum(g["questions"] for g in games),
+        "misnamed_lead_model": None if leads is None else leads.model,
         "refused_taps": sum(len(g["refused_taps"]) for g in games),
         "lost_track": sum(len(g["refused_taps"]) >= 3 for g in games),
     }

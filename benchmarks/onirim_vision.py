@@ -122,6 +122,21 @@ def _load_reader(path: str):
     return mod
 
 
+def print_named(zone: str, card: str, m) -> None:
+    """One line for a Location place the reader names (`--named-rows`): the card that lies
+    there, the name, and what the reader says of its certainty (the table's confusions are a
+    Location named as another, mostly another colour of its symbol)."""
+    if zone not in ("location", "discard") or m.card is None:
+        return
+    if not is_location(card) or not is_location(m.card):
+        return
+    row = {"zone": zone, "truth": card, "named": m.card, "runner_up": m.runner_up}
+    for k in ("score", "margin", "colour_lead", "colour_look", "symbol"):
+        v = getattr(m, k)
+        row[k] = None if v is None else round(float(v), 4)
+    print("NAMED " + json.dumps(row), flush=True)
+
+
 def curve(
     reader: TableReader,
     image: np.ndarray,
@@ -130,6 +145,7 @@ def curve(
     mirrors_only: bool = False,
     discard_only: bool = False,
     mirror_rows: bool = False,
+    named_rows: bool = False,
 ) -> None:
     H = reader.locate(image)
     if H is None:
@@ -146,6 +162,8 @@ def curve(
         out[f"discard_{ok}"].append(top.score)
         out[f"discard_margin_{ok}"].append(top.margin)
         out[f"discard_coarse_{ok}"].append(top.coarse)
+        if named_rows:
+            print_named("discard", truth.discard_top, top)
     if discard_only:
         return
 
@@ -174,6 +192,8 @@ def curve(
                     out["symbol_empty"].append(m.symbol if m.symbol is not None else 0.0)
                     out["score_kin_empty"].append(m.score)
             else:
+                if named_rows:
+                    print_named(zone, card, m)
                 out["right" if m.best == card else "wrong"].append(m.score)
                 out["margin_right" if m.best == card else "margin_wrong"].append(m.margin)
                 if m.colour_lead is not None and is_location(card):  # another colour near
@@ -319,6 +339,12 @@ def main() -> int:
         help="with --curve: print each row's last card and the place after it with its score "
         "against the body of the card before it (`read.BODY_FLOOR`, `BODY_MARGIN`)",
     )
+    ap.add_argument(
+        "--named-rows",
+        action="store_true",
+        help="with --curve: print each Location place the reader names (truth, name, runner-up, "
+        "margin, colour lead and look) on a line: the margins a misnamed card carries",
+    )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
         "--progress", action="store_true", help="print each table's tally and CPU times"
@@ -431,6 +457,7 @@ def main() -> int:
                         a.mirrors_only,
                         a.discard_only,
                         a.mirror_rows,
+                        a.named_rows,
                     )
                     if a.body_rows:
                         body_rows(reader, photo.image, photo.truth)

@@ -15,6 +15,7 @@ import pytest
 from companion.cli import main
 from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
+from companion.games.onirim.rules.deck import is_location
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
@@ -441,11 +442,18 @@ def test_a_colour_is_named_only_after_it_led_another_colour(rendered: Path) -> N
 
 def test_read_takes_the_frames_markers(rendered: Path) -> None:
     """A frame's markers found by the live loop are used, not detected again: no markers
-    given is no table; the markers given read as the reader's own detection does."""
+    given is no table; the markers given read as the reader's own detection does (the
+    colour leads to a hundredth: the two detections' corners differ by a fraction of a
+    pixel)."""
     reader = TableReader(load_library(rendered / "lib.npz"))
     image = cv2.imread(str(rendered / "0001.jpg"))
     assert reader.locate(image, {}) is None
-    assert reader.read(image, detect_markers(image)) == reader.read(image)
+    given, own = reader.read(image, detect_markers(image)), reader.read(image)
+    assert replace(given, leads=()) == replace(own, leads=())
+    assert [(z, k) for z, k, _ in given.leads] == [(z, k) for z, k, _ in own.leads]
+    assert [lead for *_, lead in given.leads] == pytest.approx(
+        [lead for *_, lead in own.leads], abs=0.01
+    )
 
 
 def test_locate_puts_the_markers_where_the_full_size_detection_sees_them(rendered: Path) -> None:
@@ -915,3 +923,26 @@ def test_a_place_after_a_rows_card_is_a_card_when_it_is_not_that_cards_body(
         reader.body_score(image, H, L.labyrinth_places[21], L.labyrinth_places[20], "red-sun")
         == -1.0
     )
+
+
+def test_a_named_locations_colour_lead_is_carried_for_live_play(rendered: Path) -> None:
+    """Live play asks a card named by a small colour lead when the hand holds its colour
+    twin; the reading carries each lead at the place of a card it named, a Location, and the
+    `read` JSON leaves them out."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    carried = 0
+    for i in range(3):
+        reading = reader.read(cv2.imread(str(rendered / f"{i:04d}.jpg")))
+        places: dict[tuple[str, int], str | None] = {
+            ("labyrinth", j): c for j, c in enumerate(reading.labyrinth)
+        }
+        for m in reading.mirrors:
+            places |= {(f"under-{m.mirror}", j): c for j, c in enumerate(m.under)}
+        places[("discard", 0)] = reading.discard_top
+        for zone, k, lead in reading.leads:
+            card = places[(zone, k)]
+            assert card is not None and is_location(card), (zone, k, card)
+            assert lead >= 0.0
+        carried += len(reading.leads)
+        assert "leads" not in reading.to_json("x")
+    assert carried > 0

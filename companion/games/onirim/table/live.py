@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import threading
 from collections import Counter, deque
 from dataclasses import replace
@@ -69,15 +70,18 @@ from companion.games.onirim.table.messages import (
     parse,
 )
 from companion.games.onirim.table.track import (
+    COLOUR_LEADS,
     STABLE_FRAMES,
     TWO_AT_A_TIME,
     Place,
     Seen,
     StableTable,
     Table,
+    colour_twins,
     explain,
     half_pair,
     lag,
+    laid_at,
     missed_choices,
     near_plays,
     pairs_with,
@@ -113,6 +117,18 @@ BREACH_KIND, HINT_KIND = "onirim.breach", "onirim.hint"
 ASK_AFTER_FRAMES = 12
 """Frames in a row with a new card the camera cannot name before the players are asked
 (3 s at the sim camera's 4 fps: a hand over the table passes sooner)."""
+COLOUR_DOUBT = 0.25
+"""A card the camera named with another colour this near (`track.COLOUR_LEADS`, the
+reader's colour lead, in any of the frames that made the table steady) is asked when the
+hand holds another colour of its symbol that the rules let be played so
+(`track.colour_twins`), not booked: a colour named wrong cannot be told from the play made.
+From the curve on the fault benchmark's development seeds (100 games, `--colour-leads` with
+the reader's leads on 184 right names of development decks, seeds in the guide; a misnamed
+card's lead drawn evenly from 0.06-0.235, the reader's `MARGIN` to the largest lead a wrong
+best type had on its own curve): at 0 / 0.20 / 0.25, `--misnamed-cards 0.1` games all right
+65 / 94 / 100 of 100, questions added on clean films (`--fault-scale 0`) 0 / 120 / 170. The
+right names led by 0.099 at the least, 14 % under 0.25. 0.25: the least that asks every
+modelled misreading."""
 HIDDEN_FRAMES = 40
 """Frames in a row (10 s at 4 fps) that cards the game has may go unseen, as under a hand
 resting on the table, or one card of a pair lie alone under a Mirror (laid in two motions),
@@ -208,6 +224,8 @@ class OnirimTable:
         self._stale: set[str] = set()
         """The tops the game's pile has had since a stable reading last named a top none of
         them, or the game's own: such a top read is no evidence of a discard (`_judged`)."""
+        self._leads: deque[dict[Place, float]] = deque(maxlen=STABLE_FRAMES)
+        """For the last frames: the reader's colour leads by place (`track.COLOUR_LEADS`)."""
         self._tops: deque[str] = deque(maxlen=STABLE_FRAMES)
         """The same readings with their unnamed cards (`track.UNCLEAR`) kept."""
         self._flagged: Table | None = None
@@ -215,6 +233,10 @@ class OnirimTable:
         self._unsure = 0
         self._hidden = 0
         self._asked: Table | None = None
+        self._twins_asked: Table | None = None
+        """The table last asked about for a card named while the hand holds its colour twin
+        (`_ask_twins`), and the actions booked then."""
+        self._twins_booked = -1
         self._base: Table | None = None
         self._row_low: int | None = None
         """The shortest row read since the game last booked a Location (None: nothing read
@@ -279,7 +301,8 @@ class OnirimTable:
             return Observation({"located": False}, 0.0)
         reading = reader.read(frame.image, located=located)
         maybe = [[zone, k, list(kinds)] for zone, k, kinds in reading.maybe]
-        data = reading.to_json("frame") | {"located": True, "maybe": maybe}
+        leads = [[zone, k, lead] for zone, k, lead in reading.leads]
+        data = reading.to_json("frame") | {"located": True, "maybe": maybe, COLOUR_LEADS: leads}
         cards = [*reading.labyrinth, *(c for m in reading.mirrors for c in m.under)]
         named = sum(c is not None for c in cards)
         return Observation(data, named / len(cards) if cards else 1.0)
@@ -294,6 +317,7 @@ class OnirimTable:
         data = observation.data if isinstance(observation.data, dict) else {}
         seen = seen_from(data, table_of(self.state, self.window), self.answers)
         seen = self._pile_kept(seen)
+        self._leads.append(seen.leads)
         self._stale_tops()
         self._tops_named.append(
             data.get("discard_top") is not None
@@ -321,12 +345,16 @@ class OnirimTable:
             # The colour the camera told fits no play: it may be the colour that is wrong,
             # so the plays that fit without it are offered (never booked on a guess).
             fits, sure = unclear_fits(ENGINE, self.state, steady, self.window)
-        if sure and not self._unseen_place(fits[0]):
+        twins = self._colour_doubt(fits[0], steady) if sure and steady is not None else ()
+        if sure and not twins and not self._unseen_place(fits[0]):
             # The cards the camera named leave one play, an unnamed card only where the
             # last card's body lies: it is booked. A play that needs an unnamed card to be
             # a card of the hand is asked (the engine's plays that fit, or none of them).
             self._flagged = None
             return [self._action(fits[0], "camera")]
+        if sure and steady is not None and twins:
+            self._flagged = None
+            return self._ask_twins((fits[0], *twins), steady)
         if (
             self._missed
             and self.state.phase == "turn"
@@ -409,6 +437,9 @@ class OnirimTable:
             return drafts
         if found.action is not None:
             self._flagged = None
+            twins = self._colour_doubt(found.action, stable)
+            if twins:
+                return drafts + self._ask_twins((found.action, *twins), stable)
             if self._unseen_place(found.action):
                 return drafts + self._ask_which((found.action,), stable, back=True, wait=False)
             return [*drafts, self._action(found.action, "camera")]
@@ -506,7 +537,9 @@ class OnirimTable:
         def kept(t: Table | None) -> Table | None:
             return replace(t, discard_top=top) if t is not None and t.discard_top is None else t
 
-        return seen if top is None else Seen(kept(seen.table), seen.unclear, kept(seen.partial))
+        if top is None:
+            return seen
+        return Seen(kept(seen.table), seen.unclear, kept(seen.partial), leads=seen.leads)
 
     def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
         """A new card the camera cannot name for a while: ask which it is, not guess."""
@@ -597,6 +630,29 @@ class OnirimTable:
             )
         ]
 
+    def _colour_doubt(self, action: Action, seen: Table) -> tuple[Action, ...]:
+        """The plays `action` would be with its card another colour of its symbol that the
+        hand holds (`track.colour_twins`), when the camera was unsure of the card's colour:
+        in one of the last frames the reader told it from another colour by less than
+        `COLOUR_DOUBT`. Empty when it was sure (the play is booked) or no twin is legal."""
+        place = laid_at(action, seen)
+        if place is None:
+            return ()
+        lead = min((f.get(place, math.inf) for f in self._leads), default=math.inf)
+        return colour_twins(ENGINE, self.state, action) if lead < COLOUR_DOUBT else ()
+
+    def _ask_twins(self, choices: tuple[Action, ...], stable: Table) -> list[EventDraft]:
+        """The camera named a card while the hand holds another colour of its symbol
+        (`track.colour_twins`): its colour alone does not tell the plays apart, so the
+        player says which it was. The table asked about is then the one the game agrees
+        with (`_answer`): the name read, if wrong, is a steady misreading, not a play."""
+        if stable == self._asked and self.booked != self._twins_booked:
+            self._asked = None  # the same table again, a play later (a Sun on a Sun): asked
+        drafts = self._ask_which(choices, stable, back=True, wait=False)
+        if drafts:
+            self._twins_asked, self._twins_booked = stable, self.booked
+        return drafts
+
     def _asking_which(self) -> bool:
         """Whether a "which play was it?" is open (a question about one card does not stop
         one: the play may tell that card)."""
@@ -628,11 +684,16 @@ class OnirimTable:
             return [self._hint(self._own(seat, "a hint"))]
         self._own(seat, "what you drew and chose")
         actions = self._actions_of(c)
-        if isinstance(c, Paired) and self._turn_action == (self.state.turns, actions[0]):
+        booked = self._turn_action == (self.state.turns, actions[0])
+        if booked and (
+            isinstance(c, Paired) or (isinstance(c, Discarded) and self.state.phase != "turn")
+        ):
             # The player taps the pair whose fourth card explored a Mirror while the camera
-            # asks which pair it was: answered first, the pair is booked; the tap says the
-            # same, so nothing is recorded and nothing refused (a refusal would hold up the
-            # draws tapped after it).
+            # asks which pair it was (or, before the draws, the discard onto a card of its
+            # kind that the camera asked about as a card named in another colour,
+            # `_ask_twins`): answered first, the action is booked; the tap says the same, so
+            # nothing is recorded and nothing refused (a refusal would hold up the draws
+            # tapped after it).
             return []
         drafts, state = [], self.state
         for action in actions:
@@ -698,6 +759,16 @@ class OnirimTable:
             action = action_from_json(c.answer)  # type: ignore[arg-type]
             ENGINE.apply(self.state, action)
             drafts.append(self._action(action, "answer"))
+            if self._asked is not None and self._asked == self._twins_asked:
+                # The player names the card of the table asked about: that reading is the
+                # one the game agrees with, a name misread in it a steady misreading (the
+                # changes after it are judged from it, `track.rebase`), and a top named on
+                # the pile other than the card discarded no evidence of a discard of that
+                # card (still in the hand) until the camera names another (`_judged`).
+                self._base, self._twins_asked = self._asked, None
+                read = self._asked.discard_top
+                if isinstance(action, Discard) and read not in (None, action.card):
+                    self._stale.add(read)
         return drafts
 
     def _table_is_right(self, seat: int | None) -> list[EventDraft]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.games.base import IllegalAction
 from companion.games.onirim.rules.actions import Action, Discard, Pair, Play
-from companion.games.onirim.rules.deck import colour_of
+from companion.games.onirim.rules.deck import colour_of, is_location, symbol_of
 from companion.games.onirim.rules.engine import OnirimEngine
 from companion.games.onirim.rules.state import OnirimState
 from companion.live.tracking import Breach, StableReadings
@@ -78,6 +78,13 @@ Place = tuple[str, int]
 """A place the camera reads: ("labyrinth", k), ("under-<mirror>", k) or ("discard", 0)."""
 
 
+COLOUR_LEADS = "colour_leads"
+"""The observation's key for the reader's colour leads: `[zone, index, lead]` for each
+Location it named with another colour among its finalists, `lead` the named type's score
+over the best type of another colour (`read.Match.colour_lead`), places named as in `maybe`
+("labyrinth", "under-<mirror>", "discard"), from the reading's `leads`. A reading without
+them (a recorded film from before they were read) is taken as sure of every colour."""
+
 UNCLEAR = "?"
 """A card the camera sees but cannot name, in a `Seen.partial` table."""
 
@@ -94,6 +101,10 @@ class Seen:
     maybe: dict[Place, tuple[str, ...]] = field(default_factory=dict)
     """Places in doubt whose colour the camera told, not the symbol: the cards they may be
     (the reading's `maybe`)."""
+    leads: dict[Place, float] = field(default_factory=dict)
+    """Named Locations whose colour the reader told from another colour's by this lead
+    (the reading's `COLOUR_LEADS`): how sure the camera is of a card's colour. A place
+    left out is one no other colour came near (or the camera did not name)."""
 
 
 def table_of(state: OnirimState, window: int) -> Table:
@@ -148,9 +159,18 @@ def seen_from(data: dict[str, Any], known: Table, answers: dict[Place, str]) -> 
     except (KeyError, TypeError):
         return Seen(None)
     table = Table(lab, doors, mirrors, top)
+    leads = colour_leads(data.get(COLOUR_LEADS))
     if unclear:
-        return Seen(None, tuple(unclear), table, _maybe(data.get("maybe"), unclear))
-    return Seen(table)
+        return Seen(None, tuple(unclear), table, _maybe(data.get("maybe"), unclear), leads)
+    return Seen(table, leads=leads)
+
+
+def colour_leads(data: Any) -> dict[Place, float]:
+    """The reading's colour leads (`COLOUR_LEADS`) by place; a malformed one is none."""
+    try:
+        return {(str(z), int(k)): float(lead) for z, k, lead in data or ()}
+    except (TypeError, ValueError):
+        return {}
 
 
 def _maybe(data: Any, unclear: list[Place]) -> dict[Place, tuple[str, ...]]:
@@ -524,6 +544,47 @@ def vanished_under(seen: Table, now: Table, unflipped: tuple[str, ...]) -> bool:
     read = {m.mirror: m for m in seen.mirrors}
     had = {m.mirror: m for m in now.mirrors}
     return any(m in read and m in had and len(read[m].under) < len(had[m].under) for m in unflipped)
+
+
+def colour_twins(engine: OnirimEngine, state: OnirimState, action: Action) -> tuple[Action, ...]:
+    """The turn's legal actions that are `action` (a Location played or discarded) with its
+    card another colour of the same symbol, a card of the hand: what the camera's reading
+    would be had it named the card's colour wrong. The reader does so with confidence at
+    times (the two fresh games not right at 9b10e2e2: a discard of the wrong Sun, a play of
+    the wrong-colour Moon), and the engine cannot tell those plays apart (the same symbol
+    meets the symbol rule alike), so a card named while the hand holds its twin is asked
+    when the camera was unsure of its colour (`OnirimTable`'s `COLOUR_DOUBT`). The engine
+    judges where it knows: a colour the hand lacks is no twin, nor is a play the rules
+    refuse."""
+    if not isinstance(action, Play | Discard) or state.phase != "turn":
+        return ()
+    card = action.card
+    if not is_location(card):
+        return ()
+    legal = _turn_actions(engine, state)
+    out: list[Action] = []
+    for other in sorted(set(state.hand)):
+        if (
+            other != card
+            and is_location(other)
+            and symbol_of(other) == symbol_of(card)
+            and colour_of(other) != colour_of(card)
+        ):
+            twin = type(action)(other)
+            if twin in legal:
+                out.append(twin)
+    return tuple(out)
+
+
+def laid_at(action: Action, seen: Table) -> Place | None:
+    """The place where the reading `seen` shows the card `action` laid (a Location played:
+    the row's last place; a discard: the pile's top), or None (not there, or no such
+    action)."""
+    if isinstance(action, Play) and seen.labyrinth and seen.labyrinth[-1] == action.card:
+        return ("labyrinth", len(seen.labyrinth) - 1)
+    if isinstance(action, Discard) and seen.discard_top == action.card:
+        return ("discard", 0)
+    return None
 
 
 def pairs_with(

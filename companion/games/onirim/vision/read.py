@@ -1256,12 +1256,15 @@ class TableReader:
             )
 
         maybe: list[tuple[str, int, tuple[str, ...]]] = []
+        leads: list[tuple[str, int, float]] = []
 
         def named(m: Match, where: str, place: tuple[str, int] | None = None) -> str | None:
             if m.card is None:
                 warnings.append(f"{where}: not sure which card ({m.best} or {m.runner_up})")
                 if m.kin and place is not None:
                     maybe.append((*place, m.kin))
+            elif m.colour_lead is not None and place is not None:
+                leads.append((*place, m.colour_lead))
             return m.card
 
         # A bare place (no card's look at all) does not end the labyrinth when two sure cards
@@ -1402,27 +1405,32 @@ class TableReader:
                 warnings.append("a Door's colour is not told: tap it in")
             else:
                 doors.append(card.removeprefix("door-"))
+        read_row = tuple(
+            named(m, f"labyrinth card {j + 1}", ("labyrinth", j)) for j, m in enumerate(labyrinth)
+        )
+        seen_mirrors = tuple(
+            MirrorSeen(
+                mid,
+                explored,
+                tuple(
+                    named(m, f"card {j + 1} under the {mid} Mirror", (f"under-{mid}", j))
+                    for j, m in enumerate(fans[i])
+                ),
+            )
+            for i, (mid, explored) in sorted(mirrors.items())
+        )
+        # Below `EMPTY` the pile's top is named only when sure (`DISCARD_SURE`), never
+        # asked: a bare place is no question.
+        discard_top = None if top.empty and top.card is None else named(top, "discard pile")
+        if discard_top is not None and top.colour_lead is not None:
+            leads.append(("discard", 0, top.colour_lead))
         return TableReading(
-            labyrinth=tuple(
-                named(m, f"labyrinth card {j + 1}", ("labyrinth", j))
-                for j, m in enumerate(labyrinth)
-            ),
+            labyrinth=read_row,
             doors=tuple(doors),
-            mirrors=tuple(
-                MirrorSeen(
-                    mid,
-                    explored,
-                    tuple(
-                        named(m, f"card {j + 1} under the {mid} Mirror", (f"under-{mid}", j))
-                        for j, m in enumerate(fans[i])
-                    ),
-                )
-                for i, (mid, explored) in sorted(mirrors.items())
-            ),
-            # Below `EMPTY` the pile's top is named only when sure (`DISCARD_SURE`), never
-            # asked: a bare place is no question.
-            discard_top=None if top.empty and top.card is None else named(top, "discard pile"),
+            mirrors=seen_mirrors,
+            discard_top=discard_top,
             warnings=tuple(warnings),
             maybe=tuple(maybe),
+            leads=tuple(leads),
             guessed=tuple(guessed),
         )

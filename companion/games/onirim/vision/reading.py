@@ -32,6 +32,12 @@ class TableReading:
     """Null cards the reader told all but the symbol of: (zone, index, the Locations of that
     colour), zone as live play names a place ("labyrinth", "under-<mirror>"). Live play
     narrows them with the hand; `read`'s JSON leaves them out (a null is a question there)."""
+    leads: tuple[tuple[str, int, float], ...] = ()
+    """Named cards the reader told from a card of another colour: (zone, index, the named
+    type's score over the best type of another colour, `read.Match.colour_lead`), zones as
+    in `maybe` plus ("discard", 0). Live play asks a card named by a small lead when the
+    hand holds its colour twin (a colour misnamed is a play the game cannot tell apart);
+    `read`'s JSON leaves them out (a named card is its answer there)."""
     guessed: tuple[str, ...] = ()
     """Mirrors (of `mirrors`, nothing under them) whose side is the reader's best guess: the
     window's lightness says one side, the whole corner hardly the other (`read.SIDE_LIGHT`).
