@@ -1008,7 +1008,7 @@ tables asked / right cards lost / phantoms removed), over lg22's 41 staged devel
 of the random family as its reader read them (docs/looking-glass-table.md, lg26): 0.1 to 0.5:
 3 / 19 / 20 (the three glasses that took a score pile in, at share 0: 2 right and 9
 phantoms, 4 and 6, 13 and 5); 0.6: 4 / 33 / 20. The lowest share of a glass read right was
-0.57 (14 cards, a hand over one half's first rows); 0.3 lies in the middle of the gap. Those
+0.57 (a glass of 14 named cards); 0.3 lies in the middle of the gap. Those
 three glasses `halves_disagree` now refuses too: this rule is the one a pile with a small
 glass's one pair passes, where no shift pairs better than the pair itself."""
 
