@@ -27,6 +27,7 @@ Only the reader's public entry points are used (`teach.find_card`, `teach.teach_
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -114,10 +115,44 @@ def read_json(taught: Taught, img: Any) -> dict:
 
 
 # -- making a set ----------------------------------------------------------------------------
-def make_set(out: Path, seeds: list[int], tables: int, family: str = "random") -> dict:
+def scene_glass_size(seed: int, index: int, art: dict[str, Any]) -> int:
+    """How many cards the glass of `render.render_scene(seed, index, art)` holds, dealt as it
+    deals them but not photographed (a fraction of its cost): `make --glass-at-most` looks
+    for the scenes of a small glass (a round's last picks), which a plain draw holds one
+    table in twenty. `make_set` checks the count against each rendered scene's truth."""
+    import numpy as np
+
+    from companion.games.looking_glass.vision.art import deck_style
+    from companion.games.looking_glass.vision.render import (
+        deck_geometry,
+        sample_conditions,
+        scene_table,
+        world_conditions,
+    )
+
+    rng = np.random.default_rng([seed, 11, index])
+    cond = sample_conditions(rng)
+    style = deck_style(art)
+    geometry = None
+    if not style.is_house:
+        cond = world_conditions(np.random.default_rng([seed, 17, index]), cond, style)
+        geometry = deck_geometry(style)
+    return len(scene_table(rng, cond.sleeves, geometry).glass)
+
+
+def make_set(
+    out: Path,
+    seeds: list[int],
+    tables: int,
+    family: str = "random",
+    glass_at_most: int | None = None,
+) -> dict:
     """`family` "random": each deck of randomised design (`render.sample_style`); "house":
     the house style (`art.draw_deck` without a style), taught and dealt as the random ones
-    (one teach photo a card, no retakes), as `looking_glass_world.py`'s house family."""
+    (one teach photo a card, no retakes), as `looking_glass_world.py`'s house family.
+    `glass_at_most`: each deck's first `tables` scenes whose glass holds at most that many
+    cards (`scene_glass_size`), not its first `tables` scenes; a table is still named by its
+    scene's index."""
     import cv2
     import numpy as np
 
@@ -144,8 +179,16 @@ def make_set(out: Path, seeds: list[int], tables: int, family: str = "random") -
                 [cv2.IMWRITE_JPEG_QUALITY, TEACH_JPEG],
             )
         names = []
-        for i in range(tables):
+        indices = list(range(tables))
+        if glass_at_most is not None:
+            small = (
+                i for i in itertools.count() if scene_glass_size(seed, i, art) <= glass_at_most
+            )
+            indices = list(itertools.islice(small, tables))
+        for i in indices:
             img, truth = render_scene(seed, i, art)
+            if glass_at_most is not None:
+                assert len(truth["cards"]) == scene_glass_size(seed, i, art), (seed, i)
             name = f"table-{i:02d}"
             cv2.imwrite(str(d / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, TABLE_JPEG])
             (d / f"{name}.json").write_text(json.dumps(truth) + "\n")
@@ -315,6 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         default="random",
         help="the decks' design: randomised (default) or the house style",
     )
+    mk.add_argument(
+        "--glass-at-most",
+        type=int,
+        default=None,
+        help="only scenes whose glass holds at most this many cards (a round's last picks)",
+    )
     rd = sub.add_parser("read", help="read a set and score it")
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
@@ -341,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = a.seeds or [a.seed_base + k for k in range(a.decks)]
         if max(seeds) >= 1_000_000:
             raise SystemExit("development seeds must stay below 1,000,000")
-        make_set(Path(a.out), seeds, a.tables, a.family)
+        make_set(Path(a.out), seeds, a.tables, a.family, a.glass_at_most)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
         return 0
     if verb == "read":

@@ -8,6 +8,7 @@ from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision.slots import (
     MIN_SCORE,
     REFLECTED_MIN_SCORE,
+    REFLECTED_SHARE,
     UNTAUGHT_MIN_SCORE,
     Lattice,
     Probe,
@@ -16,6 +17,7 @@ from companion.games.looking_glass.vision.slots import (
     layout_span,
     name_slots,
     reflection_pairs,
+    reflections_too_few,
     shift_pairs,
     with_coverage,
     with_pairs_on,
@@ -458,3 +460,23 @@ def test_the_shifts_weighed_count_the_pairs_each_numbering_of_the_halves_makes()
     one_out = shift_pairs([_at(p.card.identity.card, p.half, p.row + p.half, p.col) for p in alike])
     assert one_out[(1, 0)] == len(cells) > one_out[(0, 0)]
     assert shift_pairs([_at(None, h, 0, 3) for h in (0, 1)]) == {}
+
+
+def test_a_glass_whose_cards_show_too_few_reflections_is_no_glass():
+    """A diamond glass read whole, or with a few reflections hidden, shows its cards in
+    pairs and stands; a score pile's stacks (one half's rows, no reflections) with the one
+    real pair of a small glass, or one half alone, do not; two named cards are
+    `without_lone_pair`'s to judge, and unnamed cards count for neither."""
+    cells = [(c.row, c.col) for c in load_layouts()["diamond"].cells]
+    alike = [_at(f"{r}-{c}", h, r, c) for r, c in cells for h in (0, 1)]
+    assert not reflections_too_few(alike)
+    some_hidden = [p for p in alike if not (p.half == 0 and p.row == 0)]
+    assert not reflections_too_few(some_hidden)
+    pair = [_at("a", 0, 0, 3), _at("b", 1, 0, 3)]
+    pile = [_at(c, 0, r + 1, 5) for r, c in enumerate("cdefgh")]
+    named, pairs = len(pair + pile), reflection_pairs(pair + pile)
+    assert 2 * pairs < REFLECTED_SHARE * named
+    assert reflections_too_few(pair + pile)
+    assert reflections_too_few([p for p in alike if p.half == 0])
+    assert not reflections_too_few([_at("a", 0, 0, 3), _at("c", 0, 1, 5)])
+    assert not reflections_too_few(pair + [_at(None, 0, r + 1, 5) for r in range(6)])
