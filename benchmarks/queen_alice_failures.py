@@ -700,6 +700,52 @@ def cut_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     }
 
 
+def arm_share_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """How many squares the arm follower claims, arm by arm (`arm_squares` with one arm,
+    plain and through its shades), against how many the render's arms really come near
+    (`Photo.near_arm`) and hide (the answer key's `unsure`), on development renders: an arm
+    is a hand and forearm from the board's edge, and cannot cover most of the board."""
+    geom = load_geometry()
+    cells = geom.cells
+    rows: list[dict[str, Any]] = []
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        found = reader.find_arms(photo.image, geom, where)
+        if not found.arms:
+            continue
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        per_arm = [reader.Arms((arm,)) for arm in found.arms]
+        plain = [len(reader.arm_squares(colours, one, geom, cells)) for one in per_arm]
+        shades = [
+            len(reader.arm_squares(colours, one, geom, cells, shades=True)) for one in per_arm
+        ]
+        under = reader.arm_squares(colours, found, geom, cells)
+        rows.append(
+            {
+                "board": i,
+                "followed": plain,
+                "with_shades": shades,
+                "followed_not_near": len(under - photo.near_arm),
+                "near_arm": len(photo.near_arm),
+                "hidden": len(photo.truth.unsure),
+            }
+        )
+        print(f"\rarm share curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {"seed": seed, "boards": boards, "squares": len(cells), "arms": rows}
+
+
+def arm_learn_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `ARM_LEARN_MAX` curve, on development renders: every board read whole with the
+    squares under arms left out of learning the print when at most each share of the board
+    (0: never), judged as `queen_alice_vision.py` judges."""
+    values = (0.0, 0.3, 0.4, 0.5, 0.6, 1.0)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "arm_learn_max": board_curve("ARM_LEARN_MAX", values, seed, boards, arms),
+    }
+
+
 def shared_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `SHARED_OVER` curve, on development renders: every square the colours call unsure
     or gold, not under an arm (`arm_squares`), by how many of the board's other squares (none
@@ -1039,6 +1085,16 @@ def main() -> None:
         help="the TOLD_OVER curve (a colour the colours call on too many squares) instead",
     )
     parser.add_argument(
+        "--arm-share-curve",
+        action="store_true",
+        help="squares the arm follower claims, arm by arm, against the render's arms instead",
+    )
+    parser.add_argument(
+        "--arm-learn-curve",
+        action="store_true",
+        help="the ARM_LEARN_MAX curve (print learnt without arm squares) instead",
+    )
+    parser.add_argument(
         "--lone-curve",
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
@@ -1066,6 +1122,8 @@ def main() -> None:
     with_arms = {
         "band_curve": band_curve,
         "cut_curve": cut_curve,
+        "arm_share_curve": arm_share_curve,
+        "arm_learn_curve": arm_learn_curve,
         "shared_curve": shared_curve,
         "structure_curve": structure_curve,
         "near_curve": near_curve,

@@ -14,6 +14,7 @@ from companion.errors import UserError
 from companion.games.queen_alice.vision.geometry import geometry_from_toml, load_geometry
 from companion.games.queen_alice.vision.read import (
     ALONE,
+    ARM_LEARN_MAX,
     ARM_MARGIN,
     CROWN_APART,
     CROWN_REF_ALIKE,
@@ -47,6 +48,7 @@ from companion.games.queen_alice.vision.read import (
     crowns_apart,
     crowns_standing,
     cut_by_a_line,
+    learnt_without,
     locate,
     lone_squares,
     looks_like_light,
@@ -60,8 +62,10 @@ from companion.games.queen_alice.vision.read import (
     print_middles,
     print_scale,
     read_board,
+    sample_squares,
     shared_looks,
     structure_unsure,
+    told_squares,
     two_centres,
     two_means,
     unlike_the_path,
@@ -928,3 +932,35 @@ def test_middles_are_alike_when_most_of_their_samples_are_near() -> None:
         [True, False, False],
         [False, False, True],
     ]
+
+
+def test_squares_under_an_arm_are_left_out_of_learning_the_print(
+    clear_photos: list[Photo],
+) -> None:
+    """A panel print whose squares are 45 empty and 36 under an arm: with the arm's squares
+    its look is no majority (45 of 81 alike, under `KIN_AGREE`) and nothing is told; without
+    them (36 of 81, within `ARM_LEARN_MAX`) the empty squares tell it and their structure
+    is flat. Past `ARM_LEARN_MAX` of the board the print is learnt as it was."""
+    photo = clear_photos[0]
+    where = locate(photo.image, GEOM)
+    assert where is not None
+    shape = sample_squares(photo.image, GEOM, where, GEOM.cells)
+    assert shape.disc is not None
+    n, d = shape.disc.shape[:2]
+    rng = np.random.default_rng(5)
+    disc = np.tile((70.0, 10.0, 20.0), (n, d, 1)) + rng.normal(0, 1.0, (n, d, 3))
+    arm = list(range(36))
+    disc[arm] = (55.0, -25.0, -20.0)
+    beside = np.tile((40.0, 0.0, 10.0), (n, 4, 1))
+    kin = np.ones((n, n), bool)
+    colours = replace(shape, disc=disc, beside=beside, kin=kin)
+    assert 36 <= ARM_LEARN_MAX * n < 45
+    told = learnt_without(colours, set(arm), GEOM)
+    assert told.printed is not None and told.structure is not None
+    assert not np.isnan(told.printed[36:]).any()
+    assert np.isnan(told.printed[:36]).all()
+    # with them, the same board tells nothing: the arm is over too much of the print
+    whole = told_squares(disc, beside, kin, GEOM)
+    assert whole.printed is not None and np.isnan(whole.printed).all()
+    # more than ARM_LEARN_MAX of the board under arms: learnt from every square, as before
+    assert learnt_without(colours, set(range(46)), GEOM) is colours

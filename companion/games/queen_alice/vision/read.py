@@ -707,26 +707,58 @@ def sample_squares(
     centres = _centres(geom, cells)
     points = square_points(geom, where, cells)
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
     wide = _spot_colours(image, where, centres, disc, points.strips)
-    kin = print_kin(wide.beside)
-    printed = print_middles(wide.middle, wide.beside, kin)
+    return told_squares(wide.middle, wide.beside, print_kin(wide.beside), geom)
+
+
+def told_squares(
+    wide: np.ndarray, beside: np.ndarray, kin: np.ndarray, geom: BoardGeometry
+) -> SpotColours:
+    """The squares' colours from their discs (`wide`, N x M x 3 Lab over radius
+    `STRUCTURE_SQ`) and print beside, each print's middle told from the squares `kin` pairs
+    (`print_middles`), and each square's structure what that middle does not explain."""
+    sq = geom.square_mm
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
+    printed = print_middles(wide, beside, kin)
     # a square's structure is what its print's own look does not explain (a panel's edge,
     # an icon), where the board tells that look
-    rest = np.where(np.isnan(printed), wide.middle, wide.middle - printed)
+    rest = np.where(np.isnan(printed), wide, wide - printed)
     pairs = _disc_steps(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
     step_lab = np.take(rest, pairs[:, 0], axis=1) - np.take(rest, pairs[:, 1], axis=1)
     steps = np.sqrt(np.einsum("npk,npk->np", step_lab, step_lab))
     return SpotColours(
-        wide.middle[:, inner],
-        wide.beside,
+        wide[:, inner],
+        beside,
         _spread(rest).astype(np.float32),
         np.percentile(steps, 95, axis=1).astype(np.float32),
         printed[:, inner],
         kin,
-        wide.middle,
+        wide,
         disc / sq,
     )
+
+
+ARM_LEARN_MAX = 0.5
+"""Squares under arms (`arm_squares`) are left out of learning the print (`told_squares`:
+an arm's colour is not the print's middle) when they are at most this share of the board;
+past it the print would be learnt from too few squares (an arm followed over 50 of 81
+squares on a print of near its colour left a red to be read white). From the curve of
+`queen_alice_failures.py --arm-learn-curve` (development draws in the game's guide)."""
+
+
+def learnt_without(colours: SpotColours, leave: set[int], geom: BoardGeometry) -> SpotColours:
+    """`colours` with each print's middle learnt without the squares `leave` (under an arm:
+    an arm's colour is not the print's), when they are at most `ARM_LEARN_MAX` of the board;
+    else as they are."""
+    if not leave or len(leave) > ARM_LEARN_MAX * len(colours.middle):
+        return colours
+    assert colours.kin is not None and colours.disc is not None
+    out = np.array(sorted(leave))
+    kin = colours.kin.copy()
+    kin[out, :] = False
+    kin[:, out] = False
+    return told_squares(colours.disc, colours.beside, kin, geom)
 
 
 def print_kin(beside: np.ndarray) -> np.ndarray:
@@ -790,7 +822,8 @@ def print_middles(
         tried.add(kin[lead].tobytes())
         template = median_along(flat[:, kin[lead]], 1).reshape(middle.shape[1:])
         alike = middles_alike(np.linalg.norm(offsets - template, axis=2) * scale)
-        agree = (kin @ alike.astype(np.float32)) / size  # per square: its own kin alike
+        # per square: its own kin alike (a square left out of every kin, under an arm, has none)
+        agree = (kin @ alike.astype(np.float32)) / np.maximum(size, 1)
         fits = (agree >= KIN_AGREE) & (size >= KIN_MIN) & (agree > best)
         out[fits] = base[fits][:, None] + template * scale[fits][..., None]
         best[fits] = agree[fits]
@@ -899,6 +932,7 @@ def read_board(
     arms = find_arms(image, geom, where)
     colours = sample_squares(image, geom, where, cells)
     under = arm_squares(colours, arms, geom, cells)
+    colours = learnt_without(colours, {k for k, c in enumerate(cells) if c in under}, geom)
     calls = [
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
