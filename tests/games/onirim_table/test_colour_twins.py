@@ -124,8 +124,9 @@ def test_a_discard_named_unsure_while_the_hand_holds_its_twin_is_asked_and_the_a
 ):
     """The camera names the blue Sun on the pile, unsure of its colour; the hand holds the red
     Sun too. Asked; the player says the red Sun. The pile still read with the blue Sun is no
-    discard of the blue Sun the hand still holds, and the player's tap of the discard the answer booked (a discard
-    onto its own kind, as the player sees it) records nothing and is not refused."""
+    discard of the blue Sun the hand still holds, and the player's tap of the discard the
+    answer booked (a discard onto its own kind, as the player sees it) records nothing and is
+    not refused."""
     state = _turn(HAND, discard=("brown-moon",))
     live = _Live(state)
     table = table_of(state, WINDOW)
