@@ -382,6 +382,7 @@ def _tracking_summary(
         "removals": sum(r["removals"] for r in rows),
         "removals_right_in_order": sum(r["removals_right"] for r in rows),
         "false_events": sum(r["false_events"] for r in rows),
+        "of_which_changes_not_scripted": sum(r.get("not_scripted", 0) for r in rows),
         "questions_answered": sum(r["questions"] for r in rows),
         "questions_by_kind": asked,
         "stuck_games": sum(r["stuck"] is not None for r in rows),
@@ -516,7 +517,8 @@ def _track_game(
         "removals": sum(1 for a in want if a.get("type") == "remove"),
         "moves_right": sum(1 for a in want[:agree] if a.get("type") == "move"),
         "removals_right": sum(1 for a in want[:agree] if a.get("type") == "remove"),
-        "false_events": max(0, len(got) - len(want)) + len(breaches),
+        "false_events": not_scripted(got, want) + len(breaches),
+        "not_scripted": not_scripted(got, want),
         "breaches": breaches[:3],
         "questions": sum(asked.values()),
         "questions_by_kind": asked,
@@ -650,6 +652,22 @@ def _agree(got: list[dict], want: list[dict]) -> int:
         (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
         min(len(got), len(want)),
     )
+
+
+def not_scripted(got: list[dict], want: list[dict]) -> int:
+    """The changes the table booked that the script never made: those left out of the
+    longest run of booked changes found, in order, in the script. A table that books a
+    wrong move in place of the right one books no more changes than the script, so
+    counting only the changes beyond the script's missed it (a wrong move booked is a
+    false event: the game's board is no longer the table's)."""
+    common = [0] * (len(want) + 1)
+    for a in got:
+        diagonal = 0
+        for j, b in enumerate(want, 1):
+            above = common[j]
+            common[j] = diagonal + 1 if a == b else max(above, common[j - 1])
+            diagonal = above
+    return len(got) - common[-1]
 
 
 def _questions_by_kind(events: list[Any]) -> dict[str, int]:
@@ -823,7 +841,8 @@ def replay(
                 "right": got == want and not breaches,
                 "want": len(want),
                 "booked_in_order": agree,
-                "false_events": max(0, len(got) - len(want)) + breaches,
+                "false_events": not_scripted(got, want) + breaches,
+                "not_scripted": not_scripted(got, want),
                 "questions_by_kind": asked,
                 "answers_refused": table[0].refused,
             }
@@ -836,6 +855,7 @@ def replay(
         "changes": sum(r["want"] for r in rows),
         "changes_booked_in_order": sum(r["booked_in_order"] for r in rows),
         "false_events": sum(r["false_events"] for r in rows),
+        "of_which_changes_not_scripted": sum(r["not_scripted"] for r in rows),
         "questions_answered": sum(sum(r["questions_by_kind"].values()) for r in rows),
         "per_game": rows,
     }
