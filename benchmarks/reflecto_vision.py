@@ -933,6 +933,28 @@ def stop_reason(log: dict) -> dict | None:
     return None
 
 
+def seats_unseen(log: dict) -> list[float | None]:
+    """Per seat, the share of its screens the reader did not call as its (read empty, in
+    doubt or in the other colour) over every rest frame of a logged game without hands: a
+    seat mostly unseen through the game (a colour the reader does not find on this board)
+    from one unseen at one rest. None for a seat with no screen on any such frame."""
+    seen = [0, 0]
+    unseen = [0, 0]
+    for f in log["frames"]:
+        if not f["rest"] or f["hands"] or not f["board_found"]:
+            continue
+        called = {(r, c): o for r, c, o in f["screens"]}
+        for r, c, o in f["truth"]:
+            if called.get((r, c)) == o:
+                seen[o] += 1
+            else:
+                unseen[o] += 1
+    return [
+        None if seen[o] + unseen[o] == 0 else round(unseen[o] / (seen[o] + unseen[o]), 2)
+        for o in (0, 1)
+    ]
+
+
 def stops(log_dir: Path) -> dict:
     """`stop_reason` for every game `--log` kept that did not book every change as scripted
     (its events say which), counted by class."""
@@ -952,6 +974,7 @@ def stops(log_dir: Path) -> dict:
         rows.append(
             {"game": path.stem, "booked": len(got), "want": len(want)}
             | (reason or {"class": "never behind at a rest's end"})
+            | {"seats_unseen": seats_unseen(held)}
         )
         print(json.dumps(rows[-1]), flush=True)
     counts: dict[str, int] = {}
