@@ -382,6 +382,7 @@ def _tracking_summary(
         "removals": sum(r["removals"] for r in rows),
         "removals_right_in_order": sum(r["removals_right"] for r in rows),
         "false_events": sum(r["false_events"] for r in rows),
+        "of_which_changes_not_scripted": sum(r.get("not_scripted", 0) for r in rows),
         "questions_answered": sum(r["questions"] for r in rows),
         "questions_by_kind": asked,
         "stuck_games": sum(r["stuck"] is not None for r in rows),
@@ -516,7 +517,8 @@ def _track_game(
         "removals": sum(1 for a in want if a.get("type") == "remove"),
         "moves_right": sum(1 for a in want[:agree] if a.get("type") == "move"),
         "removals_right": sum(1 for a in want[:agree] if a.get("type") == "remove"),
-        "false_events": max(0, len(got) - len(want)) + len(breaches),
+        "false_events": not_scripted(got, want) + len(breaches),
+        "not_scripted": not_scripted(got, want),
         "breaches": breaches[:3],
         "questions": sum(asked.values()),
         "questions_by_kind": asked,
@@ -650,6 +652,22 @@ def _agree(got: list[dict], want: list[dict]) -> int:
         (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
         min(len(got), len(want)),
     )
+
+
+def not_scripted(got: list[dict], want: list[dict]) -> int:
+    """The changes the table booked that the script never made: those left out of the
+    longest run of booked changes found, in order, in the script. A table that books a
+    wrong move in place of the right one books no more changes than the script, so
+    counting only the changes beyond the script's missed it (a wrong move booked is a
+    false event: the game's board is no longer the table's)."""
+    common = [0] * (len(want) + 1)
+    for a in got:
+        diagonal = 0
+        for j, b in enumerate(want, 1):
+            above = common[j]
+            common[j] = diagonal + 1 if a == b else max(above, common[j - 1])
+            diagonal = above
+    return len(got) - common[-1]
 
 
 def _questions_by_kind(events: list[Any]) -> dict[str, int]:
@@ -823,7 +841,8 @@ def replay(
                 "right": got == want and not breaches,
                 "want": len(want),
                 "booked_in_order": agree,
-                "false_events": max(0, len(got) - len(want)) + breaches,
+                "false_events": not_scripted(got, want) + breaches,
+                "not_scripted": not_scripted(got, want),
                 "questions_by_kind": asked,
                 "answers_refused": table[0].refused,
             }
@@ -836,6 +855,7 @@ def replay(
         "changes": sum(r["want"] for r in rows),
         "changes_booked_in_order": sum(r["booked_in_order"] for r in rows),
         "false_events": sum(r["false_events"] for r in rows),
+        "of_which_changes_not_scripted": sum(r["not_scripted"] for r in rows),
         "questions_answered": sum(sum(r["questions_by_kind"].values()) for r in rows),
         "per_game": rows,
     }
@@ -913,6 +933,28 @@ def stop_reason(log: dict) -> dict | None:
     return None
 
 
+def seats_unseen(log: dict) -> list[float | None]:
+    """Per seat, the share of its screens the reader did not call as its (read empty, in
+    doubt or in the other colour) over every rest frame of a logged game without hands: a
+    seat mostly unseen through the game (a colour the reader does not find on this board)
+    from one unseen at one rest. None for a seat with no screen on any such frame."""
+    seen = [0, 0]
+    unseen = [0, 0]
+    for f in log["frames"]:
+        if not f["rest"] or f["hands"] or not f["board_found"]:
+            continue
+        called = {(r, c): o for r, c, o in f["screens"]}
+        for r, c, o in f["truth"]:
+            if called.get((r, c)) == o:
+                seen[o] += 1
+            else:
+                unseen[o] += 1
+    return [
+        None if seen[o] + unseen[o] == 0 else round(unseen[o] / (seen[o] + unseen[o]), 2)
+        for o in (0, 1)
+    ]
+
+
 def stops(log_dir: Path) -> dict:
     """`stop_reason` for every game `--log` kept that did not book every change as scripted
     (its events say which), counted by class."""
@@ -932,6 +974,7 @@ def stops(log_dir: Path) -> dict:
         rows.append(
             {"game": path.stem, "booked": len(got), "want": len(want)}
             | (reason or {"class": "never behind at a rest's end"})
+            | {"seats_unseen": seats_unseen(held)}
         )
         print(json.dumps(rows[-1]), flush=True)
     counts: dict[str, int] = {}

@@ -891,3 +891,36 @@ def test_a_screen_read_gone_beside_a_move_is_asked_before_unconfirmed_answers() 
     assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
         {"type": "move", "screen": "A1", "to": [1, 1]}
     ]
+
+
+def test_start_row_screens_the_camera_never_sees_are_followed_through_the_next_moves() -> None:
+    """Bob's screens on [6, 3] and [6, 4] read clearly empty at every rest (a seat the
+    camera does not see there), and the players said they stand there. Once the start
+    position is seen, their answers hold while the camera reads those squares empty: Ann's
+    next move is booked with no question (before, the answers were dropped at the first
+    frame after the start, both screens read as gone and asked about again at the move,
+    costing the rest). When Bob's screen appears on [5, 3], the screen the camera never
+    saw is asked about, never booked on the camera's word."""
+    faint = {c: o for c, o in start().items() if c not in ((6, 3), (6, 4))}
+    game = _set_up_table()
+    _feed(game, [board(faint)] * 4)
+    for question in game.questions(None):
+        _answer(game, question, 1)
+    _feed(game, [board(faint)] * 3)
+    assert game.camera == board_of(game.state)  # the start position, as answered
+    ann = moved(faint, (0, 3), (1, 3))
+    drafts = _feed(game, [board(ann, hands=True)] + [board(ann)] * 3)
+    assert [d.kind for d in drafts if d.kind != "reflecto.seen"] == ["reflecto.action"]
+    assert drafts[-1].payload["action"] == {"type": "move", "screen": "A3", "to": [1, 3]}
+    bob = {**ann, (5, 3): 1}
+    drafts = _feed(game, [board(bob, hands=True)] + [board(bob)] * 6)
+    assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
+    asked = {q.id.split("-")[1] + q.id.split("-")[2] for q in game.questions(None)}
+    assert "63" in asked
+    for question in game.questions(None):
+        cell = tuple(int(v) for v in question.id.split("-")[1:3])
+        _answer(game, question, None if cell == (6, 3) else bob.get(cell, 1))
+    drafts = _feed(game, [board(bob)] * 3)
+    booked = [d.payload["action"] for d in drafts if d.kind == "reflecto.action"]
+    assert {"type": "move", "screen": "B3", "to": [5, 3]} in booked
+    assert not [d for d in drafts if d.kind == "reflecto.breach"]

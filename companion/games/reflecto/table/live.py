@@ -330,10 +330,14 @@ class ReflectoTable:
         called = {s.cell: s.owner for s in data.screens if s.owner in (0, 1)}
         known = board_of(self.state)
         held_now = dict(known)
-        self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
         unsure = set(data.unclear) | {s.cell for s in data.screens if s.owner not in (0, 1)}
         looked = data.board_found and not data.hands
         if looked:
+            # Only a frame without hands clears a suspect square: a call made under an arm
+            # is no better than the call in doubt (a square the camera reads empty at rest
+            # was called right once in a hand frame, its answer then dropped, and the screen
+            # beside it moving was booked from that square).
+            self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
             self._count_runs(called, unsure)
             self._wavered |= unsure
         else:
@@ -341,7 +345,15 @@ class ReflectoTable:
         self._unheld = {
             c for c in self._unheld if c not in self.answers and self._run(c) < STABLE_FRAMES
         }
-        prior = self._start_prior(called) | self._suspect | self._unheld
+        start = self._start_prior(called)
+        if looked:
+            # A start-row square read clearly empty at rest where the rules put a screen (a
+            # seat the camera does not see there) stays suspect beyond the start, until the
+            # camera calls it as the engine has it: the players' answer is not dropped once
+            # the start position is seen, and the engine's screen there is followed through
+            # the other seat's moves instead of being read as gone at each of them.
+            self._suspect |= start - unsure
+        prior = start | self._suspect | self._unheld
         if looked:
             prior |= self._contested(called, unsure | prior)
         if prior and looked:

@@ -1,0 +1,42 @@
+"""The tracking benchmark's count of wrong changes booked (`benchmarks/reflecto_vision.py`)."""
+
+from __future__ import annotations
+
+from benchmarks.reflecto_vision import not_scripted, seats_unseen
+
+A, B, C, D = ({"type": "move", "screen": s, "to": [1, 1]} for s in ("A0", "A1", "A2", "B3"))
+
+
+def test_a_wrong_move_booked_in_place_of_the_right_one_is_counted() -> None:
+    # As many changes booked as scripted: counting only the changes beyond the script's
+    # found none.
+    assert not_scripted([A, D, C], [A, B, C]) == 1
+
+
+def test_changes_booked_as_scripted_or_not_yet_booked_are_not_counted() -> None:
+    assert not_scripted([A, B, C], [A, B, C]) == 0
+    assert not_scripted([A, B], [A, B, C]) == 0
+    assert not_scripted([], [A]) == 0
+
+
+def test_changes_beyond_the_script_and_out_of_order_are_counted() -> None:
+    assert not_scripted([A, B, C, D], [A, B, C]) == 1
+    assert not_scripted([B, A], [A, B]) == 1
+
+
+def _frame(rest: bool, hands: bool, screens: list[list[int]]) -> dict:
+    truth = [[0, 0, 0], [0, 1, 0], [6, 0, 1], [6, 1, 1]]
+    return {"rest": rest, "hands": hands, "board_found": True, "truth": truth, "screens": screens}
+
+
+def test_a_seat_is_unseen_on_the_rest_frames_where_its_screens_are_not_called_its() -> None:
+    # Ann's (0, 1) read empty, Bob's (6, 1) in doubt then in Ann's colour; frames with hands
+    # or outside a rest do not count.
+    frames = [
+        _frame(True, False, [[0, 0, 0], [6, 0, 1], [6, 1, -1]]),
+        _frame(True, False, [[0, 0, 0], [6, 0, 1], [6, 1, 0]]),
+        _frame(True, True, []),
+        _frame(False, False, []),
+    ]
+    assert seats_unseen({"frames": frames}) == [0.5, 0.5]
+    assert seats_unseen({"frames": frames[2:]}) == [None, None]
