@@ -120,24 +120,9 @@ def scene_glass_size(seed: int, index: int, art: dict[str, Any]) -> int:
     deals them but not photographed (a fraction of its cost): `make --glass-at-most` looks
     for the scenes of a small glass (a round's last picks), which a plain draw holds one
     table in twenty. `make_set` checks the count against each rendered scene's truth."""
-    import numpy as np
+    from companion.games.looking_glass.vision.render import deal_scene
 
-    from companion.games.looking_glass.vision.art import deck_style
-    from companion.games.looking_glass.vision.render import (
-        deck_geometry,
-        sample_conditions,
-        scene_table,
-        world_conditions,
-    )
-
-    rng = np.random.default_rng([seed, 11, index])
-    cond = sample_conditions(rng)
-    style = deck_style(art)
-    geometry = None
-    if not style.is_house:
-        cond = world_conditions(np.random.default_rng([seed, 17, index]), cond, style)
-        geometry = deck_geometry(style)
-    return len(scene_table(rng, cond.sleeves, geometry).glass)
+    return len(deal_scene(seed, index, art)[2].glass)
 
 
 def make_set(

@@ -725,6 +725,22 @@ def scene_table(
     return table
 
 
+def deal_scene(
+    seed: int, index: int, art: dict[str, CardArt]
+) -> tuple[np.random.Generator, Conditions, Table]:
+    """The conditions and the table `render_scene` photographs for (`seed`, `index`), dealt
+    but not photographed (a fraction of a photograph's cost, so a benchmark can look for the
+    scenes it wants), and the random stream the photograph goes on from."""
+    rng = np.random.default_rng([seed, 11, index])
+    cond = sample_conditions(rng)
+    style = deck_style(art)
+    geometry = None
+    if not style.is_house:
+        cond = world_conditions(np.random.default_rng([seed, 17, index]), cond, style)
+        geometry = deck_geometry(style)
+    return rng, cond, scene_table(rng, cond.sleeves, geometry)
+
+
 def render_scene(
     seed: int, index: int, art: dict[str, CardArt], table_painter: TablePainter | None = None
 ) -> tuple[np.ndarray, dict]:
@@ -733,14 +749,8 @@ def render_scene(
     A house-style deck gets the scenes it always got; a randomised one its own card size and
     a table from the wider set (`world_conditions`). `table_painter` replaces the table
     surface (the held-out benchmark paints its own)."""
-    rng = np.random.default_rng([seed, 11, index])
-    cond = sample_conditions(rng)
+    rng, cond, table = deal_scene(seed, index, art)
     style = deck_style(art)
-    geometry = None
-    if not style.is_house:
-        cond = world_conditions(np.random.default_rng([seed, 17, index]), cond, style)
-        geometry = deck_geometry(style)
-    table = scene_table(rng, cond.sleeves, geometry)
     camera = TableCamera(art, table, cond, seed * 100003 + index, table_painter)
     reach = None
     if cond.hand:
