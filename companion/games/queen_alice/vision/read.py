@@ -932,26 +932,24 @@ def read_board(
     arms = find_arms(image, geom, where)
     colours = sample_squares(image, geom, where, cells)
     under = arm_squares(colours, arms, geom, cells)
-    colours = learnt_without(colours, {k for k, c in enumerate(cells) if c in under}, geom)
+    under_at = {k for k, c in enumerate(cells) if c in under}
+    colours = learnt_without(colours, under_at, geom)
     calls = [
         ("unsure", 0.0) if c in under else call
         for c, call in zip(cells, classify(colours), strict=True)
     ]
-    calls = shared_looks(calls, colours, {k for k, c in enumerate(cells) if c in under}, geom)
+    calls = shared_looks(calls, colours, under_at, geom)
     told = calls  # what the colours alone say, before change or structure add pieces
     known = np.zeros(len(cells), bool)
     if empty is not None:
         change = _change(image, geom, where, cells, empty)
         known = ~np.isnan(change.share)
-        skip = {k for k, c in enumerate(cells) if c in under}
         near_arm = not_by_structure(geom, arms, colours) if colours.structure is not None else set()
-        calls = by_change(calls, change, skip, colours.structure, near_arm)
+        calls = by_change(calls, change, under_at, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
         scale = print_scale(colours.structure, colours.beside, colours.kin)
         calls = structure_unsure(calls, colours.structure, known, scale)
-        arm_k = {k for k, c in enumerate(cells) if c in under} | {
-            int(k) for k in np.flatnonzero(known)
-        }
+        arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
     tone = board_tone(median_along(colours.middle, 1))
