@@ -1190,10 +1190,9 @@ def _mirror_from_dot(
     if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
-        # other: asked, not guessed, unless the top puts the dot on its half toward the
-        # camera (`_near_half`), which nothing beside a top on the camera's side can make.
+        # other: asked, not guessed.
         clear = abs(across) >= ACROSS_MM[0]
-        disagree = on_top * across < 0 and clear and not _near_half(top, across)
+        disagree = on_top * across < 0 and clear
         # A top that may hold the face toward the camera names the far half only where the
         # line names it too.
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
@@ -1230,24 +1229,6 @@ def _face_in_top(top: MirrorTop, across: float) -> bool:
     if left < TOP_WIDTHS_MM[0]:
         return True
     return (across - (top.middle_mm + far * face / 2)) * far < ACROSS_MM[0]
-
-
-def _near_half(top: MirrorTop, across: float) -> bool:
-    """Whether the top puts the dot on its half toward the camera, a reading the line's word
-    need not guard.
-
-    When such a reading contradicts a clear side of the slot's line, the dot lies on the
-    line's far side from the camera and the strip's middle farther still. What shows beside
-    a top on the mirrors' plane lies on the camera's side of it or of the line (the face
-    toward the camera; the board's print along the slot, seen pulled toward the camera by
-    the face's width), so taken for the top it pulls the strip's middle toward the camera,
-    never beyond a far-side dot: the strip is the top standing off its line (a thick backing
-    whose face is on it), and the line is what is wrong. On development set `wide17` (150
-    boards) this read 22 facings right that the line's word had asked and none wrong; a far
-    half the line contradicts stays asked (there 4 right and 1 wrong, a strip beside the top
-    on the camera's side: mm29's outvoting of the line by the top on either half read 2
-    facings confidently wrong on fresh boxes)."""
-    return top.near_side != 0 and (across - top.middle_mm) * top.near_side > 0
 
 
 def _across_excess(board: Board, across: float) -> float:
