@@ -48,6 +48,8 @@ DEV = {
     "wide14": (9646545688, 300),
     "wide15": (2464814885, 150),
     "wide16": (7123144785, 150),
+    "wide17": (2293975345, 150),
+    "wide18": (7849771457, 300),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -88,7 +90,12 @@ in the slot or with the reflective face on its line and the top behind it), to r
 what such tops cost: development seeds from then on. `wide16`, 150 more under another new
 base, was drawn to find what makes a facing confidently wrong on random boxes (two on one box
 of a fresh random run at mm27) and the largest class of random boxes missed: development seeds
-from then on."""
+from then on. `wide17`, 150 more under another new base, was drawn to classify the random
+boxes lost to mirrors asked and facings read wrong (a fresh random run read 19 and 21 of 40)
+on boards no reader was tuned on, after mm29's outvoting by the top was reverted: development
+seeds from then on. `wide18`, 300 more under another new base, was drawn to find the facings
+a top's near half reads wrong against its line (mm30's outvoting read none of 39 wrong on
+`wide16` and `wide17` but 2 of 7 on fresh boxes): development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -106,6 +113,8 @@ STYLE = {
     "wide14": "random",
     "wide15": "random",
     "wide16": "random",
+    "wide17": "random",
+    "wide18": "random",
 }
 """The renderer style of a set not named after its style."""
 

@@ -8,8 +8,9 @@ For every mirror of the development boards whose likeliest dot lies within
 second facing), the strip the reader took for it, the dot's place, the camera's side and the
 width its face shows (`perceive.face_width_mm`), what the reader made of it (`side_from`:
 "top", or "top_asked" because the top and the line disagree or the face may be in the top)
-and whether the reading is right, asked or wrong. Then tallies, so that a rule for which strip
-is the top can be judged on the rows, not on one board.
+and whether the reading is right, asked or wrong, the half of the strip the dot lies on seen
+from the camera and whether the line names the other side clearly. Then tallies, so that a
+rule for which strip is the top can be judged on the rows, not on one board.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -92,13 +93,28 @@ def main() -> int:
                 overlap = max(0.0, min(hi, mid + half) - max(lo, mid - half))
                 which = "top" if overlap >= 0.6 * min(top.width_mm, 2 * half) else "beside"
                 face_in = perceive._face_in_top(top, across)
+                # Which half of the strip the dot lies on, seen from the camera (the face only
+                # ever widens a strip toward the camera), and whether the line names the other
+                # side clearly (`perceive._near_half`).
+                from_camera = (
+                    "near"
+                    if top.near_side * (across - top.middle_mm) > 0
+                    else "far"
+                    if top.near_side
+                    else "?"
+                )
+                against = (across - top.middle_mm) * across < 0 and abs(across) >= (
+                    perceive.ACROSS_MM[0]
+                )
                 print(
                     f"{style} {seed[1]:3d} {m.cell} {m.slot} | "
                     f"{mid - half:+5.1f}..{mid + half:+5.1f}"
                     f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
-                    f"{face} | {held.side_from} | {outcome} | face in top {face_in}"
+                    f"{face} | {held.side_from} | {outcome} | face in top {face_in} | "
+                    f"{from_camera} half{', line against' if against else ''}"
                 )
-                tally[f"{which} {held.side_from} {outcome}"] += 1
+                line = "against " if against else ""
+                tally[f"{which} {from_camera} {line}{held.side_from} {outcome}"] += 1
     print()
     for k, v in sorted(tally.items()):
         print(f"  {v:4d}  {k}")
