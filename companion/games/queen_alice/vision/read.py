@@ -690,15 +690,16 @@ def sample_sides(image: np.ndarray, geom: BoardGeometry, where: Located) -> Side
 
 def sides_hidden(sides: SideColours, colours: SpotColours, arm: Arm) -> np.ndarray:
     """Per side (`SideColours`): hidden, as a square's middle is judged of a colour (most of
-    its samples, all but `SHARE`, within `ARM_LIKE`), either of the arm's colour or of both
-    its squares' middles (an arm's shade changes along it: its hand darker in its own
-    shadow than where it crosses the ground). The line a print draws between its squares
-    is neither, where the print beside is of the arm's colour."""
+    its samples, all but `SHARE`, within `ARM_LIKE`), either of the arm's colour or of
+    either of its squares' middles (an arm's shade changes along it: its hand darker in its
+    own shadow than where it crosses the ground, a fold darker than its side). What shows
+    is a line a print draws between its squares, unlike both, where the print beside is of
+    the arm's colour."""
     arm_like = np.mean(_shade_distance(sides.lab, arm.colour) <= ARM_LIKE, axis=1) >= 1 - SHARE
     middles = median_along(colours.middle, 1)[sides.ends]  # P x 2 x 3
     d = _shade_distance(sides.lab[:, None], middles[:, :, None])  # P x 2 x K
-    both = np.all(np.mean(d <= ARM_LIKE, axis=2) >= 1 - SHARE, axis=1)
-    return np.asarray(arm_like | both)
+    either = np.any(np.mean(d <= ARM_LIKE, axis=2) >= 1 - SHARE, axis=1)
+    return np.asarray(arm_like | either)
 
 
 ARM_BAND = 0.75
