@@ -13,8 +13,9 @@ Stages, each with a typed result:
 2. `sample_spots`: per square (and per Crown slot and path space) the Lab colour of its
    middle and of its print beside it (`SpotColours`);
 3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
-   round the grid; from there it is followed side to side by its colour, within the band
-   one arm covers (`Arms`, `arm_band`);
+   round the grid; from there it is followed side to side by its colour, across the sides
+   it hides (`sample_sides`, `sides_hidden`: a print's lines show), within the band one arm
+   covers (`Arms`, `arm_band`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
