@@ -16,6 +16,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --side-curve
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -46,6 +47,7 @@ import secrets
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -734,6 +736,70 @@ def arm_share_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "squares": len(cells), "arms": rows}
 
 
+def side_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The side test of the arm follower (`sides_hidden`), on development renders: every
+    side two squares share that the follower could step across (both squares of a found
+    arm's colour, `_arm_like`), by the share of its samples the rule counts (the largest of
+    the arm's colour's and its two middles'), split by the render's arms: both
+    squares hidden by an arm, neither near one (a print of the arm's colour beyond it), or
+    one of each; a step is taken at `1 - SHARE` and over. Then every board read whole with
+    the side test and without (`sample_sides` off), judged as `queen_alice_vision.py`
+    judges: boards right, phantoms, wrong readings (a square read, not asked, and wrong),
+    squares asked."""
+    from benchmarks.queen_alice_vision import judge
+
+    geom = load_geometry()
+    cells = geom.cells
+    bins = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0 + 1e-9)
+    sides_by = {kind: [0] * (len(bins) - 1) for kind in ("hidden", "beyond", "edge")}
+    boards_by = {way: Counter[str]() for way in ("without", "with")}
+    sample_sides = reader.sample_sides
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        found = reader.find_arms(photo.image, geom, where)
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        sides = sample_sides(photo.image, geom, where)
+        middles = reader.median_along(colours.middle, 1)
+        for arm in found.arms:
+            like = reader._arm_like(colours, arm)
+            to_arm = np.mean(reader._shade_distance(sides.lab, arm.colour) <= reader.ARM_LIKE, 1)
+            for (a, b), k in sides.index.items():
+                ka, kb = sides.ends[k]
+                if not (like[ka] and like[kb]):
+                    continue
+                to_mid = max(
+                    float(
+                        np.mean(reader._shade_distance(sides.lab[k], middles[j]) <= reader.ARM_LIKE)
+                    )
+                    for j in (ka, kb)
+                )
+                share = max(float(to_arm[k]), to_mid)
+                hid = a in photo.truth.unsure and b in photo.truth.unsure
+                near = a in photo.near_arm or b in photo.near_arm
+                kind = "hidden" if hid else "edge" if near else "beyond"
+                sides_by[kind][int(np.searchsorted(bins, share, side="right")) - 1] += 1
+        for way in ("without", "with"):
+            reader.sample_sides = sample_sides if way == "with" else lambda *_: None  # type: ignore[assignment]
+            try:
+                reading = reader.read_board(photo.image, geom=geom)
+            finally:
+                reader.sample_sides = sample_sides
+            j = judge(reading, photo.truth, photo.near_arm, photo.position, cells)
+            c = boards_by[way]
+            c["right"] += j["right"]
+            c["phantoms"] += j["phantoms"]
+            c["wrong_read"] += sum(1 for _, _, got in j["squares_wrong"] if got != "unsure")
+            c["asked"] += j["abstained"]
+        print(f"\rside curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "share_bins": [f"{lo:.1f}-{min(hi, 1.0):.1f}" for lo, hi in pairwise(bins)],
+        "sides": sides_by,
+        "boards_read": {way: dict(c) for way, c in boards_by.items()},
+    }
+
+
 def arm_learn_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `ARM_LEARN_MAX` curve, on development renders: every board read whole with the
     squares under arms left out of learning the print when at most each share of the board
@@ -1095,6 +1161,11 @@ def main() -> None:
         help="the ARM_LEARN_MAX curve (print learnt without arm squares) instead",
     )
     parser.add_argument(
+        "--side-curve",
+        action="store_true",
+        help="the arm follower's side test (sides_hidden) against the render's arms instead",
+    )
+    parser.add_argument(
         "--lone-curve",
         action="store_true",
         help="the ALONE curve (pieces standing out beside an arm) instead",
@@ -1124,6 +1195,7 @@ def main() -> None:
         "cut_curve": cut_curve,
         "arm_share_curve": arm_share_curve,
         "arm_learn_curve": arm_learn_curve,
+        "side_curve": side_curve,
         "shared_curve": shared_curve,
         "structure_curve": structure_curve,
         "near_curve": near_curve,

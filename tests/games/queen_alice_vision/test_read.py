@@ -38,6 +38,7 @@ from companion.games.queen_alice.vision.read import (
     Arm,
     Arms,
     PathCalls,
+    SideColours,
     SpotColours,
     alice_by_centres,
     arm_squares,
@@ -64,6 +65,7 @@ from companion.games.queen_alice.vision.read import (
     read_board,
     sample_squares,
     shared_looks,
+    sides_hidden,
     structure_unsure,
     told_squares,
     two_centres,
@@ -728,6 +730,54 @@ def test_an_arm_covers_one_band_from_where_it_crosses() -> None:
     under = _under(middle, beside, _corner_run(skin))
     assert {(r, 0) for r in range(GEOM.rows)} <= under
     assert not any((row, c) in under for c in range(3, GEOM.cols))
+
+
+def _sides_in(
+    look: Callable[[tuple[int, int], tuple[int, int]], tuple[float, float, float]],
+) -> SideColours:
+    """Every side two squares share, each in one look (`look(lower cell, other cell)`)."""
+    at = {c: k for k, c in enumerate(GEOM.cells)}
+    pairs = [(c, n) for c in GEOM.cells for n in ((c[0] + 1, c[1]), (c[0], c[1] + 1)) if n in at]
+    lab = np.array([[look(a, b)] * 11 for a, b in pairs], np.float32)
+    ends = np.array([(at[a], at[b]) for a, b in pairs], np.intp)
+    return SideColours(lab, ends, {pair: k for k, pair in enumerate(pairs)})
+
+
+def test_an_arm_is_not_followed_across_the_lines_a_print_draws_between_its_squares() -> None:
+    """A print of the arm's colour in every square joins the arm side to side; but an arm
+    hides the lines between the squares it covers, and the print beyond it shows them: with
+    the sides looked at, only the squares whose shared sides are hidden are under it."""
+    skin, line = (60.0, 18.0, 26.0), (40.0, -30.0, 20.0)
+    middle, beside = _flat_board(skin)
+    n = len(GEOM.cells)
+    flat = np.full(n, 2.0, np.float32)
+    colours = SpotColours(middle, beside, flat, flat)
+    run = Arms((_corner_run(skin, 2.4),))  # a slant: its band is wide
+    plain = arm_squares(colours, run, GEOM, GEOM.cells)
+    assert sum(c >= 3 for _, c in plain) > 10  # the print followed far past the arm
+    # the arm down the first column hides the lines between its squares
+    sides = _sides_in(lambda a, b: skin if a[1] == b[1] == 0 else line)
+    under = arm_squares(colours, run, GEOM, GEOM.cells, sides=sides)
+    assert {(r, 0) for r in range(GEOM.rows)} <= under
+    # past the first column, only the squares beside where it crosses the ground
+    assert all(r == GEOM.rows - 1 for r, c in under if c >= 1)
+
+
+def test_a_side_is_hidden_in_the_arms_colour_or_in_its_squares_look() -> None:
+    """A side is hidden when of the arm's colour where it crosses the ground, or of the
+    look of either square it parts (the hand in its own shadow, darker than its crossing);
+    a line unlike the arm and both its squares shows."""
+    skin, shade, line = (60.0, 18.0, 26.0), (30.0, 10.0, 14.0), (40.0, -30.0, 20.0)
+    middle, beside = _flat_board(shade)
+    colours = SpotColours(middle, beside)
+    arm = _corner_run(skin)
+    assert sides_hidden(_sides_in(lambda a, b: skin), colours, arm).all()
+    assert sides_hidden(_sides_in(lambda a, b: shade), colours, arm).all()
+    assert not sides_hidden(_sides_in(lambda a, b: line), colours, arm).any()
+    middle[0] = line  # the first square's middle: a side in the shade is still like the other
+    assert sides_hidden(_sides_in(lambda a, b: shade), colours, arm).all()
+    middle[:] = skin  # every middle the arm's: a side in the shade is like none of them
+    assert not sides_hidden(_sides_in(lambda a, b: shade), colours, arm).any()
 
 
 def test_a_middle_the_print_explains_is_not_an_arm() -> None:

@@ -13,8 +13,9 @@ Stages, each with a typed result:
 2. `sample_spots`: per square (and per Crown slot and path space) the Lab colour of its
    middle and of its print beside it (`SpotColours`);
 3. `find_arms` / `arm_squares`: arms come from beyond the board, so each crosses the ground
-   round the grid; from there it is followed side to side by its colour, within the band
-   one arm covers (`Arms`, `arm_band`);
+   round the grid; from there it is followed side to side by its colour, across the sides
+   it hides (`sample_sides`, `sides_hidden`: a print's lines show), within the band one arm
+   covers (`Arms`, `arm_band`);
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
@@ -616,12 +617,16 @@ def arm_squares(
     geom: BoardGeometry,
     cells: tuple[Cell, ...],
     shades: bool = False,
+    sides: SideColours | None = None,
 ) -> set[Cell]:
     """Squares under an arm: of the arm's colour (or, with `shades`, of its shades too) and
     joined, side to side, to where it crosses the ground (a square of the print that
     happens to share an arm's colour elsewhere on the board is not under it), within the
     band one arm covers (`arm_band`). An arm is wider than a square, so the squares under
-    it share sides; squares of a print in checks meet only at their corners."""
+    it share sides; squares of a print in checks meet only at their corners. With `sides`
+    (`sample_sides`), a step from a square to its neighbour also needs the side they share
+    hidden (`sides_hidden`): an arm hides the line between two squares it covers, while a
+    print of the arm's colour beyond its hand shows its lines there (its grid, its frames)."""
     out: set[Cell] = set()
     index = {c: k for k, c in enumerate(cells)}
     centres = _centres(geom, cells)
@@ -629,16 +634,73 @@ def arm_squares(
         like = _arm_like(colours, arm)
         if shades:
             like = like | _arm_shade_like(colours, arm)
+        hidden = None if sides is None else sides_hidden(sides, colours, arm)
         near = _gap_to(centres, arm.crossing_mm)
         todo = [c for k, c in enumerate(cells) if like[k] and near[k] <= geom.square_mm]
         seen = set(todo)
         while todo:
-            for n in _sides(todo.pop()):
-                if n in index and n not in seen and like[index[n]]:
-                    seen.add(n)
-                    todo.append(n)
+            at = todo.pop()
+            for n in _sides(at):
+                if n not in index or n in seen or not like[index[n]]:
+                    continue
+                if (
+                    sides is not None
+                    and hidden is not None
+                    and not hidden[sides.index[min(at, n), max(at, n)]]
+                ):
+                    continue  # a line shows between them: not one arm over both
+                seen.add(n)
+                todo.append(n)
         out |= arm_band(seen, arm, geom)
     return out
+
+
+@dataclass(frozen=True)
+class SideColours:
+    """The sides two squares share: Lab samples along each (P x K x 3), the two squares'
+    indices in the board's cells (P x 2), and each pair's row (the lower cell first)."""
+
+    lab: np.ndarray
+    ends: np.ndarray
+    index: dict[tuple[Cell, Cell], int]
+
+
+def sample_sides(image: np.ndarray, geom: BoardGeometry, where: Located) -> SideColours:
+    """Each side two squares share, sampled along its middle as wide as a square's disc
+    (`STRUCTURE_SQ` either way of the side's midpoint, every `MIDDLE_STEP_SQ`): the line a
+    board prints between its squares, or whatever lies over it."""
+    sq = geom.square_mm
+    cells = geom.cells
+    at = {c: k for k, c in enumerate(cells)}
+    pairs = [
+        (cell, n)
+        for cell in cells
+        for n in ((cell[0] + 1, cell[1]), (cell[0], cell[1] + 1))
+        if n in at
+    ]
+    a = np.array([geom.cell_mm(p) for p, _ in pairs], np.float64)
+    b = np.array([geom.cell_mm(n) for _, n in pairs], np.float64)
+    way = (b - a) / np.linalg.norm(b - a, axis=1, keepdims=True)
+    along = np.stack([-way[:, 1], way[:, 0]], axis=1)  # the side runs across the step
+    t = np.arange(-STRUCTURE_SQ, STRUCTURE_SQ + 1e-9, MIDDLE_STEP_SQ) * sq
+    pts = (a + b)[:, None, :] / 2 + t[None, :, None] * along[:, None, :]
+    lab = _lab8(_sample8(image, where, pts.reshape(-1, 2))).reshape(len(pairs), len(t), 3)
+    ends = np.array([(at[p], at[n]) for p, n in pairs], np.intp)
+    return SideColours(lab, ends, {pair: k for k, pair in enumerate(pairs)})
+
+
+def sides_hidden(sides: SideColours, colours: SpotColours, arm: Arm) -> np.ndarray:
+    """Per side (`SideColours`): hidden, as a square's middle is judged of a colour (most of
+    its samples, all but `SHARE`, within `ARM_LIKE`), either of the arm's colour or of
+    either of its squares' middles (an arm's shade changes along it: its hand darker in its
+    own shadow than where it crosses the ground, a fold darker than its side). What shows
+    is a line a print draws between its squares, unlike both, where the print beside is of
+    the arm's colour."""
+    arm_like = np.mean(_shade_distance(sides.lab, arm.colour) <= ARM_LIKE, axis=1) >= 1 - SHARE
+    middles = median_along(colours.middle, 1)[sides.ends]  # P x 2 x 3
+    d = _shade_distance(sides.lab[:, None], middles[:, :, None])  # P x 2 x K
+    either = np.any(np.mean(d <= ARM_LIKE, axis=2) >= 1 - SHARE, axis=1)
+    return np.asarray(arm_like | either)
 
 
 ARM_BAND = 0.75
@@ -931,7 +993,8 @@ def read_board(
     cells = geom.cells
     arms = find_arms(image, geom, where)
     colours = sample_squares(image, geom, where, cells)
-    under = arm_squares(colours, arms, geom, cells)
+    sides = sample_sides(image, geom, where) if arms.arms else None
+    under = arm_squares(colours, arms, geom, cells, sides=sides)
     under_at = {k for k, c in enumerate(cells) if c in under}
     colours = learnt_without(colours, under_at, geom)
     calls = [
