@@ -526,7 +526,9 @@ class OnirimTable:
 
     def _pile_kept(self, seen: Seen) -> Seen:
         """The discard pile read as empty after it was read with a card: its last top read
-        (the pile only grows; its top read on and off would never settle otherwise)."""
+        (the pile only grows; its top read on and off would never settle otherwise). The
+        rest of the frame as read, its colours told for unnamed cards (`maybe`) too: those
+        narrow an unnamed card to the hand's cards of its colour (`track.unclear_fits`)."""
         read = next((t.discard_top for t in (seen.table, seen.partial) if t is not None), None)
         if read is not None:
             self._tops.append(read)
@@ -539,7 +541,7 @@ class OnirimTable:
 
         if top is None:
             return seen
-        return Seen(kept(seen.table), seen.unclear, kept(seen.partial), leads=seen.leads)
+        return replace(seen, table=kept(seen.table), partial=kept(seen.partial))
 
     def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
         """A new card the camera cannot name for a while: ask which it is, not guess."""
