@@ -633,15 +633,18 @@ class OnirimTable:
         ]
 
     def _colour_doubt(self, action: Action, seen: Table) -> tuple[Action, ...]:
-        """The plays `action` would be with its card another colour of its symbol that the
-        hand holds (`track.colour_twins`), when the camera was unsure of the card's colour:
-        in one of the last frames the reader told it from another colour by less than
-        `COLOUR_DOUBT`. Empty when it was sure (the play is booked) or no twin is legal."""
-        place = laid_at(action, seen)
-        if place is None:
-            return ()
-        lead = min((f.get(place, math.inf) for f in self._leads), default=math.inf)
-        return colour_twins(ENGINE, self.state, action) if lead < COLOUR_DOUBT else ()
+        """The plays `action` would be with a card of it another colour of its symbol that
+        the hand holds (`track.colour_twins`), for each card the camera was unsure of the
+        colour of: in one of the last frames the reader told it from another colour by less
+        than `COLOUR_DOUBT`. Empty when it was sure (the play is booked) or no twin is
+        legal."""
+        now = table_of(self.state, self.window)
+        doubted = {
+            card
+            for place, card in laid_at(action, seen, now)
+            if min((f.get(place, math.inf) for f in self._leads), default=math.inf) < COLOUR_DOUBT
+        }
+        return colour_twins(ENGINE, self.state, action, doubted) if doubted else ()
 
     def _ask_twins(self, choices: tuple[Action, ...], stable: Table) -> list[EventDraft]:
         """The camera named a card while the hand holds another colour of its symbol
