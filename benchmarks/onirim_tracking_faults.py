@@ -47,7 +47,10 @@ discard of the wrong Sun, a play of the wrong-colour Moon), one of the hand when
 (no tracker can tell that from the camera alone), else any. Misnamed in every frame from its
 play until the table's next change (`--misnamed-for turn`), or for as long as it lies at its
 place (`--misnamed-for stay`: the row's place until it shifts out of view, the pile's top until
-another kind covers it), or either drawn per card (`both`, the default).
+another kind covers it), or either drawn per card (`both`, the default). `--misnamed-pairs P`
+does the same to one card (drawn) of P of the pairs laid under a Mirror while the fan shows
+them (a card of the hand when the rest of it holds one): under a Mirror of a symbol (or the
+Rainbow, a colour not yet under it) the pair so named is one the rules allow as well.
 
 `--colour-leads FILE` (the rows of `benchmarks/onirim_vision.py --curve --named-rows` on
 development decks): every Location named in the row or on the pile carries the reader's colour
@@ -79,7 +82,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.actions import Discard, Play
+from companion.games.onirim.rules.actions import Discard, Pair, Play
 from companion.games.onirim.rules.deck import colour_of, symbol_of
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table import live
@@ -247,41 +250,83 @@ def twin(card: str, hand: tuple[str, ...], rng: random.Random) -> str:
 
 
 Misname = tuple[str, int, str, str, bool]
-"""A misnamed card: its place ("labyrinth" and the row's index in the whole game, or
-"discard" and the pile's length once it lies on top), the card, the name read, and whether
-the hand held a card of that name."""
+"""A misnamed card: its place ("labyrinth" and the row's index in the whole game,
+"under-<mirror>" and the fan's index, or "discard" and the pile's length once it lies on
+top), the card, the name read, and whether the hand held a card of that name."""
+
+
+def _fan(state: OnirimState, mirror: str) -> tuple[str, ...]:
+    """The cards under `mirror` in `state` (none when it is not in the game)."""
+    if mirror not in state.in_game:
+        return ()
+    return state.under[state.in_game.index(mirror)]
+
+
+def misnamed_pair(
+    action: Pair, before: OnirimState, after: OnirimState, rng: random.Random
+) -> Misname | None:
+    """One card of a pair laid under a Mirror, drawn, named as its `twin` (one of the hand
+    left after the pair when it holds one); None when the fan does not show the pair."""
+    n = len(_fan(before, action.mirror))
+    fan = _fan(after, action.mirror)
+    if len(fan) < n + 2 or sorted(fan[n : n + 2]) != sorted(action.cards):
+        return None
+    k = n + rng.randrange(2)
+    card = fan[k]
+    hand = list(before.hand)
+    for c in action.cards:
+        if c in hand:
+            hand.remove(c)
+    name = twin(card, tuple(hand), rng)
+    return (f"under-{action.mirror}", k, card, name, name in hand)
 
 
 def misnamed_cards(
-    script: Script, share: float, stay: str, rng: random.Random
+    script: Script,
+    share: float,
+    stay: str,
+    rng: random.Random,
+    pairs: float = 0.0,
+    pair_rng: random.Random | None = None,
 ) -> dict[int, Misname]:
     """Shot by shot, the card the reader names wrong in it: in `share` of the Locations
-    played or discarded where the camera sees them, the card is named as its `twin` from its
-    hand shot on, until the next camera action's hand shot (`turn`) or as long as it lies at
-    its place (`stay`; `both`: either, drawn per card)."""
+    played or discarded where the camera sees them (and in `pairs` of the pairs laid under a
+    Mirror, one card of the two, drawn with `pair_rng`), the card is named as its `twin` from
+    its hand shot on, until the next camera action's hand shot (`turn`) or as long as it lies
+    at its place (`stay`; `both`: either, drawn per card)."""
     out: dict[int, Misname] = {}
     for j, shot in enumerate(script.shots):
         if not shot.hand or j == 0 or shot.needs >= len(script.actions):
             continue
         action = script.actions[shot.needs]
         before = script.shots[j - 1].table
-        if script.shots[j - 1].hand or not isinstance(action, Play | Discard):
+        if script.shots[j - 1].hand or not isinstance(action, Play | Discard | Pair):
             continue
-        if isinstance(action, Play) and len(shot.table.labyrinth) == len(before.labyrinth):
-            continue
-        if isinstance(action, Discard) and len(shot.table.discard) == len(before.discard):
-            continue
-        if rng.random() >= share:
-            continue
-        card = action.card
-        hand = tuple(c for c in before.hand if c != card)
-        name = twin(card, hand, rng)
-        whole = stay == "stay" or (stay == "both" and rng.random() < 0.5)
-        place: Misname = (
-            ("labyrinth", len(shot.table.labyrinth) - 1, card, name, name in hand)
-            if isinstance(action, Play)
-            else ("discard", len(shot.table.discard), card, name, name in hand)
-        )
+        place: Misname | None
+        if isinstance(action, Pair):
+            if pair_rng is None or pair_rng.random() >= pairs:
+                continue
+            place = misnamed_pair(action, before, shot.table, pair_rng)
+            if place is None:
+                continue
+            whole = stay == "stay" or (stay == "both" and pair_rng.random() < 0.5)
+        else:
+            if isinstance(action, Play) and len(shot.table.labyrinth) == len(before.labyrinth):
+                continue
+            if isinstance(action, Discard) and len(shot.table.discard) == len(before.discard):
+                continue
+            if rng.random() >= share:
+                continue
+            card = action.card
+            hand = tuple(c for c in before.hand if c != card)
+            name = twin(card, hand, rng)
+            whole = stay == "stay" or (stay == "both" and rng.random() < 0.5)
+            place = (
+                ("labyrinth", len(shot.table.labyrinth) - 1, card, name, name in hand)
+                if isinstance(action, Play)
+                else ("discard", len(shot.table.discard), card, name, name in hand)
+            )
+        card = place[2]
         for k in range(j, len(script.shots)):
             later = script.shots[k]
             if k > j and later.hand and not whole and later.needs != shot.needs:
@@ -294,6 +339,10 @@ def misnamed_cards(
                 break
             if zone == "labyrinth" and len(later.table.labyrinth) <= at:
                 break  # the row discarded (a Mirror's effect, a Nightmare)
+            if zone.startswith("under-"):
+                fan = _fan(later.table, zone.removeprefix("under-"))
+                if len(fan) <= at or fan[at] != card:
+                    break  # the Mirror explored: its cards gone to the pile
             out.setdefault(k, place)
     return out
 
@@ -348,11 +397,14 @@ def with_leads(
     leads: Leads,
     seed: int,
 ) -> None:
-    """The reading `d` of `state` with the colour leads of its named Locations in the row
-    and on the pile (a misnamed card at `place` draws a misreading's)."""
+    """The reading `d` of `state` with the colour leads of its named Locations in the row,
+    under the Mirrors and on the pile (a misnamed card at `place` draws a misreading's)."""
     out = []
     first = max(0, len(state.labyrinth) - WINDOW)
     spots = [("labyrinth", k, first + k, c) for k, c in enumerate(d["labyrinth"])]
+    for m in d["mirrors"]:
+        zone = f"under-{m['mirror']}"
+        spots += [(zone, k, k, c) for k, c in enumerate(m["under"])]
     spots.append(("discard", 0, len(state.discard), d["discard_top"]))
     for zone, k, at, card in spots:
         if card is None or card not in KINDS:
@@ -378,6 +430,11 @@ def misname(d: dict[str, Any], state: OnirimState, place: Misname) -> None:
         if d["discard_top"] == card:
             d["discard_top"] = name
         return
+    if zone.startswith("under-"):
+        for m in d["mirrors"]:
+            if f"under-{m['mirror']}" == zone and at < len(m["under"]) and m["under"][at] == card:
+                m["under"][at] = name
+        return
     k = at - max(0, len(state.labyrinth) - WINDOW)
     if 0 <= k < len(d["labyrinth"]) and d["labyrinth"][k] == card:
         d["labyrinth"][k] = name
@@ -394,6 +451,7 @@ def one_game(
     misnamed: float = 0.0,
     misnamed_for: str = "both",
     leads: Leads | None = None,
+    misnamed_pairs: float = 0.0,
 ) -> dict[str, Any]:
     script: Script = script_game(seed)
     # Drawn apart from the other faults: asking for none of these leaves those as they were.
@@ -435,8 +493,15 @@ def one_game(
 
     # Drawn apart from the other faults, after the breaches are laid into the script.
     wrong = (
-        misnamed_cards(script, misnamed, misnamed_for, random.Random(f"faults-misnamed-{seed}"))
-        if misnamed
+        misnamed_cards(
+            script,
+            misnamed,
+            misnamed_for,
+            random.Random(f"faults-misnamed-{seed}"),
+            misnamed_pairs,
+            random.Random(f"faults-misnamed-pair-{seed}"),
+        )
+        if misnamed or misnamed_pairs
         else {}
     )
 
@@ -573,6 +638,12 @@ def main() -> int:
         help="share of Locations played or discarded named as another colour of their symbol",
     )
     p.add_argument(
+        "--misnamed-pairs",
+        type=float,
+        default=0.0,
+        help="share of pairs laid under a Mirror with one card named as another colour",
+    )
+    p.add_argument(
         "--misnamed-for",
         choices=("turn", "stay", "both"),
         default="both",
@@ -621,6 +692,7 @@ def main() -> int:
             a.misnamed_cards,
             a.misnamed_for,
             leads,
+            a.misnamed_pairs,
         )
         games.append(g)
         missed = g["real_breaches_caught"] < g["real_breaches"]
@@ -632,8 +704,9 @@ def main() -> int:
     extra += f" --unnamed-tops {a.unnamed_tops}" if a.unnamed_tops else ""
     extra += f" --tapped-tops {a.tapped_tops}" if a.tapped_tops else ""
     extra += f" --fault-scale {a.fault_scale}" if a.fault_scale != 1.0 else ""
-    if a.misnamed_cards:
+    if a.misnamed_cards or a.misnamed_pairs:
         extra += f" --misnamed-cards {a.misnamed_cards} --misnamed-for {a.misnamed_for}"
+        extra += f" --misnamed-pairs {a.misnamed_pairs}" if a.misnamed_pairs else ""
     if leads is not None:
         extra += f" --colour-leads {a.colour_leads}"
         extra += f" --misnamed-lead-rows {a.misnamed_lead_rows}"

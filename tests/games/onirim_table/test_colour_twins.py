@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.onirim.rules import ENGINE
-from companion.games.onirim.rules.actions import Discard, Play
+from companion.games.onirim.rules.actions import Discard, Pair, Play
 from companion.games.onirim.rules.state import OnirimState, evolve
 from companion.games.onirim.table.live import (
     ACTION_KIND,
@@ -174,3 +174,49 @@ def test_a_card_named_sure_of_its_colour_is_booked_though_the_hand_holds_its_twi
     laid = Table(("blue-sun",), empty.doors, empty.mirrors, None)
     drafts = live.feed(laid, 1, [["labyrinth", 0, UNSURE]]) + live.feed(laid, 4)
     assert _booked(drafts) == [] and "question" in [d.kind for d in drafts]
+
+
+SUNS = ["red-sun", "blue-sun", "green-sun", "brown-moon", "red-key"]
+
+
+def test_a_pairs_twins_change_only_the_card_in_doubt_and_keep_to_the_rules() -> None:
+    """Under the Sun Mirror the blue and green Suns: the blue one in doubt is the red Sun
+    held; the green one read sure stays (a pair of two green Suns the hand cannot lay is no
+    twin either). Under the Blue Mirror a red Sun does not go: no twin."""
+    state = _turn(SUNS)
+    pair = Pair("sun", ("blue-sun", "green-sun"))
+    assert colour_twins(ENGINE, state, pair, {"blue-sun"}) == (
+        Pair("sun", ("green-sun", "red-sun")),
+    )
+    assert colour_twins(ENGINE, state, pair, {"green-sun"}) == (
+        Pair("sun", ("blue-sun", "red-sun")),
+    )
+    assert colour_twins(ENGINE, state, pair, set()) == ()
+    blue = _turn(["blue-sun", "blue-moon", "red-sun", "green-key", "brown-moon"])
+    assert colour_twins(ENGINE, blue, Pair("blue", ("blue-moon", "blue-sun"))) == ()
+
+
+def test_a_pair_named_unsure_while_the_hand_holds_a_twin_is_asked_and_sure_is_booked() -> None:
+    """The camera reads the blue and green Suns laid under the Sun Mirror, unsure of the blue
+    one's colour; the hand holds the red Sun too. Asked, both pairs offered; the player says
+    the red and green Suns, and that is booked. Read sure of both colours, the pair is booked
+    from the camera."""
+    state = _turn(SUNS)
+    for leads, sure in (([["under-sun", 0, UNSURE], ["under-sun", 1, 1.0]], False), (None, True)):
+        live = _Live(state)
+        table = table_of(state, WINDOW)
+        live.feed(table, 4)
+        fans = tuple(
+            replace(m, under=("blue-sun", "green-sun")) if m.mirror == "sun" else m
+            for m in table.mirrors
+        )
+        drafts = live.feed(replace(table, mirrors=fans), 6, leads)
+        laid = {"type": "pair", "mirror": "sun", "cards": ["blue-sun", "green-sun"]}
+        if sure:
+            assert _booked(drafts) == [laid] and "question" not in [d.kind for d in drafts]
+            continue
+        assert _booked(drafts) == []
+        other = {"type": "pair", "mirror": "sun", "cards": ["green-sun", "red-sun"]}
+        assert _choices(drafts)[:2] == [laid, other]
+        assert _booked(live.answer(drafts, other)) == [other]
+        assert live.game.state.hand == ("blue-sun", "brown-moon", "red-key")

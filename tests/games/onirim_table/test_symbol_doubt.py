@@ -67,6 +67,27 @@ def test_a_symbol_in_doubt_the_hand_settles_is_booked() -> None:
     assert "question" in _kinds(drafts)
 
 
+def test_a_symbol_in_doubt_is_settled_by_the_hand_while_the_pile_reads_bare() -> None:
+    """The pile read with its top, then bare (the table keeps the top it last read): the
+    colour the camera told for the new card still narrows it to the hand's one green card."""
+    state = _turn(["green-sun", "red-sun", "blue-key", "brown-moon", "red-key"], ("red-moon",))
+    state = evolve(state, discard=("blue-moon",))
+    game = OnirimTable(None, Session("1", "onirim", {}, ["player"], 0.0))
+    game.state = state
+    before = table_of(state, WINDOW).to_json()
+    bare = _green_in_doubt(state) | {"discard_top": None}
+    drafts: list[EventDraft] = []
+    for i in range(ASK_AFTER_FRAMES + 12):
+        shown = before if i < 4 else bare
+        out = game.update(Observation(shown | {"located": True}, 0.5), i)
+        for n, d in enumerate(out, len(drafts) + 1):
+            game.apply_event(Event("1", n, 0.0, d.kind, d.payload, d.visibility))
+        drafts += out
+    booked = [d.payload["action"] for d in drafts if d.kind == "onirim.action"]
+    assert booked == [{"type": "play", "card": "green-sun"}]
+    assert "question" not in _kinds(drafts)
+
+
 def test_a_symbol_in_doubt_between_two_cards_of_the_hand_is_asked() -> None:
     """Two green cards in the hand: the player says which. Even when the symbol rule leaves
     one of them (a Moon after a Moon), it is asked: the player may have broken the rule."""

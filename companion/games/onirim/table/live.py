@@ -526,7 +526,9 @@ class OnirimTable:
 
     def _pile_kept(self, seen: Seen) -> Seen:
         """The discard pile read as empty after it was read with a card: its last top read
-        (the pile only grows; its top read on and off would never settle otherwise)."""
+        (the pile only grows; its top read on and off would never settle otherwise). The
+        rest of the frame as read, its colours told for unnamed cards (`maybe`) too: those
+        narrow an unnamed card to the hand's cards of its colour (`track.unclear_fits`)."""
         read = next((t.discard_top for t in (seen.table, seen.partial) if t is not None), None)
         if read is not None:
             self._tops.append(read)
@@ -539,7 +541,7 @@ class OnirimTable:
 
         if top is None:
             return seen
-        return Seen(kept(seen.table), seen.unclear, kept(seen.partial), leads=seen.leads)
+        return replace(seen, table=kept(seen.table), partial=kept(seen.partial))
 
     def _ask(self, unclear: tuple[Place, ...]) -> list[EventDraft]:
         """A new card the camera cannot name for a while: ask which it is, not guess."""
@@ -631,15 +633,18 @@ class OnirimTable:
         ]
 
     def _colour_doubt(self, action: Action, seen: Table) -> tuple[Action, ...]:
-        """The plays `action` would be with its card another colour of its symbol that the
-        hand holds (`track.colour_twins`), when the camera was unsure of the card's colour:
-        in one of the last frames the reader told it from another colour by less than
-        `COLOUR_DOUBT`. Empty when it was sure (the play is booked) or no twin is legal."""
-        place = laid_at(action, seen)
-        if place is None:
-            return ()
-        lead = min((f.get(place, math.inf) for f in self._leads), default=math.inf)
-        return colour_twins(ENGINE, self.state, action) if lead < COLOUR_DOUBT else ()
+        """The plays `action` would be with a card of it another colour of its symbol that
+        the hand holds (`track.colour_twins`), for each card the camera was unsure of the
+        colour of: in one of the last frames the reader told it from another colour by less
+        than `COLOUR_DOUBT`. Empty when it was sure (the play is booked) or no twin is
+        legal."""
+        now = table_of(self.state, self.window)
+        doubted = {
+            card
+            for place, card in laid_at(action, seen, now)
+            if min((f.get(place, math.inf) for f in self._leads), default=math.inf) < COLOUR_DOUBT
+        }
+        return colour_twins(ENGINE, self.state, action, doubted) if doubted else ()
 
     def _ask_twins(self, choices: tuple[Action, ...], stable: Table) -> list[EventDraft]:
         """The camera named a card while the hand holds another colour of its symbol

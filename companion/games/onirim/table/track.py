@@ -18,6 +18,7 @@ own refusal of the simplest action that would explain it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -546,45 +547,67 @@ def vanished_under(seen: Table, now: Table, unflipped: tuple[str, ...]) -> bool:
     return any(m in read and m in had and len(read[m].under) < len(had[m].under) for m in unflipped)
 
 
-def colour_twins(engine: OnirimEngine, state: OnirimState, action: Action) -> tuple[Action, ...]:
-    """The turn's legal actions that are `action` (a Location played or discarded) with its
-    card another colour of the same symbol, a card of the hand: what the camera's reading
-    would be had it named the card's colour wrong. The reader does so with confidence at
-    times (the two fresh games not right at 9b10e2e2: a discard of the wrong Sun, a play of
-    the wrong-colour Moon), and the engine cannot tell those plays apart (the same symbol
-    meets the symbol rule alike), so a card named while the hand holds its twin is asked
-    when the camera was unsure of its colour (`OnirimTable`'s `COLOUR_DOUBT`). The engine
-    judges where it knows: a colour the hand lacks is no twin, nor is a play the rules
-    refuse."""
-    if not isinstance(action, Play | Discard) or state.phase != "turn":
+def colour_twins(
+    engine: OnirimEngine,
+    state: OnirimState,
+    action: Action,
+    doubted: Collection[str] | None = None,
+) -> tuple[Action, ...]:
+    """The turn's legal actions that are `action` (a Location played or discarded, or a
+    pair under a Mirror) with a card another colour of the same symbol, a card of the hand:
+    what the camera's reading would be had it named that card's colour wrong. The reader
+    does so with confidence at times (the two fresh games not right at 9b10e2e2: a discard
+    of the wrong Sun, a play of the wrong-colour Moon), and the engine cannot tell those
+    plays apart (the same symbol meets the symbol rule alike, and a Mirror of a symbol takes
+    either), so a card named while the hand holds its twin is asked when the camera was
+    unsure of its colour (`OnirimTable`'s `COLOUR_DOUBT`). `doubted`: the action's cards
+    the camera was unsure of (None: every one). The engine judges where it knows: a colour
+    the hand lacks is no twin, nor is a play the rules refuse (a pair a colour's Mirror
+    does not take)."""
+    if not isinstance(action, Play | Discard | Pair) or state.phase != "turn":
         return ()
-    card = action.card
-    if not is_location(card):
-        return ()
+    cards = action.cards if isinstance(action, Pair) else (action.card,)
     legal = _turn_actions(engine, state)
     out: list[Action] = []
-    for other in sorted(set(state.hand)):
-        if (
-            other != card
-            and is_location(other)
-            and symbol_of(other) == symbol_of(card)
-            and colour_of(other) != colour_of(card)
-        ):
-            twin = type(action)(other)
-            if twin in legal:
+    for i, card in enumerate(cards):
+        if not is_location(card) or (doubted is not None and card not in doubted):
+            continue
+        for other in sorted(set(state.hand)):
+            if not (
+                other != card
+                and is_location(other)
+                and symbol_of(other) == symbol_of(card)
+                and colour_of(other) != colour_of(card)
+            ):
+                continue
+            twin: Action
+            if isinstance(action, Pair):
+                a, b = sorted((other, cards[1 - i]))
+                twin = Pair(action.mirror, (a, b))
+            else:
+                twin = type(action)(other)
+            if twin in legal and twin not in out:
                 out.append(twin)
     return tuple(out)
 
 
-def laid_at(action: Action, seen: Table) -> Place | None:
-    """The place where the reading `seen` shows the card `action` laid (a Location played:
-    the row's last place; a discard: the pile's top), or None (not there, or no such
-    action)."""
+def laid_at(action: Action, seen: Table, now: Table) -> tuple[tuple[Place, str], ...]:
+    """The places where the reading `seen` shows the cards `action` lays, each with its
+    card (a Location played: the row's last place; a discard: the pile's top; a pair: the
+    places past the game's fan `now` holding its cards), none where they do not show."""
     if isinstance(action, Play) and seen.labyrinth and seen.labyrinth[-1] == action.card:
-        return ("labyrinth", len(seen.labyrinth) - 1)
+        return ((("labyrinth", len(seen.labyrinth) - 1), action.card),)
     if isinstance(action, Discard) and seen.discard_top == action.card:
-        return ("discard", 0)
-    return None
+        return ((("discard", 0), action.card),)
+    if isinstance(action, Pair):
+        had = next((len(m.under) for m in now.mirrors if m.mirror == action.mirror), 0)
+        fan = next((m.under for m in seen.mirrors if m.mirror == action.mirror), ())
+        return tuple(
+            ((f"under-{action.mirror}", k), fan[k])
+            for k in range(had, len(fan))
+            if fan[k] in action.cards
+        )
+    return ()
 
 
 def pairs_with(
