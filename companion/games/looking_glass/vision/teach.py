@@ -120,6 +120,11 @@ class FoundCard:
     """The card's own outline against the table where the outline finder saw it and it agrees
     with this light-border cut (`AGREE`): `cut_deck` keeps it where the deck's border drawn
     round this card's art puts the card outside it and misses this cut (`EDGE_MISS`)."""
+    border_outward: bool = False
+    """`border_frac` is the light-border finder's, measured outward from its hole, though
+    `outer` is the card's outline (its light border ran on into a title band, `_band_is_card`):
+    not a border measured inward from the outline, so it is not among those the deck's border
+    is taken from first (`deck_border`, `EDGED_BORDERS`)."""
 
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
@@ -134,6 +139,7 @@ class FoundCard:
             alt,
             as_art,
             edge,
+            self.border_outward,
         )
 
     @property
@@ -338,6 +344,17 @@ def find_card(image: np.ndarray) -> FoundCard:
         # along the card's edge). A hole in the art, framed by a pale part of it, fills far
         # less of the card's outline; an outline round every side is the card's dark border
         # round a light frame line (`EVEN_BAND`).
+        if not outlined.alternatives and _band_is_card(image, framed.outer, outlined.outer):
+            # ...unless what the outline took in there is the card's: a light title band the
+            # light border ran on into, its cut stopping the title's height inside the edge.
+            # The outline is the card; the border is still the light-border finder's.
+            return FoundCard(
+                framed.interior,
+                outlined.outer,
+                framed.border_frac,
+                outlined=True,
+                border_outward=True,
+            )
         return framed
     return outlined
 
@@ -384,18 +401,38 @@ def _cut_across(art: np.ndarray, outline: np.ndarray, width: float) -> bool:
     return shared >= 2
 
 
-def _band_evenness(inner: np.ndarray, outer: np.ndarray) -> float:
-    """How evenly `outer` lies outside `inner`: the band between them on its narrowest side
-    over its widest (sides by corner order; each side's width the mean of its two corners'
-    distances inward from `outer`'s side). A photo not taken square shows a printed border
-    a little wider on its near side; a piece of the table taken in widens one side alone."""
-    widths = np.array(
+def _band_widths(inner: np.ndarray, outer: np.ndarray) -> np.ndarray:
+    """How far `outer` lies outside `inner` on each side (px; sides by corner order, each the
+    mean of its two corners' distances inward from `outer`'s side)."""
+    return np.array(
         [
             float(np.mean((a - inner[[i, (i + 1) % 4]]) @ out))
             for i, (a, _, out) in enumerate(sides_outward(outer))
         ]
     )
+
+
+def _band_evenness(inner: np.ndarray, outer: np.ndarray) -> float:
+    """How evenly `outer` lies outside `inner`: the band between them on its narrowest side
+    over its widest. A photo not taken square shows a printed border a little wider on its
+    near side; a piece of the table taken in widens one side alone."""
+    widths = _band_widths(inner, outer)
     return float(widths.min() / max(float(widths.max()), 1e-6))
+
+
+def _band_is_card(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether the band's widest side between a light-border cut `inner` and an outline
+    `outer` round it is the card's, not the table's: walking in from the table
+    (`photo.table_edges`), the step to something else lies nearer the outline's side than
+    the cut's. A light title band across the card's top, or a border of the title's tone,
+    continues the light-border finder's border there, and its cut stops a title's height
+    inside the card's edge, on one side, as if the outline had taken in a piece of the
+    table; a chequered cloth's square the outline took in is the table's, and the walk goes
+    through it to the cut (or, wider than the walk reaches, finds no step)."""
+    widths = _band_widths(inner, outer)
+    side = int(np.argmax(widths))
+    step = float(table_edges(image, outer)[side])
+    return not math.isnan(step) and abs(step) < 0.5 * float(widths[side])
 
 
 def _nested(inner: np.ndarray, middle: np.ndarray, outer: np.ndarray, width: float) -> bool:
@@ -830,7 +867,9 @@ def deck_border(cards: Iterable[FoundCard]) -> float | None:
     measured one, else the median of every measured one; None if no photo measured one."""
     cards = list(cards)
     fracs = [f.border_frac for f in cards if not math.isnan(f.border_frac)]
-    edged = [f.border_frac for f in cards if f.outlined and f.border_frac > 0]
+    edged = [
+        f.border_frac for f in cards if f.outlined and not f.border_outward and f.border_frac > 0
+    ]
     if len(edged) >= EDGED_BORDERS:
         return float(np.median(edged))
     return float(np.median(fracs)) if fracs else None
@@ -930,7 +969,9 @@ def resolve_art_holes(
 
 
 def _as_found(f: FoundCard) -> FoundCard:
-    return FoundCard(f.interior, f.outer, f.border_frac, f.outlined, edge=f.edge)
+    return FoundCard(
+        f.interior, f.outer, f.border_frac, f.outlined, edge=f.edge, border_outward=f.border_outward
+    )
 
 
 def _hole_as_art(f: FoundCard) -> FoundCard:
