@@ -17,6 +17,8 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --side-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cache DIR \
+        --against REF    # every square whose reading changed from commit REF's reader
 
 Renders boards (SEED, i) with the house renderer, half with no arm and half with up to two
 (`--arms`: every board with up to two, as the `random` set of `queen_alice_vision.py`)
@@ -24,6 +26,7 @@ Renders boards (SEED, i) with the house renderer, half with no arm and half with
 here), reads each, and puts every wrong board's faults in classes:
 
     missed        a piece read as an empty square
+    missed_hidden a piece an arm hides read as an empty square (the reader should ask)
     wrong_colour  a red piece read white, or white read red
     asked_piece   a piece no arm comes near called unsure
     asked_empty   an empty square no arm comes near called unsure
@@ -44,6 +47,7 @@ import json
 import math
 import pickle
 import secrets
+import subprocess
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -57,9 +61,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.queen_alice_vision import _reading_key, judge, reader_at  # noqa: E402
 from companion.games.queen_alice.vision import empty as empty_look_module  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
-from companion.games.queen_alice.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
+from companion.games.queen_alice.vision.geometry import (  # noqa: E402
+    BoardGeometry,
+    Cell,
+    load_geometry,
+)
+from companion.games.queen_alice.vision.reading import BoardReading  # noqa: E402
 from companion.games.queen_alice.vision.render import (  # noqa: E402
     Conditions,
     Photo,
@@ -96,36 +106,88 @@ def conditions_of(design: dict[str, Any]) -> dict[str, str]:
 
 
 def faults(
-    reading: reader.BoardReading, photo: Any, cells: tuple
+    reading: BoardReading, photo: Any, cells: tuple[Cell, ...]
 ) -> tuple[list[str], list[tuple[Any, str, str]]]:
-    """Fault classes on one board and the wrong squares (cell, want, got)."""
+    """Fault classes on one board and the wrong squares (cell, want, got). What counts as
+    wrong is `queen_alice_vision.py`'s `judge` (one definition: a piece an arm hides read
+    empty is wrong there, the reader should have asked, so it is here too, as
+    `missed_hidden`); this only names each fault's class."""
+    verdict = judge(reading, photo.truth, photo.near_arm, photo.position, cells)
     kinds: list[str] = []
-    wrong = []
-    for cell in cells:
-        want = photo.position.squares.get(cell, "empty")
-        got = "unsure" if cell in reading.unsure else reading.squares.get(cell, "empty")
-        if got == want:
-            continue
+    wrong = verdict["squares_wrong"]
+    for cell, want, got in wrong:
         if got == "unsure":
-            if cell in photo.near_arm:
-                continue
             kinds.append("asked_piece" if want != "empty" else "asked_empty")
         elif want == "empty":
             kinds.append("phantom")
         elif got == "empty":
-            if cell in photo.truth.unsure:  # hidden under an arm: the reader may miss it
-                continue
-            kinds.append("missed")
+            kinds.append("missed_hidden" if cell in photo.truth.unsure else "missed")
         else:
             kinds.append("wrong_colour")
-        wrong.append((cell, want, got))
-    truth = photo.truth
-    if truth.crowns_left is not None and reading.crowns_left != truth.crowns_left:
-        kinds.append("crowns")
-    for colour in ("red", "white"):
-        if truth.alice[colour] is not None and reading.alice[colour] != truth.alice[colour]:
-            kinds.append("alice")
+    kinds += ["crowns" if name == "crowns" else "alice" for name, _, _ in verdict["extras"]]
     return kinds, wrong
+
+
+OUTCOMES = ("right", "asked", "wrong", "phantom")
+"""What one square's reading is against the truth: read right, asked (called unsure, near
+an arm or not), read as another piece or empty where a piece stands, or a piece read where
+none stands."""
+
+
+def outcome(want: str, got: str) -> str:
+    """One square's outcome (`OUTCOMES`) when `want` stands there and `got` is read."""
+    if got == want:
+        return "right"
+    if got == "unsure":
+        return "asked"
+    return "phantom" if want == "empty" else "wrong"
+
+
+def _said(reading: BoardReading, cell: Cell) -> str:
+    return "unsure" if cell in reading.unsure else reading.squares.get(cell, "empty")
+
+
+def changes(
+    mine: BoardReading,
+    theirs: BoardReading,
+    truth: BoardReading,
+    position: BoardReading,
+    cells: tuple[Cell, ...],
+) -> list[dict[str, Any]]:
+    """Every square (and Crown count, Alice token) whose reading differs between this
+    reader (`mine`) and another (`theirs`) on one board, each with its change of outcome
+    (`theirs`'s -> `mine`'s, e.g. `asked->right`, `right->phantom`): the readings a change
+    of reader moved, right or wrong, listed so no single one hides in a board total."""
+    out = []
+    for cell in cells:
+        a, b = _said(mine, cell), _said(theirs, cell)
+        if a != b:
+            want = position.squares.get(cell, "empty")
+            change = f"{outcome(want, b)}->{outcome(want, a)}"
+            out.append({"what": list(cell), "want": want, "was": b, "now": a, "change": change})
+    extras: list[tuple[str, Any, Any, Any]] = [
+        ("crowns", truth.crowns_left, theirs.crowns_left, mine.crowns_left)
+    ]
+    for colour in ("red", "white"):
+        extras.append(
+            (f"alice {colour}", truth.alice[colour], theirs.alice[colour], mine.alice[colour])
+        )
+    for name, want, b, a in extras:
+        if a != b:  # an arm over it in the truth (None): either reading passes `judge`
+            judged = [
+                "unjudged"
+                if want is None
+                else "right"
+                if got == want
+                else "asked"
+                if got is None
+                else "wrong"
+                for got in (b, a)
+            ]
+            out.append(
+                {"what": name, "want": want, "was": b, "now": a, "change": "->".join(judged)}
+            )
+    return out
 
 
 def curves(seed: int, boards: int) -> dict[str, Any]:
@@ -526,8 +588,6 @@ def same_as(ref: str, seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The development boards whose reading (everything it says, confidences and warnings
     too) differs between this reader and the reader of commit `ref`: a change meant to leave
     the readings alone is checked bit for bit on a cached set (`--cache`)."""
-    from benchmarks.queen_alice_vision import _reading_key, reader_at
-
     geom = load_geometry()
     other = reader_at(ref)
     differ = []
@@ -540,6 +600,20 @@ def same_as(ref: str, seed: int, boards: int, arms: bool) -> dict[str, Any]:
         print(f"\rsame {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return {"seed": seed, "boards": boards, "against": ref, "differ": differ}
+
+
+def beside_read_py(ref: str) -> list[str]:
+    """The files of `companion/` that differ between commit `ref` and this tree, other than
+    the reader (`vision/read.py`): `reader_at` loads only `read.py` as it was at `ref`, with
+    today's other modules, so a change in these is not in the `--against` readings."""
+    names = subprocess.run(
+        ["git", "diff", "--name-only", ref, "--", "companion/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return [n for n in names if n != "companion/games/queen_alice/vision/read.py"]
 
 
 def print_leads_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
@@ -746,8 +820,6 @@ def side_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     the side test and without (`sample_sides` off), judged as `queen_alice_vision.py`
     judges: boards right, phantoms, wrong readings (a square read, not asked, and wrong),
     squares asked."""
-    from benchmarks.queen_alice_vision import judge
-
     geom = load_geometry()
     cells = geom.cells
     bins = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0 + 1e-9)
@@ -1182,6 +1254,14 @@ def main() -> None:
         default=None,
         help="list the boards whose readings differ from the reader of commit REF instead",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        default=None,
+        help="also read each board with the reader of commit REF (`vision/read.py` at REF, as "
+        "`queen_alice_vision.py --against`) and list every square whose reading changed, with "
+        "its change of outcome (right/asked/wrong/phantom, REF's -> this one's) and a count",
+    )
     args = parser.parse_args()
     global CACHE, HOUSE
     CACHE, HOUSE = args.cache, args.house
@@ -1222,6 +1302,17 @@ def main() -> None:
             print(json.dumps(plain(seed, args.boards), indent=1))
             return
     geom = load_geometry()
+    other = reader_at(args.against) if args.against else None
+    not_at_ref = beside_read_py(args.against) if args.against else []
+    if not_at_ref:
+        print(
+            f"note: only read.py is read as at {args.against}; these differ too and are "
+            f"today's in both readings: {not_at_ref}",
+            file=sys.stderr,
+        )
+    moved: Counter[str] = Counter()  # with --against: changes of outcome, REF's -> this one's
+    moved_boards: list[dict[str, Any]] = []
+    right_then = 0
     by_class: Counter[str] = Counter()
     boards_by_class: Counter[str] = Counter()
     split: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
@@ -1231,12 +1322,23 @@ def main() -> None:
     for i in range(args.boards):
         conditions = board_conditions(i, args.arms)
         photo = cached_photo(geom, seed, i, conditions)
-        empty = None
+        empty = empty_then = None
         if args.mode == "board":
-            learnt = reader.learn_empty_board(render_empty(geom, (seed, i), conditions), geom)
+            teach = render_empty(geom, (seed, i), conditions)
+            learnt = reader.learn_empty_board(teach, geom)
             empty = learnt[0] if learnt is not None else None
+            if other is not None:
+                learnt_then = other.learn_empty_board(teach, geom)
+                empty_then = learnt_then[0] if learnt_then is not None else None
         reading = reader.read_board(photo.image, geom=geom, empty=empty)
         kinds, wrong = faults(reading, photo, geom.cells)
+        if other is not None:
+            then = other.read_board(photo.image, geom=geom, empty=empty_then)
+            right_then += not faults(then, photo, geom.cells)[0]
+            board_moved = changes(reading, then, photo.truth, photo.position, geom.cells)
+            moved.update(m["change"] for m in board_moved)
+            if board_moved:
+                moved_boards.append({"board": i, "changed": board_moved})
         cond = conditions_of(photo.design)
         for key, value in cond.items():
             totals[key][value] += 1
@@ -1255,7 +1357,8 @@ def main() -> None:
                 cells = tuple(c for c, _, _ in wrong)
                 shares = reader.shares(reader.sample_squares(photo.image, geom, where, cells))
                 details = [
-                    f"{list(c)} {w}->{g} board {s.board:.2f} red {s.red:.2f} white {s.white:.2f}"
+                    f"{list(c)} {w}->{g}{' (hidden)' * (c in photo.truth.unsure)}"
+                    f" board {s.board:.2f} red {s.red:.2f} white {s.white:.2f}"
                     for (c, w, g), s in zip(wrong, shares, strict=True)
                 ]
         listing.append(
@@ -1287,15 +1390,34 @@ def main() -> None:
         },
         "failed": listing,
     }
+    if other is not None:
+        out["against"] = {
+            "ref": args.against,
+            "today_s_in_both": not_at_ref,
+            "entirely_right_then": right_then,
+            "changes": dict(sorted(moved.items())),
+            "boards_changed": len(moved_boards),
+            "changed": moved_boards,
+        }
+
     text = json.dumps(out, indent=1)
     if args.out:
         args.out.write_text(text + "\n")
-    summary = {k: v for k, v in out.items() if k != "failed"}
+    summary = {k: v for k, v in out.items() if k not in ("failed", "against")}
     print(json.dumps(summary, indent=1))
     for b in listing:
         print(b["board"], b["faults"], b["conditions"], b["crowns"], b["alice"])
         for line in b["squares"]:
             print("    ", line)
+    if other is not None:
+        print(f"against {args.against} (its reading -> this one's), square by square:")
+        for moves in moved_boards:
+            for m in moves["changed"]:
+                print(
+                    f"    board {moves['board']} {m['what']} {m['want']}: {m['was']} -> {m['now']}"
+                    f"  {m['change']}"
+                )
+        print(json.dumps({k: v for k, v in out["against"].items() if k != "changed"}, indent=1))
 
 
 if __name__ == "__main__":
