@@ -1128,8 +1128,9 @@ def judge_by_print(
     the change in one seat's colour (`SURE` of it, under `NONE` in the other's), is that
     seat's screen, and so is one changed over `CHANGED_MOST` with `NONE` of it in the
     seat's colour (a top washed by glare); one changed at most `PRINT_SAME` is the print;
-    anything else is a question. A strip short of `NONE` in both colours with no faint trace of one over
-    `FAINT` is empty however much it changed (an arm, a lamp's glare on the board)."""
+    anything else is a question. A strip short of `NONE` in both colours with no faint trace
+    of one over `FAINT` is empty however much it changed (an arm, a lamp's glare on the
+    board)."""
     # Whose: the changed pixels' colour, or the whole strip's where that says more (a
     # top's glare and edges change too; a top on print of its own hue leaves some unchanged).
     colour = [max(shares[j], change.colour[j]) for j in (0, 1)]

@@ -18,6 +18,7 @@ import pytest
 
 import companion.games.reflecto.vision.read as read
 from companion.games.reflecto.vision.board_print import (
+    Change,
     blank_print,
     board_to_top,
     learn_from,
@@ -157,3 +158,23 @@ def _colours(bgr: tuple) -> read.ScreenColours:
 
     c = [tuple(float(v) for v in chromaticity(np.array([x], np.uint8))[0]) for x in bgr]
     return read.ScreenColours(c[0], c[1], learned_from="set-up")  # type: ignore[arg-type]
+
+
+def test_a_strip_changed_all_over_with_some_of_a_seats_colour_is_its_washed_screen() -> None:
+    """A lamp's glare bleaches a top toward white: less than `SURE` of its strip keeps the
+    seat's colour, but all of it changed from the print. With `NONE` of one seat's colour
+    and none of the other's it is that seat's screen; changed less, it stays a question
+    (a top the colour of its print, or the print in other light); so does one whose board
+    round it changed into the colour too (an arm), or one with both seats' colours."""
+    cell = (3, 2)
+    washed = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2)))
+    assert (washed.owner, washed.unclear) == (1, False), washed
+    assert washed.confidence < 0.75  # less sure than a top in its full colour
+    part = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.5, (0.0, 0.2)))
+    assert (part.owner, part.unclear) == (None, True), part
+    arm = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2), (0.0, 0.3)))
+    assert (arm.owner, arm.unclear) == (None, True), arm
+    both = read.judge_by_print(cell, (0.3, 0.35), (0.3, 0.5), Change(0.95, (0.3, 0.2)))
+    assert (both.owner, both.unclear) == (None, True), both
+    faint = read.judge_by_print(cell, (0.0, 0.2), (0.0, 0.6), Change(0.95, (0.0, 0.1)))
+    assert (faint.owner, faint.unclear) == (None, True), faint
