@@ -219,7 +219,14 @@ screens): screens gained / empty squares called at 0.5 / 0.6 / 0.7 / 0.8 / 0.9: 
 0, 27 / 0, 24 / 0, 21 / 0, no wrong owner (boards entirely right 31 -> 40 of 80 at 0.6-0.8);
 the empty squares changed most lie at 0.57 (colour 0.36) and 0.78 (colour 0.20, under
 `NONE`). Requiring `CHANGED_OWN` of what changed in the colour as well would leave 8 of
-the 27 (a washed top's changed pixels are its glare): not required."""
+the 27 (a washed top's changed pixels are its glare): not required. So little colour says
+less of what changed, so such a strip is asked when the board round it changed at all
+(`Change.moved`, into any colour) by `ARM_BESIDE` too: a top changes nothing round it.
+On the same families (and random 4146282266, 3 boards) the 32 strips so called had
+moved 0-0.085 (the screens called at `SURE` 0.15 at most of 527; the one empty square
+near the rule, changed 0.57, 0.29), asking none of them; on 30 fresh random boards
+without this check the rule read one empty square as a screen (an arm, it is presumed:
+that board was not looked at)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
@@ -1151,8 +1158,10 @@ def judge_by_print(
         return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
     if change.share >= CHANGED_MOST and best >= NONE and other < NONE:
         # Short of `SURE` in the colour (a top so coloured is judged above): a top washed
-        # by a lamp's glare keeps less of its colour, but changes all of its strip.
-        if change.beside[k] >= ARM_BESIDE:
+        # by a lamp's glare keeps less of its colour, but changes all of its strip, and
+        # nothing round it. So little colour says less of what changed: the board round
+        # it changed at all (an arm coloured in part like the seat's plastic) asks.
+        if max(change.beside[k], change.moved) >= ARM_BESIDE:
             return CellCall(cell, shares, None, 0.0, True, "changed beside too")
         conf = 0.5 + 0.25 * (best - NONE) / (SURE - NONE)
         return CellCall(cell, shares, k, round(conf, 3), False, "changed, washed")

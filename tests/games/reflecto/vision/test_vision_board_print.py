@@ -165,7 +165,7 @@ def test_a_strip_changed_all_over_with_some_of_a_seats_colour_is_its_washed_scre
     seat's colour, but all of it changed from the print. With `NONE` of one seat's colour
     and none of the other's it is that seat's screen; changed less, it stays a question
     (a top the colour of its print, or the print in other light); so does one whose board
-    round it changed into the colour too (an arm), or one with both seats' colours."""
+    round it changed (an arm), or one with both seats' colours."""
     cell = (3, 2)
     washed = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2)))
     assert (washed.owner, washed.unclear) == (1, False), washed
@@ -174,6 +174,11 @@ def test_a_strip_changed_all_over_with_some_of_a_seats_colour_is_its_washed_scre
     assert (part.owner, part.unclear) == (None, True), part
     arm = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2), (0.0, 0.3)))
     assert (arm.owner, arm.unclear) == (None, True), arm
+    # An arm coloured only in part like the plastic changes the board round the square.
+    sleeve = read.judge_by_print(
+        cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2), (0.0, 0.0), 0.3)
+    )
+    assert (sleeve.owner, sleeve.unclear) == (None, True), sleeve
     both = read.judge_by_print(cell, (0.3, 0.35), (0.3, 0.5), Change(0.95, (0.3, 0.2)))
     assert (both.owner, both.unclear) == (None, True), both
     faint = read.judge_by_print(cell, (0.0, 0.2), (0.0, 0.6), Change(0.95, (0.0, 0.1)))
