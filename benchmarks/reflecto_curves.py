@@ -829,7 +829,8 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     `read.judge_by_print` would otherwise leave "changed, unsure" (changed over
     `PRINT_SAME`, not `SURE` in a seat's colour, nor short of `NONE` with no faint
     trace), with `NONE` in one seat's colour and under it in the other's, and the board
-    round them not changed into it (`ARM_BESIDE`). Per candidate value of the share
+    round them not changed into it, nor at all (`ARM_BESIDE`, `Change.moved`: those are
+    listed apart). Per candidate value of the share
     changed, how many screens of that seat a call would gain, how many empty squares it
     would read as screens and how many screens of the other seat; with and without
     `CHANGED_OWN` of the changed pixels in the colour; and the boards entirely right with
@@ -838,6 +839,7 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     # (board, truth of the square, seat, share changed, changed pixels in the colour)
     found: list[tuple[tuple[int, int], int | None, int, float, float]] = []
     wrong: dict[tuple[int, int], int] = {}  # per board, squares read wrong without the rule
+    moved: list[tuple[bool, float, float]] = []  # (its screen, `Change.moved`, share changed)
     kept = read.CHANGED_MOST
     read.CHANGED_MOST = 2.0  # the reader without the rule: no strip changes over all of it
     try:
@@ -867,6 +869,10 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
                         continue
                     if change.beside[k] >= read.ARM_BESIDE:
                         continue
+                    if change.moved >= read.ARM_BESIDE:
+                        # The board round it changed: asked (an arm), whatever the share.
+                        moved.append((truth.get(cell) == k, change.moved, change.share))
+                        continue
                     found.append(((seed, i), truth.get(cell), k, change.share, change.colour[k]))
     finally:
         read.CHANGED_MOST = kept
@@ -875,6 +881,11 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     print(
         f"candidates: {n} screens of the seat, {len(found) - n} not; boards right now {right_now}"
     )
+    for screen, board_moved, share in moved:
+        print(
+            f"  asked, the board round it changed {board_moved:.2f} (`ARM_BESIDE`): "
+            f"{'its screen' if screen else 'not its screen'}, changed {share:.2f}"
+        )
     for f in sorted(found, key=lambda f: -f[3]):
         if f[1] != f[2] and f[3] >= 0.3:
             print(f"  not its screen {f[0]}: truth {f[1]}, seat {f[2]}, changed {f[3]:.2f}")

@@ -222,11 +222,11 @@ the empty squares changed most lie at 0.57 (colour 0.36) and 0.78 (colour 0.20, 
 the 27 (a washed top's changed pixels are its glare): not required. So little colour says
 less of what changed, so such a strip is asked when the board round it changed at all
 (`Change.moved`, into any colour) by `ARM_BESIDE` too: a top changes nothing round it.
-On the same families (and random 4146282266, 3 boards) the 32 strips so called had
+On the same families (and random 4146282266, boards 0-2) the 32 strips so called had
 moved 0-0.085 (the screens called at `SURE` 0.15 at most of 527; the one empty square
 near the rule, changed 0.57, 0.29), asking none of them; on 30 fresh random boards
-without this check the rule read one empty square as a screen (an arm, it is presumed:
-that board was not looked at)."""
+without this check the rule read one empty square as a screen (that board was not looked
+at; the check is the world's: a top changes nothing round it)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
