@@ -821,61 +821,60 @@ def span(families: list[tuple[str, int, int]], boards: int) -> None:
 
 
 MOST_AT = (0.5, 0.6, 0.7, 0.8, 0.9)
-"""Candidate `read.CHANGED_MOST` values."""
+"""Candidate shares changed for refl27's washed-top rule (`washed_change`), tried in the
+reader at 0.7 (`CHANGED_MOST`) and taken out."""
 
 
 def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
-    """The curve of `read.CHANGED_MOST`, with the empty board's print: the strips
-    `read.judge_by_print` would otherwise leave "changed, unsure" (changed over
-    `PRINT_SAME`, not `SURE` in a seat's colour, nor short of `NONE` with no faint
-    trace), with `NONE` in one seat's colour and under it in the other's, and the board
-    round them not changed into it, nor at all (`ARM_BESIDE`, `Change.moved`: those are
-    listed apart). Per candidate value of the share
-    changed, how many screens of that seat a call would gain, how many empty squares it
-    would read as screens and how many screens of the other seat; with and without
-    `CHANGED_OWN` of the changed pixels in the colour; and the boards entirely right with
-    the print at each. Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    """The curve of refl27's washed-top rule, with the empty board's print: a strip
+    `read.judge_by_print` leaves "changed, unsure" (changed over `PRINT_SAME`, not `SURE`
+    in a seat's colour, nor short of `NONE` with no faint trace) with `NONE` in one seat's
+    colour and under it in the other's, the board round it not changed into it, nor at all
+    (`ARM_BESIDE`, `Change.moved`: those are listed apart), read as that seat's screen
+    when it changed over a share (a lamp's glare bleaches a top, but changes all of it).
+    Per candidate share, how many screens of that seat such a call would gain, how many
+    empty squares it would read as screens and how many screens of the other seat (both
+    confident wrong readings); with and without `CHANGED_OWN` of the changed pixels in the
+    colour; and the boards then entirely right with the print. It read a phantom and a
+    wrong owner on fresh boards that development never showed (docs/reflecto.md): the
+    curve is a development curve, not a guarantee. Each family is SET:SEED:FIRST, boards
+    FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
     # (board, truth of the square, seat, share changed, changed pixels in the colour)
     found: list[tuple[tuple[int, int], int | None, int, float, float]] = []
-    wrong: dict[tuple[int, int], int] = {}  # per board, squares read wrong without the rule
+    wrong: dict[tuple[int, int], int] = {}  # per board, squares read wrong by the reader
     moved: list[tuple[bool, float, float]] = []  # (its screen, `Change.moved`, share changed)
-    kept = read.CHANGED_MOST
-    read.CHANGED_MOST = 2.0  # the reader without the rule: no strip changes over all of it
-    try:
-        for which, seed, first in families:
-            indices = range(first, first + boards)
-            for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
-                assert photo.board is not None  # `learned_boards` with the board
-                taught = learn_print(photo.board, geom)
-                ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-                full, faint = read._shares(rect, geom, colours, ev=ev)
-                changes = read.print_changes(rect, geom, ev, taught)
-                truth = dict(photo.truth.layout_key())
-                calls = read.classify(rect, geom, colours, taught)
-                seen = {c.cell: c.owner for c in calls if c.owner is not None}
-                wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
-                for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
-                    if change is None or change.share <= PRINT_SAME:
-                        continue
-                    colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
-                    k = int(np.argmax(colour))
-                    best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
-                    if best >= read.SURE and change.share >= SCREEN_CHANGE:
-                        continue  # judged by the rule before (a screen, or asked on purpose)
-                    if max(f) < read.NONE and max(t) < read.FAINT:
-                        continue  # "changed, no colour"
-                    if best < read.NONE or other >= read.NONE:
-                        continue
-                    if change.beside[k] >= read.ARM_BESIDE:
-                        continue
-                    if change.moved >= read.ARM_BESIDE:
-                        # The board round it changed: asked (an arm), whatever the share.
-                        moved.append((truth.get(cell) == k, change.moved, change.share))
-                        continue
-                    found.append(((seed, i), truth.get(cell), k, change.share, change.colour[k]))
-    finally:
-        read.CHANGED_MOST = kept
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+            assert photo.board is not None  # `learned_boards` with the board
+            taught = learn_print(photo.board, geom)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            full, faint = read._shares(rect, geom, colours, ev=ev)
+            changes = read.print_changes(rect, geom, ev, taught)
+            truth = dict(photo.truth.layout_key())
+            calls = read.classify(rect, geom, colours, taught)
+            seen = {c.cell: c.owner for c in calls if c.owner is not None}
+            wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
+            for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
+                if change is None or change.share <= PRINT_SAME:
+                    continue
+                colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
+                k = int(np.argmax(colour))
+                best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
+                if best >= read.SURE and change.share >= SCREEN_CHANGE:
+                    continue  # judged by the reader's rule (a screen, or asked on purpose)
+                if max(f) < read.NONE and max(t) < read.FAINT:
+                    continue  # "changed, no colour"
+                if best < read.NONE or other >= read.NONE:
+                    continue
+                if change.beside[k] >= read.ARM_BESIDE:
+                    continue
+                if change.moved >= read.ARM_BESIDE:
+                    # The board round it changed: asked (an arm), whatever the share.
+                    moved.append((truth.get(cell) == k, change.moved, change.share))
+                    continue
+                found.append(((seed, i), truth.get(cell), k, change.share, change.colour[k]))
     right_now = sum(1 for v in wrong.values() if v == 0)
     n = sum(1 for f in found if f[1] == f[2])
     print(

@@ -206,7 +206,8 @@ class Change:
     or sleeve over the square changes the board round it too."""
     moved: float = 0.0
     """Share of that board changed from its print at all, into any colour: an arm or a
-    sleeve coloured only in part like a seat's plastic changes it too."""
+    sleeve coloured only in part like a seat's plastic changes it too (read by
+    `benchmarks/reflecto_curves.py washed-change`, for a strip with little colour)."""
 
 
 def change_shares(
