@@ -81,7 +81,11 @@ sys.path.insert(0, str(ROOT))
 
 from companion.games.reflecto.vision import colours as screen_colours  # noqa: E402
 from companion.games.reflecto.vision import read  # noqa: E402
-from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
+from companion.games.reflecto.vision.board_print import (  # noqa: E402
+    PRINT_SAME,
+    SCREEN_CHANGE,
+    learn_print,
+)
 from companion.games.reflecto.vision.colours import ScreenColours, chromaticity  # noqa: E402
 from companion.games.reflecto.vision.geometry import BoardGeometry, load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import (  # noqa: E402
@@ -816,6 +820,95 @@ def span(families: list[tuple[str, int, int]], boards: int) -> None:
                 )
 
 
+MOST_AT = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""Candidate shares changed for refl27's washed-top rule (`washed_change`), tried in the
+reader at 0.7 (`CHANGED_MOST`) and taken out."""
+
+
+def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of refl27's washed-top rule, with the empty board's print: a strip
+    `read.judge_by_print` leaves "changed, unsure" (changed over `PRINT_SAME`, not `SURE`
+    in a seat's colour, nor short of `NONE` with no faint trace) with `NONE` in one seat's
+    colour and under it in the other's, the board round it not changed into it, nor at all
+    (`ARM_BESIDE`, `Change.moved`: those are listed apart), read as that seat's screen
+    when it changed over a share (a lamp's glare bleaches a top, but changes all of it).
+    Per candidate share, how many screens of that seat such a call would gain, how many
+    empty squares it would read as screens and how many screens of the other seat (both
+    confident wrong readings); with and without `CHANGED_OWN` of the changed pixels in the
+    colour; and the boards then entirely right with the print. It read a phantom and a
+    wrong owner on fresh boards that development never showed (docs/reflecto.md): the
+    curve is a development curve, not a guarantee. Each family is SET:SEED:FIRST, boards
+    FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    # (board, truth of the square, seat, share changed, changed pixels in the colour)
+    found: list[tuple[tuple[int, int], int | None, int, float, float]] = []
+    wrong: dict[tuple[int, int], int] = {}  # per board, squares read wrong by the reader
+    moved: list[tuple[bool, float, float]] = []  # (its screen, `Change.moved`, share changed)
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+            assert photo.board is not None  # `learned_boards` with the board
+            taught = learn_print(photo.board, geom)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            full, faint = read._shares(rect, geom, colours, ev=ev)
+            changes = read.print_changes(rect, geom, ev, taught)
+            truth = dict(photo.truth.layout_key())
+            calls = read.classify(rect, geom, colours, taught)
+            seen = {c.cell: c.owner for c in calls if c.owner is not None}
+            wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
+            for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
+                if change is None or change.share <= PRINT_SAME:
+                    continue
+                colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
+                k = int(np.argmax(colour))
+                best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
+                if best >= read.SURE and change.share >= SCREEN_CHANGE:
+                    continue  # judged by the reader's rule (a screen, or asked on purpose)
+                if max(f) < read.NONE and max(t) < read.FAINT:
+                    continue  # "changed, no colour"
+                if best < read.NONE or other >= read.NONE:
+                    continue
+                if change.beside[k] >= read.ARM_BESIDE:
+                    continue
+                if change.moved >= read.ARM_BESIDE:
+                    # The board round it changed: asked (an arm), whatever the share.
+                    moved.append((truth.get(cell) == k, change.moved, change.share))
+                    continue
+                found.append(((seed, i), truth.get(cell), k, change.share, change.colour[k]))
+    right_now = sum(1 for v in wrong.values() if v == 0)
+    n = sum(1 for f in found if f[1] == f[2])
+    print(
+        f"candidates: {n} screens of the seat, {len(found) - n} not; boards right now {right_now}"
+    )
+    for screen, board_moved, share in moved:
+        print(
+            f"  asked, the board round it changed {board_moved:.2f} (`ARM_BESIDE`): "
+            f"{'its screen' if screen else 'not its screen'}, changed {share:.2f}"
+        )
+    for f in sorted(found, key=lambda f: -f[3]):
+        if f[1] != f[2] and f[3] >= 0.3:
+            print(f"  not its screen {f[0]}: truth {f[1]}, seat {f[2]}, changed {f[3]:.2f}")
+    for own in (False, True):
+        print(
+            "called when changed >= V"
+            + (" and CHANGED_OWN of the change in the colour" if own else "")
+            + " | screens gained (boards) | empty squares | other seat's screens | boards right"
+        )
+        for v in MOST_AT:
+            hit = [f for f in found if f[3] >= v and (not own or f[4] >= read.CHANGED_OWN)]
+            ok = [f for f in hit if f[1] == f[2]]
+            empty = [f for f in hit if f[1] is None]
+            other_seat = len(hit) - len(ok) - len(empty)
+            fixed: dict[tuple[int, int], int] = {}
+            for f in hit:
+                fixed[f[0]] = fixed.get(f[0], 0) + (1 if f[1] == f[2] else -99)
+            gained = sum(1 for b, m in fixed.items() if m == wrong[b])
+            print(
+                f"  {v:4g} | {len(ok):3d} ({len({f[0] for f in ok}):3d}) | {len(empty):3d} | "
+                f"{other_seat:3d} | {right_now + gained}"
+            )
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -1051,6 +1144,9 @@ def main() -> None:
     e.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     e.add_argument("--boards", type=int, default=30)
     e.add_argument("--both", action="store_true", help="count only strips with both ends in view")
+    wc = sub.add_parser("washed-change")
+    wc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    wc.add_argument("--boards", type=int, default=40)
     sp = sub.add_parser("span")
     sp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     sp.add_argument("--boards", type=int, default=30)
@@ -1061,7 +1157,7 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed", "body", "ends", "span"):
+    elif a.cmd in ("colour", "maybe", "washed", "body", "ends", "span", "washed-change"):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
@@ -1072,6 +1168,7 @@ def main() -> None:
             "body": body,
             "ends": ends,
             "span": span,
+            "washed-change": washed_change,
         }
         if a.cmd == "ends":
             ends(fams, a.boards, a.both)

@@ -204,6 +204,10 @@ class Change:
     """Share of the board round the square where no screen can show (no square's reach)
     changed from its print into each seat's colour: a top stays within its reach, an arm
     or sleeve over the square changes the board round it too."""
+    moved: float = 0.0
+    """Share of that board changed from its print at all, into any colour: an arm or a
+    sleeve coloured only in part like a seat's plastic changes it too (read by
+    `benchmarks/reflecto_curves.py washed-change`, for a strip with little colour)."""
 
 
 def change_shares(
@@ -267,10 +271,10 @@ def change_shares(
             colour = tuple(  # type: ignore[assignment]
                 float(masks[k, y0:y1, x0:x1][look][changed].mean()) for k in (0, 1)
             )
-        beside = (0.0, 0.0)
+        beside, moved = (0.0, 0.0), 0.0
         if window is not None:
-            beside = _changed_beside(top, exp, usable, masks, window, gain, pixel)
-        out.append(Change(n / len(changed), colour, beside))
+            beside, moved = _changed_beside(top, exp, usable, masks, window, gain, pixel)
+        out.append(Change(n / len(changed), colour, beside, moved))
     return out
 
 
@@ -282,8 +286,8 @@ def _changed_beside(
     window: tuple[int, int, int, int],
     gain: tuple[np.ndarray, np.ndarray],
     pixel: float,
-) -> tuple[float, float]:
-    """`Change.beside` over `window` (a0, a1, b0, b1: rows, columns)."""
+) -> tuple[tuple[float, float], float]:
+    """`Change.beside` and `Change.moved` over `window` (a0, a1, b0, b1: rows, columns)."""
     a0, a1, b0, b1 = window
     near = usable[a0:a1, b0:b1]
     cur = top[a0:a1, b0:b1][near].astype(np.float32)
@@ -291,9 +295,8 @@ def _changed_beside(
     hi = exp.hi[a0:a1, b0:b1][near] * gain[0] + gain[1]
     off = cur - np.clip(cur, lo, hi)
     changed = np.sqrt((off * off).sum(axis=1)) > pixel
-    return tuple(  # type: ignore[return-value]
-        float((changed & masks[k, a0:a1, b0:b1][near]).mean()) for k in (0, 1)
-    )
+    beside = tuple(float((changed & masks[k, a0:a1, b0:b1][near]).mean()) for k in (0, 1))
+    return beside, float(changed.mean())  # type: ignore[return-value]
 
 
 def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -18,6 +18,7 @@ import pytest
 
 import companion.games.reflecto.vision.read as read
 from companion.games.reflecto.vision.board_print import (
+    Change,
     blank_print,
     board_to_top,
     learn_from,
@@ -157,3 +158,16 @@ def _colours(bgr: tuple) -> read.ScreenColours:
 
     c = [tuple(float(v) for v in chromaticity(np.array([x], np.uint8))[0]) for x in bgr]
     return read.ScreenColours(c[0], c[1], learned_from="set-up")  # type: ignore[arg-type]
+
+
+def test_a_strip_changed_all_over_with_little_of_a_seats_colour_is_asked() -> None:
+    """A lamp's glare bleaches a top toward white: less than `SURE` of its strip keeps the
+    seat's colour, but all of it changed from the print. Reading such a strip as the
+    seat's screen (refl27) gained boards but read an empty square and a screen of the
+    other seat wrong on fresh boards: it stays a question, never a confident call."""
+    cell = (3, 2)
+    washed = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2)))
+    assert (washed.owner, washed.unclear) == (None, True), washed
+    # In its full colour, the same change is the seat's screen.
+    full = read.judge_by_print(cell, (0.0, 0.9), (0.0, 0.9), Change(0.95, (0.0, 0.8)))
+    assert (full.owner, full.unclear) == (1, False), full
