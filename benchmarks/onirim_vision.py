@@ -38,6 +38,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -312,19 +313,21 @@ def body_rows(reader: TableReader, image: np.ndarray, truth) -> None:
             print("BODY " + json.dumps(row), flush=True)
 
 
-def row_gap_curve(reader: TableReader, image: np.ndarray, truth, gaps: list[int]) -> list[dict]:
+def row_gap_curve(
+    reader: TableReader, image: np.ndarray, truth: TableReading, gaps: list[int]
+) -> list[dict[str, Any]]:
     """The table read once for each `read.ROW_GAP` in `gaps` (`--row-gaps`): its tally and how
     many corner windows the read looked at (each place looked at past a row's end costs about
     as much as a card). Read with the module's value restored after."""
     count = [0]
     window = reader.corner_window
 
-    def counted(*args, **kwargs):
+    def counted(*args: Any, **kwargs: Any) -> np.ndarray:
         count[0] += 1
         return window(*args, **kwargs)
 
     reader.corner_window = counted  # type: ignore[method-assign]
-    keep, rows = read_module.ROW_GAP, []
+    keep, rows = read_module.ROW_GAP, list[dict[str, Any]]()
     try:
         for g in gaps:
             read_module.ROW_GAP = g
@@ -403,7 +406,7 @@ def main() -> int:
         "reader's caches for that deck: about 5 ms more on its first table); 1: as before",
     )
     a = ap.parse_args()
-    gap_total: dict[tuple[str, str], Counter] = {}
+    gap_total: dict[tuple[str, str], Counter[str]] = {}
     if a.curve:  # the `held_*` rows: what a bridged gap would name from this low a score
         read_module.HELD_SURE = CURVE_HELD_FLOOR
     against = _load_reader(a.against) if a.against else None
