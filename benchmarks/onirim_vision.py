@@ -36,7 +36,9 @@ import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -311,6 +313,36 @@ def body_rows(reader: TableReader, image: np.ndarray, truth) -> None:
             print("BODY " + json.dumps(row), flush=True)
 
 
+def row_gap_curve(
+    reader: TableReader, image: np.ndarray, truth: TableReading, gaps: list[int]
+) -> list[dict[str, Any]]:
+    """The table read once for each `read.ROW_GAP` in `gaps` (`--row-gaps`): its tally and how
+    many corner windows the read looked at (each place looked at past a row's end costs about
+    as much as a card). Read with the module's value restored after."""
+    count = [0]
+    window = reader.corner_window
+
+    def counted(*args: Any, **kwargs: Any) -> np.ndarray:
+        count[0] += 1
+        return window(*args, **kwargs)
+
+    reader.corner_window = counted  # type: ignore[method-assign]
+    keep, rows = read_module.ROW_GAP, list[dict[str, Any]]()
+    try:
+        for g in gaps:
+            read_module.ROW_GAP = g
+            count[0] = 0
+            t = compare(reader.read(image), truth)
+            rows.append(
+                {"gap": g, **{k: getattr(t, k) for k in ("cards", "right", "wrong", "null")}}
+                | {"phantom": t.phantom, "windows": count[0], "errors": t.errors}
+            )
+    finally:
+        read_module.ROW_GAP = keep
+        del reader.corner_window
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="500000:500010")
@@ -347,6 +379,12 @@ def main() -> int:
     )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
+        "--row-gaps",
+        help="instead of timing: read each table once for each of these `read.ROW_GAP` values "
+        "(e.g. 1,2,3) and print each one's tally and corner windows a read (the curve of "
+        "ROW_GAP); with --against, that reader's too",
+    )
+    ap.add_argument(
         "--progress", action="store_true", help="print each table's tally and CPU times"
     )
     ap.add_argument(
@@ -368,6 +406,7 @@ def main() -> int:
         "reader's caches for that deck: about 5 ms more on its first table); 1: as before",
     )
     a = ap.parse_args()
+    gap_total: dict[tuple[str, str], Counter[str]] = {}
     if a.curve:  # the `held_*` rows: what a bridged gap would name from this low a score
         read_module.HELD_SURE = CURVE_HELD_FLOOR
     against = _load_reader(a.against) if a.against else None
@@ -448,6 +487,26 @@ def main() -> int:
                     if style == "heldout"
                     else render_table(seed, i, faces, layout, look=table_look(seed, style))
                 )
+                if a.row_gaps:
+                    gaps = [int(v) for v in a.row_gaps.split(",")]
+                    rows = row_gap_curve(reader, photo.image, photo.truth, gaps)
+                    if other is not None:
+                        t = compare(other.read(photo.image), photo.truth)
+                        rows.append(
+                            {"gap": "against", "cards": t.cards, "right": t.right}
+                            | {"wrong": t.wrong}
+                            | {"null": t.null, "phantom": t.phantom, "errors": t.errors}
+                        )
+                    for r in rows:
+                        key = (style, str(r["gap"]))
+                        gap_total.setdefault(key, Counter()).update(
+                            {k: r[k] for k in ("cards", "right", "wrong", "null", "phantom")}
+                            | {"windows": r.get("windows", 0)}
+                            | {"tables": 1}
+                        )
+                        if r["errors"] != rows[0]["errors"] or (r is rows[0] and r["errors"]):
+                            print(f"  {style} seed {seed} table {i} gap {r['gap']}: {r['errors']}")
+                    continue
                 if a.curve:
                     curve(
                         reader,
@@ -514,6 +573,17 @@ def main() -> int:
                     print("TABLE " + json.dumps(table), flush=True)
         if a.curve:
             continue
+        if a.row_gaps:
+            for (st, g), c in gap_total.items():
+                if st == style:
+                    per = c["windows"] / max(1, c["tables"])
+                    print(
+                        f"{style} ROW_GAP {g}: {c['right']} / {c['cards']} right, wrong "
+                        f"{c['wrong']}, null {c['null']}, phantom {c['phantom']}, "
+                        f"windows a read {per:.2f}",
+                        flush=True,
+                    )
+            continue
         results["styles"][style] = {
             "tables": tables,
             "cards": total.cards,
@@ -536,6 +606,8 @@ def main() -> int:
                 "readings_identical": same,
             }
             print("against", style, results["against"]["styles"][style], flush=True)
+    if a.row_gaps:
+        return 0
     if a.curve:
         if a.dump:
             dump = {k: [float(x) for x in v] for k, v in scores.items()}

@@ -30,6 +30,7 @@ from companion.games.onirim.vision.read import (
     END_SYMBOL_FIT,
     HELD_SURE,
     MARGIN,
+    ROW_GAP,
     SIDE_LIGHT,
     SIDE_MARGIN,
     SURE,
@@ -376,36 +377,36 @@ def _place(score: float, coarse: float | None = None) -> Match:
 
 
 def test_a_row_ends_at_an_empty_place_unless_sure_cards_follow_it() -> None:
-    """A row has no gaps: a place that looked something like a card, followed by a sure
-    card, holds a card not told apart (kept, unnamed); a place like bare table (a glare over
-    the whole corner) needs two sure cards after it; followed by nothing sure, either ends the
-    row; an empty last place read so far wants the next."""
+    """A row has no gaps. In the labyrinth a run of up to `ROW_GAP` places that are not sure
+    cards, starting at an empty one (a glare over one to three corners, whatever each then
+    looks like), followed by a sure card and another card, holds cards (kept, unnamed here);
+    a longer run, or one followed by less, ends the row; a run read so far without what
+    follows it wants the next place. A place that looked something like a card needs only one
+    sure card after it; in a fan or the Doors that is the only gap bridged."""
     card, doubtful = _place(0.9), _place(EMPTY - 0.01, COARSE_EMPTY + 0.1)
-    bare = _place(0.2)
-    row, done = row_of([card, doubtful, card, bare, bare])
-    assert row == [card, doubtful, card] and done and row[1].card is None
+    bare, low = _place(0.2), _place(END_SURE - 0.01)
     unlike = _place(EMPTY - 0.01, COARSE_EMPTY - 0.01)
-    assert row_of([card, unlike, card]) == ([card], False)
-    assert row_of([card, unlike, card, card]) == ([card, unlike, card, card], False)
-    assert row_of([card, unlike, card, bare]) == ([card], True)
-    assert row_of([card, unlike, _place(END_SURE - 0.01), card]) == ([card], True)
-    assert row_of([card, bare]) == ([card], False)
+    assert ROW_GAP == 3
+    # The fans and the Doors: one place that looked like a card, one sure card after it.
+    assert row_of([card, doubtful, card], bare_gaps=False) == ([card, doubtful, card], False)
+    assert row_of([card, doubtful], bare_gaps=False) == ([card], False)
+    assert row_of([card, doubtful, low, card], bare_gaps=False) == ([card], True)
     assert row_of([card, unlike, card, card], bare_gaps=False) == ([card], True)
-    assert row_of([card, doubtful, _place(END_SURE - 0.01)]) == ([card], True)
-    assert row_of([card, doubtful, bare]) == ([card], True)
-    assert row_of([card, doubtful]) == ([card], False)
-    assert row_of([card, card]) == ([card, card], False)
-    # Two places that both looked something like a card: two sure cards after them, and only
-    # in a row that bridges bare places (the labyrinth).
-    assert row_of([card, doubtful, doubtful]) == ([card], False)
-    assert row_of([card, doubtful, doubtful, card]) == ([card], False)
-    assert row_of([card, doubtful, doubtful, card, card]) == (
-        [card, doubtful, doubtful, card, card],
-        False,
-    )
-    assert row_of([card, doubtful, doubtful, card, bare]) == ([card], True)
     assert row_of([card, doubtful, doubtful, card, card], bare_gaps=False) == ([card], True)
-    assert row_of([card, doubtful, unlike, card, card]) == ([card], True)
+    # The labyrinth.
+    row, done = row_of([card, doubtful, card, bare, bare, bare, bare])
+    assert row == [card, doubtful, card] and done and row[1].card is None
+    assert row_of([card, card]) == ([card, card], False)
+    for gap in range(1, ROW_GAP + 1):
+        for fill in (bare, doubtful, unlike, low):
+            places = [card, unlike, *[fill] * (gap - 1)]
+            assert row_of([*places, card, low]) == ([*places, card, low], False), (gap, fill)
+            assert row_of([*places, card]) == ([card], False)  # what follows: not yet read
+            assert row_of([*places, card, bare, bare, bare, bare]) == ([card], True)
+            assert row_of([*places, low, low, bare, bare, bare]) == ([card], True)
+    assert row_of([card, unlike, *[bare] * ROW_GAP, card, card]) == ([card], True)
+    assert row_of([card, *[bare] * ROW_GAP]) == ([card], False)
+    assert row_of([card, *[bare] * (ROW_GAP + 1)]) == ([card], True)
 
 
 def test_three_locations_of_one_colour_are_told_apart_by_their_symbol(rendered: Path) -> None:

@@ -124,6 +124,17 @@ body by -0.129 at the most (57 places), any place past a row's end by -0.009 at 
 one after a card not read, under `COARSE_EMPTY`); right last cards led the body before them by
 0.024 / 0.077 / 0.094 at the least (the lowest scoring 0.86-0.89 on their corner, out of the
 rule's reach). 0.03: the middle of the gap over every place past a row's end."""
+ROW_GAP = 3
+"""The most places in a row of the labyrinth that a sure card and another card after them
+bridge (`row_of`): a glare over one to three corners, whatever each then looks like. Each
+place more is one more window looked at past the end of many labyrinths (the place after the
+last card shows its body, the next ones bare table, and the row ends only once every gap up to
+this has been ruled out). From the curve on development decks (`benchmarks/onirim_vision.py
+--row-gaps 1,2,3`, 16 random decks x 3 tables, 902 cards, seeds in `docs/onirim.md`): right
+at 1 / 2 / 3: 828 / 836 / 843 (the reader before: 828), named wrong 1 / 1 / 1 (the same card,
+the reader before too), phantoms 0 / 0 / 0; corner windows a read 32.90 / 33.54 / 34.21. With
+two sure cards asked after the gap (not a sure card and a card): 828 / 828 / 835. On 16 house
+decks x 3 tables (902 cards, two sure cards after): 900 right at every value, 0 phantoms."""
 LABYRINTH_CHUNK = 8
 """Labyrinth places compared in one batch while the row's last places hold cards (more: fewer
 calls, more places past the end). Once one of its last two places is empty, the next place
@@ -584,18 +595,47 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     return tuple(float(v) for v in (dots / norm[:, None]).max(axis=0))
 
 
+def _sure(m: Match) -> bool:
+    """A place that holds a card for certain: not empty, and scoring `END_SURE` (what a row's
+    last card must reach: the place after a row's last card, its body, scores under it)."""
+    return not m.empty and m.score >= END_SURE
+
+
+def _bridge(seen: list[Match], k: int, gap_max: int) -> int | None:
+    """How many places from `k` (an empty place) a row bridges: the fewest `g` up to `gap_max`
+    followed by a sure card (`_sure`) and then a card (not empty), or one when the place looked
+    something like a card (`COARSE_EMPTY`) and a sure card follows it; 0 when none can (the
+    row ends); None when the places read so far leave it open (the next place is wanted). Past
+    a row's end the places after its last card's body show bare table: a sure card there is a
+    card, and the card after it guards against one glint on the table. That card may be the
+    row's last, under `END_SURE` (`ended` still drops it if it is the sure card's body)."""
+    options = [(1, 1)] if seen[k].coarse >= COARSE_EMPTY else []
+    options += [(g, 2) for g in range(1, gap_max + 1)]
+    open_ = False
+    for g, need in options:
+        after = seen[k + g : k + g + need]
+        if not all(_sure(a) if j == 0 else not a.empty for j, a in enumerate(after)):
+            continue
+        if len(after) == need:
+            return g
+        open_ = True
+    return None if open_ else 0
+
+
 def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool]:
     """The cards of a row (or a fan, or the Doors) from its places read so far, in order, and
     whether the row has ended. It ends at its first empty place, unless the cards after that
     place say the row goes on: a row has no gaps, so the place holds a card, named from the
     lower bar such a place allows (`Match.held`, `HELD_SURE`) or else kept unnamed, and the
     cards after it are read. A place that looked something like a card
-    (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) needs one card after it
-    that reaches `END_SURE`; with `bare_gaps`, one that looked like no card at all (a glare
-    over the whole corner) needs two, as the place after a row's last card shows that card's
-    body (without, it ends the row). With `bare_gaps`, two such places in a row that both
-    looked something like a card (one glare over two corners) need two sure cards after them.
-    Not ended: the next place is wanted."""
+    (its half-scale score reached `COARSE_EMPTY`: a smudge, a glint) is bridged by one card
+    after it that reaches `END_SURE`. With `bare_gaps` (the labyrinth), any run of up to
+    `ROW_GAP` places that are not sure cards, starting at an empty one (a glare over one, two
+    or three corners, whatever each then looks like), is bridged by a sure card and another
+    card after it (`_bridge`): the place after a row's last card shows that card's body and
+    the next ones bare table. Without `bare_gaps` (the fans and the Doors: short rows, where a
+    look past every row's end costs a window a row) a place that looked like no card ends
+    the row. Not ended: the next place is wanted."""
     row: list[Match] = []
     k = 0
     while k < len(seen):
@@ -604,19 +644,17 @@ def row_of(seen: list[Match], bare_gaps: bool = True) -> tuple[list[Match], bool
             row.append(m)
             k += 1
             continue
-        like = m.coarse >= COARSE_EMPTY
-        if not like and not bare_gaps:
-            return row, True
-        gap, need = 1, (1 if like else 2)
-        nxt = seen[k + 1] if k + 1 < len(seen) else None
-        if like and bare_gaps and nxt is not None and nxt.empty and nxt.coarse >= COARSE_EMPTY:
-            gap, need = 2, 2
-        after = seen[k + gap : k + gap + need]
-        if any(a.empty or a.score < END_SURE for a in after):
-            return row, True
-        if len(after) < need:
+        if bare_gaps:
+            gap = _bridge(seen, k, ROW_GAP)
+        elif m.coarse < COARSE_EMPTY:
+            gap = 0
+        else:
+            gap = _bridge(seen, k, 0)
+        if gap is None:
             return row, False
-        row += [replace(g, card=g.held_card()) for g in seen[k : k + gap]]
+        if gap == 0:
+            return row, True
+        row += [replace(g, card=g.held_card()) if g.empty else g for g in seen[k : k + gap]]
         k += gap
     return row, False
 
