@@ -712,7 +712,7 @@ def _answers(
     """The scripted players' answers to the table's open questions after a frame, from what
     stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
     with what stands there; where a screen went, `_where_it_is`; where a new one came
-    from, `_where_from`; two moves seen at once,
+    from, `where_from`; two moves seen at once,
     yes when they are two changes made in a row (`script`); a lost track, by the admin once
     the board rests, the seat whose turn it is in the film (`turns`) when the camera's board
     is the film's, else not yet."""
@@ -732,7 +732,7 @@ def _answers(
         elif q.id.startswith("where-"):
             yield Correct(Answer(question=q.id, answer=_where_it_is(table, q, standing)))
         elif q.id.startswith("from-"):
-            yield Correct(Answer(question=q.id, answer=_where_from(table, q, standing)))
+            yield Correct(Answer(question=q.id, answer=where_from(table, q, standing)))
         elif q.id.startswith("moves-"):
             yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
             made = [a for a in script if a.get("type") in ("move", "remove")]
@@ -767,7 +767,7 @@ def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
     return went[0] if len(went) == 1 else None
 
 
-def _where_from(table: Any, question: Any, standing: dict[Any, Any]) -> Any:
+def where_from(table: Any, question: Any, standing: dict[Any, Any]) -> Any:
     """A player's answer to "which square did it come from?" about the screen on the
     question's square, from what stands on the board (`standing`): the one offered square
     the table's board has a screen of its colour on and the board no longer has (where it
