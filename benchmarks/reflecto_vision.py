@@ -711,7 +711,8 @@ def _answers(
 ) -> Iterator[Any]:
     """The scripted players' answers to the table's open questions after a frame, from what
     stands on the board then (`standing`: square -> seat) and whether it rests: a square's,
-    with what stands there; where a screen went, `_where_it_is`; two moves seen at once,
+    with what stands there; where a screen went, `_where_it_is`; where a new one came
+    from, `where_from`; two moves seen at once,
     yes when they are two changes made in a row (`script`); a lost track, by the admin once
     the board rests, the seat whose turn it is in the film (`turns`) when the camera's board
     is the film's, else not yet."""
@@ -730,6 +731,8 @@ def _answers(
             yield Correct(Answer(question=q.id, answer=standing.get((int(r), int(c)))))
         elif q.id.startswith("where-"):
             yield Correct(Answer(question=q.id, answer=_where_it_is(table, q, standing)))
+        elif q.id.startswith("from-"):
+            yield Correct(Answer(question=q.id, answer=where_from(table, q, standing)))
         elif q.id.startswith("moves-"):
             yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
             made = [a for a in script if a.get("type") in ("move", "remove")]
@@ -762,6 +765,29 @@ def _where_it_is(table: Any, question: Any, standing: dict) -> Any:
         and tuple(ch["value"]) not in engine
     ]
     return went[0] if len(went) == 1 else None
+
+
+def where_from(table: Any, question: Any, standing: dict[Any, Any]) -> Any:
+    """A player's answer to "which square did it come from?" about the screen on the
+    question's square, from what stands on the board (`standing`): the one offered square
+    the table's board has a screen of its colour on and the board no longer has (where it
+    came from); else "none of these" (None), as when no screen of that colour stands on
+    the question's square."""
+    from companion.games.reflecto.table.track import board_of
+
+    _, r, c, _ = question.id.split("-")
+    owner = standing.get((int(r), int(c)))
+    engine = dict(board_of(table.state))
+    if owner is None or engine.get((int(r), int(c))) is not None:
+        return None
+    left = [
+        ch["value"]
+        for ch in question.choices
+        if isinstance(ch["value"], list)
+        and engine.get(tuple(ch["value"])) == owner
+        and standing.get(tuple(ch["value"])) != owner
+    ]
+    return left[0] if len(left) == 1 else None
 
 
 def replay(

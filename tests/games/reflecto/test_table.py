@@ -308,32 +308,81 @@ def test_a_square_in_doubt_between_hands_is_asked_about_and_the_answer_holds() -
     assert [d.kind for d in drafts] == ["reflecto.seen"]  # the start position, as answered
 
 
-def test_an_answer_the_camera_never_confirmed_is_asked_again_when_a_change_needs_it() -> None:
+def test_a_screen_new_where_an_unconfirmed_answer_could_have_come_from_is_asked_whence() -> None:
     """The camera never calls [0, 3]; the players said Ann's screen stands there. Ann then
-    steps it to [1, 3], which the camera sees: the answer, never confirmed, is what makes
-    the change unexplained, so [0, 3] is asked about again, and the move is booked on the
-    new answer (no breach)."""
+    steps it to [1, 3], which the camera sees: one screen new, none gone. The table asks
+    which square it came from, offering only the squares from which the rules let a screen
+    of Ann's reach [1, 3] and that the camera does not call as hers ([0, 3]), and "none
+    of these";
+    [0, 3] books the move at once (before, every unconfirmed answer was asked again and
+    the move booked only once the board settled with the answers: a round per move)."""
 
     def unsure(cells: dict[tuple[int, int], int]) -> Observation:
         return _never_called(cells, (0, 3))
 
+    game = _start_with_0_3_answered(unsure)
+    after = moved(start(), (0, 3), (1, 3))
+    drafts = _feed(game, [board(after, hands=True)] + [unsure(after)] * 3)
+    assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    (whence,) = game.questions(0)
+    assert whence.id.startswith("from-1-3-") and "row 2, column 4" in whence.text
+    assert [ch["value"] for ch in whence.choices] == [[0, 3], None]
+    booked = _answer(game, whence, [0, 3])
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A3", "to": [1, 3]}
+    ]
+    later = _feed(game, [unsure(after)] * 6)
+    assert [d.kind for d in later if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    assert game.questions(0) == []
+
+
+def test_a_screen_new_from_none_of_the_squares_offered_is_judged_as_before() -> None:
+    """The same change, the players saying the new screen came from none of the squares
+    offered: not asked again; the unconfirmed answer on [0, 3] is asked again, as any
+    answer a change says may be stale, and the move is booked on the new answer (no
+    breach)."""
+
+    def unsure(cells: dict[tuple[int, int], int]) -> Observation:
+        return _never_called(cells, (0, 3))
+
+    game = _start_with_0_3_answered(unsure)
+    after = moved(start(), (0, 3), (1, 3))
+    _feed(game, [board(after, hands=True)] + [unsure(after)] * 3)
+    (whence,) = game.questions(0)
+    _answer(game, whence, None)
+    drafts = _feed(game, [unsure(after)] * 12)
+    assert "reflecto.breach" not in [d.kind for d in drafts]
+    (again,) = game.questions(0)
+    assert again.id.startswith("square-") and "row 1, column 4" in again.text  # [0, 3]
+    _answer(game, again, None)
+    booked = [d for _ in range(3) for d in game.update(unsure(after), 0.0)]
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A3", "to": [1, 3]}
+    ]
+
+
+def test_a_screen_new_whose_sources_the_camera_all_sees_is_no_whence_question() -> None:
+    """A screen read on [1, 3] while every screen of Ann's stands where the camera calls
+    it (no square it could have come from unseen) is a misread asked about as a square,
+    never "which square did it come from?"."""
+    game = _set_up_table()
+    _feed(game, [board(start())] * 3)
+    phantom = {**start(), (1, 3): 0}
+    _feed(game, [board(phantom, hands=True)] + [board(phantom)] * 6)
+    asked = [q.id for q in game.questions(None)]
+    assert asked and not [q for q in asked if q.startswith("from-")]
+    assert [q.split("-")[:3] for q in asked] == [["square", "1", "3"]]
+
+
+def _start_with_0_3_answered(unsure: Any) -> Any:
+    """A set-up table whose camera never calls [0, 3], told by the players that Ann's
+    screen stands there (the answer unconfirmed since)."""
     steps = [Correct(SETUP0, 0), Correct(SETUP1, 1), *[Observe(unsure(start()))] * 12]
     game, _ = play(make_table_game, None, session(), steps)
     (question,) = game.questions(0)
     for draft in game.correct({"question": question.id, "answer": 0}, 0):
         game.apply_event(_event(draft))
-    after = moved(start(), (0, 3), (1, 3))
-    frames = [board(after, hands=True)] + [unsure(after)] * 16
-    drafts = _feed(game, frames)
-    assert "reflecto.breach" not in [d.kind for d in drafts]
-    (again,) = game.questions(0)
-    assert "row 1, column 4" in again.text  # [0, 3] once more
-    for draft in game.correct({"question": again.id, "answer": None}, 0):
-        game.apply_event(_event(draft))
-    booked = [d for _ in range(3) for d in game.update(unsure(after), 0.0)]
-    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
-        {"type": "move", "screen": "A3", "to": [1, 3]}
-    ]
+    return game
 
 
 def test_an_answer_the_engine_does_not_hold_is_asked_again_not_a_breach() -> None:
@@ -915,12 +964,13 @@ def test_start_row_screens_the_camera_never_sees_are_followed_through_the_next_m
     bob = {**ann, (5, 3): 1}
     drafts = _feed(game, [board(bob, hands=True)] + [board(bob)] * 6)
     assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
-    asked = {q.id.split("-")[1] + q.id.split("-")[2] for q in game.questions(None)}
-    assert "63" in asked
-    for question in game.questions(None):
-        cell = tuple(int(v) for v in question.id.split("-")[1:3])
-        _answer(game, question, None if cell == (6, 3) else bob.get(cell, 1))
-    drafts = _feed(game, [board(bob)] * 3)
+    (whence,) = game.questions(None)
+    assert whence.id.startswith("from-5-3-")
+    offered = [ch["value"] for ch in whence.choices]
+    assert [6, 3] in offered and offered[-1] is None
+    assert all(v is None or tuple(v) in ((6, 2), (6, 3), (6, 4)) for v in offered)
+    drafts = _answer(game, whence, [6, 3])
     booked = [d.payload["action"] for d in drafts if d.kind == "reflecto.action"]
-    assert {"type": "move", "screen": "B3", "to": [5, 3]} in booked
-    assert not [d for d in drafts if d.kind == "reflecto.breach"]
+    assert booked[-1] == {"type": "move", "screen": "B3", "to": [5, 3]}
+    drafts = _feed(game, [board(bob)] * 6)
+    assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]

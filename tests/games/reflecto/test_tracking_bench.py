@@ -1,8 +1,13 @@
-"""The tracking benchmark's count of wrong changes booked (`benchmarks/reflecto_vision.py`)."""
+"""The tracking benchmark's count of wrong changes booked and its scripted players' answers
+(`benchmarks/reflecto_vision.py`)."""
 
 from __future__ import annotations
 
-from benchmarks.reflecto_vision import not_scripted, seats_unseen
+from types import SimpleNamespace
+
+from benchmarks.reflecto_vision import not_scripted, seats_unseen, where_from
+
+from .helpers import letter, placed
 
 A, B, C, D = ({"type": "move", "screen": s, "to": [1, 1]} for s in ("A0", "A1", "A2", "B3"))
 
@@ -40,3 +45,17 @@ def test_a_seat_is_unseen_on_the_rest_frames_where_its_screens_are_not_called_it
     ]
     assert seats_unseen({"frames": frames}) == [0.5, 0.5]
     assert seats_unseen({"frames": frames[2:]}) == [None, None]
+
+
+def test_a_player_says_the_offered_square_the_new_screen_left() -> None:
+    # Ann's A1 stood on (0, 1) in the table's game and now stands on (1, 1); A2 on (0, 2)
+    # is still there. Only (0, 1) is the square it came from.
+    table = SimpleNamespace(state=placed(letter("A1", 0, (0, 1)), letter("A2", 1, (0, 2))))
+    question = SimpleNamespace(
+        id="from-1-1-7",
+        choices=[{"value": [0, 1]}, {"value": [0, 2]}, {"value": None}],
+    )
+    assert where_from(table, question, {(1, 1): 0, (0, 2): 0}) == [0, 1]
+    # Nothing of Ann's on (1, 1) (a misread), or no offered square left: none of these.
+    assert where_from(table, question, {(0, 1): 0, (0, 2): 0}) is None
+    assert where_from(table, question, {(1, 1): 0, (0, 1): 0, (0, 2): 0}) is None

@@ -225,6 +225,9 @@ class ReflectoTable:
         self._elsewhere: set[Cell] = set()
         """Squares whose screen the players said went "somewhere else" (`_where_now`): the
         change is judged as before (the square asked, then the rules), not asked again."""
+        self._from_none: set[Cell] = set()
+        """Squares whose new screen the players said came from none of the squares offered
+        (`_came_from`): the change is judged as before, not asked again."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -411,7 +414,7 @@ class ReflectoTable:
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged, self._breached = None, False
-            self._elsewhere = set()
+            self._elsewhere, self._from_none = set(), set()
             return drafts + [self._action(a) for a in found.actions]
         flicker = self._flickered(new)
         if flicker:
@@ -428,6 +431,14 @@ class ReflectoTable:
         where = self._where_now(new)
         if where is not None:
             return drafts + where
+        # One screen new and none gone, its seat's screens that could have reached it
+        # standing where the camera does not call them (a seat it does not see there,
+        # held by the players' answers): "which square did it come from?", before those
+        # answers are all asked again (a round of questions per move, the rest ending
+        # before it, the table a move behind at every move from such a square).
+        source = self._came_from(new, called)
+        if source is not None:
+            return drafts + source
         misread = self._misread(new)
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         # A square the camera calls otherwise than the engine, one or two of which would
@@ -589,6 +600,75 @@ class ReflectoTable:
             choices,
         )
         return [question_draft(question)]
+
+    def _came_from(self, reading: Reading, called: dict[Cell, int]) -> list[EventDraft] | None:
+        """The question for a change that is one screen new and none gone: "which square did
+        it come from?", its choices the squares of that seat's screens that the rules let
+        reach the new square now (`ENGINE.legal_actions`) and that the camera does not
+        call as that seat's in this frame (`called`), and "none of these". A screen never
+        appears from nowhere: it left a square the camera cannot see (a seat unseen on its
+        start row, held by the players' answers), or the camera misread the new square;
+        the players know which, and a square books the move through the engine
+        (`_came`). None when the change is not that, no such square is offered, or the
+        players already said "none of these" about that square."""
+        known = board_of(self.state)
+        vanished, appeared = known - reading, reading - known
+        if vanished or len(appeared) != 1:
+            return None
+        ((to, owner),) = appeared
+        if to in self._from_none:
+            return None
+        sources = [c for c in self._sources(to, owner) if called.get(c) != owner]
+        if not sources:
+            return None
+        if any(q.startswith("from-") for q in self.open_questions):
+            return []
+        choices: list[dict[str, Any]] = [
+            {"label": f"row {r + 1}, column {c + 1}", "value": [r, c]} for r, c in sources
+        ]
+        choices.append({"label": "none of these", "value": None})
+        name = player_name(self.session.seats, owner)
+        r, c = to
+        question = Question(
+            f"from-{r}-{c}-{self.asked}",
+            # counted from 1, as the panel says a square
+            f"I see {name}'s screen on row {r + 1}, column {c + 1}, where none stood. "
+            "Which square did it come from?",
+            choices,
+        )
+        return [question_draft(question)]
+
+    def _sources(self, to: Cell, owner: int) -> list[Cell]:
+        """The squares of `owner`'s screens that the rules let reach `to` now, in order."""
+        turn = self._turn_of(owner)
+        if turn is None:
+            return []
+        at = {s.id: s.cell for s in self.state.screens if s.owner == owner and s.cell}
+        return sorted(
+            {
+                at[a.screen]
+                for a in ENGINE.legal_actions(turn[1])
+                if isinstance(a, Step) and a.to == to and a.screen in at
+            }
+        )
+
+    def _came(self, to: Cell, said: Any) -> list[EventDraft]:
+        """The players' answer to `_came_from` about the new screen on `to`: a square books
+        the move of the screen standing there through the engine; "none of these" leaves
+        the change to be judged as before. Nothing when the game went on."""
+        self.tracker.stable = None  # the change counts again, with the answer
+        if said is None:
+            self._from_none.add(to)
+            return []
+        screen = self._screen_on((int(said[0]), int(said[1])))
+        if screen is None:
+            return []
+        turn = self._turn_of(screen.owner)
+        if turn is None or screen.cell not in self._sources(to, screen.owner):
+            return []
+        self._flagged, self._breached = None, False
+        self._elsewhere, self._from_none = set(), set()
+        return [self._action(a) for a in (*turn[0], Step(screen.id, to))]
 
     def _turn_of(self, owner: int) -> tuple[tuple[Action, ...], ReflectoState] | None:
         """The actions that begin `owner`'s move now (ending the turn whose move is made),
@@ -837,6 +917,8 @@ class ReflectoTable:
         question, draft = answer_draft(self.open_questions, payload, seat)
         if question.id.startswith("where-"):
             return [draft, *self._landed(_where_cell(question.id), payload.answer)]
+        if question.id.startswith("from-"):
+            return [draft, *self._came(_where_cell(question.id), payload.answer)]
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
@@ -1045,6 +1127,8 @@ class ReflectoTable:
                 self.answers[(int(r), int(c))] = p["answer"]
             elif question is not None and question.id.startswith("where-"):
                 self._where_answered(question, p["answer"])
+            elif question is not None and question.id.startswith("from-"):
+                self._from_answered(question, p["answer"])
         elif kind == SIGHT_KIND:
             if p["on"]:
                 self.sight_on.add(int(p["seat"]))
@@ -1064,6 +1148,19 @@ class ReflectoTable:
             return
         self.answers[cell] = None
         self.answers[(int(said[0]), int(said[1]))] = screen.owner
+
+    def _from_answered(self, question: Question, said: Any) -> None:
+        """A "which square did it come from?" answer as the players' word on squares
+        (`answers`): the square named is empty now, and the new square holds that screen.
+        Applied before the move it books, while the screen is on the square named."""
+        if not isinstance(said, list):
+            return
+        source = (int(said[0]), int(said[1]))
+        screen = self._screen_on(source)
+        if screen is None:
+            return
+        self.answers[source] = None
+        self.answers[_where_cell(question.id)] = screen.owner
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
@@ -1121,6 +1218,7 @@ def router() -> Any:
 
 
 def _where_cell(question_id: str) -> Cell:
-    """The square a "where is it now?" question (`where-ROW-COL-N`) asks about."""
+    """The square a "where is it now?" (`where-ROW-COL-N`) or "which square did it come
+    from?" (`from-ROW-COL-N`) question asks about."""
     _, r, c, _ = question_id.split("-")
     return int(r), int(c)
