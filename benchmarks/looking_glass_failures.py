@@ -9,10 +9,17 @@ class (the counts add up to the benchmark's wrong + unsure + covered_wrong + mis
     missed/slot-other         ...and another card scored best there
     missed/no-lattice         no stage looked there: no lattice was fitted (no slot looked at)
     missed/no-slot            no stage looked there: a lattice, but no slot near the card
+    missed/glass-refused      a lattice was fitted and its slots looked at, but the glass was
+                              refused whole (`slots.halves_disagree`, `reflections_too_few`,
+                              `without_lone_pair`): the table is a question
     missed/not-found          (the light-border reader: no stages to tell these apart)
     */untaught                a card whose teach photo was refused: no reader can name it
                               (`teach`'s failure, not the reader's), missed or unsure
-    unsure                    found, reported null (covered or not)
+    unsure/slot-weak          found, reported null: its slot's best card was the right one,
+                              below the slot thresholds (the staged reader)
+    unsure/slot-other         ...another card scored best there (a look-alike)
+    unsure/no-slot            ...no slot looked at near it (the staged reader)
+    unsure                    found, reported null (the light-border reader: no stages)
     wrong/neighbour           named as a card lying within two card widths (a confusion of
                               places: overlap, the lattice a slot off)
     wrong/other               named as a card lying nowhere near (a confusion of art)
@@ -109,9 +116,11 @@ def cause(
     found: list[np.ndarray] | None,
     slots: list[SlotSeen] | None = None,
     taught: set[str] | None = None,
+    refused: bool = False,
 ) -> str | None:
     """The class of one outcome (None: read right, or under a hand). `taught`: the card ids
-    the library holds (None: all)."""
+    the library holds (None: all). `refused`: the staged reader fitted a lattice and looked
+    at its slots, then gave no glass."""
     if o.kind in ("right", "hidden"):
         return None
     if (
@@ -130,6 +139,8 @@ def cause(
     g = o.truth
     state = "covered" if g["covered"] else "free"
     if o.kind == "missed":
+        if refused:
+            return f"missed/glass-refused ({state})"
         if found is not None:
             tol = 0.33 * _width(g["quad"])
             if any(float(np.hypot(*(c - np.array(g["center"])))) < tol for c in found):
@@ -143,6 +154,12 @@ def cause(
             return f"missed/slot-{'weak' if right else 'other'} ({state})"
         return f"missed/not-found ({state})"
     if o.kind == "unsure":
+        if slots is not None:
+            tol = 0.33 * _width(g["quad"])
+            near = [p for p in slots if float(np.hypot(*(p.centre - g["center"]))) < tol]
+            if not near:
+                return f"unsure/no-slot ({state})"
+            return f"unsure/slot-{'weak' if near[0].best == g['card'] else 'other'} ({state})"
         return f"unsure ({state})"
     if o.kind == "wrong":
         assert o.read is not None
@@ -163,6 +180,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     untaught: list[tuple[float, float, str]] = []
     by_reader: dict[str, Counter[str]] = defaultdict(Counter)
     outlined: Counter[str] = Counter()
+    per_table: dict[str, dict[str, int]] = {}
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
@@ -175,11 +193,13 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
             img = cv2.imread(str(d / f"{name}.jpg"))
             truth = json.loads((d / f"{name}.json").read_text())
             found = slots = None
+            refused = False
             outlines: list[np.ndarray] = []
             if staged:
                 st = taught.reader.stages(img)
                 found = [c.centre / st.scale for c in st.found]
                 slots = _slots(st)
+                refused = bool(st.probes) and not st.glass.cards
                 outlines = _outline_centres(img, taught.reader.lib)
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
@@ -192,7 +212,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
             table_causes = []
             for o in card_outcomes(reading, truth):
                 cards += o.kind not in ("extra", "hidden")
-                c = cause(o, truth, found, slots, set(taught.accepted))
+                c = cause(o, truth, found, slots, set(taught.accepted), refused)
                 if c is None:
                     continue
                 table_causes.append(c)
@@ -205,6 +225,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     outlined[f"{c}: {'an outline' if near else 'no outline'}"] += 1
                 for key in (
                     f"border={style['border']}",
+                    f"size={style.get('size')}",
                     f"art={style['art']}",
                     f"sleeve={style['sleeve']}",
                     f"hand={cond.get('hand')}",
@@ -216,6 +237,8 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     examples[c].append(f"{deck['seed']}/{name}")
             tables += 1
             exact += not table_causes
+            if table_causes:
+                per_table[f"{deck['seed']}/{name} ({kind})"] = dict(Counter(table_causes))
         log(
             f"  deck {deck['seed']} ({style['border']} border, {style['art']} art, {kind}): "
             f"{dict(causes)}"
@@ -232,6 +255,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "missed_with_outline": dict(sorted(outlined.items())),
         "by_condition": {c: dict(v.most_common()) for c, v in by.items()},
         "examples": dict(examples),
+        "per_table": per_table,
         "slot_curve": slot_curve(probes),
         "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
         "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
