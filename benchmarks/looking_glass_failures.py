@@ -35,7 +35,7 @@ named / slots named wrong: the curve that threshold is chosen from. Development 
 fresh seeds are for `looking_glass_world.py`.
 
     .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
-        [--voter-curve | --shifts | --row-inward]
+        [--voter-curve | --shifts | --row-inward | --coverage]
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -522,6 +522,101 @@ def row_inward_curve(set_dir: Path, log=print) -> dict[str, Any]:
     return {"set": str(set_dir), "staged_tables": tables, "curve": curve}
 
 
+COVERAGE_RULES = ("own half", "outermost rows alike", "numbered alike", "either half")
+"""When `coverage_curve` lets the other half's cards cover a card: never; where
+`slots.halves_agree`; where `slots.halves_numbered_alike` (the reader's); always."""
+
+
+def coverage_curve(set_dir: Path, log: Callable[[str], object] = print) -> dict[str, Any]:
+    """`slots.with_coverage`'s choice of when the other half's cards say what covers a card:
+    every staged table's glass as `slots.fill_lattice` builds it (a lattice the features'
+    cards fix; glasses `halves_disagree` or `reflections_too_few` refuse are left out), and
+    per rule of `COVERAGE_RULES` the glass cards named right whose covered flag is right,
+    covered cards read as free, free cards read as covered, and the tables whose flags differ
+    from the first rule's. Each table's halves: outermost rows alike, reflection pairs."""
+    from companion.games.looking_glass.vision.reader import working_image
+    from companion.games.looking_glass.vision.slots import (
+        halves_agree,
+        halves_disagree,
+        halves_numbered_alike,
+        lattice_cards,
+        lattice_of,
+        reflection_pairs,
+        reflections_too_few,
+        with_pairs_on,
+    )
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+
+    def never(cards: list[Any]) -> bool:
+        return False
+
+    def always(cards: list[Any]) -> bool:
+        return True
+
+    rules: dict[str, Callable[[list[Any]], bool]] = dict(
+        zip(COVERAGE_RULES, (never, halves_agree, halves_numbered_alike, always), strict=True)
+    )
+    counts = {k: Counter[str]() for k in rules}
+    halves: list[dict[str, Any]] = []
+    for r, table, img, truth in taught_tables(set_dir, "auto", "stages"):
+        small, sc = working_image(img)
+        lattice, glass = lattice_of(
+            small, fit_glass(by_features(small, r.index), Plane(None)), r.lib, r.max_cols
+        )
+        if lattice is None:
+            continue
+        glass = with_pairs_on(glass, lattice, r.max_cols)
+        cards, _ = lattice_cards(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
+        if halves_disagree(cards) or reflections_too_few(cards):
+            continue
+        first: list[bool] | None = None
+        for rule, both_of in rules.items():
+            both = both_of(cards)
+            flags = [
+                any(
+                    (both or o.half == c.half) and o.row == c.row + 1 and abs(o.col - c.col) < 2
+                    for o in cards
+                )
+                for c in cards
+            ]
+            first = flags if first is None else first
+            counts[rule]["tables_changed"] += flags != first
+            for c, covered in zip(cards, flags, strict=True):
+                centre = c.card.hypothesis.outline.mean(axis=0) / sc
+                there = [
+                    g
+                    for g in truth["cards"]
+                    if not g["occluded"]
+                    and float(np.hypot(*(centre - np.array(g["center"]))))
+                    < 0.33 * _width(g["quad"])
+                ]
+                if not there or there[0]["card"] != c.card.identity.card:
+                    continue
+                truly = bool(there[0]["covered"])
+                kind = (
+                    "right"
+                    if truly == covered
+                    else "covered_as_free"
+                    if truly
+                    else "free_as_covered"
+                )
+                counts[rule][kind] += 1
+        halves.append(
+            {
+                "table": table,
+                "outer_rows_alike": halves_agree(cards),
+                "pairs": reflection_pairs(cards),
+            }
+        )
+        log(json.dumps(halves[-1]))
+    return {
+        "set": str(set_dir),
+        "tables": len(halves),
+        "outer_rows_differ": [h for h in halves if not h["outer_rows_alike"]],
+        "curve": {k: dict(v) for k, v in counts.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -536,6 +631,11 @@ def main(argv: list[str] | None = None) -> int:
         "--row-inward",
         action="store_true",
         help="only the curve of finder.on_the_row_inward (named cards past the first row)",
+    )
+    ap.add_argument(
+        "--coverage",
+        action="store_true",
+        help="only the curve of slots.with_coverage's rule (when the other half covers)",
     )
     ap.add_argument(
         "--shifts",
@@ -555,6 +655,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.row_inward:
         print(
             json.dumps(row_inward_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
+        )
+        return 0
+    if a.coverage:
+        print(
+            json.dumps(coverage_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
         )
         return 0
     if a.shifts:
