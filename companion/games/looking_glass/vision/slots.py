@@ -1025,26 +1025,12 @@ def reflections_too_few(cards: list[Placed]) -> bool:
     return len(named) > 2 and 2 * reflection_pairs(cards) < REFLECTED_SHARE * len(named)
 
 
-def halves_numbered_alike(cards: list[Placed]) -> bool:
-    """Whether the lattice numbers the two halves' rows alike, so what one half shows may be
-    said of the other's slots: their outermost rows are the same (`halves_agree`), or named
-    cards pair with their reflections and no shift of one half pairs more (`halves_disagree`).
-    An arm over one half's last row leaves the outermost rows different on a glass numbered
-    right; its reflections still pair, as a pick takes a card and its reflection together.
-    On lg27's development draw (24 tables of 12 random-family decks) the outermost rows
-    differed on 3 tables whose cards paired (1 to 10 pairs): 6 covered cards read as free
-    there, 0 with this, and no free card read as covered."""
-    if halves_agree(cards):
-        return True
-    return reflection_pairs(cards) > 0 and not halves_disagree(cards)
-
-
 def with_coverage(cards: list[Placed]) -> list[Placed]:
     """Each card covered when a card of the next row outward lies within two half-widths of
-    its column, in its own half or, if `halves_numbered_alike`, the other: the two halves hold
-    the same slots, so a card's reflection is covered when it is (a covering card missed,
-    untaught or under an arm in one half is often seen in the other)."""
-    both = halves_numbered_alike(cards)
+    its column, in its own half or, if `halves_agree`, the other: the two halves hold the same
+    slots, so a card's reflection is covered when it is (a covering card missed, untaught or
+    under an arm in one half is often seen in the other)."""
+    both = halves_agree(cards)
     out = []
     for c in cards:
         covered = any(
