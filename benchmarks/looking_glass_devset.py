@@ -131,13 +131,19 @@ def make_set(
     tables: int,
     family: str = "random",
     glass_at_most: int | None = None,
+    teach_jpeg: int = TEACH_JPEG,
 ) -> dict:
     """`family` "random": each deck of randomised design (`render.sample_style`); "house":
     the house style (`art.draw_deck` without a style), taught and dealt as the random ones
     (one teach photo a card, no retakes), as `looking_glass_world.py`'s house family.
     `glass_at_most`: each deck's first `tables` scenes whose glass holds at most that many
     cards (`scene_glass_size`), not its first `tables` scenes; a table is still named by its
-    scene's index."""
+    scene's index. `teach_jpeg`: the teach photos' JPEG quality. The committed set's 75 keeps
+    it small, but it can change the reader the trial gives a deck (lg27: development deck
+    538873 is given the light-border reader from its photos as taken or stored at 95 or 100,
+    the staged one from them at 75; of 28 development decks made at 75 none was given the
+    light-border reader, where fresh `looking_glass_world.py` draws gave it 4 of 20), so a set
+    meant to stand for the world's decks, whose photos are never stored, is made at 95."""
     import cv2
     import numpy as np
 
@@ -161,7 +167,7 @@ def make_set(
             cv2.imwrite(
                 str(d / "teach" / f"{cid}.jpg"),
                 teach_photo_of(art[cid], rng),
-                [cv2.IMWRITE_JPEG_QUALITY, TEACH_JPEG],
+                [cv2.IMWRITE_JPEG_QUALITY, teach_jpeg],
             )
         names = []
         indices = list(range(tables))
@@ -349,6 +355,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="only scenes whose glass holds at most this many cards (a round's last picks)",
     )
+    mk.add_argument(
+        "--teach-jpeg",
+        type=int,
+        default=TEACH_JPEG,
+        help="the teach photos' JPEG quality (95: the reader chosen as in looking_glass_world)",
+    )
     rd = sub.add_parser("read", help="read a set and score it")
     rd.add_argument("--set", default=str(COMMITTED))
     rd.add_argument("--code", default=None, help="source tree whose reader to use")
@@ -375,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = a.seeds or [a.seed_base + k for k in range(a.decks)]
         if max(seeds) >= 1_000_000:
             raise SystemExit("development seeds must stay below 1,000,000")
-        make_set(Path(a.out), seeds, a.tables, a.family, a.glass_at_most)
+        make_set(Path(a.out), seeds, a.tables, a.family, a.glass_at_most, a.teach_jpeg)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
         return 0
     if verb == "read":

@@ -9,10 +9,17 @@ class (the counts add up to the benchmark's wrong + unsure + covered_wrong + mis
     missed/slot-other         ...and another card scored best there
     missed/no-lattice         no stage looked there: no lattice was fitted (no slot looked at)
     missed/no-slot            no stage looked there: a lattice, but no slot near the card
+    missed/glass-refused      a lattice was fitted and its slots looked at, but the glass was
+                              refused whole (`slots.halves_disagree`, `reflections_too_few`,
+                              `without_lone_pair`): the table is a question
     missed/not-found          (the light-border reader: no stages to tell these apart)
     */untaught                a card whose teach photo was refused: no reader can name it
                               (`teach`'s failure, not the reader's), missed or unsure
-    unsure                    found, reported null (covered or not)
+    unsure/slot-weak          found, reported null: its slot's best card was the right one,
+                              below the slot thresholds (the staged reader)
+    unsure/slot-other         ...another card scored best there (a look-alike)
+    unsure/no-slot            ...no slot looked at near it (the staged reader)
+    unsure                    found, reported null (the light-border reader: no stages)
     wrong/neighbour           named as a card lying within two card widths (a confusion of
                               places: overlap, the lattice a slot off)
     wrong/other               named as a card lying nowhere near (a confusion of art)
@@ -28,7 +35,7 @@ named / slots named wrong: the curve that threshold is chosen from. Development 
 fresh seeds are for `looking_glass_world.py`.
 
     .venv/bin/python benchmarks/looking_glass_failures.py [--set DIR] [--reader staged]
-        [--voter-curve | --shifts | --row-inward]
+        [--voter-curve | --shifts | --row-inward | --coverage]
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,9 +116,11 @@ def cause(
     found: list[np.ndarray] | None,
     slots: list[SlotSeen] | None = None,
     taught: set[str] | None = None,
+    refused: bool = False,
 ) -> str | None:
     """The class of one outcome (None: read right, or under a hand). `taught`: the card ids
-    the library holds (None: all)."""
+    the library holds (None: all). `refused`: the staged reader fitted a lattice and looked
+    at its slots, then gave no glass."""
     if o.kind in ("right", "hidden"):
         return None
     if (
@@ -130,6 +139,8 @@ def cause(
     g = o.truth
     state = "covered" if g["covered"] else "free"
     if o.kind == "missed":
+        if refused:
+            return f"missed/glass-refused ({state})"
         if found is not None:
             tol = 0.33 * _width(g["quad"])
             if any(float(np.hypot(*(c - np.array(g["center"])))) < tol for c in found):
@@ -143,6 +154,12 @@ def cause(
             return f"missed/slot-{'weak' if right else 'other'} ({state})"
         return f"missed/not-found ({state})"
     if o.kind == "unsure":
+        if slots is not None:
+            tol = 0.33 * _width(g["quad"])
+            near = [p for p in slots if float(np.hypot(*(p.centre - g["center"]))) < tol]
+            if not near:
+                return f"unsure/no-slot ({state})"
+            return f"unsure/slot-{'weak' if near[0].best == g['card'] else 'other'} ({state})"
         return f"unsure ({state})"
     if o.kind == "wrong":
         assert o.read is not None
@@ -163,6 +180,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     untaught: list[tuple[float, float, str]] = []
     by_reader: dict[str, Counter[str]] = defaultdict(Counter)
     outlined: Counter[str] = Counter()
+    per_table: dict[str, dict[str, int]] = {}
     for deck in manifest["decks"]:
         d = set_dir / str(deck["seed"])
         photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
@@ -175,11 +193,13 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
             img = cv2.imread(str(d / f"{name}.jpg"))
             truth = json.loads((d / f"{name}.json").read_text())
             found = slots = None
+            refused = False
             outlines: list[np.ndarray] = []
             if staged:
                 st = taught.reader.stages(img)
                 found = [c.centre / st.scale for c in st.found]
                 slots = _slots(st)
+                refused = bool(st.probes) and not st.glass.cards
                 outlines = _outline_centres(img, taught.reader.lib)
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
@@ -192,7 +212,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
             table_causes = []
             for o in card_outcomes(reading, truth):
                 cards += o.kind not in ("extra", "hidden")
-                c = cause(o, truth, found, slots, set(taught.accepted))
+                c = cause(o, truth, found, slots, set(taught.accepted), refused)
                 if c is None:
                     continue
                 table_causes.append(c)
@@ -205,6 +225,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     outlined[f"{c}: {'an outline' if near else 'no outline'}"] += 1
                 for key in (
                     f"border={style['border']}",
+                    f"size={style.get('size')}",
                     f"art={style['art']}",
                     f"sleeve={style['sleeve']}",
                     f"hand={cond.get('hand')}",
@@ -216,6 +237,8 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                     examples[c].append(f"{deck['seed']}/{name}")
             tables += 1
             exact += not table_causes
+            if table_causes:
+                per_table[f"{deck['seed']}/{name} ({kind})"] = dict(Counter(table_causes))
         log(
             f"  deck {deck['seed']} ({style['border']} border, {style['art']} art, {kind}): "
             f"{dict(causes)}"
@@ -232,6 +255,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "missed_with_outline": dict(sorted(outlined.items())),
         "by_condition": {c: dict(v.most_common()) for c, v in by.items()},
         "examples": dict(examples),
+        "per_table": per_table,
         "slot_curve": slot_curve(probes),
         "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
         "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
@@ -498,6 +522,115 @@ def row_inward_curve(set_dir: Path, log=print) -> dict[str, Any]:
     return {"set": str(set_dir), "staged_tables": tables, "curve": curve}
 
 
+COVERAGE_RULES = ("own half", "outermost rows alike", "numbered alike", "either half")
+"""When `coverage_curve` lets the other half's cards cover a card: never; where
+`slots.halves_agree` (the reader's); where `numbered_alike` (lg27's candidate, measured and
+not taken: docs/looking-glass-table.md); always."""
+
+
+def numbered_alike(cards: list[Any]) -> bool:
+    """lg27's candidate for `slots.with_coverage`: the halves' outermost rows alike
+    (`slots.halves_agree`), or a named card pairs with its reflection and no shift of one
+    half pairs more (`slots.halves_disagree`): an arm over one half's last row leaves the
+    outermost rows different on a glass numbered right."""
+    from companion.games.looking_glass.vision.slots import (
+        halves_agree,
+        halves_disagree,
+        reflection_pairs,
+    )
+
+    return halves_agree(cards) or (reflection_pairs(cards) > 0 and not halves_disagree(cards))
+
+
+def coverage_curve(set_dir: Path, log: Callable[[str], object] = print) -> dict[str, Any]:
+    """`slots.with_coverage`'s choice of when the other half's cards say what covers a card:
+    every staged table's glass as `slots.fill_lattice` builds it (a lattice the features'
+    cards fix; glasses `halves_disagree` or `reflections_too_few` refuse are left out), and
+    per rule of `COVERAGE_RULES` the glass cards named right whose covered flag is right,
+    covered cards read as free, free cards read as covered, and the tables whose flags differ
+    from the first rule's. Each table's halves: outermost rows alike, reflection pairs."""
+    from companion.games.looking_glass.vision.reader import working_image
+    from companion.games.looking_glass.vision.slots import (
+        halves_agree,
+        halves_disagree,
+        lattice_cards,
+        lattice_of,
+        reflection_pairs,
+        reflections_too_few,
+        with_pairs_on,
+    )
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+
+    def never(cards: list[Any]) -> bool:
+        return False
+
+    def always(cards: list[Any]) -> bool:
+        return True
+
+    rules: dict[str, Callable[[list[Any]], bool]] = dict(
+        zip(COVERAGE_RULES, (never, halves_agree, numbered_alike, always), strict=True)
+    )
+    counts = {k: Counter[str]() for k in rules}
+    halves: list[dict[str, Any]] = []
+    for r, table, img, truth in taught_tables(set_dir, "auto", "stages"):
+        small, sc = working_image(img)
+        lattice, glass = lattice_of(
+            small, fit_glass(by_features(small, r.index), Plane(None)), r.lib, r.max_cols
+        )
+        if lattice is None:
+            continue
+        glass = with_pairs_on(glass, lattice, r.max_cols)
+        cards, _ = lattice_cards(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
+        if halves_disagree(cards) or reflections_too_few(cards):
+            continue
+        first: list[bool] | None = None
+        for rule, both_of in rules.items():
+            both = both_of(cards)
+            flags = [
+                any(
+                    (both or o.half == c.half) and o.row == c.row + 1 and abs(o.col - c.col) < 2
+                    for o in cards
+                )
+                for c in cards
+            ]
+            first = flags if first is None else first
+            counts[rule]["tables_changed"] += flags != first
+            for c, covered in zip(cards, flags, strict=True):
+                centre = c.card.hypothesis.outline.mean(axis=0) / sc
+                there = [
+                    g
+                    for g in truth["cards"]
+                    if not g["occluded"]
+                    and float(np.hypot(*(centre - np.array(g["center"]))))
+                    < 0.33 * _width(g["quad"])
+                ]
+                if not there or there[0]["card"] != c.card.identity.card:
+                    continue
+                truly = bool(there[0]["covered"])
+                kind = (
+                    "right"
+                    if truly == covered
+                    else "covered_as_free"
+                    if truly
+                    else "free_as_covered"
+                )
+                counts[rule][kind] += 1
+        halves.append(
+            {
+                "table": table,
+                "outer_rows_alike": halves_agree(cards),
+                "pairs": reflection_pairs(cards),
+            }
+        )
+        log(json.dumps(halves[-1]))
+    return {
+        "set": str(set_dir),
+        "tables": len(halves),
+        "outer_rows_differ": [h for h in halves if not h["outer_rows_alike"]],
+        "curve": {k: dict(v) for k, v in counts.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -512,6 +645,11 @@ def main(argv: list[str] | None = None) -> int:
         "--row-inward",
         action="store_true",
         help="only the curve of finder.on_the_row_inward (named cards past the first row)",
+    )
+    ap.add_argument(
+        "--coverage",
+        action="store_true",
+        help="only the curve of slots.with_coverage's rule (when the other half covers)",
     )
     ap.add_argument(
         "--shifts",
@@ -531,6 +669,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.row_inward:
         print(
             json.dumps(row_inward_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
+        )
+        return 0
+    if a.coverage:
+        print(
+            json.dumps(coverage_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
         )
         return 0
     if a.shifts:

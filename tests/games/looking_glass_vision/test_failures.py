@@ -107,6 +107,22 @@ def test_a_missed_card_says_which_stage_lost_it():
     assert cause(missed, TRUTH, [], [other]) == "missed/slot-other (free)"
 
 
+def test_a_missed_card_of_a_glass_refused_whole_and_a_null_say_which_stage_lost_them():
+    missed = card_outcomes(READING, TRUTH)[3]
+    centre = np.array([300.0, 70.0])
+    weak = SlotSeen(centre + 5, "caterpillar", 0.6, 0.2)
+    assert cause(missed, TRUTH, [centre], [weak], refused=True) == "missed/glass-refused (free)"
+    null = card_outcomes({"cards": [_read(None, 301)]}, TRUTH)[3]
+    assert null.kind == "unsure"
+    assert cause(null, TRUTH, None) == "unsure (free)"
+    assert cause(null, TRUTH, [], [weak]) == "unsure/slot-weak (free)"
+    look_alike = SlotSeen(centre - 5, "dodo", 0.8, 0.2)
+    assert cause(null, TRUTH, [], [look_alike]) == "unsure/slot-other (free)"
+    assert cause(null, TRUTH, [], [SlotSeen(centre + 300, "caterpillar", 0.9, 0.3)]) == (
+        "unsure/no-slot (free)"
+    )
+
+
 def test_a_card_whose_teach_photo_was_refused_is_teachs_failure():
     outcomes = card_outcomes(READING, TRUTH)
     taught = {"dodo", "mad-hatter", "tweedles"}
