@@ -139,11 +139,12 @@ def make_set(
     `glass_at_most`: each deck's first `tables` scenes whose glass holds at most that many
     cards (`scene_glass_size`), not its first `tables` scenes; a table is still named by its
     scene's index. `teach_jpeg`: the teach photos' JPEG quality. The committed set's 75 keeps
-    it small, but it can change the reader the trial gives a deck (lg27: development deck
-    538873 is given the light-border reader from its photos as taken or stored at 95 or 100,
-    the staged one from them at 75; of 28 development decks made at 75 none was given the
-    light-border reader, where fresh `looking_glass_world.py` draws gave it 4 of 20), so a set
-    meant to stand for the world's decks, whose photos are never stored, is made at 95."""
+    it small, but it can change the reader the trial gives a deck (lg27: a development deck,
+    named in the guide, is given the light-border reader from its photos as taken or stored
+    at 95 or 100, the staged one from them at 75; of 28 development decks made at 75 none was
+    given the light-border reader, where fresh `looking_glass_world.py` draws gave it 4 of 20),
+    so a set meant to stand for the world's decks, whose photos are never stored, is made at
+    95."""
     import cv2
     import numpy as np
 
