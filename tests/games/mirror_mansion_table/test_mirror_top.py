@@ -238,25 +238,3 @@ def test_a_facing_its_top_asked_is_not_made_sure_by_the_line_through_another_vie
     assert [p.dot for p in held] == [core]
     (m,) = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
     assert m.cell == CELL and m.facing is None
-
-
-def test_a_top_behind_the_line_far_from_the_camera_asks_a_dot_beyond_the_near_band() -> None:
-    # A 9 mm top standing behind the line on its far side from the camera (the camera over
-    # the NW side), its dot stuck on the reflective half next to the face yet 3.2 mm past
-    # the line, beyond `TOP_NEAR_MM`: the line names SE, the top the other side. Without the
-    # camera the line alone names it; with it, the top is measured and the facing asked.
-    top, dot_across = (0.0, 9.0), 3.2
-    (m,) = _read(top, dot_across).mirrors
-    assert m.facing == "SE"
-    (m,) = _read(top, dot_across, camera=_camera(-300.0, 1200.0)).mirrors
-    assert m.cell == CELL and m.facing is None
-
-
-def test_beyond_the_near_band_a_top_only_asks_never_names() -> None:
-    # The same dot with the camera over the top's side (the near side: the top is not
-    # looked at) and, far from the camera, on a top that agrees with the line: the line's
-    # facing stands, as sure as before.
-    (m,) = _read((0.0, 9.0), 3.2, camera=_camera(300.0, 1200.0)).mirrors
-    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE") and m.confidence >= 1.0
-    (m,) = _read((-1.0, 5.0), 3.5, camera=_camera(-300.0, 1200.0)).mirrors
-    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE") and m.confidence >= 1.0

@@ -893,10 +893,7 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
     sign). A mirror's dot is stuck on the reflective half of its top, so which side of this
     middle the dot lies on is its facing wherever the top stands off the slot's line (a thick
     backing whose face is on the line puts the whole top, and the dot, behind it). Only for
-    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side, and for dots
-    beyond it on the line's far side from the camera, where it may only ask: a 7 to 9 mm
-    top standing behind its line on that side carried dots stuck on its reflective half 3
-    to 4.3 mm past the line, named wrong by the line (`wide18`, mm31).
+    dots within `TOP_NEAR_MM` of the slot's line, where the top names the side.
 
     Each slot is measured once (one sampling, one profile across it, clear of all its asking
     dots: a sticker found at three levels is one sticker), then each dot picks its strip from
@@ -937,11 +934,8 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
             cell, fits = _slot_fits(self._board, dot)
             r = math.sqrt(dot.area_mm2 / math.pi)
             for slot, (along, across) in fits.items():
-                # Farther off the line than `TOP_NEAR_MM` the line names the side: no top,
-                # unless the dot lies on the line's far side from the camera, where a tall
-                # top standing behind the line carries its dot past `TOP_NEAR_MM`
-                # (`_far_of_line`): there the top may only ask what the line names.
-                if abs(across) < TOP_NEAR_MM or self._far_of_line(cell, slot, across):
+                # Farther off the line than `TOP_NEAR_MM` the line names the side: no top.
+                if abs(across) < TOP_NEAR_MM:
                     asks.setdefault((cell, slot), []).append((dot, across))
                     clear = np.abs(self._t - along) > r + 1.5
                     clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
@@ -952,13 +946,6 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
             for dot, across in dots
         }
         return self._asked
-
-    def _far_of_line(self, cell: Cell, slot: str, across: float) -> bool:
-        """Whether a dot `across` mm off a slot's line lies on its far side from the camera."""
-        if self._camera is None:
-            return False
-        side, _ = face_width_mm(self._board, self._camera, cell, slot)
-        return side * across < 0
 
     def _top(self, key: TopKey) -> MirrorTop | None:
         asked = self._asking()
@@ -1137,8 +1124,7 @@ class PieceSeen:
     side_from: str = "line"
     """What named the facing: "line" (the dot's side of its slot's line), "top" (its side of
     the mirror's own top, near the line, `TOP_NEAR_MM`) or "top_asked" (that top left it
-    asked: it names the other side than the line, near the line or beyond it on the line's
-    far side from the camera, or may hold the face toward the camera;
+    asked: it names the other side than the line, or may hold the face toward the camera;
     the facing then named is no reading, only the slot's first)."""
 
 
@@ -1176,9 +1162,7 @@ def _mirror_from_dot(
     the top edges decide, with the dot's place and which slot's line the crossing's middle
     looks like (`CrossingMiddle`). Its facing is the side of the slot's line it lies on, or,
     within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
-    disagree and the line's is clear, the facing is asked. Beyond `TOP_NEAR_MM` on the line's
-    far side from the camera the top is measured too, and asks the facing when it disagrees
-    (it never names one there)."""
+    disagree and the line's is clear, the facing is asked."""
     cell, places = _slot_fits(board, dot)
     fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
@@ -1200,16 +1184,10 @@ def _mirror_from_dot(
         slot = next(iter(fits))
         slot_conf = 1.0
     across = fits[slot]
-    near = abs(across) < TOP_NEAR_MM
-    top = tops.get((dot.centre_mm, slot)) if tops is not None else None
+    near = tops is not None and abs(across) < TOP_NEAR_MM
+    top = tops.get((dot.centre_mm, slot)) if near and tops is not None else None
     side_from = "line"
-    if top is not None and not near:
-        # Beyond `TOP_NEAR_MM` on the line's far side from the camera (`MirrorTops`) the
-        # line names the side; a top holding the dot on its other half asks it, never names
-        # it (letting such a top outvote the line made new wrongs on fresh boards).
-        if (across - top.middle_mm) * across < 0:
-            side_from, across = "top_asked", 0.0
-    elif top is not None:
+    if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
         # other: asked, not guessed.
