@@ -70,6 +70,19 @@ class CardInPhoto:
 
 def upright(corners: np.ndarray) -> np.ndarray:
     """Corners TL, TR, BR, BL of a portrait card lying roughly upright."""
+    return corners[_upright_order(corners)].astype(np.float64)
+
+
+def card_like(corners: np.ndarray) -> bool:
+    """Whether `upright` tells the quad's four corners apart. A quad sheared far past any
+    tilt a card is photographed at (a sliver between a pattern's lines) has two corners that
+    are both its top left, say; taken for a card, its cut collapses to a line and every
+    measure of it (width, border, the table's step) is NaN."""
+    return len(set(_upright_order(corners))) == 4
+
+
+def _upright_order(corners: np.ndarray) -> list[int]:
+    """The indices of `corners` at TL, TR, BR, BL (`upright`)."""
     c = corners.mean(axis=0)
     e = [corners[(i + 1) % 4] - corners[i] for i in range(4)]
     long_i = int(np.argmax([np.linalg.norm(v) for v in e]))
@@ -82,7 +95,7 @@ def upright(corners: np.ndarray) -> np.ndarray:
     tr = min(range(4), key=lambda i: -local[i][0] + local[i][1])
     br = max(range(4), key=lambda i: local[i][0] + local[i][1])
     bl = max(range(4), key=lambda i: -local[i][0] + local[i][1])
-    return corners[[tl, tr, br, bl]].astype(np.float64)
+    return [tl, tr, br, bl]
 
 
 def _pad_colour(image: np.ndarray) -> tuple[int, int, int]:
@@ -116,7 +129,9 @@ def _cards_in(padded: np.ndarray, w: int, h: int) -> list[Quad]:
     quads = [
         Quad(q.corners - PAD) for q in find_quads(padded, min_side_px=min_side, max_area_frac=1.0)
     ]
-    cards = [q for q in quads if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]]
+    cards = [
+        q for q in quads if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1] and card_like(q.corners)
+    ]
     frame_tol = 3.0 + 0.01 * max(w, h)
     return [q for q in cards if _margins(q, w, h).min() > frame_tol]
 

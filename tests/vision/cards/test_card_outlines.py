@@ -9,7 +9,12 @@ import pytest
 
 from companion.games.looking_glass.vision.teach import TeachError, teach_cards
 from companion.sim import effects
-from companion.vision.cards.photo import border_width, find_card_outline, nearest_distance
+from companion.vision.cards.photo import (
+    border_width,
+    card_like,
+    find_card_outline,
+    nearest_distance,
+)
 from companion.vision.cards.quads import find_quads
 from tests.vision.cards.card_styles import face, photo, scan
 
@@ -129,6 +134,36 @@ def test_teach_keeps_every_usable_photo_and_names_the_one_it_refuses():
     assert taught.refused["d"].startswith("d.png: no card found")
     with pytest.raises(TeachError, match="no card could be taught"):
         teach_cards({"d": images["d"]})
+
+
+def _sliver_photo() -> tuple[np.ndarray, np.ndarray]:
+    """A plain table with one light quad of a card's aspect sheared far past any tilt a card
+    is photographed at, as a pattern's lines can close one: (the photo, the quad)."""
+    sliver = np.array([[353.0, 457.2], [406.0, 425.4], [406.0, 452.8], [354.6, 543.0]])
+    img = np.full((654, 482, 3), 120, np.uint8)
+    cv2.fillPoly(img, [np.round(sliver).astype(np.int32)], (230, 230, 230))
+    return img, sliver
+
+
+def test_a_quad_sheared_past_any_card_is_no_card_not_a_cut_of_no_width():
+    img, sliver = _sliver_photo()
+    # The quad finder does close it, with a card's aspect ...
+    assert any(np.abs(q.corners - sliver).max() < 6 for q in find_quads(img, min_side_px=20))
+    # ... but its corners cannot be told apart as a card's, so there is no card in the photo
+    # (it was once taken for one, cut to a line, and teach failed on the NaN width).
+    assert not card_like(sliver)
+    assert find_card_outline(img).outline is None
+    tilted = np.array([[100.0, 80.0], [300.0, 120.0], [240.0, 420.0], [40.0, 380.0]])
+    assert card_like(tilted)
+
+
+def test_teach_names_and_refuses_a_photo_whose_only_quad_is_a_sheared_sliver():
+    rng = np.random.default_rng(23)
+    images = {"a": photo(face(rng, "black", frame=True, radius_mm=0), rng, table="plain")[0]}
+    images["s"] = _sliver_photo()[0]
+    taught = teach_cards(images, {"s": "s.png"})
+    assert taught.library.ids == ["a"]
+    assert taught.refused["s"].startswith("s.png: no card found")
 
 
 def test_a_card_whose_edge_the_tables_texture_breaks_is_found_in_the_photo_blurred():

@@ -39,6 +39,7 @@ from companion.vision.cards.photo import (
     MIN_CARD_FRAC,
     PAD,
     CardInPhoto,
+    card_like,
     find_card_outline,
     upright,
 )
@@ -104,7 +105,7 @@ def card_outline(image: np.ndarray) -> CardInPhoto:
     quads = [
         q
         for q in find_quads(padded, min_side_px=MIN_CARD_FRAC * min(w, h), max_area_frac=0.9)
-        if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1]
+        if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1] and card_like(q.corners)
     ]
     if not quads:
         return seen
