@@ -583,23 +583,19 @@ class ReflectoTable:
             return None
         if any(q.startswith("where-") for q in self.open_questions):
             return []
-        choices: list[dict[str, Any]] = [
-            {"label": f"row {r + 1}, column {c + 1}", "value": [r, c]} for r, c in landings
-        ]
-        choices += [
-            {"label": "it is still there", "value": "still"},
-            {"label": "somewhere else", "value": None},
-        ]
         name = player_name(self.session.seats, owner)
         r, c = cell
-        question = Question(
-            f"where-{r}-{c}-{self.asked}",
-            # counted from 1, as the panel says a square
+        return self._about_square(
+            "where",
+            cell,
             f"I no longer see {name}'s screen on row {r + 1}, column {c + 1}, and nothing new "
             "where it could have gone. Where is it now?",
-            choices,
+            landings,
+            [
+                {"label": "it is still there", "value": "still"},
+                {"label": "somewhere else", "value": None},
+            ],
         )
-        return [question_draft(question)]
 
     def _came_from(self, reading: Reading, called: dict[Cell, int]) -> list[EventDraft] | None:
         """The question for a change that is one screen new and none gone: "which square did
@@ -623,20 +619,28 @@ class ReflectoTable:
             return None
         if any(q.startswith("from-") for q in self.open_questions):
             return []
-        choices: list[dict[str, Any]] = [
-            {"label": f"row {r + 1}, column {c + 1}", "value": [r, c]} for r, c in sources
-        ]
-        choices.append({"label": "none of these", "value": None})
         name = player_name(self.session.seats, owner)
         r, c = to
-        question = Question(
-            f"from-{r}-{c}-{self.asked}",
-            # counted from 1, as the panel says a square
+        return self._about_square(
+            "from",
+            to,
             f"I see {name}'s screen on row {r + 1}, column {c + 1}, where none stood. "
             "Which square did it come from?",
-            choices,
+            sources,
+            [{"label": "none of these", "value": None}],
         )
-        return [question_draft(question)]
+
+    def _about_square(
+        self, kind: str, cell: Cell, text: str, squares: list[Cell], more: list[dict[str, Any]]
+    ) -> list[EventDraft]:
+        """A question about the screen on `cell` whose answers are `squares` and `more`; its
+        id names the kind and the square, so one is not asked twice while open. Squares are
+        counted from 1, as the panel says them."""
+        choices: list[dict[str, Any]] = [
+            {"label": f"row {r + 1}, column {c + 1}", "value": [r, c]} for r, c in squares
+        ]
+        r, c = cell
+        return [question_draft(Question(f"{kind}-{r}-{c}-{self.asked}", text, choices + more))]
 
     def _sources(self, to: Cell, owner: int) -> list[Cell]:
         """The squares of `owner`'s screens that the rules let reach `to` now, in order."""
