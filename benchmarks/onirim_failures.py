@@ -90,7 +90,7 @@ def _why(m: R.Match, want: str) -> str:
         return "empty"
     if m.colour_look is not None and m.colour_look <= -R.COLOUR_MARGIN:
         return "colour"
-    if m.symbol is not None and m.best == want and m.symbol < R.SYMBOL_MARGIN:
+    if m.symbol is not None and m.best == want and m.symbol < R.symbol_margin(m.margin):
         return "symbol"
     if m.symbol_kept is not None and m.symbol_kept < R.SYMBOL_KEEP:
         return "symbol kept"

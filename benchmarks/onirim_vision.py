@@ -139,6 +139,51 @@ def print_named(zone: str, card: str, m) -> None:
     print("NAMED " + json.dumps(row), flush=True)
 
 
+SYMBOL_GRID_MARGINS = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08)
+SYMBOL_GRID_LEADS = (0.30, 0.32, 0.35, 0.40, 0.45, 0.50)
+
+
+def symbol_named(zone: str, card: str | None, m, out: dict[str, list[float]]) -> None:
+    """One line for a card the symbol look names (`--symbol-rows`): its whole corner's margin
+    (how far the whole corner's first type led its runner-up, mostly the other type of its
+    colour) with its symbol lead, right, wrong or a phantom; kept in `out` as pairs for the
+    grid `symbol_grid` prints (a named-wrong card whose whole corner could not tell the two
+    types apart and whose symbol only just cleared `SYMBOL_MARGIN`)."""
+    ok = "phantom" if card is None else ("right" if m.card == card else "wrong")
+    row = {"zone": zone, "truth": card, "named": m.card, "ok": ok}
+    for k in ("score", "margin", "symbol", "symbol_kept", "symbol_sharp"):
+        v = getattr(m, k)
+        row[k] = None if v is None else round(float(v), 4)
+    print("SYMBOL " + json.dumps(row), flush=True)
+    out.setdefault(f"symbol_named_margin_{ok}", []).append(float(m.margin))
+    out.setdefault(f"symbol_named_lead_{ok}", []).append(float(m.symbol))
+
+
+def symbol_grid(out: dict[str, list[float]]) -> None:
+    """For each whole-corner margin X and symbol lead Y: how many cards the symbol look named
+    would be asked by the rule "a whole-corner margin under X needs a symbol lead of at least
+    Y", right ones (lost) and wrong ones or phantoms (saved)."""
+    pairs = {
+        ok: list(
+            zip(
+                out.get(f"symbol_named_margin_{ok}", []),
+                out.get(f"symbol_named_lead_{ok}", []),
+                strict=True,
+            )
+        )
+        for ok in ("right", "wrong", "phantom")
+    }
+    print("symbol-named: " + ", ".join(f"{len(v)} {ok}" for ok, v in pairs.items()))
+    print("asked (right / wrong / phantom) by margin under X (rows) and lead under Y (columns)")
+    print("      X " + " ".join(f"{y:>11.2f}" for y in SYMBOL_GRID_LEADS))
+    for x in SYMBOL_GRID_MARGINS:
+        cells = []
+        for y in SYMBOL_GRID_LEADS:
+            n = [sum(mg < x and ld < y for mg, ld in pairs[ok]) for ok in pairs]
+            cells.append(f"{n[0]:>3} / {n[1]} / {n[2]}")
+        print(f"  {x:.3f} " + " ".join(f"{c:>11}" for c in cells))
+
+
 def curve(
     reader: TableReader,
     image: np.ndarray,
@@ -148,6 +193,7 @@ def curve(
     discard_only: bool = False,
     mirror_rows: bool = False,
     named_rows: bool = False,
+    symbol_rows: bool = False,
 ) -> None:
     H = reader.locate(image)
     if H is None:
@@ -181,6 +227,8 @@ def curve(
                 out[f"end_symbol_fit_{ok}"].append(m.symbol_fit)
                 if m.card is not None:  # named: a phantom if it were read past the row's end
                     out[f"end_named_symbol_fit_{ok}"].append(m.symbol_fit)
+            if symbol_rows and m.card is not None and m.symbol is not None:
+                symbol_named(zone, card, m, out)
             if card is not None and m.empty and m.held_card() is not None:
                 # A card below EMPTY that a gap bridged by sure cards would name (`Match.held`,
                 # HELD_SURE lowered to CURVE_HELD_FLOOR here): its score, right or wrong.
@@ -377,6 +425,13 @@ def main() -> int:
         help="with --curve: print each Location place the reader names (truth, name, runner-up, "
         "margin, colour lead and look) on a line: the margins a misnamed card carries",
     )
+    ap.add_argument(
+        "--symbol-rows",
+        action="store_true",
+        help="with --curve: print each card the symbol look names (whole-corner margin, symbol "
+        "lead, kept, sharp; right, wrong or phantom) on a line, and the grid of what a rule on "
+        "the two together would ask",
+    )
     ap.add_argument("--dump", help="with --curve: write every score to this JSON file")
     ap.add_argument(
         "--row-gaps",
@@ -517,6 +572,7 @@ def main() -> int:
                         a.discard_only,
                         a.mirror_rows,
                         a.named_rows,
+                        a.symbol_rows,
                     )
                     if a.body_rows:
                         body_rows(reader, photo.image, photo.truth)
@@ -612,6 +668,8 @@ def main() -> int:
         if a.dump:
             dump = {k: [float(x) for x in v] for k, v in scores.items()}
             Path(a.dump).write_text(json.dumps(dump), encoding="utf-8")
+        if a.symbol_rows:
+            symbol_grid(scores)
         for k, v in scores.items():
             if v:
                 q = np.percentile(v, [0, 1, 5, 50, 95, 99, 100])

@@ -36,6 +36,8 @@ from companion.games.onirim.vision.read import (
     SURE,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
+    SYMBOL_TIE,
+    SYMBOL_TIE_MARGIN,
     Match,
     ShiftedTemplates,
     TableReader,
@@ -45,6 +47,7 @@ from companion.games.onirim.vision.read import (
     ended,
     joint_unit,
     row_of,
+    symbol_margin,
     symbol_pair,
     symbol_scores,
     unit_planes,
@@ -628,6 +631,42 @@ def test_a_symbol_not_told_apart_is_null_with_its_colours_kinds(
                 assert maybe[zone, k] == tuple(f"{colour}-{s}" for s in ("key", "moon", "sun"))
                 doubted += 1
     assert doubted > 0
+
+
+def test_a_symbol_named_card_its_whole_corner_hardly_led_needs_a_larger_lead(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the whole corner counts every card as a tie (`SYMBOL_TIE` above any margin) and
+    a tie needs more than any symbol lead (`SYMBOL_TIE_MARGIN`), every Location named by its
+    symbol is asked with its colour's kinds, as for a lead under `SYMBOL_MARGIN`; with no
+    margin a tie, the reading is as before."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    images = [cv2.imread(str(rendered / f"{i:04d}.jpg")) for i in range(3)]
+    wants = [reader.read(image) for image in images]
+    assert symbol_margin(SYMBOL_TIE) == SYMBOL_MARGIN < SYMBOL_TIE_MARGIN == symbol_margin(0.0)
+    monkeypatch.setattr(read_module, "SYMBOL_TIE_MARGIN", 2.5)
+    monkeypatch.setattr(read_module, "SYMBOL_TIE", -1.0)
+    assert [reader.read(image) for image in images] == wants
+    monkeypatch.setattr(read_module, "SYMBOL_TIE", 10.0)
+    asked = 0
+    for image, want in zip(images, wants, strict=True):
+        got = reader.read(image)
+        maybe = {(zone, k): kinds for zone, k, kinds in got.maybe}
+        fans = {m.mirror: m.under for m in got.mirrors}
+        rows = [("labyrinth", want.labyrinth, got.labyrinth)]
+        rows += [(f"under-{m.mirror}", m.under, fans.get(m.mirror, ())) for m in want.mirrors]
+        for zone, named, read in rows:
+            assert len(read) == len(named)
+            for k, card in enumerate(named):
+                if read[k] == card:
+                    continue
+                assert card is not None and read[k] is None, (zone, k, card, read[k])
+                colour = card.split("-")[0]
+                assert maybe[zone, k] == tuple(f"{colour}-{s}" for s in ("key", "moon", "sun"))
+                asked += 1
+    assert asked > 0
 
 
 def test_a_symbol_a_few_pixels_off_the_corner_keeps_its_lead(rendered: Path) -> None:

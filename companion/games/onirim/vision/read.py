@@ -195,6 +195,30 @@ Set at the right ones' 5th percentile: the near-confusions are asked, which cost
 live play only when the hand holds two cards of that colour. (`Match.symbol_fit`, how well the
 named symbol shows at all, does not separate: right cards 0.563 / 0.718 at the 1st / 5th
 percentile, empty places whose best types shared a colour up to 0.867.)"""
+SYMBOL_TIE = 0.03
+"""A card the symbol look names whose whole corner hardly told its first type from the
+runner-up (`Match.margin` under this: mostly the other type of its colour, the two corners
+alike but for the symbol) needs a symbol lead of `SYMBOL_TIE_MARGIN`, not `SYMBOL_MARGIN`, or
+it is asked (its colour's kinds kept). The whole corner then says nothing of the type, and a
+symbol lead just over `SYMBOL_MARGIN` is all that names it: on26's development draw named a
+green Sun the green Key with a margin of 0.001 and a lead of 0.310. The curve
+(`benchmarks/onirim_vision.py --curve --symbol-rows --styles random --tables 3`, on26's 16
+development decks and 16 new ones, seeds in the guide): 623 cards named by their symbol, 622
+right and that one wrong. Right ones' margin at the least / 1st / 5th percentile / median
+0.002 / 0.027 / 0.069 / 0.281; 8 right ones under 0.03, with leads of 0.61-0.85. Asked (right /
+wrong) for a margin under 0.005-0.03 and a lead under 0.32-0.50: 0 / 1 everywhere; under 0.05
+and a lead under 0.40 / 0.45 / 0.50: 1 / 1 / 2 right; under 0.08 and 0.35 / 0.40 / 0.45 /
+0.50: 1 / 4 / 5 / 6 right. 0.03 and 0.40: the wrong one asked, no right one."""
+SYMBOL_TIE_MARGIN = 0.40
+"""See `SYMBOL_TIE`."""
+
+
+def symbol_margin(margin: float) -> float:
+    """The symbol lead a card the symbol look names needs, given its whole corner's `margin`:
+    `SYMBOL_TIE_MARGIN` where the whole corner hardly led (`SYMBOL_TIE`), else `SYMBOL_MARGIN`."""
+    return SYMBOL_TIE_MARGIN if margin < SYMBOL_TIE else SYMBOL_MARGIN
+
+
 COLOUR_MARGIN = 0.03
 """When another colour is among a Location's or a Door's finalists, the colour look
 (`colour_scores`: its own kind in either colour) decides where it is clear: a lead of at least
@@ -932,7 +956,10 @@ class TableReader:
                 colour_held = score >= HELD_SURE and score - rest >= MARGIN and not refuted
                 colour_sure = colour_held and score >= SURE
                 kept = sharp = None
-                if colour_sure and lead >= SYMBOL_MARGIN:
+                # A whole corner that hardly told its first type from the runner-up asks
+                # more of the symbol (`SYMBOL_TIE`).
+                lead_ok = lead >= symbol_margin(score - second)
+                if colour_sure and lead_ok:
                     kept, sharp = self._symbol_kept(labs[b], cy, cx, kin, best_id, lead)
                 symbol_sure = symbol_holds(kept, sharp)
                 # The type the symbol names must be a card at all on its own whole corner, as
@@ -943,7 +970,7 @@ class TableReader:
                 # Under `SURE` the place is named only if a row bridges it (mostly it lies
                 # past a row's end): its symbol check is made then, if ever.
                 hold = None
-                if colour_held and not colour_sure and own >= HELD_SURE and lead >= SYMBOL_MARGIN:
+                if colour_held and not colour_sure and own >= HELD_SURE and lead_ok:
                     hold = cache(partial(self._held_by_symbol, labs[b], cy, cx, kin, best_id, lead))
                 out[b] = Match(
                     ids[best_id] if sure else None,
