@@ -825,6 +825,11 @@ MOST_AT = (0.5, 0.6, 0.7, 0.8, 0.9)
 reader at 0.7 (`CHANGED_MOST`) and taken out."""
 
 
+FAINT_OTHER_AT = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5, 1.01)
+"""Candidate bars for the washed-top rule's guard on the other seat's colour at the faint
+floor (the reader uses `read.NONE`; 1.01: no guard)."""
+
+
 def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     """The curve of refl27's washed-top rule, with the empty board's print: a strip
     `read.judge_by_print` leaves "changed, unsure" (changed over `PRINT_SAME`, not `SURE`
@@ -840,41 +845,56 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     curve is a development curve, not a guarantee. Each family is SET:SEED:FIRST, boards
     FIRST.. of seeds (SEED, i)."""
     geom = load_geometry()
-    # (board, truth of the square, seat, share changed, changed pixels in the colour)
-    found: list[tuple[tuple[int, int], int | None, int, float, float]] = []
+    # (board, truth of the square, seat, share changed, changed pixels in the colour,
+    # the other seat's colour at the faint floor)
+    found: list[tuple[tuple[int, int], int | None, int, float, float, float]] = []
     wrong: dict[tuple[int, int], int] = {}  # per board, squares read wrong by the reader
     moved: list[tuple[bool, float, float]] = []  # (its screen, `Change.moved`, share changed)
-    for which, seed, first in families:
-        indices = range(first, first + boards)
-        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
-            assert photo.board is not None  # `learned_boards` with the board
-            taught = learn_print(photo.board, geom)
-            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-            full, faint = read._shares(rect, geom, colours, ev=ev)
-            changes = read.print_changes(rect, geom, ev, taught)
-            truth = dict(photo.truth.layout_key())
-            calls = read.classify(rect, geom, colours, taught)
-            seen = {c.cell: c.owner for c in calls if c.owner is not None}
-            wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
-            for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
-                if change is None or change.share <= PRINT_SAME:
-                    continue
-                colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
-                k = int(np.argmax(colour))
-                best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
-                if best >= read.SURE and change.share >= SCREEN_CHANGE:
-                    continue  # judged by the reader's rule (a screen, or asked on purpose)
-                if max(f) < read.NONE and max(t) < read.FAINT:
-                    continue  # "changed, no colour"
-                if best < read.NONE or other >= read.NONE:
-                    continue
-                if change.beside[k] >= read.ARM_BESIDE:
-                    continue
-                if change.moved >= read.ARM_BESIDE:
-                    # The board round it changed: asked (an arm), whatever the share.
-                    moved.append((truth.get(cell) == k, change.moved, change.share))
-                    continue
-                found.append(((seed, i), truth.get(cell), k, change.share, change.colour[k]))
+    kept = read.CHANGED_MOST
+    read.CHANGED_MOST = 2.0  # the reader without the rule: no strip changes over all of it
+    try:
+        for which, seed, first in families:
+            indices = range(first, first + boards)
+            for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+                assert photo.board is not None  # `learned_boards` with the board
+                taught = learn_print(photo.board, geom)
+                ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+                full, faint = read._shares(rect, geom, colours, ev=ev)
+                changes = read.print_changes(rect, geom, ev, taught)
+                truth = dict(photo.truth.layout_key())
+                calls = read.classify(rect, geom, colours, taught)
+                seen = {c.cell: c.owner for c in calls if c.owner is not None}
+                wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
+                for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
+                    if change is None or change.share <= PRINT_SAME:
+                        continue
+                    colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
+                    k = int(np.argmax(colour))
+                    best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
+                    if best >= read.SURE and change.share >= SCREEN_CHANGE:
+                        continue  # judged by the reader's rule (a screen, or asked on purpose)
+                    if max(f) < read.NONE and max(t) < read.FAINT:
+                        continue  # "changed, no colour"
+                    if best < read.NONE or other >= read.NONE:
+                        continue
+                    if change.beside[k] >= read.ARM_BESIDE:
+                        continue
+                    if change.moved >= read.ARM_BESIDE:
+                        # The board round it changed: asked (an arm), whatever the share.
+                        moved.append((truth.get(cell) == k, change.moved, change.share))
+                        continue
+                    found.append(
+                        (
+                            (seed, i),
+                            truth.get(cell),
+                            k,
+                            change.share,
+                            change.colour[k],
+                            float(t[1 - k]),
+                        )
+                    )
+    finally:
+        read.CHANGED_MOST = kept
     right_now = sum(1 for v in wrong.values() if v == 0)
     n = sum(1 for f in found if f[1] == f[2])
     print(
@@ -887,7 +907,26 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
         )
     for f in sorted(found, key=lambda f: -f[3]):
         if f[1] != f[2] and f[3] >= 0.3:
-            print(f"  not its screen {f[0]}: truth {f[1]}, seat {f[2]}, changed {f[3]:.2f}")
+            print(
+                f"  not its screen {f[0]}: truth {f[1]}, seat {f[2]}, changed {f[3]:.2f}, "
+                f"other seat's colour at the faint floor {f[5]:.2f}"
+            )
+
+    def row(
+        v: float, hit: list[tuple[tuple[int, int], int | None, int, float, float, float]]
+    ) -> None:
+        ok = [f for f in hit if f[1] == f[2]]
+        empty = [f for f in hit if f[1] is None]
+        other_seat = len(hit) - len(ok) - len(empty)
+        fixed: dict[tuple[int, int], int] = {}
+        for f in hit:
+            fixed[f[0]] = fixed.get(f[0], 0) + (1 if f[1] == f[2] else -99)
+        gained = sum(1 for b, m in fixed.items() if m == wrong[b])
+        print(
+            f"  {v:4g} | {len(ok):3d} ({len({f[0] for f in ok}):3d}) | {len(empty):3d} | "
+            f"{other_seat:3d} | {right_now + gained}"
+        )
+
     for own in (False, True):
         print(
             "called when changed >= V"
@@ -895,18 +934,13 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
             + " | screens gained (boards) | empty squares | other seat's screens | boards right"
         )
         for v in MOST_AT:
-            hit = [f for f in found if f[3] >= v and (not own or f[4] >= read.CHANGED_OWN)]
-            ok = [f for f in hit if f[1] == f[2]]
-            empty = [f for f in hit if f[1] is None]
-            other_seat = len(hit) - len(ok) - len(empty)
-            fixed: dict[tuple[int, int], int] = {}
-            for f in hit:
-                fixed[f[0]] = fixed.get(f[0], 0) + (1 if f[1] == f[2] else -99)
-            gained = sum(1 for b, m in fixed.items() if m == wrong[b])
-            print(
-                f"  {v:4g} | {len(ok):3d} ({len({f[0] for f in ok}):3d}) | {len(empty):3d} | "
-                f"{other_seat:3d} | {right_now + gained}"
-            )
+            row(v, [f for f in found if f[3] >= v and (not own or f[4] >= read.CHANGED_OWN)])
+    print(
+        "called when changed >= CHANGED_MOST and the other seat's colour at the faint floor"
+        " under V | screens gained (boards) | empty squares | other seat's screens | boards right"
+    )
+    for v in FAINT_OTHER_AT:
+        row(v, [f for f in found if f[3] >= read.CHANGED_MOST and f[5] < v])
 
 
 @dataclass(frozen=True)

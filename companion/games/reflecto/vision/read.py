@@ -207,6 +207,33 @@ ARM_BESIDE`). On 40 house and 40 random boards of another development family (re
 screens; phantoms, screens missed, boards entirely right, with the empty board's photo):
 0.05: 3, 54, 51; 0.1 and 0.2: 4, 49, 52. `CHANGED_OWN` 0.1, 0.2 and 0.3 read those boards
 alike (4, 49, 52): the phantoms left there are decided by neither."""
+CHANGED_MOST = 0.7
+"""With the board's print known: a strip changed from its print over at least this share,
+in one seat's colour over `NONE` (the strip's or the changed pixels') and under `NONE` in
+the other's, is that seat's screen even short of `SURE`: a lamp's glare bleaches a top
+toward white, so less of it keeps its colour, but it changes all of it (a top the colour
+of its print changes little, and stays a question). From the development curve
+(`benchmarks/reflecto_curves.py washed-change`, house 4558849457 and random 6360959842,
+boards 0-39 each, with the empty board's photo; 51 strips "changed, unsure", 38 of them
+screens): screens gained / empty squares called at 0.5 / 0.6 / 0.7 / 0.8 / 0.9: 27 / 1, 27 /
+0, 27 / 0, 24 / 0, 21 / 0, no wrong owner (boards entirely right 31 -> 40 of 80 at 0.6-0.8);
+the empty squares changed most lie at 0.57 (colour 0.36) and 0.78 (colour 0.20, under
+`NONE`). Requiring `CHANGED_OWN` of what changed in the colour as well would leave 8 of
+the 27 (a washed top's changed pixels are its glare): not required. So little colour says
+less of what changed, so such a strip is asked when the board round it changed at all
+(`Change.moved`, into any colour) by `ARM_BESIDE` too: a top changes nothing round it.
+On the same families (and random 4146282266, boards 0-2) the 32 strips so called had
+moved 0-0.085 (the screens called at `SURE` 0.15 at most of 527; the one empty square
+near the rule, changed 0.57, 0.29), asking none of them; on 30 fresh random boards
+without this check the rule read one empty square as a screen (that board was not looked
+at; the check is the world's: a top changes nothing round it). Fresh with that check it
+read one screen in the other seat's colour (refl27, taken out): a bleached top's hue may
+slide toward the other seat's, so the strip must have under `NONE` of the other seat's
+colour at the faint floor (`FAINT_FLOOR`) too (refl28; no new threshold: the bar the
+strip's share meets at `FLOOR`). The curve of that bar (`washed-change`, the same two
+families, at 0.7; screens gained / empty squares / other seat's screens / boards right):
+0.05: 22 / 0 / 0 / 39; 0.1-0.5: 26 / 0 / 0 / 40; none: 27 / 0 / 0 / 40 (development
+shows no wrong owner for it to catch: chosen for the world, not from the curve)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
@@ -1113,9 +1140,12 @@ def judge_by_print(
 ) -> CellCall:
     """A square whose print is known: a strip changed from its print over `SCREEN_CHANGE`,
     the change in one seat's colour (`SURE` of it, under `NONE` in the other's), is that
-    seat's screen; one changed at most `PRINT_SAME` is the print; anything else is a
-    question. A strip short of `NONE` in both colours with no faint trace of one over
-    `FAINT` is empty however much it changed (an arm, a lamp's glare on the board)."""
+    seat's screen, and so is one changed over `CHANGED_MOST` with `NONE` of it in the
+    seat's colour and under `NONE` of the other's, at the faint floor too (a top washed by
+    glare); one changed at most `PRINT_SAME` is the print;
+    anything else is a question. A strip short of `NONE` in both colours with no faint trace
+    of one over `FAINT` is empty however much it changed (an arm, a lamp's glare on the
+    board)."""
     # Whose: the changed pixels' colour, or the whole strip's where that says more (a
     # top's glare and edges change too; a top on print of its own hue leaves some unchanged).
     colour = [max(shares[j], change.colour[j]) for j in (0, 1)]
@@ -1134,6 +1164,17 @@ def judge_by_print(
             return CellCall(cell, shares, None, 0.0, True, "changed beside too")
         conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
         return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
+    if change.share >= CHANGED_MOST and best >= NONE and other < NONE and trace[1 - k] < NONE:
+        # Short of `SURE` in the colour (a top so coloured is judged above): a top washed
+        # by a lamp's glare keeps less of its colour, but changes all of its strip, and
+        # nothing round it. So little colour says less of what changed: the board round
+        # it changed at all (an arm coloured in part like the seat's plastic) asks. A
+        # bleached top's hue may slide toward the other seat's: under `NONE` of that at
+        # the faint floor too, or asked.
+        if max(change.beside[k], change.moved) >= ARM_BESIDE:
+            return CellCall(cell, shares, None, 0.0, True, "changed beside too")
+        conf = 0.5 + 0.25 * (best - NONE) / (SURE - NONE)
+        return CellCall(cell, shares, k, round(conf, 3), False, "changed, washed")
     if max(shares) < NONE and max(trace) < FAINT:
         conf = round(1 - max(shares) / NONE * 0.5, 3)
         return CellCall(cell, shares, None, conf, False, "changed, no colour")

@@ -160,14 +160,30 @@ def _colours(bgr: tuple) -> read.ScreenColours:
     return read.ScreenColours(c[0], c[1], learned_from="set-up")  # type: ignore[arg-type]
 
 
-def test_a_strip_changed_all_over_with_little_of_a_seats_colour_is_asked() -> None:
+def test_a_strip_changed_all_over_with_some_of_a_seats_colour_is_its_washed_screen() -> None:
     """A lamp's glare bleaches a top toward white: less than `SURE` of its strip keeps the
-    seat's colour, but all of it changed from the print. Reading such a strip as the
-    seat's screen (refl27) gained boards but read an empty square and a screen of the
-    other seat wrong on fresh boards: it stays a question, never a confident call."""
+    seat's colour, but all of it changed from the print. With `NONE` of one seat's colour
+    and none of the other's it is that seat's screen; changed less, it stays a question
+    (a top the colour of its print, or the print in other light); so does one whose board
+    round it changed (an arm), or one with both seats' colours, at the faint floor too."""
     cell = (3, 2)
     washed = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2)))
-    assert (washed.owner, washed.unclear) == (None, True), washed
-    # In its full colour, the same change is the seat's screen.
-    full = read.judge_by_print(cell, (0.0, 0.9), (0.0, 0.9), Change(0.95, (0.0, 0.8)))
-    assert (full.owner, full.unclear) == (1, False), full
+    assert (washed.owner, washed.unclear) == (1, False), washed
+    assert washed.confidence < 0.75  # less sure than a top in its full colour
+    part = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.5, (0.0, 0.2)))
+    assert (part.owner, part.unclear) == (None, True), part
+    arm = read.judge_by_print(cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2), (0.0, 0.3)))
+    assert (arm.owner, arm.unclear) == (None, True), arm
+    # An arm coloured only in part like the plastic changes the board round the square.
+    sleeve = read.judge_by_print(
+        cell, (0.0, 0.35), (0.0, 0.5), Change(0.95, (0.0, 0.2), (0.0, 0.0), 0.3)
+    )
+    assert (sleeve.owner, sleeve.unclear) == (None, True), sleeve
+    both = read.judge_by_print(cell, (0.3, 0.35), (0.3, 0.5), Change(0.95, (0.3, 0.2)))
+    assert (both.owner, both.unclear) == (None, True), both
+    faint = read.judge_by_print(cell, (0.0, 0.2), (0.0, 0.6), Change(0.95, (0.0, 0.1)))
+    assert (faint.owner, faint.unclear) == (None, True), faint
+    # A bleached top's hue may slide toward the other seat's: with `NONE` of that seat's
+    # colour at the faint floor, whose it is stays a question.
+    drift = read.judge_by_print(cell, (0.0, 0.35), (0.3, 0.5), Change(0.95, (0.0, 0.2)))
+    assert (drift.owner, drift.unclear) == (None, True), drift
