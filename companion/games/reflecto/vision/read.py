@@ -208,32 +208,31 @@ screens; phantoms, screens missed, boards entirely right, with the empty board's
 0.05: 3, 54, 51; 0.1 and 0.2: 4, 49, 52. `CHANGED_OWN` 0.1, 0.2 and 0.3 read those boards
 alike (4, 49, 52): the phantoms left there are decided by neither."""
 CHANGED_MOST = 0.7
-"""With the board's print known: a strip changed from its print over at least this share,
-in one seat's colour over `NONE` (the strip's or the changed pixels') and under `NONE` in
-the other's, is that seat's screen even short of `SURE`: a lamp's glare bleaches a top
-toward white, so less of it keeps its colour, but it changes all of it (a top the colour
-of its print changes little, and stays a question). From the development curve
-(`benchmarks/reflecto_curves.py washed-change`, house 4558849457 and random 6360959842,
-boards 0-39 each, with the empty board's photo; 51 strips "changed, unsure", 38 of them
-screens): screens gained / empty squares called at 0.5 / 0.6 / 0.7 / 0.8 / 0.9: 27 / 1, 27 /
-0, 27 / 0, 24 / 0, 21 / 0, no wrong owner (boards entirely right 31 -> 40 of 80 at 0.6-0.8);
-the empty squares changed most lie at 0.57 (colour 0.36) and 0.78 (colour 0.20, under
-`NONE`). Requiring `CHANGED_OWN` of what changed in the colour as well would leave 8 of
-the 27 (a washed top's changed pixels are its glare): not required. So little colour says
-less of what changed, so such a strip is asked when the board round it changed at all
-(`Change.moved`, into any colour) by `ARM_BESIDE` too: a top changes nothing round it.
-On the same families (and random 4146282266, boards 0-2) the 32 strips so called had
-moved 0-0.085 (the screens called at `SURE` 0.15 at most of 527; the one empty square
-near the rule, changed 0.57, 0.29), asking none of them; on 30 fresh random boards
-without this check the rule read one empty square as a screen (that board was not looked
-at; the check is the world's: a top changes nothing round it). Fresh with that check it
-read one screen in the other seat's colour (refl27, taken out): a bleached top's hue may
-slide toward the other seat's, so the strip must have under `NONE` of the other seat's
-colour at the faint floor (`FAINT_FLOOR`) too (refl28; no new threshold: the bar the
-strip's share meets at `FLOOR`). The curve of that bar (`washed-change`, the same two
-families, at 0.7; screens gained / empty squares / other seat's screens / boards right):
-0.05: 22 / 0 / 0 / 39; 0.1-0.5: 26 / 0 / 0 / 40; none: 27 / 0 / 0 / 40 (development
-shows no wrong owner for it to catch: chosen for the world, not from the curve)."""
+"""With the board's print known: a strip changed from its print over at least this share, in one
+seat's colour over `NONE` (the strip's or the changed pixels') and under `NONE` in the other's,
+is that seat's screen even short of `SURE`: a lamp's glare bleaches a top toward white, so less
+of it keeps its colour, but it changes all of it (a top the colour of its print changes little,
+and stays a question). From the development curve (`benchmarks/reflecto_curves.py washed-change`
+on refl27's house and random development families, named in the guide, boards 0-39 each, with
+the empty board's photo; 51 strips "changed, unsure", 38 of them screens): screens gained /
+empty squares called at 0.5 / 0.6 / 0.7 / 0.8 / 0.9: 27 / 1, 27 / 0, 27 / 0, 24 / 0, 21 / 0, no
+wrong owner (boards entirely right 31 -> 40 of 80 at 0.6-0.8); the empty squares changed most
+lie at 0.57 (colour 0.36) and 0.78 (colour 0.20, under `NONE`). Requiring `CHANGED_OWN` of what
+changed in the colour as well would leave 8 of the 27 (a washed top's changed pixels are its
+glare): not required. So little colour says less of what changed, so such a strip is asked when
+the board round it changed at all (`Change.moved`, into any colour) by `ARM_BESIDE` too: a top
+changes nothing round it. On the same families (and a third, random, boards 0-2) the 32 strips
+so called had moved 0-0.085 (the screens called at `SURE` 0.15 at most of 527; the one empty
+square near the rule, changed 0.57, 0.29), asking none of them; on 30 fresh random boards
+without this check the rule read one empty square as a screen (that board was not looked at; the
+check is the world's: a top changes nothing round it). Fresh with that check it read one screen
+in the other seat's colour (refl27, taken out): a bleached top's hue may slide toward the other
+seat's, so the strip must have under `NONE` of the other seat's colour at the faint floor
+(`FAINT_FLOOR`) too (refl28; no new threshold: the bar the strip's share meets at `FLOOR`). The
+curve of that bar (`washed-change`, the same two families, at 0.7; screens gained / empty
+squares / other seat's screens / boards right): 0.05: 22 / 0 / 0 / 39; 0.1-0.5: 26 / 0 / 0 / 40;
+none: 27 / 0 / 0 / 40 (development shows no wrong owner for it to catch: chosen for the world,
+not from the curve)."""
 SEAT_EVIDENCE = 1.0
 """Weighted screens (see `facing_votes`) needed to say whose colour is whose."""
 SAME_COLOUR = 0.08
