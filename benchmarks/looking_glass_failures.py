@@ -41,6 +41,7 @@ fresh seeds are for `looking_glass_world.py`.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -631,6 +632,127 @@ def coverage_curve(set_dir: Path, log: Callable[[str], object] = print) -> dict[
     }
 
 
+def light_border_steps(set_dir: Path, log: Callable[[str], object] = print) -> dict[str, Any]:
+    """Each loss on the decks the trial gives the light-border reader (`read.Reader`), put
+    in the reader's own step that lost it, where `cause` can only say "not-found"/"unsure":
+    ``quad-not-found`` (no `read.find_holes` interior within half a card width of the card's
+    centre), ``hole-left-out/no-glass`` (an interior there, the reading holds no card at
+    all), ``hole-left-out/layout`` (an interior there, the reading's layout not the
+    table's), ``hole-left-out/glass`` (an interior there, the layout right, the glass left
+    it out), ``below-threshold`` (read null, its own card scored best) and ``look-alike``
+    (read null, another card scored best); a phantom by the provenance of the read card
+    (`read.Provenance`). Only public names of the reader; the holes are looked for as
+    `Reader.read` looks for them without markers' plane (the development tables have none
+    in view, or it finds them: the second look is then one step wider than the reader's)."""
+    from companion.games.looking_glass.vision.read import (
+        CONFIDENCE_THRESHOLD,
+        find_holes,
+        processing_image,
+        unbacked_names,
+        white_mask,
+        work_unit,
+    )
+
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    steps: Counter[str] = Counter()
+    per_table: dict[str, list[str]] = {}
+    decks: list[str] = []
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        taught = teach_deck(photos, "auto")
+        if taught.reader is None or hasattr(taught.reader, "stages"):
+            continue
+        style = deck["style"]
+        decks.append(
+            f"{deck['seed']}: {style.get('size')}, {style['border']} border "
+            f"{style.get('border_mm', 0):.1f} mm, {style['art']} art, sleeve {style['sleeve']}"
+        )
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            assert img is not None, name
+            truth = json.loads((d / f"{name}.json").read_text())
+            r = taught.reader.read(img)
+            reading = r.to_json("table")
+            sc, small = processing_image(img)
+            unit = work_unit()
+            holes = find_holes(small, white=white_mask(small, unit), unit=unit)
+            centres = [h.corners.mean(axis=0) / sc for h in holes]
+            lines = []
+            for o in card_outcomes(reading, truth):
+                if o.kind in ("right", "hidden"):
+                    continue
+                if o.kind == "extra":
+                    assert o.read is not None
+                    at = np.array(o.read["center"])
+                    seen = min(r.cards, key=lambda c: float(np.hypot(*(c.center - at))))
+                    how = "named" if o.read["card"] is not None else "null"
+                    step = f"phantom/{how}/{seen.provenance.value}"
+                    lines.append(f"{step} {o.read['card']} at {o.read['position']}")
+                    steps[step] += 1
+                    continue
+                g = o.truth
+                assert g is not None
+                state = "covered" if g["covered"] else "free"
+                if o.kind == "unsure":
+                    assert o.read is not None
+                    at = np.array(o.read["center"])
+                    seen = min(r.cards, key=lambda c: float(np.hypot(*(c.center - at))))
+                    best = max(seen.scores, key=lambda k: seen.scores[k]) if seen.scores else None
+                    step = "below-threshold" if best == g["card"] else "look-alike"
+                    if seen.confidence >= CONFIDENCE_THRESHOLD and best is not None:
+                        # Named, then asked by `ask_unbacked_names`: which rule asked.
+                        named = [copy.copy(c) for c in r.cards]
+                        for c in named:
+                            if c.card is None and c.confidence >= CONFIDENCE_THRESHOLD:
+                                c.card = max(c.scores, key=lambda k: c.scores[k])
+                        rules = unbacked_names(named, taught.reader.copies, CONFIDENCE_THRESHOLD)
+                        why = rules.get(r.cards.index(seen), "no rule")
+                        step = f"asked ({'own' if best == g['card'] else 'other'} best): {why}"
+                    lines.append(
+                        f"{step} ({state}) {g['card']} conf {seen.confidence:.2f}, best {best} "
+                        f"{seen.scores.get(best, 0.0) if best else 0.0:.2f}, own "
+                        f"{seen.scores.get(g['card'], 0.0):.2f}"
+                    )
+                elif o.kind == "missed":
+                    reach = 0.5 * _width(g["quad"])
+                    dist = min(
+                        (float(np.hypot(*(c - np.array(g["center"])))) for c in centres),
+                        default=float("inf"),
+                    )
+                    if dist >= reach:
+                        step = "quad-not-found"
+                    elif not reading["cards"]:
+                        step = "hole-left-out/no-glass"
+                    elif reading["layout"] != truth["layout"]:
+                        step = "hole-left-out/layout-not-named"
+                    else:
+                        step = "hole-left-out/layout-named"
+                    lines.append(
+                        f"{step} ({state}) {g['card']} at {g['position']}"
+                        f"{' occluded' if g.get('occluded') else ''}, nearest interior "
+                        f"{dist / _width(g['quad']):.2f} widths"
+                    )
+                else:
+                    step = f"{o.kind} ({state})"
+                    lines.append(f"{step} {g['card']}")
+                steps[step.split(" (")[0]] += 1
+            if lines:
+                key = (
+                    f"{deck['seed']}/{name} (layout {reading['layout']} / {truth['layout']}, "
+                    f"{len(reading['cards'])} read / {len(truth['cards'])}, "
+                    f"{truth['truth']['conditions']})"
+                )
+                per_table[key] = lines
+        log(f"  deck {deck['seed']}: light-border, {sum(steps.values())} losses so far")
+    return {
+        "set": str(set_dir),
+        "light_border_decks": decks,
+        "steps": dict(steps.most_common()),
+        "per_table": per_table,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -656,6 +778,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the tables whose halves disagree, and whether a renumbering would pay",
     )
+    ap.add_argument(
+        "--light-border-steps",
+        action="store_true",
+        help="only the light-border decks' losses, by `read.Reader`'s step that lost each",
+    )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
     if not (set_dir / "manifest.json").is_file():
@@ -675,6 +802,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             json.dumps(coverage_curve(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1)
         )
+        return 0
+    if a.light_border_steps:
+        out = light_border_steps(set_dir, log=lambda m: print(m, file=sys.stderr))
+        print(json.dumps(out, indent=1))
         return 0
     if a.shifts:
         print(json.dumps(shifts(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))
