@@ -64,6 +64,12 @@ colour (`read.SURE`, the other under `read.NONE`): per square, a screen or not, 
 one-picture print test makes of it (the print, maybe the print, a screen). Whether
 asking about such squares, where the picture alone does not say the print, would turn
 silent misses into questions, and at how many questions about empty squares.
+`changed-colour` reads each board with the empty board's print and takes the squares
+`read.judge_by_print` calls "changed, colour" (a seat's screen by its change): per family,
+the calls that are not that seat's screen (phantoms and wrong owners) with what the reader
+knew of them (`Change`: the share changed, the changed pixels' colour, the board round it
+changed into the colour and at all), and the same for the screens so called as quantiles:
+where a rule asking such strips could cut (refl29: the phantoms lay among the screens).
 """
 
 from __future__ import annotations
@@ -943,6 +949,59 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
         row(v, [f for f in found if f[3] >= read.CHANGED_MOST and f[5] < v])
 
 
+QUANTILES = (0.0, 0.01, 0.05, 0.1, 0.5, 0.9, 0.95, 0.99, 1.0)
+"""The quantiles `changed_colour` prints the screens' measures at."""
+MOVED_AT = (0.1, 0.15, 0.2, 0.25, 0.3)
+"""Candidate least `Change.moved` at which `changed_colour` counts such a call asked."""
+
+
+def changed_colour(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The squares called "changed, colour" with the empty board's print: the wrong ones
+    listed, the screens' measures as quantiles (see the module's docstring)."""
+    geom = load_geometry()
+    wrong: list[str] = []
+    wrong_moved: list[float] = []
+    measures: dict[str, list[float]] = {"share": [], "own colour": [], "beside": [], "moved": []}
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+            assert photo.board is not None  # `learned_boards` with the board
+            taught = learn_print(photo.board, geom)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            changes = read.print_changes(rect, geom, ev, taught)
+            truth = dict(photo.truth.layout_key())
+            for call in read.classify(rect, geom, colours, taught):
+                change = changes[geom.cells.index(call.cell)]
+                if call.why != "changed, colour" or call.owner is None or change is None:
+                    continue
+                k = call.owner
+                row = (change.share, change.colour[k], change.beside[k], change.moved)
+                if truth.get(call.cell) != k:
+                    wrong.append(
+                        f"  {which} {seed} board {i} square {call.cell}: seat {k}, truth "
+                        f"{truth.get(call.cell)}; changed {row[0]:.3f}, in the colour "
+                        f"{row[1]:.3f}, beside {row[2]:.3f}, moved {row[3]:.3f}"
+                    )
+                    wrong_moved.append(change.moved)
+                    continue
+                for name, v in zip(measures, row, strict=True):
+                    measures[name].append(v)
+    print(f'called "changed, colour": {len(measures["share"])} screens, {len(wrong)} not')
+    print("\n".join(wrong))
+    print("the screens' measures at quantiles " + ", ".join(f"{q:g}" for q in QUANTILES))
+    for name, values in measures.items():
+        if values:
+            qs = np.quantile(np.array(values), QUANTILES)
+            print(f"  {name:10s} | " + " ".join(f"{v:.3f}" for v in qs))
+    print(
+        "asked when the board round it changed at all (moved) >= V | wrong calls asked | "
+        "screens asked"
+    )
+    for v in MOVED_AT:
+        n_wrong = sum(1 for m in wrong_moved if m >= v)
+        print(f"  {v:4g} | {n_wrong:3d} | {sum(1 for m in measures['moved'] if m >= v):3d}")
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -1181,6 +1240,9 @@ def main() -> None:
     wc = sub.add_parser("washed-change")
     wc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     wc.add_argument("--boards", type=int, default=40)
+    cc = sub.add_parser("changed-colour")
+    cc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    cc.add_argument("--boards", type=int, default=40)
     sp = sub.add_parser("span")
     sp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     sp.add_argument("--boards", type=int, default=30)
@@ -1191,7 +1253,16 @@ def main() -> None:
         if not hasattr(read, a.name):
             p.error(f"read.py has no constant {a.name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
-    elif a.cmd in ("colour", "maybe", "washed", "body", "ends", "span", "washed-change"):
+    elif a.cmd in (
+        "colour",
+        "maybe",
+        "washed",
+        "body",
+        "ends",
+        "span",
+        "washed-change",
+        "changed-colour",
+    ):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
             p.error("--family SET:SEED:FIRST with SET house or random")
@@ -1203,6 +1274,7 @@ def main() -> None:
             "ends": ends,
             "span": span,
             "washed-change": washed_change,
+            "changed-colour": changed_colour,
         }
         if a.cmd == "ends":
             ends(fams, a.boards, a.both)
