@@ -1432,9 +1432,7 @@ class Reader:
                     ):
                         best = r
         best.warnings.extend(warnings)
-        sure = max(self.threshold, CONFIDENCE_THRESHOLD)
-        ask_unmirrored(best.cards, sure)
-        ask_unbacked_names(best.cards, self.copies, sure)
+        ask_unbacked_names(best.cards, self.copies, max(self.threshold, CONFIDENCE_THRESHOLD))
         return best
 
     def verify(
@@ -3178,24 +3176,6 @@ ASKED_NAMESAKE = "a namesake matches its face COPY_GAP better"
 ASKED_UNBACKED = "covered, and no copy backs its face"
 ASKED_TOO_MANY = "more cards so named than the deck has"
 """Why `unbacked_names` asks a card: the rule of `ask_unbacked_names` that asked it."""
-
-
-def ask_unmirrored(cards: list[SeenCard], sure: float = 0.0) -> None:
-    """Every name of a glass in which no named card faces a named reflection is asked (named
-    None), among the names given at confidence `sure` or more. The glass is a row of cards
-    and their reflections; a group of cards none of whose names is backed by a named card at
-    its mirror place is not known to be the glass. Where a hand split the glass, the reader
-    kept another group (the score piles' cards, a column of two beside a nothing at its
-    mirror place) and named the piles' cards as the glass's: 5 named phantoms on two of lg28's
-    18 light-border development tables, each with 0 facing named pairs; each of the other 16
-    tables with cards held 1 to 14 such pairs (no threshold: a glass with one named pair is
-    kept)."""
-    named = {(c.half, c.row, c.col) for c in cards if c.card is not None and c.confidence >= sure}
-    if any((1 - h, r, k) in named for h, r, k in named):
-        return
-    for c in cards:
-        if c.card is not None and c.confidence >= sure:
-            c.card = None
 
 
 def ask_unbacked_names(
