@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
-
 from companion.camera import CameraError, Frame, FrameSource
+from tests.reliability.live_blank import BlankSource
+
+__all__ = ["BlankSource", "FlakySource"]
 
 
 class FlakySource(FrameSource):
@@ -36,25 +35,3 @@ class FlakySource(FrameSource):
 
     def describe(self) -> str:
         return f"flaky {self.inner.describe()}"
-
-
-class BlankSource(FrameSource):
-    """A camera looking at nothing (lens cap on): no markers, so no table."""
-
-    def __init__(self, fps: float = 30.0) -> None:
-        self.period = 1.0 / fps
-        self.index = 0
-
-    def open(self) -> None:
-        self.index = 0
-
-    def read(self) -> Frame:
-        time.sleep(self.period)
-        self.index += 1
-        return Frame(np.full((120, 160, 3), 40, np.uint8), time.monotonic(), self.index)
-
-    def close(self) -> None:
-        pass
-
-    def describe(self) -> str:
-        return "blank"

@@ -10,6 +10,8 @@ from companion.camera import Frame, FrameSource
 
 
 class BlankSource(FrameSource):
+    """A camera looking at nothing (lens cap on): no markers, so no table."""
+
     def __init__(self, fps: float = 30.0) -> None:
         self.period = 1.0 / fps
         self.index = 0
