@@ -183,6 +183,15 @@ print (`in_colour`), clear of anything that might be an arm (`not_by_structure`)
 arm's shadow or edge is the busy thing, and a piece in a shadow or a glare of the room's
 light is its colour at another lightness, which `board_tone` halves but does not take
 away."""
+FAR_OUT = 12.0
+"""A square clear of anything that might be an arm whose disc spread is this many times the
+board's median square's (four times `STANDS_OUT`) ..."""
+NEAR_FAR = 16.0
+"""... takes the nearer of the board's two piece colours within this (`board_tone`), still
+only when clearly nearer (`APART`): no print, glare or shadow on the development boards clear
+of arms is that busy (the busiest empty squares there 9.1 times the median), and a piece
+that busy is a glossy or a tall one whose lit side and shaded side lie each far from its
+colour's centre, which is their mean over the board's pieces."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -1349,7 +1358,8 @@ def piece_colours(
     print beside it). Its colour comes from this board's own red and white pieces
     (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
     `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
-    busy thing, not an arm's shadow or edge); else (or when among those to `ask` about and
+    busy thing, not an arm's shadow or edge; `NEAR_FAR` there for a square far busier still,
+    `FAR_OUT`); else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
@@ -1362,11 +1372,14 @@ def piece_colours(
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
+    assert colours.structure is not None
+    far = FAR_OUT * float(np.median(colours.structure))
     for k in found:
         out[k] = ("unsure", 0.0)
         if centres is None or (k in ask and (k not in lone or _cut_straight(colours, k))):
             continue
-        j = _nearer_piece(tone[k], centres, NEAR if k in ask else NEAR_CLEAR)
+        clear = NEAR_FAR if colours.structure[k] >= far else NEAR_CLEAR
+        j = _nearer_piece(tone[k], centres, NEAR if k in ask else clear)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
