@@ -35,7 +35,8 @@ come from curves on development renders of the wider chess sets (in the commits 
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
-the whole-board curve of `--near-clear-curve` (in its commit); `OUTLINED` from
+the whole-board curve of `--near-clear-curve` (in its commit); `FAR_OUT` and `NEAR_FAR`
+from the whole-board curves of `--far-curve` (in their commit); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
