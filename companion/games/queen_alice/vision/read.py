@@ -189,10 +189,13 @@ FAR_OUT = 12.0
 board's median square's (four times `STANDS_OUT`) ..."""
 NEAR_FAR = 16.0
 """... takes the nearer of the board's two piece colours within this (`board_tone`), still
-only when clearly nearer (`APART`): no print, glare or shadow on the development boards clear
-of arms is that busy (the busiest empty squares there 9.1 times the median), and a piece
-that busy is a glossy or a tall one whose lit side and shaded side lie each far from its
-colour's centre, which is their mean over the board's pieces."""
+only when clearly nearer (`APART`): a piece that busy is a glossy or a tall one whose lit
+side and shaded side lie each far from its colour's centre, which is their mean over the
+board's pieces. Empty squares clear of arms on the development draws named in the game's
+guide stand out up to 9.1 times the median on four of them; on the fifth, 13.5 (within
+`NEAR_CLEAR`, read as a piece with or without this) and 11.2 and 14.1, 11.0 and 19.2 from
+the nearer colour and not clearly nearer (0.53, 0.51 of the way to the other): `APART`
+keeps those asked."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
