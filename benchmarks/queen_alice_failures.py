@@ -13,6 +13,7 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --band-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-clear-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --far-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
@@ -955,6 +956,17 @@ def near_clear_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "near_clear": curve}
 
 
+def far_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `FAR_OUT` and `NEAR_FAR` curves, on development renders: every board read whole
+    at each share of the board's median square's spread past which a square standing out
+    clear of any might-be arm takes the nearer piece colour within `NEAR_FAR` rather than
+    `NEAR_CLEAR` (inf: never), then at each `NEAR_FAR` with `FAR_OUT` as it is, judged as
+    `queen_alice_vision.py` judges."""
+    far_out = board_curve("FAR_OUT", (math.inf, 16.0, 12.0, 10.0, 8.0, 6.0), seed, boards, arms)
+    near_far = board_curve("NEAR_FAR", (10.0, 12.0, 16.0, 20.0, 24.0), seed, boards, arms)
+    return {"seed": seed, "boards": boards, "far_out": far_out, "near_far": near_far}
+
+
 def told_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `TOLD_OVER` curve, on development renders: every board read whole at each share
     of the box's pieces of a colour (`pieces_per_colour`) the colours alone may call that
@@ -1213,6 +1225,11 @@ def main() -> None:
         help="the NEAR_CLEAR curve (NEAR for squares standing out clear of any arm) instead",
     )
     parser.add_argument(
+        "--far-curve",
+        action="store_true",
+        help="the FAR_OUT and NEAR_FAR curves (squares standing out far, clear of any arm)",
+    )
+    parser.add_argument(
         "--ref-alike-curve",
         action="store_true",
         help="the path spaces' spread ratio curve (tried as CROWN_REF_ALIKE) instead",
@@ -1280,6 +1297,7 @@ def main() -> None:
         "structure_curve": structure_curve,
         "near_curve": near_curve,
         "near_clear_curve": near_clear_curve,
+        "far_curve": far_curve,
         "lone_curve": lone_curve,
         "told_curve": told_curve,
         "ref_alike_curve": ref_alike_curve,

@@ -23,12 +23,14 @@ from companion.games.queen_alice.vision.read import (
     CROWN_STANDS,
     CUT_SIDE,
     CUT_WRONG,
+    FAR_OUT,
     FLAT_OUT,
     IN_COLOUR_EDGES,
     IN_COLOUR_OUT,
     KIN_ALIKE,
     NEAR,
     NEAR_CLEAR,
+    NEAR_FAR,
     OUTLINED,
     REDDER,
     SHARE,
@@ -273,6 +275,32 @@ def test_a_piece_in_shadow_clear_of_arms_is_read_but_beside_an_arm_asked() -> No
     # a darker shade still, past `NEAR_CLEAR`, is not guessed
     far = (WHITE[0] - 2 * (NEAR_CLEAR + 2) * (whites + 1) / whites, WHITE[1], WHITE[2])
     colours = _board({**pieces, 8: far}, busy=set(range(9)))
+    assert piece_colours(calls, colours, skip=set())[8][0] == "unsure"
+
+
+def test_a_piece_far_busier_than_the_board_clear_of_arms_takes_a_farther_colour() -> None:
+    """A glossy or tall piece's shaded side lies far from its colour's centre: a
+    square standing out `FAR_OUT` times the board's median square, clear of any might-be
+    arm, is read past `NEAR_CLEAR` but within `NEAR_FAR`; one standing out only as far as
+    `STANDS_OUT`, the same colour, is not, nor is it beside an arm, nor past `NEAR_FAR`."""
+    assert NEAR_FAR > NEAR_CLEAR
+    whites = 6
+    gap = (NEAR_CLEAR + NEAR_FAR) / 2 * (whites + 1) / whites  # after its pull on the centre
+    shaded = (WHITE[0] - 2 * gap, WHITE[1], WHITE[2])  # `board_tone` halves lightness
+    pieces = {0: RED, 1: RED, **{k: WHITE for k in range(2, 2 + whites)}, 8: shaded}
+    colours = _board(pieces, busy=set(range(9)))
+    assert colours.structure is not None
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * whites + [("empty", 1.0)] * 12
+    median = float(np.median(colours.structure))
+    assert colours.structure[8] < FAR_OUT * median  # standing out, not far
+    assert piece_colours(calls, colours, skip=set())[8][0] == "unsure"
+    colours.structure[8] = 1.2 * FAR_OUT * median
+    assert piece_colours(calls, colours, skip=set())[8][0] == "white"
+    assert piece_colours(calls, colours, skip=set(), ask={8}, lone={8})[8][0] == "unsure"
+    far = (WHITE[0] - 2 * (NEAR_FAR + 2) * (whites + 1) / whites, WHITE[1], WHITE[2])
+    colours = _board({**pieces, 8: far}, busy=set(range(9)))
+    assert colours.structure is not None
+    colours.structure[8] = 1.2 * FAR_OUT * median
     assert piece_colours(calls, colours, skip=set())[8][0] == "unsure"
 
 

@@ -35,7 +35,8 @@ come from curves on development renders of the wider chess sets (in the commits 
 them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS_OUT`,
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
-the whole-board curve of `--near-clear-curve` (in its commit); `OUTLINED` from
+the whole-board curve of `--near-clear-curve` (in its commit); `FAR_OUT` and `NEAR_FAR`
+from the whole-board curves of `--far-curve` (in their commit); `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
@@ -183,6 +184,18 @@ print (`in_colour`), clear of anything that might be an arm (`not_by_structure`)
 arm's shadow or edge is the busy thing, and a piece in a shadow or a glare of the room's
 light is its colour at another lightness, which `board_tone` halves but does not take
 away."""
+FAR_OUT = 12.0
+"""A square clear of anything that might be an arm whose disc spread is this many times the
+board's median square's (four times `STANDS_OUT`) ..."""
+NEAR_FAR = 16.0
+"""... takes the nearer of the board's two piece colours within this (`board_tone`), still
+only when clearly nearer (`APART`): a piece that busy is a glossy or a tall one whose lit
+side and shaded side lie each far from its colour's centre, which is their mean over the
+board's pieces. Empty squares clear of arms on the development draws named in the game's
+guide stand out up to 9.1 times the median on four of them; on the fifth, 13.5 (within
+`NEAR_CLEAR`, read as a piece with or without this) and 11.2 and 14.1, 11.0 and 19.2 from
+the nearer colour and not clearly nearer (0.53, 0.51 of the way to the other): `APART`
+keeps those asked."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -1349,7 +1362,8 @@ def piece_colours(
     print beside it). Its colour comes from this board's own red and white pieces
     (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
     `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
-    busy thing, not an arm's shadow or edge); else (or when among those to `ask` about and
+    busy thing, not an arm's shadow or edge; `NEAR_FAR` there for a square far busier still,
+    `FAR_OUT`); else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
@@ -1362,11 +1376,14 @@ def piece_colours(
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
     out = list(calls)
+    assert colours.structure is not None
+    far = FAR_OUT * float(np.median(colours.structure))
     for k in found:
         out[k] = ("unsure", 0.0)
         if centres is None or (k in ask and (k not in lone or _cut_straight(colours, k))):
             continue
-        j = _nearer_piece(tone[k], centres, NEAR if k in ask else NEAR_CLEAR)
+        clear = NEAR_FAR if colours.structure[k] >= far else NEAR_CLEAR
+        j = _nearer_piece(tone[k], centres, NEAR if k in ask else clear)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
