@@ -1009,7 +1009,8 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         u, n = slot_axes(slot, self._board)
         c = np.asarray(self._board.crossing_mm(cell), np.float64)
         lab = self._plane.lab(c + self._t[None, :, None] * u + self._a[:, None, None] * n)
-        strips = _top_strips(lab[:, self._clears[where]], self._a)
+        lab = lab[:, self._clears[where]]
+        strips = _top_strips(lab, self._a)
         side, face = (
             (0.0, 0.0)
             if self._camera is None
@@ -1025,7 +1026,7 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
                         top,
                         near_side=side,
                         face_mm=face,
-                        face_uneven=_face_band(lab[:, self._clears[where]], self._a, top, side, face),
+                        face_uneven=_face_band(lab, self._a, top, side, face),
                     )
                 )
 
