@@ -9,8 +9,10 @@ second facing), the strip the reader took for it, the dot's place, the camera's 
 width its face shows (`perceive.face_width_mm`), what the reader made of it (`side_from`:
 "top", or "top_asked" because the top and the line disagree or the face may be in the top)
 and whether the reading is right, asked or wrong, the half of the strip the dot lies on seen
-from the camera and whether the line names the other side clearly. Then tallies, so that a
-rule for which strip is the top can be judged on the rows, not on one board.
+from the camera and whether the line names the other side clearly, and how uneven the band
+beside the strip on the camera's side is (`MirrorTop.face_uneven`: a reflection there, or an
+even back or top; "-" where the face shows too narrow). Then tallies, so that a rule for
+which strip is the top can be judged on the rows, not on one board.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -111,7 +113,8 @@ def main() -> int:
                     f"{mid - half:+5.1f}..{mid + half:+5.1f}"
                     f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
                     f"{face} | {held.side_from} | {outcome} | face in top {face_in} | "
-                    f"{from_camera} half{', line against' if against else ''}"
+                    f"{from_camera} half{', line against' if against else ''} | band "
+                    f"{'-' if top.face_uneven is None else f'{top.face_uneven:.1f}'}"
                 )
                 line = "against " if against else ""
                 tally[f"{which} {from_camera} {line}{held.side_from} {outcome}"] += 1

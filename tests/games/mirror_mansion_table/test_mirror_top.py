@@ -34,12 +34,14 @@ def _plane(
     dot_mm: float = 8.0,
     face: tuple[float, float] | None = None,
     top_bgr: tuple[int, int, int] = (60, 50, 45),
+    reflection: bool = False,
 ) -> PlaneSampler:
     """A board seen from straight above round the crossing (4 px a mm): light wood, the `/`
     mirror's top a strip (dark unless `top_bgr`) from `top[0]` to `top[1]` mm across the
     slot's line (toward its second facing, SE), a green dot of `dot_mm` on it `dot_across` off
     the line, 6 mm along, and, when `face` is given, a bright even reflection from `face[0]`
-    to `face[1]` mm: the face toward the camera as the mirrors' plane shows it."""
+    to `face[1]` mm: the face toward the camera as the mirrors' plane shows it (with
+    `reflection`, a room seen in it: bright and dim shapes by turns along the slot)."""
     c = np.asarray(BOARD.crossing_mm(CELL))
     u, n = perceive.slot_axes("/", BOARD)
     size = 480
@@ -52,6 +54,8 @@ def _plane(
     if face is not None:
         shown = (np.abs(along) <= BOARD.mirror_length_mm / 2) & (across >= face[0])
         img[shown & (across <= face[1])] = (245, 245, 245)
+        if reflection:
+            img[shown & (across <= face[1]) & (np.floor(along / 3.0) % 2 == 0)] = (95, 120, 150)
     dot = np.hypot(along - 6.0, across - dot_across) <= dot_mm / 2
     img[dot] = (60, 200, 60)
     half = size / 2
@@ -73,6 +77,7 @@ def _read(
     face: tuple[float, float] | None = None,
     camera: np.ndarray | None = None,
     top_bgr: tuple[int, int, int] = (60, 50, 45),
+    reflection: bool = False,
 ) -> BoxState:
     dot = _dot(dot_across)
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
@@ -84,7 +89,10 @@ def _read(
         bars,
         dict(bars),
         tops=perceive.mirror_tops(
-            _plane(top, dot_across, face=face, top_bgr=top_bgr), BOARD, (dot,), camera
+            _plane(top, dot_across, face=face, top_bgr=top_bgr, reflection=reflection),
+            BOARD,
+            (dot,),
+            camera,
         ),
     )
     return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD)
@@ -118,6 +126,27 @@ def test_a_top_that_contradicts_a_clear_side_of_the_line_is_asked() -> None:
     # the other, so no facing is named (a guess here was wrong as often as right).
     for top, dot_across in (((-8.0, 0.0), -1.5), ((-1.0, 6.0), 1.5)):
         (m,) = _read(top, dot_across).mirrors
+        assert m.cell == CELL and m.facing is None
+
+
+def test_a_near_half_top_against_the_line_is_named_only_with_a_reflection_beside_it() -> None:
+    # The dot 1.5 mm behind the line (the line says NW) on the half toward the camera of a
+    # top from -8 to 0 mm (the top says SE: its reflective face, on the line, looks at the
+    # camera, 300 mm aside over SE, and shows 5 mm wide beside the top). With a reflection
+    # there (uneven along the slot) the face says SE too: named. With an even face there (a
+    # mirror's back, or the board), or the camera's side unknown, the line and the top
+    # disagree alone: asked.
+    top, dot_across, face = (-8.0, 0.0), -1.5, (0.0, 5.0)
+    camera = _camera(300.0, 1200.0)
+    found = perceive.mirror_top(
+        _plane(top, dot_across, face=face, reflection=True), BOARD, CELL, "/", _dot(dot_across)
+    )
+    assert found is not None and abs(found.middle_mm + 4.0) <= 0.75
+    (m,) = _read(top, dot_across, face, camera, reflection=True).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
+    assert m.confidence >= 0.5
+    for shown, seen_from in ((False, camera), (True, None)):
+        (m,) = _read(top, dot_across, face, seen_from, reflection=shown).mirrors
         assert m.cell == CELL and m.facing is None
 
 

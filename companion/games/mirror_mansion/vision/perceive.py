@@ -781,6 +781,11 @@ class MirrorTop:
     facing, -1 the other, 0 unknown): the side where a face shows beside the top."""
     face_mm: float = 0.0
     """How wide the face toward the camera shows on the mirrors' plane (`face_width_mm`)."""
+    face_uneven: float | None = None
+    """How uneven along the slot the band just beside the strip on the camera's side is, as
+    wide as the face shows there (`_face_band`; None where it shows narrower than
+    `FACE_BAND_MIN_MM` or the camera's side is unknown): a reflection there, or the even
+    back of a mirror."""
 
 
 TOP_REACH_MM = 12.0
@@ -789,6 +794,26 @@ stands on the line, and a dot stuck up to the model's offset plus `ACROSS_MM` be
 TOP_WIDTHS_MM = (1.5, 10.0)
 """The widths a mirror's top may have on the plane (2 to 9 mm tops, blurred by a pixel)."""
 TOP_SIDE_MM = 2.0
+FACE_BAND_MIN_MM = 1.5
+"""How wide the face toward the camera must show on the mirrors' plane for the band beside
+a top to be judged (`_face_band`): narrower, that band is mostly the blurred edge of the top
+or of the board beyond."""
+FACE_UNEVEN = 6.0
+"""How uneven (the median over its rows of each row's median Lab distance from its colour
+along the slot, the unit of `_top_strips`' unevenness) the band beside a top on the camera's
+side must be for it to be a reflection (`_reflection_beside`): a top that puts its dot on the
+half toward the camera says the reflective face looks at the camera, and that face must show
+there as a reflection (a lit room, blurred shapes, a lamp's streak), not as an even surface.
+Curve on development sets `wide19` and `wide17` (300 random boxes; mm33's scratch dump of
+each mirror's rows, `_face_band` replayed): at the faces' true place from the answer key,
+share of reflections / backs / tops themselves reaching 4, 5, 6, 7, 8: reflections .92,
+.82, .70, .59, .49 (367); backs .21, .09, .048, .030, .015 (399); tops .10, .031, .012, .007,
+.007 (745). The facings asked because such a top and a clear line disagree, where the face
+shows at least `FACE_BAND_MIN_MM` (24, the top right in all 24), named at 3, 4, 5, 6, 7, 8,
+10: 24, 23, 22, 16, 14, 11, 7, none wrong; the three near-half tops read wrong there (sure,
+not asked: strips beside the top) had bands of 1.4, 2.1 and 2.4. 6: the least at which under
+one back in twenty and about one top in a hundred pass for a reflection (a strip that is not
+the top has the top or the back beside it)."""
 """How much of the board (or face) beside a top each side's colour is taken from."""
 TOP_STEP_MM = 0.5
 
@@ -865,6 +890,29 @@ def _top_holding(
     return MirrorTop(
         float(lo[best] + hi[best]) / 2, float(hi[best] - lo[best]) + TOP_STEP_MM, float(score[best])
     )
+
+
+def _face_band(
+    lab: np.ndarray, a: np.ndarray, top: MirrorTop, side: float, face: float
+) -> float | None:
+    """How uneven along the slot the band beside a strip found for a top (`_top_holding`) is
+    on the camera's `side`, from half a mm past the strip's last row to `face` mm past it (the
+    face toward the camera shows there when the strip is the top): the median over the band's
+    rows of each row's median Lab distance from its own median (`lab`: across × along × Lab
+    on the mirrors' plane, clear of dots; `a` the rows' mm across). None where the face shows
+    narrower than `FACE_BAND_MIN_MM` or less than that much of the band lies in the rows.
+    The median over rows, not the mean: the strip's edge is found to half a mm, and a row on
+    the edge between two even surfaces is as uneven as a reflection."""
+    if side == 0 or face < FACE_BAND_MIN_MM:
+        return None
+    edge = top.middle_mm + side * (top.width_mm / 2 - TOP_STEP_MM / 2)
+    past = (a - edge) * side
+    rows = (past >= TOP_STEP_MM - 1e-6) & (past <= face + 1e-6)
+    if rows.sum() < round(FACE_BAND_MIN_MM / TOP_STEP_MM):
+        return None
+    band = lab[rows]
+    prof = median(band, axis=1)
+    return float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
 
 
 def face_width_mm(board: Board, camera: np.ndarray, cell: Cell, slot: str) -> tuple[float, float]:
@@ -961,7 +1009,8 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         u, n = slot_axes(slot, self._board)
         c = np.asarray(self._board.crossing_mm(cell), np.float64)
         lab = self._plane.lab(c + self._t[None, :, None] * u + self._a[:, None, None] * n)
-        strips = _top_strips(lab[:, self._clears[where]], self._a)
+        lab = lab[:, self._clears[where]]
+        strips = _top_strips(lab, self._a)
         side, face = (
             (0.0, 0.0)
             if self._camera is None
@@ -971,7 +1020,14 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
             if at == where:
                 top = _top_holding(strips, across)
                 self._found[key] = (
-                    None if top is None else replace(top, near_side=side, face_mm=face)
+                    None
+                    if top is None
+                    else replace(
+                        top,
+                        near_side=side,
+                        face_mm=face,
+                        face_uneven=_face_band(lab, self._a, top, side, face),
+                    )
                 )
 
     def __getitem__(self, key: TopKey) -> MirrorTop:
@@ -1196,6 +1252,11 @@ def _mirror_from_dot(
         # A top that may hold the face toward the camera names the far half only where the
         # line names it too.
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
+        # Unless the face says the same: a top putting the dot on its half toward the camera
+        # says the reflective face looks at the camera, and beside the top there a reflection
+        # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
+        if disagree and not unsure and _reflection_beside(top, on_top):
+            disagree = False
         side_from = "top_asked" if disagree or unsure else "top"
         across = 0.0 if disagree or unsure else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
@@ -1209,6 +1270,19 @@ def _mirror_from_dot(
         dot,
         slot_sure=slot_conf >= 1.0,
         side_from=side_from,
+    )
+
+
+def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half toward the
+    camera, has a reflection beside it on the camera's side (`MirrorTop.face_uneven` at least
+    `FACE_UNEVEN`): the face a dot on that half says looks at the camera. Two readings of the
+    one facing from two surfaces, the top and the face; a strip that is not the top (print
+    along the slot past a top's far edge, a part of a thick top) has the top beside it, even."""
+    return (
+        top.near_side * on_top > 0
+        and top.face_uneven is not None
+        and top.face_uneven >= FACE_UNEVEN
     )
 
 
