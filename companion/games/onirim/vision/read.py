@@ -279,9 +279,9 @@ their own templates. A corner of fine print (stripes, mottling, thin outlines) l
 itself than a bold one, and its cards score lower on every table picture."""
 LEVEL_REF = 0.95
 """The `deck_level` from which a deck's scores are lifted (`TableReader.lift`): decks at or
-above it read as before. About the development decks' median (`benchmarks/onirim_lift_curve.py
---levels-only`; 22 random decks 0.896-0.970, median 0.952; house decks 0.957-0.961, so a house
-deck reads as before)."""
+above it read as before. Just under the development decks' median (as
+`benchmarks/onirim_lift_curve.py` prints them: 22 random decks 0.896-0.970, median 0.956; 3
+house decks 0.957-0.961, so a house deck reads as before)."""
 LIFT_GAIN = 2.0
 """How much a deck's scores are lifted for each unit its `deck_level` lies below `LEVEL_REF`
 (`TableReader.lift`), at most `LIFT_MAX`. 0: no lift. From the curve on development decks
