@@ -978,3 +978,62 @@ def test_a_named_locations_colour_lead_is_carried_for_live_play(rendered: Path) 
         carried += len(reading.leads)
         assert "leads" not in reading.to_json("x")
     assert carried > 0
+
+
+def test_a_deck_of_fine_print_keeps_less_of_itself_blurred() -> None:
+    """`deck_level`: a corner of fine print (stripes a few pixels apart) loses more of itself
+    under `LEVEL_SIGMA`'s blur than the same corner in bold shapes."""
+    from companion.games.onirim.vision.read import deck_level
+
+    y, x = np.mgrid[0:30, 0:48]
+    bold, fine = [], []
+    for k in range(4):
+        base = np.full((30, 48, 3), 200, np.uint8)
+        cv2.circle(base, (14 + 6 * k, 15), 8, (40, 60, 160), -1)
+        bold.append(base)
+        striped = base.copy()
+        striped[((x + y + k) // 2) % 2 == 0] = (90, 90, 90)
+        cv2.circle(striped, (14 + 6 * k, 15), 8, (40, 60, 160), 1)
+        fine.append(striped)
+
+    def level(patches: list[np.ndarray]) -> float:
+        stack = np.stack(patches)
+        return deck_level(stack, unit_planes(np.stack([descriptor(p) for p in patches])))
+
+    assert level(fine) < level(bold) - 0.05
+
+
+def test_a_decks_lift_lowers_its_bars_but_not_the_mirrors(rendered: Path, monkeypatch) -> None:
+    """A deck whose `deck_level` lies under `LEVEL_REF` has every score of a place but a
+    Mirror's lifted by `TableReader.lift`: a washed Location corner that scored just under
+    `EMPTY` (an empty place) is named, its lead unchanged; a Mirror place scores as before."""
+    from companion.games.onirim.vision import read as read_module
+
+    lib = load_library(rendered / "lib.npz")
+    base = TableReader(lib)
+    assert base.lift == 0.0  # this deck reads as before
+    monkeypatch.setattr(read_module, "LEVEL_REF", base.level + 0.5)
+    monkeypatch.setattr(read_module, "LIFT_GAIN", 1.0)
+    lifted = TableReader(lib)
+    assert lifted.lift == pytest.approx(read_module.LIFT_MAX)
+    named = 0
+    for card in ("red-sun", "blue-moon", "green-key"):
+        windows, bare = _washed_corners(base, card, (5, 6))
+        for window in windows:
+            (was,) = base.match([window], "location")
+            (now,) = lifted.match([window], "location")
+            if was.coarse >= COARSE_EMPTY:  # both looked at it closely
+                assert now.score == pytest.approx(was.score + lifted.lift, abs=1e-4)
+                assert now.margin == pytest.approx(was.margin, abs=1e-4)
+            if EMPTY - lifted.lift + 0.01 <= was.score < EMPTY and was.best == card:
+                assert was.empty and was.card is None
+                assert not now.empty
+                named += now.card == card
+        assert lifted.match([bare], "location")[0].card is None
+    assert named >= 1
+    mirror = cv2.copyMakeBorder(
+        lib.patches[lib.ids.index("mirror-sun")], *(4 * [base.search_px]), cv2.BORDER_REPLICATE
+    )
+    (was,) = base.match([mirror], "mirror-sun")
+    (now,) = lifted.match([mirror], "mirror-sun")
+    assert now.score == pytest.approx(was.score, abs=1e-6)

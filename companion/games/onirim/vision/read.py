@@ -272,6 +272,45 @@ of right Mirrors too: of the right sides at or below `SIDE_LIGHT` on the curve o
 BLUR_STEPS = (0.0, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5)
 """The picture's blur beyond the taught corner's, looked for among these Gaussian sigmas (px
 at the library's patch scale): the one whose blurred template fits the crop best."""
+LEVEL_SIGMA = 1.6
+"""The blur (Gaussian sigma, px at the library's patch scale) under which a deck's `deck_level`
+is measured: its taught Location corners blurred this much (and a little noise added) against
+their own templates. A corner of fine print (stripes, mottling, thin outlines) loses more of
+itself than a bold one, and its cards score lower on every table picture."""
+LEVEL_REF = 0.95
+"""The `deck_level` from which a deck's scores are lifted (`TableReader.lift`): decks at or
+above it read as before. Just under the development decks' median (as
+`benchmarks/onirim_lift_curve.py` prints them: 22 random decks 0.896-0.970, median 0.956; 3
+house decks 0.957-0.961, so a house deck reads as before)."""
+LIFT_GAIN = 2.0
+"""How much a deck's scores are lifted for each unit its `deck_level` lies below `LEVEL_REF`
+(`TableReader.lift`), at most `LIFT_MAX`. 0: no lift. From the curve on development decks
+(`benchmarks/onirim_lift_curve.py`, 12 random decks x 3 tables, 545 cards, seeds in the guide):
+right at 0 / 1 / 2 / 3: 504 / 506 / 514 / 514, named wrong 0 / 0 / 0 / 0, phantoms 0 / 0 / 0 /
+0 (the gain on two decks of fine print at levels 0.896 and 0.933: a labyrinth of 13 whose
+cards scored 0.40-0.66, 9 of them named at 2); on 10 more (478 cards, levels 0.935 up) 458 right at
+0 / 2 / 3 / 4 alike. 2: the first of the flat stretch."""
+LIFT_MAX = EMPTY - HELD_SURE
+"""The most a deck's scores are lifted: `SURE` then falls at most to `HELD_SURE`, the lowest
+bar the reader names a card from anywhere (a gap's card, the discard pile's top)."""
+
+
+def deck_level(patches: np.ndarray, templates: np.ndarray) -> float:
+    """How much of itself a deck's corner keeps in a picture: the median, over its taught
+    Location corners (`patches` BGR (T, PATCH_H, PATCH_W, 3) and their `templates`' unit
+    planes), of the correlation of each corner blurred by `LEVEL_SIGMA` (and a fixed noise)
+    with its own template. The bars (`EMPTY`, `COARSE_EMPTY`, `END_SURE`, ...) are absolute,
+    and on a deck of fine print every card scores under them."""
+    rng = np.random.default_rng(0)
+    values = []
+    for patch, template in zip(patches, templates, strict=True):
+        blurred = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), LEVEL_SIGMA)
+        noisy = np.clip(blurred + rng.normal(0.0, 3.0, blurred.shape), 0, 255).astype(np.uint8)
+        d = unit_planes(descriptor(noisy)[None])[0]
+        values.append(float((d * template).sum()))
+    return float(np.median(values)) if values else 1.0
+
+
 SYMBOL_SHARE = 0.35
 """The symbol region of a pair of types: where their corners' lightness differs by at least
 this share of its largest difference (then grown by a pixel, for a card a pixel off)."""
@@ -334,6 +373,11 @@ class Match:
     """Under `END_SURE` (or `EMPTY`) after a row's card, but not that card's body: its corner
     leads the body the place would show by `BODY_MARGIN` (`TableReader.unbodied`). Neither
     empty nor ended for its score; named from `BODY_FLOOR`."""
+
+    lift: float = 0.0
+    """The deck's `TableReader.lift` in `score` (0 on a Mirror place): a row's last card must
+    reach `END_SURE` without it, or lead the body before it (`shown`), as the body of a row's
+    last card past the row's end is lifted with the deck's cards."""
 
     hold: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
     """For a place scoring under `SURE` whose type the symbol look decides: the symbol check
@@ -703,7 +747,7 @@ def ended(row: list[Match]) -> list[Match]:
     last card shows that card's body, which on some designs scores as a corner of its colour,
     and a symbol look over plain body then names a type by noise."""
     while row and (
-        (row[-1].score < END_SURE and not row[-1].shown)
+        (row[-1].score - row[-1].lift < END_SURE and not row[-1].shown)
         or (row[-1].symbol_fit is not None and row[-1].symbol_fit < END_SYMBOL_FIT)
     ):
         row.pop()
@@ -774,6 +818,14 @@ class TableReader:
         for i in self.zones["location"]:
             c = colour_of(ids[i])
             self.colour_kinds[c] = (*self.colour_kinds.get(c, ()), ids[i])
+        locations = self.zones["location"]
+        self.level = deck_level(library.patches[locations], self.fine[locations])
+        """`deck_level` of this deck."""
+        self.lift = min(LIFT_MAX, LIFT_GAIN * max(0.0, LEVEL_REF - self.level))
+        """Added to every score of a place that is not a Mirror's (the corners and the bodies
+        of this deck's Locations, Doors and Nightmares) before any bar: a deck of fine print
+        (`deck_level` under `LEVEL_REF`) scores lower on every table, and its bars are
+        lowered with it. The leads (`MARGIN`, the colour and symbol looks) are unchanged."""
         self._blurred: dict[tuple[int, float, int], np.ndarray] = {}
         self._bodies: dict[tuple[int, float, float], tuple[np.ndarray, np.ndarray]] = {}
         self._sharp: dict[tuple[int, int, float, int], float] = {}
@@ -865,6 +917,10 @@ class TableReader:
         coarse = c.scores - TINT_WEIGHT * tint_distance(
             c.tints[:, :, None], self.tints[used]
         )  # (B, shifts, used); -inf where not wanted
+        # The deck's lift (`lift`) on every place but the Mirrors' (their faces are not
+        # what `deck_level` measures).
+        lifts = np.array([0.0 if z.startswith("mirror-") else self.lift for z in zones], np.float32)
+        coarse = coarse + lifts[:, None, None]
         per_type = coarse.max(axis=1)
         best_at = coarse.max(axis=2).argmax(axis=1)
         ranked = np.argsort(-per_type, axis=1, kind="stable")
@@ -882,7 +938,9 @@ class TableReader:
             top = float(per_type[b, ranked[b, 0]])
             if top < COARSE_EMPTY:  # nothing like a card: no closer look
                 runner = ids[used[ranked[b, 1]]] if kinds > 1 else None
-                out[b] = Match(None, top, 0.0, ids[used[ranked[b, 0]]], runner, top)
+                out[b] = Match(
+                    None, top, 0.0, ids[used[ranked[b, 0]]], runner, top, lift=float(lifts[b])
+                )
                 continue
             at = int(best_at[b])
             cy, cx = 2 * (at // nx), 2 * (at % nx)
@@ -897,6 +955,7 @@ class TableReader:
             fc = crop_scores(np.stack([reg for _, _, reg, _ in group]), self.fine[keeps])
             dt = tint_distance(fc.tints[:, :, None], self.tints[keeps][:, None])
             fine = (fc.scores - TINT_WEIGHT * dt).max(axis=1)  # (group, finalists)
+            fine = fine + lifts[[b for b, _, _, _ in group]][:, None]
             for (b, keep, region, (cy, cx)), row in zip(group, fine, strict=True):
                 o = np.argsort(-row, kind="stable")
                 score = float(row[o[0]])
@@ -944,6 +1003,7 @@ class TableReader:
                         colour_look=look,
                         held=held,
                         light=light,
+                        lift=float(lifts[b]),
                     )
                     continue
                 # Locations of one colour lead (a Sun and a Key, say, or all three): their
@@ -988,6 +1048,7 @@ class TableReader:
                     kept,
                     sharp,
                     ids[best_id] if held else None,
+                    lift=float(lifts[b]),
                     hold=hold,
                 )
         return [m for m in out if m is not None]
@@ -1258,7 +1319,8 @@ class TableReader:
         bgr = self.corner_window(image, H, place)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
         c = crop_scores(lab[None], planes[None])
-        return float((c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)).max())
+        body = c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)
+        return float(body.max()) + self.lift
 
     def unbodied(
         self,
@@ -1275,7 +1337,7 @@ class TableReader:
         body of a row's last card read as a card past the row's end, which this looks at.
         Else `m` unchanged."""
         if (
-            m.score >= END_SURE
+            m.score - m.lift >= END_SURE
             or m.score < BODY_FLOOR
             or m.coarse < COARSE_EMPTY
             or (before is not None and before.empty)
