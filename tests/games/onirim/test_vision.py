@@ -25,6 +25,7 @@ from companion.games.onirim.vision.read import (
     COARSE_EMPTY,
     COLOUR_MARGIN,
     DISCARD_SURE,
+    DISCARD_SYMBOL_BELOW,
     EMPTY,
     END_SURE,
     END_SYMBOL_FIT,
@@ -832,6 +833,63 @@ def test_the_discard_piles_top_is_named_below_empty_where_a_row_would_end(
                 break
     assert "nightmare" in banded and len(banded) >= 2
     assert reader.match([bare], "discard")[0].card is None
+
+
+def test_a_discard_top_its_whole_corner_hardly_told_from_its_colours_other_kind(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The discard pile's top whose whole corner leads the other Location of its colour by less
+    than `DISCARD_SYMBOL_BELOW` is decided by the symbol look, and named only when the symbol
+    names the whole corner's first type (a card under the top may show a corner there): a
+    clean Location corner the whole corner alone names is named the same by its symbol; one
+    whose symbol look names another of its colour is asked on the pile, where a labyrinth
+    place follows the symbol."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    assert DISCARD_SYMBOL_BELOW == MARGIN
+    m = reader.search_px
+    ids = reader.lib.ids
+    cards = [c for c in ids if is_location(c) and not c.startswith("mirror-")]
+    windows = [
+        cv2.copyMakeBorder(reader.lib.patches[ids.index(c)], m, m, m, m, cv2.BORDER_REPLICATE)
+        for c in cards
+    ]
+    monkeypatch.setattr(read_module, "DISCARD_SYMBOL_BELOW", 0.0)
+    whole = reader.match(windows, "discard")
+    assert all(t.symbol is None for t in whole)
+    monkeypatch.setattr(read_module, "DISCARD_SYMBOL_BELOW", 10.0)
+    by_symbol = reader.match(windows, "discard")
+    decided = [
+        (card, w, s)
+        for card, w, s in zip(cards, whole, by_symbol, strict=True)
+        if s.symbol is not None
+    ]
+    assert len(decided) >= len(cards) // 2
+    for card, w, s in decided:
+        assert s.best == card and s.card in (None, card)
+        assert w.card is None or s.card == card
+    named = [card for card, _, s in decided if s.card == card]
+    assert named
+    # The symbol look turned round: it names the other kind of the corner's colour.
+    real = reader.by_symbol
+
+    def turned(region: np.ndarray, kin: list[int]) -> tuple[int, int, float, float]:
+        best, other, lead, fit = real(region, kin)
+        return other, best, lead, fit
+
+    monkeypatch.setattr(reader, "by_symbol", turned)
+    monkeypatch.setattr(reader, "_symbol_kept", lambda *_: (1.0, 1.0))  # every check holds
+    overruled = 0
+    for card, window in zip(cards, windows, strict=True):
+        if card not in named:
+            continue
+        (on_pile,) = reader.match([window], "discard")
+        assert on_pile.card is None and on_pile.best != card
+        (in_row,) = reader.match([window], "location")
+        assert in_row.best != card and in_row.card in (None, in_row.best)
+        overruled += in_row.card is not None
+    assert overruled > 0
 
 
 def test_a_gap_sure_cards_bridge_is_named_below_empty(rendered: Path) -> None:

@@ -211,6 +211,21 @@ and a lead under 0.40 / 0.45 / 0.50: 1 / 1 / 2 right; under 0.08 and 0.35 / 0.40
 0.50: 1 / 4 / 5 / 6 right. 0.03 and 0.40: the wrong one asked, no right one."""
 SYMBOL_TIE_MARGIN = 0.40
 """See `SYMBOL_TIE`."""
+DISCARD_SYMBOL_BELOW = MARGIN
+"""The discard pile's top whose whole corner leads the other Location of its colour (a Key and
+the Sun of its colour) by less than this is decided by the symbol look, as a card elsewhere is
+(`SYMBOL_MARGIN`, `SYMBOL_TIE`, `SYMBOL_KEEP`, `SYMBOL_SHARP`), and named only when the symbol
+names the whole corner's first type: a card under the top one may show a corner there, so the
+symbol look never overrules the whole corner on the pile. Above it the whole corner decides
+alone (`MARGIN`), as before. From the curve on new development house tables
+(`benchmarks/onirim_discard_curve.py --styles house --tables 6`, 20 decks, 120 discard places,
+113 tops, 66 of them with the other kind of their colour among the finalists: symbol leads
+0.587 at the least, the symbol's type the whole corner's first and right on all 66): named
+right / wrong / asked at 0 / 0.03 / 0.06 / 0.08 / 0.10 / 0.15 / 0.20 / 0.30 / 1: 111 / 0 / 2,
+111 / 0 / 2, then 113 / 0 / 0 from 0.06 (the two asked: a green and a brown Key whose whole
+corner led the Sun of its colour by 0.044 and 0.046, symbol leads 0.801 and 0.655); on 6 new
+random development decks x 3 tables (15 tops): 14 / 0 / 1 up to 0.15, 13 / 0 / 2 from 0.20 (a
+right top with a symbol lead of 0.296). `MARGIN`: where the whole corner would ask, no higher."""
 
 
 def symbol_margin(margin: float) -> float:
@@ -963,11 +978,9 @@ class TableReader:
                 first_id = keep[o[0]]
                 runner_id = keep[o[1]] if len(o) > 1 else None
                 coarse_best = float(per_type[b, ranked[b, 0]])
-                # Not on the discard pile: a card under its top one may show a corner there,
-                # and the symbol alone would name it; the whole corner must lead.
                 kin = (
                     []
-                    if runner_id is None or zones[b] == "discard"
+                    if runner_id is None
                     else [
                         keep[j]
                         for j in o
@@ -975,6 +988,14 @@ class TableReader:
                         or (min(first_id, keep[j]), max(first_id, keep[j])) in self.symbol_pairs
                     ]
                 )
+                # On the discard pile a card under its top one may show a corner, and the
+                # symbol alone would name it: the whole corner decides, unless its first type
+                # leads the other of its colour by less than `DISCARD_SYMBOL_BELOW` (a Key and
+                # the Sun of its colour); the symbol look then decides, and must agree with
+                # the whole corner's first type.
+                on_discard = zones[b] == "discard"
+                if on_discard and not (runner_id in kin and score - second < DISCARD_SYMBOL_BELOW):
+                    kin = []
                 colour_lead = self._colour_lead(row, keep, o)
                 look, beaten = self._colour_look(region, keep, o)
                 # Another colour's finalist the colour look puts clearly below is no rival; a
@@ -1026,6 +1047,8 @@ class TableReader:
                 # a type named without its symbol must: the colour's first finalist reaching
                 # `SURE` says the colour, not that corner.
                 sure = colour_sure and own >= SURE and symbol_sure
+                if on_discard:  # the symbol look must name the whole corner's first type
+                    sure = sure and best_id == first_id
                 held = colour_held and own >= HELD_SURE and symbol_sure
                 # Under `SURE` the place is named only if a row bridges it (mostly it lies
                 # past a row's end): its symbol check is made then, if ever.
