@@ -36,7 +36,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
 the whole-board curve of `--near-clear-curve` (in its commit); `FAR_OUT` and `NEAR_FAR`
-from the whole-board curves of `--far-curve` (in their commit); `OUTLINED` from
+from the whole-board curves of `--far-curve` (in their commit); `ONE_NEAR` and `UNTOLD_HUE`
+from the whole-board curves of `--one-colour-curve` and `--untold-hue-curve` (in their
+commit; `ONE_TOLD` and `GOLD_HUE`, the gold band's end `shares` always used, by reasoning);
+`OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
@@ -1337,7 +1340,8 @@ def two_centres(
     every square read as a piece and those found by structure, started from the most and
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
     or the redder is not `REDDER` than the other (one colour only: which one is not
-    guessed)."""
+    guessed), or when a centre no square the colours call its colour lies nearest is of a
+    hue no piece of that colour has (`UNTOLD_HUE`: busy print of another colour)."""
     told = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")]
     centres = two_means(tone[told + found])
     if centres is None:
@@ -1420,7 +1424,8 @@ def piece_colours(
     (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
     `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
     busy thing, not an arm's shadow or edge; `NEAR_FAR` there for a square far busier still,
-    `FAR_OUT`); else (or when among those to `ask` about and
+    `FAR_OUT`); with one colour in view (`one_centre`), that colour within `ONE_NEAR` of
+    it, clear of anything that might be an arm; else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
