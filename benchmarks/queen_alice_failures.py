@@ -14,6 +14,8 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --near-clear-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --far-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --one-colour-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --untold-hue-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --structure-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
@@ -967,6 +969,24 @@ def far_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "far_out": far_out, "near_far": near_far}
 
 
+def one_colour_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `ONE_NEAR` curve, on development renders: every board read whole at each reach
+    within which a square found by its structure on a board with one piece colour in view
+    (`one_centre`) takes that colour (0: never), judged as `queen_alice_vision.py` judges."""
+    curve = board_curve("ONE_NEAR", (0.0, 4.0, 6.0, 8.0, 10.0, 12.0), seed, boards, arms)
+    return {"seed": seed, "boards": boards, "one_near": curve}
+
+
+def untold_hue_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `UNTOLD_HUE` curve, on development renders: every board read whole at each number
+    of degrees past its colour's own hue a piece-colour centre built with no square the
+    colours call that colour may lie before the board is read as one colour (inf: never),
+    judged as `queen_alice_vision.py` judges."""
+    values = (math.inf, 60.0, 45.0, 30.0, 20.0, 10.0, 0.0)
+    curve = board_curve("UNTOLD_HUE", values, seed, boards, arms)
+    return {"seed": seed, "boards": boards, "untold_hue": curve}
+
+
 def told_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """The `TOLD_OVER` curve, on development renders: every board read whole at each share
     of the box's pieces of a colour (`pieces_per_colour`) the colours alone may call that
@@ -1230,6 +1250,16 @@ def main() -> None:
         help="the FAR_OUT and NEAR_FAR curves (squares standing out far, clear of any arm)",
     )
     parser.add_argument(
+        "--one-colour-curve",
+        action="store_true",
+        help="the ONE_NEAR curve (squares found by structure on boards with one piece colour)",
+    )
+    parser.add_argument(
+        "--untold-hue-curve",
+        action="store_true",
+        help="the UNTOLD_HUE curve (a piece-colour centre no told square is behind, by hue)",
+    )
+    parser.add_argument(
         "--ref-alike-curve",
         action="store_true",
         help="the path spaces' spread ratio curve (tried as CROWN_REF_ALIKE) instead",
@@ -1298,6 +1328,8 @@ def main() -> None:
         "near_curve": near_curve,
         "near_clear_curve": near_clear_curve,
         "far_curve": far_curve,
+        "one_colour_curve": one_colour_curve,
+        "untold_hue_curve": untold_hue_curve,
         "lone_curve": lone_curve,
         "told_curve": told_curve,
         "ref_alike_curve": ref_alike_curve,

@@ -31,12 +31,15 @@ from companion.games.queen_alice.vision.read import (
     NEAR,
     NEAR_CLEAR,
     NEAR_FAR,
+    ONE_NEAR,
+    ONE_TOLD,
     OUTLINED,
     REDDER,
     SHARE,
     STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
+    UNTOLD_HUE,
     Arm,
     Arms,
     PathCalls,
@@ -302,6 +305,59 @@ def test_a_piece_far_busier_than_the_board_clear_of_arms_takes_a_farther_colour(
     assert colours.structure is not None
     colours.structure[8] = 1.2 * FAR_OUT * median
     assert piece_colours(calls, colours, skip=set())[8][0] == "unsure"
+
+
+def test_on_a_board_with_one_colour_in_view_a_found_piece_near_it_takes_it() -> None:
+    """No red in view, so no two colours (`two_centres` None): a square standing out within
+    `ONE_NEAR` of the whites the colours tell is white; one farther (the print's own grey,
+    busy) is asked about, and so is the near one beside an arm, on a board with fewer than
+    `ONE_TOLD` whites told, with white and red told, or with the rule off."""
+    whites = 3
+    near = (WHITE[0] - ONE_NEAR, WHITE[1], WHITE[2])  # `board_tone`: ONE_NEAR / 2 away
+    print_grey = (WHITE[0] - 2 * ONE_NEAR - 4, WHITE[1], WHITE[2])  # past ONE_NEAR
+    pieces = {**{k: WHITE for k in range(whites)}, 4: near, 5: print_grey}
+    colours = _board(pieces, busy={0, 1, 2, 4, 5})
+    calls = [("white", 1.0)] * whites + [("empty", 1.0)] * (20 - whites)
+    out = piece_colours(calls, colours, skip=set())
+    assert out[4][0] == "white" and out[5][0] == "unsure"
+    assert [v for v, _ in out[6:]] == ["empty"] * 14
+    assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "unsure"
+    few = [("white", 1.0)] * (ONE_TOLD - 1) + [("empty", 1.0)] * (21 - ONE_TOLD)
+    assert piece_colours(few, colours, skip=set())[4][0] == "unsure"
+    both = [("red", 1.0), *calls[1:]]  # a red told too: not one colour
+    assert piece_colours(both, colours, skip=set())[4][0] == "unsure"
+
+
+def test_one_colour_rule_off_at_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ONE_NEAR` 0 (the curve's "never"): a board with one colour in view asks as before."""
+    from companion.games.queen_alice.vision import read
+
+    monkeypatch.setattr(read, "ONE_NEAR", 0.0)
+    pieces = {0: WHITE, 1: WHITE, 2: WHITE, 4: WHITE}
+    colours = _board(pieces, busy={0, 1, 2, 4})
+    calls = [("white", 1.0)] * 3 + [("empty", 1.0)] * 17
+    assert piece_colours(calls, colours, skip=set())[4][0] == "unsure"
+
+
+def test_busy_print_of_another_hue_is_not_the_board_s_white() -> None:
+    """Reds told, no white told, and three squares of a busy green print found by structure:
+    two-means makes them the board's white, but no square the colours call white is behind
+    that centre and its hue lies far past a white's (neutral or warm ivory, `UNTOLD_HUE`), so
+    the board is read as one colour and they are asked about, not read white. Warm ivory
+    whites found the same way, or greens with one told white behind them, stay a colour."""
+    green = (60.0, -30.0, 10.0)
+    ivory = (80.0, 6.0, 24.0)  # a white in warm light: the colours call it gold
+    calls = [("red", 1.0)] * 2 + [("empty", 1.0)] * 18
+    colours = _board({0: RED, 1: RED, 2: green, 3: green, 4: green}, busy={0, 1, 2, 3, 4})
+    tone = board_tone(median_along(colours.middle, 1))
+    assert two_means(tone[[0, 1, 2, 3, 4]]) is not None
+    assert two_centres(calls, tone, [2, 3, 4]) is None
+    assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:5]] == ["unsure"] * 3
+    told_white = [*calls[:2], ("white", 1.0), *calls[3:]]
+    assert two_centres(told_white, tone, [3, 4]) is not None
+    colours = _board({0: RED, 1: RED, 2: ivory, 3: ivory, 4: ivory}, busy={0, 1, 2, 3, 4})
+    assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:5]] == ["white"] * 3
+    assert 0 < UNTOLD_HUE < 180
 
 
 def test_the_board_sets_the_scale_of_a_flat_print() -> None:

@@ -36,7 +36,10 @@ them; `benchmarks/queen_alice_failures.py --curves` draws the last two); `STANDS
 `EDGES_OUT`, `NEAR`, `APART`, `SEPARATION`, `NEAR_TOKEN`, `IN_COLOUR_OUT` and
 `IN_COLOUR_EDGES` from curves on development renders (in their commits); `NEAR_CLEAR` from
 the whole-board curve of `--near-clear-curve` (in its commit); `FAR_OUT` and `NEAR_FAR`
-from the whole-board curves of `--far-curve` (in their commit); `OUTLINED` from
+from the whole-board curves of `--far-curve` (in their commit); `ONE_NEAR` and `UNTOLD_HUE`
+from the whole-board curves of `--one-colour-curve` and `--untold-hue-curve` (in their
+commit; `ONE_TOLD` and `GOLD_HUE`, the gold band's end `shares` always used, by reasoning);
+`OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
@@ -196,6 +199,22 @@ guide stand out up to 9.1 times the median on four of them; on the fifth, 13.5 (
 `NEAR_CLEAR`, read as a piece with or without this) and 11.2 and 14.1, 11.0 and 19.2 from
 the nearer colour and not clearly nearer (0.53, 0.51 of the way to the other): `APART`
 keeps those asked."""
+ONE_NEAR = 8.0
+"""On a board with one piece colour in view (`two_centres` None, `one_centre`): a square
+found by its structure, clear of anything that might be an arm, takes that colour only
+within this of the colour's centre (`board_tone`): with no other colour to be clearly
+nearer than (`APART`), nearness alone says it (curve `--one-colour-curve`; 0: never)."""
+ONE_TOLD = 2
+"""... a colour the colours alone call on at least this many squares, and the other on
+none: one told square is not yet the board's colour (a glare, a square of print)."""
+UNTOLD_HUE = 30.0
+"""A centre of `two_centres` no square the colours call its colour lies nearest (built only
+from squares found by structure) is not this board's colour when its hue lies more than
+this many degrees outside the colour's own (the red's `RED_HUE`; the white's: neutral,
+within `WHITE_CHROMA`, or the warm ivory the colours call gold, up to `GOLD_HUE`): busy
+print of another colour, read as pieces (curve `--untold-hue-curve`; inf: never)."""
+GOLD_HUE = 110.0
+"""The gold hue's far end (`shares`)."""
 SEPARATION = 15.0
 """The board's red and white centres at least this far apart (`board_tone`), else only one
 colour is in view and a piece found by structure is asked about."""
@@ -947,7 +966,7 @@ def shares(colours: SpotColours) -> list[Shares]:
         apart &= ~printed
     red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
     white = apart & (chroma <= WHITE_CHROMA) & (mid[..., 0] > np.max(bes[..., 0], axis=1)[:, None])
-    gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= 110)
+    gold = (chroma >= RED_CHROMA) & (hue > RED_HUE[1] + 15) & (hue <= GOLD_HUE)
     return [
         Shares(float(b), float(r), float(w), float(g))
         for b, r, w, g in zip(
@@ -1321,9 +1340,32 @@ def two_centres(
     every square read as a piece and those found by structure, started from the most and
     the least red (a* against lightness); None when the two are not `SEPARATION` apart
     or the redder is not `REDDER` than the other (one colour only: which one is not
-    guessed)."""
-    pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")] + found
-    return two_means(tone[pieces])
+    guessed), or when a centre no square the colours call its colour lies nearest is of a
+    hue no piece of that colour has (`UNTOLD_HUE`: busy print of another colour)."""
+    told = [k for k, (v, _) in enumerate(calls) if v in ("red", "white")]
+    centres = two_means(tone[told + found])
+    if centres is None:
+        return None
+    nearest = np.argmin(np.linalg.norm(tone[told][:, None] - centres[None], axis=2), axis=1)
+    for j, name in enumerate(("red", "white")):
+        behind = any(n == j and calls[k][0] == name for k, n in zip(told, nearest, strict=True))
+        if not behind and hue_outside(centres[j], j) > UNTOLD_HUE:
+            return None  # print of another colour: which piece colour is in view is not guessed
+    return centres
+
+
+def hue_outside(tone: np.ndarray, j: int) -> float:
+    """Degrees by which `tone`'s hue (`board_tone`) lies outside the red's (j 0: `RED_HUE`)
+    or the white's (1: any hue within `WHITE_CHROMA`, else from the red's end to the gold's,
+    `GOLD_HUE`, the warm ivory of a white in warm light); 0 inside."""
+    a, b = float(tone[1]), float(tone[2])
+    if j == 1 and math.hypot(a, b) <= WHITE_CHROMA:
+        return 0.0
+    lo, hi = RED_HUE if j == 0 else (RED_HUE[1], GOLD_HUE)
+    hue = math.degrees(math.atan2(b, a))
+    if lo <= hue <= hi:
+        return 0.0
+    return min(abs((hue - end + 180.0) % 360.0 - 180.0) for end in (lo, hi))
 
 
 def two_means(pts: np.ndarray) -> np.ndarray | None:
@@ -1350,6 +1392,25 @@ def two_means(pts: np.ndarray) -> np.ndarray | None:
     return np.asarray(centres)
 
 
+def one_centre(calls: list[tuple[str, float]], tone: np.ndarray) -> tuple[int, np.ndarray] | None:
+    """A board with one piece colour in view: 0 (red) or 1 (white), the colour the colours
+    alone call on at least `ONE_TOLD` squares with the other on none, and its mean tone
+    (`board_tone`) over them; else None (both, or neither: `two_centres` decides)."""
+    told = [[k for k, (v, _) in enumerate(calls) if v == name] for name in ("red", "white")]
+    have = [j for j in (0, 1) if told[j]]
+    if len(have) != 1 or len(told[have[0]]) < ONE_TOLD:
+        return None
+    j = have[0]
+    return j, np.asarray(tone[told[j]].mean(axis=0))
+
+
+def _near_one(tone: np.ndarray, one: tuple[int, np.ndarray] | None) -> int | None:
+    """The one colour (`one_centre`) when `tone` lies within `ONE_NEAR` of it; else None."""
+    if one is None or ONE_NEAR <= 0 or float(np.linalg.norm(tone - one[1])) > ONE_NEAR:
+        return None
+    return one[0]
+
+
 def piece_colours(
     calls: list[tuple[str, float]],
     colours: SpotColours,
@@ -1363,7 +1424,8 @@ def piece_colours(
     (`two_centres`): the nearer, when clearly nearer (`APART`) and near (`NEAR`;
     `NEAR_CLEAR` clear of anything that might be an arm, where a piece in a shadow is the
     busy thing, not an arm's shadow or edge; `NEAR_FAR` there for a square far busier still,
-    `FAR_OUT`); else (or when among those to `ask` about and
+    `FAR_OUT`); with one colour in view (`one_centre`), that colour within `ONE_NEAR` of
+    it, clear of anything that might be an arm; else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell) unsure. A square its colours call red or white but clearly nearer
     (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
@@ -1378,8 +1440,11 @@ def piece_colours(
     out = list(calls)
     assert colours.structure is not None
     far = FAR_OUT * float(np.median(colours.structure))
+    one = one_centre(calls, tone) if centres is None else None
     for k in found:
         out[k] = ("unsure", 0.0)
+        if centres is None and k not in ask and (j := _near_one(tone[k], one)) is not None:
+            out[k] = (("red", "white")[j], 0.5)
         if centres is None or (k in ask and (k not in lone or _cut_straight(colours, k))):
             continue
         clear = NEAR_FAR if colours.structure[k] >= far else NEAR_CLEAR
@@ -1387,7 +1452,10 @@ def piece_colours(
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
-        j = None if centres is None else _nearer_piece(tone[k], centres, NEAR_CLEAR)
+        if centres is None:
+            j = _near_one(tone[k], one)
+        else:
+            j = _nearer_piece(tone[k], centres, NEAR_CLEAR)
         if j is not None:
             out[k] = (("red", "white")[j], 0.5)
     for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
