@@ -50,6 +50,7 @@ DEV = {
     "wide16": (7123144785, 150),
     "wide17": (2293975345, 150),
     "wide18": (7849771457, 300),
+    "wide20": (9665188059, 150),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -95,7 +96,10 @@ boxes lost to mirrors asked and facings read wrong (a fresh random run read 19 a
 on boards no reader was tuned on, after mm29's outvoting by the top was reverted: development
 seeds from then on. `wide18`, 300 more under another new base, was drawn to find the facings
 a top's near half reads wrong against its line (mm30's outvoting read none of 39 wrong on
-`wide16` and `wide17` but 2 of 7 on fresh boxes): development seeds from then on."""
+`wide16` and `wide17` but 2 of 7 on fresh boxes): development seeds from then on. `wide20`,
+150 more under another new base, was drawn to classify the facings read wrong from a strip that
+is the slot's own print rather than the mirror's top (class (a) of `wide18`), on boards no
+reader was tuned on: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -115,6 +119,7 @@ STYLE = {
     "wide16": "random",
     "wide17": "random",
     "wide18": "random",
+    "wide20": "random",
 }
 """The renderer style of a set not named after its style."""
 
