@@ -4,17 +4,17 @@
 
 For every mirror of the development boards whose likeliest dot lies within
 `perceive.TOP_NEAR_MM` of its slot's line (where the facing is read from the mirror's own top,
-`perceive.mirror_tops`), one line: the true top (its span across the slot, mm toward the slot's
-second facing), the strip the reader took for it, the dot's place, the camera's side and the
-width its face shows (`perceive.face_width_mm`), what the reader made of it (`side_from`:
-"top", or "top_asked" because the top and the line disagree or the face may be in the top)
-and whether the reading is right, asked or wrong, the half of the strip the dot lies on seen
-from the camera and whether the line names the other side clearly, and how far the strip's colour lies from the
-board's empty slot line over that line's own contrast with the board (`MirrorTop.print_gap`)
-with where that print shows on the mirrors' plane (pulled toward the camera by the face's
-width); `--print-gap-max 0` reads with the print rule off (`perceive._print_strip`), for its
-curve. Then tallies, so that a
-rule for which strip is the top can be judged on the rows, not on one board.
+`perceive.mirror_tops`), one line: the true top (its span across the slot, mm toward the
+slot's second facing), the strip the reader took for it, the dot's place, the camera's side
+and the width its face shows (`perceive.face_width_mm`), what the reader made of it
+(`side_from`: "top", or "top_asked" because the top and the line disagree or the face may be
+in the top) and whether the reading is right, asked or wrong, the half of the strip the dot
+lies on seen from the camera and whether the line names the other side clearly, and how far
+the strip's colour lies from the board's empty slot line over that line's own contrast with
+the board (`MirrorTop.print_gap`) with where that print shows on the mirrors' plane (pulled
+toward the camera by the face's width); `--print-gap-max 0` reads with the print rule off
+(`perceive._print_strip`), for its curve. Then tallies, so that a rule for which strip is the
+top can be judged on the rows, not on one board.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """

@@ -810,10 +810,13 @@ class MirrorTop:
 PRINT_GAP_MAX = 0.75
 """Under this `MirrorTop.print_gap` (and no wider than `PRINT_WIDTH_MAX_MM`) a strip found
 for a mirror's top may be the slot's own print: where the dot lies within `ACROSS_MM[0]` of
-the line, its facing is asked. Curve: see the commit message and the guide."""
-PRINT_WIDTH_MAX_MM = 3.5
-"""The widest strip (`MirrorTop.width_mm`) taken for the slot's print (a line about 2 mm wide,
-blurred)."""
+the line, its facing is asked. Curve on development sets `wide18`, `wide20` and `wide17`
+(mirrors named from their top, strips up to 3 mm wide), right / wrong it asks: 0.3 0 / 1,
+0.5 0 / 2, 0.75 0 / 2, 1.0 1 / 2; the middle of the flat stretch."""
+PRINT_WIDTH_MAX_MM = 2.5
+"""The widest strip (`MirrorTop.width_mm`) taken for the slot's print (a line about 2 mm wide;
+the print strips found were 1.5 to 2 mm). Curve at `PRINT_GAP_MAX`, the same sets, right /
+wrong asked: 2.0, 2.5 and 3.0 0 / 2, 3.5 and 4.0 1 / 2 (`wide17`)."""
 TOP_REACH_MM = 12.0
 """How far either side of a slot's line a mirror's top is looked for: a 9 mm top whose face
 stands on the line, and a dot stuck up to the model's offset plus `ACROSS_MM` beside it."""
