@@ -51,6 +51,7 @@ DEV = {
     "wide17": (2293975345, 150),
     "wide18": (7849771457, 300),
     "wide19": (8278305954, 150),
+    "wide20": (9665188059, 150),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -99,7 +100,9 @@ a top's near half reads wrong against its line (mm30's outvoting read none of 39
 `wide16` and `wide17` but 2 of 7 on fresh boxes): development seeds from then on. `wide19`,
 150 more under another new base, was drawn to classify the facings asked because of the
 mirror's own top by cues independent of the strip found (issue 37, mm33): development seeds
-from then on."""
+from then on. `wide20`, 150 more under another new base, was drawn to classify the facings
+read wrong from a strip that is the slot's own print rather than the mirror's top (class (a)
+of `wide18`), on boards no reader was tuned on: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -120,6 +123,7 @@ STYLE = {
     "wide17": "random",
     "wide18": "random",
     "wide19": "random",
+    "wide20": "random",
 }
 """The renderer style of a set not named after its style."""
 

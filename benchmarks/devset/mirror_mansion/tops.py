@@ -9,10 +9,14 @@ second facing), the strip the reader took for it, the dot's place, the camera's 
 width its face shows (`perceive.face_width_mm`), what the reader made of it (`side_from`:
 "top", or "top_asked" because the top and the line disagree or the face may be in the top)
 and whether the reading is right, asked or wrong, the half of the strip the dot lies on seen
-from the camera and whether the line names the other side clearly, and how uneven the band
+from the camera and whether the line names the other side clearly, how uneven the band
 beside the strip on the camera's side is (`MirrorTop.face_uneven`: a reflection there, or an
-even back or top; "-" where the face shows too narrow). Then tallies, so that a rule for
-which strip is the top can be judged on the rows, not on one board.
+even back or top; "-" where the face shows too narrow), and how far the strip's colour lies
+from the board's empty slot line over that line's own contrast with the board
+(`MirrorTop.print_gap`) with where that print shows on the mirrors' plane (pulled toward the
+camera by the face's width); `--print-gap-max 0` reads with the print rule off
+(`perceive._print_strip`), for its curve. Then tallies, so that a rule for which strip is the
+top can be judged on the rows, not on one board.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -43,12 +47,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="wide16")
+    ap.add_argument(
+        "--print-gap-max",
+        type=float,
+        help="read with `perceive.PRINT_GAP_MAX` set to this (0: the print rule off, so that "
+        "its curve is drawn on the readings it would change)",
+    )
     args = ap.parse_args()
+    if args.print_gap_max is not None:
+        perceive.PRINT_GAP_MAX = args.print_gap_max
     board = load_board()
     tally: Counter[str] = Counter()
     print(
         "board cell slot | true top lo..hi | found lo..hi (strength) | dot across | "
-        "camera side, face mm | side_from | outcome"
+        "camera side, face mm | side_from | outcome | ... | print gap"
     )
     for spec in args.styles.split(","):
         style, _, first = spec.partition(":")
@@ -114,7 +126,9 @@ def main() -> int:
                     f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
                     f"{face} | {held.side_from} | {outcome} | face in top {face_in} | "
                     f"{from_camera} half{', line against' if against else ''} | band "
-                    f"{'-' if top.face_uneven is None else f'{top.face_uneven:.1f}'}"
+                    f"{'-' if top.face_uneven is None else f'{top.face_uneven:.1f}'} | "
+                    f"print gap {top.print_gap:.2f} of 1, "
+                    f"print at {top.near_side * top.face_mm:+.1f}"
                 )
                 line = "against " if against else ""
                 tally[f"{which} {from_camera} {line}{held.side_from} {outcome}"] += 1

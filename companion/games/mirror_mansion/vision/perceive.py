@@ -608,6 +608,25 @@ def bar_scores(
     return {key: float(v) for key, v in zip(slots, score, strict=True)}
 
 
+@dataclass(frozen=True)
+class EmptySlot:
+    """The board's own empty slot line on the ground, learnt from this board as `bar_scores`
+    does (most slots are empty): its colour (Lab, the median over slots of their lines'
+    median colour along) and how far it lies from the board beside it (the median over slots
+    of the ridge's distance to its likelier side)."""
+
+    lab: np.ndarray
+    contrast: float
+
+
+def empty_slot(strips: tuple[np.ndarray, ...]) -> EmptySlot:
+    """`EmptySlot` from `_edge_strips` of the ground plane along the slots' lines."""
+    to_a, to_b, _, ridge = strips
+    return EmptySlot(
+        median(median(ridge, axis=1), axis=0), float(np.median(np.minimum(to_a, to_b)))
+    )
+
+
 _RIDGE_MM = np.array([-0.6, 0.0, 0.6])
 """Where across a slot's line its top edge is sampled (mm)."""
 _BESIDE_MM = np.array([3.5, 4.5, 5.5])
@@ -786,8 +805,23 @@ class MirrorTop:
     wide as the face shows there (`_face_band`; None where it shows narrower than
     `FACE_BAND_MIN_MM` or the camera's side is unknown): a reflection there, or the even
     back of a mirror."""
+    print_gap: float = math.inf
+    """How far the strip's colour lies from the board's own empty slot line, over how far that
+    line lies from the board beside it (`EmptySlot`): the print along a slot, seen on the
+    mirrors' plane pulled toward the camera past a top's edge, is a strip of that colour
+    (about 0); a top differs from it as much as from the board (about 1 or more)."""
 
 
+PRINT_GAP_MAX = 0.75
+"""Under this `MirrorTop.print_gap` (and no wider than `PRINT_WIDTH_MAX_MM`) a strip found
+for a mirror's top may be the slot's own print: where the dot lies within `ACROSS_MM[0]` of
+the line, its facing is asked. Curve on development sets `wide18`, `wide20` and `wide17`
+(mirrors named from their top, strips up to 3 mm wide), right / wrong it asks: 0.3 0 / 1,
+0.5 0 / 2, 0.75 0 / 2, 1.0 1 / 2; the middle of the flat stretch."""
+PRINT_WIDTH_MAX_MM = 2.5
+"""The widest strip (`MirrorTop.width_mm`) taken for the slot's print (a line about 2 mm wide;
+the print strips found were 1.5 to 2 mm). Curve at `PRINT_GAP_MAX`, the same sets, right /
+wrong asked: 2.0, 2.5 and 3.0 0 / 2, 3.5 and 4.0 1 / 2 (`wide17`)."""
 TOP_REACH_MM = 12.0
 """How far either side of a slot's line a mirror's top is looked for: a 9 mm top whose face
 stands on the line, and a dot stuck up to the model's offset plus `ACROSS_MM` beside it."""
@@ -844,12 +878,14 @@ def _top_grid(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return t[np.abs(t) > 3.0], np.arange(-TOP_REACH_MM, TOP_REACH_MM + 0.01, TOP_STEP_MM)
 
 
-def _top_strips(lab: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _top_strips(
+    lab: np.ndarray, a: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every strip a mirror's top may be in one slot's samples (`lab`: across × along × Lab,
     the dots' columns left out; `a` the mm across of its rows), as `mirror_tops` scores them:
-    each one's first and last row (mm) and how much it stands out from both sides over its
-    own unevenness. Measured once a slot; each dot then only picks among them
-    (`_top_holding`)."""
+    each one's first and last row (mm), how much it stands out from both sides over its own
+    unevenness, and its colour (mean Lab). Measured once a slot; each dot then only picks
+    among them (`_top_holding`)."""
     prof = median(lab, axis=1)
     spread = median(norm(lab - prof[:, None, :]), axis=1)
     k = round(TOP_SIDE_MM / TOP_STEP_MM)
@@ -862,7 +898,7 @@ def _top_strips(lab: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     uneven = (cum_s[j] - cum_s[i]) / (j - i)
     contrast = np.minimum(norm(inside - left), norm(inside - right))
     floor_c, floor_s = EDGE_FLOOR_LAB
-    return a[i], a[j - 1], np.log((contrast + floor_c) / (uneven + floor_s))
+    return a[i], a[j - 1], np.log((contrast + floor_c) / (uneven + floor_s)), inside
 
 
 @lru_cache(maxsize=4)
@@ -878,17 +914,28 @@ def _strip_rows(m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _top_holding(
-    strips: tuple[np.ndarray, np.ndarray, np.ndarray], across: float
+    strips: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    across: float,
+    empty: EmptySlot | None = None,
 ) -> MirrorTop | None:
     """The likeliest of a slot's strips (`_top_strips`) that holds a dot `across` mm off the
-    line, give or take a mm (the dot is stuck on the top)."""
-    lo, hi, score = strips
+    line, give or take a mm (the dot is stuck on the top), with how like the board's empty
+    slot line its colour is (`MirrorTop.print_gap`) where that is known."""
+    lo, hi, score, inside = strips
     ok = (lo - 1.0 <= across) & (across <= hi + 1.0)
     if not ok.any():
         return None
     best = int(np.argmax(np.where(ok, score, -np.inf)))
+    gap = (
+        math.inf
+        if empty is None
+        else float(norm(inside[best] - empty.lab)) / max(empty.contrast, 1e-6)
+    )
     return MirrorTop(
-        float(lo[best] + hi[best]) / 2, float(hi[best] - lo[best]) + TOP_STEP_MM, float(score[best])
+        float(lo[best] + hi[best]) / 2,
+        float(hi[best] - lo[best]) + TOP_STEP_MM,
+        float(score[best]),
+        print_gap=gap,
     )
 
 
@@ -960,8 +1007,10 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         board: Board,
         green: tuple[Dot, ...],
         camera: np.ndarray | None = None,
+        empty: EmptySlot | None = None,
     ) -> None:
         self._plane, self._board, self._camera = plane, board, camera
+        self._empty = empty
         self._green = green
         self._t, self._a = _top_grid(board)
         self._clears: dict[Slot, np.ndarray] = {}
@@ -1018,7 +1067,7 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         )
         for key, (at, across) in self._asking().items():
             if at == where:
-                top = _top_holding(strips, across)
+                top = _top_holding(strips, across, self._empty)
                 self._found[key] = (
                     None
                     if top is None
@@ -1048,10 +1097,11 @@ def mirror_tops(
     board: Board,
     green: tuple[Dot, ...],
     camera: np.ndarray | None = None,
+    empty: EmptySlot | None = None,
 ) -> MirrorTops:
     """The mirrors' tops round `green`'s dots (`MirrorTops`), each slot measured when first
-    looked up."""
-    return MirrorTops(plane, board, green, camera)
+    looked up; `empty` is the board's empty slot line (`empty_slot`)."""
+    return MirrorTops(plane, board, green, camera, empty)
 
 
 def mirror_top(
@@ -1134,25 +1184,32 @@ def find_candidates(
     d = board.dot_diameter_mm
     ground: dict[float, tuple[np.ndarray, ...]] = {}
     green = tuple(find_dots(rect.mirrors, stickers.mirror_dot, d, MIRROR_DOT_ELONGATION))
+    mirror_bars = bar_scores(
+        rect.mirror_points,
+        rect.ground_points,
+        board,
+        rect.nadir_mm,
+        board.mirror_length_mm,
+        ground,
+    )
     return Candidates(
         green=green,
         orange=tuple(find_dots(rect.doors, stickers.door_dot, d)),
         magenta={
             side: window_dots(plane, side, board, stickers) for side, plane in rect.cards.items()
         },
-        mirror_bars=bar_scores(
-            rect.mirror_points,
-            rect.ground_points,
-            board,
-            rect.nadir_mm,
-            board.mirror_length_mm,
-            ground,
-        ),
+        mirror_bars=mirror_bars,
         door_bars=bar_scores(
             rect.door_points, rect.ground_points, board, rect.nadir_mm, board.door_length_mm, ground
         ),
         middles=crossing_middles(rect.mirror_points, board),
-        tops=mirror_tops(rect.mirror_points, board, green, rect.pose.camera_centre),
+        tops=mirror_tops(
+            rect.mirror_points,
+            board,
+            green,
+            rect.pose.camera_centre,
+            empty_slot(ground[board.mirror_length_mm]),
+        ),
         dot_bars=DotBars(rect, board, green, ground),
     )
 
@@ -1252,6 +1309,9 @@ def _mirror_from_dot(
         # A top that may hold the face toward the camera names the far half only where the
         # line names it too.
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
+        # A strip that looks like the slot's own print is no top: it names nothing the line
+        # cannot, and where the line is unclear its side is a guess.
+        unsure |= _print_strip(top) and not clear
         # Unless the face says the same: a top putting the dot on its half toward the camera
         # says the reflective face looks at the camera, and beside the top there a reflection
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
@@ -1284,6 +1344,14 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
         and top.face_uneven is not None
         and top.face_uneven >= FACE_UNEVEN
     )
+
+
+def _print_strip(top: MirrorTop) -> bool:
+    """Whether the strip taken for a mirror's top may be the print along its slot instead:
+    narrow as that print (`PRINT_WIDTH_MAX_MM`) and of its colour (`PRINT_GAP_MAX`). Seen on
+    the mirrors' plane that print is pulled toward the camera, partly hidden by the top and
+    showing past its edge at the line, where a dot stuck on the top beside it lies."""
+    return top.print_gap < PRINT_GAP_MAX and top.width_mm <= PRINT_WIDTH_MAX_MM
 
 
 def _face_in_top(top: MirrorTop, across: float) -> bool:
