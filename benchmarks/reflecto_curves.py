@@ -18,6 +18,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 20
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py span \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 40
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py lost \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -70,6 +72,14 @@ the calls that are not that seat's screen (phantoms and wrong owners) with what 
 knew of them (`Change`: the share changed, the changed pixels' colour, the board round it
 changed into the colour and at all), and the same for the screens so called as quantiles:
 where a rule asking such strips could cut (refl29: the phantoms lay among the screens).
+`lost` reads each board with the empty board's print and tallies the squares read wrong
+(screens missed, asked or silently; empty squares read as screens; screens read as the
+other seat's) by the test that decided them, with the boards each class loses (alone, too),
+then lists them with their `Change` ("print not known": read from the picture alone):
+which class to take on next (refl30). `washed-change`, `changed-colour` and `lost` walk the
+boards with one generator (`printed_boards`). `sweep --name board_print.NAME` sweeps a
+constant of `board_print.py` (refl30: `FIT_LOOSE`). `loose-fit` prints the curve
+`board_print.FIT_LOOSE` was read off (see `loose_fit`).
 """
 
 from __future__ import annotations
@@ -1057,6 +1067,77 @@ def lost(families: list[tuple[str, int, int]], boards: int) -> None:
     print("\n".join(lines))
 
 
+LOOSE_AT = (16.0, 18.0, 20.0, 22.0, 26.0, 30.0)
+"""Candidate `board_print.FIT_LOOSE` values `loose_fit` prints the curve at."""
+LOOSE_SHARE_AT = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""Candidate least shares changed for a screen called where the light is told loosely."""
+
+
+def loose_fit(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of `board_print.FIT_LOOSE` (refl30): the squares whose print cannot be put
+    in this picture's light within `board_print.FIT` (read from the picture alone before)
+    but can within a candidate, judged by change against their print instead, a screen
+    called there only when at least a candidate share of the strip changed (else asked,
+    `read.judge_by_print`'s "changed, loose light"). Per candidate pair: screens gained
+    (read right now, not before), wrong calls (an empty square or the other seat's
+    screen read as a screen, not read so before) and screens lost (read right before,
+    not now). Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    keep = print_module.FIT_LOOSE
+    # (truth, the call before, the least candidate told at, the share changed, its call
+    # then with no least share)
+    found: list[tuple[int | None, int | None, float, float, int | None]] = []
+    try:
+        for which, seed, first in families:
+            indices = range(first, first + boards)
+            for _, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+                assert photo.board is not None  # `learned_boards` with the board
+                taught = learn_print(photo.board, geom)
+                ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+                truth = dict(photo.truth.layout_key())
+                per = {}
+                for v in (print_module.FIT, *LOOSE_AT):
+                    print_module.FIT_LOOSE = v
+                    per[v] = (
+                        read.print_changes(rect, geom, ev, taught),
+                        read.classify(rect, geom, colours, taught),
+                    )
+                before = per[print_module.FIT]
+                for j, cell in enumerate(geom.cells):
+                    if before[0][j] is not None:
+                        continue
+                    at = next((v for v in LOOSE_AT if per[v][0][j] is not None), None)
+                    if at is None:
+                        continue
+                    change, call = per[at][0][j], per[at][1][j]
+                    assert change is not None
+                    now = call.owner
+                    if call.why == "changed, loose light":
+                        # The seat `read.judge_by_print` would call with no least share.
+                        s = [max(call.shares[k], change.colour[k]) for k in (0, 1)]
+                        now = int(np.argmax(s))
+                    found.append((truth.get(cell), before[1][j].owner, at, change.share, now))
+    finally:
+        print_module.FIT_LOOSE = keep
+    print(
+        f"{len(found)} squares told within a candidate, not within FIT "
+        f"({sum(1 for f in found if f[0] is not None)} screens)"
+    )
+    print("least share changed | FIT_LOOSE | screens gained | wrong calls | screens lost")
+    for most in LOOSE_SHARE_AT:
+        for v in LOOSE_AT:
+            gained = wrong = lost_ = 0
+            for truth, before, at, share, now in found:
+                if at > v:
+                    now = before
+                elif now is not None and share < most:
+                    now = None
+                gained += before != truth and now == truth
+                wrong += now is not None and now != truth and now != before
+                lost_ += truth is not None and before == truth and now != truth
+            print(f"  {most:4g} | {v:4g} | {gained:3d} | {wrong:3d} | {lost_:3d}")
+
+
 QUANTILES = (0.0, 0.01, 0.05, 0.1, 0.5, 0.9, 0.95, 0.99, 1.0)
 """The quantiles `changed_colour` prints the screens' measures at."""
 MOVED_AT = (0.1, 0.15, 0.2, 0.25, 0.3)
@@ -1348,6 +1429,9 @@ def main() -> None:
     cc = sub.add_parser("changed-colour")
     cc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     cc.add_argument("--boards", type=int, default=40)
+    lf = sub.add_parser("loose-fit")
+    lf.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    lf.add_argument("--boards", type=int, default=30)
     lo = sub.add_parser("lost")
     lo.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     lo.add_argument("--boards", type=int, default=40)
@@ -1372,6 +1456,7 @@ def main() -> None:
         "washed-change",
         "changed-colour",
         "lost",
+        "loose-fit",
     ):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
@@ -1386,6 +1471,7 @@ def main() -> None:
             "washed-change": washed_change,
             "changed-colour": changed_colour,
             "lost": lost,
+            "loose-fit": loose_fit,
         }
         if a.cmd == "ends":
             ends(fams, a.boards, a.both)
