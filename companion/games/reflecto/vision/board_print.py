@@ -43,8 +43,10 @@ was taught, a shadow lies over it now), and the square is read from the picture 
 FIT = 14.0
 """... and the light is told only loosely when the board around a square, once the print
 is put in this picture's light, still differs from it by this much (BGR, median)..."""
-FIT_LOOSE = 22.0
-"""... and not at all (the square is read from the picture alone) when by this much. Between
+FIT_LOOSE = FIT
+"""... and not at all (the square is read from the picture alone) when by this much: as
+`FIT`, so no light is told loosely (refl30's 22, below, measured fresh and taken out: see
+docs/reflecto.md; `benchmarks/reflecto_curves.py loose-fit` sets candidates). Between
 `FIT` and this the square is judged against its print, but a light told loosely changes
 part of an empty strip too, so a screen is called there only when most of the strip
 changed (`Change.loose`, `read.judge_by_print`). From the development curve (refl30:
@@ -56,7 +58,8 @@ share changed: 16: 5 / 1 / 1, 18: 10 / 2 / 1, 22: 12 / 2 / 1, 26: 13 / 4 / 1, 30
 / 2, 22: 10 / 0 / 2, 26: 11 / 0 / 2, 30: 12 / 0 / 4; at 0.5, 22: 11 / 0 / 1 and 26: 12 /
 1 / 1). The wrong calls were empty squares printed in a seat's colour changed 0.31-0.58
 (the print beside, or maybe the print, from the picture alone); the screens gained changed
-0.82-1.0."""
+0.82-1.0. Fresh at 22 and 0.7: no added phantom or wrong owner, but boards entirely right
+with the print 65 -> 64 of 120 (screens the picture alone read right asked instead)."""
 SPREAD = 40.0
 """Board around a square whose values (a channel's 10th and 90th percentiles) spread this
 far shows two shades or more: light's offset is told from its scale there (a narrower
