@@ -18,6 +18,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 20
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py span \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 40
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py lost \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -70,12 +72,21 @@ the calls that are not that seat's screen (phantoms and wrong owners) with what 
 knew of them (`Change`: the share changed, the changed pixels' colour, the board round it
 changed into the colour and at all), and the same for the screens so called as quantiles:
 where a rule asking such strips could cut (refl29: the phantoms lay among the screens).
+`lost` reads each board with the empty board's print and tallies the squares read wrong
+(screens missed, asked or silently; empty squares read as screens; screens read as the
+other seat's) by the test that decided them, with the boards each class loses (alone, too),
+then lists them with their `Change` ("print not known": read from the picture alone):
+which class to take on next (refl30). `washed-change`, `changed-colour` and `lost` walk the
+boards with one generator (`printed_boards`). `sweep --name board_print.NAME` sweeps a
+constant of `board_print.py` (refl30: `FIT_LOOSE`). `loose-fit` prints the curve
+`board_print.FIT_LOOSE` was read off (see `loose_fit`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,11 +96,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.reflecto.vision import board_print as print_module  # noqa: E402
 from companion.games.reflecto.vision import colours as screen_colours  # noqa: E402
 from companion.games.reflecto.vision import read  # noqa: E402
 from companion.games.reflecto.vision.board_print import (  # noqa: E402
     PRINT_SAME,
     SCREEN_CHANGE,
+    Change,
     learn_print,
 )
 from companion.games.reflecto.vision.colours import ScreenColours, chromaticity  # noqa: E402
@@ -248,7 +261,8 @@ def sweep(
     `first`, the family's first board (one family split over processes)."""
     geom = load_geometry()
     conditions = Conditions(hands=0) if which == "house" else Conditions()
-    keep = getattr(read, name)
+    module, name = _constant(name)
+    keep = getattr(module, name)
     tally = {
         v: dict.fromkeys(["right", "missed", "asked_screen", "phantom", "asked_empty", "boards"], 0)
         for v in values
@@ -259,7 +273,7 @@ def sweep(
             truth = dict(photo.truth.layout_key())
             taught = None if photo.board is None else learn_print(photo.board, geom)
             for v in values:
-                setattr(read, name, v)
+                setattr(module, name, v)
                 rect = read.rectify(photo.setup, geom)
                 colours = None if rect is None else read.learn_at_setup(rect, geom)
                 got, _ = read.read_board(photo.image, geom, colours, board_print=taught)
@@ -273,7 +287,7 @@ def sweep(
                         t["asked_empty"] += cell in unclear
                 t["boards"] += got.layout_key() == photo.truth.layout_key()
     finally:
-        setattr(read, name, keep)
+        setattr(module, name, keep)
     print(
         f"{name} | screens right | missed (of which asked) | phantoms | empty squares asked "
         f"| boards entirely right (of {boards})"
@@ -283,6 +297,14 @@ def sweep(
             f"  {v:6g} | {t['right']:4d} | {t['missed']:4d} ({t['asked_screen']:3d}) | "
             f"{t['phantom']:3d} | {t['asked_empty']:4d} | {t['boards']:3d}"
         )
+
+
+def _constant(name: str) -> tuple[types.ModuleType, str]:
+    """`sweep`'s NAME: a constant of `read` (NAME), or of `board_print` (board_print.NAME),
+    which `read.print_changes` reads the print's change with."""
+    if name.startswith("board_print."):
+        return print_module, name.removeprefix("board_print.")
+    return read, name
 
 
 NEAR = 0.15
@@ -378,6 +400,50 @@ def learned_boards(
         if colours.problems():
             continue
         yield i, photo, rect, colours
+
+
+@dataclass(frozen=True)
+class PrintedBoard:
+    """One board read with its empty board's print (`printed_boards`)."""
+
+    board: tuple[int, int]
+    """(seed, index)."""
+    which: str
+    photo: Photo
+    rect: read.Rectified
+    colours: ScreenColours
+    ev: read.Evidence
+    changes: list[Change | None]
+    """Per square (in `geom.cells` order), its strip against the print (`read.print_changes`)."""
+    truth: dict[tuple[int, int], int]
+    calls: list[read.CellCall]
+    """What `read.classify` makes of each square with the print, as the constants stand when
+    the board is drawn from the generator."""
+
+
+def printed_boards(
+    geom: BoardGeometry, families: list[tuple[str, int, int]], boards: int
+) -> Iterator[PrintedBoard]:
+    """Each family's learned boards (`learned_boards`) read with their empty board's print:
+    the board walk `washed_change`, `changed_colour` and `lost` share. Lazy: a curve that
+    sets a constant of `read` around the loop has each board read with it."""
+    for which, seed, first in families:
+        indices = range(first, first + boards)
+        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+            assert photo.board is not None  # `learned_boards` with the board
+            taught = learn_print(photo.board, geom)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            yield PrintedBoard(
+                (seed, i),
+                which,
+                photo,
+                rect,
+                colours,
+                ev,
+                read.print_changes(rect, geom, ev, taught),
+                dict(photo.truth.layout_key()),
+                read.classify(rect, geom, colours, taught),
+            )
 
 
 def unchanged(families: list[tuple[str, int]], boards: int) -> None:
@@ -859,46 +925,38 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
     kept = read.CHANGED_MOST
     read.CHANGED_MOST = 2.0  # the reader without the rule: no strip changes over all of it
     try:
-        for which, seed, first in families:
-            indices = range(first, first + boards)
-            for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
-                assert photo.board is not None  # `learned_boards` with the board
-                taught = learn_print(photo.board, geom)
-                ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-                full, faint = read._shares(rect, geom, colours, ev=ev)
-                changes = read.print_changes(rect, geom, ev, taught)
-                truth = dict(photo.truth.layout_key())
-                calls = read.classify(rect, geom, colours, taught)
-                seen = {c.cell: c.owner for c in calls if c.owner is not None}
-                wrong[(seed, i)] = sum(1 for c in geom.cells if seen.get(c) != truth.get(c))
-                for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
-                    if change is None or change.share <= PRINT_SAME:
-                        continue
-                    colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
-                    k = int(np.argmax(colour))
-                    best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
-                    if best >= read.SURE and change.share >= SCREEN_CHANGE:
-                        continue  # judged by the reader's rule (a screen, or asked on purpose)
-                    if max(f) < read.NONE and max(t) < read.FAINT:
-                        continue  # "changed, no colour"
-                    if best < read.NONE or other >= read.NONE:
-                        continue
-                    if change.beside[k] >= read.ARM_BESIDE:
-                        continue
-                    if change.moved >= read.ARM_BESIDE:
-                        # The board round it changed: asked (an arm), whatever the share.
-                        moved.append((truth.get(cell) == k, change.moved, change.share))
-                        continue
-                    found.append(
-                        (
-                            (seed, i),
-                            truth.get(cell),
-                            k,
-                            change.share,
-                            change.colour[k],
-                            float(t[1 - k]),
-                        )
+        for b in printed_boards(geom, families, boards):
+            full, faint = read._shares(b.rect, geom, b.colours, ev=b.ev)
+            seen = {c.cell: c.owner for c in b.calls if c.owner is not None}
+            wrong[b.board] = sum(1 for c in geom.cells if seen.get(c) != b.truth.get(c))
+            for cell, f, t, change in zip(geom.cells, full, faint, b.changes, strict=True):
+                if change is None or change.share <= PRINT_SAME:
+                    continue
+                colour = [max(float(f[j]), change.colour[j]) for j in (0, 1)]
+                k = int(np.argmax(colour))
+                best, other = colour[k], min(float(f[1 - k]), change.colour[1 - k])
+                if best >= read.SURE and change.share >= SCREEN_CHANGE:
+                    continue  # judged by the reader's rule (a screen, or asked on purpose)
+                if max(f) < read.NONE and max(t) < read.FAINT:
+                    continue  # "changed, no colour"
+                if best < read.NONE or other >= read.NONE:
+                    continue
+                if change.beside[k] >= read.ARM_BESIDE:
+                    continue
+                if change.moved >= read.ARM_BESIDE:
+                    # The board round it changed: asked (an arm), whatever the share.
+                    moved.append((b.truth.get(cell) == k, change.moved, change.share))
+                    continue
+                found.append(
+                    (
+                        b.board,
+                        b.truth.get(cell),
+                        k,
+                        change.share,
+                        change.colour[k],
+                        float(t[1 - k]),
                     )
+                )
     finally:
         read.CHANGED_MOST = kept
     right_now = sum(1 for v in wrong.values() if v == 0)
@@ -949,6 +1007,137 @@ def washed_change(families: list[tuple[str, int, int]], boards: int) -> None:
         row(v, [f for f in found if f[3] >= read.CHANGED_MOST and f[5] < v])
 
 
+def lost(families: list[tuple[str, int, int]], boards: int) -> None:
+    """Why boards read with the empty board's print are not entirely right: every square
+    read wrong (a screen missed and asked, missed silently, read in the other seat's
+    colour; an empty square read as a screen), tallied by the test that decided it
+    (`CellCall.why`), with the boards each class loses and the boards it alone loses
+    (fixing it would make them right); then each missed or wrong square with what the
+    reader knew of it (`Change`, the strip's shares at both floors, `Photo.washed`)."""
+    geom = load_geometry()
+    squares: dict[tuple[str, str], int] = {}
+    boards_of: dict[tuple[str, str], set[tuple[int, int]]] = {}
+    alone: dict[tuple[str, str], int] = {}
+    lines: list[str] = []
+    n = right = 0
+    for b in printed_boards(geom, families, boards):
+        n += 1
+        classes: set[tuple[str, str]] = set()
+        for call, change in zip(b.calls, b.changes, strict=True):
+            truth = b.truth.get(call.cell)
+            if call.owner == truth:
+                continue
+            if truth is None:
+                kind = "phantom"
+            elif call.owner is not None:
+                kind = "wrong owner"
+            else:
+                kind = "missed, asked" if call.unclear else "missed, silent"
+            key = (kind, call.why)
+            squares[key] = squares.get(key, 0) + 1
+            boards_of.setdefault(key, set()).add(b.board)
+            classes.add(key)
+            ch = (
+                "print not known"
+                if change is None
+                else f"changed {change.share:.2f}, its colour {change.colour[0]:.2f}/"
+                f"{change.colour[1]:.2f}, beside {change.beside[0]:.2f}/{change.beside[1]:.2f},"
+                f" moved {change.moved:.2f}"
+            )
+            lines.append(
+                f"  {b.which} {b.board[0]} board {b.board[1]} square {call.cell}: {kind}, "
+                f"{call.why!r}, truth {truth}, shares {call.shares[0]:.2f}/{call.shares[1]:.2f}"
+                f"{' washed' if call.cell in b.photo.washed else ''}; {ch}"
+            )
+        if not classes:
+            right += 1
+        elif len(classes) == 1:
+            (key,) = classes
+            alone[key] = alone.get(key, 0) + 1
+    print(
+        f"{n} of {boards * len(families)} boards read with the print (the rest: colours not "
+        f"learned at set-up, or a board not found), {right} entirely right"
+    )
+    print("kind | decided by | squares | boards lost | boards lost by it alone")
+    for key in sorted(squares, key=lambda k: -len(boards_of[k])):
+        print(
+            f"  {key[0]:14s} | {key[1]:28s} | {squares[key]:4d} | {len(boards_of[key]):3d} | "
+            f"{alone.get(key, 0):3d}"
+        )
+    print("\n".join(lines))
+
+
+LOOSE_AT = (16.0, 18.0, 20.0, 22.0, 26.0, 30.0)
+"""Candidate `board_print.FIT_LOOSE` values `loose_fit` prints the curve at."""
+LOOSE_SHARE_AT = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""Candidate least shares changed for a screen called where the light is told loosely."""
+
+
+def loose_fit(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of `board_print.FIT_LOOSE` (refl30): the squares whose print cannot be put
+    in this picture's light within `board_print.FIT` (read from the picture alone before)
+    but can within a candidate, judged by change against their print instead, a screen
+    called there only when at least a candidate share of the strip changed (else asked,
+    `read.judge_by_print`'s "changed, loose light"). Per candidate pair: screens gained
+    (read right now, not before), wrong calls (an empty square or the other seat's
+    screen read as a screen, not read so before) and screens lost (read right before,
+    not now). Each family is SET:SEED:FIRST, boards FIRST.. of seeds (SEED, i)."""
+    geom = load_geometry()
+    keep = print_module.FIT_LOOSE
+    # (truth, the call before, the least candidate told at, the share changed, its call
+    # then with no least share)
+    found: list[tuple[int | None, int | None, float, float, int | None]] = []
+    try:
+        for which, seed, first in families:
+            indices = range(first, first + boards)
+            for _, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
+                assert photo.board is not None  # `learned_boards` with the board
+                taught = learn_print(photo.board, geom)
+                ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+                truth = dict(photo.truth.layout_key())
+                per = {}
+                for v in (print_module.FIT, *LOOSE_AT):
+                    print_module.FIT_LOOSE = v
+                    per[v] = (
+                        read.print_changes(rect, geom, ev, taught),
+                        read.classify(rect, geom, colours, taught),
+                    )
+                before = per[print_module.FIT]
+                for j, cell in enumerate(geom.cells):
+                    if before[0][j] is not None:
+                        continue
+                    at = next((v for v in LOOSE_AT if per[v][0][j] is not None), None)
+                    if at is None:
+                        continue
+                    change, call = per[at][0][j], per[at][1][j]
+                    assert change is not None
+                    now = call.owner
+                    if call.why == "changed, loose light":
+                        # The seat `read.judge_by_print` would call with no least share.
+                        s = [max(call.shares[k], change.colour[k]) for k in (0, 1)]
+                        now = int(np.argmax(s))
+                    found.append((truth.get(cell), before[1][j].owner, at, change.share, now))
+    finally:
+        print_module.FIT_LOOSE = keep
+    print(
+        f"{len(found)} squares told within a candidate, not within FIT "
+        f"({sum(1 for f in found if f[0] is not None)} screens)"
+    )
+    print("least share changed | FIT_LOOSE | screens gained | wrong calls | screens lost")
+    for most in LOOSE_SHARE_AT:
+        for v in LOOSE_AT:
+            gained = wrong = lost_ = 0
+            for truth, before, at, share, now in found:
+                if at > v:
+                    now = before
+                elif now is not None and share < most:
+                    now = None
+                gained += before != truth and now == truth
+                wrong += now is not None and now != truth and now != before
+                lost_ += truth is not None and before == truth and now != truth
+            print(f"  {most:4g} | {v:4g} | {gained:3d} | {wrong:3d} | {lost_:3d}")
+
+
 QUANTILES = (0.0, 0.01, 0.05, 0.1, 0.5, 0.9, 0.95, 0.99, 1.0)
 """The quantiles `changed_colour` prints the screens' measures at."""
 MOVED_AT = (0.1, 0.15, 0.2, 0.25, 0.3)
@@ -962,30 +1151,23 @@ def changed_colour(families: list[tuple[str, int, int]], boards: int) -> None:
     wrong: list[str] = []
     wrong_moved: list[float] = []
     measures: dict[str, list[float]] = {"share": [], "own colour": [], "beside": [], "moved": []}
-    for which, seed, first in families:
-        indices = range(first, first + boards)
-        for i, photo, rect, colours in learned_boards(geom, which, seed, indices, True):
-            assert photo.board is not None  # `learned_boards` with the board
-            taught = learn_print(photo.board, geom)
-            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
-            changes = read.print_changes(rect, geom, ev, taught)
-            truth = dict(photo.truth.layout_key())
-            for call in read.classify(rect, geom, colours, taught):
-                change = changes[geom.cells.index(call.cell)]
-                if call.why != "changed, colour" or call.owner is None or change is None:
-                    continue
-                k = call.owner
-                row = (change.share, change.colour[k], change.beside[k], change.moved)
-                if truth.get(call.cell) != k:
-                    wrong.append(
-                        f"  {which} {seed} board {i} square {call.cell}: seat {k}, truth "
-                        f"{truth.get(call.cell)}; changed {row[0]:.3f}, in the colour "
-                        f"{row[1]:.3f}, beside {row[2]:.3f}, moved {row[3]:.3f}"
-                    )
-                    wrong_moved.append(change.moved)
-                    continue
-                for name, v in zip(measures, row, strict=True):
-                    measures[name].append(v)
+    for b in printed_boards(geom, families, boards):
+        for call in b.calls:
+            change = b.changes[geom.cells.index(call.cell)]
+            if call.why != "changed, colour" or call.owner is None or change is None:
+                continue
+            k = call.owner
+            row = (change.share, change.colour[k], change.beside[k], change.moved)
+            if b.truth.get(call.cell) != k:
+                wrong.append(
+                    f"  {b.which} {b.board[0]} board {b.board[1]} square {call.cell}: seat {k}, "
+                    f"truth {b.truth.get(call.cell)}; changed {row[0]:.3f}, in the colour "
+                    f"{row[1]:.3f}, beside {row[2]:.3f}, moved {row[3]:.3f}"
+                )
+                wrong_moved.append(change.moved)
+                continue
+            for name, v in zip(measures, row, strict=True):
+                measures[name].append(v)
     print(f'called "changed, colour": {len(measures["share"])} screens, {len(wrong)} not')
     print("\n".join(wrong))
     print("the screens' measures at quantiles " + ", ".join(f"{q:g}" for q in QUANTILES))
@@ -1211,7 +1393,11 @@ def main() -> None:
     w.add_argument("--seed", type=int, required=True)
     w.add_argument("--boards", type=int, default=30)
     w.add_argument("--set", choices=["house", "random"], default="random")
-    w.add_argument("--name", required=True, help="a constant of read.py, e.g. DARK")
+    w.add_argument(
+        "--name",
+        required=True,
+        help="a constant of read.py, e.g. DARK, or of board_print.py, e.g. board_print.FIT",
+    )
     w.add_argument("--values", type=float, nargs="+", required=True)
     w.add_argument("--board", action="store_true", help="read with the empty board's print")
     w.add_argument("--first", type=int, default=0, help="the family's first board")
@@ -1243,6 +1429,12 @@ def main() -> None:
     cc = sub.add_parser("changed-colour")
     cc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     cc.add_argument("--boards", type=int, default=40)
+    lf = sub.add_parser("loose-fit")
+    lf.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    lf.add_argument("--boards", type=int, default=30)
+    lo = sub.add_parser("lost")
+    lo.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    lo.add_argument("--boards", type=int, default=40)
     sp = sub.add_parser("span")
     sp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     sp.add_argument("--boards", type=int, default=30)
@@ -1250,8 +1442,9 @@ def main() -> None:
     if a.cmd == "collect":
         collect(a.seed, a.boards, a.out, a.set)
     elif a.cmd == "sweep":
-        if not hasattr(read, a.name):
-            p.error(f"read.py has no constant {a.name}")
+        module, name = _constant(a.name)
+        if not hasattr(module, name):
+            p.error(f"{module.__name__} has no constant {name}")
         sweep(a.seed, a.boards, a.name, a.values, a.set, a.board, a.first)
     elif a.cmd in (
         "colour",
@@ -1262,6 +1455,8 @@ def main() -> None:
         "span",
         "washed-change",
         "changed-colour",
+        "lost",
+        "loose-fit",
     ):
         fams = [(f.split(":")[0], int(f.split(":")[1]), int(f.split(":")[2])) for f in a.family]
         if any(which not in ("house", "random") for which, _, _ in fams):
@@ -1275,6 +1470,8 @@ def main() -> None:
             "span": span,
             "washed-change": washed_change,
             "changed-colour": changed_colour,
+            "lost": lost,
+            "loose-fit": loose_fit,
         }
         if a.cmd == "ends":
             ends(fams, a.boards, a.both)

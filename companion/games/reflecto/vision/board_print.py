@@ -41,8 +41,25 @@ GAIN_RANGE = (0.4, 2.5)
 a square is not the print in this picture's light (a lamp's glare washed it out when it
 was taught, a shadow lies over it now), and the square is read from the picture alone."""
 FIT = 14.0
-"""... and so it is when the board around a square, once the print is put in this
-picture's light, still differs from it by this much (BGR, median)."""
+"""... and the light is told only loosely when the board around a square, once the print
+is put in this picture's light, still differs from it by this much (BGR, median)..."""
+FIT_LOOSE = FIT
+"""... and not at all (the square is read from the picture alone) when by this much: as
+`FIT`, so no light is told loosely (refl30's 22, below, measured fresh and taken out: see
+docs/reflecto.md; `benchmarks/reflecto_curves.py loose-fit` sets candidates). Between
+`FIT` and this the square is judged against its print, but a light told loosely changes
+part of an empty strip too, so a screen is called there only when most of the strip
+changed (`Change.loose`, `read.judge_by_print`). From the development curve (refl30:
+house and random families named in docs/reflecto.md, boards 0-29 each, with the empty
+board's photograph; the squares whose fit lies over `FIT` and under a candidate, judged
+by change; screens gained / wrong calls / screens lost (asked), a screen called at any
+share changed: 16: 5 / 1 / 1, 18: 10 / 2 / 1, 22: 12 / 2 / 1, 26: 13 / 4 / 1, 30: 14 / 4
+/ 2; called only when changed at least `read.CHANGED_MOST` (0.7): 16: 4 / 0 / 1, 18: 8 / 0
+/ 2, 22: 10 / 0 / 2, 26: 11 / 0 / 2, 30: 12 / 0 / 4; at 0.5, 22: 11 / 0 / 1 and 26: 12 /
+1 / 1). The wrong calls were empty squares printed in a seat's colour changed 0.31-0.58
+(the print beside, or maybe the print, from the picture alone); the screens gained changed
+0.82-1.0. Fresh at 22 and 0.7: no added phantom or wrong owner, but boards entirely right
+with the print 65 -> 64 of 120 (screens the picture alone read right asked instead)."""
 SPREAD = 40.0
 """Board around a square whose values (a channel's 10th and 90th percentiles) spread this
 far shows two shades or more: light's offset is told from its scale there (a narrower
@@ -208,6 +225,9 @@ class Change:
     """Share of that board changed from its print at all, into any colour: an arm or a
     sleeve coloured only in part like a seat's plastic changes it too (read by
     `benchmarks/reflecto_curves.py washed-change`, for a strip with little colour)."""
+    loose: bool = False
+    """The print was put in this picture's light only loosely (its fit over `FIT`, within
+    `FIT_LOOSE`): part of an empty strip may read as changed."""
 
 
 def change_shares(
@@ -232,7 +252,7 @@ def change_shares(
     h, w = top.shape[:2]
     least = LEAST_MM2 * PX_PER_MM**2
     usable = board & exp.known
-    whole: list[tuple[np.ndarray, np.ndarray] | None] = []  # the whole board's, if needed
+    whole: list[tuple[np.ndarray, np.ndarray, bool] | None] = []  # the whole board's, if needed
     out: list[Change | None] = []
     r = square_px // 2
     for j, (cx, cy) in enumerate(centres):
@@ -248,17 +268,18 @@ def change_shares(
         near = usable[a0:a1, b0:b1]
         if near.sum() >= least:
             # Every other pixel is plenty for quartiles (speed).
-            gain = _gain(top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2])
+            fitted = _gain(top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2])
             window = (a0, a1, b0, b1)
         else:
             if not whole:
                 enough = usable.sum() >= least
                 whole.append(_gain(top[usable][::8], exp.mid[usable][::8]) if enough else None)
-            gain = whole[0]
+            fitted = whole[0]
             window = None
-        if gain is None:
+        if fitted is None:
             out.append(None)
             continue
+        gain, loose = (fitted[0], fitted[1]), fitted[2]
         cur = top[y0:y1, x0:x1][look].astype(np.float32)
         lo = exp.lo[y0:y1, x0:x1][look] * gain[0] + gain[1]
         hi = exp.hi[y0:y1, x0:x1][look] * gain[0] + gain[1]
@@ -274,7 +295,7 @@ def change_shares(
         beside, moved = (0.0, 0.0), 0.0
         if window is not None:
             beside, moved = _changed_beside(top, exp, usable, masks, window, gain, pixel)
-        out.append(Change(n / len(changed), colour, beside, moved))
+        out.append(Change(n / len(changed), colour, beside, moved, loose))
     return out
 
 
@@ -299,12 +320,13 @@ def _changed_beside(
     return beside, float(changed.mean())  # type: ignore[return-value]
 
 
-def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool] | None:
     """Per channel, the light of this picture against the print's over the same board:
     `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
     scales it, so where the board shows more than one shade the two are told apart by the
     spread of its values (10th and 90th percentiles); on a board of one shade only a scale
-    can be told. None when the light cannot be told (`GAIN_RANGE`, `FIT`)."""
+    can be told. None when the light cannot be told (`GAIN_RANGE`, `FIT_LOOSE`); the last
+    item says whether it is told only loosely (over `FIT`)."""
     c = np.percentile(cur.astype(np.float32), (10, 50, 90), axis=0)
     r = np.percentile(ref.astype(np.float32), (10, 50, 90), axis=0)
     spread = r[2] - r[0]
@@ -314,6 +336,7 @@ def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     if gain.min() < GAIN_RANGE[0] or gain.max() > GAIN_RANGE[1]:
         return None
     off = cur.astype(np.float32) - (ref.astype(np.float32) * gain + offset)
-    if float(np.median(np.sqrt((off * off).sum(axis=1)))) > FIT:
+    fit = float(np.median(np.sqrt((off * off).sum(axis=1))))
+    if fit > FIT_LOOSE:
         return None
-    return gain.astype(np.float32), offset.astype(np.float32)
+    return gain.astype(np.float32), offset.astype(np.float32), fit > FIT

@@ -1139,9 +1139,10 @@ def judge_by_print(
 ) -> CellCall:
     """A square whose print is known: a strip changed from its print over `SCREEN_CHANGE`,
     the change in one seat's colour (`SURE` of it, under `NONE` in the other's), is that
-    seat's screen, and so is one changed over `CHANGED_MOST` with `NONE` of it in the
-    seat's colour and under `NONE` of the other's, at the faint floor too (a top washed by
-    glare); one changed at most `PRINT_SAME` is the print;
+    seat's screen (where the print was put in this light only loosely, `Change.loose`,
+    only when changed over `CHANGED_MOST`), and so is one changed over `CHANGED_MOST` with
+    `NONE` of it in the seat's colour and under `NONE` of the other's, at the faint floor
+    too (a top washed by glare); one changed at most `PRINT_SAME` is the print;
     anything else is a question. A strip short of `NONE` in both colours with no faint trace
     of one over `FAINT` is empty however much it changed (an arm, a lamp's glare on the
     board)."""
@@ -1161,6 +1162,10 @@ def judge_by_print(
         if change.beside[k] >= ARM_BESIDE:
             # The board round the square changed into that colour too: not a top.
             return CellCall(cell, shares, None, 0.0, True, "changed beside too")
+        if change.loose and change.share < CHANGED_MOST:
+            # The print put in this light only loosely changes part of an empty strip
+            # printed in the seat's colour too; a top changes most of it.
+            return CellCall(cell, shares, None, 0.0, True, "changed, loose light")
         conf = 0.75 + 0.25 * (best - SURE) / (1 - SURE)
         return CellCall(cell, shares, k, round(conf, 3), False, "changed, colour")
     if change.share >= CHANGED_MOST and best >= NONE and other < NONE and trace[1 - k] < NONE:

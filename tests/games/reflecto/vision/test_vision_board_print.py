@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+import companion.games.reflecto.vision.board_print as board_print
 import companion.games.reflecto.vision.read as read
 from companion.games.reflecto.vision.board_print import (
     Change,
@@ -187,3 +188,49 @@ def test_a_strip_changed_all_over_with_some_of_a_seats_colour_is_its_washed_scre
     # colour at the faint floor, whose it is stays a question.
     drift = read.judge_by_print(cell, (0.0, 0.35), (0.3, 0.5), Change(0.95, (0.0, 0.2)))
     assert (drift.owner, drift.unclear) == (None, True), drift
+
+
+def test_a_strip_judged_in_loosely_told_light_is_a_screen_only_when_most_of_it_changed() -> None:
+    """Where the print is put in this picture's light only loosely (`Change.loose`), part
+    of an empty strip printed in a seat's colour reads as changed: a strip in the seat's
+    full colour changed over `SCREEN_CHANGE` but under `CHANGED_MOST` is a question there,
+    a screen where the light is told well; changed over `CHANGED_MOST` it is the seat's
+    screen either way."""
+    cell = (2, 4)
+    part = Change(0.45, (0.9, 0.0))
+    assert read.SCREEN_CHANGE <= part.share < read.CHANGED_MOST
+    well = read.judge_by_print(cell, (0.9, 0.0), (0.9, 0.0), part)
+    assert (well.owner, well.unclear) == (0, False), well
+    loose = read.judge_by_print(
+        cell, (0.9, 0.0), (0.9, 0.0), Change(0.45, (0.9, 0.0), (0.0, 0.0), 0.0, True)
+    )
+    assert (loose.owner, loose.unclear, loose.why) == (None, True, "changed, loose light"), loose
+    most = read.judge_by_print(
+        cell, (0.9, 0.0), (0.9, 0.0), Change(0.95, (0.9, 0.0), (0.0, 0.0), 0.0, True)
+    )
+    assert (most.owner, most.unclear) == (0, False), most
+
+
+def test_the_light_is_told_loosely_between_fit_and_fit_loose(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`_gain`: the print put in this light within `FIT` is told well; off it by more than
+    `FIT` but within `FIT_LOOSE` (median BGR) loosely; by more, not at all (None: the
+    square is read from the picture alone). `FIT_LOOSE` is `FIT` in the reader (no light
+    told loosely, refl30); the curve tool sets a wider one, as here."""
+    monkeypatch.setattr(board_print, "FIT_LOOSE", board_print.FIT + 8.0)
+    rng = np.random.default_rng(7)
+    ref = rng.uniform(40, 200, (400, 3)).astype(np.float32)
+    noise = rng.choice([-1.0, 1.0], (400, 3)).astype(np.float32)
+
+    def told(off: float) -> tuple[np.ndarray, np.ndarray, bool] | None:
+        # Every pixel off its print by `off` (BGR distance) in a random sign per channel.
+        return board_print._gain(ref * 1.1 + noise * off / np.sqrt(3), ref)
+
+    mid = (board_print.FIT + board_print.FIT_LOOSE) / 2
+    well, loose, lost = told(board_print.FIT / 2), told(mid), told(board_print.FIT_LOOSE + 6)
+    assert well is not None and well[2] is False
+    assert loose is not None and loose[2] is True
+    assert lost is None
+    monkeypatch.setattr(board_print, "FIT_LOOSE", board_print.FIT)
+    assert told(mid) is None  # the reader's own: what is not told well is not told
