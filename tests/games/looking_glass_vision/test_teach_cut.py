@@ -382,3 +382,44 @@ def test_a_deck_with_most_cards_cut_at_their_edges_keeps_its_border():
     images, _, found = _inside_deck(1, 75)
     _, frac, _ = cut_deck(images, found)
     assert 63 * frac == pytest.approx(4.0)
+
+
+def _one_card_inside(outline_mm: float, seed: int) -> tuple[dict, dict, dict[str, FoundCard]]:
+    """Photos of four black cards with a light frame line on wood, each outlined with a 4 mm
+    border inside it; the first's art was refitted 1.5 mm further in (the inside of its
+    frame line), and its outline lies `outline_mm` outside its edge (0: on it)."""
+    rng = np.random.default_rng(seed)
+    images, truth, found = {}, {}, {}
+    for k in range(4):
+        card = face(rng, "black", frame=True, radius_mm=1.0)
+        image, edge = photo(card, rng, table="wood")
+        cid = f"c{k}"
+        images[cid], truth[cid] = image, edge
+        art = _inset_mm(edge, 5.5 if k == 0 else 4.0)
+        outline = _inset_mm(edge, -outline_mm if k == 0 else 0.0)
+        found[cid] = FoundCard(art, outline, 4.0 / 63, outlined=True)
+    return images, truth, found
+
+
+def test_a_card_cut_inside_its_edge_where_its_outline_meets_the_table_keeps_its_outline():
+    # The deck's 4 mm border drawn round the first card's art (refitted 1.5 mm in) puts it
+    # 1.5 mm inside its edge on every side: too near for `KEEP_OUTLINE` or `out_to_edge`, and
+    # one card of four is too few for `border_to_table`. The step from the table lies on the
+    # photo's own outline on every side: the outline is the card.
+    images, truth, found = _one_card_inside(0.0, 76)
+    derived = _inset_mm(truth["c0"], 1.5)
+    assert 63 * _off_mm(derived, truth["c0"]) > 1.4
+    cards, frac, _ = cut_deck(images, found)
+    assert 63 * frac == pytest.approx(4.0)
+    assert 63 * _off_mm(cards["c0"].outer, truth["c0"]) < 0.5
+
+
+def test_a_card_cut_inside_its_edge_keeps_the_decks_cut_where_its_outline_is_off_the_step():
+    # The outline 1.5 mm out on the table: the step from the table is not on it, so it is no
+    # witness of the edge, and the deck's cut stands.
+    images, truth, found = _one_card_inside(1.5, 76)
+    art = found["c0"].interior
+    derived = inset(art, -4.0 / 55.0 * float(np.linalg.norm(art[1] - art[0])))
+    assert 63 * _off_mm(derived, truth["c0"]) > 1.4
+    cards, _, _ = cut_deck(images, found)
+    assert np.allclose(cards["c0"].outer, derived)
