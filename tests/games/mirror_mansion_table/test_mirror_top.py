@@ -267,3 +267,79 @@ def test_a_facing_its_top_asked_is_not_made_sure_by_the_line_through_another_vie
     assert [p.dot for p in held] == [core]
     (m,) = perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).mirrors
     assert m.cell == CELL and m.facing is None
+
+
+def _far_half(learnt: np.ndarray | None, top_bgr: tuple[int, int, int] = (60, 50, 45)):
+    """A top from -1 to +6 mm, the camera over SE (300 mm aside), the dot 1.5 mm in front of
+    the line on the top's far half (the top says NW, the line SE: asked), read with the box's
+    learnt top colour `learnt`; also the top found."""
+    dot = _dot(1.5)
+    tops = perceive.mirror_tops(
+        _plane((-1.0, 6.0), 1.5, top_bgr=top_bgr), BOARD, (dot,), _camera(300.0, 1200.0)
+    )
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    piece = perceive._mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=learnt)
+    return piece, tops[(dot.centre_mm, "/")]
+
+
+def test_a_far_half_top_of_the_box_s_tops_colour_names_its_facing() -> None:
+    # Without a learnt colour the far-half top and the line disagree: asked. With the box's
+    # tops' colour as the strip's, the strip is a top and names NW; a colour `TOP_LIKE` or
+    # more away (a reflection, the board) leaves it asked.
+    piece, top = _far_half(None)
+    assert piece is not None and piece.side_from == "top_asked"
+    assert top.colour is not None and top.near_side * (1.5 - top.middle_mm) < 0
+    dark = np.asarray(top.colour)
+    piece, _ = _far_half(dark)
+    assert piece is not None and (piece.side_from, piece.facing) == ("top", "NW")
+    assert piece.confidence >= 0.5
+    piece, _ = _far_half(dark + np.array([perceive.TOP_LIKE + 1.0, 0.0, 0.0]))
+    assert piece is not None and piece.side_from == "top_asked"
+
+
+def test_a_strip_s_colour_is_the_paint_inside_its_edges() -> None:
+    _, dark = _far_half(None)
+    _, pale = _far_half(None, top_bgr=(120, 140, 160))
+    assert dark.colour is not None and pale.colour is not None
+    assert pale.colour[0] - dark.colour[0] > 20
+
+
+def test_a_near_half_top_is_not_named_by_the_learnt_colour() -> None:
+    # The top from -8 to 0 mm, the dot 1.5 mm behind the line on its half toward the camera
+    # (over SE), an even face beside it: asked (mm33's reflection test), whatever the colour.
+    dot = _dot(-1.5)
+    tops = perceive.mirror_tops(
+        _plane((-8.0, 0.0), -1.5, face=(0.0, 5.0)), BOARD, (dot,), _camera(300.0, 1200.0)
+    )
+    top = tops[(dot.centre_mm, "/")]
+    assert top.colour is not None
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    piece = perceive._mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=np.asarray(top.colour))
+    assert piece is not None and piece.side_from == "top_asked"
+
+
+def test_the_box_s_top_colour_is_learnt_from_its_sure_top_readings_only() -> None:
+    # Two mirrors whose own top named their facing surely (one confident, one not), one read
+    # from the line and one asked: only the confident top reading is learnt from, and a box
+    # without one learns nothing (a lone asked top stays asked).
+    def top(colour: tuple[float, float, float]) -> perceive.MirrorTop:
+        return perceive.MirrorTop(0.0, 4.0, 1.0, colour=colour)
+
+    dots = [_dot(x) for x in (-2.0, -1.0, 0.5, 2.0)]
+    kinds = [("top", 1.0), ("top", 0.1), ("line", 1.0), ("top_asked", 0.0)]
+    colours = [
+        (40.0, 130.0, 130.0),
+        (90.0, 128.0, 128.0),
+        (80.0, 128.0, 128.0),
+        (41.0, 130.0, 130.0),
+    ]
+    pieces = tuple(
+        perceive.PieceSeen(CELL, "mirror", "/", "SE", conf, d, side_from=sf)
+        for d, (sf, conf) in zip(dots, kinds, strict=True)
+    )
+    tops = {(d.centre_mm, "/"): top(c) for d, c in zip(dots, colours, strict=True)}
+    learnt = perceive._learnt_top(pieces, tops, perceive.DEFAULT_STICKERS)
+    assert learnt is not None and np.allclose(learnt, colours[0])
+    assert perceive._learnt_top(pieces[1:], tops, perceive.DEFAULT_STICKERS) is None

@@ -810,6 +810,10 @@ class MirrorTop:
     line lies from the board beside it (`EmptySlot`): the print along a slot, seen on the
     mirrors' plane pulled toward the camera past a top's edge, is a strip of that colour
     (about 0); a top differs from it as much as from the board (about 1 or more)."""
+    colour: tuple[float, float, float] | None = None
+    """The strip's colour (Lab, `_strip_colour`): every top of a box is one paint, lit alike
+    (it lies flat), so a strip that is the top has the colour of the box's tops read surely
+    (`_learnt_top`)."""
 
 
 PRINT_GAP_MAX = 0.75
@@ -850,6 +854,15 @@ one back in twenty and about one top in a hundred pass for a reflection (a strip
 the top has the top or the back beside it)."""
 """How much of the board (or face) beside a top each side's colour is taken from."""
 TOP_STEP_MM = 0.5
+TOP_LIKE = 5.0
+"""How near (Lab distance) the colour of the box's tops read surely (`_learnt_top`) a strip
+must be for it to name a far-half facing its top would leave asked (`_like_learnt`); 0 turns
+it off. Curve on development sets `wide19` and `wide17` (`learnt_top.py`, 300 random boxes):
+of the 80 far-half facings asked because of their top with a learnt colour (the top right in
+53), named below 2, 3, 4, 5, 6, 7, 8, 10, 12: right 3, 8, 11, 14, 19, 22, 25, 35, 40, wrong
+0, 0, 0, 0, 0, 0, 1, 1, 2 (the wrong tops' strips lie 7.2, 10.5, 14.6 and more from it: a
+reflection or the board beside the true top). 5: under three quarters of the least wrong
+distance (7.2), a margin for a box whose learnt colour rests on one top."""
 
 
 def _slot_fits(board: Board, dot: Dot) -> tuple[Cell, dict[str, tuple[float, float]]]:
@@ -960,6 +973,18 @@ def _face_band(
     band = lab[rows]
     prof = median(band, axis=1)
     return float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
+
+
+def _strip_colour(lab: np.ndarray, a: np.ndarray, top: MirrorTop) -> tuple[float, float, float]:
+    """A strip's colour (`lab`: across × along × Lab on the mirrors' plane, clear of dots; `a`
+    the rows' mm across): the median over its rows, less its first and last (its edges, half
+    the board's), of each row's median along the slot."""
+    half = top.width_mm / 2
+    inner = np.abs(a - top.middle_mm) <= half - TOP_STEP_MM + 1e-6
+    if not inner.any():
+        inner = np.abs(a - top.middle_mm) <= half + 1e-6
+    c = median(median(lab[inner], axis=1), axis=0)
+    return float(c[0]), float(c[1]), float(c[2])
 
 
 def face_width_mm(board: Board, camera: np.ndarray, cell: Cell, slot: str) -> tuple[float, float]:
@@ -1076,6 +1101,7 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
                         near_side=side,
                         face_mm=face,
                         face_uneven=_face_band(lab, self._a, top, side, face),
+                        colour=_strip_colour(lab, self._a, top),
                     )
                 )
 
@@ -1269,13 +1295,16 @@ def _mirror_from_dot(
     bars: dict[Slot, float],
     middles: dict[Cell, CrossingMiddle] | None = None,
     tops: Mapping[tuple[tuple[float, float], str], MirrorTop] | None = None,
+    learnt: np.ndarray | None = None,
 ) -> PieceSeen | None:
     """The mirror a green dot belongs to, if its place fits one: anywhere along a slot's top
     edge, off the middle line by a dot offset. Near the crossing's middle both slots fit:
     the top edges decide, with the dot's place and which slot's line the crossing's middle
     looks like (`CrossingMiddle`). Its facing is the side of the slot's line it lies on, or,
     within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
-    disagree and the line's is clear, the facing is asked."""
+    disagree and the line's is clear, the facing is asked. A top that puts its dot on its half
+    away from the camera and has the colour of the box's tops read surely (`learnt`,
+    `_learnt_top`) names its facing though (`_like_learnt`)."""
     cell, places = _slot_fits(board, dot)
     fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
@@ -1311,12 +1340,18 @@ def _mirror_from_dot(
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
         # A strip that looks like the slot's own print is no top: it names nothing the line
         # cannot, and where the line is unclear its side is a guess.
-        unsure |= _print_strip(top) and not clear
+        print_like = _print_strip(top) and not clear
         # Unless the face says the same: a top putting the dot on its half toward the camera
         # says the reflective face looks at the camera, and beside the top there a reflection
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
-        if disagree and not unsure and _reflection_beside(top, on_top):
+        if disagree and not unsure and not print_like and _reflection_beside(top, on_top):
             disagree = False
+        # A strip on the far half's side of its dot that is the colour of the box's tops is
+        # the top: the face taken for it (a reflection) is not a top's colour. (Not a strip
+        # that may be the print: the two rules were measured apart.)
+        if (disagree or unsure) and not print_like and _like_learnt(top, on_top, learnt):
+            disagree = unsure = False
+        unsure |= print_like
         side_from = "top_asked" if disagree or unsure else "top"
         across = 0.0 if disagree or unsure else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
@@ -1352,6 +1387,44 @@ def _print_strip(top: MirrorTop) -> bool:
     the mirrors' plane that print is pulled toward the camera, partly hidden by the top and
     showing past its edge at the line, where a dot stuck on the top beside it lies."""
     return top.print_gap < PRINT_GAP_MAX and top.width_mm <= PRINT_WIDTH_MAX_MM
+
+
+def _like_learnt(top: MirrorTop, on_top: float, learnt: np.ndarray | None) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half away from the
+    camera, is as near the colour of the box's tops read surely (`learnt`, `_learnt_top`) as
+    `TOP_LIKE`. The wrong far-half tops are strips beside the true top on the camera's side
+    (the reflective face toward the camera taken for the top), whose colour is a reflection's
+    or the board's, not the paint of the box's tops."""
+    return (
+        learnt is not None
+        and top.colour is not None
+        and top.near_side * on_top < 0
+        and float(np.linalg.norm(np.asarray(top.colour) - learnt)) < TOP_LIKE
+    )
+
+
+def _learnt_top(
+    pieces: tuple[PieceSeen, ...],
+    tops: Mapping[TopKey, MirrorTop],
+    stickers: StickerSettings,
+) -> np.ndarray | None:
+    """The colour of the box's mirror tops (Lab, the median of each channel): the strips of the
+    mirrors whose facing their own top named surely (`side_from` "top", slot sure, confident),
+    None without one."""
+    colours = []
+    for p in pieces:
+        if (
+            p.kind != "mirror"
+            or p.dot is None
+            or p.side_from != "top"
+            or not p.slot_sure
+            or p.confidence < stickers.min_confidence
+        ):
+            continue
+        top = tops.get((p.dot.centre_mm, p.slot))
+        if top is not None and top.colour is not None:
+            colours.append(top.colour)
+    return np.median(np.array(colours), axis=0) if colours else None
 
 
 def _face_in_top(top: MirrorTop, across: float) -> bool:
@@ -1467,12 +1540,31 @@ def _door_rank(piece: PieceSeen) -> float:
 def identify(
     cands: Candidates, board: Board, stickers: StickerSettings = DEFAULT_STICKERS
 ) -> Identified:
+    """The likeliest piece of each crossing and kind, and the window dots. Read twice when a
+    mirror's facing is asked because of its own top: the second time with the colour of the
+    box's tops read surely the first (`_learnt_top`), which names a far-half top of that
+    colour (`_like_learnt`)."""
+    ident = _identify(cands, board, stickers)
+    if TOP_LIKE <= 0:
+        return ident
+    if not any(p.kind == "mirror" and p.side_from == "top_asked" for p in ident.pieces):
+        return ident
+    learnt = _learnt_top(ident.pieces, cands.tops, stickers)
+    return ident if learnt is None else _identify(cands, board, stickers, learnt)
+
+
+def _identify(
+    cands: Candidates,
+    board: Board,
+    stickers: StickerSettings,
+    learnt: np.ndarray | None = None,
+) -> Identified:
     best: dict[tuple[Cell, str], PieceSeen] = {}
     mirrors: dict[Cell, list[PieceSeen]] = {}
     for dots, make, bars in (
         (
             cands.green,
-            partial(_mirror_from_dot, middles=cands.middles, tops=cands.tops),
+            partial(_mirror_from_dot, middles=cands.middles, tops=cands.tops, learnt=learnt),
             cands.mirror_bars,
         ),
         (cands.orange, _door_from_dot, cands.door_bars),
