@@ -211,6 +211,13 @@ class ReflectoTable:
         hands, and that call."""
         self._wavered: set[Cell] = set()
         """Squares the reader could not call in a frame since the last hands."""
+        self._looked_last: tuple[set[Cell], int] = (set(), 0)
+        """The squares the reader could not call in the last frame without hands, and how
+        many such frames in a row (since the last hands)."""
+        self._unsure_before: set[Cell] = set()
+        """The squares the reader could not call at the end of the last rest: the last frame
+        of the last `STABLE_FRAMES` frames in a row without hands before the hands (a lone
+        clear frame in the middle of a move does not count)."""
         self._unheld: set[Cell] = set()
         """Squares of `_flicker` a change no legal play explains was put down to: in doubt
         (asked about), not held, until answered or read clearly `STABLE_FRAMES` in a row."""
@@ -343,8 +350,27 @@ class ReflectoTable:
             self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
             self._count_runs(called, unsure)
             self._wavered |= unsure
+            self._looked_last = (unsure, self._looked_last[1] + 1)
+            # A square held by the players' answer that the reader could not call before
+            # the last hands and now reads clearly empty, `STABLE_FRAMES` frames in a row:
+            # the reader's call changed across a hand, so the screen left (a move of a seat
+            # the camera does not see, whose landing it reads empty, was never noticed: the
+            # answer held the square it left, the board read as the engine has it).
+            self._suspect -= {
+                c
+                for c in self._suspect
+                if c in self.answers
+                and self.answers[c] is not None
+                and c in self._unsure_before
+                and c not in unsure
+                and c not in called
+                and self._run(c) >= STABLE_FRAMES
+            }
         else:
             self._wavered = set()
+            if self._looked_last[1] >= STABLE_FRAMES:
+                self._unsure_before = self._looked_last[0]
+            self._looked_last = (set(), 0)
         self._unheld = {
             c for c in self._unheld if c not in self.answers and self._run(c) < STABLE_FRAMES
         }
