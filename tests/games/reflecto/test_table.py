@@ -974,3 +974,44 @@ def test_start_row_screens_the_camera_never_sees_are_followed_through_the_next_m
     assert booked[-1] == {"type": "move", "screen": "B3", "to": [5, 3]}
     drafts = _feed(game, [board(bob)] * 6)
     assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
+
+
+def test_a_start_square_held_by_an_answer_read_empty_after_doubt_is_asked_where() -> None:
+    """Bob's screen on [6, 3] reads clearly empty at set-up (a seat the camera does not see
+    there) and the players said it stands there; at the end of Ann's move's rest the
+    camera cannot call it. Bob moves it to [5, 3], and the camera reads both squares
+    clearly empty. The reader's call on [6, 3] changed across the hand (in doubt before,
+    clearly empty now), so the answer no longer holds the square: "where is it now?" is
+    asked and the players' square books the move (before, the answer held [6, 3], the
+    board read as the engine had it, and Bob's move was never noticed)."""
+    faint = {c: o for c, o in start().items() if c != (6, 3)}
+    game = _set_up_table()
+    _feed(game, [board(faint)] * 4)
+    for question in game.questions(None):
+        _answer(game, question, 1)
+    _feed(game, [board(faint)] * 3)
+    ann = moved(faint, (0, 3), (1, 3))
+    drafts = _feed(game, [board(ann, hands=True)] + [_never_called(ann, (6, 3))] * 4)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A3", "to": [1, 3]}
+    ]
+    drafts = _feed(game, [board(ann, hands=True)] + [board(ann)] * 6)
+    assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
+    (where,) = game.questions(None)
+    assert where.id.startswith("where-6-3-")
+    booked = _answer(game, where, [5, 3])
+    assert [d.payload["action"] for d in booked if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "B3", "to": [5, 3]}
+    ]
+    # Read clearly empty at every rest, in doubt only in the frame as the arm comes: the
+    # answer holds (refltrack8), Ann's move is booked with no question.
+    game = _set_up_table()
+    _feed(game, [board(faint)] * 4)
+    for question in game.questions(None):
+        _answer(game, question, 1)
+    _feed(game, [board(faint)] * 3 + [_never_called(faint, (6, 3))])
+    drafts = _feed(game, [board(ann, hands=True)] + [board(ann)] * 6)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A3", "to": [1, 3]}
+    ]
+    assert game.questions(None) == [] and game.answers[(6, 3)] == 1

@@ -211,6 +211,13 @@ class ReflectoTable:
         hands, and that call."""
         self._wavered: set[Cell] = set()
         """Squares the reader could not call in a frame since the last hands."""
+        self._looked_last: list[set[Cell]] = []
+        """The squares the reader could not call in each of the last `STABLE_FRAMES` frames
+        without hands in a row (since the last hands)."""
+        self._unsure_before: set[Cell] = set()
+        """The squares the reader could not call at the end of the last rest: in each of the
+        last `STABLE_FRAMES` frames in a row without hands before the hands (not a lone
+        clear frame in the middle of a move, nor one frame in doubt as an arm comes)."""
         self._unheld: set[Cell] = set()
         """Squares of `_flicker` a change no legal play explains was put down to: in doubt
         (asked about), not held, until answered or read clearly `STABLE_FRAMES` in a row."""
@@ -343,8 +350,12 @@ class ReflectoTable:
             self._suspect = {c for c in self._suspect if called.get(c) != held_now.get(c)}
             self._count_runs(called, unsure)
             self._wavered |= unsure
+            self._looked_last = [*self._looked_last, unsure][-STABLE_FRAMES:]
         else:
             self._wavered = set()
+            if len(self._looked_last) >= STABLE_FRAMES:
+                self._unsure_before = set.intersection(*self._looked_last)
+            self._looked_last = []
         self._unheld = {
             c for c in self._unheld if c not in self.answers and self._run(c) < STABLE_FRAMES
         }
@@ -385,6 +396,22 @@ class ReflectoTable:
                 if cell not in doubted:
                     self._last_called[cell] = called.get(cell)
         seen = reading_from(data, held | self.answers)
+        if looked and seen.reading is not None and seen.reading == known:
+            # Nothing changed, by the answers: a square held by the players' answer that the
+            # reader could not call at the end of the last rest and now reads clearly empty,
+            # `STABLE_FRAMES` frames in a row, is no longer held (the reader's call changed
+            # across a hand: the screen left, a move of a seat the camera does not see whose
+            # landing it reads empty, never noticed while the answer held the square it
+            # left). Not while the board shows a change: the answer explains it.
+            self._suspect -= {
+                c
+                for c in self._suspect
+                if self.answers.get(c) is not None
+                and c in self._unsure_before
+                and c not in unsure
+                and c not in called
+                and self._run(c) >= STABLE_FRAMES
+            }
         self._since_relearn += not data.hands
         if (
             seen.reading is not None
