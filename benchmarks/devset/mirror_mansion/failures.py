@@ -100,7 +100,7 @@ def _top_unsure(board: Board, held: perceive.PieceSeen, cands: perceive.Candidat
     a rival dot."""
     if held.dot is None or (held.dot.centre_mm, held.slot) not in cands.tops:
         return False
-    alone = perceive._mirror_from_dot(board, held.dot, cands.mirror_bars, cands.middles, cands.tops)
+    alone = perceive.mirror_from_dot(board, held.dot, cands.mirror_bars, cands.middles, cands.tops)
     return alone is not None and alone.confidence == 0.0
 
 
@@ -146,7 +146,7 @@ def mirror_misses(
             out.append((f"mirror {outcome}: dot not_found", f"{colour}; bar {bar:.2f}{stuck}"))
             continue
         dot = max(near, key=perceive._dot_quality)
-        piece = perceive._mirror_from_dot(board, dot, cands.mirror_bars, cands.middles, cands.tops)
+        piece = perceive.mirror_from_dot(board, dot, cands.mirror_bars, cands.middles, cands.tops)
         held = next(
             (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"),
             None,

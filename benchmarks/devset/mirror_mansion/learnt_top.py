@@ -4,7 +4,7 @@ strips of the facings their own top left asked.
     .venv/bin/python benchmarks/devset/mirror_mansion/learnt_top.py --styles wide19,wide17
 
 Every top of a box is one paint and lies flat (lit alike), so the strips of the mirrors whose
-facing their own top named surely give the box's top colour (`perceive._learnt_top`). For
+facing their own top named surely give the box's top colour (`perceive.learnt_top`). For
 every mirror whose facing its top left asked (`side_from` "top_asked"), read with the rule
 off (`perceive.TOP_LIKE` 0), one line: the half of the strip its dot lies on seen from the
 camera, the strip's Lab distance from the learnt colour, how many tops it was learnt from,
@@ -55,7 +55,7 @@ def main() -> int:
                 continue
             rect = perceive.rectify(image, board, pose)
             cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
-            learnt = perceive._learnt_top(ident.pieces, cands.tops, DEFAULT_STICKERS)
+            learnt = perceive.learnt_top(ident.pieces, cands.tops, DEFAULT_STICKERS)
             n_learnt = sum(
                 1
                 for p in ident.pieces

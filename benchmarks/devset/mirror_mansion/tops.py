@@ -15,7 +15,7 @@ even back or top; "-" where the face shows too narrow), and how far the strip's 
 from the board's empty slot line over that line's own contrast with the board
 (`MirrorTop.print_gap`) with where that print shows on the mirrors' plane (pulled toward the
 camera by the face's width); `--print-gap-max 0` reads with the print rule off
-(`perceive._print_strip`), for its curve. Then tallies, so that a rule for which strip is the
+(`perceive.print_strip`), for its curve. Then tallies, so that a rule for which strip is the
 top can be judged on the rows, not on one board.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.

@@ -279,7 +279,7 @@ def _far_half(learnt: np.ndarray | None, top_bgr: tuple[int, int, int] = (60, 50
     )
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
     bars[(CELL, "/")] = 2.0
-    piece = perceive._mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=learnt)
+    piece = perceive.mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=learnt)
     return piece, tops[(dot.centre_mm, "/")]
 
 
@@ -316,7 +316,7 @@ def test_a_near_half_top_is_not_named_by_the_learnt_colour() -> None:
     assert top.colour is not None
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
     bars[(CELL, "/")] = 2.0
-    piece = perceive._mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=np.asarray(top.colour))
+    piece = perceive.mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=np.asarray(top.colour))
     assert piece is not None and piece.side_from == "top_asked"
 
 
@@ -340,6 +340,6 @@ def test_the_box_s_top_colour_is_learnt_from_its_sure_top_readings_only() -> Non
         for d, (sf, conf) in zip(dots, kinds, strict=True)
     )
     tops = {(d.centre_mm, "/"): top(c) for d, c in zip(dots, colours, strict=True)}
-    learnt = perceive._learnt_top(pieces, tops, perceive.DEFAULT_STICKERS)
+    learnt = perceive.learnt_top(pieces, tops, perceive.DEFAULT_STICKERS)
     assert learnt is not None and np.allclose(learnt, colours[0])
-    assert perceive._learnt_top(pieces[1:], tops, perceive.DEFAULT_STICKERS) is None
+    assert perceive.learnt_top(pieces[1:], tops, perceive.DEFAULT_STICKERS) is None

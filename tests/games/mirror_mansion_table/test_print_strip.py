@@ -91,7 +91,7 @@ def test_the_strip_found_is_the_print_and_looks_like_the_empty_slot() -> None:
         _plane((0.4, 8.4), (-1.2, 0.4), 0.6), BOARD, (_dot(0.6),), None, EMPTY
     )[(_dot(0.6).centre_mm, "/")]
     assert found.print_gap < 0.1 < perceive.PRINT_GAP_MAX
-    assert perceive._print_strip(found)
+    assert perceive.print_strip(found)
 
 
 def test_a_dot_by_the_line_on_a_strip_like_the_print_is_asked() -> None:

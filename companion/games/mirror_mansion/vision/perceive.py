@@ -813,7 +813,7 @@ class MirrorTop:
     colour: tuple[float, float, float] | None = None
     """The strip's colour (Lab, `_strip_colour`): every top of a box is one paint, lit alike
     (it lies flat), so a strip that is the top has the colour of the box's tops read surely
-    (`_learnt_top`)."""
+    (`learnt_top`)."""
 
 
 PRINT_GAP_MAX = 0.75
@@ -855,7 +855,7 @@ the top has the top or the back beside it)."""
 """How much of the board (or face) beside a top each side's colour is taken from."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
-"""How near (Lab distance) the colour of the box's tops read surely (`_learnt_top`) a strip
+"""How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
 must be for it to name a far-half facing its top would leave asked (`_like_learnt`); 0 turns
 it off. Curve on development sets `wide19` and `wide17` (`learnt_top.py`, 300 random boxes):
 of the 80 far-half facings asked because of their top with a learnt colour (the top right in
@@ -1289,7 +1289,7 @@ def _other(slot: str) -> str:
     return SLOTS[1 - SLOTS.index(slot)]
 
 
-def _mirror_from_dot(
+def mirror_from_dot(
     board: Board,
     dot: Dot,
     bars: dict[Slot, float],
@@ -1304,7 +1304,7 @@ def _mirror_from_dot(
     within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
     disagree and the line's is clear, the facing is asked. A top that puts its dot on its half
     away from the camera and has the colour of the box's tops read surely (`learnt`,
-    `_learnt_top`) names its facing though (`_like_learnt`)."""
+    `learnt_top`) names its facing though (`_like_learnt`)."""
     cell, places = _slot_fits(board, dot)
     fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
@@ -1340,7 +1340,7 @@ def _mirror_from_dot(
         unsure = _face_in_top(top, across) and not (on_top * across > 0 and clear)
         # A strip that looks like the slot's own print is no top: it names nothing the line
         # cannot, and where the line is unclear its side is a guess.
-        print_like = _print_strip(top) and not clear
+        print_like = print_strip(top) and not clear
         # Unless the face says the same: a top putting the dot on its half toward the camera
         # says the reflective face looks at the camera, and beside the top there a reflection
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
@@ -1381,7 +1381,7 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
     )
 
 
-def _print_strip(top: MirrorTop) -> bool:
+def print_strip(top: MirrorTop) -> bool:
     """Whether the strip taken for a mirror's top may be the print along its slot instead:
     narrow as that print (`PRINT_WIDTH_MAX_MM`) and of its colour (`PRINT_GAP_MAX`). Seen on
     the mirrors' plane that print is pulled toward the camera, partly hidden by the top and
@@ -1391,7 +1391,7 @@ def _print_strip(top: MirrorTop) -> bool:
 
 def _like_learnt(top: MirrorTop, on_top: float, learnt: np.ndarray | None) -> bool:
     """Whether a top that puts its dot `on_top` mm off its middle, on its half away from the
-    camera, is as near the colour of the box's tops read surely (`learnt`, `_learnt_top`) as
+    camera, is as near the colour of the box's tops read surely (`learnt`, `learnt_top`) as
     `TOP_LIKE`. The wrong far-half tops are strips beside the true top on the camera's side
     (the reflective face toward the camera taken for the top), whose colour is a reflection's
     or the board's, not the paint of the box's tops."""
@@ -1403,7 +1403,7 @@ def _like_learnt(top: MirrorTop, on_top: float, learnt: np.ndarray | None) -> bo
     )
 
 
-def _learnt_top(
+def learnt_top(
     pieces: tuple[PieceSeen, ...],
     tops: Mapping[TopKey, MirrorTop],
     stickers: StickerSettings,
@@ -1542,14 +1542,14 @@ def identify(
 ) -> Identified:
     """The likeliest piece of each crossing and kind, and the window dots. Read twice when a
     mirror's facing is asked because of its own top: the second time with the colour of the
-    box's tops read surely the first (`_learnt_top`), which names a far-half top of that
+    box's tops read surely the first (`learnt_top`), which names a far-half top of that
     colour (`_like_learnt`)."""
     ident = _identify(cands, board, stickers)
     if TOP_LIKE <= 0:
         return ident
     if not any(p.kind == "mirror" and p.side_from == "top_asked" for p in ident.pieces):
         return ident
-    learnt = _learnt_top(ident.pieces, cands.tops, stickers)
+    learnt = learnt_top(ident.pieces, cands.tops, stickers)
     return ident if learnt is None else _identify(cands, board, stickers, learnt)
 
 
@@ -1564,7 +1564,7 @@ def _identify(
     for dots, make, bars in (
         (
             cands.green,
-            partial(_mirror_from_dot, middles=cands.middles, tops=cands.tops, learnt=learnt),
+            partial(mirror_from_dot, middles=cands.middles, tops=cands.tops, learnt=learnt),
             cands.mirror_bars,
         ),
         (cands.orange, _door_from_dot, cands.door_bars),

@@ -268,12 +268,16 @@ def change_shares(
         near = usable[a0:a1, b0:b1]
         if near.sum() >= least:
             # Every other pixel is plenty for quartiles (speed).
-            fitted = _gain(top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2])
+            fitted = light_against_print(
+                top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2]
+            )
             window = (a0, a1, b0, b1)
         else:
             if not whole:
                 enough = usable.sum() >= least
-                whole.append(_gain(top[usable][::8], exp.mid[usable][::8]) if enough else None)
+                whole.append(
+                    light_against_print(top[usable][::8], exp.mid[usable][::8]) if enough else None
+                )
             fitted = whole[0]
             window = None
         if fitted is None:
@@ -320,7 +324,9 @@ def _changed_beside(
     return beside, float(changed.mean())  # type: ignore[return-value]
 
 
-def _gain(cur: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool] | None:
+def light_against_print(
+    cur: np.ndarray, ref: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, bool] | None:
     """Per channel, the light of this picture against the print's over the same board:
     `cur ≈ gain * ref + offset`. A lamp adds light (glare, a brighter corner) as much as it
     scales it, so where the board shows more than one shade the two are told apart by the

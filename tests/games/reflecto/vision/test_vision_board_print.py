@@ -214,8 +214,8 @@ def test_a_strip_judged_in_loosely_told_light_is_a_screen_only_when_most_of_it_c
 def test_the_light_is_told_loosely_between_fit_and_fit_loose(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`_gain`: the print put in this light within `FIT` is told well; off it by more than
-    `FIT` but within `FIT_LOOSE` (median BGR) loosely; by more, not at all (None: the
+    """`light_against_print`: the print put in this light within `FIT` is told well; off it by
+    more than `FIT` but within `FIT_LOOSE` (median BGR) loosely; by more, not at all (None: the
     square is read from the picture alone). `FIT_LOOSE` is `FIT` in the reader (no light
     told loosely, refl30); the curve tool sets a wider one, as here."""
     monkeypatch.setattr(board_print, "FIT_LOOSE", board_print.FIT + 8.0)
@@ -225,7 +225,7 @@ def test_the_light_is_told_loosely_between_fit_and_fit_loose(
 
     def told(off: float) -> tuple[np.ndarray, np.ndarray, bool] | None:
         # Every pixel off its print by `off` (BGR distance) in a random sign per channel.
-        return board_print._gain(ref * 1.1 + noise * off / np.sqrt(3), ref)
+        return board_print.light_against_print(ref * 1.1 + noise * off / np.sqrt(3), ref)
 
     mid = (board_print.FIT + board_print.FIT_LOOSE) / 2
     well, loose, lost = told(board_print.FIT / 2), told(mid), told(board_print.FIT_LOOSE + 6)
