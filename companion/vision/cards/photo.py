@@ -81,6 +81,12 @@ def card_like(corners: np.ndarray) -> bool:
     return len(set(_upright_order(corners))) == 4
 
 
+def card_quad(q: Quad) -> bool:
+    """Whether a quad found in a photo may be a card: card-shaped (`CARD_ASPECT`) and
+    `card_like`. The one test every finder of a card's outline applies to its quads."""
+    return CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1] and card_like(q.corners)
+
+
 def _upright_order(corners: np.ndarray) -> list[int]:
     """The indices of `corners` at TL, TR, BR, BL (`upright`)."""
     c = corners.mean(axis=0)
@@ -129,9 +135,7 @@ def _cards_in(padded: np.ndarray, w: int, h: int) -> list[Quad]:
     quads = [
         Quad(q.corners - PAD) for q in find_quads(padded, min_side_px=min_side, max_area_frac=1.0)
     ]
-    cards = [
-        q for q in quads if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1] and card_like(q.corners)
-    ]
+    cards = [q for q in quads if card_quad(q)]
     frame_tol = 3.0 + 0.01 * max(w, h)
     return [q for q in cards if _margins(q, w, h).min() > frame_tol]
 

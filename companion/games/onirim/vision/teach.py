@@ -35,11 +35,10 @@ from companion.vision.cards.library import (
     face_size,
 )
 from companion.vision.cards.photo import (
-    CARD_ASPECT,
     MIN_CARD_FRAC,
     PAD,
     CardInPhoto,
-    card_like,
+    card_quad,
     find_card_outline,
     upright,
 )
@@ -105,7 +104,7 @@ def card_outline(image: np.ndarray) -> CardInPhoto:
     quads = [
         q
         for q in find_quads(padded, min_side_px=MIN_CARD_FRAC * min(w, h), max_area_frac=0.9)
-        if CARD_ASPECT[0] <= q.aspect <= CARD_ASPECT[1] and card_like(q.corners)
+        if card_quad(q)
     ]
     if not quads:
         return seen
