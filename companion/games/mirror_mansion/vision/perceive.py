@@ -25,9 +25,9 @@ is four stages, each with a typed result and testable alone:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache, partial
+from functools import cache, cached_property, lru_cache, partial
 
 import cv2
 import numpy as np
@@ -1032,15 +1032,22 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         board: Board,
         green: tuple[Dot, ...],
         camera: np.ndarray | None = None,
-        empty: EmptySlot | None = None,
+        empty: EmptySlot | Callable[[], EmptySlot] | None = None,
     ) -> None:
         self._plane, self._board, self._camera = plane, board, camera
-        self._empty = empty
+        self._empty_from = empty
         self._green = green
         self._t, self._a = _top_grid(board)
         self._clears: dict[Slot, np.ndarray] = {}
         self._asked: dict[TopKey, tuple[Slot, float]] | None = None
         self._found: dict[TopKey, MirrorTop | None] = {}
+
+    @cached_property
+    def _empty(self) -> EmptySlot | None:
+        """The board's empty slot line, learnt at the first slot measured (a frame that looks
+        up no top pays nothing for it)."""
+        e = self._empty_from
+        return e() if callable(e) else e
 
     def _asking(self) -> dict[TopKey, tuple[Slot, float]]:
         """Per dot and slot whose top may be asked for, the slot and the dot's place across
@@ -1123,10 +1130,11 @@ def mirror_tops(
     board: Board,
     green: tuple[Dot, ...],
     camera: np.ndarray | None = None,
-    empty: EmptySlot | None = None,
+    empty: EmptySlot | Callable[[], EmptySlot] | None = None,
 ) -> MirrorTops:
     """The mirrors' tops round `green`'s dots (`MirrorTops`), each slot measured when first
-    looked up; `empty` is the board's empty slot line (`empty_slot`)."""
+    looked up; `empty` is the board's empty slot line (`empty_slot`), or how to learn it when
+    a top is first measured."""
     return MirrorTops(plane, board, green, camera, empty)
 
 
@@ -1234,7 +1242,7 @@ def find_candidates(
             board,
             green,
             rect.pose.camera_centre,
-            empty_slot(ground[board.mirror_length_mm]),
+            partial(empty_slot, ground[board.mirror_length_mm]),
         ),
         dot_bars=DotBars(rect, board, green, ground),
     )
