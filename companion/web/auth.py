@@ -22,7 +22,6 @@ make `web.actions_per_s` changes a second, in bursts of four times that (429 bey
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 import sys
 import threading
@@ -34,6 +33,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, HTTPException, Request
 
 from companion.config import Settings
+from companion.snapshots import write_atomic
 from companion.store import Store
 
 COOKIE = "companion_token"
@@ -279,8 +279,8 @@ def write_admin_link(settings: Settings, store: Store, port: int | None = None) 
     token = store.admin_token()[0]
     link = f"{public_base_url(settings, port)}/?token={token}"
     path = Path(settings.data_dir) / ADMIN_LINK_FILE
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(link + "\n")
-    os.chmod(path, 0o600)  # an older file may have been created with wider permissions
+    # Written whole and renamed into place: whoever waits for the file (a launcher, an
+    # installer's last step) never reads it empty, and a new file replaces an older one
+    # that may have been created with wider permissions.
+    write_atomic(path, (link + "\n").encode("utf-8"))
     return link

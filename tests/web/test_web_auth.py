@@ -86,3 +86,18 @@ def test_admin_link_file_is_private(lan, tmp_path):
     path = runtime.settings.data_dir / ADMIN_LINK_FILE
     assert path.read_text().strip() == link
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_the_admin_link_is_replaced_whole_never_emptied_in_place(lan):
+    """A launcher waits for the file to appear and reads it at once (CI once read it empty
+    when it was truncated and then written): a new link is renamed into place instead."""
+    _, runtime, admin = lan
+    path = runtime.settings.data_dir / ADMIN_LINK_FILE
+    path.write_text("an older link\n")
+    path.chmod(0o644)
+    with path.open() as reader_of_the_old_file:
+        write_admin_link(runtime.settings, runtime.store, 8123)
+        assert reader_of_the_old_file.read() == "an older link\n"
+    assert path.read_text().strip().endswith(f"token={admin}")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".admin")) == []
