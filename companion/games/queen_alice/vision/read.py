@@ -536,21 +536,14 @@ def find_arms(
     pts, unlit = np.roll(pts, -start, axis=0), np.roll(unlit, -start)
     arms: list[Arm] = []
     lit: list[Arm] = []
-    i, n = 0, len(f)
+    n = len(f)
     taken = np.zeros(n, bool)
     min_run = ARM_RUN_SQ * sq / step
-    while i < n:
-        if not f[i]:
-            i += 1
-            continue
-        j = i
-        while j < n and f[j]:
-            j += 1
+    for i, j in _runs(f):
         if j - i >= min_run:
             run = Arm(median_along(lab[i:j], 0), pts[i:j])
             (lit if looks_like_light(lab, unlit, i, j, light_only) else arms).append(run)
             taken[i:j] = True
-        i = j
     for i, j, step in outlined_runs(lab, min_run):  # an arm in the ground's own colour
         idx = np.arange(i, j) % n
         if step >= OUTLINED and not taken[idx].any():
@@ -590,25 +583,23 @@ def outlined_runs(lab: np.ndarray, min_run: float) -> list[tuple[int, int, float
     wrap). An arm in the ground's own colour (a brown sleeve on a brown board) is no
     further from it than a glare, but it has an outline where it crosses the loop: a step,
     where light on the ground is a slope."""
-    n = len(lab)
     off = _norm(lab - median_along(lab, 0), axis=1) > FAINT
     if off.all() or not off.any():
         return []
     start = int(np.argmin(off))
     out = []
-    i = 0
-    while i < n:
-        if not off[(start + i) % n]:
-            i += 1
-            continue
-        j = i
-        while j < n and off[(start + j) % n]:
-            j += 1
+    for i, j in _runs(np.roll(off, -start)):
         if j - i >= min_run:
             a, b = start + i, start + j
             out.append((a, b, _end_step(lab, a, b)))
-        i = j
     return out
+
+
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of True in a 1-D bool array, in order: (first, past the last)."""
+    edges = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
+    firsts, ends = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
+    return list(zip(firsts, ends, strict=True))
 
 
 def looks_like_light(
@@ -1187,8 +1178,11 @@ def learn_empty_board(
     """The board's empty look from a photograph of it with nothing on the squares (the
     "teach your board" step), and this reader's reading of that photograph; None when its
     corner markers are not seen. A square the reading does not call clearly empty (a piece
-    left standing, an arm) is not learnt: it is read from each picture alone."""
+    left standing, an arm) is not learnt: it is read from each picture alone. Its markers are
+    found once (as `locate` finds them) for the pose here and the reading."""
     geom = geom or load_geometry()
+    if markers is None:
+        markers = board_markers(image, geom, full_size_corners=True)
     where = locate(image, geom, markers, calibration)
     if where is None:
         return None
@@ -1911,13 +1905,15 @@ def median_along(a: np.ndarray, axis: int) -> np.ndarray:
     n = a.shape[axis]
     if n == 0 or np.isnan(a).any():
         return np.asarray(np.median(a, axis=axis))
-    rows = np.moveaxis(a, axis, -1)
+    rows = a if axis in (-1, a.ndim - 1) else np.moveaxis(a, axis, -1)
     flat = rows.reshape(-1, n)
     k = n // 2
     part = np.partition(flat, k, axis=1)
     if n % 2:
         mid = part[:, k]
-    else:  # np.median's mean of the two middle values, in the array's own dtype
+    elif a.dtype.kind == "f":  # np.median's mean of the two middle values: their sum halved,
+        mid = (part[:, :k].max(axis=1) + part[:, k]) / 2  # in the array's own dtype
+    else:
         mid = np.mean(np.stack([part[:, :k].max(axis=1), part[:, k]], axis=1), axis=1)
     return np.asarray(mid.reshape(rows.shape[:-1]))
 
@@ -1938,9 +1934,9 @@ def _norm(x: np.ndarray, axis: int) -> np.ndarray:
 def percentile_along(a: np.ndarray, q: int) -> np.ndarray:
     """`np.percentile(a, q, axis=1)` of a 2-D float array and a whole-number `q` (its default
     linear method), value for value and in its dtype: one partition at the two ranks it
-    interpolates between and the same interpolation, where `np.percentile` partitions at
-    four and checks and moves axes (NaN anywhere falls back to it, so NaN propagates as
-    there)."""
+    interpolates between (the lower one the largest value below the upper) and the same
+    interpolation, where `np.percentile` partitions at four and checks and moves axes (NaN
+    anywhere falls back to it, so NaN propagates as there)."""
     n = a.shape[1]
     if n == 0 or np.isnan(a).any():
         return np.asarray(np.percentile(a, q, axis=1))
@@ -1949,8 +1945,8 @@ def percentile_along(a: np.ndarray, q: int) -> np.ndarray:
         return np.asarray(a.max(axis=1))
     lo = int(np.floor(at))
     t = float(at - lo)
-    part = np.partition(a, (lo, lo + 1), axis=1)
-    low, high = part[:, lo], part[:, lo + 1]
+    part = np.partition(a, lo + 1, axis=1)
+    low, high = part[:, : lo + 1].max(axis=1), part[:, lo + 1]
     step = high - low
     # np.percentile's interpolation: from the nearer end (a Python float keeps the dtype)
     return np.asarray(high - step * (1 - t) if t >= 0.5 else low + step * t)
