@@ -526,7 +526,7 @@ def find_arms(
     px = _sample8(image, where, pts)
     bgr, lab = px.astype(np.float32), _lab8(px)
     ground = median_along(lab, 0)
-    foreign = _norm(lab - ground, axis=1) > GROUND
+    foreign = norm_along(lab - ground, axis=1) > GROUND
     if foreign.all():
         return Arms(())
     unlit = _off_the_light_line(bgr, median_along(bgr, 0))
@@ -539,7 +539,7 @@ def find_arms(
     n = len(f)
     taken = np.zeros(n, bool)
     min_run = ARM_RUN_SQ * sq / step
-    for i, j in _runs(f):
+    for i, j in runs_of(f):
         if j - i >= min_run:
             run = Arm(median_along(lab[i:j], 0), pts[i:j])
             (lit if looks_like_light(lab, unlit, i, j, light_only) else arms).append(run)
@@ -583,19 +583,19 @@ def outlined_runs(lab: np.ndarray, min_run: float) -> list[tuple[int, int, float
     wrap). An arm in the ground's own colour (a brown sleeve on a brown board) is no
     further from it than a glare, but it has an outline where it crosses the loop: a step,
     where light on the ground is a slope."""
-    off = _norm(lab - median_along(lab, 0), axis=1) > FAINT
+    off = norm_along(lab - median_along(lab, 0), axis=1) > FAINT
     if off.all() or not off.any():
         return []
     start = int(np.argmin(off))
     out = []
-    for i, j in _runs(np.roll(off, -start)):
+    for i, j in runs_of(np.roll(off, -start)):
         if j - i >= min_run:
             a, b = start + i, start + j
             out.append((a, b, _end_step(lab, a, b)))
     return out
 
 
-def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+def runs_of(on: np.ndarray) -> list[tuple[int, int]]:
     """The runs of True in a 1-D bool array, in order: (first, past the last)."""
     edges = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
     firsts, ends = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
@@ -631,9 +631,9 @@ def _off_the_light_line(bgr: np.ndarray, ground: np.ndarray) -> np.ndarray:
     segment from the ground's colour to white or to black; an arm's own colour lies off it."""
     up = 255.0 - ground
     a = np.clip((bgr - ground) @ up / max(1e-6, float(up @ up)), 0.0, 1.0)
-    brighter = _norm(bgr - (ground + a[:, None] * up), axis=1)
+    brighter = norm_along(bgr - (ground + a[:, None] * up), axis=1)
     b = np.clip(bgr @ ground / max(1e-6, float(ground @ ground)), 0.0, 1.0)
-    darker = _norm(bgr - b[:, None] * ground, axis=1)
+    darker = norm_along(bgr - b[:, None] * ground, axis=1)
     return np.asarray(np.minimum(brighter, darker))
 
 
@@ -659,7 +659,7 @@ def _printed_middle(colours: SpotColours) -> np.ndarray:
     (`SpotColours.printed`; never for spots)."""
     if colours.printed is None:
         return np.zeros(len(colours.middle), bool)
-    near = _norm(colours.middle - colours.printed, axis=2) < DIFFERENT  # NaN: False
+    near = norm_along(colours.middle - colours.printed, axis=2) < DIFFERENT  # NaN: False
     return np.asarray(np.mean(near, axis=1) >= 1 - SHARE)
 
 
@@ -671,7 +671,7 @@ def _arm_shade_like(
     its crossing). `printed`: `_printed_middle(colours)`, when the caller has it."""
     mid = colours.middle
     scale = np.clip(mid[..., 0] / max(float(arm.colour[0]), 1e-3), *ARM_SHADES)
-    d = _norm(mid - scale[..., None] * arm.colour, axis=-1)
+    d = norm_along(mid - scale[..., None] * arm.colour, axis=-1)
     printed = _printed_middle(colours) if printed is None else printed
     return np.asarray((np.mean(d <= ARM_LIKE, axis=1) >= 1 - SHARE) & ~printed)
 
@@ -801,7 +801,7 @@ def arm_band(followed: set[Cell], arm: Arm, geom: BoardGeometry) -> set[Cell]:
     cells = sorted(followed)
     centres = _centres(geom, geom.cells)[[r * geom.cols + c for r, c in cells]]
     at = np.mean(arm.crossing_mm, axis=0)
-    across = float(np.max(_norm(arm.crossing_mm - at, axis=1)))  # half its length
+    across = float(np.max(norm_along(arm.crossing_mm - at, axis=1)))  # half its length
     half = 2 * ARM_BAND * across + 0.5 * math.sqrt(2) * geom.square_mm  # a square touched
     way = _directions(ARM_BAND_ANGLES, 2 * math.pi)  # D x 2
     rel = centres - at  # N x 2
@@ -904,7 +904,7 @@ def print_kin(beside: np.ndarray) -> np.ndarray:
     """Per pair of squares (N x N): their print beside (N x S x 3 Lab) is alike (`KIN`): the
     same print, for `print_middles` and `print_scale` alike."""
     tone = board_tone(median_along(beside, 1))
-    return np.asarray(_norm(tone[:, None] - tone[None], axis=2) <= KIN)
+    return np.asarray(norm_along(tone[:, None] - tone[None], axis=2) <= KIN)
 
 
 def middles_alike(distance: np.ndarray) -> np.ndarray:
@@ -944,7 +944,7 @@ def print_middles(
     # one middle printed on every square (a panel of one tint over prints of several):
     # most squares show it as it is, whatever their print beside
     same = median_along(middle, 0)
-    alike = middles_alike(_norm(middle - same, axis=2))
+    alike = middles_alike(norm_along(middle - same, axis=2))
     if np.mean(alike) >= KIN_AGREE:
         out[:] = same
         best[:] = np.mean(alike)
@@ -960,7 +960,7 @@ def print_middles(
             continue  # (`best` only grows): a try, and nothing more
         tried.add(kin[lead].tobytes())
         template = median_along(flat[:, kin[lead]], 1).reshape(middle.shape[1:])
-        alike = middles_alike(_norm(offsets - template, axis=2) * scale)
+        alike = middles_alike(norm_along(offsets - template, axis=2) * scale)
         # per square: its own kin alike (a square left out of every kin, under an arm, has none)
         agree = (kin @ alike.astype(np.float32)) / np.maximum(size, 1)
         fits = (agree >= KIN_AGREE) & (size >= KIN_MIN) & (agree > best)
@@ -1016,13 +1016,13 @@ def share_arrays(colours: SpotColours) -> tuple[np.ndarray, np.ndarray, np.ndarr
     """`shares` as four arrays (N each: board, red, white, gold), for `classify` to decide
     every spot at once."""
     mid, bes = colours.middle, colours.beside
-    d = _norm(mid[:, :, None, :] - bes[:, None, :, :], axis=3)  # N x M x S
+    d = norm_along(mid[:, :, None, :] - bes[:, None, :, :], axis=3)  # N x M x S
     board = np.max(np.mean(d < DIFFERENT, axis=1), axis=1)  # the best-matching strip
     chroma = np.hypot(mid[..., 1], mid[..., 2])
     hue = np.degrees(np.arctan2(mid[..., 2], mid[..., 1]))
     apart = np.all(d >= DIFFERENT, axis=2)
     if colours.printed is not None:  # the print's own middle, where the board tells it
-        printed = _norm(mid - colours.printed, axis=2) < DIFFERENT  # NaN: False
+        printed = norm_along(mid - colours.printed, axis=2) < DIFFERENT  # NaN: False
         board = np.maximum(board, np.mean(printed, axis=1))
         apart &= ~printed
     red = apart & (chroma >= RED_CHROMA) & (hue >= RED_HUE[0]) & (hue <= RED_HUE[1])
@@ -1160,7 +1160,7 @@ def shared_looks(
     holders = np.ones(len(calls), bool)
     holders[list(skip)] = False
     mid = colours.middle
-    alike = middles_alike(_norm(mid[ask][:, None] - mid[holders][None], axis=3))
+    alike = middles_alike(norm_along(mid[ask][:, None] - mid[holders][None], axis=3))
     others = alike.sum(axis=1) - 1  # each square is alike itself
     out = list(calls)
     for k, n in zip(ask, others, strict=True):
@@ -1278,7 +1278,7 @@ def by_change(
         said = calls[k][0] if calls[k][0] in ("red", "white") else None
         seen = None
         if centres is not None:
-            d = _norm(tone[k] - centres, axis=1)
+            d = norm_along(tone[k] - centres, axis=1)
             j = int(np.argmin(d))
             if d[j] <= APART * d[1 - j] and d[j] <= NEAR_CHANGE:
                 seen = ("red", "white")[j]
@@ -1411,7 +1411,7 @@ def two_centres(
     centres = two_means(tone[told + found])
     if centres is None:
         return None
-    nearest = np.argmin(_norm(tone[told][:, None] - centres[None], axis=2), axis=1)
+    nearest = np.argmin(norm_along(tone[told][:, None] - centres[None], axis=2), axis=1)
     for j, name in enumerate(("red", "white")):
         behind = any(n == j and calls[k][0] == name for k, n in zip(told, nearest, strict=True))
         if not behind and hue_outside(centres[j], j) > UNTOLD_HUE:
@@ -1441,7 +1441,7 @@ def two_means(pts: np.ndarray) -> np.ndarray | None:
     centres = np.stack([pts[np.argmax(redness)], pts[np.argmin(redness)]])
     last = None
     for _ in range(8):
-        near = np.argmin(_norm(pts[:, None] - centres[None], axis=2), axis=1)
+        near = np.argmin(norm_along(pts[:, None] - centres[None], axis=2), axis=1)
         if last is not None and np.array_equal(near, last):
             break  # settled: the same split gives the same centres
         last = near
@@ -1525,7 +1525,7 @@ def piece_colours(
             out[k] = (("red", "white")[j], 0.5)
     for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
         if v in ("red", "white") and k not in skip and centres is not None:
-            d = _norm(tone[k] - centres, axis=1)
+            d = norm_along(tone[k] - centres, axis=1)
             j = ("red", "white").index(v)
             if d[1 - j] <= APART * d[j]:
                 out[k] = ("unsure", 0.0)
@@ -1554,11 +1554,11 @@ def cut_by_a_line(lab: np.ndarray, at: np.ndarray) -> tuple[float, float]:
     share of samples that line puts on the wrong side and the smaller look's share. An arm's
     edge crosses a square as a straight line, the arm on one side and the print on the
     other; a piece's outline closes round the square's middle, its print a ring round it."""
-    first = lab[int(np.argmax(_norm(lab - lab.mean(axis=0), axis=1)))]
-    centres = np.stack([first, lab[int(np.argmax(_norm(lab - first, axis=1)))]])
+    first = lab[int(np.argmax(norm_along(lab - lab.mean(axis=0), axis=1)))]
+    centres = np.stack([first, lab[int(np.argmax(norm_along(lab - first, axis=1)))]])
     side = np.zeros(len(lab), bool)
     for _ in range(8):
-        side = _norm(lab - centres[1], axis=1) < _norm(lab - centres[0], axis=1)
+        side = norm_along(lab - centres[1], axis=1) < norm_along(lab - centres[0], axis=1)
         if side.all() or not side.any():
             return 0.5, 0.0
         centres = np.stack([lab[~side].mean(axis=0), lab[side].mean(axis=0)])
@@ -1644,7 +1644,7 @@ def _sides(cell: Cell) -> tuple[Cell, ...]:
 def _nearer_piece(tone: np.ndarray, centres: np.ndarray, near: float = NEAR) -> int | None:
     """0 (red) or 1 (white): the board's piece colour `tone` is clearly nearer (`APART`)
     and near (within `near`); else None."""
-    d = _norm(tone - centres, axis=1)
+    d = norm_along(tone - centres, axis=1)
     j = int(np.argmin(d))
     return j if d[j] <= APART * d[1 - j] and d[j] <= near else None
 
@@ -1851,7 +1851,7 @@ def _clear_of_arms(geom: BoardGeometry, spots: tuple[Point, ...], arms: Arms | N
 
 def _gap_to(points: np.ndarray, crossing_mm: np.ndarray) -> np.ndarray:
     """Per point (mm), how far the nearest of `crossing_mm` (where arms cross the ground)."""
-    return np.asarray(np.min(_norm(points[:, None] - crossing_mm[None], axis=2), axis=1))
+    return np.asarray(np.min(norm_along(points[:, None] - crossing_mm[None], axis=2), axis=1))
 
 
 def crowns_standing(
@@ -1877,7 +1877,7 @@ def crowns_standing(
             return None
         if tone is not None and flat.any() and up.any():
             print_tone = np.median(tone[flat], axis=0)
-            if float(np.min(_norm(tone[up] - print_tone, axis=1))) < CROWN_LIKE_PRINT:
+            if float(np.min(norm_along(tone[up] - print_tone, axis=1))) < CROWN_LIKE_PRINT:
                 return None
         return int(np.sum(up))
     if np.any(gold & ~up):
@@ -1918,7 +1918,7 @@ def median_along(a: np.ndarray, axis: int) -> np.ndarray:
     return np.asarray(mid.reshape(rows.shape[:-1]))
 
 
-def _norm(x: np.ndarray, axis: int) -> np.ndarray:
+def norm_along(x: np.ndarray, axis: int) -> np.ndarray:
     """`np.linalg.norm(x, axis=axis)` of a float array, value for value: the squares summed
     in the order numpy's reduction sums them along the last axis (first two, then the
     next), component by component, several times faster than the reduction over an axis
@@ -1998,9 +1998,9 @@ def alice_by_centres(colours: SpotColours, own: np.ndarray, centres: np.ndarray)
     if len(unlike) == 0:
         return None
     tone = board_tone(np.median(colours.middle[unlike], axis=1))
-    d_own = _norm(tone - own, axis=1)
-    d_any = np.min(_norm(tone[:, None] - centres[None], axis=2), axis=1)
-    other = np.max(_norm(tone[:, None] - centres[None], axis=2), axis=1)
+    d_own = norm_along(tone - own, axis=1)
+    d_any = np.min(norm_along(tone[:, None] - centres[None], axis=2), axis=1)
+    other = np.max(norm_along(tone[:, None] - centres[None], axis=2), axis=1)
     order = np.argsort(d_own)
     best = int(order[0])
     if d_own[best] > NEAR_TOKEN or d_own[best] > d_any[best] or d_own[best] > APART * other[best]:
@@ -2016,5 +2016,5 @@ def unlike_the_path(colours: SpotColours) -> np.ndarray:
     spaces do, the token is the one space unlike the rest: with one token on a path of
     many spaces, the median of all middles is the print."""
     typical = median_along(colours.middle.reshape(-1, 3), 0)
-    far = _norm(colours.middle - typical, axis=2) >= DIFFERENT
+    far = norm_along(colours.middle - typical, axis=2) >= DIFFERENT
     return np.asarray(np.mean(far, axis=1) >= SHARE)
