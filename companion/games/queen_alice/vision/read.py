@@ -824,6 +824,14 @@ class SquarePoints:
 def square_points(geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]) -> SquarePoints:
     sq = geom.square_mm
     centres = _centres(geom, cells)
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    return SquarePoints(centres[:, None, :] + disc[None], square_strips(geom, where, cells))
+
+
+def square_strips(geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]) -> np.ndarray:
+    """`SquarePoints.strips` alone (what `sample_squares` needs of them)."""
+    sq = geom.square_mm
+    centres = _centres(geom, cells)
     nx, ny = where.nadir_mm
     toward = np.arctan2(ny - centres[:, 1], nx - centres[:, 0])
     strips = np.concatenate(
@@ -833,8 +841,7 @@ def square_points(geom: BoardGeometry, where: Located, cells: tuple[Cell, ...]) 
         ],
         axis=1,
     )
-    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    return SquarePoints(centres[:, None, :] + disc[None], centres[:, None, None, :] + strips)
+    return np.asarray(centres[:, None, None, :] + strips)
 
 
 def sample_squares(
@@ -844,9 +851,8 @@ def sample_squares(
     own: an arm or a neighbour's foot over some still leaves the others showing the print)."""
     sq = geom.square_mm
     centres = _centres(geom, cells)
-    points = square_points(geom, where, cells)
     disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    wide = _spot_colours(image, where, centres, disc, points.strips)
+    wide = _spot_colours(image, where, centres, disc, square_strips(geom, where, cells))
     return told_squares(wide.middle, wide.beside, print_kin(wide.beside), geom)
 
 
@@ -857,8 +863,9 @@ def told_squares(
     `STRUCTURE_SQ`) and print beside, each print's middle told from the squares `kin` pairs
     (`print_middles`), and each square's structure what that middle does not explain."""
     sq = geom.square_mm
-    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
-    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
+    inner, disc_at = _made_once(
+        ("inner", sq, STRUCTURE_SQ, MIDDLE_STEP_SQ, MIDDLE_SQ), lambda: _disc_inner(sq)
+    )
     printed = print_middles(wide, beside, kin)
     # a square's structure is what its print's own look does not explain (a panel's edge,
     # an icon), where the board tells that look
@@ -874,8 +881,19 @@ def told_squares(
         printed[:, inner],
         kin,
         wide,
-        disc / sq,
+        disc_at,
     )
+
+
+def _disc_inner(sq: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which samples of a square's disc (`STRUCTURE_SQ`) lie in its middle (`MIDDLE_SQ`),
+    and where each lies, in squares (read-only)."""
+    disc = _disc(STRUCTURE_SQ * sq, sq * MIDDLE_STEP_SQ)
+    inner = np.hypot(disc[:, 0], disc[:, 1]) <= MIDDLE_SQ * sq + 1e-9
+    at = disc / sq
+    inner.flags.writeable = False
+    at.flags.writeable = False
+    return inner, at
 
 
 ARM_LEARN_MAX = 0.5
@@ -1830,10 +1848,18 @@ def path_calls(
     arms: Arms | None,
     colours_of: tuple[str, ...] = ("red", "white"),
 ) -> PathCalls:
+    """Each path's spaces' colours and calls, the paths sampled and called together (each
+    space is sampled and called on its own, so as when each path is taken alone)."""
+    spots = tuple(s for colour in colours_of for s in geom.paths[colour])
+    colours = sample_spots(image, geom, where, spots)
+    calls = _spot_calls(image, geom, where, spots, arms, colours)
     out: PathCalls = {}
+    at = 0
     for colour in colours_of:
-        colours = sample_spots(image, geom, where, geom.paths[colour])
-        out[colour] = (colours, _spot_calls(image, geom, where, geom.paths[colour], arms, colours))
+        n = len(geom.paths[colour])
+        mine = SpotColours(colours.middle[at : at + n], colours.beside[at : at + n])
+        out[colour] = (mine, calls[at : at + n])
+        at += n
     return out
 
 
