@@ -61,15 +61,19 @@ from companion.games.queen_alice.vision.read import (
     median_along,
     medians_of,
     middles_alike,
+    norm_along,
     not_by_structure,
     one_print_scale,
     outlined_runs,
+    percentile_along,
     piece_colours,
     print_middles,
     print_scale,
     read_board,
+    runs_of,
     sample_squares,
     shared_looks,
+    shares,
     sides_hidden,
     structure_unsure,
     told_squares,
@@ -652,6 +656,98 @@ def test_median_along_is_numpys_median_value_for_value(count: int) -> None:
     a[2, 0, 1] = np.nan
     assert np.array_equal(median_along(a, 1), np.median(a, axis=1), equal_nan=True)
     assert np.isnan(median_along(a, 1)[2, 1])
+
+
+@pytest.mark.parametrize("width", [2, 3])
+def test_norm_along_is_numpys_norm_value_for_value(width: int) -> None:
+    """The reader's norms (Lab distances, board mm) are `np.linalg.norm`'s to the bit, on the
+    shapes it takes them of, in float32 and float64, with a NaN (which propagates)."""
+    rng = np.random.default_rng(width)
+    for shape in [(7, width), (72, 49, width), (72, 49, 4, width), (5, 1, width)]:
+        for dtype in (np.float32, np.float64):
+            x = (rng.normal(size=shape) * 40).astype(dtype)
+            x.flat[3] = np.nan
+            got = norm_along(x, axis=x.ndim - 1)
+            want = np.linalg.norm(x, axis=-1)
+            assert got.dtype == want.dtype
+            assert np.array_equal(got, want, equal_nan=True)
+            assert np.array_equal(norm_along(x, axis=-1), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("count", [1, 2, 17, 49, 113, 144])
+def test_percentile_along_is_numpys_percentile_value_for_value(count: int) -> None:
+    """The spreads' and steps' percentiles are `np.percentile`'s to the bit and in its dtype:
+    ranks between two samples and on one, ties, and a NaN (which propagates)."""
+    rng = np.random.default_rng(count)
+    a = np.abs(rng.normal(size=(9, count)) * 30).astype(np.float32)
+    a[1] = np.round(a[1] / 20)  # ties
+    for q in (90, 95, 50, 100, 0):
+        want = np.percentile(a, q, axis=1)
+        got = percentile_along(a, q)
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)
+        assert np.array_equal(
+            percentile_along(a.astype(np.float64), q),
+            np.percentile(a.astype(np.float64), q, axis=1),
+        )
+    a[2, 0] = np.nan
+    assert np.array_equal(percentile_along(a, 90), np.percentile(a, 90, axis=1), equal_nan=True)
+    assert np.isnan(percentile_along(a, 90)[2])
+
+
+def test_runs_of_lists_each_run_of_true_in_order() -> None:
+    on = np.array([1, 1, 0, 0, 1, 0, 1, 1, 1], bool)
+    assert runs_of(on) == [(0, 2), (4, 5), (6, 9)]
+    assert runs_of(np.zeros(4, bool)) == []
+    assert runs_of(np.ones(3, bool)) == [(0, 3)]
+
+
+def test_classify_decides_each_spot_by_its_shares() -> None:
+    """`classify` (all spots at once) calls each spot as its `shares` say, one by one: the print
+    first, then the piece colour with the largest share (red before white before gold on a
+    tie), else unsure; gold first in a Crown slot."""
+    rng = np.random.default_rng(7)
+    middle = (rng.normal(size=(300, 9, 3)) * [20, 30, 30] + [50, 0, 0]).astype(np.float32)
+    middle[::7] = [60, 40, 20]  # red all over: ties of a share of 1 are told by the order
+    beside = (rng.normal(size=(300, 4, 3)) * [20, 20, 20] + [50, 0, 0]).astype(np.float32)
+    colours = SpotColours(middle, beside)
+    for gold_first in (False, True):
+        want = []
+        for s in shares(colours):
+            best = max(("red", s.red), ("white", s.white), ("gold", s.gold), key=lambda kv: kv[1])
+            if gold_first and s.gold >= SHARE:
+                want.append(("gold", s.gold))
+            elif s.board >= 1 - SHARE:
+                want.append(("empty", s.board))
+            elif best[1] >= SHARE:
+                want.append(best)
+            else:
+                want.append(("unsure", 0.0))
+        got = classify(colours, gold_first=gold_first)
+        assert got == want
+        assert len({v for v, _ in got}) >= 3
+
+
+def test_lone_squares_counts_each_squares_neighbours_not_told() -> None:
+    """`lone_squares` on a whole board and on a scattered list of squares: a square is alone
+    when at most `ALONE` of the four squares beside it in the list are neither a piece nor
+    empty (squares off the list or the board do not count)."""
+    rng = np.random.default_rng(3)
+    for cells in (GEOM.cells, tuple(c for c in GEOM.cells if rng.random() < 0.6)):
+        calls = [(str(rng.choice(["red", "white", "empty", "unsure", "gold"])), 0.5) for _ in cells]
+        index = {c: k for k, c in enumerate(cells)}
+        want = {
+            k
+            for k, (r, c) in enumerate(cells)
+            if sum(
+                1
+                for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if n in index and calls[index[n]][0] in ("unsure", "gold")
+            )
+            <= ALONE
+        }
+        assert lone_squares(cells, calls) == want
+        assert 0 < len(want) < len(cells)
 
 
 @pytest.mark.parametrize("count", [1, 2, 17, 72])
