@@ -68,6 +68,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.queen_alice.vision import second_opinion
 from companion.games.queen_alice.vision.empty import (
     CLEAR,
     COVERED,
@@ -1047,6 +1048,7 @@ def read_board(
         arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+        calls = second_opinion.name_asked(calls, told, colours, scale, under_at, known, ask, geom)
     tone = board_tone(median_along(colours.middle, 1))
     calls = at_most(told, calls, geom.pieces_per_colour, tone)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
