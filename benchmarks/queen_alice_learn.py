@@ -42,7 +42,7 @@ from benchmarks.queen_alice_vision import judge  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
 from companion.games.queen_alice.vision import second_opinion  # noqa: E402
 from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
-from companion.games.queen_alice.vision.render import Conditions  # noqa: E402
+from companion.sim.conditions import Conditions  # noqa: E402
 
 TRAIN = ((1505054458, "random", 200), (7435006937, "house", 60))
 """Development draws the model is learnt from (seed, family, boards): mostly with arms, where
@@ -85,11 +85,11 @@ def collect(seed: int, family: str, boards: int) -> dict[str, np.ndarray]:
             _got.append((asked, x, (list(calls), list(told), tone)))
             return calls
 
-        second_opinion.name_asked = record  # type: ignore[assignment]
+        second_opinion.name_asked = record
         try:
             reader.read_board(photo.image, geom=geom)
         finally:
-            second_opinion.name_asked = original  # type: ignore[assignment]
+            second_opinion.name_asked = original
         for asked, x, ctx in got:
             for k, row in zip(asked, x, strict=True):
                 cell = geom.cells[k]

@@ -20,6 +20,8 @@ Stages, each with a typed result:
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
    its colour from this board's red and white pieces;
+   then the squares still asked, looked at again by a model learnt from development renders
+   (`second_opinion.name_asked`: named only over its bar, never a square named already);
 6. `read_board`: the reading, with a warning for each unsure square.
 
 With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the

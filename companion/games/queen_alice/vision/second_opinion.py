@@ -43,8 +43,12 @@ BAR = 0.97
 """A square the hand reader asks is named when the model's probability of one class is at
 least this (from the tool's `--curve`; the game's guide has it) ..."""
 
-ON = True
-"""... when the rule is on (`name_asked`; off, the reader is the hand reader alone)."""
+ON = False
+"""... when the rule is on (`name_asked`; off, the reader is the hand reader alone). Off:
+measured fresh against the hand reader it added phantom pieces (the game's guide)."""
+
+PIECES = True
+"""The model may name a piece (False: it names only empty squares, and so adds no phantom)."""
 
 FEATURES = (
     "share_board",
@@ -302,4 +306,6 @@ def choose(p: np.ndarray, x: np.ndarray, bar: float) -> np.ndarray:
     nearer = np.where(to_red <= to_white, NAMES.index("red"), NAMES.index("white"))
     told = x[:, FEATURES.index("two_centres")] > 0
     named[piece & (shared | (told & (named != nearer)))] = -1
+    if not PIECES:
+        named[piece] = -1
     return np.asarray(named)
