@@ -43,11 +43,12 @@ BAR = 0.97
 """A square the hand reader asks is named when the model's probability of one class is at
 least this (from the tool's `--curve`; the game's guide has it) ..."""
 
-ON = True
+ON = False
 """... when the rule is on (`name_asked`; off, the reader is the hand reader alone). Off:
-measured fresh against the hand reader it added phantom pieces (the game's guide)."""
+measured fresh against the hand reader it added phantom pieces on house boards, and named
+only empty squares (`PIECES` False) it lost a held-out board (the game's guide)."""
 
-PIECES = False
+PIECES = True
 """The model may name a piece (False: it names only empty squares, and so adds no phantom)."""
 
 FEATURES = (
