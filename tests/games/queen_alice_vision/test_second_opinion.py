@@ -79,6 +79,6 @@ def test_a_piece_on_a_look_many_squares_share_or_of_the_farther_colour_is_not_na
 
 def test_off_the_reader_is_the_hand_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(second_opinion, "ON", False)
-    got = _asked_on(CLEAR[0], monkeypatch)
     seed_i, cell = CLEAR
+    got = _asked_on(seed_i, monkeypatch)
     assert cell in got["reading"].unsure
