@@ -20,6 +20,8 @@ Stages, each with a typed result:
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
    its colour from this board's red and white pieces;
+   then the squares still asked, looked at again by a model learnt from development renders
+   (`second_opinion.name_asked`: named only over its bar, never a square named already);
 6. `read_board`: the reading, with a warning for each unsure square.
 
 With the board's own empty look (`empty.py`: `read --board EMPTY.jpg`, or learnt by the
@@ -69,6 +71,7 @@ from typing import TypeVar, cast
 import cv2
 import numpy as np
 
+from companion.games.queen_alice.vision import second_opinion
 from companion.games.queen_alice.vision.empty import (
     CLEAR,
     COVERED,
@@ -1127,6 +1130,7 @@ def read_board(
         arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+        calls = second_opinion.name_asked(calls, told, colours, scale, under_at, known, ask, geom)
     tone = board_tone(median_along(colours.middle, 1))
     calls = at_most(told, calls, geom.pieces_per_colour, tone)
     squares = {c: v for c, (v, _) in zip(cells, calls, strict=True) if v in ("red", "white")}
