@@ -1,15 +1,16 @@
 """Mirror Mansion: the colour of a box's tops learnt from its mirrors read surely, against the
 strips of the facings their own top left asked.
 
-    .venv/bin/python benchmarks/devset/mirror_mansion/learnt_top.py --styles wide19,wide17
+    .venv/bin/python benchmarks/devset/mirror_mansion/learnt_top.py --styles wide19,wide17,wide21
 
 Every top of a box is one paint and lies flat (lit alike), so the strips of the mirrors whose
 facing their own top named surely give the box's top colour (`perceive.learnt_top`). For
 every mirror whose facing its top left asked (`side_from` "top_asked"), read with the rule
-off (`perceive.TOP_LIKE` 0), one line: the half of the strip its dot lies on seen from the
-camera, the strip's Lab distance from the learnt colour, how many tops it was learnt from,
-and whether the facing that strip names is right (answer key). Then the curve: per half and
-threshold, the asked facings named right and wrong (`TOP_LIKE` is chosen from it).
+off (`perceive.TOP_LIKE` and `TOP_LIKE_NEAR` 0), one line: the half of the strip its dot
+lies on seen from the camera, the strip's Lab distance from the learnt colour, how many tops
+it was learnt from, and whether the facing that strip names is right (answer key). Then the
+curve: per half and threshold, the asked facings named right and wrong (`TOP_LIKE`, far
+halves, and `TOP_LIKE_NEAR`, near halves, are chosen from it).
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -39,10 +40,10 @@ THRESHOLDS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0, 15.0)
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
-    ap.add_argument("--styles", default="wide19,wide17")
+    ap.add_argument("--styles", default="wide19,wide17,wide21")
     args = ap.parse_args()
     board = load_board()
-    perceive.TOP_LIKE = 0.0  # read as without the rule; the curve replays it
+    perceive.TOP_LIKE = perceive.TOP_LIKE_NEAR = 0.0  # read without the rule; the curve replays it
     rows: list[tuple[str, float, bool]] = []
     unlearnt: dict[str, int] = {"far": 0, "near": 0}
     print("board cell slot | half | distance | learnt from | named")

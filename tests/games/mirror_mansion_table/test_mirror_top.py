@@ -305,19 +305,31 @@ def test_a_strip_s_colour_is_the_paint_inside_its_edges() -> None:
     assert pale.colour[0] - dark.colour[0] > 20
 
 
-def test_a_near_half_top_is_not_named_by_the_learnt_colour() -> None:
+def test_a_near_half_top_of_the_box_s_tops_colour_names_its_facing() -> None:
     # The top from -8 to 0 mm, the dot 1.5 mm behind the line on its half toward the camera
-    # (over SE), an even face beside it: asked (mm33's reflection test), whatever the colour.
+    # (over SE), an even face beside it: asked without a learnt colour (mm33's reflection
+    # test finds none), named SE with the box's tops' colour as the strip's, and asked again
+    # with a colour `TOP_LIKE_NEAR` or more away (a strip of board or print).
     dot = _dot(-1.5)
     tops = perceive.mirror_tops(
         _plane((-8.0, 0.0), -1.5, face=(0.0, 5.0)), BOARD, (dot,), _camera(300.0, 1200.0)
     )
     top = tops[(dot.centre_mm, "/")]
-    assert top.colour is not None
+    assert top.colour is not None and top.near_side * (-1.5 - top.middle_mm) > 0
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
     bars[(CELL, "/")] = 2.0
-    piece = perceive.mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=np.asarray(top.colour))
-    assert piece is not None and piece.side_from == "top_asked"
+
+    def read(learnt: np.ndarray | None) -> perceive.PieceSeen:
+        piece = perceive.mirror_from_dot(BOARD, dot, bars, tops=tops, learnt=learnt)
+        assert piece is not None
+        return piece
+
+    assert read(None).side_from == "top_asked"
+    own = np.asarray(top.colour)
+    piece = read(own)
+    assert (piece.side_from, piece.facing) == ("top", "SE") and piece.confidence >= 0.5
+    off = own + np.array([perceive.TOP_LIKE_NEAR + 1.0, 0.0, 0.0])
+    assert read(off).side_from == "top_asked"
 
 
 def test_the_box_s_top_colour_is_learnt_from_its_sure_top_readings_only() -> None:

@@ -863,6 +863,17 @@ of the 80 far-half facings asked because of their top with a learnt colour (the 
 0, 0, 0, 0, 0, 0, 1, 1, 2 (the wrong tops' strips lie 7.2, 10.5, 14.6 and more from it: a
 reflection or the board beside the true top). 5: under three quarters of the least wrong
 distance (7.2), a margin for a box whose learnt colour rests on one top."""
+TOP_LIKE_NEAR = 5.0
+"""As `TOP_LIKE`, for a top that puts its dot on its half toward the camera against a clear
+side of the line, where the face beside it does not show a reflection (`_reflection_beside`:
+too narrow for its band, or even); 0 turns it off. Curve on development sets `wide19`,
+`wide17` and `wide21` (`learnt_top.py`, 450 random boxes): of the 32 near-half facings asked
+because of their top with a learnt colour (the top right in 31), named below 2, 3, 4, 5, 6,
+7, 8, 10, 12, 15: right 1, 2, 4, 6, 6, 9, 10, 17, 20, 24, wrong 0 at each (the wrong top's
+strip lies 46.5 from it). 5, as `TOP_LIKE`: no near-half strip was seen wrong under 46.5,
+but the far-half strips named wrong from the same colour lie from 7.2 (`wide19`, `wide17`)
+and 8.2 (`wide21`), and a near half's wrong strip (board or print beyond the top) may lie as
+near; `wide21` alone names none of its 8 below 9.7."""
 
 
 def _slot_fits(board: Board, dot: Dot) -> tuple[Cell, dict[str, tuple[float, float]]]:
@@ -1310,9 +1321,9 @@ def mirror_from_dot(
     the top edges decide, with the dot's place and which slot's line the crossing's middle
     looks like (`CrossingMiddle`). Its facing is the side of the slot's line it lies on, or,
     within `TOP_NEAR_MM` of that line, the side of its own top (`mirror_tops`); where the two
-    disagree and the line's is clear, the facing is asked. A top that puts its dot on its half
-    away from the camera and has the colour of the box's tops read surely (`learnt`,
-    `learnt_top`) names its facing though (`_like_learnt`)."""
+    disagree and the line's is clear, the facing is asked. A top that has the colour of the
+    box's tops read surely (`learnt`, `learnt_top`) names its facing though, on either half
+    (`_like_learnt`)."""
     cell, places = _slot_fits(board, dot)
     fits = {slot: across for slot, (_, across) in places.items()}
     if not fits:
@@ -1354,8 +1365,8 @@ def mirror_from_dot(
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
         if disagree and not unsure and not print_like and _reflection_beside(top, on_top):
             disagree = False
-        # A strip on the far half's side of its dot that is the colour of the box's tops is
-        # the top: the face taken for it (a reflection) is not a top's colour. (Not a strip
+        # A strip that is the colour of the box's tops is the top: the face taken for it (a
+        # reflection), the board or the print beyond it are not a top's colour. (Not a strip
         # that may be the print: the two rules were measured apart.)
         if (disagree or unsure) and not print_like and _like_learnt(top, on_top, learnt):
             disagree = unsure = False
@@ -1398,17 +1409,18 @@ def print_strip(top: MirrorTop) -> bool:
 
 
 def _like_learnt(top: MirrorTop, on_top: float, learnt: np.ndarray | None) -> bool:
-    """Whether a top that puts its dot `on_top` mm off its middle, on its half away from the
-    camera, is as near the colour of the box's tops read surely (`learnt`, `learnt_top`) as
-    `TOP_LIKE`. The wrong far-half tops are strips beside the true top on the camera's side
-    (the reflective face toward the camera taken for the top), whose colour is a reflection's
-    or the board's, not the paint of the box's tops."""
-    return (
-        learnt is not None
-        and top.colour is not None
-        and top.near_side * on_top < 0
-        and float(np.linalg.norm(np.asarray(top.colour) - learnt)) < TOP_LIKE
-    )
+    """Whether a top that puts its dot `on_top` mm off its middle is as near the colour of the
+    box's tops read surely (`learnt`, `learnt_top`) as `TOP_LIKE` (on its half away from the
+    camera) or `TOP_LIKE_NEAR` (on its half toward it). The wrong far-half tops are strips
+    beside the true top on the camera's side (the reflective face toward the camera taken for
+    the top), whose colour is a reflection's or the board's, not the paint of the box's tops;
+    a near-half top the face beside it cannot confirm (`_reflection_beside`: it shows too
+    narrow, or even) is told from a strip of board or print the same way."""
+    if learnt is None or top.colour is None:
+        return False
+    half = top.near_side * on_top
+    limit = TOP_LIKE if half < 0 else TOP_LIKE_NEAR if half > 0 else 0.0
+    return limit > 0 and float(np.linalg.norm(np.asarray(top.colour) - learnt)) < limit
 
 
 def learnt_top(
@@ -1550,10 +1562,10 @@ def identify(
 ) -> Identified:
     """The likeliest piece of each crossing and kind, and the window dots. Read twice when a
     mirror's facing is asked because of its own top: the second time with the colour of the
-    box's tops read surely the first (`learnt_top`), which names a far-half top of that
-    colour (`_like_learnt`)."""
+    box's tops read surely the first (`learnt_top`), which names a top of that colour
+    (`_like_learnt`)."""
     ident = _identify(cands, board, stickers)
-    if TOP_LIKE <= 0:
+    if TOP_LIKE <= 0 and TOP_LIKE_NEAR <= 0:
         return ident
     if not any(p.kind == "mirror" and p.side_from == "top_asked" for p in ident.pieces):
         return ident
