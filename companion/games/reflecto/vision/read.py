@@ -46,8 +46,6 @@ from companion.games.reflecto.vision.colours import (
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.second_opinion import (
-    ASK_BAR,
-    NAME_BAR,
     OTHER,
     THIS,
     SquareModel,
@@ -1148,9 +1146,14 @@ def second_opinion(
 ) -> list[CellCall]:
     """The learnt model's word (`second_opinion.py`) on the squares the reader asks about
     or calls empty without asking (`SILENT`): an asked square is named a seat's screen when
-    the model gives it `NAME_BAR` or more; a silent one is asked about when the model gives
-    a screen `ASK_BAR` or more. A square called a screen is never changed."""
-    which = [j for j, c in enumerate(calls) if c.owner is None and (c.unclear or c.why in SILENT)]
+    the model gives it `NAME_BAR` or more (only with `second_opinion.NAMING`, off); a silent
+    one is asked about when the model gives a screen `ASK_BAR` or more. A square called a
+    screen is never changed."""
+    which = [
+        j
+        for j, c in enumerate(calls)
+        if c.owner is None and ((c.unclear and opinion.NAMING) or c.why in SILENT)
+    ]
     if not which:
         return calls
     missing = [j in which and changes[j] is None for j in range(len(calls))]
@@ -1165,8 +1168,10 @@ def second_opinion(
     for j, k, v in zip(which, seats, votes, strict=True):
         call = calls[j]
         if call.unclear:
+            if not opinion.NAMING:
+                continue
             for cls, owner in ((THIS, k), (OTHER, 1 - k)):
-                if v[cls] >= NAME_BAR:
+                if v[cls] >= opinion.NAME_BAR:
                     out[j] = replace(
                         call,
                         owner=owner,
@@ -1174,7 +1179,7 @@ def second_opinion(
                         unclear=False,
                         why="second opinion",
                     )
-        elif v[THIS] + v[OTHER] >= ASK_BAR:
+        elif v[THIS] + v[OTHER] >= opinion.ASK_BAR:
             out[j] = replace(call, confidence=0.0, unclear=True, why="second opinion: ask")
     return out
 

@@ -8,7 +8,7 @@ on the development renderer's boards read with the empty board's photograph
 (`FEATURES`). It is only ever a second opinion, and only with the empty board's print:
 
 - a square the reader asks about is named a seat's screen when the model's probability
-  for it is at least `NAME_BAR`;
+  for it is at least `NAME_BAR` (off: `NAMING`, measured fresh and taken out);
 - a square the reader calls empty without asking is asked about (never called a screen)
   when the model's probability
   of a screen is at least `ASK_BAR`;
@@ -63,8 +63,16 @@ EMPTY, THIS, OTHER = 0, 1, 2
 """The model's classes: no screen, a screen of the oriented seat (`orient`), one of the
 other seat."""
 
-SECOND_OPINION = True
-"""The rule is on (`read.classify` with the empty board's print and the model file)."""
+SECOND_OPINION = False
+"""Whether the rule acts (`read.classify` with the empty board's print and the model file).
+Off: measured fresh (docs/reflecto.md, refllearn) it turned 34 of 74 silent misses into
+questions (held-out 18 of 33) and asked about one empty square, but its features
+for every silent square (the change against the print and the print test) doubled the
+CPU of a read with the empty board (35 -> 72 ms); and naming (`NAMING`) added a phantom."""
+NAMING = False
+"""Whether an asked square may be named a screen (`NAME_BAR`). Measured fresh and taken
+out: on 120 fresh renderer and held-out boards it named one empty square a screen (a
+phantom, a board lost) and gained no screen (docs/reflecto.md)."""
 NAME_BAR = 0.998
 """The model's probability of one seat's screen at which a square the reader asks about is
 named that seat's screen. From the curve on a development validation draw not used for

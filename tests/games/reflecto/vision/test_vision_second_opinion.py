@@ -47,6 +47,7 @@ def test_the_rule_names_asked_squares_asks_silent_ones_and_leaves_screens(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, rect, colours, taught = _read((4, 1))
+    monkeypatch.setattr(opinion, "NAMING", True)
     monkeypatch.setattr(opinion, "SECOND_OPINION", False)
     calls = read.classify(rect, GEOM, colours, taught)
     ev = read.evidence(rect, GEOM, colours, (read.FLOOR, read.FAINT_FLOOR))
@@ -72,11 +73,17 @@ def test_the_rule_names_asked_squares_asks_silent_ones_and_leaves_screens(
     assert read.second_opinion(*args, calls, Sure((1.0, 0.0, 0.0))) == calls
     below = opinion.NAME_BAR - 0.01, opinion.ASK_BAR - 0.01
     assert read.second_opinion(*args, calls, Sure((0.0, min(below), 0.0))) == calls
+    # Naming as landed (off, `NAMING`): the asked square stays a question.
+    monkeypatch.setattr(opinion, "NAMING", False)
+    off = read.second_opinion(*args, calls, Sure((0.0, 1.0, 0.0)))
+    assert off[asked] == calls[asked] and off[named] == calls[named]
+    assert all(off[j].unclear and off[j].owner is None for j in silent)
 
 
 def test_the_rule_needs_the_empty_boards_print(monkeypatch: pytest.MonkeyPatch) -> None:
     """From the picture alone the reader's calls are its own."""
     _, rect, colours, _ = _read((4, 1))
+    monkeypatch.setattr(opinion, "SECOND_OPINION", True)
     monkeypatch.setattr(opinion, "square_model", lambda: Sure((0.0, 1.0, 0.0)))
     monkeypatch.setattr(read, "square_model", lambda: Sure((0.0, 1.0, 0.0)))
     alone = read.classify(rect, GEOM, colours)
@@ -97,6 +104,8 @@ def test_the_trained_model_names_a_square_the_reader_asks_and_keeps_its_screens(
     monkeypatch.setattr(opinion, "SECOND_OPINION", False)
     alone, _ = read.read_board(photo.image, GEOM, colours, board_print=taught)
     monkeypatch.setattr(opinion, "SECOND_OPINION", True)
+    asking, _ = read.read_board(photo.image, GEOM, colours, board_print=taught)
+    monkeypatch.setattr(opinion, "NAMING", True)  # the tool's rule, measured and taken out
     helped, _ = read.read_board(photo.image, GEOM, colours, board_print=taught)
     # A screen the hand reader asks about ("changed beside too"), named right by the model.
     cell = (4, 0)
@@ -111,3 +120,7 @@ def test_the_trained_model_names_a_square_the_reader_asks_and_keeps_its_screens(
     assert all(truth.get(s.cell) == s.owner for s in helped.screens if s not in alone.screens)
     asked = [c for c, why in helped.decided_by if why == "second opinion: ask"]
     assert asked and all(c in helped.unclear and helped.at(c) is None for c in asked)
+    # Asking only (naming off): the reader's screens exactly, the asked square still
+    # asked, the silent miss asked too.
+    assert asking.layout_key() == alone.layout_key()
+    assert cell in asking.unclear and set(asked) <= set(asking.unclear)
