@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from companion.games.reflecto.vision import second_opinion as opinion
 from companion.games.reflecto.vision.board_print import (
     PIXEL_CHANGE,
     PRINT_SAME,
@@ -44,6 +45,15 @@ from companion.games.reflecto.vision.colours import (
 )
 from companion.games.reflecto.vision.geometry import BoardGeometry, Cell
 from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
+from companion.games.reflecto.vision.second_opinion import (
+    OTHER,
+    THIS,
+    SquareModel,
+    StripLook,
+    feature_row,
+    orient,
+    square_model,
+)
 from companion.vision.board_markers import board_markers
 from companion.vision.board_pose import (
     BoardPose,
@@ -681,6 +691,13 @@ def evidence(
     return Evidence(polys, reach_count(rect, polys), masks)
 
 
+def shares_at(
+    rect: Rectified, geom: BoardGeometry, colours: ScreenColours, ev: Evidence
+) -> np.ndarray:
+    """`_shares` at `ev`'s floors: (`FLOOR`, `FAINT_FLOOR`) as `classify` takes them."""
+    return _shares(rect, geom, colours, ev=ev)
+
+
 def _shares(
     rect: Rectified,
     geom: BoardGeometry,
@@ -1102,7 +1119,115 @@ def classify(
         else:
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
+    if board_print is not None and opinion.SECOND_OPINION and any(c is not None for c in changes):
+        model = square_model()
+        if model is not None:
+            calls = second_opinion(
+                rect, geom, colours, ev, (full, faint), board_print, changes, calls, model
+            )
     return calls
+
+
+SILENT = ("no colour", "print unchanged", "changed, no colour")
+"""The calls of an empty square made without asking that the learnt second opinion may
+turn into a question (`second_opinion`)."""
+
+
+def second_opinion(
+    rect: Rectified,
+    geom: BoardGeometry,
+    colours: ScreenColours,
+    ev: Evidence,
+    shares: tuple[np.ndarray, np.ndarray],
+    board_print: BoardPrint,
+    changes: list[Change | None],
+    calls: list[CellCall],
+    model: SquareModel,
+) -> list[CellCall]:
+    """The learnt model's word (`second_opinion.py`) on the squares the reader asks about
+    or calls empty without asking (`SILENT`): an asked square is named a seat's screen when
+    the model gives it `NAME_BAR` or more (only with `second_opinion.NAMING`, off); a silent
+    one is asked about when the model gives a screen `ASK_BAR` or more. A square called a
+    screen is never changed."""
+    which = [
+        j
+        for j, c in enumerate(calls)
+        if c.owner is None and ((c.unclear and opinion.NAMING) or c.why in SILENT)
+    ]
+    if not which:
+        return calls
+    missing = [j in which and changes[j] is None for j in range(len(calls))]
+    if any(missing):
+        # Squares with no colour in them were not judged against the print: the model
+        # learnt from every square's change.
+        more = print_changes(rect, geom, ev, board_print, needed=missing)
+        changes = [m if m is not None else c for c, m in zip(changes, more, strict=True)]
+    rows, seats = square_features(rect, geom, colours, ev, shares, changes, which)
+    votes = model.votes(rows)
+    out = list(calls)
+    for j, k, v in zip(which, seats, votes, strict=True):
+        call = calls[j]
+        if call.unclear:
+            if not opinion.NAMING:
+                continue
+            for cls, owner in ((THIS, k), (OTHER, 1 - k)):
+                if v[cls] >= opinion.NAME_BAR:
+                    out[j] = replace(
+                        call,
+                        owner=owner,
+                        confidence=round(float(v[cls]), 3),
+                        unclear=False,
+                        why="second opinion",
+                    )
+        elif v[THIS] + v[OTHER] >= opinion.ASK_BAR:
+            out[j] = replace(call, confidence=0.0, unclear=True, why="second opinion: ask")
+    return out
+
+
+def square_features(
+    rect: Rectified,
+    geom: BoardGeometry,
+    colours: ScreenColours,
+    ev: Evidence,
+    shares: tuple[np.ndarray, np.ndarray],
+    changes: list[Change | None],
+    which: Sequence[int],
+) -> tuple[np.ndarray, list[int]]:
+    """Per square of `which` (indices into `geom.cells`), the learnt model's feature row
+    (`second_opinion.FEATURES`) and the seat it is oriented on (`second_opinion.orient`):
+    `shares` are `_shares`' at `FLOOR` and `FAINT_FLOOR`, `changes` `print_changes`'."""
+    full, faint = shares
+    seats = []
+    for j in which:
+        s = (float(full[j][0]), float(full[j][1]))
+        t = (float(faint[j][0]), float(faint[j][1]))
+        seats.append(orient(s, t, changes[j]))
+    asks = [(geom.cells[j], k) for j, k in zip(which, seats, strict=True)]
+    found = print_shares(rect, geom, ev, asks, 1, body=True)
+    m = colours.means - GREY
+    m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+    hx, hy = _strip(geom)
+    rows = []
+    for j, k, p in zip(which, seats, found, strict=True):
+        cell = geom.cells[j]
+        st = strip_stats(rect, geom, cell)
+        d = st.chroma - GREY
+        n = float(np.linalg.norm(d))
+        hue = (0.0, 0.0) if n < 1e-9 else (float(m[0] @ d / n), float(m[1] @ d / n))
+        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+        patch = rect.top[max(cy - hy, 0) : cy + hy + 1, max(cx - hx, 0) : cx + hx + 1]
+        look = StripLook(st.strength, st.spread, hue, float(patch.mean()) / 255.0)
+        rows.append(
+            feature_row(
+                k,
+                (float(full[j][0]), float(full[j][1])),
+                (float(faint[j][0]), float(faint[j][1])),
+                changes[j],
+                look,
+                (p.board, p.with_sides, p.close, p.shade, p.body),
+            )
+        )
+    return np.array(rows, np.float32).reshape(len(rows), -1), seats
 
 
 def print_changes(

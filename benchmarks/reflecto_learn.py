@@ -1,0 +1,188 @@
+"""Reflecto reader: the learnt second opinion's data, training and curve, on DEVELOPMENT boards.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py collect \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 60 --out /tmp/train.npz
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py train /tmp/train.npz \\
+        --out models/reflecto/square_model.json
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py collect \\
+        --family house:DEVSEED3:0 --family random:DEVSEED4:0 --boards 30 --out /tmp/val.npz
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py curve /tmp/val.npz
+
+`collect` renders each family's boards (`house` without arms, `random` with them; seeds
+(DEVSEED, i), development families named in docs/reflecto.md: never the held-out painter,
+never a seed a benchmark reports), learns the colours from the set-up photograph and the
+print from the empty board's photograph as `benchmarks/reflecto_vision.py --mode board`
+does, reads each board with the hand reader alone (`second_opinion.SECOND_OPINION` off), and
+stores per square the feature row the model sees (`read.square_features`, every square
+judged against the print), the truth (no screen, the oriented seat's, the other's) and the
+reader's call. `train` fits the model (`second_opinion.train`) and saves it. `curve`
+applies a saved model to a collection NOT used to train it and prints, per candidate bar,
+what the rule would make of the squares the reader asks about (screens named right, named
+the other seat's, empty squares named a screen) and of the squares it calls empty silently
+(`read.SILENT`: screens asked instead of missed, empty squares asked): the curve
+`second_opinion.NAME_BAR` and `ASK_BAR` are read off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.games.reflecto.vision import read  # noqa: E402
+from companion.games.reflecto.vision import second_opinion as opinion  # noqa: E402
+from companion.games.reflecto.vision.board_print import learn_print  # noqa: E402
+from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
+from companion.games.reflecto.vision.render import render_photo  # noqa: E402
+from companion.sim.conditions import Conditions  # noqa: E402
+
+BARS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
+
+
+def collect(families: list[tuple[str, int, int]], boards: int, out: Path) -> None:
+    geom = load_geometry()
+    opinion.SECOND_OPINION = False  # the hand reader's own calls
+    rows, labels, seats, whys, owners, unclear, board_ids = [], [], [], [], [], [], []
+    for which, seed, first in families:
+        conditions = Conditions(hands=0) if which == "house" else Conditions()
+        for i in range(first, first + boards):
+            photo = render_photo(geom, (seed, i), conditions, setup=True, board=True)
+            if photo.setup is None or photo.board is None:
+                continue
+            rect_setup, rect = read.rectify(photo.setup, geom), read.rectify(photo.image, geom)
+            if rect_setup is None or rect is None:
+                continue
+            colours = read.learn_at_setup(rect_setup, geom)
+            taught = learn_print(photo.board, geom)
+            if colours.problems() or taught is None or not taught.any_known:
+                continue
+            calls = read.classify(rect, geom, colours, taught)
+            ev = read.evidence(rect, geom, colours, (read.FLOOR, read.FAINT_FLOOR))
+            full, faint = read.shares_at(rect, geom, colours, ev)
+            changes = read.print_changes(rect, geom, ev, taught)
+            idx = list(range(len(geom.cells)))
+            feats, ks = read.square_features(rect, geom, colours, ev, (full, faint), changes, idx)
+            truth = dict(photo.truth.layout_key())
+            for j, (cell, k, call) in enumerate(zip(geom.cells, ks, calls, strict=True)):
+                t = truth.get(cell)
+                labels.append(
+                    opinion.EMPTY if t is None else opinion.THIS if t == k else opinion.OTHER
+                )
+                rows.append(feats[j])
+                seats.append(k)
+                whys.append(call.why)
+                owners.append(-1 if call.owner is None else call.owner)
+                unclear.append(call.unclear)
+                board_ids.append(f"{which}:{seed}:{i}")
+            print(f"{which} {i}: {len(rows)} squares", flush=True)
+    np.savez(
+        out,
+        rows=np.array(rows, np.float32),
+        labels=np.array(labels, np.int32),
+        seats=np.array(seats, np.int32),
+        whys=np.array(whys),
+        owners=np.array(owners, np.int32),
+        unclear=np.array(unclear, bool),
+        boards=np.array(board_ids),
+    )
+
+
+def _load(paths: list[Path]) -> dict[str, np.ndarray]:
+    parts = [dict(np.load(p)) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def train(paths: list[Path], out: Path) -> None:
+    data = _load(paths)
+    model = opinion.train(data["rows"], data["labels"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    made_by = (
+        "benchmarks/reflecto_learn.py train on the development collections docs/reflecto.md "
+        "names (`reflecto_learn.py collect`); do not edit by hand: train again"
+    )
+    model.save(out, made_by)
+    print(f"{len(data['rows'])} squares, classes {np.bincount(data['labels'], minlength=3)}")
+    p = model.votes(data["rows"])
+    print(f"training accuracy {(p.argmax(axis=1) == data['labels']).mean():.4f}")
+
+
+def curve(paths: list[Path], model_file: Path | None) -> None:
+    data = _load(paths)
+    path = model_file or opinion.model_path()
+    assert path is not None, "no model file"
+    votes = opinion.SquareModel.load(path).votes(data["rows"])
+    labels, asked = data["labels"], data["unclear"]
+    silent = np.isin(data["whys"], read.SILENT) & (data["owners"] < 0) & ~asked
+    screen = labels != opinion.EMPTY
+    print(
+        f"{len(labels)} squares on {len(set(data['boards']))} boards; asked {asked.sum()} "
+        f"({(asked & screen).sum()} screens), silent empty calls {silent.sum()} "
+        f"({(silent & screen).sum()} screens)"
+    )
+    print(
+        "asked squares named by the model: bar: screens named right / named the other seat / "
+        "empty named a screen (boards with a wrong name)"
+    )
+    for bar in BARS:
+        named_this = asked & (votes[:, opinion.THIS] >= bar)
+        named_other = asked & (votes[:, opinion.OTHER] >= bar) & ~named_this
+        right = (named_this & (labels == opinion.THIS)) | (named_other & (labels == opinion.OTHER))
+        swapped = (named_this & (labels == opinion.OTHER)) | (
+            named_other & (labels == opinion.THIS)
+        )
+        phantom = (named_this | named_other) & (labels == opinion.EMPTY)
+        wrong_boards = len(set(data["boards"][swapped | phantom]))
+        print(f"  {bar:.2f}: {right.sum()} / {swapped.sum()} / {phantom.sum()} ({wrong_boards})")
+    print("silent empty calls asked: bar: screens asked / empty squares asked")
+    for bar in BARS:
+        ask = silent & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= bar)
+        print(f"  {bar:.2f}: {(ask & screen).sum()} / {(ask & ~screen).sum()}")
+    # The asked screens by the reader's reason, and the top vote they got.
+    print("asked screens by reason: reason: count, model's best screen vote quantiles")
+    for why in sorted(set(data["whys"][asked & screen])):
+        at = asked & screen & (data["whys"] == why)
+        best = votes[at][:, 1:].max(axis=1)
+        print(f"  {why}: {at.sum()}, {np.round(np.quantile(best, (0, 0.25, 0.5, 0.75, 1)), 2)}")
+    at = asked & ~screen
+    if at.any():
+        best = votes[at][:, 1:].max(axis=1)
+        print(
+            f"asked empty squares: {at.sum()}, best screen vote quantiles "
+            f"{np.round(np.quantile(best, (0, 0.5, 0.9, 0.99, 1)), 2)}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--family", action="append", required=True, help="house|random:SEED:FIRST")
+    c.add_argument("--boards", type=int, default=30)
+    c.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("train")
+    t.add_argument("data", type=Path, nargs="+")
+    t.add_argument("--out", type=Path, default=ROOT / "models" / opinion.MODEL_FILE)
+    v = sub.add_parser("curve")
+    v.add_argument("data", type=Path, nargs="+")
+    v.add_argument("--model", type=Path, default=None)
+    args = parser.parse_args()
+    if args.command == "collect":
+        families = []
+        for f in args.family:
+            which, seed, *first = f.split(":")
+            assert which in ("house", "random"), "development renderer families only"
+            families.append((which, int(seed), int(first[0]) if first else 0))
+        collect(families, args.boards, args.out)
+    elif args.command == "train":
+        train(args.data, args.out)
+    else:
+        curve(args.data, args.model)
+
+
+if __name__ == "__main__":
+    main()

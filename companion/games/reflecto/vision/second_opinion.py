@@ -1,0 +1,259 @@
+"""A learnt second opinion on the squares the Reflecto reader is unsure of (issue 32).
+
+The hand-set reader (`read.classify`) decides each square by a chain of thresholds; where
+they disagree it asks the players, and where it sees no colour it calls the square empty
+without a word. This module holds a small classifier (`SquareModel`, numpy) trained
+on the development renderer's boards read with the empty board's photograph
+(`benchmarks/reflecto_learn.py`), on what the reader already measures of each square
+(`FEATURES`). It is only ever a second opinion, and only with the empty board's print:
+
+- a square the reader asks about is named a seat's screen when the model's probability
+  for it is at least `NAME_BAR` (off: `NAMING`, measured fresh and taken out);
+- a square the reader calls empty without asking is asked about (never called a screen)
+  when the model's probability
+  of a screen is at least `ASK_BAR`;
+- a square the reader names a screen is never changed.
+
+Features are taken with the seats oriented (`orient`): "this seat" is the seat whose colour
+the strip shows most, so the model learns one rule for both seats.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from companion.games.reflecto.vision.board_print import Change
+from companion.paths import models_dir, repo_dir
+
+MODEL_FILE = Path("reflecto") / "square_model.json"
+"""Under the models folder (`models_dir`, else the repository's)."""
+
+FEATURES = (
+    "share_this",
+    "share_other",
+    "faint_this",
+    "faint_other",
+    "print_known",
+    "changed",
+    "changed_this",
+    "changed_other",
+    "beside_this",
+    "beside_other",
+    "moved",
+    "loose",
+    "strength",
+    "spread",
+    "hue_this",
+    "hue_other",
+    "brightness",
+    "print_board",
+    "print_with_sides",
+    "print_close",
+    "print_shade",
+    "body",
+)
+"""What a square's row holds (`feature_row`); -1 where the reader could not measure it."""
+
+EMPTY, THIS, OTHER = 0, 1, 2
+"""The model's classes: no screen, a screen of the oriented seat (`orient`), one of the
+other seat."""
+
+SECOND_OPINION = False
+"""Whether the rule acts (`read.classify` with the empty board's print and the model file).
+Off: measured fresh (docs/reflecto.md, refllearn) it turned 34 of 74 silent misses into
+questions (held-out 18 of 33) and asked about one empty square, but its features
+for every silent square (the change against the print and the print test) doubled the
+CPU of a read with the empty board (35 -> 72 ms); and naming (`NAMING`) added a phantom."""
+NAMING = False
+"""Whether an asked square may be named a screen (`NAME_BAR`). Measured fresh and taken
+out: on 120 fresh renderer and held-out boards it named one empty square a screen (a
+phantom, a board lost) and gained no screen (docs/reflecto.md)."""
+NAME_BAR = 0.998
+"""The model's probability of one seat's screen at which a square the reader asks about is
+named that seat's screen. From the curve on a development validation draw not used for
+training (`benchmarks/reflecto_learn.py curve`, the house and random validation draws
+docs/reflecto.md names, boards 0-29 each: 94 squares asked, 36 of them screens; screens
+named right / named the other seat's / empty squares named a screen): 0.5: 20 / 3 / 3,
+0.7: 18 / 3 / 2, 0.8: 16 / 2 / 2, 0.9: 13 / 2 / 1, 0.95: 11 / 2 / 0, 0.97: 10 / 1 / 0,
+0.99: 6 / 1 / 0, 0.995: 4 / 0 / 0, 0.998: 2 / 0 / 0. The wrong owners are strips wholly in
+one seat's colour whose screen is the other seat's (two seats' colours near each other):
+the model cannot tell them, and names one such square at 0.99. The bar lies over it."""
+ASK_BAR = 0.8
+"""The model's probability of a screen (either seat) at which a square the reader calls
+empty silently (`read.SILENT`) is asked about instead. From the same curve (2167 silent
+empty calls, 18 of them screens; screens asked / empty squares asked): 0.5: 10 / 2, 0.6:
+10 / 1, 0.7: 9 / 1, 0.8: 8 / 1, 0.9: 6 / 1, 0.95: 5 / 1. A question is never a wrong
+call; 0.8 keeps to one empty square asked in 60 boards."""
+
+
+@dataclass(frozen=True)
+class StripLook:
+    """What `read` measures of a square's centre strip for the model."""
+
+    strength: float
+    """Chromaticity of its median from grey (`CellStats.strength`)."""
+    spread: float
+    hue: tuple[float, float]
+    """Cosine of the angle (chromaticity plane) between its median and each seat's colour."""
+    brightness: float
+    """Mean channel of its pixels, 0-1."""
+
+
+def orient(shares: tuple[float, float], trace: tuple[float, float], change: Change | None) -> int:
+    """The seat whose colour the strip shows most: its changed pixels' or its own share, then
+    its faint trace."""
+    score = [
+        max(shares[j], change.colour[j] if change is not None else 0.0) + 1e-3 * trace[j]
+        for j in (0, 1)
+    ]
+    return int(np.argmax(score))
+
+
+def feature_row(
+    k: int,
+    shares: tuple[float, float],
+    trace: tuple[float, float],
+    change: Change | None,
+    look: StripLook,
+    printed: tuple[float | None, float | None, float | None, float | None, float | None],
+) -> np.ndarray:
+    """One square's `FEATURES` with `k` as "this" seat; `printed` is `PrintShares`' board,
+    with_sides, close, shade and body for seat `k` at the faint floor."""
+    o = 1 - k
+    c = change
+    row = [
+        shares[k],
+        shares[o],
+        trace[k],
+        trace[o],
+        0.0 if c is None else 1.0,
+        -1.0 if c is None else c.share,
+        -1.0 if c is None else c.colour[k],
+        -1.0 if c is None else c.colour[o],
+        -1.0 if c is None else c.beside[k],
+        -1.0 if c is None else c.beside[o],
+        -1.0 if c is None else c.moved,
+        -1.0 if c is None else float(c.loose),
+        look.strength,
+        look.spread,
+        look.hue[k],
+        look.hue[o],
+        look.brightness,
+    ]
+    board, with_sides, close, shade, body = printed
+    row += [-1.0 if v is None else v for v in (board, with_sides, close)]
+    row.append(-1.0 if shade is None else min(shade / 20.0, 3.0))
+    row.append(-1.0 if body is None else body)
+    return np.array(row, np.float32)
+
+
+class SquareModel:
+    """The trained model: a few small neural networks (one hidden layer of `tanh` units, a
+    softmax over `EMPTY`, `THIS`, `OTHER`), each trained from its own start, their outputs
+    averaged; plain numpy (OpenCV's build here has no `ml` module)."""
+
+    def __init__(self, mean: np.ndarray, scale: np.ndarray, nets: list[dict[str, np.ndarray]]):
+        self.mean = np.asarray(mean, np.float32)
+        self.scale = np.asarray(scale, np.float32)
+        self.nets = nets
+
+    @classmethod
+    def load(cls, path: Path) -> SquareModel:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert tuple(data["features"]) == FEATURES, "the model was trained on other features"
+        nets = [{k: np.asarray(v, np.float32) for k, v in net.items()} for net in data["nets"]]
+        return cls(np.array(data["mean"]), np.array(data["scale"]), nets)
+
+    def save(self, path: Path, made_by: str) -> None:
+        data = {
+            "made_by": made_by,
+            "features": list(FEATURES),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "nets": [{k: np.round(v, 6).tolist() for k, v in net.items()} for net in self.nets],
+        }
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+    def votes(self, rows: np.ndarray) -> np.ndarray:
+        """(n, 3): per row, the model's probability of `EMPTY`, `THIS`, `OTHER`."""
+        x = (np.asarray(rows, np.float32).reshape(-1, len(FEATURES)) - self.mean) / self.scale
+        out = np.zeros((len(x), 3), np.float32)
+        for net in self.nets:
+            out += _forward(net, x)[1]
+        return out / max(len(self.nets), 1)
+
+
+def _forward(net: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    hidden = np.tanh(x @ net["w1"] + net["b1"])
+    logits = hidden @ net["w2"] + net["b2"]
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return hidden, p / p.sum(axis=1, keepdims=True)
+
+
+def model_path() -> Path | None:
+    """The model file: the models folder's, else the repository's; None when neither is."""
+    for base in (models_dir(), repo_dir() / "models"):
+        if (base / MODEL_FILE).exists():
+            return base / MODEL_FILE
+    return None
+
+
+@cache
+def _loaded(path: Path) -> SquareModel:
+    return SquareModel.load(path)
+
+
+def square_model() -> SquareModel | None:
+    """The model, loaded once; None when no model file is found."""
+    path = model_path()
+    return None if path is None else _loaded(path)
+
+
+def train(
+    rows: np.ndarray,
+    labels: np.ndarray,
+    nets: int = 3,
+    hidden: int = 16,
+    steps: int = 800,
+    seed: int = 0,
+) -> SquareModel:
+    """`nets` networks on `rows` (`FEATURES`) with classes `labels` (`EMPTY`, `THIS`,
+    `OTHER`), full-batch Adam with a little weight decay."""
+    x = np.asarray(rows, np.float64)
+    mean = x.mean(axis=0)
+    scale = np.maximum(x.std(axis=0), 1e-3)
+    x = (x - mean) / scale
+    y = np.eye(3)[np.asarray(labels, int)]
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(nets):
+        net = {
+            "w1": rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)),
+            "b1": np.zeros(hidden),
+            "w2": rng.normal(0, 1 / np.sqrt(hidden), (hidden, 3)),
+            "b2": np.zeros(3),
+        }
+        m = {k: np.zeros_like(v) for k, v in net.items()}
+        v2 = {k: np.zeros_like(v) for k, v in net.items()}
+        for step in range(1, steps + 1):
+            h, p = _forward(net, x)
+            d = (p - y) / len(x)
+            grads = {"w2": h.T @ d, "b2": d.sum(axis=0)}
+            dh = (d @ net["w2"].T) * (1 - h * h)
+            grads["w1"] = x.T @ dh
+            grads["b1"] = dh.sum(axis=0)
+            for k in net:
+                g = grads[k] + (1e-4 * net[k] if k.startswith("w") else 0.0)
+                m[k] = 0.9 * m[k] + 0.1 * g
+                v2[k] = 0.999 * v2[k] + 0.001 * g * g
+                mh = m[k] / (1 - 0.9**step)
+                vh = v2[k] / (1 - 0.999**step)
+                net[k] = net[k] - 0.02 * mh / (np.sqrt(vh) + 1e-8)
+        out.append({k: v.astype(np.float32) for k, v in net.items()})
+    return SquareModel(mean.astype(np.float32), scale.astype(np.float32), out)
