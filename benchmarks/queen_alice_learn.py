@@ -43,6 +43,7 @@ from companion.games.queen_alice.vision import read as reader  # noqa: E402
 from companion.games.queen_alice.vision import second_opinion  # noqa: E402
 from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
 from companion.sim.conditions import Conditions  # noqa: E402
+from companion.vision.learnt_net import LearntNet, train  # noqa: E402
 
 TRAIN = ((1505054458, "random", 200), (7435006937, "house", 60))
 """Development draws the model is learnt from (seed, family, boards): mostly with arms, where
@@ -125,50 +126,29 @@ def stacked(draws: tuple[tuple[int, str, int], ...], most: int) -> dict[str, np.
     return out
 
 
-def fit(x: np.ndarray, y: np.ndarray, seed: int = 0, epochs: int = 3000) -> second_opinion.Model:
-    """A one-hidden-layer network (tanh, softmax), full-batch Adam on cross-entropy with a
-    little weight decay, on standardised features."""
-    rng = np.random.default_rng(seed)
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0) + 1e-6
-    z = (x - mean) / scale
-    n, d = z.shape
-    onehot = np.eye(len(second_opinion.NAMES))[y]
-    params = [
-        rng.normal(0, 1 / np.sqrt(d), (d, HIDDEN)),
-        np.zeros(HIDDEN),
-        rng.normal(0, 1 / np.sqrt(HIDDEN), (HIDDEN, len(second_opinion.NAMES))),
-        np.zeros(len(second_opinion.NAMES)),
-    ]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    decay, lr = 1e-3, 0.01
-    for t in range(1, epochs + 1):
-        w1, b1, w2, b2 = params
-        h = np.tanh(z @ w1 + b1)
-        logits = h @ w2 + b2
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        g_logits = (p - onehot) / n
-        g_w2 = h.T @ g_logits + decay * w2
-        g_b2 = g_logits.sum(axis=0)
-        g_h = g_logits @ w2.T * (1 - h**2)
-        g_w1 = z.T @ g_h + decay * w1
-        g_b1 = g_h.sum(axis=0)
-        for i, g in enumerate((g_w1, g_b1, g_w2, g_b2)):
-            m[i] = 0.9 * m[i] + 0.1 * g
-            v[i] = 0.999 * v[i] + 0.001 * g * g
-            params[i] = params[i] - lr * (m[i] / (1 - 0.9**t)) / (
-                np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8
-            )
-    return second_opinion.Model(mean, scale, *params)
+def fit(x: np.ndarray, y: np.ndarray, seed: int = 0) -> LearntNet:
+    """One network (`learnt_net.train`): 3,000 full-batch Adam steps at rate 0.01, weight
+    decay 1e-3, on standardised features."""
+    return train(
+        x,
+        y,
+        second_opinion.FEATURES,
+        second_opinion.NAMES,
+        nets=1,
+        hidden=HIDDEN,
+        steps=3000,
+        rate=0.01,
+        decay=1e-3,
+        least_spread=1e-6,
+        made_by="PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_learn.py --train",
+        seed=seed,
+    )
 
 
 BARS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
 
 
-def curve(model: second_opinion.Model, data: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+def curve(model: LearntNet, data: dict[str, np.ndarray]) -> list[dict[str, Any]]:
     """Per bar: asked squares named, right and wrong (phantom / wrong colour / piece called
     empty), and those away from an arm in the render named right (a board's fault undone):
     each board's squares named as `second_opinion.name_asked` names them, then `at_most` as
@@ -263,7 +243,7 @@ def main() -> None:
         data = stacked(TRAIN, args.boards)
         target = np.where(data["hidden"], second_opinion.NAMES.index("hidden"), data["y"])
         model = fit(data["x"], target)
-        second_opinion.MODEL.write_text(json.dumps(model.to_json()) + "\n")
+        model.save(second_opinion.MODEL)
         second_opinion.model.cache_clear()
         counts = np.bincount(target, minlength=len(second_opinion.NAMES)).tolist()
         print(json.dumps({"trained_on": len(target), "by_class": counts}))

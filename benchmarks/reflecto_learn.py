@@ -15,7 +15,7 @@ print from the empty board's photograph as `benchmarks/reflecto_vision.py --mode
 does, reads each board with the hand reader alone (`second_opinion.SECOND_OPINION` off), and
 stores per square the feature row the model sees (`read.square_features`, every square
 judged against the print), the truth (no screen, the oriented seat's, the other's) and the
-reader's call. `train` fits the model (`second_opinion.train`) and saves it. `curve`
+reader's call. `train` fits the model (`second_opinion.trained`) and saves it. `curve`
 applies a saved model to a collection NOT used to train it and prints, per candidate bar,
 what the rule would make of the squares the reader asks about (screens named right, named
 the other seat's, empty squares named a screen) and of the squares it calls empty silently
@@ -99,15 +99,15 @@ def _load(paths: list[Path]) -> dict[str, np.ndarray]:
 
 def train(paths: list[Path], out: Path) -> None:
     data = _load(paths)
-    model = opinion.train(data["rows"], data["labels"])
-    out.parent.mkdir(parents=True, exist_ok=True)
     made_by = (
         "benchmarks/reflecto_learn.py train on the development collections docs/reflecto.md "
         "names (`reflecto_learn.py collect`); do not edit by hand: train again"
     )
-    model.save(out, made_by)
+    model = opinion.trained(data["rows"], data["labels"], made_by)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
     print(f"{len(data['rows'])} squares, classes {np.bincount(data['labels'], minlength=3)}")
-    p = model.votes(data["rows"])
+    p = model.probabilities(data["rows"])
     print(f"training accuracy {(p.argmax(axis=1) == data['labels']).mean():.4f}")
 
 
@@ -115,7 +115,7 @@ def curve(paths: list[Path], model_file: Path | None) -> None:
     data = _load(paths)
     path = model_file or opinion.model_path()
     assert path is not None, "no model file"
-    votes = opinion.SquareModel.load(path).votes(data["rows"])
+    votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
     labels, asked = data["labels"], data["unclear"]
     silent = np.isin(data["whys"], read.SILENT) & (data["owners"] < 0) & ~asked
     screen = labels != opinion.EMPTY

@@ -11,8 +11,8 @@ and the model's probability of empty, red or white. A square is named only when 
 probability is over `BAR`, chosen from the curve of the tool on a development validation
 draw not used for training (named right against named wrong per bar).
 
-The model is data (`square_model.json` beside this file): the features' means and spreads
-and a one-hidden-layer network's weights, in numpy (no dependency beyond the reader's).
+The model is data (`square_model.json` beside this file), a `learnt_net.LearntNet`: the
+features' means and spreads and a one-hidden-layer network's weights, in numpy.
 Regenerate it with
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_learn.py --train
@@ -23,15 +23,14 @@ Regenerate it with
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Collection
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from companion.games.queen_alice.vision import read as hand
 from companion.games.queen_alice.vision.geometry import BoardGeometry
+from companion.vision.learnt_net import LearntNet
 
 MODEL = Path(__file__).with_name("square_model.json")
 
@@ -96,53 +95,12 @@ FAR = 99.0
 """A distance to a piece colour the board does not tell (no `two_centres`)."""
 
 
-@dataclass(frozen=True)
-class Model:
-    mean: np.ndarray
-    scale: np.ndarray
-    hidden_w: np.ndarray
-    hidden_b: np.ndarray
-    out_w: np.ndarray
-    out_b: np.ndarray
-
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        """K x 3 probabilities (`NAMES`) for K x len(`FEATURES`) inputs."""
-        z = (x - self.mean) / self.scale
-        h = np.tanh(z @ self.hidden_w + self.hidden_b)
-        logits = h @ self.out_w + self.out_b
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return np.asarray(e / e.sum(axis=1, keepdims=True))
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "features": list(FEATURES),
-            "classes": list(NAMES),
-            "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(),
-            "hidden_w": self.hidden_w.tolist(),
-            "hidden_b": self.hidden_b.tolist(),
-            "out_w": self.out_w.tolist(),
-            "out_b": self.out_b.tolist(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> Model:
-        if list(data["features"]) != list(FEATURES):  # type: ignore[call-overload]
-            raise ValueError("square model: its features are not this reader's (regenerate it)")
-        arrays = {
-            k: np.asarray(data[k], np.float64)
-            for k in ("mean", "scale", "hidden_w", "hidden_b", "out_w", "out_b")
-        }
-        return cls(**arrays)
-
-
 @functools.lru_cache(maxsize=1)
-def model() -> Model | None:
+def model() -> LearntNet | None:
     """The learnt model (`MODEL`), read once; None when there is none."""
     if not MODEL.exists():
         return None
-    return Model.from_json(json.loads(MODEL.read_text()))
+    return LearntNet.load(MODEL, FEATURES)
 
 
 def eligible(calls: list[tuple[str, float]], known: np.ndarray) -> list[int]:

@@ -48,7 +48,6 @@ from companion.games.reflecto.vision.reading import BoardReading, ScreenSeen
 from companion.games.reflecto.vision.second_opinion import (
     OTHER,
     THIS,
-    SquareModel,
     StripLook,
     feature_row,
     orient,
@@ -60,6 +59,7 @@ from companion.vision.board_pose import (
     Calibration,
     pose_in_image,
 )
+from companion.vision.learnt_net import LearntNet
 from companion.vision.markers import Marker
 
 PX_PER_MM = 1.5
@@ -1142,7 +1142,7 @@ def second_opinion(
     board_print: BoardPrint,
     changes: list[Change | None],
     calls: list[CellCall],
-    model: SquareModel,
+    model: LearntNet,
 ) -> list[CellCall]:
     """The learnt model's word (`second_opinion.py`) on the squares the reader asks about
     or calls empty without asking (`SILENT`): an asked square is named a seat's screen when
@@ -1163,7 +1163,7 @@ def second_opinion(
         more = print_changes(rect, geom, ev, board_print, needed=missing)
         changes = [m if m is not None else c for c, m in zip(changes, more, strict=True)]
     rows, seats = square_features(rect, geom, colours, ev, shares, changes, which)
-    votes = model.votes(rows)
+    votes = model.probabilities(rows)
     out = list(calls)
     for j, k, v in zip(which, seats, votes, strict=True):
         call = calls[j]

@@ -2,7 +2,7 @@
 
 The hand-set reader (`read.classify`) decides each square by a chain of thresholds; where
 they disagree it asks the players, and where it sees no colour it calls the square empty
-without a word. This module holds a small classifier (`SquareModel`, numpy) trained
+without a word. This module holds a small classifier (`learnt_net.LearntNet`, numpy) trained
 on the development renderer's boards read with the empty board's photograph
 (`benchmarks/reflecto_learn.py`), on what the reader already measures of each square
 (`FEATURES`). It is only ever a second opinion, and only with the empty board's print:
@@ -20,7 +20,6 @@ the strip shows most, so the model learns one rule for both seats.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 
 from companion.games.reflecto.vision.board_print import Change
 from companion.paths import models_dir, repo_dir
+from companion.vision.learnt_net import LearntNet, train
 
 MODEL_FILE = Path("reflecto") / "square_model.json"
 """Under the models folder (`models_dir`, else the repository's)."""
@@ -59,6 +59,7 @@ FEATURES = (
 )
 """What a square's row holds (`feature_row`); -1 where the reader could not measure it."""
 
+CLASSES = ("empty", "this", "other")
 EMPTY, THIS, OTHER = 0, 1, 2
 """The model's classes: no screen, a screen of the oriented seat (`orient`), one of the
 other seat."""
@@ -152,50 +153,6 @@ def feature_row(
     return np.array(row, np.float32)
 
 
-class SquareModel:
-    """The trained model: a few small neural networks (one hidden layer of `tanh` units, a
-    softmax over `EMPTY`, `THIS`, `OTHER`), each trained from its own start, their outputs
-    averaged; plain numpy (OpenCV's build here has no `ml` module)."""
-
-    def __init__(self, mean: np.ndarray, scale: np.ndarray, nets: list[dict[str, np.ndarray]]):
-        self.mean = np.asarray(mean, np.float32)
-        self.scale = np.asarray(scale, np.float32)
-        self.nets = nets
-
-    @classmethod
-    def load(cls, path: Path) -> SquareModel:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        assert tuple(data["features"]) == FEATURES, "the model was trained on other features"
-        nets = [{k: np.asarray(v, np.float32) for k, v in net.items()} for net in data["nets"]]
-        return cls(np.array(data["mean"]), np.array(data["scale"]), nets)
-
-    def save(self, path: Path, made_by: str) -> None:
-        data = {
-            "made_by": made_by,
-            "features": list(FEATURES),
-            "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(),
-            "nets": [{k: np.round(v, 6).tolist() for k, v in net.items()} for net in self.nets],
-        }
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-
-    def votes(self, rows: np.ndarray) -> np.ndarray:
-        """(n, 3): per row, the model's probability of `EMPTY`, `THIS`, `OTHER`."""
-        x = (np.asarray(rows, np.float32).reshape(-1, len(FEATURES)) - self.mean) / self.scale
-        out = np.zeros((len(x), 3), np.float32)
-        for net in self.nets:
-            out += _forward(net, x)[1]
-        return out / max(len(self.nets), 1)
-
-
-def _forward(net: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    hidden = np.tanh(x @ net["w1"] + net["b1"])
-    logits = hidden @ net["w2"] + net["b2"]
-    logits = logits - logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    return hidden, p / p.sum(axis=1, keepdims=True)
-
-
 def model_path() -> Path | None:
     """The model file: the models folder's, else the repository's; None when neither is."""
     for base in (models_dir(), repo_dir() / "models"):
@@ -205,55 +162,29 @@ def model_path() -> Path | None:
 
 
 @cache
-def _loaded(path: Path) -> SquareModel:
-    return SquareModel.load(path)
+def _loaded(path: Path) -> LearntNet:
+    return LearntNet.load(path, FEATURES)
 
 
-def square_model() -> SquareModel | None:
+def square_model() -> LearntNet | None:
     """The model, loaded once; None when no model file is found."""
     path = model_path()
     return None if path is None else _loaded(path)
 
 
-def train(
-    rows: np.ndarray,
-    labels: np.ndarray,
-    nets: int = 3,
-    hidden: int = 16,
-    steps: int = 800,
-    seed: int = 0,
-) -> SquareModel:
-    """`nets` networks on `rows` (`FEATURES`) with classes `labels` (`EMPTY`, `THIS`,
-    `OTHER`), full-batch Adam with a little weight decay."""
-    x = np.asarray(rows, np.float64)
-    mean = x.mean(axis=0)
-    scale = np.maximum(x.std(axis=0), 1e-3)
-    x = (x - mean) / scale
-    y = np.eye(3)[np.asarray(labels, int)]
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(nets):
-        net = {
-            "w1": rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)),
-            "b1": np.zeros(hidden),
-            "w2": rng.normal(0, 1 / np.sqrt(hidden), (hidden, 3)),
-            "b2": np.zeros(3),
-        }
-        m = {k: np.zeros_like(v) for k, v in net.items()}
-        v2 = {k: np.zeros_like(v) for k, v in net.items()}
-        for step in range(1, steps + 1):
-            h, p = _forward(net, x)
-            d = (p - y) / len(x)
-            grads = {"w2": h.T @ d, "b2": d.sum(axis=0)}
-            dh = (d @ net["w2"].T) * (1 - h * h)
-            grads["w1"] = x.T @ dh
-            grads["b1"] = dh.sum(axis=0)
-            for k in net:
-                g = grads[k] + (1e-4 * net[k] if k.startswith("w") else 0.0)
-                m[k] = 0.9 * m[k] + 0.1 * g
-                v2[k] = 0.999 * v2[k] + 0.001 * g * g
-                mh = m[k] / (1 - 0.9**step)
-                vh = v2[k] / (1 - 0.999**step)
-                net[k] = net[k] - 0.02 * mh / (np.sqrt(vh) + 1e-8)
-        out.append({k: v.astype(np.float32) for k, v in net.items()})
-    return SquareModel(mean.astype(np.float32), scale.astype(np.float32), out)
+def trained(rows: np.ndarray, labels: np.ndarray, made_by: str) -> LearntNet:
+    """Three networks of 16 hidden units on `rows` (`FEATURES`) with classes `labels`
+    (`CLASSES`): 800 full-batch Adam steps at rate 0.02, weight decay 1e-4."""
+    return train(
+        rows,
+        labels,
+        FEATURES,
+        CLASSES,
+        nets=3,
+        hidden=16,
+        steps=800,
+        rate=0.02,
+        decay=1e-4,
+        least_spread=1e-3,
+        made_by=made_by,
+    )

@@ -15,19 +15,22 @@ from companion.games.reflecto.vision.board_print import learn_print
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.render import render_photo
 from companion.sim.conditions import Conditions
+from companion.vision.learnt_net import LearntNet
 
 GEOM = load_geometry()
 
 
-class Sure(opinion.SquareModel):
-    """A model that votes the same for every square."""
-
-    def __init__(self, vote: tuple[float, float, float]) -> None:
-        self.vote = np.array(vote, np.float32)
-
-    def votes(self, rows: np.ndarray) -> np.ndarray:
-        assert rows.shape[1] == len(opinion.FEATURES)
-        return np.tile(self.vote, (len(rows), 1))
+def sure(vote: tuple[float, float, float]) -> LearntNet:
+    """A model that votes `vote` for every square: a network whose only say is its last
+    layer's bias."""
+    n = len(opinion.FEATURES)
+    net = {
+        "w1": np.zeros((n, 1)),
+        "b1": np.zeros(1),
+        "w2": np.zeros((1, 3)),
+        "b2": np.log(np.maximum(np.array(vote), 1e-30)),
+    }
+    return LearntNet(opinion.FEATURES, opinion.CLASSES, np.zeros(n), np.ones(n), (net,))
 
 
 def _read(seed: tuple[int, int], which: str = "house") -> tuple:
@@ -59,23 +62,23 @@ def test_the_rule_names_asked_squares_asks_silent_ones_and_leaves_screens(
     calls[asked] = replace(calls[asked], unclear=True, confidence=0.0, why="maybe the print")
     args = (rect, GEOM, colours, ev, (shares[0], shares[1]), taught, changes)
 
-    # The forest sure of the oriented seat's screen everywhere.
-    out = read.second_opinion(*args, calls, Sure((0.0, 1.0, 0.0)))
+    # The model sure of the oriented seat's screen everywhere.
+    out = read.second_opinion(*args, calls, sure((0.0, 1.0, 0.0)))
     assert out[named] == calls[named]  # a named screen is never overruled
     assert out[asked].owner in (0, 1) and not out[asked].unclear
     assert out[asked].why == "second opinion"
     for j in silent:  # a silent empty call becomes a question, never a screen
         assert out[j].owner is None and out[j].unclear and out[j].why == "second opinion: ask"
     # ... sure of the other seat's: the asked square is named the other seat's.
-    other = read.second_opinion(*args, calls, Sure((0.0, 0.0, 1.0)))
+    other = read.second_opinion(*args, calls, sure((0.0, 0.0, 1.0)))
     assert other[asked].owner == 1 - out[asked].owner
     # Sure of nothing, or short of the bars: the reader's calls stand.
-    assert read.second_opinion(*args, calls, Sure((1.0, 0.0, 0.0))) == calls
+    assert read.second_opinion(*args, calls, sure((1.0, 0.0, 0.0))) == calls
     below = opinion.NAME_BAR - 0.01, opinion.ASK_BAR - 0.01
-    assert read.second_opinion(*args, calls, Sure((0.0, min(below), 0.0))) == calls
+    assert read.second_opinion(*args, calls, sure((1.0 - min(below), min(below), 0.0))) == calls
     # Naming as landed (off, `NAMING`): the asked square stays a question.
     monkeypatch.setattr(opinion, "NAMING", False)
-    off = read.second_opinion(*args, calls, Sure((0.0, 1.0, 0.0)))
+    off = read.second_opinion(*args, calls, sure((0.0, 1.0, 0.0)))
     assert off[asked] == calls[asked] and off[named] == calls[named]
     assert all(off[j].unclear and off[j].owner is None for j in silent)
 
@@ -84,8 +87,8 @@ def test_the_rule_needs_the_empty_boards_print(monkeypatch: pytest.MonkeyPatch) 
     """From the picture alone the reader's calls are its own."""
     _, rect, colours, _ = _read((4, 1))
     monkeypatch.setattr(opinion, "SECOND_OPINION", True)
-    monkeypatch.setattr(opinion, "square_model", lambda: Sure((0.0, 1.0, 0.0)))
-    monkeypatch.setattr(read, "square_model", lambda: Sure((0.0, 1.0, 0.0)))
+    monkeypatch.setattr(opinion, "square_model", lambda: sure((0.0, 1.0, 0.0)))
+    monkeypatch.setattr(read, "square_model", lambda: sure((0.0, 1.0, 0.0)))
     alone = read.classify(rect, GEOM, colours)
     assert all(c.why not in ("second opinion", "second opinion: ask") for c in alone)
 
