@@ -24,6 +24,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import sys  # noqa: E402
 from collections import Counter  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -62,6 +63,28 @@ def truth_at(layout: TableLayout, truth: TableReading, p: Point) -> tuple[str, s
     return "?", None
 
 
+def recorder(
+    reader: R.TableReader,
+    end_bodies: Callable[..., list[R.Match]],
+    looked: list[tuple[Point, str | None, float]],
+) -> Callable[..., list[R.Match]]:
+    """`end_bodies` that first adds the row's last card the rule looks at to `looked`
+    (its place, its name, its lead on the body of the card before it)."""
+
+    def record(image, H, row, place, first=None):
+        R.ended(row)
+        if row and not row[-1].shown:
+            j = len(row) - 1
+            before, at = (row[j - 1], place(j - 1)) if j else (first or (None, None))
+            if before is not None and at is not None and not before.empty:
+                body = reader.body_score(image, H, place(j), at, before.best)
+                if body is not None:
+                    looked.append((place(j), row[j].card, row[j].score - body))
+        return end_bodies(image, H, row, place, first)
+
+    return record
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", required=True, help="A:B, development seeds")
@@ -86,18 +109,7 @@ def main() -> int:
                 photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
                 H = reader.locate(photo.image)
                 looked: list[tuple[Point, str | None, float]] = []
-
-                def record(image, H, row, place, first=None):  # noqa: ANN001, ANN202
-                    R.ended(row)
-                    if row and not row[-1].shown:
-                        j = len(row) - 1
-                        before, at = (row[j - 1], place(j - 1)) if j else (first or (None, None))
-                        if before is not None and at is not None and not before.empty:
-                            body = reader.body_score(image, H, place(j), at, before.best)
-                            if body is not None:
-                                looked.append((place(j), row[j].card, row[j].score - body))
-                    return end_bodies(image, H, row, place, first)
-
+                record = recorder(reader, reader.end_bodies, looked)
                 R.END_BODY_LEAD = -np.inf
                 reader.end_bodies = record  # type: ignore[method-assign]
                 try:
@@ -127,10 +139,16 @@ def main() -> int:
         for kind, v in seen.items():
             if v:
                 q = np.percentile(v, [0, 1, 5, 50])
-                print(f"{style} {kind} last cards n={len(v)} lead least / 1st / 5th / median "
-                      + " / ".join(f"{x:.3f}" for x in q))
+                print(
+                    f"{style} {kind} last cards n={len(v)} lead least / 1st / 5th / median "
+                    + " / ".join(f"{x:.3f}" for x in q)
+                )
         for lead, c in totals.items():
-            below = {k: sum(x < float(lead) for x in v) for k, v in seen.items()} if lead != "off" else {}
+            below = (
+                {k: sum(x < float(lead) for x in v) for k, v in seen.items()}
+                if lead != "off"
+                else {}
+            )
             print(
                 f"{style} END_BODY_LEAD {lead}: {c['right']} / {c['cards']} right, wrong "
                 f"{c['wrong']}, null {c['null']}, phantom {c['phantom']}"

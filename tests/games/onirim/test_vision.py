@@ -53,6 +53,7 @@ from companion.games.onirim.vision.read import (
     symbol_margin,
     symbol_pair,
     symbol_scores,
+    template_scores,
     unit_planes,
 )
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
@@ -187,6 +188,12 @@ def test_fast_correlations_score_as_the_descriptor() -> None:
     few = crop_scores(labs, np.stack([planes[[0, 3]], planes[[1, 2]], planes[[2, 0]]]))
     assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)
     assert few.tints == pytest.approx(c.tints, abs=1e-4)
+    # One region against one template (the body look) by template matching: the same.
+    for b, k in [(0, 0), (1, 2), (2, 3)]:
+        one = template_scores(labs[b], planes[k])
+        assert one.scores.shape == (1, 9 * 9, 1)
+        assert one.scores[0, :, 0] == pytest.approx(c.scores[b, :, k], abs=2e-4)
+        assert one.tints[0] == pytest.approx(c.tints[b], abs=1e-4)
 
 
 def test_symbol_decides_between_two_types_of_one_colour() -> None:

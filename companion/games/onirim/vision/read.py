@@ -575,6 +575,34 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
 
 
+def template_scores(region: np.ndarray, planes: np.ndarray) -> Correlated:
+    """`crop_scores` of one region ((Hr, Wr, 3) Lab) against one template ((3, h, w):
+    `unit_planes`), the same numbers ((1, shifts, 1) scores, (1, shifts, 2) tints) from
+    OpenCV's template matching: each channel's products with the template and each crop's sum
+    and sum of squares (with a plane of ones) at every shift without copying every crop out,
+    about a quarter of the time (a body look at a row's end, `TableReader.body_score`)."""
+    _, h, w = planes.shape
+    n = h * w
+    offset = region.reshape(-1, 3).mean(axis=0)
+    x = (region - offset).astype(np.float32)
+    ones = np.ones((h, w), np.float32)
+    dots, sums, squares = [], [], []
+    for c in range(3):
+        xc = np.ascontiguousarray(x[..., c])
+        dots.append(
+            cv2.matchTemplate(xc, np.ascontiguousarray(planes[c], np.float32), cv2.TM_CCORR)
+        )
+        sums.append(cv2.matchTemplate(xc, ones, cv2.TM_CCORR))
+        squares.append(cv2.matchTemplate(xc * xc, ones, cv2.TM_CCORR))
+    dot, total, square = (np.stack(v, axis=-1).reshape(-1, 3) for v in (dots, sums, squares))
+    mean = total / n
+    var = np.maximum(square / n - mean * mean, 0.0)
+    gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))
+    scores = (dot * gain).sum(axis=-1) / norm
+    return Correlated(scores[None, :, None], tint(mean + offset)[None])
+
+
 def unit_planes(descriptors: np.ndarray) -> np.ndarray:
     """Descriptors (T, h, w, 3) as unit-length channel planes (T, 3, h, w), as
     `correlations` and `crop_scores` want them."""
@@ -1357,7 +1385,7 @@ class TableReader:
         planes, body_tint = self._body(self.index[kind], place[0] - before[0], place[1] - before[1])
         bgr = self.corner_window(image, H, place)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
-        c = crop_scores(lab[None], planes[None])
+        c = template_scores(lab, planes[0])
         body = c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)
         return float(body.max()) + self.lift
 
@@ -1572,9 +1600,7 @@ class TableReader:
             k += 1
         self.end_bodies(image, H, labyrinth, lambda j: L.labyrinth_places[j])
         for i, row in fans.items():
-            self.end_bodies(
-                image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i])
-            )
+            self.end_bodies(image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i]))
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
                 del mirrors[i]
