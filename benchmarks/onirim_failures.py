@@ -129,6 +129,40 @@ def door_faults(
     return out
 
 
+def phantom_why(
+    reader: R.TableReader,
+    image: np.ndarray,
+    H: np.ndarray,
+    zone: str,
+    k: int,
+    p: Point,
+    m: R.Match,
+) -> str:
+    """A phantom's score (lifted by `lift`), and how well its window matches the body of the
+    card the reader sees at the place before it (`TableReader.body_score`: a body over the
+    corner's score is what `read.END_BODY_LEAD` drops) and, under a Mirror, that Mirror card's
+    body there (the Mirror lies under every card of its fan)."""
+    L = reader.layout
+    text = f"score {m.score:.3f} lift {m.lift:.3f} coarse {m.coarse:.3f}"
+    if zone == "labyrinth":
+        before = [(L.labyrinth_places[k - 1], "location")] if k else []
+    elif zone == "door":
+        before = [(L.door_places[k - 1], "door")] if k else []
+    elif zone == "under":
+        i = next(i for i in range(len(L.mirror_places)) if L.under_place(i, k) == p)
+        mirror = (L.mirror_places[i], f"mirror-{list(ENGINE.deck.mirrors)[i]}")
+        before = [(L.under_place(i, k - 1), "location")] if k else []
+        before.append(mirror)
+    else:
+        return text
+    for at, z in before:
+        (b,) = reader.match([reader.corner_window(image, H, at)], z)
+        body = reader.body_score(image, H, p, at, b.best)
+        seen = "empty" if b.empty else b.best
+        text += f"; before {z} ({seen} {b.score:.3f}) body {'-' if body is None else f'{body:.3f}'}"
+    return text
+
+
 def faults(
     reader: R.TableReader, image: np.ndarray, reading: TableReading, truth: TableReading
 ) -> list[Fault]:
@@ -140,7 +174,8 @@ def faults(
         for k in range(max(len(want), len(got))):
             w = want[k] if k < len(want) else None
             g = got[k] if k < len(got) else None
-            if w != g and k < len(places):
+            # A null read past the row's end is a phantom too (`compare` counts it so).
+            if (w != g or (k >= len(want) and k < len(got))) and k < len(places):
                 asked.append((zone, k, places[k], kind, w, g))
 
     row("labyrinth", L.labyrinth_places, "location", truth.labyrinth, reading.labyrinth)
@@ -172,9 +207,11 @@ def faults(
         [z for _, _, _, z, _, _ in asked],
     )
     out = []
-    for (zone, k, _, _, w, g), m in zip(asked, ms, strict=True):
+    for (zone, k, p, _, w, g), m in zip(asked, ms, strict=True):
         if w is None:
-            out.append(Fault(zone, k, w, g, "phantom", f"score {m.score:.3f}", m))
+            out.append(
+                Fault(zone, k, w, g, "phantom", phantom_why(reader, image, H, zone, k, p, m), m)
+            )
         elif g is None:
             out.append(Fault(zone, k, w, g, "asked", _why(m, w), m))
         else:

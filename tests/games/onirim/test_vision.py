@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -27,6 +28,7 @@ from companion.games.onirim.vision.read import (
     DISCARD_SURE,
     DISCARD_SYMBOL_BELOW,
     EMPTY,
+    END_BODY_LEAD,
     END_SURE,
     END_SYMBOL_FIT,
     HELD_SURE,
@@ -51,6 +53,7 @@ from companion.games.onirim.vision.read import (
     symbol_margin,
     symbol_pair,
     symbol_scores,
+    template_scores,
     unit_planes,
 )
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
@@ -185,6 +188,12 @@ def test_fast_correlations_score_as_the_descriptor() -> None:
     few = crop_scores(labs, np.stack([planes[[0, 3]], planes[[1, 2]], planes[[2, 0]]]))
     assert few.scores[1, 4 * 9 + 7, 1] == pytest.approx(c.scores[1, 4 * 9 + 7, 2], abs=2e-4)
     assert few.tints == pytest.approx(c.tints, abs=1e-4)
+    # One region against one template (the body look) by template matching: the same.
+    for b, k in [(0, 0), (1, 2), (2, 3)]:
+        one = template_scores(labs[b], planes[k])
+        assert one.scores.shape == (1, 9 * 9, 1)
+        assert one.scores[0, :, 0] == pytest.approx(c.scores[b, :, k], abs=2e-4)
+        assert one.tints[0] == pytest.approx(c.tints[b], abs=1e-4)
 
 
 def test_symbol_decides_between_two_types_of_one_colour() -> None:
@@ -1013,6 +1022,56 @@ def test_a_place_after_a_rows_card_is_a_card_when_it_is_not_that_cards_body(
         reader.body_score(image, H, L.labyrinth_places[21], L.labyrinth_places[20], "red-sun")
         == -1.0
     )
+
+
+def test_a_fans_last_card_that_does_not_lead_the_body_before_it_ends_the_fan(
+    rendered: Path,
+) -> None:
+    """A fan's first place where no card lies shows its Mirror card's body, which a design's
+    art can make score as a corner over `END_SURE`: a row's last card scoring that much must
+    still lead the body of the card before it (the Mirror above a fan's first place) by
+    `END_BODY_LEAD` (`end_bodies`), or the row ends before it. On rendered tables the fan's
+    real last cards lead it and are kept; an empty fan's first place as if it scored just
+    under the Mirror's body there is dropped, just over it kept."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    order = list(ENGINE.deck.mirrors)
+    kept = dropped = 0
+    for j in range(3):
+        image = cv2.imread(str(rendered / f"{j:04d}.jpg"))
+        truth = json.loads((rendered / f"{j:04d}.json").read_text())
+        H = reader.locate(image)
+        assert H is not None
+        for m in truth["mirrors"]:
+            if m["explored"]:
+                continue
+            i = order.index(m["mirror"])
+            side = f"mirror-{m['mirror']}"
+            mirror = Match(side, 0.9, 0.3, side, None, 0.9)
+            first = (mirror, L.mirror_places[i])
+            place = partial(L.under_place, i)
+            n = len(m["under"])
+            if n:  # its real cards, as read: kept whole
+                windows = [reader.corner_window(image, H, place(k)) for k in range(n)]
+                row = reader.match(windows, "location")
+                if [c.card for c in row] == m["under"] and ended(list(row)) == row:
+                    assert reader.end_bodies(image, H, list(row), place, first) == row
+                    kept += 1
+                continue
+            body = reader.body_score(image, H, place(0), L.mirror_places[i], side)
+            assert body is not None
+            if body + END_BODY_LEAD - 0.01 < END_SURE:  # `ended` drops it alone
+                continue
+            phantom = Match("red-sun", body + END_BODY_LEAD - 0.01, 0.3, "red-sun", None, 0.9)
+            assert ended([phantom]) == [phantom]
+            assert reader.end_bodies(image, H, [phantom], place, first) == []
+            card = replace(phantom, score=max(END_SURE, body + END_BODY_LEAD + 0.01))
+            assert reader.end_bodies(image, H, [card], place, first) == [card]
+            # With no Mirror card seen above it, nothing is compared: the card is kept.
+            bare = (replace(mirror, card=None, score=0.1), L.mirror_places[i])
+            assert reader.end_bodies(image, H, [card], place, bare) == [card]
+            dropped += 1
+    assert kept >= 1 and dropped >= 1
 
 
 def test_a_named_locations_colour_lead_is_carried_for_live_play(rendered: Path) -> None:

@@ -124,6 +124,22 @@ body by -0.129 at the most (57 places), any place past a row's end by -0.009 at 
 one after a card not read, under `COARSE_EMPTY`); right last cards led the body before them by
 0.024 / 0.077 / 0.094 at the least (the lowest scoring 0.86-0.89 on their corner, out of the
 rule's reach). 0.03: the middle of the gap over every place past a row's end."""
+END_BODY_LEAD = 0.0
+"""A row's last card that reaches `END_SURE` (so its body was never looked at, `unbodied`) must
+still lead the body of the card before it by this much (`TableReader.body_score`; before a
+fan's first place, its Mirror card), or the row ends before it (`TableReader.end_bodies`): a
+design's art can make a card's body look like a corner well over `END_SURE`. A fan's first
+place shows its Mirror card's body (art of its swatch's colour, pastel discs) when no card
+lies under it: on a development deck it scored 0.697 as a green Sun, 0.962 as that body.
+The same on a labyrinth: a stripy pale deck's last card's body past the row's end scored over
+`END_SURE`, asked (a null where no card lies). From the curve on development decks
+(`benchmarks/onirim_body_curve.py`, 20 random decks x 3 tables and 8 house decks x 3, seeds in
+`docs/onirim.md`): the right last cards the rule looks at led that body by 0.061 at the least
+(1st / 5th percentile 0.071 / 0.116, 117 random), 0.154 (44 house); the 4 phantoms (3 of them
+nulls past a labyrinth's end on one deck, the green Sun above) by -0.236 at the most. At -0.3 /
+-0.2 / -0.1 / -0.05 / 0 / 0.03: phantoms 6 / 2 / 2 / 2 / 2 / 2 of 6 left (random), right cards
+921 of 966 at each (house 386 of 404, 0 phantoms, at each). 0: a last card must look more like
+a corner than like the body, 0.061 under the least right one."""
 ROW_GAP = 3
 """The most places in a row of the labyrinth that a sure card and another card after them
 bridge (`row_of`): a glare over one to three corners, whatever each then looks like. Each
@@ -557,6 +573,34 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     )
     scores = np.einsum("lcsk,lsc->lsk", dots, gain) / norm[..., None]
     return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
+
+
+def template_scores(region: np.ndarray, planes: np.ndarray) -> Correlated:
+    """`crop_scores` of one region ((Hr, Wr, 3) Lab) against one template ((3, h, w):
+    `unit_planes`), the same numbers ((1, shifts, 1) scores, (1, shifts, 2) tints) from
+    OpenCV's template matching: each channel's products with the template and each crop's sum
+    and sum of squares (with a plane of ones) at every shift without copying every crop out,
+    about a quarter of the time (a body look at a row's end, `TableReader.body_score`)."""
+    _, h, w = planes.shape
+    n = h * w
+    offset = region.reshape(-1, 3).mean(axis=0)
+    x = (region - offset).astype(np.float32)
+    ones = np.ones((h, w), np.float32)
+    dots, sums, squares = [], [], []
+    for c in range(3):
+        xc = np.ascontiguousarray(x[..., c])
+        dots.append(
+            cv2.matchTemplate(xc, np.ascontiguousarray(planes[c], np.float32), cv2.TM_CCORR)
+        )
+        sums.append(cv2.matchTemplate(xc, ones, cv2.TM_CCORR))
+        squares.append(cv2.matchTemplate(xc * xc, ones, cv2.TM_CCORR))
+    dot, total, square = (np.stack(v, axis=-1).reshape(-1, 3) for v in (dots, sums, squares))
+    mean = total / n
+    var = np.maximum(square / n - mean * mean, 0.0)
+    gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
+    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))
+    scores = (dot * gain).sum(axis=-1) / norm
+    return Correlated(scores[None, :, None], tint(mean + offset)[None])
 
 
 def unit_planes(descriptors: np.ndarray) -> np.ndarray:
@@ -1341,7 +1385,7 @@ class TableReader:
         planes, body_tint = self._body(self.index[kind], place[0] - before[0], place[1] - before[1])
         bgr = self.corner_window(image, H, place)
         lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
-        c = crop_scores(lab[None], planes[None])
+        c = template_scores(lab, planes[0])
         body = c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)
         return float(body.max()) + self.lift
 
@@ -1378,6 +1422,33 @@ class TableReader:
         # The symbol check a held card needs, made only now (most such places are bodies).
         card = m.card or m.held_card()
         return m if card is None else replace(m, card=card, shown=True)
+
+    def end_bodies(
+        self,
+        image: np.ndarray,
+        H: np.ndarray,
+        row: list[Match],
+        place: Callable[[int], Point],
+        first: tuple[Match, Point] | None = None,
+    ) -> list[Match]:
+        """`row` (in place) `ended`, and without its last card while that card, scoring
+        `END_SURE` or more, leads the body of the card before it (`body_score`; `first`, the
+        Mirror card above a fan, before a row's first place) by less than `END_BODY_LEAD`: it
+        is that body, not a card. A card before it that is a bridged gap, or none (a row's
+        first place shows the table), leaves the last card as it is."""
+        while ended(row):
+            j = len(row) - 1
+            m = row[j]
+            if m.shown:  # its body was looked at already (`unbodied`)
+                break
+            before, at = (row[j - 1], place(j - 1)) if j else (first or (None, None))
+            if before is None or at is None or before.empty:
+                break
+            body = self.body_score(image, H, place(j), at, before.best)
+            if body is None or m.score - body >= END_BODY_LEAD:
+                break
+            row.pop()
+        return row
 
     # -- the table -------------------------------------------------------------------
 
@@ -1527,8 +1598,9 @@ class TableReader:
             extend(door_seen, found[len(open_fans) + len(chunk) :], lambda j: L.door_places[j])
             open_fans = still
             k += 1
-        for row in (labyrinth, *fans.values()):
-            ended(row)
+        self.end_bodies(image, H, labyrinth, lambda j: L.labyrinth_places[j])
+        for i, row in fans.items():
+            self.end_bodies(image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i]))
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
                 del mirrors[i]
@@ -1549,7 +1621,10 @@ class TableReader:
                 f"Mirror place {i + 1}: not sure which side ({m.best} or {m.runner_up})"
             )
         doors: list[str] = []
-        for j, m in enumerate(ended(row_of(door_seen, False)[0])):
+        door_row = self.end_bodies(
+            image, H, row_of(door_seen, False)[0], lambda j: L.door_places[j]
+        )
+        for j, m in enumerate(door_row):
             card = named(m, f"Door {j + 1}")
             if card is None:
                 warnings.append("a Door's colour is not told: tap it in")
