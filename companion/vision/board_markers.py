@@ -1,7 +1,7 @@
 """A board's corner markers found in a photograph that came without the registration's.
 
 Every game reader that stands on a board's four corner markers finds them the same way, here:
-at half size first (`find_markers`, a quarter of a full search's pixels), then, where the
+at half size first (`markers_at_half_size`, a quarter of a full search's pixels), then, where the
 corners must be the full-size search's or a marker is missing, a full-size search only in
 windows round the markers' places as the ones found put them (the board being a plane). A
 full search of the whole picture costs a detection again on top of the half-size one; the
@@ -14,12 +14,22 @@ import cv2
 import numpy as np
 
 from companion.vision.board_pose import MIN_MARKERS, MarkerGeometry, marker_object_points
-from companion.vision.markers import Marker, detector, find_markers, to_gray
+from companion.vision.markers import (
+    Marker,
+    detect_markers,
+    detector,
+    markers_at_half_size,
+    to_gray,
+)
 
 WINDOW_MARGIN = (0.5, 16.0)
 """A window round a marker: its box where the markers found put it, widened by this share of
 its side and these pixels on every side (the adaptive threshold's widest window is 23 px; the
 markers found place another within a few pixels)."""
+PLACED_BY = 2
+"""Fewer markers than `MIN_MARKERS` found at half size, but this many, still place the
+others' windows (eight corners fix a homography): the whole picture is searched only when the
+windows do not find `MIN_MARKERS`."""
 
 
 def board_markers(
@@ -35,10 +45,23 @@ def board_markers(
     by a hand, or out of the picture, is the usual reason."""
     wanted = [m.id for m in board.markers]
     gray = to_gray(image)
-    found = find_markers(gray, wanted, MIN_MARKERS)
-    have = [i for i in wanted if i in found]
-    if len(have) < MIN_MARKERS:
-        return found  # `find_markers` has searched the whole picture at full size already
+    found = markers_at_half_size(gray, wanted)
+    have = [] if found is None else [i for i in wanted if i in found]
+    if found is not None and len(have) == PLACED_BY:
+        # Two markers' eight corners place the others' windows: search them at full size,
+        # and the whole picture only when they do not find enough.
+        out = _in_windows(gray, board, wanted, found, have)
+        got = [i for i in wanted if i in out]
+        if len(got) >= MIN_MARKERS:
+            missing = [i for i in wanted if i not in out]
+            if missing:  # looked for again where the markers found at full size put it
+                out.update(_in_windows(gray, board, missing, out, got))
+            return out
+    if found is None or len(have) < MIN_MARKERS:
+        found = detect_markers(gray)  # the whole picture at full size
+        have = [i for i in wanted if i in found]
+        if len(have) < MIN_MARKERS:
+            return found
     if len(have) == len(wanted) and not full_size_corners:
         return found
     return _in_windows(gray, board, wanted, found, have)

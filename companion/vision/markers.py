@@ -58,32 +58,44 @@ FULL_BELOW_PX = 1200
 """Narrower photographs are searched at full size only."""
 
 
+def markers_at_half_size(
+    image: np.ndarray, wanted: Iterable[int], dictionary: str = DICTIONARY
+) -> dict[int, Marker] | None:
+    """The `wanted` markers found on a copy 1/`SMALL_STEP` the size, in a quarter of a
+    full-size search's time, their corners refined on the full image; None for a photograph
+    narrower than `FULL_BELOW_PX` (searched at full size only)."""
+    gray = to_gray(image)
+    if image.shape[1] < FULL_BELOW_PX:
+        return None
+    k = SMALL_STEP
+    h, w = gray.shape[0] // k * k, gray.shape[1] // k * k
+    small = cv2.resize(gray[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    found = detect_markers(small, dictionary)
+    ids = sorted(set(wanted) & set(found))
+    if not ids:
+        return {}
+    # A small pixel's centre lies at k (x + 1/2) - 1/2 on the full image.
+    corners = np.concatenate([found[i].corners for i in ids]) * k + (k - 1) / 2
+    corners = cv2.cornerSubPix(
+        gray,
+        corners.reshape(-1, 1, 2).astype(np.float32),
+        (k + 1, k + 1),
+        (-1, -1),
+        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01),
+    ).reshape(-1, 4, 2)
+    return {i: Marker(i, c) for i, c in zip(ids, corners, strict=True)}
+
+
 def find_markers(
     image: np.ndarray, wanted: Iterable[int], least: int, dictionary: str = DICTIONARY
 ) -> dict[int, Marker]:
     """The `wanted` markers of a photograph that came without the platform's registration
-    (which has found them already): looked for on a copy 1/`SMALL_STEP` the size, in a
-    quarter of a full-size search's time, and their corners refined on the full image;
+    (which has found them already): looked for at half size (`markers_at_half_size`), and
     at full size after all when fewer than `least` of them are found that way."""
     gray = to_gray(image)
-    ids_wanted = set(wanted)
-    if image.shape[1] >= FULL_BELOW_PX:
-        k = SMALL_STEP
-        h, w = gray.shape[0] // k * k, gray.shape[1] // k * k
-        small = cv2.resize(gray[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
-        found = detect_markers(small, dictionary)
-        ids = sorted(ids_wanted & set(found))
-        if len(ids) >= least:
-            # A small pixel's centre lies at k (x + 1/2) - 1/2 on the full image.
-            corners = np.concatenate([found[i].corners for i in ids]) * k + (k - 1) / 2
-            corners = cv2.cornerSubPix(
-                gray,
-                corners.reshape(-1, 1, 2).astype(np.float32),
-                (k + 1, k + 1),
-                (-1, -1),
-                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01),
-            ).reshape(-1, 4, 2)
-            return {i: Marker(i, c) for i, c in zip(ids, corners, strict=True)}
+    found = markers_at_half_size(gray, wanted, dictionary)
+    if found is not None and len(found) >= least:
+        return found
     return detect_markers(gray, dictionary)
 
 

@@ -216,6 +216,20 @@ def test_the_live_table_learns_only_the_free_squares(boxes: list) -> None:
     assert known == {c for c, k in zip(GEOM.cells, look.known, strict=True) if k}
 
 
+def test_the_live_table_learns_by_the_readings_pose_as_by_its_own(boxes: list) -> None:
+    """`learn_free_squares` given the frame's reading's pose (`BoardReading.pose`, the live
+    table's way) learns the very print it learns working the pose out again."""
+    image, _, position = boxes[4]
+    reading = read_board(image, geom=GEOM)
+    assert reading.pose is not None
+    again = learn_free_squares(None, image, set(position))
+    given = learn_free_squares(None, image, set(position), pose=reading.pose)
+    assert again is not None and given is not None
+    assert np.array_equal(again.known, given.known)
+    assert np.array_equal(again.raster, given.raster)
+    assert read_board(np.full((960, 1280, 3), 128, np.uint8), geom=GEOM).pose is None
+
+
 def test_read_with_a_board_photo(
     tmp_path: Path, boxes: list, capsys: pytest.CaptureFixture[str]
 ) -> None:

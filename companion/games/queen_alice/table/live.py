@@ -234,7 +234,7 @@ class QueenAliceTable:
             free = [k for k, cell in enumerate(self._cells()) if cell not in taken]
             if self.empty.known[free].all():
                 return
-        self.empty = learn_free_squares(self.empty, image, taken, markers)
+        self.empty = learn_free_squares(self.empty, image, taken, markers, pose=reading.pose)
         self._learnt_at = now
 
     @staticmethod

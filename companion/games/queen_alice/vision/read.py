@@ -1154,7 +1154,9 @@ def read_board(
         alice[colour] = _alice(image, geom, where, colour, arms, centres, paths)
         if alice[colour] is None:
             warnings.append(f"alice: the {colour} token is not clearly seen on its path")
-    return BoardReading(squares, unsure, crowns, alice, confidence, tuple(warnings))
+    return BoardReading(
+        squares, unsure, crowns, alice, confidence, tuple(warnings), pose=where.pose
+    )
 
 
 SHARED_OVER = 1.0
@@ -1225,16 +1227,20 @@ def learn_free_squares(
     occupied: Collection[Cell],
     markers: dict[int, Marker] | None = None,
     geom: BoardGeometry | None = None,
+    pose: BoardPose | None = None,
 ) -> EmptyLook | None:
     """The live table's learning: the print of every square but the `occupied` ones (the
     engine's), from a still frame that shows the engine's board; the look as it was when
-    the board is not seen."""
+    the board is not seen. `pose`, the frame's reading's (`BoardReading.pose`), saves
+    working it out again (and finding the markers again when they came without)."""
     geom = geom or load_geometry()
-    where = locate(image, geom, markers)
-    if where is None:
-        return look
+    if pose is None:
+        where = locate(image, geom, markers)
+        if where is None:
+            return look
+        pose = where.pose
     free = {c for c in geom.cells if c not in set(occupied)}
-    to_pixels = functools.partial(mm_to_pixels, where.pose)
+    to_pixels = functools.partial(mm_to_pixels, pose)
     if look is None:
         return empty_look(image, geom, to_pixels, free)
     look.learn(image, geom, to_pixels, free, LEARN_WEIGHT)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.queen_alice.vision.geometry import Cell
+from companion.vision.board_pose import BoardPose
 
 COLOURS = ("red", "white")
 
@@ -29,6 +30,10 @@ class BoardReading:
     confidence: dict[Cell, float] = field(default_factory=dict, compare=False)
     warnings: tuple[str, ...] = field(default=(), compare=False)
     board_found: bool = True
+    pose: BoardPose | None = field(default=None, compare=False, repr=False)
+    """The board's pose the reading stood on (None when it came from elsewhere): the live
+    table's learning (`learn_free_squares`) warps the same frame by it rather than work it out
+    again."""
 
     def to_json(self, image: str | None = None) -> dict[str, Any]:
         return {
