@@ -52,6 +52,7 @@ DEV = {
     "wide18": (7849771457, 300),
     "wide19": (8278305954, 150),
     "wide20": (9665188059, 150),
+    "wide22": (4378886859, 150),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -102,7 +103,10 @@ a top's near half reads wrong against its line (mm30's outvoting read none of 39
 mirror's own top by cues independent of the strip found (issue 37, mm33): development seeds
 from then on. `wide20`, 150 more under another new base, was drawn to classify the facings
 read wrong from a strip that is the slot's own print rather than the mirror's top (class (a)
-of `wide18`), on boards no reader was tuned on: development seeds from then on."""
+of `wide18`), on boards no reader was tuned on: development seeds from then on. `wide22`, 150
+more under another new base, was drawn to list every confidently wrong mirror of random boxes
+by the test that named it (`wrong.py`, issue 37, mm37) on boards no reader was tuned on:
+development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -124,6 +128,7 @@ STYLE = {
     "wide18": "random",
     "wide19": "random",
     "wide20": "random",
+    "wide22": "random",
 }
 """The renderer style of a set not named after its style."""
 

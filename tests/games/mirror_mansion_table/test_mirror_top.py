@@ -343,3 +343,14 @@ def test_the_box_s_top_colour_is_learnt_from_its_sure_top_readings_only() -> Non
     learnt = perceive.learnt_top(pieces, tops, perceive.DEFAULT_STICKERS)
     assert learnt is not None and np.allclose(learnt, colours[0])
     assert perceive.learnt_top(pieces[1:], tops, perceive.DEFAULT_STICKERS) is None
+
+
+def test_a_top_with_no_strip_like_it_on_the_dot_s_other_half_has_a_wide_rival_margin() -> None:
+    # A clean 8 mm top behind the line, the dot 0.5 mm behind it on the top's half next to
+    # the face: every strip putting the dot on the top's other half runs over the board, so
+    # the top stands out well above them (`MirrorTop.rival`). Over a 16 mm dark band, as wide
+    # as no top, strips on either side of the dot are alike: the margin is about nothing.
+    found = perceive.mirror_top(_plane((-8.0, 0.0), -0.5), BOARD, CELL, "/", _dot(-0.5))
+    assert found is not None and found.rival > 0.5
+    band = perceive.mirror_top(_plane((-8.0, 8.0), 0.0), BOARD, CELL, "/", _dot(0.0))
+    assert band is not None and band.rival < 0.1

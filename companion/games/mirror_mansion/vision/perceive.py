@@ -814,6 +814,15 @@ class MirrorTop:
     """The strip's colour (Lab, `_strip_colour`): every top of a box is one paint, lit alike
     (it lies flat), so a strip that is the top has the colour of the box's tops read surely
     (`learnt_top`)."""
+    rival: float = math.inf
+    """How much more the strip stands out (`strength`) than the likeliest strip that also
+    holds the dot but puts it on the other half (inf where none does): near 0, two strips, one
+    beside the other, are about as likely the top and name the two facings. Measured only
+    (`benchmarks/devset/mirror_mansion/wrong.py`): as a rule asking the facings a top named
+    under a margin it did not tell the wrong ones (mm37, issue 37: on `wide22`, `wide19` and
+    `wide17`, the facings named by their own top with the line unclear, right / wrong asked
+    under 0.2, 0.3, 0.5: 18 / 0, 23 / 1, 54 / 2; with the line agreeing 30 / 1, 55 / 1,
+    138 / 2)."""
 
 
 PRINT_GAP_MAX = 0.75
@@ -939,6 +948,9 @@ def _top_holding(
     if not ok.any():
         return None
     best = int(np.argmax(np.where(ok, score, -np.inf)))
+    middle = (lo + hi) / 2
+    other = ok & ((across - middle) * (across - middle[best]) < 0)
+    rival = float(score[best] - score[other].max()) if other.any() else math.inf
     gap = (
         math.inf
         if empty is None
@@ -949,6 +961,7 @@ def _top_holding(
         float(hi[best] - lo[best]) + TOP_STEP_MM,
         float(score[best]),
         print_gap=gap,
+        rival=rival,
     )
 
 
