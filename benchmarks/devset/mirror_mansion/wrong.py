@@ -20,7 +20,9 @@ surely (`others`, the mirror's own left out), the piece's own confidence and the
 path, the same tally of the mirrors read right, and two curves over the facings named by
 their own top: asked at or over an `others` distance, asked under a `rival` margin (right /
 wrong), the two cues a rule asking those facings would stand on. `--rows` keeps every named
-mirror's measures (right and wrong).
+mirror's measures (right and wrong). `--beyond` reads with `perceive.TOP_VETO_MM` off and
+draws its curve and `TOP_VETO_RIVAL`'s: the line's facings of dots 3 to 5 mm off whose own
+top, measured there too, puts the dot on its other half, asked per zone and margin.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -93,12 +95,54 @@ def path_of(board, piece: perceive.PieceSeen, tops, learnt, others) -> tuple[str
     return "top by learnt colour", info
 
 
+def _beyond(board, rect, cands, ident, got, truth) -> list[tuple[float, float, bool]]:
+    """(|across|, rival, right) of each facing the line named surely for a dot 3 to 5 mm off
+    it whose own top, measured there as `perceive.TOP_VETO_MM` would, puts it on the top's
+    other half."""
+    probe = perceive.MirrorTops(
+        rect.mirror_points, board, cands.green, rect.pose.camera_centre, None
+    )
+    near, perceive.TOP_NEAR_MM = perceive.TOP_NEAR_MM, 5.0
+    out = []
+    try:
+        truths = {m.cell: m for m in truth.mirrors}
+        for seen in got.mirrors:
+            if not seen.slot_sure or seen.facing is None:
+                continue
+            held = next(
+                (p for p in ident.pieces if p.cell == seen.cell and p.kind == "mirror"), None
+            )
+            if held is None or held.dot is None or held.side_from != "line":
+                continue
+            across = perceive._slot_fits(board, held.dot)[1][held.slot][1]
+            if not near <= abs(across) < 5.0:
+                continue
+            top = probe.get((held.dot.centre_mm, held.slot))
+            if top is None or (across - top.middle_mm) * across >= 0:
+                continue
+            m = truths.get(seen.cell)
+            ok = m is not None and (m.slot, m.facing) == (seen.slot, seen.facing)
+            out.append((abs(across), top.rival, ok))
+    finally:
+        perceive.TOP_NEAR_MM = near
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="wide19,wide17")
     ap.add_argument("--rows", type=Path, help="write every named mirror's measures here")
+    ap.add_argument(
+        "--beyond",
+        action="store_true",
+        help="read with `perceive.TOP_VETO_MM` 0 and draw its curve and `TOP_VETO_RIVAL`'s: the "
+        "line's facings of dots 3 to 5 mm off whose top, measured there too, disagrees",
+    )
     args = ap.parse_args()
+    if args.beyond:
+        perceive.TOP_VETO_MM = 0.0
+    beyond: list[tuple[float, float, bool]] = []
     board = load_board()
     stickers = DEFAULT_STICKERS
     wrong: Counter[str] = Counter()
@@ -124,6 +168,8 @@ def main() -> int:
             _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
             paints = None if look is None else look.paints
             name = f"{style} {seed[1]:3d}"
+            if args.beyond:
+                beyond += _beyond(board, rect, cands, ident, got, truth)
             truths = {m.cell: m for m in truth.mirrors}
             for seen in got.mirrors:
                 m = truths.get(seen.cell)
@@ -199,6 +245,15 @@ def main() -> int:
             r = sum(1 for x in mine if x["rival"] < t and x["what"] == "right")
             w = sum(1 for x in mine if x["rival"] < t and x["what"] != "right")
             print(f"    under {t:4.2f}: right {r:3d} / wrong {w:2d}")
+    if args.beyond:
+        print("line's facings 3 mm or more off whose top disagrees, asked, right / wrong:")
+        for zone in (3.5, 4.0, 4.5, 5.0):
+            for least in (0.0, 0.3, 0.5, 1.0):
+                sel = [ok for a, r, ok in beyond if a < zone and r >= least]
+                print(
+                    f"  zone {zone:.1f} mm, rival {least:.1f}: right {sum(sel):3d} / "
+                    f"wrong {len(sel) - sum(sel):2d}"
+                )
     if args.rows:
         args.rows.write_text(json.dumps(rows))
     return 0
