@@ -53,6 +53,7 @@ DEV = {
     "wide19": (8278305954, 150),
     "wide20": (9665188059, 150),
     "wide21": (3806564916, 150),
+    "wide22": (4378886859, 150),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -106,7 +107,9 @@ read wrong from a strip that is the slot's own print rather than the mirror's to
 of `wide18`), on boards no reader was tuned on: development seeds from then on. `wide21`, 150
 more under another new base, was drawn to find whether the colour of a box's tops read surely
 names the near-half facings its own top left asked (issue 37, mm36) on boards no reader was
-tuned on: development seeds from then on."""
+tuned on: development seeds from then on. `wide22`, 150 more under another new base, was drawn
+to list every confidently wrong mirror of random boxes by the test that named it (`wrong.py`,
+issue 37, mm37) on boards no reader was tuned on: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -129,6 +132,7 @@ STYLE = {
     "wide19": "random",
     "wide20": "random",
     "wide21": "random",
+    "wide22": "random",
 }
 """The renderer style of a set not named after its style."""
 

@@ -355,3 +355,28 @@ def test_the_box_s_top_colour_is_learnt_from_its_sure_top_readings_only() -> Non
     learnt = perceive.learnt_top(pieces, tops, perceive.DEFAULT_STICKERS)
     assert learnt is not None and np.allclose(learnt, colours[0])
     assert perceive.learnt_top(pieces[1:], tops, perceive.DEFAULT_STICKERS) is None
+
+
+def test_a_top_with_no_strip_like_it_on_the_dot_s_other_half_has_a_wide_rival_margin() -> None:
+    # A clean 8 mm top behind the line, the dot 0.5 mm behind it on the top's half next to
+    # the face: every strip putting the dot on the top's other half runs over the board, so
+    # the top stands out well above them (`MirrorTop.rival`). Over a 16 mm dark band, as wide
+    # as no top, strips on either side of the dot are alike: the margin is about nothing.
+    found = perceive.mirror_top(_plane((-8.0, 0.0), -0.5), BOARD, CELL, "/", _dot(-0.5))
+    assert found is not None and found.rival > 0.5
+    band = perceive.mirror_top(_plane((-8.0, 8.0), 0.0), BOARD, CELL, "/", _dot(0.0))
+    assert band is not None and band.rival < 0.1
+
+
+def test_a_dot_just_beyond_the_near_zone_on_a_thick_top_behind_its_line_is_asked() -> None:
+    # A 9 mm top standing behind its line (the face on the line, the top from 0 to 9 mm on
+    # the SE side): its dot 3.25 mm past the line, on the top's half next to the face, lies on
+    # the back's side of the line. Beyond `TOP_NEAR_MM` the line would name SE, the back; the
+    # top, found clearly, says the other half: asked. A top on the line's side of the dot (a
+    # 6 mm top from -1 to 5, the dot on its outer half) leaves the line's facing named.
+    assert perceive.TOP_NEAR_MM < 3.25 < perceive.TOP_VETO_MM
+    (m,) = _read((0.0, 9.0), 3.25).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", None)
+    (m,) = _read((-1.0, 5.0), 3.25).mirrors
+    assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
+    assert m.confidence >= 0.5

@@ -317,6 +317,24 @@ boards of `wide14` as the widened renderer now draws them: 0 13 of 17 (3, 5), 3 
 (9, 1), the one wrong a dot 3.1 mm behind its line, where the line decides (a veto zone out
 to 3.5, 4 or 5 mm, asking wherever the top there disagrees with the line, kept it wrong and
 read `wide15` 84 -> 78, 77, 77 exact: not kept)."""
+TOP_VETO_MM = 3.5
+"""Out to this far off its slot's line (beyond `TOP_NEAR_MM`) a dot's own top is measured too,
+and where it puts the dot on its other half than the line does, found clearly
+(`TOP_VETO_RIVAL`), the facing is asked; 0 (or `TOP_NEAR_MM` or less) turns it off. A top 9 mm
+thick standing behind its line carries its dot 3 to 4.5 mm past the line on the back's side (mm37:
+3 of the 10 confidently wrong mirrors of development sets `wide22`, `wide19` and `wide17`).
+mm25's veto zone without the rival margin asked many right facings; with it the zone's width
+hardly matters. Curve on those sets (`wrong.py --beyond`: the line's facings of dots 3 to 5
+mm off, right / wrong asked), zone out to 3.5, 4.0, 4.5, 5.0 mm: at `TOP_VETO_RIVAL` 0 6 / 2,
+9 / 3, 13 / 3, 13 / 3; at 0.5 1 / 2 each. 3.5, the narrowest of the flat stretch: a house
+box's dots lie about 4 mm off their line, and measuring their tops cost house frames 6 % of
+a read at 4 mm (`ab_speed.py`), 2 % at 3.5."""
+TOP_VETO_RIVAL = 0.5
+"""How much more the top found beyond `TOP_NEAR_MM` must stand out than any strip putting the
+dot on the line's side (`MirrorTop.rival`) for it to ask a facing the line names. Curve (as
+`TOP_VETO_MM`'s, zone out to 3.5 mm), right / wrong asked at 0, 0.3, 0.5, 1.0: 6 / 2, 1 / 2,
+1 / 2, 0 / 0 (the two wrong tops' margins 0.88 and 0.96); 0.5, the flat stretch's far end
+at 4.5 mm (3 / 2 at 0.3), about half the least wrong margin."""
 FACE_SLACK_MM = 0.5
 """Added to the face's width on the mirrors' plane (`face_width_mm`, from the model's mirror
 height: a box's mirrors stand a few mm taller or shorter, and the face's edge is blurred)
@@ -814,6 +832,15 @@ class MirrorTop:
     """The strip's colour (Lab, `_strip_colour`): every top of a box is one paint, lit alike
     (it lies flat), so a strip that is the top has the colour of the box's tops read surely
     (`learnt_top`)."""
+    rival: float = math.inf
+    """How much more the strip stands out (`strength`) than the likeliest strip that also
+    holds the dot but puts it on the other half (inf where none does): near 0, two strips, one
+    beside the other, are about as likely the top and name the two facings. A top found
+    beyond `TOP_NEAR_MM` gainsays its line only this clearly (`TOP_VETO_RIVAL`). As a rule
+    asking the facings a top named within `TOP_NEAR_MM` under a margin it did not tell the
+    wrong ones (mm37, issue 37, `wrong.py`: on `wide22`, `wide19` and `wide17`, the facings
+    named by their own top with the line unclear, right / wrong asked under 0.2, 0.3, 0.5:
+    18 / 0, 23 / 1, 54 / 2; with the line agreeing 30 / 1, 55 / 1, 138 / 2)."""
 
 
 PRINT_GAP_MAX = 0.75
@@ -950,6 +977,9 @@ def _top_holding(
     if not ok.any():
         return None
     best = int(np.argmax(np.where(ok, score, -np.inf)))
+    middle = (lo + hi) / 2
+    other = ok & ((across - middle) * (across - middle[best]) < 0)
+    rival = float(score[best] - score[other].max()) if other.any() else math.inf
     gap = (
         math.inf
         if empty is None
@@ -960,6 +990,7 @@ def _top_holding(
         float(hi[best] - lo[best]) + TOP_STEP_MM,
         float(score[best]),
         print_gap=gap,
+        rival=rival,
     )
 
 
@@ -1074,8 +1105,9 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
             cell, fits = _slot_fits(self._board, dot)
             r = math.sqrt(dot.area_mm2 / math.pi)
             for slot, (along, across) in fits.items():
-                # Farther off the line than `TOP_NEAR_MM` the line names the side: no top.
-                if abs(across) < TOP_NEAR_MM:
+                # Farther off the line than `TOP_NEAR_MM` the line names the side, and
+                # beyond `TOP_VETO_MM` nothing may gainsay it: no top.
+                if abs(across) < max(TOP_NEAR_MM, TOP_VETO_MM):
                     asks.setdefault((cell, slot), []).append((dot, across))
                     clear = np.abs(self._t - along) > r + 1.5
                     clears[(cell, slot)] = clears.get((cell, slot), clear) & clear
@@ -1348,6 +1380,17 @@ def mirror_from_dot(
     near = tops is not None and abs(across) < TOP_NEAR_MM
     top = tops.get((dot.centre_mm, slot)) if near and tops is not None else None
     side_from = "line"
+    if tops is not None and not near and abs(across) < TOP_VETO_MM:
+        # Just beyond `TOP_NEAR_MM` the line names the side, unless the top, found clearly
+        # (`TOP_VETO_RIVAL`), puts the dot on its other half: a thick top standing behind its
+        # line carries the dot past the line on the back's side. Asked, not named.
+        beyond = tops.get((dot.centre_mm, slot))
+        if (
+            beyond is not None
+            and (across - beyond.middle_mm) * across < 0
+            and beyond.rival >= TOP_VETO_RIVAL
+        ):
+            side_from, across = "top_asked", 0.0
     if top is not None:
         on_top = across - top.middle_mm
         # The line names a side (the dot a confident `ACROSS_MM[0]` off it) and the top the
