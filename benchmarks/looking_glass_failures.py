@@ -753,6 +753,79 @@ def light_border_steps(set_dir: Path, log: Callable[[str], object] = print) -> d
     }
 
 
+WEAK_PAIR_BOUNDS = (0, 1, 2, 3)
+WEAK_UNNAMED_BOUNDS = (0, 1, 2)
+
+
+def weak_readings(set_dirs: list[Path], log: Callable[[str], object] = print) -> dict[str, Any]:
+    """The curve of `read.weak_reading`, on the decks the trial gives the light-border reader
+    (`read.Reader`): each table read with the rule off, its reading's mirror pairs
+    (`read.mirror_pairs`), whether a layout card backs it, its paired cards not named
+    (`read.unnamed_in_pairs`), and its cards named right, named where no card or another
+    card lies (phantoms and wrong names). For each pair bound and least number of unnamed
+    paired cards: the named phantoms and wrong names the rule would ask about, and the right
+    cards it would ask about too. `hand` (the truth's) is listed, not used."""
+    from companion.games.looking_glass.vision import read as lb
+    from companion.games.looking_glass.vision.read import mirror_pairs, unnamed_in_pairs
+
+    rows: list[dict[str, Any]] = []
+    was = lb.WEAK_PAIRS
+    lb.WEAK_PAIRS = -1
+    try:
+        for set_dir in set_dirs:
+            manifest = json.loads((set_dir / "manifest.json").read_text())
+            for deck in manifest["decks"]:
+                d = set_dir / str(deck["seed"])
+                photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+                taught = teach_deck(photos, "auto")
+                if taught.reader is None or hasattr(taught.reader, "stages"):
+                    continue
+                for name in deck["tables"]:
+                    img = cv2.imread(str(d / f"{name}.jpg"))
+                    assert img is not None, name
+                    truth = json.loads((d / f"{name}.json").read_text())
+                    r = taught.reader.read(img)
+                    labels = [
+                        _truth_label(c.center, c.card, truth) if c.card is not None else "asked"
+                        for c in r.cards
+                    ]
+                    row = {
+                        "table": f"{set_dir.name}/{deck['seed']}/{name}",
+                        "cards": len(r.cards),
+                        "pairs": mirror_pairs(r.cards),
+                        "layout": r.layout,
+                        "paired_unnamed": unnamed_in_pairs(r.cards),
+                        "right": labels.count("right"),
+                        "named_wrong": labels.count("wrong") + labels.count("none"),
+                        "hand": bool(truth["truth"]["conditions"].get("hand")),
+                    }
+                    rows.append(row)
+                    log(f"  {row}")
+    finally:
+        lb.WEAK_PAIRS = was
+    curve = []
+    for pb in WEAK_PAIR_BOUNDS:
+        for ub in WEAK_UNNAMED_BOUNDS:
+            hit = [
+                r
+                for r in rows
+                if r["cards"]
+                and r["layout"] is None
+                and r["pairs"] <= pb
+                and r["paired_unnamed"] >= ub
+            ]
+            curve.append(
+                {
+                    "pairs_at_most": pb,
+                    "paired_unnamed_at_least": ub,
+                    "tables": len(hit),
+                    "named_wrong_asked": sum(r["named_wrong"] for r in hit),
+                    "right_asked": sum(r["right"] for r in hit),
+                }
+            )
+    return {"tables": rows, "curve": curve}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -783,6 +856,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the light-border decks' losses, by `read.Reader`'s step that lost each",
     )
+    ap.add_argument(
+        "--weak-readings",
+        nargs="*",
+        default=None,
+        metavar="MORE_SETS",
+        help="only the curve of read.weak_reading's rule (a one-pair reading asked), on "
+        "--set and these sets too",
+    )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
     if not (set_dir / "manifest.json").is_file():
@@ -806,6 +887,23 @@ def main(argv: list[str] | None = None) -> int:
     if a.light_border_steps:
         out = light_border_steps(set_dir, log=lambda m: print(m, file=sys.stderr))
         print(json.dumps(out, indent=1))
+        return 0
+    if a.weak_readings is not None:
+        out = weak_readings(
+            [set_dir, *map(Path, a.weak_readings)], log=lambda m: print(m, file=sys.stderr)
+        )
+        for c in out["curve"]:
+            print(
+                f"pairs <= {c['pairs_at_most']}, unnamed paired >= "
+                f"{c['paired_unnamed_at_least']}: "
+                f"{c['tables']} tables, {c['named_wrong_asked']} named wrong asked, "
+                f"{c['right_asked']} right asked",
+                file=sys.stderr,
+            )
+        text = json.dumps(out, indent=1)
+        print(text)
+        if a.json:
+            Path(a.json).write_text(text + "\n")
         return 0
     if a.shifts:
         print(json.dumps(shifts(set_dir, log=lambda m: print(m, file=sys.stderr)), indent=1))

@@ -214,6 +214,10 @@ LAST_CARDS = 4
 """With no pair in view, at most this many cards lying together (neighbour by neighbour) may
 be taken for the last cards of a round whose reflections an arm hides whole: late in a round
 each score pile holds far more, and a glass with more left shows some pair."""
+WEAK_PAIRS = 1
+"""A reading of at most this many mirror pairs, no layout card backing it, and a card of a
+pair that is not named is weak (`weak_reading`), and every card of it is asked about."""
+WEAK_READING = "one pair, a card of it unnamed, no layout: the glass's line is not known"
 MIRROR_PAIRS = 5
 """Pairs needed to fit the glass's mirror as the image sees it (`mirror_homography`)."""
 OWN_LOOK_SAME = 0.9
@@ -1433,6 +1437,10 @@ class Reader:
                         best = r
         best.warnings.extend(warnings)
         ask_unbacked_names(best.cards, self.copies, max(self.threshold, CONFIDENCE_THRESHOLD))
+        if weak_reading(best.cards, best.layout):
+            for c in best.cards:
+                c.card = None
+            best.warnings.append(WEAK_READING)
         return best
 
     def verify(
@@ -3245,6 +3253,42 @@ def _same_look(a: SeenCard, b: SeenCard, name: str) -> bool:
         abs(a.scores.get(k, -1.0) - b.scores.get(k, -1.0)) <= COPY_AGREE
         for k in a.scores
         if k != name
+    )
+
+
+def mirror_pairs(cards: list[SeenCard]) -> int:
+    """How many of `cards` have their reflection among them (a card of half 0 and one of half
+    1 at the same row and column)."""
+    places = {(c.half, c.row, c.col) for c in cards}
+    return sum(1 for h, r, c in places if h == 0 and (1, r, c) in places)
+
+
+def unnamed_in_pairs(cards: list[SeenCard]) -> int:
+    """How many cards of `cards` whose reflection is among them are not named (no name, or
+    one given below `CONFIDENCE_THRESHOLD`)."""
+    places = {(c.half, c.row, c.col) for c in cards}
+    return sum(
+        1
+        for c in cards
+        if (1 - c.half, c.row, c.col) in places
+        and (c.card is None or c.confidence < CONFIDENCE_THRESHOLD)
+    )
+
+
+def weak_reading(cards: list[SeenCard], layout: str | None) -> bool:
+    """Whether a reading rests on too little to name its cards: at most `WEAK_PAIRS` mirror
+    pairs (`mirror_pairs`), no layout card its cards fit alone, and a card of a pair that is
+    not named (`unnamed_in_pairs`). The glass's centre line is where its pairs face each
+    other; with one pair, that line is as sure as the pair is a card and its reflection.
+    Two cards of a score pile's cascade can face each other like a pair (where an arm hides
+    the glass's own): they are covered, their upper halves all that shows, and one of them
+    at least is not named, where a real last pair shows both its cards whole. Asked, not
+    left out: the companion asks about what it sees and does not know."""
+    return (
+        bool(cards)
+        and layout is None
+        and mirror_pairs(cards) <= WEAK_PAIRS
+        and unnamed_in_pairs(cards) > 0
     )
 
 
