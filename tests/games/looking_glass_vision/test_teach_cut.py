@@ -15,6 +15,7 @@ from companion.games.looking_glass.vision.teach import (
     find_card,
     find_framed_card,
     out_to_edge,
+    past_frame_line,
     resolve_alternatives,
 )
 from companion.vision.cards.photo import surround_likeness
@@ -423,3 +424,26 @@ def test_a_card_cut_inside_its_edge_keeps_the_decks_cut_where_its_outline_is_off
     assert 63 * _off_mm(derived, truth["c0"]) > 1.4
     cards, _, _ = cut_deck(images, found)
     assert np.allclose(cards["c0"].outer, derived)
+
+
+@pytest.mark.parametrize("tone", ["dark", "light"])
+def test_a_cut_at_a_light_frame_line_on_a_black_border_is_moved_out_to_the_borders_edge(tone):
+    # Both finders stop at a thin light frame line printed on a black border: its outside is
+    # 3.5 mm inside the card's edge on every side, with black on the card's side of it too. The
+    # black band's outer step to the table, the same width on every side, is the card's edge.
+    rng = np.random.default_rng(81)
+    card = face(rng, "black", frame=True, radius_mm=0.0)
+    image, truth = photo(card, rng, table="plain", tone=tone, width_px=320)
+    cut = _inset_mm(truth, 3.5)
+    assert 63 * _off_mm(cut, truth) > 3.0
+    assert 63 * _off_mm(past_frame_line(image, cut), truth) < 1.0
+
+
+def test_a_cut_at_a_light_border_or_on_the_cards_edge_is_left_as_it_is():
+    # A white border is no thin line, and a cut on a black card's edge has no frame line at it:
+    # neither is moved.
+    rng = np.random.default_rng(82)
+    image, truth = photo(face(rng, "white", frame=False, radius_mm=0.0), rng, tone="dark")
+    assert past_frame_line(image, truth) is truth
+    image, truth = photo(face(rng, "black", frame=True, radius_mm=0.0), rng, tone="light")
+    assert past_frame_line(image, truth) is truth
