@@ -831,8 +831,8 @@ def onto_witness(f: FoundCard, cut: np.ndarray, offsets: np.ndarray) -> np.ndarr
 
 LINE_L = 60.0
 """A frame line is at least this much lighter (L*, 0-255) than the darkest of the border just
-outside it (`frame_line_edges`): a black or dark border (L* 5-90 in the randomised decks) round
-a light or pale yellow line (L* above 200). Not tuned: the two families lie far apart."""
+outside it (`frame_line_edges`): a black or dark border round a near-white or pale yellow line
+(the randomised decks' light frame lines are drawn at a value of 0.78 or more). Not tuned."""
 LINE_THIN = 0.025
 """...and thin: its light run, inward from its lightest sample, no wider than this share of the
 cut's width (1.6 mm; frame lines are printed 0.3-1.0 mm wide, light borders 2-6 mm)."""
