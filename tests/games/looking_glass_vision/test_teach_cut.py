@@ -14,10 +14,12 @@ from companion.games.looking_glass.vision.teach import (
     cut_deck,
     find_card,
     find_framed_card,
+    onto_witness,
     out_to_edge,
+    past_frame_line,
     resolve_alternatives,
 )
-from companion.vision.cards.photo import surround_likeness
+from companion.vision.cards.photo import surround_likeness, table_edges
 from tests.vision.cards.card_styles import PX_PER_MM, face, photo, scan
 
 
@@ -416,10 +418,37 @@ def test_a_card_cut_inside_its_edge_where_its_outline_meets_the_table_keeps_its_
 
 def test_a_card_cut_inside_its_edge_keeps_the_decks_cut_where_its_outline_is_off_the_step():
     # The outline 1.5 mm out on the table: the step from the table is not on it, so it is no
-    # witness of the edge, and the deck's cut stands.
+    # witness of the edge, and the deck's cut stands (the frame line inside it, with the black
+    # border's step to the table of one width all round, then takes it to the card's edge,
+    # `past_frame_line`, not to the outline).
     images, truth, found = _one_card_inside(1.5, 76)
     art = found["c0"].interior
     derived = inset(art, -4.0 / 55.0 * float(np.linalg.norm(art[1] - art[0])))
     assert 63 * _off_mm(derived, truth["c0"]) > 1.4
+    assert onto_witness(found["c0"], derived, table_edges(images["c0"], derived)) is derived
     cards, _, _ = cut_deck(images, found)
-    assert np.allclose(cards["c0"].outer, derived)
+    assert 63 * _off_mm(cards["c0"].outer, truth["c0"]) < 1.0
+    assert 63 * _off_mm(cards["c0"].outer, found["c0"].outer) > 1.0
+
+
+@pytest.mark.parametrize("tone", ["dark", "light"])
+def test_a_cut_at_a_light_frame_line_on_a_black_border_is_moved_out_to_the_borders_edge(tone):
+    # Both finders stop at a thin light frame line printed on a black border: its outside is
+    # 3.5 mm inside the card's edge on every side, with black on the card's side of it too. The
+    # black band's outer step to the table, the same width on every side, is the card's edge.
+    rng = np.random.default_rng(81)
+    card = face(rng, "black", frame=True, radius_mm=0.0)
+    image, truth = photo(card, rng, table="plain", tone=tone, width_px=320)
+    cut = _inset_mm(truth, 3.5)
+    assert 63 * _off_mm(cut, truth) > 3.0
+    assert 63 * _off_mm(past_frame_line(image, cut), truth) < 1.0
+
+
+def test_a_cut_at_a_light_border_or_on_the_cards_edge_is_left_as_it_is():
+    # A white border is no thin line, and a cut on a black card's edge has no frame line at it:
+    # neither is moved.
+    rng = np.random.default_rng(82)
+    image, truth = photo(face(rng, "white", frame=False, radius_mm=0.0), rng, tone="dark")
+    assert past_frame_line(image, truth) is truth
+    image, truth = photo(face(rng, "black", frame=True, radius_mm=0.0), rng, tone="light")
+    assert past_frame_line(image, truth) is truth

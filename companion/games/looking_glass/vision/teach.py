@@ -44,6 +44,8 @@ from companion.games.looking_glass.vision.read import (
 from companion.vision.cards.library import card_outline_mm, face_size
 from companion.vision.cards.photo import (
     BORDER_STEP,
+    EDGE_AGREE,
+    EDGE_TABLE,
     border_depths,
     find_card_outline,
     inset_sides,
@@ -689,6 +691,9 @@ def cut_deck(
         witnessed = onto_witness(f, cuts[cid], steps[cid])
         if witnessed is not cuts[cid]:
             cuts[cid], steps[cid] = witnessed, table_edges(images[cid], witnessed)
+        beyond = past_frame_line(images[cid], cuts[cid])
+        if beyond is not cuts[cid]:
+            cuts[cid], steps[cid] = beyond, table_edges(images[cid], beyond)
         f.outer = out_to_edge(images[cid], cuts[cid], steps[cid])
     return found, frac, bool(fracs)
 
@@ -822,6 +827,134 @@ def onto_witness(f: FoundCard, cut: np.ndarray, offsets: np.ndarray) -> np.ndarr
     ):
         return cut
     return witness.copy()
+
+
+LINE_L = 60.0
+"""A frame line is at least this much lighter (L*, 0-255) than the darkest of the border just
+outside it (`frame_line_edges`): a black or dark border round a near-white or pale yellow line
+(the randomised decks' light frame lines are drawn at a value of 0.78 or more). Not tuned."""
+LINE_THIN = 0.025
+"""...and thin: its light run, inward from its lightest sample, no wider than this share of the
+cut's width (1.6 mm; frame lines are printed 0.3-1.0 mm wide, light borders 2-6 mm)."""
+BORDER_CONTRAST = 8.0
+"""The least Lab distance between the dark border beyond a frame line and the table beyond it
+at which their step is looked for (`frame_line_edges`; `photo.TABLE_STEP`, 14, is the step
+`table_edges` asks for, and a black border on a dark table lies nearer the table than that, so
+the walk in from the table goes through the border to the frame line). Curve in the guide's
+lgteach23 entry (development blocks named there)."""
+BORDER_AGREE = 0.01
+"""The dark band between the frame line and the step has one width on every side, within this
+share of the cut's width: a printed border is even, a table's pattern or a shadow is not."""
+PAST_MOST = 0.1
+"""The step is at most this share of the cut's width beyond it (6.3 mm: the widest border drawn)."""
+
+
+def frame_line_edges(image: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """Where each side of `cut` (photo px, corners in order round it) would lie on the outer
+    step of a dark border round a thin light frame line at or inside the cut: each side's
+    signed offset in px (positive outward, sides as `quads.sides_outward`); all NaN unless the
+    step was found on every side, in agreement along each side (`photo.EDGE_AGREE`), with the
+    dark band between line and step of one width all round (`BORDER_AGREE`).
+
+    Along each profile: the outermost light sample within reach inside the cut (`LINE_L` above
+    the darkest within 0.03 of the width outward of it, its light run `LINE_THIN`), the border's
+    colour at that darkest sample, the table's the median of the band `photo.EDGE_TABLE` outside
+    the cut, and the step the first sample further from the border's colour than half the
+    border's distance from the table's (at least `BORDER_CONTRAST`)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    width = float(np.linalg.norm(cut[1] - cut[0]))
+    step = 0.5
+    steps = np.arange(-0.06 * width, EDGE_TABLE[1] * width, step)
+    far = steps >= EDGE_TABLE[0] * width
+    end = int(np.argmax(far))
+    reach_in = int(np.searchsorted(steps, 0.01 * width))
+    look = max(2, round(0.03 * width / step))
+    fractions = np.linspace(0.2, 0.8, 13)
+    out = np.full(4, np.nan)
+    bands = np.full(4, np.nan)
+    for s, (a, e, n) in enumerate(sides_outward(cut)):
+        prof = side_profiles(lab, a, e, n, fractions, steps)[1]
+        table = np.median(prof[:, far].reshape(-1, 3), axis=0)
+        found, widths = [], []
+        for row in prof:
+            seen = _past_line(row, table, reach_in, look, end, step, width)
+            if seen is not None:
+                found.append(steps[seen[1]])
+                widths.append(steps[seen[1]] - steps[seen[0]])
+        if len(found) < EDGE_AGREE * len(prof):
+            continue
+        f = np.array(found)
+        med = float(np.median(f))
+        if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(prof):
+            out[s] = med
+            bands[s] = float(np.median(widths))
+    if np.any(np.isnan(out)) or float(np.ptp(bands)) > BORDER_AGREE * width:
+        return np.full(4, np.nan)
+    return out
+
+
+def _past_line(
+    row: np.ndarray,
+    table: np.ndarray,
+    reach_in: int,
+    look: int,
+    end: int,
+    step: float,
+    width: float,
+) -> tuple[int, int] | None:
+    """(the frame line's lightest sample, the border's step to the table) along one profile
+    (`frame_line_edges`), or None."""
+    lum = row[:, 0]
+    line = next(
+        (k for k in range(reach_in, -1, -1) if lum[k] - float(lum[k : k + look].min()) >= LINE_L),
+        None,
+    )
+    if line is None:
+        return None
+    dark = line + int(np.argmin(lum[line : line + look]))
+    while line > 0 and lum[line - 1] >= lum[line]:
+        line -= 1
+    lit = line
+    while lit > 0 and lum[lit - 1] >= lum[line] - 0.5 * LINE_L:
+        lit -= 1
+    if (line - lit) * step > LINE_THIN * width:
+        return None
+    border = np.median(row[max(line, dark - 2) : dark + 3], axis=0)
+    contrast = float(np.linalg.norm(border - table))
+    if contrast < BORDER_CONTRAST or lum[line] - border[0] < LINE_L:
+        return None
+    d = np.linalg.norm(row - border, axis=1)
+    k = dark
+    while k < end and not np.all(d[k : k + 4] > 0.5 * contrast):
+        k += 1
+    return None if k >= end else (line, k)
+
+
+def past_frame_line(image: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """`cut` (4×2, photo px) with every side moved out to the outer step of the dark border
+    beyond a thin light frame line (`frame_line_edges`) where that step lies outside it on
+    every side, by more than `INSIDE_BY` and at most `PAST_MOST` of its width; `cut` itself
+    otherwise.
+
+    On a black or dark border round a light frame line both finders may stop at the line
+    (the light-border finder takes it for a light border, the outline finder for the card's
+    edge where the border is as dark as the table), and the deck's border drawn round its art
+    leaves the card inside its edge on every side, 1.3-3.6 mm: too little for `out_to_edge`, and
+    the step from the table (`photo.table_edges`) goes through a border that dark to the
+    line. The line, light with the dark border outside it, and the border's own step to the
+    table, of one width on every side, say where the edge is. Never inward."""
+    width = float(np.linalg.norm(cut[1] - cut[0]))
+    offsets = frame_line_edges(image, cut)
+    if np.any(np.isnan(offsets)) or not (
+        np.all(offsets > INSIDE_BY * width) and np.all(offsets <= PAST_MOST * width)
+    ):
+        return cut
+    lines = [
+        (a + d * n, e / max(1e-6, float(np.linalg.norm(e))))
+        for (a, e, n), d in zip(sides_outward(cut), offsets, strict=True)
+    ]
+    moved = sides_meet(lines)
+    return cut if moved is None else moved
 
 
 OUT_TO_EDGE = 0.04
