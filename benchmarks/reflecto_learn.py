@@ -205,6 +205,18 @@ def prefilter(paths: list[Path], model_file: Path | None) -> None:
             at = ask & (data["whys"] == why)
             if at.any():
                 print(f"    asked '{why}': lowest score {score[at].min():.3f}")
+    # Both at once, as `second_opinion.worth_a_look` takes them.
+    bright = data["rows"][:, opinion.FEATURES.index("brightness")]
+    cols = [opinion.FEATURES.index(f) for f in CHEAP["colour or trace"]]
+    trace = data["rows"][:, cols].max(axis=1)
+    print("brightness and colour or trace: cuts: asked screens kept / asked empty kept / passed")
+    for b in (0.45, 0.5, 0.55, 0.6):
+        for t in (0.0, 0.005, 0.01, 0.02, 0.05):
+            keep = (bright >= b) & (trace >= t)
+            print(
+                f"    {b:.2f}, {t:.3f}: {(ask & screen & keep).sum()} / "
+                f"{(ask & ~screen & keep).sum()} / {(silent & keep).sum() / n_boards:.1f}"
+            )
 
 
 def main() -> None:
