@@ -157,6 +157,68 @@ def curve(paths: list[Path], model_file: Path | None) -> None:
         )
 
 
+CHEAP = {
+    "colour": ("share_this", "share_other"),
+    "faint trace": ("faint_this", "faint_other"),
+    "colour or trace": ("share_this", "share_other", "faint_this", "faint_other"),
+    "strength": ("strength",),
+    "brightness": ("brightness",),
+    "hue": ("hue_this", "hue_other"),
+}
+"""The cheap scores `prefilter` tries: per square, the greatest of these features (each
+known before the square's change against the print and its print test are taken)."""
+CUTS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def prefilter(paths: list[Path], model_file: Path | None) -> None:
+    """The curve a stage-one filter is read off (`second_opinion.ASK_FROM`): per cheap
+    score (`CHEAP`) and cut, of the silent empty calls (`read.SILENT`) the model would ask
+    about (`ASK_BAR`), how many the filter keeps (screens / empty squares), and how many
+    silent squares a board it passes on to the costly features (the change against the
+    print and the print test)."""
+    data = _load(paths)
+    path = model_file or opinion.model_path()
+    assert path is not None, "no model file"
+    votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
+    labels, asked = data["labels"], data["unclear"]
+    silent = np.isin(data["whys"], read.SILENT) & (data["owners"] < 0) & ~asked
+    screen = labels != opinion.EMPTY
+    ask = silent & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= opinion.ASK_BAR)
+    n_boards = len(set(data["boards"]))
+    print(
+        f"{n_boards} boards, {silent.sum()} silent empty calls ({(silent & screen).sum()} "
+        f"screens); asked at ASK_BAR {opinion.ASK_BAR}: {(ask & screen).sum()} screens, "
+        f"{(ask & ~screen).sum()} empty"
+    )
+    print("score: cut: asked screens kept / asked empty kept / silent squares passed a board")
+    for name, feats in CHEAP.items():
+        cols = [opinion.FEATURES.index(f) for f in feats]
+        score = data["rows"][:, cols].max(axis=1)
+        print(f"  {name}")
+        for cut in CUTS:
+            keep = score >= cut
+            print(
+                f"    {cut:.2f}: {(ask & screen & keep).sum()} / {(ask & ~screen & keep).sum()}"
+                f" / {(silent & keep).sum() / n_boards:.1f}"
+            )
+        for why in read.SILENT:
+            at = ask & (data["whys"] == why)
+            if at.any():
+                print(f"    asked '{why}': lowest score {score[at].min():.3f}")
+    # Both at once, as `second_opinion.worth_a_look` takes them.
+    bright = data["rows"][:, opinion.FEATURES.index("brightness")]
+    cols = [opinion.FEATURES.index(f) for f in CHEAP["colour or trace"]]
+    trace = data["rows"][:, cols].max(axis=1)
+    print("brightness and colour or trace: cuts: asked screens kept / asked empty kept / passed")
+    for b in (0.45, 0.5, 0.55, 0.6):
+        for t in (0.0, 0.005, 0.01, 0.02, 0.05):
+            keep = (bright >= b) & (trace >= t)
+            print(
+                f"    {b:.2f}, {t:.3f}: {(ask & screen & keep).sum()} / "
+                f"{(ask & ~screen & keep).sum()} / {(silent & keep).sum() / n_boards:.1f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -170,6 +232,9 @@ def main() -> None:
     v = sub.add_parser("curve")
     v.add_argument("data", type=Path, nargs="+")
     v.add_argument("--model", type=Path, default=None)
+    f = sub.add_parser("prefilter")
+    f.add_argument("data", type=Path, nargs="+")
+    f.add_argument("--model", type=Path, default=None)
     args = parser.parse_args()
     if args.command == "collect":
         families = []
@@ -180,6 +245,8 @@ def main() -> None:
         collect(families, args.boards, args.out)
     elif args.command == "train":
         train(args.data, args.out)
+    elif args.command == "prefilter":
+        prefilter(args.data, args.model)
     else:
         curve(args.data, args.model)
 

@@ -32,6 +32,7 @@ from companion.games.reflecto.vision.board_print import (
     SCREEN_CHANGE,
     BoardPrint,
     Change,
+    Expected,
     board_to_top,
     change_shares,
     expected_top,
@@ -1066,7 +1067,8 @@ def classify(
     full, faint = _shares(rect, geom, colours, ev=ev)
     # A square with nothing of a seat's colour in it is empty whatever its print.
     needed = [bool(f.max() >= NONE or t.max() >= FAINT) for f, t in zip(full, faint, strict=True)]
-    changes = print_changes(rect, geom, ev, board_print, needed=needed)
+    expected = print_expected(rect, geom, board_print)
+    changes = print_changes(rect, geom, ev, board_print, needed=needed, expected=expected)
     # The print test for every square that needs it, in one pass (`print_shares`): the
     # strips in a seat's colour, and those with only a faint trace of one.
     coloured: list[tuple[Cell, int]] = []
@@ -1123,7 +1125,16 @@ def classify(
         model = square_model()
         if model is not None:
             calls = second_opinion(
-                rect, geom, colours, ev, (full, faint), board_print, changes, calls, model
+                rect,
+                geom,
+                colours,
+                ev,
+                (full, faint),
+                board_print,
+                changes,
+                calls,
+                model,
+                expected=expected,
             )
     return calls
 
@@ -1143,24 +1154,38 @@ def second_opinion(
     changes: list[Change | None],
     calls: list[CellCall],
     model: LearntNet,
+    expected: Expected | None = None,
 ) -> list[CellCall]:
     """The learnt model's word (`second_opinion.py`) on the squares the reader asks about
     or calls empty without asking (`SILENT`): an asked square is named a seat's screen when
     the model gives it `NAME_BAR` or more (only with `second_opinion.NAMING`, off); a silent
     one is asked about when the model gives a screen `ASK_BAR` or more. A square called a
-    screen is never changed."""
-    which = [
-        j
-        for j, c in enumerate(calls)
-        if c.owner is None and ((c.unclear and opinion.NAMING) or c.why in SILENT)
-    ]
+    screen is never changed.
+
+    In two stages, for speed: a silent square goes on to the costly features (its change
+    against the print, the print test, its strip's chromaticity) only when what is already
+    known of it (`second_opinion.worth_a_look`: its shares and its strip's brightness) says
+    it could reach `ASK_BAR`. `expected` is the print in this picture (`print_expected`), if already
+    made."""
+    full, faint = shares
+    which = []
+    for j, c in enumerate(calls):
+        if c.owner is not None:
+            continue
+        if c.unclear and opinion.NAMING:
+            which.append(j)
+        elif c.why in SILENT:
+            s = (float(full[j][0]), float(full[j][1]))
+            t = (float(faint[j][0]), float(faint[j][1]))
+            if opinion.worth_a_look(s, t, strip_brightness(rect, geom, geom.cells[j])):
+                which.append(j)
     if not which:
         return calls
     missing = [j in which and changes[j] is None for j in range(len(calls))]
     if any(missing):
         # Squares with no colour in them were not judged against the print: the model
         # learnt from every square's change.
-        more = print_changes(rect, geom, ev, board_print, needed=missing)
+        more = print_changes(rect, geom, ev, board_print, needed=missing, expected=expected)
         changes = [m if m is not None else c for c, m in zip(changes, more, strict=True)]
     rows, seats = square_features(rect, geom, colours, ev, shares, changes, which)
     votes = model.probabilities(rows)
@@ -1204,19 +1229,9 @@ def square_features(
         seats.append(orient(s, t, changes[j]))
     asks = [(geom.cells[j], k) for j, k in zip(which, seats, strict=True)]
     found = print_shares(rect, geom, ev, asks, 1, body=True)
-    m = colours.means - GREY
-    m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
-    hx, hy = _strip(geom)
     rows = []
     for j, k, p in zip(which, seats, found, strict=True):
-        cell = geom.cells[j]
-        st = strip_stats(rect, geom, cell)
-        d = st.chroma - GREY
-        n = float(np.linalg.norm(d))
-        hue = (0.0, 0.0) if n < 1e-9 else (float(m[0] @ d / n), float(m[1] @ d / n))
-        cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
-        patch = rect.top[max(cy - hy, 0) : cy + hy + 1, max(cx - hx, 0) : cx + hx + 1]
-        look = StripLook(st.strength, st.spread, hue, float(patch.mean()) / 255.0)
+        look = strip_look(rect, geom, colours, geom.cells[j])
         rows.append(
             feature_row(
                 k,
@@ -1230,6 +1245,38 @@ def square_features(
     return np.array(rows, np.float32).reshape(len(rows), -1), seats
 
 
+def strip_look(
+    rect: Rectified, geom: BoardGeometry, colours: ScreenColours, cell: Cell
+) -> StripLook:
+    """What the learnt model sees of a square's centre strip (`StripLook`)."""
+    m = colours.means - GREY
+    m = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+    st = strip_stats(rect, geom, cell)
+    d = st.chroma - GREY
+    n = float(np.linalg.norm(d))
+    hue = (0.0, 0.0) if n < 1e-9 else (float(m[0] @ d / n), float(m[1] @ d / n))
+    return StripLook(st.strength, st.spread, hue, strip_brightness(rect, geom, cell))
+
+
+def strip_brightness(rect: Rectified, geom: BoardGeometry, cell: Cell) -> float:
+    """The mean channel of a square's centre strip, 0-1 (`StripLook.brightness`)."""
+    hx, hy = _strip(geom)
+    cx, cy = (round(v) for v in rect.px(geom.cell_mm(cell)))
+    patch = rect.top[max(cy - hy, 0) : cy + hy + 1, max(cx - hx, 0) : cx + hx + 1]
+    return float(patch.mean()) / 255.0
+
+
+def print_expected(
+    rect: Rectified, geom: BoardGeometry, board_print: BoardPrint | None
+) -> Expected | None:
+    """The known print as this picture's tops' plane would show it (`expected_top`); None
+    where no print is known."""
+    if board_print is None or not board_print.any_known:
+        return None
+    A = board_to_top(board_print, rect.pose, geom, rect.origin_mm, PX_PER_MM)
+    return expected_top(board_print, A, rect.top.shape)
+
+
 def print_changes(
     rect: Rectified,
     geom: BoardGeometry,
@@ -1237,13 +1284,15 @@ def print_changes(
     board_print: BoardPrint | None,
     pixel: float = PIXEL_CHANGE,
     needed: list[bool] | None = None,
+    expected: Expected | None = None,
 ) -> list[Change | None]:
     """Per square (of those `needed`), its strip against the known print
-    (`change_shares`), None where the print is not known (or none is given)."""
+    (`change_shares`), None where the print is not known (or none is given); `expected`
+    is `print_expected`'s for this picture, if already made."""
     if board_print is None or not board_print.any_known:
         return [None] * len(geom.cells)
-    A = board_to_top(board_print, rect.pose, geom, rect.origin_mm, PX_PER_MM)
-    exp = expected_top(board_print, A, rect.top.shape)
+    exp = expected if expected is not None else print_expected(rect, geom, board_print)
+    assert exp is not None
     centres = np.array([[round(v) for v in rect.px(geom.cell_mm(c))] for c in geom.cells])
     return change_shares(
         rect.top,

@@ -64,12 +64,13 @@ EMPTY, THIS, OTHER = 0, 1, 2
 """The model's classes: no screen, a screen of the oriented seat (`orient`), one of the
 other seat."""
 
-SECOND_OPINION = False
+SECOND_OPINION = True
 """Whether the rule acts (`read.classify` with the empty board's print and the model file).
-Off: measured fresh (docs/reflecto.md, refllearn) it turned 34 of 74 silent misses into
-questions (held-out 18 of 33) and asked about one empty square, but its features
-for every silent square (the change against the print and the print test) doubled the
-CPU of a read with the empty board (35 -> 72 ms); and naming (`NAMING`) added a phantom."""
+On, asking only (`NAMING` off), in two stages (`worth_a_look`): measured fresh against the
+rule off on the same boards (docs/reflecto.md, reflask) it turned 22 of 46 silent misses
+into questions (held-out 15 of 27), asked about no empty square, added no phantom and no
+wrong owner, and the read with the empty board cost 0.99-1.05x the rule off's CPU. (All
+silent squares to the model, as first measured, asked 34 of 74 but doubled that read.)"""
 NAMING = False
 """Whether an asked square may be named a screen (`NAME_BAR`). Measured fresh and taken
 out: on 120 fresh renderer and held-out boards it named one empty square a screen (a
@@ -91,6 +92,20 @@ empty calls, 18 of them screens; screens asked / empty squares asked): 0.5: 10 /
 10 / 1, 0.7: 9 / 1, 0.8: 8 / 1, 0.9: 6 / 1, 0.95: 5 / 1. A question is never a wrong
 call; 0.8 keeps to one empty square asked in 60 boards."""
 
+ASK_BRIGHT = 0.5
+ASK_TRACE = 0.01
+"""Stage one of asking (`worth_a_look`): a silent square goes on to the model only when its
+strip's brightness (`StripLook.brightness`) is at least `ASK_BRIGHT` and some seat's colour
+covers at least `ASK_TRACE` of it at either floor (its shares, its faint trace). From the
+curve on the validation draw `ASK_BAR` was read off (`benchmarks/reflecto_learn.py
+prefilter`, 59 boards, 2167 silent empty calls: the model asks about 8 screens and 1 empty
+square, every one a "no colour" call; brightness, colour-or-trace cut: screens kept / empty
+kept / silent squares passed on a board): all: 8 / 1 / 36.7; brightness 0.45, 0: 8 / 1 /
+13.9; 0.5, 0: 8 / 1 / 9.6; 0.55, 0: 8 / 1 / 6.9; 0.6, 0: 7 / 1 / 5.3; 0.45, 0.01: 8 / 0 /
+6.6; **0.5, 0.01: 8 / 0 / 4.0**; 0.55, 0.01: 8 / 0 / 2.5; 0.6, 0.01: 7 / 0 / 1.9; 0.5,
+0.05: 8 / 0 / 3.0. The asked screens' least brightness is 0.55 and least colour-or-trace
+0.09 (the empty square asked has none): the cuts keep a margin under both."""
+
 
 @dataclass(frozen=True)
 class StripLook:
@@ -103,6 +118,16 @@ class StripLook:
     """Cosine of the angle (chromaticity plane) between its median and each seat's colour."""
     brightness: float
     """Mean channel of its pixels, 0-1."""
+
+
+def worth_a_look(
+    shares: tuple[float, float], trace: tuple[float, float], brightness: float
+) -> bool:
+    """Stage one of asking about a silent square (`read.second_opinion`): whether what is
+    known of it before its costly features (its change against the print, the print test,
+    its strip's chromaticity) could reach `ASK_BAR`: a bright strip (`ASK_BRIGHT`) with a
+    trace of a seat's colour (`ASK_TRACE`)."""
+    return brightness >= ASK_BRIGHT and max(*shares, *trace) >= ASK_TRACE
 
 
 def orient(shares: tuple[float, float], trace: tuple[float, float], change: Change | None) -> int:

@@ -52,6 +52,7 @@ def test_the_rule_names_asked_squares_asks_silent_ones_and_leaves_screens(
     _, rect, colours, taught = _read((4, 1))
     monkeypatch.setattr(opinion, "NAMING", True)
     monkeypatch.setattr(opinion, "SECOND_OPINION", False)
+    monkeypatch.setattr(opinion, "worth_a_look", lambda *_: True)  # every silent square
     calls = read.classify(rect, GEOM, colours, taught)
     ev = read.evidence(rect, GEOM, colours, (read.FLOOR, read.FAINT_FLOOR))
     shares = read.shares_at(rect, GEOM, colours, ev)
@@ -81,6 +82,46 @@ def test_the_rule_names_asked_squares_asks_silent_ones_and_leaves_screens(
     off = read.second_opinion(*args, calls, sure((0.0, 1.0, 0.0)))
     assert off[asked] == calls[asked] and off[named] == calls[named]
     assert all(off[j].unclear and off[j].owner is None for j in silent)
+
+
+def test_stage_one_passes_on_only_bright_strips_with_a_trace_of_colour() -> None:
+    look = opinion.worth_a_look
+    bright, trace = opinion.ASK_BRIGHT, opinion.ASK_TRACE
+    assert look((0.0, 0.0), (trace, 0.0), bright)
+    assert look((0.0, trace), (0.0, 0.0), bright + 0.3)
+    assert not look((0.0, 0.0), (trace, 0.0), bright - 0.01)  # too dark
+    assert not look((0.0, 0.0), (trace / 2, trace / 2), 1.0)  # no colour at all
+    assert not look((0.0, 0.0), (0.0, 0.0), 1.0)
+
+
+def test_a_silent_square_stage_one_stops_is_never_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model sure of a screen everywhere asks about the silent squares stage one passes
+    on (`worth_a_look`) and only those: the others' costly features are never taken."""
+    _, rect, colours, taught = _read((4, 1))
+    monkeypatch.setattr(opinion, "SECOND_OPINION", False)
+    calls = read.classify(rect, GEOM, colours, taught)
+    ev = read.evidence(rect, GEOM, colours, (read.FLOOR, read.FAINT_FLOOR))
+    shares = read.shares_at(rect, GEOM, colours, ev)
+    changes = read.print_changes(rect, GEOM, ev, taught)
+    silent = [j for j, c in enumerate(calls) if c.why in read.SILENT and not c.unclear]
+    assert len(silent) >= 2
+    passed = set(silent[::2])  # stage one's say, chosen here: these strips bright
+    bright = {GEOM.cells[j] for j in passed}
+    monkeypatch.setattr(read, "strip_brightness", lambda r, g, cell: float(cell in bright))
+    monkeypatch.setattr(opinion, "worth_a_look", lambda s, t, b: b >= 0.5)
+    seen: list[int] = []
+    original = read.square_features
+
+    def record(*args: object) -> tuple:
+        seen.extend(args[6])  # type: ignore[call-overload]
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(read, "square_features", record)
+    args = (rect, GEOM, colours, ev, (shares[0], shares[1]), taught, changes)
+    out = read.second_opinion(*args, calls, sure((0.0, 1.0, 0.0)))
+    assert set(seen) <= passed
+    for j in silent:
+        assert out[j].unclear == (j in passed)
 
 
 def test_the_rule_needs_the_empty_boards_print(monkeypatch: pytest.MonkeyPatch) -> None:
