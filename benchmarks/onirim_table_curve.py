@@ -120,7 +120,9 @@ def main() -> int:
                     totals[lead].update({"null": t.null, "phantom": t.phantom})
         R.TABLE_LEAD = keep
         q = np.percentile(tables, [0, 50, 95, 100])
-        print(f"{style} table score least / median / 95th / most " + " / ".join(f"{x:.3f}" for x in q))
+        print(
+            f"{style} table score least / median / 95th / most " + " / ".join(f"{x:.3f}" for x in q)
+        )
         for kind, v in seen.items():
             if v:
                 q = np.percentile(v, [0, 1, 5, 50])
