@@ -17,6 +17,7 @@ from companion.cli import main
 from companion.errors import UserError
 from companion.games.onirim.rules import ENGINE
 from companion.games.onirim.rules.deck import is_location
+from companion.games.onirim.vision import read as onirim_read
 from companion.games.onirim.vision.compare import compare
 from companion.games.onirim.vision.layout import load_layout, parse_layout
 from companion.games.onirim.vision.read import (
@@ -1072,6 +1073,61 @@ def test_a_fans_last_card_that_does_not_lead_the_body_before_it_ends_the_fan(
             assert reader.end_bodies(image, H, [card], place, bare) == [card]
             dropped += 1
     assert kept >= 1 and dropped >= 1
+
+
+def test_the_bare_table_is_looked_at_clear_of_every_card_and_scores_under_the_cards(
+    rendered: Path,
+) -> None:
+    """The bare table's windows (`bare_places`) lie below every card the layout places (and
+    off the corner markers); on rendered tables the table's own score (`table_score`) lies
+    under `END_SURE` and under every labyrinth card's corner score."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    places = reader.bare_places()
+    assert len(places) >= 3
+    x0, y0, x1, y1 = L.identify_mm
+    m, side = L.search_mm, L.marker_side_mm
+    lowest = max(p[1] for p in [*L.door_places, L.discard_place, *L.limbo_places])
+    for x, y in places:
+        assert y + y0 - m > lowest + L.card_mm[1] and y + y1 + m < L.size_mm[1]
+        assert x + x0 - m >= side / 2 and x + x1 + m <= L.size_mm[0] - side / 2
+    for j in range(3):
+        image = cv2.imread(str(rendered / f"{j:04d}.jpg"))
+        truth = json.loads((rendered / f"{j:04d}.json").read_text())
+        H = reader.locate(image)
+        assert H is not None
+        table = reader.table_score(image, H)
+        assert table is not None and table < END_SURE
+        n = len(truth["labyrinth"])
+        windows = [reader.corner_window(image, H, p) for p in L.labyrinth_places[:n]]
+        for card in reader.match(windows, "location"):
+            assert card.score > table + 0.2
+
+
+def test_a_rows_last_cards_that_do_not_lead_the_table_end_the_row(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `TABLE_LEAD` on, a row's last cards scoring less than the bare table's score plus
+    `TABLE_LEAD` are dropped one after the other (`end_bodies`), however far over
+    `END_SURE`; a card leading it by more stays, and so does every card with no table score
+    (the rule off) or `TABLE_LEAD` at -inf."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    image = cv2.imread(str(rendered / "0000.jpg"))
+    H = reader.locate(image)
+    assert H is not None
+    place = L.labyrinth_places.__getitem__
+    table = END_SURE + 0.1
+    # `best` no taught type: no body is looked at, only the table decides.
+    card = Match("red-sun", table + 0.3, 0.3, "no-such-card", None, 0.9)
+    like = [replace(card, score=table + 0.05), replace(card, score=table + 0.02)]
+    monkeypatch.setattr(onirim_read, "TABLE_LEAD", -np.inf)
+    assert reader.end_bodies(image, H, [card, *like], place, table=table) == [card, *like]
+    monkeypatch.setattr(onirim_read, "TABLE_LEAD", 0.1)
+    assert reader.end_bodies(image, H, [card, *like], place, table=table) == [card]
+    assert reader.end_bodies(image, H, [card, *like], place) == [card, *like]
+    monkeypatch.setattr(onirim_read, "TABLE_LEAD", 0.01)
+    assert reader.end_bodies(image, H, [card, *like], place, table=table) == [card, *like]
 
 
 def test_a_named_locations_colour_lead_is_carried_for_live_play(rendered: Path) -> None:

@@ -140,6 +140,23 @@ nulls past a labyrinth's end on one deck, the green Sun above) by -0.236 at the 
 -0.2 / -0.1 / -0.05 / 0 / 0.03: phantoms 6 / 2 / 2 / 2 / 2 / 2 of 6 left (random), right cards
 921 of 966 at each (house 386 of 404, 0 phantoms, at each). 0: a last card must look more like
 a corner than like the body, 0.061 under the least right one."""
+TABLE_LEAD = -np.inf
+"""A row's last cards must lead the bare table's own score (`TableReader.table_score`: the
+best location type at windows where no card can lie) by this much, or the row ends before
+them (`TableReader.end_bodies`): some tables' patterns may score as a card over every bar,
+place after place past a row's end, where a last card's body (`END_BODY_LEAD`) cannot tell
+(the place before reads as a card too). Off (-inf; the table is then not looked at). From the
+curve on a development draw (`benchmarks/onirim_table_curve.py`, 20 random decks x 3 tables,
+seeds in `docs/onirim.md`): right row cards led the table by 0.227 at the least (1st / 5th
+percentile 0.427 / 0.582 of 531), no phantom of the class came up; at 0 / 0.1 / 0.2 / 0.3
+right 908 / 908 / 908 / 908 of 966, row cards under the lead 0 / 0 / 0 / 3. Measured fresh at
+0.2: identical readings (no phantom of the class there either), the read 1.1x base's: off
+until a development draw holding the class shows a margin."""
+BARE_CLEAR_MM = 3.0
+"""How far the bare table's windows (`TableReader.bare_places`) lie clear of the lowest cards'
+edge, beyond the search margin."""
+BARE_STEP_MM = 90.0
+"""The step between the bare table's windows along their row."""
 ROW_GAP = 3
 """The most places in a row of the labyrinth that a sure card and another card after them
 bridge (`row_of`): a glare over one to three corners, whatever each then looks like. Each
@@ -1423,6 +1440,32 @@ class TableReader:
         card = m.card or m.held_card()
         return m if card is None else replace(m, card=card, shown=True)
 
+    def bare_places(self) -> list[Point]:
+        """Places where no card can lie, their windows on bare table: a row under the
+        lowest cards of the layout (the Doors, the discard pile, limbo), clear of them and of
+        the corner markers."""
+        L = self.layout
+        lowest = [*L.door_places, L.discard_place, *L.limbo_places]
+        x0, y0, x1, y1 = L.identify_mm
+        m = L.search_mm
+        y = max(p[1] for p in lowest) + L.card_mm[1] + BARE_CLEAR_MM + m - y0
+        if y + y1 + m > L.size_mm[1]:
+            return []
+        lo = L.marker_side_mm + m - x0
+        hi = L.size_mm[0] - L.marker_side_mm - x1 - m
+        n = max(1, int((hi - lo) // BARE_STEP_MM) + 1)
+        return [(lo + k * BARE_STEP_MM, y) for k in range(n)]
+
+    def table_score(self, image: np.ndarray, H: np.ndarray) -> float | None:
+        """The bare table's own score: the best location type's score (as a place's, the
+        deck's lift in it) at each of `bare_places`, their median (a discard pile pushed
+        over one of them, or a glare, moves it little); None when the layout leaves none."""
+        places = self.bare_places()
+        if not places:
+            return None
+        found = self.match([self.corner_window(image, H, p) for p in places], "location")
+        return float(np.median([m.score for m in found]))
+
     def end_bodies(
         self,
         image: np.ndarray,
@@ -1430,13 +1473,19 @@ class TableReader:
         row: list[Match],
         place: Callable[[int], Point],
         first: tuple[Match, Point] | None = None,
+        table: float | None = None,
     ) -> list[Match]:
-        """`row` (in place) `ended`, and without its last card while that card, scoring
-        `END_SURE` or more, leads the body of the card before it (`body_score`; `first`, the
-        Mirror card above a fan, before a row's first place) by less than `END_BODY_LEAD`: it
-        is that body, not a card. A card before it that is a bridged gap, or none (a row's
+        """`row` (in place) `ended`, without its last cards while they lead `table` (the
+        bare table's score, `table_score`; None: not looked at) by less than `TABLE_LEAD`,
+        and without its last card while that card, scoring `END_SURE` or more, leads the
+        body of the card before it (`body_score`; `first`, the Mirror card above a fan,
+        before a row's first place) by less than `END_BODY_LEAD`: it is that body, not a
+        card. A card before it that is a bridged gap, or none (a row's
         first place shows the table), leaves the last card as it is."""
         while ended(row):
+            if table is not None and row[-1].score - table < TABLE_LEAD:
+                row.pop()
+                continue
             j = len(row) - 1
             m = row[j]
             if m.shown:  # its body was looked at already (`unbodied`)
@@ -1598,9 +1647,12 @@ class TableReader:
             extend(door_seen, found[len(open_fans) + len(chunk) :], lambda j: L.door_places[j])
             open_fans = still
             k += 1
-        self.end_bodies(image, H, labyrinth, lambda j: L.labyrinth_places[j])
+        table = self.table_score(image, H) if -np.inf < TABLE_LEAD else None
+        self.end_bodies(image, H, labyrinth, lambda j: L.labyrinth_places[j], table=table)
         for i, row in fans.items():
-            self.end_bodies(image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i]))
+            self.end_bodies(
+                image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i]), table
+            )
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
                 del mirrors[i]
@@ -1622,7 +1674,7 @@ class TableReader:
             )
         doors: list[str] = []
         door_row = self.end_bodies(
-            image, H, row_of(door_seen, False)[0], lambda j: L.door_places[j]
+            image, H, row_of(door_seen, False)[0], lambda j: L.door_places[j], table=table
         )
         for j, m in enumerate(door_row):
             card = named(m, f"Door {j + 1}")
