@@ -26,6 +26,7 @@ import sys  # noqa: E402
 from collections import Counter  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -63,15 +64,24 @@ def truth_at(layout: TableLayout, truth: TableReading, p: Point) -> tuple[str, s
     return "?", None
 
 
+Looked = list[tuple[Point, str | None, float]]
+"""Cards a curve looks at: place, the name read, the lead the rule would judge."""
+Watch = Callable[[R.TableReader, Callable[..., list[R.Match]], np.ndarray, np.ndarray, Looked], Any]
+"""Given the reader, its own `end_bodies`, the table's image and pose and the list to fill:
+an `end_bodies` that records the cards its rule judges (or None to skip the table)."""
+
+
 def recorder(
     reader: R.TableReader,
     end_bodies: Callable[..., list[R.Match]],
-    looked: list[tuple[Point, str | None, float]],
+    image: np.ndarray,
+    H: np.ndarray,
+    looked: Looked,
 ) -> Callable[..., list[R.Match]]:
     """`end_bodies` that first adds the row's last card the rule looks at to `looked`
     (its place, its name, its lead on the body of the card before it)."""
 
-    def record(image, H, row, place, first=None):
+    def record(image, H, row, place, first=None, table=None):
         R.ended(row)
         if row and not row[-1].shown:
             j = len(row) - 1
@@ -80,9 +90,85 @@ def recorder(
                 body = reader.body_score(image, H, place(j), at, before.best)
                 if body is not None:
                     looked.append((place(j), row[j].card, row[j].score - body))
-        return end_bodies(image, H, row, place, first)
+        return end_bodies(image, H, row, place, first, table)
 
     return record
+
+
+def lead_curve(
+    a: argparse.Namespace, style: str, setting: str, watch: Watch, what: str, every: bool
+) -> None:
+    """The curve of the reader's `setting` (a lead a row's cards must keep, -inf off) on
+    `--seeds` x `--tables` development tables of `style`: each table read once with it off and
+    `watch`'s cards judged against the answer key (printed one a line, only those not right
+    unless `every`), then read at each `--leads` value; last the leads' spread by kind and
+    each value's tally (cards right, named wrong, null, phantom; cards under the value)."""
+    if style not in ("house", "random"):
+        raise SystemExit("--styles: house or random (the held-out designs are never looked at)")
+    layout = load_layout()
+    lo, hi = (int(v) for v in a.seeds.split(":"))
+    leads = [float(v) for v in a.leads.split(",")]
+    keep = getattr(R, setting)
+    totals = {t: Counter() for t in ["off", *leads]}
+    seen: dict[str, list[float]] = {"right": [], "asked": [], "wrong": [], "phantom": []}
+    try:
+        for seed in range(lo, hi):
+            faces = deck_faces(deck_style(seed, style), layout)
+            reader, _ = teach_deck(faces, seed)
+            end_bodies = reader.end_bodies
+            for i in range(a.tables):
+                photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
+                H = reader.locate(photo.image)
+                looked: Looked = []
+                record = None if H is None else watch(reader, end_bodies, photo.image, H, looked)
+                if record is None:
+                    continue
+                setattr(R, setting, -np.inf)
+                reader.end_bodies = record  # type: ignore[method-assign]
+                try:
+                    reading = reader.read(photo.image, located=H).asked()
+                finally:
+                    reader.end_bodies = end_bodies  # type: ignore[method-assign]
+                _tally(totals["off"], compare(reading, photo.truth))
+                for p, card, lead in looked:
+                    where, want = truth_at(layout, photo.truth, p)
+                    kind = "phantom" if want is None else "right" if card == want else "wrong"
+                    if card is None and want is not None:
+                        kind = "asked"  # not named: a card lies there all the same
+                    seen[kind].append(lead)
+                    if every or kind != "right":
+                        print(
+                            f"{style} seed {seed} table {i} {where}: {want} read {card} "
+                            f"lead {lead:.3f} [{kind}]",
+                            flush=True,
+                        )
+                for lead in leads:
+                    setattr(R, setting, lead)
+                    read = reader.read(photo.image, located=H).asked()
+                    _tally(totals[lead], compare(read, photo.truth))
+    finally:
+        setattr(R, setting, keep)
+    for kind, v in seen.items():
+        if v:
+            q = np.percentile(v, [0, 1, 5, 50])
+            print(
+                f"{style} {kind} {what} n={len(v)} lead least / 1st / 5th / median "
+                + " / ".join(f"{x:.3f}" for x in q)
+            )
+    for lead, c in totals.items():
+        below = (
+            {k: sum(x < float(lead) for x in v) for k, v in seen.items()} if lead != "off" else {}
+        )
+        print(
+            f"{style} {setting} {lead}: {c['right']} / {c['cards']} right, wrong "
+            f"{c['wrong']}, null {c['null']}, phantom {c['phantom']}"
+            + (f"; {what} under it: {below}" if below else ""),
+            flush=True,
+        )
+
+
+def _tally(into: Counter, t: Any) -> None:
+    into.update({k: getattr(t, k) for k in ("cards", "right", "wrong", "null", "phantom")})
 
 
 def main() -> int:
@@ -92,69 +178,8 @@ def main() -> int:
     ap.add_argument("--styles", default="random")
     ap.add_argument("--leads", default="-0.3,-0.2,-0.1,-0.05,0,0.03")
     a = ap.parse_args()
-    layout = load_layout()
-    lo, hi = (int(v) for v in a.seeds.split(":"))
-    leads = [float(v) for v in a.leads.split(",")]
-    keep = R.END_BODY_LEAD
     for style in a.styles.split(","):
-        if style not in ("house", "random"):
-            raise SystemExit("--styles: house or random (the held-out designs are never looked at)")
-        totals = {t: Counter() for t in ["off", *leads]}
-        seen: dict[str, list[float]] = {"right": [], "asked": [], "wrong": [], "phantom": []}
-        for seed in range(lo, hi):
-            faces = deck_faces(deck_style(seed, style), layout)
-            reader, _ = teach_deck(faces, seed)
-            end_bodies = reader.end_bodies
-            for i in range(a.tables):
-                photo = render_table(seed, i, faces, layout, look=table_look(seed, style))
-                H = reader.locate(photo.image)
-                looked: list[tuple[Point, str | None, float]] = []
-                record = recorder(reader, reader.end_bodies, looked)
-                R.END_BODY_LEAD = -np.inf
-                reader.end_bodies = record  # type: ignore[method-assign]
-                try:
-                    reading = reader.read(photo.image, located=H).asked()
-                finally:
-                    reader.end_bodies = end_bodies  # type: ignore[method-assign]
-                t = compare(reading, photo.truth)
-                totals["off"].update({k: getattr(t, k) for k in ("cards", "right", "wrong")})
-                totals["off"].update({"null": t.null, "phantom": t.phantom})
-                for p, card, lead in looked:
-                    where, want = truth_at(layout, photo.truth, p)
-                    kind = "phantom" if want is None else "right" if card == want else "wrong"
-                    if card is None and want is not None:
-                        kind = "asked"  # not named: a card lies there all the same
-                    seen[kind].append(lead)
-                    print(
-                        f"{style} seed {seed} table {i} {where}: {want} read {card} "
-                        f"lead {lead:.3f} [{kind}]",
-                        flush=True,
-                    )
-                for lead in leads:
-                    R.END_BODY_LEAD = lead
-                    t = compare(reader.read(photo.image, located=H).asked(), photo.truth)
-                    totals[lead].update({k: getattr(t, k) for k in ("cards", "right", "wrong")})
-                    totals[lead].update({"null": t.null, "phantom": t.phantom})
-        R.END_BODY_LEAD = keep
-        for kind, v in seen.items():
-            if v:
-                q = np.percentile(v, [0, 1, 5, 50])
-                print(
-                    f"{style} {kind} last cards n={len(v)} lead least / 1st / 5th / median "
-                    + " / ".join(f"{x:.3f}" for x in q)
-                )
-        for lead, c in totals.items():
-            below = (
-                {k: sum(x < float(lead) for x in v) for k, v in seen.items()}
-                if lead != "off"
-                else {}
-            )
-            print(
-                f"{style} END_BODY_LEAD {lead}: {c['right']} / {c['cards']} right, wrong "
-                f"{c['wrong']}, null {c['null']}, phantom {c['phantom']}"
-                + (f"; last cards under it: {below}" if below else ""),
-                flush=True,
-            )
+        lead_curve(a, style, "END_BODY_LEAD", recorder, "last cards", every=True)
     return 0
 
 
