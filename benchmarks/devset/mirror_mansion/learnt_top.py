@@ -27,12 +27,11 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sweep import photos  # noqa: E402
+from sweep import staged  # noqa: E402
 
 from companion.games.mirror_mansion.rules.board import FACINGS, load_board  # noqa: E402
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
-from companion.vision.board_pose import estimate_pose  # noqa: E402
 
 THRESHOLDS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0, 15.0)
 
@@ -47,49 +46,39 @@ def main() -> int:
     rows: list[tuple[str, float, bool]] = []
     unlearnt: dict[str, int] = {"far": 0, "near": 0}
     print("board cell slot | half | distance | learnt from | named")
-    for spec in args.styles.split(","):
-        style, _, first = spec.partition(":")
-        for seed, image, truth in photos(args.cache, board, style, int(first) if first else None):
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            if pose is None:
+    for style, seed, _image, truth, _rect, cands, ident in staged(args.cache, board, args.styles):
+        learnt = perceive.learnt_top(ident.pieces, cands.tops, DEFAULT_STICKERS)
+        n_learnt = sum(
+            1
+            for p in ident.pieces
+            if p.kind == "mirror"
+            and p.side_from == "top"
+            and p.slot_sure
+            and p.confidence >= DEFAULT_STICKERS.min_confidence
+        )
+        for m in truth.mirrors:
+            held = next((p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"), None)
+            if held is None or held.dot is None or held.side_from != "top_asked":
                 continue
-            rect = perceive.rectify(image, board, pose)
-            cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
-            learnt = perceive.learnt_top(ident.pieces, cands.tops, DEFAULT_STICKERS)
-            n_learnt = sum(
-                1
-                for p in ident.pieces
-                if p.kind == "mirror"
-                and p.side_from == "top"
-                and p.slot_sure
-                and p.confidence >= DEFAULT_STICKERS.min_confidence
+            if held.slot != m.slot or not held.slot_sure:
+                continue
+            top = cands.tops.get((held.dot.centre_mm, m.slot))
+            if top is None or top.colour is None or not top.near_side:
+                continue
+            _, fits = perceive._slot_fits(board, held.dot)
+            on_top = fits[m.slot][1] - top.middle_mm
+            half = "near" if top.near_side * on_top > 0 else "far"
+            named = FACINGS[m.slot][1] if on_top > 0 else FACINGS[m.slot][0]
+            right = named == m.facing
+            if learnt is None:
+                unlearnt[half] += 1
+                continue
+            d = float(np.linalg.norm(np.asarray(top.colour) - learnt))
+            rows.append((half, d, right))
+            print(
+                f"{style} {seed[1]:3d} {m.cell} {m.slot} | {half} | {d:5.1f} | {n_learnt} | "
+                f"{'right' if right else 'WRONG'}"
             )
-            for m in truth.mirrors:
-                held = next(
-                    (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"), None
-                )
-                if held is None or held.dot is None or held.side_from != "top_asked":
-                    continue
-                if held.slot != m.slot or not held.slot_sure:
-                    continue
-                top = cands.tops.get((held.dot.centre_mm, m.slot))
-                if top is None or top.colour is None or not top.near_side:
-                    continue
-                _, fits = perceive._slot_fits(board, held.dot)
-                on_top = fits[m.slot][1] - top.middle_mm
-                half = "near" if top.near_side * on_top > 0 else "far"
-                named = FACINGS[m.slot][1] if on_top > 0 else FACINGS[m.slot][0]
-                right = named == m.facing
-                if learnt is None:
-                    unlearnt[half] += 1
-                    continue
-                d = float(np.linalg.norm(np.asarray(top.colour) - learnt))
-                rows.append((half, d, right))
-                print(
-                    f"{style} {seed[1]:3d} {m.cell} {m.slot} | {half} | {d:5.1f} | {n_learnt} | "
-                    f"{'right' if right else 'WRONG'}"
-                )
     print()
     for half in ("far", "near"):
         mine = [(d, ok) for h, d, ok in rows if h == half]

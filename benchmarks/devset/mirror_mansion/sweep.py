@@ -157,6 +157,26 @@ def photos(cache: Path, board, style: str, boards: int | None = None):
         yield (base, i), cv2.imread(str(img_path)), truth
 
 
+def staged(cache: Path, board, styles: str):
+    """Each development board of `styles` (comma-separated sets, `SET:N` for its first N) taken
+    through the reader's first stages, as the tools that look inside it need them: (style,
+    seed, image, truth, rectified box, candidates, identification); a board whose markers give
+    no pose is left out."""
+    from companion.games.mirror_mansion.vision import perceive
+    from companion.vision.board_pose import estimate_pose
+
+    for spec in styles.split(","):
+        style, _, first = spec.partition(":")
+        for seed, image, truth in photos(cache, board, style, int(first) if first else None):
+            found = perceive.find_board_markers(image, board)
+            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
+            if pose is None:
+                continue
+            rect = perceive.rectify(image, board, pose)
+            cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
+            yield style, seed, image, truth, rect, cands, ident
+
+
 def categories(truth: BoxState, got: BoxState) -> list[str]:
     """What is wrong with a reading, one word each."""
     out = []

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sweep import photos, style_of  # noqa: E402
+from sweep import staged, style_of  # noqa: E402
 
 from companion.games.mirror_mansion.rules.board import FACINGS, load_board  # noqa: E402
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
@@ -40,7 +40,6 @@ from companion.games.mirror_mansion.vision.render import (  # noqa: E402
     Conditions,
     photo_setup,
 )
-from companion.vision.board_pose import estimate_pose  # noqa: E402
 
 
 def main() -> int:
@@ -62,76 +61,66 @@ def main() -> int:
         "board cell slot | true top lo..hi | found lo..hi (strength) | dot across | "
         "camera side, face mm | side_from | outcome | ... | print gap"
     )
-    for spec in args.styles.split(","):
-        style, _, first = spec.partition(":")
-        for seed, image, truth in photos(args.cache, board, style, int(first) if first else None):
-            _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
-            if look is None or look.paints is None:
+    for style, seed, _image, truth, _rect, cands, ident in staged(args.cache, board, args.styles):
+        _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
+        if look is None or look.paints is None:
+            continue
+        got = perceive.fit(ident, cands, board)
+        paints = look.paints
+        for m in truth.mirrors:
+            held = next((p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"), None)
+            if held is None or held.dot is None or held.slot != m.slot:
                 continue
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            if pose is None:
+            key = (held.dot.centre_mm, m.slot)
+            if key not in cands.tops:
                 continue
-            rect = perceive.rectify(image, board, pose)
-            cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
-            got = perceive.fit(ident, cands, board)
-            paints = look.paints
-            for m in truth.mirrors:
-                held = next(
-                    (p for p in ident.pieces if p.cell == m.cell and p.kind == "mirror"), None
-                )
-                if held is None or held.dot is None or held.slot != m.slot:
-                    continue
-                key = (held.dot.centre_mm, m.slot)
-                if key not in cands.tops:
-                    continue
-                top = cands.tops[key]
-                s = 1.0 if m.facing == FACINGS[m.slot][1] else -1.0
-                mid, half = s * paints.mirror_top_line_mm, paints.mirror_thickness_mm / 2
-                _, fits = perceive._slot_fits(board, held.dot)
-                across = fits[m.slot][1]
-                seen = got.mirror_at(m.cell)
-                outcome = (
-                    "missed"
-                    if seen is None
-                    else "asked"
-                    if seen.facing is None or not seen.slot_sure
-                    else "right"
-                    if (seen.slot, seen.facing) == (m.slot, m.facing)
-                    else "WRONG"
-                )
-                lo, hi = top.middle_mm - top.width_mm / 2, top.middle_mm + top.width_mm / 2
-                # Where the face toward the camera shows: beside the true top on the camera's side.
-                face = f"{top.near_side:+.0f} {top.face_mm:.1f}" if top.near_side else "0 0"
-                # Is the strip found the true top (overlapping it by most of its width)?
-                overlap = max(0.0, min(hi, mid + half) - max(lo, mid - half))
-                which = "top" if overlap >= 0.6 * min(top.width_mm, 2 * half) else "beside"
-                face_in = perceive._face_in_top(top, across)
-                # Which half of the strip the dot lies on, seen from the camera (the face only
-                # ever widens a strip toward the camera), and whether the line names the other
-                # side clearly (`perceive._near_half`).
-                from_camera = (
-                    "near"
-                    if top.near_side * (across - top.middle_mm) > 0
-                    else "far"
-                    if top.near_side
-                    else "?"
-                )
-                against = (across - top.middle_mm) * across < 0 and abs(across) >= (
-                    perceive.ACROSS_MM[0]
-                )
-                print(
-                    f"{style} {seed[1]:3d} {m.cell} {m.slot} | "
-                    f"{mid - half:+5.1f}..{mid + half:+5.1f}"
-                    f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
-                    f"{face} | {held.side_from} | {outcome} | face in top {face_in} | "
-                    f"{from_camera} half{', line against' if against else ''} | band "
-                    f"{'-' if top.face_uneven is None else f'{top.face_uneven:.1f}'} | "
-                    f"print gap {top.print_gap:.2f} of 1, "
-                    f"print at {top.near_side * top.face_mm:+.1f}"
-                )
-                line = "against " if against else ""
-                tally[f"{which} {from_camera} {line}{held.side_from} {outcome}"] += 1
+            top = cands.tops[key]
+            s = 1.0 if m.facing == FACINGS[m.slot][1] else -1.0
+            mid, half = s * paints.mirror_top_line_mm, paints.mirror_thickness_mm / 2
+            _, fits = perceive._slot_fits(board, held.dot)
+            across = fits[m.slot][1]
+            seen = got.mirror_at(m.cell)
+            outcome = (
+                "missed"
+                if seen is None
+                else "asked"
+                if seen.facing is None or not seen.slot_sure
+                else "right"
+                if (seen.slot, seen.facing) == (m.slot, m.facing)
+                else "WRONG"
+            )
+            lo, hi = top.middle_mm - top.width_mm / 2, top.middle_mm + top.width_mm / 2
+            # Where the face toward the camera shows: beside the true top on the camera's side.
+            face = f"{top.near_side:+.0f} {top.face_mm:.1f}" if top.near_side else "0 0"
+            # Is the strip found the true top (overlapping it by most of its width)?
+            overlap = max(0.0, min(hi, mid + half) - max(lo, mid - half))
+            which = "top" if overlap >= 0.6 * min(top.width_mm, 2 * half) else "beside"
+            face_in = perceive._face_in_top(top, across)
+            # Which half of the strip the dot lies on, seen from the camera (the face only
+            # ever widens a strip toward the camera), and whether the line names the other
+            # side clearly (`perceive._near_half`).
+            from_camera = (
+                "near"
+                if top.near_side * (across - top.middle_mm) > 0
+                else "far"
+                if top.near_side
+                else "?"
+            )
+            against = (across - top.middle_mm) * across < 0 and abs(across) >= (
+                perceive.ACROSS_MM[0]
+            )
+            print(
+                f"{style} {seed[1]:3d} {m.cell} {m.slot} | "
+                f"{mid - half:+5.1f}..{mid + half:+5.1f}"
+                f" | {lo:+5.1f}..{hi:+5.1f} ({top.strength:.2f}, {which}) | {across:+5.1f} | "
+                f"{face} | {held.side_from} | {outcome} | face in top {face_in} | "
+                f"{from_camera} half{', line against' if against else ''} | band "
+                f"{'-' if top.face_uneven is None else f'{top.face_uneven:.1f}'} | "
+                f"print gap {top.print_gap:.2f} of 1, "
+                f"print at {top.near_side * top.face_mm:+.1f}"
+            )
+            line = "against " if against else ""
+            tally[f"{which} {from_camera} {line}{held.side_from} {outcome}"] += 1
     print()
     for k, v in sorted(tally.items()):
         print(f"  {v:4d}  {k}")

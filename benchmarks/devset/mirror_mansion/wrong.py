@@ -41,13 +41,12 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sweep import photos, style_of  # noqa: E402
+from sweep import staged, style_of  # noqa: E402
 
 from companion.games.mirror_mansion.rules.board import FACINGS, load_board  # noqa: E402
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
 from companion.games.mirror_mansion.vision.render import Conditions, photo_setup  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
-from companion.vision.board_pose import estimate_pose  # noqa: E402
 
 THRESHOLDS = (5.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0, 30.0, 40.0)
 RIVALS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0)
@@ -149,74 +148,66 @@ def main() -> int:
     right: Counter[str] = Counter()
     asked = 0
     rows = []
-    for spec in args.styles.split(","):
-        style, _, first = spec.partition(":")
-        for seed, image, truth in photos(args.cache, board, style, int(first) if first else None):
-            found = perceive.find_board_markers(image, board)
-            pose = estimate_pose(found, board, (image.shape[1], image.shape[0]), None)
-            if pose is None:
-                continue
-            rect = perceive.rectify(image, board, pose)
-            cands, ident = perceive.rescued(rect, perceive.find_candidates(rect, board), board)
-            got = perceive.fit(ident, cands, board)
-            first_pass = perceive._identify(cands, board, stickers)
-            learnt = (
-                perceive.learnt_top(first_pass.pieces, cands.tops, stickers)
-                if any(p.kind == "mirror" and p.side_from == "top_asked" for p in first_pass.pieces)
-                else None
+    for style, seed, _image, truth, rect, cands, ident in staged(args.cache, board, args.styles):
+        got = perceive.fit(ident, cands, board)
+        first_pass = perceive._identify(cands, board, stickers)
+        learnt = (
+            perceive.learnt_top(first_pass.pieces, cands.tops, stickers)
+            if any(p.kind == "mirror" and p.side_from == "top_asked" for p in first_pass.pieces)
+            else None
+        )
+        _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
+        paints = None if look is None else look.paints
+        name = f"{style} {seed[1]:3d}"
+        if args.beyond:
+            beyond += _beyond(board, rect, cands, ident, got, truth)
+        truths = {m.cell: m for m in truth.mirrors}
+        for seen in got.mirrors:
+            m = truths.get(seen.cell)
+            held = next(
+                (p for p in ident.pieces if p.cell == seen.cell and p.kind == "mirror"), None
             )
-            _, _, _, look = photo_setup(board, seed, Conditions(style=style_of(style)))
-            paints = None if look is None else look.paints
-            name = f"{style} {seed[1]:3d}"
-            if args.beyond:
-                beyond += _beyond(board, rect, cands, ident, got, truth)
-            truths = {m.cell: m for m in truth.mirrors}
-            for seen in got.mirrors:
-                m = truths.get(seen.cell)
-                held = next(
-                    (p for p in ident.pieces if p.cell == seen.cell and p.kind == "mirror"), None
+            dotted = held is not None and held.dot is not None and held.slot == seen.slot
+            if m is None:
+                what = "phantom"
+            elif not seen.slot_sure or seen.facing is None:
+                asked += 1
+                continue
+            elif seen.slot != m.slot:
+                what = "slot"
+            elif seen.facing != m.facing:
+                what = "facing"
+            else:
+                what = "right"
+            if not dotted:
+                path, info = "no dot (top edge only)", {}
+            else:
+                others = perceive.learnt_top(
+                    tuple(p for p in first_pass.pieces if p.cell != held.cell),
+                    cands.tops,
+                    stickers,
                 )
-                dotted = held is not None and held.dot is not None and held.slot == seen.slot
-                if m is None:
-                    what = "phantom"
-                elif not seen.slot_sure or seen.facing is None:
-                    asked += 1
-                    continue
-                elif seen.slot != m.slot:
-                    what = "slot"
-                elif seen.facing != m.facing:
-                    what = "facing"
-                else:
-                    what = "right"
-                if not dotted:
-                    path, info = "no dot (top edge only)", {}
-                else:
-                    others = perceive.learnt_top(
-                        tuple(p for p in first_pass.pieces if p.cell != held.cell),
-                        cands.tops,
-                        stickers,
-                    )
-                    path, info = path_of(board, held, cands.tops, learnt, others)
-                    own = perceive.mirror_from_dot(
-                        board, held.dot, cands.mirror_bars, cands.middles, cands.tops, learnt
-                    )
-                    info.update(
-                        own_conf=round(own.confidence, 2) if own else None,
-                        conf=round(seen.confidence, 2),
-                        side_from=held.side_from,
-                    )
-                if m is not None and paints is not None:
-                    s = 1.0 if m.facing == FACINGS[m.slot][1] else -1.0
-                    mid, half = s * paints.mirror_top_line_mm, paints.mirror_thickness_mm / 2
-                    info["true_top"] = [round(mid - half, 1), round(mid + half, 1)]
-                rows.append(
-                    {"board": name, "cell": list(seen.cell), "what": what, "path": path, **info}
+                path, info = path_of(board, held, cands.tops, learnt, others)
+                own = perceive.mirror_from_dot(
+                    board, held.dot, cands.mirror_bars, cands.middles, cands.tops, learnt
                 )
-                if what == "right":
-                    right[path] += 1
-                    continue
-                wrong[f"{what}: {path}"] += 1
-                print(f"{name} {seen.cell} {seen.slot} {what.upper()} | {path} | {info}")
+                info.update(
+                    own_conf=round(own.confidence, 2) if own else None,
+                    conf=round(seen.confidence, 2),
+                    side_from=held.side_from,
+                )
+            if m is not None and paints is not None:
+                s = 1.0 if m.facing == FACINGS[m.slot][1] else -1.0
+                mid, half = s * paints.mirror_top_line_mm, paints.mirror_thickness_mm / 2
+                info["true_top"] = [round(mid - half, 1), round(mid + half, 1)]
+            rows.append(
+                {"board": name, "cell": list(seen.cell), "what": what, "path": path, **info}
+            )
+            if what == "right":
+                right[path] += 1
+                continue
+            wrong[f"{what}: {path}"] += 1
+            print(f"{name} {seen.cell} {seen.slot} {what.upper()} | {path} | {info}")
     print(f"\nconfidently wrong {sum(wrong.values())}, asked {asked}, right {sum(right.values())}")
     for k, v in wrong.most_common():
         print(f"  wrong {v:4d}  {k}")
