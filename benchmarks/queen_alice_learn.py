@@ -16,7 +16,7 @@ class "hidden" in training, and judged by what stands there in the curve).
 
 - `--train`: fits the model (a one-hidden-layer network in numpy, softmax over empty / red /
   white / hidden: a square an arm hides in the render, which the model must learn never to
-  name) on the `TRAIN` draws and writes `vision/square_model.json`;
+  name) on the `TRAIN` draws and writes `models/queen-alice/square_model.json`;
 - `--curve`: on the `VALIDATE` draws (not used for training), per bar: the asked squares the
   model would name, named right, named wrong (phantoms, wrong colours, pieces called
   empty), and how many of them lie away from where an arm comes (where asking is a fault);
@@ -243,7 +243,7 @@ def main() -> None:
         data = stacked(TRAIN, args.boards)
         target = np.where(data["hidden"], second_opinion.NAMES.index("hidden"), data["y"])
         model = fit(data["x"], target)
-        model.save(second_opinion.MODEL)
+        model.save(ROOT / "models" / second_opinion.MODEL_FILE)
         second_opinion.model.cache_clear()
         counts = np.bincount(target, minlength=len(second_opinion.NAMES)).tolist()
         print(json.dumps({"trained_on": len(target), "by_class": counts}))

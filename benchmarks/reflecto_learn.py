@@ -113,7 +113,7 @@ def train(paths: list[Path], out: Path) -> None:
 
 def curve(paths: list[Path], model_file: Path | None) -> None:
     data = _load(paths)
-    path = model_file or opinion.model_path()
+    path = model_file or model_file(opinion.MODEL_FILE)
     assert path is not None, "no model file"
     votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
     labels, asked = data["labels"], data["unclear"]
@@ -177,7 +177,7 @@ def prefilter(paths: list[Path], model_file: Path | None) -> None:
     silent squares a board it passes on to the costly features (the change against the
     print and the print test)."""
     data = _load(paths)
-    path = model_file or opinion.model_path()
+    path = model_file or model_file(opinion.MODEL_FILE)
     assert path is not None, "no model file"
     votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
     labels, asked = data["labels"], data["unclear"]

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from companion.paths import models_dir, repo_dir
+
 
 @dataclass(frozen=True)
 class LearntNet:
@@ -72,6 +74,16 @@ class LearntNet:
     @classmethod
     def load(cls, path: Path, features: tuple[str, ...]) -> LearntNet:
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")), features)
+
+
+def model_file(relative: Path) -> Path | None:
+    """A learnt model's file under the models folder (`models_dir`, a user's edited copies),
+    else the repository's (a trained model is not something a user copies); None when neither
+    has it."""
+    for base in (models_dir(), repo_dir() / "models"):
+        if (base / relative).exists():
+            return base / relative
+    return None
 
 
 def _forward(net: dict[str, np.ndarray], z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ and the model's probability of empty, red or white. A square is named only when 
 probability is over `BAR`, chosen from the curve of the tool on a development validation
 draw not used for training (named right against named wrong per bar).
 
-The model is data (`square_model.json` beside this file), a `learnt_net.LearntNet`: the
+The model is data (`models/queen-alice/square_model.json`), a `learnt_net.LearntNet`: the
 features' means and spreads and a one-hidden-layer network's weights, in numpy.
 Regenerate it with
 
@@ -30,9 +30,10 @@ import numpy as np
 
 from companion.games.queen_alice.vision import read as hand
 from companion.games.queen_alice.vision.geometry import BoardGeometry
-from companion.vision.learnt_net import LearntNet
+from companion.vision.learnt_net import LearntNet, model_file
 
-MODEL = Path(__file__).with_name("square_model.json")
+MODEL_FILE = Path("queen-alice") / "square_model.json"
+"""Under the models folder (`learnt_net.model_file`)."""
 
 NAMES = ("empty", "red", "white", "hidden")
 """The model's classes, in the order of its outputs: "hidden" is a square an arm hides in
@@ -97,10 +98,9 @@ FAR = 99.0
 
 @functools.lru_cache(maxsize=1)
 def model() -> LearntNet | None:
-    """The learnt model (`MODEL`), read once; None when there is none."""
-    if not MODEL.exists():
-        return None
-    return LearntNet.load(MODEL, FEATURES)
+    """The learnt model (`MODEL_FILE`), read once; None when there is none."""
+    path = model_file(MODEL_FILE)
+    return None if path is None else LearntNet.load(path, FEATURES)
 
 
 def eligible(calls: list[tuple[str, float]], known: np.ndarray) -> list[int]:

@@ -27,11 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from companion.games.reflecto.vision.board_print import Change
-from companion.paths import models_dir, repo_dir
-from companion.vision.learnt_net import LearntNet, train
+from companion.vision.learnt_net import LearntNet, model_file, train
 
 MODEL_FILE = Path("reflecto") / "square_model.json"
-"""Under the models folder (`models_dir`, else the repository's)."""
+"""Under the models folder (`learnt_net.model_file`)."""
 
 FEATURES = (
     "share_this",
@@ -178,14 +177,6 @@ def feature_row(
     return np.array(row, np.float32)
 
 
-def model_path() -> Path | None:
-    """The model file: the models folder's, else the repository's; None when neither is."""
-    for base in (models_dir(), repo_dir() / "models"):
-        if (base / MODEL_FILE).exists():
-            return base / MODEL_FILE
-    return None
-
-
 @cache
 def _loaded(path: Path) -> LearntNet:
     return LearntNet.load(path, FEATURES)
@@ -193,7 +184,7 @@ def _loaded(path: Path) -> LearntNet:
 
 def square_model() -> LearntNet | None:
     """The model, loaded once; None when no model file is found."""
-    path = model_path()
+    path = model_file(MODEL_FILE)
     return None if path is None else _loaded(path)
 
 
