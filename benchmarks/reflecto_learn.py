@@ -40,6 +40,7 @@ from companion.games.reflecto.vision.board_print import learn_print  # noqa: E40
 from companion.games.reflecto.vision.geometry import load_geometry  # noqa: E402
 from companion.games.reflecto.vision.render import render_photo  # noqa: E402
 from companion.sim.conditions import Conditions  # noqa: E402
+from companion.vision.learnt_net import model_file  # noqa: E402
 
 BARS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
 
@@ -111,14 +112,23 @@ def train(paths: list[Path], out: Path) -> None:
     print(f"training accuracy {(p.argmax(axis=1) == data['labels']).mean():.4f}")
 
 
-def curve(paths: list[Path], model_file: Path | None) -> None:
+def _scored(
+    paths: list[Path], model: Path | None
+) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """The collections in `paths`, the model's votes on their rows (`model`, else the landed
+    model file), which squares the reader called empty silently and which are screens."""
     data = _load(paths)
-    path = model_file or model_file(opinion.MODEL_FILE)
+    path = model or model_file(opinion.MODEL_FILE)
     assert path is not None, "no model file"
     votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
-    labels, asked = data["labels"], data["unclear"]
+    asked = data["unclear"]
     silent = np.isin(data["whys"], read.SILENT) & (data["owners"] < 0) & ~asked
-    screen = labels != opinion.EMPTY
+    return data, votes, silent, data["labels"] != opinion.EMPTY
+
+
+def curve(paths: list[Path], model: Path | None) -> None:
+    data, votes, silent, screen = _scored(paths, model)
+    labels, asked = data["labels"], data["unclear"]
     print(
         f"{len(labels)} squares on {len(set(data['boards']))} boards; asked {asked.sum()} "
         f"({(asked & screen).sum()} screens), silent empty calls {silent.sum()} "
@@ -170,19 +180,13 @@ known before the square's change against the print and its print test are taken)
 CUTS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
-def prefilter(paths: list[Path], model_file: Path | None) -> None:
+def prefilter(paths: list[Path], model: Path | None) -> None:
     """The curve a stage-one filter is read off (`second_opinion.ASK_FROM`): per cheap
     score (`CHEAP`) and cut, of the silent empty calls (`read.SILENT`) the model would ask
     about (`ASK_BAR`), how many the filter keeps (screens / empty squares), and how many
     silent squares a board it passes on to the costly features (the change against the
     print and the print test)."""
-    data = _load(paths)
-    path = model_file or model_file(opinion.MODEL_FILE)
-    assert path is not None, "no model file"
-    votes = opinion.LearntNet.load(path, opinion.FEATURES).probabilities(data["rows"])
-    labels, asked = data["labels"], data["unclear"]
-    silent = np.isin(data["whys"], read.SILENT) & (data["owners"] < 0) & ~asked
-    screen = labels != opinion.EMPTY
+    data, votes, silent, screen = _scored(paths, model)
     ask = silent & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= opinion.ASK_BAR)
     n_boards = len(set(data["boards"]))
     print(
