@@ -20,6 +20,8 @@ from data, not from one picture.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --shared-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --side-curve
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --paths
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cut-clear-curve
     PYTHONPATH=$PWD .venv/bin/python benchmarks/queen_alice_failures.py --seed S --cache DIR \
         --against REF    # every square whose reading changed from commit REF's reader
 
@@ -1007,6 +1009,105 @@ def structure_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "structure_out": curve}
 
 
+def named_by(image: np.ndarray, geom: BoardGeometry) -> dict[Cell, str] | None:
+    """Which of the reader's paths (photo mode) named each square it reads as a piece:
+    `colours` (`classify`, kept by every later stage), `stand_out` with the reach it took
+    (`NEAR` beside a might-be arm, `NEAR_CLEAR`, `NEAR_FAR`, or `one_centre`), or `in_colour`.
+    The stages are `read_board`'s, run one at a time; None when the board is not found."""
+    where = reader.locate(image, geom)
+    if where is None:
+        return None
+    cells = geom.cells
+    arms = reader.find_arms(image, geom, where)
+    colours = reader.sample_squares(image, geom, where, cells)
+    sides = reader.sample_sides(image, geom, where) if arms.arms else None
+    under = reader.arm_squares(colours, arms, geom, cells, sides=sides)
+    under_at = {k for k, c in enumerate(cells) if c in under}
+    colours = reader.learnt_without(colours, under_at, geom)
+    calls = [
+        ("unsure", 0.0) if c in under else call
+        for c, call in zip(cells, reader.classify(colours), strict=True)
+    ]
+    told = reader.shared_looks(calls, colours, under_at, geom)
+    assert colours.structure is not None
+    known = np.zeros(len(cells), bool)
+    scale = reader.print_scale(colours.structure, colours.beside, colours.kin)
+    calls = reader.structure_unsure(told, colours.structure, known, scale)
+    ask = reader.not_by_structure(geom, arms, colours)
+    found = set(reader.stand_out(calls, colours, under_at))
+    busier = set(reader.in_colour(calls, colours, under_at | found | ask))
+    tone = reader.board_tone(reader.median_along(colours.middle, 1))
+    centres = reader.two_centres(calls, tone, sorted(found))
+    far = reader.FAR_OUT * float(reader.median_along(colours.structure, 0))
+    out: dict[Cell, str] = {}
+    for k, cell in enumerate(cells):
+        if k in found:
+            if centres is None:
+                out[cell] = "stand_out one_centre"
+            elif k in ask:
+                out[cell] = "stand_out NEAR (beside a might-be arm, lone)"
+            elif colours.structure[k] >= far:
+                out[cell] = "stand_out NEAR_FAR"
+            else:
+                out[cell] = "stand_out NEAR_CLEAR"
+        elif k in busier:
+            out[cell] = "in_colour"
+        elif told[k][0] in ("red", "white"):
+            near = " (beside a might-be arm)" if k in ask else ""
+            out[cell] = f"colours {told[k][0]}{near}"
+        else:
+            out[cell] = "?"
+    return out
+
+
+def paths(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """Every phantom and wrong colour on development renders, by the path that named it
+    (`named_by`), with each board's index and square, and a count by path."""
+    geom = load_geometry()
+    rows = []
+    count: Counter[str] = Counter()
+    for i in range(boards):
+        photo = cached_photo(geom, seed, i, board_conditions(i, arms))
+        reading = reader.read_board(photo.image, geom=geom)
+        wrong = [
+            (c, w, g)
+            for c, w, g in faults(reading, photo, geom.cells)[1]
+            if g in ("red", "white") and w != g
+        ]
+        if wrong:
+            by = named_by(photo.image, geom) or {}
+            for c, w, g in wrong:
+                kind = "phantom" if w == "empty" else "wrong_colour"
+                path = by.get(c, "?")
+                count[f"{kind}: {path}"] += 1
+                rows.append(
+                    {
+                        "board": i,
+                        "square": list(c),
+                        "want": w,
+                        "got": g,
+                        "path": path,
+                        "near_arm": c in photo.near_arm,
+                    }
+                )
+        print(f"\rpaths {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return {"seed": seed, "boards": boards, "by_path": dict(count), "squares": rows}
+
+
+def cut_clear_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `CUT_CLEAR` and `CUT_CLEAN` curves, on development renders: every board read whole
+    with the cut test off and on clear of any might-be arm, and at each share a line that
+    misplaces not one sample must leave on its smaller side, judged as
+    `queen_alice_vision.py` judges."""
+    return {
+        "seed": seed,
+        "boards": boards,
+        "cut_clear": board_curve("CUT_CLEAR", (False, True), seed, boards, arms),
+        "cut_clean": board_curve("CUT_CLEAN", (1.0, 0.1, 0.08, 0.06, 0.04), seed, boards, arms),
+    }
+
+
 def board_curve(
     name: str, values: tuple[float, ...], seed: int, boards: int, arms: bool
 ) -> list[dict[str, Any]]:
@@ -1290,6 +1391,16 @@ def main() -> None:
         help="the ALONE curve (pieces standing out beside an arm) instead",
     )
     parser.add_argument(
+        "--cut-clear-curve",
+        action="store_true",
+        help="the CUT_CLEAR and CUT_CLEAN curves (the cut test clear of arms, clean slivers)",
+    )
+    parser.add_argument(
+        "--paths",
+        action="store_true",
+        help="every phantom and wrong colour by the reader's path that named it instead",
+    )
+    parser.add_argument(
         "--house", action="store_true", help="every board with no arm (as the `house` set)"
     )
     parser.add_argument(
@@ -1334,6 +1445,8 @@ def main() -> None:
         "told_curve": told_curve,
         "ref_alike_curve": ref_alike_curve,
         "print_leads_curve": print_leads_curve,
+        "paths": paths,
+        "cut_clear_curve": cut_clear_curve,
     }
     without_arms = {
         "curves": curves,

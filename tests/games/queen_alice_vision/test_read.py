@@ -21,6 +21,8 @@ from companion.games.queen_alice.vision.read import (
     CROWN_REF_GAP,
     CROWN_REF_MIN,
     CROWN_STANDS,
+    CUT_CLEAN,
+    CUT_CLEAR,
     CUT_SIDE,
     CUT_WRONG,
     FAR_OUT,
@@ -1108,8 +1110,28 @@ def test_a_square_beside_an_arm_cut_straight_in_two_is_its_edge_not_a_piece() ->
         discs[4] = disc
         seen = replace(colours, disc=discs, disc_at=_AT)
         assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want
-        # clear of any might-be arm the cut is no arm's edge: a leaning piece is read
-        assert piece_colours(calls, seen, skip=set())[4][0] == "white"
+        # clear of any might-be arm too (`CUT_CLEAR`): an arm the follower missed
+        assert CUT_CLEAR
+        assert piece_colours(calls, seen, skip=set())[4][0] == want
+
+
+def test_a_sliver_cut_with_not_one_sample_astray_is_an_arms_edge() -> None:
+    """An arm's edge over less of a square's disc than `CUT_SIDE` is still an edge when the
+    line misplaces not one sample (`CUT_CLEAN`); a glint over less than that is a piece's."""
+    pieces = {0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: PALE}
+    colours = _board(pieces, busy={0, 1, 2, 3, 4})
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    clean = _cut_disc(lambda p: p[:, 0] + 0.4 * p[:, 1] > 0.2)
+    wrong, smaller = cut_by_a_line(clean, _AT)
+    assert wrong == 0 and CUT_CLEAN <= smaller < CUT_SIDE
+    glint = _cut_disc(lambda p: p[:, 0] + 0.4 * p[:, 1] > 0.26)
+    assert cut_by_a_line(glint, _AT)[1] < CUT_CLEAN
+    discs = np.stack([_cut_disc(lambda p: np.hypot(p[:, 0], p[:, 1]) < 0.2)] * 20)
+    for disc, want in ((clean, "unsure"), (glint, "white")):
+        discs[4] = disc
+        seen = replace(colours, disc=discs, disc_at=_AT)
+        assert piece_colours(calls, seen, skip=set(), ask={4}, lone={4})[4][0] == want
+        assert piece_colours(calls, seen, skip=set())[4][0] == want
 
 
 PANEL = (50.0, -20.0, -25.0)

@@ -44,7 +44,8 @@ commit; `ONE_TOLD` and `GOLD_HUE`, the gold band's end `shares` always used, by 
 `OUTLINED` from
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
-commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
+commit); `CUT_CLEAR` and `CUT_CLEAN` from the whole-board curves of `--cut-clear-curve` (in
+their commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
 commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OVER` from
 `--told-curve` (in its commit); `REDDER`,
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
@@ -1520,13 +1521,14 @@ def piece_colours(
     `FAR_OUT`); with one colour in view (`one_centre`), that colour within `ONE_NEAR` of
     it, clear of anything that might be an arm; else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
-    colours do not tell) unsure. A square its colours call red or white but clearly nearer
-    (`APART`) this board's other colour is asked about (a dark red lighter than a dark print
-    passes for a white by its colours alone). A square less busy but still busier than the
-    print (`in_colour`) holds a piece only when so near one of those colours (`NEAR_CLEAR`:
-    it is never among those to `ask` about); else it keeps its call (asking about it instead
-    broke the live tracker on the sim film: no move of a three-player game recorded, two
-    breaches)."""
+    colours do not tell; or when its disc is cut straight in two, `_cut_straight`, an arm's
+    edge beside a might-be arm or, `CUT_CLEAR`, anywhere) unsure. A square its colours call
+    red or white but clearly nearer (`APART`) this board's other colour is asked about (a
+    dark red lighter than a dark print passes for a white by its colours alone). A square
+    less busy but still busier than the print (`in_colour`) holds a piece only when so near
+    one of those colours (`NEAR_CLEAR`: it is never among those to `ask` about); else it
+    keeps its call (asking about it instead broke the live tracker on the sim film: no move
+    of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
     tone = board_tone(median_along(colours.middle, 1))
     centres = two_centres(calls, tone, found)
@@ -1538,7 +1540,9 @@ def piece_colours(
         out[k] = ("unsure", 0.0)
         if centres is None and k not in ask and (j := _near_one(tone[k], one)) is not None:
             out[k] = (("red", "white")[j], 0.5)
-        if centres is None or (k in ask and (k not in lone or _cut_straight(colours, k))):
+        if centres is None or (k in ask and k not in lone):
+            continue
+        if (k in ask or CUT_CLEAR) and _cut_straight(colours, k):
             continue
         clear = NEAR_FAR if colours.structure[k] >= far else NEAR_CLEAR
         j = _nearer_piece(tone[k], centres, NEAR if k in ask else clear)
@@ -1570,6 +1574,18 @@ CUT_SIDE = 0.12
 read right that a line parts as cleanly kept 0.03-0.11 on it, arm edges 0.28-0.5, and an
 arm's edge or its shadow over a sliver of the disc 0.12-0.14; whole boards in the curve of
 `--cut-curve`, the development draws named in the game's guide)."""
+CUT_CLEAN = 0.08
+"""... or, when the line misplaces not one sample, leaves at least this share on its smaller
+side: an arm's edge over a sliver of the disc parts it exactly (development phantoms 0.115
+and 0.124 on their smaller side, 0 misplaced), a piece's rim or glint that thin misplaces a
+sample or two, or is thinner (0.035); from the whole-board curve of `--cut-clear-curve`,
+flat from 0.06 to 0.1."""
+CUT_CLEAR = True
+"""The cut test (`_cut_straight`) asks about a square standing out clear of any might-be
+arm too: an arm the follower missed (its crossing not seen, or farther than `ARM_MARGIN`)
+has the same straight edge. On the development draws of `--cut-clear-curve` no piece read
+right clear of arms was cut so straight (the nearest misplaced 3 samples of 113), and one
+phantom was (2)."""
 CUT_ANGLES = 36
 """Directions tried for the line that cuts a disc in two (`cut_by_a_line`; set by reasoning:
 5 degrees apart, a line across the disc moves by under a sample at its rim)."""
@@ -1604,11 +1620,12 @@ def cut_by_a_line(lab: np.ndarray, at: np.ndarray) -> tuple[float, float]:
 
 def _cut_straight(colours: SpotColours, k: int) -> bool:
     """Square `k`'s disc is cut straight in two (`cut_by_a_line`): the line misplaces at most
-    `CUT_WRONG` of its samples and leaves at least `CUT_SIDE` on its smaller side."""
+    `CUT_WRONG` of its samples and leaves at least `CUT_SIDE` on its smaller side, or
+    misplaces none and leaves at least `CUT_CLEAN`."""
     if colours.disc is None or colours.disc_at is None:
         return False
     wrong, smaller = cut_by_a_line(colours.disc[k], colours.disc_at)
-    return wrong <= CUT_WRONG and smaller >= CUT_SIDE
+    return (wrong <= CUT_WRONG and smaller >= CUT_SIDE) or (wrong == 0 and smaller >= CUT_CLEAN)
 
 
 def at_most(
