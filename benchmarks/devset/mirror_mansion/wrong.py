@@ -22,7 +22,11 @@ their own top: asked at or over an `others` distance, asked under a `rival` marg
 wrong), the two cues a rule asking those facings would stand on. `--rows` keeps every named
 mirror's measures (right and wrong). `--beyond` reads with `perceive.TOP_VETO_MM` off and
 draws its curve and `TOP_VETO_RIVAL`'s: the line's facings of dots 3 to 5 mm off whose own
-top, measured there too, puts the dot on its other half, asked per zone and margin.
+top, measured there too, puts the dot on its other half, asked per zone and margin. `--far`
+reads with `perceive.FAR_AGREE_MM` off and draws its curve and `FAR_AGREE_RIVAL`'s: the
+facings whose top and line both put the dot on the side away from the camera, asked per
+|across| and rival margin. Every dot that fits both slots of its crossing has the terms of its
+slot margin (`perceive.slot_margin`) in its row.
 
 Development seeds only (`sweep.DEV`, the same cache); the held-out painter is never read here.
 """
@@ -127,6 +131,42 @@ def _beyond(board, rect, cands, ident, got, truth) -> list[tuple[float, float, b
     return out
 
 
+FAR_ACROSS = (1.0, 1.25, 1.5, 2.0, 2.5)
+FAR_RIVALS = (0.1, 0.2, 0.3, 0.5, float("inf"))
+
+
+def far_and_far(row: dict) -> bool:
+    """A facing its top named where the line agrees, the dot on the top's far half and on the
+    line's side away from the camera (`perceive.FAR_AGREE_MM`'s facings, the margins aside)."""
+    return (
+        row["path"] == "top agrees with line"
+        and row["half"] == "far"
+        and row["near_side"] * row["across"] < 0
+    )
+
+
+def _far_curve(rows: list[dict]) -> None:
+    """Right / wrong asked of the far-and-far facings per |across| and rival margin."""
+    mine = [r for r in rows if far_and_far(r)]
+    print(
+        f"\ntop and line both on the side away from the camera: {len(mine)} facings; asked "
+        "where |across| is under a row's value and the rival margin under a column's, right / "
+        "wrong"
+    )
+    print("          " + "".join(f"{r:>9.1f}" for r in FAR_RIVALS))
+    for t in FAR_ACROSS:
+        cells = []
+        for least in FAR_RIVALS:
+            sel = [
+                r["what"] == "right"
+                for r in mine
+                if abs(r["across"]) < t
+                and (r["rival"] if r["rival"] is not None else np.inf) < least
+            ]
+            cells.append(f"{sum(sel)} / {len(sel) - sum(sel)}")
+        print(f"  {t:4.2f} mm " + "".join(f"{c:>9}" for c in cells))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
@@ -138,9 +178,17 @@ def main() -> int:
         help="read with `perceive.TOP_VETO_MM` 0 and draw its curve and `TOP_VETO_RIVAL`'s: the "
         "line's facings of dots 3 to 5 mm off whose top, measured there too, disagrees",
     )
+    ap.add_argument(
+        "--far",
+        action="store_true",
+        help="read with `perceive.FAR_AGREE_MM` 0 and draw its curve and `FAR_AGREE_RIVAL`'s: "
+        "the facings whose top and line both put the dot on the side away from the camera",
+    )
     args = ap.parse_args()
     if args.beyond:
         perceive.TOP_VETO_MM = 0.0
+    if args.far:
+        perceive.FAR_AGREE_MM = 0.0
     beyond: list[tuple[float, float, bool]] = []
     board = load_board()
     stickers = DEFAULT_STICKERS
@@ -191,6 +239,18 @@ def main() -> int:
                 own = perceive.mirror_from_dot(
                     board, held.dot, cands.mirror_bars, cands.middles, cands.tops, learnt
                 )
+                cell, places = perceive._slot_fits(board, held.dot)
+                if len(places) == 2:
+                    terms = perceive.slot_margin(
+                        board,
+                        cell,
+                        held.dot,
+                        {s: a for s, (_, a) in places.items()},
+                        cands.mirror_bars,
+                        cands.middles,
+                    )
+                    info["slot_terms"] = {k: round(v, 2) for k, v in terms.items()}
+                    info["slot_margin"] = round(sum(terms.values()), 3)
                 info.update(
                     own_conf=round(own.confidence, 2) if own else None,
                     conf=round(seen.confidence, 2),
@@ -245,6 +305,8 @@ def main() -> int:
                     f"  zone {zone:.1f} mm, rival {least:.1f}: right {sum(sel):3d} / "
                     f"wrong {len(sel) - sum(sel):2d}"
                 )
+    if args.far:
+        _far_curve(rows)
     if args.rows:
         args.rows.write_text(json.dumps(rows))
     return 0

@@ -380,3 +380,44 @@ def test_a_dot_just_beyond_the_near_zone_on_a_thick_top_behind_its_line_is_asked
     (m,) = _read((-1.0, 5.0), 3.25).mirrors
     assert (m.cell, m.slot, m.facing) == (CELL, "/", "SE")
     assert m.confidence >= 0.5
+
+
+def test_a_far_half_top_the_line_confirms_just_off_it_is_asked_when_barely_a_top(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The camera over the NW side: a dot 1.5 mm in front of the line (SE) lies on the line's
+    # side away from the camera and on the far half of a 4 mm centred top. A top that stands
+    # out well over any strip holding the dot on its other half names SE with the line; one
+    # barely told from such a strip (`MirrorTop.rival` under `FAR_AGREE_RIVAL`) is asked: the
+    # two readings, both erring toward the far side, confirm nothing. With `FAR_AGREE_MM` 0,
+    # or the dot farther off the line than it, named SE.
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+
+    def read(rival: float, across: float = 1.5) -> perceive.PieceSeen:
+        d = _dot(across)
+        top = perceive.MirrorTop(0.0, 4.0, 1.5, near_side=-1.0, face_mm=0.5, rival=rival)
+        piece = perceive.mirror_from_dot(BOARD, d, bars, tops={(d.centre_mm, "/"): top})
+        assert piece is not None and piece.slot == "/"
+        return piece
+
+    assert (read(1.0).side_from, read(1.0).facing) == ("top", "SE")
+    low = perceive.FAR_AGREE_RIVAL / 2
+    assert read(low).side_from == "top_asked"
+    assert read(low, perceive.FAR_AGREE_MM + 0.25).side_from == "top"
+    monkeypatch.setattr(perceive, "FAR_AGREE_MM", 0.0)
+    assert (read(low).side_from, read(low).facing) == ("top", "SE")
+
+
+def test_a_slot_margin_is_the_sum_of_its_terms() -> None:
+    # A dot 1 mm along the `/` slot and 4 mm across it fits both slots; the top edges favour
+    # `/` by 2 and nothing else tells them apart: "/" by that margin. Stuck 9 mm off the `\`
+    # slot's line instead, it pays for lying beyond where a sticker is stuck.
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    terms = perceive.slot_margin(BOARD, CELL, _dot(4.0), {"/": 4.0, "\\": 1.0}, bars)
+    assert terms == pytest.approx({"bars": 2.0, "across": 0.0, "middle": 0.0})
+    far = perceive.slot_margin(BOARD, CELL, _dot(4.0), {"/": 4.0, "\\": 9.0}, bars)
+    assert far["across"] == pytest.approx(
+        perceive.SLOT_ACROSS_WEIGHT * (9.0 - BOARD.dot_offset_mm - perceive.SLOT_ACROSS_FREE_MM)
+    )

@@ -352,6 +352,22 @@ making a top-asked facing sure (mm28; `curves.py setting --setting perceive.FACE
 1.5 61 (47, 0): one wrong facing asked from 0.62 (the guide, mm28). 1.0 was tried on fresh
 boards (40 random): one right facing asked, none wrong to remove (main 31 / 40 exact, 1.0
 30 / 40), so it stays at 0.5: one mirror either way is no curve."""
+FAR_AGREE_MM = 2.0
+"""Within this far off its slot's line, a dot the line puts on its side away from the camera
+whose own top puts it on its far half too (`top.near_side`) is asked when a strip holding it on
+the top's other half stands out almost as well (`FAR_AGREE_RIVAL`); 0 turns it off. Two
+readings that err the same way: a mirror a few mm taller than the model carries its dot away
+from the camera on the mirrors' plane (past a line it lies 1.5 mm beside), and the face toward
+the camera taken with the top pulls the strip toward the camera. mm39 (issue 37): the largest
+class of confidently wrong mirrors on development sets `wide23`, `wide22`, `wide21` (600 random
+boxes, `wrong.py`: 21 wrong) was facings where top and line agree (13), 10 of them on the far
+half and the line's far side. Curve over those far-and-far facings (`wrong.py --rows`, right /
+wrong asked), |across| under 1.0, 1.25, 1.5, 2.0, 2.5 mm at `FAR_AGREE_RIVAL` 0.2: 1 / 3, 1 / 4,
+3 / 5, 5 / 6, 6 / 6; at 2.0 mm, rival under 0.1, 0.2, 0.3, 0.5, any: 4 / 5, 5 / 6, 10 / 8,
+26 / 10, 202 / 10. 2.0 mm and 0.2, the end of the stretch where the wrong ones still rise."""
+FAR_AGREE_RIVAL = 0.2
+"""How little the top must stand out over the likeliest strip holding the dot on its other
+half (`MirrorTop.rival`) for `FAR_AGREE_MM` to ask (curve there)."""
 MIRROR_DOT_ELONGATION = 1.65
 """The most a mirror's dot may be drawn out (major over minor axis; `dots.MAX_ELONGATION` for
 the others): a piece of a green or mint top edge beyond its dot is a short bar, and it
@@ -1361,16 +1377,7 @@ def mirror_from_dot(
     if not fits:
         return None
     if len(fits) == 2:
-        margin = bars[(cell, "/")] - bars[(cell, "\\")]
-        margin -= SLOT_ACROSS_WEIGHT * (
-            _across_excess(board, fits["/"]) - _across_excess(board, fits["\\"])
-        )
-        middle = None if middles is None or cell not in middles else middles[cell].gaps(dot)
-        if middle is not None:
-            floor_c = EDGE_FLOOR_LAB[0]
-            margin += SLOT_MIDDLE_WEIGHT * math.log(
-                (middle["\\"] + floor_c) / (middle["/"] + floor_c)
-            )
+        margin = sum(slot_margin(board, cell, dot, fits, bars, middles).values())
         slot = "/" if margin >= 0 else "\\"
         slot_conf = min(1.0, abs(margin) / SLOT_MARGIN)
     else:
@@ -1414,6 +1421,17 @@ def mirror_from_dot(
         if (disagree or unsure) and not print_like and _like_learnt(top, on_top, learnt):
             disagree = unsure = False
         unsure |= print_like
+        # The line and the top both put the dot on the side away from the camera, just off the
+        # line, and another strip holding it on the top's near half stands out almost as well:
+        # both readings err that way (a mirror taller than the model, the face taken with the
+        # top), so neither confirms the other. Asked.
+        unsure |= (
+            on_top * across > 0
+            and clear
+            and top.near_side * across < 0
+            and abs(across) < FAR_AGREE_MM
+            and top.rival < FAR_AGREE_RIVAL
+        )
         side_from = "top_asked" if disagree or unsure else "top"
         across = 0.0 if disagree or unsure else on_top
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
@@ -1428,6 +1446,35 @@ def mirror_from_dot(
         slot_sure=slot_conf >= 1.0,
         side_from=side_from,
     )
+
+
+def slot_margin(
+    board: Board,
+    cell: Cell,
+    dot: Dot,
+    fits: Mapping[str, float],
+    bars: Mapping[Slot, float],
+    middles: Mapping[Cell, CrossingMiddle] | None = None,
+) -> dict[str, float]:
+    """The terms of the margin by which a dot fitting both slots of its crossing (`fits`: the
+    dot's across of each, `_slot_fits`) is taken for "/" rather than "\\" (negative: "\\"):
+    the top edges' scores ("bars"), the dot's place off each slot's line beyond where a
+    sticker is stuck ("across", `SLOT_ACROSS_WEIGHT`) and which slot's line the crossing's
+    middle looks like ("middle", `SLOT_MIDDLE_WEIGHT`; 0 where it is hidden). Their sum is
+    judged against `SLOT_MARGIN`."""
+    terms = {
+        "bars": bars[(cell, "/")] - bars[(cell, "\\")],
+        "across": -SLOT_ACROSS_WEIGHT
+        * (_across_excess(board, fits["/"]) - _across_excess(board, fits["\\"])),
+        "middle": 0.0,
+    }
+    middle = None if middles is None or cell not in middles else middles[cell].gaps(dot)
+    if middle is not None:
+        floor_c = EDGE_FLOOR_LAB[0]
+        terms["middle"] = SLOT_MIDDLE_WEIGHT * math.log(
+            (middle["\\"] + floor_c) / (middle["/"] + floor_c)
+        )
+    return terms
 
 
 def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
