@@ -1078,7 +1078,8 @@ def classify(
 
     With the board's print known (`board_print`), a square whose print is known is judged
     by change against it instead (`judge_by_print`): the print beside a strip cannot say
-    what lies under it, the print itself can."""
+    what lies under it, the print itself can; but a screen so called whose strip the
+    picture alone finds on the board beside it is asked about (`printed_after_all`)."""
     calls = []
     ev = evidence(rect, geom, colours, (FLOOR, FAINT_FLOOR))
     full, faint = _shares(rect, geom, colours, ev=ev)
