@@ -77,9 +77,11 @@ where a rule asking such strips could cut (refl29: the phantoms lay among the sc
 other seat's) by the test that decided them, with the boards each class loses (alone, too),
 then lists them with their `Change` ("print not known": read from the picture alone):
 which class to take on next (refl30). `washed-change`, `changed-colour` and `lost` walk the
-boards with one generator (`printed_boards`). `sweep --name board_print.NAME` sweeps a
-constant of `board_print.py` (refl30: `FIT_LOOSE`). `loose-fit` prints the curve
-`board_print.FIT_LOOSE` was read off (see `loose_fit`).
+boards with one generator (`printed_boards`), as does `changed-printed`: the screens
+called by their change against the print (`read.CHANGED_CALLS`) whose strip the picture
+alone finds on the board beside it (`read.CHANGED_PRINTED`'s curve, refl31). `sweep --name
+board_print.NAME` sweeps a constant of `board_print.py` (refl30: `FIT_LOOSE`). `loose-fit`
+prints the curve `board_print.FIT_LOOSE` was read off (see `loose_fit`).
 """
 
 from __future__ import annotations
@@ -1184,6 +1186,52 @@ def changed_colour(families: list[tuple[str, int, int]], boards: int) -> None:
         print(f"  {v:4g} | {n_wrong:3d} | {sum(1 for m in measures['moved'] if m >= v):3d}")
 
 
+PRINTED_AT = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98)
+"""Candidate `read.CHANGED_PRINTED` values `changed_printed` prints the curve at."""
+
+
+def changed_printed(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of `read.CHANGED_PRINTED` (refl31): the squares called a seat's screen by
+    their change against the print (`read.CHANGED_CALLS`, the rule off), each with the share
+    of its strip's colours the picture alone finds on the board beside it in the close bins
+    (`PrintShares.close`, at the faint floor); per candidate value, the wrong calls
+    (phantoms, wrong owners) and the right screens that value would ask about. The wrong
+    calls are listed by the path that made them."""
+    geom = load_geometry()
+    saved = read.CHANGED_PRINTED
+    read.CHANGED_PRINTED = float("inf")  # the calls as the reader makes them without the rule
+    try:
+        wrong: list[tuple[float, str]] = []
+        right: list[float] = []
+        for b in printed_boards(geom, families, boards):
+            which = [c for c in b.calls if c.owner is not None and c.why in read.CHANGED_CALLS]
+            asks = [(c.cell, c.owner) for c in which if c.owner is not None]
+            found = read.print_shares(b.rect, geom, b.ev, asks, 1)
+            for call, p in zip(which, found, strict=True):
+                close = p.close if p.close is not None else -1.0
+                truth = b.truth.get(call.cell)
+                if truth == call.owner:
+                    right.append(close)
+                    continue
+                kind = "phantom" if truth is None else "wrong owner"
+                wrong.append(
+                    (
+                        close,
+                        f"  {b.which} {b.board[0]} board {b.board[1]} square {call.cell}: "
+                        f"{kind}, {call.why!r}, seat {call.owner}; close {close:.2f}, "
+                        f"board {p.board}, shade {p.shade}",
+                    )
+                )
+    finally:
+        read.CHANGED_PRINTED = saved
+    print(f"screens called by change: {len(right)} right, {len(wrong)} wrong")
+    print("\n".join(line for _, line in wrong))
+    print("asked at close >= V | wrong calls asked | right screens asked")
+    for v in PRINTED_AT:
+        n_wrong = sum(1 for c, _ in wrong if c >= v)
+        print(f"  {v:4g} | {n_wrong:3d} | {sum(1 for c in right if c >= v):3d}")
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -1432,6 +1480,9 @@ def main() -> None:
     lf = sub.add_parser("loose-fit")
     lf.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     lf.add_argument("--boards", type=int, default=30)
+    cp = sub.add_parser("changed-printed")
+    cp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    cp.add_argument("--boards", type=int, default=30)
     lo = sub.add_parser("lost")
     lo.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     lo.add_argument("--boards", type=int, default=40)
@@ -1455,6 +1506,7 @@ def main() -> None:
         "span",
         "washed-change",
         "changed-colour",
+        "changed-printed",
         "lost",
         "loose-fit",
     ):
@@ -1470,6 +1522,7 @@ def main() -> None:
             "span": span,
             "washed-change": washed_change,
             "changed-colour": changed_colour,
+            "changed-printed": changed_printed,
             "lost": lost,
             "loose-fit": loose_fit,
         }

@@ -187,6 +187,23 @@ screens and 14 phantoms called by colour), phantoms and screens asked at body un
 and two whose colour lies off the strip's centre (body 0.29 and 0.35). On a second
 development draw (house and random, 30 boards each; 416 screens, 1 phantom at body 0.33)
 0.25 asks 1 screen (body 0.15-0.2) and no phantom; 0.3 the same, 0.4 10 screens."""
+CHANGED_PRINTED = 0.9
+"""With the board's print known: a square called a seat's screen by its change against the
+print (`judge_by_print`) is asked about instead when at least this share of its strip's
+colours is found on the board beside it in the close bins (`PrintShares.close`, at the faint
+floor), as the picture alone calls the print (`PRINT_EMPTY`): a strip printed in a seat's
+colour that the print, put in this picture's light, says changed (a dark board, the light
+told wrong) is still the colour of the board beside it; a top is its own plastic. From the
+development curve (refl31's house and random families named in the guide, boards 0-29 each,
+with the empty board's photo, read off `benchmarks/reflecto_learn.py collect`'s rows, whose
+`print_close` is this share; `benchmarks/reflecto_curves.py changed-printed` prints it; 455
+screens called, 409 of them "changed, colour", 6 wrong: 5 phantoms and a wrong owner),
+wrong calls asked / right screens asked at close >= 0.5 / 0.7 / 0.8 / 0.9 / 0.95 / 0.98:
+5 / 13, 5 / 9, 5 / 6, 5 / 1, 5 / 0, 3 / 0 (the phantoms lie at 0.96-1.0; the wrong owner
+is not the print's, close not measured). 0.9 is the picture alone's own bar (`PRINT_EMPTY`),
+one right screen asked rather than a margin of 0.01 under the phantoms."""
+CHANGED_CALLS = ("changed, colour", "changed, washed")
+"""The calls of a seat's screen by its change against the print (`judge_by_print`)."""
 STRONG = 0.12
 """A square's strip this far from grey (chromaticity) is coloured enough to be a screen
 candidate when the colours are learned from the picture itself."""
@@ -1061,7 +1078,8 @@ def classify(
 
     With the board's print known (`board_print`), a square whose print is known is judged
     by change against it instead (`judge_by_print`): the print beside a strip cannot say
-    what lies under it, the print itself can."""
+    what lies under it, the print itself can; but a screen so called whose strip the
+    picture alone finds on the board beside it is asked about (`printed_after_all`)."""
     calls = []
     ev = evidence(rect, geom, colours, (FLOOR, FAINT_FLOOR))
     full, faint = _shares(rect, geom, colours, ev=ev)
@@ -1121,6 +1139,7 @@ def classify(
         else:
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
+    calls = printed_after_all(rect, geom, ev, calls)
     if board_print is not None and opinion.SECOND_OPINION and any(c is not None for c in changes):
         model = square_model()
         if model is not None:
@@ -1137,6 +1156,27 @@ def classify(
                 expected=expected,
             )
     return calls
+
+
+def printed_after_all(
+    rect: Rectified, geom: BoardGeometry, ev: Evidence, calls: list[CellCall]
+) -> list[CellCall]:
+    """`calls` with each screen called by its change against the print (`CHANGED_CALLS`)
+    asked about instead where the picture alone finds its strip's colours on the board
+    beside it in the close bins (`CHANGED_PRINTED`): the print, not a top."""
+    asks = [
+        (j, (c.cell, c.owner))
+        for j, c in enumerate(calls)
+        if c.owner is not None and c.why in CHANGED_CALLS
+    ]
+    found = print_shares(rect, geom, ev, [a for _, a in asks], 1)
+    out = list(calls)
+    for (j, _), p in zip(asks, found, strict=True):
+        if (p.close or 0.0) >= CHANGED_PRINTED:
+            out[j] = replace(
+                calls[j], owner=None, confidence=0.0, unclear=True, why="changed, printed"
+            )
+    return out
 
 
 SILENT = ("no colour", "print unchanged", "changed, no colour")

@@ -234,3 +234,35 @@ def test_the_light_is_told_loosely_between_fit_and_fit_loose(
     assert lost is None
     monkeypatch.setattr(board_print, "FIT_LOOSE", board_print.FIT)
     assert told(mid) is None  # the reader's own: what is not told well is not told
+
+
+def test_a_screen_called_by_change_where_the_picture_alone_sees_the_print_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The empty board's photo of another board (its print in another hue): the squares
+    printed in seat 0's hue changed from that print, in seat 0's colour, so the change calls
+    them seat 0's screens; the picture alone finds their colours on the board beside them
+    (`read.CHANGED_PRINTED`): they are asked about, and no screen is."""
+    setup, image, _ = _table(23, 0.9)
+    _, _, another = _table(24, 0.9)
+    rect = read.rectify(setup, GEOM)
+    assert rect is not None
+    colours = read.learn_at_setup(rect, GEOM)
+    taught = learn_print(another, GEOM)
+    truth = dict(POSITION.layout_key())
+
+    def phantoms(got: object) -> set[tuple[int, int]]:
+        return {c for c, _ in got.layout_key() if c not in truth}  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(read, "CHANGED_PRINTED", float("inf"))
+    off, _ = read.read_board(image, GEOM, colours, board_print=taught)
+    monkeypatch.undo()
+    on, _ = read.read_board(image, GEOM, colours, board_print=taught)
+    asked = {c for c, why in on.decided_by if why == "changed, printed"}
+    by_change = {c for c, why in off.decided_by if why in read.CHANGED_CALLS}
+    assert len(asked) >= 3 and asked <= phantoms(off) & by_change
+    assert phantoms(on) == phantoms(off) - asked
+    assert set(on.unclear) >= asked
+    assert {s for s in on.layout_key() if s[0] in truth} == {
+        s for s in off.layout_key() if s[0] in truth
+    }
