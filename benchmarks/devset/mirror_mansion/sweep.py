@@ -54,6 +54,7 @@ DEV = {
     "wide20": (9665188059, 150),
     "wide21": (3806564916, 150),
     "wide22": (4378886859, 150),
+    "wide24": (3086828306, 200),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -109,7 +110,10 @@ more under another new base, was drawn to find whether the colour of a box's top
 names the near-half facings its own top left asked (issue 37, mm36) on boards no reader was
 tuned on: development seeds from then on. `wide22`, 150 more under another new base, was drawn
 to list every confidently wrong mirror of random boxes by the test that named it (`wrong.py`,
-issue 37, mm37) on boards no reader was tuned on: development seeds from then on."""
+issue 37, mm37) on boards no reader was tuned on: development seeds from then on. `wide24`, 200
+more under another new base, was drawn to list every mirror of random boxes left asked by the
+test that declined it (`asked.py`, issue 37, mm40) and to place a bar for naming the largest
+class on boards no reader was tuned on: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -133,6 +137,7 @@ STYLE = {
     "wide20": "random",
     "wide21": "random",
     "wide22": "random",
+    "wide24": "random",
 }
 """The renderer style of a set not named after its style."""
 
