@@ -11,8 +11,11 @@ and whether that placement is right (answer key), with the measures a bar could 
 the dot's distance from its slot's line and from its top's middle, the top strip's Lab
 distance from the box's learnt top colour (`perceive.learnt_top`), its `rival`, `strength`,
 `print_gap` and the band beside it (`face_uneven`). Then the tally by reason (asked, would be
-right, would be wrong), and, for the largest reason (or `--curve REASON`), a curve per
-measure: naming those with the measure under (or over) each bar, right and wrong.
+right, would be wrong), and, for the largest reason (or `--curve "REASON;REASON"`), a curve per
+measure: the values sorted (W: wrong if named) and how many are right before the first wrong
+from either end; with `--measure NAME --bars 2,2.5,3` also the right / wrong named under each
+bar (`perceive.BACK_EVEN`'s curve: `--curve "top face;top against line, far half" --measure
+band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -153,7 +156,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/mm_devset"))
     ap.add_argument("--styles", default="wide24,wide22,wide21")
-    ap.add_argument("--curve", help="the reason to draw curves for (default: the largest)")
+    ap.add_argument(
+        "--curve", help="the reasons to draw curves for, ';'-separated (default: the largest)"
+    )
+    ap.add_argument("--measure", help="the measure to draw `--bars` for")
+    ap.add_argument("--bars", help="comma-separated bars: right / wrong named under each")
     args = ap.parse_args()
     board = load_board()
     outcomes: Counter[str] = Counter()
@@ -200,10 +207,19 @@ def main() -> int:
     print("asked by reason: count, right if named, wrong if named")
     for reason, n in tally.most_common():
         print(f"  {n:4d} {right_if_named[reason]:4d} {n - right_if_named[reason]:4d}  {reason}")
-    which = args.curve or (tally.most_common(1)[0][0] if tally else None)
-    if which is not None and which in rows:
-        print(f"curves for '{which}' (a bar names those under / over it):")
-        curve(rows[which])
+    which = args.curve.split(";") if args.curve else [r for r, _ in tally.most_common(1)]
+    chosen = [row for r in which for row in rows.get(r, [])]
+    if chosen:
+        print(f"curves for {which} (a bar names those under / over it):")
+        curve(chosen)
+    if chosen and args.measure and args.bars:
+        have = [(v[args.measure], ok) for v, ok in chosen if args.measure in v]
+        have = [(x, ok) for x, ok in have if not math.isnan(x)]
+        print(f"  {args.measure} bars ({len(have)} with it): named under each, right / wrong")
+        for bar in (float(b) for b in args.bars.split(",")):
+            r = sum(1 for x, ok in have if x < bar and ok)
+            w = sum(1 for x, ok in have if x < bar and not ok)
+            print(f"    {bar:6.2f}: {r:4d} / {w}")
     return 0
 
 
