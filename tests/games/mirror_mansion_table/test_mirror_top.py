@@ -421,3 +421,32 @@ def test_a_slot_margin_is_the_sum_of_its_terms() -> None:
     assert far["across"] == pytest.approx(
         perceive.SLOT_ACROSS_WEIGHT * (9.0 - BOARD.dot_offset_mm - perceive.SLOT_ACROSS_FREE_MM)
     )
+
+
+def test_a_far_half_top_with_an_even_band_beside_it_is_named_only_with_back_even_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The top from -1 to +6 mm, the camera over SE, the dot 1.5 mm in front of the line on the
+    # top's far half (the top says NW, the line SE: asked). Beside the top on the camera's
+    # side an even band (the board here, as a mirror's back shows) names NW with
+    # `BACK_EVEN` at its measured 3.0 and leaves it asked off (0, the default: a face taken
+    # for the top over a plain board has such a band too); a reflection there (uneven) leaves
+    # it asked either way.
+    dot = _dot(1.5)
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+
+    def read(reflection: bool) -> perceive.PieceSeen:
+        face = (6.0, 11.0) if reflection else None
+        plane = _plane((-1.0, 6.0), 1.5, face=face, reflection=reflection)
+        tops = perceive.mirror_tops(plane, BOARD, (dot,), _camera(300.0, 1200.0))
+        piece = perceive.mirror_from_dot(BOARD, dot, bars, tops=tops)
+        assert piece is not None
+        return piece
+
+    assert perceive.BACK_EVEN == 0.0
+    assert read(False).side_from == "top_asked"
+    monkeypatch.setattr(perceive, "BACK_EVEN", 3.0)
+    piece = read(False)
+    assert (piece.side_from, piece.facing) == ("top", "NW") and piece.confidence >= 0.5
+    assert read(True).side_from == "top_asked"

@@ -896,6 +896,23 @@ not asked: strips beside the top) had bands of 1.4, 2.1 and 2.4. 6: the least at
 one back in twenty and about one top in a hundred pass for a reflection (a strip that is not
 the top has the top or the back beside it)."""
 """How much of the board (or face) beside a top each side's colour is taken from."""
+BACK_EVEN = 0.0
+"""Under this unevenness (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) the band beside a
+top on the camera's side would be taken for a mirror's back, not a reflection (`_back_beside`):
+a top that puts its dot on its half away from the camera says the back looks at the camera,
+and there an even surface shows. Such a far half would then be named where the face test
+(`_face_in_top`) or a clear line against it left it asked. 0: off. The band's shares at the
+faces' true place (`FACE_UNEVEN`): reflections reach 4 in .92, backs in .21. Curve on
+development sets `wide24`, `wide22`, `wide21` and `wide20`, `wide19`, `wide18`, `wide17`
+(`asked.py`, 1,249 random boxes; the far-half facings asked because the face may be in the
+strip or the clear line disagrees, print-like strips apart: 250, the top right in 167; 198
+with a band measured, the top right in 127), named under 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0,
+4.5, 5.0: right 3, 29, 40, 48, 70, 79, 91, 100, 106, wrong 0, 0, 0, 0, 0, 1, 3, 10, 13 (the
+least wrong band 3.39, `wide24`; 4.04 on the four older sets). At 3.0 the reader names 53 of
+those sets' facings asked -> right, nothing else changed. Left off: the face toward the
+camera taken for the top over a plain board has the board beyond it, even, and is then
+named wrong (`test_a_face_taken_for_the_top_does_not_name_the_far_side`); the random style's
+boards never showed it, a plain board (the house box) may (mm33's caveat, the guide)."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
 """How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
@@ -1420,6 +1437,12 @@ def mirror_from_dot(
         # that may be the print: the two rules were measured apart.)
         if (disagree or unsure) and not print_like and _like_learnt(top, on_top, learnt):
             disagree = unsure = False
+        # A top putting the dot on its half away from the camera says the back looks at the
+        # camera: where the band beside it there is even, a back and not a reflection, the
+        # top is believed (`BACK_EVEN`; off: a face taken for the top over a plain board has
+        # the board beyond it, even too).
+        if (disagree or unsure) and not print_like and _back_beside(top, on_top):
+            disagree = unsure = False
         unsure |= print_like
         # The line and the top both put the dot on the side away from the camera, just off the
         # line, and another strip holding it on the top's near half stands out almost as well:
@@ -1487,6 +1510,17 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
         top.near_side * on_top > 0
         and top.face_uneven is not None
         and top.face_uneven >= FACE_UNEVEN
+    )
+
+
+def _back_beside(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half away from the
+    camera, has an even band beside it on the camera's side (`MirrorTop.face_uneven` under
+    `BACK_EVEN`): the mirror's back, which a dot on that half says looks at the camera, where
+    a reflective face toward the camera (taken for the top, or part of the strip) shows
+    uneven."""
+    return (
+        top.near_side * on_top < 0 and top.face_uneven is not None and top.face_uneven < BACK_EVEN
     )
 
 
