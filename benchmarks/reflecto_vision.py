@@ -733,6 +733,8 @@ def _answers(
             yield Correct(Answer(question=q.id, answer=_where_it_is(table, q, standing)))
         elif q.id.startswith("from-"):
             yield Correct(Answer(question=q.id, answer=where_from(table, q, standing)))
+        elif q.id.startswith("unseen-"):
+            yield Correct(Answer(question=q.id, answer=move_unseen(table, q, standing)))
         elif q.id.startswith("moves-"):
             yes = next(ch["value"] for ch in q.choices if ch["value"] is not None)
             made = [a for a in script if a.get("type") in ("move", "remove")]
@@ -788,6 +790,28 @@ def where_from(table: Any, question: Any, standing: dict[Any, Any]) -> Any:
         and standing.get(tuple(ch["value"])) != owner
     ]
     return left[0] if len(left) == 1 else None
+
+
+def move_unseen(table: Any, question: Any, standing: dict[Any, Any]) -> Any:
+    """A player's answer to "which move did Bob make?" (a move of the seat to move the
+    camera did not see, asked when the other seat's move is seen): the one offered move
+    whose square left the table's board has that seat's screen on and the board no longer
+    has, and whose square reached the board has that seat's screen on and the table's
+    board has free; else "none of these" (None)."""
+    from companion.games.reflecto.table.track import board_of
+
+    engine = dict(board_of(table.state))
+    seat = table.state.to_move
+    made = [
+        ch["value"]
+        for ch in question.choices
+        if isinstance(ch["value"], list)
+        and engine.get(tuple(ch["value"][0])) == seat
+        and standing.get(tuple(ch["value"][0])) != seat
+        and standing.get(tuple(ch["value"][1])) == seat
+        and tuple(ch["value"][1]) not in engine
+    ]
+    return made[0] if len(made) == 1 else None
 
 
 def replay(

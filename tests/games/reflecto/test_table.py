@@ -1015,3 +1015,59 @@ def test_a_start_square_held_by_an_answer_read_empty_after_doubt_is_asked_where(
         {"type": "move", "screen": "A3", "to": [1, 3]}
     ]
     assert game.questions(None) == [] and game.answers[(6, 3)] == 1
+
+
+def _bobs_unseen_move() -> tuple[Any, dict[tuple[int, int], int]]:
+    """Bob's screen on [6, 4] is never called by the camera (the players said it stands
+    there). Ann steps A1 to [1, 1], seen and booked; Bob steps B4 from [6, 4] to [5, 4],
+    which the camera reads clearly empty ([6, 4] still in doubt): nothing changed, by the
+    answer. Ann then steps A1 on to [2, 1], seen: a move of Ann's during Bob's turn."""
+    game = _bobs_6_4_said_to_stand()
+    ann = moved(start(), (0, 1), (1, 1))
+    drafts = _feed(game, [board(ann, hands=True)] + [_unsure_6_4(ann)] * 4)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "A1", "to": [1, 1]}
+    ]
+    bob = moved(ann, (6, 4), None)  # B4 on [5, 4], read empty; [6, 4] in doubt
+    drafts = _feed(game, [board(bob, hands=True)] + [_unsure_6_4(bob)] * 4)
+    assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
+    again = moved(bob, (1, 1), (2, 1))
+    drafts = _feed(game, [board(again, hands=True)] + [_unsure_6_4(again)] * 3)
+    assert not [d for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")]
+    return game, again
+
+
+def test_a_move_seen_out_of_turn_asks_which_move_the_camera_missed_and_books_both() -> None:
+    """Ann's move seen while it is Bob's turn: a turn is never skipped, so the camera missed
+    Bob's move (the square it left held by the players' answer, its landing read empty).
+    "Which move did Bob make?" is asked, offering Bob's moves from squares the camera does
+    not call as his after which Ann's move is legal; the players' choice books both moves
+    (before, every answer was asked again at every rest and the game was lost), and the
+    camera still not seeing B4 on [5, 4] makes no breach and no question."""
+    game, again = _bobs_unseen_move()
+    (question,) = game.questions(None)
+    assert question.id.startswith("unseen-2-1-") and "Bob" in question.text
+    offered = [ch["value"] for ch in question.choices]
+    assert [[6, 4], [5, 4]] in offered and offered[-1] is None
+    # Only from squares the camera does not call as Bob's: [6, 4] is the one.
+    assert {tuple(v[0]) for v in offered if v is not None} == {(6, 4)}
+    drafts = _answer(game, question, [[6, 4], [5, 4]])
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "move", "screen": "B4", "to": [5, 4]},
+        {"type": "move", "screen": "A1", "to": [2, 1]},
+    ]
+    later = _feed(game, [_unsure_6_4(again)] * 8)
+    assert not [d for d in later if d.kind in ("reflecto.action", "reflecto.breach")]
+    assert game.questions(None) == []
+    assert ((5, 4), 1) in board_of(game.state) and ((2, 1), 0) in board_of(game.state)
+
+
+def test_a_move_out_of_turn_said_none_of_these_is_not_asked_again() -> None:
+    """Said "none of these": nothing is booked and the question is not asked again for that
+    square; the change is judged as before."""
+    game, again = _bobs_unseen_move()
+    (question,) = game.questions(None)
+    _answer(game, question, None)
+    later = _feed(game, [_unsure_6_4(again)] * 12)
+    assert "reflecto.action" not in [d.kind for d in later]
+    assert not any(q.id.startswith("unseen-") for q in game.questions(None))

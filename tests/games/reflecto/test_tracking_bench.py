@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from benchmarks.reflecto_vision import not_scripted, seats_unseen, where_from
+from benchmarks.reflecto_vision import move_unseen, not_scripted, seats_unseen, where_from
 
 from .helpers import letter, placed
 
@@ -59,3 +59,23 @@ def test_a_player_says_the_offered_square_the_new_screen_left() -> None:
     # Nothing of Ann's on (1, 1) (a misread), or no offered square left: none of these.
     assert where_from(table, question, {(0, 1): 0, (0, 2): 0}) is None
     assert where_from(table, question, {(1, 1): 0, (0, 1): 0, (0, 2): 0}) is None
+
+
+def test_a_player_says_the_offered_move_the_camera_did_not_see() -> None:
+    # Bob (to move) had B1 on (6, 1) and B2 on (6, 2) in the table's game; B1 now stands
+    # on (5, 0). Only that move is the one he made.
+    table = SimpleNamespace(
+        state=placed(letter("B1", 0, (6, 1)), letter("B2", 1, (6, 2)), to_move=1)
+    )
+    question = SimpleNamespace(
+        id="unseen-2-1-9",
+        choices=[
+            {"value": [[6, 1], [5, 0]]},
+            {"value": [[6, 1], [5, 1]]},
+            {"value": [[6, 2], [5, 2]]},
+            {"value": None},
+        ],
+    )
+    assert move_unseen(table, question, {(5, 0): 1, (6, 2): 1}) == [[6, 1], [5, 0]]
+    # Bob's screens where they stood (he did not move): none of these.
+    assert move_unseen(table, question, {(6, 1): 1, (6, 2): 1}) is None

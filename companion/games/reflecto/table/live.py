@@ -235,6 +235,9 @@ class ReflectoTable:
         self._from_none: set[Cell] = set()
         """Squares whose new screen the players said came from none of the squares offered
         (`_came_from`): the change is judged as before, not asked again."""
+        self._unseen_none: set[Cell] = set()
+        """Squares reached by a move seen out of turn whose unseen move before it the players
+        said was none of those offered (`_turn_unseen`): judged as before, not asked again."""
 
     @property
     def table_markers(self) -> tuple[int, ...] | None:
@@ -441,7 +444,7 @@ class ReflectoTable:
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
             self._flagged, self._breached = None, False
-            self._elsewhere, self._from_none = set(), set()
+            self._elsewhere, self._from_none, self._unseen_none = set(), set(), set()
             return drafts + [self._action(a) for a in found.actions]
         flicker = self._flickered(new)
         if flicker:
@@ -466,6 +469,14 @@ class ReflectoTable:
         source = self._came_from(new, called)
         if source is not None:
             return drafts + source
+        # One screen of the seat not to move moved, legal once the seat to move has made
+        # a move the camera could not see (the square it left held by the players' answer,
+        # its landing read empty: a seat it does not see): "which move did Bob make?",
+        # before those answers are all asked again (the game was lost so, every answer
+        # asked again at every rest, the table a turn behind).
+        unseen = self._turn_unseen(new, called)
+        if unseen is not None:
+            return drafts + unseen
         misread = self._misread(new)
         stale = {c for c, said in self.answers.items() if c in doubted or said != held_now.get(c)}
         # A square the camera calls otherwise than the engine, one or two of which would
@@ -656,6 +667,97 @@ class ReflectoTable:
             sources,
             [{"label": "none of these", "value": None}],
         )
+
+    def _turn_unseen(self, reading: Reading, called: dict[Cell, int]) -> list[EventDraft] | None:
+        """The question for a change that is one screen of the seat not to move gone and one
+        of its colour new, while the seat to move has not moved: "which move did Bob make
+        before?", its choices the moves of the seat to move (`_unseen_moves`) from squares
+        the camera does not call as that seat's in this frame (`called`) after which the
+        change is one legal move, and "none of these". A turn is never skipped: the camera
+        missed a move (its square left held by the players' answer, its landing read
+        empty), and the players' choice books both moves through the engine
+        (`_unseen_booked`). None when the change is not that, no move is offered, or the
+        players already said "none of these" about the square reached."""
+        known = board_of(self.state)
+        vanished, appeared = known - reading, reading - known
+        if len(vanished) != 1 or len(appeared) != 1 or self.state.phase != PLAY:
+            return None
+        ((_, owner),), ((to, new_owner),) = vanished, appeared
+        if owner != new_owner or owner == self.state.to_move or self.state.moved:
+            return None
+        if to in self._unseen_none:
+            return None
+        moves = [m for m in self._unseen_moves(reading) if called.get(m[0]) != 1 - owner]
+        if not moves:
+            return None
+        if any(q.startswith("unseen-") for q in self.open_questions):
+            return []
+        name = player_name(self.session.seats, owner)
+        other = player_name(self.session.seats, 1 - owner)
+        r, c = to
+        choices: list[dict[str, Any]] = [
+            {
+                "label": f"row {a[0] + 1}, column {a[1] + 1} to row {b[0] + 1}, column {b[1] + 1}",
+                "value": [list(a), list(b)],
+            }
+            for a, b in moves
+        ]
+        choices.append({"label": "none of these", "value": None})
+        text = (
+            f"I see {name}'s screen on row {r + 1}, column {c + 1}, but it was {other}'s "
+            f"turn and I did not see {other}'s move. Which move did {other} make?"
+        )
+        return [question_draft(Question(f"unseen-{r}-{c}-{self.asked}", text, choices))]
+
+    def _unseen_moves(self, reading: Reading) -> list[tuple[Cell, Cell]]:
+        """The moves (square left, square reached) of the seat to move, which has not moved,
+        to a square `reading` has free, after which `reading`, with that move's squares as
+        it leaves them, is one legal move of the other seat."""
+        state = self.state
+        if state.phase != PLAY or state.moved:
+            return []
+        at = {s.id: s.cell for s in state.screens if s.cell is not None}
+        taken = {c for c, _ in reading}
+        out: set[tuple[Cell, Cell]] = set()
+        for action in ENGINE.legal_actions(state):
+            if not isinstance(action, Step) or action.to is None or action.to in taken:
+                continue
+            left = at.get(action.screen)
+            if left is None:
+                continue
+            after = ENGINE.apply(state, action)
+            if after.phase != PLAY or after.to_move == state.to_move:
+                continue  # removals the turn goes on with, or the end: not one whole move
+            seen = {(c, o) for c, o in reading if c != left} | {(action.to, state.to_move)}
+            found = explain(ENGINE, after, frozenset(seen))
+            if found.breach is None and found.moves == 1:
+                out.add((left, action.to))
+        return sorted(out)
+
+    def _unseen_booked(self, to: Cell, said: Any) -> list[EventDraft]:
+        """The players' answer to `_turn_unseen` about the screen new on `to`: a move books
+        it, then the move seen, through the engine; "none of these" leaves the change to be
+        judged as before. Nothing when the game went on."""
+        self.tracker.stable = None  # the change counts again, with the answer
+        if not isinstance(said, list):
+            self._unseen_none.add(to)
+            return []
+        left, reached = (tuple(int(v) for v in cell) for cell in said)
+        camera = self.camera
+        if camera is None or (left, reached) not in self._unseen_moves(camera):
+            return []
+        screen = self._screen_on(cast(Cell, left))
+        if screen is None:
+            return []
+        first = Step(screen.id, cast(Cell, reached))
+        state = ENGINE.apply(self.state, first)
+        seen = {(c, o) for c, o in camera if c != left} | {(cast(Cell, reached), screen.owner)}
+        found = explain(ENGINE, state, frozenset(seen))
+        if found.breach is not None:
+            return []
+        self._flagged, self._breached = None, False
+        self._elsewhere, self._from_none, self._unseen_none = set(), set(), set()
+        return [self._action(a) for a in (first, *found.actions)]
 
     def _about_square(
         self, kind: str, cell: Cell, text: str, squares: list[Cell], more: list[dict[str, Any]]
@@ -950,6 +1052,8 @@ class ReflectoTable:
             return [draft, *self._landed(_where_cell(question.id), payload.answer)]
         if question.id.startswith("from-"):
             return [draft, *self._came(_where_cell(question.id), payload.answer)]
+        if question.id.startswith("unseen-"):
+            return [draft, *self._unseen_booked(_where_cell(question.id), payload.answer)]
         if not question.id.startswith("moves-"):
             return [draft]
         if payload.answer is None:
@@ -1160,6 +1264,8 @@ class ReflectoTable:
                 self._where_answered(question, p["answer"])
             elif question is not None and question.id.startswith("from-"):
                 self._from_answered(question, p["answer"])
+            elif question is not None and question.id.startswith("unseen-"):
+                self._unseen_answered(p["answer"])
         elif kind == SIGHT_KIND:
             if p["on"]:
                 self.sight_on.add(int(p["seat"]))
@@ -1192,6 +1298,21 @@ class ReflectoTable:
             return
         self.answers[source] = None
         self.answers[_where_cell(question.id)] = screen.owner
+
+    def _unseen_answered(self, said: Any) -> None:
+        """A "which move did Bob make?" answer as the players' word on squares (`answers`):
+        the square left is empty now and the square reached holds that screen, held so
+        (`_suspect`) until the camera calls it as the engine has it. Applied before the
+        moves it books."""
+        if not isinstance(said, list):
+            return
+        left, reached = (tuple(int(v) for v in cell) for cell in said)
+        screen = self._screen_on(cast(Cell, left))
+        if screen is None:
+            return
+        self.answers[cast(Cell, left)] = None
+        self.answers[cast(Cell, reached)] = screen.owner
+        self._suspect.add(cast(Cell, reached))
 
     # -- what each seat sees -------------------------------------------------------------
     def questions(self, seat: int | None) -> list[Question]:
