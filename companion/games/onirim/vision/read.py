@@ -353,7 +353,10 @@ there. From the curve on development decks (`benchmarks/onirim_colour_pairs.py`,
 the second; seeds in the guide): at 0 / 0.03 / 0.06 / 0.09 / 0.12 (`LIFT_MAX`, as before)
 54 of 54 tops right at each and bare places named 0 / 1 / 1 / 1 / 1 (a green-checked place of
 a lifted deck, 0.472 unlifted, lift 0.048, named a green Sun); on the second draw 52 of 55
-right, 0 named, at each. No top is named only above 0."""
+right, 0 named, at each; on a third (12 decks, 11 taught) 28 / 28 / 29 / 30 / 30 of 31 right, 0
+named: two tops of one deck lifted 0.120 (0.464 and 0.415 unlifted) are asked at 0. The
+phantom scored above both unlifted: no cap between keeps them and drops it. 0: a bare place
+named is a confident wrong answer, a top asked is a question."""
 
 
 def deck_level(patches: np.ndarray, templates: np.ndarray) -> float:
