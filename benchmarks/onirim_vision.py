@@ -21,6 +21,9 @@ Run:  PYTHONPATH=. python benchmarks/onirim_vision.py --seeds 500000:500010 --ta
 `heldout` is the second painter's designs (benchmarks/heldout/onirim.py): measured only,
 never a development set (`--curve` refuses it).
 Fresh seeds only for the numbers quoted; development used seeds 1000..1019.
+Each run writes its results to its own file (`results_path`:
+benchmarks/results/onirim_vision_<UTC time>_<pid>.json, `--results` naming the stem), so
+earlier runs are kept.
 """
 
 from __future__ import annotations
@@ -69,6 +72,20 @@ CURVE_HELD_FLOOR = 0.40
 """With `--curve`, `read.HELD_SURE` is lowered to this, so the `held_*` rows show what a gap in
 a row would name from every score down to it."""
 RESULTS = ROOT / "benchmarks" / "results" / "onirim_vision.json"
+"""The default `--results`: each run writes `results_path`'s file beside it, so earlier runs
+are kept."""
+
+
+def run_id() -> str:
+    """This run's id: the UTC time to the second and the process id (two runs started in one
+    second differ)."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"_{os.getpid()}"
+
+
+def results_path(path: Path, run: str) -> Path:
+    """Where a run writes its results: `path` with the run's id before its suffix
+    (`onirim_vision_<run>.json`), so no run overwrites another's."""
+    return path.with_name(f"{path.stem}_{run}{path.suffix}")
 
 
 def _seeds(text: str) -> range:
@@ -443,7 +460,10 @@ def main() -> int:
         "--progress", action="store_true", help="print each table's tally and CPU times"
     )
     ap.add_argument(
-        "--results", default=str(RESULTS), help="where to write the results (one file per run)"
+        "--results",
+        default=str(RESULTS),
+        help="the results file's name; each run writes it with its own id before the suffix "
+        "(name_<UTC time>_<pid>.json), keeping earlier runs",
     )
     ap.add_argument(
         "--against",
@@ -466,8 +486,10 @@ def main() -> int:
         read_module.HELD_SURE = CURVE_HELD_FLOOR
     against = _load_reader(a.against) if a.against else None
     layout = load_layout()
+    run = run_id()
     results: dict = {
         "command": "PYTHONPATH=. python benchmarks/onirim_vision.py " + " ".join(sys.argv[1:]),
+        "run": run,
         "styles": {},
     }
     read_ms, bare_ms, locate_ms, cards_ms, read_b_ms = [], [], [], [], []
@@ -700,8 +722,10 @@ def main() -> int:
         }
         print("against", results["against"]["speed"])
     print(results["speed"])
-    Path(a.results).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    out = results_path(Path(a.results), run)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(results["command"])
+    print(f"results: {out}")
     return 0
 
 

@@ -1210,3 +1210,40 @@ def test_a_decks_lift_lowers_its_bars_but_not_the_mirrors(rendered: Path, monkey
     (was,) = base.match([mirror], "mirror-sun")
     (now,) = lifted.match([mirror], "mirror-sun")
     assert now.score == pytest.approx(was.score, abs=1e-6)
+
+
+def test_a_decks_lift_lowers_the_discard_piles_bar_by_discard_lift_max_at_most(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a lifted deck the discard pile's top is named from `DISCARD_SURE` less
+    min(lift, `DISCARD_LIFT_MAX`) of its unlifted score: a washed Nightmare corner scoring
+    just under `DISCARD_SURE` unlifted is named when the cap lets the whole lift through,
+    and not when the cap is 0; a corner over `DISCARD_SURE` unlifted is named either way."""
+    from companion.games.onirim.vision import read as read_module
+
+    lib = load_library(rendered / "lib.npz")
+    base = TableReader(lib)
+    monkeypatch.setattr(read_module, "LEVEL_REF", base.level + 0.5)
+    monkeypatch.setattr(read_module, "LIFT_GAIN", 1.0)
+    lifted = TableReader(lib)
+    assert lifted.lift == pytest.approx(read_module.LIFT_MAX) and lifted.lift > 0.05
+    under = over = 0
+    windows, bare = _washed_corners(base, "nightmare", (3, 4))
+    for window in windows:
+        (was,) = base.match([window], "discard")
+        if was.best != "nightmare" or was.margin < MARGIN or was.coarse < COARSE_EMPTY:
+            continue
+        named = {}
+        for cap in (0.0, read_module.LIFT_MAX):
+            monkeypatch.setattr(read_module, "DISCARD_LIFT_MAX", cap)
+            named[cap] = lifted.match([window], "discard")[0].card
+        if DISCARD_SURE - lifted.lift + 0.01 <= was.score < DISCARD_SURE - 0.01:
+            assert named[0.0] is None and named[read_module.LIFT_MAX] == "nightmare"
+            under += 1
+        elif was.score >= DISCARD_SURE + 0.01:
+            assert named[0.0] == named[read_module.LIFT_MAX] == "nightmare"
+            over += 1
+    assert under >= 1 and over >= 1
+    for cap in (0.0, read_module.LIFT_MAX):
+        monkeypatch.setattr(read_module, "DISCARD_LIFT_MAX", cap)
+        assert lifted.match([bare], "discard")[0].card is None

@@ -340,7 +340,23 @@ cards scored 0.40-0.66, 9 of them named at 2); on 10 more (478 cards, levels 0.9
 0 / 2 / 3 / 4 alike. 2: the first of the flat stretch."""
 LIFT_MAX = EMPTY - HELD_SURE
 """The most a deck's scores are lifted: `SURE` then falls at most to `HELD_SURE`, the lowest
-bar the reader names a card from anywhere (a gap's card, the discard pile's top)."""
+bar the reader names the discard pile's top from (`DISCARD_SURE`, which the lift does not
+lower: `DISCARD_LIFT_MAX`). A gap a row bridges (`HELD_SURE`) and a place that is no body
+(`BODY_FLOOR`) are lifted with the deck's other places: their bars fall under `HELD_SURE`
+by the lift (a row's cards on both sides say a card lies there)."""
+DISCARD_LIFT_MAX = 0.0
+"""The most the deck's lift lowers the discard pile's bar (`TableReader.match`: the pile's top
+is named from `DISCARD_SURE` - min(lift, this) of its unlifted score). 0: the pile's bar is
+the deck's own, never under `HELD_SURE`: nothing on either side of the pile says a card lies
+there. From the curve on development decks (`benchmarks/onirim_colour_pairs.py`, its
+`discard cap` rows; two draws of 20 random decks x 3 tables, one deck's teach refused on
+the second; seeds in the guide): at 0 / 0.03 / 0.06 / 0.09 / 0.12 (`LIFT_MAX`, as before)
+54 of 54 tops right at each and bare places named 0 / 1 / 1 / 1 / 1 (a green-checked place of
+a lifted deck, 0.472 unlifted, lift 0.048, named a green Sun); on the second draw 52 of 55
+right, 0 named, at each; on a third (12 decks, 11 taught) 28 / 28 / 29 / 30 / 30 of 31 right, 0
+named: two tops of one deck lifted 0.120 (0.464 and 0.415 unlifted) are asked at 0. The
+phantom scored above both unlifted: no cap between keeps them and drops it. 0: a bare place
+named is a confident wrong answer, a top asked is a question."""
 
 
 def deck_level(patches: np.ndarray, templates: np.ndarray) -> float:
@@ -1065,7 +1081,12 @@ class TableReader:
                 rivals = [float(row[j]) for j in o[1:] if keep[j] not in beaten]
                 if len(kin) < 2:
                     rival = rivals[0] if rivals else -1.0
-                    floor = DISCARD_SURE if zones[b] == "discard" else SURE
+                    # The pile's bar falls with the deck's lift by `DISCARD_LIFT_MAX` at most.
+                    floor = (
+                        DISCARD_SURE + max(0.0, float(lifts[b]) - DISCARD_LIFT_MAX)
+                        if on_discard
+                        else SURE
+                    )
                     lead_ok = score - rival >= MARGIN and not refuted
                     sure = score >= floor and lead_ok
                     held = ids[first_id] if score >= HELD_SURE and lead_ok else None
