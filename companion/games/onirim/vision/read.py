@@ -160,12 +160,13 @@ fan (three places, 20 mm apart, all over its picture): where no card lies, the w
 that Mirror's body, which `END_BODY_LEAD` compares only at a fan's first place, and only by
 0: a fan's first place under a brown Mirror, no card there, scored 0.773 as a blue Moon and
 0.654 as the Mirror's body (a lead of 0.119), a phantom over every bar. From the curve on
-development decks (`benchmarks/onirim_mirror_body_curve.py`, two draws of 20 random decks x
-3 tables, seeds in `docs/onirim.md`): right fan cards led their Mirror's body by 0.211 / 0.210
-at the least (1st / 5th percentile 0.404 / 0.455 and 0.325 / 0.505; 114 and 120 cards), the one
-phantom by 0.119; at 0 / 0.1 / 0.15 / 0.2: phantoms 1 / 1 / 0 / 0 of 1, right cards 918 of 982
-and 825 of 882 at each (on the second draw one right fan card lies under 0.25). 0.15: in the
-gap, 0.06 under the least right card."""
+development decks (`benchmarks/onirim_mirror_body_curve.py`, three draws of 20 random decks x
+3 tables, seeds in `docs/onirim.md`): right fan cards led their Mirror's body by 0.211 / 0.210 /
+0.337 at the least (1st / 5th percentile 0.404 / 0.455, 0.325 / 0.505, 0.360 / 0.557; 114, 120
+and 81 cards), the one phantom of the class by 0.119; at 0 / 0.1 / 0.15 / 0.2: phantoms of
+the class 1 / 1 / 0 / 0, right cards 918 of 982, 825 of 882 and 908 of 966 at each (on the
+second draw one right fan card lies under 0.25). 0.15: in the gap, 0.06 under the least right
+card."""
 BARE_CLEAR_MM = 3.0
 """How far the bare table's windows (`TableReader.bare_places`) lie clear of the lowest cards'
 edge, beyond the search margin."""
