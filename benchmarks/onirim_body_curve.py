@@ -64,8 +64,9 @@ def truth_at(layout: TableLayout, truth: TableReading, p: Point) -> tuple[str, s
     return "?", None
 
 
-Looked = list[tuple[Point, str | None, float]]
-"""Cards a curve looks at: place, the name read, the lead the rule would judge."""
+Looked = list[tuple[Point, str | None, float, str]]
+"""Cards a curve looks at: place, the name read, the lead the rule would judge, a note printed
+with it (what else the rule's look saw there, or "")."""
 Watch = Callable[[R.TableReader, Callable[..., list[R.Match]], np.ndarray, np.ndarray, Looked], Any]
 """Given the reader, its own `end_bodies`, the table's image and pose and the list to fill:
 an `end_bodies` that records the cards its rule judges (or None to skip the table)."""
@@ -81,7 +82,7 @@ def recorder(
     """`end_bodies` that first adds the row's last card the rule looks at to `looked`
     (its place, its name, its lead on the body of the card before it)."""
 
-    def record(image, H, row, place, first=None, table=None):
+    def record(image, H, row, place, first=None, table=None, mirror=None):
         R.ended(row)
         if row and not row[-1].shown:
             j = len(row) - 1
@@ -89,8 +90,8 @@ def recorder(
             if before is not None and at is not None and not before.empty:
                 body = reader.body_score(image, H, place(j), at, before.best)
                 if body is not None:
-                    looked.append((place(j), row[j].card, row[j].score - body))
-        return end_bodies(image, H, row, place, first, table)
+                    looked.append((place(j), row[j].card, row[j].score - body, ""))
+        return end_bodies(image, H, row, place, first, table, mirror)
 
     return record
 
@@ -130,7 +131,7 @@ def lead_curve(
                 finally:
                     reader.end_bodies = end_bodies  # type: ignore[method-assign]
                 _tally(totals["off"], compare(reading, photo.truth))
-                for p, card, lead in looked:
+                for p, card, lead, note in looked:
                     where, want = truth_at(layout, photo.truth, p)
                     kind = "phantom" if want is None else "right" if card == want else "wrong"
                     if card is None and want is not None:
@@ -139,7 +140,7 @@ def lead_curve(
                     if every or kind != "right":
                         print(
                             f"{style} seed {seed} table {i} {where}: {want} read {card} "
-                            f"lead {lead:.3f} [{kind}]",
+                            f"lead {lead:.3f} [{kind}]" + (f" {note}" if note else ""),
                             flush=True,
                         )
                 for lead in leads:

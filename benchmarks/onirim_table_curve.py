@@ -51,10 +51,10 @@ def table_watch(tables: list[float]) -> Callable[..., Callable[..., list[R.Match
             return None
         tables.append(bare)
 
-        def record(image, H, row, place, first=None, table=None):
-            out = end_bodies(image, H, row, place, first, table)
+        def record(image, H, row, place, first=None, table=None, mirror=None):
+            out = end_bodies(image, H, row, place, first, table, mirror)
             for j, m in enumerate(out):
-                looked.append((place(j), m.card, m.score - bare))
+                looked.append((place(j), m.card, m.score - bare, ""))
             return out
 
         return record

@@ -34,6 +34,7 @@ from companion.games.onirim.vision.read import (
     END_SYMBOL_FIT,
     HELD_SURE,
     MARGIN,
+    MIRROR_BODY_LEAD,
     ROW_GAP,
     SIDE_LIGHT,
     SIDE_MARGIN,
@@ -1071,6 +1072,65 @@ def test_a_fans_last_card_that_does_not_lead_the_body_before_it_ends_the_fan(
             # With no Mirror card seen above it, nothing is compared: the card is kept.
             bare = (replace(mirror, card=None, score=0.1), L.mirror_places[i])
             assert reader.end_bodies(image, H, [card], place, bare) == [card]
+            dropped += 1
+    assert kept >= 1 and dropped >= 1
+
+
+def test_a_fans_last_cards_that_do_not_lead_their_mirrors_body_end_the_fan(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Mirror card lies under every place of its fan: a fan's last cards scoring less than
+    that Mirror's own body at their place (its unexplored side) plus `MIRROR_BODY_LEAD` are
+    dropped one after the other (`end_bodies`), however far over `END_SURE` and whatever the
+    card before them; a last card leading it keeps the cards before it, and nothing is dropped
+    with no Mirror given or the rule off (-inf). On rendered tables the fans' real cards, as
+    read, are kept at the reader's own lead."""
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    L = reader.layout
+    order = list(ENGINE.deck.mirrors)
+    kept = dropped = 0
+    for j in range(3):
+        image = cv2.imread(str(rendered / f"{j:04d}.jpg"))
+        truth = json.loads((rendered / f"{j:04d}.json").read_text())
+        H = reader.locate(image)
+        assert H is not None
+        for m in truth["mirrors"]:
+            if m["explored"]:
+                continue
+            i = order.index(m["mirror"])
+            mirror = (f"mirror-{m['mirror']}", L.mirror_places[i])
+            place = partial(L.under_place, i)
+            n = len(m["under"])
+            if n:  # its real cards, as read: kept whole
+                windows = [reader.corner_window(image, H, place(k)) for k in range(n)]
+                row = reader.match(windows, "location")
+                if [c.card for c in row] == m["under"] and ended(list(row)) == row:
+                    got = reader.end_bodies(image, H, list(row), place, mirror=mirror)
+                    assert got == row
+                    kept += 1
+                continue
+            bodies = [reader.body_score(image, H, place(k), *mirror[::-1]) for k in range(3)]
+            assert all(b is not None for b in bodies)
+            lead = END_SURE + 0.1 - min(b for b in bodies if b is not None)
+            monkeypatch.setattr(onirim_read, "MIRROR_BODY_LEAD", lead)
+
+            def card(k: int, by: float, bodies: list[float | None] = bodies) -> Match:
+                # `best` no taught type: no card's body before it is looked at.
+                b = bodies[k]
+                assert b is not None
+                return Match(
+                    "red-sun", b + onirim_read.MIRROR_BODY_LEAD + by, 0.3, "no-such-card", None, 0.9
+                )
+
+            row = [card(0, 0.01), card(1, -0.01), card(2, -0.01)]
+            assert ended(list(row)) == row
+            assert reader.end_bodies(image, H, list(row), place, mirror=mirror) == row[:1]
+            assert reader.end_bodies(image, H, list(row), place) == row
+            under = [card(0, -0.01), card(1, 0.01)]
+            assert reader.end_bodies(image, H, list(under), place, mirror=mirror) == under
+            monkeypatch.setattr(onirim_read, "MIRROR_BODY_LEAD", -np.inf)
+            assert reader.end_bodies(image, H, list(row), place, mirror=mirror) == row
+            monkeypatch.setattr(onirim_read, "MIRROR_BODY_LEAD", MIRROR_BODY_LEAD)
             dropped += 1
     assert kept >= 1 and dropped >= 1
 

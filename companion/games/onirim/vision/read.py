@@ -152,6 +152,21 @@ percentile 0.427 / 0.582 of 531), no phantom of the class came up; at 0 / 0.1 / 
 right 908 / 908 / 908 / 908 of 966, row cards under the lead 0 / 0 / 0 / 3. Measured fresh at
 0.2: identical readings (no phantom of the class there either), the read 1.1x base's: off
 until a development draw holding the class shows a margin."""
+MIRROR_BODY_LEAD = 0.15
+"""A fan's last cards must lead their Mirror card's own body at their place by this much
+(`TableReader.body_score`, the Mirror's unexplored side: cards lie under it only then), or the
+fan ends before them (`TableReader.end_bodies`). The Mirror card lies under every place of its
+fan (three places, 20 mm apart, all over its picture): where no card lies, the window shows
+that Mirror's body, which `END_BODY_LEAD` compares only at a fan's first place, and only by
+0: a fan's first place under a brown Mirror, no card there, scored 0.773 as a blue Moon and
+0.654 as the Mirror's body (a lead of 0.119), a phantom over every bar. From the curve on
+development decks (`benchmarks/onirim_mirror_body_curve.py`, three draws of 20 random decks x
+3 tables, seeds in `docs/onirim.md`): right fan cards led their Mirror's body by 0.211 / 0.210 /
+0.337 at the least (1st / 5th percentile 0.404 / 0.455, 0.325 / 0.505, 0.360 / 0.557; 114, 120
+and 81 cards), the one phantom of the class by 0.119; at 0 / 0.1 / 0.15 / 0.2: phantoms of
+the class 1 / 1 / 0 / 0, right cards 918 of 982, 825 of 882 and 908 of 966 at each (on the
+second draw one right fan card lies under 0.25). 0.15: in the gap, 0.06 under the least right
+card."""
 BARE_CLEAR_MM = 3.0
 """How far the bare table's windows (`TableReader.bare_places`) lie clear of the lowest cards'
 edge, beyond the search margin."""
@@ -1495,13 +1510,16 @@ class TableReader:
         place: Callable[[int], Point],
         first: tuple[Match, Point] | None = None,
         table: float | None = None,
+        mirror: tuple[str, Point] | None = None,
     ) -> list[Match]:
         """`row` (in place) `ended`, without its last cards while they lead `table` (the
         bare table's score, `table_score`; None: not looked at) by less than `TABLE_LEAD`,
-        and without its last card while that card, scoring `END_SURE` or more, leads the
-        body of the card before it (`body_score`; `first`, the Mirror card above a fan,
-        before a row's first place) by less than `END_BODY_LEAD`: it is that body, not a
-        card. A card before it that is a bridged gap, or none (a row's
+        or lead the body of `mirror` (the Mirror card, type and place, lying under every
+        place of a fan; None: a row on bare table) at their own place by less than
+        `MIRROR_BODY_LEAD`, and without its last card while that card, scoring `END_SURE`
+        or more, leads the body of the card before it (`body_score`; `first`, the Mirror
+        card above a fan, before a row's first place) by less than `END_BODY_LEAD`: it is
+        that body, not a card. A card before it that is a bridged gap, or none (a row's
         first place shows the table), leaves the last card as it is."""
         while ended(row):
             if table is not None and row[-1].score - table < TABLE_LEAD:
@@ -1509,12 +1527,19 @@ class TableReader:
                 continue
             j = len(row) - 1
             m = row[j]
+            under = None
+            if mirror is not None and -np.inf < MIRROR_BODY_LEAD:
+                under = self.body_score(image, H, place(j), mirror[1], mirror[0])
+                if under is not None and m.score - under < MIRROR_BODY_LEAD:
+                    row.pop()
+                    continue
             if m.shown:  # its body was looked at already (`unbodied`)
                 break
             before, at = (row[j - 1], place(j - 1)) if j else (first or (None, None))
             if before is None or at is None or before.empty:
                 break
-            body = self.body_score(image, H, place(j), at, before.best)
+            same = under is not None and mirror == (before.best, at)  # looked at just now
+            body = under if same else self.body_score(image, H, place(j), at, before.best)
             if body is None or m.score - body >= END_BODY_LEAD:
                 break
             row.pop()
@@ -1672,7 +1697,13 @@ class TableReader:
         self.end_bodies(image, H, labyrinth, lambda j: L.labyrinth_places[j], table=table)
         for i, row in fans.items():
             self.end_bodies(
-                image, H, row, partial(L.under_place, i), (seen[i], L.mirror_places[i]), table
+                image,
+                H,
+                row,
+                partial(L.under_place, i),
+                (seen[i], L.mirror_places[i]),
+                table,
+                (f"mirror-{self.mirror_order[i]}", L.mirror_places[i]),
             )
         for i, m in unsure.items():
             if not fans[i]:  # nothing under it: either side may be up
