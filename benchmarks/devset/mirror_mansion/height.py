@@ -156,13 +156,24 @@ def at_true_height(cache: Path, board, styles: str) -> None:
             mine = mirror_outcomes(truth, perceive.read_box(image, own))
             totals["model"].update(base.values())
             totals["true"].update(mine.values())
+            h = look.mirror_height_mm
+            off = (
+                "taller"
+                if h > board.mirror_height_mm + OFF_MM
+                else "shorter"
+                if h < board.mirror_height_mm - OFF_MM
+                else "within"
+            )
             for cell in set(base) | set(mine):
                 a, b = base.get(cell, "none"), mine.get(cell, "none")
                 if a != b:
-                    moves[f"{a} -> {b}"] += 1
+                    moves[f"{a} -> {b} ({off})"] += 1
     for name, t in totals.items():
         print(f"read at the {name} height: {dict(sorted(t.items()))}")
-    print(f"changed: {dict(moves.most_common())}")
+    print(
+        f"changed (the box taller / shorter than the model by more than {OFF_MM} mm, or "
+        f"within): {dict(moves.most_common())}"
+    )
 
 
 def main() -> int:
