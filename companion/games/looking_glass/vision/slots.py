@@ -100,8 +100,8 @@ lg32): of the slots beside a named reflection scoring under `REFLECTED_MIN_SCORE
 (score / margin 0.437 / 0.242, 0.578 / 0.218, 0.603 / 0.115, 0.668 / 0.409), 2 wrong
 (0.411 / 0.032, 0.577 / 0.147). Cards gained / named wrong added, least margin by least
 score: 0.1: 0.65 +1 / 0, 0.6 +2 / 0, 0.55 +3 / 1; 0.2: 0.6-0.65 +1 / 0, 0.45-0.55 +2 / 0,
-0.3-0.4 +3 / 0; 0.3 and 0.4: 0.3-0.65 +1 / 0. 0.3, not 0.2: lg17's wrong name (a look-alike at 0.68 over
-the card's own 0.45, a margin of 0.23 at most) stays out."""
+0.3-0.4 +3 / 0; 0.3 and 0.4: 0.3-0.65 +1 / 0. 0.3, not 0.2: lg17's wrong name (a
+look-alike at 0.68 over the card's own 0.45, a margin of 0.23 at most) stays out."""
 REFLECTED_WIDE_MIN_SCORE = 0.6
 """The least score `REFLECTED_WIDE_MARGIN` names at: from the same curve, every least score
 0.3 to 0.65 gains the one card (0.668) at margin 0.3; 0.6 keeps 0.1 under
