@@ -178,6 +178,7 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
     cards = tables = exact = 0
     probes: list[tuple[float, float, str]] = []
     reflected: list[tuple[float, float, str]] = []
+    reflected_taught: list[tuple[float, float, str]] = []
     untaught: list[tuple[float, float, str]] = []
     by_reader: dict[str, Counter[str]] = defaultdict(Counter)
     outlined: Counter[str] = Counter()
@@ -205,6 +206,8 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
                 reflected += [_slot_label(p, truth) for p in slots if p.reflected]
+                if taught.reader.every_card_taught:
+                    reflected_taught += [_slot_label(p, truth) for p in slots if p.reflected]
                 if not taught.reader.every_card_taught:
                     untaught += [_slot_label(p, truth) for p in slots]
             else:
@@ -259,6 +262,12 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         "per_table": per_table,
         "slot_curve": slot_curve(probes),
         "reflected_slot_curve": slot_curve(reflected, REFLECTED_THRESHOLDS),
+        "reflected_margin_curve": margin_curve(reflected_taught),
+        "reflected_below": sorted(
+            (round(sc, 3), round(m, 3), k)
+            for sc, m, k in reflected_taught
+            if sc < REFLECTED_THRESHOLDS[-1]
+        ),
         "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
     }
 
@@ -352,6 +361,36 @@ def slot_curve(
                 "wrong": hit.count("wrong"),
             }
         )
+    return rows
+
+
+MARGIN_THRESHOLDS = (0.1, 0.2, 0.3, 0.35, 0.4, 0.5)
+"""Margin candidates of `margin_curve`."""
+
+
+def margin_curve(
+    probes: list[tuple[float, float, str]],
+    thresholds: tuple[float, ...] = REFLECTED_THRESHOLDS,
+    margins: tuple[float, ...] = MARGIN_THRESHOLDS,
+) -> list[dict[str, Any]]:
+    """`slot_curve` with the margin a candidate too: per (least score, least margin), the
+    slots named right, empty slots named and card slots named wrong (over the slots whose
+    reflection holds a named card, of decks with every card taught, as `slots.name_slots`
+    names them only there: whether a wide margin over the runner-up may stand for a lower
+    score, `slots.REFLECTED_WIDE_MARGIN`'s curve)."""
+    rows = []
+    for t in thresholds:
+        for m in margins:
+            hit = [k for s, mm, k in probes if s >= t and mm >= m]
+            rows.append(
+                {
+                    "min_score": t,
+                    "min_margin": m,
+                    "right": hit.count("right"),
+                    "empty_named": hit.count("empty"),
+                    "wrong": hit.count("wrong"),
+                }
+            )
     return rows
 
 

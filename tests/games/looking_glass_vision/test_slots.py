@@ -9,6 +9,8 @@ from companion.games.looking_glass.vision.slots import (
     MIN_SCORE,
     REFLECTED_MIN_SCORE,
     REFLECTED_SHARE,
+    REFLECTED_WIDE_MARGIN,
+    REFLECTED_WIDE_MIN_SCORE,
     UNTAUGHT_MIN_SCORE,
     Lattice,
     Probe,
@@ -192,6 +194,36 @@ def test_a_slot_whose_reflection_holds_a_named_card_is_named_by_a_weaker_best():
     # A card of the deck untaught may lie in the slot: its weaker best is then no name.
     partial = name_slots(cards, [mirror, lone, faint, strong], every_card_taught=False)
     assert {(p.half, p.row, p.col) for p in partial} == {k for k in got if k != (1, 0, 2)}
+
+
+def test_a_slot_beside_a_named_reflection_is_named_lower_when_its_best_stands_far_clear():
+    """Beside a named reflection, a best card below `REFLECTED_MIN_SCORE` names the slot when
+    it beats the runner-up by `REFLECTED_WIDE_MARGIN` (a covered card's cut face scores low
+    against every card, its own still far above the rest); by less, it is no name."""
+    truth = Lattice(_camera(15.0, False), CARD_H, 10.0)
+    cards = [
+        Placed(_card(truth.outline(h, r, c), k), h, r, c)
+        for k, h, r, c in (("a", 0, 0, 2), ("g", 0, 2, 4), ("h", 1, 2, 8))
+    ]
+    score = (REFLECTED_WIDE_MIN_SCORE + REFLECTED_MIN_SCORE) / 2
+    assert REFLECTED_WIDE_MIN_SCORE < REFLECTED_MIN_SCORE
+
+    def probe(margin: float) -> Probe:
+        scores = {"b": score, "other": score - margin}
+        return Probe(1, 0, 2, truth.outline(1, 0, 2), Identity(None, score, margin, False, scores))
+
+    def named(margin: float) -> dict[tuple[int, int, int], str | None]:
+        return {
+            (p.half, p.row, p.col): p.card.identity.card for p in name_slots(cards, [probe(margin)])
+        }
+
+    alone = {(0, 0, 2): "a", (0, 2, 4): "g", (1, 2, 8): "h"}
+    assert named(REFLECTED_WIDE_MARGIN + 0.02) == {**alone, (1, 0, 2): "b"}
+    assert named(REFLECTED_WIDE_MARGIN - 0.05) == alone
+    below = (REFLECTED_WIDE_MIN_SCORE - 0.05, REFLECTED_WIDE_MARGIN + 0.02)
+    scores = {"b": below[0], "other": below[0] - below[1]}
+    faint = Probe(1, 0, 2, truth.outline(1, 0, 2), Identity(None, *below, False, scores))
+    assert {(p.half, p.row, p.col) for p in name_slots(cards, [faint])} == set(alone)
 
 
 def test_a_slot_of_a_deck_with_an_untaught_card_must_name_its_card_more_clearly():

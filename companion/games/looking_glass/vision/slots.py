@@ -90,6 +90,22 @@ art alone (no banner, no border) scored 0.45 at its own slot, and a look-alike w
 deck's banner 0.68. The cost on the committed development set (auto, b718f8a -> 51474d8): 527
 -> 523 of 563 cards, 17 -> 15 of 30 tables exact (four row-0 covered cards whose slots
 reached 0.6 to 0.7 beside their named reflections), 0 wrong and 0 phantoms both."""
+REFLECTED_WIDE_MARGIN = 0.3
+"""...and a slot whose reflection holds a named card is named at `REFLECTED_WIDE_MIN_SCORE`
+too when its best card beats the runner-up by this much (a covered card's cut face scores
+low against every card, its own still far clear of the rest). From
+`benchmarks/looking_glass_failures.py --reader auto`'s `reflected_margin_curve` on a
+development draw of the random family (8 decks, 16 tables, `docs/looking-glass-table.md`,
+lg32): of the slots beside a named reflection scoring under `REFLECTED_MIN_SCORE`, 4 right
+(score / margin 0.437 / 0.242, 0.578 / 0.218, 0.603 / 0.115, 0.668 / 0.409), 2 wrong
+(0.411 / 0.032, 0.577 / 0.147). Cards gained / named wrong added, least margin by least
+score: 0.1: 0.65 +1 / 0, 0.6 +2 / 0, 0.55 +3 / 1; 0.2: 0.6-0.65 +1 / 0, 0.45-0.55 +2 / 0,
+0.3-0.4 +3 / 0; 0.3 and 0.4: 0.3-0.65 +1 / 0. 0.3, not 0.2: lg17's wrong name (a
+look-alike at 0.68 over the card's own 0.45, a margin of 0.23 at most) stays out."""
+REFLECTED_WIDE_MIN_SCORE = 0.6
+"""The least score `REFLECTED_WIDE_MARGIN` names at: from the same curve, every least score
+0.3 to 0.65 gains the one card (0.668) at margin 0.3; 0.6 keeps 0.1 under
+`REFLECTED_MIN_SCORE`."""
 UNTAUGHT_MIN_SCORE = 0.8
 """`MIN_SCORE` for a deck with a card of the base deck untaught (its teach photo refused): an
 untaught card in a slot correlates best with its nearest taught look-alike, and its own look,
@@ -517,9 +533,13 @@ def named(probe: Probe, every_card_taught: bool = True) -> bool:
 
 
 def reflected_named(probe: Probe) -> bool:
-    """Whether a slot whose reflection holds a named card is named by its best card."""
+    """Whether a slot whose reflection holds a named card is named by its best card: at
+    `REFLECTED_MIN_SCORE` by `MIN_MARGIN`, or at `REFLECTED_WIDE_MIN_SCORE` by
+    `REFLECTED_WIDE_MARGIN`."""
     i = probe.identity
-    return i.score >= REFLECTED_MIN_SCORE and i.margin >= MIN_MARGIN
+    if i.score >= REFLECTED_MIN_SCORE and i.margin >= MIN_MARGIN:
+        return True
+    return i.score >= REFLECTED_WIDE_MIN_SCORE and i.margin >= REFLECTED_WIDE_MARGIN
 
 
 def fill(image: np.ndarray, glass: Glass, lib: Library, max_cols: int | None = None) -> Glass:
