@@ -46,9 +46,9 @@ the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lon
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CUT_CLEAR` and `CUT_CLEAN` from the whole-board curves of `--cut-clear-curve` (in
 their commit); `PIECE_HUE` from the curve of `--told-behind-curve` and the whole-board curve
-of `--piece-hue-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
-commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OVER` from
-`--told-curve` (in its commit); `REDDER`,
+of `--piece-hue-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of
+`--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its
+commit); `TOLD_OVER` from `--told-curve` (in its commit); `REDDER`,
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
 commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
 the end steps of the runs that look like light on development boards (in its commit);
@@ -1529,13 +1529,13 @@ def piece_colours(
     it, clear of anything that might be an arm; else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell; or when its disc is cut straight in two, `_cut_straight`, an arm's
-    edge beside a might-be arm or, `CUT_CLEAR`, anywhere; or when no square the colours call
-that colour and its own hue lies past `PIECE_HUE` outside it) unsure. A square its colours call
-    red or white but clearly nearer (`APART`) this board's other colour is asked about (a
-    dark red lighter than a dark print passes for a white by its colours alone). A square
-    less busy but still busier than the print (`in_colour`) holds a piece only when so near
-    one of those colours (`NEAR_CLEAR`: it is never among those to `ask` about) and of its
-    hue when untold (`PIECE_HUE`); else it
+    edge beside a might-be arm or, `CUT_CLEAR`, anywhere; or when the colours call no square
+    that colour and its own hue lies past `PIECE_HUE` outside it) unsure. A square its
+    colours call red or white but clearly nearer (`APART`) this board's other colour is
+    asked about (a dark red lighter than a dark print passes for a white by its colours
+    alone). A square less busy but still busier than the print (`in_colour`) holds a piece
+    only when so near one of those colours (`NEAR_CLEAR`: it is never among those to `ask`
+    about) and, for a colour the colours call nowhere, of its hue (`PIECE_HUE`); else it
     keeps its call (asking about it instead broke the live tracker on the sim film: no move
     of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
