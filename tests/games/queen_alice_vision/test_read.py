@@ -373,11 +373,14 @@ def test_busy_print_that_makes_the_white_centre_is_asked_on_a_board_with_no_whit
 ) -> None:
     """Reds told, no white told, four squares of a busy green print and one ivory white found
     by structure: the greens outnumber the white, so the white centre is theirs (its hue
-    within `UNTOLD_HUE`) and they lie near it. Each green's own hue lies past `PIECE_HUE`
-    outside a white's: asked, not read white (off, inf, they are read white). With a white
-    the colours tell on the board, the rule does not apply."""
+    within `UNTOLD_HUE`) and they lie near it. With `PIECE_HUE` at its development value
+    (20; off, inf, by default) each green's own hue lies past it outside a white's: asked,
+    not read white (off, they are read white). With a white the colours tell on the board,
+    the rule does not apply."""
     from companion.games.queen_alice.vision import read
 
+    assert math.isinf(PIECE_HUE)  # off by default (the game's guide)
+    monkeypatch.setattr(read, "PIECE_HUE", 20.0)
     green = (60.0, -25.0, 15.0)
     ivory = (80.0, 6.0, 24.0)
     pieces = {0: RED, 1: RED, 2: green, 3: green, 4: green, 5: green, 6: ivory}
@@ -385,7 +388,7 @@ def test_busy_print_that_makes_the_white_centre_is_asked_on_a_board_with_no_whit
     calls = [("red", 1.0)] * 2 + [("empty", 1.0)] * 18
     tone = board_tone(median_along(colours.middle, 1))
     assert two_centres(calls, tone, [2, 3, 4, 5, 6]) is not None
-    assert hue_outside(tone[2], 1) > PIECE_HUE
+    assert hue_outside(tone[2], 1) > read.PIECE_HUE
     assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:6]] == ["unsure"] * 4
     told_white = [*calls[:6], ("white", 1.0), *calls[7:]]
     assert [v for v, _ in piece_colours(told_white, colours, skip=set())[2:6]] == ["white"] * 4
