@@ -1060,12 +1060,28 @@ def named_by(image: np.ndarray, geom: BoardGeometry) -> dict[Cell, str] | None:
     return out
 
 
+def scene_traits(design: dict[str, Any]) -> list[str]:
+    """What a render's scene has (its truth, `Photo.design`), as names a breakdown counts:
+    the set style, a glossy set, an arm, glare, a shadow, a Crown print, and each wider
+    choice (print, panel, motif, pieces, cast)."""
+    traits = [f"style {design.get('style')}"]
+    traits += [k for k in ("glossy", "arm", "crown_print") if design.get(k)]
+    traits += [k for k in ("glare", "shadow") if design.get(k)]
+    traits += [f"wider {w}" for w in design.get("wider", [])]
+    return traits
+
+
 def paths(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     """Every phantom and wrong colour on development renders, by the path that named it
-    (`named_by`), with each board's index and square, and a count by path."""
+    (`named_by`), with each board's index and square, and a count by path; and by what the
+    scene has (`scene_traits`): boards with each trait, those of them with a phantom, and
+    their phantoms."""
     geom = load_geometry()
     rows = []
     count: Counter[str] = Counter()
+    with_trait: Counter[str] = Counter()
+    phantom_boards: Counter[str] = Counter()
+    phantoms_by: Counter[str] = Counter()
     for i in range(boards):
         photo = cached_photo(geom, seed, i, board_conditions(i, arms))
         reading = reader.read_board(photo.image, geom=geom)
@@ -1074,6 +1090,12 @@ def paths(seed: int, boards: int, arms: bool) -> dict[str, Any]:
             for c, w, g in faults(reading, photo, geom.cells)[1]
             if g in ("red", "white") and w != g
         ]
+        traits = scene_traits(photo.design)
+        ghosts = sum(w == "empty" for _c, w, _g in wrong)
+        for t in traits:
+            with_trait[t] += 1
+            phantom_boards[t] += ghosts > 0
+            phantoms_by[t] += ghosts
         if wrong:
             by = named_by(photo.image, geom) or {}
             for c, w, g in wrong:
@@ -1088,11 +1110,103 @@ def paths(seed: int, boards: int, arms: bool) -> dict[str, Any]:
                         "got": g,
                         "path": path,
                         "near_arm": c in photo.near_arm,
+                        "scene": traits,
                     }
                 )
         print(f"\rpaths {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    return {"seed": seed, "boards": boards, "by_path": dict(count), "squares": rows}
+    by_scene = {
+        t: {"boards": n, "with_phantom": phantom_boards[t], "phantoms": phantoms_by[t]}
+        for t, n in sorted(with_trait.items())
+    }
+    return {
+        "seed": seed,
+        "boards": boards,
+        "by_path": dict(count),
+        "by_scene": by_scene,
+        "squares": rows,
+    }
+
+
+def told_near(tone: np.ndarray, told: list[tuple[str, float]], k: int, colour: str) -> float:
+    """How far square `k`'s tone (`board_tone`) lies from the nearest square the colours
+    alone (`told`) call `colour` (inf when they call none so): a piece named by its
+    structure is of a set whose other pieces of that colour the colours mostly tell."""
+    behind = [j for j, (v, _) in enumerate(told) if v == colour and j != k]
+    if not behind:
+        return math.inf
+    return float(np.linalg.norm(tone[behind] - tone[k], axis=1).min())
+
+
+def piece_hue_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """The `PIECE_HUE` curve, on development renders: every board read whole at each hue
+    (degrees outside the colour's) beyond which a square named an untold colour by its
+    structure is asked, judged as `queen_alice_vision.py` judges."""
+    values = (math.inf, 30.0, 25.0, 20.0, 15.0, 10.0)
+    return {
+        "seed": seed,
+        "boards": boards,
+        "piece_hue": board_curve("PIECE_HUE", values, seed, boards, arms),
+    }
+
+
+def told_behind_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
+    """Every square the whole reader reads as a piece its colours alone did not call that
+    colour (named by structure: `stand_out`, `in_colour`, `one_centre`), on development renders:
+    how far it lies from the nearest square the colours call that colour (`told_near`), and
+    what it is (right, phantom, wrong colour); and the curve: at each distance, the right
+    pieces and the phantoms and wrong colours farther than it (those a rule asking beyond it
+    would ask about)."""
+    geom = load_geometry()
+    rows: list[tuple[float, str, int, float]] = []
+    for i, photo, where in _located_photos(geom, seed, boards, arms):
+        reading = reader.read_board(photo.image, geom=geom)
+        cells = geom.cells
+        colours = reader.sample_squares(photo.image, geom, where, cells)
+        arms_seen = reader.find_arms(photo.image, geom, where)
+        sides = reader.sample_sides(photo.image, geom, where) if arms_seen.arms else None
+        under = reader.arm_squares(colours, arms_seen, geom, cells, sides=sides)
+        under_at = {k for k, c in enumerate(cells) if c in under}
+        colours = reader.learnt_without(colours, under_at, geom)
+        calls = [
+            ("unsure", 0.0) if c in under else call
+            for c, call in zip(cells, reader.classify(colours), strict=True)
+        ]
+        told = reader.shared_looks(calls, colours, under_at, geom)
+        tone = reader.board_tone(reader.median_along(colours.middle, 1))
+        for k, cell in enumerate(cells):
+            got = reading.squares.get(cell)
+            if got is None or told[k][0] == got or cell in photo.near_arm:
+                continue
+            want = photo.position.squares.get(cell, "empty")
+            hue = reader.hue_outside(tone[k], ("red", "white").index(got))
+            rows.append((told_near(tone, told, k, got), outcome(want, got), i, hue))
+        print(f"\rtold-behind curve {i + 1}/{boards}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    kinds = ("right", "phantom", "wrong")
+    curve = [
+        {"beyond": t, **{o: sum(d > t and oo == o for d, oo, _, _ in rows) for o in kinds}}
+        for t in (4.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0, 30.0, math.inf)
+    ]
+    untold = [(h, o) for d, o, _, h in rows if d == math.inf]
+    hue_curve = [
+        {"hue_beyond": t, **{o: sum(h > t and oo == o for h, oo in untold) for o in kinds}}
+        for t in (0.0, 5.0, 10.0, 15.0, 20.0, 30.0)
+    ]
+    squares = sorted(
+        (
+            {"distance": round(d, 1), "hue_outside": round(h, 1), "outcome": o, "board": i}
+            for d, o, i, h in rows
+        ),
+        key=lambda r: -r["distance"],
+    )
+    return {
+        "seed": seed,
+        "boards": boards,
+        "curve": curve,
+        "untold_hue_curve": hue_curve,
+        "squares": squares,
+    }
 
 
 def cut_clear_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
@@ -1396,6 +1510,16 @@ def main() -> None:
         help="the CUT_CLEAR and CUT_CLEAN curves (the cut test clear of arms, clean slivers)",
     )
     parser.add_argument(
+        "--piece-hue-curve",
+        action="store_true",
+        help="the PIECE_HUE curve (structure-named squares of an untold colour's off hue)",
+    )
+    parser.add_argument(
+        "--told-behind-curve",
+        action="store_true",
+        help="how far each piece named by structure lies from the pieces its colours tell",
+    )
+    parser.add_argument(
         "--paths",
         action="store_true",
         help="every phantom and wrong colour by the reader's path that named it instead",
@@ -1447,6 +1571,8 @@ def main() -> None:
         "print_leads_curve": print_leads_curve,
         "paths": paths,
         "cut_clear_curve": cut_clear_curve,
+        "told_behind_curve": told_behind_curve,
+        "piece_hue_curve": piece_hue_curve,
     }
     without_arms = {
         "curves": curves,

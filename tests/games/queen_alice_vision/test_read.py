@@ -36,6 +36,7 @@ from companion.games.queen_alice.vision.read import (
     ONE_NEAR,
     ONE_TOLD,
     OUTLINED,
+    PIECE_HUE,
     REDDER,
     SHARE,
     STEPPED,
@@ -56,6 +57,7 @@ from companion.games.queen_alice.vision.read import (
     crowns_apart,
     crowns_standing,
     cut_by_a_line,
+    hue_outside,
     learnt_without,
     locate,
     lone_squares,
@@ -364,6 +366,34 @@ def test_busy_print_of_another_hue_is_not_the_board_s_white() -> None:
     colours = _board({0: RED, 1: RED, 2: ivory, 3: ivory, 4: ivory}, busy={0, 1, 2, 3, 4})
     assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:5]] == ["white"] * 3
     assert 0 < UNTOLD_HUE < 180
+
+
+def test_busy_print_that_makes_the_white_centre_is_asked_on_a_board_with_no_white_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reds told, no white told, four squares of a busy green print and one ivory white found
+    by structure: the greens outnumber the white, so the white centre is theirs (its hue
+    within `UNTOLD_HUE`) and they lie near it. With `PIECE_HUE` at its development value
+    (20; off, inf, by default) each green's own hue lies past it outside a white's: asked,
+    not read white (off, they are read white). With a white the colours tell on the board,
+    the rule does not apply."""
+    from companion.games.queen_alice.vision import read
+
+    assert math.isinf(PIECE_HUE)  # off by default (the game's guide)
+    monkeypatch.setattr(read, "PIECE_HUE", 20.0)
+    green = (60.0, -25.0, 15.0)
+    ivory = (80.0, 6.0, 24.0)
+    pieces = {0: RED, 1: RED, 2: green, 3: green, 4: green, 5: green, 6: ivory}
+    colours = _board(pieces, busy=set(range(7)))
+    calls = [("red", 1.0)] * 2 + [("empty", 1.0)] * 18
+    tone = board_tone(median_along(colours.middle, 1))
+    assert two_centres(calls, tone, [2, 3, 4, 5, 6]) is not None
+    assert hue_outside(tone[2], 1) > read.PIECE_HUE
+    assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:6]] == ["unsure"] * 4
+    told_white = [*calls[:6], ("white", 1.0), *calls[7:]]
+    assert [v for v, _ in piece_colours(told_white, colours, skip=set())[2:6]] == ["white"] * 4
+    monkeypatch.setattr(read, "PIECE_HUE", math.inf)
+    assert [v for v, _ in piece_colours(calls, colours, skip=set())[2:6]] == ["white"] * 4
 
 
 def test_the_board_sets_the_scale_of_a_flat_print() -> None:

@@ -45,9 +45,10 @@ commit; `ONE_TOLD` and `GOLD_HUE`, the gold band's end `shares` always used, by 
 the curve of `--outline-curve` (in its commit); `ALONE` from the curve of `--lone-curve`
 (in its commit); `CUT_WRONG` and `CUT_SIDE` from the curve of `--cut-curve` (in its
 commit); `CUT_CLEAR` and `CUT_CLEAN` from the whole-board curves of `--cut-clear-curve` (in
-their commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of `--crown-curve` (in its
-commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its commit); `TOLD_OVER` from
-`--told-curve` (in its commit); `REDDER`,
+their commit); `PIECE_HUE` from the curve of `--told-behind-curve` and the whole-board curve
+of `--piece-hue-curve` (in its commit); `CROWN_STANDS` and `CROWN_FLAT` from the curve of
+`--crown-curve` (in its commit); `CROWN_FLATS_ALIKE` from `--flat-slots-curve` (in its
+commit); `TOLD_OVER` from `--told-curve` (in its commit); `REDDER`,
 `CROWN_REF_ALIKE` and `CROWN_REF_GAP` from whole-board readings at each value (in their
 commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPED` from
 the end steps of the runs that look like light on development boards (in its commit);
@@ -218,6 +219,14 @@ from squares found by structure) is not this board's colour when its hue lies mo
 this many degrees outside the colour's own (the red's `RED_HUE`; the white's: neutral,
 within `WHITE_CHROMA`, or the warm ivory the colours call gold, up to `GOLD_HUE`): busy
 print of another colour, read as pieces (curve `--untold-hue-curve`; inf: never)."""
+PIECE_HUE = math.inf
+"""A square named a colour by its structure (`piece_colours`) on a board where the colours
+alone call no square that colour is asked about when its own hue lies more than this many
+degrees outside the colour's (`hue_outside`): a busy print of another hue (a vivid square
+with an icon and a panel) pulls that colour's centre to itself and reads as pieces (curves
+`--told-behind-curve` and `--piece-hue-curve`: 20 on development; inf: never). Off: at 20
+it changed no fresh house or random board and asked right pieces on a held-out board in
+each of two held-out draws (one board lost; the game's guide)."""
 GOLD_HUE = 110.0
 """The gold hue's far end (`shares`)."""
 SEPARATION = 15.0
@@ -1522,11 +1531,13 @@ def piece_colours(
     it, clear of anything that might be an arm; else (or when among those to `ask` about and
     not `lone`: an arm's edge or shadow is busy too, but spreads over a run of squares the
     colours do not tell; or when its disc is cut straight in two, `_cut_straight`, an arm's
-    edge beside a might-be arm or, `CUT_CLEAR`, anywhere) unsure. A square its colours call
-    red or white but clearly nearer (`APART`) this board's other colour is asked about (a
-    dark red lighter than a dark print passes for a white by its colours alone). A square
-    less busy but still busier than the print (`in_colour`) holds a piece only when so near
-    one of those colours (`NEAR_CLEAR`: it is never among those to `ask` about); else it
+    edge beside a might-be arm or, `CUT_CLEAR`, anywhere; or when the colours call no square
+    that colour and its own hue lies past `PIECE_HUE` outside it) unsure. A square its
+    colours call red or white but clearly nearer (`APART`) this board's other colour is
+    asked about (a dark red lighter than a dark print passes for a white by its colours
+    alone). A square less busy but still busier than the print (`in_colour`) holds a piece
+    only when so near one of those colours (`NEAR_CLEAR`: it is never among those to `ask`
+    about) and, for a colour the colours call nowhere, of its hue (`PIECE_HUE`); else it
     keeps its call (asking about it instead broke the live tracker on the sim film: no move
     of a three-player game recorded, two breaches)."""
     found = stand_out(calls, colours, skip)
@@ -1536,6 +1547,11 @@ def piece_colours(
     assert colours.structure is not None
     far = FAR_OUT * float(median_along(colours.structure, 0))
     one = one_centre(calls, tone) if centres is None else None
+    untold = [all(v != name for v, _ in calls) for name in ("red", "white")]
+
+    def of_hue(k: int, j: int) -> bool:  # not a print of another hue named an untold colour
+        return not untold[j] or hue_outside(tone[k], j) <= PIECE_HUE
+
     for k in found:
         out[k] = ("unsure", 0.0)
         if centres is None and k not in ask and (j := _near_one(tone[k], one)) is not None:
@@ -1546,14 +1562,14 @@ def piece_colours(
             continue
         clear = NEAR_FAR if colours.structure[k] >= far else NEAR_CLEAR
         j = _nearer_piece(tone[k], centres, NEAR if k in ask else clear)
-        if j is not None:
+        if j is not None and of_hue(k, j):
             out[k] = (("red", "white")[j], 0.5)
     for k in in_colour(calls, colours, skip | set(found) | set(ask)):
         if centres is None:
             j = _near_one(tone[k], one)
         else:
             j = _nearer_piece(tone[k], centres, NEAR_CLEAR)
-        if j is not None:
+        if j is not None and of_hue(k, j):
             out[k] = (("red", "white")[j], 0.5)
     for k, (v, _) in enumerate(calls):  # a colour the board's own pieces contradict
         if v in ("red", "white") and k not in skip and centres is not None:
