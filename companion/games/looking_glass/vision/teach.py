@@ -306,7 +306,7 @@ def find_card(image: np.ndarray) -> FoundCard:
             errors = [e for e in (framed_error, outlined_error) if e is not None]
             several = [e for e in errors if e.cards_seen]
             table = [e for e in errors if str(e) == LIKE_THE_TABLE]
-            if not several and not table:
+            if UNLIKE_TABLE and not several and not table:
                 unlike = find_unlike_table(image)
                 if unlike is not None:
                     return unlike
@@ -366,11 +366,17 @@ def find_card(image: np.ndarray) -> FoundCard:
     return outlined
 
 
+UNLIKE_TABLE = False
+"""Whether `find_card` takes a card both finders declined as the region unlike the table
+(`find_unlike_table`). Left off: on fresh randomised decks it took 5 refused photos, 3 cut
+within 1.8 mm and 2 (a cream deck's, on one table) cut 17.7 and 90.7 mm off, where a refusal
+naming the photo is better than a bad cut; the region's fill of its quad did not tell those
+apart on development (4 of 48 development photos' regions 3.5-5 mm off all filled 0.996-1.0).
+See the guide (lgteach24)."""
 UNLIKE_FILL = 0.9
 """A card neither finder saw is taken as the region of the photo unlike its table
 (`photo.find_card_unlike_table`) only where that region fills at least this share of the quad
-fitted round it: the card stands out from the table all round. See the guide (lgteach24) for
-its curve."""
+fitted round it: the card stands out from the table all round."""
 
 
 def find_unlike_table(image: np.ndarray) -> FoundCard | None:
