@@ -337,3 +337,108 @@ def table_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(d):
             out[s] = med
     return out
+
+
+UNLIKE_MARGIN = 0.06
+"""The band round a photo's frame (of its short side) whose colours are taken for the table's
+(`find_card_unlike_table`): a teach photo shows the card with the table all round it."""
+UNLIKE_WORK = 320
+"""Width (px) the photo is looked at in by `find_card_unlike_table`."""
+
+
+def unlike_table_mask(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """Where a photo (scaled to `UNLIKE_WORK` px wide) is unlike every colour of its own
+    margins (`UNLIKE_MARGIN`), by more than `TABLE_STEP`, and the scale used. The table is
+    what the photo shows round its frame; a wood's grain or a chequered cloth's squares are
+    all its colours."""
+    w = image.shape[1]
+    sc = min(1.0, UNLIKE_WORK / w)
+    small = cv2.resize(image, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
+    m = max(2, round(UNLIKE_MARGIN * min(sh, sw)))
+    ring = np.concatenate(
+        [
+            lab[:m].reshape(-1, 3),
+            lab[-m:].reshape(-1, 3),
+            lab[m:-m, :m].reshape(-1, 3),
+            lab[m:-m, -m:].reshape(-1, 3),
+        ]
+    )
+    table = ring[:: max(1, len(ring) // 400)]
+    return nearest_distance(lab, table) > TABLE_STEP, sc
+
+
+def find_card_unlike_table(image: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """The card as the one region of the photo unlike its table (`unlike_table_mask`): the
+    quad fitted round the largest such region, and the share of that quad the region fills
+    (None, 0.0 when no card-shaped quad is fitted). For a card neither finder saw: its
+    outline did not close against a patterned cloth, and it has no light border."""
+    mask, sc = unlike_table_mask(image)
+    sh, sw = mask.shape
+    # Closed across a pixel's gap, filled (the card's art may share the table's colours), and
+    # opened to drop the thin seams between a cloth's squares.
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    closed = cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_CLOSE, k)
+    outer, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    solid = np.zeros((sh, sw), np.uint8)
+    cv2.drawContours(solid, outer, -1, 255, -1)
+    k5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    clean = cv2.morphologyEx(solid, cv2.MORPH_OPEN, k5)
+    contours, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None, 0.0
+    blob = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(blob)
+    quad = None
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.04, 0.05):
+        poly = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(poly) == 4:
+            quad = poly.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    quad = _refit_sides(blob.reshape(-1, 2).astype(np.float64), quad)
+    filled = np.zeros((sh, sw), np.uint8)
+    cv2.drawContours(filled, [blob], -1, 255, -1)
+    q = Quad(upright(quad))
+    if not card_quad(q) or q.area <= 0:
+        return None, 0.0
+    fill = float(np.count_nonzero(filled)) / q.area
+    x, y = quad[:, 0], quad[:, 1]
+    if min(x.min(), y.min(), sw - x.max(), sh - y.max()) < 1.0:
+        return None, 0.0  # at the frame: not a card with the table all round it
+    if min(q.sides) < MIN_CARD_FRAC * min(sh, sw):
+        return None, 0.0
+    return upright(quad / sc + 0.5 * (1 / sc - 1)), fill
+
+
+def _refit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """`quad` (corners in order round it) with each side refitted to the middle of the
+    outline `points` that lie nearest that side, and moved out half a pixel (the outline's
+    pixels lie inside the region's edge): a rounded corner pulls a corner fitted to the
+    outline's own points inward."""
+    c = quad.mean(axis=0)
+    dist = []
+    for a, e, _ in sides_outward(quad):
+        t = np.clip((points - a) @ e / max(float(e @ e), 1e-6), 0.0, 1.0)
+        dist.append(np.linalg.norm(points - (a + t[:, None] * e), axis=1))
+    nearest = np.argmin(np.array(dist), axis=0)
+    lines = []
+    for i, (a, e, n) in enumerate(sides_outward(quad)):
+        t = (points - a) @ e / max(float(e @ e), 1e-6)
+        mine = points[(nearest == i) & (t > 0.2) & (t < 0.8)]
+        if len(mine) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(mine.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01)
+        d = np.array([float(vx[0]), float(vy[0])])
+        p = np.array([float(x0[0]), float(y0[0])])
+        lines.append((p + 0.5 * n, d))
+    met = sides_meet(lines)
+    if (
+        met is None
+        or np.linalg.norm(met - c, axis=1).max() > 2 * np.linalg.norm(quad - c, axis=1).max()
+    ):
+        return quad
+    return met

@@ -7,12 +7,18 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.looking_glass.vision.teach import TeachError, teach_cards
+from companion.games.looking_glass.vision.teach import (
+    UNLIKE_FILL,
+    TeachError,
+    find_unlike_table,
+    teach_cards,
+)
 from companion.sim import effects
 from companion.vision.cards.photo import (
     border_width,
     card_like,
     find_card_outline,
+    find_card_unlike_table,
     nearest_distance,
 )
 from companion.vision.cards.quads import find_quads
@@ -188,3 +194,40 @@ def test_nearest_distance_is_the_distance_to_the_nearest_colour_bit_for_bit():
     assert got.shape == (5, 40) and got.dtype == np.float32
     assert np.array_equal(got, brute)  # the edges found on it must not move by a rounding
     assert nearest_distance(colours[None, :4], colours)[0].max() == 0.0
+
+
+def _card_on_chequered_cloth() -> tuple[np.ndarray, np.ndarray]:
+    """A card with a coloured border round art in its cloth's own two colours, tilted on a
+    chequered cloth of those colours: (the photo, the card's corners TL TR BR BL)."""
+    h, w = 900, 1200
+    yy, xx = np.mgrid[0:h, 0:w]
+    cloth = np.where(((yy // 24 + xx // 24) % 2 == 0)[..., None], (60, 140, 120), (120, 70, 110))
+    img = cv2.GaussianBlur(cloth.astype(np.uint8), (0, 0), 1.2)
+    truth = np.array([[480.0, 230.0], [740.0, 175.0], [815.0, 545.0], [555.0, 600.0]])
+    cv2.fillPoly(img, [np.round(truth).astype(np.int32)], (30, 110, 200))
+    art = truth + (truth.mean(axis=0) - truth) * 0.12
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(art).astype(np.int32)], 255)
+    stripes = np.where(((xx + 2 * yy) // 30 % 2 == 0)[..., None], (60, 140, 120), (120, 70, 110))
+    img[mask > 0] = stripes.astype(np.uint8)[mask > 0]
+    return img, truth
+
+
+def test_a_card_unlike_its_cloth_all_round_is_the_region_unlike_the_table():
+    img, truth = _card_on_chequered_cloth()
+    quad, fill = find_card_unlike_table(img)
+    assert quad is not None and fill >= UNLIKE_FILL
+    assert _error(quad, truth) < 0.02
+    found = find_unlike_table(img)
+    assert found is not None and found.outlined
+    assert _error(found.outer, truth) < 0.02
+
+
+def test_a_bare_cloth_has_no_region_unlike_the_table():
+    img, _ = _card_on_chequered_cloth()
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    cloth = np.where(((yy // 24 + xx // 24) % 2 == 0)[..., None], (60, 140, 120), (120, 70, 110))
+    bare = cv2.GaussianBlur(cloth.astype(np.uint8), (0, 0), 1.2)
+    assert find_card_unlike_table(bare)[0] is None
+    assert find_unlike_table(bare) is None
