@@ -115,9 +115,9 @@ issue 37, mm37) on boards no reader was tuned on: development seeds from then on
 more under another new base, was drawn because fresh random boxes read twice as many mirrors
 confidently wrong as `wide17` to `wide22` did (issue 37, mm39): to list those mirrors by the
 test that named them on more boards no reader was tuned on; development seeds from then on.
-`wide24`, 200 more under another new base, was drawn to list every mirror of random boxes left asked by the
-test that declined it (`asked.py`, issue 37, mm40) and to place a bar for naming the largest
-class on boards no reader was tuned on: development seeds from then on."""
+`wide24`, 200 more under another new base, was drawn to list every mirror of random boxes
+left asked by the test that declined it (`asked.py`, issue 37, mm40) and to place a bar for
+naming the largest class on boards no reader was tuned on: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
