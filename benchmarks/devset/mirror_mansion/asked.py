@@ -53,7 +53,7 @@ from companion.games.mirror_mansion.rules.board import FACINGS, Board, load_boar
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
 
-MEASURES = ("across", "on_top", "learnt", "rival", "strength", "print_gap", "band")
+MEASURES = ("across", "on_top", "learnt", "rival", "strength", "print_gap", "band", "board")
 
 
 def _facing(slot: str, side: float) -> str:
@@ -94,6 +94,7 @@ def why(
             "strength": top.strength,
             "print_gap": top.print_gap,
             "band": math.nan if top.face_uneven is None else top.face_uneven,
+            "board": math.nan if top.band_board is None else top.band_board,
             "learnt": math.nan
             if learnt is None or top.colour is None
             else float(np.linalg.norm(np.asarray(top.colour) - learnt)),
@@ -161,6 +162,10 @@ def main() -> int:
     )
     ap.add_argument("--measure", help="the measure to draw `--bars` for")
     ap.add_argument("--bars", help="comma-separated bars: right / wrong named under each")
+    ap.add_argument("--over", action="store_true", help="`--bars` name those at or over each")
+    ap.add_argument(
+        "--where", help="only rows with NAME under BAR (`band<3.0`) for `--bars`: a second bar"
+    )
     args = ap.parse_args()
     board = load_board()
     outcomes: Counter[str] = Counter()
@@ -213,13 +218,23 @@ def main() -> int:
         print(f"curves for {which} (a bar names those under / over it):")
         curve(chosen)
     if chosen and args.measure and args.bars:
-        have = [(v[args.measure], ok) for v, ok in chosen if args.measure in v]
+        pool = chosen
+        if args.where:
+            name, _, under = args.where.partition("<")
+            pool = [(v, ok) for v, ok in pool if v.get(name, math.nan) < float(under)]
+            right = sum(ok for _, ok in pool)
+            print(f"  where {args.where}: {len(pool)}, right {right}, wrong {len(pool) - right}")
+        have = [(v.get(args.measure, math.nan), ok) for v, ok in pool]
+        missing = sum(1 for x, _ in have if math.isnan(x))
         have = [(x, ok) for x, ok in have if not math.isnan(x)]
-        print(f"  {args.measure} bars ({len(have)} with it): named under each, right / wrong")
+        way = "at or over" if args.over else "under"
+        print(
+            f"  {args.measure} bars ({len(have)} with it, {missing} without): named {way} each,"
+            " right / wrong"
+        )
         for bar in (float(b) for b in args.bars.split(",")):
-            r = sum(1 for x, ok in have if x < bar and ok)
-            w = sum(1 for x, ok in have if x < bar and not ok)
-            print(f"    {bar:6.2f}: {r:4d} / {w}")
+            named = [ok for x, ok in have if (x >= bar if args.over else x < bar)]
+            print(f"    {bar:6.2f}: {sum(named):4d} / {len(named) - sum(named)}")
     return 0
 
 

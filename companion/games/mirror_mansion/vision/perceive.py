@@ -625,13 +625,13 @@ def bar_scores(
     centres, along, across = _slot_lines(board, length_mm)
     # Which side of each slot looks away from the camera (the board shows there, not a face).
     side = np.where(np.einsum("sk,sk->s", across, centres - nadir) >= 0, 1.0, -1.0)
-    ta, tb, sp, _ = _edge_strips(plane, along, across, side)
+    ta, tb, sp, *_ = _edge_strips(plane, along, across, side)
     # The ground's strips depend on the slot length only (mirrors and doors share them).
     if ground_strips is None:
         ground_strips = {}
     if length_mm not in ground_strips:
         ground_strips[length_mm] = _edge_strips(ground, along, across, side)
-    ga, gb, gs, gr = ground_strips[length_mm]
+    ga, gb, gs, gr, _ = ground_strips[length_mm]
     # Straight above a crossing both planes agree and parallax says nothing; there the slot is
     # told from the board's own empty slot, learnt from this board: most slots are empty, so
     # the median of the slot lines on the ground is what an empty one looks like (the insert
@@ -647,17 +647,21 @@ class EmptySlot:
     """The board's own empty slot line on the ground, learnt from this board as `bar_scores`
     does (most slots are empty): its colour (Lab, the median over slots of their lines'
     median colour along) and how far it lies from the board beside it (the median over slots
-    of the ridge's distance to its likelier side)."""
+    of the ridge's distance to its likelier side), and the board's own colour beside the
+    slots (the median over slots and steps of both sides' colour; None where unknown)."""
 
     lab: np.ndarray
     contrast: float
+    board: np.ndarray | None = None
 
 
 def empty_slot(strips: tuple[np.ndarray, ...]) -> EmptySlot:
     """`EmptySlot` from `_edge_strips` of the ground plane along the slots' lines."""
-    to_a, to_b, _, ridge = strips
+    to_a, to_b, _, ridge, beside = strips
     return EmptySlot(
-        median(median(ridge, axis=1), axis=0), float(np.median(np.minimum(to_a, to_b)))
+        median(median(ridge, axis=1), axis=0),
+        float(np.median(np.minimum(to_a, to_b))),
+        median(beside, axis=0),
     )
 
 
@@ -669,11 +673,12 @@ _BESIDE_MM = np.array([3.5, 4.5, 5.5])
 
 def _edge_strips(
     p: PlaneSampler, along: np.ndarray, across: np.ndarray, side: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per line (`along`: lines × steps × 2 board mm, `across` their unit normals, `side` +1
     or -1 for the normal's side that looks away from the camera), the median over steps of
     the ridge's colour distance to the side away from the camera and to the near side, its
-    unevenness along the line, and the ridge's colours step by step (`bar_scores`)."""
+    unevenness along the line, the ridge's colours step by step (`bar_scores`), and the median
+    over steps and both sides of the sides' colour (`EmptySlot.board`)."""
     n = across[:, None, None, :]
     ridges = along[:, :, None, :] + _RIDGE_MM[None, None, :, None] * n
     aways = along[:, :, None, :] + (side[:, None] * _BESIDE_MM)[:, None, :, None] * n
@@ -682,7 +687,8 @@ def _edge_strips(
     spread = median(norm(r - median(r, axis=1, keepdims=True)), axis=1)
     to_a = median(norm(r - a), axis=1)
     to_b = median(norm(r - b), axis=1)
-    return to_a, to_b, spread, r
+    beside = median(np.concatenate([a, b], axis=1), axis=1)
+    return to_a, to_b, spread, r, beside
 
 
 def _edge_score(
@@ -839,6 +845,11 @@ class MirrorTop:
     wide as the face shows there (`_face_band`; None where it shows narrower than
     `FACE_BAND_MIN_MM` or the camera's side is unknown): a reflection there, or the even
     back of a mirror."""
+    band_board: float | None = None
+    """How far (Lab) the band beside the strip on the camera's side (`_face_band`'s rows) lies
+    in colour from the board's own colour beside the slots (`EmptySlot.board`; None where
+    either is unknown): the board seen beyond a face taken for the top is the board's colour
+    (about 0 on a plain board), a mirror's back is its plastic."""
     print_gap: float = math.inf
     """How far the strip's colour lies from the board's own empty slot line, over how far that
     line lies from the board beside it (`EmptySlot`): the print along a slot, seen on the
@@ -896,7 +907,7 @@ not asked: strips beside the top) had bands of 1.4, 2.1 and 2.4. 6: the least at
 one back in twenty and about one top in a hundred pass for a reflection (a strip that is not
 the top has the top or the back beside it)."""
 """How much of the board (or face) beside a top each side's colour is taken from."""
-BACK_EVEN = 0.0
+BACK_EVEN = 3.0
 """Under this unevenness (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) the band beside a
 top on the camera's side would be taken for a mirror's back, not a reflection (`_back_beside`):
 a top that puts its dot on its half away from the camera says the back looks at the camera,
@@ -908,11 +919,21 @@ development sets `wide24`, `wide22`, `wide21` and `wide20`, `wide19`, `wide18`, 
 strip or the clear line disagrees, print-like strips apart: 250, the top right in 167; 198
 with a band measured, the top right in 127), named under 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0,
 4.5, 5.0: right 3, 29, 40, 48, 70, 79, 91, 100, 106, wrong 0, 0, 0, 0, 0, 1, 3, 10, 13 (the
-least wrong band 3.39, `wide24`; 4.04 on the four older sets). At 3.0 the reader names 53 of
-those sets' facings asked -> right, nothing else changed. Left off: the face toward the
-camera taken for the top over a plain board has the board beyond it, even, and is then
-named wrong (`test_a_face_taken_for_the_top_does_not_name_the_far_side`); the random style's
-boards never showed it, a plain board (the house box) may (mm33's caveat, the guide)."""
+least wrong band 3.39, `wide24`; 4.04 on the four older sets). 3.0. The face toward the camera
+taken for the top over a plain board has the board beyond it, even too
+(`test_a_face_taken_for_the_top_does_not_name_the_far_side`): the band must also differ from
+the board's colour (`BACK_BOARD`); 0 turns the rule off."""
+BACK_BOARD = 4.0
+"""At least this far (Lab) the band `BACK_EVEN` judges must lie in colour from the board's own
+colour beside the slots (`MirrorTop.band_board`) for it to be a mirror's back: the board seen
+beyond a face taken for the top is even too, and the board's colour (0.0 in the unit scene of
+a bright face over a plain board); unknown, the band is not taken for a back. Curve on the
+development sets of `BACK_EVEN` (`asked.py --curve "top face;top against line, far half"
+--where "band<3.0" --measure board --over`: 52 far halves under `BACK_EVEN`, all right if
+named), named at or over 0, 2, 4, 6, 8, 10, 15, 20, 30: right 52, 52, 52, 50, 49, 48, 46, 42,
+34, wrong 0 at each (the least right 4.6, 4.8, then 7.5). Of the far halves named wrong if
+named at any band, 18 lie under 4.0 (from 0.5: the board beyond a face taken for the top).
+4.0: every right one kept, the board-coloured bands below."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
 """How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
@@ -1038,6 +1059,16 @@ def _face_band(
     narrower than `FACE_BAND_MIN_MM` or less than that much of the band lies in the rows.
     The median over rows, not the mean: the strip's edge is found to half a mm, and a row on
     the edge between two even surfaces is as uneven as a reflection."""
+    rows = _band_rows(a, top, side, face)
+    if rows is None:
+        return None
+    band = lab[rows]
+    prof = median(band, axis=1)
+    return float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
+
+
+def _band_rows(a: np.ndarray, top: MirrorTop, side: float, face: float) -> np.ndarray | None:
+    """The rows (a mask over `a`, mm across) of the band `_face_band` judges, or None."""
     if side == 0 or face < FACE_BAND_MIN_MM:
         return None
     edge = top.middle_mm + side * (top.width_mm / 2 - TOP_STEP_MM / 2)
@@ -1045,9 +1076,24 @@ def _face_band(
     rows = (past >= TOP_STEP_MM - 1e-6) & (past <= face + 1e-6)
     if rows.sum() < round(FACE_BAND_MIN_MM / TOP_STEP_MM):
         return None
-    band = lab[rows]
-    prof = median(band, axis=1)
-    return float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
+    return rows
+
+
+def _band_board(
+    lab: np.ndarray,
+    a: np.ndarray,
+    top: MirrorTop,
+    side: float,
+    face: float,
+    empty: EmptySlot | None,
+) -> float | None:
+    """How far (Lab) the colour of the band `_face_band` judges (the median over its rows of
+    each row's median along the slot) lies from the board's own colour (`EmptySlot.board`):
+    `MirrorTop.band_board`. None where the band is not judged or the board is unknown."""
+    rows = _band_rows(a, top, side, face)
+    if rows is None or empty is None or empty.board is None:
+        return None
+    return float(norm(median(median(lab[rows], axis=1), axis=0) - empty.board))
 
 
 def _strip_colour(lab: np.ndarray, a: np.ndarray, top: MirrorTop) -> tuple[float, float, float]:
@@ -1184,6 +1230,7 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
                         near_side=side,
                         face_mm=face,
                         face_uneven=_face_band(lab, self._a, top, side, face),
+                        band_board=_band_board(lab, self._a, top, side, face, self._empty),
                         colour=_strip_colour(lab, self._a, top),
                     )
                 )
@@ -1269,10 +1316,10 @@ class DotBars(Mapping[TopKey, float]):
         side = np.array(
             [1.0 if float(normals[k] @ (centres[k] + across * n - nadir)) >= 0 else -1.0]
         )
-        ta, tb, sp, _ = _edge_strips(self._rect.mirror_points, shifted, normals[k : k + 1], side)
-        ga, gb, gs, _ = _edge_strips(self._rect.ground_points, shifted, normals[k : k + 1], side)
+        ta, tb, sp, *_ = _edge_strips(self._rect.mirror_points, shifted, normals[k : k + 1], side)
+        ga, gb, gs, *_ = _edge_strips(self._rect.ground_points, shifted, normals[k : k + 1], side)
         # The slot's own line on the ground (`bar_scores` has measured them all).
-        _, _, line_gs, gr = self._ground[board.mirror_length_mm]
+        _, _, line_gs, gr, _ = self._ground[board.mirror_length_mm]
         empty = median(median(gr, axis=1), axis=0)
         unlike = median(norm(gr[k] - empty), axis=0)
         return float(_edge_score(ta, tb, sp, ga, gb, gs)[0] + _unlike_score(unlike, line_gs[k]))
@@ -1520,7 +1567,11 @@ def _back_beside(top: MirrorTop, on_top: float) -> bool:
     a reflective face toward the camera (taken for the top, or part of the strip) shows
     uneven."""
     return (
-        top.near_side * on_top < 0 and top.face_uneven is not None and top.face_uneven < BACK_EVEN
+        top.near_side * on_top < 0
+        and top.face_uneven is not None
+        and top.face_uneven < BACK_EVEN
+        and top.band_board is not None
+        and top.band_board >= BACK_BOARD
     )
 
 
