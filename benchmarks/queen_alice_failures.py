@@ -1009,14 +1009,10 @@ def structure_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     return {"seed": seed, "boards": boards, "structure_out": curve}
 
 
-def named_by(image: np.ndarray, geom: BoardGeometry) -> dict[Cell, str] | None:
-    """Which of the reader's paths (photo mode) named each square it reads as a piece:
-    `colours` (`classify`, kept by every later stage), `stand_out` with the reach it took
-    (`NEAR` beside a might-be arm, `NEAR_CLEAR`, `NEAR_FAR`, or `one_centre`), or `in_colour`.
-    The stages are `read_board`'s, run one at a time; None when the board is not found."""
-    where = reader.locate(image, geom)
-    if where is None:
-        return None
+def colour_stages(image: np.ndarray, geom: BoardGeometry, where: Any) -> tuple[Any, ...]:
+    """`read_board`'s first stages in photo mode, run one at a time: (the arms found, the
+    squares' colours learnt without those under arms, the indices under arms, the colours'
+    own calls with those squares unsure, and the calls the shared looks confirm)."""
     cells = geom.cells
     arms = reader.find_arms(image, geom, where)
     colours = reader.sample_squares(image, geom, where, cells)
@@ -1029,6 +1025,19 @@ def named_by(image: np.ndarray, geom: BoardGeometry) -> dict[Cell, str] | None:
         for c, call in zip(cells, reader.classify(colours), strict=True)
     ]
     told = reader.shared_looks(calls, colours, under_at, geom)
+    return arms, colours, under_at, calls, told
+
+
+def named_by(image: np.ndarray, geom: BoardGeometry) -> dict[Cell, str] | None:
+    """Which of the reader's paths (photo mode) named each square it reads as a piece:
+    `colours` (`classify`, kept by every later stage), `stand_out` with the reach it took
+    (`NEAR` beside a might-be arm, `NEAR_CLEAR`, `NEAR_FAR`, or `one_centre`), or `in_colour`.
+    The stages are `read_board`'s, run one at a time; None when the board is not found."""
+    where = reader.locate(image, geom)
+    if where is None:
+        return None
+    cells = geom.cells
+    arms, colours, under_at, _, told = colour_stages(image, geom, where)
     assert colours.structure is not None
     known = np.zeros(len(cells), bool)
     scale = reader.print_scale(colours.structure, colours.beside, colours.kin)
@@ -1162,17 +1171,7 @@ def told_behind_curve(seed: int, boards: int, arms: bool) -> dict[str, Any]:
     for i, photo, where in _located_photos(geom, seed, boards, arms):
         reading = reader.read_board(photo.image, geom=geom)
         cells = geom.cells
-        colours = reader.sample_squares(photo.image, geom, where, cells)
-        arms_seen = reader.find_arms(photo.image, geom, where)
-        sides = reader.sample_sides(photo.image, geom, where) if arms_seen.arms else None
-        under = reader.arm_squares(colours, arms_seen, geom, cells, sides=sides)
-        under_at = {k for k, c in enumerate(cells) if c in under}
-        colours = reader.learnt_without(colours, under_at, geom)
-        calls = [
-            ("unsure", 0.0) if c in under else call
-            for c, call in zip(cells, reader.classify(colours), strict=True)
-        ]
-        told = reader.shared_looks(calls, colours, under_at, geom)
+        _, colours, _, _, told = colour_stages(photo.image, geom, where)
         tone = reader.board_tone(reader.median_along(colours.middle, 1))
         for k, cell in enumerate(cells):
             got = reading.squares.get(cell)
