@@ -51,12 +51,15 @@ from companion.games.onirim.vision.read import (
     crop_scores,
     ended,
     joint_unit,
+    joint_weighted,
     row_of,
     symbol_margin,
     symbol_pair,
     symbol_scores,
     template_scores,
     unit_planes,
+    weighted_colour_scores,
+    windows_of,
 )
 from companion.games.onirim.vision.reading import MirrorSeen, TableReading
 from companion.games.onirim.vision.render import random_table, turns_of_a_game
@@ -1307,3 +1310,27 @@ def test_a_decks_lift_lowers_the_discard_piles_bar_by_discard_lift_max_at_most(
     for cap in (0.0, read_module.LIFT_MAX):
         monkeypatch.setattr(read_module, "DISCARD_LIFT_MAX", cap)
         assert lifted.match([bare], "discard")[0].card is None
+
+
+def test_windows_of_and_weighted_colour_scores_are_numpys_and_colour_scores_own_numbers():
+    """The read's cheaper paths give the very numbers of the ones they stand for: `windows_of`
+    numpy's `sliding_window_view`, `weighted_colour_scores` (templates `joint_weighted` once)
+    `colour_scores`, bit for bit (a read's answers must not move)."""
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    from companion.vision.cards.library import PATCH_H, PATCH_W
+
+    rng = np.random.default_rng(SEED)
+    batch = (rng.random((4, PATCH_H + 2, PATCH_W + 3, 3)) * 200).astype(np.float32)
+    got = windows_of(batch, PATCH_H, PATCH_W, axis=1)
+    assert got.shape == (4, 3, 4, 3, PATCH_H, PATCH_W)
+    assert np.array_equal(got, sliding_window_view(batch, (PATCH_H, PATCH_W), axis=(1, 2)))
+    assert np.array_equal(
+        windows_of(batch[1], PATCH_H, PATCH_W),
+        sliding_window_view(batch[1], (PATCH_H, PATCH_W), axis=(0, 1)),
+    )
+    templates = [joint_unit(b[1:-1, 1:-2]) for b in batch[:3]]
+    want = colour_scores(batch[0], *templates)
+    assert want[0] > 0.99 > max(want[1:])  # the first is the region's own centre
+    weighted = np.stack([joint_weighted(t) for t in templates], axis=1)
+    assert weighted_colour_scores(batch[0], weighted) == want

@@ -22,7 +22,7 @@ from functools import cache, partial
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 from companion.config import TableSettings
 from companion.games.onirim.rules import ENGINE
@@ -541,6 +541,33 @@ class ShiftedTemplates:
         return got
 
 
+def windows_of(a: np.ndarray, h: int, w: int, axis: int = 0) -> np.ndarray:
+    """Every (h, w) window of `a` over its axes `axis` and `axis + 1`, as a view: numpy's
+    `sliding_window_view(a, (h, w), axis=(axis, axis + 1))` (the window's axes last), without
+    its checks (a read makes a few dozen such views)."""
+    shape, strides = a.shape, a.strides
+    out_shape = (
+        *shape[:axis],
+        shape[axis] - h + 1,
+        shape[axis + 1] - w + 1,
+        *shape[axis + 2 :],
+        h,
+        w,
+    )
+    out_strides = (*strides, strides[axis], strides[axis + 1])
+    return strided(a, out_shape, out_strides)
+
+
+def strided(a: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """A read-only view of `a` with this shape and these strides (numpy's `as_strided`; on a
+    C-contiguous `a`, as every array a read strides is, without its interface object)."""
+    if not a.flags.c_contiguous:
+        return as_strided(a, shape, strides, writeable=False)
+    view = np.ndarray(shape, a.dtype, buffer=a, strides=strides)
+    view.flags.writeable = False
+    return view
+
+
 def correlations(
     labs: np.ndarray, templates: ShiftedTemplates, used: list[int], wanted: np.ndarray
 ) -> Correlated:
@@ -579,7 +606,8 @@ def correlations(
     # Channel planes first; each window's band of rows y..y+h is then one contiguous run,
     # copied out once for every vertical shift.
     planes = np.ascontiguousarray(labs.transpose(3, 0, 1, 2), dtype=np.float32)
-    bands = sliding_window_view(planes, h, axis=2)  # (3, B, ny, W, h)
+    st = planes.strides
+    bands = strided(planes, (3, B, ny, W, h), (*st, st[2]))  # (3, B, ny, W, h)
     bands = bands.transpose(0, 1, 2, 4, 3).reshape(3, B * ny, h * W)  # copied out once
     index = np.asarray(used)
     b0 = 0
@@ -613,7 +641,7 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     pixels = regions.reshape(L, -1, 3)
     offset = (np.ones(pixels.shape[1], np.float32) @ pixels / pixels.shape[1])[:, None, None]
     x = (regions - offset).astype(np.float32, copy=False)
-    crops = sliding_window_view(x, (h, w), axis=(1, 2)).reshape(L, -1, 3, n)  # copied
+    crops = windows_of(x, h, w, axis=1).reshape(L, -1, 3, n)  # copied
     mean = crops @ np.ones(n, np.float32) / n  # (L, S, 3)
     var = np.maximum(np.einsum("lscn,lscn->lsc", crops, crops) / n - mean * mean, 0.0)
     gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
@@ -725,7 +753,7 @@ def symbol_scores(region_l: np.ndarray, pair: SymbolPair) -> tuple[float, float]
     # `pair.a` and `pair.b` are zero-mean: a crop's mean drops out of its products with them,
     # and its length divides the two scores, not its pixels.
     x = np.ascontiguousarray(region_l).ravel()[idx]
-    x -= x.mean(axis=-1, keepdims=True)
+    x -= x.sum(axis=-1, keepdims=True) / idx.shape[1]  # its mean (np.mean's own sum)
     length = np.maximum(1e-6, np.sqrt(np.einsum("ij,ij->i", x, x)))
     scores = (x @ pair.ab) / length[:, None]
     return float(scores[:, 0].max()), float(scores[:, 1].max())
@@ -753,6 +781,18 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     """The `joint_unit` cosine of a region (Lab, the corner's size plus a margin) with each
     template (`joint_unit` of their patches), each at its best shift the region allows. The
     region's crops are made once for all of them (they cost far more than the products)."""
+    return weighted_colour_scores(region, np.stack([joint_weighted(t) for t in templates], 1))
+
+
+def joint_weighted(template: np.ndarray) -> np.ndarray:
+    """A `joint_unit` template (h * w * 3) times `JOINT_WEIGHTS` channel by channel, as
+    `weighted_colour_scores` takes it (a reader makes its types' once per deck)."""
+    return (template.reshape(-1, 3) * JOINT_WEIGHTS).reshape(-1)
+
+
+def weighted_colour_scores(region: np.ndarray, weighted: np.ndarray) -> tuple[float, ...]:
+    """`colour_scores` of a region with templates already `joint_weighted`, side by side
+    ((h * w * 3, k))."""
     h, w = PATCH_H, PATCH_W
     n = h * w
     # As `crop_scores` does: the region less its own mean (sums of squares stay exact in
@@ -762,14 +802,13 @@ def colour_scores(region: np.ndarray, *templates: np.ndarray) -> tuple[float, ..
     # more.
     pixels = region.reshape(-1, 3)
     x = region - np.ones(len(pixels), np.float32) @ pixels / len(pixels)
-    crops = sliding_window_view(x, (h, w), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
+    crops = windows_of(x, h, w).transpose(0, 1, 3, 4, 2)
     crops = crops.reshape(-1, n, 3)  # (shifts, h * w, 3), copied out once
     ones = np.ones(n, np.float32)
     total = ones @ crops
     spread = np.maximum(ones @ (crops * crops) - total * total / n, 0.0)
     norm = np.sqrt(np.maximum((JOINT_WEIGHTS**2 * spread).sum(axis=-1), 1e-12))
-    weighted = np.stack(templates, axis=1).reshape(n, 3, -1) * JOINT_WEIGHTS[:, None]
-    dots = crops.reshape(len(crops), n * 3) @ weighted.reshape(n * 3, -1)
+    dots = crops.reshape(len(crops), n * 3) @ weighted
     return tuple(float(v) for v in (dots / norm[:, None]).max(axis=0))
 
 
@@ -899,6 +938,10 @@ class TableReader:
         ]
         self.joint = joint_unit(np.stack(labs))
         """Each type's patch for `colour_scores`, blurred as a read's windows are."""
+        self.joint_weighted = np.ascontiguousarray(
+            np.stack([joint_weighted(t) for t in self.joint], axis=1)
+        )
+        """`joint` `joint_weighted`, one type a column (h * w * 3, types): made once."""
         self.lightness = np.array([float(lab[..., 0].mean()) for lab in labs])
         """Each type's taught mean lightness (OpenCV's 8-bit L), as a read's windows are
         blurred (`Match.light`)."""
@@ -1334,8 +1377,8 @@ class TableReader:
                 twins.setdefault(theirs, twin)
         if not twins:
             return None, set()
-        mine_score, *their_scores = colour_scores(
-            region, self.joint[keep[order[0]]], *(self.joint[t] for t in twins.values())
+        mine_score, *their_scores = weighted_colour_scores(
+            region, self.joint_weighted[:, [keep[order[0]], *twins.values()]]
         )
         leads = {c: mine_score - v for c, v in zip(twins, their_scores, strict=True)}
         least: float | None = None
@@ -1357,12 +1400,16 @@ class TableReader:
         y; and the scores of the pairs compared so far ((x, y): x's correlation in the pair
         x, y)."""
         score: dict[tuple[int, int], float] = {}
+        planes: dict[int, np.ndarray] = {}  # each channel copied out once
 
         def vs(x: int, y: int) -> float:
             lo, hi = min(x, y), max(x, y)
             pair = self.symbol_pairs[lo, hi]
             if (x, y) not in score:
-                score[lo, hi], score[hi, lo] = symbol_scores(region[..., pair.channel], pair)
+                plane = planes.get(pair.channel)
+                if plane is None:
+                    plane = planes[pair.channel] = np.ascontiguousarray(region[..., pair.channel])
+                score[lo, hi], score[hi, lo] = symbol_scores(plane, pair)
             return (score[x, y] - score[y, x]) / pair.reach
 
         return vs, score
