@@ -1049,51 +1049,37 @@ def _top_holding(
 
 
 def _face_band(
-    lab: np.ndarray, a: np.ndarray, top: MirrorTop, side: float, face: float
-) -> float | None:
-    """How uneven along the slot the band beside a strip found for a top (`_top_holding`) is
-    on the camera's `side`, from half a mm past the strip's last row to `face` mm past it (the
-    face toward the camera shows there when the strip is the top): the median over the band's
-    rows of each row's median Lab distance from its own median (`lab`: across × along × Lab
-    on the mirrors' plane, clear of dots; `a` the rows' mm across). None where the face shows
-    narrower than `FACE_BAND_MIN_MM` or less than that much of the band lies in the rows.
-    The median over rows, not the mean: the strip's edge is found to half a mm, and a row on
-    the edge between two even surfaces is as uneven as a reflection."""
-    rows = _band_rows(a, top, side, face)
-    if rows is None:
-        return None
-    band = lab[rows]
-    prof = median(band, axis=1)
-    return float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
-
-
-def _band_rows(a: np.ndarray, top: MirrorTop, side: float, face: float) -> np.ndarray | None:
-    """The rows (a mask over `a`, mm across) of the band `_face_band` judges, or None."""
-    if side == 0 or face < FACE_BAND_MIN_MM:
-        return None
-    edge = top.middle_mm + side * (top.width_mm / 2 - TOP_STEP_MM / 2)
-    past = (a - edge) * side
-    rows = (past >= TOP_STEP_MM - 1e-6) & (past <= face + 1e-6)
-    if rows.sum() < round(FACE_BAND_MIN_MM / TOP_STEP_MM):
-        return None
-    return rows
-
-
-def _band_board(
     lab: np.ndarray,
     a: np.ndarray,
     top: MirrorTop,
     side: float,
     face: float,
     empty: EmptySlot | None,
-) -> float | None:
-    """How far (Lab) the colour of the band `_face_band` judges (the median over its rows of
-    each row's median along the slot) lies from the board's own colour (`EmptySlot.board`):
-    `MirrorTop.band_board`. None where the band is not judged or the board is unknown."""
-    rows = _band_rows(a, top, side, face)
-    if rows is None or empty is None or empty.board is None:
-        return None
-    return float(norm(median(median(lab[rows], axis=1), axis=0) - empty.board))
+) -> tuple[float | None, float | None]:
+    """The band beside a strip found for a top (`_top_holding`) on the camera's `side`, from
+    half a mm past the strip's last row to `face` mm past it (the face toward the camera shows
+    there when the strip is the top): how uneven it is along the slot (`MirrorTop.face_uneven`:
+    the median over the band's rows of each row's median Lab distance from its own median) and
+    how far its colour (the median over its rows of each row's median) lies from the board's
+    own colour (`MirrorTop.band_board`, `EmptySlot.board`; None where the board is unknown).
+    `lab`: across × along × Lab on the mirrors' plane, clear of dots; `a` the rows' mm across.
+    Both None where the face shows narrower than `FACE_BAND_MIN_MM` or less than that much of
+    the band lies in the rows. The median over rows, not the mean: the strip's edge is found
+    to half a mm, and a row on the edge between two even surfaces is as uneven as a
+    reflection."""
+    if side == 0 or face < FACE_BAND_MIN_MM:
+        return None, None
+    edge = top.middle_mm + side * (top.width_mm / 2 - TOP_STEP_MM / 2)
+    past = (a - edge) * side
+    rows = (past >= TOP_STEP_MM - 1e-6) & (past <= face + 1e-6)
+    if rows.sum() < round(FACE_BAND_MIN_MM / TOP_STEP_MM):
+        return None, None
+    band = lab[rows]
+    prof = median(band, axis=1)
+    uneven = float(median(median(norm(band - prof[:, None, :]), axis=1), axis=0))
+    board = None if empty is None else empty.board
+    colour = None if board is None else float(norm(median(prof, axis=0) - board))
+    return uneven, colour
 
 
 def _strip_colour(lab: np.ndarray, a: np.ndarray, top: MirrorTop) -> tuple[float, float, float]:
@@ -1222,17 +1208,17 @@ class MirrorTops(Mapping[TopKey, MirrorTop]):
         for key, (at, across) in self._asking().items():
             if at == where:
                 top = _top_holding(strips, across, self._empty)
-                self._found[key] = (
-                    None
-                    if top is None
-                    else replace(
-                        top,
-                        near_side=side,
-                        face_mm=face,
-                        face_uneven=_face_band(lab, self._a, top, side, face),
-                        band_board=_band_board(lab, self._a, top, side, face, self._empty),
-                        colour=_strip_colour(lab, self._a, top),
-                    )
+                if top is None:
+                    self._found[key] = None
+                    continue
+                uneven, band_board = _face_band(lab, self._a, top, side, face, self._empty)
+                self._found[key] = replace(
+                    top,
+                    near_side=side,
+                    face_mm=face,
+                    face_uneven=uneven,
+                    band_board=band_board,
+                    colour=_strip_colour(lab, self._a, top),
                 )
 
     def __getitem__(self, key: TopKey) -> MirrorTop:
