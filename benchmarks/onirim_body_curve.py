@@ -172,13 +172,19 @@ def _tally(into: Counter, t: Any) -> None:
     into.update({k: getattr(t, k) for k in ("cards", "right", "wrong", "null", "phantom")})
 
 
-def main() -> int:
+def curve_args(leads: str) -> argparse.Namespace:
+    """The command line every lead-curve tool takes (`lead_curve`'s `a`), `leads` the values
+    of the rule's lead it reads at unless told."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", required=True, help="A:B, development seeds")
     ap.add_argument("--tables", type=int, default=3)
     ap.add_argument("--styles", default="random")
-    ap.add_argument("--leads", default="-0.3,-0.2,-0.1,-0.05,0,0.03")
-    a = ap.parse_args()
+    ap.add_argument("--leads", default=leads)
+    return ap.parse_args()
+
+
+def main() -> int:
+    a = curve_args("-0.3,-0.2,-0.1,-0.05,0,0.03")
     for style in a.styles.split(","):
         lead_curve(a, style, "END_BODY_LEAD", recorder, "last cards", every=True)
     return 0

@@ -23,7 +23,6 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -33,7 +32,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.onirim_body_curve import Looked, lead_curve  # noqa: E402
+from benchmarks.onirim_body_curve import Looked, curve_args, lead_curve  # noqa: E402
 from companion.games.onirim.vision import read as R  # noqa: E402
 
 
@@ -89,12 +88,7 @@ def mirror_watch(
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", required=True, help="A:B, development seeds")
-    ap.add_argument("--tables", type=int, default=3)
-    ap.add_argument("--styles", default="random")
-    ap.add_argument("--leads", default="-0.1,0,0.05,0.1,0.2")
-    a = ap.parse_args()
+    a = curve_args("-0.1,0,0.05,0.1,0.2")
     for style in a.styles.split(","):
         lead_curve(a, style, "MIRROR_BODY_LEAD", mirror_watch, "fan cards", every=False)
     return 0
