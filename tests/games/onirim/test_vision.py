@@ -43,6 +43,7 @@ from companion.games.onirim.vision.read import (
     SYMBOL_MARGIN,
     SYMBOL_TIE,
     SYMBOL_TIE_MARGIN,
+    Crops,
     Match,
     ShiftedTemplates,
     TableReader,
@@ -199,6 +200,12 @@ def test_fast_correlations_score_as_the_descriptor() -> None:
         assert one.scores.shape == (1, 9 * 9, 1)
         assert one.scores[0, :, 0] == pytest.approx(c.scores[b, :, k], abs=2e-4)
         assert one.tints[0] == pytest.approx(c.tints[b], abs=1e-4)
+    # One region's crops measured once, then scored against each template in turn (a fan's
+    # last card against its Mirror's body and the card's before it): each as the sweep.
+    crops = Crops(labs[1], 15, 24)
+    for k in range(4):
+        assert crops.scores(planes[k]) == pytest.approx(c.scores[1, :, k], abs=2e-4)
+    assert crops.tints == pytest.approx(c.tints[1], abs=1e-4)
 
 
 def test_symbol_decides_between_two_types_of_one_colour() -> None:

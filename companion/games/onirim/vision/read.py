@@ -152,7 +152,7 @@ percentile 0.427 / 0.582 of 531), no phantom of the class came up; at 0 / 0.1 / 
 right 908 / 908 / 908 / 908 of 966, row cards under the lead 0 / 0 / 0 / 3. Measured fresh at
 0.2: identical readings (no phantom of the class there either), the read 1.1x base's: off
 until a development draw holding the class shows a margin."""
-MIRROR_BODY_LEAD = -np.inf
+MIRROR_BODY_LEAD = 0.15
 """A fan's last cards must lead their Mirror card's own body at their place by this much
 (`TableReader.body_score`, the Mirror's unexplored side: cards lie under it only then), or the
 fan ends before them (`TableReader.end_bodies`). The Mirror card lies under every place of its
@@ -167,9 +167,10 @@ and 81 cards), the one phantom of the class by 0.119; at 0 / 0.1 / 0.15 / 0.2: p
 the class 1 / 1 / 0 / 0, right cards 918 of 982, 825 of 882 and 908 of 966 at each (on the
 second draw one right fan card lies under 0.25). 0.15 lies in the gap, 0.06 under the least
 right card; measured fresh at 0.15 the readings were identical to the reader without it (no
-phantom of the class there), and on a quiet fresh house draw the read went from 2.39x / 2.44x
-to 2.55x / 2.60x bare detection (over the 2.5x bar; 1.95x -> 1.99x on another): off (-inf)
-until it is cheaper or a draw shows more than one phantom of the class."""
+phantom of the class there), twice. Its body look cost about 7 % of a read (over the 2.5x
+bar on a quiet house draw) until a body look measured its window once (`Crops`) and a read
+kept each place's window: with it on, the read is under the reader's without it on two fresh
+house draws and a random one, frame by frame (the guide has the numbers)."""
 BARE_CLEAR_MM = 3.0
 """How far the bare table's windows (`TableReader.bare_places`) lie clear of the lowest cards'
 edge, beyond the search margin."""
@@ -654,32 +655,50 @@ def crop_scores(regions: np.ndarray, templates: np.ndarray) -> Correlated:
     return Correlated(scores, tint(mean + offset.reshape(L, 1, 3)))
 
 
+class Crops:
+    """A region's ((Hr, Wr, 3) Lab) crops of a template's size ((h, w)) at every shift, their
+    spread measured once (each channel's sum and sum of squares from one integral image, in
+    float64), so that each template scored against them (`scores`) costs its three channel
+    products only: a place's window is scored against the body of the card before it and,
+    under a fan, against its Mirror card's body (`TableReader.body_score`)."""
+
+    def __init__(self, region: np.ndarray, h: int, w: int) -> None:
+        n = h * w
+        offset = region.reshape(-1, 3).mean(axis=0)
+        x = (region - offset).astype(np.float32)
+        self.channels = [np.ascontiguousarray(x[..., c]) for c in range(3)]
+        s, sq = cv2.integral2(x, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+
+        def box(a: np.ndarray) -> np.ndarray:
+            return (a[h:, w:] - a[:-h, w:] - a[h:, :-w] + a[:-h, :-w]).reshape(-1, 3)
+
+        mean = box(s) / n
+        var = np.maximum(box(sq) / n - mean * mean, 0.0)
+        self.gain = (CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)).astype(np.float32)
+        self.norm = np.sqrt(np.maximum((self.gain * self.gain * var * n).sum(axis=-1), 1e-12))
+        self.tints = tint((mean + offset).astype(np.float32))
+        """(shifts, 2): each crop's `tint`."""
+
+    def scores(self, planes: np.ndarray) -> np.ndarray:
+        """(shifts,): each crop against one template ((3, h, w): `unit_planes`), as
+        `crop_scores` scores them, by OpenCV's template matching of each channel."""
+        dot = np.stack(
+            [
+                cv2.matchTemplate(xc, np.ascontiguousarray(planes[c], np.float32), cv2.TM_CCORR)
+                for c, xc in enumerate(self.channels)
+            ],
+            axis=-1,
+        ).reshape(-1, 3)
+        return (dot * self.gain).sum(axis=-1) / self.norm
+
+
 def template_scores(region: np.ndarray, planes: np.ndarray) -> Correlated:
     """`crop_scores` of one region ((Hr, Wr, 3) Lab) against one template ((3, h, w):
     `unit_planes`), the same numbers ((1, shifts, 1) scores, (1, shifts, 2) tints) from
-    OpenCV's template matching: each channel's products with the template and each crop's sum
-    and sum of squares (with a plane of ones) at every shift without copying every crop out,
-    about a quarter of the time (a body look at a row's end, `TableReader.body_score`)."""
-    _, h, w = planes.shape
-    n = h * w
-    offset = region.reshape(-1, 3).mean(axis=0)
-    x = (region - offset).astype(np.float32)
-    ones = np.ones((h, w), np.float32)
-    dots, sums, squares = [], [], []
-    for c in range(3):
-        xc = np.ascontiguousarray(x[..., c])
-        dots.append(
-            cv2.matchTemplate(xc, np.ascontiguousarray(planes[c], np.float32), cv2.TM_CCORR)
-        )
-        sums.append(cv2.matchTemplate(xc, ones, cv2.TM_CCORR))
-        squares.append(cv2.matchTemplate(xc * xc, ones, cv2.TM_CCORR))
-    dot, total, square = (np.stack(v, axis=-1).reshape(-1, 3) for v in (dots, sums, squares))
-    mean = total / n
-    var = np.maximum(square / n - mean * mean, 0.0)
-    gain = CHANNEL_WEIGHTS / np.maximum(np.sqrt(var), 6.0)
-    norm = np.sqrt(np.maximum((gain * gain * var * n).sum(axis=-1), 1e-12))
-    scores = (dot * gain).sum(axis=-1) / norm
-    return Correlated(scores[None, :, None], tint(mean + offset)[None])
+    OpenCV's template matching (`Crops`) without copying every crop out, a fraction of the
+    time (a body look at a row's end, `TableReader.body_score`)."""
+    crops = Crops(region, *planes.shape[1:])
+    return Correlated(crops.scores(planes)[None, :, None], crops.tints[None])
 
 
 def unit_planes(descriptors: np.ndarray) -> np.ndarray:
@@ -982,6 +1001,12 @@ class TableReader:
         self._blurred: dict[tuple[int, float, int], np.ndarray] = {}
         self._bodies: dict[tuple[int, float, float], tuple[np.ndarray, np.ndarray]] = {}
         self._sharp: dict[tuple[int, int, float, int], float] = {}
+        self._crops: dict[Point, Crops] | None = None
+        """While `read` runs: each place's window as `body_score` measured it (`Crops`), as a
+        fan's last card is looked at against its Mirror's body and the card's before it."""
+        self._windows: dict[Point, np.ndarray] = {}
+        """While `read` runs: each place's `corner_window` as `match` was given it, which
+        `body_score` looks at again."""
         self._floor: dict[tuple[int, int], float] = {}
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
         self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
@@ -1486,10 +1511,18 @@ class TableReader:
         if self.lib.faces is None or kind not in self.index:
             return None
         planes, body_tint = self._body(self.index[kind], place[0] - before[0], place[1] - before[1])
-        bgr = self.corner_window(image, H, place)
-        lab = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7)
-        c = template_scores(lab, planes[0])
-        body = c.scores[0, :, 0] - TINT_WEIGHT * tint_distance(c.tints[0], body_tint)
+        crops = None if self._crops is None else self._crops.get(place)
+        if crops is None:
+            bgr = self._windows.get(place) if self._crops is not None else None
+            if bgr is None:
+                bgr = self.corner_window(image, H, place)
+            lab = cv2.GaussianBlur(
+                cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), (3, 3), 0.7
+            )
+            crops = Crops(lab, PATCH_H, PATCH_W)
+            if self._crops is not None:
+                self._crops[place] = crops
+        body = crops.scores(planes[0]) - TINT_WEIGHT * tint_distance(crops.tints, body_tint)
         return float(body.max()) + self.lift
 
     def unbodied(
@@ -1605,6 +1638,18 @@ class TableReader:
     ) -> TableReading:
         """The table in `image`; `markers` (the frame's, already detected) or `located` (from
         `locate`) spare the detection."""
+        self._crops, self._windows = {}, {}
+        try:
+            return self._read(image, markers, located)
+        finally:
+            self._crops, self._windows = None, {}
+
+    def _read(
+        self,
+        image: np.ndarray,
+        markers: dict[int, Marker] | None,
+        located: np.ndarray | None,
+    ) -> TableReading:
         H = self.locate(image, markers) if located is None else located
         if H is None:
             return TableReading(
@@ -1617,9 +1662,9 @@ class TableReader:
         warnings: list[str] = []
 
         def look(asked: list[tuple[Point, str]]) -> list[Match]:
-            return self.match(
-                [self.corner_window(image, H, p) for p, _ in asked], [z for _, z in asked]
-            )
+            windows = [self.corner_window(image, H, p) for p, _ in asked]
+            self._windows.update((p, w) for (p, _), w in zip(asked, windows, strict=True))
+            return self.match(windows, [z for _, z in asked])
 
         maybe: list[tuple[str, int, tuple[str, ...]]] = []
         leads: list[tuple[str, int, float]] = []
