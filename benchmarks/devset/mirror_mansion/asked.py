@@ -15,7 +15,9 @@ right, would be wrong), and, for the largest reason (or `--curve "REASON;REASON"
 measure: the values sorted (W: wrong if named) and how many are right before the first wrong
 from either end; with `--measure NAME --bars 2,2.5,3` also the right / wrong named under each
 bar (`perceive.BACK_EVEN`'s curve: `--curve "top face;top against line, far half" --measure
-band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`).
+band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`). `--rows FILE` keeps every row (JSON), and
+`--from-rows FILE,FILE` draws the tally and curves again from such files without reading a
+board (`perceive.MIDDLE_RIVAL`'s curve: `--curve "top middle" --measure rival --over`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -36,6 +38,7 @@ Development seeds only (`sweep.DEV`, the same cache); the held-out painter is ne
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections import Counter
@@ -53,7 +56,19 @@ from companion.games.mirror_mansion.rules.board import FACINGS, Board, load_boar
 from companion.games.mirror_mansion.vision import perceive  # noqa: E402
 from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS  # noqa: E402
 
-MEASURES = ("across", "on_top", "learnt", "rival", "strength", "print_gap", "band", "board")
+MEASURES = (
+    "across",
+    "on_top",
+    "learnt",
+    "rival",
+    "strength",
+    "print_gap",
+    "band",
+    "board",
+    "line",
+    "half",
+    "width",
+)
 
 
 def _facing(slot: str, side: float) -> str:
@@ -95,6 +110,9 @@ def why(
             "print_gap": top.print_gap,
             "band": math.nan if top.face_uneven is None else top.face_uneven,
             "board": math.nan if top.band_board is None else top.band_board,
+            "line": across * math.copysign(1.0, on_top),
+            "half": top.near_side * on_top if top.near_side else math.nan,
+            "width": top.width_mm,
             "learnt": math.nan
             if learnt is None or top.colour is None
             else float(np.linalg.norm(np.asarray(top.colour) - learnt)),
@@ -166,15 +184,27 @@ def main() -> int:
     ap.add_argument(
         "--where", help="only rows with NAME under BAR (`band<3.0`) for `--bars`: a second bar"
     )
+    ap.add_argument("--rows", type=Path, help="also write every asked mirror's row here (JSON)")
+    ap.add_argument(
+        "--from-rows",
+        help="comma-separated files `--rows` wrote: the tally and curves from them, no board read",
+    )
     args = ap.parse_args()
     board = load_board()
+    dumped: list[dict[str, object]] = []
     outcomes: Counter[str] = Counter()
     tally: Counter[str] = Counter()
     right_if_named: Counter[str] = Counter()
     rows: dict[str, list[tuple[dict[str, float], bool]]] = {}
     boards = exact = 0
     print("board cell slot | reason | named would be | measures")
-    for style, seed, _image, truth, _rect, cands, ident in staged(args.cache, board, args.styles):
+    read = [] if args.from_rows else staged(args.cache, board, args.styles)
+    for name in args.from_rows.split(",") if args.from_rows else []:
+        for row in json.loads(Path(name).read_text()):
+            tally[row["reason"]] += 1
+            right_if_named[row["reason"]] += row["right"]
+            rows.setdefault(row["reason"], []).append((row["measures"], row["right"]))
+    for style, seed, _image, truth, _rect, cands, ident in read:
         boards += 1
         got = perceive.fit(ident, cands, board)
         exact += got.layout_key() == truth.layout_key()
@@ -202,13 +232,20 @@ def main() -> int:
             tally[reason] += 1
             right_if_named[reason] += ok
             rows.setdefault(reason, []).append((measures, ok))
+            dumped.append(
+                {"board": f"{style} {seed[1]}", "cell": list(m.cell), "reason": reason}
+                | {"right": ok, "measures": measures}
+            )
             shown = " ".join(f"{k} {v:.2f}" for k, v in measures.items())
             print(
                 f"{style} {seed[1]:3d} {m.cell} {m.slot} | {reason} | "
                 f"{'right' if ok else 'WRONG'} | {shown}"
             )
+    if args.rows:
+        args.rows.write_text(json.dumps(dumped))
     print()
-    print(f"{boards} boards, {exact} exact; mirrors {dict(outcomes)}")
+    if not args.from_rows:
+        print(f"{boards} boards, {exact} exact; mirrors {dict(outcomes)}")
     print("asked by reason: count, right if named, wrong if named")
     for reason, n in tally.most_common():
         print(f"  {n:4d} {right_if_named[reason]:4d} {n - right_if_named[reason]:4d}  {reason}")

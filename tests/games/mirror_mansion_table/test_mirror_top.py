@@ -510,3 +510,29 @@ def test_a_far_half_top_with_an_even_band_beside_it_is_named_only_with_back_even
     assert read(True).side_from == "top_asked"
     monkeypatch.setattr(perceive, "BACK_EVEN", 0.0)
     assert read(False).side_from == "top_asked"
+
+
+def test_a_dot_near_its_tops_middle_is_named_only_when_no_other_strip_rivals_the_top(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The camera over SE: a dot 1.5 mm in front of the line (SE) on a 4 mm top whose middle
+    # lies 1.4 mm in front of it: the dot 0.1 mm off the middle, on the near half, with the line.
+    # The half is unclear that near the middle (confidence under the stickers' 0.5): asked,
+    # unless the top stands out over any strip holding the dot on its other half by at least
+    # `MIDDLE_RIVAL` (its measured 0.2), which names SE as sure as a dot `ACROSS_MM[0]` off.
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    d = _dot(1.5)
+
+    def read(rival: float) -> perceive.PieceSeen:
+        top = perceive.MirrorTop(1.4, 4.0, 1.5, near_side=1.0, face_mm=0.5, rival=rival)
+        piece = perceive.mirror_from_dot(BOARD, d, bars, tops={(d.centre_mm, "/"): top})
+        assert piece is not None and piece.slot == "/" and piece.side_from == "top"
+        return piece
+
+    assert perceive.MIDDLE_RIVAL == 0.2
+    sure = read(1.0)
+    assert sure.facing == "SE" and sure.confidence == pytest.approx(0.5)
+    assert read(perceive.MIDDLE_RIVAL / 2).confidence < 0.1
+    monkeypatch.setattr(perceive, "MIDDLE_RIVAL", 0.0)
+    assert read(1.0).confidence < 0.1

@@ -934,6 +934,18 @@ named), named at or over 0, 2, 4, 6, 8, 10, 15, 20, 30: right 52, 52, 52, 50, 49
 34, wrong 0 at each (the least right 4.6, 4.8, then 7.5). Of the far halves named wrong if
 named at any band, 18 lie under 4.0 (from 0.5: the board beyond a face taken for the top).
 4.0: every right one kept, the board-coloured bands below."""
+MIDDLE_RIVAL = 0.2
+"""How much more a top must stand out (`MirrorTop.rival`) than the likeliest strip that puts
+its dot on the other half for it to name the side of a dot lying within `ACROSS_MM[0]` of its
+middle (`_middle_named`); 0 turns it off. A hand sticks a dot at least 1.5 mm off its top's
+middle, so a dot found that near the middle says the strip is not quite the top, and the half
+is a guess unless no other strip rivals it. Curve on development sets `wide17` to `wide22`,
+`wide24` and `wide26` (`asked.py`'s `top middle`, 1,450 random boxes: 45 asked, 41 right if
+named; `asked.py --from-rows ... --curve "top middle" --measure rival --over --bars ...`),
+named at or over 0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3: right 41, 34, 28, 25, 24, 21,
+16, 11, 10, wrong 4, 3, 1, 0 from 0.1 on (the wrong tops' rivals 0.01, 0.05, 0.06, 0.09: a
+second strip, beside the one found, about as likely the top). 0.2: over twice the rival of
+the clearest wrong one (0.09), as `FAR_AGREE_RIVAL`."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
 """How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
@@ -1490,6 +1502,8 @@ def mirror_from_dot(
         )
         side_from = "top_asked" if disagree or unsure else "top"
         across = 0.0 if disagree or unsure else on_top
+        if side_from == "top" and _middle_named(top, on_top):
+            across = math.copysign(ACROSS_MM[0], on_top)
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
@@ -1544,6 +1558,15 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
         and top.face_uneven is not None
         and top.face_uneven >= FACE_UNEVEN
     )
+
+
+def _middle_named(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that named its dot's side (`mirror_from_dot`) with the dot within
+    `ACROSS_MM[0]` of its middle, so near it that the half is unclear, names that side surely
+    anyway: found clearly (`MirrorTop.rival` at least `MIDDLE_RIVAL`) over any strip that puts
+    the dot on its other half. Its side then counts as `ACROSS_MM[0]` off the middle, as sure
+    as a dot that far off (the least a facing is named at)."""
+    return MIDDLE_RIVAL > 0 and 0.0 < abs(on_top) < ACROSS_MM[0] and top.rival >= MIDDLE_RIVAL
 
 
 def _back_beside(top: MirrorTop, on_top: float) -> bool:
