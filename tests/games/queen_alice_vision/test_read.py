@@ -39,6 +39,7 @@ from companion.games.queen_alice.vision.read import (
     PIECE_HUE,
     REDDER,
     SHARE,
+    SHARED_FLAT,
     STEPPED,
     STRUCTURE,
     STRUCTURE_OUT,
@@ -77,6 +78,7 @@ from companion.games.queen_alice.vision.read import (
     runs_of,
     sample_squares,
     shared_looks,
+    shared_pieces,
     shares,
     sides_hidden,
     structure_unsure,
@@ -1193,6 +1195,39 @@ def test_a_middle_more_squares_share_than_a_colour_has_pieces_is_the_print() -> 
     under = set(panels[:3])  # an arm over three of them: the rest are a box's worth
     read = shared_looks(calls, colours, under, GEOM)
     assert all(read[k][0] == "unsure" for k in panels)
+
+
+def test_a_piece_colour_more_squares_share_must_stand_out_more_to_be_a_piece() -> None:
+    """A square the colours call white whose middle more of the board's other squares share
+    than a colour has pieces (a light panel in every square, called white on a few) is asked
+    about under `SHARED_FLAT` times its print's spread, where a white no other square is
+    alike needs only `FLAT_OUT`; a piece's rim and sides make it busier than either."""
+    assert SHARED_FLAT > FLAT_OUT
+    n = len(GEOM.cells)
+    white = (85.0, 2.0, 12.0)
+    middle, beside = _flat_board((30.0, 8.0, 12.0))
+    rng = np.random.default_rng(7)
+    panels = list(range(0, 2 * (GEOM.pieces_per_colour + 2), 2))  # a panel's look, shared
+    lone = 1  # a white no other square is alike
+    middle[panels] = white
+    middle[lone] = (70.0, 0.0, 20.0)
+    middle = middle + rng.normal(0, 1.0, middle.shape)
+    colours = SpotColours(middle, beside)
+    calls = [("empty", 1.0)] * n
+    for k in [*panels, lone]:
+        calls[k] = ("white", 1.0)
+    shared = shared_pieces(calls, colours, set(), GEOM)
+    assert [k for k in range(n) if shared[k]] == panels
+    spread = (FLAT_OUT + SHARED_FLAT) / 2  # flatter than a shared look may be
+    structure = np.full(n, 2.0 * STRUCTURE, np.float32)
+    structure[[*panels, lone]] *= spread
+    structure[panels[0]] = 2.0 * STRUCTURE * SHARED_FLAT * 1.2  # a piece on a panel
+    out = structure_unsure(calls, structure, shared=shared)
+    assert [k for k, (v, _) in enumerate(out) if v == "unsure"] == panels[1:]
+    assert out[lone][0] == "white" and out[panels[0]][0] == "white"
+    assert structure_unsure(calls, structure) == calls  # without `shared`: FLAT_OUT only
+    under = set(panels[:3])  # an arm over three of them: the rest are a box's worth
+    assert not shared_pieces(calls, colours, under, GEOM).any()
 
 
 def test_middles_are_alike_when_most_of_their_samples_are_near() -> None:

@@ -54,7 +54,8 @@ commit; `--ref-alike-curve` lists the Crowns' quartile ratios and gaps); `STEPPE
 the end steps of the runs that look like light on development boards (in its commit);
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `SHARED_OVER` from the squares
 the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
-its commit); `STRUCTURE_OUT` and `FLAT_OUT`
+its commit); `SHARED_FLAT` from the curve of `queen_alice_clumps.py --flat-curve` (in its
+commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -164,6 +165,17 @@ FLAT_OUT = 1.2
 board's median square's is unsure (`structure_unsure`): a piece's rim and shaded sides make
 its square at least about as busy as the board's empty squares; a middle of a piece's colour
 flatter than they are is print (a panel, a motif of a white's tint in every square)."""
+SHARED_FLAT = 2.2
+"""... and under this many times its print's when its middle is alike the middles of more
+of the board's other squares than a colour has pieces (`looks_shared`, `SHARED_OVER`): a
+light panel or an icon of a white's tint the colours call white on a few squares (on
+development mostly beside something that might be an arm, below `TOLD_OVER`'s count) is a
+look the print shares, where one colour's pieces are at most `pieces_per_colour` squares
+alike. From the curve of
+`queen_alice_clumps.py --flat-curve` on the development draws named in the game's guide
+(such squares under 1.5, 2.0, 2.2, 2.5, 3.0 times: 5, 12, 13, 13, 13 phantoms, 0, 0, 0, 1,
+1 right pieces clear of arms), the last value with no right piece; at most `FLAT_OUT`:
+never."""
 STANDS_OUT = 3.0
 """A square whose disc spread (`STRUCTURE_SQ`) is this many times the board's median
 square's holds a piece, whatever its colours say: the board's own squares, under the same
@@ -1136,7 +1148,8 @@ def read_board(
         calls = by_change(calls, change, under_at, colours.structure, near_arm)
     if colours.structure is not None and not known.all():
         scale = print_scale(colours.structure, colours.beside, colours.kin)
-        calls = structure_unsure(calls, colours.structure, known, scale)
+        shared = shared_pieces(calls, colours, under_at, geom)
+        calls = structure_unsure(calls, colours.structure, known, scale, shared)
         arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
         calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
@@ -1191,16 +1204,22 @@ def shared_looks(
     ask = [k for k, (v, _) in enumerate(calls) if v in ("unsure", "gold") and k not in skip]
     if not ask:
         return calls
-    holders = np.ones(len(calls), bool)
-    holders[list(skip)] = False
-    mid = colours.middle
-    alike = middles_alike(norm_along(mid[ask][:, None] - mid[holders][None], axis=3))
-    others = alike.sum(axis=1) - 1  # each square is alike itself
+    others = looks_shared(colours, ask, skip)
     out = list(calls)
     for k, n in zip(ask, others, strict=True):
         if n > SHARED_OVER * geom.pieces_per_colour:
             out[k] = ("empty", 0.5)
     return out
+
+
+def looks_shared(colours: SpotColours, ask: list[int], skip: Collection[int]) -> np.ndarray:
+    """Per square of `ask` (none of them in `skip`): how many of the board's other squares,
+    those under an arm (`skip`) left out, have a middle alike its own (`middles_alike`)."""
+    holders = np.ones(len(colours.middle), bool)
+    holders[list(skip)] = False
+    mid = colours.middle
+    alike = middles_alike(norm_along(mid[ask][:, None] - mid[holders][None], axis=3))
+    return np.asarray(alike.sum(axis=1) - 1)  # each square is alike itself
 
 
 def learn_empty_board(
@@ -1370,26 +1389,45 @@ def structure_unsure(
     structure: np.ndarray,
     known: np.ndarray | None = None,
     scale: np.ndarray | None = None,
+    shared: np.ndarray | None = None,
 ) -> list[tuple[str, float]]:
     """Squares the colours call empty whose disc is busier than a flat print's
     (`STRUCTURE`) and than an empty square of their print's (`STRUCTURE_OUT`) are unsure:
     something may stand there in its print's colours. A busy print (an icon, a panel's edge in
     every square) makes its squares as busy, and a square no busier than them says nothing.
     `scale` is that print's (`print_scale`, per square); the board's median square's when not
-    given. Squares whose empty print is `known` are decided by their change instead."""
+    given. Squares whose empty print is `known` are decided by their change instead. A
+    square called red or white whose look is `shared` (per square: by more squares than a
+    colour has pieces) is unsure under `SHARED_FLAT` times its print's."""
     if scale is None:
         scale = np.full(len(calls), float(median_along(structure, 0)), np.float32)
     seen = np.zeros(len(calls), bool) if known is None else known
+    alike = np.zeros(len(calls), bool) if shared is None else shared
     return [
         ("unsure", 0.0)
         if not k_seen
         and (
             (v == "empty" and spread > max(STRUCTURE, STRUCTURE_OUT * ref))
-            or (v in ("red", "white") and spread < FLAT_OUT * ref)
+            or (v in ("red", "white") and spread < (SHARED_FLAT if many else FLAT_OUT) * ref)
         )
         else (v, p)
-        for (v, p), spread, k_seen, ref in zip(calls, structure, seen, scale, strict=True)
+        for (v, p), spread, k_seen, ref, many in zip(
+            calls, structure, seen, scale, alike, strict=True
+        )
     ]
+
+
+def shared_pieces(
+    calls: list[tuple[str, float]], colours: SpotColours, skip: set[int], geom: BoardGeometry
+) -> np.ndarray:
+    """Per square: called red or white (not under an arm, `skip`) with a middle alike more
+    of the board's other squares than a colour has pieces (`looks_shared`, `SHARED_OVER`)."""
+    out = np.zeros(len(calls), bool)
+    pieces = [k for k, (v, _) in enumerate(calls) if v in ("red", "white") and k not in skip]
+    if pieces and SHARED_FLAT > FLAT_OUT:
+        many = looks_shared(colours, pieces, skip) > SHARED_OVER * geom.pieces_per_colour
+        out[pieces] = many
+    return out
 
 
 def print_scale(
