@@ -934,6 +934,21 @@ named), named at or over 0, 2, 4, 6, 8, 10, 15, 20, 30: right 52, 52, 52, 50, 49
 34, wrong 0 at each (the least right 4.6, 4.8, then 7.5). Of the far halves named wrong if
 named at any band, 18 lie under 4.0 (from 0.5: the board beyond a face taken for the top).
 4.0: every right one kept, the board-coloured bands below."""
+NEAR_UNEVEN = 4.0
+"""At least this uneven (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) the band beside a
+top on the camera's side must be for a top that puts its dot on its half toward the camera to
+name the facing against a clear side of the line (`near_band_uneven`), short of
+`FACE_UNEVEN`'s clear reflection; inf turns it off. A dot on that half says the reflective
+face looks at the camera, so no even surface shows beside the top there; the near halves
+named wrong are strips beyond the true top, whose paint then lies beside them, even and
+unlike the board (their `band_board` 56 to 83). Curve on development sets `wide17` to `wide25`
+(`asked.py --near-uneven inf --curve "top against line, near half" --measure band --over`;
+1,750 random boxes): 85 near-half facings asked against a clear line (print-like strips apart),
+77 right if named; the band measured in 36, all 8 wrong among them (bands 2.00 to 3.00), named
+at or over 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0: right 28, 28, 28, 28, 27, 24,
+23, 23, 19, 12, wrong 8, 2, 1, 1, 0, 0, 0, 0, 0, 0. 4.0: the end of the flat stretch, 1.0 over
+the least even wrong band. The 49 with no band (the face shows narrower than
+`FACE_BAND_MIN_MM`) were all right but stay asked: no wrong one was seen to place a bar by."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
 """How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
@@ -1465,6 +1480,10 @@ def mirror_from_dot(
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
         if disagree and not unsure and not print_like and _reflection_beside(top, on_top):
             disagree = False
+        # Or where that band is at least not even (`NEAR_UNEVEN`): an even band there is the
+        # true top beside a strip beyond it.
+        if disagree and not unsure and not print_like and near_band_uneven(top, on_top):
+            disagree = False
         # A strip that is the colour of the box's tops is the top: the face taken for it (a
         # reflection), the board or the print beyond it are not a top's colour. (Not a strip
         # that may be the print: the two rules were measured apart.)
@@ -1543,6 +1562,19 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
         top.near_side * on_top > 0
         and top.face_uneven is not None
         and top.face_uneven >= FACE_UNEVEN
+    )
+
+
+def near_band_uneven(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half toward the
+    camera, has a band beside it on the camera's side that is measured and not even
+    (`MirrorTop.face_uneven` at least `NEAR_UNEVEN`). A dot on that half says the reflective
+    face looks at the camera; a strip beyond the true top (away from the camera) that puts
+    the dot on its near half wrongly has the true top beside it, even as paint."""
+    return (
+        top.near_side * on_top > 0
+        and top.face_uneven is not None
+        and top.face_uneven >= NEAR_UNEVEN
     )
 
 
