@@ -942,12 +942,12 @@ name the facing against a clear side of the line (`near_band_uneven`), short of
 face looks at the camera, so no even surface shows beside the top there; the near halves
 named wrong are strips beyond the true top, whose paint then lies beside them, even and
 unlike the board (their `band_board` 56 to 83). Curve on development sets `wide17` to `wide25`
-(`asked.py`, the rule off, `--curve "top against line, near half"`, the rows' `band`; 1,750
-random boxes): 85 near-half facings asked against a clear line (print-like strips apart),
-77 right if named; the band measured in 36, all 8 wrong among them (bands 2.00 to 3.00), named
-at or over 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0: right 28, 28, 28, 28, 27, 24,
-23, 23, 19, 12, wrong 8, 2, 1, 1, 0, 0, 0, 0, 0, 0. 4.0: the end of the flat stretch, 1.0 over
-the least even wrong band. The 49 with no band (the face shows narrower than
+(`asked.py --near-uneven inf --curve "top against line, near half" --measure band --over`;
+1,750 random boxes): 82 near-half facings asked against a clear line (print-like strips apart),
+74 right if named; the band measured in 34, all 8 wrong among them (bands 2.00 to 3.00), named
+at or over 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0: right 26, 26, 26, 26, 25, 22,
+21, 21, 17, 10, wrong 8, 2, 1, 1, 0, 0, 0, 0, 0, 0. 4.0: the end of the flat stretch, 1.0 over
+the least even wrong band. The 48 with no band (the face shows narrower than
 `FACE_BAND_MIN_MM`) were all right but stay asked: no wrong one was seen to place a bar by."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
