@@ -15,9 +15,11 @@ right, would be wrong), and, for the largest reason (or `--curve "REASON;REASON"
 measure: the values sorted (W: wrong if named) and how many are right before the first wrong
 from either end; with `--measure NAME --bars 2,2.5,3` also the right / wrong named under each
 bar (`perceive.BACK_EVEN`'s curve: `--curve "top face;top against line, far half" --measure
-band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`). `--rows FILE` keeps every row (JSON), and
-`--from-rows FILE,FILE` draws the tally and curves again from such files without reading a
-board (`perceive.MIDDLE_RIVAL`'s curve: `--curve "top middle" --measure rival --over`).
+band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`; `perceive.NEAR_UNEVEN`'s: `--near-uneven inf
+--curve "top against line, near half" --measure band --over --unknown asked --bars ...`).
+`--rows FILE` keeps every row (JSON), and `--from-rows FILE,FILE` draws the tally and
+curves again from such files without reading a board (`perceive.MIDDLE_RIVAL`'s curve:
+`--curve "top middle" --measure rival --over`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -149,6 +151,27 @@ def why(
     return reason, (held.slot, _facing(held.slot, side)), measures
 
 
+def meets(measures: dict[str, float], where: str) -> bool:
+    """Whether a row's measures meet every ';'-separated condition of `--where`: NAME<BAR,
+    NAME>=BAR (a measure unknown meets neither), NAME=nan (unknown) or NAME!=nan (known)."""
+    for cond in where.split(";"):
+        if "!=" in cond:
+            name, _, _ = cond.partition("!=")
+            ok = not math.isnan(measures.get(name.strip(), math.nan))
+        elif ">=" in cond:
+            name, _, bar = cond.partition(">=")
+            ok = measures.get(name.strip(), math.nan) >= float(bar)
+        elif "<" in cond:
+            name, _, bar = cond.partition("<")
+            ok = measures.get(name.strip(), math.nan) < float(bar)
+        else:
+            name, _, _ = cond.partition("=")
+            ok = math.isnan(measures.get(name.strip(), math.nan))
+        if not ok:
+            return False
+    return True
+
+
 def curve(rows: list[tuple[dict[str, float], bool]]) -> None:
     """Per measure, naming those under (and over) each bar: right and wrong."""
     for name in MEASURES:
@@ -182,7 +205,20 @@ def main() -> int:
     ap.add_argument("--bars", help="comma-separated bars: right / wrong named under each")
     ap.add_argument("--over", action="store_true", help="`--bars` name those at or over each")
     ap.add_argument(
-        "--where", help="only rows with NAME under BAR (`band<3.0`) for `--bars`: a second bar"
+        "--where",
+        help="only rows meeting each ';'-separated condition for `--bars`: NAME<BAR, NAME>=BAR,"
+        " NAME=nan (unknown), NAME!=nan (`band<3.0`, `band=nan;rival>=0.1`)",
+    )
+    ap.add_argument(
+        "--unknown",
+        choices=("apart", "named", "asked"),
+        default="apart",
+        help="`--bars`: rows without the measure left apart (default), or counted named or asked",
+    )
+    ap.add_argument(
+        "--near-uneven",
+        type=float,
+        help="read with `perceive.NEAR_UNEVEN` at this bar (inf: off, for its own curve)",
     )
     ap.add_argument("--rows", type=Path, help="also write every asked mirror's row here (JSON)")
     ap.add_argument(
@@ -190,6 +226,8 @@ def main() -> int:
         help="comma-separated files `--rows` wrote: the tally and curves from them, no board read",
     )
     args = ap.parse_args()
+    if args.near_uneven is not None:
+        perceive.NEAR_UNEVEN = args.near_uneven
     board = load_board()
     dumped: list[dict[str, object]] = []
     outcomes: Counter[str] = Counter()
@@ -257,20 +295,20 @@ def main() -> int:
     if chosen and args.measure and args.bars:
         pool = chosen
         if args.where:
-            name, _, under = args.where.partition("<")
-            pool = [(v, ok) for v, ok in pool if v.get(name, math.nan) < float(under)]
+            pool = [(v, ok) for v, ok in pool if meets(v, args.where)]
             right = sum(ok for _, ok in pool)
             print(f"  where {args.where}: {len(pool)}, right {right}, wrong {len(pool) - right}")
         have = [(v.get(args.measure, math.nan), ok) for v, ok in pool]
-        missing = sum(1 for x, _ in have if math.isnan(x))
+        missing = [ok for x, ok in have if math.isnan(x)]
         have = [(x, ok) for x, ok in have if not math.isnan(x)]
         way = "at or over" if args.over else "under"
         print(
-            f"  {args.measure} bars ({len(have)} with it, {missing} without): named {way} each,"
-            " right / wrong"
+            f"  {args.measure} bars ({len(have)} with it, {len(missing)} without, right"
+            f" {sum(missing)}, {args.unknown}): named {way} each, right / wrong"
         )
         for bar in (float(b) for b in args.bars.split(",")):
             named = [ok for x, ok in have if (x >= bar if args.over else x < bar)]
+            named += missing if args.unknown == "named" else []
             print(f"    {bar:6.2f}: {sum(named):4d} / {len(named) - sum(named)}")
     return 0
 

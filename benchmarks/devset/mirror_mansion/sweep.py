@@ -56,6 +56,7 @@ DEV = {
     "wide22": (4378886859, 150),
     "wide23": (6168478870, 300),
     "wide24": (3086828306, 200),
+    "wide25": (1210903346, 200),
     "wide26": (1736372862, 200),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
@@ -119,6 +120,10 @@ test that named them on more boards no reader was tuned on; development seeds fr
 `wide24`, 200 more under another new base, was drawn to list every mirror of random boxes
 left asked by the test that declined it (`asked.py`, issue 37, mm40) and to place a bar for
 naming the largest class on boards no reader was tuned on: development seeds from then on.
+`wide25`, 200 more under another new base, was drawn to find more of the near-half facings
+a top names against its clear line that would be named wrong (3 of 61 on `wide17` to
+`wide24`), to place a bar for naming that class (`asked.py`, issue 37, mm44) on boards no
+reader was tuned on: development seeds from then on.
 `wide26`, 200 more under another new base, was drawn to find more of the mirrors asked with
 the dot near its top's middle (`asked.py`'s `top middle`, issue 37, mm45) that naming would
 get wrong (4 in 40 on `wide17` to `wide24`): development seeds from then on."""
@@ -147,6 +152,7 @@ STYLE = {
     "wide22": "random",
     "wide23": "random",
     "wide24": "random",
+    "wide25": "random",
     "wide26": "random",
 }
 """The renderer style of a set not named after its style."""

@@ -10,7 +10,8 @@ path that named it (`path_of`): the dot's side of the slot's line beyond
 `perceive.TOP_NEAR_MM` (`line far`), near the line with no top found (`line near, no top`),
 the mirror's own top where the line is unclear (`top, line unclear`), a top on the line's
 side (`top agrees with line`), a top the line contradicts that a reflection beside it
-(`top by reflection`) or the box's learnt top colour (`top by learnt colour`) let name; a
+(`top by reflection`), a band beside a near half not even (`top by uneven band`,
+`perceive.NEAR_UNEVEN`) or the box's learnt top colour (`top by learnt colour`) let name; a
 mirror with no dot is `no dot (top edge only)`. With the dot's place across the line, the
 strip found (middle, width, strength, `MirrorTop.rival`), the camera's side and the face's
 width, the strip's print gap and band, its Lab distance from the box's learnt top colour
@@ -95,6 +96,8 @@ def path_of(board, piece: perceive.PieceSeen, tops, learnt, others) -> tuple[str
         return "top agrees with line", info
     if perceive._reflection_beside(top, on_top):
         return "top by reflection", info
+    if perceive.near_band_uneven(top, on_top):
+        return "top by uneven band", info
     return "top by learnt colour", info
 
 

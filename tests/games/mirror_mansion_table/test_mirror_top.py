@@ -7,6 +7,7 @@ on its far half names the facing only when the line does too. These tests pin
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -35,13 +36,14 @@ def _plane(
     face: tuple[float, float] | None = None,
     top_bgr: tuple[int, int, int] = (60, 50, 45),
     reflection: bool = False,
+    shape_bgr: tuple[int, int, int] = (95, 120, 150),
 ) -> PlaneSampler:
     """A board seen from straight above round the crossing (4 px a mm): light wood, the `/`
     mirror's top a strip (dark unless `top_bgr`) from `top[0]` to `top[1]` mm across the
     slot's line (toward its second facing, SE), a green dot of `dot_mm` on it `dot_across` off
     the line, 6 mm along, and, when `face` is given, a bright even reflection from `face[0]`
     to `face[1]` mm: the face toward the camera as the mirrors' plane shows it (with
-    `reflection`, a room seen in it: bright and dim shapes by turns along the slot)."""
+    `reflection`, a room seen in it: bright and `shape_bgr` shapes by turns along the slot)."""
     c = np.asarray(BOARD.crossing_mm(CELL))
     u, n = perceive.slot_axes("/", BOARD)
     size = 480
@@ -55,7 +57,7 @@ def _plane(
         shown = (np.abs(along) <= BOARD.mirror_length_mm / 2) & (across >= face[0])
         img[shown & (across <= face[1])] = (245, 245, 245)
         if reflection:
-            img[shown & (across <= face[1]) & (np.floor(along / 3.0) % 2 == 0)] = (95, 120, 150)
+            img[shown & (across <= face[1]) & (np.floor(along / 3.0) % 2 == 0)] = shape_bgr
     dot = np.hypot(along - 6.0, across - dot_across) <= dot_mm / 2
     img[dot] = (60, 200, 60)
     half = size / 2
@@ -78,6 +80,7 @@ def _read(
     camera: np.ndarray | None = None,
     top_bgr: tuple[int, int, int] = (60, 50, 45),
     reflection: bool = False,
+    shape_bgr: tuple[int, int, int] = (95, 120, 150),
 ) -> BoxState:
     dot = _dot(dot_across)
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
@@ -89,7 +92,14 @@ def _read(
         bars,
         dict(bars),
         tops=perceive.mirror_tops(
-            _plane(top, dot_across, face=face, top_bgr=top_bgr, reflection=reflection),
+            _plane(
+                top,
+                dot_across,
+                face=face,
+                top_bgr=top_bgr,
+                reflection=reflection,
+                shape_bgr=shape_bgr,
+            ),
             BOARD,
             (dot,),
             camera,
@@ -148,6 +158,28 @@ def test_a_near_half_top_against_the_line_is_named_only_with_a_reflection_beside
     for shown, seen_from in ((False, camera), (True, None)):
         (m,) = _read(top, dot_across, face, seen_from, reflection=shown).mirrors
         assert m.cell == CELL and m.facing is None
+
+
+def test_a_near_half_top_against_the_line_is_named_where_the_band_beside_it_is_not_even(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The scene above, the room in the face dimmer in contrast: the band beside the top on the
+    # camera's side is uneven under `FACE_UNEVEN` (no clear reflection) but at or over
+    # `NEAR_UNEVEN`: not the even paint of a true top beside a strip beyond it, so the facing
+    # is named (SE). Nearly even, it is asked; with the rule off (inf), asked too.
+    top, dot_across, face = (-8.0, 0.0), -1.5, (0.0, 5.0)
+    camera = _camera(300.0, 1200.0)
+    dot = _dot(dot_across)
+    for shape, named in (((229, 229, 229), True), ((232, 232, 232), False)):
+        plane = _plane(top, dot_across, face=face, reflection=True, shape_bgr=shape)
+        found = perceive.mirror_tops(plane, BOARD, (dot,), camera)[(dot.centre_mm, "/")]
+        assert found.face_uneven is not None and found.face_uneven < perceive.FACE_UNEVEN
+        assert (found.face_uneven >= perceive.NEAR_UNEVEN) == named
+        (m,) = _read(top, dot_across, face, camera, reflection=True, shape_bgr=shape).mirrors
+        assert m.cell == CELL and m.facing == ("SE" if named else None)
+    monkeypatch.setattr(perceive, "NEAR_UNEVEN", math.inf)
+    (m,) = _read(top, dot_across, face, camera, reflection=True, shape_bgr=(229, 229, 229)).mirrors
+    assert m.cell == CELL and m.facing is None
 
 
 def _camera(across_mm: float, height_mm: float) -> np.ndarray:

@@ -946,6 +946,21 @@ named at or over 0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3: right 41, 34, 2
 16, 11, 10, wrong 4, 3, 1, 0 from 0.1 on (the wrong tops' rivals 0.01, 0.05, 0.06, 0.09: a
 second strip, beside the one found, about as likely the top). 0.2: over twice the rival of
 the clearest wrong one (0.09), as `FAR_AGREE_RIVAL`."""
+NEAR_UNEVEN = 4.0
+"""At least this uneven (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) the band beside a
+top on the camera's side must be for a top that puts its dot on its half toward the camera to
+name the facing against a clear side of the line (`near_band_uneven`), short of
+`FACE_UNEVEN`'s clear reflection; inf turns it off. A dot on that half says the reflective
+face looks at the camera, so no even surface shows beside the top there; the near halves
+named wrong are strips beyond the true top, whose paint then lies beside them, even and
+unlike the board (their `band_board` 56 to 83). Curve on development sets `wide17` to `wide25`
+(`asked.py --near-uneven inf --curve "top against line, near half" --measure band --over`;
+1,750 random boxes): 82 near-half facings asked against a clear line (print-like strips apart),
+74 right if named; the band measured in 34, all 8 wrong among them (bands 2.00 to 3.00), named
+at or over 2.0, 2.5, 2.75, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0: right 26, 26, 26, 26, 25, 22,
+21, 21, 17, 10, wrong 8, 2, 1, 1, 0, 0, 0, 0, 0, 0. 4.0: the end of the flat stretch, 1.0 over
+the least even wrong band. The 48 with no band (the face shows narrower than
+`FACE_BAND_MIN_MM`) were all right but stay asked: no wrong one was seen to place a bar by."""
 TOP_STEP_MM = 0.5
 TOP_LIKE = 5.0
 """How near (Lab distance) the colour of the box's tops read surely (`learnt_top`) a strip
@@ -1477,6 +1492,10 @@ def mirror_from_dot(
         # shows, uneven (`FACE_UNEVEN`), where a mirror's back is even.
         if disagree and not unsure and not print_like and _reflection_beside(top, on_top):
             disagree = False
+        # Or where that band is at least not even (`NEAR_UNEVEN`): an even band there is the
+        # true top beside a strip beyond it.
+        if disagree and not unsure and not print_like and near_band_uneven(top, on_top):
+            disagree = False
         # A strip that is the colour of the box's tops is the top: the face taken for it (a
         # reflection), the board or the print beyond it are not a top's colour. (Not a strip
         # that may be the print: the two rules were measured apart.)
@@ -1567,6 +1586,17 @@ def _middle_named(top: MirrorTop, on_top: float) -> bool:
     the dot on its other half. Its side then counts as `ACROSS_MM[0]` off the middle, as sure
     as a dot that far off (the least a facing is named at)."""
     return MIDDLE_RIVAL > 0 and 0.0 < abs(on_top) < ACROSS_MM[0] and top.rival >= MIDDLE_RIVAL
+def near_band_uneven(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half toward the
+    camera, has a band beside it on the camera's side that is measured and not even
+    (`MirrorTop.face_uneven` at least `NEAR_UNEVEN`). A dot on that half says the reflective
+    face looks at the camera; a strip beyond the true top (away from the camera) that puts
+    the dot on its near half wrongly has the true top beside it, even as paint."""
+    return (
+        top.near_side * on_top > 0
+        and top.face_uneven is not None
+        and top.face_uneven >= NEAR_UNEVEN
+    )
 
 
 def _back_beside(top: MirrorTop, on_top: float) -> bool:
