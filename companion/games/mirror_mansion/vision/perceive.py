@@ -1586,6 +1586,8 @@ def _middle_named(top: MirrorTop, on_top: float) -> bool:
     the dot on its other half. Its side then counts as `ACROSS_MM[0]` off the middle, as sure
     as a dot that far off (the least a facing is named at)."""
     return MIDDLE_RIVAL > 0 and 0.0 < abs(on_top) < ACROSS_MM[0] and top.rival >= MIDDLE_RIVAL
+
+
 def near_band_uneven(top: MirrorTop, on_top: float) -> bool:
     """Whether a top that puts its dot `on_top` mm off its middle, on its half toward the
     camera, has a band beside it on the camera's side that is measured and not even
