@@ -202,8 +202,13 @@ wrong calls asked / right screens asked at close >= 0.5 / 0.7 / 0.8 / 0.9 / 0.95
 5 / 13, 5 / 9, 5 / 6, 5 / 1, 5 / 0, 3 / 0 (the phantoms lie at 0.96-1.0; the wrong owner
 is not the print's, close not measured). 0.9 is the picture alone's own bar (`PRINT_EMPTY`),
 one right screen asked rather than a margin of 0.01 under the phantoms."""
-SOME_COLOUR_PRINTED = True
-"""Whether a strip judged without a known print (`classify`) in one seat's colour short of
+SOME_COLOUR_PRINTED = False
+"""Measured fresh and left off (docs/reflecto.md, refl32): from the picture alone it called
+37 of 119 asked empty squares empty on 30 fresh house boards, but read one screen there as
+empty without a word (a silent miss the rule off asks about); with the empty board's photo
+it changed only questions about empty squares (the print is known on most squares).
+
+Whether a strip judged without a known print (`classify`) in one seat's colour short of
 `SURE` (at least `NONE` of it, the other under `NONE`), asked about before as "some colour",
 is called the print ("some colour, the print", empty) where the print test calls a strip in
 the colour the print (`printed`: `PRINT_EMPTY` of its colours found on the board beside it in
