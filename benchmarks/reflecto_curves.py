@@ -20,6 +20,8 @@
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 40
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py lost \\
         --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_curves.py some-colour \\
+        --family house:DEVSEED:0 --family random:DEVSEED2:0 --boards 30
 
 `collect` renders boards (seeds (DEVSEED, i), a development family: never one a benchmark
 reports; `--set house` without arms, `random` with them) with the colours learned from
@@ -81,7 +83,10 @@ boards with one generator (`printed_boards`), as does `changed-printed`: the scr
 called by their change against the print (`read.CHANGED_CALLS`) whose strip the picture
 alone finds on the board beside it (`read.CHANGED_PRINTED`'s curve, refl31). `sweep --name
 board_print.NAME` sweeps a constant of `board_print.py` (refl30: `FIT_LOOSE`). `loose-fit`
-prints the curve `board_print.FIT_LOOSE` was read off (see `loose_fit`).
+prints the curve `board_print.FIT_LOOSE` was read off (see `loose_fit`). `some-colour`
+prints the curve of `read.SOME_COLOUR_PRINTED` (refl32): the squares asked as "some colour"
+(one seat's colour short of `read.SURE`, no known print), picture alone and with the empty
+board's photo, by the print test a strip in the colour gets (see `some_colour`).
 """
 
 from __future__ import annotations
@@ -1232,6 +1237,78 @@ def changed_printed(families: list[tuple[str, int, int]], boards: int) -> None:
         print(f"  {v:4g} | {n_wrong:3d} | {sum(1 for c in right if c >= v):3d}")
 
 
+SOME_CLOSE_AT = (0.5, 0.7, 0.8, 0.9, 0.95)
+SOME_SHADE_AT = (2.0, 4.0, 6.0, 8.0, 10.0, 15.0)
+"""Candidate close-bin shares and shades (Lab) `some_colour` prints the curve at."""
+
+
+def some_colour(families: list[tuple[str, int, int]], boards: int) -> None:
+    """The curve of `read.SOME_COLOUR_PRINTED` (refl32): the squares the reader asks about as
+    "some colour" (one seat's colour over `read.NONE` and short of `read.SURE`, the other's
+    under `NONE`, judged without a known print; the rule off), read from the picture alone
+    and with the empty board's print (where the print of the square is not known), each
+    with the print test of a strip in the seat's colour (`read.print_shares` at the faint
+    floor: the share of its colours found on the board beside it in the close bins, its
+    shade against the board's beside it). Per candidate, the empty squares it would call
+    empty and the screens it would miss silently: the print test as it stands
+    (`read.printed`), the close bins alone, the shade alone. The screens are listed."""
+    geom = load_geometry()
+    saved = read.SOME_COLOUR_PRINTED
+    read.SOME_COLOUR_PRINTED = False  # the calls as the reader makes them without the rule
+    rows: dict[str, list[tuple[bool, float, float, bool]]] = {"alone": [], "with the print": []}
+    screens: list[str] = []
+
+    def measured(
+        mode: str,
+        board: tuple[int, int],
+        which: str,
+        rect: read.Rectified,
+        ev: read.Evidence,
+        truth: dict[tuple[int, int], int],
+        calls: Sequence[read.CellCall],
+    ) -> None:
+        some = [c for c in calls if c.why == "some colour"]
+        asks = [(c.cell, int(np.argmax(c.shares))) for c in some]
+        for (cell, k), p in zip(asks, read.print_shares(rect, geom, ev, asks, 1), strict=True):
+            close = p.close if p.close is not None else -1.0
+            shade = p.shade if p.shade is not None else float("inf")
+            screen = cell in truth
+            rows[mode].append((screen, close, shade, bool(read.printed(p))))
+            if screen:
+                screens.append(
+                    f"  {mode}: {which} {board[0]} board {board[1]} square {cell}: "
+                    f"{'its' if truth[cell] == k else 'the other'} seat's screen, close "
+                    f"{close:.2f}, shade {shade:.1f}, board {p.board}"
+                )
+
+    try:
+        for which, seed, first in families:
+            boards_of: dict[tuple[int, int], list] = {}
+            for b, rect, _colours, ev, truth, call in classified_calls(
+                geom, [(which, seed, first)], boards
+            ):
+                boards_of.setdefault(b, [rect, ev, truth, []])[3].append(call)
+            for b, (rect, ev, truth, calls) in boards_of.items():
+                measured("alone", b, which, rect, ev, truth, calls)
+        for pb in printed_boards(geom, families, boards):
+            measured("with the print", pb.board, pb.which, pb.rect, pb.ev, pb.truth, pb.calls)
+    finally:
+        read.SOME_COLOUR_PRINTED = saved
+    print("\n".join(screens))
+    for mode, got in rows.items():
+        n_screen = sum(1 for r in got if r[0])
+        print(f"{mode}: 'some colour' {len(got)} squares, {n_screen} screens")
+        print("  rule | empty squares called empty | screens missed silently")
+        cuts: list[tuple[str, Callable[[tuple[bool, float, float, bool]], bool]]] = [
+            ("read.printed", lambda r: r[3])
+        ]
+        cuts += [(f"close >= {v:g}", lambda r, v=v: r[1] >= v) for v in SOME_CLOSE_AT]
+        cuts += [(f"shade < {v:g}", lambda r, v=v: r[2] < v) for v in SOME_SHADE_AT]
+        for name, cut in cuts:
+            empty = sum(1 for r in got if cut(r) and not r[0])
+            print(f"  {name:14s} | {empty:3d} | {sum(1 for r in got if cut(r) and r[0]):3d}")
+
+
 @dataclass(frozen=True)
 class BodyShares:
     """`body_shares`: a square's own screen's body beside its strip, and the board beside
@@ -1480,6 +1557,9 @@ def main() -> None:
     lf = sub.add_parser("loose-fit")
     lf.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     lf.add_argument("--boards", type=int, default=30)
+    sc = sub.add_parser("some-colour")
+    sc.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
+    sc.add_argument("--boards", type=int, default=30)
     cp = sub.add_parser("changed-printed")
     cp.add_argument("--family", action="append", required=True, help="SET:SEED:FIRST")
     cp.add_argument("--boards", type=int, default=30)
@@ -1507,6 +1587,7 @@ def main() -> None:
         "washed-change",
         "changed-colour",
         "changed-printed",
+        "some-colour",
         "lost",
         "loose-fit",
     ):
@@ -1523,6 +1604,7 @@ def main() -> None:
             "washed-change": washed_change,
             "changed-colour": changed_colour,
             "changed-printed": changed_printed,
+            "some-colour": some_colour,
             "lost": lost,
             "loose-fit": loose_fit,
         }

@@ -7,6 +7,7 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py collect \\
         --family house:DEVSEED3:0 --family random:DEVSEED4:0 --boards 30 --out /tmp/val.npz
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py curve /tmp/val.npz
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py asked /tmp/val.npz
 
 `collect` renders each family's boards (`house` without arms, `random` with them; seeds
 (DEVSEED, i), development families named in docs/reflecto.md: never the held-out painter,
@@ -20,7 +21,9 @@ applies a saved model to a collection NOT used to train it and prints, per candi
 what the rule would make of the squares the reader asks about (screens named right, named
 the other seat's, empty squares named a screen) and of the squares it calls empty silently
 (`read.SILENT`: screens asked instead of missed, empty squares asked): the curve
-`second_opinion.NAME_BAR` and `ASK_BAR` are read off.
+`second_opinion.NAME_BAR` and `ASK_BAR` are read off. `asked` lists what the reader as landed
+asks about on a collection (the hand reader's questions and the second opinion's), by the
+reason that asked, screens against empty squares: the largest class of questions (refl32).
 """
 
 from __future__ import annotations
@@ -167,6 +170,50 @@ def curve(paths: list[Path], model: Path | None) -> None:
         )
 
 
+def asked(paths: list[Path], model: Path | None) -> None:
+    """Every square the reader as landed asks about, by the reason that asked, with the
+    truth (a screen or an empty square): the hand reader's questions (the collection's
+    calls) and the silent empty calls the second opinion asks about (`worth_a_look`, then
+    the model at `ASK_BAR`); then the screens still missed silently, by reason, and the
+    boards with a question or a wrong call. Which class of question to take on next."""
+    data, votes, silent, screen = _scored(paths, model)
+    col = {f: data["rows"][:, i] for i, f in enumerate(opinion.FEATURES)}
+    look = np.array(
+        [
+            opinion.worth_a_look((a, b), (c, d), e)
+            for a, b, c, d, e in zip(
+                col["share_this"],
+                col["share_other"],
+                col["faint_this"],
+                col["faint_other"],
+                col["brightness"],
+                strict=True,
+            )
+        ],
+        bool,
+    )
+    by_model = silent & look & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= opinion.ASK_BAR)
+    ask = data["unclear"] | by_model
+    why = np.where(by_model, "second opinion: ask", data["whys"])
+    print(
+        f"{len(ask)} squares on {len(set(data['boards']))} boards: asked {ask.sum()} "
+        f"({(ask & screen).sum()} screens, {(ask & ~screen).sum()} empty squares)"
+    )
+    print("asked by: screens / empty squares (boards with such a question)")
+    for w in sorted(set(why[ask]), key=lambda w: -int((ask & (why == w)).sum())):
+        at = ask & (why == w)
+        print(
+            f"  {w:30s} {(at & screen).sum():3d} / {(at & ~screen).sum():3d} "
+            f"({len(set(data['boards'][at]))})"
+        )
+    missed = silent & ~by_model & screen
+    print("screens missed silently by:")
+    for w in sorted(set(why[missed])):
+        print(f"  {w:30s} {(missed & (why == w)).sum():3d}")
+    wrong = (data["owners"] >= 0) & ~screen
+    print(f"empty squares called a screen: {wrong.sum()}")
+
+
 CHEAP = {
     "colour": ("share_this", "share_other"),
     "faint trace": ("faint_this", "faint_other"),
@@ -236,6 +283,9 @@ def main() -> None:
     v = sub.add_parser("curve")
     v.add_argument("data", type=Path, nargs="+")
     v.add_argument("--model", type=Path, default=None)
+    a = sub.add_parser("asked")
+    a.add_argument("data", type=Path, nargs="+")
+    a.add_argument("--model", type=Path, default=None)
     f = sub.add_parser("prefilter")
     f.add_argument("data", type=Path, nargs="+")
     f.add_argument("--model", type=Path, default=None)
@@ -249,6 +299,8 @@ def main() -> None:
         collect(families, args.boards, args.out)
     elif args.command == "train":
         train(args.data, args.out)
+    elif args.command == "asked":
+        asked(args.data, args.model)
     elif args.command == "prefilter":
         prefilter(args.data, args.model)
     else:

@@ -202,6 +202,26 @@ wrong calls asked / right screens asked at close >= 0.5 / 0.7 / 0.8 / 0.9 / 0.95
 5 / 13, 5 / 9, 5 / 6, 5 / 1, 5 / 0, 3 / 0 (the phantoms lie at 0.96-1.0; the wrong owner
 is not the print's, close not measured). 0.9 is the picture alone's own bar (`PRINT_EMPTY`),
 one right screen asked rather than a margin of 0.01 under the phantoms."""
+SOME_COLOUR_PRINTED = False
+"""Measured fresh and left off (docs/reflecto.md, refl32): from the picture alone it called
+37 of 119 asked empty squares empty on 30 fresh house boards, but read one screen there as
+empty without a word (a silent miss the rule off asks about); with the empty board's photo
+it changed only questions about empty squares (the print is known on most squares).
+
+Whether a strip judged without a known print (`classify`) in one seat's colour short of
+`SURE` (at least `NONE` of it, the other under `NONE`), asked about before as "some colour",
+is called the print ("some colour, the print", empty) where the print test calls a strip in
+the colour the print (`printed`: `PRINT_EMPTY` of its colours found on the board beside it in
+the close bins, or its shade within `PRINT_SHADE` of the board's beside it): less of the
+seat's colour makes a top no likelier, and the bars are the picture alone's own. The called
+square is silent (`SILENT`): with the print, the learnt second opinion may still ask. From the
+development curve (`benchmarks/reflecto_curves.py some-colour`, refl32's house and random
+families named in the guide, boards 0-29 each; "some colour" squares: picture alone 172, 35
+of them screens; with the empty board's photo 31, 8 screens; empty squares called / screens
+missed): `printed` 82 / 0 and 15 / 0; close >= 0.5 / 0.7 / 0.9 / 0.95 alone: 81 / 1, 68 / 0,
+37 / 0, 28 / 0; shade < 2 / 4 / 6 / 10 / 15 alone: 31 / 0, 57 / 0, 75 / 0, 81 / 0, 87 / 1.
+The screens' close lies at 0.65 at most (then 0.18), their shade at 13.6 at least (then
+17.2): a margin under `PRINT_EMPTY` 0.9 and over `PRINT_SHADE` 6."""
 CHANGED_CALLS = ("changed, colour", "changed, washed")
 """The calls of a seat's screen by its change against the print (`judge_by_print`)."""
 STRONG = 0.12
@@ -1091,6 +1111,7 @@ def classify(
     # strips in a seat's colour, and those with only a faint trace of one.
     coloured: list[tuple[Cell, int]] = []
     faint_asks: list[tuple[Cell, int]] = []
+    some_asks: list[tuple[Cell, int]] = []
     for cell, f, t, change in zip(geom.cells, full, faint, changes, strict=True):
         if change is not None:
             continue
@@ -1099,10 +1120,13 @@ def classify(
             coloured.append((cell, k))
         elif f[k] < NONE and t.max() >= FAINT:
             faint_asks.append((cell, int(np.argmax(t))))
+        elif f[k] >= NONE and f[1 - k] < NONE and SOME_COLOUR_PRINTED:
+            some_asks.append((cell, k))
     found = dict(
         zip(coloured, print_shares(rect, geom, ev, coloured, 1, True, body=True), strict=True)
     )
     found_faint = dict(zip(faint_asks, print_shares(rect, geom, ev, faint_asks, 1), strict=True))
+    found_some = dict(zip(some_asks, print_shares(rect, geom, ev, some_asks, 1, True), strict=True))
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
         if change is not None:
@@ -1136,6 +1160,10 @@ def classify(
                 calls.append(CellCall(cell, shares, None, empty, False, "faint, the print"))
             else:
                 calls.append(CellCall(cell, shares, None, 0.0, True, "faint"))
+        elif other < NONE and (cell, k) in found_some and printed(found_some[(cell, k)]):
+            # Short of `SURE` in one seat's colour, and that colour goes on beside it in
+            # the same shade (`printed`, as a strip in the colour is judged): the print.
+            calls.append(CellCall(cell, shares, None, 0.5, False, "some colour, the print"))
         else:
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
@@ -1179,7 +1207,7 @@ def printed_after_all(
     return out
 
 
-SILENT = ("no colour", "print unchanged", "changed, no colour")
+SILENT = ("no colour", "print unchanged", "changed, no colour", "some colour, the print")
 """The calls of an empty square made without asking that the learnt second opinion may
 turn into a question (`second_opinion`)."""
 
