@@ -443,8 +443,7 @@ class ReflectoTable:
             self._flagged = new
             return drafts + self._ask_moves(found.actions)
         if found.breach is None:  # moves, or the board back as the engine has it
-            self._flagged, self._breached = None, False
-            self._elsewhere, self._from_none, self._unseen_none = set(), set(), set()
+            self._moved_on()
             return drafts + [self._action(a) for a in found.actions]
         flicker = self._flickered(new)
         if flicker:
@@ -512,6 +511,13 @@ class ReflectoTable:
             self._breached = True
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _moved_on(self) -> None:
+        """The game moved on (a change explained, or booked on the players' answer): no
+        breach stands, and the players' "somewhere else" / "none of these" answers, about
+        the board before, are forgotten, whichever question booked the move."""
+        self._flagged, self._breached = None, False
+        self._elsewhere, self._from_none, self._unseen_none = set(), set(), set()
 
     def _count_runs(self, called: dict[Cell, int], unsure: set[Cell]) -> None:
         """One frame without hands into `_runs`: a square the reader called clearly extends
@@ -755,8 +761,7 @@ class ReflectoTable:
         found = explain(ENGINE, state, frozenset(seen))
         if found.breach is not None:
             return []
-        self._flagged, self._breached = None, False
-        self._elsewhere, self._from_none, self._unseen_none = set(), set(), set()
+        self._moved_on()
         return [self._action(a) for a in (first, *found.actions)]
 
     def _about_square(
@@ -799,8 +804,7 @@ class ReflectoTable:
         turn = self._turn_of(screen.owner)
         if turn is None or screen.cell not in self._sources(to, screen.owner):
             return []
-        self._flagged, self._breached = None, False
-        self._elsewhere, self._from_none = set(), set()
+        self._moved_on()
         return [self._action(a) for a in (*turn[0], Step(screen.id, to))]
 
     def _turn_of(self, owner: int) -> tuple[tuple[Action, ...], ReflectoState] | None:
@@ -853,8 +857,7 @@ class ReflectoTable:
         if turn is None or to not in self._landings(cell):
             return []
         self._suspect.add(to)
-        self._flagged, self._breached = None, False
-        self._elsewhere = set()
+        self._moved_on()
         return [self._action(a) for a in (*turn[0], Step(screen.id, to))]
 
     def _misread(self, reading: Reading) -> set[Cell]:
