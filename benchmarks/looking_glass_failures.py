@@ -865,6 +865,164 @@ def weak_readings(set_dirs: list[Path], log: Callable[[str], object] = print) ->
     return {"tables": rows, "curve": curve}
 
 
+DROP_ONE_PATHS = ("features", "slot", "reflected", "other")
+"""How the staged reader came to name a card (`named_paths`): its features' instance, its
+lattice slot (`slots.named`), its slot beside a named reflection (`slots.reflected_named`),
+or another step (the finder's places)."""
+
+
+def _staged_paths(st: Any) -> list[str]:
+    """The path (`DROP_ONE_PATHS`) of each card of `st.glass`, in order."""
+    found = {id(f.identity) for f in st.found}
+    probed = {id(p.identity) for p in st.probes}
+    slots = {(p.half, p.row, p.col) for p in st.probes}
+    out = []
+    for p in st.glass.cards:
+        i = id(p.card.identity)
+        if i in found:
+            out.append("features")
+        elif i in probed:
+            out.append("slot")
+        elif (p.half, p.row, p.col) in slots:
+            out.append("reflected")
+        else:
+            out.append("other")
+    return out
+
+
+def _without_face(reader: Any, card: str) -> Any:
+    """The same kind of reader over its library less `card`'s face (a card whose teach photo
+    was refused: `teach_deck` leaves it out alike)."""
+    from companion.games.looking_glass.vision.choose import make_reader
+
+    lib = reader.lib
+    kind = "staged" if hasattr(reader, "stages") else "light-border"
+    return make_reader(lib.subset([i for i, c in enumerate(lib.ids) if c != card]), kind)
+
+
+def named_rows(
+    reader: Any,
+    img: np.ndarray,
+    truth: dict[str, Any],
+    untaught: set[str],
+    reflected: list[tuple[float, float, str]] | None = None,
+) -> list[dict[str, Any]]:
+    """Every card `reader` names on one table (at `read.CONFIDENCE_THRESHOLD`), with how it
+    was named and what it is: "right", "wrong" (another taught card lies there), "untaught"
+    (a card the library lacks lies there: any name is wrong), "phantom" (no card there).
+    `own`: the named face's correlation with the card's upper half (`identify` at the slot
+    stage's search; the staged reader), `runner`: the best other face's; `copy_best`: the
+    highest `own` among the other cards of the table named alike (None: no other).
+    `reflected`: if given, the staged reader's slots beside a named reflection are added to it
+    (`_slot_label`), as `slots.name_slots` would weigh them on a deck with every card taught."""
+    from companion.games.looking_glass.vision.read import CONFIDENCE_THRESHOLD
+    from companion.games.looking_glass.vision.reader import working_image
+    from companion.games.looking_glass.vision.slots import PROBE_SEARCH_PX
+    from companion.vision.cards.identify import identify
+
+    staged = hasattr(reader, "stages")
+    if staged:
+        st = reader.stages(img)
+        reading = reader.reading(st)
+        paths = _staged_paths(st)
+        small, sc = working_image(img)
+        if reflected is not None:
+            reflected += [_slot_label(p, truth) for p in _slots(st) if p.reflected]
+    else:
+        reading = reader.read(img)
+        paths = [str(c.provenance) for c in reading.cards]
+    js = reading.to_json("table")
+    for c in js["cards"]:
+        c["card"] = c["card"] if c["confidence"] >= CONFIDENCE_THRESHOLD else None
+    behind = {
+        id(j): (c, path) for j, c, path in zip(js["cards"], reading.cards, paths, strict=True)
+    }
+    rows: list[dict[str, Any]] = []
+    for o in card_outcomes(js, truth):
+        if o.read is None or o.read["card"] is None:
+            continue
+        seen, path = behind[id(o.read)]
+        if o.truth is None:
+            label = "phantom"
+        elif o.truth["card"] == o.read["card"]:
+            label = "right"
+        else:
+            label = "untaught" if o.truth["card"] in untaught else "wrong"
+        row: dict[str, Any] = {
+            "card": o.read["card"],
+            "truth": None if o.truth is None else o.truth["card"],
+            "label": label,
+            "path": path,
+            "score": round(float(seen.confidence), 3),
+            "covered": bool(seen.covered),
+        }
+        if staged:
+            ident = identify(
+                small, seen.quad * sc, reader.lib, top_known=True, margin=PROBE_SEARCH_PX
+            )
+            own = ident.scores.get(seen.card, -1.0)
+            row["own"] = round(float(own), 3)
+            row["runner"] = round(
+                max((v for k, v in ident.scores.items() if k != seen.card), default=-1.0), 3
+            )
+        rows.append(row)
+    for r in rows:
+        others = [q["own"] for q in rows if q is not r and q["card"] == r["card"] and "own" in q]
+        r["copy_best"] = max(others) if others else None
+    return rows
+
+
+def drop_one(set_dir: Path, log: Callable[[str], object] = print) -> dict[str, Any]:
+    """Every card named on each table of a development set (`--reader auto`), read as taught
+    and again with the table's commonest face untaught (as if its teach photo were refused:
+    each of its copies can then only be named wrong), by path (`named_rows`): the rows an
+    open-set rule (ask a name its own face does not back) is chosen from."""
+    from companion.games.looking_glass.rules.deck import load_deck
+
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    base = set(load_deck().normal_ids)
+    rows: list[dict[str, Any]] = []
+    reflected: list[tuple[float, float, str]] = []
+    for deck in manifest["decks"]:
+        d = set_dir / str(deck["seed"])
+        photos = {p.stem: cv2.imread(str(p)) for p in sorted((d / "teach").glob("*.jpg"))}
+        taught = teach_deck(photos, "auto")
+        if taught.reader is None:
+            continue
+        kind = "staged" if hasattr(taught.reader, "stages") else "light-border"
+        for name in deck["tables"]:
+            img = cv2.imread(str(d / f"{name}.jpg"))
+            truth = json.loads((d / f"{name}.json").read_text())
+            common = Counter(g["card"] for g in truth["cards"]).most_common(1)[0][0]
+            untaught = base - set(taught.accepted)
+            for mode, reader, lacking in (
+                ("taught", taught.reader, untaught),
+                ("drop-one", _without_face(taught.reader, common), untaught | {common}),
+            ):
+                if mode == "drop-one" and common in untaught:
+                    continue
+                lacks = bool(lacking & base)
+                for r in named_rows(reader, img, truth, lacking, reflected if lacks else None):
+                    r |= {"table": f"{deck['seed']}/{name}", "mode": mode, "reader": kind}
+                    r["every_taught"] = not lacking & base
+                    rows.append(r)
+        log(f"  deck {deck['seed']} ({kind}): {len(rows)} named so far")
+    summary: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        summary[f"{r['mode']} {r['reader']} {r['path']}"][r["label"]] += 1
+    return {
+        "set": str(set_dir),
+        "summary": {k: dict(v) for k, v in sorted(summary.items())},
+        "untaught_reflected_curve": margin_curve(reflected, UNTAUGHT_REFLECTED_THRESHOLDS),
+        "rows": rows,
+    }
+
+
+UNTAUGHT_REFLECTED_THRESHOLDS = (0.6, 0.65, 0.7, 0.75, 0.8)
+"""Least scores of `drop_one`'s curve over the slots beside a named reflection on readers
+with a face untaught (`slots.name_slots` names none of them there)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default=str(COMMITTED), help="a development set (devset make)")
@@ -902,6 +1060,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MORE_SETS",
         help="only the curve of read.weak_reading's rule (a one-pair reading asked), on "
         "--set and these sets too",
+    )
+    ap.add_argument(
+        "--drop-one",
+        action="store_true",
+        help="only every card named (reader auto), as taught and with each table's commonest "
+        "face untaught, by path (an open-set rule's rows)",
     )
     a = ap.parse_args(argv)
     set_dir = Path(a.set)
@@ -941,6 +1105,18 @@ def main(argv: list[str] | None = None) -> int:
             )
         text = json.dumps(out, indent=1)
         print(text)
+        if a.json:
+            Path(a.json).write_text(text + "\n")
+        return 0
+    if a.drop_one:
+        out = drop_one(set_dir, log=lambda m: print(m, file=sys.stderr, flush=True))
+        text = json.dumps(out, indent=1)
+        print(json.dumps(out["summary"], indent=1))
+        for c in out["untaught_reflected_curve"]:
+            print(
+                f"score >= {c['min_score']}, margin >= {c['min_margin']}: right {c['right']}, "
+                f"empty named {c['empty_named']}, wrong {c['wrong']}"
+            )
         if a.json:
             Path(a.json).write_text(text + "\n")
         return 0
