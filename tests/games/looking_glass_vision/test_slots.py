@@ -12,7 +12,6 @@ from companion.games.looking_glass.vision.slots import (
     REFLECTED_WIDE_MARGIN,
     REFLECTED_WIDE_MIN_SCORE,
     UNTAUGHT_MIN_SCORE,
-    UNTAUGHT_REFLECTED_MIN_SCORE,
     Lattice,
     Probe,
     fit_lattice,
@@ -243,29 +242,6 @@ def test_a_slot_of_a_deck_with_an_untaught_card_must_name_its_card_more_clearly(
 
     assert slots(True) == {(0, 0, 2), (0, 1, 5), (1, 1, 9)}
     assert slots(False) == {(0, 0, 2), (1, 1, 9)}
-
-
-def test_a_slot_beside_a_named_reflection_of_a_deck_with_an_untaught_card_needs_a_clearer_best():
-    """With a card untaught, a slot beside a named reflection is named from
-    `UNTAUGHT_REFLECTED_MIN_SCORE` (a card lies there; only which is in doubt), not from the
-    fully taught deck's lower thresholds, and a lone slot at that score still is no name."""
-    truth = Lattice(_camera(20.0, False), CARD_H, 10.0)
-    cards = [
-        Placed(_card(truth.outline(h, r, c), k), h, r, c)
-        for k, h, r, c in (("a", 0, 0, 2), ("g", 0, 2, 4), ("h", 1, 2, 8))
-    ]
-    assert REFLECTED_MIN_SCORE < UNTAUGHT_REFLECTED_MIN_SCORE < UNTAUGHT_MIN_SCORE
-    clear = _probe(truth, 1, 0, 2, "b", UNTAUGHT_REFLECTED_MIN_SCORE + 0.02)
-    weak = _probe(truth, 1, 2, 4, "d", UNTAUGHT_REFLECTED_MIN_SCORE - 0.03)
-    lone = _probe(truth, 1, 1, 9, "f", UNTAUGHT_REFLECTED_MIN_SCORE + 0.02)
-
-    def slots(every_card_taught: bool) -> dict[tuple[int, int, int], str | None]:
-        got = name_slots(cards, [clear, weak, lone], every_card_taught=every_card_taught)
-        return {(p.half, p.row, p.col): p.card.identity.card for p in got}
-
-    alone = {(0, 0, 2): "a", (0, 2, 4): "g", (1, 2, 8): "h"}
-    assert slots(False) == {**alone, (1, 0, 2): "b"}
-    assert slots(True) == {**alone, (1, 0, 2): "b", (1, 2, 4): "d", (1, 1, 9): "f"}
 
 
 def test_a_card_is_covered_when_its_reflection_is():

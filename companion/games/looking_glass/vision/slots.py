@@ -115,16 +115,6 @@ over the slots of such decks (`benchmarks/looking_glass_failures.py --reader sta
 decks of the random family (10 decks, 30 tables; 4 decks with cards untaught): 0.7: 26 / 0 /
 3; 0.75: 26 / 0 / 1; 0.8: 25 / 0 / 0; 0.85: 19 / 0 / 0; 0.9: 16 / 0 / 0 (the wrong one an
 untaught White Rabbit named the Caterpillar at 0.76)."""
-UNTAUGHT_REFLECTED_MIN_SCORE = 0.75
-"""`REFLECTED_MIN_SCORE` (by `MIN_MARGIN`) on a deck with a card of the base deck untaught:
-`UNTAUGHT_MIN_SCORE` names a slot alone there, and a slot beside a named reflection is sure to
-hold a card, so only which card is in doubt. From `benchmarks/looking_glass_failures.py
---drop-one`'s curve on a development draw of the random family (12 decks, 24 tables, read as
-taught on the 5 decks with teach photos refused and with each table's commonest face
-untaught on all: `docs/looking-glass-table.md`, lg33), slots beside a named reflection named
-right / empty / wrong (the wrong ones an untaught card's slot naming a look-alike), margin
-0.1: 0.6: 41 / 0 / 1; 0.65: 38 / 0 / 1; 0.7: 36 / 0 / 1; 0.75: 32 / 0 / 0; 0.8 (named
-already): 30 / 0 / 0."""
 PROBE_SEARCH_PX = 4
 """A slot's upper half is matched at every shift up to this many patch px (about a mm each)
 about where the lattice puts it, not `library.SEARCH_PX` (2): a lattice extrapolated from a
@@ -542,14 +532,11 @@ def named(probe: Probe, every_card_taught: bool = True) -> bool:
     return i.card is not None and i.score >= least and i.margin >= MIN_MARGIN
 
 
-def reflected_named(probe: Probe, every_card_taught: bool = True) -> bool:
+def reflected_named(probe: Probe) -> bool:
     """Whether a slot whose reflection holds a named card is named by its best card: at
     `REFLECTED_MIN_SCORE` by `MIN_MARGIN`, or at `REFLECTED_WIDE_MIN_SCORE` by
-    `REFLECTED_WIDE_MARGIN`; with a card of the deck untaught, only at
-    `UNTAUGHT_REFLECTED_MIN_SCORE` by `MIN_MARGIN`."""
+    `REFLECTED_WIDE_MARGIN`."""
     i = probe.identity
-    if not every_card_taught:
-        return i.score >= UNTAUGHT_REFLECTED_MIN_SCORE and i.margin >= MIN_MARGIN
     if i.score >= REFLECTED_MIN_SCORE and i.margin >= MIN_MARGIN:
         return True
     return i.score >= REFLECTED_WIDE_MIN_SCORE and i.margin >= REFLECTED_WIDE_MARGIN
@@ -942,21 +929,20 @@ def name_slots(
     a slot that `named` names, then a slot whose reflection holds a named card that
     `reflected_named` names (a pick takes a card and its reflection together, so the two
     halves hold the same slots: there the question is only which card, not whether one),
-    if `halves_agree`. With a card of the deck left untaught (its teach photo refused), a slot
-    holding it is still sure to hold a card, and the taught card that correlates best there
-    at the lower thresholds is a wrong name: such a slot is named only at
-    `UNTAUGHT_REFLECTED_MIN_SCORE`."""
+    if `halves_agree` and `every_card_taught`. With a card of the deck left untaught (its
+    teach photo refused), a slot holding it is still sure to hold a card, and the taught
+    card that correlates best there at the lower threshold is a wrong name."""
     cards = list(cards)
     for p in sorted(
         (p for p in looked if named(p, every_card_taught)), key=lambda p: -p.identity.score
     ):
         if not _blocked(cards, p):
             cards.append(Placed(Identified(Hypothesis(p.outline, False), p.identity), *_slot(p)))
-    if not halves_agree(cards):
+    if not every_card_taught or not halves_agree(cards):
         return cards
     named_at = {_slot(c) for c in cards if c.card.identity.card is not None}
     for p in sorted(looked, key=lambda p: -p.identity.score):
-        if (1 - p.half, p.row, p.col) not in named_at or not reflected_named(p, every_card_taught):
+        if (1 - p.half, p.row, p.col) not in named_at or not reflected_named(p):
             continue
         if _blocked(cards, p):
             continue
