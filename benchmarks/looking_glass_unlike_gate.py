@@ -108,8 +108,10 @@ def curve(rows: list[dict[str, Any]], label: str) -> None:
     for g in GAPS:
         kept = [r for r in usable if r["unlike"]["gap"] is not None and r["unlike"]["gap"] <= g]
         good = sum(r["unlike"]["off_mm"] <= BAD_CUT_MM for r in kept)
-        print(f"  gap <= {g:g}: kept {len(kept)}, within {BAD_CUT_MM:g} mm {good}, "
-              f"more than {BAD_CUT_MM:g} mm {len(kept) - good}")
+        print(
+            f"  gap <= {g:g}: kept {len(kept)}, within {BAD_CUT_MM:g} mm {good}, "
+            f"more than {BAD_CUT_MM:g} mm {len(kept) - good}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(row), flush=True)
     refused = [r for r in rows if "refused" in r]
     bad = [r for r in rows if r.get("cut_off_mm", 0.0) > BAD_CUT_MM]
-    print(f"{len(rows) - len(refused)} of {len(rows)} accepted, {len(bad)} cut more than "
-          f"{BAD_CUT_MM:g} mm off")
+    print(
+        f"{len(rows) - len(refused)} of {len(rows)} accepted, {len(bad)} cut more than "
+        f"{BAD_CUT_MM:g} mm off"
+    )
     curve(rows, "every photo")
     curve([r for r in refused if r["refused"] == NO_CARD], "refused, no card found")
     if a.rows:
