@@ -9,9 +9,11 @@ import pytest
 
 from companion.games.looking_glass.vision.teach import (
     UNLIKE_FILL,
+    UNLIKE_STEP_GAP,
     TeachError,
     find_unlike_table,
     teach_cards,
+    unlike_step_gap,
 )
 from companion.sim import effects
 from companion.vision.cards.photo import (
@@ -221,6 +223,22 @@ def test_a_card_unlike_its_cloth_all_round_is_the_region_unlike_the_table():
     found = find_unlike_table(img)
     assert found is not None and found.outlined
     assert _error(found.outer, truth) < 0.02
+
+
+def test_the_step_from_the_table_lies_on_a_card_region_and_off_a_bad_one():
+    img, truth = _card_on_chequered_cloth()
+    assert unlike_step_gap(img, truth) <= UNLIKE_STEP_GAP
+    centre = truth.mean(axis=0)
+    # A region that took in the table beyond one side, and one that is a piece of the card.
+    wide = truth.copy()
+    wide[[1, 2]] += 0.25 * (truth[[1, 2]] - truth[[0, 3]])
+    inside = centre + 0.8 * (truth - centre)
+    for bad in (wide, inside):
+        gap = unlike_step_gap(img, bad)
+        assert np.isnan(gap) or gap > UNLIKE_STEP_GAP
+    # The gate keeps the card's region itself.
+    found = find_unlike_table(img)
+    assert found is not None and _error(found.outer, truth) < 0.02
 
 
 def test_a_bare_cloth_has_no_region_unlike_the_table():

@@ -366,17 +366,42 @@ def find_card(image: np.ndarray) -> FoundCard:
     return outlined
 
 
-UNLIKE_TABLE = False
+UNLIKE_TABLE = True
 """Whether `find_card` takes a card both finders declined as the region unlike the table
-(`find_unlike_table`). Left off: on fresh randomised decks it took 5 refused photos, 3 cut
-within 1.8 mm and 2 (a cream deck's, on one table) cut 17.7 and 90.7 mm off, where a refusal
-naming the photo is better than a bad cut; the region's fill of its quad did not tell those
-apart on development (4 of 48 development photos' regions 3.5-5 mm off all filled 0.996-1.0).
-See the guide (lgteach24)."""
+(`find_unlike_table`). Without the step gate (`UNLIKE_STEP_GAP`) it was off: on fresh
+randomised decks it took 5 refused photos, 3 cut within 1.8 mm and 2 (a cream deck's, on one
+table) cut 17.7 and 90.7 mm off, where a refusal naming the photo is better than a bad cut; the
+region's fill of its quad did not tell those apart on development. See the guide (lgteach24,
+lgteach25)."""
 UNLIKE_FILL = 0.9
 """A card neither finder saw is taken as the region of the photo unlike its table
 (`photo.find_card_unlike_table`) only where that region fills at least this share of the quad
 fitted round it: the card stands out from the table all round."""
+
+
+UNLIKE_STEP_GAP = 0.015
+"""...and only where the step from the table (`photo.table_edges`) lies on every side of its
+quad, within this share of the quad's width (`unlike_step_gap`). Curve over three development
+blocks of 10 randomised decks (`benchmarks/looking_glass_unlike_gate.py`; one block's photos
+re-encoded at JPEG 75), the photos both finders refused "no card found" with a card-shaped
+region (11 of 14), regions kept within 3 mm / more than 3 mm of the card: no gate 7 / 4 (55,
+14.9, 5.9, 3.01 mm), any gap (its step found on every side) 7 / 1, 0.005 1 / 0, 0.01 3 / 0,
+**0.015 5 / 0**, 0.02 5 / 1 (3.01 mm), 0.03 7 / 1; over all 360 photos (whatever the finders
+did) 0.01 107 / 2, **0.015 167 / 3**, 0.02 215 / 7, any 243 / 10. The three kept at 0.015 are
+white-bordered cards on a table of their tone, the region their art (3.4-9.5 mm inside every
+side): the step walks through such a border; none of them was refused."""
+
+
+def unlike_step_gap(image: np.ndarray, quad: np.ndarray) -> float:
+    """How far the step from the table (`photo.table_edges`) lies from the side of `quad`
+    (photo px) it lies furthest from, as a share of the quad's width; NaN where a side's step
+    is not found. A card's region meets the table at its own edge on every side; a region that
+    took in a piece of the table, or is a piece of the card, has a side where it does not."""
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    steps = table_edges(image, quad)
+    if np.isnan(steps).any():
+        return math.nan
+    return float(np.abs(steps).max()) / max(width, 1e-6)
 
 
 def find_unlike_table(image: np.ndarray) -> FoundCard | None:
@@ -386,6 +411,8 @@ def find_unlike_table(image: np.ndarray) -> FoundCard | None:
     itself like the table round it (`TABLE_LIKENESS`)."""
     quad, fill = find_card_unlike_table(image)
     if quad is None or fill < UNLIKE_FILL:
+        return None
+    if not unlike_step_gap(image, quad) <= UNLIKE_STEP_GAP:
         return None
     if surround_likeness(image, quad) >= TABLE_LIKENESS:
         return None
