@@ -199,7 +199,7 @@ def main() -> int:
     ap.add_argument(
         "--name-other",
         action="store_true",
-        help="count a mirror right where the OTHER facing of the same slot is (tally, curves, bars)",
+        help="count a mirror right where the OTHER facing of its slot is (tally, curves, bars)",
     )
     ap.add_argument("--rows", type=Path, help="also write every asked mirror's row here (JSON)")
     ap.add_argument(
