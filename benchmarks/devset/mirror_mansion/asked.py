@@ -7,7 +7,8 @@ asked, or the slot), one line: the reason (the test in `perceive.mirror_from_dot
 `perceive._unless_contradicted` or `perceive.fit` that declined it, found by replaying the
 dot's decision with the same inputs), the placement naming it would give (the side the test
 left unused: the top's where the top was overruled, the line's where the line was unclear)
-and whether that placement is right (answer key), with the measures a bar could stand on:
+and whether that placement is right (answer key; the tally also says where it is not: the
+other facing of the same slot, or the other slot), with the measures a bar could stand on:
 the dot's distance from its slot's line and from its top's middle, the top strip's Lab
 distance from the box's learnt top colour (`perceive.learnt_top`), its `rival`, `strength`,
 `print_gap` and the band beside it (`face_uneven`). Then the tally by reason (asked, would be
@@ -20,6 +21,9 @@ band --bars 2,2.5,2.75,3,3.25,3.5,4,4.5,5`; `perceive.NEAR_UNEVEN`'s: `--near-un
 `--rows FILE` keeps every row (JSON), and `--from-rows FILE,FILE` draws the tally and
 curves again from such files without reading a board (`perceive.MIDDLE_RIVAL`'s curve:
 `--curve "top middle" --measure rival --over`).
+`--name-other` counts a mirror right where the OTHER facing of the same slot is, for a rule
+that names the other side than the placement (`perceive.FACE_REFLECTS`' curve: `--curve "top
+face" --name-other --measure band --over`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -43,7 +47,7 @@ import argparse
 import json
 import math
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -172,6 +176,14 @@ def meets(measures: dict[str, float], where: str) -> bool:
     return True
 
 
+def relation(named: tuple[str, str], truth: tuple[str, str]) -> str:
+    """The answer key against the placement naming would give: `named` (it is right), `other
+    facing` (the slot right, the facing the other one), `other slot`."""
+    if named == truth:
+        return "named"
+    return "other facing" if named[0] == truth[0] else "other slot"
+
+
 def curve(rows: list[tuple[dict[str, float], bool]]) -> None:
     """Per measure, naming those under (and over) each bar: right and wrong."""
     for name in MEASURES:
@@ -220,6 +232,11 @@ def main() -> int:
         type=float,
         help="read with `perceive.NEAR_UNEVEN` at this bar (inf: off, for its own curve)",
     )
+    ap.add_argument(
+        "--name-other",
+        action="store_true",
+        help="count a mirror right where the OTHER facing of its slot is (tally, curves, bars)",
+    )
     ap.add_argument("--rows", type=Path, help="also write every asked mirror's row here (JSON)")
     ap.add_argument(
         "--from-rows",
@@ -234,14 +251,18 @@ def main() -> int:
     tally: Counter[str] = Counter()
     right_if_named: Counter[str] = Counter()
     rows: dict[str, list[tuple[dict[str, float], bool]]] = {}
+    relations: defaultdict[str, Counter[str]] = defaultdict(Counter)
     boards = exact = 0
     print("board cell slot | reason | named would be | measures")
     read = [] if args.from_rows else staged(args.cache, board, args.styles)
     for name in args.from_rows.split(",") if args.from_rows else []:
         for row in json.loads(Path(name).read_text()):
+            truth_is = row.get("truth", "named" if row["right"] else "?")
+            ok = truth_is == "other facing" if args.name_other else row["right"]
+            relations[row["reason"]][truth_is] += 1
             tally[row["reason"]] += 1
-            right_if_named[row["reason"]] += row["right"]
-            rows.setdefault(row["reason"], []).append((row["measures"], row["right"]))
+            right_if_named[row["reason"]] += ok
+            rows.setdefault(row["reason"], []).append((row["measures"], ok))
     for style, seed, _image, truth, _rect, cands, ident in read:
         boards += 1
         got = perceive.fit(ident, cands, board)
@@ -267,12 +288,16 @@ def main() -> int:
                     learnt = learnt_colour(cands, board)
                 reason, named, measures = why(board, held, cands, learnt)
             ok = named == (m.slot, m.facing)
+            truth_is = relation(named, (m.slot, m.facing))
+            if args.name_other:
+                ok = truth_is == "other facing"
+            relations[reason][truth_is] += 1
             tally[reason] += 1
             right_if_named[reason] += ok
             rows.setdefault(reason, []).append((measures, ok))
             dumped.append(
                 {"board": f"{style} {seed[1]}", "cell": list(m.cell), "reason": reason}
-                | {"right": ok, "measures": measures}
+                | {"right": ok, "truth": truth_is, "measures": measures}
             )
             shown = " ".join(f"{k} {v:.2f}" for k, v in measures.items())
             print(
@@ -284,9 +309,14 @@ def main() -> int:
     print()
     if not args.from_rows:
         print(f"{boards} boards, {exact} exact; mirrors {dict(outcomes)}")
-    print("asked by reason: count, right if named, wrong if named")
+    what = "right if the other facing is named" if args.name_other else "right if named"
+    print(f"asked by reason: count, {what}, wrong so; the answer key against the placement")
     for reason, n in tally.most_common():
-        print(f"  {n:4d} {right_if_named[reason]:4d} {n - right_if_named[reason]:4d}  {reason}")
+        seen = ", ".join(f"{k} {v}" for k, v in relations[reason].most_common())
+        print(
+            f"  {n:4d} {right_if_named[reason]:4d} {n - right_if_named[reason]:4d}  {reason}"
+            f"  ({seen})"
+        )
     which = args.curve.split(";") if args.curve else [r for r, _ in tally.most_common(1)]
     chosen = [row for r in which for row in rows.get(r, [])]
     if chosen:

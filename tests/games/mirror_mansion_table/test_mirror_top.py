@@ -568,3 +568,32 @@ def test_a_dot_near_its_tops_middle_is_named_only_when_no_other_strip_rivals_the
     assert read(perceive.MIDDLE_RIVAL / 2).confidence < 0.1
     monkeypatch.setattr(perceive, "MIDDLE_RIVAL", 0.0)
     assert read(1.0).confidence < 0.1
+
+
+def test_a_far_half_top_with_a_reflection_beside_it_names_the_other_facing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The camera over NW: a dot 0.5 mm in front of the line (SE) on a 6 mm strip reaching 4 mm
+    # behind it, 1.5 mm off the strip's middle on its far half, where the face toward the
+    # camera (3 mm shown) may be in the strip: asked. With a reflection beside the strip on the
+    # camera's side, uneven at least `FACE_REFLECTS` (measured 7.0 on development, left off: a
+    # confidently wrong facing added on fresh boxes), the reflective face looks at the camera:
+    # the strip held it with the top, and the other facing (NW) is named, as sure as a dot
+    # `ACROSS_MM[0]` off. An even band beside it, or the rule off (its default): asked.
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    d = _dot(0.5)
+
+    def read(band: float) -> perceive.PieceSeen:
+        top = perceive.MirrorTop(-1.0, 6.0, 1.5, near_side=-1.0, face_mm=3.0, face_uneven=band)
+        piece = perceive.mirror_from_dot(BOARD, d, bars, tops={(d.centre_mm, "/"): top})
+        assert piece is not None and piece.slot == "/"
+        return piece
+
+    assert perceive.FACE_REFLECTS == 0.0
+    assert read(9.0).side_from == "top_asked"
+    monkeypatch.setattr(perceive, "FACE_REFLECTS", 7.0)
+    named = read(9.0)
+    assert (named.side_from, named.facing) == ("face", "NW")
+    assert named.confidence == pytest.approx(0.5)
+    assert read(6.5).side_from == "top_asked"

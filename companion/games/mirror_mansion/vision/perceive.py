@@ -934,6 +934,20 @@ named), named at or over 0, 2, 4, 6, 8, 10, 15, 20, 30: right 52, 52, 52, 50, 49
 34, wrong 0 at each (the least right 4.6, 4.8, then 7.5). Of the far halves named wrong if
 named at any band, 18 lie under 4.0 (from 0.5: the board beyond a face taken for the top).
 4.0: every right one kept, the board-coloured bands below."""
+FACE_REFLECTS = 0.0
+"""At least this unevenness (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) of the band
+beside a top on the camera's side names the OTHER facing where the face test (`_face_in_top`)
+doubts a dot on the top's half away from the camera (`_face_reflects`): a reflection there
+says the reflective face looks at the camera, so the strip held that face with the top.
+0: off. Named so, the side counts as `ACROSS_MM[0]` off the middle (confidence 0.5). Curve on
+development sets `wide17` to `wide22`, `wide24` and `wide26` (`asked.py`'s `top face`, 1,450
+random boxes: 162 asked, 57 right if named, the other 105 all the other facing of the same
+slot; `asked.py --from-rows ... --curve "top face" --name-other --measure band --over --bars
+...`, 146 with a band), the other facing named at or over 0, 4, 5, 5.5, 6, 6.5, 7, 7.5, 8, 10:
+right 92, 86, 74, 68, 58, 51, 42, 39, 37, 20, wrong 54, 19, 6, 1, 0, 0, 0, 0, 0, 0 (the
+highest band of a top right as named 5.83). 7.0 chosen: over a point clear of it (backs
+reach 7 in .030 at the faces' true place, `FACE_UNEVEN`). LEFT OFF: at 7.0 on fresh random
+boxes it named 4 asked facings right and 1 asked facing wrong (a confident mistake added)."""
 MIDDLE_RIVAL = 0.2
 """How much more a top must stand out (`MirrorTop.rival`) than the likeliest strip that puts
 its dot on the other half for it to name the side of a dot lying within `ACROSS_MM[0]` of its
@@ -1406,9 +1420,10 @@ class PieceSeen:
     `SLOT_MARGIN`: the reading then says so instead of naming a facing."""
     side_from: str = "line"
     """What named the facing: "line" (the dot's side of its slot's line), "top" (its side of
-    the mirror's own top, near the line, `TOP_NEAR_MM`) or "top_asked" (that top left it
-    asked: it names the other side than the line, or may hold the face toward the camera;
-    the facing then named is no reading, only the slot's first)."""
+    the mirror's own top, near the line, `TOP_NEAR_MM`), "face" (the other side than the top's,
+    a reflection beside it, `_face_reflects`) or "top_asked" (that top left it asked: it names
+    the other side than the line, or may hold the face toward the camera; the facing then
+    named is no reading, only the slot's first)."""
 
 
 @dataclass(frozen=True)
@@ -1507,6 +1522,12 @@ def mirror_from_dot(
         # the board beyond it, even too).
         if (disagree or unsure) and not print_like and _back_beside(top, on_top):
             disagree = unsure = False
+        # A top whose far half the face test doubts, with a reflection beside it on the
+        # camera's side (`FACE_REFLECTS`): the reflective face looks at the camera, taken with
+        # the top, and the dot lies on the true top's near half. Named so, the other facing.
+        flipped = unsure and not print_like and _face_reflects(top, on_top)
+        if flipped:
+            unsure = disagree = False
         unsure |= print_like
         # The line and the top both put the dot on the side away from the camera, just off the
         # line, and another strip holding it on the top's near half stands out almost as well:
@@ -1523,6 +1544,8 @@ def mirror_from_dot(
         across = 0.0 if disagree or unsure else on_top
         if side_from == "top" and _middle_named(top, on_top):
             across = math.copysign(ACROSS_MM[0], on_top)
+        if flipped and side_from == "top":
+            side_from, across = "face", -math.copysign(ACROSS_MM[0], on_top)
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
@@ -1576,6 +1599,19 @@ def _reflection_beside(top: MirrorTop, on_top: float) -> bool:
         top.near_side * on_top > 0
         and top.face_uneven is not None
         and top.face_uneven >= FACE_UNEVEN
+    )
+
+
+def _face_reflects(top: MirrorTop, on_top: float) -> bool:
+    """Whether a top that puts its dot `on_top` mm off its middle, on its half away from the
+    camera, has a clear reflection beside it on the camera's side (`MirrorTop.face_uneven` at
+    least `FACE_REFLECTS`): the reflective face looks at the camera, not the back the far half
+    says, so the strip holds that face with the top and the dot lies on the top's near half."""
+    return (
+        FACE_REFLECTS > 0
+        and top.near_side * on_top < 0
+        and top.face_uneven is not None
+        and top.face_uneven >= FACE_REFLECTS
     )
 
 
