@@ -13,7 +13,7 @@ from companion.games.reflecto.rules import ENGINE as REAL_ENGINE
 from companion.games.reflecto.rules.actions import Remove, Step
 from companion.games.reflecto.rules.engine import RULE_JUMP, RULE_ORDER
 from companion.games.reflecto.table.live import ReflectoTable, make_table_game
-from companion.games.reflecto.table.track import board_of
+from companion.games.reflecto.table.track import STABLE_FRAMES, board_of
 from companion.live.conformance import Correct, Observe, check_table_game, play
 from companion.live.table_game import Observation, TableGame
 from companion.store import Session
@@ -1071,3 +1071,66 @@ def test_a_move_out_of_turn_said_none_of_these_is_not_asked_again() -> None:
     later = _feed(game, [_unsure_6_4(again)] * 12)
     assert "reflecto.action" not in [d.kind for d in later]
     assert not any(q.id.startswith("unseen-") for q in game.questions(None))
+
+
+def _bobs_last_line_blinks(to_move: int, rank: int) -> tuple[Any, list[Any], Any]:
+    """Bob's letter B0 (his next in word order when `rank` is 0, else B1 is) stands on his
+    last line, row 1; with no hand over the board the camera reads its square empty for a
+    few frames, then sees it again. The table, its drafts, and the state before."""
+    state = placed(
+        letter("A0", 0, (4, 4)),
+        letter("A1", 1, (2, 2)),
+        letter("B0", rank, (0, 3)),
+        letter("B1", 1 - rank, (3, 5)),
+        to_move=to_move,
+    )
+    table, cells = _settled_at(state)
+    blank = moved(cells, (0, 3), None)
+    drafts = _feed(table, [board(blank)] * (STABLE_FRAMES + 3) + [board(cells)] * 3)
+    return table, drafts, state
+
+
+@pytest.mark.parametrize(("to_move", "rank"), [(0, 0), (1, 0), (1, 1)])
+def test_a_screen_on_its_owner_s_last_line_read_empty_with_no_hand_is_no_event(
+    to_move: int, rank: int
+) -> None:
+    """A screen leaves the board only in a hand: its square read empty with no hand seen
+    since the camera saw it there is the reader's doubt, neither a move out of turn (Ann's
+    turn), nor a removal (Bob's, B0 his next letter), nor one out of order (B1 next)."""
+    table, drafts, state = _bobs_last_line_blinks(to_move, rank)
+    assert [d.kind for d in drafts if d.kind in ("reflecto.action", "reflecto.breach")] == []
+    assert table.state == state
+
+
+def test_a_last_line_screen_read_empty_with_no_hand_is_asked_and_booked_on_the_answer() -> None:
+    """Bob's next letter B0 on his last line read empty, no hand seen since it was seen
+    there, and it stays so: "what is there?" is asked (not booked on the reader's word),
+    and the players' "nothing" books the removal through the engine."""
+    state = placed(
+        letter("A0", 0, (4, 4)), letter("B0", 0, (0, 3)), letter("B1", 1, (3, 5)), to_move=1
+    )
+    table, cells = _settled_at(state)
+    blank = moved(cells, (0, 3), None)
+    drafts = _feed(table, [board(blank)] * (STABLE_FRAMES + 3))
+    assert "reflecto.action" not in [d.kind for d in drafts]
+    (question,) = table.questions(None)
+    assert question.id.startswith("square-0-3-")
+    _answer(table, question, None)
+    drafts = _feed(table, [board(blank)] * STABLE_FRAMES)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "remove", "screen": "B0"}
+    ]
+
+
+def test_a_last_line_screen_lifted_in_a_hand_is_still_a_removal() -> None:
+    """The same square read empty after a hand over the board: the removal is booked."""
+    state = placed(
+        letter("A0", 0, (4, 4)), letter("B0", 0, (0, 3)), letter("B1", 1, (3, 5)), to_move=1
+    )
+    table, cells = _settled_at(state)
+    blank = moved(cells, (0, 3), None)
+    drafts = _feed(table, [board(blank, hands=True)] + [board(blank)] * STABLE_FRAMES)
+    assert [d.payload["action"] for d in drafts if d.kind == "reflecto.action"] == [
+        {"type": "remove", "screen": "B0"}
+    ]
+    assert table.questions(None) == []

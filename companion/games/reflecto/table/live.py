@@ -235,6 +235,9 @@ class ReflectoTable:
         self._from_none: set[Cell] = set()
         """Squares whose new screen the players said came from none of the squares offered
         (`_came_from`): the change is judged as before, not asked again."""
+        self._shown: dict[Cell, int] = {}
+        """Each square the reader called a screen on in a frame since the last hands, and
+        whose: a screen leaves the board only in a hand (`_vanished_unhanded`)."""
         self._unseen_none: set[Cell] = set()
         """Squares reached by a move seen out of turn whose unseen move before it the players
         said was none of those offered (`_turn_unseen`): judged as before, not asked again."""
@@ -356,6 +359,7 @@ class ReflectoTable:
             self._looked_last = [*self._looked_last, unsure][-STABLE_FRAMES:]
         else:
             self._wavered = set()
+            self._shown = {}
             if len(self._looked_last) >= STABLE_FRAMES:
                 self._unsure_before = set.intersection(*self._looked_last)
             self._looked_last = []
@@ -370,6 +374,7 @@ class ReflectoTable:
             # the start position is seen, and the engine's screen there is followed through
             # the other seat's moves instead of being read as gone at each of them.
             self._suspect |= start - unsure
+            self._suspect |= self._vanished_unhanded(called, unsure, held_now)
         prior = start | self._suspect | self._unheld
         if looked:
             prior |= self._contested(called, unsure | prior)
@@ -511,6 +516,27 @@ class ReflectoTable:
             self._breached = True
             drafts.append(self._breach(found.breach))
         return drafts
+
+    def _vanished_unhanded(
+        self, called: dict[Cell, int], unsure: set[Cell], held_now: dict[Cell, int]
+    ) -> set[Cell]:
+        """Squares of their owner's last line where the engine has a screen, read clearly
+        empty in this frame (no hands) though the reader called that screen there in a frame
+        since the last hands: nothing left the board without a hand over it, so the square
+        is in doubt (held by nothing, asked about if it stays so), never a removal, or a
+        move out of turn, on the reader's word (the rules took such a square at once). The
+        squares the reader calls in this frame join `_shown` (`update` clears it at hands)."""
+        last = ENGINE.board.last_row
+        out = {
+            cell
+            for cell, owner in self._shown.items()
+            if cell not in called
+            and cell not in unsure
+            and held_now.get(cell) == owner
+            and cell[0] == last(owner)
+        }
+        self._shown.update(called)
+        return out
 
     def _moved_on(self) -> None:
         """The game moved on (a change explained, or booked on the players' answer): no
