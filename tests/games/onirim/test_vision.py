@@ -35,6 +35,7 @@ from companion.games.onirim.vision.read import (
     HELD_SURE,
     MARGIN,
     MIRROR_BODY_LEAD,
+    MIRROR_SURE,
     ROW_GAP,
     SIDE_LIGHT,
     SIDE_MARGIN,
@@ -601,6 +602,33 @@ def test_a_mirror_side_its_lightness_contradicts_is_asked_by_read_and_kept_for_l
     assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (2, 1, 0, 1, 0)
     t = compare(replace(read, guessed=()), truth)
     assert (t.cards, t.right, t.wrong, t.null, t.phantom) == (2, 1, 1, 0, 0)
+
+
+def test_a_mirror_place_is_named_below_empty_as_the_discard_pile_is(
+    rendered: Path, monkeypatch
+) -> None:
+    """A Mirror place shows a Mirror or the bare table, never a row's body: a Mirror scoring
+    under `EMPTY` is named from `MIRROR_SURE` (its sides' lead clearing `MARGIN`). Here
+    `EMPTY` is raised over every score: the Mirrors with nothing under them are read with the
+    side they were read with before; with `MIRROR_SURE` raised too, they are left out."""
+    assert HELD_SURE <= MIRROR_SURE < EMPTY
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    images = [cv2.imread(str(rendered / f"{i:04d}.jpg")) for i in range(3)]
+    wants = []
+    for image in images:
+        r = reader.read(image)
+        wants.append(
+            {(m.mirror, m.explored) for m in r.mirrors if not m.under and m.mirror not in r.guessed}
+        )
+    assert any(wants)
+    monkeypatch.setattr(onirim_read, "EMPTY", 1.01)
+    for image, want in zip(images, wants, strict=True):
+        got = {(m.mirror, m.explored) for m in reader.read(image).mirrors}
+        assert want <= got
+    monkeypatch.setattr(onirim_read, "MIRROR_SURE", 1.01)
+    for image, want in zip(images, wants, strict=True):
+        got = {(m.mirror, m.explored) for m in reader.read(image).mirrors}
+        assert not want & got
 
 
 def test_a_mirror_whose_side_is_not_told_still_has_its_fan_read(rendered: Path) -> None:

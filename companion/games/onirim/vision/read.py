@@ -73,6 +73,19 @@ scored 0.405; named at 0.45 / 0.50 / 0.55 / 0.60 / 0.62: 1 / 1 / 1 / 0 / 0 more 
 none wrong. On on21's development misses (16 random decks x 3 tables) 6 of 9 discard tops left
 null scored 0.518-0.606 with the right type leading by 0.27-0.62; the one wrong best there
 (0.564) led by 0.029, under `MARGIN`. 0.50: above every bare place by far, under those tops."""
+MIRROR_SURE = 0.50
+"""A Mirror place is named from this score (with `MARGIN` between its sides, `Match.held`)
+instead of `SURE`: as on the discard pile, no row's last card lies before it, so what shows
+there without a Mirror is the bare table, never a card's body (what `EMPTY` and `END_SURE`
+guard against). Not a side its lightness contradicts (`Match.side_guessed`: a low score and
+a guess are two doubts; on a fresh house table a side named below `EMPTY` was a guess, which live
+play would have kept). A Mirror named so is read as any other (its fan). From the
+curve on new development random decks (`benchmarks/onirim_mirror_floor_curve.py`, 16 x 3
+tables, seeds in `docs/onirim.md`): 115 bare Mirror places scored at most 0.381 (99th
+percentile 0.349), 317 Mirror cards 0.273 at the least (1st / 5th percentile 0.467 / 0.643);
+of the cards under `EMPTY` whose sides' lead cleared `MARGIN`, named right / wrong side /
+phantom at 0.50 / 0.55 / 0.60: 5 / 0 / 0, 4 / 0 / 0, 1 / 0 / 0 (`Match.held`, so none under
+`HELD_SURE`; none a guessed side). 0.50, `HELD_SURE`'s floor: 0.12 over the bare table's most."""
 HELD_SURE = DISCARD_SURE
 """A place a row's cards after it say holds a card (a gap `row_of` bridges: a row has no gaps)
 is named from this score instead of `SURE` (`Match.held`), with `MARGIN`, the colour look and
@@ -1726,7 +1739,16 @@ class TableReader:
         guess: dict[int, Match] = {}
         doubtful: set[int] = set()
         for i, m in enumerate(seen):
-            if m.empty:
+            if (
+                m.empty
+                and m.held is not None
+                and m.score >= MIRROR_SURE
+                and not replace(m, card=m.held).side_guessed
+            ):
+                # A place of its own, as the pile's: no row's body shows there. A side its
+                # lightness contradicts is not named from this score.
+                m = replace(m, card=m.held)
+            elif m.empty:
                 # Something like a card (a glint over it, say): its fan is read, as cards
                 # under it say a Mirror lies there.
                 if m.coarse >= COARSE_EMPTY:
