@@ -4,6 +4,8 @@ a dark one or the art of a light-bordered one is decided by the deck's other pho
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from companion.games.looking_glass.vision.teach import (
     TABLE_LIKENESS,
     FoundCard,
     cut_deck,
+    deck_voices,
     find_card,
     find_framed_card,
     onto_witness,
@@ -452,3 +455,41 @@ def test_a_cut_at_a_light_border_or_on_the_cards_edge_is_left_as_it_is():
     assert past_frame_line(image, truth) is truth
     image, truth = photo(face(rng, "black", frame=True, radius_mm=0.0), rng, tone="light")
     assert past_frame_line(image, truth) is truth
+
+
+def _deck_with_a_region_card(region_border: float) -> dict[str, FoundCard]:
+    """Three cards whose outlines measured borders of 0.05-0.07 of the width inward, and a
+    fourth found as the region unlike the table (`FoundCard.unlike_table`) with its own."""
+    found = {}
+    for k, border in enumerate((0.05, 0.06, 0.07)):
+        card = _rect(1000 * k, 0, 630, 880)
+        found[f"c{k}"] = FoundCard(inset(card, 630 * border), card, border, outlined=True)
+    card = _rect(3000, 0, 630, 900)
+    found["region"] = FoundCard(
+        inset(card, 630 * region_border), card, region_border, outlined=True, unlike_table=True
+    )
+    return found
+
+
+def test_a_card_found_as_the_region_unlike_the_table_leaves_its_deck_mates_cut_as_before():
+    # Its own border, measured inward from its region's quad, moved its deck-mates' cuts
+    # when it counted in the deck's median (lgteach25).
+    images = {cid: np.full((10, 10, 3), 90, np.uint8) for cid in ("c0", "c1", "c2", "region")}
+    found = _deck_with_a_region_card(0.12)
+    assert set(deck_voices(found)) == {"c0", "c1", "c2"}
+    without = {cid: f for cid, f in _deck_with_a_region_card(0.12).items() if cid != "region"}
+    cut, frac, _ = cut_deck(images, found)
+    alone, alone_frac, _ = cut_deck(images, without)
+    assert frac == pytest.approx(0.06) and frac == alone_frac
+    for cid in without:
+        assert np.allclose(cut[cid].outer, alone[cid].outer)
+    # Counted, it would have moved the deck's border (the median of four).
+    counted = {cid: replace(f, unlike_table=False) for cid, f in found.items()}
+    assert cut_deck(images, counted)[1] == pytest.approx(0.065)
+    # The region's card is still cut, by the deck's border.
+    assert "region" in cut
+
+
+def test_a_deck_found_only_as_regions_unlike_the_table_is_measured_from_them():
+    found = {cid: f for cid, f in _deck_with_a_region_card(0.12).items() if cid == "region"}
+    assert set(deck_voices(found)) == {"region"}

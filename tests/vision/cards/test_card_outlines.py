@@ -221,7 +221,7 @@ def test_a_card_unlike_its_cloth_all_round_is_the_region_unlike_the_table():
     assert quad is not None and fill >= UNLIKE_FILL
     assert _error(quad, truth) < 0.02
     found = find_unlike_table(img)
-    assert found is not None and found.outlined
+    assert found is not None and found.outlined and found.unlike_table
     assert _error(found.outer, truth) < 0.02
 
 

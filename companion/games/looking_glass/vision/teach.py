@@ -128,6 +128,10 @@ class FoundCard:
     `outer` is the card's outline (its light border ran on into a title band, `_band_is_card`):
     not a border measured inward from the outline, so it is not among those the deck's border
     is taken from first (`deck_border`, `EDGED_BORDERS`)."""
+    unlike_table: bool = False
+    """Found as the region unlike the table (`find_unlike_table`) where both finders declined
+    the photo: cut by the deck's border and aspect, but not among the photos they are measured
+    from (`deck_voices`), so its deck-mates are cut as if the photo had been refused."""
 
     def moved(self, shift: np.ndarray) -> FoundCard:
         """The same card in a photo cropped at `shift` (px)."""
@@ -143,6 +147,7 @@ class FoundCard:
             as_art,
             edge,
             self.border_outward,
+            self.unlike_table,
         )
 
     @property
@@ -408,7 +413,7 @@ def find_unlike_table(image: np.ndarray) -> FoundCard | None:
     """The card of a photo both finders declined, as the one region unlike the table round it
     (`photo.find_card_unlike_table`): its outline against a patterned cloth did not close and
     it has no light border. None unless that region fills its quad (`UNLIKE_FILL`) and is not
-    itself like the table round it (`TABLE_LIKENESS`)."""
+    itself like the table round it (`TABLE_LIKENESS`). The card is marked `unlike_table`."""
     quad, fill = find_card_unlike_table(image)
     if quad is None or fill < UNLIKE_FILL:
         return None
@@ -416,7 +421,9 @@ def find_unlike_table(image: np.ndarray) -> FoundCard | None:
         return None
     if surround_likeness(image, quad) >= TABLE_LIKENESS:
         return None
-    return _outlined(image, quad)
+    card = _outlined(image, quad)
+    card.unlike_table = True
+    return card
 
 
 def _attempt(
@@ -717,7 +724,9 @@ def cut_deck(
     at the one of the deck's aspect (`resolve_alternatives`). One border for all cards: each
     outer quad is re-derived from its art by the deck's border (`EDGED_BORDERS`; `shape`'s, when
     given: cards added to a library taught earlier are cut as its cards were), except a
-    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`)."""
+    card's outline seen against the table that the derived quad misses (`KEEP_OUTLINE`).
+    The deck's border and aspect are measured from its photos' cards but for those found as
+    the region unlike the table (`deck_voices`)."""
     found = resolve_alternatives(
         found,
         None if shape is None else shape.height_mm / CARD_W_MM,
@@ -727,20 +736,21 @@ def cut_deck(
         found = resolve_art_holes(images, found)
     else:
         found = {cid: _as_found(f) for cid, f in found.items()}
-    fracs = [f.border_frac for f in found.values() if not math.isnan(f.border_frac)]
-    measured = None if shape is not None else deck_border(found.values())
+    voices = deck_voices(found)
+    fracs = [f.border_frac for f in voices.values() if not math.isnan(f.border_frac)]
+    measured = None if shape is not None else deck_border(voices.values())
     if shape is not None:
         frac = shape.border_mm / CARD_W_MM
     else:
         frac = 4.0 / CARD_W_MM if measured is None else measured
-    aspect = float(np.median([f.aspect for f in found.values()])) if found else math.nan
+    aspect = float(np.median([f.aspect for f in voices.values()])) if voices else math.nan
     cuts = _cut_all(found, frac, aspect, shape is None)
     if shape is not None:
         for cid, f in found.items():
             f.outer = cuts[cid]
         return found, frac, bool(fracs)
     steps = {cid: table_edges(images[cid], cut) for cid, cut in cuts.items()}
-    border = border_to_table(found, cuts, steps)
+    border = border_to_table(voices, cuts, steps)
     if border is not None:
         frac = border
         cuts = _cut_all(found, frac, aspect, True)
@@ -1067,7 +1077,7 @@ def library_from_found(
     if shape is None:
         aspects = [
             float(np.linalg.norm(f.outer[3] - f.outer[0]) / np.linalg.norm(f.outer[1] - f.outer[0]))
-            for f in found.values()
+            for f in deck_voices(found).values()
         ]
         shape = CardShape(
             height_mm=round(float(np.median(aspects)) * CARD_W_MM, 1),
@@ -1101,6 +1111,15 @@ def library_from_found(
         shape,
         np.array(faces, np.uint8),
     ), warnings
+
+
+def deck_voices(found: dict[str, FoundCard]) -> dict[str, FoundCard]:
+    """The cards the deck's border and aspect are measured from: all but those found as the
+    region unlike the table (`FoundCard.unlike_table`), unless no other card was found. Such a
+    card's own border, measured inward from its region's quad, moved its deck-mates' cuts when
+    it counted (lgteach25, fresh randomised decks: 10 cut further off, one 3.76 -> 5.17 mm)."""
+    voices = {cid: f for cid, f in found.items() if not f.unlike_table}
+    return voices or dict(found)
 
 
 def deck_border(cards: Iterable[FoundCard]) -> float | None:
@@ -1142,7 +1161,7 @@ def resolve_alternatives(
     other photos measured 1.435 where the face is 1.397, nearer its art's 1.455
     than its scans' frames' 1.389, and 4 of its 12 faces were taught as the art magnified).
     With no other photo to ask, the first cut is kept."""
-    sure = [f for f in found.values() if not f.alternatives]
+    sure = [f for f in deck_voices(found).values() if not f.alternatives]
     if aspect is None and sure:
         aspect = float(np.median([f.aspect for f in sure]))
     if border is None:
@@ -1185,13 +1204,14 @@ def resolve_art_holes(
     which a border ends), else as the card its outline is. A deck with no other photo keeps
     the hole as art (a light-bordered deck all taught on a table of its border's tone); one
     whose other photos show no border keeps the outline."""
-    sure = {cid: f for cid, f in found.items() if f.art_hole is None}
+    out = {cid: f for cid, f in found.items() if f.art_hole is None}
+    # The deck's other photos but those found as the region unlike the table (`deck_voices`).
+    sure = {cid: f for cid, f in deck_voices(found).items() if f.art_hole is None}
     bordered = [
         (images[cid], f)
         for cid, f in sure.items()
         if not math.isnan(f.border_frac) and f.border_frac > 0.01
     ]
-    out = dict(sure)
     if not bordered:
         for cid, f in found.items():
             if f.art_hole is not None:
@@ -1212,7 +1232,13 @@ def resolve_art_holes(
 
 def _as_found(f: FoundCard) -> FoundCard:
     return FoundCard(
-        f.interior, f.outer, f.border_frac, f.outlined, edge=f.edge, border_outward=f.border_outward
+        f.interior,
+        f.outer,
+        f.border_frac,
+        f.outlined,
+        edge=f.edge,
+        border_outward=f.border_outward,
+        unlike_table=f.unlike_table,
     )
 
 
