@@ -89,16 +89,41 @@ def side_offsets(cut: np.ndarray, card: np.ndarray) -> list[float]:
     return out
 
 
+def world_photos(
+    seed: int, jpeg: int | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """One randomised deck's teach photos as the world benchmark renders them: its art, each
+    card's photo (re-encoded at JPEG quality `jpeg`, as the development set stores them) and
+    each card's corners in it (the card's, and its sleeve's where it has one)."""
+    art = family_deck("random", seed)
+    rng = np.random.default_rng([seed, 5])  # the world benchmark's teach photos
+    images, truth = {}, {}
+    for cid, a in art.items():
+        photo, card = world_teach_shot(a, rng)
+        if jpeg is not None:
+            ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+            photo = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else photo
+        images[cid], truth[cid] = photo, card
+    return art, images, truth
+
+
+def cut_off_mm(quad: np.ndarray, card: np.ndarray) -> tuple[float, np.ndarray]:
+    """The worst corner of `quad` from the card or its sleeve, whichever is nearer (mm), and
+    that one's corners: a sleeved card may be cut at the card's edge or at the sleeve's (its
+    rim shows at the table too)."""
+    mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
+    offs = [float(np.linalg.norm(quad - c, axis=1).max()) for c in card]
+    k = int(np.argmin(offs))
+    return offs[k] * mm, card[k]
+
+
 def deck_rows(seed: int, sides: bool = False) -> list[dict[str, Any]]:
     """Every teach photo of one randomised deck: refused (why), or how far its card as the
     library keeps it (`teach.cut_deck`, after the deck decided the photos it alone could not,
     `FoundCard.art_hole`) lies from the card; with `sides`, also each side's signed offset
     (`side_offsets`, mm, from the card or sleeve the cut lies nearer) and how the finders saw
     the photo (an outline, the border it measured)."""
-    art = family_deck("random", seed)
-    rng = np.random.default_rng([seed, 5])  # the world benchmark's teach photos
-    shots = {cid: world_teach_shot(a, rng) for cid, a in art.items()}
-    images = {cid: photo for cid, (photo, _) in shots.items()}
+    art, images, truth = world_photos(seed)
     found, refused = {}, {}
     for cid, img in images.items():
         try:
@@ -109,19 +134,15 @@ def deck_rows(seed: int, sides: bool = False) -> list[dict[str, Any]]:
     cards = _cut_deck({c: images[c] for c in found}, found) if found else {}
     style = next(iter(art.values())).style
     rows = []
-    for cid, (_, card) in shots.items():
+    for cid, card in truth.items():
         row: dict[str, Any] = {"seed": seed, "card": cid, "border": style.border}
         if cid in refused:
             rows.append({**row, "refused": refused[cid]})
             continue
-        # A sleeved card may be cut at the card's edge or at the sleeve's (its rim shows at
-        # the table too).
-        mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
-        offs = [float(np.linalg.norm(cards[cid].outer - c, axis=1).max()) for c in card]
-        off = min(offs) * mm
+        off, nearest = cut_off_mm(cards[cid].outer, card)
         row |= {"cut_off_mm": round(off, 2), "bad": off > BAD_CUT_MM}
         if sides:
-            nearest = card[int(np.argmin(offs))]
+            mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
             f = found[cid]
             row |= {
                 "sides_mm": [round(x * mm, 2) for x in side_offsets(cards[cid].outer, nearest)],

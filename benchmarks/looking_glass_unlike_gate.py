@@ -33,9 +33,14 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.looking_glass_teach import BAD_CUT_MM, _cut_deck, side_offsets  # noqa: E402
-from benchmarks.looking_glass_world import DEV_SEED_LIMIT, family_deck  # noqa: E402
-from companion.games.looking_glass.vision.render import world_teach_shot  # noqa: E402
+from benchmarks.looking_glass_teach import (  # noqa: E402
+    BAD_CUT_MM,
+    _cut_deck,
+    cut_off_mm,
+    side_offsets,
+    world_photos,
+)
+from benchmarks.looking_glass_world import DEV_SEED_LIMIT  # noqa: E402
 from companion.games.looking_glass.vision.teach import (  # noqa: E402
     NO_CARD,
     UNLIKE_FILL,
@@ -49,25 +54,8 @@ from companion.vision.cards.photo import find_card_unlike_table, surround_likene
 GAPS = (0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.06, 0.1, math.inf)
 
 
-def _off_mm(quad: np.ndarray, card: np.ndarray) -> tuple[float, np.ndarray]:
-    """The worst corner of `quad` from the card or its sleeve, whichever is nearer (mm), and
-    that one's corners."""
-    mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
-    offs = [float(np.linalg.norm(quad - c, axis=1).max()) for c in card]
-    k = int(np.argmin(offs))
-    return offs[k] * mm, card[k]
-
-
 def deck_rows(seed: int, jpeg: int | None) -> list[dict[str, Any]]:
-    art = family_deck("random", seed)
-    rng = np.random.default_rng([seed, 5])  # the world benchmark's teach photos
-    shots = {cid: world_teach_shot(a, rng) for cid, a in art.items()}
-    images = {}
-    for cid, (photo, _) in shots.items():
-        if jpeg is not None:
-            ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-            photo = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else photo
-        images[cid] = photo
+    art, images, truth = world_photos(seed, jpeg)
     found, refused = {}, {}
     for cid, img in images.items():
         try:
@@ -77,18 +65,18 @@ def deck_rows(seed: int, jpeg: int | None) -> list[dict[str, Any]]:
     cards = _cut_deck({c: images[c] for c in found}, found) if found else {}
     style = next(iter(art.values())).style
     rows = []
-    for cid, (_, card) in shots.items():
+    for cid, card in truth.items():
         row: dict[str, Any] = {"seed": seed, "card": cid, "border": style.border}
         mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
         if cid in refused:
             row["refused"] = refused[cid]
         else:
-            off, nearest = _off_mm(cards[cid].outer, card)
+            off, nearest = cut_off_mm(cards[cid].outer, card)
             row["cut_off_mm"] = round(off, 2)
             row["sides_mm"] = [round(x * mm, 2) for x in side_offsets(cards[cid].outer, nearest)]
         quad, fill = find_card_unlike_table(images[cid])
         if quad is not None:
-            off, nearest = _off_mm(quad, card)
+            off, nearest = cut_off_mm(quad, card)
             gap = unlike_step_gap(images[cid], quad)
             row["unlike"] = {
                 "off_mm": round(off, 2),

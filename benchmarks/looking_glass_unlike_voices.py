@@ -41,15 +41,14 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.looking_glass_world import DEV_SEED_LIMIT, family_deck  # noqa: E402
-from companion.games.looking_glass.vision.render import world_teach_shot  # noqa: E402
+from benchmarks.looking_glass_teach import cut_off_mm, world_photos  # noqa: E402
+from benchmarks.looking_glass_world import DEV_SEED_LIMIT  # noqa: E402
 from companion.games.looking_glass.vision.teach import (  # noqa: E402
     FoundCard,
     TeachError,
     cut_deck,
     find_card,
 )
-from companion.vision.cards.library import CARD_W_MM  # noqa: E402
 
 WAYS = ("off", "counted", "kept_out")
 
@@ -61,27 +60,13 @@ def _offs(
     if not found:
         return {}
     cards = cut_deck({c: images[c] for c in found}, copy.deepcopy(found))[0]
-    out = {}
-    for cid, f in cards.items():
-        card = truth[cid]
-        mm = CARD_W_MM / float(np.linalg.norm(card[0][1] - card[0][0]))
-        worst = min(float(np.linalg.norm(f.outer - c, axis=1).max()) for c in card)
-        out[cid] = round(worst * mm, 2)
-    return out
+    return {cid: round(cut_off_mm(f.outer, truth[cid])[0], 2) for cid, f in cards.items()}
 
 
 def deck_rows(seed: int, jpeg: int | None) -> tuple[list[dict[str, Any]], bool]:
     """Every accepted photo of one randomised deck with its cut each way (`WAYS`), and whether
     any of its photos was found as the region unlike the table."""
-    art = family_deck("random", seed)
-    rng = np.random.default_rng([seed, 5])  # the world benchmark's teach photos
-    shots = {cid: world_teach_shot(a, rng) for cid, a in art.items()}
-    images, truth = {}, {}
-    for cid, (photo, card) in shots.items():
-        if jpeg is not None:
-            ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-            photo = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else photo
-        images[cid], truth[cid] = photo, card
+    _, images, truth = world_photos(seed, jpeg)
     found = {}
     for cid, img in images.items():
         with contextlib.suppress(TeachError):
