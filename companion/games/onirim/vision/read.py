@@ -1526,7 +1526,7 @@ class TableReader:
         planes, body_tint = self._body(self.index[kind], place[0] - before[0], place[1] - before[1])
         crops = None if self._crops is None else self._crops.get(place)
         if crops is None:
-            bgr = self._windows.get(place) if self._crops is not None else None
+            bgr = self._windows.get(place)  # empty outside `read`
             if bgr is None:
                 bgr = self.corner_window(image, H, place)
             lab = cv2.GaussianBlur(
