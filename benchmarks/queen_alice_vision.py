@@ -124,6 +124,8 @@ def recognition(
             (
                 "right",
                 "phantoms",
+                "read_empty",
+                "wrong_colours",
                 "squares_right",
                 "squares",
                 "abstained",
@@ -175,6 +177,13 @@ def recognition(
             c["wider_boxes"] += wider
             c["wider_right"] += wider and verdict["right"]
             c["phantoms"] += verdict["phantoms"]
+            c["read_empty"] += sum(
+                w in ("red", "white") and g == "empty" for _, w, g in verdict["squares_wrong"]
+            )
+            c["wrong_colours"] += sum(
+                w in ("red", "white") and g in ("red", "white") and g != w
+                for _, w, g in verdict["squares_wrong"]
+            )
             c["abstained"] += verdict["abstained"]
             c["squares"] += len(geom.cells)
             c["squares_right"] += len(geom.cells) - len(verdict["squares_wrong"])
@@ -214,6 +223,8 @@ def recognition(
             "boards_entirely_right_pct": round(100 * c["right"] / boards, 2),
             "squares_right_pct": round(100 * c["squares_right"] / c["squares"], 3),
             "phantom_pieces": c["phantoms"],
+            "pieces_read_empty": c["read_empty"],
+            "wrong_colours": c["wrong_colours"],
             "squares_abstained": c["abstained"],
             "crowns_right_pct": round(100 * c["crowns"] / boards, 2),
             "crowns_wrong_counts": c["crowns_wrong"],

@@ -37,6 +37,8 @@ from companion.games.queen_alice.vision.read import (
     ONE_TOLD,
     OUTLINED,
     PIECE_HUE,
+    QUIET_OUT,
+    QUIET_UNLIKE,
     REDDER,
     SHARE,
     SHARED_FLAT,
@@ -74,6 +76,7 @@ from companion.games.queen_alice.vision.read import (
     piece_colours,
     print_middles,
     print_scale,
+    quiet_pieces,
     read_board,
     runs_of,
     sample_squares,
@@ -270,6 +273,31 @@ def test_a_square_far_busier_than_the_board_is_a_piece_of_its_nearer_colour() ->
     assert piece_colours(calls, colours, skip={4})[4][0] == "empty"
     # ... unless it stands alone among squares the colours tell: a piece, not an arm's edge
     assert piece_colours(calls, colours, skip=set(), ask={4}, lone={4})[4][0] == "white"
+
+
+def test_a_piece_in_its_print_s_colours_busier_than_the_print_is_asked_not_read_empty() -> None:
+    """A square the reader leaves empty that is busier than its print (`QUIET_OUT`), whose
+    middle is unlike that print (`QUIET_UNLIKE`) and of one of the board's piece colours, is
+    asked about; the same square as flat as its print, or with its print's middle, or of
+    neither piece colour, or under an arm (`skip`), stays empty."""
+    grey = (60.0, 0.0, 4.0)
+    busy = QUIET_OUT * 2.5 + 0.5
+    colours = _board({0: RED, 1: RED, 2: WHITE, 3: WHITE, 4: RED, 6: RED}, busy=set())
+    beside = np.zeros((20, 4, 3))
+    beside[:] = grey
+    spread = np.full(20, 2.5, np.float32)
+    spread[[4, 5, 7]] = busy  # 5: the print's own middle; 7: a green, neither colour
+    middle = colours.middle.copy()
+    middle[7] = (60.0, -40.0, 30.0)
+    colours = replace(colours, middle=middle, beside=beside, structure=spread)
+    calls = [("red", 1.0)] * 2 + [("white", 1.0)] * 2 + [("empty", 1.0)] * 16
+    scale = np.full(20, 2.5, np.float32)
+    assert float(np.linalg.norm(np.subtract(RED, grey))) >= QUIET_UNLIKE
+    out = quiet_pieces(calls, calls, colours, set(), scale)
+    assert out[4] == ("unsure", 0.0)
+    assert [out[k][0] for k in (5, 6, 7)] == ["empty"] * 3  # print, flat, neither colour
+    assert out[:4] == calls[:4]
+    assert quiet_pieces(calls, calls, colours, {4}, scale)[4][0] == "empty"
 
 
 def test_a_piece_in_shadow_clear_of_arms_is_read_but_beside_an_arm_asked() -> None:

@@ -19,7 +19,8 @@ Stages, each with a typed result:
 4. `classify`: red, white, empty, gold (a Crown) or unsure (neither the print nor a piece);
 5. `piece_colours`: a square far busier than the board's own squares holds a piece even
    where its colours pass for the print, and so does one busier and of a piece's colour;
-   its colour from this board's red and white pieces;
+   its colour from this board's red and white pieces; a square still read empty that is
+   busier than its print and of a piece's colour, unlike its print, is asked (`quiet_pieces`);
    then the squares still asked, looked at again by a model learnt from development renders
    (`second_opinion.name_asked`: named only over its bar, never a square named already);
 6. `read_board`: the reading, with a warning for each unsure square.
@@ -55,7 +56,8 @@ the end steps of the runs that look like light on development boards (in its com
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `SHARED_OVER` from the squares
 the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
 its commit); `SHARED_FLAT` from the curve of `queen_alice_clumps.py --flat-curve` (in its
-commit); `STRUCTURE_OUT` and `FLAT_OUT`
+commit); `QUIET_OUT` and `QUIET_UNLIKE` from the curve of `queen_alice_missed.py --curve`
+(in their commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -1152,7 +1154,8 @@ def read_board(
         calls = structure_unsure(calls, colours.structure, known, scale, shared)
         arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
-        calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+        read = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+        calls = quiet_pieces(read, calls, colours, arm_k, scale)
         calls = second_opinion.name_asked(calls, told, colours, scale, under_at, known, ask, geom)
     tone = board_tone(median_along(colours.middle, 1))
     calls = at_most(told, calls, geom.pieces_per_colour, tone)
@@ -1615,6 +1618,55 @@ def piece_colours(
             j = ("red", "white").index(v)
             if d[1 - j] <= APART * d[j]:
                 out[k] = ("unsure", 0.0)
+    return out
+
+
+QUIET_OUT = 1.75
+"""A square still read empty after `piece_colours` whose disc spread is at least this many
+times its print's (`print_scale`) ..."""
+QUIET_UNLIKE = 8.0
+"""... whose middle lies at least this far (Lab) from its print beside and from its print's
+own middle where the board tells it (`print_middles`) ..., and which is clearly nearer
+(`APART`) and near (`NEAR`) one of the board's piece colours, is asked about
+(`quiet_pieces`): a piece in its print's colours on a flat print, busier than the print but
+under `STRUCTURE`'s floor, or a wide checker whose top covers a strip of the print beside.
+From the curve of `queen_alice_missed.py --curve` on the development draws named in the
+game's guide (pieces read empty caught / empty squares caught, at 1.25, 1.5, 1.75, 2.0
+times with `QUIET_UNLIKE` 8: 6/6, 5/2, 5/0, 4/0; at 1.75 with 0, 4, 6, 8, 10, 14: 5/9,
+5/1, 5/0, 5/0, 4/0, 3/0); inf: never."""
+
+
+def quiet_pieces(
+    read: list[tuple[str, float]],
+    calls: list[tuple[str, float]],
+    colours: SpotColours,
+    skip: set[int],
+    scale: np.ndarray,
+) -> list[tuple[str, float]]:
+    """`read` (the calls after `piece_colours`) with each square it leaves empty that looks
+    like a piece in its print's colours asked about (`QUIET_OUT`, `QUIET_UNLIKE`): busier than
+    its own print, its middle unlike that print and of one of the board's piece colours
+    (`two_centres` of `calls`, the calls `piece_colours` was given, as it builds them).
+    Squares in `skip` (under an arm, or decided by change) are left as they are."""
+    if not math.isfinite(QUIET_OUT) or colours.structure is None:
+        return read
+    empty = [k for k, (v, _) in enumerate(read) if v == "empty" and k not in skip]
+    busy = [k for k in empty if colours.structure[k] >= QUIET_OUT * scale[k]]
+    if not busy:
+        return read
+    tone = board_tone(median_along(colours.middle, 1))
+    centres = two_centres(calls, tone, stand_out(calls, colours, skip))
+    if centres is None:
+        return read
+    middle = median_along(colours.middle[busy], 1)
+    unlike = norm_along(middle - median_along(colours.beside[busy], 1), axis=1)
+    if colours.printed is not None:
+        own = norm_along(middle - median_along(colours.printed[busy], 1), axis=1)  # NaN: untold
+        unlike = np.where(np.isnan(own), unlike, np.minimum(unlike, own))
+    out = list(read)
+    for k, far in zip(busy, unlike.tolist(), strict=True):
+        if far >= QUIET_UNLIKE and _nearer_piece(tone[k], centres, NEAR) is not None:
+            out[k] = ("unsure", 0.0)
     return out
 
 
