@@ -90,8 +90,10 @@ def asked_by(image: np.ndarray, geom: BoardGeometry) -> dict[int, dict[str, Any]
             elif (k in ask or reader.CUT_CLEAR) and reader._cut_straight(colours, k):
                 why = "stand_out: cut straight"
             else:
-                near = reader.NEAR if k in ask else (
-                    reader.NEAR_FAR if colours.structure[k] >= far else reader.NEAR_CLEAR
+                near = (
+                    reader.NEAR
+                    if k in ask
+                    else (reader.NEAR_FAR if colours.structure[k] >= far else reader.NEAR_CLEAR)
                 )
                 d = reader.norm_along(tone[k] - centres, axis=1)
                 j = int(np.argmin(d))
@@ -198,8 +200,15 @@ def board_row(seed: int, i: int, geom: BoardGeometry) -> dict[str, Any]:
     for k, item in sorted(by.items()):  # every square asked, near an arm or not (curves)
         c = geom.cells[k]
         want = photo.position.squares.get(c, "empty")
-        row["asked"].append({"cell": list(c), "want": want, "near_arm": c in photo.near_arm,
-                             "hidden": c in photo.truth.unsure, **item})
+        row["asked"].append(
+            {
+                "cell": list(c),
+                "want": want,
+                "near_arm": c in photo.near_arm,
+                "hidden": c in photo.truth.unsure,
+                **item,
+            }
+        )
     if not kinds:
         return row
     asked = [(c, w) for c, w, g in wrong if g == "unsure"]
@@ -207,22 +216,37 @@ def board_row(seed: int, i: int, geom: BoardGeometry) -> dict[str, Any]:
         index = {c: k for k, c in enumerate(geom.cells)}
         for c, w in asked:
             row["items"].append(
-                {"kind": "square" if w == "empty" else "colour", "cell": list(c), "want": w,
-                 **by.get(index[c], {"why": "? (not asked when replayed)"})}
+                {
+                    "kind": "square" if w == "empty" else "colour",
+                    "cell": list(c),
+                    "want": w,
+                    **by.get(index[c], {"why": "? (not asked when replayed)"}),
+                }
             )
     if "crowns" in kinds:
         row["items"].append(
-            {"kind": "crowns", "want": photo.truth.crowns_left, "got": reading.crowns_left,
-             "why": crowns_asked_by(photo.image, geom) if reading.crowns_left is None
-             else "a wrong count"}
+            {
+                "kind": "crowns",
+                "want": photo.truth.crowns_left,
+                "got": reading.crowns_left,
+                "why": crowns_asked_by(photo.image, geom)
+                if reading.crowns_left is None
+                else "a wrong count",
+            }
         )
     for colour in PIECE:
         want = photo.truth.alice[colour]
         if want is not None and reading.alice[colour] != want:
             row["items"].append(
-                {"kind": "alice", "colour": colour, "want": want, "got": reading.alice[colour],
-                 "why": alice_asked_by(photo.image, geom, colour)
-                 if reading.alice[colour] is None else "a wrong space"}
+                {
+                    "kind": "alice",
+                    "colour": colour,
+                    "want": want,
+                    "got": reading.alice[colour],
+                    "why": alice_asked_by(photo.image, geom, colour)
+                    if reading.alice[colour] is None
+                    else "a wrong space",
+                }
             )
     return row
 
@@ -296,7 +320,9 @@ def busy_curve(
         for a in r["asked"]:
             if a["why"] == "stand_out: past NEAR_CLEAR/FAR":
                 j = 0 if a["d_red"] <= a["d_white"] else 1
-                asked.append((min(a["d_red"], a["d_white"]), PIECE[j], a["want"], a["spread_print"]))
+                asked.append(
+                    (min(a["d_red"], a["d_white"]), PIECE[j], a["want"], a["spread_print"])
+                )
     out = []
     for floor in floors:
         for reach in reaches:
@@ -304,8 +330,13 @@ def busy_curve(
             right = sum(a[1] == a[2] for a in named)
             phantom = sum(a[2] == "empty" for a in named)
             out.append(
-                {"busy_print": floor, "near_busy": reach, "right": right, "phantom": phantom,
-                 "wrong_colour": len(named) - right - phantom}
+                {
+                    "busy_print": floor,
+                    "near_busy": reach,
+                    "right": right,
+                    "phantom": phantom,
+                    "wrong_colour": len(named) - right - phantom,
+                }
             )
     return out
 

@@ -55,7 +55,8 @@ the end steps of the runs that look like light on development boards (in its com
 `ARM_BAND` from the curve of `--band-curve` (in its commit); `SHARED_OVER` from the squares
 the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
 its commit); `SHARED_FLAT` from the curve of `queen_alice_clumps.py --flat-curve` (in its
-commit); `STRUCTURE_OUT` and `FLAT_OUT`
+commit); `BUSY_PRINT` and `NEAR_BUSY` from the curve of `queen_alice_questions.py
+--busy-curve` (in their commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -1623,9 +1624,11 @@ def piece_colours(
 BUSY_PRINT = 5.0
 """A square standing out clear of anything that might be an arm whose disc spread is this
 many times its own print's median square's (`print_scale`) ..."""
-NEAR_BUSY = 14.0
+NEAR_BUSY = 0.0
 """... takes the nearer of the board's two piece colours within this (`board_tone`), still
-only when clearly nearer (`APART`) and not cut straight (`busy_for_its_print`); 0: never."""
+only when clearly nearer (`APART`) and not cut straight (`busy_for_its_print`); 0: never.
+Off: at its development value, 14, it named a phantom red on a fresh draw (the game's
+guide)."""
 
 
 def busy_for_its_print(
