@@ -16,6 +16,7 @@ from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_LEARN_MAX,
     ARM_MARGIN,
+    BUSY_PRINT,
     CROWN_APART,
     CROWN_REF_ALIKE,
     CROWN_REF_GAP,
@@ -31,6 +32,7 @@ from companion.games.queen_alice.vision.read import (
     IN_COLOUR_OUT,
     KIN_ALIKE,
     NEAR,
+    NEAR_BUSY,
     NEAR_CLEAR,
     NEAR_FAR,
     ONE_NEAR,
@@ -55,6 +57,7 @@ from companion.games.queen_alice.vision.read import (
     arm_squares,
     at_most,
     board_tone,
+    busy_for_its_print,
     classify,
     crown_reference,
     crowns_apart,
@@ -1309,3 +1312,46 @@ def test_squares_under_an_arm_are_left_out_of_learning_the_print(
     assert whole.printed is not None and np.isnan(whole.printed).all()
     # more than ARM_LEARN_MAX of the board under arms: learnt from every square, as before
     assert learnt_without(colours, set(range(46)), GEOM) is colours
+
+
+def test_a_piece_far_busier_than_its_own_print_takes_its_colour_past_near_clear(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A shaded white farther than `NEAR_CLEAR` from the board's white, standing out clear
+    of any might-be arm: asked by `piece_colours`; with `NEAR_BUSY` at its development
+    value read white by `busy_for_its_print` when `BUSY_PRINT` times busier than its own
+    print's squares and within `NEAR_BUSY`; asked still on a busy print, beside an arm,
+    past `NEAR_BUSY`, or with the rule off (its default, the game's guide)."""
+    from companion.games.queen_alice.vision import read
+
+    assert NEAR_BUSY == 0.0  # off by default
+    monkeypatch.setattr(read, "NEAR_BUSY", 14.0)
+    near_busy = read.NEAR_BUSY
+    assert NEAR_CLEAR < near_busy < NEAR_FAR
+    whites = 6
+    gap = (NEAR_CLEAR + near_busy) / 2 * (whites + 1) / whites  # after its pull on the centre
+    shaded = (WHITE[0] - 2 * gap, WHITE[1], WHITE[2])  # `board_tone` halves lightness
+    pieces = {0: RED, 1: RED, **{k: WHITE for k in range(2, 2 + whites)}, 8: shaded}
+    colours = _board(pieces, busy=set(range(9)))
+    assert colours.structure is not None
+    median = float(np.median(colours.structure))
+    colours.structure[8] = (BUSY_PRINT + 1) * median  # far busier than its print, not FAR_OUT
+    assert colours.structure[8] < FAR_OUT * median
+    before = [("red", 1.0)] * 2 + [("white", 1.0)] * whites + [("empty", 1.0)] * 12
+    calls = piece_colours(before, colours, skip=set())
+    assert calls[8][0] == "unsure"
+    plain = np.full(20, median, np.float32)
+    out = busy_for_its_print(before, calls, colours, set(), set(), plain)
+    assert out[8][0] == "white"
+    assert [v for v, _ in out[9:]] == ["empty"] * 11
+    busy_print = np.full(20, 2 * median, np.float32)  # its print's squares busy too
+    assert busy_for_its_print(before, calls, colours, set(), set(), busy_print)[8][0] == "unsure"
+    assert busy_for_its_print(before, calls, colours, set(), {8}, plain)[8][0] == "unsure"
+    far = (WHITE[0] - 2 * (near_busy + 2) * (whites + 1) / whites, WHITE[1], WHITE[2])
+    farther = _board({**pieces, 8: far}, busy=set(range(9)))
+    assert farther.structure is not None
+    farther.structure[8] = (BUSY_PRINT + 1) * median
+    asked = piece_colours(before, farther, skip=set())
+    assert busy_for_its_print(before, asked, farther, set(), set(), plain)[8][0] == "unsure"
+    monkeypatch.setattr(read, "NEAR_BUSY", 0.0)  # off: the calls as `piece_colours` left them
+    assert busy_for_its_print(before, calls, colours, set(), set(), plain) == calls

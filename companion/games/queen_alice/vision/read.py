@@ -57,7 +57,8 @@ the end steps of the runs that look like light on development boards (in its com
 the colours do not tell, by how many other squares share their middle (`--shared-curve`, in
 its commit); `SHARED_FLAT` from the curve of `queen_alice_clumps.py --flat-curve` (in its
 commit); `QUIET_OUT` and `QUIET_UNLIKE` from the curve of `queen_alice_missed.py --curve`
-(in their commit); `STRUCTURE_OUT` and `FLAT_OUT`
+(in their commit); `BUSY_PRINT` and `NEAR_BUSY` from the curve of `queen_alice_questions.py
+--busy-curve` (in their commit); `STRUCTURE_OUT` and `FLAT_OUT`
 from the whole-board curves of `--structure-curve` and the same reading at each `FLAT_OUT`
 (in their commit; `--near-curve` redraws `NEAR`'s, which 10 raised the phantoms on fresh
 boards);
@@ -1154,8 +1155,10 @@ def read_board(
         calls = structure_unsure(calls, colours.structure, known, scale, shared)
         arm_k = under_at | {int(k) for k in np.flatnonzero(known)}
         ask = not_by_structure(geom, arms, colours)
-        read = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
-        calls = quiet_pieces(read, calls, colours, arm_k, scale)
+        found_from = calls
+        calls = piece_colours(calls, colours, arm_k, ask, lone_squares(cells, calls))
+        calls = busy_for_its_print(found_from, calls, colours, arm_k, ask, scale)
+        calls = quiet_pieces(calls, found_from, colours, arm_k, scale)
         calls = second_opinion.name_asked(calls, told, colours, scale, under_at, known, ask, geom)
     tone = board_tone(median_along(colours.middle, 1))
     calls = at_most(told, calls, geom.pieces_per_colour, tone)
@@ -1667,6 +1670,59 @@ def quiet_pieces(
     for k, far in zip(busy, unlike.tolist(), strict=True):
         if far >= QUIET_UNLIKE and _nearer_piece(tone[k], centres, NEAR) is not None:
             out[k] = ("unsure", 0.0)
+    return out
+
+
+BUSY_PRINT = 5.0
+"""A square standing out clear of anything that might be an arm whose disc spread is this
+many times its own print's median square's (`print_scale`) ..."""
+NEAR_BUSY = 0.0
+"""... takes the nearer of the board's two piece colours within this (`board_tone`), still
+only when clearly nearer (`APART`) and not cut straight (`busy_for_its_print`); 0: never.
+Off: at its development value, 14, it named a phantom red on a fresh draw (the game's
+guide)."""
+
+
+def busy_for_its_print(
+    before: list[tuple[str, float]],
+    calls: list[tuple[str, float]],
+    colours: SpotColours,
+    skip: set[int],
+    ask: Collection[int],
+    scale: np.ndarray,
+) -> list[tuple[str, float]]:
+    """Squares `piece_colours` left asked that stood out (`stand_out` over `before`, the
+    calls it was given) clear of anything that might be an arm (not in `ask`), past
+    `NEAR_CLEAR` of the board's nearer piece colour: one far busier than its own print's
+    squares (`BUSY_PRINT` times `print_scale`) is a piece whose lit and shaded sides lie
+    apart, and takes that colour within `NEAR_BUSY`. `NEAR_CLEAR` measures against the
+    board's median square, which a busy print beside a plain one raises; an empty square
+    standing out on its own print is an edge or a motif no busier than that print's own
+    squares by far (as `FAR_OUT` and `NEAR_FAR` for the board's median square)."""
+    if NEAR_BUSY <= 0:
+        return calls
+    assert colours.structure is not None
+    found = stand_out(before, colours, skip)
+    spread = colours.structure
+    pick = [
+        k
+        for k in found
+        if calls[k][0] == "unsure" and k not in ask and spread[k] >= BUSY_PRINT * scale[k]
+    ]
+    if not pick:
+        return calls
+    tone = board_tone(median_along(colours.middle, 1))
+    centres = two_centres(before, tone, found)
+    if centres is None:
+        return calls
+    untold = [all(v != name for v, _ in before) for name in ("red", "white")]
+    out = list(calls)
+    for k in pick:
+        if _cut_straight(colours, k):
+            continue
+        j = _nearer_piece(tone[k], centres, NEAR_BUSY)
+        if j is not None and (not untold[j] or hue_outside(tone[k], j) <= PIECE_HUE):
+            out[k] = (("red", "white")[j], 0.5)
     return out
 
 
