@@ -12,9 +12,10 @@ other facing of the same slot, or the other slot), with the measures a bar could
 the dot's distance from its slot's line and from its top's middle, the top strip's Lab
 distance from the box's learnt top colour (`perceive.learnt_top`), its `rival`, `strength`,
 `print_gap` and the band beside it (`face_uneven`), how wide the face toward the camera shows
-(`face`, `MirrorTop.face_mm`), and the strip's middle (`strip`) and the dot (`dot`) off the
-slot's line toward the camera (mm; negative: away from it). Then the tally by reason (asked, would be
-right, would be wrong), and, for the largest reason (or `--curve "REASON;REASON"`), a curve per
+(`face`, `MirrorTop.face_mm`), the strip's middle (`strip`) and the dot (`dot`) off the slot's
+line toward the camera (mm; negative: away from it) and how far the strip's middle lies off
+the line past the face's width (`past`). Then the tally by reason (asked, would be right,
+would be wrong), and, for the largest reason (or `--curve "REASON;REASON"`), a curve per
 measure: the values sorted (W: wrong if named) and how many are right before the first wrong
 from either end; with `--measure NAME --bars 2,2.5,3` also the right / wrong named under each
 bar (`perceive.BACK_EVEN`'s curve: `--curve "top face;top against line, far half" --measure
@@ -28,7 +29,8 @@ that names the other side than the placement (`perceive.FACE_REFLECTS`' curve: `
 face" --name-other --measure band --over`).
 `--name-strip` counts a mirror right where the facing on the side of the slot's line the strip
 lies on is (none where the strip's middle is on the line), for a rule naming that side
-(`perceive.PRINT_PAST_MM`'s curve: `--curve "top print" --name-strip --measure past --over`).
+(`perceive.PRINT_PAST_MM`'s curve: `--print-past inf --curve "top print" --name-strip --measure
+past --over`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -259,6 +261,11 @@ def main() -> int:
         help="read with `perceive.NEAR_UNEVEN` at this bar (inf: off, for its own curve)",
     )
     ap.add_argument(
+        "--print-past",
+        type=float,
+        help="read with `perceive.PRINT_PAST_MM` at this bar (inf: off, for its own curve)",
+    )
+    ap.add_argument(
         "--name-other",
         action="store_true",
         help="count a mirror right where the OTHER facing of its slot is (tally, curves, bars)",
@@ -276,6 +283,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.near_uneven is not None:
         perceive.NEAR_UNEVEN = args.near_uneven
+    if args.print_past is not None:
+        perceive.PRINT_PAST_MM = args.print_past
     board = load_board()
     dumped: list[dict[str, object]] = []
     outcomes: Counter[str] = Counter()
