@@ -369,6 +369,12 @@ def main() -> int:
         curve(chosen)
     if chosen and args.measure and args.bars:
         pool = chosen
+        if args.name_strip:
+            # A strip on the line names no side: the rule leaves it asked at every bar.
+            pool = [
+                (v, ok) for v, ok in pool if abs(v.get("strip", 0.0)) >= perceive.TOP_STEP_MM / 2
+            ]
+            print(f"  strips off the line (named by the rule at some bar): {len(pool)}")
         if args.where:
             pool = [(v, ok) for v, ok in pool if meets(v, args.where)]
             right = sum(ok for _, ok in pool)
