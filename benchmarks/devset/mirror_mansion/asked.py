@@ -11,8 +11,11 @@ and whether that placement is right (answer key; the tally also says where it is
 other facing of the same slot, or the other slot), with the measures a bar could stand on:
 the dot's distance from its slot's line and from its top's middle, the top strip's Lab
 distance from the box's learnt top colour (`perceive.learnt_top`), its `rival`, `strength`,
-`print_gap` and the band beside it (`face_uneven`). Then the tally by reason (asked, would be
-right, would be wrong), and, for the largest reason (or `--curve "REASON;REASON"`), a curve per
+`print_gap` and the band beside it (`face_uneven`), how wide the face toward the camera shows
+(`face`, `MirrorTop.face_mm`), the strip's middle (`strip`) and the dot (`dot`) off the slot's
+line toward the camera (mm; negative: away from it) and how far the strip's middle lies off
+the line past the face's width (`past`). Then the tally by reason (asked, would be right,
+would be wrong), and, for the largest reason (or `--curve "REASON;REASON"`), a curve per
 measure: the values sorted (W: wrong if named) and how many are right before the first wrong
 from either end; with `--measure NAME --bars 2,2.5,3` also the right / wrong named under each
 bar (`perceive.BACK_EVEN`'s curve: `--curve "top face;top against line, far half" --measure
@@ -24,6 +27,10 @@ curves again from such files without reading a board (`perceive.MIDDLE_RIVAL`'s 
 `--name-other` counts a mirror right where the OTHER facing of the same slot is, for a rule
 that names the other side than the placement (`perceive.FACE_REFLECTS`' curve: `--curve "top
 face" --name-other --measure band --over`).
+`--name-strip` counts a mirror right where the facing on the side of the slot's line the strip
+lies on is (none where the strip's middle is on the line), for a rule naming that side
+(`perceive.PRINT_PAST_MM`'s curve: `--print-past inf --curve "top print" --name-strip --measure
+past --over`).
 
 Reasons:
   no dot            the crossing's mirror read from its top edge alone (`fit`'s bar_only)
@@ -74,6 +81,10 @@ MEASURES = (
     "line",
     "half",
     "width",
+    "face",
+    "strip",
+    "dot",
+    "past",
 )
 
 
@@ -119,6 +130,10 @@ def why(
             "line": across * math.copysign(1.0, on_top),
             "half": top.near_side * on_top if top.near_side else math.nan,
             "width": top.width_mm,
+            "face": top.face_mm,
+            "strip": top.middle_mm * top.near_side if top.near_side else math.nan,
+            "dot": across * top.near_side if top.near_side else math.nan,
+            "past": abs(top.middle_mm) - top.face_mm if top.near_side else math.nan,
             "learnt": math.nan
             if learnt is None or top.colour is None
             else float(np.linalg.norm(np.asarray(top.colour) - learnt)),
@@ -184,6 +199,19 @@ def relation(named: tuple[str, str], truth: tuple[str, str]) -> str:
     return "other facing" if named[0] == truth[0] else "other slot"
 
 
+def strip_side_right(measures: dict[str, float], truth_is: str) -> bool:
+    """Whether the facing on the side of the slot's line that the strip's middle lies on is
+    the answer key's, from a row's `strip` and `half` (the placement's side, toward the camera
+    if positive) and the answer key against that placement (`relation`)."""
+    strip, half = measures.get("strip", math.nan), measures.get("half", math.nan)
+    if math.isnan(strip) or math.isnan(half) or abs(strip) < perceive.TOP_STEP_MM / 2:
+        return False
+    if truth_is not in ("named", "other facing"):
+        return False
+    truth_side = math.copysign(1.0, half) * (1 if truth_is == "named" else -1)
+    return truth_side == math.copysign(1.0, strip)
+
+
 def curve(rows: list[tuple[dict[str, float], bool]]) -> None:
     """Per measure, naming those under (and over) each bar: right and wrong."""
     for name in MEASURES:
@@ -233,9 +261,19 @@ def main() -> int:
         help="read with `perceive.NEAR_UNEVEN` at this bar (inf: off, for its own curve)",
     )
     ap.add_argument(
+        "--print-past",
+        type=float,
+        help="read with `perceive.PRINT_PAST_MM` at this bar (inf: off, for its own curve)",
+    )
+    ap.add_argument(
         "--name-other",
         action="store_true",
         help="count a mirror right where the OTHER facing of its slot is (tally, curves, bars)",
+    )
+    ap.add_argument(
+        "--name-strip",
+        action="store_true",
+        help="count a mirror right where the facing on the strip's side of the line is right",
     )
     ap.add_argument("--rows", type=Path, help="also write every asked mirror's row here (JSON)")
     ap.add_argument(
@@ -245,6 +283,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.near_uneven is not None:
         perceive.NEAR_UNEVEN = args.near_uneven
+    if args.print_past is not None:
+        perceive.PRINT_PAST_MM = args.print_past
     board = load_board()
     dumped: list[dict[str, object]] = []
     outcomes: Counter[str] = Counter()
@@ -259,6 +299,8 @@ def main() -> int:
         for row in json.loads(Path(name).read_text()):
             truth_is = row.get("truth", "named" if row["right"] else "?")
             ok = truth_is == "other facing" if args.name_other else row["right"]
+            if args.name_strip:
+                ok = strip_side_right(row["measures"], truth_is)
             relations[row["reason"]][truth_is] += 1
             tally[row["reason"]] += 1
             right_if_named[row["reason"]] += ok
@@ -291,6 +333,8 @@ def main() -> int:
             truth_is = relation(named, (m.slot, m.facing))
             if args.name_other:
                 ok = truth_is == "other facing"
+            if args.name_strip:
+                ok = strip_side_right(measures, truth_is)
             relations[reason][truth_is] += 1
             tally[reason] += 1
             right_if_named[reason] += ok
@@ -310,6 +354,7 @@ def main() -> int:
     if not args.from_rows:
         print(f"{boards} boards, {exact} exact; mirrors {dict(outcomes)}")
     what = "right if the other facing is named" if args.name_other else "right if named"
+    what = "right if the strip's side of the line is named" if args.name_strip else what
     print(f"asked by reason: count, {what}, wrong so; the answer key against the placement")
     for reason, n in tally.most_common():
         seen = ", ".join(f"{k} {v}" for k, v in relations[reason].most_common())
@@ -324,6 +369,12 @@ def main() -> int:
         curve(chosen)
     if chosen and args.measure and args.bars:
         pool = chosen
+        if args.name_strip:
+            # A strip on the line names no side: the rule leaves it asked at every bar.
+            pool = [
+                (v, ok) for v, ok in pool if abs(v.get("strip", 0.0)) >= perceive.TOP_STEP_MM / 2
+            ]
+            print(f"  strips off the line (named by the rule at some bar): {len(pool)}")
         if args.where:
             pool = [(v, ok) for v, ok in pool if meets(v, args.where)]
             right = sum(ok for _, ok in pool)

@@ -58,6 +58,7 @@ DEV = {
     "wide24": (3086828306, 200),
     "wide25": (1210903346, 200),
     "wide26": (1736372862, 200),
+    "wide28": (7781071654, 200),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -126,7 +127,11 @@ a top names against its clear line that would be named wrong (3 of 61 on `wide17
 reader was tuned on: development seeds from then on.
 `wide26`, 200 more under another new base, was drawn to find more of the mirrors asked with
 the dot near its top's middle (`asked.py`'s `top middle`, issue 37, mm45) that naming would
-get wrong (4 in 40 on `wide17` to `wide24`): development seeds from then on."""
+get wrong (4 in 40 on `wide17` to `wide24`): development seeds from then on.
+`wide28`, 200 more under another new base, was drawn to find more of the mirrors asked because
+the strip may be the slot's print (`asked.py`'s `top print`, issue 37, mm49) and of the
+near-half facings asked with no band beside the top, that naming would get wrong: development
+seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -154,6 +159,7 @@ STYLE = {
     "wide24": "random",
     "wide25": "random",
     "wide26": "random",
+    "wide28": "random",
 }
 """The renderer style of a set not named after its style."""
 

@@ -7,6 +7,8 @@ top's: where the strip looks like the board's own empty slot line (`perceive.Emp
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -109,3 +111,38 @@ def test_a_strip_unlike_the_print_still_names_the_facing() -> None:
     # print): the reading is the strip's, as without it.
     other = perceive.EmptySlot(_lab((200, 60, 60)), EMPTY.contrast)
     assert _read(0.6, other).mirrors[0].facing == _read(0.6, None).mirrors[0].facing is not None
+
+
+def test_a_print_strip_past_the_face_names_the_facing_on_its_side_of_the_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The camera over NW: a dot 0.4 mm SE of the line beside a 1.5 mm strip like the print
+    # whose middle lies 1.0 mm NW of it. The dot lies on the strip's SE half, a facing the
+    # print cannot name: asked. The print shows beside a reflective face standing on the
+    # line, in front of it past the face's span (0.5 mm shown): at least `PRINT_PAST_MM`
+    # (measured 0.0) past it, the facing on the strip's side (NW) is named, as sure as a dot
+    # `ACROSS_MM[0]` off. A strip within the face's span, on the line, or the rule off: asked.
+    bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
+    bars[(CELL, "/")] = 2.0
+    d = _dot(0.4)
+
+    def read(middle: float, face: float) -> perceive.PieceSeen:
+        top = perceive.MirrorTop(
+            middle, 1.5, 1.5, near_side=-1.0, face_mm=face, print_gap=0.2, rival=0.5
+        )
+        assert perceive.print_strip(top)
+        piece = perceive.mirror_from_dot(BOARD, d, bars, tops={(d.centre_mm, "/"): top})
+        assert piece is not None and piece.slot == "/"
+        return piece
+
+    assert perceive.PRINT_PAST_MM == 0.0
+    named = read(-1.0, 0.5)
+    assert (named.side_from, named.facing) == ("print", "NW")
+    assert named.confidence == pytest.approx(0.5)
+    # The same strip behind the line (SE, away from the camera) names SE.
+    behind = read(1.0, 0.5)
+    assert (behind.side_from, behind.facing) == ("print", "SE")
+    assert read(-1.0, 1.5).side_from == "top_asked"
+    assert read(0.0, 0.0).side_from == "top_asked"
+    monkeypatch.setattr(perceive, "PRINT_PAST_MM", math.inf)
+    assert read(-1.0, 0.5).side_from == "top_asked"

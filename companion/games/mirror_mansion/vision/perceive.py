@@ -880,6 +880,23 @@ PRINT_WIDTH_MAX_MM = 2.5
 """The widest strip (`MirrorTop.width_mm`) taken for the slot's print (a line about 2 mm wide;
 the print strips found were 1.5 to 2 mm). Curve at `PRINT_GAP_MAX`, the same sets, right /
 wrong asked: 2.0, 2.5 and 3.0 0 / 2, 3.5 and 4.0 1 / 2 (`wide17`)."""
+PRINT_PAST_MM = 0.0
+"""How far past the face's span (`MirrorTop.face_mm`) the middle of a strip like the slot's
+print (`print_strip`) must lie off the line, on either side, for the facing on that side to be
+named (`print_past`); inf turns it off. The print along a slot shows beside a mirror only
+where no body hides it: in front of a reflective face standing on the line, past that face's
+span on the camera's side, or, where the face shows narrow, just behind a face standing on the
+line away from the camera. Either way the reflective face looks toward the strip: the facing
+is on the strip's side of the line, the other facing than the dot's half of the strip names
+when the dot lies beside it on the top. Curve on development sets `wide17` to `wide26` and
+`wide28` (`asked.py`'s `top print`, 2,350 random boxes: 37 asked, the other facing right in 31;
+33 whose strip lies off the line, the strip's side right in 31; `asked.py --from-rows ...
+--curve "top print" --name-strip --measure past --over --bars ...`, the 4 strips on the line
+apart), named at or over -1.5, -1.0, -0.75, -0.5, -0.25, 0, 0.25, 0.5: right 31, 31, 30, 30,
+30, 28, 21, 13, wrong 1, 0, 0, 0, 0, 0, 0, 0 (the wrong strips' -4.10, the face 5.6 mm wide
+behind a strip 1.5 mm behind the line, and -1.07, a strip within the face's span). 0.0: the
+strip's middle at least as far off the line as the face shows wide, 1.07 over the least
+wrong one."""
 TOP_REACH_MM = 12.0
 """How far either side of a slot's line a mirror's top is looked for: a 9 mm top whose face
 stands on the line, and a dot stuck up to the model's offset plus `ACROSS_MM` beside it."""
@@ -1421,7 +1438,8 @@ class PieceSeen:
     side_from: str = "line"
     """What named the facing: "line" (the dot's side of its slot's line), "top" (its side of
     the mirror's own top, near the line, `TOP_NEAR_MM`), "face" (the other side than the top's,
-    a reflection beside it, `_face_reflects`) or "top_asked" (that top left it asked: it names
+    a reflection beside it, `_face_reflects`), "print" (the side of the line a strip like the
+    slot's print lies on, `print_past`) or "top_asked" (that top left it asked: it names
     the other side than the line, or may hold the face toward the camera; the facing then
     named is no reading, only the slot's first)."""
 
@@ -1546,6 +1564,10 @@ def mirror_from_dot(
             across = math.copysign(ACROSS_MM[0], on_top)
         if flipped and side_from == "top":
             side_from, across = "face", -math.copysign(ACROSS_MM[0], on_top)
+        # A strip like the print lying past the face's span (`PRINT_PAST_MM`): the print seen
+        # beside the reflective face, which looks toward it. Named so, the strip's side.
+        if print_like and print_past(top):
+            side_from, across = "print", math.copysign(ACROSS_MM[0], top.middle_mm)
     facing = FACINGS[slot][1] if across > 0 else FACINGS[slot][0]
     side_conf = min(1.0, abs(across) / (2 * ACROSS_MM[0]))
     return PieceSeen(
@@ -1658,6 +1680,18 @@ def print_strip(top: MirrorTop) -> bool:
     the mirrors' plane that print is pulled toward the camera, partly hidden by the top and
     showing past its edge at the line, where a dot stuck on the top beside it lies."""
     return top.print_gap < PRINT_GAP_MAX and top.width_mm <= PRINT_WIDTH_MAX_MM
+
+
+def print_past(top: MirrorTop) -> bool:
+    """Whether a strip like the slot's print (`print_strip`) lies where that print shows beside
+    a mirror whose reflective face stands on the line: its middle off the line (either side)
+    by at least the face's width toward the camera (`MirrorTop.face_mm`) plus `PRINT_PAST_MM`.
+    The facing is then on the strip's side of the line."""
+    return (
+        top.near_side != 0
+        and abs(top.middle_mm) >= TOP_STEP_MM / 2
+        and abs(top.middle_mm) - top.face_mm >= PRINT_PAST_MM
+    )
 
 
 def _like_learnt(top: MirrorTop, on_top: float, learnt: np.ndarray | None) -> bool:
