@@ -96,6 +96,8 @@ def _why(m: R.Match, want: str) -> str:
         return "symbol kept"
     if m.symbol_sharp is not None and m.symbol_sharp < R.SYMBOL_SHARP:
         return "symbol blurred"
+    if m.symbol_chroma is not None and m.symbol_chroma < R.SYMBOL_CHROMA_LEAD:
+        return "symbol chroma"
     if m.score < R.END_SURE and m.best == want and m.margin >= R.MARGIN:
         return "ended"
     if m.best != want:

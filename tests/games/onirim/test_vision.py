@@ -40,6 +40,8 @@ from companion.games.onirim.vision.read import (
     SIDE_LIGHT,
     SIDE_MARGIN,
     SURE,
+    SYMBOL_CHROMA_BELOW,
+    SYMBOL_CHROMA_LEAD,
     SYMBOL_KEEP,
     SYMBOL_MARGIN,
     SYMBOL_TIE,
@@ -708,6 +710,36 @@ def test_a_symbol_named_card_its_whole_corner_hardly_led_needs_a_larger_lead(
     monkeypatch.setattr(read_module, "SYMBOL_TIE", -1.0)
     assert [reader.read(image) for image in images] == wants
     monkeypatch.setattr(read_module, "SYMBOL_TIE", 10.0)
+    assert _asked_with_their_colours_kinds(reader, images, wants) > 0
+
+
+def test_a_doubted_symbol_the_chroma_contradicts_is_asked(
+    rendered: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card named by its symbol whose whole corner hardly led (`SYMBOL_CHROMA_BELOW`) is
+    looked at in the chroma (`TableReader.chroma_lead`): a crop just like one type leads the
+    other there, and a card the chroma does not back by `SYMBOL_CHROMA_LEAD` is asked with its
+    colour's kinds; with no margin in doubt, the reading is as before."""
+    from companion.games.onirim.vision import read as read_module
+
+    reader = TableReader(load_library(rendered / "lib.npz"))
+    ids = reader.lib.ids
+    assert SYMBOL_CHROMA_LEAD < 0 < SYMBOL_CHROMA_BELOW
+    monkeypatch.setattr(read_module, "SYMBOL_CHROMA_REACH", 0.0)  # every chroma channel
+    ia, ib = ids.index("red-sun"), ids.index("red-moon")
+    r = 1  # the window as the full-scale look crops it (`FINE_REACH`)
+    lab = reader.lib.templates[ia]
+    region = cv2.copyMakeBorder(lab, r, r, r, r, cv2.BORDER_REPLICATE)
+    lead = reader.chroma_lead(region, ia, ib)
+    assert lead is not None and lead > 0.5
+    back = reader.chroma_lead(region, ib, ia)
+    assert back is not None and back < -0.5
+    images = [cv2.imread(str(rendered / f"{i:04d}.jpg")) for i in range(3)]
+    wants = [reader.read(image) for image in images]
+    monkeypatch.setattr(read_module, "SYMBOL_CHROMA_LEAD", 2.5)
+    monkeypatch.setattr(read_module, "SYMBOL_CHROMA_BELOW", -1.0)
+    assert [reader.read(image) for image in images] == wants
+    monkeypatch.setattr(read_module, "SYMBOL_CHROMA_BELOW", 10.0)
     assert _asked_with_their_colours_kinds(reader, images, wants) > 0
 
 

@@ -276,6 +276,19 @@ and a lead under 0.40 / 0.45 / 0.50: 1 / 1 / 2 right; under 0.08 and 0.35 / 0.40
 0.50: 1 / 4 / 5 / 6 right. 0.03 and 0.40: the wrong one asked, no right one."""
 SYMBOL_TIE_MARGIN = 0.40
 """See `SYMBOL_TIE`."""
+SYMBOL_CHROMA_BELOW = 0.08
+"""A card the symbol look names whose whole corner led its runner-up by less than this
+(`Match.margin`) is looked at again in the chroma (`TableReader.chroma_lead`): where the two
+symbols of its pair differ in a chroma channel too (that channel's own pair reaching
+`SYMBOL_CHROMA_REACH`), the named type must not trail the other there by more than
+`SYMBOL_CHROMA_LEAD` of that reach, or it is asked (its colour's kinds kept). The symbol look
+compares the pair in one channel (the lightness, mostly); a crop whose lightness leads one
+symbol while its chroma clearly shows the other is a coin flip, not a reading. Only where the
+whole corner left the type in doubt: the look costs two more symbol comparisons a card."""
+SYMBOL_CHROMA_REACH = 1.0
+"""See `SYMBOL_CHROMA_BELOW`: a chroma channel's pair reaching less says little."""
+SYMBOL_CHROMA_LEAD = -0.45
+"""See `SYMBOL_CHROMA_BELOW`."""
 DISCARD_SYMBOL_BELOW = MARGIN
 """The discard pile's top whose whole corner leads the other Location of its colour (a Key and
 the Sun of its colour) by less than this is decided by the symbol look, as a card elsewhere is
@@ -469,6 +482,11 @@ class Match:
     """Under `END_SURE` (or `EMPTY`) after a row's card, but not that card's body: its corner
     leads the body the place would show by `BODY_MARGIN` (`TableReader.unbodied`). Neither
     empty nor ended for its score; named from `BODY_FLOOR`."""
+
+    symbol_chroma: float | None = None
+    """For a card named by its symbol whose whole corner hardly led (`SYMBOL_CHROMA_BELOW`):
+    its least lead in a chroma channel that tells its pair apart (`TableReader.chroma_lead`;
+    None when no channel does)."""
 
     lift: float = 0.0
     """The deck's `TableReader.lift` in `score` (0 on a Mirror place): a row's last card must
@@ -1021,6 +1039,8 @@ class TableReader:
         """While `read` runs: each place's `corner_window` as `match` was given it, which
         `body_score` looks at again."""
         self._floor: dict[tuple[int, int], float] = {}
+        self._chroma_pairs: dict[tuple[int, int, int], SymbolPair] = {}
+        """`chroma_lead`'s pairs, made once."""
         # Same-colour Location pairs, told apart by their symbol: made once per deck.
         self.symbol_pairs: dict[tuple[int, int], SymbolPair] = {}
         for i in self.zones["location"]:
@@ -1224,6 +1244,11 @@ class TableReader:
                 if colour_sure and lead_ok:
                     kept, sharp = self._symbol_kept(labs[b], cy, cx, kin, best_id, lead)
                 symbol_sure = symbol_holds(kept, sharp)
+                # A whole corner in doubt: the chroma must not show the other symbol.
+                chroma = None
+                if symbol_sure and score - second < SYMBOL_CHROMA_BELOW:
+                    chroma = self.chroma_lead(region, best_id, other_id)
+                    symbol_sure = chroma is None or chroma >= SYMBOL_CHROMA_LEAD
                 # The type the symbol names must be a card at all on its own whole corner, as
                 # a type named without its symbol must: the colour's first finalist reaching
                 # `SURE` says the colour, not that corner.
@@ -1235,7 +1260,19 @@ class TableReader:
                 # past a row's end): its symbol check is made then, if ever.
                 hold = None
                 if colour_held and not colour_sure and own >= HELD_SURE and lead_ok:
-                    hold = cache(partial(self._held_by_symbol, labs[b], cy, cx, kin, best_id, lead))
+                    hold = cache(
+                        partial(
+                            self._held_by_symbol,
+                            labs[b],
+                            cy,
+                            cx,
+                            kin,
+                            best_id,
+                            lead,
+                            region if score - second < SYMBOL_CHROMA_BELOW else None,
+                            other_id,
+                        )
+                    )
                 out[b] = Match(
                     ids[best_id] if sure else None,
                     own,
@@ -1254,16 +1291,52 @@ class TableReader:
                     ids[best_id] if held else None,
                     lift=float(lifts[b]),
                     hold=hold,
+                    symbol_chroma=chroma,
                 )
         return [m for m in out if m is not None]
 
     def _held_by_symbol(
-        self, window: np.ndarray, cy: int, cx: int, kin: list[int], named: int, lead: float
+        self,
+        window: np.ndarray,
+        cy: int,
+        cx: int,
+        kin: list[int],
+        named: int,
+        lead: float,
+        doubt: np.ndarray | None = None,
+        other: int = -1,
     ) -> str | None:
         """`named` if its symbol check holds (`symbol_holds`), for a place a row bridges whose
-        colour and own score cleared `HELD_SURE` (`Match.hold`)."""
+        colour and own score cleared `HELD_SURE` (`Match.hold`); where the whole corner hardly
+        led, its crop `doubt` (`SYMBOL_CHROMA_BELOW`) must not show `other` in the chroma."""
         kept, sharp = self._symbol_kept(window, cy, cx, kin, named, lead)
-        return self.lib.ids[named] if symbol_holds(kept, sharp) else None
+        if not symbol_holds(kept, sharp):
+            return None
+        if doubt is not None:
+            chroma = self.chroma_lead(doubt, named, other)
+            if chroma is not None and chroma < SYMBOL_CHROMA_LEAD:
+                return None
+        return self.lib.ids[named]
+
+    def chroma_lead(self, region: np.ndarray, named: int, other: int) -> float | None:
+        """`named`'s least lead on `other` in the region (Lab) in each chroma channel the pair
+        is not compared in by the symbol look, where that channel's own pair reaches
+        `SYMBOL_CHROMA_REACH` (as a share of its reach); None when no channel does."""
+        lo, hi = min(named, other), max(named, other)
+        least: float | None = None
+        for channel in (1, 2):
+            if channel == self.symbol_pairs[lo, hi].channel:
+                continue
+            pair = self._chroma_pairs.get((lo, hi, channel))
+            if pair is None:
+                T = self.lib.templates
+                pair = self._chroma_pairs[lo, hi, channel] = symbol_pair(T[lo], T[hi], channel)
+            if pair.reach < SYMBOL_CHROMA_REACH:
+                continue
+            a, b = symbol_scores(np.ascontiguousarray(region[..., channel]), pair)
+            v = (a - b if named == lo else b - a) / pair.reach
+            least = v if least is None else min(least, v)
+        return least
 
     def _symbol_pair(self, i: int, j: int) -> SymbolPair:
         """Types i < j compared on their symbol: in the lightness, unless the two symbols can
