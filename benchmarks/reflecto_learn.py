@@ -8,6 +8,7 @@
         --family house:DEVSEED3:0 --family random:DEVSEED4:0 --boards 30 --out /tmp/val.npz
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py curve /tmp/val.npz
     PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py asked /tmp/val.npz
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reflecto_learn.py silent /tmp/val.npz
 
 `collect` renders each family's boards (`house` without arms, `random` with them; seeds
 (DEVSEED, i), development families named in docs/reflecto.md: never the held-out painter,
@@ -24,6 +25,10 @@ the other seat's, empty squares named a screen) and of the squares it calls empt
 `second_opinion.NAME_BAR` and `ASK_BAR` are read off. `asked` lists what the reader as landed
 asks about on a collection (the hand reader's questions and the second opinion's), by the
 reason that asked, screens against empty squares: the largest class of questions (refl32).
+`silent` lists the screens the reader as landed still calls empty without a word ("no
+colour", "print unchanged") with what is measured of them, and the curves a rule asking such
+squares is read off (refl33: `read.NO_COLOUR_CHANGED`). A collection stores the calls of the
+reader at its commit: one made with `read.NO_COLOUR_ASK` on holds its questions already.
 """
 
 from __future__ import annotations
@@ -214,6 +219,100 @@ def asked(paths: list[Path], model: Path | None) -> None:
     print(f"empty squares called a screen: {wrong.sum()}")
 
 
+LISTED = (
+    "share_this",
+    "share_other",
+    "faint_this",
+    "faint_other",
+    "changed",
+    "changed_this",
+    "changed_other",
+    "beside_this",
+    "moved",
+    "print_close",
+    "strength",
+    "hue_this",
+    "brightness",
+)
+"""The measures `silent` lists per silent miss (`second_opinion.FEATURES`)."""
+
+
+def still_silent(
+    data: dict[str, np.ndarray], votes: np.ndarray, silent: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Of the silent empty calls (`read.SILENT`), those the second opinion leaves silent
+    (`worth_a_look` fails, or the model's screen vote is under `ASK_BAR`), and which of them
+    pass stage one (`worth_a_look`)."""
+    col = {f: data["rows"][:, i] for i, f in enumerate(opinion.FEATURES)}
+    look = np.array(
+        [
+            opinion.worth_a_look((a, b), (c, d), e)
+            for a, b, c, d, e in zip(
+                col["share_this"],
+                col["share_other"],
+                col["faint_this"],
+                col["faint_other"],
+                col["brightness"],
+                strict=True,
+            )
+        ],
+        bool,
+    )
+    asked_by_model = look & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= opinion.ASK_BAR)
+    return silent & ~asked_by_model, look
+
+
+SILENT_CUTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def silent(paths: list[Path], model: Path | None) -> None:
+    """The screens the reader as landed calls empty without a word (refl33): each one with
+    what is measured of it (`LISTED`: its colour per seat at both floors, its change against
+    the empty board's print and that change's colour, the board round it changed (a hand
+    nearby), the print test's close share, its strip's strength, hue and brightness (glare))
+    and the model's screen vote; then, per candidate measure and cut, how many of them a rule
+    asking the silent squares at or over the cut would catch against the empty squares it
+    would ask (the curve a rule is read off)."""
+    data, votes, silent_calls, screen = _scored(paths, model)
+    left, look = still_silent(data, votes, silent_calls)
+    col = {f: data["rows"][:, i] for i, f in enumerate(opinion.FEATURES)}
+    vote = votes[:, opinion.THIS] + votes[:, opinion.OTHER]
+    n_boards = len(set(data["boards"]))
+    miss = left & screen
+    print(
+        f"{n_boards} boards; silent empty calls left by the second opinion {left.sum()}, "
+        f"{miss.sum()} of them screens: "
+        + ", ".join(f"{w} {(miss & (data['whys'] == w)).sum()}" for w in read.SILENT)
+    )
+    print("board why truth " + " ".join(f[:9].rjust(9) for f in LISTED) + "      vote look")
+    for j in np.flatnonzero(miss):
+        truth = "this" if data["labels"][j] == opinion.THIS else "other"
+        print(
+            f"{data['boards'][j]} {data['whys'][j]} {truth} "
+            + " ".join(f"{col[f][j]:9.3f}" for f in LISTED)
+            + f" {vote[j]:9.3f} {bool(look[j])}"
+        )
+    print("rule: cut: silent screens asked / empty squares asked (a board) among the silent left")
+    candidates = {
+        "the model's vote (no stage one)": vote,
+        "changed": col["changed"],
+        "changed into a seat's colour": np.maximum(col["changed_this"], col["changed_other"]),
+        "strength": col["strength"],
+    }
+    for why in ("no colour", "print unchanged"):
+        at = left & (data["whys"] == why)
+        print(f"  '{why}' ({(at & screen).sum()} screens, {(at & ~screen).sum()} empty)")
+        for name, score in candidates.items():
+            cells = []
+            for cut in SILENT_CUTS:
+                ask = at & (score >= cut)
+                cells.append(
+                    f"{cut:.1f}: {(ask & screen).sum()} / {(ask & ~screen).sum()} "
+                    f"({(ask & ~screen).sum() / n_boards:.2f})"
+                )
+            print(f"    {name}: " + "; ".join(cells))
+
+
 CHEAP = {
     "colour": ("share_this", "share_other"),
     "faint trace": ("faint_this", "faint_other"),
@@ -286,6 +385,9 @@ def main() -> None:
     a = sub.add_parser("asked")
     a.add_argument("data", type=Path, nargs="+")
     a.add_argument("--model", type=Path, default=None)
+    sl = sub.add_parser("silent")
+    sl.add_argument("data", type=Path, nargs="+")
+    sl.add_argument("--model", type=Path, default=None)
     f = sub.add_parser("prefilter")
     f.add_argument("data", type=Path, nargs="+")
     f.add_argument("--model", type=Path, default=None)
@@ -301,6 +403,8 @@ def main() -> None:
         train(args.data, args.out)
     elif args.command == "asked":
         asked(args.data, args.model)
+    elif args.command == "silent":
+        silent(args.data, args.model)
     elif args.command == "prefilter":
         prefilter(args.data, args.model)
     else:

@@ -222,6 +222,49 @@ missed): `printed` 82 / 0 and 15 / 0; close >= 0.5 / 0.7 / 0.9 / 0.95 alone: 81 
 37 / 0, 28 / 0; shade < 2 / 4 / 6 / 10 / 15 alone: 31 / 0, 57 / 0, 75 / 0, 81 / 0, 87 / 1.
 The screens' close lies at 0.65 at most (then 0.18), their shade at 13.6 at least (then
 17.2): a margin under `PRINT_EMPTY` 0.9 and over `PRINT_SHADE` 6."""
+NO_COLOUR_ASK = True
+NO_COLOUR_CHANGED = 0.7
+"""Measured fresh (docs/reflecto.md, refl33): on 150 fresh renderer and held-out boards it
+turned 6 of 27 silent misses into questions, asked 3 empty squares more, and changed no
+reading; the read with the empty board cost 1.06-1.12x.
+
+With the board's print known: a square called empty for having no colour ("no colour":
+under `NONE` of either seat's colour, no faint trace over `FAINT`), whose strip changed from
+its print over `NO_COLOUR_CHANGED` while the board round it did not (`Change.moved` under
+`ARM_BESIDE`: no arm, no sleeve), is asked about ("no colour, changed") instead of called
+empty without a word (`no_colour_changed`): a top burnt white by a lamp or lost in shade
+keeps none of its seat's colour, but it hides its print; an empty square shows it. (A strip
+with some colour is judged by its change in `judge_by_print`; such a strip never was, and
+the learnt second opinion looks only at bright strips with a trace of colour.) From the
+development curve (refl33's house and random families named in the guide, boards 0-59
+each, with the empty board's photo; `benchmarks/reflecto_learn.py silent` on the rows
+`collect` stored: 119 boards, 18 screens left silent by the reader as landed, 15 of them
+"no colour", 10 of those with their print known; 2785 empty "no colour" squares), screens
+asked / empty squares asked at changed >= 0.1 / 0.2 / 0.3 / 0.4 / 0.5 / 0.6 / 0.7 / 0.8 /
+0.9: 10 / 42, 9 / 17, 9 / 8, 9 / 5, 9 / 3, 9 / 2, **9 / 1**, 7 / 1, 6 / 1; with the board
+round it moved under `ARM_BESIDE` too, 0.5 / 0.6 / 0.7: 9 / 2, 9 / 2, 9 / 1 (the board
+round the 9 screens moved 0.014 at most; the empty squares changed 0.42-0.6 moved 0.12-0.4:
+an arm). The knee is 0.7 (the screens changed 0.75-1.0; the one empty square over it, 1.0,
+a dark square with no colour)."""
+SOME_COLOUR_MODEL = False
+SOME_COLOUR_EMPTY = 0.05
+"""Measured fresh and left off (docs/reflecto.md, refl33): on 30 fresh random boards it
+called one screen empty without a word (a "some colour" question with the rule off); on
+three fresh draws of 30 boards it asked 20 fewer empty squares (12 -> 2, 10 -> 3, 7 -> 4).
+
+With the board's print known and the learnt model at hand: a "some colour" strip (one
+seat's colour over `NONE`, short of `SURE`, the other's under `NONE`; its own print not
+known) is called empty ("some colour, the print", in `SILENT`) only where both the print
+test (`printed`, the picture alone's bars, as `SOME_COLOUR_PRINTED` takes it) and the
+model (its screen vote, either seat, under `SOME_COLOUR_EMPTY`) say so (refl32's next
+step; `SOME_COLOUR_PRINTED` alone called a screen empty from the picture alone, and stays
+off). From the development curve (refl33's families, as `NO_COLOUR_CHANGED`; 67 "some
+colour" squares with the empty board's photo, 6 of them screens, none with its print
+known; empty squares called empty / screens called empty): `printed` alone 35 / 0; with
+the model's vote under 0.01 / 0.05 / 0.1 / 0.3 / 0.8: 34 / 0, **35 / 0**, 35 / 0, 35 / 0,
+35 / 0; the model alone under 0.01 / 0.05 / 0.2 / 0.5: 52 / 1, 57 / 2, 60 / 2, 60 / 4. No
+screen there has `printed` (their votes 0.001-0.99): the model is a second lock, set where
+it says empty at 0.95."""
 CHANGED_CALLS = ("changed, colour", "changed, washed")
 """The calls of a seat's screen by its change against the print (`judge_by_print`)."""
 STRONG = 0.12
@@ -1109,6 +1152,11 @@ def classify(
     changes = print_changes(rect, geom, ev, board_print, needed=needed, expected=expected)
     # The print test for every square that needs it, in one pass (`print_shares`): the
     # strips in a seat's colour, and those with only a faint trace of one.
+    # "Some colour" squares take the print test: from the picture alone with
+    # `SOME_COLOUR_PRINTED`; with the print, with `SOME_COLOUR_MODEL` (the model's word too).
+    model = square_model() if board_print is not None and opinion.SECOND_OPINION else None
+    some_model = SOME_COLOUR_MODEL and model is not None and expected is not None
+    some_test = SOME_COLOUR_PRINTED or some_model
     coloured: list[tuple[Cell, int]] = []
     faint_asks: list[tuple[Cell, int]] = []
     some_asks: list[tuple[Cell, int]] = []
@@ -1120,13 +1168,17 @@ def classify(
             coloured.append((cell, k))
         elif f[k] < NONE and t.max() >= FAINT:
             faint_asks.append((cell, int(np.argmax(t))))
-        elif f[k] >= NONE and f[1 - k] < NONE and SOME_COLOUR_PRINTED:
+        elif f[k] >= NONE and f[1 - k] < NONE and some_test:
             some_asks.append((cell, k))
     found = dict(
         zip(coloured, print_shares(rect, geom, ev, coloured, 1, True, body=True), strict=True)
     )
     found_faint = dict(zip(faint_asks, print_shares(rect, geom, ev, faint_asks, 1), strict=True))
     found_some = dict(zip(some_asks, print_shares(rect, geom, ev, some_asks, 1, True), strict=True))
+    if some_model and not SOME_COLOUR_PRINTED and model is not None:
+        found_some = some_colour_empty(
+            rect, geom, colours, ev, (full, faint), changes, found_some, model
+        )
     for cell, (s0, s1), trace, change in zip(geom.cells, full, faint, changes, strict=True):
         shares = (float(s0), float(s1))
         if change is not None:
@@ -1168,21 +1220,22 @@ def classify(
             why = "both colours" if other >= NONE else "some colour"
             calls.append(CellCall(cell, shares, None, 0.0, True, why))
     calls = printed_after_all(rect, geom, ev, calls)
-    if board_print is not None and opinion.SECOND_OPINION and any(c is not None for c in changes):
-        model = square_model()
-        if model is not None:
-            calls = second_opinion(
-                rect,
-                geom,
-                colours,
-                ev,
-                (full, faint),
-                board_print,
-                changes,
-                calls,
-                model,
-                expected=expected,
-            )
+    judged = any(c is not None for c in changes)
+    if board_print is not None and NO_COLOUR_ASK and judged:
+        calls, changes = no_colour_changed(rect, geom, ev, board_print, changes, calls, expected)
+    if board_print is not None and model is not None and judged:
+        calls = second_opinion(
+            rect,
+            geom,
+            colours,
+            ev,
+            (full, faint),
+            board_print,
+            changes,
+            calls,
+            model,
+            expected=expected,
+        )
     return calls
 
 
@@ -1205,6 +1258,58 @@ def printed_after_all(
                 calls[j], owner=None, confidence=0.0, unclear=True, why="changed, printed"
             )
     return out
+
+
+def no_colour_changed(
+    rect: Rectified,
+    geom: BoardGeometry,
+    ev: Evidence,
+    board_print: BoardPrint,
+    changes: list[Change | None],
+    calls: list[CellCall],
+    expected: Expected | None = None,
+) -> tuple[list[CellCall], list[Change | None]]:
+    """`calls` with each "no colour" square whose strip changed from its known print over
+    `NO_COLOUR_CHANGED`, the board round it not (`Change.moved` under `ARM_BESIDE`), asked
+    about ("no colour, changed"); and `changes` with those squares' changes filled in (the
+    learnt second opinion reads them too)."""
+    wanted = [c.why == "no colour" and ch is None for c, ch in zip(calls, changes, strict=True)]
+    if not any(wanted):
+        return calls, changes
+    more = print_changes(rect, geom, ev, board_print, needed=wanted, expected=expected)
+    changes = [m if m is not None else c for c, m in zip(changes, more, strict=True)]
+    out = list(calls)
+    for j, m in enumerate(more):
+        if m is not None and m.share >= NO_COLOUR_CHANGED and m.moved < ARM_BESIDE:
+            out[j] = replace(calls[j], confidence=0.0, unclear=True, why="no colour, changed")
+    return out, changes
+
+
+def some_colour_empty(
+    rect: Rectified,
+    geom: BoardGeometry,
+    colours: ScreenColours,
+    ev: Evidence,
+    shares: tuple[np.ndarray, np.ndarray],
+    changes: list[Change | None],
+    found: dict[tuple[Cell, int], PrintShares],
+    model: LearntNet,
+) -> dict[tuple[Cell, int], PrintShares]:
+    """Of the "some colour" squares' print tests (`found`), those the reader may call the
+    print (`SOME_COLOUR_MODEL`): `printed` says the print and the learnt model gives a
+    screen (either seat) under `SOME_COLOUR_EMPTY`."""
+    index = {c: j for j, c in enumerate(geom.cells)}
+    candidates = [(cell, k) for (cell, k), p in found.items() if printed(p)]
+    if not candidates:
+        return {}
+    which = [index[cell] for cell, _ in candidates]
+    rows, _ = square_features(rect, geom, colours, ev, shares, changes, which)
+    votes = model.probabilities(rows)
+    return {
+        a: found[a]
+        for a, v in zip(candidates, votes, strict=True)
+        if v[THIS] + v[OTHER] < SOME_COLOUR_EMPTY
+    }
 
 
 SILENT = ("no colour", "print unchanged", "changed, no colour", "some colour, the print")
