@@ -15,8 +15,8 @@ from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision import commands as vision_commands
 from companion.games.looking_glass.vision.art import draw_deck
 from companion.games.looking_glass.vision.read import (
-    Reader,
     Hole,
+    Reader,
     dominant_angle,
     find_holes,
     orient,
