@@ -11,7 +11,9 @@ class (the counts add up to the benchmark's wrong + unsure + covered_wrong + mis
     missed/no-slot            no stage looked there: a lattice, but no slot near the card
     missed/glass-refused      a lattice was fitted and its slots looked at, but the glass was
                               refused whole (`slots.halves_disagree`, `reflections_too_few`,
-                              `without_lone_pair`): the table is a question
+                              `without_lone_pair`): the table is a question; with the rule
+                              that refused it when known (`refusal`), e.g.
+                              missed/glass-refused/halves_disagree
     missed/not-found          (the light-border reader: no stages to tell these apart)
     */untaught                a card whose teach photo was refused: no reader can name it
                               (`teach`'s failure, not the reader's), missed or unsure
@@ -117,11 +119,11 @@ def cause(
     found: list[np.ndarray] | None,
     slots: list[SlotSeen] | None = None,
     taught: set[str] | None = None,
-    refused: bool = False,
+    refused: bool | str = False,
 ) -> str | None:
     """The class of one outcome (None: read right, or under a hand). `taught`: the card ids
     the library holds (None: all). `refused`: the staged reader fitted a lattice and looked
-    at its slots, then gave no glass."""
+    at its slots, then gave no glass (a str: the rule that refused it, `refusal`)."""
     if o.kind in ("right", "hidden"):
         return None
     if (
@@ -141,7 +143,8 @@ def cause(
     state = "covered" if g["covered"] else "free"
     if o.kind == "missed":
         if refused:
-            return f"missed/glass-refused ({state})"
+            why = f"/{refused}" if isinstance(refused, str) else ""
+            return f"missed/glass-refused{why} ({state})"
         if found is not None:
             tol = 0.33 * _width(g["quad"])
             if any(float(np.hypot(*(c - np.array(g["center"])))) < tol for c in found):
@@ -195,13 +198,14 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
             img = cv2.imread(str(d / f"{name}.jpg"))
             truth = json.loads((d / f"{name}.json").read_text())
             found = slots = None
-            refused = False
+            refused: bool | str = False
             outlines: list[np.ndarray] = []
             if staged:
                 st = taught.reader.stages(img)
                 found = [c.centre / st.scale for c in st.found]
                 slots = _slots(st)
-                refused = bool(st.probes) and not st.glass.cards
+                if st.probes and not st.glass.cards:
+                    refused = refusal(taught.reader, img) or True
                 outlines = _outline_centres(img, taught.reader.lib)
                 reading = taught.reader.reading(st).to_json("table")
                 probes += [_slot_label(p, truth) for p in slots]
@@ -270,6 +274,39 @@ def classify_set(set_dir: Path, reader: str, log=print) -> dict[str, Any]:
         ),
         "untaught_slot_curve": slot_curve(untaught, UNTAUGHT_THRESHOLDS),
     }
+
+
+def refusal(r: Any, img: np.ndarray) -> str | None:
+    """Which rule refused the staged reader's glass on `img` (`r.stages` gave slots looked at
+    and no glass): the features' lattice's cards weighed again as `slots.fill_lattice` weighs
+    them: "halves_disagree", "reflections_too_few" or "without_lone_pair" (the glass left
+    rests on one pair beside other named cards). A glass the finder's places fixed is never
+    refused so (`finder.fill_by_places` gives it up, and the features' glass stands); None
+    when no features' lattice is fitted."""
+    from companion.games.looking_glass.vision.reader import working_image
+    from companion.games.looking_glass.vision.slots import (
+        fill_lattice,
+        halves_disagree,
+        lattice_cards,
+        lattice_of,
+        reflections_too_few,
+        with_pairs_on,
+    )
+    from companion.games.looking_glass.vision.stages import Plane, by_features, fit_glass
+
+    small, _ = working_image(img)
+    found = by_features(small, r.index)
+    lattice, glass = lattice_of(small, fit_glass(found, Plane(None)), r.lib, r.max_cols)
+    if lattice is None:
+        return None
+    joined = with_pairs_on(glass, lattice, r.max_cols)
+    cards, _ = lattice_cards(small, lattice, joined, r.lib, r.max_cols, r.every_card_taught)
+    if halves_disagree(cards):
+        return "halves_disagree"
+    if reflections_too_few(cards):
+        return "reflections_too_few"
+    kept, _ = fill_lattice(small, lattice, glass, r.lib, r.max_cols, r.every_card_taught)
+    return None if kept.cards else "without_lone_pair"
 
 
 def _truth_label(centre: np.ndarray, card: str | None, truth: dict[str, Any]) -> str:

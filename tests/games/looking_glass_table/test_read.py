@@ -15,6 +15,7 @@ from companion.games.looking_glass.rules.layout import load_layouts
 from companion.games.looking_glass.vision import commands as vision_commands
 from companion.games.looking_glass.vision.art import draw_deck
 from companion.games.looking_glass.vision.read import (
+    Hole,
     Reader,
     dominant_angle,
     find_holes,
@@ -174,6 +175,22 @@ def test_a_plane_from_two_markers_is_checked_against_the_cards_sizes():
     assert sized_like_cards(H, items, lib)
     for wrong in (0.7, 1.4):
         assert not sized_like_cards(np.diag([wrong, wrong, 1.0]) @ H, items, lib)
+
+
+def test_a_tarot_cards_whole_interior_votes_for_the_cards_direction():
+    """A tarot card's interior inside a 3.7 mm border is 1.81 times as long as wide: such
+    holes alone, at 37°, set the direction (at a bound of 1.8 none voted and 0° came out)."""
+    a = math.radians(37)
+    u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    holes = []
+    for k in range(4):
+        c = np.array([200.0 + 90 * k, 300.0])
+        w, h = 38 * u, 38 * 1.81 * v
+        corners = np.array([c - w - h, c + w - h, c + w + h, c - w + h])
+        holes.append(Hole(corners, 76 * 137.6, 1.0))
+    phi = dominant_angle(holes)
+    assert abs(math.cos(4 * (phi - a)) - 1) < 1e-6
+    assert len(orient(holes, phi)) == 4
 
 
 def test_the_table_framed_round_a_marker_does_not_set_the_cards_direction():

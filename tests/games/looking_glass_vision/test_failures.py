@@ -112,6 +112,9 @@ def test_a_missed_card_of_a_glass_refused_whole_and_a_null_say_which_stage_lost_
     centre = np.array([300.0, 70.0])
     weak = SlotSeen(centre + 5, "caterpillar", 0.6, 0.2)
     assert cause(missed, TRUTH, [centre], [weak], refused=True) == "missed/glass-refused (free)"
+    assert cause(missed, TRUTH, [centre], [weak], refused="halves_disagree") == (
+        "missed/glass-refused/halves_disagree (free)"
+    )
     null = card_outcomes({"cards": [_read(None, 301)]}, TRUTH)[3]
     assert null.kind == "unsure"
     assert cause(null, TRUTH, None) == "unsure (free)"

@@ -769,9 +769,21 @@ def _length(v: np.ndarray) -> float:
     return math.hypot(v[0], v[1])
 
 
+VOTE_LONG_MAX = 1.9
+"""`dominant_angle`: a hole votes when its long side is under this many times its short one
+(and over 1.2). A tarot card's whole interior inside a 3.7 mm border is 1.81 times as long as
+it is wide, and its upper half's 1.11 is too square to vote: on a development table of two
+free pairs seen square on (tarot, white border, no markers) no hole voted under 1.8, the
+direction fell to 0°, `orient` kept no hole along either axis, and the glass was not read.
+Curve (the development set's light-border tables, cards right of 112, none wrong, no
+phantom at any bound): 1.8: 92; 1.85, 1.9, 2.0: 96; the committed set at 1.9: one table more
+read, 14 cards (docs/looking-glass-table.md, lg34).
+1.9 is `orient`'s own bound for a hole shaped like a card."""
+
+
 def dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     """Direction of card sides modulo 90°, voted by holes shaped like a card interior or its
-    upper half (long side 1.2-1.8 times the short one).
+    upper half (long side 1.2 to `VOTE_LONG_MAX` times the short one).
 
     The most voted direction, not the mean: under a tilt a chequered cloth's squares are
     foreshortened into card-shaped blobs too, many of them, at their own angle, and a mean
@@ -780,7 +792,7 @@ def dominant_angle(holes: list[Hole], window_deg: float = 8.0) -> float:
     for hl in holes:
         e1, e2 = _sides(hl.corners)
         l1, l2 = _length(e1), _length(e2)
-        if not 1.2 < max(l1, l2) / max(1e-6, min(l1, l2)) < 1.8:
+        if not 1.2 < max(l1, l2) / max(1e-6, min(l1, l2)) < VOTE_LONG_MAX:
             continue
         angles.append(4 * math.atan2(e1[1], e1[0]))
         weights.append(hl.area**2)
