@@ -1069,9 +1069,11 @@ def out_to_edge(
     return cut if moved is None else moved
 
 
-PAST_ART = True
+PAST_ART = False
 """Whether `cut_deck` moves a cut that stopped at its card's art out past the deck's border
-(`out_past_art`)."""
+(`out_past_art`). Off: on fresh randomised decks it mended no cut and moved a cut already
+more than 3 mm off further (3.62 -> 6.29 mm, a black deck), and a first version without the
+aspect test moved a good cut out across 3 mm (0.83 -> 3.63 mm); see the guide (lgteach27)."""
 PAST_ART_LEAST_BORDER = 0.01
 """...in a deck whose photos measured a border at least this share of the card's width."""
 BORDER_RUN_STEP = 20.0
@@ -1089,9 +1091,10 @@ Without the aspect test (`out_past_art`) fresh randomised decks had one good cut
 moved out 0.83 -> 3.63 mm (guide, lgteach27); with it the development curve at 0.02 is 6 / 6 /
 0 / 10 / 38 (the 3.78 mm cut whose moved quad's aspect lay further from the deck's is left).
 `PAST_ART_MOST` 0.1: 5 / 5 / 0 / 11 (the two cut 8 mm inside their black border not moved);
-0.15-0.3 alike. `PAST_ART_EVEN` 0.005-0.03 alike. `BORDER_RUN_STEP` 15 with 0.01: 2 cuts made
-worse (0.8 mm); 15 and 28 with 0.015-0.03 mend the same 7 (grown by the cut's own width's
-border, not the art's, 5-7 mended, the 8 mm ones left 2.4-2.8 mm off)."""
+0.15-0.3 alike. `PAST_ART_EVEN` 0.005-0.03 alike. `BORDER_RUN_STEP`, in an earlier form that
+drew the border from the cut's own width (not the art's; the 8 mm ones left 2.4-2.8 mm off), at
+0.015-0.03: 15 8 / 8 / 0 / 8, 20 7 / 7 / 0 / 9, 28 7 / 7 / 0 / 10; 15 at 0.01 made 2 worse (at
+most 0.83 mm)."""
 PAST_ART_MOST = 0.2
 PAST_ART_EVEN = 0.02
 
