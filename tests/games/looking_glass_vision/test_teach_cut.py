@@ -14,15 +14,18 @@ from companion.games.looking_glass.vision.teach import (
     TABLE_LIKENESS,
     FoundCard,
     cut_deck,
+    deck_border_colour,
     deck_voices,
     find_card,
     find_framed_card,
     onto_witness,
+    out_past_art,
     out_to_edge,
     past_frame_line,
     resolve_alternatives,
 )
 from companion.vision.cards.photo import surround_likeness, table_edges
+from companion.vision.cards.quads import Quad
 from tests.vision.cards.card_styles import PX_PER_MM, face, photo, scan
 
 
@@ -455,6 +458,42 @@ def test_a_cut_at_a_light_border_or_on_the_cards_edge_is_left_as_it_is():
     assert past_frame_line(image, truth) is truth
     image, truth = photo(face(rng, "black", frame=True, radius_mm=0.0), rng, tone="light")
     assert past_frame_line(image, truth) is truth
+
+
+def _black_card_on_a_dark_table(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(photo, the card's corners, its border's colour) of a black card with a 5 mm border
+    and no frame line on a dark table."""
+    rng = np.random.default_rng(seed)
+    card = face(rng, "black", frame=False, radius_mm=1.0, border_mm=5.0)
+    image, truth = photo(card, rng, table="plain", tone="dark", width_px=300)
+    return image, truth, deck_border_colour({"c": image}, {"c": truth}, 5.0 / 63)
+
+
+def test_a_cut_at_the_art_of_a_black_card_is_moved_out_by_the_decks_border():
+    # Both finders stopped at the art: 5 mm inside the card's edge on every side. Just outside
+    # the cut, on every side, a run of the deck's border colour begins; the card is the art
+    # with the deck's border round it.
+    # (Where the run begins is found within about half a mm of the art's edge.)
+    image, truth, colour = _black_card_on_a_dark_table(92)
+    art = _inset_mm(truth, 5.0)
+    assert 63 * _off_mm(art, truth) > 6.0
+    assert 63 * _off_mm(out_past_art(image, art, 5.0 / 63, colour, Quad(truth).aspect), truth) < 1.5
+
+
+def test_a_cut_on_the_cards_edge_or_out_on_the_table_is_not_moved_past_its_art():
+    # A cut at the edge has the border inside it, a cut out on the table the border's run
+    # beginning inside it too: neither moves (never inward), to the bit.
+    image, truth, colour = _black_card_on_a_dark_table(94)
+    for cut in (truth, _inset_mm(truth, -2.0)):
+        assert out_past_art(image, cut, 5.0 / 63, colour, Quad(truth).aspect) is cut
+
+
+def test_a_cut_whose_move_past_its_art_leaves_the_decks_aspect_is_not_moved():
+    # The same art cut, in a deck whose cards are twice as tall as they are wide: the quad
+    # moved out by the border lies further from that aspect than the art does.
+    image, truth, colour = _black_card_on_a_dark_table(92)
+    art = _inset_mm(truth, 5.0)
+    assert out_past_art(image, art, 5.0 / 63, colour, 2.0) is art
 
 
 def _deck_with_a_region_card(region_border: float) -> dict[str, FoundCard]:

@@ -763,6 +763,12 @@ def cut_deck(
         if beyond is not cuts[cid]:
             cuts[cid], steps[cid] = beyond, table_edges(images[cid], beyond)
         f.outer = out_to_edge(images[cid], cuts[cid], steps[cid])
+    if PAST_ART and fracs and frac >= PAST_ART_LEAST_BORDER:
+        colour = deck_border_colour(images, {cid: f.outer for cid, f in found.items()}, frac)
+        # The deck's aspect as the library will keep it (its cards as now cut).
+        taught = float(np.median([Quad(f.outer).aspect for f in deck_voices(found).values()]))
+        for cid, f in found.items():
+            f.outer = out_past_art(images[cid], f.outer, frac, colour, taught)
     return found, frac, bool(fracs)
 
 
@@ -1061,6 +1067,120 @@ def out_to_edge(
     ]
     moved = sides_meet(lines)
     return cut if moved is None else moved
+
+
+PAST_ART = False
+"""Whether `cut_deck` moves a cut that stopped at its card's art out past the deck's border
+(`out_past_art`). Off: on fresh randomised decks it mended no cut and moved a cut already
+more than 3 mm off further (3.62 -> 6.29 mm, a black deck), and a first version without the
+aspect test moved a good cut out across 3 mm (0.83 -> 3.63 mm); see the guide (lgteach27)."""
+PAST_ART_LEAST_BORDER = 0.01
+"""...in a deck whose photos measured a border at least this share of the card's width."""
+BORDER_RUN_STEP = 20.0
+"""A sample is the deck's border's colour within this Lab distance of it (`border_runs`)."""
+PAST_ART_LEAST = 0.02
+"""A cut is moved out past its art only where every side moves out by more than this share of
+its width, at most `PAST_ART_MOST`, and the four moves agree within `PAST_ART_EVEN`. Curve over
+the 230 accepted photos of the development block 621328-621347 (20 randomised decks; 16 cut
+more than 3 mm off, 8 of them inside the card on every side, 44 more than 1.5 mm), with
+`BORDER_RUN_STEP` 20, `PAST_ART_MOST` 0.2, `PAST_ART_EVEN` 0.02, fired / mended by more than
+0.3 mm / made worse by more than 0.05 mm / cut more than 3 mm / more than 1.5 mm: 0.005 38 / 9
+/ 21 (at most 0.94 mm) / 9 / 36; 0.01 11 / 7 / 3 / 9 / 37; **0.015-0.04 7 / 7 / 0 / 9 / 37**
+(the 7 mended: 3.5-11.6 mm -> 0.6-1.3 mm, black and dark borders on a table of their tone).
+Without the aspect test (`out_past_art`) fresh randomised decks had one good cut of a black deck
+moved out 0.83 -> 3.63 mm (guide, lgteach27); with it the development curve at 0.02 is 6 / 6 /
+0 / 10 / 38 (the 3.78 mm cut whose moved quad's aspect lay further from the deck's is left).
+`PAST_ART_MOST` 0.1: 5 / 5 / 0 / 11 (the two cut 8 mm inside their black border not moved);
+0.15-0.3 alike. `PAST_ART_EVEN` 0.005-0.03 alike. `BORDER_RUN_STEP`, in an earlier form that
+drew the border from the cut's own width (not the art's; the 8 mm ones left 2.4-2.8 mm off), at
+0.015-0.03: 15 8 / 8 / 0 / 8, 20 7 / 7 / 0 / 9, 28 7 / 7 / 0 / 10; 15 at 0.01 made 2 worse (at
+most 0.83 mm)."""
+PAST_ART_MOST = 0.2
+PAST_ART_EVEN = 0.02
+
+
+def deck_border_colour(
+    images: dict[str, np.ndarray], cuts: dict[str, np.ndarray], frac: float
+) -> np.ndarray:
+    """The deck's border's colour (Lab): the median over its cards of the band the deck's
+    border `frac` (share of the card's width) wide inside each cut."""
+    bands = []
+    for cid, cut in cuts.items():
+        w = float(np.linalg.norm(cut[1] - cut[0]))
+        bands.append(_band_lab(images[cid], inset(cut, frac * w), cut))
+    return np.median(bands, axis=0)
+
+
+def border_runs(image: np.ndarray, cut: np.ndarray, frac: float, colour: np.ndarray) -> np.ndarray:
+    """Where, walking outward from inside `cut` (4×2, photo px), the deck's border begins on
+    each side: the first sample from which a run most of the border's width long
+    (`frac` of the cut's width) lies within `BORDER_RUN_STEP` of its colour `colour` (Lab); each
+    side's signed offset in px (positive outward), NaN where its profiles do not agree
+    (`photo.EDGE_AGREE`). Where the border has the table's tone the run goes on past the card's
+    edge, but begins where the border does."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    width = float(np.linalg.norm(cut[1] - cut[0]))
+    bpx, step = frac * width, 0.5
+    steps = np.arange(-(bpx + 0.03 * width), 0.1 * width + bpx, step)
+    run = max(3, int(0.8 * bpx / step))
+    fractions = np.linspace(0.2, 0.8, 13)
+    out = np.full(4, np.nan)
+    for s, (a, e, n) in enumerate(sides_outward(cut)):
+        prof = side_profiles(lab, a, e, n, fractions, steps)[1]
+        near = np.linalg.norm(prof - colour, axis=2) < BORDER_RUN_STEP
+        found = []
+        for row in near:
+            runs = np.convolve(row.astype(np.int32), np.ones(run, np.int32), "valid")
+            hits = np.flatnonzero(runs == run)
+            if len(hits):
+                found.append(float(steps[hits[0]]))
+        if len(found) < EDGE_AGREE * len(prof):
+            continue
+        f = np.array(found)
+        med = float(np.median(f))
+        if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(prof):
+            out[s] = med
+    return out
+
+
+def out_past_art(
+    image: np.ndarray, cut: np.ndarray, frac: float, colour: np.ndarray, aspect: float
+) -> np.ndarray:
+    """`cut` (4×2, photo px) with every side moved out to where the deck's border (`frac`,
+    colour `colour`, `deck_border_colour`) drawn outward from its beginning (`border_runs`)
+    ends, where that lies further out than `PAST_ART_LEAST` of the cut's width on every side,
+    at most `PAST_ART_MOST`, alike on all four within `PAST_ART_EVEN`, and the quad moved out
+    has an aspect nearer the deck's `aspect` than `cut` has (a card's art has its own aspect,
+    the card with its border round it the deck's; a cut on the card's edge moved out on the
+    table by a border's width moves away from it); `cut` itself otherwise.
+
+    A dark or black border on a table of its tone shows no step to the table: both finders
+    stop at the art's edge or a frame line, the step from the table (`photo.table_edges`)
+    walks through the border to the same place, and the card is cut a border's width inside
+    its edge on every side (the guide's lgteach27 entry: the largest class of cuts more than 3
+    mm off on development). The deck's other photos say what colour its border is and how
+    wide: where a run of that colour begins just outside the cut on every side, the cut is the
+    art, and the card is the art with the deck's border round it. Never inward."""
+    width = float(np.linalg.norm(cut[1] - cut[0]))
+    starts = border_runs(image, cut, frac, colour)
+    if np.any(np.isnan(starts)):
+        return cut
+    art_w = width + 2 * float(np.mean(starts))
+    moves = starts + frac * art_w / (1 - 2 * frac)
+    if not (
+        np.all(moves > PAST_ART_LEAST * width)
+        and np.all(moves <= PAST_ART_MOST * width)
+        and float(np.ptp(moves)) <= PAST_ART_EVEN * width
+    ):
+        return cut
+    lines = [
+        (a + d * n, e / max(1e-6, float(np.linalg.norm(e))))
+        for (a, e, n), d in zip(sides_outward(cut), moves, strict=True)
+    ]
+    moved = sides_meet(lines)
+    if moved is None or not abs(Quad(moved).aspect - aspect) < abs(Quad(cut).aspect - aspect):
+        return cut
+    return moved
 
 
 def library_from_found(
