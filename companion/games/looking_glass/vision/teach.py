@@ -1081,8 +1081,9 @@ BORDER_RUN_STEP = 20.0
 PAST_ART_LEAST = 0.02
 """A cut is moved out past its art only where every side moves out by more than this share of
 its width, at most `PAST_ART_MOST`, and the four moves agree within `PAST_ART_EVEN`. Curve over
-the 230 accepted photos of the development block 621328-621347 (20 randomised decks; 16 cut
-more than 3 mm off, 8 of them inside the card on every side, 44 more than 1.5 mm), with
+the 230 accepted photos of the development block lgteach27 names in the guide (20
+randomised decks; 16 cut more than 3 mm off, 8 of them inside the card on every side, 44
+more than 1.5 mm), with
 `BORDER_RUN_STEP` 20, `PAST_ART_MOST` 0.2, `PAST_ART_EVEN` 0.02, fired / mended by more than
 0.3 mm / made worse by more than 0.05 mm / cut more than 3 mm / more than 1.5 mm: 0.005 38 / 9
 / 21 (at most 0.94 mm) / 9 / 36; 0.01 11 / 7 / 3 / 9 / 37; **0.015-0.04 7 / 7 / 0 / 9 / 37**
