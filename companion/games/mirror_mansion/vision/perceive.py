@@ -948,6 +948,9 @@ right 92, 86, 74, 68, 58, 51, 42, 39, 37, 20, wrong 54, 19, 6, 1, 0, 0, 0, 0, 0,
 highest band of a top right as named 5.83). 7.0 chosen: over a point clear of it (backs
 reach 7 in .030 at the faces' true place, `FACE_UNEVEN`). LEFT OFF: at 7.0 on fresh random
 boxes it named 4 asked facings right and 1 asked facing wrong (a confident mistake added)."""
+FACE_GUARD = True
+"""Whether a facing named by `FACE_REFLECTS` is asked where another view of the crossing names
+the other facing of the same slot surely (`face_guarded`)."""
 MIDDLE_RIVAL = 0.2
 """How much more a top must stand out (`MirrorTop.rival`) than the likeliest strip that puts
 its dot on the other half for it to name the side of a dot lying within `ACROSS_MM[0]` of its
@@ -1875,6 +1878,7 @@ def _identify(
                 best[key] = piece
     for cell, hypotheses in mirrors.items():
         held = _side_from_whole_sticker(best[(cell, "mirror")], hypotheses)
+        held = face_guarded(held, hypotheses, stickers)
         best[(cell, "mirror")] = _unless_contradicted(held, hypotheses, stickers)
     windows = []
     for side, dots in cands.magenta.items():
@@ -1918,6 +1922,29 @@ def _side_from_whole_sticker(held: PieceSeen, hypotheses: list[PieceSeen]) -> Pi
         <= max(reach, math.sqrt(p.dot.area_mm2 / math.pi))
     ]
     return replace(held, confidence=max([held.confidence, *same]))
+
+
+def face_guarded(
+    held: PieceSeen, hypotheses: list[PieceSeen], stickers: StickerSettings
+) -> PieceSeen:
+    """The likeliest mirror of a crossing, asked where its facing was named by the reflection
+    beside its top (`PieceSeen.side_from` "face", `FACE_REFLECTS`) and another view of the
+    crossing names the other facing of the same slot surely (`FACE_GUARD`): another dot, or
+    the same sticker found at another level, whose side the line or its own top named at
+    least as sure as a facing is read (`StickerSettings.min_confidence`). The reflection is
+    one cue against the top's; a sure reading the other way is no tie to break by it. (The
+    slot's line needs no guard: a line clear of the dot names the face's side or the top is
+    believed, `mirror_from_dot`.)"""
+    if not FACE_GUARD or held.side_from != "face":
+        return held
+    against = any(
+        p.slot == held.slot
+        and p.facing != held.facing
+        and p.side_from in ("line", "top")
+        and p.confidence >= stickers.min_confidence
+        for p in hypotheses
+    )
+    return replace(held, confidence=0.0) if against else held
 
 
 def _unless_contradicted(
