@@ -58,6 +58,7 @@ DEV = {
     "wide24": (3086828306, 200),
     "wide25": (1210903346, 200),
     "wide26": (1736372862, 200),
+    "wide27": (6663187445, 200),
     "wide28": (7781071654, 200),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
@@ -128,6 +129,10 @@ reader was tuned on: development seeds from then on.
 `wide26`, 200 more under another new base, was drawn to find more of the mirrors asked with
 the dot near its top's middle (`asked.py`'s `top middle`, issue 37, mm45) that naming would
 get wrong (4 in 40 on `wide17` to `wide24`): development seeds from then on.
+`wide27`, 200 more under another new base, was drawn to find more of the facings
+`perceive.FACE_REFLECTS` names wrong that its guard (`perceive.FACE_GUARD`) does not ask (0 on
+`wide17` to `wide22`, `wide24` and `wide26` at 7.0, 1 in 320 fresh random boxes; issue 37,
+mm48): development seeds from then on.
 `wide28`, 200 more under another new base, was drawn to find more of the mirrors asked because
 the strip may be the slot's print (`asked.py`'s `top print`, issue 37, mm49) and of the
 near-half facings asked with no band beside the top, that naming would get wrong: development
@@ -159,6 +164,7 @@ STYLE = {
     "wide24": "random",
     "wide25": "random",
     "wide26": "random",
+    "wide27": "random",
     "wide28": "random",
 }
 """The renderer style of a set not named after its style."""

@@ -17,6 +17,7 @@ from companion.games.mirror_mansion.rules.board import SLOTS, load_board
 from companion.games.mirror_mansion.vision import perceive
 from companion.games.mirror_mansion.vision.dots import Dot
 from companion.games.mirror_mansion.vision.scene import BoxState
+from companion.games.mirror_mansion.vision.stickers import DEFAULT_STICKERS
 from companion.games.mirror_mansion.vision.top_planes import PlaneSampler
 
 BOARD = load_board()
@@ -597,3 +598,37 @@ def test_a_far_half_top_with_a_reflection_beside_it_names_the_other_facing(
     assert (named.side_from, named.facing) == ("face", "NW")
     assert named.confidence == pytest.approx(0.5)
     assert read(6.5).side_from == "top_asked"
+
+
+def test_a_facing_the_reflection_named_is_asked_against_another_sure_view() -> None:
+    # The facing named from the reflection beside a top (NW, "face", 0.5) against another view
+    # of the crossing in the same slot: one reading SE surely (from its own top or the line)
+    # makes it asked (`FACE_GUARD`); one unsure, asked by its own top, in the other slot, or
+    # agreeing, leaves it; a facing named otherwise is never touched; the guard off, neither.
+    d = _dot(0.5)
+    held = perceive.PieceSeen(CELL, "mirror", "/", "NW", 0.5, d, side_from="face")
+
+    def view(facing: str, confidence: float, side_from: str, slot: str = "/") -> perceive.PieceSeen:
+        return perceive.PieceSeen(CELL, "mirror", slot, facing, confidence, d, side_from=side_from)
+
+    stickers = DEFAULT_STICKERS
+    assert perceive.FACE_GUARD is True
+
+    def guarded(other: perceive.PieceSeen, piece: perceive.PieceSeen = held) -> float:
+        return perceive.face_guarded(piece, [piece, other], stickers).confidence
+
+    assert guarded(view("SE", 1.0, "top")) == 0.0
+    assert guarded(view("SE", stickers.min_confidence, "line")) == 0.0
+    assert guarded(view("SE", stickers.min_confidence - 0.1, "top")) == 0.5
+    assert guarded(view("SE", 1.0, "top_asked")) == 0.5
+    assert guarded(view("SW", 1.0, "top", slot="\\")) == 0.5
+    assert guarded(view("NW", 1.0, "line")) == 0.5
+    assert guarded(view("SE", 1.0, "top"), replace(held, side_from="top")) == 0.5
+
+
+def test_the_face_guard_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    d = _dot(0.5)
+    held = perceive.PieceSeen(CELL, "mirror", "/", "NW", 0.5, d, side_from="face")
+    other = perceive.PieceSeen(CELL, "mirror", "/", "SE", 1.0, d, side_from="top")
+    monkeypatch.setattr(perceive, "FACE_GUARD", False)
+    assert perceive.face_guarded(held, [held, other], DEFAULT_STICKERS) is held

@@ -964,7 +964,21 @@ slot; `asked.py --from-rows ... --curve "top face" --name-other --measure band -
 right 92, 86, 74, 68, 58, 51, 42, 39, 37, 20, wrong 54, 19, 6, 1, 0, 0, 0, 0, 0, 0 (the
 highest band of a top right as named 5.83). 7.0 chosen: over a point clear of it (backs
 reach 7 in .030 at the faces' true place, `FACE_UNEVEN`). LEFT OFF: at 7.0 on fresh random
-boxes it named 4 asked facings right and 1 asked facing wrong (a confident mistake added)."""
+boxes it named 4 asked facings right and 1 asked facing wrong (a confident mistake added).
+With `FACE_GUARD` the reader at each bar against off (`face_reflects.py`, candidates found
+once, `wide17` to `wide27`, 2,150 random boxes), at 5.5, 6, 6.5, 7, 7.5, 8, 9: asked -> right
+100, 89, 78, 67, 62, 59, 42, -> wrong 5, 4, 1, 0, 0, 0, 0 (guard off 6, 5, 2, 1, 1, 1, 1), right
+-> asked 1 at each (the guard's), wrong -> asked 1 at each. LEFT OFF again: at 7.0 on fresh
+random boxes (320) 9 asked -> right, 1 asked -> wrong, the guard not touching it. At 8.0,
+a point over the last wrong band of the larger development, two new fresh draws (320 random
+boxes): 11 asked -> right, 0 wrong or phantom added; chosen after 7.0 failed fresh, so the
+lead's call (mm48 in the guide)."""
+FACE_GUARD = True
+"""Whether a facing named by `FACE_REFLECTS` is asked where another view of the crossing names
+the other facing of the same slot surely (`face_guarded`). On development (`face_reflects.py`,
+`wide17` to `wide27`) it asks the one facing the rule named wrong at every bar (`wide17`: the
+sticker's other views read the other side from their top) and no other; the wrong ones left
+under 7.0 (5 at 5.5, 4 at 6.0, 1 at 6.5) had no view against them."""
 MIDDLE_RIVAL = 0.2
 """How much more a top must stand out (`MirrorTop.rival`) than the likeliest strip that puts
 its dot on the other half for it to name the side of a dot lying within `ACROSS_MM[0]` of its
@@ -1909,6 +1923,7 @@ def _identify(
                 best[key] = piece
     for cell, hypotheses in mirrors.items():
         held = _side_from_whole_sticker(best[(cell, "mirror")], hypotheses)
+        held = face_guarded(held, hypotheses, stickers)
         best[(cell, "mirror")] = _unless_contradicted(held, hypotheses, stickers)
     windows = []
     for side, dots in cands.magenta.items():
@@ -1952,6 +1967,29 @@ def _side_from_whole_sticker(held: PieceSeen, hypotheses: list[PieceSeen]) -> Pi
         <= max(reach, math.sqrt(p.dot.area_mm2 / math.pi))
     ]
     return replace(held, confidence=max([held.confidence, *same]))
+
+
+def face_guarded(
+    held: PieceSeen, hypotheses: list[PieceSeen], stickers: StickerSettings
+) -> PieceSeen:
+    """The likeliest mirror of a crossing, asked where its facing was named by the reflection
+    beside its top (`PieceSeen.side_from` "face", `FACE_REFLECTS`) and another view of the
+    crossing names the other facing of the same slot surely (`FACE_GUARD`): another dot, or
+    the same sticker found at another level, whose side the line or its own top named at
+    least as sure as a facing is read (`StickerSettings.min_confidence`). The reflection is
+    one cue against the top's; a sure reading the other way is no tie to break by it. (The
+    slot's line needs no guard: a line clear of the dot names the face's side or the top is
+    believed, `mirror_from_dot`.)"""
+    if not FACE_GUARD or held.side_from != "face":
+        return held
+    against = any(
+        p.slot == held.slot
+        and p.facing != held.facing
+        and p.side_from in ("line", "top")
+        and p.confidence >= stickers.min_confidence
+        for p in hypotheses
+    )
+    return replace(held, confidence=0.0) if against else held
 
 
 def _unless_contradicted(
