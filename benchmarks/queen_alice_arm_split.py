@@ -24,7 +24,6 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -34,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import queen_alice_failures as failures  # noqa: E402
 from companion.games.queen_alice.vision import read as reader  # noqa: E402
 from companion.games.queen_alice.vision.geometry import load_geometry  # noqa: E402
-from companion.games.queen_alice.vision.render import Photo  # noqa: E402
 from companion.games.queen_alice.vision.reading import BoardReading  # noqa: E402
+from companion.games.queen_alice.vision.render import Photo  # noqa: E402
 
 
 def answer(reading: BoardReading, cell: tuple[int, int]) -> str:

@@ -598,7 +598,7 @@ def split_run(lab: np.ndarray, i: int, j: int, min_run: float) -> list[tuple[int
     `_shade_distance`), when their medians lie at least `ARM_SPLIT` apart; each part is cut
     again the same way."""
     part = max(1, math.ceil(min_run))
-    if j - i < 2 * part or ARM_SPLIT == math.inf:
+    if j - i < 2 * part or math.isinf(ARM_SPLIT):
         return [(i, j)]
     x = lab[i:j].astype(np.float64) * (0.5, 1.0, 1.0)
     total = np.concatenate([np.zeros((1, 3)), np.cumsum(x, axis=0)])
