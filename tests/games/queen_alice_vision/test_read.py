@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
+from companion.games.queen_alice.vision import read as read_module
 from companion.games.queen_alice.vision.geometry import geometry_from_toml, load_geometry
 from companion.games.queen_alice.vision.read import (
     ALONE,
@@ -537,10 +538,19 @@ def test_an_arm_in_the_grounds_colour_is_told_from_light_by_its_outline() -> Non
     assert runs[0][2] >= OUTLINED > runs[1][2]
 
 
-def test_two_arms_side_by_side_round_the_grid_are_two_arms_one_shaded_arm_is_one() -> None:
+def test_two_arms_side_by_side_round_the_grid_are_two_arms_one_shaded_arm_is_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Round the grid, a blue sleeve beside a skin-coloured arm makes one run off the
     ground: cut where its two parts differ, each is an arm of its own colour; one arm whose
-    shading darkens it along its crossing (lightness at half weight) is not cut."""
+    shading darkens it along its crossing (lightness at half weight) is not cut. The split
+    is off by default (`ARM_SPLIT` infinite): tried at its development value."""
+    lab = np.tile(np.array([60.0, 0.0, 4.0]), (160, 1))
+    lab[20:45] = (35.0, 0.0, -21.0)
+    lab[45:70] = (60.0, 15.0, 25.0)
+    assert math.isinf(ARM_SPLIT) and split_run(lab, 20, 70, 6) == [(20, 70)]  # off: one run
+    monkeypatch.setattr(read_module, "ARM_SPLIT", 14.0)
+    split = read_module.ARM_SPLIT
     lab = np.tile(np.array([60.0, 0.0, 4.0]), (160, 1))
     lab[20:45] = (35.0, 0.0, -21.0)  # a blue sleeve
     lab[45:70] = (60.0, 15.0, 25.0)  # a skin-coloured arm beside it
@@ -549,9 +559,9 @@ def test_two_arms_side_by_side_round_the_grid_are_two_arms_one_shaded_arm_is_one
     lab[20:70] = shaded  # one arm, its shade across it
     assert split_run(lab, 20, 70, 6) == [(20, 70)]
     lab[20:45] = (50.0, 12.0, 20.0)
-    lab[45:70] = (50.0, 12.0, 20.0 - ARM_SPLIT + 1)  # not quite far enough apart: one
+    lab[45:70] = (50.0, 12.0, 20.0 - split + 1)  # not quite far enough apart: one
     assert split_run(lab, 20, 70, 6) == [(20, 70)]
-    lab[45:70] = (50.0, 12.0, 20.0 - ARM_SPLIT)  # far enough apart: two
+    lab[45:70] = (50.0, 12.0, 20.0 - split)  # far enough apart: two
     assert split_run(lab, 20, 70, 6) == [(20, 45), (45, 70)]
     assert split_run(lab, 20, 30, 6) == [(20, 30)]  # too short for two arms
 

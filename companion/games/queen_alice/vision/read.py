@@ -583,12 +583,14 @@ def find_arms(
 LOOP_STEP_SQ = 0.1
 """Spacing of the loop's samples round the grid, in squares."""
 
-ARM_SPLIT = 14.0
+ARM_SPLIT = math.inf
 """Two arms side by side cross the loop round the grid as one run, and the colour of the
 one not followed is never learnt: a run whose two parts, each as wide as an arm, have
 medians at least this far apart (`_shade_distance`: one arm's shading varies its lightness
-far more than its hue) is two arms (`benchmarks/queen_alice_arm_split.py`' curve on
-development: 12, 14 and 16 catch the same hidden pieces; 14 the most boards right)."""
+far more than its hue) is two arms. Off (infinite): chosen at 14 on development
+(`benchmarks/queen_alice_arm_split.py`' curve: 12, 14 and 16 catch the same hidden pieces,
+14 the most boards right), it caught no hidden piece on fresh boards and asked squares
+clear of arms (the game's guide)."""
 
 
 def split_run(lab: np.ndarray, i: int, j: int, min_run: float) -> list[tuple[int, int]]:
