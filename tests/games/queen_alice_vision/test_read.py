@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
+from companion.games.queen_alice.vision import read as read_module
 from companion.games.queen_alice.vision.geometry import geometry_from_toml, load_geometry
 from companion.games.queen_alice.vision.read import (
     ALONE,
     ARM_LEARN_MAX,
     ARM_MARGIN,
+    ARM_SPLIT,
     BUSY_PRINT,
     CROWN_APART,
     CROWN_REF_ALIKE,
@@ -87,6 +89,7 @@ from companion.games.queen_alice.vision.read import (
     shared_pieces,
     shares,
     sides_hidden,
+    split_run,
     structure_unsure,
     told_squares,
     two_centres,
@@ -536,6 +539,34 @@ def test_an_arm_in_the_grounds_colour_is_told_from_light_by_its_outline() -> Non
     assert (runs[0][0] % 160, runs[0][1] % 160) == (20, 32)
     assert len(runs) == 2 and 60 < runs[1][0] % 160 < runs[1][1] % 160 < 100
     assert runs[0][2] >= OUTLINED > runs[1][2]
+
+
+def test_two_arms_side_by_side_round_the_grid_are_two_arms_one_shaded_arm_is_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round the grid, a blue sleeve beside a skin-coloured arm makes one run off the
+    ground: cut where its two parts differ, each is an arm of its own colour; one arm whose
+    shading darkens it along its crossing (lightness at half weight) is not cut. The split
+    is off by default (`ARM_SPLIT` infinite): tried at its development value."""
+    lab = np.tile(np.array([60.0, 0.0, 4.0]), (160, 1))
+    lab[20:45] = (35.0, 0.0, -21.0)
+    lab[45:70] = (60.0, 15.0, 25.0)
+    assert math.isinf(ARM_SPLIT) and split_run(lab, 20, 70, 6) == [(20, 70)]  # off: one run
+    monkeypatch.setattr(read_module, "ARM_SPLIT", 14.0)
+    split = read_module.ARM_SPLIT
+    lab = np.tile(np.array([60.0, 0.0, 4.0]), (160, 1))
+    lab[20:45] = (35.0, 0.0, -21.0)  # a blue sleeve
+    lab[45:70] = (60.0, 15.0, 25.0)  # a skin-coloured arm beside it
+    assert split_run(lab, 20, 70, 6) == [(20, 45), (45, 70)]
+    shaded = np.linspace(0.75, 1.1, 50)[:, None] * np.array([60.0, 15.0, 25.0])
+    lab[20:70] = shaded  # one arm, its shade across it
+    assert split_run(lab, 20, 70, 6) == [(20, 70)]
+    lab[20:45] = (50.0, 12.0, 20.0)
+    lab[45:70] = (50.0, 12.0, 20.0 - split + 1)  # not quite far enough apart: one
+    assert split_run(lab, 20, 70, 6) == [(20, 70)]
+    lab[45:70] = (50.0, 12.0, 20.0 - split)  # far enough apart: two
+    assert split_run(lab, 20, 70, 6) == [(20, 45), (45, 70)]
+    assert split_run(lab, 20, 30, 6) == [(20, 30)]  # too short for two arms
 
 
 def test_with_one_colour_in_view_a_busy_square_is_asked_not_guessed() -> None:

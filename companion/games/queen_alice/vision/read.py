@@ -542,7 +542,8 @@ def find_arms(
 ) -> Arms:
     """Arms come from beyond the board, so each crosses the ground round the grid: a loop
     a quarter square outside the grid, where the print is one ground. Runs of the loop far
-    from the ground's colour, wide as an arm, give the arms' colours; those that look like
+    from the ground's colour, wide as an arm, give the arms' colours (a run of two arms side
+    by side cut in two, `split_run`); those that look like
     light on the ground (`LIGHT_ONLY`, or `light_only` when given) are kept apart as `lit`.
     An arm in the ground's own colour is an arm too when its run has an outline
     (`outlined_runs`, `OUTLINED`): unseen, the squares under it read as their print and
@@ -569,8 +570,9 @@ def find_arms(
     min_run = ARM_RUN_SQ * sq / step
     for i, j in runs_of(f):
         if j - i >= min_run:
-            run = Arm(median_along(lab[i:j], 0), pts[i:j])
-            (lit if looks_like_light(lab, unlit, i, j, light_only) else arms).append(run)
+            for a, b in split_run(lab, i, j, min_run):
+                run = Arm(median_along(lab[a:b], 0), pts[a:b])
+                (lit if looks_like_light(lab, unlit, a, b, light_only) else arms).append(run)
             taken[i:j] = True
     for i, j, step in outlined_runs(lab, min_run):  # an arm in the ground's own colour
         idx = np.arange(i, j) % n
@@ -581,6 +583,38 @@ def find_arms(
 
 LOOP_STEP_SQ = 0.1
 """Spacing of the loop's samples round the grid, in squares."""
+
+ARM_SPLIT = math.inf
+"""Two arms side by side cross the loop round the grid as one run, and the colour of the
+one not followed is never learnt: a run whose two parts, each as wide as an arm, have
+medians at least this far apart (`_shade_distance`: one arm's shading varies its lightness
+far more than its hue) is two arms. Off (infinite): chosen at 14 on development
+(`benchmarks/queen_alice_arm_split.py`' curve: 12, 14 and 16 catch the same hidden pieces,
+14 the most boards right), it caught no hidden piece on fresh boards and asked squares
+clear of arms (the game's guide)."""
+
+
+def split_run(lab: np.ndarray, i: int, j: int, min_run: float) -> list[tuple[int, int]]:
+    """The loop's run [i, j) round the grid (`find_arms`) as the arms that cross it: cut
+    where its two parts, each at least `min_run` samples, are each most of one colour (the
+    least squared spread about their means, lightness at half weight as in
+    `_shade_distance`), when their medians lie at least `ARM_SPLIT` apart; each part is cut
+    again the same way."""
+    part = max(1, math.ceil(min_run))
+    if j - i < 2 * part or math.isinf(ARM_SPLIT):
+        return [(i, j)]
+    x = lab[i:j].astype(np.float64) * (0.5, 1.0, 1.0)
+    total = np.concatenate([np.zeros((1, 3)), np.cumsum(x, axis=0)])
+    square = np.concatenate([[0.0], np.cumsum(np.sum(x * x, axis=1))])
+    t = np.arange(part, j - i - part + 1)
+    n = len(x)
+    left = square[t] - np.sum(total[t] ** 2, axis=1) / t
+    right = square[n] - square[t] - np.sum((total[n] - total[t]) ** 2, axis=1) / (n - t)
+    cut = i + int(t[int(np.argmin(left + right))])
+    apart = _shade_distance(median_along(lab[i:cut], 0), median_along(lab[cut:j], 0))
+    if float(apart) < ARM_SPLIT:
+        return [(i, j)]
+    return split_run(lab, i, cut, min_run) + split_run(lab, cut, j, min_run)
 
 
 def loop_points(geom: BoardGeometry) -> np.ndarray:
