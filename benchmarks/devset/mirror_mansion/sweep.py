@@ -60,6 +60,9 @@ DEV = {
     "wide26": (1736372862, 200),
     "wide27": (6663187445, 200),
     "wide28": (7781071654, 200),
+    "wide29": (8225489502, 200),
+    "wide30": (3947182116, 200),
+    "wide31": (7185026680, 200),
 }
 """Development sets: seed base and how many boards (seeds (base, 0..n-1)). `wide` is more of
 the random style under another base, drawn when the first 120 had become too easy to show
@@ -136,7 +139,12 @@ mm48): development seeds from then on.
 `wide28`, 200 more under another new base, was drawn to find more of the mirrors asked because
 the strip may be the slot's print (`asked.py`'s `top print`, issue 37, mm49) and of the
 near-half facings asked with no band beside the top, that naming would get wrong: development
-seeds from then on."""
+seeds from then on.
+`wide29`, `wide30` and `wide31`, 200 more each under other new bases, were drawn to find
+near-half facings asked with no band beside the top (`asked.py`'s `top against line, near
+half` with `band` unknown, issue 37, mm51) that naming would get wrong: all 58 on `wide17` to
+`wide28` were right, yet fresh boxes had shown such facings wrong when near halves outvoted
+the line: development seeds from then on."""
 STYLE = {
     "wide": "random",
     "wide2": "random",
@@ -166,6 +174,9 @@ STYLE = {
     "wide26": "random",
     "wide27": "random",
     "wide28": "random",
+    "wide29": "random",
+    "wide30": "random",
+    "wide31": "random",
 }
 """The renderer style of a set not named after its style."""
 
