@@ -261,17 +261,18 @@ def change_shares(
             continue
         y0, y1, x0, x1 = max(cy - hy, 0), min(cy + hy + 1, h), max(cx - hx, 0), min(cx + hx + 1, w)
         look = free[y0:y1, x0:x1] & exp.known[y0:y1, x0:x1]
-        if look.sum() < KNOWN * free[y0:y1, x0:x1].sum() or not look.any():
+        counted = _count(look)
+        if counted < KNOWN * _count(free[y0:y1, x0:x1]) or not counted:
             out.append(None)
             continue
         a0, a1, b0, b1 = max(cy - r, 0), min(cy + r + 1, h), max(cx - r, 0), min(cx + r + 1, w)
         near = usable[a0:a1, b0:b1]
-        if near.sum() >= least:
+        beside_too = _count(near) >= least
+        if beside_too:
             # Every other pixel is plenty for quartiles (speed).
             fitted = light_against_print(
                 top[a0:a1, b0:b1][near][::2], exp.mid[a0:a1, b0:b1][near][::2]
             )
-            window = (a0, a1, b0, b1)
         else:
             if not whole:
                 enough = usable.sum() >= least
@@ -279,49 +280,57 @@ def change_shares(
                     light_against_print(top[usable][::8], exp.mid[usable][::8]) if enough else None
                 )
             fitted = whole[0]
-            window = None
         if fitted is None:
             out.append(None)
             continue
         gain, loose = (fitted[0], fitted[1]), fitted[2]
-        cur = top[y0:y1, x0:x1][look].astype(np.float32)
-        lo = exp.lo[y0:y1, x0:x1][look] * gain[0] + gain[1]
-        hi = exp.hi[y0:y1, x0:x1][look] * gain[0] + gain[1]
-        off = cur - np.clip(cur, lo, hi)
-        dist = np.sqrt((off * off).sum(axis=1))
-        changed = dist > pixel
-        n = int(changed.sum())
+        # The pixels changed, over one rectangle holding the strip and, where the light
+        # was fitted beside the square, that window too (`Change.beside`, `Change.moved`).
+        Y0, Y1, X0, X1 = (y0, y1, x0, x1)
+        if beside_too:
+            Y0, Y1, X0, X1 = min(y0, a0), max(y1, a1), min(x0, b0), max(x1, b1)
+        changed = _changed(top, exp, (Y0, Y1, X0, X1), gain, pixel)
+        strip = changed[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] & look
+        n = _count(strip)
         colour = (0.0, 0.0)
         if n:
-            colour = tuple(  # type: ignore[assignment]
-                float(masks[k, y0:y1, x0:x1][look][changed].mean()) for k in (0, 1)
+            colour = (
+                _count(masks[0, y0:y1, x0:x1] & strip) / n,
+                _count(masks[1, y0:y1, x0:x1] & strip) / n,
             )
         beside, moved = (0.0, 0.0), 0.0
-        if window is not None:
-            beside, moved = _changed_beside(top, exp, usable, masks, window, gain, pixel)
-        out.append(Change(n / len(changed), colour, beside, moved, loose))
+        if beside_too:
+            around = changed[a0 - Y0 : a1 - Y0, b0 - X0 : b1 - X0] & near
+            m = _count(near)
+            beside = (
+                _count(around & masks[0, a0:a1, b0:b1]) / m,
+                _count(around & masks[1, a0:a1, b0:b1]) / m,
+            )
+            moved = _count(around) / m
+        out.append(Change(n / counted, colour, beside, moved, loose))
     return out
 
 
-def _changed_beside(
+def _count(mask: np.ndarray) -> int:
+    """How many of `mask` are set, as a Python int (numbers made of it stay plain floats)."""
+    return int(np.count_nonzero(mask))
+
+
+def _changed(
     top: np.ndarray,
     exp: Expected,
-    usable: np.ndarray,
-    masks: np.ndarray,
     window: tuple[int, int, int, int],
     gain: tuple[np.ndarray, np.ndarray],
     pixel: float,
-) -> tuple[tuple[float, float], float]:
-    """`Change.beside` and `Change.moved` over `window` (a0, a1, b0, b1: rows, columns)."""
-    a0, a1, b0, b1 = window
-    near = usable[a0:a1, b0:b1]
-    cur = top[a0:a1, b0:b1][near].astype(np.float32)
-    lo = exp.lo[a0:a1, b0:b1][near] * gain[0] + gain[1]
-    hi = exp.hi[a0:a1, b0:b1][near] * gain[0] + gain[1]
+) -> np.ndarray:
+    """Over `window` (y0, y1, x0, x1), the pixels that differ from the print's range put in
+    this light by `gain` (scale, offset) by more than `pixel` (BGR distance)."""
+    y0, y1, x0, x1 = window
+    cur = top[y0:y1, x0:x1].astype(np.float32)
+    lo = exp.lo[y0:y1, x0:x1] * gain[0] + gain[1]
+    hi = exp.hi[y0:y1, x0:x1] * gain[0] + gain[1]
     off = cur - np.clip(cur, lo, hi)
-    changed = np.sqrt((off * off).sum(axis=1)) > pixel
-    beside = tuple(float((changed & masks[k, a0:a1, b0:b1][near]).mean()) for k in (0, 1))
-    return beside, float(changed.mean())  # type: ignore[return-value]
+    return np.sqrt((off * off).sum(axis=2)) > pixel
 
 
 def light_against_print(
@@ -333,16 +342,57 @@ def light_against_print(
     spread of its values (10th and 90th percentiles); on a board of one shade only a scale
     can be told. None when the light cannot be told (`GAIN_RANGE`, `FIT_LOOSE`); the last
     item says whether it is told only loosely (over `FIT`)."""
-    c = np.percentile(cur.astype(np.float32), (10, 50, 90), axis=0)
-    r = np.percentile(ref.astype(np.float32), (10, 50, 90), axis=0)
+    cur, ref = cur.astype(np.float32), ref.astype(np.float32)
+    q = spread_quantiles(np.concatenate((cur, ref), axis=1))
+    c, r = q[:, :3], q[:, 3:]
     spread = r[2] - r[0]
     varied = spread >= SPREAD
     gain = np.where(varied, (c[2] - c[0]) / np.maximum(spread, 1.0), c[1] / np.maximum(r[1], 8.0))
     offset = np.where(varied, c[1] - gain * r[1], 0.0)
     if gain.min() < GAIN_RANGE[0] or gain.max() > GAIN_RANGE[1]:
         return None
-    off = cur.astype(np.float32) - (ref.astype(np.float32) * gain + offset)
-    fit = float(np.median(np.sqrt((off * off).sum(axis=1))))
+    off = cur - (ref * gain + offset)
+    fit = median(np.sqrt((off * off).sum(axis=1)))
     if fit > FIT_LOOSE:
         return None
     return gain.astype(np.float32), offset.astype(np.float32), fit > FIT
+
+
+_QUANTILES = np.true_divide(np.array((10, 50, 90), np.float64), 100)
+_AT: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+"""`spread_quantiles`' order statistics and weights per count of values, made once."""
+
+
+def spread_quantiles(values: np.ndarray) -> np.ndarray:
+    """Per column of `values` (n, k; float, no NaN), its 10th, 50th and 90th percentiles
+    (3, k), as `np.percentile(values, (10, 50, 90), axis=0)` gives them to the last bit
+    (its linear method: the same order statistics and the same interpolation) without its
+    checks, in one partial sort; `values` is reordered in place."""
+    n = values.shape[0]
+    at = _AT.get(n)
+    if at is None:
+        virtual = (n - 1) * _QUANTILES
+        below = np.floor(virtual)
+        weight = (virtual - below)[:, None]
+        lo = np.where(virtual >= n - 1, n - 1, below).astype(np.intp)
+        hi = np.minimum(lo + 1, n - 1)
+        kth = np.array(sorted({0, n - 1, *lo.tolist(), *hi.tolist()}), np.intp)
+        at = _AT[n] = (lo, hi, weight, kth)
+    lo, hi, weight, kth = at
+    values.partition(kth, axis=0)
+    a, b = values[lo], values[hi]
+    step = b - a
+    out = a + step * weight
+    np.subtract(b, step * (1 - weight), out=out, where=weight >= 0.5)
+    return out
+
+
+def median(values: np.ndarray) -> float:
+    """`np.median` of a 1-D float array with no NaN, to the last bit (the middle value, or
+    the mean of the middle two), without its checks; `values` is left as it was."""
+    n = values.size
+    half = n // 2
+    if n % 2:
+        return float(np.partition(values, half)[half])
+    part = np.partition(values, (half - 1, half))
+    return float((part[half - 1] + part[half]) / 2)

@@ -266,3 +266,34 @@ def test_a_screen_called_by_change_where_the_picture_alone_sees_the_print_is_ask
     assert {s for s in on.layout_key() if s[0] in truth} == {
         s for s in off.layout_key() if s[0] in truth
     }
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 11, 97, 400, 801])
+def test_the_quick_quantiles_and_median_are_numpys_to_the_last_bit(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for dtype in (np.float32, np.float64):
+        values = (rng.normal(120, 60, (n, 6)) * rng.uniform(0.1, 3)).astype(dtype)
+        want = np.percentile(values, (10, 50, 90), axis=0)
+        got = board_print.spread_quantiles(values.copy())
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)
+        column = values[:, 0].astype(np.float64)
+        kept = column.copy()
+        assert board_print.median(column) == float(np.median(column))
+        assert np.array_equal(column, kept)
+
+
+def test_the_light_is_fitted_from_the_boards_percentiles() -> None:
+    rng = np.random.default_rng(7)
+    ref = rng.uniform(20, 170, (500, 3)).astype(np.float32)
+    cur = np.clip(ref * np.float32(1.3) + 10 + rng.normal(0, 2, ref.shape), 0, 255).astype(np.uint8)
+    fitted = board_print.light_against_print(cur, ref)
+    assert fitted is not None
+    gain, offset, loose = fitted
+    c = np.percentile(cur.astype(np.float32), (10, 50, 90), axis=0)
+    r = np.percentile(ref, (10, 50, 90), axis=0)
+    scale = (c[2] - c[0]) / (r[2] - r[0])
+    assert np.array_equal(gain, scale.astype(np.float32))
+    assert np.array_equal(offset, (c[1] - scale * r[1]).astype(np.float32))
+    assert not loose
+    assert np.allclose(gain, 1.3, atol=0.05)
