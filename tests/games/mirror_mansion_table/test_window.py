@@ -56,13 +56,24 @@ def _on_card(
     return position[0], Dot(centre, area_mm2, 1.1, isolation, level, contrast)
 
 
-def _window(*dots: tuple[str, Dot]) -> str | None:
+def _candidates(*dots: tuple[str, Dot]) -> perceive.Candidates:
     magenta: dict[str, tuple[Dot, ...]] = {side: () for side in "NESW"}
     for side, dot in dots:
         magenta[side] = (*magenta[side], dot)
     bars = {(c, s): 0.0 for c in BOARD.cells for s in SLOTS}
-    cands = perceive.Candidates((), (), magenta, bars, dict(bars))
+    return perceive.Candidates((), (), magenta, bars, dict(bars))
+
+
+def _window(*dots: tuple[str, Dot]) -> str | None:
+    """The window the fit names (None: the players are asked)."""
+    cands = _candidates(*dots)
     return perceive.fit(perceive.identify(cands, BOARD), cands, BOARD).window
+
+
+def _leader(*dots: tuple[str, Dot]) -> str | None:
+    """The card position whose dot scores highest, however narrowly (the fit may still ask)."""
+    windows = perceive.identify(_candidates(*dots), BOARD).windows
+    return windows[0][0] if windows else None
 
 
 def test_the_dot_that_stands_out_further_names_the_window() -> None:
@@ -70,10 +81,10 @@ def test_the_dot_that_stands_out_further_names_the_window() -> None:
     # with a little of its colour round it (its reflection, a card face of a like hue).
     print_dot = _on_card("N0", 2.5, 0, 1.0)
     sticker = _on_card("W1", 0.5, len(LEVELS) - 1, 0.85)
-    assert _window(print_dot, sticker) == "W1"
+    assert _leader(print_dot, sticker) == "W1"
     # Found only at the lowest level, the same sticker loses to the lonelier print.
     faint = _on_card("W1", 0.5, 0, 0.85)
-    assert _window(print_dot, faint) == "N0"
+    assert _leader(print_dot, faint) == "N0"
 
 
 def test_a_crowded_sticker_still_names_its_card_when_nothing_likelier_does() -> None:
@@ -94,11 +105,11 @@ def test_a_wide_sticker_overhanging_its_card_outranks_a_speck_of_print_on_the_li
     sticker = ("W", Dot((x + 5.0, y), math.pi * 5.5**2, 1.1, 0.95, 0))
     x, y = BOARD.card_mm("N0")
     speck = ("N", Dot((x, y + 1.5), math.pi * 2.8**2, 1.1, 0.85, 0))
-    assert _window(sticker, speck) == "W1"
+    assert _leader(sticker, speck) == "W1"
     # A speck as far off as the sticker's centre does not reach the line: the sticker wins
     # even against a lonelier one.
     far_speck = ("N", Dot((x, y + 5.0), math.pi * 2.8**2, 1.1, 1.0, 0))
-    assert _window(sticker, far_speck) == "W1"
+    assert _leader(sticker, far_speck) == "W1"
 
 
 def test_a_sticker_set_off_from_its_ring_outranks_a_lonelier_pocket_of_its_colour() -> None:
@@ -106,10 +117,10 @@ def test_a_sticker_set_off_from_its_ring_outranks_a_lonelier_pocket_of_its_colou
     # off from its ring; the sticker on another card's top, a little crowded, set off fully.
     pocket = _on_card("N2", 2.5, 0, 1.0, perceive.CONTRAST_MIN + 2.0)
     sticker = _on_card("S0", 0.5, 0, 0.8)
-    assert _window(pocket, sticker) == "S0"
+    assert _leader(pocket, sticker) == "S0"
     # Were the sticker no more set off than the pocket, the lonelier pocket would win.
     dull = _on_card("S0", 0.5, 0, 0.8, perceive.CONTRAST_MIN + 2.0)
-    assert _window(pocket, dull) == "N2"
+    assert _leader(pocket, dull) == "N2"
 
 
 def test_a_stickers_core_found_at_a_higher_level_lifts_the_blob_round_it() -> None:
@@ -118,9 +129,9 @@ def test_a_stickers_core_found_at_a_higher_level_lifts_the_blob_round_it() -> No
     blob = _on_card("W0", 0.5, 0, perceive.WINDOW_ISOLATION_MIN + 0.05, 20.0, 100.0)
     core = _on_card("W0", 0.8, len(LEVELS) - 1, 0.2, 20.0, 30.0)
     rival = _on_card("W1", 0.5, 0, 0.95, 20.0, 40.0)
-    assert _window(blob, core, rival) == "W0"
+    assert _leader(blob, core, rival) == "W0"
     # Without its core the blob is no likelier than the lonelier rival.
-    assert _window(blob, rival) == "W1"
+    assert _leader(blob, rival) == "W1"
 
 
 def _cards_plane() -> TopPlane:
@@ -163,6 +174,22 @@ def test_a_dot_on_its_cards_top_outranks_a_lonelier_disc_beside_it() -> None:
     printed = _on_card("N0", -2.5, len(LEVELS) - 1, 1.0)
     sticker = _on_card("W1", 1.0, len(LEVELS) - 1, 0.85)
     on_top = (sticker[0], replace(sticker[1], on_top=1.0))
-    assert _window(printed, on_top) == "W1"
+    assert _leader(printed, on_top) == "W1"
     # Were the sticker not on its card's top either, the lonelier disc would win.
-    assert _window(printed, sticker) == "N0"
+    assert _leader(printed, sticker) == "N0"
+
+
+def test_two_card_tops_scoring_within_the_tie_are_asked_and_a_clear_lead_is_named() -> None:
+    # A card top painted near magenta: patches of its paint on two card tops, each covering
+    # its top, score alike; the fit asks rather than name one of them.
+    patch = _on_card("E2", 0.5, 2, 0.93, area_mm2=150.0)
+    other = _on_card("E1", 0.5, 2, 0.93, area_mm2=150.0)
+    lead = perceive.WINDOW_TIE - 0.05
+    patch = (patch[0], replace(patch[1], on_top=1.0))
+    other = (other[0], replace(other[1], on_top=1.0 - lead / perceive.WINDOW_TOP_WEIGHT))
+    assert _leader(patch, other) == "E2"
+    assert _window(patch, other) is None
+    # A lead past the tie names the leader.
+    far = perceive.WINDOW_TIE + 0.05
+    clear = (other[0], replace(other[1], on_top=1.0 - far / perceive.WINDOW_TOP_WEIGHT))
+    assert _window(patch, clear) == "E2"

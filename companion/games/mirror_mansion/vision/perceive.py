@@ -247,7 +247,14 @@ asked / wrong per tie: 0.1 636/4/2 (kept), 0.12 636/4/2, 0.15 635/5/2, 0.18 to 0
 631/9/2, 0.32 631/10/1, 0.35 631/11/0, 0.4 631/11/0, 0.5 629/13/0. The two wrong windows
 lead the sticker by 0.31 and 0.34 (printed discs set off from their ring more than the
 sticker): a tie past them asks 7 windows more and reads 5 fewer right, fitted to two boards,
-so the tie stays."""
+so the tie stayed. Looked at again on the widest sets (`windows.py --styles
+wide17,wide18,wide19,wide20,wide21,wide22,wide23,wide24,wide25,wide26 --ties ...`, 1947
+development boards with a pose), windows right / asked / wrong per tie: 0.1 1931/10/6 (kept),
+0.15 1930/12/5, 0.2 1929/13/5, 0.25 1929/15/3, 0.3 1929/15/3, 0.35 1928/16/3, 0.4 1922/22/3,
+0.5 1915/29/3. Three of their six wrong windows are card tops painted near magenta whose
+patches lead the sticker or each other by 0.15 to 0.25; 0.3 asks them and two rights. On
+fresh boxes (two random draws of 160, house and held-out 40) 0.3 asked two windows read right
+and no wrong one, so the tie stays."""
 WINDOW_CONTRAST_WEIGHT = 0.8
 """Added to a window dot's score at full contrast with its ring (`dots.ring_contrast`, up to
 `WINDOW_CONTRAST_FULL`): a sticker is one colour laid on a card top, while a pocket of a
