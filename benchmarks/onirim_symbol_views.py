@@ -14,6 +14,12 @@ lead, kept, sharp, fit, overruled, colour lead and look). For a symbol-named car
             as a share of the pair's reach: the reader scores each type at its own best shift
     ch1 ch2 the same lead in either chroma channel (the pair's mask made there), with its reach
     half    the lead with the region and both templates halved (a second scale)
+    reach   the pair's own reach (`SymbolPair.reach`), floor its least over the blur steps
+    deck_lead  the pair's lead from the taught faces alone (`deck_leads`, before any table)
+
+Before a deck's tables, one `DECK` line: each same-colour pair's `deck_leads` lead, reach,
+blur floor and compared channel (a per-deck measure: a deck whose two symbols of one colour
+look alike should show a thin lead there).
 
 At the end, for each of these, the curve: right and wrong names it would ask below each bar.
 Development seeds only: the held-out painter is refused.
@@ -95,6 +101,9 @@ def views(reader: R.TableReader, region: np.ndarray, best: int, other: int) -> d
     d = float(s[k, 0] - s[k, 1]) / pair.reach
     out["same"] = d if a_is_best else -d
     out["channel"] = pair.channel
+    out["reach"] = pair.reach
+    out["floor"] = reader.sharp_floor(lo, hi)
+    out["deck_lead"] = DECK[lo, hi]
     for ch in (0, 1, 2):
         p = _pair(reader, lo, hi, ch)
         out[f"ch{ch}"] = lead_of(pair_scores(region, p), p, a_is_best)
@@ -107,6 +116,49 @@ def views(reader: R.TableReader, region: np.ndarray, best: int, other: int) -> d
     return out
 
 
+DECK: dict[tuple[int, int], float] = {}
+"""The deck's own pairs (`deck_leads`), set per deck."""
+
+TEACH_SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+TEACH_SCALES = (0.94, 1.0, 1.06)
+TEACH_BLURS = (0.0, 1.2, 2.0)
+
+
+def deck_leads(reader: R.TableReader) -> dict[tuple[int, int], float]:
+    """From the taught faces alone (before any table): for each same-colour pair, the least
+    lead (a share of the pair's reach, as the reader scores it) of either face's own template,
+    moved, scaled and blurred a little as a table shows it, on the other's: how well the
+    symbol look tells the pair apart at all (1: as well as its reach says; under 0: a face
+    moved a pixel already reads as the other)."""
+    T = reader.lib.templates
+    out: dict[tuple[int, int], float] = {}
+    for (lo, hi), pair in reader.symbol_pairs.items():
+        least = np.inf
+        for k, named in ((lo, True), (hi, False)):
+            base = T[k].astype(np.float32)
+            h, w = base.shape[:2]
+            big = cv2.copyMakeBorder(base, 4, 4, 4, 4, cv2.BORDER_REPLICATE)
+            for sc in TEACH_SCALES:
+                for dy in TEACH_SHIFTS:
+                    for dx in TEACH_SHIFTS:
+                        c = (big.shape[1] / 2 + dx, big.shape[0] / 2 + dy)
+                        m = cv2.getRotationMatrix2D(c, 0.0, sc)
+                        moved = cv2.warpAffine(
+                            big,
+                            m,
+                            (big.shape[1], big.shape[0]),
+                            flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE,
+                        )
+                        for sg in TEACH_BLURS:
+                            img = moved if sg == 0 else cv2.GaussianBlur(moved, (0, 0), sg)
+                            r = R.FINE_REACH
+                            region = img[4 - r : 4 + h + r, 4 - r : 4 + w + r]
+                            least = min(least, lead_of(pair_scores(region, pair), pair, named))
+        out[lo, hi] = float(least)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", required=True, help="A:B, development seeds")
@@ -116,6 +168,7 @@ def main() -> int:
     layout = load_layout()
     lo, hi = (int(v) for v in a.seeds.split(":"))
     rows: list[dict[str, Any]] = []
+    least: dict[int, float] = {}
     for style in a.styles.split(","):
         if style not in ("house", "random"):
             raise SystemExit("--styles: house or random (the held-out designs are never looked at)")
@@ -123,6 +176,19 @@ def main() -> int:
             faces = deck_faces(deck_style(seed, style), layout)
             _PAIRS.clear()  # a deck's own templates
             reader, _ = V.teach_deck(faces, seed)
+            DECK.clear()
+            DECK.update(deck_leads(reader))
+            ids = reader.lib.ids
+            least[seed] = min(DECK.values(), default=np.inf)
+            print(
+                f"DECK {seed} "
+                + " ".join(
+                    f"{ids[i]}|{ids[j]}:lead={v:.3f},reach={reader.symbol_pairs[i, j].reach:.3f},"
+                    f"floor={reader.sharp_floor(i, j):.3f},ch={reader.symbol_pairs[i, j].channel}"
+                    for (i, j), v in sorted(DECK.items())
+                ),
+                flush=True,
+            )
             seen: dict[tuple[int, float], dict[str, Any]] = {}
             by_symbol = reader.by_symbol
 
@@ -192,7 +258,8 @@ def main() -> int:
             f"{sum(r['fault'] == 'colour' for r in got)} the wrong colour"
         )
     sym = [r for r in rows if r["look"] == "symbol" and "same" in r]
-    for key in ("symbol", "same", "ch0", "ch1", "ch2", "half", "symbol_kept", "symbol_fit"):
+    keys = ("deck_lead", "reach", "floor", "symbol", "same", "ch0", "ch1", "ch2", "half")
+    for key in (*keys, "symbol_kept", "symbol_fit"):
         print(f"asked (right / wrong) by {key} under:")
         print(
             "  "
@@ -203,7 +270,27 @@ def main() -> int:
             )
         )
     chroma_grid(sym)
+    deck_curve(rows, least)
     return 0
+
+
+def deck_curve(rows: list[dict[str, Any]], least: dict[int, float]) -> None:
+    """Per deck: its least pair lead from the taught faces (`deck_leads`) against the
+    Locations it named the wrong type of their colour; then decks with and without such a
+    wrong name whose least lead is under each bar."""
+    wrong = {s: sum(r["seed"] == s and r["fault"] == "symbol" for r in rows) for s in least}
+    for s in sorted(least, key=least.__getitem__):
+        named = sum(r["seed"] == s for r in rows)
+        print(f"deck {s}: least pair lead {least[s]:.3f}, {named} named, {wrong[s]} wrong type")
+    print("decks under each least pair lead (with a wrong type / without):")
+    print(
+        "  "
+        + "  ".join(
+            f"{b:.2f}: {sum(v < b and wrong[s] > 0 for s, v in least.items())}/"
+            f"{sum(v < b and wrong[s] == 0 for s, v in least.items())}"
+            for b in BARS
+        )
+    )
 
 
 CHROMA_GATES = (0.03, 0.05, 0.08, 0.12, 1.0)
