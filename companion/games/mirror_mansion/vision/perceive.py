@@ -951,7 +951,7 @@ named), named at or over 0, 2, 4, 6, 8, 10, 15, 20, 30: right 52, 52, 52, 50, 49
 34, wrong 0 at each (the least right 4.6, 4.8, then 7.5). Of the far halves named wrong if
 named at any band, 18 lie under 4.0 (from 0.5: the board beyond a face taken for the top).
 4.0: every right one kept, the board-coloured bands below."""
-FACE_REFLECTS = 0.0
+FACE_REFLECTS = 8.0
 """At least this unevenness (`MirrorTop.face_uneven`, the unit of `FACE_UNEVEN`) of the band
 beside a top on the camera's side names the OTHER facing where the face test (`_face_in_top`)
 doubts a dot on the top's half away from the camera (`_face_reflects`): a reflection there
