@@ -978,8 +978,11 @@ once, `wide17` to `wide27`, 2,150 random boxes), at 5.5, 6, 6.5, 7, 7.5, 8, 9: a
 -> asked 1 at each (the guard's), wrong -> asked 1 at each. LEFT OFF again: at 7.0 on fresh
 random boxes (320) 9 asked -> right, 1 asked -> wrong, the guard not touching it. At 8.0,
 a point over the last wrong band of the larger development, two new fresh draws (320 random
-boxes): 11 asked -> right, 0 wrong or phantom added; chosen after 7.0 failed fresh, so the
-lead's call (mm48 in the guide)."""
+boxes): 11 asked -> right, 0 wrong or phantom added; chosen after 7.0 failed fresh, so
+decided on new fresh boxes. LEFT OFF a third time: 7.0's failing draw read again at 8.0 keeps
+its 1 asked -> wrong (and 2 asked -> right), that band at least 8.0; two new fresh
+draws (320 random boxes) 13 asked -> right, 0 wrong or phantom added; house and held-out
+unchanged (mm52 in the guide)."""
 FACE_GUARD = True
 """Whether a facing named by `FACE_REFLECTS` is asked where another view of the crossing names
 the other facing of the same slot surely (`face_guarded`). On development (`face_reflects.py`,
