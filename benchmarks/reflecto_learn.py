@@ -182,22 +182,8 @@ def asked(paths: list[Path], model: Path | None) -> None:
     the model at `ASK_BAR`); then the screens still missed silently, by reason, and the
     boards with a question or a wrong call. Which class of question to take on next."""
     data, votes, silent, screen = _scored(paths, model)
-    col = {f: data["rows"][:, i] for i, f in enumerate(opinion.FEATURES)}
-    look = np.array(
-        [
-            opinion.worth_a_look((a, b), (c, d), e)
-            for a, b, c, d, e in zip(
-                col["share_this"],
-                col["share_other"],
-                col["faint_this"],
-                col["faint_other"],
-                col["brightness"],
-                strict=True,
-            )
-        ],
-        bool,
-    )
-    by_model = silent & look & (votes[:, opinion.THIS] + votes[:, opinion.OTHER] >= opinion.ASK_BAR)
+    left, _ = still_silent(data, votes, silent)
+    by_model = silent & ~left
     ask = data["unclear"] | by_model
     why = np.where(by_model, "second opinion: ask", data["whys"])
     print(
