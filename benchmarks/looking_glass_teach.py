@@ -107,6 +107,19 @@ def world_photos(
     return art, images, truth
 
 
+def find_each(images: dict[str, np.ndarray]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Each teach photo through `find_card` alone, as teach sees it before the deck decides:
+    the cards found, and the photos refused with teach's one-line reason."""
+    found: dict[str, Any] = {}
+    refused: dict[str, str] = {}
+    for cid, img in images.items():
+        try:
+            found[cid] = find_card(img)
+        except TeachError as exc:
+            refused[cid] = str(exc)
+    return found, refused
+
+
 def cut_off_mm(quad: np.ndarray, card: np.ndarray) -> tuple[float, np.ndarray]:
     """The worst corner of `quad` from the card or its sleeve, whichever is nearer (mm), and
     that one's corners: a sleeved card may be cut at the card's edge or at the sleeve's (its
@@ -124,12 +137,7 @@ def deck_rows(seed: int, sides: bool = False) -> list[dict[str, Any]]:
     (`side_offsets`, mm, from the card or sleeve the cut lies nearer) and how the finders saw
     the photo (an outline, the border it measured)."""
     art, images, truth = world_photos(seed)
-    found, refused = {}, {}
-    for cid, img in images.items():
-        try:
-            found[cid] = find_card(img)
-        except TeachError as exc:
-            refused[cid] = str(exc)
+    found, refused = find_each(images)
     undecided = {cid for cid, f in found.items() if getattr(f, "art_hole", None) is not None}
     cards = _cut_deck({c: images[c] for c in found}, found) if found else {}
     style = next(iter(art.values())).style
@@ -181,13 +189,12 @@ def deck_accepted(family: str, seed: int) -> list[dict[str, Any]]:
     face, the deck's shape), so two commits' libraries can be compared bit for bit."""
     art = family_deck(family, seed)
     images = family_photos(family, seed, art)
-    found, rows = {}, {}
-    for cid, img in images.items():
+    found, refused = find_each(images)
+    rows: dict[str, dict[str, Any]] = {}
+    for cid in images:
         rows[cid] = {"seed": seed, "card": cid, "family": family}
-        try:
-            found[cid] = find_card(img)
-        except TeachError as exc:
-            rows[cid]["refused"] = str(exc)
+        if cid in refused:
+            rows[cid]["refused"] = refused[cid]
     if found:
         lib, _ = library_from_found({c: images[c] for c in found}, found)
         for k, cid in enumerate(lib.ids):

@@ -42,12 +42,12 @@ sys.path.insert(0, str(REPO))
 from benchmarks.looking_glass_teach import (  # noqa: E402
     BAD_CUT_MM,
     cut_off_mm,
+    find_each,
     side_offsets,
     world_photos,
 )
 from benchmarks.looking_glass_world import DEV_SEED_LIMIT  # noqa: E402
 from companion.games.looking_glass.vision import teach  # noqa: E402
-from companion.games.looking_glass.vision.teach import TeachError, find_card  # noqa: E402
 from companion.vision.cards.library import CARD_W_MM  # noqa: E402
 
 SIDE_OFF_MM = 1.0
@@ -131,12 +131,7 @@ def table_contrast(img: np.ndarray, bgr: tuple[int, int, int]) -> float:
 
 def deck_rows(seed: int, dump: Path | None = None) -> list[dict[str, Any]]:
     art, images, truth = world_photos(seed)
-    found, refused = {}, {}
-    for cid, img in images.items():
-        try:
-            found[cid] = find_card(img)
-        except TeachError as exc:
-            refused[cid] = str(exc)
+    found, refused = find_each(images)
     style = next(iter(art.values())).style
     if dump is not None:
         with open(dump / f"{seed}.pkl", "wb") as fh:

@@ -37,6 +37,7 @@ from benchmarks.looking_glass_teach import (  # noqa: E402
     BAD_CUT_MM,
     _cut_deck,
     cut_off_mm,
+    find_each,
     side_offsets,
     world_photos,
 )
@@ -44,8 +45,6 @@ from benchmarks.looking_glass_world import DEV_SEED_LIMIT  # noqa: E402
 from companion.games.looking_glass.vision.teach import (  # noqa: E402
     NO_CARD,
     UNLIKE_FILL,
-    TeachError,
-    find_card,
     unlike_step_gap,
 )
 from companion.vision.cards.library import CARD_W_MM  # noqa: E402
@@ -56,12 +55,7 @@ GAPS = (0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.06, 0.1, math.inf)
 
 def deck_rows(seed: int, jpeg: int | None) -> list[dict[str, Any]]:
     art, images, truth = world_photos(seed, jpeg)
-    found, refused = {}, {}
-    for cid, img in images.items():
-        try:
-            found[cid] = find_card(img)
-        except TeachError as exc:
-            refused[cid] = str(exc)
+    found, refused = find_each(images)
     cards = _cut_deck({c: images[c] for c in found}, found) if found else {}
     style = next(iter(art.values())).style
     rows = []

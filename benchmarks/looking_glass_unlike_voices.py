@@ -24,7 +24,6 @@ Fresh (`--fresh`; seeds above the development ones):
 from __future__ import annotations
 
 import argparse
-import contextlib
 import copy
 import json
 import os
@@ -41,13 +40,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.looking_glass_teach import cut_off_mm, world_photos  # noqa: E402
+from benchmarks.looking_glass_teach import cut_off_mm, find_each, world_photos  # noqa: E402
 from benchmarks.looking_glass_world import DEV_SEED_LIMIT  # noqa: E402
 from companion.games.looking_glass.vision.teach import (  # noqa: E402
     FoundCard,
-    TeachError,
     cut_deck,
-    find_card,
 )
 
 WAYS = ("off", "counted", "kept_out")
@@ -67,10 +64,7 @@ def deck_rows(seed: int, jpeg: int | None) -> tuple[list[dict[str, Any]], bool]:
     """Every accepted photo of one randomised deck with its cut each way (`WAYS`), and whether
     any of its photos was found as the region unlike the table."""
     _, images, truth = world_photos(seed, jpeg)
-    found = {}
-    for cid, img in images.items():
-        with contextlib.suppress(TeachError):
-            found[cid] = find_card(img)
+    found, _ = find_each(images)
     region = {cid for cid, f in found.items() if f.unlike_table}
     kept_out = _offs(images, found, truth)
     if region:
