@@ -5,7 +5,6 @@ the learnt model both say so (`read.SOME_COLOUR_MODEL`)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import companion.games.reflecto.vision.read as read
@@ -14,7 +13,7 @@ from companion.games.reflecto.vision.board_print import learn_print
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.render import render_photo
 from companion.sim.conditions import Conditions
-from companion.vision.learnt_net import LearntNet
+from tests.games.reflecto.vision.voting import sure
 
 GEOM = load_geometry()
 
@@ -36,18 +35,6 @@ def _read(which: str, seed: tuple[int, int]) -> tuple:
     taught = learn_print(photo.board, GEOM)
     assert taught is not None
     return dict(photo.truth.layout_key()), rect, read.learn_at_setup(setup, GEOM), taught
-
-
-def sure(vote: tuple[float, float, float]) -> LearntNet:
-    """A model that votes `vote` for every square (its last layer's bias alone)."""
-    n = len(opinion.FEATURES)
-    net = {
-        "w1": np.zeros((n, 1)),
-        "b1": np.zeros(1),
-        "w2": np.zeros((1, 3)),
-        "b2": np.log(np.maximum(np.array(vote), 1e-30)),
-    }
-    return LearntNet(opinion.FEATURES, opinion.CLASSES, np.zeros(n), np.ones(n), (net,))
 
 
 def test_a_changed_square_with_no_colour_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 import companion.games.reflecto.vision.read as read
@@ -15,22 +14,9 @@ from companion.games.reflecto.vision.board_print import learn_print
 from companion.games.reflecto.vision.geometry import load_geometry
 from companion.games.reflecto.vision.render import render_photo
 from companion.sim.conditions import Conditions
-from companion.vision.learnt_net import LearntNet
+from tests.games.reflecto.vision.voting import sure
 
 GEOM = load_geometry()
-
-
-def sure(vote: tuple[float, float, float]) -> LearntNet:
-    """A model that votes `vote` for every square: a network whose only say is its last
-    layer's bias."""
-    n = len(opinion.FEATURES)
-    net = {
-        "w1": np.zeros((n, 1)),
-        "b1": np.zeros(1),
-        "w2": np.zeros((1, 3)),
-        "b2": np.log(np.maximum(np.array(vote), 1e-30)),
-    }
-    return LearntNet(opinion.FEATURES, opinion.CLASSES, np.zeros(n), np.ones(n), (net,))
 
 
 def _read(seed: tuple[int, int], which: str = "house") -> tuple:
