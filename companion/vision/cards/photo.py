@@ -273,6 +273,18 @@ EDGE_AGREE = 0.9
 cut's width of their median (a table's pattern crossing the profiles scatters them)."""
 
 
+def agreed_edge(found: list[float], profiles: int, width: float) -> float:
+    """The median of the offsets `found` along one side's `profiles` profiles, where at least
+    `EDGE_AGREE` of the profiles found one within 1.5 % of `width` of it; NaN otherwise."""
+    if len(found) < EDGE_AGREE * profiles:
+        return float("nan")
+    f = np.array(found)
+    med = float(np.median(f))
+    if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * profiles:
+        return med
+    return float("nan")
+
+
 def nearest_distance(samples: np.ndarray, colours: np.ndarray) -> np.ndarray:
     """Each sample's (… x 3) Euclidean distance to the nearest of `colours` (n x 3).
 
@@ -330,12 +342,7 @@ def table_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
                 j += 1
             a, b = float(row[j]), float(row[j + 1])
             found.append(steps[j] + step * (a - level) / max(a - b, 1e-6))
-        if len(found) < EDGE_AGREE * len(d):
-            continue
-        f = np.array(found)
-        med = float(np.median(f))
-        if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(d):
-            out[s] = med
+        out[s] = agreed_edge(found, len(d), width)
     return out
 
 

@@ -44,8 +44,8 @@ from companion.games.looking_glass.vision.read import (
 from companion.vision.cards.library import card_outline_mm, face_size
 from companion.vision.cards.photo import (
     BORDER_STEP,
-    EDGE_AGREE,
     EDGE_TABLE,
+    agreed_edge,
     border_depths,
     find_card_outline,
     find_card_unlike_table,
@@ -955,12 +955,8 @@ def frame_line_edges(image: np.ndarray, cut: np.ndarray) -> np.ndarray:
             if seen is not None:
                 found.append(steps[seen[1]])
                 widths.append(steps[seen[1]] - steps[seen[0]])
-        if len(found) < EDGE_AGREE * len(prof):
-            continue
-        f = np.array(found)
-        med = float(np.median(f))
-        if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(prof):
-            out[s] = med
+        out[s] = agreed_edge(found, len(prof), width)
+        if not math.isnan(out[s]):
             bands[s] = float(np.median(widths))
     if np.any(np.isnan(out)) or float(np.ptp(bands)) > BORDER_AGREE * width:
         return np.full(4, np.nan)
@@ -1135,12 +1131,7 @@ def border_runs(image: np.ndarray, cut: np.ndarray, frac: float, colour: np.ndar
             hits = np.flatnonzero(runs == run)
             if len(hits):
                 found.append(float(steps[hits[0]]))
-        if len(found) < EDGE_AGREE * len(prof):
-            continue
-        f = np.array(found)
-        med = float(np.median(f))
-        if np.count_nonzero(np.abs(f - med) <= 0.015 * width) >= EDGE_AGREE * len(prof):
-            out[s] = med
+        out[s] = agreed_edge(found, len(prof), width)
     return out
 
 
