@@ -940,6 +940,13 @@ def symbol_holds(kept: float | None, sharp: float | None) -> bool:
     return kept is not None and kept >= SYMBOL_KEEP and sharp is not None and sharp >= SYMBOL_SHARP
 
 
+def chroma_holds(chroma: float | None) -> bool:
+    """Whether a symbol name stands against `TableReader.chroma_lead`'s word: no chroma
+    channel tells the pair apart (None), or none shows the other symbol past
+    `SYMBOL_CHROMA_LEAD`."""
+    return chroma is None or chroma >= SYMBOL_CHROMA_LEAD
+
+
 def ended(row: list[Match]) -> list[Match]:
     """`row` (in place) without its last cards while they score below `END_SURE`, or while
     their type rests on a symbol that hardly shows (`END_SYMBOL_FIT`): the place after a row's
@@ -1248,7 +1255,7 @@ class TableReader:
                 chroma = None
                 if symbol_sure and score - second < SYMBOL_CHROMA_BELOW:
                     chroma = self.chroma_lead(region, best_id, other_id)
-                    symbol_sure = chroma is None or chroma >= SYMBOL_CHROMA_LEAD
+                    symbol_sure = chroma_holds(chroma)
                 # The type the symbol names must be a card at all on its own whole corner, as
                 # a type named without its symbol must: the colour's first finalist reaching
                 # `SURE` says the colour, not that corner.
@@ -1312,10 +1319,8 @@ class TableReader:
         kept, sharp = self._symbol_kept(window, cy, cx, kin, named, lead)
         if not symbol_holds(kept, sharp):
             return None
-        if doubt is not None:
-            chroma = self.chroma_lead(doubt, named, other)
-            if chroma is not None and chroma < SYMBOL_CHROMA_LEAD:
-                return None
+        if doubt is not None and not chroma_holds(self.chroma_lead(doubt, named, other)):
+            return None
         return self.lib.ids[named]
 
     def chroma_lead(self, region: np.ndarray, named: int, other: int) -> float | None:
